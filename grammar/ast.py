@@ -1,0 +1,335 @@
+"""Statement AST of the ksql dialect: what ``ksqlpy.grammar.parse`` returns.
+
+Statements are plain dataclasses. Expressions inside them are sqlglot expression trees, using
+sqlglot's own node classes where they fit and the custom nodes below where ksql has its own syntax.
+
+Expression contract (what the analyzer relies on):
+
+- Identifiers are already normalized: unquoted names upper-cased, backticked names kept verbatim.
+  A column reference is ``exp.Column(this=exp.Identifier(name), table=exp.Identifier(qualifier)?)``.
+- ``*`` is ``exp.Star()``; ``src.*`` is ``exp.Column(this=exp.Star(), table=Identifier(src))``;
+  ``struct->*`` is ``Dereference(this=struct_expr, field='*')``.
+- Literals: ``exp.Literal`` (string or number, number text kept as written, e.g. '1', '1.5', '1e3'),
+  ``exp.Boolean``, ``exp.Null``.
+- Operators: exp.Add/Sub/Mul/Div/Mod, exp.Neg, exp.DPipe (``||``), exp.EQ/NEQ/GT/GTE/LT/LTE,
+  exp.NullSafeEQ (IS NOT DISTINCT FROM), exp.NullSafeNEQ (IS DISTINCT FROM), exp.And/Or/Not,
+  exp.Is(this, exp.Null()) for IS NULL (IS NOT NULL = exp.Not(exp.Is(...))), exp.In(this, expressions),
+  exp.Between(this, low, high), exp.Like(this, expression) optionally wrapped in exp.Escape(this=like,
+  expression=literal), exp.Case(ifs=[exp.If(this=cond, true=value)], default=else) (simple CASE x WHEN v
+  is normalized to searched form: ``x = v``), exp.Paren may appear and means nothing.
+- ``CAST(x AS type)`` is ``Cast(this=x, to=<SqlType>)`` (custom node below; the target is a ksqlpy type,
+  with ``TypeName`` placeholders for custom types).
+- Every function call (including COUNT, SUM, SUBSTRING...) is ``FunctionCall(name=UPPER_NAME, args=[...])``;
+  ``COUNT(*)`` has ``args=[exp.Star()]``. sqlglot's typed function nodes are never produced.
+- ``a->b->c`` is ``Dereference(Dereference(a, 'B'), 'C')`` (field names normalized like identifiers).
+- ``a[i]`` is ``exp.Bracket(this=a, expressions=[i])``.
+- ``ARRAY[a, b]`` is ``exp.Array(expressions=[...])``; ``MAP(k := v, ...)`` is
+  ``MapConstructor(keys=[...], values=[...])``; ``STRUCT(f := v, ...)`` is
+  ``StructConstructor(names=[...], values=[...])``.
+- ``x => body`` and ``(x, y) => body`` are ``exp.Lambda(this=body, expressions=[exp.Identifier...])``;
+  inside the body the parameters appear as ``exp.Column`` with no table.
+- ``e AT TIME ZONE 'z'`` is ``exp.AtTimeZone(this=e, zone=literal)``.
+
+Durations (WINDOW, WITHIN, GRACE PERIOD, RETENTION, ASSERT TIMEOUT) are converted to milliseconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlglot import exp
+
+from ksqlpy.types import SqlType
+
+# --------------------------------------------------------------------------- custom expression nodes
+
+
+class FunctionCall(exp.Expression):
+    """A call of any scalar, aggregate or table function by (upper-cased) name."""
+
+    arg_types = {"name": True, "args": False}
+
+    @property
+    def fname(self) -> str:
+        return self.args["name"]
+
+    @property
+    def call_args(self) -> list[exp.Expression]:
+        return self.args.get("args") or []
+
+
+class Dereference(exp.Expression):
+    """Struct field access ``expr->FIELD`` (field '*' for ``expr->*``)."""
+
+    arg_types = {"this": True, "field": True}
+
+
+class Cast(exp.Expression):
+    """``CAST(this AS to)`` with ``to`` a ksqlpy SqlType (not a sqlglot DataType)."""
+
+    arg_types = {"this": True, "to": True}
+
+
+class MapConstructor(exp.Expression):
+    arg_types = {"keys": False, "values": False}
+
+
+class StructConstructor(exp.Expression):
+    arg_types = {"names": False, "values": False}
+
+
+# --------------------------------------------------------------------------- types
+
+
+@dataclass(frozen=True, repr=False)
+class TypeName(SqlType):
+    """A reference to a custom type (CREATE TYPE) inside a type expression; the analyzer resolves it."""
+
+    type_name: str
+
+    @property
+    def name(self) -> str:  # type: ignore[override]
+        return self.type_name
+
+    def __str__(self) -> str:
+        return self.type_name
+
+
+# --------------------------------------------------------------------------- statements
+
+
+@dataclass
+class Statement:
+    """Base: ``text`` is the statement's own source text (with its ';'), ``line``/``column`` where it starts."""
+
+    text: str = field(default="", kw_only=True)
+    line: int = field(default=1, kw_only=True)
+    column: int = field(default=1, kw_only=True)
+
+
+@dataclass
+class ColumnDef:
+    name: str
+    type: SqlType
+    key: bool = False  # KEY (stream) or PRIMARY KEY (table)
+    primary_key: bool = False  # PRIMARY KEY was written
+    headers: bool = False  # HEADERS: all headers as ARRAY<STRUCT<KEY STRING, VALUE BYTES>>
+    header_key: str | None = None  # HEADER('k')
+
+
+@dataclass
+class SourceRef:
+    name: str
+    alias: str | None = None
+
+
+@dataclass
+class WithinSpec:
+    before_ms: int
+    after_ms: int
+    grace_ms: int | None = None
+
+
+@dataclass
+class JoinClause:
+    kind: str  # INNER | LEFT | RIGHT | FULL
+    right: SourceRef
+    on: exp.Expression
+    within: WithinSpec | None = None
+
+
+@dataclass
+class WindowSpec:
+    type: str  # TUMBLING | HOPPING | SESSION
+    size_ms: int  # SESSION: the inactivity gap
+    advance_ms: int | None = None
+    retention_ms: int | None = None
+    grace_ms: int | None = None
+
+
+@dataclass
+class SelectItem:
+    expr: exp.Expression
+    alias: str | None = None
+
+
+@dataclass
+class Query:
+    select: list[SelectItem]
+    source: SourceRef
+    joins: list[JoinClause] = field(default_factory=list)
+    window: WindowSpec | None = None
+    where: exp.Expression | None = None
+    group_by: list[exp.Expression] = field(default_factory=list)
+    partition_by: list[exp.Expression] = field(default_factory=list)
+    having: exp.Expression | None = None
+    emit: str | None = None  # CHANGES | FINAL | None (no EMIT clause: a pull query when run alone)
+    limit: int | None = None
+
+
+# Property values are Python values: str (quotes removed), int, float or bool.
+Properties = dict[str, Any]
+
+
+@dataclass
+class SelectStatement(Statement):
+    query: Query
+
+
+@dataclass
+class CreateSource(Statement):
+    kind: str  # STREAM | TABLE
+    name: str
+    columns: list[ColumnDef]
+    properties: Properties
+    or_replace: bool = False
+    if_not_exists: bool = False
+    is_source: bool = False  # CREATE SOURCE STREAM/TABLE (read-only)
+
+
+@dataclass
+class CreateAsSelect(Statement):
+    kind: str  # STREAM | TABLE
+    name: str
+    properties: Properties
+    query: Query
+    or_replace: bool = False
+    if_not_exists: bool = False
+
+
+@dataclass
+class InsertInto(Statement):
+    target: str
+    properties: Properties
+    query: Query
+
+
+@dataclass
+class InsertValues(Statement):
+    target: str
+    columns: list[str] | None
+    values: list[exp.Expression]
+
+
+@dataclass
+class Show(Statement):
+    what: str  # STREAMS TABLES TOPICS ALL_TOPICS QUERIES PROPERTIES FUNCTIONS TYPES VARIABLES CONNECTORS ...
+    extended: bool = False
+
+
+@dataclass
+class Describe(Statement):
+    name: str | None  # None with ``what`` = STREAMS/TABLES
+    extended: bool = False
+    what: str = "SOURCE"  # SOURCE | STREAMS | TABLES | FUNCTION | CONNECTOR
+
+
+@dataclass
+class Explain(Statement):
+    query_id: str | None = None
+    statement: Statement | None = None
+
+
+@dataclass
+class Terminate(Statement):
+    query_id: str | None  # None = ALL
+
+
+@dataclass
+class PauseResume(Statement):
+    action: str  # PAUSE | RESUME
+    query_id: str | None  # None = ALL
+
+
+@dataclass
+class Drop(Statement):
+    kind: str  # STREAM | TABLE
+    name: str
+    if_exists: bool = False
+    delete_topic: bool = False
+
+
+@dataclass
+class CreateType(Statement):
+    name: str
+    type: SqlType
+    if_not_exists: bool = False
+
+
+@dataclass
+class DropType(Statement):
+    name: str
+    if_exists: bool = False
+
+
+@dataclass
+class AlterSource(Statement):
+    kind: str
+    name: str
+    columns: list[ColumnDef]
+
+
+@dataclass
+class SetProperty(Statement):
+    name: str
+    value: str
+
+
+@dataclass
+class UnsetProperty(Statement):
+    name: str
+
+
+@dataclass
+class DefineVariable(Statement):
+    name: str
+    value: str
+
+
+@dataclass
+class UndefineVariable(Statement):
+    name: str
+
+
+@dataclass
+class PrintTopic(Statement):
+    topic: str
+    from_beginning: bool = False
+    interval: int | None = None
+    limit: int | None = None
+
+
+@dataclass
+class AssertTopic(Statement):
+    topic: str
+    exists: bool = True
+    properties: Properties = field(default_factory=dict)
+    timeout_ms: int | None = None
+
+
+@dataclass
+class AssertSchema(Statement):
+    subject: str | None = None
+    schema_id: int | None = None
+    exists: bool = True
+    timeout_ms: int | None = None
+
+
+@dataclass
+class CreateConnector(Statement):
+    name: str
+    source: bool
+    properties: Properties
+    if_not_exists: bool = False
+
+
+@dataclass
+class DropConnector(Statement):
+    name: str
+    if_exists: bool = False
+
+
+@dataclass
+class RunScript(Statement):
+    path: str
