@@ -1,0 +1,646 @@
+"""Table-driven function signatures: declare overloads as rows, resolve them the way ksqlDB does.
+
+A function is a list of ``Overload`` rows written in a tiny signature language::
+
+    udf("ABS", category="MATHEMATICAL", description="Absolute value.", null_on_null=True, overloads=[
+        ("INT", "INT", abs),
+        ("BIGINT", "BIGINT", abs),
+        ("DECIMAL", lambda ts: ts[0], abs),          # computed return type from the parameter types
+        ("DOUBLE", "DOUBLE", abs),
+    ])
+
+Signature language (parameters are comma separated; ``""`` means no parameters):
+
+- primitive names: ``BOOLEAN INT INTEGER BIGINT DOUBLE STRING VARCHAR BYTES DATE TIME TIMESTAMP``
+- ``DECIMAL`` matches a DECIMAL of any precision and scale (``DECIMAL(p,s)`` matches exactly that one)
+- ``ARRAY<T>``, ``MAP<K,V>``, ``STRUCT`` (any struct), ``ANY`` (anything, no binding)
+- generic type variables: one capital letter, optionally followed by digits (``T``, ``U``, ``K``, ``V``, ``S``,
+  ``T1``); every occurrence must agree (exactly in the first pass, via a common type in the second)
+- ``LAMBDA(T)->U``, ``LAMBDA(K,V)->V2``: a lambda argument; its parameters come from bindings made by earlier
+  arguments (``lambda_params``) and its result type binds the variable on the right
+- ``X...`` on the last parameter: zero or more arguments of X (``"T, T..."`` is one or more)
+
+Resolution follows ksqlDB's UdfIndex: first every overload is tried without implicit casts (a NULL literal
+fits any parameter); only if none fits are implicit casts allowed (INT -> BIGINT -> DECIMAL -> DOUBLE, element
+wise in containers, and a STRING to DATE/TIME/TIMESTAMP). Among the fitting overloads a non-variadic one beats a
+variadic one, then fewer declared parameters win; a remaining tie is an "ambiguous method parameters" error,
+exactly as ksqlDB reports it (e.g. GREATEST(INT, BIGINT)).
+
+This module does per-query work only; the resolved ``impl`` is the plain function from the row (or what the
+row's ``make_impl`` built for the concrete types), so no per-record indirection is added.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from ksqlpy.errors import KsqlTypeError
+from ksqlpy.functions.registry import Resolved, ScalarFunction, TableFunction
+from ksqlpy.types import (
+    DATE,
+    NULL,
+    NUMERIC_ORDER,
+    PRIMITIVES_BY_NAME,
+    STRING,
+    TIME,
+    TIMESTAMP,
+    Array,
+    Decimal,
+    LambdaType,
+    Map,
+    NullType,
+    SqlType,
+    Struct,
+    as_decimal,
+    can_implicitly_cast,
+    common_type,
+)
+
+# ---------------------------------------------------------------------------------------------------------
+# Patterns
+
+
+class Pattern:
+    """A parameter or return type in the signature language."""
+
+    def __str__(self) -> str:  # pragma: no cover - overridden
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Exact(Pattern):
+    type: SqlType
+
+    def __str__(self) -> str:
+        return str(self.type)
+
+
+@dataclass(frozen=True)
+class AnyDecimal(Pattern):
+    def __str__(self) -> str:
+        return "DECIMAL"
+
+
+@dataclass(frozen=True)
+class AnyType(Pattern):
+    def __str__(self) -> str:
+        return "ANY"
+
+
+@dataclass(frozen=True)
+class AnyStruct(Pattern):
+    def __str__(self) -> str:
+        return "STRUCT"
+
+
+@dataclass(frozen=True)
+class Var(Pattern):
+    name: str
+
+    def __str__(self) -> str:
+        return self.name
+
+
+@dataclass(frozen=True)
+class ArrayOf(Pattern):
+    element: Pattern
+
+    def __str__(self) -> str:
+        return f"ARRAY<{self.element}>"
+
+
+@dataclass(frozen=True)
+class MapOf(Pattern):
+    key: Pattern
+    value: Pattern
+
+    def __str__(self) -> str:
+        return f"MAP<{self.key}, {self.value}>"
+
+
+@dataclass(frozen=True)
+class LambdaOf(Pattern):
+    params: tuple[Pattern, ...]
+    result: Pattern
+
+    def __str__(self) -> str:
+        return f"LAMBDA({', '.join(map(str, self.params))})->{self.result}"
+
+
+_TOKEN = re.compile(r"\s*(\.\.\.|->|[A-Za-z_][A-Za-z_0-9]*|\d+|[<>(),])")
+_VAR = re.compile(r"^[A-Z][0-9]*$")
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.tokens: list[str] = []
+        pos = 0
+        text = text.rstrip()
+        while pos < len(text):
+            m = _TOKEN.match(text, pos)
+            if not m:
+                raise ValueError(f"bad signature {self.text!r} at {pos}")
+            self.tokens.append(m.group(1))
+            pos = m.end()
+        self.i = 0
+
+    def peek(self) -> str | None:
+        return self.tokens[self.i] if self.i < len(self.tokens) else None
+
+    def take(self, expected: str | None = None) -> str:
+        tok = self.peek()
+        if tok is None or (expected is not None and tok.upper() != expected):
+            raise ValueError(f"bad signature {self.text!r}: expected {expected or 'a token'}, got {tok}")
+        self.i += 1
+        return tok
+
+    def type(self) -> Pattern:
+        name = self.take()
+        upper = name.upper()
+        if upper == "ARRAY":
+            self.take("<")
+            el = self.type()
+            self.take(">")
+            return ArrayOf(el)
+        if upper == "MAP":
+            self.take("<")
+            k = self.type()
+            self.take(",")
+            v = self.type()
+            self.take(">")
+            return MapOf(k, v)
+        if upper == "LAMBDA":
+            self.take("(")
+            params: list[Pattern] = []
+            if self.peek() != ")":
+                params.append(self.type())
+                while self.peek() == ",":
+                    self.take(",")
+                    params.append(self.type())
+            self.take(")")
+            self.take("->")
+            return LambdaOf(tuple(params), self.type())
+        if upper == "DECIMAL":
+            if self.peek() == "(":
+                self.take("(")
+                p = int(self.take())
+                self.take(",")
+                s = int(self.take())
+                self.take(")")
+                return Exact(Decimal(p, s))
+            return AnyDecimal()
+        if upper == "ANY":
+            return AnyType()
+        if upper == "STRUCT":
+            return AnyStruct()
+        if upper in PRIMITIVES_BY_NAME:
+            return Exact(PRIMITIVES_BY_NAME[upper])
+        if _VAR.match(name):
+            return Var(name)
+        raise ValueError(f"bad signature {self.text!r}: unknown type {name}")
+
+
+def parse_pattern(text: str) -> Pattern:
+    """One type in the signature language, e.g. ``ARRAY<T>`` or ``LAMBDA(K,V)->U``."""
+    p = _Parser(text)
+    out = p.type()
+    if p.peek() is not None:
+        raise ValueError(f"bad signature {text!r}: trailing {p.peek()}")
+    return out
+
+
+def parse_params(text: str | Sequence[str]) -> tuple[tuple[Pattern, ...], bool]:
+    """A parameter list; returns (patterns, variadic). The variadic pattern is the last one."""
+    if not isinstance(text, str):
+        text = ", ".join(text)
+    p = _Parser(text)
+    params: list[Pattern] = []
+    variadic = False
+    if p.peek() is None:
+        return (), False
+    while True:
+        if variadic:
+            raise ValueError(f"bad signature {text!r}: '...' only on the last parameter")
+        params.append(p.type())
+        if p.peek() == "...":
+            p.take()
+            variadic = True
+        if p.peek() is None:
+            break
+        p.take(",")
+    return tuple(params), variadic
+
+
+def type_of(text: str) -> SqlType:
+    """A concrete SqlType from the signature language (no variables), e.g. ``type_of("ARRAY<STRING>")``."""
+    t = substitute(parse_pattern(text), {})
+    if t is None:
+        raise ValueError(f"{text!r} is not a concrete type")
+    return t
+
+
+def substitute(p: Pattern, binding: dict[str, SqlType]) -> SqlType | None:
+    """The concrete type of a pattern under ``binding``; None if it is not concrete (unbound, ANY, DECIMAL)."""
+    if isinstance(p, Exact):
+        return p.type
+    if isinstance(p, Var):
+        return binding.get(p.name)
+    if isinstance(p, ArrayOf):
+        el = substitute(p.element, binding)
+        return None if el is None else Array(el)
+    if isinstance(p, MapOf):
+        k, v = substitute(p.key, binding), substitute(p.value, binding)
+        return None if k is None or v is None else Map(k, v)
+    if isinstance(p, LambdaOf):
+        params = [substitute(x, binding) for x in p.params]
+        if any(x is None for x in params):
+            return None
+        return LambdaType(tuple(params), substitute(p.result, binding))  # type: ignore[arg-type]
+    return None
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Overloads
+
+ReturnSpec = str | Callable[[list[SqlType]], SqlType]
+
+
+@dataclass
+class Overload:
+    """One row: parameter patterns, return type (pattern text or ``fn(param_types) -> SqlType``), impl.
+
+    ``make_impl(param_types, return_type)`` builds the impl from the concrete types instead of ``impl``
+    (for behaviour that depends on types: output formatting, decimal scale...). ``null_on_null`` and
+    ``deterministic`` override the function's defaults for this row when not None.
+    """
+
+    params: str | Sequence[str]
+    returns: ReturnSpec
+    impl: Callable[..., Any] | None = None
+    make_impl: Callable[[list[SqlType], SqlType], Callable[..., Any]] | None = None
+    null_on_null: bool | None = None
+    deterministic: bool | None = None
+    returns_doc: str | None = None
+    patterns: tuple[Pattern, ...] = field(init=False, default=())
+    variadic: bool = field(init=False, default=False)
+    return_pattern: Pattern | None = field(init=False, default=None)
+
+    def __post_init__(self) -> None:
+        self.patterns, self.variadic = parse_params(self.params)
+        if isinstance(self.returns, str):
+            self.return_pattern = parse_pattern(self.returns)
+        if self.impl is None and self.make_impl is None:
+            raise ValueError(f"overload {self.params!r} has neither impl nor make_impl")
+
+    def arity_ok(self, n: int) -> bool:
+        fixed = len(self.patterns) - (1 if self.variadic else 0)
+        return n >= fixed if self.variadic else n == fixed
+
+    def pattern_at(self, i: int) -> Pattern:
+        if self.variadic and i >= len(self.patterns) - 1:
+            return self.patterns[-1]
+        return self.patterns[i]
+
+    def describe(self, name: str) -> str:
+        params = [str(p) for p in self.patterns]
+        if self.variadic:
+            params[-1] += "..."
+        ret = self.returns_doc or (str(self.return_pattern) if self.return_pattern is not None else "?")
+        return f"{name}({', '.join(params)}) -> {ret}"
+
+
+OverloadSpec = Overload | tuple
+
+
+def as_overload(spec: OverloadSpec) -> Overload:
+    """A row given as ``Overload`` or as a tuple ``(params, returns, impl)``."""
+    if isinstance(spec, Overload):
+        return spec
+    return Overload(*spec)
+
+
+@dataclass
+class Match:
+    """The outcome of resolution: the overload, what each argument is cast to, the return type."""
+
+    overload: Overload
+    param_types: list[SqlType]
+    return_type: SqlType
+    binding: dict[str, SqlType]
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Matching
+
+_TEMPORAL = (DATE, TIME, TIMESTAMP)
+
+
+def _collect(p: Pattern, t: SqlType, acc: dict[str, list[SqlType]]) -> bool:
+    """Structural match of ``t`` against ``p``, gathering candidate types for variables."""
+    if isinstance(t, NullType):
+        return True
+    if isinstance(p, Var):
+        acc.setdefault(p.name, []).append(t)
+        return True
+    if isinstance(p, ArrayOf):
+        return isinstance(t, Array) and _collect(p.element, t.element, acc)
+    if isinstance(p, MapOf):
+        return isinstance(t, Map) and _collect(p.key, t.key, acc) and _collect(p.value, t.value, acc)
+    if isinstance(p, AnyStruct):
+        return isinstance(t, Struct)
+    if isinstance(p, LambdaOf):
+        if not isinstance(t, LambdaType) or len(t.params) != len(p.params):
+            return False
+        for pp, tp in zip(p.params, t.params, strict=True):
+            if not _collect(pp, tp, acc):
+                return False
+        return t.result is None or _collect(p.result, t.result, acc)
+    return True
+
+
+def _param(p: Pattern, t: SqlType, binding: dict[str, SqlType], cast: bool) -> SqlType | None:
+    """The concrete parameter type an argument of type ``t`` is passed as; None if it does not fit."""
+    if isinstance(p, Exact):
+        target = p.type
+    elif isinstance(p, Var):
+        target = binding.get(p.name, NULL)
+    elif isinstance(p, AnyType) or isinstance(p, AnyStruct) or isinstance(p, LambdaOf):
+        return t
+    elif isinstance(p, AnyDecimal):
+        if isinstance(t, Decimal | NullType):
+            return t
+        if cast and t.name in ("INTEGER", "BIGINT"):
+            return as_decimal(t)
+        return None
+    elif isinstance(p, ArrayOf):
+        if isinstance(t, NullType):
+            target = substitute(p, binding) or NULL
+        elif not isinstance(t, Array):
+            return None
+        else:
+            el = _param(p.element, t.element, binding, cast)
+            if el is None:
+                return None
+            target = Array(el)
+    elif isinstance(p, MapOf):
+        if isinstance(t, NullType):
+            target = substitute(p, binding) or NULL
+        elif not isinstance(t, Map):
+            return None
+        else:
+            k, v = _param(p.key, t.key, binding, cast), _param(p.value, t.value, binding, cast)
+            if k is None or v is None:
+                return None
+            target = Map(k, v)
+    else:  # pragma: no cover
+        return None
+    if _fits(t, target, cast):
+        return target
+    return None
+
+
+def _fits(t: SqlType, target: SqlType, cast: bool) -> bool:
+    if t == target or isinstance(t, NullType) or isinstance(target, NullType):
+        return True
+    if isinstance(t, Array) and isinstance(target, Array):
+        return _fits(t.element, target.element, cast)
+    if isinstance(t, Map) and isinstance(target, Map):
+        return _fits(t.key, target.key, cast) and _fits(t.value, target.value, cast)
+    if not cast:
+        return False
+    if t == STRING and target in _TEMPORAL:
+        return True  # ksqlDB casts string arguments to temporal parameters ('2022-06-14' for a DATE)
+    return can_implicitly_cast(t, target)
+
+
+def _bind(acc: dict[str, list[SqlType]], cast: bool) -> dict[str, SqlType] | None:
+    binding: dict[str, SqlType] = {}
+    for name, types in acc.items():
+        if cast:
+            common = common_type(types)
+            if common is None:
+                return None
+            binding[name] = common
+        else:
+            first = types[0]
+            if any(t != first and not _contains_null(t) and not _contains_null(first) for t in types[1:]):
+                return None
+            # Prefer the most concrete candidate (an ARRAY<NULL> literal next to an ARRAY<INT>).
+            binding[name] = next((t for t in types if not _contains_null(t)), first)
+    return binding
+
+
+def _contains_null(t: SqlType) -> bool:
+    if isinstance(t, NullType):
+        return True
+    if isinstance(t, Array):
+        return _contains_null(t.element)
+    if isinstance(t, Map):
+        return _contains_null(t.key) or _contains_null(t.value)
+    return False
+
+
+def try_overload(ov: Overload, arg_types: Sequence[SqlType], cast: bool) -> Match | None:
+    """Match one overload against argument types; None if it does not fit."""
+    n = len(arg_types)
+    if not ov.arity_ok(n):
+        return None
+    acc: dict[str, list[SqlType]] = {}
+    for i, t in enumerate(arg_types):
+        if not _collect(ov.pattern_at(i), t, acc):
+            return None
+    binding = _bind(acc, cast)
+    if binding is None:
+        return None
+    params: list[SqlType] = []
+    for i, t in enumerate(arg_types):
+        pt = _param(ov.pattern_at(i), t, binding, cast)
+        if pt is None:
+            return None
+        params.append(pt)
+    if ov.return_pattern is not None:
+        rt = substitute(ov.return_pattern, binding)
+        if rt is None:
+            rt = NULL  # e.g. ARRAY_MAX(NULL): nothing to infer T from
+    else:
+        rt = ov.returns(params)  # type: ignore[operator]
+    return Match(ov, params, rt, binding)
+
+
+def _arg_str(t: SqlType) -> str:
+    return "null" if isinstance(t, NullType) else str(t)
+
+
+def args_str(arg_types: Sequence[SqlType]) -> str:
+    """Argument types as ksqlDB prints them in resolution errors: ``(INTEGER, null, DECIMAL(5, 1))``."""
+    return "(" + ", ".join(_arg_str(t) for t in arg_types) + ")"
+
+
+def select_overload(name: str, overloads: Sequence[Overload], arg_types: Sequence[SqlType]) -> Match:
+    """ksqlDB's overload choice (see module doc). ``name`` is used in error messages as given."""
+    for cast in (False, True):
+        matches = [m for ov in overloads if (m := try_overload(ov, arg_types, cast)) is not None]
+        if not matches:
+            continue
+        if len(matches) == 1:
+            return matches[0]
+        matches.sort(key=_rank, reverse=True)
+        if _rank(matches[0]) > _rank(matches[1]):
+            return matches[0]
+        raise KsqlTypeError(
+            f"Function '{name}' cannot be resolved due to ambiguous method parameters {args_str(arg_types)}."
+        )
+    alternatives = "\n".join(ov.describe(name) for ov in overloads)
+    raise KsqlTypeError(
+        f"Function '{name}' does not accept parameters {args_str(arg_types)}.\n"
+        f"Valid alternatives are:\n{alternatives}"
+    )
+
+
+def _rank(m: Match) -> tuple[int, int]:
+    ov = m.overload
+    return (0 if ov.variadic else 1, -len(ov.patterns))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Functions
+
+
+class SignatureFunction(ScalarFunction):
+    """A scalar function defined by overload rows."""
+
+    def __init__(
+        self,
+        name: str,
+        overloads: Sequence[OverloadSpec],
+        *,
+        category: str = "OTHER",
+        description: str = "",
+        null_on_null: bool = False,
+        deterministic: bool = True,
+        display_name: str | None = None,
+    ) -> None:
+        self.name = name.upper()
+        self.display_name = display_name if display_name is not None else name.lower()
+        self.category = category
+        self.description = description
+        self.null_on_null = null_on_null
+        self.deterministic = deterministic
+        self.overloads = [as_overload(o) for o in overloads]
+
+    def match(self, arg_types: list[SqlType]) -> Match:
+        return select_overload(self.display_name, self.overloads, arg_types)
+
+    def resolve(self, arg_types: list[SqlType]) -> Resolved:
+        m = self.match(list(arg_types))
+        ov = m.overload
+        impl = ov.make_impl(m.param_types, m.return_type) if ov.make_impl is not None else ov.impl
+        casts = None if list(arg_types) == m.param_types else m.param_types
+        return Resolved(
+            return_type=m.return_type,
+            impl=impl,  # type: ignore[arg-type]
+            param_types=casts,
+            null_on_null=self.null_on_null if ov.null_on_null is None else ov.null_on_null,
+            deterministic=self.deterministic if ov.deterministic is None else ov.deterministic,
+        )
+
+    def lambda_params(self, index: int, arg_types: list[SqlType]) -> tuple[SqlType, ...]:
+        """Bind variables from the arguments before the lambda, then read the lambda's parameter types."""
+        before = list(arg_types[:index])
+        for ov in self.overloads:
+            if index >= len(ov.patterns) and not ov.variadic:
+                continue
+            lam = ov.pattern_at(index)
+            if not isinstance(lam, LambdaOf):
+                continue
+            acc: dict[str, list[SqlType]] = {}
+            if not all(_collect(ov.pattern_at(i), t, acc) for i, t in enumerate(before)):
+                continue
+            binding = _bind(acc, cast=True)
+            if binding is None:
+                continue
+            params = [substitute(p, binding) for p in lam.params]
+            return tuple(NULL if p is None else p for p in params)
+        raise KsqlTypeError(
+            f"Function '{self.display_name}' does not accept a lambda at position {index + 1} "
+            f"after parameters {args_str(before)}."
+        )
+
+    def signatures(self) -> list[str]:
+        return [ov.describe(self.name) for ov in self.overloads]
+
+
+class SignatureTableFunction(SignatureFunction, TableFunction):
+    """A table function (UDTF) defined by overload rows; the return type is that of one output row value."""
+
+
+def udf(
+    name: str,
+    *,
+    overloads: Sequence[OverloadSpec],
+    category: str = "OTHER",
+    description: str = "",
+    null_on_null: bool = False,
+    deterministic: bool = True,
+    display_name: str | None = None,
+) -> SignatureFunction:
+    """Declare a scalar function from overload rows (see module doc)."""
+    return SignatureFunction(
+        name,
+        overloads,
+        category=category,
+        description=description,
+        null_on_null=null_on_null,
+        deterministic=deterministic,
+        display_name=display_name,
+    )
+
+
+def udtf(
+    name: str,
+    *,
+    overloads: Sequence[OverloadSpec],
+    category: str = "TABLE",
+    description: str = "",
+    null_on_null: bool = False,
+    deterministic: bool = True,
+    display_name: str | None = None,
+) -> SignatureTableFunction:
+    """Declare a table function: each overload's impl returns a list of output values."""
+    return SignatureTableFunction(
+        name,
+        overloads,
+        category=category,
+        description=description,
+        null_on_null=null_on_null,
+        deterministic=deterministic,
+        display_name=display_name,
+    )
+
+
+def numeric_rank(t: SqlType) -> int:
+    """Position in the INT -> BIGINT -> DECIMAL -> DOUBLE widening order (-1 if not numeric)."""
+    return NUMERIC_ORDER.get(t.name, -1)
+
+
+__all__ = [
+    "Match",
+    "Overload",
+    "Pattern",
+    "SignatureFunction",
+    "SignatureTableFunction",
+    "args_str",
+    "numeric_rank",
+    "parse_params",
+    "parse_pattern",
+    "select_overload",
+    "substitute",
+    "try_overload",
+    "type_of",
+    "udf",
+    "udtf",
+]
