@@ -37,7 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from ksqlpy.errors import KsqlTypeError
+from ksqlpy.errors import KsqlRuntimeError, KsqlTypeError
 from ksqlpy.functions.registry import Resolved, ScalarFunction, TableFunction
 from ksqlpy.types import (
     DATE,
@@ -58,6 +58,13 @@ from ksqlpy.types import (
     can_implicitly_cast,
     common_type,
 )
+
+
+class FunctionError(KsqlRuntimeError):
+    """Raised by an implementation where ksqlDB's UDF throws for one record (bad encoding name, invalid JSON,
+    duplicate map key...). The expression evaluator turns it into NULL for that expression plus a processing log
+    entry, as ksqlDB does; it never stops the query."""
+
 
 # ---------------------------------------------------------------------------------------------------------
 # Patterns
@@ -628,6 +635,7 @@ def numeric_rank(t: SqlType) -> int:
 
 
 __all__ = [
+    "FunctionError",
     "Match",
     "Overload",
     "Pattern",
