@@ -1,0 +1,530 @@
+"""STRING scalar functions with ksqlDB's edge behaviour: 1-based positions with negative positions counted
+from the end, NULL-skipping CONCAT, Java's TRIM (every char <= U+0020), Guava-style SPLIT, LPAD/RPAD that return
+NULL for empty padding, Oracle-style INSTR, and ENCODE/TO_BYTES/FROM_BYTES over hex, utf8, ascii and base64."""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import re
+import unicodedata
+import uuid
+from functools import lru_cache
+from typing import Any
+
+from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.functions.signatures import FunctionError, Overload, udf
+
+CATEGORY = "STRING"
+
+# ------------------------------------------------------------------------------------------ simple
+
+
+def _lcase(s: str) -> str:
+    return s.lower()
+
+
+def _ucase(s: str) -> str:
+    return s.upper()
+
+
+_JAVA_TRIM = "".join(chr(i) for i in range(0x21))
+
+
+def _trim(s: str) -> str:
+    """String.trim(): strips every character <= U+0020 from both ends (not Unicode spaces)."""
+    return s.strip(_JAVA_TRIM)
+
+
+_INITCAP_WORD = re.compile(r"[^ \t\n\x0b\f\r]+[ \t\n\x0b\f\r]*")
+
+
+def _initcap(s: str) -> str:
+    """Capitalises each word and lower-cases the rest; leading whitespace is dropped, as in ksqlDB."""
+    return "".join(w[0].upper() + w[1:] for w in _INITCAP_WORD.findall(s.lower()))
+
+
+def _len_str(s: str) -> int:
+    """String.length(): UTF-16 code units, so a character outside the BMP counts twice."""
+    if s.isascii():
+        return len(s)
+    return len(s) + sum(1 for c in s if ord(c) > 0xFFFF)
+
+
+def _concat(*args: Any) -> Any:
+    return "".join(a for a in args if a is not None)
+
+
+def _concat_bytes(*args: Any) -> bytes:
+    return b"".join(a for a in args if a is not None)
+
+
+def _concat_ws(sep: Any, *args: Any) -> Any:
+    if sep is None:
+        return None
+    return sep.join(a for a in args if a is not None)
+
+
+def _elt(n: Any, *args: Any) -> Any:
+    if n is None or n < 1 or n > len(args):
+        return None
+    return args[n - 1]
+
+
+def _field(s: Any, *args: Any) -> int:
+    if s is None:
+        return 0
+    for i, a in enumerate(args):
+        if a == s:
+            return i + 1
+    return 0
+
+
+def _chr_int(code: int) -> Any:
+    if code < 0 or code > 0x10FFFF:
+        return None
+    return chr(code)
+
+
+def _chr_str(code: str) -> Any:
+    """CHR('\\u004b'): a UTF-16 escape of at least 6 characters."""
+    if len(code) < 6 or not code.startswith("\\u"):
+        return None
+    try:
+        return chr(int(code[2:], 16) & 0xFFFF)
+    except ValueError:
+        raise FunctionError(f"Invalid UTF-16 code: {code}") from None
+
+
+def _md5(s: str) -> str:
+    return hashlib.md5(s.encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def _replace(s: str, old: str, new: str) -> str:
+    return s.replace(old, new)
+
+
+# --------------------------------------------------------------------------------- positions
+
+
+def _start_index(length: int, pos: int) -> int:
+    return max(length + pos, 0) if pos < 0 else max(min(pos - 1, length), 0)
+
+
+def _substring2(s: Any, pos: Any) -> Any:
+    if s is None or pos is None:
+        return None
+    return s[_start_index(len(s), pos) :]
+
+
+def _substring3(s: Any, pos: Any, length: Any) -> Any:
+    if s is None or pos is None or length is None:
+        return None
+    n = len(s)
+    start = _start_index(n, pos)
+    end = max(min(start + length, n), start)
+    return s[start:end]
+
+
+def _instr(s: str, sub: str, position: int = 1, occurrence: int = 1) -> int:
+    """Oracle-style INSTR: 1-based; a negative position searches backwards from that many chars from the end."""
+    if position > 0:
+        start = position - 1
+        if start > len(s):
+            return 0
+        idx = s.find(sub, start)
+        for _ in range(1, occurrence):
+            if idx < 0:
+                break
+            idx = s.find(sub, idx + 1)
+        return idx + 1
+    if position < 0:
+        start = len(s) + position
+        idx = _last_index(s, sub, start)
+        for _ in range(1, occurrence):
+            if idx < 0:
+                break
+            idx = _last_index(s, sub, idx - 1)
+        return idx + 1
+    return 0
+
+
+def _last_index(s: str, sub: str, from_index: int) -> int:
+    """String.lastIndexOf(sub, fromIndex)."""
+    if from_index < 0:
+        return -1
+    return s.rfind(sub, 0, from_index + len(sub))
+
+
+# ------------------------------------------------------------------------------------ padding
+
+
+def _pad(left: bool):
+    def impl(s: Any, length: Any, padding: Any) -> Any:
+        if s is None or padding is None or length is None or len(padding) == 0 or length < 0:
+            return None
+        pad_len = max(length - len(s), 0)
+        reps = -(-pad_len // len(padding))
+        pad = (padding * reps)[:pad_len]
+        return (pad + s)[:length] if left else (s + pad)[:length]
+
+    return impl
+
+
+# -------------------------------------------------------------------------------------- split
+
+
+def _split(s: Any, delim: Any) -> Any:
+    if s is None or delim is None:
+        return None
+    if len(delim) == 0:
+        if len(s) == 0:
+            return [s]
+        if isinstance(s, bytes):
+            return [s[i : i + 1] for i in range(len(s))]
+        return list(s)
+    return s.split(delim)
+
+
+def _split_to_map(s: Any, entry_delim: Any, kv_delim: Any) -> Any:
+    if s is None or entry_delim is None or kv_delim is None:
+        return None
+    if not entry_delim or not kv_delim or entry_delim == kv_delim:
+        return None
+    out: dict[str, str] = {}
+    for entry in s.split(entry_delim):
+        if entry and kv_delim in entry:
+            parts = entry.split(kv_delim)
+            out[parts[0]] = parts[1]
+    return out
+
+
+# -------------------------------------------------------------------------------------- masks
+
+_NO_MASK = None
+
+
+def _mask_char(c: Any, default: str | None = None) -> str | None:
+    if c is None:
+        return None
+    if len(c) != 1:
+        raise FunctionError(f"Invalid mask character '{c}': a mask character must be a single character")
+    return c
+
+
+@lru_cache(maxsize=64)
+def _masker(upper: str | None, lower: str | None, digit: str | None, other: str | None):
+    """A translate table for one set of mask characters (NULL keeps that class of characters)."""
+
+    class Table(dict):
+        def __missing__(self, code: int) -> str:
+            c = chr(code)
+            cat = unicodedata.category(c)
+            if cat == "Lu":
+                r = upper
+            elif cat == "Ll":
+                r = lower
+            elif cat == "Nd":
+                r = digit
+            else:
+                r = other
+            v = c if r is None else r
+            self[code] = v
+            return v
+
+    table = Table()
+    return lambda s: s.translate(table)
+
+
+_DEFAULT_MASKS = ("X", "x", "n", "-")
+
+
+def _masks(args: tuple) -> tuple:
+    if not args:
+        return _DEFAULT_MASKS
+    return tuple(_mask_char(a) for a in args)
+
+
+def _mask(s: Any, *masks: Any) -> Any:
+    if s is None:
+        return None
+    return _masker(*_masks(masks))(s)
+
+
+def _check_n(n: Any) -> int:
+    if n is None:
+        raise FunctionError("function input must be >= 0")
+    if n < 0:
+        raise FunctionError("function input must be >= 0")
+    return n
+
+
+def _mask_keep_left(s: Any, n: Any, *masks: Any) -> Any:
+    if s is None:
+        return None
+    n = _check_n(n)
+    return s[:n] + _masker(*_masks(masks))(s[n:])
+
+
+def _mask_keep_right(s: Any, n: Any, *masks: Any) -> Any:
+    if s is None:
+        return None
+    n = _check_n(n)
+    cut = max(len(s) - n, 0)
+    return _masker(*_masks(masks))(s[:cut]) + s[cut:]
+
+
+def _mask_left(s: Any, n: Any, *masks: Any) -> Any:
+    if s is None:
+        return None
+    n = _check_n(n)
+    return _masker(*_masks(masks))(s[:n]) + s[n:]
+
+
+def _mask_right(s: Any, n: Any, *masks: Any) -> Any:
+    if s is None:
+        return None
+    n = _check_n(n)
+    cut = max(len(s) - n, 0)
+    return s[:cut] + _masker(*_masks(masks))(s[cut:])
+
+
+# ------------------------------------------------------------------------------------ encodings
+
+_HEX = re.compile(r"[0-9a-fA-F]*")
+_X_LITERAL = re.compile(r"[xX]'(.*)'", re.S)
+
+
+def _hex_to_bytes(s: str) -> bytes:
+    """Hex text, optionally as ``0x...`` (odd length allowed) or ``X'...'`` (even length)."""
+    if s.startswith("0x") or s.startswith("0X"):
+        body = s[2:]
+        if len(body) % 2:
+            body = "0" + body
+    else:
+        m = _X_LITERAL.fullmatch(s)
+        body = m.group(1) if m else s
+        if len(body) % 2:
+            raise FunctionError(f"Invalid hex string: odd number of digits in '{s}'")
+    if not _HEX.fullmatch(body):
+        raise FunctionError(f"Invalid hex string '{s}'")
+    return bytes.fromhex(body)
+
+
+def _base64_to_bytes(s: str) -> bytes:
+    body = s.rstrip("=")
+    if len(body) % 4 == 1:
+        raise FunctionError(f"Invalid base64 string '{s}'")
+    try:
+        return base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+    except (binascii.Error, ValueError):
+        raise FunctionError(f"Invalid base64 string '{s}'") from None
+
+
+def _utf8_to_bytes(s: str) -> bytes:
+    return s.encode("utf-8", "replace")
+
+
+def _ascii_to_bytes(s: str) -> bytes:
+    return s.encode("ascii", "replace")
+
+
+_TO_BYTES = {
+    "hex": _hex_to_bytes,
+    "utf8": _utf8_to_bytes,
+    "ascii": _ascii_to_bytes,
+    "base64": _base64_to_bytes,
+}
+_FROM_BYTES = {
+    "hex": lambda b: b.hex(),
+    "utf8": lambda b: b.decode("utf-8", "replace"),
+    "ascii": lambda b: b.decode("ascii", "replace"),
+    "base64": lambda b: base64.b64encode(b).decode("ascii"),
+}
+
+
+def _encoder(table: dict, encoding: str):
+    fn = table.get(encoding.lower())
+    if fn is None:
+        raise FunctionError(
+            f"Supported encoding types are: hex, utf8, ascii and base64. Unknown encoding '{encoding}'."
+        )
+    return fn
+
+
+def _encode(s: str, in_enc: str, out_enc: str) -> str:
+    decode = _encoder(_TO_BYTES, in_enc)
+    encode = _encoder(_FROM_BYTES, out_enc)
+    return encode(decode(s))
+
+
+def _to_bytes(s: str, enc: str) -> bytes:
+    return _encoder(_TO_BYTES, enc)(s)
+
+
+def _from_bytes(b: bytes, enc: str) -> str:
+    return _encoder(_FROM_BYTES, enc)(b)
+
+
+def _uuid() -> str:
+    return str(uuid.uuid4())
+
+
+def _uuid_from_bytes(b: bytes) -> Any:
+    if len(b) < 16:
+        raise FunctionError(f"UUID requires 16 bytes, got {len(b)}")
+    return str(uuid.UUID(bytes=bytes(b[:16])))
+
+
+# ------------------------------------------------------------------------------------- register
+
+
+def register(registry: FunctionRegistry) -> None:
+    def add(name: str, description: str, overloads: list[Any], **kw: Any) -> None:
+        kw.setdefault("null_on_null", True)
+        registry.register(udf(name, category=CATEGORY, description=description, overloads=overloads, **kw))
+
+    add(
+        "CHR",
+        "The single character for a decimal code point, or for a UTF-16 escape such as '\\u004b'.",
+        [("INT", "STRING", _chr_int), ("STRING", "STRING", _chr_str)],
+    )
+    add(
+        "CONCAT",
+        "Concatenates strings or bytes; NULL arguments are skipped.",
+        [("STRING...", "STRING", _concat), ("BYTES...", "BYTES", _concat_bytes)],
+        null_on_null=False,
+    )
+    add(
+        "CONCAT_WS",
+        "Concatenates values with a separator (first argument); NULL values are skipped, a NULL separator gives NULL.",
+        [
+            ("STRING, STRING, STRING...", "STRING", _concat_ws),
+            ("BYTES, BYTES, BYTES...", "BYTES", _concat_ws),
+        ],
+        null_on_null=False,
+    )
+    add(
+        "ELT",
+        "The n-th (1-based) of the following strings; NULL when n is out of range.",
+        [("INT, STRING...", "STRING", _elt)],
+        null_on_null=False,
+    )
+    add(
+        "ENCODE",
+        "Re-encodes a string from one encoding to another (hex, utf8, ascii, base64).",
+        [("STRING, STRING, STRING", "STRING", _encode)],
+    )
+    add(
+        "FIELD",
+        "The 1-based position of the first argument among the following ones; 0 if absent or NULL.",
+        [("STRING, STRING...", "INT", _field)],
+        null_on_null=False,
+    )
+    add(
+        "FROM_BYTES",
+        "Converts BYTES to a string in the given encoding.",
+        [("BYTES, STRING", "STRING", _from_bytes)],
+    )
+    add(
+        "INITCAP",
+        "Capitalizes the first letter of each word and lower-cases the rest.",
+        [("STRING", "STRING", _initcap)],
+    )
+    add(
+        "INSTR",
+        "The 1-based position of a substring, optionally from a position (negative: from the end) and for the "
+        "n-th occurrence; 0 if not found.",
+        [
+            ("STRING, STRING", "INT", _instr),
+            ("STRING, STRING, INT", "INT", _instr),
+            ("STRING, STRING, INT, INT", "INT", _instr),
+        ],
+    )
+    add("LCASE", "Converts a string to lower case.", [("STRING", "STRING", _lcase)])
+    add(
+        "LEN",
+        "The length of a string (UTF-16 units) or of BYTES.",
+        [("STRING", "INT", _len_str), ("BYTES", "INT", len)],
+    )
+    add(
+        "LPAD",
+        "Pads a string or bytes on the left to a length (truncating longer input); NULL for empty padding or a "
+        "negative length.",
+        [("STRING, INT, STRING", "STRING", _pad(True)), ("BYTES, INT, BYTES", "BYTES", _pad(True))],
+        null_on_null=False,
+    )
+    masks = ", STRING, STRING, STRING, STRING"
+    add(
+        "MASK",
+        "Masks upper-case letters with 'X', lower-case with 'x', digits with 'n' and others with '-', or with the "
+        "given characters (NULL keeps that class).",
+        [Overload("STRING", "STRING", _mask), Overload("STRING" + masks, "STRING", _mask)],
+        null_on_null=False,
+    )
+    for name, fn, what in (
+        ("MASK_KEEP_LEFT", _mask_keep_left, "Masks all but the first n characters."),
+        ("MASK_KEEP_RIGHT", _mask_keep_right, "Masks all but the last n characters."),
+        ("MASK_LEFT", _mask_left, "Masks the first n characters."),
+        ("MASK_RIGHT", _mask_right, "Masks the last n characters."),
+    ):
+        add(
+            name,
+            what + " Mask characters as for MASK.",
+            [Overload("STRING, INT", "STRING", fn), Overload("STRING, INT" + masks, "STRING", fn)],
+            null_on_null=False,
+        )
+    add("MD5", "The hex MD5 digest of the UTF-8 bytes of a string.", [("STRING", "STRING", _md5)])
+    add(
+        "REPLACE",
+        "Replaces every occurrence of a substring.",
+        [("STRING, STRING, STRING", "STRING", _replace)],
+    )
+    add(
+        "RPAD",
+        "Pads a string or bytes on the right to a length (truncating longer input); NULL for empty padding or a "
+        "negative length.",
+        [("STRING, INT, STRING", "STRING", _pad(False)), ("BYTES, INT, BYTES", "BYTES", _pad(False))],
+        null_on_null=False,
+    )
+    add(
+        "SPLIT",
+        "Splits a string or bytes on a literal delimiter, keeping empty parts; an empty delimiter splits into "
+        "characters.",
+        [("STRING, STRING", "ARRAY<STRING>", _split), ("BYTES, BYTES", "ARRAY<BYTES>", _split)],
+    )
+    add(
+        "SPLIT_TO_MAP",
+        "Splits a string into a map with an entry delimiter and a key/value delimiter.",
+        [("STRING, STRING, STRING", "MAP<STRING, STRING>", _split_to_map)],
+    )
+    add(
+        "SUBSTRING",
+        "The substring from a 1-based position (negative: from the end), optionally of a length.",
+        [
+            ("STRING, INT", "STRING", _substring2),
+            ("STRING, INT, INT", "STRING", _substring3),
+            ("BYTES, INT", "BYTES", _substring2),
+            ("BYTES, INT, INT", "BYTES", _substring3),
+        ],
+    )
+    add(
+        "TO_BYTES",
+        "Converts a string to BYTES from the given encoding.",
+        [("STRING, STRING", "BYTES", _to_bytes)],
+    )
+    add(
+        "TRIM",
+        "Removes leading and trailing whitespace (characters <= U+0020).",
+        [("STRING", "STRING", _trim)],
+    )
+    add("UCASE", "Converts a string to upper case.", [("STRING", "STRING", _ucase)])
+    add(
+        "UUID",
+        "A random type-4 UUID, or the UUID spelled by 16 bytes.",
+        [
+            Overload("", "STRING", _uuid, deterministic=False),
+            Overload("BYTES", "STRING", _uuid_from_bytes),
+        ],
+    )
