@@ -1,0 +1,230 @@
+"""SELECT analysis: resolve names against the catalog, type every expression, apply ksqlDB's key and
+naming rules, and produce the typed ``QueryPlan``. Every user error about a query's meaning is raised here.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ksqlpy import types as T
+from ksqlpy.analysis.aggregates import plan_aggregation
+from ksqlpy.analysis.scope import scope_for, type_check
+from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source, WindowInfo
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.format import format_expression
+from ksqlpy.functions import default_registry
+from ksqlpy.grammar.ast import Dereference, FunctionCall, Query
+from ksqlpy.plan.logical import OutputColumn, QueryPlan, Rekey, RowSchema, SchemaColumn
+
+RESERVED = set(SYSTEM_COLUMNS) | set(WINDOW_COLUMNS)
+
+
+class AliasGenerator:
+    """ksqlDB's KSQL_COL_n names for unnamed expressions, skipping names already in use."""
+
+    def __init__(self, taken: set[str]) -> None:
+        self.taken = taken
+        self.n = 0
+
+    def next(self) -> str:
+        while f"KSQL_COL_{self.n}" in self.taken:
+            self.n += 1
+        name = f"KSQL_COL_{self.n}"
+        self.n += 1
+        self.taken.add(name)
+        return name
+
+
+def input_schema(source: Source) -> RowSchema:
+    cols = [SchemaColumn(c.name, c.type, "key") for c in source.key_columns]
+    cols += [SchemaColumn(c.name, c.type, "value") for c in source.value_columns]
+    cols += [SchemaColumn(c.name, c.type, "header") for c in source.header_columns]
+    cols.append(SchemaColumn("ROWTIME", T.BIGINT, "system"))
+    cols.append(SchemaColumn("ROWPARTITION", T.INTEGER, "system"))
+    cols.append(SchemaColumn("ROWOFFSET", T.BIGINT, "system"))
+    if source.windowed:
+        cols.append(SchemaColumn("WINDOWSTART", T.BIGINT, "window"))
+        cols.append(SchemaColumn("WINDOWEND", T.BIGINT, "window"))
+    return RowSchema(cols)
+
+
+def natural_name(e: exp.Expression) -> str | None:
+    """The name ksqlDB gives a select item or key expression without an alias, if any."""
+    if isinstance(e, exp.Column) and isinstance(e.this, exp.Identifier):
+        return e.this.name
+    if isinstance(e, Dereference):
+        return str(e.args["field"])
+    return None
+
+
+def strip_qualifiers(e: exp.Expression) -> exp.Expression:
+    """A copy of ``e`` with column qualifiers removed, for comparing expressions structurally."""
+    c = e.copy()
+    for col in c.find_all(exp.Column):
+        if col.args.get("table") is not None:
+            col.set("table", None)
+    return c
+
+
+def same_expression(a: exp.Expression, b: exp.Expression) -> bool:
+    return format_expression(strip_qualifiers(a)) == format_expression(strip_qualifiers(b))
+
+
+def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, persistent: bool,
+                  sql: str = "") -> QueryPlan:
+    source = catalog.source(query.source.name)
+    if source is None:
+        raise KsqlStatementError(f"{query.source.name} does not exist.")
+    if query.joins:
+        raise KsqlStatementError("Unsupported: JOIN")
+    alias = query.source.alias or source.name
+    custom = catalog.types()
+    schema = input_schema(source)
+    registry = default_registry()
+
+    if query.window is not None and source.kind == "TABLE":
+        raise KsqlStatementError("WINDOW clause requires a STREAM source, but was a TABLE.")
+
+    if query.where is not None:
+        _check_no_aggregates(query.where, "WHERE")
+        c = type_check(query.where, scope_for(schema, alias), custom, predicate=True)
+        if c.type not in (T.BOOLEAN,) and not isinstance(c.type, T.NullType):
+            raise KsqlStatementError(f"Type error in WHERE expression: Should evaluate to boolean but is "
+                                     f"{format_expression(query.where)} ({c.type}) instead.")
+
+    taken = {c.name for c in schema.columns}
+    gen = AliasGenerator(taken)
+    rekey = None
+    proj_schema = schema
+    key_exprs: list[exp.Expression] = [exp.column(c.name) for c in source.key_columns]
+
+    if query.partition_by:
+        if query.group_by:
+            raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
+        if source.kind == "TABLE":
+            raise KsqlStatementError("Unsupported: PARTITION BY on a TABLE")
+        rekey, proj_schema = _plan_rekey(query.partition_by, schema, alias, custom, gen)
+        key_exprs = [] if not rekey.names else list(rekey.exprs)
+
+    aggregation = None
+    if query.group_by or _has_aggregate(query, registry):
+        aggregation, proj_schema, key_exprs = plan_aggregation(query, source, schema, alias, catalog, gen)
+
+    items = _expand_select(query, proj_schema, alias, source)
+    table_functions: list[FunctionCall] = []
+    for e, _ in items:
+        for f in e.find_all(FunctionCall):
+            if registry.kind_of(f.fname) == "table":
+                table_functions.append(f)
+
+    proj_scope = scope_for(proj_schema, alias)
+    key_cols: list[OutputColumn] = []
+    value_cols: list[OutputColumn] = []
+    used_keys: set[int] = set()
+    names: set[str] = set()
+    for e, given in items:
+        name = given or natural_name(e) or gen.next()
+        if persistent and given is None and name in RESERVED:
+            raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the column.")
+        if persistent and given in ("ROWPARTITION", "ROWOFFSET"):
+            raise KsqlStatementError(f"`{given}` is a reserved column name. You cannot use it as an alias for a column.")
+        t = type_check(e, proj_scope, custom, allow_table_functions=True).type
+        if isinstance(t, T.NullType):
+            if persistent:
+                raise KsqlStatementError("Can't infer a type of null. Please explicitly cast it to a required type, "
+                                         "e.g. CAST(null AS VARCHAR).")
+            t = T.STRING
+        key_index = next((i for i, k in enumerate(key_exprs) if i not in used_keys and same_expression(k, e)), None)
+        col = OutputColumn(name, t, e)
+        if key_index is not None and persistent:
+            used_keys.add(key_index)
+            key_cols.append((key_index, col))  # type: ignore[arg-type]
+        else:
+            if name in names:
+                raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {t}")
+            value_cols.append(col)
+        names.add(name)
+    key_cols_sorted = [c for _, c in sorted(key_cols, key=lambda p: p[0])]  # type: ignore[misc]
+
+    result_kind = "TABLE" if (aggregation is not None or source.kind == "TABLE") else "STREAM"
+    if persistent and sink_name is not None:
+        missing = [k for i, k in enumerate(key_exprs) if i not in used_keys]
+        if missing:
+            _missing_key_error(sink_name, missing, aggregation is not None, rekey is not None)
+        if not value_cols:
+            raise KsqlStatementError("The projection contains no value columns.")
+    windowed = source.windowed
+    if aggregation is not None and aggregation.window is not None:
+        w = aggregation.window
+        windowed = WindowInfo(w.type, w.size_ms if w.type != "SESSION" else None)
+    return QueryPlan(
+        source=source, alias=alias, input_schema=schema, where=query.where, rekey=rekey,
+        aggregation=aggregation, table_functions=table_functions, key=key_cols_sorted, value=value_cols,
+        result_kind=result_kind, emit=query.emit, limit=query.limit, projection_schema=proj_schema,
+        windowed=windowed, sql=sql, custom_types=custom,
+    )
+
+
+def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool, rekey: bool) -> None:
+    texts = [format_expression(strip_qualifiers(m)) for m in missing]
+    if grouping:
+        what = "grouping expression" if len(texts) == 1 else "grouping expressions"
+    elif rekey:
+        what = "partitioning expression" if len(texts) == 1 else "partitioning expressions"
+    else:
+        what = "key column" if len(texts) == 1 else "key columns"
+    joined = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
+    raise KsqlStatementError(f"The query used to build `{sink}` must include the {what} {joined} in its "
+                             f"projection (eg, SELECT {', '.join(texts)}...).")
+
+
+def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, custom: dict,
+                gen: AliasGenerator) -> tuple[Rekey, RowSchema]:
+    scope = scope_for(schema, alias)
+    if len(exprs) == 1 and isinstance(exprs[0], exp.Null):
+        names: list[str] = []
+        types: list[T.SqlType] = []
+        kept: list[exp.Expression] = []
+    else:
+        names, types, kept = [], [], []
+        for e in exprs:
+            _check_no_aggregates(e, "PARTITION BY")
+            t = type_check(e, scope, custom).type
+            names.append(natural_name(e) or gen.next())
+            types.append(t)
+            kept.append(e)
+    new_keys = [SchemaColumn(n, t, "key") for n, t in zip(names, types, strict=True)]
+    values = [c for c in schema.by_role("value") if c.name not in names]
+    old_keys = [SchemaColumn(c.name, c.type, "value") for c in schema.by_role("key") if c.name not in names]
+    rest = schema.by_role("header", "system", "window")
+    return Rekey(kept, names, types), RowSchema(new_keys + values + old_keys + rest)
+
+
+def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source) -> list[tuple[exp.Expression, str | None]]:
+    out: list[tuple[exp.Expression, str | None]] = []
+    for item in query.select:
+        e = item.expr
+        if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+            qual = e.table if isinstance(e, exp.Column) else None
+            if qual and qual not in (alias, source.name):
+                raise KsqlStatementError(f"'{qual}' is not a valid stream/table name or alias.")
+            for c in schema.columns:
+                if c.role in ("key", "value", "header") or (c.role == "window"):
+                    out.append((exp.column(c.name), None))
+            continue
+        if isinstance(e, Dereference) and e.args["field"] == "*":
+            raise KsqlStatementError("Unsupported: struct->* in SELECT")
+        out.append((e, item.alias))
+    return out
+
+
+def _has_aggregate(query: Query, registry) -> bool:  # type: ignore[no-untyped-def]
+    nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
+    return any(registry.kind_of(f.fname) == "aggregate" for n in nodes for f in n.find_all(FunctionCall))
+
+
+def _check_no_aggregates(e: exp.Expression, clause: str) -> None:
+    registry = default_registry()
+    for f in e.find_all(FunctionCall):
+        if registry.kind_of(f.fname) == "aggregate":
+            raise KsqlStatementError(f"{clause} does not support aggregate functions: {f.fname} is an aggregate function.")

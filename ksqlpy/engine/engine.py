@@ -1,0 +1,185 @@
+"""The Engine: executes statements against a catalog and a log, and runs the resulting queries.
+
+Every front door (shell, REST server, conformance runner) goes through this class. It owns the
+catalog, the log, the processing log, properties, and the persistent and transient queries.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from typing import Any
+
+from ksqlpy import grammar
+from ksqlpy.catalog import Catalog, QueryInfo, Source
+from ksqlpy.engine import statements as S
+from ksqlpy.engine.config import DEFAULT_PROPERTIES
+from ksqlpy.engine.queries import PersistentQuery, TransientQuery, build_persistent, build_transient
+from ksqlpy.engine.results import StatementResult
+from ksqlpy.errors import KsqlError, KsqlStatementError
+from ksqlpy.grammar import ast as A
+from ksqlpy.log.base import Log
+from ksqlpy.runtime.processing_log import ProcessingLog
+
+
+class Engine:
+    def __init__(self, data_dir: str | None = None, properties: dict[str, Any] | None = None,
+                 log: Log | None = None) -> None:
+        self.properties: dict[str, Any] = dict(DEFAULT_PROPERTIES)
+        self.properties.update(properties or {})
+        self.data_dir = data_dir or os.path.join(os.getcwd(), "ksqlpy-data")
+        os.makedirs(self.data_dir, exist_ok=True)
+        if log is None:
+            from ksqlpy.log import open_log
+
+            log = open_log({**self.properties, "data.dir": os.path.join(self.data_dir, "log")})
+        self.log: Log = log
+        self.catalog = Catalog()
+        self.plog = ProcessingLog(include_rows=str(self.properties.get("ksql.logging.processing.rows.include",
+                                                                        "false")).lower() == "true")
+        self.variables: dict[str, str] = {}
+        self.session_properties: dict[str, Any] = {}
+        self.queries: dict[str, PersistentQuery] = {}
+        self.transient: dict[str, TransientQuery] = {}
+        self.query_counter = 0
+        self.transient_counter = 0
+        self.lock = threading.RLock()
+        self._runner: threading.Thread | None = None
+        self._stop = threading.Event()
+
+    # ------------------------------------------------------------------ properties
+    def effective_properties(self) -> dict[str, Any]:
+        return {**self.properties, **self.session_properties}
+
+    def prop(self, name: str, default: Any = None) -> Any:
+        props = self.effective_properties()
+        for key in (name, f"ksql.streams.{name}"):
+            if key in props:
+                return props[key]
+        return default
+
+    # ------------------------------------------------------------------ statements
+    def parse(self, sql: str) -> list[A.Statement]:
+        enabled = str(self.prop("ksql.variable.substitution.enable", "true")).lower() == "true"
+        return grammar.parse(sql, self.variables if enabled else None)
+
+    def execute(self, sql: str, properties: dict[str, Any] | None = None) -> list[StatementResult]:
+        """Run every statement of ``sql`` in order; raises the first statement's error."""
+        results = []
+        # variables defined by an earlier statement apply to later ones: parse one at a time
+        for text in grammar.split_statements(sql):
+            for stmt in self.parse(text):
+                results.append(self.execute_statement(stmt, properties))
+        return results
+
+    def execute_statement(self, stmt: A.Statement, properties: dict[str, Any] | None = None) -> StatementResult:
+        with self.lock:
+            if properties:
+                saved = dict(self.session_properties)
+                self.session_properties.update(properties)
+                try:
+                    return S.dispatch(self, stmt)
+                finally:
+                    self.session_properties = saved
+            return S.dispatch(self, stmt)
+
+    # ------------------------------------------------------------------ queries
+    def next_query_id(self, kind: str, sink: str | None) -> str:
+        n = self.query_counter
+        self.query_counter += 1
+        if kind == "INSERT":
+            return f"INSERTQUERY_{n}"
+        return f"{kind}_{sink}_{n}".upper()
+
+    def start_persistent(self, query: PersistentQuery) -> None:
+        self.queries[query.query_id] = query
+        self.catalog.add_query(QueryInfo(query.query_id, query.sql, query.sink_name, query.source_names))
+
+    def stop_persistent(self, query_id: str) -> None:
+        q = self.queries.pop(query_id, None)
+        if q is not None:
+            q.close()
+        self.catalog.remove_query(query_id)
+
+    def build_persistent(self, plan: Any, sink: Source, query_id: str, sql: str) -> PersistentQuery:
+        return build_persistent(self, plan, sink, query_id, sql)
+
+    def push_query(self, sql: str, properties: dict[str, Any] | None = None) -> TransientQuery:
+        stmts = self.parse(sql)
+        if len(stmts) != 1 or not isinstance(stmts[0], A.SelectStatement):
+            raise KsqlStatementError("Expected a single SELECT statement")
+        with self.lock:
+            return build_transient(self, stmts[0], properties or {})
+
+    def drain(self, timeout_s: float = 10.0) -> None:
+        """Run every persistent query until no task has input left (tests, scripts, the runner)."""
+        deadline = time.monotonic() + timeout_s
+        while time.monotonic() < deadline:
+            progressed = 0
+            with self.lock:
+                for q in list(self.queries.values()):
+                    progressed += q.poll()
+                for t in list(self.transient.values()):
+                    progressed += t.poll()
+            if not progressed:
+                return
+
+    # ------------------------------------------------------------------ background running
+    def start(self) -> None:
+        """Run queries in a background thread until ``close()``."""
+        if self._runner is not None:
+            return
+        self._stop.clear()
+        self._runner = threading.Thread(target=self._run, name="ksqlpy-engine", daemon=True)
+        self._runner.start()
+
+    def _run(self) -> None:
+        while not self._stop.is_set():
+            progressed = 0
+            try:
+                with self.lock:
+                    for q in list(self.queries.values()):
+                        if q.state == "RUNNING":
+                            progressed += q.poll()
+                    for t in list(self.transient.values()):
+                        progressed += t.poll()
+            except KsqlError:
+                pass
+            if not progressed:
+                self.log.wait_for_data(0.05)
+
+    # ------------------------------------------------------------------ serdes
+    def key_serde(self, source: Source) -> Any:
+        from ksqlpy.serde import key_serde
+
+        w = source.windowed
+        return key_serde(source.key_format, [(c.name, c.type) for c in source.key_columns],
+                         delimiter=source.key_delimiter, window=w.type if w else None,
+                         window_size_ms=w.size_ms if w else None)
+
+    def value_serde(self, source: Source) -> Any:
+        from ksqlpy.serde import value_serde
+
+        wrap = source.wrap_single_value
+        if wrap is None:
+            wrap = str(self.prop("ksql.persistence.wrap.single.values", "true")).lower() != "false"
+        return value_serde(source.value_format, [(c.name, c.type) for c in source.value_columns],
+                           wrap_single_value=wrap, delimiter=source.value_delimiter)
+
+    def close(self) -> None:
+        self._stop.set()
+        if self._runner is not None:
+            self._runner.join(timeout=5)
+            self._runner = None
+        for t in list(self.transient.values()):
+            t.close()
+        for q in list(self.queries.values()):
+            q.close()
+        self.log.close()
+
+    def __enter__(self) -> Engine:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

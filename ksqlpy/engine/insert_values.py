@@ -1,0 +1,82 @@
+"""INSERT INTO ... VALUES: evaluate the constant expressions, coerce to the columns, produce one record."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy import types as T
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.compiler import ExprCompiler, Scope
+from ksqlpy.grammar import ast as A
+from ksqlpy.log.base import ProducerRecord
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+
+def _evaluate(engine: Engine, e: Any, target: T.SqlType, column: str) -> Any:
+    comp = ExprCompiler(Scope(), custom_types=engine.catalog.types())
+    c = comp.compile(e)
+    if not isinstance(c.type, T.NullType) and c.type != target:
+        if T.can_implicitly_cast(c.type, target) or (c.type == T.STRING and target in (T.TIMESTAMP, T.DATE, T.TIME)):
+            from ksqlpy.expr import casts
+
+            c = casts.cast_compiled(comp, c, target)
+        else:
+            raise KsqlStatementError(f"Expected type {target} for field {column} but got {_sql(e)}({c.type})")
+    fn = eval(compile(f"lambda: {c.code}", "<values>", "eval"), dict(comp.consts))  # noqa: S307 - generated
+    try:
+        return fn()
+    except Exception as ex:  # noqa: BLE001
+        raise KsqlStatementError(f"Failed to insert values into '{column}': {ex}") from ex
+
+
+def _sql(e: Any) -> str:
+    from ksqlpy.expr.format import format_expression
+
+    return format_expression(e)
+
+
+def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
+    src = engine.catalog.source(stmt.target)
+    if src is None:
+        raise KsqlStatementError(f"Cannot insert values into an unknown stream/table: {stmt.target}")
+    if src.is_source:
+        raise KsqlStatementError(f"Cannot insert values into read-only {src.kind.lower()}: {src.name}")
+    if str(engine.prop("ksql.insert.into.values.enabled", "true")).lower() == "false":
+        raise KsqlStatementError("The server has disabled INSERT INTO ... VALUES functionality. To enable it, "
+                                 "restart your ksqlDB server with 'ksql.insert.into.values.enabled'=true")
+    if src.windowed:
+        raise KsqlStatementError(f"Cannot insert values into windowed {src.kind.lower()}: {src.name}")
+    if stmt.columns is None:
+        names = [c.name for c in src.key_columns + src.value_columns]
+    else:
+        names = list(stmt.columns)
+    if len(names) != len(stmt.values):
+        raise KsqlStatementError(f"Expected a value for each column. Expected Columns: {names}. "
+                                 f"Got {[_sql(v) for v in stmt.values]}")
+    given: dict[str, Any] = {}
+    ts = None
+    for name, e in zip(names, stmt.values, strict=True):
+        if name == "ROWTIME":
+            ts = _evaluate(engine, e, T.BIGINT, name)
+            continue
+        col = src.column(name)
+        if col is None:
+            raise KsqlStatementError(f"Column name {name} does not exist.")
+        if col.headers or col.header_key is not None:
+            raise KsqlStatementError(f"Cannot insert into HEADER columns: {name}")
+        given[name] = _evaluate(engine, e, col.type, name)
+    key = tuple(given.get(c.name) for c in src.key_columns)
+    value = tuple(given.get(c.name) for c in src.value_columns)
+    if src.kind == "TABLE" and any(k is None for k in key):
+        raise KsqlStatementError(f"Failed to insert values into '{src.name}'. Value for primary key column(s) "
+                                 f"{', '.join(c.name for c in src.key_columns)} is required for tables")
+    if src.timestamp_column and src.timestamp_column in given:
+        ts = given[src.timestamp_column]
+    try:
+        kb = engine.key_serde(src).serialize(key) if src.key_columns else None
+        vb = engine.value_serde(src).serialize(value)
+    except Exception as ex:  # noqa: BLE001
+        raise KsqlStatementError(f"Failed to insert values into '{src.name}'. {ex}") from ex
+    engine.log.produce(ProducerRecord(src.topic, kb, vb, ts))

@@ -1,0 +1,162 @@
+"""Persistent and transient (push) queries: from a QueryPlan to running tasks."""
+
+from __future__ import annotations
+
+import queue
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy.catalog import Source
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.grammar import ast as A
+from ksqlpy.plan.codegen import StageSpec, build_stateless
+from ksqlpy.plan.logical import OutputColumn, QueryPlan
+from ksqlpy.runtime.reader import SourceReader
+from ksqlpy.runtime.task import Task, stateless_processor
+from ksqlpy.runtime.writer import SinkWriter
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+
+class PersistentQuery:
+    def __init__(self, query_id: str, sql: str, plan: QueryPlan, sink: Source, tasks: list[Task]) -> None:
+        self.query_id = query_id
+        self.sql = sql
+        self.plan = plan
+        self.sink_name = sink.name
+        self.sink = sink
+        self.source_names = [plan.source.name]
+        self.tasks = tasks
+        self.state = "RUNNING"
+
+    def poll(self) -> int:
+        if self.state != "RUNNING":
+            return 0
+        return sum(t.poll() for t in self.tasks)
+
+    def close(self) -> None:
+        self.state = "TERMINATED"
+
+
+def _partitions(engine: Engine, topic: str) -> int:
+    info = engine.log.describe_topic(topic)
+    if info is None:
+        raise KsqlStatementError(f"Kafka topic does not exist: {topic}")
+    return info.partitions
+
+
+def _stateless_spec(plan: QueryPlan, groups: list[list[OutputColumn]], *, table: bool) -> StageSpec:
+    return StageSpec(
+        input_schema=plan.input_schema, alias=plan.alias, where=plan.where,
+        rekey_exprs=plan.rekey.exprs if plan.rekey is not None else None,
+        projection_schema=plan.projection_schema or plan.input_schema,
+        table_functions=plan.table_functions, outputs=groups, custom_types=plan.custom_types,
+        tombstone_on_filter=table,
+    )
+
+
+def _processor_for(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list[OutputColumn]],
+                   *, persistent: bool) -> tuple[Any, bool]:
+    """The per-task processor factory and whether the reader must keep tombstones."""
+    if plan.aggregation is not None:
+        from ksqlpy.runtime.aggregate import aggregate_processor_factory
+
+        return aggregate_processor_factory(engine, plan, query_id, groups, persistent=persistent), True
+    table = plan.source.kind == "TABLE" and persistent
+    pipeline = build_stateless(_stateless_spec(plan, groups, table=table))
+    proc = stateless_processor(pipeline, engine.plog, query_id)
+    return (lambda partition: proc), table
+
+
+def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: str, sql: str) -> PersistentQuery:
+    source = plan.source
+    group = f"_confluent-ksql-{engine.prop('ksql.service.id')}{engine.prop('ksql.persistent.prefix')}{query_id}"
+    groups = [plan.key, plan.value]
+    factory, keep_tombstones = _processor_for(engine, plan, query_id, groups, persistent=True)
+    key_in, value_in = engine.key_serde(source), engine.value_serde(source)
+    writer = SinkWriter(sink.topic, engine.key_serde(sink), engine.value_serde(sink), engine.plog, query_id,
+                        windowed=sink.windowed is not None, keyless=not sink.key_columns)
+    start_at = str(engine.prop("auto.offset.reset", "latest")).lower()
+    tasks = []
+    for p in range(_partitions(engine, source.topic)):
+        reader = SourceReader(source, key_in, value_in, engine.plog, query_id, keep_tombstones=keep_tombstones)
+        tasks.append(Task(task_id=f"0_{p}", log=engine.log, group=group, topic=source.topic, partition=p,
+                          reader=reader, processor=factory(p), writer=writer, plog=engine.plog,
+                          start_at=start_at))
+    return PersistentQuery(query_id, sql, plan, sink, tasks)
+
+
+class TransientQuery:
+    """A push query: rows go to an in-memory queue the caller iterates."""
+
+    def __init__(self, engine: Engine, query_id: str, plan: QueryPlan, columns: list[tuple[str, Any]],
+                 limit: int | None) -> None:
+        self.engine = engine
+        self.query_id = query_id
+        self.plan = plan
+        self.columns = columns
+        self.limit = limit
+        self.rows: queue.Queue[tuple | None] = queue.Queue()
+        self.emitted = 0
+        self.tasks: list[Task] = []
+        self.done = False
+
+    def _on_rows(self, rows: list[tuple]) -> None:
+        for r in rows:
+            if self.done:
+                return
+            self.rows.put(r)
+            self.emitted += 1
+            if self.limit is not None and self.emitted >= self.limit:
+                self.close()
+                return
+
+    def poll(self) -> int:
+        if self.done:
+            return 0
+        return sum(t.poll() for t in self.tasks)
+
+    def close(self) -> None:
+        if not self.done:
+            self.done = True
+            self.rows.put(None)
+            self.engine.transient.pop(self.query_id, None)
+
+    def __iter__(self):  # type: ignore[no-untyped-def]
+        while True:
+            r = self.rows.get()
+            if r is None:
+                return
+            yield r
+
+    def get(self, timeout: float | None = None) -> tuple | None:
+        """Next row, or None when the query ended; raises queue.Empty on timeout."""
+        return self.rows.get(timeout=timeout)
+
+
+def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[str, Any]) -> TransientQuery:
+    from ksqlpy.analysis.query import analyze_query
+
+    plan = analyze_query(stmt.query, engine.catalog, sink_name=None, persistent=False, sql=stmt.text)
+    engine.transient_counter += 1
+    qid = f"transient_{plan.source.name}_{engine.transient_counter}"
+    cols = [(c.name, c.type) for c in plan.value]
+    groups = [plan.value]
+    factory, keep = _processor_for(engine, plan, qid, groups, persistent=False)
+    tq = TransientQuery(engine, qid, plan, cols, plan.limit)
+    props = {**engine.effective_properties(), **properties}
+    start_at = str(props.get("auto.offset.reset", props.get("ksql.streams.auto.offset.reset", "latest"))).lower()
+    source = plan.source
+    key_in, value_in = engine.key_serde(source), engine.value_serde(source)
+    group = f"_confluent-ksql-{engine.prop('ksql.service.id')}transient_{qid}"
+
+    def on_rows(rows: list[tuple]) -> None:
+        tq._on_rows([r[0] for r in rows if r[0] is not None])
+
+    for p in range(_partitions(engine, source.topic)):
+        reader = SourceReader(source, key_in, value_in, engine.plog, qid, keep_tombstones=keep)
+        tq.tasks.append(Task(task_id=f"0_{p}", log=engine.log, group=group, topic=source.topic, partition=p,
+                             reader=reader, processor=factory(p), writer=None, plog=engine.plog,
+                             start_at=start_at, on_rows=on_rows))
+    engine.transient[qid] = tq
+    return tq

@@ -1,0 +1,23 @@
+"""What executing a statement returns: a typed result the front doors (shell, REST) render."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+@dataclass
+class StatementResult:
+    """``kind`` names the shape of ``data`` (mirrors ksqlDB's entity ``@type`` values):
+
+    currentStatus (message, query_id), streams, tables, queries, properties, sourceDescription,
+    queryDescription, kafka_topics, function_names, describe_function, type_list, variables,
+    rows (pull query: columns + rows), push (a running push query handle in ``data``), message.
+    """
+
+    kind: str
+    statement: str
+    message: str = ""
+    data: Any = None
+    query_id: str | None = None
+    warnings: list[str] = field(default_factory=list)

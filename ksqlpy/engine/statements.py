@@ -1,0 +1,433 @@
+"""Statement execution, one handler per statement type (dispatch by table, not by if-chains)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy import types as T
+from ksqlpy.analysis.ddl import (
+    check_columns,
+    finish_formats,
+    normalize_properties,
+    parse_delimiter,
+    parse_format,
+    resolve_type,
+    source_from_create,
+)
+from ksqlpy.analysis.query import analyze_query
+from ksqlpy.catalog import Column, Source
+from ksqlpy.engine.describe import describe_source, source_summary
+from ksqlpy.engine.results import StatementResult
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.grammar import ast as A
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+SINK_PROPERTIES = {"KAFKA_TOPIC", "KEY_FORMAT", "VALUE_FORMAT", "FORMAT", "PARTITIONS", "REPLICAS",
+                   "RETENTION_MS", "TIMESTAMP", "TIMESTAMP_FORMAT", "WRAP_SINGLE_VALUE", "VALUE_DELIMITER",
+                   "KEY_DELIMITER", "KEY_SCHEMA_ID", "VALUE_SCHEMA_ID", "KEY_SCHEMA_FULL_NAME",
+                   "VALUE_SCHEMA_FULL_NAME", "VALUE_AVRO_SCHEMA_FULL_NAME"}
+
+
+def _status(stmt: A.Statement, message: str, query_id: str | None = None) -> StatementResult:
+    return StatementResult("currentStatus", stmt.text, message=message, query_id=query_id)
+
+
+# ---------------------------------------------------------------------- DDL
+
+
+def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
+    existing = engine.catalog.source(stmt.name)
+    if existing is not None and stmt.if_not_exists:
+        return _status(stmt, f"Cannot add {stmt.kind.lower()} {stmt.name}: A {existing.kind.lower()} with the same "
+                             "name already exists.")
+    src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types())
+    if existing is not None:
+        if not stmt.or_replace:
+            raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
+                                     "the same name already exists")
+        if existing.kind != stmt.kind:
+            raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
+                                     "the same name already exists")
+        if existing.is_source:
+            raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
+                                     f"supported on source {stmt.kind.lower()}s.")
+    _ensure_topic(engine, src.topic, src.properties, creating=True)
+    engine.catalog.add_source(src, replace=existing is not None)
+    return _status(stmt, f"{stmt.kind.capitalize()} created")
+
+
+def _ensure_topic(engine: Engine, topic: str, props: dict[str, Any], *, creating: bool,
+                  default_partitions: int | None = None, default_replicas: int = 1) -> None:
+    info = engine.log.describe_topic(topic)
+    partitions = props.get("PARTITIONS")
+    if info is not None:
+        if partitions is not None and int(partitions) != info.partitions:
+            raise KsqlStatementError(
+                f"A Kafka topic with the name '{topic}' already exists, with different partition/replica "
+                f"configuration than required. KSQL expects {int(partitions)} partitions (topic has "
+                f"{info.partitions}), 1 replication factor (topic has 1).")
+        return
+    if partitions is None:
+        partitions = default_partitions
+    if partitions is None:
+        raise KsqlStatementError(f"Topic '{topic}' does not exist. If you want to create a new topic for the "
+                                 "stream/table please re-run the statement providing the required 'PARTITIONS' "
+                                 "configuration in the WITH clause (and optionally 'REPLICAS'). For example: "
+                                 f"CREATE STREAM S (ID INT) WITH (KAFKA_TOPIC='{topic}', PARTITIONS=2, "
+                                 "REPLICAS=1, VALUE_FORMAT='JSON');")
+    config: dict[str, str] = {}
+    if "RETENTION_MS" in props:
+        config["retention.ms"] = str(props["RETENTION_MS"])
+    if "CLEANUP_POLICY" in props:
+        config["cleanup.policy"] = str(props["CLEANUP_POLICY"])
+    engine.log.create_topic(topic, int(partitions), int(props.get("REPLICAS", default_replicas)), config)
+
+
+def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
+    existing = engine.catalog.source(stmt.name)
+    if existing is not None and stmt.if_not_exists:
+        return _status(stmt, f"Cannot add {stmt.kind.lower()} {stmt.name}: A {existing.kind.lower()} with the same "
+                             "name already exists.")
+    if existing is not None and not stmt.or_replace:
+        raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
+                                 "the same name already exists")
+    plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text)
+    if stmt.kind != plan.result_kind:
+        raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
+                                 f"CREATE {plan.result_kind} AS SELECT statement instead.")
+    if stmt.query.emit == "FINAL" and (plan.aggregation is None or plan.aggregation.window is None):
+        raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
+    props = normalize_properties(stmt.properties)
+    unknown = [k for k in props if k not in SINK_PROPERTIES]
+    if unknown:
+        raise KsqlStatementError(f"Invalid config variable(s) in the WITH clause: {','.join(sorted(unknown))}")
+    sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
+    if existing is not None:
+        for qid in engine.catalog.queries_writing(stmt.name):
+            engine.stop_persistent(qid)
+    source_info = engine.log.describe_topic(plan.source.topic)
+    _ensure_topic(engine, sink.topic, props, creating=False,
+                  default_partitions=source_info.partitions if source_info else 1)
+    kind = "CSAS" if stmt.kind == "STREAM" else "CTAS"
+    query_id = engine.next_query_id(kind, stmt.name)
+    sink.created_by_query = query_id
+    query = engine.build_persistent(plan, sink, query_id, stmt.text)
+    engine.catalog.add_source(sink, replace=existing is not None)
+    engine.start_persistent(query)
+    return _status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
+    src: Source = plan.source
+    if "FORMAT" in props and ("KEY_FORMAT" in props or "VALUE_FORMAT" in props):
+        raise KsqlStatementError("Cannot supply both 'FORMAT' and 'KEY_FORMAT' or 'VALUE_FORMAT' properties, as "
+                                 "'FORMAT' sets both key and value formats.")
+    key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
+    value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")
+    if not plan.key:
+        key_fmt = "NONE" if "KEY_FORMAT" not in props and "FORMAT" not in props else key_fmt
+    elif key_fmt == "NONE":
+        key_fmt = str(engine.prop("ksql.persistence.default.format.key", "KAFKA")).upper()
+    columns = [Column(c.name, c.type, key=True) for c in plan.key] + [Column(c.name, c.type) for c in plan.value]
+    wrap = props.get("WRAP_SINGLE_VALUE")
+    if wrap is not None:
+        wrap = str(wrap).lower() == "true" if not isinstance(wrap, bool) else wrap
+        if len(plan.value) != 1:
+            raise KsqlStatementError("'WRAP_SINGLE_VALUE' is only valid for single-field value schemas")
+    topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{name}"))
+    sink = Source(
+        name=name, kind=kind, topic=topic, columns=columns, key_format=key_fmt, value_format=value_fmt,
+        key_delimiter=parse_delimiter(props["KEY_DELIMITER"]) if "KEY_DELIMITER" in props else None,
+        value_delimiter=parse_delimiter(props["VALUE_DELIMITER"]) if "VALUE_DELIMITER" in props else (
+            src.value_delimiter if value_fmt == src.value_format == "DELIMITED" else None),
+        wrap_single_value=wrap, windowed=plan.windowed, sql=sql, properties=props,
+        timestamp_column=str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None,
+        timestamp_format=props.get("TIMESTAMP_FORMAT"),
+    )
+    finish_formats(sink)
+    return sink
+
+
+def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
+    target = engine.catalog.source(stmt.target)
+    if target is None:
+        raise KsqlStatementError(f"{stmt.target} does not exist.")
+    if target.kind != "STREAM":
+        raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. {target.name} is a table.")
+    if target.is_source:
+        raise KsqlStatementError(f"Cannot insert into read-only stream: {target.name}")
+    plan = analyze_query(stmt.query, engine.catalog, sink_name=target.name, persistent=True, sql=stmt.text)
+    if plan.result_kind != "STREAM":
+        raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. The query produces a "
+                                 f"{plan.result_kind.lower()}.")
+    if target.header_columns:
+        raise KsqlStatementError(f"Cannot insert into {target.name} because it has header columns")
+    result_cols = [(c.name, c.type, True) for c in plan.key] + [(c.name, c.type, False) for c in plan.value]
+    sink_cols = [(c.name, c.type, c.key) for c in target.columns]
+    if result_cols != sink_cols:
+        def fmt(cols: list[tuple[str, Any, bool]]) -> str:
+            return ", ".join(f"`{n}` {t}{' KEY' if k else ''}" for n, t, k in cols)
+
+        raise KsqlStatementError(f"Incompatible schema between results and sink.\nResult schema is {fmt(result_cols)}"
+                                 f"\nSink schema is {fmt(sink_cols)}")
+    props = normalize_properties(stmt.properties)
+    query_id = props.get("QUERY_ID")
+    if query_id is not None:
+        query_id = str(query_id).upper()
+        if query_id in engine.queries:
+            raise KsqlStatementError(f"Query ID '{query_id}' already exists.")
+    else:
+        query_id = engine.next_query_id("INSERT", None)
+    query = engine.build_persistent(plan, target, query_id, stmt.text)
+    engine.start_persistent(query)
+    return _status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def insert_values(engine: Engine, stmt: A.InsertValues) -> StatementResult:
+    from ksqlpy.engine.insert_values import insert_values as run
+
+    run(engine, stmt)
+    return StatementResult("message", stmt.text, message="")
+
+
+def drop_source(engine: Engine, stmt: A.Drop) -> StatementResult:
+    src = engine.catalog.source(stmt.name)
+    if src is None:
+        if stmt.if_exists:
+            return _status(stmt, f"Source `{stmt.name}` does not exist.")
+        raise KsqlStatementError(f"{stmt.kind.capitalize()} {stmt.name} does not exist.")
+    if src.kind != stmt.kind:
+        raise KsqlStatementError(f"Incompatible data source type is {src.kind}, but statement was DROP {stmt.kind}")
+    readers = [q for q in engine.catalog.queries_reading(stmt.name)]
+    writers = [q for q in engine.catalog.queries_writing(stmt.name) if q != src.created_by_query]
+    if readers or writers:
+        raise KsqlStatementError(
+            f"Cannot drop {stmt.name}.\nThe following queries read from this source: [{', '.join(sorted(readers))}]."
+            f"\nThe following queries write into this source: [{', '.join(sorted(writers))}].\n"
+            "You need to terminate them before dropping " + stmt.name + ".")
+    if stmt.delete_topic and src.is_source:
+        raise KsqlStatementError(f"Cannot delete topic for read-only source: {stmt.name}")
+    if src.created_by_query:
+        engine.stop_persistent(src.created_by_query)
+    engine.catalog.remove_source(stmt.name)
+    if stmt.delete_topic and engine.log.topic_exists(src.topic):
+        engine.log.delete_topic(src.topic)
+    return _status(stmt, f"Source `{stmt.name}` (topic: {src.topic}) was dropped.")
+
+
+def create_type(engine: Engine, stmt: A.CreateType) -> StatementResult:
+    if engine.catalog.type(stmt.name) is not None:
+        if stmt.if_not_exists:
+            return _status(stmt, f"Registered custom type with name '{stmt.name}' and SQL type "
+                                 f"{engine.catalog.type(stmt.name)}")
+        raise KsqlStatementError(f"Cannot register custom type '{stmt.name}' since it is already registered with "
+                                 f"type: {engine.catalog.type(stmt.name)}")
+    t = resolve_type(stmt.type, engine.catalog.types())
+    engine.catalog.add_type(stmt.name, t)
+    return _status(stmt, f"Registered custom type with name '{stmt.name}' and SQL type {t}")
+
+
+def drop_type(engine: Engine, stmt: A.DropType) -> StatementResult:
+    if not engine.catalog.remove_type(stmt.name) and not stmt.if_exists:
+        raise KsqlStatementError(f"Type {stmt.name} does not exist.")
+    return _status(stmt, f"Dropped type '{stmt.name}'")
+
+
+def alter_source(engine: Engine, stmt: A.AlterSource) -> StatementResult:
+    src = engine.catalog.source(stmt.name)
+    if src is None:
+        raise KsqlStatementError(f"Source {stmt.name} does not exist.")
+    if src.created_by_query:
+        raise KsqlStatementError("ALTER command is not supported for CREATE ... AS statements.")
+    new = check_columns(src.kind, stmt.columns, engine.catalog.types())
+    for c in new:
+        if src.column(c.name) is not None:
+            raise KsqlStatementError(f"Cannot add column `{c.name}` to schema. A column with the same name already "
+                                     "exists.")
+        src.columns.append(c)
+    return _status(stmt, f"{src.kind.capitalize()} altered")
+
+
+# ---------------------------------------------------------------------- queries
+
+
+def terminate(engine: Engine, stmt: A.Terminate) -> StatementResult:
+    if stmt.query_id is None:
+        for qid in list(engine.queries):
+            engine.stop_persistent(qid)
+        return _status(stmt, "All queries terminated.")
+    qid = stmt.query_id.upper()
+    if qid in engine.transient:
+        engine.transient[qid].close()
+        return _status(stmt, "Query terminated.")
+    if qid not in engine.queries:
+        raise KsqlStatementError(f"Unknown queryId: {stmt.query_id}")
+    engine.stop_persistent(qid)
+    return _status(stmt, "Query terminated.")
+
+
+def pause_resume(engine: Engine, stmt: A.PauseResume) -> StatementResult:
+    ids = list(engine.queries) if stmt.query_id is None else [stmt.query_id.upper()]
+    for qid in ids:
+        q = engine.queries.get(qid)
+        if q is None:
+            raise KsqlStatementError(f"Unknown queryId: {qid}")
+        q.state = "PAUSED" if stmt.action == "PAUSE" else "RUNNING"
+        info = engine.catalog.query(qid)
+        if info:
+            info.state = q.state
+    return _status(stmt, f"Query {'paused' if stmt.action == 'PAUSE' else 'resumed'}.")
+
+
+def select(engine: Engine, stmt: A.SelectStatement) -> StatementResult:
+    if stmt.query.emit is not None:
+        tq = engine.push_query(stmt.text)
+        return StatementResult("push", stmt.text, data=tq, query_id=tq.query_id)
+    from ksqlpy.engine.pull import pull_query
+
+    columns, rows = pull_query(engine, stmt)
+    return StatementResult("rows", stmt.text, data={"columns": columns, "rows": rows})
+
+
+# ---------------------------------------------------------------------- metadata
+
+
+def show(engine: Engine, stmt: A.Show) -> StatementResult:
+    what = stmt.what.upper()
+    if what in ("STREAMS", "TABLES"):
+        kind = what[:-1]
+        items = [source_summary(engine, s) for s in engine.catalog.sources() if s.kind == kind]
+        return StatementResult(what.lower(), stmt.text, data=sorted(items, key=lambda d: d["name"]))
+    if what in ("TOPICS", "ALL_TOPICS", "ALLTOPICS"):
+        show_all = what != "TOPICS"
+        topics = [
+            {"name": t.name, "replicaInfo": [t.replicas] * t.partitions, "partitions": t.partitions}
+            for t in engine.log.list_topics() if show_all or not t.name.startswith("_")
+        ]
+        return StatementResult("kafka_topics", stmt.text, data=sorted(topics, key=lambda d: d["name"]))
+    if what == "QUERIES":
+        qs = [{"queryString": q.sql, "sinks": [q.sink_name], "sinkKafkaTopics": [q.sink.topic], "id": q.query_id,
+               "queryType": "PERSISTENT", "state": q.state, "statusCount": {q.state: 1}}
+              for q in engine.queries.values()]
+        qs += [{"queryString": t.plan.sql, "sinks": [], "sinkKafkaTopics": [], "id": t.query_id,
+                "queryType": "PUSH", "state": "RUNNING", "statusCount": {"RUNNING": 1}}
+               for t in engine.transient.values()]
+        return StatementResult("queries", stmt.text, data=qs)
+    if what == "PROPERTIES":
+        props = [{"name": k, "scope": "KSQL", "value": str(v), "editable": True, "level": "SERVER"}
+                 for k, v in sorted(engine.effective_properties().items())]
+        return StatementResult("properties", stmt.text, data=props)
+    if what == "FUNCTIONS":
+        from ksqlpy.functions import default_registry
+
+        reg = default_registry()
+        fns = [{"name": n, "type": "SCALAR", "category": getattr(f, "category", "OTHER")} for n, f in reg.scalars.items()]
+        fns += [{"name": n, "type": "AGGREGATE", "category": "AGGREGATE"} for n in reg.aggregates]
+        fns += [{"name": n, "type": "TABLE", "category": "TABLE"} for n in reg.tables]
+        return StatementResult("function_names", stmt.text, data=sorted(fns, key=lambda d: d["name"]))
+    if what == "TYPES":
+        return StatementResult("type_list", stmt.text, data={n: str(t) for n, t in engine.catalog.types().items()})
+    if what == "VARIABLES":
+        return StatementResult("variables", stmt.text, data=dict(engine.variables))
+    if "CONNECTOR" in what:
+        raise KsqlStatementError("Unsupported: connectors (no Kafka Connect cluster is configured)")
+    raise KsqlStatementError(f"Unsupported: SHOW {stmt.what}")
+
+
+def describe(engine: Engine, stmt: A.Describe) -> StatementResult:
+    if stmt.what == "FUNCTION":
+        from ksqlpy.engine.describe import describe_function
+
+        return StatementResult("describe_function", stmt.text, data=describe_function(stmt.name or ""))
+    if stmt.what in ("STREAMS", "TABLES"):
+        kind = stmt.what[:-1]
+        data = [describe_source(engine, s, stmt.extended) for s in engine.catalog.sources() if s.kind == kind]
+        return StatementResult("source_descriptions", stmt.text, data=data)
+    if stmt.what == "CONNECTOR":
+        raise KsqlStatementError("Unsupported: connectors (no Kafka Connect cluster is configured)")
+    src = engine.catalog.source(stmt.name or "")
+    if src is None:
+        raise KsqlStatementError(f"Could not find STREAM/TABLE '{stmt.name}' in the Metastore")
+    return StatementResult("sourceDescription", stmt.text, data=describe_source(engine, src, stmt.extended))
+
+
+def explain(engine: Engine, stmt: A.Explain) -> StatementResult:
+    from ksqlpy.engine.describe import explain_query
+
+    return StatementResult("queryDescription", stmt.text, data=explain_query(engine, stmt))
+
+
+def set_property(engine: Engine, stmt: A.SetProperty) -> StatementResult:
+    engine.session_properties[stmt.name] = stmt.value
+    return StatementResult("message", stmt.text, message=f"Successfully changed local property '{stmt.name}' to "
+                                                         f"'{stmt.value}'.")
+
+
+def unset_property(engine: Engine, stmt: A.UnsetProperty) -> StatementResult:
+    engine.session_properties.pop(stmt.name, None)
+    return StatementResult("message", stmt.text, message=f"Successfully unset local property '{stmt.name}'.")
+
+
+def define(engine: Engine, stmt: A.DefineVariable) -> StatementResult:
+    engine.variables[stmt.name] = stmt.value
+    return StatementResult("message", stmt.text)
+
+
+def undefine(engine: Engine, stmt: A.UndefineVariable) -> StatementResult:
+    if engine.variables.pop(stmt.name, None) is None:
+        return StatementResult("message", stmt.text, warnings=[f"Cannot undefine variable '{stmt.name}' which "
+                                                                "was never defined"])
+    return StatementResult("message", stmt.text)
+
+
+def assert_topic(engine: Engine, stmt: A.AssertTopic) -> StatementResult:
+    info = engine.log.describe_topic(stmt.topic)
+    if stmt.exists:
+        if info is None:
+            raise KsqlStatementError(f"Topic {stmt.topic} does not exist")
+        props = normalize_properties(stmt.properties)
+        if "PARTITIONS" in props and int(props["PARTITIONS"]) != info.partitions:
+            raise KsqlStatementError(f"Mismatched configuration for topic {stmt.topic}: For config partitions, "
+                                     f"expected {props['PARTITIONS']} got {info.partitions}")
+        return _status(stmt, f"Topic {stmt.topic} exists")
+    if info is not None:
+        raise KsqlStatementError(f"Topic {stmt.topic} exists")
+    return _status(stmt, f"Topic {stmt.topic} does not exist")
+
+
+def unsupported(engine: Engine, stmt: A.Statement) -> StatementResult:
+    raise KsqlStatementError(f"Unsupported: {type(stmt).__name__} statements are not supported yet")
+
+
+HANDLERS: dict[type, Callable[[Any, Any], StatementResult]] = {
+    A.CreateSource: create_source,
+    A.CreateAsSelect: create_as_select,
+    A.InsertInto: insert_into,
+    A.InsertValues: insert_values,
+    A.Drop: drop_source,
+    A.CreateType: create_type,
+    A.DropType: drop_type,
+    A.AlterSource: alter_source,
+    A.Terminate: terminate,
+    A.PauseResume: pause_resume,
+    A.SelectStatement: select,
+    A.Show: show,
+    A.Describe: describe,
+    A.Explain: explain,
+    A.SetProperty: set_property,
+    A.UnsetProperty: unset_property,
+    A.DefineVariable: define,
+    A.UndefineVariable: undefine,
+    A.AssertTopic: assert_topic,
+}
+
+
+def dispatch(engine: Engine, stmt: A.Statement) -> StatementResult:
+    handler = HANDLERS.get(type(stmt), unsupported)
+    return handler(engine, stmt)
+
+
+_ = T  # types are used by handlers through analysis helpers

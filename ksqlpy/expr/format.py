@@ -1,0 +1,86 @@
+"""Expressions back to ksql text, as ksqlDB prints them in messages, DESCRIBE and EXPLAIN."""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ksqlpy.grammar.ast import Cast, Dereference, FunctionCall, MapConstructor, StructConstructor
+from ksqlpy.types import quote_ident
+
+_BINARY = {
+    exp.Add: "+", exp.Sub: "-", exp.Mul: "*", exp.Div: "/", exp.Mod: "%", exp.EQ: "=", exp.NEQ: "<>",
+    exp.GT: ">", exp.GTE: ">=", exp.LT: "<", exp.LTE: "<=", exp.And: "AND", exp.Or: "OR", exp.DPipe: "||",
+    exp.NullSafeEQ: "IS NOT DISTINCT FROM", exp.NullSafeNEQ: "IS DISTINCT FROM",
+}
+
+
+def format_expression(node: exp.Expression) -> str:
+    f = format_expression
+    op = _BINARY.get(type(node))
+    if op is not None:
+        return f"({f(node.this)} {op} {f(node.expression)})"
+    if isinstance(node, exp.Column):
+        if isinstance(node.this, exp.Star):
+            return f"{quote_ident(node.table)}.*" if node.table else "*"
+        name = quote_ident(node.this.name if isinstance(node.this, exp.Identifier) else node.name)
+        return f"{quote_ident(node.table)}.{name}" if node.table else name
+    if isinstance(node, exp.Identifier):
+        return quote_ident(node.name)
+    if isinstance(node, exp.Star):
+        return "*"
+    if isinstance(node, exp.Literal):
+        return "'" + node.this.replace("'", "''") + "'" if node.is_string else node.this
+    if isinstance(node, exp.Boolean):
+        return "true" if node.this else "false"
+    if isinstance(node, exp.Null):
+        return "null"
+    if isinstance(node, exp.Paren):
+        return f(node.this)
+    if isinstance(node, exp.Neg):
+        return f"-{f(node.this)}"
+    if isinstance(node, exp.Not):
+        if isinstance(node.this, exp.Is):
+            return f"({f(node.this.this)} IS NOT NULL)"
+        return f"(NOT {f(node.this)})"
+    if isinstance(node, exp.Is):
+        return f"({f(node.this)} IS NULL)"
+    if isinstance(node, FunctionCall):
+        return f"{node.fname}({', '.join(f(a) for a in node.call_args)})"
+    if isinstance(node, Dereference):
+        return f"{f(node.this)}->{node.args['field']}"
+    if isinstance(node, Cast):
+        return f"CAST({f(node.this)} AS {node.args['to']})"
+    if isinstance(node, exp.Bracket):
+        return f"{f(node.this)}[{f(node.expressions[0])}]"
+    if isinstance(node, exp.Array):
+        return "ARRAY[" + ", ".join(f(e) for e in node.expressions) + "]"
+    if isinstance(node, MapConstructor):
+        pairs = zip(node.args.get("keys") or [], node.args.get("values") or [], strict=True)
+        return "MAP(" + ", ".join(f"{f(k)}:={f(v)}" for k, v in pairs) + ")"
+    if isinstance(node, StructConstructor):
+        pairs = zip(node.args.get("names") or [], node.args.get("values") or [], strict=True)
+        return "STRUCT(" + ", ".join(f"{quote_ident(k)}:={f(v)}" for k, v in pairs) + ")"
+    if isinstance(node, exp.In):
+        return f"({f(node.this)} IN ({', '.join(f(e) for e in node.expressions)}))"
+    if isinstance(node, exp.Between):
+        return f"({f(node.this)} BETWEEN {f(node.args['low'])} AND {f(node.args['high'])})"
+    if isinstance(node, exp.Like):
+        return f"({f(node.this)} LIKE {f(node.expression)})"
+    if isinstance(node, exp.Escape):
+        return f"{f(node.this)[:-1]} ESCAPE {f(node.expression)})"
+    if isinstance(node, exp.Case):
+        parts = ["CASE"]
+        for i in node.args.get("ifs") or []:
+            parts.append(f"WHEN {f(i.this)} THEN {f(i.args['true'])}")
+        if node.args.get("default") is not None:
+            parts.append(f"ELSE {f(node.args['default'])}")
+        parts.append("END")
+        return "(" + " ".join(parts) + ")"
+    if isinstance(node, exp.Lambda):
+        params = [p.name for p in node.expressions]
+        head = params[0] if len(params) == 1 else "(" + ", ".join(params) + ")"
+        return f"({head}) => {f(node.this)}" if len(params) == 1 else f"{head} => {f(node.this)}"
+    try:
+        return node.sql()
+    except Exception:  # noqa: BLE001
+        return str(node)

@@ -1,0 +1,161 @@
+"""Helpers that generated expression code calls: the operations whose SQL semantics differ from
+Python's operators (Java integer division and remainder, DECIMAL scale rules, casts).
+
+They are plain functions so generated code stays a flat chain of calls and conditionals.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
+
+DCTX = Context(prec=120)
+_INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
+_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+
+
+def wrap_int(v: int) -> int:
+    """Java 32-bit overflow semantics."""
+    if _INT_MIN <= v <= _INT_MAX:
+        return v
+    return ((v + 2**31) % 2**32) - 2**31
+
+
+def wrap_long(v: int) -> int:
+    if _LONG_MIN <= v <= _LONG_MAX:
+        return v
+    return ((v + 2**63) % 2**64) - 2**63
+
+
+def idiv(a: int, b: int) -> int:
+    """Java integer division: truncates toward zero; division by zero is an error."""
+    if b == 0:
+        raise ArithmeticError("/ by zero")
+    q = abs(a) // abs(b)
+    return q if (a >= 0) == (b >= 0) else -q
+
+
+def imod(a: int, b: int) -> int:
+    """Java integer remainder: takes the sign of the dividend."""
+    if b == 0:
+        raise ArithmeticError("/ by zero")
+    return a - b * idiv(a, b)
+
+
+def ddiv(a: float, b: float) -> float:
+    """Java double division: x/0.0 is +-Infinity or NaN, not an error."""
+    try:
+        return a / b
+    except ZeroDivisionError:
+        if a != a or a == 0:
+            return math.nan
+        neg = (a < 0) != (math.copysign(1.0, b) < 0)
+        return -math.inf if neg else math.inf
+
+
+def dmod(a: float, b: float) -> float:
+    if b == 0:
+        return math.nan
+    return math.fmod(a, b)
+
+
+def quantize(v: Decimal, scale: int, precision: int | None = None) -> Decimal:
+    """Round half-up to ``scale`` digits; an overflow of ``precision`` is an error, as in ksqlDB."""
+    q = v.quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP, context=DCTX)
+    if precision is not None and len(q.as_tuple().digits) > precision and q != 0:
+        digits = len(q.as_tuple().digits)
+        if digits - scale > precision - scale:
+            raise ArithmeticError(f"Numeric field overflow: A field with precision {precision} and scale "
+                                  f"{scale} must round to an absolute value less than 10^{precision - scale}.")
+    return q
+
+
+def dec_add(a: Decimal, b: Decimal, scale: int) -> Decimal:
+    return quantize(DCTX.add(a, b), scale)
+
+
+def dec_sub(a: Decimal, b: Decimal, scale: int) -> Decimal:
+    return quantize(DCTX.subtract(a, b), scale)
+
+
+def dec_mul(a: Decimal, b: Decimal, scale: int) -> Decimal:
+    return quantize(DCTX.multiply(a, b), scale)
+
+
+def dec_div(a: Decimal, b: Decimal, scale: int) -> Decimal:
+    if b == 0:
+        raise ArithmeticError("Division by zero")
+    return quantize(DCTX.divide(a, b), scale)
+
+
+def dec_mod(a: Decimal, b: Decimal, scale: int) -> Decimal:
+    if b == 0:
+        raise ArithmeticError("Division by zero")
+    return quantize(DCTX.remainder(a, b), scale)
+
+
+def to_decimal(v: int | float | Decimal | str, precision: int, scale: int) -> Decimal:
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            raise ArithmeticError(f"Cannot cast {v} to DECIMAL")
+        v = Decimal(repr(v))
+    elif isinstance(v, str):
+        try:
+            v = Decimal(v.strip())
+        except InvalidOperation:
+            raise ValueError(f"Cannot cast '{v}' to DECIMAL({precision}, {scale})") from None
+    elif not isinstance(v, Decimal):
+        v = Decimal(v)
+    q = quantize(v, scale)
+    if len(q.as_tuple().digits) - max(-q.as_tuple().exponent, 0) > precision - scale and q != 0:  # type: ignore[operator]
+        raise ArithmeticError(f"Cannot fit decimal '{v}' into DECIMAL({precision}, {scale}) without rounding. "
+                              f"(Requires {len(q.as_tuple().digits)},{scale})")
+    return q
+
+
+def like_regex(pattern: str, escape: str | None = None) -> str:
+    """SQL LIKE pattern -> anchored Python regex (``%`` any run, ``_`` one char)."""
+    import re
+
+    out = []
+    i = 0
+    while i < len(pattern):
+        c = pattern[i]
+        if escape is not None and c == escape and i + 1 < len(pattern):
+            out.append(re.escape(pattern[i + 1]))
+            i += 2
+            continue
+        if c == "%":
+            out.append(".*")
+        elif c == "_":
+            out.append(".")
+        else:
+            out.append(re.escape(c))
+        i += 1
+    return "(?s)" + "".join(out) + r"\Z"
+
+
+def array_index(arr: list, i: int):  # type: ignore[no-untyped-def]
+    """ksqlDB array subscript: 1-based, negative counts from the end, out of range is NULL."""
+    n = len(arr)
+    if i > 0:
+        return arr[i - 1] if i <= n else None
+    if i < 0:
+        return arr[n + i] if -i <= n else None
+    return None
+
+
+def sql_and(a: bool | None, b: bool | None) -> bool | None:
+    if a is False or b is False:
+        return False
+    if a is None or b is None:
+        return None
+    return True
+
+
+def sql_or(a: bool | None, b: bool | None) -> bool | None:
+    if a is True or b is True:
+        return True
+    if a is None or b is None:
+        return None
+    return False

@@ -1,0 +1,74 @@
+"""The processing log: where records that could not be read or evaluated go, with their reason.
+
+Entries follow ksqlDB's record shape (logger, level, time, message{type, ...}) so the
+KSQL_PROCESSING_LOG stream can expose them. The engine decides where entries are written; this
+object formats them and keeps a bounded in-memory tail for tests and the shell.
+"""
+
+from __future__ import annotations
+
+import base64
+import logging
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+_LOG = logging.getLogger("ksqlpy.processing")
+
+DESERIALIZATION_ERROR = 0
+RECORD_PROCESSING_ERROR = 1
+PRODUCTION_ERROR = 2
+SERIALIZATION_ERROR = 3
+
+
+class ProcessingLog:
+    def __init__(self, sink: Callable[[dict[str, Any]], None] | None = None, include_rows: bool = False,
+                 keep: int = 1000) -> None:
+        self.sink = sink
+        self.include_rows = include_rows
+        self.entries: deque[dict[str, Any]] = deque(maxlen=keep)
+        self.count = 0
+
+    def _emit(self, logger: str, message: dict[str, Any]) -> None:
+        entry = {"logger": logger, "level": "ERROR", "time": int(time.time() * 1000), "message": message}
+        self.count += 1
+        self.entries.append(entry)
+        _LOG.debug("%s: %s", logger, message)
+        if self.sink is not None:
+            try:
+                self.sink(entry)
+            except Exception:  # noqa: BLE001 - the processing log must never stop a query
+                _LOG.exception("could not write processing log entry")
+
+    @staticmethod
+    def _empty(kind: int) -> dict[str, Any]:
+        return {"type": kind, "deserializationError": None, "recordProcessingError": None,
+                "productionError": None, "serializationError": None, "kafkaStreamsThreadError": None}
+
+    def deserialization_error(self, query_id: str, target: str, exc: BaseException, data: bytes | None,
+                              topic: str) -> None:
+        msg = self._empty(DESERIALIZATION_ERROR)
+        msg["deserializationError"] = {
+            "target": target,
+            "errorMessage": f"Failed to deserialize {target} from topic: {topic}. {exc}",
+            "recordB64": base64.b64encode(data).decode() if (data is not None and self.include_rows) else None,
+            "cause": [str(exc)],
+            "topic": topic,
+        }
+        self._emit(f"processing.{query_id}.KsqlTopic.Source.deserializer", msg)
+
+    def record_error(self, query_id: str, message: str, row: Any = None, step: str = "Project") -> None:
+        msg = self._empty(RECORD_PROCESSING_ERROR)
+        msg["recordProcessingError"] = {
+            "errorMessage": message,
+            "record": repr(row) if (row is not None and self.include_rows) else None,
+            "cause": [],
+        }
+        self._emit(f"processing.{query_id}.{step}", msg)
+
+    def serialization_error(self, query_id: str, target: str, exc: BaseException, topic: str) -> None:
+        msg = self._empty(SERIALIZATION_ERROR)
+        msg["serializationError"] = {"target": target, "errorMessage": f"Error serializing message to topic: "
+                                     f"{topic}. {exc}", "record": None, "cause": [str(exc)], "topic": topic}
+        self._emit(f"processing.{query_id}.KsqlTopic.Sink.serializer", msg)

@@ -1,0 +1,137 @@
+"""Turning a fetched RecordBatch into the column tuples a pipeline consumes.
+
+Deserialization and timestamp extraction happen here, once per batch; a record that cannot be read
+goes to the processing log and is skipped, never stopping the query.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ksqlpy.catalog import Source
+from ksqlpy.log.base import RecordBatch
+from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.types import TIMESTAMP
+
+
+@dataclass
+class DecodedBatch:
+    """Parallel lists of the records that survived decoding."""
+
+    rows: list[tuple]
+    timestamps: list[int]
+    partitions: list[int]
+    offsets: list[int]
+    headers: list[Any]
+    tombstones: list[bool]
+
+
+class SourceReader:
+    """Decodes batches of one source's topic into row tuples in the source's input-schema order
+    (key columns, value columns, header columns, then WINDOWSTART/WINDOWEND for windowed sources)."""
+
+    def __init__(self, source: Source, key_serde: Any, value_serde: Any, plog: ProcessingLog, query_id: str,
+                 *, keep_tombstones: bool) -> None:
+        self.source = source
+        self.key_serde = key_serde
+        self.value_serde = value_serde
+        self.plog = plog
+        self.query_id = query_id
+        self.keep_tombstones = keep_tombstones
+        self.n_keys = len(source.key_columns)
+        self.n_values = len(source.value_columns)
+        self.header_cols = source.header_columns
+        self.windowed = source.windowed is not None
+        self.is_table = source.kind == "TABLE"
+        self.ts_extract = self._timestamp_extractor()
+
+    def _timestamp_extractor(self) -> Callable[[tuple], int | None] | None:
+        col = self.source.timestamp_column
+        if not col:
+            return None
+        names = [c.name for c in self.source.key_columns] + [c.name for c in self.source.value_columns]
+        if col not in names:
+            return None
+        idx = names.index(col)
+        ctype = (self.source.key_columns + self.source.value_columns)[idx].type
+        fmt = self.source.timestamp_format
+        if fmt:
+            from ksqlpy.functions import javatime
+
+            parse = javatime.timestamp_parser(fmt)
+
+            def from_string(row: tuple) -> int | None:
+                v = row[idx]
+                return None if v is None else parse(v)
+
+            return from_string
+        if ctype == TIMESTAMP or ctype.name == "BIGINT":
+            return lambda row: row[idx]
+        return None
+
+    def decode(self, batch: RecordBatch) -> DecodedBatch:
+        out = DecodedBatch([], [], [], [], [], [])
+        ks, vs = self.key_serde, self.value_serde
+        for i in range(len(batch.offsets)):
+            kb, vb = batch.keys[i], batch.values[i]
+            try:
+                key = ks.deserialize(kb)
+            except Exception as e:  # noqa: BLE001 - bad records go to the processing log
+                self.plog.deserialization_error(self.query_id, "key", e, kb, batch.topic)
+                continue
+            if vb is None:
+                value = None
+            else:
+                try:
+                    value = vs.deserialize(vb)
+                except Exception as e:  # noqa: BLE001
+                    self.plog.deserialization_error(self.query_id, "value", e, vb, batch.topic)
+                    continue
+            if self.windowed:
+                key, ws, we = key if key is not None else (None, None, None)
+            if key is None:
+                key = (None,) * self.n_keys
+            if self.is_table and self.n_keys and all(k is None for k in key):
+                continue  # tables ignore records without a key
+            tomb = value is None
+            if tomb:
+                if not self.keep_tombstones:
+                    continue
+                value = (None,) * self.n_values
+            row = tuple(key) + tuple(value)
+            if self.header_cols:
+                row += tuple(self._header_values(batch.headers[i]))
+            if self.windowed:
+                row += (ws, we)
+            ts = batch.timestamps[i]
+            if self.ts_extract is not None and not tomb:
+                try:
+                    ts = self.ts_extract(row)
+                except Exception as e:  # noqa: BLE001
+                    self.plog.record_error(self.query_id, f"Could not extract timestamp: {e}", row)
+                    continue
+                if ts is None or ts < 0:
+                    self.plog.record_error(self.query_id, f"Invalid timestamp {ts}: record skipped", row)
+                    continue
+            out.rows.append(row)
+            out.timestamps.append(ts)
+            out.partitions.append(batch.partition)
+            out.offsets.append(batch.offsets[i])
+            out.headers.append(batch.headers[i])
+            out.tombstones.append(tomb)
+        return out
+
+    def _header_values(self, headers: Any) -> list[Any]:
+        vals = []
+        for c in self.header_cols:
+            if c.headers:
+                vals.append([{"KEY": k, "VALUE": v} for k, v in (headers or [])])
+            else:
+                found = None
+                for k, v in headers or []:
+                    if k == c.header_key:
+                        found = v
+                vals.append(found)
+        return vals

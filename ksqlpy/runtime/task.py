@@ -1,0 +1,77 @@
+"""A task: one input partition number of one sub-topology, with its position and processing step.
+
+``poll()`` is one unit of work: fetch what is available (up to a cap, never waiting to fill a batch),
+decode it, run the fused pipeline, and in ONE log transaction produce the outputs and commit the
+input position. That transaction is what makes a batch atomic on the embedded log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.log.base import Log
+from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.reader import DecodedBatch, SourceReader
+from ksqlpy.runtime.writer import SinkWriter
+
+# process(decoded, tx) -> rows to write; a stateful processor also writes its state inside tx.
+Processor = Callable[[DecodedBatch, Any], list[tuple]]
+
+
+class Task:
+    def __init__(self, *, task_id: str, log: Log, group: str, topic: str, partition: int,
+                 reader: SourceReader, processor: Processor, writer: SinkWriter | None,
+                 plog: ProcessingLog, start_at: str = "latest", max_batch: int = 10000,
+                 on_rows: Callable[[list[tuple]], None] | None = None) -> None:
+        self.task_id = task_id
+        self.log = log
+        self.group = group
+        self.topic = topic
+        self.partition = partition
+        self.reader = reader
+        self.processor = processor
+        self.writer = writer
+        self.plog = plog
+        self.max_batch = max_batch
+        self.on_rows = on_rows
+        committed = log.committed(group, topic, partition)
+        if committed is not None:
+            self.position = committed
+        elif start_at == "earliest":
+            self.position = log.start_offset(topic, partition)
+        else:
+            self.position = log.end_offset(topic, partition)
+        self.processed = 0
+
+    def poll(self) -> int:
+        """Process one batch; returns the number of input records consumed (0: caught up)."""
+        batch = self.log.fetch(self.topic, self.partition, self.position, self.max_batch)
+        if not batch.offsets:
+            return 0
+        decoded = self.reader.decode(batch)
+        with self.log.transaction() as tx:
+            rows = self.processor(decoded, tx)
+            if self.writer is not None and rows:
+                self.writer.write(tx, rows)
+            tx.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
+        if self.on_rows is not None and rows:
+            self.on_rows(rows)
+        self.position = batch.next_offset
+        self.processed += len(batch.offsets)
+        return len(batch.offsets)
+
+
+def stateless_processor(pipeline: Callable[..., None], plog: ProcessingLog, query_id: str) -> Processor:
+    """Wrap a generated stateless pipeline as a task processor."""
+
+    def process(d: DecodedBatch, tx: Any) -> list[tuple]:
+        out: list[tuple] = []
+
+        def err(i: int, what: str, exc: BaseException) -> None:
+            plog.record_error(query_id, f"Error computing expression {what}: {exc}", d.rows[i])
+
+        pipeline(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out, err)
+        return out
+
+    return process
