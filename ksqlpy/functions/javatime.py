@@ -24,7 +24,7 @@ Casts and ISO-8601 comparisons for the expression compiler (ksqlDB's ``SqlTimeTy
 ``date_to_timestamp(days)``             CAST(d AS TIMESTAMP) and DATE vs TIMESTAMP comparisons
 ======================================  ===================================================================
 
-The ``parse_*`` helpers raise :class:`DateTimeError` (a ``KsqlRuntimeError``) on bad input; the compiler turns
+The ``parse_*`` helpers raise :class:`DateTimeError` (a ``FunctionError``) on bad input; the compiler turns
 that into NULL plus a processing-log entry, as ksqlDB does for a failing CAST.
 """
 
@@ -38,7 +38,7 @@ from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from ksqlpy.errors import KsqlRuntimeError
+from ksqlpy.functions.signatures import FunctionError
 
 MS_PER_DAY = 86_400_000
 NANOS_PER_DAY = 86_400_000_000_000
@@ -47,8 +47,9 @@ _EPOCH_NAIVE = datetime(1970, 1, 1)
 _EPOCH_ORDINAL = date(1970, 1, 1).toordinal()
 
 
-class DateTimeError(KsqlRuntimeError):
-    """A value or pattern that ksqlDB's date/time code would reject (KsqlFunctionException there)."""
+class DateTimeError(FunctionError):
+    """A value or pattern that ksqlDB's date/time code rejects (KsqlFunctionException there): NULL + processing
+    log for that expression, never a stopped query."""
 
 
 # ---------------------------------------------------------------------------------------------------------
