@@ -1,0 +1,359 @@
+"""JSON functions over JSON text, matching ksqlDB's Jackson usage: the first JSON value of the text is read
+(trailing text is ignored, empty text is "missing"), floating point numbers keep their written digits
+(BigDecimal), and JSON is written back compactly (``{"a":1,"b":[true,null]}``) with Jackson's escapes."""
+
+from __future__ import annotations
+
+import base64
+import json as _json
+import math
+from collections.abc import Callable
+from decimal import Decimal as PyDecimal
+from functools import lru_cache
+from typing import Any
+
+from ksqlpy.functions.conversions import java_decimal_str, java_double_str
+from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.functions.signatures import FunctionError, Overload, udf
+from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
+
+CATEGORY = "JSON"
+
+
+class _Missing:
+    """Jackson's MissingNode: what empty (or blank) JSON text reads as."""
+
+    def __repr__(self) -> str:
+        return "MISSING"
+
+
+MISSING = _Missing()
+
+
+def _no_constants(name: str) -> Any:
+    raise ValueError(f"invalid JSON token {name}")
+
+
+_DECODER = _json.JSONDecoder(parse_float=PyDecimal, parse_constant=_no_constants)
+_WS = " \t\n\r"
+
+
+def parse_json(text: str) -> Any:
+    """The first JSON value in ``text`` as Python values (floats as Decimal); MISSING for blank text.
+
+    Raises FunctionError for text that does not start with a JSON value (ksqlDB: "Invalid JSON format")."""
+    i = 0
+    n = len(text)
+    while i < n and text[i] in _WS:
+        i += 1
+    if i == n:
+        return MISSING
+    try:
+        return _DECODER.raw_decode(text, i)[0]
+    except (ValueError, RecursionError):
+        raise FunctionError(f"Invalid JSON format: {text}") from None
+
+
+# ------------------------------------------------------------------------------------------- writing
+
+_ESCAPES = {i: f"\\u{i:04X}" for i in range(0x20)}
+_ESCAPES.update({0x08: "\\b", 0x09: "\\t", 0x0A: "\\n", 0x0C: "\\f", 0x0D: "\\r", 0x22: '\\"', 0x5C: "\\\\"})
+
+
+def json_quote(s: str) -> str:
+    """A JSON string literal with Jackson's escaping (control chars as \\u00XX, non-ASCII kept)."""
+    return '"' + s.translate(_ESCAPES) + '"'
+
+
+def _double_json(d: float) -> str:
+    if math.isfinite(d):
+        return java_double_str(d)
+    return '"' + java_double_str(d) + '"'  # Jackson quotes non-numeric numbers
+
+
+def write_json(v: Any) -> str:
+    """Compact JSON text of a parsed value (or of plain SQL values when no type is known)."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, str):
+        return json_quote(v)
+    if isinstance(v, int):
+        return str(v)
+    if isinstance(v, PyDecimal):
+        return java_decimal_str(v)
+    if isinstance(v, float):
+        return _double_json(v)
+    if isinstance(v, dict):
+        return "{" + ",".join(json_quote(str(k)) + ":" + write_json(x) for k, x in v.items()) + "}"
+    if isinstance(v, list | tuple):
+        return "[" + ",".join(write_json(x) for x in v) + "]"
+    if isinstance(v, bytes | bytearray):
+        return json_quote(base64.b64encode(bytes(v)).decode("ascii"))
+    if v is MISSING:
+        return ""
+    return json_quote(str(v))
+
+
+def _node_text(v: Any) -> str:
+    """JsonNode.asText for text nodes, toString otherwise (EXTRACTJSONFIELD's result)."""
+    return v if isinstance(v, str) else write_json(v)
+
+
+def json_writer(t: SqlType) -> Callable[[Any], str]:
+    """A serializer for values of SQL type ``t`` (TO_JSON_STRING): structs as objects in field order,
+    BYTES as base64, DOUBLE in Java's format, DATE/TIME/TIMESTAMP as their numbers."""
+    if isinstance(t, Primitive):
+        if t.name == "STRING":
+            return lambda v: "null" if v is None else json_quote(v)
+        if t.name == "BOOLEAN":
+            return lambda v: "null" if v is None else ("true" if v else "false")
+        if t.name == "DOUBLE":
+            return lambda v: "null" if v is None else _double_json(float(v))
+        if t.name == "BYTES":
+            return lambda v: "null" if v is None else json_quote(base64.b64encode(v).decode("ascii"))
+        return lambda v: "null" if v is None else str(v)
+    if isinstance(t, Decimal):
+        return lambda v: "null" if v is None else java_decimal_str(v)
+    if isinstance(t, Array):
+        el = json_writer(t.element)
+        return lambda v: "null" if v is None else "[" + ",".join(el(x) for x in v) + "]"
+    if isinstance(t, Map):
+        val = json_writer(t.value)
+        return lambda v: (
+            "null"
+            if v is None
+            else "{" + ",".join(json_quote(str(k)) + ":" + val(x) for k, x in v.items()) + "}"
+        )
+    if isinstance(t, Struct):
+        fields = [(json_quote(name) + ":", name, json_writer(ft)) for name, ft in t.fields]
+
+        def struct(v: Any) -> str:
+            if v is None:
+                return "null"
+            get = v.get
+            return "{" + ",".join(prefix + w(get(name)) for prefix, name, w in fields) + "}"
+
+        return struct
+    return write_json
+
+
+# ---------------------------------------------------------------------------------------- JSONPath
+
+
+@lru_cache(maxsize=256)
+def json_path_tokens(path: str) -> tuple[str, ...]:
+    """Tokens of ksqlDB's JSONPath subset: ``$.a.b``, ``$.a[0]``, ``$['a b']``, ``$["a"]``."""
+    if not path.startswith("$"):
+        raise FunctionError(f"Invalid JSON path: '{path}' (must start with '$')")
+    tokens: list[str] = []
+    i = 1
+    n = len(path)
+    while i < n:
+        c = path[i]
+        if c == ".":
+            j = i + 1
+            while j < n and path[j] not in ".[":
+                j += 1
+            if j == i + 1:
+                raise FunctionError(f"Invalid JSON path: '{path}'")
+            tokens.append(path[i + 1 : j])
+            i = j
+        elif c == "[":
+            if i + 1 < n and path[i + 1] in "'\"":
+                quote = path[i + 1]
+                end = path.find(quote, i + 2)
+                if end < 0 or end + 1 >= n or path[end + 1] != "]":
+                    raise FunctionError(f"Invalid JSON path: '{path}'")
+                tokens.append(path[i + 2 : end])
+                i = end + 2
+            else:
+                end = path.find("]", i + 1)
+                if end < 0:
+                    raise FunctionError(f"Invalid JSON path: '{path}'")
+                tokens.append(path[i + 1 : end].strip())
+                i = end + 1
+        else:
+            raise FunctionError(f"Invalid JSON path: '{path}'")
+    return tuple(tokens)
+
+
+def _extract_json_field(text: str, path: str) -> Any:
+    tokens = json_path_tokens(path)
+    node = parse_json(text)
+    if node is MISSING:
+        return None
+    for tok in tokens:
+        if isinstance(node, list):
+            try:
+                idx = int(tok)
+            except ValueError:
+                return None
+            if idx < 0 or idx >= len(node):
+                return None
+            node = node[idx]
+        elif isinstance(node, dict):
+            if tok not in node:
+                return None
+            node = node[tok]
+        else:
+            return None
+    return _node_text(node)
+
+
+# ------------------------------------------------------------------------------------------ others
+
+
+def _is_json_string(text: Any) -> bool:
+    if text is None:
+        return False
+    try:
+        return parse_json(text) is not MISSING
+    except FunctionError:
+        return False
+
+
+def _array_length(text: str) -> Any:
+    node = parse_json(text)
+    return len(node) if isinstance(node, list) else None
+
+
+def _json_keys(text: str) -> Any:
+    node = parse_json(text)
+    return list(node) if isinstance(node, dict) else None
+
+
+def _json_records(text: str) -> Any:
+    node = parse_json(text)
+    return {k: write_json(v) for k, v in node.items()} if isinstance(node, dict) else None
+
+
+def _json_items(text: str) -> Any:
+    node = parse_json(text)
+    return [write_json(v) for v in node] if isinstance(node, list) else None
+
+
+def _json_concat(*texts: Any) -> Any:
+    """Objects merge (later keys win); otherwise every value is made an array and the arrays concatenate."""
+    if not texts:
+        return None
+    nodes = []
+    for t in texts:
+        if t is None:
+            return None
+        node = parse_json(t)
+        if node is MISSING:
+            return None
+        nodes.append(node)
+    if all(isinstance(n, dict) for n in nodes):
+        merged: dict[str, Any] = {}
+        for n in nodes:
+            merged.update(n)
+        return write_json(merged)
+    out: list[Any] = []
+    for n in nodes:
+        if isinstance(n, list):
+            out.extend(n)
+        else:
+            out.append(n)
+    return write_json(out)
+
+
+def _json_array_contains(text: Any, value: Any) -> bool:
+    """True if a top-level scalar of the JSON array equals ``value`` (ints match INT/BIGINT, floats DOUBLE)."""
+    if text is None:
+        return False
+    try:
+        node = parse_json(text)
+    except FunctionError:
+        return False
+    if not isinstance(node, list):
+        return False
+    for item in node:
+        if item is None:
+            if value is None:
+                return True
+        elif value is None or isinstance(item, dict | list):
+            continue
+        elif isinstance(item, bool):
+            if isinstance(value, bool) and item == value:
+                return True
+        elif isinstance(item, int):
+            if isinstance(value, int) and not isinstance(value, bool) and item == value:
+                return True
+        elif isinstance(item, PyDecimal):
+            if isinstance(value, float) and float(item) == value:
+                return True
+        elif isinstance(item, str):
+            if isinstance(value, str) and item == value:
+                return True
+    return False
+
+
+def _make_to_json(params: list[SqlType], ret: SqlType) -> Callable[[Any], str]:
+    return json_writer(params[0])
+
+
+# ---------------------------------------------------------------------------------------- register
+
+
+def register(registry: FunctionRegistry) -> None:
+    def add(name: str, description: str, overloads: list[Any], null_on_null: bool = True) -> None:
+        registry.register(
+            udf(
+                name,
+                category=CATEGORY,
+                description=description,
+                overloads=overloads,
+                null_on_null=null_on_null,
+            )
+        )
+
+    add(
+        "EXTRACTJSONFIELD",
+        "The value at a JSONPath ('$.a.b[0]') in a JSON string: text for JSON strings, JSON for anything else.",
+        [("STRING, STRING", "STRING", _extract_json_field)],
+    )
+    add(
+        "IS_JSON_STRING",
+        "True if a string parses as JSON.",
+        [("STRING", "BOOLEAN", _is_json_string)],
+        null_on_null=False,
+    )
+    add(
+        "JSON_ARRAY_CONTAINS",
+        "True if a JSON array string contains a value at its top level.",
+        [("STRING, T", "BOOLEAN", _json_array_contains)],
+        null_on_null=False,
+    )
+    add(
+        "JSON_ARRAY_LENGTH",
+        "The number of elements of a JSON array string; NULL if it is not an array.",
+        [("STRING", "INT", _array_length)],
+    )
+    add(
+        "JSON_CONCAT",
+        "Merges JSON objects, or concatenates JSON values as arrays.",
+        [("STRING...", "STRING", _json_concat)],
+        null_on_null=False,
+    )
+    add(
+        "JSON_ITEMS",
+        "The elements of a JSON array string, each as a JSON string.",
+        [("STRING", "ARRAY<STRING>", _json_items)],
+    )
+    add("JSON_KEYS", "The keys of a JSON object string.", [("STRING", "ARRAY<STRING>", _json_keys)])
+    add(
+        "JSON_RECORDS",
+        "The entries of a JSON object string as a map of key to JSON string.",
+        [("STRING", "MAP<STRING, STRING>", _json_records)],
+    )
+    add(
+        "TO_JSON_STRING",
+        "Any value as JSON text.",
+        [Overload("ANY", "STRING", make_impl=_make_to_json)],
+        null_on_null=False,
+    )
