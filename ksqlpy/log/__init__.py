@@ -1,0 +1,65 @@
+"""Where records live: the ``Log`` interface and its implementations.
+
+``open_log(config)`` picks the implementation from engine configuration: the embedded LMDB log unless
+``bootstrap.servers`` points at Kafka.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any
+
+from ksqlpy.errors import KsqlError
+from ksqlpy.log.base import (
+    Headers,
+    Log,
+    LogTransaction,
+    ProducerRecord,
+    RecordBatch,
+    TopicExistsError,
+    TopicInfo,
+    UnknownTopicError,
+)
+from ksqlpy.log.embedded import EmbeddedLog
+
+__all__ = [
+    "EmbeddedLog",
+    "Headers",
+    "Log",
+    "LogTransaction",
+    "ProducerRecord",
+    "RecordBatch",
+    "TopicExistsError",
+    "TopicInfo",
+    "UnknownTopicError",
+    "default_log_dir",
+    "open_log",
+]
+
+
+def default_log_dir() -> str:
+    """Where the embedded log lives when ``log.dir`` is not configured (per user, survives restarts)."""
+    return os.path.join(tempfile.gettempdir(), f"ksqlpy-{os.getuid() if hasattr(os, 'getuid') else 'user'}", "log")
+
+
+def _truthy(v: Any) -> bool:
+    return str(v).strip().lower() in ("1", "true", "yes", "on")
+
+
+def open_log(config: dict[str, Any]) -> Log:
+    """The log the engine should use.
+
+    Keys: ``bootstrap.servers`` (Kafka; not available yet), ``log.dir`` (embedded log directory),
+    ``log.map.size`` (LMDB map size in bytes), ``log.fsync`` (fsync every commit; default false).
+    """
+    servers = config.get("bootstrap.servers")
+    if servers:
+        raise KsqlError(
+            f"The Kafka log is not available yet ('bootstrap.servers' is set to {servers!r}). "
+            "Remove 'bootstrap.servers' to use the embedded log."
+        )
+    path = config.get("log.dir") or default_log_dir()
+    map_size = config.get("log.map.size")
+    return EmbeddedLog(path, map_size=int(map_size) if map_size else None,
+                       fsync=_truthy(config.get("log.fsync", "false")))

@@ -1,0 +1,669 @@
+"""EmbeddedLog: the ``Log`` interface on one LMDB environment in a directory - no broker needed.
+
+Why LMDB: one write transaction can cover records of many topics *and* consumer-offset commits, which
+is exactly what exactly-once needs (outputs, changelogs and input positions become visible together or
+not at all); readers never block writers; several processes can open the same directory.
+
+On-disk layout (``<dir>/data.mdb`` + ``<dir>/lock.mdb``), four named databases; all integers in keys
+are big-endian so byte order is numeric order:
+
+``meta``
+    ``b"v"``            -> uint64 LE: metadata version, bumped by every topic create/delete/config change
+                           (processes cache topic metadata and re-read it when the version moves)
+    ``b"n"``            -> uint32 LE: next topic id
+    ``b"t" + name``     -> JSON ``{"id", "partitions", "replicas", "config"}``
+``parts``   key ``>II`` (topic id, partition)           -> ``<qq`` (start offset, end offset)
+            start = lowest retained offset, end = next offset to assign (the high watermark).
+            Offsets in ``[start, end)`` are dense: every one has a record (only prefixes are deleted).
+``records`` key ``>IIQ`` (topic id, partition, offset of the chunk's first record) -> a chunk of
+            consecutive records (see ``record_codec``): what one transaction wrote to the partition.
+            A chunk may straddle the start offset; records below it are skipped by readers.
+``groups``  key ``>II`` (topic id, partition) + group name (UTF-8) -> ``<q`` committed offset
+
+Topics get a fresh numeric id on creation, so a deleted and re-created topic never sees old records
+or old committed offsets.
+
+Durability: commits are not fsync'ed by default (``log.fsync``), like Kafka's default flush policy:
+a process crash loses nothing committed, a power loss may lose the last transactions but never
+corrupts the store. One environment is shared per directory per process (LMDB forbids opening the
+same environment twice in one process); after ``fork`` the child opens its own.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import struct
+import sys
+import threading
+import time
+from array import array
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+
+import lmdb
+import orjson
+
+from ksqlpy.log.base import (
+    Headers,
+    Log,
+    LogTransaction,
+    ProducerRecord,
+    RecordBatch,
+    TopicExistsError,
+    TopicInfo,
+    UnknownTopicError,
+)
+from ksqlpy.log.partitioner import _CACHE as _HASHES
+from ksqlpy.log.partitioner import key_hash
+from ksqlpy.log.record_codec import (
+    HEADER,
+    HEADER_SIZE,
+    build_chunks,
+    chunk_positions,
+    chunk_timestamps,
+    pack_record,
+    unpack_headers,
+)
+
+DEFAULT_MAP_SIZE = (64 << 30) if sys.maxsize > 2**32 else (1 << 30)
+DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000  # Kafka's retention.ms default
+_POLL_S = 0.005  # cross-process change polling interval in wait_for_data
+_FLUSH_EVERY = 50_000  # buffered puts per putmulti inside one transaction
+
+_PK = struct.Struct(">II")
+_RK = struct.Struct(">IIQ")
+_SE = struct.Struct("<qq")
+_Q = struct.Struct("<q")
+_U64 = struct.Struct("<Q")
+_U32 = struct.Struct("<I")
+_BE32 = struct.Struct(">I")
+_BE64 = struct.Struct(">Q")
+_hpack = HEADER.pack
+_time = time.time
+_TOPIC_RE = re.compile(r"^[a-zA-Z0-9._-]+$")
+
+
+@dataclass(frozen=True)
+class _Topic:
+    id: int
+    name: str
+    partitions: int
+    replicas: int
+    config: dict[str, str]
+
+    def info(self) -> TopicInfo:
+        return TopicInfo(self.name, self.partitions, self.replicas, dict(self.config))
+
+
+class _Env:
+    """One LMDB environment per (process, directory), reference counted."""
+
+    _registry: dict[tuple[int, str], _Env] = {}
+    _lock = threading.Lock()
+
+    def __init__(self, path: str, map_size: int, sync: bool) -> None:
+        os.makedirs(path, exist_ok=True)
+        self.env = lmdb.open(
+            path, map_size=map_size, max_dbs=16, max_readers=1024, sync=sync, metasync=sync,
+            readahead=False, lock=True,
+        )
+        self.meta = self.env.open_db(b"meta")
+        self.parts = self.env.open_db(b"parts")
+        self.records = self.env.open_db(b"records")
+        self.groups = self.env.open_db(b"groups")
+        self.cond = threading.Condition()
+        self.refs = 0
+
+    @classmethod
+    def acquire(cls, path: str, map_size: int, sync: bool) -> _Env:
+        key = (os.getpid(), os.path.realpath(path))
+        with cls._lock:
+            env = cls._registry.get(key)
+            if env is None:
+                env = cls._registry[key] = _Env(key[1], map_size, sync)
+            env.refs += 1
+            return env
+
+    @classmethod
+    def release(cls, env: _Env) -> None:
+        with cls._lock:
+            env.refs -= 1
+            if env.refs == 0:
+                for k, v in list(cls._registry.items()):
+                    if v is env:
+                        del cls._registry[k]
+                env.env.close()
+
+
+class _PartState:
+    """A partition's offsets inside one write transaction, plus its records not yet put."""
+
+    __slots__ = ("tid", "p", "start", "end", "base", "pending")
+
+    def __init__(self, tid: int, p: int, start: int, end: int) -> None:
+        self.tid, self.p, self.start, self.end = tid, p, start, end
+        self.base = end  # offset of pending[0]
+        self.pending: list[bytes] = []
+
+
+class EmbeddedTransaction(LogTransaction):
+    """Buffers the records of one LMDB write transaction; the log commits or aborts it."""
+
+    def __init__(self, log: EmbeddedLog, txn: lmdb.Transaction) -> None:
+        self._log = log
+        self._txn = txn
+        self._topics: dict[str, _Topic] = {}
+        self._pstates: dict[str, list[_PartState | None]] = {}
+        self._touched: list[_PartState] = []
+        self._sticky: dict[str, int] = {}
+        self._npending = 0
+        self._last_t: str | None = None  # topic of the last record written, and its partition
+        self._last_p = 0
+        self._last_by_topic: dict[str, int] = {}  # topic -> partition of its last record
+
+    # -- helpers
+    def _topic(self, name: str) -> _Topic:
+        t = self._topics.get(name)
+        if t is None:
+            t = self._log._topic_in(self._txn, name)
+            self._topics[name] = t
+            self._pstates[name] = [None] * t.partitions
+        return t
+
+    def _state(self, t: _Topic, partition: int) -> _PartState:
+        """Offsets of a partition, read once per transaction and then advanced in memory."""
+        states = self._pstates[t.name]
+        st = states[partition]
+        if st is None:
+            raw = self._txn.get(_PK.pack(t.id, partition), db=self._log._e.parts)
+            start, end = _SE.unpack(raw) if raw else (0, 0)
+            st = states[partition] = _PartState(t.id, partition, start, end)
+            self._touched.append(st)
+        return st
+
+    def _note_last(self) -> None:
+        if self._last_t is not None:
+            self._last_by_topic[self._last_t] = self._last_p
+
+    @property
+    def last(self) -> dict[str, tuple[int, int]]:
+        """(partition, offset) of the last record written per topic in this transaction."""
+        self._note_last()
+        out = {}
+        for name, p in self._last_by_topic.items():
+            st = self._pstates[name][p]
+            assert st is not None
+            out[name] = (p, st.end - 1)
+        return out
+
+    def _null_key_partition(self, t: _Topic) -> int:
+        p = self._sticky.get(t.name)
+        if p is None:
+            p = self._sticky[t.name] = self._log._next_sticky(t)
+        return p
+
+    def _flush(self) -> None:
+        txn, db = self._txn, self._log._e.records
+        for st in self._touched:
+            if st.pending:
+                for i, chunk in build_chunks(st.pending):
+                    txn.put(_RK.pack(st.tid, st.p, st.base + i), chunk, db=db)
+                st.pending = []
+                st.base = st.end
+        self._npending = 0
+
+    # -- LogTransaction
+    def produce(self, record: ProducerRecord) -> None:
+        name = record.topic
+        t = self._topics.get(name) or self._topic(name)
+        p = record.partition
+        key = record.key
+        if p is None:
+            if key is None:
+                p = self._sticky.get(name)
+                if p is None:
+                    p = self._null_key_partition(t)
+            else:
+                h = _HASHES.get(key)
+                p = (key_hash(key) if h is None else h) % t.partitions
+        elif not 0 <= p < t.partitions:
+            raise UnknownTopicError(f"topic {t.name!r} has no partition {p} (it has {t.partitions})")
+        st = self._pstates[name][p] or self._state(t, p)
+        ts = record.timestamp
+        if ts is None:
+            ts = int(_time() * 1000)
+        value = record.value
+        if key is None or value is None or record.headers:
+            st.pending.append(pack_record(ts, key, value, record.headers))
+        else:
+            st.pending.append(_hpack(ts, len(key), len(value), 0) + key + value)
+        st.end += 1
+        if name != self._last_t:
+            self._note_last()
+            self._last_t = name
+        self._last_p = p
+        self._npending += 1
+        if self._npending >= _FLUSH_EVERY:
+            self._flush()
+
+    def produce_many(self, records: Sequence[ProducerRecord]) -> None:
+        for r in records:
+            self.produce(r)
+
+    def produce_batch(self, topic: str, partition: int | None, keys: Sequence[bytes | None],
+                      values: Sequence[bytes | None], timestamps: Sequence[int | None] | None = None,
+                      headers: Sequence[Headers | None] | None = None) -> None:
+        """Columnar produce (no ProducerRecord per record): the runtime's fast path.
+
+        ``partition`` None partitions each record by its key like ``produce``; ``timestamps`` None
+        (or a None entry) stamps records with the current time.
+        """
+        t = self._topic(topic)
+        n = len(values)
+        if len(keys) != n or (timestamps is not None and len(timestamps) != n) or (
+                headers is not None and len(headers) != n):
+            raise ValueError("produce_batch: keys, values, timestamps and headers must have equal lengths")
+        if n == 0:
+            return
+        if partition is not None and not 0 <= partition < t.partitions:
+            raise UnknownTopicError(f"topic {t.name!r} has no partition {partition} (it has {t.partitions})")
+        now = int(_time() * 1000)
+        nparts = t.partitions
+        states = self._pstates[topic]
+        hdr = _hpack
+        hashes = _HASHES
+        st = self._state(t, partition) if partition is not None else None
+        p = partition if partition is not None else 0
+        for i in range(n):
+            k = keys[i]
+            v = values[i]
+            if partition is None:
+                if k is None:
+                    p = self._null_key_partition(t)
+                else:
+                    h = hashes.get(k)
+                    p = (key_hash(k) if h is None else h) % nparts
+                st = states[p] or self._state(t, p)
+            ts = timestamps[i] if timestamps is not None else None
+            if ts is None:
+                ts = now
+            hd = headers[i] if headers is not None else None
+            if hd or k is None or v is None:
+                st.pending.append(pack_record(ts, k, v, hd))  # type: ignore[union-attr]
+            else:
+                st.pending.append(hdr(ts, len(k), len(v), 0) + k + v)  # type: ignore[union-attr]
+            st.end += 1  # type: ignore[union-attr]
+        if topic != self._last_t:
+            self._note_last()
+            self._last_t = topic
+        self._last_p = p
+        self._npending += n
+        if self._npending >= _FLUSH_EVERY:
+            self._flush()
+
+    def commit_offsets(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
+        gb = group.encode("utf-8")
+        txn, db = self._txn, self._log._e.groups
+        for (topic, partition), offset in offsets.items():
+            t = self._topic(topic)
+            if not 0 <= partition < t.partitions:
+                raise UnknownTopicError(f"topic {t.name!r} has no partition {partition}")
+            txn.put(_PK.pack(t.id, partition) + gb, _Q.pack(offset), db=db)
+
+    def _finish(self) -> None:
+        self._flush()
+        txn, db = self._txn, self._log._e.parts
+        for st in self._touched:
+            txn.put(_PK.pack(st.tid, st.p), _SE.pack(st.start, st.end), db=db)
+
+
+class EmbeddedLog(Log):
+    """Topics of partitions in LMDB files under ``path``; see the module docstring for the layout."""
+
+    def __init__(self, path: str | os.PathLike[str], *, map_size: int | None = None, fsync: bool = False) -> None:
+        self.path = os.fspath(path)
+        self._e = _Env.acquire(self.path, map_size or DEFAULT_MAP_SIZE, fsync)
+        self._env = self._e.env
+        self._cache: dict[str, _Topic] = {}
+        self._cache_version = -1
+        self._local = threading.local()
+        self._rr: dict[str, int] = {}
+        self._closed = False
+
+    # -- metadata
+    def _version(self, txn: lmdb.Transaction) -> int:
+        raw = txn.get(b"v", db=self._e.meta)
+        return _U64.unpack(raw)[0] if raw else 0
+
+    def _topic_in(self, txn: lmdb.Transaction, name: str) -> _Topic:
+        t = self._lookup(txn, name)
+        if t is None:
+            raise UnknownTopicError(f"Topic {name!r} does not exist")
+        return t
+
+    def _lookup(self, txn: lmdb.Transaction, name: str) -> _Topic | None:
+        v = self._version(txn)
+        if v != self._cache_version:
+            self._cache = {}
+            self._cache_version = v
+        t = self._cache.get(name)
+        if t is None:
+            raw = txn.get(b"t" + name.encode("utf-8"), db=self._e.meta)
+            if raw is None:
+                return None
+            d = orjson.loads(raw)
+            t = _Topic(d["id"], name, d["partitions"], d["replicas"], d["config"])
+            self._cache[name] = t
+        return t
+
+    def _bump_version(self, txn: lmdb.Transaction) -> None:
+        txn.put(b"v", _U64.pack(self._version(txn) + 1), db=self._e.meta)
+
+    def _next_sticky(self, t: _Topic) -> int:
+        n = self._rr.get(t.name, -1) + 1
+        self._rr[t.name] = n
+        return n % t.partitions
+
+    def _write(self) -> lmdb.Transaction:
+        if getattr(self._local, "in_tx", False):
+            raise RuntimeError("EmbeddedLog transactions cannot be nested in one thread")
+        return self._env.begin(write=True)
+
+    def _notify(self) -> None:
+        with self._e.cond:
+            self._e.cond.notify_all()
+
+    # -- topics
+    def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
+                     config: dict[str, str] | None = None) -> TopicInfo:
+        if not name or len(name) > 249 or name in (".", "..") or not _TOPIC_RE.match(name):
+            raise ValueError(f'Topic name "{name}" is illegal, it contains a character other than '
+                             "ASCII alphanumerics, '.', '_' and '-' (or is empty, '.', '..' or too long)")
+        if partitions < 1:
+            raise ValueError(f"Topic {name!r}: the number of partitions must be at least 1, got {partitions}")
+        cfg = {str(k): str(v) for k, v in (config or {}).items()}
+        with self._write() as txn:
+            if txn.get(b"t" + name.encode("utf-8"), db=self._e.meta) is not None:
+                raise TopicExistsError(f"Topic {name!r} already exists")
+            raw = txn.get(b"n", db=self._e.meta)
+            tid = _U32.unpack(raw)[0] if raw else 1
+            txn.put(b"n", _U32.pack(tid + 1), db=self._e.meta)
+            doc = {"id": tid, "partitions": partitions, "replicas": replicas, "config": cfg}
+            txn.put(b"t" + name.encode("utf-8"), orjson.dumps(doc), db=self._e.meta)
+            self._bump_version(txn)
+        return TopicInfo(name, partitions, replicas, dict(cfg))
+
+    def update_topic_config(self, name: str, updates: dict[str, str | None]) -> TopicInfo:
+        """Set (or, with None, remove) topic config entries such as ``retention.ms``."""
+        with self._write() as txn:
+            t = self._topic_in(txn, name)
+            cfg = dict(t.config)
+            for k, v in updates.items():
+                if v is None:
+                    cfg.pop(k, None)
+                else:
+                    cfg[k] = str(v)
+            doc = {"id": t.id, "partitions": t.partitions, "replicas": t.replicas, "config": cfg}
+            txn.put(b"t" + name.encode("utf-8"), orjson.dumps(doc), db=self._e.meta)
+            self._bump_version(txn)
+        return TopicInfo(name, t.partitions, t.replicas, cfg)
+
+    def delete_topic(self, name: str) -> None:
+        with self._write() as txn:
+            t = self._topic_in(txn, name)
+            txn.delete(b"t" + name.encode("utf-8"), db=self._e.meta)
+            prefix = _BE32.pack(t.id)  # the key prefix of this topic in parts/records/groups
+            for db in (self._e.records, self._e.parts, self._e.groups):
+                _delete_prefix(txn, db, prefix)
+            self._bump_version(txn)
+        self._notify()
+
+    def describe_topic(self, name: str) -> TopicInfo | None:
+        with self._env.begin() as txn:
+            t = self._lookup(txn, name)
+        return t.info() if t else None
+
+    def list_topics(self) -> list[TopicInfo]:
+        out = []
+        with self._env.begin() as txn:
+            cur = txn.cursor(db=self._e.meta)
+            if cur.set_range(b"t"):
+                for k, raw in cur:
+                    if not k.startswith(b"t"):
+                        break
+                    d = orjson.loads(raw)
+                    out.append(TopicInfo(k[1:].decode("utf-8"), d["partitions"], d["replicas"], d["config"]))
+        return out
+
+    # -- writing
+    @contextmanager
+    def transaction(self) -> Iterator[EmbeddedTransaction]:
+        txn = self._write()
+        tx = EmbeddedTransaction(self, txn)
+        self._local.in_tx = True
+        try:
+            yield tx
+            tx._finish()
+        except BaseException:
+            txn.abort()
+            raise
+        else:
+            txn.commit()
+        finally:
+            self._local.in_tx = False
+        if tx.last:
+            lw = getattr(self._local, "last", None)
+            if lw is None:
+                lw = self._local.last = {}
+            lw.update(tx.last)
+        self._notify()
+
+    def produce(self, record: ProducerRecord) -> tuple[int, int]:
+        with self.transaction() as tx:
+            tx.produce(record)
+        return tx.last[record.topic]
+
+    def last_written(self, topic: str) -> tuple[int, int]:
+        lw = getattr(self._local, "last", None) or {}
+        if topic not in lw:
+            raise KeyError(f"nothing was written to topic {topic!r} by this thread")
+        return lw[topic]
+
+    # -- reading
+    def _partition_state(self, txn: lmdb.Transaction, topic: str, partition: int) -> tuple[_Topic, int, int]:
+        t = self._topic_in(txn, topic)
+        if not 0 <= partition < t.partitions:
+            raise UnknownTopicError(f"topic {topic!r} has no partition {partition} (it has {t.partitions})")
+        raw = txn.get(_PK.pack(t.id, partition), db=self._e.parts)
+        start, end = _SE.unpack(raw) if raw else (0, 0)
+        return t, start, end
+
+    def fetch(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> RecordBatch:
+        """Records from ``offset`` on; an offset below the start offset reads from the start."""
+        keys: list[bytes | None] = []
+        values: list[bytes | None] = []
+        tss: list[int] = []
+        hdrs: list[Headers | None] = []
+        with self._env.begin() as txn:
+            self._local.seen = txn.id()
+            t, start, end = self._partition_state(txn, topic, partition)
+            if offset < start:
+                offset = start
+            n = min(max_records, end - offset)
+            if n <= 0:
+                return RecordBatch(topic, partition, [], keys, values, tss, hdrs)
+            cur = txn.cursor(db=self._e.records)
+            i0 = offset - self._seek_chunk(cur, t.id, partition, offset)
+            remaining = n
+            while True:
+                chunk = cur.value()
+                base, pos = chunk_positions(chunk)
+                i1 = min(len(pos) - 1, i0 + remaining)
+                _decode(chunk, base, pos, i0, i1, keys, values, tss, hdrs)
+                remaining -= i1 - i0
+                if remaining <= 0:
+                    break
+                i0 = 0
+                if not cur.next():
+                    raise RuntimeError(f"EmbeddedLog corrupt: {topic}-{partition} ends before offset {end}")
+        return RecordBatch(topic, partition, list(range(offset, offset + n)), keys, values, tss, hdrs)
+
+    @staticmethod
+    def _seek_chunk(cur: lmdb.Cursor, tid: int, partition: int, offset: int) -> int:
+        """Position ``cur`` on the chunk holding ``offset``; returns the chunk's first offset."""
+        ok = cur.prev() if cur.set_range(_RK.pack(tid, partition, offset + 1)) else cur.last()
+        key = cur.key() if ok else b""
+        if key[:8] != _PK.pack(tid, partition):
+            raise RuntimeError(f"EmbeddedLog corrupt: no chunk holds offset {offset} of topic id {tid}-{partition}")
+        return _BE64.unpack_from(key, 8)[0]
+
+    def end_offset(self, topic: str, partition: int) -> int:
+        with self._env.begin() as txn:
+            return self._partition_state(txn, topic, partition)[2]
+
+    def start_offset(self, topic: str, partition: int) -> int:
+        with self._env.begin() as txn:
+            return self._partition_state(txn, topic, partition)[1]
+
+    def committed(self, group: str, topic: str, partition: int) -> int | None:
+        with self._env.begin() as txn:
+            t = self._topic_in(txn, topic)
+            raw = txn.get(_PK.pack(t.id, partition) + group.encode("utf-8"), db=self._e.groups)
+        return _Q.unpack(raw)[0] if raw else None
+
+    def wait_for_data(self, timeout_s: float) -> None:
+        """Return when any transaction committed since this thread's last fetch, or after ``timeout_s``.
+
+        Writers in this process wake waiters through a Condition; other processes' commits are seen
+        by polling LMDB's last committed transaction id (no read transaction needed) every few ms.
+        """
+        seen = getattr(self._local, "seen", None)
+        env, cond = self._env, self._e.cond
+        if seen is None:
+            seen = self._local.seen = env.info()["last_txnid"]
+        deadline = time.monotonic() + timeout_s
+        with cond:
+            while env.info()["last_txnid"] == seen:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return
+                cond.wait(min(remaining, _POLL_S))
+        # what changed is not known here: the next fetch records the new snapshot
+
+    # -- retention
+    def delete_records(self, topic: str, partition: int, before_offset: int) -> int:
+        """Delete records below ``before_offset`` (Kafka's deleteRecords); returns the new start offset."""
+        with self._write() as txn:
+            t, start, end = self._partition_state(txn, topic, partition)
+            new_start = max(start, min(before_offset, end))
+            self._advance_start(txn, t.id, partition, start, new_start, end)
+        return new_start
+
+    def _advance_start(self, txn: lmdb.Transaction, tid: int, p: int, start: int, new_start: int, end: int) -> None:
+        """Move the start offset and drop the chunks that now lie wholly below it."""
+        if new_start <= start:
+            return
+        cur = txn.cursor(db=self._e.records)
+        base = self._seek_chunk(cur, tid, p, start)
+        prefix = _PK.pack(tid, p)
+        while base + len(chunk_positions(cur.value())[1]) - 1 <= new_start:
+            if not cur.delete():
+                break
+            key = cur.key()
+            if key[:8] != prefix:
+                break
+            base = _BE64.unpack_from(key, 8)[0]
+        txn.put(prefix, _SE.pack(new_start, end), db=self._e.parts)
+
+    def enforce_retention(self, now_ms: int | None = None) -> int:
+        """Delete records older than each topic's ``retention.ms`` (topics with cleanup.policy delete).
+
+        Like Kafka, deletion only advances the start offset: it stops at the first record (in offset
+        order) that is still young enough. Returns the number of records deleted.
+        """
+        if now_ms is None:
+            now_ms = int(time.time() * 1000)
+        deleted = 0
+        for info in self.list_topics():
+            policy = info.config.get("cleanup.policy", "delete")
+            retention = int(info.config.get("retention.ms", DEFAULT_RETENTION_MS))
+            if "delete" not in policy.replace(" ", "").split(",") or retention < 0:
+                continue
+            cutoff = now_ms - retention
+            with self._write() as txn:
+                t = self._lookup(txn, info.name)
+                if t is None:
+                    continue
+                for p in range(t.partitions):
+                    raw = txn.get(_PK.pack(t.id, p), db=self._e.parts)
+                    start, end = _SE.unpack(raw) if raw else (0, 0)
+                    if start >= end:
+                        continue
+                    new_start = self._first_young(txn, t.id, p, start, end, cutoff)
+                    self._advance_start(txn, t.id, p, start, new_start, end)
+                    deleted += new_start - start
+        if deleted:
+            self._notify()
+        return deleted
+
+    def _first_young(self, txn: lmdb.Transaction, tid: int, p: int, start: int, end: int, cutoff: int) -> int:
+        """The first offset from ``start`` whose record's timestamp is >= ``cutoff`` (or ``end``)."""
+        cur = txn.cursor(db=self._e.records)
+        base = self._seek_chunk(cur, tid, p, start)
+        prefix = _PK.pack(tid, p)
+        off = start
+        while True:
+            for ts in chunk_timestamps(cur.value())[off - base:]:
+                if ts >= cutoff:
+                    return off
+                off += 1
+            if off >= end or not cur.next() or cur.key()[:8] != prefix:
+                return off
+            base = off
+
+    def close(self) -> None:
+        if not self._closed:
+            self._closed = True
+            _Env.release(self._e)
+
+    def __enter__(self) -> EmbeddedLog:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _decode(chunk: bytes, base: int, pos: memoryview | array, i0: int, i1: int, keys: list[bytes | None],
+            values: list[bytes | None], tss: list[int], hdrs: list[Headers | None]) -> None:
+    """Append records ``i0 .. i1-1`` of a chunk to the batch columns."""
+    unpack = HEADER.unpack_from
+    ka, va, ta, ha = keys.append, values.append, tss.append, hdrs.append
+    for i in range(i0, i1):
+        s = base + pos[i]
+        ts, kl, vl, hc = unpack(chunk, s)
+        ta(ts)
+        s += HEADER_SIZE
+        if kl >= 0:
+            e = s + kl
+            ka(chunk[s:e])
+        else:
+            e = s
+            ka(None)
+        if vl >= 0:
+            s = e + vl
+            va(chunk[e:s])
+        else:
+            s = e
+            va(None)
+        ha(unpack_headers(chunk, s, hc) if hc else None)
+
+
+def _delete_prefix(txn: lmdb.Transaction, db: lmdb._Database, prefix: bytes) -> None:
+    cur = txn.cursor(db=db)
+    if not cur.set_range(prefix):
+        return
+    while cur.key().startswith(prefix):
+        if not cur.delete():
+            break

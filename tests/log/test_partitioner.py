@@ -1,0 +1,52 @@
+"""The default partitioner must agree with Kafka's Java producer byte for byte."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from ksqlpy.log import partitioner
+from ksqlpy.log.partitioner import key_hash, murmur2, partition_for_key, to_positive
+
+# Expected values from Kafka's own unit test of Utils.murmur2 (clients/.../utils/UtilsTest.java).
+KAFKA_VECTORS = {
+    b"21": -973932308,
+    b"foobar": -790332482,
+    b"a-little-bit-long-string": -985981536,
+    b"a-little-bit-longer-string": -1486304829,
+    b"lkjh234lh9fiuh90y23oiuhsafujhadof229phr9h19h89h8": -58897971,
+    b"abc": 479470107,
+}
+
+
+@pytest.mark.parametrize("data,expected", list(KAFKA_VECTORS.items()))
+def test_murmur2_matches_kafka(data: bytes, expected: int) -> None:
+    assert murmur2(data) == expected
+
+
+def test_murmur2_is_a_signed_32_bit_int_for_every_tail_length() -> None:
+    rng = random.Random(7)
+    for n in range(0, 40):
+        h = murmur2(bytes(rng.randrange(256) for _ in range(n)))
+        assert -(2**31) <= h < 2**31
+
+
+def test_to_positive_clears_the_sign_bit_rather_than_negating() -> None:
+    assert to_positive(-1) == 0x7FFFFFFF
+    assert to_positive(-973932308) == (-973932308) & 0x7FFFFFFF
+    assert to_positive(5) == 5
+
+
+def test_partition_for_key_is_positive_murmur_mod_partitions() -> None:
+    for data, h in KAFKA_VECTORS.items():
+        for n in (1, 3, 6, 12):
+            assert partition_for_key(data, n) == (h & 0x7FFFFFFF) % n
+
+
+def test_key_hash_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(partitioner, "_CACHE_MAX", 4)
+    partitioner._CACHE.clear()
+    for i in range(10):
+        assert key_hash(b"k%d" % i) == murmur2(b"k%d" % i) & 0x7FFFFFFF
+    assert len(partitioner._CACHE) <= 4
