@@ -1,0 +1,93 @@
+"""``ksqlpy test``: run QTT files or one ksql-test-runner style case, print and report the results.
+
+    ksqlpy test PATH... [--report FILE.json] [--bootstrap-servers HOST:PORT] [-k SUBSTRING] [--jobs N]
+    ksqlpy test --statements s.sql --input in.json --output out.json
+
+Exit status: 0 when nothing failed, 1 when some case failed, 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from ksqlpy.testing.executor import EngineFactory
+from ksqlpy.testing.report import CaseResult, write_json, write_text
+from ksqlpy.testing.runner import discover, load_cases, run_all, select
+from ksqlpy.testing.single import single_case
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ksqlpy test", description="Run ksqlDB query-validation tests (QTT).")
+    p.add_argument("paths", nargs="*", help="QTT files or directories of them")
+    p.add_argument("--report", metavar="FILE.json", help="write a JSON report of every case")
+    p.add_argument("--bootstrap-servers", metavar="HOST:PORT", help="run on Kafka instead of the embedded log")
+    p.add_argument("-k", dest="substring", metavar="SUBSTRING", help="only cases whose 'file :: name' contains it")
+    p.add_argument("--jobs", type=int, default=1, metavar="N", help="cases run in N processes (default 1)")
+    p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-case time limit (default 60)")
+    p.add_argument("--drain-timeout", type=float, default=10.0, metavar="S",
+                   help="time the engine gets to process each input group (default 10)")
+    p.add_argument("--top", type=int, default=15, metavar="N", help="how many top reasons to print")
+    p.add_argument("-v", "--verbose", action="store_true", help="print every case with its status and reason")
+    single = p.add_argument_group("single case (like ksql-test-runner)")
+    single.add_argument("--statements", metavar="FILE.sql")
+    single.add_argument("--input", metavar="FILE.json", help='{"inputs": [...]}')
+    single.add_argument("--output", metavar="FILE.json", help='{"outputs": [...]}')
+    return p
+
+
+def default_factory() -> EngineFactory:
+    """The real engine, imported only when a case runs (so ``--help`` works without it)."""
+    from ksqlpy.engine import Engine
+
+    def make(data_dir: str, properties: dict[str, Any]) -> Any:
+        return Engine(data_dir, properties)
+
+    return make
+
+
+def main(argv: list[str], factory: EngineFactory | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.statements is None and (args.input or args.output):
+        parser.error("--input/--output need --statements")
+    if args.statements is None and not args.paths:
+        parser.error("give QTT files/directories, or --statements with --input/--output")
+    if args.statements is not None and args.paths:
+        parser.error("give either PATH... or --statements, not both")
+    try:
+        cases = ([single_case(args.statements, args.input, args.output)] if args.statements
+                 else select(load_cases(discover(args.paths)), args.substring))
+    except (OSError, ValueError) as e:
+        print(f"ksqlpy test: {e}", file=sys.stderr)
+        return 2
+    if factory is None:
+        try:
+            factory = default_factory()
+        except ImportError as e:
+            print(f"ksqlpy test: the engine is not available: {e}", file=sys.stderr)
+            return 2
+    extra: dict[str, Any] = {}
+    jobs = args.jobs
+    if args.bootstrap_servers:
+        extra["bootstrap.servers"] = args.bootstrap_servers
+        jobs = 1  # cases share topic names: one at a time on a shared cluster
+    results = run_all(cases, factory, jobs=jobs, progress=_progress if sys.stderr.isatty() else None,
+                      timeout_s=args.timeout, drain_timeout_s=args.drain_timeout, extra_properties=extra,
+                      cleanup_topics=bool(args.bootstrap_servers))
+    if sys.stderr.isatty():
+        sys.stderr.write("\r\033[K")
+    write_text(results, sys.stdout, verbose=args.verbose or args.statements is not None, top=args.top)
+    if args.report:
+        write_json(results, args.report)
+    return 1 if any(r.status == "failed" for r in results) else 0
+
+
+def _progress(done: int, total: int, result: CaseResult) -> None:
+    sys.stderr.write(f"\r\033[K[{done}/{total}] {result.status:7} {result.id[:100]}")
+    sys.stderr.flush()
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,249 @@
+"""Comparison rules: expected record specs against what the sink topics hold.
+
+Values (ksqlDB's ExpectedRecordComparator, made exact):
+
+- null equals only null; booleans only booleans; strings only strings (or BYTES whose base64 is that
+  string); arrays element-wise with equal length; objects with exactly the same field names
+  (case-sensitive) and equal fields.
+- Numbers are exact decimals, never floats. They must have the same value. In addition the *scale*
+  (digits after the point, as written) must match, as BigDecimal.equals requires in ksqlDB: expected
+  ``1.10`` fails against ``1.1``, expected ``1`` fails against ``1.0``. Two exceptions, both because
+  Java and Python print doubles differently: scale is ignored when either number is written with an
+  exponent (``1.0E7``), or when the actual number's magnitude is where Java prints doubles with an
+  exponent (>= 1e7, or < 1e-3 and non-zero). An expected non-integer against an actual JSON integer
+  compares by value only (ksqlDB compares ``intValue()`` there; we do not truncate).
+- A number read by a KAFKA DOUBLE serde (a float) equals an expected number of the same double value.
+
+Records: key, window (windowed sinks only, and then required), value always; ``timestamp`` and
+``headers`` only when the expected record gives them. Topics: the same number of records, in order
+within each partition (records of different partitions may interleave in any order).
+"""
+
+from __future__ import annotations
+
+import base64
+from dataclasses import dataclass
+from decimal import Decimal
+from typing import Any
+
+from ksqlpy.testing import exactjson
+from ksqlpy.testing.exactjson import JsonNumber
+from ksqlpy.testing.model import Header, TestRecord, Window, header_to_spec
+from ksqlpy.testing.specserde import Undecodable
+
+_JAVA_SCI_HIGH = Decimal("1e7")
+_JAVA_SCI_LOW = Decimal("1e-3")
+
+
+@dataclass
+class ActualRecord:
+    """A record read back from a sink topic, key and value decoded by ``specserde``."""
+
+    partition: int
+    offset: int
+    key: Any
+    value: Any
+    timestamp: int
+    window: Window | None = None
+    headers: list[Header] | None = None
+
+
+@dataclass
+class Mismatch:
+    """Why a topic's records do not match; ``field`` groups failures (key/value/count/...)."""
+
+    field: str
+    message: str
+
+
+# --------------------------------------------------------------------------- values
+
+
+def value_diff(expected: Any, actual: Any, path: str = "") -> str | None:
+    """None if ``actual`` matches ``expected``, else where and how they first differ."""
+    where = path or "<root>"
+    if isinstance(actual, Undecodable):
+        return f"{where}: expected {show(expected)}, got {actual!r}"
+    if expected is None or isinstance(expected, bool):
+        if actual is expected:
+            return None
+        return f"{where}: expected {show(expected)}, got {show(actual)}"
+    if isinstance(expected, int | Decimal):
+        return None if numbers_equal(expected, actual) else f"{where}: expected {show(expected)}, got {show(actual)}"
+    if isinstance(expected, str):
+        if isinstance(actual, bytes | bytearray):
+            actual = base64.b64encode(actual).decode("ascii")
+        if isinstance(actual, str) and actual == expected:
+            return None
+        return f"{where}: expected {show(expected)}, got {show(actual)}"
+    if isinstance(expected, list):
+        if not isinstance(actual, list | tuple):
+            return f"{where}: expected array {show(expected)}, got {show(actual)}"
+        if len(actual) != len(expected):
+            return f"{where}: expected {len(expected)} elements {show(expected)}, got {len(actual)} {show(actual)}"
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            d = value_diff(e, a, f"{path}[{i}]")
+            if d:
+                return d
+        return None
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{where}: expected object {show(expected)}, got {show(actual)}"
+        if set(expected) != set(actual):
+            missing = sorted(set(expected) - set(actual))
+            extra = sorted(set(actual) - set(expected))
+            return f"{where}: fields differ (missing {missing}, unexpected {extra}): expected {show(expected)}, got {show(actual)}"
+        for k, e in expected.items():
+            d = value_diff(e, actual[k], f"{path}.{k}" if path else k)
+            if d:
+                return d
+        return None
+    return f"{where}: cannot compare expected {show(expected)}"
+
+
+def numbers_equal(expected: int | Decimal, actual: Any) -> bool:
+    """The number rules of the module docstring."""
+    if isinstance(actual, bool) or not isinstance(actual, int | float | Decimal):
+        return False
+    if isinstance(actual, float):
+        return float(expected) == actual
+    if Decimal(expected) != Decimal(actual):
+        return False
+    if isinstance(actual, int):
+        return True  # an actual JSON integer: value equality (see docstring)
+    if _scientific(expected) or _scientific(actual) or _java_prints_scientific(actual):
+        return True
+    return _scale(expected) == _scale(actual)
+
+
+def _scientific(n: int | Decimal) -> bool:
+    return isinstance(n, JsonNumber) and n.scientific
+
+
+def _java_prints_scientific(n: Decimal) -> bool:
+    magnitude = abs(n)
+    return magnitude >= _JAVA_SCI_HIGH or (magnitude != 0 and magnitude < _JAVA_SCI_LOW)
+
+
+def _scale(n: int | Decimal) -> int:
+    if isinstance(n, int):
+        return 0
+    exponent = n.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) else 0
+
+
+def show(value: Any, limit: int = 300) -> str:
+    """A compact rendering of a spec or decoded value for failure messages."""
+    try:
+        text = exactjson.dumps(value)
+    except TypeError:
+        text = repr(value)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# --------------------------------------------------------------------------- records
+
+
+def record_diff(expected: TestRecord, actual: ActualRecord, windowed: bool) -> Mismatch | None:
+    """The first field of ``actual`` that does not match ``expected``."""
+    d = value_diff(expected.key, actual.key, "key")
+    if d:
+        return Mismatch("key", d)
+    if windowed or expected.window is not None:
+        if not windowed:
+            return Mismatch("window", f"window: expected {expected.window}, but the sink is not windowed")
+        if expected.window is None:
+            return Mismatch("window", f"window: sink is windowed ({actual.window}), expected record has none")
+        if actual.window != expected.window:
+            return Mismatch("window", f"window: expected {expected.window}, got {actual.window}")
+    d = value_diff(expected.value, actual.value, "value")
+    if d:
+        return Mismatch("value", d)
+    if expected.timestamp is not None and expected.timestamp != actual.timestamp:
+        return Mismatch("timestamp", f"timestamp: expected {expected.timestamp}, got {actual.timestamp}")
+    if expected.headers is not None:
+        want = [header_to_spec(h) for h in expected.headers]
+        got = [header_to_spec(h) for h in actual.headers or []]
+        if want != got:
+            return Mismatch("headers", f"headers: expected {show(want)}, got {show(got)}")
+    return None
+
+
+def show_expected(r: TestRecord) -> str:
+    parts = [f"key={show(r.key)}", f"value={show(r.value)}"]
+    if r.timestamp is not None:
+        parts.append(f"ts={r.timestamp}")
+    if r.window is not None:
+        parts.append(f"window={r.window}")
+    return "{" + ", ".join(parts) + "}"
+
+
+def show_actual(r: ActualRecord) -> str:
+    parts = [f"key={show(r.key)}", f"value={show(r.value)}", f"ts={r.timestamp}"]
+    if r.window is not None:
+        parts.append(f"window={r.window}")
+    return "{" + ", ".join(parts) + "}"
+
+
+# --------------------------------------------------------------------------- topics
+
+
+def topic_diff(topic: str, expected: list[TestRecord], partitions: list[list[ActualRecord]],
+               windowed: bool) -> Mismatch | None:
+    """Compare all records of one sink topic against the expected records for it."""
+    nonempty = [p for p in partitions if p]
+    if len(nonempty) <= 1:
+        return _sequence_diff(topic, expected, nonempty[0] if nonempty else [], windowed)
+    total = sum(len(p) for p in nonempty)
+    if total != len(expected):
+        return Mismatch("count", f"{topic}: expected {len(expected)} records, got {total} "
+                        f"across {len(nonempty)} partitions")
+    if _interleaves(expected, [list(p) for p in nonempty], windowed):
+        return None
+    return Mismatch("order", f"{topic}: records do not match the expected ones in per-partition order "
+                    f"(partitions: {[len(p) for p in nonempty]})")
+
+
+def _sequence_diff(topic: str, expected: list[TestRecord], actual: list[ActualRecord],
+                   windowed: bool) -> Mismatch | None:
+    for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
+        m = record_diff(e, a, windowed)
+        if m:
+            return Mismatch(m.field, f"{topic} record {i + 1}/{len(expected)}: {m.message}"
+                            f" (expected {show_expected(e)}, got {show_actual(a)})")
+    if len(actual) < len(expected):
+        e = expected[len(actual)]
+        return Mismatch("count", f"{topic}: expected {len(expected)} records, got {len(actual)};"
+                        f" first missing: {show_expected(e)}")
+    if len(actual) > len(expected):
+        a = actual[len(expected)]
+        return Mismatch("count", f"{topic}: expected {len(expected)} records, got {len(actual)};"
+                        f" first extra: {show_actual(a)}")
+    return None
+
+
+def _interleaves(expected: list[TestRecord], parts: list[list[ActualRecord]], windowed: bool) -> bool:
+    """Is ``expected`` some interleaving of the partitions' sequences? (DFS with memo on positions)."""
+    failed: set[tuple[int, ...]] = set()
+
+    def search(pos: tuple[int, ...], done: int) -> bool:
+        if done == len(expected):
+            return True
+        if pos in failed:
+            return False
+        for p, i in enumerate(pos):
+            if i < len(parts[p]) and record_diff(expected[done], parts[p][i], windowed) is None:
+                nxt = pos[:p] + (i + 1,) + pos[p + 1 :]
+                if search(nxt, done + 1):
+                    return True
+        failed.add(pos)
+        return False
+
+    import sys
+
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, len(expected) + 100))
+    try:
+        return search(tuple(0 for _ in parts), 0)
+    finally:
+        sys.setrecursionlimit(limit)

@@ -1,0 +1,328 @@
+"""Running one case against an engine, the way ksqlDB's TestExecutor drives a TopologyTestDriver.
+
+1. A fresh engine over a fresh data directory, with the case's properties.
+2. Topics of the ``topics`` section are created (with their partitions), then the topics of plain
+   CREATE STREAM/TABLE statements that do not ask for PARTITIONS (ksqlDB's harness registers them too).
+3. Statements run in order; an error stops the case and is judged against ``expectedException``.
+4. Inputs are produced in file order. Consecutive records of one topic go as one group; the engine
+   then processes everything before the next group, so cross-topic order (joins) is kept.
+5. Sink topics of ``outputs`` are read in full and compared (``compare``), then ``post`` (``post``).
+
+Errors whose message starts with ``Unsupported:`` skip the case instead of failing it.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import signal
+import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from typing import Any, NoReturn
+
+from ksqlpy.errors import KsqlError, KsqlParseError
+from ksqlpy.log.base import ProducerRecord
+from ksqlpy.testing.compare import ActualRecord, Mismatch, topic_diff
+from ksqlpy.testing.model import Case, TestRecord
+from ksqlpy.testing.post import post_diff
+from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult, normalize
+from ksqlpy.testing.specserde import (
+    Codec,
+    GuessCodec,
+    UnsupportedFeature,
+    codec,
+    decode_windowed,
+    encode_windowed,
+    window_kind,
+)
+
+EngineFactory = Callable[[str, dict[str, Any]], Any]
+
+_UNSUPPORTED = re.compile(r"^(?:line \d+:\d+: )?(Unsupported:.*)", re.DOTALL)
+_CREATE_SOURCE = re.compile(r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:SOURCE\s+)?(?:STREAM|TABLE)\b", re.IGNORECASE)
+_AS_SELECT = re.compile(r"\bAS\s+SELECT\b", re.IGNORECASE)
+_KAFKA_TOPIC = re.compile(r"\bKAFKA_TOPIC\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
+_PARTITIONS = re.compile(r"\bPARTITIONS\s*=", re.IGNORECASE)
+
+
+class CaseTimeout(BaseException):
+    """BaseException so engine code catching Exception cannot swallow the deadline."""
+
+
+class _Done(Exception):
+    """Ends a run early with its result."""
+
+    def __init__(self, status: str, reason: str = "", group: str = "") -> None:
+        super().__init__(reason)
+        self.status, self.reason, self.group = status, reason, group
+
+
+def run_case(case: Case, factory: EngineFactory, *, timeout_s: float = 60.0, drain_timeout_s: float = 10.0,
+             extra_properties: dict[str, Any] | None = None, cleanup_topics: bool = False) -> CaseResult:
+    """Run ``case`` on a fresh engine from ``factory(data_dir, properties)``; never raises."""
+    start = time.monotonic()
+    if case.error:
+        outcome = _Done(FAILED, case.error, "malformed case")
+    elif case.skip_reason:
+        outcome = _Done(SKIPPED, case.skip_reason)
+    else:
+        with tempfile.TemporaryDirectory(prefix="ksqlpy-qtt-") as data_dir:
+            run = _Run(case, factory, data_dir, extra_properties or {}, drain_timeout_s, cleanup_topics)
+            try:
+                with deadline(timeout_s):
+                    run.run()
+                outcome = _Done(PASSED)
+            except _Done as done:
+                outcome = done
+            except CaseTimeout:
+                outcome = _Done(FAILED, f"timed out after {timeout_s:g}s ({run.stage})", "timeout")
+            except Exception as e:  # noqa: BLE001 - a harness bug must not stop the whole run
+                outcome = _Done(FAILED, f"harness error ({run.stage}): {type(e).__name__}: {e}",
+                                f"harness error: {type(e).__name__}")
+            finally:
+                run.close()
+    return CaseResult(case.file, case.name, outcome.status, outcome.reason, outcome.group,
+                      round(time.monotonic() - start, 3))
+
+
+@contextmanager
+def deadline(seconds: float) -> Iterator[None]:
+    """Raise CaseTimeout in the main thread after ``seconds`` (no-op elsewhere or if <= 0)."""
+    if seconds <= 0 or threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def fire(signum: int, frame: Any) -> None:
+        raise CaseTimeout()
+
+    previous = signal.signal(signal.SIGALRM, fire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+class _Run:
+    """The state of one case run; every step either returns or raises _Done."""
+
+    def __init__(self, case: Case, factory: EngineFactory, data_dir: str, extra: dict[str, Any],
+                 drain_timeout_s: float, cleanup_topics: bool) -> None:
+        self.case = case
+        self.factory = factory
+        self.data_dir = data_dir
+        self.extra = extra
+        self.drain_timeout_s = drain_timeout_s
+        self.cleanup_topics = cleanup_topics
+        self.engine: Any = None
+        self.stage = "starting engine"
+        self.seen_sources: dict[str, Any] = {}  # topic -> last source seen over it (survives DROP)
+        self.topics_before: set[str] = set()
+
+    # -- steps
+    def run(self) -> None:
+        props = {**self.case.properties, **self.extra}
+        try:
+            self.engine = self.factory(self.data_dir, props)
+        except Exception as e:  # noqa: BLE001
+            self.judge_error(e, "statement")
+        self.topics_before = {t.name for t in self.engine.log.list_topics()}
+        self.stage = "creating topics"
+        self.create_topics()
+        for i, sql in enumerate(self.case.statements):
+            self.stage = f"statement {i + 1}"
+            try:
+                self.engine.execute(sql)
+            except Exception as e:  # noqa: BLE001
+                self.judge_error(e, "statement")
+            self.snapshot_sources()
+        self.stage = "processing inputs"
+        self.feed_inputs()
+        exc = self.case.expected_exception
+        if exc is not None:
+            raise _Done(FAILED, f"expected {exc.type} containing {exc.message!r}, but nothing failed",
+                        f"expected error not raised: {short_type(exc.type)}")
+        self.stage = "checking outputs"
+        self.check_outputs()
+        if self.case.post is not None:
+            self.stage = "checking post conditions"
+            m = post_diff(self.case.post, self.engine)
+            if m:
+                raise _Done(FAILED, m.message, f"{m.field} mismatch")
+
+    def close(self) -> None:
+        if self.engine is None:
+            return
+        if self.cleanup_topics:
+            with suppress(Exception):
+                for t in self.engine.log.list_topics():
+                    if t.name not in self.topics_before:
+                        self.engine.log.delete_topic(t.name)
+        with suppress(Exception):
+            self.engine.close()
+
+    def create_topics(self) -> None:
+        log = self.engine.log
+        for t in self.case.topics:
+            if not log.topic_exists(t.name):
+                log.create_topic(t.name, t.partitions or 1, t.replicas or 1)
+        for sql in self.case.statements:
+            if not _CREATE_SOURCE.match(sql) or _AS_SELECT.search(sql) or _PARTITIONS.search(sql):
+                continue
+            m = _KAFKA_TOPIC.search(sql)
+            if m:
+                name = m.group(1).replace("''", "'")
+                if not log.topic_exists(name):
+                    log.create_topic(name, 1)
+
+    def snapshot_sources(self) -> None:
+        for source in self.engine.catalog.sources():
+            self.seen_sources[source.topic] = source
+
+    def feed_inputs(self) -> None:
+        log = self.engine.log
+        for topic, group in itertools.groupby(self.case.inputs, key=lambda r: r.topic):
+            records = [self.serialize(r) for r in group]
+            if not log.topic_exists(topic):
+                log.create_topic(topic, 1)
+            with log.transaction() as tx:
+                tx.produce_many(records)
+            self.drain()
+        if not self.case.inputs:
+            self.drain()
+
+    def drain(self) -> None:
+        try:
+            self.engine.drain(self.drain_timeout_s)
+        except TimeoutError as e:
+            raise _Done(FAILED, f"engine did not finish processing within {self.drain_timeout_s:g}s: {e}",
+                        "drain timeout") from e
+        except Exception as e:  # noqa: BLE001
+            self.judge_error(e, "processing")
+
+    def check_outputs(self) -> None:
+        by_topic: dict[str, list[TestRecord]] = {}
+        for r in self.case.outputs:
+            by_topic.setdefault(r.topic, []).append(r)
+        for topic, expected in by_topic.items():
+            partitions, windowed = self.read_topic(topic)
+            if partitions is None:
+                raise _Done(FAILED, f"{topic}: expected {len(expected)} records, but the topic does not exist",
+                            "output mismatch: sink topic missing")
+            m: Mismatch | None = topic_diff(topic, expected, partitions, windowed)
+            if m:
+                raise _Done(FAILED, m.message, f"output mismatch: {m.field}")
+
+    # -- serdes
+    def source_for(self, topic: str, sink: bool) -> Any:
+        live = [s for s in self.engine.catalog.sources() if s.topic == topic]
+        if sink:
+            live.sort(key=lambda s: getattr(s, "created_by_query", None) is None)
+        return live[0] if live else self.seen_sources.get(topic)
+
+    def codecs(self, topic: str, sink: bool) -> tuple[Codec, Codec, Any]:
+        """(key codec, value codec, source or None) for a topic, from the source registered over it."""
+        source = self.source_for(topic, sink)
+        try:
+            if source is not None:
+                value_columns = [c for c in source.columns
+                                 if not c.key and not c.headers and c.header_key is None]
+                return (codec(source.key_format, [c for c in source.columns if c.key]),
+                        codec(source.value_format, value_columns), source)
+            spec = next((t for t in self.case.topics if t.name == topic), None)
+            key = codec(spec.key_format.format, []) if spec and spec.key_format else GuessCodec()
+            value = codec(spec.value_format.format, []) if spec and spec.value_format else GuessCodec()
+            return key, value, None
+        except UnsupportedFeature as e:
+            raise _Done(SKIPPED, str(e)) from e
+
+    def serialize(self, r: TestRecord) -> ProducerRecord:
+        key_codec, value_codec, _ = self.codecs(r.topic, sink=False)
+        key = key_codec.encode(r.key)
+        if r.window is not None:
+            key = encode_windowed(key, r.window)
+        return ProducerRecord(topic=r.topic, key=key, value=value_codec.encode(r.value),
+                              timestamp=r.timestamp, headers=list(r.headers) if r.headers is not None else None)
+
+    def read_topic(self, topic: str) -> tuple[list[list[ActualRecord]] | None, bool]:
+        log = self.engine.log
+        info = log.describe_topic(topic)
+        if info is None:
+            return None, False
+        key_codec, value_codec, source = self.codecs(topic, sink=True)
+        windowed = source is not None and source.windowed is not None
+        kind = window_kind(source.windowed.type) if windowed else "time"
+        size = source.windowed.size_ms if windowed else None
+        partitions: list[list[ActualRecord]] = []
+        for p in range(info.partitions):
+            records: list[ActualRecord] = []
+            offset, end = log.start_offset(topic, p), log.end_offset(topic, p)
+            while offset < end:
+                batch = log.fetch(topic, p, offset, 10000)
+                if not len(batch):
+                    break
+                for i in range(len(batch)):
+                    key_bytes, window = batch.keys[i], None
+                    if windowed:
+                        key_bytes, window = decode_windowed(key_bytes, kind, size)
+                    records.append(ActualRecord(
+                        partition=p, offset=batch.offsets[i], key=key_codec.decode(key_bytes),
+                        value=value_codec.decode(batch.values[i]), timestamp=batch.timestamps[i],
+                        window=window, headers=batch.headers[i]))
+                offset = batch.next_offset
+            partitions.append(records)
+        return partitions, windowed
+
+    # -- errors
+    def judge_error(self, e: BaseException, phase: str) -> NoReturn:
+        """Raise the _Done an error leads to: pass if expected, skip if unsupported, else fail."""
+        if isinstance(e, CaseTimeout | _Done):
+            raise e
+        msg = str(e)
+        exc = self.case.expected_exception
+        if exc is not None and error_matches(exc.type, exc.message, exc.cause_message, e, phase):
+            raise _Done(PASSED)
+        unsupported = _UNSUPPORTED.match(msg)
+        if unsupported:
+            raise _Done(SKIPPED, unsupported.group(1).strip().splitlines()[0])
+        got = f"{type(e).__name__}: {msg}"
+        if exc is not None:
+            raise _Done(FAILED, f"expected {short_type(exc.type)} containing {exc.message!r}, got {phase} error {got}",
+                        f"expected error not matched: {short_type(exc.type)}: {normalize(exc.message or '')}")
+        if not isinstance(e, KsqlError):
+            raise _Done(FAILED, f"engine crashed ({phase}, {self.stage}): {got}",
+                        f"engine crash: {type(e).__name__}: {normalize(msg)}")
+        raise _Done(FAILED, f"{phase} error ({self.stage}): {got}",
+                    f"{phase} error: {type(e).__name__}: {normalize(msg)}")
+
+
+def short_type(java_class: str) -> str:
+    return java_class.rsplit(".", 1)[-1]
+
+
+def error_matches(java_type: str, message: str | None, cause_message: str | None,
+                  e: BaseException, phase: str) -> bool:
+    """Does error ``e`` raised during ``phase`` ('statement' or 'processing') satisfy expectedException?
+
+    Categories: ParseFailedException -> KsqlParseError; KsqlStatementException and KsqlException ->
+    any KsqlError raised by a statement; StreamsException -> any error while processing records (its
+    ``causeMessage``, when given, may stand in for the Kafka Streams wrapper text "Exception caught in
+    process"). The message check is ksqlDB's containsString; nothing is normalized.
+    """
+    kind = short_type(java_type)
+    text = str(e)
+    if kind == "ParseFailedException":
+        category = isinstance(e, KsqlParseError)
+    elif kind in ("KsqlStatementException", "KsqlException"):
+        category = isinstance(e, KsqlError) and phase == "statement"
+    elif kind == "StreamsException":
+        category = phase == "processing"
+        if category and cause_message and cause_message in text:
+            return True
+    else:
+        category = isinstance(e, KsqlError)
+    return category and (message is None or message in text)

@@ -1,0 +1,90 @@
+"""What the runner can check at all: cases needing something we do not have are skipped, with a reason.
+
+Skipping is decided here from the case text alone (before any engine runs). At run time an engine
+error whose message starts with ``Unsupported:`` also turns a case into a skip (see ``executor``).
+A skipped case is never counted as passed.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ksqlpy.testing.model import Case, FormatSpec
+
+# Formats needing a schema registry or a binary schema we have no serde for yet.
+UNSUPPORTED_FORMATS = frozenset({"AVRO", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR"})
+
+# Formats the harness's own serdes (``specserde``) can write and read.
+SUPPORTED_FORMATS = frozenset({"JSON", "DELIMITED", "KAFKA", "NONE"})
+
+# Properties the runner knows to pass to the engine. Anything else skips the case: we would not know
+# whether the engine honoured it. The engine may still refuse one with an ``Unsupported:`` error.
+KNOWN_PROPERTIES = frozenset({
+    "auto.offset.reset",
+    "ksql.new.query.planner.enabled",
+    "ksql.output.topic.name.prefix",
+    "ksql.persistence.default.format.key",
+    "ksql.persistence.default.format.value",
+    "ksql.persistence.wrap.single.values",
+    "ksql.sink.partitions",
+    "ksql.sink.replicas",
+    "ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__",
+    "ksql.timestamp.throw.on.invalid",
+    "ksql.functions.substring.legacy.args",
+    "ksql.windowed.session.key.legacy",
+    "ksql.streams.default.timestamp.extractor",
+    "use.exact.numeric.comparison",
+    "ksql.query.pull.table.scan.enabled",
+    "ksql.query.pull.range.scan.enabled",
+    "ksql.query.pull.stream.enabled",
+    "ksql.query.pull.limit.clause.enabled",
+})
+KNOWN_PROPERTY_PATTERNS = (re.compile(r"ksql\.functions\.[a-z_]+\.limit"),)
+
+_FORMAT_IN_SQL = re.compile(r"\b(?:KEY_FORMAT|VALUE_FORMAT|FORMAT)\s*=\s*'([^']*)'", re.IGNORECASE)
+
+
+def static_skip_reason(case: Case) -> str | None:
+    """Why ``case`` cannot be checked by this runner, or None if it can."""
+    if not case.enabled:
+        return "disabled in the QTT file (enabled: false)"
+    if case.versions.get("max"):
+        return f"describes old ksqlDB behaviour (versions.max={case.versions['max']})"
+    if case.rest:
+        return "REST case: needs --rest"
+    fmt = unsupported_format(case)
+    if fmt:
+        return f"Unsupported format: {fmt}"
+    for topic in case.topics:
+        if topic.schema_fields:
+            return f"needs a schema registry (topics[].{topic.schema_fields[0]})"
+    for name in case.properties:
+        if not is_known_property(name):
+            return f"Unsupported property: {name}"
+    return None
+
+
+def is_known_property(name: str) -> bool:
+    return name in KNOWN_PROPERTIES or any(p.fullmatch(name) for p in KNOWN_PROPERTY_PATTERNS)
+
+
+def unsupported_format(case: Case) -> str | None:
+    """The first unsupported format the case names in its statements, topics or post conditions."""
+    for sql in case.statements:
+        for m in _FORMAT_IN_SQL.finditer(sql):
+            if m.group(1).upper() in UNSUPPORTED_FORMATS:
+                return m.group(1).upper()
+    specs: list[FormatSpec | None] = []
+    for t in case.topics:
+        specs += [t.key_format, t.value_format]
+    if case.post:
+        for s in case.post.sources:
+            specs += [s.key_format, s.value_format]
+        for t in case.post.topics:
+            specs += [t.key_format, t.value_format]
+    for spec in specs:
+        if spec is not None and spec.format in UNSUPPORTED_FORMATS:
+            return spec.format
+    return None
