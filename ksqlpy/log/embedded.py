@@ -26,7 +26,9 @@ or old committed offsets.
 Durability: commits are not fsync'ed by default (``log.fsync``), like Kafka's default flush policy:
 a process crash loses nothing committed, a power loss may lose the last transactions but never
 corrupts the store. One environment is shared per directory per process (LMDB forbids opening the
-same environment twice in one process); after ``fork`` the child opens its own.
+same environment twice in one process). LMDB environments do not survive ``fork``: worker processes
+must be started with 'spawn'/'forkserver' (or fork before the log is opened) and open the log
+themselves; a forked child reopening a log its parent had open gets a clear error.
 """
 
 from __future__ import annotations
@@ -122,6 +124,12 @@ class _Env:
         with cls._lock:
             env = cls._registry.get(key)
             if env is None:
+                if any(k[1] == key[1] for k in cls._registry):
+                    raise RuntimeError(
+                        f"EmbeddedLog {key[1]!r} was opened before this process was forked; LMDB cannot "
+                        "open it again in the child. Start worker processes with the 'spawn' or "
+                        "'forkserver' multiprocessing method, or fork before opening the log."
+                    )
                 env = cls._registry[key] = _Env(key[1], map_size, sync)
             env.refs += 1
             return env
