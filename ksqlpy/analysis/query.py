@@ -4,6 +4,8 @@ naming rules, and produce the typed ``QueryPlan``. Every user error about a quer
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from sqlglot import exp
 
 from ksqlpy import types as T
@@ -46,6 +48,11 @@ def input_schema(source: Source) -> RowSchema:
         cols.append(SchemaColumn("WINDOWSTART", T.BIGINT, "window"))
         cols.append(SchemaColumn("WINDOWEND", T.BIGINT, "window"))
     return RowSchema(cols)
+
+
+def catalog_config(catalog: Catalog) -> dict:
+    """Engine properties visible to analysis (UDAF limits...); set by the engine on its catalog."""
+    return getattr(catalog, "config", {})
 
 
 def natural_name(e: exp.Expression) -> str | None:
@@ -94,36 +101,58 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
 
     taken = {c.name for c in schema.columns}
     gen = AliasGenerator(taken)
+    # ksqlDB names unnamed select items KSQL_COL_n in select order, before naming keys
+    item_names: dict[int, str] = {}
+    for i, item in enumerate(query.select):
+        if not _is_star(item.expr):
+            item_names[i] = item.alias or natural_name(item.expr) or gen.next()
+
+    def key_name(e: exp.Expression) -> str:
+        natural = natural_name(e)
+        if natural:
+            return natural
+        for i, item in enumerate(query.select):
+            if i in item_names and same_expression(item.expr, e):
+                return item_names[i]
+        return gen.next()
+
     rekey = None
     proj_schema = schema
     key_exprs: list[exp.Expression] = [exp.column(c.name) for c in source.key_columns]
+    select_items: list[tuple[exp.Expression, str | None]] | None = None
 
     if query.partition_by:
         if query.group_by:
             raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
         if source.kind == "TABLE":
             raise KsqlStatementError("Unsupported: PARTITION BY on a TABLE")
-        rekey, proj_schema = _plan_rekey(query.partition_by, schema, alias, custom, gen)
-        key_exprs = [] if not rekey.names else list(rekey.exprs)
+        rekey, proj_schema = _plan_rekey(query.partition_by, schema, alias, custom, key_name)
+        key_exprs = [] if not rekey.names else [exp.column(n) for n in rekey.names]
+        # select items referring to the partitioning expression are the new key columns
+        select_items = [(_replace_exprs(item.expr, rekey), item.alias) for item in query.select]
 
     aggregation = None
     if query.group_by or _has_aggregate(query, registry):
-        aggregation, proj_schema, key_exprs = plan_aggregation(query, source, schema, alias, catalog, gen)
+        names = [key_name(g) for g in query.group_by]
+        aggregation, proj_schema, key_exprs, agg_items = plan_aggregation(
+            query, source, schema, alias, catalog, names, catalog_config(catalog))
+        select_items = agg_items
 
-    items = _expand_select(query, proj_schema, alias, source)
+    items = _expand_select(query, proj_schema, alias, source, select_items)
     table_functions: list[FunctionCall] = []
-    for e, _ in items:
+    for e, _, _ in items:
         for f in e.find_all(FunctionCall):
             if registry.kind_of(f.fname) == "table":
                 table_functions.append(f)
 
     proj_scope = scope_for(proj_schema, alias)
-    key_cols: list[OutputColumn] = []
+    key_cols: list[tuple[int, OutputColumn]] = []
     value_cols: list[OutputColumn] = []
     used_keys: set[int] = set()
-    names: set[str] = set()
-    for e, given in items:
-        name = given or natural_name(e) or gen.next()
+    names_seen: set[str] = set()
+    for e, given, index in items:
+        name = item_names.get(index) if index is not None else None
+        name = name or given or natural_name(e) or gen.next()
         if persistent and given is None and name in RESERVED:
             raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the column.")
         if persistent and given in ("ROWPARTITION", "ROWOFFSET"):
@@ -138,13 +167,13 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
         col = OutputColumn(name, t, e)
         if key_index is not None and persistent:
             used_keys.add(key_index)
-            key_cols.append((key_index, col))  # type: ignore[arg-type]
+            key_cols.append((key_index, col))
         else:
-            if name in names:
+            if name in names_seen:
                 raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {t}")
             value_cols.append(col)
-        names.add(name)
-    key_cols_sorted = [c for _, c in sorted(key_cols, key=lambda p: p[0])]  # type: ignore[misc]
+        names_seen.add(name)
+    key_cols_sorted = [c for _, c in sorted(key_cols, key=lambda p: p[0])]
 
     result_kind = "TABLE" if (aggregation is not None or source.kind == "TABLE") else "STREAM"
     if persistent and sink_name is not None:
@@ -179,7 +208,7 @@ def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool,
 
 
 def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, custom: dict,
-                gen: AliasGenerator) -> tuple[Rekey, RowSchema]:
+                key_name: Callable[[exp.Expression], str]) -> tuple[Rekey, RowSchema]:
     scope = scope_for(schema, alias)
     if len(exprs) == 1 and isinstance(exprs[0], exp.Null):
         names: list[str] = []
@@ -190,7 +219,7 @@ def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, cust
         for e in exprs:
             _check_no_aggregates(e, "PARTITION BY")
             t = type_check(e, scope, custom).type
-            names.append(natural_name(e) or gen.next())
+            names.append(key_name(e))
             types.append(t)
             kept.append(e)
     new_keys = [SchemaColumn(n, t, "key") for n, t in zip(names, types, strict=True)]
@@ -200,21 +229,60 @@ def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, cust
     return Rekey(kept, names, types), RowSchema(new_keys + values + old_keys + rest)
 
 
-def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source) -> list[tuple[exp.Expression, str | None]]:
-    out: list[tuple[exp.Expression, str | None]] = []
-    for item in query.select:
+def _is_star(e: exp.Expression) -> bool:
+    return isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+
+
+def _replace_exprs(e: exp.Expression, rekey: Rekey) -> exp.Expression:
+    """Replace (sub)expressions equal to a PARTITION BY expression by a reference to its key column."""
+    texts = {format_expression(strip_qualifiers(x)): n for x, n in zip(rekey.exprs, rekey.names, strict=True)
+             if not isinstance(x, exp.Column)}
+    if not texts or _is_star(e):
+        return e
+
+    def fn(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, (exp.Literal, exp.Boolean, exp.Null)):
+            return node
+        t = format_expression(strip_qualifiers(node))
+        return exp.column(texts[t]) if t in texts else node
+
+    return e.copy().transform(fn)
+
+
+def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source,
+                   rewritten: list[tuple[exp.Expression, str | None]] | None
+                   ) -> list[tuple[exp.Expression, str | None, int | None]]:
+    """Select items as (expression, alias, index of the select item or None for a '*' expansion)."""
+    out: list[tuple[exp.Expression, str | None, int | None]] = []
+    for i, item in enumerate(query.select):
         e = item.expr
-        if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+        if _is_star(e):
             qual = e.table if isinstance(e, exp.Column) else None
             if qual and qual not in (alias, source.name):
                 raise KsqlStatementError(f"'{qual}' is not a valid stream/table name or alias.")
+            if rewritten is not None and query.group_by:
+                continue  # handled below from the rewritten list
             for c in schema.columns:
-                if c.role in ("key", "value", "header") or (c.role == "window"):
-                    out.append((exp.column(c.name), None))
+                if c.role in ("key", "value", "header"):
+                    out.append((exp.column(c.name), None, None))
             continue
         if isinstance(e, Dereference) and e.args["field"] == "*":
             raise KsqlStatementError("Unsupported: struct->* in SELECT")
-        out.append((e, item.alias))
+        if rewritten is not None and not query.group_by:
+            e = rewritten[i][0]
+        out.append((e, item.alias, i))
+    if rewritten is not None and query.group_by:
+        # aggregation: items were rewritten onto the post-aggregation schema ('*' expanded to keys)
+        out = []
+        idx = 0
+        for i, item in enumerate(query.select):
+            if _is_star(item.expr):
+                for _ in schema.by_role("key"):
+                    out.append((rewritten[idx][0], None, None))
+                    idx += 1
+            else:
+                out.append((rewritten[idx][0], item.alias, i))
+                idx += 1
     return out
 
 

@@ -75,6 +75,7 @@ class Engine:
 
     def execute_statement(self, stmt: A.Statement, properties: dict[str, Any] | None = None) -> StatementResult:
         with self.lock:
+            self.catalog.config = {**self.effective_properties(), **(properties or {})}  # type: ignore[attr-defined]
             if properties:
                 saved = dict(self.session_properties)
                 self.session_properties.update(properties)

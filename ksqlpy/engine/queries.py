@@ -141,7 +141,8 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
     engine.transient_counter += 1
     qid = f"transient_{plan.source.name}_{engine.transient_counter}"
     cols = [(c.name, c.type) for c in plan.value]
-    groups = [plan.value]
+    aggregating = plan.aggregation is not None
+    groups = [plan.value, []] if aggregating else [plan.value]
     factory, keep = _processor_for(engine, plan, qid, groups, persistent=False)
     tq = TransientQuery(engine, qid, plan, cols, plan.limit)
     props = {**engine.effective_properties(), **properties}
@@ -150,8 +151,13 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
     key_in, value_in = engine.key_serde(source), engine.value_serde(source)
     group = f"_confluent-ksql-{engine.prop('ksql.service.id')}transient_{qid}"
 
+    windowed = aggregating and plan.aggregation.window is not None  # type: ignore[union-attr]
+
     def on_rows(rows: list[tuple]) -> None:
-        tq._on_rows([r[0] for r in rows if r[0] is not None])
+        if aggregating:  # (key group or (key group, ws, we), value group | None, ts): deletes are not shown
+            tq._on_rows([(r[0][0] if windowed else r[0]) for r in rows if r[1] is not None])
+        else:
+            tq._on_rows([r[0] for r in rows if r[0] is not None])
 
     for p in range(_partitions(engine, source.topic)):
         reader = SourceReader(source, key_in, value_in, engine.plog, qid, keep_tombstones=keep)

@@ -528,7 +528,7 @@ class ExprCompiler:
         fn = self.registry.scalars[name]
         compiled: list[Compiled | None] = []
         types: list[T.SqlType] = []
-        for i, a in enumerate(args):
+        for a in args:
             if isinstance(a, exp.Lambda):
                 compiled.append(None)
                 types.append(T.LambdaType(tuple(T.NULL for _ in a.expressions)))

@@ -55,6 +55,9 @@ class Task:
             if self.writer is not None and rows:
                 self.writer.write(tx, rows)
             tx.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
+        after = getattr(self.processor, "after_commit", None)
+        if after is not None:
+            after()
         if self.on_rows is not None and rows:
             self.on_rows(rows)
         self.position = batch.next_offset
