@@ -1,1 +1,152 @@
-"""ksqlpy."""
+"""ksqlpy.grammar: the ksql dialect - SQL text in, statement AST (``ast.py``) out.
+
+Public API:
+
+- ``parse(sql, variables=None)`` -> list of statements (a script of ';'-terminated statements; the
+  last ';' is optional). Each statement has ``.text``, ``.line`` and ``.column``.
+- ``parse_one(sql)``, ``parse_expression(sql)``, ``parse_type(text)``, ``parse_schema(text)``.
+- ``substitute_variables(text, variables)`` and ``split_statements(text)`` for the CLI.
+- ``tokenize(sql)`` for tools that want sqlglot tokens of the dialect.
+
+Every syntax problem is a ``ksqlpy.errors.KsqlParseError`` with a 1-based line and column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TypeVar
+
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
+from sqlglot.tokens import Token, TokenType
+
+from ksqlpy.errors import KsqlParseError
+from ksqlpy.types import SqlType
+
+from .ast import ColumnDef, Statement
+from .dialect import DIALECT, Ksql
+from .durations import DurationError, parse_duration_text
+from .errors import Positions, error_at
+from .parser import KsqlParser
+from .script import split_statements
+from .statements import parse_column_def
+from .types import parse_type as _parse_type_at
+from .variables import substitute_variables
+
+__all__ = [
+    "DIALECT",
+    "DurationError",
+    "Ksql",
+    "parse",
+    "parse_duration_text",
+    "parse_expression",
+    "parse_one",
+    "parse_schema",
+    "parse_type",
+    "split_statements",
+    "substitute_variables",
+    "tokenize",
+]
+
+_T = TypeVar("_T")
+
+
+def tokenize(sql: str) -> list[Token]:
+    """The dialect's tokens for ``sql``; an unterminated string or name is a KsqlParseError."""
+    tokenizer = Ksql.Tokenizer(dialect=DIALECT)
+    try:
+        return tokenizer.tokenize(sql)
+    except SqlglotError:
+        core = tokenizer._core
+        offset = min(core._start, max(len(sql) - 1, 0))
+        quote = sql[offset] if sql else ""
+        what = {"'": "string literal", "`": "quoted identifier", '"': "quoted identifier"}.get(quote)
+        message = f"unterminated {what}" if what else f"Syntax error at or near '{quote}'"
+        raise error_at(Positions(sql), offset, message, quote) from None
+
+
+def parse(
+    sql: str, variables: dict[str, str] | None = None, *, allow_run_script: bool = True
+) -> list[Statement]:
+    """Parse a script into statements, substituting ``${var}`` references first if ``variables``.
+
+    ``allow_run_script=False`` rejects RUN SCRIPT like ksqlDB's server does (it is a CLI command).
+    """
+    if variables:
+        sql = substitute_variables(sql, variables)
+    parser = KsqlParser(dialect=DIALECT)
+    parser.allow_run_script = allow_run_script
+    return _guarded(parser, sql, lambda tokens: parser.parse_script(sql, tokens))
+
+
+def parse_one(sql: str, variables: dict[str, str] | None = None) -> Statement:
+    """Parse text holding exactly one statement."""
+    statements = parse(sql, variables)
+    if len(statements) != 1:
+        where = statements[1] if len(statements) > 1 else None
+        raise KsqlParseError(
+            f"Expected exactly one statement, got {len(statements)}",
+            where.line if where else 0,
+            where.column if where else 0,
+        )
+    return statements[0]
+
+
+def parse_expression(sql: str) -> exp.Expression:
+    """Parse one ksql expression, e.g. ``'a->b + 1 > 2'``."""
+    parser = KsqlParser(dialect=DIALECT)
+
+    def run(tokens: list[Token]) -> exp.Expression:
+        parser.start(tokens, sql, Positions(sql), None)
+        expression = parser.parse_expression()
+        if parser._curr:
+            raise parser.syntax_error()
+        return expression
+
+    return _guarded(parser, sql, run)
+
+
+def parse_type(text: str) -> SqlType:
+    """Parse a type, e.g. ``'STRUCT<A INT, `b` ARRAY<STRING>>'``; custom names become TypeName."""
+    parser = KsqlParser(dialect=DIALECT)
+
+    def run(tokens: list[Token]) -> SqlType:
+        parser.start(tokens, text, Positions(text), None)
+        sql_type = _parse_type_at(parser)
+        if parser._curr:
+            raise parser.syntax_error()
+        return sql_type
+
+    return _guarded(parser, text, run)
+
+
+def parse_schema(text: str) -> list[ColumnDef]:
+    """Parse a column list like ``'`ID` BIGINT KEY, V0 INT'`` (as in DESCRIBE output / QTT files)."""
+    parser = KsqlParser(dialect=DIALECT)
+
+    def run(tokens: list[Token]) -> list[ColumnDef]:
+        parser.start(tokens, text, Positions(text), None)
+        if not parser._curr:
+            return []
+        columns = [parse_column_def(parser, None)]
+        while parser._match(TokenType.COMMA):
+            columns.append(parse_column_def(parser, None))
+        if parser._curr:
+            raise parser.syntax_error("{',', <EOF>}")
+        return columns
+
+    return _guarded(parser, text, run)
+
+
+def _guarded(parser: KsqlParser, sql: str, run: Callable[[list[Token]], _T]) -> _T:
+    """Tokenize and run; anything but a KsqlParseError escaping the parser becomes one."""
+    tokens = tokenize(sql)
+    try:
+        return run(tokens)
+    except KsqlParseError:
+        raise
+    except (SqlglotError, IndexError, KeyError, ValueError, TypeError, AttributeError) as e:
+        if not hasattr(parser, "positions"):
+            parser.positions = Positions(sql)
+            parser.end_token = None
+        raise parser.syntax_error() from e

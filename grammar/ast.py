@@ -29,6 +29,18 @@ Expression contract (what the analyzer relies on):
 - ``x => body`` and ``(x, y) => body`` are ``exp.Lambda(this=body, expressions=[exp.Identifier...])``;
   inside the body the parameters appear as ``exp.Column`` with no table.
 - ``e AT TIME ZONE 'z'`` is ``exp.AtTimeZone(this=e, zone=literal)``.
+- A time-unit argument of a function (``TIMESTAMPADD(MILLISECONDS, 5, ts)``) is
+  ``IntervalUnit(unit='MILLISECONDS')``, the unit's java.util.concurrent.TimeUnit name (always plural:
+  DAYS HOURS MINUTES SECONDS MILLISECONDS). As in ksqlDB, only the reserved unit words (the plural ones
+  and MILLISECOND) are units there; ``DAY``/``HOUR``/``MINUTE``/``SECOND`` are ordinary column names.
+- A unary minus directly on a number literal is folded into the literal, as ksqlDB does (``-5`` is
+  ``Literal('-5')``, which is what lets ``-9223372036854775808`` be a valid BIGINT); on anything else
+  it is ``exp.Neg``. Out-of-range integer literals and overflowing doubles are parse errors.
+- The parser never produces ``exp.Paren``: grouping is in the tree's shape, so structurally equal
+  expressions compare equal (GROUP BY matching). Identifiers carry no ``quoted`` flag.
+- ``MapConstructor.keys``/``values`` are expression lists; ``StructConstructor.names`` are normalized
+  field names (str), ``values`` expressions. ``NOT IN`` / ``NOT BETWEEN`` / ``NOT LIKE`` are
+  ``exp.Not(...)`` around the positive predicate.
 
 Durations (WINDOW, WITHIN, GRACE PERIOD, RETENTION, ASSERT TIMEOUT) are converted to milliseconds.
 """
@@ -69,6 +81,16 @@ class Cast(exp.Expression):
     """``CAST(this AS to)`` with ``to`` a ksqlpy SqlType (not a sqlglot DataType)."""
 
     arg_types = {"this": True, "to": True}
+
+
+class IntervalUnit(exp.Expression):
+    """A time-unit function argument, e.g. the MILLISECONDS of ``TIMESTAMPADD(MILLISECONDS, 5, ts)``."""
+
+    arg_types = {"unit": True}
+
+    @property
+    def unit(self) -> str:
+        return self.args["unit"]
 
 
 class MapConstructor(exp.Expression):

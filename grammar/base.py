@@ -1,0 +1,213 @@
+"""Token-level helpers shared by the expression, type, query and statement layers.
+
+``TokenParser`` is sqlglot's ``Parser`` (its token cursor: ``_curr``, ``_advance``, ``_match*``...)
+plus the few primitives every ksql rule needs: identifiers normalized the ksqlDB way, strings,
+integers, durations, WITH properties - and errors that always carry a 1-based line and column.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, NoReturn
+
+from sqlglot.parser import Parser
+from sqlglot.tokens import Token, TokenType
+
+from ksqlpy.errors import KsqlParseError
+
+from .errors import Positions, error_at, syntax_message, token_text
+from .keywords import RESERVED, WINDOW_UNITS_MS
+
+_NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+_IDENT_TYPES = (TokenType.VAR, TokenType.IDENTIFIER)
+_LONG_MAX = 2**63 - 1
+
+
+class TokenParser(Parser):
+    """sqlglot's token cursor with ksql's primitive rules; one instance parses one script."""
+
+    positions: Positions
+    end_token: Token | None
+
+    # ------------------------------------------------------------------ cursor
+
+    def start(self, tokens: list[Token], sql: str, positions: Positions, end_token: Token | None) -> None:
+        """Point the cursor at the first of ``tokens`` (one statement, without its ';')."""
+        self.sql = sql
+        self.positions = positions
+        self.end_token = end_token
+        self._tokens = tokens
+        self._tokens_size = len(tokens)
+        self._index = -1
+        self._advance()
+
+    def word(self) -> str | None:
+        """The upper-cased text of the current token if it is a bare word (not quoted)."""
+        curr = self._curr
+        if curr.token_type == TokenType.VAR:
+            return curr.text.upper()
+        return None
+
+    def next_word(self) -> str | None:
+        nxt = self._next
+        return nxt.text.upper() if nxt.token_type == TokenType.VAR else None
+
+    def match_word(self, *words: str) -> bool:
+        """Consume the sequence of bare words ``words`` if it is next; all or nothing."""
+        return self._match_text_seq(*words)
+
+    def expect_word(self, *words: str) -> None:
+        for word in words:
+            if not self._match_text_seq(word):
+                raise self.syntax_error(f"'{word}'")
+
+    def expect(self, token_type: TokenType, shown: str) -> Token:
+        token = self._curr
+        if token.token_type != token_type:
+            raise self.syntax_error(f"'{shown}'")
+        self._advance()
+        return token
+
+    def at_statement_end(self) -> bool:
+        return not self._curr
+
+    # ------------------------------------------------------------------ errors
+
+    def error(self, message: str, token: Token | None = None) -> KsqlParseError:
+        """A parse error located at ``token`` (default: the current token, or the statement's end)."""
+        token = token if token is not None else self._curr
+        if not token:
+            token = self.end_token
+        if token:
+            return error_at(self.positions, token.start, message, token_text(token))
+        last = self._tokens[-1] if self._tokens else None
+        offset = last.end + 1 if last else 0
+        return error_at(self.positions, offset, message, token_text(None))
+
+    def syntax_error(self, expected: str | None = None, token: Token | None = None) -> KsqlParseError:
+        token = token if token is not None else self._curr
+        shown = token_text(token if token else self.end_token)
+        return self.error(syntax_message(shown, expected), token)
+
+    def raise_error(self, message: str, token: Token | None = None) -> NoReturn:  # type: ignore[override]
+        """sqlglot's own error hook: re-worded the ksqlDB way and raised at once."""
+        expected = message[len("Expecting ") :] if message.startswith("Expecting ") else None
+        raise self.syntax_error(f"'{expected}'" if expected else None, token or self._curr)
+
+    # ------------------------------------------------------------------ identifiers
+
+    def is_identifier(self, token: Token | None = None) -> bool:
+        """Quoted names always; bare words unless ksqlDB reserves them."""
+        token = token if token is not None else self._curr
+        if token.token_type == TokenType.IDENTIFIER:
+            return True
+        return token.token_type == TokenType.VAR and token.text.upper() not in RESERVED
+
+    @staticmethod
+    def normalize(token: Token) -> str:
+        """ksqlDB's identifier rule: quoted names verbatim, bare names upper-cased."""
+        return token.text if token.token_type == TokenType.IDENTIFIER else token.text.upper()
+
+    def parse_identifier(self, expected: str = "an identifier") -> str:
+        token = self._curr
+        if not self.is_identifier(token):
+            raise self.syntax_error(expected)
+        self._advance()
+        return self.normalize(token)
+
+    def parse_verbatim_name(self, expected: str = "a name") -> str:
+        """A name kept exactly as written (topic names): identifier or string literal."""
+        token = self._curr
+        if token.token_type == TokenType.STRING or self.is_identifier(token):
+            self._advance()
+            return token.text
+        raise self.syntax_error(expected)
+
+    # ------------------------------------------------------------------ literals
+
+    def parse_string(self, expected: str = "a string literal") -> str:
+        token = self._curr
+        if token.token_type != TokenType.STRING:
+            raise self.syntax_error(expected)
+        self._advance()
+        return token.text
+
+    def parse_number_token(self, negative: bool) -> str:
+        """Validate the current NUMBER token like ksqlDB's literal rules; return its signed text."""
+        token = self._curr
+        text = token.text
+        sign = "-" if negative else ""
+        if not _NUMBER.fullmatch(text):
+            raise self.error(f"Invalid numeric literal: {sign}{text}", token)
+        if text.isdigit():
+            if int(text) > _LONG_MAX + (1 if negative else 0):
+                raise self.error(f"Invalid numeric literal: {sign}{text}", token)
+        elif ("e" in text or "E" in text) and math.isinf(float(text)):
+            raise self.error(f"Number overflows DOUBLE: {sign}{text}", token)
+        self._advance()
+        return sign + text
+
+    def parse_integer(self, expected: str = "an integer") -> int:
+        negative = self._curr.token_type == TokenType.DASH and self._next.token_type == TokenType.NUMBER
+        if negative:
+            self._advance()
+        token = self._curr
+        if token.token_type != TokenType.NUMBER or not token.text.isdigit():
+            raise self.syntax_error(expected)
+        return int(self.parse_number_token(negative))
+
+    def parse_literal_value(self) -> Any:
+        """A WITH-clause literal as a Python value: str, int, float, bool or None."""
+        token = self._curr
+        tt = token.token_type
+        if tt == TokenType.STRING:
+            self._advance()
+            return token.text
+        if tt == TokenType.TRUE or tt == TokenType.FALSE:
+            self._advance()
+            return tt == TokenType.TRUE
+        if tt == TokenType.NULL:
+            self._advance()
+            return None
+        negative = tt == TokenType.DASH and self._next.token_type == TokenType.NUMBER
+        if negative or tt == TokenType.NUMBER:
+            if negative:
+                self._advance()
+            text = self.parse_number_token(negative)
+            return int(text) if text.lstrip("-").isdigit() else float(text)
+        raise self.syntax_error("a literal")
+
+    # ------------------------------------------------------------------ clauses shared by statements
+
+    def parse_duration(self) -> int:
+        """``number unit`` (WINDOW, WITHIN, GRACE PERIOD, RETENTION, TIMEOUT) in milliseconds."""
+        amount = self.parse_integer("a duration")
+        unit = self.word()
+        if unit not in WINDOW_UNITS_MS:
+            raise self.syntax_error("a time unit (MILLISECONDS, SECONDS, MINUTES, HOURS, DAYS)")
+        self._advance()
+        return amount * WINDOW_UNITS_MS[unit]
+
+    def parse_properties(self, upper_keys: bool = True) -> tuple[dict[str, Any], dict[str, Token]]:
+        """``( key = literal, ... )``; keys upper-cased unless ``upper_keys`` is False (connectors).
+
+        Also returns each key's value token, so later checks can point at the offending value.
+        """
+        self.expect(TokenType.L_PAREN, "(")
+        props: dict[str, Any] = {}
+        tokens: dict[str, Token] = {}
+        while True:
+            key_token = self._curr
+            if key_token.token_type == TokenType.STRING or self.is_identifier(key_token):
+                self._advance()
+            else:
+                raise self.syntax_error("a property name")
+            key = key_token.text.upper() if upper_keys else key_token.text
+            self.expect(TokenType.EQ, "=")
+            tokens[key] = self._curr
+            props[key] = self.parse_literal_value()
+            if not self._match(TokenType.COMMA):
+                break
+        self.expect(TokenType.R_PAREN, ")")
+        return props, tokens

@@ -1,0 +1,342 @@
+"""ksql expressions: sqlglot's operator-precedence parser, bent to ksqlDB's grammar.
+
+sqlglot keeps doing what it is good at - OR / AND, string concatenation, + - * / %, unary minus,
+``AT TIME ZONE`` - driven by the operator tables below. Three levels are ksql's own:
+
+- the predicate level (``_parse_equality``): ksqlDB allows ``NOT* value [one predicate]`` - a single
+  comparison, [NOT] IN / BETWEEN / LIKE, IS [NOT] NULL or IS [NOT] DISTINCT FROM - not chains;
+- the primary level (``_parse_type``): literals, column references, function calls, CAST, CASE,
+  constructors and lambdas, followed by subscripts ``[i]`` and dereferences ``->f``;
+- normalization happens as nodes are built, so the trees already follow the contract in ``ast.py``
+  (every call a FunctionCall, no exp.Paren, identifiers normalized, NOT wrapping negated predicates).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any, ClassVar
+
+from sqlglot import exp
+from sqlglot.tokens import TokenType
+
+from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, StructConstructor
+from .base import TokenParser
+from .keywords import CANONICAL_UNIT, RESERVED
+from .types import parse_type
+
+_T = TokenType
+_COMPARISONS: dict[TokenType, type[exp.Expression]] = {
+    _T.EQ: exp.EQ,
+    _T.NEQ: exp.NEQ,
+    _T.GT: exp.GT,
+    _T.GTE: exp.GTE,
+    _T.LT: exp.LT,
+    _T.LTE: exp.LTE,
+}
+_NEGATABLE = frozenset({_T.IN, _T.BETWEEN, _T.LIKE})
+
+
+def _column(name: str, table: str | None = None) -> exp.Column:
+    if table is None:
+        return exp.Column(this=exp.Identifier(this=name))
+    return exp.Column(this=exp.Identifier(this=name), table=exp.Identifier(this=table))
+
+
+class ExpressionParser(TokenParser):
+    """The expression half of the ksql parser (tables in sqlglot's style, ksql overrides)."""
+
+    # ---- sqlglot's tables, reduced to what ksql has
+    FUNCTIONS: ClassVar[dict[str, Callable]] = {}  # no typed sqlglot functions: all calls are FunctionCall
+    NO_PAREN_FUNCTIONS: ClassVar[dict] = {}
+    NO_PAREN_FUNCTION_PARSERS: ClassVar[dict] = {}
+    ASSIGNMENT: ClassVar[dict] = {}
+    DISJUNCTION: ClassVar[dict] = {_T.OR: exp.Or}
+    CONJUNCTION: ClassVar[dict] = {_T.AND: exp.And}
+    EQUALITY: ClassVar[dict] = {_T.EQ: exp.EQ, _T.NEQ: exp.NEQ}
+    COMPARISON: ClassVar[dict] = {_T.GT: exp.GT, _T.GTE: exp.GTE, _T.LT: exp.LT, _T.LTE: exp.LTE}
+    BITWISE: ClassVar[dict] = {}
+    TERM: ClassVar[dict] = {_T.DASH: exp.Sub, _T.PLUS: exp.Add}
+    FACTOR: ClassVar[dict] = {_T.STAR: exp.Mul, _T.SLASH: exp.Div, _T.MOD: exp.Mod}
+    EXPONENT: ClassVar[dict] = {}
+    JSON_OPERATORS: ClassVar[dict] = {}
+    COLUMN_OPERATORS: ClassVar[dict] = {}
+    UNARY_PARSERS: ClassVar[dict] = {
+        _T.PLUS: lambda self: self._parse_unary(),
+        _T.DASH: lambda self: self._parse_negation(),
+    }
+    RANGE_PARSERS: ClassVar[dict] = {
+        _T.BETWEEN: lambda self, this: self._parse_between(this),
+        _T.IN: lambda self, this: self._parse_in(this),
+        _T.IS: lambda self, this: self._parse_is(this),
+        _T.LIKE: lambda self, this: self._parse_like(this),
+    }
+    PRIMARY_PARSERS: ClassVar[dict] = {
+        _T.STRING: lambda self, token: exp.Literal(this=token.text, is_string=True),
+        _T.NULL: lambda self, token: exp.Null(),
+        _T.TRUE: lambda self, token: exp.Boolean(this=True),
+        _T.FALSE: lambda self, token: exp.Boolean(this=False),
+    }
+    # Special forms that look like calls: NAME '(' ... ')', keyed by the upper-cased name.
+    FUNCTION_PARSERS: ClassVar[dict[str, Callable[[Any], exp.Expression]]] = {
+        "CAST": lambda self: self._parse_ksql_cast(),
+        "MAP": lambda self: self._parse_map_constructor(),
+        "STRUCT": lambda self: self._parse_struct_constructor(),
+    }
+
+    # ------------------------------------------------------------------ entry points
+
+    def parse_expression(self) -> exp.Expression:
+        """ksqlDB's ``expression`` (a boolean expression)."""
+        this = self._parse_disjunction()
+        if this is None:
+            raise self.syntax_error("an expression")
+        return this
+
+    def parse_value_expression(self) -> exp.Expression:
+        """ksqlDB's ``valueExpression``: arithmetic and concatenation, no predicates."""
+        this = self._parse_bitwise()
+        if this is None:
+            raise self.syntax_error("an expression")
+        return this
+
+    # ------------------------------------------------------------------ predicate level
+
+    def _parse_equality(self, parse_is: bool = True) -> exp.Expression | None:
+        if self._match(_T.NOT):
+            return exp.Not(this=self._require(self._parse_equality()))
+        this = self._parse_bitwise()
+        if this is None:
+            return None
+        token_type = self._curr.token_type
+        comparison = _COMPARISONS.get(token_type)
+        if comparison is not None:
+            self._advance()
+            return comparison(this=this, expression=self.parse_value_expression())
+        negate = token_type == _T.NOT and self._next.token_type in _NEGATABLE
+        if negate:
+            self._advance()
+            token_type = self._curr.token_type
+        parser = self.RANGE_PARSERS.get(token_type)
+        if parser is None:
+            return this
+        self._advance()
+        result = parser(self, this)
+        return exp.Not(this=result) if negate else result
+
+    def _require(self, this: exp.Expression | None) -> exp.Expression:
+        if this is None:
+            raise self.syntax_error("an expression")
+        return this
+
+    def _parse_between(self, this: exp.Expression | None) -> exp.Between:
+        low = self.parse_value_expression()
+        self.expect(_T.AND, "AND")
+        return exp.Between(this=this, low=low, high=self.parse_value_expression())
+
+    def _parse_in(self, this: exp.Expression | None, alias: bool = False) -> exp.In:
+        self.expect(_T.L_PAREN, "(")
+        values = [self.parse_expression()]
+        while self._match(_T.COMMA):
+            values.append(self.parse_expression())
+        self.expect(_T.R_PAREN, ")")
+        return exp.In(this=this, expressions=values)
+
+    def _parse_like(self, this: exp.Expression | None) -> exp.Expression:
+        like: exp.Expression = exp.Like(this=this, expression=self.parse_value_expression())
+        if self.match_word("ESCAPE"):
+            token = self._curr
+            escape = self.parse_string("an escape character")
+            like = exp.Escape(this=like, expression=exp.Literal(this=escape, is_string=True))
+            if len(escape) != 1:
+                raise self.error("Expected single character escape but got: " + escape, token)
+        return like
+
+    def _parse_is(self, this: exp.Expression | None) -> exp.Expression:
+        negate = self._match(_T.NOT)
+        if self._match(_T.NULL):
+            result: exp.Expression = exp.Is(this=this, expression=exp.Null())
+            return exp.Not(this=result) if negate else result
+        if self.match_word("DISTINCT", "FROM"):
+            klass = exp.NullSafeEQ if negate else exp.NullSafeNEQ
+            return klass(this=this, expression=self.parse_value_expression())
+        raise self.syntax_error("{NULL, 'DISTINCT'}" if not negate else "{NULL, 'DISTINCT'}")
+
+    def _parse_at_time_zone(self, this: exp.Expression | None) -> exp.Expression | None:
+        while this is not None and self.match_word("AT"):
+            self.expect_word("TIME", "ZONE")
+            zone = self.parse_string("a time zone string")
+            this = exp.AtTimeZone(this=this, zone=exp.Literal(this=zone, is_string=True))
+        return this
+
+    def _parse_negation(self) -> exp.Expression:
+        """Unary minus; folded into a number literal (``-5``) as ksqlDB does, else exp.Neg."""
+        if self._curr.token_type == _T.NUMBER and self._next.token_type not in (_T.L_BRACKET, _T.ARROW):
+            return exp.Literal(this=self.parse_number_token(negative=True), is_string=False)
+        return exp.Neg(this=self._require(self._parse_unary()))
+
+    # ------------------------------------------------------------------ primary level
+
+    def _parse_type(self, parse_interval: bool = True, fallback_to_identifier: bool = False) -> exp.Expression:
+        """sqlglot's hook below unary operators: a ksql primary expression and its postfixes."""
+        this = self._parse_primary_expression()
+        token_type = self._curr.token_type
+        while token_type == _T.L_BRACKET or token_type == _T.ARROW:
+            self._advance()
+            if token_type == _T.L_BRACKET:
+                index = self.parse_value_expression()
+                self.expect(_T.R_BRACKET, "]")
+                this = exp.Bracket(this=this, expressions=[index])
+            elif self._match(_T.STAR):
+                this = Dereference(this=this, field="*")
+            else:
+                this = Dereference(this=this, field=self.parse_identifier("a field name"))
+            token_type = self._curr.token_type
+        return this
+
+    def _parse_primary_expression(self) -> exp.Expression:
+        token = self._curr
+        token_type = token.token_type
+        primary = self.PRIMARY_PARSERS.get(token_type)
+        if primary is not None:
+            self._advance()
+            return primary(self, token)
+        if token_type == _T.NUMBER:
+            return exp.Literal(this=self.parse_number_token(negative=False), is_string=False)
+        if token_type == _T.VAR or token_type == _T.IDENTIFIER:
+            return self._parse_name_expression()
+        if token_type == _T.L_PAREN:
+            self._advance()
+            this = self.parse_expression()
+            self.expect(_T.R_PAREN, ")")
+            return this
+        if token_type == _T.CASE:
+            self._advance()
+            return self._parse_ksql_case()
+        if token_type == _T.DOT and self._next.token_type == _T.NUMBER:
+            self._advance()
+            return exp.Literal(this="." + self.parse_number_token(negative=False), is_string=False)
+        raise self.syntax_error()
+
+    def _parse_name_expression(self) -> exp.Expression:
+        """Everything that starts with a word: calls, constructors, column references."""
+        token = self._curr
+        next_type = self._next.token_type
+        upper = token.text.upper()
+        bare = token.token_type == _T.VAR
+        if next_type == _T.L_PAREN:
+            special = self.FUNCTION_PARSERS.get(upper) if bare else None
+            if special is not None:
+                self._advance(2)
+                return special(self)
+            if bare and upper in RESERVED:
+                raise self.syntax_error()
+            self._advance(2)
+            return self._parse_call(upper)
+        if bare and upper == "ARRAY" and next_type == _T.L_BRACKET:
+            self._advance(2)
+            items = [] if self._curr.token_type == _T.R_BRACKET else self._parse_list(self.parse_expression)
+            self.expect(_T.R_BRACKET, "]")
+            return exp.Array(expressions=items)
+        name = self.parse_identifier("an expression")
+        if self._curr.token_type == _T.DOT and self.is_identifier(self._next):
+            self._advance()
+            return _column(self.parse_identifier(), table=name)
+        return _column(name)
+
+    def _parse_list(self, item: Callable[[], exp.Expression]) -> list[exp.Expression]:
+        items = [item()]
+        while self._match(_T.COMMA):
+            items.append(item())
+        return items
+
+    def _parse_call(self, name: str) -> FunctionCall:
+        """After ``NAME(``: ``*``, nothing, or arguments - expressions, time units, lambdas."""
+        if self._match(_T.STAR):
+            args: list[exp.Expression] = [exp.Star()]
+        elif self._curr.token_type == _T.R_PAREN:
+            args = []
+        else:
+            args = self._parse_list(self._parse_argument)
+        self.expect(_T.R_PAREN, ")")
+        return FunctionCall(name=name, args=args)
+
+    def _parse_argument(self) -> exp.Expression:
+        token = self._curr
+        if token.token_type == _T.VAR:
+            upper = token.text.upper()
+            if upper in CANONICAL_UNIT and upper in RESERVED:
+                self._advance()
+                return IntervalUnit(unit=CANONICAL_UNIT[upper])
+        lambda_params = self._lambda_params_ahead()
+        if lambda_params is not None:
+            return exp.Lambda(this=self.parse_expression(), expressions=lambda_params)
+        return self.parse_expression()
+
+    def _lambda_params_ahead(self) -> list[exp.Identifier] | None:
+        """``x =>`` or ``(x, y) =>``: consume the parameters and the arrow, else leave the cursor."""
+        if self.is_identifier() and self._next.token_type == _T.FARROW:
+            name = self.parse_identifier()
+            self._advance()
+            return [exp.Identifier(this=name)]
+        if self._curr.token_type != _T.L_PAREN:
+            return None
+        index = self._index
+        self._advance()
+        params: list[exp.Identifier] = []
+        while self.is_identifier():
+            params.append(exp.Identifier(this=self.parse_identifier()))
+            if not self._match(_T.COMMA):
+                break
+        if params and self._match(_T.R_PAREN) and self._match(_T.FARROW):
+            return params
+        self._retreat(index)
+        return None
+
+    def _parse_ksql_cast(self) -> Cast:
+        this = self.parse_expression()
+        self.expect_word("AS")
+        to = parse_type(self)
+        self.expect(_T.R_PAREN, ")")
+        return Cast(this=this, to=to)
+
+    def _parse_map_constructor(self) -> MapConstructor:
+        keys: list[exp.Expression] = []
+        values: list[exp.Expression] = []
+        if self._curr.token_type != _T.R_PAREN:
+            while True:
+                keys.append(self.parse_expression())
+                self.expect(_T.COLON_EQ, ":=")
+                values.append(self.parse_expression())
+                if not self._match(_T.COMMA):
+                    break
+        self.expect(_T.R_PAREN, ")")
+        return MapConstructor(keys=keys, values=values)
+
+    def _parse_struct_constructor(self) -> StructConstructor:
+        names: list[str] = []
+        values: list[exp.Expression] = []
+        if self._curr.token_type != _T.R_PAREN:
+            while True:
+                names.append(self.parse_identifier("a field name"))
+                self.expect(_T.COLON_EQ, ":=")
+                values.append(self.parse_expression())
+                if not self._match(_T.COMMA):
+                    break
+        self.expect(_T.R_PAREN, ")")
+        return StructConstructor(names=names, values=values)
+
+    def _parse_ksql_case(self) -> exp.Case:
+        """Searched CASE as is; simple ``CASE x WHEN v`` becomes searched ``WHEN x = v``."""
+        operand = None if self._curr.token_type == _T.WHEN else self.parse_value_expression()
+        ifs: list[exp.Expression] = []
+        while self._match(_T.WHEN):
+            condition = self.parse_expression()
+            if operand is not None:
+                condition = exp.EQ(this=operand.copy(), expression=condition)
+            self.expect(_T.THEN, "THEN")
+            ifs.append(exp.If(this=condition, true=self.parse_expression()))
+        if not ifs:
+            raise self.syntax_error("'WHEN'")
+        default = self.parse_expression() if self._match(_T.ELSE) else None
+        self.expect(_T.END, "END")
+        return exp.Case(ifs=ifs, default=default)

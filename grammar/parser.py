@@ -1,0 +1,66 @@
+"""The ksql parser: a script of ';'-separated statements into the dataclasses of ``ast.py``.
+
+``KsqlParser`` is the class the ``Ksql`` dialect registers as its ``Parser``. It splits the token
+stream at ';' (tokens never split inside a string, identifier or comment), dispatches each
+statement on its first word through ``STATEMENT_PARSERS`` and stamps every statement with its own
+source text and starting line/column.
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from sqlglot.tokens import Token, TokenType
+
+from .ast import Statement
+from .errors import Positions
+from .expressions import ExpressionParser
+from .statements import STATEMENT_PARSERS, StatementParser
+
+_STATEMENT_STARTS = "{'CREATE', 'INSERT', 'SELECT', 'SHOW', 'DESCRIBE', 'DROP', ...}"
+
+
+class KsqlParser(ExpressionParser):
+    """Parses ksql scripts; create one per script (it holds the cursor)."""
+
+    STATEMENT_PARSERS: ClassVar[dict[str, StatementParser]] = STATEMENT_PARSERS  # type: ignore[assignment]
+
+    allow_run_script: bool = True
+
+    def parse_script(self, sql: str, tokens: list[Token]) -> list[Statement]:
+        positions = Positions(sql)
+        statements: list[Statement] = []
+        chunk: list[Token] = []
+        for token in tokens:
+            if token.token_type != TokenType.SEMICOLON:
+                chunk.append(token)
+                continue
+            if chunk:
+                statements.append(self._parse_chunk(sql, positions, chunk, token))
+            chunk = []
+        if chunk:
+            statements.append(self._parse_chunk(sql, positions, chunk, None))
+        return statements
+
+    def _parse_chunk(
+        self, sql: str, positions: Positions, chunk: list[Token], semicolon: Token | None
+    ) -> Statement:
+        self.start(chunk, sql, positions, semicolon)
+        statement = self.parse_statement()
+        if self._curr:
+            raise self.syntax_error(None if semicolon is None else "';'")
+        start = chunk[0].start
+        end = (semicolon or chunk[-1]).end + 1
+        statement.text = sql[start:end]
+        statement.line, statement.column = positions.line_col(start)
+        return statement
+
+    def parse_statement(self) -> Statement:
+        """One statement at the cursor (used for top-level statements and by EXPLAIN)."""
+        word = self.word()
+        parser = self.STATEMENT_PARSERS.get(word) if word else None
+        if parser is None:
+            if word is None or not self._curr:
+                raise self.syntax_error(_STATEMENT_STARTS)
+            raise self.error(f"Unknown statement '{self._curr.text}'")
+        return parser(self)

@@ -1,0 +1,167 @@
+"""The SELECT query: select items, FROM and JOINs, WINDOW, WHERE, GROUP BY, PARTITION BY, HAVING,
+EMIT and LIMIT, in ksqlDB's fixed clause order.
+
+sqlglot's SELECT parser knows nothing of WITHIN, WINDOW TUMBLING or EMIT, so this is a small
+recursive-descent layer over the same token cursor; every expression inside is parsed by
+``ExpressionParser``.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlglot import exp
+from sqlglot.errors import ParseError
+from sqlglot.tokens import TokenType
+
+from ksqlpy.errors import KsqlParseError
+
+from .ast import JoinClause, Query, SelectItem, SourceRef, WindowSpec, WithinSpec
+from .keywords import CLAUSE_STARTS, RESERVED
+
+if TYPE_CHECKING:
+    from .expressions import ExpressionParser
+
+_JOIN_STARTS = frozenset({"JOIN", "INNER", "LEFT", "RIGHT", "FULL"})
+_CLAUSE_END = RESERVED | CLAUSE_STARTS
+
+
+def parse_query(p: ExpressionParser) -> Query:
+    p.expect_word("SELECT")
+    select = [_parse_select_item(p)]
+    while p._match(TokenType.COMMA):
+        select.append(_parse_select_item(p))
+    p.expect_word("FROM")
+    query = Query(select=select, source=_parse_source(p))
+    while p.word() in _JOIN_STARTS:
+        query.joins.append(_parse_join(p))
+    if p.match_word("WINDOW"):
+        query.window = _parse_window(p)
+    if p.match_word("WHERE"):
+        query.where = p.parse_expression()
+    if p.match_word("GROUP", "BY"):
+        query.group_by = _parse_grouping(p)
+    if p.match_word("PARTITION", "BY"):
+        query.partition_by = _parse_grouping(p)
+    if p.match_word("HAVING"):
+        query.having = p.parse_expression()
+    if p.match_word("EMIT"):
+        if p.word() not in ("CHANGES", "FINAL"):
+            raise p.syntax_error("{'CHANGES', 'FINAL'}")
+        query.emit = p.word()
+        p._advance()
+    if p.match_word("LIMIT"):
+        query.limit = parse_limit(p)
+    return query
+
+
+def parse_limit(p: ExpressionParser) -> int:
+    """``LIMIT n``: a number that is not an integer is rejected with ksqlDB's message."""
+    index = 1 if p._curr.token_type == TokenType.DASH else 0
+    token = p._tokens[p._index + index] if p._index + index < p._tokens_size else None
+    if token is not None and token.token_type == TokenType.NUMBER and not token.text.isdigit():
+        raise p.error("Value must be integer for command: LIMIT", token)
+    return p.parse_integer("an integer limit")
+
+
+def _parse_select_item(p: ExpressionParser) -> SelectItem:
+    if p._match(TokenType.STAR):
+        return SelectItem(exp.Star())
+    if p.is_identifier() and p._next.token_type == TokenType.DOT and _token_after_next(p) == TokenType.STAR:
+        source = p.parse_identifier()
+        p._advance(2)
+        return SelectItem(exp.Column(this=exp.Star(), table=exp.Identifier(this=source)))
+    item = SelectItem(p.parse_expression())
+    if p.match_word("AS"):
+        item.alias = p.parse_identifier("an alias")
+    elif p.is_identifier() and p.word() not in CLAUSE_STARTS:
+        item.alias = p.parse_identifier()
+    return item
+
+
+def _token_after_next(p: ExpressionParser) -> TokenType | None:
+    index = p._index + 2
+    return p._tokens[index].token_type if index < p._tokens_size else None
+
+
+def _parse_source(p: ExpressionParser) -> SourceRef:
+    source = SourceRef(p.parse_identifier("a source name"))
+    if p.match_word("AS"):
+        source.alias = p.parse_identifier("an alias")
+    elif p.is_identifier() and p.word() not in CLAUSE_STARTS:
+        source.alias = p.parse_identifier()
+    return source
+
+
+def _parse_join(p: ExpressionParser) -> JoinClause:
+    kind = p.word() or "INNER"
+    p._advance()
+    if kind == "JOIN":
+        kind = "INNER"
+    else:
+        if kind != "INNER":
+            p.match_word("OUTER")
+        p.expect_word("JOIN")
+    right = _parse_source(p)
+    within = _parse_within(p) if p.match_word("WITHIN") else None
+    p.expect_word("ON")
+    return JoinClause(kind=kind, right=right, on=p.parse_expression(), within=within)
+
+
+def _parse_within(p: ExpressionParser) -> WithinSpec:
+    if p._match(TokenType.L_PAREN):
+        before = p.parse_duration()
+        p.expect(TokenType.COMMA, ",")
+        after = p.parse_duration()
+        p.expect(TokenType.R_PAREN, ")")
+    else:
+        before = after = p.parse_duration()
+    grace = p.parse_duration() if p.match_word("GRACE", "PERIOD") else None
+    return WithinSpec(before_ms=before, after_ms=after, grace_ms=grace)
+
+
+def _parse_window(p: ExpressionParser) -> WindowSpec:
+    kind = p.word()
+    if kind not in ("TUMBLING", "HOPPING", "SESSION"):
+        raise p.syntax_error("{'TUMBLING', 'HOPPING', 'SESSION'}")
+    p._advance()
+    p.expect(TokenType.L_PAREN, "(")
+    if kind != "SESSION":
+        p.expect_word("SIZE")
+    spec = WindowSpec(type=kind, size_ms=p.parse_duration())
+    if kind == "HOPPING":
+        p.expect(TokenType.COMMA, ",")
+        p.expect_word("ADVANCE", "BY")
+        spec.advance_ms = p.parse_duration()
+    if p._match(TokenType.COMMA):
+        if p.match_word("RETENTION"):
+            spec.retention_ms = p.parse_duration()
+            if p._match(TokenType.COMMA):
+                p.expect_word("GRACE", "PERIOD")
+                spec.grace_ms = p.parse_duration()
+        elif p.match_word("GRACE", "PERIOD"):
+            spec.grace_ms = p.parse_duration()
+        else:
+            raise p.syntax_error("{'RETENTION', 'GRACE'}")
+    p.expect(TokenType.R_PAREN, ")")
+    return spec
+
+
+def _parse_grouping(p: ExpressionParser) -> list[exp.Expression]:
+    """GROUP BY / PARTITION BY: ``e1, e2`` or the wrapped form ``(e1, e2)`` (also ``()``).
+
+    ksqlDB's grammar has both alternatives; ``(a, b)`` is only the wrapped list when nothing but the
+    next clause follows it - ``(a) + 1`` or ``(x IS NULL)`` are single parenthesized expressions.
+    """
+    if p._curr.token_type == TokenType.L_PAREN:
+        index = p._index
+        try:
+            p._advance()
+            items = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
+            p.expect(TokenType.R_PAREN, ")")
+            if not p._curr or p.word() in _CLAUSE_END:
+                return items
+        except (KsqlParseError, ParseError):
+            pass
+        p._retreat(index)
+    return p._parse_list(p.parse_value_expression)

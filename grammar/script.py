@@ -1,0 +1,83 @@
+"""Lexical view of a script without parsing it: where strings, quoted names and comments are.
+
+The CLI splits what the user typed into statements before anything is parsed, and variable
+substitution must know whether a ``${x}`` sits inside a string literal; both only need to know
+which ';' and which characters are "code". An unterminated string, name or comment runs to the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+CODE, STRING, NAME, COMMENT = "code", "string", "name", "comment"
+
+
+def scan(text: str) -> Iterator[tuple[str, int, int]]:
+    """Yield ``(kind, start, end)`` spans covering ``text`` in order (``end`` exclusive)."""
+    i, n, code_start = 0, len(text), 0
+    while i < n:
+        c = text[i]
+        if c == "'" or c == "`" or c == '"':
+            kind, end = (STRING if c == "'" else NAME), _closing(text, i, c)
+        elif c == "-" and text.startswith("--", i):
+            j = text.find("\n", i)
+            kind, end = COMMENT, (n if j < 0 else j)
+        elif c == "/" and text.startswith("/*", i):
+            j = text.find("*/", i + 2)
+            kind, end = COMMENT, (n if j < 0 else j + 2)
+        else:
+            i += 1
+            continue
+        if code_start < i:
+            yield CODE, code_start, i
+        yield kind, i, end
+        i = code_start = end
+    if code_start < n:
+        yield CODE, code_start, n
+
+
+def _closing(text: str, start: int, quote: str) -> int:
+    """Offset just past the quote closing the one at ``start`` (a doubled quote is an escape)."""
+    j, n = start + 1, len(text)
+    while j < n:
+        if text[j] == quote:
+            if j + 1 < n and text[j + 1] == quote:
+                j += 2
+                continue
+            return j + 1
+        j += 1
+    return n
+
+
+def split_statements(text: str) -> list[str]:
+    """Split a script at the ';' that end statements; each piece keeps its ';'.
+
+    Semicolons inside strings, quoted names and comments do not split. A trailing piece without
+    ';' is returned as is (the CLI treats it as an unfinished statement); pieces holding only
+    whitespace and comments are dropped, and leading whitespace/comments are trimmed.
+    """
+    pieces: list[str] = []
+    begin: int | None = None  # where the current statement's first real character is
+    for kind, s, e in scan(text):
+        if kind == COMMENT:
+            continue
+        if kind != CODE:
+            begin = s if begin is None else begin
+            continue
+        j = s
+        while True:
+            semi = text.find(";", j, e)
+            if begin is None:
+                stop = e if semi < 0 else semi
+                k = j
+                while k < stop and text[k].isspace():
+                    k += 1
+                begin = k if k < stop else None
+            if semi < 0:
+                break
+            if begin is not None:
+                pieces.append(text[begin : semi + 1])
+            begin, j = None, semi + 1
+    if begin is not None:
+        pieces.append(text[begin:].rstrip())
+    return pieces

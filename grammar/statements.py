@@ -1,0 +1,374 @@
+"""Statement parsers, one function per leading keyword, collected in ``STATEMENT_PARSERS``.
+
+Each function starts with the cursor on the statement's first word and returns one of the
+dataclasses of ``ast.py``. They follow ksqlDB's ``statement`` rule (SqlBase.g4) and also raise the
+few errors ksqlDB raises while building its AST (KEY on a table column, an invalid WINDOW_SIZE...),
+because ksqlDB reports those as parse failures too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from sqlglot.tokens import Token, TokenType
+
+from . import ast
+from .durations import DurationError, parse_duration_text
+from .query import parse_limit, parse_query
+from .types import parse_type
+
+if TYPE_CHECKING:
+    from .parser import KsqlParser
+
+StatementParser = Callable[["KsqlParser"], ast.Statement]
+
+
+# --------------------------------------------------------------------------- CREATE
+
+
+def _create(p: KsqlParser) -> ast.Statement:
+    p.expect_word("CREATE")
+    or_replace = p.match_word("OR", "REPLACE")
+    if not or_replace:
+        if p.match_word("SOURCE", "CONNECTOR"):
+            return _create_connector(p, source=True)
+        if p.match_word("SINK", "CONNECTOR"):
+            return _create_connector(p, source=False)
+        if p.match_word("TYPE"):
+            return _create_type(p)
+    is_source = p.match_word("SOURCE")
+    kind = p.word()
+    if kind not in ("STREAM", "TABLE"):
+        raise p.syntax_error("{'STREAM', 'TABLE', 'TYPE', 'SOURCE', 'SINK'}")
+    p._advance()
+    if_not_exists = p.match_word("IF", "NOT", "EXISTS")
+    name = p.parse_identifier("a source name")
+    columns = _table_elements(p, kind) if p._curr.token_type == TokenType.L_PAREN else None
+    properties, value_tokens = p.parse_properties() if p.match_word("WITH") else ({}, {})
+    as_token = p._curr
+    if p.match_word("AS"):
+        if columns is not None or is_source:
+            raise p.syntax_error(None, as_token)
+        return ast.CreateAsSelect(
+            kind=kind,
+            name=name,
+            properties=properties,
+            query=parse_query(p),
+            or_replace=or_replace,
+            if_not_exists=if_not_exists,
+        )
+    _check_window_size(p, properties, value_tokens)
+    return ast.CreateSource(
+        kind=kind,
+        name=name,
+        columns=columns or [],
+        properties=properties,
+        or_replace=or_replace,
+        if_not_exists=if_not_exists,
+        is_source=is_source,
+    )
+
+
+def _check_window_size(p: KsqlParser, properties: ast.Properties, tokens: dict[str, Token]) -> None:
+    value = properties.get("WINDOW_SIZE")
+    if isinstance(value, str):
+        try:
+            parse_duration_text(value)
+        except DurationError as e:
+            raise p.error(f"Configuration WINDOW_SIZE is invalid: {e}", tokens["WINDOW_SIZE"]) from None
+
+
+def _table_elements(p: KsqlParser, kind: str | None) -> list[ast.ColumnDef]:
+    p.expect(TokenType.L_PAREN, "(")
+    columns = [parse_column_def(p, kind)]
+    while p._match(TokenType.COMMA):
+        columns.append(parse_column_def(p, kind))
+    p.expect(TokenType.R_PAREN, ")")
+    return columns
+
+
+def parse_column_def(p: KsqlParser, kind: str | None) -> ast.ColumnDef:
+    """``name type [KEY | PRIMARY KEY | HEADERS | HEADER('k')]``; ``kind`` checks KEY vs PRIMARY KEY."""
+    name_token = p._curr
+    column = ast.ColumnDef(name=p.parse_identifier("a column name"), type=parse_type(p))
+    if p.match_word("PRIMARY", "KEY"):
+        column.key = column.primary_key = True
+    elif p.match_word("KEY"):
+        column.key = True
+    elif p.match_word("HEADERS"):
+        column.headers = True
+    elif p.match_word("HEADER"):
+        p.expect(TokenType.L_PAREN, "(")
+        column.header_key = p.parse_string("a header key")
+        p.expect(TokenType.R_PAREN, ")")
+    if kind == "TABLE" and column.key and not column.primary_key:
+        raise p.error(
+            f"Column `{column.name}` is a 'KEY' column: please use 'PRIMARY KEY' for tables.", name_token
+        )
+    if kind == "STREAM" and column.primary_key:
+        raise p.error(
+            f"Column `{column.name}` is a 'PRIMARY KEY' column: please use 'KEY' for streams.", name_token
+        )
+    return column
+
+
+def _create_connector(p: KsqlParser, source: bool) -> ast.CreateConnector:
+    if_not_exists = p.match_word("IF", "NOT", "EXISTS")
+    name = p.parse_identifier("a connector name")
+    p.expect_word("WITH")
+    properties, _ = p.parse_properties(upper_keys=False)
+    return ast.CreateConnector(name=name, source=source, properties=properties, if_not_exists=if_not_exists)
+
+
+def _create_type(p: KsqlParser) -> ast.CreateType:
+    if_not_exists = p.match_word("IF", "NOT", "EXISTS")
+    name = p.parse_identifier("a type name")
+    p.expect_word("AS")
+    return ast.CreateType(name=name, type=parse_type(p), if_not_exists=if_not_exists)
+
+
+# --------------------------------------------------------------------------- INSERT / SELECT
+
+
+def _insert(p: KsqlParser) -> ast.Statement:
+    p.expect_word("INSERT", "INTO")
+    target = p.parse_identifier("a source name")
+    if p.match_word("WITH"):
+        properties, _ = p.parse_properties()
+        return ast.InsertInto(target=target, properties=properties, query=parse_query(p))
+    if p.word() == "SELECT":
+        return ast.InsertInto(target=target, properties={}, query=parse_query(p))
+    columns = None
+    if p._match(TokenType.L_PAREN):
+        columns = [p.parse_identifier("a column name")]
+        while p._match(TokenType.COMMA):
+            columns.append(p.parse_identifier("a column name"))
+        p.expect(TokenType.R_PAREN, ")")
+    if not p.match_word("VALUES"):
+        raise p.syntax_error("{'VALUES', 'SELECT', 'WITH', '('}")
+    p.expect(TokenType.L_PAREN, "(")
+    values = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
+    p.expect(TokenType.R_PAREN, ")")
+    return ast.InsertValues(target=target, columns=columns, values=values)
+
+
+def _select(p: KsqlParser) -> ast.SelectStatement:
+    return ast.SelectStatement(query=parse_query(p))
+
+
+# --------------------------------------------------------------------------- SHOW / DESCRIBE / EXPLAIN
+
+_SHOW_SIMPLE = ("PROPERTIES", "FUNCTIONS", "TYPES", "VARIABLES", "CONNECTORS")
+_SHOW_EXTENDED = ("STREAMS", "TABLES", "TOPICS", "QUERIES")
+
+
+def _show(p: KsqlParser) -> ast.Show:
+    p._advance()  # SHOW | LIST
+    word = p.word()
+    if word in _SHOW_SIMPLE:
+        p._advance()
+        return ast.Show(what=word)
+    if p.match_word("ALL", "TOPICS"):
+        return ast.Show(what="ALL_TOPICS", extended=p.match_word("EXTENDED"))
+    if word in _SHOW_EXTENDED:
+        p._advance()
+        return ast.Show(what=word, extended=p.match_word("EXTENDED"))
+    if word in ("SOURCE", "SINK") and p.next_word() == "CONNECTORS":
+        p._advance(2)
+        return ast.Show(what=f"{word}_CONNECTORS")
+    if p.match_word("CONNECTOR", "PLUGINS"):
+        return ast.Show(what="CONNECTOR_PLUGINS")
+    raise p.syntax_error(
+        "{'STREAMS', 'TABLES', 'TOPICS', 'ALL', 'QUERIES', 'PROPERTIES', 'FUNCTIONS', 'TYPES', "
+        "'VARIABLES', 'CONNECTORS', 'SOURCE', 'SINK', 'CONNECTOR'}"
+    )
+
+
+def _describe(p: KsqlParser) -> ast.Describe:
+    p.expect_word("DESCRIBE")
+    word = p.word()
+    if word in ("STREAMS", "TABLES"):
+        p._advance()
+        return ast.Describe(name=None, what=word, extended=p.match_word("EXTENDED"))
+    if word == "FUNCTION" and p.is_identifier(p._next):
+        p._advance()
+        return ast.Describe(name=p.parse_identifier("a function name").upper(), what="FUNCTION")
+    if p.match_word("CONNECTOR"):
+        return ast.Describe(name=p.parse_identifier("a connector name"), what="CONNECTOR")
+    name = p.parse_identifier("a source name")
+    return ast.Describe(name=name, extended=p.match_word("EXTENDED"))
+
+
+def _explain(p: KsqlParser) -> ast.Explain:
+    p.expect_word("EXPLAIN")
+    if p.word() in STATEMENT_PARSERS and p._next:
+        first = p._curr
+        inner = p.parse_statement()
+        last = p._prev
+        inner.text = p.sql[first.start : last.end + 1]
+        inner.line, inner.column = p.positions.line_col(first.start)
+        return ast.Explain(statement=inner)
+    return ast.Explain(query_id=p.parse_identifier("a query id or a statement"))
+
+
+# --------------------------------------------------------------------------- queries lifecycle
+
+
+def _query_id_or_all(p: KsqlParser) -> str | None:
+    if p.match_word("ALL"):
+        return None
+    return p.parse_identifier("a query id or ALL")
+
+
+def _terminate(p: KsqlParser) -> ast.Terminate:
+    p.expect_word("TERMINATE")
+    return ast.Terminate(query_id=_query_id_or_all(p))
+
+
+def _pause_resume(p: KsqlParser) -> ast.PauseResume:
+    action = p.word() or ""
+    p._advance()
+    return ast.PauseResume(action=action, query_id=_query_id_or_all(p))
+
+
+# --------------------------------------------------------------------------- DROP / ALTER
+
+
+def _drop(p: KsqlParser) -> ast.Statement:
+    p.expect_word("DROP")
+    kind = p.word()
+    if kind not in ("STREAM", "TABLE", "TYPE", "CONNECTOR"):
+        raise p.syntax_error("{'STREAM', 'TABLE', 'TYPE', 'CONNECTOR'}")
+    p._advance()
+    if_exists = p.match_word("IF", "EXISTS")
+    if kind == "TYPE":
+        return ast.DropType(name=p.parse_identifier("a type name"), if_exists=if_exists)
+    if kind == "CONNECTOR":
+        return ast.DropConnector(name=p.parse_identifier("a connector name"), if_exists=if_exists)
+    name = p.parse_identifier("a source name")
+    return ast.Drop(kind=kind, name=name, if_exists=if_exists, delete_topic=p.match_word("DELETE", "TOPIC"))
+
+
+def _alter(p: KsqlParser) -> ast.AlterSource:
+    p.expect_word("ALTER")
+    kind = p.word()
+    if kind not in ("STREAM", "TABLE"):
+        raise p.syntax_error("{'STREAM', 'TABLE'}")
+    p._advance()
+    name = p.parse_identifier("a source name")
+    columns = []
+    while True:
+        p.expect_word("ADD")
+        p.match_word("COLUMN")
+        columns.append(ast.ColumnDef(name=p.parse_identifier("a column name"), type=parse_type(p)))
+        if not p._match(TokenType.COMMA):
+            break
+    return ast.AlterSource(kind=kind, name=name, columns=columns)
+
+
+# --------------------------------------------------------------------------- session
+
+
+def _set(p: KsqlParser) -> ast.SetProperty:
+    p.expect_word("SET")
+    name = p.parse_string("a property name string")
+    p.expect(TokenType.EQ, "=")
+    return ast.SetProperty(name=name, value=p.parse_string("a property value string"))
+
+
+def _unset(p: KsqlParser) -> ast.UnsetProperty:
+    p.expect_word("UNSET")
+    return ast.UnsetProperty(name=p.parse_string("a property name string"))
+
+
+def _variable_name(p: KsqlParser) -> str:
+    if p._curr.token_type != TokenType.VAR or not p.is_identifier():
+        raise p.syntax_error("a variable name")
+    token = p._curr
+    p._advance()
+    return token.text
+
+
+def _define(p: KsqlParser) -> ast.DefineVariable:
+    p.expect_word("DEFINE")
+    name = _variable_name(p)
+    p.expect(TokenType.EQ, "=")
+    return ast.DefineVariable(name=name, value=p.parse_string("a string value"))
+
+
+def _undefine(p: KsqlParser) -> ast.UndefineVariable:
+    p.expect_word("UNDEFINE")
+    return ast.UndefineVariable(name=_variable_name(p))
+
+
+# --------------------------------------------------------------------------- PRINT / ASSERT / RUN SCRIPT
+
+
+def _print(p: KsqlParser) -> ast.PrintTopic:
+    p.expect_word("PRINT")
+    stmt = ast.PrintTopic(topic=p.parse_verbatim_name("a topic name"))
+    stmt.from_beginning = p.match_word("FROM", "BEGINNING")
+    if p.word() in ("INTERVAL", "SAMPLE"):
+        p._advance()
+        stmt.interval = p.parse_integer("an interval")
+    if p.match_word("LIMIT"):
+        stmt.limit = parse_limit(p)
+    return stmt
+
+
+def _assert(p: KsqlParser) -> ast.Statement:
+    p.expect_word("ASSERT")
+    exists = not p.match_word("NOT", "EXISTS")
+    if p.match_word("TOPIC"):
+        topic = ast.AssertTopic(topic=p.parse_verbatim_name("a topic name"), exists=exists)
+        if p.match_word("WITH"):
+            topic.properties, _ = p.parse_properties()
+        topic.timeout_ms = _timeout(p)
+        return topic
+    start = p._curr
+    if not p.match_word("SCHEMA"):
+        raise p.syntax_error("{'NOT', 'TOPIC', 'SCHEMA'}" if exists else "{'TOPIC', 'SCHEMA'}")
+    schema = ast.AssertSchema(exists=exists)
+    if p.match_word("SUBJECT"):
+        schema.subject = p.parse_verbatim_name("a subject name")
+    if p.match_word("ID"):
+        schema.schema_id = p.parse_integer("a schema id")
+    schema.timeout_ms = _timeout(p)
+    if schema.subject is None and schema.schema_id is None:
+        raise p.error("ASSERT SCHEMA statements must include a subject name or an id", start)
+    return schema
+
+
+def _timeout(p: KsqlParser) -> int | None:
+    return p.parse_duration() if p.match_word("TIMEOUT") else None
+
+
+def _run_script(p: KsqlParser) -> ast.RunScript:
+    if not p.allow_run_script:
+        raise p.error("Unknown statement 'RUN'")
+    p.expect_word("RUN", "SCRIPT")
+    return ast.RunScript(path=p.parse_string("a script path string"))
+
+
+STATEMENT_PARSERS: dict[str, StatementParser] = {
+    "CREATE": _create,
+    "INSERT": _insert,
+    "SELECT": _select,
+    "SHOW": _show,
+    "LIST": _show,
+    "DESCRIBE": _describe,
+    "EXPLAIN": _explain,
+    "TERMINATE": _terminate,
+    "PAUSE": _pause_resume,
+    "RESUME": _pause_resume,
+    "DROP": _drop,
+    "ALTER": _alter,
+    "SET": _set,
+    "UNSET": _unset,
+    "DEFINE": _define,
+    "UNDEFINE": _undefine,
+    "PRINT": _print,
+    "ASSERT": _assert,
+    "RUN": _run_script,
+}

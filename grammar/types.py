@@ -1,0 +1,89 @@
+"""Type expressions (column types, CAST targets, CREATE TYPE) parsed into ksqlpy SqlTypes.
+
+The grammar is ksqlDB's ``type`` rule: ``ARRAY<T>``, ``MAP<K, V>``, ``STRUCT<name T, ...>``,
+``DECIMAL(p, s)`` and a base type name, optionally with parameters (``VARCHAR(STRING)`` is legal
+ksqlDB syntax; the parameters carry no meaning and are dropped). Unknown base names are custom
+types (``TypeName``) that the analyzer resolves against CREATE TYPE.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from sqlglot.tokens import TokenType
+
+from ksqlpy.types import PRIMITIVES_BY_NAME, Array, Decimal, Map, SqlType, Struct
+
+from .ast import TypeName
+
+if TYPE_CHECKING:
+    from .base import TokenParser
+
+_TYPE_PARAMETER = "{'STRING', INTEGER_VALUE}"
+
+
+def parse_type(p: TokenParser) -> SqlType:
+    """Parse one type at the cursor of ``p``."""
+    word = p.word()
+    nxt = p._next.token_type
+    if word == "ARRAY" and nxt == TokenType.LT:
+        p._advance(2)
+        element = parse_type(p)
+        p.expect(TokenType.GT, ">")
+        return Array(element)
+    if word == "MAP" and nxt == TokenType.LT:
+        p._advance(2)
+        key = parse_type(p)
+        p.expect(TokenType.COMMA, ",")
+        value = parse_type(p)
+        p.expect(TokenType.GT, ">")
+        return Map(key, value)
+    if word == "STRUCT" and nxt in (TokenType.LT, TokenType.NEQ):
+        p._advance()
+        return _parse_struct_fields(p)
+    if word == "DECIMAL":
+        p._advance()
+        p.expect(TokenType.L_PAREN, "(")
+        precision = p.parse_integer("a precision")
+        p.expect(TokenType.COMMA, ",")
+        scale = p.parse_integer("a scale")
+        p.expect(TokenType.R_PAREN, ")")
+        return Decimal(precision, scale)
+    token = p._curr
+    if not p.is_identifier(token):
+        raise p.syntax_error("a type")
+    p._advance()
+    if p._match(TokenType.L_PAREN):
+        _skip_type_parameters(p)
+    if token.token_type == TokenType.VAR:
+        primitive = PRIMITIVES_BY_NAME.get(token.text.upper())
+        if primitive is not None:
+            return primitive
+    return TypeName(p.normalize(token))
+
+
+def _parse_struct_fields(p: TokenParser) -> Struct:
+    if p._match(TokenType.NEQ):  # STRUCT<> arrives as the '<>' operator token
+        return Struct(())
+    p.expect(TokenType.LT, "<")
+    fields: list[tuple[str, SqlType]] = []
+    if not p._match(TokenType.GT):
+        while True:
+            name = p.parse_identifier("a field name")
+            fields.append((name, parse_type(p)))
+            if not p._match(TokenType.COMMA):
+                break
+        p.expect(TokenType.GT, ">")
+    return Struct(tuple(fields))
+
+
+def _skip_type_parameters(p: TokenParser) -> None:
+    while True:
+        token = p._curr
+        if token.token_type == TokenType.NUMBER and token.text.isdigit() or p.word() == "STRING":
+            p._advance()
+        else:
+            raise p.syntax_error(_TYPE_PARAMETER)
+        if not p._match(TokenType.COMMA):
+            break
+    p.expect(TokenType.R_PAREN, ")")
