@@ -1,0 +1,200 @@
+"""Running cases through the executor against the fake engine, including mutation checks: a case
+that passes must fail once any one expected thing is changed."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+from qtt_fake_engine import FakeEngine, factory
+
+from ksqlpy.testing.executor import run_case
+from ksqlpy.testing.expansion import expand_case
+from ksqlpy.testing.model import Case
+from ksqlpy.testing.report import CaseResult
+
+SOURCE = "CREATE STREAM SRC (K STRING KEY, NAME STRING, N INT) WITH (kafka_topic='src', value_format='JSON');"
+SINK = "CREATE STREAM OUT AS SELECT * FROM SRC;"
+
+
+def copy_case(**extra: Any) -> dict[str, Any]:
+    raw: dict[str, Any] = {
+        "name": "copy with upper-cased fields",
+        "statements": [SOURCE, SINK],
+        "inputs": [
+            {"topic": "src", "key": "a", "value": {"name": "x", "n": 1.5}, "timestamp": 7,
+             "headers": [{"KEY": "h", "VALUE": "IQ=="}]},
+            {"topic": "src", "key": "b", "value": None, "timestamp": 8},
+        ],
+        "outputs": [
+            {"topic": "OUT", "key": "a", "value": {"NAME": "x", "N": 1.5}, "timestamp": 7,
+             "headers": [{"KEY": "h", "VALUE": "IQ=="}]},
+            {"topic": "OUT", "key": "b", "value": None, "timestamp": 8},
+        ],
+        "post": {"sources": [{"name": "OUT", "type": "stream", "schema": "K STRING KEY, NAME VARCHAR, N INT",
+                              "keyFormat": {"format": "KAFKA"}, "valueFormat": "JSON"}],
+                 "topics": {"blacklist": ".*-repartition", "topics": [{"name": "OUT", "partitions": 1}]}},
+    }
+    raw.update(extra)
+    return raw
+
+
+def run(raw: dict[str, Any], **kw: Any) -> CaseResult:
+    [case] = expand_case(raw, "mine.json")
+    return run_case(case, factory, timeout_s=30, **kw)
+
+
+def test_copy_case_passes() -> None:
+    result = run(copy_case())
+    assert result.status == "passed", result.reason
+
+
+MUTATIONS = {
+    "value": lambda r: r["outputs"][0]["value"].update(NAME="y"),
+    "decimal scale": lambda r: r["outputs"][0]["value"].update(N=__import__("decimal").Decimal("1.50")),
+    "key": lambda r: r["outputs"][0].update(key="z"),
+    "timestamp": lambda r: r["outputs"][1].update(timestamp=9),
+    "headers": lambda r: r["outputs"][0].update(headers=[]),
+    "tombstone": lambda r: r["outputs"][1].update(value={}),
+    "missing record": lambda r: r["outputs"].append({"topic": "OUT", "key": "c", "value": None}),
+    "extra record": lambda r: r["outputs"].pop(),
+    "wrong topic": lambda r: r["outputs"][0].update(topic="NOPE"),
+    "schema": lambda r: r["post"]["sources"][0].update(schema="K STRING KEY, NAME VARCHAR, N BIGINT"),
+    "source type": lambda r: r["post"]["sources"][0].update(type="table"),
+    "key format": lambda r: r["post"]["sources"][0].update(keyFormat={"format": "JSON"}),
+    "missing source": lambda r: r["post"]["sources"][0].update(name="GONE"),
+    "partitions": lambda r: r["post"]["topics"]["topics"][0].update(partitions=3),
+    "blacklist": lambda r: r["post"]["topics"].update(blacklist="OU.*"),
+    "expected error": lambda r: r.update(expectedException={"type": "io.confluent.ksql.util.KsqlException",
+                                                            "message": "x"}),
+}
+
+
+@pytest.mark.parametrize("what", sorted(MUTATIONS))
+def test_any_mutation_of_a_passing_case_fails(what: str) -> None:
+    raw = copy.deepcopy(copy_case())
+    MUTATIONS[what](raw)
+    result = run(raw)
+    assert result.status == "failed", f"mutating {what} still {result.status}"
+
+
+def test_inputs_are_fed_in_groups_with_a_drain_after_each() -> None:
+    engines: list[FakeEngine] = []
+
+    def keep(data_dir: str, props: dict[str, Any]) -> FakeEngine:
+        engines.append(FakeEngine(data_dir, props))
+        return engines[-1]
+
+    other = "CREATE STREAM SRC2 (K STRING KEY, N INT) WITH (kafka_topic='src2', value_format='JSON');"
+    raw = copy_case(statements=[SOURCE, other, SINK], post=None, outputs=[], inputs=[
+        {"topic": "src", "key": "a", "value": {"n": 1}},
+        {"topic": "src", "key": "b", "value": {"n": 2}},
+        {"topic": "src2", "key": "c", "value": {"n": 3}},
+        {"topic": "src", "key": "d", "value": {"n": 4}},
+    ])
+    [case] = expand_case(raw, "mine.json")
+    assert run_case(case, keep).status == "passed"
+    assert engines[0].drains == 3
+
+
+def test_properties_reach_the_engine_and_topics_are_precreated() -> None:
+    seen: dict[str, Any] = {}
+
+    def spy(data_dir: str, props: dict[str, Any]) -> FakeEngine:
+        engine = FakeEngine(data_dir, props)
+        seen["properties"] = engine.properties
+        close = engine.close
+
+        def close_and_remember() -> None:
+            seen["topics"] = {t.name: t.partitions for t in engine.log.list_topics()}
+            close()
+
+        engine.close = close_and_remember  # type: ignore[method-assign]
+        return engine
+
+    raw = copy_case(properties={"ksql.persistence.wrap.single.values": "false"},
+                    topics=[{"name": "extra", "partitions": 3}])
+    [case] = expand_case(raw, "mine.json")
+    assert run_case(case, spy, extra_properties={"x.y": 1}).status == "passed"
+    assert seen["properties"] == {"ksql.persistence.wrap.single.values": "false", "x.y": 1}
+    assert seen["topics"]["extra"] == 3 and seen["topics"]["src"] == 1
+
+
+def exc_case(statement: str, type_: str, message: str, inputs: list[Any] | None = None) -> dict[str, Any]:
+    return {"name": "err", "statements": [SOURCE, statement], "inputs": inputs or [],
+            "expectedException": {"type": type_, "message": message}}
+
+
+PARSE = "io.confluent.ksql.parser.exception.ParseFailedException"
+STATEMENT = "io.confluent.ksql.util.KsqlStatementException"
+STREAMS = "org.apache.kafka.streams.errors.StreamsException"
+
+
+def test_expected_exceptions_match_category_and_contained_message() -> None:
+    assert run(exc_case("BOOM;", PARSE, "mismatched input 'BOOM'")).status == "passed"
+    assert run(exc_case("BOOM;", STATEMENT, "mismatched input")).status == "passed"  # parse errors are statement errors
+    assert run(exc_case("FAIL;", STATEMENT, "failed on purpose")).status == "passed"
+    assert run(exc_case("FAIL;", PARSE, "failed on purpose")).status == "failed"  # wrong category
+    assert run(exc_case("FAIL;", STATEMENT, "Failed On Purpose")).status == "failed"  # no normalization
+    result = run(exc_case(SINK, STATEMENT, "anything"))
+    assert result.status == "failed" and "nothing failed" in result.reason
+
+
+def test_processing_errors_match_streams_exception() -> None:
+    boom = [{"topic": "src", "key": "a", "value": {"explode": 1}}]
+    raw = exc_case(SINK, STREAMS, "Exception caught in process", boom)
+    assert run(raw).status == "passed"
+    raw["expectedException"]["causeMessage"] = "value exploded"
+    raw["expectedException"]["message"] = "wrapper text we do not produce"
+    assert run(raw).status == "passed"
+    assert run(exc_case(SINK, STATEMENT, "Exception caught", boom)).status == "failed"
+
+
+def test_unsupported_errors_skip_and_other_errors_fail_with_grouped_reasons() -> None:
+    result = run({"name": "n", "statements": ["NEEDS something;"]})
+    assert result.status == "skipped" and result.reason == "Unsupported: a feature the fake does not have"
+    result = run({"name": "n", "statements": ["FAIL now;"]})
+    assert result.status == "failed" and result.group.startswith("statement error: KsqlStatementError")
+
+
+def test_engine_crashes_and_timeouts_are_failures_not_crashes_of_the_runner() -> None:
+    def broken(data_dir: str, props: dict[str, Any]) -> FakeEngine:
+        engine = FakeEngine(data_dir, props)
+        engine.execute = lambda sql: 1 / 0  # type: ignore[method-assign]
+        return engine
+
+    [case] = expand_case(copy_case(), "mine.json")
+    result = run_case(case, broken)
+    assert result.status == "failed" and "ZeroDivisionError" in result.reason
+
+    def slow(data_dir: str, props: dict[str, Any]) -> FakeEngine:
+        engine = FakeEngine(data_dir, props)
+        engine.drain = lambda timeout_s=10.0: __import__("time").sleep(5)  # type: ignore[method-assign]
+        return engine
+
+    result = run_case(case, slow, timeout_s=0.3)
+    assert result.status == "failed" and result.group == "timeout"
+
+
+def test_windowed_and_delimited_inputs_are_serialized_for_the_source() -> None:
+    stmts = ["CREATE TABLE W (K INT PRIMARY KEY, V STRING) WITH (kafka_topic='w', value_format='DELIMITED', "
+             "window_type='tumbling', window_size='1000');",
+             "CREATE TABLE WOUT AS SELECT * FROM W;"]
+    win = {"start": 1000, "end": 2000, "type": "time"}
+    raw = {"name": "w", "statements": stmts,
+           "inputs": [{"topic": "w", "key": 5, "value": "hello", "window": win}],
+           "outputs": [{"topic": "WOUT", "key": 5, "value": "hello", "window": win}]}
+    assert run(raw).status == "passed"
+    raw["outputs"][0]["window"] = {"start": 0, "end": 1000, "type": "time"}
+    assert run(raw).status == "failed"
+
+
+def test_skipped_and_malformed_cases_do_not_start_an_engine() -> None:
+    def never(data_dir: str, props: dict[str, Any]) -> FakeEngine:
+        raise AssertionError("engine started")
+
+    skipped = Case(file="f", name="n", skip_reason="because")
+    assert run_case(skipped, never).status == "skipped"
+    broken = Case(file="f", name="n", error="malformed case: x")
+    assert run_case(broken, never).status == "failed"
