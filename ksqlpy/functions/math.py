@@ -8,6 +8,7 @@ import random
 from collections.abc import Callable
 from decimal import ROUND_CEILING, ROUND_DOWN, ROUND_FLOOR, ROUND_HALF_DOWN, ROUND_HALF_UP, Context
 from decimal import Decimal as PyDecimal
+from fractions import Fraction
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
@@ -75,6 +76,21 @@ def _sqrt(x: float) -> float:
     if x >= 0:
         return math.sqrt(x)
     return NAN
+
+
+def _cbrt(x: float) -> float:
+    """Cube root rounded like Java's (exact cubes stay exact): libm's result or a neighbour, whichever cubes
+    closest to x."""
+    r = math.cbrt(x)
+    if r == 0 or not math.isfinite(r):
+        return r
+    fx = Fraction(x)
+    best, err = r, abs(Fraction(r) ** 3 - fx)
+    for c in (math.nextafter(r, INF), math.nextafter(r, -INF)):
+        e = abs(Fraction(c) ** 3 - fx)
+        if e < err:
+            best, err = c, e
+    return best
 
 
 def _exp(x: float) -> float:
@@ -367,7 +383,7 @@ def register(registry: FunctionRegistry) -> None:
     add("ASIN", "The inverse sine of a value.", _double_fn(_java(math.asin)))
     add("ATAN", "The inverse tangent of a value.", _double_fn(math.atan))
     add("ATAN2", "The inverse tangent of y / x (y first).", _double_fn(math.atan2, 2))
-    add("CBRT", "The cube root of a value.", _double_fn(math.cbrt))
+    add("CBRT", "The cube root of a value.", _double_fn(_cbrt))
     add(
         "CEIL",
         "The smallest integer value that is greater than or equal to a value.",

@@ -1,0 +1,241 @@
+"""Overload declaration and resolution (ksqlpy.functions.signatures)."""
+
+from __future__ import annotations
+
+import pytest
+
+from ksqlpy.errors import KsqlTypeError
+from ksqlpy.functions import default_registry
+from ksqlpy.functions.registry import TableFunction
+from ksqlpy.functions.signatures import (
+    Overload,
+    parse_params,
+    parse_pattern,
+    select_overload,
+    type_of,
+    udf,
+    udtf,
+)
+from ksqlpy.types import (
+    BIGINT,
+    BOOLEAN,
+    DATE,
+    DOUBLE,
+    INTEGER,
+    NULL,
+    STRING,
+    Array,
+    Decimal,
+    LambdaType,
+    Map,
+    Struct,
+)
+
+
+def _numeric_fn():
+    return udf(
+        "TWICE",
+        overloads=[
+            ("INT", "INT", lambda x: 2 * x),
+            ("BIGINT", "BIGINT", lambda x: 2 * x),
+            Overload("DECIMAL", lambda ts: ts[0], lambda x: 2 * x, returns_doc="DECIMAL"),
+            ("DOUBLE", "DOUBLE", lambda x: 2.0 * x),
+        ],
+        null_on_null=True,
+    )
+
+
+def test_pattern_language_round_trips():
+    assert type_of("ARRAY<MAP<STRING, INT>>") == Array(Map(STRING, INTEGER))
+    assert type_of("DECIMAL(4,2)") == Decimal(4, 2)
+    assert str(parse_pattern("LAMBDA(K, V)->V1")) == "LAMBDA(K, V)->V1"
+    params, variadic = parse_params("INT, T...")
+    assert variadic and len(params) == 2
+    assert parse_params("") == ((), False)
+    with pytest.raises(ValueError):
+        parse_pattern("ARRAY<INT")
+    with pytest.raises(ValueError):
+        parse_params("INT..., STRING")
+    with pytest.raises(ValueError):
+        parse_pattern("NOT_A_TYPE")
+
+
+def test_exact_match_wins_and_returns_the_declared_type():
+    r = _numeric_fn().resolve([INTEGER])
+    assert r.return_type == INTEGER and r.param_types is None and r.null_on_null
+    assert r.impl(4) == 8
+
+
+def test_decimal_parameter_accepts_any_precision_and_computes_the_return():
+    r = _numeric_fn().resolve([Decimal(7, 3)])
+    assert r.return_type == Decimal(7, 3)
+    assert r.param_types is None
+
+
+def test_implicit_cast_when_no_exact_overload():
+    f = udf("HALF", overloads=[("DOUBLE", "DOUBLE", lambda x: x / 2)])
+    r = f.resolve([INTEGER])
+    assert r.param_types == [DOUBLE]
+    r = f.resolve([Decimal(5, 2)])
+    assert r.param_types == [DOUBLE]
+
+
+def test_integer_widens_to_decimal_of_its_width():
+    f = udf("D", overloads=[Overload("DECIMAL", lambda ts: ts[0], abs)])
+    assert f.resolve([INTEGER]).param_types == [Decimal(10, 0)]
+    assert f.resolve([BIGINT]).param_types == [Decimal(19, 0)]
+
+
+def test_several_fitting_casts_are_ambiguous_like_ksqldb():
+    f = udf("PICK", overloads=[("BIGINT, BIGINT...", "BIGINT", max), ("DOUBLE, DOUBLE...", "DOUBLE", max)])
+    with pytest.raises(
+        KsqlTypeError,
+        match=r"Function 'pick' cannot be resolved due to ambiguous method parameters \(INTEGER, BIGINT\)\.",
+    ):
+        f.resolve([INTEGER, BIGINT])
+
+
+def test_null_literal_fits_every_overload_exactly():
+    f = _numeric_fn()
+    with pytest.raises(KsqlTypeError, match=r"ambiguous method parameters \(null\)"):
+        f.resolve([NULL])
+    r = udf("ONE", overloads=[("STRING", "STRING", str)]).resolve([NULL])
+    assert r.return_type == STRING
+
+
+def test_no_match_message_lists_alternatives():
+    with pytest.raises(KsqlTypeError) as e:
+        _numeric_fn().resolve([STRING])
+    msg = str(e.value)
+    assert msg.startswith("Function 'twice' does not accept parameters (STRING).")
+    assert "Valid alternatives are:" in msg and "twice(DOUBLE) -> DOUBLE" in msg
+
+
+def test_non_variadic_beats_variadic():
+    f = udf(
+        "V",
+        overloads=[
+            ("STRING...", "STRING", lambda *a: "var"),
+            ("STRING, STRING", "STRING", lambda a, b: "two"),
+        ],
+    )
+    assert f.resolve([STRING, STRING]).impl("a", "b") == "two"
+    assert f.resolve([STRING]).impl("a") == "var"
+    assert f.resolve([]).impl() == "var"
+
+
+def test_generics_bind_and_widen():
+    f = udf("FIRST", overloads=[("T, T...", "T", lambda *a: a[0])])
+    assert f.resolve([STRING, STRING]).return_type == STRING
+    r = f.resolve([INTEGER, BIGINT, NULL])
+    assert r.return_type == BIGINT and r.param_types == [BIGINT, BIGINT, BIGINT]
+    with pytest.raises(KsqlTypeError, match="does not accept parameters"):
+        f.resolve([STRING, INTEGER])
+
+
+def test_generics_inside_containers():
+    f = udf("HEAD", overloads=[("ARRAY<T>", "T", lambda a: a[0])])
+    assert f.resolve([Array(Map(STRING, DOUBLE))]).return_type == Map(STRING, DOUBLE)
+    assert f.resolve([NULL]).return_type == NULL
+    g = udf("PUT", overloads=[("MAP<K, V>, K, V", "MAP<K, V>", lambda m, k, v: {**m, k: v})])
+    r = g.resolve([Map(STRING, INTEGER), STRING, BIGINT])
+    assert r.return_type == Map(STRING, BIGINT)
+    assert r.param_types == [Map(STRING, BIGINT), STRING, BIGINT]
+
+
+def test_string_argument_casts_to_temporal_parameter():
+    f = udf("DAYS", overloads=[("DATE", "INT", int)])
+    assert f.resolve([STRING]).param_types == [DATE]
+
+
+def test_any_and_struct_patterns():
+    f = udf(
+        "TYPE_NAME",
+        overloads=[("ANY", "STRING", lambda v: "x"), ("STRUCT, INT", "BOOLEAN", lambda s, i: True)],
+    )
+    s = Struct((("A", INTEGER),))
+    assert f.resolve([Array(BOOLEAN)]).return_type == STRING
+    assert f.resolve([s, INTEGER]).return_type == BOOLEAN
+
+
+def test_make_impl_sees_concrete_types():
+    seen = []
+
+    def make(params, ret):
+        seen.append((params, ret))
+        return lambda v: v
+
+    f = udf("ID", overloads=[Overload("T", "T", make_impl=make)])
+    f.resolve([Array(STRING)])
+    assert seen == [([Array(STRING)], Array(STRING))]
+
+
+def test_lambda_parameters_come_from_earlier_arguments():
+    f = udf(
+        "APPLY",
+        overloads=[
+            ("ARRAY<T>, LAMBDA(T)->U", "ARRAY<U>", lambda a, fn: [fn(x) for x in a]),
+            ("MAP<K, V>, LAMBDA(K, V)->U", "ARRAY<U>", lambda m, fn: [fn(k, v) for k, v in m.items()]),
+            ("ARRAY<T>, S, LAMBDA(S, T)->S", "S", lambda a, s, fn: s),
+        ],
+    )
+    assert f.lambda_params(1, [Array(DOUBLE)]) == (DOUBLE,)
+    assert f.lambda_params(1, [Map(STRING, BOOLEAN)]) == (STRING, BOOLEAN)
+    assert f.lambda_params(2, [Array(INTEGER), BIGINT]) == (BIGINT, INTEGER)
+    r = f.resolve([Array(DOUBLE), LambdaType((DOUBLE,), STRING)])
+    assert r.return_type == Array(STRING)
+    assert r.impl([1.0, 2.0], lambda x: str(x)) == ["1.0", "2.0"]
+    r = f.resolve([Array(INTEGER), INTEGER, LambdaType((INTEGER, INTEGER), BIGINT)])
+    assert r.return_type == BIGINT
+    with pytest.raises(KsqlTypeError, match="lambda"):
+        f.lambda_params(1, [STRING])
+
+
+def test_per_overload_flags_and_signatures_text():
+    f = udf(
+        "F",
+        overloads=[
+            Overload("", "DOUBLE", lambda: 1.0, deterministic=False),
+            Overload("INT", "INT", abs, null_on_null=False),
+        ],
+        null_on_null=True,
+    )
+    assert f.resolve([]).deterministic is False
+    assert f.resolve([INTEGER]).null_on_null is False
+    assert f.signatures() == ["F() -> DOUBLE", "F(INTEGER) -> INTEGER"]
+
+
+def test_display_name_and_select_overload():
+    f = udf("COALESCE_LIKE", overloads=[("T, T...", "T", lambda *a: a[0])], display_name="COALESCE_LIKE")
+    with pytest.raises(KsqlTypeError, match=r"Function 'COALESCE_LIKE' does not accept parameters \(\)"):
+        f.resolve([])
+    m = select_overload("x", f.overloads, [INTEGER])
+    assert m.binding == {"T": INTEGER} and m.return_type == INTEGER
+
+
+def test_udtf_registers_as_table_function():
+    t = udtf("SPREAD", overloads=[("ARRAY<T>", "T", lambda a: list(a or []))])
+    assert isinstance(t, TableFunction)
+    assert t.resolve([Array(STRING)]).return_type == STRING
+
+
+def test_default_registry_has_every_family():
+    reg = default_registry()
+    for name in (
+        "ABS",
+        "CONCAT",
+        "REGEXP_REPLACE",
+        "EXTRACTJSONFIELD",
+        "ARRAY_SORT",
+        "MAP_KEYS",
+        "TRANSFORM",
+        "COALESCE",
+        "INT_FROM_BYTES",
+        "URL_EXTRACT_HOST",
+        "GEO_DISTANCE",
+        "AS_VALUE",
+    ):
+        assert reg.kind_of(name) == "scalar", name
+    assert reg.kind_of("EXPLODE") == "table" and reg.kind_of("CUBE_EXPLODE") == "table"
+    for fn in reg.scalars.values():
+        assert fn.category and fn.description, fn.name
