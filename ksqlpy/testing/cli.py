@@ -14,7 +14,7 @@ from typing import Any
 
 from ksqlpy.testing.executor import EngineFactory
 from ksqlpy.testing.report import CaseResult, write_json, write_text
-from ksqlpy.testing.runner import discover, load_cases, run_all, select
+from ksqlpy.testing.runner import discover, load_cases, mutation_check, run_all, select
 from ksqlpy.testing.single import single_case
 
 
@@ -29,6 +29,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--drain-timeout", type=float, default=10.0, metavar="S",
                    help="time the engine gets to process each input group (default 10)")
     p.add_argument("--top", type=int, default=15, metavar="N", help="how many top reasons to print")
+    p.add_argument("--mutate", action="store_true",
+                   help="self-check: re-run passed cases with one expectation changed; they must fail")
     p.add_argument("-v", "--verbose", action="store_true", help="print every case with its status and reason")
     single = p.add_argument_group("single case (like ksql-test-runner)")
     single.add_argument("--statements", metavar="FILE.sql")
@@ -73,15 +75,22 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
     if args.bootstrap_servers:
         extra["bootstrap.servers"] = args.bootstrap_servers
         jobs = 1  # cases share topic names: one at a time on a shared cluster
-    results = run_all(cases, factory, jobs=jobs, progress=_progress if sys.stderr.isatty() else None,
-                      timeout_s=args.timeout, drain_timeout_s=args.drain_timeout, extra_properties=extra,
-                      cleanup_topics=bool(args.bootstrap_servers))
+    options: dict[str, Any] = dict(timeout_s=args.timeout, drain_timeout_s=args.drain_timeout,
+                                   extra_properties=extra, cleanup_topics=bool(args.bootstrap_servers))
+    results = run_all(cases, factory, jobs=jobs, progress=_progress if sys.stderr.isatty() else None, **options)
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")
+    survivors: list[tuple[str, str]] = []
+    if args.mutate:
+        mutated, survivors = mutation_check(cases, results, factory, **options)
+        print(f"Mutation self-check: {mutated} passed cases mutated, {len(survivors)} still passed")
+        for case_id, what in survivors:
+            print(f"  NOT CHECKED {case_id}: mutating {what} did not make it fail")
+        print()
     write_text(results, sys.stdout, verbose=args.verbose or args.statements is not None, top=args.top)
     if args.report:
         write_json(results, args.report)
-    return 1 if any(r.status == "failed" for r in results) else 0
+    return 1 if survivors or any(r.status == "failed" for r in results) else 0
 
 
 def _progress(done: int, total: int, result: CaseResult) -> None:

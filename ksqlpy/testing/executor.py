@@ -41,6 +41,10 @@ from ksqlpy.testing.specserde import (
 
 EngineFactory = Callable[[str, dict[str, Any]], Any]
 
+# What ksqlDB's TestExecutor configures for every case; case properties override these. The service id
+# shows in internal topic names that ``post.topics`` expects (``_confluent-ksql-some.ksql.service.id...``).
+HARNESS_PROPERTIES: dict[str, Any] = {"ksql.service.id": "some.ksql.service.id"}
+
 _UNSUPPORTED = re.compile(r"^(?:line \d+:\d+: )?(Unsupported:.*)", re.DOTALL)
 _CREATE_SOURCE = re.compile(r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:SOURCE\s+)?(?:STREAM|TABLE)\b", re.IGNORECASE)
 _AS_SELECT = re.compile(r"\bAS\s+SELECT\b", re.IGNORECASE)
@@ -125,7 +129,7 @@ class _Run:
 
     # -- steps
     def run(self) -> None:
-        props = {**self.case.properties, **self.extra}
+        props = {**HARNESS_PROPERTIES, **self.case.properties, **self.extra}
         try:
             self.engine = self.factory(self.data_dir, props)
         except Exception as e:  # noqa: BLE001
@@ -290,14 +294,17 @@ class _Run:
         if unsupported:
             raise _Done(SKIPPED, unsupported.group(1).strip().splitlines()[0])
         got = f"{type(e).__name__}: {msg}"
+        crashed = not isinstance(e, KsqlError) and phase == "statement"
         if exc is not None:
-            raise _Done(FAILED, f"expected {short_type(exc.type)} containing {exc.message!r}, got {phase} error {got}",
+            reason = f"expected {short_type(exc.type)} containing {exc.message!r}, got {phase} error {got}"
+        else:
+            reason = f"{phase} error ({self.stage}): {got}"
+        if crashed:
+            raise _Done(FAILED, f"engine crashed: {reason}", f"engine crash: {type(e).__name__}: {normalize(msg)}")
+        if exc is not None:
+            raise _Done(FAILED, reason,
                         f"expected error not matched: {short_type(exc.type)}: {normalize(exc.message or '')}")
-        if not isinstance(e, KsqlError):
-            raise _Done(FAILED, f"engine crashed ({phase}, {self.stage}): {got}",
-                        f"engine crash: {type(e).__name__}: {normalize(msg)}")
-        raise _Done(FAILED, f"{phase} error ({self.stage}): {got}",
-                    f"{phase} error: {type(e).__name__}: {normalize(msg)}")
+        raise _Done(FAILED, reason, f"{phase} error: {type(e).__name__}: {normalize(msg)}")
 
 
 def short_type(java_class: str) -> str:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from ksqlpy.errors import KsqlError
 from ksqlpy.testing.compare import Mismatch
 from ksqlpy.testing.model import FormatSpec, PostConditions, PostSource, TopicSpec
 from ksqlpy.testing.schema import columns_of, parse_schema, schema_diff
@@ -52,7 +53,7 @@ def source_diff(expected: PostSource, source: Any) -> Mismatch | None:
     if expected.schema is not None:
         try:
             want = parse_schema(expected.schema)
-        except ValueError as e:
+        except KsqlError as e:
             return Mismatch("post.sources", f"{label}: cannot parse expected schema {expected.schema!r}: {e}")
         d = schema_diff(want, columns_of(source))
         if d:

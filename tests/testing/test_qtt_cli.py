@@ -84,3 +84,9 @@ def test_sql_files_split_at_semicolons_outside_quotes_and_comments() -> None:
 
     text = "CREATE STREAM A (X STRING) WITH (k='a;b'); -- c;d\nSELECT `x;` FROM A /* ; */;\n-- end\n"
     assert split_statements(text) == ["CREATE STREAM A (X STRING) WITH (k='a;b');", "SELECT `x;` FROM A /* ; */;"]
+
+
+def test_mutate_flag_reports_the_self_check(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    write_suite(tmp_path / "suite")
+    assert main([str(tmp_path / "suite"), "-k", "copies", "--mutate"], factory=factory) == 0
+    assert "Mutation self-check: 1 passed cases mutated, 0 still passed" in capsys.readouterr().out

@@ -117,7 +117,8 @@ def test_properties_reach_the_engine_and_topics_are_precreated() -> None:
                     topics=[{"name": "extra", "partitions": 3}])
     [case] = expand_case(raw, "mine.json")
     assert run_case(case, spy, extra_properties={"x.y": 1}).status == "passed"
-    assert seen["properties"] == {"ksql.persistence.wrap.single.values": "false", "x.y": 1}
+    assert seen["properties"] == {"ksql.service.id": "some.ksql.service.id",
+                                  "ksql.persistence.wrap.single.values": "false", "x.y": 1}
     assert seen["topics"]["extra"] == 3 and seen["topics"]["src"] == 1
 
 
@@ -198,3 +199,17 @@ def test_skipped_and_malformed_cases_do_not_start_an_engine() -> None:
     assert run_case(skipped, never).status == "skipped"
     broken = Case(file="f", name="n", error="malformed case: x")
     assert run_case(broken, never).status == "failed"
+
+
+def test_mutation_helper_changes_what_the_case_checks() -> None:
+    from ksqlpy.testing.mutation import mutate
+
+    [case] = expand_case(copy_case(), "mine.json")
+    mutant, what = mutate(case)  # type: ignore[misc]
+    assert what == "outputs[0].value.NAME" and mutant.outputs[0].value["NAME"] == "x<mutated>"
+    assert case.outputs[0].value["NAME"] == "x"  # the original is untouched
+    assert run_case(mutant, factory).status == "failed"
+    [err] = expand_case(exc_case("FAIL;", STATEMENT, "failed on purpose"), "mine.json")
+    mutant, what = mutate(err)  # type: ignore[misc]
+    assert what == "expectedException.message" and run_case(mutant, factory).status == "failed"
+    assert mutate(Case(file="f", name="n")) is None
