@@ -1,0 +1,90 @@
+"""REGULAR EXPRESSION functions and the Java-to-Python pattern translation."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from ksqlpy.functions import default_registry
+from ksqlpy.functions.regex import compile_java_regex, java_replacement, translate_java_regex
+from ksqlpy.functions.signatures import FunctionError
+from ksqlpy.types import INTEGER, STRING
+
+REG = default_registry()
+S = STRING
+
+
+def call(name, types, *args):
+    r = REG.scalars[name].resolve(list(types))
+    if r.null_on_null and any(a is None for a in args):
+        return None
+    return r.impl(*args)
+
+
+def test_extract_first_match_or_group():
+    assert call("REGEXP_EXTRACT", [S, S], r"\d+", "order 66 of 99") == "66"
+    assert call("REGEXP_EXTRACT", [S, S], r"\d+", "none") is None
+    assert call("REGEXP_EXTRACT", [S, S, INTEGER], r"(\w+)@(\w+)", "mail bob@host now", 2) == "host"
+    assert call("REGEXP_EXTRACT", [S, S, INTEGER], r"(a)|(b)", "b", 1) is None  # group did not take part
+    assert call("REGEXP_EXTRACT", [S, S], None, "x") is None
+    with pytest.raises(FunctionError):
+        call("REGEXP_EXTRACT", [S, S, INTEGER], r"(a)", "a", 3)
+
+
+def test_extract_all():
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"[0-9]", "a1b2c3") == ["1", "2", "3"]
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"[0-9]", "abc") == []
+    assert call("REGEXP_EXTRACT_ALL", [S, S, INTEGER], r"(\w)=(\w*)", "a=1 b= c=3", 2) == ["1", "", "3"]
+
+
+def test_replace_with_java_replacement_syntax():
+    assert call("REGEXP_REPLACE", [S, S, S], "2024-01-31", r"(\d+)-(\d+)-(\d+)", "$3/$2/$1") == "31/01/2024"
+    assert call("REGEXP_REPLACE", [S, S, S], "cost 5", r"\d", r"\$$0") == "cost $5"
+    assert call("REGEXP_REPLACE", [S, S, S], "ab", "(?<first>a)", "[${first}]") == "[a]b"
+    assert call("REGEXP_REPLACE", [S, S, S], "aaa", "a*", "-") == "--"
+    assert call("REGEXP_REPLACE", [S, S, S], "x\\y", r"\\", "/") == "x/y"
+    assert call("REGEXP_REPLACE", [S, S, S], "abc", "b", None) is None
+
+
+def test_replacement_group_numbers_take_as_many_digits_as_exist():
+    assert java_replacement("$10", 1) == "\\g<1>0"
+    assert java_replacement("$10", 10) == "\\g<10>"
+    with pytest.raises(FunctionError):
+        java_replacement("$2", 1)
+    with pytest.raises(FunctionError):
+        java_replacement("cost $", 0)
+
+
+def test_split_to_array():
+    assert call("REGEXP_SPLIT_TO_ARRAY", [S, S], "a1b22c", r"\d+") == ["a", "b", "c"]
+    assert call("REGEXP_SPLIT_TO_ARRAY", [S, S], "1a1", r"\d") == ["", "a", ""]
+    assert call("REGEXP_SPLIT_TO_ARRAY", [S, S], "x(y)z", r"\((y)\)") == ["x", "z"]  # groups not included
+    assert call("REGEXP_SPLIT_TO_ARRAY", [S, S], "abc", "") == ["a", "b", "c"]
+    assert call("REGEXP_SPLIT_TO_ARRAY", [S, S], "plain", ",") == ["plain"]
+    assert call("REGEXP_SPLIT_TO_ARRAY", [S, S], None, ",") is None
+
+
+def test_java_defaults_are_ascii():
+    assert call("REGEXP_EXTRACT", [S, S], r"\w+", "é-abc") == "abc"
+    assert call("REGEXP_EXTRACT", [S, S], r"(?i)straße", "STRASSE") is None
+
+
+def test_translation_of_java_only_constructs():
+    assert translate_java_regex(r"(?<y>\d{4})\k<y>")[0] == r"(?P<y>\d{4})(?P=y)"
+    assert translate_java_regex(r"(?<=a)b(?<!c)")[0] == r"(?<=a)b(?<!c)"
+    assert translate_java_regex(r"\Q1+1\E")[0] == r"1\+1"
+    assert translate_java_regex(r"[a-c[x-z]]")[0] == "[a-cx-z]"
+    assert translate_java_regex(r"\p{Upper}\P{Digit}")[0] == "[A-Z][^0-9]"
+    p = compile_java_regex(r"ab(?i)cd")
+    assert p.fullmatch("abCD") and not p.fullmatch("ABcd")
+    assert compile_java_regex(r"end\z").search("the end") and not compile_java_regex(r"end\z").search("end\n")
+    assert compile_java_regex(r"end\Z").search("end\n")
+    assert compile_java_regex(r"a*+a") and compile_java_regex(r"(?>ab)")  # possessive and atomic
+    assert compile_java_regex(r"x") is compile_java_regex(r"x")  # compiled once
+
+
+def test_invalid_pattern_is_a_function_error():
+    with pytest.raises(FunctionError, match="Invalid regular expression"):
+        call("REGEXP_EXTRACT", [S, S], "(unclosed", "x")
+    assert isinstance(compile_java_regex("a|b"), re.Pattern)
