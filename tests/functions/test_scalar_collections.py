@@ -1,0 +1,141 @@
+"""ARRAY and MAP functions."""
+
+from __future__ import annotations
+
+from decimal import Decimal as D
+
+import pytest
+
+from ksqlpy.functions import default_registry
+from ksqlpy.functions.signatures import FunctionError
+from ksqlpy.types import BIGINT, BOOLEAN, BYTES, DOUBLE, INTEGER, NULL, STRING, Array, Decimal, Map, Struct
+
+REG = default_registry()
+S = STRING
+AI = Array(INTEGER)
+AS = Array(STRING)
+
+
+def call(name, types, *args):
+    r = REG.scalars[name].resolve(list(types))
+    if r.null_on_null and any(a is None for a in args):
+        return None
+    return r.impl(*args)
+
+
+def rtype(name, *types):
+    return REG.scalars[name].resolve(list(types)).return_type
+
+
+def test_length_concat_contains():
+    assert call("ARRAY_LENGTH", [AS], ["a", None]) == 2
+    assert call("ARRAY_LENGTH", [AS], None) is None
+    assert call("ARRAY_CONCAT", [AI, AI], [1], [2, 3]) == [1, 2, 3]
+    assert call("ARRAY_CONCAT", [AI, AI], [1], None) == [1]
+    assert call("ARRAY_CONCAT", [AI, AI], None, None) is None
+    assert rtype("ARRAY_CONCAT", AI, Array(BIGINT)) == Array(BIGINT)
+    assert call("ARRAY_CONTAINS", [AI, INTEGER], [4, None], 4) is True
+    assert call("ARRAY_CONTAINS", [AI, INTEGER], [4], 5) is False
+    assert call("ARRAY_CONTAINS", [AI, NULL], [4, None], None) is True
+    assert call("ARRAY_CONTAINS", [AI, INTEGER], None, 4) is False
+    assert call("ARRAY_CONTAINS", [Array(AS), AS], [["a"], ["b", "c"]], ["b", "c"]) is True
+    assert call("ARRAY_CONTAINS", [Array(BOOLEAN), BOOLEAN], [True], True) is True
+
+
+def test_set_like_functions_keep_first_seen_order():
+    assert call("ARRAY_DISTINCT", [AS], ["b", "a", None, "b", None]) == ["b", "a", None]
+    assert call("ARRAY_DISTINCT", [Array(Map(S, INTEGER))], [{"x": 1}, {"x": 1}, {"x": 2}]) == [
+        {"x": 1},
+        {"x": 2},
+    ]
+    assert call("ARRAY_EXCEPT", [AI, AI], [3, 1, 3, 2, None], [2]) == [3, 1, None]
+    assert call("ARRAY_INTERSECT", [AI, AI], [3, 1, 3, None], [None, 3]) == [3, None]
+    assert call("ARRAY_UNION", [AI, AI], [2, 2, 1], [1, 5]) == [2, 1, 5]
+    assert call("ARRAY_UNION", [AI, AI], [1], None) is None
+
+
+def test_remove():
+    assert call("ARRAY_REMOVE", [AI, INTEGER], [1, 2, 1, None], 1) == [2, None]
+    assert call("ARRAY_REMOVE", [AI, INTEGER], [1, None], None) == [1]
+    assert call("ARRAY_REMOVE", [Array(AS), AS], [["a"], ["a", "b"], None], ["a"]) == [["a", "b"], None]
+    assert call("ARRAY_REMOVE", [AI, INTEGER], None, 1) is None
+
+
+def test_join_formats_like_java():
+    assert call("ARRAY_JOIN", [Array(DOUBLE)], [1.0, 1e8, None]) == "1.0,1.0E8,null"
+    assert call("ARRAY_JOIN", [Array(BOOLEAN), S], [True, False], " & ") == "true & false"
+    assert call("ARRAY_JOIN", [Array(Decimal(4, 2)), S], [D("1.50"), D("-0.00")], ";") == "1.50;0.00"
+    assert call("ARRAY_JOIN", [AS, NULL], ["a", "b"], None) == "ab"
+    assert call("ARRAY_JOIN", [AS], None) is None
+    with pytest.raises(FunctionError):
+        call("ARRAY_JOIN", [Array(AS)], [["nested"]])
+
+
+def test_max_min_sort():
+    assert call("ARRAY_MAX", [AI], [None, 3, -1]) == 3
+    assert call("ARRAY_MIN", [AS], ["b", "B", None]) == "B"
+    assert call("ARRAY_MAX", [AI], [None]) is None
+    assert call("ARRAY_MIN", [Array(BYTES)], [b"\x01", b"\xf0"]) == b"\xf0"  # signed bytes
+    assert rtype("ARRAY_MAX", Array(Decimal(3, 1))) == Decimal(3, 1)
+    assert call("ARRAY_SORT", [AI], [3, None, 1, 2]) == [1, 2, 3, None]
+    assert call("ARRAY_SORT", [AI, S], [3, None, 1, 2], "Desc") == [3, 2, 1, None]
+    assert call("ARRAY_SORT", [AI, S], [3, 1], "descending") == [3, 1]
+    assert call("ARRAY_SORT", [AI, S], [3, 1], "sideways") is None
+    assert call("ARRAY_SORT", [AI, S], [3, 1], None) is None
+    src = [2, 1]
+    call("ARRAY_SORT", [AI], src)
+    assert src == [2, 1]  # input untouched
+
+
+def test_generate_series():
+    assert call("GENERATE_SERIES", [INTEGER, INTEGER], 1, 4) == [1, 2, 3, 4]
+    assert call("GENERATE_SERIES", [INTEGER, INTEGER], 2, -1) == [2, 1, 0, -1]
+    assert call("GENERATE_SERIES", [INTEGER, INTEGER], 5, 5) == [5]
+    assert call("GENERATE_SERIES", [INTEGER, INTEGER, INTEGER], 0, 10, 4) == [0, 4, 8]
+    assert call("GENERATE_SERIES", [INTEGER, INTEGER, INTEGER], 10, 0, -5) == [10, 5, 0]
+    assert rtype("GENERATE_SERIES", BIGINT, INTEGER) == Array(BIGINT)
+    with pytest.raises(FunctionError):
+        call("GENERATE_SERIES", [INTEGER, INTEGER, INTEGER], 0, 5, 0)
+    with pytest.raises(FunctionError):
+        call("GENERATE_SERIES", [INTEGER, INTEGER, INTEGER], 0, 5, -1)
+
+
+def test_slice_is_one_based_and_inclusive():
+    letters = ["a", "b", "c", "d"]
+    assert call("SLICE", [AS, INTEGER, INTEGER], letters, 2, 4) == ["b", "c", "d"]
+    assert call("SLICE", [AS, INTEGER, INTEGER], letters, 1, 0) == []
+    assert call("SLICE", [AS, NULL, INTEGER], letters, None, 2) == ["a", "b"]
+    assert call("SLICE", [AS, INTEGER, NULL], letters, 3, None) == ["c", "d"]
+    assert call("SLICE", [AS, INTEGER, INTEGER], letters, 0, 2) is None
+    assert call("SLICE", [AS, INTEGER, INTEGER], letters, 2, 9) is None
+    assert call("SLICE", [AS, INTEGER, INTEGER], letters, 3, 2) == []
+    assert call("SLICE", [AS, INTEGER, INTEGER], letters, 4, 2) is None
+
+
+def test_maps():
+    m = {"b": 2, "a": None}
+    ms = Map(S, INTEGER)
+    assert call("MAP_KEYS", [ms], m) == ["b", "a"]
+    assert call("MAP_VALUES", [ms], m) == [2, None]
+    assert call("MAP_KEYS", [ms], None) is None
+    assert rtype("MAP_VALUES", Map(S, Array(DOUBLE))) == Array(Array(DOUBLE))
+    assert call("MAP_UNION", [ms, ms], {"a": 1, "b": 2}, {"b": None, "c": 3}) == {"a": 1, "b": None, "c": 3}
+    assert call("MAP_UNION", [ms, ms], None, {"c": 3}) == {"c": 3}
+    assert call("MAP_UNION", [ms, ms], None, None) is None
+    assert call("AS_MAP", [AS, AI], ["x", "y", "z"], [1, 2]) == {"x": 1, "y": 2, "z": None}
+    assert call("AS_MAP", [AS, AI], ["x"], [1, 2]) == {"x": 1}
+    assert rtype("AS_MAP", AS, Array(BOOLEAN)) == Map(S, BOOLEAN)
+
+
+def test_entries():
+    ms = Map(S, DOUBLE)
+    assert rtype("ENTRIES", ms, BOOLEAN) == Array(Struct((("K", S), ("V", DOUBLE))))
+    assert call("ENTRIES", [ms, BOOLEAN], {"z": 1.0, "a": 2.0}, True) == [
+        {"K": "a", "V": 2.0},
+        {"K": "z", "V": 1.0},
+    ]
+    assert call("ENTRIES", [ms, BOOLEAN], {"z": 1.0, "a": 2.0}, False) == [
+        {"K": "z", "V": 1.0},
+        {"K": "a", "V": 2.0},
+    ]
+    assert call("ENTRIES", [ms, BOOLEAN], None, True) is None
