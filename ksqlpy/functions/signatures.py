@@ -375,7 +375,11 @@ def _param(p: Pattern, t: SqlType, binding: dict[str, SqlType], cast: bool) -> S
         target = p.type
     elif isinstance(p, Var):
         target = binding.get(p.name, NULL)
-    elif isinstance(p, AnyType) or isinstance(p, AnyStruct) or isinstance(p, LambdaOf):
+    elif isinstance(p, LambdaOf):
+        if isinstance(t, LambdaType) and t.result is not None and _param(p.result, t.result, binding, cast) is None:
+            return None  # e.g. FILTER's lambda must return BOOLEAN
+        return t
+    elif isinstance(p, AnyType) or isinstance(p, AnyStruct):
         return t
     elif isinstance(p, AnyDecimal):
         if isinstance(t, Decimal | NullType):

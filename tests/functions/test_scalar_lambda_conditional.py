@@ -1,0 +1,101 @@
+"""LAMBDA (FILTER, TRANSFORM, REDUCE) and CONDITIONAL (COALESCE, IFNULL, NULLIF) functions."""
+
+from __future__ import annotations
+
+import pytest
+
+from ksqlpy.errors import KsqlTypeError
+from ksqlpy.functions import default_registry
+from ksqlpy.functions.signatures import FunctionError
+from ksqlpy.types import BIGINT, BOOLEAN, DOUBLE, INTEGER, NULL, STRING, Array, LambdaType, Map
+
+REG = default_registry()
+
+
+def fn(name):
+    return REG.scalars[name]
+
+
+def test_filter_array_and_map():
+    r = fn("FILTER").resolve([Array(INTEGER), LambdaType((INTEGER,), BOOLEAN)])
+    assert r.return_type == Array(INTEGER)
+    assert r.impl([1, 2, 3, None], lambda x: None if x is None else x > 1) == [2, 3]
+    assert r.impl(None, lambda x: True) is None
+    assert fn("FILTER").lambda_params(1, [Map(STRING, DOUBLE)]) == (STRING, DOUBLE)
+    r = fn("FILTER").resolve([Map(STRING, DOUBLE), LambdaType((STRING, DOUBLE), BOOLEAN)])
+    assert r.impl({"a": 1.0, "b": 5.0}, lambda k, v: v > 2) == {"b": 5.0}
+
+
+def test_filter_needs_a_boolean_lambda():
+    with pytest.raises(KsqlTypeError):
+        fn("FILTER").resolve([Array(INTEGER), LambdaType((INTEGER,), STRING)])
+
+
+def test_transform_array_types_from_the_lambda_result():
+    assert fn("TRANSFORM").lambda_params(1, [Array(STRING)]) == (STRING,)
+    r = fn("TRANSFORM").resolve([Array(STRING), LambdaType((STRING,), INTEGER)])
+    assert r.return_type == Array(INTEGER)
+    assert r.impl(["ab", "c"], len) == [2, 1]
+    assert r.impl(None, len) is None
+
+
+def test_transform_map_with_key_and_value_lambdas():
+    f = fn("TRANSFORM")
+    assert f.lambda_params(2, [Map(STRING, INTEGER), LambdaType((STRING, INTEGER), STRING)]) == (
+        STRING,
+        INTEGER,
+    )
+    r = f.resolve(
+        [Map(STRING, INTEGER), LambdaType((STRING, INTEGER), STRING), LambdaType((STRING, INTEGER), BIGINT)]
+    )
+    assert r.return_type == Map(STRING, BIGINT)
+    assert r.impl({"a": 1, "b": 2}, lambda k, v: k.upper(), lambda k, v: v * 10) == {"A": 10, "B": 20}
+    with pytest.raises(FunctionError, match="Duplicate key"):
+        r.impl({"a": 1, "b": 2}, lambda k, v: "same", lambda k, v: v)
+
+
+def test_reduce_array_and_map():
+    f = fn("REDUCE")
+    assert f.lambda_params(2, [Array(INTEGER), BIGINT]) == (BIGINT, INTEGER)
+    r = f.resolve([Array(INTEGER), BIGINT, LambdaType((BIGINT, INTEGER), BIGINT)])
+    assert r.return_type == BIGINT
+    add = lambda s, x: s + x  # noqa: E731
+    assert r.impl([1, 2, 3], 10, add) == 16
+    assert r.impl(None, 10, add) == 10  # NULL collection: the initial state
+    assert r.impl([1], None, add) is None  # NULL state: NULL
+    assert f.lambda_params(2, [Map(STRING, DOUBLE), DOUBLE]) == (DOUBLE, STRING, DOUBLE)
+    r = f.resolve([Map(STRING, DOUBLE), DOUBLE, LambdaType((DOUBLE, STRING, DOUBLE), DOUBLE)])
+    assert r.impl({"a": 1.5, "b": 2.0}, 0.5, lambda s, k, v: s * v) == 1.5
+
+
+def test_reduce_state_widens_to_the_lambda_result():
+    r = fn("REDUCE").resolve([Array(BIGINT), INTEGER, LambdaType((INTEGER, BIGINT), BIGINT)])
+    assert r.return_type == BIGINT
+    assert r.param_types is not None and r.param_types[1] == BIGINT
+
+
+def test_coalesce():
+    r = fn("COALESCE").resolve([INTEGER, INTEGER, INTEGER])
+    assert r.impl(None, None, 3) == 3 and r.impl(None, None, None) is None
+    assert fn("COALESCE").resolve([STRING]).impl("only") == "only"
+    assert fn("COALESCE").resolve([Array(INTEGER), Array(INTEGER)]).return_type == Array(INTEGER)
+    assert fn("COALESCE").resolve([INTEGER, BIGINT]).return_type == BIGINT
+    assert fn("COALESCE").resolve([NULL, STRING]).return_type == STRING
+    with pytest.raises(KsqlTypeError, match=r"Function 'COALESCE' does not accept parameters \(\)"):
+        fn("COALESCE").resolve([])
+    with pytest.raises(
+        KsqlTypeError, match=r"Function 'COALESCE' does not accept parameters \(STRING, INTEGER\)"
+    ):
+        fn("COALESCE").resolve([STRING, INTEGER])
+
+
+def test_ifnull_and_nullif():
+    r = fn("IFNULL").resolve([STRING, STRING])
+    assert r.impl(None, "d") == "d" and r.impl("v", "d") == "v"
+    assert not r.null_on_null
+    r = fn("NULLIF").resolve([Array(INTEGER), Array(INTEGER)])
+    assert r.impl([1, 2], [1, 2]) is None
+    assert r.impl([1, 2], [2, 1]) == [1, 2]
+    assert r.impl(None, [1]) is None
+    assert fn("NULLIF").resolve([STRING, STRING]).impl("x", None) == "x"
+    assert fn("NULLIF").resolve([STRING, STRING]).impl("x", "X") == "x"
