@@ -86,8 +86,8 @@ def parse_one(sql: str, variables: dict[str, str] | None = None) -> Statement:
         where = statements[1] if len(statements) > 1 else None
         raise KsqlParseError(
             f"Expected exactly one statement, got {len(statements)}",
-            where.line if where else 0,
-            where.column if where else 0,
+            where.line if where else 1,
+            where.column if where else 1,
         )
     return statements[0]
 

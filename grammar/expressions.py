@@ -159,7 +159,7 @@ class ExpressionParser(TokenParser):
         if self.match_word("DISTINCT", "FROM"):
             klass = exp.NullSafeEQ if negate else exp.NullSafeNEQ
             return klass(this=this, expression=self.parse_value_expression())
-        raise self.syntax_error("{NULL, 'DISTINCT'}" if not negate else "{NULL, 'DISTINCT'}")
+        raise self.syntax_error("{'NULL', 'DISTINCT'}")
 
     def _parse_at_time_zone(self, this: exp.Expression | None) -> exp.Expression | None:
         while this is not None and self.match_word("AT"):
@@ -176,7 +176,9 @@ class ExpressionParser(TokenParser):
 
     # ------------------------------------------------------------------ primary level
 
-    def _parse_type(self, parse_interval: bool = True, fallback_to_identifier: bool = False) -> exp.Expression:
+    def _parse_type(
+        self, parse_interval: bool = True, fallback_to_identifier: bool = False
+    ) -> exp.Expression:
         """sqlglot's hook below unary operators: a ksql primary expression and its postfixes."""
         this = self._parse_primary_expression()
         token_type = self._curr.token_type

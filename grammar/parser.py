@@ -27,7 +27,12 @@ class KsqlParser(ExpressionParser):
 
     allow_run_script: bool = True
 
+    def parse(self, raw_tokens: list[Token], sql: str | None = None) -> list[Statement]:  # type: ignore[override]
+        """sqlglot's entry point, so ``sqlglot.parse(text, read="ksql")`` yields ksql statements."""
+        return self.parse_script(sql or "", raw_tokens)
+
     def parse_script(self, sql: str, tokens: list[Token]) -> list[Statement]:
+        """Parse all statements of a tokenized script."""
         positions = Positions(sql)
         statements: list[Statement] = []
         chunk: list[Token] = []

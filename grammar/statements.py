@@ -84,7 +84,8 @@ def _table_elements(p: KsqlParser, kind: str | None) -> list[ast.ColumnDef]:
     columns = [parse_column_def(p, kind)]
     while p._match(TokenType.COMMA):
         columns.append(parse_column_def(p, kind))
-    p.expect(TokenType.R_PAREN, ")")
+    if not p._match(TokenType.R_PAREN):
+        raise p.syntax_error("{',', ')'}")
     return columns
 
 

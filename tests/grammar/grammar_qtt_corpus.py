@@ -15,7 +15,13 @@ QTT_ROOT = Path("/work/shared/qtt")
 QTT_DIRS = ("query-validation-tests", "rest-query-validation-tests")
 
 # Messages ksqlDB gives for syntax errors even when it wraps them in a statement exception.
-SYNTAX_MARKERS = ("mismatched input", "Syntax error", "Syntax Error", "extraneous input", "no viable alternative")
+SYNTAX_MARKERS = (
+    "mismatched input",
+    "Syntax error",
+    "Syntax Error",
+    "extraneous input",
+    "no viable alternative",
+)
 
 
 @dataclass
@@ -52,8 +58,20 @@ def strip_line_comments(text: str) -> str:
     return "".join(out)
 
 
-def _expects_parse_error(case: dict) -> bool:
-    expected = case.get("expectedException") or {}
+# Cases whose expected failure is neither a ParseFailedException nor worded as a syntax error, but
+# that ksqlDB still raises while parsing/building its AST, so our parser rejects them too.
+REJECTED_BY_PARSER: dict[tuple[str, str], str] = {
+    ("pull-queries-with-limit-clause.json", "error on non-integer limit"): (
+        "ksqlDB's AstBuilder rejects LIMIT 2.5 ('Value must be integer for command: LIMIT') while "
+        "parsing; we raise the same message as a KsqlParseError"
+    ),
+}
+
+
+def _expects_parse_error(file: str, case: dict) -> bool:
+    if (file, case["name"]) in REJECTED_BY_PARSER:
+        return True
+    expected = case.get("expectedException") or case.get("expectedError") or {}
     if expected.get("type", "").endswith("ParseFailedException"):
         return True
     message = expected.get("message") or ""
@@ -77,7 +95,7 @@ def load_cases() -> list[QttCase]:
         for path in sorted((QTT_ROOT / folder).glob("*.json")):
             data = json.loads(strip_line_comments(path.read_text()))
             for case in data.get("tests", []):
-                expect_error = _expects_parse_error(case)
+                expect_error = _expects_parse_error(path.name, case)
                 for suffix, statements in _expansions(case):
                     cases.append(QttCase(path.name, case["name"] + suffix, statements, expect_error))
     return cases

@@ -1,0 +1,89 @@
+"""Parse errors are KsqlParseErrors with ksqlDB-like messages and the 1-based position of the culprit."""
+
+from __future__ import annotations
+
+import pytest
+from ksqlpy.grammar import parse, parse_expression, parse_one
+
+from ksqlpy.errors import KsqlParseError
+
+
+def error_of(sql: str) -> KsqlParseError:
+    with pytest.raises(KsqlParseError) as info:
+        parse(sql)
+    return info.value
+
+
+def test_misspelled_keyword() -> None:
+    e = error_of("SELECT * FORM pageviews;")
+    assert (e.line, e.column, e.token) == (1, 10, "FORM")
+    assert str(e) == "line 1:10: mismatched input 'FORM' expecting 'FROM'"
+
+
+def test_position_on_a_later_line_of_a_later_statement() -> None:
+    e = error_of("SHOW STREAMS;\nCREATE STREAM s (id INT KEY)\n  WITH (kafka_topic='t' value_format='JSON');")
+    assert (e.line, e.column, e.token) == (3, 25, "value_format")
+    assert str(e).startswith("line 3:25: ")
+
+
+def test_unknown_statement() -> None:
+    e = error_of("  FROBNICATE everything;")
+    assert (e.line, e.column) == (1, 3)
+    assert "Unknown statement 'FROBNICATE'" in str(e)
+
+
+def test_syntax_error_wording() -> None:
+    assert "Syntax error at or near ')'" in str(error_of("SELECT * FROM s WHERE a IN ();"))
+    assert "mismatched input 'AND' expecting ';'" in str(error_of("SELECT * FROM s GROUP BY a AND b;"))
+
+
+def test_error_at_end_of_input() -> None:
+    e = error_of("SELECT * FROM")
+    assert e.token == "<EOF>" and (e.line, e.column) == (1, 14)
+    e = error_of("SELECT * FROM;")
+    assert e.token == ";"
+    assert (e.line, e.column) == (1, 14)
+
+
+def test_unterminated_string_and_identifier() -> None:
+    e = error_of("SELECT 'abc FROM s;")
+    assert (e.line, e.column) == (1, 8) and "unterminated string" in str(e)
+    e = error_of("SELECT\n  `abc FROM s;")
+    assert (e.line, e.column) == (2, 3) and "unterminated quoted identifier" in str(e)
+
+
+def test_stray_characters() -> None:
+    for sql in (
+        "SELECT # FROM s;",
+        "SELECT a FROM s WHERE b = ?;",
+        "SELECT {a} FROM s;",
+        "SELECT a::INT FROM s;",
+    ):
+        e = error_of(sql)
+        assert e.line == 1 and e.column > 1
+
+
+def test_parse_one_and_expression_errors() -> None:
+    with pytest.raises(KsqlParseError, match="exactly one statement"):
+        parse_one("SHOW STREAMS; SHOW TABLES;")
+    with pytest.raises(KsqlParseError, match="exactly one statement"):
+        parse_one("")
+    with pytest.raises(KsqlParseError) as info:
+        parse_expression("a +")
+    assert info.value.column == 4
+    with pytest.raises(KsqlParseError):
+        parse_expression("a b")
+
+
+def test_truncated_statements_never_leak_other_exceptions() -> None:
+    sql = (
+        "CREATE TABLE t WITH (kafka_topic='x') AS SELECT a->b[1], CAST(c AS MAP<STRING, INT>), "
+        "CASE WHEN d THEN TRANSFORM(e, (x, y) => x || y) END FROM s JOIN u WITHIN (1 SECOND, 2 SECONDS) "
+        "ON s.k = u.k WINDOW HOPPING (SIZE 1 HOUR, ADVANCE BY 1 MINUTE) WHERE f NOT BETWEEN 1 AND 2 "
+        "GROUP BY (g, h) HAVING COUNT(*) > 1 EMIT CHANGES;"
+    )
+    for end in range(len(sql)):
+        try:
+            parse(sql[:end])
+        except KsqlParseError as e:
+            assert e.line == 1 and e.column >= 1

@@ -1,0 +1,75 @@
+"""Variable substitution and statement splitting (used by the CLI before anything is parsed)."""
+
+from __future__ import annotations
+
+from ksqlpy.grammar import ast as A
+from ksqlpy.grammar import parse, parse_one, split_statements, substitute_variables
+
+
+def test_substitution_is_case_insensitive_in_names_and_literals() -> None:
+    variables = {"topicName": "orders", "FMT": "JSON"}
+    text = "CREATE STREAM ${TOPICNAME} WITH (kafka_topic='${topicname}', value_format='${fmt}');"
+    assert substitute_variables(text, variables) == (
+        "CREATE STREAM orders WITH (kafka_topic='orders', value_format='JSON');"
+    )
+
+
+def test_escape_and_undefined_references_are_left_alone() -> None:
+    assert (
+        substitute_variables("SELECT '$${x}', '${y}' FROM s;", {"x": "1"}) == "SELECT '${x}', '${y}' FROM s;"
+    )
+
+
+def test_quotes_in_values_cannot_end_a_literal() -> None:
+    assert (
+        substitute_variables("SELECT '${name}' FROM s;", {"name": "O'Brien"}) == "SELECT 'O''Brien' FROM s;"
+    )
+    # Outside a literal the value is inserted verbatim (a value may itself be a quoted literal).
+    assert substitute_variables("SET 'a' = ${v};", {"v": "'x'"}) == "SET 'a' = 'x';"
+
+
+def test_parse_applies_variables() -> None:
+    stmt = parse_one("INSERT INTO ${s} (id) VALUES (${n});", {"S": "sink", "n": "42"})
+    assert isinstance(stmt, A.InsertValues)
+    assert stmt.target == "SINK" and stmt.values[0].this == "42"
+    assert stmt.text == "INSERT INTO sink (id) VALUES (42);"
+
+
+def test_split_statements_respects_quotes_and_comments() -> None:
+    script = (
+        "-- leading comment; not a statement\n"
+        "SELECT ';' AS `x;y`, \"a;b\" FROM s; /* a; comment */\n"
+        "INSERT INTO t VALUES ('it''s; fine');\n"
+        "  SHOW STREAMS"
+    )
+    assert split_statements(script) == [
+        "SELECT ';' AS `x;y`, \"a;b\" FROM s;",
+        "INSERT INTO t VALUES ('it''s; fine');",
+        "SHOW STREAMS",
+    ]
+
+
+def test_split_statements_edge_cases() -> None:
+    assert split_statements("") == []
+    assert split_statements(";;  ; -- x\n") == []
+    assert split_statements("SELECT 'unterminated; still open") == ["SELECT 'unterminated; still open"]
+    assert split_statements("SHOW TABLES; -- done") == ["SHOW TABLES;"]
+    assert split_statements("SELECT a -- why; not\nFROM s;") == ["SELECT a -- why; not\nFROM s;"]
+
+
+def test_parse_and_split_agree() -> None:
+    script = "SET 'a'='b';\nSHOW STREAMS; /* c */ DESCRIBE s;\nSELECT * FROM s"
+    assert [s.text for s in parse(script)] == split_statements(script)
+
+
+def test_parsing_is_fast() -> None:
+    import time
+
+    script = "\n".join(
+        f"CREATE STREAM s{i} (id INT KEY, v{i} STRUCT<a INT, b ARRAY<STRING>>) WITH (kafka_topic='t{i}', format='JSON');\n"
+        f"SELECT id, v{i}->a + 1 AS x, CASE WHEN id > {i} THEN 'a' ELSE 'b' END FROM s{i} WHERE id IN (1, 2) EMIT CHANGES;"
+        for i in range(1000)
+    )
+    started = time.perf_counter()
+    assert len(parse(script)) == 2000
+    assert time.perf_counter() - started < 3
