@@ -5,11 +5,14 @@ from __future__ import annotations
 import pytest
 
 from ksqlpy.errors import KsqlTypeError
-from ksqlpy.functions import default_registry
+from ksqlpy.functions import conditional, lambdas
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError
 from ksqlpy.types import BIGINT, BOOLEAN, DOUBLE, INTEGER, NULL, STRING, Array, LambdaType, Map
 
-REG = default_registry()
+REG = FunctionRegistry()
+for _module in (lambdas, conditional):
+    _module.register(REG)  # only this family: other families' work in progress cannot break these tests
 
 
 def fn(name):
