@@ -959,9 +959,13 @@ def _resolve_count_distinct(
     t = _single(name, types, literals)
     if isinstance(t, NullType):
         raise reject(name, types, literals)
-    return ResolvedUdaf(
-        BIGINT, set, count_distinct_add, count_distinct_result, None, count_distinct_merge, Array(INTEGER)
-    )
+    add = count_distinct_add
+    if _needs_freeze(t):
+
+        def add(acc: Any, v: Any) -> Any:
+            return count_distinct_add(acc, None if v is None else freeze(v))
+
+    return ResolvedUdaf(BIGINT, set, add, count_distinct_result, None, count_distinct_merge, Array(INTEGER))
 
 
 # ---------------------------------------------------------------------------------------------------------

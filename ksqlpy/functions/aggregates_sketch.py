@@ -1,9 +1,10 @@
 """COUNT_DISTINCT state: exact for small sets, a HyperLogLog sketch for large ones.
 
 ksqlDB's COUNT_DISTINCT is a HyperLogLog estimate, which is exact in practice for the small sets its tests
-use. We keep a ``set`` of stable 64-bit hashes of the values (exact) until it holds ``EXACT_LIMIT`` of them,
-then switch to HyperLogLog registers (``bytearray`` of 2**14, about 0.8% standard error). Both are picklable
-and survive restarts: the hashes do not depend on Python's per-process hash seed.
+use. We keep a ``set`` of the (hashable, see ``freeze``) values, exact and cheap per record, until it holds
+``EXACT_LIMIT`` of them, then switch to HyperLogLog registers (``bytearray`` of 2**14, about 0.8% standard
+error) fed with 64-bit hashes that do not depend on Python's per-process hash seed, so state written by one
+process can be continued by another.
 """
 
 from __future__ import annotations
@@ -59,10 +60,10 @@ def stable_hash(v: Any) -> int:
     return _digest(b"x" + repr(_canonical(v)).encode())
 
 
-def _to_registers(hashes: set[int]) -> bytearray:
+def _to_registers(values: set[Any]) -> bytearray:
     regs = bytearray(M)
-    for h in hashes:
-        _hll_add(regs, h)
+    for v in values:
+        _hll_add(regs, stable_hash(v))
     return regs
 
 
@@ -74,21 +75,20 @@ def _hll_add(regs: bytearray, h: int) -> None:
         regs[idx] = rank
 
 
-def count_distinct_add(acc: set[int] | bytearray, v: Any) -> set[int] | bytearray:
-    """Add a value (NULL is not counted); switches to a sketch past EXACT_LIMIT distinct values."""
+def count_distinct_add(acc: set[Any] | bytearray, v: Any) -> set[Any] | bytearray:
+    """Add a hashable value (NULL is not counted); switches to a sketch past EXACT_LIMIT distinct values."""
     if v is None:
         return acc
-    h = stable_hash(v)
-    if isinstance(acc, set):
-        acc.add(h)
+    if type(acc) is set:
+        acc.add(v)
         if len(acc) > EXACT_LIMIT:
             return _to_registers(acc)
         return acc
-    _hll_add(acc, h)
+    _hll_add(acc, stable_hash(v))  # type: ignore[arg-type]
     return acc
 
 
-def count_distinct_merge(a: set[int] | bytearray, b: set[int] | bytearray) -> set[int] | bytearray:
+def count_distinct_merge(a: set[Any] | bytearray, b: set[Any] | bytearray) -> set[Any] | bytearray:
     if isinstance(a, set) and isinstance(b, set):
         out = a | b
         return out if len(out) <= EXACT_LIMIT else _to_registers(out)
@@ -97,7 +97,7 @@ def count_distinct_merge(a: set[int] | bytearray, b: set[int] | bytearray) -> se
     return bytearray(max(x, y) for x, y in zip(ra, rb, strict=True))
 
 
-def count_distinct_result(acc: set[int] | bytearray) -> int:
+def count_distinct_result(acc: set[Any] | bytearray) -> int:
     if isinstance(acc, set):
         return len(acc)
     total = 0.0

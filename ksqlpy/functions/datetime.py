@@ -21,7 +21,6 @@ from typing import Any
 from ksqlpy.functions.javatime import (
     MS_PER_DAY,
     NANOS_PER_DAY,
-    UTC_ZONE,
     DateTimeError,
     compile_pattern,
     zone_of,
@@ -131,7 +130,8 @@ def format_time(ms: int, pattern: str) -> str:
         raise DateTimeError(f"Failed to format time {ms} with formatter '{pattern}': {_msg(e)}") from e
 
 
-def format_timestamp(ms: int, pattern: str, zone: str = "UTC") -> str:
+def format_timestamp(ms: int, pattern: str, zone: str = "GMT") -> str:
+    """Without a zone ksqlDB formats in GMT (the ``z`` letter prints ``GMT``)."""
     try:
         return compile_pattern(pattern).format_timestamp(ms, zone_of(zone))
     except (DateTimeError, OverflowError) as e:
@@ -152,9 +152,10 @@ def parse_time(text: str, pattern: str) -> int:
         raise DateTimeError(f"Failed to parse time '{text}' with formatter '{pattern}': {e.message}") from e
 
 
-def parse_timestamp(text: str, pattern: str, zone: str = "UTC") -> int:
+def parse_timestamp(text: str, pattern: str, zone: str = "GMT") -> int:
+    """Without a zone in the text or argument, ksqlDB reads the time as GMT."""
     try:
-        return compile_pattern(pattern).parse_timestamp(text, zone_of(zone) if zone != "UTC" else UTC_ZONE)
+        return compile_pattern(pattern).parse_timestamp(text, zone_of(zone))
     except DateTimeError as e:
         raise DateTimeError(
             f"Failed to parse timestamp '{text}' with formatter '{pattern}': {e.message}"

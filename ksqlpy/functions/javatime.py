@@ -299,6 +299,8 @@ _DAYS_FULL = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"
 _DAYS_SHORT = [d[:3] for d in _DAYS_FULL]
 _DAYS_NARROW = [d[0] for d in _DAYS_FULL]
 _QUARTERS_FULL = ["1st quarter", "2nd quarter", "3rd quarter", "4th quarter"]
+_QUARTERS_SHORT = ["Q1", "Q2", "Q3", "Q4"]
+_AMPM = ("AM", "PM")
 
 DATE_FIELDS = "date"
 TIME_FIELDS = "time"
@@ -403,20 +405,6 @@ def _zone_generic(d: datetime, full: bool) -> str:
     return names[1] if full else names[0]
 
 
-def _year_of_era(y: int) -> int:
-    return y if y > 0 else 1 - y
-
-
-def _pad_year(y: int, width: int) -> str:
-    """Java's SignStyle.EXCEEDS_PAD for 4+ letter years: ``+`` when wider than the pad width."""
-    text = f"{abs(y):0{width}d}"
-    if y < 0:
-        return "-" + text
-    if len(text) > width:
-        return "+" + text
-    return text
-
-
 def _week_fields_us(d: date) -> tuple[int, int]:
     """(week-based-year, week-of-week-based-year) for Locale.US: weeks start Sunday, week 1 holds Jan 1."""
     d = date(d.year, d.month, d.day)
@@ -433,8 +421,6 @@ def _week_of_month_us(d: date) -> int:
 
 
 _HELPERS: dict[str, Any] = {
-    "_yoe": _year_of_era,
-    "_pad_year": _pad_year,
     "_MF": _MONTHS_FULL,
     "_MS": _MONTHS_SHORT,
     "_MN": _MONTHS_NARROW,
@@ -442,6 +428,8 @@ _HELPERS: dict[str, Any] = {
     "_DS": _DAYS_SHORT,
     "_DN": _DAYS_NARROW,
     "_QF": _QUARTERS_FULL,
+    "_QS": _QUARTERS_SHORT,
+    "_AMPM": _AMPM,
     "_fo": _format_offset,
     "_flo": _format_localized_offset,
     "_off": _offset_seconds,
@@ -454,42 +442,41 @@ _HELPERS: dict[str, Any] = {
 }
 
 
-def _num(expr: str, count: int, fixed: int | None = None) -> str:
-    """A number printed with ``appendValue``: no padding for one letter, zero padded to ``count`` otherwise."""
-    width = count if fixed is None else fixed
-    if width <= 1:
-        return f"str({expr})"
-    return f"format({expr}, '0{width}d')"
+def _num(expr: str, width: int) -> str:
+    """An f-string field printing a number with ``appendValue``: unpadded for one letter, else zero padded."""
+    return expr if width <= 1 else f"{expr}:0{width}d"
 
 
-def _format_expr(f: _Field) -> str:
-    """Python expression (over datetime ``d``) printing one field as Java does (Locale.US)."""
+_ERA = {1: ("BC", "AD"), 4: ("Before Christ", "Anno Domini"), 5: ("B", "A")}
+
+
+def _format_expr(f: _Field, ns: dict[str, Any]) -> str:
+    """The f-string field (expression over datetime ``d`` plus format spec, no quotes) printing one pattern
+    field as Java does (Locale.US). Constants it needs are added to ``ns`` under fresh names."""
     c, n = f.letter, f.count
+
+    def const(value: Any) -> str:
+        name = f"_c{len(ns)}"
+        ns[name] = value
+        return name
+
     if c == "G":
-        if n <= 3:
-            return "('AD' if d.year > 0 else 'BC')"
-        if n == 4:
-            return "('Anno Domini' if d.year > 0 else 'Before Christ')"
-        if n == 5:
-            return "('A' if d.year > 0 else 'B')"
-        raise _too_many(c)
+        if n > 5:
+            raise _too_many(c)
+        return f"{const(_ERA[1 if n <= 3 else n])}[d.year > 0]"
     if c in "yuY":
-        base = "d.year" if c == "u" else ("_yoe(d.year)" if c == "y" else "_wk(d)[0]")
+        # Python datetimes hold years 1..9999, so year-of-era is the year and 4+ letters never overflow.
+        base = "_wk(d)[0]" if c == "Y" else "d.year"
         if n == 2:
-            return f"format({base} % 100, '02d')"
-        if n < 4:
-            return _num(base, n)
-        return f"_pad_year({base}, {n})"
+            return f"{base} % 100:02d"
+        return _num(base, n)
     if c in "ML":
         if n <= 2:
             return _num("d.month", n)
-        if n == 3:
-            return "_MS[d.month - 1]"
-        if n == 4:
-            return "_MF[d.month - 1]"
-        if n == 5:
-            return "_MN[d.month - 1]"
-        raise _too_many(c)
+        table = {3: "_MS", 4: "_MF", 5: "_MN"}.get(n)
+        if table is None:
+            raise _too_many(c)
+        return f"{table}[d.month - 1]"
     if c == "d":
         if n > 2:
             raise _too_many(c)
@@ -502,11 +489,11 @@ def _format_expr(f: _Field) -> str:
         if n <= 2:
             return _num("((d.month - 1) // 3 + 1)", n)
         if n == 3:
-            return "('Q' + str((d.month - 1) // 3 + 1))"
+            return "_QS[(d.month - 1) // 3]"
         if n == 4:
             return "_QF[(d.month - 1) // 3]"
         if n == 5:
-            return "str((d.month - 1) // 3 + 1)"
+            return "(d.month - 1) // 3 + 1"
         raise _too_many(c)
     if c == "w":
         if n > 2:
@@ -515,33 +502,22 @@ def _format_expr(f: _Field) -> str:
     if c == "W":
         if n > 1:
             raise _too_many(c)
-        return "str(_wom(d))"
+        return "_wom(d)"
     if c == "F":
         if n > 1:
             raise _too_many(c)
-        return "str((d.day - 1) // 7 + 1)"
-    if c == "E":
-        if n <= 3:
-            return "_DS[d.weekday()]"
-        if n == 4:
-            return "_DF[d.weekday()]"
-        if n == 5:
-            return "_DN[d.weekday()]"
-        raise _too_many(c)
-    if c in "ec":
-        if n <= 2:
+        return "(d.day - 1) // 7 + 1"
+    if c in "Eec":
+        if c != "E" and n <= 2:
             return _num("((d.weekday() + 1) % 7 + 1)", n)
-        if n == 3:
-            return "_DS[d.weekday()]"
-        if n == 4:
-            return "_DF[d.weekday()]"
-        if n == 5:
-            return "_DN[d.weekday()]"
-        raise _too_many(c)
+        table = {4: "_DF", 5: "_DN"}.get(n, "_DS" if n <= 3 else None)
+        if table is None:
+            raise _too_many(c)
+        return f"{table}[d.weekday()]"
     if c == "a":
         if n > 1:
             raise _too_many(c)
-        return "('AM' if d.hour < 12 else 'PM')"
+        return "_AMPM[d.hour >= 12]"
     simple = {"H": "d.hour", "m": "d.minute", "s": "d.second", "K": "(d.hour % 12)",
               "h": "(d.hour % 12 or 12)", "k": "(d.hour or 24)"}  # fmt: skip
     if c in simple:
@@ -551,7 +527,9 @@ def _format_expr(f: _Field) -> str:
     if c == "S":
         if n > 9:
             raise _too_many(c)
-        return f"format(d.microsecond * 1000, '09d')[:{n}]"
+        if n <= 6:
+            return f"d.microsecond // {10 ** (6 - n)}:0{n}d"
+        return f"d.microsecond * {10 ** (n - 6)}:0{n}d"
     if c == "A":
         return _num("((d.hour * 3600 + d.minute * 60 + d.second) * 1000 + d.microsecond // 1000)", n)
     if c == "n":
@@ -563,30 +541,24 @@ def _format_expr(f: _Field) -> str:
             raise DateTimeError("Pattern letter count must be 2: V")
         return "_zid(d)"
     if c == "v":
-        if n == 1:
-            return "_zgen(d, False)"
-        if n == 4:
-            return "_zgen(d, True)"
-        raise DateTimeError("Wrong number of pattern letters: v")
+        if n not in (1, 4):
+            raise DateTimeError("Wrong number of pattern letters: v")
+        return f"_zgen(d, {n == 4})"
     if c == "z":
-        if n <= 3:
-            return "_zshort(d)"
-        if n == 4:
-            return "_zfull(d)"
-        raise _too_many(c)
+        if n > 4:
+            raise _too_many(c)
+        return "_zfull(d)" if n == 4 else "_zshort(d)"
     if c == "O":
-        if n == 1:
-            return "_flo(_off(d), False)"
-        if n == 4:
-            return "_flo(_off(d), True)"
-        raise DateTimeError("Pattern letter count must be 1 or 4: O")
-    if c in "Xx" or c == "Z":
+        if n not in (1, 4):
+            raise DateTimeError("Pattern letter count must be 1 or 4: O")
+        return f"_flo(_off(d), {n == 4})"
+    if c in "XxZ":
         if c == "Z" and n == 4:
             return "_flo(_off(d), True)"
         style = _OFFSET_STYLES.get((c, n))
         if style is None:
             raise _too_many(c)
-        return f"_fo(_off(d), {style[0]!r}, {style[1]!r})"
+        return f"_fo(_off(d), {const(style[0])}, {const(style[1])})"
     raise DateTimeError(f"Unknown pattern letter: {c}")  # pragma: no cover
 
 
@@ -785,36 +757,36 @@ class JavaPattern:
         if missing:
             name = _JAVA_FIELD_NAMES.get(missing[0].letter, missing[0].letter)
             raise DateTimeError(f"Unsupported field: {name}")
-        parts: list[tuple[bool, str]] = []  # (is_literal, text or expression)
+        ns = dict(_HELPERS)
+        template: list[str] = []  # f-string source: escaped literal text and {field} replacements
 
         def emit(items: list[Any]) -> None:
             for it in items:
                 if isinstance(it, _Literal):
-                    if parts and parts[-1][0]:
-                        parts[-1] = (True, parts[-1][1] + it.text)  # merge adjacent literals
-                    else:
-                        parts.append((True, it.text))
+                    template.append(it.text.replace("{", "{{").replace("}", "}}"))
                 elif isinstance(it, _Field):
-                    parts.append((False, _format_expr(it)))
+                    template.append("{" + _format_expr(it, ns) + "}")
                 else:  # optional section: printed when all its fields are available
                     fields = self._all_fields(it.items)
                     if all(_category(f.letter) in available for f in fields):
                         emit(it.items)
                     else:
                         for f in fields:  # still validate the letters
-                            _format_expr(f)
+                            _format_expr(f, {})
 
         emit(self.items)
-        body = " + ".join(repr(t) if lit else t for lit, t in parts) if parts else "''"
-        src = f"def _fmt(d):\n    return {body}\n"
-        ns = dict(_HELPERS)
+        src = f"def _fmt(d):\n    return f{''.join(template)!r}\n"
         exec(compile(src, f"<java pattern {self.pattern!r}>", "exec"), ns)
         fn = ns["_fmt"]
         self._formatters[available] = fn
         return fn
 
     def format_timestamp(self, ms: int, zone: tzinfo = UTC_ZONE) -> str:
-        d = (_EPOCH_UTC + timedelta(milliseconds=ms)).astimezone(zone)
+        if isinstance(zone, timezone):  # fixed offset: no zone rules to consult
+            off = zone.utcoffset(None)
+            d = (_EPOCH_NAIVE + timedelta(milliseconds=ms) + off).replace(tzinfo=zone)
+        else:
+            d = (_EPOCH_UTC + timedelta(milliseconds=ms)).astimezone(zone)
         return self.formatter(_ALL)(d)
 
     def format_date(self, days: int) -> str:

@@ -472,3 +472,13 @@ def _resolve_any(registry: FunctionRegistry, name: str) -> ResolvedUdaf:
     res = registry.aggregates[name].resolve(arg_types, literals, {})
     assert isinstance(res, ResolvedUdaf)
     return res
+
+
+def test_count_distinct_of_structures_and_stable_hashes(registry: FunctionRegistry) -> None:
+    from ksqlpy.functions.aggregates_sketch import stable_hash
+
+    res = agg(registry, "COUNT_DISTINCT", Array(INTEGER))
+    assert run(res, [1, 2], [1, 2], [2, 1], None) == [1, 1, 2, 2]
+    # the sketch hashes must not depend on the process (PYTHONHASHSEED): fixed expected values
+    assert stable_hash("abc") == 13178474878074054718
+    assert stable_hash(42) == 13679457532755275413
