@@ -816,7 +816,7 @@ class JavaPattern:
                     out.append(f"(?:{build(it.items)})?")
             return "".join(out)
 
-        regex = re.compile(build(self.items), re.IGNORECASE)
+        regex = re.compile(build(self.items), re.IGNORECASE | re.ASCII)  # Java reads ASCII digits only
         self._parser = (regex, specs)
         return self._parser
 
@@ -1069,7 +1069,7 @@ def parse_date_iso(text: str) -> int:
     return ms // MS_PER_DAY
 
 
-_ISO_TIME = re.compile(r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?")
+_ISO_TIME = re.compile(r"(\d{2}):(\d{2})(?::(\d{2})(?:\.(\d{1,9}))?)?", re.ASCII)
 
 
 @lru_cache(maxsize=4096)
