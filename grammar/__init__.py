@@ -26,7 +26,7 @@ from ksqlpy.types import SqlType
 from .ast import ColumnDef, Statement
 from .dialect import DIALECT, Ksql
 from .durations import DurationError, parse_duration_text
-from .errors import Positions, error_at
+from .errors import Positions, error_at, syntax_detail
 from .parser import KsqlParser
 from .script import split_statements
 from .statements import parse_column_def
@@ -61,7 +61,7 @@ def tokenize(sql: str) -> list[Token]:
         offset = min(core._start, max(len(sql) - 1, 0))
         quote = sql[offset] if sql else ""
         what = {"'": "string literal", "`": "quoted identifier", '"': "quoted identifier"}.get(quote)
-        message = f"unterminated {what}" if what else f"Syntax error at or near '{quote}'"
+        message = syntax_detail(f"unterminated {what}" if what else f"Syntax error at or near '{quote}'")
         raise error_at(Positions(sql), offset, message, quote) from None
 
 

@@ -51,8 +51,20 @@ def error_at(positions: Positions, offset: int, message: str, token: str | None)
     return KsqlParseError(message, line, column, token)
 
 
+SYNTAX_ERROR = "Syntax Error"
+
+
 def syntax_message(found: str, expected: str | None = None) -> str:
-    """ksqlDB's wording: ``mismatched input 'X' expecting Y`` or ``Syntax error at or near 'X'``."""
+    """ksqlDB's wording: a ``Syntax Error`` line, then ANTLR-like detail on the next line.
+
+    ``line 1:10: Syntax Error`` / ``mismatched input 'FORM' expecting 'FROM'``; without an expectation
+    the detail is ``Syntax error at or near 'X'``.
+    """
     if expected:
-        return f"mismatched input '{found}' expecting {expected}"
-    return f"Syntax error at or near '{found}'"
+        return f"{SYNTAX_ERROR}\nmismatched input '{found}' expecting {expected}"
+    return f"{SYNTAX_ERROR}\nSyntax error at or near '{found}'"
+
+
+def syntax_detail(detail: str) -> str:
+    """A syntax error with a custom detail line (unknown statement, unterminated string...)."""
+    return f"{SYNTAX_ERROR}\n{detail}"

@@ -13,7 +13,7 @@ from typing import ClassVar
 from sqlglot.tokens import Token, TokenType
 
 from .ast import Statement
-from .errors import Positions
+from .errors import Positions, syntax_detail
 from .expressions import ExpressionParser
 from .statements import STATEMENT_PARSERS, StatementParser
 
@@ -67,5 +67,5 @@ class KsqlParser(ExpressionParser):
         if parser is None:
             if word is None or not self._curr:
                 raise self.syntax_error(_STATEMENT_STARTS)
-            raise self.error(f"Unknown statement '{self._curr.text}'")
+            raise self.error(syntax_detail(f"Unknown statement '{self._curr.text}'"))
         return parser(self)

@@ -72,10 +72,8 @@ def _parse_select_item(p: ExpressionParser) -> SelectItem:
         p._advance(2)
         return SelectItem(exp.Column(this=exp.Star(), table=exp.Identifier(this=source)))
     item = SelectItem(p.parse_expression())
-    if p.match_word("AS"):
+    if p.match_word("AS") or p.is_identifier():  # FROM, the only follower, is reserved
         item.alias = p.parse_identifier("an alias")
-    elif p.is_identifier() and p.word() not in CLAUSE_STARTS:
-        item.alias = p.parse_identifier()
     return item
 
 
@@ -86,11 +84,19 @@ def _token_after_next(p: ExpressionParser) -> TokenType | None:
 
 def _parse_source(p: ExpressionParser) -> SourceRef:
     source = SourceRef(p.parse_identifier("a source name"))
-    if p.match_word("AS"):
+    if p.match_word("AS") or _implicit_alias_ahead(p):
         source.alias = p.parse_identifier("an alias")
-    elif p.is_identifier() and p.word() not in CLAUSE_STARTS:
-        source.alias = p.parse_identifier()
     return source
+
+
+def _implicit_alias_ahead(p: ExpressionParser) -> bool:
+    """A name after a source is its alias unless it starts the next clause (``EMIT CHANGES``)."""
+    if not p.is_identifier():
+        return False
+    word, following = p.word(), p.next_word()
+    return not (
+        word == "EMIT" and following in ("CHANGES", "FINAL") or word == "PARTITION" and following == "BY"
+    )
 
 
 def _parse_join(p: ExpressionParser) -> JoinClause:

@@ -15,6 +15,7 @@ from sqlglot.tokens import Token, TokenType
 
 from . import ast
 from .durations import DurationError, parse_duration_text
+from .errors import syntax_detail
 from .query import parse_limit, parse_query
 from .types import parse_type
 
@@ -347,7 +348,7 @@ def _timeout(p: KsqlParser) -> int | None:
 
 def _run_script(p: KsqlParser) -> ast.RunScript:
     if not p.allow_run_script:
-        raise p.error("Unknown statement 'RUN'")
+        raise p.error(syntax_detail("Unknown statement 'RUN'"))
     p.expect_word("RUN", "SCRIPT")
     return ast.RunScript(path=p.parse_string("a script path string"))
 

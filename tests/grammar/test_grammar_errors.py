@@ -17,7 +17,7 @@ def error_of(sql: str) -> KsqlParseError:
 def test_misspelled_keyword() -> None:
     e = error_of("SELECT * FORM pageviews;")
     assert (e.line, e.column, e.token) == (1, 10, "FORM")
-    assert str(e) == "line 1:10: mismatched input 'FORM' expecting 'FROM'"
+    assert str(e) == "line 1:10: Syntax Error\nmismatched input 'FORM' expecting 'FROM'"
 
 
 def test_position_on_a_later_line_of_a_later_statement() -> None:
@@ -29,7 +29,7 @@ def test_position_on_a_later_line_of_a_later_statement() -> None:
 def test_unknown_statement() -> None:
     e = error_of("  FROBNICATE everything;")
     assert (e.line, e.column) == (1, 3)
-    assert "Unknown statement 'FROBNICATE'" in str(e)
+    assert str(e) == "line 1:3: Syntax Error\nUnknown statement 'FROBNICATE'"
 
 
 def test_syntax_error_wording() -> None:
