@@ -33,7 +33,7 @@ class Engine:
         if log is None:
             from ksqlpy.log import open_log
 
-            log = open_log({**self.properties, "data.dir": os.path.join(self.data_dir, "log")})
+            log = open_log({**self.properties, "log.dir": os.path.join(self.data_dir, "log")})
         self.log: Log = log
         self.catalog = Catalog()
         self.plog = ProcessingLog(include_rows=str(self.properties.get("ksql.logging.processing.rows.include",
