@@ -68,7 +68,7 @@ def java_str(v: Any) -> str:
     if isinstance(v, dict):
         return "{" + ", ".join(f"{java_str(k)}={java_str(x)}" for k, x in v.items()) + "}"
     if isinstance(v, bytes):
-        return "java.nio.HeapByteBuffer[pos=0 lim=%d cap=%d]" % (len(v), len(v))
+        return f"java.nio.HeapByteBuffer[pos=0 lim={len(v)} cap={len(v)}]"
     return str(v)
 
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, udf
-from ksqlpy.types import Decimal, SqlType, widen_numeric
+from ksqlpy.types import NULL, Decimal, SqlType, widen_numeric
 
 CATEGORY = "MATHEMATICAL"
 INF = math.inf
@@ -315,17 +315,13 @@ def _signed_bytes_key(b: bytes) -> bytes:
 
 
 def _make_extreme(pick: Callable[..., Any], key: Callable[[Any], Any] | None = None):
+    # A DECIMAL result keeps the scale of the argument it came from, as ksqlDB's does (no rescaling).
     def make(params: list[SqlType], ret: SqlType) -> Callable[..., Any]:
-        quantum = _exponent(ret.scale) if isinstance(ret, Decimal) else None
-
         if key is None:
 
             def impl(*args: Any) -> Any:
                 vals = [a for a in args if a is not None]
-                if not vals:
-                    return None
-                r = pick(vals)
-                return r if quantum is None else r.quantize(quantum, context=DECIMAL_CONTEXT)
+                return pick(vals) if vals else None
 
         else:
 
@@ -339,11 +335,10 @@ def _make_extreme(pick: Callable[..., Any], key: Callable[[Any], Any] | None = N
 
 
 def _widened_decimal(ts: list[SqlType]) -> SqlType:
-    out: SqlType | None = None
+    out: SqlType = NULL
     for t in ts:
         if isinstance(t, Decimal):
-            out = t if out is None else widen_numeric(out, t)
-    assert out is not None
+            out = t if out is NULL else widen_numeric(out, t)
     return out
 
 

@@ -376,7 +376,11 @@ def _param(p: Pattern, t: SqlType, binding: dict[str, SqlType], cast: bool) -> S
     elif isinstance(p, Var):
         target = binding.get(p.name, NULL)
     elif isinstance(p, LambdaOf):
-        if isinstance(t, LambdaType) and t.result is not None and _param(p.result, t.result, binding, cast) is None:
+        if (
+            isinstance(t, LambdaType)
+            and t.result is not None
+            and _param(p.result, t.result, binding, cast) is None
+        ):
             return None  # e.g. FILTER's lambda must return BOOLEAN
         return t
     elif isinstance(p, AnyType) or isinstance(p, AnyStruct):
@@ -455,8 +459,13 @@ def _contains_null(t: SqlType) -> bool:
     return False
 
 
-def try_overload(ov: Overload, arg_types: Sequence[SqlType], cast: bool) -> Match | None:
-    """Match one overload against argument types; None if it does not fit."""
+def try_overload(
+    ov: Overload, arg_types: Sequence[SqlType], cast: bool, with_return: bool = True
+) -> Match | None:
+    """Match one overload against argument types; None if it does not fit.
+
+    ``with_return=False`` skips computing the return type (a computed return type is only asked of the
+    overload finally chosen, so it never sees argument types it was not chosen for, e.g. all NULLs)."""
     n = len(arg_types)
     if not ov.arity_ok(n):
         return None
@@ -473,13 +482,18 @@ def try_overload(ov: Overload, arg_types: Sequence[SqlType], cast: bool) -> Matc
         if pt is None:
             return None
         params.append(pt)
+    m = Match(ov, params, NULL, binding)
+    if with_return:
+        m.return_type = _return_type(m)
+    return m
+
+
+def _return_type(m: Match) -> SqlType:
+    ov = m.overload
     if ov.return_pattern is not None:
-        rt = substitute(ov.return_pattern, binding)
-        if rt is None:
-            rt = NULL  # e.g. ARRAY_MAX(NULL): nothing to infer T from
-    else:
-        rt = ov.returns(params)  # type: ignore[operator]
-    return Match(ov, params, rt, binding)
+        rt = substitute(ov.return_pattern, m.binding)
+        return NULL if rt is None else rt  # e.g. ARRAY_MAX(NULL): nothing to infer T from
+    return ov.returns(m.param_types)  # type: ignore[operator]
 
 
 def _arg_str(t: SqlType) -> str:
@@ -494,14 +508,14 @@ def args_str(arg_types: Sequence[SqlType]) -> str:
 def select_overload(name: str, overloads: Sequence[Overload], arg_types: Sequence[SqlType]) -> Match:
     """ksqlDB's overload choice (see module doc). ``name`` is used in error messages as given."""
     for cast in (False, True):
-        matches = [m for ov in overloads if (m := try_overload(ov, arg_types, cast)) is not None]
+        matches = [m for ov in overloads if (m := try_overload(ov, arg_types, cast, False)) is not None]
         if not matches:
             continue
-        if len(matches) == 1:
-            return matches[0]
         matches.sort(key=_rank, reverse=True)
-        if _rank(matches[0]) > _rank(matches[1]):
-            return matches[0]
+        if len(matches) == 1 or _rank(matches[0]) > _rank(matches[1]):
+            best = matches[0]
+            best.return_type = _return_type(best)
+            return best
         raise KsqlTypeError(
             f"Function '{name}' cannot be resolved due to ambiguous method parameters {args_str(arg_types)}."
         )

@@ -154,10 +154,12 @@ def test_greatest_and_least_skip_nulls():
     assert call("LEAST", [DATE, DATE], 19000, 18000) == 18000
 
 
-def test_greatest_decimal_widens_and_quantizes():
+def test_greatest_decimal_widens_the_type_but_keeps_the_value():
     r = REG.scalars["GREATEST"].resolve([Decimal(5, 1), Decimal(4, 3)])
     assert r.return_type == Decimal(7, 3)
-    assert str(r.impl(D("1234.5"), D("1.234"))) == "1234.500"
+    assert str(r.impl(D("1234.5"), D("1.234"))) == "1234.5"
+    with pytest.raises(KsqlTypeError, match=r"ambiguous method parameters \(null, null\)"):
+        REG.scalars["GREATEST"].resolve([NULL, NULL])
 
 
 def test_greatest_bytes_compare_signed_like_java():
