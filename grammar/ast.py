@@ -43,6 +43,20 @@ Expression contract (what the analyzer relies on):
   ``exp.Not(...)`` around the positive predicate.
 
 Durations (WINDOW, WITHIN, GRACE PERIOD, RETENTION, ASSERT TIMEOUT) are converted to milliseconds.
+
+Statement conventions (what the parser fills in):
+
+- Names of sources, columns, aliases, types, query ids (TERMINATE/PAUSE/RESUME/EXPLAIN) and
+  connectors are normalized like identifiers. Topic names (PRINT, ASSERT TOPIC) and schema subjects
+  are kept exactly as written, quoted or not - topics are case-sensitive. DEFINE/UNDEFINE variable
+  names are kept as written (lookups are case-insensitive). DESCRIBE FUNCTION names are upper-cased.
+- WITH property keys are upper-cased (``kafka_topic`` -> ``KAFKA_TOPIC``), except in CREATE
+  SOURCE/SINK CONNECTOR, whose keys are Kafka Connect configs and keep their case.
+- ``CreateSource.columns`` is ``[]`` when no column list was written (schema inference).
+- ``Show.what`` is one of STREAMS TABLES TOPICS ALL_TOPICS QUERIES PROPERTIES FUNCTIONS TYPES VARIABLES
+  CONNECTORS SOURCE_CONNECTORS SINK_CONNECTORS CONNECTOR_PLUGINS.
+- ``Explain.statement`` carries its own ``text`` (without ';'), ``line`` and ``column``.
+- ``Query.limit`` may be negative (``LIMIT -1`` parses; the engine rejects it, as ksqlDB does).
 """
 
 from __future__ import annotations

@@ -102,6 +102,7 @@ class ExpressionParser(TokenParser):
     # ------------------------------------------------------------------ predicate level
 
     def _parse_equality(self, parse_is: bool = True) -> exp.Expression | None:
+        """ksqlDB's ``NOT* predicated``: one value expression and at most one predicate on it."""
         if self._match(_T.NOT):
             return exp.Not(this=self._require(self._parse_equality()))
         this = self._parse_bitwise()
@@ -122,6 +123,13 @@ class ExpressionParser(TokenParser):
         self._advance()
         result = parser(self, this)
         return exp.Not(this=result) if negate else result
+
+    def _parse_bitwise(self) -> exp.Expression | None:
+        """ksqlDB's lowest value operator is ``||`` (sqlglot's bitwise operators do not exist in ksql)."""
+        this = self._parse_term()
+        while this is not None and self._match(_T.DPIPE):
+            this = exp.DPipe(this=this, expression=self._require(self._parse_term()), safe=True)
+        return this
 
     def _require(self, this: exp.Expression | None) -> exp.Expression:
         if this is None:

@@ -27,6 +27,7 @@ _CLAUSE_END = RESERVED | CLAUSE_STARTS
 
 
 def parse_query(p: ExpressionParser) -> Query:
+    """``SELECT ... FROM ... [clauses]`` - the query of a SELECT, CSAS/CTAS or INSERT INTO."""
     p.expect_word("SELECT")
     select = [_parse_select_item(p)]
     while p._match(TokenType.COMMA):
