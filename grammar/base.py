@@ -16,11 +16,11 @@ from sqlglot.tokens import Token, TokenType
 
 from ksqlpy.errors import KsqlParseError
 
-from .errors import Positions, error_at, syntax_message, token_text
+from .errors import SYNTAX_ERROR, Positions, error_at, syntax_message, token_text
 from .keywords import RESERVED, WINDOW_UNITS_MS
 
 _NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
-_IDENT_TYPES = (TokenType.VAR, TokenType.IDENTIFIER)
+_QUOTED = (TokenType.STRING, TokenType.IDENTIFIER)
 _LONG_MAX = 2**63 - 1
 
 
@@ -112,6 +112,12 @@ class TokenParser(Parser):
     def parse_identifier(self, expected: str = "an identifier") -> str:
         token = self._curr
         if not self.is_identifier(token):
+            word = token.text.upper()
+            if word in RESERVED and token.token_type not in _QUOTED:
+                raise self.error(
+                    f"{SYNTAX_ERROR}\n\"{word}\" is a reserved keyword and it can't be used as an identifier. "
+                    f"You can use it as an identifier by escaping it as `{word}`"
+                )
             raise self.syntax_error(expected)
         self._advance()
         return self.normalize(token)

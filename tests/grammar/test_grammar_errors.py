@@ -87,3 +87,10 @@ def test_truncated_statements_never_leak_other_exceptions() -> None:
             parse(sql[:end])
         except KsqlParseError as e:
             assert e.line == 1 and e.column >= 1
+
+
+def test_reserved_word_used_as_a_name() -> None:
+    e = error_of("SELECT size FROM s;")
+    assert (e.line, e.column) == (1, 8)
+    assert '"SIZE" is a reserved keyword' in str(e) and "escaping it as `SIZE`" in str(e)
+    assert parse("SELECT `SIZE` FROM s;")
