@@ -1,0 +1,163 @@
+"""The shell's in-process backend: an Engine over an EmbeddedLog in a data directory."""
+
+from __future__ import annotations
+
+import os
+import queue
+from collections.abc import Iterator
+from typing import Any
+
+from ksqlpy.cli.backend import BackendError, BackendUnavailable, Entity, ListStream, SourceInfo
+
+# Properties people commonly SET that are not in the engine's defaults (completion only).
+EXTRA_PROPERTIES = ("ksql.streams.auto.offset.reset", "ksql.streams.cache.max.bytes.buffering",
+                    "ksql.streams.commit.interval.ms", "ksql.query.pull.max.allowed.offset.lag",
+                    "ksql.query.push.v2.enabled")
+
+
+def _error(e: Exception, sql: str) -> BackendError:
+    return BackendError(getattr(e, "message", str(e)), statement=sql, line=getattr(e, "line", 0) or 0,
+                        column=getattr(e, "column", 0) or 0, error_code=getattr(e, "error_code", 40000))
+
+
+class EmbeddedPushStream:
+    """A TransientQuery seen as a QueryStream (rows converted to REST JSON values)."""
+
+    def __init__(self, engine: Any, tq: Any) -> None:
+        self.engine = engine
+        self.tq = tq
+        self.query_id: str = tq.query_id
+        self.column_names = [n for n, _ in tq.columns]
+        self.column_types = [str(t) for _, t in tq.columns]
+        self.final_message: str | None = None
+        self._closed = False
+
+    def rows(self, poll_s: float = 0.2) -> Iterator[list[Any] | None]:
+        from ksqlpy.cli.entities import json_value
+
+        types = [t for _, t in self.tq.columns]
+        while True:
+            try:
+                row = self.tq.get(timeout=poll_s)
+            except queue.Empty:
+                yield None
+                continue
+            if row is None:
+                if not self._closed:
+                    limit = getattr(self.tq, "limit", None)
+                    reached = limit is not None and getattr(self.tq, "emitted", 0) >= limit
+                    self.final_message = "Limit Reached" if reached else "Query Completed"
+                return
+            yield [json_value(v, t) for v, t in zip(row, types, strict=False)]
+
+    def close(self) -> None:
+        self._closed = True
+        with self.engine.lock:
+            self.tq.close()
+
+
+class EmbeddedBackend:
+    """Runs statements on an in-process Engine; its background thread runs persistent queries."""
+
+    mode = "embedded"
+
+    def __init__(self, data_dir: str, properties: dict[str, Any] | None = None) -> None:
+        self.location = data_dir
+        try:
+            from ksqlpy.engine import Engine
+            from ksqlpy.log import open_log
+
+            os.makedirs(data_dir, exist_ok=True)
+            props = dict(properties or {})
+            log = open_log({**props, "log.dir": os.path.join(data_dir, "log")})
+            self.engine = Engine(data_dir=data_dir, properties=props, log=log)
+            self.engine.start()
+        except Exception as e:  # the shell reports and exits; nothing else can be done
+            raise BackendUnavailable(f"Could not open the embedded engine in {data_dir}: "
+                                     f"{type(e).__name__}: {e}") from e
+
+    def server_info(self) -> dict[str, Any]:
+        from ksqlpy import __version__
+
+        return {"version": __version__, "serverStatus": "RUNNING"}
+
+    def _run(self, sql: str, properties: dict[str, Any]) -> list[Any]:
+        from ksqlpy.errors import KsqlError
+
+        try:
+            return self.engine.execute(sql, properties=properties or None)
+        except KsqlError as e:
+            raise _error(e, sql) from e
+
+    def execute(self, sql: str, properties: dict[str, Any]) -> list[Entity]:
+        from ksqlpy.cli.entities import to_entities
+
+        out: list[Entity] = []
+        for r in self._run(sql, properties):
+            if r.kind == "push":  # a SELECT that reached execute(): do not leak the query
+                self.stream_for(r).close()
+                raise BackendError("SELECT and PRINT statements must be run as queries", statement=sql)
+            out.extend(to_entities(r))
+        return out
+
+    def stream_for(self, result: Any) -> Any:
+        if result.kind == "push":
+            return EmbeddedPushStream(self.engine, result.data)
+        from ksqlpy.cli.entities import json_value
+
+        data = result.data or {"columns": [], "rows": []}
+        cols = data["columns"]
+        rows = [[json_value(v, t) for v, (_, t) in zip(row, cols, strict=False)] for row in data["rows"]]
+        return ListStream(query_id="", column_names=[n for n, _ in cols],
+                          column_types=[str(t) for _, t in cols], data=rows)
+
+    def query(self, sql: str, properties: dict[str, Any]) -> Any:
+        results = self._run(sql, properties)
+        if len(results) != 1 or results[0].kind not in ("push", "rows"):
+            raise BackendError("Expected a single SELECT statement", statement=sql)
+        return self.stream_for(results[0])
+
+    def print_topic(self, sql: str, properties: dict[str, Any]) -> Iterator[str | None]:
+        from ksqlpy.cli.printer import print_topic
+
+        from ksqlpy import grammar
+        from ksqlpy.errors import KsqlError
+
+        try:
+            stmt = grammar.parse_one(sql)
+        except KsqlError as e:
+            raise _error(e, sql) from e
+        return print_topic(self.engine.log, stmt.topic, from_beginning=stmt.from_beginning,
+                           interval=stmt.interval, limit=stmt.limit)
+
+    def validate_property(self, name: str) -> None:
+        return None
+
+    def sources(self) -> list[SourceInfo]:
+        try:
+            return [SourceInfo(s.name, s.kind, [c.name for c in s.columns]) for s in self.engine.catalog.sources()]
+        except Exception:
+            return []
+
+    def functions(self) -> list[str]:
+        from ksqlpy.functions import default_registry
+
+        reg = default_registry()
+        return sorted({*reg.scalars, *reg.aggregates, *reg.tables})
+
+    def topics(self) -> list[str]:
+        try:
+            return sorted(t.name for t in self.engine.log.list_topics())
+        except Exception:
+            return []
+
+    def property_names(self) -> list[str]:
+        from ksqlpy.engine.config import DEFAULT_PROPERTIES
+
+        return sorted({*DEFAULT_PROPERTIES, *EXTRA_PROPERTIES})
+
+    def catalog_changed(self) -> None:
+        return None
+
+    def close(self) -> None:
+        self.engine.close()

@@ -1,0 +1,110 @@
+"""Engine results and values in ksqlDB's REST JSON shapes (reference §1.0 and §1.1).
+
+The embedded backend uses this so the renderer has one input format for both backends.
+"""
+
+from __future__ import annotations
+
+import base64
+import decimal
+from typing import Any
+
+from ksqlpy.cli.backend import Entity
+
+# StatementResult.kind -> (REST @type, key holding ``data``)
+_LIST_KINDS = {
+    "streams": ("streams", "streams"),
+    "tables": ("tables", "tables"),
+    "queries": ("queries", "queries"),
+    "kafka_topics": ("kafka_topics", "topics"),
+    "function_names": ("function_names", "functions"),
+    "source_descriptions": ("source_descriptions", "sourceDescriptions"),
+    "query_descriptions": ("query_descriptions", "queryDescriptions"),
+    "sourceDescription": ("sourceDescription", "sourceDescription"),
+    "queryDescription": ("queryDescription", "queryDescription"),
+    "type_list": ("type_list", "types"),
+}
+
+
+def _command_id(statement: str, query_id: str | None) -> str:
+    """ksqlDB's ``<type>/<entity>/<action>`` id, best effort from the statement's first words."""
+    from ksqlpy.cli.lexer import code_tokens
+
+    words = [t.text.upper() for t in code_tokens(statement)[:8]]
+    if not words:
+        return ""
+    action = {"CREATE": "create", "DROP": "drop", "ALTER": "alter"}.get(words[0], "execute")
+    if words[0] in ("TERMINATE", "PAUSE", "RESUME"):
+        return f"{words[0].lower()}/{words[1] if len(words) > 1 else 'ALL'}/execute"
+    kind = next((w.lower() for w in words if w in ("STREAM", "TABLE", "TYPE")), "stream")
+    skip = {"CREATE", "DROP", "ALTER", "OR", "REPLACE", "SOURCE", "STREAM", "TABLE", "TYPE", "IF", "NOT",
+            "EXISTS", "INSERT", "INTO"}
+    name = next((w for w in words if w not in skip), "")
+    return f"{kind}/{name}/{action}"
+
+
+def to_entities(result: Any) -> list[Entity]:
+    """One engine StatementResult as the REST entities a server would return for it."""
+    kind = result.kind
+    stmt = result.statement
+    warnings = [{"message": w} for w in (result.warnings or [])]
+    base: Entity = {"statementText": stmt, "warnings": warnings}
+    if kind == "currentStatus":
+        message = result.message or ""
+        if message.startswith("Cannot add "):  # IF NOT EXISTS on an existing source
+            return [{"@type": "warning_entity", "statementText": stmt, "message": message}]
+        return [{"@type": "currentStatus", **base, "commandId": _command_id(stmt, result.query_id),
+                 "commandStatus": {"status": "SUCCESS", "message": message, "queryId": result.query_id},
+                 "commandSequenceNumber": -1}]
+    if kind == "message":
+        out: list[Entity] = []
+        if result.message:
+            out.append({"@type": "cli_message", **base, "message": result.message})
+        elif warnings:
+            out.append({"@type": "cli_message", **base, "message": ""})
+        return out
+    if kind == "properties":
+        return [{"@type": "properties", **base, "properties": result.data, "overwrittenProperties": [],
+                 "defaultProperties": []}]
+    if kind == "variables":
+        data = result.data or {}
+        rows = [{"name": k, "value": v} for k, v in data.items()] if isinstance(data, dict) else data
+        return [{"@type": "variables", **base, "variables": rows}]
+    if kind == "describe_function":
+        return [{"@type": "describe_function", **base, **(result.data or {})}]
+    if kind in _LIST_KINDS:
+        type_name, key = _LIST_KINDS[kind]
+        return [{"@type": type_name, **base, key: result.data}]
+    return [{"@type": kind, **base, "message": result.message, "data": result.data}]
+
+
+def json_value(value: Any, sql_type: Any = None) -> Any:
+    """A SQL value as ksqlDB's REST API writes it: TIMESTAMP/DATE/TIME as ISO strings, BYTES as
+    base64, DECIMAL as a plain number, STRUCT/MAP as objects."""
+    if value is None:
+        return None
+    name = getattr(sql_type, "name", None) if sql_type is not None else None
+    if isinstance(value, bool):
+        return value
+    if isinstance(value, int) and name in ("TIMESTAMP", "DATE", "TIME"):
+        from ksqlpy.functions import javatime
+
+        if name == "TIMESTAMP":
+            return javatime.format_timestamp_iso(value)
+        if name == "DATE":
+            return javatime.format_date_iso(value)
+        return javatime.format_time_iso(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return base64.b64encode(bytes(value)).decode("ascii")
+    if isinstance(value, decimal.Decimal):
+        return value  # rendered without exponent by the renderer / JSON encoder
+    if isinstance(value, dict):
+        if name == "STRUCT":
+            fields = dict(getattr(sql_type, "fields", ()) or ())
+            return {k: json_value(v, fields.get(k)) for k, v in value.items()}
+        vt = getattr(sql_type, "value", None)
+        return {str(k): json_value(v, vt) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        et = getattr(sql_type, "element", None)
+        return [json_value(v, et) for v in value]
+    return value

@@ -1,0 +1,261 @@
+"""The shell against a running server, over ksqlDB's REST API (reference §1).
+
+Statements go to ``POST /ksql``; SELECT to ``POST /query-stream`` (delimited format: a metadata
+line, then one JSON array per row) and is stopped with ``POST /close-query``; PRINT goes to
+``POST /query``, whose body is text lines. Session properties travel with every request as
+``streamsProperties`` / ``properties``, as the ksqlDB CLI does.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from ksqlpy.cli.backend import BackendError, BackendUnavailable, Entity, SourceInfo
+
+DELIMITED = "application/vnd.ksqlapi.delimited.v1"
+KSQL_JSON = "application/vnd.ksql.v1+json"
+
+
+def _error_from(response: Any, sql: str) -> BackendError:
+    """A BackendError from an error envelope (``{"@type":..., "error_code":..., "message":...}``)."""
+    try:
+        body = json.loads(response.read() if hasattr(response, "read") else response.content)
+    except (ValueError, TypeError):
+        body = None
+    if isinstance(body, dict) and "message" in body:
+        return BackendError(str(body.get("message")), statement=body.get("statementText") or sql,
+                            error_code=int(body.get("error_code") or response.status_code * 100),
+                            entities=body.get("entities") or [])
+    text = response.text if hasattr(response, "text") else ""
+    return BackendError(f"HTTP {response.status_code}: {text[:500]}", statement=sql,
+                        error_code=response.status_code * 100)
+
+
+class RemotePushStream:
+    """A query on /query-stream: rows arrive as lines of the delimited format."""
+
+    def __init__(self, backend: RemoteBackend, sql: str, response: Any) -> None:
+        self.backend = backend
+        self.response = response
+        self.sql = sql
+        self._lines = response.iter_lines()
+        self.final_message: str | None = None
+        self._closed = False
+        self.query_id = ""
+        self.column_names: list[str] = []
+        self.column_types: list[str] = []
+        meta = self._next_json()
+        if isinstance(meta, dict) and "error_code" in meta:
+            self.close()
+            raise BackendError(str(meta.get("message")), statement=sql, error_code=int(meta["error_code"]))
+        if isinstance(meta, dict):
+            self.query_id = meta.get("queryId") or ""
+            self.column_names = list(meta.get("columnNames") or [])
+            self.column_types = list(meta.get("columnTypes") or [])
+        m = re.search(r"\bLIMIT\s+(\d+)\s*;?\s*$", sql, re.IGNORECASE)
+        self.limit = int(m.group(1)) if m else None
+
+    def _next_json(self) -> Any:
+        for line in self._lines:
+            line = line.strip()
+            if line:
+                return json.loads(line)
+        return None
+
+    def rows(self, poll_s: float = 0.2) -> Iterator[list[Any] | None]:
+        count = 0
+        try:
+            for line in self._lines:
+                line = line.strip().rstrip(",")
+                if not line:
+                    yield None
+                    continue
+                item = json.loads(line)
+                if isinstance(item, list):
+                    count += 1
+                    yield item
+                elif isinstance(item, dict) and "error_code" in item:
+                    raise BackendError(str(item.get("message")), statement=self.sql,
+                                       error_code=int(item["error_code"]))
+        except BackendError:
+            raise
+        except Exception as e:
+            if self._closed:
+                return
+            raise BackendError(f"Lost the query stream: {e}", statement=self.sql) from e
+        if not self._closed:
+            self.final_message = "Limit Reached" if self.limit is not None and count >= self.limit \
+                else "Query Completed"
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        try:
+            self.response.close()
+        finally:
+            if self.query_id:
+                try:
+                    self.backend.client.post("/close-query", json={"queryId": self.query_id}, timeout=5)
+                except Exception:
+                    pass  # closing the connection also ends the query on the server
+
+
+class RemoteBackend:
+    """Talks to a ksqlDB-compatible server (a ksqlpy server or ksqlDB itself)."""
+
+    mode = "remote"
+
+    def __init__(self, url: str, user: str | None = None, password: str | None = None,
+                 timeout_s: float = 30.0) -> None:
+        import httpx
+
+        self.location = url.rstrip("/")
+        auth = httpx.BasicAuth(user, password or "") if user else None
+        self.client = httpx.Client(base_url=self.location, auth=auth,
+                                   timeout=httpx.Timeout(timeout_s, read=None),
+                                   headers={"Accept": "application/json"})
+        self._sources: list[SourceInfo] | None = None
+        self._functions: list[str] | None = None
+        self._topics: list[str] | None = None
+        self._info: dict[str, Any] | None = None
+
+    # ------------------------------------------------------------------ transport
+    def _post(self, path: str, body: dict[str, Any], sql: str = "") -> Any:
+        import httpx
+
+        try:
+            r = self.client.post(path, json=body)
+        except httpx.HTTPError as e:
+            raise BackendUnavailable(f"Could not reach the server at {self.location}: {e}", statement=sql) from e
+        if r.status_code >= 400:
+            raise _error_from(r, sql)
+        return r.json() if r.content else None
+
+    def server_info(self) -> dict[str, Any]:
+        import httpx
+
+        if self._info is None:
+            try:
+                r = self.client.get("/info")
+            except httpx.HTTPError as e:
+                raise BackendUnavailable(f"Could not reach the server at {self.location}: {e}") from e
+            if r.status_code == 401:
+                raise BackendUnavailable("The server rejected the credentials (HTTP 401)")
+            if r.status_code >= 400:
+                raise _error_from(r, "")
+            info = r.json().get("KsqlServerInfo", {})
+            self._info = info
+        return self._info
+
+    # ------------------------------------------------------------------ statements
+    def execute(self, sql: str, properties: dict[str, Any]) -> list[Entity]:
+        body = {"ksql": sql, "streamsProperties": {k: str(v) for k, v in properties.items()}}
+        result = self._post("/ksql", body, sql) or []
+        for entity in result:
+            status = (entity.get("commandStatus") or {}) if isinstance(entity, dict) else {}
+            if status.get("status") == "ERROR":
+                raise BackendError(str(status.get("message", "")).split("\n")[0], statement=sql)
+        return result
+
+    def query(self, sql: str, properties: dict[str, Any]) -> RemotePushStream:
+        import httpx
+
+        body = {"sql": sql, "properties": {k: str(v) for k, v in properties.items()}}
+        request = self.client.build_request("POST", "/query-stream", json=body, headers={"Accept": DELIMITED})
+        try:
+            response = self.client.send(request, stream=True)
+        except httpx.HTTPError as e:
+            raise BackendUnavailable(f"Could not reach the server at {self.location}: {e}", statement=sql) from e
+        if response.status_code >= 400:
+            response.read()
+            response.close()
+            raise _error_from(response, sql)
+        return RemotePushStream(self, sql, response)
+
+    def print_topic(self, sql: str, properties: dict[str, Any]) -> Iterator[str | None]:
+        import httpx
+
+        body = {"ksql": sql, "streamsProperties": {k: str(v) for k, v in properties.items()}}
+        request = self.client.build_request("POST", "/query", json=body)
+        try:
+            response = self.client.send(request, stream=True)
+        except httpx.HTTPError as e:
+            raise BackendUnavailable(f"Could not reach the server at {self.location}: {e}", statement=sql) from e
+        if response.status_code >= 400:
+            response.read()
+            response.close()
+            raise _error_from(response, sql)
+
+        def lines() -> Iterator[str | None]:
+            try:
+                for line in response.iter_lines():
+                    yield line.rstrip("\r\n") if line.strip() else None
+            finally:
+                response.close()
+
+        return lines()
+
+    def validate_property(self, name: str) -> None:
+        import httpx
+
+        try:
+            r = self.client.get(f"/is_valid_property/{name}")
+        except httpx.HTTPError as e:
+            raise BackendUnavailable(f"Could not reach the server at {self.location}: {e}") from e
+        if r.status_code >= 400:
+            raise _error_from(r, "")
+
+    # ------------------------------------------------------------------ completion data (cached)
+    def sources(self) -> list[SourceInfo]:
+        if self._sources is None:
+            out: list[SourceInfo] = []
+            try:
+                for entity in self.execute("SHOW STREAMS EXTENDED; SHOW TABLES EXTENDED;", {}):
+                    for d in entity.get("sourceDescriptions", []):
+                        out.append(SourceInfo(d.get("name", ""), d.get("type", ""),
+                                              [f.get("name", "") for f in d.get("fields", [])]))
+            except BackendError:
+                try:
+                    for entity in self.execute("SHOW STREAMS; SHOW TABLES;", {}):
+                        for d in entity.get("streams", []) + entity.get("tables", []):
+                            out.append(SourceInfo(d.get("name", ""), d.get("type", "")))
+                except BackendError:
+                    pass
+            self._sources = out
+        return self._sources
+
+    def functions(self) -> list[str]:
+        if self._functions is None:
+            try:
+                entities = self.execute("SHOW FUNCTIONS;", {})
+                self._functions = sorted({f["name"] for e in entities for f in e.get("functions", [])})
+            except BackendError:
+                self._functions = []
+        return self._functions
+
+    def topics(self) -> list[str]:
+        if self._topics is None:
+            try:
+                entities = self.execute("SHOW TOPICS;", {})
+                self._topics = sorted({t["name"] for e in entities for t in e.get("topics", [])})
+            except BackendError:
+                self._topics = []
+        return self._topics
+
+    def property_names(self) -> list[str]:
+        try:
+            entities = self.execute("SHOW PROPERTIES;", {})
+        except BackendError:
+            return []
+        return sorted({p["name"] for e in entities for p in e.get("properties", [])})
+
+    def catalog_changed(self) -> None:
+        self._sources = None
+        self._topics = None
+
+    def close(self) -> None:
+        self.client.close()

@@ -1,0 +1,349 @@
+"""Turning REST entities and query rows into text: ksqlDB CLI's tables, or JSON.
+
+Pure functions from data to lines, so they are testable without a terminal; the session decides
+where the lines go. Layouts follow the ksqlDB CLI (reference §2) so its users feel at home.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+import textwrap
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+TABULAR, JSON = "TABULAR", "JSON"
+
+
+# ---------------------------------------------------------------------- values
+
+
+def cell(value: Any) -> str:
+    """One value as a table cell: strings bare, NULL as ``null``, nested values as compact JSON."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, decimal.Decimal):
+        return format(value, "f")
+    if isinstance(value, float):
+        return _java_double(value)
+    if isinstance(value, (dict, list, tuple)):
+        return to_json(value)
+    return str(value)
+
+
+def _java_double(v: float) -> str:
+    """Doubles as Java prints them: ``1.0``, ``1.0E20``; Python's repr is close enough elsewhere."""
+    if v != v:
+        return "NaN"
+    if v in (float("inf"), float("-inf")):
+        return "Infinity" if v > 0 else "-Infinity"
+    if v != 0 and (abs(v) >= 1e7 or abs(v) < 1e-3):
+        sign, digits, exponent = decimal.Decimal(repr(v)).normalize().as_tuple()
+        text = "".join(map(str, digits))
+        sci = len(text) - 1 + int(exponent)
+        return f"{'-' if sign else ''}{text[0]}.{text[1:] or '0'}E{sci}"
+    return repr(v)
+
+
+def _json_default(o: Any) -> Any:
+    if isinstance(o, decimal.Decimal):
+        return float(o)
+    if isinstance(o, (bytes, bytearray)):
+        import base64
+
+        return base64.b64encode(bytes(o)).decode("ascii")
+    if isinstance(o, (set, frozenset)):
+        return sorted(o)
+    return str(o)
+
+
+def to_json(value: Any, pretty: bool = False) -> str:
+    if pretty:
+        return json.dumps(value, indent=2, default=_json_default, ensure_ascii=False)
+    return json.dumps(value, separators=(",", ":"), default=_json_default, ensure_ascii=False)
+
+
+# ---------------------------------------------------------------------- plain tables
+
+
+def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
+    """ksqlDB's metadata table: `` A | B `` header, a dashed rule, rows, a closing rule."""
+    body = [[cell(v) if not isinstance(v, str) else v for v in r] for r in rows]
+    widths = [len(h) for h in headers]
+    for r in body:
+        for i, v in enumerate(r):
+            widths[i] = max(widths[i], *(len(x) for x in v.split("\n")))
+    def line(values: Sequence[str]) -> str:
+        return "|".join(f" {v.ljust(w)} " for v, w in zip(values, widths, strict=False)).rstrip()
+    total = sum(widths) + 3 * len(widths) - 1
+    rule = "-" * total
+    out = [line(headers), rule]
+    for r in body:
+        out.append(line(r))
+    out.append(rule)
+    return out
+
+
+def labelled(label: str, value: Any) -> str:
+    """``Name                 : X`` - labels padded to 20 characters, as DESCRIBE prints them."""
+    return f"{label:<20} : {'' if value is None else value}"
+
+
+# ---------------------------------------------------------------------- query tables
+
+
+class QueryTable:
+    """Draws a streaming query as ksqlDB does: a boxed header, then one boxed line per row as it
+    arrives. Column widths are fixed up front (rows are not known yet): the terminal width shared
+    between the columns, or fitted to ``sample`` rows when the result is already complete."""
+
+    def __init__(self, names: Sequence[str], term_width: int, sample: Sequence[Sequence[Any]] | None = None,
+                 column_width: int = 0) -> None:
+        self.names = list(names)
+        n = max(1, len(self.names))
+        share = max(5, (term_width - n - 1) // n)
+        if column_width:
+            self.widths = [max(5, column_width)] * n
+        elif sample is not None:
+            fitted = [max([len(x)] + [len(cell(r[i])) for r in sample if i < len(r)])
+                      for i, x in enumerate(self.names)]
+            if sum(fitted) + n + 1 > term_width:
+                fitted = [min(w, max(share, len(x))) for w, x in zip(fitted, self.names, strict=False)]
+            self.widths = fitted
+        else:
+            self.widths = [max(share if n > 1 else min(share, 40), 5) for _ in self.names]
+            self.widths = [max(w, min(len(x), share)) for w, x in zip(self.widths, self.names, strict=False)]
+
+    def rule(self) -> str:
+        return "+" + "+".join("-" * w for w in self.widths) + "+"
+
+    def _lines(self, values: Sequence[str]) -> list[str]:
+        wrapped = [textwrap.wrap(v, w, drop_whitespace=False, replace_whitespace=False) or [""]
+                   if len(v) > w or "\n" in v else [v] for v, w in zip(values, self.widths, strict=False)]
+        height = max(len(c) for c in wrapped)
+        return ["|" + "|".join((c[i] if i < len(c) else "").replace("\n", " ").ljust(w)
+                               for c, w in zip(wrapped, self.widths, strict=False)) + "|"
+                for i in range(height)]
+
+    def header(self) -> list[str]:
+        return [self.rule(), *self._lines(self.names), self.rule()]
+
+    def row(self, values: Sequence[Any]) -> list[str]:
+        return self._lines([cell(v) for v in values])
+
+
+# ---------------------------------------------------------------------- entities
+
+
+def _schema_text(schema: dict[str, Any] | None) -> str:
+    """A FieldInfo schema as DESCRIBE shows it (``VARCHAR(STRING)``, ``ARRAY<INTEGER>``...)."""
+    if not schema:
+        return ""
+    t = schema.get("type", "")
+    if t == "STRING":
+        return "VARCHAR(STRING)"
+    if t == "ARRAY":
+        return f"ARRAY<{_schema_text(schema.get('memberSchema'))}>"
+    if t == "MAP":
+        return f"MAP<STRING, {_schema_text(schema.get('memberSchema'))}>"
+    if t == "STRUCT":
+        inner = ", ".join(f"{f.get('name')} {_schema_text(f.get('schema'))}" for f in schema.get("fields") or [])
+        return f"STRUCT<{inner}>"
+    if t == "DECIMAL":
+        p = schema.get("parameters") or {}
+        return f"DECIMAL({p.get('precision')}, {p.get('scale')})"
+    return str(t)
+
+
+def _fields_table(fields: list[dict[str, Any]], kind: str = "STREAM", window: str | None = None) -> list[str]:
+    rows = []
+    for f in fields:
+        t = _schema_text(f.get("schema"))
+        ftype = f.get("type")
+        if ftype == "KEY":
+            t = f"{t:<16} (primary key)" if kind == "TABLE" else f"{t:<16} (key)"
+            if window:
+                t += f" (Window type: {window})"
+        elif ftype == "HEADER":
+            hk = f.get("headerKey")
+            t = f"{t:<16} " + (f"(header('{hk}'))" if hk is not None else "(headers)")
+        rows.append((f.get("name", ""), t))
+    return table(["Field", "Type"], rows)
+
+
+def _queries_block(title: str, queries: list[dict[str, Any]]) -> list[str]:
+    out = ["", title, "-" * max(len(title), 20)]
+    for q in queries:
+        out.append(f"{q.get('id')} : {q.get('queryString', '')}")
+    out.append("")
+    out.append("For query topology and execution plan please run: EXPLAIN <QueryId>")
+    return out
+
+
+def source_description(d: dict[str, Any]) -> list[str]:
+    kind = d.get("type", "STREAM")
+    out = ["", labelled("Name", d.get("name"))]
+    if d.get("extended"):
+        ts = d.get("timestamp") or "Not set - using <ROWTIME>"
+        out += [labelled("Type", kind), labelled("Timestamp field", ts), labelled("Key format", d.get("keyFormat")),
+                labelled("Value format", d.get("valueFormat")),
+                labelled("Kafka topic", f"{d.get('topic')} (partitions: {d.get('partitions')}, replication: "
+                                        f"{d.get('replication')})"),
+                labelled("Statement", d.get("statement", ""))]
+        out.append("")
+    out += _fields_table(d.get("fields") or [], kind, d.get("windowType"))
+    if d.get("extended"):
+        if d.get("readQueries"):
+            out += _queries_block(f"Queries that read from this {kind}", d["readQueries"])
+        if d.get("writeQueries"):
+            out += _queries_block(f"Queries that write from this {kind}", d["writeQueries"])
+        stats = d.get("statistics")
+        if stats:
+            out += ["", "Local runtime statistics", "------------------------", str(stats)]
+    else:
+        out.append("For runtime statistics and query details run: DESCRIBE <Stream,Table> EXTENDED;")
+    return out
+
+
+def query_description(d: dict[str, Any]) -> list[str]:
+    out = ["", labelled("ID", d.get("id")), labelled("Query Type", d.get("queryType", "")),
+           labelled("SQL", d.get("statementText") or d.get("queryString", ""))]
+    if d.get("state"):
+        out.append(labelled("Status", d.get("state")))
+    if d.get("fields"):
+        out += [""] + _fields_table(d["fields"])
+    for title, key, hint in (("Sources that this query reads from:", "sources",
+                              "For source description please run: DESCRIBE [EXTENDED] <SourceId>"),
+                             ("Sinks that this query writes to:", "sinks",
+                              "For sink description please run: DESCRIBE [EXTENDED] <SinkId>")):
+        if d.get(key):
+            out += ["", title, "-" * len(title), *d[key], "", hint]
+    if d.get("executionPlan"):
+        out += ["", "Execution plan", "--------------", *str(d["executionPlan"]).rstrip("\n").split("\n")]
+    if d.get("topology"):
+        out += ["", "Processing topology", "-------------------", *str(d["topology"]).rstrip("\n").split("\n")]
+    errors = d.get("queryErrors") or []
+    if errors:
+        out += ["", "Query errors", "------------"] + [str(e.get("errorMessage", e)) for e in errors]
+    return out
+
+
+def _describe_function(e: dict[str, Any]) -> list[str]:
+    out = ["", labelled("Name", e.get("name")), labelled("Author", e.get("author", "")),
+           labelled("Version", e.get("version", "")), labelled("Overview", e.get("description", "")),
+           labelled("Type", e.get("type", "")), labelled("Jar", e.get("path", "")),
+           labelled("Variations", "")]
+    for v in e.get("functions") or []:
+        args = ", ".join(f"{a.get('name')} {a.get('type')}".strip() for a in v.get("arguments") or [])
+        out.append("")
+        if args or v.get("returnType"):
+            out.append(f"\t{'Variation':<12}: {e.get('name')}({args})")
+            out.append(f"\t{'Returns':<12}: {v.get('returnType', '')}")
+        if v.get("description"):
+            out.append(f"\t{'Description':<12}: {v.get('description')}")
+    return out
+
+
+def _properties(e: dict[str, Any], session: dict[str, Any]) -> list[str]:
+    overwritten = set(e.get("overwrittenProperties") or [])
+    rows = []
+    for p in e.get("properties") or []:
+        name = p.get("name", "")
+        short = name.removeprefix("ksql.streams.")
+        if name in session or short in session:
+            override = "SESSION"
+        elif name in overwritten:
+            override = "SERVER"
+        else:
+            override = ""
+        rows.append((name, p.get("scope", ""), override, str(p.get("value", ""))))
+    return table(["Property", "Scope", "Default override", "Effective Value"], rows)
+
+
+def entity_lines(e: dict[str, Any], session_properties: dict[str, Any] | None = None) -> list[str]:
+    """The TABULAR rendering of one REST entity (warnings are handled by the caller)."""
+    t = e.get("@type")
+    if t == "currentStatus":
+        msg = str((e.get("commandStatus") or {}).get("message", "")).split("\n")[0]
+        return table(["Message"], [(msg,)])
+    if t == "cli_message":
+        return [e["message"]] if e.get("message") else []
+    if t in ("streams", "tables"):
+        items = e.get(t) or []
+        label = "Stream Name" if t == "streams" else "Table Name"
+        return table([label, "Kafka Topic", "Key Format", "Value Format", "Windowed"],
+                     [(s.get("name"), s.get("topic"), s.get("keyFormat", s.get("format", "")),
+                       s.get("valueFormat", s.get("format", "")), s.get("isWindowed", False)) for s in items])
+    if t == "queries":
+        rows = []
+        for q in e.get("queries") or []:
+            status = q.get("state") or ", ".join(f"{k}:{v}" for k, v in (q.get("statusCount") or {}).items())
+            rows.append((q.get("id"), q.get("queryType", ""), status, ",".join(q.get("sinks") or []),
+                         ",".join(q.get("sinkKafkaTopics") or []), " ".join(str(q.get("queryString", "")).split())))
+        return table(["Query ID", "Query Type", "Status", "Sink Name", "Sink Kafka Topic", "Query String"], rows) + [
+            "For detailed information on a Query run: EXPLAIN <Query ID>;"]
+    if t == "properties":
+        return _properties(e, session_properties or {})
+    if t in ("kafka_topics", "kafka_topics_extended"):
+        rows = []
+        for tp in e.get("topics") or []:
+            replicas = tp.get("replicaInfo") or []
+            row = [tp.get("name"), len(replicas) or tp.get("partitions", ""), " ".join(str(r) for r in replicas)]
+            if t == "kafka_topics_extended":
+                row += [tp.get("consumerCount", 0), tp.get("consumerGroupCount", 0)]
+            rows.append(row)
+        headers = ["Kafka Topic", "Partitions", "Partition Replicas"]
+        if t == "kafka_topics_extended":
+            headers += ["Consumers", "ConsumerGroups"]
+        return table(headers, rows)
+    if t == "function_names":
+        rows = [(f.get("name"), f.get("category", f.get("type", ""))) for f in e.get("functions") or []]
+        return table(["Function Name", "Category"], rows) + [
+            "For detailed information about a function, run: DESCRIBE FUNCTION <Function Name>;"]
+    if t == "describe_function":
+        return _describe_function(e)
+    if t == "sourceDescription":
+        return source_description(e.get("sourceDescription") or {})
+    if t == "source_descriptions":
+        out: list[str] = []
+        for d in e.get("sourceDescriptions") or []:
+            out += source_description(d)
+        return out
+    if t == "queryDescription":
+        return query_description(e.get("queryDescription") or {})
+    if t == "query_descriptions":
+        out = []
+        for d in e.get("queryDescriptions") or []:
+            out += query_description(d)
+        return out
+    if t == "variables":
+        rows = [(v.get("name"), v.get("value")) for v in e.get("variables") or []]
+        return table(["Variable Name", "Value"], rows)
+    if t == "type_list":
+        types = e.get("types") or {}
+        rows = [(n, v if isinstance(v, str) else _schema_text(v)) for n, v in sorted(types.items())]
+        return table(["Type Name", "Schema"], rows)
+    if t == "terminate_query":
+        return [f'Terminated query "{e.get("queryId")}"']
+    if t == "warning_entity":
+        return []  # shown as a warning by the caller
+    return to_json(e, pretty=True).split("\n")
+
+
+def entity_warnings(e: dict[str, Any]) -> list[str]:
+    out = [str(w.get("message", w)) if isinstance(w, dict) else str(w) for w in e.get("warnings") or []]
+    if e.get("@type") == "warning_entity" and e.get("message"):
+        out.append(str(e["message"]))
+    return out
+
+
+def entities_json(entities: list[dict[str, Any]]) -> str:
+    return to_json(entities, pretty=True)
+
+
+def query_header_json(query_id: str, names: list[str], types: list[str]) -> str:
+    return to_json({"queryId": query_id, "columnNames": names, "columnTypes": types})

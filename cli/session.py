@@ -1,0 +1,350 @@
+"""One shell session: what to do with each statement the user enters.
+
+Shared by the interactive REPL and the -f/-e/stdin runner, so both behave identically. Like the
+ksqlDB CLI, the session keeps SET properties and DEFINE variables itself (properties travel with
+every request, ``${var}`` is substituted before sending), runs CLI commands (help, output, spool,
+exit...) locally, sends SELECT and PRINT to the streaming path and everything else to ``execute``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.cli import render
+from ksqlpy.cli.backend import Backend, BackendError, ListStream
+from ksqlpy.cli.console import Console
+from ksqlpy.cli.lexer import KEYWORD, code_tokens, first_words, split_statements, strip_terminator
+
+# CLI-local commands: no ';' needed, matched on the first word (none of them starts a SQL statement).
+CLI_COMMANDS = ("help", "exit", "quit", "clear", "output", "history", "version", "spool", "server")
+
+# Statements that may change what completion should offer.
+CATALOG_WORDS = {"CREATE", "DROP", "ALTER", "TERMINATE", "INSERT"}
+
+
+class ExitShell(Exception):  # noqa: N818 - a control-flow signal, not an error
+    """EXIT / QUIT was entered."""
+
+
+class Session:
+    """Executes entries against a backend and prints the results to a console."""
+
+    def __init__(self, backend: Backend, console: Console, *, output: str = render.TABULAR,
+                 interactive: bool = False, query_row_limit: int | None = None,
+                 query_timeout_ms: int | None = None, history: Callable[[], list[str]] | None = None) -> None:
+        self.backend = backend
+        self.console = console
+        self.output = output
+        self.interactive = interactive
+        self.query_row_limit = query_row_limit
+        self.query_timeout_ms = query_timeout_ms
+        self.history = history
+        self.properties: dict[str, str] = {}
+        self.variables: dict[str, str] = {}
+        self.script_depth = 0
+
+    # ------------------------------------------------------------------ entries
+    def run_entry(self, text: str) -> bool:
+        """Run every statement of ``text`` in order; stops at the first failure (returns False).
+        Raises ExitShell on EXIT."""
+        for piece in split_statements(text):
+            if not self.run_statement(piece):
+                return False
+        return True
+
+    def run_statement(self, text: str) -> bool:
+        words = first_words(text, 3)
+        if not words:
+            return True
+        try:
+            if words[0].lower() in CLI_COMMANDS:
+                self._cli_command(text)
+                return True
+            text = self._substitute(text)
+            head = words[0]
+            if head == "SELECT":
+                self._run_query(text)
+            elif head == "PRINT":
+                self._run_print(text)
+            elif head == "RUN" and len(words) > 1 and words[1] == "SCRIPT":
+                return self._run_script(text)
+            elif head == "SET":
+                self._set(text)
+            elif head == "UNSET":
+                self._unset(text)
+            elif head == "DEFINE":
+                self._define(text)
+            elif head == "UNDEFINE":
+                self._undefine(text)
+            elif head in ("SHOW", "LIST") and len(words) > 1 and words[1] == "VARIABLES":
+                self._show_variables(text)
+            else:
+                self._execute(text, head)
+            return True
+        except BackendError as e:
+            self.show_error(e)
+            return False
+        except ExitShell:
+            raise
+        except KeyboardInterrupt:
+            self.console.error("Interrupted.")
+            return False
+        except Exception as e:  # an engine bug must not kill the shell
+            self.show_error(BackendError(f"Internal error: {type(e).__name__}: {e}", statement=text, error_code=50000))
+            return False
+
+    # ------------------------------------------------------------------ errors
+    def show_error(self, e: BackendError) -> None:
+        """The message in red; for a syntax error, the offending line with a caret under the column."""
+        lines = e.message.rstrip().split("\n")
+        for line in lines:
+            self.console.error(line)
+        if e.line and e.statement:
+            src = e.statement.split("\n")
+            if 1 <= e.line <= len(src):
+                number = f"{e.line} | "
+                self.console.error(f"{number}{src[e.line - 1]}")
+                self.console.error(" " * (len(number) + max(e.column - 1, 0)) + "^")
+        for entity in e.entities:
+            for line in render.entity_lines(entity):
+                self.console.print(line)
+
+    # ------------------------------------------------------------------ statements
+    def _substitute(self, text: str) -> str:
+        if "${" not in text or not self.variables:
+            return text
+        if str(self.properties.get("ksql.variable.substitution.enable", "true")).lower() == "false":
+            return text
+        from ksqlpy.grammar import substitute_variables
+
+        return substitute_variables(text, self.variables)
+
+    def _parse_one(self, text: str) -> Any:
+        """Parse a statement the shell handles itself; syntax errors carry line and column."""
+        from ksqlpy import grammar
+        from ksqlpy.errors import KsqlError
+
+        try:
+            return grammar.parse_one(text)
+        except KsqlError as e:
+            raise BackendError(e.message, statement=text, line=getattr(e, "line", 0),
+                               column=getattr(e, "column", 0)) from e
+
+    def _execute(self, text: str, head: str) -> None:
+        entities = self.backend.execute(text, self.properties)
+        if head in CATALOG_WORDS:
+            self.backend.catalog_changed()
+        self.show_entities(entities)
+
+    def show_entities(self, entities: list[dict[str, Any]]) -> None:
+        if self.output == render.JSON:
+            if entities:
+                self.console.print(render.entities_json(entities))
+            return
+        for e in entities:
+            lines = render.entity_lines(e, self.properties)
+            if lines:
+                if e.get("@type") != "cli_message":
+                    self.console.print()
+                for line in lines:
+                    self.console.print(line)
+            for w in render.entity_warnings(e):
+                self.console.warning(f"WARNING: {w}")
+
+    def _set(self, text: str) -> None:
+        stmt = self._parse_one(text)
+        name, value = stmt.name, stmt.value
+        self.backend.validate_property(name)
+        old = self.properties.get(name)
+        self.properties[name] = value
+        change = f"from '{old}' to '{value}'" if old is not None else f"to '{value}'"
+        self.console.print(f"Successfully changed local property '{name}' {change}. Use the UNSET command to "
+                           "revert your change.")
+
+    def _unset(self, text: str) -> None:
+        stmt = self._parse_one(text)
+        if stmt.name not in self.properties:
+            raise BackendError(f"Cannot unset local property '{stmt.name}' which was never set in the first place",
+                               statement=text)
+        old = self.properties.pop(stmt.name)
+        self.console.print(f"Successfully unset local property '{stmt.name}' (value was '{old}').")
+
+    def _define(self, text: str) -> None:
+        stmt = self._parse_one(text)
+        self.variables[stmt.name.lower()] = stmt.value
+
+    def _undefine(self, text: str) -> None:
+        stmt = self._parse_one(text)
+        if self.variables.pop(stmt.name.lower(), None) is None:
+            self.console.warning(f"WARNING: Cannot undefine variable '{stmt.name}' which was never defined")
+
+    def _show_variables(self, text: str) -> None:
+        entity = {"@type": "variables", "statementText": text, "warnings": [],
+                  "variables": [{"name": k, "value": v} for k, v in self.variables.items()]}
+        self.show_entities([entity])
+
+    def _run_script(self, text: str) -> bool:
+        stmt = self._parse_one(text)
+        path = os.path.expanduser(stmt.path)
+        try:
+            with open(path, encoding="utf-8") as f:
+                content = f.read()
+        except OSError as e:
+            raise BackendError(f"Failed to read file: {path} ({e.strerror or e})", statement=text) from e
+        if self.script_depth > 16:
+            raise BackendError("RUN SCRIPT nested too deeply", statement=text)
+        self.script_depth += 1
+        try:
+            return self.run_entry(content)
+        finally:
+            self.script_depth -= 1
+
+    # ------------------------------------------------------------------ queries
+    def _is_push(self, text: str) -> bool:
+        return any(t.kind == KEYWORD and t.text.upper() == "EMIT" for t in code_tokens(text))
+
+    def _run_query(self, text: str) -> None:
+        push = self._is_push(text)
+        stream = self.backend.query(text, self.properties)
+        self.show_stream(stream, push=push)
+
+    def show_stream(self, stream: Any, *, push: bool) -> None:
+        """Print rows as they arrive until the query ends, the row limit, the timeout or Ctrl-C."""
+        names, types = stream.column_names, stream.column_types
+        complete = isinstance(stream, ListStream)
+        as_json = self.output == render.JSON
+        grid: render.QueryTable | None = None
+        if push and self.interactive:
+            self.console.info("Press CTRL-C to interrupt")
+        if as_json:
+            self.console.print(render.query_header_json(stream.query_id, names, types))
+        else:
+            sample = stream.data if complete else None
+            grid = render.QueryTable(names, self.console.width(), sample=sample)
+            for line in grid.header():
+                self.console.print(line)
+        count = 0
+        interrupted = False
+        deadline = (time.monotonic() + self.query_timeout_ms / 1000) if self.query_timeout_ms else None
+        try:
+            for row in stream.rows():
+                if row is not None:
+                    count += 1
+                    if grid is not None:
+                        for line in grid.row(row):
+                            self.console.print(line)
+                    else:
+                        self.console.print(render.to_json(row))
+                if self.query_row_limit is not None and count >= self.query_row_limit:
+                    break
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+        except KeyboardInterrupt:
+            interrupted = True
+        finally:
+            if interrupted or stream.final_message is None:
+                stream.close()
+        if grid is not None and not push:
+            self.console.print(grid.rule())
+        if stream.final_message and not interrupted and push:
+            self.console.print(stream.final_message)
+        rows = f"{count} row{'' if count == 1 else 's'}"
+        if push:
+            self.console.print(f"Query terminated: {rows} shown")
+        elif not as_json:
+            self.console.print(f"({rows})")
+
+    def _run_print(self, text: str) -> None:
+        lines = self.backend.print_topic(text, self.properties)
+        if self.interactive:
+            self.console.info("Press CTRL-C to interrupt")
+        deadline = (time.monotonic() + self.query_timeout_ms / 1000) if self.query_timeout_ms else None
+        try:
+            for line in lines:
+                if line is not None:
+                    self.console.print(line)
+                if deadline is not None and time.monotonic() >= deadline:
+                    break
+        except KeyboardInterrupt:
+            pass
+        finally:
+            close = getattr(lines, "close", None)
+            if close is not None:
+                close()
+        self.console.print("Topic printing ceased")
+
+    # ------------------------------------------------------------------ CLI commands
+    def _cli_command(self, text: str) -> None:
+        parts = strip_terminator(text).split(None, 1)
+        cmd = parts[0].lower()
+        arg = parts[1].strip() if len(parts) > 1 else ""
+        if cmd in ("exit", "quit"):
+            raise ExitShell()
+        if cmd == "help":
+            from ksqlpy.cli.help import HELP
+
+            self.console.print(HELP.rstrip("\n"))
+        elif cmd == "version":
+            from ksqlpy import __version__
+
+            info = self._server_version()
+            self.console.print(f"Version: {__version__}" + (f" (server {info})" if info else ""))
+        elif cmd == "clear":
+            if self.console.color:
+                self.console.out.write("\x1b[2J\x1b[H")
+                self.console.out.flush()
+        elif cmd == "output":
+            if not arg:
+                self.console.print(f"Current output format: {self.output}")
+            elif arg.upper() in (render.TABULAR, render.JSON):
+                self.output = arg.upper()
+                self.console.print(f"Output format set to {self.output}")
+            else:
+                raise BackendError(f"Invalid output format: '{arg}' (valid formats: TABULAR, JSON)")
+        elif cmd == "history":
+            entries = self.history() if self.history else []
+            for i, line in enumerate(entries, 1):
+                self.console.print(f"{i:4d}: {line}")
+        elif cmd == "spool":
+            if not arg:
+                where = self.console.spool_path
+                self.console.print(f"Spooling to '{where}'." if where else "Not spooling.")
+            elif arg.upper() == "OFF":
+                self.console.stop_spool()
+                self.console.print("Spooling stopped.")
+            else:
+                path = arg.strip("'\"")
+                try:
+                    self.console.start_spool(path)
+                except OSError as e:
+                    raise BackendError(f"Cannot spool to '{path}': {e.strerror or e}") from e
+                self.console.print(f"Session will be spooled to '{path}'.")
+        elif cmd == "server":
+            if arg:
+                raise BackendError("Switching servers inside a session is not supported: restart with --server URL")
+            self.console.print(f"{self.backend.mode}: {self.backend.location}")
+
+    def _server_version(self) -> str:
+        if self.backend.mode != "remote":
+            return ""
+        try:
+            return str(self.backend.server_info().get("version", ""))
+        except BackendError:
+            return ""
+
+
+def statement_kind(text: str) -> str:
+    """A coarse classification used by tests and the runner: 'cli', 'query', 'print' or 'statement'."""
+    words = first_words(text, 1)
+    if not words:
+        return "empty"
+    if words[0].lower() in CLI_COMMANDS:
+        return "cli"
+    return {"SELECT": "query", "PRINT": "print"}.get(words[0], "statement")
+
+
+_ = re  # kept for callers formatting messages
