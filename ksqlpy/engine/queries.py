@@ -45,13 +45,14 @@ def _partitions(engine: Engine, topic: str) -> int:
     return info.partitions
 
 
-def _stateless_spec(plan: QueryPlan, groups: list[list[OutputColumn]], *, table: bool) -> StageSpec:
+def _stateless_spec(plan: QueryPlan, groups: list[list[OutputColumn]], *, table: bool,
+                    pass_tombstones: bool) -> StageSpec:
     return StageSpec(
         input_schema=plan.input_schema, alias=plan.alias, where=plan.where,
         rekey_exprs=plan.rekey.exprs if plan.rekey is not None else None,
         projection_schema=plan.projection_schema or plan.input_schema,
         table_functions=plan.table_functions, outputs=groups, custom_types=plan.custom_types,
-        tombstone_on_filter=table,
+        tombstone_on_filter=table, pass_tombstones=pass_tombstones,
     )
 
 
@@ -63,9 +64,12 @@ def _processor_for(engine: Engine, plan: QueryPlan, query_id: str, groups: list[
 
         return aggregate_processor_factory(engine, plan, query_id, groups, persistent=persistent), True
     table = plan.source.kind == "TABLE" and persistent
-    pipeline = build_stateless(_stateless_spec(plan, groups, table=table))
+    # streams forward null rows through a plain projection (no WHERE, no re-key, no table functions)
+    stream_nulls = (persistent and plan.source.kind == "STREAM" and plan.where is None and plan.rekey is None
+                    and not plan.table_functions)
+    pipeline = build_stateless(_stateless_spec(plan, groups, table=table, pass_tombstones=table or stream_nulls))
     proc = stateless_processor(pipeline, engine.plog, query_id)
-    return (lambda partition: proc), table
+    return (lambda partition: proc), table or stream_nulls
 
 
 def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: str, sql: str) -> PersistentQuery:

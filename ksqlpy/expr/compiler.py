@@ -495,6 +495,13 @@ class ExprCompiler:
             parts.append(f"{n!r}: {v.code}")
         return Compiled("{" + ", ".join(parts) + "}", T.Struct(tuple(fields)))
 
+    def _c_IntervalUnit(self, node: exp.Expression) -> Compiled:
+        """A bare time unit keyword (``DATEADD(DAYS, ...)``): its name, typed as an interval unit."""
+        from ksqlpy.functions.datetime import INTERVAL_UNIT
+
+        unit = str(node.args.get("unit") or node.this).upper()
+        return Compiled(repr(unit), INTERVAL_UNIT, True, unit)
+
     def _c_AtTimeZone(self, node: exp.AtTimeZone) -> Compiled:
         raise KsqlStatementError("Unsupported: AT TIME ZONE")
 

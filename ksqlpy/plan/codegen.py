@@ -35,6 +35,8 @@ class StageSpec:
     outputs: list[list[OutputColumn]]  # groups of output columns: e.g. [key columns, value columns]
     custom_types: dict[str, Any]
     tombstone_on_filter: bool = False  # tables: a row failing WHERE becomes a delete of its key
+    pass_tombstones: bool = False  # null-value records go through as (key, None) (tables always; streams
+    # without WHERE, as ksqlDB forwards a null row through a projection)
     key_group: int = 0  # which output group is the key (for tombstones)
 
 
@@ -103,10 +105,21 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
             em.line(ind, f"c{i} = {src}")
     em.line(ind, "_ts = tss[_i]")
 
+    skip = "continue" if not safe else "return"
+
     def wrap(code: str, what: str) -> str:
         return f"_s({what!r}, lambda: {code})" if safe else code
 
-    skip = "continue" if not safe else "return"
+    if spec.pass_tombstones and not spec.tombstone_on_filter:
+        comp = ExprCompiler(scope, consts, custom_types=spec.custom_types)
+        knames = []
+        for k, col in enumerate(spec.outputs[spec.key_group]):
+            em.line(ind, f"k{k} = {comp.compile(col.expr).code}")
+            knames.append(f"k{k}")
+        ktuple = "(" + ", ".join(knames) + ("," if len(knames) == 1 else "") + ")"
+        em.line(ind, "if tombs[_i]:")
+        em.line(ind + 1, f"_app(({ktuple}, None, _ts))")
+        em.line(ind + 1, skip)
     if spec.tombstone_on_filter:
         # tables: deletes pass through, and a row failing WHERE deletes its key downstream
         comp = ExprCompiler(scope, consts, custom_types=spec.custom_types)
@@ -122,7 +135,7 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
         em.line(ind, f"if {cond}:")
         em.line(ind + 1, f"_app(({ktuple}, None, _ts))")
         em.line(ind + 1, skip)
-    elif spec.where is not None:
+    if spec.where is not None and not spec.tombstone_on_filter:
         comp = ExprCompiler(scope, consts, custom_types=spec.custom_types)
         pred = comp.compile_predicate(spec.where).code
         em.line(ind, f"if {wrap(pred, 'WHERE')} is not True:")

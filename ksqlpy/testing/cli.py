@@ -42,6 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
 def default_factory() -> EngineFactory:
     """The real engine, imported only when a case runs (so ``--help`` works without it)."""
     from ksqlpy.engine import Engine
+    from ksqlpy.testing.udfs import register_test_functions
+
+    register_test_functions()
 
     def make(data_dir: str, properties: dict[str, Any]) -> Any:
         return Engine(data_dir, properties)

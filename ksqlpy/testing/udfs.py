@@ -1,0 +1,51 @@
+"""The example functions ksqlDB's conformance cases load from its test jar (BAD_UDF, TEST_UDF, TOSTRUCT and
+the example UDAFs). They are not built-ins: ``ksqlpy test`` registers them, as ksqlDB's test runner puts its
+test jar on the classpath."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from ksqlpy.functions import aggregates_testing, default_registry
+from ksqlpy.functions.signatures import udf
+
+
+def _bad_string(s: str | None) -> str | None:
+    return None if s == "d1" else s
+
+
+def _bad_int(i: int | None) -> int:
+    raise RuntimeError("boom")
+
+
+def _first_field(s: dict | None) -> Any:
+    return None if s is None else s.get("A")
+
+
+TEST_FUNCTIONS = [
+    udf("BAD_UDF", description="Returns NULL for 'd1'; throws for numbers.", overloads=[
+        ("STRING", "STRING", _bad_string),
+        ("INT", "INT", _bad_int),
+        ("BIGINT", "BIGINT", _bad_int),
+    ]),
+    udf("TEST_UDF", description="Overload resolution probes.", overloads=[
+        ("BIGINT, STRING", "STRING", lambda a, b: "doStuffLongString"),
+        ("BIGINT, BIGINT, STRING", "STRING", lambda a, b, c: "doStuffLongLongString"),
+        ("BIGINT...", "STRING", lambda *a: "doStuffLongVarargs"),
+        ("STRUCT", "STRING", _first_field),
+        ("", "STRUCT<A STRING>", lambda: {"A": "foo"}),
+    ]),
+    udf("TOSTRUCT", description="Wraps a string in STRUCT<A STRING>.", overloads=[
+        ("STRING", "STRUCT<A STRING>", lambda s: {"A": s}),
+    ]),
+]
+
+
+@lru_cache(maxsize=1)
+def register_test_functions() -> None:
+    """Add the test-jar functions to the process-wide registry (idempotent)."""
+    registry = default_registry()
+    for fn in TEST_FUNCTIONS:
+        registry.register(fn)
+    aggregates_testing.register(registry)
