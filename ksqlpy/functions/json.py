@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from ksqlpy.functions.conversions import java_decimal_str, java_double_str
+from ksqlpy.functions.map import java_map_items
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, udf
 from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
@@ -126,7 +127,7 @@ def json_writer(t: SqlType) -> Callable[[Any], str]:
         return lambda v: (
             "null"
             if v is None
-            else "{" + ",".join(json_quote(str(k)) + ":" + val(x) for k, x in v.items()) + "}"
+            else "{" + ",".join(json_quote(str(k)) + ":" + val(x) for k, x in java_map_items(v)) + "}"
         )
     if isinstance(t, Struct):
         fields = [(json_quote(name) + ":", name, json_writer(ft)) for name, ft in t.fields]

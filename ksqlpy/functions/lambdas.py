@@ -1,13 +1,15 @@
 """LAMBDA functions: FILTER, TRANSFORM and REDUCE over arrays and maps. Lambdas arrive as plain Python
 callables taking the lambda's parameters. ``lambda_params`` (from the signature rows) tells the compiler the
 parameter types: the element type for arrays, (key, value) for maps, (state, element) / (state, key, value)
-for REDUCE, where the state type comes from the initial value."""
+for REDUCE, where the state type comes from the initial value. Maps are walked in Java HashMap order
+(``java_map_items``), which decides REDUCE's result for an order-sensitive lambda."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.functions.map import java_map_items
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, udf
 
@@ -23,7 +25,7 @@ def _filter_array(a: Any, fn: Callable[[Any], Any]) -> Any:
 def _filter_map(m: Any, fn: Callable[[Any, Any], Any]) -> Any:
     if m is None:
         return None
-    return {k: v for k, v in m.items() if fn(k, v)}
+    return {k: v for k, v in java_map_items(m) if fn(k, v)}
 
 
 def _transform_array(a: Any, fn: Callable[[Any], Any]) -> Any:
@@ -36,7 +38,7 @@ def _transform_map(m: Any, key_fn: Callable[[Any, Any], Any], value_fn: Callable
     if m is None:
         return None
     out: dict[Any, Any] = {}
-    for k, v in m.items():
+    for k, v in java_map_items(m):
         nk = key_fn(k, v)
         if nk in out:
             raise FunctionError(f"Duplicate key {nk} in the map produced by TRANSFORM")
@@ -59,7 +61,7 @@ def _reduce_map(m: Any, state: Any, fn: Callable[[Any, Any, Any], Any]) -> Any:
         return None
     if m is None:
         return state
-    for k, v in m.items():
+    for k, v in java_map_items(m):
         state = fn(state, k, v)
     return state
 

@@ -1,8 +1,13 @@
 """MAP functions. ksqlDB maps have STRING keys in practice; the signatures bind any key type so that maps
-built by MAP(...) with other keys still resolve."""
+built by MAP(...) with other keys still resolve.
+
+Where ksqlDB's result depends on the order it walks a map (MAP_KEYS, MAP_VALUES, unsorted ENTRIES, REDUCE and
+TRANSFORM/FILTER over maps, TO_JSON_STRING), the walk follows ``java_map_items``: the iteration order of the
+java.util.HashMap its deserializers build (``new HashMap<>(size)``), not the order the keys arrived in."""
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
@@ -10,6 +15,59 @@ from ksqlpy.functions.signatures import udf
 from ksqlpy.types import NULL, Array, Map, SqlType, Struct
 
 CATEGORY = "MAP"
+
+_MASK32 = 0xFFFFFFFF
+
+
+@lru_cache(maxsize=8192)
+def java_string_hash(s: str) -> int:
+    """String.hashCode over UTF-16 code units, as an unsigned 32-bit value."""
+    h = 0
+    if s.isascii():
+        for b in s.encode("ascii"):
+            h = (31 * h + b) & _MASK32
+    else:
+        data = s.encode("utf-16-be", "surrogatepass")
+        for i in range(0, len(data), 2):
+            h = (31 * h + ((data[i] << 8) | data[i + 1])) & _MASK32
+    return h
+
+
+def _java_hash(k: Any) -> int:
+    if isinstance(k, str):
+        return java_string_hash(k)
+    if isinstance(k, bool):
+        return 1231 if k else 1237
+    if isinstance(k, int):
+        if -(2**31) <= k < 2**31:
+            return k & _MASK32
+        u = k & 0xFFFFFFFFFFFFFFFF
+        return (u ^ (u >> 32)) & _MASK32
+    raise TypeError("no Java hash")
+
+
+def java_map_items(m: dict) -> list[tuple[Any, Any]]:
+    """The entries of ``m`` in the iteration order of ``new HashMap<>(m.size())`` filled in ``m``'s order:
+    by hash bucket (spread hash & (capacity - 1)), then by insertion within a bucket."""
+    items = list(m.items())
+    n = len(items)
+    if n < 2:
+        return items
+    cap = 1
+    while cap < n:
+        cap <<= 1
+    while n > int(cap * 0.75):
+        cap <<= 1
+    mask = cap - 1
+    try:
+        buckets = []
+        for k, _ in items:
+            h = _java_hash(k)
+            buckets.append((h ^ (h >> 16)) & mask)
+    except TypeError:
+        return items
+    order = sorted(range(n), key=buckets.__getitem__)
+    return [items[i] for i in order]
 
 
 def _as_map(keys: list, values: list) -> dict:
@@ -21,7 +79,7 @@ def _as_map(keys: list, values: list) -> dict:
 def _entries(m: Any, sort: Any) -> Any:
     if m is None:
         return None
-    items = sorted(m.items(), key=lambda kv: kv[0]) if sort else m.items()
+    items = sorted(m.items(), key=lambda kv: kv[0]) if sort else java_map_items(m)
     return [{"K": k, "V": v} for k, v in items]
 
 
@@ -30,6 +88,14 @@ def _entries_type(ts: list[SqlType]) -> SqlType:
     if isinstance(m, Map):
         return Array(Struct((("K", m.key), ("V", m.value))))
     return Array(Struct((("K", NULL), ("V", NULL))))
+
+
+def _map_keys(m: dict) -> list:
+    return [k for k, _ in java_map_items(m)]
+
+
+def _map_values(m: dict) -> list:
+    return [v for _, v in java_map_items(m)]
 
 
 def _map_union(a: Any, b: Any) -> Any:
@@ -64,8 +130,8 @@ def register(registry: FunctionRegistry) -> None:
         [("MAP<K, V>, BOOLEAN", _entries_type, _entries)],
         null_on_null=False,
     )
-    add("MAP_KEYS", "The keys of a map.", [("MAP<K, V>", "ARRAY<K>", lambda m: list(m))])
-    add("MAP_VALUES", "The values of a map.", [("MAP<K, V>", "ARRAY<V>", lambda m: list(m.values()))])
+    add("MAP_KEYS", "The keys of a map.", [("MAP<K, V>", "ARRAY<K>", _map_keys)])
+    add("MAP_VALUES", "The values of a map.", [("MAP<K, V>", "ARRAY<V>", _map_values)])
     add(
         "MAP_UNION",
         "The union of two maps; the second map's value wins for a shared key. A NULL map counts as empty.",

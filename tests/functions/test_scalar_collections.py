@@ -8,6 +8,7 @@ import pytest
 
 from ksqlpy.functions import array
 from ksqlpy.functions import map as map_fns
+from ksqlpy.functions.map import java_map_items, java_string_hash
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError
 from ksqlpy.types import BIGINT, BOOLEAN, BYTES, DOUBLE, INTEGER, NULL, STRING, Array, Decimal, Map, Struct
@@ -119,8 +120,10 @@ def test_slice_is_one_based_and_inclusive():
 def test_maps():
     m = {"b": 2, "a": None}
     ms = Map(S, INTEGER)
-    assert call("MAP_KEYS", [ms], m) == ["b", "a"]
-    assert call("MAP_VALUES", [ms], m) == [2, None]
+    # walked in java.util.HashMap order (bucket of the String hash), not insertion order
+    assert call("MAP_KEYS", [ms], m) == ["a", "b"]
+    assert call("MAP_VALUES", [ms], m) == [None, 2]
+    assert call("MAP_KEYS", [ms], {"k1": 1, "k2": 2, "k3": 3}) == ["k3", "k1", "k2"]
     assert call("MAP_KEYS", [ms], None) is None
     assert rtype("MAP_VALUES", Map(S, Array(DOUBLE))) == Array(Array(DOUBLE))
     assert call("MAP_UNION", [ms, ms], {"a": 1, "b": 2}, {"b": None, "c": 3}) == {"a": 1, "b": None, "c": 3}
@@ -138,8 +141,22 @@ def test_entries():
         {"K": "a", "V": 2.0},
         {"K": "z", "V": 1.0},
     ]
-    assert call("ENTRIES", [ms, BOOLEAN], {"z": 1.0, "a": 2.0}, False) == [
-        {"K": "z", "V": 1.0},
-        {"K": "a", "V": 2.0},
+    assert call("ENTRIES", [ms, BOOLEAN], {"red": 1.0, "green": 2.0, "blue": 3.0}, False) == [
+        {"K": "red", "V": 1.0},
+        {"K": "blue", "V": 3.0},
+        {"K": "green", "V": 2.0},
     ]
     assert call("ENTRIES", [ms, BOOLEAN], None, True) is None
+
+
+def test_java_hashmap_order():
+    assert java_string_hash("ksql") == 3301763  # "ksql".hashCode()
+    assert java_string_hash("\U0001f600") == 1772899  # hashed as two UTF-16 units
+    keys = ["c0", "b1", "a2", "d3", "zz"]
+    walked = [k for k, _ in java_map_items({k: None for k in keys})]
+    assert sorted(walked) == sorted(keys)
+    buckets = [
+        (java_string_hash(k) ^ (java_string_hash(k) >> 16)) & 7 for k in walked
+    ]  # 5 entries: 8 buckets
+    assert buckets == sorted(buckets)
+    assert java_map_items({1: "x"}) == [(1, "x")]

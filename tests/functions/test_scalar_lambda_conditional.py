@@ -69,6 +69,9 @@ def test_reduce_array_and_map():
     assert f.lambda_params(2, [Map(STRING, DOUBLE), DOUBLE]) == (DOUBLE, STRING, DOUBLE)
     r = f.resolve([Map(STRING, DOUBLE), DOUBLE, LambdaType((DOUBLE, STRING, DOUBLE), DOUBLE)])
     assert r.impl({"a": 1.5, "b": 2.0}, 0.5, lambda s, k, v: s * v) == 1.5
+    # an order-sensitive fold sees the map in Java HashMap order, as ksqlDB does
+    r = f.resolve([Map(STRING, INTEGER), STRING, LambdaType((STRING, STRING, INTEGER), STRING)])
+    assert r.impl({"k1": 1, "k2": 2, "k3": 3}, ">", lambda s, k, v: s + k) == ">k3k1k2"
 
 
 def test_reduce_state_widens_to_the_lambda_result():
