@@ -1,0 +1,109 @@
+"""The serde contracts every format implements, and the error a bad record raises.
+
+Rows travel as tuples in column order; the value representation of each SQL type is the one
+``ksqlpy.types`` documents. ``deserialize_batch`` is the runtime's path: one call per fetched batch,
+bad records reported by index instead of raising, so one poison record never stops a query.
+"""
+
+from __future__ import annotations
+
+import abc
+from collections.abc import Sequence
+from typing import Any
+
+from ksqlpy.types import SqlType
+
+Columns = Sequence[tuple[str, SqlType]]
+
+
+class SerdeError(Exception):
+    """A record's bytes do not match the format or schema; the message says what is wrong."""
+
+
+class ValueSerde(abc.ABC):
+    """Bytes <-> row tuple for one (format, columns) pair."""
+
+    format: str = "?"
+
+    def __init__(self, columns: Columns) -> None:
+        self.columns: list[tuple[str, SqlType]] = list(columns)
+
+    @abc.abstractmethod
+    def deserialize(self, data: bytes | None) -> tuple | None:
+        """The row, or None for a null (tombstone) record; raises SerdeError."""
+
+    @abc.abstractmethod
+    def serialize(self, row: tuple | None) -> bytes | None:
+        """The bytes of ``row`` (None -> None, a tombstone)."""
+
+    def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[tuple | None], list[tuple[int, str]]]:
+        """Rows (None where a record failed or is a tombstone) and the (index, reason) of each failure."""
+        rows: list[tuple | None] = []
+        errors: list[tuple[int, str]] = []
+        de = self.deserialize
+        for i, data in enumerate(datas):
+            try:
+                rows.append(de(data))
+            except SerdeError as e:
+                rows.append(None)
+                errors.append((i, str(e)))
+        return rows, errors
+
+    def serialize_batch(self, rows: Sequence[tuple | None]) -> list[bytes | None]:
+        ser = self.serialize
+        return [ser(r) for r in rows]
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.format}, {[n for n, _ in self.columns]})"
+
+
+class KeySerde(abc.ABC):
+    """Bytes <-> key tuple. A null key (None bytes) deserializes to None."""
+
+    format: str = "?"
+    windowed: bool = False
+
+    def __init__(self, columns: Columns) -> None:
+        self.columns: list[tuple[str, SqlType]] = list(columns)
+
+    @abc.abstractmethod
+    def deserialize(self, data: bytes | None) -> Any:
+        """The key tuple (for windowed keys ``(key_tuple, start_ms, end_ms)``), or None for null bytes."""
+
+    @abc.abstractmethod
+    def serialize(self, values: Any, start: int | None = None, end: int | None = None) -> bytes | None:
+        """The key bytes; None when the format writes no key (NONE, all-null single column)."""
+
+    def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[Any], list[tuple[int, str]]]:
+        out: list[Any] = []
+        errors: list[tuple[int, str]] = []
+        de = self.deserialize
+        for i, data in enumerate(datas):
+            try:
+                out.append(de(data))
+            except SerdeError as e:
+                out.append(None)
+                errors.append((i, str(e)))
+        return out, errors
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}({self.format}, {[n for n, _ in self.columns]})"
+
+
+class ValueKeySerde(KeySerde):
+    """A key serde that reuses a value serde: keys are encoded like single rows of their columns."""
+
+    def __init__(self, columns: Columns, inner: ValueSerde) -> None:
+        super().__init__(columns)
+        self.format = inner.format
+        self._inner = inner
+        self.deserialize = inner.deserialize  # type: ignore[method-assign]
+
+    def deserialize(self, data: bytes | None) -> tuple | None:
+        return self._inner.deserialize(data)
+
+    def serialize(self, values: Any, start: int | None = None, end: int | None = None) -> bytes | None:
+        return self._inner.serialize(values)
+
+    def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[Any], list[tuple[int, str]]]:
+        return self._inner.deserialize_batch(datas)

@@ -1,0 +1,394 @@
+"""Coercion of parsed JSON values into SQL values, as ksqlDB's JSON deserializer does it.
+
+ksqlDB reads JSON with Jackson in exact-decimal mode and then coerces each node to the column type:
+
+=========== ==================================================================================
+target      accepted JSON (anything else is an error naming the field)
+=========== ==================================================================================
+BOOLEAN     true / false only
+INT, BIGINT numbers (fractions truncated toward zero, out-of-range wraps like Java's intValue /
+            longValue), strings holding a plain integer
+DOUBLE      numbers, strings parseable as a double
+STRING      strings; numbers as their literal text; booleans as ``true``/``false``; objects as
+            compact JSON text; arrays as ``[e1, e2]`` of their elements' string forms
+DECIMAL     numbers (exact literal), numeric strings; rounded HALF_UP to the scale, error when the
+            integer part does not fit the precision
+TIMESTAMP,  numbers (epoch ms, ms of day), strings holding an integer
+TIME
+DATE        numbers (days since epoch), strings holding an integer
+BYTES       base64 strings
+ARRAY, MAP  arrays / objects, elements coerced recursively (MAP keys are strings in JSON)
+STRUCT      objects; fields matched case-insensitively the way ksqlDB does (below); missing -> null
+=========== ==================================================================================
+
+Struct field matching (ksqlDB's ``KsqlJsonDeserializer``): the object's keys are upper-cased; a field
+is looked up by its name among the upper-cased keys (the last key wins when several upper-case to the
+same name), and if absent, by its exact name. Unquoted column names are upper-case, so ``{"id": 1}``
+fills column ``ID``; a quoted ``"id"`` column only matches the exact key ``id``.
+
+orjson parses numbers to float, losing literal digits. Converters that need the literal (DECIMAL from a
+float with more than 15 significant digits, STRING from a float) raise ``NeedExact``; the caller then
+re-parses that one record with exact decimals (stdlib json, ``parse_float=Decimal``) and converts again.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import decimal
+from collections.abc import Callable
+from typing import Any
+
+import orjson
+
+from ksqlpy.serde.base import SerdeError
+from ksqlpy.serde.formats import type_text
+from ksqlpy.types import Array, Decimal, Map, SqlType, Struct
+
+Converter = Callable[[Any], Any]
+_D = decimal.Decimal
+_CTX = decimal.Context(prec=1000, rounding=decimal.ROUND_HALF_UP)
+
+
+class NeedExact(Exception):
+    """A value's literal text is needed: re-parse the record with exact decimals."""
+
+
+# -- messages
+
+def node_name(v: Any) -> str:
+    """The Jackson node type ksqlDB's messages name for a parsed JSON value."""
+    c = v.__class__
+    if c is bool:
+        return "BooleanNode"
+    if c is int:
+        return "IntNode" if -(2**31) <= v < 2**31 else "LongNode" if -(2**63) <= v < 2**63 else "BigIntegerNode"
+    if c is float:
+        return "DoubleNode"
+    if c is _D:
+        return "DecimalNode"
+    if c is str:
+        return "TextNode"
+    if c is list:
+        return "ArrayNode"
+    if c is dict:
+        return "ObjectNode"
+    return c.__name__
+
+
+def json_text(v: Any) -> str:
+    """A parsed JSON value written back as compact JSON (decimals keep their literal digits)."""
+    try:
+        return orjson.dumps(v, default=_dump_default).decode()
+    except TypeError:
+        return repr(v)
+
+
+def _dump_default(o: Any) -> Any:
+    if isinstance(o, _D):
+        return orjson.Fragment(str(o))
+    if isinstance(o, bytes | bytearray | memoryview):
+        return base64.b64encode(o).decode("ascii")
+    raise TypeError(f"Type is not JSON serializable: {type(o).__name__}")
+
+
+def _cannot(v: Any, t: SqlType, path: str) -> SerdeError:
+    where = f", field: {path}" if path else ""
+    return SerdeError(
+        f"Can't convert type. sourceType: {node_name(v)}, requiredType: {type_text(t)}, value: {json_text(v)}{where}"
+    )
+
+
+def _bad_string(v: str, t: SqlType, path: str) -> SerdeError:
+    where = f", field: {path}" if path else ""
+    return SerdeError(f"Can't coerce string to type. targetType: {type_text(t)}, value: {json_text(v)}{where}")
+
+
+# -- numbers
+
+def wrap32(n: int) -> int:
+    """Java's int overflow: keep the low 32 bits, signed."""
+    n &= 0xFFFFFFFF
+    return n - 0x100000000 if n & 0x80000000 else n
+
+
+def wrap64(n: int) -> int:
+    n &= 0xFFFFFFFFFFFFFFFF
+    return n - 0x10000000000000000 if n & 0x8000000000000000 else n
+
+
+def parse_java_int(s: str, lo: int, hi: int) -> int | None:
+    """``Integer.parseInt`` / ``Long.parseLong``: optional sign then digits, in range; else None."""
+    body = s[1:] if s[:1] in ("+", "-") else s
+    if not body.isdigit():
+        return None
+    try:
+        n = int(s)
+    except ValueError:
+        return None
+    return n if lo <= n <= hi else None
+
+
+def parse_java_double(s: str) -> float | None:
+    """``Double.parseDouble``: surrounding whitespace, NaN, Infinity, an optional d/f suffix."""
+    t = s.strip()
+    if t in ("NaN", "+NaN", "-NaN"):
+        return float("nan")
+    if t.lstrip("+-") == "Infinity":
+        return float("-inf") if t[0] == "-" else float("inf")
+    if t[-1:] in ("d", "D", "f", "F"):
+        t = t[:-1]
+    if not t or "_" in t or t.lstrip("+-")[:1].isalpha():
+        return None
+    try:
+        return float(t)
+    except ValueError:
+        return None
+
+
+def significant_digits(f: float) -> int:
+    m = repr(f).lstrip("-").split("e")[0].replace(".", "")
+    return len(m.lstrip("0")) or 1
+
+
+def fit_decimal(d: decimal.Decimal, t: Decimal, path: str = "") -> decimal.Decimal:
+    """ksqlDB's ``DecimalUtil.ensureFit``: error if the integer part overflows, else round HALF_UP."""
+    if not d.is_finite():
+        raise SerdeError(f"Invalid DECIMAL value {d}{', field: ' + path if path else ''}")
+    digits = t.precision - t.scale
+    if abs(d) >= _D(10) ** digits:
+        raise SerdeError(
+            f"Numeric field overflow: A field with precision {t.precision} and scale {t.scale} must round "
+            f"to an absolute value less than 10^{digits}. Got {format(d, 'f')}"
+            + (f", field: {path}" if path else "")
+        )
+    return d.quantize(_D(1).scaleb(-t.scale), context=_CTX)
+
+
+def decimal_from_text(s: str) -> decimal.Decimal | None:
+    """``new BigDecimal(s)``: finite numbers only, no whitespace or underscores."""
+    if not s or "_" in s or s != s.strip():
+        return None
+    try:
+        d = _D(s)
+    except decimal.InvalidOperation:
+        return None
+    return d if d.is_finite() else None
+
+
+# -- converters
+
+def json_converter(t: SqlType, path: str = "") -> Converter:
+    """A function coercing one parsed JSON value (orjson or exact-decimal stdlib) to type ``t``."""
+    name = t.name
+    if isinstance(t, Decimal):
+        return _decimal_conv(t, path)
+    if isinstance(t, Array):
+        return _array_conv(t, path)
+    if isinstance(t, Map):
+        return _map_conv(t, path)
+    if isinstance(t, Struct):
+        return _struct_conv(t, path)
+    factory = _PRIMITIVES.get(name)
+    if factory is None:
+        raise ValueError(f"JSON cannot carry type {t}")
+    return factory(t, path)
+
+
+def _bool_conv(t: SqlType, path: str) -> Converter:
+    def conv(v: Any) -> Any:
+        if v is None or v.__class__ is bool:
+            return v
+        raise _cannot(v, t, path)
+    return conv
+
+
+def _integral_conv(bits: int) -> Callable[[SqlType, str], Converter]:
+    lo, hi = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    wrap = wrap32 if bits == 32 else wrap64
+
+    def factory(t: SqlType, path: str) -> Converter:
+        def conv(v: Any) -> Any:
+            c = v.__class__
+            if c is int:
+                return v if lo <= v <= hi else wrap(v)
+            if v is None:
+                return None
+            if c is float or c is _D:
+                if v != v or v in (float("inf"), float("-inf")):
+                    raise _cannot(v, t, path)
+                return wrap(int(v))
+            if c is str:
+                n = parse_java_int(v, lo, hi)
+                if n is None:
+                    raise _bad_string(v, t, path)
+                return n
+            raise _cannot(v, t, path)
+        return conv
+    return factory
+
+
+def _double_conv(t: SqlType, path: str) -> Converter:
+    def conv(v: Any) -> Any:
+        c = v.__class__
+        if c is float:
+            return v
+        if v is None:
+            return None
+        if c is int or c is _D:
+            return float(v)
+        if c is str:
+            f = parse_java_double(v)
+            if f is None:
+                raise _bad_string(v, t, path)
+            return f
+        raise _cannot(v, t, path)
+    return conv
+
+
+def _has_float(v: Any) -> bool:
+    c = v.__class__
+    if c is float:
+        return True
+    if c is dict:
+        return any(_has_float(x) for x in v.values())
+    if c is list:
+        return any(_has_float(x) for x in v)
+    return False
+
+
+def _string_conv(t: SqlType, path: str) -> Converter:
+    def conv(v: Any) -> Any:
+        c = v.__class__
+        if c is str or v is None:
+            return v
+        if c is bool:
+            return "true" if v else "false"
+        if c is int:
+            return str(v)
+        if c is _D:
+            return str(v)
+        if c is float:
+            raise NeedExact
+        if c is dict:
+            if _has_float(v):
+                raise NeedExact
+            return json_text(v)
+        if c is list:
+            return "[" + ", ".join("null" if e is None else conv(e) for e in v) + "]"
+        raise _cannot(v, t, path)
+    return conv
+
+
+def _decimal_conv(t: Decimal, path: str) -> Converter:
+    def conv(v: Any) -> Any:
+        c = v.__class__
+        if v is None:
+            return None
+        if c is float:
+            if significant_digits(v) > 15:
+                raise NeedExact
+            return fit_decimal(_D(repr(v)), t, path)
+        if c is int or c is _D:
+            return fit_decimal(_D(v), t, path)
+        if c is str:
+            d = decimal_from_text(v)
+            if d is None:
+                raise _bad_string(v, t, path)
+            return fit_decimal(d, t, path)
+        raise _cannot(v, t, path)
+    return conv
+
+
+def _bytes_conv(t: SqlType, path: str) -> Converter:
+    def conv(v: Any) -> Any:
+        if v is None:
+            return None
+        if v.__class__ is str:
+            try:
+                return base64.b64decode(v, validate=True)
+            except (binascii.Error, ValueError):
+                raise SerdeError(
+                    f"Can't convert type. sourceType: TextNode, requiredType: BYTES, value: {json_text(v)} "
+                    f"is not valid base64{', field: ' + path if path else ''}"
+                ) from None
+        raise _cannot(v, t, path)
+    return conv
+
+
+def _array_conv(t: Array, path: str) -> Converter:
+    ce = json_converter(t.element, f"{path}[]" if path else "[]")
+
+    def conv(v: Any) -> Any:
+        if v.__class__ is list:
+            return [ce(e) for e in v]
+        if v is None:
+            return None
+        raise _cannot(v, t, path)
+    return conv
+
+
+def _map_conv(t: Map, path: str) -> Converter:
+    if t.key.name != "STRING":
+        raise ValueError("JSON only supports MAP types with STRING keys")
+    cv = json_converter(t.value, f"{path}{{}}" if path else "{}")
+
+    def conv(v: Any) -> Any:
+        if v.__class__ is dict:
+            return {k: cv(x) for k, x in v.items()}
+        if v is None:
+            return None
+        raise _cannot(v, t, path)
+    return conv
+
+
+def fast_names(names: list[str]) -> frozenset[str] | None:
+    """The field-name set for the exact-keys fast path, or None if the path would be wrong.
+
+    When every key of an object is exactly a field name, a plain ``get`` per field gives ksqlDB's
+    result - unless two field names upper-case alike (then the upper-casing rule can pick another key).
+    """
+    uppers = [n.upper() for n in names]
+    return frozenset(names) if len(set(uppers)) == len(uppers) else None
+
+
+def upper_keys(obj: dict) -> dict:
+    """The object with upper-cased keys (later keys win), ksqlDB's case-insensitive lookup table."""
+    return {k.upper(): x for k, x in obj.items()}
+
+
+def _struct_conv(t: Struct, path: str) -> Converter:
+    names = [n for n, _ in t.fields]
+    convs = [json_converter(ft, f"{path}.{n}" if path else n) for n, ft in t.fields]
+    pairs = list(zip(names, convs, strict=True))
+    fast = fast_names(names)
+
+    def conv(v: Any) -> Any:
+        if v.__class__ is dict:
+            if fast is not None and v.keys() <= fast:
+                g = v.get
+                return {n: c(g(n)) for n, c in pairs}
+            u = upper_keys(v)
+            return {n: c(u[n] if n in u else v.get(n)) for n, c in pairs}
+        if v is None:
+            return None
+        raise _cannot(v, t, path)
+    return conv
+
+
+_PRIMITIVES: dict[str, Callable[[SqlType, str], Converter]] = {
+    "BOOLEAN": _bool_conv,
+    "INTEGER": _integral_conv(32),
+    "BIGINT": _integral_conv(64),
+    "DOUBLE": _double_conv,
+    "STRING": _string_conv,
+    "BYTES": _bytes_conv,
+    "DATE": _integral_conv(32),
+    "TIME": _integral_conv(64),
+    "TIMESTAMP": _integral_conv(64),
+}
+
+
+def json_default(o: Any) -> Any:
+    """orjson ``default`` for writing SQL values: DECIMAL as a number with its scale, BYTES as base64."""
+    return _dump_default(o)

@@ -1,0 +1,159 @@
+"""Which formats exist, which column types each accepts, and ksqlDB's messages when they do not fit.
+
+``check_format`` runs at statement time (CREATE / C*AS) so an impossible (format, schema) pair is a
+statement error with ksqlDB's wording, never a runtime surprise. The messages are the ones ksqlDB
+prints (the conformance cases compare them), including the multi-line "Key format does not support
+schema" wrapper around key problems.
+"""
+
+from __future__ import annotations
+
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.serde.base import Columns
+from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
+
+SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE")
+KNOWN_UNSUPPORTED = ("AVRO", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR")
+
+KAFKA_TYPES = frozenset({"INTEGER", "BIGINT", "DOUBLE", "STRING", "BYTES"})
+DELIMITED_TYPES = frozenset(
+    {"BOOLEAN", "INTEGER", "BIGINT", "DOUBLE", "DECIMAL", "STRING", "BYTES", "DATE", "TIME", "TIMESTAMP"}
+)
+
+
+def normalize_format(fmt: str) -> str:
+    """The canonical (upper-case) name of a supported format; KsqlStatementError otherwise."""
+    name = fmt.strip().upper()
+    if name in SUPPORTED:
+        return name
+    if name in KNOWN_UNSUPPORTED:
+        raise KsqlStatementError(
+            f"The '{name}' format is not supported by ksqlpy yet. Supported formats: {', '.join(SUPPORTED)}."
+        )
+    raise KsqlStatementError(f"Unknown format: {fmt}")
+
+
+def quote(name: str) -> str:
+    """ksqlDB's display of an identifier in messages: always back-quoted."""
+    return "`" + name.replace("`", "``") + "`"
+
+
+def type_text(t: SqlType) -> str:
+    """ksqlDB's display of a type in messages (``STRUCT<`F` MAP<STRING, INTEGER>>``)."""
+    if isinstance(t, Struct):
+        return "STRUCT<" + ", ".join(f"{quote(n)} {type_text(ft)}" for n, ft in t.fields) + ">"
+    if isinstance(t, Array):
+        return f"ARRAY<{type_text(t.element)}>"
+    if isinstance(t, Map):
+        return f"MAP<{type_text(t.key)}, {type_text(t.value)}>"
+    if isinstance(t, Decimal):
+        return f"DECIMAL({t.precision}, {t.scale})"
+    return str(t)
+
+
+def base_type(t: SqlType) -> str:
+    """The base type name ksqlDB's format errors use (``INTEGER``, ``DECIMAL``, ``ARRAY`` ...)."""
+    return "INTEGER" if t.name == "INT" else t.name
+
+
+def _columns_text(columns: Columns, is_key: bool) -> str:
+    suffix = " KEY" if is_key else ""
+    return "[" + ", ".join(f"{quote(n)} {type_text(t)}{suffix}" for n, t in columns) + "]"
+
+
+def _contains_map(t: SqlType) -> bool:
+    if isinstance(t, Map):
+        return True
+    if isinstance(t, Array):
+        return _contains_map(t.element)
+    if isinstance(t, Struct):
+        return any(_contains_map(ft) for _, ft in t.fields)
+    return False
+
+
+def _has_non_string_map_key(t: SqlType) -> bool:
+    if isinstance(t, Map):
+        return t.key.name != "STRING" or _has_non_string_map_key(t.value)
+    if isinstance(t, Array):
+        return _has_non_string_map_key(t.element)
+    if isinstance(t, Struct):
+        return any(_has_non_string_map_key(ft) for _, ft in t.fields)
+    return False
+
+
+def _format_reason(name: str, columns: Columns, is_key: bool) -> str | None:
+    """Why ``name`` cannot carry ``columns`` (ksqlDB's wording), or None if it can."""
+    if name == "KAFKA":
+        if len(columns) > 1 or (not is_key and not columns):
+            return f"The 'KAFKA' format only supports a single field. Got: {_columns_text(columns, is_key)}"
+        for _, t in columns:
+            if not isinstance(t, Primitive) or base_type(t) not in KAFKA_TYPES:
+                return f"The 'KAFKA' format does not support type '{base_type(t)}'"
+    elif name == "DELIMITED":
+        for n, t in columns:
+            if base_type(t) not in DELIMITED_TYPES:
+                return f"The 'DELIMITED' format does not support type '{base_type(t)}', column: {quote(n)}"
+    elif name == "JSON":
+        if any(_has_non_string_map_key(t) for _, t in columns):
+            return "JSON only supports MAP types with STRING keys"
+    elif name == "NONE":
+        if columns:
+            return f"The 'NONE' format can only be used when no columns are defined. Got: {_columns_text(columns, is_key)}"
+    return None
+
+
+def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value: bool | None = None,
+                 delimiter: str | None = None) -> None:
+    """Raise KsqlStatementError (ksqlDB's message) if ``fmt`` cannot carry ``columns``.
+
+    ``wrap_single_value`` is the *explicit* WRAP_SINGLE_VALUE of the statement (None when not given;
+    a default from ``ksql.persistence.wrap.single.values`` is not checked). ``delimiter`` is the
+    statement's KEY_/VALUE_DELIMITER, if any.
+    """
+    if is_key:
+        for n, t in columns:
+            if _contains_map(t):
+                raise KsqlStatementError(
+                    "Map keys, including types that contain maps, are not supported as they may lead to "
+                    "unexpected behavior due to inconsistent serialization. "
+                    f"Key column name: {quote(n)}. Column type: {type_text(t)}. "
+                    "See https://github.com/confluentinc/ksql/issues/6621 for more."
+                )
+    name = normalize_format(fmt)
+    if not is_key and wrap_single_value is not None:
+        if len(columns) != 1:
+            raise KsqlStatementError("'WRAP_SINGLE_VALUE' is only valid for single-field value schemas")
+        if wrap_single_value and name in ("KAFKA", "DELIMITED", "NONE"):
+            raise KsqlStatementError(f"Format '{name}' does not support 'WRAP_SINGLE_VALUE' set to 'true'.")
+    if delimiter is not None:
+        resolve_delimiter(delimiter)
+    reason = _format_reason(name, columns, is_key)
+    if reason is None:
+        return
+    if is_key:
+        raise KsqlStatementError(
+            "Key format does not support schema.\n"
+            f"format: {name}\n"
+            f"schema: Persistence{{columns={_columns_text(columns, True)}, features=[]}}\n"
+            f"reason: {reason}"
+        )
+    raise KsqlStatementError(reason)
+
+
+def resolve_delimiter(delimiter: str | None) -> str:
+    """A DELIMITED delimiter: one character, or the names TAB / SPACE; default comma."""
+    if delimiter is None:
+        return ","
+    special = {"TAB": "\t", "SPACE": " "}.get(delimiter.strip().upper()) if len(delimiter) > 1 else None
+    if special:
+        return special
+    if len(delimiter) == 1:
+        return delimiter
+    if not delimiter:
+        raise KsqlStatementError(
+            "Delimiter cannot be empty, if you meant to have a tab or space for delimiter, please use "
+            "the special values 'TAB' or 'SPACE'"
+        )
+    raise KsqlStatementError(
+        f"Invalid delimiter value: '{delimiter}'. Delimiter must be a single character or TAB/SPACE"
+    )

@@ -1,0 +1,242 @@
+"""ksqlDB's JSON format for values and keys, with per-schema generated code for the hot path.
+
+Wrapped (the default for values and multi-column keys): one JSON object, a field per column, matched
+case-insensitively on read (see ``coerce``) and written with the declared names in column order.
+Unwrapped (WRAP_SINGLE_VALUE=false, single-column keys): the bare JSON value of the only column.
+
+Writing: compact orjson output; DECIMAL as a JSON number keeping its scale (``1.10``), BYTES as base64,
+DATE/TIME/TIMESTAMP as integers (days / ms of day / epoch ms). A null row, and a null unwrapped
+value, are written as a null record (no bytes), like ksqlDB. On read, null bytes are a tombstone
+(None); the JSON text ``null`` is a tombstone when wrapped and a row holding null when unwrapped.
+
+orjson's output buffers are over-allocated; keeping thousands of them alive (a batch of records)
+fragments the heap badly, so written records are copied to exact-size bytes (5x faster overall).
+
+The generated reader tries a fast path per record: when every key of the object is exactly a column
+name, columns are fetched with ``dict.get`` and only values whose Python type is not already the
+column's go through a coercion call.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import orjson
+
+from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+from ksqlpy.serde.coerce import NeedExact, fast_names, json_converter, json_default, upper_keys
+
+_INLINE_CHECKS = {
+    # column type -> condition under which the parsed value is already the SQL value
+    "BOOLEAN": "{v}.__class__ is bool",
+    "INTEGER": "{v}.__class__ is int and -2147483648 <= {v} <= 2147483647",
+    "DATE": "{v}.__class__ is int and -2147483648 <= {v} <= 2147483647",
+    "BIGINT": "{v}.__class__ is int and -9223372036854775808 <= {v} <= 9223372036854775807",
+    "TIME": "{v}.__class__ is int and -9223372036854775808 <= {v} <= 9223372036854775807",
+    "TIMESTAMP": "{v}.__class__ is int and -9223372036854775808 <= {v} <= 9223372036854775807",
+    "DOUBLE": "{v}.__class__ is float",
+    "STRING": "{v}.__class__ is str",
+}
+
+
+def _exact_loads(data: bytes) -> Any:
+    return json.loads(data, parse_float=decimal.Decimal)
+
+
+def _invalid(e: Exception) -> SerdeError:
+    return SerdeError(f"Invalid JSON: {e}")
+
+
+_COMMON_SOURCE = """
+def _describe(d):
+    from ksqlpy.serde.coerce import json_text, node_name
+    return node_name(d) + ' ' + json_text(d)[:100]
+
+def deserialize(data):
+    if data is None:
+        return None
+    try:
+        d = _loads(data)
+    except JSONDecodeError as e:
+        raise _invalid(e) from None
+    try:
+        return _row(d)
+    except NeedExact:
+        return _row(_exact_loads(data))
+"""
+
+_BATCH_TEMPLATE = """
+def deserialize_batch(datas):
+    rows = []
+    errors = []
+    append = rows.append
+    i = -1
+    for data in datas:
+        i += 1
+        if data is None:
+            append(None)
+            continue
+        try:
+{body}
+        except NeedExact:
+            try:
+                append(_row(_exact_loads(data)))
+            except (SerdeError, ValueError) as e:
+                append(None)
+                errors.append((i, str(e)))
+        except SerdeError as e:
+            append(None)
+            errors.append((i, str(e)))
+        except JSONDecodeError as e:
+            append(None)
+            errors.append((i, str(_invalid(e))))
+    return rows, errors
+"""
+
+
+class JsonValueSerde(ValueSerde):
+    """JSON rows; ``wrap`` False means the single column's bare value."""
+
+    format = "JSON"
+
+    def __init__(self, columns: Columns, *, wrap: bool = True) -> None:
+        super().__init__(columns)
+        if not wrap and len(self.columns) != 1:
+            raise ValueError("an unwrapped JSON serde needs exactly one column")
+        self.wrap = wrap
+        ns: dict[str, Any] = {
+            "_loads": orjson.loads, "_dumps": orjson.dumps, "_default": json_default,
+            "_exact_loads": _exact_loads, "NeedExact": NeedExact, "SerdeError": SerdeError,
+            "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid, "_upper": upper_keys,
+            "_copy": bytes, "_mv": memoryview,
+        }
+        names = [n for n, _ in self.columns]
+        for i, (n, t) in enumerate(self.columns):
+            ns[f"_c{i}"] = json_converter(t, n if wrap else "")
+        src = self._reader_source(names, ns) if wrap else self._unwrapped_reader_source()
+        src += self._common_source()
+        src += self._batch_source()
+        src += self._writer_source(names)
+        exec(compile(src, f"<json serde {names}>", "exec"), ns)
+        self._row = ns["_row"]
+        self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
+        self.deserialize_batch = ns["deserialize_batch"]  # type: ignore[method-assign]
+        self.serialize = ns["serialize"]  # type: ignore[method-assign]
+        self.serialize_batch = ns["serialize_batch"]  # type: ignore[method-assign]
+        self.source = src
+
+    # -- code generation
+    def _reader_source(self, names: list[str], ns: dict[str, Any]) -> str:
+        fast = fast_names(names)
+        ns["_FAST"] = fast
+        n = len(names)
+        tup = "(" + "".join(f"v{i}, " for i in range(n)) + ")"
+        lines = ["def _row(d):", "    if d.__class__ is dict:"]
+        if fast is not None:
+            lines += ["        if d.keys() <= _FAST:"]
+            lines += self._fast_lines(" " * 12)
+            lines.append(f"            return {tup}")
+        lines.append("        u = _upper(d)")
+        for i, name in enumerate(names):
+            lines.append(f"        v{i} = _c{i}(u[{name!r}] if {name!r} in u else d.get({name!r}))")
+        lines.append(f"        return {tup}")
+        lines += [
+            "    if d is None:",
+            "        return None",
+            "    raise SerdeError('Expected a JSON object with fields ' + "
+            f"{', '.join(names)!r} + ', got ' + _describe(d))",
+        ]
+        return "\n".join(lines) + "\n"
+
+    def _fast_lines(self, indent: str) -> list[str]:
+        """Statements setting v0..vn from dict ``d`` whose keys are all exact column names."""
+        lines = [f"{indent}g = d.get"]
+        for i, (name, t) in enumerate(self.columns):
+            check = _INLINE_CHECKS.get(t.name)
+            if check:
+                lines.append(f"{indent}v{i} = g({name!r})")
+                lines.append(f"{indent}if not ({check.format(v=f'v{i}')}):")
+                lines.append(f"{indent}    v{i} = _c{i}(v{i})")
+            else:
+                lines.append(f"{indent}v{i} = _c{i}(g({name!r}))")
+        return lines
+
+    def _batch_source(self) -> str:
+        """deserialize_batch with the common case inlined in the loop (no call per record).
+
+        The common case: an object with exactly the column names as keys - checked by its size and
+        plain subscripts (cheaper than a key-set comparison); anything else goes through ``_row``.
+        """
+        n = len(self.columns)
+        if self.wrap and fast_names([c for c, _ in self.columns]) is not None:
+            tup = "(" + "".join(f"v{i}, " for i in range(n)) + ")"
+            ind = " " * 16
+            lines = [
+                "            d = _loads(data)",
+                f"            if d.__class__ is dict and len(d) == {n}:",
+                "                try:",
+            ]
+            lines += [f"{ind}    v{i} = d[{name!r}]" for i, (name, _) in enumerate(self.columns)]
+            lines += [
+                f"{ind}except KeyError:",
+                f"{ind}    append(_row(d))",
+                f"{ind}    continue",
+            ]
+            for i, (_, t) in enumerate(self.columns):
+                check = _INLINE_CHECKS.get(t.name)
+                if check:
+                    lines.append(f"{ind}if not ({check.format(v=f'v{i}')}):")
+                    lines.append(f"{ind}    v{i} = _c{i}(v{i})")
+                else:
+                    lines.append(f"{ind}v{i} = _c{i}(v{i})")
+            lines += [
+                f"{ind}append({tup})",
+                "            else:",
+                "                append(_row(d))",
+            ]
+            body = "\n".join(lines)
+        else:
+            body = "            append(_row(_loads(data)))"
+        return _BATCH_TEMPLATE.replace("{body}", body)
+
+    def _unwrapped_reader_source(self) -> str:
+        return "def _row(d):\n    return (_c0(d),)\n"
+
+    @staticmethod
+    def _common_source() -> str:
+        return _COMMON_SOURCE
+
+    def _writer_source(self, names: list[str]) -> str:
+        if self.wrap:
+            obj = "{" + ", ".join(f"{n!r}: r[{i}]" for i, n in enumerate(names)) + "}"
+            return f'''
+def serialize(r):
+    if r is None:
+        return None
+    return _copy(_mv(_dumps({obj}, default=_default)))
+
+def serialize_batch(rows):
+    return [None if r is None else _copy(_mv(_dumps({obj}, default=_default))) for r in rows]
+'''
+        return '''
+def serialize(r):
+    if r is None or r[0] is None:
+        return None
+    return _copy(_mv(_dumps(r[0], default=_default)))
+
+def serialize_batch(rows):
+    return [None if r is None or r[0] is None else _copy(_mv(_dumps(r[0], default=_default))) for r in rows]
+'''
+
+    # (the generated functions replace these on the instance)
+    def deserialize(self, data: bytes | None) -> tuple | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def serialize(self, row: tuple | None) -> bytes | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[tuple | None], list[tuple[int, str]]]:  # pragma: no cover
+        raise NotImplementedError

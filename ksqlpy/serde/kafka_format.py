@@ -1,0 +1,73 @@
+"""ksqlDB's KAFKA format: one column in Kafka's standard primitive serializations.
+
+INT is 4 bytes big-endian, BIGINT 8 bytes big-endian, DOUBLE 8-byte IEEE-754 big-endian, STRING
+UTF-8 (invalid sequences read as U+FFFD, like Java), BYTES as is. Null bytes are null. It is the
+default key format; a key with no columns (a keyless stream) reads as ``()`` and writes no key.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+
+_I = struct.Struct(">i")
+_Q = struct.Struct(">q")
+_D = struct.Struct(">d")
+
+
+def _fixed(st: struct.Struct, java: str) -> tuple[Callable[[bytes], Any], Callable[[Any], bytes]]:
+    size = st.size
+    unpack, pack = st.unpack, st.pack
+
+    def de(b: bytes) -> Any:
+        if len(b) != size:
+            raise SerdeError(f"Size of data received by {java}Deserializer is not {size}")
+        return unpack(b)[0]
+
+    def ser(v: Any) -> bytes:
+        try:
+            return pack(v)
+        except struct.error as e:
+            raise SerdeError(f"KAFKA format cannot write {v!r} as {java.upper()}: {e}") from None
+    return de, ser
+
+
+_CODECS: dict[str, tuple[Callable[[bytes], Any], Callable[[Any], bytes]]] = {
+    "INTEGER": _fixed(_I, "Integer"),
+    "BIGINT": _fixed(_Q, "Long"),
+    "DOUBLE": _fixed(_D, "Double"),
+    "STRING": (lambda b: bytes(b).decode("utf-8", "replace"), lambda v: v.encode("utf-8")),
+    "BYTES": (bytes, bytes),
+}
+
+
+class KafkaValueSerde(ValueSerde):
+    """The KAFKA format over at most one column (zero only for keys)."""
+
+    format = "KAFKA"
+
+    def __init__(self, columns: Columns) -> None:
+        super().__init__(columns)
+        if len(self.columns) > 1:
+            raise ValueError("The 'KAFKA' format only supports a single field")
+        if self.columns:
+            t = self.columns[0][1]
+            if t.name not in _CODECS:
+                raise ValueError(f"The 'KAFKA' format does not support type '{t.name}'")
+            self._de, self._ser = _CODECS[t.name]
+
+    def deserialize(self, data: bytes | None) -> tuple | None:
+        if data is None:
+            return None
+        if not self.columns:
+            return ()
+        return (self._de(data),)
+
+    def serialize(self, row: tuple | None) -> bytes | None:
+        if row is None or not self.columns:
+            return None
+        v = row[0]
+        return None if v is None else self._ser(v)

@@ -1,0 +1,74 @@
+"""Windowed keys in Kafka Streams' binary layout, so windowed sinks interoperate with ksqlDB.
+
+ksqlDB writes windowed table keys with Kafka Streams' windowed serializers:
+
+* time windows (TUMBLING, HOPPING) - ``TimeWindowedSerializer`` / ``WindowKeySchema.toBinary``:
+  ``serialized key || int64 BE window start``. The end is not stored; readers compute
+  ``start + window size`` (capped at Long.MAX_VALUE on overflow, as Kafka does).
+* session windows - ``SessionWindowedSerializer`` / ``SessionKeySchema.toBinary``:
+  ``serialized key || int64 BE window end || int64 BE window start``.
+
+A null inner key is written as zero key bytes followed by the window.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Any
+
+from ksqlpy.serde.base import KeySerde, SerdeError
+
+_Q = struct.Struct(">q")
+_QQ = struct.Struct(">qq")
+_LONG_MAX = 2**63 - 1
+TIME_WINDOWS = ("TUMBLING", "HOPPING")
+WINDOW_TYPES = (*TIME_WINDOWS, "SESSION")
+
+
+class WindowedKeySerde(KeySerde):
+    """Wraps a key serde: ``deserialize`` -> ``(key_tuple, start_ms, end_ms)``."""
+
+    windowed = True
+
+    def __init__(self, inner: KeySerde, window: str, window_size_ms: int | None = None) -> None:
+        super().__init__(inner.columns)
+        w = window.strip().upper()
+        if w not in WINDOW_TYPES:
+            raise ValueError(f"Unknown window type {window!r}; expected one of {', '.join(WINDOW_TYPES)}")
+        if w in TIME_WINDOWS and (window_size_ms is None or window_size_ms <= 0):
+            raise ValueError(f"{w} windowed keys need a positive window_size_ms")
+        self.inner = inner
+        self.format = inner.format
+        self.window = w
+        self.session = w == "SESSION"
+        self.window_size_ms = window_size_ms
+
+    def deserialize(self, data: bytes | None) -> Any:
+        if data is None:
+            return None
+        if self.session:
+            if len(data) < 16:
+                raise SerdeError(f"Session-windowed key too short: {len(data)} bytes, need at least 16")
+            end, start = _QQ.unpack_from(data, len(data) - 16)
+            key = self.inner.deserialize(data[:-16])
+            return key, start, end
+        if len(data) < 8:
+            raise SerdeError(f"Time-windowed key too short: {len(data)} bytes, need at least 8")
+        start = _Q.unpack_from(data, len(data) - 8)[0]
+        end = start + self.window_size_ms  # type: ignore[operator]
+        if end > _LONG_MAX:
+            end = _LONG_MAX
+        return self.inner.deserialize(data[:-8]), start, end
+
+    def serialize(self, values: Any, start: int | None = None, end: int | None = None) -> bytes | None:
+        """``serialize(key_tuple, start, end)`` or ``serialize((key_tuple, start, end))``."""
+        if start is None:
+            if values is None:
+                return None
+            values, start, end = values
+        key = self.inner.serialize(values) or b""
+        if self.session:
+            if end is None:
+                raise SerdeError("a session-windowed key needs the window end")
+            return key + _QQ.pack(end, start)
+        return key + _Q.pack(start)
