@@ -110,7 +110,8 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
                 items.append((exp.column(name), None if isinstance(g, exp.Column) else name))
             continue
         r = rewrite(e)
-        bad += _non_key_columns(r, post_schema)
+        if _non_key_columns(r, post_schema):
+            bad.append(format_expression(e))
         items.append((r, item.alias))
     if bad:
         raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: {', '.join(dict.fromkeys(bad))}")

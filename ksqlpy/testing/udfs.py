@@ -9,6 +9,9 @@ from typing import Any
 
 from ksqlpy.functions import aggregates_testing, default_registry
 from ksqlpy.functions.signatures import udf
+from ksqlpy.types import STRING, Struct
+
+STRUCT_A = Struct((("A", STRING),))
 
 
 def _bad_string(s: str | None) -> str | None:
@@ -34,10 +37,10 @@ TEST_FUNCTIONS = [
         ("BIGINT, BIGINT, STRING", "STRING", lambda a, b, c: "doStuffLongLongString"),
         ("BIGINT...", "STRING", lambda *a: "doStuffLongVarargs"),
         ("STRUCT", "STRING", _first_field),
-        ("", "STRUCT<A STRING>", lambda: {"A": "foo"}),
+        ("", lambda _: STRUCT_A, lambda: {"A": "foo"}),
     ]),
     udf("TOSTRUCT", description="Wraps a string in STRUCT<A STRING>.", overloads=[
-        ("STRING", "STRUCT<A STRING>", lambda s: {"A": s}),
+        ("STRING", lambda _: STRUCT_A, lambda s: {"A": s}),
     ]),
 ]
 
