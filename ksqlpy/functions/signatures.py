@@ -26,6 +26,19 @@ wise in containers, and a STRING to DATE/TIME/TIMESTAMP). Among the fitting over
 variadic one, then fewer declared parameters win; a remaining tie is an "ambiguous method parameters" error,
 exactly as ksqlDB reports it (e.g. GREATEST(INT, BIGINT)).
 
+What ``resolve`` returns (``registry.Resolved``):
+
+- ``return_type``: the row's return pattern with variables substituted, or ``returns(param_types)`` when the row
+  gives a callable (asked only of the chosen row, so it may assume its own parameter kinds, e.g. DECIMALs).
+- ``param_types``: the type each argument must be implicitly cast to before the call, or None when every
+  argument is already passed as is. NULL arguments keep the NULL type where nothing better is known.
+- ``impl``: the row's plain function, or ``make_impl(param_types, return_type)`` for type-dependent behaviour.
+- ``null_on_null`` / ``deterministic``: the function's flags, overridable per row.
+
+Error messages use ``display_name`` (default: the lower-case name, as ksqlDB's built-ins report themselves).
+An implementation raises ``FunctionError`` where ksqlDB's UDF throws for one record; the evaluator turns that into
+NULL for the call plus a processing-log entry.
+
 This module does per-query work only; the resolved ``impl`` is the plain function from the row (or what the
 row's ``make_impl`` built for the concrete types), so no per-record indirection is added.
 """
