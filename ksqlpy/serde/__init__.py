@@ -65,7 +65,10 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
     name = normalize_format(fmt)
     check_format(name, is_key=True, columns=columns)
     inner: ValueSerde
-    if name == "JSON":
+    if not columns:  # a keyless source: no key bytes to read or write, whatever the format
+        inner = NoneSerde(columns)
+        inner.format = name
+    elif name == "JSON":
         inner = JsonValueSerde(columns, wrap=len(columns) != 1)
     elif name == "DELIMITED":
         inner = DelimitedValueSerde(columns, delimiter=delimiter)

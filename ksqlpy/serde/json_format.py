@@ -171,7 +171,7 @@ class JsonValueSerde(ValueSerde):
         plain subscripts (cheaper than a key-set comparison); anything else goes through ``_row``.
         """
         n = len(self.columns)
-        if self.wrap and fast_names([c for c, _ in self.columns]) is not None:
+        if n and self.wrap and fast_names([c for c, _ in self.columns]) is not None:
             tup = "(" + "".join(f"v{i}, " for i in range(n)) + ")"
             ind = " " * 16
             lines = [

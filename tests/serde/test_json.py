@@ -244,3 +244,11 @@ def test_bytes_are_base64() -> None:
     data = one(BYTES).serialize((raw,))
     assert orjson.loads(data) == base64.b64encode(raw).decode()
     assert one(BYTES).deserialize(data) == (raw,)
+
+
+def test_no_columns() -> None:
+    s = value_serde("JSON", [])
+    assert s.deserialize(b'{"a": 1}') == () and s.serialize(()) == b"{}"
+    assert s.deserialize_batch([b"{}", b"[]"])[0] == [(), None]
+    k = key_serde("JSON", [])  # a keyless source with FORMAT='JSON'
+    assert k.serialize(()) is None and k.deserialize(b"x") == () and k.format == "JSON"
