@@ -495,7 +495,10 @@ class EmbeddedLog(Log):
         tss: list[int] = []
         hdrs: list[Headers | None] = []
         with self._env.begin() as txn:
-            self._local.seen = txn.id()
+            snap = txn.id()
+            seen = getattr(self._local, "seen", None)
+            if seen is None or snap < seen:
+                self._local.seen = snap  # the oldest snapshot read since the last wait_for_data
             t, start, end = self._partition_state(txn, topic, partition)
             if offset < start:
                 offset = start
@@ -542,15 +545,17 @@ class EmbeddedLog(Log):
         return _Q.unpack(raw)[0] if raw else None
 
     def wait_for_data(self, timeout_s: float) -> None:
-        """Return when any transaction committed since this thread's last fetch, or after ``timeout_s``.
+        """Return once a transaction committed after the oldest snapshot this thread fetched from
+        since its previous wait (so no fetched partition can have unseen data), or after ``timeout_s``.
 
         Writers in this process wake waiters through a Condition; other processes' commits are seen
         by polling LMDB's last committed transaction id (no read transaction needed) every few ms.
         """
-        seen = getattr(self._local, "seen", None)
         env, cond = self._env, self._e.cond
+        seen = getattr(self._local, "seen", None)
         if seen is None:
-            seen = self._local.seen = env.info()["last_txnid"]
+            seen = env.info()["last_txnid"]
+        self._local.seen = None
         deadline = time.monotonic() + timeout_s
         with cond:
             while env.info()["last_txnid"] == seen:
@@ -558,7 +563,6 @@ class EmbeddedLog(Log):
                 if remaining <= 0:
                     return
                 cond.wait(min(remaining, _POLL_S))
-        # what changed is not known here: the next fetch records the new snapshot
 
     # -- retention
     def delete_records(self, topic: str, partition: int, before_offset: int) -> int:

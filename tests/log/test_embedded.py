@@ -360,3 +360,14 @@ def test_forked_child_gets_a_clear_error(log: EmbeddedLog) -> None:
     msg = q.get(timeout=30)
     proc.join(30)
     assert "spawn" in msg and "forked" in msg
+
+
+def test_wait_for_data_remembers_the_oldest_snapshot_fetched(log: EmbeddedLog) -> None:
+    log.create_topic("a")
+    log.create_topic("b")
+    log.fetch("a", 0, 0)  # sees nothing
+    log.produce(ProducerRecord("a", None, b"new", 0))
+    log.fetch("b", 0, 0)  # a newer snapshot, but "a" still has unread data
+    t0 = time.monotonic()
+    log.wait_for_data(5.0)
+    assert time.monotonic() - t0 < 0.5
