@@ -40,6 +40,9 @@ KEYWORDS: frozenset[str] = frozenset(
 TYPE_WORDS: frozenset[str] = frozenset(
     "BOOLEAN INT BIGINT DOUBLE VARCHAR STRING BYTES DATE TIME TIMESTAMP DECIMAL ARRAY MAP STRUCT".split())
 
+# words after which ``name (`` is a source or type being declared, not a function call
+_DEFINES = frozenset({"STREAM", "TABLE", "EXISTS", "INTO", "TYPE", "AS"})
+
 _TOKEN = re.compile(
     r"""
     (?P<space>\s+)
@@ -70,17 +73,18 @@ class Token:
 def tokenize(text: str) -> list[Token]:
     """All tokens of ``text``, whitespace included, so the pieces concatenate back to ``text``."""
     out: list[Token] = []
+    prev = ""  # the previous code token, upper-cased
     for m in _TOKEN.finditer(text):
         kind = m.lastgroup or PUNCT
         value = m.group()
         if kind == "word":
             kind = KEYWORD if value.upper() in KEYWORDS or value.upper() in TYPE_WORDS else NAME
-            if kind == NAME:
-                # a name followed by '(' is a function call
-                rest = text[m.end():m.end() + 64].lstrip()
-                if rest.startswith("("):
-                    kind = FUNCTION
+            # a name followed by '(' is a function call, unless it names what is being defined
+            if kind == NAME and prev not in _DEFINES and text[m.end():m.end() + 64].lstrip().startswith("("):
+                kind = FUNCTION
         out.append(Token(kind, value, m.start()))
+        if kind not in (SPACE, COMMENT):
+            prev = value.upper()
     return out
 
 

@@ -171,6 +171,10 @@ def main(argv: list[str] | None = None) -> int:
         from ksqlpy.cli.repl import run_repl
 
         return run_repl(session, os.path.expanduser(args.history_file or default_history_file()))
+    except BrokenPipeError:  # the reader went away (| head): stop quietly, as Unix tools do
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 141
     except OSError as e:
         console.error(str(e))
         return 1

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import decimal
 import json
+import re
 import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -90,7 +91,7 @@ def table(headers: Sequence[str], rows: Iterable[Sequence[Any]]) -> list[str]:
 
 def labelled(label: str, value: Any) -> str:
     """``Name                 : X`` - labels padded to 20 characters, as DESCRIBE prints them."""
-    return f"{label:<20} : {'' if value is None else value}"
+    return f"{label:<20} : {'' if value is None else value}".rstrip()
 
 
 # ---------------------------------------------------------------------- query tables
@@ -239,12 +240,18 @@ def _describe_function(e: dict[str, Any]) -> list[str]:
            labelled("Variations", "")]
     for v in e.get("functions") or []:
         args = ", ".join(f"{a.get('name')} {a.get('type')}".strip() for a in v.get("arguments") or [])
+        description = str(v.get("description") or "")
+        returns = v.get("returnType") or ""
+        variation = f"{e.get('name')}({args})" if args or returns else ""
+        m = re.fullmatch(r"(\w+\(.*\))\s*->\s*(.+)", description)
+        if not variation and m:  # a signature given as its description: "ABS(INTEGER) -> INTEGER"
+            variation, returns, description = m.group(1), m.group(2), ""
         out.append("")
-        if args or v.get("returnType"):
-            out.append(f"\t{'Variation':<12}: {e.get('name')}({args})")
-            out.append(f"\t{'Returns':<12}: {v.get('returnType', '')}")
-        if v.get("description"):
-            out.append(f"\t{'Description':<12}: {v.get('description')}")
+        if variation:
+            out.append(f"\t{'Variation':<12}: {variation}")
+            out.append(f"\t{'Returns':<12}: {returns}")
+        if description:
+            out.append(f"\t{'Description':<12}: {description}")
     return out
 
 

@@ -40,13 +40,14 @@ def should_submit(text: str) -> bool:
 
 
 def make_history(path: str) -> Any:
-    """A FileHistory that skips consecutive duplicates (like ksqlDB) and tolerates an unwritable file."""
+    """A FileHistory that skips consecutive duplicates (like ksqlDB) and EXIT, and tolerates an
+    unwritable file."""
     from prompt_toolkit.history import FileHistory, InMemoryHistory
 
     class DedupFileHistory(FileHistory):
         def append_string(self, string: str) -> None:
-            if not string.strip():
-                return
+            if not string.strip() or string.strip().rstrip(";").strip().lower() in ("exit", "quit"):
+                return  # recalling EXIT by accident would end the next session
             recent = self.get_strings()
             if recent and recent[-1] == string:
                 return
@@ -66,11 +67,14 @@ def make_history(path: str) -> Any:
 
 
 def _key_bindings() -> Any:
+    from prompt_toolkit.enums import DEFAULT_BUFFER
+    from prompt_toolkit.filters import has_focus
     from prompt_toolkit.key_binding import KeyBindings
 
     kb = KeyBindings()
+    editing = has_focus(DEFAULT_BUFFER)  # not while Ctrl-R search has the focus
 
-    @kb.add("enter")
+    @kb.add("enter", filter=editing)
     def _enter(event: Any) -> None:
         buf = event.current_buffer
         state = buf.complete_state
@@ -89,7 +93,7 @@ def _key_bindings() -> Any:
         else:
             buf.insert_text("\n")
 
-    @kb.add("escape", "enter")
+    @kb.add("escape", "enter", filter=editing)
     def _force(event: Any) -> None:
         """Alt-Enter submits whatever is there (an unfinished statement reports its error)."""
         event.current_buffer.validate_and_handle()

@@ -9,7 +9,6 @@ exit...) locally, sends SELECT and PRINT to the streaming path and everything el
 from __future__ import annotations
 
 import os
-import re
 import time
 from collections.abc import Callable
 from typing import Any
@@ -88,7 +87,7 @@ class Session:
         except BackendError as e:
             self.show_error(e)
             return False
-        except ExitShell:
+        except (ExitShell, BrokenPipeError):
             raise
         except KeyboardInterrupt:
             self.console.error("Interrupted.")
@@ -346,5 +345,3 @@ def statement_kind(text: str) -> str:
         return "cli"
     return {"SELECT": "query", "PRINT": "print"}.get(words[0], "statement")
 
-
-_ = re  # kept for callers formatting messages
