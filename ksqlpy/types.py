@@ -102,7 +102,7 @@ class Struct(SqlType):
         return None
 
     def __str__(self) -> str:
-        return "STRUCT<" + ", ".join(f"{quote_ident(n)} {t}" for n, t in self.fields) + ">"
+        return "STRUCT<" + ", ".join(f"`{n}` {t}" for n, t in self.fields) + ">"
 
 
 @dataclass(frozen=True, repr=False)

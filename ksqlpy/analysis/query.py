@@ -12,7 +12,7 @@ from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.scope import scope_for, type_check
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source, WindowInfo
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.errors import KsqlStatementError, KsqlTypeError
 from ksqlpy.expr.format import format_expression
 from ksqlpy.functions import default_registry
 from ksqlpy.grammar.ast import Dereference, FunctionCall, Query
@@ -94,7 +94,10 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
 
     if query.where is not None:
         _check_no_aggregates(query.where, "WHERE")
-        c = type_check(query.where, scope_for(schema, alias), custom, predicate=True)
+        try:
+            c = type_check(query.where, scope_for(schema, alias), custom, predicate=True)
+        except KsqlTypeError as e:
+            raise KsqlStatementError(f"Invalid Predicate: {e.message}") from e
         if c.type not in (T.BOOLEAN,) and not isinstance(c.type, T.NullType):
             raise KsqlStatementError(f"Type error in WHERE expression: Should evaluate to boolean but is "
                                      f"{format_expression(query.where)} ({c.type}) instead.")

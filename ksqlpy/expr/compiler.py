@@ -250,7 +250,12 @@ class ExprCompiler:
         return self._call("CONCAT", [node.this, node.expression], node)
 
     # ------------------------------------------------------------------ comparison and logic
-    def _comparable(self, node: exp.Expression, a: Compiled, b: Compiled) -> tuple[Compiled, Compiled]:
+    def _comparable(self, node: exp.Expression, a: Compiled, b: Compiled,
+                    in_list: bool = False) -> tuple[Compiled, Compiled]:
+        """Make two operands comparable. String literals coerce to the other side's type (ksqlDB's
+        literal coercion: ``ID = '10'``, ``FLAG IN ('true', 'y')``); other mismatches are errors."""
+        a = self._coerce_literal(a, b.type, node.this)
+        b = self._coerce_literal(b, a.type, node.expression)
         ta, tb = a.type, b.type
         if isinstance(ta, T.NullType) or isinstance(tb, T.NullType) or ta == tb:
             return a, b
@@ -265,10 +270,60 @@ class ExprCompiler:
             return casts.cast_compiled(self, a, tb), b
         if ta in (T.TIMESTAMP, T.DATE) and tb in (T.TIMESTAMP, T.DATE):
             return casts.cast_compiled(self, a, T.TIMESTAMP), casts.cast_compiled(self, b, T.TIMESTAMP)
-        if ta.name == tb.name and ta.name in ("ARRAY", "MAP", "STRUCT"):
+        if ta.name == tb.name == "STRUCT":
+            return a, b  # structs of other shapes compare unequal, as in ksqlDB
+        if ta.name == tb.name and ta.name in ("ARRAY", "MAP") and (
+                T.can_implicitly_cast(ta, tb) or T.can_implicitly_cast(tb, ta)):
             return a, b
+        if in_list:
+            raise KsqlTypeError(f"operator does not exist: {ta} = {tb} ({_sql(node.expression)})\n"
+                                "Hint: You might need to add explicit type casts.")
         raise KsqlTypeError(f"Cannot compare {_sql(node.this)} ({ta}) to {_sql(node.expression)} ({tb}) "
                             f"with {_op_name(node)}.")
+
+    def _coerce_literal(self, c: Compiled, target: T.SqlType, node: exp.Expression | None) -> Compiled:
+        """A string literal (or a constructor of them) read as ``target``, as ksqlDB coerces literals."""
+        if c.type == target or not isinstance(c.type, (T.Primitive, T.Array, T.Map, T.Struct)):
+            return c
+        if target == T.STRING and c.literal and c.value is not None and isinstance(c.type, T.Primitive):
+            from ksqlpy.expr import javafmt
+
+            text = javafmt.value_str(c.value)
+            return Compiled(repr(text), T.STRING, True, text)
+        if c.literal and c.type == T.STRING and isinstance(c.value, str):
+            v = _parse_literal(c.value, target)
+            if v is _NO:
+                return c
+            if v is None:
+                return Compiled("None", target, True, None)
+            code = repr(v) if isinstance(v, (bool, int, float)) else self.const(v, "k")
+            return Compiled(code, target, True, v)
+        if node is None:
+            return c
+        if isinstance(target, T.Array) and isinstance(node, exp.Array) and isinstance(c.type, T.Array):
+            items = [self._coerce_literal(self.compile(e), target.element, e) for e in node.expressions]
+            if all(T.can_implicitly_cast(i.type, target.element) for i in items):
+                return Compiled("[" + ", ".join(self.coerce(i, target.element).code for i in items) + "]", target)
+        if isinstance(target, T.Map) and isinstance(node, MapConstructor) and isinstance(c.type, T.Map):
+            ks = [self._coerce_literal(self.compile(k), target.key, k) for k in node.args.get("keys") or []]
+            vs = [self._coerce_literal(self.compile(v), target.value, v) for v in node.args.get("values") or []]
+            if all(T.can_implicitly_cast(k.type, target.key) for k in ks) and all(
+                    T.can_implicitly_cast(v.type, target.value) for v in vs):
+                pairs = ", ".join(f"{self.coerce(k, target.key).code}: {self.coerce(v, target.value).code}"
+                                  for k, v in zip(ks, vs, strict=True))
+                return Compiled("{" + pairs + "}", target)
+        if isinstance(target, T.Struct) and isinstance(node, StructConstructor) and isinstance(c.type, T.Struct):
+            names = node.args.get("names") or []
+            vals = node.args.get("values") or []
+            if [n for n, _ in target.fields] == list(names):
+                parts = []
+                for (n, ft), v in zip(target.fields, vals, strict=True):
+                    cv = self._coerce_literal(self.compile(v), ft, v)
+                    if not T.can_implicitly_cast(cv.type, ft):
+                        return c
+                    parts.append(f"{n!r}: {self.coerce(cv, ft).code}")
+                return Compiled("{" + ", ".join(parts) + "}", target)
+        return c
 
     def _compare(self, node: exp.Binary, op: str) -> Compiled:
         a, b = self._comparable(node, self.compile(node.this), self.compile(node.expression))
@@ -335,7 +390,8 @@ class ExprCompiler:
     def _c_In(self, node: exp.In) -> Compiled:
         a = self.compile(node.this)
         items = [self.compile(e) for e in node.expressions]
-        pairs = [self._comparable(exp.EQ(this=node.this, expression=e), a, i) for e, i in zip(node.expressions, items, strict=True)]
+        pairs = [self._comparable(exp.EQ(this=node.this, expression=e), a, i, in_list=True)
+                 for e, i in zip(node.expressions, items, strict=True)]
         items = [p[1] for p in pairs]
         if pairs:
             a = pairs[0][0]
@@ -582,6 +638,37 @@ class ExprCompiler:
 
 
 _COERCE_ERRORS = (KsqlStatementError, KsqlTypeError, TypeError)
+
+
+_NO = object()
+
+
+def _parse_literal(text: str, target: T.SqlType) -> Any:
+    """A string literal's value as ``target`` (ksqlDB's literal coercion); ``_NO`` when not applicable."""
+    s = text.strip()
+    if target == T.BOOLEAN:
+        low = s.lower()
+        if low and ("true".startswith(low) or "yes".startswith(low)):
+            return True
+        if low and ("false".startswith(low) or "no".startswith(low)):
+            return False
+        raise KsqlTypeError(f'invalid input syntax for type BOOLEAN: "{text}".')
+    if T.is_numeric(target):
+        try:
+            d = PyDecimal(s)
+        except Exception:  # noqa: BLE001
+            d = None
+        if d is None or not d.is_finite():
+            name = "DECIMAL" if isinstance(target, T.Decimal) else str(target)
+            raise KsqlTypeError(f'invalid input syntax for type {name}: "{text}".')
+        if target == T.DOUBLE:
+            return float(d)
+        if isinstance(target, T.Decimal):
+            return d
+        if d == d.to_integral_value():
+            return int(d)
+        return d
+    return _NO
 
 
 def _is_generic(t: T.SqlType) -> bool:
