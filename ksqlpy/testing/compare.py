@@ -7,12 +7,18 @@ Values (ksqlDB's ExpectedRecordComparator, made exact):
   (case-sensitive) and equal fields.
 - Numbers are exact decimals, never floats. They must have the same value. In addition the *scale*
   (digits after the point, as written) must match, as BigDecimal.equals requires in ksqlDB: expected
-  ``1.10`` fails against ``1.1``, expected ``1`` fails against ``1.0``. Two exceptions, both because
-  Java and Python print doubles differently: scale is ignored when either number is written with an
-  exponent (``1.0E7``), or when the actual number's magnitude is where Java prints doubles with an
-  exponent (>= 1e7, or < 1e-3 and non-zero). An expected non-integer against an actual JSON integer
-  compares by value only (ksqlDB compares ``intValue()`` there; we do not truncate).
+  ``1.10`` fails against ``1.1``, expected ``1`` fails against ``1.0``. Exceptions, all because Java
+  and Python print doubles differently: when either number is written with an exponent (``1.0E7``,
+  ``4.6116860184273879E18``) both are compared as doubles; when the actual number's magnitude is where
+  Java prints doubles with an exponent (>= 1e7, or < 1e-3 and non-zero) the scale is not compared.
+  An expected non-integer against an actual JSON integer compares by value only (ksqlDB compares
+  ``intValue()`` there; we do not truncate).
+- An expected *string* matches an actual decimal number when it parses to the same value and scale
+  (ksqlDB's ``new BigDecimal(text).equals(actual)``: DECIMAL expectations are often written "3.40").
 - A number read by a KAFKA DOUBLE serde (a float) equals an expected number of the same double value.
+- Object field names are compared exactly; ``coerce.resolve_names`` first gives the expected names the
+  sink schema's spelling (row columns and STRUCT fields match case-insensitively, as ksqlDB reads JSON;
+  MAP keys stay exact).
 
 Records: key, window (windowed sinks only, and then required), value always; ``timestamp`` and
 ``headers`` only when the expected record gives them. Topics: the same number of records, in order
@@ -77,6 +83,8 @@ def value_diff(expected: Any, actual: Any, path: str = "") -> str | None:
             actual = base64.b64encode(actual).decode("ascii")
         if isinstance(actual, str) and actual == expected:
             return None
+        if isinstance(actual, Decimal) and _decimal_text_equal(expected, actual):
+            return None
         return f"{where}: expected {show(expected)}, got {show(actual)}"
     if isinstance(expected, list):
         if not isinstance(actual, list | tuple):
@@ -109,13 +117,22 @@ def numbers_equal(expected: int | Decimal, actual: Any) -> bool:
         return False
     if isinstance(actual, float):
         return float(expected) == actual
+    if _scientific(expected) or _scientific(actual):
+        return float(expected) == float(actual)  # doubles; Java may print non-shortest digits
     if Decimal(expected) != Decimal(actual):
         return False
-    if isinstance(actual, int):
+    if isinstance(actual, int) or _scale(expected) == _scale(actual):
         return True  # an actual JSON integer: value equality (see docstring)
-    if _scientific(expected) or _scientific(actual) or _java_prints_scientific(actual):
-        return True
-    return _scale(expected) == _scale(actual)
+    return _java_prints_scientific(actual)
+
+
+def _decimal_text_equal(expected: str, actual: Decimal) -> bool:
+    """ksqlDB accepts a DECIMAL expected as a string: ``new BigDecimal(text).equals(actual)``."""
+    try:
+        want = Decimal(expected.strip())
+    except ArithmeticError:
+        return False
+    return want.is_finite() and want == actual and _scale(want) == _scale(actual)
 
 
 def _scientific(n: int | Decimal) -> bool:

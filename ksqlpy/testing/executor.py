@@ -21,10 +21,12 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
+from dataclasses import replace
 from typing import Any, NoReturn
 
 from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.log.base import ProducerRecord
+from ksqlpy.testing.coerce import resolve_row
 from ksqlpy.testing.compare import ActualRecord, Mismatch, topic_diff
 from ksqlpy.testing.model import Case, TestRecord
 from ksqlpy.testing.post import post_diff
@@ -137,17 +139,24 @@ class _Run:
         self.topics_before = {t.name for t in self.engine.log.list_topics()}
         self.stage = "creating topics"
         self.create_topics()
+        line = 0
         for i, sql in enumerate(self.case.statements):
             self.stage = f"statement {i + 1}"
             try:
-                self.engine.execute(sql)
+                # ksqlDB runs a case's statements as one script, one per line: pad so that error
+                # positions ("line 2:40") name the same line
+                self.engine.execute("\n" * line + sql)
             except Exception as e:  # noqa: BLE001
                 self.judge_error(e, "statement")
+            line += sql.count("\n") + 1
             self.snapshot_sources()
         self.stage = "processing inputs"
         self.feed_inputs()
         exc = self.case.expected_exception
         if exc is not None:
+            for logged in processing_errors(self.engine):
+                if error_matches(exc.type, exc.message, exc.cause_message, logged, None, "processing"):
+                    raise _Done(PASSED)
             raise _Done(FAILED, f"expected {exc.type} containing {exc.message!r}, but nothing failed",
                         f"expected error not raised: {short_type(exc.type)}")
         self.stage = "checking outputs"
@@ -213,13 +222,26 @@ class _Run:
         for r in self.case.outputs:
             by_topic.setdefault(r.topic, []).append(r)
         for topic, expected in by_topic.items():
-            partitions, windowed = self.read_topic(topic)
+            partitions, source = self.read_topic(topic)
             if partitions is None:
-                raise _Done(FAILED, f"{topic}: expected {len(expected)} records, but the topic does not exist",
-                            "output mismatch: sink topic missing")
-            m: Mismatch | None = topic_diff(topic, expected, partitions, windowed)
+                raise self.output_failure(Mismatch("sink topic missing", f"{topic}: expected {len(expected)} "
+                                                   "records, but the topic does not exist"))
+            if source is not None:
+                keys = [c for c in source.columns if c.key]
+                values = [c for c in source.columns if not c.key and not c.headers and c.header_key is None]
+                expected = [replace(r, key=resolve_row(r.key, keys), value=resolve_row(r.value, values))
+                            for r in expected]
+            m = topic_diff(topic, expected, partitions, source is not None and source.windowed is not None)
             if m:
-                raise _Done(FAILED, m.message, f"output mismatch: {m.field}")
+                raise self.output_failure(m)
+
+    def output_failure(self, m: Mismatch) -> _Done:
+        """A failed output check; the engine's first processing-log error, if any, is the likely cause."""
+        first = processing_errors(self.engine)[:1]
+        if not first:
+            return _Done(FAILED, m.message, f"output mismatch: {m.field}")
+        return _Done(FAILED, f"{m.message} [processing log: {first[0]}]",
+                     f"output mismatch: {m.field} (processing log: {normalize(first[0])})")
 
     # -- serdes
     def source_for(self, topic: str, sink: bool) -> Any:
@@ -252,11 +274,12 @@ class _Run:
         return ProducerRecord(topic=r.topic, key=key, value=value_codec.encode(r.value),
                               timestamp=r.timestamp, headers=list(r.headers) if r.headers is not None else None)
 
-    def read_topic(self, topic: str) -> tuple[list[list[ActualRecord]] | None, bool]:
+    def read_topic(self, topic: str) -> tuple[list[list[ActualRecord]] | None, Any]:
+        """All records of ``topic`` per partition, decoded, and the source that describes them."""
         log = self.engine.log
         info = log.describe_topic(topic)
         if info is None:
-            return None, False
+            return None, None
         key_codec, value_codec, source = self.codecs(topic, sink=True)
         windowed = source is not None and source.windowed is not None
         kind = window_kind(source.windowed.type) if windowed else "time"
@@ -279,7 +302,7 @@ class _Run:
                         window=window, headers=batch.headers[i]))
                 offset = batch.next_offset
             partitions.append(records)
-        return partitions, windowed
+        return partitions, source
 
     # -- errors
     def judge_error(self, e: BaseException, phase: str) -> NoReturn:
@@ -288,7 +311,7 @@ class _Run:
             raise e
         msg = str(e)
         exc = self.case.expected_exception
-        if exc is not None and error_matches(exc.type, exc.message, exc.cause_message, e, phase):
+        if exc is not None and error_matches(exc.type, exc.message, exc.cause_message, str(e), e, phase):
             raise _Done(PASSED)
         unsupported = _UNSUPPORTED.match(msg)
         if unsupported:
@@ -311,17 +334,17 @@ def short_type(java_class: str) -> str:
     return java_class.rsplit(".", 1)[-1]
 
 
-def error_matches(java_type: str, message: str | None, cause_message: str | None,
-                  e: BaseException, phase: str) -> bool:
-    """Does error ``e`` raised during ``phase`` ('statement' or 'processing') satisfy expectedException?
+def error_matches(java_type: str, message: str | None, cause_message: str | None, text: str,
+                  e: BaseException | None, phase: str) -> bool:
+    """Does an error (message ``text``, exception ``e`` if raised) of ``phase`` satisfy expectedException?
 
     Categories: ParseFailedException -> KsqlParseError; KsqlStatementException and KsqlException ->
-    any KsqlError raised by a statement; StreamsException -> any error while processing records (its
-    ``causeMessage``, when given, may stand in for the Kafka Streams wrapper text "Exception caught in
-    process"). The message check is ksqlDB's containsString; nothing is normalized.
+    any KsqlError raised by a statement; StreamsException -> any error while processing records, raised
+    by ``drain`` or written to the engine's processing log (its ``causeMessage``, when given, may stand
+    in for the Kafka Streams wrapper text "Exception caught in process"). The message check is
+    ksqlDB's containsString; nothing is normalized.
     """
     kind = short_type(java_type)
-    text = str(e)
     if kind == "ParseFailedException":
         category = isinstance(e, KsqlParseError)
     elif kind in ("KsqlStatementException", "KsqlException"):
@@ -333,3 +356,16 @@ def error_matches(java_type: str, message: str | None, cause_message: str | None
     else:
         category = isinstance(e, KsqlError)
     return category and (message is None or message in text)
+
+
+def processing_errors(engine: Any) -> list[str]:
+    """Error messages the engine wrote to its processing log (``engine.plog.entries``), if it has one."""
+    entries = getattr(getattr(engine, "plog", None), "entries", None) or []
+    out: list[str] = []
+    for entry in list(entries):
+        message = entry.get("message") if isinstance(entry, dict) else None
+        if isinstance(message, dict):
+            for detail in message.values():
+                if isinstance(detail, dict) and detail.get("errorMessage"):
+                    out.append(str(detail["errorMessage"]))
+    return out

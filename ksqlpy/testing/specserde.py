@@ -164,6 +164,7 @@ class GuessCodec(Codec):
 # --------------------------------------------------------------------------- windowed keys
 
 _LONG = struct.Struct(">q")
+_LONG_MAX = 2**63 - 1
 
 
 def encode_windowed(inner: bytes | None, window: Window) -> bytes:
@@ -187,7 +188,7 @@ def decode_windowed(data: bytes | None, window_type: str, size_ms: int | None) -
         if len(data) < 8:
             return data, None
         start = _LONG.unpack_from(data, len(data) - 8)[0]
-        end = start + (size_ms or 0)
+        end = min(start + (size_ms or 0), _LONG_MAX)  # Kafka caps the computed end
         inner = data[:-8]
     return inner, Window(start, end, window_type)
 

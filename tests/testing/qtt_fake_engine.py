@@ -39,7 +39,8 @@ class FakeEngine:
         self.executed.append(sql)
         head = sql.strip().upper()
         if head.startswith("BOOM"):
-            raise KsqlParseError("mismatched input 'BOOM' expecting CREATE", line=1, column=1)
+            line = 1 + len(sql) - len(sql.lstrip("\n")) if sql.startswith("\n") else 1
+            raise KsqlParseError("mismatched input 'BOOM' expecting CREATE", line=line, column=1)
         if head.startswith("FAIL"):
             raise KsqlStatementError("Statement failed on purpose")
         if head.startswith("NEEDS"):

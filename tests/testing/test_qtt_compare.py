@@ -112,3 +112,27 @@ def test_schema_strings_compare_structurally() -> None:
     assert schema_diff(parse_schema("ID INT PRIMARY KEY, V INT"), [SchemaColumn("V", T.INTEGER),
                                                                     SchemaColumn("ID", T.INTEGER, key=True)]) is None
     assert schema_diff(parse_schema("V INT"), [SchemaColumn("V", T.BIGINT)]) is not None
+
+
+def test_decimals_may_be_expected_as_strings_with_their_scale() -> None:
+    assert same('"3.40"', "3.40")
+    assert not same('"3.4"', "3.40")
+    assert not same('"abc"', "3.40")
+    assert not same('"3.40"', '"3.4"')
+
+
+def test_doubles_printed_with_java_digits_compare_as_doubles() -> None:
+    assert same("4.6116860184273879E18", "4.611686018427388e+18")
+    assert not same("4.6116860184273879E18", "4.611686018427389e+18")
+
+
+def test_expected_names_take_the_schema_spelling_but_map_keys_do_not() -> None:
+    from ksqlpy.testing.coerce import resolve_row
+
+    cols = [Column("VAL", T.INTEGER), Column("S", T.Struct((("F1", T.STRING),))),
+            Column("M", T.Map(T.STRING, T.Struct((("X", T.INTEGER),))))]
+    spec = {"val": 1, "s": {"f1": "a"}, "M": {"k": {"x": 2}}}
+    assert resolve_row(spec, cols) == {"VAL": 1, "S": {"F1": "a"}, "M": {"k": {"X": 2}}}
+    assert resolve_row({"val": 1, "VAL": 2}, cols) == {"val": 1, "VAL": 2}  # ambiguous: left as written
+    assert resolve_row({"f1": "a"}, [cols[1]]) == {"F1": "a"}  # an unwrapped single STRUCT column
+    assert resolve_row({"nope": 1}, cols) == {"nope": 1}

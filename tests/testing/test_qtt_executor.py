@@ -213,3 +213,38 @@ def test_mutation_helper_changes_what_the_case_checks() -> None:
     mutant, what = mutate(err)  # type: ignore[misc]
     assert what == "expectedException.message" and run_case(mutant, factory).status == "failed"
     assert mutate(Case(file="f", name="n")) is None
+
+
+def test_statements_keep_their_line_in_the_case_script() -> None:
+    engines: list[FakeEngine] = []
+
+    def keep(data_dir: str, props: dict[str, Any]) -> FakeEngine:
+        engines.append(FakeEngine(data_dir, props))
+        return engines[-1]
+
+    raw = {"name": "lines", "statements": [SOURCE.replace("WITH", "\nWITH"), SINK, "BOOM;"],
+           "expectedException": {"type": PARSE, "message": "line 4:1"}}
+    [case] = expand_case(raw, "mine.json")
+    assert run_case(case, keep).status == "passed"
+    assert [text.count("\n") for text in engines[0].executed] == [1, 2, 3]
+
+
+def test_processing_log_errors_count_as_streams_exceptions_and_explain_output_mismatches() -> None:
+    class Logged:
+        entries = [{"message": {"type": 1, "recordProcessingError": {"errorMessage": "Numeric field overflow"}}}]
+
+    def with_log(data_dir: str, props: dict[str, Any]) -> FakeEngine:
+        engine = FakeEngine(data_dir, props)
+        engine.plog = Logged()  # type: ignore[attr-defined]
+        return engine
+
+    raw = exc_case(SINK, STREAMS, "Exception caught in process", [{"topic": "src", "key": "a", "value": {"n": 1}}])
+    raw["expectedException"]["causeMessage"] = "Numeric field overflow"
+    [case] = expand_case(raw, "mine.json")
+    assert run_case(case, with_log).status == "passed"
+    assert run_case(case, factory).status == "failed"
+    bad = copy.deepcopy(copy_case())
+    bad["outputs"][0]["value"]["NAME"] = "other"
+    [case] = expand_case(bad, "mine.json")
+    result = run_case(case, with_log)
+    assert result.status == "failed" and "processing log: Numeric field overflow" in result.reason
