@@ -392,3 +392,53 @@ _PRIMITIVES: dict[str, Callable[[SqlType, str], Converter]] = {
 def json_default(o: Any) -> Any:
     """orjson ``default`` for writing SQL values: DECIMAL as a number with its scale, BYTES as base64."""
     return _dump_default(o)
+
+
+# -- writing non-finite doubles
+
+def nonfinite_text(x: float) -> str:
+    """How ksqlDB's JSON writer (Jackson, QUOTE_NON_NUMERIC_NUMBERS) writes NaN and infinities."""
+    return "NaN" if x != x else ("Infinity" if x > 0 else "-Infinity")
+
+
+def _finite(x: Any) -> bool:
+    return x is None or x - x == 0  # NaN - NaN and inf - inf are NaN
+
+
+def nonfinite_fixer(t: SqlType) -> Converter | None:
+    """A function replacing NaN/Infinity doubles inside a value of type ``t`` by their JSON strings
+    (orjson would write null), or None if ``t`` holds no DOUBLE. Values without one pass unchanged."""
+    if t.name == "DOUBLE":
+        return lambda x: x if _finite(x) else nonfinite_text(x)
+    if isinstance(t, Array):
+        fe = nonfinite_fixer(t.element)
+        if fe is None:
+            return None
+        if t.element.name == "DOUBLE":
+            def fix_doubles(v: Any) -> Any:
+                if v is None or all(map(_finite, v)):
+                    return v
+                return [fe(x) for x in v]
+            return fix_doubles
+        return lambda v: None if v is None else [fe(x) for x in v]
+    if isinstance(t, Map):
+        fv = nonfinite_fixer(t.value)
+        if fv is None:
+            return None
+        return lambda v: None if v is None else {k: fv(x) for k, x in v.items()}
+    if isinstance(t, Struct):
+        fixers = [(n, nonfinite_fixer(ft)) for n, ft in t.fields]
+        todo = [(n, f) for n, f in fixers if f is not None]
+        if not todo:
+            return None
+
+        def fix_struct(v: Any) -> Any:
+            if v is None:
+                return v
+            out = dict(v)
+            for n, f in todo:
+                if n in out:
+                    out[n] = f(out[n])
+            return out
+        return fix_struct
+    return None

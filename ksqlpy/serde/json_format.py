@@ -5,7 +5,8 @@ case-insensitively on read (see ``coerce``) and written with the declared names 
 Unwrapped (WRAP_SINGLE_VALUE=false, single-column keys): the bare JSON value of the only column.
 
 Writing: compact orjson output; DECIMAL as a JSON number keeping its scale (``1.10``), BYTES as base64,
-DATE/TIME/TIMESTAMP as integers (days / ms of day / epoch ms). A null row, and a null unwrapped
+DATE/TIME/TIMESTAMP as integers (days / ms of day / epoch ms), NaN and infinite DOUBLEs as the strings
+``"NaN"``, ``"Infinity"``, ``"-Infinity"`` (Jackson's default, which the conformance outputs show). A null row, and a null unwrapped
 value, are written as a null record (no bytes), like ksqlDB. On read, null bytes are a tombstone
 (None); the JSON text ``null`` is a tombstone when wrapped and a row holding null when unwrapped.
 
@@ -27,7 +28,15 @@ from typing import Any
 import orjson
 
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
-from ksqlpy.serde.coerce import NeedExact, fast_names, json_converter, json_default, upper_keys
+from ksqlpy.serde.coerce import (
+    NeedExact,
+    fast_names,
+    json_converter,
+    json_default,
+    nonfinite_fixer,
+    nonfinite_text,
+    upper_keys,
+)
 
 _INLINE_CHECKS = {
     # column type -> condition under which the parsed value is already the SQL value
@@ -111,7 +120,7 @@ class JsonValueSerde(ValueSerde):
             "_loads": orjson.loads, "_dumps": orjson.dumps, "_default": json_default,
             "_exact_loads": _exact_loads, "NeedExact": NeedExact, "SerdeError": SerdeError,
             "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid, "_upper": upper_keys,
-            "_copy": bytes, "_mv": memoryview,
+            "_copy": bytes, "_mv": memoryview, "_nf": nonfinite_text,
         }
         names = [n for n, _ in self.columns]
         for i, (n, t) in enumerate(self.columns):
@@ -119,7 +128,7 @@ class JsonValueSerde(ValueSerde):
         src = self._reader_source(names, ns) if wrap else self._unwrapped_reader_source()
         src += self._common_source()
         src += self._batch_source()
-        src += self._writer_source(names)
+        src += self._writer_source(names, ns)
         exec(compile(src, f"<json serde {names}>", "exec"), ns)
         self._row = ns["_row"]
         self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
@@ -209,27 +218,48 @@ class JsonValueSerde(ValueSerde):
     def _common_source() -> str:
         return _COMMON_SOURCE
 
-    def _writer_source(self, names: list[str]) -> str:
+    def _writer_source(self, names: list[str], ns: dict[str, Any]) -> str:
+        """serialize / serialize_batch; DOUBLE values that are NaN or infinite become the strings
+        "NaN", "Infinity", "-Infinity" as ksqlDB (Jackson) writes them - orjson alone would write null."""
+        fixes: list[str] = []
+        fixed: set[int] = set()
+        for i, (_, t) in enumerate(self.columns):
+            if t.name == "DOUBLE":
+                fixes.append(f"v{i} = r[{i}]\n    if v{i} is not None and v{i} - v{i} != 0:\n"
+                             f"        v{i} = _nf(v{i})")
+                fixed.add(i)
+            else:
+                fixer = nonfinite_fixer(t)
+                if fixer is not None:
+                    ns[f"_fix{i}"] = fixer
+                    fixes.append(f"v{i} = _fix{i}(r[{i}])")
+                    fixed.add(i)
         if self.wrap:
-            obj = "{" + ", ".join(f"{n!r}: r[{i}]" for i, n in enumerate(names)) + "}"
-            return f'''
+            obj = "{" + ", ".join(f"{n!r}: {f'v{i}' if i in fixed else f'r[{i}]'}" for i, n in enumerate(names)) + "}"
+        else:
+            obj = "v0" if 0 in fixed else "r[0]"
+        null_check = "r is None" if self.wrap else "r is None or r[0] is None"
+        if fixes:
+            body = "\n    ".join(fixes)
+            return f"""
 def serialize(r):
-    if r is None:
+    if {null_check}:
+        return None
+    {body}
+    return _copy(_mv(_dumps({obj}, default=_default)))
+
+def serialize_batch(rows):
+    return [None if {null_check} else serialize(r) for r in rows]
+"""
+        return f"""
+def serialize(r):
+    if {null_check}:
         return None
     return _copy(_mv(_dumps({obj}, default=_default)))
 
 def serialize_batch(rows):
-    return [None if r is None else _copy(_mv(_dumps({obj}, default=_default))) for r in rows]
-'''
-        return '''
-def serialize(r):
-    if r is None or r[0] is None:
-        return None
-    return _copy(_mv(_dumps(r[0], default=_default)))
-
-def serialize_batch(rows):
-    return [None if r is None or r[0] is None else _copy(_mv(_dumps(r[0], default=_default))) for r in rows]
-'''
+    return [None if {null_check} else _copy(_mv(_dumps({obj}, default=_default))) for r in rows]
+"""
 
     # (the generated functions replace these on the instance)
     def deserialize(self, data: bytes | None) -> tuple | None:  # pragma: no cover

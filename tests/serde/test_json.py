@@ -252,3 +252,18 @@ def test_no_columns() -> None:
     assert s.deserialize_batch([b"{}", b"[]"])[0] == [(), None]
     k = key_serde("JSON", [])  # a keyless source with FORMAT='JSON'
     assert k.serialize(()) is None and k.deserialize(b"x") == () and k.format == "JSON"
+
+
+def test_non_finite_doubles_are_written_as_strings_like_jackson() -> None:
+    import math
+
+    s = value_serde("JSON", [("D", DOUBLE), ("A", Array(DOUBLE)), ("S", Struct((("X", DOUBLE),))),
+                             ("M", Map(STRING, DOUBLE)), ("I", INTEGER)])
+    row = (math.nan, [1.0, math.inf, None], {"X": -math.inf}, {"k": math.nan}, 1)
+    data = s.serialize(row)
+    assert data == b'{"D":"NaN","A":[1.0,"Infinity",null],"S":{"X":"-Infinity"},"M":{"k":"NaN"},"I":1}'
+    back = s.deserialize(data)
+    assert math.isnan(back[0]) and back[1] == [1.0, math.inf, None] and back[2] == {"X": -math.inf}
+    assert s.serialize_batch([row, None]) == [data, None]
+    assert one(DOUBLE).serialize((-math.inf,)) == b'"-Infinity"'
+    assert row[1] == [1.0, math.inf, None]  # the row itself is not modified
