@@ -103,6 +103,10 @@ def write_text(results: list[CaseResult], out: TextIO, verbose: bool = False, to
             for e in examples[:2]:
                 out.write(f"           e.g. {e}\n")
         out.write("\n")
+    vacuous = sum(1 for r in results if r.status == PASSED and r.reason)
+    if vacuous:
+        out.write(f"Note: {vacuous} passed cases check nothing (no outputs, expected error or post), "
+                  "as in ksqlDB; see their reason in the report.\n\n")
     out.write(summary_line(results) + "\n")
 
 
