@@ -110,17 +110,18 @@ class RemoteBackend:
     mode = "remote"
 
     def __init__(self, url: str, user: str | None = None, password: str | None = None,
-                 timeout_s: float = 30.0) -> None:
+                 timeout_s: float = 30.0, transport: Any = None) -> None:
         import httpx
 
         self.location = url.rstrip("/")
         auth = httpx.BasicAuth(user, password or "") if user else None
-        self.client = httpx.Client(base_url=self.location, auth=auth,
+        self.client = httpx.Client(base_url=self.location, auth=auth, transport=transport,
                                    timeout=httpx.Timeout(timeout_s, read=None),
                                    headers={"Accept": "application/json"})
         self._sources: list[SourceInfo] | None = None
         self._functions: list[str] | None = None
         self._topics: list[str] | None = None
+        self._properties: list[str] | None = None
         self._info: dict[str, Any] | None = None
 
     # ------------------------------------------------------------------ transport
@@ -247,11 +248,13 @@ class RemoteBackend:
         return self._topics
 
     def property_names(self) -> list[str]:
-        try:
-            entities = self.execute("SHOW PROPERTIES;", {})
-        except BackendError:
-            return []
-        return sorted({p["name"] for e in entities for p in e.get("properties", [])})
+        if self._properties is None:
+            try:
+                entities = self.execute("SHOW PROPERTIES;", {})
+                self._properties = sorted({p["name"] for e in entities for p in e.get("properties", [])})
+            except BackendError:
+                self._properties = []
+        return self._properties
 
     def catalog_changed(self) -> None:
         self._sources = None

@@ -1,0 +1,155 @@
+"""The remote backend against a stand-in for ksqlDB's REST API (httpx MockTransport).
+
+These pin the wire format the shell speaks (reference §1); the pty tests run the same shell
+against a real ``ksqlpy server`` once it exists.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from typing import Any
+
+import pytest
+
+httpx = pytest.importorskip("httpx")
+
+from ksqlpy.cli.backend import BackendError  # noqa: E402
+from ksqlpy.cli.console import Console  # noqa: E402
+from ksqlpy.cli.remote import DELIMITED, RemoteBackend  # noqa: E402
+from ksqlpy.cli.session import Session  # noqa: E402
+
+
+class FakeServer:
+    def __init__(self) -> None:
+        self.requests: list[tuple[str, Any]] = []
+        self.closed: list[str] = []
+
+    def __call__(self, request: Any) -> Any:
+        path = request.url.path
+        body = json.loads(request.content) if request.content else None
+        self.requests.append((path, body))
+        assert request.headers["authorization"].startswith("Basic ")
+        if path == "/info":
+            return httpx.Response(200, json={"KsqlServerInfo": {"version": "0.29.0", "serverStatus": "RUNNING"}})
+        if path.startswith("/is_valid_property/"):
+            if path.endswith("/bad.prop"):
+                return httpx.Response(400, json={"@type": "generic_error", "error_code": 40000,
+                                                 "message": "Not recognizable as ksql, streams, consumer, or "
+                                                            "producer property: 'bad.prop'"})
+            return httpx.Response(200, json=True)
+        if path == "/ksql":
+            sql = body["ksql"]
+            if sql.startswith("SELEC "):
+                return httpx.Response(400, json={"@type": "statement_error", "error_code": 40001,
+                                                 "message": "line 1:1: Syntax Error", "statementText": sql,
+                                                 "entities": []})
+            if sql.startswith("SHOW STREAMS EXTENDED"):
+                return httpx.Response(200, json=[{"@type": "source_descriptions", "sourceDescriptions": [
+                    {"name": "PV", "type": "STREAM", "fields": [{"name": "ID"}, {"name": "PAGE"}]}]}])
+            return httpx.Response(200, json=[{
+                "@type": "currentStatus", "statementText": sql, "commandId": "stream/PV/create",
+                "commandStatus": {"status": "SUCCESS", "message": "Stream created", "queryId": None},
+                "commandSequenceNumber": 2, "warnings": []}])
+        if path == "/query-stream":
+            assert request.headers["accept"] == DELIMITED
+            lines = [{"queryId": "transient_PV_1", "columnNames": ["ID", "PAGE"], "columnTypes": ["INTEGER", "STRING"]},
+                     [1, "home"], [2, "about"]]
+            return httpx.Response(200, content=iter([(json.dumps(x) + "\n").encode() for x in lines]),
+                                  headers={"content-type": DELIMITED})
+        if path == "/close-query":
+            self.closed.append(body["queryId"])
+            return httpx.Response(200)
+        if path == "/query":
+            text = "Key format: KAFKA_INT\nValue format: JSON or KAFKA_STRING\n\n" \
+                   'rowtime: 2024/01/01 00:00:00.000 Z, key: 1, value: {"A":1}, partition: 0\n'
+            return httpx.Response(200, content=iter([text.encode()]))
+        return httpx.Response(404, text="Not Found")
+
+
+@pytest.fixture
+def server() -> FakeServer:
+    return FakeServer()
+
+
+@pytest.fixture
+def backend(server: FakeServer) -> RemoteBackend:
+    return RemoteBackend("http://ksql:8088", "alice", "secret", transport=httpx.MockTransport(server))
+
+
+def session_for(backend: RemoteBackend) -> tuple[Session, io.StringIO, io.StringIO]:
+    out, err = io.StringIO(), io.StringIO()
+    return Session(backend, Console(out, err, color=False)), out, err
+
+
+def test_info_and_statements_carry_session_properties(backend: RemoteBackend, server: FakeServer) -> None:
+    assert backend.server_info()["version"] == "0.29.0"
+    session, out, _ = session_for(backend)
+    assert session.run_entry("SET 'auto.offset.reset'='earliest'; CREATE STREAM pv (id INT) WITH (x='y');")
+    assert "Stream created" in out.getvalue()
+    assert ("/is_valid_property/auto.offset.reset", None) in server.requests
+    path, body = server.requests[-1]
+    assert path == "/ksql"
+    assert body == {"ksql": "CREATE STREAM pv (id INT) WITH (x='y');",
+                    "streamsProperties": {"auto.offset.reset": "earliest"}}
+
+
+def test_rejected_property(backend: RemoteBackend) -> None:
+    session, _, err = session_for(backend)
+    assert not session.run_entry("SET 'bad.prop'='1';")
+    assert "Not recognizable" in err.getvalue()
+    assert session.properties == {}
+
+
+def test_error_envelope_with_position(backend: RemoteBackend) -> None:
+    session, _, err = session_for(backend)
+    # SELEC is not SELECT: it goes to /ksql, which answers with a statement_error
+    assert not session.run_entry("SELEC 1 FROM x;")
+    lines = err.getvalue().splitlines()
+    assert lines[0] == "line 1:1: Syntax Error"
+    assert lines[-1] == "    ^"
+
+
+def test_query_stream_rows_and_close(backend: RemoteBackend, server: FakeServer) -> None:
+    stream = backend.query("SELECT * FROM pv EMIT CHANGES LIMIT 2;", {"auto.offset.reset": "earliest"})
+    assert stream.query_id == "transient_PV_1"
+    assert stream.column_names == ["ID", "PAGE"]
+    assert list(stream.rows()) == [[1, "home"], [2, "about"]]
+    assert stream.final_message == "Limit Reached"
+    path, body = next(r for r in server.requests if r[0] == "/query-stream")
+    assert body == {"sql": "SELECT * FROM pv EMIT CHANGES LIMIT 2;", "properties": {"auto.offset.reset": "earliest"}}
+    stream2 = backend.query("SELECT * FROM pv EMIT CHANGES;", {})
+    next(iter(stream2.rows()))
+    stream2.close()
+    assert server.closed == ["transient_PV_1"]
+
+
+def test_session_renders_remote_query_and_print(backend: RemoteBackend) -> None:
+    session, out, _ = session_for(backend)
+    assert session.run_entry("SELECT * FROM pv EMIT CHANGES LIMIT 2;")
+    text = out.getvalue()
+    assert "|1 " in text and "|about" in text and "Query terminated: 2 rows shown" in text
+    assert session.run_entry("PRINT 'pv' FROM BEGINNING;")
+    assert 'key: 1, value: {"A":1}, partition: 0' in out.getvalue()
+    assert out.getvalue().rstrip().endswith("Topic printing ceased")
+
+
+def test_completion_data_is_cached_until_the_catalog_changes(backend: RemoteBackend, server: FakeServer) -> None:
+    assert [s.name for s in backend.sources()] == ["PV"]
+    n = len(server.requests)
+    backend.sources()
+    assert len(server.requests) == n
+    session, _, _ = session_for(backend)
+    session.run_entry("DROP STREAM pv;")
+    backend.sources()
+    assert len(server.requests) == n + 2
+
+
+def test_unreachable_server() -> None:
+    def refuse(request: Any) -> Any:
+        raise httpx.ConnectError("connection refused")
+
+    backend = RemoteBackend("http://nowhere:1", transport=httpx.MockTransport(refuse))
+    assert "authorization" not in backend.client.headers
+    with pytest.raises(BackendError, match="Could not reach the server"):
+        backend.server_info()

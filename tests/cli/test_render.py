@@ -1,0 +1,110 @@
+"""Rendering of REST entities and query rows (pure functions, no terminal)."""
+
+from __future__ import annotations
+
+import decimal
+import json
+
+from ksqlpy.cli import render as R
+
+
+def test_table_layout() -> None:
+    assert R.table(["Name", "Kind"], [("PAGEVIEWS", "STREAM"), ("T", True)]) == [
+        " Name      | Kind",
+        "--------------------",
+        " PAGEVIEWS | STREAM",
+        " T         | true",
+        "--------------------",
+    ]
+
+
+def test_cells() -> None:
+    assert R.cell(None) == "null"
+    assert R.cell(False) == "false"
+    assert R.cell(decimal.Decimal("1.50")) == "1.50"
+    assert R.cell(1e20) == "1.0E20"
+    assert R.cell(0.5) == "0.5"
+    assert R.cell(-2.5e-5) == "-2.5E-5"
+    assert R.cell({"A": [1, None]}) == '{"A":[1,null]}'
+    assert R.cell("text") == "text"
+
+
+def test_query_table_streaming_widths_share_the_terminal() -> None:
+    t = R.QueryTable(["ID", "PAGE"], term_width=41)
+    assert t.header() == ["+-------------------+-------------------+",
+                          "|ID                 |PAGE               |",
+                          "+-------------------+-------------------+"]
+    assert t.row([1, None]) == ["|1                  |null               |"]
+
+
+def test_query_table_wraps_long_values() -> None:
+    t = R.QueryTable(["V"], term_width=12, column_width=5)
+    assert t.row(["abcdefghij"]) == ["|abcde|", "|fghij|"]
+
+
+def test_query_table_fits_a_complete_result() -> None:
+    t = R.QueryTable(["ID", "PAGE"], term_width=80, sample=[[1, "home"], [22, "about"]])
+    assert t.widths == [2, 5]
+
+
+def status(msg: str, warnings: list[str] | None = None) -> dict:
+    return {"@type": "currentStatus", "statementText": "CREATE ...;", "commandId": "stream/S/create",
+            "commandStatus": {"status": "SUCCESS", "message": msg, "queryId": None},
+            "warnings": [{"message": w} for w in warnings or []]}
+
+
+def test_current_status_and_warnings() -> None:
+    assert R.entity_lines(status("Stream created\nmore")) == [" Message", "----------------", " Stream created",
+                                                              "----------------"]
+    assert R.entity_warnings(status("x", ["careful"])) == ["careful"]
+    warning = {"@type": "warning_entity", "statementText": "s", "message": "Cannot add stream S"}
+    assert R.entity_lines(warning) == []
+    assert R.entity_warnings(warning) == ["Cannot add stream S"]
+
+
+def test_streams_and_queries() -> None:
+    e = {"@type": "streams", "streams": [{"type": "STREAM", "name": "S", "topic": "s", "keyFormat": "KAFKA",
+                                          "valueFormat": "JSON", "isWindowed": False}]}
+    lines = R.entity_lines(e)
+    assert lines[0].split("|")[0].strip() == "Stream Name"
+    assert [c.strip() for c in lines[2].split("|")] == ["S", "s", "KAFKA", "JSON", "false"]
+    q = {"@type": "queries", "queries": [{"id": "CSAS_S2_0", "queryType": "PERSISTENT", "state": "RUNNING",
+                                          "sinks": ["S2"], "sinkKafkaTopics": ["S2"],
+                                          "queryString": "CREATE STREAM S2\n AS SELECT * FROM S;"}]}
+    text = "\n".join(R.entity_lines(q))
+    assert "CSAS_S2_0" in text and "CREATE STREAM S2 AS SELECT * FROM S;" in text
+
+
+def test_describe_source() -> None:
+    d = {"name": "T", "type": "TABLE", "windowType": "TUMBLING", "extended": False, "fields": [
+        {"name": "ID", "schema": {"type": "INTEGER"}, "type": "KEY"},
+        {"name": "TAGS", "schema": {"type": "ARRAY", "memberSchema": {"type": "STRING"}}},
+        {"name": "AMT", "schema": {"type": "DECIMAL", "parameters": {"precision": 4, "scale": 2}}},
+        {"name": "S", "schema": {"type": "STRUCT", "fields": [{"name": "A", "schema": {"type": "BIGINT"}}]}},
+    ]}
+    text = "\n".join(R.entity_lines({"@type": "sourceDescription", "sourceDescription": d}))
+    assert "Name                 : T" in text
+    assert "INTEGER          (primary key) (Window type: TUMBLING)" in text
+    assert "ARRAY<VARCHAR(STRING)>" in text
+    assert "DECIMAL(4, 2)" in text
+    assert "STRUCT<A BIGINT>" in text
+    assert text.endswith("DESCRIBE <Stream,Table> EXTENDED;")
+
+
+def test_properties_mark_session_overrides() -> None:
+    e = {"@type": "properties", "properties": [{"name": "auto.offset.reset", "scope": "KSQL", "value": "earliest"},
+                                               {"name": "ksql.service.id", "scope": "KSQL", "value": "x"}]}
+    lines = R.entity_lines(e, {"auto.offset.reset": "earliest"})
+    assert "SESSION" in lines[2] and "SESSION" not in lines[3]
+
+
+def test_describe_function_signature_descriptions() -> None:
+    e = {"@type": "describe_function", "name": "ABS", "type": "SCALAR",
+         "functions": [{"arguments": [], "returnType": "", "description": "ABS(INTEGER) -> INTEGER"}]}
+    text = "\n".join(R.entity_lines(e))
+    assert "Variation   : ABS(INTEGER)" in text and "Returns     : INTEGER" in text
+
+
+def test_unknown_entities_print_as_json() -> None:
+    lines = R.entity_lines({"@type": "something_new", "x": 1})
+    assert json.loads("\n".join(lines)) == {"@type": "something_new", "x": 1}

@@ -1,0 +1,83 @@
+"""Non-interactive use: -e, -f and piped stdin, with exit statuses scripts can rely on."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CREATE = ("CREATE STREAM pv (id INT KEY, page STRING) "
+          "WITH (kafka_topic='pv', value_format='JSON', partitions=1);")
+
+
+@pytest.fixture
+def ksqlpy(tmp_path: Path):  # type: ignore[no-untyped-def]
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state"), XDG_DATA_HOME=str(tmp_path / "xdg"),
+               HOME=str(tmp_path))
+    env.pop("KSQLPY_DATA_DIR", None)
+
+    def run(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+        return subprocess.run([sys.executable, "-m", "ksqlpy", "--data-dir", str(tmp_path / "data"), *args],
+                              input=stdin if stdin is not None else "", capture_output=True, text=True,
+                              env=env, timeout=60)
+
+    return run
+
+
+def test_execute_success_and_failure(ksqlpy) -> None:  # type: ignore[no-untyped-def]
+    ok = ksqlpy("-e", CREATE + " INSERT INTO pv (id, page) VALUES (1, 'a'); SELECT * FROM pv;")
+    assert ok.returncode == 0, ok.stderr
+    assert "Stream created" in ok.stdout and "|1 |a   |" in ok.stdout
+    bad = ksqlpy("-e", "SHOW STREAMS; SELECT * FRM pv; SHOW TOPICS;")
+    assert bad.returncode == 1
+    assert "line 1:10" in bad.stderr and "^" in bad.stderr
+    assert "Stream Name" in bad.stdout and "Partition Replicas" not in bad.stdout  # stopped at the error
+    assert "\x1b[" not in bad.stderr  # no colour when not on a terminal
+
+
+def test_file(ksqlpy, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    script = tmp_path / "s.sql"
+    script.write_text("-- a script\n" + CREATE + "\nINSERT INTO pv (id, page)\n  VALUES (2, 'b');\n"
+                      "SET 'auto.offset.reset'='earliest';\nSELECT * FROM pv EMIT CHANGES LIMIT 1;\n")
+    r = ksqlpy("-f", str(script))
+    assert r.returncode == 0, r.stderr
+    assert "|2 " in r.stdout and "Query terminated: 1 row shown" in r.stdout
+    assert "Press CTRL-C" not in r.stdout
+    missing = ksqlpy("-f", str(tmp_path / "nope.sql"))
+    assert missing.returncode == 1 and "Cannot read" in missing.stderr
+
+
+def test_piped_stdin(ksqlpy) -> None:  # type: ignore[no-untyped-def]
+    r = ksqlpy(stdin=CREATE + "\nSHOW\n STREAMS;\nhelp\nINSERT INTO pv (id, page) VALUES (3, 'c');\nSELECT * FROM pv")
+    assert r.returncode == 0, r.stderr
+    assert "PV " in r.stdout and "CLI commands" in r.stdout and "|3 |c   |" in r.stdout
+    assert "ksqlpy v" not in r.stdout  # no banner when not interactive
+    bad = ksqlpy(stdin="DESCRIBE missing;\nSHOW STREAMS;\n")
+    assert bad.returncode == 1 and "Stream Name" not in bad.stdout
+
+
+def test_json_output_defines_and_row_limit(ksqlpy) -> None:  # type: ignore[no-untyped-def]
+    r = ksqlpy("--output", "json", "-d", "topic=pv", "--query-row-limit", "1", "-e",
+               CREATE.replace("'pv'", "'${topic}'") + " INSERT INTO pv (id, page) VALUES (1, 'a');"
+               "INSERT INTO pv (id, page) VALUES (2, 'b'); SET 'auto.offset.reset'='earliest';"
+               "SELECT * FROM pv EMIT CHANGES;")
+    assert r.returncode == 0, r.stderr
+    lines = r.stdout.splitlines()
+    header = next(json.loads(ln) for ln in lines if ln.startswith('{"queryId"'))
+    assert header["columnNames"] == ["ID", "PAGE"]
+    assert "[1,\"a\"]" in lines and "[2,\"b\"]" not in lines
+    assert "Query terminated: 1 row shown" in r.stdout
+
+
+def test_exit_statement_ends_the_run(ksqlpy) -> None:  # type: ignore[no-untyped-def]
+    r = ksqlpy("-e", "SHOW STREAMS; exit; SHOW TOPICS;")
+    assert r.returncode == 0 and "Partition Replicas" not in r.stdout
+
+
+def test_bad_arguments(ksqlpy) -> None:  # type: ignore[no-untyped-def]
+    assert ksqlpy("not-a-url").returncode == 2
+    assert ksqlpy("--output", "xml").returncode == 2

@@ -1,0 +1,174 @@
+"""The session over an in-process embedded engine: what the user sees for each kind of statement."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from ksqlpy.cli.backend import BackendError
+from ksqlpy.cli.console import Console
+from ksqlpy.cli.embedded import EmbeddedBackend
+from ksqlpy.cli.session import ExitShell, Session
+
+CREATE = ("CREATE STREAM pv (id INT KEY, page STRING) "
+          "WITH (kafka_topic='pv', value_format='JSON', partitions=1);")
+
+
+class Captured:
+    def __init__(self, session: Session, out: io.StringIO, err: io.StringIO) -> None:
+        self.session, self._out, self._err = session, out, err
+
+    def run(self, text: str) -> bool:
+        return self.session.run_entry(text)
+
+    def take(self) -> tuple[str, str]:
+        out, err = self._out.getvalue(), self._err.getvalue()
+        self._out.seek(0), self._out.truncate()
+        self._err.seek(0), self._err.truncate()
+        return out, err
+
+
+@pytest.fixture
+def sh(tmp_path: Path) -> Iterator[Captured]:
+    out, err = io.StringIO(), io.StringIO()
+    backend = EmbeddedBackend(str(tmp_path / "data"))
+    session = Session(backend, Console(out, err, color=False))
+    try:
+        yield Captured(session, out, err)
+    finally:
+        backend.close()
+
+
+def test_create_insert_and_pull_query(sh: Captured) -> None:
+    assert sh.run(CREATE)
+    assert "Stream created" in sh.take()[0]
+    assert sh.run("INSERT INTO pv (id, page) VALUES (1, 'home'); INSERT INTO pv (id, page) VALUES (2, 'blog');")
+    assert sh.take() == ("", "")
+    assert sh.run("SELECT * FROM pv;")
+    out, _ = sh.take()
+    assert out.splitlines() == ["+--+----+", "|ID|PAGE|", "+--+----+", "|1 |home|", "|2 |blog|", "+--+----+",
+                                "(2 rows)"]
+
+
+def test_push_query_with_limit_uses_session_properties(sh: Captured) -> None:
+    sh.run(CREATE + "INSERT INTO pv (id, page) VALUES (1, 'a'); INSERT INTO pv (id, page) VALUES (2, 'b');")
+    sh.run("SET 'auto.offset.reset' = 'earliest';")
+    assert "Successfully changed local property 'auto.offset.reset' to 'earliest'" in sh.take()[0]
+    assert sh.run("SELECT id FROM pv EMIT CHANGES LIMIT 2;")
+    out = sh.take()[0].splitlines()
+    assert out[-2:] == ["Limit Reached", "Query terminated: 2 rows shown"]
+    assert [ln.split()[0] for ln in out if ln.startswith("|")] == ["|ID", "|1", "|2"]
+
+
+def test_syntax_error_marks_line_and_column(sh: Captured) -> None:
+    assert not sh.run("SELECT *\n  FRM pv;")
+    _, err = sh.take()
+    lines = err.splitlines()
+    assert lines[0].startswith("line 2:3")
+    assert lines[-2] == "2 |   FRM pv;"
+    assert lines[-1].index("^") == lines[-2].index("FRM")
+
+
+def test_statement_errors_stop_the_entry(sh: Captured) -> None:
+    assert not sh.run("DESCRIBE nope; SHOW STREAMS;")
+    out, err = sh.take()
+    assert "NOPE" in err.upper() and "Stream Name" not in out
+
+
+def test_set_unset_define_and_substitution(sh: Captured) -> None:
+    sh.run(CREATE + "INSERT INTO pv (id, page) VALUES (1, 'it''s'); INSERT INTO pv (id, page) VALUES (2, 'x');")
+    assert not sh.run("UNSET 'auto.offset.reset';")
+    assert "never set" in sh.take()[1]
+    sh.run("SET 'auto.offset.reset'='earliest'; SET 'auto.offset.reset'='latest';")
+    assert "from 'earliest' to 'latest'" in sh.take()[0]
+    sh.run("UNSET 'auto.offset.reset';")
+    assert "(value was 'latest')" in sh.take()[0]
+    sh.run("DEFINE src = 'pv'; DEFINE page = 'it''s';")
+    assert sh.run("SELECT id FROM ${src} WHERE page = '${page}';")
+    out = sh.take()[0]
+    assert "|1 |" in out and "(1 row)" in out
+    sh.run("SHOW VARIABLES;")
+    assert "src           | pv" in sh.take()[0]
+    sh.run("UNDEFINE nothing;")
+    assert "WARNING: Cannot undefine variable 'nothing'" in sh.take()[0]
+
+
+def test_if_not_exists_is_a_warning(sh: Captured) -> None:
+    sh.run(CREATE)
+    sh.take()
+    assert sh.run(CREATE.replace("CREATE STREAM", "CREATE STREAM IF NOT EXISTS"))
+    assert "WARNING: Cannot add stream" in sh.take()[0]
+
+
+def test_output_json(sh: Captured) -> None:
+    sh.run("output JSON")
+    assert sh.take()[0] == "Output format set to JSON\n"
+    sh.run(CREATE + "SHOW STREAMS;")
+    out = sh.take()[0]
+    docs = out.strip().split("\n]\n")
+    first = json.loads(docs[0] + "\n]")
+    assert first[0]["@type"] == "currentStatus"
+    assert json.loads(docs[1])[0]["streams"][0]["name"] == "PV"
+    sh.run("INSERT INTO pv (id, page) VALUES (1, 'a'); SELECT * FROM pv;")
+    lines = sh.take()[0].splitlines()
+    assert json.loads(lines[0])["columnNames"] == ["ID", "PAGE"]
+    assert json.loads(lines[1]) == [1, "a"]
+    assert not sh.run("output xml")
+
+
+def test_run_script_and_spool(sh: Captured, tmp_path: Path) -> None:
+    script = tmp_path / "setup.sql"
+    script.write_text(CREATE + "\nINSERT INTO pv (id, page) VALUES (5, 'five');\n")
+    spool = tmp_path / "spool.txt"
+    sh.run(f"spool {spool}")
+    sh.session.console.record_input(f"RUN SCRIPT '{script}';")
+    assert sh.run(f"RUN SCRIPT '{script}';")
+    sh.run("SELECT * FROM pv;")
+    sh.run("spool off")
+    text = spool.read_text()
+    assert f"ksql> RUN SCRIPT '{script}';" in text
+    assert "Stream created" in text and "|5 |five|" in text
+    assert not sh.run("RUN SCRIPT '/no/such/file.sql';")
+    assert "Failed to read file" in sh.take()[1]
+
+
+def test_print_topic(sh: Captured) -> None:
+    sh.run(CREATE + "".join(f"INSERT INTO pv (id, page) VALUES ({i}, 'p{i}');" for i in range(5)))
+    sh.take()
+    assert sh.run("PRINT 'pv' FROM BEGINNING INTERVAL 2 LIMIT 2;")
+    lines = sh.take()[0].splitlines()
+    assert lines[0] == "Key format: KAFKA_INT"
+    assert lines[1] == "Value format: JSON or KAFKA_STRING"
+    assert "key: 0, value: {\"PAGE\":\"p0\"}, partition: 0" in lines[2]
+    assert "key: 2," in lines[3]
+    assert lines[-1] == "Topic printing ceased"
+    assert not sh.run("PRINT 'PV';")
+    assert "Could not find topic 'PV'" in sh.take()[1]
+
+
+def test_cli_commands(sh: Captured) -> None:
+    sh.run("help")
+    assert "CLI commands" in sh.take()[0]
+    sh.run("version;")
+    assert "Version: " in sh.take()[0]
+    sh.run("output")
+    assert "Current output format: TABULAR" in sh.take()[0]
+    with pytest.raises(ExitShell):
+        sh.run("SHOW STREAMS; exit")
+
+
+def test_unexpected_engine_errors_do_not_end_the_session(sh: Captured, monkeypatch: pytest.MonkeyPatch) -> None:
+    def boom(sql: str, properties: dict) -> list:
+        raise RuntimeError("kaput")
+
+    monkeypatch.setattr(sh.session.backend, "execute", boom)
+    assert not sh.run("SHOW STREAMS;")
+    assert "Internal error: RuntimeError: kaput" in sh.take()[1]
+
+
+def test_backend_error_position_from_message() -> None:
+    e = BackendError("line 3:7: Syntax Error", statement="a\nb\nc")
+    assert (e.line, e.column) == (3, 7)
