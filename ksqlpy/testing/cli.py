@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import tempfile
 from typing import Any
 
 from ksqlpy.testing.executor import EngineFactory
@@ -52,6 +53,16 @@ def default_factory() -> EngineFactory:
     return make
 
 
+def preflight(factory: EngineFactory, properties: dict[str, Any]) -> str | None:
+    """Start and close one engine, so a bad cluster address is one clear error, not N failed cases."""
+    with tempfile.TemporaryDirectory(prefix="ksqlpy-qtt-") as data_dir:
+        try:
+            factory(data_dir, dict(properties)).close()
+        except Exception as e:  # noqa: BLE001 - reported to the user as is
+            return f"{type(e).__name__}: {e}"
+    return None
+
+
 def main(argv: list[str], factory: EngineFactory | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -78,6 +89,10 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
     if args.bootstrap_servers:
         extra["bootstrap.servers"] = args.bootstrap_servers
         jobs = 1  # cases share topic names: one at a time on a shared cluster
+        problem = preflight(factory, extra)
+        if problem:
+            print(f"ksqlpy test: cannot start an engine on {args.bootstrap_servers}: {problem}", file=sys.stderr)
+            return 2
     options: dict[str, Any] = dict(timeout_s=args.timeout, drain_timeout_s=args.drain_timeout,
                                    extra_properties=extra, cleanup_topics=bool(args.bootstrap_servers))
     results = run_all(cases, factory, jobs=jobs, progress=_progress if sys.stderr.isatty() else None, **options)

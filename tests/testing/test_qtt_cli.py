@@ -90,3 +90,12 @@ def test_mutate_flag_reports_the_self_check(tmp_path: Path, capsys: pytest.Captu
     write_suite(tmp_path / "suite")
     assert main([str(tmp_path / "suite"), "-k", "copies", "--mutate"], factory=factory) == 0
     assert "Mutation self-check: 1 passed cases mutated, 0 still passed" in capsys.readouterr().out
+
+
+def test_unreachable_cluster_is_one_clear_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    def no_kafka(data_dir: str, props: dict[str, object]) -> object:
+        raise ConnectionError(f"cannot reach {props['bootstrap.servers']}")
+
+    write_suite(tmp_path / "suite")
+    assert main([str(tmp_path / "suite"), "--bootstrap-servers", "nowhere:9092"], factory=no_kafka) == 2
+    assert "cannot reach nowhere:9092" in capsys.readouterr().err
