@@ -14,6 +14,9 @@ Layout, one idea per module:
 - ``executor``   runs one case against an engine
 - ``runner``     discovery, filtering, parallel jobs
 - ``report``     results, reason grouping, JSON report and summary
+- ``coerce``     expected field names resolved against the sink schema, as ksqlDB reads JSON
+- ``mutation``   self-check: a mutated passing case must fail (``--mutate``)
 - ``single``     ksql-test-runner style single-case mode
+- ``udfs``       the example functions of ksqlDB's test jar, registered for conformance runs
 - ``cli``        ``main(argv)``
 """

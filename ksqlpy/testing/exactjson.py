@@ -29,8 +29,13 @@ class JsonNumber(Decimal):
 
 
 def loads(data: str | bytes) -> Any:
-    """Parse JSON; integers as int, other numbers as JsonNumber."""
-    return json.loads(data, parse_float=JsonNumber)
+    """Parse standard JSON; integers as int, other numbers as JsonNumber. Bare NaN/Infinity tokens are
+    rejected (Jackson rejects them too; ksqlDB writes such doubles as the strings "NaN", "Infinity")."""
+    return json.loads(data, parse_float=JsonNumber, parse_constant=_reject_constant)
+
+
+def _reject_constant(token: str) -> Any:
+    raise ValueError(f"{token} is not valid JSON")
 
 
 def dumps(value: Any) -> str:
