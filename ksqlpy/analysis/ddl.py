@@ -103,11 +103,10 @@ def check_columns(kind: str, cols: list[ColumnDef], custom: dict[str, T.SqlType]
                 f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {t}. "
                 "See https://github.com/confluentinc/ksql/issues/6621 for more.")
         if c.headers and t != T.Array(T.Struct((("KEY", T.STRING), ("VALUE", T.BYTES)))):
-            raise KsqlStatementError(f"Invalid type for HEADERS column `{c.name}`: expected "
+            raise KsqlStatementError("Invalid type for HEADERS column: expected "
                                      f"ARRAY<STRUCT<`KEY` STRING, `VALUE` BYTES>>, got {t}")
         if c.header_key is not None and t != T.BYTES:
-            raise KsqlStatementError(f"Invalid type for HEADER('{c.header_key}') column `{c.name}`: expected BYTES, "
-                                     f"got {t}")
+            raise KsqlStatementError(f"Invalid type for HEADER('{c.header_key}') column: expected BYTES, got {t}")
         out.append(Column(c.name, t, key=c.key, headers=c.headers, header_key=c.header_key))
     if sum(1 for c in out if c.headers) > 1:
         raise KsqlStatementError("Schema already contains a HEADERS column.")
@@ -126,9 +125,10 @@ def _contains_map(t: T.SqlType) -> bool:
 
 def formats_from_properties(props: dict[str, Any], config: dict[str, Any], *, has_key: bool,
                             default_value: str | None = None, default_key: str | None = None) -> tuple[str, str]:
-    if "FORMAT" in props and ("KEY_FORMAT" in props or "VALUE_FORMAT" in props):
-        raise KsqlStatementError("Cannot supply both 'FORMAT' and 'KEY_FORMAT' or 'VALUE_FORMAT' properties, as "
-                                 "'FORMAT' sets both key and value formats.")
+    for which in ("KEY_FORMAT", "VALUE_FORMAT"):
+        if "FORMAT" in props and which in props:
+            raise KsqlStatementError(f"Cannot supply both '{which}' and 'FORMAT' properties, as 'FORMAT' sets both "
+                                     "key and value formats.")
     if "FORMAT" in props:
         fmt = parse_format(props["FORMAT"], "FORMAT")
         return fmt, fmt

@@ -77,8 +77,17 @@ def same_expression(a: exp.Expression, b: exp.Expression) -> bool:
     return format_expression(strip_qualifiers(a)) == format_expression(strip_qualifiers(b))
 
 
+def _qualify(e: exp.Expression, alias: str) -> exp.Expression:
+    """``e`` with every column qualified by ``alias`` (how ksqlDB prints partitioning expressions)."""
+    c = e.copy()
+    for col in c.find_all(exp.Column):
+        if not col.args.get("table") and not isinstance(col.this, exp.Star):
+            col.set("table", exp.to_identifier(alias))
+    return c
+
+
 def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, persistent: bool,
-                  sql: str = "") -> QueryPlan:
+                  sql: str = "", sink_timestamp: str | None = None) -> QueryPlan:
     source = catalog.source(query.source.name)
     if source is None:
         raise KsqlStatementError(f"{query.source.name} does not exist.")
@@ -156,8 +165,6 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     for e, given, index in items:
         name = item_names.get(index) if index is not None else None
         name = name or given or natural_name(e) or gen.next()
-        if persistent and given is None and name in RESERVED:
-            raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the column.")
         if persistent and given in ("ROWPARTITION", "ROWOFFSET"):
             raise KsqlStatementError(f"`{given}` is a reserved column name. You cannot use it as an alias for a column.")
         t = type_check(e, proj_scope, custom, allow_table_functions=True).type
@@ -168,10 +175,18 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
             t = T.STRING
         key_index = next((i for i, k in enumerate(key_exprs) if i not in used_keys and same_expression(k, e)), None)
         col = OutputColumn(name, t, e)
+        if key_index is None and persistent:
+            dup = next((c for i, c in key_cols if same_expression(key_exprs[i], e)), None)
+            if dup is not None and isinstance(e, exp.Column):
+                raise KsqlStatementError(f"The projection contains a key column (`{dup.expr.name}`) more than once, "
+                                         f"aliased as: {dup.name} and {name}.")
         if key_index is not None and persistent:
             used_keys.add(key_index)
             key_cols.append((key_index, col))
         else:
+            if persistent and given is None and name in RESERVED:
+                raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the "
+                                         "column.")
             if name in names_seen:
                 raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {t}")
             value_cols.append(col)
@@ -181,7 +196,14 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     result_kind = "TABLE" if (aggregation is not None or source.kind == "TABLE") else "STREAM"
     if persistent and sink_name is not None:
         missing = [k for i, k in enumerate(key_exprs) if i not in used_keys]
+        if sink_timestamp is not None and sink_timestamp not in names_seen:
+            raise KsqlStatementError(f"The TIMESTAMP column set in the WITH clause does not exist in the schema: "
+                                     f"'{sink_timestamp}'")
         if missing:
+            # ksqlDB names every key expression when any is missing
+            missing = list(key_exprs)
+            if rekey is not None:
+                missing = [_qualify(x, alias) for x in rekey.exprs]
             _missing_key_error(sink_name, missing, aggregation is not None, rekey is not None)
         if not value_cols:
             raise KsqlStatementError("The projection contains no value columns.")
@@ -198,7 +220,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
 
 
 def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool, rekey: bool) -> None:
-    texts = [format_expression(strip_qualifiers(m)) for m in missing]
+    texts = [format_expression(m if rekey else strip_qualifiers(m)) for m in missing]
     if grouping:
         what = "grouping expression" if len(texts) == 1 else "grouping expressions"
     elif rekey:
@@ -213,6 +235,10 @@ def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool,
 def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, custom: dict,
                 key_name: Callable[[exp.Expression], str]) -> tuple[Rekey, RowSchema]:
     scope = scope_for(schema, alias)
+    if not exprs:
+        raise KsqlStatementError("PARTITION BY requires at least one expression")
+    if len(exprs) > 1 and any(isinstance(e, exp.Null) for e in exprs):
+        raise KsqlStatementError("Cannot PARTITION BY multiple columns including NULL")
     if len(exprs) == 1 and isinstance(exprs[0], exp.Null):
         names: list[str] = []
         types: list[T.SqlType] = []
@@ -221,7 +247,16 @@ def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, cust
         names, types, kept = [], [], []
         for e in exprs:
             _check_no_aggregates(e, "PARTITION BY")
-            t = type_check(e, scope, custom).type
+            try:
+                t = type_check(e, scope, custom).type
+            except KsqlStatementError as err:
+                missing = next((c for c in e.find_all(exp.Column) if scope.lookup(c.name, c.table or None) is None),
+                               None)
+                if missing is None or "cannot be resolved" not in err.message:
+                    raise
+                raise KsqlStatementError(
+                    f"PARTITION BY column '{missing.name}' cannot be resolved. '{missing.name}' must be a column in "
+                    "the source schema since PARTITION BY is applied on the input.") from err
             names.append(key_name(e))
             types.append(t)
             kept.append(e)
@@ -242,6 +277,9 @@ def _replace_exprs(e: exp.Expression, rekey: Rekey) -> exp.Expression:
              if not isinstance(x, exp.Column)}
     if not texts or _is_star(e):
         return e
+    root = format_expression(strip_qualifiers(e))
+    if root in texts:
+        return exp.column(texts[root])
 
     def fn(node: exp.Expression) -> exp.Expression:
         if isinstance(node, (exp.Literal, exp.Boolean, exp.Null)):

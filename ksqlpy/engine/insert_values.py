@@ -49,7 +49,7 @@ def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
     if src.windowed:
         raise KsqlStatementError(f"Cannot insert values into windowed {src.kind.lower()}: {src.name}")
     if stmt.columns is None:
-        names = [c.name for c in src.key_columns + src.value_columns]
+        names = [c.name for c in src.columns]
     else:
         names = list(stmt.columns)
     if len(names) != len(stmt.values):

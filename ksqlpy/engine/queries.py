@@ -46,13 +46,13 @@ def _partitions(engine: Engine, topic: str) -> int:
 
 
 def _stateless_spec(plan: QueryPlan, groups: list[list[OutputColumn]], *, table: bool,
-                    pass_tombstones: bool) -> StageSpec:
+                    pass_tombstones: bool, with_headers: bool = False) -> StageSpec:
     return StageSpec(
         input_schema=plan.input_schema, alias=plan.alias, where=plan.where,
         rekey_exprs=plan.rekey.exprs if plan.rekey is not None else None,
         projection_schema=plan.projection_schema or plan.input_schema,
         table_functions=plan.table_functions, outputs=groups, custom_types=plan.custom_types,
-        tombstone_on_filter=table, pass_tombstones=pass_tombstones,
+        tombstone_on_filter=table, pass_tombstones=pass_tombstones, with_headers=with_headers,
     )
 
 
@@ -65,11 +65,33 @@ def _processor_for(engine: Engine, plan: QueryPlan, query_id: str, groups: list[
         return aggregate_processor_factory(engine, plan, query_id, groups, persistent=persistent), True
     table = plan.source.kind == "TABLE" and persistent
     # streams forward null rows through a plain projection (no WHERE, no re-key, no table functions)
-    stream_nulls = (persistent and plan.source.kind == "STREAM" and plan.where is None and plan.rekey is None
+    stream_nulls = (persistent and plan.source.kind == "STREAM" and plan.where is None
                     and not plan.table_functions)
-    pipeline = build_stateless(_stateless_spec(plan, groups, table=table, pass_tombstones=table or stream_nulls))
+    pipeline = build_stateless(_stateless_spec(plan, groups, table=table, pass_tombstones=table or stream_nulls,
+                                               with_headers=persistent))
     proc = stateless_processor(pipeline, engine.plog, query_id)
     return (lambda partition: proc), table or stream_nulls
+
+
+def _sink_timestamp(sink: Source) -> dict[str, Any]:
+    """Where a sink with TIMESTAMP='col' takes each record's timestamp from."""
+    col = sink.timestamp_column
+    if not col:
+        return {}
+    keys = [c.name for c in sink.key_columns]
+    values = [c.name for c in sink.value_columns]
+    if col in keys:
+        where = (0, keys.index(col))
+    elif col in values:
+        where = (1, values.index(col))
+    else:
+        raise KsqlStatementError(f"The TIMESTAMP column set in the WITH clause does not exist in the schema: '{col}'")
+    parser = None
+    if sink.timestamp_format:
+        from ksqlpy.functions import javatime
+
+        parser = javatime.timestamp_parser(sink.timestamp_format)
+    return {"timestamp_from": where, "timestamp_parser": parser}
 
 
 def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: str, sql: str) -> PersistentQuery:
@@ -79,7 +101,8 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
     factory, keep_tombstones = _processor_for(engine, plan, query_id, groups, persistent=True)
     key_in, value_in = engine.key_serde(source), engine.value_serde(source)
     writer = SinkWriter(sink.topic, engine.key_serde(sink), engine.value_serde(sink), engine.plog, query_id,
-                        windowed=sink.windowed is not None, keyless=not sink.key_columns)
+                        windowed=sink.windowed is not None, keyless=not sink.key_columns,
+                        **_sink_timestamp(sink))
     start_at = str(engine.prop("auto.offset.reset", "latest")).lower()
     tasks = []
     for p in range(_partitions(engine, source.topic)):

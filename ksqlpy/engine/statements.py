@@ -94,13 +94,20 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     if existing is not None and not stmt.or_replace:
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
                                  "the same name already exists")
-    plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text)
+    props = normalize_properties(stmt.properties)
+    ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
+    plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text,
+                         sink_timestamp=ts_col)
+    if ts_col is not None:
+        col = next(c for c in plan.key + plan.value if c.name == ts_col)
+        if "TIMESTAMP_FORMAT" not in props and col.type not in (T.BIGINT, T.TIMESTAMP):
+            raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be LONG(INT64), TIMESTAMP, or a String "
+                                     "with a timestamp_format specified.")
     if stmt.kind != plan.result_kind:
         raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
                                  f"CREATE {plan.result_kind} AS SELECT statement instead.")
     if stmt.query.emit == "FINAL" and (plan.aggregation is None or plan.aggregation.window is None):
         raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
-    props = normalize_properties(stmt.properties)
     unknown = [k for k in props if k not in SINK_PROPERTIES]
     if unknown:
         raise KsqlStatementError(f"Invalid config variable(s) in the WITH clause: {','.join(sorted(unknown))}")
@@ -122,15 +129,24 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
 
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
     src: Source = plan.source
-    if "FORMAT" in props and ("KEY_FORMAT" in props or "VALUE_FORMAT" in props):
-        raise KsqlStatementError("Cannot supply both 'FORMAT' and 'KEY_FORMAT' or 'VALUE_FORMAT' properties, as "
-                                 "'FORMAT' sets both key and value formats.")
+    for which in ("KEY_FORMAT", "VALUE_FORMAT"):
+        if "FORMAT" in props and which in props:
+            raise KsqlStatementError(f"Cannot supply both '{which}' and 'FORMAT' properties, as 'FORMAT' sets both "
+                                     "key and value formats.")
     key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
     value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")
     if not plan.key:
-        key_fmt = "NONE" if "KEY_FORMAT" not in props and "FORMAT" not in props else key_fmt
+        if "KEY_FORMAT" in props and key_fmt != "NONE":
+            raise KsqlStatementError("Key format specified for stream without key columns.")
+        key_fmt = "NONE"
     elif key_fmt == "NONE":
         key_fmt = str(engine.prop("ksql.persistence.default.format.key", "KAFKA")).upper()
+    if key_fmt == "KAFKA" and plan.key and not _kafka_key_ok(plan.key):
+        cols = ", ".join(f"`{c.name}` {c.type} KEY" for c in plan.key)
+        reason = (f"The 'KAFKA' format only supports a single field. Got: [{cols}]" if len(plan.key) > 1
+                  else f"The 'KAFKA' format does not support type '{plan.key[0].type.name}'")
+        raise KsqlStatementError(f"Key format does not support schema.\nformat: KAFKA\nschema: Persistence{{"
+                                 f"columns=[{cols}], features=[]}}\nreason: {reason}")
     columns = [Column(c.name, c.type, key=True) for c in plan.key] + [Column(c.name, c.type) for c in plan.value]
     wrap = props.get("WRAP_SINGLE_VALUE")
     if wrap is not None:
@@ -149,6 +165,11 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
     )
     finish_formats(sink)
     return sink
+
+
+def _kafka_key_ok(cols: list[Any]) -> bool:
+    """Whether the KAFKA format can serialize these key columns (one column of a primitive it supports)."""
+    return len(cols) == 1 and cols[0].type in (T.INTEGER, T.BIGINT, T.DOUBLE, T.STRING, T.BYTES)
 
 
 def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
@@ -429,5 +450,3 @@ def dispatch(engine: Engine, stmt: A.Statement) -> StatementResult:
     handler = HANDLERS.get(type(stmt), unsupported)
     return handler(engine, stmt)
 
-
-_ = T  # types are used by handlers through analysis helpers

@@ -35,6 +35,7 @@ class StageSpec:
     outputs: list[list[OutputColumn]]  # groups of output columns: e.g. [key columns, value columns]
     custom_types: dict[str, Any]
     tombstone_on_filter: bool = False  # tables: a row failing WHERE becomes a delete of its key
+    with_headers: bool = False  # output rows carry the input record's headers (forwarded to the sink)
     pass_tombstones: bool = False  # null-value records go through as (key, None) (tables always; streams
     # without WHERE, as ksqlDB forwards a null row through a projection)
     key_group: int = 0  # which output group is the key (for tombstones)
@@ -110,56 +111,55 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
     def wrap(code: str, what: str) -> str:
         return f"_s({what!r}, lambda: {code})" if safe else code
 
-    if spec.pass_tombstones and not spec.tombstone_on_filter:
-        comp = ExprCompiler(scope, consts, custom_types=spec.custom_types)
-        knames = []
-        for k, col in enumerate(spec.outputs[spec.key_group]):
-            em.line(ind, f"k{k} = {comp.compile(col.expr).code}")
-            knames.append(f"k{k}")
-        ktuple = "(" + ", ".join(knames) + ("," if len(knames) == 1 else "") + ")"
-        em.line(ind, "if tombs[_i]:")
-        em.line(ind + 1, f"_app(({ktuple}, None, _ts))")
-        em.line(ind + 1, skip)
-    if spec.tombstone_on_filter:
-        # tables: deletes pass through, and a row failing WHERE deletes its key downstream
-        comp = ExprCompiler(scope, consts, custom_types=spec.custom_types)
-        knames = []
-        for k, col in enumerate(spec.outputs[spec.key_group]):
-            em.line(ind, f"k{k} = {comp.compile(col.expr).code}")
-            knames.append(f"k{k}")
-        ktuple = "(" + ", ".join(knames) + ("," if len(knames) == 1 else "") + ")"
-        cond = "tombs[_i]"
-        if spec.where is not None:
-            pred = comp.compile_predicate(spec.where).code
-            cond = f"tombs[_i] or {wrap(pred, 'WHERE')} is not True"
-        em.line(ind, f"if {cond}:")
-        em.line(ind + 1, f"_app(({ktuple}, None, _ts))")
-        em.line(ind + 1, skip)
-    if spec.where is not None and not spec.tombstone_on_filter:
-        comp = ExprCompiler(scope, consts, custom_types=spec.custom_types)
-        pred = comp.compile_predicate(spec.where).code
-        em.line(ind, f"if {wrap(pred, 'WHERE')} is not True:")
-        em.line(ind + 1, skip)
+    tail = ", _ts, hdrs[_i]" if spec.with_headers else ", _ts"
 
-    proj_scope: Scope = scope
-    if spec.rekey_exprs is not None:
+    def rekey(indent: int) -> Scope:
+        """Emit the PARTITION BY key computations; the scope the projection then sees."""
+        if spec.rekey_exprs is None:
+            return scope
         comp = ExprCompiler(scope, consts, custom_types=spec.custom_types)
         pvars = []
         for j, e in enumerate(spec.rekey_exprs):
-            code = comp.compile(e).code
-            em.line(ind, f"p{j} = {wrap(code, 'PARTITION BY')}")
+            em.line(indent, f"p{j} = {wrap(comp.compile(e).code, 'PARTITION BY')}")
             pvars.append(f"p{j}")
-        # the projection schema: new keys, then the rest by name from the input scope
-        proj_scope = Scope()
+        new_scope = Scope()
         nkeys = len(spec.rekey_exprs)
         for k, c in enumerate(spec.projection_schema.columns):
-            if k < nkeys and c.role == "key":
-                b = Binding(pvars[k], c.type)
-            else:
-                b = scope.columns[c.name]
-            proj_scope.columns[c.name] = b
+            b = Binding(pvars[k], c.type) if (k < nkeys and c.role == "key") else scope.columns[c.name]
+            new_scope.columns[c.name] = b
             if spec.alias:
-                proj_scope.qualified[f"{spec.alias}.{c.name}"] = b
+                new_scope.qualified[f"{spec.alias}.{c.name}"] = b
+        return new_scope
+
+    def key_tuple(key_scope: Scope, indent: int) -> str:
+        comp = ExprCompiler(key_scope, consts, custom_types=spec.custom_types)
+        names = []
+        for k, col in enumerate(spec.outputs[spec.key_group]):
+            em.line(indent, f"k{k} = {comp.compile(col.expr).code}")
+            names.append(f"k{k}")
+        return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
+
+    if spec.pass_tombstones and not spec.tombstone_on_filter:
+        # a null row goes on as a null value under its (possibly re-computed) key
+        em.line(ind, "if tombs[_i]:")
+        ktuple = key_tuple(rekey(ind + 1), ind + 1)
+        em.line(ind + 1, f"_app(({ktuple}, None{tail}))")
+        em.line(ind + 1, skip)
+    if spec.tombstone_on_filter:
+        # tables: deletes pass through, and a row failing WHERE deletes its key downstream
+        ktuple = key_tuple(scope, ind)
+        cond = "tombs[_i]"
+        if spec.where is not None:
+            pred = ExprCompiler(scope, consts, custom_types=spec.custom_types).compile_predicate(spec.where).code
+            cond = f"tombs[_i] or {wrap(pred, 'WHERE')} is not True"
+        em.line(ind, f"if {cond}:")
+        em.line(ind + 1, f"_app(({ktuple}, None{tail}))")
+        em.line(ind + 1, skip)
+    if spec.where is not None and not spec.tombstone_on_filter:
+        pred = ExprCompiler(scope, consts, custom_types=spec.custom_types).compile_predicate(spec.where).code
+        em.line(ind, f"if {wrap(pred, 'WHERE')} is not True:")
+        em.line(ind + 1, skip)
+    proj_scope = rekey(ind)
 
     comp = ExprCompiler(proj_scope, consts, custom_types=spec.custom_types)
     if spec.table_functions:
@@ -185,5 +185,5 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
             em.line(ind, f"{var} = {wrap(code, col.name)}")
             names.append(var)
         groups.append("(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")")
-    em.line(ind, f"_app(({', '.join(groups)}, _ts))")
+    em.line(ind, f"_app(({', '.join(groups)}{tail}))")
     return em.lines

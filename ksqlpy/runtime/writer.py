@@ -12,7 +12,8 @@ class SinkWriter:
     """Writes ``(key_tuple, value_tuple | None, timestamp)`` rows (or windowed keys) to one topic."""
 
     def __init__(self, topic: str, key_serde: Any, value_serde: Any, plog: ProcessingLog, query_id: str,
-                 *, windowed: bool = False, keyless: bool = False) -> None:
+                 *, windowed: bool = False, keyless: bool = False,
+                 timestamp_from: tuple[int, int] | None = None, timestamp_parser: Any = None) -> None:
         self.topic = topic
         self.key_serde = key_serde
         self.value_serde = value_serde
@@ -20,12 +21,31 @@ class SinkWriter:
         self.query_id = query_id
         self.windowed = windowed
         self.keyless = keyless
+        # TIMESTAMP='col' on the sink: (0 = key group | 1 = value group, index) supplies each record's time
+        self.ts_index = timestamp_from
+        self.ts_parse = timestamp_parser
+
+    def _timestamp(self, key: Any, value: tuple) -> int:
+        group, i = self.ts_index  # type: ignore[misc]
+        v = (key[0] if self.windowed else key)[i] if group == 0 else value[i]
+        if self.ts_parse is not None and v is not None:
+            v = self.ts_parse(v)
+        if v is None or v < 0:
+            raise ValueError(f"timestamp is {v}")
+        return int(v)
 
     def encode(self, rows: list[tuple]) -> list[ProducerRecord]:
         out: list[ProducerRecord] = []
         ks, vs, topic = self.key_serde, self.value_serde, self.topic
         for row in rows:
-            key, value, ts = row[0], row[1], row[-1]
+            key, value, ts = row[0], row[1], row[2]
+            headers = row[3] if len(row) > 3 else None
+            if self.ts_index is not None and value is not None:
+                try:
+                    ts = self._timestamp(key, value)
+                except Exception as e:  # noqa: BLE001
+                    self.plog.record_error(self.query_id, f"Invalid timestamp for the sink: {e}", value)
+                    continue
             try:
                 if self.keyless:
                     kb = None
@@ -41,7 +61,7 @@ class SinkWriter:
             except Exception as e:  # noqa: BLE001
                 self.plog.serialization_error(self.query_id, "value", e, topic)
                 continue
-            out.append(ProducerRecord(topic, kb, vb, ts))
+            out.append(ProducerRecord(topic, kb, vb, ts, headers or None))
         return out
 
     def write(self, tx: LogTransaction, rows: list[tuple]) -> int:

@@ -148,9 +148,18 @@ class JsonValueSerde(ValueSerde):
             lines += ["        if d.keys() <= _FAST:"]
             lines += self._fast_lines(" " * 12)
             lines.append(f"            return {tup}")
-        lines.append("        u = _upper(d)")
-        for i, name in enumerate(names):
-            lines.append(f"        v{i} = _c{i}(u[{name!r}] if {name!r} in u else d.get({name!r}))")
+        lines.append("        u = {k.upper(): x for k, x in d.items()}")
+        for i, (name, t) in enumerate(self.columns):
+            if name == name.upper():
+                lines.append(f"        v{i} = u[{name!r}] if {name!r} in u else d.get({name!r})")
+            else:  # upper-cased keys can never equal a name with lower-case letters
+                lines.append(f"        v{i} = d.get({name!r})")
+            check = _INLINE_CHECKS.get(t.name)
+            if check:
+                lines.append(f"        if not ({check.format(v=f'v{i}')}):")
+                lines.append(f"            v{i} = _c{i}(v{i})")
+            else:
+                lines.append(f"        v{i} = _c{i}(v{i})")
         lines.append(f"        return {tup}")
         lines += [
             "    if d is None:",
