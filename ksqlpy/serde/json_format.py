@@ -35,7 +35,6 @@ from ksqlpy.serde.coerce import (
     json_default,
     nonfinite_fixer,
     nonfinite_text,
-    upper_keys,
 )
 
 _INLINE_CHECKS = {
@@ -49,6 +48,27 @@ _INLINE_CHECKS = {
     "DOUBLE": "{v}.__class__ is float",
     "STRING": "{v}.__class__ is str",
 }
+
+
+_MAX_PLANS = 1024
+
+
+def key_plan(names: list[str], keys: tuple[str, ...], cache: dict) -> tuple[str | None, ...]:
+    """For each column, the key of an object with ``keys`` that ksqlDB reads it from (or None).
+
+    ksqlDB upper-cases the object's keys (a later key wins) and looks the column name up there,
+    then falls back to the exact name - so an upper-case name takes the last key that upper-cases
+    to it, and a name with lower-case letters only matches itself.
+    """
+    last: dict[str, str] = {}
+    for k in keys:
+        last[k.upper()] = k
+    exact = set(keys)
+    plan = tuple(last.get(n) if n in last else (n if n in exact else None) for n in names)
+    if len(cache) >= _MAX_PLANS:
+        cache.clear()
+    cache[keys] = plan
+    return plan
 
 
 def _exact_loads(data: bytes) -> Any:
@@ -119,7 +139,7 @@ class JsonValueSerde(ValueSerde):
         ns: dict[str, Any] = {
             "_loads": orjson.loads, "_dumps": orjson.dumps, "_default": json_default,
             "_exact_loads": _exact_loads, "NeedExact": NeedExact, "SerdeError": SerdeError,
-            "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid, "_upper": upper_keys,
+            "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid,
             "_copy": bytes, "_mv": memoryview, "_nf": nonfinite_text,
         }
         names = [n for n, _ in self.columns]
@@ -139,21 +159,32 @@ class JsonValueSerde(ValueSerde):
 
     # -- code generation
     def _reader_source(self, names: list[str], ns: dict[str, Any]) -> str:
-        fast = fast_names(names)
-        ns["_FAST"] = fast
+        """``_row(parsed) -> tuple``: any object, through a per-key-layout lookup plan.
+
+        Records of one producer share their key layout, so the case-insensitive matching is worked
+        out once per distinct ``tuple(keys)`` (``key_plan``) and cached; a record then costs one
+        dict lookup plus a subscript per column, whatever the case of its keys.
+        """
+        ns["_FAST"] = fast_names(names)
+        plans: dict[tuple[str, ...], tuple[str | None, ...]] = {}
+        ns["_plans"] = plans
+        ns["_plan"] = lambda ks: key_plan(names, ks, plans)
         n = len(names)
+        if n == 0:
+            return ("def _row(d):\n    if d.__class__ is dict:\n        return ()\n    if d is None:\n"
+                    "        return None\n    raise SerdeError('Expected a JSON object, got ' + _describe(d))\n")
         tup = "(" + "".join(f"v{i}, " for i in range(n)) + ")"
-        lines = ["def _row(d):", "    if d.__class__ is dict:"]
-        if fast is not None:
-            lines += ["        if d.keys() <= _FAST:"]
-            lines += self._fast_lines(" " * 12)
-            lines.append(f"            return {tup}")
-        lines.append("        u = {k.upper(): x for k, x in d.items()}")
-        for i, (name, t) in enumerate(self.columns):
-            if name == name.upper():
-                lines.append(f"        v{i} = u[{name!r}] if {name!r} in u else d.get({name!r})")
-            else:  # upper-cased keys can never equal a name with lower-case letters
-                lines.append(f"        v{i} = d.get({name!r})")
+        lines = [
+            "def _row(d):",
+            "    if d.__class__ is dict:",
+            "        ks = tuple(d)",
+            "        p = _plans.get(ks)",
+            "        if p is None:",
+            "            p = _plan(ks)",
+            "        " + "".join(f"k{i}, " for i in range(n)) + "= p",
+        ]
+        for i, (_, t) in enumerate(self.columns):
+            lines.append(f"        v{i} = None if k{i} is None else d[k{i}]")
             check = _INLINE_CHECKS.get(t.name)
             if check:
                 lines.append(f"        if not ({check.format(v=f'v{i}')}):")
