@@ -187,7 +187,7 @@ def _queries_block(title: str, queries: list[dict[str, Any]]) -> list[str]:
 
 def source_description(d: dict[str, Any]) -> list[str]:
     kind = d.get("type", "STREAM")
-    out = ["", labelled("Name", d.get("name"))]
+    out = [labelled("Name", d.get("name"))]
     if d.get("extended"):
         ts = d.get("timestamp") or "Not set - using <ROWTIME>"
         out += [labelled("Type", kind), labelled("Timestamp field", ts), labelled("Key format", d.get("keyFormat")),
@@ -211,7 +211,7 @@ def source_description(d: dict[str, Any]) -> list[str]:
 
 
 def query_description(d: dict[str, Any]) -> list[str]:
-    out = ["", labelled("ID", d.get("id")), labelled("Query Type", d.get("queryType", "")),
+    out = [labelled("ID", d.get("id")), labelled("Query Type", d.get("queryType", "")),
            labelled("SQL", d.get("statementText") or d.get("queryString", ""))]
     if d.get("state"):
         out.append(labelled("Status", d.get("state")))
@@ -234,7 +234,7 @@ def query_description(d: dict[str, Any]) -> list[str]:
 
 
 def _describe_function(e: dict[str, Any]) -> list[str]:
-    out = ["", labelled("Name", e.get("name")), labelled("Author", e.get("author", "")),
+    out = [labelled("Name", e.get("name")), labelled("Author", e.get("author", "")),
            labelled("Version", e.get("version", "")), labelled("Overview", e.get("description", "")),
            labelled("Type", e.get("type", "")), labelled("Jar", e.get("path", "")),
            labelled("Variations", "")]
@@ -318,14 +318,14 @@ def entity_lines(e: dict[str, Any], session_properties: dict[str, Any] | None = 
     if t == "source_descriptions":
         out: list[str] = []
         for d in e.get("sourceDescriptions") or []:
-            out += source_description(d)
+            out += ([""] if out else []) + source_description(d)
         return out
     if t == "queryDescription":
         return query_description(e.get("queryDescription") or {})
     if t == "query_descriptions":
         out = []
         for d in e.get("queryDescriptions") or []:
-            out += query_description(d)
+            out += ([""] if out else []) + query_description(d)
         return out
     if t == "variables":
         rows = [(v.get("name"), v.get("value")) for v in e.get("variables") or []]
