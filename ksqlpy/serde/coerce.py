@@ -120,7 +120,7 @@ def wrap64(n: int) -> int:
 def parse_java_int(s: str, lo: int, hi: int) -> int | None:
     """``Integer.parseInt`` / ``Long.parseLong``: optional sign then digits, in range; else None."""
     body = s[1:] if s[:1] in ("+", "-") else s
-    if not body.isdigit():
+    if not body.isdecimal():
         return None
     try:
         n = int(s)

@@ -20,7 +20,7 @@ from __future__ import annotations
 import base64
 import binascii
 import decimal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
@@ -108,7 +108,7 @@ def _parser(t: SqlType, col: str) -> Callable[[str], Any]:
         lo, hi = (-(2**31), 2**31 - 1) if name in ("INTEGER", "DATE") else (-(2**63), 2**63 - 1)
 
         def p_int(s: str) -> int:
-            if s.isdigit() and len(s) < 10:
+            if s.isdecimal() and len(s) < 10:
                 return int(s)
             v = parse_java_int(s, lo, hi)
             if v is None:
@@ -159,77 +159,114 @@ def to_text(v: Any) -> str:
     raise SerdeError(f"DELIMITED cannot write a value of type {type(v).__name__}: {v!r}")
 
 
+_INT_TYPES = {"INTEGER": 10, "DATE": 10, "BIGINT": 19, "TIME": 19, "TIMESTAMP": 19}  # name -> digits < this
+
+
+def _mismatch(n: int, got: int, s: str) -> SerdeError:
+    return SerdeError(f"Column count mismatch on deserialization. expected: {n}, got: {got}"
+                      + (f" (record {s[:100]!r})" if s else ""))
+
+
 class DelimitedValueSerde(ValueSerde):
-    """Rows as delimiter-separated text records."""
+    """Rows as delimiter-separated text records; reader and writer are generated per schema."""
 
     format = "DELIMITED"
 
     def __init__(self, columns: Columns, *, delimiter: str | None = None) -> None:
         super().__init__(columns)
         self.delimiter = d = resolve_delimiter(delimiter)
-        self._parsers = [_parser(t, n) for n, t in self.columns]
-        self._n = len(self.columns)
-        self._d = d
-
-    def _fields(self, s: str) -> list[str]:
-        if '"' in s or "\n" in s or "\r" in s:
-            return parse_record(s, self._d)
-        return s.split(self._d)
-
-    def deserialize(self, data: bytes | None) -> tuple | None:
-        if data is None:
-            return None
-        try:
-            s = data.decode("utf-8") if isinstance(data, bytes) else bytes(data).decode("utf-8")
-        except UnicodeDecodeError as e:
-            raise SerdeError(f"Invalid DELIMITED record: not UTF-8 ({e})") from None
-        fields = self._fields(s)
-        if len(fields) != self._n:
-            raise SerdeError(
-                f"Column count mismatch on deserialization. expected: {self._n}, got: {len(fields)}"
-                + (f" (record {s[:100]!r})" if s else "")
-            )
-        return tuple(p(f) if f else None for p, f in zip(self._parsers, fields, strict=True))
-
-    def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[tuple | None], list[tuple[int, str]]]:
-        rows: list[tuple | None] = []
-        errors: list[tuple[int, str]] = []
-        append = rows.append
-        parsers, n, d = self._parsers, self._n, self._d
-        for i, data in enumerate(datas):
-            if data is None:
-                append(None)
-                continue
-            try:
-                s = data.decode("utf-8")
-                if '"' in s or "\n" in s or "\r" in s:
-                    fields = parse_record(s, d)
-                else:
-                    fields = s.split(d)
-                if len(fields) != n:
-                    raise SerdeError(
-                        f"Column count mismatch on deserialization. expected: {n}, got: {len(fields)}"
-                        + (f" (record {s[:100]!r})" if s else "")
-                    )
-                append(tuple([p(f) if f else None for p, f in zip(parsers, fields)]))  # noqa: B905
-            except SerdeError as e:
-                append(None)
-                errors.append((i, str(e)))
-            except (UnicodeDecodeError, AttributeError) as e:
-                append(None)
-                errors.append((i, f"Invalid DELIMITED record: {e}"))
-        return rows, errors
-
-    def serialize(self, row: tuple | None) -> bytes | None:
-        if row is None:
-            return None
-        d = self._d
-        out = []
-        first = True
-        for v in row:
-            if v is None:
-                out.append("")
+        n = len(self.columns)
+        ns: dict[str, Any] = {
+            "SerdeError": SerdeError, "_parse": parse_record, "_mismatch": _mismatch, "D": d, "N": n,
+            "_quote": quote_field,
+        }
+        fields, values, texts = [], [], []
+        for i, (name, t) in enumerate(self.columns):
+            ns[f"_p{i}"] = _parser(t, name)
+            fields.append(f"f{i}")
+            if t.name == "STRING":
+                values.append(f"(f{i} or None)")
+            elif t.name in _INT_TYPES:
+                values.append(f"((int(f{i}) if f{i}.isdecimal() and len(f{i}) < {_INT_TYPES[t.name]} "
+                              f"else _p{i}(f{i})) if f{i} else None)")
             else:
-                out.append(quote_field(to_text(v), first, d))
-            first = False
-        return d.join(out).encode("utf-8")
+                values.append(f"(_p{i}(f{i}) if f{i} else None)")
+            first = i == 0
+            if t.name == "STRING":
+                texts.append(f"('' if v{i} is None else _quote(v{i}, {first}, D))")
+            elif t.name in _INT_TYPES and not first:
+                texts.append(f"('' if v{i} is None else str(v{i}))")  # digits and '-' never need quotes
+            else:
+                ns[f"_t{i}"] = to_text
+                texts.append(f"('' if v{i} is None else _quote(_t{i}(v{i}), {first}, D))")
+        unpack = (", ".join(fields) + ("," if n == 1 else "")) if n else "_"
+        tup = "(" + "".join(v + ", " for v in values) + ")"
+        vs = (", ".join(f"v{i}" for i in range(n)) + ("," if n == 1 else "")) if n else "_"
+        line = " + D + ".join(texts) if texts else "''"
+        src = f"""
+def _row(s):
+    f = _parse(s, D) if ('"' in s or '\\n' in s or '\\r' in s) else s.split(D)
+    if len(f) != N:
+        raise _mismatch(N, len(f), s)
+    {unpack} = f
+    return {tup if n else "()"}
+
+def deserialize(data):
+    if data is None:
+        return None
+    try:
+        s = data.decode('utf-8') if data.__class__ is bytes else bytes(data).decode('utf-8')
+    except UnicodeDecodeError as e:
+        raise SerdeError('Invalid DELIMITED record: not UTF-8 (' + str(e) + ')') from None
+    return _row(s)
+
+def deserialize_batch(datas):
+    rows = []
+    errors = []
+    append = rows.append
+    i = -1
+    for data in datas:
+        i += 1
+        if data is None:
+            append(None)
+            continue
+        try:
+            s = data.decode('utf-8')
+            if '"' in s or '\\n' in s or '\\r' in s:
+                f = _parse(s, D)
+            else:
+                f = s.split(D)
+            if len(f) != N:
+                raise _mismatch(N, len(f), s)
+            {unpack} = f
+            append({tup if n else "()"})
+        except SerdeError as e:
+            append(None)
+            errors.append((i, str(e)))
+        except (UnicodeDecodeError, AttributeError) as e:
+            append(None)
+            errors.append((i, 'Invalid DELIMITED record: ' + str(e)))
+    return rows, errors
+
+def serialize(r):
+    if r is None:
+        return None
+    {vs} = r
+    return ({line}).encode('utf-8')
+
+def serialize_batch(rows):
+    return [serialize(r) for r in rows]
+"""
+        exec(compile(src, f"<delimited serde {[c for c, _ in self.columns]}>", "exec"), ns)
+        self.source = src
+        self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
+        self.deserialize_batch = ns["deserialize_batch"]  # type: ignore[method-assign]
+        self.serialize = ns["serialize"]  # type: ignore[method-assign]
+        self.serialize_batch = ns["serialize_batch"]  # type: ignore[method-assign]
+
+    # (the generated functions replace these on the instance)
+    def deserialize(self, data: bytes | None) -> tuple | None:  # pragma: no cover
+        raise NotImplementedError
+
+    def serialize(self, row: tuple | None) -> bytes | None:  # pragma: no cover
+        raise NotImplementedError

@@ -14,6 +14,10 @@ import math
 def double_to_string(x: float) -> str:
     """Java's ``Double.toString``: shortest round-trip digits, plain for 1e-3 <= |x| < 1e7, else
     computerized scientific notation (``1.0E10``, ``4.9E-324``)."""
+    if 1e-3 <= x < 1e7 or -1e7 < x <= -1e-3:
+        r = repr(x)  # plain notation with a fraction digit, as Java, in this range
+        if "e" not in r:
+            return r
     if x != x:
         return "NaN"
     if math.isinf(x):

@@ -151,3 +151,10 @@ def test_property_round_trip() -> None:
             None,
         )
         assert s.deserialize(s.serialize(row)) == row
+
+
+def test_unicode_digits_follow_java() -> None:
+    s = serde(INTEGER)
+    assert s.deserialize("\u0663".encode()) == (3,)  # Arabic-Indic three: Java's parseInt accepts it
+    rows, errors = s.deserialize_batch(["\u00b2".encode()])  # superscript two is not a decimal digit
+    assert rows == [None] and "can't parse" in errors[0][1]
