@@ -5,17 +5,19 @@ case-insensitively on read (see ``coerce``) and written with the declared names 
 Unwrapped (WRAP_SINGLE_VALUE=false, single-column keys): the bare JSON value of the only column.
 
 Writing: compact orjson output; DECIMAL as a JSON number keeping its scale (``1.10``), BYTES as base64,
-DATE/TIME/TIMESTAMP as integers (days / ms of day / epoch ms), NaN and infinite DOUBLEs as the strings
-``"NaN"``, ``"Infinity"``, ``"-Infinity"`` (Jackson's default, which the conformance outputs show). A null row, and a null unwrapped
-value, are written as a null record (no bytes), like ksqlDB. On read, null bytes are a tombstone
-(None); the JSON text ``null`` is a tombstone when wrapped and a row holding null when unwrapped.
+DATE/TIME/TIMESTAMP as integers (days / ms of day / epoch ms), NaN and infinite DOUBLEs as the
+strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"`` (Jackson's default, as the conformance outputs
+show). A null row, and a null unwrapped value, are written as a null record (no bytes), like ksqlDB.
+On read, null bytes are a tombstone (None); the JSON text ``null`` is a tombstone when wrapped and a
+row holding null when unwrapped.
 
 orjson's output buffers are over-allocated; keeping thousands of them alive (a batch of records)
 fragments the heap badly, so written records are copied to exact-size bytes (5x faster overall).
 
-The generated reader tries a fast path per record: when every key of the object is exactly a column
-name, columns are fetched with ``dict.get`` and only values whose Python type is not already the
-column's go through a coercion call.
+The generated batch reader inlines the common case - an object whose keys are exactly the column
+names, checked by its size and plain subscripts - and sends other objects through ``_row``, which
+matches keys case-insensitively with a lookup plan cached per key layout (``key_plan``). Either way
+only values whose Python type is not already the column's go through a coercion call.
 """
 
 from __future__ import annotations
@@ -165,7 +167,6 @@ class JsonValueSerde(ValueSerde):
         out once per distinct ``tuple(keys)`` (``key_plan``) and cached; a record then costs one
         dict lookup plus a subscript per column, whatever the case of its keys.
         """
-        ns["_FAST"] = fast_names(names)
         plans: dict[tuple[str, ...], tuple[str | None, ...]] = {}
         ns["_plans"] = plans
         ns["_plan"] = lambda ks: key_plan(names, ks, plans)
@@ -199,19 +200,6 @@ class JsonValueSerde(ValueSerde):
             f"{', '.join(names)!r} + ', got ' + _describe(d))",
         ]
         return "\n".join(lines) + "\n"
-
-    def _fast_lines(self, indent: str) -> list[str]:
-        """Statements setting v0..vn from dict ``d`` whose keys are all exact column names."""
-        lines = [f"{indent}g = d.get"]
-        for i, (name, t) in enumerate(self.columns):
-            check = _INLINE_CHECKS.get(t.name)
-            if check:
-                lines.append(f"{indent}v{i} = g({name!r})")
-                lines.append(f"{indent}if not ({check.format(v=f'v{i}')}):")
-                lines.append(f"{indent}    v{i} = _c{i}(v{i})")
-            else:
-                lines.append(f"{indent}v{i} = _c{i}(g({name!r}))")
-        return lines
 
     def _batch_source(self) -> str:
         """deserialize_batch with the common case inlined in the loop (no call per record).
