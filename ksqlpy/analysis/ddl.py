@@ -152,13 +152,13 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
                                  f"supported on source {stmt.kind.lower()}s.")
     columns = check_columns(stmt.kind, stmt.columns, custom)
+    keys = [c for c in columns if c.key]
+    key_fmt, value_fmt = formats_from_properties(props, config, has_key=bool(keys))
     if not columns:
         raise KsqlStatementError("The statement does not define any columns.")
-    keys = [c for c in columns if c.key]
     if stmt.kind == "TABLE" and not keys:
         raise KsqlStatementError("Tables require a PRIMARY KEY. Please define the PRIMARY KEY.")
     values = [c for c in columns if not c.key and not c.headers and c.header_key is None]
-    key_fmt, value_fmt = formats_from_properties(props, config, has_key=bool(keys))
     if not keys and "KEY_FORMAT" not in props and "FORMAT" not in props:
         key_fmt = "NONE" if key_fmt == "KAFKA" and False else key_fmt
     wrap = props.get("WRAP_SINGLE_VALUE")

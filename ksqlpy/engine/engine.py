@@ -67,9 +67,21 @@ class Engine:
     def execute(self, sql: str, properties: dict[str, Any] | None = None) -> list[StatementResult]:
         """Run every statement of ``sql`` in order; raises the first statement's error."""
         results = []
-        # variables defined by an earlier statement apply to later ones: parse one at a time
+        # variables defined by an earlier statement apply to later ones: parse one at a time, padded so
+        # error positions are those of the whole script
+        pos = 0
         for text in grammar.split_statements(sql):
-            for stmt in self.parse(text):
+            at = sql.find(text, pos)
+            if at >= 0:
+                before = sql[:at]
+                line_pad = before.count("\n")
+                col_pad = len(before) - (before.rfind("\n") + 1)
+                padded = "\n" * line_pad + " " * col_pad + text
+                pos = at + len(text)
+            else:
+                padded = text
+            for stmt in self.parse(padded):
+                stmt.text = stmt.text.strip()
                 results.append(self.execute_statement(stmt, properties))
         return results
 

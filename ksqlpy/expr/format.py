@@ -80,7 +80,11 @@ def format_expression(node: exp.Expression) -> str:
         params = [p.name for p in node.expressions]
         head = params[0] if len(params) == 1 else "(" + ", ".join(params) + ")"
         return f"({head}) => {f(node.this)}" if len(params) == 1 else f"{head} => {f(node.this)}"
+    if type(node).__name__ == "IntervalUnit":
+        return str(node.args.get("unit"))
+    if isinstance(node, exp.AtTimeZone):
+        return f"{f(node.this)} AT TIME ZONE {f(node.args['zone'])}"
     try:
         return node.sql()
-    except Exception:  # noqa: BLE001
-        return str(node)
+    except Exception:  # noqa: BLE001 - a node the generator cannot print: show its structure
+        return repr(node)

@@ -16,13 +16,20 @@ from ksqlpy import types as T
 
 def resolve_row(spec: Any, columns: list[Any]) -> Any:
     """An expected key or value spec with names spelled as ``columns`` (catalog columns) spell them."""
-    if isinstance(spec, dict) and columns:
+    if isinstance(spec, dict) and columns and len(columns) > 1:
+        # ksqlDB reads the expected record through the sink's serde: fields outside the schema are
+        # ignored and absent columns are NULL
         names = [c.name for c in columns]
         resolved = {k: _resolve_name(k, names) for k in spec}
-        targets = list(resolved.values())
-        if None not in targets and len(set(targets)) == len(targets):
+        targets = [t for t in resolved.values() if t is not None]
+        if len(set(targets)) == len(targets):
             types = {c.name: c.type for c in columns}
-            return {resolved[k]: resolve_type(v, types[resolved[k]]) for k, v in spec.items()}  # type: ignore[index]
+            out = {resolved[k]: resolve_type(v, types[resolved[k]]) for k, v in spec.items()  # type: ignore[index]
+                   if resolved[k] is not None}
+            return {n: out.get(n) for n in names}
+    if isinstance(spec, dict) and len(columns) == 1 and _resolve_name(next(iter(spec), ""), [columns[0].name]):
+        name = columns[0].name
+        return {name: resolve_type(next(iter(spec.values())), columns[0].type)} if len(spec) == 1 else spec
     if len(columns) == 1:  # an unwrapped single column
         return resolve_type(spec, columns[0].type)
     return spec

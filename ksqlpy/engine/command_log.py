@@ -1,0 +1,162 @@
+"""The command topic: every distributed statement, in order, on the engine's own log.
+
+The catalog lives only in memory; this topic is its source of truth (ksqlDB's
+``_confluent-ksql-<service.id>_command_topic``, one partition). A restarted server replays it: the catalog
+is rebuilt and persistent queries come back under the same ids, resuming from their committed input
+positions with their state stores, so nothing is processed twice.
+
+Record key: the command id as a JSON string (``"stream/S2/create"``). Value: ``{"statement",
+"streamsProperties", "originalProperties", "version"}``. Query ids are ``<KIND>_<SINK>_<n>`` where ``n`` is the
+offset of the creating command, on the first run and on every replay alike.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import orjson
+
+from ksqlpy import grammar
+from ksqlpy.errors import KsqlError
+from ksqlpy.grammar import ast as A
+from ksqlpy.log.base import Log, ProducerRecord
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+    from ksqlpy.engine.results import StatementResult
+
+COMMAND_VERSION = 1
+
+# statements that change shared state: written to the command topic, replayed on start
+DISTRIBUTED = (A.CreateSource, A.CreateAsSelect, A.InsertInto, A.Drop, A.CreateType, A.DropType,
+               A.AlterSource, A.PauseResume, A.Terminate)
+
+
+def command_topic_name(service_id: str) -> str:
+    return f"_confluent-ksql-{service_id}_command_topic"
+
+
+def is_distributed(stmt: A.Statement, transient_ids: set[str] | frozenset[str] = frozenset()) -> bool:
+    """TERMINATE of a transient push query is answered locally; everything in DISTRIBUTED else is shared."""
+    if isinstance(stmt, A.Terminate) and stmt.query_id is not None and stmt.query_id.upper() in transient_ids:
+        return False
+    return isinstance(stmt, DISTRIBUTED)
+
+
+def command_id(stmt: A.Statement) -> str:
+    """ksqlDB's ``<type>/<entity>/<action>``."""
+    if isinstance(stmt, A.CreateSource | A.CreateAsSelect):
+        return f"{stmt.kind.lower()}/{stmt.name}/create"
+    if isinstance(stmt, A.InsertInto):
+        return f"stream/{stmt.target}/create"
+    if isinstance(stmt, A.Drop):
+        return f"{stmt.kind.lower()}/{stmt.name}/drop"
+    if isinstance(stmt, A.CreateType):
+        return f"type/{stmt.name}/create"
+    if isinstance(stmt, A.DropType):
+        return f"type/{stmt.name}/drop"
+    if isinstance(stmt, A.AlterSource):
+        return f"{stmt.kind.lower()}/{stmt.name}/alter"
+    if isinstance(stmt, A.PauseResume):
+        return f"{stmt.action.lower()}/{(stmt.query_id or 'ALL').upper()}/execute"
+    if isinstance(stmt, A.Terminate):
+        return f"terminate/{(stmt.query_id or 'ALL').upper()}/execute"
+    return f"unknown/{type(stmt).__name__}/execute"
+
+
+@dataclass
+class Command:
+    offset: int
+    command_id: str
+    statement: str
+    streams_properties: dict[str, Any] = field(default_factory=dict)
+    original_properties: dict[str, Any] = field(default_factory=dict)
+    version: int = COMMAND_VERSION
+
+
+def _jsonable(props: dict[str, Any]) -> dict[str, Any]:
+    return {str(k): v if isinstance(v, str | int | float | bool) or v is None else str(v) for k, v in props.items()}
+
+
+class CommandLog:
+    """Appends commands to, and reads them back from, the single-partition command topic."""
+
+    def __init__(self, log: Log, service_id: str) -> None:
+        self.log = log
+        self.topic = command_topic_name(service_id)
+
+    def ensure_topic(self) -> None:
+        info = self.log.describe_topic(self.topic)
+        if info is None:
+            self.log.create_topic(self.topic, 1, 1, {"retention.ms": "-1", "cleanup.policy": "delete"})
+        elif info.partitions != 1:
+            raise KsqlError(f"The command topic {self.topic} has {info.partitions} partitions; it must have exactly 1")
+
+    def next_offset(self) -> int:
+        return self.log.end_offset(self.topic, 0)
+
+    def append(self, cid: str, statement: str, streams_properties: dict[str, Any],
+               original_properties: dict[str, Any]) -> int:
+        """Write one command; returns its offset (the command sequence number)."""
+        value = {"statement": statement, "streamsProperties": _jsonable(streams_properties),
+                 "originalProperties": _jsonable(original_properties), "version": COMMAND_VERSION}
+        _, offset = self.log.produce(ProducerRecord(self.topic, orjson.dumps(cid), orjson.dumps(value), partition=0))
+        return offset
+
+    def read_all(self) -> list[Command]:
+        commands: list[Command] = []
+        offset, end = self.log.start_offset(self.topic, 0), self.log.end_offset(self.topic, 0)
+        while offset < end:
+            batch = self.log.fetch(self.topic, 0, offset, 10000)
+            if not batch.offsets:
+                break
+            for off, key, value in zip(batch.offsets, batch.keys, batch.values, strict=True):
+                if value is None:
+                    continue
+                body = orjson.loads(value)
+                commands.append(Command(off, orjson.loads(key) if key else "", body.get("statement", ""),
+                                        dict(body.get("streamsProperties") or {}),
+                                        dict(body.get("originalProperties") or {}),
+                                        int(body.get("version", COMMAND_VERSION))))
+            offset = batch.next_offset
+        return commands
+
+
+def execute_command(engine: Engine, stmt: A.Statement, offset: int,
+                    properties: dict[str, Any]) -> StatementResult:
+    """Run a distributed statement as command ``offset``: query ids take the offset as their number."""
+    with engine.lock:
+        engine.query_counter = offset
+        return engine.execute_statement(stmt, properties)
+
+
+def replay(engine: Engine, commands: list[Command],
+           on_result: Callable[[Command, StatementResult | None, BaseException | None], None] | None = None) -> None:
+    """Re-execute ``commands`` in order, without their side effects on topics.
+
+    Statement text is stored after variable substitution, so it is parsed without variables. A DROP ...
+    DELETE TOPIC is replayed as a plain DROP: the topic was deleted the first time, and a later command may
+    have created a new one under the same name whose records must survive the restart. A command that fails
+    now (it succeeded when written) is reported and skipped; the rest go on.
+    """
+    for cmd in commands:
+        if cmd.version > COMMAND_VERSION:
+            if on_result:
+                on_result(cmd, None, KsqlError(f"Command version {cmd.version} is newer than this server's "
+                                               f"({COMMAND_VERSION}); skipped"))
+            continue
+        try:
+            stmts = grammar.parse(cmd.statement, None)
+            result = None
+            for stmt in stmts:
+                if isinstance(stmt, A.Drop):
+                    stmt.delete_topic = False
+                result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties)
+        except Exception as e:  # noqa: BLE001 - one bad command must not stop the restore
+            if on_result:
+                on_result(cmd, None, e)
+            continue
+        if on_result:
+            on_result(cmd, result, None)
