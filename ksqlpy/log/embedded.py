@@ -72,7 +72,7 @@ from ksqlpy.log.record_codec import (
 DEFAULT_MAP_SIZE = (64 << 30) if sys.maxsize > 2**32 else (1 << 30)
 DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000  # Kafka's retention.ms default
 _POLL_S = 0.005  # cross-process change polling interval in wait_for_data
-_FLUSH_EVERY = 50_000  # buffered puts per putmulti inside one transaction
+_FLUSH_EVERY = 50_000  # records buffered in a transaction before they are put as chunks
 
 _PK = struct.Struct(">II")
 _RK = struct.Struct(">IIQ")
@@ -645,6 +645,14 @@ class EmbeddedLog(Log):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _reset_after_fork() -> None:
+    _Env._lock = threading.Lock()  # a thread of the parent may have held it at fork time
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def _decode(chunk: bytes, base: int, pos: memoryview | array, i0: int, i1: int, keys: list[bytes | None],
