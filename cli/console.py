@@ -74,8 +74,15 @@ class Console:
         self.out.flush()
         self._write(self.err, text, RED)
 
-    def width(self) -> int:
-        """Terminal width in columns (80 when unknown)."""
+    @property
+    def is_tty(self) -> bool:
+        return _isatty(self.out)
+
+    def width(self, unbounded: int | None = None) -> int:
+        """Terminal width in columns; when not writing to a terminal, ``unbounded`` if given (a
+        file or pipe has no width to wrap at) else $COLUMNS or 80."""
+        if unbounded is not None and not self.is_tty:
+            return unbounded
         try:
             return shutil.get_terminal_size((80, 24)).columns or 80
         except (OSError, ValueError):

@@ -9,7 +9,6 @@ from __future__ import annotations
 import decimal
 import json
 import re
-import textwrap
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -97,6 +96,24 @@ def labelled(label: str, value: Any) -> str:
 # ---------------------------------------------------------------------- query tables
 
 
+def _chunks(text: str, width: int) -> list[str]:
+    """A cell's lines: cut every ``width`` characters (values are data, not prose: no word breaks)."""
+    if len(text) <= width:
+        return [text]
+    return [text[i:i + width] for i in range(0, len(text), width)]
+
+
+def _shrink_to_fit(widths: list[int], available: int, floor: int = 8) -> list[int]:
+    """Narrow the widest columns first until the row fits (narrow columns keep their width)."""
+    widths = list(widths)
+    while sum(widths) > available:
+        widest = max(range(len(widths)), key=lambda i: widths[i])
+        if widths[widest] <= floor:
+            break
+        widths[widest] -= 1
+    return widths
+
+
 class QueryTable:
     """Draws a streaming query as ksqlDB does: a boxed header, then one boxed line per row as it
     arrives. Column widths are fixed up front (rows are not known yet): the terminal width shared
@@ -112,9 +129,7 @@ class QueryTable:
         elif sample is not None:
             fitted = [max([len(x)] + [len(cell(r[i])) for r in sample if i < len(r)])
                       for i, x in enumerate(self.names)]
-            if sum(fitted) + n + 1 > term_width:
-                fitted = [min(w, max(share, len(x))) for w, x in zip(fitted, self.names, strict=False)]
-            self.widths = fitted
+            self.widths = _shrink_to_fit(fitted, term_width - n - 1)
         else:
             self.widths = [max(share if n > 1 else min(share, 40), 5) for _ in self.names]
             self.widths = [max(w, min(len(x), share)) for w, x in zip(self.widths, self.names, strict=False)]
@@ -123,10 +138,9 @@ class QueryTable:
         return "+" + "+".join("-" * w for w in self.widths) + "+"
 
     def _lines(self, values: Sequence[str]) -> list[str]:
-        wrapped = [textwrap.wrap(v, w, drop_whitespace=False, replace_whitespace=False) or [""]
-                   if len(v) > w or "\n" in v else [v] for v, w in zip(values, self.widths, strict=False)]
+        wrapped = [_chunks(v.replace("\n", " "), w) for v, w in zip(values, self.widths, strict=False)]
         height = max(len(c) for c in wrapped)
-        return ["|" + "|".join((c[i] if i < len(c) else "").replace("\n", " ").ljust(w)
+        return ["|" + "|".join((c[i] if i < len(c) else "").ljust(w)
                                for c, w in zip(wrapped, self.widths, strict=False)) + "|"
                 for i in range(height)]
 

@@ -223,7 +223,8 @@ class Session:
             self.console.print(render.query_header_json(stream.query_id, names, types))
         else:
             sample = stream.data if complete else None
-            grid = render.QueryTable(names, self.console.width(), sample=sample)
+            width = self.console.width(unbounded=10_000 if complete else None)
+            grid = render.QueryTable(names, width, sample=sample)
             for line in grid.header():
                 self.console.print(line)
         count = 0
