@@ -68,6 +68,18 @@ class LogTransaction(abc.ABC):
         for r in records:
             self.produce(r)
 
+    def produce_batch(self, topic: str, partition: int | None, keys: Sequence[bytes | None],
+                      values: Sequence[bytes | None], timestamps: Sequence[int | None] | None = None,
+                      headers: Sequence[Headers | None] | None = None) -> None:
+        """Columnar produce of one batch to ``topic`` (``partition`` None: by key, like ``produce``).
+
+        Saves building a ProducerRecord per record; implementations override it with a tight loop.
+        """
+        for i in range(len(values)):
+            self.produce(ProducerRecord(topic, keys[i], values[i],
+                                        timestamps[i] if timestamps is not None else None,
+                                        headers[i] if headers is not None else None, partition))
+
     @abc.abstractmethod
     def commit_offsets(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
         """Record ``offsets`` (next offset to read, per (topic, partition)) for consumer ``group``."""

@@ -371,3 +371,16 @@ def test_wait_for_data_remembers_the_oldest_snapshot_fetched(log: EmbeddedLog) -
     t0 = time.monotonic()
     log.wait_for_data(5.0)
     assert time.monotonic() - t0 < 0.5
+
+
+def test_base_produce_batch_default_matches_the_embedded_one(log: EmbeddedLog) -> None:
+    from ksqlpy.log.base import LogTransaction
+
+    log.create_topic("a", 3)
+    log.create_topic("b", 3)
+    keys, values = [b"k%d" % i for i in range(20)], [b"v%d" % i for i in range(20)]
+    with log.transaction() as tx:
+        tx.produce_batch("a", None, keys, values, list(range(20)))
+        LogTransaction.produce_batch(tx, "b", None, keys, values, list(range(20)))
+    for p in range(3):
+        assert _all(log, "a", p) == _all(log, "b", p)
