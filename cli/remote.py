@@ -123,6 +123,7 @@ class RemoteBackend:
         self._topics: list[str] | None = None
         self._properties: list[str] | None = None
         self._info: dict[str, Any] | None = None
+        self._sequence = -1  # highest commandSequenceNumber seen
 
     # ------------------------------------------------------------------ transport
     def _post(self, path: str, body: dict[str, Any], sql: str = "") -> Any:
@@ -154,10 +155,17 @@ class RemoteBackend:
 
     # ------------------------------------------------------------------ statements
     def execute(self, sql: str, properties: dict[str, Any]) -> list[Entity]:
-        body = {"ksql": sql, "streamsProperties": {k: str(v) for k, v in properties.items()}}
+        body: dict[str, Any] = {"ksql": sql, "streamsProperties": {k: str(v) for k, v in properties.items()}}
+        if self._sequence >= 0:  # wait until the server ran our earlier commands (ksqlDB CLI default)
+            body["commandSequenceNumber"] = self._sequence
         result = self._post("/ksql", body, sql) or []
         for entity in result:
-            status = (entity.get("commandStatus") or {}) if isinstance(entity, dict) else {}
+            if not isinstance(entity, dict):
+                continue
+            seq = entity.get("commandSequenceNumber")
+            if isinstance(seq, int) and seq > self._sequence:
+                self._sequence = seq
+            status = entity.get("commandStatus") or {}
             if status.get("status") == "ERROR":
                 raise BackendError(str(status.get("message", "")).split("\n")[0], statement=sql)
         return result

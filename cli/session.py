@@ -93,6 +93,10 @@ class Session:
             self.console.error("Interrupted.")
             return False
         except Exception as e:  # an engine bug must not kill the shell
+            if os.environ.get("KSQLPY_DEBUG"):
+                import traceback
+
+                self.console.error(traceback.format_exc().rstrip())
             self.show_error(BackendError(f"Internal error: {type(e).__name__}: {e}", statement=text, error_code=50000))
             return False
 

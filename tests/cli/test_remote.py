@@ -92,6 +92,8 @@ def test_info_and_statements_carry_session_properties(backend: RemoteBackend, se
     assert path == "/ksql"
     assert body == {"ksql": "CREATE STREAM pv (id INT) WITH (x='y');",
                     "streamsProperties": {"auto.offset.reset": "earliest"}}
+    session.run_entry("SHOW STREAMS;")  # later requests wait for the command the server reported
+    assert server.requests[-1][1]["commandSequenceNumber"] == 2
 
 
 def test_rejected_property(backend: RemoteBackend) -> None:

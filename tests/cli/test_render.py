@@ -47,6 +47,14 @@ def test_query_table_fits_a_complete_result() -> None:
     assert t.widths == [2, 5]
 
 
+def test_query_table_narrows_the_widest_columns_to_fit() -> None:
+    row = [1, "apple", "2024-01-02T03:04:05.678", {"A": 1, "B": "z"}]
+    t = R.QueryTable(["ID", "ITEM", "TS", "S"], term_width=40, sample=[row])
+    assert t.widths == [2, 5, 14, 14]
+    assert t.row(row) == ['|1 |apple|2024-01-02T03:|{"A":1,"B":"z"|',
+                          "|  |     |04:05.678     |}             |"]
+
+
 def status(msg: str, warnings: list[str] | None = None) -> dict:
     return {"@type": "currentStatus", "statementText": "CREATE ...;", "commandId": "stream/S/create",
             "commandStatus": {"status": "SUCCESS", "message": msg, "queryId": None},
