@@ -104,7 +104,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     if query.where is not None:
         _check_no_aggregates(query.where, "WHERE")
         try:
-            c = type_check(query.where, scope_for(schema, alias), custom, predicate=True)
+            c = type_check(query.where, scope_for(schema, alias), custom, predicate=True, clause="WHERE")
         except KsqlTypeError as e:
             raise KsqlStatementError(f"Invalid Predicate: {e.message}") from e
         if c.type not in (T.BOOLEAN,) and not isinstance(c.type, T.NullType):
@@ -167,7 +167,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
         name = name or given or natural_name(e) or gen.next()
         if persistent and given in ("ROWPARTITION", "ROWOFFSET"):
             raise KsqlStatementError(f"`{given}` is a reserved column name. You cannot use it as an alias for a column.")
-        t = type_check(e, proj_scope, custom, allow_table_functions=True).type
+        t = type_check(e, proj_scope, custom, allow_table_functions=True, clause="SELECT").type
         if isinstance(t, T.NullType):
             if persistent:
                 raise KsqlStatementError("Can't infer a type of null. Please explicitly cast it to a required type, "

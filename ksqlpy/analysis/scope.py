@@ -21,9 +21,10 @@ def scope_for(schema: RowSchema, alias: str | None = None, var: str = "c") -> Sc
 
 
 def type_check(e: exp.Expression, scope: Scope, custom_types: dict[str, SqlType], *,
-               predicate: bool = False, allow_table_functions: bool = False) -> Compiled:
+               predicate: bool = False, allow_table_functions: bool = False, clause: str | None = None) -> Compiled:
     """Compile ``e`` for its type (and its errors); the code is thrown away."""
     comp = ExprCompiler(scope, custom_types=custom_types)
+    comp.clause = clause
     if allow_table_functions:
         from ksqlpy.expr.table_functions import compile_with_table_functions
 

@@ -80,6 +80,7 @@ class ExprCompiler:
         self.uses_nondeterministic = False
         # Table function calls the generated code has already expanded: id(node) -> binding of one element.
         self.table_function_vars: dict[int, Binding] | None = None
+        self.clause: str | None = None  # SELECT / WHERE / ... for "unknown column" messages
 
     # ------------------------------------------------------------------ helpers
     def const(self, value: Any, hint: str = "c") -> str:
@@ -149,8 +150,12 @@ class ExprCompiler:
         qual = node.table or None
         b = self.scope.lookup(name, qual)
         if b is None:
+            if name in ("WINDOWSTART", "WINDOWEND") and not qual:
+                raise KsqlStatementError(f"Window bounds column {name} can only be used in the SELECT clause of "
+                                         "windowed aggregations")
             full = f"{qual}.{name}" if qual else name
-            raise KsqlStatementError(f"Column '{full}' cannot be resolved.")
+            where = f"{self.clause} column" if self.clause else "Column"
+            raise KsqlStatementError(f"{where} '{full}' cannot be resolved.")
         return Compiled(b.code, b.type)
 
     def _c_Identifier(self, node: exp.Identifier) -> Compiled:
@@ -270,7 +275,7 @@ class ExprCompiler:
             return casts.cast_compiled(self, a, tb), b
         if ta in (T.TIMESTAMP, T.DATE) and tb in (T.TIMESTAMP, T.DATE):
             return casts.cast_compiled(self, a, T.TIMESTAMP), casts.cast_compiled(self, b, T.TIMESTAMP)
-        if ta.name == tb.name == "STRUCT":
+        if ta.name == tb.name == "STRUCT" and _common([ta, tb]) is not None:
             return a, b  # structs of other shapes compare unequal, as in ksqlDB
         if ta.name == tb.name and ta.name in ("ARRAY", "MAP") and (
                 T.can_implicitly_cast(ta, tb) or T.can_implicitly_cast(tb, ta)):
@@ -285,7 +290,7 @@ class ExprCompiler:
         """A string literal (or a constructor of them) read as ``target``, as ksqlDB coerces literals."""
         if c.type == target or not isinstance(c.type, (T.Primitive, T.Array, T.Map, T.Struct)):
             return c
-        if target == T.STRING and c.literal and c.value is not None and isinstance(c.type, T.Primitive):
+        if target == T.STRING and c.literal and c.value is not None and isinstance(c.type, (T.Primitive, T.Decimal)):
             from ksqlpy.expr import javafmt
 
             text = javafmt.value_str(c.value)
@@ -390,8 +395,13 @@ class ExprCompiler:
     def _c_In(self, node: exp.In) -> Compiled:
         a = self.compile(node.this)
         items = [self.compile(e) for e in node.expressions]
-        pairs = [self._comparable(exp.EQ(this=node.this, expression=e), a, i, in_list=True)
-                 for e, i in zip(node.expressions, items, strict=True)]
+        pairs = []
+        acc = a  # ksqlDB widens the operand's type item by item and reports errors against the widened type
+        for e, i in zip(node.expressions, items, strict=True):
+            pairs.append(self._comparable(exp.EQ(this=node.this, expression=e), acc, i, in_list=True))
+            it = pairs[-1][1].type
+            if T.is_numeric(acc.type) and T.is_numeric(it):
+                acc = Compiled(acc.code, T.widen_numeric(acc.type, it), acc.literal, acc.value)
         items = [p[1] for p in pairs]
         if pairs:
             a = pairs[0][0]
@@ -509,39 +519,83 @@ class ExprCompiler:
             return Compiled(self._guard([base, idx], "{0}.get({1})"), base.type.value)
         raise KsqlTypeError(f"Subscript expression requires an ARRAY or MAP, got {base.type}")
 
-    def _c_Array(self, node: exp.Array) -> Compiled:
-        items = [self.compile(e) for e in node.expressions]
-        et = T.common_type([i.type for i in items]) if items else T.NULL
-        if et is None:
+    def unify(self, items: list[Compiled]) -> tuple[T.SqlType, list[Compiled]]:
+        """The element type of a constructor (ARRAY[...], MAP keys/values) and the items cast to it.
+
+        As ksqlDB does: the type comes from the non-literal items (structs merge their fields), literals
+        then coerce to it ('10' -> 10, 10 -> '10', 'yes' -> true); numeric strings may widen it to DECIMAL.
+        """
+        exprs = [i for i in items if not i.literal and not isinstance(i.type, T.NullType)]
+        lits = [i for i in items if i.literal and i.value is not None]
+        base = _common([i.type for i in exprs]) if exprs else None
+        if base is None and exprs:
             raise KsqlTypeError("invalid input syntax for type ARRAY: elements must share a type: "
                                 + ", ".join(str(i.type) for i in items))
+        if base is None:
+            non_str = [i.type for i in lits if i.type != T.STRING]
+            base = _common(non_str) if non_str else (T.STRING if lits else T.NULL)
+            if base is None:
+                base = T.STRING
+        if T.is_numeric(base):
+            for i in lits:
+                if i.type == T.STRING and isinstance(i.value, str):
+                    v = _parse_literal(i.value, base)
+                    if isinstance(v, PyDecimal) or "e" in i.value.lower() or "." in i.value:
+                        d = PyDecimal(i.value.strip())
+                        scale = max(-d.as_tuple().exponent, 0)  # type: ignore[operator]
+                        base = T.widen_numeric(base, T.Decimal(max(len(d.as_tuple().digits), scale, 1), scale))
+        out = []
+        for i in items:
+            c = self._coerce_literal(i, base, None) if i.literal else i
+            if not isinstance(c.type, T.NullType) and not T.can_implicitly_cast(c.type, base):
+                if isinstance(base, T.Struct) and isinstance(c.type, T.Struct):
+                    out.append(Compiled(self._struct_widen(c, base), base))
+                    continue
+                raise KsqlTypeError(f"invalid input syntax for type {base}: {c.code}")
+            out.append(self.coerce(c, base) if not isinstance(c.type, T.NullType) else Compiled("None", base, True))
+        return base, out
+
+    def _struct_widen(self, c: Compiled, target: T.Struct) -> str:
+        names = [n for n, _ in target.fields]
+        t = self.tmp()
+        return f"(None if ({t} := {c.code}) is None else {{n: {t}.get(n) for n in {names!r}}})"
+
+    def _c_Array(self, node: exp.Array) -> Compiled:
+        items = [self.compile(e) for e in node.expressions]
+        if not items:
+            raise KsqlStatementError("Array constructor cannot be empty. Please supply at least one element (see "
+                                     "https://github.com/confluentinc/ksql/issues/4239).")
+        et, cast = self.unify(items)
         if isinstance(et, T.NullType):
-            if items:
-                raise KsqlStatementError("Cannot construct an array with all NULL elements (see "
-                                         "https://github.com/confluentinc/ksql/issues/4239). As a workaround, "
-                                         "you may cast a NULL value to the desired type.")
-            et = T.STRING
-        codes = [self.coerce(i, et).code for i in items]
-        return Compiled("[" + ", ".join(codes) + "]", T.Array(et))
+            raise KsqlStatementError("Cannot construct an array with all NULL elements (see "
+                                     "https://github.com/confluentinc/ksql/issues/4239). As a workaround, "
+                                     "you may cast a NULL value to the desired type.")
+        return Compiled("[" + ", ".join(c.code for c in cast) + "]", T.Array(et))
 
     def _c_MapConstructor(self, node: MapConstructor) -> Compiled:
         keys = [self.compile(k) for k in node.args.get("keys") or []]
         vals = [self.compile(v) for v in node.args.get("values") or []]
-        kt = T.common_type([k.type for k in keys]) if keys else T.STRING
-        vt = T.common_type([v.type for v in vals]) if vals else T.STRING
-        if kt is None or vt is None:
-            raise KsqlTypeError("invalid input syntax for type MAP: keys and values must each share a type")
-        if isinstance(vt, T.NullType) and vals:
+        if not keys:
+            raise KsqlStatementError("Map constructor cannot be empty. Please supply at least one key value pair "
+                                     "(see https://github.com/confluentinc/ksql/issues/4239).")
+        kt, kc = self.unify(keys)
+        vt, vc = self.unify(vals)
+        if isinstance(kt, T.NullType):
+            raise KsqlStatementError("Cannot construct a map with all NULL keys (see "
+                                     "https://github.com/confluentinc/ksql/issues/4239). As a workaround, "
+                                     "you may cast a NULL key to the desired type.")
+        if isinstance(vt, T.NullType):
             raise KsqlStatementError("Cannot construct a map with all NULL values (see "
                                      "https://github.com/confluentinc/ksql/issues/4239). As a workaround, "
                                      "you may cast a NULL value to the desired type.")
-        kt = T.STRING if isinstance(kt, T.NullType) else kt
-        vt = T.STRING if isinstance(vt, T.NullType) else vt
-        pairs = ", ".join(f"{self.coerce(k, kt).code}: {self.coerce(v, vt).code}" for k, v in zip(keys, vals, strict=True))
+        pairs = ", ".join(f"{k.code}: {v.code}" for k, v in zip(kc, vc, strict=True))
         return Compiled("{" + pairs + "}", T.Map(kt, vt))
 
     def _c_StructConstructor(self, node: StructConstructor) -> Compiled:
         names = node.args.get("names") or []
+        if len(set(names)) != len(names):
+            dup = next(n for n in names if names.count(n) > 1)
+            raise KsqlStatementError(f"Duplicate field names found in STRUCT: '{dup}'")
         vals = [self.compile(v) for v in node.args.get("values") or []]
         fields = []
         parts = []
@@ -641,6 +695,24 @@ _COERCE_ERRORS = (KsqlStatementError, KsqlTypeError, TypeError)
 
 
 _NO = object()
+
+
+def _common(types: list[T.SqlType]) -> T.SqlType | None:
+    """common_type, with structs merged field-wise (ksqlDB widens STRUCTs to the union of their fields)."""
+    structs = [t for t in types if isinstance(t, T.Struct)]
+    if structs and len(structs) == len([t for t in types if not isinstance(t, T.NullType)]):
+        fields: dict[str, T.SqlType] = {}
+        for st in structs:
+            for n, ft in st.fields:
+                if n in fields:
+                    merged = _common([fields[n], ft])
+                    if merged is None:
+                        return None
+                    fields[n] = merged
+                else:
+                    fields[n] = ft
+        return T.Struct(tuple(fields.items()))
+    return T.common_type(types)
 
 
 def _parse_literal(text: str, target: T.SqlType) -> Any:
