@@ -643,6 +643,8 @@ class ExprCompiler:
         if kind is None:
             raise KsqlStatementError(f"Can't find any functions with the name '{name}'")
         fn = self.registry.scalars[name]
+        if len(args) == 1 and isinstance(args[0], exp.Star):
+            args = []  # f(*) is f() for scalar functions, as in ksqlDB
         compiled: list[Compiled | None] = []
         types: list[T.SqlType] = []
         for a in args:
@@ -680,10 +682,13 @@ class ExprCompiler:
             assert c is not None
             pt = resolved.param_types[i] if resolved.param_types and i < len(resolved.param_types) else None
             if pt is not None and not isinstance(c.type, T.LambdaType) and pt != c.type and not _is_generic(pt):
-                try:
-                    c = self.coerce(c, pt)
-                except _COERCE_ERRORS:
-                    pass
+                if c.type == T.STRING and pt in (T.DATE, T.TIME, T.TIMESTAMP):
+                    c = casts.cast_compiled(self, c, pt)  # functions accept ISO strings for temporal arguments
+                else:
+                    try:
+                        c = self.coerce(c, pt)
+                    except _COERCE_ERRORS:
+                        pass
             parts.append(c)
         if resolved.null_on_null and parts:
             body = impl + "(" + ", ".join("{" + str(i) + "}" for i in range(len(parts))) + ")"

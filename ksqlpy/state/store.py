@@ -6,12 +6,20 @@ transaction, and ``commit_local()`` (after that transaction committed) writes th
 transaction together with the changelog offset they correspond to (the checkpoint). On open, a store
 catches up by replaying its changelog from the checkpoint; with its files gone it rebuilds from offset 0.
 Values are pickled: they are accumulators and rows, private to ksqlpy.
+
+Why the changelog is written first and LMDB second: the log transaction is what commits a batch (outputs,
+changelog, input positions together). A crash between the two leaves LMDB behind its changelog, and the
+replay on the next open closes the gap; LMDB is never ahead of what the log committed.
+
+A store built with ``log=None`` has no changelog (transient push queries): its files are private and
+thrown away on ``close()``.
 """
 
 from __future__ import annotations
 
 import os
 import pickle
+import shutil
 import struct
 from collections.abc import Iterator
 from typing import Any
@@ -22,11 +30,18 @@ from ksqlpy.log.base import Log, LogTransaction, ProducerRecord
 
 _DELETED = object()
 _CHECKPOINT = b"checkpoint"
+_CACHE_LIMIT = 100_000
+_dumps = pickle.dumps
+_loads = pickle.loads
+_HIGHEST = pickle.HIGHEST_PROTOCOL
 
 
 class KeyValueStore:
-    def __init__(self, directory: str, log: Log, changelog_topic: str, partition: int) -> None:
+    """Bytes keys -> picklable values; see the module docstring for the commit protocol."""
+
+    def __init__(self, directory: str, log: Log | None, changelog_topic: str | None, partition: int) -> None:
         os.makedirs(directory, exist_ok=True)
+        self.directory = directory
         self.env = lmdb.open(directory, map_size=1 << 36, max_dbs=2, subdir=True, sync=False, metasync=False,
                              readahead=False)
         self.data = self.env.open_db(b"data")
@@ -36,20 +51,28 @@ class KeyValueStore:
         self.partition = partition
         self.cache: dict[bytes, Any] = {}
         self.dirty: dict[bytes, Any] = {}
+        self._encoded: dict[bytes, bytes | None] = {}
+        self.restored = 0  # changelog records replayed by the last restore
         self._restore()
 
     # ---------------------------------------------------------------- restore
     def checkpoint(self) -> int:
+        """The changelog offset the local files match (0: nothing applied yet)."""
         with self.env.begin(db=self.meta) as txn:
             raw = txn.get(_CHECKPOINT)
         return struct.unpack(">q", raw)[0] if raw else 0
 
     def _restore(self) -> None:
         """Replay the changelog from the checkpoint so the local files match what was committed."""
-        if not self.log.topic_exists(self.topic):
+        if self.log is None or self.topic is None or not self.log.topic_exists(self.topic):
             return
-        offset = max(self.checkpoint(), self.log.start_offset(self.topic, self.partition))
+        start = self.log.start_offset(self.topic, self.partition)
         end = self.log.end_offset(self.topic, self.partition)
+        offset = self.checkpoint()
+        if offset > end:  # the changelog was recreated: local files describe another history
+            self._wipe()
+            offset = 0
+        offset = max(offset, start)
         while offset < end:
             batch = self.log.fetch(self.topic, self.partition, offset, 50_000)
             if not batch.offsets:
@@ -64,18 +87,24 @@ class KeyValueStore:
                         txn.put(k, v, db=self.data)
                 offset = batch.next_offset
                 txn.put(_CHECKPOINT, struct.pack(">q", offset), db=self.meta)
+            self.restored += len(batch.offsets)
+
+    def _wipe(self) -> None:
+        with self.env.begin(write=True) as txn:
+            txn.drop(self.data, delete=False)
+            txn.drop(self.meta, delete=False)
 
     # ---------------------------------------------------------------- access
     def get(self, key: bytes) -> Any:
-        v = self.cache.get(key, None)
+        v = self.cache.get(key)
         if v is not None:
             return None if v is _DELETED else v
         with self.env.begin(db=self.data, buffers=False) as txn:
             raw = txn.get(key)
         if raw is None:
             return None
-        value = pickle.loads(raw)
-        if len(self.cache) < 100_000:
+        value = _loads(raw)
+        if len(self.cache) < _CACHE_LIMIT:
             self.cache[key] = value
         return value
 
@@ -87,54 +116,99 @@ class KeyValueStore:
         self.cache[key] = _DELETED
         self.dirty[key] = _DELETED
 
-    def items(self, prefix: bytes = b"") -> Iterator[tuple[bytes, Any]]:
-        """Committed entries (plus this batch's changes) whose key starts with ``prefix``, in key order."""
-        seen = set()
-        merged: dict[bytes, Any] = {}
-        with self.env.begin(db=self.data) as txn:
+    def range(self, lo: bytes, hi: bytes | None = None) -> Iterator[tuple[bytes, Any]]:
+        """Entries with ``lo <= key < hi`` (``hi`` None: no upper bound) in key order, this batch's
+        changes included. Safe against puts/deletes made while iterating (they are not seen)."""
+        pending = sorted((k, v) for k, v in self.dirty.items() if k >= lo and (hi is None or k < hi))
+        pi = 0
+        with self.env.begin(db=self.data, buffers=False) as txn:
             cur = txn.cursor()
-            if cur.set_range(prefix):
-                for k, v in cur:
-                    if not k.startswith(prefix):
-                        break
-                    merged[bytes(k)] = pickle.loads(v)
-        for k, v in self.dirty.items():
-            if k.startswith(prefix):
-                merged[k] = v
-        for k in sorted(merged):
-            v = merged[k]
-            if v is _DELETED or k in seen:
-                continue
-            seen.add(k)
-            yield k, v
+            ok = cur.set_range(lo)
+            while ok:
+                k = cur.key()
+                if hi is not None and k >= hi:
+                    break
+                while pi < len(pending) and pending[pi][0] < k:
+                    pk, pv = pending[pi]
+                    pi += 1
+                    if pv is not _DELETED:
+                        yield pk, pv
+                if pi < len(pending) and pending[pi][0] == k:
+                    pk, pv = pending[pi]
+                    pi += 1
+                    if pv is not _DELETED:
+                        yield pk, pv
+                else:
+                    cached = self.cache.get(k)
+                    if cached is _DELETED:
+                        pass
+                    elif cached is not None:
+                        yield k, cached
+                    else:
+                        yield k, _loads(cur.value())
+                ok = cur.next()
+        while pi < len(pending):
+            pk, pv = pending[pi]
+            pi += 1
+            if pv is not _DELETED:
+                yield pk, pv
+
+    def items(self, prefix: bytes = b"") -> Iterator[tuple[bytes, Any]]:
+        """Entries whose key starts with ``prefix``, in key order (this batch's changes included)."""
+        return self.range(prefix, _prefix_end(prefix))
 
     # ---------------------------------------------------------------- commit
     def flush(self, tx: LogTransaction) -> None:
         """Write this batch's changes to the changelog inside ``tx``."""
+        enc = self._encoded
+        enc.clear()
         for k, v in self.dirty.items():
-            payload = None if v is _DELETED else pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL)
-            tx.produce(ProducerRecord(self.topic, k, payload, None, None, self.partition))
+            enc[k] = None if v is _DELETED else _dumps(v, _HIGHEST)
+        if self.log is None or self.topic is None:
+            return
+        produce = tx.produce
+        topic, part = self.topic, self.partition
+        for k, payload in enc.items():
+            produce(ProducerRecord(topic, k, payload, None, None, part))
 
     def commit_local(self) -> None:
         """Apply this batch's changes to LMDB with the changelog offset they reach (one write txn)."""
         if not self.dirty:
             return
-        end = self.log.end_offset(self.topic, self.partition)
-        with self.env.begin(write=True) as txn:
+        enc = self._encoded
+        end = self.log.end_offset(self.topic, self.partition) if self.log is not None and self.topic else 0
+        with self.env.begin(write=True, db=self.data) as txn:
             for k, v in self.dirty.items():
-                if v is _DELETED:
-                    txn.delete(k, db=self.data)
+                payload = enc[k] if k in enc else (None if v is _DELETED else _dumps(v, _HIGHEST))
+                if payload is None:
+                    txn.delete(k)
                 else:
-                    txn.put(k, pickle.dumps(v, protocol=pickle.HIGHEST_PROTOCOL), db=self.data)
-            txn.put(_CHECKPOINT, struct.pack(">q", end), db=self.meta)
+                    txn.put(k, payload)
+            if self.log is not None:
+                txn.put(_CHECKPOINT, struct.pack(">q", end), db=self.meta)
         self.dirty.clear()
-        if len(self.cache) > 100_000:
+        enc.clear()
+        if len(self.cache) > _CACHE_LIMIT:
             self.cache.clear()
 
     def abort(self) -> None:
         """Forget uncommitted changes (the batch's log transaction failed)."""
         self.dirty.clear()
+        self._encoded.clear()
         self.cache.clear()
 
     def close(self) -> None:
         self.env.close()
+        if self.log is None:
+            shutil.rmtree(self.directory, ignore_errors=True)
+
+
+def _prefix_end(prefix: bytes) -> bytes | None:
+    """The smallest key greater than every key starting with ``prefix`` (None: no such key)."""
+    p = bytearray(prefix)
+    while p:
+        if p[-1] < 0xFF:
+            p[-1] += 1
+            return bytes(p)
+        p.pop()
+    return None
