@@ -26,14 +26,14 @@ _LIST_KINDS = {
 }
 
 
-def _command_id(statement: str, query_id: str | None) -> str:
+def _command_id(statement: str) -> str:
     """ksqlDB's ``<type>/<entity>/<action>`` id, best effort from the statement's first words."""
     from ksqlpy.cli.lexer import code_tokens
 
     words = [t.text.upper() for t in code_tokens(statement)[:8]]
     if not words:
         return ""
-    action = {"CREATE": "create", "DROP": "drop", "ALTER": "alter"}.get(words[0], "execute")
+    action = {"CREATE": "create", "INSERT": "create", "DROP": "drop", "ALTER": "alter"}.get(words[0], "execute")
     if words[0] in ("TERMINATE", "PAUSE", "RESUME"):
         return f"{words[0].lower()}/{words[1] if len(words) > 1 else 'ALL'}/execute"
     kind = next((w.lower() for w in words if w in ("STREAM", "TABLE", "TYPE")), "stream")
@@ -53,7 +53,7 @@ def to_entities(result: Any) -> list[Entity]:
         message = result.message or ""
         if message.startswith("Cannot add "):  # IF NOT EXISTS on an existing source
             return [{"@type": "warning_entity", "statementText": stmt, "message": message}]
-        return [{"@type": "currentStatus", **base, "commandId": _command_id(stmt, result.query_id),
+        return [{"@type": "currentStatus", **base, "commandId": _command_id(stmt),
                  "commandStatus": {"status": "SUCCESS", "message": message, "queryId": result.query_id},
                  "commandSequenceNumber": -1}]
     if kind == "message":
