@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import queue
+import uuid
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy.catalog import Source
@@ -166,7 +167,8 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
 
     plan = analyze_query(stmt.query, engine.catalog, sink_name=None, persistent=False, sql=stmt.text)
     engine.transient_counter += 1
-    qid = f"transient_{plan.source.name}_{engine.transient_counter}"
+    # unique per process and run: a transient query never resumes another one's position
+    qid = f"transient_{plan.source.name}_{engine.transient_counter}_{uuid.uuid4().int % 10**19}"
     cols = [(c.name, c.type) for c in plan.value]
     aggregating = plan.aggregation is not None
     groups = [plan.value, []] if aggregating else [plan.value]
@@ -190,6 +192,6 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
         reader = SourceReader(source, key_in, value_in, engine.plog, qid, keep_tombstones=keep)
         tq.tasks.append(Task(task_id=f"0_{p}", log=engine.log, group=group, topic=source.topic, partition=p,
                              reader=reader, processor=factory(p), writer=None, plog=engine.plog,
-                             start_at=start_at, on_rows=on_rows))
+                             start_at=start_at, on_rows=on_rows, commit=False))
     engine.transient[qid] = tq
     return tq

@@ -38,11 +38,16 @@ def _status(stmt: A.Statement, message: str, query_id: str | None = None) -> Sta
 # ---------------------------------------------------------------------- DDL
 
 
+def _exists_warning(stmt: A.Statement, kind: str, existing: Source) -> StatementResult:
+    """IF NOT EXISTS on an existing source: nothing happens, and the user is told so (ksqlDB's warning)."""
+    msg = f"Cannot add {kind.lower()} {stmt.name}: A {existing.kind.lower()} with the same name already exists."  # type: ignore[attr-defined]
+    return StatementResult("warning_entity", stmt.text, message=msg, warnings=[msg])
+
+
 def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
-        return _status(stmt, f"Cannot add {stmt.kind.lower()} {stmt.name}: A {existing.kind.lower()} with the same "
-                             "name already exists.")
+        return _exists_warning(stmt, stmt.kind, existing)
     src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types())
     if existing is not None:
         if not stmt.or_replace:
@@ -89,8 +94,7 @@ def _ensure_topic(engine: Engine, topic: str, props: dict[str, Any], *, creating
 def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
-        return _status(stmt, f"Cannot add {stmt.kind.lower()} {stmt.name}: A {existing.kind.lower()} with the same "
-                             "name already exists.")
+        return _exists_warning(stmt, stmt.kind, existing)
     if existing is not None and not stmt.or_replace:
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
                                  "the same name already exists")

@@ -35,6 +35,12 @@ MODULES = [
 
 @lru_cache(maxsize=1)
 def default_registry() -> FunctionRegistry:
+    """The process-wide registry the compiler resolves against (built-ins, plus any user functions)."""
+    return builtin_registry()
+
+
+def builtin_registry() -> FunctionRegistry:
+    """A fresh registry holding exactly the built-in functions."""
     registry = FunctionRegistry()
     for name in MODULES:
         try:
@@ -54,5 +60,6 @@ __all__ = [
     "ResolvedAggregate",
     "ScalarFunction",
     "TableFunction",
+    "builtin_registry",
     "default_registry",
 ]

@@ -23,7 +23,7 @@ class Task:
     def __init__(self, *, task_id: str, log: Log, group: str, topic: str, partition: int,
                  reader: SourceReader, processor: Processor, writer: SinkWriter | None,
                  plog: ProcessingLog, start_at: str = "latest", max_batch: int = 10000,
-                 on_rows: Callable[[list[tuple]], None] | None = None) -> None:
+                 on_rows: Callable[[list[tuple]], None] | None = None, commit: bool = True) -> None:
         self.task_id = task_id
         self.log = log
         self.group = group
@@ -35,6 +35,7 @@ class Task:
         self.plog = plog
         self.max_batch = max_batch
         self.on_rows = on_rows
+        self.commit = commit  # transient (push/pull) tasks keep their position in memory only
         committed = log.committed(group, topic, partition)
         if committed is not None:
             self.position = committed
@@ -54,7 +55,8 @@ class Task:
             rows = self.processor(decoded, tx)
             if self.writer is not None and rows:
                 self.writer.write(tx, rows)
-            tx.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
+            if self.commit:
+                tx.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
         after = getattr(self.processor, "after_commit", None)
         if after is not None:
             after()

@@ -1,0 +1,41 @@
+"""The function reference page (docs/functions.md), rendered from the registry so it cannot drift."""
+
+from __future__ import annotations
+
+from ksqlpy.functions.registry import FunctionRegistry
+
+HEADER = """# Built-in functions
+
+Generated from the function registry by `python -m ksqlpy.functions.docs > docs/functions.md`;
+`DESCRIBE FUNCTION name;` shows the same signatures. A test keeps this page in step with the registry.
+"""
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")
+
+
+def _table(title: str, fns: list) -> list[str]:  # type: ignore[type-arg]
+    lines = [f"## {title}", "", "| function | signatures | description |", "|---|---|---|"]
+    for name, fn in sorted(fns, key=lambda p: p[0]):
+        sigs = "<br>".join(_cell(s) for s in fn.signatures())
+        lines.append(f"| `{name}` | {sigs} | {_cell(fn.description or '')} |")
+    return lines + [""]
+
+
+def render_markdown(registry: FunctionRegistry) -> str:
+    lines = [HEADER]
+    by_category: dict[str, list] = {}  # type: ignore[type-arg]
+    for name, fn in registry.scalars.items():
+        by_category.setdefault((fn.category or "OTHER").title(), []).append((name, fn))
+    for cat in sorted(by_category):
+        lines += _table(cat, by_category[cat])
+    lines += _table("Aggregate functions", list(registry.aggregates.items()))
+    lines += _table("Table functions", list(registry.tables.items()))
+    return "\n".join(lines).rstrip() + "\n"
+
+
+if __name__ == "__main__":
+    from ksqlpy.functions import builtin_registry
+
+    print(render_markdown(builtin_registry()), end="")
