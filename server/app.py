@@ -1,0 +1,299 @@
+"""The FastAPI application: ksqlDB's REST routes (reference §1) over one ``ServerContext``.
+
+Handlers stay thin: they parse the body, hand the synchronous engine work to a worker thread, and turn
+the result into ksqlDB's JSON. Errors anywhere become the ksqlDB error envelope; routes that do not exist
+answer 404 with a plain ``Not Found`` body, as ksqlDB's Vert.x router does.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from typing import Any
+
+import anyio
+from fastapi import FastAPI, Request, WebSocket
+from fastapi.exceptions import RequestValidationError
+from ksqlpy.server import queries as Q
+from ksqlpy.server.auth import BasicAuthMiddleware, load_users
+from ksqlpy.server.config import ServerConfig
+from ksqlpy.server.context import READY, ServerContext
+from ksqlpy.server.errors import (
+    HTTP2_ONLY,
+    INTERNAL_ERROR_MESSAGE,
+    NOT_FOUND,
+    SERVER_ERROR,
+    ServerError,
+    bad_request,
+    envelope,
+)
+from ksqlpy.server.gate import GateMiddleware
+from ksqlpy.server.inserts import RowInserter, acks, lines_of
+from ksqlpy.server.ksql import run_request
+from ksqlpy.server.models import (
+    CloseQueryArgs,
+    InsertsStreamHeader,
+    KsqlRequest,
+    QueryStreamArgs,
+    TerminateArgs,
+    body_schema,
+    parse_body,
+)
+from ksqlpy.server.properties import check_property
+from ksqlpy.server.streaming import (
+    DELIMITED,
+    JSON,
+    KSQL_V1_JSON,
+    PROTOBUF,
+    WRITERS,
+    StreamingBody,
+    choose,
+)
+from ksqlpy.server.values import dumps
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+
+from ksqlpy.errors import KsqlError
+
+LOG = logging.getLogger("ksqlpy.server")
+KSQL_VERSION = "0.29.0"  # the ksqlDB REST API version served (clients check it)
+
+
+class KsqlJSONResponse(Response):
+    """JSON via orjson (exact decimals); old-API responses are always ``application/json``."""
+
+    media_type = "application/json"
+
+    def render(self, content: Any) -> bytes:
+        return dumps(content)
+
+
+def error_response(e: ServerError) -> Response:
+    return KsqlJSONResponse(e.body(), status_code=e.status, headers=e.headers)
+
+
+async def in_thread(fn: Any, *args: Any) -> Any:
+    return await anyio.to_thread.run_sync(fn, *args)
+
+
+def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAPI:
+    ctx = ctx or ServerContext(config)
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        threading.Thread(target=ctx.initialize, name="ksqlpy-init", daemon=True).start()
+        yield
+        ctx.begin_shutdown()
+        await in_thread(ctx.close)
+
+    app = FastAPI(title="ksqlpy REST API", version=KSQL_VERSION, lifespan=lifespan, docs_url="/docs",
+                  redoc_url=None, description="ksqlDB-compatible REST API served by ksqlpy.")
+    app.state.ctx = ctx
+    _install_error_handlers(app)
+    _routes(app, ctx)
+    app.add_middleware(GateMiddleware, ctx=ctx, max_bytes=config.int("ksql.server.request.max.bytes"))
+    if config.auth_method == "BASIC":
+        app.add_middleware(BasicAuthMiddleware, users=load_users(str(config.get("authentication.users.file"))),
+                           realm=str(config.get("authentication.realm", "KsqlServer")))
+    return app
+
+
+def _install_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(ServerError)
+    async def server_error(request: Request, e: ServerError) -> Response:
+        return error_response(e)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, e: RequestValidationError) -> Response:
+        return error_response(bad_request(f"Invalid request: {e.errors()}"))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, e: StarletteHTTPException) -> Response:
+        if e.status_code == 404:
+            return PlainTextResponse("Not Found", status_code=404)
+        return PlainTextResponse(str(e.detail), status_code=e.status_code)
+
+    @app.exception_handler(KsqlError)
+    async def ksql_error(request: Request, e: KsqlError) -> Response:
+        return error_response(ServerError(e.error_code, e.message))
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, e: Exception) -> Response:
+        LOG.exception("unexpected error on %s", request.url.path)
+        return KsqlJSONResponse(envelope(SERVER_ERROR, INTERNAL_ERROR_MESSAGE), status_code=500)
+
+
+def _query_response(ctx: ServerContext, run: Q.QueryRun, media: str) -> Response:
+    if run.kind == Q.PRINT:
+        async def text() -> AsyncIterator[bytes]:
+            async for line in run.printer.lines():
+                yield line.encode() + b"\n"
+
+        return StreamingBody(text(), "application/json", on_close=Q.closer(ctx, run))
+    writer = WRITERS[media](run.query_id, run.columns)
+    return StreamingBody(Q.chunks(ctx, run, writer), writer.media_type, on_close=Q.closer(ctx, run))
+
+
+def _routes(app: FastAPI, ctx: ServerContext) -> None:
+    # ------------------------------------------------------------------ probes and info
+    @app.get("/chc/ready", tags=["health"])
+    @app.get("/chc/live", tags=["health"])
+    async def probes() -> Response:
+        return KsqlJSONResponse({})
+
+    @app.get("/", include_in_schema=False)
+    async def root() -> Response:
+        return RedirectResponse("/info", status_code=307)
+
+    @app.get("/info", tags=["info"])
+    async def info() -> Response:
+        return KsqlJSONResponse({"KsqlServerInfo": {"version": KSQL_VERSION, "kafkaClusterId": ctx.cluster_id,
+                                                    "ksqlServiceId": ctx.config.service_id,
+                                                    "serverStatus": "DEGRADED" if ctx.replay_errors else "RUNNING"}})
+
+    @app.get("/healthcheck", tags=["info"])
+    async def healthcheck() -> Response:
+        ok = {"isHealthy": True}
+        runner_ok = ctx.engine is not None and ctx.state == READY
+        return KsqlJSONResponse({"isHealthy": runner_ok, "details": {"metastore": ok, "kafka": ok,
+                                                                     "commandRunner": {"isHealthy": runner_ok}},
+                                 "serverState": ctx.state})
+
+    @app.get("/clusterStatus", tags=["info"])
+    async def cluster_status() -> Response:
+        now = int(time.time() * 1000)
+        engine = ctx.engine
+        per_query = {}
+        for qid, q in list(engine.queries.items()):
+            per_query[qid] = {"activeStores": [], "standByStores": [], "standByPartitions": [],
+                              "activePartitions": [{"topic": t.topic, "partition": t.partition} for t in q.tasks]}
+        return KsqlJSONResponse({"clusterStatus": {ctx.host: {
+            "hostAlive": True, "lastStatusUpdateMs": now, "activeStandbyPerQuery": per_query,
+            "hostStoreLags": {"stateStoreLags": {}, "updateTimeMs": now}}}})
+
+    @app.get("/v1/metadata", tags=["info"])
+    async def metadata() -> Response:
+        return KsqlJSONResponse({"version": KSQL_VERSION, "clusterId": _cluster_id(ctx)})
+
+    @app.get("/v1/metadata/id", tags=["info"])
+    async def metadata_id() -> Response:
+        return KsqlJSONResponse(_cluster_id(ctx))
+
+    @app.get("/is_valid_property/{property}", tags=["info"])
+    async def is_valid_property(property: str) -> Response:
+        check_property(property, ctx.denied)
+        return KsqlJSONResponse(True)
+
+    @app.get("/status", tags=["status"])
+    async def statuses() -> Response:
+        return KsqlJSONResponse({"commandStatuses": {k: v["status"] for k, v in list(ctx.statuses.items())}})
+
+    @app.get("/status/{type}/{entity}/{action}", tags=["status"])
+    async def status(type: str, entity: str, action: str) -> Response:
+        found = ctx.statuses.get(f"{type}/{entity}/{action}")
+        if found is None:
+            raise ServerError(NOT_FOUND, "Command not found")
+        return KsqlJSONResponse(found)
+
+    @app.post("/heartbeat", include_in_schema=False)
+    @app.post("/lag", include_in_schema=False)
+    async def internal(request: Request) -> Response:
+        return KsqlJSONResponse({})
+
+    # ------------------------------------------------------------------ statements
+    @app.post("/ksql", tags=["statements"], openapi_extra=body_schema(KsqlRequest))
+    async def ksql(request: Request) -> Response:
+        req = parse_body(await request.body(), KsqlRequest)
+        return KsqlJSONResponse(await in_thread(run_request, ctx, req))
+
+    @app.post("/ksql/terminate", tags=["statements"], openapi_extra=body_schema(TerminateArgs))
+    async def terminate_cluster(request: Request) -> Response:
+        raw = await request.body()
+        args = parse_body(raw, TerminateArgs) if raw.strip() else TerminateArgs()
+        patterns = []
+        for p in args.deleteTopicList:
+            try:
+                patterns.append(re.compile(p))
+            except re.error as e:
+                raise bad_request(f"Invalid pattern: {p} ({e})") from e
+        return KsqlJSONResponse(await in_thread(_terminate_cluster, ctx, patterns))
+
+    # ------------------------------------------------------------------ queries
+    @app.post("/query", tags=["queries"], openapi_extra=body_schema(KsqlRequest))
+    async def query(request: Request) -> Response:
+        req = parse_body(await request.body(), KsqlRequest)
+        await in_thread(ctx.wait_for_command, req.commandSequenceNumber)
+        media = choose(request.headers.get("accept"), [KSQL_V1_JSON, JSON, DELIMITED], DELIMITED)
+        if media is None:
+            return PlainTextResponse("Not Acceptable", status_code=406)
+        if media == JSON:
+            media = KSQL_V1_JSON
+        run = await in_thread(lambda: Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables,
+                                                    resource=True))
+        return _query_response(ctx, run, media)
+
+    @app.post("/query-stream", tags=["queries"], openapi_extra=body_schema(QueryStreamArgs))
+    async def query_stream(request: Request) -> Response:
+        args = parse_body(await request.body(), QueryStreamArgs)
+        media = choose(request.headers.get("accept"), [DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF], DELIMITED)
+        if media is None or media == PROTOBUF:
+            return PlainTextResponse("Not Acceptable: protobuf rows are not supported", status_code=406)
+        run = await in_thread(lambda: Q.start_query(ctx, args.sql, args.properties, args.sessionVariables))
+        if run.kind == Q.PRINT and media != DELIMITED:
+            run.printer.close()
+            return PlainTextResponse("Not Acceptable", status_code=406)
+        return _query_response(ctx, run, media)
+
+    @app.post("/close-query", tags=["queries"], openapi_extra=body_schema(CloseQueryArgs))
+    async def close_query(request: Request) -> Response:
+        args = parse_body(await request.body(), CloseQueryArgs)
+        if not await in_thread(ctx.close_push, args.queryId):
+            raise bad_request(f"No query with id {args.queryId}")
+        return Response(status_code=200)
+
+    @app.post("/inserts-stream", tags=["queries"], openapi_extra=body_schema(InsertsStreamHeader))
+    async def inserts_stream(request: Request) -> Response:
+        if request.scope.get("http_version") != "2":
+            raise ServerError(HTTP2_ONLY, "This endpoint is only available when using HTTP2")
+        media = choose(request.headers.get("accept"), [DELIMITED, JSON], DELIMITED) or DELIMITED
+        lines = lines_of(request.stream())
+        first = await anext(lines, None)
+        if first is None:
+            raise bad_request("Invalid JSON in request: no insert stream header")
+        header = parse_body(first, InsertsStreamHeader)
+        inserter = await in_thread(RowInserter.open, ctx.engine, header.target)
+        return StreamingBody(acks(inserter, lines, media == JSON), media, watch_disconnect=False)
+
+    @app.websocket("/ws/query")
+    async def ws_query(ws: WebSocket) -> None:
+        from ksqlpy.server.websocket import serve_ws
+
+        await serve_ws(ctx, ws)
+
+
+def _cluster_id(ctx: ServerContext) -> dict[str, Any]:
+    return {"scope": {"path": [], "clusters": {"kafka-cluster": ctx.cluster_id,
+                                                 "ksql-cluster": ctx.config.service_id}}}
+
+
+def _terminate_cluster(ctx: ServerContext, patterns: list[re.Pattern[str]]) -> list[dict[str, Any]]:
+    """TERMINATE CLUSTER: stop every query, delete matching ksql-created sink topics and the command topic."""
+    engine = ctx.engine
+    with ctx.ddl_lock, engine.lock:
+        for qid in list(engine.queries):
+            engine.stop_persistent(qid)
+        for src in engine.catalog.sources():
+            if src.created_by_query and any(p.fullmatch(src.name) or p.fullmatch(src.topic) for p in patterns):
+                if engine.log.topic_exists(src.topic):
+                    engine.log.delete_topic(src.topic)
+        if ctx.commands is not None and engine.log.topic_exists(ctx.commands.topic):
+            engine.log.delete_topic(ctx.commands.topic)
+        ctx.state = "TERMINATED"
+    cid = "cluster/TerminateCluster/terminate"
+    return [{"@type": "currentStatus", "statementText": "TERMINATE CLUSTER;", "commandId": cid,
+             "commandStatus": {"status": "SUCCESS", "message": "Terminated KSQL cluster", "queryId": None},
+             "commandSequenceNumber": -1, "warnings": []}]

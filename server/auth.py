@@ -1,0 +1,84 @@
+"""HTTP Basic authentication against a users file, as ksqlDB's ``authentication.method=BASIC``.
+
+ksqlDB reads users through JAAS from a Jetty ``HashLoginService`` properties file; we read the same file
+format directly (``authentication.users.file``): one ``user: password[,role...]`` per line, ``#`` comments,
+passwords in plain text or as ``MD5:<hex>``. ``/chc/*`` stays open (liveness probes carry no credentials).
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import hashlib
+import hmac
+
+from ksqlpy.server.config import ConfigError
+from ksqlpy.server.errors import UNAUTHORIZED, envelope
+from ksqlpy.server.values import dumps
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+OPEN_PATHS = ("/chc/",)
+
+
+def load_users(path: str) -> dict[str, str]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except OSError as e:
+        raise ConfigError(f"Cannot read authentication.users.file {path}: {e.strerror or e}") from e
+    users: dict[str, str] = {}
+    for raw in text.splitlines():
+        line = raw.strip()
+        if not line or line.startswith(("#", "!")) or ":" not in line:
+            continue
+        user, rest = line.split(":", 1)
+        users[user.strip()] = rest.split(",", 1)[0].strip()
+    return users
+
+
+def check_password(stored: str, given: str) -> bool:
+    if stored.upper().startswith("MD5:"):
+        digest = hashlib.md5(given.encode(), usedforsecurity=False).hexdigest()
+        return hmac.compare_digest(digest, stored[4:].strip().lower())
+    return hmac.compare_digest(stored.encode(), given.encode())
+
+
+def credentials(header: str | None) -> tuple[str, str] | None:
+    if not header or not header.lower().startswith("basic "):
+        return None
+    try:
+        decoded = base64.b64decode(header[6:].strip(), validate=True).decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError):
+        return None
+    if ":" not in decoded:
+        return None
+    user, password = decoded.split(":", 1)
+    return user, password
+
+
+class BasicAuthMiddleware:
+    def __init__(self, app: ASGIApp, users: dict[str, str], realm: str = "KsqlServer") -> None:
+        self.app = app
+        self.users = users
+        self.realm = realm
+
+    def allowed(self, scope: Scope) -> bool:
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope.get("headers", [])}
+        creds = credentials(headers.get("authorization"))
+        if creds is None:
+            return False
+        stored = self.users.get(creds[0])
+        return stored is not None and check_password(stored, creds[1])
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket") or scope["path"].startswith(OPEN_PATHS) or self.allowed(scope):
+            await self.app(scope, receive, send)
+            return
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1008, "reason": "Unauthorized"})
+            return
+        body = dumps(envelope(UNAUTHORIZED, "Unauthorized"))
+        await send({"type": "http.response.start", "status": 401, "headers": [
+            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+            (b"www-authenticate", f'Basic realm="{self.realm}"'.encode())]})
+        await send({"type": "http.response.body", "body": body})

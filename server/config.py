@@ -1,0 +1,208 @@
+"""Server configuration: a ``ksql-server.properties`` style file, overridden by command-line flags.
+
+ksqlDB users bring their properties files, so names are ksqlDB's wherever ksqlDB has one. Everything that
+is not a server-only setting goes on to the engine unchanged (``ksql.*``, ``ksql.streams.*``, bare Streams
+names such as ``auto.offset.reset``).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from ksqlpy.engine.config import as_bool
+
+DEFAULT_LISTENER = "http://0.0.0.0:8088"
+
+# Server-side defaults. The processing log topic and stream are created by default (ksqlDB ships them off,
+# but every ksqlDB quick start turns them on, and a KSQL_PROCESSING_LOG users can query is what we want).
+SERVER_DEFAULTS: dict[str, Any] = {
+    "listeners": DEFAULT_LISTENER,
+    "ksql.service.id": "default_",
+    "ksql.server.command.response.timeout.ms": 5000,
+    "ksql.max.push.queries": 100,
+    "ksql.logging.processing.topic.auto.create": "true",
+    "ksql.logging.processing.topic.partitions": 1,
+    "ksql.logging.processing.topic.replication.factor": 1,
+    "ksql.logging.processing.stream.auto.create": "true",
+    "ksql.logging.processing.stream.name": "KSQL_PROCESSING_LOG",
+    "ksql.logging.processing.rows.include": "false",
+    "ksql.server.request.max.bytes": 10 * 1024 * 1024,
+    "ksql.properties.overrides.denylist": "",
+    "authentication.method": "NONE",
+    "authentication.realm": "KsqlServer",
+}
+
+
+class ConfigError(Exception):
+    """A configuration problem the server reports and exits on (exit status 2)."""
+
+
+_ESCAPES = {"t": "\t", "n": "\n", "r": "\r", "f": "\f"}
+
+
+def _unescape(text: str) -> str:
+    out, i = [], 0
+    while i < len(text):
+        c = text[i]
+        if c == "\\" and i + 1 < len(text):
+            n = text[i + 1]
+            if n == "u" and i + 5 < len(text):
+                try:
+                    out.append(chr(int(text[i + 2:i + 6], 16)))
+                    i += 6
+                    continue
+                except ValueError:
+                    pass
+            out.append(_ESCAPES.get(n, n))
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def parse_properties(text: str) -> dict[str, str]:
+    """Java ``.properties`` syntax: ``k=v``, ``k: v`` or ``k v``; ``#``/``!`` comments; ``\\`` continuations."""
+    props: dict[str, str] = {}
+    logical: list[str] = []
+    pending = ""
+    for raw in text.splitlines():
+        line = raw.lstrip() if pending else raw.strip()
+        if not pending and (not line or line[0] in "#!"):
+            continue
+        trailing = len(line) - len(line.rstrip("\\"))
+        if trailing % 2 == 1:
+            pending += line[:-1]
+            continue
+        logical.append(pending + line)
+        pending = ""
+    if pending:
+        logical.append(pending)
+    for line in logical:
+        line = line.strip()
+        i = 0
+        while i < len(line):
+            if line[i] == "\\":
+                i += 2
+                continue
+            if line[i] in "=: \t":
+                break
+            i += 1
+        key = line[:i]
+        rest = line[i:].lstrip(" \t")
+        if rest[:1] in ("=", ":"):
+            rest = rest[1:].lstrip(" \t")
+        props[_unescape(key)] = _unescape(rest)
+    return props
+
+
+def load_properties(path: str) -> dict[str, str]:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return parse_properties(f.read())
+    except OSError as e:
+        raise ConfigError(f"Cannot read properties file {path}: {e.strerror or e}") from e
+
+
+@dataclass
+class Listener:
+    scheme: str
+    host: str
+    port: int
+
+    @property
+    def url(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{self.scheme}://{host}:{self.port}"
+
+    @property
+    def bind(self) -> str:
+        host = f"[{self.host}]" if ":" in self.host else self.host
+        return f"{host}:{self.port}"
+
+
+def parse_listener(url: str) -> Listener:
+    parts = urlsplit(url.strip())
+    if parts.scheme not in ("http", "https"):
+        raise ConfigError(f"Invalid listener {url!r}: the scheme must be http or https")
+    try:
+        port = parts.port
+    except ValueError as e:
+        raise ConfigError(f"Invalid listener {url!r}: {e}") from e
+    if port is None:
+        port = 8088
+    return Listener(parts.scheme, parts.hostname or "0.0.0.0", port)
+
+
+@dataclass
+class ServerConfig:
+    """Effective settings: ``properties`` holds everything (defaults, file, flags)."""
+
+    properties: dict[str, Any] = field(default_factory=lambda: dict(SERVER_DEFAULTS))
+    data_dir: str | None = None
+
+    def get(self, name: str, default: Any = None) -> Any:
+        return self.properties.get(name, default)
+
+    def flag(self, name: str) -> bool:
+        return as_bool(self.properties.get(name, "false"))
+
+    def int(self, name: str) -> int:
+        try:
+            return int(str(self.properties.get(name, SERVER_DEFAULTS.get(name, 0))).strip())
+        except ValueError as e:
+            raise ConfigError(f"Invalid value for {name}: {self.properties.get(name)!r} is not a number") from e
+
+    @property
+    def listeners(self) -> list[Listener]:
+        return [parse_listener(u) for u in str(self.get("listeners", DEFAULT_LISTENER)).split(",") if u.strip()]
+
+    @property
+    def service_id(self) -> str:
+        return str(self.get("ksql.service.id", "default_"))
+
+    @property
+    def engine_properties(self) -> dict[str, Any]:
+        """What the engine sees: all but the listener and security settings."""
+        skip = ("listeners", "ssl.", "authentication.")
+        return {k: v for k, v in self.properties.items() if not k.startswith(skip)}
+
+    @property
+    def auth_method(self) -> str:
+        return str(self.get("authentication.method", "NONE")).strip().upper()
+
+    def validate(self) -> None:
+        if not self.listeners:
+            raise ConfigError("No listener configured: set 'listeners' (e.g. http://0.0.0.0:8088)")
+        for name in ("ksql.max.push.queries", "ksql.server.command.response.timeout.ms",
+                     "ksql.server.request.max.bytes"):
+            self.int(name)
+        if self.auth_method not in ("NONE", "BASIC"):
+            raise ConfigError(f"Unsupported authentication.method {self.auth_method!r}: use NONE or BASIC")
+        if self.auth_method == "BASIC" and not self.get("authentication.users.file"):
+            raise ConfigError("authentication.method=BASIC needs authentication.users.file (lines 'user: password')")
+        if any(listener.scheme == "https" for listener in self.listeners):
+            for name in ("ssl.certificate.location", "ssl.key.location"):
+                path = self.get(name)
+                if not path:
+                    raise ConfigError(f"An https listener needs {name} (a PEM file)")
+                if not os.path.exists(str(path)):
+                    raise ConfigError(f"{name}: no such file {path}")
+
+
+def build_config(properties_file: str | None = None, listeners: str | None = None,
+                 data_dir: str | None = None, overrides: dict[str, Any] | None = None) -> ServerConfig:
+    """Defaults, then the file, then ``overrides``, then the flags; validated."""
+    props: dict[str, Any] = dict(SERVER_DEFAULTS)
+    if properties_file:
+        props.update(load_properties(properties_file))
+    props.update(overrides or {})
+    if listeners:
+        props["listeners"] = listeners
+    directory = data_dir or props.get("ksql.streams.state.dir") or props.get("state.dir")
+    config = ServerConfig(props, str(directory) if directory else None)
+    config.validate()
+    return config

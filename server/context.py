@@ -1,0 +1,211 @@
+"""One server's state: its engine, command topic, command statuses, push queries and lifecycle.
+
+Start-up (``initialize``) runs in a thread while the HTTP listener already answers 503/50302: open the
+engine, replay the command topic (catalog, query ids, positions and state come back), create the
+processing log topic and stream, start the engine's background runner, then READY.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+import uuid
+from typing import Any
+
+from ksqlpy.server import plog
+from ksqlpy.server.config import ServerConfig
+from ksqlpy.server.errors import (
+    COMMAND_QUEUE_CATCHUP_TIMEOUT,
+    SERVER_NOT_READY,
+    SERVER_SHUT_DOWN,
+    SERVER_SHUTTING_DOWN,
+    ServerError,
+)
+from ksqlpy.server.properties import denylist
+
+from ksqlpy import grammar
+from ksqlpy.engine.command_log import Command, CommandLog, execute_command, replay
+from ksqlpy.engine.results import StatementResult
+
+LOG = logging.getLogger("ksqlpy.server")
+
+INITIALIZING, READY, TERMINATING, TERMINATED = "INITIALIZING", "READY", "TERMINATING", "TERMINATED"
+
+
+class ServerContext:
+    def __init__(self, config: ServerConfig, engine: Any = None) -> None:
+        self.config = config
+        self.state = INITIALIZING
+        self.engine: Any = engine
+        self.commands: CommandLog | None = None
+        self.statuses: dict[str, dict[str, Any]] = {}
+        self.ddl_lock = threading.Lock()
+        self.push_lock = threading.Lock()
+        self.push_queries: dict[str, Any] = {}
+        self.plog_sink: plog.TopicSink | None = None
+        self.init_error: str | None = None
+        self.replay_errors: list[str] = []
+        self.ready = threading.Event()
+        self.cluster_id = uuid.uuid5(uuid.NAMESPACE_URL, f"ksqlpy:{config.service_id}").hex[:22]
+        listener = config.listeners[0]
+        host = "localhost" if listener.host in ("0.0.0.0", "::") else listener.host
+        self.host = f"{host}:{listener.port}"
+        self.denied = denylist(config.get("ksql.properties.overrides.denylist"))
+
+    # ------------------------------------------------------------------ settings
+    @property
+    def max_push_queries(self) -> int:
+        return self.config.int("ksql.max.push.queries")
+
+    @property
+    def command_timeout_s(self) -> float:
+        return self.config.int("ksql.server.command.response.timeout.ms") / 1000.0
+
+    @property
+    def original_properties(self) -> dict[str, Any]:
+        return {k: v for k, v in self.config.engine_properties.items() if k.startswith("ksql.")}
+
+    # ------------------------------------------------------------------ lifecycle
+    def initialize(self) -> None:
+        """Open the engine and restore from the command topic; never raises (errors leave it not ready)."""
+        try:
+            self._initialize()
+        except Exception as e:  # noqa: BLE001
+            LOG.exception("server initialization failed")
+            self.init_error = f"{type(e).__name__}: {e}"
+            return
+        if self.state == INITIALIZING:
+            self.state = READY
+            self.ready.set()
+            LOG.info("ksqlpy server ready")
+
+    def _initialize(self) -> None:
+        if self.engine is None:
+            from ksqlpy.engine import Engine
+
+            self.engine = Engine(self.config.data_dir, self.config.engine_properties)
+        engine = self.engine
+        self.commands = CommandLog(engine.log, self.config.service_id)
+        self.commands.ensure_topic()
+        commands = self.commands.read_all()
+        if commands:
+            LOG.info("replaying %d commands from %s", len(commands), self.commands.topic)
+        replay(engine, commands, self._replayed)
+        self._setup_processing_log()
+        engine.start()
+
+    def _replayed(self, cmd: Command, result: StatementResult | None, error: BaseException | None) -> None:
+        if error is not None:
+            message = f"{type(error).__name__}: {error}"
+            self.replay_errors.append(f"{cmd.command_id} (offset {cmd.offset}): {message}")
+            LOG.warning("command %s at offset %d failed on replay: %s", cmd.command_id, cmd.offset, message)
+            self.statuses[cmd.command_id] = {"status": "ERROR", "message": message, "queryId": None}
+        elif result is not None:
+            self.statuses[cmd.command_id] = {"status": "SUCCESS", "message": result.message,
+                                             "queryId": result.query_id}
+
+    def _setup_processing_log(self) -> None:
+        engine, cfg = self.engine, self.config
+        topic = plog.topic_name(cfg.properties, cfg.service_id)
+        if cfg.flag("ksql.logging.processing.topic.auto.create") and not engine.log.topic_exists(topic):
+            engine.log.create_topic(topic, cfg.int("ksql.logging.processing.topic.partitions"), 1)
+        if engine.log.topic_exists(topic):
+            self.plog_sink = plog.TopicSink(engine.log, topic)
+            engine.plog.sink = self.plog_sink
+            self.plog_sink.start()
+        stream = str(cfg.get("ksql.logging.processing.stream.name", "KSQL_PROCESSING_LOG")).upper()
+        if (cfg.flag("ksql.logging.processing.stream.auto.create") and engine.log.topic_exists(topic)
+                and engine.catalog.source(stream) is None):
+            stmt = grammar.parse(plog.create_stream_sql(stream, topic), None)[0]
+            self.run_distributed(stmt, {})
+
+    def begin_shutdown(self) -> None:
+        """Stop accepting work and end every push query, so open streams finish promptly."""
+        if self.state in (TERMINATING, TERMINATED):
+            return
+        self.state = TERMINATING
+        for qid in list(self.push_queries):
+            self.close_push(qid)
+
+    def close(self) -> None:
+        self.begin_shutdown()
+        engine = self.engine
+        if engine is not None:
+            try:
+                engine.close()
+            except Exception:  # noqa: BLE001
+                LOG.exception("error closing the engine")
+        if self.plog_sink is not None:
+            self.plog_sink.close()
+        self.state = TERMINATED
+
+    def check_ready(self) -> None:
+        """The server-state gate in front of every endpoint but /chc/*."""
+        if self.state == READY:
+            return
+        if self.state == INITIALIZING:
+            detail = f": {self.init_error}" if self.init_error else ""
+            raise ServerError(SERVER_NOT_READY, f"KSQL is not yet ready to serve requests{detail}", status=503)
+        if self.state == TERMINATING:
+            raise ServerError(SERVER_SHUTTING_DOWN, "The server is shutting down", status=503)
+        raise ServerError(SERVER_SHUT_DOWN, "The server is shut down", status=503)
+
+    # ------------------------------------------------------------------ commands
+    def last_command(self) -> int:
+        return self.commands.next_offset() - 1 if self.commands is not None else -1
+
+    def wait_for_command(self, seq: int | None) -> None:
+        if seq is None or seq <= self.last_command():
+            return
+        deadline = time.monotonic() + self.command_timeout_s
+        while time.monotonic() < deadline:
+            time.sleep(0.02)
+            if seq <= self.last_command():
+                return
+        raise ServerError(COMMAND_QUEUE_CATCHUP_TIMEOUT, "Timed out while waiting for a previous command to "
+                          f"execute. command sequence number: {seq}", status=503)
+
+    def run_distributed(self, stmt: Any, properties: dict[str, Any]) -> tuple[StatementResult, int, str]:
+        """Execute a distributed statement and record it; returns (result, sequence number, command id).
+
+        The statement runs first and is written only if it succeeded (we have no sandbox to validate it
+        in); the DDL lock keeps offsets and query ids in step. IF NOT EXISTS on an existing object is
+        not written (sequence number -1).
+        """
+        from ksqlpy.engine.command_log import command_id
+
+        assert self.commands is not None
+        cid = command_id(stmt)
+        with self.ddl_lock:
+            offset = self.commands.next_offset()
+            result = execute_command(self.engine, stmt, offset, properties)
+            if getattr(stmt, "if_not_exists", False) and result.message.startswith("Cannot add"):
+                return result, -1, cid
+            seq = self.commands.append(cid, stmt.text, properties, self.original_properties)
+            self.statuses[cid] = {"status": "SUCCESS", "message": result.message, "queryId": result.query_id}
+        return result, seq, cid
+
+    # ------------------------------------------------------------------ push queries
+    def register_push(self, tq: Any) -> None:
+        with self.push_lock:
+            self.push_queries[tq.query_id] = tq
+
+    def push_count(self) -> int:
+        with self.push_lock:
+            return len(self.push_queries)
+
+    def close_push(self, query_id: str) -> bool:
+        """End a push query (its stream then finishes); False if there is no such query."""
+        with self.push_lock:
+            tq = self.push_queries.pop(query_id, None)
+        if tq is None:
+            return False
+        engine = self.engine
+        with engine.lock:
+            tq.close()
+        return True
+
+    def data_dir(self) -> str:
+        return getattr(self.engine, "data_dir", "") or os.getcwd()

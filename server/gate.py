@@ -1,0 +1,88 @@
+"""Middleware in front of every route: the server-state gate and the request size limit.
+
+Both answer with ksqlDB's error envelope before any handler runs. The size limit buffers a request body
+up to ``ksql.server.request.max.bytes`` and replays it to the app (so handlers see an ordinary body);
+/inserts-stream is exempt, it is a stream whose size has no natural bound.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ksqlpy.server.errors import PAYLOAD_TOO_LARGE, ServerError, envelope
+from ksqlpy.server.values import dumps
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+UNGATED = ("/chc/", "/openapi.json", "/docs")
+UNBOUNDED = ("/inserts-stream",)
+
+
+async def send_error(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+    data = dumps(body)
+    raw = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
+    raw += [(k.encode(), v.encode()) for k, v in (headers or {}).items()]
+    await send({"type": "http.response.start", "status": status, "headers": raw})
+    await send({"type": "http.response.body", "body": data})
+
+
+class GateMiddleware:
+    def __init__(self, app: ASGIApp, ctx: Any, max_bytes: int) -> None:
+        self.app = app
+        self.ctx = ctx
+        self.max_bytes = max_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        path: str = scope["path"]
+        if not path.startswith(UNGATED) and path != "/":
+            try:
+                self.ctx.check_ready()
+            except ServerError as e:
+                if scope["type"] == "websocket":
+                    await send({"type": "websocket.close", "code": 1013, "reason": e.message[:120]})
+                else:
+                    await send_error(send, e.status, e.body())
+                return
+        if scope["type"] != "http" or path.startswith(UNBOUNDED) or scope["method"] in ("GET", "HEAD"):
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers", []))
+        try:
+            declared = int(headers.get(b"content-length", b"0") or 0)
+        except ValueError:
+            declared = 0
+        if declared > self.max_bytes:
+            await self._too_large(send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        while True:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body = message.get("body", b"")
+            size += len(body)
+            if size > self.max_bytes:
+                await self._too_large(send)
+                return
+            chunks.append(body)
+            if not message.get("more_body", False):
+                break
+        replayed = False
+        whole = b"".join(chunks)
+
+        async def replay() -> Message:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": whole, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _too_large(self, send: Send) -> None:
+        await send_error(send, 413, envelope(PAYLOAD_TOO_LARGE, f"Request body too large: the limit is "
+                                             f"{self.max_bytes} bytes (ksql.server.request.max.bytes)"),
+                         {"connection": "close"})

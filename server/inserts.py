@@ -1,0 +1,138 @@
+"""POST /inserts-stream (HTTP/2 only): newline-separated JSON rows in, one ack per row out, as they go.
+
+The first line names the target (``{"target": "S", "properties": {}}``); each following line is a row keyed
+by column name (matched like ksqlDB's JSON reader: exact, then upper-cased). Acks are ``{"status":"ok",
+"seq":N}``; the first failing row gets ``{"status":"error",...}`` and ends the response.
+"""
+
+from __future__ import annotations
+
+import decimal
+import json
+import time
+from collections.abc import AsyncIterator
+from typing import Any
+
+import orjson
+from ksqlpy.server.errors import BAD_REQUEST, BAD_STATEMENT, SERVER_ERROR, ServerError
+from ksqlpy.server.values import dumps
+
+from ksqlpy.errors import KsqlError, KsqlStatementError
+from ksqlpy.log.base import ProducerRecord
+from ksqlpy.serde.base import SerdeError
+from ksqlpy.serde.coerce import NeedExact, json_converter
+
+
+class RowInserter:
+    """Turns JSON rows into records of one source and produces them."""
+
+    def __init__(self, engine: Any, source: Any) -> None:
+        self.engine = engine
+        self.source = source
+        self.keys = [(c.name, json_converter(c.type, c.name)) for c in source.key_columns]
+        self.values = [(c.name, json_converter(c.type, c.name)) for c in source.value_columns]
+        self.key_serde = engine.key_serde(source) if source.key_columns else None
+        self.value_serde = engine.value_serde(source)
+
+    @classmethod
+    def open(cls, engine: Any, target: str) -> RowInserter:
+        name = target.upper() if not target.startswith("`") else target.strip("`")
+        src = engine.catalog.source(name) or engine.catalog.source(target)
+        statement = f"INSERT INTO {target}"
+        if src is None:
+            raise ServerError(BAD_STATEMENT, f"Cannot insert values into an unknown stream/table: {target}", statement)
+        if src.windowed is not None:
+            raise ServerError(BAD_STATEMENT, f"Cannot insert values into windowed {src.kind.lower()}: {src.name}",
+                              statement)
+        if src.is_source or src.name == str(engine.prop("ksql.logging.processing.stream.name", "")).upper():
+            raise ServerError(BAD_STATEMENT, f"Cannot insert values into read-only {src.kind.lower()}: {src.name}",
+                              statement)
+        if str(engine.prop("ksql.insert.into.values.enabled", "true")).lower() == "false":
+            raise ServerError(BAD_STATEMENT, "The server has disabled INSERT INTO ... VALUES functionality. To "
+                              "enable it, restart your ksqlDB server with 'ksql.insert.into.values.enabled'=true",
+                              statement)
+        return cls(engine, src)
+
+    @staticmethod
+    def _lookup(row: dict[str, Any], upper: dict[str, Any], name: str) -> Any:
+        if name in row:
+            return row[name]
+        return upper.get(name)
+
+    def record(self, row: dict[str, Any]) -> ProducerRecord:
+        upper = {k.upper(): v for k, v in row.items()}
+        key = tuple(conv(self._lookup(row, upper, n)) for n, conv in self.keys)
+        value = tuple(conv(self._lookup(row, upper, n)) for n, conv in self.values)
+        if self.source.kind == "TABLE" and any(k is None for k in key):
+            names = ", ".join(n for n, _ in self.keys)
+            raise KsqlStatementError(f"Failed to insert values into '{self.source.name}'. Value for primary key "
+                                     f"column(s) {names} is required for tables")
+        ts = upper.get("ROWTIME")
+        ts_col = self.source.timestamp_column
+        if ts_col is not None:
+            ts = dict(zip([n for n, _ in self.keys + self.values], key + value, strict=True)).get(ts_col, ts)
+        if ts is None:
+            ts = int(time.time() * 1000)
+        kb = self.key_serde.serialize(key) if self.key_serde is not None else None
+        vb = self.value_serde.serialize(value)
+        return ProducerRecord(self.source.topic, kb, vb, int(ts))
+
+    def insert(self, line: bytes) -> None:
+        try:
+            row = orjson.loads(line)
+        except orjson.JSONDecodeError as e:
+            raise ValueError("Invalid JSON in inserts stream") from e
+        if not isinstance(row, dict):
+            raise ValueError("Invalid JSON in inserts stream")
+        try:
+            rec = self.record(row)
+        except NeedExact:
+            rec = self.record(json.loads(line, parse_float=decimal.Decimal))
+        self.engine.log.produce(rec)
+
+
+async def lines_of(body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+    buf = b""
+    async for chunk in body:
+        buf += chunk
+        while b"\n" in buf:
+            line, buf = buf.split(b"\n", 1)
+            if line.strip():
+                yield line
+    if buf.strip():
+        yield buf
+
+
+def ack(seq: int) -> dict[str, Any]:
+    return {"status": "ok", "seq": seq}
+
+
+def failure(seq: int, code: int, message: str) -> dict[str, Any]:
+    return {"@type": "generic_error", "status": "error", "seq": seq, "error_code": code, "message": message}
+
+
+async def acks(inserter: RowInserter, lines: AsyncIterator[bytes], json_array: bool) -> AsyncIterator[bytes]:
+    """The response body: one ack per row line, the first failure ends it."""
+    seq = 0
+    first = True
+    if json_array:
+        yield b"["
+    async for line in lines:
+        try:
+            inserter.insert(line)
+            item = ack(seq)
+        except (ValueError, SerdeError, KsqlError) as e:
+            item = failure(seq, BAD_REQUEST, str(e))
+        except Exception as e:  # noqa: BLE001 - reported to the client, then the stream ends
+            code = getattr(e, "error_code", SERVER_ERROR)
+            item = failure(seq, BAD_REQUEST if code // 100 == 4 else SERVER_ERROR, str(e))
+        if json_array:
+            yield (b"" if first else b",") + dumps(item)
+        else:
+            yield dumps(item) + b"\n"
+        first = False
+        seq += 1
+        if item["status"] == "error":
+            break
+    if json_array:
+        yield b"]"

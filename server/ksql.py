@@ -1,0 +1,146 @@
+"""POST /ksql: parse a request's statements, check them, run them in order, answer with entities.
+
+All statements are parsed (and checked for SELECT/PRINT, which belong on /query) before any runs, so a
+syntax error anywhere fails the request with nothing executed. SET/UNSET/DEFINE/UNDEFINE change only the
+rest of the request. Distributed statements go through the command topic (``ServerContext.run_distributed``);
+the rest are answered locally.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from ksqlpy.grammar import ast as A
+from ksqlpy.server import entities as E
+from ksqlpy.server.context import ServerContext
+from ksqlpy.server.errors import QUERY_ENDPOINT, ServerError, bad_request, from_ksql_error
+from ksqlpy.server.models import KsqlRequest
+from ksqlpy.server.properties import check_overrides, check_property
+
+from ksqlpy import grammar
+from ksqlpy.engine.command_log import is_distributed
+from ksqlpy.engine.config import as_bool
+from ksqlpy.engine.results import StatementResult
+from ksqlpy.errors import KsqlError
+
+QUERY_ENDPOINT_MESSAGE = ("The following statement types should be issued to the websocket endpoint '/query':\n"
+                          "\t* PRINT\n\t* SELECT")
+
+
+@dataclass
+class Prepared:
+    stmt: A.Statement
+    warning: str | None = None  # UNDEFINE of an unknown variable
+
+
+def session_variables(raw: dict[str, Any]) -> dict[str, str]:
+    out = {}
+    for k, v in raw.items():
+        if isinstance(v, bool):
+            v = "true" if v else "false"
+        out[str(k).upper()] = v if isinstance(v, str) else str(v)
+    return out
+
+
+def prepare(ctx: ServerContext, text: str, variables: dict[str, str]) -> list[Prepared]:
+    """Parse every statement, applying DEFINE/UNDEFINE to ``variables`` as later statements see them."""
+    enabled = as_bool(ctx.engine.prop("ksql.variable.substitution.enable", "true"))
+    out: list[Prepared] = []
+    try:
+        pieces = grammar.split_statements(text)
+    except KsqlError as e:
+        raise from_ksql_error(e, text) from e
+    for piece in pieces:
+        try:
+            stmts = grammar.parse(piece, variables if enabled else None, allow_run_script=False)
+        except KsqlError as e:
+            raise from_ksql_error(e, piece.strip()) from e
+        for stmt in stmts:
+            warning = None
+            if isinstance(stmt, A.DefineVariable):
+                variables[stmt.name.upper()] = stmt.value
+            elif isinstance(stmt, A.UndefineVariable) and variables.pop(stmt.name.upper(), None) is None:
+                warning = f"Cannot undefine variable '{stmt.name}' which was never defined"
+            out.append(Prepared(stmt, warning))
+    return out
+
+
+def _rewrite(ctx: ServerContext, stmt: A.Statement) -> A.Statement | None:
+    """SHOW STREAMS/TABLES EXTENDED is DESCRIBE STREAMS/TABLES EXTENDED."""
+    if isinstance(stmt, A.Show) and stmt.extended and stmt.what.upper() in ("STREAMS", "TABLES"):
+        return A.Describe(name=None, extended=True, what=stmt.what.upper(), text=stmt.text)
+    return None
+
+
+def _query_descriptions(ctx: ServerContext, stmt: A.Statement) -> StatementResult:
+    from ksqlpy.engine.describe import explain_query
+
+    engine = ctx.engine
+    with engine.lock:
+        data = [explain_query(engine, A.Explain(query_id=qid, text=stmt.text)) for qid in list(engine.queries)]
+    return StatementResult("query_descriptions", stmt.text, data=data)
+
+
+def run_statement(ctx: ServerContext, stmt: A.Statement, props: dict[str, Any]) -> dict[str, Any] | None:
+    engine = ctx.engine
+    try:
+        if is_distributed(stmt, frozenset(engine.transient)):
+            result, seq, cid = ctx.run_distributed(stmt, props)
+            if seq < 0:
+                return E.warning_entity(stmt.text, result.message)
+            return E.current_status(stmt.text, cid, seq, result)
+        if isinstance(stmt, A.Terminate):  # a transient push query
+            qid = (stmt.query_id or "").upper()
+            tq = engine.transient.get(qid)
+            if tq is not None:
+                ctx.close_push(qid) or _close(engine, tq)
+            return E.to_entity(engine, StatementResult("terminate_query", stmt.text, query_id=qid),
+                               overrides=props, host=ctx.host)
+        if isinstance(stmt, A.Show) and stmt.extended and stmt.what.upper() == "QUERIES":
+            result = _query_descriptions(ctx, stmt)
+        else:
+            result = engine.execute_statement(_rewrite(ctx, stmt) or stmt, props)
+    except KsqlError as e:
+        raise from_ksql_error(e, stmt.text) from e
+    return E.to_entity(engine, result, overrides=props, host=ctx.host)
+
+
+def _close(engine: Any, tq: Any) -> bool:
+    with engine.lock:
+        tq.close()
+    return True
+
+
+def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
+    """The whole of POST /ksql (runs in a worker thread: the engine is synchronous)."""
+    ctx.wait_for_command(req.commandSequenceNumber)
+    if not req.ksql.strip():
+        raise bad_request('"ksql" field must be populated')
+    props = check_overrides(req.streamsProperties, ctx.denied)
+    prepared = prepare(ctx, req.ksql, session_variables(req.sessionVariables))
+    for p in prepared:
+        if isinstance(p.stmt, A.SelectStatement | A.PrintTopic):
+            raise ServerError(QUERY_ENDPOINT, QUERY_ENDPOINT_MESSAGE, p.stmt.text)
+        if isinstance(p.stmt, A.SetProperty):
+            try:
+                check_property(p.stmt.name, ctx.denied)
+            except ServerError as e:
+                raise ServerError(e.error_code, e.message, p.stmt.text) from e
+    entities: list[dict[str, Any]] = []
+    for p in prepared:
+        stmt = p.stmt
+        if isinstance(stmt, A.SetProperty):
+            props[stmt.name] = stmt.value
+            continue
+        if isinstance(stmt, A.UnsetProperty):
+            props.pop(stmt.name, None)
+            continue
+        if isinstance(stmt, A.DefineVariable | A.UndefineVariable):
+            if p.warning:
+                entities.append(E.warning_entity(stmt.text, p.warning))
+            continue
+        entity = run_statement(ctx, stmt, props)
+        if entity is not None:
+            entities.append(entity)
+    return entities

@@ -1,0 +1,108 @@
+"""``ksqlpy server [PROPERTIES_FILE] [--listeners URL] [--data-dir DIR]``: run the REST server.
+
+Served by Hypercorn, which speaks HTTP/1.1 and HTTP/2 on one port: h2 through ALPN on TLS listeners, and
+cleartext HTTP/2 with prior knowledge (what ksqlDB's Java client uses). SIGTERM and SIGINT shut down
+cleanly: push queries end, open responses finish, the engine commits and closes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from typing import Any
+
+from ksqlpy.server.config import ConfigError, ServerConfig, build_config
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ksqlpy server", description="Run the ksqlDB-compatible REST server.")
+    p.add_argument("properties_file", nargs="?", metavar="PROPERTIES_FILE",
+                   help="ksql-server.properties style configuration")
+    p.add_argument("--listeners", metavar="URL", help="e.g. http://0.0.0.0:8088 (overrides 'listeners')")
+    p.add_argument("--data-dir", metavar="DIR", help="where the embedded log and state live")
+    p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                   help="set one property (repeatable; overrides the file)")
+    p.add_argument("--log-level", default="INFO", help="server log level (default INFO)")
+    return p
+
+
+def hypercorn_config(config: ServerConfig) -> Any:
+    from hypercorn.config import Config
+
+    hc = Config()
+    hc.bind = [listener.bind for listener in config.listeners]
+    hc.alpn_protocols = ["h2", "http/1.1"]
+    hc.graceful_timeout = 5.0
+    hc.keep_alive_timeout = 3600.0
+    hc.accesslog = None
+    hc.errorlog = "-"
+    if any(listener.scheme == "https" for listener in config.listeners):
+        hc.certfile = str(config.get("ssl.certificate.location"))
+        hc.keyfile = str(config.get("ssl.key.location"))
+        if config.get("ssl.key.password"):
+            hc.keyfile_password = str(config.get("ssl.key.password"))
+        if config.get("ssl.truststore.location") or config.get("ssl.ca.location"):
+            hc.ca_certs = str(config.get("ssl.ca.location") or config.get("ssl.truststore.location"))
+    return hc
+
+
+async def serve(config: ServerConfig) -> None:
+    from hypercorn.asyncio import serve as hypercorn_serve
+    from ksqlpy.server.app import create_app
+    from ksqlpy.server.context import ServerContext
+
+    ctx = ServerContext(config)
+    app = create_app(config, ctx)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(sig, stop.set)
+
+    async def shutdown_trigger() -> None:
+        await stop.wait()
+        logging.getLogger("ksqlpy.server").info("shutting down")
+        ctx.begin_shutdown()
+
+    for listener in config.listeners:
+        print(f"ksqlpy server listening on {listener.url}", flush=True)
+    await hypercorn_serve(app, hypercorn_config(config), shutdown_trigger=shutdown_trigger)  # type: ignore[arg-type]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.INFO),
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    overrides = {}
+    for d in args.defines:
+        if "=" not in d:
+            print(f"ksqlpy server: -D expects NAME=VALUE, got {d!r}", file=sys.stderr)
+            return 2
+        name, value = d.split("=", 1)
+        overrides[name.strip()] = value.strip()
+    try:
+        config = build_config(args.properties_file, args.listeners, args.data_dir, overrides)
+    except ConfigError as e:
+        print(f"ksqlpy server: {e}", file=sys.stderr)
+        return 2
+    try:
+        import fastapi  # noqa: F401
+        import hypercorn  # noqa: F401
+    except ImportError as e:
+        print(f"ksqlpy server: missing dependency ({e}); install with: pip install 'ksqlpy[server]'", file=sys.stderr)
+        return 2
+    try:
+        asyncio.run(serve(config))
+    except ConfigError as e:
+        print(f"ksqlpy server: {e}", file=sys.stderr)
+        return 2
+    except OSError as e:
+        print(f"ksqlpy server: cannot listen: {e}", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

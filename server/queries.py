@@ -1,0 +1,138 @@
+"""SELECT and PRINT for /query, /query-stream and /ws/query: start a query, then stream its output.
+
+``start_query`` is synchronous (it runs in a worker thread: parsing, planning and pull queries touch the
+engine under its lock); the returned ``QueryRun`` is then streamed asynchronously in any wire format.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ksqlpy.grammar import ast as A
+from ksqlpy.server.context import READY, ServerContext
+from ksqlpy.server.errors import MAX_PUSH_QUERIES_EXCEEDED, ServerError, bad_request, from_ksql_error
+from ksqlpy.server.ksql import prepare, session_variables
+from ksqlpy.server.properties import check_overrides
+from ksqlpy.server.streaming import Column, Writer, rows_of
+from ksqlpy.server.values import row_converter
+
+from ksqlpy.errors import KsqlError
+
+PUSH, PULL_TABLE, PULL_STREAM, PRINT = "push", "pull_table", "pull_stream", "print"
+
+
+@dataclass
+class QueryRun:
+    kind: str
+    query_id: str
+    columns: list[Column] = field(default_factory=list)
+    rows: list[Any] = field(default_factory=list)  # pull queries: the whole result
+    tq: Any = None  # push queries: the engine's TransientQuery
+    printer: Any = None  # PRINT: a TopicPrinter
+    convert: Callable[[Any], list[Any]] = list
+
+
+def _pull_columns(ctx: ServerContext, stmt: A.SelectStatement, raw: list[Any]) -> tuple[str, list[Column]]:
+    """(kind, columns with key flags): key columns of a table's pull query carry `` KEY`` in the schema."""
+    source = ctx.engine.catalog.source(stmt.query.source.name)
+    is_table = source is not None and source.kind == "TABLE"
+    keys: set[str] = set()
+    if is_table:
+        keys = {c.name for c in source.key_columns}
+        if source.windowed is not None:
+            keys |= {"WINDOWSTART", "WINDOWEND"}
+    cols: list[Column] = []
+    for c in raw:
+        if isinstance(c, dict):
+            cols.append((c["name"], c["type"], bool(c.get("key"))))
+        elif len(c) >= 3:
+            cols.append((c[0], c[1], bool(c[2])))
+        else:
+            cols.append((c[0], c[1], is_table and c[0] in keys))
+    return (PULL_TABLE if is_table else PULL_STREAM), cols
+
+
+def max_push_error(ctx: ServerContext) -> ServerError:
+    n, limit = ctx.push_count(), ctx.max_push_queries
+    return ServerError(MAX_PUSH_QUERIES_EXCEEDED,
+                       "Not executing statement(s) as it would cause the number of active, push queries to exceed "
+                       "the configured limit. Terminate existing PUSH queries, or increase the "
+                       "'ksql.max.push.queries' setting via the 'ksql-server.properties' file. Current push query "
+                       f"count: {n}. Configured limit: {limit}.")
+
+
+def parse_one(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool) -> A.Statement:
+    """The single SELECT/PRINT of a query request. ``resource``: /query's wording for other statements."""
+    if not sql.strip():
+        raise bad_request('"ksql" field must be populated' if resource else '"sql" field must be populated')
+    stmts = [p.stmt for p in prepare(ctx, sql, session_variables(variables))
+             if not isinstance(p.stmt, A.DefineVariable | A.UndefineVariable)]
+    if len(stmts) != 1:
+        raise ServerError(40001, f"Expected exactly one statement, got {len(stmts)}", sql.strip())
+    stmt = stmts[0]
+    if not isinstance(stmt, A.SelectStatement | A.PrintTopic):
+        if resource:
+            raise bad_request(f"Statement type `{type(stmt).__name__}' not supported for this resource")
+        raise ServerError(40001, "Only SELECT and PRINT statements can be issued to this endpoint", stmt.text)
+    return stmt
+
+
+def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
+                *, resource: bool = False) -> QueryRun:
+    props = check_overrides(properties, ctx.denied)
+    stmt = parse_one(ctx, sql, variables, resource=resource)
+    engine = ctx.engine
+    if isinstance(stmt, A.PrintTopic):
+        from ksqlpy.server.printing import TopicPrinter
+
+        return QueryRun(PRINT, "", printer=TopicPrinter.open(engine, stmt))
+    assert isinstance(stmt, A.SelectStatement)
+    try:
+        if stmt.query.emit is not None:
+            if ctx.push_count() >= ctx.max_push_queries:
+                raise max_push_error(ctx)
+            tq = engine.push_query(stmt.text, props)
+            ctx.register_push(tq)
+            cols = [(n, t, False) for n, t in tq.columns]
+            return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]))
+        result = engine.execute_statement(stmt, props)
+    except KsqlError as e:
+        raise from_ksql_error(e, stmt.text) from e
+    data = result.data or {}
+    kind, cols = _pull_columns(ctx, stmt, list(data.get("columns") or []))
+    return QueryRun(kind, f"query_{int(time.time() * 1000)}", cols, rows=list(data.get("rows") or []),
+                    convert=row_converter([t for _, t, _ in cols]))
+
+
+async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIterator[bytes]:
+    """The response body of a SELECT in ``writer``'s format."""
+    yield writer.header()
+    if run.kind == PUSH:
+        tq = run.tq
+        async for row in rows_of(tq, lambda: ctx.state != READY):
+            yield writer.row(run.convert(row))
+        if tq.limit is not None and tq.emitted >= tq.limit:
+            yield writer.final("Limit Reached")
+        yield writer.end()
+        return
+    for row in run.rows:
+        yield writer.row(run.convert(row))
+    if run.kind == PULL_STREAM:
+        yield writer.final("Query Completed")
+    yield writer.end()
+
+
+def closer(ctx: ServerContext, run: QueryRun) -> Callable[[], Any]:
+    """What to run when the response ends, however it ends."""
+    import anyio
+
+    async def close() -> None:
+        if run.kind == PUSH:
+            await anyio.to_thread.run_sync(ctx.close_push, run.query_id)
+        elif run.kind == PRINT and run.printer is not None:
+            run.printer.close()
+
+    return close

@@ -1,0 +1,218 @@
+"""Streamed query responses: the three wire formats, and a response that notices when the client leaves.
+
+Formats (reference §1.4/§1.5), chosen from the Accept header:
+
+- StreamedRow JSON (``application/vnd.ksql.v1+json``; /query's default): a JSON array written as it goes,
+  ``[{"header":...}`` then ``,\\n{"row":...}`` per row, ``,\\n{"finalMessage":...}`` and ``]`` at the end.
+- delimited (``application/vnd.ksqlapi.delimited.v1``; /query-stream's default, and ``*/*``): a metadata
+  object line, then one JSON array line per row.
+- JSON array (``application/json`` on /query-stream): ``[meta,row,row]`` with no newlines.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import queue
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+import anyio
+from ksqlpy.server.values import dumps, quote
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+
+DELIMITED = "application/vnd.ksqlapi.delimited.v1"
+KSQL_V1_JSON = "application/vnd.ksql.v1+json"
+JSON = "application/json"
+PROTOBUF = "application/vnd.ksql.v1+protobuf"
+
+Column = tuple[str, Any, bool]  # name, SQL type, is key
+
+
+def accept_list(header: str | None) -> list[str]:
+    """Media types of an Accept header, most preferred first (weights honoured, stable otherwise)."""
+    if not header:
+        return []
+    items = []
+    for i, part in enumerate(header.split(",")):
+        fields = [f.strip() for f in part.split(";")]
+        media = fields[0].lower()
+        if not media:
+            continue
+        q = 1.0
+        for f in fields[1:]:
+            if f.startswith("q="):
+                try:
+                    q = float(f[2:])
+                except ValueError:
+                    q = 0.0
+        if q > 0:
+            items.append((-q, i, media))
+    return [m for _, _, m in sorted(items)]
+
+
+def choose(header: str | None, supported: list[str], default: str) -> str | None:
+    """The first acceptable supported type; ``*/*`` and a missing header give ``default``; None: nothing fits."""
+    prefs = accept_list(header)
+    if not prefs:
+        return default
+    for media in prefs:
+        if media in supported:
+            return media
+        if media in ("*/*", "application/*"):
+            return default
+    return None
+
+
+class Writer:
+    """Turns query events into bytes of one wire format."""
+
+    media_type = DELIMITED
+
+    def __init__(self, query_id: str, columns: list[Column]) -> None:
+        self.query_id = query_id
+        self.columns = columns
+
+    def header(self) -> bytes: ...
+    def row(self, values: list[Any], tombstone: bool = False) -> bytes: ...
+    def final(self, message: str) -> bytes: ...
+    def error(self, envelope: dict[str, Any]) -> bytes: ...
+    def end(self) -> bytes: ...
+
+
+class StreamedRowWriter(Writer):
+    media_type = KSQL_V1_JSON
+
+    def header(self) -> bytes:
+        schema = ", ".join(f"{quote(n)} {t}{' KEY' if key else ''}" for n, t, key in self.columns)
+        return b"[" + dumps({"header": {"queryId": self.query_id, "schema": schema}})
+
+    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+        body: dict[str, Any] = {"columns": values}
+        if tombstone:
+            body["tombstone"] = True
+        return b",\n" + dumps({"row": body})
+
+    def final(self, message: str) -> bytes:
+        return b",\n" + dumps({"finalMessage": message})
+
+    def error(self, envelope: dict[str, Any]) -> bytes:
+        return b",\n" + dumps({"errorMessage": envelope})
+
+    def end(self) -> bytes:
+        return b"]"
+
+
+class DelimitedWriter(Writer):
+    media_type = DELIMITED
+
+    def meta(self) -> dict[str, Any]:
+        return {"queryId": self.query_id, "columnNames": [n for n, _, _ in self.columns],
+                "columnTypes": [str(t) for _, t, _ in self.columns]}
+
+    def header(self) -> bytes:
+        return dumps(self.meta()) + b"\n"
+
+    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+        return b"" if tombstone else dumps(values) + b"\n"
+
+    def final(self, message: str) -> bytes:
+        return b""
+
+    def error(self, envelope: dict[str, Any]) -> bytes:
+        return dumps(envelope) + b"\n"
+
+    def end(self) -> bytes:
+        return b""
+
+
+class JsonArrayWriter(DelimitedWriter):
+    media_type = JSON
+
+    def header(self) -> bytes:
+        return b"[" + dumps(self.meta())
+
+    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+        return b"" if tombstone else b"," + dumps(values)
+
+    def error(self, envelope: dict[str, Any]) -> bytes:
+        return b"," + dumps(envelope)
+
+    def end(self) -> bytes:
+        return b"]"
+
+
+WRITERS: dict[str, type[Writer]] = {KSQL_V1_JSON: StreamedRowWriter, DELIMITED: DelimitedWriter,
+                                    JSON: JsonArrayWriter}
+
+
+class StreamingBody(Response):
+    """A chunked (HTTP/1.1) or DATA-framed (HTTP/2) response that ends early when the client goes away.
+
+    ``chunks`` is iterated while another task waits for ``http.disconnect``; whichever ends first cancels
+    the other, and ``on_close`` always runs (shielded), so no query outlives its client.
+    """
+
+    def __init__(self, chunks: AsyncIterator[bytes], media_type: str,
+                 on_close: Callable[[], Awaitable[None]] | None = None, watch_disconnect: bool = True,
+                 status_code: int = 200) -> None:
+        super().__init__(status_code=status_code, media_type=media_type)
+        # no Content-Length: the body is streamed (chunked on HTTP/1.1)
+        self.raw_headers = [(k, v) for k, v in self.raw_headers if k != b"content-length"]
+        self.chunks = chunks
+        self.on_close = on_close
+        self.watch_disconnect = watch_disconnect
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            async with anyio.create_task_group() as tg:
+                if self.watch_disconnect:
+                    async def watch() -> None:
+                        while True:
+                            message = await receive()
+                            if message["type"] == "http.disconnect":
+                                tg.cancel_scope.cancel()
+                                return
+
+                    tg.start_soon(watch)
+                try:
+                    await send({"type": "http.response.start", "status": self.status_code,
+                                "headers": self.raw_headers})
+                    async for chunk in self.chunks:
+                        if chunk:
+                            await send({"type": "http.response.body", "body": chunk, "more_body": True})
+                    await send({"type": "http.response.body", "body": b"", "more_body": False})
+                except OSError:
+                    pass
+                finally:
+                    tg.cancel_scope.cancel()
+        finally:
+            with contextlib.suppress(Exception):
+                await self.chunks.aclose()  # type: ignore[attr-defined]
+            if self.on_close is not None:
+                with anyio.CancelScope(shield=True):
+                    await self.on_close()
+
+
+async def rows_of(tq: Any, stop: Callable[[], bool]) -> AsyncIterator[Any]:
+    """Rows of a running push query as they arrive; ends when the query ends or ``stop()``.
+
+    Polls the query's queue with a short, growing sleep (2-50 ms) rather than parking a worker thread
+    per query: hundreds of idle push queries then cost nothing but timers.
+    """
+    delay = 0.002
+    q = tq.rows
+    while True:
+        try:
+            row = q.get_nowait()
+        except queue.Empty:
+            if stop():
+                return
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 0.05)
+            continue
+        delay = 0.002
+        if row is None:
+            return
+        yield row
