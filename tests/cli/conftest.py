@@ -123,7 +123,7 @@ def target(request: pytest.FixtureRequest, tmp_path: Path, shell_env: dict[str, 
         yield ["--server", url]
         return
     port = _free_port()
-    cmd = os.environ.get("KSQLPY_TEST_SERVER_CMD", "{python} -m ksqlpy server --port {port} --data-dir {data_dir}")
+    cmd = os.environ.get("KSQLPY_TEST_SERVER_CMD", "{python} -m ksqlpy server --listeners http://127.0.0.1:{port} --data-dir {data_dir}")
     argv = cmd.format(python=sys.executable, port=port, data_dir=tmp_path / "server").split()
     proc = subprocess.Popen(argv, env=shell_env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     url = f"http://127.0.0.1:{port}"
