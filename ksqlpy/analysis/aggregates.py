@@ -114,7 +114,9 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
             bad.append(format_expression(e))
         items.append((r, item.alias))
     if bad:
-        raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: {', '.join(dict.fromkeys(bad))}")
+        raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: "
+                                 f"{', '.join(dict.fromkeys(bad))}\n"
+                                 "Either add the column(s) to the GROUP BY or remove them from the SELECT.")
     having = None
     if query.having is not None:
         having = rewrite(query.having)

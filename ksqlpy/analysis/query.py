@@ -117,7 +117,14 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     item_names: dict[int, str] = {}
     for i, item in enumerate(query.select):
         if not _is_star(item.expr):
-            item_names[i] = item.alias or natural_name(item.expr) or gen.next()
+            name = item.alias or natural_name(item.expr)
+            if name is not None and item.alias is None and name in item_names.values():
+                # a second A->B or B: ksqlDB makes the name unique with a suffix (B_1, B_2, ...)
+                k = 1
+                while f"{name}_{k}" in item_names.values():
+                    k += 1
+                name = f"{name}_{k}"
+            item_names[i] = name or gen.next()
 
     def key_name(e: exp.Expression) -> str:
         natural = natural_name(e)
@@ -165,7 +172,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     for e, given, index in items:
         name = item_names.get(index) if index is not None else None
         name = name or given or natural_name(e) or gen.next()
-        if persistent and given in ("ROWPARTITION", "ROWOFFSET"):
+        if persistent and given in RESERVED:
             raise KsqlStatementError(f"`{given}` is a reserved column name. You cannot use it as an alias for a column.")
         t = type_check(e, proj_scope, custom, allow_table_functions=True, clause="SELECT").type
         if isinstance(t, T.NullType):

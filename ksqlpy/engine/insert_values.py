@@ -40,7 +40,14 @@ def _sql(e: Any) -> str:
 def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
     src = engine.catalog.source(stmt.target)
     if src is None:
-        raise KsqlStatementError(f"Cannot insert values into an unknown stream/table: {stmt.target}")
+        msg = f"Cannot insert values into an unknown stream/table: `{stmt.target}`"
+        upper = engine.catalog.source(stmt.target.upper())
+        exact = next((s for s in engine.catalog.sources() if s.name.upper() == stmt.target.upper()), None)
+        if upper is not None and stmt.target != stmt.target.upper():
+            msg += f"\nDid you mean {upper.name}? Hint: try removing double quotes from the source name."
+        elif exact is not None:
+            msg += f'\nDid you mean "{exact.name}"? Hint: wrap the source name in double quotes to make it case-sensitive.'
+        raise KsqlStatementError(msg)
     if src.is_source:
         raise KsqlStatementError(f"Cannot insert values into read-only {src.kind.lower()}: {src.name}")
     if str(engine.prop("ksql.insert.into.values.enabled", "true")).lower() == "false":

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy import types as T
 from ksqlpy.analysis.ddl import (
+    _contains_map,
     check_columns,
     finish_formats,
     normalize_properties,
@@ -151,6 +152,12 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
                   else f"The 'KAFKA' format does not support type '{plan.key[0].type.name}'")
         raise KsqlStatementError(f"Key format does not support schema.\nformat: KAFKA\nschema: Persistence{{"
                                  f"columns=[{cols}], features=[]}}\nreason: {reason}")
+    for c in plan.key:
+        if _contains_map(c.type):
+            raise KsqlStatementError(
+                "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
+                f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {c.type}. "
+                "See https://github.com/confluentinc/ksql/issues/6621 for more.")
     columns = [Column(c.name, c.type, key=True) for c in plan.key] + [Column(c.name, c.type) for c in plan.value]
     wrap = props.get("WRAP_SINGLE_VALUE")
     if wrap is not None:

@@ -332,9 +332,17 @@ class ExprCompiler:
 
     def _compare(self, node: exp.Binary, op: str) -> Compiled:
         a, b = self._comparable(node, self.compile(node.this), self.compile(node.expression))
+        if isinstance(a.type, T.NullType) and isinstance(b.type, T.NullType):
+            raise KsqlTypeError(f"Comparison with NULL not supported: NULL {_SQL_OPS[op]} NULL")
         if op in ("<", "<=", ">", ">=") and a.type.name in ("ARRAY", "MAP", "STRUCT", "BOOLEAN") and a.type != T.BOOLEAN:
             raise KsqlTypeError(f"Cannot compare {a.type} with {op}")
-        return Compiled(self._guard([a, b], "{0} " + op + " {1}"), T.BOOLEAN)
+        # ksqlDB's comparisons are FALSE, not NULL, when an operand is NULL
+        body = self._guard([a, b], "{0} " + op + " {1}")
+        if body.startswith("(None if "):
+            body = "(False" + body[len("(None"):]
+        elif body == "None":
+            body = "False"
+        return Compiled(body, T.BOOLEAN)
 
     def _c_EQ(self, node: exp.EQ) -> Compiled:
         return self._compare(node, "==")
@@ -700,6 +708,7 @@ _COERCE_ERRORS = (KsqlStatementError, KsqlTypeError, TypeError)
 
 
 _NO = object()
+_SQL_OPS = {"==": "=", "!=": "<>", "<": "<", "<=": "<=", ">": ">", ">=": ">="}
 
 
 def _common(types: list[T.SqlType]) -> T.SqlType | None:

@@ -44,19 +44,26 @@ class Task:
         else:
             self.position = log.end_offset(topic, partition)
         self.processed = 0
+        self.idle_ms: int | None = None  # set for processors with work due on quiet input (idle_rows)
 
     def poll(self) -> int:
         """Process one batch; returns the number of input records consumed (0: caught up)."""
         batch = self.log.fetch(self.topic, self.partition, self.position, self.max_batch)
         if not batch.offsets:
+            if self.idle_ms is not None:
+                self._idle()
             return 0
         decoded = self.reader.decode(batch)
-        with self.log.transaction() as tx:
-            rows = self.processor(decoded, tx)
-            if self.writer is not None and rows:
-                self.writer.write(tx, rows)
-            if self.commit:
-                tx.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
+        try:
+            with self.log.transaction() as tx:
+                rows = self.processor(decoded, tx)
+                if self.writer is not None and rows:
+                    self.writer.write(tx, rows)
+                if self.commit:
+                    tx.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
+        except BaseException:
+            self._abort()
+            raise
         after = getattr(self.processor, "after_commit", None)
         if after is not None:
             after()
@@ -65,6 +72,32 @@ class Task:
         self.position = batch.next_offset
         self.processed += len(batch.offsets)
         return len(batch.offsets)
+
+    def _abort(self) -> None:
+        """The batch's transaction failed: stateful processors drop their uncommitted changes."""
+        abort = getattr(self.processor, "abort", None)
+        if abort is not None:
+            abort()
+
+    def _idle(self) -> None:
+        """No input: a processor may still have work due on a quiet stream (EMIT FINAL idle advance)."""
+        idle_rows = getattr(self.processor, "idle_rows", None)
+        step = idle_rows(self.idle_ms) if idle_rows is not None else None
+        if step is None:
+            return
+        try:
+            with self.log.transaction() as tx:
+                rows = step(tx)
+                if self.writer is not None and rows:
+                    self.writer.write(tx, rows)
+        except BaseException:
+            self._abort()
+            raise
+        after = getattr(self.processor, "after_commit", None)
+        if after is not None:
+            after()
+        if self.on_rows is not None and rows:
+            self.on_rows(rows)
 
 
 def stateless_processor(pipeline: Callable[..., None], plog: ProcessingLog, query_id: str) -> Processor:

@@ -1,0 +1,180 @@
+"""The state-holding half of an aggregation: group updates folded into a store, updates emitted.
+
+An ``Aggregator`` receives already-grouped items, one per input record, in record order:
+
+* from a stream: ``(group key, aggregate arguments, timestamp)``;
+* from a table: ``(group key, new arguments | None, old arguments | None, timestamp)`` - the old row's
+  contribution is retracted (``undo``) before the new one is added, so an update that keeps its group
+  gives ONE output, as Kafka Streams does since KIP-904.
+
+It keeps the task's stream time (the max timestamp of the records it received; grace periods are
+measured against it) and writes everything - accumulators, stream time, the EMIT FINAL position, the late
+counter - through one ``KeyValueStore``, so a batch's state commits atomically with its outputs.
+
+Output rows are ``(key, value | None, timestamp)`` with ``key`` = ``(key tuple, window start, window end)``
+for windowed aggregations; ``value`` None is a tombstone (a HAVING that stopped passing).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ksqlpy.runtime.accumulate import KEY, TS, Accumulators
+from ksqlpy.runtime.emit import Projector
+from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.state.store import KeyValueStore
+
+META_STREAM_TIME = b"\x00stream_time"
+META_LAST_EMIT = b"\x00last_emit"
+META_LATE = b"\x00late"
+
+
+def encode_key(key: tuple) -> bytes:
+    """Store-private bytes of a group key: equal keys give equal bytes (``repr`` of plain values)."""
+    return repr(key).encode()
+
+
+@dataclass
+class AggregateSpec:
+    """What every task of one aggregation shares, built once per query."""
+
+    accs: Accumulators
+    project: Projector
+    having: bool
+    window_type: str | None = None  # TUMBLING | HOPPING | SESSION
+    size: int = 0  # window size, or the session inactivity gap
+    advance: int = 0
+    grace: int = 0
+    retention: int = 0
+    emit_final: bool = False
+    sort_key: Callable[[tuple], bytes] = encode_key  # ksqlDB's key bytes: the order closed windows go out
+    idle_advance_ms: int | None = None  # EMIT FINAL on quiet streams (see docs/time-and-emit.md)
+
+
+class Aggregator:
+    """Non-windowed GROUP BY; the base of the windowed aggregators."""
+
+    def __init__(self, spec: AggregateSpec, kv: KeyValueStore, plog: ProcessingLog, query_id: str) -> None:
+        self.spec = spec
+        self.kv = kv
+        self.plog = plog
+        self.query_id = query_id
+        self.load_meta()
+
+    # ------------------------------------------------------------------ meta state
+    def load_meta(self) -> None:
+        st = self.kv.get(META_STREAM_TIME)
+        self.stream_time: int = -1 if st is None else st
+        self.last_emit: int | None = self.kv.get(META_LAST_EMIT)
+        late = self.kv.get(META_LATE)
+        self.late: int = 0 if late is None else late
+        self._saved = (self.stream_time, self.last_emit, self.late)
+
+    def save_meta(self) -> None:
+        now = (self.stream_time, self.last_emit, self.late)
+        if now != self._saved:
+            self.kv.put(META_STREAM_TIME, self.stream_time)
+            if self.last_emit is not None:
+                self.kv.put(META_LAST_EMIT, self.last_emit)
+            self.kv.put(META_LATE, self.late)
+            self._saved = now
+
+    # ------------------------------------------------------------------ emission
+    def row(self, rec: list[Any], ws: int | None = None, we: int | None = None) -> tuple:
+        """The post-aggregation row: key columns, aggregate results, [WINDOWSTART, WINDOWEND], ROWTIME."""
+        base = rec[KEY] + self.spec.accs.results(rec)
+        if self.spec.window_type is not None:
+            base += (ws, we)
+        return base + (rec[TS],)
+
+    def passes(self, rec: list[Any], ws: int | None = None, we: int | None = None) -> bool:
+        return bool(self.spec.project(self.row(rec, ws, we))[-1])
+
+    def emit(self, out: list[tuple], rec: list[Any], old_passed: bool, ws: int | None = None,
+             we: int | None = None, ts: int | None = None) -> None:
+        """The update of one group (and window): its row if HAVING passes, else a tombstone if the
+        previous value passed (KTableFilter with old values)."""
+        k, v, passed = self.spec.project(self.row(rec, ws, we))
+        okey = (k, ws, we) if self.spec.window_type is not None else k
+        if passed:
+            out.append((okey, v, rec[TS] if ts is None else ts))
+        elif old_passed:
+            out.append((okey, None, rec[TS] if ts is None else ts))
+
+    def tombstone(self, out: list[tuple], rec: list[Any], ws: int, we: int, ts: int) -> None:
+        """A group/window that ceased to exist (a merged session): a delete if it was visible."""
+        k, _, passed = self.spec.project(self.row(rec, ws, we))
+        if passed or not self.spec.having:
+            out.append(((k, ws, we), None, ts))
+
+    def _error(self, e: BaseException, key: tuple) -> None:
+        self.plog.record_error(self.query_id, f"Error computing aggregate: {e}", key, step="Aggregate")
+
+    # ------------------------------------------------------------------ processing
+    def stream(self, items: list[tuple], out: list[tuple]) -> None:
+        kv, accs, having = self.kv, self.spec.accs, self.spec.having
+        add, new, st = accs.add, accs.new, self.stream_time
+        for key, args, ts in items:
+            if ts > st:
+                st = ts
+            kb = b"K" + encode_key(key)
+            rec = kv.get(kb)
+            if rec is None:
+                old_passed = False
+                rec = new(key, ts)
+            else:
+                old_passed = having and self.passes(rec)
+            try:
+                rec = add(rec, args, ts)
+            except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops that record
+                self._error(e, key)
+                continue
+            kv.put(kb, rec)
+            self.emit(out, rec, old_passed)
+        self.stream_time = st
+
+    def table(self, items: list[tuple], out: list[tuple]) -> None:
+        kv, accs, having = self.kv, self.spec.accs, self.spec.having
+        st = self.stream_time
+        for key, new_args, old_args, ts in items:
+            if ts > st:
+                st = ts
+            kb = b"K" + encode_key(key)
+            rec = kv.get(kb)
+            old_passed = having and rec is not None and self.passes(rec)
+            try:
+                if old_args is not None and rec is not None:
+                    rec = accs.undo(rec, old_args)
+                    if ts > rec[TS]:
+                        rec[TS] = ts
+                if new_args is not None:
+                    rec = accs.add(rec if rec is not None else accs.new(key, ts), new_args, ts)
+            except Exception as e:  # noqa: BLE001
+                self._error(e, key)
+                continue
+            if rec is None:
+                continue
+            kv.put(kb, rec)
+            self.emit(out, rec, old_passed)
+        self.stream_time = st
+
+    def end_batch(self, out: list[tuple]) -> None:
+        """After a batch: retention purge (windowed) and persisting the meta state."""
+        self.save_meta()
+
+    def idle(self, now_ms: int, idle_ms: int, out: list[tuple]) -> bool:
+        """Advance stream time on a quiet stream (EMIT FINAL only); True if anything changed."""
+        return False
+
+    # ------------------------------------------------------------------ pull queries
+    def scan(self) -> list[tuple[list[Any], int | None, int | None]]:
+        """Every current state record with its window bounds, for table scans."""
+        return [(rec, None, None) for _, rec in self.kv.items(b"K")]
+
+    def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None
+               ) -> list[tuple[list[Any], int | None, int | None]]:
+        rec = self.kv.get(b"K" + encode_key(key))
+        return [] if rec is None else [(rec, None, None)]
+

@@ -1,0 +1,96 @@
+"""The stateless half of an aggregation: from source records to grouped items.
+
+A generated function (``plan.codegen``) applies WHERE and computes the group key and the aggregate
+arguments of each record. Records whose group key has a NULL column are dropped, as ksqlDB drops them
+("Group-by column ... resolved to null"); stream records with a null value never get here (the reader
+skips them for stream aggregations).
+
+Over a TABLE source, each source key's last contribution (group key, arguments) is remembered in the
+store, so an update or a delete can retract it: the items then carry ``(key, new, old, ts)``.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ksqlpy.plan.codegen import StageSpec, build_stateless
+from ksqlpy.plan.logical import OutputColumn, QueryPlan
+from ksqlpy.runtime.aggregator import encode_key
+from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.reader import DecodedBatch
+from ksqlpy.state.store import KeyValueStore
+
+SOURCE_PREFIX = b"\x01"
+
+
+def group_columns(plan: QueryPlan) -> tuple[list[OutputColumn], list[OutputColumn], list[int]]:
+    """Output columns of the pre-aggregation stage: group keys and aggregate arguments (with the number
+    of arguments of each aggregate)."""
+    agg = plan.aggregation
+    assert agg is not None
+    keys = [OutputColumn(n, t, e) for n, t, e in zip(agg.key_names, agg.key_types, agg.group_by, strict=True)]
+    args = [OutputColumn(f"A{i}_{j}", t, e) for i, a in enumerate(agg.aggregates)
+            for j, (e, t) in enumerate(zip(a.args, a.arg_types, strict=True))]
+    return keys, args, [len(a.args) for a in agg.aggregates]
+
+
+class Grouper:
+    """``(batch) -> items``: ``(key, args, ts)`` from a stream, ``(key, new, old, ts)`` from a table."""
+
+    def __init__(self, plan: QueryPlan, plog: ProcessingLog, query_id: str, kv: KeyValueStore | None) -> None:
+        keys, args, _ = group_columns(plan)
+        self.pre = build_stateless(StageSpec(
+            input_schema=plan.input_schema, alias=plan.alias, where=plan.where, rekey_exprs=None,
+            projection_schema=plan.input_schema, table_functions=[], outputs=[keys, args],
+            custom_types=plan.custom_types))
+        self.plog = plog
+        self.query_id = query_id
+        self.table = plan.source.kind == "TABLE"
+        self.n_source_keys = len(plan.source.key_columns)
+        self.kv = kv
+        if self.table and kv is None:
+            raise ValueError("a table-source aggregation needs a store for the previous rows")
+
+    def __call__(self, d: DecodedBatch) -> list[tuple]:
+        return self._table(d) if self.table else self._stream(d)
+
+    def _err(self, d: DecodedBatch) -> Any:
+        def err(i: int, what: str, e: BaseException) -> None:
+            self.plog.record_error(self.query_id, f"Error computing expression {what}: {e}", d.rows[i],
+                                   step="GroupBy")
+        return err
+
+    def _stream(self, d: DecodedBatch) -> list[tuple]:
+        out: list[tuple] = []
+        self.pre(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out, self._err(d))
+        return [item for item in out if None not in item[0]]
+
+    def _table(self, d: DecodedBatch) -> list[tuple]:
+        kv = self.kv
+        assert kv is not None
+        items: list[tuple] = []
+        err = self._err(d)
+        nk = self.n_source_keys
+        for i, row in enumerate(d.rows):
+            ts = d.timestamps[i]
+            skb = SOURCE_PREFIX + encode_key(row[:nk])
+            previous = kv.get(skb)
+            new = None
+            if not d.tombstones[i]:
+                got: list[tuple] = []
+                self.pre([row], [ts], [d.partitions[i]], [d.offsets[i]], [d.headers[i]], [False], got,
+                         lambda _i, what, e, i=i: err(i, what, e))
+                if got and None not in got[0][0]:
+                    new = got[0]
+            if new is not None:
+                kv.put(skb, (new[0], new[1]))
+            elif previous is not None:
+                kv.delete(skb)
+            if previous is not None and new is not None and previous[0] == new[0]:
+                items.append((new[0], new[1], previous[1], ts))
+                continue
+            if previous is not None:
+                items.append((previous[0], None, previous[1], ts))
+            if new is not None:
+                items.append((new[0], new[1], None, ts))
+        return items

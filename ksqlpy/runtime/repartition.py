@@ -1,0 +1,66 @@
+"""Repartitioning: moving grouped records to the task that owns their new key.
+
+GROUP BY on something other than the source key, over a source with several partitions, splits the
+query in two sub-topologies, as in ksqlDB: the first groups records and writes them to an internal
+topic ``_confluent-ksql-<service id><prefix><query id>-Aggregate-GroupBy-repartition`` keyed by the
+group key (serialized in the sink's key format, so the default partitioner places a key where ksqlDB
+would); the second reads that topic, one task per partition, and aggregates.
+
+The value is private to the query (a pickled item) and the record keeps its timestamp. Writing the
+repartition records and committing the first stage's input position happen in one log transaction,
+so under exactly-once nothing is lost or doubled between the stages.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.log.base import LogTransaction, ProducerRecord, RecordBatch
+from ksqlpy.runtime.reader import DecodedBatch
+
+_HIGHEST = pickle.HIGHEST_PROTOCOL
+
+
+def repartition_topic(service_id: str, prefix: str, query_id: str) -> str:
+    return f"_confluent-ksql-{service_id}{prefix}{query_id}-Aggregate-GroupBy-repartition"
+
+
+class RepartitionWriter:
+    """Writes grouped items (``(key, ..., ts)`` tuples) to the repartition topic."""
+
+    def __init__(self, topic: str, key_bytes: Callable[[tuple], bytes]) -> None:
+        self.topic = topic
+        self.key_bytes = key_bytes
+
+    def write(self, tx: LogTransaction, items: list[tuple]) -> int:
+        topic, kb, dumps = self.topic, self.key_bytes, pickle.dumps
+        for item in items:
+            tx.produce(ProducerRecord(topic, kb(item[0]), dumps(item[:-1], _HIGHEST), item[-1]))
+        return len(items)
+
+
+class RepartitionReader:
+    """Turns repartition records back into items (rows of the decoded batch)."""
+
+    def decode(self, batch: RecordBatch) -> DecodedBatch:
+        loads = pickle.loads
+        rows: list[Any] = [loads(v) + (ts,) for v, ts in zip(batch.values, batch.timestamps, strict=True)]
+        n = len(rows)
+        return DecodedBatch(rows, list(batch.timestamps), [batch.partition] * n, list(batch.offsets), [None] * n,
+                            [False] * n)
+
+
+def safe_key_bytes(serialize: Callable[[tuple], bytes | None]) -> Callable[[tuple], bytes]:
+    """The key serializer, falling back to ``repr`` bytes for keys the format cannot write (the bytes
+    only place the record; the key itself travels in the value)."""
+
+    def key_bytes(key: tuple) -> bytes:
+        try:
+            b = serialize(key)
+        except Exception:  # noqa: BLE001
+            b = None
+        return b if b else repr(key).encode()
+
+    return key_bytes

@@ -1,0 +1,112 @@
+"""SESSION window aggregation: sessions of one key grow and merge as records arrive.
+
+Kafka Streams' ``KStreamSessionWindowAggregate`` rules:
+
+* a record at ``ts`` joins every session of its key with ``end >= ts - gap`` and ``start <= ts + gap``;
+  they merge into one session ``[min start, max end]``, the accumulators combined with ``merge`` (from a
+  fresh accumulator, in end-time order) before the record is added;
+* if the merged session ends before stream time - grace, the record is late: dropped and counted;
+* every merged-away session is deleted downstream (a tombstone, timestamp = its end), then the new
+  session goes out with timestamp = its end;
+* EMIT FINAL: sessions that ended before the close time (stream time - grace) go out once, in (end, key)
+  order, when the close time moves;
+* retention (default gap + grace): sessions ending before stream time - retention are purged.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ksqlpy.runtime.accumulate import KEY
+from ksqlpy.runtime.aggregator import Aggregator, encode_key
+from ksqlpy.state.windowed import SessionStore
+
+
+class SessionAggregator(Aggregator):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.sessions = SessionStore(self.kv)
+        self._purged_below: int | None = None
+        self._last_input_wall = time.monotonic()
+
+    def stream(self, items: list[tuple], out: list[tuple]) -> None:
+        spec = self.spec
+        gap, grace, final = spec.size, spec.grace, spec.emit_final
+        accs, store = spec.accs, self.sessions
+        for key, args, ts in items:
+            if ts > self.stream_time:
+                self.stream_time = ts
+            close = self.stream_time - grace
+            kb = encode_key(key)
+            found = store.find(kb, ts - gap, ts + gap)
+            start, end = ts, ts
+            for s, e, _ in found:
+                if s < start:
+                    start = s
+                if e > end:
+                    end = e
+            if end < close:
+                self.late += 1
+                if final:
+                    self.emit_closed(out)
+                continue
+            try:
+                rec = accs.new(key, ts)
+                for _, _, old in found:
+                    rec = accs.merge(rec, old)
+                rec = accs.add(rec, args, ts)
+            except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops it
+                self._error(e, key)
+                continue
+            if (start, end) != (ts, ts):
+                for s, e, old in found:
+                    store.remove(kb, s, e)
+                    if not final:
+                        self.tombstone(out, old, s, e, e)
+            store.put(kb, start, end, rec)
+            if not final:
+                # the new session's previous value is unknown downstream (Change(new, null))
+                self.emit(out, rec, False, start, end, end)
+            else:
+                self.emit_closed(out)
+        self._last_input_wall = time.monotonic()
+
+    def emit_closed(self, out: list[tuple]) -> None:
+        close = self.stream_time - self.spec.grace
+        if self.last_emit is not None and self.last_emit >= close:
+            return
+        ended = list(self.sessions.ended(self.last_emit, close - 1))
+        if len(ended) > 1:
+            sk = self.spec.sort_key
+            ended.sort(key=lambda s: (s[2], sk(s[3][KEY]), s[1]))
+        for _, s, e, rec in ended:
+            self.emit(out, rec, False, s, e, e)
+        self.last_emit = close
+
+    def end_batch(self, out: list[tuple]) -> None:
+        below = self.stream_time - self.spec.retention
+        if self._purged_below is None or below > self._purged_below:
+            self.sessions.purge(below)
+            self._purged_below = below
+        self.save_meta()
+
+    def idle(self, now_ms: int, idle_ms: int, out: list[tuple]) -> bool:
+        if not self.spec.emit_final or self.stream_time < 0:
+            return False
+        quiet_ms = int((time.monotonic() - self._last_input_wall) * 1000)
+        if quiet_ms < idle_ms:
+            return False
+        self.stream_time += quiet_ms
+        self._last_input_wall = time.monotonic()
+        self.emit_closed(out)
+        return True
+
+    def scan(self) -> list[tuple[list[Any], int | None, int | None]]:
+        return [(rec, s, e) for _, s, e, rec in self.sessions.all_sessions()]
+
+    def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None
+               ) -> list[tuple[list[Any], int | None, int | None]]:
+        return [(rec, s, e) for s, e, rec in self.sessions.fetch(encode_key(key))
+                if (ws_lo is None or s >= ws_lo) and (ws_hi is None or s <= ws_hi)]
+

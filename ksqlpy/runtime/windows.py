@@ -1,0 +1,116 @@
+"""TUMBLING and HOPPING window aggregation, with EMIT CHANGES or EMIT FINAL and retention.
+
+Kafka Streams' rules, which ksqlDB inherits:
+
+* a record belongs to every window ``[start, start + size)`` holding its timestamp, starts being
+  multiples of the advance (``windowsFor``), visited in ascending start order;
+* a window accepts a record while ``end > stream time - grace``; otherwise the record is late for that
+  window: dropped and counted;
+* an update's timestamp is the max timestamp of the records in the window;
+* EMIT FINAL (KIP-825 ``onWindowClose``): after each record, once stream time - grace (the close time)
+  has moved, the windows that just closed go out once, ordered by (start, serialized key). As in
+  Kafka Streams, a window is only found while it is retained: its start must be at least stream time -
+  retention, where retention defaults to size + grace. With a jump in stream time larger than a window,
+  windows that closed "in between" are therefore never emitted (ksqlDB behaves the same);
+* retention: windows whose start is below stream time - retention are purged after each batch.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from ksqlpy.runtime.accumulate import KEY
+from ksqlpy.runtime.aggregator import Aggregator, encode_key
+from ksqlpy.state.windowed import WindowStore
+
+
+class TimeWindowAggregator(Aggregator):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.windows = WindowStore(self.kv)
+        self._purged_below: int | None = None
+        self._last_input_wall = time.monotonic()
+
+    def stream(self, items: list[tuple], out: list[tuple]) -> None:
+        spec = self.spec
+        size, adv, grace, having, final = spec.size, spec.advance, spec.grace, spec.having, spec.emit_final
+        accs, ws_store = spec.accs, self.windows
+        add, new = accs.add, accs.new
+        st = self.stream_time
+        for key, args, ts in items:
+            if ts > st:
+                st = ts
+                self.stream_time = st
+            close = st - grace
+            kb = encode_key(key)
+            first = max(0, ts - size + adv) // adv * adv
+            for ws in range(first, ts + 1, adv):
+                we = ws + size
+                if we <= close:
+                    self.late += 1
+                    continue
+                rec = ws_store.get(kb, ws)
+                created = rec is None
+                if created:
+                    old_passed = False
+                    rec = new(key, ts)
+                else:
+                    old_passed = having and self.passes(rec, ws, we)
+                try:
+                    rec = add(rec, args, ts)
+                except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops it
+                    self._error(e, key)
+                    continue
+                ws_store.put(kb, ws, rec, new=created)
+                if not final:
+                    self.emit(out, rec, old_passed, ws, we)
+            if final:
+                self.emit_closed(out)
+        self._last_input_wall = time.monotonic()
+
+    def emit_closed(self, out: list[tuple]) -> None:
+        """EMIT FINAL: the windows closed since the last emission (see the module docstring)."""
+        spec = self.spec
+        close = self.stream_time - spec.grace
+        if self.last_emit is not None and self.last_emit >= close:
+            return
+        upper = close - spec.size
+        if upper < 0:
+            return
+        lo = self.stream_time - spec.retention
+        if self.last_emit is not None:
+            lo = max(lo, self.last_emit - spec.size + 1)
+        closed = list(self.windows.fetch_all(lo, upper))
+        if len(closed) > 1:
+            closed.sort(key=lambda c: (c[1], spec.sort_key(c[2][KEY])))
+        for _, ws, rec in closed:
+            self.emit(out, rec, False, ws, ws + spec.size)
+        self.last_emit = close
+
+    def end_batch(self, out: list[tuple]) -> None:
+        below = self.stream_time - self.spec.retention
+        if self._purged_below is None or below > self._purged_below:
+            self.windows.purge(below)
+            self._purged_below = below
+        self.save_meta()
+
+    def idle(self, now_ms: int, idle_ms: int, out: list[tuple]) -> bool:
+        if not self.spec.emit_final or self.stream_time < 0:
+            return False
+        quiet_ms = int((time.monotonic() - self._last_input_wall) * 1000)
+        if quiet_ms < idle_ms:
+            return False
+        self.stream_time += quiet_ms
+        self._last_input_wall = time.monotonic()
+        self.emit_closed(out)
+        return True
+
+    def scan(self) -> list[tuple[list[Any], int | None, int | None]]:
+        size = self.spec.size
+        return [(rec, ws, ws + size) for _, ws, rec in self.windows.all_keys()]
+
+    def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None
+               ) -> list[tuple[list[Any], int | None, int | None]]:
+        size = self.spec.size
+        return [(rec, ws, ws + size) for ws, rec in self.windows.fetch(encode_key(key), ws_lo, ws_hi)]
