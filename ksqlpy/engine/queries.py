@@ -29,6 +29,8 @@ class PersistentQuery:
         self.source_names = [plan.source.name]
         self.tasks = tasks
         self.state = "RUNNING"
+        self.aggregation: Any = None  # runtime.aggregate.AggregateTasks of an aggregation (pull queries)
+        self.resources: list[Any] = []  # closed with the query (state stores)
 
     def poll(self) -> int:
         if self.state != "RUNNING":
@@ -37,6 +39,9 @@ class PersistentQuery:
 
     def close(self) -> None:
         self.state = "TERMINATED"
+        for r in self.resources:
+            r.close()
+        self.resources = []
 
 
 def _partitions(engine: Engine, topic: str) -> int:
@@ -60,10 +65,6 @@ def _stateless_spec(plan: QueryPlan, groups: list[list[OutputColumn]], *, table:
 def _processor_for(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list[OutputColumn]],
                    *, persistent: bool) -> tuple[Any, bool]:
     """The per-task processor factory and whether the reader must keep tombstones."""
-    if plan.aggregation is not None:
-        from ksqlpy.runtime.aggregate import aggregate_processor_factory
-
-        return aggregate_processor_factory(engine, plan, query_id, groups, persistent=persistent), True
     table = plan.source.kind == "TABLE" and persistent
     # streams forward null rows through a plain projection (no WHERE, no re-key, no table functions)
     stream_nulls = (persistent and plan.source.kind == "STREAM" and plan.where is None
@@ -99,12 +100,21 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
     source = plan.source
     group = f"_confluent-ksql-{engine.prop('ksql.service.id')}{engine.prop('ksql.persistent.prefix')}{query_id}"
     groups = [plan.key, plan.value]
-    factory, keep_tombstones = _processor_for(engine, plan, query_id, groups, persistent=True)
     key_in, value_in = engine.key_serde(source), engine.value_serde(source)
     writer = SinkWriter(sink.topic, engine.key_serde(sink), engine.value_serde(sink), engine.plog, query_id,
                         windowed=sink.windowed is not None, keyless=not sink.key_columns,
                         **_sink_timestamp(sink))
     start_at = str(engine.prop("auto.offset.reset", "latest")).lower()
+    if plan.aggregation is not None:
+        from ksqlpy.runtime.aggregate import build_aggregate_tasks
+
+        built = build_aggregate_tasks(engine, plan, query_id, groups, persistent=True, sink=sink, writer=writer,
+                                      group=group, start_at=start_at, partitions=_partitions(engine, source.topic))
+        pq = PersistentQuery(query_id, sql, plan, sink, built.tasks)
+        pq.aggregation = built
+        pq.resources.append(built)
+        return pq
+    factory, keep_tombstones = _processor_for(engine, plan, query_id, groups, persistent=True)
     tasks = []
     for p in range(_partitions(engine, source.topic)):
         reader = SourceReader(source, key_in, value_in, engine.plog, query_id, keep_tombstones=keep_tombstones)
@@ -128,6 +138,8 @@ class TransientQuery:
         self.emitted = 0
         self.tasks: list[Task] = []
         self.done = False
+        self.resources: list[Any] = []  # state stores, internal topics: released once no task runs
+        self._polling = False
 
     def _on_rows(self, rows: list[tuple]) -> None:
         for r in rows:
@@ -141,14 +153,33 @@ class TransientQuery:
 
     def poll(self) -> int:
         if self.done:
+            self._release()
             return 0
-        return sum(t.poll() for t in self.tasks)
+        self._polling = True
+        try:
+            n = 0
+            for t in self.tasks:
+                if self.done:
+                    break
+                n += t.poll()
+            return n
+        finally:
+            self._polling = False
+            if self.done:
+                self._release()
 
     def close(self) -> None:
         if not self.done:
             self.done = True
             self.rows.put(None)
             self.engine.transient.pop(self.query_id, None)
+        if not self._polling:
+            self._release()
+
+    def _release(self) -> None:
+        resources, self.resources = self.resources, []
+        for r in resources:
+            r.close()
 
     def __iter__(self):  # type: ignore[no-untyped-def]
         while True:
@@ -172,7 +203,6 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
     cols = [(c.name, c.type) for c in plan.value]
     aggregating = plan.aggregation is not None
     groups = [plan.value, []] if aggregating else [plan.value]
-    factory, keep = _processor_for(engine, plan, qid, groups, persistent=False)
     tq = TransientQuery(engine, qid, plan, cols, plan.limit)
     props = {**engine.effective_properties(), **properties}
     start_at = str(props.get("auto.offset.reset", props.get("ksql.streams.auto.offset.reset", "latest"))).lower()
@@ -188,6 +218,17 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
         else:
             tq._on_rows([r[0] for r in rows if r[0] is not None])
 
+    if aggregating:
+        from ksqlpy.runtime.aggregate import build_aggregate_tasks
+
+        built = build_aggregate_tasks(engine, plan, qid, groups, persistent=False, sink=None, writer=None,
+                                      group=group, start_at=start_at, partitions=_partitions(engine, source.topic),
+                                      on_rows=on_rows)
+        tq.tasks.extend(built.tasks)
+        tq.resources.append(built)
+        engine.transient[qid] = tq
+        return tq
+    factory, keep = _processor_for(engine, plan, qid, groups, persistent=False)
     for p in range(_partitions(engine, source.topic)):
         reader = SourceReader(source, key_in, value_in, engine.plog, qid, keep_tombstones=keep)
         tq.tasks.append(Task(task_id=f"0_{p}", log=engine.log, group=group, topic=source.topic, partition=p,

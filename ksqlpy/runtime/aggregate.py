@@ -112,6 +112,7 @@ class AggregateTasks:
     spec: AggregateSpec
     stores: list[KeyValueStore] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)  # internal topics to delete with a transient query
+    log: Any = None
 
     def close(self) -> None:
         for s in self.stores:
@@ -119,6 +120,13 @@ class AggregateTasks:
                 s.close()
             except Exception:  # noqa: BLE001 - closing is best effort
                 pass
+        self.stores = []
+        for t in self.topics:
+            try:
+                self.log.delete_topic(t)
+            except Exception:  # noqa: BLE001
+                pass
+        self.topics = []
 
 
 def window_settings(plan: QueryPlan) -> tuple[int, int, int, int]:
@@ -211,7 +219,7 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
     internal = f"_confluent-ksql-{service}{prefix}{query_id}"
     state_root = (os.path.join(engine.data_dir, "state", query_id) if persistent
                   else tempfile.mkdtemp(prefix=f"{query_id}-", dir=_transient_root(engine)))
-    result = AggregateTasks([], [], spec)
+    result = AggregateTasks([], [], spec, log=engine.log)
     cls = _aggregator_class(plan)
     key_in, value_in = engine.key_serde(source), engine.value_serde(source)
 
@@ -235,7 +243,7 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
             proc = AggregateProcessor(grouper, aggregator, kv, table=table)
             result.aggregators.append(aggregator)
             result.tasks.append(_task(engine, f"0_{p}", group, source.topic, p, reader(), proc, writer, start_at,
-                                      on_rows, spec))
+                                      on_rows, spec, persistent))
         return result
 
     topic = repartition_topic(service, prefix, query_id)
@@ -248,22 +256,22 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
         kv0 = store("KsqlTopic-Reduce", f"{internal}-KsqlTopic-Reduce-changelog", p, partitions) if table else None
         grouper = Grouper(plan, engine.plog, query_id, kv0)
         result.tasks.append(_task(engine, f"0_{p}", group, source.topic, p, reader(), GroupProcessor(grouper, kv0),
-                                  rwriter, start_at, None, None))
+                                  rwriter, start_at, None, None, persistent))
     for p in range(partitions):
         kv = store("Aggregate-Materialize", agg_changelog, p, partitions)
         aggregator = cls(spec, kv, engine.plog, query_id)
         proc = AggregateProcessor(None, aggregator, kv, table=table)
         result.aggregators.append(aggregator)
         result.tasks.append(_task(engine, f"1_{p}", group, topic, p, RepartitionReader(), proc, writer, "earliest",
-                                  on_rows, spec))
+                                  on_rows, spec, persistent))
     return result
 
 
 def _task(engine: Engine, task_id: str, group: str, topic: str, partition: int, reader: Any, proc: Any,
           writer: Any, start_at: str, on_rows: Callable[[list[tuple]], None] | None,
-          spec: AggregateSpec | None) -> Task:
+          spec: AggregateSpec | None, commit: bool) -> Task:
     task = Task(task_id=task_id, log=engine.log, group=group, topic=topic, partition=partition, reader=reader,
-                processor=proc, writer=writer, plog=engine.plog, start_at=start_at, on_rows=on_rows)
+                processor=proc, writer=writer, plog=engine.plog, start_at=start_at, on_rows=on_rows, commit=commit)
     if spec is not None and spec.idle_advance_ms is not None:
         task.idle_ms = spec.idle_advance_ms  # type: ignore[attr-defined]
     return task
