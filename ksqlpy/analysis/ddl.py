@@ -209,17 +209,9 @@ def finish_formats(src: Source) -> None:
     from ksqlpy.serde import check_format
 
     keys, values = src.key_columns, src.value_columns
-    if src.key_format == "NONE" and keys:
-        raise KsqlStatementError(f"The 'NONE' format can only be used when no columns are defined. Got: "
-                                 f"[{', '.join(c.describe() for c in keys)}]")
-    if src.key_format == "KAFKA" and len(keys) > 1:
-        raise KsqlStatementError("The 'KAFKA' format only supports a single field. Got: ["
-                                 + ", ".join(f"`{c.name}` {c.type}" for c in keys) + "]")
-    if src.value_format == "KAFKA" and len(values) > 1:
-        raise KsqlStatementError("The 'KAFKA' format only supports a single field. Got: ["
-                                 + ", ".join(f"`{c.name}` {c.type}" for c in values) + "]")
     check_format(src.key_format, is_key=True, columns=[(c.name, c.type) for c in keys])
-    check_format(src.value_format, is_key=False, columns=[(c.name, c.type) for c in values])
+    check_format(src.value_format, is_key=False, columns=[(c.name, c.type) for c in values],
+                 wrap_single_value=src.wrap_single_value)
     if src.wrap_single_value is False:
         src.value_features.add("UNWRAP_SINGLES")
     elif src.wrap_single_value is True:

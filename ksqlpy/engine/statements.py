@@ -146,12 +146,6 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
         key_fmt = "NONE"
     elif key_fmt == "NONE":
         key_fmt = str(engine.prop("ksql.persistence.default.format.key", "KAFKA")).upper()
-    if key_fmt == "KAFKA" and plan.key and not _kafka_key_ok(plan.key):
-        cols = ", ".join(f"`{c.name}` {c.type} KEY" for c in plan.key)
-        reason = (f"The 'KAFKA' format only supports a single field. Got: [{cols}]" if len(plan.key) > 1
-                  else f"The 'KAFKA' format does not support type '{plan.key[0].type.name}'")
-        raise KsqlStatementError(f"Key format does not support schema.\nformat: KAFKA\nschema: Persistence{{"
-                                 f"columns=[{cols}], features=[]}}\nreason: {reason}")
     for c in plan.key:
         if _contains_map(c.type):
             raise KsqlStatementError(
@@ -176,11 +170,6 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
     )
     finish_formats(sink)
     return sink
-
-
-def _kafka_key_ok(cols: list[Any]) -> bool:
-    """Whether the KAFKA format can serialize these key columns (one column of a primitive it supports)."""
-    return len(cols) == 1 and cols[0].type in (T.INTEGER, T.BIGINT, T.DOUBLE, T.STRING, T.BYTES)
 
 
 def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:

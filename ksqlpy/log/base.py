@@ -44,7 +44,7 @@ class RecordBatch:
         return self.offsets[-1] + 1 if self.offsets else -1
 
 
-@dataclass
+@dataclass(slots=True)
 class ProducerRecord:
     topic: str
     key: bytes | None
