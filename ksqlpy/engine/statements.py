@@ -137,7 +137,8 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
     for which in ("KEY_FORMAT", "VALUE_FORMAT"):
         if "FORMAT" in props and which in props:
             raise KsqlStatementError(f"Cannot supply both '{which}' and 'FORMAT' properties, as 'FORMAT' sets both "
-                                     "key and value formats.")
+                                     "key and value formats. Either use just 'FORMAT', or use 'KEY_FORMAT' and "
+                                     "'VALUE_FORMAT'.")
     key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
     value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")
     if not plan.key:
@@ -261,6 +262,9 @@ def alter_source(engine: Engine, stmt: A.AlterSource) -> StatementResult:
     src = engine.catalog.source(stmt.name)
     if src is None:
         raise KsqlStatementError(f"Source {stmt.name} does not exist.")
+    if src.is_source:
+        raise KsqlStatementError(f"Cannot alter {src.kind.lower()} '{src.name}': ALTER operations are not supported "
+                                 f"on source {src.kind.lower()}s.")
     if src.created_by_query:
         raise KsqlStatementError("ALTER command is not supported for CREATE ... AS statements.")
     new = check_columns(src.kind, stmt.columns, engine.catalog.types())
