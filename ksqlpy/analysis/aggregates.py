@@ -39,22 +39,37 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
     registry = default_registry()
     custom = catalog.types()
     pre_scope = scope_for(schema, alias)
+    if source.value_format.upper() == "KAFKA":
+        raise KsqlStatementError(f"Source(s) {source.name} are using the 'KAFKA' value format. This format does not "
+                                 "yet support GROUP BY.")
     if not query.group_by:
+        bad = [format_expression(i.expr) for i in query.select
+               if not _is_star(i.expr) and _outside_aggregates(i.expr, registry)]
+        if bad:
+            raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: {', '.join(bad)}")
         raise KsqlStatementError("Aggregate functions require a GROUP BY clause")
     group_by = list(query.group_by)
+    seen_groups: set[str] = set()
+    for g in group_by:
+        text = _key(g)
+        if text in seen_groups:
+            raise KsqlStatementError(f"Duplicate GROUP BY expression: {format_expression(_qualify(g, alias))}")
+        seen_groups.add(text)
     key_types: list[T.SqlType] = []
     for g in group_by:
         for f in g.find_all(FunctionCall):
             if registry.kind_of(f.fname) == "aggregate":
                 raise KsqlStatementError(f"GROUP BY does not support aggregate functions: {f.fname} is an aggregate "
                                          "function.")
-        if isinstance(g, exp.Column) and g.name in ("WINDOWSTART", "WINDOWEND") and source.windowed is None:
-            raise KsqlStatementError(f"Window bounds column {g.name} can only be used in the SELECT clause of "
-                                     "windowed aggregations")
+        if source.windowed is None:
+            _reject_reserved_select(query)
+            _reject_window_bounds(g)
         t = type_check(g, pre_scope, custom).type
         if isinstance(t, T.NullType):
             raise KsqlStatementError("GROUP BY does not support NULL expressions")
         key_types.append(t)
+    if query.having is not None and source.windowed is None:
+        _reject_window_bounds(query.having)
 
     # distinct aggregate calls, in order of appearance (select, then having)
     aggs: list[AggregateCall] = []
@@ -62,6 +77,8 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
     nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
     for n in nodes:
         for f in n.find_all(FunctionCall):
+            if registry.kind_of(f.fname) is None:
+                raise KsqlStatementError(f"Can't find any functions with the name '{f.fname}'")
             if registry.kind_of(f.fname) != "aggregate":
                 continue
             text = _key(f)
@@ -75,10 +92,14 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
             aggs.append(call)
     if not aggs:
         raise KsqlStatementError("GROUP BY requires aggregate functions in either the SELECT or HAVING clause.")
+    if source.kind == "TABLE":
+        check_undo([a.function for a in aggs], [a.resolved for a in aggs])
+    if source.value_format.upper() == "DELIMITED":
+        _check_intermediate_types(aggs)
 
     window = query.window
-    if window is not None and window.grace_ms is None:
-        window = type(window)(window.type, window.size_ms, window.advance_ms, window.retention_ms, None)
+    if window is not None:
+        _check_retention(window, query.emit)
 
     post = [SchemaColumn(n, t, "key") for n, t in zip(key_names, key_types, strict=True)]
     post += [SchemaColumn(a.name, a.resolved.return_type, "value") for a in aggs]
@@ -90,6 +111,10 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
     group_text = {_key(g): name for g, name in zip(group_by, key_names, strict=True)}
 
     def rewrite(e: exp.Expression) -> exp.Expression:
+        top = _key(e)
+        if isinstance(e, (exp.Literal, exp.Boolean, exp.Null)) and top in group_text:
+            return exp.column(group_text[top], quoted=False)  # GROUP BY 1 ... SELECT 1 AS K: the key
+
         def fn(node: exp.Expression) -> exp.Expression:
             t = _key(node) if not isinstance(node, (exp.Literal, exp.Boolean, exp.Null)) else None
             if t is not None and t in group_text:
@@ -104,8 +129,11 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
     bad: list[str] = []
     for item in query.select:
         e = item.expr
-        if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
-            # SELECT * in an aggregation: only the grouping columns qualify
+        if _is_star(e):
+            # SELECT * in an aggregation: every source column must be a grouping column
+            for c in source.key_columns + source.value_columns + source.header_columns:
+                if c.name not in group_text:
+                    bad.append(c.name)
             for g, name in zip(group_by, key_names, strict=True):
                 items.append((exp.column(name), None if isinstance(g, exp.Column) else name))
             continue
@@ -131,6 +159,79 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
                       having=having)
     key_exprs: list[exp.Expression] = [exp.column(n) for n in key_names]
     return agg, post_schema, key_exprs, items
+
+
+def check_undo(functions: list[str], resolved: list[Any]) -> None:
+    """ksqlDB's error for aggregates that cannot retract, used over a TABLE source."""
+    missing = list(dict.fromkeys(f for f, r in zip(functions, resolved, strict=True) if r.undo is None))
+    if missing:
+        names = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
+        raise KsqlStatementError(f"The aggregation functions {names} cannot be applied to a table source, only "
+                                 "to a stream source.")
+
+
+def _is_star(e: exp.Expression) -> bool:
+    return isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+
+
+def _outside_aggregates(e: exp.Expression, registry: Any) -> bool:
+    """Whether ``e`` references a column outside every aggregate call."""
+    def walk(n: exp.Expression) -> bool:
+        if isinstance(n, FunctionCall) and registry.kind_of(n.fname) == "aggregate":
+            return False
+        if isinstance(n, exp.Column) and not isinstance(n.this, exp.Star):
+            return True
+        return any(walk(c) for c in n.iter_expressions())
+
+    return walk(e)
+
+
+def _qualify(e: exp.Expression, alias: str) -> exp.Expression:
+    """``e`` with its column references qualified by the source alias (how ksqlDB prints them)."""
+    c = e.copy()
+    for col in c.find_all(exp.Column):
+        if not col.table:
+            col.set("table", exp.to_identifier(alias))
+    return c
+
+
+def _reject_reserved_select(query: Query) -> None:
+    """An unaliased WINDOWSTART/WINDOWEND select item is a reserved name (checked before GROUP BY)."""
+    for item in query.select:
+        e = item.expr
+        if item.alias is None and isinstance(e, exp.Column) and not e.table and \
+                e.name.upper() in ("WINDOWSTART", "WINDOWEND"):
+            raise KsqlStatementError(f"Reserved column name in select: `{e.name.upper()}`. Please remove or alias "
+                                     "the column.")
+
+
+def _check_intermediate_types(aggs: list[AggregateCall]) -> None:
+    """A primitive-only value format (DELIMITED) cannot hold structured aggregate state."""
+    for a in aggs:
+        t = getattr(a.resolved, "intermediate_type", None) or a.resolved.return_type
+        if isinstance(t, (T.Array, T.Map, T.Struct)):
+            raise KsqlStatementError("One of the functions used in the statement has an intermediate type that the "
+                                     "value format can not handle. Please remove the function or change the format.")
+
+
+def _reject_window_bounds(e: exp.Expression) -> None:
+    """WINDOWSTART/WINDOWEND of a non-windowed source may only be selected (first one in text order)."""
+    for col in e.find_all(exp.Column, bfs=False):
+        if not col.table and col.name.upper() in ("WINDOWSTART", "WINDOWEND"):
+            raise KsqlStatementError(f"Window bounds column {col.name.upper()} can only be used in the SELECT clause "
+                                     "of windowed aggregations")
+
+
+def _check_retention(window: Any, emit: str | None) -> None:
+    """Kafka Streams refuses a window store that forgets windows before they close."""
+    if window.retention_ms is None:
+        return
+    grace = window.grace_ms if window.grace_ms is not None else (0 if emit == "FINAL" else DEFAULT_GRACE_MS)
+    if window.retention_ms < window.size_ms + grace:
+        raise KsqlStatementError(
+            f"Retention period {window.retention_ms} ms of the {window.type} window must be no smaller than its "
+            f"window size plus the grace period. Got size=[{window.size_ms}], grace=[{grace}], "
+            f"retention=[{window.retention_ms}]")
 
 
 def _non_key_columns(e: exp.Expression, post: RowSchema) -> list[str]:

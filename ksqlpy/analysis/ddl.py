@@ -123,12 +123,22 @@ def _contains_map(t: T.SqlType) -> bool:
     return False
 
 
+def check_format_properties(props: dict[str, Any]) -> None:
+    """FORMAT sets both formats, so it cannot be combined with KEY_FORMAT or VALUE_FORMAT."""
+    for which in ("KEY_FORMAT", "VALUE_FORMAT"):
+        if "FORMAT" in props and which in props:
+            raise KsqlStatementError(f"Cannot supply both '{which}' and 'FORMAT' properties, as 'FORMAT' sets both "
+                                     "key and value formats. Either use just 'FORMAT', or use 'KEY_FORMAT' and "
+                                     "'VALUE_FORMAT'.")
+
+
 def formats_from_properties(props: dict[str, Any], config: dict[str, Any], *, has_key: bool,
                             default_value: str | None = None, default_key: str | None = None) -> tuple[str, str]:
     for which in ("KEY_FORMAT", "VALUE_FORMAT"):
         if "FORMAT" in props and which in props:
             raise KsqlStatementError(f"Cannot supply both '{which}' and 'FORMAT' properties, as 'FORMAT' sets both "
-                                     "key and value formats.")
+                                     "key and value formats. Either use just 'FORMAT', or use 'KEY_FORMAT' and "
+                                     "'VALUE_FORMAT'.")
     if "FORMAT" in props:
         fmt = parse_format(props["FORMAT"], "FORMAT")
         return fmt, fmt

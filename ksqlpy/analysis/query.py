@@ -185,6 +185,9 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
         if key_index is None and persistent:
             dup = next((c for i, c in key_cols if same_expression(key_exprs[i], e)), None)
             if dup is not None and isinstance(e, exp.Column):
+                if aggregation is not None:
+                    raise KsqlStatementError(f"The projection contains a key column more than once: `{dup.name}` and "
+                                             f"`{name}`.")
                 raise KsqlStatementError(f"The projection contains a key column (`{dup.expr.name}`) more than once, "
                                          f"aliased as: {dup.name} and {name}.")
         if key_index is not None and persistent:
@@ -207,8 +210,9 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
             raise KsqlStatementError(f"The TIMESTAMP column set in the WITH clause does not exist in the schema: "
                                      f"'{sink_timestamp}'")
         if missing:
-            # ksqlDB names every key expression when any is missing
-            missing = list(key_exprs)
+            # ksqlDB names every key expression when any is missing (only the missing ones for GROUP BY)
+            if aggregation is None:
+                missing = list(key_exprs)
             if rekey is not None:
                 missing = [_qualify(x, alias) for x in rekey.exprs]
             _missing_key_error(sink_name, missing, aggregation is not None, rekey is not None)

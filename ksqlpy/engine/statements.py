@@ -9,6 +9,7 @@ from ksqlpy import types as T
 from ksqlpy.analysis.ddl import (
     _contains_map,
     check_columns,
+    check_format_properties,
     finish_formats,
     normalize_properties,
     parse_delimiter,
@@ -134,11 +135,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
 
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
     src: Source = plan.source
-    for which in ("KEY_FORMAT", "VALUE_FORMAT"):
-        if "FORMAT" in props and which in props:
-            raise KsqlStatementError(f"Cannot supply both '{which}' and 'FORMAT' properties, as 'FORMAT' sets both "
-                                     "key and value formats. Either use just 'FORMAT', or use 'KEY_FORMAT' and "
-                                     "'VALUE_FORMAT'.")
+    check_format_properties(props)
     key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
     value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")
     if not plan.key:

@@ -17,7 +17,7 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy.catalog import Source, WindowInfo
-from ksqlpy.grammar.ast import FunctionCall, WindowSpec
+from ksqlpy.grammar.ast import FunctionCall, WindowSpec, WithinSpec
 from ksqlpy.types import SqlType
 
 
@@ -100,3 +100,63 @@ class QueryPlan:
     windowed: WindowInfo | None = None  # output windowing (windowed aggregation or windowed source)
     sql: str = ""
     custom_types: dict[str, SqlType] = field(default_factory=dict)
+    join: JoinPlan | None = None  # the FROM clause is a join: ``source`` is then its (virtual) result
+
+
+# --------------------------------------------------------------------------- joins
+# A join's result is seen by the rest of the query as one virtual source whose columns are the join key
+# column(s) followed by every source's columns, each named ``ALIAS_COLUMN`` (see ksqlpy.analysis.joins).
+
+
+@dataclass
+class JoinLeaf:
+    """One source of a join and the block of columns it fills in the joined row."""
+
+    source: Source
+    alias: str
+    index: int  # position among the join's sources, left to right
+    columns: list[SchemaColumn]  # the block: value/header columns, pseudo columns, window, key columns
+    offset: int = 0  # where the block starts in the joined row (after the join key columns)
+
+
+@dataclass
+class JoinKey:
+    name: str
+    type: SqlType
+    synthetic: bool = False
+
+
+@dataclass
+class JoinNode:
+    """One binary join step of a (left-deep) join tree."""
+
+    kind: str  # INNER | LEFT | RIGHT | FULL
+    flavor: str  # STREAM_STREAM | STREAM_TABLE | TABLE_TABLE | FOREIGN_KEY
+    left: JoinNode | JoinLeaf
+    right: JoinLeaf
+    left_exprs: list[exp.Expression]  # over the left input's blocks (virtual column names)
+    right_exprs: list[exp.Expression]  # over the right leaf's block
+    keys: list[JoinKey]  # the step's output key
+    result_kind: str  # STREAM | TABLE
+    within: WithinSpec | None = None
+    context: str = ""  # internal topic/store name prefix ("L_" per nesting level)
+    left_from_child_key: bool = False  # the left input is a join already keyed by this step's left key
+    repartition_left: bool = False  # stream: through -Join-[left-]repartition; table: re-keyed
+    repartition_right: bool = False
+    key_format: str = "KAFKA"  # format of the internal (co-partitioned) key
+    key_delimiter: str | None = None
+    windowed: WindowInfo | None = None
+    text: str = ""  # e.g. "L [INNER] JOIN R", for messages
+
+    @property
+    def leaves(self) -> list[JoinLeaf]:
+        left = self.left.leaves if isinstance(self.left, JoinNode) else [self.left]
+        return [*left, self.right]
+
+
+@dataclass
+class JoinPlan:
+    root: JoinNode
+    leaves: list[JoinLeaf]
+    key_columns: list[SchemaColumn]  # the virtual source's key columns
+    width: int  # number of columns of all blocks together

@@ -15,8 +15,6 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ksqlpy.errors import KsqlStatementError
-
 TS, KEY, FIRST = 0, 1, 2
 
 
@@ -83,11 +81,3 @@ class _NoUndo(Exception):
 class _NoMerge(Exception):
     pass
 
-
-def check_undo(functions: Sequence[str], resolved: Sequence[Any]) -> None:
-    """ksqlDB's error for aggregates that cannot retract, used over a TABLE source."""
-    missing = list(dict.fromkeys(f for f, r in zip(functions, resolved, strict=True) if r.undo is None))
-    if missing:
-        names = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
-        raise KsqlStatementError(f"The aggregation functions {names} cannot be applied to a table source, only "
-                                 "to a stream source.")

@@ -1,0 +1,123 @@
+"""The SELECT list of a join query: star expansion, output names and which item becomes the key.
+
+ksqlDB's rules, which this module reproduces:
+
+- ``*`` is the synthetic key column (if the join has one) followed by every source's key and value
+  columns, each named ``ALIAS_COL``; ``alias.*`` is that source's columns. With PARTITION BY, ``*`` is
+  every column of the joined row (pseudo columns included), as ksqlDB expands it there.
+- A plain column reference is named ``COL`` when no other source has a column of that name, else
+  ``ALIAS_COL``.
+- The first item equal to one of the join's key expressions becomes the key column and carries the
+  join key's value; the same expression selected again is an error; an item equal to another
+  expression of the same key (``R.A`` after ``L.A``) is an ordinary value column.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlglot import exp
+
+from ksqlpy.analysis.join_scope import JoinScope, join_list, text
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.grammar.ast import Query, SelectItem
+from ksqlpy.plan.logical import JoinLeaf
+
+RESERVED_IN_JOIN = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
+
+
+@dataclass
+class KeyComponent:
+    """One column of the join's final key: its column in the joined row and the expressions equal to it."""
+
+    column: str  # name of the key column in the joined row
+    viable: list[str]  # formatted qualified column references (or the synthetic name) usable in SELECT
+    synthetic: bool
+
+
+def _is_star(e: exp.Expression) -> bool:
+    return isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
+
+
+def expand_stars(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: list[KeyComponent],
+                 rekey: bool) -> list[tuple[exp.Expression, str | None, bool]]:
+    """Select items as (expression, alias, from_star); star items get their ALIAS_COL names."""
+    out: list[tuple[exp.Expression, str | None, bool]] = []
+    for item in query.select:
+        e = item.expr
+        if not _is_star(e):
+            out.append((e, item.alias, False))
+            continue
+        qual = e.table if isinstance(e, exp.Column) else None
+        if qual:
+            scope.check_qualifier(qual)
+            chosen = [lf for lf in leaves if lf.alias == qual]
+        else:
+            chosen = leaves
+            if rekey:
+                for lf in leaves:
+                    for c in lf.columns:
+                        out.append((exp.column(c.name), c.name, True))
+                continue
+            for k in keys:
+                if k.synthetic:
+                    out.append((exp.column(k.column), k.column, True))
+        for lf in chosen:
+            src = lf.source
+            for c in src.key_columns + [c for c in src.columns if not c.key]:
+                out.append((exp.column(c.name, table=lf.alias), f"{lf.alias}_{c.name}", True))
+    return out
+
+
+def natural_join_name(e: exp.Expression, scope: JoinScope) -> str | None:
+    """ksqlDB's name for an unaliased column reference in a join's SELECT."""
+    if isinstance(e, exp.Column) and isinstance(e.this, exp.Identifier):
+        alias, name = scope.resolve(e, "SELECT")
+        if alias is None:
+            return name
+        return name if scope.is_unique(name) else f"{alias}_{name}"
+    return None
+
+
+def plan_select(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: list[KeyComponent], *,
+                sink_name: str | None, persistent: bool, keyed: bool) -> list[SelectItem]:
+    """The select list rewritten over the joined row. ``keyed``: the join key is the result's key (no
+    GROUP BY / PARTITION BY re-keys it), so the projection must include it."""
+    items = expand_stars(query, scope, leaves, keys, rekey=bool(query.partition_by))
+    claimed: dict[int, tuple[str, str]] = {}  # key component -> (expression text, output name)
+    out: list[SelectItem] = []
+    for e, alias, _ in items:
+        name = alias or natural_join_name(e, scope)
+        qualified = scope.qualify(e, "SELECT")
+        t = text(qualified)
+        if keyed:
+            hit = next((i for i, k in enumerate(keys) if t in k.viable), None)
+            if hit is not None and hit in claimed:
+                first_text, first_name = claimed[hit]
+                if first_text == t:
+                    names = sorted([first_name, name or t])
+                    raise KsqlStatementError(f"The projection contains a key column (`{first_name}`) more than "
+                                             f"once, aliased as: {names[0]} and {names[1]}.")
+            elif hit is not None:
+                claimed[hit] = (t, name or t)
+                out.append(SelectItem(exp.column(keys[hit].column), name))
+                continue
+        if persistent and name in RESERVED_IN_JOIN:
+            raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the column.")
+        out.append(SelectItem(scope.rewrite(e, "SELECT"), name))
+    if keyed and persistent and sink_name is not None:
+        for i, k in enumerate(keys):
+            if i not in claimed:
+                _missing_key(sink_name, k)
+    return out
+
+
+def _missing_key(sink: str, key: KeyComponent) -> None:
+    what = "join expression" if len(key.viable) == 1 else "join expressions"
+    msg = (f"The query used to build `{sink}` must include the {what} {join_list(key.viable)} in its projection "
+           f"(eg, SELECT {key.viable[0]}...).")
+    if key.synthetic:
+        msg = ("Key missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\n" + msg +
+               f"\n{key.viable[0]} was added as a synthetic key column because the join criteria did not match any "
+               "source column. This expression must be included in the projection and may be aliased.")
+    raise KsqlStatementError(msg)

@@ -1,0 +1,147 @@
+"""Names in a join query.
+
+Every source of a join contributes a block of columns to the joined row, each named ``ALIAS_COLUMN``
+(ksqlDB's naming): its non-key columns in declaration order, the pseudo columns ROWTIME, ROWPARTITION
+and ROWOFFSET, WINDOWSTART/WINDOWEND if windowed, then its key columns. ``JoinScope`` resolves
+``alias.col`` and ``col`` against the sources and rewrites expressions onto those block columns, so the
+rest of the query can be analyzed as a query over one (virtual) source.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlglot import exp
+
+from ksqlpy import types as T
+from ksqlpy.catalog import Source
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.format import format_expression
+from ksqlpy.plan.logical import SchemaColumn
+
+PSEUDO = (("ROWTIME", T.BIGINT), ("ROWPARTITION", T.INTEGER), ("ROWOFFSET", T.BIGINT))
+
+
+def block_columns(source: Source, alias: str) -> list[SchemaColumn]:
+    """The block a source fills in the joined row, in ksqlDB's order."""
+    cols = [SchemaColumn(f"{alias}_{c.name}", c.type, "value") for c in source.columns if not c.key]
+    cols += [SchemaColumn(f"{alias}_{n}", t, "value") for n, t in PSEUDO]
+    if source.windowed is not None:
+        cols += [SchemaColumn(f"{alias}_WINDOWSTART", T.BIGINT, "value"),
+                 SchemaColumn(f"{alias}_WINDOWEND", T.BIGINT, "value")]
+    cols += [SchemaColumn(f"{alias}_{c.name}", c.type, "value") for c in source.key_columns]
+    return cols
+
+
+def source_column_names(source: Source) -> list[str]:
+    """Every name a query may use for a column of ``source`` (its columns, pseudo and window columns)."""
+    names = [c.name for c in source.columns] + [n for n, _ in PSEUDO]
+    if source.windowed is not None:
+        names += ["WINDOWSTART", "WINDOWEND"]
+    return names
+
+
+def lambda_bound(col: exp.Column) -> bool:
+    """Is an unqualified column reference the parameter of an enclosing lambda?"""
+    name = col.name
+    node = col.parent
+    while node is not None:
+        if isinstance(node, exp.Lambda) and any(p.name == name for p in node.expressions):
+            return True
+        node = node.parent
+    return False
+
+
+def column_refs(e: exp.Expression) -> list[exp.Column]:
+    return [c for c in e.find_all(exp.Column)
+            if not isinstance(c.this, exp.Star) and not (not c.table and lambda_bound(c))]
+
+
+class JoinScope:
+    """Resolves column references of a join query to (alias, column) and to joined-row column names."""
+
+    def __init__(self, sources: list[tuple[Source, str]]) -> None:
+        self.sources = sources
+        self.aliases = [a for _, a in sources]
+        self.by_alias = {a: s for s, a in sources}
+        self.names = {a: source_column_names(s) for s, a in sources}
+        self.types = {a: {**{c.name: c.type for c in s.columns}, **dict(PSEUDO),
+                          **({"WINDOWSTART": T.BIGINT, "WINDOWEND": T.BIGINT} if s.windowed else {})}
+                      for s, a in sources}
+        self.extra: dict[str, str] = {}  # unqualified names of joined-row columns (the synthetic key)
+
+    # ---------------------------------------------------------------- resolution
+    def check_qualifier(self, qual: str) -> None:
+        if qual not in self.by_alias:
+            raise KsqlStatementError(f"Failed to prepare statement: '{qual}' is not a valid stream/table name or "
+                                     "alias.")
+
+    def resolve(self, col: exp.Column, clause: str) -> tuple[str | None, str]:
+        """(alias, column) of a reference; alias None for a joined-row column such as the synthetic key."""
+        name = col.name
+        qual = col.table or None
+        if qual:
+            self.check_qualifier(qual)
+            if name not in self.names[qual]:
+                raise KsqlStatementError(f"{clause} column '{qual}.{name}' cannot be resolved.")
+            return qual, name
+        owners = [a for a in self.aliases if name in self.names[a]]
+        if len(owners) > 1:
+            could = [f"{a}.{name}" for a in owners]
+            text = " or ".join(could) if len(could) == 2 else ", ".join(could[:-1]) + " or " + could[-1]
+            raise KsqlStatementError(f"Exception while preparing statement: Column '{name}' is ambiguous. "
+                                     f"Could be {text}.")
+        if owners:
+            return owners[0], name
+        if name in self.extra:
+            return None, name
+        raise KsqlStatementError(f"{clause} column '{name}' cannot be resolved.")
+
+    def virtual_name(self, alias: str | None, name: str) -> str:
+        return self.extra[name] if alias is None else f"{alias}_{name}"
+
+    def type_of(self, alias: str, name: str) -> T.SqlType:
+        return self.types[alias][name]
+
+    def aliases_of(self, e: exp.Expression, clause: str) -> set[str]:
+        """The sources an expression references."""
+        out = set()
+        for c in column_refs(e):
+            alias, _ = self.resolve(c, clause)
+            if alias is not None:
+                out.add(alias)
+        return out
+
+    def is_unique(self, name: str) -> bool:
+        return sum(name in self.names[a] for a in self.aliases) == 1
+
+    # ---------------------------------------------------------------- rewriting
+    def qualify(self, e: exp.Expression, clause: str) -> exp.Expression:
+        """A copy of ``e`` with every column reference qualified by its source's alias."""
+        return self._map_columns(e, clause, lambda a, n: exp.column(n, table=a) if a else exp.column(n))
+
+    def rewrite(self, e: exp.Expression, clause: str) -> exp.Expression:
+        """A copy of ``e`` over the joined row's columns (``alias.col`` -> ``ALIAS_COL``)."""
+        return self._map_columns(e, clause, lambda a, n: exp.column(self.virtual_name(a, n)))
+
+    def _map_columns(self, e: exp.Expression, clause: str, fn) -> exp.Expression:  # type: ignore[no-untyped-def]
+        root = e.copy()
+        for col in column_refs(root):
+            alias, name = self.resolve(col, clause)
+            new = fn(alias, name)
+            if col is root:
+                return new
+            col.replace(new)
+        return root
+
+
+def text(e: exp.Expression) -> str:
+    return format_expression(e)
+
+
+def join_list(items: Iterable[str]) -> str:
+    """``A``, ``A or B``, ``A, B or C`` as ksqlDB lists alternatives."""
+    xs = list(items)
+    if len(xs) <= 1:
+        return "".join(xs)
+    return ", ".join(xs[:-1]) + " or " + xs[-1]

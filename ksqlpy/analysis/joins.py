@@ -1,0 +1,491 @@
+"""Analysis of queries whose FROM clause is a join.
+
+A join of n sources is a left-deep tree of binary steps ``((s0 J s1) J s2) ...``. For each step this
+module checks what ksqlDB checks (join order and type, WITHIN, primary keys, key types, windowing,
+co-partitioning), decides which sides are repartitioned and in which key format, and names the
+step's key. The result of the whole join is then presented as one virtual source (the join key
+columns followed by every source's block of ``ALIAS_COL`` columns), and the rest of the query -
+WHERE, PARTITION BY, GROUP BY, HAVING, the projection - is analyzed by the single-source analyzer
+over it. The returned QueryPlan carries the join tree in ``QueryPlan.join``.
+
+Beyond ksqlDB: ``ON a.x = b.x AND a.y = b.y`` joins on the composite key (x, y).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlglot import exp
+
+from ksqlpy import types as T
+from ksqlpy.analysis.join_projection import KeyComponent, plan_select
+from ksqlpy.analysis.join_scope import JoinScope, block_columns, column_refs, text
+from ksqlpy.analysis.scope import scope_for, type_check
+from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.functions import default_registry
+from ksqlpy.grammar.ast import FunctionCall, JoinClause, Query, SourceRef
+from ksqlpy.plan.logical import JoinKey, JoinLeaf, JoinNode, JoinPlan, QueryPlan, RowSchema, SchemaColumn
+
+JOIN_TEXT = {"INNER": "[INNER] JOIN", "LEFT": "LEFT [OUTER] JOIN", "RIGHT": "RIGHT [OUTER] JOIN",
+             "FULL": "[FULL] OUTER JOIN"}
+DAY_MS = 24 * 3600 * 1000
+KEY_PREFIX = "$JOIN_KEY"
+
+
+@dataclass
+class _Input:
+    """What a join step sees on one side: a source, or the result of the steps before it."""
+
+    kind: str  # STREAM | TABLE
+    name: str  # left-most source name, for messages
+    key_format: tuple[str, str | None, Any]  # (format, delimiter, window identity)
+    partitions: int
+    classes: list[list[str]]  # per key column: formatted expressions equal to it (column refs first)
+    columns: list[list[str]]  # per key column: the column references among them, left to right
+    node: JoinNode | JoinLeaf
+    windowed: WindowInfo | None = None
+    key_types: list[T.SqlType] = field(default_factory=list)
+
+
+def _window_id(w: WindowInfo | None) -> Any:
+    if w is None:
+        return None
+    return ("SESSION", None) if w.type.upper() == "SESSION" else ("TIME", w.size_ms)
+
+
+def analyze_join_query(query: Query, catalog: Catalog, *, sink_name: str | None, persistent: bool,
+                       sql: str = "") -> QueryPlan:
+    from ksqlpy.analysis.query import analyze_query
+
+    leaves = _resolve_leaves(query, catalog)
+    _check_value_formats(leaves)
+    scope = JoinScope([(lf.source, lf.alias) for lf in leaves])
+    all_columns = {c.name for lf in leaves for c in lf.source.columns}
+    joined_schema = RowSchema([c for lf in leaves for c in lf.columns])
+    typing_scope = scope_for(joined_schema)
+    synthetic_taken: set[str] = set()
+
+    current = _leaf_input(leaves[0], catalog)
+    nodes: list[JoinNode] = []
+    for i, jc in enumerate(query.joins):
+        right = _leaf_input(leaves[i + 1], catalog)
+        node, current = _step(jc, current, right, scope, typing_scope, catalog, all_columns, synthetic_taken)
+        nodes.append(node)
+    for depth, node in enumerate(reversed(nodes)):
+        node.context = "L_" * depth
+    root = nodes[-1]
+
+    keys, key_columns = _final_key(current, root)
+    for k in keys:
+        if k.synthetic:
+            scope.extra[k.column] = k.column
+    offset = len(key_columns)
+    for lf in leaves:
+        lf.offset = offset
+        offset += len(lf.columns)
+    virtual = _virtual_source(leaves, root, key_columns, current)
+    keyed = not query.group_by and not query.partition_by and not _has_aggregate(query)
+    select = plan_select(query, scope, leaves, keys, sink_name=sink_name, persistent=persistent, keyed=keyed)
+    rewritten = Query(
+        select=select, source=SourceRef(virtual.name), joins=[], window=query.window,
+        where=scope.rewrite(query.where, "WHERE") if query.where is not None else None,
+        group_by=[scope.rewrite(g, "GROUP BY") for g in query.group_by],
+        partition_by=[scope.rewrite(p, "PARTITION BY") for p in query.partition_by],
+        having=scope.rewrite(query.having, "HAVING") if query.having is not None else None,
+        emit=query.emit, limit=query.limit,
+    )
+    plan = analyze_query(rewritten, _Overlay(catalog, virtual), sink_name=sink_name, persistent=persistent, sql=sql)
+    plan.join = JoinPlan(root=root, leaves=leaves, key_columns=key_columns,
+                         width=sum(len(lf.columns) for lf in leaves))
+    return plan
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def _resolve_leaves(query: Query, catalog: Catalog) -> list[JoinLeaf]:
+    refs = [query.source] + [j.right for j in query.joins]
+    leaves: list[JoinLeaf] = []
+    seen: set[str] = set()
+    for i, ref in enumerate(refs):
+        source = catalog.source(ref.name)
+        if source is None:
+            raise KsqlStatementError(f"{ref.name} does not exist.")
+        if ref.name in seen:
+            if len(refs) == 2:
+                raise KsqlStatementError(f"Can not join '{ref.name}' to '{ref.name}': self joins are not yet "
+                                         "supported.")
+            raise KsqlStatementError(f"N-way joins do not support multiple occurrences of the same source. "
+                                     f"Source: '{ref.name}'")
+        seen.add(ref.name)
+        alias = ref.alias or source.name
+        leaves.append(JoinLeaf(source=source, alias=alias, index=i, columns=block_columns(source, alias)))
+    return leaves
+
+
+def _check_value_formats(leaves: list[JoinLeaf]) -> None:
+    kafka = [lf.source.name for lf in leaves if (lf.source.value_format or "").upper() == "KAFKA"]
+    if kafka:
+        raise KsqlStatementError(f"Source(s) {', '.join(kafka)} are using the 'KAFKA' value format. This format "
+                                 "does not yet support JOIN.")
+
+
+def _partitions(catalog: Catalog, source: Source) -> int:
+    counter = getattr(catalog, "partition_count", None)
+    if counter is not None:
+        n = counter(source.topic)
+        if n is not None:
+            return int(n)
+    return 1
+
+
+def _leaf_input(leaf: JoinLeaf, catalog: Catalog) -> _Input:
+    src = leaf.source
+    keys = [f"{leaf.alias}.{c.name}" for c in src.key_columns]
+    return _Input(kind=src.kind, name=src.name,
+                  key_format=((src.key_format or "KAFKA").upper(), src.key_delimiter, _window_id(src.windowed)),
+                  partitions=_partitions(catalog, src), classes=[[k] for k in keys], columns=[[k] for k in keys],
+                  node=leaf, windowed=src.windowed, key_types=[c.type for c in src.key_columns])
+
+
+# --------------------------------------------------------------------------- one step
+
+
+@dataclass
+class _Condition:
+    left: exp.Expression  # qualified, over the left input's sources
+    right: exp.Expression  # qualified, over the right source
+    written: str  # "A = B" as written (qualified), for messages
+    left_type: T.SqlType | None = None
+    right_type: T.SqlType | None = None
+
+
+def _step(jc: JoinClause, left: _Input, right: _Input, scope: JoinScope, typing_scope: Any, catalog: Catalog,
+          all_columns: set[str], synthetic_taken: set[str]) -> tuple[JoinNode, _Input]:
+    right_leaf = right.node
+    assert isinstance(right_leaf, JoinLeaf)
+    left_aliases = {lf.alias for lf in (left.node.leaves if isinstance(left.node, JoinNode) else [left.node])}
+    conds = _conditions(jc.on, scope, left_aliases, right_leaf.alias)
+    kind = jc.kind
+    described = f"{left.name} {JOIN_TEXT[kind]} {right.name}"
+    if left.kind == "TABLE" and right.kind == "STREAM":
+        raise KsqlStatementError(f"Invalid join order: table-stream joins are not supported; only stream-table "
+                                 f"joins. Got {described}.")
+    if left.kind == "STREAM" and right.kind == "TABLE" and kind in ("FULL", "RIGHT"):
+        what = "full-outer" if kind == "FULL" else "right-outer"
+        raise KsqlStatementError(f"Invalid join type: {what} join not supported for stream-table join. "
+                                 f"Got {described}.")
+    _check_within(jc, left.kind, right.kind)
+
+    # the right side of a join with a table must be the table's primary key
+    if right.kind == "TABLE":
+        conds = _order_by_key(conds, right, left, described)
+    for c in conds:
+        _type_condition(c, scope, typing_scope)
+
+    left_keyed, conds = _keyed(left, conds, side="left")
+    right_keyed = [text(c.right) for c in conds] == [cl[0] for cl in right.classes]
+    if left.kind == "STREAM" and right.kind == "STREAM":
+        flavor = "STREAM_STREAM"
+    elif left.kind == "STREAM":
+        flavor = "STREAM_TABLE"
+    else:
+        flavor = "TABLE_TABLE" if left_keyed else "FOREIGN_KEY"
+    if flavor == "FOREIGN_KEY":
+        if kind not in ("INNER", "LEFT"):
+            what = "full-outer" if kind == "FULL" else "right-outer"
+            raise KsqlStatementError(f"Invalid join type: {what} join not supported for foreign-key table-table "
+                                     f"join. Got {described}.")
+        if len(conds) != 1:
+            raise KsqlStatementError("Invalid join condition: foreign-key table-table joins support a single "
+                                     f"condition. Got {' AND '.join(c.written for c in conds)}.")
+    for c in conds:
+        if c.left_type != c.right_type:
+            raise KsqlStatementError(f"Invalid join condition: types don't match. Got "
+                                     f"{c.written.split(' = ')[0]}{{{c.left_type}}} = "
+                                     f"{c.written.split(' = ', 1)[1]}{{{c.right_type}}}.")
+
+    if flavor != "FOREIGN_KEY":
+        _check_windows(left, right)
+    rep_left = flavor in ("STREAM_STREAM", "STREAM_TABLE") and not left_keyed
+    rep_right = flavor == "STREAM_STREAM" and not right_keyed
+    if flavor != "FOREIGN_KEY" and not rep_left and not rep_right and left.key_format != right.key_format:
+        rep_right = True  # co-partition: the right side is re-keyed into the left side's key format
+    if (rep_left or rep_right) and (left.windowed is not None or right.windowed is not None):
+        raise KsqlStatementError("Implicit repartitioning of windowed sources is not supported. "
+                                 "See https://github.com/confluentinc/ksql/issues/4385.")
+    if flavor != "FOREIGN_KEY" and left.partitions != right.partitions:
+        raise KsqlStatementError(
+            f"Can't join `{left.name}` with `{right.name}` since the number of partitions don't match. "
+            f"`{left.name}` partitions = {left.partitions}; `{right.name}` partitions = {right.partitions}. "
+            "Please repartition either one so that the number of partitions match.")
+    if rep_left and rep_right:
+        fmt = left.key_format if left.key_format[0] != "NONE" else (
+            right.key_format if right.key_format[0] != "NONE" else ("DELIMITED", None, None))
+    elif rep_left:
+        fmt = right.key_format
+    else:
+        fmt = left.key_format
+    if flavor == "FOREIGN_KEY":
+        fmt = left.key_format
+
+    keys, classes, columns = _step_keys(kind, flavor, left, conds, left_keyed, all_columns, synthetic_taken)
+    for k in keys:
+        _check_key_type(k)
+    node = JoinNode(
+        kind=kind, flavor=flavor, left=left.node, right=right_leaf,
+        left_exprs=[scope.rewrite(c.left, "JOIN ON") for c in conds],
+        right_exprs=[scope.rewrite(c.right, "JOIN ON") for c in conds],
+        keys=keys, result_kind="TABLE" if left.kind == right.kind == "TABLE" else "STREAM",
+        within=jc.within, left_from_child_key=left_keyed and isinstance(left.node, JoinNode),
+        repartition_left=rep_left, repartition_right=rep_right, key_format=fmt[0], key_delimiter=fmt[1],
+        windowed=left.windowed, text=described,
+    )
+    out = _Input(kind=node.result_kind, name=left.name, key_format=fmt,
+                 partitions=left.partitions, classes=classes, columns=columns, node=node, windowed=left.windowed,
+                 key_types=[k.type for k in keys])
+    return node, out
+
+
+def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], right: str) -> list[_Condition]:
+    parts: list[exp.Expression] = []
+
+    def flatten(e: exp.Expression) -> None:
+        if isinstance(e, exp.And):
+            flatten(e.this)
+            flatten(e.expression)
+        elif isinstance(e, exp.Paren):
+            flatten(e.this)
+        else:
+            parts.append(e)
+
+    flatten(on)
+    if len(parts) > 1:
+        seen = [text(scope.qualify(p, "JOIN ON")) for p in parts]
+        if len(set(seen)) != len(seen):
+            raise KsqlStatementError("Invalid join condition: joins on multiple conditions are not yet supported. "
+                                     f"Got {text(on)}.")
+    out = []
+    for part in parts:
+        if not isinstance(part, exp.EQ):
+            raise KsqlStatementError(f"Invalid join condition: only equality conditions are supported. "
+                                     f"Got {text(part)}.")
+        qualified = scope.qualify(part, "JOIN ON")
+        a, b = part.this, part.expression
+        qa, qb = qualified.this, qualified.expression
+        sa, sb = scope.aliases_of(a, "JOIN ON"), scope.aliases_of(b, "JOIN ON")
+        for side, refs in ((qa, sa), (qb, sb)):
+            if len(refs) != 1:
+                raise KsqlStatementError(f"Invalid comparison expression '{text(side)}' in join '{text(qualified)}'. "
+                                         "Each side of the join comparision must contain references from exactly "
+                                         "one source.")
+        (ra,), (rb,) = sa, sb
+        if ra == rb:
+            raise KsqlStatementError(f"Each side of the join must reference exactly one source and not the same "
+                                     f"source. Left side references `{ra}` and right references `{rb}`")
+        written = f"{text(qa)} = {text(qb)}"
+        if rb == right and ra in left_aliases:
+            out.append(_Condition(qa, qb, written))
+        elif ra == right and rb in left_aliases:
+            out.append(_Condition(qb, qa, written))
+        else:
+            raise KsqlStatementError(f"A join criteria is expected to reference the source (`{right}`) in the FROM "
+                                     f"clause, instead the right source references `{rb}` and the left source "
+                                     f"references `{ra}`")
+    return out
+
+
+def _check_within(jc: JoinClause, left_kind: str, right_kind: str) -> None:
+    if left_kind == right_kind == "STREAM":
+        if jc.within is None:
+            raise KsqlStatementError(
+                "Stream-Stream joins must have a WITHIN clause specified. None was provided. To learn about how to "
+                "specify a WITHIN clause with a stream-stream join, please visit: "
+                "https://docs.confluent.io/current/ksql/docs/syntax-reference.html#create-stream-as-select")
+    elif jc.within is not None:
+        if left_kind == right_kind == "TABLE":
+            raise KsqlStatementError(
+                "A window definition was provided for a Table-Table join. These joins are not windowed. Please "
+                "drop the window definition (i.e. the WITHIN clause) and try to execute your Table-Table join "
+                "again.")
+        raise KsqlStatementError(
+            "A window definition was provided for a Stream-Table join. These joins are not windowed. Please drop "
+            "the window definition (ie. the WITHIN clause) and try to execute your join again.")
+
+
+def _order_by_key(conds: list[_Condition], right: _Input, left: _Input, described: str) -> list[_Condition]:
+    """Joins with a table: each condition's right side is a primary-key column, in key order."""
+    keys = [cl[0] for cl in right.classes]
+    by_text = {text(c.right): c for c in conds}
+    if sorted(by_text) != sorted(keys) or len(by_text) != len(conds):
+        bad = next((c for c in conds if text(c.right) not in keys), conds[0])
+        if left.kind == "STREAM":
+            raise KsqlStatementError(f"Invalid join condition: stream-table joins require to join on the table's "
+                                     f"primary key. Got {bad.written}.")
+        raise KsqlStatementError(f"Invalid join condition: table-table joins require to join on the primary key "
+                                 f"of the right input table. Got {bad.written}.")
+    return [by_text[k] for k in keys]
+
+
+def _type_condition(c: _Condition, scope: JoinScope, typing_scope: Any) -> None:
+    custom: dict = {}
+    c.left_type = type_check(scope.rewrite(c.left, "JOIN ON"), typing_scope, custom).type
+    c.right_type = type_check(scope.rewrite(c.right, "JOIN ON"), typing_scope, custom).type
+
+
+def _keyed(inp: _Input, conds: list[_Condition], side: str) -> tuple[bool, list[_Condition]]:
+    """Is the input already keyed by the conditions' expressions on its side? Conditions come back in the
+    order of the input's key columns when it is."""
+    texts = [text(c.left) for c in conds]
+    if len(inp.classes) != len(conds) or not conds:
+        return False, conds
+    ordered = []
+    used: set[int] = set()
+    for cl in inp.classes:
+        hit = next((i for i, t in enumerate(texts) if i not in used and t in cl), None)
+        if hit is None:
+            return False, conds
+        used.add(hit)
+        ordered.append(conds[hit])
+    return True, ordered
+
+
+def _check_windows(left: _Input, right: _Input) -> None:
+    lw, rw = left.windowed, right.windowed
+    if (lw is None) != (rw is None):
+        def line(inp: _Input, w: WindowInfo | None) -> str:
+            return f"`{inp.name}` is {w.type.upper()} windowed" if w else f"`{inp.name}` is not windowed"
+
+        raise KsqlStatementError("Can not join windowed source to non-windowed source.\n"
+                                 f"{line(left, lw)}\n{line(right, rw)}")
+    if lw is not None and rw is not None and (lw.type.upper() == "SESSION") != (rw.type.upper() == "SESSION"):
+        raise KsqlStatementError(
+            f"Incompatible windowed sources.\nLeft source: {lw.type.upper()}\nRight source: {rw.type.upper()}\n"
+            "Session windowed sources can only be joined to other session windowed sources, and may still not "
+            "result in expected behaviour as session bounds must be an exact match for the join to work\n"
+            "Hopping and tumbling windowed sources can only be joined to other hopping and tumbling windowed "
+            "sources")
+
+
+def _is_column(t: str) -> bool:
+    return all(part.replace("_", "").isalnum() or part.startswith("`") for part in t.split(".")) and "(" not in t
+
+
+def _step_keys(kind: str, flavor: str, left: _Input, conds: list[_Condition], left_keyed: bool,
+               all_columns: set[str], synthetic_taken: set[str]
+               ) -> tuple[list[JoinKey], list[list[str]], list[list[str]]]:
+    """The step's output key: its columns, and per column the expressions equal to it."""
+    if flavor == "FOREIGN_KEY":
+        keys = [JoinKey(n, t) for n, t in zip(_key_names(len(left.classes)), left.key_types, strict=True)]
+        return keys, left.classes, left.columns
+    keys: list[JoinKey] = []
+    classes: list[list[str]] = []
+    columns: list[list[str]] = []
+    names = _key_names(len(conds))
+    for i, c in enumerate(conds):
+        lt, rt = text(c.left), text(c.right)
+        if kind == "FULL":
+            cl, cols = [], []
+        elif left_keyed:
+            cl = list(dict.fromkeys([*left.classes[i], lt, rt]))
+            cols = list(dict.fromkeys([*left.columns[i], *([lt] if isinstance(c.left, exp.Column) else []),
+                                       *([rt] if isinstance(c.right, exp.Column) else [])]))
+        else:
+            cl = [lt, rt]
+            cols = [t for t, e in ((lt, c.left), (rt, c.right)) if isinstance(e, exp.Column)]
+        if not cols:
+            name = _synthetic_name(all_columns, synthetic_taken)
+            keys.append(JoinKey(name, c.left_type or T.STRING, synthetic=True))
+            classes.append([name])
+            columns.append([name])
+        else:
+            first = cols[0].split(".", 1)
+            keys.append(JoinKey(names[i], c.left_type or T.STRING))
+            keys[-1].display = f"{first[0]}_{first[1]}"  # type: ignore[attr-defined]
+            classes.append(cl)
+            columns.append(cols)
+    return keys, classes, columns
+
+
+def _key_names(n: int) -> list[str]:
+    return [KEY_PREFIX if i == 0 else f"{KEY_PREFIX}_{i}" for i in range(n)]
+
+
+def _synthetic_name(all_columns: set[str], taken: set[str]) -> str:
+    n = 0
+    while True:
+        name = "ROWKEY" if n == 0 else f"ROWKEY_{n}"
+        if name not in all_columns and name not in taken:
+            taken.add(name)
+            return name
+        n += 1
+
+
+def _contains_map(t: T.SqlType) -> bool:
+    if isinstance(t, T.Map):
+        return True
+    if isinstance(t, T.Array):
+        return _contains_map(t.element)
+    if isinstance(t, T.Struct):
+        return any(_contains_map(ft) for _, ft in t.fields)
+    return False
+
+
+def _check_key_type(k: JoinKey) -> None:
+    if _contains_map(k.type):
+        name = getattr(k, "display", k.name)
+        raise KsqlStatementError(
+            "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
+            f"behavior due to inconsistent serialization. Key column name: `{name}`. Column type: {k.type}. "
+            "See https://github.com/confluentinc/ksql/issues/6621 for more.")
+
+
+# --------------------------------------------------------------------------- the result
+
+
+def _final_key(current: _Input, root: JoinNode) -> tuple[list[KeyComponent], list[SchemaColumn]]:
+    comps = []
+    cols = []
+    for k, viable in zip(root.keys, current.columns, strict=True):
+        comps.append(KeyComponent(column=k.name, viable=list(viable), synthetic=k.synthetic))
+        cols.append(SchemaColumn(k.name, k.type, "key"))
+    return comps, cols
+
+
+def _virtual_source(leaves: list[JoinLeaf], root: JoinNode, key_columns: list[SchemaColumn],
+                    current: _Input) -> Source:
+    first = leaves[0].source
+    key_format = (first.key_format or "KAFKA").upper()
+    if key_format == "NONE":
+        key_format = current.key_format[0]
+    columns = [Column(c.name, c.type, key=True) for c in key_columns]
+    columns += [Column(c.name, c.type) for lf in leaves for c in lf.columns]
+    return Source(name=first.name, kind=root.result_kind, topic=first.topic, columns=columns, key_format=key_format,
+                  value_format=first.value_format, key_delimiter=first.key_delimiter if key_format ==
+                  (first.key_format or "").upper() else None, value_delimiter=first.value_delimiter,
+                  wrap_single_value=None, windowed=root.windowed)
+
+
+def _has_aggregate(query: Query) -> bool:
+    registry = default_registry()
+    nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
+    return any(registry.kind_of(f.fname) == "aggregate" for n in nodes for f in n.find_all(FunctionCall))
+
+
+class _Overlay:
+    """The catalog with the join's virtual source visible under its name (for the single-source analyzer)."""
+
+    def __init__(self, catalog: Catalog, virtual: Source) -> None:
+        self._catalog = catalog
+        self._virtual = virtual
+
+    def source(self, name: str) -> Source | None:
+        return self._virtual if name == self._virtual.name else self._catalog.source(name)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._catalog, name)
+
+
+__all__ = ["analyze_join_query", "column_refs"]
