@@ -9,6 +9,7 @@ propagates; temporaries use walrus assignments so an operand is evaluated once.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from decimal import Decimal as PyDecimal
 from typing import Any
@@ -81,6 +82,9 @@ class ExprCompiler:
         # Table function calls the generated code has already expanded: id(node) -> binding of one element.
         self.table_function_vars: dict[int, Binding] | None = None
         self.clause: str | None = None  # SELECT / WHERE / ... for "unknown column" messages
+        # When set, every function call's code is passed through it (the codegen's per-record slow path
+        # wraps calls so one failing call yields NULL without nulling the whole expression).
+        self.safe_calls: Callable[[str, str], str] | None = None
 
     # ------------------------------------------------------------------ helpers
     def const(self, value: Any, hint: str = "c") -> str:
@@ -700,8 +704,13 @@ class ExprCompiler:
             parts.append(c)
         if resolved.null_on_null and parts:
             body = impl + "(" + ", ".join("{" + str(i) + "}" for i in range(len(parts))) + ")"
-            return Compiled(self._guard(parts, body), resolved.return_type)
-        return Compiled(impl + "(" + ", ".join(p.code for p in parts) + ")", resolved.return_type)
+            code = self._guard(parts, body)
+        else:
+            code = impl + "(" + ", ".join(p.code for p in parts) + ")"
+        if self.safe_calls is not None:
+            # slow path: a failing call is NULL on its own (ksqlDB catches errors per function invocation)
+            code = self.safe_calls(name, code)
+        return Compiled(code, resolved.return_type)
 
 
 _COERCE_ERRORS = (KsqlStatementError, KsqlTypeError, TypeError)

@@ -108,6 +108,12 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
 
     skip = "continue" if not safe else "return"
 
+    def compiler(sc: Scope) -> ExprCompiler:
+        comp = ExprCompiler(sc, consts, custom_types=spec.custom_types)
+        if safe:
+            comp.safe_calls = lambda name, code: f"_s({name!r}, lambda: {code})"
+        return comp
+
     def wrap(code: str, what: str) -> str:
         return f"_s({what!r}, lambda: {code})" if safe else code
 
@@ -117,7 +123,7 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
         """Emit the PARTITION BY key computations; the scope the projection then sees."""
         if spec.rekey_exprs is None:
             return scope
-        comp = ExprCompiler(scope, consts, custom_types=spec.custom_types)
+        comp = compiler(scope)
         pvars = []
         for j, e in enumerate(spec.rekey_exprs):
             em.line(indent, f"p{j} = {wrap(comp.compile(e).code, 'PARTITION BY')}")
@@ -132,7 +138,7 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
         return new_scope
 
     def key_tuple(key_scope: Scope, indent: int) -> str:
-        comp = ExprCompiler(key_scope, consts, custom_types=spec.custom_types)
+        comp = compiler(key_scope)
         names = []
         for k, col in enumerate(spec.outputs[spec.key_group]):
             em.line(indent, f"k{k} = {comp.compile(col.expr).code}")
@@ -150,18 +156,18 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
         ktuple = key_tuple(scope, ind)
         cond = "tombs[_i]"
         if spec.where is not None:
-            pred = ExprCompiler(scope, consts, custom_types=spec.custom_types).compile_predicate(spec.where).code
+            pred = compiler(scope).compile_predicate(spec.where).code
             cond = f"tombs[_i] or {wrap(pred, 'WHERE')} is not True"
         em.line(ind, f"if {cond}:")
         em.line(ind + 1, f"_app(({ktuple}, None{tail}))")
         em.line(ind + 1, skip)
     if spec.where is not None and not spec.tombstone_on_filter:
-        pred = ExprCompiler(scope, consts, custom_types=spec.custom_types).compile_predicate(spec.where).code
+        pred = compiler(scope).compile_predicate(spec.where).code
         em.line(ind, f"if {wrap(pred, 'WHERE')} is not True:")
         em.line(ind + 1, skip)
     proj_scope = rekey(ind)
 
-    comp = ExprCompiler(proj_scope, consts, custom_types=spec.custom_types)
+    comp = compiler(proj_scope)
     if spec.table_functions:
         comp.table_function_vars = {}
         lists = []

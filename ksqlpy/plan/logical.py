@@ -124,6 +124,7 @@ class JoinKey:
     name: str
     type: SqlType
     synthetic: bool = False
+    display: str = ""  # ALIAS_COL of the column the key equals (ksqlDB names the key column so in messages)
 
 
 @dataclass
