@@ -119,14 +119,20 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
 
     tail = ", _ts, hdrs[_i]" if spec.with_headers else ", _ts"
 
-    def rekey(indent: int) -> Scope:
-        """Emit the PARTITION BY key computations; the scope the projection then sees."""
+    key_names = {c.name for c in schema.columns if c.role == "key"}
+
+    def rekey(indent: int, tombstone: bool = False) -> Scope:
+        """Emit the PARTITION BY key computations; the scope the projection then sees. For a null row
+        only expressions over key columns can be computed; the others are NULL (as in ksqlDB)."""
         if spec.rekey_exprs is None:
             return scope
         comp = compiler(scope)
         pvars = []
         for j, e in enumerate(spec.rekey_exprs):
-            em.line(indent, f"p{j} = {wrap(comp.compile(e).code, 'PARTITION BY')}")
+            if tombstone and any(c.name not in key_names for c in e.find_all(exp.Column)):
+                em.line(indent, f"p{j} = None")
+            else:
+                em.line(indent, f"p{j} = {wrap(comp.compile(e).code, 'PARTITION BY')}")
             pvars.append(f"p{j}")
         new_scope = Scope()
         nkeys = len(spec.rekey_exprs)
@@ -148,7 +154,7 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
     if spec.pass_tombstones and not spec.tombstone_on_filter:
         # a null row goes on as a null value under its (possibly re-computed) key
         em.line(ind, "if tombs[_i]:")
-        ktuple = key_tuple(rekey(ind + 1), ind + 1)
+        ktuple = key_tuple(rekey(ind + 1, tombstone=True), ind + 1)
         em.line(ind + 1, f"_app(({ktuple}, None{tail}))")
         em.line(ind + 1, skip)
     if spec.tombstone_on_filter:
