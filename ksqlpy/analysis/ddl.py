@@ -171,11 +171,7 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     values = [c for c in columns if not c.key and not c.headers and c.header_key is None]
     if not keys and "KEY_FORMAT" not in props and "FORMAT" not in props:
         key_fmt = "NONE" if key_fmt == "KAFKA" and False else key_fmt
-    wrap = props.get("WRAP_SINGLE_VALUE")
-    if wrap is not None:
-        wrap = _as_bool(wrap, "WRAP_SINGLE_VALUE")
-        if len(values) != 1:
-            raise KsqlStatementError("'WRAP_SINGLE_VALUE' is only valid for single-field value schemas")
+    wrap = single_value_wrapping(props, len(values), config)
     windowed = None
     if "WINDOW_TYPE" in props:
         wt = str(props["WINDOW_TYPE"]).upper()
@@ -228,6 +224,20 @@ def finish_formats(src: Source) -> None:
         src.value_features.add("WRAP_SINGLES")
     if len(keys) == 1 and src.key_format in ("JSON", "AVRO", "PROTOBUF", "JSON_SR"):
         src.key_features.add("UNWRAP_SINGLES")
+
+
+def single_value_wrapping(props: dict[str, Any], n_values: int, config: dict[str, Any]) -> bool | None:
+    """WRAP_SINGLE_VALUE from the WITH clause, else from ``ksql.persistence.wrap.single.values`` when the
+    value has one column (None: the format's default)."""
+    wrap = props.get("WRAP_SINGLE_VALUE")
+    if wrap is not None:
+        if n_values != 1:
+            raise KsqlStatementError("'WRAP_SINGLE_VALUE' is only valid for single-field value schemas")
+        return _as_bool(wrap, "WRAP_SINGLE_VALUE")
+    default = config.get("ksql.persistence.wrap.single.values")
+    if n_values == 1 and default is not None and str(default).lower() == "false":
+        return False
+    return None
 
 
 def _as_bool(v: Any, name: str) -> bool:

@@ -15,6 +15,7 @@ from ksqlpy.analysis.ddl import (
     parse_delimiter,
     parse_format,
     resolve_type,
+    single_value_wrapping,
     source_from_create,
 )
 from ksqlpy.analysis.query import analyze_query
@@ -151,11 +152,7 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
                 f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {c.type}. "
                 "See https://github.com/confluentinc/ksql/issues/6621 for more.")
     columns = [Column(c.name, c.type, key=True) for c in plan.key] + [Column(c.name, c.type) for c in plan.value]
-    wrap = props.get("WRAP_SINGLE_VALUE")
-    if wrap is not None:
-        wrap = str(wrap).lower() == "true" if not isinstance(wrap, bool) else wrap
-        if len(plan.value) != 1:
-            raise KsqlStatementError("'WRAP_SINGLE_VALUE' is only valid for single-field value schemas")
+    wrap = single_value_wrapping(props, len(plan.value), engine.effective_properties())
     topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{name}"))
     sink = Source(
         name=name, kind=kind, topic=topic, columns=columns, key_format=key_fmt, value_format=value_fmt,
