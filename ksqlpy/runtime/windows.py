@@ -69,8 +69,9 @@ class TimeWindowAggregator(Aggregator):
                 self.emit_closed(out)
         self._last_input_wall = time.monotonic()
 
-    def emit_closed(self, out: list[tuple]) -> None:
-        """EMIT FINAL: the windows closed since the last emission (see the module docstring)."""
+    def emit_closed(self, out: list[tuple], *, retained_only: bool = True) -> None:
+        """EMIT FINAL: the windows closed since the last emission (see the module docstring).
+        ``retained_only`` False (idle advance) also emits windows a record-driven jump would skip."""
         spec = self.spec
         close = self.stream_time - spec.grace
         if self.last_emit is not None and self.last_emit >= close:
@@ -78,9 +79,9 @@ class TimeWindowAggregator(Aggregator):
         upper = close - spec.size
         if upper < 0:
             return
-        lo = self.stream_time - spec.retention
+        lo = self.stream_time - spec.retention if retained_only else None
         if self.last_emit is not None:
-            lo = max(lo, self.last_emit - spec.size + 1)
+            lo = max(lo if lo is not None else -(2**62), self.last_emit - spec.size + 1)
         closed = list(self.windows.fetch_all(lo, upper))
         if len(closed) > 1:
             closed.sort(key=lambda c: (c[1], spec.sort_key(c[2][KEY])))
@@ -103,7 +104,7 @@ class TimeWindowAggregator(Aggregator):
             return False
         self.stream_time += quiet_ms
         self._last_input_wall = time.monotonic()
-        self.emit_closed(out)
+        self.emit_closed(out, retained_only=False)
         return True
 
     def scan(self) -> list[tuple[list[Any], int | None, int | None]]:

@@ -1,0 +1,56 @@
+"""Helpers for stateful tests: an engine in a temp dir, JSON records in, decoded records out."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import orjson
+import pytest
+
+from ksqlpy.engine import Engine
+from ksqlpy.log.base import ProducerRecord
+
+
+class Harness:
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+
+    def sql(self, text: str, properties: dict[str, Any] | None = None) -> Any:
+        return self.engine.execute(text, properties)
+
+    def send(self, topic: str, key: Any, value: Any, ts: int, partition: int | None = None) -> None:
+        """Produce one record: a str key as KAFKA bytes, a dict value as JSON (None: tombstone)."""
+        kb = None if key is None else (key.encode() if isinstance(key, str) else orjson.dumps(key))
+        vb = None if value is None else orjson.dumps(value)
+        self.engine.log.produce(ProducerRecord(topic, kb, vb, ts, None, partition))
+
+    def run(self) -> None:
+        self.engine.drain(10)
+
+    def read(self, source_name: str) -> list[tuple[Any, Any, int]]:
+        """(key, value, timestamp) of every record of a source's topic, partitions in order."""
+        src = self.engine.catalog.source(source_name)
+        assert src is not None
+        ks, vs = self.engine.key_serde(src), self.engine.value_serde(src)
+        out = []
+        info = self.engine.log.describe_topic(src.topic)
+        assert info is not None
+        for p in range(info.partitions):
+            batch = self.engine.log.fetch(src.topic, p, 0, 1_000_000)
+            for k, v, ts in zip(batch.keys, batch.values, batch.timestamps, strict=True):
+                out.append((ks.deserialize(k), None if v is None else vs.deserialize(v), ts))
+        return out
+
+    def pull(self, text: str) -> list[tuple]:
+        (res,) = self.engine.execute(text)
+        return [tuple(r) for r in res.data["rows"]]
+
+
+@pytest.fixture
+def h(tmp_path: Any) -> Iterator[Harness]:
+    engine = Engine(str(tmp_path), {"auto.offset.reset": "earliest", "ksql.service.id": "test_"})
+    try:
+        yield Harness(engine)
+    finally:
+        engine.close()

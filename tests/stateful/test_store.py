@@ -1,0 +1,168 @@
+"""KeyValueStore commit protocol, restore and rebuild; window and session store layouts."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ksqlpy.log.embedded import EmbeddedLog
+from ksqlpy.state.store import KeyValueStore
+from ksqlpy.state.windowed import SessionStore, WindowStore, from_t8, t8
+
+TOPIC = "changelog"
+
+
+def _open(tmp: Path, log: EmbeddedLog, name: str = "s") -> KeyValueStore:
+    return KeyValueStore(str(tmp / name), log, TOPIC, 0)
+
+
+def _commit(store: KeyValueStore, log: EmbeddedLog) -> None:
+    with log.transaction() as tx:
+        store.flush(tx)
+    store.commit_local()
+
+
+def _log(tmp: Path) -> EmbeddedLog:
+    log = EmbeddedLog(str(tmp / "log"))
+    log.create_topic(TOPIC, 1)
+    return log
+
+
+def test_put_get_commit_checkpoint(tmp_path: Path) -> None:
+    log = _log(tmp_path)
+    s = _open(tmp_path, log)
+    s.put(b"a", [1, 2])
+    s.put(b"b", "x")
+    assert s.get(b"a") == [1, 2]
+    _commit(s, log)
+    assert s.checkpoint() == 2
+    s.delete(b"b")
+    _commit(s, log)
+    assert s.get(b"b") is None
+    assert s.checkpoint() == 3
+    s.close()
+    log.close()
+
+
+def test_restore_replays_what_lmdb_missed(tmp_path: Path) -> None:
+    """A crash after the log transaction but before the local LMDB write: the replay closes the gap."""
+    log = _log(tmp_path)
+    s = _open(tmp_path, log)
+    s.put(b"k", 1)
+    _commit(s, log)
+    s.put(b"k", 2)
+    with log.transaction() as tx:  # committed to the changelog only
+        s.flush(tx)
+    s.close()
+    s2 = _open(tmp_path, log)
+    assert s2.get(b"k") == 2
+    assert s2.restored == 1
+    s2.close()
+    log.close()
+
+
+def test_rebuild_when_files_deleted(tmp_path: Path) -> None:
+    log = _log(tmp_path)
+    s = _open(tmp_path, log)
+    for i in range(50):
+        s.put(str(i).encode(), i)
+    _commit(s, log)
+    s.delete(b"7")
+    _commit(s, log)
+    s.close()
+    shutil.rmtree(tmp_path / "s")
+    s2 = _open(tmp_path, log)
+    assert s2.get(b"7") is None
+    assert s2.get(b"8") == 8
+    assert len(list(s2.items())) == 49
+    s2.close()
+    log.close()
+
+
+def test_checkpoint_beyond_changelog_wipes(tmp_path: Path) -> None:
+    """A changelog deleted and recreated: local files from the old history must not survive."""
+    log = _log(tmp_path)
+    s = _open(tmp_path, log)
+    for i in range(3):
+        s.put(f"old{i}".encode(), i)
+        _commit(s, log)
+    assert s.checkpoint() == 3
+    s.close()
+    log.delete_topic(TOPIC)
+    log.create_topic(TOPIC, 1)
+    with log.transaction() as tx:
+        other = KeyValueStore(str(tmp_path / "other"), None, None, 0)
+        other.put(b"new", 1)
+        other.flush(tx)
+        from ksqlpy.log.base import ProducerRecord
+
+        for k, v in other._encoded.items():
+            tx.produce(ProducerRecord(TOPIC, k, v, None, None, 0))
+    s2 = _open(tmp_path, log)
+    assert s2.get(b"old0") is None
+    assert s2.get(b"new") == 1
+    s2.close()
+    log.close()
+
+
+def test_range_merges_uncommitted_changes(tmp_path: Path) -> None:
+    log = _log(tmp_path)
+    s = _open(tmp_path, log)
+    for k in (b"a1", b"a3", b"a5", b"b1"):
+        s.put(k, k.decode())
+    _commit(s, log)
+    s.put(b"a2", "new")
+    s.delete(b"a3")
+    s.put(b"a5", "changed")
+    assert list(s.items(b"a")) == [(b"a1", "a1"), (b"a2", "new"), (b"a5", "changed")]
+    assert [k for k, _ in s.range(b"a2", b"b1")] == [b"a2", b"a5"]
+    s.abort()
+    assert list(s.items(b"a")) == [(b"a1", "a1"), (b"a3", "a3"), (b"a5", "a5")]
+    s.close()
+    log.close()
+
+
+def test_store_without_changelog_is_private(tmp_path: Path) -> None:
+    s = KeyValueStore(str(tmp_path / "t"), None, None, 0)
+    s.put(b"x", 1)
+    s.flush(None)  # type: ignore[arg-type]
+    s.commit_local()
+    assert s.get(b"x") == 1
+    s.close()
+    assert not (tmp_path / "t").exists()
+
+
+def test_time_encoding_sorts_like_numbers() -> None:
+    values = [-(2**62), -5, -1, 0, 1, 7, 2**40]
+    assert sorted(values, key=t8) == values
+    assert [from_t8(t8(v)) for v in values] == values
+
+
+def test_window_store_fetch_and_purge(tmp_path: Path) -> None:
+    s = KeyValueStore(str(tmp_path / "w"), None, None, 0)
+    w = WindowStore(s)
+    for kb in (b"k1", b"k10"):  # one key is a prefix of the other
+        for start in (0, 10, 20):
+            w.put(kb, start, (kb, start), new=True)
+    assert [st for st, _ in w.fetch(b"k1")] == [0, 10, 20]
+    assert [st for st, _ in w.fetch(b"k1", 5, 10)] == [10]
+    assert [(kb, st) for kb, st, _ in w.fetch_all(10, 10)] == [(b"k1", 10), (b"k10", 10)]
+    assert w.purge(15) == 4
+    assert [st for st, _ in w.fetch(b"k10")] == [20]
+    s.close()
+
+
+def test_session_store_find_and_ended(tmp_path: Path) -> None:
+    s = KeyValueStore(str(tmp_path / "s"), None, None, 0)
+    ss = SessionStore(s)
+    ss.put(b"k", 0, 5, "a")
+    ss.put(b"k", 20, 30, "b")
+    ss.put(b"j", 3, 4, "c")
+    assert [v for _, _, v in ss.find(b"k", 4, 18)] == ["a"]
+    assert [v for _, _, v in ss.find(b"k", -100, 100)] == ["a", "b"]
+    assert [(kb, st, e) for kb, st, e, _ in ss.ended(None, 10)] == [(b"j", 3, 4), (b"k", 0, 5)]
+    ss.remove(b"k", 0, 5)
+    assert [v for _, _, v in ss.find(b"k", -100, 100)] == ["b"]
+    assert ss.purge(25) == 1
+    assert list(ss.fetch(b"k")) == [(20, 30, "b")]
+    s.close()

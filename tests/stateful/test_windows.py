@@ -1,0 +1,137 @@
+"""TUMBLING/HOPPING windows: membership, order, grace, late counts, EMIT FINAL, retention, idle advance."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from ksqlpy.errors import KsqlStatementError
+from tests.stateful.conftest import Harness
+
+STREAM = "CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);"
+
+
+def _windows(rows: list) -> list:
+    return [(k[1], k[2], v, ts) for k, v, ts in rows]
+
+
+def test_hopping_windows_in_ascending_start_order(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW HOPPING (SIZE 30 MILLISECONDS, ADVANCE BY 10 "
+          "MILLISECONDS) GROUP BY K;")
+    h.send("s", "a", {"V": 1}, 25)
+    h.run()
+    assert _windows(h.read("T")) == [(0, 30, (1,), 25), (10, 40, (1,), 25), (20, 50, (1,), 25)]
+
+
+def test_late_records_are_dropped_and_counted(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 10 MILLISECONDS, GRACE PERIOD "
+          "5 MILLISECONDS) GROUP BY K;")
+    h.send("s", "a", {"V": 1}, 1)
+    h.send("s", "a", {"V": 1}, 14)  # stream time 14: window [0,10) open until 15
+    h.send("s", "a", {"V": 1}, 2)  # accepted
+    h.send("s", "a", {"V": 1}, 15)  # stream time 15 closes [0,10)
+    h.send("s", "a", {"V": 1}, 3)  # late
+    h.run()
+    assert _windows(h.read("T")) == [(0, 10, (1,), 1), (10, 20, (1,), 14), (0, 10, (2,), 2), (10, 20, (2,), 15)]
+    (q,) = h.engine.queries.values()
+    assert sum(a.late for a in q.aggregation.aggregators) == 1
+
+
+def test_default_grace_is_a_day(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY K;")
+    day = 24 * 3600 * 1000
+    h.send("s", "a", {"V": 1}, day + 500)
+    h.send("s", "a", {"V": 1}, 600)  # window [0, 1000) closes at 1000 + 24h > stream time
+    h.send("s", "a", {"V": 1}, 2 * day + 1001)
+    h.send("s", "a", {"V": 1}, 700)  # now late
+    h.run()
+    assert [w[:3] for w in _windows(h.read("T"))] == [(day, day + 1000, (1,)), (0, 1000, (1,)),
+                                                      (2 * day + 1000, 2 * day + 2000, (1,))]
+
+
+def test_emit_final_tumbling(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 10 MILLISECONDS, GRACE PERIOD "
+          "2 MILLISECONDS) GROUP BY K EMIT FINAL;")
+    for ts in (1, 5, 11, 3, 12):
+        h.send("s", "a", {"V": 1}, ts)
+    h.send("s", "b", {"V": 1}, 4)
+    h.run()
+    # stream time 12 = end + grace of [0,10): it closes (b@4 came after: late)
+    assert _windows(h.read("T")) == [(0, 10, (3,), 5)]
+    h.send("s", "a", {"V": 1}, 22)
+    h.run()
+    assert _windows(h.read("T")) == [(0, 10, (3,), 5), (10, 20, (2,), 12)]
+
+
+def test_emit_final_skips_windows_past_retention_like_ksqldb(h: Harness) -> None:
+    """A jump in stream time over several windows: only the last closed one is still retained."""
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 10 MILLISECONDS, GRACE PERIOD "
+          "2 MILLISECONDS) GROUP BY K EMIT FINAL;")
+    for ts in (1, 11, 50):
+        h.send("s", "a", {"V": 1}, ts)
+    h.run()
+    assert h.read("T") == []
+
+
+def test_emit_final_closes_window_at_its_end_without_grace(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 10 MILLISECONDS) GROUP BY K "
+          "EMIT FINAL;")
+    for ts in (1, 2, 10):
+        h.send("s", "a", {"V": 1}, ts)
+    h.run()
+    assert _windows(h.read("T")) == [(0, 10, (2,), 2)]
+
+
+def test_emit_final_orders_closed_windows_by_serialized_key(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 10 MILLISECONDS, GRACE PERIOD "
+          "0 MILLISECONDS) GROUP BY K EMIT FINAL;")
+    for k in ("b", "c", "a"):
+        h.send("s", k, {"V": 1}, 1)
+    h.send("s", "z", {"V": 1}, 10)
+    h.run()
+    assert [k[0] for k, _, _ in h.read("T")] == [("a",), ("b",), ("c",)]
+
+
+def test_retention_purges_old_windows(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 10 MILLISECONDS, RETENTION "
+          "30 MILLISECONDS, GRACE PERIOD 0 MILLISECONDS) GROUP BY K;")
+    for ts in (1, 11, 21, 31, 41):
+        h.send("s", "a", {"V": 1}, ts)
+    h.run()
+    starts = [r[h_idx("WINDOWSTART", h)] for r in h.pull("SELECT * FROM T WHERE K='a';")]
+    assert starts == [20, 30, 40]  # stream time 41 - retention 30: windows from 11 on are kept
+
+
+def h_idx(name: str, h: Harness) -> int:
+    (res,) = h.engine.execute("SELECT * FROM T WHERE K='a';")
+    return [c[0] for c in res.data["columns"]].index(name)
+
+
+def test_retention_smaller_than_size_plus_grace_is_rejected(h: Harness) -> None:
+    h.sql(STREAM)
+    with pytest.raises(KsqlStatementError, match="no smaller than its window size plus the grace period"):
+        h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 10 MILLISECONDS, RETENTION "
+              "5 MILLISECONDS, GRACE PERIOD 0 MILLISECONDS) GROUP BY K;")
+
+
+def test_idle_advance_fires_emit_final_on_a_quiet_stream(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 50 MILLISECONDS, GRACE PERIOD "
+          "0 MILLISECONDS) GROUP BY K EMIT FINAL;", {"ksqlpy.emit.final.idle.advance.ms": 100})
+    h.send("s", "a", {"V": 1}, 10)
+    h.run()
+    assert h.read("T") == []
+    deadline = time.monotonic() + 5
+    while not h.read("T") and time.monotonic() < deadline:
+        time.sleep(0.05)
+        h.run()
+    assert _windows(h.read("T")) == [(0, 50, (1,), 10)]
