@@ -1,0 +1,163 @@
+"""The expression compiler: SQL semantics of the generated Python (NULLs, Java arithmetic, casts, coercion)."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from typing import Any
+
+import pytest
+
+from ksqlpy import types as T
+from ksqlpy.errors import KsqlStatementError, KsqlTypeError
+from ksqlpy.expr.compiler import Binding, ExprCompiler, Scope
+from ksqlpy.grammar import parse_expression
+
+COLUMNS: dict[str, tuple[T.SqlType, Any]] = {
+    "I": (T.INTEGER, 7),
+    "J": (T.INTEGER, -7),
+    "Z": (T.INTEGER, 0),
+    "N": (T.INTEGER, None),
+    "B": (T.BIGINT, 2**40),
+    "D": (T.DOUBLE, 2.5),
+    "DEC": (T.Decimal(4, 2), Decimal("10.25")),
+    "S": (T.STRING, "hello"),
+    "FLAG": (T.BOOLEAN, True),
+    "ARR": (T.Array(T.INTEGER), [10, 20, 30]),
+    "M": (T.Map(T.STRING, T.INTEGER), {"a": 1}),
+    "ST": (T.Struct((("F", T.STRING), ("G", T.INTEGER))), {"F": "x", "G": None}),
+    "TS": (T.TIMESTAMP, 86_400_000),
+}
+
+
+def compile_expr(text: str) -> tuple[str, T.SqlType, Any]:
+    scope = Scope({name: Binding(f"v_{name}", t) for name, (t, _) in COLUMNS.items()})
+    comp = ExprCompiler(scope)
+    c = comp.compile(parse_expression(text))
+    ns = dict(comp.consts)
+    args = ", ".join(f"v_{n}" for n in COLUMNS)
+    fn = eval(f"lambda {args}: {c.code}", ns)  # noqa: S307 - compiler output under test
+    return c.code, c.type, fn(*(v for _, v in COLUMNS.values()))
+
+
+def value(text: str) -> Any:
+    return compile_expr(text)[2]
+
+
+def typ(text: str) -> T.SqlType:
+    return compile_expr(text)[1]
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("I + 1", 8),
+    ("N + 1", None),
+    ("J / 2", -3),            # Java truncates toward zero
+    ("J % 2", -1),            # the remainder takes the dividend's sign
+    ("D * 2", 5.0),
+    ("DEC + 1", Decimal("11.25")),
+    ("DEC / 4", Decimal("2.562500")),
+    ("2147483647 + 1", -2147483648),  # INT overflow wraps like Java
+    ("S || ' world'", "hello world"),
+    ("-I", -7),
+])
+def test_arithmetic(text: str, expected: Any) -> None:
+    assert value(text) == expected
+
+
+def test_decimal_result_types_follow_ksqldb() -> None:
+    assert typ("DEC + DEC") == T.Decimal(5, 2)
+    assert typ("DEC * I") == T.Decimal(15, 2)
+    assert typ("DEC / DEC") == T.Decimal(11, 7)
+    assert typ("1.5") == T.Decimal(2, 1)
+    assert typ("1.5E0") == T.DOUBLE
+
+
+def test_division_by_zero_raises_for_the_slow_path_to_null() -> None:
+    with pytest.raises(ArithmeticError):
+        value("I / Z")
+    assert value("D / 0.0E0") == float("inf")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("N = 1", False),          # ksqlDB comparisons are FALSE, not NULL, with a NULL operand
+    ("NOT (N = 1)", True),
+    ("N IS NULL", True),
+    ("FLAG AND N > 0", False),
+    ("FLAG OR N > 0", True),
+    ("I BETWEEN 1 AND 10", True),
+    ("I IN (1, 7)", True),
+    ("I IN ('7', '8')", True),             # string literals coerce to the operand's type
+    ("FLAG IN ('yes')", True),
+    ("S LIKE 'he%o'", True),
+    ("S LIKE 'h_llo'", True),
+    ("S LIKE 'H%'", False),
+    ("I IS DISTINCT FROM N", True),
+    ("TS > '1970-01-01T12:00:00'", True),  # ISO strings compare with TIMESTAMPs
+])
+def test_predicates(text: str, expected: Any) -> None:
+    assert value(text) is expected
+
+
+def test_comparing_null_with_null_is_an_error() -> None:
+    with pytest.raises(KsqlTypeError, match="Comparison with NULL not supported"):
+        compile_expr("NULL = NULL")
+
+
+def test_non_literal_of_another_type_in_in_list_is_rejected() -> None:
+    with pytest.raises(KsqlTypeError, match="operator does not exist: INTEGER = STRING"):
+        compile_expr("I IN (1, S)")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("CAST(I AS STRING)", "7"),
+    ("CAST(D AS STRING)", "2.5"),
+    ("CAST(1.0E7 AS STRING)", "1.0E7"),
+    ("CAST(FLAG AS STRING)", "true"),
+    ("CAST('12' AS INT)", 12),
+    ("CAST(D AS INT)", 2),
+    ("CAST(I AS DECIMAL(5, 2))", Decimal("7.00")),
+    ("CAST(TS AS STRING)", "1970-01-02T00:00:00.000"),
+    ("CAST(ARR AS ARRAY<STRING>)", ["10", "20", "30"]),
+])
+def test_casts(text: str, expected: Any) -> None:
+    assert value(text) == expected
+
+
+def test_unsupported_cast_names_both_types() -> None:
+    with pytest.raises(KsqlTypeError, match="Cast of BOOLEAN to ARRAY<INTEGER> is not supported"):
+        compile_expr("CAST(FLAG AS ARRAY<INT>)")
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("ARR[1]", 10),
+    ("ARR[-1]", 30),
+    ("ARR[9]", None),
+    ("M['a']", 1),
+    ("M['z']", None),
+    ("ST->F", "x"),
+    ("ST->G", None),
+    ("CASE WHEN I > 5 THEN 'big' WHEN I > 0 THEN 'small' END", "big"),
+    ("CASE WHEN N > 5 THEN 'big' ELSE 'other' END", "other"),
+    ("ARRAY[1, '2', I]", [1, 2, 7]),
+    ("MAP('k' := I, 'l' := '3')", {"k": 7, "l": 3}),
+    ("STRUCT(A := I, B := S)", {"A": 7, "B": "hello"}),
+    ("TRANSFORM(ARR, x => x + 1)", [11, 21, 31]),
+    ("FILTER(ARR, x => x > 15)", [20, 30]),
+    ("REDUCE(ARR, 0, (s, x) => s + x)", 60),
+    ("COALESCE(N, I)", 7),
+    ("UCASE(S)", "HELLO"),
+])
+def test_structures_functions_and_lambdas(text: str, expected: Any) -> None:
+    assert value(text) == expected
+
+
+def test_unknown_column_and_function_are_named() -> None:
+    with pytest.raises(KsqlStatementError, match="'NOPE' cannot be resolved"):
+        compile_expr("NOPE + 1")
+    with pytest.raises(KsqlStatementError, match="WONT_FIND_ME"):
+        compile_expr("WONT_FIND_ME(I)")
+
+
+def test_operands_are_evaluated_once() -> None:
+    code, _, _ = compile_expr("LEN(S) + LEN(S)")
+    # each operand appears once in the generated code, bound through a walrus temporary
+    assert code.count(":=") == 2
