@@ -118,9 +118,8 @@ class EmbeddedBackend:
         return self.stream_for(results[0])
 
     def print_topic(self, sql: str, properties: dict[str, Any]) -> Iterator[str | None]:
-        from ksqlpy.cli.printer import print_topic
-
         from ksqlpy import grammar
+        from ksqlpy.cli.printer import print_topic
         from ksqlpy.errors import KsqlError
 
         try:

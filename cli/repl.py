@@ -117,10 +117,11 @@ def _prewarm(session: Session) -> None:
 
 def run_repl(session: Session, history_path: str) -> int:
     """Prompt, run, repeat until EXIT or Ctrl-D. Returns the process exit status."""
-    from ksqlpy.cli.completer import CompletionSource, make_completer
     from prompt_toolkit import PromptSession
     from prompt_toolkit.auto_suggest import AutoSuggestFromHistory
     from prompt_toolkit.styles import Style
+
+    from ksqlpy.cli.completer import CompletionSource, make_completer
 
     history = make_history(history_path)
     session.history = lambda: list(history.get_strings())

@@ -8,6 +8,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
 from ksqlpy.cli.backend import BackendError
 from ksqlpy.cli.console import Console
 from ksqlpy.cli.embedded import EmbeddedBackend

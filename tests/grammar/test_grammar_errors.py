@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from ksqlpy.grammar import parse, parse_expression, parse_one
 
 from ksqlpy.errors import KsqlParseError
+from ksqlpy.grammar import parse, parse_expression, parse_one
 
 
 def error_of(sql: str) -> KsqlParseError:

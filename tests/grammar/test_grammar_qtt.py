@@ -9,9 +9,9 @@ import time
 
 import pytest
 from grammar_qtt_corpus import QTT_ROOT, REJECTED_BY_PARSER, load_cases
-from ksqlpy.grammar import parse, parse_schema
 
 from ksqlpy.errors import KsqlParseError
+from ksqlpy.grammar import parse, parse_schema
 
 pytestmark = pytest.mark.skipif(not QTT_ROOT.is_dir(), reason="QTT corpus not available")
 

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from ksqlpy.grammar import ast as A
-from ksqlpy.grammar import parse, parse_one
 from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlParseError
+from ksqlpy.grammar import ast as A
+from ksqlpy.grammar import parse, parse_one
 
 
 def col(name: str, table: str | None = None) -> exp.Column:

@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from ksqlpy.grammar import ast as A
-from ksqlpy.grammar import parse_duration_text, parse_schema, parse_type
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlParseError
+from ksqlpy.grammar import ast as A
+from ksqlpy.grammar import parse_duration_text, parse_schema, parse_type
 
 
 @pytest.mark.parametrize(
