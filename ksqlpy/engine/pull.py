@@ -1,40 +1,247 @@
 """Pull queries: a SELECT without EMIT answers from what exists now and ends.
 
-On streams it scans the topic to its current end. Tables are answered from materialized state.
+On a stream it scans the topic to its current end. On a table it reads the table's materialized state
+(``engine.materialized``): key lookups when the WHERE pins the key (``pull_where``), a scan otherwise;
+then the query's WHERE and projection, compiled like any query over the table's schema, run on the rows
+fetched. ``SELECT *`` on a windowed table includes WINDOWSTART/WINDOWEND after the key, as in ksqlDB,
+and ISO-8601 strings compared with ROWTIME/WINDOWSTART/WINDOWEND are read as timestamps.
 """
 
 from __future__ import annotations
 
+import copy
 from typing import TYPE_CHECKING, Any
 
-from ksqlpy.engine.queries import build_transient
-from ksqlpy.errors import KsqlStatementError
+from sqlglot import exp
+
+from ksqlpy.catalog import Source
+from ksqlpy.engine.pull_where import plan_where
+from ksqlpy.errors import KsqlError, KsqlStatementError
+from ksqlpy.expr.format import format_expression
 from ksqlpy.grammar import ast as A
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
+_HINT = " See https://cnfl.io/queries for more info.\nAdd EMIT CHANGES if you intended to issue a push query."
+_DISALLOWED = ("ROWPARTITION", "ROWOFFSET")
+_TIME_COLUMNS = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
+
 
 def pull_query(engine: Engine, stmt: A.SelectStatement) -> tuple[list[tuple[str, Any]], list[tuple]]:
+    r = pull_result(engine, stmt)
+    return r["columns"], r["rows"]
+
+
+def pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
+    """``{"columns": [(name, type)], "rows": [tuple], "keys": [name of each key column selected]}``."""
     q = stmt.query
-    if q.joins or q.group_by or q.window or q.partition_by:
-        raise KsqlStatementError("Pull queries don't support JOIN, GROUP BY, WINDOW or PARTITION BY clauses.")
+    _check_clauses(engine, q)
     src = engine.catalog.source(q.source.name)
-    if src is not None and src.kind == "TABLE":
-        raise KsqlStatementError("Unsupported: pull queries on tables need materialized state")
+    if src is None:
+        raise KsqlStatementError(f"{q.source.name} does not exist.")
+    _check_pseudo_columns(q)
+    if src.kind == "STREAM":
+        return _pull_stream(engine, stmt)
+    return _pull_table(engine, stmt, src)
+
+
+# ---------------------------------------------------------------------------------------------- checks
+def _check_clauses(engine: Engine, q: A.Query) -> None:
+    for present, what in ((q.joins, "JOIN"), (q.window, "WINDOW"), (q.group_by, "GROUP BY"),
+                          (q.partition_by, "PARTITION BY"), (q.having, "HAVING")):
+        if present:
+            raise KsqlStatementError(f"Pull queries don't support {what} clauses.{_HINT}")
+    if q.limit is not None:
+        if str(engine.prop("ksql.query.pull.limit.clause.enabled", "true")).lower() == "false":
+            raise KsqlStatementError("LIMIT clause in pull queries is currently disabled. You can enable them by "
+                                     "setting ksql.query.pull.limit.clause.enabled=true. See "
+                                     "https://cnfl.io/queries for more info.\nAdd EMIT CHANGES if you intended to "
+                                     "issue a push query.")
+        if q.limit < 0:
+            raise KsqlStatementError("Pull queries don't support negative integers in the LIMIT clause. See "
+                                     "https://cnfl.io/queries for more info.")
+
+
+def _check_pseudo_columns(q: A.Query) -> None:
+    for clause, nodes in (("SELECT", [i.expr for i in q.select]), ("WHERE", [q.where] if q.where is not None else [])):
+        bad = [c.name.upper() for n in nodes for c in n.find_all(exp.Column)
+               if not isinstance(c.this, exp.Star) and c.name.upper() in _DISALLOWED]
+        if bad:
+            cols = ", ".join(f"`{b}`" for b in dict.fromkeys(bad))
+            raise KsqlStatementError(f"Pull queries don't support the following columns in {clause} clauses: {cols}")
+
+
+# ---------------------------------------------------------------------------------------------- streams
+def _pull_stream(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
+    from ksqlpy.engine.queries import build_transient
+
+    limit = stmt.query.limit
+    if limit == 0:
+        stmt = copy.copy(stmt)
+        stmt.query = copy.copy(stmt.query)
+        stmt.query.limit = None
     tq = build_transient(engine, stmt, {"auto.offset.reset": "earliest"})
     try:
-        ends = {(t.topic, t.partition): engine.log.end_offset(t.topic, t.partition) for t in tq.tasks}
-        while any(t.position < ends[(t.topic, t.partition)] for t in tq.tasks) and not tq.done:
-            if not tq.poll():
-                break
+        if limit != 0:
+            ends = {(t.topic, t.partition): engine.log.end_offset(t.topic, t.partition) for t in tq.tasks}
+            while any(t.position < ends[(t.topic, t.partition)] for t in tq.tasks) and not tq.done:
+                if not tq.poll():
+                    break
         rows: list[tuple] = []
         while not tq.rows.empty():
             r = tq.rows.get_nowait()
             if r is None:
                 break
             rows.append(r)
-        return tq.columns, rows
+        if limit is not None:
+            rows = rows[:limit]
+        return {"columns": tq.columns, "rows": rows, "keys": _key_names(tq.plan, tq.plan.source)}
     finally:
         tq.close()
 
+
+# ---------------------------------------------------------------------------------------------- tables
+def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[str, Any]:
+    from ksqlpy.analysis.query import analyze_query
+    from ksqlpy.engine.materialized import materialization_for
+
+    mat = materialization_for(engine, src)
+    if mat is None:
+        raise KsqlStatementError(f"The `{src.name}` table isn't queryable. To derive a queryable table, you can do "
+                                 f"'CREATE TABLE QUERYABLE_{src.name} AS SELECT * FROM {src.name}'. See "
+                                 "https://cnfl.io/queries for more info.")
+    q = copy.copy(stmt.query)
+    q.select = _expand_star(q.select, src)
+    if q.where is not None:
+        if src.windowed is None:
+            for c in q.where.find_all(exp.Column):
+                if not c.table and c.name.upper() in ("WINDOWSTART", "WINDOWEND"):
+                    raise KsqlStatementError(f"WHERE column '{c.name.upper()}' cannot be resolved")
+        q.where = _iso_literals(q.where)
+    try:
+        plan = analyze_query(q, engine.catalog, sink_name=None, persistent=False, sql=stmt.text)
+    except KsqlError as e:
+        if q.where is not None and _where_error(e, q, engine):
+            raise KsqlStatementError(f"Error in WHERE expression: {e}\nStatement: {format_expression(q.where)}") from e
+        raise
+    size = src.windowed.size_ms if src.windowed is not None else None
+    lookup = plan_where(q.where, src.key_columns, window_size=size, windowed=src.windowed is not None,
+                        scan_enabled=_flag(engine, "ksql.query.pull.table.scan.enabled"),
+                        range_enabled=_flag(engine, "ksql.query.pull.range.scan.enabled"))
+    if lookup is None:
+        candidates: Any = mat.scan()
+    else:
+        seen: set[tuple] = set()
+        found = []
+        for key, lo, hi in lookup.keys:
+            for row, ts in mat.lookup(key, lo, hi):
+                ident = row[: len(src.key_columns)] + ((row[-2], row[-1]) if src.windowed is not None else ())
+                if ident not in seen:
+                    seen.add(ident)
+                    found.append((row, ts))
+        candidates = found
+    rows = _evaluate(engine, plan, candidates, q.limit)
+    return {"columns": [(c.name, c.type) for c in plan.value], "rows": rows, "keys": _key_names(plan, src)}
+
+
+def _flag(engine: Engine, name: str) -> bool:
+    return str(engine.prop(name, "true")).lower() != "false"
+
+
+def _where_error(e: KsqlError, q: A.Query, engine: Engine) -> bool:
+    """Whether the analysis error comes from the WHERE clause (ksqlDB then names the clause)."""
+    from ksqlpy.analysis.query import analyze_query
+
+    probe = copy.copy(q)
+    probe.where = None
+    try:
+        analyze_query(probe, engine.catalog, sink_name=None, persistent=False)
+    except KsqlError:
+        return False
+    return True
+
+
+def _evaluate(engine: Engine, plan: Any, candidates: Any, limit: int | None) -> list[tuple]:
+    """Run the compiled WHERE + projection over materialized rows."""
+    from ksqlpy.plan.codegen import StageSpec, build_stateless
+
+    pipeline = build_stateless(StageSpec(
+        input_schema=plan.input_schema, alias=plan.alias, where=plan.where, rekey_exprs=None,
+        projection_schema=plan.input_schema, table_functions=plan.table_functions, outputs=[plan.value],
+        custom_types=plan.custom_types))
+    out: list[tuple] = []
+
+    def err(i: int, what: str, e: BaseException) -> None:
+        engine.plog.record_error("pull", f"Error computing expression {what}: {e}", None)
+
+    chunk: list[tuple] = []
+    tss: list[int] = []
+
+    def flush() -> None:
+        n = len(chunk)
+        pipeline(chunk, tss, [0] * n, [0] * n, [None] * n, [False] * n, out, err)
+        chunk.clear()
+        tss.clear()
+
+    for row, ts in candidates:
+        chunk.append(row)
+        tss.append(ts)
+        if len(chunk) >= 1000:
+            flush()
+            if limit is not None and len(out) >= limit:
+                break
+    if chunk:
+        flush()
+    rows = [r[0] for r in out]
+    return rows[:limit] if limit is not None else rows
+
+
+def _expand_star(select: list[A.SelectItem], src: Source) -> list[A.SelectItem]:
+    """``*`` on a table: key columns, WINDOWSTART/WINDOWEND (windowed), value columns, header columns."""
+    out = []
+    for item in select:
+        e = item.expr
+        if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+            names = [c.name for c in src.key_columns]
+            if src.windowed is not None:
+                names += ["WINDOWSTART", "WINDOWEND"]
+            names += [c.name for c in src.value_columns] + [c.name for c in src.header_columns]
+            out.extend(A.SelectItem(exp.column(n, quoted=True)) for n in names)
+        else:
+            out.append(item)
+    return out
+
+
+def _iso_literals(where: exp.Expression) -> exp.Expression:
+    """``WINDOWSTART >= '2020-02-23T23:45'`` -> epoch milliseconds (UTC unless the text has a zone)."""
+    from ksqlpy.functions.javatime import parse_timestamp_iso
+
+    def fix(node: exp.Expression) -> exp.Expression:
+        if isinstance(node, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between)):
+            cols = [c for c in node.find_all(exp.Column) if c.name.upper() in _TIME_COLUMNS]
+            if cols:
+                for lit in list(node.find_all(exp.Literal)):
+                    if lit.is_string:
+                        lit.replace(exp.Literal.number(_parse_iso(lit.this, parse_timestamp_iso)))
+        return node
+
+    return where.copy().transform(fix)
+
+
+def _parse_iso(text: str, parse: Any) -> int:
+    try:
+        return int(parse(text))
+    except Exception:  # noqa: BLE001 - ksqlDB accepts hour 24 as the next day's midnight
+        if "T24" in text:
+            return int(parse(text.replace("T24", "T00"))) + 24 * 3600 * 1000
+        raise
+
+
+def _key_names(plan: Any, src: Source) -> list[str]:
+    """Select items that are plain references to key columns (or window bounds of a windowed source)."""
+    keys = {c.name for c in src.key_columns}
+    if src.windowed is not None:
+        keys |= {"WINDOWSTART", "WINDOWEND"}
+    return [c.name for c in plan.value
+            if isinstance(c.expr, exp.Column) and not isinstance(c.expr.this, exp.Star) and c.expr.name in keys]

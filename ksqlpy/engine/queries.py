@@ -30,6 +30,7 @@ class PersistentQuery:
         self.tasks = tasks
         self.state = "RUNNING"
         self.aggregation: Any = None  # runtime.aggregate.AggregateTasks of an aggregation (pull queries)
+        self.materialization: Any = None  # runtime.materialize.Materialization of a table query (pull queries)
         self.resources: list[Any] = []  # closed with the query (state stores)
 
     def poll(self) -> int:
@@ -113,6 +114,9 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
         pq = PersistentQuery(query_id, sql, plan, sink, built.tasks)
         pq.aggregation = built
         pq.resources.append(built)
+        from ksqlpy.engine.materialized import attach_aggregate
+
+        attach_aggregate(pq, built)
         return pq
     factory, keep_tombstones = _processor_for(engine, plan, query_id, groups, persistent=True)
     tasks = []
@@ -121,7 +125,12 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
         tasks.append(Task(task_id=f"0_{p}", log=engine.log, group=group, topic=source.topic, partition=p,
                           reader=reader, processor=factory(p), writer=writer, plog=engine.plog,
                           start_at=start_at))
-    return PersistentQuery(query_id, sql, plan, sink, tasks)
+    pq = PersistentQuery(query_id, sql, plan, sink, tasks)
+    if sink.kind == "TABLE":
+        from ksqlpy.engine.materialized import materialize_tasks
+
+        materialize_tasks(engine, pq)
+    return pq
 
 
 class TransientQuery:

@@ -64,6 +64,10 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
                                      f"supported on source {stmt.kind.lower()}s.")
     _ensure_topic(engine, src.topic, src.properties, creating=True)
     engine.catalog.add_source(src, replace=existing is not None)
+    if src.is_source and src.kind == "TABLE":
+        from ksqlpy.engine.materialized import start_source_table_query
+
+        start_source_table_query(engine, src, stmt.text)
     return _status(stmt, f"{stmt.kind.capitalize()} created")
 
 
@@ -305,10 +309,10 @@ def select(engine: Engine, stmt: A.SelectStatement) -> StatementResult:
     if stmt.query.emit is not None:
         tq = engine.push_query(stmt.text)
         return StatementResult("push", stmt.text, data=tq, query_id=tq.query_id)
-    from ksqlpy.engine.pull import pull_query
+    from ksqlpy.engine.pull import pull_result
 
-    columns, rows = pull_query(engine, stmt)
-    return StatementResult("rows", stmt.text, data={"columns": columns, "rows": rows})
+    # data: {"columns": [(name, type)], "rows": [tuple], "keys": [names of the key columns selected]}
+    return StatementResult("rows", stmt.text, data=pull_result(engine, stmt))
 
 
 # ---------------------------------------------------------------------- metadata

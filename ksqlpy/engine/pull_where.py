@@ -1,0 +1,235 @@
+"""How a pull query's WHERE reaches a table's state: key lookups, or a scan.
+
+The WHERE is put in disjunctive normal form. A disjunct answers with key lookups when every key column
+has one ``=`` or ``IN`` bound to an expression without columns; WINDOWSTART/WINDOWEND bounds narrow the
+windows fetched. Anything else needs a scan of the table, which ksqlDB gates behind
+``ksql.query.pull.table.scan.enabled`` (a single range on a single STRING key is a range scan, gated by
+``ksql.query.pull.range.scan.enabled`` instead). When scans are allowed a disjunct that cannot be looked
+up simply falls back to one; when they are not, ksqlDB's error explains why. The full WHERE is always
+evaluated on the rows fetched, so lookups only narrow what is read.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlglot import exp
+
+from ksqlpy import types as T
+from ksqlpy.catalog import Column
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.compiler import ExprCompiler, Scope
+from ksqlpy.expr.format import format_expression
+
+MAX_DISJUNCTS = 64
+_COMPARE = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
+_FLIP = {exp.GT: exp.LT, exp.GTE: exp.LTE, exp.LT: exp.GT, exp.LTE: exp.GTE, exp.EQ: exp.EQ, exp.NEQ: exp.NEQ}
+WINDOW_BOUNDS = ("WINDOWSTART", "WINDOWEND")
+
+
+class NeedsScan(Exception):
+    """This WHERE cannot be answered by key lookups; the message is ksqlDB's, for when scans are off."""
+
+
+@dataclass
+class Lookup:
+    """Keys to fetch, each with the window-start range to fetch for it."""
+
+    keys: list[tuple[tuple, int | None, int | None]] = field(default_factory=list)
+
+
+def plan_where(where: exp.Expression | None, key_columns: list[Column], *, window_size: int | None,
+               windowed: bool, scan_enabled: bool, range_enabled: bool) -> Lookup | None:
+    """A ``Lookup``, or None for a table scan (raising ksqlDB's error when scans are disabled)."""
+    try:
+        return _plan(where, key_columns, window_size, windowed, range_enabled)
+    except NeedsScan as e:
+        if scan_enabled:
+            return None
+        raise KsqlStatementError(str(e)) from None
+    except _RangeScan:
+        return None
+
+
+class _RangeScan(Exception):
+    """A range on a STRING key: served by a (filtered) scan even with table scans disabled."""
+
+
+def _plan(where: exp.Expression | None, key_columns: list[Column], window_size: int | None, windowed: bool,
+          range_enabled: bool) -> Lookup:
+    if where is None:
+        raise NeedsScan("Query requires table scan to be enabled")
+    disjuncts = _dnf(where)
+    if disjuncts is None:
+        raise NeedsScan("Query requires table scan to be enabled")
+    keys = {c.name: c for c in key_columns}
+    lookup = Lookup()
+    ranged = False
+    for conj in disjuncts:
+        eqs: dict[str, list[Any]] = {}
+        ranges: dict[str, int] = {}
+        seen: dict[str, int] = {}
+        lo: int | None = None
+        hi: int | None = None
+        for atom in conj:
+            kind, col, payload = _classify(atom, keys, windowed)
+            if kind == "eq" or kind == "in":
+                seen[col] = seen.get(col, 0) + 1
+                eqs[col] = [k for k in (_to_key(v, keys[col], strict=kind == "in") for v in payload)
+                            if k is not _NO_KEY]
+            elif kind == "range":
+                seen[col] = seen.get(col, 0) + 1
+                ranges[col] = 1
+            elif kind == "window":
+                lo, hi = _narrow(lo, hi, col, payload, window_size)
+        if any(n > 1 for n in seen.values()):
+            raise NeedsScan("A comparison condition on the key column cannot be combined with other comparisons such "
+                            "as an IN predicate")
+        if not seen:
+            text = " AND ".join(format_expression(a) for a in conj)
+            raise NeedsScan(f"WHERE clause missing key column for disjunct: {text}")
+        if len(seen) < len(keys):
+            raise NeedsScan("Multi-column sources must specify every key in the WHERE clause")
+        if ranges:
+            string_key = len(keys) == 1 and next(iter(keys.values())).type == T.STRING
+            if range_enabled and string_key and not windowed and len(disjuncts) == 1:
+                ranged = True
+                continue
+            raise NeedsScan("Query requires table scan to be enabled")
+        for combo in itertools.product(*(eqs[c.name] for c in key_columns)):
+            lookup.keys.append((tuple(combo), lo, hi))
+    if ranged:
+        raise _RangeScan()
+    return lookup
+
+
+def _dnf(e: exp.Expression) -> list[list[exp.Expression]] | None:
+    e = _unparen(e)
+    if isinstance(e, exp.Or):
+        a, b = _dnf(e.this), _dnf(e.expression)
+        if a is None or b is None or len(a) + len(b) > MAX_DISJUNCTS:
+            return None
+        return a + b
+    if isinstance(e, exp.And):
+        a, b = _dnf(e.this), _dnf(e.expression)
+        if a is None or b is None or len(a) * len(b) > MAX_DISJUNCTS:
+            return None
+        return [x + y for x in a for y in b]
+    return [[e]]
+
+
+def _unparen(e: exp.Expression) -> exp.Expression:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    return e
+
+
+def _column(e: exp.Expression) -> str | None:
+    e = _unparen(e)
+    if isinstance(e, exp.Column) and not isinstance(e.this, exp.Star):
+        return e.name
+    return None
+
+
+def _has_columns(e: exp.Expression) -> bool:
+    return any(not isinstance(c.this, exp.Star) for c in e.find_all(exp.Column))
+
+
+def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool) -> tuple[str, str, Any]:
+    """('eq'|'in'|'range'|'window'|'other', column, payload)."""
+    atom = _unparen(atom)
+    if isinstance(atom, exp.In):
+        col = _column(atom.this)
+        if col in keys:
+            values = list(atom.expressions)
+            if any(_has_columns(v) for v in values):
+                raise NeedsScan("A comparison must be between a key column and a resolvable expression.")
+            return "in", col, [evaluate(v) for v in values]
+        _no_indirect_key(atom, keys)
+        return "other", "", None
+    if isinstance(atom, _COMPARE):
+        left, right, op = atom.this, atom.expression, type(atom)
+        lcol, rcol = _column(left), _column(right)
+        if lcol not in keys and lcol not in WINDOW_BOUNDS and (rcol in keys or rcol in WINDOW_BOUNDS):
+            left, right, lcol, rcol, op = right, left, rcol, lcol, _FLIP[op]
+        if lcol in keys:
+            if _has_columns(right):
+                raise NeedsScan("A comparison must be between a key column and a resolvable expression.")
+            if op is exp.EQ:
+                return "eq", lcol, [evaluate(right)]
+            if op is exp.NEQ:
+                c = keys[lcol]
+                raise NeedsScan(f"Bound on key columns '[`{c.name}` {c.type} KEY]' must currently be '='. ")
+            return "range", lcol, None
+        if windowed and lcol in WINDOW_BOUNDS and not _has_columns(right) and op is not exp.NEQ:
+            return "window", lcol, (op, evaluate(right))
+    _no_indirect_key(atom, keys)
+    return "other", "", None
+
+
+def _no_indirect_key(atom: exp.Expression, keys: dict[str, Column]) -> None:
+    if any(c.name in keys for c in atom.find_all(exp.Column)):
+        raise NeedsScan("A comparison must directly reference a key column.")
+
+
+def _narrow(lo: int | None, hi: int | None, col: str, payload: tuple[Any, Any], size: int | None
+            ) -> tuple[int | None, int | None]:
+    """Window-start bounds implied by a WINDOWSTART/WINDOWEND comparison (WINDOWEND = start + size)."""
+    op, v = payload
+    if not isinstance(v, int) or isinstance(v, bool):
+        return lo, hi
+    if col == "WINDOWEND":
+        if size is None:
+            return lo, hi  # session windows: bounds are checked by the filter only
+        v -= size
+    new_lo = {exp.EQ: v, exp.GT: v + 1, exp.GTE: v}.get(op)
+    new_hi = {exp.EQ: v, exp.LT: v - 1, exp.LTE: v}.get(op)
+    if new_lo is not None:
+        lo = new_lo if lo is None else max(lo, new_lo)
+    if new_hi is not None:
+        hi = new_hi if hi is None else min(hi, new_hi)
+    return lo, hi
+
+
+def evaluate(e: exp.Expression) -> Any:
+    """The value of an expression without columns (literals, arithmetic, functions of constants)."""
+    consts: dict[str, Any] = {}
+    comp = ExprCompiler(Scope(), consts)
+    code = comp.compile(e).code
+    return eval(code, consts)  # noqa: S307 - code generated by our compiler from a typed expression
+
+
+_NO_KEY = object()
+
+
+def _to_key(v: Any, col: Column, *, strict: bool) -> Any:
+    """A lookup value in the key column's Python representation. ``strict`` (IN lists): ksqlDB's errors
+    when impossible; otherwise a value no key can equal is simply not looked up."""
+    if v is None:
+        if not strict:
+            return _NO_KEY
+        raise KsqlStatementError(f"Primary key columns can not be NULL: ({col.name} = null)")
+    t = col.type
+    ok = True
+    if t in (T.INTEGER, T.BIGINT):
+        ok = isinstance(v, int) and not isinstance(v, bool)
+    elif t == T.DOUBLE:
+        ok = isinstance(v, (int, float)) and not isinstance(v, bool)
+        v = float(v) if ok else v
+    elif t == T.STRING:
+        ok = isinstance(v, str)
+    elif t == T.BOOLEAN:
+        ok = isinstance(v, bool)
+    elif isinstance(t, T.Decimal):
+        import decimal
+
+        ok = isinstance(v, (int, decimal.Decimal)) and not isinstance(v, bool)
+        v = decimal.Decimal(v).quantize(decimal.Decimal(1).scaleb(-t.scale)) if ok else v
+    if not ok:
+        if not strict:
+            return _NO_KEY
+        shown = f"'{v}'" if isinstance(v, str) else str(v)
+        raise KsqlStatementError(f"{shown} can not be converted to the type of the key column: {col.name} {t} KEY")
+    return v

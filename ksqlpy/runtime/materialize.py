@@ -1,0 +1,171 @@
+"""Materialized tables: the state pull queries read.
+
+Three ways a table gets one, as in ksqlDB:
+
+* a CTAS with GROUP BY - its aggregate stores are the table (``AggregateMaterialization`` applies the
+  query's projection and HAVING to the state records on read);
+* a CTAS without aggregation (a filter/projection of a table) - its output rows are also upserted into a
+  store (``MaterializingProcessor``);
+* CREATE SOURCE TABLE - an internal ``CST_`` query reads the topic into a store (``SourceTableProcessor``).
+
+A materialized row is ``(row, timestamp)`` with ``row`` in the table's input layout: key columns, value
+columns, header columns, then WINDOWSTART/WINDOWEND for windowed tables - what the pull query's compiled
+filter and projection take.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from ksqlpy.catalog import WindowInfo
+from ksqlpy.runtime.accumulate import TS
+from ksqlpy.runtime.aggregator import encode_key
+from ksqlpy.runtime.reader import DecodedBatch
+from ksqlpy.state.store import KeyValueStore, _prefix_end
+from ksqlpy.state.windowed import from_t8, t8
+
+Row = tuple[tuple, int]
+
+
+class Materialization:
+    """Read access to a table's current rows."""
+
+    windowed: WindowInfo | None = None
+
+    def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
+        raise NotImplementedError
+
+    def scan(self) -> Iterator[Row]:
+        raise NotImplementedError
+
+
+class AggregateMaterialization(Materialization):
+    """The rows of a GROUP BY table, computed from its aggregate state records."""
+
+    def __init__(self, built: Any, windowed: WindowInfo | None) -> None:
+        self.built = built  # runtime.aggregate.AggregateTasks
+        self.windowed = windowed
+
+    def _rows(self, agg: Any, found: list[tuple[list[Any], int | None, int | None]]) -> Iterator[Row]:
+        project = agg.spec.project
+        for rec, ws, we in found:
+            k, v, passed = project(agg.row(rec, ws, we))
+            if passed:
+                yield (k + v + ((ws, we) if self.windowed is not None else ()), rec[TS])
+
+    def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
+        return [r for agg in self.built.aggregators for r in self._rows(agg, agg.lookup(key, ws_lo, ws_hi))]
+
+    def scan(self) -> Iterator[Row]:
+        for agg in self.built.aggregators:
+            yield from self._rows(agg, agg.scan())
+
+
+class TableStore:
+    """Upserted rows of one task: ``R kb [start end]`` -> (row, timestamp)."""
+
+    def __init__(self, kv: KeyValueStore, n_keys: int, windowed: bool) -> None:
+        self.kv = kv
+        self.n_keys = n_keys
+        self.windowed = windowed
+
+    def _key(self, key: tuple, ws: int | None, we: int | None) -> bytes:
+        kb = b"R" + encode_key(key)
+        return kb + t8(ws or 0) + t8(we or 0) if self.windowed else kb
+
+    def upsert(self, row: tuple, ts: int) -> None:
+        ws, we = (row[-2], row[-1]) if self.windowed else (None, None)
+        self.kv.put(self._key(row[: self.n_keys], ws, we), (row, ts))
+
+    def delete(self, key: tuple, ws: int | None = None, we: int | None = None) -> None:
+        self.kv.delete(self._key(key, ws, we))
+
+    def lookup(self, key: tuple, ws_lo: int | None, ws_hi: int | None) -> list[Row]:
+        if not self.windowed:
+            got = self.kv.get(self._key(key, None, None))
+            return [] if got is None else [got]
+        prefix = b"R" + encode_key(key)
+        n = len(prefix) + 16
+        out = []
+        for k, v in self.kv.range(prefix, _prefix_end(prefix)):
+            if len(k) != n:
+                continue
+            ws = from_t8(k, n - 16)
+            if (ws_lo is None or ws >= ws_lo) and (ws_hi is None or ws <= ws_hi):
+                out.append(v)
+        return out
+
+    def scan(self) -> Iterator[Row]:
+        for _, v in self.kv.items(b"R"):
+            yield v
+
+
+class StoreMaterialization(Materialization):
+    def __init__(self, stores: list[TableStore], windowed: WindowInfo | None) -> None:
+        self.stores = stores
+        self.windowed = windowed
+
+    def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
+        return [r for s in self.stores for r in s.lookup(key, ws_lo, ws_hi)]
+
+    def scan(self) -> Iterator[Row]:
+        for s in self.stores:
+            yield from s.scan()
+
+
+class MaterializingProcessor:
+    """Wraps a table query's stateless processor: its output rows are also upserted into a store."""
+
+    def __init__(self, inner: Any, store: TableStore) -> None:
+        self.inner = inner
+        self.store = store
+
+    def __call__(self, d: DecodedBatch, tx: Any) -> list[tuple]:
+        rows = self.inner(d, tx)
+        store = self.store
+        for row in rows:
+            key, value, ts = row[0], row[1], row[-1]
+            if store.windowed:
+                key, ws, we = key
+            else:
+                ws = we = None
+            if value is None:
+                store.delete(key, ws, we)
+            else:
+                store.upsert(key + value + ((ws, we) if store.windowed else ()), ts)
+        store.kv.flush(tx)
+        return rows
+
+    def after_commit(self) -> None:
+        self.store.kv.commit_local()
+        after = getattr(self.inner, "after_commit", None)
+        if after is not None:
+            after()
+
+    def abort(self) -> None:
+        self.store.kv.abort()
+
+
+class SourceTableProcessor:
+    """The ``CST_`` query of a SOURCE table: upserts the topic's records, tombstones delete."""
+
+    def __init__(self, store: TableStore) -> None:
+        self.store = store
+
+    def __call__(self, d: DecodedBatch, tx: Any) -> list[tuple]:
+        store, nk = self.store, self.store.n_keys
+        for row, ts, tomb in zip(d.rows, d.timestamps, d.tombstones, strict=True):
+            if tomb:
+                ws, we = (row[-2], row[-1]) if store.windowed else (None, None)
+                store.delete(row[:nk], ws, we)
+            else:
+                store.upsert(row, ts)
+        store.kv.flush(tx)
+        return []
+
+    def after_commit(self) -> None:
+        self.store.kv.commit_local()
+
+    def abort(self) -> None:
+        self.store.kv.abort()
