@@ -41,7 +41,8 @@ def _is_star(e: exp.Expression) -> bool:
 
 def expand_stars(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: list[KeyComponent],
                  rekey: bool) -> list[tuple[exp.Expression, str | None, bool]]:
-    """Select items as (expression, alias, from_star); star items get their ALIAS_COL names."""
+    """Select items as (expression, alias, virtual); star items get their ALIAS_COL names. ``virtual``: the
+    expression already names a joined-row column (PARTITION BY's ``*``)."""
     out: list[tuple[exp.Expression, str | None, bool]] = []
     for item in query.select:
         e = item.expr
@@ -61,11 +62,11 @@ def expand_stars(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: l
                 continue
             for k in keys:
                 if k.synthetic:
-                    out.append((exp.column(k.column), k.column, True))
+                    out.append((exp.column(k.column), k.column, False))
         for lf in chosen:
             src = lf.source
             for c in src.key_columns + [c for c in src.columns if not c.key]:
-                out.append((exp.column(c.name, table=lf.alias), f"{lf.alias}_{c.name}", True))
+                out.append((exp.column(c.name, table=lf.alias), f"{lf.alias}_{c.name}", False))
     return out
 
 
@@ -86,7 +87,10 @@ def plan_select(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: li
     items = expand_stars(query, scope, leaves, keys, rekey=bool(query.partition_by))
     claimed: dict[int, tuple[str, str]] = {}  # key component -> (expression text, output name)
     out: list[SelectItem] = []
-    for e, alias, _ in items:
+    for e, alias, virtual in items:
+        if virtual:
+            out.append(SelectItem(e, alias))
+            continue
         name = alias or natural_join_name(e, scope)
         qualified = scope.qualify(e, "SELECT")
         t = text(qualified)

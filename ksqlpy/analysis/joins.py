@@ -56,7 +56,7 @@ def _window_id(w: WindowInfo | None) -> Any:
 
 
 def analyze_join_query(query: Query, catalog: Catalog, *, sink_name: str | None, persistent: bool,
-                       sql: str = "") -> QueryPlan:
+                       sql: str = "", **options: Any) -> QueryPlan:
     from ksqlpy.analysis.query import analyze_query
 
     leaves = _resolve_leaves(query, catalog)
@@ -96,7 +96,8 @@ def analyze_join_query(query: Query, catalog: Catalog, *, sink_name: str | None,
         having=scope.rewrite(query.having, "HAVING") if query.having is not None else None,
         emit=query.emit, limit=query.limit,
     )
-    plan = analyze_query(rewritten, _Overlay(catalog, virtual), sink_name=sink_name, persistent=persistent, sql=sql)
+    plan = analyze_query(rewritten, _Overlay(catalog, virtual), sink_name=sink_name, persistent=persistent, sql=sql,
+                         **options)
     plan.join = JoinPlan(root=root, leaves=leaves, key_columns=key_columns,
                          width=sum(len(lf.columns) for lf in leaves))
     return plan
@@ -182,11 +183,14 @@ def _step(jc: JoinClause, left: _Input, right: _Input, scope: JoinScope, typing_
     # the right side of a join with a table must be the table's primary key
     if right.kind == "TABLE":
         conds = _order_by_key(conds, right, left, described)
-    for c in conds:
-        _type_condition(c, scope, typing_scope)
-
-    left_keyed, conds = _keyed(left, conds, side="left")
+        left_keyed = len(left.classes) == len(conds) and all(
+            text(c.left) in cl for c, cl in zip(conds, left.classes, strict=False))
+    else:
+        left_keyed, conds = _keyed(left, conds)
     right_keyed = [text(c.right) for c in conds] == [cl[0] for cl in right.classes]
+    custom = catalog.types()
+    for c in conds:
+        _type_condition(c, scope, typing_scope, custom)
     if left.kind == "STREAM" and right.kind == "STREAM":
         flavor = "STREAM_STREAM"
     elif left.kind == "STREAM":
@@ -198,6 +202,8 @@ def _step(jc: JoinClause, left: _Input, right: _Input, scope: JoinScope, typing_
             what = "full-outer" if kind == "FULL" else "right-outer"
             raise KsqlStatementError(f"Invalid join type: {what} join not supported for foreign-key table-table "
                                      f"join. Got {described}.")
+        if isinstance(left.node, JoinNode):
+            raise KsqlStatementError("Unsupported: a foreign-key join on the result of another join")
         if len(conds) != 1:
             raise KsqlStatementError("Invalid join condition: foreign-key table-table joins support a single "
                                      f"condition. Got {' AND '.join(c.written for c in conds)}.")
@@ -329,13 +335,12 @@ def _order_by_key(conds: list[_Condition], right: _Input, left: _Input, describe
     return [by_text[k] for k in keys]
 
 
-def _type_condition(c: _Condition, scope: JoinScope, typing_scope: Any) -> None:
-    custom: dict = {}
+def _type_condition(c: _Condition, scope: JoinScope, typing_scope: Any, custom: dict) -> None:
     c.left_type = type_check(scope.rewrite(c.left, "JOIN ON"), typing_scope, custom).type
     c.right_type = type_check(scope.rewrite(c.right, "JOIN ON"), typing_scope, custom).type
 
 
-def _keyed(inp: _Input, conds: list[_Condition], side: str) -> tuple[bool, list[_Condition]]:
+def _keyed(inp: _Input, conds: list[_Condition]) -> tuple[bool, list[_Condition]]:
     """Is the input already keyed by the conditions' expressions on its side? Conditions come back in the
     order of the input's key columns when it is."""
     texts = [text(c.left) for c in conds]
@@ -369,10 +374,6 @@ def _check_windows(left: _Input, right: _Input) -> None:
             "sources")
 
 
-def _is_column(t: str) -> bool:
-    return all(part.replace("_", "").isalnum() or part.startswith("`") for part in t.split(".")) and "(" not in t
-
-
 def _step_keys(kind: str, flavor: str, left: _Input, conds: list[_Condition], left_keyed: bool,
                all_columns: set[str], synthetic_taken: set[str]
                ) -> tuple[list[JoinKey], list[list[str]], list[list[str]]]:
@@ -402,8 +403,7 @@ def _step_keys(kind: str, flavor: str, left: _Input, conds: list[_Condition], le
             columns.append([name])
         else:
             first = cols[0].split(".", 1)
-            keys.append(JoinKey(names[i], c.left_type or T.STRING))
-            keys[-1].display = f"{first[0]}_{first[1]}"  # type: ignore[attr-defined]
+            keys.append(JoinKey(names[i], c.left_type or T.STRING, display=f"{first[0]}_{first[1]}"))
             classes.append(cl)
             columns.append(cols)
     return keys, classes, columns
@@ -435,7 +435,7 @@ def _contains_map(t: T.SqlType) -> bool:
 
 def _check_key_type(k: JoinKey) -> None:
     if _contains_map(k.type):
-        name = getattr(k, "display", k.name)
+        name = k.display or k.name
         raise KsqlStatementError(
             "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
             f"behavior due to inconsistent serialization. Key column name: `{name}`. Column type: {k.type}. "
@@ -462,10 +462,11 @@ def _virtual_source(leaves: list[JoinLeaf], root: JoinNode, key_columns: list[Sc
         key_format = current.key_format[0]
     columns = [Column(c.name, c.type, key=True) for c in key_columns]
     columns += [Column(c.name, c.type) for lf in leaves for c in lf.columns]
+    same = key_format == (first.key_format or "").upper()
     return Source(name=first.name, kind=root.result_kind, topic=first.topic, columns=columns, key_format=key_format,
-                  value_format=first.value_format, key_delimiter=first.key_delimiter if key_format ==
-                  (first.key_format or "").upper() else None, value_delimiter=first.value_delimiter,
-                  wrap_single_value=None, windowed=root.windowed)
+                  value_format=first.value_format,
+                  key_delimiter=first.key_delimiter if same else current.key_format[1],
+                  value_delimiter=first.value_delimiter, wrap_single_value=None, windowed=root.windowed)
 
 
 def _has_aggregate(query: Query) -> bool:

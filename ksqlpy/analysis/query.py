@@ -92,7 +92,10 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     if source is None:
         raise KsqlStatementError(f"{query.source.name} does not exist.")
     if query.joins:
-        raise KsqlStatementError("Unsupported: JOIN")
+        from ksqlpy.analysis.joins import analyze_join_query
+
+        return analyze_join_query(query, catalog, sink_name=sink_name, persistent=persistent, sql=sql,
+                                  sink_timestamp=sink_timestamp)
     alias = query.source.alias or source.name
     custom = catalog.types()
     schema = input_schema(source)

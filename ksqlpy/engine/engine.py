@@ -36,6 +36,7 @@ class Engine:
             log = open_log({**self.properties, "log.dir": os.path.join(self.data_dir, "log")})
         self.log: Log = log
         self.catalog = Catalog()
+        self.catalog.partition_count = self._partition_count  # type: ignore[attr-defined] # join co-partitioning
         self.plog = ProcessingLog(include_rows=str(self.properties.get("ksql.logging.processing.rows.include",
                                                                         "false")).lower() == "true")
         self.variables: dict[str, str] = {}
@@ -58,6 +59,10 @@ class Engine:
             if key in props:
                 return props[key]
         return default
+
+    def _partition_count(self, topic: str) -> int | None:
+        info = self.log.describe_topic(topic)
+        return info.partitions if info is not None else None
 
     # ------------------------------------------------------------------ statements
     def parse(self, sql: str) -> list[A.Statement]:

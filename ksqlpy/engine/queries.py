@@ -106,6 +106,16 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
                         windowed=sink.windowed is not None, keyless=not sink.key_columns,
                         **_sink_timestamp(sink))
     start_at = str(engine.prop("auto.offset.reset", "latest")).lower()
+    if plan.join is not None:
+        from ksqlpy.runtime.join_query import build_join
+
+        built_join = build_join(engine, plan, query_id, groups, persistent=True, sink=sink, writer=writer,
+                                group=group, start_at=start_at)
+        pq = PersistentQuery(query_id, sql, plan, sink, built_join.tasks)
+        pq.source_names = built_join.source_names
+        pq.aggregation = built_join.aggregation
+        pq.resources.append(built_join)
+        return pq
     if plan.aggregation is not None:
         from ksqlpy.runtime.aggregate import build_aggregate_tasks
 
@@ -227,6 +237,15 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
         else:
             tq._on_rows([r[0] for r in rows if r[0] is not None])
 
+    if plan.join is not None:
+        from ksqlpy.runtime.join_query import build_join
+
+        built_join = build_join(engine, plan, qid, groups, persistent=False, sink=None, writer=None, group=group,
+                                start_at=start_at, on_rows=on_rows)
+        tq.tasks.extend(built_join.tasks)
+        tq.resources.append(built_join)
+        engine.transient[qid] = tq
+        return tq
     if aggregating:
         from ksqlpy.runtime.aggregate import build_aggregate_tasks
 

@@ -1,0 +1,183 @@
+"""Foreign-key table-table join (INNER, LEFT): subscription/response, as Kafka Streams does it.
+
+The left table's rows name a right key through an expression over their columns (the foreign key). The
+two tables need not be co-partitioned; two sub-topologies talk through internal topics:
+
+- ``FkLeft`` (one task per left partition) materializes the left table. On each left change it sends
+  *subscriptions* to the right key's partition (subscription topic, keyed by the foreign key in the
+  right table's key format): unsubscribe from the old foreign key when it changed, subscribe to the new
+  one with an instruction saying when to answer. It also receives the *responses* and emits the joined
+  rows, keyed by the left key.
+- ``FkRight`` (one task per right partition) materializes the right table and a subscription store
+  (foreign key, left key) -> version. A subscription is answered with the right row (per instruction); a
+  right change answers every subscriber of that key (in left-key byte order).
+
+Kafka Streams checks a response against a hash of the current left row and drops stale ones. Here
+every left change gets a version number instead: a response to a subscription carries back the left row
+it was sent for and is applied unless a newer version's response was already applied, which gives the
+results of processing records one at a time (ksqlDB's semantics) even when a batch holds several
+updates of a key; a response caused by a right change applies only to the current left version.
+Instructions and output timestamps (max of the left and right timestamps) follow Kafka Streams 3.x; rows
+whose foreign key is NULL are skipped.
+"""
+
+from __future__ import annotations
+
+import pickle
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.log.base import ProducerRecord
+from ksqlpy.runtime.join_store import TableStore
+from ksqlpy.state.store import KeyValueStore
+
+Emit = Callable[[Any, Any, Any, int, Any], None]
+Produce = Callable[[ProducerRecord], None]
+
+DELETE_KEY_NO_PROPAGATE, DELETE_KEY_AND_PROPAGATE, PROPAGATE_NULL_IF_NO_FK_VAL, PROPAGATE_ONLY_IF_FK_VAL = range(4)
+_SEQ = b"\x00fk-seq"
+_RESULT = b"\x04"
+_SUB = b"\x05"
+_dumps = pickle.dumps
+_HIGHEST = pickle.HIGHEST_PROTOCOL
+
+
+class FkLeft:
+    def __init__(self, left: TableStore, results: KeyValueStore, emit: Emit, produce: Produce, *, inner: bool,
+                 fk_of: Callable[[tuple], tuple | None], fk_bytes: Callable[[tuple], bytes],
+                 left_key_bytes: Callable[[tuple], bytes], subscription_topic: str, right_width: int) -> None:
+        self.left = left
+        self.results = results
+        self.emit = emit
+        self.produce = produce
+        self.inner = inner
+        self.fk_of = fk_of
+        self.fk_bytes = fk_bytes
+        self.left_key_bytes = left_key_bytes
+        self.topic = subscription_topic
+        self.rnull = (None,) * right_width
+        self.seq: int = results.get(_SEQ) or 0
+
+    # -------------------------------------------------------------------- left table changes
+    def on_left(self, key: Any, new: Any, old: Any, ts: int, hdrs: Any) -> None:
+        if key is None:
+            return
+        kb = self.left_key_bytes(key)
+        prev = self.left.get(kb)
+        old = prev[0][0] if prev is not None else None
+        self.seq += 1
+        seq = self.seq
+        self.left.put(kb, (new, seq), ts)  # a delete keeps its version (its response must match it)
+        new_fk = self.fk_of(new) if new is not None else None
+        if old is not None:
+            old_fk = self.fk_of(old)
+            if old_fk is None:
+                return  # Kafka Streams skips records with a NULL foreign key
+            if new is not None:
+                if new_fk is None:
+                    return
+                if self.fk_bytes(new_fk) != self.fk_bytes(old_fk):
+                    self._send(old_fk, key, DELETE_KEY_NO_PROPAGATE, seq, None, ts, hdrs)
+                self._send(new_fk, key, PROPAGATE_NULL_IF_NO_FK_VAL, seq, new, ts, hdrs)
+            else:
+                self._send(old_fk, key, DELETE_KEY_AND_PROPAGATE, seq, None, ts, hdrs)
+        elif new is not None and new_fk is not None:
+            instruction = PROPAGATE_ONLY_IF_FK_VAL if self.inner else PROPAGATE_NULL_IF_NO_FK_VAL
+            self._send(new_fk, key, instruction, seq, new, ts, hdrs)
+
+    def _send(self, fk: tuple, key: tuple, instruction: int, seq: int, row: Any, ts: int, hdrs: Any) -> None:
+        value = _dumps((fk, key, instruction, seq, row), _HIGHEST)
+        self.produce(ProducerRecord(self.topic, self.fk_bytes(fk), value, ts, hdrs))
+
+    # -------------------------------------------------------------------- responses
+    def on_response(self, key: Any, payload: Any, old: Any, ts: int, hdrs: Any) -> None:
+        seq, right_row, echoed, row = payload
+        kb = self.left_key_bytes(key)
+        applied = self.results.get(_RESULT + kb)
+        if echoed:
+            if applied is not None and seq <= applied[1]:
+                return
+            base = row
+        else:
+            cur = self.left.get(kb)
+            if cur is None or cur[0][1] != seq:
+                return
+            base = cur[0][0]
+        if right_row is None and (self.inner or base is None):
+            result = None
+        else:
+            result = base + (right_row if right_row is not None else self.rnull)
+        self.results.put(_RESULT + kb, (result, seq))
+        self.emit(key, result, applied[0] if applied is not None else None, ts, hdrs)
+
+    def before_flush(self) -> None:
+        self.results.put(_SEQ, self.seq)
+
+    def after_commit(self) -> None:
+        pass
+
+    def abort(self) -> None:
+        self.seq = self.results.get(_SEQ) or 0
+
+
+class FkRight:
+    def __init__(self, right: TableStore, subs: KeyValueStore, produce: Produce, *,
+                 right_key_bytes: Callable[[tuple], bytes], left_key_bytes: Callable[[tuple], bytes],
+                 response_topic: str) -> None:
+        self.right = right
+        self.subs = subs
+        self.produce = produce
+        self.right_key_bytes = right_key_bytes
+        self.left_key_bytes = left_key_bytes
+        self.topic = response_topic
+
+    @staticmethod
+    def _prefix(fkb: bytes) -> bytes:
+        return _SUB + struct.pack(">I", len(fkb)) + fkb
+
+    def on_right(self, key: Any, new: Any, old: Any, ts: int, hdrs: Any) -> None:
+        if key is None:
+            return
+        kb = self.right_key_bytes(key)
+        prev = self.right.get(kb)
+        if new is None:
+            if prev is None:
+                return
+            self.right.delete(kb)
+        else:
+            self.right.put(kb, new, ts)
+        for _, (lkey, seq, sub_ts) in list(self.subs.items(self._prefix(kb))):
+            self._respond(lkey, seq, new, False, None, max(ts, sub_ts), hdrs)
+
+    def on_subscription(self, fk: Any, payload: Any, old: Any, ts: int, hdrs: Any) -> None:
+        _, lkey, instruction, seq, row = payload
+        fkb = self.right_key_bytes(fk)
+        sk = self._prefix(fkb) + self.left_key_bytes(lkey)
+        if instruction in (DELETE_KEY_NO_PROPAGATE, DELETE_KEY_AND_PROPAGATE):
+            self.subs.delete(sk)
+        else:
+            self.subs.put(sk, (lkey, seq, ts))
+        if instruction == DELETE_KEY_NO_PROPAGATE:
+            return
+        found = self.right.get(fkb)
+        out_ts = max(ts, found[1]) if found is not None else ts
+        if instruction == DELETE_KEY_AND_PROPAGATE:
+            self._respond(lkey, seq, None, True, None, out_ts, hdrs)
+        elif instruction == PROPAGATE_NULL_IF_NO_FK_VAL:
+            self._respond(lkey, seq, found[0] if found is not None else None, True, row, out_ts, hdrs)
+        elif found is not None:
+            self._respond(lkey, seq, found[0], True, row, out_ts, hdrs)
+
+    def _respond(self, lkey: tuple, seq: int, right_row: Any, echoed: bool, row: Any, ts: int, hdrs: Any) -> None:
+        value = _dumps((lkey, (seq, right_row, echoed, row)), _HIGHEST)
+        self.produce(ProducerRecord(self.topic, self.left_key_bytes(lkey), value, ts, hdrs))
+
+    def before_flush(self) -> None:
+        pass
+
+    def after_commit(self) -> None:
+        pass
+
+    def abort(self) -> None:
+        pass

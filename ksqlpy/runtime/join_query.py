@@ -1,0 +1,88 @@
+"""A join query's tasks: the join sub-topologies, then the rest of the query.
+
+Stateless rest (WHERE, PARTITION BY, projection): runs in the task completing the join, over the join's
+virtual rows. Aggregation (GROUP BY after a join): the join's results go to the internal topic
+``<app>-Join-Output`` and the aggregation reads it as its source, exactly as it reads any other source
+(its own repartitioning, windows and state included).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy.catalog import Source
+from ksqlpy.plan.logical import OutputColumn, QueryPlan
+from ksqlpy.runtime.join_build import JoinTasks, build_join_tasks
+from ksqlpy.runtime.join_output import JoinOutput, JoinToTopic
+from ksqlpy.runtime.writer import SinkWriter
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+
+@dataclass
+class BuiltJoin:
+    tasks: list[Any]
+    source_names: list[str]
+    resources: list[Any] = field(default_factory=list)
+    aggregation: Any = None
+
+    def close(self) -> None:
+        for r in self.resources:
+            r.close()
+        self.resources = []
+
+
+def build_join(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list[OutputColumn]], *,
+               persistent: bool, sink: Source | None, writer: Any, group: str, start_at: str,
+               on_rows: Any = None) -> BuiltJoin:
+    join = plan.join
+    assert join is not None
+    names = [lf.source.name for lf in join.leaves]
+    if plan.aggregation is None:
+        from ksqlpy.engine.queries import _processor_for
+
+        factory, _ = _processor_for(engine, plan, query_id, groups, persistent=persistent)
+        tasks = build_join_tasks(engine, plan, query_id, persistent=persistent, group=group, start_at=start_at,
+                                 finish_for=lambda p: JoinOutput(plan, factory(p), p), writer=writer,
+                                 on_rows=on_rows)
+        return BuiltJoin(tasks.tasks, names, [tasks])
+    return _with_aggregation(engine, plan, query_id, groups, persistent=persistent, sink=sink, writer=writer,
+                             group=group, start_at=start_at, on_rows=on_rows, names=names)
+
+
+def _with_aggregation(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list[OutputColumn]], *,
+                      persistent: bool, sink: Source | None, writer: Any, group: str, start_at: str,
+                      on_rows: Any, names: list[str]) -> BuiltJoin:
+    from ksqlpy.runtime.aggregate import build_aggregate_tasks
+
+    virtual = plan.source
+    service = str(engine.prop("ksql.service.id", "default_"))
+    prefix = str(engine.prop("ksql.persistent.prefix", "query_")) if persistent else "transient_"
+    topic = f"_confluent-ksql-{service}{prefix}{query_id}-Join-Output"
+    partitions = _partitions(engine, virtual.topic)
+    if not engine.log.topic_exists(topic):
+        engine.log.create_topic(topic, partitions, 1, {"cleanup.policy": "delete"})
+    internal = dataclasses.replace(virtual, topic=topic, key_format="JSON", value_format="JSON",
+                                   key_delimiter=None, value_delimiter=None, wrap_single_value=None)
+    inner_writer = SinkWriter(topic, engine.key_serde(internal), engine.value_serde(internal), engine.plog, query_id,
+                              keyless=not internal.key_columns)
+    joined = build_join_tasks(engine, plan, query_id, persistent=persistent, group=group, start_at=start_at,
+                              finish_for=lambda p: JoinToTopic(plan, p), writer=inner_writer)
+    if not persistent:
+        joined.topics.append(topic)
+    agg_plan = dataclasses.replace(plan, source=internal)
+    agg = build_aggregate_tasks(engine, agg_plan, query_id, groups, persistent=persistent, sink=sink, writer=writer,
+                                group=group, start_at="earliest", partitions=partitions, on_rows=on_rows)
+    built = BuiltJoin([*joined.tasks, *agg.tasks], names, [joined, agg], aggregation=agg)
+    return built
+
+
+def _partitions(engine: Engine, topic: str) -> int:
+    info = engine.log.describe_topic(topic)
+    return info.partitions if info is not None else 1
+
+
+__all__ = ["BuiltJoin", "JoinTasks", "build_join"]

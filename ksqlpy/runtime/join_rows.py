@@ -1,0 +1,86 @@
+"""Row plumbing of joins: source records -> blocks, join-key functions, key bytes.
+
+A *block* is one source's part of the joined row (``analysis.join_scope.block_columns``). The functions
+here are generated once per query, so a record costs a tuple build and a few index lookups.
+"""
+
+from __future__ import annotations
+
+import pickle
+from collections.abc import Callable
+from typing import Any
+
+from sqlglot import exp
+
+from ksqlpy.catalog import Source
+from ksqlpy.expr.compiler import Binding, ExprCompiler, Scope
+from ksqlpy.plan.logical import SchemaColumn
+from ksqlpy.types import SqlType
+
+KeyFn = Callable[[tuple], tuple | None]
+
+
+def block_builder(source: Source) -> Callable[[tuple, int, int, int], tuple]:
+    """``fn(reader_row, ts, partition, offset) -> block`` for a source (reader order: keys, values,
+    headers, window bounds)."""
+    reader = ([c.name for c in source.key_columns] + [c.name for c in source.value_columns]
+              + [c.name for c in source.header_columns])
+    parts = [f"r[{reader.index(c.name)}]" for c in source.columns if not c.key]
+    parts += ["ts", "p", "o"]
+    if source.windowed is not None:
+        n = len(reader)
+        parts += [f"r[{n}]", f"r[{n + 1}]"]
+    parts += [f"r[{i}]" for i in range(len(source.key_columns))]
+    code = f"lambda r, ts, p, o: ({', '.join(parts)},)"
+    return eval(code)  # noqa: S307 - generated from the catalog's column list
+
+
+def key_function(exprs: list[exp.Expression], columns: list[SchemaColumn], custom_types: dict[str, SqlType],
+                 window_at: int | None = None) -> KeyFn:
+    """``fn(row) -> key tuple`` (None if any part is NULL) for join-key expressions over a row whose
+    columns are ``columns``; ``window_at``: index of WINDOWSTART in the row (windowed keys carry it and
+    WINDOWEND)."""
+    scope = Scope()
+    for i, c in enumerate(columns):
+        scope.columns[c.name] = Binding(f"r[{i}]", c.type)
+    consts: dict[str, Any] = {}
+    comp = ExprCompiler(scope, consts, custom_types=custom_types)
+    codes = [comp.compile(e).code for e in exprs]
+    if window_at is not None:
+        codes += [f"r[{window_at}]", f"r[{window_at + 1}]"]
+    names = [f"_k{i}" for i in range(len(codes))]
+    body = ", ".join(f"({n} := {c})" for n, c in zip(names, codes, strict=True))
+    null_check = " or ".join(f"{n} is None" for n in names[: len(exprs)])
+    src = f"def _key(r):\n    k = ({body},)\n    return None if {null_check} else k\n"
+    ns = dict(consts)
+    exec(compile(src, "<ksqlpy-join-key>", "exec"), ns)  # noqa: S102 - generated from a typed plan
+    return ns["_key"]
+
+
+def key_encoder(fmt: str, types: list[SqlType], delimiter: str | None = None) -> Callable[[tuple], bytes]:
+    """Key tuple -> bytes in the join's internal key format (what co-partitioning and store order rest on);
+    keys the format cannot write (windowed, structured) fall back to private bytes."""
+    from ksqlpy.serde import key_serde
+
+    try:
+        ks = key_serde(fmt, [(f"K{i}", t) for i, t in enumerate(types)], delimiter=delimiter)
+    except Exception:  # noqa: BLE001
+        ks = None
+    n = len(types)
+
+    def encode(key: tuple) -> bytes:
+        if ks is not None and len(key) == n:
+            try:
+                b = ks.serialize(key)
+                if b is not None:
+                    return b
+            except Exception:  # noqa: BLE001
+                pass
+        return pickle.dumps(key, pickle.HIGHEST_PROTOCOL)
+
+    return encode
+
+
+def concat(left_width: int, right_width: int) -> tuple[tuple, tuple]:
+    """The all-NULL blocks padding a missing side."""
+    return (None,) * left_width, (None,) * right_width

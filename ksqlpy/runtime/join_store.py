@@ -1,0 +1,176 @@
+"""State of the join operators, on ``KeyValueStore`` (LMDB + changelog + checkpoint).
+
+- ``WindowStore``: one side of a stream-stream join, records by (key, timestamp). Keys are laid out by
+  time segment so expired segments are dropped with one range scan, as Kafka Streams' segmented window
+  stores do; a fetch only sees records newer than the store's stream time minus its retention
+  (``observed - retention < ts``), which is what ksqlDB's late records observe.
+- ``OuterStore``: the unmatched records of LEFT/RIGHT/FULL stream-stream joins with a GRACE PERIOD,
+  waiting for their window to close, ordered by (timestamp, side, key) like Kafka Streams'.
+- ``TableStore``: a materialized table side: key -> (row, timestamp).
+
+Window fetches must not scan the batch's pending writes one by one (a batch can hold thousands), so the
+window store keeps its own per-key index of records written since the last commit.
+"""
+
+from __future__ import annotations
+
+import pickle
+import struct
+from collections.abc import Iterator
+from typing import Any
+
+from ksqlpy.state.store import KeyValueStore
+
+_OFF = 1 << 63
+_loads = pickle.loads
+_META_OBSERVED = b"\x00observed"
+_META_SEQ = b"\x00seq"
+_WINDOW = b"\x01"
+_OUTER = b"\x02"
+_TABLE = b"\x03"
+
+
+def _u64(v: int) -> bytes:
+    return struct.pack(">Q", v + _OFF)
+
+
+def _kb(kb: bytes) -> bytes:
+    return struct.pack(">I", len(kb)) + kb
+
+
+class WindowStore:
+    def __init__(self, kv: KeyValueStore, retention: int) -> None:
+        self.kv = kv
+        self.retention = retention
+        self.segment = max(retention // 2, 60_000)
+        observed = kv.get(_META_OBSERVED)
+        self.observed: int = observed if observed is not None else -(1 << 62)
+        self.seq: int = kv.get(_META_SEQ) or 0
+        self.pending: dict[bytes, list[tuple[int, int, Any]]] = {}
+        self.purged_segment: int | None = None
+
+    def _seg(self, ts: int) -> int:
+        return ts // self.segment
+
+    def floor(self) -> int:
+        """The oldest timestamp still visible."""
+        return self.observed - self.retention + 1
+
+    def put(self, kb: bytes, ts: int, row: Any) -> None:
+        self.observed = max(self.observed, ts)
+        if ts < self.floor():
+            return  # expired on arrival
+        self.seq += 1
+        key = _WINDOW + _u64(self._seg(ts)) + _kb(kb) + _u64(ts) + struct.pack(">I", self.seq & 0xFFFFFFFF)
+        self.kv.put(key, row)
+        self.pending.setdefault(kb, []).append((ts, self.seq, row))
+
+    def fetch(self, kb: bytes, lo: int, hi: int) -> list[tuple[int, Any]]:
+        """(timestamp, row) of the records of ``kb`` with ``lo <= ts <= hi``, oldest first."""
+        lo = max(lo, self.floor())
+        if lo > hi:
+            return []
+        found: list[tuple[int, int, Any]] = []
+        kk = _kb(kb)
+        kv = self.kv
+        with kv.env.begin(db=kv.data, buffers=False) as txn:
+            cur = txn.cursor()
+            for seg in range(self._seg(lo), self._seg(hi) + 1):
+                prefix = _WINDOW + _u64(seg) + kk
+                if not cur.set_range(prefix + _u64(lo)):
+                    continue
+                for k, v in cur:
+                    if not k.startswith(prefix):
+                        break
+                    ts = struct.unpack_from(">Q", k, len(prefix))[0] - _OFF
+                    if ts > hi:
+                        break
+                    seq = struct.unpack_from(">I", k, len(prefix) + 8)[0]
+                    found.append((ts, seq, _loads(v)))
+        for ts, seq, row in self.pending.get(kb, ()):
+            if lo <= ts <= hi:
+                found.append((ts, seq, row))
+        found.sort(key=lambda e: (e[0], e[1]))
+        return [(ts, row) for ts, _, row in found]
+
+    def before_flush(self) -> None:
+        self.kv.put(_META_OBSERVED, self.observed)
+        self.kv.put(_META_SEQ, self.seq)
+
+    def after_commit(self) -> None:
+        self.pending.clear()
+        self._purge()
+
+    def abort(self) -> None:
+        self.pending.clear()
+        observed = self.kv.get(_META_OBSERVED)
+        self.observed = observed if observed is not None else -(1 << 62)
+        self.seq = self.kv.get(_META_SEQ) or 0
+
+    def _purge(self) -> None:
+        """Drop expired segments from the local files (the changelog keeps them; a restore purges again)."""
+        live = self._seg(self.floor())
+        start = self.purged_segment
+        if start is not None and start >= live:
+            return
+        kv = self.kv
+        lo = _WINDOW + (_u64(start) if start is not None else b"")
+        hi = _WINDOW + _u64(live)
+        with kv.env.begin(write=True, db=kv.data) as txn:
+            cur = txn.cursor()
+            if cur.set_range(lo):
+                while cur.key() < hi and cur.key().startswith(_WINDOW):
+                    if not cur.delete():
+                        break
+        self.purged_segment = live
+
+
+class OuterStore:
+    """Unmatched outer-join records by (ts, side, key): side 0 = right, 1 = left, as Kafka Streams orders."""
+
+    def __init__(self, kv: KeyValueStore) -> None:
+        self.kv = kv
+
+    @staticmethod
+    def _key(ts: int, left: bool, kb: bytes) -> bytes:
+        return _OUTER + _u64(ts) + (b"\x01" if left else b"\x00") + kb
+
+    def add(self, ts: int, left: bool, kb: bytes, key: tuple, row: Any) -> None:
+        k = self._key(ts, left, kb)
+        entries = list(self.kv.get(k) or [])
+        entries.append((key, row))
+        self.kv.put(k, entries)
+
+    def remove(self, ts: int, left: bool, kb: bytes) -> None:
+        k = self._key(ts, left, kb)
+        if self.kv.get(k) is not None:
+            self.kv.delete(k)
+
+    def entries(self) -> Iterator[tuple[bytes, int, bool, list[tuple[tuple, Any]]]]:
+        """(store key, ts, is_left, [(key, row)...]) in store order."""
+        for k, v in self.kv.items(_OUTER):
+            ts = struct.unpack_from(">Q", k, 1)[0] - _OFF
+            yield k, ts, k[9] == 1, v
+
+    def delete_key(self, k: bytes) -> None:
+        self.kv.delete(k)
+
+
+class TableStore:
+    """key bytes -> (row, ts) of one materialized table side."""
+
+    def __init__(self, kv: KeyValueStore) -> None:
+        self.kv = kv
+
+    def get(self, kb: bytes) -> tuple[Any, int] | None:
+        return self.kv.get(_TABLE + kb)
+
+    def put(self, kb: bytes, row: Any, ts: int) -> None:
+        self.kv.put(_TABLE + kb, (row, ts))
+
+    def delete(self, kb: bytes) -> None:
+        self.kv.delete(_TABLE + kb)
+
+    def items(self, prefix: bytes = b"") -> Iterator[tuple[bytes, Any]]:
+        for k, v in self.kv.items(_TABLE + prefix):
+            yield k[1:], v

@@ -1,0 +1,131 @@
+"""Stream-stream join (``WITHIN``), with Kafka Streams' KStreamKStreamJoin semantics as ksqlDB uses them.
+
+- Each side's records go to its window store (retention before + after + grace); a record joins the
+  other side's records with ``ts - before <= other <= ts + after`` (right records: the window mirrored)
+  that are still visible in that store. Output timestamp: max(left, right).
+- Without GRACE PERIOD (ksqlDB's ``JoinWindows.of``): grace is 24h minus twice the window, and an
+  unmatched LEFT/RIGHT/FULL record is emitted null-padded at once (a later match adds a joined row).
+- With GRACE PERIOD (the spurious-results fix): the unmatched record waits in the outer store and is
+  emitted null-padded only once its window has closed (stream time > ts + window + grace), unless a
+  match arrives first; a record whose window already ended when it arrived is emitted at once.
+- Stream time is shared by both sides; records with a NULL key or value are skipped.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.plan.logical import JoinNode
+from ksqlpy.runtime.join_store import OuterStore, WindowStore
+
+DAY_MS = 24 * 3600 * 1000
+_MAX = 1 << 62
+_META = b"\x00ss-time"
+
+Emit = Callable[[Any, Any, Any, int, Any], None]
+
+
+def join_windows(node: JoinNode) -> tuple[int, int, int, bool]:
+    """(before, after, grace, spurious-results fix) of a WITHIN clause, as ksqlDB builds JoinWindows."""
+    w = node.within
+    assert w is not None
+    if w.grace_ms is None:
+        return w.before_ms, w.after_ms, max(DAY_MS - 2 * w.before_ms, 0), False
+    return w.before_ms, w.after_ms, w.grace_ms, True
+
+
+class StreamStreamJoin:
+    def __init__(self, node: JoinNode, this: WindowStore, other: WindowStore, outer: OuterStore | None,
+                 emit: Emit, left_width: int, right_width: int, key_bytes: Callable[[tuple], bytes]) -> None:
+        self.before, self.after, self.grace, fix = join_windows(node)
+        self.left_outer = node.kind in ("LEFT", "FULL")
+        self.right_outer = node.kind in ("RIGHT", "FULL")
+        self.this = this  # left side's records
+        self.other = other  # right side's records
+        self.outer = outer if fix and (self.left_outer or self.right_outer) else None
+        self.emit = emit
+        self.lnull = (None,) * left_width
+        self.rnull = (None,) * right_width
+        self.key_bytes = key_bytes
+        meta = this.kv.get(_META)
+        self.stream_time, self.min_time = meta if meta is not None else (-_MAX, _MAX)
+
+    # -------------------------------------------------------------------- inputs
+    def on_left(self, key: Any, row: Any, old: Any, ts: int, hdrs: Any) -> None:
+        self._process(key, row, ts, hdrs, left=True)
+
+    def on_right(self, key: Any, row: Any, old: Any, ts: int, hdrs: Any) -> None:
+        self._process(key, row, ts, hdrs, left=False)
+
+    def _process(self, key: Any, row: Any, ts: int, hdrs: Any, left: bool) -> None:
+        before, after = (self.before, self.after) if left else (self.after, self.before)
+        time_from = max(0, ts - before)
+        time_to = max(0, ts + after)
+        if ts > self.stream_time:
+            self.stream_time = ts
+        if key is None or row is None:
+            return
+        kb = self.key_bytes(key)
+        mine, theirs = (self.this, self.other) if left else (self.other, self.this)
+        mine.put(kb, ts, row)
+        if self.outer is not None and ts == self.stream_time:
+            self._emit_non_joined(left, hdrs)
+        matched = False
+        emit = self.emit
+        for other_ts, other_row in theirs.fetch(kb, time_from, time_to):
+            matched = True
+            if self.outer is not None:
+                self.outer.remove(other_ts, not left, kb)
+            joined = row + other_row if left else other_row + row
+            emit(key, joined, None, ts if ts > other_ts else other_ts, hdrs)
+        if matched or not (self.left_outer if left else self.right_outer):
+            return
+        if self.outer is None or time_to < self.stream_time:
+            emit(key, row + self.rnull if left else self.lnull + row, None, ts, hdrs)
+        else:
+            self.outer.add(ts, left, kb, key, row)
+            if ts < self.min_time:
+                self.min_time = ts
+
+    def _emit_non_joined(self, left: bool, hdrs: Any) -> None:
+        """Emit the waiting unmatched records whose window has closed (Kafka Streams' order and checks)."""
+        assert self.outer is not None
+        this_after = self.after if left else self.before
+        if self.min_time + this_after + self.grace >= self.stream_time:
+            return
+        self.min_time = _MAX
+        left_open = right_open = False
+        done = []
+        for k, ts, is_left, entries in self.outer.entries():
+            if left_open and right_open:
+                break
+            self.min_time = ts
+            lookback = self.after if is_left else self.before
+            if ts + lookback + self.grace >= self.stream_time:
+                if is_left:
+                    left_open = True
+                else:
+                    right_open = True
+                continue
+            for key, row in entries:
+                self.emit(key, row + self.rnull if is_left else self.lnull + row, None, ts, hdrs)
+            done.append(k)
+        for k in done:
+            self.outer.delete_key(k)
+
+    # -------------------------------------------------------------------- batch boundaries
+    def before_flush(self) -> None:
+        self.this.kv.put(_META, (self.stream_time, self.min_time))
+        self.this.before_flush()
+        self.other.before_flush()
+
+    def after_commit(self) -> None:
+        self.this.after_commit()
+        self.other.after_commit()
+
+    def abort(self) -> None:
+        self.this.abort()
+        self.other.abort()
+        meta = self.this.kv.get(_META)
+        self.stream_time, self.min_time = meta if meta is not None else (-_MAX, _MAX)

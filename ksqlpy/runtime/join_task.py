@@ -1,0 +1,196 @@
+"""A task reading several input topics of one partition number: the unit that runs joins.
+
+Like ``runtime.task.Task`` it polls without waiting, and one log transaction carries a batch's outputs,
+internal records (repartition, subscription and response topics), state changelogs and the positions of
+every input. Across its inputs it processes the record with the lowest timestamp first (Kafka Streams'
+stream synchronization); within an input, offset order is kept. When an input's batch was cut at the
+batch limit, processing stops where that batch ends so that no record of another input is processed
+ahead of an unread, older one.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.log.base import Log, ProducerRecord, RecordBatch
+from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.state.store import KeyValueStore
+
+Event = tuple[int, int, tuple]  # (timestamp, offset, arguments of the channel's handler)
+
+
+class Channel:
+    """One input topic of a task: how its records are decoded and where they go."""
+
+    def __init__(self, topic: str, decode: Callable[[RecordBatch], list[Event]],
+                 handle: Callable[..., None], start_at: str = "earliest") -> None:
+        self.topic = topic
+        self.decode = decode
+        self.handle = handle  # handle(*args, ts)
+        self.start_at = start_at
+        self.position = 0
+
+
+class TaskContext:
+    """What the operators of one task share: the partition, the stores, and the batch's outputs."""
+
+    def __init__(self, partition: int, plog: ProcessingLog, query_id: str,
+                 make_store: Callable[[str, str | None], KeyValueStore]) -> None:
+        self.partition = partition
+        self.plog = plog
+        self.query_id = query_id
+        self._make_store = make_store
+        self.kvs: list[KeyValueStore] = []
+        self.operators: list[Any] = []
+        self.ops: dict[int, Any] = {}
+        self.channels: list[Channel] = []
+        self.final: list[tuple] = []
+        self.records: list[ProducerRecord] = []
+
+    def store(self, name: str, changelog: str | None) -> KeyValueStore:
+        kv = self._make_store(name, changelog)
+        self.kvs.append(kv)
+        return kv
+
+    def produce(self, record: ProducerRecord) -> None:
+        self.records.append(record)
+
+    def add_final(self, key: Any, new: Any, old: Any, ts: int, hdrs: Any) -> None:
+        self.final.append((key, new, old, ts, hdrs))
+
+
+class JoinTask:
+    def __init__(self, *, task_id: str, log: Log, group: str, ctx: TaskContext, finish: Any, writer: Any,
+                 max_batch: int = 10000, on_rows: Callable[[list[tuple]], None] | None = None,
+                 commit: bool = True) -> None:
+        self.task_id = task_id
+        self.log = log
+        self.group = group
+        self.ctx = ctx
+        self.partition = ctx.partition
+        self.finish = finish  # (final events, tx) -> rows for the writer, or None
+        self.writer = writer
+        self.max_batch = max_batch
+        self.on_rows = on_rows
+        self.commit = commit
+        self.processed = 0
+        for ch in ctx.channels:
+            committed = log.committed(group, ch.topic, self.partition) if commit else None
+            if committed is not None:
+                ch.position = committed
+            elif ch.start_at == "earliest":
+                ch.position = log.start_offset(ch.topic, self.partition)
+            else:
+                ch.position = log.end_offset(ch.topic, self.partition)
+
+    # the single-input Task's attributes some callers read (pull queries, progress checks)
+    @property
+    def topic(self) -> str:
+        return self.ctx.channels[0].topic
+
+    @property
+    def position(self) -> int:
+        return self.ctx.channels[0].position
+
+    def lag(self) -> int:
+        return sum(max(0, self.log.end_offset(ch.topic, self.partition) - ch.position) for ch in self.ctx.channels)
+
+    def poll(self) -> int:
+        """Process one batch across the inputs; returns the number of input records consumed."""
+        ctx = self.ctx
+        fetched: list[tuple[RecordBatch, list[Event]]] = []
+        any_records = False
+        for ch in ctx.channels:
+            batch = self.log.fetch(ch.topic, self.partition, ch.position, self.max_batch)
+            if batch.offsets:
+                any_records = True
+                fetched.append((batch, ch.decode(batch)))
+            else:
+                fetched.append((batch, []))
+        if not any_records:
+            return 0
+        new_positions, consumed = self._process(fetched)
+        try:
+            with self.log.transaction() as tx:
+                rows = self.finish(ctx.final, tx) if self.finish is not None else None
+                if ctx.records:
+                    tx.produce_many(ctx.records)
+                if self.writer is not None and rows:
+                    self.writer.write(tx, rows)
+                for op in ctx.operators:
+                    op.before_flush()
+                for kv in ctx.kvs:
+                    kv.flush(tx)
+                if self.commit:
+                    offsets = {(ch.topic, self.partition): pos for ch, pos in zip(ctx.channels, new_positions,
+                                                                                   strict=True)
+                               if pos != ch.position}
+                    if offsets:
+                        tx.commit_offsets(self.group, offsets)
+        except BaseException:
+            self._abort()
+            raise
+        finally:
+            ctx.final = []
+            ctx.records = []
+        for kv in ctx.kvs:
+            kv.commit_local()
+        for op in ctx.operators:
+            op.after_commit()
+        after = getattr(self.finish, "after_commit", None)
+        if after is not None:
+            after()
+        for ch, pos in zip(ctx.channels, new_positions, strict=True):
+            ch.position = pos
+        if self.on_rows is not None and rows:
+            self.on_rows(rows)
+        self.processed += consumed
+        return consumed
+
+    def _process(self, fetched: list[tuple[RecordBatch, list[Event]]]) -> tuple[list[int], int]:
+        """Run the fetched events through the channels in timestamp order; the inputs' new positions."""
+        channels = self.ctx.channels
+        positions = [ch.position for ch in channels]
+        heap: list[tuple[int, int, int]] = []
+        for c, (_, events) in enumerate(fetched):
+            if events:
+                heap.append((events[0][0], c, 0))
+        heapq.heapify(heap)
+        full = [len(b.offsets) >= self.max_batch for b, _ in fetched]
+        stop = any(f and not ev for f, (_, ev) in zip(full, fetched, strict=True))
+        consumed_upto = [-1] * len(channels)
+        while heap and not stop:
+            ts, c, i = heapq.heappop(heap)
+            events = fetched[c][1]
+            _, offset, args = events[i]
+            channels[c].handle(*args, ts)
+            consumed_upto[c] = i
+            if i + 1 < len(events):
+                heapq.heappush(heap, (events[i + 1][0], c, i + 1))
+            elif full[c]:
+                stop = True
+        consumed = 0
+        for c, (batch, events) in enumerate(fetched):
+            if not batch.offsets:
+                continue
+            if consumed_upto[c] == len(events) - 1 or not events:
+                if not stop or consumed_upto[c] == len(events) - 1:
+                    positions[c] = batch.next_offset
+                    consumed += len(batch.offsets)
+                    continue
+            if consumed_upto[c] >= 0:
+                last = events[consumed_upto[c]][1]
+                consumed += sum(1 for o in batch.offsets if o <= last)
+                positions[c] = last + 1
+        return positions, consumed
+
+    def _abort(self) -> None:
+        for kv in self.ctx.kvs:
+            kv.abort()
+        for op in self.ctx.operators:
+            op.abort()
+        abort = getattr(self.finish, "abort", None)
+        if abort is not None:
+            abort()
