@@ -50,15 +50,19 @@ def _truthy(v: Any) -> bool:
 def open_log(config: dict[str, Any]) -> Log:
     """The log the engine should use.
 
-    Keys: ``bootstrap.servers`` (Kafka; not available yet), ``log.dir`` (embedded log directory),
-    ``log.map.size`` (LMDB map size in bytes), ``log.fsync`` (fsync every commit; default false).
+    Keys: ``bootstrap.servers`` (or ``ksql.streams.bootstrap.servers``: the Kafka log, see
+    docs/kafka.md), ``log.dir`` (embedded log directory), ``log.map.size`` (LMDB map size in bytes),
+    ``log.fsync`` (fsync every commit; default false). ``ksqlpy.transactional.id`` gives a KafkaLog a
+    transactional producer (exactly-once transactions).
     """
-    servers = config.get("bootstrap.servers")
+    servers = config.get("bootstrap.servers") or config.get("ksql.streams.bootstrap.servers")
     if servers:
-        raise KsqlError(
-            f"The Kafka log is not available yet ('bootstrap.servers' is set to {servers!r}). "
-            "Remove 'bootstrap.servers' to use the embedded log."
-        )
+        try:
+            from ksqlpy.log.kafka import KafkaLog
+        except ImportError as e:
+            raise KsqlError(f"'bootstrap.servers' is set but confluent-kafka is not installed "
+                            f"(pip install 'ksqlpy[kafka]'): {e}") from e
+        return KafkaLog(config, transactional_id=config.get("ksqlpy.transactional.id") or None)
     path = config.get("log.dir") or default_log_dir()
     map_size = config.get("log.map.size")
     return EmbeddedLog(path, map_size=int(map_size) if map_size else None,

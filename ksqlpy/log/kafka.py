@@ -1,0 +1,421 @@
+"""KafkaLog: the ``Log`` interface on a Kafka cluster through confluent-kafka (librdkafka).
+
+Topics are created, described and deleted with the admin client (partitions, replicas and explicit
+configs: some brokers only describe configs that were set at creation). Reads go through per-thread
+cursor sets (``kafka_fetch``); writes through one throughput-tuned producer per log.
+
+Transactions, by ``processing.guarantee``:
+
+``at_least_once``
+    records are produced as the block runs; on exit the producer is flushed (every record acknowledged)
+    and only then are the input offsets committed. A crash before the commit re-processes the batch.
+``exactly_once_v2`` (a ``transactional_id`` is given)
+    one Kafka transaction per block: outputs, changelog records and the input offsets
+    (``send_offsets_to_transaction``) commit together or abort together. A newer instance with the same
+    transactional id fences a zombie: its next transactional call fails with ``FencedError``.
+
+Offsets of a group are committed through the group's member consumer when this process has one
+(``register_member``; the broker then checks its generation, fencing members that lost the partition),
+and through a plain consumer with that ``group.id`` otherwise (engine-assigned tasks).
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+import time
+import uuid
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, Producer, TopicPartition
+from confluent_kafka.admin import AdminClient, ConfigResource, ConfigSource, NewTopic
+
+from ksqlpy.errors import KsqlError
+from ksqlpy.log.base import (
+    Headers,
+    Log,
+    LogTransaction,
+    ProducerRecord,
+    RecordBatch,
+    TopicExistsError,
+    TopicInfo,
+    UnknownTopicError,
+)
+from ksqlpy.log.kafka_config import admin_config, consumer_config, producer_config
+from ksqlpy.log.kafka_fetch import EndProbe, Fetcher
+
+_TOPIC_RE = re.compile(r"^[a-zA-Z0-9._-]+$")
+_TIMEOUT = 30.0
+_FEW_CONFIGS = 12  # a broker describing no more configs than this lists only the ones set on the topic
+
+
+class KafkaLogError(KsqlError):
+    """A Kafka operation failed (delivery, commit, broker unreachable)."""
+
+
+class FencedError(KafkaLogError):
+    """A newer instance took over this transactional id or this group member's partitions."""
+
+
+def _raise_for(e: KafkaException, what: str) -> None:
+    err = e.args[0] if e.args else None
+    if isinstance(err, KafkaError) and err.code() in (KafkaError._FENCED, KafkaError.PRODUCER_FENCED,
+                                                      KafkaError.INVALID_PRODUCER_EPOCH,
+                                                      KafkaError.ILLEGAL_GENERATION,
+                                                      KafkaError.UNKNOWN_MEMBER_ID,
+                                                      KafkaError.FENCED_INSTANCE_ID):
+        raise FencedError(f"{what}: fenced: {err.str()}") from e
+    raise KafkaLogError(f"{what}: {err.str() if isinstance(err, KafkaError) else e}") from e
+
+
+class KafkaTransaction(LogTransaction):
+    """Produces into the log's producer and collects offset commits for the end of the block."""
+
+    def __init__(self, log: KafkaLog, producer: Producer) -> None:
+        self._log = log
+        self._producer = producer
+        self.offsets: dict[str, dict[tuple[str, int], int]] = {}
+        self.topics: set[str] = set()
+        self.count = 0
+
+    def _send(self, topic: str, key: bytes | None, value: bytes | None, partition: int | None,
+              timestamp: int | None, headers: Headers | None) -> None:
+        kw: dict[str, Any] = {}
+        if partition is not None:
+            kw["partition"] = partition
+        if timestamp is not None:
+            kw["timestamp"] = timestamp
+        if headers:
+            kw["headers"] = [(k, v) for k, v in headers]
+        p = self._producer
+        self.topics.add(topic)
+        while True:
+            try:
+                p.produce(topic, value, key, **kw)
+                break
+            except BufferError:
+                p.poll(0.05)  # the local queue is full: let deliveries drain it
+        self.count += 1
+
+    def produce(self, record: ProducerRecord) -> None:
+        self._send(record.topic, record.key, record.value, record.partition, record.timestamp, record.headers)
+
+    def produce_batch(self, topic: str, partition: int | None, keys: Sequence[bytes | None],
+                      values: Sequence[bytes | None], timestamps: Sequence[int | None] | None = None,
+                      headers: Sequence[Headers | None] | None = None) -> None:
+        n = len(values)
+        if len(keys) != n or (timestamps is not None and len(timestamps) != n) or (
+                headers is not None and len(headers) != n):
+            raise ValueError("produce_batch: keys, values, timestamps and headers must have equal lengths")
+        send = self._send
+        for i in range(n):
+            send(topic, keys[i], values[i], partition, timestamps[i] if timestamps is not None else None,
+                 headers[i] if headers is not None else None)
+
+    def commit_offsets(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
+        self.offsets.setdefault(group, {}).update(offsets)
+
+
+class KafkaLog(Log):
+    """See the module docstring. ``config`` holds ksqlpy/ksqlDB properties (``bootstrap.servers``...)."""
+
+    def __init__(self, config: dict[str, Any], *, transactional_id: str | None = None) -> None:
+        self.config = dict(config)
+        if not self.config.get("bootstrap.servers") and not self.config.get("ksql.streams.bootstrap.servers"):
+            raise KsqlError("KafkaLog needs 'bootstrap.servers'")
+        self.admin = AdminClient(admin_config(self.config))
+        self.check_connection()
+        self._consumer_conf = consumer_config(self.config, **{"group.id": f"ksqlpy-reader-{uuid.uuid4().hex}"})
+        self._errors: list[KafkaError] = []
+        self._gens: dict[str, int] = {}  # topic -> completed writes by this process (see kafka_fetch)
+        self._local = threading.local()
+        self._fetchers: list[Fetcher] = []
+        self._probe: EndProbe | None = None
+        self._group_consumers: dict[str, Consumer] = {}
+        self._members: dict[str, Consumer] = {}
+        self._lock = threading.RLock()
+        self._tx_lock = threading.RLock()
+        self.transactional_id = transactional_id
+        self._producer = Producer(producer_config(self.config, **{
+            "delivery.report.only.error": True, "on_delivery": self._on_error,
+            "partitioner": "murmur2_random"}))
+        self._txn: Producer | None = None
+        if transactional_id is not None:
+            self._txn = Producer(producer_config(self.config, **{
+                "transactional.id": transactional_id, "delivery.report.only.error": True,
+                "on_delivery": self._on_error, "partitioner": "murmur2_random"}))
+            try:
+                self._txn.init_transactions(_TIMEOUT)
+            except KafkaException as e:
+                _raise_for(e, f"initializing transactions for {transactional_id!r}")
+        self._single: Producer | None = None
+        self._closed = False
+
+    # ---------------------------------------------------------------- helpers
+    def _on_error(self, err: KafkaError | None, msg: Any) -> None:
+        if err is not None:
+            self._errors.append(err)
+
+    def check_connection(self) -> None:
+        """Fail fast, with one clear error, when the cluster cannot be reached."""
+        timeout = float(self.config.get("ksqlpy.kafka.connect.timeout.ms", 10_000)) / 1000
+        try:
+            self.admin.list_topics(timeout=timeout)
+        except KafkaException as e:
+            servers = self.config.get("bootstrap.servers") or self.config.get("ksql.streams.bootstrap.servers")
+            raise KafkaLogError(f"Kafka is not reachable at bootstrap.servers={servers} within {timeout:g}s: "
+                                f"{e.args[0]}") from e
+
+    def _fetcher(self) -> Fetcher:
+        f = getattr(self._local, "fetcher", None)
+        if f is None:
+            f = self._local.fetcher = Fetcher(self._consumer_conf, self._gens, self.end_offset)
+            with self._lock:
+                self._fetchers.append(f)
+        return f
+
+    def _end_probe(self) -> EndProbe:
+        with self._lock:
+            if self._probe is None:
+                self._probe = EndProbe(self._consumer_conf)
+            return self._probe
+
+    def _group_consumer(self, group: str) -> Consumer:
+        with self._lock:
+            member = self._members.get(group)
+            if member is not None:
+                return member
+            c = self._group_consumers.get(group)
+            if c is None:
+                c = self._group_consumers[group] = Consumer({**self._consumer_conf, "group.id": group})
+            return c
+
+    def register_member(self, group: str, consumer: Consumer | None) -> None:
+        """Commit ``group``'s offsets through ``consumer`` (a subscribed member), or stop doing so (None)."""
+        with self._lock:
+            if consumer is None:
+                self._members.pop(group, None)
+            else:
+                self._members[group] = consumer
+
+    # ---------------------------------------------------------------- topics
+    def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
+                     config: dict[str, str] | None = None) -> TopicInfo:
+        if not name or len(name) > 249 or name in (".", "..") or not _TOPIC_RE.match(name):
+            raise ValueError(f'Topic name "{name}" is illegal, it contains a character other than '
+                             "ASCII alphanumerics, '.', '_' and '-' (or is empty, '.', '..' or too long)")
+        if partitions < 1:
+            raise ValueError(f"Topic {name!r}: the number of partitions must be at least 1, got {partitions}")
+        cfg = {str(k): str(v) for k, v in (config or {}).items()}
+        fut = self.admin.create_topics([NewTopic(name, partitions, replicas, config=cfg)],
+                                       operation_timeout=_TIMEOUT, request_timeout=_TIMEOUT)[name]
+        try:
+            fut.result()
+        except KafkaException as e:
+            err = e.args[0]
+            if err.code() == KafkaError.TOPIC_ALREADY_EXISTS:
+                raise TopicExistsError(f"Topic {name!r} already exists") from e
+            raise KafkaLogError(f"cannot create topic {name!r}: {err.str()}") from e
+        self._wait_for(name, present=True)
+        return TopicInfo(name, partitions, replicas, cfg)
+
+    def _wait_for(self, name: str, *, present: bool, timeout: float = _TIMEOUT) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            md = self.admin.list_topics(timeout=_TIMEOUT).topics.get(name)
+            there = md is not None and md.error is None and len(md.partitions) > 0
+            if there == present:
+                return
+            time.sleep(0.02)
+        raise KafkaLogError(f"topic {name!r} did not {'appear' if present else 'go away'} within {timeout:g}s")
+
+    def delete_topic(self, name: str) -> None:
+        fut = self.admin.delete_topics([name], operation_timeout=_TIMEOUT, request_timeout=_TIMEOUT)[name]
+        try:
+            fut.result()
+        except KafkaException as e:
+            err = e.args[0]
+            if err.code() == KafkaError.UNKNOWN_TOPIC_OR_PART:
+                raise UnknownTopicError(f"Topic {name!r} does not exist") from e
+            raise KafkaLogError(f"cannot delete topic {name!r}: {err.str()}") from e
+        for f in list(self._fetchers):
+            f.forget(name)
+        self._wrote([name])
+        self._wait_for(name, present=False)
+
+    def describe_topic(self, name: str) -> TopicInfo | None:
+        md = self.admin.list_topics(timeout=_TIMEOUT).topics.get(name)
+        if md is None or md.error is not None or not md.partitions:
+            return None
+        replicas = len(next(iter(md.partitions.values())).replicas) or 1
+        return TopicInfo(name, len(md.partitions), replicas, self._topic_config(name))
+
+    def _topic_config(self, name: str) -> dict[str, str]:
+        """Configs set on the topic, not broker defaults. Kafka describes every config and marks the
+        set ones DYNAMIC_TOPIC_CONFIG; tansu describes only the ones set at creation, marked default."""
+        try:
+            res = self.admin.describe_configs([ConfigResource("topic", name)], request_timeout=_TIMEOUT)
+            entries = next(iter(res.values())).result()
+        except KafkaException:
+            return {}
+        usable = {k: e for k, e in entries.items() if e.value is not None and not e.is_sensitive}
+        dynamic = {k: e.value for k, e in usable.items() if e.source == ConfigSource.DYNAMIC_TOPIC_CONFIG.value}
+        if dynamic or len(usable) > _FEW_CONFIGS:
+            return dynamic
+        return {k: e.value for k, e in usable.items()}
+
+    def list_topics(self) -> list[TopicInfo]:
+        out = []
+        for name, md in self.admin.list_topics(timeout=_TIMEOUT).topics.items():
+            if md.error is None and md.partitions:
+                replicas = len(next(iter(md.partitions.values())).replicas) or 1
+                out.append(TopicInfo(name, len(md.partitions), replicas, {}))
+        return sorted(out, key=lambda t: t.name)
+
+    # ---------------------------------------------------------------- writing
+    @property
+    def exactly_once(self) -> bool:
+        return self._txn is not None
+
+    @contextmanager
+    def transaction(self) -> Iterator[KafkaTransaction]:
+        if self._txn is not None:
+            with self._tx_lock:
+                yield from self._eos_transaction(self._txn)
+            return
+        tx = KafkaTransaction(self, self._producer)
+        yield tx
+        self._flush(self._producer)
+        self._wrote(tx.topics)
+        for group, offsets in tx.offsets.items():
+            self._commit(group, offsets)
+
+    def _eos_transaction(self, p: Producer) -> Iterator[KafkaTransaction]:
+        try:
+            p.begin_transaction()
+        except KafkaException as e:
+            _raise_for(e, "begin transaction")
+        tx = KafkaTransaction(self, p)
+        try:
+            yield tx
+            for group, offsets in tx.offsets.items():
+                tps = [TopicPartition(t, part, off) for (t, part), off in offsets.items()]
+                p.send_offsets_to_transaction(tps, self._group_consumer(group).consumer_group_metadata(),
+                                              _TIMEOUT)
+            p.commit_transaction(_TIMEOUT)
+            self._wrote(tx.topics)
+        except BaseException as e:
+            try:
+                p.abort_transaction(_TIMEOUT)
+            except KafkaException:
+                pass  # fenced or fatal: the broker aborts it when the new instance initializes
+            if isinstance(e, KafkaException):
+                _raise_for(e, "transaction")
+            raise
+        if self._errors:
+            errs, self._errors = self._errors, []
+            raise KafkaLogError(f"delivery failed: {errs[0].str()}")
+
+    def _flush(self, p: Producer) -> None:
+        remaining = p.flush(_TIMEOUT)
+        if remaining:
+            raise KafkaLogError(f"{remaining} records not delivered within {_TIMEOUT:g}s")
+        if self._errors:
+            errs, self._errors = self._errors, []
+            raise KafkaLogError(f"delivery failed: {errs[0].str()} ({len(errs)} records)")
+
+    def _commit(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
+        tps = [TopicPartition(t, p, off) for (t, p), off in offsets.items()]
+        try:
+            self._group_consumer(group).commit(offsets=tps, asynchronous=False)
+        except KafkaException as e:
+            _raise_for(e, f"committing offsets of {group!r}")
+
+    def produce(self, record: ProducerRecord) -> tuple[int, int]:
+        with self._lock:
+            if self._single is None:
+                self._single = Producer(producer_config(self.config, **{"linger.ms": 0,
+                                                                       "partitioner": "murmur2_random"}))
+            single = self._single
+        got: list[Any] = []
+        kw: dict[str, Any] = {"on_delivery": lambda err, msg: got.append((err, msg))}
+        if record.partition is not None:
+            kw["partition"] = record.partition
+        if record.timestamp is not None:
+            kw["timestamp"] = record.timestamp
+        if record.headers:
+            kw["headers"] = list(record.headers)
+        single.produce(record.topic, record.value, record.key, **kw)
+        single.flush(_TIMEOUT)
+        if not got:
+            raise KafkaLogError(f"record to {record.topic!r} not delivered within {_TIMEOUT:g}s")
+        err, msg = got[0]
+        if err is not None:
+            raise KafkaLogError(f"delivery to {record.topic!r} failed: {err.str()}")
+        where = (msg.partition(), msg.offset())
+        self._note_written(record.topic, *where)
+        return where
+
+    def _wrote(self, topics: set[str] | list[str]) -> None:
+        for t in topics:
+            self._gens[t] = self._gens.get(t, 0) + 1
+
+    def _note_written(self, topic: str, partition: int, offset: int) -> None:
+        self._wrote([topic])
+        lw = getattr(self._local, "last", None)
+        if lw is None:
+            lw = self._local.last = {}
+        lw[topic] = (partition, offset)
+
+    def last_written(self, topic: str) -> tuple[int, int]:
+        lw = getattr(self._local, "last", None) or {}
+        if topic not in lw:
+            raise KeyError(f"nothing was written to topic {topic!r} by this thread")
+        return lw[topic]
+
+    # ---------------------------------------------------------------- reading
+    def fetch(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> RecordBatch:
+        if offset < 0:
+            offset = self.start_offset(topic, partition)
+        return self._fetcher().fetch(topic, partition, offset, max_records)
+
+    def end_offset(self, topic: str, partition: int) -> int:
+        return self._end_probe().end(topic, partition, 0)
+
+    def start_offset(self, topic: str, partition: int) -> int:
+        try:
+            return self._end_probe().watermarks(topic, partition, _TIMEOUT)[0]
+        except KafkaException as e:
+            raise UnknownTopicError(f"cannot read {topic}-{partition}: {e.args[0]}") from e
+
+    def committed(self, group: str, topic: str, partition: int) -> int | None:
+        c = self._group_consumer(group)
+        with self._lock:
+            try:
+                got = c.committed([TopicPartition(topic, partition)], timeout=_TIMEOUT)
+            except KafkaException as e:
+                raise KafkaLogError(f"reading committed offsets of {group!r}: {e.args[0]}") from e
+        off = got[0].offset
+        return None if off in (OFFSET_INVALID, -1) or off < 0 else off
+
+    def wait_for_data(self, timeout_s: float) -> None:
+        time.sleep(min(timeout_s, 0.01))  # fetches themselves wait for broker responses
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        for p in (self._producer, self._txn, self._single):
+            if p is not None:
+                p.flush(5)
+        for f in self._fetchers:
+            f.close()
+        if self._probe is not None:
+            self._probe.close()
+        for c in self._group_consumers.values():
+            try:
+                c.close()
+            except (KafkaException, RuntimeError):
+                pass

@@ -1,0 +1,222 @@
+"""Offset-addressed reads over librdkafka consumers: ``fetch(topic, partition, offset)`` and the true end.
+
+librdkafka consumers stream partitions from a position; the ``Log`` interface asks for records at an
+offset. A ``CursorSet`` is one consumer with one read position per partition (manual assignment, never a
+group member): a fetch at the offset the previous fetch ended at continues the stream, any other offset
+re-assigns the partition there. Several readers of one partition in one thread (a persistent query and a
+push query over the same stream) get separate cursor sets, so they do not seek each other back and forth.
+
+"Caught up" is decided from partition-EOF events (their offset is the fetch high watermark), never from
+ListOffsets: some brokers (Tansu) report a LATEST offset a producer batch short, and under load real
+clusters make it a poor progress signal too. ``end_offset_probe`` gets the true end the same way.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from typing import Any
+
+from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
+
+from ksqlpy.log.base import Headers, RecordBatch, UnknownTopicError
+
+TP = tuple[str, int]
+_MAX_CURSOR_SETS = 4
+_PUMP = 10_000  # messages taken from librdkafka per consume() call
+_WAIT_S = 10.0  # longest a fetch waits for the first fetch response of a newly assigned partition
+_MISSING = (KafkaError.UNKNOWN_TOPIC_OR_PART, KafkaError._UNKNOWN_TOPIC, KafkaError._UNKNOWN_PARTITION)
+
+
+class CursorSet:
+    """One consumer; per partition: the offset the next fetch is expected at, received messages, EOF."""
+
+    def __init__(self, conf: dict[str, Any]) -> None:
+        self.consumer = Consumer(conf)
+        self.expected: dict[TP, int] = {}
+        self.buf: dict[TP, deque[Any]] = {}
+        # fetch high watermark at the last EOF with nothing received since, and the topic's write
+        # generation then (a later write by this process makes the EOF stale)
+        self.eof: dict[TP, tuple[int, int]] = {}
+        self.failed: dict[TP, KafkaError] = {}
+        self.used = 0.0
+
+    def assign(self, tp: TP, offset: int) -> None:
+        if tp in self.expected:
+            self.consumer.incremental_unassign([TopicPartition(tp[0], tp[1])])
+        self.consumer.incremental_assign([TopicPartition(tp[0], tp[1], offset)])
+        self.expected[tp] = offset
+        self.buf[tp] = deque()
+        self.eof.pop(tp, None)
+        self.failed.pop(tp, None)
+
+    def forget(self, topic: str) -> None:
+        gone = [tp for tp in self.expected if tp[0] == topic]
+        if gone:
+            self.consumer.incremental_unassign([TopicPartition(t, p) for t, p in gone])
+        for tp in gone:
+            self.expected.pop(tp, None)
+            self.buf.pop(tp, None)
+            self.eof.pop(tp, None)
+            self.failed.pop(tp, None)
+
+    def pump(self, timeout: float, gens: dict[str, int]) -> None:
+        """Move what librdkafka has received into the per-partition buffers."""
+        for m in self.consumer.consume(_PUMP, timeout):
+            tp = (m.topic(), m.partition())
+            err = m.error()
+            if err is not None:
+                code = err.code()
+                if code == KafkaError._PARTITION_EOF:
+                    if tp in self.expected:
+                        self.eof[tp] = (m.offset(), gens.get(tp[0], 0))
+                elif code in _MISSING and tp in self.expected:
+                    self.failed[tp] = err
+                elif err.fatal():
+                    raise KafkaException(err)
+                continue
+            b = self.buf.get(tp)
+            if b is not None:
+                b.append(m)
+                self.eof.pop(tp, None)
+
+    def close(self) -> None:
+        try:
+            self.consumer.close()
+        except (KafkaException, RuntimeError):
+            pass
+
+
+class Fetcher:
+    """The cursor sets of one thread (librdkafka consumers are not shared across threads here)."""
+
+    def __init__(self, conf: dict[str, Any], gens: dict[str, int], true_end: Callable[[str, int], int]) -> None:
+        self.conf = conf
+        self.gens = gens  # topic -> count of this process's completed writes to it
+        self.true_end = true_end
+        self.sets: list[CursorSet] = []
+
+    def _route(self, tp: TP, offset: int) -> CursorSet:
+        for c in self.sets:
+            if c.expected.get(tp) == offset:
+                return c
+        for c in self.sets:
+            if tp not in c.expected:
+                c.assign(tp, offset)
+                return c
+        if len(self.sets) < _MAX_CURSOR_SETS:
+            c = CursorSet(self.conf)
+            self.sets.append(c)
+        else:
+            c = min(self.sets, key=lambda s: s.used)
+        c.assign(tp, offset)
+        return c
+
+    def fetch(self, topic: str, partition: int, offset: int, max_records: int) -> RecordBatch:
+        tp = (topic, partition)
+        c = self._route(tp, offset)
+        c.used = time.monotonic()
+        deadline = c.used + _WAIT_S
+        while True:
+            b = c.buf[tp]
+            while b and b[0].offset() < offset:
+                b.popleft()
+            if b:
+                batch = _to_batch(topic, partition, b, max_records)
+                c.expected[tp] = batch.next_offset
+                return batch
+            err = c.failed.get(tp)
+            if err is not None:
+                raise UnknownTopicError(f"cannot read {topic}-{partition}: {err.str()}")
+            eof = c.eof.get(tp)
+            if eof is not None and eof[0] >= offset:
+                gen = self.gens.get(topic, 0)
+                if eof[1] == gen:
+                    return RecordBatch(topic, partition, [], [], [], [], [])
+                # this process wrote to the topic since: ask the broker whether the end moved
+                if self.true_end(topic, partition) <= eof[0]:
+                    c.eof[tp] = (eof[0], gen)
+                    return RecordBatch(topic, partition, [], [], [], [], [])
+                c.eof.pop(tp, None)
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                return RecordBatch(topic, partition, [], [], [], [], [])
+            c.pump(min(remaining, 0.05), self.gens)
+
+    def forget(self, topic: str) -> None:
+        for c in self.sets:
+            c.forget(topic)
+
+    def close(self) -> None:
+        for c in self.sets:
+            c.close()
+        self.sets = []
+
+
+def _to_batch(topic: str, partition: int, buf: deque[Any], max_records: int) -> RecordBatch:
+    n = min(len(buf), max_records)
+    offsets: list[int] = []
+    keys: list[bytes | None] = []
+    values: list[bytes | None] = []
+    tss: list[int] = []
+    hdrs: list[Headers | None] = []
+    pop = buf.popleft
+    for _ in range(n):
+        m = pop()
+        offsets.append(m.offset())
+        keys.append(m.key())
+        values.append(m.value())
+        tss.append(m.timestamp()[1])
+        h = m.headers()
+        hdrs.append([(k, v) for k, v in h] if h else None)
+    return RecordBatch(topic, partition, offsets, keys, values, tss, hdrs)
+
+
+class EndProbe:
+    """The true end of a partition: assign at a lower bound, read the high watermark of the first fetch
+    response (fetch.wait.max.ms is short, so an empty partition answers at once)."""
+
+    def __init__(self, conf: dict[str, Any]) -> None:
+        self.consumer = Consumer({**conf, "fetch.wait.max.ms": 5, "enable.partition.eof": True})
+        self.lock = threading.Lock()
+
+    def watermarks(self, topic: str, partition: int, timeout: float) -> tuple[int, int]:
+        with self.lock:
+            lo, hi = self.consumer.get_watermark_offsets(TopicPartition(topic, partition), timeout=timeout)
+        return lo, hi
+
+    def end(self, topic: str, partition: int, lower_bound: int, timeout: float = 10.0) -> int:
+        with self.lock:
+            c = self.consumer
+            tpo = TopicPartition(topic, partition)
+            try:
+                _, listed = c.get_watermark_offsets(tpo, timeout=timeout)
+            except KafkaException as e:
+                raise UnknownTopicError(f"cannot read {topic}-{partition}: {e}") from e
+            start = max(listed, lower_bound)
+            c.assign([TopicPartition(topic, partition, start)])
+            try:
+                deadline = time.monotonic() + timeout
+                while time.monotonic() < deadline:
+                    for m in c.consume(100, 0.05):
+                        if (m.topic(), m.partition()) != (topic, partition):
+                            continue
+                        err = m.error()
+                        if err is not None and err.code() != KafkaError._PARTITION_EOF:
+                            if err.code() in _MISSING:
+                                raise UnknownTopicError(f"cannot read {topic}-{partition}: {err.str()}")
+                            continue
+                        hw = c.get_watermark_offsets(tpo, cached=True)[1]
+                        return max(hw, start) if hw != OFFSET_INVALID else start
+                raise TimeoutError(f"no fetch response for {topic}-{partition} within {timeout:g}s")
+            finally:
+                c.unassign()
+
+    def close(self) -> None:
+        with self.lock:
+            try:
+                self.consumer.close()
+            except (KafkaException, RuntimeError):
+                pass

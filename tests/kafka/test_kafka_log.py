@@ -1,0 +1,197 @@
+"""KafkaLog against a real broker (tansu): the same ``Log`` behaviour the EmbeddedLog has."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("confluent_kafka")
+
+from ksqlpy.log import ProducerRecord, TopicExistsError, UnknownTopicError, open_log  # noqa: E402
+from ksqlpy.log.kafka import KafkaLog  # noqa: E402
+from ksqlpy.log.kafka_config import client_configs, consumer_config, producer_config  # noqa: E402
+from ksqlpy.log.partitioner import partition_for_key  # noqa: E402
+
+
+@pytest.fixture
+def log(bootstrap: str) -> Iterator[KafkaLog]:
+    lg = open_log({"bootstrap.servers": bootstrap})
+    assert isinstance(lg, KafkaLog)
+    yield lg
+    lg.close()
+
+
+def _name() -> str:
+    return f"t-{uuid.uuid4().hex[:10]}"
+
+
+def _all(lg: KafkaLog, topic: str, partition: int = 0) -> list[tuple]:
+    out: list[tuple] = []
+    offset = lg.start_offset(topic, partition)
+    while True:
+        b = lg.fetch(topic, partition, offset, 100_000)
+        if not b.offsets:
+            return out
+        out += list(zip(b.offsets, b.keys, b.values, b.timestamps, b.headers, strict=True))
+        offset = b.next_offset
+
+
+def test_topic_lifecycle_with_partitions_and_configs(log: KafkaLog) -> None:
+    name = _name()
+    info = log.create_topic(name, 3, 1, {"cleanup.policy": "compact", "retention.ms": "1000"})
+    got = log.describe_topic(name)
+    assert got is not None and (got.partitions, got.replicas) == (3, 1)
+    assert got.config == {"cleanup.policy": "compact", "retention.ms": "1000"} == info.config
+    assert name in [t.name for t in log.list_topics()]
+    with pytest.raises(TopicExistsError):
+        log.create_topic(name)
+    log.delete_topic(name)
+    assert log.describe_topic(name) is None
+    with pytest.raises(UnknownTopicError):
+        log.delete_topic(name)
+
+
+def test_illegal_names_and_partitions(log: KafkaLog) -> None:
+    with pytest.raises(ValueError, match="illegal"):
+        log.create_topic("a b")
+    with pytest.raises(ValueError, match="at least 1"):
+        log.create_topic(_name(), 0)
+
+
+def test_round_trip_of_every_record_field(log: KafkaLog) -> None:
+    t = _name()
+    log.create_topic(t)
+    with log.transaction() as tx:
+        tx.produce(ProducerRecord(t, b"k", b"v", 1234, [("h", b"x"), ("n", None)], partition=0))
+        tx.produce(ProducerRecord(t, None, b"nokey", 5, None, partition=0))
+        tx.produce(ProducerRecord(t, b"tomb", None, 6, None, partition=0))
+    rows = _all(log, t)
+    assert rows == [(0, b"k", b"v", 1234, [("h", b"x"), ("n", None)]), (1, None, b"nokey", 5, None),
+                    (2, b"tomb", None, 6, None)]
+    assert log.end_offset(t, 0) == 3 and log.start_offset(t, 0) == 0
+
+
+def test_produce_returns_partition_and_offset_and_keys_use_the_java_partitioner(log: KafkaLog) -> None:
+    t = _name()
+    log.create_topic(t, 4)
+    for key in (b"alice", b"bob", b"carol", b"dave"):
+        p, off = log.produce(ProducerRecord(t, key, b"v", 1))
+        assert p == partition_for_key(key, 4)
+        assert log.last_written(t) == (p, off)
+
+
+def test_end_offset_is_exact_after_a_large_batched_write(log: KafkaLog) -> None:
+    """ListOffsets on tansu reports a producer batch short; the fetch high watermark is right."""
+    t = _name()
+    log.create_topic(t, 2)
+    with log.transaction() as tx:
+        tx.produce_batch(t, 0, [b"k%d" % i for i in range(30_000)], [b"v"] * 30_000, [1] * 30_000)
+        tx.produce_batch(t, 1, [b"k"] * 5, [b"v"] * 5, None)
+    assert (log.end_offset(t, 0), log.end_offset(t, 1)) == (30_000, 5)
+    assert len(_all(log, t, 0)) == 30_000
+
+
+def test_fetch_sees_this_process_writes_at_once_and_any_offset(log: KafkaLog) -> None:
+    t = _name()
+    log.create_topic(t)
+    assert log.fetch(t, 0, 0).offsets == []  # caught up (EOF), returns without waiting for data
+    for round_ in range(3):
+        with log.transaction() as tx:
+            tx.produce_batch(t, 0, [None] * 10, [b"%d" % round_] * 10, None)
+        b = log.fetch(t, 0, round_ * 10)
+        assert b.offsets == list(range(round_ * 10, round_ * 10 + 10))
+    assert log.fetch(t, 0, 25, 3).offsets == [25, 26, 27]  # a seek
+    assert log.fetch(t, 0, 28).offsets == [28, 29]
+
+
+def test_two_readers_of_one_partition_keep_their_own_positions(log: KafkaLog) -> None:
+    t = _name()
+    log.create_topic(t)
+    with log.transaction() as tx:
+        tx.produce_batch(t, 0, [None] * 100, [b"x"] * 100, None)
+    a = b = 0
+    for _ in range(10):
+        a = log.fetch(t, 0, a, 10).next_offset
+        b = log.fetch(t, 0, b, 7).next_offset
+    assert (a, b) == (100, 70)
+
+
+def test_offsets_commit_after_the_records_are_acknowledged(log: KafkaLog) -> None:
+    t, out = _name(), _name()
+    log.create_topic(t)
+    log.create_topic(out)
+    assert log.committed("g1", t, 0) is None
+    with log.transaction() as tx:
+        tx.produce(ProducerRecord(out, b"k", b"v", 1, partition=0))
+        tx.commit_offsets("g1", {(t, 0): 42})
+    assert log.committed("g1", t, 0) == 42
+    assert log.end_offset(out, 0) == 1
+    with pytest.raises(RuntimeError), log.transaction() as tx:
+        tx.commit_offsets("g1", {(t, 0): 99})
+        raise RuntimeError("processing failed")
+    assert log.committed("g1", t, 0) == 42
+
+
+def test_fetch_of_a_missing_topic_raises(log: KafkaLog) -> None:
+    with pytest.raises(UnknownTopicError):
+        log.end_offset(_name(), 0)
+
+
+def test_exactly_once_transaction_commits_offsets_with_the_records(bootstrap: str) -> None:
+    t, out = _name(), _name()
+    lg = KafkaLog({"bootstrap.servers": bootstrap}, transactional_id=f"tid-{uuid.uuid4().hex}")
+    try:
+        lg.create_topic(t)
+        lg.create_topic(out)
+        with lg.transaction() as tx:
+            tx.produce(ProducerRecord(out, b"a", b"1", 1, partition=0))
+            tx.commit_offsets("eos", {(t, 0): 7})
+        with pytest.raises(RuntimeError), lg.transaction() as tx:
+            tx.produce(ProducerRecord(out, b"b", b"2", 2, partition=0))
+            tx.commit_offsets("eos", {(t, 0): 8})
+            raise RuntimeError("abort")
+        assert lg.committed("eos", t, 0) == 7  # the aborted transaction's offsets never landed
+        assert [r[2] for r in _all(lg, out)][0] == b"1"
+    finally:
+        lg.close()
+
+
+def test_a_zombie_is_fenced_by_a_newer_instance(bootstrap: str) -> None:
+    from ksqlpy.log.kafka import FencedError
+
+    t = _name()
+    tid = f"tid-{uuid.uuid4().hex}"
+    old = KafkaLog({"bootstrap.servers": bootstrap}, transactional_id=tid)
+    old.create_topic(t)
+    new = KafkaLog({"bootstrap.servers": bootstrap}, transactional_id=tid)
+    try:
+        with pytest.raises(FencedError), old.transaction() as tx:
+            tx.produce(ProducerRecord(t, b"z", b"zombie", 1, partition=0))
+        with new.transaction() as tx:
+            tx.produce(ProducerRecord(t, b"n", b"new", 1, partition=0))
+    finally:
+        old.close()
+        new.close()
+
+
+def test_config_pass_through() -> None:
+    cfg = {
+        "bootstrap.servers": "b:9092", "security.protocol": "SASL_SSL", "sasl.mechanism": "PLAIN",
+        "sasl.jaas.config": 'org.apache.kafka.common.security.plain.PlainLoginModule required '
+                            'username="alice" password="s3\\"cret";',
+        "ssl.ca.location": "/ca.pem", "ssl.truststore.location": "/x.jks",
+        "ksql.streams.producer.linger.ms": 20, "producer.linger.ms": 7, "consumer.fetch.min.bytes": 10,
+        "ksql.streams.num.stream.threads": 4, "ksql.service.id": "x_", "auto.offset.reset": "latest",
+        "ksql.streams.client.id": "cid",
+    }
+    c = client_configs(cfg)
+    assert c["common"] == {"bootstrap.servers": "b:9092", "security.protocol": "SASL_SSL",
+                           "sasl.mechanisms": "PLAIN", "sasl.username": "alice", "sasl.password": 's3"cret',
+                           "ssl.ca.location": "/ca.pem", "client.id": "cid"}
+    assert c["producer"] == {"linger.ms": 20}  # ksql.streams.producer.* wins over producer.*
+    assert consumer_config(cfg)["fetch.min.bytes"] == 10
+    assert consumer_config(cfg)["fetch.queue.backoff.ms"] == 10
+    p = producer_config(cfg)
+    assert p["linger.ms"] == 20 and p["compression.type"] == "lz4" and p["enable.idempotence"] is True
