@@ -130,7 +130,7 @@ def _install_error_handlers(app: FastAPI) -> None:
 def _query_response(ctx: ServerContext, run: Q.QueryRun, media: str) -> Response:
     if run.kind == Q.PRINT:
         async def text() -> AsyncIterator[bytes]:
-            async for line in run.printer.lines():
+            async for line in run.printer.lines(lambda: ctx.state != READY):
                 yield line.encode() + b"\n"
 
         return StreamingBody(text(), "application/json", on_close=Q.closer(ctx, run))

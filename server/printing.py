@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import struct
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import orjson
@@ -78,11 +78,11 @@ class TopicPrinter:
     def close(self) -> None:
         self.closed = True
 
-    async def lines(self) -> AsyncIterator[str]:
+    async def lines(self, stop: Callable[[], bool] = lambda: False) -> AsyncIterator[str]:
         formats: tuple[str, str] | None = None
         seen = printed = 0
         delay = 0.01
-        while not self.closed:
+        while not self.closed and not stop():
             got = 0
             for p, pos in enumerate(self.positions):
                 batch = self.log.fetch(self.topic, p, pos, 500)

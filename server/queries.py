@@ -55,6 +55,24 @@ def _pull_columns(ctx: ServerContext, stmt: A.SelectStatement, raw: list[Any]) -
     return (PULL_TABLE if is_table else PULL_STREAM), cols
 
 
+def _scalable(ctx: ServerContext, tq: Any, props: dict[str, Any]) -> bool:
+    """ksqlDB serves a push query over a persistent query's sink as a *scalable* push query when
+    ``ksql.query.push.v2.enabled``; the rows are the same here, only the id tells them apart."""
+    enabled = props.get("ksql.query.push.v2.enabled", ctx.config.get("ksql.query.push.v2.enabled", "false"))
+    plan = tq.plan
+    if str(enabled).lower() != "true" or plan.aggregation is not None or getattr(plan, "joins", None):
+        return False
+    return bool(ctx.engine.catalog.queries_writing(plan.source.name))
+
+
+def _rename(engine: Any, tq: Any, new_id: str) -> None:
+    with engine.lock:
+        engine.transient.pop(tq.query_id, None)
+        tq.query_id = new_id
+        if not tq.done:
+            engine.transient[new_id] = tq
+
+
 def max_push_error(ctx: ServerContext) -> ServerError:
     n, limit = ctx.push_count(), ctx.max_push_queries
     return ServerError(MAX_PUSH_QUERIES_EXCEEDED,
@@ -95,6 +113,8 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
             if ctx.push_count() >= ctx.max_push_queries:
                 raise max_push_error(ctx)
             tq = engine.push_query(stmt.text, props)
+            if _scalable(ctx, tq, props):
+                _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
             ctx.register_push(tq)
             cols = [(n, t, False) for n, t in tq.columns]
             return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]))
@@ -112,8 +132,9 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
     yield writer.header()
     if run.kind == PUSH:
         tq = run.tq
-        async for row in rows_of(tq, lambda: ctx.state != READY):
-            yield writer.row(run.convert(row))
+        if tq.limit is None or tq.limit > 0:
+            async for row in rows_of(tq, lambda: ctx.state != READY):
+                yield writer.row(run.convert(row))
         if tq.limit is not None and tq.emitted >= tq.limit:
             yield writer.final("Limit Reached")
         yield writer.end()

@@ -36,7 +36,7 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
         return
     try:
         if run.kind == Q.PRINT:
-            async for line in run.printer.lines():
+            async for line in run.printer.lines(lambda: ctx.state != READY):
                 await ws.send_text(dumps(line).decode())
         else:
             fields = [{"name": n, "schema": schema_info(t)} for n, t, _ in run.columns]

@@ -2,6 +2,7 @@
 
     ksqlpy test PATH... [--report FILE.json] [--bootstrap-servers HOST:PORT] [-k SUBSTRING] [--jobs N]
     ksqlpy test --statements s.sql --input in.json --output out.json
+    ksqlpy test --rest REST_QTT_PATH...   (REST cases through a real server)
 
 Exit status: 0 when nothing failed, 1 when some case failed, 2 on usage errors.
 """
@@ -33,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--mutate", action="store_true",
                    help="self-check: re-run passed cases with one expectation changed; they must fail")
     p.add_argument("-v", "--verbose", action="store_true", help="print every case with its status and reason")
+    p.add_argument("--rest", action="store_true",
+                   help="run REST cases through a real 'ksqlpy server' subprocess (see ksqlpy.testing.rest)")
     single = p.add_argument_group("single case (like ksql-test-runner)")
     single.add_argument("--statements", metavar="FILE.sql")
     single.add_argument("--input", metavar="FILE.json", help='{"inputs": [...]}')
@@ -78,6 +81,16 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
     except (OSError, ValueError) as e:
         print(f"ksqlpy test: {e}", file=sys.stderr)
         return 2
+    if args.rest:
+        from ksqlpy.testing.rest import run_rest
+
+        rest_results = run_rest(cases, timeout_s=args.timeout, progress=_progress if sys.stderr.isatty() else None)
+        if sys.stderr.isatty():
+            sys.stderr.write("\r\033[K")
+        write_text(rest_results, sys.stdout, verbose=args.verbose, top=args.top)
+        if args.report:
+            write_json(rest_results, args.report)
+        return 1 if any(r.status == "failed" for r in rest_results) else 0
     if factory is None:
         try:
             factory = default_factory()

@@ -1,0 +1,591 @@
+"""``ksqlpy test --rest``: REST QTT cases (``rest-query-validation-tests``) through a real ``ksqlpy server``.
+
+Like ksqlDB's RestTestExecutor: one server process (started here, on a free loopback port) serves every
+case; between cases everything is terminated and dropped, so each case starts from an empty catalog. For a
+case:
+
+1. topics of the ``topics`` section and of plain CREATE STREAM/TABLE statements are created;
+2. the leading non-query statements go to ``POST /ksql`` in one request;
+3. with ``inputConditions.waitForActivePushQuery`` the query statements start first and inputs are produced
+   once they stream; otherwise inputs are produced, the runner waits until every persistent query has
+   consumed them, then each query goes to ``POST /query`` (StreamedRow JSON);
+4. responses are compared in order with ``responses`` (``admin`` entities: the fields given must match;
+   ``query``: every element, ``key|starts_with`` supported), or the HTTP error with ``expectedError``.
+
+Inputs are produced straight into the server's embedded log (the harness opens the same LMDB directory, as
+ksqlDB's harness produces to Kafka). Cases that need what this runner cannot check are skipped, saying why.
+"""
+
+from __future__ import annotations
+
+import itertools
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+from ksqlpy import types as T
+from ksqlpy.testing import exactjson
+from ksqlpy.testing.compare import value_diff
+from ksqlpy.testing.executor import (
+    _AS_SELECT,
+    _CREATE_SOURCE,
+    _KAFKA_TOPIC,
+    _PARTITIONS,
+    CaseTimeout,
+    deadline,
+)
+from ksqlpy.testing.model import Case
+from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult, normalize
+from ksqlpy.testing.specserde import UnsupportedFeature, codec, encode_windowed
+from ksqlpy.testing.support import static_skip_reason
+
+KSQL_V1_JSON = "application/vnd.ksql.v1+json"
+SERVICE_ID = "some.ksql.service.id"
+
+# what ksqlDB's REST QTT server runs with (its RestQueryTranslationTest config)
+SERVER_PROPERTIES = {
+    "ksql.service.id": SERVICE_ID,
+    "ksql.query.push.v2.enabled": "true",
+    "ksql.logging.processing.topic.auto.create": "false",
+    "ksql.logging.processing.stream.auto.create": "false",
+    "ksql.server.command.response.timeout.ms": "10000",
+}
+_SELECT = re.compile(r"^\s*(SELECT|PRINT)\b", re.IGNORECASE)
+
+
+class Done(Exception):
+    def __init__(self, status: str, reason: str = "", group: str = "") -> None:
+        super().__init__(reason)
+        self.status, self.reason, self.group = status, reason, group
+
+
+def rest_skip_reason(case: Case) -> str | None:
+    """Static skip reasons for REST mode (the engine-mode reason "needs --rest" no longer applies)."""
+    reason = static_skip_reason(replace(case, rest=False))
+    if reason:
+        return reason
+    if any("queryProto" in r for r in case.responses or [] if isinstance(r, dict)):
+        return "Unsupported: protobuf query responses (application/vnd.ksql.v1+protobuf)"
+    if case.outputs:
+        return "REST runner does not check topic outputs"
+    return None
+
+
+# ---------------------------------------------------------------------------------------------- server
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ServerProcess:
+    """A real ``ksqlpy server`` in a subprocess on 127.0.0.1, over ``data_dir``."""
+
+    def __init__(self, data_dir: str, properties: dict[str, Any] | None = None, startup_timeout_s: float = 60.0,
+                 extra_args: list[str] | None = None, scheme: str = "http") -> None:
+        self.data_dir = data_dir
+        self.properties = dict(properties or {})
+        self.startup_timeout_s = startup_timeout_s
+        self.extra_args = list(extra_args or [])
+        self.scheme = scheme
+        self.port = 0
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.log_path = os.path.join(data_dir, "server.log")
+
+    @property
+    def url(self) -> str:
+        return f"{self.scheme}://127.0.0.1:{self.port}"
+
+    def start(self, wait: bool = True) -> ServerProcess:
+        os.makedirs(self.data_dir, exist_ok=True)
+        self.port = free_port()
+        args = [sys.executable, "-m", "ksqlpy", "server", "--listeners", self.url, "--data-dir", self.data_dir,
+                "--log-level", "WARNING"]
+        for k, v in self.properties.items():
+            args += ["-D", f"{k}={v}"]
+        args += self.extra_args
+        env = dict(os.environ, PYTHONUNBUFFERED="1")
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env)
+        if wait:
+            self.wait_ready()
+        return self
+
+    def wait_ready(self, path: str = "/info", **client_args: Any) -> None:
+        import httpx
+
+        end = time.monotonic() + self.startup_timeout_s
+        last = ""
+        while time.monotonic() < end:
+            if self.proc is not None and self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}: {self.log_tail()}")
+            try:
+                r = httpx.get(self.url + path, timeout=2, **client_args)
+                if r.status_code == 200:
+                    return
+                last = f"{r.status_code} {r.text[:200]}"
+            except httpx.HTTPError as e:
+                last = str(e)
+            time.sleep(0.05)
+        raise RuntimeError(f"server not ready after {self.startup_timeout_s}s ({last}): {self.log_tail()}")
+
+    def log_tail(self, n: int = 3000) -> str:
+        try:
+            with open(self.log_path, "rb") as f:
+                return f.read()[-n:].decode("utf-8", "replace")
+        except OSError:
+            return ""
+
+    def stop(self, sig: int = signal.SIGTERM, timeout_s: float = 15.0) -> int | None:
+        proc, self.proc = self.proc, None
+        if proc is None:
+            return None
+        if proc.poll() is None:
+            proc.send_signal(sig)
+            try:
+                return proc.wait(timeout_s)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+                return proc.wait(5)
+        return proc.returncode
+
+    def kill(self) -> None:
+        self.stop(signal.SIGKILL)
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+# ---------------------------------------------------------------------------------------------- types
+
+
+_PRIMITIVES = {"BOOLEAN": T.BOOLEAN, "INTEGER": T.INTEGER, "BIGINT": T.BIGINT, "DOUBLE": T.DOUBLE,
+               "STRING": T.STRING, "BYTES": T.BYTES, "DATE": T.DATE, "TIME": T.TIME, "TIMESTAMP": T.TIMESTAMP}
+
+
+def sql_type(schema: dict[str, Any]) -> T.SqlType:
+    """A SQL type from a DESCRIBE SchemaInfo."""
+    name = schema.get("type")
+    if name in _PRIMITIVES:
+        return _PRIMITIVES[name]
+    if name == "DECIMAL":
+        p = schema.get("parameters") or {}
+        return T.Decimal(int(p.get("precision", 10)), int(p.get("scale", 0)))
+    if name == "ARRAY":
+        return T.Array(sql_type(schema["memberSchema"]))
+    if name == "MAP":
+        return T.Map(T.STRING, sql_type(schema["memberSchema"]))
+    if name == "STRUCT":
+        return T.Struct(tuple((f["name"], sql_type(f["schema"])) for f in schema.get("fields") or []))
+    raise UnsupportedFeature(f"column type {name}")
+
+
+class _Col:
+    def __init__(self, name: str, type: T.SqlType) -> None:
+        self.name, self.type = name, type
+
+
+# ---------------------------------------------------------------------------------------------- one case
+
+
+class RestRunner:
+    def __init__(self, server: ServerProcess, timeout_s: float = 60.0, query_timeout_s: float = 10.0) -> None:
+        import httpx
+
+        from ksqlpy.log.embedded import EmbeddedLog
+
+        self.server = server
+        self.timeout_s = timeout_s
+        self.query_timeout_s = query_timeout_s
+        self.client = httpx.Client(base_url=server.url, timeout=httpx.Timeout(30.0))
+        self.log = EmbeddedLog(os.path.join(server.data_dir, "log"))
+
+    def close(self) -> None:
+        self.client.close()
+        self.log.close()
+
+    # -- REST
+    def ksql(self, sql: str, props: dict[str, Any]) -> tuple[int, Any]:
+        r = self.client.post("/ksql", json={"ksql": sql, "streamsProperties": props})
+        return r.status_code, _json(r.content)
+
+    def query(self, sql: str, props: dict[str, Any], expected_elements: int,
+              started: threading.Event | None = None) -> tuple[int, Any]:
+        """POST /query; returns (status, list of elements | error body). Push queries are read until the
+        expected number of elements arrived, the stream ended, or the query timeout."""
+        body = {"ksql": sql, "streamsProperties": props}
+        end = time.monotonic() + self.query_timeout_s
+        with self.client.stream("POST", "/query", json=body, headers={"Accept": KSQL_V1_JSON},
+                                timeout=self.query_timeout_s) as r:
+            if r.status_code != 200:
+                r.read()
+                if started:
+                    started.set()
+                return r.status_code, _json(r.content)
+            elements: list[Any] = []
+            buf = b""
+            try:
+                for chunk in r.iter_bytes():
+                    buf += chunk
+                    *lines, buf = buf.split(b"\n")
+                    for line in lines:
+                        _element(line, elements)
+                    if buf.strip() and _element(buf, elements):  # ksqlDB ends a chunk after a whole element
+                        buf = b""
+                    if started is not None and elements:
+                        started.set()
+                    if len(elements) >= expected_elements and _element_ends(elements) or time.monotonic() > end:
+                        break
+            except Exception:  # noqa: BLE001 - a read timeout ends a push query with what arrived
+                pass
+            _element(buf, elements)
+            if started:
+                started.set()
+            return 200, elements
+
+    # -- topics and inputs
+    def sources(self) -> dict[str, dict[str, Any]]:
+        """topic -> source description (first source found over it)."""
+        status, body = self.ksql("SHOW STREAMS; SHOW TABLES;", {})
+        out: dict[str, dict[str, Any]] = {}
+        if status != 200:
+            return out
+        names = [s["name"] for e in body for s in e.get("streams", e.get("tables", []))]
+        for name in names:
+            status, d = self.ksql(f"DESCRIBE `{name}`;", {})
+            if status == 200 and d:
+                desc = d[0]["sourceDescription"]
+                out.setdefault(desc["topic"], desc)
+        return out
+
+    def produce_inputs(self, case: Case) -> None:
+        from ksqlpy.log.base import ProducerRecord
+
+        if not case.inputs:
+            return
+        sources = self.sources()
+        for topic, group in itertools.groupby(case.inputs, key=lambda r: r.topic):
+            desc = sources.get(topic)
+            if desc is None:
+                raise Done(SKIPPED, f"no source over input topic {topic}")
+            keys = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") == "KEY"]
+            values = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") is None]
+            kc, vc = codec(desc["keyFormat"], keys), codec(desc["valueFormat"], values)
+            records = []
+            for r in group:
+                key = kc.encode(r.key)
+                if r.window is not None:
+                    key = encode_windowed(key, r.window)
+                records.append(ProducerRecord(topic, key, vc.encode(r.value), r.timestamp,
+                                              list(r.headers) if r.headers is not None else None))
+            if not self.log.topic_exists(topic):
+                self.log.create_topic(topic, 1)
+            with self.log.transaction() as tx:
+                tx.produce_many(records)
+
+    def wait_processed(self, timeout_s: float = 10.0) -> None:
+        """Until every persistent query's committed positions reach the end of its input partitions."""
+        end = time.monotonic() + timeout_s
+        stable = 0
+        while time.monotonic() < end:
+            r = self.client.get("/clusterStatus")
+            hosts = r.json().get("clusterStatus", {}) if r.status_code == 200 else {}
+            behind = False
+            for host in hosts.values():
+                for qid, info in host.get("activeStandbyPerQuery", {}).items():
+                    group = f"_confluent-ksql-{SERVICE_ID}query_{qid}"
+                    for p in info.get("activePartitions", []):
+                        topic, part = p["topic"], p["partition"]
+                        if not self.log.topic_exists(topic):
+                            continue
+                        done = self.log.committed(group, topic, part)
+                        if (done or self.log.start_offset(topic, part)) < self.log.end_offset(topic, part):
+                            behind = True
+            stable = 0 if behind else stable + 1
+            if stable >= 2:
+                return
+            time.sleep(0.05)
+
+    def create_topics(self, case: Case) -> None:
+        for t in case.topics:
+            if not self.log.topic_exists(t.name):
+                self.log.create_topic(t.name, t.partitions or 1, t.replicas or 1)
+        for sql in case.statements:
+            if not _CREATE_SOURCE.match(sql) or _AS_SELECT.search(sql) or _PARTITIONS.search(sql):
+                continue
+            m = _KAFKA_TOPIC.search(sql)
+            if m:
+                name = m.group(1).replace("''", "'")
+                if not self.log.topic_exists(name):
+                    self.log.create_topic(name, 1)
+
+    # -- reset between cases
+    def reset(self) -> None:
+        self.ksql("TERMINATE ALL;", {})
+        status, body = self.ksql("SHOW STREAMS; SHOW TABLES; SHOW TYPES;", {})
+        if status == 200:
+            for entity in body:
+                for s in entity.get("streams", []) + entity.get("tables", []):
+                    self.ksql(f"DROP {s['type']} IF EXISTS `{s['name']}`;", {})
+                for name in (entity.get("types") or {}):
+                    self.ksql(f"DROP TYPE IF EXISTS `{name}`;", {})
+        for t in self.log.list_topics():
+            if not t.name.startswith("_confluent-ksql-"):
+                self.log.delete_topic(t.name)
+
+    # -- the case
+    def run(self, case: Case) -> CaseResult:
+        start = time.monotonic()
+        try:
+            with deadline(self.timeout_s):
+                self._run(case)
+            outcome = Done(PASSED)
+        except Done as d:
+            outcome = d
+        except CaseTimeout:
+            outcome = Done(FAILED, f"timed out after {self.timeout_s:g}s", "timeout")
+        except Exception as e:  # noqa: BLE001 - a harness bug must not stop the run
+            outcome = Done(FAILED, f"harness error: {type(e).__name__}: {e}", f"harness error: {type(e).__name__}")
+        return CaseResult(case.file, case.name, outcome.status, outcome.reason, outcome.group,
+                          round(time.monotonic() - start, 3))
+
+    def _run(self, case: Case) -> None:
+        props = {k: _prop_text(v) for k, v in case.properties.items()}
+        stmts = list(case.statements)
+        split = len(stmts)
+        while split > 0 and _SELECT.match(stmts[split - 1]):
+            split -= 1
+        admin, queries = stmts[:split], stmts[split:]
+        expected = list(case.responses or [])
+        self.create_topics(case)
+        actual: list[Any] = []
+        if admin:
+            status, body = self.ksql("\n".join(admin), props)
+            if status != 200:
+                self.judge_error(case, status, body, "admin statements")
+            actual.extend({"admin": e} for e in body)
+        wait_push = bool((case.input_conditions or {}).get("waitForActivePushQuery"))
+        want = [len(r["query"]) if isinstance(r, dict) and "query" in r else 1 for r in expected[len(actual):]]
+        if wait_push and queries:
+            results: list[Any] = [None] * len(queries)
+            started = [threading.Event() for _ in queries]
+
+            def go(i: int, sql: str) -> None:
+                try:
+                    results[i] = self.query(sql, props, want[i] if i < len(want) else 1, started[i])
+                except Exception as e:  # noqa: BLE001
+                    results[i] = (0, f"{type(e).__name__}: {e}")
+                    started[i].set()
+
+            threads = [threading.Thread(target=go, args=(i, q), daemon=True) for i, q in enumerate(queries)]
+            for t in threads:
+                t.start()
+            for ev in started:
+                ev.wait(self.query_timeout_s)
+            time.sleep(0.1)
+            self.produce_inputs(case)
+            for t in threads:
+                t.join(self.query_timeout_s + 5)
+            query_results = results
+        else:
+            self.produce_inputs(case)
+            self.wait_processed()
+            query_results = [self.query(q, props, want[i] if i < len(want) else 1) for i, q in enumerate(queries)]
+        for status, body in query_results:
+            if status != 200:
+                self.judge_error(case, status, body, "query")
+            actual.append({"query": body})
+        if case.expected_error is not None:
+            raise Done(FAILED, f"expected error {case.expected_error.get('message')!r}, but every request "
+                       "succeeded", "expected error not raised")
+        self.compare(expected, actual)
+
+    def judge_error(self, case: Case, status: int, body: Any, what: str) -> None:
+        message = body.get("message", "") if isinstance(body, dict) else str(body)
+        exp = case.expected_error
+        if exp is None:
+            raise Done(FAILED, f"{what} failed: HTTP {status}: {message}",
+                       f"{what} error: {normalize(message)}")
+        problems = []
+        if exp.get("status") is not None and int(exp["status"]) != status:
+            problems.append(f"status {status}, expected {exp['status']}")
+        want_type = str(exp.get("type") or "").rsplit(".", 1)[-1]
+        got_type = {"statement_error": "KsqlStatementErrorMessage", "generic_error": "KsqlErrorMessage"}.get(
+            body.get("@type") if isinstance(body, dict) else "", "")
+        if want_type and want_type != got_type:
+            problems.append(f"error type {got_type or '?'}, expected {want_type}")
+        if exp.get("message") and exp["message"] not in message:
+            problems.append(f"message {message!r} does not contain {exp['message']!r}")
+        if problems:
+            raise Done(FAILED, "; ".join(problems), f"expected error not matched: {normalize(exp.get('message', ''))}")
+        raise Done(PASSED)
+
+    def compare(self, expected: list[Any], actual: list[Any]) -> None:
+        if len(expected) != len(actual):
+            raise Done(FAILED, f"{len(actual)} responses, expected {len(expected)}: {_show(actual)}",
+                       "response count mismatch")
+        for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            if "admin" in e:
+                if "admin" not in a:
+                    raise Done(FAILED, f"response {i}: expected an admin entity, got {_show(a)}", "response kind")
+                problem = _subset_diff(e["admin"], a["admin"], "admin")
+                if problem:
+                    raise Done(FAILED, f"response {i}: {problem}", "admin entity mismatch")
+            elif "query" in e:
+                if "query" not in a or not isinstance(a["query"], list):
+                    raise Done(FAILED, f"response {i}: expected query output, got {_show(a)}", "response kind")
+                self.compare_query(i, e["query"], a["query"])
+            else:
+                raise Done(SKIPPED, f"Unsupported: response kind {sorted(e)}")
+
+    def compare_query(self, i: int, expected: list[Any], actual: list[Any]) -> None:
+        if len(expected) != len(actual):
+            raise Done(FAILED, f"query {i}: {len(actual)} elements, expected {len(expected)}: got {_show(actual)}; "
+                       f"expected {_show(expected)}", "query element count mismatch")
+        for j, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            problem = _subset_diff(e, a, f"query[{j}]", exact_rows=True)
+            if problem:
+                raise Done(FAILED, f"query {i}: {problem}", f"query {next(iter(e), '?')} mismatch")
+
+
+# ---------------------------------------------------------------------------------------------- helpers
+
+
+def _json(data: bytes) -> Any:
+    try:
+        return exactjson.loads(data) if data else None
+    except ValueError:
+        return data.decode("utf-8", "replace")
+
+
+def _element(line: bytes, out: list[Any]) -> bool:
+    """One StreamedRow line: strip the array's ``[``, ``,`` and ``]`` as ksqlDB's clients do.
+    Returns False when the text is not (yet) a whole JSON element."""
+    text = line.strip()
+    if text.startswith(b"["):
+        text = text[1:]
+    if text.endswith(b"]"):
+        text = text[:-1]
+    text = text.strip().rstrip(b",").strip()
+    if not text:
+        return True
+    try:
+        out.append(exactjson.loads(text))
+    except ValueError:
+        return False
+    return True
+
+
+def _element_ends(elements: list[Any]) -> bool:
+    last = elements[-1]
+    return not isinstance(last, dict) or "row" in last or "finalMessage" in last or "errorMessage" in last
+
+
+def _prop_text(v: Any) -> Any:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return v if isinstance(v, str) else str(v)
+
+
+def _show(v: Any, limit: int = 400) -> str:
+    try:
+        text = exactjson.dumps(v)
+    except Exception:  # noqa: BLE001
+        text = repr(v)
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def _subset_diff(expected: Any, actual: Any, path: str, exact_rows: bool = False) -> str | None:
+    """Fields given in ``expected`` must match ``actual``; ``name|starts_with`` compares a prefix.
+    Row ``columns`` compare exactly (values by compare.value_diff)."""
+    if isinstance(expected, dict):
+        if not isinstance(actual, dict):
+            return f"{path}: expected an object, got {_show(actual)}"
+        for k, ev in expected.items():
+            if "|" in k:
+                name, op = k.split("|", 1)
+                av = actual.get(name)
+                if op == "starts_with":
+                    if not isinstance(av, str) or not av.startswith(str(ev)):
+                        return f"{path}.{name}: {av!r} does not start with {ev!r}"
+                    continue
+                return f"{path}.{name}: unknown matcher {op}"
+            if k not in actual:
+                return f"{path}: missing {k!r} in {_show(actual)}"
+            if k in ("columns", "tombstone") or not isinstance(ev, dict | list):
+                d = value_diff(ev, actual[k], f"{path}.{k}")
+                if d:
+                    return f"{d} (actual {_show(actual)})"
+            else:
+                d = _subset_diff(ev, actual[k], f"{path}.{k}")
+                if d:
+                    return d
+        return None
+    if isinstance(expected, list):
+        if not isinstance(actual, list) or len(actual) != len(expected):
+            return f"{path}: expected {_show(expected)}, got {_show(actual)}"
+        for j, (e, a) in enumerate(zip(expected, actual, strict=True)):
+            d = _subset_diff(e, a, f"{path}[{j}]")
+            if d:
+                return d
+        return None
+    return value_diff(expected, actual, path)
+
+
+# ---------------------------------------------------------------------------------------------- many cases
+
+
+def run_rest(cases: list[Case], *, timeout_s: float = 60.0, progress: Callable[[int, int, CaseResult], None]
+             | None = None, server_properties: dict[str, Any] | None = None) -> list[CaseResult]:
+    """Run ``cases`` against one real server (restarted if a reset fails); results in case order."""
+    results: list[CaseResult] = []
+    with tempfile.TemporaryDirectory(prefix="ksqlpy-rest-qtt-") as tmp:
+        server: ServerProcess | None = None
+        runner: RestRunner | None = None
+        n = 0
+        try:
+            for i, case in enumerate(cases):
+                reason = case.error and f"malformed case: {case.error}"
+                skip = None if reason else (rest_skip_reason(case) if case.rest
+                                            else "not a REST case (run it without --rest)")
+                if reason:
+                    result = CaseResult(case.file, case.name, FAILED, reason, "malformed case")
+                elif skip:
+                    result = CaseResult(case.file, case.name, SKIPPED, skip)
+                else:
+                    if runner is None:
+                        n += 1
+                        server = ServerProcess(os.path.join(tmp, f"server{n}"),
+                                               {**SERVER_PROPERTIES, **(server_properties or {})}).start()
+                        runner = RestRunner(server, timeout_s)
+                    result = runner.run(case)
+                    try:
+                        runner.reset()
+                    except Exception:  # noqa: BLE001 - start afresh
+                        runner.close()
+                        assert server is not None
+                        server.stop()
+                        runner = None
+                results.append(result)
+                if progress:
+                    progress(i + 1, len(cases), result)
+        finally:
+            if runner is not None:
+                runner.close()
+            if server is not None:
+                server.stop()
+    return results
