@@ -85,30 +85,36 @@ def plan_select(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: li
     """The select list rewritten over the joined row. ``keyed``: the join key is the result's key (no
     GROUP BY / PARTITION BY re-keys it), so the projection must include it."""
     items = expand_stars(query, scope, leaves, keys, rekey=bool(query.partition_by))
-    claimed: dict[int, tuple[str, str]] = {}  # key component -> (expression text, output name)
+    texts = [None if virtual else text(scope.qualify(e, "SELECT")) for e, _, virtual in items]
+    names = [alias if virtual else (alias or natural_join_name(e, scope)) for e, alias, virtual in items]
+    # each key column goes to the item selecting its left-most expression (ksqlDB's preference)
+    chosen: dict[int, int] = {}  # item index -> key component
+    claimed: set[int] = set()
+    if keyed:
+        for k, comp in enumerate(keys):
+            best = min(((comp.viable.index(t), i) for i, t in enumerate(texts) if t in comp.viable),
+                       default=None)
+            if best is not None:
+                chosen[best[1]] = k
+                claimed.add(k)
+                for j, t in enumerate(texts):
+                    if j != best[1] and t == texts[best[1]]:
+                        a, b = sorted([names[best[1]] or t, names[j] or t])
+                        column = comp.column if comp.synthetic else comp.viable[0].replace(".", "_", 1)
+                        raise KsqlStatementError(f"The projection contains a key column (`{column}`) more than "
+                                                 f"once, aliased as: {a} and {b}.")
     out: list[SelectItem] = []
-    for e, alias, virtual in items:
+    for i, (e, _, virtual) in enumerate(items):
+        name = names[i]
         if virtual:
-            out.append(SelectItem(e, alias))
-            continue
-        name = alias or natural_join_name(e, scope)
-        qualified = scope.qualify(e, "SELECT")
-        t = text(qualified)
-        if keyed:
-            hit = next((i for i, k in enumerate(keys) if t in k.viable), None)
-            if hit is not None and hit in claimed:
-                first_text, first_name = claimed[hit]
-                if first_text == t:
-                    names = sorted([first_name, name or t])
-                    raise KsqlStatementError(f"The projection contains a key column (`{first_name}`) more than "
-                                             f"once, aliased as: {names[0]} and {names[1]}.")
-            elif hit is not None:
-                claimed[hit] = (t, name or t)
-                out.append(SelectItem(exp.column(keys[hit].column), name))
-                continue
-        if persistent and name in RESERVED_IN_JOIN:
-            raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the column.")
-        out.append(SelectItem(scope.rewrite(e, "SELECT"), name))
+            out.append(SelectItem(e, name))
+        elif i in chosen:
+            out.append(SelectItem(exp.column(keys[chosen[i]].column), name))
+        else:
+            if persistent and name in RESERVED_IN_JOIN:
+                raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the "
+                                         "column.")
+            out.append(SelectItem(scope.rewrite(e, "SELECT"), name))
     if keyed and persistent and sink_name is not None:
         for i, k in enumerate(keys):
             if i not in claimed:

@@ -65,13 +65,17 @@ def analyze_join_query(query: Query, catalog: Catalog, *, sink_name: str | None,
     all_columns = {c.name for lf in leaves for c in lf.source.columns}
     joined_schema = RowSchema([c for lf in leaves for c in lf.columns])
     typing_scope = scope_for(joined_schema)
-    synthetic_taken: set[str] = set()
 
+    # every condition's sources are checked before any join's semantics, as ksqlDB does
+    conditions = []
+    for i, jc in enumerate(query.joins):
+        left_aliases = {lf.alias for lf in leaves[: i + 1]}
+        conditions.append(_conditions(jc.on, scope, left_aliases, leaves[i + 1].alias))
     current = _leaf_input(leaves[0], catalog)
     nodes: list[JoinNode] = []
     for i, jc in enumerate(query.joins):
         right = _leaf_input(leaves[i + 1], catalog)
-        node, current = _step(jc, current, right, scope, typing_scope, catalog, all_columns, synthetic_taken)
+        node, current = _step(jc, conditions[i], current, right, scope, typing_scope, catalog, all_columns)
         nodes.append(node)
     for depth, node in enumerate(reversed(nodes)):
         node.context = "L_" * depth
@@ -163,12 +167,10 @@ class _Condition:
     right_type: T.SqlType | None = None
 
 
-def _step(jc: JoinClause, left: _Input, right: _Input, scope: JoinScope, typing_scope: Any, catalog: Catalog,
-          all_columns: set[str], synthetic_taken: set[str]) -> tuple[JoinNode, _Input]:
+def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, scope: JoinScope,
+          typing_scope: Any, catalog: Catalog, all_columns: set[str]) -> tuple[JoinNode, _Input]:
     right_leaf = right.node
     assert isinstance(right_leaf, JoinLeaf)
-    left_aliases = {lf.alias for lf in (left.node.leaves if isinstance(left.node, JoinNode) else [left.node])}
-    conds = _conditions(jc.on, scope, left_aliases, right_leaf.alias)
     kind = jc.kind
     described = f"{left.name} {JOIN_TEXT[kind]} {right.name}"
     if left.kind == "TABLE" and right.kind == "STREAM":
@@ -237,7 +239,7 @@ def _step(jc: JoinClause, left: _Input, right: _Input, scope: JoinScope, typing_
     if flavor == "FOREIGN_KEY":
         fmt = left.key_format
 
-    keys, classes, columns = _step_keys(kind, flavor, left, conds, left_keyed, all_columns, synthetic_taken)
+    keys, classes, columns = _step_keys(kind, flavor, left, conds, left_keyed, all_columns)
     for k in keys:
         _check_key_type(k)
     node = JoinNode(
@@ -268,6 +270,9 @@ def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], ri
             parts.append(e)
 
     flatten(on)
+    for col in column_refs(on):
+        if col.table:
+            scope.check_qualifier(col.table)
     if len(parts) > 1:
         seen = [text(scope.qualify(p, "JOIN ON")) for p in parts]
         if len(set(seen)) != len(seen):
@@ -375,8 +380,7 @@ def _check_windows(left: _Input, right: _Input) -> None:
 
 
 def _step_keys(kind: str, flavor: str, left: _Input, conds: list[_Condition], left_keyed: bool,
-               all_columns: set[str], synthetic_taken: set[str]
-               ) -> tuple[list[JoinKey], list[list[str]], list[list[str]]]:
+               all_columns: set[str]) -> tuple[list[JoinKey], list[list[str]], list[list[str]]]:
     """The step's output key: its columns, and per column the expressions equal to it."""
     if flavor == "FOREIGN_KEY":
         keys = [JoinKey(n, t) for n, t in zip(_key_names(len(left.classes)), left.key_types, strict=True)]
@@ -385,6 +389,7 @@ def _step_keys(kind: str, flavor: str, left: _Input, conds: list[_Condition], le
     classes: list[list[str]] = []
     columns: list[list[str]] = []
     names = _key_names(len(conds))
+    synthetic_taken: set[str] = set()
     for i, c in enumerate(conds):
         lt, rt = text(c.left), text(c.right)
         if kind == "FULL":

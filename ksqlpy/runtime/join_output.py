@@ -79,7 +79,17 @@ class JoinOutput:
     def __call__(self, events: list[tuple], tx: Any) -> list[tuple]:
         if not events:
             return []
-        return self.downstream(self.rows(events), tx)
+        d = self.rows(events)
+        if not self.windowed:
+            return self.downstream(d, tx)
+        # windowed results: the sink's key is (key, window start, window end) of each result's input row
+        out: list[tuple] = []
+        for i, row in enumerate(d.rows):
+            one = DecodedBatch([row], [d.timestamps[i]], [d.partitions[i]], [d.offsets[i]], [d.headers[i]],
+                               [d.tombstones[i]])
+            for r in self.downstream(one, tx):
+                out.append(((r[0], row[-2], row[-1]), *r[1:]))
+        return out
 
     def after_commit(self) -> None:
         after = getattr(self.downstream, "after_commit", None)
