@@ -69,7 +69,7 @@ def materialize_tasks(engine: Engine, query: PersistentQuery) -> None:
         task.processor = MaterializingProcessor(task.processor, ts)
         stores.append(ts)
         kvs.append(kv)
-    query.materialization = StoreMaterialization(stores, sink.windowed)  # type: ignore[attr-defined]
+    query.materialization = StoreMaterialization(stores, sink.windowed, _sort_key(sink))
     query.resources.append(_Stores(kvs))
 
 
@@ -104,11 +104,25 @@ def start_source_table_query(engine: Engine, source: Source, sql: str) -> Persis
         kvs.append(kv)
     query = PersistentQuery(query_id, sql, plan, source, tasks)
     query.source_names = []  # it reads the table's own topic: not a reader that blocks DROP
-    query.materialization = StoreMaterialization(stores, source.windowed)  # type: ignore[attr-defined]
+    query.materialization = StoreMaterialization(stores, source.windowed, _sort_key(source))
     query.resources.append(_Stores(kvs))
     source.created_by_query = query_id
     engine.start_persistent(query)
     return query
+
+
+def _sort_key(table: Source) -> Any:
+    """Key tuple -> the table's serialized key bytes (the order ksqlDB's stores iterate in)."""
+    from ksqlpy.runtime.aggregator import encode_key
+    from ksqlpy.runtime.repartition import safe_key_bytes
+    from ksqlpy.serde import key_serde
+
+    try:
+        ks = key_serde(table.key_format, [(c.name, c.type) for c in table.key_columns],
+                       delimiter=table.key_delimiter)
+    except Exception:  # noqa: BLE001
+        return encode_key
+    return safe_key_bytes(ks.serialize)
 
 
 def materialization_for(engine: Engine, table: Source) -> Materialization | None:

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from ksqlpy.catalog import Source
+from ksqlpy.engine.pull_checks import check_where
 from ksqlpy.engine.pull_where import plan_where
 from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.expr.format import format_expression
@@ -96,7 +97,7 @@ def _pull_stream(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
             rows.append(r)
         if limit is not None:
             rows = rows[:limit]
-        return {"columns": tq.columns, "rows": rows, "keys": _key_names(tq.plan, tq.plan.source)}
+        return {"columns": tq.columns, "rows": rows, "keys": []}  # stream results mark no key columns
     finally:
         tq.close()
 
@@ -106,11 +107,6 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     from ksqlpy.analysis.query import analyze_query
     from ksqlpy.engine.materialized import materialization_for
 
-    mat = materialization_for(engine, src)
-    if mat is None:
-        raise KsqlStatementError(f"The `{src.name}` table isn't queryable. To derive a queryable table, you can do "
-                                 f"'CREATE TABLE QUERYABLE_{src.name} AS SELECT * FROM {src.name}'. See "
-                                 "https://cnfl.io/queries for more info.")
     q = copy.copy(stmt.query)
     q.select = _expand_star(q.select, src)
     if q.where is not None:
@@ -119,12 +115,22 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
                 if not c.table and c.name.upper() in ("WINDOWSTART", "WINDOWEND"):
                     raise KsqlStatementError(f"WHERE column '{c.name.upper()}' cannot be resolved")
         q.where = _iso_literals(q.where)
+        check_where(q.where, src)
     try:
         plan = analyze_query(q, engine.catalog, sink_name=None, persistent=False, sql=stmt.text)
     except KsqlError as e:
         if q.where is not None and _where_error(e, q, engine):
             raise KsqlStatementError(f"Error in WHERE expression: {e}\nStatement: {format_expression(q.where)}") from e
         raise
+    names = [c.name for c in plan.value]
+    dup = next((c for i, c in enumerate(plan.value) if c.name in names[:i]), None)
+    if dup is not None:
+        raise KsqlStatementError(f"Duplicate value columns found in schema: `{dup.name}` {dup.type}")
+    mat = materialization_for(engine, src)
+    if mat is None:
+        raise KsqlStatementError(f"The `{src.name}` table isn't queryable. To derive a queryable table, you can do "
+                                 f"'CREATE TABLE QUERYABLE_{src.name} AS SELECT * FROM {src.name}'. See "
+                                 "https://cnfl.io/queries for more info.")
     size = src.windowed.size_ms if src.windowed is not None else None
     lookup = plan_where(q.where, src.key_columns, window_size=size, windowed=src.windowed is not None,
                         scan_enabled=_flag(engine, "ksql.query.pull.table.scan.enabled"),
@@ -132,11 +138,11 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     if lookup is None:
         candidates: Any = mat.scan()
     else:
-        seen: set[tuple] = set()
+        seen: set[str] = set()
         found = []
         for key, lo, hi in lookup.keys:
             for row, ts in mat.lookup(key, lo, hi):
-                ident = row[: len(src.key_columns)] + ((row[-2], row[-1]) if src.windowed is not None else ())
+                ident = repr(row[: len(src.key_columns)] + ((row[-2], row[-1]) if src.windowed is not None else ()))
                 if ident not in seen:
                     seen.add(ident)
                     found.append((row, ts))
@@ -206,7 +212,7 @@ def _expand_star(select: list[A.SelectItem], src: Source) -> list[A.SelectItem]:
             names = [c.name for c in src.key_columns]
             if src.windowed is not None:
                 names += ["WINDOWSTART", "WINDOWEND"]
-            names += [c.name for c in src.value_columns] + [c.name for c in src.header_columns]
+            names += [c.name for c in src.columns if not c.key]  # value and header columns as declared
             out.extend(A.SelectItem(exp.column(n, quoted=True)) for n in names)
         else:
             out.append(item)

@@ -91,7 +91,7 @@ def _plan(where: exp.Expression | None, key_columns: list[Column], window_size: 
             text = " AND ".join(format_expression(a) for a in conj)
             raise NeedsScan(f"WHERE clause missing key column for disjunct: {text}")
         if len(seen) < len(keys):
-            raise NeedsScan("Multi-column sources must specify every key in the WHERE clause")
+            raise NeedsScan("Multi-column sources must specify every key in the WHERE clause.")
         if ranges:
             string_key = len(keys) == 1 and next(iter(keys.values())).type == T.STRING
             if range_enabled and string_key and not windowed and len(disjuncts) == 1:
@@ -216,7 +216,9 @@ def _to_key(v: Any, col: Column, *, strict: bool) -> Any:
     if t in (T.INTEGER, T.BIGINT):
         ok = isinstance(v, int) and not isinstance(v, bool)
     elif t == T.DOUBLE:
-        ok = isinstance(v, (int, float)) and not isinstance(v, bool)
+        import decimal
+
+        ok = isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)
         v = float(v) if ok else v
     elif t == T.STRING:
         ok = isinstance(v, str)

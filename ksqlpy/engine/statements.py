@@ -105,6 +105,8 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     if existing is not None and not stmt.or_replace:
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
                                  "the same name already exists")
+    if stmt.query.limit is not None:
+        raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
     props = normalize_properties(stmt.properties)
     ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
     plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text,

@@ -15,11 +15,11 @@ filter and projection take.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from ksqlpy.catalog import WindowInfo
-from ksqlpy.runtime.accumulate import TS
+from ksqlpy.runtime.accumulate import KEY, TS
 from ksqlpy.runtime.aggregator import encode_key
 from ksqlpy.runtime.reader import DecodedBatch
 from ksqlpy.state.store import KeyValueStore, _prefix_end
@@ -58,8 +58,14 @@ class AggregateMaterialization(Materialization):
         return [r for agg in self.built.aggregators for r in self._rows(agg, agg.lookup(key, ws_lo, ws_hi))]
 
     def scan(self) -> Iterator[Row]:
-        for agg in self.built.aggregators:
-            yield from self._rows(agg, agg.scan())
+        """Rows in ksqlDB's store order: serialized key bytes, then window (end for sessions)."""
+        found = [f for agg in self.built.aggregators for f in agg.scan()]
+        sort_key = self.built.spec.sort_key
+        session = self.windowed is not None and self.windowed.type == "SESSION"
+        found.sort(key=lambda f: (sort_key(f[0][KEY]), (f[2] if session else f[1]) or 0, f[1] or 0))
+        agg = self.built.aggregators[0] if self.built.aggregators else None
+        if agg is not None:
+            yield from self._rows(agg, found)
 
 
 class TableStore:
@@ -102,16 +108,21 @@ class TableStore:
 
 
 class StoreMaterialization(Materialization):
-    def __init__(self, stores: list[TableStore], windowed: WindowInfo | None) -> None:
+    def __init__(self, stores: list[TableStore], windowed: WindowInfo | None,
+                 sort_key: Callable[[tuple], bytes] = encode_key) -> None:
         self.stores = stores
         self.windowed = windowed
+        self.sort_key = sort_key
 
     def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
         return [r for s in self.stores for r in s.lookup(key, ws_lo, ws_hi)]
 
     def scan(self) -> Iterator[Row]:
-        for s in self.stores:
-            yield from s.scan()
+        """Rows in ksqlDB's store order: serialized key bytes, then window."""
+        rows = [r for s in self.stores for r in s.scan()]
+        n, windowed, sk = self.stores[0].n_keys if self.stores else 0, self.windowed is not None, self.sort_key
+        rows.sort(key=lambda r: (sk(r[0][:n]), r[0][-2] if windowed else 0))
+        yield from rows
 
 
 class MaterializingProcessor:
