@@ -2,8 +2,8 @@
 
 An ``Aggregator`` receives already-grouped items, one per input record, in record order:
 
-* from a stream: ``(group key, aggregate arguments, timestamp)``;
-* from a table: ``(group key, new arguments | None, old arguments | None, timestamp)`` - the old row's
+* from a stream: ``(group key, aggregate arguments, timestamp, headers)``;
+* from a table: ``(group key, new arguments | None, old arguments | None, timestamp, headers)`` - the old row's
   contribution is retracted (``undo``) before the new one is added, so an update that keeps its group
   gives ONE output, as Kafka Streams does since KIP-904.
 
@@ -11,8 +11,9 @@ It keeps the task's stream time (the max timestamp of the records it received; g
 measured against it) and writes everything - accumulators, stream time, the EMIT FINAL position, the late
 counter - through one ``KeyValueStore``, so a batch's state commits atomically with its outputs.
 
-Output rows are ``(key, value | None, timestamp)`` with ``key`` = ``(key tuple, window start, window end)``
-for windowed aggregations; ``value`` None is a tombstone (a HAVING that stopped passing).
+Output rows are ``(key, value | None, timestamp, headers)`` with ``key`` = ``(key tuple, window start, window
+end)`` for windowed aggregations; ``value`` None is a tombstone (a HAVING that stopped passing). ``headers``
+are those of the input record that caused the update, as Kafka Streams forwards them.
 """
 
 from __future__ import annotations
@@ -93,21 +94,21 @@ class Aggregator:
         return bool(self.spec.project(self.row(rec, ws, we))[-1])
 
     def emit(self, out: list[tuple], rec: list[Any], old_passed: bool, ws: int | None = None,
-             we: int | None = None, ts: int | None = None) -> None:
+             we: int | None = None, ts: int | None = None, hd: Any = None) -> None:
         """The update of one group (and window): its row if HAVING passes, else a tombstone if the
         previous value passed (KTableFilter with old values)."""
         k, v, passed = self.spec.project(self.row(rec, ws, we))
         okey = (k, ws, we) if self.spec.window_type is not None else k
         if passed:
-            out.append((okey, v, rec[TS] if ts is None else ts))
+            out.append((okey, v, rec[TS] if ts is None else ts, hd))
         elif old_passed:
-            out.append((okey, None, rec[TS] if ts is None else ts))
+            out.append((okey, None, rec[TS] if ts is None else ts, hd))
 
-    def tombstone(self, out: list[tuple], rec: list[Any], ws: int, we: int, ts: int) -> None:
+    def tombstone(self, out: list[tuple], rec: list[Any], ws: int, we: int, ts: int, hd: Any = None) -> None:
         """A group/window that ceased to exist (a merged session): a delete if it was visible."""
         k, _, passed = self.spec.project(self.row(rec, ws, we))
         if passed or not self.spec.having:
-            out.append(((k, ws, we), None, ts))
+            out.append(((k, ws, we), None, ts, hd))
 
     def _error(self, e: BaseException, key: tuple) -> None:
         self.plog.record_error(self.query_id, f"Error computing aggregate: {e}", key, step="Aggregate")
@@ -116,7 +117,7 @@ class Aggregator:
     def stream(self, items: list[tuple], out: list[tuple]) -> None:
         kv, accs, having = self.kv, self.spec.accs, self.spec.having
         add, new, st = accs.add, accs.new, self.stream_time
-        for key, args, ts in items:
+        for key, args, ts, hd in items:
             if ts > st:
                 st = ts
             kb = b"K" + encode_key(key)
@@ -132,13 +133,13 @@ class Aggregator:
                 self._error(e, key)
                 continue
             kv.put(kb, rec)
-            self.emit(out, rec, old_passed)
+            self.emit(out, rec, old_passed, hd=hd)
         self.stream_time = st
 
     def table(self, items: list[tuple], out: list[tuple]) -> None:
         kv, accs, having = self.kv, self.spec.accs, self.spec.having
         st = self.stream_time
-        for key, new_args, old_args, ts in items:
+        for key, new_args, old_args, ts, hd in items:
             if ts > st:
                 st = ts
             kb = b"K" + encode_key(key)
@@ -157,7 +158,7 @@ class Aggregator:
             if rec is None:
                 continue
             kv.put(kb, rec)
-            self.emit(out, rec, old_passed)
+            self.emit(out, rec, old_passed, hd=hd)
         self.stream_time = st
 
     def end_batch(self, out: list[tuple]) -> None:

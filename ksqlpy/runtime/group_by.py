@@ -35,14 +35,15 @@ def group_columns(plan: QueryPlan) -> tuple[list[OutputColumn], list[OutputColum
 
 
 class Grouper:
-    """``(batch) -> items``: ``(key, args, ts)`` from a stream, ``(key, new, old, ts)`` from a table."""
+    """``(batch) -> items``: ``(key, args, ts, headers)`` from a stream, ``(key, new, old, ts, headers)`` from
+    a table."""
 
     def __init__(self, plan: QueryPlan, plog: ProcessingLog, query_id: str, kv: KeyValueStore | None) -> None:
         keys, args, _ = group_columns(plan)
         self.pre = build_stateless(StageSpec(
             input_schema=plan.input_schema, alias=plan.alias, where=plan.where, rekey_exprs=None,
             projection_schema=plan.input_schema, table_functions=[], outputs=[keys, args],
-            custom_types=plan.custom_types))
+            custom_types=plan.custom_types, with_headers=True))
         self.plog = plog
         self.query_id = query_id
         self.table = plan.source.kind == "TABLE"
@@ -86,11 +87,12 @@ class Grouper:
                 kv.put(skb, (new[0], new[1]))
             elif previous is not None:
                 kv.delete(skb)
+            hd = d.headers[i]
             if previous is not None and new is not None and previous[0] == new[0]:
-                items.append((new[0], new[1], previous[1], ts))
+                items.append((new[0], new[1], previous[1], ts, hd))
                 continue
             if previous is not None:
-                items.append((previous[0], None, previous[1], ts))
+                items.append((previous[0], None, previous[1], ts, hd))
             if new is not None:
-                items.append((new[0], new[1], None, ts))
+                items.append((new[0], new[1], None, ts, hd))
         return items

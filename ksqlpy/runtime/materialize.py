@@ -136,7 +136,7 @@ class MaterializingProcessor:
         rows = self.inner(d, tx)
         store = self.store
         for row in rows:
-            key, value, ts = row[0], row[1], row[-1]
+            key, value, ts = row[0], row[1], row[2]
             if store.windowed:
                 key, ws, we = key
             else:

@@ -15,6 +15,8 @@ from ksqlpy.log.base import RecordBatch
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.types import TIMESTAMP
 
+_EMPTY = ((),)
+
 
 @dataclass
 class DecodedBatch:
@@ -45,6 +47,7 @@ class SourceReader:
         self.header_cols = source.header_columns
         self.windowed = source.windowed is not None
         self.is_table = source.kind == "TABLE"
+        self.ts_index: int | None = None  # row index of a BIGINT/TIMESTAMP timestamp column (fast path)
         self.ts_extract = self._timestamp_extractor()
 
     def _timestamp_extractor(self) -> Callable[[tuple], int | None] | None:
@@ -68,16 +71,54 @@ class SourceReader:
 
             return from_string
         if ctype == TIMESTAMP or ctype.name == "BIGINT":
+            self.ts_index = idx
             return lambda row: row[idx]
         return None
 
     def decode(self, batch: RecordBatch) -> DecodedBatch:
+        """The batch's readable records as row tuples (bad ones go to the processing log).
+
+        One ``deserialize_batch`` call per column of the batch, then - in the common case of no bad
+        record, no tombstone, no null key, no headers and no window - the rows are assembled with
+        C-level list operations. Anything else takes the per-record path, with identical results.
+        """
+        ks, vs = self.key_serde, self.value_serde
+        try:
+            keys, kerr = ks.deserialize_batch(batch.keys)
+            values, verr = vs.deserialize_batch(batch.values)
+        except Exception:  # noqa: BLE001 - a serde raised past its batch API: per-record path reports it
+            return self._decode_records(batch, None, None)
+        nk = self.n_keys
+        if (kerr or verr or self.windowed or self.header_cols or None in values
+                or (nk and (None in keys or (self.is_table and (None,) * nk in keys)))):
+            return self._decode_records(batch, keys, values, {i for i, _ in kerr}, {i for i, _ in verr})
+        n = len(values)
+        try:
+            # tuple.__add__ also checks that every key and value is a tuple (else: per-record path)
+            rows = list(map(tuple.__add__, keys, values)) if nk else list(map(tuple.__add__, values, _EMPTY * n))
+        except TypeError:
+            return self._decode_records(batch, keys, values, (), ())
+        if self.ts_index is not None:
+            i = self.ts_index
+            tss = [r[i] for r in rows]
+            if None in tss or min(tss) < 0:  # (BIGINT and TIMESTAMP columns read as int)
+                return self._decode_records(batch, keys, values, (), ())
+        elif self.ts_extract is not None:
+            return self._decode_records(batch, keys, values, (), ())
+        else:
+            tss = batch.timestamps
+        return DecodedBatch(rows, tss, [batch.partition] * n, batch.offsets, batch.headers, [False] * n)
+
+    def _decode_records(self, batch: RecordBatch, keys: list | None, values: list | None,
+                        kbad: set[int] | tuple = (), vbad: set[int] | tuple = ()) -> DecodedBatch:
+        """Record by record: ``keys``/``values`` are the batch-decoded columns (None: decode here),
+        ``kbad``/``vbad`` the indices whose decoding failed (decoded again here for the error)."""
         out = DecodedBatch([], [], [], [], [], [])
         ks, vs = self.key_serde, self.value_serde
         for i in range(len(batch.offsets)):
             kb, vb = batch.keys[i], batch.values[i]
             try:
-                key = ks.deserialize(kb)
+                key = ks.deserialize(kb) if keys is None or i in kbad else keys[i]
             except Exception as e:  # noqa: BLE001 - bad records go to the processing log
                 self.plog.deserialization_error(self.query_id, "key", e, kb, batch.topic)
                 continue
@@ -85,7 +126,7 @@ class SourceReader:
                 value = None
             else:
                 try:
-                    value = vs.deserialize(vb)
+                    value = vs.deserialize(vb) if values is None or i in vbad else values[i]
                 except Exception as e:  # noqa: BLE001
                     self.plog.deserialization_error(self.query_id, "value", e, vb, batch.topic)
                     continue

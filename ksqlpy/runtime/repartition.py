@@ -28,7 +28,7 @@ def repartition_topic(service_id: str, prefix: str, query_id: str) -> str:
 
 
 class RepartitionWriter:
-    """Writes grouped items (``(key, ..., ts)`` tuples) to the repartition topic."""
+    """Writes grouped items (``(key, ..., ts, headers)`` tuples) to the repartition topic."""
 
     def __init__(self, topic: str, key_bytes: Callable[[tuple], bytes]) -> None:
         self.topic = topic
@@ -37,7 +37,7 @@ class RepartitionWriter:
     def write(self, tx: LogTransaction, items: list[tuple]) -> int:
         topic, kb, dumps = self.topic, self.key_bytes, pickle.dumps
         for item in items:
-            tx.produce(ProducerRecord(topic, kb(item[0]), dumps(item[:-1], _HIGHEST), item[-1]))
+            tx.produce(ProducerRecord(topic, kb(item[0]), dumps(item[:-2], _HIGHEST), item[-2], item[-1] or None))
         return len(items)
 
 
@@ -46,10 +46,11 @@ class RepartitionReader:
 
     def decode(self, batch: RecordBatch) -> DecodedBatch:
         loads = pickle.loads
-        rows: list[Any] = [loads(v) + (ts,) for v, ts in zip(batch.values, batch.timestamps, strict=True)]
+        rows: list[Any] = [loads(v) + (ts, h) for v, ts, h in zip(batch.values, batch.timestamps, batch.headers,
+                                                                   strict=True)]
         n = len(rows)
-        return DecodedBatch(rows, list(batch.timestamps), [batch.partition] * n, list(batch.offsets), [None] * n,
-                            [False] * n)
+        return DecodedBatch(rows, list(batch.timestamps), [batch.partition] * n, list(batch.offsets),
+                            list(batch.headers), [False] * n)
 
 
 def safe_key_bytes(serialize: Callable[[tuple], bytes | None]) -> Callable[[tuple], bytes]:

@@ -34,7 +34,7 @@ class SessionAggregator(Aggregator):
         spec = self.spec
         gap, grace, final = spec.size, spec.grace, spec.emit_final
         accs, store = spec.accs, self.sessions
-        for key, args, ts in items:
+        for key, args, ts, hd in items:
             if ts > self.stream_time:
                 self.stream_time = ts
             close = self.stream_time - grace
@@ -49,7 +49,7 @@ class SessionAggregator(Aggregator):
             if end < close:
                 self.late += 1
                 if final:
-                    self.emit_closed(out)
+                    self.emit_closed(out, hd)
                 continue
             try:
                 rec = accs.new(key, ts)
@@ -63,16 +63,16 @@ class SessionAggregator(Aggregator):
                 for s, e, old in found:
                     store.remove(kb, s, e)
                     if not final:
-                        self.tombstone(out, old, s, e, e)
+                        self.tombstone(out, old, s, e, e, hd)
             store.put(kb, start, end, rec)
             if not final:
                 # the new session's previous value is unknown downstream (Change(new, null))
-                self.emit(out, rec, False, start, end, end)
+                self.emit(out, rec, False, start, end, end, hd)
             else:
-                self.emit_closed(out)
+                self.emit_closed(out, hd)
         self._last_input_wall = time.monotonic()
 
-    def emit_closed(self, out: list[tuple]) -> None:
+    def emit_closed(self, out: list[tuple], hd: Any = None) -> None:
         close = self.stream_time - self.spec.grace
         if self.last_emit is not None and self.last_emit >= close:
             return
@@ -81,7 +81,7 @@ class SessionAggregator(Aggregator):
             sk = self.spec.sort_key
             ended.sort(key=lambda s: (s[2], sk(s[3][KEY]), s[1]))
         for _, s, e, rec in ended:
-            self.emit(out, rec, False, s, e, e)
+            self.emit(out, rec, False, s, e, e, hd)
         self.last_emit = close
 
     def end_batch(self, out: list[tuple]) -> None:

@@ -38,7 +38,7 @@ class TimeWindowAggregator(Aggregator):
         accs, ws_store = spec.accs, self.windows
         add, new = accs.add, accs.new
         st = self.stream_time
-        for key, args, ts in items:
+        for key, args, ts, hd in items:
             if ts > st:
                 st = ts
                 self.stream_time = st
@@ -64,12 +64,12 @@ class TimeWindowAggregator(Aggregator):
                     continue
                 ws_store.put(kb, ws, rec, new=created)
                 if not final:
-                    self.emit(out, rec, old_passed, ws, we)
+                    self.emit(out, rec, old_passed, ws, we, hd=hd)
             if final:
-                self.emit_closed(out)
+                self.emit_closed(out, hd=hd)
         self._last_input_wall = time.monotonic()
 
-    def emit_closed(self, out: list[tuple], *, retained_only: bool = True) -> None:
+    def emit_closed(self, out: list[tuple], *, retained_only: bool = True, hd: Any = None) -> None:
         """EMIT FINAL: the windows closed since the last emission (see the module docstring).
         ``retained_only`` False (idle advance) also emits windows a record-driven jump would skip."""
         spec = self.spec
@@ -86,7 +86,7 @@ class TimeWindowAggregator(Aggregator):
         if len(closed) > 1:
             closed.sort(key=lambda c: (c[1], spec.sort_key(c[2][KEY])))
         for _, ws, rec in closed:
-            self.emit(out, rec, False, ws, ws + spec.size)
+            self.emit(out, rec, False, ws, ws + spec.size, hd=hd)
         self.last_emit = close
 
     def end_batch(self, out: list[tuple]) -> None:

@@ -65,6 +65,25 @@ class SinkWriter:
         return out
 
     def write(self, tx: LogTransaction, rows: list[tuple]) -> int:
+        """Serialize and produce ``rows``; returns how many records were written.
+
+        Common case (no window, no TIMESTAMP column on the sink): one ``serialize_batch`` per column
+        and one columnar ``produce_batch``. A batch with a record that fails to serialize (or any
+        other case) goes record by record through ``encode``, which reports the bad ones.
+        """
+        if not self.windowed and self.ts_index is None:
+            try:
+                keys = [r[0] for r in rows]
+                values = [r[1] for r in rows]
+                kbs = [None] * len(rows) if self.keyless else self.key_serde.serialize_batch(keys)
+                vbs = self.value_serde.serialize_batch(values)
+            except Exception:  # noqa: BLE001 - the per-record path below reports the bad record
+                pass
+            else:
+                hdrs = [r[3] if len(r) > 3 else None for r in rows]
+                tx.produce_batch(self.topic, None, kbs, vbs, [r[2] for r in rows],
+                                 hdrs if any(hdrs) else None)
+                return len(rows)
         records = self.encode(rows)
         tx.produce_many(records)
         return len(records)

@@ -114,3 +114,14 @@ def test_push_query_aggregation(h: Harness) -> None:
                             {"auto.offset.reset": "earliest"})
     h.run()
     assert list(q) == [("a", 1), ("a", 3)]
+
+
+def test_updates_carry_the_input_record_headers(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S GROUP BY K;")
+    h.engine.log.produce(__import__("ksqlpy.log.base", fromlist=["ProducerRecord"]).ProducerRecord(
+        "s", b"a", b'{"V": 1}', 1, [("h", b"1")]))
+    h.run()
+    (q,) = h.engine.queries.values()
+    batch = h.engine.log.fetch(q.sink.topic, 0, 0)
+    assert batch.headers == [[("h", b"1")]]
