@@ -55,11 +55,19 @@ def describe_source(engine: Engine, s: Source, extended: bool) -> dict[str, Any]
     return {
         "name": s.name, "windowType": s.windowed.type if s.windowed else None, "readQueries": readq,
         "writeQueries": writeq, "fields": fields(s), "type": s.kind, "timestamp": s.timestamp_column or "",
-        "statistics": "", "errorStats": "", "extended": extended, "keyFormat": s.key_format,
+        "statistics": _statistics(engine, s) if extended else "", "errorStats": "", "extended": extended,
+        "keyFormat": s.key_format,
         "valueFormat": s.value_format, "topic": s.topic, "partitions": info.partitions if info else 0,
         "replication": info.replicas if info else 0, "statement": s.sql, "queryOffsetSummaries": [],
         "sourceConstraints": [],
     }
+
+
+def _statistics(engine: Engine, s: Source) -> str:
+    """Local runtime statistics: late records dropped by the aggregation writing ``s``."""
+    late = [q.aggregation.late_records() for q in engine.queries.values()
+            if q.sink_name == s.name and getattr(q, "aggregation", None) is not None]
+    return f"dropped-late-records: {sum(late)}" if late else ""
 
 
 def describe_function(name: str) -> dict[str, Any]:

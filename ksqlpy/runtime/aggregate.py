@@ -114,6 +114,10 @@ class AggregateTasks:
     topics: list[str] = field(default_factory=list)  # internal topics to delete with a transient query
     log: Any = None
 
+    def late_records(self) -> int:
+        """Records dropped because their window had closed (stream time past end + grace), all tasks."""
+        return sum(a.late for a in self.aggregators)
+
     def close(self) -> None:
         for s in self.stores:
             try:

@@ -135,3 +135,14 @@ def test_idle_advance_fires_emit_final_on_a_quiet_stream(h: Harness) -> None:
         time.sleep(0.05)
         h.run()
     assert _windows(h.read("T")) == [(0, 50, (1,), 10)]
+
+
+def test_describe_extended_shows_late_records(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 10 MILLISECONDS, GRACE PERIOD "
+          "0 MILLISECONDS) GROUP BY K;")
+    h.send("s", "a", {"V": 1}, 50)
+    h.send("s", "a", {"V": 1}, 5)
+    h.run()
+    (res,) = h.sql("DESCRIBE T EXTENDED;")
+    assert "dropped-late-records: 1" in res.data["statistics"]
