@@ -42,8 +42,17 @@ class CursorSet:
         self.eof: dict[TP, tuple[int, int]] = {}
         self.failed: dict[TP, KafkaError] = {}
         self.used = 0.0
+        self.known: set[str] = set()
 
     def assign(self, tp: TP, offset: int) -> None:
+        if tp[0] not in self.known:
+            # a metadata request now: otherwise librdkafka may take a refresh interval (~1 s) to learn
+            # the leader of a topic it has not seen, and the partition is not fetched until then
+            try:
+                self.consumer.list_topics(tp[0], timeout=10)
+            except KafkaException:
+                pass  # the fetch reports it
+            self.known.add(tp[0])
         if tp in self.expected:
             self.consumer.incremental_unassign([TopicPartition(tp[0], tp[1])])
         self.consumer.incremental_assign([TopicPartition(tp[0], tp[1], offset)])
@@ -53,6 +62,7 @@ class CursorSet:
         self.failed.pop(tp, None)
 
     def forget(self, topic: str) -> None:
+        self.known.discard(topic)
         gone = [tp for tp in self.expected if tp[0] == topic]
         if gone:
             self.consumer.incremental_unassign([TopicPartition(t, p) for t, p in gone])
@@ -64,7 +74,7 @@ class CursorSet:
 
     def pump(self, timeout: float, gens: dict[str, int]) -> None:
         """Move what librdkafka has received into the per-partition buffers."""
-        for m in self.consumer.consume(_PUMP, timeout):
+        for m in take(self.consumer, timeout):
             tp = (m.topic(), m.partition())
             err = m.error()
             if err is not None:
@@ -155,6 +165,18 @@ class Fetcher:
         self.sets = []
 
 
+def take(consumer: Consumer, timeout: float) -> list[Any]:
+    """What is queued now, else wait up to ``timeout`` for the first message and take the rest queued
+    with it (``consume(n, timeout)`` alone waits out the timeout unless ``n`` messages are queued)."""
+    got = consumer.consume(_PUMP, 0)
+    if got:
+        return got
+    m = consumer.poll(timeout)
+    if m is None:
+        return []
+    return [m, *consumer.consume(_PUMP - 1, 0)]
+
+
 def _to_batch(topic: str, partition: int, buf: deque[Any], max_records: int) -> RecordBatch:
     n = min(len(buf), max_records)
     offsets: list[int] = []
@@ -200,7 +222,7 @@ class EndProbe:
             try:
                 deadline = time.monotonic() + timeout
                 while time.monotonic() < deadline:
-                    for m in c.consume(100, 0.05):
+                    for m in take(c, 0.05):
                         if (m.topic(), m.partition()) != (topic, partition):
                             continue
                         err = m.error()
