@@ -323,8 +323,10 @@ class _Builder:
         right_types = [c.type for c in rsrc.key_columns]
         left_bytes = key_encoder((lsrc.key_format or "KAFKA").upper(), left_types, lsrc.key_delimiter)
         right_bytes = key_encoder((rsrc.key_format or "KAFKA").upper(), right_types, rsrc.key_delimiter)
-        left_key = key_function([_col(c.name) for c in lsrc.key_columns], left.columns, self.custom, None)
-        right_key = key_function([_col(c.name) for c in rsrc.key_columns], right.columns, self.custom, None)
+        left_key = key_function([_col(f"{left.alias}_{c.name}") for c in lsrc.key_columns], left.columns,
+                                self.custom, None)
+        right_key = key_function([_col(f"{right.alias}_{c.name}") for c in rsrc.key_columns], right.columns,
+                                 self.custom, None)
         fk_of = key_function(node.left_exprs, left.columns, self.custom, None)
         right_sub = self.sub(self.partitions(right))
         n = 12 + self.counter

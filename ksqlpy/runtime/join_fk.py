@@ -87,7 +87,7 @@ class FkLeft:
             self._send(new_fk, key, instruction, seq, new, ts, hdrs)
 
     def _send(self, fk: tuple, key: tuple, instruction: int, seq: int, row: Any, ts: int, hdrs: Any) -> None:
-        value = _dumps((fk, key, instruction, seq, row), _HIGHEST)
+        value = _dumps((fk, (key, instruction, seq, row)), _HIGHEST)
         self.produce(ProducerRecord(self.topic, self.fk_bytes(fk), value, ts, hdrs))
 
     # -------------------------------------------------------------------- responses
@@ -151,7 +151,7 @@ class FkRight:
             self._respond(lkey, seq, new, False, None, max(ts, sub_ts), hdrs)
 
     def on_subscription(self, fk: Any, payload: Any, old: Any, ts: int, hdrs: Any) -> None:
-        _, lkey, instruction, seq, row = payload
+        lkey, instruction, seq, row = payload
         fkb = self.right_key_bytes(fk)
         sk = self._prefix(fkb) + self.left_key_bytes(lkey)
         if instruction in (DELETE_KEY_NO_PROPAGATE, DELETE_KEY_AND_PROPAGATE):
