@@ -233,6 +233,8 @@ class EmbeddedTransaction(LogTransaction):
                 p = self._sticky.get(name)
                 if p is None:
                     p = self._null_key_partition(t)
+            elif t.partitions == 1:
+                p = 0  # no need to hash
             else:
                 h = _HASHES.get(key)
                 p = (key_hash(key) if h is None else h) % t.partitions
@@ -290,6 +292,8 @@ class EmbeddedTransaction(LogTransaction):
             if partition is None:
                 if k is None:
                     p = self._null_key_partition(t)
+                elif nparts == 1:
+                    p = 0
                 else:
                     h = hashes.get(k)
                     p = (key_hash(k) if h is None else h) % nparts

@@ -164,7 +164,11 @@ class KeyValueStore:
         enc.clear()
         for k, v in self.dirty.items():
             enc[k] = None if v is _DELETED else _dumps(v, _HIGHEST)
-        if self.log is None or self.topic is None:
+        if self.log is None or self.topic is None or not enc:
+            return
+        batch = getattr(tx, "produce_batch", None)
+        if batch is not None:  # the columnar path: no record object per change
+            batch(self.topic, self.partition, list(enc), list(enc.values()))
             return
         produce = tx.produce
         topic, part = self.topic, self.partition
