@@ -10,7 +10,8 @@ case:
    once they stream; otherwise inputs are produced, the runner waits until every persistent query has
    consumed them, then each query goes to ``POST /query`` (StreamedRow JSON);
 4. responses are compared in order with ``responses`` (``admin`` entities: the fields given must match;
-   ``query``: every element, ``key|starts_with`` supported), or the HTTP error with ``expectedError``.
+   ``query``: every element, ``key|starts_with`` supported; rows of pull queries in any order, since
+   ksqlDB defines none), or the HTTP error with ``expectedError``.
 
 Inputs are produced straight into the server's embedded log (the harness opens the same LMDB directory, as
 ksqlDB's harness produces to Kafka). Cases that need what this runner cannot check are skipped, saying why.
@@ -60,6 +61,7 @@ SERVER_PROPERTIES = {
     "ksql.server.command.response.timeout.ms": "10000",
 }
 _SELECT = re.compile(r"^\s*(SELECT|PRINT)\b", re.IGNORECASE)
+_EMIT = re.compile(r"\bEMIT\s+(CHANGES|FINAL)\b", re.IGNORECASE)
 
 
 class Done(Exception):
@@ -412,7 +414,9 @@ class RestRunner:
         if case.expected_error is not None:
             raise Done(FAILED, f"expected error {case.expected_error.get('message')!r}, but every request "
                        "succeeded", "expected error not raised")
-        self.compare(expected, actual)
+        first_query = len(actual) - len(queries)
+        pulls = frozenset(first_query + k for k, q in enumerate(queries) if not _EMIT.search(q))
+        self.compare(expected, actual, pulls)
 
     def judge_error(self, case: Case, status: int, body: Any, what: str) -> None:
         message = body.get("message", "") if isinstance(body, dict) else str(body)
@@ -434,7 +438,7 @@ class RestRunner:
             raise Done(FAILED, "; ".join(problems), f"expected error not matched: {normalize(exp.get('message', ''))}")
         raise Done(PASSED)
 
-    def compare(self, expected: list[Any], actual: list[Any]) -> None:
+    def compare(self, expected: list[Any], actual: list[Any], pulls: frozenset[int] = frozenset()) -> None:
         if len(expected) != len(actual):
             raise Done(FAILED, f"{len(actual)} responses, expected {len(expected)}: {_show(actual)}",
                        "response count mismatch")
@@ -448,14 +452,29 @@ class RestRunner:
             elif "query" in e:
                 if "query" not in a or not isinstance(a["query"], list):
                     raise Done(FAILED, f"response {i}: expected query output, got {_show(a)}", "response kind")
-                self.compare_query(i, e["query"], a["query"])
+                self.compare_query(i, e["query"], a["query"], any_order=i in pulls)
             else:
                 raise Done(SKIPPED, f"Unsupported: response kind {sorted(e)}")
 
-    def compare_query(self, i: int, expected: list[Any], actual: list[Any]) -> None:
+    def compare_query(self, i: int, expected: list[Any], actual: list[Any], any_order: bool = False) -> None:
+        """Elements in order; with ``any_order`` (pull queries: ksqlDB defines no row order, a table scan
+        visits partitions and keys in store order) rows may come in any order, each matched once."""
         if len(expected) != len(actual):
             raise Done(FAILED, f"query {i}: {len(actual)} elements, expected {len(expected)}: got {_show(actual)}; "
                        f"expected {_show(expected)}", "query element count mismatch")
+        if any_order:
+            rows_e = [j for j, e in enumerate(expected) if isinstance(e, dict) and "row" in e]
+            rows_a = [j for j, a in enumerate(actual) if isinstance(a, dict) and "row" in a]
+            if rows_e == rows_a:
+                unused = list(rows_a)
+                for j in rows_e:
+                    match = next((k for k in unused if _subset_diff(expected[j], actual[k], "row") is None), None)
+                    if match is None:
+                        raise Done(FAILED, f"query {i}: no row matches {_show(expected[j])} among "
+                                   f"{_show([actual[k] for k in unused])}", "query row mismatch")
+                    unused.remove(match)
+                expected = [e for j, e in enumerate(expected) if j not in rows_e]
+                actual = [a for j, a in enumerate(actual) if j not in rows_a]
         for j, (e, a) in enumerate(zip(expected, actual, strict=True)):
             problem = _subset_diff(e, a, f"query[{j}]", exact_rows=True)
             if problem:
