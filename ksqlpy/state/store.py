@@ -52,6 +52,7 @@ class KeyValueStore:
         self.cache: dict[bytes, Any] = {}
         self.dirty: dict[bytes, Any] = {}
         self._encoded: dict[bytes, bytes | None] = {}
+        self._rtxn: lmdb.Transaction | None = None  # one read snapshot per batch for cache misses
         self.restored = 0  # changelog records replayed by the last restore
         self._restore()
 
@@ -99,8 +100,10 @@ class KeyValueStore:
         v = self.cache.get(key)
         if v is not None:
             return None if v is _DELETED else v
-        with self.env.begin(db=self.data, buffers=False) as txn:
-            raw = txn.get(key)
+        txn = self._rtxn
+        if txn is None:
+            txn = self._rtxn = self.env.begin(db=self.data, buffers=False)
+        raw = txn.get(key)
         if raw is None:
             return None
         value = _loads(raw)
@@ -175,8 +178,14 @@ class KeyValueStore:
         for k, payload in enc.items():
             produce(ProducerRecord(topic, k, payload, None, None, part))
 
+    def _end_read(self) -> None:
+        if self._rtxn is not None:
+            self._rtxn.abort()
+            self._rtxn = None
+
     def commit_local(self) -> None:
         """Apply this batch's changes to LMDB with the changelog offset they reach (one write txn)."""
+        self._end_read()
         if not self.dirty:
             return
         enc = self._encoded
@@ -197,11 +206,13 @@ class KeyValueStore:
 
     def abort(self) -> None:
         """Forget uncommitted changes (the batch's log transaction failed)."""
+        self._end_read()
         self.dirty.clear()
         self._encoded.clear()
         self.cache.clear()
 
     def close(self) -> None:
+        self._end_read()
         self.env.close()
         if self.log is None:
             shutil.rmtree(self.directory, ignore_errors=True)
