@@ -275,7 +275,8 @@ class _Builder:
                 make = self.source_channel(left, key_fn, target, table)
                 sub.wiring.append(lambda ctx: ctx.channels.append(make(ctx)))
         elif node.repartition_left:
-            topic = self.topic(f"{node.context}Join-left-repartition", sub.partitions)
+            suffix = "Join-left-repartition" if node.flavor == "STREAM_STREAM" else "Join-repartition"
+            topic = self.topic(f"{node.context}{suffix}", sub.partitions)
             child = self.sub(self.partitions(left))
             self.node(left, child, lambda ctx: self.repartition_emit(ctx, topic, key_fn, key_bytes))
             self.internal_input(sub, topic, target)
