@@ -115,6 +115,12 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
         pq.source_names = built_join.source_names
         pq.aggregation = built_join.aggregation
         pq.resources.append(built_join)
+        if built_join.aggregation is not None:
+            from ksqlpy.engine.materialized import attach_aggregate
+
+            attach_aggregate(pq, built_join.aggregation)
+        elif built_join.materialization is not None:
+            pq.materialization = built_join.materialization  # type: ignore[attr-defined]
         return pq
     if plan.aggregation is not None:
         from ksqlpy.runtime.aggregate import build_aggregate_tasks

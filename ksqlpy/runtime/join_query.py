@@ -28,6 +28,7 @@ class BuiltJoin:
     source_names: list[str]
     resources: list[Any] = field(default_factory=list)
     aggregation: Any = None
+    materialization: Any = None  # what pull queries read of a table result (runtime.materialize)
 
     def close(self) -> None:
         for r in self.resources:
@@ -45,10 +46,22 @@ def build_join(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list
         from ksqlpy.engine.queries import _processor_for
 
         factory, _ = _processor_for(engine, plan, query_id, groups, persistent=persistent)
+        stores: dict[int, Any] = {}
+        if persistent and sink is not None and sink.kind == "TABLE":
+            factory = _materializing(engine, plan, query_id, sink, factory, stores)
         tasks = build_join_tasks(engine, plan, query_id, persistent=persistent, group=group, start_at=start_at,
                                  finish_for=lambda p: JoinOutput(plan, factory(p), p), writer=writer,
                                  on_rows=on_rows)
-        return BuiltJoin(tasks.tasks, names, [tasks])
+        built = BuiltJoin(tasks.tasks, names, [tasks])
+        if stores:
+            from ksqlpy.engine.materialized import _sort_key
+            from ksqlpy.runtime.materialize import StoreMaterialization
+
+            assert sink is not None
+            built.materialization = StoreMaterialization([stores[p] for p in sorted(stores)], sink.windowed,
+                                                         _sort_key(sink))
+            built.resources.append(_Closing([s.kv for s in stores.values()]))
+        return built
     return _with_aggregation(engine, plan, query_id, groups, persistent=persistent, sink=sink, writer=writer,
                              group=group, start_at=start_at, on_rows=on_rows, names=names)
 
@@ -78,6 +91,41 @@ def _with_aggregation(engine: Engine, plan: QueryPlan, query_id: str, groups: li
                                 group=group, start_at="earliest", partitions=partitions, on_rows=on_rows)
     built = BuiltJoin([*joined.tasks, *agg.tasks], names, [joined, agg], aggregation=agg)
     return built
+
+
+def _materializing(engine: Engine, plan: QueryPlan, query_id: str, sink: Source, factory: Any,
+                   stores: dict[int, Any]) -> Any:
+    """Processors that also upsert the table's rows into a store per partition (for pull queries)."""
+    import os
+
+    from ksqlpy.runtime.materialize import MaterializingProcessor
+    from ksqlpy.runtime.materialize import TableStore as MaterializedRows
+    from ksqlpy.state.store import KeyValueStore
+
+    service = str(engine.prop("ksql.service.id", "default_"))
+    prefix = str(engine.prop("ksql.persistent.prefix", "query_"))
+    changelog = f"_confluent-ksql-{service}{prefix}{query_id}-Materialize-changelog"
+    partitions = _partitions(engine, plan.source.topic)
+    if not engine.log.topic_exists(changelog):
+        engine.log.create_topic(changelog, partitions, 1, {"cleanup.policy": "compact"})
+
+    def make(p: int) -> Any:
+        kv = KeyValueStore(os.path.join(engine.data_dir, "state", query_id, f"Materialize-{p}"), engine.log,
+                           changelog, p)
+        stores[p] = MaterializedRows(kv, len(sink.key_columns), sink.windowed is not None)
+        return MaterializingProcessor(factory(p), stores[p])
+
+    return make
+
+
+class _Closing:
+    def __init__(self, kvs: list[Any]) -> None:
+        self.kvs = kvs
+
+    def close(self) -> None:
+        for kv in self.kvs:
+            kv.close()
+        self.kvs = []
 
 
 def _partitions(engine: Engine, topic: str) -> int:
