@@ -18,6 +18,10 @@ from typing import Any
 import anyio
 from fastapi import FastAPI, Request, WebSocket
 from fastapi.exceptions import RequestValidationError
+from starlette.exceptions import HTTPException as StarletteHTTPException
+from starlette.responses import PlainTextResponse, RedirectResponse, Response
+
+from ksqlpy.errors import KsqlError
 from ksqlpy.server import queries as Q
 from ksqlpy.server.auth import BasicAuthMiddleware, load_users
 from ksqlpy.server.config import ServerConfig
@@ -54,10 +58,6 @@ from ksqlpy.server.streaming import (
     choose,
 )
 from ksqlpy.server.values import dumps
-from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.responses import PlainTextResponse, RedirectResponse, Response
-
-from ksqlpy.errors import KsqlError
 
 LOG = logging.getLogger("ksqlpy.server")
 KSQL_VERSION = "0.29.0"  # the ksqlDB REST API version served (clients check it)

@@ -12,10 +12,11 @@ import binascii
 import hashlib
 import hmac
 
+from starlette.types import ASGIApp, Receive, Scope, Send
+
 from ksqlpy.server.config import ConfigError
 from ksqlpy.server.errors import UNAUTHORIZED, envelope
 from ksqlpy.server.values import dumps
-from starlette.types import ASGIApp, Receive, Scope, Send
 
 OPEN_PATHS = ("/chc/",)
 

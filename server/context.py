@@ -14,6 +14,9 @@ import time
 import uuid
 from typing import Any
 
+from ksqlpy import grammar
+from ksqlpy.engine.command_log import Command, CommandLog, execute_command, replay
+from ksqlpy.engine.results import StatementResult
 from ksqlpy.server import plog
 from ksqlpy.server.config import ServerConfig
 from ksqlpy.server.errors import (
@@ -24,10 +27,6 @@ from ksqlpy.server.errors import (
     ServerError,
 )
 from ksqlpy.server.properties import denylist
-
-from ksqlpy import grammar
-from ksqlpy.engine.command_log import Command, CommandLog, execute_command, replay
-from ksqlpy.engine.results import StatementResult
 
 LOG = logging.getLogger("ksqlpy.server")
 

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
 from ksqlpy.server.errors import PAYLOAD_TOO_LARGE, ServerError, envelope
 from ksqlpy.server.values import dumps
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 UNGATED = ("/chc/", "/openapi.json", "/docs")
 UNBOUNDED = ("/inserts-stream",)

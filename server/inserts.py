@@ -14,13 +14,13 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import orjson
-from ksqlpy.server.errors import BAD_REQUEST, BAD_STATEMENT, SERVER_ERROR, ServerError
-from ksqlpy.server.values import dumps
 
 from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.serde.base import SerdeError
 from ksqlpy.serde.coerce import NeedExact, json_converter
+from ksqlpy.server.errors import BAD_REQUEST, BAD_STATEMENT, SERVER_ERROR, ServerError
+from ksqlpy.server.values import dumps
 
 
 class RowInserter:

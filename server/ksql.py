@@ -11,18 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from ksqlpy import grammar
+from ksqlpy.engine.command_log import is_distributed
+from ksqlpy.engine.config import as_bool
+from ksqlpy.engine.results import StatementResult
+from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.server import entities as E
 from ksqlpy.server.context import ServerContext
 from ksqlpy.server.errors import QUERY_ENDPOINT, ServerError, bad_request, from_ksql_error
 from ksqlpy.server.models import KsqlRequest
 from ksqlpy.server.properties import check_overrides, check_property
-
-from ksqlpy import grammar
-from ksqlpy.engine.command_log import is_distributed
-from ksqlpy.engine.config import as_bool
-from ksqlpy.engine.results import StatementResult
-from ksqlpy.errors import KsqlError
 
 QUERY_ENDPOINT_MESSAGE = ("The following statement types should be issued to the websocket endpoint '/query':\n"
                           "\t* PRINT\n\t* SELECT")

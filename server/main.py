@@ -51,6 +51,7 @@ def hypercorn_config(config: ServerConfig) -> Any:
 
 async def serve(config: ServerConfig) -> None:
     from hypercorn.asyncio import serve as hypercorn_serve
+
     from ksqlpy.server.app import create_app
     from ksqlpy.server.context import ServerContext
 

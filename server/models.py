@@ -10,8 +10,9 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 import orjson
-from ksqlpy.server.errors import ServerError, bad_request
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
+
+from ksqlpy.server.errors import ServerError, bad_request
 
 Scalar = str | int | float | bool | None
 

@@ -14,6 +14,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import orjson
+
 from ksqlpy.grammar import ast as A
 from ksqlpy.server.errors import bad_request
 

@@ -11,6 +11,7 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.errors import MAX_PUSH_QUERIES_EXCEEDED, ServerError, bad_request, from_ksql_error
@@ -18,8 +19,6 @@ from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
 from ksqlpy.server.streaming import Column, Writer, rows_of
 from ksqlpy.server.values import row_converter
-
-from ksqlpy.errors import KsqlError
 
 PUSH, PULL_TABLE, PULL_STREAM, PRINT = "push", "pull_table", "pull_stream", "print"
 

@@ -18,9 +18,10 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import anyio
-from ksqlpy.server.values import dumps, quote
 from starlette.responses import Response
 from starlette.types import Receive, Scope, Send
+
+from ksqlpy.server.values import dumps, quote
 
 DELIMITED = "application/vnd.ksqlapi.delimited.v1"
 KSQL_V1_JSON = "application/vnd.ksql.v1+json"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import anyio
 from fastapi import WebSocket, WebSocketDisconnect
+
 from ksqlpy.server import queries as Q
 from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.entities import schema_info

@@ -1,0 +1,336 @@
+"""The real server over HTTP/1.1 and HTTP/2 (prior knowledge): statements, queries, errors, endpoints."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import ksql, stream_lines
+
+DELIMITED = "application/vnd.ksqlapi.delimited.v1"
+V1_JSON = "application/vnd.ksql.v1+json"
+
+
+def create_stream(client: Any, name: str, partitions: int = 1) -> None:
+    body = ksql(client, f"CREATE STREAM {name} (ID INT KEY, V STRING) WITH (kafka_topic='{name.lower()}', "
+                        f"partitions={partitions}, value_format='JSON');")
+    assert body[0]["@type"] == "currentStatus"
+    assert body[0]["commandStatus"]["status"] == "SUCCESS"
+
+
+def insert(client: Any, name: str, *rows: tuple[int, str]) -> None:
+    sql = " ".join(f"INSERT INTO {name} (ID, V) VALUES ({i}, '{v}');" for i, v in rows)
+    assert ksql(client, sql) == []
+
+
+def push_queries(client: Any) -> list[str]:
+    return [q["id"] for q in ksql(client, "SHOW QUERIES;")[0]["queries"] if q["queryType"] == "PUSH"]
+
+
+def wait_until(cond: Any, timeout: float = 10.0) -> bool:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        if cond():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_protocol_is_what_was_asked(client: Any) -> None:
+    r = client.get("/info")
+    assert r.status_code == 200
+    assert r.http_version == ("HTTP/2" if client._transport._pool._http2 else "HTTP/1.1")
+
+
+def test_info_health_metadata(client: Any) -> None:
+    info = client.get("/info")
+    assert info.headers["content-type"] == "application/json"
+    server = info.json()["KsqlServerInfo"]
+    assert server["ksqlServiceId"] == "default_" and server["serverStatus"] == "RUNNING"
+    assert server["version"].startswith("0.")
+    health = client.get("/healthcheck").json()
+    assert health["isHealthy"] is True and health["serverState"] == "READY"
+    assert set(health["details"]) == {"metastore", "kafka", "commandRunner"}
+    meta = client.get("/v1/metadata").json()
+    assert meta["clusterId"]["scope"]["clusters"]["ksql-cluster"] == "default_"
+    assert client.get("/v1/metadata/id").json() == meta["clusterId"]
+    assert "clusterStatus" in client.get("/clusterStatus").json()
+    assert client.get("/chc/live").json() == {}
+    root = client.get("/", follow_redirects=False)
+    assert root.status_code == 307 and root.headers["location"] == "/info"
+
+
+def test_unknown_route_is_plain_404(client: Any) -> None:
+    r = client.get("/no/such/thing")
+    assert r.status_code == 404 and r.text == "Not Found"
+
+
+def test_is_valid_property(client: Any) -> None:
+    assert client.get("/is_valid_property/auto.offset.reset").json() is True
+    r = client.get("/is_valid_property/not.a.property")
+    assert r.status_code == 400
+    assert r.json()["error_code"] == 40000 and "Not recognizable" in r.json()["message"]
+
+
+def test_create_insert_push_limit_delimited(client: Any, unique: Any) -> None:
+    s = unique("S")
+    create_stream(client, s)
+    out: dict[str, Any] = {}
+
+    def run() -> None:
+        with client.stream("POST", "/query-stream", json={"sql": f"SELECT * FROM {s} EMIT CHANGES LIMIT 2;"},
+                           headers={"Accept": DELIMITED}) as r:
+            out["status"] = r.status_code
+            out["type"] = r.headers["content-type"]
+            out["lines"] = [json.loads(x) for x in stream_lines(r) if x.strip()]
+
+    t = threading.Thread(target=run)
+    t.start()
+    assert wait_until(lambda: len(push_queries(client)) > 0)
+    insert(client, s, (1, "a"), (2, "b"), (3, "c"))
+    t.join(20)
+    assert out["status"] == 200 and out["type"] == DELIMITED
+    meta, *rows = out["lines"]
+    assert meta["columnNames"] == ["ID", "V"] and meta["columnTypes"] == ["INTEGER", "STRING"]
+    assert meta["queryId"].startswith(f"transient_{s}_")
+    assert rows == [[1, "a"], [2, "b"]]
+    assert wait_until(lambda: not push_queries(client)), "the push query outlived its LIMIT"
+
+
+def test_query_endpoint_streamed_row_format(client: Any, unique: Any) -> None:
+    s = unique("S")
+    create_stream(client, s)
+    insert(client, s, (1, "a"), (2, "b"))
+    r = client.post("/query", headers={"Accept": V1_JSON},
+                    json={"ksql": f"SELECT * FROM {s} EMIT CHANGES LIMIT 2;",
+                          "streamsProperties": {"auto.offset.reset": "earliest"}})
+    assert r.status_code == 200 and r.headers["content-type"] == V1_JSON
+    lines = r.text.split("\n")
+    assert lines[0].startswith('[{"header":{"queryId":"transient_')
+    assert lines[0].endswith('"schema":"`ID` INTEGER, `V` STRING"}},')
+    assert lines[1:] == ['{"row":{"columns":[1,"a"]}},', '{"row":{"columns":[2,"b"]}},',
+                         '{"finalMessage":"Limit Reached"}]']
+    assert json.loads(r.text)[-1] == {"finalMessage": "Limit Reached"}
+
+
+def test_pull_query_on_stream_formats(client: Any, unique: Any) -> None:
+    s = unique("S")
+    create_stream(client, s)
+    insert(client, s, (1, "a"), (2, "b"))
+    body = client.post("/query-stream", json={"sql": f"SELECT * FROM {s};"}, headers={"Accept": "application/json"})
+    assert body.headers["content-type"] == "application/json"
+    meta, *rows = body.json()
+    assert meta["queryId"].startswith("query_") and rows == [[1, "a"], [2, "b"]]
+    old = client.post("/query", json={"ksql": f"SELECT V FROM {s} WHERE ID = 2;"}, headers={"Accept": V1_JSON}).json()
+    assert old[0]["header"]["schema"] == "`V` STRING"
+    assert old[1:] == [{"row": {"columns": ["b"]}}, {"finalMessage": "Query Completed"}]
+    # curl's Accept: */* gets the delimited form, as from ksqlDB
+    star = client.post("/query-stream", json={"sql": f"SELECT * FROM {s};"}, headers={"Accept": "*/*"})
+    assert star.headers["content-type"] == DELIMITED and star.text.count("\n") == 3
+
+
+def test_pull_query_on_table_answers_from_state(client: Any, unique: Any) -> None:
+    s, t = unique("S"), unique("T")
+    create_stream(client, s)
+    created = ksql(client, f"CREATE TABLE {t} AS SELECT ID, COUNT(*) AS N FROM {s} GROUP BY ID;",
+                   streamsProperties={"auto.offset.reset": "earliest"})
+    qid = created[0]["commandStatus"]["queryId"]
+    assert qid.startswith(f"CTAS_{t}_") and created[0]["commandId"] == f"table/{t}/create"
+    insert(client, s, (1, "a"), (1, "b"), (2, "c"))
+
+    def counts() -> Any:
+        r = client.post("/query", json={"ksql": f"SELECT * FROM {t} WHERE ID = 1;"}, headers={"Accept": V1_JSON})
+        return r.json()
+
+    assert wait_until(lambda: counts()[1:] == [{"row": {"columns": [1, 2]}}])
+    assert counts()[0]["header"]["schema"] == "`ID` INTEGER KEY, `N` BIGINT"
+
+
+def test_show_describe_explain_terminate(client: Any, unique: Any) -> None:
+    s, s2 = unique("S"), unique("S2_")
+    create_stream(client, s)
+    created = ksql(client, f"CREATE STREAM {s2} AS SELECT * FROM {s};")[0]
+    qid = created["commandStatus"]["queryId"]
+    assert created["commandStatus"]["message"] == f"Created query with ID {qid}"
+    assert qid == f"CSAS_{s2}_{created['commandSequenceNumber']}"
+    streams = ksql(client, "SHOW STREAMS;")[0]
+    assert streams["@type"] == "streams"
+    mine = next(x for x in streams["streams"] if x["name"] == s)
+    assert mine == {"type": "STREAM", "name": s, "topic": s.lower(), "keyFormat": "KAFKA", "valueFormat": "JSON",
+                    "isWindowed": False}
+    queries = ksql(client, "SHOW QUERIES;")[0]["queries"]
+    q = next(x for x in queries if x["id"] == qid)
+    assert q["sinks"] == [s2] and q["sinkKafkaTopics"] == [s2] and q["queryType"] == "PERSISTENT"
+    desc = ksql(client, f"DESCRIBE {s};")[0]
+    assert desc["@type"] == "sourceDescription"
+    d = desc["sourceDescription"]
+    assert d["fields"][0] == {"name": "ID", "schema": {"type": "INTEGER", "fields": None, "memberSchema": None},
+                              "type": "KEY"}
+    assert [x["id"] for x in d["readQueries"]] == [qid] and d["readQueries"][0]["queryType"] == "PERSISTENT"
+    ext = ksql(client, f"DESCRIBE {s} EXTENDED;")[0]["sourceDescription"]
+    assert ext["extended"] is True and ext["partitions"] == 1
+    explain = ksql(client, f"EXPLAIN {qid};")[0]
+    assert explain["@type"] == "queryDescription"
+    qd = explain["queryDescription"]
+    assert qd["id"] == qid and qd["sources"] == [s] and qd["sinks"] == [s2] and qd["state"] == "RUNNING"
+    assert client.get(f"/status/stream/{s2}/create").json()["queryId"] == qid
+    assert client.get("/status").json()["commandStatuses"][f"stream/{s2}/create"] == "SUCCESS"
+    term = ksql(client, f"TERMINATE {qid};")[0]
+    assert term["commandId"] == f"terminate/{qid}/execute"
+    assert term["commandStatus"]["message"] == "Query terminated."
+    assert qid not in [x["id"] for x in ksql(client, "SHOW QUERIES;")[0]["queries"]]
+    dropped = ksql(client, f"DROP STREAM {s2};")[0]
+    assert dropped["commandStatus"]["message"] == f"Source `{s2}` (topic: {s2}) was dropped."
+
+
+def test_if_not_exists_is_a_warning(client: Any, unique: Any) -> None:
+    s = unique("S")
+    create_stream(client, s)
+    again = ksql(client, f"CREATE STREAM IF NOT EXISTS {s} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}', "
+                         "value_format='JSON');")
+    assert again[0]["@type"] == "warning_entity" and again[0]["message"].startswith("Cannot add")
+
+
+def test_define_and_set_apply_to_the_rest_of_the_request(client: Any, unique: Any) -> None:
+    s = unique("S")
+    body = ksql(client, f"DEFINE name = '{s}'; CREATE STREAM ${{name}} (ID INT KEY) WITH (kafka_topic='{s.lower()}', "
+                        "partitions=1, value_format='JSON'); SET 'auto.offset.reset' = 'earliest'; SHOW PROPERTIES;")
+    assert [e["@type"] for e in body] == ["currentStatus", "properties"]
+    assert body[0]["commandId"] == f"stream/{s}/create"
+    props = {p["name"]: p for p in body[1]["properties"]}
+    assert props["auto.offset.reset"]["value"] == "earliest"
+    assert "auto.offset.reset" in body[1]["overwrittenProperties"]
+    # the SET did not outlive its request
+    props = {p["name"]: p for p in ksql(client, "SHOW PROPERTIES;")[0]["properties"]}
+    assert props["auto.offset.reset"]["value"] == "latest"
+
+
+def test_statement_errors(client: Any, unique: Any) -> None:
+    bad = client.post("/ksql", json={"ksql": "CREATE STREAM;"})
+    assert bad.status_code == 400 and bad.headers["content-type"] == "application/json"
+    body = bad.json()
+    assert body["@type"] == "statement_error" and body["error_code"] == 40001
+    assert body["statementText"] == "CREATE STREAM;" and body["entities"] == []
+    missing = client.post("/ksql", json={"ksql": "DESCRIBE NO_SUCH_THING;"}).json()
+    assert missing["error_code"] == 40001 and "NO_SUCH_THING" in missing["message"]
+    select = client.post("/ksql", json={"ksql": "SHOW STREAMS; SELECT * FROM X EMIT CHANGES;"})
+    assert select.status_code == 400
+    assert select.json()["error_code"] == 40002 and "'/query'" in select.json()["message"]
+
+
+def test_request_errors(client: Any) -> None:
+    r = client.post("/ksql", content=b"{not json", headers={"Content-Type": "application/json"})
+    assert r.status_code == 400 and r.json() == {
+        "@type": "generic_error", "error_code": 40000, "message": r.json()["message"]}
+    assert r.json()["message"].startswith("Invalid JSON in request")
+    assert client.post("/ksql", json={"sql": "SHOW STREAMS;"}).json()["error_code"] == 40000
+    assert client.post("/ksql", json={"ksql": 5}).status_code == 400
+    # unknown fields are ignored, as ksqlDB does; the Content-Type is not checked
+    ok = client.post("/ksql", content=b'{"ksql":"SHOW STREAMS;","extra":1}', headers={"Content-Type": "text/plain"})
+    assert ok.status_code == 200
+    prop = client.post("/ksql", json={"ksql": "SHOW STREAMS;", "streamsProperties": {"no.such.prop": "1"}})
+    assert prop.status_code == 400 and "Not recognizable" in prop.json()["message"]
+    closed = client.post("/close-query", json={"queryId": "transient_NOPE_1"})
+    assert closed.status_code == 400 and closed.json()["message"] == "No query with id transient_NOPE_1"
+    wrong = client.post("/query", json={"ksql": "SHOW STREAMS;"})
+    assert wrong.status_code == 400 and "not supported for this resource" in wrong.json()["message"]
+    stream_err = client.post("/query-stream", json={"sql": "SELECT * FROM NOPE EMIT CHANGES;"})
+    assert stream_err.status_code == 400 and stream_err.json()["@type"] == "statement_error"
+
+
+def test_command_sequence_number_timeout(client: Any) -> None:
+    r = client.post("/ksql", json={"ksql": "SHOW STREAMS;", "commandSequenceNumber": 10**9})
+    assert r.status_code == 503 and r.json()["error_code"] == 50301
+
+
+def test_close_query_ends_the_stream(client: Any, unique: Any) -> None:
+    s = unique("S")
+    create_stream(client, s)
+    with client.stream("POST", "/query-stream", json={"sql": f"SELECT * FROM {s} EMIT CHANGES;"}) as r:
+        lines = stream_lines(r)
+        meta = json.loads(next(lines))
+        closed = httpx.post(str(client.base_url) + "/close-query", json={"queryId": meta["queryId"]})
+        assert closed.status_code == 200 and closed.content == b""
+        assert [x for x in lines if x.strip()] == []  # the response ended
+    assert meta["queryId"] not in push_queries(client)
+
+
+def test_client_going_away_stops_the_push_query(client: Any, unique: Any) -> None:
+    s = unique("S")
+    create_stream(client, s)
+    with httpx.Client(base_url=str(client.base_url), http2=True, http1=False, timeout=10) as other:
+        with other.stream("POST", "/query-stream", json={"sql": f"SELECT * FROM {s} EMIT CHANGES;"}) as r:
+            qid = json.loads(next(stream_lines(r)))["queryId"]
+            assert qid in push_queries(client)
+    # the connection is gone: the server must end the query (no leaked consumer)
+    assert wait_until(lambda: qid not in push_queries(client)), "push query leaked after disconnect"
+
+
+def test_max_push_queries(client: Any, unique: Any) -> None:
+    s = unique("S")
+    create_stream(client, s)
+    limit = 5  # the module's server runs with ksql.max.push.queries=5
+    with httpx.Client(base_url=str(client.base_url), timeout=10) as other:
+        streams = []
+        try:
+            for _ in range(limit):
+                r = other.send(other.build_request("POST", "/query-stream",
+                                                   json={"sql": f"SELECT * FROM {s} EMIT CHANGES;"}), stream=True)
+                streams.append(r)
+                assert r.status_code == 200
+            over = client.post("/query-stream", json={"sql": f"SELECT * FROM {s} EMIT CHANGES;"})
+            assert over.status_code == 400 and over.json()["error_code"] == 40003
+        finally:
+            for r in streams:
+                r.close()
+    assert wait_until(lambda: not push_queries(client))
+
+
+def test_inserts_stream(server: Any, unique: Any) -> None:
+    with httpx.Client(base_url=server.url, http1=True, http2=False) as h1:
+        create_stream(h1, (s := unique("S")))
+        r = h1.post("/inserts-stream", content=b'{"target":"x"}\n')
+        assert r.status_code == 400 and r.json()["error_code"] == 40004
+    with httpx.Client(base_url=server.url, http1=False, http2=True) as h2:
+        body = f'{{"target":"{s.lower()}"}}\n{{"ID":1,"V":"a"}}\n{{"id":2,"v":"b"}}\n'.encode()
+        r = h2.post("/inserts-stream", content=body)
+        assert r.status_code == 200 and r.http_version == "HTTP/2"
+        assert [json.loads(x) for x in r.text.splitlines()] == [{"status": "ok", "seq": 0}, {"status": "ok", "seq": 1}]
+        bad = h2.post("/inserts-stream", content=f'{{"target":"{s}"}}\n{{"ID":"x"}}\n'.encode(),
+                      headers={"Accept": "application/json"})
+        err = bad.json()[0]
+        assert err["status"] == "error" and err["seq"] == 0 and err["error_code"] == 40000
+        unknown = h2.post("/inserts-stream", content=b'{"target":"NO_SUCH"}\n')
+        assert unknown.status_code == 400 and "unknown stream/table" in unknown.json()["message"]
+        rows = h2.post("/query-stream", json={"sql": f"SELECT * FROM {s};"}, headers={"Accept": "application/json"})
+        assert rows.json()[1:] == [[1, "a"], [2, "b"]]
+
+
+def test_processing_log_stream(client: Any, unique: Any) -> None:
+    s = unique("S")
+    ksql(client, f"CREATE STREAM {s}_TEXT (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}', partitions=1, "
+                 "value_format='JSON');")
+    ksql(client, f"CREATE STREAM {s}_NUM (ID INT KEY, V INT) WITH (kafka_topic='{s.lower()}', value_format='JSON');")
+    qid = ksql(client, f"CREATE STREAM {s}_OUT AS SELECT * FROM {s}_NUM;",
+               streamsProperties={"auto.offset.reset": "earliest"})[0]["commandStatus"]["queryId"]
+    insert(client, f"{s}_TEXT", (1, "not a number"))
+
+    def logged() -> list[Any]:
+        r = client.post("/query-stream", headers={"Accept": "application/json"},
+                        json={"sql": "SELECT LOGGER, MESSAGE FROM KSQL_PROCESSING_LOG;"})
+        return [row for row in r.json()[1:] if qid in row[0]]
+
+    assert wait_until(logged), "no processing log row"
+    logger, message = logged()[0]
+    assert logger == f"processing.{qid}.KsqlTopic.Source.deserializer"
+    assert message["TYPE"] == 0 and message["DESERIALIZATIONERROR"]["TOPIC"] == s.lower()
+
+
+@pytest.mark.parametrize("path", ["/ksql", "/query"])
+def test_request_size_limit(server: Any, path: str) -> None:
+    r = httpx.post(server.url + path, content=b'{"ksql":"' + b"x" * (11 * 1024 * 1024) + b'"}')
+    assert r.status_code == 413 and r.json()["error_code"] == 41300
