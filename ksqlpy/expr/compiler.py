@@ -194,6 +194,12 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
             return Compiled(self._guard([a2, b2], "{0} " + op + " {1}"), rt)
         self.consts["_rt"] = _runtime()
         wrap = "_rt.wrap_int" if rt == T.INTEGER else "_rt.wrap_long"
+        if op in "/%" and b.literal and type(b.value) is int and b.value > 0:
+            # a positive literal divisor: Java's truncating division and remainder inlined (no call, no
+            # zero or overflow case); same results as _rt.idiv / _rt.imod
+            body = ("({0} // {1} if {0} >= 0 else -(-{0} // {1}))" if op == "/"
+                    else "({0} % {1} if {0} >= 0 else -(-{0} % {1}))")
+            return Compiled(self._guard([a, b], body), rt)  # (_guard names a computed operand once)
         if op == "/":
             return Compiled(self._guard([a, b], "_rt.idiv({0}, {1})"), rt)
         if op == "%":

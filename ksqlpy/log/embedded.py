@@ -279,6 +279,10 @@ class EmbeddedTransaction(LogTransaction):
             return
         if partition is not None and not 0 <= partition < t.partitions:
             raise UnknownTopicError(f"topic {t.name!r} has no partition {partition} (it has {t.partitions})")
+        if (headers is None and timestamps is not None and None not in keys and None not in values
+                and None not in timestamps):
+            self._produce_plain(t, partition, keys, values, timestamps)
+            return
         now = int(_time() * 1000)
         nparts = t.partitions
         states = self._pstates[topic]
@@ -310,6 +314,46 @@ class EmbeddedTransaction(LogTransaction):
         if topic != self._last_t:
             self._note_last()
             self._last_t = topic
+        self._last_p = p
+        self._npending += n
+        if self._npending >= _FLUSH_EVERY:
+            self._flush()
+
+    def _produce_plain(self, t: _Topic, partition: int | None, keys: Sequence[bytes], values: Sequence[bytes],
+                       timestamps: Sequence[int]) -> None:
+        """produce_batch's common case - every record has a key, a value and a timestamp, no headers:
+        records are packed by one comprehension and handed to their partitions by list operations."""
+        n = len(values)
+        hdr = _hpack
+        recs = [hdr(ts, len(k), len(v), 0) + k + v for ts, k, v in zip(timestamps, keys, values, strict=False)]
+        nparts = t.partitions
+        if partition is None and nparts == 1:
+            partition = 0
+        if partition is not None:
+            st = self._pstates[t.name][partition] or self._state(t, partition)
+            st.pending += recs
+            st.end += n
+            p = partition
+        else:
+            get = _HASHES.get
+            ps = [get(k) for k in keys]
+            if None in ps:
+                ps = [key_hash(k) if h is None else h for k, h in zip(keys, ps, strict=False)]
+            ps = [h % nparts for h in ps]
+            buckets: list[list[bytes]] = [[] for _ in range(nparts)]
+            appends = [b.append for b in buckets]
+            for q, r in zip(ps, recs, strict=False):
+                appends[q](r)
+            states = self._pstates[t.name]
+            for q, b in enumerate(buckets):
+                if b:
+                    st = states[q] or self._state(t, q)
+                    st.pending += b
+                    st.end += len(b)
+            p = ps[-1]
+        if t.name != self._last_t:
+            self._note_last()
+            self._last_t = t.name
         self._last_p = p
         self._npending += n
         if self._npending >= _FLUSH_EVERY:

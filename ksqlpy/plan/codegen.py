@@ -8,6 +8,7 @@ a failing one yields NULL and a processing-log entry (ksqlDB's behaviour), and t
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -198,4 +199,19 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
             names.append(var)
         groups.append("(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")")
     em.line(ind, f"_app(({', '.join(groups)}{tail}))")
-    return em.lines
+    return _drop_unused_system_columns(em.lines)
+
+
+_SYSTEM_LINE = re.compile(r"^(c\d+) = (?:tss|parts|offs)\[_i\]$")
+
+
+def _drop_unused_system_columns(lines: list[str]) -> list[str]:
+    """Remove the per-record loads of ROWTIME/ROWPARTITION/ROWOFFSET that no expression reads."""
+    text = "\n".join(lines)
+    out = []
+    for line in lines:
+        m = _SYSTEM_LINE.match(line)
+        if m and len(re.findall(rf"\b{m.group(1)}\b", text)) == 1:
+            continue
+        out.append(line)
+    return out

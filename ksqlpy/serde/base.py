@@ -86,6 +86,11 @@ class KeySerde(abc.ABC):
                 errors.append((i, str(e)))
         return out, errors
 
+    def serialize_batch(self, keys: Sequence[Any]) -> list[bytes | None]:
+        """The bytes of each (unwindowed) key; raises like ``serialize`` on the first bad one."""
+        ser = self.serialize
+        return [ser(k) for k in keys]
+
     def __repr__(self) -> str:
         return f"{type(self).__name__}({self.format}, {[n for n, _ in self.columns]})"
 
@@ -107,3 +112,6 @@ class ValueKeySerde(KeySerde):
 
     def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[Any], list[tuple[int, str]]]:
         return self._inner.deserialize_batch(datas)
+
+    def serialize_batch(self, keys: Sequence[Any]) -> list[bytes | None]:
+        return self._inner.serialize_batch(keys)

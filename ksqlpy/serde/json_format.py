@@ -100,7 +100,7 @@ def deserialize(data):
 """
 
 _BATCH_TEMPLATE = """
-def deserialize_batch(datas):
+def {fname}(datas):
     rows = []
     errors = []
     append = rows.append
@@ -128,6 +128,21 @@ def deserialize_batch(datas):
 """
 
 
+_DISPATCH = """
+def deserialize_batch(datas):
+    for data in datas:
+        if data is not None:
+            try:
+                d = _loads(data)
+            except JSONDecodeError:
+                break
+            if d.__class__ is dict and len(d) == {n} and d.keys() == _lower_keys:
+                return _batch_lower(datas)
+            break
+    return _batch_exact(datas)
+"""
+
+
 class JsonValueSerde(ValueSerde):
     """JSON rows; ``wrap`` False means the single column's bare value."""
 
@@ -150,6 +165,14 @@ class JsonValueSerde(ValueSerde):
         src = self._reader_source(names, ns) if wrap else self._unwrapped_reader_source()
         src += self._common_source()
         src += self._batch_source()
+        lower = self._lower_names(names) if wrap else None
+        if lower is not None:
+            # producers commonly write lower-case keys: a second inlined loop for them, chosen per
+            # batch by the first record's keys (any record that differs still goes through _row)
+            ns["_lower_keys"] = frozenset(lower)
+            src = src.replace("def deserialize_batch(datas):", "def _batch_exact(datas):")
+            src += self._batch_source(lower, "_batch_lower")
+            src += _DISPATCH.replace("{n}", str(len(names)))
         src += self._writer_source(names, ns)
         exec(compile(src, f"<json serde {names}>", "exec"), ns)
         self._row = ns["_row"]
@@ -201,13 +224,25 @@ class JsonValueSerde(ValueSerde):
         ]
         return "\n".join(lines) + "\n"
 
-    def _batch_source(self) -> str:
+    @staticmethod
+    def _lower_names(names: list[str]) -> list[str] | None:
+        """The lower-cased column names, when an object with exactly those keys reads (by ksqlDB's
+        upper-casing rule) column i from key i; None if the names do not allow that shortcut."""
+        lower = [n.lower() for n in names]
+        if (not names or lower == names or fast_names(names) is None or len(set(lower)) != len(lower)
+                or any(lo.upper() != n for lo, n in zip(lower, names, strict=True))):
+            return None
+        return lower
+
+    def _batch_source(self, keys: list[str] | None = None, fname: str = "deserialize_batch") -> str:
         """deserialize_batch with the common case inlined in the loop (no call per record).
 
-        The common case: an object with exactly the column names as keys - checked by its size and
-        plain subscripts (cheaper than a key-set comparison); anything else goes through ``_row``.
+        The common case: an object with exactly ``keys`` (default: the column names) as keys - checked
+        by its size and plain subscripts (cheaper than a key-set comparison); anything else goes
+        through ``_row``.
         """
         n = len(self.columns)
+        names = keys if keys is not None else [c for c, _ in self.columns]
         if n and self.wrap and fast_names([c for c, _ in self.columns]) is not None:
             tup = "(" + "".join(f"v{i}, " for i in range(n)) + ")"
             ind = " " * 16
@@ -216,7 +251,7 @@ class JsonValueSerde(ValueSerde):
                 f"            if d.__class__ is dict and len(d) == {n}:",
                 "                try:",
             ]
-            lines += [f"{ind}    v{i} = d[{name!r}]" for i, (name, _) in enumerate(self.columns)]
+            lines += [f"{ind}    v{i} = d[{name!r}]" for i, name in enumerate(names)]
             lines += [
                 f"{ind}except KeyError:",
                 f"{ind}    append(_row(d))",
@@ -237,7 +272,7 @@ class JsonValueSerde(ValueSerde):
             body = "\n".join(lines)
         else:
             body = "            append(_row(_loads(data)))"
-        return _BATCH_TEMPLATE.replace("{body}", body)
+        return _BATCH_TEMPLATE.replace("{body}", body).replace("{fname}", fname)
 
     def _unwrapped_reader_source(self) -> str:
         return "def _row(d):\n    return (_c0(d),)\n"

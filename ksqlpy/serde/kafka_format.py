@@ -8,7 +8,7 @@ default key format; a key with no columns (a keyless stream) reads as ``()`` and
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
@@ -16,6 +16,7 @@ from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 _I = struct.Struct(">i")
 _Q = struct.Struct(">q")
 _D = struct.Struct(">d")
+_STRUCTS = {"INTEGER": _I, "BIGINT": _Q, "DOUBLE": _D}
 
 
 def _fixed(st: struct.Struct, java: str) -> tuple[Callable[[bytes], Any], Callable[[Any], bytes]]:
@@ -71,3 +72,24 @@ class KafkaValueSerde(ValueSerde):
             return None
         v = row[0]
         return None if v is None else self._ser(v)
+
+    def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[tuple | None], list[tuple[int, str]]]:
+        """Fixed-size types: one ``struct.unpack`` per record, which already returns the row tuple."""
+        st = _STRUCTS.get(self.columns[0][1].name) if self.columns else None
+        if st is not None:
+            unpack = st.unpack
+            try:
+                return [None if d is None else unpack(d) for d in datas], []
+            except (struct.error, TypeError):
+                pass  # a record of the wrong size: the generic path reports it
+        return super().deserialize_batch(datas)
+
+    def serialize_batch(self, rows: Sequence[tuple | None]) -> list[bytes | None]:
+        st = _STRUCTS.get(self.columns[0][1].name) if self.columns else None
+        if st is not None:
+            pack = st.pack
+            try:
+                return [None if r is None or r[0] is None else pack(r[0]) for r in rows]
+            except struct.error:
+                pass  # the generic path raises the format's error
+        return super().serialize_batch(rows)

@@ -1,0 +1,82 @@
+"""One ksqlpy workload in its own process: ``python -m bench.run_ksqlpy LOG_DIR WORKLOAD [--profile F]``.
+
+A fresh process per workload so peak RSS and CPU time are the workload's own. The clock runs from
+submitting the CREATE ... AS SELECT until ``Engine.drain`` finds no input left, i.e. until the last
+input record's result is committed to the sink (on the embedded log every batch's outputs and input
+position commit in one transaction). Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import sys
+import tempfile
+import time
+
+import orjson
+
+from bench.workloads import SOURCES_SQL, WORKLOADS
+
+
+def _peak_rss_mb() -> float:
+    """Peak resident set of this process (VmHWM; ru_maxrss would carry the parent's peak across exec)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+def _cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
+def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | None = None) -> dict:
+    from ksqlpy.engine import Engine
+    from ksqlpy.log import EmbeddedLog
+
+    w = WORKLOADS[workload]
+    log = EmbeddedLog(log_dir)
+    records = sum(log.end_offset("bid", p) for p in range(log.describe_topic("bid").partitions))  # type: ignore[union-attr]
+    with tempfile.TemporaryDirectory(prefix="ksqlpy-bench-") as data_dir:
+        engine = Engine(data_dir, {"auto.offset.reset": "earliest"}, log=log)
+        engine.execute(SOURCES_SQL)
+        sink = f"bench_{workload}"
+        prof = None
+        if profile:
+            import cProfile
+
+            prof = cProfile.Profile()
+            prof.enable()
+        c0, t0 = _cpu(), time.perf_counter()
+        engine.execute(w.sql.format(sink=sink))
+        engine.drain(3600)
+        t1, c1 = time.perf_counter(), _cpu()
+        if prof is not None:
+            prof.disable()
+            prof.dump_stats(profile)  # type: ignore[arg-type]
+        info = log.describe_topic(sink.upper())
+        out = sum(log.end_offset(info.name, p) for p in range(info.partitions)) if info else 0
+        engine.close()
+    return {
+        "workload": workload, "engine": "ksqlpy", "log": "embedded", "workers": 1, "records": records,
+        "outputs": out, "seconds": t1 - t0, "cpu_seconds": c1 - c0,
+        "peak_rss_mb": _peak_rss_mb(),
+    }
+
+
+def main(argv: list[str] | None = None) -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("log_dir")
+    ap.add_argument("workload")
+    ap.add_argument("--profile", help="write cProfile stats of the drained query to this file")
+    args = ap.parse_args(argv)
+    sys.stdout.buffer.write(orjson.dumps(run(args.log_dir, args.workload, args.profile)) + b"\n")
+    sys.stdout.flush()
+    os._exit(0)  # skip interpreter teardown (nothing left to flush)
+
+
+if __name__ == "__main__":
+    main()
