@@ -23,6 +23,9 @@ from ksqlpy.state.store import KeyValueStore
 
 _OFF = 1 << 63
 _loads = pickle.loads
+_Q = struct.Struct(">Q")
+_I = struct.Struct(">I")
+_QI = struct.Struct(">QI")
 _META_OBSERVED = b"\x00observed"
 _META_SEQ = b"\x00seq"
 _WINDOW = b"\x01"
@@ -48,6 +51,8 @@ class WindowStore:
         self.seq: int = kv.get(_META_SEQ) or 0
         self.pending: dict[bytes, list[tuple[int, int, Any]]] = {}
         self.purged_segment: int | None = None
+        self._read: Any = None  # one LMDB read transaction per batch
+        self._cursor: Any = None
 
     def _seg(self, ts: int) -> int:
         return ts // self.segment
@@ -57,43 +62,67 @@ class WindowStore:
         return self.observed - self.retention + 1
 
     def put(self, kb: bytes, ts: int, row: Any) -> None:
-        self.observed = max(self.observed, ts)
-        if ts < self.floor():
+        if ts > self.observed:
+            self.observed = ts
+        if ts <= self.observed - self.retention:
             return  # expired on arrival
         self.seq += 1
-        key = _WINDOW + _u64(self._seg(ts)) + _kb(kb) + _u64(ts) + struct.pack(">I", self.seq & 0xFFFFFFFF)
+        seq = self.seq
+        key = b"".join((_WINDOW, _Q.pack(ts // self.segment + _OFF), _I.pack(len(kb)), kb,
+                        _QI.pack(ts + _OFF, seq & 0xFFFFFFFF)))
         self.kv.put(key, row)
-        self.pending.setdefault(kb, []).append((ts, self.seq, row))
+        pend = self.pending.get(kb)
+        if pend is None:
+            self.pending[kb] = [(ts, seq, row)]
+        else:
+            pend.append((ts, seq, row))
 
     def fetch(self, kb: bytes, lo: int, hi: int) -> list[tuple[int, Any]]:
         """(timestamp, row) of the records of ``kb`` with ``lo <= ts <= hi``, oldest first."""
-        lo = max(lo, self.floor())
+        floor = self.observed - self.retention + 1
+        if lo < floor:
+            lo = floor
         if lo > hi:
             return []
         found: list[tuple[int, int, Any]] = []
-        kk = _kb(kb)
-        kv = self.kv
-        with kv.env.begin(db=kv.data, buffers=False) as txn:
-            cur = txn.cursor()
-            for seg in range(self._seg(lo), self._seg(hi) + 1):
-                prefix = _WINDOW + _u64(seg) + kk
-                if not cur.set_range(prefix + _u64(lo)):
-                    continue
-                for k, v in cur:
-                    if not k.startswith(prefix):
-                        break
-                    ts = struct.unpack_from(">Q", k, len(prefix))[0] - _OFF
-                    if ts > hi:
-                        break
-                    seq = struct.unpack_from(">I", k, len(prefix) + 8)[0]
-                    found.append((ts, seq, _loads(v)))
-        for ts, seq, row in self.pending.get(kb, ()):
-            if lo <= ts <= hi:
-                found.append((ts, seq, row))
-        found.sort(key=lambda e: (e[0], e[1]))
+        kk = _I.pack(len(kb)) + kb
+        cur = self._cursor
+        if cur is None:
+            self._read = self.kv.env.begin(db=self.kv.data, buffers=False)
+            cur = self._cursor = self._read.cursor()
+        seg = self.segment
+        low = _Q.pack(lo + _OFF)
+        for s in range(lo // seg, hi // seg + 1):
+            prefix = _WINDOW + _Q.pack(s + _OFF) + kk
+            if not cur.set_range(prefix + low):
+                continue
+            n = len(prefix)
+            for k, v in cur:
+                if not k.startswith(prefix):
+                    break
+                ts, seq = _QI.unpack_from(k, n)
+                ts -= _OFF
+                if ts > hi:
+                    break
+                found.append((ts, seq, _loads(v)))
+        pend = self.pending.get(kb)
+        if pend:
+            for e in pend:
+                if lo <= e[0] <= hi:
+                    found.append(e)
+            if len(found) > 1:
+                found.sort(key=lambda e: (e[0], e[1]))
         return [(ts, row) for ts, _, row in found]
 
+    def release(self) -> None:
+        """End the batch's read transaction (before the batch's writes reach LMDB)."""
+        if self._read is not None:
+            self._cursor = None
+            self._read.abort()
+            self._read = None
+
     def before_flush(self) -> None:
+        self.release()
         self.kv.put(_META_OBSERVED, self.observed)
         self.kv.put(_META_SEQ, self.seq)
 
@@ -102,6 +131,7 @@ class WindowStore:
         self._purge()
 
     def abort(self) -> None:
+        self.release()
         self.pending.clear()
         observed = self.kv.get(_META_OBSERVED)
         self.observed = observed if observed is not None else -(1 << 62)
