@@ -183,6 +183,8 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
                                      "For example: 'WINDOW_SIZE'='10 SECONDS'")
         if wt == "SESSION" and size is not None:
             raise KsqlStatementError("'WINDOW_SIZE' should not be set for SESSION windows.")
+        if not keys:
+            raise KsqlStatementError("Windowed sources require a key column.")
         windowed = WindowInfo(wt, size)
     ts_col = props.get("TIMESTAMP")
     ts_fmt = props.get("TIMESTAMP_FORMAT")

@@ -134,7 +134,16 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
 
         attach_aggregate(pq, built)
         return pq
+    windowed_keys = sink.windowed is not None and source.windowed is not None and plan.rekey is None
+    if windowed_keys:
+        from ksqlpy.runtime.windowed_source import window_key_groups
+
+        groups = window_key_groups(groups)
     factory, keep_tombstones = _processor_for(engine, plan, query_id, groups, persistent=True)
+    if windowed_keys:
+        from ksqlpy.runtime.windowed_source import windowed_rows
+
+        factory = windowed_rows(factory)
     tasks = []
     for p in range(_partitions(engine, source.topic)):
         reader = SourceReader(source, key_in, value_in, engine.plog, query_id, keep_tombstones=keep_tombstones)

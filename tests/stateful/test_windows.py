@@ -146,3 +146,26 @@ def test_describe_extended_shows_late_records(h: Harness) -> None:
     h.run()
     (res,) = h.sql("DESCRIBE T EXTENDED;")
     assert "dropped-late-records: 1" in res.data["statistics"]
+
+
+def test_windowed_source_keeps_its_windows(h: Harness) -> None:
+    """A table over a windowed topic: a CTAS without aggregation writes windowed keys, pull sees windows."""
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 10 MILLISECONDS) GROUP BY K;")
+    for i in range(5):
+        h.send("s", "a", {"V": i}, i * 3)
+    h.run()
+    h.sql("CREATE TABLE W (K STRING PRIMARY KEY, C BIGINT) WITH (kafka_topic='T', value_format='JSON', "
+          "WINDOW_TYPE='TUMBLING', WINDOW_SIZE='10 MILLISECONDS');")
+    h.sql("CREATE TABLE W2 AS SELECT K, C * 2 AS C2 FROM W WHERE C > 1;")
+    h.run()
+    assert [(k, v) for k, v, _ in h.read("W2")] == [
+        ((("a",), 0, 10), None), ((("a",), 0, 10), (4,)), ((("a",), 0, 10), (6,)), ((("a",), 0, 10), (8,)),
+        ((("a",), 10, 20), None)]
+    assert h.pull("SELECT * FROM W2;") == [("a", 0, 10, 8)]
+
+
+def test_windowed_source_needs_a_key(h: Harness) -> None:
+    with pytest.raises(KsqlStatementError, match="Windowed sources require a key column"):
+        h.sql("CREATE STREAM W (V INT) WITH (kafka_topic='w', value_format='JSON', partitions=1, "
+              "WINDOW_TYPE='SESSION');")
