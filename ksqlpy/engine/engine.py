@@ -113,10 +113,17 @@ class Engine:
     def start_persistent(self, query: PersistentQuery) -> None:
         self.queries[query.query_id] = query
         self.catalog.add_query(QueryInfo(query.query_id, query.sql, query.sink_name, query.source_names))
+        from ksqlpy.runtime.coordinator import start_workers
+
+        start_workers(self, query)  # ksqlpy.workers=process: the query runs in worker processes
 
     def stop_persistent(self, query_id: str) -> None:
         q = self.queries.pop(query_id, None)
         if q is not None:
+            if getattr(q, "workers", None) is not None:
+                from ksqlpy.runtime.coordinator import stop_workers
+
+                stop_workers(self, query_id)
             q.close()
         self.catalog.remove_query(query_id)
 
@@ -192,6 +199,10 @@ class Engine:
             self._runner = None
         for t in list(self.transient.values()):
             t.close()
+        if getattr(self, "worker_manager", None) is not None:
+            from ksqlpy.runtime.coordinator import close_workers
+
+            close_workers(self)
         for q in list(self.queries.values()):
             q.close()
         self.log.close()

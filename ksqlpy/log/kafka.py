@@ -56,17 +56,23 @@ class KafkaLogError(KsqlError):
 
 
 class FencedError(KafkaLogError):
-    """A newer instance took over this transactional id or this group member's partitions."""
+    """A newer instance took over this transactional id (``producer``) or this group member's
+    partitions (the group moved on: a stale generation)."""
+
+    def __init__(self, message: str, *, producer: bool) -> None:
+        super().__init__(message)
+        self.producer = producer
+
+
+_PRODUCER_FENCED = (KafkaError._FENCED, KafkaError.PRODUCER_FENCED, KafkaError.INVALID_PRODUCER_EPOCH)
+_MEMBER_FENCED = (KafkaError.ILLEGAL_GENERATION, KafkaError.UNKNOWN_MEMBER_ID, KafkaError.FENCED_INSTANCE_ID,
+                  KafkaError.REBALANCE_IN_PROGRESS)
 
 
 def _raise_for(e: KafkaException, what: str) -> None:
     err = e.args[0] if e.args else None
-    if isinstance(err, KafkaError) and err.code() in (KafkaError._FENCED, KafkaError.PRODUCER_FENCED,
-                                                      KafkaError.INVALID_PRODUCER_EPOCH,
-                                                      KafkaError.ILLEGAL_GENERATION,
-                                                      KafkaError.UNKNOWN_MEMBER_ID,
-                                                      KafkaError.FENCED_INSTANCE_ID):
-        raise FencedError(f"{what}: fenced: {err.str()}") from e
+    if isinstance(err, KafkaError) and err.code() in _PRODUCER_FENCED + _MEMBER_FENCED:
+        raise FencedError(f"{what}: fenced: {err.str()}", producer=err.code() in _PRODUCER_FENCED) from e
     raise KafkaLogError(f"{what}: {err.str() if isinstance(err, KafkaError) else e}") from e
 
 

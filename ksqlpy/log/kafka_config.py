@@ -25,6 +25,14 @@ _JAVA_ONLY = ("ssl.truststore.", "ssl.keystore.", "ssl.key.password", "sasl.jaas
               "ssl.protocol", "ssl.enabled.protocols", "ssl.trustmanager.", "ssl.keymanager.",
               "ssl.secure.random.implementation", "ssl.engine.factory.class", "ssl.principal.mapping.rules",
               "sasl.kerberos.service.name.")
+# client-specific keys also accepted without a consumer./producer. prefix (as Kafka Streams does)
+_CONSUMER_KEYS = ("session.timeout.ms", "heartbeat.interval.ms", "max.poll.interval.ms", "fetch.min.bytes",
+                  "fetch.max.bytes", "max.partition.fetch.bytes", "isolation.level", "fetch.wait.max.ms",
+                  "group.instance.id", "partition.assignment.strategy", "fetch.queue.backoff.ms")
+_PRODUCER_KEYS = ("linger.ms", "batch.size", "batch.num.messages", "compression.type", "acks",
+                  "enable.idempotence", "transaction.timeout.ms", "delivery.timeout.ms", "message.timeout.ms",
+                  "queue.buffering.max.messages", "queue.buffering.max.kbytes", "compression.level")
+_RENAMED = {"fetch.max.wait.ms": "fetch.wait.max.ms"}  # Java name -> librdkafka name
 _JAAS = re.compile(r'(username|password)\s*=\s*"((?:[^"\\]|\\.)*)"')
 
 # consumer defaults: fetch.queue.backoff.ms=1000 (librdkafka's default) stalls Python consumers at
@@ -85,7 +93,14 @@ def client_configs(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
             layers[2 if head in per and "." in key else 0].append((key, v))
     for layer in layers:
         for key, v in layer:
+            if layer is layers[0] or layer is layers[1]:
+                key = _RENAMED.get(key, key)
+                if key in _CONSUMER_KEYS:
+                    key = f"consumer.{key}"
+                elif key in _PRODUCER_KEYS:
+                    key = f"producer.{key}"
             head, _, rest = key.partition(".")
+            rest = _RENAMED.get(rest, rest)
             if head in per and rest:
                 if rest == "sasl.jaas.config":
                     _translate_jaas(str(v), per[head])

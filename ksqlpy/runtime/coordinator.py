@@ -1,0 +1,261 @@
+"""The engine's side of worker processes: start them, deal partitions, watch them, restart the dead.
+
+Enabled per query by ``ksqlpy.workers=process`` (the default ``inline`` runs tasks in the engine process,
+which is what ``Engine.drain()`` and the conformance runner use). ``num.stream.threads`` workers are
+started per query and per engine, never more than the query has partitions.
+
+On the EmbeddedLog the coordinator deals partition numbers round-robin and restarts a dead worker with
+the same partitions (its stores catch up from their changelogs; its tasks resume from the committed
+positions). On Kafka it only supervises: the consumer group spreads partitions over every worker of every
+engine sharing the ``ksql.service.id``, and moves them when a worker or an engine dies.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import pickle
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy.runtime.assignment import deal, partition_count, query_topics, worker_count
+from ksqlpy.runtime.workers import WorkerSpec
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+_LOG = logging.getLogger("ksqlpy.workers")
+_WATCH_S = 0.05
+_RESTART_BACKOFF_S = 0.2
+WORKERS_PROPERTY = "ksqlpy.workers"
+
+
+def wants_workers(engine: Engine, query: Any) -> bool:
+    """Process workers for CSAS/CTAS/INSERT INTO ... SELECT when ``ksqlpy.workers`` is ``process``."""
+    mode = str(engine.prop(WORKERS_PROPERTY, "inline")).strip().lower()
+    if mode != "process" or not query.tasks:
+        return False
+    head = query.sql.lstrip().upper()
+    return head.startswith(("CREATE", "INSERT")) and " SELECT " in f" {' '.join(head.split())} "
+
+
+def instance_id(data_dir: str) -> str:
+    """A stable id for this engine's data directory (part of the workers' transactional ids)."""
+    path = os.path.join(data_dir, "instance.id")
+    try:
+        with open(path) as f:
+            got = f.read().strip()
+            if got:
+                return got
+    except OSError:
+        pass
+    new = uuid.uuid4().hex[:12]
+    os.makedirs(data_dir, exist_ok=True)
+    with open(path, "w") as f:
+        f.write(new)
+    return new
+
+
+def _catalog_state(catalog: Any) -> dict[str, Any]:
+    """The catalog's picklable attributes (the engine hangs callables on it that workers re-create)."""
+    out = {}
+    for k, v in vars(catalog).items():
+        try:
+            pickle.dumps(v)
+        except Exception:  # noqa: BLE001 - not data: left out
+            continue
+        out[k] = v
+    return out
+
+
+class _Worker:
+    def __init__(self, spec: WorkerSpec) -> None:
+        self.spec = spec
+        self.process: Any = None
+        self.conn: Any = None
+        self.status: dict[str, Any] = {}
+        self.restarts = 0
+        self.fatal: str | None = None
+
+
+class QueryWorkers:
+    """The worker processes of one persistent query in this engine."""
+
+    def __init__(self, engine: Engine, query: Any) -> None:
+        self.engine = engine
+        self.query_id = query.query_id
+        props = dict(engine.effective_properties())
+        partitions = partition_count(query.tasks)
+        n = worker_count(engine.prop("num.stream.threads", 1), partitions)
+        group = query.tasks[0].group
+        log_dir = getattr(engine.log, "path", None)
+        dealt = deal(partitions, n) if log_dir is not None else [None] * n
+        inst = instance_id(engine.data_dir)
+        state = _catalog_state(engine.catalog)
+        self.workers = [_Worker(WorkerSpec(
+            query_id=query.query_id, sql=query.sql, sink=query.sink, catalog_state=state, properties=props,
+            data_dir=os.path.join(engine.data_dir, "workers", query.query_id, str(i)), index=i, count=n,
+            group=group, topics=query_topics(query.tasks), log_dir=log_dir, partitions=dealt[i],
+            transactional_id=f"{group}-{inst}-{i}")) for i in range(n)]
+        self.stopping = False
+
+    def start(self) -> None:
+        for w in self.workers:
+            self._spawn(w)
+
+    def _spawn(self, w: _Worker) -> None:
+        mine, theirs = socket.socketpair()
+        fd = theirs.fileno()
+        p = subprocess.Popen([sys.executable, "-m", "ksqlpy.runtime.workers", str(fd), str(os.getpid())],
+                             pass_fds=[fd], stdin=subprocess.DEVNULL)
+        theirs.close()
+        conn = Connection(mine.detach())
+        conn.send(w.spec)
+        w.process, w.conn = p, conn
+
+    def watch(self) -> None:
+        """Read status messages; restart workers that died while the query runs."""
+        for w in self.workers:
+            self._drain_messages(w)
+            if self.stopping or w.process is None or w.process.poll() is None:
+                continue
+            code = w.process.returncode
+            _LOG.warning("worker %s of %s exited with %s%s; restarting", w.spec.index, self.query_id, code,
+                         f" ({w.fatal})" if w.fatal else "")
+            w.restarts += 1
+            w.status = {}
+            with contextlib.suppress(Exception):
+                w.conn.close()
+            time.sleep(_RESTART_BACKOFF_S)
+            if not self.stopping:
+                self._spawn(w)
+
+    def _drain_messages(self, w: _Worker) -> None:
+        conn = w.conn
+        if conn is None:
+            return
+        try:
+            while conn.poll(0):
+                msg = conn.recv()
+                kind = msg.get("type")
+                if kind == "status":
+                    w.status = msg
+                elif kind == "plog":
+                    self._plog(msg["entry"])
+                elif kind == "fatal":
+                    w.fatal = msg.get("error")
+                    _LOG.error("worker %s of %s failed: %s", w.spec.index, self.query_id, msg.get("trace"))
+        except (EOFError, OSError):
+            pass
+
+    def _plog(self, entry: dict[str, Any]) -> None:
+        plog = self.engine.plog
+        plog.count += 1
+        plog.entries.append(entry)
+        if plog.sink is not None:
+            with contextlib.suppress(Exception):
+                plog.sink(entry)
+
+    def pids(self) -> list[int]:
+        return [w.process.pid for w in self.workers if w.process is not None and w.process.poll() is None]
+
+    def statuses(self) -> list[dict[str, Any]]:
+        for w in self.workers:
+            self._drain_messages(w)
+        return [dict(w.status) for w in self.workers]
+
+    def stop(self, timeout: float = 15.0) -> None:
+        self.stopping = True
+        for w in self.workers:
+            with contextlib.suppress(Exception):
+                w.conn.send("stop")
+        deadline = time.monotonic() + timeout
+        for w in self.workers:
+            if w.process is None:
+                continue
+            try:
+                w.process.wait(max(0.1, deadline - time.monotonic()))
+            except subprocess.TimeoutExpired:
+                w.process.kill()
+                w.process.wait(5)
+            self._drain_messages(w)
+            with contextlib.suppress(Exception):
+                w.conn.close()
+
+
+class WorkerManager:
+    """All worker-run queries of one engine, watched by one thread."""
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.queries: dict[str, QueryWorkers] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self, query: Any) -> QueryWorkers:
+        qw = QueryWorkers(self.engine, query)
+        with self._lock:
+            self.queries[query.query_id] = qw
+        qw.start()
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._watch, name="ksqlpy-workers", daemon=True)
+            self._thread.start()
+        return qw
+
+    def _watch(self) -> None:
+        while not self._stop.wait(_WATCH_S):
+            with self._lock:
+                current = list(self.queries.values())
+            for qw in current:
+                try:
+                    qw.watch()
+                except Exception:  # noqa: BLE001 - the watcher must survive
+                    _LOG.exception("watching workers of %s", qw.query_id)
+
+    def stop(self, query_id: str) -> None:
+        with self._lock:
+            qw = self.queries.pop(query_id, None)
+        if qw is not None:
+            qw.stop()
+
+    def close(self) -> None:
+        self._stop.set()
+        with self._lock:
+            current, self.queries = list(self.queries.values()), {}
+        for qw in current:
+            qw.stop()
+        if self._thread is not None:
+            self._thread.join(5)
+
+
+def start_workers(engine: Engine, query: Any) -> bool:
+    """Engine hook: run ``query`` in worker processes if configured; True if it now runs there."""
+    if not wants_workers(engine, query):
+        return False
+    manager = getattr(engine, "worker_manager", None)
+    if manager is None:
+        manager = engine.worker_manager = WorkerManager(engine)  # type: ignore[attr-defined]
+    query.workers = manager.start(query)
+    # the engine's own copy stays built (its stores answer nothing new) but no longer runs
+    query.tasks = []
+    return True
+
+
+def stop_workers(engine: Engine, query_id: str) -> None:
+    manager = getattr(engine, "worker_manager", None)
+    if manager is not None:
+        manager.stop(query_id)
+
+
+def close_workers(engine: Engine) -> None:
+    manager = getattr(engine, "worker_manager", None)
+    if manager is not None:
+        manager.close()

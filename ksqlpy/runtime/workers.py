@@ -1,0 +1,303 @@
+"""Worker processes: a persistent query's tasks run outside the engine process (Python threads would
+share one core).
+
+A worker is started with 'spawn' (LMDB environments do not survive fork) and gets a ``WorkerSpec``: the
+query's statement text, a snapshot of the catalog, the sink, the properties. It rebuilds the query itself
+by re-running the engine's analysis (compiled code is never pickled), then runs the tasks of the
+partitions it owns:
+
+- on the EmbeddedLog the engine deals the partitions (``spec.partitions``);
+- on Kafka the worker is a member of the query's consumer group (range assignor, so the partition
+  numbers of every input topic land together). On revoke its tasks are dropped (every batch already
+  committed its offsets in its own transaction) and their stores closed; on assign it rebuilds the tasks
+  of the new partitions, whose stores restore from their changelogs before processing. The member
+  consumer only holds the membership (its partitions are paused); records are read by the KafkaLog.
+
+Under ``exactly_once_v2`` on Kafka each worker has a transactional producer whose id is stable per
+(query, engine instance, worker index): a restarted worker fences its crashed predecessor, and offsets are
+sent to the transaction with the member's group metadata, so a member that lost its partitions is fenced
+too. The worker dies with the engine process (PR_SET_PDEATHSIG and a parent check), like a crash.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+import os
+import signal
+import sys
+import time
+import traceback
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+_LOG = logging.getLogger("ksqlpy.workers")
+_STATUS_EVERY_S = 0.2
+_RETRY_S = 1.0
+EOS = ("exactly_once_v2", "exactly_once", "exactly_once_beta")
+
+
+@dataclass
+class WorkerSpec:
+    query_id: str
+    sql: str
+    sink: Any  # catalog.Source
+    catalog_state: dict[str, Any]
+    properties: dict[str, Any]
+    data_dir: str
+    index: int
+    count: int
+    group: str
+    topics: list[str]
+    log_dir: str | None = None  # the EmbeddedLog's directory; None on Kafka
+    partitions: list[int] | None = None  # dealt by the engine (EmbeddedLog); None: the consumer group decides
+    transactional_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def guarantee(properties: dict[str, Any]) -> str:
+    for key in ("processing.guarantee", "ksql.streams.processing.guarantee"):
+        if key in properties:
+            return str(properties[key]).strip().lower()
+    return "at_least_once"
+
+
+# ---------------------------------------------------------------------------------------------- rebuild
+def rebuild_query(engine: Any, spec: WorkerSpec) -> Any:
+    """The query's PersistentQuery, built in this process from its statement text (all partitions)."""
+    from ksqlpy.analysis.ddl import normalize_properties
+    from ksqlpy.analysis.query import analyze_query
+    from ksqlpy.engine.queries import build_persistent
+    from ksqlpy.grammar import ast as A
+
+    stmts = engine.parse(spec.sql)
+    if len(stmts) != 1:
+        raise ValueError(f"worker for {spec.query_id}: expected one statement, got {len(stmts)}")
+    stmt = stmts[0]
+    if isinstance(stmt, A.CreateAsSelect):
+        props = normalize_properties(stmt.properties)
+        ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
+        plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text,
+                             sink_timestamp=ts_col)
+    elif isinstance(stmt, A.InsertInto):
+        plan = analyze_query(stmt.query, engine.catalog, sink_name=spec.sink.name, persistent=True, sql=stmt.text)
+    else:
+        raise ValueError(f"worker for {spec.query_id}: cannot run {type(stmt).__name__}")
+    return build_persistent(engine, plan, spec.sink, spec.query_id, spec.sql)
+
+
+# ---------------------------------------------------------------------------------------------- process
+def _die_with_parent() -> None:
+    """Linux: get SIGKILL when the engine process dies, so a killed engine leaves no orphan workers."""
+    if not sys.platform.startswith("linux"):
+        return
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except OSError:
+        pass
+
+
+def main(argv: list[str]) -> None:
+    """``python -m ksqlpy.runtime.workers FD PPID``: the spec arrives on the connection FD.
+
+    A fresh interpreter rather than multiprocessing's spawn: spawn re-runs the parent's ``__main__``
+    script, which breaks any script that starts an engine at import time.
+    """
+    conn = Connection(int(argv[0]))
+    spec = conn.recv()
+    worker_main(spec, conn, int(argv[1]))
+
+
+def worker_main(spec: WorkerSpec, conn: Connection, ppid: int) -> None:
+    """Entry point of a worker process."""
+    _die_with_parent()
+    if os.getppid() != ppid:
+        os._exit(0)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the engine decides when workers stop
+    runner = None
+    try:
+        runner = WorkerRunner(spec, conn, ppid)
+        runner.run()
+    except BaseException as e:  # noqa: BLE001 - report, then exit non-zero: the engine restarts the worker
+        with contextlib.suppress(Exception):
+            conn.send({"type": "fatal", "index": spec.index, "error": f"{type(e).__name__}: {e}",
+                       "trace": traceback.format_exc()})
+        os._exit(2)
+    finally:
+        if runner is not None:
+            runner.close()
+    os._exit(0)
+
+
+class WorkerRunner:
+    """The loop of one worker: membership, (re)building tasks, polling them, reporting status."""
+
+    def __init__(self, spec: WorkerSpec, conn: Connection, ppid: int) -> None:
+        from ksqlpy.engine.engine import Engine
+
+        self.spec = spec
+        self.conn = conn
+        self.ppid = ppid
+        props = dict(spec.properties)
+        eos = guarantee(props) in EOS
+        if spec.log_dir is not None:
+            from ksqlpy.log.embedded import EmbeddedLog
+
+            log: Any = EmbeddedLog(spec.log_dir)
+        else:
+            from ksqlpy.log import open_log
+
+            if eos and spec.transactional_id:
+                props["ksqlpy.transactional.id"] = spec.transactional_id
+            log = open_log(props)
+        self.log = log
+        self.engine = Engine(spec.data_dir, spec.properties, log=log)
+        self.engine.catalog.__dict__.update(spec.catalog_state)
+        self.engine.plog.sink = self._forward_plog
+        self.query: Any = None
+        self.tasks: list[Any] = []
+        self.assigned: set[int] = set()
+        self.pending: set[int] | None = None  # a new assignment to build at the top of the loop
+        self.member: Any = None
+        self.stop = False
+        self.processed = 0
+        self.error: str | None = None
+        self.last_status = 0.0
+        self.idle = False
+
+    # -- messages to the engine
+    def _send(self, msg: dict[str, Any]) -> None:
+        try:
+            self.conn.send(msg)
+        except (OSError, EOFError, BrokenPipeError):
+            self.stop = True  # the engine is gone
+
+    def _forward_plog(self, entry: dict[str, Any]) -> None:
+        self._send({"type": "plog", "entry": entry})
+
+    def _status(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if not force and now - self.last_status < _STATUS_EVERY_S:
+            return
+        self.last_status = now
+        self._send({"type": "status", "index": self.spec.index, "pid": os.getpid(), "assigned": sorted(self.assigned),
+                    "positions": {t.task_id: t.position for t in self.tasks}, "processed": self.processed,
+                    "idle": self.idle, "error": self.error})
+
+    # -- tasks
+    def build(self, partitions: set[int]) -> None:
+        self.drop()
+        self.assigned = set(partitions)
+        if not partitions:
+            return
+        self.query = rebuild_query(self.engine, self.spec)
+        self.tasks = [t for t in self.query.tasks if t.partition in partitions]
+        _LOG.info("worker %s/%s of %s runs %s", self.spec.index, self.spec.count, self.spec.query_id,
+                  [t.task_id for t in self.tasks])
+
+    def drop(self) -> None:
+        self.tasks = []
+        self.assigned = set()
+        if self.query is not None:
+            q, self.query = self.query, None
+            with contextlib.suppress(Exception):
+                q.close()
+
+    # -- Kafka membership
+    def join_group(self) -> None:
+        from confluent_kafka import Consumer
+
+        from ksqlpy.log.kafka_config import consumer_config
+
+        conf = consumer_config(self.spec.properties, **{"group.id": self.spec.group,
+                                                        "partition.assignment.strategy": "range",
+                                                        "enable.partition.eof": False})
+        session = int(conf.setdefault("session.timeout.ms", 10_000))
+        conf.setdefault("heartbeat.interval.ms", max(100, min(3000, session // 3)))
+        self.member = Consumer(conf)
+        self.log.register_member(self.spec.group, self.member)
+
+        def on_assign(consumer: Any, partitions: list[Any]) -> None:
+            self.pending = {p.partition for p in partitions}
+
+        def on_revoke(consumer: Any, partitions: list[Any]) -> None:
+            self.drop()  # each batch committed in its own transaction: nothing is pending
+            self.pending = set()
+
+        self.member.subscribe(self.spec.topics, on_assign=on_assign, on_revoke=on_revoke, on_lost=on_revoke)
+
+    def _poll_member(self) -> None:
+        if self.member is None:
+            return
+        self.member.poll(0)  # rebalance callbacks run here; heartbeats run in librdkafka's threads
+        if self.pending is not None:
+            parts, self.pending = self.pending, None
+            self.build(parts)
+            assigned = self.member.assignment()
+            if assigned:
+                self.member.pause(assigned)  # records are read by the KafkaLog, not by the member
+
+    # -- the loop
+    def _control(self) -> None:
+        if os.getppid() != self.ppid:
+            os._exit(0)
+        try:
+            while self.conn.poll(0):
+                msg = self.conn.recv()
+                if msg == "stop":
+                    self.stop = True
+        except (EOFError, OSError):
+            os._exit(0)  # the engine is gone
+
+    def run(self) -> None:
+        if self.spec.partitions is not None:
+            self.build(set(self.spec.partitions))
+        else:
+            self.join_group()
+        while not self.stop:
+            self._control()
+            self._poll_member()
+            n = 0
+            try:
+                for t in self.tasks:
+                    n += t.poll()
+                self.error = None
+            except Exception as e:  # noqa: BLE001 - a failed batch is retried from its committed position
+                n = self._failed(e)
+            self.processed += n
+            self.idle = n == 0
+            self._status()
+            if not n:
+                self.log.wait_for_data(0.05)
+        self._status(force=True)
+
+    def _failed(self, e: Exception) -> int:
+        self.error = f"{type(e).__name__}: {e}"
+        _LOG.warning("worker %s of %s: %s", self.spec.index, self.spec.query_id, self.error)
+        if getattr(e, "producer", False):
+            raise e  # a newer instance owns this transactional id: this one must go
+        parts = set(self.assigned)
+        self.drop()
+        self._status(force=True)
+        time.sleep(_RETRY_S)
+        if self.member is None:
+            self.build(parts)
+        else:
+            self.pending = parts if self.member.assignment() else None
+        return 0
+
+    def close(self) -> None:
+        self.drop()
+        if self.member is not None:
+            with contextlib.suppress(Exception):
+                self.log.register_member(self.spec.group, None)
+                self.member.close()  # leave the group: the others get the partitions at once
+        with contextlib.suppress(Exception):
+            self.engine.close()
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
