@@ -56,7 +56,7 @@ class AggregateProcessor:
             self.aggregator.stream(items, out)
         self.aggregator.end_batch(out)
         self.kv.flush(tx)
-        return out
+        return last_per_key(out) if self.aggregator.spec.buffered else out
 
     def after_commit(self) -> None:
         self.kv.commit_local()
@@ -133,6 +133,31 @@ class AggregateTasks:
         self.topics = []
 
 
+def last_per_key(rows: list[tuple]) -> list[tuple]:
+    """Record caching: of a batch's updates, only each key's (and window's) last one goes out, in the
+    order of those last updates - what Kafka Streams' cache forwards at a commit."""
+    last: dict[str, int] = {}
+    for i, r in enumerate(rows):
+        last[repr(r[0])] = i
+    keep = sorted(last.values())
+    return rows if len(keep) == len(rows) else [rows[i] for i in keep]
+
+
+def buffering(engine: Engine) -> bool:
+    """``cache.max.bytes.buffering`` > 0, set explicitly (SET, request or engine properties): ksqlpy's
+    default is ksqlDB's test setting - every update goes out."""
+    from ksqlpy.engine.config import DEFAULT_PROPERTIES
+
+    name = "cache.max.bytes.buffering"
+    explicit = {**{k: v for k, v in engine.properties.items() if DEFAULT_PROPERTIES.get(k, object()) != v},
+                **engine.session_properties}
+    value = explicit.get(name, explicit.get(f"ksql.streams.{name}"))
+    try:
+        return value is not None and int(value) > 0
+    except (TypeError, ValueError):
+        return False
+
+
 def window_settings(plan: QueryPlan) -> tuple[int, int, int, int]:
     """(size or gap, advance, grace, retention) with ksqlDB's defaults: grace 24h (0 under EMIT FINAL,
     where ksqlDB closes windows at their end), retention = size + grace."""
@@ -157,7 +182,8 @@ def build_spec(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list
     accs = Accumulators([a.resolved for a in agg.aggregates], counts)
     project = build_projector(plan, groups, agg.having, engine.plog, query_id)
     spec = AggregateSpec(accs=accs, project=project, having=agg.having is not None,
-                         emit_final=plan.emit == "FINAL", sort_key=key_serializer(engine, plan, sink))
+                         emit_final=plan.emit == "FINAL", sort_key=key_serializer(engine, plan, sink),
+                         buffered=buffering(engine))
     if agg.window is not None:
         spec.window_type = agg.window.type
         spec.size, spec.advance, spec.grace, spec.retention = window_settings(plan)

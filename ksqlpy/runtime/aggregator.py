@@ -52,6 +52,7 @@ class AggregateSpec:
     emit_final: bool = False
     sort_key: Callable[[tuple], bytes] = encode_key  # ksqlDB's key bytes: the order closed windows go out
     idle_advance_ms: int | None = None  # EMIT FINAL on quiet streams (see docs/time-and-emit.md)
+    buffered: bool = False  # cache.max.bytes.buffering set: one update per key per batch (commit)
 
 
 class Aggregator:

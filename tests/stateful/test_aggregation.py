@@ -125,3 +125,13 @@ def test_updates_carry_the_input_record_headers(h: Harness) -> None:
     (q,) = h.engine.queries.values()
     batch = h.engine.log.fetch(q.sink.topic, 0, 0)
     assert batch.headers == [[("h", b"1")]]
+
+
+def test_record_cache_when_buffering_is_set(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("SET 'cache.max.bytes.buffering'='10000000';")
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S GROUP BY K;")
+    for k in ("a", "b", "a", "a", "c", "b"):
+        h.send("s", k, {"V": 1}, 1)
+    h.run()  # one batch: one update per key, in the order of the last updates
+    assert [(k, v) for k, v, _ in h.read("T")] == [(("a",), (3,)), (("c",), (1,)), (("b",), (2,))]
