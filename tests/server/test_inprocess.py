@@ -1,0 +1,85 @@
+"""The ASGI app in-process (Starlette's TestClient): WebSocket queries, PRINT, the start-up gate."""
+
+from __future__ import annotations
+
+import json
+import time
+import warnings
+from collections.abc import Iterator
+from typing import Any
+from urllib.parse import quote
+
+import pytest
+
+pytest.importorskip("fastapi")
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from starlette.testclient import TestClient  # noqa: E402
+from starlette.websockets import WebSocketDisconnect  # noqa: E402
+
+from ksqlpy.server.app import create_app  # noqa: E402
+from ksqlpy.server.config import build_config  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    config = build_config(data_dir=str(tmp_path_factory.mktemp("inproc")),
+                          overrides={"ksql.logging.processing.stream.auto.create": "false"})
+    with TestClient(create_app(config)) as c:
+        end = time.monotonic() + 30
+        while c.get("/info").status_code != 200 and time.monotonic() < end:
+            time.sleep(0.05)
+        c.post("/ksql", json={"ksql": "CREATE STREAM WS (ID INT KEY, V STRING) WITH (kafka_topic='ws', "
+                                      "partitions=1, value_format='JSON'); INSERT INTO WS (ID, V) VALUES (1, 'a'); "
+                                      "INSERT INTO WS (ID, V) VALUES (2, 'b');"})
+        yield c
+
+
+def ws_url(sql: str, **props: Any) -> str:
+    return "/ws/query?request=" + quote(json.dumps({"ksql": sql, "streamsProperties": props}))
+
+
+def test_websocket_push_query(app_client: TestClient) -> None:
+    with app_client.websocket_connect(ws_url("SELECT * FROM WS EMIT CHANGES LIMIT 2;",
+                                             **{"auto.offset.reset": "earliest"})) as ws:
+        fields = json.loads(ws.receive_text())
+        assert fields == [{"name": "ID", "schema": {"type": "INTEGER", "fields": None, "memberSchema": None}},
+                          {"name": "V", "schema": {"type": "STRING", "fields": None, "memberSchema": None}}]
+        assert json.loads(ws.receive_text()) == {"row": {"columns": [1, "a"]}}
+        assert json.loads(ws.receive_text()) == {"row": {"columns": [2, "b"]}}
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 1000
+
+
+def test_websocket_bad_statement_closes_1003(app_client: TestClient) -> None:
+    with app_client.websocket_connect(ws_url("SELECT * FROM NOPE EMIT CHANGES;")) as ws:
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 1003
+
+
+def test_print_topic(app_client: TestClient) -> None:
+    r = app_client.post("/query", json={"ksql": "PRINT 'ws' FROM BEGINNING LIMIT 2;"})
+    lines = r.text.splitlines()
+    assert lines[:2] == ["Key format: KAFKA_INT", "Value format: JSON or KAFKA_STRING"]
+    assert lines[2].startswith("rowtime: ") and lines[2].endswith(', key: 1, value: {"V":"a"}, partition: 0')
+    assert len(lines) == 4
+    missing = app_client.post("/query", json={"ksql": "PRINT 'WS';"})
+    assert missing.status_code == 400 and "Did you mean" in missing.json()["message"]
+    assert app_client.post("/query-stream", json={"sql": "PRINT 'ws';"},
+                           headers={"Accept": "application/json"}).status_code == 406
+
+
+def test_openapi_schema_describes_the_bodies(app_client: TestClient) -> None:
+    spec = app_client.get("/openapi.json").json()
+    body = spec["paths"]["/ksql"]["post"]["requestBody"]["content"]["application/json"]["schema"]
+    assert body["required"] == ["ksql"] and "streamsProperties" in body["properties"]
+    assert "/query-stream" in spec["paths"] and "/close-query" in spec["paths"]
+
+
+def test_not_ready_until_initialized(tmp_path: Any) -> None:
+    app = create_app(build_config(data_dir=str(tmp_path)))
+    c = TestClient(app)  # no lifespan: the server never initializes
+    r = c.get("/info")
+    assert r.status_code == 503 and r.json()["error_code"] == 50302
+    assert c.get("/chc/ready").status_code == 200
