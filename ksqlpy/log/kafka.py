@@ -44,7 +44,7 @@ from ksqlpy.log.base import (
     UnknownTopicError,
 )
 from ksqlpy.log.kafka_config import admin_config, consumer_config, producer_config
-from ksqlpy.log.kafka_fetch import EndProbe, Fetcher
+from ksqlpy.log.kafka_fetch import EPOCH_ZERO, EndProbe, Fetcher
 
 _TOPIC_RE = re.compile(r"^[a-zA-Z0-9._-]+$")
 _TIMEOUT = 30.0
@@ -92,7 +92,7 @@ class KafkaTransaction(LogTransaction):
         if partition is not None:
             kw["partition"] = partition
         if timestamp is not None:
-            kw["timestamp"] = timestamp
+            kw["timestamp"] = timestamp or EPOCH_ZERO
         if headers:
             kw["headers"] = [(k, v) for k, v in headers]
         p = self._producer
@@ -350,7 +350,7 @@ class KafkaLog(Log):
         if record.partition is not None:
             kw["partition"] = record.partition
         if record.timestamp is not None:
-            kw["timestamp"] = record.timestamp
+            kw["timestamp"] = record.timestamp or EPOCH_ZERO
         if record.headers:
             kw["headers"] = list(record.headers)
         single.produce(record.topic, record.value, record.key, **kw)

@@ -27,6 +27,9 @@ TP = tuple[str, int]
 _MAX_CURSOR_SETS = 4
 _PUMP = 10_000  # messages taken from librdkafka per consume() call
 _WAIT_S = 10.0  # longest a fetch waits for the first fetch response of a newly assigned partition
+# librdkafka reads a timestamp of 0 as "now"; records at epoch 0 (test data) are written as -1 (a value
+# no Kafka producer writes: negative CreateTime is rejected) and read back as 0
+EPOCH_ZERO = -1
 _MISSING = (KafkaError.UNKNOWN_TOPIC_OR_PART, KafkaError._UNKNOWN_TOPIC, KafkaError._UNKNOWN_PARTITION)
 
 
@@ -190,7 +193,8 @@ def _to_batch(topic: str, partition: int, buf: deque[Any], max_records: int) -> 
         offsets.append(m.offset())
         keys.append(m.key())
         values.append(m.value())
-        tss.append(m.timestamp()[1])
+        ts = m.timestamp()[1]
+        tss.append(ts if ts != EPOCH_ZERO else 0)
         h = m.headers()
         hdrs.append([(k, v) for k, v in h] if h else None)
     return RecordBatch(topic, partition, offsets, keys, values, tss, hdrs)
