@@ -128,6 +128,9 @@ def _sort_key(table: Source) -> Any:
 def materialization_for(engine: Engine, table: Source) -> Materialization | None:
     """The materialized state of ``table``, if a running query keeps one."""
     for q in engine.queries.values():
-        if q.sink_name == table.name and getattr(q, "materialization", None) is not None and q.state != "TERMINATED":
-            return q.materialization  # type: ignore[no-any-return]
+        mat = getattr(q, "materialization", None)
+        if q.sink_name == table.name and mat is not None and q.state != "TERMINATED":
+            if not q.tasks:  # the query runs in worker processes: read what they committed
+                mat.refresh()
+            return mat  # type: ignore[no-any-return]
     return None

@@ -33,6 +33,9 @@ class Materialization:
 
     windowed: WindowInfo | None = None
 
+    def refresh(self) -> None:
+        """Drop cached reads before answering (the state is written by worker processes)."""
+
     def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
         raise NotImplementedError
 
@@ -46,6 +49,12 @@ class AggregateMaterialization(Materialization):
     def __init__(self, built: Any, windowed: WindowInfo | None) -> None:
         self.built = built  # runtime.aggregate.AggregateTasks
         self.windowed = windowed
+
+    def refresh(self) -> None:
+        for kv in self.built.stores:
+            kv.refresh()
+        for agg in self.built.aggregators:
+            agg.load_meta()
 
     def _rows(self, agg: Any, found: list[tuple[list[Any], int | None, int | None]]) -> Iterator[Row]:
         project = agg.spec.project
@@ -113,6 +122,10 @@ class StoreMaterialization(Materialization):
         self.stores = stores
         self.windowed = windowed
         self.sort_key = sort_key
+
+    def refresh(self) -> None:
+        for s in self.stores:
+            s.kv.refresh()
 
     def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
         return [r for s in self.stores for r in s.lookup(key, ws_lo, ws_hi)]

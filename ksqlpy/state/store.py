@@ -204,6 +204,15 @@ class KeyValueStore:
         if len(self.cache) > _CACHE_LIMIT:
             self.cache.clear()
 
+    def refresh(self) -> None:
+        """Catch up with the changelog, as a standby replica does: a worker process owns the task and
+        writes the changelog; this copy only serves reads (pull queries)."""
+        self._end_read()
+        if self.dirty:
+            return
+        self.cache.clear()
+        self._restore()
+
     def abort(self) -> None:
         """Forget uncommitted changes (the batch's log transaction failed)."""
         self._end_read()

@@ -166,3 +166,22 @@ def test_session_store_find_and_ended(tmp_path: Path) -> None:
     assert ss.purge(25) == 1
     assert list(ss.fetch(b"k")) == [(20, 30, "b")]
     s.close()
+
+
+def test_refresh_catches_up_a_read_replica(tmp_path: Path) -> None:
+    """Pull queries of a query run by a worker process read a replica kept up by the changelog."""
+    log = _log(tmp_path)
+    owner = _open(tmp_path, log, "owner")
+    replica = _open(tmp_path, log, "replica")
+    owner.put(b"k", 1)
+    _commit(owner, log)
+    assert replica.get(b"k") is None
+    replica.refresh()
+    assert replica.get(b"k") == 1
+    owner.put(b"k", 2)
+    _commit(owner, log)
+    replica.refresh()
+    assert replica.get(b"k") == 2  # the cached 1 was dropped
+    owner.close()
+    replica.close()
+    log.close()
