@@ -49,7 +49,7 @@ def parse_format(value: Any, what: str) -> str:
     fmt = str(value).upper()
     if fmt not in KNOWN_FORMATS:
         raise KsqlStatementError(f"Unknown format: {fmt}")
-    if fmt in SCHEMA_REGISTRY_FORMATS or fmt == "PROTOBUF_NOSR":
+    if fmt in SCHEMA_REGISTRY_FORMATS:
         raise KsqlStatementError(f"Unsupported: the {fmt} format is not supported yet")
     return fmt
 

@@ -1,6 +1,6 @@
 """Serialization formats for record keys and values, matching ksqlDB byte for byte.
 
-Formats: KAFKA, JSON, DELIMITED, NONE (AVRO, PROTOBUF, JSON_SR are recognised and rejected with a
+Formats: KAFKA, JSON, DELIMITED, NONE, PROTOBUF_NOSR (AVRO, PROTOBUF, JSON_SR are recognised and rejected with a
 clear "not supported yet" error). Build a serde once per (format, schema) and reuse it: the JSON
 reader is generated code specialised to the schema.
 
@@ -22,6 +22,7 @@ from ksqlpy.serde.formats import check_format, normalize_format, resolve_delimit
 from ksqlpy.serde.json_format import JsonValueSerde
 from ksqlpy.serde.kafka_format import KafkaValueSerde
 from ksqlpy.serde.none_format import NoneSerde
+from ksqlpy.serde.protobuf_nosr import ProtobufNoSrSerde
 from ksqlpy.serde.windowed import WindowedKeySerde
 
 __all__ = [
@@ -53,6 +54,8 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
         return DelimitedValueSerde(columns, delimiter=delimiter)
     if name == "KAFKA":
         return KafkaValueSerde(columns)
+    if name == "PROTOBUF_NOSR":
+        return ProtobufNoSrSerde(columns)
     return NoneSerde(columns)
 
 
@@ -74,6 +77,8 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
         inner = DelimitedValueSerde(columns, delimiter=delimiter)
     elif name == "KAFKA":
         inner = KafkaValueSerde(columns)
+    elif name == "PROTOBUF_NOSR":
+        inner = ProtobufNoSrSerde(columns)
     else:
         inner = NoneSerde(columns)
     ks: KeySerde = ValueKeySerde(columns, inner)

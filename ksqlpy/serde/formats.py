@@ -12,8 +12,8 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde.base import Columns
 from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
 
-SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE")
-KNOWN_UNSUPPORTED = ("AVRO", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR")
+SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE", "PROTOBUF_NOSR")
+KNOWN_UNSUPPORTED = ("AVRO", "PROTOBUF", "JSON_SR")
 
 KAFKA_TYPES = frozenset({"INTEGER", "BIGINT", "DOUBLE", "STRING", "BYTES"})
 DELIMITED_TYPES = frozenset(

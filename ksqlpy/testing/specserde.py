@@ -137,6 +137,10 @@ def codec(fmt: str, columns: list[Any]) -> Codec:
         return DelimitedCodec()
     if fmt == "NONE":
         return NoneCodec()
+    if fmt == "PROTOBUF_NOSR":
+        from ksqlpy.testing.protobuf_codec import ProtobufNoSrCodec
+
+        return ProtobufNoSrCodec(columns)  # type: ignore[return-value]
     if fmt == "KAFKA":
         if len(columns) > 1:
             raise UnsupportedFeature(f"KAFKA format over {len(columns)} columns")

@@ -14,10 +14,10 @@ if TYPE_CHECKING:
     from ksqlpy.testing.model import Case, FormatSpec
 
 # Formats needing a schema registry or a binary schema we have no serde for yet.
-UNSUPPORTED_FORMATS = frozenset({"AVRO", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR"})
+UNSUPPORTED_FORMATS = frozenset({"AVRO", "PROTOBUF", "JSON_SR"})
 
 # Formats the harness's own serdes (``specserde``) can write and read.
-SUPPORTED_FORMATS = frozenset({"JSON", "DELIMITED", "KAFKA", "NONE"})
+SUPPORTED_FORMATS = frozenset({"JSON", "DELIMITED", "KAFKA", "NONE", "PROTOBUF_NOSR"})
 
 # Properties the runner knows to pass to the engine. Anything else skips the case: we would not know
 # whether the engine honoured it. The engine may still refuse one with an ``Unsupported:`` error.

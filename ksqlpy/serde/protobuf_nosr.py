@@ -1,0 +1,361 @@
+"""ksqlDB's PROTOBUF_NOSR format: Protocol Buffers without a schema registry.
+
+A row is one proto3 message whose fields are the columns, numbered from 1 in column order (the schema
+ksqlDB generates for the columns); the bytes are the bare message (no magic byte, schema id or message
+indexes). Types as Kafka Connect's protobuf converter maps them:
+
+| SQL | protobuf |
+|---|---|
+| BOOLEAN, INT, BIGINT, DOUBLE, STRING, BYTES | bool, int32, int64, double, string, bytes |
+| DECIMAL(p,s) | ``confluent.type.Decimal`` {bytes value (unscaled, big-endian two's complement), precision, scale} |
+| DATE / TIME / TIMESTAMP | ``google.type.Date`` / ``google.type.TimeOfDay`` / ``google.protobuf.Timestamp`` |
+| ARRAY<T> | repeated T (packed for numbers and booleans) |
+| MAP<K,V> | repeated entry {key = 1, value = 2} |
+| STRUCT | nested message |
+
+proto3 has no NULL for scalars: a NULL scalar is written as nothing and read back as the type's default
+(0, 0.0, false, "", empty bytes, empty list or map), exactly what ksqlDB's PROTOBUF_NOSR round trip gives;
+message-typed fields (DECIMAL, DATE, TIME, TIMESTAMP, STRUCT) keep NULL as absence.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import struct
+from collections.abc import Callable
+from decimal import Decimal as PyDecimal
+from typing import Any
+
+from ksqlpy import types as T
+from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+
+_DOUBLE = struct.Struct("<d")
+_EPOCH = _dt.date(1970, 1, 1)
+_MASK64 = (1 << 64) - 1
+_SCALARS = ("BOOLEAN", "INTEGER", "BIGINT", "DOUBLE")
+
+
+# --------------------------------------------------------------------------- wire primitives
+def _varint(out: bytearray, v: int) -> None:
+    v &= _MASK64
+    while v > 0x7F:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+
+
+def _tag(out: bytearray, num: int, wire: int) -> None:
+    _varint(out, (num << 3) | wire)
+
+
+def _read_varint(buf: bytes, pos: int) -> tuple[int, int]:
+    result = shift = 0
+    while True:
+        if pos >= len(buf):
+            raise SerdeError("Protobuf message ends inside a varint")
+        b = buf[pos]
+        pos += 1
+        result |= (b & 0x7F) << shift
+        if not b & 0x80:
+            return result, pos
+        shift += 7
+        if shift > 63:
+            raise SerdeError("Protobuf varint is too long")
+
+
+def _signed(v: int, bits: int) -> int:
+    v &= (1 << bits) - 1
+    return v - (1 << bits) if v >> (bits - 1) else v
+
+
+def _fields(buf: bytes) -> list[tuple[int, int, Any]]:
+    """(field number, wire type, raw value) of every field of a message, in order."""
+    out: list[tuple[int, int, Any]] = []
+    pos, n = 0, len(buf)
+    while pos < n:
+        key, pos = _read_varint(buf, pos)
+        num, wire = key >> 3, key & 7
+        if wire == 0:
+            v, pos = _read_varint(buf, pos)
+        elif wire == 1:
+            v, pos = buf[pos:pos + 8], pos + 8
+        elif wire == 2:
+            size, pos = _read_varint(buf, pos)
+            v, pos = buf[pos:pos + size], pos + size
+        elif wire == 5:
+            v, pos = buf[pos:pos + 4], pos + 4
+        else:
+            raise SerdeError(f"Unsupported protobuf wire type {wire}")
+        if pos > n:
+            raise SerdeError("Protobuf message is truncated")
+        out.append((num, wire, v))
+    return out
+
+
+# --------------------------------------------------------------------------- writing
+def _encode_message(types: list[T.SqlType], values: Any) -> bytes:
+    out = bytearray()
+    for num, (t, v) in enumerate(zip(types, values, strict=True), 1):
+        _encode_field(out, num, t, v)
+    return bytes(out)
+
+
+def _decimal_message(v: PyDecimal, t: T.SqlType) -> bytes:
+    scale = t.scale if isinstance(t, T.Decimal) else max(-v.as_tuple().exponent, 0)  # type: ignore[operator]
+    precision = t.precision if isinstance(t, T.Decimal) else len(v.as_tuple().digits)
+    unscaled = int(v.scaleb(scale).to_integral_value())
+    size = max(1, (unscaled.bit_length() + 8) // 8)
+    out = bytearray()
+    _tag(out, 1, 2)
+    raw = unscaled.to_bytes(size, "big", signed=True)
+    _varint(out, len(raw))
+    out += raw
+    if precision:
+        _tag(out, 2, 0)
+        _varint(out, precision)
+    if scale:
+        _tag(out, 3, 0)
+        _varint(out, scale)
+    return bytes(out)
+
+
+def _small_message(values: list[int]) -> bytes:
+    out = bytearray()
+    for num, v in enumerate(values, 1):
+        if v:
+            _tag(out, num, 0)
+            _varint(out, v)
+    return bytes(out)
+
+
+def _message_bytes(t: T.SqlType, v: Any) -> bytes:
+    name = t.name
+    if name == "DECIMAL":
+        return _decimal_message(v if isinstance(v, PyDecimal) else PyDecimal(str(v)), t)
+    if name == "DATE":
+        d = _EPOCH + _dt.timedelta(days=int(v))
+        return _small_message([d.year, d.month, d.day])
+    if name == "TIME":
+        ms = int(v)
+        return _small_message([ms // 3_600_000, ms // 60_000 % 60, ms // 1000 % 60, ms % 1000 * 1_000_000])
+    if name == "TIMESTAMP":
+        ms = int(v)
+        return _small_message([ms // 1000, ms % 1000 * 1_000_000])
+    if isinstance(t, T.Struct):
+        return _encode_message([ft for _, ft in t.fields], [v.get(n) for n, _ in t.fields])
+    raise SerdeError(f"PROTOBUF_NOSR cannot write type {t}")
+
+
+def _scalar(out: bytearray, num: int, name: str, v: Any, packed: bool = False) -> None:
+    if name == "DOUBLE":
+        if not packed:
+            _tag(out, num, 1)
+        out += _DOUBLE.pack(float(v))
+    else:
+        if not packed:
+            _tag(out, num, 0)
+        _varint(out, int(v))
+
+
+def _encode_field(out: bytearray, num: int, t: T.SqlType, v: Any) -> None:
+    if v is None:
+        return
+    name = t.name
+    if name in _SCALARS:
+        if v == 0 and not (name == "DOUBLE" and str(float(v)).startswith("-")):
+            return
+        _scalar(out, num, name, v)
+    elif name in ("STRING", "BYTES"):
+        raw = v.encode("utf-8") if name == "STRING" else bytes(v)
+        if raw:
+            _tag(out, num, 2)
+            _varint(out, len(raw))
+            out += raw
+    elif isinstance(t, T.Array):
+        el = t.element
+        items = [x for x in v if x is not None]
+        if not items:
+            return
+        if el.name in _SCALARS:
+            body = bytearray()
+            for x in items:
+                _scalar(body, num, el.name, x, packed=True)
+            _tag(out, num, 2)
+            _varint(out, len(body))
+            out += body
+        else:
+            for x in items:
+                inner = bytearray()
+                _encode_field(inner, num, el, x)
+                if not inner:  # a default element still takes its place in a repeated field
+                    _tag(inner, num, 2 if el.name not in _SCALARS else 0)
+                    _varint(inner, 0)
+                out += inner
+    elif isinstance(t, T.Map):
+        for k, x in v.items():
+            entry = bytearray()
+            _encode_field(entry, 1, t.key, k)
+            _encode_field(entry, 2, t.value, x)
+            _tag(out, num, 2)
+            _varint(out, len(entry))
+            out += entry
+    else:
+        body = _message_bytes(t, v)
+        _tag(out, num, 2)
+        _varint(out, len(body))
+        out += body
+
+
+# --------------------------------------------------------------------------- reading
+def _default(t: T.SqlType) -> Any:
+    name = t.name
+    if name == "BOOLEAN":
+        return False
+    if name in ("INTEGER", "BIGINT"):
+        return 0
+    if name == "DOUBLE":
+        return 0.0
+    if name == "STRING":
+        return ""
+    if name == "BYTES":
+        return b""
+    if isinstance(t, T.Array):
+        return []
+    if isinstance(t, T.Map):
+        return {}
+    return None
+
+
+def _scalar_value(name: str, wire: int, raw: Any) -> Any:
+    if name == "DOUBLE":
+        if wire != 1:
+            raise SerdeError("Protobuf DOUBLE field is not 64-bit")
+        return _DOUBLE.unpack(raw)[0]
+    if wire != 0:
+        raise SerdeError(f"Protobuf {name} field is not a varint")
+    if name == "BOOLEAN":
+        return raw != 0
+    return _signed(raw, 32 if name == "INTEGER" else 64)
+
+
+def _packed(name: str, raw: bytes) -> list[Any]:
+    out = []
+    if name == "DOUBLE":
+        for i in range(0, len(raw), 8):
+            out.append(_DOUBLE.unpack_from(raw, i)[0])
+        return out
+    pos = 0
+    while pos < len(raw):
+        v, pos = _read_varint(raw, pos)
+        out.append(_scalar_value(name, 0, v))
+    return out
+
+
+def _ints(raw: bytes, n: int) -> list[int]:
+    got = [0] * n
+    for num, wire, v in _fields(raw):
+        if 1 <= num <= n and wire == 0:
+            got[num - 1] = _signed(v, 64)
+    return got
+
+
+def _message_value(t: T.SqlType, raw: bytes) -> Any:
+    name = t.name
+    if name == "DECIMAL":
+        unscaled, scale = 0, 0
+        for num, wire, v in _fields(raw):
+            if num == 1 and wire == 2:
+                unscaled = int.from_bytes(v, "big", signed=True) if v else 0
+            elif num == 3 and wire == 0:
+                scale = _signed(v, 32)
+        d = PyDecimal(unscaled).scaleb(-scale)
+        return d.quantize(PyDecimal(1).scaleb(-t.scale)) if isinstance(t, T.Decimal) else d
+    if name == "DATE":
+        y, m, d = _ints(raw, 3)
+        return (_dt.date(y, m, d) - _EPOCH).days
+    if name == "TIME":
+        h, mi, s, nanos = _ints(raw, 4)
+        return ((h * 60 + mi) * 60 + s) * 1000 + nanos // 1_000_000
+    if name == "TIMESTAMP":
+        s, nanos = _ints(raw, 2)
+        return s * 1000 + nanos // 1_000_000
+    if isinstance(t, T.Struct):
+        values = _decode_message(raw, [ft for _, ft in t.fields])
+        return {n: v for (n, _), v in zip(t.fields, values, strict=True)}
+    raise SerdeError(f"PROTOBUF_NOSR cannot read type {t}")
+
+
+def _value(t: T.SqlType, wire: int, raw: Any) -> Any:
+    name = t.name
+    if name in _SCALARS:
+        return _scalar_value(name, wire, raw)
+    if wire != 2:
+        raise SerdeError(f"Protobuf {name} field is not length-delimited")
+    if name == "STRING":
+        return bytes(raw).decode("utf-8", "replace")
+    if name == "BYTES":
+        return bytes(raw)
+    return _message_value(t, raw)
+
+
+def _decode_message(buf: bytes, types: list[T.SqlType]) -> list[Any]:
+    missing = object()
+    values: list[Any] = [missing] * len(types)
+    for num, wire, raw in _fields(buf):
+        if not 1 <= num <= len(types):
+            continue  # an unknown field: proto3 readers skip it
+        t = types[num - 1]
+        if isinstance(t, T.Array):
+            cur = values[num - 1] if values[num - 1] is not missing else []
+            el = t.element
+            if el.name in _SCALARS and wire == 2:
+                cur.extend(_packed(el.name, raw))
+            else:
+                cur.append(_value(el, wire, raw))
+            values[num - 1] = cur
+        elif isinstance(t, T.Map):
+            cur = values[num - 1] if values[num - 1] is not missing else {}
+            k, v = _decode_message(raw, [t.key, t.value])
+            cur[k] = v
+            values[num - 1] = cur
+        else:
+            values[num - 1] = _value(t, wire, raw)
+    return [_default(t) if v is missing else v for t, v in zip(types, values, strict=True)]
+
+
+# --------------------------------------------------------------------------- the serde
+class ProtobufNoSrSerde(ValueSerde):
+    format = "PROTOBUF_NOSR"
+
+    def __init__(self, columns: Columns) -> None:
+        super().__init__(columns)
+        self.types = [t for _, t in self.columns]
+
+    def deserialize(self, data: bytes | None) -> tuple | None:
+        if data is None:
+            return None
+        try:
+            return tuple(_decode_message(bytes(data), self.types))
+        except SerdeError:
+            raise
+        except Exception as e:  # noqa: BLE001 - any malformed message is a bad record
+            raise SerdeError(f"Failed to deserialize PROTOBUF_NOSR message: {e}") from None
+
+    def serialize(self, row: tuple | None) -> bytes | None:
+        if row is None:
+            return None
+        try:
+            return _encode_message(self.types, row)
+        except SerdeError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise SerdeError(f"Failed to serialize PROTOBUF_NOSR message: {e}") from None
+
+
+def encoder(types: list[T.SqlType]) -> Callable[[Any], bytes]:
+    """Row values -> message bytes (for tools that build messages from other representations)."""
+    return lambda values: _encode_message(types, values)
+
+
+def decoder(types: list[T.SqlType]) -> Callable[[bytes], list[Any]]:
+    return lambda data: _decode_message(data, types)
