@@ -1,0 +1,49 @@
+"""ksqlDB's REST QTT cases through the real server (``ksqlpy test --rest``), read in place, never copied.
+
+The whole folder runs against one ``ksqlpy server`` subprocess (about a minute); at least 85% of the cases
+that are not skipped must pass. The summary is printed so CI logs show the figures.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ksqlpy.testing.report import counts, summary_line, top_reasons
+from ksqlpy.testing.runner import discover, load_cases
+
+REST_QTT = Path("/work/shared/qtt/rest-query-validation-tests")
+
+pytestmark = [pytest.mark.slow,
+              pytest.mark.skipif(not REST_QTT.is_dir(), reason="the shared REST QTT folder is not here")]
+
+
+def test_rest_qtt_through_the_real_server() -> None:
+    from ksqlpy.testing.rest import run_rest
+
+    cases = load_cases(discover([REST_QTT]))
+    results = run_rest(cases, timeout_s=60)
+    c = counts(results)
+    print(f"\nREST QTT through the server: {summary_line(results)}")
+    for reason, n, _ in top_reasons(results, "failed", 10):
+        print(f"  {n:4d}  {reason}")
+    ran = c["passed"] + c["failed"]
+    assert ran > 0
+    assert c["passed"] / ran >= 0.85, summary_line(results)
+
+
+def test_rest_runner_detects_a_wrong_expectation() -> None:
+    """The runner really compares: one mutated expected row makes a passing case fail."""
+    from ksqlpy.testing.rest import run_rest
+
+    cases = [c for c in load_cases(discover([REST_QTT / "pull-queries-against-streams.json"])) if c.name == "simple"]
+    assert cases, "case 'simple' not found"
+    good = run_rest(cases)[0]
+    assert good.status == "passed", good.reason
+    case = cases[0]
+    query = case.responses[-1]["query"]
+    row = next(e for e in query if "row" in e)
+    row["row"]["columns"][0] = "not what the server returns"
+    bad = run_rest([case])[0]
+    assert bad.status == "failed" and "query" in bad.reason
