@@ -1,0 +1,54 @@
+"""The multi-input join task: stream synchronization, batch limits, one transaction per batch."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ksqlpy.log import open_log
+from ksqlpy.log.base import ProducerRecord, RecordBatch
+from ksqlpy.runtime.join_task import Channel, JoinTask, TaskContext
+from ksqlpy.runtime.processing_log import ProcessingLog
+
+
+def _task(tmp_path: Any, seen: list, max_batch: int = 100) -> tuple[Any, JoinTask]:
+    log = open_log({"log.dir": str(tmp_path / "log")})
+    for t in ("a", "b"):
+        log.create_topic(t, 1)
+
+    def decode(batch: RecordBatch) -> list[tuple]:
+        return [(ts, off, (batch.topic, v.decode())) for off, v, ts in
+                zip(batch.offsets, batch.values, batch.timestamps, strict=True)]
+
+    ctx = TaskContext(0, ProcessingLog(), "q", lambda name, changelog: None)  # type: ignore[arg-type,return-value]
+    for t in ("a", "b"):
+        ctx.channels.append(Channel(t, decode, lambda topic, v, ts: seen.append((topic, v, ts))))
+    return log, JoinTask(task_id="0_0", log=log, group="g", ctx=ctx, finish=None, writer=None, max_batch=max_batch)
+
+
+def _send(log: Any, topic: str, items: list[tuple[str, int]]) -> None:
+    with log.transaction() as tx:
+        for v, ts in items:
+            tx.produce(ProducerRecord(topic, b"k", v.encode(), ts, None, 0))
+
+
+def test_lowest_timestamp_first_across_inputs_offset_order_within(tmp_path: Any) -> None:
+    seen: list = []
+    log, task = _task(tmp_path, seen)
+    _send(log, "a", [("a1", 5), ("a2", 1), ("a3", 9)])
+    _send(log, "b", [("b1", 2), ("b2", 6)])
+    assert task.poll() == 5
+    assert [v for _, v, _ in seen] == ["b1", "a1", "a2", "b2", "a3"]
+    assert log.committed("g", "a", 0) == 3 and log.committed("g", "b", 0) == 2
+
+
+def test_a_cut_batch_stops_processing_where_it_ends(tmp_path: Any) -> None:
+    seen: list = []
+    log, task = _task(tmp_path, seen, max_batch=2)
+    _send(log, "a", [("a1", 1), ("a2", 2), ("a3", 3)])
+    _send(log, "b", [("b1", 4)])
+    task.poll()
+    assert [v for _, v, _ in seen] == ["a1", "a2"]  # b1 (ts 4) waits: a3 (ts 3) is not fetched yet
+    task.poll()
+    task.poll()
+    assert [v for _, v, _ in seen] == ["a1", "a2", "a3", "b1"]
+    assert task.poll() == 0
