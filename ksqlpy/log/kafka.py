@@ -76,6 +76,22 @@ def _raise_for(e: KafkaException, what: str) -> None:
     raise KafkaLogError(f"{what}: {err.str() if isinstance(err, KafkaError) else e}") from e
 
 
+class _DeliveryErrors:
+    """Collects failed deliveries. A separate object, so producers do not reference the log: a cycle
+    would keep librdkafka clients (and their threads) alive after ``close()`` until a full GC."""
+
+    def __init__(self) -> None:
+        self.errors: list[KafkaError] = []
+
+    def __call__(self, err: KafkaError | None, msg: Any) -> None:
+        if err is not None:
+            self.errors.append(err)
+
+    def take(self) -> list[KafkaError]:
+        errs, self.errors = self.errors, []
+        return errs
+
+
 class KafkaTransaction(LogTransaction):
     """Produces into the log's producer and collects offset commits for the end of the block."""
 
@@ -134,7 +150,7 @@ class KafkaLog(Log):
         self.admin = AdminClient(admin_config(self.config))
         self.check_connection()
         self._consumer_conf = consumer_config(self.config, **{"group.id": f"ksqlpy-reader-{uuid.uuid4().hex}"})
-        self._errors: list[KafkaError] = []
+        self._errors = _DeliveryErrors()
         self._gens: dict[str, int] = {}  # topic -> completed writes by this process (see kafka_fetch)
         self._local = threading.local()
         self._fetchers: list[Fetcher] = []
@@ -145,13 +161,13 @@ class KafkaLog(Log):
         self._tx_lock = threading.RLock()
         self.transactional_id = transactional_id
         self._producer = Producer(producer_config(self.config, **{
-            "delivery.report.only.error": True, "on_delivery": self._on_error,
+            "delivery.report.only.error": True, "on_delivery": self._errors,
             "partitioner": "murmur2_random"}))
         self._txn: Producer | None = None
         if transactional_id is not None:
             self._txn = Producer(producer_config(self.config, **{
                 "transactional.id": transactional_id, "delivery.report.only.error": True,
-                "on_delivery": self._on_error, "partitioner": "murmur2_random"}))
+                "on_delivery": self._errors, "partitioner": "murmur2_random"}))
             try:
                 self._txn.init_transactions(_TIMEOUT)
             except KafkaException as e:
@@ -160,10 +176,6 @@ class KafkaLog(Log):
         self._closed = False
 
     # ---------------------------------------------------------------- helpers
-    def _on_error(self, err: KafkaError | None, msg: Any) -> None:
-        if err is not None:
-            self._errors.append(err)
-
     def check_connection(self) -> None:
         """Fail fast, with one clear error, when the cluster cannot be reached."""
         timeout = float(self.config.get("ksqlpy.kafka.connect.timeout.ms", 10_000)) / 1000
@@ -320,16 +332,16 @@ class KafkaLog(Log):
             if isinstance(e, KafkaException):
                 _raise_for(e, "transaction")
             raise
-        if self._errors:
-            errs, self._errors = self._errors, []
+        errs = self._errors.take()
+        if errs:
             raise KafkaLogError(f"delivery failed: {errs[0].str()}")
 
     def _flush(self, p: Producer) -> None:
         remaining = p.flush(_TIMEOUT)
         if remaining:
             raise KafkaLogError(f"{remaining} records not delivered within {_TIMEOUT:g}s")
-        if self._errors:
-            errs, self._errors = self._errors, []
+        errs = self._errors.take()
+        if errs:
             raise KafkaLogError(f"delivery failed: {errs[0].str()} ({len(errs)} records)")
 
     def _commit(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
@@ -410,6 +422,7 @@ class KafkaLog(Log):
         time.sleep(min(timeout_s, 0.01))  # fetches themselves wait for broker responses
 
     def close(self) -> None:
+        """Flush, close the consumers and drop every client (librdkafka destroys them, threads and all)."""
         if self._closed:
             return
         self._closed = True
@@ -425,3 +438,10 @@ class KafkaLog(Log):
                 c.close()
             except (KafkaException, RuntimeError):
                 pass
+        self._fetchers = []
+        self._local = threading.local()
+        self._probe = None
+        self._group_consumers = {}
+        self._members = {}
+        self._producer = self._txn = self._single = None  # type: ignore[assignment]
+        self.admin = None  # type: ignore[assignment]
