@@ -74,7 +74,7 @@ def build(cfg: dict[str, Any], state: dict[str, Any]) -> Dataflow:
                                wait_for_system_duration=timedelta(seconds=0))
         if w == "q5":
             windower = win.SlidingWindower(length=timedelta(seconds=10), offset=timedelta(seconds=2), align_to=EPOCH)
-            res = win.count_window("count", keyed, clock, windower, key=lambda r: r[0].hex())
+            res = win.count_window("count", rows, clock, windower, key=lambda r: r[0].hex())  # keys itself
         else:
             windower = win.TumblingWindower(length=timedelta(seconds=10), align_to=EPOCH)
             res = win.max_window("max", keyed, clock, windower, by=lambda r: r[1]["price"])

@@ -67,11 +67,11 @@ class SinkWriter:
     def write(self, tx: LogTransaction, rows: list[tuple]) -> int:
         """Serialize and produce ``rows``; returns how many records were written.
 
-        Common case (no window, no TIMESTAMP column on the sink): one ``serialize_batch`` per column
+        Common case (no TIMESTAMP column on the sink): one ``serialize_batch`` per column
         and one columnar ``produce_batch``. A batch with a record that fails to serialize (or any
         other case) goes record by record through ``encode``, which reports the bad ones.
         """
-        if not self.windowed and self.ts_index is None:
+        if self.ts_index is None:
             try:
                 keys = [r[0] for r in rows]
                 values = [r[1] for r in rows]

