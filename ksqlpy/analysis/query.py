@@ -105,6 +105,11 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
         raise KsqlStatementError("WINDOW clause requires a STREAM source, but was a TABLE.")
 
     if query.where is not None:
+        if source.windowed is None:  # an unknown column is reported before an aggregate in WHERE
+            bound = next((c for c in query.where.find_all(exp.Column, bfs=False)
+                          if not c.table and c.name.upper() in WINDOW_COLUMNS), None)
+            if bound is not None:
+                raise KsqlStatementError(f"Error in WHERE expression: Unknown column {bound.name.upper()}.")
         _check_no_aggregates(query.where, "WHERE")
         try:
             c = type_check(query.where, scope_for(schema, alias), custom, predicate=True, clause="WHERE")
