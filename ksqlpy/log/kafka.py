@@ -95,15 +95,36 @@ class _DeliveryErrors:
 class KafkaTransaction(LogTransaction):
     """Produces into the log's producer and collects offset commits for the end of the block."""
 
-    def __init__(self, log: KafkaLog, producer: Producer) -> None:
+    def __init__(self, log: KafkaLog, producer: Producer, *, deferred: bool = False) -> None:
         self._log = log
         self._producer = producer
         self.offsets: dict[str, dict[tuple[str, int], int]] = {}
         self.topics: set[str] = set()
         self.count = 0
+        # exactly-once: records are held until the block ends and sent inside a short transaction, so a
+        # crash while a batch is processed leaves no aborted records behind (brokers that do not hide
+        # aborted records from read_committed readers would show them)
+        self.held: list[tuple[Any, ...]] | None = [] if deferred else None
 
     def _send(self, topic: str, key: bytes | None, value: bytes | None, partition: int | None,
               timestamp: int | None, headers: Headers | None) -> None:
+        if self.held is not None:
+            self.held.append((topic, key, value, partition, timestamp, headers))
+            self.topics.add(topic)
+            self.count += 1
+            return
+        self._write(topic, key, value, partition, timestamp, headers)
+        self.count += 1
+
+    def release(self) -> None:
+        """Send the held records (exactly-once, inside the open transaction)."""
+        held, self.held = self.held or [], None
+        write = self._write
+        for r in held:
+            write(*r)
+
+    def _write(self, topic: str, key: bytes | None, value: bytes | None, partition: int | None,
+               timestamp: int | None, headers: Headers | None) -> None:
         kw: dict[str, Any] = {}
         if partition is not None:
             kw["partition"] = partition
@@ -119,7 +140,6 @@ class KafkaTransaction(LogTransaction):
                 break
             except BufferError:
                 p.poll(0.05)  # the local queue is full: let deliveries drain it
-        self.count += 1
 
     def produce(self, record: ProducerRecord) -> None:
         self._send(record.topic, record.key, record.value, record.partition, record.timestamp, record.headers)
@@ -311,13 +331,14 @@ class KafkaLog(Log):
             self._commit(group, offsets)
 
     def _eos_transaction(self, p: Producer) -> Iterator[KafkaTransaction]:
+        tx = KafkaTransaction(self, p, deferred=True)
+        yield tx  # the batch is processed; nothing was sent yet
         try:
             p.begin_transaction()
         except KafkaException as e:
             _raise_for(e, "begin transaction")
-        tx = KafkaTransaction(self, p)
         try:
-            yield tx
+            tx.release()
             for group, offsets in tx.offsets.items():
                 tps = [TopicPartition(t, part, off) for (t, part), off in offsets.items()]
                 p.send_offsets_to_transaction(tps, self._group_consumer(group).consumer_group_metadata(),
@@ -392,6 +413,38 @@ class KafkaLog(Log):
         if topic not in lw:
             raise KeyError(f"nothing was written to topic {topic!r} by this thread")
         return lw[topic]
+
+    def isolates_aborted(self, timeout: float = 10.0) -> bool:
+        """Probe the broker: does a read_committed consumer skip an aborted transaction's records?
+
+        Kafka does; some Kafka-protocol brokers (tansu) accept transactions but show aborted records.
+        Exactly-once then still commits offsets, outputs and changelogs atomically and fences zombies,
+        but readers (and state restores) can see the records of aborted attempts.
+        """
+        topic = f"_ksqlpy-isolation-probe-{uuid.uuid4().hex[:12]}"
+        self.create_topic(topic, 1, 1, {"retention.ms": "60000"})
+        probe = Producer(producer_config(self.config, **{"transactional.id": f"ksqlpy-probe-{uuid.uuid4().hex}"}))
+        try:
+            probe.init_transactions(timeout)
+            probe.begin_transaction()
+            probe.produce(topic, b"aborted", partition=0)
+            probe.flush(timeout)
+            probe.abort_transaction(timeout)
+            probe.begin_transaction()
+            probe.produce(topic, b"committed", partition=0)
+            probe.commit_transaction(timeout)
+            seen = []
+            offset = 0
+            while True:
+                b = self.fetch(topic, 0, offset)
+                if not b.offsets:
+                    break
+                seen += b.values
+                offset = b.next_offset
+            return seen == [b"committed"]
+        finally:
+            del probe
+            self.delete_topic(topic)
 
     # ---------------------------------------------------------------- reading
     def fetch(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> RecordBatch:

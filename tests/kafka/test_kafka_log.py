@@ -195,3 +195,22 @@ def test_config_pass_through() -> None:
     assert consumer_config(cfg)["fetch.queue.backoff.ms"] == 10
     p = producer_config(cfg)
     assert p["linger.ms"] == 20 and p["compression.type"] == "lz4" and p["enable.idempotence"] is True
+
+
+def test_isolation_probe_says_what_the_broker_does(log: KafkaLog) -> None:
+    """The fixture's broker (tansu) shows aborted records to read_committed readers; Kafka hides them."""
+    assert log.isolates_aborted() is False
+
+
+def test_exactly_once_sends_nothing_until_the_batch_commits(bootstrap: str) -> None:
+    """Records are held while the batch is processed: a crash then leaves no aborted records."""
+    t = _name()
+    lg = KafkaLog({"bootstrap.servers": bootstrap}, transactional_id=f"tid-{uuid.uuid4().hex}")
+    try:
+        lg.create_topic(t)
+        with pytest.raises(RuntimeError), lg.transaction() as tx:
+            tx.produce(ProducerRecord(t, b"a", b"never", 1, partition=0))
+            raise RuntimeError("crash while processing")
+        assert lg.end_offset(t, 0) == 0
+    finally:
+        lg.close()
