@@ -61,8 +61,9 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
             if registry.kind_of(f.fname) == "aggregate":
                 raise KsqlStatementError(f"GROUP BY does not support aggregate functions: {f.fname} is an aggregate "
                                          "function.")
-        if source.windowed is None:
-            _reject_reserved_select(query)
+        if source.windowed is None and any(not c.table and c.name.upper() in ("WINDOWSTART", "WINDOWEND")
+                                           for c in g.find_all(exp.Column)):
+            _reject_reserved_select(query)  # ksqlDB names the select item first
             _reject_window_bounds(g)
         t = type_check(g, pre_scope, custom).type
         if isinstance(t, T.NullType):

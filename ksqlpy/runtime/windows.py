@@ -9,9 +9,10 @@ Kafka Streams' rules, which ksqlDB inherits:
 * an update's timestamp is the max timestamp of the records in the window;
 * EMIT FINAL (KIP-825 ``onWindowClose``): after each record, once stream time - grace (the close time)
   has moved, the windows that just closed go out once, ordered by (start, serialized key). As in
-  Kafka Streams, a window is only found while it is retained: its start must be at least stream time -
-  retention, where retention defaults to size + grace. With a jump in stream time larger than a window,
-  windows that closed "in between" are therefore never emitted (ksqlDB behaves the same);
+  Kafka Streams, a window is only found while it is retained: its start must be at least the newest
+  window start written minus the retention, where retention defaults to size + grace. With a jump in
+  stream time larger than a window, windows that closed "in between" are therefore never emitted (ksqlDB
+  behaves the same);
 * retention: windows whose start is below stream time - retention are purged after each batch.
 """
 
@@ -79,7 +80,10 @@ class TimeWindowAggregator(Aggregator):
         upper = close - spec.size
         if upper < 0:
             return
-        lo = self.stream_time - spec.retention if retained_only else None
+        # the window store's "observed time" is the newest window start written (Kafka Streams measures
+        # retention from it, not from the record time)
+        newest = self.stream_time // spec.advance * spec.advance
+        lo = newest - spec.retention if retained_only else None
         if self.last_emit is not None:
             lo = max(lo if lo is not None else -(2**62), self.last_emit - spec.size + 1)
         closed = list(self.windows.fetch_all(lo, upper))

@@ -169,3 +169,24 @@ def test_windowed_source_needs_a_key(h: Harness) -> None:
     with pytest.raises(KsqlStatementError, match="Windowed sources require a key column"):
         h.sql("CREATE STREAM W (V INT) WITH (kafka_topic='w', value_format='JSON', partitions=1, "
               "WINDOW_TYPE='SESSION');")
+
+
+def test_emit_final_emits_every_window_of_a_steady_stream(h: Harness) -> None:
+    """Retention is measured from the newest window start: each window is still found when it closes."""
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 5 MILLISECONDS, GRACE PERIOD "
+          "0 MILLISECONDS) GROUP BY K EMIT FINAL;")
+    for i in range(7):
+        h.send("s", "a", {"V": 1}, i * 3)
+    h.run()
+    assert _windows(h.read("T")) == [(0, 5, (2,), 3), (5, 10, (2,), 9), (10, 15, (1,), 12)]
+
+
+def test_window_bounds_selected_in_a_windowed_push_query(h: Harness) -> None:
+    h.sql(STREAM)
+    h.send("s", "a", {"V": 1}, 1)
+    h.send("s", "a", {"V": 1}, 20)
+    q = h.engine.push_query("SELECT K, WINDOWSTART, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 5 MILLISECONDS) "
+                            "GROUP BY K EMIT CHANGES LIMIT 2;", {"auto.offset.reset": "earliest"})
+    h.run()
+    assert list(q) == [("a", 0, 1), ("a", 20, 1)]
