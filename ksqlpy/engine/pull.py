@@ -122,10 +122,13 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
         if q.where is not None and _where_error(e, q, engine):
             raise KsqlStatementError(f"Error in WHERE expression: {e}\nStatement: {format_expression(q.where)}") from e
         raise
-    names = [c.name for c in plan.value]
-    dup = next((c for i, c in enumerate(plan.value) if c.name in names[:i]), None)
-    if dup is not None:
-        raise KsqlStatementError(f"Duplicate value columns found in schema: `{dup.name}` {dup.type}")
+    from ksqlpy.analysis.query import natural_name
+
+    # push queries rename a repeated column (VAL, VAL_1); pull queries reject it, as in ksqlDB
+    given = [item.alias or natural_name(item.expr) for item in q.select]
+    for i, name in enumerate(given):
+        if name is not None and name in given[:i] and i < len(plan.value):
+            raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {plan.value[i].type}")
     mat = materialization_for(engine, src)
     if mat is None:
         raise KsqlStatementError(f"The `{src.name}` table isn't queryable. To derive a queryable table, you can do "
