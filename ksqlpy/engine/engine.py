@@ -125,6 +125,7 @@ class Engine:
 
                 stop_workers(self, query_id)
             q.close()
+            q.cleanup()
         self.catalog.remove_query(query_id)
 
     def build_persistent(self, plan: Any, sink: Source, query_id: str, sql: str) -> PersistentQuery:

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import os
+import shutil
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy.catalog import Source
@@ -31,15 +32,25 @@ if TYPE_CHECKING:
 
 
 class _Stores:
-    """Closes a query's table stores with the query."""
+    """Closes a query's table stores with the query; deletes them (and the changelog) on TERMINATE."""
 
-    def __init__(self, stores: list[KeyValueStore]) -> None:
+    def __init__(self, stores: list[KeyValueStore], log: Any = None, changelog: str | None = None) -> None:
         self.stores = stores
+        self.log = log
+        self.changelog = changelog
+        self.dirs = [s.directory for s in stores]
 
     def close(self) -> None:
         for s in self.stores:
             s.close()
         self.stores = []
+
+    def cleanup(self) -> None:
+        self.close()
+        for d in self.dirs:
+            shutil.rmtree(d, ignore_errors=True)
+        if self.log is not None and self.changelog and self.log.topic_exists(self.changelog):
+            self.log.delete_topic(self.changelog)
 
 
 def _internal(engine: Engine, query_id: str) -> str:
@@ -70,7 +81,7 @@ def materialize_tasks(engine: Engine, query: PersistentQuery) -> None:
         stores.append(ts)
         kvs.append(kv)
     query.materialization = StoreMaterialization(stores, sink.windowed, _sort_key(sink))
-    query.resources.append(_Stores(kvs))
+    query.resources.append(_Stores(kvs, engine.log, changelog))
 
 
 def start_source_table_query(engine: Engine, source: Source, sql: str) -> PersistentQuery | None:
@@ -105,7 +116,7 @@ def start_source_table_query(engine: Engine, source: Source, sql: str) -> Persis
     query = PersistentQuery(query_id, sql, plan, source, tasks)
     query.source_names = []  # it reads the table's own topic: not a reader that blocks DROP
     query.materialization = StoreMaterialization(stores, source.windowed, _sort_key(source))
-    query.resources.append(_Stores(kvs))
+    query.resources.append(_Stores(kvs, engine.log, changelog))
     source.created_by_query = query_id
     engine.start_persistent(query)
     return query

@@ -42,6 +42,13 @@ class PersistentQuery:
         self.state = "TERMINATED"
         for r in self.resources:
             r.close()
+
+    def cleanup(self) -> None:
+        """After TERMINATE/DROP: delete the query's internal topics and local state (ksqlDB's cleanup)."""
+        for r in self.resources:
+            clean = getattr(r, "cleanup", None)
+            if clean is not None:
+                clean()
         self.resources = []
 
 

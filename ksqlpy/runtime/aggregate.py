@@ -12,6 +12,7 @@ changelog inside the batch's log transaction and to LMDB right after it commits 
 from __future__ import annotations
 
 import os
+import shutil
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -113,6 +114,8 @@ class AggregateTasks:
     stores: list[KeyValueStore] = field(default_factory=list)
     topics: list[str] = field(default_factory=list)  # internal topics to delete with a transient query
     log: Any = None
+    internal_topics: list[str] = field(default_factory=list)  # changelogs, repartition: deleted on TERMINATE
+    state_root: str | None = None
 
     def late_records(self) -> int:
         """Records dropped because their window had closed (stream time past end + grace), all tasks."""
@@ -131,6 +134,18 @@ class AggregateTasks:
             except Exception:  # noqa: BLE001
                 pass
         self.topics = []
+
+    def cleanup(self) -> None:
+        """The query was terminated: its internal topics and state directory go too."""
+        self.close()
+        for t in self.internal_topics:
+            try:
+                if self.log.topic_exists(t):
+                    self.log.delete_topic(t)
+            except Exception:  # noqa: BLE001 - best effort
+                pass
+        if self.state_root:
+            shutil.rmtree(self.state_root, ignore_errors=True)
 
 
 def last_per_key(rows: list[tuple]) -> list[tuple]:
@@ -249,13 +264,16 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
     internal = f"_confluent-ksql-{service}{prefix}{query_id}"
     state_root = (os.path.join(engine.data_dir, "state", query_id) if persistent
                   else tempfile.mkdtemp(prefix=f"{query_id}-", dir=_transient_root(engine)))
-    result = AggregateTasks([], [], spec, log=engine.log)
+    result = AggregateTasks([], [], spec, log=engine.log, state_root=state_root)
     cls = _aggregator_class(plan)
     key_in, value_in = engine.key_serde(source), engine.value_serde(source)
 
     def store(name: str, changelog: str | None, partition: int, n: int) -> KeyValueStore:
-        if changelog is not None and persistent and not engine.log.topic_exists(changelog):
-            engine.log.create_topic(changelog, n, 1, {"cleanup.policy": "compact"})
+        if changelog is not None and persistent:
+            if not engine.log.topic_exists(changelog):
+                engine.log.create_topic(changelog, n, 1, {"cleanup.policy": "compact"})
+            if changelog not in result.internal_topics:
+                result.internal_topics.append(changelog)
         kv = KeyValueStore(os.path.join(state_root, f"{name}-{partition}"), engine.log if persistent else None,
                            changelog if persistent else None, partition)
         result.stores.append(kv)
@@ -279,8 +297,7 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
     topic = repartition_topic(service, prefix, query_id)
     if not engine.log.topic_exists(topic):
         engine.log.create_topic(topic, partitions, 1, {"cleanup.policy": "delete"})
-    if not persistent:
-        result.topics.append(topic)
+    (result.internal_topics if persistent else result.topics).append(topic)
     rwriter = RepartitionWriter(topic, spec.sort_key)
     for p in range(partitions):
         kv0 = store("KsqlTopic-Reduce", f"{internal}-KsqlTopic-Reduce-changelog", p, partitions) if table else None

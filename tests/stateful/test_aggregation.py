@@ -135,3 +135,19 @@ def test_record_cache_when_buffering_is_set(h: Harness) -> None:
         h.send("s", k, {"V": 1}, 1)
     h.run()  # one batch: one update per key, in the order of the last updates
     assert [(k, v) for k, v, _ in h.read("T")] == [(("a",), (3,)), (("c",), (1,)), (("b",), (2,))]
+
+
+def test_drop_deletes_internal_topics_and_state(h: Harness) -> None:
+    import os
+
+    h.sql("CREATE STREAM M (K STRING KEY, G STRING) WITH (kafka_topic='m', value_format='JSON', partitions=2);")
+    h.sql("CREATE TABLE T AS SELECT G, COUNT(*) AS C FROM M GROUP BY G;")
+    h.send("m", "a", {"G": "x"}, 1)
+    h.run()
+    internal = [t.name for t in h.engine.log.list_topics() if t.name.startswith("_confluent-ksql-test_query_CTAS_T_0")]
+    assert len(internal) == 2  # changelog and repartition
+    state = os.path.join(h.engine.data_dir, "state", "CTAS_T_0")
+    assert os.path.isdir(state)
+    h.sql("DROP TABLE T;")
+    assert not [t for t in h.engine.log.list_topics() if t.name in internal]
+    assert not os.path.exists(state)
