@@ -27,8 +27,10 @@ def insert(client: Any, name: str, *rows: tuple[int, str]) -> None:
     assert ksql(client, sql) == []
 
 
-def push_queries(client: Any) -> list[str]:
-    return [q["id"] for q in ksql(client, "SHOW QUERIES;")[0]["queries"] if q["queryType"] == "PUSH"]
+def push_queries(client: Any, source: str = "") -> list[str]:
+    """Ids of running push queries (over ``source`` when given: other tests share the server)."""
+    return [q["id"] for q in ksql(client, "SHOW QUERIES;")[0]["queries"]
+            if q["queryType"] == "PUSH" and (not source or f"FROM {source} " in q["queryString"])]
 
 
 def wait_until(cond: Any, timeout: float = 10.0) -> bool:
@@ -90,7 +92,7 @@ def test_create_insert_push_limit_delimited(client: Any, unique: Any) -> None:
 
     t = threading.Thread(target=run)
     t.start()
-    assert wait_until(lambda: len(push_queries(client)) > 0)
+    assert wait_until(lambda: len(push_queries(client, s)) > 0)
     insert(client, s, (1, "a"), (2, "b"), (3, "c"))
     t.join(20)
     assert out["status"] == 200 and out["type"] == DELIMITED
@@ -98,7 +100,7 @@ def test_create_insert_push_limit_delimited(client: Any, unique: Any) -> None:
     assert meta["columnNames"] == ["ID", "V"] and meta["columnTypes"] == ["INTEGER", "STRING"]
     assert meta["queryId"].startswith(f"transient_{s}_")
     assert rows == [[1, "a"], [2, "b"]]
-    assert wait_until(lambda: not push_queries(client)), "the push query outlived its LIMIT"
+    assert wait_until(lambda: not push_queries(client, s)), "the push query outlived its LIMIT"
 
 
 def test_query_endpoint_streamed_row_format(client: Any, unique: Any) -> None:
@@ -259,15 +261,19 @@ def test_close_query_ends_the_stream(client: Any, unique: Any) -> None:
     assert meta["queryId"] not in push_queries(client)
 
 
-def test_client_going_away_stops_the_push_query(client: Any, unique: Any) -> None:
+@pytest.mark.parametrize("h2", [False, True], ids=["http1-leaves", "http2-leaves"])
+def test_client_going_away_stops_the_push_query(client: Any, unique: Any, h2: bool) -> None:
     s = unique("S")
     create_stream(client, s)
-    with httpx.Client(base_url=str(client.base_url), http2=True, http1=False, timeout=10) as other:
-        with other.stream("POST", "/query-stream", json={"sql": f"SELECT * FROM {s} EMIT CHANGES;"}) as r:
-            qid = json.loads(next(stream_lines(r)))["queryId"]
-            assert qid in push_queries(client)
-    # the connection is gone: the server must end the query (no leaked consumer)
-    assert wait_until(lambda: qid not in push_queries(client)), "push query leaked after disconnect"
+    for path, body in (("/query-stream", {"sql": f"SELECT * FROM {s} EMIT CHANGES;"}),
+                       ("/query", {"ksql": f"SELECT * FROM {s} EMIT CHANGES;"})):
+        with httpx.Client(base_url=str(client.base_url), http2=h2, http1=not h2, timeout=10) as other:
+            with other.stream("POST", path, json=body, headers={"Accept": DELIMITED}) as r:
+                lines = stream_lines(r)  # kept alive: closing the iterator closes the response
+                qid = json.loads(next(lines))["queryId"]
+                assert qid in push_queries(client)
+        # the connection is gone: the server must end the query (no leaked consumer)
+        assert wait_until(lambda q=qid: q not in push_queries(client)), f"push query leaked after disconnect ({path})"
 
 
 def test_max_push_queries(client: Any, unique: Any) -> None:
@@ -287,7 +293,7 @@ def test_max_push_queries(client: Any, unique: Any) -> None:
         finally:
             for r in streams:
                 r.close()
-    assert wait_until(lambda: not push_queries(client))
+    assert wait_until(lambda: not push_queries(client, s))
 
 
 def test_inserts_stream(server: Any, unique: Any) -> None:

@@ -83,3 +83,22 @@ def test_not_ready_until_initialized(tmp_path: Any) -> None:
     r = c.get("/info")
     assert r.status_code == 503 and r.json()["error_code"] == 50302
     assert c.get("/chc/ready").status_code == 200
+
+
+def test_terminate_cluster(tmp_path: Any) -> None:
+    config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
+    with TestClient(create_app(config)) as c:
+        end = time.monotonic() + 30
+        while c.get("/info").status_code != 200 and time.monotonic() < end:
+            time.sleep(0.05)
+        c.post("/ksql", json={"ksql": "CREATE STREAM A (ID INT KEY) WITH (kafka_topic='a', partitions=1, "
+                                      "value_format='JSON'); CREATE STREAM B AS SELECT * FROM A;"})
+        assert c.post("/ksql/terminate", json={"deleteTopicList": ["["]}).status_code == 400
+        r = c.post("/ksql/terminate", json={"deleteTopicList": ["B"]})
+        assert r.status_code == 200
+        assert r.json()[0]["commandId"] == "cluster/TerminateCluster/terminate"
+        after = c.post("/ksql", json={"ksql": "SHOW STREAMS;"})
+        assert after.status_code == 503 and after.json()["error_code"] == 50304
+        log = c.app.state.ctx.engine.log  # type: ignore[attr-defined]
+        assert not log.topic_exists("B") and log.topic_exists("a")
+        assert not log.topic_exists("_confluent-ksql-default__command_topic")
