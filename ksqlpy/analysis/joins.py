@@ -204,8 +204,6 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
             what = "full-outer" if kind == "FULL" else "right-outer"
             raise KsqlStatementError(f"Invalid join type: {what} join not supported for foreign-key table-table "
                                      f"join. Got {described}.")
-        if isinstance(left.node, JoinNode):
-            raise KsqlStatementError("Unsupported: a foreign-key join on the result of another join")
         if len(conds) != 1:
             raise KsqlStatementError("Invalid join condition: foreign-key table-table joins support a single "
                                      f"condition. Got {' AND '.join(c.written for c in conds)}.")

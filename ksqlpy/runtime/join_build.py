@@ -318,23 +318,27 @@ class _Builder:
     # ------------------------------------------------------------------ foreign-key joins
     def fk(self, node: JoinNode, sub: _Sub, out: Callable[[TaskContext], Emit]) -> None:
         left, right = node.left, node.right
-        assert isinstance(left, JoinLeaf)
-        lsrc, rsrc = left.source, right.source
-        left_types = [c.type for c in lsrc.key_columns]
+        rsrc = right.source
+        if isinstance(left, JoinLeaf):
+            lsrc = left.source
+            left_types = [c.type for c in lsrc.key_columns]
+            left_bytes = key_encoder((lsrc.key_format or "KAFKA").upper(), left_types, lsrc.key_delimiter)
+        else:  # the result of earlier joins, keyed by their key in their internal format
+            left_types = [k.type for k in left.keys]
+            left_bytes = key_encoder(left.key_format, left_types, left.key_delimiter)
         right_types = [c.type for c in rsrc.key_columns]
-        left_bytes = key_encoder((lsrc.key_format or "KAFKA").upper(), left_types, lsrc.key_delimiter)
         right_bytes = key_encoder((rsrc.key_format or "KAFKA").upper(), right_types, rsrc.key_delimiter)
-        left_key = key_function([_col(f"{left.alias}_{c.name}") for c in lsrc.key_columns], left.columns,
-                                self.custom, None)
         right_key = key_function([_col(f"{right.alias}_{c.name}") for c in rsrc.key_columns], right.columns,
                                  self.custom, None)
-        fk_of = key_function(node.left_exprs, left.columns, self.custom, None)
+        fk_of = key_function(node.left_exprs, _row_columns(left), self.custom, None)
         right_sub = self.sub(self.partitions(right))
         n = 12 + self.counter
         sub_topic = self.topic(f"KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-{n:010d}-topic", right_sub.partitions)
         resp_topic = self.topic(f"KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-{n + 15:010d}-topic", sub.partitions)
         state = f"KTABLE-FK-JOIN-SUBSCRIPTION-STATE-STORE-{n + 1:010d}"
-        lname, rname = f"{node.context}KafkaTopic_Left-Reduce", f"{node.context}KafkaTopic_Right-Reduce"
+        lname = (f"{node.context}KafkaTopic_Left-Reduce" if isinstance(left, JoinLeaf)
+                 else f"{node.context}Join-Left-Materialize")
+        rname = f"{node.context}KafkaTopic_Right-Reduce"
         rw = len(right.columns)
         me = id(node)
 
@@ -347,8 +351,13 @@ class _Builder:
             ctx.ops[me] = op
 
         sub.wiring.append(make_left)
-        lmake = self.source_channel(left, left_key, lambda ctx: ctx.ops[me].on_left, True)
-        sub.wiring.append(lambda ctx: ctx.channels.append(lmake(ctx)))
+        if isinstance(left, JoinLeaf):
+            left_key = key_function([_col(f"{left.alias}_{c.name}") for c in left.source.key_columns], left.columns,
+                                    self.custom, None)
+            lmake = self.source_channel(left, left_key, lambda ctx: ctx.ops[me].on_left, True)
+            sub.wiring.append(lambda ctx: ctx.channels.append(lmake(ctx)))
+        else:
+            self.node(left, sub, lambda ctx: ctx.ops[me].on_left)
         sub.wiring.append(lambda ctx: ctx.channels.append(
             self.internal_channel(resp_topic, lambda c: c.ops[me].on_response)(ctx)))
 
