@@ -270,6 +270,12 @@ class KafkaLog(Log):
         raise KafkaLogError(f"topic {name!r} did not {'appear' if present else 'go away'} within {timeout:g}s")
 
     def delete_topic(self, name: str) -> None:
+        with self._lock:
+            fetchers, probe = list(self._fetchers), self._probe
+        for f in fetchers:
+            f.drop_topic(name)  # before the delete: see Fetcher.drop_topic
+        if probe is not None:
+            probe.drop_topic(name)
         fut = self.admin.delete_topics([name], operation_timeout=_TIMEOUT, request_timeout=_TIMEOUT)[name]
         try:
             fut.result()
@@ -278,8 +284,6 @@ class KafkaLog(Log):
             if err.code() == KafkaError.UNKNOWN_TOPIC_OR_PART:
                 raise UnknownTopicError(f"Topic {name!r} does not exist") from e
             raise KafkaLogError(f"cannot delete topic {name!r}: {err.str()}") from e
-        for f in list(self._fetchers):
-            f.forget(name)
         self._wrote([name])
         self._wait_for(name, present=False)
 

@@ -13,6 +13,7 @@ clusters make it a poor progress signal too. ``end_offset_probe`` gets the true 
 
 from __future__ import annotations
 
+import contextlib
 import threading
 import time
 from collections import deque
@@ -64,17 +65,6 @@ class CursorSet:
         self.eof.pop(tp, None)
         self.failed.pop(tp, None)
 
-    def forget(self, topic: str) -> None:
-        self.known.discard(topic)
-        gone = [tp for tp in self.expected if tp[0] == topic]
-        if gone:
-            self.consumer.incremental_unassign([TopicPartition(t, p) for t, p in gone])
-        for tp in gone:
-            self.expected.pop(tp, None)
-            self.buf.pop(tp, None)
-            self.eof.pop(tp, None)
-            self.failed.pop(tp, None)
-
     def pump(self, timeout: float, gens: dict[str, int]) -> None:
         """Move what librdkafka has received into the per-partition buffers."""
         for m in take(self.consumer, timeout):
@@ -110,6 +100,7 @@ class Fetcher:
         self.gens = gens  # topic -> count of this process's completed writes to it
         self.true_end = true_end
         self.sets: list[CursorSet] = []
+        self.lock = threading.Lock()  # held by fetch(); another thread's drop_topic waits for it
 
     def _route(self, tp: TP, offset: int) -> CursorSet:
         for c in self.sets:
@@ -128,12 +119,20 @@ class Fetcher:
         return c
 
     def fetch(self, topic: str, partition: int, offset: int, max_records: int) -> RecordBatch:
+        with self.lock:
+            return self._fetch(topic, partition, offset, max_records)
+
+    def _fetch(self, topic: str, partition: int, offset: int, max_records: int) -> RecordBatch:
         tp = (topic, partition)
         c = self._route(tp, offset)
         c.used = time.monotonic()
         deadline = c.used + _WAIT_S
+        pumped = False
         while True:
             b = c.buf[tp]
+            if not b and not pumped:
+                c.pump(0, self.gens)  # what arrived since (an EOF is only true until the next message)
+                pumped = True
             while b and b[0].offset() < offset:
                 b.popleft()
             if b:
@@ -158,14 +157,23 @@ class Fetcher:
                 return RecordBatch(topic, partition, [], [], [], [], [])
             c.pump(min(remaining, 0.05), self.gens)
 
-    def forget(self, topic: str) -> None:
-        for c in self.sets:
-            c.forget(topic)
+    def drop_topic(self, topic: str) -> None:
+        """Close every consumer that was ever assigned ``topic``: librdkafka (2.x, with tansu at least)
+        crashes in a metadata refresh after a topic its consumer once fetched is deleted."""
+        with self.lock:
+            keep = []
+            for c in self.sets:
+                if topic in c.known:
+                    c.close()
+                else:
+                    keep.append(c)
+            self.sets = keep
 
     def close(self) -> None:
-        for c in self.sets:
-            c.close()
-        self.sets = []
+        with self.lock:
+            for c in self.sets:
+                c.close()
+            self.sets = []
 
 
 def take(consumer: Consumer, timeout: float) -> list[Any]:
@@ -205,8 +213,19 @@ class EndProbe:
     response (fetch.wait.max.ms is short, so an empty partition answers at once)."""
 
     def __init__(self, conf: dict[str, Any]) -> None:
-        self.consumer = Consumer({**conf, "fetch.wait.max.ms": 5, "enable.partition.eof": True})
+        self.conf = {**conf, "fetch.wait.max.ms": 5, "enable.partition.eof": True}
+        self.consumer = Consumer(self.conf)
         self.lock = threading.Lock()
+        self.known: set[str] = set()
+
+    def drop_topic(self, topic: str) -> None:
+        """See ``Fetcher.drop_topic``: a consumer that was assigned a deleted topic is replaced."""
+        with self.lock:
+            if topic in self.known:
+                with contextlib.suppress(KafkaException, RuntimeError):
+                    self.consumer.close()
+                self.consumer = Consumer(self.conf)
+                self.known = set()
 
     def watermarks(self, topic: str, partition: int, timeout: float) -> tuple[int, int]:
         with self.lock:
@@ -222,6 +241,7 @@ class EndProbe:
             except KafkaException as e:
                 raise UnknownTopicError(f"cannot read {topic}-{partition}: {e}") from e
             start = max(listed, lower_bound)
+            self.known.add(topic)
             c.assign([TopicPartition(topic, partition, start)])
             try:
                 deadline = time.monotonic() + timeout

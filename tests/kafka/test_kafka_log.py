@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 import uuid
 from collections.abc import Iterator
 
@@ -214,3 +215,48 @@ def test_exactly_once_sends_nothing_until_the_batch_commits(bootstrap: str) -> N
         assert lg.end_offset(t, 0) == 0
     finally:
         lg.close()
+
+
+def test_a_reader_at_the_end_sees_records_another_process_writes(log: KafkaLog, bootstrap: str) -> None:
+    """Regression: an EOF seen once made later fetches return nothing without asking librdkafka."""
+    t = _name()
+    log.create_topic(t)
+    assert log.fetch(t, 0, 0).offsets == []
+    other = KafkaLog({"bootstrap.servers": bootstrap})  # another writer: this log's write counter stays put
+    try:
+        other.produce(ProducerRecord(t, b"k", b"v", 1, partition=0))
+    finally:
+        other.close()
+    deadline = time.monotonic() + 10
+    got: list[int] = []
+    while not got and time.monotonic() < deadline:
+        got = log.fetch(t, 0, 0).offsets
+    assert got == [0]
+
+
+def test_deleting_a_topic_this_log_read_does_not_crash_the_process(bootstrap: str) -> None:
+    """Regression: librdkafka segfaulted (metadata refresh) once a topic its consumer had fetched was
+    deleted; the log now closes such consumers before deleting. Run in a child: a crash would kill pytest."""
+    script = f"""
+import time
+from ksqlpy.log import open_log, ProducerRecord
+lg = open_log({{"bootstrap.servers": "{bootstrap}"}})
+for i in range(3):
+    t = "gone-%d-%d" % (i, time.time_ns())
+    lg.create_topic(t)
+    lg.produce(ProducerRecord(t, b"k", b"v", 1, partition=0))
+    assert lg.fetch(t, 0, 0).offsets == [0]
+    lg.end_offset(t, 0)
+    lg.delete_topic(t)
+    time.sleep(0.5)
+    other = "kept-%d-%d" % (i, time.time_ns())
+    lg.create_topic(other)
+    assert lg.fetch(other, 0, 0).offsets == []
+lg.close()
+print("ok")
+"""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0 and "ok" in done.stdout, done.stderr[-2000:]

@@ -1,0 +1,104 @@
+"""Worker processes on Kafka (tansu): consumer-group members, kill -9 mid-stream, exactly-once.
+
+What is checked always: nothing is lost (every window-key reaches at least its true count), the workers
+split the partitions through the group, and a killed worker's partitions are processed again after the
+restart. Exact equality with the no-crash table and duplicate-freedom are asserted where they hold:
+under exactly-once when the broker hides aborted records (``isolates_aborted``). tansu does not, so
+there the test records what it saw instead of asserting (see the issue notes for the figures).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import signal
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("confluent_kafka")
+
+from workload import (  # noqa: E402
+    Workload,
+    caught_up,
+    duplicates,
+    final_table,
+    input_ends,
+    new_suffix,
+    properties,
+    read_updates,
+    wait_until,
+)
+
+from ksqlpy.engine import Engine  # noqa: E402
+
+KAFKA = {"ksql.streams.session.timeout.ms": 1000}
+
+
+def _engine(tmp_path: Path, bootstrap: str, service: str, **extra: Any) -> Engine:
+    return Engine(str(tmp_path / f"data-{uuid.uuid4().hex[:6]}"),
+                  properties(service, **{"bootstrap.servers": bootstrap, **KAFKA, **extra}))
+
+
+def _crash_run(tmp_path: Path, bootstrap: str, guarantee: str, n: int, kills: int) -> dict[str, Any]:
+    wl = Workload(new_suffix(), n=n)
+    service = f"k{new_suffix()}_"
+    engine = _engine(tmp_path, bootstrap, service, **{"processing.guarantee": guarantee})
+    try:
+        for sql in wl.statements():
+            engine.execute(sql)
+        (qid, query), = engine.queries.items()
+        group = f"_confluent-ksql-{service}query_{qid}"
+        workers = query.workers
+        wait_until(lambda: sorted(p for s in workers.statuses() for p in s.get("assigned") or []) == [0, 1, 2, 3],
+                   60, "the group to assign all partitions")
+        chunks = 20
+        every = chunks // (kills + 1) if kills else chunks + 1
+        killed = 0
+        step = n // chunks
+        for c in range(chunks):
+            wl.produce(engine.log, c * step, (c + 1) * step)
+            if kills and c % every == every - 1 and killed < kills:
+                time.sleep(random.uniform(0.0, 0.1))  # mid-stream
+                wait_until(lambda: len(workers.pids()) == 2, 60, "both workers alive")
+                os.kill(workers.pids()[killed % 2], signal.SIGKILL)
+                killed += 1
+            time.sleep(0.05)
+        ends = input_ends(engine.log, wl.source)
+        wait_until(lambda: caught_up(engine.log, group, wl.source, ends), 180, "the query to finish", poll=0.3)
+        updates = read_updates(engine.log, wl.sink)
+        final = final_table(updates)
+        expected = wl.expected()
+        return {
+            "killed": killed, "restarts": sum(w.restarts for w in workers.workers),
+            "missing": [k for k in expected if k not in final],
+            "short": [k for k in expected if k in final and final[k][0] < expected[k][0]],
+            "equal": final == expected, "duplicates": duplicates(updates),
+            "updates": sum(len(v) for v in updates.values()), "isolates": engine.log.isolates_aborted(),
+        }
+    finally:
+        engine.close()
+
+
+def test_workers_join_the_group_and_compute_the_table(tmp_path: Path, bootstrap: str) -> None:
+    got = _crash_run(tmp_path, bootstrap, "at_least_once", n=4000, kills=0)
+    assert got["missing"] == [] and got["short"] == []
+    assert got["equal"] and got["duplicates"] == 0  # no crash: exact, every update once
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("guarantee", ["at_least_once", "exactly_once_v2"])
+def test_kill_9_workers_mid_stream_loses_nothing(tmp_path: Path, bootstrap: str, guarantee: str,
+                                                 record_property: Any) -> None:
+    got = _crash_run(tmp_path, bootstrap, guarantee, n=20_000, kills=3)
+    for k in ("killed", "restarts", "equal", "duplicates", "updates", "isolates"):
+        record_property(k, got[k])
+    print(f"\n{guarantee}: {got['killed']} kills, {got['restarts']} restarts, final table equal: {got['equal']}, "
+          f"duplicate updates: {got['duplicates']} of {got['updates']}, broker isolates aborted: {got['isolates']}")
+    assert got["killed"] == 3 and got["restarts"] >= 3
+    assert got["missing"] == [] and got["short"] == [], "records were lost"
+    if guarantee == "exactly_once_v2" and got["isolates"]:
+        assert got["equal"] and got["duplicates"] == 0
