@@ -13,6 +13,7 @@ MAX_PUSH_QUERIES_EXCEEDED = 40003
 HTTP2_ONLY = 40004
 UNAUTHORIZED = 40100
 NOT_FOUND = 40400
+ASSERTION_FAILED = 41700
 PAYLOAD_TOO_LARGE = 41300
 SERVER_ERROR = 50000
 COMMAND_QUEUE_CATCHUP_TIMEOUT = 50301
@@ -52,8 +53,9 @@ def bad_request(message: str) -> ServerError:
 
 
 def from_ksql_error(e: KsqlError, statement: str | None) -> ServerError:
-    """A user error from the engine: 40001 statement_error for statement problems, else its own code."""
+    """A user error from the engine: a statement error (40001) is a ``statement_error`` naming the
+    statement; any other KsqlError a ``generic_error`` with its own code, as ksqlDB's KsqlException."""
     code = getattr(e, "error_code", BAD_REQUEST)
-    if code == BAD_STATEMENT or statement is not None and code // 100 == 4:
-        return ServerError(BAD_STATEMENT if code == BAD_STATEMENT else code, e.message, statement or "")
+    if code == BAD_STATEMENT:
+        return ServerError(BAD_STATEMENT, e.message, statement or "")
     return ServerError(code, e.message)

@@ -19,7 +19,7 @@ from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.server import entities as E
 from ksqlpy.server.context import ServerContext
-from ksqlpy.server.errors import QUERY_ENDPOINT, ServerError, bad_request, from_ksql_error
+from ksqlpy.server.errors import ASSERTION_FAILED, QUERY_ENDPOINT, ServerError, bad_request, from_ksql_error
 from ksqlpy.server.models import KsqlRequest
 from ksqlpy.server.properties import check_overrides, check_property
 
@@ -96,6 +96,8 @@ def run_statement(ctx: ServerContext, stmt: A.Statement, props: dict[str, Any]) 
                 ctx.close_push(qid) or _close(engine, tq)
             return E.to_entity(engine, StatementResult("terminate_query", stmt.text, query_id=qid),
                                overrides=props, host=ctx.host)
+        if isinstance(stmt, A.AssertTopic):
+            return _assert_topic(ctx, stmt, props)
         if isinstance(stmt, A.Show) and stmt.extended and stmt.what.upper() == "QUERIES":
             result = _query_descriptions(ctx, stmt)
         else:
@@ -103,6 +105,16 @@ def run_statement(ctx: ServerContext, stmt: A.Statement, props: dict[str, Any]) 
     except KsqlError as e:
         raise from_ksql_error(e, stmt.text) from e
     return E.to_entity(engine, result, overrides=props, host=ctx.host)
+
+
+def _assert_topic(ctx: ServerContext, stmt: A.AssertTopic, props: dict[str, Any]) -> dict[str, Any]:
+    """ASSERT [NOT EXISTS] TOPIC: ``assert_topic`` entity, or 417/41700 when the assertion does not hold."""
+    try:
+        ctx.engine.execute_statement(stmt, props)
+    except KsqlError as e:
+        raise ServerError(ASSERTION_FAILED, e.message) from e
+    return {"@type": "assert_topic", "statementText": stmt.text, "topicName": stmt.topic, "exists": stmt.exists,
+            "warnings": []}
 
 
 def _close(engine: Any, tq: Any) -> bool:

@@ -340,3 +340,31 @@ def test_processing_log_stream(client: Any, unique: Any) -> None:
 def test_request_size_limit(server: Any, path: str) -> None:
     r = httpx.post(server.url + path, content=b'{"ksql":"' + b"x" * (11 * 1024 * 1024) + b'"}')
     assert r.status_code == 413 and r.json()["error_code"] == 41300
+
+
+def test_pause_resume(client: Any, unique: Any) -> None:
+    s, s2 = unique("S"), unique("P")
+    create_stream(client, s)
+    qid = ksql(client, f"CREATE STREAM {s2} AS SELECT * FROM {s};")[0]["commandStatus"]["queryId"]
+
+    def state() -> str:
+        return next(q["state"] for q in ksql(client, "SHOW QUERIES;")[0]["queries"] if q["id"] == qid)
+
+    paused = ksql(client, f"PAUSE {qid};")[0]
+    assert paused["commandId"] == f"pause/{qid}/execute" and paused["commandStatus"]["message"] == "Query paused."
+    assert state() == "PAUSED"
+    resumed = ksql(client, f"RESUME {qid};")[0]
+    assert resumed["commandId"] == f"resume/{qid}/execute" and state() == "RUNNING"
+    unknown = client.post("/ksql", json={"ksql": "PAUSE NOT_A_QUERY;"})
+    assert unknown.status_code == 400 and unknown.json()["error_code"] == 40001
+    ksql(client, f"TERMINATE {qid};")
+
+
+def test_assert_topic(client: Any, unique: Any) -> None:
+    s = unique("S")
+    create_stream(client, s)
+    ok = ksql(client, f"ASSERT TOPIC {s.lower()};")[0]
+    assert ok == {"@type": "assert_topic", "statementText": f"ASSERT TOPIC {s.lower()};", "topicName": s.lower(),
+                  "exists": True, "warnings": []}
+    failed = client.post("/ksql", json={"ksql": "ASSERT TOPIC no_such_topic_here;"})
+    assert failed.status_code == 417 and failed.json()["error_code"] == 41700
