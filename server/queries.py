@@ -32,6 +32,7 @@ class QueryRun:
     tq: Any = None  # push queries: the engine's TransientQuery
     printer: Any = None  # PRINT: a TopicPrinter
     convert: Callable[[Any], list[Any]] = list
+    limit: int | None = None  # pull queries: the LIMIT clause
 
 
 def _pull_columns(ctx: ServerContext, stmt: A.SelectStatement, raw: list[Any]) -> tuple[str, list[Column]]:
@@ -123,7 +124,7 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
     data = result.data or {}
     kind, cols = _pull_columns(ctx, stmt, list(data.get("columns") or []))
     return QueryRun(kind, f"query_{int(time.time() * 1000)}", cols, rows=list(data.get("rows") or []),
-                    convert=row_converter([t for _, t, _ in cols]))
+                    convert=row_converter([t for _, t, _ in cols]), limit=stmt.query.limit)
 
 
 async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIterator[bytes]:
@@ -141,7 +142,8 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
     for row in run.rows:
         yield writer.row(run.convert(row))
     if run.kind == PULL_STREAM:
-        yield writer.final("Query Completed")
+        hit = run.limit is not None and len(run.rows) >= run.limit
+        yield writer.final("Limit Reached" if hit else "Query Completed")
     yield writer.end()
 
 

@@ -368,3 +368,13 @@ def test_assert_topic(client: Any, unique: Any) -> None:
                   "exists": True, "warnings": []}
     failed = client.post("/ksql", json={"ksql": "ASSERT TOPIC no_such_topic_here;"})
     assert failed.status_code == 417 and failed.json()["error_code"] == 41700
+
+
+def test_pull_query_on_stream_with_limit(client: Any, unique: Any) -> None:
+    s = unique("S")
+    create_stream(client, s)
+    insert(client, s, (1, "a"), (2, "b"), (3, "c"))
+    hit = client.post("/query", json={"ksql": f"SELECT * FROM {s} LIMIT 2;"}, headers={"Accept": V1_JSON}).json()
+    assert hit[1:] == [{"row": {"columns": [1, "a"]}}, {"row": {"columns": [2, "b"]}}, {"finalMessage": "Limit Reached"}]
+    short = client.post("/query", json={"ksql": f"SELECT * FROM {s} LIMIT 5;"}, headers={"Accept": V1_JSON}).json()
+    assert short[-1] == {"finalMessage": "Query Completed"} and len(short) == 5
