@@ -49,6 +49,14 @@ def tansu_binary() -> str | None:
     return str(path)
 
 
+def _die_with_parent() -> None:
+    """Linux: the broker gets SIGKILL when the test process dies (even by a crash), never outliving it."""
+    if sys.platform.startswith("linux"):
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -81,7 +89,7 @@ def start_broker(timeout: float = 15.0) -> Broker:
     proc = subprocess.Popen([binary, "broker", "--listener-url", url, "--advertised-listener-url", url,
                              "--storage-engine", "memory://tansu/"],
                             stdout=log_fd, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=_die_with_parent)
     os.close(log_fd)
     broker = Broker(proc, port, log_path)
     deadline = time.monotonic() + timeout

@@ -23,6 +23,7 @@ from workload import (  # noqa: E402
     final_table,
     group_of,
     input_ends,
+    lost_updates,
     new_suffix,
     properties,
     read_updates,
@@ -79,7 +80,7 @@ def test_two_engines_share_partitions_and_one_takes_over(tmp_path: Path, bootstr
         updates = read_updates(log, wl.sink)
         assert all(shared), f"both engines had partitions: {shared}"
         assert final_table(updates) == wl.expected()
-        assert duplicates(updates) == 0
+        assert duplicates(updates, wl.expected()) == 0 and lost_updates(updates, wl.expected()) == 0
     finally:
         for p in (a, b):
             if p is not None and p.poll() is None:

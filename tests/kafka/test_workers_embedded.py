@@ -20,6 +20,7 @@ from workload import (
     duplicates,
     final_table,
     input_ends,
+    lost_updates,
     new_suffix,
     properties,
     read_updates,
@@ -62,7 +63,7 @@ def test_two_workers_share_the_partitions_and_match_the_expected_table(tmp_path:
         assert assigned == [(0, 2), (1, 3)]  # dealt round-robin by the engine
         updates = read_updates(engine.log, wl.sink)
         assert final_table(updates) == wl.expected()
-        assert duplicates(updates) == 0
+        assert duplicates(updates, wl.expected()) == 0 and lost_updates(updates, wl.expected()) == 0
     finally:
         engine.close()
 
@@ -75,7 +76,7 @@ def test_kill_9_workers_mid_stream_loses_and_duplicates_nothing(tmp_path: Path) 
         assert info["kills"] == 3 and info["restarts"] >= 3
         updates = read_updates(engine.log, wl.sink)
         assert final_table(updates) == wl.expected()  # the no-crash result, computed from the input
-        assert duplicates(updates) == 0  # every update exactly once
+        assert duplicates(updates, wl.expected()) == 0 and lost_updates(updates, wl.expected()) == 0  # every update exactly once
         assert sum(len(v) for v in updates.values()) == wl.n
     finally:
         engine.close()

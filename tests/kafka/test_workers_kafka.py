@@ -27,6 +27,7 @@ from workload import (  # noqa: E402
     duplicates,
     final_table,
     input_ends,
+    lost_updates,
     new_suffix,
     properties,
     read_updates,
@@ -76,7 +77,8 @@ def _crash_run(tmp_path: Path, bootstrap: str, guarantee: str, n: int, kills: in
             "killed": killed, "restarts": sum(w.restarts for w in workers.workers),
             "missing": [k for k in expected if k not in final],
             "short": [k for k in expected if k in final and final[k][0] < expected[k][0]],
-            "equal": final == expected, "duplicates": duplicates(updates),
+            "equal": final == expected, "duplicates": duplicates(updates, expected),
+            "lost_updates": lost_updates(updates, expected),
             "updates": sum(len(v) for v in updates.values()), "isolates": engine.log.isolates_aborted(),
         }
     finally:

@@ -96,14 +96,19 @@ def final_table(updates: dict[bytes, list[tuple[int, int]]]) -> dict[bytes, tupl
     return {k: v[-1] for k, v in updates.items()}
 
 
-def duplicates(updates: dict[bytes, list[tuple[int, int]]]) -> int:
-    """Updates that repeat or go back (re-processed input); 0 when every key counts 1, 2, 3, ..."""
+def duplicates(updates: dict[bytes, list[tuple[int, int]]], expected: dict[bytes, tuple[int, int]]) -> int:
+    """Updates beyond each window-key's true count, or out of the 1, 2, 3, ... order (re-processed input);
+    0 when every key counts 1, 2, ..., n exactly once."""
     bad = 0
-    for seq in updates.values():
-        for want, (c, _) in enumerate(seq, start=1):
-            if c != want:
-                bad += 1
+    for k, seq in updates.items():
+        n = expected.get(k, (0, 0))[0]
+        bad += max(0, len(seq) - n) + sum(1 for want, (c, _) in enumerate(seq[:n], start=1) if c != want)
     return bad
+
+
+def lost_updates(updates: dict[bytes, list[tuple[int, int]]], expected: dict[bytes, tuple[int, int]]) -> int:
+    """Counts 1..n of a window-key that never appeared on the sink topic."""
+    return sum(len(set(range(1, n + 1)) - {c for c, _ in updates.get(k, [])}) for k, (n, _) in expected.items())
 
 
 def group_of(service: str, query_id: str = "CTAS_T_0") -> str:
