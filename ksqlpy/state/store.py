@@ -21,6 +21,7 @@ import os
 import pickle
 import shutil
 import struct
+from bisect import bisect_left
 from collections.abc import Iterator
 from typing import Any
 
@@ -51,6 +52,7 @@ class KeyValueStore:
         self.partition = partition
         self.cache: dict[bytes, Any] = {}
         self.dirty: dict[bytes, Any] = {}
+        self._dkeys: list[bytes] | None = None  # dirty keys sorted, built by range() and kept up to date
         self._encoded: dict[bytes, bytes | None] = {}
         self._rtxn: lmdb.Transaction | None = None  # one read snapshot per batch for cache misses
         self.restored = 0  # changelog records replayed by the last restore
@@ -113,16 +115,34 @@ class KeyValueStore:
 
     def put(self, key: bytes, value: Any) -> None:
         self.cache[key] = value
+        dk = self._dkeys
+        if dk is not None:
+            i = bisect_left(dk, key)
+            if i == len(dk) or dk[i] != key:
+                dk.insert(i, key)
         self.dirty[key] = value
 
     def delete(self, key: bytes) -> None:
         self.cache[key] = _DELETED
+        dk = self._dkeys
+        if dk is not None:
+            i = bisect_left(dk, key)
+            if i < len(dk) and dk[i] == key:
+                del dk[i]
         self.dirty[key] = _DELETED
 
     def range(self, lo: bytes, hi: bytes | None = None) -> Iterator[tuple[bytes, Any]]:
         """Entries with ``lo <= key < hi`` (``hi`` None: no upper bound) in key order, this batch's
         changes included. Safe against puts/deletes made while iterating (they are not seen)."""
-        pending = sorted((k, v) for k, v in self.dirty.items() if k >= lo and (hi is None or k < hi))
+        # this batch's live changes in [lo, hi) by bisection on the sorted keys put in this batch (a scan of
+        # every dirty entry per call made session windows quadratic in the batch size); keys deleted in
+        # this batch are not listed: the cache marks them deleted, which hides them below
+        dkeys = self._dkeys
+        if dkeys is None:
+            dkeys = self._dkeys = sorted(k for k, v in self.dirty.items() if v is not _DELETED)
+        dirty = self.dirty
+        pending = [(k, dirty[k]) for k in dkeys[bisect_left(dkeys, lo):(
+            len(dkeys) if hi is None else bisect_left(dkeys, hi))]]
         pi = 0
         with self.env.begin(db=self.data, buffers=False) as txn:
             cur = txn.cursor()
@@ -200,6 +220,7 @@ class KeyValueStore:
             if self.log is not None:
                 txn.put(_CHECKPOINT, struct.pack(">q", end), db=self.meta)
         self.dirty.clear()
+        self._dkeys = None
         enc.clear()
         if len(self.cache) > _CACHE_LIMIT:
             self.cache.clear()
@@ -217,6 +238,7 @@ class KeyValueStore:
         """Forget uncommitted changes (the batch's log transaction failed)."""
         self._end_read()
         self.dirty.clear()
+        self._dkeys = None
         self._encoded.clear()
         self.cache.clear()
 
