@@ -99,6 +99,11 @@ def make_processor(workload: str) -> Processor:
 
 
 def _peak_rss_mb() -> float:
+    """Peak resident set of this process (VmHWM; ru_maxrss would carry the parent's peak across exec)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
     return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 

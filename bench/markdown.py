@@ -1,0 +1,47 @@
+"""Render a report JSON as the Markdown tables of docs/benchmarks.md: ``python -m bench.markdown FILE.json``."""
+
+from __future__ import annotations
+
+import json
+import sys
+from typing import Any
+
+
+def render(report: dict[str, Any]) -> str:
+    m = report["machine"]
+    out = [f"Run {report['when']}: {report['events']:,} events ({report['data']['bids']:,} bids of "
+           f"~{report['data']['avg_bid_bytes']:.0f} B), seed {report['seed']}; {m.get('cpu', '?')}, "
+           f"{m.get('cpus')} cores, {m.get('memory_gb')} GB, Python {m['python']}; load average at start "
+           f"{', '.join(f'{x:.1f}' for x in m.get('load_avg_at_start', []))}; wall time {report['wall_seconds']} s.",
+           "",
+           "| workload | engine | log | records | seconds | records/s | records/s per busy core | busy cores "
+           "| peak RSS MB | outputs |",
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|"]
+    for r in report["results"]:
+        if "error" in r:
+            out.append(f"| {r['workload']} | {r['engine']} | {r['log']} | error: {r['error'][:60]} ||||||| ")
+            continue
+        out.append(f"| {r['workload']} | {r['engine']} | {r['log']} | {r['records']:,} | {r['seconds']:.2f} | "
+                   f"{r['records_per_s']:,} | {r['records_per_s_per_core'] or 0:,} | {r['busy_cores']} | "
+                   f"{r['peak_rss_mb']:.0f} | {r['outputs'] or 0:,} |")
+    out += ["", "| latency (embedded engine) | p50 ms | p99 ms | max ms | samples | notes |", "|---|---:|---:|---:|---:|---|"]
+    for lat in report["latency"]:
+        if "error" in lat:
+            out.append(f"| {lat['workload']} | error: {lat['error'][:80]} |||||")
+            continue
+        note = (f"idle: p50 {lat['idle_p50_ms']:.2f} / p99 {lat['idle_p99_ms']:.2f} ms" if lat["workload"] == "pull"
+                else f"{lat.get('rate_per_s', 0):.0f} records/s, no other load")
+        out.append(f"| {lat['workload']} | {lat['p50_ms']:.2f} | {lat['p99_ms']:.2f} | {lat['max_ms']:.1f} | "
+                   f"{lat['samples']} | {note} |")
+    out += ["", "| target | figure (wall clock) | per busy core | met | |", "|---|---:|---:|---|---|"]
+    for t in report["targets"]:
+        met = {True: "yes", False: "**no**", None: "n/a"}[t["met"]]
+        fig = "" if t["figure"] is None else f"{t['figure']:,}"
+        pc = "" if not t.get("per_core") else f"{t['per_core']:,}"
+        out.append(f"| {t['target']} | {fig} | {pc} | {met} | {t.get('note', '')} |")
+    return "\n".join(out)
+
+
+if __name__ == "__main__":
+    with open(sys.argv[1]) as f:
+        print(render(json.load(f)))
