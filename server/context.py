@@ -170,14 +170,15 @@ class ServerContext:
         """Execute a distributed statement and record it; returns (result, sequence number, command id).
 
         The statement runs first and is written only if it succeeded (we have no sandbox to validate it
-        in); the DDL lock keeps offsets and query ids in step. IF NOT EXISTS on an existing object is
-        not written (sequence number -1).
+        in); the DDL lock keeps offsets and query ids in step, and the engine lock, held until the command
+        is written, keeps a new query from processing anything before its command is durable. IF NOT
+        EXISTS on an existing object is not written (sequence number -1).
         """
         from ksqlpy.engine.command_log import command_id
 
         assert self.commands is not None
         cid = command_id(stmt)
-        with self.ddl_lock:
+        with self.ddl_lock, self.engine.lock:
             offset = self.commands.next_offset()
             result = execute_command(self.engine, stmt, offset, properties)
             if getattr(stmt, "if_not_exists", False) and result.message.startswith("Cannot add"):

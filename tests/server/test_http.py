@@ -42,10 +42,20 @@ def wait_until(cond: Any, timeout: float = 10.0) -> bool:
     return False
 
 
+def is_h2(client: Any) -> bool:
+    return bool(client._transport._pool._http2)
+
+
+def twin(client: Any) -> httpx.Client:
+    """Another client speaking the same protocol (one per thread: a stream blocks its connection)."""
+    h2 = is_h2(client)
+    return httpx.Client(base_url=str(client.base_url), http1=not h2, http2=h2, timeout=20)
+
+
 def test_protocol_is_what_was_asked(client: Any) -> None:
     r = client.get("/info")
     assert r.status_code == 200
-    assert r.http_version == ("HTTP/2" if client._transport._pool._http2 else "HTTP/1.1")
+    assert r.http_version == ("HTTP/2" if is_h2(client) else "HTTP/1.1")
 
 
 def test_info_health_metadata(client: Any) -> None:
@@ -84,8 +94,8 @@ def test_create_insert_push_limit_delimited(client: Any, unique: Any) -> None:
     out: dict[str, Any] = {}
 
     def run() -> None:
-        with client.stream("POST", "/query-stream", json={"sql": f"SELECT * FROM {s} EMIT CHANGES LIMIT 2;"},
-                           headers={"Accept": DELIMITED}) as r:
+        with twin(client) as own, own.stream("POST", "/query-stream", headers={"Accept": DELIMITED},
+                                             json={"sql": f"SELECT * FROM {s} EMIT CHANGES LIMIT 2;"}) as r:
             out["status"] = r.status_code
             out["type"] = r.headers["content-type"]
             out["lines"] = [json.loads(x) for x in stream_lines(r) if x.strip()]
