@@ -40,6 +40,18 @@ def _fill(log: Any, topic: str, n: int) -> None:
             tx.produce_batch(topic, None, keys, values, tss)
 
 
+def _cpu_seconds(pid: int) -> float:
+    """CPU time (user + system) a process has used, from /proc (0 where unavailable)."""
+    import os
+
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
 def _one(log_kind: str, workers: int, n: int, bootstrap: str | None) -> dict[str, Any]:
     from ksqlpy.engine import Engine
 
@@ -59,6 +71,7 @@ def _one(log_kind: str, workers: int, n: int, bootstrap: str | None) -> dict[str
             engine.execute(f"CREATE TABLE T WITH (KAFKA_TOPIC='scale-out-{suffix}') AS SELECT ID, COUNT(*) AS C, "
                            "SUM(V) AS SV FROM S WINDOW TUMBLING (SIZE 10 SECONDS) GROUP BY ID;")
             (query,) = engine.queries.values()
+            started = time.monotonic()
             marks: dict[float, float] = {}
             deadline = time.monotonic() + 600
             while time.monotonic() < deadline:
@@ -73,7 +86,10 @@ def _one(log_kind: str, workers: int, n: int, bootstrap: str | None) -> dict[str
             else:
                 raise TimeoutError(f"{log_kind}/{workers} workers did not finish")
             rate = 0.8 * n / (marks[0.9] - marks[0.1])
-            return {"log": log_kind, "workers": workers, "records": n, "records_per_s": round(rate)}
+            wall = time.monotonic() - started
+            cpu = [round(_cpu_seconds(pid) / wall, 2) for pid in query.workers.pids()]
+            return {"log": log_kind, "workers": workers, "records": n, "records_per_s": round(rate),
+                    "worker_cpu_share": cpu}
         finally:
             engine.close()
 
@@ -98,15 +114,16 @@ def main(argv: list[str] | None = None) -> int:
         try:
             base = None
             for w in counts:
-                runs = [_one(kind, w, args.records, broker.bootstrap if broker else None)["records_per_s"]
-                        for _ in range(args.runs)]
+                got = [_one(kind, w, args.records, broker.bootstrap if broker else None) for _ in range(args.runs)]
+                runs = [g["records_per_s"] for g in got]
+                cpu = [g["worker_cpu_share"] for g in got]
                 med = statistics.median(runs)
                 base = base or med
                 row = {"log": kind, "workers": w, "records": args.records, "runs": runs,
-                       "median_records_per_s": med, "speedup": round(med / base, 2)}
+                       "median_records_per_s": med, "speedup": round(med / base, 2), "worker_cpu_share": cpu}
                 results.append(row)
-                print(f"{kind:9} workers={w}  median {med:>10,.0f} rec/s  runs {runs}  x{row['speedup']}",
-                      flush=True)
+                print(f"{kind:9} workers={w}  median {med:>10,.0f} rec/s  runs {runs}  x{row['speedup']}  "
+                      f"worker CPU share {cpu}", flush=True)
         finally:
             if broker is not None:
                 broker.close()

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.log.base import Log
+from ksqlpy.runtime.batch_writes import HeldWrites
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.reader import DecodedBatch, SourceReader
 from ksqlpy.runtime.writer import SinkWriter
@@ -73,12 +74,14 @@ class Task:
             return 0
         decoded = self.reader.decode(batch)
         try:
+            held = HeldWrites()  # processed outside the log transaction (see runtime.batch_writes)
+            rows = self.processor(decoded, held)
+            if self.writer is not None and rows:
+                self.writer.write(held, rows)
+            if self.commit:
+                held.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
             with self.log.transaction() as tx:
-                rows = self.processor(decoded, tx)
-                if self.writer is not None and rows:
-                    self.writer.write(tx, rows)
-                if self.commit:
-                    tx.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
+                held.replay(tx)
         except BaseException:
             self._abort()
             raise
