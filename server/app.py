@@ -36,7 +36,7 @@ from ksqlpy.server.errors import (
     envelope,
 )
 from ksqlpy.server.gate import GateMiddleware
-from ksqlpy.server.inserts import RowInserter, acks, lines_of
+from ksqlpy.server.inserts import RowInserter, acks, line_batches
 from ksqlpy.server.ksql import run_request
 from ksqlpy.server.models import (
     CloseQueryArgs,
@@ -260,13 +260,13 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         if request.scope.get("http_version") != "2":
             raise ServerError(HTTP2_ONLY, "This endpoint is only available when using HTTP2")
         media = choose(request.headers.get("accept"), [DELIMITED, JSON], DELIMITED) or DELIMITED
-        lines = lines_of(request.stream())
-        first = await anext(lines, None)
-        if first is None:
+        batches = line_batches(request.stream())
+        first = await anext(batches, None)
+        if not first:
             raise bad_request("Invalid JSON in request: no insert stream header")
-        header = parse_body(first, InsertsStreamHeader)
+        header = parse_body(first[0], InsertsStreamHeader)
         inserter = await in_thread(RowInserter.open, ctx.engine, header.target)
-        return StreamingBody(acks(inserter, lines, media == JSON), media, watch_disconnect=False)
+        return StreamingBody(acks(inserter, first[1:], batches, media == JSON), media, watch_disconnect=False)
 
     @app.websocket("/ws/query")
     async def ws_query(ws: WebSocket) -> None:

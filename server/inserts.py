@@ -77,7 +77,7 @@ class RowInserter:
         vb = self.value_serde.serialize(value)
         return ProducerRecord(self.source.topic, kb, vb, int(ts))
 
-    def insert(self, line: bytes) -> None:
+    def parse(self, line: bytes) -> ProducerRecord:
         try:
             row = orjson.loads(line)
         except orjson.JSONDecodeError as e:
@@ -85,22 +85,30 @@ class RowInserter:
         if not isinstance(row, dict):
             raise ValueError("Invalid JSON in inserts stream")
         try:
-            rec = self.record(row)
+            return self.record(row)
         except NeedExact:
-            rec = self.record(json.loads(line, parse_float=decimal.Decimal))
-        self.engine.log.produce(rec)
+            return self.record(json.loads(line, parse_float=decimal.Decimal))
+
+    def write(self, records: list[ProducerRecord]) -> None:
+        """All rows that arrived together go in one log transaction."""
+        if records:
+            with self.engine.log.transaction() as tx:
+                tx.produce_many(records)
 
 
-async def lines_of(body: AsyncIterator[bytes]) -> AsyncIterator[bytes]:
+async def line_batches(body: AsyncIterator[bytes]) -> AsyncIterator[list[bytes]]:
+    """The non-blank lines of a streamed body, grouped as they arrived (one group per received chunk)."""
     buf = b""
     async for chunk in body:
         buf += chunk
-        while b"\n" in buf:
-            line, buf = buf.split(b"\n", 1)
-            if line.strip():
-                yield line
+        if b"\n" not in buf:
+            continue
+        *lines, buf = buf.split(b"\n")
+        batch = [line for line in lines if line.strip()]
+        if batch:
+            yield batch
     if buf.strip():
-        yield buf
+        yield [buf]
 
 
 def ack(seq: int) -> dict[str, Any]:
@@ -111,28 +119,46 @@ def failure(seq: int, code: int, message: str) -> dict[str, Any]:
     return {"@type": "generic_error", "status": "error", "seq": seq, "error_code": code, "message": message}
 
 
-async def acks(inserter: RowInserter, lines: AsyncIterator[bytes], json_array: bool) -> AsyncIterator[bytes]:
-    """The response body: one ack per row line, the first failure ends it."""
+async def acks(inserter: RowInserter, first: list[bytes], batches: AsyncIterator[list[bytes]],
+               json_array: bool) -> AsyncIterator[bytes]:
+    """The response body: one ack per row, written after its batch is; the first failing row ends it."""
     seq = 0
-    first = True
+    opened = False
     if json_array:
         yield b"["
-    async for line in lines:
+
+    async def chained() -> AsyncIterator[list[bytes]]:
+        if first:
+            yield first
+        async for b in batches:
+            yield b
+
+    async for lines in chained():
+        records, items, failed = [], [], False
+        for line in lines:
+            try:
+                records.append(inserter.parse(line))
+                items.append(ack(seq))
+            except (ValueError, SerdeError, KsqlError) as e:
+                items.append(failure(seq, BAD_REQUEST, str(e)))
+                failed = True
+            except Exception as e:  # noqa: BLE001 - reported to the client, then the stream ends
+                items.append(failure(seq, SERVER_ERROR, str(e)))
+                failed = True
+            seq += 1
+            if failed:
+                break
         try:
-            inserter.insert(line)
-            item = ack(seq)
-        except (ValueError, SerdeError, KsqlError) as e:
-            item = failure(seq, BAD_REQUEST, str(e))
-        except Exception as e:  # noqa: BLE001 - reported to the client, then the stream ends
-            code = getattr(e, "error_code", SERVER_ERROR)
-            item = failure(seq, BAD_REQUEST if code // 100 == 4 else SERVER_ERROR, str(e))
+            inserter.write(records)
+        except Exception as e:  # noqa: BLE001
+            items = [failure(items[0]["seq"], SERVER_ERROR, f"Failed to write rows: {e}")]
+            failed = True
         if json_array:
-            yield (b"" if first else b",") + dumps(item)
+            yield b"".join((b"," if opened or i else b"") + dumps(it) for i, it in enumerate(items))
+            opened = opened or bool(items)
         else:
-            yield dumps(item) + b"\n"
-        first = False
-        seq += 1
-        if item["status"] == "error":
+            yield b"".join(dumps(it) + b"\n" for it in items)
+        if failed:
             break
     if json_array:
         yield b"]"

@@ -17,7 +17,7 @@ from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.errors import MAX_PUSH_QUERIES_EXCEEDED, ServerError, bad_request, from_ksql_error
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
-from ksqlpy.server.streaming import Column, Writer, rows_of
+from ksqlpy.server.streaming import Column, Writer, batches_of
 from ksqlpy.server.values import row_converter
 
 PUSH, PULL_TABLE, PULL_STREAM, PRINT = "push", "pull_table", "pull_stream", "print"
@@ -133,14 +133,14 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
     if run.kind == PUSH:
         tq = run.tq
         if tq.limit is None or tq.limit > 0:
-            async for row in rows_of(tq, lambda: ctx.state != READY):
-                yield writer.row(run.convert(row))
+            async for batch in batches_of(tq, lambda: ctx.state != READY):
+                yield b"".join(writer.row(run.convert(row)) for row in batch)
         if tq.limit is not None and tq.emitted >= tq.limit:
             yield writer.final("Limit Reached")
         yield writer.end()
         return
-    for row in run.rows:
-        yield writer.row(run.convert(row))
+    for i in range(0, len(run.rows), 2000):
+        yield b"".join(writer.row(run.convert(row)) for row in run.rows[i:i + 2000])
     if run.kind == PULL_STREAM:
         hit = run.limit is not None and len(run.rows) >= run.limit
         yield writer.final("Limit Reached" if hit else "Query Completed")

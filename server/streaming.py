@@ -196,24 +196,42 @@ class StreamingBody(Response):
                     await self.on_close()
 
 
-async def rows_of(tq: Any, stop: Callable[[], bool]) -> AsyncIterator[Any]:
-    """Rows of a running push query as they arrive; ends when the query ends or ``stop()``.
+async def batches_of(tq: Any, stop: Callable[[], bool], most: int = 2000) -> AsyncIterator[list[Any]]:
+    """Rows of a running push query as they arrive, in batches of what is there (never waiting to fill
+    one); ends when the query ends or ``stop()``.
 
     Polls the query's queue with a short, growing sleep (2-50 ms) rather than parking a worker thread
-    per query: hundreds of idle push queries then cost nothing but timers.
+    per query: hundreds of idle push queries then cost nothing but timers. A batch becomes one chunk on
+    the wire, so a busy stream costs one send per batch, not per row.
     """
     delay = 0.002
     q = tq.rows
     while True:
-        try:
-            row = q.get_nowait()
-        except queue.Empty:
+        batch: list[Any] = []
+        ended = False
+        while len(batch) < most:
+            try:
+                row = q.get_nowait()
+            except queue.Empty:
+                break
+            if row is None:
+                ended = True
+                break
+            batch.append(row)
+        if batch:
+            delay = 0.002
+            yield batch
+        if ended:
+            return
+        if not batch:
             if stop():
                 return
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.05)
-            continue
-        delay = 0.002
-        if row is None:
-            return
-        yield row
+
+
+async def rows_of(tq: Any, stop: Callable[[], bool]) -> AsyncIterator[Any]:
+    """Rows of a running push query one by one (see ``batches_of``)."""
+    async for batch in batches_of(tq, stop):
+        for row in batch:
+            yield row

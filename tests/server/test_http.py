@@ -388,3 +388,16 @@ def test_pull_query_on_stream_with_limit(client: Any, unique: Any) -> None:
     assert hit[1:] == [{"row": {"columns": [1, "a"]}}, {"row": {"columns": [2, "b"]}}, {"finalMessage": "Limit Reached"}]
     short = client.post("/query", json={"ksql": f"SELECT * FROM {s} LIMIT 5;"}, headers={"Accept": V1_JSON}).json()
     assert short[-1] == {"finalMessage": "Query Completed"} and len(short) == 5
+
+
+def test_inserts_stream_stops_at_the_first_bad_row(server: Any, unique: Any) -> None:
+    s = unique("S")
+    with httpx.Client(base_url=server.url, http1=False, http2=True) as h2:
+        create_stream(h2, s)
+        r = h2.post("/inserts-stream", headers={"Accept": "application/json"},
+                    content=f'{{"target":"{s}"}}\n{{"ID":1,"V":"a"}}\n{{"ID":"x"}}\n{{"ID":3,"V":"c"}}\n'.encode())
+        acks = r.json()
+        assert [a["status"] for a in acks] == ["ok", "error"] and acks[1]["seq"] == 1
+        assert "field: ID" in acks[1]["message"]
+        rows = h2.post("/query-stream", json={"sql": f"SELECT * FROM {s};"}, headers={"Accept": "application/json"})
+        assert rows.json()[1:] == [[1, "a"]]  # the rows before the bad one are written, none after
