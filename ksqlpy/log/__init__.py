@@ -47,6 +47,19 @@ def _truthy(v: Any) -> bool:
     return str(v).strip().lower() in ("1", "true", "yes", "on")
 
 
+def _engine_tid(config: dict[str, Any]) -> str | None:
+    """Under exactly_once_v2 the engine's own KafkaLog is transactional, with an id stable per data
+    directory (a restarted engine fences its previous incarnation). Worker processes bring their own."""
+    guarantee = str(config.get("processing.guarantee", config.get("ksql.streams.processing.guarantee", "")))
+    if not guarantee.strip().lower().startswith("exactly_once"):
+        return None
+    import hashlib
+
+    where = os.path.realpath(str(config.get("log.dir") or default_log_dir()))
+    service = config.get("ksql.service.id", "default_")
+    return f"_confluent-ksql-{service}engine-{hashlib.sha1(where.encode()).hexdigest()[:12]}"
+
+
 def open_log(config: dict[str, Any]) -> Log:
     """The log the engine should use.
 
@@ -62,7 +75,7 @@ def open_log(config: dict[str, Any]) -> Log:
         except ImportError as e:
             raise KsqlError(f"'bootstrap.servers' is set but confluent-kafka is not installed "
                             f"(pip install 'ksqlpy[kafka]'): {e}") from e
-        return KafkaLog(config, transactional_id=config.get("ksqlpy.transactional.id") or None)
+        return KafkaLog(config, transactional_id=config.get("ksqlpy.transactional.id") or _engine_tid(config))
     path = config.get("log.dir") or default_log_dir()
     map_size = config.get("log.map.size")
     return EmbeddedLog(path, map_size=int(map_size) if map_size else None,

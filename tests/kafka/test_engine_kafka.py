@@ -1,0 +1,31 @@
+"""The engine on a KafkaLog with tasks in its own process (``Engine.drain``), both guarantees."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("confluent_kafka")
+
+from workload import Workload, duplicates, final_table, lost_updates, new_suffix, read_updates  # noqa: E402
+
+from ksqlpy.engine import Engine  # noqa: E402
+
+
+@pytest.mark.parametrize("guarantee", ["at_least_once", "exactly_once_v2"])
+def test_inline_engine_on_kafka(tmp_path: Path, bootstrap: str, guarantee: str) -> None:
+    wl = Workload(new_suffix(), n=2000)
+    engine = Engine(str(tmp_path), {"bootstrap.servers": bootstrap, "auto.offset.reset": "earliest",
+                                    "ksql.service.id": f"in{new_suffix()}_", "processing.guarantee": guarantee})
+    try:
+        assert (engine.log.transactional_id is not None) == (guarantee == "exactly_once_v2")
+        for sql in wl.statements():
+            engine.execute(sql)
+        wl.produce(engine.log, 0, wl.n)
+        engine.drain(60)
+        updates = read_updates(engine.log, wl.sink)
+        assert final_table(updates) == wl.expected()
+        assert duplicates(updates, wl.expected()) == 0 and lost_updates(updates, wl.expected()) == 0
+    finally:
+        engine.close()
