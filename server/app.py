@@ -232,8 +232,8 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
             return PlainTextResponse("Not Acceptable", status_code=406)
         if media == JSON:
             media = KSQL_V1_JSON
-        run = await in_thread(lambda: Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables,
-                                                    resource=True))
+        run = await Q.start(ctx, lambda: Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables,
+                                                       resource=True))
         return _query_response(ctx, run, media)
 
     @app.post("/query-stream", tags=["queries"], openapi_extra=body_schema(QueryStreamArgs))
@@ -242,7 +242,7 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         media = choose(request.headers.get("accept"), [DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF], DELIMITED)
         if media is None or media == PROTOBUF:
             return PlainTextResponse("Not Acceptable: protobuf rows are not supported", status_code=406)
-        run = await in_thread(lambda: Q.start_query(ctx, args.sql, args.properties, args.sessionVariables))
+        run = await Q.start(ctx, lambda: Q.start_query(ctx, args.sql, args.properties, args.sessionVariables))
         if run.kind == Q.PRINT and media != DELIMITED:
             run.printer.close()
             return PlainTextResponse("Not Acceptable", status_code=406)

@@ -147,11 +147,33 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
     yield writer.end()
 
 
-def closer(ctx: ServerContext, run: QueryRun) -> Callable[[], Any]:
+async def start(ctx: ServerContext, fn: Callable[[], QueryRun]) -> QueryRun:
+    """Run ``start_query`` in a worker thread; if the request is cancelled meanwhile (the client left),
+    the query that was started anyway is closed instead of leaking."""
+    import anyio
+
+    holder: list[QueryRun] = []
+
+    def work() -> QueryRun:
+        holder.append(fn())
+        return holder[0]
+
+    try:
+        return await anyio.to_thread.run_sync(work)
+    except BaseException:
+        if holder:
+            with anyio.CancelScope(shield=True):
+                await closer(ctx, holder[0])()
+        raise
+
+
+def closer(ctx: ServerContext, run: QueryRun | None) -> Callable[[], Any]:
     """What to run when the response ends, however it ends."""
     import anyio
 
     async def close() -> None:
+        if run is None:
+            return
         if run.kind == PUSH:
             await anyio.to_thread.run_sync(ctx.close_push, run.query_id)
         elif run.kind == PRINT and run.printer is not None:

@@ -29,8 +29,8 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
     try:
         req = parse_body(ws.query_params.get("request", "").encode(), KsqlRequest)
         await anyio.to_thread.run_sync(ctx.wait_for_command, req.commandSequenceNumber)
-        run = await anyio.to_thread.run_sync(
-            lambda: Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables, resource=True))
+        run = await Q.start(
+            ctx, lambda: Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables, resource=True))
     except ServerError as e:
         code = 1013 if e.error_code == COMMAND_QUEUE_CATCHUP_TIMEOUT else 1003
         await ws.close(code, e.message[:120])

@@ -163,3 +163,30 @@ def test_replay_reports_a_failing_command_and_goes_on(tmp_path: Any) -> None:
         replay(engine, commands, lambda c, r, e: seen.append((c.offset, e is None)))
         assert seen == [(0, False), (1, True), (2, False)]
         assert engine.catalog.type("T") is not None and engine.catalog.type("U") is None
+
+
+def test_a_query_started_for_a_client_that_left_is_closed() -> None:
+    """Bug: a request cancelled while its query was starting leaked the push query."""
+    import time as _time
+
+    import anyio
+
+    from ksqlpy.server import queries as Q
+
+    closed: list[str] = []
+
+    class Ctx:
+        def close_push(self, qid: str) -> bool:
+            closed.append(qid)
+            return True
+
+    def slow_start() -> Q.QueryRun:
+        _time.sleep(0.2)
+        return Q.QueryRun(Q.PUSH, "transient_X_1")
+
+    async def main() -> None:
+        with anyio.move_on_after(0.05):
+            await Q.start(Ctx(), slow_start)  # type: ignore[arg-type]
+        assert closed == ["transient_X_1"]
+
+    anyio.run(main)
