@@ -159,7 +159,9 @@ async def start(ctx: ServerContext, fn: Callable[[], QueryRun]) -> QueryRun:
         return holder[0]
 
     try:
-        return await anyio.to_thread.run_sync(work)
+        run = await anyio.to_thread.run_sync(work)
+        await anyio.lowlevel.checkpoint()  # a cancellation that came while the thread ran lands here
+        return run
     except BaseException:
         if holder:
             with anyio.CancelScope(shield=True):
