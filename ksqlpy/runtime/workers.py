@@ -120,7 +120,14 @@ def worker_main(spec: WorkerSpec, conn: Connection, ppid: int) -> None:
     runner = None
     try:
         runner = WorkerRunner(spec, conn, ppid)
-        runner.run()
+        prof_dir = os.environ.get("KSQLPY_WORKER_PROFILE")  # a directory: cProfile of each worker's loop
+        if prof_dir:
+            import cProfile
+
+            cProfile.runctx("runner.run()", globals(), {"runner": runner},
+                            os.path.join(prof_dir, f"{spec.query_id}-{spec.index}-{os.getpid()}.prof"))
+        else:
+            runner.run()
     except BaseException as e:  # noqa: BLE001 - report, then exit non-zero: the engine restarts the worker
         with contextlib.suppress(Exception):
             conn.send({"type": "fatal", "index": spec.index, "error": f"{type(e).__name__}: {e}",
