@@ -12,6 +12,7 @@ import os
 import threading
 import time
 import uuid
+from collections.abc import Callable
 from typing import Any
 
 from ksqlpy import grammar
@@ -47,6 +48,7 @@ class ServerContext:
         self.init_error: str | None = None
         self.replay_errors: list[str] = []
         self.ready = threading.Event()
+        self.on_fatal: Callable[[str], None] | None = None  # main: stop the process when start-up fails
         self.cluster_id = uuid.uuid5(uuid.NAMESPACE_URL, f"ksqlpy:{config.service_id}").hex[:22]
         listener = config.listeners[0]
         host = "localhost" if listener.host in ("0.0.0.0", "::") else listener.host
@@ -74,6 +76,8 @@ class ServerContext:
         except Exception as e:  # noqa: BLE001
             LOG.exception("server initialization failed")
             self.init_error = f"{type(e).__name__}: {e}"
+            if self.on_fatal is not None:
+                self.on_fatal(self.init_error)
             return
         if self.state == INITIALIZING:
             self.state = READY

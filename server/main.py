@@ -61,6 +61,13 @@ async def serve(config: ServerConfig) -> None:
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
+    failed: list[str] = []
+
+    def fatal(reason: str) -> None:
+        failed.append(reason)
+        loop.call_soon_threadsafe(stop.set)
+
+    ctx.on_fatal = fatal
 
     async def shutdown_trigger() -> None:
         await stop.wait()
@@ -70,6 +77,12 @@ async def serve(config: ServerConfig) -> None:
     for listener in config.listeners:
         print(f"ksqlpy server listening on {listener.url}", flush=True)
     await hypercorn_serve(app, hypercorn_config(config), shutdown_trigger=shutdown_trigger)  # type: ignore[arg-type]
+    if failed:
+        raise StartupError(failed[0])
+
+
+class StartupError(Exception):
+    """The engine could not be opened or restored: the server stops (exit status 1)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -99,6 +112,9 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         print(f"ksqlpy server: {e}", file=sys.stderr)
         return 2
+    except StartupError as e:
+        print(f"ksqlpy server: start-up failed: {e}", file=sys.stderr)
+        return 1
     except OSError as e:
         print(f"ksqlpy server: cannot listen: {e}", file=sys.stderr)
         return 1

@@ -42,3 +42,20 @@ def test_sigterm_ends_open_streams(tmp_path: Any) -> None:
         assert max(ended.values()) - stopping < 4.0, "open streams held up the shutdown"
     finally:
         server.stop()
+
+
+def test_failed_start_up_exits_1(tmp_path: Any) -> None:
+    """Bug: a server whose engine could not open answered 503 forever instead of exiting."""
+    (tmp_path / "log").write_text("a file where the log directory should be")
+    server = ServerProcess(str(tmp_path), startup_timeout_s=30)
+    with pytest.raises(RuntimeError, match="exited with 1"):
+        server.start()
+    assert "start-up failed" in server.log_tail()
+
+
+def test_bad_configuration_exits_2(tmp_path: Any) -> None:
+    from ksqlpy.server.main import main
+
+    assert main(["--listeners", "ftp://x:1"]) == 2
+    assert main([str(tmp_path / "missing.properties")]) == 2
+    assert main(["-D", "novalue"]) == 2
