@@ -327,7 +327,7 @@ def chart(results: list[dict[str, Any]], path: str) -> bool:
         import matplotlib.pyplot as plt
     except ImportError:
         return False
-    series = [("ksqlpy", "embedded"), ("hand-written", "embedded"), ("hand-written", "kafka"),
+    series = [("ksqlpy", "embedded"), ("hand-written", "embedded"), ("ksqlpy", "kafka"), ("hand-written", "kafka"),
               ("quixstreams", "kafka"), ("bytewax", "kafka")]
     ok = [r for r in results if "records_per_s" in r]
     workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in ok)]
