@@ -6,6 +6,7 @@ catalog, the log, the processing log, properties, and the persistent and transie
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 import time
@@ -17,10 +18,12 @@ from ksqlpy.engine import statements as S
 from ksqlpy.engine.config import DEFAULT_PROPERTIES
 from ksqlpy.engine.queries import PersistentQuery, TransientQuery, build_persistent, build_transient
 from ksqlpy.engine.results import StatementResult
-from ksqlpy.errors import KsqlError, KsqlStatementError
+from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import Log
 from ksqlpy.runtime.processing_log import ProcessingLog
+
+LOG = logging.getLogger(__name__)
 
 
 class Engine:
@@ -163,17 +166,41 @@ class Engine:
     def _run(self) -> None:
         while not self._stop.is_set():
             progressed = 0
-            try:
-                with self.lock:
-                    for q in list(self.queries.values()):
-                        if q.state == "RUNNING":
-                            progressed += q.poll()
-                    for t in list(self.transient.values()):
-                        progressed += t.poll()
-            except KsqlError:
-                pass
+            # the lock is taken per query poll, not per round, so statements and pull queries get in
+            for q in list(self.queries.values()):
+                if q.state == "RUNNING" or self._retry_due(q):
+                    progressed += self._poll_guarded(q)
+            for t in list(self.transient.values()):
+                progressed += self._poll_guarded(t)
             if not progressed:
                 self.log.wait_for_data(0.05)
+
+    def _retry_due(self, q: Any) -> bool:
+        """A query in ERROR is retried after its backoff, as ksqlDB restarts failed queries."""
+        if q.state != "ERROR" or time.monotonic() < getattr(q, "retry_at", 0.0):
+            return False
+        q.state = "RUNNING"
+        return True
+
+    def _poll_guarded(self, q: Any) -> int:
+        """Poll one query; an unexpected failure puts it (only it) in ERROR instead of stopping the loop."""
+        try:
+            with self.lock:
+                return q.poll()
+        except Exception as e:  # noqa: BLE001 - one broken query must not stop the others
+            LOG.exception("query %s failed", getattr(q, "query_id", "?"))
+            self.plog.query_error(getattr(q, "query_id", "?"), e)
+            if q in self.transient.values():
+                q.close()
+                return 0
+            backoff = float(self.prop("ksql.query.retry.backoff.initial.ms", 15000)) / 1000.0
+            q.state = "ERROR"
+            q.error = f"{type(e).__name__}: {e}"
+            q.retry_at = time.monotonic() + backoff
+            info = self.catalog.query(q.query_id)
+            if info is not None:
+                info.state = "ERROR"
+            return 0
 
     # ------------------------------------------------------------------ serdes
     def key_serde(self, source: Source) -> Any:

@@ -67,6 +67,13 @@ class ProcessingLog:
         }
         self._emit(f"processing.{query_id}.{step}", msg)
 
+    def query_error(self, query_id: str, exc: BaseException) -> None:
+        """A query stopped on an unexpected error (ksqlDB's KAFKA_STREAMS_THREAD_ERROR, type 4)."""
+        msg = self._empty(4)
+        msg["kafkaStreamsThreadError"] = {"errorMessage": f"{type(exc).__name__}: {exc}",
+                                          "threadName": "ksqlpy-engine", "cause": [str(exc)]}
+        self._emit(f"processing.{query_id}", msg)
+
     def serialization_error(self, query_id: str, target: str, exc: BaseException, topic: str) -> None:
         msg = self._empty(SERIALIZATION_ERROR)
         msg["serializationError"] = {"target": target, "errorMessage": f"Error serializing message to topic: "
