@@ -35,6 +35,7 @@ from workload import (  # noqa: E402
 )
 
 from ksqlpy.engine import Engine  # noqa: E402
+from ksqlpy.log import open_log  # noqa: E402
 
 KAFKA = {"ksql.streams.session.timeout.ms": 1000}
 
@@ -48,6 +49,7 @@ def _crash_run(tmp_path: Path, bootstrap: str, guarantee: str, n: int, kills: in
     wl = Workload(new_suffix(), n=n)
     service = f"k{new_suffix()}_"
     engine = _engine(tmp_path, bootstrap, service, **{"processing.guarantee": guarantee})
+    client = open_log({"bootstrap.servers": bootstrap})  # an outside producer and reader (no transactions)
     try:
         for sql in wl.statements():
             engine.execute(sql)
@@ -61,16 +63,16 @@ def _crash_run(tmp_path: Path, bootstrap: str, guarantee: str, n: int, kills: in
         killed = 0
         step = n // chunks
         for c in range(chunks):
-            wl.produce(engine.log, c * step, (c + 1) * step)
+            wl.produce(client, c * step, (c + 1) * step)
             if kills and c % every == every - 1 and killed < kills:
                 time.sleep(random.uniform(0.0, 0.1))  # mid-stream
                 wait_until(lambda: len(workers.pids()) == 2, 60, "both workers alive")
                 os.kill(workers.pids()[killed % 2], signal.SIGKILL)
                 killed += 1
             time.sleep(0.05)
-        ends = input_ends(engine.log, wl.source)
-        wait_until(lambda: caught_up(engine.log, group, wl.source, ends), 180, "the query to finish", poll=0.3)
-        updates = read_updates(engine.log, wl.sink)
+        ends = input_ends(client, wl.source)
+        wait_until(lambda: caught_up(client, group, wl.source, ends), 180, "the query to finish", poll=0.3)
+        updates = read_updates(client, wl.sink)
         final = final_table(updates)
         expected = wl.expected()
         return {
@@ -79,9 +81,10 @@ def _crash_run(tmp_path: Path, bootstrap: str, guarantee: str, n: int, kills: in
             "short": [k for k in expected if k in final and final[k][0] < expected[k][0]],
             "equal": final == expected, "duplicates": duplicates(updates, expected),
             "lost_updates": lost_updates(updates, expected),
-            "updates": sum(len(v) for v in updates.values()), "isolates": engine.log.isolates_aborted(),
+            "updates": sum(len(v) for v in updates.values()), "isolates": client.isolates_aborted(),
         }
     finally:
+        client.close()
         engine.close()
 
 
