@@ -71,6 +71,10 @@ class EmbeddedBackend:
             props = dict(properties or {})
             log = open_log({**props, "log.dir": os.path.join(data_dir, "log")})
             self.engine = Engine(data_dir=data_dir, properties=props, log=log)
+            from ksqlpy.engine.command_log import DurableStatements
+
+            # the catalog and persistent queries survive restarts, as on the server
+            self.statements = DurableStatements(self.engine)
             self.engine.start()
         except Exception as e:  # the shell reports and exits; nothing else can be done
             raise BackendUnavailable(f"Could not open the embedded engine in {data_dir}: "
@@ -85,7 +89,7 @@ class EmbeddedBackend:
         from ksqlpy.errors import KsqlError
 
         try:
-            return self.engine.execute(sql, properties=properties or None)
+            return self.statements.execute(sql, properties or None)
         except KsqlError as e:
             raise _error(e, sql) from e
 

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ksqlpy import grammar
-from ksqlpy.engine.command_log import Command, CommandLog, execute_command, replay
+from ksqlpy.engine.command_log import Command, CommandLog, replay
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.server import plog
 from ksqlpy.server.config import ServerConfig
@@ -173,22 +173,16 @@ class ServerContext:
     def run_distributed(self, stmt: Any, properties: dict[str, Any]) -> tuple[StatementResult, int, str]:
         """Execute a distributed statement and record it; returns (result, sequence number, command id).
 
-        The statement runs first and is written only if it succeeded (we have no sandbox to validate it
-        in); the DDL lock keeps offsets and query ids in step, and the engine lock, held until the command
-        is written, keeps a new query from processing anything before its command is durable. IF NOT
-        EXISTS on an existing object is not written (sequence number -1).
+        The DDL lock keeps offsets and query ids in step across requests (see ``run_and_record``).
         """
-        from ksqlpy.engine.command_log import command_id
+        from ksqlpy.engine.command_log import command_id, run_and_record
 
         assert self.commands is not None
         cid = command_id(stmt)
-        with self.ddl_lock, self.engine.lock:
-            offset = self.commands.next_offset()
-            result = execute_command(self.engine, stmt, offset, properties)
-            if getattr(stmt, "if_not_exists", False) and result.message.startswith("Cannot add"):
-                return result, -1, cid
-            seq = self.commands.append(cid, stmt.text, properties, self.original_properties)
-            self.statuses[cid] = {"status": "SUCCESS", "message": result.message, "queryId": result.query_id}
+        with self.ddl_lock:
+            result, seq = run_and_record(self.commands, self.engine, stmt, properties, self.original_properties)
+            if seq >= 0:
+                self.statuses[cid] = {"status": "SUCCESS", "message": result.message, "queryId": result.query_id}
         return result, seq, cid
 
     # ------------------------------------------------------------------ push queries

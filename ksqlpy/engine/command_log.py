@@ -124,6 +124,52 @@ class CommandLog:
         return commands
 
 
+def run_and_record(log: CommandLog, engine: Engine, stmt: A.Statement, properties: dict[str, Any],
+                   original_properties: dict[str, Any] | None = None) -> tuple[StatementResult, int]:
+    """Execute a distributed statement as the next command and write it; returns (result, offset).
+
+    The statement runs first and is written only if it succeeded (there is no sandbox to validate it in).
+    The engine lock, held until the command is written, keeps a new query from processing anything before
+    its command is durable. IF NOT EXISTS on an existing object is not written (offset -1).
+    """
+    with engine.lock:
+        offset = log.next_offset()
+        result = execute_command(engine, stmt, offset, properties)
+        if getattr(stmt, "if_not_exists", False) and result.message.startswith("Cannot add"):
+            return result, -1
+        seq = log.append(command_id(stmt), stmt.text, properties, original_properties or {})
+    return result, seq
+
+
+class DurableStatements:
+    """Statement execution that survives restarts, for an engine without a server in front (the shell).
+
+    Opening replays the command topic (catalog, query ids, positions and state come back); afterwards
+    every distributed statement is recorded there, exactly as the server does it.
+    """
+
+    def __init__(self, engine: Engine) -> None:
+        self.engine = engine
+        self.commands = CommandLog(engine.log, str(engine.prop("ksql.service.id", "default_")))
+        self.commands.ensure_topic()
+        self.replay_errors: list[str] = []
+
+        def note(cmd: Command, result: StatementResult | None, error: BaseException | None) -> None:
+            if error is not None:
+                self.replay_errors.append(f"{cmd.command_id} (offset {cmd.offset}): {error}")
+
+        replay(engine, self.commands.read_all(), note)
+
+    def execute(self, sql: str, properties: dict[str, Any] | None = None) -> list[StatementResult]:
+        return self.engine.execute(sql, properties, run=self.run)
+
+    def run(self, stmt: A.Statement, properties: dict[str, Any] | None) -> StatementResult:
+        transient = set(self.engine.transient)
+        if is_distributed(stmt, transient):
+            return run_and_record(self.commands, self.engine, stmt, properties or {})[0]
+        return self.engine.execute_statement(stmt, properties)
+
+
 def execute_command(engine: Engine, stmt: A.Statement, offset: int,
                     properties: dict[str, Any]) -> StatementResult:
     """Run a distributed statement as command ``offset``: query ids take the offset as their number."""

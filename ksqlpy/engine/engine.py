@@ -10,6 +10,7 @@ import logging
 import os
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from ksqlpy import grammar
@@ -72,8 +73,12 @@ class Engine:
         enabled = str(self.prop("ksql.variable.substitution.enable", "true")).lower() == "true"
         return grammar.parse(sql, self.variables if enabled else None)
 
-    def execute(self, sql: str, properties: dict[str, Any] | None = None) -> list[StatementResult]:
-        """Run every statement of ``sql`` in order; raises the first statement's error."""
+    def execute(self, sql: str, properties: dict[str, Any] | None = None,
+                run: Callable[[A.Statement, dict[str, Any] | None], StatementResult] | None = None,
+                ) -> list[StatementResult]:
+        """Run every statement of ``sql`` in order; raises the first statement's error. ``run`` replaces
+        ``execute_statement`` (e.g. to record statements in the command topic)."""
+        run = run or self.execute_statement
         results = []
         # variables defined by an earlier statement apply to later ones: parse one at a time, padded so
         # error positions are those of the whole script
@@ -90,7 +95,7 @@ class Engine:
                 padded = text
             for stmt in self.parse(padded):
                 stmt.text = stmt.text.strip()
-                results.append(self.execute_statement(stmt, properties))
+                results.append(run(stmt, properties))
         return results
 
     def execute_statement(self, stmt: A.Statement, properties: dict[str, Any] | None = None) -> StatementResult:

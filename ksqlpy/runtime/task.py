@@ -62,6 +62,11 @@ class Task:
             self.position = log.start_offset(topic, partition)
         else:
             self.position = log.end_offset(topic, partition)
+        if committed is None and commit:
+            # pin where a new persistent query starts: "latest" means from its creation, even if it is
+            # restarted before it has processed (and committed) anything
+            with log.transaction() as tx:
+                tx.commit_offsets(group, {(topic, partition): self.position})
         self.processed = 0
         self.idle_ms: int | None = None  # set for processors with work due on quiet input (idle_rows)
 
