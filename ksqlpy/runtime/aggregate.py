@@ -69,7 +69,7 @@ class AggregateProcessor:
     def idle_rows(self, idle_ms: int) -> Callable[[Any], list[tuple]] | None:
         """A step to run in a transaction if the quiet stream should advance (EMIT FINAL), else None."""
         out: list[tuple] = []
-        if not self.aggregator.idle(0, idle_ms, out):
+        if not self.aggregator.idle(idle_ms, out):
             return None
 
         def step(tx: Any) -> list[tuple]:

@@ -18,6 +18,7 @@ are those of the input record that caused the update, as Kafka Streams forwards 
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -63,6 +64,7 @@ class Aggregator:
         self.kv = kv
         self.plog = plog
         self.query_id = query_id
+        self.last_input_wall = time.monotonic()  # wall-clock time of the last input (idle advance)
         self.load_meta()
 
     # ------------------------------------------------------------------ meta state
@@ -166,9 +168,21 @@ class Aggregator:
         """After a batch: retention purge (windowed) and persisting the meta state."""
         self.save_meta()
 
-    def idle(self, now_ms: int, idle_ms: int, out: list[tuple]) -> bool:
-        """Advance stream time on a quiet stream (EMIT FINAL only); True if anything changed."""
-        return False
+    def idle(self, idle_ms: int, out: list[tuple]) -> bool:
+        """EMIT FINAL on a quiet stream: after ``idle_ms`` of wall-clock time without input, stream time
+        advances by the time it has been quiet and the windows that close go out. True if it advanced."""
+        if not self.spec.emit_final or self.stream_time < 0:
+            return False
+        quiet_ms = int((time.monotonic() - self.last_input_wall) * 1000)
+        if quiet_ms < idle_ms:
+            return False
+        self.stream_time += quiet_ms
+        self.last_input_wall = time.monotonic()
+        self.close_idle(out)
+        return True
+
+    def close_idle(self, out: list[tuple]) -> None:
+        """Emit what the idle advance closed (windowed aggregators)."""
 
     # ------------------------------------------------------------------ pull queries
     def scan(self) -> list[tuple[list[Any], int | None, int | None]]:

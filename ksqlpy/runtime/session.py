@@ -28,7 +28,6 @@ class SessionAggregator(Aggregator):
         super().__init__(*args, **kwargs)
         self.sessions = SessionStore(self.kv)
         self._purged_below: int | None = None
-        self._last_input_wall = time.monotonic()
 
     def stream(self, items: list[tuple], out: list[tuple]) -> None:
         spec = self.spec
@@ -70,7 +69,7 @@ class SessionAggregator(Aggregator):
                 self.emit(out, rec, False, start, end, end, hd)
             else:
                 self.emit_closed(out, hd)
-        self._last_input_wall = time.monotonic()
+        self.last_input_wall = time.monotonic()
 
     def emit_closed(self, out: list[tuple], hd: Any = None) -> None:
         close = self.stream_time - self.spec.grace
@@ -91,16 +90,8 @@ class SessionAggregator(Aggregator):
             self._purged_below = below
         self.save_meta()
 
-    def idle(self, now_ms: int, idle_ms: int, out: list[tuple]) -> bool:
-        if not self.spec.emit_final or self.stream_time < 0:
-            return False
-        quiet_ms = int((time.monotonic() - self._last_input_wall) * 1000)
-        if quiet_ms < idle_ms:
-            return False
-        self.stream_time += quiet_ms
-        self._last_input_wall = time.monotonic()
+    def close_idle(self, out: list[tuple]) -> None:
         self.emit_closed(out)
-        return True
 
     def scan(self) -> list[tuple[list[Any], int | None, int | None]]:
         return [(rec, s, e) for _, s, e, rec in self.sessions.all_sessions()]

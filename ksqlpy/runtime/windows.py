@@ -31,7 +31,6 @@ class TimeWindowAggregator(Aggregator):
         super().__init__(*args, **kwargs)
         self.windows = WindowStore(self.kv)
         self._purged_below: int | None = None
-        self._last_input_wall = time.monotonic()
 
     def stream(self, items: list[tuple], out: list[tuple]) -> None:
         spec = self.spec
@@ -68,7 +67,7 @@ class TimeWindowAggregator(Aggregator):
                     self.emit(out, rec, old_passed, ws, we, hd=hd)
             if final:
                 self.emit_closed(out, hd=hd)
-        self._last_input_wall = time.monotonic()
+        self.last_input_wall = time.monotonic()
 
     def emit_closed(self, out: list[tuple], *, retained_only: bool = True, hd: Any = None) -> None:
         """EMIT FINAL: the windows closed since the last emission (see the module docstring).
@@ -100,16 +99,8 @@ class TimeWindowAggregator(Aggregator):
             self._purged_below = below
         self.save_meta()
 
-    def idle(self, now_ms: int, idle_ms: int, out: list[tuple]) -> bool:
-        if not self.spec.emit_final or self.stream_time < 0:
-            return False
-        quiet_ms = int((time.monotonic() - self._last_input_wall) * 1000)
-        if quiet_ms < idle_ms:
-            return False
-        self.stream_time += quiet_ms
-        self._last_input_wall = time.monotonic()
+    def close_idle(self, out: list[tuple]) -> None:
         self.emit_closed(out, retained_only=False)
-        return True
 
     def scan(self) -> list[tuple[list[Any], int | None, int | None]]:
         size = self.spec.size
