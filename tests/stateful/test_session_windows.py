@@ -55,3 +55,20 @@ def test_emit_final_sessions(h: Harness) -> None:
         h.send("s", "k1", {"V": 1}, ts)
     h.run()
     assert _rows(h) == [(0, 14, (5,), 14), (29, 30, (2,), 30)]
+
+
+def test_idle_advance_closes_a_quiet_session(h: Harness) -> None:
+    import time
+
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW SESSION (20 MILLISECONDS) GROUP BY K EMIT FINAL;",
+          {"ksqlpy.emit.final.idle.advance.ms": 50})
+    h.send("s", "a", {"V": 1}, 100)
+    h.send("s", "a", {"V": 1}, 110)
+    h.run()
+    assert h.read("T") == []
+    deadline = time.monotonic() + 5
+    while not h.read("T") and time.monotonic() < deadline:
+        time.sleep(0.05)
+        h.run()
+    assert _rows(h) == [(100, 110, (2,), 110)]
