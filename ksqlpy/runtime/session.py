@@ -50,6 +50,12 @@ class SessionAggregator(Aggregator):
                 if final:
                     self.emit_closed(out, hd)
                 continue
+            merging = (start, end) != (ts, ts)
+            # the deletes of merged-away sessions are decided before ``merge`` may reuse their accumulators
+            deletes: list[tuple] = []
+            if merging and not final:
+                for s, e, old in found:
+                    self.tombstone(deletes, old, s, e, e, hd)
             try:
                 rec = accs.new(key, ts)
                 for _, _, old in found:
@@ -58,11 +64,10 @@ class SessionAggregator(Aggregator):
             except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops it
                 self._error(e, key)
                 continue
-            if (start, end) != (ts, ts):
-                for s, e, old in found:
+            if merging:
+                for s, e, _ in found:
                     store.remove(kb, s, e)
-                    if not final:
-                        self.tombstone(out, old, s, e, e, hd)
+                out.extend(deletes)
             store.put(kb, start, end, rec)
             if not final:
                 # the new session's previous value is unknown downstream (Change(new, null))

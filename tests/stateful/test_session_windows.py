@@ -72,3 +72,36 @@ def test_idle_advance_closes_a_quiet_session(h: Harness) -> None:
         time.sleep(0.05)
         h.run()
     assert _rows(h) == [(100, 110, (2,), 110)]
+
+
+def test_merged_session_delete_uses_its_value_before_the_merge(h: Harness) -> None:
+    """A UDAF may reuse either accumulator in ``merge``: HAVING on a merged-away session must be decided
+    on its value from before the merge."""
+    from ksqlpy.functions import default_registry
+    from ksqlpy.functions.aggregates import ResolvedUdaf, Udaf
+    from ksqlpy.types import Array
+
+    def add(acc: list, v: object) -> list:
+        acc.append(v)
+        return acc
+
+    def merge(a: list, b: list) -> list:
+        b[:0] = a  # reuses (mutates) the second accumulator, as the UDAF contract allows
+        return b
+
+    def resolve(name: str, types: list, literals: list, config: dict) -> ResolvedUdaf:
+        return ResolvedUdaf(Array(types[0]), list, add, list, None, merge, Array(types[0]))
+
+    registry = default_registry()
+    registry.register(Udaf("TEST_REUSING_LIST", resolve))
+    try:
+        h.sql(STREAM)
+        h.sql("CREATE TABLE T AS SELECT K, TEST_REUSING_LIST(V) AS L FROM S WINDOW SESSION (20 MILLISECONDS) "
+              "GROUP BY K HAVING ARRAY_LENGTH(TEST_REUSING_LIST(V)) = 1;")
+        h.send("s", "a", {"V": 1}, 0)
+        h.send("s", "a", {"V": 2}, 30)
+        h.send("s", "a", {"V": 3}, 15)
+        h.run()
+    finally:
+        registry.aggregates.pop("TEST_REUSING_LIST", None)
+    assert _rows(h) == [(0, 0, ([1],), 0), (30, 30, ([2],), 30), (0, 0, None, 0), (30, 30, None, 30)]
