@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ksqlpy import javatext
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlTypeError
-from ksqlpy.expr import javafmt, runtime
+from ksqlpy.expr import runtime
 
 if TYPE_CHECKING:
     from ksqlpy.expr.compiler import Compiled, ExprCompiler
@@ -56,9 +57,9 @@ def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
             return lambda v: runtime.wrap_int(int(v)) if v == v else 0
     if dst == T.STRING:
         if src == T.DOUBLE:
-            return javafmt.double_str
+            return javatext.double_to_string
         if isinstance(src, T.Decimal):
-            return javafmt.decimal_str
+            return javatext.decimal_to_plain
         if src == T.BOOLEAN:
             return lambda v: "true" if v else "false"
         if src in (T.INTEGER, T.BIGINT):
@@ -70,9 +71,9 @@ def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
         if src == T.TIME:
             return _temporal().format_time_iso
         if isinstance(src, T.Struct):
-            return javafmt.struct_str
+            return javatext.struct_str
         if isinstance(src, (T.Array, T.Map)):
-            return javafmt.value_str
+            return javatext.java_str
         if src == T.BYTES:
             return None if False else _bytes_str
     if src == T.STRING:

@@ -80,9 +80,9 @@ class CoercionMixin:
         if c.type == target or not isinstance(c.type, (T.Primitive, T.Array, T.Map, T.Struct)):
             return c
         if target == T.STRING and c.literal and c.value is not None and isinstance(c.type, (T.Primitive, T.Decimal)):
-            from ksqlpy.expr import javafmt
+            from ksqlpy import javatext
 
-            text = javafmt.value_str(c.value)
+            text = javatext.java_str(c.value)
             return Compiled(repr(text), T.STRING, True, text)
         if c.literal and c.type == T.STRING and isinstance(c.value, str):
             v = _parse_literal(c.value, target)

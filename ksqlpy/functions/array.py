@@ -6,9 +6,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from ksqlpy.functions.conversions import java_str
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, udf
+from ksqlpy.javatext import java_str
 from ksqlpy.types import BYTES, SqlType
 
 CATEGORY = "ARRAY"

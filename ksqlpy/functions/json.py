@@ -12,10 +12,11 @@ from decimal import Decimal as PyDecimal
 from functools import lru_cache
 from typing import Any
 
-from ksqlpy.functions.conversions import java_decimal_str, java_double_str
 from ksqlpy.functions.map import java_map_items
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, udf
+from ksqlpy.javatext import decimal_to_string as java_decimal_str
+from ksqlpy.javatext import double_to_string as java_double_str
 from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
 
 CATEGORY = "JSON"

@@ -23,10 +23,10 @@ import decimal
 from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.javatext import decimal_to_plain, double_to_string
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import decimal_from_text, fit_decimal, parse_java_double, parse_java_int
 from ksqlpy.serde.formats import resolve_delimiter, type_text
-from ksqlpy.serde.javatext import decimal_to_plain, double_to_string
 from ksqlpy.types import Decimal, SqlType
 
 

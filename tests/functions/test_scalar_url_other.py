@@ -8,9 +8,10 @@ import struct
 import pytest
 
 from ksqlpy.functions import conversions, other, table, url
-from ksqlpy.functions.conversions import java_double_str, java_str
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError
+from ksqlpy.javatext import double_to_string as java_double_str
+from ksqlpy.javatext import java_str
 from ksqlpy.types import BYTES, DOUBLE, INTEGER, STRING, Array, Struct
 
 REG = FunctionRegistry()

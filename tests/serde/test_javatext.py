@@ -7,7 +7,7 @@ from decimal import Decimal
 
 import pytest
 
-from ksqlpy.serde.javatext import decimal_to_plain, decimal_to_string, double_to_string
+from ksqlpy.javatext import decimal_to_plain, decimal_to_string, double_to_string
 
 
 @pytest.mark.parametrize("x,text", [

@@ -1,4 +1,5 @@
-"""Text forms of numbers exactly as Java (and so ksqlDB) writes them.
+"""Text forms of values exactly as Java (and so ksqlDB) writes them: one place for the serdes, CAST and the
+functions.
 
 DELIMITED values and number-to-string coercions are compared as text by the conformance tests, so
 ``1e10`` must read ``1.0E10`` and ``-4.9E-324`` must survive, as with ``Double.toString``;
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 import decimal
 import math
+from typing import Any
 
 
 def double_to_string(x: float) -> str:
@@ -57,5 +59,33 @@ def decimal_to_plain(d: decimal.Decimal) -> str:
 
 
 def decimal_to_string(d: decimal.Decimal) -> str:
-    """``BigDecimal.toString`` (Python's ``str`` follows the same specification)."""
+    """``BigDecimal.toString`` (Python's ``str`` follows the same specification, minus negative zero)."""
+    if d.is_zero() and d.is_signed():
+        d = d.copy_abs()
     return str(d)
+
+
+def java_str(v: Any) -> str:
+    """String.valueOf for a SQL value: ``null``, ``true``, Java number formats, lists and maps Java-style."""
+    if v is None:
+        return "null"
+    if v is True:
+        return "true"
+    if v is False:
+        return "false"
+    if isinstance(v, float):
+        return double_to_string(v)
+    if isinstance(v, decimal.Decimal):
+        return decimal_to_string(v)
+    if isinstance(v, list):
+        return "[" + ", ".join(java_str(x) for x in v) + "]"
+    if isinstance(v, dict):
+        return "{" + ", ".join(f"{java_str(k)}={java_str(x)}" for k, x in v.items()) + "}"
+    if isinstance(v, bytes):
+        return f"java.nio.HeapByteBuffer[pos=0 lim={len(v)} cap={len(v)}]"
+    return str(v)
+
+
+def struct_str(v: dict) -> str:
+    """Kafka Connect ``Struct.toString``, which ksqlDB shows for CAST(struct AS STRING)."""
+    return "Struct{" + ",".join(f"{k}={java_str(x)}" for k, x in v.items() if x is not None) + "}"
