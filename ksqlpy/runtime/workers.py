@@ -219,15 +219,21 @@ class WorkerRunner:
 
         from ksqlpy.log.kafka_config import consumer_config
 
+        # the member only holds the membership: it pauses what it is given before fetching anything, and
+        # its fetch buffers are kept small in case a fetch starts first
         conf = consumer_config(self.spec.properties, **{"group.id": self.spec.group,
                                                         "partition.assignment.strategy": "range",
-                                                        "enable.partition.eof": False})
+                                                        "enable.partition.eof": False,
+                                                        "queued.max.messages.kbytes": 1024,
+                                                        "fetch.max.bytes": 1_048_576})
         session = int(conf.setdefault("session.timeout.ms", 10_000))
         conf.setdefault("heartbeat.interval.ms", max(100, min(3000, session // 3)))
         self.member = Consumer(conf)
         self.log.register_member(self.spec.group, self.member)
 
         def on_assign(consumer: Any, partitions: list[Any]) -> None:
+            consumer.assign(partitions)
+            consumer.pause(partitions)  # records are read by the KafkaLog, not by the member
             self.pending = {p.partition for p in partitions}
 
         def on_revoke(consumer: Any, partitions: list[Any]) -> None:
@@ -243,9 +249,6 @@ class WorkerRunner:
         if self.pending is not None:
             parts, self.pending = self.pending, None
             self.build(parts)
-            assigned = self.member.assignment()
-            if assigned:
-                self.member.pause(assigned)  # records are read by the KafkaLog, not by the member
 
     # -- the loop
     def _control(self) -> None:
