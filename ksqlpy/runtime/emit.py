@@ -63,4 +63,5 @@ def build_projector(plan: QueryPlan, groups: list[list[OutputColumn]], having: e
 
             return safe_fn(row, guard)
 
+    project.fast = fast_fn  # type: ignore[attr-defined]  # hot loops call it inline, ``project`` on failure
     return project
