@@ -8,7 +8,7 @@ import pytest
 
 pytest.importorskip("confluent_kafka")
 
-from workload import Workload, duplicates, final_table, lost_updates, new_suffix, read_updates  # noqa: E402
+from kafka_workload import Workload, duplicates, final_table, lost_updates, new_suffix, read_updates  # noqa: E402
 
 from ksqlpy.engine import Engine  # noqa: E402
 

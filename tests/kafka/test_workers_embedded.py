@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 
 import pytest
-from workload import (
+from kafka_workload import (
     Workload,
     caught_up,
     duplicates,

@@ -21,7 +21,7 @@ import pytest
 
 pytest.importorskip("confluent_kafka")
 
-from workload import (  # noqa: E402
+from kafka_workload import (  # noqa: E402
     Workload,
     caught_up,
     duplicates,
