@@ -80,3 +80,26 @@ def test_kill_9_workers_mid_stream_loses_and_duplicates_nothing(tmp_path: Path) 
         assert sum(len(v) for v in updates.values()) == wl.n
     finally:
         engine.close()
+
+
+def test_worker_errors_reach_the_engine_processing_log_and_pull_queries_read_worker_state(tmp_path: Path) -> None:
+    """Bad input never stops a worker; its processing-log entries are forwarded to the engine, and a pull
+    query on the worker-run table answers from the changelogs the workers wrote."""
+    from ksqlpy.log import ProducerRecord
+
+    wl = Workload(new_suffix(), n=400)
+    engine = Engine(str(tmp_path / "data"), properties(f"pl{new_suffix()}_"))
+    try:
+        for sql in wl.statements():
+            engine.execute(sql)
+        engine.log.produce(ProducerRecord(wl.source, (1).to_bytes(4, "big"), b"{not json", 0, partition=0))
+        wl.produce(engine.log, 0, wl.n)
+        wait_until(lambda: engine.plog.count >= 1, 60, "the processing-log entry")
+        assert "deserialize" in str(engine.plog.entries[0]["message"]).lower()
+        wait_until(lambda: sum(c for c, _ in final_table(read_updates(engine.log, wl.sink)).values()) == wl.n,
+                   60, "every record")
+        rows = engine.execute("SELECT * FROM T WHERE ID = 7;")[0].data["rows"]
+        assert sorted(r[-1] for r in rows) == sorted(sv for k, (_, sv) in wl.expected().items()  # SUM(V)
+                                                     if int.from_bytes(k[:4], "big") == 7)
+    finally:
+        engine.close()
