@@ -15,6 +15,7 @@ from ksqlpy.grammar.ast import ColumnDef, CreateSource, TypeName
 
 KNOWN_FORMATS = {"KAFKA", "JSON", "DELIMITED", "NONE", "AVRO", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR"}
 SCHEMA_REGISTRY_FORMATS = {"AVRO", "PROTOBUF", "JSON_SR"}
+UNSUPPORTED_FORMATS = {"PROTOBUF"}  # schema-registry formats without a serde yet
 SUPPORTED_FORMATS = {"KAFKA", "JSON", "DELIMITED", "NONE"}
 
 SOURCE_PROPERTIES = {
@@ -49,7 +50,7 @@ def parse_format(value: Any, what: str) -> str:
     fmt = str(value).upper()
     if fmt not in KNOWN_FORMATS:
         raise KsqlStatementError(f"Unknown format: {fmt}")
-    if fmt in SCHEMA_REGISTRY_FORMATS:
+    if fmt in UNSUPPORTED_FORMATS:
         raise KsqlStatementError(f"Unsupported: the {fmt} format is not supported yet")
     return fmt
 

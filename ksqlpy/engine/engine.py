@@ -39,6 +39,10 @@ class Engine:
 
             log = open_log({**self.properties, "log.dir": os.path.join(self.data_dir, "log")})
         self.log: Log = log
+        from ksqlpy.schema_registry import open_registry
+
+        # the schema registry of AVRO / JSON_SR: embedded (durable on this log) unless a URL names one
+        self.schema_registry = open_registry(self.properties, log)
         self.catalog = Catalog()
         self.catalog.partition_count = self._partition_count  # type: ignore[attr-defined] # join co-partitioning
         self.plog = ProcessingLog(include_rows=str(self.properties.get("ksql.logging.processing.rows.include",
@@ -211,10 +215,13 @@ class Engine:
     def key_serde(self, source: Source) -> Any:
         from ksqlpy.serde import key_serde
 
+        from ksqlpy.schema_registry.sources import serde_options
+
         w = source.windowed
         return key_serde(source.key_format, [(c.name, c.type) for c in source.key_columns],
                          delimiter=source.key_delimiter, window=w.type if w else None,
-                         window_size_ms=w.size_ms if w else None)
+                         window_size_ms=w.size_ms if w else None, registry=self.schema_registry,
+                         topic=source.topic, **serde_options(source, True))
 
     def value_serde(self, source: Source) -> Any:
         from ksqlpy.serde import value_serde
@@ -222,8 +229,11 @@ class Engine:
         wrap = source.wrap_single_value
         if wrap is None:
             wrap = str(self.prop("ksql.persistence.wrap.single.values", "true")).lower() != "false"
+        from ksqlpy.schema_registry.sources import serde_options
+
         return value_serde(source.value_format, [(c.name, c.type) for c in source.value_columns],
-                           wrap_single_value=wrap, delimiter=source.value_delimiter)
+                           wrap_single_value=wrap, delimiter=source.value_delimiter, registry=self.schema_registry,
+                           topic=source.topic, **serde_options(source, False))
 
     def close(self) -> None:
         self._stop.set()

@@ -51,6 +51,9 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
         return _exists_warning(stmt, stmt.kind, existing)
+    from ksqlpy.schema_registry.sources import infer_columns, register_source_schemas
+
+    stmt = infer_columns(stmt, engine.schema_registry, engine.effective_properties())
     src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types())
     if existing is not None:
         if not stmt.or_replace:
@@ -63,6 +66,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
             raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
                                      f"supported on source {stmt.kind.lower()}s.")
     _ensure_topic(engine, src.topic, src.properties, creating=True)
+    register_source_schemas(engine, src, sink=False)
     engine.catalog.add_source(src, replace=existing is not None)
     if src.is_source and src.kind == "TABLE":
         from ksqlpy.engine.materialized import start_source_table_query
@@ -131,6 +135,9 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     source_info = engine.log.describe_topic(plan.source.topic)
     _ensure_topic(engine, sink.topic, props, creating=False,
                   default_partitions=source_info.partitions if source_info else 1)
+    from ksqlpy.schema_registry.sources import register_source_schemas
+
+    register_source_schemas(engine, sink, sink=True)
     kind = "CSAS" if stmt.kind == "STREAM" else "CTAS"
     query_id = engine.next_query_id(kind, stmt.name)
     sink.created_by_query = query_id

@@ -1,7 +1,9 @@
 """Serialization formats for record keys and values, matching ksqlDB byte for byte.
 
-Formats: KAFKA, JSON, DELIMITED, NONE, PROTOBUF_NOSR (AVRO, PROTOBUF, JSON_SR are recognised and rejected with a
-clear "not supported yet" error). Build a serde once per (format, schema) and reuse it: the JSON
+Formats: KAFKA, JSON, DELIMITED, NONE, PROTOBUF_NOSR, and the schema-registry formats AVRO and JSON_SR
+(PROTOBUF is recognised and rejected with a clear "not supported yet" error). The schema-registry formats
+need ``registry`` (a ``ksqlpy.schema_registry.SchemaRegistry``) and ``topic`` for their subjects; without
+them a process-local in-memory registry is used (enough for key bytes that are only compared). Build a serde once per (format, schema) and reuse it: the JSON
 reader is generated code specialised to the schema.
 
     value_serde(fmt, columns, wrap_single_value=None, delimiter=None) -> ValueSerde
@@ -15,6 +17,8 @@ are objects, multi-column DELIMITED keys are records.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from ksqlpy.serde.base import Columns, KeySerde, SerdeError, ValueKeySerde, ValueSerde
 from ksqlpy.serde.delimited import DelimitedValueSerde
@@ -38,8 +42,38 @@ __all__ = [
 ]
 
 
+def _sr_serde(name: str, columns: Columns, *, wrap: bool, is_key: bool, registry: Any, topic: str | None,
+              schema_id: int | None, full_name: str | None) -> ValueSerde:
+    """An AVRO or JSON_SR serde over ``registry`` for ``topic``'s key or value subject."""
+    from ksqlpy.schema_registry import subject
+
+    if registry is None:
+        registry = _local_registry()
+    subj = subject(topic or "_ksqlpy_internal", is_key)
+    if name == "AVRO":
+        from ksqlpy.serde.avro_format import AvroSerde
+
+        return AvroSerde(columns, wrap=wrap, registry=registry, subject=subj, full_name=full_name,
+                         schema_id=schema_id)
+    from ksqlpy.serde.json_sr import JsonSrSerde
+
+    return JsonSrSerde(columns, wrap=wrap, registry=registry, subject=subj, schema_id=schema_id)
+
+
+_LOCAL: list[Any] = []
+
+
+def _local_registry() -> Any:
+    if not _LOCAL:
+        from ksqlpy.schema_registry import EmbeddedSchemaRegistry
+
+        _LOCAL.append(EmbeddedSchemaRegistry())
+    return _LOCAL[0]
+
+
 def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = None,
-                delimiter: str | None = None) -> ValueSerde:
+                delimiter: str | None = None, registry: Any = None, topic: str | None = None,
+                schema_id: int | None = None, full_name: str | None = None) -> ValueSerde:
     """The value serde of ``fmt`` for ``columns``.
 
     ``wrap_single_value`` None means the format's default (JSON wraps); it only matters for JSON
@@ -56,11 +90,16 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
         return KafkaValueSerde(columns)
     if name == "PROTOBUF_NOSR":
         return ProtobufNoSrSerde(columns)
+    if name in ("AVRO", "JSON_SR"):
+        wrap = True if wrap_single_value is None or len(columns) != 1 else wrap_single_value
+        return _sr_serde(name, columns, wrap=wrap, is_key=False, registry=registry, topic=topic,
+                         schema_id=schema_id, full_name=full_name)
     return NoneSerde(columns)
 
 
 def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, window: str | None = None,
-              window_size_ms: int | None = None) -> KeySerde:
+              window_size_ms: int | None = None, registry: Any = None, topic: str | None = None,
+              schema_id: int | None = None, full_name: str | None = None) -> KeySerde:
     """The key serde of ``fmt`` for the key ``columns``; windowed if ``window`` is given.
 
     ``window``: TUMBLING, HOPPING or SESSION; time windows need ``window_size_ms`` to compute ends.
@@ -79,6 +118,9 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
         inner = KafkaValueSerde(columns)
     elif name == "PROTOBUF_NOSR":
         inner = ProtobufNoSrSerde(columns)
+    elif name in ("AVRO", "JSON_SR"):
+        inner = _sr_serde(name, columns, wrap=len(columns) != 1, is_key=True, registry=registry, topic=topic,
+                          schema_id=schema_id, full_name=full_name)
     else:
         inner = NoneSerde(columns)
     ks: KeySerde = ValueKeySerde(columns, inner)

@@ -12,8 +12,9 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde.base import Columns
 from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
 
-SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE", "PROTOBUF_NOSR")
-KNOWN_UNSUPPORTED = ("AVRO", "PROTOBUF", "JSON_SR")
+SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR")
+KNOWN_UNSUPPORTED = ("PROTOBUF",)
+SCHEMA_REGISTRY_FORMATS = frozenset({"AVRO", "JSON_SR", "PROTOBUF"})
 
 KAFKA_TYPES = frozenset({"INTEGER", "BIGINT", "DOUBLE", "STRING", "BYTES"})
 DELIMITED_TYPES = frozenset(
@@ -93,9 +94,16 @@ def _format_reason(name: str, columns: Columns, is_key: bool) -> str | None:
         for n, t in columns:
             if base_type(t) not in DELIMITED_TYPES:
                 return f"The 'DELIMITED' format does not support type '{base_type(t)}', column: {quote(n)}"
-    elif name == "JSON":
+    elif name in ("JSON", "JSON_SR"):
         if any(_has_non_string_map_key(t) for _, t in columns):
             return "JSON only supports MAP types with STRING keys"
+    elif name == "AVRO":
+        from ksqlpy.serde.avro_format import check_columns
+
+        try:
+            check_columns(columns, is_key)
+        except KsqlStatementError as e:
+            return str(e)
     elif name == "NONE":
         if columns:
             return f"The 'NONE' format can only be used when no columns are defined. Got: {_columns_text(columns, is_key)}"

@@ -1,0 +1,220 @@
+"""A Confluent-compatible schema registry: subjects, versions and ids, embedded or over HTTP.
+
+The schema-registry formats (AVRO, JSON_SR, PROTOBUF) write ``magic byte 0 + 4-byte schema id`` before
+each payload, so readers need the schema behind an id and writers need an id for their schema. The
+engine owns one registry:
+
+- ``EmbeddedSchemaRegistry`` (default): in memory, and durable through an internal topic of the
+  engine's own log (``_schemas``, one JSON record per registered version, replayed on start), the way
+  Confluent's registry keeps its state in Kafka. Compatibility checks are not done.
+- ``HttpSchemaRegistry``: a real registry at ``ksql.schema.registry.url`` (http/https), through its
+  REST API (``/subjects/{s}/versions``, ``/schemas/ids/{id}``), with ids cached.
+
+Subjects follow TopicNameStrategy: ``<topic>-key`` and ``<topic>-value``.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import urllib.error
+import urllib.parse
+import urllib.request
+from dataclasses import dataclass
+from typing import Any
+
+SCHEMAS_TOPIC = "_schemas"
+
+
+@dataclass(frozen=True)
+class RegisteredSchema:
+    """One version of a subject (or, from ``by_id``, a schema without subject: subject '' version 0)."""
+
+    id: int
+    schema: str
+    schema_type: str = "AVRO"  # AVRO | JSON | PROTOBUF, as Confluent names them
+    subject: str = ""
+    version: int = 0
+
+
+class SchemaRegistryError(Exception):
+    """The registry refused or could not answer a request."""
+
+
+def subject(topic: str, is_key: bool) -> str:
+    """TopicNameStrategy: the subject of a topic's keys or values."""
+    return f"{topic}-{'key' if is_key else 'value'}"
+
+
+def canonical(schema: str) -> str:
+    """A schema text normalised so that the same schema written twice gets the same id."""
+    try:
+        return json.dumps(json.loads(schema), sort_keys=True, separators=(",", ":"))
+    except ValueError:
+        return schema.strip()
+
+
+class SchemaRegistry:
+    """The registry interface the serdes and the engine use."""
+
+    def register(self, subject: str, schema: str, schema_type: str = "AVRO", schema_id: int | None = None) -> int:
+        """Register ``schema`` under ``subject`` (a no-op if it is already its latest); its id."""
+        raise NotImplementedError
+
+    def by_id(self, schema_id: int) -> RegisteredSchema | None:
+        raise NotImplementedError
+
+    def latest(self, subject: str) -> RegisteredSchema | None:
+        raise NotImplementedError
+
+    def subjects(self) -> list[str]:
+        raise NotImplementedError
+
+    def close(self) -> None:  # noqa: B027 - optional hook
+        pass
+
+
+class EmbeddedSchemaRegistry(SchemaRegistry):
+    """In-process registry; with a ``log`` every registration is also a record of ``_schemas``."""
+
+    def __init__(self, log: Any = None, topic: str = SCHEMAS_TOPIC) -> None:
+        self._log = log
+        self._topic = topic
+        self._lock = threading.RLock()
+        self._by_id: dict[int, RegisteredSchema] = {}
+        self._versions: dict[str, list[RegisteredSchema]] = {}
+        self._ids_by_text: dict[tuple[str, str], int] = {}
+        self._next_id = 1
+        if log is not None:
+            self._replay()
+
+    # -- durability
+    def _replay(self) -> None:
+        log = self._log
+        if not log.topic_exists(self._topic):
+            return
+        offset, end = log.start_offset(self._topic, 0), log.end_offset(self._topic, 0)
+        while offset < end:
+            batch = log.fetch(self._topic, 0, offset, 10000)
+            if not len(batch):
+                break
+            for value in batch.values:
+                if value is not None:
+                    d = json.loads(value)
+                    self._apply(RegisteredSchema(int(d["id"]), d["schema"], d.get("schemaType", "AVRO"),
+                                                 d["subject"], int(d["version"])))
+            offset = batch.next_offset
+
+    def _persist(self, rs: RegisteredSchema) -> None:
+        if self._log is None:
+            return
+        from ksqlpy.log.base import ProducerRecord
+
+        if not self._log.topic_exists(self._topic):
+            try:
+                self._log.create_topic(self._topic, 1)
+            except Exception:  # noqa: BLE001 - created concurrently
+                pass
+        body = {"subject": rs.subject, "version": rs.version, "id": rs.id, "schemaType": rs.schema_type,
+                "schema": rs.schema}
+        self._log.produce(ProducerRecord(self._topic, rs.subject.encode("utf-8"),
+                                         json.dumps(body).encode("utf-8"), partition=0))
+
+    def _apply(self, rs: RegisteredSchema) -> None:
+        self._by_id.setdefault(rs.id, rs)
+        self._ids_by_text.setdefault((rs.schema_type, canonical(rs.schema)), rs.id)
+        if rs.subject:
+            self._versions.setdefault(rs.subject, []).append(rs)
+        self._next_id = max(self._next_id, rs.id + 1)
+
+    # -- the interface
+    def register(self, subject: str, schema: str, schema_type: str = "AVRO", schema_id: int | None = None) -> int:
+        with self._lock:
+            key = (schema_type, canonical(schema))
+            current = self._versions.get(subject) or []
+            if schema_id is None:
+                if current and canonical(current[-1].schema) == key[1] and current[-1].schema_type == schema_type:
+                    return current[-1].id
+                schema_id = self._ids_by_text.get(key) or self._next_id
+            elif schema_id in self._by_id and canonical(self._by_id[schema_id].schema) != key[1]:
+                raise SchemaRegistryError(f"Schema id {schema_id} is already used by another schema")
+            rs = RegisteredSchema(schema_id, schema, schema_type, subject, len(current) + 1)
+            self._apply(rs)
+            self._persist(rs)
+            return schema_id
+
+    def by_id(self, schema_id: int) -> RegisteredSchema | None:
+        return self._by_id.get(schema_id)
+
+    def latest(self, subject: str) -> RegisteredSchema | None:
+        versions = self._versions.get(subject)
+        return versions[-1] if versions else None
+
+    def versions(self, subject: str) -> list[RegisteredSchema]:
+        return list(self._versions.get(subject) or [])
+
+    def subjects(self) -> list[str]:
+        return sorted(self._versions)
+
+
+class HttpSchemaRegistry(SchemaRegistry):
+    """A Confluent-compatible registry over its REST API (stdlib HTTP, ids cached)."""
+
+    def __init__(self, url: str, timeout_s: float = 10.0) -> None:
+        self.url = url.split(",")[0].rstrip("/")
+        self.timeout_s = timeout_s
+        self._cache: dict[int, RegisteredSchema] = {}
+
+    def _call(self, method: str, path: str, body: Any = None) -> Any:
+        data = json.dumps(body).encode("utf-8") if body is not None else None
+        req = urllib.request.Request(self.url + path, data=data, method=method, headers={
+            "Content-Type": "application/vnd.schemaregistry.v1+json",
+            "Accept": "application/vnd.schemaregistry.v1+json, application/json"})
+        try:
+            with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:  # noqa: S310 - configured URL
+                return json.loads(resp.read() or b"null")
+        except urllib.error.HTTPError as e:
+            if e.code == 404:
+                return None
+            raise SchemaRegistryError(f"Schema registry {method} {path}: HTTP {e.code}: {e.read()[:200]!r}") from e
+        except OSError as e:
+            raise SchemaRegistryError(f"Schema registry {self.url} unreachable: {e}") from e
+
+    def register(self, subject: str, schema: str, schema_type: str = "AVRO", schema_id: int | None = None) -> int:
+        body: dict[str, Any] = {"schema": schema}
+        if schema_type != "AVRO":
+            body["schemaType"] = schema_type
+        if schema_id is not None:
+            body["id"] = schema_id
+        got = self._call("POST", f"/subjects/{urllib.parse.quote(subject, safe='')}/versions", body)
+        if not got or "id" not in got:
+            raise SchemaRegistryError(f"Schema registry did not register a schema for {subject}")
+        return int(got["id"])
+
+    def by_id(self, schema_id: int) -> RegisteredSchema | None:
+        if schema_id in self._cache:
+            return self._cache[schema_id]
+        got = self._call("GET", f"/schemas/ids/{schema_id}")
+        if not got:
+            return None
+        rs = RegisteredSchema(schema_id, got["schema"], got.get("schemaType", "AVRO"))
+        self._cache[schema_id] = rs
+        return rs
+
+    def latest(self, subject: str) -> RegisteredSchema | None:
+        got = self._call("GET", f"/subjects/{urllib.parse.quote(subject, safe='')}/versions/latest")
+        if not got:
+            return None
+        return RegisteredSchema(int(got["id"]), got["schema"], got.get("schemaType", "AVRO"), subject,
+                                int(got.get("version", 0)))
+
+    def subjects(self) -> list[str]:
+        return list(self._call("GET", "/subjects") or [])
+
+
+def open_registry(properties: dict[str, Any], log: Any = None) -> SchemaRegistry:
+    """The registry ``ksql.schema.registry.url`` names if it is http(s), else the embedded one."""
+    url = str(properties.get("ksql.schema.registry.url") or "")
+    if url.startswith(("http://", "https://")):
+        return HttpSchemaRegistry(url)
+    return EmbeddedSchemaRegistry(log)

@@ -1,0 +1,148 @@
+"""Where sources meet the registry: schema inference on CREATE, registration of sink and source schemas.
+
+ksqlDB's ``DefaultSchemaInjector`` fills in the columns of ``CREATE STREAM/TABLE`` statements that give
+none for a schema-registry format, from the latest schema of ``<topic>-key|value`` (or the one
+``KEY_SCHEMA_ID``/``VALUE_SCHEMA_ID`` names); its ``SchemaRegisterInjector`` registers the schema
+generated from the columns when a source is created over a topic whose subject is empty, and always for
+the sink of a C*AS, so producers and readers find it. Both are done here, at statement time.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+from typing import Any
+
+from ksqlpy import types as T
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.schema_registry import RegisteredSchema, SchemaRegistry, subject
+
+SR_FORMATS = ("AVRO", "JSON_SR", "PROTOBUF")
+
+
+def _formats(props: dict[str, Any], config: dict[str, Any]) -> tuple[str, str]:
+    both = props.get("FORMAT")
+    key = both or props.get("KEY_FORMAT") or config.get("ksql.persistence.default.format.key") or "KAFKA"
+    value = both or props.get("VALUE_FORMAT") or config.get("ksql.persistence.default.format.value") or ""
+    return str(key).upper(), str(value).upper()
+
+
+def sql_type_of(rs: RegisteredSchema) -> T.SqlType:
+    """The SQL type of a registered schema, whatever its kind."""
+    if rs.schema_type == "AVRO":
+        from ksqlpy.serde.avro_format import sql_type_of as avro_type
+
+        return avro_type(json.loads(rs.schema))
+    if rs.schema_type == "JSON":
+        from ksqlpy.serde.json_sr import sql_type_of as json_type
+
+        return json_type(json.loads(rs.schema))
+    raise KsqlStatementError(f"Unsupported: inferring columns from {rs.schema_type} schemas")
+
+
+def _missing(topic: str, is_key: bool) -> KsqlStatementError:
+    what = "keys" if is_key else "values"
+    return KsqlStatementError(
+        f"Schema for message {what} on topic '{topic}' does not exist in the Schema Registry.Subject: "
+        f"{subject(topic, is_key)}")
+
+
+def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -> Any:
+    """``stmt`` (a CreateSource) with key/value columns filled in from the registry where ksqlDB would."""
+    from ksqlpy.grammar import ast as A
+
+    props = {k.upper(): v for k, v in stmt.properties.items()}
+    if "KAFKA_TOPIC" not in props:
+        return stmt
+    topic = str(props["KAFKA_TOPIC"])
+    key_fmt, value_fmt = _formats(props, config)
+    keys = [c for c in stmt.columns if c.key]
+    values = [c for c in stmt.columns if not c.key and not c.headers and c.header_key is None]
+    for which, fmt, cols in (("KEY", key_fmt, keys), ("VALUE", value_fmt, values)):
+        if f"{which}_SCHEMA_ID" in props:
+            if fmt not in SR_FORMATS:
+                raise KsqlStatementError(f"{which}_FORMAT should support schema inference when {which}_SCHEMA_ID "
+                                         f"is provided. Current format is {fmt}.")
+            if cols:
+                raise KsqlStatementError(f"Table elements and {which}_SCHEMA_ID cannot both exist for create "
+                                         "statement.")
+    added_keys: list[Any] = []
+    added_values: list[Any] = []
+    wrap_prop = props.get("WRAP_SINGLE_VALUE")
+    unwrapped = wrap_prop is not None and str(wrap_prop).lower() == "false"
+    new_props = dict(stmt.properties)
+    if not values and value_fmt in SR_FORMATS:
+        rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
+        t = sql_type_of(rs)
+        if isinstance(t, T.Struct) and not unwrapped:
+            added_values = [A.ColumnDef(n, ft) for n, ft in t.fields]
+        else:
+            added_values = [A.ColumnDef("ROWVAL", t)]
+            if wrap_prop is None:
+                new_props["WRAP_SINGLE_VALUE"] = False
+    if not keys and key_fmt in SR_FORMATS:
+        sid = props.get("KEY_SCHEMA_ID")
+        if sid is not None or registry.latest(subject(topic, True)) is not None:
+            rs = _lookup(registry, topic, True, sid)
+            added_keys = [A.ColumnDef("ROWKEY", sql_type_of(rs), key=True, primary_key=stmt.kind == "TABLE")]
+    if not added_keys and not added_values:
+        return stmt
+    return dataclasses.replace(stmt, columns=added_keys + list(stmt.columns) + added_values, properties=new_props)
+
+
+def _lookup(registry: SchemaRegistry, topic: str, is_key: bool, schema_id: Any) -> RegisteredSchema:
+    if schema_id is not None:
+        rs = registry.by_id(int(schema_id))
+        if rs is None:
+            raise KsqlStatementError(f"Schema with id {int(schema_id)} does not exist in the Schema Registry")
+        return rs
+    rs = registry.latest(subject(topic, is_key))
+    if rs is None:
+        raise _missing(topic, is_key)
+    return rs
+
+
+def check_schema_properties(source: Any) -> None:
+    """``*_SCHEMA_FULL_NAME`` must name something and belongs to formats with named schemas."""
+    props = source.properties
+    for which, fmt in (("KEY", source.key_format), ("VALUE", source.value_format)):
+        for prop in (f"{which}_SCHEMA_FULL_NAME", f"{which}_AVRO_SCHEMA_FULL_NAME"):
+            if prop not in props:
+                continue
+            name = str(props[prop]).strip()
+            if fmt not in ("AVRO", "PROTOBUF"):
+                raise KsqlStatementError(f"{fmt} does not support the following configs: [fullSchemaName]")
+            if not name:
+                raise KsqlStatementError("fullSchemaName cannot be empty. Format configuration: {fullSchemaName=}")
+
+
+def serde_options(source: Any, is_key: bool) -> dict[str, Any]:
+    """The schema id and full schema name a source's key or value serde writes with."""
+    props = source.properties or {}
+    which = "KEY" if is_key else "VALUE"
+    sid = props.get(f"{which}_SCHEMA_ID")
+    name = props.get(f"{which}_SCHEMA_FULL_NAME") or props.get(f"{which}_AVRO_SCHEMA_FULL_NAME")
+    return {"schema_id": int(sid) if sid is not None else None,
+            "full_name": str(name).strip() if name is not None else None}
+
+
+def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
+    """Register the schemas a new source writes: always for a C*AS sink, else only into empty subjects."""
+    check_schema_properties(source)
+    registry = getattr(engine, "schema_registry", None)
+    if registry is None:
+        return
+    for is_key, fmt in ((True, source.key_format), (False, source.value_format)):
+        if fmt not in ("AVRO", "JSON_SR") or (is_key and not source.key_columns):
+            continue
+        if serde_options(source, is_key)["schema_id"] is not None:
+            continue
+        if not sink and registry.latest(subject(source.topic, is_key)) is not None:
+            continue
+        serde = engine.key_serde(source) if is_key else engine.value_serde(source)
+        inner = getattr(serde, "inner", serde)  # a windowed key wraps the plain key serde
+        inner = getattr(inner, "_inner", inner)
+        if hasattr(inner, "writer"):
+            inner.writer()
+        elif hasattr(inner, "header"):
+            inner.header()

@@ -1,0 +1,471 @@
+"""ksqlDB's AVRO format: Confluent wire format (magic byte 0, 4-byte schema id, Avro binary).
+
+Schemas come from the schema registry: a reader decodes each record with the *writer's* schema (looked up
+by the id in its header) and maps fields to columns by name (exact, else case-insensitively), coercing
+where ksqlDB does (an Avro ``int`` read into a STRING column is ``"10"``). A writer uses the schema
+ksqlDB generates from the SQL columns (``avro_schema``), registered under ``<topic>-key|value`` on first
+use, or the schema a ``KEY_SCHEMA_ID``/``VALUE_SCHEMA_ID`` names.
+
+Generated schemas, as ksqlDB's: a record ``io.confluent.ksql.avro_schemas.KsqlDataSourceSchema`` (or
+``*_SCHEMA_FULL_NAME``), every field optional (``["null", T]``, default null), nested records named
+``<parent>_<FIELD>``, DECIMAL as ``bytes`` + ``decimal`` logical type, DATE/TIME/TIMESTAMP as
+``date``/``time-millis``/``timestamp-millis``, MAP as an Avro map (string keys only). An unwrapped single
+value (``WRAP_SINGLE_VALUE=false``, or a single key column) is the bare optional type.
+
+fastavro encodes and decodes; logical types are stripped from the schema it sees so values stay in
+ksqlpy's representation (DATE days, TIMESTAMP millis) and decimals are converted here with the scale
+of the schema.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+from decimal import Decimal as PyDecimal
+from typing import Any
+
+from ksqlpy import types as T
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+
+NAMESPACE = "io.confluent.ksql.avro_schemas"
+DEFAULT_NAME = "KsqlDataSourceSchema"
+DEFAULT_FULL_NAME = f"{NAMESPACE}.{DEFAULT_NAME}"
+_HEADER = struct.Struct(">bI")
+
+
+# --------------------------------------------------------------------------- schema generation
+def check_avro_name(name: str) -> None:
+    """Avro's name rule, with ksqlDB's message (field names are names)."""
+    if not name or not (name[0].isalpha() or name[0] == "_"):
+        raise KsqlStatementError(f"Schema is not compatible with Avro: Illegal initial character: {name}")
+    for ch in name[1:]:
+        if not (ch.isalnum() or ch == "_"):
+            raise KsqlStatementError(f"Schema is not compatible with Avro: Illegal character in: {name}")
+
+
+def check_columns(columns: Columns, is_key: bool) -> None:
+    """Statement-time checks: map keys must be strings, names must be Avro names."""
+    def walk(t: T.SqlType) -> None:
+        if isinstance(t, T.Map):
+            if t.key.name != "STRING":
+                raise KsqlStatementError("Avro only supports MAPs with STRING keys")
+            walk(t.value)
+        elif isinstance(t, T.Array):
+            walk(t.element)
+        elif isinstance(t, T.Struct):
+            for n, ft in t.fields:
+                check_avro_name(n)
+                walk(ft)
+
+    for n, t in columns:
+        if not is_key or len(columns) > 1:
+            check_avro_name(n)
+        walk(t)
+
+
+def _optional(schema: Any) -> list[Any]:
+    return ["null", schema]
+
+
+def type_schema(t: T.SqlType, name: str) -> Any:
+    """The (non-null) Avro schema of a SQL type; ``name`` names a record if ``t`` is a STRUCT."""
+    n = t.name
+    if n == "BOOLEAN":
+        return "boolean"
+    if n == "INTEGER":
+        return "int"
+    if n == "BIGINT":
+        return "long"
+    if n == "DOUBLE":
+        return "double"
+    if n == "STRING":
+        return "string"
+    if n == "BYTES":
+        return "bytes"
+    if isinstance(t, T.Decimal):
+        return {"type": "bytes", "scale": t.scale, "precision": t.precision, "connect.version": 1,
+                "connect.parameters": {"scale": str(t.scale), "connect.decimal.precision": str(t.precision)},
+                "connect.name": "org.apache.kafka.connect.data.Decimal", "logicalType": "decimal"}
+    if n == "DATE":
+        return {"type": "int", "connect.version": 1, "connect.name": "org.apache.kafka.connect.data.Date",
+                "logicalType": "date"}
+    if n == "TIME":
+        return {"type": "int", "connect.version": 1, "connect.name": "org.apache.kafka.connect.data.Time",
+                "logicalType": "time-millis"}
+    if n == "TIMESTAMP":
+        return {"type": "long", "connect.version": 1, "connect.name": "org.apache.kafka.connect.data.Timestamp",
+                "logicalType": "timestamp-millis"}
+    if isinstance(t, T.Array):
+        return {"type": "array", "items": _optional(type_schema(t.element, name))}
+    if isinstance(t, T.Map):
+        return {"type": "map", "values": _optional(type_schema(t.value, name))}
+    if isinstance(t, T.Struct):
+        return _record(name, [(fn, ft) for fn, ft in t.fields])
+    raise SerdeError(f"AVRO cannot represent type {t}")
+
+
+def _record(full_name: str, fields: list[tuple[str, T.SqlType]]) -> dict[str, Any]:
+    ns, _, short = full_name.rpartition(".")
+    rec: dict[str, Any] = {"type": "record", "name": short}
+    if ns:
+        rec["namespace"] = ns
+    rec["fields"] = [{"name": fn, "type": _optional(type_schema(ft, f"{full_name}_{fn}")), "default": None}
+                     for fn, ft in fields]
+    rec["connect.name"] = full_name
+    return rec
+
+
+def avro_schema(columns: Columns, *, wrap: bool, full_name: str | None = None) -> Any:
+    """ksqlDB's Avro schema for a row of ``columns`` (wrapped in a record unless ``wrap`` is False)."""
+    full = full_name or DEFAULT_FULL_NAME
+    if not wrap and len(columns) == 1:
+        return _optional(type_schema(columns[0][1], full))
+    return _record(full, list(columns))
+
+
+# --------------------------------------------------------------------------- schema -> SQL types
+def named_types(schema: Any, names: dict[str, Any] | None = None, ns: str = "") -> dict[str, Any]:
+    """Every named type of ``schema`` by short and full name (to resolve references)."""
+    names = {} if names is None else names
+    if isinstance(schema, list):
+        for s in schema:
+            named_types(s, names, ns)
+    elif isinstance(schema, dict):
+        kind = schema.get("type")
+        if kind in ("record", "enum", "fixed", "error"):
+            name = str(schema.get("name", ""))
+            space = schema.get("namespace", ns) if "." not in name else name.rpartition(".")[0]
+            full = name if "." in name else (f"{space}.{name}" if space else name)
+            names[full] = schema
+            names.setdefault(full.rpartition(".")[2], schema)
+            for f in schema.get("fields") or []:
+                named_types(f.get("type"), names, space)
+        elif kind == "array":
+            named_types(schema.get("items"), names, ns)
+        elif kind == "map":
+            named_types(schema.get("values"), names, ns)
+        elif isinstance(kind, dict | list):
+            named_types(kind, names, ns)
+    return names
+
+
+def resolve(schema: Any, names: dict[str, Any]) -> Any:
+    """A schema node with name references and ``{"type": {...}}`` wrappers followed."""
+    while True:
+        if isinstance(schema, str) and schema in names:
+            schema = names[schema]
+        elif isinstance(schema, dict) and isinstance(schema.get("type"), dict | list):
+            schema = schema["type"]
+        elif isinstance(schema, dict) and isinstance(schema.get("type"), str) and schema["type"] in names:
+            schema = names[schema["type"]]
+        else:
+            return schema
+
+
+def kind_of(schema: Any) -> str:
+    if isinstance(schema, str):
+        return schema
+    if isinstance(schema, list):
+        return "union"
+    return str(schema.get("type"))
+
+
+def non_null(schema: Any, names: dict[str, Any]) -> list[Any]:
+    """The branches of a union other than null (the schema itself if it is not a union)."""
+    schema = resolve(schema, names)
+    if isinstance(schema, list):
+        return [resolve(s, names) for s in schema if kind_of(resolve(s, names)) != "null"]
+    return [schema]
+
+
+def sql_type_of(schema: Any, names: dict[str, Any] | None = None) -> T.SqlType:
+    """The SQL type ksqlDB infers for an Avro schema (record field names upper-cased)."""
+    names = named_types(schema) if names is None else names
+    branches = non_null(schema, names)
+    if len(branches) != 1:
+        raise KsqlStatementError(f"Unsupported: Avro union schemas with several types are not supported: "
+                                 f"{json.dumps(schema)[:200]}")
+    s = branches[0]
+    kind = kind_of(s)
+    logical = s.get("logicalType") if isinstance(s, dict) else None
+    if kind in ("int", "long") and logical in ("date", "time-millis", "timestamp-millis"):
+        return {"date": T.DATE, "time-millis": T.TIME, "timestamp-millis": T.TIMESTAMP}[logical]
+    if kind in ("bytes", "fixed") and logical == "decimal":
+        return T.Decimal(int(s.get("precision", 64)), int(s.get("scale", 0)))
+    simple = {"boolean": T.BOOLEAN, "int": T.INTEGER, "long": T.BIGINT, "float": T.DOUBLE, "double": T.DOUBLE,
+              "string": T.STRING, "enum": T.STRING, "bytes": T.BYTES, "fixed": T.BYTES}
+    if kind in simple:
+        return simple[kind]
+    if kind == "array":
+        return T.Array(sql_type_of(s["items"], names))
+    if kind == "map":
+        return T.Map(T.STRING, sql_type_of(s["values"], names))
+    if kind in ("record", "error"):
+        return T.Struct(tuple((str(f["name"]).upper(), sql_type_of(f["type"], names)) for f in s["fields"]))
+    raise KsqlStatementError(f"Unsupported: Avro schema type {kind}")
+
+
+def strip_logical(schema: Any) -> Any:
+    """``schema`` without logical types: fastavro then reads and writes the underlying ints and bytes."""
+    if isinstance(schema, list):
+        return [strip_logical(s) for s in schema]
+    if isinstance(schema, dict):
+        return {k: strip_logical(v) for k, v in schema.items() if k != "logicalType"}
+    return schema
+
+
+# --------------------------------------------------------------------------- values
+def decimal_to_bytes(v: Any, scale: int) -> bytes:
+    d = v if isinstance(v, PyDecimal) else PyDecimal(str(v))
+    unscaled = int(d.scaleb(scale).to_integral_value())
+    return unscaled.to_bytes(max(1, (unscaled.bit_length() + 8) // 8), "big", signed=True)
+
+
+def bytes_to_decimal(raw: bytes, scale: int) -> PyDecimal:
+    return PyDecimal(int.from_bytes(raw, "big", signed=True)).scaleb(-scale)
+
+
+def _pick(branches: list[Any], v: Any) -> Any:
+    """The union branch a Python value belongs to (first plausible one)."""
+    if len(branches) == 1:
+        return branches[0]
+    want = {bool: ("boolean",), int: ("int", "long", "float", "double"), float: ("double", "float"),
+            str: ("string", "enum"), bytes: ("bytes", "fixed"), dict: ("record", "map"), list: ("array",)}
+    for typ, kinds in want.items():
+        if isinstance(v, typ):
+            for b in branches:
+                if kind_of(b) in kinds:
+                    return b
+    return branches[0]
+
+
+def _java_text(v: Any) -> str:
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)
+
+
+def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
+    """A decoded Avro datum (written with ``schema``) as the value of SQL type ``t``."""
+    if v is None:
+        return None
+    s = _pick(non_null(schema, names), v)
+    kind = kind_of(s)
+    n = t.name
+    if isinstance(t, T.Decimal):
+        if kind in ("bytes", "fixed"):
+            d = bytes_to_decimal(v, int(s.get("scale", 0)) if isinstance(s, dict) else 0)
+        else:
+            d = PyDecimal(str(v))
+        return d.quantize(PyDecimal(1).scaleb(-t.scale))
+    if n == "STRING":
+        return v if isinstance(v, str) else _java_text(v)
+    if n in ("INTEGER", "BIGINT", "DATE", "TIME", "TIMESTAMP"):
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise SerdeError(f"Cannot read Avro {kind} as {n}")
+        return int(v)
+    if n == "DOUBLE":
+        if isinstance(v, bool) or not isinstance(v, int | float):
+            raise SerdeError(f"Cannot read Avro {kind} as DOUBLE")
+        return float(v)
+    if n == "BOOLEAN":
+        if not isinstance(v, bool):
+            raise SerdeError(f"Cannot read Avro {kind} as BOOLEAN")
+        return v
+    if n == "BYTES":
+        if not isinstance(v, bytes | bytearray):
+            raise SerdeError(f"Cannot read Avro {kind} as BYTES")
+        return bytes(v)
+    if isinstance(t, T.Array):
+        if not isinstance(v, list):
+            raise SerdeError(f"Cannot read Avro {kind} as ARRAY")
+        items = s.get("items") if isinstance(s, dict) else None
+        return [to_sql(items, x, t.element, names) for x in v]
+    if isinstance(t, T.Map):
+        if isinstance(v, dict):
+            values = s.get("values") if isinstance(s, dict) else None
+            return {k: to_sql(values, x, t.value, names) for k, x in v.items()}
+        if isinstance(v, list):  # Connect's map as an array of {key, value} records
+            entry = resolve(s.get("items"), names) if isinstance(s, dict) else None
+            fields = {f["name"]: f["type"] for f in (entry or {}).get("fields", [])}
+            return {to_sql(fields.get("key"), e.get("key"), t.key, names):
+                    to_sql(fields.get("value"), e.get("value"), t.value, names) for e in v}
+        raise SerdeError(f"Cannot read Avro {kind} as MAP")
+    if isinstance(t, T.Struct):
+        if not isinstance(v, dict) or kind not in ("record", "error"):
+            raise SerdeError(f"Cannot read Avro {kind} as STRUCT")
+        fields = {f["name"]: f["type"] for f in s["fields"]}
+        out: dict[str, Any] = {}
+        for fname, ftype in t.fields:
+            src = match_name(fname, fields)
+            out[fname] = None if src is None else to_sql(fields[src], v.get(src), ftype, names)
+        return out
+    raise SerdeError(f"AVRO cannot read type {t}")
+
+
+def match_name(name: str, available: Any) -> str | None:
+    """The field of ``available`` a column reads: the same name, else the one equal ignoring case."""
+    if name in available:
+        return name
+    upper = name.upper()
+    for a in available:
+        if a.upper() == upper:
+            return a
+    return None
+
+
+def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
+    """A SQL value of type ``t`` as the datum fastavro writes with (logical-type-stripped) ``schema``."""
+    if v is None:
+        return None
+    branches = non_null(schema, names)
+    s = next((b for b in branches if _fits(b, t)), branches[0]) if len(branches) > 1 else branches[0]
+    kind = kind_of(s)
+    if kind in ("bytes", "fixed") and isinstance(s, dict) and s.get("logicalType") == "decimal":
+        return decimal_to_bytes(v, int(s.get("scale", 0)))
+    if kind in ("int", "long"):
+        return int(v)
+    if kind in ("float", "double"):
+        return float(v)
+    if kind in ("string", "enum"):
+        return v if isinstance(v, str) else _java_text(v)
+    if kind in ("bytes", "fixed"):
+        return bytes(v)
+    if kind == "boolean":
+        return bool(v)
+    if kind == "array":
+        if isinstance(t, T.Map):
+            entry = resolve(s.get("items"), names)
+            fields = {f["name"]: f["type"] for f in entry.get("fields", [])}
+            return [{"key": to_avro(fields.get("key"), k, t.key, names),
+                     "value": to_avro(fields.get("value"), x, t.value, names)} for k, x in v.items()]
+        el = t.element if isinstance(t, T.Array) else T.STRING
+        return [to_avro(s["items"], x, el, names) for x in v]
+    if kind == "map":
+        vt = t.value if isinstance(t, T.Map) else T.STRING
+        return {str(k): to_avro(s["values"], x, vt, names) for k, x in v.items()}
+    if kind in ("record", "error"):
+        sql_fields = dict(t.fields) if isinstance(t, T.Struct) else {}
+        out: dict[str, Any] = {}
+        for f in s["fields"]:
+            src = match_name(f["name"], sql_fields)
+            out[f["name"]] = None if src is None else to_avro(f["type"], v.get(src), sql_fields[src], names)
+        return out
+    raise SerdeError(f"AVRO cannot write {t} as {kind}")
+
+
+def _fits(schema: Any, t: T.SqlType) -> bool:
+    kind = kind_of(schema)
+    n = t.name
+    if isinstance(t, T.Struct):
+        return kind == "record"
+    if isinstance(t, T.Map):
+        return kind in ("map", "array")
+    if isinstance(t, T.Array):
+        return kind == "array"
+    return {"BOOLEAN": ("boolean",), "INTEGER": ("int", "long"), "BIGINT": ("long", "int"),
+            "DOUBLE": ("double", "float"), "STRING": ("string", "enum"), "BYTES": ("bytes", "fixed"),
+            "DECIMAL": ("bytes", "fixed"), "DATE": ("int",), "TIME": ("int",), "TIMESTAMP": ("long",)}.get(n, ()
+                                                                                                      ).__contains__(kind)
+
+
+# --------------------------------------------------------------------------- the serde
+class _Compiled:
+    """A registered schema ready for fastavro (parsed once per id)."""
+
+    def __init__(self, schema: Any) -> None:
+        import fastavro
+
+        self.schema = schema
+        self.names = named_types(schema)
+        self.parsed = fastavro.parse_schema(strip_logical(schema), _write_hint=False)
+
+
+class AvroSerde(ValueSerde):
+    """Rows <-> Confluent-framed Avro; ``registry``/``subject`` give schema ids both ways."""
+
+    format = "AVRO"
+
+    def __init__(self, columns: Columns, *, wrap: bool, registry: Any, subject: str,
+                 full_name: str | None = None, schema_id: int | None = None) -> None:
+        super().__init__(columns)
+        self.wrap = wrap or len(self.columns) != 1
+        self.registry = registry
+        self.subject = subject
+        self.full_name = full_name
+        self.schema_id = schema_id
+        self._readers: dict[int, _Compiled] = {}
+        self._writer: tuple[int, _Compiled] | None = None
+        self._struct = T.Struct(tuple(self.columns))
+
+    # -- reading
+    def _reader(self, schema_id: int) -> _Compiled:
+        c = self._readers.get(schema_id)
+        if c is None:
+            rs = self.registry.by_id(schema_id)
+            if rs is None:
+                raise SerdeError(f"Error retrieving Avro schema for id {schema_id}: Schema {schema_id} not found")
+            c = self._readers[schema_id] = _Compiled(json.loads(rs.schema))
+        return c
+
+    def deserialize(self, data: bytes | None) -> tuple | None:
+        if data is None:
+            return None
+        import fastavro
+
+        if len(data) < 5 or data[0] != 0:
+            raise SerdeError("Failed to deserialize data from AVRO: Unknown magic byte!")
+        schema_id = _HEADER.unpack_from(data)[1]
+        c = self._reader(schema_id)
+        try:
+            datum = fastavro.schemaless_reader(io.BytesIO(data[5:]), c.parsed, None)
+        except Exception as e:  # noqa: BLE001 - any malformed record is a bad record
+            raise SerdeError(f"Error deserializing Avro message for id {schema_id}: {e}") from None
+        if datum is None:
+            return None
+        if not self.wrap:
+            return (to_sql(c.schema, datum, self.columns[0][1], c.names),)
+        top = _pick(non_null(c.schema, c.names), datum)
+        if kind_of(top) != "record" or not isinstance(datum, dict):
+            raise SerdeError(f"Expected an Avro record for {len(self.columns)} columns, got {kind_of(top)}")
+        fields = {f["name"]: f["type"] for f in top["fields"]}
+        row = []
+        for name, t in self.columns:
+            src = match_name(name, fields)
+            row.append(None if src is None else to_sql(fields[src], datum.get(src), t, c.names))
+        return tuple(row)
+
+    # -- writing
+    def writer(self) -> tuple[int, _Compiled]:
+        """(schema id, compiled schema) this serde writes with; registers the generated schema once."""
+        if self._writer is None:
+            if self.schema_id is not None:
+                self._writer = (self.schema_id, self._reader(self.schema_id))
+            else:
+                schema = avro_schema(self.columns, wrap=self.wrap, full_name=self.full_name)
+                sid = self.registry.register(self.subject, json.dumps(schema), "AVRO")
+                self._writer = (sid, _Compiled(schema))
+        return self._writer
+
+    def serialize(self, row: tuple | None) -> bytes | None:
+        if row is None:
+            return None
+        import fastavro
+
+        sid, c = self.writer()
+        try:
+            if self.wrap:
+                datum = to_avro(c.schema, dict(zip((n for n, _ in self.columns), row, strict=True)), self._struct,
+                                c.names)
+            else:
+                datum = to_avro(c.schema, row[0], self.columns[0][1], c.names)
+            out = io.BytesIO()
+            out.write(_HEADER.pack(0, sid))
+            fastavro.schemaless_writer(out, c.parsed, datum)
+            return out.getvalue()
+        except SerdeError:
+            raise
+        except Exception as e:  # noqa: BLE001
+            raise SerdeError(f"Failed to serialize Avro record: {e}") from None

@@ -1,0 +1,145 @@
+"""ksqlDB's JSON_SR format: JSON with the Confluent header (magic byte 0 + 4-byte schema id).
+
+The payload is what the JSON format writes for the same columns (ksqlDB reads JSON_SR with its JSON
+reader after checking the header), so the JSON serde does the work; this module adds the header, the
+JSON Schema ksqlDB registers for the columns (Kafka Connect's JsonSchemaData layout: ``connect.index``,
+``connect.type``, optional fields as ``oneOf [null, T]``) and the inference of SQL types from a
+registered JSON Schema.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+from ksqlpy import types as T
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+
+_HEADER = struct.Struct(">bI")
+_CONNECT = "org.apache.kafka.connect.data."
+
+
+def type_schema(t: T.SqlType) -> dict[str, Any]:
+    """The JSON Schema of a SQL type, as Connect's JsonSchemaData writes it (non-null)."""
+    n = t.name
+    simple = {"BOOLEAN": {"type": "boolean"}, "INTEGER": {"type": "integer", "connect.type": "int32"},
+              "BIGINT": {"type": "integer", "connect.type": "int64"},
+              "DOUBLE": {"type": "number", "connect.type": "float64"}, "STRING": {"type": "string"},
+              "BYTES": {"type": "string", "connect.type": "bytes"}}
+    if n in simple:
+        return dict(simple[n])
+    if isinstance(t, T.Decimal):
+        return {"type": "number", "title": _CONNECT + "Decimal", "connect.version": 1, "connect.type": "bytes",
+                "connect.parameters": {"scale": str(t.scale), "connect.decimal.precision": str(t.precision)}}
+    if n in ("DATE", "TIME", "TIMESTAMP"):
+        return {"type": "integer", "title": _CONNECT + n.capitalize(), "connect.version": 1,
+                "connect.type": "int64" if n == "TIMESTAMP" else "int32"}
+    if isinstance(t, T.Array):
+        return {"type": "array", "items": _optional(type_schema(t.element))}
+    if isinstance(t, T.Map):
+        return {"type": "object", "additionalProperties": _optional(type_schema(t.value)), "connect.type": "map"}
+    if isinstance(t, T.Struct):
+        return _object(list(t.fields))
+    raise SerdeError(f"JSON_SR cannot represent type {t}")
+
+
+def _optional(schema: dict[str, Any]) -> dict[str, Any]:
+    return {"oneOf": [{"type": "null"}, schema]}
+
+
+def _object(fields: list[tuple[str, T.SqlType]]) -> dict[str, Any]:
+    props = {}
+    for i, (n, t) in enumerate(fields):
+        props[n] = {**_optional(type_schema(t)), "connect.index": i}
+    return {"type": "object", "properties": props}
+
+
+def json_schema(columns: Columns, *, wrap: bool) -> dict[str, Any]:
+    """The JSON Schema ksqlDB registers for a row of ``columns``."""
+    if not wrap and len(columns) == 1:
+        return _optional(type_schema(columns[0][1]))
+    return _object(list(columns))
+
+
+def sql_type_of(schema: Any) -> T.SqlType:
+    """The SQL type ksqlDB infers for a JSON Schema (object property names upper-cased)."""
+    if not isinstance(schema, dict):
+        raise KsqlStatementError(f"Unsupported: JSON schema {schema!r}")
+    for key in ("oneOf", "anyOf"):
+        if key in schema:
+            branches = [s for s in schema[key] if not (isinstance(s, dict) and s.get("type") == "null")]
+            if len(branches) != 1:
+                raise KsqlStatementError("Unsupported: JSON schema unions of several types are not supported")
+            return sql_type_of(branches[0])
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        kinds = [k for k in kind if k != "null"]
+        kind = kinds[0] if len(kinds) == 1 else None
+    title = str(schema.get("title") or "")
+    ctype = schema.get("connect.type")
+    if title == _CONNECT + "Decimal":
+        params = schema.get("connect.parameters") or {}
+        return T.Decimal(int(params.get("connect.decimal.precision", 64)), int(params.get("scale", 0)))
+    if title in (_CONNECT + "Date", _CONNECT + "Time", _CONNECT + "Timestamp"):
+        return {"Date": T.DATE, "Time": T.TIME, "Timestamp": T.TIMESTAMP}[title.rpartition(".")[2]]
+    if kind == "boolean":
+        return T.BOOLEAN
+    if kind == "integer":
+        return T.INTEGER if ctype in ("int8", "int16", "int32") else T.BIGINT
+    if kind == "number":
+        return T.DOUBLE
+    if kind == "string":
+        return T.BYTES if ctype == "bytes" else T.STRING
+    if kind == "array":
+        return T.Array(sql_type_of(schema.get("items") or {}))
+    if kind == "object" or "properties" in schema:
+        if "properties" in schema and ctype != "map":
+            props = schema["properties"]
+            ordered = sorted(props.items(), key=lambda kv: kv[1].get("connect.index", 0)
+                             if isinstance(kv[1], dict) else 0)
+            return T.Struct(tuple((n.upper(), sql_type_of(s)) for n, s in ordered))
+        return T.Map(T.STRING, sql_type_of(schema.get("additionalProperties") or {}))
+    raise KsqlStatementError(f"Unsupported: JSON schema type {kind!r}")
+
+
+class JsonSrSerde(ValueSerde):
+    """JSON rows behind the Confluent header; the JSON serde reads and writes the payload."""
+
+    format = "JSON_SR"
+
+    def __init__(self, columns: Columns, *, wrap: bool, registry: Any, subject: str,
+                 schema_id: int | None = None) -> None:
+        from ksqlpy.serde.json_format import JsonValueSerde
+
+        super().__init__(columns)
+        self.wrap = wrap or len(self.columns) != 1
+        self.inner = JsonValueSerde(columns, wrap=self.wrap)
+        self.registry = registry
+        self.subject = subject
+        self.schema_id = schema_id
+        self._header: bytes | None = None
+
+    def deserialize(self, data: bytes | None) -> tuple | None:
+        if data is None:
+            return None
+        if len(data) < 5 or data[0] != 0:
+            raise SerdeError("Failed to deserialize data from JSON_SR: Unknown magic byte!")
+        return self.inner.deserialize(bytes(data[5:]))
+
+    def header(self) -> bytes:
+        """Magic byte and the id of the schema written with (the generated one, registered once)."""
+        if self._header is None:
+            sid = self.schema_id
+            if sid is None:
+                sid = self.registry.register(self.subject, json.dumps(json_schema(self.columns, wrap=self.wrap)),
+                                             "JSON")
+            self._header = _HEADER.pack(0, sid)
+        return self._header
+
+    def serialize(self, row: tuple | None) -> bytes | None:
+        if row is None:
+            return None
+        body = self.inner.serialize(row)
+        return None if body is None else self.header() + body
