@@ -186,6 +186,8 @@ class _Run:
         for t in self.case.topics:
             if not log.topic_exists(t.name):
                 log.create_topic(t.name, t.partitions or 1, t.replicas or 1)
+            if t.schemas:
+                register_topic_schemas(self.engine, t, self.case.statements)
         for sql in self.case.statements:
             if not _CREATE_SOURCE.match(sql) or _AS_SELECT.search(sql) or _PARTITIONS.search(sql):
                 continue
@@ -256,15 +258,19 @@ class _Run:
     def codecs(self, topic: str, sink: bool) -> tuple[Codec, Codec, Any]:
         """(key codec, value codec, source or None) for a topic, from the source registered over it."""
         source = self.source_for(topic, sink)
+        registry = getattr(self.engine, "schema_registry", None)
         try:
             if source is not None:
                 value_columns = [c for c in source.columns
                                  if not c.key and not c.headers and c.header_key is None]
-                return (codec(source.key_format, [c for c in source.columns if c.key]),
-                        codec(source.value_format, value_columns), source)
+                return (codec(source.key_format, [c for c in source.columns if c.key], registry=registry,
+                              topic=topic, is_key=True),
+                        codec(source.value_format, value_columns, registry=registry, topic=topic), source)
             spec = next((t for t in self.case.topics if t.name == topic), None)
-            key = codec(spec.key_format.format, []) if spec and spec.key_format else GuessCodec()
-            value = codec(spec.value_format.format, []) if spec and spec.value_format else GuessCodec()
+            key = (codec(spec.key_format.format, [], registry=registry, topic=topic, is_key=True)
+                   if spec and spec.key_format else GuessCodec())
+            value = (codec(spec.value_format.format, [], registry=registry, topic=topic)
+                     if spec and spec.value_format else GuessCodec())
             return key, value, None
         except UnsupportedFeature as e:
             raise _Done(SKIPPED, str(e)) from e
@@ -331,6 +337,43 @@ class _Run:
             raise _Done(FAILED, reason,
                         f"expected error not matched: {short_type(exc.type)}: {normalize(exc.message or '')}")
         raise _Done(FAILED, reason, f"{phase} error: {type(e).__name__}: {normalize(msg)}")
+
+
+def register_topic_schemas(engine: Any, topic: Any, statements: list[str]) -> None:
+    """Pre-register a case's ``topics[].schema|keySchema|valueSchema`` (with their ids, if given) in the
+    engine's registry, as ksqlDB's TestExecutor does before running the statements."""
+    registry = getattr(engine, "schema_registry", None)
+    if registry is None:
+        raise _Done(SKIPPED, "Unsupported: the engine has no schema registry")
+    sql = " ".join(statements).upper()
+    for is_key in (True, False):
+        side = "key" if is_key else "value"
+        schema = topic.schemas.get(f"{side}Schema")
+        if schema is None and not is_key:
+            schema = topic.schemas.get("schema")
+        if schema is None:
+            continue
+        fmt_spec = topic.key_format if is_key else topic.value_format
+        fmt = fmt_spec.format if fmt_spec is not None else None
+        if fmt not in ("AVRO", "JSON_SR", "PROTOBUF"):
+            json_schema = isinstance(schema, dict) and ("properties" in schema or schema.get("type") in (
+                "object", "integer", "number"))
+            fmt = "JSON_SR" if json_schema or ("JSON_SR" in sql and "AVRO" not in sql) else "AVRO"
+            if "PROTOBUF" in sql and not isinstance(schema, dict | list):
+                fmt = "PROTOBUF"
+        if fmt == "PROTOBUF":
+            raise _Done(SKIPPED, "Unsupported format: PROTOBUF (schema registry)")
+        text = schema if isinstance(schema, str) and fmt == "JSON_SR" else exactjson_dumps(schema)
+        sid = topic.schemas.get(f"{side}SchemaId")
+        registry.register(f"{topic.name}-{side}", text, "AVRO" if fmt == "AVRO" else "JSON",
+                          int(sid) if sid is not None else None)
+
+
+def exactjson_dumps(schema: Any) -> str:
+    """A schema spec as registry text (a bare Avro type name becomes the JSON string ``"int"``)."""
+    from ksqlpy.testing import exactjson
+
+    return exactjson.dumps(schema)
 
 
 def short_type(java_class: str) -> str:

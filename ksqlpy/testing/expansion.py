@@ -173,6 +173,7 @@ def parse_topic(raw: Any) -> TopicSpec:
         key_format=parse_format(raw.get("keyFormat")) or both,
         value_format=parse_format(raw.get("valueFormat")) or both,
         schema_fields=tuple(f for f in SCHEMA_FIELDS if raw.get(f) is not None),
+        schemas={f: raw[f] for f in SCHEMA_FIELDS if raw.get(f) is not None},
     )
 
 

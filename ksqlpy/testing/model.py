@@ -70,6 +70,7 @@ class TopicSpec:
     key_format: FormatSpec | None = None
     value_format: FormatSpec | None = None
     schema_fields: tuple[str, ...] = ()  # schema registry fields present (schema, valueSchema, ...)
+    schemas: dict[str, Any] = field(default_factory=dict)  # their values, by field name
 
 
 @dataclass

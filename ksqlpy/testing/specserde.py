@@ -9,6 +9,7 @@ bytes, so an engine whose serializer and deserializer share a bug cannot pass by
 - KAFKA: the single column's type decides: INT 4 bytes, BIGINT 8 bytes (big-endian), DOUBLE 8-byte
   IEEE, STRING UTF-8, BYTES raw (base64 in the spec).
 - NONE: no bytes.
+- AVRO / JSON_SR: through the engine's schema registry, see ``sr_codec``.
 - Windowed keys (Kafka Streams layout): time windows ``key + start(8)``, the end being start + size;
   session windows ``key + end(8) + start(8)``.
 - A null spec is null bytes (a tombstone for values).
@@ -128,9 +129,17 @@ class KafkaCodec(Codec):
             return Undecodable(data, f"not UTF-8: {e}")
 
 
-def codec(fmt: str, columns: list[Any]) -> Codec:
-    """The codec for ``fmt`` over the columns of one side (key or value) of a source."""
+def codec(fmt: str, columns: list[Any], *, registry: Any = None, topic: str | None = None,
+          is_key: bool = False) -> Codec:
+    """The codec for ``fmt`` over the columns of one side (key or value) of a source.
+
+    The schema-registry formats need the engine's ``registry`` and the ``topic`` (for its subjects)."""
     fmt = fmt.upper()
+    if fmt in ("AVRO", "JSON_SR") and registry is not None and topic is not None:
+        from ksqlpy.testing.sr_codec import AvroCodec, JsonSrCodec
+
+        subj = f"{topic}-{'key' if is_key else 'value'}"
+        return (AvroCodec if fmt == "AVRO" else JsonSrCodec)(registry, subj)  # type: ignore[return-value]
     if fmt == "JSON":
         return JsonCodec()
     if fmt == "DELIMITED":

@@ -14,10 +14,10 @@ if TYPE_CHECKING:
     from ksqlpy.testing.model import Case, FormatSpec
 
 # Formats needing a schema registry or a binary schema we have no serde for yet.
-UNSUPPORTED_FORMATS = frozenset({"AVRO", "PROTOBUF", "JSON_SR"})
+UNSUPPORTED_FORMATS = frozenset({"PROTOBUF"})
 
-# Formats the harness's own serdes (``specserde``) can write and read.
-SUPPORTED_FORMATS = frozenset({"JSON", "DELIMITED", "KAFKA", "NONE", "PROTOBUF_NOSR"})
+# Formats the harness's own serdes (``specserde``, ``sr_codec``) can write and read.
+SUPPORTED_FORMATS = frozenset({"JSON", "DELIMITED", "KAFKA", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR"})
 
 # Properties the runner knows to pass to the engine. Anything else skips the case: we would not know
 # whether the engine honoured it. The engine may still refuse one with an ``Unsupported:`` error.
@@ -58,8 +58,9 @@ def static_skip_reason(case: Case) -> str | None:
     if fmt:
         return f"Unsupported format: {fmt}"
     for topic in case.topics:
-        if topic.schema_fields:
-            return f"needs a schema registry (topics[].{topic.schema_fields[0]})"
+        refs = [f for f in topic.schema_fields if f.endswith("References")]
+        if refs:
+            return f"Unsupported: schema references (topics[].{refs[0]})"
     for name in case.properties:
         if not is_known_property(name):
             return f"Unsupported property: {name}"
