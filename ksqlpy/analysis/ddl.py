@@ -166,7 +166,7 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     keys = [c for c in columns if c.key]
     key_fmt, value_fmt = formats_from_properties(props, config, has_key=bool(keys))
     if not columns:
-        raise KsqlStatementError("The statement does not define any columns.")
+        raise KsqlStatementError("No columns supplied.")
     if stmt.kind == "TABLE" and not keys:
         raise KsqlStatementError("Tables require a PRIMARY KEY. Please define the PRIMARY KEY.")
     values = [c for c in columns if not c.key and not c.headers and c.header_key is None]

@@ -27,16 +27,16 @@ def _formats(props: dict[str, Any], config: dict[str, Any]) -> tuple[str, str]:
     return str(key).upper(), str(value).upper()
 
 
-def sql_type_of(rs: RegisteredSchema) -> T.SqlType:
+def sql_type_of(rs: RegisteredSchema, *, upper: bool = True) -> T.SqlType:
     """The SQL type of a registered schema, whatever its kind."""
     if rs.schema_type == "AVRO":
         from ksqlpy.serde.avro_format import sql_type_of as avro_type
 
-        return avro_type(json.loads(rs.schema))
+        return avro_type(json.loads(rs.schema), upper=upper)
     if rs.schema_type == "JSON":
         from ksqlpy.serde.json_sr import sql_type_of as json_type
 
-        return json_type(json.loads(rs.schema))
+        return json_type(json.loads(rs.schema), upper=upper)
     raise KsqlStatementError(f"Unsupported: inferring columns from {rs.schema_type} schemas")
 
 
@@ -73,7 +73,7 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
     new_props = dict(stmt.properties)
     if not values and value_fmt in SR_FORMATS:
         rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
-        t = sql_type_of(rs)
+        t = sql_type_of(rs, upper="VALUE_SCHEMA_ID" not in props)
         if isinstance(t, T.Struct) and not unwrapped:
             added_values = [A.ColumnDef(n, ft) for n, ft in t.fields]
         else:
@@ -84,7 +84,8 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         sid = props.get("KEY_SCHEMA_ID")
         if sid is not None or registry.latest(subject(topic, True)) is not None:
             rs = _lookup(registry, topic, True, sid)
-            added_keys = [A.ColumnDef("ROWKEY", sql_type_of(rs), key=True, primary_key=stmt.kind == "TABLE")]
+            added_keys = [A.ColumnDef("ROWKEY", sql_type_of(rs, upper=sid is None), key=True,
+                                      primary_key=stmt.kind == "TABLE")]
     if not added_keys and not added_values:
         return stmt
     return dataclasses.replace(stmt, columns=added_keys + list(stmt.columns) + added_values, properties=new_props)
@@ -135,7 +136,10 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
     for is_key, fmt in ((True, source.key_format), (False, source.value_format)):
         if fmt not in ("AVRO", "JSON_SR") or (is_key and not source.key_columns):
             continue
-        if serde_options(source, is_key)["schema_id"] is not None:
+        sid = serde_options(source, is_key)["schema_id"]
+        if sid is not None:
+            if sink and not is_key:
+                check_sink_matches(registry, sid, source)
             continue
         if not sink and registry.latest(subject(source.topic, is_key)) is not None:
             continue
@@ -146,3 +150,24 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
             inner.writer()
         elif hasattr(inner, "header"):
             inner.header()
+
+
+def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any) -> None:
+    """A C*AS writing with a given schema id: its value columns must be the schema's first fields, in order,
+    with the same names and types (extra trailing fields are filled with defaults or NULL)."""
+    from ksqlpy.serde.formats import quote, type_text
+
+    rs = registry.by_id(schema_id)
+    if rs is None:
+        raise KsqlStatementError(f"Schema with id {schema_id} does not exist in the Schema Registry")
+    t = sql_type_of(rs, upper=False)
+    fields = list(t.fields) if isinstance(t, T.Struct) else [("ROWVAL", t)]
+    bad = [c for i, c in enumerate(sink.value_columns)
+           if i >= len(fields) or fields[i][0] != c.name or fields[i][1] != c.type]
+    if bad:
+        def text(cols: list[tuple[str, T.SqlType]]) -> str:
+            return "[" + ", ".join(f"{quote(n)} {type_text(ty)}" for n, ty in cols) + "]"
+
+        raise KsqlStatementError(
+            f"The following value columns are changed, missing or reordered: {text([(c.name, c.type) for c in bad])}."
+            f" Schema from schema registry is {text(fields)}")

@@ -22,6 +22,7 @@ from __future__ import annotations
 import io
 import json
 import struct
+from decimal import Context
 from decimal import Decimal as PyDecimal
 from typing import Any
 
@@ -33,6 +34,7 @@ NAMESPACE = "io.confluent.ksql.avro_schemas"
 DEFAULT_NAME = "KsqlDataSourceSchema"
 DEFAULT_FULL_NAME = f"{NAMESPACE}.{DEFAULT_NAME}"
 _HEADER = struct.Struct(">bI")
+_WIDE = Context(prec=200)  # DECIMAL quantizing must not round: ksqlDB allows precision up to 38
 
 
 # --------------------------------------------------------------------------- schema generation
@@ -180,8 +182,9 @@ def non_null(schema: Any, names: dict[str, Any]) -> list[Any]:
     return [schema]
 
 
-def sql_type_of(schema: Any, names: dict[str, Any] | None = None) -> T.SqlType:
-    """The SQL type ksqlDB infers for an Avro schema (record field names upper-cased)."""
+def sql_type_of(schema: Any, names: dict[str, Any] | None = None, *, upper: bool = True) -> T.SqlType:
+    """The SQL type ksqlDB infers for an Avro schema (record field names upper-cased unless ``upper`` is
+    False: a schema named by id is the physical schema, its names kept)."""
     names = named_types(schema) if names is None else names
     branches = non_null(schema, names)
     if len(branches) != 1:
@@ -199,11 +202,12 @@ def sql_type_of(schema: Any, names: dict[str, Any] | None = None) -> T.SqlType:
     if kind in simple:
         return simple[kind]
     if kind == "array":
-        return T.Array(sql_type_of(s["items"], names))
+        return T.Array(sql_type_of(s["items"], names, upper=upper))
     if kind == "map":
-        return T.Map(T.STRING, sql_type_of(s["values"], names))
+        return T.Map(T.STRING, sql_type_of(s["values"], names, upper=upper))
     if kind in ("record", "error"):
-        return T.Struct(tuple((str(f["name"]).upper(), sql_type_of(f["type"], names)) for f in s["fields"]))
+        return T.Struct(tuple((str(f["name"]).upper() if upper else str(f["name"]),
+                               sql_type_of(f["type"], names, upper=upper)) for f in s["fields"]))
     raise KsqlStatementError(f"Unsupported: Avro schema type {kind}")
 
 
@@ -219,12 +223,12 @@ def strip_logical(schema: Any) -> Any:
 # --------------------------------------------------------------------------- values
 def decimal_to_bytes(v: Any, scale: int) -> bytes:
     d = v if isinstance(v, PyDecimal) else PyDecimal(str(v))
-    unscaled = int(d.scaleb(scale).to_integral_value())
+    unscaled = int(d.scaleb(scale, context=_WIDE).to_integral_value(context=_WIDE))
     return unscaled.to_bytes(max(1, (unscaled.bit_length() + 8) // 8), "big", signed=True)
 
 
 def bytes_to_decimal(raw: bytes, scale: int) -> PyDecimal:
-    return PyDecimal(int.from_bytes(raw, "big", signed=True)).scaleb(-scale)
+    return PyDecimal(int.from_bytes(raw, "big", signed=True)).scaleb(-scale, context=_WIDE)
 
 
 def _pick(branches: list[Any], v: Any) -> Any:
@@ -259,7 +263,7 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
             d = bytes_to_decimal(v, int(s.get("scale", 0)) if isinstance(s, dict) else 0)
         else:
             d = PyDecimal(str(v))
-        return d.quantize(PyDecimal(1).scaleb(-t.scale))
+        return d.quantize(PyDecimal(1).scaleb(-t.scale), context=_WIDE)
     if n == "STRING":
         return v if isinstance(v, str) else _java_text(v)
     if n in ("INTEGER", "BIGINT", "DATE", "TIME", "TIMESTAMP"):
@@ -351,9 +355,19 @@ def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
         out: dict[str, Any] = {}
         for f in s["fields"]:
             src = match_name(f["name"], sql_fields)
-            out[f["name"]] = None if src is None else to_avro(f["type"], v.get(src), sql_fields[src], names)
+            value = None if src is None else to_avro(f["type"], v.get(src), sql_fields[src], names)
+            if value is None and "default" in f and not _nullable(f["type"], names):
+                value = f["default"]  # ksqlDB fills a NULL into a required field with its default
+            elif src is None and "default" in f:
+                value = f["default"]
+            out[f["name"]] = value
         return out
     raise SerdeError(f"AVRO cannot write {t} as {kind}")
+
+
+def _nullable(schema: Any, names: dict[str, Any]) -> bool:
+    s = resolve(schema, names)
+    return kind_of(s) == "null" or (isinstance(s, list) and any(kind_of(resolve(b, names)) == "null" for b in s))
 
 
 def _fits(schema: Any, t: T.SqlType) -> bool:

@@ -63,8 +63,8 @@ def json_schema(columns: Columns, *, wrap: bool) -> dict[str, Any]:
     return _object(list(columns))
 
 
-def sql_type_of(schema: Any) -> T.SqlType:
-    """The SQL type ksqlDB infers for a JSON Schema (object property names upper-cased)."""
+def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
+    """The SQL type ksqlDB infers for a JSON Schema (property names upper-cased unless ``upper`` is False)."""
     if not isinstance(schema, dict):
         raise KsqlStatementError(f"Unsupported: JSON schema {schema!r}")
     for key in ("oneOf", "anyOf"):
@@ -72,7 +72,7 @@ def sql_type_of(schema: Any) -> T.SqlType:
             branches = [s for s in schema[key] if not (isinstance(s, dict) and s.get("type") == "null")]
             if len(branches) != 1:
                 raise KsqlStatementError("Unsupported: JSON schema unions of several types are not supported")
-            return sql_type_of(branches[0])
+            return sql_type_of(branches[0], upper=upper)
     kind = schema.get("type")
     if isinstance(kind, list):
         kinds = [k for k in kind if k != "null"]
@@ -93,14 +93,14 @@ def sql_type_of(schema: Any) -> T.SqlType:
     if kind == "string":
         return T.BYTES if ctype == "bytes" else T.STRING
     if kind == "array":
-        return T.Array(sql_type_of(schema.get("items") or {}))
+        return T.Array(sql_type_of(schema.get("items") or {}, upper=upper))
     if kind == "object" or "properties" in schema:
         if "properties" in schema and ctype != "map":
             props = schema["properties"]
             ordered = sorted(props.items(), key=lambda kv: kv[1].get("connect.index", 0)
                              if isinstance(kv[1], dict) else 0)
-            return T.Struct(tuple((n.upper(), sql_type_of(s)) for n, s in ordered))
-        return T.Map(T.STRING, sql_type_of(schema.get("additionalProperties") or {}))
+            return T.Struct(tuple((n.upper() if upper else n, sql_type_of(s, upper=upper)) for n, s in ordered))
+        return T.Map(T.STRING, sql_type_of(schema.get("additionalProperties") or {}, upper=upper))
     raise KsqlStatementError(f"Unsupported: JSON schema type {kind!r}")
 
 
