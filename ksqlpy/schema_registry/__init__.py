@@ -84,7 +84,6 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
         self._by_id: dict[int, RegisteredSchema] = {}
         self._versions: dict[str, list[RegisteredSchema]] = {}
         self._ids_by_text: dict[tuple[str, str], int] = {}
-        self._next_id = 1
         if log is not None:
             self._replay()
 
@@ -125,7 +124,6 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
         self._ids_by_text.setdefault((rs.schema_type, canonical(rs.schema)), rs.id)
         if rs.subject:
             self._versions.setdefault(rs.subject, []).append(rs)
-        self._next_id = max(self._next_id, rs.id + 1)
 
     # -- the interface
     def register(self, subject: str, schema: str, schema_type: str = "AVRO", schema_id: int | None = None) -> int:
@@ -135,13 +133,20 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
             if schema_id is None:
                 if current and canonical(current[-1].schema) == key[1] and current[-1].schema_type == schema_type:
                     return current[-1].id
-                schema_id = self._ids_by_text.get(key) or self._next_id
+                schema_id = self._ids_by_text.get(key) or self._free_id()
             elif schema_id in self._by_id and canonical(self._by_id[schema_id].schema) != key[1]:
                 raise SchemaRegistryError(f"Schema id {schema_id} is already used by another schema")
             rs = RegisteredSchema(schema_id, schema, schema_type, subject, len(current) + 1)
             self._apply(rs)
             self._persist(rs)
             return schema_id
+
+    def _free_id(self) -> int:
+        """The smallest unused id (ids given explicitly may leave holes; new schemas fill them first)."""
+        sid = 1
+        while sid in self._by_id:
+            sid += 1
+        return sid
 
     def by_id(self, schema_id: int) -> RegisteredSchema | None:
         return self._by_id.get(schema_id)

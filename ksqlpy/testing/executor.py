@@ -365,8 +365,22 @@ def register_topic_schemas(engine: Any, topic: Any, statements: list[str]) -> No
             raise _Done(SKIPPED, "Unsupported format: PROTOBUF (schema registry)")
         text = schema if isinstance(schema, str) and fmt == "JSON_SR" else exactjson_dumps(schema)
         sid = topic.schemas.get(f"{side}SchemaId")
+        if sid is None:  # ksqlDB's harness registers the schemas of the statements' topics first
+            sid = len(registry.subjects()) + 1 + _sr_statement_topics(statements, topic.name)
         registry.register(f"{topic.name}-{side}", text, "AVRO" if fmt == "AVRO" else "JSON",
                           int(sid) if sid is not None else None)
+
+
+def _sr_statement_topics(statements: list[str], exclude: str) -> int:
+    """How many other topics plain CREATE statements declare with a schema-registry value format."""
+    topics = set()
+    for sql in statements:
+        if _CREATE_SOURCE.match(sql) and not _AS_SELECT.search(sql) and re.search(
+                r"FORMAT\s*=\s*'(AVRO|JSON_SR|PROTOBUF)'", sql, re.IGNORECASE):
+            m = _KAFKA_TOPIC.search(sql)
+            if m and m.group(1) != exclude:
+                topics.add(m.group(1))
+    return len(topics)
 
 
 def exactjson_dumps(schema: Any) -> str:
