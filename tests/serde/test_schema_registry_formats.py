@@ -1,0 +1,110 @@
+"""AVRO and JSON_SR: wire format, round trips, ksqlDB's schema generation, inference and errors."""
+
+from __future__ import annotations
+
+import io
+import json
+import struct
+from decimal import Decimal
+
+import fastavro
+import pytest
+
+from ksqlpy import types as T
+from ksqlpy.engine.engine import Engine
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.schema_registry import EmbeddedSchemaRegistry
+from ksqlpy.serde import check_format, key_serde, value_serde
+from ksqlpy.serde.avro_format import avro_schema, sql_type_of
+from ksqlpy.serde.json_sr import json_schema
+from ksqlpy.serde.json_sr import sql_type_of as json_type
+
+COLS = [("A", T.INTEGER), ("D", T.Decimal(4, 2)), ("TS", T.TIMESTAMP),
+        ("S", T.Struct((("X", T.STRING), ("Y", T.Array(T.BIGINT))))), ("M", T.Map(T.STRING, T.DOUBLE))]
+ROW = (1, Decimal("12.30"), 1_600_000_000_000, {"X": "x", "Y": [1, None]}, {"k": 1.5})
+
+
+def test_avro_round_trip_and_wire_format() -> None:
+    reg = EmbeddedSchemaRegistry()
+    s = value_serde("AVRO", COLS, registry=reg, topic="t")
+    data = s.serialize(ROW)
+    magic, sid = struct.unpack(">bI", data[:5])
+    assert magic == 0 and reg.by_id(sid).subject == "t-value"
+    assert s.deserialize(data) == ROW
+    # any Avro reader with the registered schema reads the same payload
+    datum = fastavro.schemaless_reader(io.BytesIO(data[5:]), fastavro.parse_schema(json.loads(reg.by_id(sid).schema)))
+    assert datum["A"] == 1 and datum["D"] == Decimal("12.30") and datum["S"] == {"X": "x", "Y": [1, None]}
+    assert s.serialize(None) is None and s.deserialize(None) is None
+
+
+def test_generated_schema_is_ksqldbs() -> None:
+    schema = avro_schema([("A", T.INTEGER), ("S", T.Struct((("X", T.DATE),)))], wrap=True)
+    assert schema["name"] == "KsqlDataSourceSchema" and schema["namespace"] == "io.confluent.ksql.avro_schemas"
+    assert schema["fields"][0] == {"name": "A", "type": ["null", "int"], "default": None}
+    nested = schema["fields"][1]["type"][1]
+    assert nested["name"] == "KsqlDataSourceSchema_S" and nested["fields"][0]["type"][1]["logicalType"] == "date"
+    assert avro_schema([("A", T.BIGINT)], wrap=False) == ["null", "long"]
+    named = avro_schema([("A", T.BIGINT)], wrap=True, full_name="com.x.Rec")
+    assert named["name"] == "Rec" and named["namespace"] == "com.x"
+
+
+def test_unwrapped_value_and_key() -> None:
+    reg = EmbeddedSchemaRegistry()
+    v = value_serde("AVRO", [("V", T.STRING)], wrap_single_value=False, registry=reg, topic="t")
+    assert v.deserialize(v.serialize(("a",))) == ("a",)
+    assert json.loads(reg.latest("t-value").schema) == ["null", "string"]
+    k = key_serde("AVRO", [("K", T.INTEGER)], registry=reg, topic="t")
+    assert k.deserialize(k.serialize((5,))) == (5,)
+
+
+def test_reader_uses_writer_schema_and_coerces() -> None:
+    reg = EmbeddedSchemaRegistry()
+    sid = reg.register("t-value", json.dumps({"type": "record", "name": "r", "fields": [
+        {"name": "foo", "type": "int"}, {"name": "extra", "type": "string"}]}))
+    out = io.BytesIO()
+    out.write(struct.pack(">bI", 0, sid))
+    fastavro.schemaless_writer(out, fastavro.parse_schema(json.loads(reg.by_id(sid).schema)),
+                               {"foo": 10, "extra": "x"})
+    s = value_serde("AVRO", [("FOO", T.STRING), ("MISSING", T.INTEGER)], registry=reg, topic="t")
+    assert s.deserialize(out.getvalue()) == ("10", None)
+
+
+def test_schema_errors() -> None:
+    with pytest.raises(KsqlStatementError, match="Illegal initial character: 1A"):
+        check_format("AVRO", is_key=False, columns=[("1A", T.INTEGER)])
+    with pytest.raises(KsqlStatementError, match="Avro only supports MAPs with STRING keys"):
+        check_format("AVRO", is_key=False, columns=[("M", T.Map(T.INTEGER, T.INTEGER))])
+
+
+def test_json_sr_round_trip_and_schema() -> None:
+    reg = EmbeddedSchemaRegistry()
+    s = value_serde("JSON_SR", [("A", T.INTEGER), ("B", T.STRING)], registry=reg, topic="t")
+    data = s.serialize((1, "x"))
+    assert data[0] == 0 and json.loads(data[5:]) == {"A": 1, "B": "x"}
+    assert s.deserialize(data) == (1, "x")
+    assert reg.latest("t-value").schema_type == "JSON"
+    schema = json_schema([("A", T.INTEGER)], wrap=True)
+    assert json_type(schema) == T.Struct((("A", T.INTEGER),))
+
+
+def test_inference_from_avro_schema() -> None:
+    t = sql_type_of({"type": "record", "name": "r", "fields": [
+        {"name": "c1", "type": ["null", "long"]}, {"name": "e", "type": {"type": "enum", "name": "E", "symbols": ["A"]}},
+        {"name": "d", "type": {"type": "bytes", "logicalType": "decimal", "precision": 4, "scale": 2}}]})
+    assert t == T.Struct((("C1", T.BIGINT), ("E", T.STRING), ("D", T.Decimal(4, 2))))
+
+
+def test_engine_infers_columns_and_writes_avro(tmp_path) -> None:
+    with Engine(str(tmp_path), {}) as e:
+        e.log.create_topic("in", 1)
+        e.schema_registry.register("in-value", json.dumps({"type": "record", "name": "r", "fields": [
+            {"name": "c1", "type": "int"}]}))
+        e.execute("CREATE STREAM I WITH (kafka_topic='in', value_format='AVRO');")
+        assert [c.name for c in e.catalog.source("I").columns] == ["C1"]
+        e.execute("CREATE STREAM O AS SELECT C1 * 2 AS X FROM I;")
+        e.execute("INSERT INTO I (C1) VALUES (21);")
+        e.drain(5)
+        batch = e.log.fetch("O", 0, 0, 10)
+        assert e.value_serde(e.catalog.source("O")).deserialize(batch.values[0]) == (42,)
+        with pytest.raises(KsqlStatementError, match="does not exist in the Schema Registry"):
+            e.execute("CREATE STREAM J WITH (kafka_topic='nothing', value_format='AVRO', partitions=1);")
