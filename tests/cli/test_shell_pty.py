@@ -106,7 +106,9 @@ def test_history_across_restarts_and_ctrl_r(spawn_shell) -> None:  # type: ignor
     sh2.expect("other")
     sh2.child.send("\r")
     sh2.wait_prompt()
+    sh2.run("SHOW VARIABLES;", r"other +\| second")  # a round trip: the shell is reading input again
     sh2.child.send("\x12")  # Ctrl-R: reverse search
+    sh2.expect("I-search backward")  # let the search prompt open before typing (slow under load)
     sh2.child.send("marker")
     sh2.expect("first")
     sh2.child.send("\r")  # accept the search result into the buffer
