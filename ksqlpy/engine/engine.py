@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import logging
 import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -25,6 +26,7 @@ from ksqlpy.log.base import Log
 from ksqlpy.runtime.processing_log import ProcessingLog
 
 LOG = logging.getLogger(__name__)
+_SWITCH_INTERVAL_S = 0.001  # see Engine.start
 
 
 class Engine:
@@ -103,6 +105,11 @@ class Engine:
         return results
 
     def execute_statement(self, stmt: A.Statement, properties: dict[str, Any] | None = None) -> StatementResult:
+        if self._runner is not None and not properties:
+            from ksqlpy.engine.pull import run_unlocked, runs_unlocked
+
+            if runs_unlocked(self, stmt):  # a key lookup must not wait for the runner's batches
+                return run_unlocked(S.dispatch, self, stmt)  # type: ignore[no-any-return]
         with self.lock:
             self.catalog.config = {**self.effective_properties(), **(properties or {})}  # type: ignore[attr-defined]
             if properties:
@@ -169,6 +176,10 @@ class Engine:
         if self._runner is not None:
             return
         self._stop.clear()
+        # a statement thread (a pull query) waits for the GIL up to one switch interval per hand-over
+        # while the runner is busy; CPython's default 5 ms alone would spend the pull p99 budget. The
+        # interval only matters while a second thread wants the GIL, so the runner alone loses nothing.
+        sys.setswitchinterval(min(sys.getswitchinterval(), _SWITCH_INTERVAL_S))
         self._runner = threading.Thread(target=self._run, name="ksqlpy-engine", daemon=True)
         self._runner.start()
 
@@ -213,9 +224,8 @@ class Engine:
 
     # ------------------------------------------------------------------ serdes
     def key_serde(self, source: Source) -> Any:
-        from ksqlpy.serde import key_serde
-
         from ksqlpy.schema_registry.sources import serde_options
+        from ksqlpy.serde import key_serde
 
         w = source.windowed
         return key_serde(source.key_format, [(c.name, c.type) for c in source.key_columns],

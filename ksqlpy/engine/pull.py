@@ -10,6 +10,7 @@ and ISO-8601 strings compared with ROWTIME/WINDOWSTART/WINDOWEND are read as tim
 from __future__ import annotations
 
 import copy
+import threading
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
@@ -27,6 +28,33 @@ if TYPE_CHECKING:
 _HINT = " See https://cnfl.io/queries for more info.\nAdd EMIT CHANGES if you intended to issue a push query."
 _DISALLOWED = ("ROWPARTITION", "ROWOFFSET")
 _TIME_COLUMNS = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
+
+
+_unlocked = threading.local()  # .on: this thread runs a pull query without the engine lock
+
+
+def runs_unlocked(engine: Engine, stmt: A.Statement) -> bool:
+    """Whether a statement may run without the engine lock: a pull query on a table materialized by a
+    query this process runs. It then reads the stores' committed state (``Materialization.committed``)
+    while the background runner keeps processing: with the lock it would wait for whole batches
+    (hundreds of ms under load). Pull queries on streams run a transient query: they keep the lock."""
+    if not isinstance(stmt, A.SelectStatement) or stmt.query.emit is not None:
+        return False
+    name = getattr(stmt.query.source, "name", None)
+    src = engine.catalog.source(name) if isinstance(name, str) else None
+    if src is None or src.kind != "TABLE":
+        return False
+    return any(q.sink_name == src.name and getattr(q, "materialization", None) is not None and q.tasks
+               and q.state == "RUNNING" for q in list(engine.queries.values()))
+
+
+def run_unlocked(fn: Any, *args: Any) -> Any:
+    """Call ``fn`` with this thread's pull queries reading committed state (see ``runs_unlocked``)."""
+    _unlocked.on = True
+    try:
+        return fn(*args)
+    finally:
+        _unlocked.on = False
 
 
 def pull_query(engine: Engine, stmt: A.SelectStatement) -> tuple[list[tuple[str, Any]], list[tuple]]:
@@ -130,6 +158,8 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
         if name is not None and name in given[:i] and i < len(plan.value):
             raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {plan.value[i].type}")
     mat = materialization_for(engine, src)
+    if mat is not None and getattr(_unlocked, "on", False):
+        mat = mat.committed()
     if mat is None:
         raise KsqlStatementError(f"The `{src.name}` table isn't queryable. To derive a queryable table, you can do "
                                  f"'CREATE TABLE QUERYABLE_{src.name} AS SELECT * FROM {src.name}'. See "

@@ -68,21 +68,33 @@ def build_stateless(spec: StageSpec) -> Callable[..., None]:
     src += ["            " + line for line in fast]
     src += ["        except Exception:",
             "            _slow(_i, rows, tss, parts, offs, hdrs, tombs, _app, err)",
-            "",
-            "def _slow(_i, rows, tss, parts, offs, hdrs, tombs, _app, err):",
-            "    def _s(_what, _f):",
-            "        try:",
-            "            return _f()",
-            "        except Exception as _e:",
-            "            err(_i, _what, _e)",
-            "            return None"]
-    src += ["    " + line for line in slow]
-    text = "\n".join(src)
+            ""]
+    slow_src = ["def _slow(_i, rows, tss, parts, offs, hdrs, tombs, _app, err):",
+                "    def _s(_what, _f):",
+                "        try:",
+                "            return _f()",
+                "        except Exception as _e:",
+                "            err(_i, _what, _e)",
+                "            return None"]
+    slow_src += ["    " + line for line in slow]
+    fast_text, slow_text = "\n".join(src), "\n".join(slow_src)
+    text = fast_text + "\n" + slow_text
     ns: dict[str, Any] = dict(consts)
-    try:
-        exec(compile(text, "<ksqlpy-pipeline>", "exec"), ns)  # noqa: S102 - generated from a typed plan
-    except SyntaxError as e:  # pragma: no cover - a bug in codegen
-        raise RuntimeError(f"generated pipeline does not compile: {e}\n{text}") from e
+
+    def run(code: str) -> None:
+        try:
+            exec(compile(code, "<ksqlpy-pipeline>", "exec"), ns)  # noqa: S102 - generated from a typed plan
+        except SyntaxError as e:  # pragma: no cover - a bug in codegen
+            raise RuntimeError(f"generated pipeline does not compile: {e}\n{text}") from e
+
+    def _slow(*args: Any) -> None:
+        # the per-column error path is compiled on its first use: compile() is most of the cost of a
+        # pull query (a pipeline per lookup) and most pipelines never see a failing expression
+        run(slow_text)
+        ns["_slow"](*args)
+
+    run(fast_text)
+    ns["_slow"] = _slow
     fn = ns["_process"]
     fn.source = text  # type: ignore[attr-defined]
     return fn

@@ -15,14 +15,16 @@ filter and projection take.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable, Iterator
+from types import SimpleNamespace
 from typing import Any
 
 from ksqlpy.catalog import WindowInfo
 from ksqlpy.runtime.accumulate import KEY, TS
 from ksqlpy.runtime.aggregator import encode_key
 from ksqlpy.runtime.reader import DecodedBatch
-from ksqlpy.state.store import KeyValueStore, _prefix_end
+from ksqlpy.state.store import CommittedView, KeyValueStore, _prefix_end
 from ksqlpy.state.windowed import from_t8, t8
 
 Row = tuple[tuple, int]
@@ -42,6 +44,22 @@ class Materialization:
     def scan(self) -> Iterator[Row]:
         raise NotImplementedError
 
+    def committed(self) -> Materialization:
+        """The same table read from its stores' committed state only (``CommittedView``): what a pull
+        query uses when it runs without the engine lock, beside a task processing a batch."""
+        return self
+
+
+def _committed_aggregator(agg: Any) -> Any:
+    """A copy of an aggregator whose reads (``lookup``/``scan``) go to committed state only."""
+    view = copy.copy(agg)
+    view.kv = CommittedView(agg.kv)
+    if hasattr(agg, "windows"):
+        view.windows = type(agg.windows)(view.kv)
+    if hasattr(agg, "sessions"):
+        view.sessions = type(agg.sessions)(view.kv)
+    return view
+
 
 class AggregateMaterialization(Materialization):
     """The rows of a GROUP BY table, computed from its aggregate state records."""
@@ -55,6 +73,11 @@ class AggregateMaterialization(Materialization):
             kv.refresh()
         for agg in self.built.aggregators:
             agg.load_meta()
+
+    def committed(self) -> Materialization:
+        built = SimpleNamespace(aggregators=[_committed_aggregator(a) for a in self.built.aggregators],
+                                spec=self.built.spec, stores=[])
+        return AggregateMaterialization(built, self.windowed)
 
     def _rows(self, agg: Any, found: list[tuple[list[Any], int | None, int | None]]) -> Iterator[Row]:
         project = agg.spec.project
@@ -126,6 +149,10 @@ class StoreMaterialization(Materialization):
     def refresh(self) -> None:
         for s in self.stores:
             s.kv.refresh()
+
+    def committed(self) -> Materialization:
+        return StoreMaterialization([TableStore(CommittedView(s.kv), s.n_keys, s.windowed)  # type: ignore[arg-type]
+                                     for s in self.stores], self.windowed, self.sort_key)
 
     def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
         return [r for s in self.stores for r in s.lookup(key, ws_lo, ws_hi)]

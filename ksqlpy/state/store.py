@@ -249,6 +249,43 @@ class KeyValueStore:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 
+class CommittedView:
+    """Read-only access to what a store has committed (its LMDB files), safe from any thread.
+
+    Pull queries read through it without the engine lock while the task that owns the store runs a
+    batch in another thread: every read opens its own LMDB read transaction (a snapshot of the last
+    ``commit_local``), never the owner's cache, dirty changes or read transaction. Between batches
+    the committed state equals the cached one, so answers are the same as through the store itself.
+    """
+
+    def __init__(self, kv: KeyValueStore) -> None:
+        self.env = kv.env
+        self.data = kv.data
+
+    def get(self, key: bytes) -> Any:
+        with self.env.begin(db=self.data, buffers=False) as txn:
+            raw = txn.get(key)
+        return None if raw is None else _loads(raw)
+
+    def range(self, lo: bytes, hi: bytes | None = None) -> Iterator[tuple[bytes, Any]]:
+        """Entries with ``lo <= key < hi`` in key order, read in one snapshot (materialized first, so
+        the transaction is short whatever the caller does between items)."""
+        out = []
+        with self.env.begin(db=self.data, buffers=False) as txn:
+            cur = txn.cursor()
+            ok = cur.set_range(lo)
+            while ok:
+                k = cur.key()
+                if hi is not None and k >= hi:
+                    break
+                out.append((k, cur.value()))
+                ok = cur.next()
+        return ((k, _loads(v)) for k, v in out)
+
+    def items(self, prefix: bytes = b"") -> Iterator[tuple[bytes, Any]]:
+        return self.range(prefix, _prefix_end(prefix))
+
+
 def _prefix_end(prefix: bytes) -> bytes | None:
     """The smallest key greater than every key starting with ``prefix`` (None: no such key)."""
     p = bytearray(prefix)
