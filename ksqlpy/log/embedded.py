@@ -338,7 +338,11 @@ class EmbeddedTransaction(LogTransaction):
             get = _HASHES.get
             ps = [get(k) for k in keys]
             if None in ps:
-                ps = [key_hash(k) if h is None else h for k, h in zip(keys, ps, strict=False)]
+                # hash each missing key once (a batch repeats keys: windowed aggregate updates)
+                miss = dict.fromkeys(k for k, h in zip(keys, ps, strict=False) if h is None)
+                for k in miss:
+                    miss[k] = key_hash(k)
+                ps = [miss[k] if h is None else h for k, h in zip(keys, ps, strict=False)]
             ps = [h % nparts for h in ps]
             buckets: list[list[bytes]] = [[] for _ in range(nparts)]
             appends = [b.append for b in buckets]
