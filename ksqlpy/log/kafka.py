@@ -21,6 +21,7 @@ and through a plain consumer with that ``group.id`` otherwise (engine-assigned t
 
 from __future__ import annotations
 
+import contextlib
 import re
 import threading
 import time
@@ -360,6 +361,24 @@ class KafkaLog(Log):
         errs = self._errors.take()
         if errs:
             raise KafkaLogError(f"delivery failed: {errs[0].str()}")
+
+    def confirm_producer(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
+        """Exactly-once: prove this instance still owns its transactional id before it processes (a resumed
+        zombie finds out here, not after a batch). An offsets-only transaction re-committing ``offsets``
+        (the positions it resumes from) reaches the transaction coordinator, which fences a stale epoch."""
+        p = self._txn
+        if p is None or not offsets:
+            return
+        with self._tx_lock:
+            try:
+                p.begin_transaction()
+                tps = [TopicPartition(t, part, off) for (t, part), off in offsets.items()]
+                p.send_offsets_to_transaction(tps, self._group_consumer(group).consumer_group_metadata(), _TIMEOUT)
+                p.commit_transaction(_TIMEOUT)
+            except KafkaException as e:
+                with contextlib.suppress(KafkaException):
+                    p.abort_transaction(_TIMEOUT)
+                _raise_for(e, "confirming the transactional producer")
 
     def _flush(self, p: Producer) -> None:
         remaining = p.flush(_TIMEOUT)

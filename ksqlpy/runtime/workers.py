@@ -202,6 +202,9 @@ class WorkerRunner:
             return
         self.query = rebuild_query(self.engine, self.spec)
         self.tasks = [t for t in self.query.tasks if t.partition in partitions]
+        confirm = getattr(self.log, "confirm_producer", None)
+        if confirm is not None and self.member is not None:
+            confirm(self.spec.group, {(t.topic, t.partition): t.position for t in self.tasks})
         _LOG.info("worker %s/%s of %s runs %s", self.spec.index, self.spec.count, self.spec.query_id,
                   [t.task_id for t in self.tasks])
 

@@ -9,6 +9,7 @@ there the test records what it saw instead of asserting (see the issue notes for
 
 from __future__ import annotations
 
+import contextlib
 import os
 import random
 import signal
@@ -107,3 +108,51 @@ def test_kill_9_workers_mid_stream_loses_nothing(tmp_path: Path, bootstrap: str,
     assert got["missing"] == [] and got["short"] == [], "records were lost"
     if guarantee == "exactly_once_v2" and got["isolates"]:
         assert got["equal"] and got["duplicates"] == 0
+
+
+@pytest.mark.slow
+def test_a_zombie_worker_is_fenced_by_its_replacement(tmp_path: Path, bootstrap: str) -> None:
+    """Worker 0 freezes (SIGSTOP) and a replacement with the same transactional id starts: the
+    replacement's init fences the zombie's producer. Resumed, the zombie's next transaction fails and it
+    exits; the query finishes with nothing lost and no update repeated."""
+    wl = Workload(new_suffix(), n=4000)
+    service = f"z{new_suffix()}_"
+    engine = _engine(tmp_path, bootstrap, service, **{"processing.guarantee": "exactly_once_v2"})
+    client = open_log({"bootstrap.servers": bootstrap})
+    zombie = None
+    try:
+        for sql in wl.statements():
+            engine.execute(sql)
+        (qid, query), = engine.queries.items()
+        workers = query.workers
+        wait_until(lambda: sorted(p for s in workers.statuses() for p in s.get("assigned") or []) == [0, 1, 2, 3],
+                   60, "the group to assign all partitions")
+        wl.produce(client, 0, wl.n // 2)
+        first = workers.workers[0]
+        zombie, zombie_pipe = first.process, first.conn  # kept open: the zombie must not see the engine go
+        os.kill(zombie.pid, signal.SIGSTOP)
+        workers._spawn(first)  # the replacement, same spec and transactional id
+        wait_until(lambda: first.status.get("pid") == first.process.pid and first.status.get("assigned"), 60,
+                   "the replacement to get partitions")
+        wl.produce(client, wl.n // 2, wl.n)
+        os.kill(zombie.pid, signal.SIGCONT)
+        zombie.wait(90)  # fenced when it next commits or rebuilds (after its member rejoins: up to ~35 s)
+        said = []
+        with contextlib.suppress(EOFError, OSError):
+            while zombie_pipe.poll(0):
+                said.append(zombie_pipe.recv())
+        ends = input_ends(client, wl.source)
+        wait_until(lambda: caught_up(client, f"_confluent-ksql-{service}query_{qid}", wl.source, ends), 120,
+                   "the query to finish")
+        updates = read_updates(client, wl.sink)
+        assert zombie.returncode == 2
+        assert any(m.get("type") == "fatal" and "fenced" in m["error"] for m in said), said[-1:]
+        zombie_pipe.close()
+        assert final_table(updates) == wl.expected()
+        assert duplicates(updates, wl.expected()) == 0
+    finally:
+        if zombie is not None and zombie.poll() is None:
+            os.kill(zombie.pid, signal.SIGCONT)
+            zombie.kill()
+        client.close()
+        engine.close()
