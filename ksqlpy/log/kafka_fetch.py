@@ -213,7 +213,7 @@ class EndProbe:
     response (fetch.wait.max.ms is short, so an empty partition answers at once)."""
 
     def __init__(self, conf: dict[str, Any]) -> None:
-        self.conf = {**conf, "fetch.wait.max.ms": 5, "enable.partition.eof": True}
+        self.conf = {**conf, "fetch.wait.max.ms": 1, "enable.partition.eof": True}
         self.consumer = Consumer(self.conf)
         self.lock = threading.Lock()
         self.known: set[str] = set()
