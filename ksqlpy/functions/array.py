@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, Overload, udf
+from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 from ksqlpy.javatext import java_str
 from ksqlpy.types import BYTES, SqlType
 
@@ -161,16 +161,7 @@ def _slice(a: Any, start: Any, end: Any) -> Any:
 
 
 def register(registry: FunctionRegistry) -> None:
-    def add(name: str, description: str, overloads: list[Any], null_on_null: bool = True) -> None:
-        registry.register(
-            udf(
-                name,
-                category=CATEGORY,
-                description=description,
-                overloads=overloads,
-                null_on_null=null_on_null,
-            )
-        )
+    add = registrar(registry, CATEGORY)
 
     add(
         "ARRAY_CONCAT",

@@ -14,7 +14,7 @@ from typing import Any
 
 from ksqlpy.functions.map import java_map_items
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, Overload, udf
+from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 from ksqlpy.javatext import decimal_to_string as java_decimal_str
 from ksqlpy.javatext import double_to_string as java_double_str
 from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
@@ -303,16 +303,7 @@ def _make_to_json(params: list[SqlType], ret: SqlType) -> Callable[[Any], str]:
 
 
 def register(registry: FunctionRegistry) -> None:
-    def add(name: str, description: str, overloads: list[Any], null_on_null: bool = True) -> None:
-        registry.register(
-            udf(
-                name,
-                category=CATEGORY,
-                description=description,
-                overloads=overloads,
-                null_on_null=null_on_null,
-            )
-        )
+    add = registrar(registry, CATEGORY)
 
     add(
         "EXTRACTJSONFIELD",

@@ -11,7 +11,7 @@ from typing import Any
 
 from ksqlpy.functions.map import java_map_items
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, udf
+from ksqlpy.functions.signatures import FunctionError, registrar
 
 CATEGORY = "LAMBDA"
 
@@ -67,10 +67,7 @@ def _reduce_map(m: Any, state: Any, fn: Callable[[Any, Any, Any], Any]) -> Any:
 
 
 def register(registry: FunctionRegistry) -> None:
-    def add(name: str, description: str, overloads: list[Any]) -> None:
-        registry.register(
-            udf(name, category=CATEGORY, description=description, overloads=overloads, null_on_null=False)
-        )
+    add = registrar(registry, CATEGORY, null_on_null=False)
 
     add(
         "FILTER",

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import udf
+from ksqlpy.functions.signatures import registrar
 from ksqlpy.types import NULL, Array, Map, SqlType, Struct
 
 CATEGORY = "MAP"
@@ -108,16 +108,7 @@ def _map_union(a: Any, b: Any) -> Any:
 
 
 def register(registry: FunctionRegistry) -> None:
-    def add(name: str, description: str, overloads: list[Any], null_on_null: bool = True) -> None:
-        registry.register(
-            udf(
-                name,
-                category=CATEGORY,
-                description=description,
-                overloads=overloads,
-                null_on_null=null_on_null,
-            )
-        )
+    add = registrar(registry, CATEGORY)
 
     add(
         "AS_MAP",

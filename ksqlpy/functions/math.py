@@ -12,7 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, Overload, udf
+from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 from ksqlpy.types import NULL, Decimal, SqlType, widen_numeric
 
 CATEGORY = "MATHEMATICAL"
@@ -360,9 +360,7 @@ def _extreme_overloads(pick: Callable[..., Any]) -> list[Overload]:
 
 
 def register(registry: FunctionRegistry) -> None:
-    def add(name: str, description: str, overloads: list[Any], **kw: Any) -> None:
-        kw.setdefault("null_on_null", True)
-        registry.register(udf(name, category=CATEGORY, description=description, overloads=overloads, **kw))
+    add = registrar(registry, CATEGORY)
 
     add(
         "ABS",

@@ -11,7 +11,7 @@ from functools import lru_cache
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, udf
+from ksqlpy.functions.signatures import FunctionError, registrar
 
 CATEGORY = "REGULAR EXPRESSION"
 
@@ -323,10 +323,7 @@ def _java_pattern_split(p: re.Pattern[str], s: str) -> list[str]:
 
 
 def register(registry: FunctionRegistry) -> None:
-    def add(name: str, description: str, overloads: list[Any]) -> None:
-        registry.register(
-            udf(name, category=CATEGORY, description=description, overloads=overloads, null_on_null=True)
-        )
+    add = registrar(registry, CATEGORY)
 
     add(
         "REGEXP_EXTRACT",

@@ -638,6 +638,17 @@ def udf(
     )
 
 
+def registrar(registry: Any, category: str, *, null_on_null: bool = True) -> Callable[..., None]:
+    """The ``add(name, description, overloads, **options)`` a function family's ``register`` uses to
+    declare its functions (``null_on_null`` is the family's default)."""
+
+    def add(name: str, description: str, overloads: Sequence[OverloadSpec], **options: Any) -> None:
+        options.setdefault("null_on_null", null_on_null)
+        registry.register(udf(name, category=category, description=description, overloads=overloads, **options))
+
+    return add
+
+
 def udtf(
     name: str,
     *,

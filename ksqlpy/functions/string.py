@@ -14,7 +14,7 @@ from functools import lru_cache
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, Overload, udf
+from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 
 CATEGORY = "STRING"
 
@@ -381,9 +381,7 @@ def _uuid_from_bytes(b: bytes) -> Any:
 
 
 def register(registry: FunctionRegistry) -> None:
-    def add(name: str, description: str, overloads: list[Any], **kw: Any) -> None:
-        kw.setdefault("null_on_null", True)
-        registry.register(udf(name, category=CATEGORY, description=description, overloads=overloads, **kw))
+    add = registrar(registry, CATEGORY)
 
     add(
         "CHR",

@@ -11,7 +11,7 @@ from typing import Any
 from urllib.parse import unquote, unquote_to_bytes
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, udf
+from ksqlpy.functions.signatures import FunctionError, registrar
 
 CATEGORY = "URL"
 
@@ -138,10 +138,7 @@ def _decode_param(s: str) -> str:
 
 
 def register(registry: FunctionRegistry) -> None:
-    def add(name: str, description: str, overloads: list[Any]) -> None:
-        registry.register(
-            udf(name, category=CATEGORY, description=description, overloads=overloads, null_on_null=True)
-        )
+    add = registrar(registry, CATEGORY)
 
     add(
         "URL_DECODE_PARAM",
