@@ -237,31 +237,27 @@ class RemoteBackend:
             self._sources = out
         return self._sources
 
+    def _names(self, statement: str, entity_key: str) -> list[str]:
+        """Sorted names from a SHOW statement's entities (empty if the server refuses it)."""
+        try:
+            entities = self.execute(statement, {})
+        except BackendError:
+            return []
+        return sorted({item["name"] for e in entities for item in e.get(entity_key, [])})
+
     def functions(self) -> list[str]:
         if self._functions is None:
-            try:
-                entities = self.execute("SHOW FUNCTIONS;", {})
-                self._functions = sorted({f["name"] for e in entities for f in e.get("functions", [])})
-            except BackendError:
-                self._functions = []
+            self._functions = self._names("SHOW FUNCTIONS;", "functions")
         return self._functions
 
     def topics(self) -> list[str]:
         if self._topics is None:
-            try:
-                entities = self.execute("SHOW TOPICS;", {})
-                self._topics = sorted({t["name"] for e in entities for t in e.get("topics", [])})
-            except BackendError:
-                self._topics = []
+            self._topics = self._names("SHOW TOPICS;", "topics")
         return self._topics
 
     def property_names(self) -> list[str]:
         if self._properties is None:
-            try:
-                entities = self.execute("SHOW PROPERTIES;", {})
-                self._properties = sorted({p["name"] for e in entities for p in e.get("properties", [])})
-            except BackendError:
-                self._properties = []
+            self._properties = self._names("SHOW PROPERTIES;", "properties")
         return self._properties
 
     def catalog_changed(self) -> None:
