@@ -165,7 +165,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
             query, source, schema, alias, catalog, names, catalog_config(catalog))
         select_items = agg_items
 
-    items = _expand_select(query, proj_schema, alias, source, select_items)
+    items = _expand_select(query, proj_schema, alias, source, select_items, transient=not persistent)
     table_functions: list[FunctionCall] = []
     for e, _, _ in items:
         for f in e.find_all(FunctionCall):
@@ -309,8 +309,19 @@ def _replace_exprs(e: exp.Expression, rekey: Rekey) -> exp.Expression:
     return e.copy().transform(fn)
 
 
+def _star_columns(schema: RowSchema, source: Source, transient: bool) -> list[str]:
+    """What ``*`` expands to: keys, then (for push and pull queries on windowed data) WINDOWSTART and
+    WINDOWEND, then value and header columns in their declared order."""
+    keys = [c.name for c in schema.by_role("key")]
+    window = [c.name for c in schema.by_role("window")] if transient else []
+    rest = {c.name for c in schema.by_role("value", "header")}
+    declared = [c.name for c in source.columns if c.name in rest and not c.key]
+    others = [c.name for c in schema.by_role("value", "header") if c.name not in declared]
+    return keys + window + declared + others
+
+
 def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source,
-                   rewritten: list[tuple[exp.Expression, str | None]] | None
+                   rewritten: list[tuple[exp.Expression, str | None]] | None, transient: bool = False,
                    ) -> list[tuple[exp.Expression, str | None, int | None]]:
     """Select items as (expression, alias, index of the select item or None for a '*' expansion)."""
     out: list[tuple[exp.Expression, str | None, int | None]] = []
@@ -322,9 +333,8 @@ def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source,
                 raise KsqlStatementError(f"'{qual}' is not a valid stream/table name or alias.")
             if rewritten is not None and query.group_by:
                 continue  # handled below from the rewritten list
-            for c in schema.columns:
-                if c.role in ("key", "value", "header"):
-                    out.append((exp.column(c.name), None, None))
+            for name in _star_columns(schema, source, transient):
+                out.append((exp.column(name), None, None))
             continue
         if isinstance(e, Dereference) and e.args["field"] == "*":
             raise KsqlStatementError("Unsupported: struct->* in SELECT")

@@ -169,10 +169,11 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
     def _arith(self, node: exp.Binary, op: str) -> Compiled:
         a, b = self.compile(node.this), self.compile(node.expression)
         ta, tb = a.type, b.type
-        if isinstance(ta, T.NullType):
-            ta = tb
-        if isinstance(tb, T.NullType):
-            tb = ta
+        if isinstance(ta, T.NullType) or isinstance(tb, T.NullType):
+            # ksqlDB rejects arithmetic on a bare NULL instead of typing it from the other side
+            names = ["null" if isinstance(t, T.NullType) else str(t) for t in (ta, tb)]
+            raise KsqlTypeError(f"Error processing expression: {_sql(node)}. Arithmetic on types {names[0]} and "
+                                f"{names[1]} are not supported.")
         if op == "+" and ta == T.STRING and tb == T.STRING:
             return Compiled(self._guard([a, b], "{0} + {1}"), T.STRING)
         if not (T.is_numeric(ta) and T.is_numeric(tb)):

@@ -154,3 +154,20 @@ def test_insert_values_checks_types(engine: Engine) -> None:
     engine.execute(ORDERS)
     with pytest.raises(KsqlStatementError, match="QTY"):
         engine.execute("INSERT INTO orders (id, qty) VALUES ('a', 'many');")
+
+
+def test_star_on_a_windowed_table_push_query_includes_the_window_bounds(engine: Engine) -> None:
+    engine.execute(ORDERS)
+    engine.execute("CREATE TABLE counts AS SELECT id, COUNT(*) AS n FROM orders "
+                   "WINDOW TUMBLING (SIZE 10 SECONDS) GROUP BY id;")
+    [res] = engine.execute("SELECT * FROM counts EMIT CHANGES;")
+    assert [name for name, _ in res.data.columns] == ["ID", "WINDOWSTART", "WINDOWEND", "N"]
+    res.data.close()
+
+
+def test_star_keeps_header_columns_where_they_were_declared(engine: Engine) -> None:
+    engine.execute("CREATE STREAM h (k INT KEY, hdr BYTES HEADER('abc'), text STRING) "
+                   "WITH (kafka_topic='h', value_format='JSON', partitions=1);")
+    [res] = engine.execute("SELECT * FROM h EMIT CHANGES;")
+    assert [name for name, _ in res.data.columns] == ["K", "HDR", "TEXT"]
+    res.data.close()

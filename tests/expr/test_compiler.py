@@ -161,3 +161,11 @@ def test_operands_are_evaluated_once() -> None:
     code, _, _ = compile_expr("LEN(S) + LEN(S)")
     # each operand appears once in the generated code, bound through a walrus temporary
     assert code.count(":=") == 2
+
+
+def test_arithmetic_on_a_bare_null_is_rejected_like_ksqldb() -> None:
+    with pytest.raises(KsqlTypeError, match=r"Arithmetic on types INTEGER and null are not supported"):
+        compile_expr("1 + NULL")
+    with pytest.raises(KsqlTypeError, match=r"Arithmetic on types null and null are not supported"):
+        compile_expr("NULL * NULL")
+    assert value("CAST(NULL AS INT) + 1") is None  # a typed NULL is fine
