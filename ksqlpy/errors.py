@@ -37,6 +37,12 @@ class KsqlTypeError(KsqlStatementError):
     """An expression does not type-check."""
 
 
+class KsqlExpressionError(KsqlError):
+    """An expression ksqlDB rejects with a plain (not statement) error, e.g. arithmetic on a bare NULL."""
+
+    error_code = 40000
+
+
 class KsqlRuntimeError(KsqlError):
     """Something failed while executing a valid statement."""
 

@@ -15,7 +15,7 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy import types as T
-from ksqlpy.errors import KsqlStatementError, KsqlTypeError
+from ksqlpy.errors import KsqlExpressionError, KsqlStatementError, KsqlTypeError
 from ksqlpy.expr import casts
 from ksqlpy.expr.coercion import CoercionMixin
 from ksqlpy.expr.compiled import Binding, Compiled, Scope, is_simple
@@ -172,8 +172,8 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
         if isinstance(ta, T.NullType) or isinstance(tb, T.NullType):
             # ksqlDB rejects arithmetic on a bare NULL instead of typing it from the other side
             names = ["null" if isinstance(t, T.NullType) else str(t) for t in (ta, tb)]
-            raise KsqlTypeError(f"Error processing expression: {_sql(node)}. Arithmetic on types {names[0]} and "
-                                f"{names[1]} are not supported.")
+            raise KsqlExpressionError(f"Error processing expression: {_sql(node)}. Arithmetic on types {names[0]} "
+                                      f"and {names[1]} are not supported.")
         if op == "+" and ta == T.STRING and tb == T.STRING:
             return Compiled(self._guard([a, b], "{0} + {1}"), T.STRING)
         if not (T.is_numeric(ta) and T.is_numeric(tb)):

@@ -286,7 +286,14 @@ class RestRunner:
                 raise Done(SKIPPED, f"no source over input topic {topic}")
             keys = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") == "KEY"]
             values = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") is None]
-            kc, vc = codec(desc["keyFormat"], keys), codec(desc["valueFormat"], values)
+            registry = None
+            if {desc["keyFormat"], desc["valueFormat"]} & {"AVRO", "JSON_SR"}:
+                from ksqlpy.schema_registry import EmbeddedSchemaRegistry
+
+                # the server's registry lives on its log: read the schemas its statements registered
+                registry = EmbeddedSchemaRegistry(self.log)
+            kc = codec(desc["keyFormat"], keys, registry=registry, topic=topic, is_key=True)
+            vc = codec(desc["valueFormat"], values, registry=registry, topic=topic)
             records = []
             for r in group:
                 key = kc.encode(r.key)

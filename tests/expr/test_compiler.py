@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from ksqlpy import types as T
-from ksqlpy.errors import KsqlStatementError, KsqlTypeError
+from ksqlpy.errors import KsqlExpressionError, KsqlStatementError, KsqlTypeError
 from ksqlpy.expr.compiler import Binding, ExprCompiler, Scope
 from ksqlpy.grammar import parse_expression
 
@@ -164,8 +164,8 @@ def test_operands_are_evaluated_once() -> None:
 
 
 def test_arithmetic_on_a_bare_null_is_rejected_like_ksqldb() -> None:
-    with pytest.raises(KsqlTypeError, match=r"Arithmetic on types INTEGER and null are not supported"):
+    with pytest.raises(KsqlExpressionError, match=r"Arithmetic on types INTEGER and null are not supported"):
         compile_expr("1 + NULL")
-    with pytest.raises(KsqlTypeError, match=r"Arithmetic on types null and null are not supported"):
+    with pytest.raises(KsqlExpressionError, match=r"Arithmetic on types null and null are not supported"):
         compile_expr("NULL * NULL")
     assert value("CAST(NULL AS INT) + 1") is None  # a typed NULL is fine
