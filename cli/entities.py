@@ -87,13 +87,13 @@ def json_value(value: Any, sql_type: Any = None) -> Any:
     if isinstance(value, bool):
         return value
     if isinstance(value, int) and name in ("TIMESTAMP", "DATE", "TIME"):
-        from ksqlpy.functions import javatime
+        from ksqlpy.functions import isotime
 
         if name == "TIMESTAMP":
-            return javatime.format_timestamp_iso(value)
+            return isotime.format_timestamp_iso(value)
         if name == "DATE":
-            return javatime.format_date_iso(value)
-        return javatime.format_time_iso(value)
+            return isotime.format_date_iso(value)
+        return isotime.format_time_iso(value)
     if isinstance(value, (bytes, bytearray, memoryview)):
         return base64.b64encode(bytes(value)).decode("ascii")
     if isinstance(value, decimal.Decimal):

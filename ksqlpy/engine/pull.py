@@ -254,7 +254,7 @@ def _expand_star(select: list[A.SelectItem], src: Source) -> list[A.SelectItem]:
 
 def _iso_literals(where: exp.Expression) -> exp.Expression:
     """``WINDOWSTART >= '2020-02-23T23:45'`` -> epoch milliseconds (UTC unless the text has a zone)."""
-    from ksqlpy.functions.javatime import parse_timestamp_iso
+    from ksqlpy.functions.isotime import parse_timestamp_iso
 
     def fix(node: exp.Expression) -> exp.Expression:
         if isinstance(node, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between)):

@@ -21,9 +21,9 @@ _DAY_MS = 86_400_000
 
 
 def _temporal():  # type: ignore[no-untyped-def]
-    from ksqlpy.functions import javatime
+    from ksqlpy.functions import isotime
 
-    return javatime
+    return isotime
 
 
 def _parse_int(s: str) -> int:

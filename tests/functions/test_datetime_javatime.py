@@ -4,22 +4,24 @@ from __future__ import annotations
 
 import pytest
 
-from ksqlpy.functions.javatime import (
-    DateTimeError,
-    civil_from_days,
-    compile_pattern,
+from ksqlpy.functions.isotime import (
     date_to_timestamp,
-    days_from_civil,
     format_date_iso,
     format_time_iso,
     format_timestamp_iso,
     parse_date_iso,
     parse_time_iso,
     parse_timestamp_iso,
-    timestamp_formatter,
-    timestamp_parser,
     timestamp_to_date,
     timestamp_to_time,
+)
+from ksqlpy.functions.javatime import (
+    DateTimeError,
+    civil_from_days,
+    compile_pattern,
+    days_from_civil,
+    timestamp_formatter,
+    timestamp_parser,
     zone_of,
 )
 
