@@ -55,7 +55,6 @@ from ksqlpy.functions.registry import Resolved, ScalarFunction, TableFunction
 from ksqlpy.types import (
     DATE,
     NULL,
-    NUMERIC_ORDER,
     PRIMITIVES_BY_NAME,
     STRING,
     TIME,
@@ -654,43 +653,9 @@ def udtf(
     *,
     overloads: Sequence[OverloadSpec],
     category: str = "TABLE",
-    description: str = "",
-    null_on_null: bool = False,
-    deterministic: bool = True,
-    display_name: str | None = None,
+    **options: Any,
 ) -> SignatureTableFunction:
-    """Declare a table function: each overload's impl returns a list of output values."""
-    return SignatureTableFunction(
-        name,
-        overloads,
-        category=category,
-        description=description,
-        null_on_null=null_on_null,
-        deterministic=deterministic,
-        display_name=display_name,
-    )
+    """Declare a table function: each overload's impl returns a list of output values (options as ``udf``)."""
+    return SignatureTableFunction(name, overloads, category=category, **options)
 
 
-def numeric_rank(t: SqlType) -> int:
-    """Position in the INT -> BIGINT -> DECIMAL -> DOUBLE widening order (-1 if not numeric)."""
-    return NUMERIC_ORDER.get(t.name, -1)
-
-
-__all__ = [
-    "FunctionError",
-    "Match",
-    "Overload",
-    "Pattern",
-    "SignatureFunction",
-    "SignatureTableFunction",
-    "args_str",
-    "numeric_rank",
-    "parse_params",
-    "parse_pattern",
-    "select_overload",
-    "substitute",
-    "try_overload",
-    "type_of",
-    "udf",
-    "udtf",
-]
