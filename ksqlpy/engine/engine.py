@@ -56,6 +56,10 @@ class Engine:
         self.query_counter = 0
         self.transient_counter = 0
         self.lock = threading.RLock()
+        from ksqlpy.engine.pull_cache import PullCache
+
+        self.pull_cache = PullCache()  # prepared key lookups (pull_cache.py)
+        self.generation = 0  # moved on by every statement that may change what a prepared lookup used
         self._runner: threading.Thread | None = None
         self._stop = threading.Event()
 
@@ -84,6 +88,12 @@ class Engine:
                 ) -> list[StatementResult]:
         """Run every statement of ``sql`` in order; raises the first statement's error. ``run`` replaces
         ``execute_statement`` (e.g. to record statements in the command topic)."""
+        if run is None and not properties:
+            from ksqlpy.engine.pull_cache import run_cached
+
+            hit = run_cached(self, sql)  # a repeated key lookup: no parsing, analysis or compiling
+            if hit is not None:
+                return [hit[0]]
         run = run or self.execute_statement
         results = []
         # variables defined by an earlier statement apply to later ones: parse one at a time, padded so
@@ -110,16 +120,23 @@ class Engine:
 
             if runs_unlocked(self, stmt):  # a key lookup must not wait for the runner's batches
                 return run_unlocked(S.dispatch, self, stmt)  # type: ignore[no-any-return]
+        from ksqlpy.engine.pull_cache import changes_catalog
+
+        changes = changes_catalog(stmt)
         with self.lock:
-            self.catalog.config = {**self.effective_properties(), **(properties or {})}  # type: ignore[attr-defined]
-            if properties:
-                saved = dict(self.session_properties)
-                self.session_properties.update(properties)
-                try:
-                    return S.dispatch(self, stmt)
-                finally:
-                    self.session_properties = saved
-            return S.dispatch(self, stmt)
+            self.generation += changes  # before and after: a lookup prepared meanwhile is voided either way
+            try:
+                self.catalog.config = {**self.effective_properties(), **(properties or {})}  # type: ignore[attr-defined]
+                if properties:
+                    saved = dict(self.session_properties)
+                    self.session_properties.update(properties)
+                    try:
+                        return S.dispatch(self, stmt)
+                    finally:
+                        self.session_properties = saved
+                return S.dispatch(self, stmt)
+            finally:
+                self.generation += changes
 
     # ------------------------------------------------------------------ queries
     def next_query_id(self, kind: str, sink: str | None) -> str:

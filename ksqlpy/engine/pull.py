@@ -42,7 +42,12 @@ def runs_unlocked(engine: Engine, stmt: A.Statement) -> bool:
         return False
     name = getattr(stmt.query.source, "name", None)
     src = engine.catalog.source(name) if isinstance(name, str) else None
-    if src is None or src.kind != "TABLE":
+    return src is not None and table_runs_unlocked(engine, src)
+
+
+def table_runs_unlocked(engine: Engine, src: Source) -> bool:
+    """Whether pull queries on ``src`` may read committed state without the lock (see ``runs_unlocked``)."""
+    if src.kind != "TABLE":
         return False
     return any(q.sink_name == src.name and getattr(q, "materialization", None) is not None and q.tasks
                and q.state == "RUNNING" for q in list(engine.queries.values()))
@@ -133,8 +138,9 @@ def _pull_stream(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------- tables
 def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[str, Any]:
     from ksqlpy.analysis.query import analyze_query
-    from ksqlpy.engine.materialized import materialization_for
+    from ksqlpy.engine.pull_cache import remember
 
+    generation = engine.generation  # read first: a statement changing the catalog meanwhile voids the entry
     q = copy.copy(stmt.query)
     q.select = _expand_star(q.select, src)
     if q.where is not None:
@@ -157,6 +163,27 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     for i, name in enumerate(given):
         if name is not None and name in given[:i] and i < len(plan.value):
             raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {plan.value[i].type}")
+    mat = queryable(engine, src)
+    size = src.windowed.size_ms if src.windowed is not None else None
+    lookup = plan_where(q.where, src.key_columns, window_size=size, windowed=src.windowed is not None,
+                        scan_enabled=_flag(engine, "ksql.query.pull.table.scan.enabled"),
+                        range_enabled=_flag(engine, "ksql.query.pull.range.scan.enabled"))
+    candidates: Any = mat.scan() if lookup is None else fetch(mat, lookup.keys, src)
+    rows = evaluate_rows(engine, compile_rows(plan, plan.where), candidates, q.limit)
+    remember(engine, stmt, src, plan, generation)
+    return result_of(plan, src, rows)
+
+
+def result_of(plan: Any, src: Source, rows: list[tuple]) -> dict[str, Any]:
+    """A table pull query's answer (see ``pull_result``)."""
+    return {"columns": [(c.name, c.type) for c in plan.value], "rows": rows, "keys": _key_names(plan, src)}
+
+
+def queryable(engine: Engine, src: Source) -> Any:
+    """The table's materialization - its committed view when this thread runs without the engine lock -
+    or ksqlDB's error for a table no query materializes."""
+    from ksqlpy.engine.materialized import materialization_for
+
     mat = materialization_for(engine, src)
     if mat is not None and getattr(_unlocked, "on", False):
         mat = mat.committed()
@@ -164,24 +191,21 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
         raise KsqlStatementError(f"The `{src.name}` table isn't queryable. To derive a queryable table, you can do "
                                  f"'CREATE TABLE QUERYABLE_{src.name} AS SELECT * FROM {src.name}'. See "
                                  "https://cnfl.io/queries for more info.")
-    size = src.windowed.size_ms if src.windowed is not None else None
-    lookup = plan_where(q.where, src.key_columns, window_size=size, windowed=src.windowed is not None,
-                        scan_enabled=_flag(engine, "ksql.query.pull.table.scan.enabled"),
-                        range_enabled=_flag(engine, "ksql.query.pull.range.scan.enabled"))
-    if lookup is None:
-        candidates: Any = mat.scan()
-    else:
-        seen: set[str] = set()
-        found = []
-        for key, lo, hi in lookup.keys:
-            for row, ts in mat.lookup(key, lo, hi):
-                ident = repr(row[: len(src.key_columns)] + ((row[-2], row[-1]) if src.windowed is not None else ()))
-                if ident not in seen:
-                    seen.add(ident)
-                    found.append((row, ts))
-        candidates = found
-    rows = _evaluate(engine, plan, candidates, q.limit)
-    return {"columns": [(c.name, c.type) for c in plan.value], "rows": rows, "keys": _key_names(plan, src)}
+    return mat
+
+
+def fetch(mat: Any, keys: list[tuple[tuple, int | None, int | None]], src: Source) -> list[tuple[tuple, int]]:
+    """The rows of ``keys`` (each with its window-start range), each row once, in lookup order."""
+    seen: set[str] = set()
+    found = []
+    n_keys, windowed = len(src.key_columns), src.windowed is not None
+    for key, lo, hi in keys:
+        for row, ts in mat.lookup(key, lo, hi):
+            ident = repr(row[:n_keys] + ((row[-2], row[-1]) if windowed else ()))
+            if ident not in seen:
+                seen.add(ident)
+                found.append((row, ts))
+    return found
 
 
 def _flag(engine: Engine, name: str) -> bool:
@@ -201,14 +225,18 @@ def _where_error(e: KsqlError, q: A.Query, engine: Engine) -> bool:
     return True
 
 
-def _evaluate(engine: Engine, plan: Any, candidates: Any, limit: int | None) -> list[tuple]:
-    """Run the compiled WHERE + projection over materialized rows."""
+def compile_rows(plan: Any, where: exp.Expression | None) -> Any:
+    """The query's WHERE (None: none) and projection compiled over the table's materialized rows."""
     from ksqlpy.plan.codegen import StageSpec, build_stateless
 
-    pipeline = build_stateless(StageSpec(
-        input_schema=plan.input_schema, alias=plan.alias, where=plan.where, rekey_exprs=None,
+    return build_stateless(StageSpec(
+        input_schema=plan.input_schema, alias=plan.alias, where=where, rekey_exprs=None,
         projection_schema=plan.input_schema, table_functions=plan.table_functions, outputs=[plan.value],
         custom_types=plan.custom_types))
+
+
+def evaluate_rows(engine: Engine, pipeline: Any, candidates: Any, limit: int | None) -> list[tuple]:
+    """Run a compiled WHERE + projection (``compile_rows``) over materialized rows."""
     out: list[tuple] = []
 
     def err(i: int, what: str, e: BaseException) -> None:
