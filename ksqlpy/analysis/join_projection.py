@@ -3,7 +3,8 @@
 ksqlDB's rules, which this module reproduces:
 
 - ``*`` is the synthetic key column (if the join has one) followed by every source's key and value
-  columns, each named ``ALIAS_COL``; ``alias.*`` is that source's columns. With PARTITION BY, ``*`` is
+  columns, each named ``ALIAS_COL`` (a re-keyed windowed source's WINDOWSTART/WINDOWEND after its key);
+  ``alias.*`` is that source's columns. With PARTITION BY, ``*`` is
   every column of the joined row (pseudo columns included), as ksqlDB expands it there.
 - A plain column reference is named ``COL`` when no other source has a column of that name, else
   ``ALIAS_COL``.
@@ -65,8 +66,15 @@ def expand_stars(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: l
                     out.append((exp.column(k.column), k.column, False))
         for lf in chosen:
             src = lf.source
-            for c in src.key_columns + [c for c in src.columns if not c.key]:
+            for c in src.key_columns:
                 out.append((exp.column(c.name, table=lf.alias), f"{lf.alias}_{c.name}", False))
+            if lf.repartitioned and src.windowed is not None:
+                # re-keying moves a windowed source's bounds into its value, where ``*`` sees them
+                for bound in ("WINDOWSTART", "WINDOWEND"):
+                    out.append((exp.column(bound, table=lf.alias), f"{lf.alias}_{bound}", False))
+            for c in src.columns:
+                if not c.key:
+                    out.append((exp.column(c.name, table=lf.alias), f"{lf.alias}_{c.name}", False))
     return out
 
 

@@ -32,6 +32,7 @@ JOIN_TEXT = {"INNER": "[INNER] JOIN", "LEFT": "LEFT [OUTER] JOIN", "RIGHT": "RIG
              "FULL": "[FULL] OUTER JOIN"}
 DAY_MS = 24 * 3600 * 1000
 KEY_PREFIX = "$JOIN_KEY"
+SR_KEY_FORMATS = frozenset({"AVRO", "JSON_SR", "PROTOBUF"})
 
 
 @dataclass
@@ -217,7 +218,12 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
         _check_windows(left, right)
     rep_left = flavor in ("STREAM_STREAM", "STREAM_TABLE") and not left_keyed
     rep_right = flavor == "STREAM_STREAM" and not right_keyed
-    if flavor != "FOREIGN_KEY" and not rep_left and not rep_right and left.key_format != right.key_format:
+    # A source whose key format is schema-registry-enabled is always re-keyed, as ksqlDB does: the key
+    # schema registered for its topic need not be the one the join writes, even for the same key type.
+    forced_left = flavor != "FOREIGN_KEY" and isinstance(left.node, JoinLeaf) and left.key_format[0] in SR_KEY_FORMATS
+    forced_right = flavor != "FOREIGN_KEY" and right.key_format[0] in SR_KEY_FORMATS
+    if (flavor != "FOREIGN_KEY" and not (rep_left or rep_right or forced_left or forced_right)
+            and left.key_format != right.key_format):
         rep_right = True  # co-partition: the right side is re-keyed into the left side's key format
     if (rep_left or rep_right) and (left.windowed is not None or right.windowed is not None):
         raise KsqlStatementError("Implicit repartitioning of windowed sources is not supported. "
@@ -227,6 +233,10 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
             f"Can't join `{left.name}` with `{right.name}` since the number of partitions don't match. "
             f"`{left.name}` partitions = {left.partitions}; `{right.name}` partitions = {right.partitions}. "
             "Please repartition either one so that the number of partitions match.")
+    rep_left, rep_right = rep_left or forced_left, rep_right or forced_right
+    if rep_left and isinstance(left.node, JoinLeaf):
+        left.node.repartitioned = True
+    right_leaf.repartitioned = rep_right
     if rep_left and rep_right:
         fmt = left.key_format if left.key_format[0] != "NONE" else (
             right.key_format if right.key_format[0] != "NONE" else ("DELIMITED", None, None))

@@ -117,6 +117,7 @@ class JoinLeaf:
     index: int  # position among the join's sources, left to right
     columns: list[SchemaColumn]  # the block: value/header columns, pseudo columns, window, key columns
     offset: int = 0  # where the block starts in the joined row (after the join key columns)
+    repartitioned: bool = False  # re-keyed through an internal topic (a windowed one's bounds become values)
 
 
 @dataclass

@@ -6,9 +6,10 @@ The join tree is cut into sub-topologies at every internal topic, as ksqlDB's Ka
   ``<app>-[L_]Join-left-repartition`` / ``-Join-right-repartition`` (stream-stream) or
   ``-Join-repartition`` (the stream of a stream-table join), keyed by the join key in the join's key
   format, so both sides of every join meet in the task of the same partition;
-- a table side in another key format is re-keyed through ``-RightSourceKeyed-SelectKey-repartition``
-  and materialized as ``-RightSourceKeyed-Materialize``; otherwise tables are materialized as
-  ``-KafkaTopic_Left|Right-Reduce``;
+- a table side in another key format, or whose key format is schema-registry-enabled (AVRO, JSON_SR,
+  PROTOBUF: ksqlDB always re-keys those sources), is re-keyed through ``-Left|RightSourceKeyed-SelectKey-
+  repartition`` and materialized as ``-Left|RightSourceKeyed-Materialize``; otherwise tables are
+  materialized as ``-KafkaTopic_Left|Right-Reduce``;
 - a foreign-key join is two sub-topologies talking through subscription and response topics.
 
 Each sub-topology runs one ``JoinTask`` per partition; ``L_`` prefixes the names of nested joins.
@@ -104,6 +105,7 @@ class _Builder:
         self.topics: list[str] = []
         self.counter = 0  # Kafka Streams' generated-name index (store names of stream-stream joins)
         self.custom = plan.custom_types
+        self.window_size = _time_window_size(plan)
 
     # ------------------------------------------------------------------ helpers
     def sub(self, partitions: int) -> _Sub:
@@ -210,8 +212,13 @@ class _Builder:
         slot = len(sub.wiring)  # the operator is created before anything feeding it
         to_left: Callable[[TaskContext], Emit] = lambda ctx: ctx.ops[me].on_left  # noqa: E731
         to_right: Callable[[TaskContext], Emit] = lambda ctx: ctx.ops[me].on_right  # noqa: E731
+        table_rekey = node.flavor == "STREAM_TABLE" and node.repartition_right
+        if table_rekey:
+            # Kafka Streams builds a re-keyed table (source, select key, repartition, materialize: 12
+            # generated names) before the stream side, which shifts the stream side's store names.
+            self.counter += 12
         self.left_input(node, sub, to_left, key_bytes)
-        self.right_input(node, sub, to_right, key_bytes)
+        self.right_input(node, sub, to_right, key_bytes, counted=table_rekey)
 
         if node.flavor == "STREAM_STREAM":
             self.counter += 4
@@ -235,8 +242,9 @@ class _Builder:
                 ctx.ops[me] = op
         else:
             rname = f"{node.context}{_table_store(node)}"
-            lname = (f"{node.context}KafkaTopic_Left-Reduce" if isinstance(node.left, JoinLeaf)
-                     else f"{node.context}Join-Left-Materialize")
+            lname = (f"{node.context}Join-Left-Materialize" if not isinstance(node.left, JoinLeaf)
+                     else f"{node.context}LeftSourceKeyed-Materialize" if node.repartition_left
+                     else f"{node.context}KafkaTopic_Left-Reduce")
 
             def make(ctx: TaskContext) -> None:
                 op = TableTableJoin(node, TableStore(ctx.store(lname, self.changelog(lname))),
@@ -261,13 +269,15 @@ class _Builder:
     def left_input(self, node: JoinNode, sub: _Sub, target: Callable[[TaskContext], Emit],
                    key_bytes: Callable[[tuple], bytes]) -> None:
         left = node.left
-        key_fn = key_function(node.left_exprs, _row_columns(left), self.custom, _window_at(left))
+        key_fn = key_function(node.left_exprs, _row_columns(left), self.custom, _window_at(left), self.window_size)
         if isinstance(left, JoinLeaf):
             self.counter += 2
             if node.repartition_left:
-                suffix = "Join-left-repartition" if node.flavor == "STREAM_STREAM" else "Join-repartition"
+                table = node.flavor == "TABLE_TABLE"
+                suffix = ("LeftSourceKeyed-SelectKey-repartition" if table else
+                          "Join-left-repartition" if node.flavor == "STREAM_STREAM" else "Join-repartition")
                 topic = self.topic(f"{node.context}{suffix}", sub.partitions)
-                self.repartition_source(left, key_fn, topic, key_bytes, table=False)
+                self.repartition_source(left, key_fn, topic, key_bytes, table=table)
                 self.internal_input(sub, topic, target)
                 self.counter += 4
             else:
@@ -285,17 +295,18 @@ class _Builder:
             self.node(left, sub, target)
 
     def right_input(self, node: JoinNode, sub: _Sub, target: Callable[[TaskContext], Emit],
-                    key_bytes: Callable[[tuple], bytes]) -> None:
+                    key_bytes: Callable[[tuple], bytes], *, counted: bool = False) -> None:
+        """``counted``: the generated names of this side were already counted (built first)."""
         right = node.right
-        key_fn = key_function(node.right_exprs, right.columns, self.custom, _window_at(right))
+        key_fn = key_function(node.right_exprs, right.columns, self.custom, _window_at(right), self.window_size)
         table = right.source.kind == "TABLE"
-        self.counter += 2
+        self.counter += 0 if counted else 2
         if node.repartition_right:
             name = "RightSourceKeyed-SelectKey-repartition" if table else "Join-right-repartition"
             topic = self.topic(f"{node.context}{name}", sub.partitions)
             self.repartition_source(right, key_fn, topic, key_bytes, table=table)
             self.internal_input(sub, topic, target)
-            self.counter += 4
+            self.counter += 0 if counted else 4
         else:
             make = self.source_channel(right, key_fn, target, table)
             sub.wiring.append(lambda ctx: ctx.channels.append(make(ctx)))
@@ -373,6 +384,18 @@ class _Builder:
         right_sub.wiring.append(lambda ctx: ctx.channels.append(
             self.internal_channel(sub_topic, lambda c: c.ops[me].on_subscription)(ctx)))
         self.counter += 30
+
+
+def _time_window_size(plan: QueryPlan) -> int | None:
+    """The size of the left-most source's time window: the window end of every join key (None: session
+    windows, whose keys carry their own end, or no windows)."""
+    join = plan.join
+    if join is None:
+        return None
+    w = join.root.leaves[0].source.windowed
+    if w is None or w.type.upper() == "SESSION" or not w.size_ms:
+        return None
+    return int(w.size_ms)
 
 
 def _table_store(node: JoinNode) -> str:

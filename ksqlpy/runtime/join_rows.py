@@ -36,10 +36,11 @@ def block_builder(source: Source) -> Callable[[tuple, int, int, int], tuple]:
 
 
 def key_function(exprs: list[exp.Expression], columns: list[SchemaColumn], custom_types: dict[str, SqlType],
-                 window_at: int | None = None) -> KeyFn:
+                 window_at: int | None = None, window_size: int | None = None) -> KeyFn:
     """``fn(row) -> key tuple`` (None if any part is NULL) for join-key expressions over a row whose
     columns are ``columns``; ``window_at``: index of WINDOWSTART in the row (windowed keys carry it and
-    WINDOWEND)."""
+    WINDOWEND). ``window_size``: time windows are identified by their start only (as Kafka Streams'
+    time-windowed key bytes are), so the end is start + the join's window size on both sides."""
     scope = Scope()
     for i, c in enumerate(columns):
         scope.columns[c.name] = Binding(f"r[{i}]", c.type)
@@ -47,7 +48,8 @@ def key_function(exprs: list[exp.Expression], columns: list[SchemaColumn], custo
     comp = ExprCompiler(scope, consts, custom_types=custom_types)
     codes = [comp.compile(e).code for e in exprs]
     if window_at is not None:
-        codes += [f"r[{window_at}]", f"r[{window_at + 1}]"]
+        end = f"r[{window_at + 1}]" if window_size is None else f"r[{window_at}] + {int(window_size)}"
+        codes += [f"r[{window_at}]", end]
     names = [f"_k{i}" for i in range(len(codes))]
     body = ", ".join(f"({n} := {c})" for n, c in zip(names, codes, strict=True))
     null_check = " or ".join(f"{n} is None" for n in names[: len(exprs)])
