@@ -15,7 +15,7 @@ from ksqlpy.grammar.ast import ColumnDef, CreateSource, TypeName
 
 KNOWN_FORMATS = {"KAFKA", "JSON", "DELIMITED", "NONE", "AVRO", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR"}
 SCHEMA_REGISTRY_FORMATS = {"AVRO", "PROTOBUF", "JSON_SR"}
-UNSUPPORTED_FORMATS = {"PROTOBUF"}  # schema-registry formats without a serde yet
+UNSUPPORTED_FORMATS: set[str] = set()  # formats known by name but without a serde
 SUPPORTED_FORMATS = {"KAFKA", "JSON", "DELIMITED", "NONE"}
 
 SOURCE_PROPERTIES = {
