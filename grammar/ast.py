@@ -44,6 +44,11 @@ Expression contract (what the analyzer relies on):
 
 Durations (WINDOW, WITHIN, GRACE PERIOD, RETENTION, ASSERT TIMEOUT) are converted to milliseconds.
 
+Positions: column references (``exp.Column``) and calls (``FunctionCall``) carry where they start in the
+submitted text in their sqlglot meta (``meta['line']``, ``meta['col']``, 1-based); ``ColumnDef`` and
+``SourceRef`` in ``line``/``column``, ``InsertInto``'s target in ``target_line``/``target_column``.
+``ksqlpy.errors.at(node, message)`` prefixes a semantic error with ksqlDB's ``Line: n, Col: m: ``.
+
 Statement conventions (what the parser fills in):
 
 - Names of sources, columns, aliases, types, query ids (TERMINATE/PAUSE/RESUME/EXPLAIN) and
@@ -152,12 +157,16 @@ class ColumnDef:
     primary_key: bool = False  # PRIMARY KEY was written
     headers: bool = False  # HEADERS: all headers as ARRAY<STRUCT<KEY STRING, VALUE BYTES>>
     header_key: str | None = None  # HEADER('k')
+    line: int = field(default=0, compare=False)  # where the name was written (0: not parsed from text)
+    column: int = field(default=0, compare=False)
 
 
 @dataclass
 class SourceRef:
     name: str
     alias: str | None = None
+    line: int = field(default=0, compare=False)  # where the name was written (0: not parsed from text)
+    column: int = field(default=0, compare=False)
 
 
 @dataclass
@@ -239,6 +248,8 @@ class InsertInto(Statement):
     target: str
     properties: Properties
     query: Query
+    target_line: int = field(default=0, kw_only=True, compare=False)  # where the target name was written
+    target_column: int = field(default=0, kw_only=True, compare=False)
 
 
 @dataclass

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, NoReturn
+from typing import Any, NoReturn, TypeVar
 
+from sqlglot import exp
 from sqlglot.parser import Parser
 from sqlglot.tokens import Token, TokenType
 
@@ -22,6 +23,7 @@ from .keywords import RESERVED, WINDOW_UNITS_MS
 _NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _QUOTED = (TokenType.STRING, TokenType.IDENTIFIER)
 _LONG_MAX = 2**63 - 1
+_E = TypeVar("_E", bound=exp.Expression)
 
 
 class TokenParser(Parser):
@@ -74,16 +76,25 @@ class TokenParser(Parser):
 
     # ------------------------------------------------------------------ errors
 
-    def error(self, message: str, token: Token | None = None) -> KsqlParseError:
-        """A parse error located at ``token`` (default: the current token, or the statement's end)."""
+    def error(self, message: str, token: Token | None = None, *, located: bool = False) -> KsqlParseError:
+        """A parse error located at ``token`` (default: the current token, or the statement's end).
+
+        ``located``: an error about well-formed text (ksqlDB's AST builder), worded ``Line: L, Col: C:``.
+        """
         token = token if token is not None else self._curr
         if not token:
             token = self.end_token
         if token:
-            return error_at(self.positions, token.start, message, token_text(token))
+            return error_at(self.positions, token.start, message, token_text(token), located=located)
         last = self._tokens[-1] if self._tokens else None
         offset = last.end + 1 if last else 0
         return error_at(self.positions, offset, message, token_text(None))
+
+    def literal_error(self, message: str, token: Token) -> KsqlParseError:
+        """A bad literal, at the column ksqlDB prints for it: its AST builder turns a 1-based node location
+        into a ParsingException, which adds one again, so ksqlDB's column is one past the literal's start.
+        We print the same position a ksqlDB user sees (a literal is never empty: start + 1 is on its line)."""
+        return error_at(self.positions, token.start + 1, message, token_text(token), prepared=True)
 
     def syntax_error(self, expected: str | None = None, token: Token | None = None) -> KsqlParseError:
         token = token if token is not None else self._curr
@@ -94,6 +105,20 @@ class TokenParser(Parser):
         """sqlglot's own error hook: re-worded the ksqlDB way and raised at once."""
         expected = message[len("Expecting ") :] if message.startswith("Expecting ") else None
         raise self.syntax_error(f"'{expected}'" if expected else None, token or self._curr)
+
+    # ------------------------------------------------------------------ positions
+
+    def line_col(self, token: Token) -> tuple[int, int]:
+        """1-based (line, column) of ``token`` in the submitted text."""
+        return self.positions.line_col(token.start)
+
+    def place(self, node: _E, token: Token) -> _E:
+        """Record where ``node`` starts, so later (semantic) errors can say ``Line: n, Col: m``."""
+        line, col = self.positions.line_col(token.start)
+        meta = node.meta
+        meta["line"] = line
+        meta["col"] = col
+        return node
 
     # ------------------------------------------------------------------ identifiers
 
@@ -145,12 +170,12 @@ class TokenParser(Parser):
         text = token.text
         sign = "-" if negative else ""
         if not _NUMBER.fullmatch(text):
-            raise self.error(f"Invalid numeric literal: {sign}{text}", token)
+            raise self.literal_error(f"Invalid numeric literal: {sign}{text}", token)
         if text.isdigit():
             if int(text) > _LONG_MAX + (1 if negative else 0):
-                raise self.error(f"Invalid numeric literal: {sign}{text}", token)
+                raise self.literal_error(f"Invalid numeric literal: {sign}{text}", token)
         elif ("e" in text or "E" in text) and math.isinf(float(text)):
-            raise self.error(f"Number overflows DOUBLE: {sign}{text}", token)
+            raise self.literal_error(f"Number overflows DOUBLE: {sign}{text}", token)
         self._advance()
         return sign + text
 

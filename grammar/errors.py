@@ -46,9 +46,10 @@ def token_text(token: Token | None) -> str:
     return token.text
 
 
-def error_at(positions: Positions, offset: int, message: str, token: str | None) -> KsqlParseError:
+def error_at(positions: Positions, offset: int, message: str, token: str | None, *,
+             located: bool = False, prepared: bool = False) -> KsqlParseError:
     line, column = positions.line_col(offset)
-    return KsqlParseError(message, line, column, token)
+    return KsqlParseError(message, line, column, token, located=located, prepared=prepared)
 
 
 SYNTAX_ERROR = "Syntax Error"
@@ -57,14 +58,22 @@ SYNTAX_ERROR = "Syntax Error"
 def syntax_message(found: str, expected: str | None = None) -> str:
     """ksqlDB's wording: a ``Syntax Error`` line, then ANTLR-like detail on the next line.
 
-    ``line 1:10: Syntax Error`` / ``mismatched input 'FORM' expecting 'FROM'``; without an expectation
-    the detail is ``Syntax error at or near 'X'``.
+    ``line 1:10: Syntax Error`` / ``Expecting 'FROM'`` (ksqlDB names what it expected, the position
+    names the culprit); without an expectation the detail is ``Syntax error at or near 'X'``. A
+    statement's error ends with ``Statement: <its text>`` (added by the statement parser).
     """
     if expected:
-        return f"{SYNTAX_ERROR}\nmismatched input '{found}' expecting {expected}"
+        return f"{SYNTAX_ERROR}\nExpecting {expected}"
     return f"{SYNTAX_ERROR}\nSyntax error at or near '{found}'"
 
 
 def syntax_detail(detail: str) -> str:
     """A syntax error with a custom detail line (unknown statement, unterminated string...)."""
     return f"{SYNTAX_ERROR}\n{detail}"
+
+
+def with_statement(error: KsqlParseError, text: str) -> KsqlParseError:
+    """A syntax error of a statement, ending like ksqlDB's with ``Statement: <the statement's text>``."""
+    if not error.raw_message.startswith(SYNTAX_ERROR) or "\nStatement: " in error.raw_message:
+        return error
+    return KsqlParseError(f"{error.raw_message}\nStatement: {text}", error.line, error.column, error.token)

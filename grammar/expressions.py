@@ -21,6 +21,7 @@ from sqlglot.tokens import TokenType
 
 from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, StructConstructor
 from .base import TokenParser
+from .errors import syntax_detail
 from .keywords import CANONICAL_UNIT, RESERVED
 from .types import parse_type
 
@@ -217,6 +218,9 @@ class ExpressionParser(TokenParser):
         if token_type == _T.L_PAREN:
             self._advance()
             this = self.parse_expression()
+            if self._curr.token_type == _T.COMMA:
+                # ANTLR's single-token insertion: a ',' may follow the ')' that is missing here
+                raise self.error(syntax_detail("missing ')' at ','"))
             self.expect(_T.R_PAREN, ")")
             return this
         if token_type == _T.CASE:
@@ -241,7 +245,7 @@ class ExpressionParser(TokenParser):
             if bare and upper in RESERVED:
                 raise self.syntax_error()
             self._advance(2)
-            return self._parse_call(upper)
+            return self.place(self._parse_call(upper), token)
         if bare and upper == "ARRAY" and next_type == _T.L_BRACKET:
             self._advance(2)
             items = [] if self._curr.token_type == _T.R_BRACKET else self._parse_list(self.parse_expression)
@@ -250,8 +254,8 @@ class ExpressionParser(TokenParser):
         name = self.parse_identifier("an expression")
         if self._curr.token_type == _T.DOT and self.is_identifier(self._next):
             self._advance()
-            return _column(self.parse_identifier(), table=name)
-        return _column(name)
+            return self.place(_column(self.parse_identifier(), table=name), token)
+        return self.place(_column(name), token)
 
     def _parse_list(self, item: Callable[[], exp.Expression]) -> list[exp.Expression]:
         items = [item()]

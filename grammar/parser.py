@@ -12,8 +12,10 @@ from typing import ClassVar
 
 from sqlglot.tokens import Token, TokenType
 
+from ksqlpy.errors import KsqlParseError
+
 from .ast import Statement
-from .errors import Positions, syntax_detail
+from .errors import Positions, syntax_detail, with_statement
 from .expressions import ExpressionParser
 from .statements import STATEMENT_PARSERS, StatementParser
 
@@ -51,11 +53,16 @@ class KsqlParser(ExpressionParser):
         self, sql: str, positions: Positions, chunk: list[Token], semicolon: Token | None
     ) -> Statement:
         self.start(chunk, sql, positions, semicolon)
-        statement = self.parse_statement()
-        if self._curr:
-            raise self.syntax_error(None if semicolon is None else "';'")
         start = chunk[0].start
         end = (semicolon or chunk[-1]).end + 1
+        try:
+            statement = self.parse_statement()
+            if self._curr:
+                # text after a complete statement: ANTLR finds no viable alternative and ksqlDB prints
+                # no detail, only the position and the statement
+                raise self.error(syntax_detail(""))
+        except KsqlParseError as e:
+            raise with_statement(e, sql[start:end]) from None
         statement.text = sql[start:end]
         statement.line, statement.column = positions.line_col(start)
         return statement

@@ -84,7 +84,8 @@ def _token_after_next(p: ExpressionParser) -> TokenType | None:
 
 
 def _parse_source(p: ExpressionParser) -> SourceRef:
-    source = SourceRef(p.parse_identifier("a source name"))
+    line, column = p.line_col(p._curr)
+    source = SourceRef(p.parse_identifier("a source name"), line=line, column=column)
     if p.match_word("AS") or _implicit_alias_ahead(p):
         source.alias = p.parse_identifier("an alias")
     return source

@@ -15,7 +15,7 @@ from sqlglot.tokens import Token, TokenType
 
 from . import ast
 from .durations import DurationError, parse_duration_text
-from .errors import syntax_detail
+from .errors import syntax_detail, token_text
 from .query import parse_limit, parse_query
 from .types import parse_type
 
@@ -93,7 +93,8 @@ def _table_elements(p: KsqlParser, kind: str | None) -> list[ast.ColumnDef]:
 def parse_column_def(p: KsqlParser, kind: str | None) -> ast.ColumnDef:
     """``name type [KEY | PRIMARY KEY | HEADERS | HEADER('k')]``; ``kind`` checks KEY vs PRIMARY KEY."""
     name_token = p._curr
-    column = ast.ColumnDef(name=p.parse_identifier("a column name"), type=parse_type(p))
+    line, col = p.line_col(name_token)
+    column = ast.ColumnDef(name=p.parse_identifier("a column name"), type=parse_type(p), line=line, column=col)
     if p.match_word("PRIMARY", "KEY"):
         column.key = column.primary_key = True
     elif p.match_word("KEY"):
@@ -106,11 +107,11 @@ def parse_column_def(p: KsqlParser, kind: str | None) -> ast.ColumnDef:
         p.expect(TokenType.R_PAREN, ")")
     if kind == "TABLE" and column.key and not column.primary_key:
         raise p.error(
-            f"Column `{column.name}` is a 'KEY' column: please use 'PRIMARY KEY' for tables.", name_token
+            f"Column `{column.name}` is a 'KEY' column: please use 'PRIMARY KEY' for tables.", name_token, located=True
         )
     if kind == "STREAM" and column.primary_key:
         raise p.error(
-            f"Column `{column.name}` is a 'PRIMARY KEY' column: please use 'KEY' for streams.", name_token
+            f"Column `{column.name}` is a 'PRIMARY KEY' column: please use 'KEY' for streams.", name_token, located=True
         )
     return column
 
@@ -135,12 +136,15 @@ def _create_type(p: KsqlParser) -> ast.CreateType:
 
 def _insert(p: KsqlParser) -> ast.Statement:
     p.expect_word("INSERT", "INTO")
+    line, col = p.line_col(p._curr)
     target = p.parse_identifier("a source name")
     if p.match_word("WITH"):
         properties, _ = p.parse_properties()
-        return ast.InsertInto(target=target, properties=properties, query=parse_query(p))
+        return ast.InsertInto(target=target, properties=properties, query=parse_query(p), target_line=line,
+                              target_column=col)
     if p.word() == "SELECT":
-        return ast.InsertInto(target=target, properties={}, query=parse_query(p))
+        return ast.InsertInto(target=target, properties={}, query=parse_query(p), target_line=line,
+                              target_column=col)
     columns = None
     if p._match(TokenType.L_PAREN):
         columns = [p.parse_identifier("a column name")]
@@ -330,7 +334,14 @@ def _assert(p: KsqlParser) -> ast.Statement:
         return topic
     start = p._curr
     if not p.match_word("SCHEMA"):
-        raise p.syntax_error("{'NOT', 'TOPIC', 'SCHEMA'}" if exists else "{'TOPIC', 'SCHEMA'}")
+        # no statement form fits (ANTLR's no-viable-alternative among ASSERT TOPIC / ASSERT SCHEMA):
+        # ksqlDB words it with the position inside the detail
+        if not start:
+            raise p.syntax_error("{'NOT', 'TOPIC', 'SCHEMA'}" if exists else "{'TOPIC', 'SCHEMA'}")
+        shown = token_text(start)
+        shown = shown if shown[0] in "'`" else f"'{shown}'"
+        line, col = p.line_col(start)
+        raise p.error(syntax_detail(f"Syntax error at or near {shown} at line {line}:{col}"))
     schema = ast.AssertSchema(exists=exists)
     if p.match_word("SUBJECT"):
         schema.subject = p.parse_verbatim_name("a subject name")

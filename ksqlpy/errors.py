@@ -13,14 +13,48 @@ class KsqlError(Exception):
         self.message = message
 
 
+def location(node: object) -> tuple[int, int] | None:
+    """(line, column), 1-based in the submitted text, of a node the parser placed; None if unknown.
+
+    sqlglot expression nodes carry it in their meta (``line``/``col``), statement parts (ColumnDef,
+    SourceRef...) as ``line``/``column`` attributes; 0 or missing means unknown (a node built later).
+    """
+    meta = getattr(node, "_meta", None)
+    if isinstance(meta, dict):
+        line, col = meta.get("line"), meta.get("col")
+    else:
+        line, col = getattr(node, "line", None), getattr(node, "column", None)
+    if isinstance(line, int) and isinstance(col, int) and line > 0:
+        return line, col
+    return None
+
+
+def at(node: object, message: str) -> str:
+    """``message`` with ksqlDB's location prefix ``Line: n, Col: m: `` when ``node`` has a position."""
+    where = location(node)
+    return f"Line: {where[0]}, Col: {where[1]}: {message}" if where else message
+
+
 class KsqlParseError(KsqlError):
-    """The SQL text does not parse. Carries the 1-based line and column of the offending token."""
+    """The SQL text does not parse. Carries the 1-based line and column of the offending token.
+
+    Syntax errors read ``line L:C: ...`` (ksqlDB's ANTLR form). ``prepared=True`` marks what ksqlDB's AST
+    builder rejects in well-formed text, while it prepares the statement: ``Failed to prepare statement: ``
+    then ``line L:C: ...`` or, with ``located=True``, its node-location form ``Line: L, Col: C: ...``.
+    """
 
     error_code = 40001
 
-    def __init__(self, message: str, line: int = 0, column: int = 0, token: str | None = None) -> None:
-        where = f"line {line}:{column}: " if line else ""
-        super().__init__(f"{where}{message}")
+    def __init__(self, message: str, line: int = 0, column: int = 0, token: str | None = None,
+                 *, located: bool = False, prepared: bool = False) -> None:
+        if not line:
+            where = ""
+        elif located:
+            where = f"Line: {line}, Col: {column}: "
+        else:
+            where = f"line {line}:{column}: "
+        stage = "Failed to prepare statement: " if prepared or located else ""
+        super().__init__(f"{stage}{where}{message}")
         self.raw_message = message
         self.line = line
         self.column = column

@@ -15,7 +15,7 @@ from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.catalog import Source
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr.format import format_expression
 from ksqlpy.plan.logical import SchemaColumn
 
@@ -83,19 +83,19 @@ class JoinScope:
         if qual:
             self.check_qualifier(qual)
             if name not in self.names[qual]:
-                raise KsqlStatementError(f"{clause} column '{qual}.{name}' cannot be resolved.")
+                raise KsqlStatementError(at(col, f"{clause} column '{qual}.{name}' cannot be resolved."))
             return qual, name
         owners = [a for a in self.aliases if name in self.names[a]]
         if len(owners) > 1:
             could = [f"{a}.{name}" for a in owners]
             text = " or ".join(could) if len(could) == 2 else ", ".join(could[:-1]) + " or " + could[-1]
-            raise KsqlStatementError(f"Exception while preparing statement: Column '{name}' is ambiguous. "
-                                     f"Could be {text}.")
+            raise KsqlStatementError("Exception while preparing statement: "
+                                     + at(col, f"Column '{name}' is ambiguous. Could be {text}."))
         if owners:
             return owners[0], name
         if name in self.extra:
             return None, name
-        raise KsqlStatementError(f"{clause} column '{name}' cannot be resolved.")
+        raise KsqlStatementError(at(col, f"{clause} column '{name}' cannot be resolved."))
 
     def virtual_name(self, alias: str | None, name: str) -> str:
         return self.extra[name] if alias is None else f"{alias}_{name}"

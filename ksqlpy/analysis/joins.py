@@ -23,7 +23,7 @@ from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, column_refs, text
 from ksqlpy.analysis.scope import scope_for, type_check
 from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.functions import default_registry
 from ksqlpy.grammar.ast import FunctionCall, JoinClause, Query, SourceRef
 from ksqlpy.plan.logical import JoinKey, JoinLeaf, JoinNode, JoinPlan, QueryPlan, RowSchema, SchemaColumn
@@ -118,7 +118,7 @@ def _resolve_leaves(query: Query, catalog: Catalog) -> list[JoinLeaf]:
     for i, ref in enumerate(refs):
         source = catalog.source(ref.name)
         if source is None:
-            raise KsqlStatementError(f"{ref.name} does not exist.")
+            raise KsqlStatementError(at(ref, f"{ref.name} does not exist."))
         if ref.name in seen:
             if len(refs) == 2:
                 raise KsqlStatementError(f"Can not join '{ref.name}' to '{ref.name}': self joins are not yet "

@@ -12,7 +12,7 @@ from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.scope import scope_for, type_check
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source, WindowInfo
-from ksqlpy.errors import KsqlStatementError, KsqlTypeError
+from ksqlpy.errors import KsqlStatementError, KsqlTypeError, at
 from ksqlpy.expr.format import format_expression
 from ksqlpy.functions import default_registry
 from ksqlpy.grammar.ast import Dereference, FunctionCall, Query
@@ -90,7 +90,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
                   sql: str = "", sink_timestamp: str | None = None) -> QueryPlan:
     source = catalog.source(query.source.name)
     if source is None:
-        raise KsqlStatementError(f"{query.source.name} does not exist.")
+        raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."))
     if query.joins:
         from ksqlpy.analysis.joins import analyze_join_query
 

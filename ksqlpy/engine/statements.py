@@ -183,7 +183,8 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
 def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
     target = engine.catalog.source(stmt.target)
     if target is None:
-        raise KsqlStatementError(f"{stmt.target} does not exist.")
+        where = f"Line: {stmt.target_line}, Col: {stmt.target_column}: " if stmt.target_line else ""
+        raise KsqlStatementError(f"{where}Source `{stmt.target}` does not exist.")
     if target.kind != "STREAM":
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. {target.name} is a table.")
     if target.is_source:

@@ -15,7 +15,7 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy import types as T
-from ksqlpy.errors import KsqlExpressionError, KsqlStatementError, KsqlTypeError
+from ksqlpy.errors import KsqlExpressionError, KsqlStatementError, KsqlTypeError, at
 from ksqlpy.expr import casts
 from ksqlpy.expr.coercion import CoercionMixin
 from ksqlpy.expr.compiled import Binding, Compiled, Scope, is_simple
@@ -112,14 +112,17 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
             raise KsqlStatementError("'*' is only allowed in a SELECT list")
         name = node.this.name if isinstance(node.this, exp.Identifier) else node.name
         qual = node.table or None
-        b = self.scope.lookup(name, qual)
+        try:
+            b = self.scope.lookup(name, qual)
+        except KsqlStatementError as e:  # ambiguous: say where the reference is
+            raise KsqlStatementError(at(node, e.message)) from None
         if b is None:
             if name in ("WINDOWSTART", "WINDOWEND") and not qual:
-                raise KsqlStatementError(f"Window bounds column {name} can only be used in the SELECT clause of "
-                                         "windowed aggregations")
+                raise KsqlStatementError(at(node, f"Window bounds column {name} can only be used in the SELECT "
+                                                  "clause of windowed aggregations"))
             full = f"{qual}.{name}" if qual else name
             where = f"{self.clause} column" if self.clause else "Column"
-            raise KsqlStatementError(f"{where} '{full}' cannot be resolved.")
+            raise KsqlStatementError(at(node, f"{where} '{full}' cannot be resolved."))
         return Compiled(b.code, b.type)
 
     def _c_Identifier(self, node: exp.Identifier) -> Compiled:

@@ -17,7 +17,7 @@ def error_of(sql: str) -> KsqlParseError:
 def test_misspelled_keyword() -> None:
     e = error_of("SELECT * FORM pageviews;")
     assert (e.line, e.column, e.token) == (1, 10, "FORM")
-    assert str(e) == "line 1:10: Syntax Error\nmismatched input 'FORM' expecting 'FROM'"
+    assert str(e) == "line 1:10: Syntax Error\nExpecting 'FROM'\nStatement: SELECT * FORM pageviews;"
 
 
 def test_position_on_a_later_line_of_a_later_statement() -> None:
@@ -29,12 +29,44 @@ def test_position_on_a_later_line_of_a_later_statement() -> None:
 def test_unknown_statement() -> None:
     e = error_of("  FROBNICATE everything;")
     assert (e.line, e.column) == (1, 3)
-    assert str(e) == "line 1:3: Syntax Error\nUnknown statement 'FROBNICATE'"
+    assert str(e) == "line 1:3: Syntax Error\nUnknown statement 'FROBNICATE'\nStatement: FROBNICATE everything;"
 
 
 def test_syntax_error_wording() -> None:
     assert "Syntax error at or near ')'" in str(error_of("SELECT * FROM s WHERE a IN ();"))
-    assert "mismatched input 'AND' expecting ';'" in str(error_of("SELECT * FROM s GROUP BY a AND b;"))
+    # text after a complete statement: no detail, as ksqlDB (ANTLR: no viable alternative)
+    assert str(error_of("SELECT * FROM s GROUP BY a AND b;")) == (
+        "line 1:28: Syntax Error\n\nStatement: SELECT * FROM s GROUP BY a AND b;")
+
+
+def test_expected_tokens_are_listed_and_the_statement_quoted() -> None:
+    e = error_of("SHOW STREAMS;\nCREATE STREAM i (k STRING (KEY)) WITH (kafka_topic='i', value_format='JSON');")
+    assert str(e) == ("line 2:28: Syntax Error\nExpecting {'STRING', INTEGER_VALUE}\nStatement: CREATE STREAM i "
+                      "(k STRING (KEY)) WITH (kafka_topic='i', value_format='JSON');")
+
+
+def test_missing_closing_parenthesis_before_a_comma() -> None:
+    e = error_of("SELECT a FROM s GROUP BY b, (c, d);")
+    assert (e.line, e.column) == (1, 31)
+    assert str(e).startswith("line 1:31: Syntax Error\nmissing ')' at ','\n")
+
+
+def test_assert_with_no_fitting_form_names_the_word_and_its_position() -> None:
+    e = error_of("ASSERT  RECORDS t;")
+    assert "Syntax error at or near 'RECORDS' at line 1:9" in str(e)
+
+
+def test_bad_literals_fail_to_prepare_at_the_column_ksqldb_prints() -> None:
+    e = error_of("SELECT\n  a, 9223372036854775808 FROM s;")
+    # ksqlDB prints one past the literal's 1-based start (its AST builder adds one twice)
+    assert str(e) == "Failed to prepare statement: line 2:7: Invalid numeric literal: 9223372036854775808"
+
+
+def test_key_column_kind_errors_use_the_node_location_form() -> None:
+    e = error_of("CREATE TABLE t (id INT KEY, v INT) WITH (kafka_topic='t', value_format='JSON');")
+    assert "Line: 1, Col: 17: Column `ID` is a 'KEY' column: please use 'PRIMARY KEY' for tables." in str(e)
+    e = error_of("CREATE STREAM s (v INT,\n id INT PRIMARY KEY) WITH (kafka_topic='t', value_format='JSON');")
+    assert "Line: 2, Col: 2: Column `ID` is a 'PRIMARY KEY' column: please use 'KEY' for streams." in str(e)
 
 
 def test_error_at_end_of_input() -> None:

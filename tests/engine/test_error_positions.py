@@ -1,0 +1,58 @@
+"""Semantic errors say where in the submitted text the culprit is, in ksqlDB's ``Line: n, Col: m:`` form.
+
+Positions are those of the whole script (line of the statement in it, 1-based column of the name), so a
+user submitting several statements at once is pointed at the right one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ksqlpy.engine import Engine
+from ksqlpy.errors import KsqlStatementError
+
+
+@pytest.fixture
+def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
+    e = Engine(str(tmp_path), {"auto.offset.reset": "earliest"})
+    e.execute("CREATE STREAM a (k STRING KEY, x INT, y INT) WITH (kafka_topic='a', value_format='JSON', partitions=1);"
+              "\nCREATE STREAM b (k STRING KEY, x INT, z INT) WITH (kafka_topic='b', value_format='JSON', "
+              "partitions=1);")
+    yield e
+    e.close()
+
+
+def error(engine: Engine, sql: str) -> str:
+    with pytest.raises(KsqlStatementError) as info:
+        engine.execute(sql)
+    return info.value.message
+
+
+def test_unknown_column_in_select(engine: Engine) -> None:
+    assert error(engine, "CREATE STREAM o AS SELECT k, nope FROM a;") == (
+        "Line: 1, Col: 30: SELECT column 'NOPE' cannot be resolved.")
+
+
+def test_unknown_column_in_where_on_a_later_line(engine: Engine) -> None:
+    msg = error(engine, "CREATE STREAM o AS SELECT *\n  FROM a\n  WHERE  missing > 1;")
+    assert msg.startswith("Line: 3, Col: 10: ") and "'MISSING' cannot be resolved" in msg
+
+
+def test_positions_count_from_the_start_of_the_script(engine: Engine) -> None:
+    msg = error(engine, "SHOW STREAMS;\nCREATE STREAM o AS SELECT a.k, x FROM a JOIN b WITHIN 1 SECOND ON a.k = b.k;")
+    assert msg == ("Exception while preparing statement: Line: 2, Col: 32: Column 'X' is ambiguous. "
+                   "Could be A.X or B.X.")
+
+
+def test_unresolved_join_condition(engine: Engine) -> None:
+    msg = error(engine, "CREATE STREAM o AS SELECT * FROM a JOIN b WITHIN 1 SECOND ON a.k = b.nope;")
+    assert msg == "Line: 1, Col: 68: JOIN ON column 'B.NOPE' cannot be resolved."
+
+
+def test_unknown_sources(engine: Engine) -> None:
+    assert error(engine, "CREATE STREAM o AS SELECT * FROM  ghost;") == "Line: 1, Col: 35: GHOST does not exist."
+    assert error(engine, "CREATE STREAM o AS SELECT * FROM a JOIN ghost WITHIN 1 SECOND ON a.k = ghost.k;") == (
+        "Line: 1, Col: 41: GHOST does not exist.")
+    assert error(engine, "\nINSERT INTO  ghost SELECT * FROM a;") == "Line: 2, Col: 14: Source `GHOST` does not exist."
