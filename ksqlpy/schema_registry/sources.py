@@ -27,8 +27,9 @@ def _formats(props: dict[str, Any], config: dict[str, Any]) -> tuple[str, str]:
     return str(key).upper(), str(value).upper()
 
 
-def sql_type_of(rs: RegisteredSchema, *, upper: bool = True) -> T.SqlType:
-    """The SQL type of a registered schema, whatever its kind."""
+def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | None = None) -> T.SqlType:
+    """The SQL type of a registered schema, whatever its kind (for PROTOBUF: of message ``full_name``,
+    else of the first message)."""
     if rs.schema_type == "AVRO":
         from ksqlpy.serde.avro_format import sql_type_of as avro_type
 
@@ -37,6 +38,15 @@ def sql_type_of(rs: RegisteredSchema, *, upper: bool = True) -> T.SqlType:
         from ksqlpy.serde.json_sr import sql_type_of as json_type
 
         return json_type(json.loads(rs.schema), upper=upper)
+    if rs.schema_type == "PROTOBUF":
+        from ksqlpy.serde.protobuf_schema import ProtoSchemaError, parse_proto
+        from ksqlpy.serde.protobuf_types import sql_type_of as proto_type
+
+        try:
+            file = parse_proto(rs.schema)
+            return proto_type(file, file.message(full_name), upper=upper)
+        except ProtoSchemaError as e:
+            raise KsqlStatementError(f"Unsupported: protobuf schema {rs.id}: {e}") from None
     raise KsqlStatementError(f"Unsupported: inferring columns from {rs.schema_type} schemas")
 
 
@@ -73,8 +83,8 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
     new_props = dict(stmt.properties)
     if not values and value_fmt in SR_FORMATS:
         rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
-        t = sql_type_of(rs, upper="VALUE_SCHEMA_ID" not in props)
-        if isinstance(t, T.Struct) and not unwrapped:
+        t = sql_type_of(rs, upper="VALUE_SCHEMA_ID" not in props, full_name=_full_name(props, "VALUE"))
+        if isinstance(t, T.Struct) and (not unwrapped or value_fmt == "PROTOBUF"):
             added_values = [A.ColumnDef(n, ft) for n, ft in t.fields]
         else:
             added_values = [A.ColumnDef("ROWVAL", t)]
@@ -84,11 +94,18 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         sid = props.get("KEY_SCHEMA_ID")
         if sid is not None or registry.latest(subject(topic, True)) is not None:
             rs = _lookup(registry, topic, True, sid)
-            added_keys = [A.ColumnDef("ROWKEY", sql_type_of(rs, upper=sid is None), key=True,
-                                      primary_key=stmt.kind == "TABLE")]
+            kt = sql_type_of(rs, upper=sid is None, full_name=_full_name(props, "KEY"))
+            # a protobuf key is a message: its fields are the key columns
+            key_cols = list(kt.fields) if key_fmt == "PROTOBUF" and isinstance(kt, T.Struct) else [("ROWKEY", kt)]
+            added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
     if not added_keys and not added_values:
         return stmt
     return dataclasses.replace(stmt, columns=added_keys + list(stmt.columns) + added_values, properties=new_props)
+
+
+def _full_name(props: dict[str, Any], which: str) -> str | None:
+    name = props.get(f"{which}_SCHEMA_FULL_NAME")
+    return str(name).strip() if name is not None else None
 
 
 def _lookup(registry: SchemaRegistry, topic: str, is_key: bool, schema_id: Any) -> RegisteredSchema:
@@ -134,12 +151,12 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
     if registry is None:
         return
     for is_key, fmt in ((True, source.key_format), (False, source.value_format)):
-        if fmt not in ("AVRO", "JSON_SR") or (is_key and not source.key_columns):
+        if fmt not in ("AVRO", "JSON_SR", "PROTOBUF") or (is_key and not source.key_columns):
             continue
         sid = serde_options(source, is_key)["schema_id"]
         if sid is not None:
             if sink and not is_key:
-                check_sink_matches(registry, sid, source)
+                check_sink_matches(registry, sid, source, serde_options(source, False)["full_name"])
             continue
         if not sink and registry.latest(subject(source.topic, is_key)) is not None:
             continue
@@ -152,7 +169,7 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
             inner.header()
 
 
-def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any) -> None:
+def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full_name: str | None = None) -> None:
     """A C*AS writing with a given schema id: its value columns must be the schema's first fields, in order,
     with the same names and types (extra trailing fields are filled with defaults or NULL)."""
     from ksqlpy.serde.formats import quote, type_text
@@ -160,7 +177,7 @@ def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any) -> N
     rs = registry.by_id(schema_id)
     if rs is None:
         raise KsqlStatementError(f"Schema with id {schema_id} does not exist in the Schema Registry")
-    t = sql_type_of(rs, upper=False)
+    t = sql_type_of(rs, upper=False, full_name=full_name if rs.schema_type == "PROTOBUF" else None)
     fields = list(t.fields) if isinstance(t, T.Struct) else [("ROWVAL", t)]
     bad = [c for i, c in enumerate(sink.value_columns)
            if i >= len(fields) or fields[i][0] != c.name or fields[i][1] != c.type]

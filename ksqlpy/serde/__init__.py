@@ -1,7 +1,7 @@
 """Serialization formats for record keys and values, matching ksqlDB byte for byte.
 
-Formats: KAFKA, JSON, DELIMITED, NONE, PROTOBUF_NOSR, and the schema-registry formats AVRO and JSON_SR
-(PROTOBUF is recognised and rejected with a clear "not supported yet" error). The schema-registry formats
+Formats: KAFKA, JSON, DELIMITED, NONE, PROTOBUF_NOSR, and the schema-registry formats AVRO, JSON_SR and
+PROTOBUF. The schema-registry formats
 need ``registry`` (a ``ksqlpy.schema_registry.SchemaRegistry``) and ``topic`` for their subjects; without
 them a process-local in-memory registry is used (enough for key bytes that are only compared). Build a serde once per (format, schema) and reuse it: the JSON
 reader is generated code specialised to the schema.
@@ -44,7 +44,7 @@ __all__ = [
 
 def _sr_serde(name: str, columns: Columns, *, wrap: bool, is_key: bool, registry: Any, topic: str | None,
               schema_id: int | None, full_name: str | None) -> ValueSerde:
-    """An AVRO or JSON_SR serde over ``registry`` for ``topic``'s key or value subject."""
+    """An AVRO, JSON_SR or PROTOBUF serde over ``registry`` for ``topic``'s key or value subject."""
     from ksqlpy.schema_registry import subject
 
     if registry is None:
@@ -55,6 +55,10 @@ def _sr_serde(name: str, columns: Columns, *, wrap: bool, is_key: bool, registry
 
         return AvroSerde(columns, wrap=wrap, registry=registry, subject=subj, full_name=full_name,
                          schema_id=schema_id)
+    if name == "PROTOBUF":  # protobuf has no bare values: keys and values are always messages
+        from ksqlpy.serde.protobuf_format import ProtobufSerde
+
+        return ProtobufSerde(columns, registry=registry, subject=subj, schema_id=schema_id, full_name=full_name)
     from ksqlpy.serde.json_sr import JsonSrSerde
 
     return JsonSrSerde(columns, wrap=wrap, registry=registry, subject=subj, schema_id=schema_id)
@@ -90,7 +94,7 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
         return KafkaValueSerde(columns)
     if name == "PROTOBUF_NOSR":
         return ProtobufNoSrSerde(columns)
-    if name in ("AVRO", "JSON_SR"):
+    if name in ("AVRO", "JSON_SR", "PROTOBUF"):
         wrap = True if wrap_single_value is None or len(columns) != 1 else wrap_single_value
         return _sr_serde(name, columns, wrap=wrap, is_key=False, registry=registry, topic=topic,
                          schema_id=schema_id, full_name=full_name)
@@ -118,7 +122,7 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
         inner = KafkaValueSerde(columns)
     elif name == "PROTOBUF_NOSR":
         inner = ProtobufNoSrSerde(columns)
-    elif name in ("AVRO", "JSON_SR"):
+    elif name in ("AVRO", "JSON_SR", "PROTOBUF"):
         inner = _sr_serde(name, columns, wrap=len(columns) != 1, is_key=True, registry=registry, topic=topic,
                           schema_id=schema_id, full_name=full_name)
     else:

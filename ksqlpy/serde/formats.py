@@ -12,8 +12,8 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde.base import Columns
 from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
 
-SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR")
-KNOWN_UNSUPPORTED = ("PROTOBUF",)
+SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR", "PROTOBUF")
+KNOWN_UNSUPPORTED: tuple[str, ...] = ()
 SCHEMA_REGISTRY_FORMATS = frozenset({"AVRO", "JSON_SR", "PROTOBUF"})
 
 KAFKA_TYPES = frozenset({"INTEGER", "BIGINT", "DOUBLE", "STRING", "BYTES"})

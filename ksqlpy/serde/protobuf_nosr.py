@@ -28,68 +28,22 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, signed, varint
 
 _DOUBLE = struct.Struct("<d")
 _EPOCH = _dt.date(1970, 1, 1)
-_MASK64 = (1 << 64) - 1
 _SCALARS = ("BOOLEAN", "INTEGER", "BIGINT", "DOUBLE")
 
 
 # --------------------------------------------------------------------------- wire primitives
-def _varint(out: bytearray, v: int) -> None:
-    v &= _MASK64
-    while v > 0x7F:
-        out.append((v & 0x7F) | 0x80)
-        v >>= 7
-    out.append(v)
+_varint = varint
+_read_varint = read_varint
+_signed = signed
+_fields = raw_fields
 
 
 def _tag(out: bytearray, num: int, wire: int) -> None:
     _varint(out, (num << 3) | wire)
-
-
-def _read_varint(buf: bytes, pos: int) -> tuple[int, int]:
-    result = shift = 0
-    while True:
-        if pos >= len(buf):
-            raise SerdeError("Protobuf message ends inside a varint")
-        b = buf[pos]
-        pos += 1
-        result |= (b & 0x7F) << shift
-        if not b & 0x80:
-            return result, pos
-        shift += 7
-        if shift > 63:
-            raise SerdeError("Protobuf varint is too long")
-
-
-def _signed(v: int, bits: int) -> int:
-    v &= (1 << bits) - 1
-    return v - (1 << bits) if v >> (bits - 1) else v
-
-
-def _fields(buf: bytes) -> list[tuple[int, int, Any]]:
-    """(field number, wire type, raw value) of every field of a message, in order."""
-    out: list[tuple[int, int, Any]] = []
-    pos, n = 0, len(buf)
-    while pos < n:
-        key, pos = _read_varint(buf, pos)
-        num, wire = key >> 3, key & 7
-        if wire == 0:
-            v, pos = _read_varint(buf, pos)
-        elif wire == 1:
-            v, pos = buf[pos:pos + 8], pos + 8
-        elif wire == 2:
-            size, pos = _read_varint(buf, pos)
-            v, pos = buf[pos:pos + size], pos + size
-        elif wire == 5:
-            v, pos = buf[pos:pos + 4], pos + 4
-        else:
-            raise SerdeError(f"Unsupported protobuf wire type {wire}")
-        if pos > n:
-            raise SerdeError("Protobuf message is truncated")
-        out.append((num, wire, v))
-    return out
 
 
 # --------------------------------------------------------------------------- writing

@@ -48,6 +48,8 @@ EngineFactory = Callable[[str, dict[str, Any]], Any]
 HARNESS_PROPERTIES: dict[str, Any] = {"ksql.service.id": "some.ksql.service.id"}
 
 _UNSUPPORTED = re.compile(r"^(?:line \d+:\d+: )?(Unsupported:.*)", re.DOTALL)
+_DECLARES_COLUMNS = re.compile(r"^[^(]*?\b(?:STREAM|TABLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?[^\s(]+\s*\(",
+                               re.IGNORECASE)
 _CREATE_SOURCE = re.compile(r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:SOURCE\s+)?(?:STREAM|TABLE)\b", re.IGNORECASE)
 _AS_SELECT = re.compile(r"\bAS\s+SELECT\b", re.IGNORECASE)
 _KAFKA_TOPIC = re.compile(r"\bKAFKA_TOPIC\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
@@ -261,11 +263,14 @@ class _Run:
         registry = getattr(self.engine, "schema_registry", None)
         try:
             if source is not None:
+                from ksqlpy.schema_registry.sources import serde_options
+
                 value_columns = [c for c in source.columns
                                  if not c.key and not c.headers and c.header_key is None]
                 return (codec(source.key_format, [c for c in source.columns if c.key], registry=registry,
-                              topic=topic, is_key=True),
-                        codec(source.value_format, value_columns, registry=registry, topic=topic), source)
+                              topic=topic, is_key=True, full_name=serde_options(source, True)["full_name"]),
+                        codec(source.value_format, value_columns, registry=registry, topic=topic,
+                              full_name=serde_options(source, False)["full_name"]), source)
             spec = next((t for t in self.case.topics if t.name == topic), None)
             key = (codec(spec.key_format.format, [], registry=registry, topic=topic, is_key=True)
                    if spec and spec.key_format else GuessCodec())
@@ -361,21 +366,20 @@ def register_topic_schemas(engine: Any, topic: Any, statements: list[str]) -> No
             fmt = "JSON_SR" if json_schema or ("JSON_SR" in sql and "AVRO" not in sql) else "AVRO"
             if "PROTOBUF" in sql and not isinstance(schema, dict | list):
                 fmt = "PROTOBUF"
-        if fmt == "PROTOBUF":
-            raise _Done(SKIPPED, "Unsupported format: PROTOBUF (schema registry)")
-        text = schema if isinstance(schema, str) and fmt == "JSON_SR" else exactjson_dumps(schema)
+        text = schema if isinstance(schema, str) and fmt in ("JSON_SR", "PROTOBUF") else exactjson_dumps(schema)
         sid = topic.schemas.get(f"{side}SchemaId")
         if sid is None:  # ksqlDB's harness registers the schemas of the statements' topics first
             sid = len(registry.subjects()) + 1 + _sr_statement_topics(statements, topic.name)
-        registry.register(f"{topic.name}-{side}", text, "AVRO" if fmt == "AVRO" else "JSON",
+        registry.register(f"{topic.name}-{side}", text, {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF"}.get(fmt, "JSON"),
                           int(sid) if sid is not None else None)
 
 
 def _sr_statement_topics(statements: list[str], exclude: str) -> int:
-    """How many other topics plain CREATE statements declare with a schema-registry value format."""
+    """How many other topics plain CREATE statements declare, with columns, in a schema-registry value format
+    (a CREATE without columns infers its schema: ksqlDB's harness has none to register for it)."""
     topics = set()
     for sql in statements:
-        if _CREATE_SOURCE.match(sql) and not _AS_SELECT.search(sql) and re.search(
+        if _CREATE_SOURCE.match(sql) and not _AS_SELECT.search(sql) and _DECLARES_COLUMNS.match(sql) and re.search(
                 r"FORMAT\s*=\s*'(AVRO|JSON_SR|PROTOBUF)'", sql, re.IGNORECASE):
             m = _KAFKA_TOPIC.search(sql)
             if m and m.group(1) != exclude:

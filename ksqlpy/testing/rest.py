@@ -287,7 +287,7 @@ class RestRunner:
             keys = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") == "KEY"]
             values = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") is None]
             registry = None
-            if {desc["keyFormat"], desc["valueFormat"]} & {"AVRO", "JSON_SR"}:
+            if {desc["keyFormat"], desc["valueFormat"]} & {"AVRO", "JSON_SR", "PROTOBUF"}:
                 from ksqlpy.schema_registry import EmbeddedSchemaRegistry
 
                 # the server's registry lives on its log: read the schemas its statements registered

@@ -9,7 +9,8 @@ bytes, so an engine whose serializer and deserializer share a bug cannot pass by
 - KAFKA: the single column's type decides: INT 4 bytes, BIGINT 8 bytes (big-endian), DOUBLE 8-byte
   IEEE, STRING UTF-8, BYTES raw (base64 in the spec).
 - NONE: no bytes.
-- AVRO / JSON_SR: through the engine's schema registry, see ``sr_codec``.
+- AVRO / JSON_SR: through the engine's schema registry, see ``sr_codec``; PROTOBUF likewise, see
+  ``protobuf_codec``.
 - Windowed keys (Kafka Streams layout): time windows ``key + start(8)``, the end being start + size;
   session windows ``key + end(8) + start(8)``.
 - A null spec is null bytes (a tombstone for values).
@@ -130,11 +131,17 @@ class KafkaCodec(Codec):
 
 
 def codec(fmt: str, columns: list[Any], *, registry: Any = None, topic: str | None = None,
-          is_key: bool = False) -> Codec:
+          is_key: bool = False, full_name: str | None = None) -> Codec:
     """The codec for ``fmt`` over the columns of one side (key or value) of a source.
 
-    The schema-registry formats need the engine's ``registry`` and the ``topic`` (for its subjects)."""
+    The schema-registry formats need the engine's ``registry`` and the ``topic`` (for its subjects);
+    ``full_name`` picks the PROTOBUF message of a schema with several."""
     fmt = fmt.upper()
+    if fmt == "PROTOBUF" and registry is not None and topic is not None:
+        from ksqlpy.testing.protobuf_codec import ProtobufSrCodec
+
+        subj = f"{topic}-{'key' if is_key else 'value'}"
+        return ProtobufSrCodec(registry, subj, full_name)  # type: ignore[return-value]
     if fmt in ("AVRO", "JSON_SR") and registry is not None and topic is not None:
         from ksqlpy.testing.sr_codec import AvroCodec, JsonSrCodec
 

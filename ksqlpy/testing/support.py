@@ -14,10 +14,11 @@ if TYPE_CHECKING:
     from ksqlpy.testing.model import Case, FormatSpec
 
 # Formats needing a schema registry or a binary schema we have no serde for yet.
-UNSUPPORTED_FORMATS = frozenset({"PROTOBUF"})
+UNSUPPORTED_FORMATS: frozenset[str] = frozenset()
 
 # Formats the harness's own serdes (``specserde``, ``sr_codec``) can write and read.
-SUPPORTED_FORMATS = frozenset({"JSON", "DELIMITED", "KAFKA", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR"})
+SUPPORTED_FORMATS = frozenset({"JSON", "DELIMITED", "KAFKA", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR",
+                               "PROTOBUF"})
 
 # Properties the runner knows to pass to the engine. Anything else skips the case: we would not know
 # whether the engine honoured it. The engine may still refuse one with an ``Unsupported:`` error.

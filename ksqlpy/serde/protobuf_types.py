@@ -1,0 +1,372 @@
+"""PROTOBUF schemas <-> SQL types, and proto values <-> ksqlpy values, as ksqlDB maps them.
+
+ksqlDB goes through Kafka Connect's ``ProtobufData``; the mapping here is the one it gives:
+
+| protobuf | SQL |
+|---|---|
+| bool, string, bytes, double, float | BOOLEAN, STRING, BYTES, DOUBLE, DOUBLE |
+| int32, sint32, sfixed32 | INT |
+| int64, sint64, sfixed64, uint32, fixed32, uint64, fixed64 | BIGINT |
+| enum | STRING (the value's name) |
+| repeated T / map<K, V> | ARRAY<T> / MAP<K, V> |
+| message | STRUCT (a ``oneof`` group is one STRUCT field named ``<oneof>_0``) |
+| google.protobuf.Timestamp, google.type.Date, google.type.TimeOfDay | TIMESTAMP, DATE, TIME |
+| confluent.type.Decimal (precision/scale in ``confluent.field_meta`` params) | DECIMAL(p, s) |
+| google.protobuf.*Value wrappers | the wrapped type, nullable (absent wrapper = NULL) |
+
+NULL handling is proto3's (ksqlDB's default ``PROTOBUF`` serde): a NULL scalar is not written and reads
+back as its default (0, "", false, empty bytes; [] and {} for repeated and map); message-typed values
+(STRUCT, DECIMAL, DATE, TIME, TIMESTAMP, wrappers) and ``optional`` fields keep NULL as absence.
+
+``schema_text`` writes the ``.proto`` ksqlDB registers for columns it serializes: ``syntax = "proto3"``,
+the imports the types need, one message ``ConnectDefault1`` (or ``*_SCHEMA_FULL_NAME``) with a field per
+column numbered from 1, nested STRUCTs as nested messages ``ConnectDefault2``, ``ConnectDefault3``, ...
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+from decimal import Decimal as PyDecimal
+from typing import Any
+
+from ksqlpy import types as T
+from ksqlpy.serde.base import SerdeError
+from ksqlpy.serde.protobuf_schema import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
+from ksqlpy.serde.protobuf_wire import default
+
+DEFAULT_NAME = "ConnectDefault1"
+TIMESTAMP, DATE, TIME, DECIMAL = ("google.protobuf.Timestamp", "google.type.Date", "google.type.TimeOfDay",
+                                  "confluent.type.Decimal")
+_WRAPPERS = {f"google.protobuf.{n}Value": k for n, k in (("Double", "double"), ("Float", "float"),
+             ("Int64", "int64"), ("UInt64", "uint64"), ("Int32", "int32"), ("UInt32", "uint32"),
+             ("Bool", "bool"), ("String", "string"), ("Bytes", "bytes"))}
+_SCALAR_SQL = {"bool": T.BOOLEAN, "string": T.STRING, "bytes": T.BYTES, "double": T.DOUBLE, "float": T.DOUBLE,
+               "int32": T.INTEGER, "sint32": T.INTEGER, "sfixed32": T.INTEGER, "int64": T.BIGINT,
+               "sint64": T.BIGINT, "sfixed64": T.BIGINT, "uint32": T.BIGINT, "fixed32": T.BIGINT,
+               "uint64": T.BIGINT, "fixed64": T.BIGINT}
+_EPOCH = _dt.date(1970, 1, 1)
+
+
+# --------------------------------------------------------------------------- schema -> SQL types
+def sql_type_of(file: ProtoFile, msg: ProtoMessage, *, upper: bool = True) -> T.Struct:
+    """The STRUCT ksqlDB infers for message ``msg`` (field names upper-cased unless ``upper`` is False)."""
+    fields: list[tuple[str, T.SqlType]] = []
+    seen: set[str] = set()
+    for f in msg.fields:
+        if f.oneof is not None:
+            if f.oneof in seen:
+                continue
+            seen.add(f.oneof)
+            group = [g for g in msg.fields if g.oneof == f.oneof]
+            name = f"{f.oneof}_0"
+            fields.append((name.upper() if upper else name,
+                           T.Struct(tuple((_name(g.name, upper), field_type(file, g, upper=upper)) for g in group))))
+        else:
+            fields.append((_name(f.name, upper), field_type(file, f, upper=upper)))
+    return T.Struct(tuple(fields))
+
+
+def _name(n: str, upper: bool) -> str:
+    return n.upper() if upper else n
+
+
+def field_type(file: ProtoFile, f: ProtoField, *, upper: bool = True) -> T.SqlType:
+    if f.is_map:
+        return T.Map(kind_type(file, f.key_type or "string", f, upper), kind_type(file, f.type, f, upper))
+    t = kind_type(file, f.type, f, upper)
+    return T.Array(t) if f.is_repeated else t
+
+
+def kind_type(file: ProtoFile, kind: str, f: ProtoField | None, upper: bool) -> T.SqlType:
+    if kind in _SCALAR_SQL:
+        return _SCALAR_SQL[kind]
+    if kind == TIMESTAMP:
+        return T.TIMESTAMP
+    if kind == DATE:
+        return T.DATE
+    if kind == TIME:
+        return T.TIME
+    if kind == DECIMAL:
+        params = f.params if f is not None else {}
+        return T.Decimal(int(params.get("precision", 64)), int(params.get("scale", 0)))
+    if kind in _WRAPPERS:
+        return _SCALAR_SQL[_WRAPPERS[kind]]
+    t = file.lookup(kind)
+    if isinstance(t, ProtoEnum):
+        return T.STRING
+    if t.map_entry:
+        fields = {g.name: g for g in t.fields}
+        return T.Map(field_type(file, fields["key"], upper=upper), field_type(file, fields["value"], upper=upper))
+    return sql_type_of(file, t, upper=upper)
+
+
+# --------------------------------------------------------------------------- proto values -> SQL values
+def match(name: str, candidates: dict[str, Any]) -> str | None:
+    """The candidate named ``name``: exactly, else ignoring case."""
+    if name in candidates:
+        return name
+    low = name.lower()
+    return next((c for c in candidates if c.lower() == low), None)
+
+
+def message_to_row(file: ProtoFile, msg: ProtoMessage, values: dict[str, Any],
+                   columns: list[tuple[str, T.SqlType]]) -> tuple:
+    """The row of ``columns`` a decoded message gives (fields by name; a lone field fills a lone column)."""
+    slots = _slots(msg)
+    row = []
+    for name, t in columns:
+        src = match(name, slots)
+        if src is None and len(columns) == 1 and len(slots) == 1:
+            src = next(iter(slots))
+        row.append(None if src is None else _slot_value(file, msg, slots[src], values, t))
+    return tuple(row)
+
+
+def _slots(msg: ProtoMessage) -> dict[str, Any]:
+    """SQL-visible names of a message: its fields, and ``<oneof>_0`` for each oneof group."""
+    out: dict[str, Any] = {}
+    for f in msg.fields:
+        if f.oneof is None:
+            out[f.name] = f
+        else:
+            out.setdefault(f"{f.oneof}_0", f.oneof)
+    return out
+
+
+def _slot_value(file: ProtoFile, msg: ProtoMessage, slot: Any, values: dict[str, Any], t: T.SqlType) -> Any:
+    if isinstance(slot, ProtoField):
+        return field_value(file, slot, values.get(slot.name), t)
+    group = [g for g in msg.fields if g.oneof == slot]
+    if not any(g.name in values for g in group):
+        return None
+    targets = dict(t.fields) if isinstance(t, T.Struct) else {}
+    out = {}
+    for name, ft in targets.items():
+        g = next((g for g in group if g.name.lower() == name.lower()), None)
+        out[name] = None if g is None or g.name not in values else field_value(file, g, values[g.name], ft)
+    return out
+
+
+def field_value(file: ProtoFile, f: ProtoField, v: Any, t: T.SqlType) -> Any:
+    """The SQL value of field ``f`` holding proto value ``v`` (None: absent on the wire)."""
+    if f.is_map:
+        if not v:
+            return {}
+        kt, vt = (t.key, t.value) if isinstance(t, T.Map) else (T.STRING, T.STRING)
+        return {to_sql(file, f.key_type or "string", k, kt, f): to_sql(file, f.type, x, vt, f) for k, x in v.items()}
+    if f.is_repeated:
+        el = t.element if isinstance(t, T.Array) else T.STRING
+        return [to_sql(file, f.type, x, el, f) for x in v or ()]
+    if v is None:
+        if f.label == "optional" or f.oneof is not None:
+            return None
+        v = default(file, f.type)
+        if v is None:
+            return None
+    return to_sql(file, f.type, v, t, f)
+
+
+def to_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | None = None) -> Any:
+    """A proto value of type ``kind`` as the ksqlpy value of SQL type ``t``."""
+    if v is None:
+        return None
+    if kind == TIMESTAMP:
+        v = int(v.get("seconds", 0)) * 1000 + int(v.get("nanos", 0)) // 1_000_000
+    elif kind == DATE:
+        v = (_dt.date(v.get("year", 0) or 1970, v.get("month", 0) or 1, v.get("day", 0) or 1) - _EPOCH).days
+    elif kind == TIME:
+        v = ((v.get("hours", 0) * 60 + v.get("minutes", 0)) * 60 + v.get("seconds", 0)) * 1000 \
+            + v.get("nanos", 0) // 1_000_000
+    elif kind == DECIMAL:
+        raw = v.get("value", b"")
+        v = PyDecimal(int.from_bytes(raw, "big", signed=True) if raw else 0).scaleb(-int(v.get("scale", 0)))
+    elif kind in _WRAPPERS:
+        v = v.get("value", default(file, _WRAPPERS[kind]))
+    elif isinstance(v, dict) and not isinstance(t, T.Map):
+        target = file.lookup(kind)
+        if isinstance(target, ProtoMessage) and isinstance(t, T.Struct):
+            slots = _slots(target)
+            return {name: (None if (src := match(name, slots)) is None
+                           else _slot_value(file, target, slots[src], v, ft)) for name, ft in t.fields}
+    return coerce(v, t)
+
+
+def coerce(v: Any, t: T.SqlType) -> Any:
+    """A decoded value in the representation of SQL type ``t`` (where ksqlDB converts, we do)."""
+    if v is None:
+        return None
+    n = t.name
+    if n == "STRING" and not isinstance(v, str):
+        return v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v).lower() if isinstance(v, bool) \
+            else str(v)
+    if n in ("INTEGER", "BIGINT", "DATE", "TIME", "TIMESTAMP") and not isinstance(v, int):
+        return int(v)
+    if n == "DOUBLE" and not isinstance(v, float):
+        return float(v)
+    if isinstance(t, T.Decimal):
+        return PyDecimal(str(v)).quantize(PyDecimal(1).scaleb(-t.scale))
+    return v
+
+
+# --------------------------------------------------------------------------- SQL values -> proto values
+def row_to_message(file: ProtoFile, msg: ProtoMessage, row: tuple, columns: list[tuple[str, T.SqlType]]
+                   ) -> dict[str, Any]:
+    slots = _slots(msg)
+    out: dict[str, Any] = {}
+    for (name, t), v in zip(columns, row, strict=True):
+        src = match(name, slots)
+        if src is None and len(columns) == 1 and len(slots) == 1:
+            src = next(iter(slots))
+        if src is not None:
+            _put(file, msg, slots[src], v, t, out)
+    return out
+
+
+def _put(file: ProtoFile, msg: ProtoMessage, slot: Any, v: Any, t: T.SqlType, out: dict[str, Any]) -> None:
+    if v is None:
+        return
+    if isinstance(slot, ProtoField):
+        out[slot.name] = field_proto(file, slot, v, t)
+        return
+    targets = dict(t.fields) if isinstance(t, T.Struct) else {}
+    for g in (g for g in msg.fields if g.oneof == slot):
+        src = match(g.name, targets)
+        if src is not None and v.get(src) is not None:
+            out[g.name] = field_proto(file, g, v[src], targets[src])
+            return
+
+
+def field_proto(file: ProtoFile, f: ProtoField, v: Any, t: T.SqlType) -> Any:
+    if f.is_map:
+        kt, vt = (t.key, t.value) if isinstance(t, T.Map) else (T.STRING, T.STRING)
+        return {from_sql(file, f.key_type or "string", k, kt, f): from_sql(file, f.type, x, vt, f)
+                for k, x in v.items() if k is not None}
+    if f.is_repeated:
+        el = t.element if isinstance(t, T.Array) else T.STRING
+        return [from_sql(file, f.type, x, el, f) for x in v]
+    return from_sql(file, f.type, v, t, f)
+
+
+def from_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | None = None) -> Any:
+    """The proto value of type ``kind`` for ksqlpy value ``v`` of SQL type ``t``."""
+    if v is None:
+        return None
+    if kind == TIMESTAMP:
+        ms = int(v)
+        return {"seconds": ms // 1000, "nanos": ms % 1000 * 1_000_000}
+    if kind == DATE:
+        d = _EPOCH + _dt.timedelta(days=int(v))
+        return {"year": d.year, "month": d.month, "day": d.day}
+    if kind == TIME:
+        ms = int(v)
+        return {"hours": ms // 3_600_000, "minutes": ms // 60_000 % 60, "seconds": ms // 1000 % 60,
+                "nanos": ms % 1000 * 1_000_000}
+    if kind == DECIMAL:
+        return decimal_message(v, t, f)
+    if kind in _WRAPPERS:
+        return {"value": from_sql(file, _WRAPPERS[kind], v, t)}
+    if kind in ("string",):
+        return v if isinstance(v, str) else str(v)
+    if kind == "bytes":
+        return bytes(v)
+    if kind == "bool":
+        return bool(v)
+    if kind in ("double", "float"):
+        return float(v)
+    if kind in _SCALAR_SQL:
+        return int(v)
+    target = file.lookup(kind)
+    if isinstance(target, ProtoEnum):
+        return str(v)
+    if not isinstance(v, dict):
+        raise SerdeError(f"PROTOBUF cannot write {t} as message {target.full_name}")
+    fields = list(t.fields) if isinstance(t, T.Struct) else [(k, T.STRING) for k in v]
+    return row_to_message(file, target, tuple(v.get(n) for n, _ in fields), fields)
+
+
+def decimal_message(v: Any, t: T.SqlType, f: ProtoField | None) -> dict[str, Any]:
+    d = v if isinstance(v, PyDecimal) else PyDecimal(str(v))
+    params = f.params if f is not None else {}
+    scale = int(params["scale"]) if "scale" in params else t.scale if isinstance(t, T.Decimal) else \
+        max(-int(d.as_tuple().exponent), 0)
+    precision = int(params["precision"]) if "precision" in params else t.precision if isinstance(t, T.Decimal) \
+        else len(d.as_tuple().digits)
+    unscaled = int(d.scaleb(scale).to_integral_value())
+    raw = unscaled.to_bytes(max(1, (unscaled.bit_length() + 8) // 8), "big", signed=True)
+    return {"value": raw, "precision": precision, "scale": scale}
+
+
+# --------------------------------------------------------------------------- columns -> .proto text
+class _Writer:
+    def __init__(self) -> None:
+        self.counter = 1
+        self.imports: set[str] = set()
+
+    def message(self, name: str, fields: list[tuple[str, T.SqlType]], indent: str) -> list[str]:
+        lines = [f"{indent}message {name} {{"]
+        nested: list[str] = []
+        for num, (fname, ft) in enumerate(fields, 1):
+            decl, extra = self.field(fname, ft, num, indent + "  ")
+            lines.append(f"{indent}  {decl}")
+            nested += extra
+        if nested:
+            lines.append("")
+            lines += nested
+        lines.append(f"{indent}}}")
+        return lines
+
+    def field(self, name: str, t: T.SqlType, num: int, indent: str) -> tuple[str, list[str]]:
+        if isinstance(t, T.Array):
+            if isinstance(t.element, T.Array | T.Map):
+                raise SerdeError(f"PROTOBUF cannot represent {t}: repeated fields cannot nest")
+            kind, nested, opts = self.kind(t.element, indent)
+            return f"repeated {kind} {name} = {num}{opts};", nested
+        if isinstance(t, T.Map):
+            if isinstance(t.value, T.Array | T.Map):
+                raise SerdeError(f"PROTOBUF cannot represent {t}: map values cannot be repeated")
+            key, _, _ = self.kind(t.key, indent)
+            if key not in ("string", "int32", "int64", "bool"):
+                raise SerdeError(f"PROTOBUF cannot represent {t}: map keys must be integers, booleans or strings")
+            kind, nested, opts = self.kind(t.value, indent)
+            return f"map<{key}, {kind}> {name} = {num}{opts};", nested
+        kind, nested, opts = self.kind(t, indent)
+        return f"{kind} {name} = {num}{opts};", nested
+
+    def kind(self, t: T.SqlType, indent: str) -> tuple[str, list[str], str]:
+        simple = {"BOOLEAN": "bool", "INTEGER": "int32", "BIGINT": "int64", "DOUBLE": "double",
+                  "STRING": "string", "BYTES": "bytes"}
+        if t.name in simple:
+            return simple[t.name], [], ""
+        if isinstance(t, T.Decimal):
+            self.imports.add("confluent/meta.proto")
+            self.imports.add("confluent/type/decimal.proto")
+            opts = (f' [(confluent.field_meta) = {{ params: [{{ key: "precision", value: "{t.precision}" }}, '
+                    f'{{ key: "scale", value: "{t.scale}" }}] }}]')
+            return DECIMAL, [], opts
+        if t.name == "TIMESTAMP":
+            self.imports.add("google/protobuf/timestamp.proto")
+            return TIMESTAMP, [], ""
+        if t.name == "DATE":
+            self.imports.add("google/type/date.proto")
+            return DATE, [], ""
+        if t.name == "TIME":
+            self.imports.add("google/type/timeofday.proto")
+            return TIME, [], ""
+        if isinstance(t, T.Struct):
+            self.counter += 1
+            name = f"ConnectDefault{self.counter}"
+            return name, self.message(name, list(t.fields), indent), ""
+        raise SerdeError(f"PROTOBUF cannot represent type {t}")
+
+
+def schema_text(columns: list[tuple[str, T.SqlType]], full_name: str | None = None) -> str:
+    """The ``.proto`` ksqlDB registers for a message of ``columns``."""
+    package, _, name = (full_name or DEFAULT_NAME).rpartition(".")
+    w = _Writer()
+    body = w.message(name, list(columns), "")
+    head = ['syntax = "proto3";']
+    if package:
+        head += ["", f"package {package};"]
+    if w.imports:
+        head += [""] + [f'import "{i}";' for i in sorted(w.imports)]
+    return "\n".join(head + [""] + body) + "\n"
