@@ -18,13 +18,16 @@ The generated batch reader inlines the common case - an object whose keys are ex
 names, checked by its size and plain subscripts - and sends other objects through ``_row``, which
 matches keys case-insensitively with a lookup plan cached per key layout (``key_plan``). Either way
 only values whose Python type is not already the column's go through a coercion call.
+
+Before any of that, ``deserialize_batch`` offers the batch to ``json_fast`` (msgspec, typed structs in
+C), which answers only for batches whose every record it can prove it reads exactly as this module does.
 """
 
 from __future__ import annotations
 
 import decimal
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import orjson
@@ -38,6 +41,7 @@ from ksqlpy.serde.coerce import (
     nonfinite_fixer,
     nonfinite_text,
 )
+from ksqlpy.serde.json_fast import Rows, fast_rows
 
 _INLINE_CHECKS = {
     # column type -> condition under which the parsed value is already the SQL value
@@ -143,6 +147,18 @@ def deserialize_batch(datas):
 """
 
 
+def _with_fast_path(fast: Callable[[Sequence[bytes | None]], Rows | None],
+                    generic: Callable[[Sequence[bytes | None]], tuple[list, list]]
+                    ) -> Callable[[Sequence[bytes | None]], tuple[list, list]]:
+    """deserialize_batch trying msgspec's typed decode first (``json_fast``), else the generic reader."""
+
+    def deserialize_batch(datas: Sequence[bytes | None]) -> tuple[list, list]:
+        rows = fast(datas)
+        return (rows, []) if rows is not None else generic(datas)
+
+    return deserialize_batch
+
+
 class JsonValueSerde(ValueSerde):
     """JSON rows; ``wrap`` False means the single column's bare value."""
 
@@ -178,6 +194,9 @@ class JsonValueSerde(ValueSerde):
         self._row = ns["_row"]
         self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
         self.deserialize_batch = ns["deserialize_batch"]  # type: ignore[method-assign]
+        fast = fast_rows(self.columns) if wrap else None
+        if fast is not None:
+            self.deserialize_batch = _with_fast_path(fast, ns["deserialize_batch"])  # type: ignore[method-assign]
         self.serialize = ns["serialize"]  # type: ignore[method-assign]
         self.serialize_batch = ns["serialize_batch"]  # type: ignore[method-assign]
         self.source = src

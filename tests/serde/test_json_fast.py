@@ -1,0 +1,120 @@
+"""The msgspec fast path for JSON rows gives exactly the generic reader's rows, or stands aside."""
+
+from __future__ import annotations
+
+import random
+
+import orjson
+import pytest
+
+from ksqlpy.serde import SerdeError, value_serde
+from ksqlpy.serde.json_fast import fast_rows, key_layouts
+from ksqlpy.types import BIGINT, BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIME, TIMESTAMP, Array, Decimal
+
+COLUMNS = [("B", BOOLEAN), ("I", INTEGER), ("L", BIGINT), ("F", DOUBLE), ("S", STRING), ("DT", DATE),
+           ("TM", TIME), ("TS", TIMESTAMP)]
+
+# JSON texts per column, including every edge the fast path must either get right or refuse
+EDGES: dict[str, list[str]] = {
+    "B": ["true", "false", "null", "1", "0", '"true"', "[]", "{}"],
+    "I": ["0", "-0", "7", "2147483647", "-2147483648", "2147483648", "-2147483649", "1.0", "1.9", "-1.5",
+          "1e2", "1E0", '"12"', '"x"', "true", "null", "123456789012345678901234567890", "[1]"],
+    "L": ["1700000000005", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
+          "-9223372036854775809", "2.5", '"9"', "false", "null", "1e3"],
+    "F": ["0", "-0", "-0.0", "1.5", "1e308", "1e-320", "5e-324", "123456789012345678901234567890",
+          "0.1", "3.141592653589793238462643383279", "9007199254740993", '"NaN"', '"1.5"', '"x"', "true",
+          "null", "1E+2", "-1e-2"],
+    "S": ['""', '"abc"', '"a\\u0000b"', '"\\ud83d\\ude00"', '"\\ud800"', '"caf\u00e9"', '"\\"q\\""', "12",
+          "1.5", "true", '{"a":1}', "[1,2]", "null", '"\\/"'],
+    "DT": ["19000", "-1", "2147483648", "1.5", '"3"', "null"],
+    "TM": ["3600000", "-5", "null", '"1"'],
+    "TS": ["1700000000000", "0", "null", "1.0"],
+}
+
+
+def _generic(serde, data: bytes):
+    """The generic per-record reader's answer: a row, None, or the error text."""
+    try:
+        return serde.deserialize(data)
+    except (SerdeError, ValueError) as e:
+        return ("error", str(e))
+
+
+def _keys(lower: bool) -> list[str]:
+    return [n.lower() if lower else n for n, _ in COLUMNS]
+
+
+def _record(rng: random.Random, keys: list[str]) -> bytes:
+    parts = []
+    for k, (n, _) in zip(keys, COLUMNS, strict=True):
+        if rng.random() < 0.1:
+            continue  # missing field: NULL
+        pool = EDGES[n] if rng.random() < 0.3 else EDGES[n][:3]  # mostly plain values, some edges
+        parts.append(f'"{k}":{rng.choice(pool)}')
+    rng.shuffle(parts)
+    return ("{" + ",".join(parts) + "}").encode()
+
+
+@pytest.mark.parametrize("lower", [False, True])
+def test_fast_rows_equal_the_generic_reader_or_stand_aside(lower: bool) -> None:
+    serde = value_serde("JSON", COLUMNS)
+    fast = fast_rows(COLUMNS)
+    assert fast is not None
+    rng = random.Random(7)
+    keys = _keys(lower)
+    answered = 0
+    for _ in range(4000):
+        data = _record(rng, keys)
+        fast.skip = 0  # judge every record on its own
+        rows = fast([data])
+        if rows is not None:
+            answered += 1
+            assert rows == [_generic(serde, data)], data
+    assert answered > 1000  # the fast path did answer for the records it can prove
+
+
+@pytest.mark.parametrize("data", [
+    b'{"b":true,"B":false}', b'{"B":true,"b":false}', b'{"Ts":5}', b'{"ts":1,"extra":2}', b'{"L":1,"L":2}',
+    b'{"l":3}', b"null", b"[]", b"1", b'{"L":1} ', b' {"L":1}', b'{"L":1}x', b'{"L":1', b"", b'{"S":"\xff"}',
+    b'\xef\xbb\xbf{"L":1}', b"{}",
+])
+def test_odd_objects_read_as_the_generic_reader_reads_them(data: bytes) -> None:
+    serde = value_serde("JSON", COLUMNS)
+    rows, errors = serde.deserialize_batch([data])
+    expect = _generic(serde, data)
+    if isinstance(expect, tuple) and expect[:1] == ("error",):
+        assert rows == [None] and [e for _, e in errors] == [expect[1]]
+    else:
+        assert rows == [expect] and not errors
+
+
+def test_a_bad_record_does_not_lose_the_batch() -> None:
+    serde = value_serde("JSON", COLUMNS)
+    good = [orjson.dumps({"l": i, "s": f"x{i}", "f": i / 3}) for i in range(50)]
+    batch = good[:20] + [b'{"l": oops}', None, b'{"l":"12"}'] + good[20:]
+    rows, errors = serde.deserialize_batch(batch)
+    assert [i for i, _ in errors] == [20]
+    assert rows[21] is None and rows[22][2] == 12
+    assert [r for i, r in enumerate(rows) if i not in (20, 21, 22)] == [serde.deserialize(g) for g in good]
+    # the following clean batches are read right, whichever path reads them
+    for _ in range(5):
+        assert serde.deserialize_batch(good) == ([serde.deserialize(g) for g in good], [])
+
+
+def test_the_fast_path_backs_off_and_comes_back() -> None:
+    fast = fast_rows([("L", BIGINT)])
+    assert fast is not None
+    assert fast([b'{"L":1}', b'{"X":2}']) is None
+    assert fast([b'{"L":1}']) is None  # skipped: straight to the generic reader
+    assert fast([b'{"L":1}']) == [(1,)]
+    assert fast([b'{"l":2}']) == [(2,)]  # the other spelling, tried second ...
+    assert fast.decoders[0] is not fast.decoders[1] and fast([b'{"l":3}']) == [(3,)]  # ... then first
+
+
+def test_layouts_and_types_the_fast_path_refuses() -> None:
+    assert key_layouts(["A", "B"]) == [["A", "B"], ["a", "b"]]
+    assert key_layouts(["a", "B"]) == [["a", "B"]]  # "a" is a quoted lower-case name: exact only
+    assert key_layouts(["Id", "ID"]) == []  # both upper-case alike: only the generic lookup is right
+    assert fast_rows([("D", Decimal(4, 2))]) is None
+    assert fast_rows([("A", Array(STRING))]) is None
+    assert fast_rows([]) is None
