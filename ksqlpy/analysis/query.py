@@ -11,6 +11,7 @@ from sqlglot import exp
 from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.scope import scope_for, type_check
+from ksqlpy.analysis.statement_text import qualified
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, KsqlTypeError, at
 from ksqlpy.expr.format import format_expression
@@ -177,9 +178,12 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     value_cols: list[OutputColumn] = []
     used_keys: set[int] = set()
     names_seen: set[str] = set()
+    printed: list[tuple[exp.Expression, str]] = []
     for e, given, index in items:
         name = item_names.get(index) if index is not None else None
         name = name or given or natural_name(e) or gen.next()
+        written = query.select[index].expr if index is not None else e
+        printed.append((qualified(written, alias), name))
         if persistent and given in RESERVED:
             raise KsqlStatementError(f"`{given}` is a reserved column name. You cannot use it as an alias for a column.")
         t = type_check(e, proj_scope, custom, allow_table_functions=True, clause="SELECT").type
@@ -234,7 +238,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
         source=source, alias=alias, input_schema=schema, where=query.where, rekey=rekey,
         aggregation=aggregation, table_functions=table_functions, key=key_cols_sorted, value=value_cols,
         result_kind=result_kind, emit=query.emit, limit=query.limit, projection_schema=proj_schema,
-        windowed=windowed, sql=sql, custom_types=custom,
+        windowed=windowed, sql=sql, custom_types=custom, printed_select=printed,
     )
 
 

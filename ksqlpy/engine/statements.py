@@ -19,6 +19,7 @@ from ksqlpy.analysis.ddl import (
     source_from_create,
 )
 from ksqlpy.analysis.query import analyze_query
+from ksqlpy.analysis.statement_text import create_as_text
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.describe import describe_source, source_summary
 from ksqlpy.engine.results import StatementResult
@@ -128,7 +129,13 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     unknown = [k for k in props if k not in SINK_PROPERTIES]
     if unknown:
         raise KsqlStatementError(f"Invalid config variable(s) in the WITH clause: {','.join(sorted(unknown))}")
-    sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
+    try:
+        sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
+    except KsqlStatementError as e:
+        if not e.message.startswith("Key format does not support schema.") or plan.join is not None:
+            raise
+        # found while planning the physical form: ksqlDB quotes the statement it planned
+        raise KsqlStatementError(f"{e.message}\nStatement: {create_as_text(stmt, plan)}") from None
     if existing is not None:
         for qid in engine.catalog.queries_writing(stmt.name):
             engine.stop_persistent(qid)

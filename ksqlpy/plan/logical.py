@@ -101,6 +101,8 @@ class QueryPlan:
     sql: str = ""
     custom_types: dict[str, SqlType] = field(default_factory=dict)
     join: JoinPlan | None = None  # the FROM clause is a join: ``source`` is then its (virtual) result
+    # the select list as ksqlDB prints the rewritten statement: (expression as written, qualified; its name)
+    printed_select: list[tuple[exp.Expression, str]] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- joins

@@ -1,0 +1,83 @@
+"""A CREATE ... AS SELECT statement printed the way ksqlDB prints the statement it planned.
+
+ksqlDB ends the errors it finds while planning a query's physical form (a sink key format that cannot
+hold the key, for example) with ``Statement: <the rewritten statement>``: every column qualified by its
+source, every select item named, one clause per line::
+
+    CREATE TABLE OUTPUT WITH (KEY_FORMAT='KAFKA') AS SELECT
+      TEST.F1 K1,
+      COUNT(*) TOTAL
+    FROM TEST TEST
+    GROUP BY TEST.F1
+    EMIT CHANGES
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlglot import exp
+
+from ksqlpy.expr.format import format_expression
+from ksqlpy.grammar.ast import CreateAsSelect, Query, WindowSpec
+from ksqlpy.plan.logical import QueryPlan
+
+
+def qualified(e: exp.Expression, alias: str) -> exp.Expression:
+    """``e`` with every column reference qualified by ``alias`` (lambda parameters excepted)."""
+    c = e.copy()
+    params = {i.name for lam in c.find_all(exp.Lambda) for i in lam.expressions}
+    for col in c.find_all(exp.Column):
+        if col.args.get("table") or isinstance(col.this, exp.Star) or col.name in params:
+            continue
+        col.set("table", exp.to_identifier(alias))
+    return c
+
+
+def _literal(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return str(value)
+    return "'" + str(value).replace("'", "''") + "'"
+
+
+def _window(w: WindowSpec) -> str:
+    def ms(v: int) -> str:
+        return f"{v} MILLISECONDS"
+
+    parts = [f"SIZE {ms(w.size_ms)}"] if w.type != "SESSION" else [ms(w.size_ms)]
+    if w.advance_ms is not None:
+        parts.append(f"ADVANCE BY {ms(w.advance_ms)}")
+    if w.retention_ms is not None:
+        parts.append(f"RETENTION {ms(w.retention_ms)}")
+    if w.grace_ms is not None:
+        parts.append(f"GRACE PERIOD {ms(w.grace_ms)}")
+    return f"WINDOW {w.type} ( {', '.join(parts)} )"
+
+
+def create_as_text(stmt: CreateAsSelect, plan: QueryPlan) -> str:
+    """The statement as ksqlDB prints it after analysis (single-source queries; joins print their FROM
+    as written)."""
+    q: Query = stmt.query
+    alias = plan.alias
+    head = f"CREATE {stmt.kind} {stmt.name}"
+    if stmt.properties:
+        head += " WITH (" + ", ".join(f"{k}={_literal(v)}" for k, v in stmt.properties.items()) + ")"
+    lines = [f"{head} AS SELECT"]
+    items = [f"  {format_expression(e)} {name}" for e, name in plan.printed_select]
+    lines.append(",\n".join(items))
+    source = q.source
+    lines.append(f"FROM {source.name} {source.alias or source.name}")
+    if q.window is not None:
+        lines.append(_window(q.window))
+    if q.where is not None:
+        lines.append(f"WHERE {format_expression(qualified(q.where, alias))}")
+    if q.group_by:
+        lines.append("GROUP BY " + ", ".join(format_expression(qualified(g, alias)) for g in q.group_by))
+    if q.partition_by:
+        lines.append("PARTITION BY " + ", ".join(format_expression(qualified(p, alias)) for p in q.partition_by))
+    if q.having is not None:
+        lines.append(f"HAVING {format_expression(qualified(q.having, alias))}")
+    lines.append(f"EMIT {q.emit or 'CHANGES'}")  # a persistent query always emits changes unless FINAL
+    return "\n".join(lines)
