@@ -31,6 +31,25 @@ def _key(e: exp.Expression) -> str:
     return format_expression(strip_qualifiers(e))
 
 
+class NoGroupByError(KsqlStatementError):
+    """Aggregate functions without GROUP BY; the statement that runs the query names itself in the message."""
+
+    def __init__(self, functions: list[str], statement: str = "SELECT") -> None:
+        self.functions = functions
+        super().__init__(f"{statement} statement does not support aggregate function [{', '.join(functions)}] "
+                         "without a GROUP BY clause.")
+
+    def for_statement(self, statement: str) -> NoGroupByError:
+        return NoGroupByError(self.functions, statement)
+
+
+def _aggregate_text(call: FunctionCall, alias: str) -> str:
+    """An aggregate call as ksqlDB lists it: columns qualified, ``COUNT(*)`` as ``COUNT(ROWTIME)``."""
+    q = _qualify(call, alias)
+    args = [exp.column("ROWTIME") if isinstance(a, exp.Star) else a for a in q.call_args]
+    return format_expression(FunctionCall(name=q.fname, args=args))
+
+
 def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str, catalog: Catalog,
                      key_names: list[str], config: dict[str, Any]) -> tuple[Aggregation, RowSchema, list[exp.Expression],
                                                                           list[tuple[exp.Expression, str | None]]]:
@@ -47,7 +66,9 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
                if not _is_star(i.expr) and _outside_aggregates(i.expr, registry)]
         if bad:
             raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: {', '.join(bad)}")
-        raise KsqlStatementError("Aggregate functions require a GROUP BY clause")
+        calls = [f for i in query.select if not _is_star(i.expr) for f in i.expr.find_all(FunctionCall)
+                 if registry.kind_of(f.fname) == "aggregate"]
+        raise NoGroupByError([_aggregate_text(f, alias) for f in calls])
     group_by = list(query.group_by)
     seen_groups: set[str] = set()
     for g in group_by:

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy import types as T
+from ksqlpy.analysis.aggregates import NoGroupByError
 from ksqlpy.analysis.ddl import (
     _contains_map,
     check_columns,
@@ -114,8 +115,11 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
     props = normalize_properties(stmt.properties)
     ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
-    plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text,
-                         sink_timestamp=ts_col)
+    try:
+        plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text,
+                             sink_timestamp=ts_col)
+    except NoGroupByError as e:
+        raise e.for_statement(f"CREATE {stmt.kind} AS SELECT") from None
     if ts_col is not None:
         col = next(c for c in plan.key + plan.value if c.name == ts_col)
         if "TIMESTAMP_FORMAT" not in props and col.type not in (T.BIGINT, T.TIMESTAMP):
