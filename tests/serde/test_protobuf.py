@@ -1,0 +1,198 @@
+"""PROTOBUF with a schema registry: the .proto parser, the Confluent framing, type mapping, the serde, the engine."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+
+import pytest
+
+from ksqlpy import types as T
+from ksqlpy.engine.engine import Engine
+from ksqlpy.schema_registry import EmbeddedSchemaRegistry
+from ksqlpy.schema_registry.sources import sql_type_of
+from ksqlpy.serde import key_serde, value_serde
+from ksqlpy.serde.base import SerdeError
+from ksqlpy.serde.protobuf_schema import ProtoSchemaError, parse_proto
+from ksqlpy.serde.protobuf_types import schema_text
+from ksqlpy.serde.protobuf_types import sql_type_of as proto_type
+from ksqlpy.serde.protobuf_wire import decode, encode, frame, unframe
+from ksqlpy.testing.protobuf_codec import ProtobufSrCodec
+
+SHOP = """
+syntax = "proto3";
+package shop.v1;
+import "google/protobuf/timestamp.proto";   // well-known types need no text
+/* a block comment */
+message Order {
+  uint64 id = 1;
+  float weight = 2;
+  Status status = 3;
+  map<string, Line> lines = 4;
+  repeated sint32 deltas = 5;
+  google.protobuf.Timestamp placed = 6;
+  oneof payment { string card = 7; int32 voucher = 8; }
+  optional int32 rating = 9;
+  reserved 10 to 12;
+  google.protobuf.StringValue note = 13;
+  message Line { string sku = 1; confluent.type.Decimal price = 2 [(confluent.field_meta) = {
+      params: [{ key: "precision", value: "6" }, { key: "scale", value: "2" }] }]; }
+  enum Status { NEW = 0; SHIPPED = 1; }
+}
+message Refund { int64 order_id = 1; }
+"""
+
+
+def test_parser_reads_nested_types_options_and_scopes() -> None:
+    f = parse_proto(SHOP)
+    order = f.message("Order")
+    assert order.full_name == "shop.v1.Order" and f.message("shop.v1.Refund").name == "Refund"
+    lines = next(x for x in order.fields if x.name == "lines")
+    assert (lines.key_type, lines.type) == ("string", "shop.v1.Order.Line")
+    price = f.message("Line").fields[1]
+    assert price.type == "confluent.type.Decimal" and price.params == {"precision": "6", "scale": "2"}
+    assert [x.oneof for x in order.fields if x.oneof] == ["payment", "payment"]
+    assert next(x for x in order.fields if x.name == "rating").label == "optional"
+    assert f.indexes(f.message("Refund")) == [1] and f.indexes(f.message("Line")) == [0, 0]
+    assert f.by_indexes([0, 0]) is f.message("Line") and f.message(None) is order
+    with pytest.raises(ProtoSchemaError, match="Unknown protobuf type Missing"):
+        parse_proto('syntax = "proto3"; message M { Missing m = 1; }')
+    with pytest.raises(ProtoSchemaError, match="does not contain a message named Nope"):
+        f.message("Nope")
+
+
+def test_types_map_as_ksqldb_infers_them() -> None:
+    f = parse_proto(SHOP)
+    t = proto_type(f, f.message("Order"), upper=False)
+    assert dict(t.fields) == {
+        "id": T.BIGINT, "weight": T.DOUBLE, "status": T.STRING,
+        "lines": T.Map(T.STRING, T.Struct((("sku", T.STRING), ("price", T.Decimal(6, 2))))),
+        "deltas": T.Array(T.INTEGER), "placed": T.TIMESTAMP,
+        "payment_0": T.Struct((("card", T.STRING), ("voucher", T.INTEGER))), "rating": T.INTEGER,
+        "note": T.STRING}
+    assert [n for n, _ in proto_type(f, f.message("Refund")).fields] == ["ORDER_ID"]
+
+
+def test_confluent_framing_writes_message_indexes() -> None:
+    assert frame(7, [0], b"\x08\x01") == b"\x00\x00\x00\x00\x07\x00\x08\x01"
+    # [1, 0]: count 2 and each index, zig-zag encoded
+    assert frame(7, [1, 0], b"") == b"\x00\x00\x00\x00\x07\x04\x02\x00"
+    assert unframe(frame(300, [2, 1], b"xy")) == (300, [2, 1], b"xy")
+    with pytest.raises(SerdeError, match="Unknown magic byte"):
+        unframe(b"\x01\x00\x00\x00\x01\x00")
+
+
+def test_wire_encoding_of_scalars_packed_and_presence() -> None:
+    f = parse_proto('syntax = "proto3"; message M { int32 a = 1; sint32 b = 2; repeated int32 c = 3; '
+                    "optional int32 d = 4; int32 e = 5; }")
+    m = f.messages[0]
+    assert encode(f, m, {"a": 150}) == b"\x08\x96\x01"
+    assert encode(f, m, {"b": -1}) == b"\x10\x01"  # zig-zag
+    assert encode(f, m, {"c": [1, 2]}) == b"\x1a\x02\x01\x02"  # packed
+    assert encode(f, m, {"a": 0, "d": 0}) == b"\x20\x00"  # implicit presence drops 0, optional keeps it
+    assert len(encode(f, m, {"e": -1})) == 11  # a negative int32 is a 10-byte varint
+    assert decode(f, m, encode(f, m, {"a": -5, "b": -7, "c": [3, -4], "d": 0})) == {
+        "a": -5, "b": -7, "c": [3, -4], "d": 0}
+    assert decode(f, m, b"\x18\x01\x18\x02") == {"c": [1, 2]}  # unpacked repeated is read too
+
+
+COLS = [("I", T.INTEGER), ("L", T.BIGINT), ("D", T.DOUBLE), ("S", T.STRING), ("B", T.BOOLEAN), ("Y", T.BYTES),
+        ("DEC", T.Decimal(5, 2)), ("DT", T.DATE), ("TM", T.TIME), ("TS", T.TIMESTAMP), ("A", T.Array(T.STRING)),
+        ("M", T.Map(T.STRING, T.BIGINT)), ("ST", T.Struct((("X", T.INTEGER), ("IN", T.Struct((("Z", T.DOUBLE),))))))]
+ROW = (-3, 2**40, 1.5, "héllo", True, b"\x00\x01", Decimal("-123.45"), -10, 45_296_789, 1_526_075_913_123,
+       ["a", "b"], {"k": 7}, {"X": 1, "IN": {"Z": 2.5}})
+
+
+def test_round_trip_registers_the_generated_schema() -> None:
+    reg = EmbeddedSchemaRegistry()
+    s = value_serde("PROTOBUF", COLS, registry=reg, topic="t")
+    data = s.serialize(ROW)
+    rs = reg.latest("t-value")
+    assert rs.schema_type == "PROTOBUF" and data[:6] == b"\x00" + rs.id.to_bytes(4, "big") + b"\x00"
+    assert s.deserialize(data) == ROW
+    text = rs.schema
+    assert text.startswith('syntax = "proto3";') and "message ConnectDefault1 {" in text
+    assert "confluent.type.Decimal DEC = 7" in text and "map<string, int64> M = 12;" in text
+    assert "message ConnectDefault2 {" in text and "message ConnectDefault3 {" in text
+    # the generated schema reads back as the same columns: inference of what ksqlDB registered
+    assert list(sql_type_of(rs).fields) == COLS
+    # proto3 null handling: scalars read back as defaults, messages stay NULL
+    assert s.deserialize(s.serialize((None,) * len(COLS))) == (0, 0, 0.0, "", False, b"", None, None, None, None,
+                                                                [], {}, None)
+
+
+def test_generated_schema_payload_is_the_protobuf_nosr_payload() -> None:
+    """Same layout as PROTOBUF_NOSR (fields numbered in column order, same message types): same bytes."""
+    sr = value_serde("PROTOBUF", COLS, registry=EmbeddedSchemaRegistry(), topic="t")
+    nosr = value_serde("PROTOBUF_NOSR", COLS)
+    assert unframe(sr.serialize(ROW))[2] == nosr.serialize(ROW)
+
+
+def test_keys_are_messages_and_full_names_pick_the_message() -> None:
+    reg = EmbeddedSchemaRegistry()
+    sid = reg.register("k-key", 'syntax = "proto3"; message K1 { int32 a = 1; } message K2 { string ID = 1; }',
+                       "PROTOBUF")
+    ks = key_serde("PROTOBUF", [("ID", T.STRING)], registry=reg, topic="k", schema_id=sid, full_name="K2")
+    data = ks.serialize(("x",))
+    assert data == frame(sid, [1], b"\x0a\x01x")
+    assert ks.deserialize(data) == ("x",)
+    generated = key_serde("PROTOBUF", [("ID", T.BIGINT)], registry=reg, topic="g")
+    assert unframe(generated.serialize((5,)))[2] == b"\x08\x05"
+
+
+def test_reader_maps_a_foreign_schema_by_name() -> None:
+    reg = EmbeddedSchemaRegistry()
+    sid = reg.register("o-value", SHOP, "PROTOBUF")
+    f = parse_proto(SHOP)
+    order = f.message("Order")
+    body = encode(f, order, {"id": 9, "weight": 0.5, "status": "SHIPPED", "deltas": [-1, 1], "voucher": 3,
+                             "placed": {"seconds": 2, "nanos": 5_000_000}, "note": {"value": "hi"},
+                             "lines": {"a": {"sku": "s", "price": {"value": b"\x04\xd2", "scale": 2}}}})
+    cols = [("ID", T.BIGINT), ("WEIGHT", T.DOUBLE), ("STATUS", T.STRING), ("DELTAS", T.Array(T.INTEGER)),
+            ("PAYMENT_0", T.Struct((("CARD", T.STRING), ("VOUCHER", T.INTEGER)))), ("PLACED", T.TIMESTAMP),
+            ("RATING", T.INTEGER), ("NOTE", T.STRING),
+            ("LINES", T.Map(T.STRING, T.Struct((("SKU", T.STRING), ("PRICE", T.Decimal(6, 2))))))]
+    s = value_serde("PROTOBUF", cols, registry=reg, topic="o")
+    assert s.deserialize(frame(sid, [0], body)) == (
+        9, 0.5, "SHIPPED", [-1, 1], {"CARD": None, "VOUCHER": 3}, 2005, None, "hi",
+        {"a": {"SKU": "s", "PRICE": Decimal("12.34")}})
+    with pytest.raises(SerdeError, match="Schema 99 not found"):
+        s.deserialize(frame(99, [0], body))
+
+
+def test_schema_text_rejects_what_protobuf_cannot_hold() -> None:
+    with pytest.raises(SerdeError, match="repeated fields cannot nest"):
+        schema_text([("A", T.Array(T.Array(T.INTEGER)))])
+    assert "package com.acme;" in schema_text([("A", T.INTEGER)], "com.acme.Rec")
+
+
+def test_harness_codec_reads_and_writes_specs() -> None:
+    reg = EmbeddedSchemaRegistry()
+    reg.register("h-value", SHOP, "PROTOBUF")
+    codec = ProtobufSrCodec(reg, "h-value", "Refund")
+    data = codec.encode({"ORDER_ID": 12})
+    assert unframe(data)[1] == [1]
+    assert codec.decode(data) == {"order_id": 12}
+    out = ProtobufSrCodec(reg, "h-value").decode(ProtobufSrCodec(reg, "h-value").encode(
+        {"id": "5", "placed": 1500, "lines": {"x": {"sku": "q", "price": 1.5}}}))
+    assert out["id"] == 5 and out["placed"] == 1500 and out["status"] == "NEW" and out["deltas"] == []
+    assert out["lines"] == {"x": {"sku": "q", "price": Decimal("1.50")}}
+
+
+def test_engine_infers_protobuf_columns_and_writes(tmp_path) -> None:
+    with Engine(str(tmp_path), {}) as e:
+        e.log.create_topic("in", 1)
+        e.schema_registry.register("in-key", 'syntax = "proto3"; message K { string id = 1; }', "PROTOBUF")
+        e.schema_registry.register("in-value", 'syntax = "proto3"; message V { uint32 c1 = 1; float c2 = 2; }',
+                                   "PROTOBUF")
+        e.execute("CREATE STREAM I WITH (kafka_topic='in', format='PROTOBUF');")
+        src = e.catalog.source("I")
+        assert [(c.name, c.type, c.key) for c in src.columns] == [
+            ("ID", T.STRING, True), ("C1", T.BIGINT, False), ("C2", T.DOUBLE, False)]
+        e.execute("CREATE STREAM O AS SELECT ID, C1 * 2 AS X FROM I;")
+        e.execute("INSERT INTO I (ID, C1, C2) VALUES ('a', 21, 0.5);")
+        e.drain(5)
+        batch = e.log.fetch("O", 0, 0, 10)
+        out = e.catalog.source("O")
+        assert e.value_serde(out).deserialize(batch.values[0]) == (42,)
+        assert e.key_serde(out).deserialize(batch.keys[0]) == ("a",)
+        assert "message ConnectDefault1" in e.schema_registry.latest("O-value").schema
