@@ -170,7 +170,7 @@ class JsonValueSerde(ValueSerde):
             raise ValueError("an unwrapped JSON serde needs exactly one column")
         self.wrap = wrap
         ns: dict[str, Any] = {
-            "_loads": orjson.loads, "_dumps": orjson.dumps, "_default": json_default,
+            "_loads": orjson.loads, "_dumps": orjson.dumps, "_default": json_default, "_nsk": orjson.OPT_NON_STR_KEYS,
             "_exact_loads": _exact_loads, "NeedExact": NeedExact, "SerdeError": SerdeError,
             "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid,
             "_copy": bytes, "_mv": memoryview, "_nf": nonfinite_text,
@@ -328,7 +328,10 @@ def serialize(r):
     if {null_check}:
         return None
     {body}
-    return _copy(_mv(_dumps({obj}, default=_default)))
+    try:
+        return _copy(_mv(_dumps({obj}, default=_default)))
+    except TypeError:  # a map with a NULL key: Jackson writes it as "null"
+        return _copy(_mv(_dumps({obj}, default=_default, option=_nsk)))
 
 def serialize_batch(rows):
     return [None if {null_check} else serialize(r) for r in rows]
@@ -337,7 +340,10 @@ def serialize_batch(rows):
 def serialize(r):
     if {null_check}:
         return None
-    return _copy(_mv(_dumps({obj}, default=_default)))
+    try:
+        return _copy(_mv(_dumps({obj}, default=_default)))
+    except TypeError:  # a map with a NULL key: Jackson writes it as "null" (the batch path falls back here)
+        return _copy(_mv(_dumps({obj}, default=_default, option=_nsk)))
 
 def serialize_batch(rows):
     return [None if {null_check} else _copy(_mv(_dumps({obj}, default=_default))) for r in rows]

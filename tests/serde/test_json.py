@@ -267,3 +267,11 @@ def test_non_finite_doubles_are_written_as_strings_like_jackson() -> None:
     assert s.serialize_batch([row, None]) == [data, None]
     assert one(DOUBLE).serialize((-math.inf,)) == b'"-Infinity"'
     assert row[1] == [1.0, math.inf, None]  # the row itself is not modified
+
+
+def test_map_null_keys_are_written_as_the_string_null() -> None:
+    s = value_serde("JSON", [("M", Map(STRING, INTEGER)), ("D", DOUBLE)])
+    rows = [({None: 1, "a": 2}, float("nan")), ({"b": 3}, 1.5)]
+    assert orjson.loads(s.serialize(rows[0])) == {"M": {"null": 1, "a": 2}, "D": "NaN"}
+    plain = value_serde("JSON", [("M", Map(STRING, INTEGER))])
+    assert orjson.loads(plain.serialize(({None: 7},))) == {"M": {"null": 7}}
