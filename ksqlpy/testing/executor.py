@@ -54,6 +54,7 @@ _CREATE_SOURCE = re.compile(r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:SOURCE\s+)?(?:
 _AS_SELECT = re.compile(r"\bAS\s+SELECT\b", re.IGNORECASE)
 _KAFKA_TOPIC = re.compile(r"\bKAFKA_TOPIC\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
 _PARTITIONS = re.compile(r"\bPARTITIONS\s*=", re.IGNORECASE)
+_PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(\d+)", re.IGNORECASE)
 
 
 class CaseTimeout(BaseException):
@@ -187,7 +188,8 @@ class _Run:
         log = self.engine.log
         for t in self.case.topics:
             if not log.topic_exists(t.name):
-                log.create_topic(t.name, t.partitions or 1, t.replicas or 1)
+                partitions = t.partitions or _declared_partitions(self.case.statements, t.name) or 1
+                log.create_topic(t.name, partitions, t.replicas or 1)
             if t.schemas:
                 register_topic_schemas(self.engine, t, self.case.statements)
         for sql in self.case.statements:
@@ -372,6 +374,17 @@ def register_topic_schemas(engine: Any, topic: Any, statements: list[str]) -> No
             sid = len(registry.subjects()) + 1 + _sr_statement_topics(statements, topic.name)
         registry.register(f"{topic.name}-{side}", text, {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF"}.get(fmt, "JSON"),
                           int(sid) if sid is not None else None)
+
+
+def _declared_partitions(statements: list[str], topic: str) -> int | None:
+    """The PARTITIONS a plain CREATE over ``topic`` asks for: ksqlDB's harness creates a case's topic with
+    it when ``topics[]`` gives no count (else the CREATE would fail on a mismatched existing topic)."""
+    for sql in statements:
+        if _CREATE_SOURCE.match(sql) and not _AS_SELECT.search(sql):
+            m, n = _KAFKA_TOPIC.search(sql), _PARTITIONS_N.search(sql)
+            if m and n and m.group(1).replace("''", "'") == topic:
+                return int(n.group(1))
+    return None
 
 
 def _sr_statement_topics(statements: list[str], exclude: str) -> int:

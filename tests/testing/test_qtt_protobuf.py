@@ -51,3 +51,19 @@ def test_a_wrong_expected_value_fails() -> None:
     result = run_case(case, engine, timeout_s=60)
     # proto3 has no NULL int: ksqlDB reads it back as 0, so expecting null fails
     assert result.status == "failed" and "expected null, got 0" in result.reason
+
+
+def test_a_topic_without_a_count_gets_the_partitions_its_create_declares() -> None:
+    raw = {
+        "name": "protobuf partitions",
+        "statements": ["CREATE TABLE L WITH (kafka_topic='l', partitions=3, format='PROTOBUF');",
+                       "CREATE TABLE O AS SELECT * FROM L;"],
+        "topics": [{"name": "l", "keyFormat": "PROTOBUF", "keySchema": KEY, "valueFormat": "PROTOBUF",
+                    "valueSchema": VALUE}],
+        "inputs": [{"topic": "l", "key": {"x": 1}, "value": {"f": 0.5}}],
+        "outputs": [{"topic": "O", "key": {"X": 1}, "value": {"F": 0.5}}],
+        "post": {"topics": {"topics": [{"name": "l", "partitions": 3}]}},
+    }
+    [case] = expand_case(raw, "mine.json")
+    result = run_case(case, engine, timeout_s=60)
+    assert result.status == "passed", result.reason
