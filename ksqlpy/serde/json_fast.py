@@ -1,4 +1,6 @@
-"""A fast path for reading JSON rows: msgspec decodes each object straight into a typed struct in C.
+"""Fast paths for JSON rows on msgspec: reading into typed structs, writing from structs.
+
+Reading: msgspec decodes each object straight into a typed struct in C.
 
 Why: ``orjson.loads`` builds a dict per record and the generated reader then subscripts and type-checks
 every field in Python; together ~1.2 µs per 176-byte record. msgspec parses, matches field names and
@@ -22,11 +24,18 @@ way (with its coercions and processing-log messages). It proves it by constructi
 
 A batch that failed makes the next few batches skip the fast path (doubling up to 64), so a topic
 whose records never fit it costs almost nothing extra.
+
+Writing (``fast_writer``): each row becomes a struct with the column names as its field names, encoded
+by one C call into exact-size bytes (~0.2 µs against ~0.5 µs for an orjson dict plus the copy that keeps
+its over-allocated buffers from fragmenting the heap). Only for columns whose values msgspec writes
+byte for byte as orjson does - strings, booleans, integers, NULL; not DOUBLE (msgspec writes ``1e16``
+where orjson writes ``1e+16``) nor the types written through a ``default`` hook.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from itertools import starmap
 from typing import Annotated, Any
 
 import msgspec
@@ -112,3 +121,22 @@ def fast_rows(columns: list[tuple[str, SqlType]]) -> Callable[[Sequence[bytes | 
     if not layouts:
         return None
     return FastRows([_decoder(columns, keys) for keys in layouts])
+
+
+_WRITABLE = frozenset(("BOOLEAN", "INTEGER", "BIGINT", "STRING", "DATE", "TIME", "TIMESTAMP"))
+
+
+def fast_writer(columns: list[tuple[str, SqlType]]) -> Callable[[Sequence[tuple]], list[bytes]] | None:
+    """``write(rows) -> values`` for wrapped JSON rows of ``columns`` (none of them None), or None when
+    a column's type is not one msgspec writes exactly as orjson. Raises on anything unusual (a null
+    row, a value of another type): the caller then writes row by row."""
+    if not columns or any(not isinstance(t, Primitive) or t.name not in _WRITABLE for _, t in columns):
+        return None
+    struct = msgspec.defstruct("JsonOut", [(f"f{i}", object) for i in range(len(columns))],
+                               rename={f"f{i}": n for i, (n, _) in enumerate(columns)}, gc=False)
+    encode = msgspec.json.Encoder().encode
+
+    def write(rows: Sequence[tuple]) -> list[bytes]:
+        return list(map(encode, starmap(struct, rows)))
+
+    return write

@@ -41,7 +41,7 @@ from ksqlpy.serde.coerce import (
     nonfinite_fixer,
     nonfinite_text,
 )
-from ksqlpy.serde.json_fast import Rows, fast_rows
+from ksqlpy.serde.json_fast import Rows, fast_rows, fast_writer
 
 _INLINE_CHECKS = {
     # column type -> condition under which the parsed value is already the SQL value
@@ -159,6 +159,21 @@ def _with_fast_path(fast: Callable[[Sequence[bytes | None]], Rows | None],
     return deserialize_batch
 
 
+def _with_fast_writer(fast: Callable[[Sequence[tuple]], list[bytes]],
+                      generic: Callable[[Sequence[tuple | None]], list[bytes | None]]
+                      ) -> Callable[[Sequence[tuple | None]], list[bytes | None]]:
+    """serialize_batch through msgspec structs (``json_fast``); a batch with a null row or an odd value
+    goes through the generic writer (the same bytes, or its error)."""
+
+    def serialize_batch(rows: Sequence[tuple | None]) -> list[bytes | None]:
+        try:
+            return fast(rows)  # type: ignore[arg-type, return-value]
+        except Exception:  # noqa: BLE001 - the generic writer raises the error the caller reports
+            return generic(rows)
+
+    return serialize_batch
+
+
 class JsonValueSerde(ValueSerde):
     """JSON rows; ``wrap`` False means the single column's bare value."""
 
@@ -197,6 +212,9 @@ class JsonValueSerde(ValueSerde):
         fast = fast_rows(self.columns) if wrap else None
         if fast is not None:
             self.deserialize_batch = _with_fast_path(fast, ns["deserialize_batch"])  # type: ignore[method-assign]
+        write = fast_writer(self.columns) if wrap else None
+        if write is not None:
+            self.serialize_batch = _with_fast_writer(write, ns["serialize_batch"])  # type: ignore[method-assign]
         self.serialize = ns["serialize"]  # type: ignore[method-assign]
         self.serialize_batch = ns["serialize_batch"]  # type: ignore[method-assign]
         self.source = src

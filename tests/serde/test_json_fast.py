@@ -8,7 +8,7 @@ import orjson
 import pytest
 
 from ksqlpy.serde import SerdeError, value_serde
-from ksqlpy.serde.json_fast import fast_rows, key_layouts
+from ksqlpy.serde.json_fast import fast_rows, fast_writer, key_layouts
 from ksqlpy.types import BIGINT, BOOLEAN, DATE, DOUBLE, INTEGER, STRING, TIME, TIMESTAMP, Array, Decimal
 
 COLUMNS = [("B", BOOLEAN), ("I", INTEGER), ("L", BIGINT), ("F", DOUBLE), ("S", STRING), ("DT", DATE),
@@ -118,3 +118,31 @@ def test_layouts_and_types_the_fast_path_refuses() -> None:
     assert fast_rows([("D", Decimal(4, 2))]) is None
     assert fast_rows([("A", Array(STRING))]) is None
     assert fast_rows([]) is None
+
+
+def test_fast_writer_writes_the_generic_writers_bytes() -> None:
+    cols = [("B", BOOLEAN), ("I", INTEGER), ("L", BIGINT), ("S", STRING), ("DT", DATE), ("TM", TIME),
+            ("TS", TIMESTAMP), ("lower", STRING)]
+    serde = value_serde("JSON", cols)
+    assert fast_writer(cols) is not None
+    rng = random.Random(3)
+    texts = ["", "a\"b\\c", "\n\r\t\b\f", "\x00\x01\x1f\x7f", "\u2028\u2029", "é日本😀", "</script>"]
+    texts += ["".join(chr(rng.randrange(0x20000)) for _ in range(20)).encode("utf-8", "replace").decode()
+              for _ in range(200)]
+    rows = []
+    for _ in range(2000):
+        rows.append((rng.choice([True, False, None]), rng.choice([0, -2**31, 2**31 - 1, None, 7]),
+                     rng.choice([2**63 - 1, -2**63, 1700000000000, None]), rng.choice(texts + [None]),
+                     rng.choice([19000, None]), rng.choice([0, 86399999]), rng.choice([0, None]),
+                     rng.choice(texts)))
+    assert serde.serialize_batch(rows) == [serde.serialize(r) for r in rows]
+    # a null row, or a value the generic writer refuses, takes the generic writer for the batch
+    assert serde.serialize_batch([rows[0], None]) == [serde.serialize(rows[0]), None]
+    with pytest.raises(TypeError):
+        serde.serialize_batch([rows[0], (True, 1, 2, "\ud800", 1, 2, 3, "x")])
+
+
+def test_fast_writer_refuses_types_msgspec_writes_differently() -> None:
+    assert fast_writer([("F", DOUBLE)]) is None  # 1e+16 (orjson) against 1e16 (msgspec)
+    assert fast_writer([("D", Decimal(4, 2))]) is None
+    assert fast_writer([("A", Array(STRING))]) is None
