@@ -38,10 +38,10 @@ def test_unknown_format() -> None:
     assert _msg(fmt="FOO", is_key=False, columns=[]) == "Unknown format: FOO"
 
 
-@pytest.mark.parametrize("fmt", ["protobuf"])
-def test_known_but_unsupported_formats_say_so(fmt: str) -> None:
-    msg = _msg(fmt=fmt, is_key=False, columns=[("A", INTEGER)])
-    assert f"'{fmt.upper()}' format is not supported" in msg
+@pytest.mark.parametrize("fmt", ["protobuf", "PROTOBUF"])
+def test_protobuf_with_a_registry_is_a_supported_format(fmt: str) -> None:
+    check_format(fmt, is_key=False, columns=[("A", INTEGER)])
+    assert _msg(fmt="PROTOBUF3", is_key=False, columns=[("A", INTEGER)]) == "Unknown format: PROTOBUF3"
 
 
 def test_kafka_key_type_error_has_ksqldb_wrapper() -> None:
