@@ -77,7 +77,7 @@ class CoercionMixin:
 
     def _coerce_literal(self, c: Compiled, target: T.SqlType, node: exp.Expression | None) -> Compiled:
         """A string literal (or a constructor of them) read as ``target``, as ksqlDB coerces literals."""
-        if c.type == target or not isinstance(c.type, (T.Primitive, T.Array, T.Map, T.Struct)):
+        if c.type == target or not isinstance(c.type, (T.Primitive, T.Decimal, T.Array, T.Map, T.Struct)):
             return c
         if target == T.STRING and c.literal and c.value is not None and isinstance(c.type, (T.Primitive, T.Decimal)):
             from ksqlpy import javatext
@@ -107,13 +107,17 @@ class CoercionMixin:
                                   for k, v in zip(ks, vs, strict=True))
                 return Compiled("{" + pairs + "}", target)
         if isinstance(target, T.Struct) and isinstance(node, StructConstructor) and isinstance(c.type, T.Struct):
-            names = node.args.get("names") or []
-            vals = node.args.get("values") or []
-            if [n for n, _ in target.fields] == list(names):
+            given = dict(zip(node.args.get("names") or [], node.args.get("values") or [], strict=True))
+            if set(given) <= {n for n, _ in target.fields}:
+                # fields matched by name, in any order; a field not given is NULL (a field the target
+                # lacks leaves the constructor as it is: it compares unequal)
                 parts = []
-                for (n, ft), v in zip(target.fields, vals, strict=True):
-                    cv = self._coerce_literal(self.compile(v), ft, v)
-                    if not T.can_implicitly_cast(cv.type, ft):
+                for n, ft in target.fields:
+                    if n not in given:
+                        parts.append(f"{n!r}: None")
+                        continue
+                    cv = self._coerce_literal(self.compile(given[n]), ft, given[n])
+                    if not T.can_implicitly_cast(cv.type, ft) and not isinstance(cv.type, T.NullType):
                         return c
                     parts.append(f"{n!r}: {self.coerce(cv, ft).code}")
                 return Compiled("{" + ", ".join(parts) + "}", target)

@@ -129,27 +129,31 @@ class PredicateMixin:
 
     def _c_In(self, node: exp.In) -> Compiled:
         a = self.compile(node.this)
+        t = self.tmp()
+        operand = Compiled(t, a.type)
         items = [self.compile(e) for e in node.expressions]
         pairs = []
-        acc = a  # ksqlDB widens the operand's type item by item and reports errors against the widened type
+        acc = operand  # ksqlDB widens the operand's type item by item and reports errors against the widened type
         for e, i in zip(node.expressions, items, strict=True):
-            pairs.append(self._comparable(exp.EQ(this=node.this, expression=e), acc, i, in_list=True))
-            it = pairs[-1][1].type
-            if T.is_numeric(acc.type) and T.is_numeric(it):
-                acc = Compiled(acc.code, T.widen_numeric(acc.type, it), acc.literal, acc.value)
-        items = [p[1] for p in pairs]
-        if pairs:
-            a = pairs[0][0]
-        t = self.tmp()
-        if all(i.literal for i in items):
-            vals = [i.value for i in items if i.value is not None]
+            _, item = self._comparable(exp.EQ(this=node.this, expression=e), acc, i, in_list=True)
+            # each item is compared with the operand made comparable to that item alone (a DECIMAL
+            # operand meets a DOUBLE item as a DOUBLE, an INT item as itself)
+            pairs.append(self._comparable(exp.EQ(this=node.this, expression=e), operand, item, in_list=True))
+            if T.is_numeric(acc.type) and T.is_numeric(item.type):
+                acc = Compiled(acc.code, T.widen_numeric(acc.type, item.type), acc.literal, acc.value)
+        same = all(p[0].code == t for p in pairs)
+        if same and all(p[1].literal for p in pairs):
+            vals = [p[1].value for p in pairs if p[1].value is not None]
             try:
                 lit = self.const(frozenset(vals), "in")
             except TypeError:
                 lit = self.const(tuple(vals), "in")
             return Compiled(f"(None if ({t} := {a.code}) is None else {t} in {lit})", T.BOOLEAN)
-        lst = "(" + ", ".join(i.code for i in items) + ",)"
-        return Compiled(f"(None if ({t} := {a.code}) is None else {t} in {lst})", T.BOOLEAN)
+        if same:
+            lst = "(" + ", ".join(p[1].code for p in pairs) + ",)"
+            return Compiled(f"(None if ({t} := {a.code}) is None else {t} in {lst})", T.BOOLEAN)
+        tests = " or ".join(f"{x.code} == {y.code}" for x, y in pairs)
+        return Compiled(f"(None if ({t} := {a.code}) is None else ({tests}))", T.BOOLEAN)
 
     def _c_Between(self, node: exp.Between) -> Compiled:
         a = self.compile(node.this)

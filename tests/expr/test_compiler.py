@@ -169,3 +169,20 @@ def test_arithmetic_on_a_bare_null_is_rejected_like_ksqldb() -> None:
     with pytest.raises(KsqlExpressionError, match=r"Arithmetic on types null and null are not supported"):
         compile_expr("NULL * NULL")
     assert value("CAST(NULL AS INT) + 1") is None  # a typed NULL is fine
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("DEC + 0.76 IN (1, 11.01e0)", True),    # a DOUBLE item meets the DECIMAL operand as a DOUBLE
+    ("DEC IN (10.250, I)", True),            # exact DECIMAL comparison with other scales
+    ("DEC IN (I, 10.26e0)", False),
+    ("S IN (true, 10, 10.30)", False),       # literals read as their text for a STRING operand
+    ("'10.30' IN (true, 10, 10.30)", True),
+    ("'10.3' IN (10.30)", False),
+    ("'true' IN (true)", True),
+    ("ST IN (STRUCT(F := 'x'))", True),      # a missing field is NULL
+    ("ST IN (STRUCT(G := CAST(NULL AS INT), F := 'x'))", True),  # fields by name, any order
+    ("ST IN (STRUCT(F := 'x', G := '5'))", False),
+    ("ST IN (STRUCT(F := 'x', H := 1))", False),  # a field the operand lacks never matches
+])
+def test_in_list_items_are_made_comparable_one_by_one(text: str, expected: Any) -> None:
+    assert value(text) is expected
