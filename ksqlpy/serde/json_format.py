@@ -212,11 +212,11 @@ class JsonValueSerde(ValueSerde):
         fast = fast_rows(self.columns) if wrap else None
         if fast is not None:
             self.deserialize_batch = _with_fast_path(fast, ns["deserialize_batch"])  # type: ignore[method-assign]
+        self.serialize = ns["serialize"]  # type: ignore[method-assign]
+        self.serialize_batch = ns["serialize_batch"]  # type: ignore[method-assign]
         write = fast_writer(self.columns) if wrap else None
         if write is not None:
             self.serialize_batch = _with_fast_writer(write, ns["serialize_batch"])  # type: ignore[method-assign]
-        self.serialize = ns["serialize"]  # type: ignore[method-assign]
-        self.serialize_batch = ns["serialize_batch"]  # type: ignore[method-assign]
         self.source = src
 
     # -- code generation

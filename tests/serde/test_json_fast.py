@@ -135,7 +135,9 @@ def test_fast_writer_writes_the_generic_writers_bytes() -> None:
                      rng.choice([2**63 - 1, -2**63, 1700000000000, None]), rng.choice(texts + [None]),
                      rng.choice([19000, None]), rng.choice([0, 86399999]), rng.choice([0, None]),
                      rng.choice(texts)))
-    assert serde.serialize_batch(rows) == [serde.serialize(r) for r in rows]
+    expect = [serde.serialize(r) for r in rows]
+    assert fast_writer(cols)(rows) == expect  # type: ignore[misc]
+    assert serde.serialize_batch(rows) == expect
     # a null row, or a value the generic writer refuses, takes the generic writer for the batch
     assert serde.serialize_batch([rows[0], None]) == [serde.serialize(rows[0]), None]
     with pytest.raises(TypeError):
