@@ -52,14 +52,6 @@ def _ln(x: float) -> float:
     return NAN
 
 
-def _log10(x: float) -> float:
-    if x > 0:
-        return math.log10(x)
-    if x == 0:
-        return -INF
-    return NAN
-
-
 def _log(base: float, value: float) -> float:
     """ksqlDB LOG(base, value): NaN for a base <= 0 or == 1, otherwise ln(value) / ln(base)."""
     if base <= 0 or base == 1:
@@ -417,8 +409,9 @@ def register(registry: FunctionRegistry) -> None:
     add("LN", "The natural logarithm of a value.", _double_fn(_ln))
     add(
         "LOG",
-        "The logarithm of a value, base 10 or a given base (base first).",
-        _double_fn(_log10) + _double_fn(_log, 2),
+        "The natural logarithm of a value (as ksqlDB's one-argument LOG), or its logarithm in a given base "
+        "(base first).",
+        _double_fn(_ln) + _double_fn(_log, 2),
     )
     add("PI", "The value of pi.", [("", "DOUBLE", lambda: math.pi)])
     add("POWER", "A value raised to the power of another.", _double_fn(_pow, 2))
