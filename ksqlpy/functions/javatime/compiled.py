@@ -1,0 +1,203 @@
+"""A Java pattern compiled once into a generated formatter and a regex parser (``compile_pattern``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from datetime import datetime, timedelta, timezone, tzinfo
+from functools import lru_cache
+from typing import Any
+
+from .base import _EPOCH_NAIVE, _EPOCH_UTC, MS_PER_DAY, DateTimeError
+from .formatting import _HELPERS, _format_expr
+from .parsing import ParsedDateTime, _parse_spec, _resolve, _to_epoch_ms
+from .pattern import (
+    _JAVA_FIELD_NAMES,
+    DATE_FIELDS,
+    TIME_FIELDS,
+    ZONE_FIELDS,
+    _category,
+    _Field,
+    _lex,
+    _Literal,
+    _Optional,
+)
+from .zones import UTC_ZONE, zone_of
+
+
+class JavaPattern:
+    """A Java pattern compiled once: ``format_*`` print values, ``parse_*`` read strings (ksqlDB rules)."""
+
+    def __init__(self, pattern: str) -> None:
+        self.pattern = pattern
+        self.items = _lex(pattern)
+        self.categories = self._required_categories(self.items)
+        self._formatters: dict[frozenset[str], Callable[[datetime], str]] = {}
+        self._parser: tuple[re.Pattern[str], list[tuple[str, str, Callable[[str], Any]]]] | None = None
+        # Validate letters/counts eagerly so a bad pattern fails when the query starts, not per record.
+        self.formatter(frozenset((DATE_FIELDS, TIME_FIELDS, ZONE_FIELDS)))
+
+    @staticmethod
+    def _required_categories(items: list[Any]) -> frozenset[str]:
+        """Categories of fields outside optional sections (those must be printable)."""
+        return frozenset(_category(it.letter) for it in items if isinstance(it, _Field))
+
+    def _all_fields(self, items: list[Any] | None = None) -> list[_Field]:
+        out: list[_Field] = []
+        for it in self.items if items is None else items:
+            if isinstance(it, _Field):
+                out.append(it)
+            elif isinstance(it, _Optional):
+                out.extend(self._all_fields(it.items))
+        return out
+
+    @property
+    def has_date_fields(self) -> bool:
+        return any(_category(f.letter) == DATE_FIELDS for f in self._all_fields())
+
+    @property
+    def has_time_fields(self) -> bool:
+        return any(_category(f.letter) == TIME_FIELDS for f in self._all_fields())
+
+    # -- formatting ------------------------------------------------------------------------------------
+
+    def formatter(self, available: frozenset[str]) -> Callable[[datetime], str]:
+        """A generated function printing a datetime whose ``available`` field categories are meaningful."""
+        fn = self._formatters.get(available)
+        if fn is not None:
+            return fn
+        missing = [f for f in self.items if isinstance(f, _Field) and _category(f.letter) not in available]
+        if missing:
+            name = _JAVA_FIELD_NAMES.get(missing[0].letter, missing[0].letter)
+            raise DateTimeError(f"Unsupported field: {name}")
+        ns = dict(_HELPERS)
+        template: list[str] = []  # f-string source: escaped literal text and {field} replacements
+
+        def emit(items: list[Any]) -> None:
+            for it in items:
+                if isinstance(it, _Literal):
+                    template.append(it.text.replace("{", "{{").replace("}", "}}"))
+                elif isinstance(it, _Field):
+                    template.append("{" + _format_expr(it, ns) + "}")
+                else:  # optional section: printed when all its fields are available
+                    fields = self._all_fields(it.items)
+                    if all(_category(f.letter) in available for f in fields):
+                        emit(it.items)
+                    else:
+                        for f in fields:  # still validate the letters
+                            _format_expr(f, {})
+
+        emit(self.items)
+        src = f"def _fmt(d):\n    return f{''.join(template)!r}\n"
+        exec(compile(src, f"<java pattern {self.pattern!r}>", "exec"), ns)
+        fn = ns["_fmt"]
+        self._formatters[available] = fn
+        return fn
+
+    def format_timestamp(self, ms: int, zone: tzinfo = UTC_ZONE) -> str:
+        if isinstance(zone, timezone):  # fixed offset: no zone rules to consult
+            off = zone.utcoffset(None)
+            d = (_EPOCH_NAIVE + timedelta(milliseconds=ms) + off).replace(tzinfo=zone)
+        else:
+            d = (_EPOCH_UTC + timedelta(milliseconds=ms)).astimezone(zone)
+        return self.formatter(_ALL)(d)
+
+    def format_date(self, days: int) -> str:
+        return self.formatter(_DATE_ONLY)(_EPOCH_NAIVE + timedelta(days=days))
+
+    def format_time(self, ms: int) -> str:
+        return self.formatter(_TIME_ONLY)(_EPOCH_NAIVE + timedelta(milliseconds=ms % MS_PER_DAY))
+
+    # -- parsing ---------------------------------------------------------------------------------------
+
+    def _compile_parser(self) -> tuple[re.Pattern[str], list[tuple[str, str, Callable[[str], Any]]]]:
+        if self._parser is not None:
+            return self._parser
+        specs: list[tuple[str, str, Callable[[str], Any]]] = []
+
+        def build(items: list[Any]) -> str:
+            out = []
+            for it in items:
+                if isinstance(it, _Literal):
+                    out.append(re.escape(it.text))
+                elif isinstance(it, _Field):
+                    regex, key, conv = _parse_spec(it)
+                    group = f"g{len(specs)}"
+                    specs.append((group, key, conv))
+                    out.append(f"(?P<{group}>{regex})")
+                else:
+                    out.append(f"(?:{build(it.items)})?")
+            return "".join(out)
+
+        regex = re.compile(build(self.items), re.IGNORECASE | re.ASCII)  # Java reads ASCII digits only
+        self._parser = (regex, specs)
+        return self._parser
+
+    def parse_fields(self, text: str) -> dict[str, Any]:
+        """The raw field values in ``text``; DateTimeError if it does not match the whole pattern."""
+        regex, specs = self._compile_parser()
+        m = regex.fullmatch(text)
+        if m is None:
+            raise DateTimeError(f"Text '{text}' could not be parsed with pattern '{self.pattern}'")
+        out: dict[str, Any] = {}
+        for group, key, conv in specs:
+            raw = m.group(group)
+            if raw is None:
+                continue
+            try:
+                value = conv(raw)
+            except (KeyError, ValueError) as e:
+                raise DateTimeError(f"Text '{text}' could not be parsed: {e}") from e
+            if key in out and out[key] != value:
+                raise DateTimeError(f"Text '{text}' could not be parsed: conflicting values for {key}")
+            out[key] = value
+        return out
+
+    def parse(self, text: str) -> ParsedDateTime:
+        """Parse and resolve ``text`` (defaults 1970-01-01T00:00, SMART resolution)."""
+        return _resolve(self.parse_fields(text), text)
+
+    def parse_timestamp(self, text: str, zone: tzinfo = UTC_ZONE) -> int:
+        """Epoch millis of ``text``; ``zone`` applies when the text carries no offset or zone."""
+        p = self.parse(text)
+        return _to_epoch_ms(p, zone)
+
+    def parse_date(self, text: str) -> int:
+        """Epoch days of ``text`` (PARSE_DATE: a pattern with time fields is rejected)."""
+        if self.has_time_fields:
+            raise DateTimeError("Date format contains time field.")
+        return self.parse(text).days
+
+    def parse_time(self, text: str) -> int:
+        """Milliseconds since midnight of ``text`` (PARSE_TIME: a pattern with date fields is rejected)."""
+        if self.has_date_fields:
+            raise DateTimeError("Time format contains date field.")
+        return self.parse(text).nanos // 1_000_000
+
+
+_ALL = frozenset((DATE_FIELDS, TIME_FIELDS, ZONE_FIELDS))
+_DATE_ONLY = frozenset((DATE_FIELDS,))
+_TIME_ONLY = frozenset((TIME_FIELDS,))
+
+
+@lru_cache(maxsize=1024)
+def compile_pattern(pattern: str) -> JavaPattern:
+    """The compiled form of a Java DateTimeFormatter pattern (cached: patterns are usually literals)."""
+    return JavaPattern(pattern)
+
+
+def timestamp_parser(pattern: str, zone: str = "UTC") -> Callable[[str], int]:
+    """A ``str -> epoch ms`` function for a source's ``TIMESTAMP_FORMAT`` (ksqlDB's StringToTimestampParser).
+
+    Raises DateTimeError for text that does not match; the timestamp extractor decides what to do with it.
+    """
+    p = compile_pattern(pattern)
+    tz = zone_of(zone)
+    return lambda text: p.parse_timestamp(text, tz)
+
+
+def timestamp_formatter(pattern: str, zone: str = "UTC") -> Callable[[int], str]:
+    """An ``epoch ms -> str`` function for a pattern and zone."""
+    p = compile_pattern(pattern)
+    tz = zone_of(zone)
+    return lambda ms: p.format_timestamp(ms, tz)

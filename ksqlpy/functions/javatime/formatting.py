@@ -1,0 +1,247 @@
+"""Printing pattern fields as Java does (Locale.US): each field becomes one f-string replacement field
+over a datetime ``d``, with the helpers it calls."""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo
+
+from .base import DateTimeError
+from .pattern import (
+    _AMPM,
+    _DAYS_FULL,
+    _DAYS_NARROW,
+    _DAYS_SHORT,
+    _MONTHS_FULL,
+    _MONTHS_NARROW,
+    _MONTHS_SHORT,
+    _OFFSET_STYLES,
+    _QUARTERS_FULL,
+    _QUARTERS_SHORT,
+    _Field,
+    _too_many,
+)
+from .zones import _GENERIC_NAMES, _ZONE_FULL_NAMES
+
+
+def _format_offset(seconds: int, style: str, zero_text: str) -> str:
+    if seconds == 0:
+        return zero_text
+    sign = "-" if seconds < 0 else "+"
+    s = abs(seconds)
+    hh, mm, ss = s // 3600, s // 60 % 60, s % 60
+    colon = ":" if ":" in style else ""
+    out = f"{sign}{hh:02d}"
+    if style in ("+HH",):
+        return out
+    if style in ("+HHmm", "+HH:mm"):
+        return out + (f"{colon}{mm:02d}" if mm or ss else "")
+    out += f"{colon}{mm:02d}"
+    if style in ("+HHMMss", "+HH:MM:ss"):
+        return out + (f"{colon}{ss:02d}" if ss else "")
+    if style in ("+HHMMSS", "+HH:MM:SS"):
+        return out + f"{colon}{ss:02d}"
+    return out
+
+
+def _format_localized_offset(seconds: int, full: bool) -> str:
+    """Java's ``O`` (GMT+8, GMT+5:30) and ``OOOO`` / ``ZZZZ`` (GMT+08:00)."""
+    if seconds == 0:
+        return "GMT"
+    sign = "-" if seconds < 0 else "+"
+    s = abs(seconds)
+    hh, mm, ss = s // 3600, s // 60 % 60, s % 60
+    if full:
+        return f"GMT{sign}{hh:02d}:{mm:02d}" + (f":{ss:02d}" if ss else "")
+    out = f"GMT{sign}{hh}"
+    if mm or ss:
+        out += f":{mm:02d}" + (f":{ss:02d}" if ss else "")
+    return out
+
+
+def _offset_seconds(d: datetime) -> int:
+    off = d.utcoffset()
+    return 0 if off is None else int(off.total_seconds())
+
+
+def _zone_id(d: datetime) -> str:
+    tz = d.tzinfo
+    if isinstance(tz, ZoneInfo):
+        return tz.key
+    return d.tzname() or "Z"
+
+
+def _zone_short(d: datetime) -> str:
+    name = d.tzname() or "Z"
+    return name
+
+
+def _zone_full(d: datetime) -> str:
+    name = _zone_short(d)
+    return _ZONE_FULL_NAMES.get(name, name)
+
+
+def _zone_generic(d: datetime, full: bool) -> str:
+    key = _zone_id(d)
+    names = _GENERIC_NAMES.get(key)
+    if names is None:
+        return key
+    return names[1] if full else names[0]
+
+
+def _week_fields_us(d: date) -> tuple[int, int]:
+    """(week-based-year, week-of-week-based-year) for Locale.US: weeks start Sunday, week 1 holds Jan 1."""
+    d = date(d.year, d.month, d.day)
+    start = d - timedelta(days=(d.weekday() + 1) % 7)
+    wby = (start + timedelta(days=6)).year
+    jan1 = date(wby, 1, 1)
+    week1 = jan1 - timedelta(days=(jan1.weekday() + 1) % 7)
+    return wby, (start - week1).days // 7 + 1
+
+
+def _week_of_month_us(d: date) -> int:
+    first = date(d.year, d.month, 1)
+    return (d.day - 1 + (first.weekday() + 1) % 7) // 7 + 1
+
+
+_HELPERS: dict[str, Any] = {
+    "_MF": _MONTHS_FULL,
+    "_MS": _MONTHS_SHORT,
+    "_MN": _MONTHS_NARROW,
+    "_DF": _DAYS_FULL,
+    "_DS": _DAYS_SHORT,
+    "_DN": _DAYS_NARROW,
+    "_QF": _QUARTERS_FULL,
+    "_QS": _QUARTERS_SHORT,
+    "_AMPM": _AMPM,
+    "_fo": _format_offset,
+    "_flo": _format_localized_offset,
+    "_off": _offset_seconds,
+    "_zid": _zone_id,
+    "_zshort": _zone_short,
+    "_zfull": _zone_full,
+    "_zgen": _zone_generic,
+    "_wk": _week_fields_us,
+    "_wom": _week_of_month_us,
+}
+
+
+def _num(expr: str, width: int) -> str:
+    """An f-string field printing a number with ``appendValue``: unpadded for one letter, else zero padded."""
+    return expr if width <= 1 else f"{expr}:0{width}d"
+
+
+_ERA = {1: ("BC", "AD"), 4: ("Before Christ", "Anno Domini"), 5: ("B", "A")}
+
+
+def _format_expr(f: _Field, ns: dict[str, Any]) -> str:
+    """The f-string field (expression over datetime ``d`` plus format spec, no quotes) printing one pattern
+    field as Java does (Locale.US). Constants it needs are added to ``ns`` under fresh names."""
+    c, n = f.letter, f.count
+
+    def const(value: Any) -> str:
+        name = f"_c{len(ns)}"
+        ns[name] = value
+        return name
+
+    if c == "G":
+        if n > 5:
+            raise _too_many(c)
+        return f"{const(_ERA[1 if n <= 3 else n])}[d.year > 0]"
+    if c in "yuY":
+        # Python datetimes hold years 1..9999, so year-of-era is the year and 4+ letters never overflow.
+        base = "_wk(d)[0]" if c == "Y" else "d.year"
+        if n == 2:
+            return f"{base} % 100:02d"
+        return _num(base, n)
+    if c in "ML":
+        if n <= 2:
+            return _num("d.month", n)
+        table = {3: "_MS", 4: "_MF", 5: "_MN"}.get(n)
+        if table is None:
+            raise _too_many(c)
+        return f"{table}[d.month - 1]"
+    if c == "d":
+        if n > 2:
+            raise _too_many(c)
+        return _num("d.day", n)
+    if c == "D":
+        if n > 3:
+            raise _too_many(c)
+        return _num("d.timetuple().tm_yday", n)
+    if c in "Qq":
+        if n <= 2:
+            return _num("((d.month - 1) // 3 + 1)", n)
+        if n == 3:
+            return "_QS[(d.month - 1) // 3]"
+        if n == 4:
+            return "_QF[(d.month - 1) // 3]"
+        if n == 5:
+            return "(d.month - 1) // 3 + 1"
+        raise _too_many(c)
+    if c == "w":
+        if n > 2:
+            raise _too_many(c)
+        return _num("_wk(d)[1]", n)
+    if c == "W":
+        if n > 1:
+            raise _too_many(c)
+        return "_wom(d)"
+    if c == "F":
+        if n > 1:
+            raise _too_many(c)
+        return "(d.day - 1) // 7 + 1"
+    if c in "Eec":
+        if c != "E" and n <= 2:
+            return _num("((d.weekday() + 1) % 7 + 1)", n)
+        table = {4: "_DF", 5: "_DN"}.get(n, "_DS" if n <= 3 else None)
+        if table is None:
+            raise _too_many(c)
+        return f"{table}[d.weekday()]"
+    if c == "a":
+        if n > 1:
+            raise _too_many(c)
+        return "_AMPM[d.hour >= 12]"
+    simple = {"H": "d.hour", "m": "d.minute", "s": "d.second", "K": "(d.hour % 12)",
+              "h": "(d.hour % 12 or 12)", "k": "(d.hour or 24)"}  # fmt: skip
+    if c in simple:
+        if n > 2:
+            raise _too_many(c)
+        return _num(simple[c], n)
+    if c == "S":
+        if n > 9:
+            raise _too_many(c)
+        if n <= 6:
+            return f"d.microsecond // {10 ** (6 - n)}:0{n}d"
+        return f"d.microsecond * {10 ** (n - 6)}:0{n}d"
+    if c == "A":
+        return _num("((d.hour * 3600 + d.minute * 60 + d.second) * 1000 + d.microsecond // 1000)", n)
+    if c == "n":
+        return _num("(d.microsecond * 1000)", n)
+    if c == "N":
+        return _num("((d.hour * 3600 + d.minute * 60 + d.second) * 1000000000 + d.microsecond * 1000)", n)
+    if c == "V":
+        if n != 2:
+            raise DateTimeError("Pattern letter count must be 2: V")
+        return "_zid(d)"
+    if c == "v":
+        if n not in (1, 4):
+            raise DateTimeError("Wrong number of pattern letters: v")
+        return f"_zgen(d, {n == 4})"
+    if c == "z":
+        if n > 4:
+            raise _too_many(c)
+        return "_zfull(d)" if n == 4 else "_zshort(d)"
+    if c == "O":
+        if n not in (1, 4):
+            raise DateTimeError("Pattern letter count must be 1 or 4: O")
+        return f"_flo(_off(d), {n == 4})"
+    if c in "XxZ":
+        if c == "Z" and n == 4:
+            return "_flo(_off(d), True)"
+        style = _OFFSET_STYLES.get((c, n))
+        if style is None:
+            raise _too_many(c)
+        return f"_fo(_off(d), {const(style[0])}, {const(style[1])})"
+    raise DateTimeError(f"Unknown pattern letter: {c}")  # pragma: no cover

@@ -1,0 +1,250 @@
+"""Reading text with a pattern: each field becomes a regex group and a converter; the parsed field
+values are then resolved the way Java's SMART resolver does, with ksqlDB's defaults."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from datetime import timedelta, timezone, tzinfo
+from typing import Any
+
+from .base import _EPOCH_NAIVE, MS_PER_DAY, NANOS_PER_DAY, DateTimeError
+from .civil import _is_leap, _month_length, days_from_civil
+from .pattern import (
+    _DAYS_FULL,
+    _DAYS_SHORT,
+    _MONTHS_FULL,
+    _MONTHS_SHORT,
+    _OFFSET_STYLES,
+    _QUARTERS_FULL,
+    _Field,
+    _too_many,
+)
+from .zones import _zone_from_text
+
+# Parsing: each field becomes a regex group and a setter writing into a dict of parsed field values.
+
+_TEXT_MONTHS = {
+    3: {m.upper(): i + 1 for i, m in enumerate(_MONTHS_SHORT)},
+    4: {m.upper(): i + 1 for i, m in enumerate(_MONTHS_FULL)},
+}
+_TEXT_DAYS = {
+    3: {d.upper(): i for i, d in enumerate(_DAYS_SHORT)},
+    4: {d.upper(): i for i, d in enumerate(_DAYS_FULL)},
+}
+
+
+def _alternation(words: list[str]) -> str:
+    return "(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
+
+
+_OFFSET_RE = r"[+-]\d{2}(?::?\d{2}(?::?\d{2})?)?"
+
+
+def _parse_offset_text(text: str) -> int:
+    if text.upper() in ("Z", "GMT", "UTC", "UT"):
+        return 0
+    upper = text.upper()
+    for prefix in ("GMT", "UTC", "UT"):
+        if upper.startswith(prefix):
+            text = text[len(prefix) :]
+            break
+    digits = text[1:].replace(":", "")
+    hh = int(digits[0:2]) if len(digits) >= 2 else int(digits)
+    mm = int(digits[2:4]) if len(digits) >= 4 else 0
+    ss = int(digits[4:6]) if len(digits) >= 6 else 0
+    if hh > 18 or mm > 59 or ss > 59:
+        raise DateTimeError(f"Zone offset out of range: {text}")
+    total = hh * 3600 + mm * 60 + ss
+    return -total if text[0] == "-" else total
+
+
+def _parse_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
+    """(regex, parsed-field key, converter) for one pattern field."""
+    c, n = f.letter, f.count
+
+    def digits(lo: int, hi: int) -> str:
+        return rf"\d{{{lo},{hi}}}" if lo != hi else rf"\d{{{lo}}}"
+
+    def num(key: str, max_letters: int = 2) -> tuple[str, str, Callable[[str], Any]]:
+        if n > max_letters:
+            raise _too_many(c)
+        return (digits(1, 19) if n == 1 else digits(n, n)), key, int
+
+    if c in "yu":
+        key = "year" if c == "u" else "yoe"
+        if n == 2:
+            return digits(2, 2), "year2", int
+        sign = "[+-]?" if c == "u" or n >= 4 else ""
+        return sign + digits(n if n > 1 else 1, 19), key, int
+    if c == "G":
+        if n > 5:
+            raise _too_many(c)
+        words = {1: ["AD", "BC"], 4: ["Anno Domini", "Before Christ"], 5: ["A", "B"]}[1 if n <= 3 else n]
+        return _alternation(words), "era", lambda t: 0 if t.upper() in ("BC", "BEFORE CHRIST", "B") else 1
+    if c in "ML":
+        if n <= 2:
+            return num("month")
+        if n in (3, 4):
+            table = _TEXT_MONTHS[n]
+            return _alternation(list(table)), "month", lambda t, table=table: table[t.upper()]
+        if n == 5:
+            return "[A-Za-z]", "month_narrow", str
+        raise _too_many(c)
+    if c == "d":
+        return num("day")
+    if c == "D":
+        if n > 3:
+            raise _too_many(c)
+        return (digits(1, 19) if n == 1 else digits(n, 3)), "doy", int
+    if c in "Qq":
+        if n <= 2:
+            return num("quarter")
+        if n == 3:
+            return "Q[1-4]", "quarter", lambda t: int(t[1])
+        if n == 4:
+            return _alternation(_QUARTERS_FULL), "quarter", lambda t: int(t[0])
+        raise _too_many(c)
+    if c in "Eec":
+        if c in "ec" and n <= 2:
+            return num("dow_local")
+        if n in (1, 2, 3):
+            table = _TEXT_DAYS[3]
+        elif n == 4:
+            table = _TEXT_DAYS[4]
+        else:
+            raise DateTimeError(f"Parsing of narrow day names is not supported: {c * n}")
+        return _alternation(list(table)), "dow", lambda t, table=table: table[t.upper()]
+    if c == "a":
+        if n > 1:
+            raise _too_many(c)
+        return "(?:AM|PM)", "ampm", lambda t: 0 if t.upper() == "AM" else 1
+    keys = {"H": "hour", "m": "minute", "s": "second", "K": "hour_ampm", "h": "clock_hour_ampm",
+            "k": "clock_hour"}  # fmt: skip
+    if c in keys:
+        return num(keys[c])
+    if c == "S":
+        if n > 9:
+            raise _too_many(c)
+        return digits(n, n), "nano", lambda t: int(t.ljust(9, "0"))
+    if c == "A":
+        return digits(max(n, 1), 19), "milli_of_day", int
+    if c == "n":
+        return digits(max(n, 1), 19), "nano", int
+    if c == "N":
+        return digits(max(n, 1), 19), "nano_of_day", int
+    if c in "Vvz":
+        if c == "V" and n != 2:
+            raise DateTimeError("Pattern letter count must be 2: V")
+        if n > 4:
+            raise _too_many(c)
+        words = r"(?: [A-Za-z][A-Za-z-]*)*" if n == 4 else ""
+        regex = rf"(?:[A-Za-z][A-Za-z0-9~/._+:-]*{words}|[+-]\d{{1,2}}(?::?\d{{2}})*)"
+        return regex, "zone", _zone_from_text
+    if c == "O":
+        if n not in (1, 4):
+            raise DateTimeError("Pattern letter count must be 1 or 4: O")
+        return r"GMT(?:[+-]\d{1,2}(?::\d{2}(?::\d{2})?)?)?", "offset", _parse_offset_text
+    if c in "XxZ":
+        if c == "Z" and n == 4:
+            return r"GMT(?:[+-]\d{1,2}(?::\d{2}(?::\d{2})?)?)?", "offset", _parse_offset_text
+        style = _OFFSET_STYLES.get((c, n))
+        if style is None:
+            raise _too_many(c)
+        zero = re.escape(style[1])
+        return f"(?:{zero}|{_OFFSET_RE})", "offset", _parse_offset_text
+    if c in "YwWF":
+        raise DateTimeError(f"Parsing week-based fields is not supported: {c * n}")
+    raise DateTimeError(f"Unknown pattern letter: {c}")  # pragma: no cover
+
+
+@dataclass
+class ParsedDateTime:
+    """What a parse produced: epoch day, nano of day, and the zone information found in the text."""
+
+    days: int
+    nanos: int
+    offset: int | None
+    zone: tzinfo | None
+
+
+def _check(value: int, lo: int, hi: int, name: str, text: str) -> int:
+    if not lo <= value <= hi:
+        raise DateTimeError(
+            f"Text '{text}' could not be parsed: Invalid value for {name} (valid values {lo} - {hi}): {value}"
+        )
+    return value
+
+
+def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
+    """Java's SMART resolution of parsed fields, with ksqlDB's parseDefaulting values."""
+    # Date
+    if "year" in f:
+        year = f["year"]
+    elif "yoe" in f:
+        yoe = f["yoe"]
+        year = yoe if f.get("era", 1) == 1 else 1 - yoe
+    elif "year2" in f:
+        year = 2000 + f["year2"]
+    else:
+        year = 1970
+    if "month_narrow" in f and "month" not in f:
+        raise DateTimeError(f"Text '{text}' could not be parsed: narrow month names are ambiguous")
+    if "doy" in f and "month" not in f and "day" not in f:
+        doy = _check(f["doy"], 1, 366 if _is_leap(year) else 365, "DayOfYear", text)
+        days = days_from_civil(year, 1, 1) + doy - 1
+    else:
+        month = _check(f.get("month", 1), 1, 12, "MonthOfYear", text)
+        day = _check(f.get("day", 1), 1, 31, "DayOfMonth", text)
+        day = min(day, _month_length(year, month))
+        days = days_from_civil(year, month, day)
+        if "quarter" in f and (month - 1) // 3 + 1 != f["quarter"]:
+            raise DateTimeError(f"Text '{text}' could not be parsed: conflicting QuarterOfYear")
+    if "dow" in f and (days + 3) % 7 != f["dow"]:  # 1970-01-01 was a Thursday (Monday = 0)
+        raise DateTimeError(f"Text '{text}' could not be parsed: Conflict found: DayOfWeek differs")
+    # Time
+    if "hour" in f:
+        hour = _check(f["hour"], 0, 24, "HourOfDay", text)
+    elif "clock_hour" in f:
+        hour = _check(f["clock_hour"], 1, 24, "ClockHourOfDay", text) % 24
+    elif "clock_hour_ampm" in f or "hour_ampm" in f:
+        if "clock_hour_ampm" in f:
+            h = _check(f["clock_hour_ampm"], 1, 12, "ClockHourOfAmPm", text) % 12
+        else:
+            h = _check(f["hour_ampm"], 0, 11, "HourOfAmPm", text)
+        hour = h + 12 * f.get("ampm", 0)
+    else:
+        hour = None
+    if hour is None and "milli_of_day" in f:
+        nanos = _check(f["milli_of_day"], 0, MS_PER_DAY - 1, "MilliOfDay", text) * 1_000_000
+    elif hour is None and "nano_of_day" in f:
+        nanos = _check(f["nano_of_day"], 0, NANOS_PER_DAY - 1, "NanoOfDay", text)
+    else:
+        minute = _check(f.get("minute", 0), 0, 59, "MinuteOfHour", text)
+        second = _check(f.get("second", 0), 0, 59, "SecondOfMinute", text)
+        nano = _check(f.get("nano", 0), 0, 999_999_999, "NanoOfSecond", text)
+        h = hour or 0
+        if h == 24:  # SMART: 24:00 is midnight of the next day, nothing else
+            if minute or second or nano:
+                raise DateTimeError(f"Text '{text}' could not be parsed: Invalid value for HourOfDay: 24")
+            h = 0
+            days += 1
+        nanos = ((h * 60 + minute) * 60 + second) * 1_000_000_000 + nano
+    return ParsedDateTime(days, nanos, f.get("offset"), f.get("zone"))
+
+
+def _to_epoch_ms(p: ParsedDateTime, zone: tzinfo) -> int:
+    local_ms = p.days * MS_PER_DAY + p.nanos // 1_000_000
+    if p.offset is not None:
+        return local_ms - p.offset * 1000
+    tz = p.zone if p.zone is not None else zone
+    if isinstance(tz, timezone):
+        off = tz.utcoffset(None)
+        return local_ms - int(off.total_seconds()) * 1000
+    try:
+        local = _EPOCH_NAIVE + timedelta(milliseconds=local_ms)
+    except OverflowError as e:
+        raise DateTimeError(f"Timestamp out of range: {local_ms}") from e
+    off = local.replace(tzinfo=tz).utcoffset()  # fold=0: earlier offset in overlaps, pre-gap offset in gaps
+    return local_ms - (0 if off is None else int(off.total_seconds()) * 1000)

@@ -1,0 +1,130 @@
+"""A Java DateTimeFormatter pattern lexed into fields, literals and optional sections, and what each
+pattern letter means: its field category (date, time, zone), its Java field name and the Locale.US texts
+and offset styles that formatting and parsing share."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from .base import DateTimeError
+
+
+@dataclass
+class _Field:
+    letter: str
+    count: int
+
+
+@dataclass
+class _Literal:
+    text: str
+
+
+@dataclass
+class _Optional:
+    items: list[Any] = field(default_factory=list)
+
+
+_KNOWN_LETTERS = set("GuyDMLdQqYwWEecFahKkHmsSAnNVvzOXxZ")
+_RESERVED = set("#{}")
+
+
+def _lex(pattern: str) -> list[Any]:
+    """Split a Java pattern into fields, literals and optional sections (DateTimeFormatterBuilder rules)."""
+    root: list[Any] = []
+    stack: list[list[Any]] = [root]
+    i, n = 0, len(pattern)
+    while i < n:
+        c = pattern[i]
+        if ("A" <= c <= "Z") or ("a" <= c <= "z"):
+            j = i
+            while j < n and pattern[j] == c:
+                j += 1
+            if c not in _KNOWN_LETTERS:
+                raise DateTimeError(f"Unknown pattern letter: {c}")
+            stack[-1].append(_Field(c, j - i))
+            i = j
+        elif c == "'":
+            j = i + 1
+            buf = []
+            while True:
+                if j >= n:
+                    raise DateTimeError(f"Pattern ends with an incomplete string literal: {pattern}")
+                if pattern[j] == "'":
+                    if j + 1 < n and pattern[j + 1] == "'":
+                        buf.append("'")
+                        j += 2
+                        continue
+                    break
+                buf.append(pattern[j])
+                j += 1
+            stack[-1].append(_Literal("".join(buf) if buf else "'"))
+            i = j + 1
+        elif c == "[":
+            opt = _Optional()
+            stack[-1].append(opt)
+            stack.append(opt.items)
+            i += 1
+        elif c == "]":
+            if len(stack) == 1:
+                raise DateTimeError("Pattern invalid as it contains ] without previous [")
+            stack.pop()
+            i += 1
+        elif c in _RESERVED:
+            raise DateTimeError(f"Pattern includes reserved character: '{c}'")
+        else:
+            stack[-1].append(_Literal(c))
+            i += 1
+    return root
+
+
+_MONTHS_FULL = [
+    "January", "February", "March", "April", "May", "June",
+    "July", "August", "September", "October", "November", "December",
+]  # fmt: skip
+_MONTHS_SHORT = [m[:3] for m in _MONTHS_FULL]
+_MONTHS_NARROW = [m[0] for m in _MONTHS_FULL]
+_DAYS_FULL = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
+_DAYS_SHORT = [d[:3] for d in _DAYS_FULL]
+_DAYS_NARROW = [d[0] for d in _DAYS_FULL]
+_QUARTERS_FULL = ["1st quarter", "2nd quarter", "3rd quarter", "4th quarter"]
+_QUARTERS_SHORT = ["Q1", "Q2", "Q3", "Q4"]
+_AMPM = ("AM", "PM")
+
+DATE_FIELDS = "date"
+TIME_FIELDS = "time"
+ZONE_FIELDS = "zone"
+
+_JAVA_FIELD_NAMES = {
+    "G": "Era", "u": "Year", "y": "YearOfEra", "D": "DayOfYear", "M": "MonthOfYear", "L": "MonthOfYear",
+    "d": "DayOfMonth", "Q": "QuarterOfYear", "q": "QuarterOfYear", "Y": "WeekBasedYear",
+    "w": "WeekOfWeekBasedYear", "W": "WeekOfMonth", "E": "DayOfWeek", "e": "DayOfWeek", "c": "DayOfWeek",
+    "F": "AlignedWeekOfMonth", "a": "AmPmOfDay", "h": "ClockHourOfAmPm", "K": "HourOfAmPm",
+    "k": "ClockHourOfDay", "H": "HourOfDay", "m": "MinuteOfHour", "s": "SecondOfMinute", "S": "NanoOfSecond",
+    "A": "MilliOfDay", "n": "NanoOfSecond", "N": "NanoOfDay", "V": "ZoneId", "v": "ZoneId", "z": "ZoneId",
+    "O": "OffsetSeconds", "X": "OffsetSeconds", "x": "OffsetSeconds", "Z": "OffsetSeconds",
+}  # fmt: skip
+
+
+def _category(letter: str) -> str:
+    if letter in "GuyDMLdQqYwWEecF":
+        return DATE_FIELDS
+    if letter in "ahKkHmsSAnN":
+        return TIME_FIELDS
+    return ZONE_FIELDS
+
+
+def _too_many(letter: str) -> DateTimeError:
+    return DateTimeError(f"Too many pattern letters: {letter}")
+
+
+# Offset styles (DateTimeFormatterBuilder.appendOffset patterns) for X/x/Z.
+_OFFSET_STYLES = {
+    ("X", 1): ("+HHmm", "Z"), ("X", 2): ("+HHMM", "Z"), ("X", 3): ("+HH:MM", "Z"),
+    ("X", 4): ("+HHMMss", "Z"), ("X", 5): ("+HH:MM:ss", "Z"),
+    ("x", 1): ("+HHmm", "+00"), ("x", 2): ("+HHMM", "+0000"), ("x", 3): ("+HH:MM", "+00:00"),
+    ("x", 4): ("+HHMMss", "+0000"), ("x", 5): ("+HH:MM:ss", "+00:00"),
+    ("Z", 1): ("+HHMM", "+0000"), ("Z", 2): ("+HHMM", "+0000"), ("Z", 3): ("+HHMM", "+0000"),
+    ("Z", 5): ("+HH:MM:ss", "Z"),
+}  # fmt: skip
