@@ -172,7 +172,17 @@ class TestParsing:
 
     def test_whole_text_must_match(self) -> None:
         with pytest.raises(DateTimeError):
-            compile_pattern("yyyy-MM-dd").parse_date("2018-05-11 extra")
+            parse_ts("yyyy-MM-dd", "2018-05-11 extra")
+        with pytest.raises(DateTimeError):
+            compile_pattern("HH:mm").parse_time("10:15 extra")
+
+    def test_parse_date_ignores_text_after_the_pattern(self) -> None:
+        # ksqlDB's PARSE_DATE stops where the pattern ends (Java's parse with a ParsePosition)
+        p = compile_pattern("yyyy-MM-dd")
+        assert p.parse_date("2003-12-24-01-01") == p.parse_date("2003-12-24") == 12410
+        assert compile_pattern("yyyyMMdd").parse_date("20031224T10") == 12410
+        with pytest.raises(DateTimeError):
+            p.parse_date("x2003-12-24")
 
     def test_date_and_time_parsers_reject_foreign_fields(self) -> None:
         with pytest.raises(DateTimeError, match="Date format contains time field"):

@@ -133,10 +133,13 @@ class JavaPattern:
         self._parser = (regex, specs)
         return self._parser
 
-    def parse_fields(self, text: str) -> dict[str, Any]:
-        """The raw field values in ``text``; DateTimeError if it does not match the whole pattern."""
+    def parse_fields(self, text: str, *, prefix: bool = False) -> dict[str, Any]:
+        """The raw field values in ``text``; DateTimeError if it does not match the whole pattern.
+
+        ``prefix``: the pattern need only match the start of ``text`` (Java's ``parse(text, ParsePosition)``,
+        which stops where the pattern ends and ignores what follows)."""
         regex, specs = self._compile_parser()
-        m = regex.fullmatch(text)
+        m = regex.match(text) if prefix else regex.fullmatch(text)
         if m is None:
             raise DateTimeError(f"Text '{text}' could not be parsed with pattern '{self.pattern}'")
         out: dict[str, Any] = {}
@@ -153,9 +156,9 @@ class JavaPattern:
             out[key] = value
         return out
 
-    def parse(self, text: str) -> ParsedDateTime:
+    def parse(self, text: str, *, prefix: bool = False) -> ParsedDateTime:
         """Parse and resolve ``text`` (defaults 1970-01-01T00:00, SMART resolution)."""
-        return _resolve(self.parse_fields(text), text)
+        return _resolve(self.parse_fields(text, prefix=prefix), text)
 
     def parse_timestamp(self, text: str, zone: tzinfo = UTC_ZONE) -> int:
         """Epoch millis of ``text``; ``zone`` applies when the text carries no offset or zone."""
@@ -163,10 +166,11 @@ class JavaPattern:
         return _to_epoch_ms(p, zone)
 
     def parse_date(self, text: str) -> int:
-        """Epoch days of ``text`` (PARSE_DATE: a pattern with time fields is rejected)."""
+        """Epoch days of ``text`` (PARSE_DATE: a pattern with time fields is rejected). As ksqlDB's
+        PARSE_DATE, text after what the pattern reads is ignored (``2003-12-24-01-01`` with ``yyyy-MM-dd``)."""
         if self.has_time_fields:
             raise DateTimeError("Date format contains time field.")
-        return self.parse(text).days
+        return self.parse(text, prefix=True).days
 
     def parse_time(self, text: str) -> int:
         """Milliseconds since midnight of ``text`` (PARSE_TIME: a pattern with date fields is rejected)."""
