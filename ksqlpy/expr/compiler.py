@@ -60,8 +60,9 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
         self._n += 1
         return f"_t{self._n}"
 
-    def _guard(self, parts: list[Compiled], body: str) -> str:
-        """``body`` with NULL propagation over ``parts``; ``body`` uses {0}, {1}... for operand values."""
+    def _guard(self, parts: list[Compiled], body: str, null: str = "None") -> str:
+        """``body`` with NULL propagation over ``parts``; ``body`` uses {0}, {1}... for operand values.
+        ``null``: the code a NULL operand yields (default NULL)."""
         names = []
         checks = []
         for p in parts:
@@ -69,7 +70,7 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
                 names.append(p.code)
                 continue
             if p.literal and p.value is None:
-                return "None"
+                return null if null == "None" else f"({null})"
             if is_simple(p.code):
                 names.append(p.code)
                 checks.append(f"{p.code} is None")
@@ -80,7 +81,7 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
         expr = body.format(*names)
         if not checks:
             return f"({expr})"
-        return f"(None if {' or '.join(checks)} else {expr})"
+        return f"({null} if {' or '.join(checks)} else {expr})"
 
     def coerce(self, c: Compiled, target: T.SqlType) -> Compiled:
         """Implicitly cast ``c`` to ``target`` (numeric widening, NULL typing, container elements)."""
@@ -182,20 +183,26 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
         if not (T.is_numeric(ta) and T.is_numeric(tb)):
             raise KsqlTypeError(f"Error processing expression: {_sql(node)}. Unsupported arithmetic types. {ta} {tb}")
         rt = _arith_type(op, ta, tb)
+        # Inside a lambda, ksqlDB's generated Java unboxes the operands: a NULL one fails the whole
+        # expression (TRANSFORM(a, x => x + 5) is NULL when an element is NULL), so it raises here too.
+        null = "None"
+        if self.scope.parent is not None:
+            self.consts["_rt"] = _runtime()
+            null = "_rt.null_operand_in_lambda()"
         if isinstance(rt, T.Decimal):
             a2, b2 = self.coerce(a, T.as_decimal(ta)), self.coerce(b, T.as_decimal(tb))
             fn = {"+": "_rt.dec_add", "-": "_rt.dec_sub", "*": "_rt.dec_mul", "/": "_rt.dec_div", "%": "_rt.dec_mod"}[op]
             self.consts["_rt"] = _runtime()
-            return Compiled(self._guard([a2, b2], fn + "({0}, {1}, " + str(rt.scale) + ")"), rt)
+            return Compiled(self._guard([a2, b2], fn + "({0}, {1}, " + str(rt.scale) + ")", null), rt)
         if rt == T.DOUBLE:
             a2, b2 = self.coerce(a, T.DOUBLE), self.coerce(b, T.DOUBLE)
             if op == "/":
                 self.consts["_rt"] = _runtime()
-                return Compiled(self._guard([a2, b2], "_rt.ddiv({0}, {1})"), rt)
+                return Compiled(self._guard([a2, b2], "_rt.ddiv({0}, {1})", null), rt)
             if op == "%":
                 self.consts["_rt"] = _runtime()
-                return Compiled(self._guard([a2, b2], "_rt.dmod({0}, {1})"), rt)
-            return Compiled(self._guard([a2, b2], "{0} " + op + " {1}"), rt)
+                return Compiled(self._guard([a2, b2], "_rt.dmod({0}, {1})", null), rt)
+            return Compiled(self._guard([a2, b2], "{0} " + op + " {1}", null), rt)
         self.consts["_rt"] = _runtime()
         wrap = "_rt.wrap_int" if rt == T.INTEGER else "_rt.wrap_long"
         if op in "/%" and b.literal and type(b.value) is int and b.value > 0:
@@ -203,12 +210,12 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
             # zero or overflow case); same results as _rt.idiv / _rt.imod
             body = ("({0} // {1} if {0} >= 0 else -(-{0} // {1}))" if op == "/"
                     else "({0} % {1} if {0} >= 0 else -(-{0} % {1}))")
-            return Compiled(self._guard([a, b], body), rt)  # (_guard names a computed operand once)
+            return Compiled(self._guard([a, b], body, null), rt)  # (_guard names a computed operand once)
         if op == "/":
-            return Compiled(self._guard([a, b], "_rt.idiv({0}, {1})"), rt)
+            return Compiled(self._guard([a, b], "_rt.idiv({0}, {1})", null), rt)
         if op == "%":
-            return Compiled(self._guard([a, b], "_rt.imod({0}, {1})"), rt)
-        return Compiled(self._guard([a, b], wrap + "({0} " + op + " {1})"), rt)
+            return Compiled(self._guard([a, b], "_rt.imod({0}, {1})", null), rt)
+        return Compiled(self._guard([a, b], wrap + "({0} " + op + " {1})", null), rt)
 
     def _c_Add(self, node: exp.Add) -> Compiled:
         return self._arith(node, "+")

@@ -14,6 +14,16 @@ _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
 
 
+class NullOperandError(ArithmeticError):
+    """Arithmetic on a NULL operand inside a lambda body: ksqlDB fails the whole expression there."""
+
+
+def null_operand_in_lambda() -> None:
+    """What a NULL operand of arithmetic in a lambda body evaluates to: an error, as ksqlDB's unboxing
+    NullPointerException; the expression holding the lambda becomes NULL (and is logged)."""
+    raise NullOperandError("arithmetic on a NULL value inside a lambda")
+
+
 def wrap_int(v: int) -> int:
     """Java 32-bit overflow semantics."""
     if _INT_MIN <= v <= _INT_MAX:

@@ -186,3 +186,17 @@ def test_arithmetic_on_a_bare_null_is_rejected_like_ksqldb() -> None:
 ])
 def test_in_list_items_are_made_comparable_one_by_one(text: str, expected: Any) -> None:
     assert value(text) is expected
+
+
+def test_arithmetic_on_null_inside_a_lambda_fails_the_expression() -> None:
+    # ksqlDB's generated Java unboxes lambda operands: a NULL element makes the whole TRANSFORM fail
+    # (NULL for the record, with a processing-log entry); outside lambdas NULL simply propagates
+    from ksqlpy.expr.runtime import NullOperandError
+
+    assert value("TRANSFORM(ARR, x => x + 5)") == [15, 25, 35]
+    with pytest.raises(NullOperandError):
+        value("TRANSFORM(ARRAY[1, N], x => x + 5)")
+    with pytest.raises(NullOperandError):
+        value("TRANSFORM(ARRAY[1], x => x * N)")
+    assert value("TRANSFORM(ARRAY['a', NULL], x => x + '!')") == ["a!", None]  # string + is not arithmetic
+    assert value("N + 1") is None
