@@ -22,16 +22,24 @@ def _bad_int(i: int | None) -> int:
     raise RuntimeError("boom")
 
 
+def _might_throw(should_throw: bool | None) -> int:
+    if should_throw:
+        raise RuntimeError("You asked me to throw...")
+    return 0
+
+
 def _first_field(s: dict | None) -> Any:
     return None if s is None else s.get("A")
 
 
 TEST_FUNCTIONS = [
-    udf("BAD_UDF", description="Returns NULL for 'd1'; throws for numbers.", overloads=[
-        ("STRING", "STRING", _bad_string),
-        ("INT", "INT", _bad_int),
-        ("BIGINT", "BIGINT", _bad_int),
-    ]),
+    udf("BAD_UDF", description="Returns NULL for 'd1'; throws for numbers; 0 for false, throws for true.",
+        overloads=[
+            ("STRING", "STRING", _bad_string),
+            ("INT", "INT", _bad_int),
+            ("BIGINT", "BIGINT", _bad_int),
+            ("BOOLEAN", "INT", _might_throw),
+        ]),
     udf("TEST_UDF", description="Overload resolution probes.", overloads=[
         ("BIGINT, STRING", "STRING", lambda a, b: "doStuffLongString"),
         ("BIGINT, BIGINT, STRING", "STRING", lambda a, b, c: "doStuffLongLongString"),
