@@ -208,6 +208,7 @@ class Query:
     where: exp.Expression | None = None
     group_by: list[exp.Expression] = field(default_factory=list)
     partition_by: list[exp.Expression] = field(default_factory=list)
+    partition_by_written: bool = False  # a PARTITION BY clause was written (``PARTITION BY ()`` is empty)
     having: exp.Expression | None = None
     emit: str | None = None  # CHANGES | FINAL | None (no EMIT clause: a pull query when run alone)
     limit: int | None = None

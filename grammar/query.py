@@ -44,6 +44,7 @@ def parse_query(p: ExpressionParser) -> Query:
         query.group_by = _parse_grouping(p)
     if p.match_word("PARTITION", "BY"):
         query.partition_by = _parse_grouping(p)
+        query.partition_by_written = True
     if p.match_word("HAVING"):
         query.having = p.parse_expression()
     if p.match_word("EMIT"):

@@ -92,6 +92,8 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     source = catalog.source(query.source.name)
     if source is None:
         raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."))
+    if query.partition_by_written and not query.partition_by:
+        raise KsqlStatementError("PARTITION BY requires at least one expression")
     if query.joins:
         from ksqlpy.analysis.joins import analyze_join_query
 

@@ -150,6 +150,8 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
         new_scope = Scope()
         nkeys = len(spec.rekey_exprs)
         for k, c in enumerate(spec.projection_schema.columns):
+            if k >= nkeys and c.name in new_scope.columns:
+                continue  # PARTITION BY ROWTIME: the key (NULL for a null row) is what the name means now
             b = Binding(pvars[k], c.type) if (k < nkeys and c.role == "key") else scope.columns[c.name]
             new_scope.columns[c.name] = b
             if spec.alias:
