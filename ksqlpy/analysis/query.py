@@ -123,14 +123,17 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
                                      f"{format_expression(query.where)} ({c.type}) instead.")
 
     taken = {c.name for c in schema.columns}
+    source_names = set(taken)
     gen = AliasGenerator(taken)
     # ksqlDB names unnamed select items KSQL_COL_n in select order, before naming keys
     item_names: dict[int, str] = {}
     for i, item in enumerate(query.select):
         if not _is_star(item.expr):
             name = item.alias or natural_name(item.expr)
-            if name is not None and item.alias is None and name in item_names.values():
-                # a second A->B or B: ksqlDB makes the name unique with a suffix (B_1, B_2, ...)
+            clash = name in item_names.values() or (isinstance(item.expr, Dereference) and name in source_names)
+            if name is not None and item.alias is None and clash:
+                # a second A->B or B, or a struct field named like a source column (ITEMID->ITEMID): ksqlDB
+                # makes the name unique with a suffix (B_1, B_2, ...)
                 k = 1
                 while f"{name}_{k}" in item_names.values():
                     k += 1
