@@ -273,7 +273,7 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
 
         built = build_aggregate_tasks(engine, plan, qid, groups, persistent=False, sink=None, writer=None,
                                       group=group, start_at=start_at, partitions=_partitions(engine, source.topic),
-                                      on_rows=on_rows)
+                                      on_rows=on_rows, properties=properties)
         tq.tasks.extend(built.tasks)
         tq.resources.append(built)
         engine.transient[qid] = tq

@@ -63,11 +63,28 @@ DEFAULT_COLLECT_LIMIT = 1000
 HISTOGRAM_LIMIT = 1000
 
 
+def inline(template: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark an ``add``/``result`` function with the source a generated aggregation loop writes in its
+    place (``runtime.accumulate``): ``{acc}`` is the accumulator (an assignable expression), ``{v0}``,
+    ``{v1}``.. the argument values, ``{t}`` a free temporary name; lines separated by newlines. It must do
+    exactly what the function does."""
+
+    def mark(f: Callable[..., Any]) -> Callable[..., Any]:
+        f.inline = template  # type: ignore[attr-defined]
+        return f
+
+    return mark
+
+
 @dataclass
 class ResolvedUdaf(ResolvedAggregate):
     """A resolved aggregate plus ksqlDB's intermediate (state) type, for value-format checks."""
 
     intermediate_type: SqlType | None = None
+    # the result does not depend on the order of the values nor on how they are grouped into partial
+    # accumulators combined by ``merge`` (COUNT, integer SUM, MIN/MAX of non-floating types): a generated
+    # loop may pre-aggregate a batch's records per window slice (``runtime.agg_loop``)
+    order_free: bool = False
 
 
 Resolver = Callable[[str, list[SqlType], list[Any], dict[str, Any]], ResolvedUdaf]
@@ -170,6 +187,7 @@ def _wrap64(v: int) -> int:
     return v if -(2**63) <= v < 2**63 else (v + 2**63) % 2**64 - 2**63
 
 
+@inline("{acc}")
 def _identity(v: Any) -> Any:
     return v
 
@@ -201,6 +219,7 @@ def _single(name: str, types: list[SqlType], literals: list[Any]) -> SqlType:
 # COUNT
 
 
+@inline("{acc} += 1")
 def _count_star_add(acc: int) -> int:
     return acc + 1
 
@@ -209,6 +228,7 @@ def _count_star_undo(acc: int) -> int:
     return acc - 1
 
 
+@inline("if {v0} is not None:\n    {acc} += 1")
 def _count_add(acc: int, v: Any) -> int:
     return acc if v is None else acc + 1
 
@@ -227,14 +247,16 @@ def _resolve_count(
     if len(types) > 1 or literals:
         raise reject(name, types, literals)
     if not types:  # COUNT() / COUNT(*): every row
-        return ResolvedUdaf(BIGINT, _zero, _count_star_add, _identity, _count_star_undo, operator.add, BIGINT)
-    return ResolvedUdaf(BIGINT, _zero, _count_add, _identity, _count_undo, operator.add, BIGINT)
+        return ResolvedUdaf(BIGINT, _zero, _count_star_add, _identity, _count_star_undo, operator.add, BIGINT,
+                            order_free=True)
+    return ResolvedUdaf(BIGINT, _zero, _count_add, _identity, _count_undo, operator.add, BIGINT, order_free=True)
 
 
 # ---------------------------------------------------------------------------------------------------------
 # SUM and SUM_LIST
 
 
+@inline("{t} = {v0}\nif {t} is not None:\n    {acc} = {acc} + {t}")
 def _sum_add(acc: Any, v: Any) -> Any:
     return acc if v is None else acc + v
 
@@ -276,7 +298,7 @@ def _resolve_sum(
         init, add, undo, merge = _decimal_sum(t)
         return ResolvedUdaf(t, init, add, _identity, undo, merge, t)
     if _is(t, INTEGER, BIGINT):
-        return ResolvedUdaf(t, _zero, _sum_add, _wrapper(t), _sum_undo, operator.add, t)
+        return ResolvedUdaf(t, _zero, _sum_add, _wrapper(t), _sum_undo, operator.add, t, order_free=True)
     if t == DOUBLE:
         return ResolvedUdaf(t, float, _sum_add, _identity, _sum_undo, operator.add, t)
     raise reject(name, types, literals)
@@ -388,12 +410,14 @@ def _none() -> None:
     return None
 
 
+@inline("{t} = {v0}\nif {t} is not None and ({acc} is None or {t} > {acc}):\n    {acc} = {t}")
 def _max_add(acc: Any, v: Any) -> Any:
     if v is None:
         return acc
     return v if acc is None or v > acc else acc
 
 
+@inline("{t} = {v0}\nif {t} is not None and ({acc} is None or {t} < {acc}):\n    {acc} = {t}")
 def _min_add(acc: Any, v: Any) -> Any:
     if v is None:
         return acc
@@ -421,7 +445,8 @@ def _resolve_min_max(is_max: bool) -> Resolver:
             add = _max_bytes_add if is_max else _min_bytes_add
         else:
             add = _max_add if is_max else _min_add
-        return ResolvedUdaf(t, _none, add, _identity, None, add, t)
+        return ResolvedUdaf(t, _none, add, _identity, None, add, t,
+                            order_free=_is(t, INTEGER, BIGINT, STRING, DATE, TIME, TIMESTAMP))
 
     return resolve
 

@@ -72,6 +72,40 @@ class Accumulators:
         self.undo: Callable[[list[Any], tuple], list[Any]] = ns["undo"]
         self.merge: Callable[[list[Any], list[Any]], list[Any]] = ns["merge"]
         self.results: Callable[[list[Any]], tuple] = ns["results"]
+        self._counts = list(arg_counts)
+
+    def inline_add(self, rec: str, args: str, ns: dict[str, Any], indent: str) -> list[str]:
+        """Source lines updating the accumulators of ``rec`` with the argument tuple ``args`` (not the
+        timestamp), for a generated loop: a UDAF whose ``add`` carries an ``inline`` template (COUNT, SUM,
+        MIN, MAX) is written out, any other is called; ``ns`` receives what the lines refer to."""
+        lines: list[str] = []
+        pos = 0
+        for i, (r, n) in enumerate(zip(self.resolved, self._counts, strict=True)):
+            acc = f"{rec}[{FIRST + i}]"
+            vals = {f"v{j}": f"{args}[{pos + j}]" for j in range(n)}
+            pos += n
+            template = getattr(r.add, "inline", None)
+            if template is None:
+                ns[f"q_add{i}"] = r.add
+                call_args = "".join(f", {v}" for v in vals.values())
+                lines.append(f"{indent}{acc} = q_add{i}({acc}{call_args})")
+                continue
+            code = template.format(acc=acc, t=f"q_t{i}", **vals)
+            lines.extend(indent + ln for ln in code.split("\n"))
+        return lines
+
+    def inline_results(self, rec: str, ns: dict[str, Any]) -> list[str]:
+        """One expression per aggregate for its result from ``rec`` (``ns`` receives the functions)."""
+        out = []
+        for i, r in enumerate(self.resolved):
+            acc = f"{rec}[{FIRST + i}]"
+            template = getattr(r.result, "inline", None)
+            if template is not None:
+                out.append(template.format(acc=acc))
+            else:
+                ns[f"q_res{i}"] = r.result
+                out.append(f"q_res{i}({acc})")
+        return out
 
 
 class _NoUndo(Exception):

@@ -21,10 +21,12 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy.catalog import Source
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
 from ksqlpy.runtime.accumulate import Accumulators
+from ksqlpy.runtime.agg_loop import build_batch_loop
 from ksqlpy.runtime.aggregator import AggregateSpec, Aggregator, encode_key
 from ksqlpy.runtime.emit import build_projector
 from ksqlpy.runtime.group_by import Grouper, group_columns
 from ksqlpy.runtime.reader import DecodedBatch, SourceReader
+from ksqlpy.runtime.record_cache import cache_entries, collapse
 from ksqlpy.runtime.repartition import RepartitionReader, RepartitionWriter, repartition_topic, safe_key_bytes
 from ksqlpy.runtime.session import SessionAggregator
 from ksqlpy.runtime.task import Task
@@ -57,7 +59,10 @@ class AggregateProcessor:
             self.aggregator.stream(items, out)
         self.aggregator.end_batch(out)
         self.kv.flush(tx)
-        return last_per_key(out) if self.aggregator.spec.buffered else out
+        entries = self.aggregator.spec.cache_entries
+        if entries and not self.aggregator.cached:  # the generic loops emit every update: fold them here
+            return collapse(out, entries)
+        return out
 
     def after_commit(self) -> None:
         self.kv.commit_local()
@@ -148,31 +153,6 @@ class AggregateTasks:
             shutil.rmtree(self.state_root, ignore_errors=True)
 
 
-def last_per_key(rows: list[tuple]) -> list[tuple]:
-    """Record caching: of a batch's updates, only each key's (and window's) last one goes out, in the
-    order of those last updates - what Kafka Streams' cache forwards at a commit."""
-    last: dict[str, int] = {}
-    for i, r in enumerate(rows):
-        last[repr(r[0])] = i
-    keep = sorted(last.values())
-    return rows if len(keep) == len(rows) else [rows[i] for i in keep]
-
-
-def buffering(engine: Engine) -> bool:
-    """``cache.max.bytes.buffering`` > 0, set explicitly (SET, request or engine properties): ksqlpy's
-    default is ksqlDB's test setting - every update goes out."""
-    from ksqlpy.engine.config import DEFAULT_PROPERTIES
-
-    name = "cache.max.bytes.buffering"
-    explicit = {**{k: v for k, v in engine.properties.items() if DEFAULT_PROPERTIES.get(k, object()) != v},
-                **engine.session_properties}
-    value = explicit.get(name, explicit.get(f"ksql.streams.{name}"))
-    try:
-        return value is not None and int(value) > 0
-    except (TypeError, ValueError):
-        return False
-
-
 def window_settings(plan: QueryPlan) -> tuple[int, int, int, int]:
     """(size or gap, advance, grace, retention) with ksqlDB's defaults: grace 24h (0 under EMIT FINAL,
     where ksqlDB closes windows at their end), retention = size + grace."""
@@ -190,7 +170,7 @@ def window_settings(plan: QueryPlan) -> tuple[int, int, int, int]:
 
 
 def build_spec(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list[OutputColumn]],
-               sink: Source | None) -> AggregateSpec:
+               sink: Source | None, properties: dict[str, Any] | None = None) -> AggregateSpec:
     agg = plan.aggregation
     assert agg is not None
     _, _, counts = group_columns(plan)
@@ -198,12 +178,14 @@ def build_spec(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list
     project = build_projector(plan, groups, agg.having, engine.plog, query_id)
     spec = AggregateSpec(accs=accs, project=project, having=agg.having is not None,
                          emit_final=plan.emit == "FINAL", sort_key=key_serializer(engine, plan, sink),
-                         buffered=buffering(engine))
+                         cache_entries=0 if plan.emit == "FINAL" else cache_entries(
+                             engine.properties, engine.session_properties, properties or {}))
     if agg.window is not None:
         spec.window_type = agg.window.type
         spec.size, spec.advance, spec.grace, spec.retention = window_settings(plan)
         idle = engine.prop(IDLE_ADVANCE_PROPERTY)
         spec.idle_advance_ms = int(idle) if idle not in (None, "") and int(idle) > 0 else None
+    spec.batch_loop = build_batch_loop(spec)
     return spec
 
 
@@ -254,11 +236,13 @@ def _aggregator_class(plan: QueryPlan) -> type[Aggregator]:
 
 def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list[OutputColumn]], *,
                           persistent: bool, sink: Source | None, writer: Any, group: str, start_at: str,
-                          partitions: int, on_rows: Callable[[list[tuple]], None] | None = None) -> AggregateTasks:
-    """The tasks of an aggregation query (see the module docstring)."""
+                          partitions: int, on_rows: Callable[[list[tuple]], None] | None = None,
+                          properties: dict[str, Any] | None = None) -> AggregateTasks:
+    """The tasks of an aggregation query (see the module docstring); ``properties``: the query's own
+    (request) properties over the engine's."""
     source = plan.source
     table = source.kind == "TABLE"
-    spec = build_spec(engine, plan, query_id, groups, sink)
+    spec = build_spec(engine, plan, query_id, groups, sink, properties)
     service = str(engine.prop("ksql.service.id", "default_"))
     prefix = str(engine.prop("ksql.persistent.prefix", "query_")) if persistent else "transient_"
     internal = f"_confluent-ksql-{service}{prefix}{query_id}"

@@ -53,7 +53,8 @@ class AggregateSpec:
     emit_final: bool = False
     sort_key: Callable[[tuple], bytes] = encode_key  # ksqlDB's key bytes: the order closed windows go out
     idle_advance_ms: int | None = None  # EMIT FINAL on quiet streams (see docs/time-and-emit.md)
-    buffered: bool = False  # cache.max.bytes.buffering set: one update per key per batch (commit)
+    cache_entries: int = 0  # record cache size (runtime.record_cache); 0: every update goes out
+    batch_loop: Callable[[Any, list[tuple], list[tuple]], None] | None = None  # runtime.agg_loop
 
 
 class Aggregator:
@@ -65,6 +66,7 @@ class Aggregator:
         self.plog = plog
         self.query_id = query_id
         self.last_input_wall = time.monotonic()  # wall-clock time of the last input (idle advance)
+        self.cached = False  # the last batch's outputs already went through the record cache
         self.load_meta()
 
     # ------------------------------------------------------------------ meta state
@@ -119,10 +121,10 @@ class Aggregator:
     # ------------------------------------------------------------------ processing
     def stream(self, items: list[tuple], out: list[tuple]) -> None:
         kv, accs, having = self.kv, self.spec.accs, self.spec.having
-        fast = getattr(self.spec.project, "fast", None)
-        if not having and fast is not None and self.spec.window_type is None:
-            self._stream_changes(items, out, fast)
+        if self.spec.batch_loop is not None:  # EMIT CHANGES without HAVING: the generated loop (agg_loop)
+            self.spec.batch_loop(self, items, out)
             return
+        self.cached = False
         add, new, st = accs.add, accs.new, self.stream_time
         for key, args, ts, hd in items:
             if ts > st:
@@ -143,54 +145,9 @@ class Aggregator:
             self.emit(out, rec, old_passed, hd=hd)
         self.stream_time = st
 
-    def _stream_changes(self, items: list[tuple], out: list[tuple], fast: Callable[[tuple], tuple]) -> None:
-        """``stream`` without HAVING with the per-update work inlined: one output per record as in the
-        generic loop, but a group's state record is read and put once per batch (accumulators update
-        the record list in place, so the store's pending write already holds every later update)."""
-        accs, kv, project = self.spec.accs, self.kv, self.spec.project
-        add, new, results, get, put = accs.add, accs.new, accs.results, kv.get, kv.put
-        touched: dict[Any, list[Any]] = {}  # group key (or its bytes if unhashable) -> record put this batch
-        append = out.append
-        st = self.stream_time
-        try:
-            for key, args, ts, hd in items:
-                if ts > st:
-                    st = ts
-                tk = key
-                try:
-                    rec = touched.get(tk)
-                except TypeError:  # an unhashable key value (STRUCT, ARRAY, MAP): its bytes stand in
-                    tk = encode_key(key)
-                    rec = touched.get(tk)
-                if rec is None:
-                    kb = b"K" + (encode_key(key) if tk is key else tk)
-                    rec = get(kb)
-                    if rec is None:
-                        rec = new(key, ts)
-                    try:
-                        rec = add(rec, args, ts)
-                    except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops that record
-                        self._error(e, key)
-                        continue
-                    put(kb, rec)
-                    touched[tk] = rec
-                else:
-                    try:
-                        add(rec, args, ts)
-                    except Exception as e:  # noqa: BLE001
-                        self._error(e, key)
-                        continue
-                row = rec[1] + results(rec) + (rec[0],)
-                try:
-                    k, v, _ = fast(row)
-                except Exception:  # noqa: BLE001 - the projector's slow path logs and NULLs
-                    k, v, _ = project(row)
-                append((k, v, rec[0], hd))
-        finally:
-            self.stream_time = st
-
     def table(self, items: list[tuple], out: list[tuple]) -> None:
         kv, accs, having = self.kv, self.spec.accs, self.spec.having
+        self.cached = False
         st = self.stream_time
         for key, new_args, old_args, ts, hd in items:
             if ts > st:

@@ -64,4 +64,6 @@ def build_projector(plan: QueryPlan, groups: list[list[OutputColumn]], having: e
             return safe_fn(row, guard)
 
     project.fast = fast_fn  # type: ignore[attr-defined]  # hot loops call it inline, ``project`` on failure
+    if having is None and len(groups) == 2:  # what a generated batch loop inlines (runtime.agg_loop)
+        project.parts = (len(names), outs_fast[0], outs_fast[1], consts)  # type: ignore[attr-defined]
     return project

@@ -33,6 +33,7 @@ class SessionAggregator(Aggregator):
         spec = self.spec
         gap, grace, final = spec.size, spec.grace, spec.emit_final
         accs, store = spec.accs, self.sessions
+        self.cached = False
         for key, args, ts, hd in items:
             if ts > self.stream_time:
                 self.stream_time = ts

@@ -23,7 +23,7 @@ from typing import Any
 
 from ksqlpy.runtime.accumulate import KEY
 from ksqlpy.runtime.aggregator import Aggregator, encode_key
-from ksqlpy.state.windowed import WindowStore, t8
+from ksqlpy.state.windowed import WindowStore
 
 
 class TimeWindowAggregator(Aggregator):
@@ -35,10 +35,11 @@ class TimeWindowAggregator(Aggregator):
     def stream(self, items: list[tuple], out: list[tuple]) -> None:
         spec = self.spec
         size, adv, grace, having, final = spec.size, spec.advance, spec.grace, spec.having, spec.emit_final
-        fast = getattr(spec.project, "fast", None)
-        if not having and not final and fast is not None:
-            self._stream_changes(items, out, fast)
+        if spec.batch_loop is not None:  # EMIT CHANGES without HAVING: the generated loop (agg_loop)
+            spec.batch_loop(self, items, out)
+            self.last_input_wall = time.monotonic()
             return
+        self.cached = False
         accs, ws_store = spec.accs, self.windows
         add, new = accs.add, accs.new
         st = self.stream_time
@@ -71,79 +72,6 @@ class TimeWindowAggregator(Aggregator):
                     self.emit(out, rec, old_passed, ws, we, hd=hd)
             if final:
                 self.emit_closed(out, hd=hd)
-        self.last_input_wall = time.monotonic()
-
-    def _stream_changes(self, items: list[tuple], out: list[tuple], fast: Any) -> None:
-        """``stream`` for EMIT CHANGES without HAVING, the common case, with the per-update work inlined.
-
-        Same results as the generic loop, one output per record and window, but a window's state
-        record is read from and put into the store once per batch: accumulators update the record
-        list in place, so after the first put of the batch the store's pending write already holds
-        it (the store pickles it at flush). Key bytes are computed once per key per batch.
-        """
-        spec = self.spec
-        size, adv, grace = spec.size, spec.advance, spec.grace
-        accs, kv = spec.accs, self.kv
-        add, new, results, project = accs.add, accs.new, accs.results, spec.project
-        get, put = kv.get, kv.put
-        touched: dict[tuple, list[Any]] = {}  # (key, window start) -> state record, put in this batch
-        kbs: dict[tuple, bytes] = {}
-        append = out.append
-        st = self.stream_time
-        late = 0
-        try:
-            for key, args, ts, hd in items:
-                if ts > st:
-                    st = ts
-                close = st - grace
-                first = max(0, ts - size + adv) // adv * adv
-                for ws in range(first, ts + 1, adv):
-                    we = ws + size
-                    if we <= close:
-                        late += 1
-                        continue
-                    tk = (key, ws)
-                    try:
-                        rec = touched.get(tk)
-                    except TypeError:  # an unhashable key value (STRUCT, ARRAY, MAP): its bytes stand in
-                        tk = (encode_key(key), ws)
-                        rec = touched.get(tk)
-                    if rec is None:
-                        if tk[0] is key:
-                            kb = kbs.get(key)
-                            if kb is None:
-                                kb = kbs[key] = encode_key(key)
-                        else:
-                            kb = tk[0]
-                        sk = b"W" + kb + t8(ws)
-                        rec = get(sk)
-                        created = rec is None
-                        if created:
-                            rec = new(key, ts)
-                        try:
-                            rec = add(rec, args, ts)
-                        except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops it
-                            self._error(e, key)
-                            continue
-                        put(sk, rec)
-                        if created:
-                            put(b"I" + t8(ws) + kb, 1)
-                        touched[tk] = rec
-                    else:
-                        try:
-                            add(rec, args, ts)
-                        except Exception as e:  # noqa: BLE001
-                            self._error(e, key)
-                            continue
-                    row = rec[1] + results(rec) + (ws, we, rec[0])
-                    try:
-                        k, v, _ = fast(row)
-                    except Exception:  # noqa: BLE001 - the projector's slow path logs and NULLs
-                        k, v, _ = project(row)
-                    append(((k, ws, we), v, rec[0], hd))
-        finally:
-            self.stream_time = st
-            self.late += late
         self.last_input_wall = time.monotonic()
 
     def emit_closed(self, out: list[tuple], *, retained_only: bool = True, hd: Any = None) -> None:

@@ -44,8 +44,10 @@ from ksqlpy.testing.specserde import (
 EngineFactory = Callable[[str, dict[str, Any]], Any]
 
 # What ksqlDB's TestExecutor configures for every case; case properties override these. The service id
-# shows in internal topic names that ``post.topics`` expects (``_confluent-ksql-some.ksql.service.id...``).
-HARNESS_PROPERTIES: dict[str, Any] = {"ksql.service.id": "some.ksql.service.id"}
+# shows in internal topic names that ``post.topics`` expects (``_confluent-ksql-some.ksql.service.id...``);
+# the record cache is off, so every aggregation update is an expected output.
+HARNESS_PROPERTIES: dict[str, Any] = {"ksql.service.id": "some.ksql.service.id",
+                                      "ksql.streams.cache.max.bytes.buffering": 0}
 
 _UNSUPPORTED = re.compile(r"^(?:line \d+:\d+: )?(Unsupported:.*)", re.DOTALL)
 _DECLARES_COLUMNS = re.compile(r"^[^(]*?\b(?:STREAM|TABLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?[^\s(]+\s*\(",

@@ -59,6 +59,7 @@ SERVER_PROPERTIES = {
     "ksql.logging.processing.topic.auto.create": "false",
     "ksql.logging.processing.stream.auto.create": "false",
     "ksql.server.command.response.timeout.ms": "10000",
+    "ksql.streams.cache.max.bytes.buffering": "0",  # as ksqlDB's REST tests: every aggregation update goes out
 }
 _SELECT = re.compile(r"^\s*(SELECT|PRINT)\b", re.IGNORECASE)
 _EMIT = re.compile(r"\bEMIT\s+(CHANGES|FINAL)\b", re.IGNORECASE)

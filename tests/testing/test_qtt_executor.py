@@ -118,7 +118,9 @@ def test_properties_reach_the_engine_and_topics_are_precreated() -> None:
                     topics=[{"name": "extra", "partitions": 3}])
     [case] = expand_case(raw, "mine.json")
     assert run_case(case, spy, extra_properties={"x.y": 1}).status == "passed"
+    # as ksqlDB's TestExecutor: its service id, and the record cache off (every aggregation update expected)
     assert seen["properties"] == {"ksql.service.id": "some.ksql.service.id",
+                                  "ksql.streams.cache.max.bytes.buffering": 0,
                                   "ksql.persistence.wrap.single.values": "false", "x.y": 1}
     assert seen["topics"]["extra"] == 3 and seen["topics"]["src"] == 1
 

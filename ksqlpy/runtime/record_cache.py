@@ -1,0 +1,61 @@
+"""The record cache of aggregations (Kafka Streams' ``cache.max.bytes.buffering``), as ksqlDB has it.
+
+ksqlDB puts a cache in front of every aggregation's state store: updates of one key (and window) within
+a commit overwrite each other there, and at the commit - or when the cache is full - the dirty entries go
+downstream, each key's last value once, in the order of their last update. ``cache.max.bytes.buffering``
+sizes it (ksqlDB's default 10,000,000 bytes); 0 turns it off and every update goes out, which is how
+ksqlDB's own query translation tests run.
+
+In ksqlpy a task's batch is its commit (state, outputs and input position in one transaction), so the
+cache lives for one batch. Its size becomes a number of entries at ``ENTRY_BYTES`` each (Kafka Streams
+counts the serialized key and value plus a record context of about this much); when a batch touches more
+keys than fit, everything in the cache (the update that overflowed it included) goes out and it starts
+empty again, as Kafka Streams flushes a named cache when it evicts a dirty entry. EMIT FINAL has its own suppression and never uses the cache.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+ENTRY_BYTES = 128
+CACHE_PROPERTY = "cache.max.bytes.buffering"
+DEFAULT_CACHE_BYTES = 10_000_000
+
+
+def cache_entries(*layers: dict[str, Any]) -> int:
+    """Entries the cache holds (0: no cache, every update goes out) for property layers, later ones
+    overriding earlier ones (engine, session, request); in a layer the ``ksql.streams.`` name wins."""
+    value: Any = DEFAULT_CACHE_BYTES
+    for props in layers:
+        for name in (CACHE_PROPERTY, f"ksql.streams.{CACHE_PROPERTY}"):
+            if name in props:
+                value = props[name]
+    try:
+        size = int(value)
+    except (TypeError, ValueError):
+        size = DEFAULT_CACHE_BYTES
+    return size // ENTRY_BYTES if size > 0 else 0
+
+
+def collapse(rows: list[tuple], entries: int) -> list[tuple]:
+    """The generic form of the cache over a batch's updates ``(key, value, ts, headers)``: each key's last
+    update, in the order of those last updates, the whole cache going out whenever it would overflow.
+    (The common aggregation loops fold updates in place instead and never build the superseded rows.)"""
+    if entries <= 0 or len(rows) <= 1:
+        return rows
+    out: list[tuple] = []
+    cache: dict[Any, tuple] = {}
+    for r in rows:
+        k = r[0]
+        try:
+            hash(k)
+        except TypeError:
+            k = repr(k)
+        if k in cache:
+            del cache[k]
+        cache[k] = r
+        if len(cache) > entries:
+            out.extend(cache.values())
+            cache.clear()
+    out.extend(cache.values())
+    return out
