@@ -219,10 +219,11 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     rep_left = flavor in ("STREAM_STREAM", "STREAM_TABLE") and not left_keyed
     rep_right = flavor == "STREAM_STREAM" and not right_keyed
     # A source whose key format is schema-registry-enabled is always re-keyed, as ksqlDB does: the key
-    # schema registered for its topic need not be the one the join writes, even for the same key type.
+    # schema registered for its topic need not be the one the join writes, even for the same key type
+    # (a join result side is already in the join's own format).
     forced_left = flavor != "FOREIGN_KEY" and isinstance(left.node, JoinLeaf) and left.key_format[0] in SR_KEY_FORMATS
     forced_right = flavor != "FOREIGN_KEY" and right.key_format[0] in SR_KEY_FORMATS
-    if (flavor != "FOREIGN_KEY" and not (rep_left or rep_right or forced_left or forced_right)
+    if (flavor != "FOREIGN_KEY" and not (rep_left or rep_right or forced_right)
             and left.key_format != right.key_format):
         rep_right = True  # co-partition: the right side is re-keyed into the left side's key format
     if (rep_left or rep_right) and (left.windowed is not None or right.windowed is not None):
