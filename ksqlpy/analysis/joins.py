@@ -239,8 +239,9 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
         left.node.repartitioned = True
     right_leaf.repartitioned = rep_right
     if rep_left and rep_right:
+        default = str(getattr(catalog, "config", {}).get("ksql.persistence.default.format.key", "KAFKA")).upper()
         fmt = left.key_format if left.key_format[0] != "NONE" else (
-            right.key_format if right.key_format[0] != "NONE" else ("DELIMITED", None, None))
+            right.key_format if right.key_format[0] != "NONE" else (default, None, None))
     elif rep_left:
         fmt = right.key_format
     else:
