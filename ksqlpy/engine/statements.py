@@ -26,6 +26,7 @@ from ksqlpy.engine.describe import describe_source, source_summary
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
+from ksqlpy.plan.logical import OutputColumn
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -208,6 +209,14 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
         raise KsqlStatementError(f"Cannot insert into {target.name} because it has header columns")
     result_cols = [(c.name, c.type, True) for c in plan.key] + [(c.name, c.type, False) for c in plan.value]
     sink_cols = [(c.name, c.type, c.key) for c in target.columns]
+    if result_cols != sink_cols and _castable_into(result_cols, sink_cols):
+        # value columns the sink types can hold without loss (INT into DECIMAL(5, 2), DECIMAL(2, 1) into
+        # DECIMAL(5, 2), INT into BIGINT...) are cast on the way, as ksqlDB does
+        sink_types = {n: t for n, t, k in sink_cols if not k}
+        plan.value = [c if c.type == sink_types[c.name] else
+                      OutputColumn(c.name, sink_types[c.name], A.Cast(this=c.expr, to=sink_types[c.name]))
+                      for c in plan.value]
+        result_cols = sink_cols
     if result_cols != sink_cols:
         def fmt(cols: list[tuple[str, Any, bool]]) -> str:
             return ", ".join(f"`{n}` {t}{' KEY' if k else ''}" for n, t, k in cols)
@@ -225,6 +234,14 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
     query = engine.build_persistent(plan, target, query_id, stmt.text)
     engine.start_persistent(query)
     return _status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def _castable_into(result: list[tuple[str, Any, bool]], sink: list[tuple[str, Any, bool]]) -> bool:
+    """Same columns, keys identical, every value column implicitly castable to the sink's type."""
+    if [(n, k) for n, _, k in result] != [(n, k) for n, _, k in sink]:
+        return False
+    return all(rt == st or (not k and T.can_implicitly_cast(rt, st))
+               for (_, rt, k), (_, st, _) in zip(result, sink, strict=True))
 
 
 def insert_values(engine: Engine, stmt: A.InsertValues) -> StatementResult:
