@@ -1,0 +1,187 @@
+"""The UDAF framework: resolved aggregates, the ``Udaf`` resolver wrapper, argument checks and helpers
+shared by every aggregate family (see the package docstring for the accumulator conventions).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal as PyDecimal
+from typing import Any
+
+from ksqlpy.errors import KsqlTypeError
+from ksqlpy.functions.registry import AggregateFunction, ResolvedAggregate
+from ksqlpy.functions.signatures import args_str
+from ksqlpy.types import (
+    BIGINT,
+    BOOLEAN,
+    BYTES,
+    DATE,
+    DOUBLE,
+    INTEGER,
+    NULL,
+    STRING,
+    TIME,
+    TIMESTAMP,
+    Decimal,
+    SqlType,
+)
+
+COLLECT_LIST_LIMIT = "ksql.functions.collect_list.limit"
+COLLECT_SET_LIMIT = "ksql.functions.collect_set.limit"
+DEFAULT_COLLECT_LIMIT = 1000
+HISTOGRAM_LIMIT = 1000
+
+
+def inline(template: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark an ``add``/``result`` function with the source a generated aggregation loop writes in its
+    place (``runtime.accumulate``): ``{acc}`` is the accumulator (an assignable expression), ``{v0}``,
+    ``{v1}``.. the argument values, ``{t}`` a free temporary name; lines separated by newlines. It must do
+    exactly what the function does."""
+
+    def mark(f: Callable[..., Any]) -> Callable[..., Any]:
+        f.inline = template  # type: ignore[attr-defined]
+        return f
+
+    return mark
+
+
+@dataclass
+class ResolvedUdaf(ResolvedAggregate):
+    """A resolved aggregate plus ksqlDB's intermediate (state) type, for value-format checks."""
+
+    intermediate_type: SqlType | None = None
+    # the result does not depend on the order of the values nor on how they are grouped into partial
+    # accumulators combined by ``merge`` (COUNT, integer SUM, MIN/MAX of non-floating types): a generated
+    # loop may pre-aggregate a batch's records per window slice (``runtime.agg_loop``)
+    order_free: bool = False
+
+
+Resolver = Callable[[str, list[SqlType], list[Any], dict[str, Any]], ResolvedUdaf]
+
+
+class Udaf(AggregateFunction):
+    """An aggregate defined by a resolver function (types, literal values, config -> ResolvedUdaf)."""
+
+    def __init__(
+        self,
+        name: str,
+        resolver: Resolver,
+        *,
+        description: str = "",
+        literals: int | Callable[[int], int] = 0,
+        signatures: Sequence[str] = (),
+    ) -> None:
+        self.name = name.upper()
+        self.description = description
+        self._resolver = resolver
+        self._literals = literals
+        self._signatures = list(signatures)
+
+    def resolve(
+        self, arg_types: list[SqlType], literals: list[Any], config: dict[str, Any]
+    ) -> ResolvedAggregate:
+        return self._resolver(self.name, list(arg_types), list(literals), config or {})
+
+    def literal_arg_count(self, n_args: int) -> int:
+        if callable(self._literals):
+            return self._literals(n_args)
+        return min(self._literals, n_args)
+
+    def signatures(self) -> list[str]:
+        return list(self._signatures)
+
+
+# ---------------------------------------------------------------------------------------------------------
+# Helpers
+
+
+def literal_type(value: Any) -> SqlType:
+    """The SQL type of a literal argument value (for error messages)."""
+    if value is None:
+        return NULL
+    if isinstance(value, bool):
+        return BOOLEAN
+    if isinstance(value, int):
+        return INTEGER if -(2**31) <= value < 2**31 else BIGINT
+    if isinstance(value, float):
+        return DOUBLE
+    if isinstance(value, PyDecimal):
+        t = value.as_tuple()
+        scale = max(0, -int(t.exponent))  # type: ignore[arg-type]
+        return Decimal(max(len(t.digits), scale), scale)
+    if isinstance(value, bytes):
+        return BYTES
+    return STRING
+
+
+def reject(name: str, types: Sequence[SqlType], literals: Sequence[Any] = ()) -> KsqlTypeError:
+    """ksqlDB's resolution error, listing column and literal argument types."""
+    all_types = list(types) + [literal_type(v) for v in literals]
+    return KsqlTypeError(f"Function '{name}' does not accept parameters {args_str(all_types)}.")
+
+
+def _is(t: SqlType, *options: SqlType) -> bool:
+    return any(t == o for o in options)
+
+
+_ORDERABLE = (INTEGER, BIGINT, DOUBLE, STRING, BYTES, DATE, TIME, TIMESTAMP)
+
+
+def _orderable(t: SqlType) -> bool:
+    return isinstance(t, Decimal) or _is(t, *_ORDERABLE)
+
+
+_SIGNED = bytes((i ^ 0x80) for i in range(256))
+
+
+def _bytes_key(b: bytes) -> bytes:
+    """Java's ByteBuffer order compares signed bytes; flipping the top bit gives that order unsigned."""
+    return b.translate(_SIGNED)
+
+
+def _wrapper(t: SqlType) -> Callable[[Any], Any]:
+    """Java integer overflow for INT/BIGINT sums (wrapping once at the end equals wrapping every step)."""
+    if t == INTEGER:
+        return _wrap32
+    if t == BIGINT:
+        return _wrap64
+    return _identity
+
+
+def _wrap32(v: int) -> int:
+    return v if -(2**31) <= v < 2**31 else (v + 2**31) % 2**32 - 2**31
+
+
+def _wrap64(v: int) -> int:
+    return v if -(2**63) <= v < 2**63 else (v + 2**63) % 2**64 - 2**63
+
+
+@inline("{acc}")
+def _identity(v: Any) -> Any:
+    return v
+
+
+def _copy_list(acc: list[Any]) -> list[Any]:
+    return list(acc)
+
+
+def _limit(config: dict[str, Any], key: str) -> int:
+    value = config.get(key, DEFAULT_COLLECT_LIMIT)
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        raise KsqlTypeError(f"Invalid value for {key}: {value!r}") from None
+
+
+def _no_literals(name: str, types: list[SqlType], literals: list[Any]) -> None:
+    if literals:
+        raise reject(name, types, literals)
+
+
+def _single(name: str, types: list[SqlType], literals: list[Any]) -> SqlType:
+    if len(types) != 1 or literals:
+        raise reject(name, types, literals)
+    return types[0]
+
+

@@ -1,0 +1,102 @@
+"""ATTR and COUNT_DISTINCT: aggregates over distinct values (composite values frozen to hashable ones)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ksqlpy.functions.aggregates.base import (
+    ResolvedUdaf,
+    _identity,
+    _single,
+    reject,
+)
+from ksqlpy.functions.aggregates_sketch import count_distinct_add, count_distinct_merge, count_distinct_result
+from ksqlpy.types import (
+    BIGINT,
+    INTEGER,
+    STRING,
+    Array,
+    Map,
+    NullType,
+    SqlType,
+    Struct,
+)
+
+# ---------------------------------------------------------------------------------------------------------
+# ATTR: the value when every row agrees (NULL counts as a value), else NULL
+
+
+def freeze(v: Any) -> Any:
+    """A hashable stand-in for a value with SQL equality (lists, maps and structs compare by content)."""
+    if isinstance(v, list):
+        return ("\x00L", tuple(freeze(x) for x in v))
+    if isinstance(v, dict):
+        return ("\x00M", tuple(sorted((k, freeze(x)) for k, x in v.items())))
+    return v
+
+
+def _needs_freeze(t: SqlType) -> bool:
+    return isinstance(t, Array | Map | Struct)
+
+
+def _resolve_attr(
+    name: str, types: list[SqlType], literals: list[Any], config: dict[str, Any]
+) -> ResolvedUdaf:
+    t = _single(name, types, literals)
+    key = freeze if _needs_freeze(t) else _identity
+
+    def add(acc: dict[Any, list[Any]], v: Any) -> dict[Any, list[Any]]:
+        k = key(v)
+        entry = acc.get(k)
+        if entry is None:
+            acc[k] = [v, 1]
+        else:
+            entry[1] += 1
+        return acc
+
+    def undo(acc: dict[Any, list[Any]], v: Any) -> dict[Any, list[Any]]:
+        k = key(v)
+        entry = acc.get(k)
+        if entry is not None:
+            if entry[1] <= 1:
+                del acc[k]
+            else:
+                entry[1] -= 1
+        return acc
+
+    def merge(a: dict[Any, list[Any]], b: dict[Any, list[Any]]) -> dict[Any, list[Any]]:
+        out = {k: list(e) for k, e in a.items()}
+        for k, (v, n) in b.items():
+            if k in out:
+                out[k][1] += n
+            else:
+                out[k] = [v, n]
+        return out
+
+    def result(acc: dict[Any, list[Any]]) -> Any:
+        if len(acc) != 1:
+            return None
+        return next(iter(acc.values()))[0]
+
+    return ResolvedUdaf(t, dict, add, result, undo, merge, Map(STRING, INTEGER))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# COUNT_DISTINCT (exact for small sets, HyperLogLog beyond: see aggregates_sketch)
+
+
+def _resolve_count_distinct(
+    name: str, types: list[SqlType], literals: list[Any], config: dict[str, Any]
+) -> ResolvedUdaf:
+    t = _single(name, types, literals)
+    if isinstance(t, NullType):
+        raise reject(name, types, literals)
+    add = count_distinct_add
+    if _needs_freeze(t):
+
+        def add(acc: Any, v: Any) -> Any:
+            return count_distinct_add(acc, None if v is None else freeze(v))
+
+    return ResolvedUdaf(BIGINT, set, add, count_distinct_result, None, count_distinct_merge, Array(INTEGER))
+
+

@@ -1,0 +1,145 @@
+"""TOPK and TOPKDISTINCT: the k largest values (with other columns as structs)."""
+
+from __future__ import annotations
+
+import operator
+from bisect import bisect_left
+from typing import Any
+
+from ksqlpy.errors import KsqlTypeError
+from ksqlpy.functions.aggregates.base import (
+    ResolvedUdaf,
+    _bytes_key,
+    _orderable,
+    reject,
+)
+from ksqlpy.types import (
+    BYTES,
+    Array,
+    SqlType,
+    Struct,
+)
+
+# ---------------------------------------------------------------------------------------------------------
+# TOPK / TOPKDISTINCT
+
+
+def _k_literal(name: str, types: list[SqlType], literals: list[Any]) -> int:
+    if len(literals) != 1 or isinstance(literals[0], bool) or not isinstance(literals[0], int):
+        raise reject(name, types, literals)
+    k = literals[0]
+    if k <= 0:
+        raise KsqlTypeError(f"Function '{name}' requires k to be a positive integer, got {k}.")
+    return k
+
+
+def _resolve_topk(
+    name: str, types: list[SqlType], literals: list[Any], config: dict[str, Any]
+) -> ResolvedUdaf:
+    """TOPK(col, k) -> ARRAY<T>; TOPK(col, other..., k) -> ARRAY<STRUCT<sort_col T, col0 ..., ...>>.
+
+    The accumulator is ascending (smallest first); ties go before older equal entries, so the descending
+    result lists older entries first and a full list drops the newest of the smallest, as ksqlDB does.
+    """
+    if not types:
+        raise reject(name, types, literals)
+    k = _k_literal(name, types, literals)
+    t = types[0]
+    if not _orderable(t):
+        raise reject(name, types, literals)
+    is_bytes = t == BYTES
+    if len(types) == 1:
+
+        def add(acc: list[Any], v: Any) -> list[Any]:
+            if v is None:
+                return acc
+            if is_bytes:
+                v = _bytes_key(v)
+            if len(acc) >= k and v <= acc[0]:
+                return acc
+            acc.insert(bisect_left(acc, v), v)
+            if len(acc) > k:
+                del acc[0]
+            return acc
+
+        def merge(a: list[Any], b: list[Any]) -> list[Any]:
+            return sorted(a + b)[-k:]
+
+        def result(acc: list[Any]) -> list[Any]:
+            out = acc[::-1]
+            return [_bytes_key(x) for x in out] if is_bytes else out
+
+        rt = Array(t)
+        return ResolvedUdaf(rt, list, add, result, None, merge, rt)
+
+    names = ["sort_col"] + [f"col{i}" for i in range(len(types) - 1)]
+    struct = Struct(tuple(zip(names, types, strict=True)))
+    first = operator.itemgetter(0)
+
+    def add_struct(acc: list[Any], v: Any, *others: Any) -> list[Any]:
+        if v is None:
+            return acc
+        if is_bytes:
+            v = _bytes_key(v)
+        if len(acc) >= k and v <= acc[0][0]:
+            return acc
+        acc.insert(bisect_left(acc, v, key=first), (v, *others))
+        if len(acc) > k:
+            del acc[0]
+        return acc
+
+    def merge_struct(a: list[Any], b: list[Any]) -> list[Any]:
+        return sorted(a + b, key=first)[-k:]
+
+    def result_struct(acc: list[Any]) -> list[dict[str, Any]]:
+        out = []
+        for entry in reversed(acc):
+            row = dict(zip(names, entry, strict=True))
+            if is_bytes:
+                row["sort_col"] = _bytes_key(row["sort_col"])
+            out.append(row)
+        return out
+
+    rt = Array(struct)
+    return ResolvedUdaf(rt, list, add_struct, result_struct, None, merge_struct, rt)
+
+
+def _resolve_topk_distinct(
+    name: str, types: list[SqlType], literals: list[Any], config: dict[str, Any]
+) -> ResolvedUdaf:
+    if len(types) != 1:
+        raise reject(name, types, literals)
+    k = _k_literal(name, types, literals)
+    t = types[0]
+    if not _orderable(t):
+        raise reject(name, types, literals)
+    is_bytes = t == BYTES
+
+    def add(acc: list[Any], v: Any) -> list[Any]:
+        if v is None:
+            return acc
+        if is_bytes:
+            v = _bytes_key(v)
+        i = bisect_left(acc, v)
+        if i < len(acc) and acc[i] == v:
+            return acc
+        if len(acc) >= k:
+            if i == 0:
+                return acc
+            acc.insert(i, v)
+            del acc[0]
+        else:
+            acc.insert(i, v)
+        return acc
+
+    def merge(a: list[Any], b: list[Any]) -> list[Any]:
+        return sorted(set(a) | set(b))[-k:]
+
+    def result(acc: list[Any]) -> list[Any]:
+        out = acc[::-1]
+        return [_bytes_key(x) for x in out] if is_bytes else out
+
+    rt = Array(t)
+    return ResolvedUdaf(rt, list, add, result, None, merge, rt)
+
+
