@@ -100,6 +100,9 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
             for value in batch.values:
                 if value is not None:
                     d = json.loads(value)
+                    if d.get("deleted"):
+                        self._versions.pop(d["subject"], None)
+                        continue
                     self._apply(RegisteredSchema(int(d["id"]), d["schema"], d.get("schemaType", "AVRO"),
                                                  d["subject"], int(d["version"])))
             offset = batch.next_offset
@@ -160,6 +163,21 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
 
     def subjects(self) -> list[str]:
         return sorted(self._versions)
+
+    def delete_subject(self, subject: str) -> list[int]:
+        """Forget ``subject``'s versions (Confluent's soft delete: schemas stay readable by id); their numbers."""
+        with self._lock:
+            gone = self._versions.pop(subject, [])
+            if gone and self._log is not None:
+                self._persist_deletion(subject)
+            return [rs.version for rs in gone]
+
+    def _persist_deletion(self, subject: str) -> None:
+        from ksqlpy.log.base import ProducerRecord
+
+        body = {"subject": subject, "deleted": True}
+        self._log.produce(ProducerRecord(self._topic, subject.encode("utf-8"), json.dumps(body).encode("utf-8"),
+                                         partition=0))
 
 
 class HttpSchemaRegistry(SchemaRegistry):

@@ -206,7 +206,9 @@ class _Col:
 
 
 class RestRunner:
-    def __init__(self, server: ServerProcess, timeout_s: float = 60.0, query_timeout_s: float = 10.0) -> None:
+    def __init__(self, server: ServerProcess, timeout_s: float = 60.0, query_timeout_s: float = 10.0,
+                 registry: Any = None) -> None:
+        """``registry``: the schema registry the server is configured with, if the runner owns it."""
         import httpx
 
         from ksqlpy.log.embedded import EmbeddedLog
@@ -216,6 +218,7 @@ class RestRunner:
         self.query_timeout_s = query_timeout_s
         self.client = httpx.Client(base_url=server.url, timeout=httpx.Timeout(30.0))
         self.log = EmbeddedLog(os.path.join(server.data_dir, "log"))
+        self.registry = registry
 
     def close(self) -> None:
         self.client.close()
@@ -287,11 +290,11 @@ class RestRunner:
                 raise Done(SKIPPED, f"no source over input topic {topic}")
             keys = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") == "KEY"]
             values = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") is None]
-            registry = None
-            if {desc["keyFormat"], desc["valueFormat"]} & {"AVRO", "JSON_SR", "PROTOBUF"}:
+            registry = self.registry
+            if registry is None and {desc["keyFormat"], desc["valueFormat"]} & {"AVRO", "JSON_SR", "PROTOBUF"}:
                 from ksqlpy.schema_registry import EmbeddedSchemaRegistry
 
-                # the server's registry lives on its log: read the schemas its statements registered
+                # the server's embedded registry lives on its log: read the schemas its statements registered
                 registry = EmbeddedSchemaRegistry(self.log)
             kc = codec(desc["keyFormat"], keys, registry=registry, topic=topic, is_key=True)
             vc = codec(desc["valueFormat"], values, registry=registry, topic=topic)
@@ -356,6 +359,9 @@ class RestRunner:
         for t in self.log.list_topics():
             if not t.name.startswith("_confluent-ksql-"):
                 self.log.delete_topic(t.name)
+        if self.registry is not None:  # every case starts with empty subjects, as on a fresh registry
+            for subject in self.registry.subjects():
+                self.registry.delete_subject(subject)
 
     # -- the case
     def run(self, case: Case) -> CaseResult:
@@ -579,8 +585,12 @@ def _subset_diff(expected: Any, actual: Any, path: str, exact_rows: bool = False
 def run_rest(cases: list[Case], *, timeout_s: float = 60.0, progress: Callable[[int, int, CaseResult], None]
              | None = None, server_properties: dict[str, Any] | None = None) -> list[CaseResult]:
     """Run ``cases`` against one real server (restarted if a reset fails); results in case order."""
+    from ksqlpy.schema_registry.http_server import RegistryServer
+
     results: list[CaseResult] = []
-    with tempfile.TemporaryDirectory(prefix="ksqlpy-rest-qtt-") as tmp:
+    # the runner owns the schema registry (over HTTP, as ksqlDB's tests own theirs): it reads what the server
+    # registered and empties the subjects between cases, which a registry inside the server would not allow
+    with tempfile.TemporaryDirectory(prefix="ksqlpy-rest-qtt-") as tmp, RegistryServer() as sr:
         server: ServerProcess | None = None
         runner: RestRunner | None = None
         n = 0
@@ -597,8 +607,9 @@ def run_rest(cases: list[Case], *, timeout_s: float = 60.0, progress: Callable[[
                     if runner is None:
                         n += 1
                         server = ServerProcess(os.path.join(tmp, f"server{n}"),
-                                               {**SERVER_PROPERTIES, **(server_properties or {})}).start()
-                        runner = RestRunner(server, timeout_s)
+                                               {**SERVER_PROPERTIES, "ksql.schema.registry.url": sr.url,
+                                                **(server_properties or {})}).start()
+                        runner = RestRunner(server, timeout_s, registry=sr.registry)
                     result = runner.run(case)
                     try:
                         runner.reset()

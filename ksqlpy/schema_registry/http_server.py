@@ -1,0 +1,142 @@
+"""A Confluent-compatible schema registry over HTTP, serving an ``EmbeddedSchemaRegistry``.
+
+The part of Confluent's REST API that serializers and ksqlDB use: ``POST /subjects/{s}/versions``
+(register; ``schemaType`` AVRO | JSON | PROTOBUF; an explicit ``id`` is honoured),
+``GET /subjects/{s}/versions/latest``, ``GET /subjects/{s}/versions``, ``GET /schemas/ids/{id}``,
+``GET /subjects`` and ``DELETE /subjects/{s}`` (soft delete: the ids stay readable). Errors are
+Confluent's ``{"error_code", "message"}`` bodies (40401 subject not found, 40403 schema not found).
+
+It lets a ksqlpy server be pointed at a registry that another process owns (``ksql.schema.registry.url``):
+the REST conformance runner starts one, so it can read what the server registered and clear the
+subjects between cases.
+
+    with RegistryServer() as srv:     # 127.0.0.1, a free port
+        srv.url, srv.registry         # the URL to configure, the registry behind it
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+from urllib.parse import unquote
+
+from ksqlpy.schema_registry import EmbeddedSchemaRegistry, RegisteredSchema, SchemaRegistryError
+
+_SUBJECT = re.compile(r"^/subjects/([^/]+)(/versions(?:/(latest|\d+))?)?/?$")
+_ID = re.compile(r"^/schemas/ids/(\d+)/?$")
+
+
+def _version_body(rs: RegisteredSchema) -> dict[str, Any]:
+    body: dict[str, Any] = {"subject": rs.subject, "version": rs.version, "id": rs.id, "schema": rs.schema}
+    if rs.schema_type != "AVRO":
+        body["schemaType"] = rs.schema_type
+    return body
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _Server
+
+    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - quiet
+        pass
+
+    def _send(self, status: int, body: Any) -> None:
+        data = json.dumps(body).encode("utf-8")
+        self.send_response(status)
+        self.send_header("Content-Type", "application/vnd.schemaregistry.v1+json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _missing(self, code: int, message: str) -> None:
+        self._send(404, {"error_code": code, "message": message})
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's naming
+        reg = self.server.registry
+        path = self.path.split("?", 1)[0]
+        if path.rstrip("/") == "/subjects":
+            self._send(200, reg.subjects())
+            return
+        m = _ID.match(path)
+        if m:
+            rs = reg.by_id(int(m.group(1)))
+            if rs is None:
+                self._missing(40403, "Schema not found")
+            else:
+                self._send(200, {"schema": rs.schema, **({"schemaType": rs.schema_type}
+                                                         if rs.schema_type != "AVRO" else {})})
+            return
+        m = _SUBJECT.match(path)
+        if m and m.group(2):
+            subject, which = unquote(m.group(1)), m.group(3)
+            versions = reg.versions(subject)
+            if not versions:
+                self._missing(40401, f"Subject '{subject}' not found.")
+            elif which is None:
+                self._send(200, [rs.version for rs in versions])
+            else:
+                rs = versions[-1] if which == "latest" else next(
+                    (v for v in versions if v.version == int(which)), None)
+                if rs is None:
+                    self._missing(40402, "Version not found.")
+                else:
+                    self._send(200, _version_body(rs))
+            return
+        self._missing(404, "Not found")
+
+    def do_POST(self) -> None:  # noqa: N802
+        m = _SUBJECT.match(self.path.split("?", 1)[0])
+        if not m or m.group(2) != "/versions":
+            self._missing(404, "Not found")
+            return
+        try:
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            sid = self.server.registry.register(unquote(m.group(1)), str(body["schema"]),
+                                                str(body.get("schemaType") or "AVRO"), body.get("id"))
+        except (ValueError, KeyError, SchemaRegistryError) as e:
+            self._send(422, {"error_code": 42201, "message": f"Invalid schema: {e}"})
+            return
+        self._send(200, {"id": sid})
+
+    def do_DELETE(self) -> None:  # noqa: N802
+        m = _SUBJECT.match(self.path.split("?", 1)[0])
+        if not m or m.group(2):
+            self._missing(404, "Not found")
+            return
+        subject = unquote(m.group(1))
+        gone = self.server.registry.delete_subject(subject)
+        if not gone:
+            self._missing(40401, f"Subject '{subject}' not found.")
+        else:
+            self._send(200, gone)
+
+
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+
+    def __init__(self, address: tuple[str, int], registry: EmbeddedSchemaRegistry) -> None:
+        super().__init__(address, _Handler)
+        self.registry = registry
+
+
+class RegistryServer:
+    """An HTTP registry on 127.0.0.1 in a background thread; ``url`` to configure, ``registry`` behind it."""
+
+    def __init__(self, registry: EmbeddedSchemaRegistry | None = None, port: int = 0) -> None:
+        self.registry = registry if registry is not None else EmbeddedSchemaRegistry()
+        self._server = _Server(("127.0.0.1", port), self.registry)
+        self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
+        self._thread = threading.Thread(target=self._server.serve_forever, name="schema-registry", daemon=True)
+
+    def __enter__(self) -> RegistryServer:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def close(self) -> None:
+        self._server.shutdown()
+        self._server.server_close()
