@@ -62,7 +62,10 @@ def parse_limit(p: ExpressionParser) -> int:
     index = 1 if p._curr.token_type == TokenType.DASH else 0
     token = p._tokens[p._index + index] if p._index + index < p._tokens_size else None
     if token is not None and token.token_type == TokenType.NUMBER and not token.text.isdigit():
-        raise p.error("Value must be integer for command: LIMIT", token)
+        # ksqlDB's AST builder words this one without a position (the error still carries it)
+        line, col = p.line_col(token)
+        raise KsqlParseError("Value must be integer for command: LIMIT", line, col, token.text, prepared=True,
+                             silent=True)
     return p.parse_integer("an integer limit")
 
 

@@ -46,8 +46,8 @@ class KsqlParseError(KsqlError):
     error_code = 40001
 
     def __init__(self, message: str, line: int = 0, column: int = 0, token: str | None = None,
-                 *, located: bool = False, prepared: bool = False) -> None:
-        if not line:
+                 *, located: bool = False, prepared: bool = False, silent: bool = False) -> None:
+        if not line or silent:  # silent: the position is kept on the error, not in its text (as ksqlDB's)
             where = ""
         elif located:
             where = f"Line: {line}, Col: {column}: "

@@ -224,8 +224,11 @@ def test_group_by_and_partition_by_forms() -> None:
 
 
 def test_limit_must_be_an_integer() -> None:
-    with pytest.raises(KsqlParseError, match="Value must be integer for command: LIMIT"):
+    with pytest.raises(KsqlParseError) as info:
         parse("SELECT * FROM s LIMIT 2.5;")
+    # ksqlDB's wording has no position; the error still carries it
+    assert str(info.value) == "Failed to prepare statement: Value must be integer for command: LIMIT"
+    assert (info.value.line, info.value.column) == (1, 23)
     assert parse_one("SELECT * FROM s LIMIT -1").query.limit == -1  # rejected later, by the engine
 
 
