@@ -43,7 +43,7 @@ _TOKEN = re.compile(r"""
 | (?P<qid>`[^`]*`|"[^"]*")
 | (?P<num>(?:\d+\.\d*|\.\d+|\d+)(?:[eE][+-]?\d+)?)(?![\w@$])
 | (?P<word>[\w@$]+)
-| (?P<bad>--|/\*|\$\{|['`"])
+| (?P<bad>--|/\*|['`"])
 | (?P<op>.)
 """, re.X | re.S)
 _TIME_COLUMNS = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
@@ -62,7 +62,7 @@ def changes_catalog(stmt: A.Statement) -> bool:
 def shape_of(sql: str) -> tuple[str, list[Param]] | None:
     """``(shape, WHERE literals)`` of one SELECT, or None when the text is not a candidate (not a SELECT,
     no WHERE, comments, variables, several statements, EMIT)."""
-    if sql[:16].lstrip()[:6].upper() != "SELECT":
+    if sql[:16].lstrip()[:6].upper() != "SELECT" or "${" in sql:
         return None
     parts: list[str] = []
     params: list[Param] = []
