@@ -25,8 +25,8 @@ import uuid
 from multiprocessing.connection import Connection
 from typing import TYPE_CHECKING, Any
 
-from ksqlpy.runtime.assignment import deal, partition_count, query_topics, worker_count
-from ksqlpy.runtime.workers import WorkerSpec
+from ksqlpy.runtime.assignment import deal, partition_count, query_topics, task_topics, worker_count
+from ksqlpy.runtime.workers import WorkerSpec, commit_interval_ms
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -61,6 +61,15 @@ def instance_id(data_dir: str) -> str:
     with open(path, "w") as f:
         f.write(new)
     return new
+
+
+def _explicit(engine: Engine) -> dict[str, Any]:
+    """The properties set by the user (engine properties that differ from the defaults, and SET ones)."""
+    from ksqlpy.engine.config import DEFAULT_PROPERTIES
+
+    unset = object()
+    return {**{k: v for k, v in engine.properties.items() if DEFAULT_PROPERTIES.get(k, unset) != v},
+            **engine.session_properties}
 
 
 def _catalog_state(catalog: Any) -> dict[str, Any]:
@@ -99,11 +108,15 @@ class QueryWorkers:
         dealt = deal(partitions, n) if log_dir is not None else [None] * n
         inst = instance_id(engine.data_dir)
         state = _catalog_state(engine.catalog)
+        extra = {"commit_interval_ms": commit_interval_ms(props, _explicit(engine))}
+        self.group = group
+        # every input partition of every task (a repartition topic's included), upstream first
+        self.inputs = [(topic, t.partition) for t in query.tasks for topic in task_topics(t)]
         self.workers = [_Worker(WorkerSpec(
             query_id=query.query_id, sql=query.sql, sink=query.sink, catalog_state=state, properties=props,
             data_dir=os.path.join(engine.data_dir, "workers", query.query_id, str(i)), index=i, count=n,
             group=group, topics=query_topics(query.tasks), log_dir=log_dir, partitions=dealt[i],
-            transactional_id=f"{group}-{inst}-{i}")) for i in range(n)]
+            transactional_id=f"{group}-{inst}-{i}", extra=extra)) for i in range(n)]
         self.stopping = False
 
     def start(self) -> None:
@@ -163,6 +176,19 @@ class QueryWorkers:
             with contextlib.suppress(Exception):
                 plog.sink(entry)
 
+    def ends(self) -> dict[tuple[str, int], int] | None:
+        """The input end offsets if the workers (of every engine sharing the group) have committed up to
+        them, else None. Read from the log, so it holds whoever runs the partitions."""
+        log = self.engine.log
+        ends = {}
+        for topic, p in self.inputs:
+            end = log.end_offset(topic, p)
+            committed = log.committed(self.group, topic, p)
+            if committed is None or committed < end:
+                return None
+            ends[(topic, p)] = end
+        return ends
+
     def pids(self) -> list[int]:
         return [w.process.pid for w in self.workers if w.process is not None and w.process.poll() is None]
 
@@ -220,6 +246,20 @@ class WorkerManager:
                 except Exception:  # noqa: BLE001 - the watcher must survive
                     _LOG.exception("watching workers of %s", qw.query_id)
 
+    def caught_up(self) -> dict[str, Any] | None:
+        """Every worker-run query's ``ends()`` (None if one is behind). Caught up for good when two calls
+        in a row give the same ends: a commit between reading an input and the repartition topic it feeds
+        shows up as a moved end."""
+        with self._lock:
+            current = list(self.queries.values())
+        got: dict[str, Any] = {}
+        for qw in current:
+            ends = qw.ends()
+            if ends is None:
+                return None
+            got[qw.query_id] = ends
+        return got
+
     def stop(self, query_id: str) -> None:
         with self._lock:
             qw = self.queries.pop(query_id, None)
@@ -247,6 +287,16 @@ def start_workers(engine: Engine, query: Any) -> bool:
     # the engine's own copy stays built (its stores answer nothing new) but no longer runs
     query.tasks = []
     return True
+
+
+def workers_caught_up(engine: Engine, previous: dict[str, Any] | None) -> tuple[bool, dict[str, Any] | None]:
+    """For ``Engine.drain()``: (done, what to pass next time). Done when no query runs in workers, or
+    when every worker-run query has committed all its input twice in a row with the same ends."""
+    manager = getattr(engine, "worker_manager", None)
+    if manager is None or not manager.queries:
+        return True, None
+    got = manager.caught_up()
+    return got is not None and got == previous, got
 
 
 def stop_workers(engine: Engine, query_id: str) -> None:

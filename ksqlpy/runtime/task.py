@@ -3,11 +3,19 @@
 ``poll()`` is one unit of work: fetch what is available (up to a cap, never waiting to fill a batch),
 decode it, run the fused pipeline, and in ONE log transaction produce the outputs and commit the
 input position. That transaction is what makes a batch atomic on the embedded log.
+
+With ``commit_interval_s`` > 0 (worker processes: ``commit.interval.ms``, as Kafka Streams commits) the
+writes of several batches are held and committed together - outputs, changelog records and the input
+position in one log transaction, then the stores' local files - when the interval has passed, when the
+input is caught up, or when the owner asks (``commit_now()``: revoke, stop). On Kafka that is one producer
+flush and one offset commit (or one transaction) per interval instead of per batch. A crash loses only
+held work, which is re-read from the committed position: the guarantees are those of one batch.
 """
 
 from __future__ import annotations
 
 import gc
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -69,41 +77,83 @@ class Task:
                 tx.commit_offsets(group, {(topic, partition): self.position})
         self.processed = 0
         self.idle_ms: int | None = None  # set for processors with work due on quiet input (idle_rows)
+        self.commit_interval_s = 0.0  # > 0: hold batches and commit them together (see the module doc)
+        self.committed_position = self.position
+        self._held: HeldWrites | None = None  # processed batches not committed yet
+        self._held_rows: list[tuple] = []  # their rows, for on_rows after the commit
+        self._held_since = 0.0
 
     def poll(self) -> int:
         """Process one batch; returns the number of input records consumed (0: caught up)."""
         batch = self.log.fetch(self.topic, self.partition, self.position, self.max_batch)
         if not batch.offsets:
+            self.commit_now()  # caught up: what is held goes out now, not at the end of the interval
             if self.idle_ms is not None:
                 self._idle()
             return 0
         decoded = self.reader.decode(batch)
+        held = self._held
         try:
-            held = HeldWrites()  # processed outside the log transaction (see runtime.batch_writes)
+            if held is None:
+                held = self._held = HeldWrites()  # processed outside the log transaction (runtime.batch_writes)
+                self._held_since = time.monotonic()
             rows = self.processor(decoded, held)
             if self.writer is not None and rows:
                 self.writer.write(held, rows)
             if self.commit:
                 held.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
+        except BaseException:
+            self._abort()
+            raise
+        if self.on_rows is not None and rows:
+            self._held_rows.extend(rows)
+        self.position = batch.next_offset
+        self.processed += len(batch.offsets)
+        if self.commit_interval_s <= 0 or time.monotonic() - self._held_since >= self.commit_interval_s:
+            self.commit_now()
+        return len(batch.offsets)
+
+    @property
+    def pending(self) -> bool:
+        """Processed batches wait for their commit."""
+        return self._held is not None
+
+    def commit_now(self) -> None:
+        """Commit the held batches: their writes and input position in one log transaction, then the
+        processor's local state (``after_commit``)."""
+        held = self._held
+        if held is None:
+            return
+        try:
             with self.log.transaction() as tx:
                 held.replay(tx)
         except BaseException:
             self._abort()
             raise
+        self._held = None
+        self.committed_position = self.position
         after = getattr(self.processor, "after_commit", None)
         if after is not None:
             after()
+        rows, self._held_rows = self._held_rows, []
         if self.on_rows is not None and rows:
             self.on_rows(rows)
-        self.position = batch.next_offset
-        self.processed += len(batch.offsets)
-        return len(batch.offsets)
 
     def _abort(self) -> None:
-        """The batch's transaction failed: stateful processors drop their uncommitted changes."""
+        """The transaction failed: stateful processors drop their uncommitted changes and the task
+        resumes from its committed position."""
+        self._held = None
+        self._held_rows = []
+        self.position = self.committed_position
         abort = getattr(self.processor, "abort", None)
         if abort is not None:
             abort()
+
+    def discard(self) -> None:
+        """Forget held batches without committing them (the partition moved to another worker, or the
+        held work failed): the next owner re-reads them from the committed position."""
+        if self._held is not None:
+            self._abort()
 
     def _idle(self) -> None:
         """No input: a processor may still have work due on a quiet stream (EMIT FINAL idle advance)."""

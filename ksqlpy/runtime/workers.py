@@ -56,6 +56,20 @@ class WorkerSpec:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+EOS_COMMIT_INTERVAL_MS = 100  # Kafka Streams' default under exactly-once
+
+
+def commit_interval_ms(properties: dict[str, Any], explicit: dict[str, Any]) -> int:
+    """How often a worker commits: ``commit.interval.ms`` when set (``explicit``: the properties the user
+    set), else Kafka Streams' defaults - 100 ms under exactly-once, ksqlDB's 2000 ms otherwise."""
+    for key in ("commit.interval.ms", "ksql.streams.commit.interval.ms"):
+        if key in explicit:
+            return max(0, int(explicit[key]))
+    if guarantee(properties) in EOS:
+        return EOS_COMMIT_INTERVAL_MS
+    return max(0, int(properties.get("commit.interval.ms", properties.get("ksql.streams.commit.interval.ms", 2000))))
+
+
 def guarantee(properties: dict[str, Any]) -> str:
     for key in ("processing.guarantee", "ksql.streams.processing.guarantee"):
         if key in properties:
@@ -196,19 +210,44 @@ class WorkerRunner:
 
     # -- tasks
     def build(self, partitions: set[int]) -> None:
-        self.drop()
+        self.drop(commit=True)
         self.assigned = set(partitions)
         if not partitions:
             return
+        self.engine.task_partitions = frozenset(partitions)  # only these partitions' tasks and stores
         self.query = rebuild_query(self.engine, self.spec)
         self.tasks = [t for t in self.query.tasks if t.partition in partitions]
+        interval = int(self.spec.extra.get("commit_interval_ms", 0)) / 1000
+        for t in self.tasks:
+            if hasattr(t, "commit_interval_s"):
+                t.commit_interval_s = interval
         confirm = getattr(self.log, "confirm_producer", None)
         if confirm is not None and self.member is not None:
             confirm(self.spec.group, {(t.topic, t.partition): t.position for t in self.tasks})
         _LOG.info("worker %s/%s of %s runs %s", self.spec.index, self.spec.count, self.spec.query_id,
                   [t.task_id for t in self.tasks])
 
-    def drop(self) -> None:
+    def commit_held(self) -> None:
+        """Commit what the tasks hold (revoke, stop); if that fails the work is re-read by the next owner."""
+        for t in self.tasks:
+            commit = getattr(t, "commit_now", None)
+            if commit is None:
+                continue
+            try:
+                commit()
+            except Exception as e:  # noqa: BLE001 - fenced or gone: the held batches are simply not committed
+                _LOG.warning("worker %s of %s: commit of %s failed: %s", self.spec.index, self.spec.query_id,
+                             t.task_id, e)
+
+    def drop(self, *, commit: bool) -> None:
+        """Close the tasks: ``commit`` their held batches first (a clean hand-over) or discard them."""
+        if commit:
+            self.commit_held()
+        else:
+            for t in self.tasks:
+                discard = getattr(t, "discard", None)
+                if discard is not None:
+                    discard()
         self.tasks = []
         self.assigned = set()
         if self.query is not None:
@@ -240,10 +279,14 @@ class WorkerRunner:
             self.pending = {p.partition for p in partitions}
 
         def on_revoke(consumer: Any, partitions: list[Any]) -> None:
-            self.drop()  # each batch committed in its own transaction: nothing is pending
+            self.drop(commit=True)  # the generation is still valid here: held batches commit, then close
             self.pending = set()
 
-        self.member.subscribe(self.spec.topics, on_assign=on_assign, on_revoke=on_revoke, on_lost=on_revoke)
+        def on_lost(consumer: Any, partitions: list[Any]) -> None:
+            self.drop(commit=False)  # another member may own them already: its commit wins
+            self.pending = set()
+
+        self.member.subscribe(self.spec.topics, on_assign=on_assign, on_revoke=on_revoke, on_lost=on_lost)
 
     def _poll_member(self) -> None:
         if self.member is None:
@@ -285,6 +328,7 @@ class WorkerRunner:
             self._status()
             if not n:
                 self.log.wait_for_data(0.05)
+        self.commit_held()  # a clean stop hands over everything processed
         self._status(force=True)
 
     def _failed(self, e: Exception) -> int:
@@ -293,7 +337,7 @@ class WorkerRunner:
         if getattr(e, "producer", False):
             raise e  # a newer instance owns this transactional id: this one must go
         parts = set(self.assigned)
-        self.drop()
+        self.drop(commit=False)  # the failed work is re-read from the committed positions
         self._status(force=True)
         time.sleep(_RETRY_S)
         if self.member is None:
@@ -303,7 +347,7 @@ class WorkerRunner:
         return 0
 
     def close(self) -> None:
-        self.drop()
+        self.drop(commit=False)  # run() committed on a clean stop; anything else failed
         if self.member is not None:
             with contextlib.suppress(Exception):
                 self.log.register_member(self.spec.group, None)

@@ -51,7 +51,8 @@ class KeyValueStore:
         self.topic = changelog_topic
         self.partition = partition
         self.cache: dict[bytes, Any] = {}
-        self.dirty: dict[bytes, Any] = {}
+        self.dirty: dict[bytes, Any] = {}  # changed since the last commit_local (LMDB is behind by these)
+        self.changed: dict[bytes, Any] = {}  # changed since the last flush (the changelog is behind by these)
         self._dkeys: list[bytes] | None = None  # dirty keys sorted, built by range() and kept up to date
         self._encoded: dict[bytes, bytes | None] = {}
         self._rtxn: lmdb.Transaction | None = None  # one read snapshot per batch for cache misses
@@ -121,6 +122,7 @@ class KeyValueStore:
             if i == len(dk) or dk[i] != key:
                 dk.insert(i, key)
         self.dirty[key] = value
+        self.changed[key] = value
 
     def delete(self, key: bytes) -> None:
         self.cache[key] = _DELETED
@@ -130,6 +132,7 @@ class KeyValueStore:
             if i < len(dk) and dk[i] == key:
                 del dk[i]
         self.dirty[key] = _DELETED
+        self.changed[key] = _DELETED
 
     def range(self, lo: bytes, hi: bytes | None = None) -> Iterator[tuple[bytes, Any]]:
         """Entries with ``lo <= key < hi`` (``hi`` None: no upper bound) in key order, this batch's
@@ -182,20 +185,27 @@ class KeyValueStore:
 
     # ---------------------------------------------------------------- commit
     def flush(self, tx: LogTransaction) -> None:
-        """Write this batch's changes to the changelog inside ``tx``."""
-        enc = self._encoded
-        enc.clear()
-        for k, v in self.dirty.items():
-            enc[k] = None if v is _DELETED else _dumps(v, _HIGHEST)
-        if self.log is None or self.topic is None or not enc:
+        """Write the changes made since the last flush to the changelog inside ``tx``.
+
+        Several batches may be flushed before one ``commit_local`` (a task committing on
+        ``commit.interval.ms`` rather than per batch): each flush sends only what changed since the
+        previous one, and ``commit_local`` reuses every payload encoded on the way.
+        """
+        changed = self.changed
+        if not changed:
+            return
+        fresh = {k: None if v is _DELETED else _dumps(v, _HIGHEST) for k, v in changed.items()}
+        changed.clear()
+        self._encoded.update(fresh)
+        if self.log is None or self.topic is None:
             return
         batch = getattr(tx, "produce_batch", None)
         if batch is not None:  # the columnar path: no record object per change
-            batch(self.topic, self.partition, list(enc), list(enc.values()))
+            batch(self.topic, self.partition, list(fresh), list(fresh.values()))
             return
         produce = tx.produce
         topic, part = self.topic, self.partition
-        for k, payload in enc.items():
+        for k, payload in fresh.items():
             produce(ProducerRecord(topic, k, payload, None, None, part))
 
     def _end_read(self) -> None:
@@ -204,11 +214,14 @@ class KeyValueStore:
             self._rtxn = None
 
     def commit_local(self) -> None:
-        """Apply this batch's changes to LMDB with the changelog offset they reach (one write txn)."""
+        """Apply the changes since the last commit to LMDB with the changelog offset they reach (one write txn)."""
         self._end_read()
         if not self.dirty:
             return
         enc = self._encoded
+        for k in self.changed:  # not flushed (a store without changelog): encoded here
+            enc.pop(k, None)
+        self.changed.clear()
         end = self.log.end_offset(self.topic, self.partition) if self.log is not None and self.topic else 0
         with self.env.begin(write=True, db=self.data) as txn:
             for k, v in self.dirty.items():
@@ -238,6 +251,7 @@ class KeyValueStore:
         """Forget uncommitted changes (the batch's log transaction failed)."""
         self._end_read()
         self.dirty.clear()
+        self.changed.clear()
         self._dkeys = None
         self._encoded.clear()
         self.cache.clear()
