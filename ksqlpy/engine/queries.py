@@ -11,6 +11,7 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
+from ksqlpy.runtime.assignment import owns
 from ksqlpy.runtime.reader import SourceReader
 from ksqlpy.runtime.task import Task, stateless_processor
 from ksqlpy.runtime.writer import SinkWriter
@@ -153,6 +154,8 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
         factory = windowed_rows(factory)
     tasks = []
     for p in range(_partitions(engine, source.topic)):
+        if not owns(engine, p):
+            continue
         reader = SourceReader(source, key_in, value_in, engine.plog, query_id, keep_tombstones=keep_tombstones)
         tasks.append(Task(task_id=f"0_{p}", log=engine.log, group=group, topic=source.topic, partition=p,
                           reader=reader, processor=factory(p), writer=writer, plog=engine.plog,

@@ -23,6 +23,7 @@ from ksqlpy.plan.logical import OutputColumn, QueryPlan
 from ksqlpy.runtime.accumulate import Accumulators
 from ksqlpy.runtime.agg_loop import build_batch_loop
 from ksqlpy.runtime.aggregator import AggregateSpec, Aggregator, encode_key
+from ksqlpy.runtime.assignment import owns
 from ksqlpy.runtime.emit import build_projector
 from ksqlpy.runtime.group_by import Grouper, group_columns
 from ksqlpy.runtime.reader import DecodedBatch, SourceReader
@@ -61,7 +62,7 @@ class AggregateProcessor:
         self.kv.flush(tx)
         entries = self.aggregator.spec.cache_entries
         if entries and not self.aggregator.cached:  # the generic loops emit every update: fold them here
-            return collapse(out, entries)
+            return collapse(out, entries, self.aggregator.unseen)
         return out
 
     def after_commit(self) -> None:
@@ -269,6 +270,8 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
     agg_changelog = f"{internal}-Aggregate-Aggregate-Materialize-changelog"
     if not needs_repartition(plan, partitions):
         for p in range(partitions):
+            if not owns(engine, p):  # a worker builds only the partitions it runs
+                continue
             kv = store("Aggregate-Materialize", agg_changelog, p, partitions)
             aggregator = cls(spec, kv, engine.plog, query_id)
             grouper = Grouper(plan, engine.plog, query_id, kv if table else None)
@@ -284,11 +287,15 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
     (result.internal_topics if persistent else result.topics).append(topic)
     rwriter = RepartitionWriter(topic, spec.sort_key)
     for p in range(partitions):
+        if not owns(engine, p):
+            continue
         kv0 = store("KsqlTopic-Reduce", f"{internal}-KsqlTopic-Reduce-changelog", p, partitions) if table else None
         grouper = Grouper(plan, engine.plog, query_id, kv0)
         result.tasks.append(_task(engine, f"0_{p}", group, source.topic, p, reader(), GroupProcessor(grouper, kv0),
                                   rwriter, start_at, None, None, persistent))
     for p in range(partitions):
+        if not owns(engine, p):
+            continue
         kv = store("Aggregate-Materialize", agg_changelog, p, partitions)
         aggregator = cls(spec, kv, engine.plog, query_id)
         proc = AggregateProcessor(None, aggregator, kv, table=table)

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy.log.base import ProducerRecord, RecordBatch
 from ksqlpy.plan.logical import JoinLeaf, JoinNode, QueryPlan, SchemaColumn
+from ksqlpy.runtime.assignment import owns
 from ksqlpy.runtime.join_fk import FkLeft, FkRight
 from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function
 from ksqlpy.runtime.join_store import OuterStore, TableStore, WindowStore
@@ -422,6 +423,9 @@ def build_join_tasks(engine: Engine, plan: QueryPlan, query_id: str, *, persiste
         result.topics.extend(builder.topics)
     for sub in reversed(subs):
         for p in range(sub.partitions):
+            if not owns(engine, p):  # a worker builds only the partitions it runs
+                continue
+
             def make_store(name: str, changelog: str | None, sub: _Sub = sub, p: int = p) -> KeyValueStore:
                 if changelog is not None and persistent and not engine.log.topic_exists(changelog):
                     engine.log.create_topic(changelog, sub.partitions, 1, {"cleanup.policy": "compact"})
