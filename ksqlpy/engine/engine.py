@@ -175,8 +175,15 @@ class Engine:
             return build_transient(self, stmts[0], properties or {})
 
     def drain(self, timeout_s: float = 10.0) -> None:
-        """Run every persistent query until no task has input left (tests, scripts, the runner)."""
+        """Run every persistent query until no task has input left (tests, scripts, the runner).
+
+        Queries run by worker processes (``ksqlpy.workers=process``) are waited for: drain returns once
+        they have committed everything their inputs hold (their outputs are then in the log).
+        """
+        from ksqlpy.runtime.coordinator import workers_caught_up
+
         deadline = time.monotonic() + timeout_s
+        seen: Any = None
         while time.monotonic() < deadline:
             progressed = 0
             with self.lock:
@@ -184,8 +191,12 @@ class Engine:
                     progressed += q.poll()
                 for t in list(self.transient.values()):
                     progressed += t.poll()
-            if not progressed:
+            if progressed:
+                continue
+            done, seen = workers_caught_up(self, seen)
+            if done:
                 return
+            time.sleep(0.02)
 
     # ------------------------------------------------------------------ background running
     def start(self) -> None:
