@@ -1,21 +1,28 @@
 """Scaling out: records/s of a stateful query with 1 and 2 worker processes, embedded and on Kafka.
 
     python -m bench.scaling [--log embedded|kafka|both] [--records N] [--workers 1,2] [--runs 3]
+                            [--set KEY=VALUE ...] [--report FILE.json]
 
 A 4-partition topic is filled first; then a windowed aggregation (COUNT and SUM per key and 10 s tumbling
 window, 1000 keys, cache.max.bytes.buffering on) starts from the earliest offset in ``ksqlpy.workers=process``
 mode. Throughput is measured from the workers' own progress reports, from the moment every worker runs its
 final share of the partitions until 90 % of the input is done, so process start-up, group rebalances and
-the last partial batch do not count; so are the cores the workers used meanwhile
-(from /proc) and records per worker CPU-second, which tells a machine busy with other work from a
-runtime that does not scale. Reported: the median of ``--runs``. This uses both cores (it is the one place
-that should); it is not a test.
+the last partial batch do not count. Over the same span, from /proc: the CPU each worker used (all its
+threads), the broker's (Kafka: the tansu process this script starts), and the machine's - what other
+processes took meanwhile is CPU the workers could not have had.
+
+Runs alternate (1, 2, 1, 2, ...). Printed per run, then medians with two ratios to the first worker count:
+``x`` (records/s, the wall-clock figure; also paired run by run) and the records per worker-CPU-second
+ratio (1.0: a second worker costs nothing extra per record - the runtime scales, and a wall ratio below
+it means the machine did not have the cores free). This uses both cores (it is the one place that should);
+it is not a test. Best run on a quiet machine.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import statistics
 import struct
 import sys
@@ -44,9 +51,7 @@ def _fill(log: Any, topic: str, n: int) -> None:
 
 
 def _cpu_seconds(pid: int) -> float:
-    """CPU time (user + system) a process has used, from /proc (0 where unavailable)."""
-    import os
-
+    """CPU time (user + system, all threads) a process has used, from /proc (0 where unavailable)."""
     try:
         with open(f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
@@ -55,13 +60,37 @@ def _cpu_seconds(pid: int) -> float:
         return 0.0
 
 
-def _one(log_kind: str, workers: int, n: int, bootstrap: str | None, broker_pid: int | None = None) -> dict[str, Any]:
+def _machine_busy() -> float:
+    """CPU seconds the whole machine has been busy (every core, every process), from /proc/stat."""
+    try:
+        with open("/proc/stat") as f:
+            fields = [int(x) for x in f.readline().split()[1:]]
+    except OSError:
+        return 0.0
+    idle = fields[3] + (fields[4] if len(fields) > 4 else 0)  # idle + iowait
+    return (sum(fields[:8]) - idle) / os.sysconf("SC_CLK_TCK")
+
+
+class _Sample:
+    """CPU counters at one instant: each worker, the broker, this process, the machine."""
+
+    def __init__(self, worker_pids: list[int], broker_pid: int | None, done: int) -> None:
+        self.t = time.monotonic()
+        self.done = done
+        self.workers = {pid: _cpu_seconds(pid) for pid in worker_pids}
+        self.broker = _cpu_seconds(broker_pid) if broker_pid else 0.0
+        self.engine = _cpu_seconds(os.getpid())
+        self.machine = _machine_busy()
+
+
+def _one(log_kind: str, workers: int, n: int, bootstrap: str | None, broker_pid: int | None = None,
+         extra: dict[str, Any] | None = None) -> dict[str, Any]:
     from ksqlpy.engine import Engine
 
     suffix = uuid.uuid4().hex[:8]
     props: dict[str, Any] = {"ksql.service.id": f"scale{suffix}_", "auto.offset.reset": "earliest",
                              "ksqlpy.workers": "process", "num.stream.threads": workers,
-                             "cache.max.bytes.buffering": 10_000_000}
+                             "cache.max.bytes.buffering": 10_000_000, **(extra or {})}
     if bootstrap:
         props.update({"bootstrap.servers": bootstrap, "ksql.streams.session.timeout.ms": 2000})
     with tempfile.TemporaryDirectory(prefix="ksqlpy-scaling-") as d:
@@ -76,51 +105,102 @@ def _one(log_kind: str, workers: int, n: int, bootstrap: str | None, broker_pid:
             (query,) = engine.queries.values()
             # measure from the moment every worker runs its final share of the partitions (on Kafka the
             # group rebalances as workers join, and each rebuild restores state) until 90 % is done
-            marks: dict[float, float] = {}
-            cpu_at: dict[float, float] = {}
-            base_done = 0
+            first: _Sample | None = None
+            last: _Sample | None = None
             deadline = time.monotonic() + 600
             while time.monotonic() < deadline:
                 statuses = query.workers.statuses()
                 done = sum(s.get("processed", 0) or 0 for s in statuses)
-                now = time.monotonic()
                 owned = [p for s in statuses for p in s.get("assigned") or []]
-                if 0.1 not in marks and sorted(owned) == list(range(PARTITIONS)) and all(
+                if first is None and sorted(owned) == list(range(PARTITIONS)) and all(
                         s.get("assigned") for s in statuses):
-                    marks[0.1], base_done = now, done
-                    cpu_at[0.1] = sum(_cpu_seconds(pid) for pid in query.workers.pids())
-                    if broker_pid:
-                        cpu_at[-0.1] = _cpu_seconds(broker_pid)
-                if 0.1 in marks and done >= 0.9 * n:
-                    marks[0.9] = now
-                    cpu_at[0.9] = sum(_cpu_seconds(pid) for pid in query.workers.pids())
-                    if broker_pid:
-                        cpu_at[-0.9] = _cpu_seconds(broker_pid)
+                    first = _Sample(query.workers.pids(), broker_pid, done)
+                if first is not None and done >= 0.9 * n:
+                    last = _Sample(query.workers.pids(), broker_pid, done)
                     break
                 time.sleep(0.02)
             else:
                 raise TimeoutError(f"{log_kind}/{workers} workers did not finish")
-            span = marks[0.9] - marks[0.1]
-            cpu = cpu_at[0.9] - cpu_at[0.1]
-            measured = 0.9 * n - base_done
-            return {"log": log_kind, "workers": workers, "records": n, "records_per_s": round(measured / span),
-                    "cores_used": round(cpu / span, 2),
-                    "broker_cores": round((cpu_at[-0.9] - cpu_at[-0.1]) / span, 2) if broker_pid else None,
-                    "records_per_cpu_s": round(measured / cpu) if cpu > 0 else None}
         finally:
             engine.close()
+    assert first is not None and last is not None
+    span = last.t - first.t
+    measured = 0.9 * n - first.done
+    per_worker = [last.workers[p] - first.workers.get(p, 0.0) for p in last.workers]
+    cpu = sum(per_worker)
+    broker = last.broker - first.broker
+    engine_cpu = last.engine - first.engine
+    machine = last.machine - first.machine
+    return {"log": log_kind, "workers": workers, "records": n, "records_per_s": round(measured / span),
+            "worker_cores": [round(c / span, 2) for c in per_worker],
+            "cores_used": round(cpu / span, 2),
+            "records_per_cpu_s": round(measured / cpu) if cpu > 0 else None,
+            "broker_cores": round(broker / span, 2) if broker_pid else None,
+            "broker_us_per_record": round(1e6 * broker / measured, 2) if broker_pid else None,
+            "engine_cores": round(engine_cpu / span, 2),
+            # what the rest of the machine (other processes) took meanwhile: the cores the workers could not have
+            "other_cores": round(max(0.0, machine - cpu - broker - engine_cpu) / span, 2),
+            "seconds": round(span, 2)}
+
+
+def _value(text: str) -> Any:
+    try:
+        return int(text)
+    except ValueError:
+        return text
+
+
+def _summary(kind: str, counts: list[int], got: dict[int, list[dict[str, Any]]], n: int) -> list[dict[str, Any]]:
+    """Medians per worker count, and the ratios to the first count: of the medians and run pair by run pair
+    (runs alternate, so pairs saw the same machine)."""
+    rows = []
+    base = got[counts[0]]
+    for w in counts:
+        runs = got[w]
+
+        def med(key: str, runs: list[dict[str, Any]] = runs) -> float:
+            vals = [r[key] for r in runs if r.get(key) is not None]
+            return statistics.median(vals) if vals else float("nan")
+
+        rows.append({
+            "log": kind, "workers": w, "records": n, "runs": runs,
+            "median_records_per_s": med("records_per_s"),
+            "speedup": round(med("records_per_s") / statistics.median(r["records_per_s"] for r in base), 2),
+            "paired_speedup": round(statistics.median(a["records_per_s"] / b["records_per_s"]
+                                                      for a, b in zip(runs, base, strict=True)), 2),
+            "median_records_per_cpu_s": med("records_per_cpu_s"),
+            "cpu_efficiency": round(med("records_per_cpu_s") / statistics.median(
+                r["records_per_cpu_s"] for r in base), 2),
+            "median_cores_used": med("cores_used"),
+            "median_broker_cores": med("broker_cores"),
+            "median_broker_us_per_record": med("broker_us_per_record"),
+            "median_other_cores": med("other_cores"),
+        })
+    return rows
+
+
+def _print_run(r: dict[str, Any]) -> None:
+    broker = (f"  broker {r['broker_cores']} cores ({r['broker_us_per_record']} us/rec)"
+              if r.get("broker_cores") is not None else "")
+    print(f"  {r['log']:9} workers={r['workers']}  {r['records_per_s']:>9,} rec/s  worker cores {r['worker_cores']}"
+          f"  {r['records_per_cpu_s']:>9,} rec/worker-CPU-s{broker}  other processes {r['other_cores']} cores",
+          flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m bench.scaling", description=__doc__)
+    ap = argparse.ArgumentParser(prog="python -m bench.scaling", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--log", choices=["embedded", "kafka", "both"], default="both")
     ap.add_argument("--records", type=int, default=1_000_000)
     ap.add_argument("--workers", default="1,2")
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="an engine property for every run (e.g. commit.interval.ms=0 to commit per batch)")
     ap.add_argument("--report", help="write the results as JSON here")
     args = ap.parse_args(argv)
     kinds = ["embedded", "kafka"] if args.log == "both" else [args.log]
     counts = [int(w) for w in args.workers.split(",")]
+    extra = {k: _value(v) for k, _, v in (item.partition("=") for item in args.set)}
     results: list[dict[str, Any]] = []
     for kind in kinds:
         broker = None
@@ -129,27 +209,24 @@ def main(argv: list[str] | None = None) -> int:
 
             broker = Broker().__enter__()
         try:
-            # runs of each worker count alternate, so a machine that gets busier or quieter while the
-            # benchmark runs affects them alike
+            # runs of each worker count alternate (1, 2, 1, 2, ...), so a machine that gets busier or
+            # quieter while the benchmark runs affects them alike
             got: dict[int, list[dict[str, Any]]] = {w: [] for w in counts}
             for _ in range(args.runs):
                 for w in counts:
-                    got[w].append(_one(kind, w, args.records, broker.bootstrap if broker else None,
-                                       broker.proc.pid if broker and broker.proc else None))
-            base = None
-            for w in counts:
-                runs = [g["records_per_s"] for g in got[w]]
-                cores = [g["cores_used"] for g in got[w]]
-                per_cpu = [g["records_per_cpu_s"] for g in got[w]]
-                med = statistics.median(runs)
-                base = base or med
-                row = {"log": kind, "workers": w, "records": args.records, "runs": runs,
-                       "median_records_per_s": med, "speedup": round(med / base, 2), "cores_used": cores,
-                       "records_per_cpu_s": per_cpu, "broker_cores": [g["broker_cores"] for g in got[w]]}
+                    r = _one(kind, w, args.records, broker.bootstrap if broker else None,
+                             broker.proc.pid if broker and broker.proc else None, extra)
+                    got[w].append(r)
+                    _print_run(r)
+            for row in _summary(kind, counts, got, args.records):
                 results.append(row)
-                print(f"{kind:9} workers={w}  median {med:>10,.0f} rec/s  runs {runs}  x{row['speedup']}  "
-                      f"cores used {cores}  rec per CPU-s {per_cpu}"
-                      + (f"  broker cores {row['broker_cores']}" if kind == "kafka" else ""), flush=True)
+                broker_part = (f"  broker {row['median_broker_cores']} cores, "
+                               f"{row['median_broker_us_per_record']} us/rec" if kind == "kafka" else "")
+                print(f"{kind:9} workers={row['workers']}  median {row['median_records_per_s']:>10,.0f} rec/s  "
+                      f"x{row['speedup']} (paired x{row['paired_speedup']})  "
+                      f"{row['median_records_per_cpu_s']:>9,.0f} rec/worker-CPU-s (x{row['cpu_efficiency']})  "
+                      f"worker cores {row['median_cores_used']}{broker_part}  "
+                      f"other processes {row['median_other_cores']} cores", flush=True)
         finally:
             if broker is not None:
                 broker.close()
