@@ -26,6 +26,7 @@ from typing import Any
 from ksqlpy.runtime.accumulate import KEY, TS, Accumulators
 from ksqlpy.runtime.emit import Projector
 from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.record_cache import cache_key
 from ksqlpy.state.store import KeyValueStore
 
 META_STREAM_TIME = b"\x00stream_time"
@@ -67,6 +68,9 @@ class Aggregator:
         self.query_id = query_id
         self.last_input_wall = time.monotonic()  # wall-clock time of the last input (idle advance)
         self.cached = False  # the last batch's outputs already went through the record cache
+        # with the record cache, output keys with no visible value before the batch (record_cache.collapse)
+        self.unseen: set[Any] = set()
+        self._first: set[Any] = set()
         self.load_meta()
 
     # ------------------------------------------------------------------ meta state
@@ -104,6 +108,12 @@ class Aggregator:
         previous value passed (KTableFilter with old values)."""
         k, v, passed = self.spec.project(self.row(rec, ws, we))
         okey = (k, ws, we) if self.spec.window_type is not None else k
+        if self.spec.cache_entries and self.spec.having:  # visible before the batch: its first old_passed
+            ck = cache_key(okey)
+            if ck not in self._first:
+                self._first.add(ck)
+                if not old_passed:
+                    self.unseen.add(ck)
         if passed:
             out.append((okey, v, rec[TS] if ts is None else ts, hd))
         elif old_passed:
@@ -115,6 +125,12 @@ class Aggregator:
         if passed or not self.spec.having:
             out.append(((k, ws, we), None, ts, hd))
 
+    def new_batch(self) -> None:
+        """A generic loop starts a batch: its updates go through ``record_cache.collapse`` afterwards."""
+        self.cached = False
+        self.unseen.clear()
+        self._first.clear()
+
     def _error(self, e: BaseException, key: tuple) -> None:
         self.plog.record_error(self.query_id, f"Error computing aggregate: {e}", key, step="Aggregate")
 
@@ -124,7 +140,7 @@ class Aggregator:
         if self.spec.batch_loop is not None:  # EMIT CHANGES without HAVING: the generated loop (agg_loop)
             self.spec.batch_loop(self, items, out)
             return
-        self.cached = False
+        self.new_batch()
         add, new, st = accs.add, accs.new, self.stream_time
         for key, args, ts, hd in items:
             if ts > st:
@@ -147,7 +163,7 @@ class Aggregator:
 
     def table(self, items: list[tuple], out: list[tuple]) -> None:
         kv, accs, having = self.kv, self.spec.accs, self.spec.having
-        self.cached = False
+        self.new_batch()
         st = self.stream_time
         for key, new_args, old_args, ts, hd in items:
             if ts > st:

@@ -37,20 +37,28 @@ def cache_entries(*layers: dict[str, Any]) -> int:
     return size // ENTRY_BYTES if size > 0 else 0
 
 
-def collapse(rows: list[tuple], entries: int) -> list[tuple]:
+def cache_key(key: Any) -> Any:
+    """An output key as a dict key (its ``repr`` if it holds unhashable values)."""
+    try:
+        hash(key)
+    except TypeError:
+        return repr(key)
+    return key
+
+
+def collapse(rows: list[tuple], entries: int, unseen: set[Any] | None = None) -> list[tuple]:
     """The generic form of the cache over a batch's updates ``(key, value, ts, headers)``: each key's last
     update, in the order of those last updates, the whole cache going out whenever it would overflow.
+    A last update that is a delete (``value`` None) of a key in ``unseen`` - one downstream never saw a
+    value of (a HAVING that did not pass before the batch, a session created in the batch) - does not go
+    out, as Kafka Streams skips a flush when neither the old nor the new value exists.
     (The common aggregation loops fold updates in place instead and never build the superseded rows.)"""
-    if entries <= 0 or len(rows) <= 1:
+    if entries <= 0 or (len(rows) <= 1 and not unseen):
         return rows
     out: list[tuple] = []
     cache: dict[Any, tuple] = {}
     for r in rows:
-        k = r[0]
-        try:
-            hash(k)
-        except TypeError:
-            k = repr(k)
+        k = cache_key(r[0])
         if k in cache:
             del cache[k]
         cache[k] = r
@@ -58,4 +66,6 @@ def collapse(rows: list[tuple], entries: int) -> list[tuple]:
             out.extend(cache.values())
             cache.clear()
     out.extend(cache.values())
+    if unseen:
+        out = [r for r in out if r[1] is not None or cache_key(r[0]) not in unseen]
     return out

@@ -20,6 +20,7 @@ from typing import Any
 
 from ksqlpy.runtime.accumulate import KEY
 from ksqlpy.runtime.aggregator import Aggregator, encode_key
+from ksqlpy.runtime.record_cache import cache_key
 from ksqlpy.state.windowed import SessionStore
 
 
@@ -33,7 +34,9 @@ class SessionAggregator(Aggregator):
         spec = self.spec
         gap, grace, final = spec.size, spec.grace, spec.emit_final
         accs, store = spec.accs, self.sessions
-        self.cached = False
+        self.new_batch()
+        cached = spec.cache_entries > 0
+        born: set[tuple] = set()  # sessions created in this batch (the record cache drops their deletes)
         for key, args, ts, hd in items:
             if ts > self.stream_time:
                 self.stream_time = ts
@@ -56,7 +59,10 @@ class SessionAggregator(Aggregator):
             deletes: list[tuple] = []
             if merging and not final:
                 for s, e, old in found:
+                    n = len(deletes)
                     self.tombstone(deletes, old, s, e, e, hd)
+                    if len(deletes) > n and (kb, s, e) in born:  # never went out before this batch
+                        self.unseen.add(cache_key(deletes[-1][0]))
             try:
                 rec = accs.new(key, ts)
                 for _, _, old in found:
@@ -69,6 +75,8 @@ class SessionAggregator(Aggregator):
                 for s, e, _ in found:
                     store.remove(kb, s, e)
                 out.extend(deletes)
+            if cached and not any(s == start and e == end for s, e, _ in found):
+                born.add((kb, start, end))
             store.put(kb, start, end, rec)
             if not final:
                 # the new session's previous value is unknown downstream (Change(new, null))

@@ -39,7 +39,7 @@ class TimeWindowAggregator(Aggregator):
             spec.batch_loop(self, items, out)
             self.last_input_wall = time.monotonic()
             return
-        self.cached = False
+        self.new_batch()
         accs, ws_store = spec.accs, self.windows
         add, new = accs.add, accs.new
         st = self.stream_time
