@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from operator import itemgetter
 from typing import Any
 
 from ksqlpy.catalog import Source
@@ -72,6 +73,7 @@ class SourceReader:
             return from_string
         if ctype == TIMESTAMP or ctype.name == "BIGINT":
             self.ts_index = idx
+            self.ts_get = itemgetter(idx)
             return lambda row: row[idx]
         return None
 
@@ -99,8 +101,7 @@ class SourceReader:
         except TypeError:
             return self._decode_records(batch, keys, values, (), ())
         if self.ts_index is not None:
-            i = self.ts_index
-            tss = [r[i] for r in rows]
+            tss = list(map(self.ts_get, rows))
             if None in tss or min(tss) < 0:  # (BIGINT and TIMESTAMP columns read as int)
                 return self._decode_records(batch, keys, values, (), ())
         elif self.ts_extract is not None:

@@ -73,16 +73,15 @@ class SinkWriter:
         """
         if self.ts_index is None:
             try:
-                keys = [r[0] for r in rows]
-                values = [r[1] for r in rows]
-                kbs = [None] * len(rows) if self.keyless else self.key_serde.serialize_batch(keys)
-                vbs = self.value_serde.serialize_batch(values)
+                cols = list(zip(*rows, strict=False))  # transposed in one C call: keys, values, timestamps(, headers)
+                kbs = [None] * len(rows) if self.keyless else self.key_serde.serialize_batch(cols[0])
+                vbs = self.value_serde.serialize_batch(cols[1])
             except Exception:  # noqa: BLE001 - the per-record path below reports the bad record
                 pass
             else:
-                hdrs = [r[3] if len(r) > 3 else None for r in rows]
-                tx.produce_batch(self.topic, None, kbs, vbs, [r[2] for r in rows],
-                                 hdrs if any(hdrs) else None)
+                # (zip stops at the shortest row: the headers column is there only if every row has one)
+                hdrs = cols[3] if len(cols) > 3 else [r[3] if len(r) > 3 else None for r in rows]
+                tx.produce_batch(self.topic, None, kbs, vbs, cols[2], hdrs if any(hdrs) else None)
                 return len(rows)
         records = self.encode(rows)
         tx.produce_many(records)

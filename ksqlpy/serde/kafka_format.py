@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from operator import itemgetter
 from typing import Any
 
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
@@ -16,6 +17,7 @@ from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 _I = struct.Struct(">i")
 _Q = struct.Struct(">q")
 _D = struct.Struct(">d")
+_first = itemgetter(0)
 _STRUCTS = {"INTEGER": _I, "BIGINT": _Q, "DOUBLE": _D}
 
 
@@ -79,6 +81,10 @@ class KafkaValueSerde(ValueSerde):
         if st is not None:
             unpack = st.unpack
             try:
+                return list(map(unpack, datas)), []  # (one C loop; a null key raises TypeError)
+            except (struct.error, TypeError):
+                pass
+            try:
                 return [None if d is None else unpack(d) for d in datas], []
             except (struct.error, TypeError):
                 pass  # a record of the wrong size: the generic path reports it
@@ -88,6 +94,10 @@ class KafkaValueSerde(ValueSerde):
         st = _STRUCTS.get(self.columns[0][1].name) if self.columns else None
         if st is not None:
             pack = st.pack
+            try:
+                return list(map(pack, map(_first, rows)))  # (a null row or value raises: the loop below)
+            except (struct.error, TypeError, IndexError):
+                pass
             try:
                 return [None if r is None or r[0] is None else pack(r[0]) for r in rows]
             except struct.error:
