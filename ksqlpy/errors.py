@@ -4,13 +4,19 @@ from __future__ import annotations
 
 
 class KsqlError(Exception):
-    """Base of all ksqlpy user errors."""
+    """Base of all ksqlpy user errors. ``location``: (line, column) of the SQL the error is about, when
+    known (set by the expression compiler); the statement boundary names it in the message."""
 
     error_code = 40000
+    location: tuple[int, int] | None = None
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
         self.message = message
+
+    def set_message(self, message: str) -> None:
+        self.message = message
+        self.args = (message,)
 
 
 def location(node: object) -> tuple[int, int] | None:
@@ -27,6 +33,42 @@ def location(node: object) -> tuple[int, int] | None:
     if isinstance(line, int) and isinstance(col, int) and line > 0:
         return line, col
     return None
+
+
+def location_within(node: object) -> tuple[int, int] | None:
+    """Where an expression is: its own position, else that of its first placed part (left to right)."""
+    where = location(node)
+    if where is not None:
+        return where
+    walk = getattr(node, "walk", None)
+    if walk is None:
+        return None
+    for part in walk(bfs=False):
+        where = location(part)
+        if where is not None:
+            return where
+    return None
+
+
+def error_location(e: BaseException | None) -> tuple[int, int] | None:
+    """The location carried by ``e`` or by an error it was raised from."""
+    seen: set[int] = set()
+    while e is not None and id(e) not in seen:
+        seen.add(id(e))
+        where = getattr(e, "location", None)
+        if where:
+            return where
+        e = e.__cause__ or e.__context__
+    return None
+
+
+def name_location(e: KsqlError) -> None:
+    """Prefix ``e``'s message with ksqlDB's ``Line: n, Col: m: `` if it carries a location and does not
+    say where it is yet."""
+    where = error_location(e)
+    if where is None or "Line: " in e.message or e.message.startswith("line "):
+        return
+    e.set_message(f"Line: {where[0]}, Col: {where[1]}: {e.message}")
 
 
 def at(node: object, message: str) -> str:

@@ -24,7 +24,7 @@ from ksqlpy.analysis.statement_text import create_as_text
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.describe import describe_source, source_summary
 from ksqlpy.engine.results import StatementResult
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError, name_location
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.logical import OutputColumn
 
@@ -488,5 +488,11 @@ HANDLERS: dict[type, Callable[[Any, Any], StatementResult]] = {
 
 def dispatch(engine: Engine, stmt: A.Statement) -> StatementResult:
     handler = HANDLERS.get(type(stmt), unsupported)
-    return handler(engine, stmt)
+    try:
+        return handler(engine, stmt)
+    except KsqlParseError:
+        raise
+    except KsqlError as e:
+        name_location(e)  # every SQL error says where it is when the analysis knows
+        raise
 

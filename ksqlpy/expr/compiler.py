@@ -15,7 +15,14 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy import types as T
-from ksqlpy.errors import KsqlExpressionError, KsqlStatementError, KsqlTypeError, at
+from ksqlpy.errors import (
+    KsqlError,
+    KsqlExpressionError,
+    KsqlStatementError,
+    KsqlTypeError,
+    at,
+    location_within,
+)
 from ksqlpy.expr import casts
 from ksqlpy.expr.coercion import CoercionMixin
 from ksqlpy.expr.compiled import Binding, Compiled, Scope, is_simple
@@ -95,7 +102,12 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
         method = getattr(self, f"_c_{type(node).__name__}", None)
         if method is None:
             raise KsqlStatementError(f"Unsupported expression: {node.sql() if hasattr(node, 'sql') else node}")
-        return method(node)
+        try:
+            return method(node)
+        except KsqlError as e:  # the innermost placed expression an error comes from says where it is
+            if e.location is None:
+                e.location = location_within(node)
+            raise
 
     def compile_predicate(self, node: exp.Expression) -> Compiled:
         c = self.compile(node)

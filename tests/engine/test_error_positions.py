@@ -56,3 +56,12 @@ def test_unknown_sources(engine: Engine) -> None:
     assert error(engine, "CREATE STREAM o AS SELECT * FROM a JOIN ghost WITHIN 1 SECOND ON a.k = ghost.k;") == (
         "Line: 1, Col: 41: GHOST does not exist.")
     assert error(engine, "\nINSERT INTO  ghost SELECT * FROM a;") == "Line: 2, Col: 14: Source `GHOST` does not exist."
+
+
+def test_type_errors_name_the_expression_they_come_from(engine: Engine) -> None:
+    msg = error(engine, "CREATE STREAM o AS SELECT k,\n    UCASE(x) FROM a;")
+    assert msg.startswith("Line: 2, Col: 5: Function 'ucase' does not accept parameters (INTEGER).")
+    msg = error(engine, "CREATE STREAM o AS SELECT k FROM a WHERE x IN (1, k);")
+    assert msg.startswith("Line: 1, Col: 42: Invalid Predicate: operator does not exist: INTEGER = STRING (K)")
+    msg = error(engine, "CREATE STREAM o AS SELECT k, y - k FROM a;")
+    assert msg.startswith("Line: 1, Col: 30: Error processing expression: (Y - K).")
