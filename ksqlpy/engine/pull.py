@@ -169,9 +169,24 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
                         scan_enabled=_flag(engine, "ksql.query.pull.table.scan.enabled"),
                         range_enabled=_flag(engine, "ksql.query.pull.range.scan.enabled"))
     candidates: Any = mat.scan() if lookup is None else fetch(mat, lookup.keys, src)
+    if src.value_format in ("PROTOBUF", "PROTOBUF_NOSR"):
+        candidates = _stored_view(engine, src, candidates)
     rows = evaluate_rows(engine, compile_rows(plan, plan.where), candidates, q.limit)
     remember(engine, stmt, src, plan, generation)
     return result_of(plan, src, rows)
+
+
+def _stored_view(engine: Engine, src: Source, candidates: Any) -> list[tuple[tuple, int]]:
+    """The rows as ksqlDB's store gives them back: it keeps values in the table's format, so a protobuf
+    table reads NULL scalars back as proto3 defaults (0, '', false)."""
+    serde = engine.value_serde(src)
+    lo = len(src.key_columns)
+    hi = lo + len(serde.columns)
+    out = []
+    for row, ts in candidates:
+        values = serde.deserialize(serde.serialize(tuple(row[lo:hi])))
+        out.append((tuple(row[:lo]) + tuple(values or ()) + tuple(row[hi:]), ts))
+    return out
 
 
 def result_of(plan: Any, src: Source, rows: list[tuple]) -> dict[str, Any]:

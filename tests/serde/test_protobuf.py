@@ -196,3 +196,17 @@ def test_engine_infers_protobuf_columns_and_writes(tmp_path) -> None:
         assert e.value_serde(out).deserialize(batch.values[0]) == (42,)
         assert e.key_serde(out).deserialize(batch.keys[0]) == ("a",)
         assert "message ConnectDefault1" in e.schema_registry.latest("O-value").schema
+
+
+def test_pull_queries_on_a_protobuf_table_read_nulls_as_its_store_does(tmp_path) -> None:
+    """ksqlDB keeps a table's values in its format: a left join's missing side reads back as proto3 defaults."""
+    with Engine(str(tmp_path), {"ksql.query.pull.table.scan.enabled": True}) as e:
+        e.execute("CREATE TABLE L (ID BIGINT PRIMARY KEY, NAME STRING) WITH (kafka_topic='l', value_format='PROTOBUF',"
+                  " partitions=1);")
+        e.execute("CREATE TABLE R (ID BIGINT PRIMARY KEY, F1 STRING, F2 BIGINT) WITH (kafka_topic='r', "
+                  "value_format='PROTOBUF', partitions=1);")
+        e.execute("CREATE TABLE J AS SELECT L.ID, NAME, F1, F2 FROM L LEFT JOIN R ON L.ID = R.ID;")
+        e.execute("INSERT INTO L (ID, NAME) VALUES (1, 'one');")
+        e.drain(5)
+        rows = e.execute("SELECT * FROM J;")[0].data["rows"]
+        assert [tuple(r) for r in rows] == [(1, "one", "", 0)]
