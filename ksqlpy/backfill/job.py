@@ -1,0 +1,80 @@
+"""What a backfill ships to Spark's Python workers, and the engine-shaped context they rebuild from it.
+
+A ``BackfillJob`` is plain data (the typed QueryPlan, the source and sink descriptions, the query id and
+the properties); Spark pickles it with each task. On a worker, ``WorkerContext`` rebuilds from it exactly
+the objects the streaming runtime builds for the query - the source reader, the generated pipeline,
+the aggregation spec, the sink writer - so a record is decoded, evaluated, aggregated and serialized by
+the same code in both backends (invariant 1). Only the schema-registry formats are out of reach of a
+worker (the registry lives on the engine's log); ``support.check`` refuses them before anything runs.
+"""
+
+from __future__ import annotations
+
+import pickle
+from dataclasses import dataclass, field
+from typing import Any
+
+from ksqlpy.catalog import Source
+from ksqlpy.plan.logical import QueryPlan
+from ksqlpy.runtime.processing_log import ProcessingLog
+
+# kinds of the rows a backfill stage yields (column ``kind``)
+SINK, STATE, PLOG, SUMMARY, ITEM = 0, 1, 2, 3, 4
+
+# every stage yields this schema: a sink record, a state-store entry, a processing-log entry, a per-partition
+# summary, or (between the two stages of a repartitioned aggregation) a grouped item
+STAGE_SCHEMA = ("kind byte, part int, key binary, value binary, ts long, headers binary, src int, off long")
+
+
+@dataclass
+class BackfillJob:
+    plan: QueryPlan
+    sink: Source
+    query_id: str
+    properties: dict[str, Any]  # the engine's effective properties (wrap.single.values, cache, ...)
+    partitions: int  # source partitions = task partitions of the streaming query
+    repartition: bool = False  # GROUP BY on a non-key over several partitions: two stages
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class WorkerEngine:
+    """The part of ``ksqlpy.engine.Engine`` the runtime's builders use: properties, processing log, serdes."""
+
+    def __init__(self, job: BackfillJob, plog: ProcessingLog) -> None:
+        self.properties = dict(job.properties)
+        self.session_properties: dict[str, Any] = {}
+        self.plog = plog
+        self.schema_registry = None
+        self.data_dir = ""
+
+    def prop(self, name: str, default: Any = None) -> Any:
+        return self.properties.get(name, default)
+
+    def key_serde(self, source: Source) -> Any:
+        from ksqlpy.engine.engine import Engine
+
+        return Engine.key_serde(self, source)  # type: ignore[arg-type]
+
+    def value_serde(self, source: Source) -> Any:
+        from ksqlpy.engine.engine import Engine
+
+        return Engine.value_serde(self, source)  # type: ignore[arg-type]
+
+
+class CollectingLog(ProcessingLog):
+    """A processing log whose entries become rows for the driver, which writes them to the engine's."""
+
+    def __init__(self, include_rows: bool) -> None:
+        super().__init__(sink=None, include_rows=include_rows)
+        self.pending: list[dict[str, Any]] = []
+        self.sink = self.pending.append
+
+    def drain(self) -> list[bytes]:
+        out = [pickle.dumps(e, pickle.HIGHEST_PROTOCOL) for e in self.pending]
+        self.pending.clear()
+        return out
+
+
+def new_plog(job: BackfillJob) -> CollectingLog:
+    include = str(job.properties.get("ksql.logging.processing.rows.include", "false")).lower() == "true"
+    return CollectingLog(include)

@@ -1,0 +1,131 @@
+"""Running a backfill: create the streaming query, recompute its history on Spark, hand the state over.
+
+    result = backfill(engine, "CREATE TABLE t AS SELECT ...", master="local[*]")
+
+1. The statement is checked (``support``) and then executed on the engine like any CREATE ... AS SELECT,
+   with ``auto.offset.reset=latest``: the sink exists, the query is registered (and in the command log of
+   a durable engine), and its tasks pin their input positions at the partitions' current end offsets.
+   The query is held (state ``BACKFILLING``: its tasks do not poll) until the hand-off is done.
+2. Spark reads every source partition from its first retained offset up to the pinned position through
+   the ``ksqlpy-log`` DataSource and runs the stages (``stages``): stateless queries in one pass;
+   aggregations per partition, or - GROUP BY on a non-key over several partitions - grouped, shuffled
+   to the task partition that owns each group, and aggregated there.
+3. The driver writes the results (``handoff``) and the query runs on from the pinned positions.
+
+If anything fails, the created query and its sink are dropped again (DROP ... DELETE TOPIC), so the
+statement can simply be run again.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy.backfill import support
+from ksqlpy.backfill.handoff import BackfillResult, HandOff
+from ksqlpy.backfill.job import STAGE_SCHEMA, BackfillJob
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+_LOG = logging.getLogger("ksqlpy.backfill")
+BACKFILLING = "BACKFILLING"
+
+
+def log_config(engine: Engine) -> dict[str, Any]:
+    """How a Spark worker opens the engine's log (``ksqlpy.log.open_log``)."""
+    from ksqlpy.log.embedded import EmbeddedLog
+
+    if isinstance(engine.log, EmbeddedLog):
+        return {"log.dir": engine.log.path}
+    # KafkaLog: the engine's connection settings; a reader needs no transactional producer
+    return {k: v for k, v in engine.properties.items()
+            if isinstance(v, str | int | float | bool) and k not in ("processing.guarantee",
+                                                                       "ksql.streams.processing.guarantee",
+                                                                       "ksqlpy.transactional.id")}
+
+
+def backfill(engine: Engine, sql: str, *, statements: Any = None, master: str | None = None,
+             spark: Any = None) -> BackfillResult:
+    """Run ``sql`` (one CREATE STREAM/TABLE AS SELECT) with its history computed on Spark.
+
+    ``statements``: what executes the statement (a ``DurableStatements`` to record it in the command
+    log; default the engine). ``spark``: a SparkSession to use; else one is started on ``master``
+    (default: the ``spark.master`` property, else ``local[*]``).
+    """
+    from ksqlpy.analysis.query import analyze_query
+    from ksqlpy.engine.queries import _partitions
+
+    stmt = support.statement(engine, sql)
+    plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text)
+    partitions = _partitions(engine, plan.source.topic)
+    support.check(engine, plan, partitions)
+    runner = statements if statements is not None else engine
+    results = runner.execute(sql, {"auto.offset.reset": "latest"})
+    query_id = next(r.query_id for r in results if r.query_id)
+    query = engine.queries[query_id]
+    try:
+        support.check_sink(query.sink)
+        return _run(engine, query, partitions, master, spark)
+    except BaseException:
+        _LOG.exception("backfill of %s failed: dropping the query and its sink", query_id)
+        try:
+            runner.execute(f"DROP {query.sink.kind} IF EXISTS `{query.sink.name}` DELETE TOPIC;")
+        except Exception:  # noqa: BLE001 - the original error matters more
+            _LOG.exception("could not drop %s", query.sink.name)
+        raise
+
+
+def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark: Any) -> BackfillResult:
+    from ksqlpy.backfill import stages
+    from ksqlpy.backfill.datasource import NAME, register
+    from ksqlpy.backfill.session import spark_session
+    from ksqlpy.runtime.aggregate import needs_repartition
+
+    plan = query.plan
+    topic = plan.source.topic
+    group = (f"_confluent-ksql-{engine.prop('ksql.service.id')}{engine.prop('ksql.persistent.prefix')}"
+             f"{query.query_id}")
+    log = engine.log
+    ranges: dict[int, tuple[int, int]] = {}
+    for p in range(partitions):
+        end = log.committed(group, topic, p)
+        if end is None:  # the task pins its position when it is built; a query without tasks here has none
+            raise RuntimeError(f"backfill: query {query.query_id} has no position on {topic}/{p}")
+        ranges[p] = (log.start_offset(topic, p), end)
+    result = BackfillResult(query.query_id, ranges)
+    previous_state = query.state
+    query.state = BACKFILLING
+    t0 = time.monotonic()
+    try:
+        repartition = plan.aggregation is not None and needs_repartition(plan, partitions)
+        job = BackfillJob(plan=plan, sink=query.sink, query_id=query.query_id,
+                          properties=dict(engine.effective_properties()), partitions=partitions,
+                          repartition=repartition)
+        session = spark if spark is not None else spark_session(master or engine.prop("spark.master"),
+                                                                 engine.effective_properties())
+        register(session)
+        df = (session.read.format(NAME)
+              .option("log", json.dumps(log_config(engine)))
+              .option("topic", topic)
+              .option("ranges", json.dumps({str(p): list(r) for p, r in ranges.items()}))
+              .load())
+        if plan.aggregation is None:
+            out = df.mapInArrow(stages.stateless_stage(job), STAGE_SCHEMA)
+        elif not repartition:
+            out = df.mapInArrow(stages.aggregate_stage(job), STAGE_SCHEMA)
+        else:
+            out = (df.mapInArrow(stages.group_stage(job), STAGE_SCHEMA)
+                   .repartition(partitions, "part")
+                   .sortWithinPartitions("part", "ts", "src", "off")
+                   .mapInArrow(stages.merge_stage(job), STAGE_SCHEMA))
+        handoff = HandOff(engine, query, result)
+        rows = out.select("kind", "part", "key", "value", "ts", "headers").toLocalIterator()
+        handoff.consume((r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows)
+        handoff.finish()
+    finally:
+        query.state = previous_state if previous_state != BACKFILLING else "RUNNING"
+    result.details["seconds"] = round(time.monotonic() - t0, 3)
+    return result

@@ -1,0 +1,72 @@
+"""What the Spark backfill can run today, checked before anything is created.
+
+Every refusal is a ``BackfillUnsupported`` naming the feature, so a user knows to run the statement on
+the streaming runtime instead (which handles everything). What is supported, and why the rest is not,
+is listed in docs/backfill.md.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.grammar import ast as A
+from ksqlpy.plan.logical import QueryPlan
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+_REGISTRY_FORMATS = ("AVRO", "JSON_SR", "PROTOBUF")
+
+
+class BackfillUnsupported(KsqlStatementError):
+    """The statement is valid but the Spark backfill cannot run it (yet)."""
+
+
+def _refuse(what: str) -> BackfillUnsupported:
+    return BackfillUnsupported(f"The Spark backfill does not support {what} yet; run the statement on the "
+                               "streaming runtime instead (without backfill).")
+
+
+def statement(engine: Engine, sql: str) -> A.CreateAsSelect:
+    """The one CREATE STREAM/TABLE AS SELECT a backfill runs."""
+    stmts = engine.parse(sql)
+    if len(stmts) != 1 or not isinstance(stmts[0], A.CreateAsSelect):
+        raise KsqlStatementError("A backfill runs exactly one CREATE STREAM ... AS SELECT or CREATE TABLE ... AS "
+                                 "SELECT statement.")
+    stmt = stmts[0]
+    if engine.catalog.source(stmt.name) is not None:
+        raise KsqlStatementError(f"Cannot backfill '{stmt.name}': a source with that name exists already. A "
+                                 "backfill creates its sink and query.")
+    return stmt
+
+
+def check(engine: Engine, plan: QueryPlan, partitions: int) -> None:
+    """Raise ``BackfillUnsupported`` for what the backfill cannot reproduce exactly."""
+    from ksqlpy.runtime.aggregate import needs_repartition
+
+    if str(engine.prop("ksqlpy.workers", "inline")).strip().lower() == "process":
+        raise _refuse("queries run by worker processes (ksqlpy.workers=process)")
+    if plan.join is not None:
+        raise _refuse("joins")
+    source = plan.source
+    if source.kind != "STREAM":
+        raise _refuse("a TABLE as the source (its updates retract earlier contributions)")
+    for fmt in (source.key_format, source.value_format):
+        if fmt in _REGISTRY_FORMATS:
+            raise _refuse(f"the {fmt} format (schema registry) on the source")
+    agg = plan.aggregation
+    if agg is None:
+        return
+    if agg.window is not None:
+        if agg.window.type == "SESSION":
+            raise _refuse("SESSION windows")
+        if needs_repartition(plan, partitions):
+            raise _refuse("windowed GROUP BY on anything but the source key over several partitions (the "
+                          "streaming result then depends on how the repartition topic interleaves partitions)")
+
+
+def check_sink(sink: Any) -> None:
+    for fmt in (sink.key_format, sink.value_format):
+        if fmt in _REGISTRY_FORMATS:
+            raise _refuse(f"the {fmt} format (schema registry) on the sink")
