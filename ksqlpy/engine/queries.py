@@ -12,7 +12,7 @@ from ksqlpy.grammar import ast as A
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
 from ksqlpy.runtime.assignment import owns
-from ksqlpy.runtime.reader import SourceReader
+from ksqlpy.runtime.reader import SourceReader, throws_on_invalid_timestamp
 from ksqlpy.runtime.task import Task, stateless_processor
 from ksqlpy.runtime.writer import SinkWriter
 
@@ -156,7 +156,8 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
     for p in range(_partitions(engine, source.topic)):
         if not owns(engine, p):
             continue
-        reader = SourceReader(source, key_in, value_in, engine.plog, query_id, keep_tombstones=keep_tombstones)
+        reader = SourceReader(source, key_in, value_in, engine.plog, query_id, keep_tombstones=keep_tombstones,
+                              throw_on_invalid_timestamp=throws_on_invalid_timestamp(engine))
         tasks.append(Task(task_id=f"0_{p}", log=engine.log, group=group, topic=source.topic, partition=p,
                           reader=reader, processor=factory(p), writer=writer, plog=engine.plog,
                           start_at=start_at))
@@ -283,7 +284,8 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
         return tq
     factory, keep = _processor_for(engine, plan, qid, groups, persistent=False)
     for p in range(_partitions(engine, source.topic)):
-        reader = SourceReader(source, key_in, value_in, engine.plog, qid, keep_tombstones=keep)
+        reader = SourceReader(source, key_in, value_in, engine.plog, qid, keep_tombstones=keep,
+                              throw_on_invalid_timestamp=throws_on_invalid_timestamp(engine))
         tq.tasks.append(Task(task_id=f"0_{p}", log=engine.log, group=group, topic=source.topic, partition=p,
                              reader=reader, processor=factory(p), writer=None, plog=engine.plog,
                              start_at=start_at, on_rows=on_rows, commit=False))

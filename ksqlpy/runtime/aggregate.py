@@ -26,7 +26,7 @@ from ksqlpy.runtime.aggregator import AggregateSpec, Aggregator, encode_key
 from ksqlpy.runtime.assignment import owns
 from ksqlpy.runtime.emit import build_projector
 from ksqlpy.runtime.group_by import Grouper, group_columns
-from ksqlpy.runtime.reader import DecodedBatch, SourceReader
+from ksqlpy.runtime.reader import DecodedBatch, SourceReader, throws_on_invalid_timestamp
 from ksqlpy.runtime.record_cache import cache_entries, collapse
 from ksqlpy.runtime.repartition import RepartitionReader, RepartitionWriter, repartition_topic, safe_key_bytes
 from ksqlpy.runtime.session import SessionAggregator
@@ -265,7 +265,8 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
         return kv
 
     def reader() -> SourceReader:
-        return SourceReader(source, key_in, value_in, engine.plog, query_id, keep_tombstones=table)
+        return SourceReader(source, key_in, value_in, engine.plog, query_id, keep_tombstones=table,
+                            throw_on_invalid_timestamp=throws_on_invalid_timestamp(engine))
 
     agg_changelog = f"{internal}-Aggregate-Aggregate-Materialize-changelog"
     if not needs_repartition(plan, partitions):

@@ -34,7 +34,7 @@ from ksqlpy.runtime.join_stream_stream import StreamStreamJoin, join_windows
 from ksqlpy.runtime.join_stream_table import StreamTableJoin
 from ksqlpy.runtime.join_table_table import TableTableJoin
 from ksqlpy.runtime.join_task import Channel, JoinTask, TaskContext
-from ksqlpy.runtime.reader import SourceReader
+from ksqlpy.runtime.reader import SourceReader, throws_on_invalid_timestamp
 from ksqlpy.state.store import KeyValueStore
 
 if TYPE_CHECKING:
@@ -133,10 +133,11 @@ class _Builder:
                        table: bool) -> Callable[[TaskContext], Channel]:
         engine, source = self.engine, leaf.source
         plog, qid = engine.plog, self.query_id
+        strict_ts = throws_on_invalid_timestamp(engine)
 
         def make(ctx: TaskContext) -> Channel:
             reader = SourceReader(source, engine.key_serde(source), engine.value_serde(source), plog, qid,
-                                  keep_tombstones=table)
+                                  keep_tombstones=table, throw_on_invalid_timestamp=strict_ts)
             block = block_builder(source)
 
             def decode(batch: RecordBatch) -> list[tuple]:

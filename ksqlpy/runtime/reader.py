@@ -12,6 +12,7 @@ from operator import itemgetter
 from typing import Any
 
 from ksqlpy.catalog import Source
+from ksqlpy.errors import KsqlRuntimeError
 from ksqlpy.log.base import RecordBatch
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.types import TIMESTAMP
@@ -36,8 +37,11 @@ class SourceReader:
     (key columns, value columns, header columns, then WINDOWSTART/WINDOWEND for windowed sources)."""
 
     def __init__(self, source: Source, key_serde: Any, value_serde: Any, plog: ProcessingLog, query_id: str,
-                 *, keep_tombstones: bool) -> None:
+                 *, keep_tombstones: bool, throw_on_invalid_timestamp: bool = False) -> None:
         self.source = source
+        # ksql.timestamp.throw.on.invalid: a timestamp that cannot be extracted stops the query (as Kafka
+        # Streams' fatal TimestampExtractor error) instead of logging and skipping the record
+        self.throw_on_invalid_timestamp = throw_on_invalid_timestamp
         self.key_serde = key_serde
         self.value_serde = value_serde
         self.plog = plog
@@ -152,9 +156,13 @@ class SourceReader:
                 try:
                     ts = self.ts_extract(row)
                 except Exception as e:  # noqa: BLE001
+                    if self.throw_on_invalid_timestamp:
+                        raise KsqlRuntimeError(_fatal_timestamp(batch, i, e)) from e
                     self.plog.record_error(self.query_id, f"Could not extract timestamp: {e}", row)
                     continue
                 if ts is None or ts < 0:
+                    if self.throw_on_invalid_timestamp:
+                        raise KsqlRuntimeError(_fatal_timestamp(batch, i, f"invalid timestamp {ts}"))
                     self.plog.record_error(self.query_id, f"Invalid timestamp {ts}: record skipped", row)
                     continue
             out.rows.append(row)
@@ -177,3 +185,14 @@ class SourceReader:
                         found = v
                 vals.append(found)
         return vals
+
+
+def _fatal_timestamp(batch: RecordBatch, i: int, cause: object) -> str:
+    """Kafka Streams' wording for a timestamp extractor that failed with throw-on-invalid set."""
+    return (f"Fatal user code error in TimestampExtractor callback for record {{topic={batch.topic}, "
+            f"partition={batch.partition}, offset={batch.offsets[i]}}}: {cause}")
+
+
+def throws_on_invalid_timestamp(engine: Any) -> bool:
+    """The engine's ksql.timestamp.throw.on.invalid setting."""
+    return str(engine.prop("ksql.timestamp.throw.on.invalid", "false")).lower() == "true"
