@@ -1,5 +1,6 @@
-"""The ``ksqlpy`` command: the SQL shell by default, ``ksqlpy test`` (conformance runner) and
-``ksqlpy server`` (REST server). Subcommands import lazily so the shell starts fast."""
+"""The ``ksqlpy`` command: the SQL shell by default, ``ksqlpy test`` (conformance runner),
+``ksqlpy server`` (REST server) and ``ksqlpy backfill`` (Spark backfill, docs/backfill.md). Subcommands
+import lazily so the shell starts fast."""
 
 from __future__ import annotations
 
@@ -12,6 +13,10 @@ def main(argv: list[str] | None = None) -> int:
         from ksqlpy.testing.cli import main as test_main
 
         return test_main(args[1:])
+    if args and args[0] == "backfill":
+        from ksqlpy.backfill.cli import main as backfill_main
+
+        return backfill_main(args[1:])
     if args and args[0] == "server":
         from ksqlpy.server.main import main as server_main
 
