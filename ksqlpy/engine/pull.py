@@ -169,16 +169,17 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
                         scan_enabled=_flag(engine, "ksql.query.pull.table.scan.enabled"),
                         range_enabled=_flag(engine, "ksql.query.pull.range.scan.enabled"))
     candidates: Any = mat.scan() if lookup is None else fetch(mat, lookup.keys, src)
-    if src.value_format in ("PROTOBUF", "PROTOBUF_NOSR"):
-        candidates = _stored_view(engine, src, candidates)
+    candidates = stored_view(engine, src, candidates)
     rows = evaluate_rows(engine, compile_rows(plan, plan.where), candidates, q.limit)
     remember(engine, stmt, src, plan, generation)
     return result_of(plan, src, rows)
 
 
-def _stored_view(engine: Engine, src: Source, candidates: Any) -> list[tuple[tuple, int]]:
+def stored_view(engine: Engine, src: Source, candidates: Any) -> Any:
     """The rows as ksqlDB's store gives them back: it keeps values in the table's format, so a protobuf
-    table reads NULL scalars back as proto3 defaults (0, '', false)."""
+    table reads NULL scalars back as proto3 defaults (0, '', false). Other formats: unchanged."""
+    if src.value_format not in ("PROTOBUF", "PROTOBUF_NOSR"):
+        return candidates
     serde = engine.value_serde(src)
     lo = len(src.key_columns)
     hi = lo + len(serde.columns)

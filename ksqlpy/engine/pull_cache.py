@@ -136,7 +136,7 @@ class PreparedLookup:
     def answer(self, engine: Engine, params: list[Param]) -> dict[str, Any] | None:
         """The pull query's result, or None when the table is no longer materialized here."""
         from ksqlpy.engine.materialized import materialization_for
-        from ksqlpy.engine.pull import evaluate_rows, fetch, result_of
+        from ksqlpy.engine.pull import evaluate_rows, fetch, result_of, stored_view
 
         mat = materialization_for(engine, self.source)
         if mat is None:
@@ -146,6 +146,7 @@ class PreparedLookup:
         else:
             with engine.lock:
                 rows = fetch(mat, self.keys(params), self.source)
+        rows = stored_view(engine, self.source, rows)
         return result_of(self.plan, self.source, evaluate_rows(engine, self.pipeline, rows, self.limit))
 
 

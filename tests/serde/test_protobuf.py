@@ -210,3 +210,5 @@ def test_pull_queries_on_a_protobuf_table_read_nulls_as_its_store_does(tmp_path)
         e.drain(5)
         rows = e.execute("SELECT * FROM J;")[0].data["rows"]
         assert [tuple(r) for r in rows] == [(1, "one", "", 0)]
+        keyed = [e.execute("SELECT * FROM J WHERE L_ID = 1;")[0].data["rows"] for _ in range(2)]  # 2nd: prepared
+        assert [tuple(r) for r in keyed[0]] == [tuple(r) for r in keyed[1]] == [(1, "one", "", 0)]
