@@ -709,11 +709,17 @@ if hasattr(os, "register_at_fork"):
 
 def _decode(chunk: bytes, base: int, pos: memoryview | array, i0: int, i1: int, keys: list[bytes | None],
             values: list[bytes | None], tss: list[int], hdrs: list[Headers | None]) -> None:
-    """Append records ``i0 .. i1-1`` of a chunk to the batch columns."""
+    """Append records ``i0 .. i1-1`` of a chunk to the batch columns.
+
+    The hot read loop: positions come as one list (``tolist``), and headers - rare - are filled in
+    after the loop for the records that have them instead of appending a None per record.
+    """
     unpack = HEADER.unpack_from
-    ka, va, ta, ha = keys.append, values.append, tss.append, hdrs.append
-    for i in range(i0, i1):
-        s = base + pos[i]
+    ka, va, ta = keys.append, values.append, tss.append
+    with_headers = []
+    first = len(hdrs)
+    for p in pos[i0:i1].tolist():
+        s = base + p
         ts, kl, vl, hc = unpack(chunk, s)
         ta(ts)
         s += HEADER_SIZE
@@ -729,7 +735,11 @@ def _decode(chunk: bytes, base: int, pos: memoryview | array, i0: int, i1: int, 
         else:
             s = e
             va(None)
-        ha(unpack_headers(chunk, s, hc) if hc else None)
+        if hc:
+            with_headers.append((len(tss) - 1, s, hc))
+    hdrs.extend([None] * (len(tss) - first))
+    for i, s, hc in with_headers:
+        hdrs[i] = unpack_headers(chunk, s, hc)
 
 
 def _delete_prefix(txn: lmdb.Transaction, db: lmdb._Database, prefix: bytes) -> None:

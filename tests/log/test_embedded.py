@@ -385,3 +385,20 @@ def test_base_produce_batch_default_matches_the_embedded_one(log: EmbeddedLog) -
         LogTransaction.produce_batch(tx, "b", None, keys, values, list(range(20)))
     for p in range(3):
         assert _all(log, "a", p) == _all(log, "b", p)
+
+
+def test_fetch_reads_headers_null_keys_and_values_at_any_offset(log: EmbeddedLog) -> None:
+    """Headers are filled in after the batch loop for the records that have them: they must line up."""
+    log.create_topic("h", 1)
+    expect = []
+    with log.transaction() as tx:
+        for i in range(5000):  # more than one chunk
+            hd = [("n", str(i).encode()), ("empty", None)] if i % 7 == 0 else None
+            key = None if i % 5 == 0 else f"k{i}".encode()
+            value = None if i % 11 == 0 else f"v{i}".encode() * (i % 3)
+            tx.produce(ProducerRecord("h", key, value, 1000 + i, hd, partition=0))
+            expect.append((i, key, value, 1000 + i, hd))
+    assert _all(log, "h") == expect
+    for start, n in ((3, 10), (4090, 20), (4999, 5)):
+        b = log.fetch("h", 0, start, n)
+        assert list(zip(b.offsets, b.keys, b.values, b.timestamps, b.headers, strict=True)) == expect[start:start + n]
