@@ -17,7 +17,7 @@ import pickle
 from collections.abc import Callable
 from typing import Any
 
-from ksqlpy.log.base import LogTransaction, ProducerRecord, RecordBatch
+from ksqlpy.log.base import LogTransaction, RecordBatch
 from ksqlpy.runtime.reader import DecodedBatch
 
 _HIGHEST = pickle.HIGHEST_PROTOCOL
@@ -35,9 +35,26 @@ class RepartitionWriter:
         self.key_bytes = key_bytes
 
     def write(self, tx: LogTransaction, items: list[tuple]) -> int:
-        topic, kb, dumps = self.topic, self.key_bytes, pickle.dumps
+        """One columnar ``produce_batch`` (partitioned by key), each distinct key serialized once."""
+        if not items:
+            return 0
+        kb, dumps = self.key_bytes, pickle.dumps
+        memo: dict[Any, bytes] = {}
+        keys = []
         for item in items:
-            tx.produce(ProducerRecord(topic, kb(item[0]), dumps(item[:-2], _HIGHEST), item[-2], item[-1] or None))
+            k = item[0]
+            try:
+                b = memo.get(k)
+            except TypeError:  # an unhashable key value (STRUCT, ARRAY, MAP)
+                b = kb(k)
+            else:
+                if b is None:
+                    b = memo[k] = kb(k)
+            keys.append(b)
+        values = [dumps(item[:-2], _HIGHEST) for item in items]
+        headers = [item[-1] or None for item in items]
+        tx.produce_batch(self.topic, None, keys, values, [item[-2] for item in items],
+                         headers if any(headers) else None)
         return len(items)
 
 

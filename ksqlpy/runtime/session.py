@@ -21,6 +21,7 @@ from typing import Any
 from ksqlpy.runtime.accumulate import KEY
 from ksqlpy.runtime.aggregator import Aggregator, encode_key
 from ksqlpy.runtime.record_cache import cache_key
+from ksqlpy.runtime.session_batch import stream_sessions
 from ksqlpy.state.windowed import SessionStore
 
 
@@ -34,6 +35,10 @@ class SessionAggregator(Aggregator):
         spec = self.spec
         gap, grace, final = spec.size, spec.grace, spec.emit_final
         accs, store = spec.accs, self.sessions
+        if not final and not spec.having:  # EMIT CHANGES: the batch's sessions in memory (session_batch)
+            stream_sessions(self, items, out)
+            self.last_input_wall = time.monotonic()
+            return
         self.new_batch()
         cached = spec.cache_entries > 0
         born: set[tuple] = set()  # sessions created in this batch (the record cache drops their deletes)
