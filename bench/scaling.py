@@ -50,10 +50,11 @@ def _fill(log: Any, topic: str, n: int) -> None:
             tx.produce_batch(topic, None, keys, values, tss)
 
 
-def _cpu_seconds(pid: int) -> float:
-    """CPU time (user + system, all threads) a process has used, from /proc (0 where unavailable)."""
+def _cpu_seconds(pid: int, main_thread: bool = False) -> float:
+    """CPU time (user + system) a process has used - all threads, or only its main (Python) thread - from
+    /proc (0 where unavailable)."""
     try:
-        with open(f"/proc/{pid}/stat") as f:
+        with open(f"/proc/{pid}/task/{pid}/stat" if main_thread else f"/proc/{pid}/stat") as f:
             fields = f.read().rsplit(")", 1)[1].split()
         return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
     except OSError:
@@ -78,6 +79,7 @@ class _Sample:
         self.t = time.monotonic()
         self.done = done
         self.workers = {pid: _cpu_seconds(pid) for pid in worker_pids}
+        self.mains = {pid: _cpu_seconds(pid, main_thread=True) for pid in worker_pids}
         self.broker = _cpu_seconds(broker_pid) if broker_pid else 0.0
         self.engine = _cpu_seconds(os.getpid())
         self.machine = _machine_busy()
@@ -128,6 +130,7 @@ def _one(log_kind: str, workers: int, n: int, bootstrap: str | None, broker_pid:
     measured = 0.9 * n - first.done
     per_worker = [last.workers[p] - first.workers.get(p, 0.0) for p in last.workers]
     cpu = sum(per_worker)
+    main = sum(last.mains[p] - first.mains.get(p, 0.0) for p in last.mains)
     broker = last.broker - first.broker
     engine_cpu = last.engine - first.engine
     machine = last.machine - first.machine
@@ -135,6 +138,8 @@ def _one(log_kind: str, workers: int, n: int, bootstrap: str | None, broker_pid:
             "worker_cores": [round(c / span, 2) for c in per_worker],
             "cores_used": round(cpu / span, 2),
             "records_per_cpu_s": round(measured / cpu) if cpu > 0 else None,
+            # the client library's own threads (librdkafka: fetch, decompress, compress, send) vs Python's
+            "client_threads_share": round(1 - main / cpu, 2) if cpu > 0 else None,
             "broker_cores": round(broker / span, 2) if broker_pid else None,
             "broker_us_per_record": round(1e6 * broker / measured, 2) if broker_pid else None,
             "engine_cores": round(engine_cpu / span, 2),
@@ -183,7 +188,8 @@ def _print_run(r: dict[str, Any]) -> None:
     broker = (f"  broker {r['broker_cores']} cores ({r['broker_us_per_record']} us/rec)"
               if r.get("broker_cores") is not None else "")
     print(f"  {r['log']:9} workers={r['workers']}  {r['records_per_s']:>9,} rec/s  worker cores {r['worker_cores']}"
-          f"  {r['records_per_cpu_s']:>9,} rec/worker-CPU-s{broker}  other processes {r['other_cores']} cores",
+          f"  {r['records_per_cpu_s']:>9,} rec/worker-CPU-s ({r['client_threads_share']:.0%} in client threads)"
+          f"{broker}  other processes {r['other_cores']} cores",
           flush=True)
 
 

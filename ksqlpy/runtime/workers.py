@@ -138,8 +138,11 @@ def worker_main(spec: WorkerSpec, conn: Connection, ppid: int) -> None:
         if prof_dir:
             import cProfile
 
-            cProfile.runctx("runner.run()", globals(), {"runner": runner},
-                            os.path.join(prof_dir, f"{spec.query_id}-{spec.index}-{os.getpid()}.prof"))
+            prof = cProfile.Profile(time.thread_time)  # CPU of this thread: preemption does not count
+            try:
+                prof.runcall(runner.run)
+            finally:
+                prof.dump_stats(os.path.join(prof_dir, f"{spec.query_id}-{spec.index}-{os.getpid()}.prof"))
         else:
             runner.run()
     except BaseException as e:  # noqa: BLE001 - report, then exit non-zero: the engine restarts the worker
