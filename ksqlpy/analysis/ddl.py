@@ -10,7 +10,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Column, Source, WindowInfo
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.errors import KsqlStatementError, location
 from ksqlpy.grammar.ast import ColumnDef, CreateSource, TypeName
 
 KNOWN_FORMATS = {"KAFKA", "JSON", "DELIMITED", "NONE", "AVRO", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR"}
@@ -79,39 +79,49 @@ def parse_duration_ms(text: str) -> int:
 
 
 def check_columns(kind: str, cols: list[ColumnDef], custom: dict[str, T.SqlType]) -> list[Column]:
+    """The declared columns, checked; an error about one of them carries where it was declared."""
     out: list[Column] = []
     seen: set[str] = set()
     for c in cols:
-        if c.name in SYSTEM_COLUMNS or c.name in WINDOW_COLUMNS:
-            raise KsqlStatementError(f"'{c.name}' is a reserved column name. You cannot use it as a name for a column.")
-        if c.name in seen:
-            raise KsqlStatementError(f"Duplicate column name '{c.name}'")
-        seen.add(c.name)
-        t = resolve_type(c.type, custom)
-        if c.key and kind == "STREAM" and c.primary_key:
-            raise KsqlStatementError(
-                f"Column `{c.name}` is a 'PRIMARY KEY' column: please use 'KEY' for streams.\n"
-                "Tables have PRIMARY KEYs, which are unique and NON NULL.\n"
-                "Streams have KEYs, which have no uniqueness or NON NULL constraints.")
-        if c.key and kind == "TABLE" and not c.primary_key:
-            raise KsqlStatementError(
-                f"Column `{c.name}` is a 'KEY' column: please use 'PRIMARY KEY' for tables.\n"
-                "Tables have PRIMARY KEYs, which are unique and NON NULL.\n"
-                "Streams have KEYs, which have no uniqueness or NON NULL constraints.")
-        if c.key and _contains_map(t):
-            raise KsqlStatementError(
-                "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
-                f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {t}. "
-                "See https://github.com/confluentinc/ksql/issues/6621 for more.")
-        if c.headers and t != T.Array(T.Struct((("KEY", T.STRING), ("VALUE", T.BYTES)))):
-            raise KsqlStatementError("Invalid type for HEADERS column: expected "
-                                     f"ARRAY<STRUCT<`KEY` STRING, `VALUE` BYTES>>, got {t}")
-        if c.header_key is not None and t != T.BYTES:
-            raise KsqlStatementError(f"Invalid type for HEADER('{c.header_key}') column: expected BYTES, got {t}")
-        out.append(Column(c.name, t, key=c.key, headers=c.headers, header_key=c.header_key))
+        try:
+            out.append(_check_column(kind, c, seen, custom))
+        except KsqlStatementError as e:
+            if e.location is None:
+                e.location = location(c)
+            raise
     if sum(1 for c in out if c.headers) > 1:
         raise KsqlStatementError("Schema already contains a HEADERS column.")
     return out
+
+
+def _check_column(kind: str, c: ColumnDef, seen: set[str], custom: dict[str, T.SqlType]) -> Column:
+    if c.name in SYSTEM_COLUMNS or c.name in WINDOW_COLUMNS:
+        raise KsqlStatementError(f"'{c.name}' is a reserved column name. You cannot use it as a name for a column.")
+    if c.name in seen:
+        raise KsqlStatementError(f"Duplicate column name '{c.name}'")
+    seen.add(c.name)
+    t = resolve_type(c.type, custom)
+    if c.key and kind == "STREAM" and c.primary_key:
+        raise KsqlStatementError(
+            f"Column `{c.name}` is a 'PRIMARY KEY' column: please use 'KEY' for streams.\n"
+            "Tables have PRIMARY KEYs, which are unique and NON NULL.\n"
+            "Streams have KEYs, which have no uniqueness or NON NULL constraints.")
+    if c.key and kind == "TABLE" and not c.primary_key:
+        raise KsqlStatementError(
+            f"Column `{c.name}` is a 'KEY' column: please use 'PRIMARY KEY' for tables.\n"
+            "Tables have PRIMARY KEYs, which are unique and NON NULL.\n"
+            "Streams have KEYs, which have no uniqueness or NON NULL constraints.")
+    if c.key and _contains_map(t):
+        raise KsqlStatementError(
+            "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
+            f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {t}. "
+            "See https://github.com/confluentinc/ksql/issues/6621 for more.")
+    if c.headers and t != T.Array(T.Struct((("KEY", T.STRING), ("VALUE", T.BYTES)))):
+        raise KsqlStatementError("Invalid type for HEADERS column: expected "
+                                 f"ARRAY<STRUCT<`KEY` STRING, `VALUE` BYTES>>, got {t}")
+    if c.header_key is not None and t != T.BYTES:
+        raise KsqlStatementError(f"Invalid type for HEADER('{c.header_key}') column: expected BYTES, got {t}")
+    return Column(c.name, t, key=c.key, headers=c.headers, header_key=c.header_key)
 
 
 def _contains_map(t: T.SqlType) -> bool:

@@ -65,3 +65,10 @@ def test_type_errors_name_the_expression_they_come_from(engine: Engine) -> None:
     assert msg.startswith("Line: 1, Col: 42: Invalid Predicate: operator does not exist: INTEGER = STRING (K)")
     msg = error(engine, "CREATE STREAM o AS SELECT k, y - k FROM a;")
     assert msg.startswith("Line: 1, Col: 30: Error processing expression: (Y - K).")
+
+
+def test_declared_column_errors_point_at_the_column(engine: Engine) -> None:
+    msg = error(engine, "CREATE STREAM c (k STRING KEY,\n  v INT, v STRING) WITH (kafka_topic='c', value_format='JSON');")
+    assert msg == "Line: 2, Col: 10: Duplicate column name 'V'"
+    msg = error(engine, "CREATE STREAM c (k MAP<STRING, INT> KEY) WITH (kafka_topic='c', value_format='JSON');")
+    assert msg.startswith("Line: 1, Col: 18: Map keys, including types that contain maps, are not supported")
