@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
+
 
 class KsqlError(Exception):
     """Base of all ksqlpy user errors. ``location``: (line, column) of the SQL the error is about, when
@@ -69,6 +72,17 @@ def name_location(e: KsqlError) -> None:
     if where is None or "Line: " in e.message or e.message.startswith("line "):
         return
     e.set_message(f"Line: {where[0]}, Col: {where[1]}: {e.message}")
+
+
+@contextmanager
+def locating(where: tuple[int, int] | None) -> Iterator[None]:
+    """KsqlErrors raised inside carry ``where`` unless they already know a more precise position."""
+    try:
+        yield
+    except KsqlError as e:
+        if e.location is None:
+            e.location = where
+        raise
 
 
 def at(node: object, message: str) -> str:

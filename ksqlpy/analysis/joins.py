@@ -19,11 +19,12 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy import types as T
+from ksqlpy.analysis.join_checks import check_key_type, check_windows, check_within
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, column_refs, text
 from ksqlpy.analysis.scope import scope_for, type_check
 from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
-from ksqlpy.errors import KsqlStatementError, at
+from ksqlpy.errors import KsqlStatementError, at, locating, location, location_within
 from ksqlpy.functions import default_registry
 from ksqlpy.grammar.ast import FunctionCall, JoinClause, Query, SourceRef
 from ksqlpy.plan.logical import JoinKey, JoinLeaf, JoinNode, JoinPlan, QueryPlan, RowSchema, SchemaColumn
@@ -71,12 +72,14 @@ def analyze_join_query(query: Query, catalog: Catalog, *, sink_name: str | None,
     conditions = []
     for i, jc in enumerate(query.joins):
         left_aliases = {lf.alias for lf in leaves[: i + 1]}
-        conditions.append(_conditions(jc.on, scope, left_aliases, leaves[i + 1].alias))
+        with locating(location_within(jc.on)):
+            conditions.append(_conditions(jc.on, scope, left_aliases, leaves[i + 1].alias))
     current = _leaf_input(leaves[0], catalog)
     nodes: list[JoinNode] = []
     for i, jc in enumerate(query.joins):
         right = _leaf_input(leaves[i + 1], catalog)
-        node, current = _step(jc, conditions[i], current, right, scope, typing_scope, catalog, all_columns)
+        with locating(location(jc.right)):  # an error about a join step points at the source it joins
+            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, catalog, all_columns)
         nodes.append(node)
     for depth, node in enumerate(reversed(nodes)):
         node.context = "L_" * depth
@@ -181,7 +184,7 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
         what = "full-outer" if kind == "FULL" else "right-outer"
         raise KsqlStatementError(f"Invalid join type: {what} join not supported for stream-table join. "
                                  f"Got {described}.")
-    _check_within(jc, left.kind, right.kind)
+    check_within(jc, left.kind, right.kind)
 
     # the right side of a join with a table must be the table's primary key
     if right.kind == "TABLE":
@@ -215,7 +218,7 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
                                      f"{c.written.split(' = ', 1)[1]}{{{c.right_type}}}.")
 
     if flavor != "FOREIGN_KEY":
-        _check_windows(left, right)
+        check_windows(left, right)
     rep_left = flavor in ("STREAM_STREAM", "STREAM_TABLE") and not left_keyed
     rep_right = flavor == "STREAM_STREAM" and not right_keyed
     # A source whose key format is schema-registry-enabled is always re-keyed, as ksqlDB does: the key
@@ -251,7 +254,7 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
 
     keys, classes, columns = _step_keys(kind, flavor, left, conds, left_keyed, all_columns)
     for k in keys:
-        _check_key_type(k)
+        check_key_type(k)
     node = JoinNode(
         kind=kind, flavor=flavor, left=left.node, right=right_leaf,
         left_exprs=[scope.rewrite(c.left, "JOIN ON") for c in conds],
@@ -318,24 +321,6 @@ def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], ri
     return out
 
 
-def _check_within(jc: JoinClause, left_kind: str, right_kind: str) -> None:
-    if left_kind == right_kind == "STREAM":
-        if jc.within is None:
-            raise KsqlStatementError(
-                "Stream-Stream joins must have a WITHIN clause specified. None was provided. To learn about how to "
-                "specify a WITHIN clause with a stream-stream join, please visit: "
-                "https://docs.confluent.io/current/ksql/docs/syntax-reference.html#create-stream-as-select")
-    elif jc.within is not None:
-        if left_kind == right_kind == "TABLE":
-            raise KsqlStatementError(
-                "A window definition was provided for a Table-Table join. These joins are not windowed. Please "
-                "drop the window definition (i.e. the WITHIN clause) and try to execute your Table-Table join "
-                "again.")
-        raise KsqlStatementError(
-            "A window definition was provided for a Stream-Table join. These joins are not windowed. Please drop "
-            "the window definition (ie. the WITHIN clause) and try to execute your join again.")
-
-
 def _order_by_key(conds: list[_Condition], right: _Input, left: _Input, described: str) -> list[_Condition]:
     """Joins with a table: each condition's right side is a primary-key column, in key order."""
     keys = [cl[0] for cl in right.classes]
@@ -370,23 +355,6 @@ def _keyed(inp: _Input, conds: list[_Condition]) -> tuple[bool, list[_Condition]
         used.add(hit)
         ordered.append(conds[hit])
     return True, ordered
-
-
-def _check_windows(left: _Input, right: _Input) -> None:
-    lw, rw = left.windowed, right.windowed
-    if (lw is None) != (rw is None):
-        def line(inp: _Input, w: WindowInfo | None) -> str:
-            return f"`{inp.name}` is {w.type.upper()} windowed" if w else f"`{inp.name}` is not windowed"
-
-        raise KsqlStatementError("Can not join windowed source to non-windowed source.\n"
-                                 f"{line(left, lw)}\n{line(right, rw)}")
-    if lw is not None and rw is not None and (lw.type.upper() == "SESSION") != (rw.type.upper() == "SESSION"):
-        raise KsqlStatementError(
-            f"Incompatible windowed sources.\nLeft source: {lw.type.upper()}\nRight source: {rw.type.upper()}\n"
-            "Session windowed sources can only be joined to other session windowed sources, and may still not "
-            "result in expected behaviour as session bounds must be an exact match for the join to work\n"
-            "Hopping and tumbling windowed sources can only be joined to other hopping and tumbling windowed "
-            "sources")
 
 
 def _step_keys(kind: str, flavor: str, left: _Input, conds: list[_Condition], left_keyed: bool,
@@ -436,25 +404,6 @@ def _synthetic_name(all_columns: set[str], taken: set[str]) -> str:
             taken.add(name)
             return name
         n += 1
-
-
-def _contains_map(t: T.SqlType) -> bool:
-    if isinstance(t, T.Map):
-        return True
-    if isinstance(t, T.Array):
-        return _contains_map(t.element)
-    if isinstance(t, T.Struct):
-        return any(_contains_map(ft) for _, ft in t.fields)
-    return False
-
-
-def _check_key_type(k: JoinKey) -> None:
-    if _contains_map(k.type):
-        name = k.display or k.name
-        raise KsqlStatementError(
-            "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
-            f"behavior due to inconsistent serialization. Key column name: `{name}`. Column type: {k.type}. "
-            "See https://github.com/confluentinc/ksql/issues/6621 for more.")
 
 
 # --------------------------------------------------------------------------- the result

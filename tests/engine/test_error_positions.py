@@ -72,3 +72,10 @@ def test_declared_column_errors_point_at_the_column(engine: Engine) -> None:
     assert msg == "Line: 2, Col: 10: Duplicate column name 'V'"
     msg = error(engine, "CREATE STREAM c (k MAP<STRING, INT> KEY) WITH (kafka_topic='c', value_format='JSON');")
     assert msg.startswith("Line: 1, Col: 18: Map keys, including types that contain maps, are not supported")
+
+
+def test_join_step_errors_point_at_the_joined_source(engine: Engine) -> None:
+    engine.execute("CREATE TABLE t (k STRING PRIMARY KEY, w INT) WITH (kafka_topic='t', value_format='JSON', "
+                   "partitions=1);")
+    msg = error(engine, "CREATE STREAM o AS SELECT * FROM a\n  JOIN t WITHIN 1 SECOND ON a.k = t.k;")
+    assert msg.startswith("Line: 2, Col: 8: A window definition was provided for a Stream-Table join.")

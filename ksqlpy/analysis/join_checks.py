@@ -1,0 +1,67 @@
+"""Checks ksqlDB makes on one join step: WITHIN where (and only where) it belongs, windowing of the two
+sides, and key types a join can be keyed by."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ksqlpy import types as T
+from ksqlpy.catalog import WindowInfo
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.grammar.ast import JoinClause
+from ksqlpy.plan.logical import JoinKey
+
+
+def check_within(jc: JoinClause, left_kind: str, right_kind: str) -> None:
+    if left_kind == right_kind == "STREAM":
+        if jc.within is None:
+            raise KsqlStatementError(
+                "Stream-Stream joins must have a WITHIN clause specified. None was provided. To learn about how to "
+                "specify a WITHIN clause with a stream-stream join, please visit: "
+                "https://docs.confluent.io/current/ksql/docs/syntax-reference.html#create-stream-as-select")
+    elif jc.within is not None:
+        if left_kind == right_kind == "TABLE":
+            raise KsqlStatementError(
+                "A window definition was provided for a Table-Table join. These joins are not windowed. Please "
+                "drop the window definition (i.e. the WITHIN clause) and try to execute your Table-Table join "
+                "again.")
+        raise KsqlStatementError(
+            "A window definition was provided for a Stream-Table join. These joins are not windowed. Please drop "
+            "the window definition (ie. the WITHIN clause) and try to execute your join again.")
+
+
+def check_windows(left: Any, right: Any) -> None:
+    """``left``/``right``: join inputs (``name``, ``windowed``)."""
+    lw, rw = left.windowed, right.windowed
+    if (lw is None) != (rw is None):
+        def line(inp: Any, w: WindowInfo | None) -> str:
+            return f"`{inp.name}` is {w.type.upper()} windowed" if w else f"`{inp.name}` is not windowed"
+
+        raise KsqlStatementError("Can not join windowed source to non-windowed source.\n"
+                                 f"{line(left, lw)}\n{line(right, rw)}")
+    if lw is not None and rw is not None and (lw.type.upper() == "SESSION") != (rw.type.upper() == "SESSION"):
+        raise KsqlStatementError(
+            f"Incompatible windowed sources.\nLeft source: {lw.type.upper()}\nRight source: {rw.type.upper()}\n"
+            "Session windowed sources can only be joined to other session windowed sources, and may still not "
+            "result in expected behaviour as session bounds must be an exact match for the join to work\n"
+            "Hopping and tumbling windowed sources can only be joined to other hopping and tumbling windowed "
+            "sources")
+
+
+def _contains_map(t: T.SqlType) -> bool:
+    if isinstance(t, T.Map):
+        return True
+    if isinstance(t, T.Array):
+        return _contains_map(t.element)
+    if isinstance(t, T.Struct):
+        return any(_contains_map(ft) for _, ft in t.fields)
+    return False
+
+
+def check_key_type(k: JoinKey) -> None:
+    if _contains_map(k.type):
+        name = k.display or k.name
+        raise KsqlStatementError(
+            "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
+            f"behavior due to inconsistent serialization. Key column name: `{name}`. Column type: {k.type}. "
+            "See https://github.com/confluentinc/ksql/issues/6621 for more.")
