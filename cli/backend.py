@@ -25,9 +25,11 @@ class BackendError(Exception):
         self.message = message
         self.statement = statement
         if not line:
-            m = re.match(r"line (\d+):(\d+)", message)
+            # syntax errors (``line 2:7:``, also after ``Failed to prepare statement: ``) and semantic
+            # errors (``Line: 2, Col: 7:``) both mark where the statement went wrong
+            m = re.match(r"(?:Failed to prepare statement: )?(?:line (\d+):(\d+)|Line: (\d+), Col: (\d+))", message)
             if m:
-                line, column = int(m.group(1)), int(m.group(2))
+                line, column = int(m.group(1) or m.group(3)), int(m.group(2) or m.group(4))
         self.line = line
         self.column = column
         self.error_code = error_code

@@ -173,3 +173,7 @@ def test_unexpected_engine_errors_do_not_end_the_session(sh: Captured, monkeypat
 def test_backend_error_position_from_message() -> None:
     e = BackendError("line 3:7: Syntax Error", statement="a\nb\nc")
     assert (e.line, e.column) == (3, 7)
+    e = BackendError("Line: 2, Col: 4: SELECT column 'X' cannot be resolved.", statement="a\nbcde")
+    assert (e.line, e.column) == (2, 4)
+    e = BackendError("Failed to prepare statement: line 1:9: Invalid numeric literal: 99999999999999999999")
+    assert (e.line, e.column) == (1, 9)
