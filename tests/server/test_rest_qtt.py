@@ -47,3 +47,28 @@ def test_rest_runner_detects_a_wrong_expectation() -> None:
     row["row"]["columns"][0] = "not what the server returns"
     bad = run_rest([case])[0]
     assert bad.status == "failed" and "query" in bad.reason
+
+
+def _sr_case(name: str, fmt: str, value: int) -> dict:
+    return {
+        "name": name,
+        "statements": [f"CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='t', format='{fmt}', partitions=1);",
+                       "CREATE TABLE M AS SELECT ID, LATEST_BY_OFFSET(V) AS V FROM S GROUP BY ID;",
+                       "SELECT * FROM M WHERE ID=1;"],
+        "inputs": [{"topic": "t", "key": {"ID": 1} if fmt == "PROTOBUF" else 1, "value": {"V": value}}],
+        "responses": [{"admin": {"@type": "currentStatus"}}, {"admin": {"@type": "currentStatus"}},
+                      {"query": [{"header": {"schema": "`ID` INTEGER KEY, `V` INTEGER"}},
+                                 {"row": {"columns": [1, value]}}]}],
+    }
+
+
+def test_schema_registry_cases_on_one_topic_in_a_row() -> None:
+    """Each case starts with empty subjects: a PROTOBUF case after an AVRO one on the same topic, and the same
+    AVRO case twice (whose second registration used to be a no-op leaving the runner no schema), all pass."""
+    from ksqlpy.testing.expansion import expand_case
+    from ksqlpy.testing.rest import run_rest
+
+    raws = [_sr_case("avro", "AVRO", 5), _sr_case("avro again", "AVRO", 6), _sr_case("protobuf", "PROTOBUF", 7)]
+    cases = [c for raw in raws for c in expand_case(raw, "mine.json", rest=True)]
+    results = run_rest(cases, timeout_s=60)
+    assert [r.status for r in results] == ["passed"] * 3, [r.reason for r in results]
