@@ -27,7 +27,8 @@ def _formats(props: dict[str, Any], config: dict[str, Any]) -> tuple[str, str]:
     return str(key).upper(), str(value).upper()
 
 
-def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | None = None) -> T.SqlType:
+def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | None = None,
+                registry: SchemaRegistry | None = None) -> T.SqlType:
     """The SQL type of a registered schema, whatever its kind (for PROTOBUF: of message ``full_name``,
     else of the first message)."""
     if rs.schema_type == "AVRO":
@@ -39,11 +40,12 @@ def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | No
 
         return json_type(json.loads(rs.schema), upper=upper)
     if rs.schema_type == "PROTOBUF":
+        from ksqlpy.serde.protobuf_format import registry_loader
         from ksqlpy.serde.protobuf_schema import ProtoSchemaError, parse_proto
         from ksqlpy.serde.protobuf_types import sql_type_of as proto_type
 
         try:
-            file = parse_proto(rs.schema)
+            file = parse_proto(rs.schema, registry_loader(registry) if registry is not None else None)
             return proto_type(file, file.message(full_name), upper=upper)
         except ProtoSchemaError as e:
             raise KsqlStatementError(f"Unsupported: protobuf schema {rs.id}: {e}") from None
@@ -83,7 +85,8 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
     new_props = dict(stmt.properties)
     if not values and value_fmt in SR_FORMATS:
         rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
-        t = sql_type_of(rs, upper="VALUE_SCHEMA_ID" not in props, full_name=_full_name(props, "VALUE"))
+        t = sql_type_of(rs, upper="VALUE_SCHEMA_ID" not in props, full_name=_full_name(props, "VALUE"),
+                        registry=registry)
         if isinstance(t, T.Struct) and (not unwrapped or value_fmt == "PROTOBUF"):
             added_values = [A.ColumnDef(n, ft) for n, ft in t.fields]
         else:
@@ -94,7 +97,7 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         sid = props.get("KEY_SCHEMA_ID")
         if sid is not None or registry.latest(subject(topic, True)) is not None:
             rs = _lookup(registry, topic, True, sid)
-            kt = sql_type_of(rs, upper=sid is None, full_name=_full_name(props, "KEY"))
+            kt = sql_type_of(rs, upper=sid is None, full_name=_full_name(props, "KEY"), registry=registry)
             # a protobuf key is a message: its fields are the key columns
             key_cols = list(kt.fields) if key_fmt == "PROTOBUF" and isinstance(kt, T.Struct) else [("ROWKEY", kt)]
             added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
@@ -177,7 +180,8 @@ def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full
     rs = registry.by_id(schema_id)
     if rs is None:
         raise KsqlStatementError(f"Schema with id {schema_id} does not exist in the Schema Registry")
-    t = sql_type_of(rs, upper=False, full_name=full_name if rs.schema_type == "PROTOBUF" else None)
+    t = sql_type_of(rs, upper=False, full_name=full_name if rs.schema_type == "PROTOBUF" else None,
+                    registry=registry)
     fields = list(t.fields) if isinstance(t, T.Struct) else [("ROWVAL", t)]
     bad = [c for i, c in enumerate(sink.value_columns)
            if i >= len(fields) or fields[i][0] != c.name or fields[i][1] != c.type]

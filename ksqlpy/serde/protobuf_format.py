@@ -11,6 +11,7 @@ one-field message, as in ksqlDB.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
@@ -19,13 +20,23 @@ from ksqlpy.serde.protobuf_types import message_to_row, row_to_message, schema_t
 from ksqlpy.serde.protobuf_wire import decode, encode, frame, unframe
 
 
+def registry_loader(registry: Any) -> Callable[[str], str | None]:
+    """Imports resolved as schema references: the latest schema of the subject named like the import
+    (how Confluent's serializers and ksqlDB's tests register referenced .proto files)."""
+    def load(name: str) -> str | None:
+        rs = registry.latest(name)
+        return rs.schema if rs is not None else None
+
+    return load
+
+
 def parse_registered(registry: Any, schema_id: int) -> ProtoFile:
     """The parsed ``.proto`` registered under ``schema_id``; SerdeError if missing or not protobuf."""
     rs = registry.by_id(schema_id)
     if rs is None:
         raise SerdeError(f"Error retrieving Protobuf schema for id {schema_id}: Schema {schema_id} not found")
     try:
-        return parse_proto(rs.schema)
+        return parse_proto(rs.schema, registry_loader(registry))
     except ProtoSchemaError as e:
         raise SerdeError(f"Schema {schema_id} is not a protobuf schema: {e}") from None
 

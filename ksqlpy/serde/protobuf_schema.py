@@ -16,6 +16,7 @@ message and enum by full name.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 SCALARS = frozenset({"double", "float", "int32", "int64", "uint32", "uint64", "sint32", "sint64", "fixed32",
@@ -157,11 +158,17 @@ def _unquote(tok: str) -> str:
     return tok[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
 
 
+Loader = Callable[[str], "str | None"]
+_BUILTIN_IMPORTS = ("google/protobuf/", "google/type/", "confluent/")
+
+
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, load: Loader | None = None, seen: frozenset[str] = frozenset()) -> None:
         self.toks = _tokens(text)
         self.i = 0
         self.file = ProtoFile()
+        self.load = load
+        self.seen = seen
         self.pending: list[tuple[ProtoField, str]] = []  # (field, scope) whose type names need resolving
 
     def peek(self) -> str | None:
@@ -208,6 +215,7 @@ class _Parser:
                     name = self.next()
                 self.file.imports.append(_unquote(name))
                 self.expect(";")
+                self.import_types(_unquote(name))
             elif tok == "option":
                 self.skip_statement()
             elif tok == "message":
@@ -226,6 +234,17 @@ class _Parser:
             if f.key_type is not None:
                 f.key_type = self.resolve(f.key_type, scope)
         return self.file
+
+    def import_types(self, name: str) -> None:
+        """Make an imported file's types visible (a schema reference: its text comes from ``load``)."""
+        if name.startswith(_BUILTIN_IMPORTS) or self.load is None or name in self.seen:
+            return
+        text = self.load(name)
+        if text is None:
+            raise ProtoSchemaError(f"Cannot resolve import {name!r}: no schema reference of that name")
+        imported = _Parser(text, self.load, self.seen | {name}).parse()
+        for full, t in imported.types.items():
+            self.file.types.setdefault(full, t)
 
     def resolve(self, name: str, scope: str) -> str:
         if name in SCALARS:
@@ -345,9 +364,10 @@ class _Parser:
         return en
 
 
-def parse_proto(text: str) -> ProtoFile:
-    """Parse ``.proto`` text; ProtoSchemaError if it is not one."""
-    return _Parser(text).parse()
+def parse_proto(text: str, load: Loader | None = None) -> ProtoFile:
+    """Parse ``.proto`` text; ProtoSchemaError if it is not one. ``load`` gives the text of an imported file
+    (a schema reference) by its import name; the well-known types need none."""
+    return _Parser(text, load).parse()
 
 
 _BUILTIN_TEXTS = (

@@ -371,6 +371,10 @@ def register_topic_schemas(engine: Any, topic: Any, statements: list[str]) -> No
             if "PROTOBUF" in sql and not isinstance(schema, dict | list):
                 fmt = "PROTOBUF"
         text = schema if isinstance(schema, str) and fmt in ("JSON_SR", "PROTOBUF") else exactjson_dumps(schema)
+        for ref in topic.schemas.get(f"{side}SchemaReferences") or []:
+            # a referenced .proto is registered first, under a subject named like its import (as ksqlDB's
+            # harness does), where the protobuf serdes resolve imports
+            registry.register(str(ref["name"]), str(ref["schema"]), str(ref.get("format") or "PROTOBUF"))
         sid = topic.schemas.get(f"{side}SchemaId")
         if sid is None:  # ksqlDB's harness registers the schemas of the statements' topics first
             sid = len(registry.subjects()) + 1 + _sr_statement_topics(statements, topic.name)

@@ -327,6 +327,7 @@ class ProtobufSrCodec:
         self.full_name = full_name
 
     def encode(self, spec: Any) -> bytes | None:
+        from ksqlpy.serde.protobuf_format import registry_loader
         from ksqlpy.serde.protobuf_schema import parse_proto
         from ksqlpy.serde.protobuf_wire import encode, frame
 
@@ -335,11 +336,12 @@ class ProtobufSrCodec:
         rs = self.registry.latest(self.subject)
         if rs is None:
             raise ValueError(f"no schema registered for subject {self.subject}")
-        file = parse_proto(rs.schema)
+        file = parse_proto(rs.schema, registry_loader(self.registry))
         msg = file.message(self.full_name)
         return frame(rs.id, file.indexes(msg), encode(file, msg, _spec_message(file, msg, spec)))
 
     def decode(self, data: bytes | None) -> Any:
+        from ksqlpy.serde.protobuf_format import registry_loader
         from ksqlpy.serde.protobuf_schema import parse_proto
         from ksqlpy.serde.protobuf_wire import decode, unframe
         from ksqlpy.testing.specserde import Undecodable
@@ -351,7 +353,7 @@ class ProtobufSrCodec:
             rs = self.registry.by_id(sid)
             if rs is None:
                 return Undecodable(bytes(data), f"unknown schema id {sid}")
-            file = parse_proto(rs.schema)
+            file = parse_proto(rs.schema, registry_loader(self.registry))
             msg = file.by_indexes(indexes)
             return _message_spec(file, msg, decode(file, msg, body))
         except Exception as e:  # noqa: BLE001 - anything unreadable is a mismatch, not a crash

@@ -212,3 +212,30 @@ def test_pull_queries_on_a_protobuf_table_read_nulls_as_its_store_does(tmp_path)
         assert [tuple(r) for r in rows] == [(1, "one", "", 0)]
         keyed = [e.execute("SELECT * FROM J WHERE L_ID = 1;")[0].data["rows"] for _ in range(2)]  # 2nd: prepared
         assert [tuple(r) for r in keyed[0]] == [tuple(r) for r in keyed[1]] == [(1, "one", "", 0)]
+
+
+def test_imports_resolve_through_schema_references() -> None:
+    texts = {"money.proto": 'syntax = "proto3"; package fin; import "order.proto"; message Money { int64 cents = 1; }',
+             "order.proto": 'syntax = "proto3"; import "money.proto"; message Line { fin.Money price = 1; }'}
+    f = parse_proto('syntax = "proto3"; import "order.proto"; message Cart { repeated Line lines = 1; }',
+                    texts.get)
+    assert [m.name for m in f.messages] == ["Cart"]  # imported messages are types, not messages of this schema
+    assert proto_type(f, f.message(None)) == T.Struct((("LINES", T.Array(T.Struct((
+        ("PRICE", T.Struct((("CENTS", T.BIGINT),))),)))),))
+    with pytest.raises(ProtoSchemaError, match="Cannot resolve import 'gone.proto'"):
+        parse_proto('syntax = "proto3"; import "gone.proto"; message M { int32 a = 1; }', texts.get)
+
+
+def test_a_schema_with_references_reads_writes_and_infers(tmp_path) -> None:
+    with Engine(str(tmp_path), {}) as e:
+        reg = e.schema_registry
+        reg.register("event.proto", 'syntax = "proto3"; message Event { int64 TS = 1; }', "PROTOBUF")
+        sid = reg.register("ev-value", 'syntax = "proto3"; import "event.proto"; message Log { Event EVENT = 1; }',
+                           "PROTOBUF")
+        e.log.create_topic("ev", 1)
+        e.execute(f"CREATE STREAM EV WITH (kafka_topic='ev', value_format='PROTOBUF', value_schema_id={sid});")
+        cols = [(c.name, c.type) for c in e.catalog.source("EV").value_columns]
+        assert cols == [("EVENT", T.Struct((("TS", T.BIGINT),)))]
+        s = value_serde("PROTOBUF", cols, registry=reg, topic="ev", schema_id=sid)
+        data = s.serialize(({"TS": 99},))
+        assert data == frame(sid, [0], b"\x0a\x02\x08\x63") and s.deserialize(data) == ({"TS": 99},)

@@ -67,3 +67,21 @@ def test_a_topic_without_a_count_gets_the_partitions_its_create_declares() -> No
     [case] = expand_case(raw, "mine.json")
     result = run_case(case, engine, timeout_s=60)
     assert result.status == "passed", result.reason
+
+
+def test_schema_references_are_registered_for_protobuf_imports() -> None:
+    raw = {
+        "name": "protobuf references",
+        "statements": ["CREATE STREAM S WITH (kafka_topic='s', value_format='PROTOBUF', value_schema_id=9);",
+                       "CREATE STREAM T AS SELECT * FROM S;"],
+        "topics": [{"name": "s", "valueFormat": "PROTOBUF", "valueSchemaId": 9,
+                    "valueSchema": 'syntax = "proto3"; import "point.proto"; message Shape { Point CENTRE = 1; }',
+                    "valueSchemaReferences": [{"name": "point.proto", "format": "PROTOBUF",
+                                               "schema": 'syntax = "proto3"; message Point { int32 X = 1; }'}]}],
+        "inputs": [{"topic": "s", "value": {"CENTRE": {"X": 3}}}],
+        "outputs": [{"topic": "T", "value": {"CENTRE": {"X": 3}}}],
+    }
+    [case] = expand_case(raw, "mine.json")
+    assert case.skip_reason is None
+    result = run_case(case, engine, timeout_s=60)
+    assert result.status == "passed", result.reason
