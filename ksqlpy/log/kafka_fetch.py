@@ -16,13 +16,12 @@ from __future__ import annotations
 import contextlib
 import threading
 import time
-from collections import deque
 from collections.abc import Callable
 from typing import Any
 
 from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
 
-from ksqlpy.log.base import Headers, RecordBatch, UnknownTopicError
+from ksqlpy.log.base import RecordBatch, UnknownTopicError
 
 TP = tuple[str, int]
 _MAX_CURSOR_SETS = 4
@@ -40,7 +39,7 @@ class CursorSet:
     def __init__(self, conf: dict[str, Any]) -> None:
         self.consumer = Consumer(conf)
         self.expected: dict[TP, int] = {}
-        self.buf: dict[TP, deque[Any]] = {}
+        self.buf: dict[TP, list[Any]] = {}  # received messages, in offset order
         # fetch high watermark at the last EOF with nothing received since, and the topic's write
         # generation then (a later write by this process makes the EOF stale)
         self.eof: dict[TP, tuple[int, int]] = {}
@@ -61,13 +60,22 @@ class CursorSet:
             self.consumer.incremental_unassign([TopicPartition(tp[0], tp[1])])
         self.consumer.incremental_assign([TopicPartition(tp[0], tp[1], offset)])
         self.expected[tp] = offset
-        self.buf[tp] = deque()
+        self.buf[tp] = []
         self.eof.pop(tp, None)
         self.failed.pop(tp, None)
 
     def pump(self, timeout: float, gens: dict[str, int]) -> None:
         """Move what librdkafka has received into the per-partition buffers."""
-        for m in take(self.consumer, timeout):
+        msgs = take(self.consumer, timeout)
+        if not msgs:
+            return
+        if len(self.expected) == 1 and not [m for m in msgs if m.error() is not None]:
+            # one partition and no events (the common case: a cursor set per partition): no routing
+            (tp,) = self.expected
+            self.buf[tp].extend(msgs)
+            self.eof.pop(tp, None)
+            return
+        for m in msgs:
             tp = (m.topic(), m.partition())
             err = m.error()
             if err is not None:
@@ -103,18 +111,22 @@ class Fetcher:
         self.lock = threading.Lock()  # held by fetch(); another thread's drop_topic waits for it
 
     def _route(self, tp: TP, offset: int) -> CursorSet:
+        """The cursor set reading ``tp`` at ``offset``; else one that can start there. A partition gets a
+        consumer of its own while there are fewer than ``_MAX_CURSOR_SETS`` (its messages then need no
+        routing), then shares one."""
         for c in self.sets:
             if c.expected.get(tp) == offset:
                 return c
         for c in self.sets:
-            if tp not in c.expected:
+            if not c.expected:
                 c.assign(tp, offset)
                 return c
         if len(self.sets) < _MAX_CURSOR_SETS:
             c = CursorSet(self.conf)
             self.sets.append(c)
         else:
-            c = min(self.sets, key=lambda s: s.used)
+            free = [s for s in self.sets if tp not in s.expected]
+            c = min(free or self.sets, key=lambda s: s.used)
         c.assign(tp, offset)
         return c
 
@@ -133,8 +145,8 @@ class Fetcher:
             if not b and not pumped:
                 c.pump(0, self.gens)  # what arrived since (an EOF is only true until the next message)
                 pumped = True
-            while b and b[0].offset() < offset:
-                b.popleft()
+            if b and b[0].offset() < offset:
+                _skip_below(b, offset)
             if b:
                 batch = _to_batch(topic, partition, b, max_records)
                 c.expected[tp] = batch.next_offset
@@ -188,23 +200,27 @@ def take(consumer: Consumer, timeout: float) -> list[Any]:
     return [m, *consumer.consume(_PUMP - 1, 0)]
 
 
-def _to_batch(topic: str, partition: int, buf: deque[Any], max_records: int) -> RecordBatch:
-    n = min(len(buf), max_records)
-    offsets: list[int] = []
-    keys: list[bytes | None] = []
-    values: list[bytes | None] = []
-    tss: list[int] = []
-    hdrs: list[Headers | None] = []
-    pop = buf.popleft
-    for _ in range(n):
-        m = pop()
-        offsets.append(m.offset())
-        keys.append(m.key())
-        values.append(m.value())
-        ts = m.timestamp()[1]
-        tss.append(ts if ts != EPOCH_ZERO else 0)
-        h = m.headers()
-        hdrs.append([(k, v) for k, v in h] if h else None)
+def _skip_below(buf: list[Any], offset: int) -> None:
+    """Drop buffered messages before ``offset`` (a fetch that moved the cursor back and forth)."""
+    i = 0
+    n = len(buf)
+    while i < n and buf[i].offset() < offset:
+        i += 1
+    del buf[:i]
+
+
+def _to_batch(topic: str, partition: int, buf: list[Any], max_records: int) -> RecordBatch:
+    """The first ``max_records`` buffered messages as a batch, column by column (one comprehension per
+    field: the per-message cost is the C accessor calls, not a Python loop body)."""
+    ms = buf[:max_records]
+    del buf[:max_records]
+    offsets = [m.offset() for m in ms]
+    keys = [m.key() for m in ms]
+    values = [m.value() for m in ms]
+    tss = [m.timestamp()[1] for m in ms]
+    if EPOCH_ZERO in tss:
+        tss = [0 if t == EPOCH_ZERO else t for t in tss]
+    hdrs = [m.headers() or None for m in ms]
     return RecordBatch(topic, partition, offsets, keys, values, tss, hdrs)
 
 

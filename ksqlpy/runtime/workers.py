@@ -231,16 +231,25 @@ class WorkerRunner:
                   [t.task_id for t in self.tasks])
 
     def commit_held(self) -> None:
-        """Commit what the tasks hold (revoke, stop); if that fails the work is re-read by the next owner."""
+        """Commit what the tasks hold (revoke, stop); if that fails the work is re-read by the next owner.
+        A fenced producer is re-raised once every task dropped its held work: this worker must go."""
+        fenced: Exception | None = None
         for t in self.tasks:
             commit = getattr(t, "commit_now", None)
             if commit is None:
                 continue
+            if fenced is not None:
+                t.discard()
+                continue
             try:
                 commit()
-            except Exception as e:  # noqa: BLE001 - fenced or gone: the held batches are simply not committed
+            except Exception as e:  # noqa: BLE001 - gone: the held batches are simply not committed
                 _LOG.warning("worker %s of %s: commit of %s failed: %s", self.spec.index, self.spec.query_id,
                              t.task_id, e)
+                if getattr(e, "producer", False):
+                    fenced = e
+        if fenced is not None:
+            raise fenced
 
     def drop(self, *, commit: bool) -> None:
         """Close the tasks: ``commit`` their held batches first (a clean hand-over) or discard them."""
