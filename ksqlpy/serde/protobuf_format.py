@@ -93,8 +93,6 @@ class ProtobufSerde(ValueSerde):
             self._writer = (sid, file, msg, frame(sid, file.indexes(msg), b""))
         return self._writer
 
-    header = writer
-
     def serialize(self, row: tuple | None) -> bytes | None:
         if row is None:
             return None

@@ -37,10 +37,10 @@ from ksqlpy.serde.protobuf_wire import default
 DEFAULT_NAME = "ConnectDefault1"
 TIMESTAMP, DATE, TIME, DECIMAL = ("google.protobuf.Timestamp", "google.type.Date", "google.type.TimeOfDay",
                                   "confluent.type.Decimal")
-_WRAPPERS = {f"google.protobuf.{n}Value": k for n, k in (("Double", "double"), ("Float", "float"),
+WRAPPERS = {f"google.protobuf.{n}Value": k for n, k in (("Double", "double"), ("Float", "float"),
              ("Int64", "int64"), ("UInt64", "uint64"), ("Int32", "int32"), ("UInt32", "uint32"),
              ("Bool", "bool"), ("String", "string"), ("Bytes", "bytes"))}
-_SCALAR_SQL = {"bool": T.BOOLEAN, "string": T.STRING, "bytes": T.BYTES, "double": T.DOUBLE, "float": T.DOUBLE,
+SCALAR_SQL = {"bool": T.BOOLEAN, "string": T.STRING, "bytes": T.BYTES, "double": T.DOUBLE, "float": T.DOUBLE,
                "int32": T.INTEGER, "sint32": T.INTEGER, "sfixed32": T.INTEGER, "int64": T.BIGINT,
                "sint64": T.BIGINT, "sfixed64": T.BIGINT, "uint32": T.BIGINT, "fixed32": T.BIGINT,
                "uint64": T.BIGINT, "fixed64": T.BIGINT}
@@ -78,8 +78,8 @@ def field_type(file: ProtoFile, f: ProtoField, *, upper: bool = True) -> T.SqlTy
 
 
 def kind_type(file: ProtoFile, kind: str, f: ProtoField | None, upper: bool) -> T.SqlType:
-    if kind in _SCALAR_SQL:
-        return _SCALAR_SQL[kind]
+    if kind in SCALAR_SQL:
+        return SCALAR_SQL[kind]
     if kind == TIMESTAMP:
         return T.TIMESTAMP
     if kind == DATE:
@@ -89,8 +89,8 @@ def kind_type(file: ProtoFile, kind: str, f: ProtoField | None, upper: bool) -> 
     if kind == DECIMAL:
         params = f.params if f is not None else {}
         return T.Decimal(int(params.get("precision", 64)), int(params.get("scale", 0)))
-    if kind in _WRAPPERS:
-        return _SCALAR_SQL[_WRAPPERS[kind]]
+    if kind in WRAPPERS:
+        return SCALAR_SQL[WRAPPERS[kind]]
     t = file.lookup(kind)
     if isinstance(t, ProtoEnum):
         return T.STRING
@@ -180,8 +180,8 @@ def to_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | Non
     elif kind == DECIMAL:
         raw = v.get("value", b"")
         v = PyDecimal(int.from_bytes(raw, "big", signed=True) if raw else 0).scaleb(-int(v.get("scale", 0)))
-    elif kind in _WRAPPERS:
-        v = v.get("value", default(file, _WRAPPERS[kind]))
+    elif kind in WRAPPERS:
+        v = v.get("value", default(file, WRAPPERS[kind]))
     elif isinstance(v, dict) and not isinstance(t, T.Map):
         target = file.lookup(kind)
         if isinstance(target, ProtoMessage) and isinstance(t, T.Struct):
@@ -263,8 +263,8 @@ def from_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | N
                 "nanos": ms % 1000 * 1_000_000}
     if kind == DECIMAL:
         return decimal_message(v, t, f)
-    if kind in _WRAPPERS:
-        return {"value": from_sql(file, _WRAPPERS[kind], v, t)}
+    if kind in WRAPPERS:
+        return {"value": from_sql(file, WRAPPERS[kind], v, t)}
     if kind in ("string",):
         return v if isinstance(v, str) else str(v)
     if kind == "bytes":
@@ -273,7 +273,7 @@ def from_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | N
         return bool(v)
     if kind in ("double", "float"):
         return float(v)
-    if kind in _SCALAR_SQL:
+    if kind in SCALAR_SQL:
         return int(v)
     target = file.lookup(kind)
     if isinstance(target, ProtoEnum):

@@ -231,8 +231,8 @@ def _spec_to_proto(file: Any, kind: str, spec: Any, f: Any) -> Any:
                 "nanos": ms % 1000 * 1000000}
     if kind == pt.DECIMAL:
         return pt.decimal_message(Decimal(str(spec)), T.STRING, f)
-    if kind in pt._WRAPPERS:
-        return {"value": _spec_to_proto(file, pt._WRAPPERS[kind], spec, f)}
+    if kind in pt.WRAPPERS:
+        return {"value": _spec_to_proto(file, pt.WRAPPERS[kind], spec, f)}
     if kind == "string":
         from ksqlpy.testing import exactjson
 
@@ -243,7 +243,7 @@ def _spec_to_proto(file: Any, kind: str, spec: Any, f: Any) -> Any:
         return bool(spec)
     if kind in ("double", "float"):
         return float(str(spec))
-    if kind in pt._SCALAR_SQL:
+    if kind in pt.SCALAR_SQL:
         return int(Decimal(str(spec)))
     target = file.lookup(kind)
     if isinstance(target, ProtoEnum):
@@ -282,8 +282,8 @@ def _proto_to_spec(file: Any, kind: str, v: Any) -> Any:
     if kind == pt.DECIMAL:
         raw = v.get("value", b"")
         return Decimal(int.from_bytes(raw, "big", signed=True) if raw else 0).scaleb(-int(v.get("scale", 0)))
-    if kind in pt._WRAPPERS:
-        return _proto_to_spec(file, pt._WRAPPERS[kind], v.get("value"))
+    if kind in pt.WRAPPERS:
+        return _proto_to_spec(file, pt.WRAPPERS[kind], v.get("value"))
     if kind == "bytes":
         return base64.b64encode(v).decode()
     if kind == "float":
