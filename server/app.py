@@ -226,14 +226,15 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
     @app.post("/query", tags=["queries"], openapi_extra=body_schema(KsqlRequest))
     async def query(request: Request) -> Response:
         req = parse_body(await request.body(), KsqlRequest)
-        await in_thread(ctx.wait_for_command, req.commandSequenceNumber)
+        if req.commandSequenceNumber is not None:
+            await in_thread(ctx.wait_for_command, req.commandSequenceNumber)
         media = choose(request.headers.get("accept"), [KSQL_V1_JSON, JSON, DELIMITED], DELIMITED)
         if media is None:
             return PlainTextResponse("Not Acceptable", status_code=406)
         if media == JSON:
             media = KSQL_V1_JSON
-        run = await Q.start(ctx, lambda: Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables,
-                                                       resource=True))
+        run = Q.prepared_run(ctx, req.ksql, req.streamsProperties, req.sessionVariables) or await Q.start(
+            ctx, lambda: Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables, resource=True))
         return _query_response(ctx, run, media)
 
     @app.post("/query-stream", tags=["queries"], openapi_extra=body_schema(QueryStreamArgs))
@@ -242,7 +243,8 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         media = choose(request.headers.get("accept"), [DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF], DELIMITED)
         if media is None or media == PROTOBUF:
             return PlainTextResponse("Not Acceptable: protobuf rows are not supported", status_code=406)
-        run = await Q.start(ctx, lambda: Q.start_query(ctx, args.sql, args.properties, args.sessionVariables))
+        run = Q.prepared_run(ctx, args.sql, args.properties, args.sessionVariables) or await Q.start(
+            ctx, lambda: Q.start_query(ctx, args.sql, args.properties, args.sessionVariables))
         if run.kind == Q.PRINT and media != DELIMITED:
             run.printer.close()
             return PlainTextResponse("Not Acceptable", status_code=406)

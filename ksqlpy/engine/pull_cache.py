@@ -133,15 +133,19 @@ class PreparedLookup:
             out.extend((combo, None, None) for combo in itertools.product(*per_column))
         return out
 
-    def answer(self, engine: Engine, params: list[Param]) -> dict[str, Any] | None:
-        """The pull query's result, or None when the table is no longer materialized here."""
+    def answer(self, engine: Engine, params: list[Param], unlocked_only: bool = False) -> dict[str, Any] | None:
+        """The pull query's result, or None when the table is no longer materialized here (or, with
+        ``unlocked_only``, when reading it would wait for the engine lock)."""
         from ksqlpy.engine.materialized import materialization_for
         from ksqlpy.engine.pull import evaluate_rows, fetch, result_of, stored_view
 
+        unlocked = getattr(engine, "_runner", None) is not None and _unlocked_ok(engine, self.source)
+        if unlocked_only and not unlocked:
+            return None
         mat = materialization_for(engine, self.source)
         if mat is None:
             return None
-        if getattr(engine, "_runner", None) is not None and _unlocked_ok(engine, self.source):
+        if unlocked:
             rows = fetch(mat.committed(), self.keys(params), self.source)
         else:
             with engine.lock:
@@ -186,14 +190,15 @@ class PullCache:
         self.entries[key] = entry
 
 
-def run_cached(engine: Engine, sql: str) -> tuple[StatementResult, str] | None:
+def run_cached(engine: Engine, sql: str, unlocked_only: bool = False) -> tuple[StatementResult, str] | None:
     """Answer ``sql`` from a prepared lookup: ``(result, table name)``, or None (not prepared: run it the
-    usual way). Errors are those the full path raises for the same literals."""
+    usual way). Errors are those the full path raises for the same literals. ``unlocked_only``: only if
+    it needs no engine lock (the REST server then answers on its event loop)."""
     found = engine.pull_cache.find(engine, sql)
     if found is None:
         return None
     entry, params = found
-    data = entry.answer(engine, params)
+    data = entry.answer(engine, params, unlocked_only)
     if data is None:
         return None
     return StatementResult("rows", sql.strip(), data=data), entry.source.name
