@@ -165,7 +165,7 @@ def _summary(kind: str, counts: list[int], got: dict[int, list[dict[str, Any]]],
 
         def med(key: str, runs: list[dict[str, Any]] = runs) -> float:
             vals = [r[key] for r in runs if r.get(key) is not None]
-            return statistics.median(vals) if vals else float("nan")
+            return round(statistics.median(vals), 2) if vals else float("nan")
 
         rows.append({
             "log": kind, "workers": w, "records": n, "runs": runs,
@@ -180,6 +180,7 @@ def _summary(kind: str, counts: list[int], got: dict[int, list[dict[str, Any]]],
             "median_broker_cores": med("broker_cores"),
             "median_broker_us_per_record": med("broker_us_per_record"),
             "median_other_cores": med("other_cores"),
+            "median_engine_cores": med("engine_cores"),
         })
     return rows
 
@@ -232,6 +233,7 @@ def main(argv: list[str] | None = None) -> int:
                       f"x{row['speedup']} (paired x{row['paired_speedup']})  "
                       f"{row['median_records_per_cpu_s']:>9,.0f} rec/worker-CPU-s (x{row['cpu_efficiency']})  "
                       f"worker cores {row['median_cores_used']}{broker_part}  "
+                      f"engine {row['median_engine_cores']} cores  "
                       f"other processes {row['median_other_cores']} cores", flush=True)
         finally:
             if broker is not None:
