@@ -1,8 +1,10 @@
-"""Latency workloads on the embedded engine: ``python -m bench.latency pull|push EVENTS``.
+"""Latency workloads on the embedded engine: ``python -m bench.latency pull|push EVENTS [--mode M]``.
 
 pull: a materialized table (bids per auction) is built, then key lookups (``SELECT * FROM t WHERE
-auction = k``) are timed while a persistent query drains a backlog in the engine's background runner
-- the pull query waits for the runner between batches, which is the latency a user sees under load.
+auction = k``, a new key each time) are timed while a persistent query drains a backlog: through the
+Engine API with the queries in the engine's background thread (``--mode engine``) or in worker processes
+(``--mode workers``), or over REST (``--mode rest``). Lookups are paced (``--gap-ms``, default 2 ms), so
+each one has to get the interpreter back from the busy query, as a client's occasional lookup does.
 
 push: ``SELECT * FROM bid EMIT CHANGES`` runs in the background runner while a producer writes one bid
 at a time at a steady rate; latency is from just before the producing transaction to the row arriving
@@ -57,12 +59,43 @@ def _load(log: Any, g: Any, topic: str = "bid") -> None:
             tx.produce_batch(topic, None, ks[s:s + 50_000], vs[s:s + 50_000], ts[s:s + 50_000])
 
 
-def pull(events: int, lookups: int = 2000) -> dict[str, Any]:
+def _paced(lookup: Any, busy: Any, lookups: int, gap_s: float, deadline_s: float = 120.0) -> tuple[list[float], int]:
+    """Time ``lookup(i)`` calls while ``busy()``: one every ``gap_s`` (a client asking now and then,
+    so each lookup must win the interpreter back from the busy query), back to back with ``gap_s=0``."""
+    lat: list[float] = []
+    found = 0
+    deadline = time.perf_counter() + deadline_s
+    while busy() and len(lat) < lookups and time.perf_counter() < deadline:
+        if gap_s:
+            time.sleep(gap_s)
+        ms, ok = lookup(len(lat))
+        lat.append(ms)
+        found += ok
+    if not lat:
+        raise RuntimeError("the load query finished before any lookup")
+    return lat, found
+
+
+def _auctions(g: Any) -> list[int]:
+    return sorted({int.from_bytes(k, "big", signed=True) for k in g.keys["bid"]})
+
+
+TABLE_SQL = "CREATE TABLE bids_per_auction AS SELECT auction, COUNT(*) AS n FROM bid GROUP BY auction;"
+
+
+def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float = 2.0) -> dict[str, Any]:
+    """Key lookups through the Engine API while a second copy of the bids drains through q7 and the table's
+    own query. ``mode``: ``engine`` - queries in the engine's background thread (one interpreter with the
+    lookups); ``workers`` - queries in worker processes (``ksqlpy.workers=process``)."""
+    if mode == "rest":
+        return pull_rest(events, lookups, gap_ms)
     engine, log, g = _engine(events)
+    if mode == "workers":
+        engine.properties["ksqlpy.workers"] = "process"
     _load(log, g)
-    engine.execute("CREATE TABLE bids_per_auction AS SELECT auction, COUNT(*) AS n FROM bid GROUP BY auction;")
+    engine.execute(TABLE_SQL)
     engine.drain(3600)
-    auctions = sorted({int.from_bytes(k, "big", signed=True) for k in g.keys["bid"]})
+    auctions = _auctions(g)
 
     def lookup(i: int) -> tuple[float, bool]:
         k = auctions[(i * 7919) % len(auctions)]
@@ -72,26 +105,113 @@ def pull(events: int, lookups: int = 2000) -> dict[str, Any]:
 
     idle = [lookup(i)[0] for i in range(lookups // 4)]
     # load: a second copy of the bids arrives and a windowed aggregation over all of them drains in the
-    # engine's background runner; lookups are timed until it has caught up
+    # engine's background runner (or its workers); lookups are timed until it has caught up
     _load(log, g)
     engine.execute(WORKLOADS["q7"].sql.format(sink="bench_load_q7"))
     engine.start()
+    if mode == "workers":
+        from ksqlpy.runtime.coordinator import workers_caught_up
+
+        state = {"n": 0, "busy": True}
+
+        def busy() -> bool:
+            state["n"] += 1
+            if state["n"] % 25 == 0:
+                state["busy"] = not workers_caught_up(engine, None)[0]
+            return state["busy"]
+    else:
+        def busy() -> bool:
+            return any(t.position < log.end_offset(t.topic, t.partition)
+                       for q in list(engine.queries.values()) for t in q.tasks)
+
+    t0 = time.perf_counter()
+    lat, found = _paced(lookup, busy, lookups, gap_ms / 1000)
+    loaded_s = time.perf_counter() - t0
+    engine.close()
+    return _summary(f"pull-{mode}", lat, {"via": "Engine.execute", "gap_ms": gap_ms, "found": found,
+                                           "load_seconds": round(loaded_s, 2),
+                                           "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99)})
+
+
+def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0) -> dict[str, Any]:
+    """The same lookups as ``pull`` over HTTP: ``POST /query-stream`` to a ``ksqlpy server`` (queries in
+    its background thread), timed by the client from request to the whole body; HTTP/1.1 keep-alive."""
+    import httpx
+
+    from ksqlpy.log import EmbeddedLog
+    from ksqlpy.testing.rest import ServerProcess
+
+    d = tempfile.mkdtemp(prefix="ksqlpy-bench-rest-")
+    g = generate(events)
+    log = EmbeddedLog(f"{d}/log")
+    for t in ("bid", "auction", "person"):
+        log.create_topic(t, 4)
+    _load(log, g)
+    server = ServerProcess(d).start()
+    try:
+        with httpx.Client(base_url=server.url, timeout=30) as c:
+            def ksql(sql: str) -> None:
+                r = c.post("/ksql", json={"ksql": sql, "streamsProperties": {"auto.offset.reset": "earliest"}})
+                if r.status_code != 200:
+                    raise RuntimeError(r.text)
+
+            ksql(SOURCES_SQL)
+            ksql(TABLE_SQL)
+            auctions = _auctions(g)
+            last = g.keys["bid"][-1]
+            want = sum(1 for k in g.keys["bid"] if k == last)
+
+            def rows(k: int) -> list[Any]:
+                r = c.post("/query-stream", json={"sql": f"SELECT * FROM bids_per_auction WHERE auction = {k};"},
+                           headers={"Accept": "application/json"})
+                if r.status_code != 200:
+                    raise RuntimeError(r.text)
+                return list(r.json()[1:])
+
+            k_last = int.from_bytes(last, "big", signed=True)
+            end = time.monotonic() + 600
+            while rows(k_last) != [[k_last, want]]:
+                if time.monotonic() > end:
+                    raise RuntimeError("the table did not catch up with the bids")
+                time.sleep(0.2)
+
+            def lookup(i: int) -> tuple[float, bool]:
+                k = auctions[(i * 7919) % len(auctions)]
+                t0 = time.perf_counter()
+                got = rows(k)
+                return (time.perf_counter() - t0) * 1000, bool(got)
+
+            idle = [lookup(i)[0] for i in range(lookups // 4)]
+            _load(log, g)
+            ksql(WORKLOADS["q7"].sql.format(sink="bench_load_q7"))
+            busy = _still_growing(log, ["BENCH_LOAD_Q7"])
+            t0 = time.perf_counter()
+            lat, found = _paced(lookup, busy, lookups, gap_ms / 1000)
+            loaded_s = time.perf_counter() - t0
+    finally:
+        server.stop()
+        log.close()
+    return _summary("pull-rest", lat, {"via": "POST /query-stream", "gap_ms": gap_ms, "found": found,
+                                       "load_seconds": round(loaded_s, 2),
+                                       "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99)})
+
+
+def _still_growing(log: Any, topics: list[str], quiet_s: float = 1.0) -> Any:
+    """``busy()`` for a query in another process: it has not written yet, or its sink topics grew within
+    the last ``quiet_s``."""
+    state: dict[str, Any] = {"ends": None, "changed": None, "checked": 0.0}
 
     def busy() -> bool:
-        return any(t.position < log.end_offset(t.topic, t.partition)
-                   for q in list(engine.queries.values()) for t in q.tasks)
+        now = time.perf_counter()
+        if now - state["checked"] >= 0.1:
+            state["checked"] = now
+            ends = [log.end_offset(t, p) for t in topics if log.topic_exists(t)
+                    for p in range(log.describe_topic(t).partitions)]
+            if any(ends) and ends != state["ends"]:
+                state["ends"], state["changed"] = ends, now
+        return state["changed"] is None or now - state["changed"] < quiet_s  # busy until it has started
 
-    lat = []
-    found = 0
-    deadline = time.perf_counter() + 120
-    while busy() and len(lat) < lookups and time.perf_counter() < deadline:
-        ms, ok = lookup(len(lat))
-        lat.append(ms)
-        found += ok
-    engine.close()
-    if not lat:
-        raise RuntimeError("the load query finished before any lookup")
-    return _summary("pull", lat, {"found": found, "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99)})
+    return busy
 
 
 def push(events: int, samples: int = 2000, rate: float = 1000.0) -> dict[str, Any]:
@@ -134,8 +254,16 @@ def push(events: int, samples: int = 2000, rate: float = 1000.0) -> dict[str, An
 
 
 def main(argv: list[str]) -> None:
-    kind, events = argv[0], int(argv[1]) if len(argv) > 1 else 100_000
-    result = pull(events) if kind == "pull" else push(events)
+    import argparse
+
+    ap = argparse.ArgumentParser(prog="python -m bench.latency")
+    ap.add_argument("kind", choices=["pull", "push"])
+    ap.add_argument("events", type=int, nargs="?", default=100_000)
+    ap.add_argument("--mode", choices=["engine", "workers", "rest"], default="engine",
+                    help="pull: Engine API with queries in the engine process / in worker processes, or REST")
+    ap.add_argument("--gap-ms", type=float, default=2.0, help="pull: pause before each lookup (0: back to back)")
+    a = ap.parse_args(argv)
+    result = pull(a.events, mode=a.mode, gap_ms=a.gap_ms) if a.kind == "pull" else push(a.events)
     sys.stdout.buffer.write(orjson.dumps(result) + b"\n")
 
 
