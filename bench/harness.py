@@ -281,7 +281,7 @@ TARGETS = [
     *[(f"{w} >= 2x Bytewax", w, "bytewax", "ratio", 2.0) for w in PEER_WORKLOADS],
     *[(f"{w} >= 50% of the hand-written loop (same log)", w, "hand-written", "ratio", 0.5) for w in ("q1", "q2")],
     # for reference (no target of their own): the cached windowed counts against the folded loop
-    *[(f"{w} vs the hand-written loop folded per batch (same log)", w, "hand-folded", "ratio", 0.5)
+    *[(f"{w} vs the hand-written loop folded per batch (same log)", w, "hand-folded", "ratio", None)
       for w in FOLDED_WORKLOADS],
 ]
 
@@ -315,7 +315,7 @@ def evaluate(results: list[dict[str, Any]], latency: list[dict[str, Any]]) -> li
         per_core = (k["records_per_s_per_core"] / o["records_per_s_per_core"]
                     if k["records_per_s_per_core"] and o["records_per_s_per_core"] else None)
         out.append({"target": what, "figure": round(ratio, 2), "per_core": round(per_core, 2) if per_core else None,
-                    "met": ratio >= thr,
+                    "met": ratio >= thr if thr is not None else None,
                     "note": f"ksqlpy ({k['log']}) {k['records_per_s']:,} vs {other} {o['records_per_s']:,} records/s"})
     for lat in latency:
         if str(lat.get("workload", "")).startswith("pull") and "p99_ms" in lat:
