@@ -27,6 +27,7 @@ TP = tuple[str, int]
 _MAX_CURSOR_SETS = 4
 _PUMP = 10_000  # messages taken from librdkafka per consume() call
 _WAIT_S = 10.0  # longest a fetch waits for the first fetch response of a newly assigned partition
+_IDLE_S = 30.0  # a partition not fetched from for this long is unassigned (see CursorSet.release_idle)
 # librdkafka reads a timestamp of 0 as "now"; records at epoch 0 (test data) are written as -1 (a value
 # no Kafka producer writes: negative CreateTime is rejected) and read back as 0
 EPOCH_ZERO = -1
@@ -45,6 +46,8 @@ class CursorSet:
         self.eof: dict[TP, tuple[int, int]] = {}
         self.failed: dict[TP, KafkaError] = {}
         self.used = 0.0
+        self.fetched: dict[TP, float] = {}  # when each partition was last fetched from
+        self.shared = False  # ever assigned two partitions at once: messages need routing
         self.known: set[str] = set()
 
     def assign(self, tp: TP, offset: int) -> None:
@@ -58,19 +61,36 @@ class CursorSet:
             self.known.add(tp[0])
         if tp in self.expected:
             self.consumer.incremental_unassign([TopicPartition(tp[0], tp[1])])
+        elif self.expected:
+            self.shared = True
         self.consumer.incremental_assign([TopicPartition(tp[0], tp[1], offset)])
         self.expected[tp] = offset
         self.buf[tp] = []
         self.eof.pop(tp, None)
         self.failed.pop(tp, None)
+        self.fetched[tp] = time.monotonic()
+
+    def release_idle(self, now: float) -> None:
+        """Stop reading partitions nobody fetched from for ``_IDLE_S`` (a state store's changelog after
+        its restore, a finished push query's input): librdkafka would go on fetching them into a buffer
+        that only grows."""
+        idle = [tp for tp, t in self.fetched.items() if now - t > _IDLE_S]
+        if not idle:
+            return
+        with contextlib.suppress(KafkaException, RuntimeError):
+            self.consumer.incremental_unassign([TopicPartition(t, p) for t, p in idle])
+        for tp in idle:
+            for d in (self.expected, self.buf, self.eof, self.failed, self.fetched):
+                d.pop(tp, None)
+        self.shared = True  # a message of a released partition still queued must not go to another's buffer
 
     def pump(self, timeout: float, gens: dict[str, int]) -> None:
         """Move what librdkafka has received into the per-partition buffers."""
         msgs = take(self.consumer, timeout)
         if not msgs:
             return
-        if len(self.expected) == 1 and not [m for m in msgs if m.error() is not None]:
-            # one partition and no events (the common case: a cursor set per partition): no routing
+        if not self.shared and len(self.expected) == 1 and not [m for m in msgs if m.error() is not None]:
+            # one partition ever and no events (the common case: a cursor set per partition): no routing
             (tp,) = self.expected
             self.buf[tp].extend(msgs)
             self.eof.pop(tp, None)
@@ -109,6 +129,7 @@ class Fetcher:
         self.true_end = true_end
         self.sets: list[CursorSet] = []
         self.lock = threading.Lock()  # held by fetch(); another thread's drop_topic waits for it
+        self.swept = time.monotonic()
 
     def _route(self, tp: TP, offset: int) -> CursorSet:
         """The cursor set reading ``tp`` at ``offset``; else one that can start there. A partition gets a
@@ -136,9 +157,14 @@ class Fetcher:
 
     def _fetch(self, topic: str, partition: int, offset: int, max_records: int) -> RecordBatch:
         tp = (topic, partition)
+        now = time.monotonic()
+        if now - self.swept > _IDLE_S / 4:
+            self.swept = now
+            for cs in self.sets:
+                cs.release_idle(now)
         c = self._route(tp, offset)
-        c.used = time.monotonic()
-        deadline = c.used + _WAIT_S
+        c.used = c.fetched[tp] = now
+        deadline = now + _WAIT_S
         pumped = False
         while True:
             b = c.buf[tp]

@@ -260,3 +260,27 @@ print("ok")
 
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0 and "ok" in done.stdout, done.stderr[-2000:]
+
+
+def test_a_partition_nobody_reads_any_more_is_released(log: KafkaLog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A state store reads its changelog once, at restore; the partition must not stay assigned and keep
+    filling a buffer with everything written to it afterwards."""
+    from ksqlpy.log import kafka_fetch
+
+    monkeypatch.setattr(kafka_fetch, "_IDLE_S", 0.4)
+    changelog, source = _name(), _name()
+    log.create_topic(changelog, 1)
+    log.create_topic(source, 1)
+    for t in (changelog, source):
+        with log.transaction() as tx:
+            tx.produce_batch(t, 0, [b"k"] * 10, [b"v"] * 10)
+    assert len(_all(log, changelog)) == 10  # the "restore"
+    time.sleep(0.5)
+    with log.transaction() as tx:  # written after the restore: nobody in this process reads it
+        tx.produce_batch(changelog, 0, [b"k"] * 500, [b"v"] * 500)
+    for _ in range(3):
+        assert len(_all(log, source)) == 10
+        time.sleep(0.2)
+    fetcher = log._fetcher()
+    assert all((changelog, 0) not in c.expected and (changelog, 0) not in c.buf for c in fetcher.sets)
+    assert [o for o, *_ in _all(log, changelog)] == list(range(510))  # read again: assigned again, all there
