@@ -1,0 +1,84 @@
+"""One local SparkSession for every backfill test (the JVM takes tens of seconds to start), and helpers
+that run the same input and SQL on the streaming runtime and on the backfill."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from ksqlpy.engine.engine import Engine
+from ksqlpy.log.base import ProducerRecord
+
+# (partition, key bytes, value bytes | None, timestamp)
+Record = tuple[int, bytes | None, bytes | None, int]
+
+
+def _java() -> bool:
+    home = os.environ.get("JAVA_HOME")
+    return shutil.which("java") is not None or bool(home and os.path.exists(os.path.join(home, "bin", "java")))
+
+
+@pytest.fixture(scope="session")
+def spark() -> Iterator[Any]:
+    if not _java():
+        pytest.skip("Java is not installed: the Spark backfill tests need a JVM")
+    from ksqlpy.backfill.session import spark_session
+
+    session = spark_session("local[2]", {"spark.sql.shuffle.partitions": "4"})
+    session.sparkContext.setLogLevel("ERROR")
+    yield session
+    session.stop()
+
+
+def make_engine(path: str, ddl: str, records: Sequence[Record], topic: str) -> Engine:
+    engine = Engine(path)
+    engine.execute(ddl)
+    produce(engine, topic, records)
+    return engine
+
+
+def produce(engine: Engine, topic: str, records: Sequence[Record]) -> None:
+    with engine.log.transaction() as tx:
+        for p, k, v, ts in records:
+            tx.produce(ProducerRecord(topic, k, v, ts, None, p))
+
+
+def sink_records(engine: Engine, name: str) -> list[tuple[int, bytes | None, bytes | None, int]]:
+    """Every record of the sink's topic: (partition, key, value, timestamp), partition by partition."""
+    sink = engine.catalog.source(name)
+    assert sink is not None
+    info = engine.log.describe_topic(sink.topic)
+    assert info is not None
+    out = []
+    for p in range(info.partitions):
+        offset = 0
+        while True:
+            b = engine.log.fetch(sink.topic, p, offset)
+            if not b.offsets:
+                break
+            out += [(p, k, v, ts) for k, v, ts in zip(b.keys, b.values, b.timestamps, strict=True)]
+            offset = b.next_offset
+    return out
+
+
+def collapsed(records: list[tuple[int, bytes | None, bytes | None, int]]) -> dict[tuple[int, bytes | None], Any]:
+    """A table topic as its final table: the last (value, timestamp) per (partition, key); deletes remove."""
+    table: dict[tuple[int, bytes | None], Any] = {}
+    for p, k, v, ts in records:
+        if v is None:
+            table.pop((p, k), None)
+        else:
+            table[(p, k)] = (v, ts)
+    return table
+
+
+def streamed(path: str, ddl: str, records: Sequence[Record], topic: str, sql: str) -> Engine:
+    """The streaming runtime's run: the query reads everything from the earliest offset."""
+    engine = make_engine(path, ddl, records, topic)
+    engine.execute(sql, {"auto.offset.reset": "earliest"})
+    engine.drain()
+    return engine

@@ -1,0 +1,80 @@
+"""The user entry point and what the backfill refuses, and the DataSource's reading of offset ranges -
+all without starting Spark."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from ksqlpy.backfill import BackfillUnsupported, backfill
+from ksqlpy.backfill.datasource import read_range
+from ksqlpy.engine.command_log import DurableStatements
+from ksqlpy.engine.engine import Engine
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.log.base import ProducerRecord
+
+DDL = "CREATE STREAM s (k STRING KEY, v INT) WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON', PARTITIONS=2);"
+
+
+@pytest.mark.parametrize(("sql", "what"), [
+    ("CREATE TABLE o AS SELECT k, COUNT(*) AS c FROM s WINDOW SESSION (5 SECONDS) GROUP BY k EMIT CHANGES;",
+     "SESSION windows"),
+    ("CREATE TABLE o AS SELECT v, COUNT(*) AS c FROM s WINDOW TUMBLING (SIZE 5 SECONDS) GROUP BY v EMIT CHANGES;",
+     "windowed GROUP BY on anything but the source key"),
+    ("CREATE TABLE o AS SELECT k, COUNT(*) AS c FROM t GROUP BY k EMIT CHANGES;", "a TABLE as the source"),
+    ("CREATE STREAM o AS SELECT s.k, s.v FROM s JOIN s2 WITHIN 1 SECOND ON s.k = s2.k EMIT CHANGES;", "joins"),
+])
+def test_unsupported_queries_are_refused_before_anything_is_created(tmp_path: Any, sql: str, what: str) -> None:
+    engine = Engine(str(tmp_path))
+    engine.execute(DDL)
+    engine.execute("CREATE STREAM s2 (k STRING KEY, v INT) WITH (KAFKA_TOPIC='s2', VALUE_FORMAT='JSON', PARTITIONS=2);")
+    engine.execute("CREATE TABLE t (k STRING PRIMARY KEY, v INT) WITH (KAFKA_TOPIC='t', VALUE_FORMAT='JSON', "
+                   "PARTITIONS=2);")
+    with pytest.raises(BackfillUnsupported, match=what):
+        backfill(engine, sql)
+    assert engine.catalog.source("O") is None and not engine.queries
+
+
+def test_only_one_new_create_as_select(tmp_path: Any) -> None:
+    engine = Engine(str(tmp_path))
+    engine.execute(DDL)
+    with pytest.raises(KsqlStatementError, match="exactly one CREATE"):
+        backfill(engine, "INSERT INTO s SELECT * FROM s;")
+    with pytest.raises(KsqlStatementError, match="exists already"):
+        backfill(engine, "CREATE STREAM s AS SELECT * FROM s;")
+
+
+def test_cli_reports_a_refusal(tmp_path: Any) -> None:
+    # the CLI opens the durable engine of the directory: the source is in its command log
+    engine = Engine(str(tmp_path / "d"))
+    DurableStatements(engine).execute(DDL)
+    engine.close()
+    proc = subprocess.run([sys.executable, "-m", "ksqlpy", "backfill", "--data-dir", str(tmp_path / "d"),
+                           "CREATE TABLE o AS SELECT k, COUNT(*) AS c FROM s WINDOW SESSION (5 SECONDS) "
+                           "GROUP BY k EMIT CHANGES;"], capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 1
+    assert "does not support SESSION windows" in proc.stderr
+
+
+def test_read_range_reads_exactly_the_offsets_asked(tmp_path: Any) -> None:
+    engine = Engine(str(tmp_path))
+    engine.log.create_topic("t", 2)
+    with engine.log.transaction() as tx:
+        for i in range(25):
+            tx.produce(ProducerRecord("t", f"k{i}".encode(), None if i == 7 else f"v{i}".encode(), 100 + i,
+                                      [("h", b"x")] if i == 3 else None, 1))
+    config = {"log.dir": engine.log.path}
+    batches = list(read_range(config, "t", 1, 5, 23, batch=4))
+    assert [b.num_rows for b in batches] == [4, 4, 4, 4, 2]
+    rows = [r for b in batches for r in b.to_pylist()]
+    assert [r["offset"] for r in rows] == list(range(5, 23))
+    assert rows[2]["value"] is None and rows[0]["value"] == b"v5" and rows[0]["timestamp"] == 105
+    assert {r["partition"] for r in rows} == {1}
+    head = list(read_range(config, "t", 1, 0, 5))[0].to_pylist()
+    import pickle
+
+    assert pickle.loads(head[3]["headers"]) == [("h", b"x")] and head[0]["headers"] is None
+    assert list(read_range(config, "t", 0, 0, 0)) == []
