@@ -43,7 +43,7 @@ CONSUMER_DEFAULTS: dict[str, Any] = {
     "enable.partition.eof": True,
     "fetch.queue.backoff.ms": 10,
     "fetch.wait.max.ms": 20,  # the broker holds an empty fetch this long: bounds added-partition latency
-    "queued.max.messages.kbytes": 262144,
+    "queued.max.messages.kbytes": 65536,  # per consumer: a partition has a consumer of its own (kafka_fetch)
     "isolation.level": "read_committed",
     "auto.offset.reset": "earliest",
     "allow.auto.create.topics": False,
