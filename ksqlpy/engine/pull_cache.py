@@ -46,6 +46,7 @@ _TOKEN = re.compile(r"""
 | (?P<bad>--|/\*|['`"])
 | (?P<op>.)
 """, re.X | re.S)
+_SELECT = re.compile(r"\s*select\s", re.I)
 _TIME_COLUMNS = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
 # statements that change nothing a prepared lookup depends on (all others move Engine.generation)
 _READ_ONLY = (A.SelectStatement, A.InsertValues, A.Show, A.Describe, A.Explain, A.PrintTopic)
@@ -62,7 +63,7 @@ def changes_catalog(stmt: A.Statement) -> bool:
 def shape_of(sql: str) -> tuple[str, list[Param]] | None:
     """``(shape, WHERE literals)`` of one SELECT, or None when the text is not a candidate (not a SELECT,
     no WHERE, comments, variables, several statements, EMIT)."""
-    if sql[:16].lstrip()[:6].upper() != "SELECT" or "${" in sql:
+    if _SELECT.match(sql) is None or "${" in sql:
         return None
     parts: list[str] = []
     params: list[Param] = []
@@ -185,8 +186,11 @@ class PullCache:
         return entry, shape[1]
 
     def put(self, key: tuple[str, tuple[str, ...]], entry: PreparedLookup) -> None:
-        if len(self.entries) >= MAX_ENTRIES:
-            self.entries.pop(next(iter(self.entries)), None)
+        while len(self.entries) >= MAX_ENTRIES:  # the oldest goes
+            try:
+                self.entries.pop(next(iter(self.entries)), None)
+            except (StopIteration, RuntimeError):  # another thread changed it meanwhile
+                break
         self.entries[key] = entry
 
 
