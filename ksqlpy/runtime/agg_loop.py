@@ -62,8 +62,9 @@ def _source(spec: AggregateSpec, windowed: bool, cached: bool, parts: Any, ns: d
         f"    q_check = len(q_items) * {per if windowed else 1} > {spec.cache_entries}",
         f"    q_agg.cached = {cached}",
     ]
-    sliced = cached and hopping and all(getattr(r, "order_free", False) and r.merge is not None
-                                        for r in accs.resolved)
+    # slices of ``advance`` ms lie wholly inside or outside each window only if the size is a multiple
+    sliced = cached and hopping and size % adv == 0 and all(
+        getattr(r, "order_free", False) and r.merge is not None for r in accs.resolved)
     if sliced:
         # no record late for any of its windows and no overflow possible: pre-aggregate per slice
         ns["q_ts_of"] = _ts_of
@@ -173,9 +174,9 @@ def _source(spec: AggregateSpec, windowed: bool, cached: bool, parts: Any, ns: d
 
 
 def _sliced_source(spec: AggregateSpec, accs: Any, parts: Any, ns: dict[str, Any]) -> list[str]:
-    """HOPPING windows, cached, order-free aggregates, no late record: each record updates one partial
-    accumulator per (group, slice of ``advance`` ms); then each touched window merges the partials of its
-    slices - one update per record instead of one per window. A window's place in the output is its last
+    """HOPPING windows whose size is a multiple of the advance, cached, order-free aggregates, no late
+    record: each record updates one partial accumulator per (group, slice of ``advance`` ms); then each
+    touched window merges the partials of its slices - one update per record instead of one per window. A window's place in the output is its last
     contributing record's (then its start, as windows of one record ascend)."""
     size, adv = spec.size, spec.advance
     n = len(accs.resolved)
