@@ -203,9 +203,12 @@ def test_fast_loops_match_the_generic_ones(tmp_path: Any) -> None:
         "WINDOW TUMBLING (SIZE 25 MILLISECONDS, GRACE PERIOD 50 MILLISECONDS)",
         "",
     ]
+    selects = ["COUNT(*) AS C, SUM(V) AS S, MAX(V) AS M, MIN(V) AS N",
+               "COLLECT_LIST(V) AS L, AVG(V) AS A, COUNT(V) AS CV"]  # called, not inlined; not order-free
     for i, window in enumerate(shapes):
-        sql = f"CREATE TABLE T AS SELECT K, COUNT(*) AS C, SUM(V) AS S, MAX(V) AS M FROM S {window} GROUP BY K"
-        for cache in (0, 10_000_000):
-            fast = _run(tmp_path / f"f{i}_{cache}", cache, sql + ";", records)
-            generic = _run(tmp_path / f"g{i}_{cache}", cache, sql + " HAVING COUNT(*) > 0;", records)
-            assert fast == generic, (window, cache)
+        for j, select in enumerate(selects):
+            sql = f"CREATE TABLE T AS SELECT K, {select} FROM S {window} GROUP BY K"
+            for cache in (0, 10_000_000):
+                fast = _run(tmp_path / f"f{i}_{j}_{cache}", cache, sql + ";", records)
+                generic = _run(tmp_path / f"g{i}_{j}_{cache}", cache, sql + " HAVING COUNT(*) > 0;", records)
+                assert fast == generic, (window, select, cache)
