@@ -295,6 +295,11 @@ class KafkaLog(Log):
         replicas = len(next(iter(md.partitions.values())).replicas) or 1
         return TopicInfo(name, len(md.partitions), replicas, self._topic_config(name))
 
+    def topic_exists(self, name: str) -> bool:
+        """Metadata only (``describe_topic`` also describes the configs: a second round trip)."""
+        md = self.admin.list_topics(timeout=_TIMEOUT).topics.get(name)
+        return md is not None and md.error is None and bool(md.partitions)
+
     def _topic_config(self, name: str) -> dict[str, str]:
         """Configs set on the topic, not broker defaults. Kafka describes every config and marks the
         set ones DYNAMIC_TOPIC_CONFIG; tansu describes only the ones set at creation, marked default."""
