@@ -127,6 +127,9 @@ def _install_error_handlers(app: FastAPI) -> None:
         return KsqlJSONResponse(envelope(SERVER_ERROR, INTERNAL_ERROR_MESSAGE), status_code=500)
 
 
+_WHOLE_BODY_ROWS = 1000
+
+
 def _query_response(ctx: ServerContext, run: Q.QueryRun, media: str) -> Response:
     if run.kind == Q.PRINT:
         async def text() -> AsyncIterator[bytes]:
@@ -135,6 +138,9 @@ def _query_response(ctx: ServerContext, run: Q.QueryRun, media: str) -> Response
 
         return StreamingBody(text(), "application/json", on_close=Q.closer(ctx, run))
     writer = WRITERS[media](run.query_id, run.columns)
+    if run.kind == Q.PULL_TABLE and len(run.rows) <= _WHOLE_BODY_ROWS:
+        # a key lookup's few rows: one body with its length - one write, not a chunk per part
+        return Response(b"".join(Q.pull_chunks(run, writer)), media_type=writer.media_type)
     return StreamingBody(Q.chunks(ctx, run, writer), writer.media_type, on_close=Q.closer(ctx, run))
 
 

@@ -7,7 +7,7 @@ engine under its lock); the returned ``QueryRun`` is then streamed asynchronousl
 from __future__ import annotations
 
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -168,6 +168,14 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
             yield writer.final("Limit Reached")
         yield writer.end()
         return
+    for chunk in pull_chunks(run, writer, header=False):
+        yield chunk
+
+
+def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[bytes]:
+    """The body of a pull query's response, in batches of rows."""
+    if header:
+        yield writer.header()
     for i in range(0, len(run.rows), 2000):
         yield b"".join(writer.row(run.convert(row)) for row in run.rows[i:i + 2000])
     if run.kind == PULL_STREAM:
