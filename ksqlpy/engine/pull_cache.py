@@ -116,6 +116,7 @@ class PreparedLookup:
     """One exact key lookup shape: how literals become keys, and the compiled projection."""
 
     generation: int
+    session_properties: dict[str, Any]  # as they were (a request's properties are merged in for its run)
     source: Source
     key_columns: list[Column]
     disjuncts: list[list[tuple[bool, list[Slot]]]]  # per disjunct, per key column: (IN list?, slots)
@@ -143,13 +144,16 @@ class PreparedLookup:
         unlocked = getattr(engine, "_runner", None) is not None and _unlocked_ok(engine, self.source)
         if unlocked_only and not unlocked:
             return None
-        mat = materialization_for(engine, self.source)
-        if mat is None:
-            return None
         if unlocked:
+            mat = materialization_for(engine, self.source)
+            if mat is None:
+                return None
             rows = fetch(mat.committed(), self.keys(params), self.source)
         else:
             with engine.lock:
+                mat = materialization_for(engine, self.source)
+                if mat is None:
+                    return None
                 rows = fetch(mat, self.keys(params), self.source)
         rows = stored_view(engine, self.source, rows)
         return result_of(self.plan, self.source, evaluate_rows(engine, self.pipeline, rows, self.limit))
@@ -179,7 +183,8 @@ class PullCache:
             return None
         entry = self.entries.get(key)
         if entry is None or entry.generation != engine.generation \
-                or engine.catalog.source(entry.source.name) is not entry.source:
+                or engine.catalog.source(entry.source.name) is not entry.source \
+                or entry.session_properties != engine.session_properties:
             self.misses += 1
             return None
         self.hits += 1
@@ -229,8 +234,9 @@ def remember(engine: Engine, stmt: A.SelectStatement, src: Source, plan: Any, ge
         key = _key(text, params)
     except Exception:  # noqa: BLE001
         return
-    engine.pull_cache.put(key, PreparedLookup(generation, src, list(src.key_columns), disjuncts, plan,
-                                              compile_rows(plan, None), stmt.query.limit))
+    engine.pull_cache.put(key, PreparedLookup(generation, dict(engine.session_properties), src,
+                                              list(src.key_columns), disjuncts, plan, compile_rows(plan, None),
+                                              stmt.query.limit))
 
 
 def _exact(where: exp.Expression, names: list[str], index: dict[Param, int]

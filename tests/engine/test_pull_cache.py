@@ -218,3 +218,12 @@ def test_the_oldest_shape_goes_when_the_cache_is_full(engine: Engine, monkeypatc
     assert [k[0] for k in engine.pull_cache.entries] == [s.rstrip(";").replace("'ann'", "?") for s in shapes[1:]]
     assert _cached(engine, "SELECT total FROM per_user WHERE user_id = 'bob';")["rows"] == [(7,)]
     assert engine.execute("SELECT * FROM per_user WHERE user_id = 'bob';")[0].data["rows"] == [("bob", 1, 7)]
+
+
+def test_a_lookup_prepared_under_request_properties_is_not_used_without_them(engine: Engine) -> None:
+    engine.execute("SET 'ksql.query.pull.limit.clause.enabled'='false';")
+    sql = "SELECT * FROM per_user WHERE user_id = 'ann' LIMIT 1;"
+    allowed = {"ksql.query.pull.limit.clause.enabled": "true"}
+    assert engine.execute_statement(engine.parse(sql)[0], allowed).data["rows"] == [("ann", 3, 18)]
+    with pytest.raises(KsqlError, match="LIMIT clause in pull queries is currently disabled"):
+        engine.execute("SELECT * FROM per_user WHERE user_id = 'bob' LIMIT 1;")
