@@ -122,10 +122,16 @@ def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark:
                    .sortWithinPartitions("part", "ts", "src", "off")
                    .mapInArrow(stages.merge_stage(job), STAGE_SCHEMA))
         handoff = HandOff(engine, query, result)
-        rows = out.select("kind", "part", "key", "value", "ts", "headers").toLocalIterator()
-        handoff.consume((r[0], r[1], r[2], r[3], r[4], r[5]) for r in rows)
+        handoff.consume(_rows(out.select("kind", "part", "key", "value", "ts", "headers")))
         handoff.finish()
     finally:
         query.state = previous_state if previous_state != BACKFILLING else "RUNNING"
     result.details["seconds"] = round(time.monotonic() - t0, 3)
     return result
+
+
+def _rows(df: Any) -> Any:
+    """The stage rows as tuples, collected through Arrow: columnar, no pickled Row object per record.
+    (The whole result is on the driver at once; see docs/backfill.md, limits.)"""
+    for batch in df.toArrow().to_batches():
+        yield from zip(*(col.to_pylist() for col in batch.columns), strict=True)
