@@ -33,6 +33,7 @@ from ksqlpy.runtime.session import SessionAggregator
 from ksqlpy.runtime.task import Task
 from ksqlpy.runtime.windows import TimeWindowAggregator
 from ksqlpy.state.store import KeyValueStore
+from ksqlpy.state.windowed import TIME_INDEX
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -253,14 +254,14 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
     cls = _aggregator_class(plan)
     key_in, value_in = engine.key_serde(source), engine.value_serde(source)
 
-    def store(name: str, changelog: str | None, partition: int, n: int) -> KeyValueStore:
+    def store(name: str, changelog: str | None, partition: int, n: int, index: Any = None) -> KeyValueStore:
         if changelog is not None and persistent:
             if not engine.log.topic_exists(changelog):
                 engine.log.create_topic(changelog, n, 1, {"cleanup.policy": "compact"})
             if changelog not in result.internal_topics:
                 result.internal_topics.append(changelog)
         kv = KeyValueStore(os.path.join(state_root, f"{name}-{partition}"), engine.log if persistent else None,
-                           changelog if persistent else None, partition)
+                           changelog if persistent else None, partition, index)
         result.stores.append(kv)
         return kv
 
@@ -269,11 +270,12 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
                             throw_on_invalid_timestamp=throws_on_invalid_timestamp(engine))
 
     agg_changelog = f"{internal}-Aggregate-Aggregate-Materialize-changelog"
+    index = TIME_INDEX if spec.window_type is not None else None  # kept off the changelog (state.windowed)
     if not needs_repartition(plan, partitions):
         for p in range(partitions):
             if not owns(engine, p):  # a worker builds only the partitions it runs
                 continue
-            kv = store("Aggregate-Materialize", agg_changelog, p, partitions)
+            kv = store("Aggregate-Materialize", agg_changelog, p, partitions, index)
             aggregator = cls(spec, kv, engine.plog, query_id)
             grouper = Grouper(plan, engine.plog, query_id, kv if table else None)
             proc = AggregateProcessor(grouper, aggregator, kv, table=table)
@@ -297,7 +299,7 @@ def build_aggregate_tasks(engine: Engine, plan: QueryPlan, query_id: str, groups
     for p in range(partitions):
         if not owns(engine, p):
             continue
-        kv = store("Aggregate-Materialize", agg_changelog, p, partitions)
+        kv = store("Aggregate-Materialize", agg_changelog, p, partitions, index)
         aggregator = cls(spec, kv, engine.plog, query_id)
         proc = AggregateProcessor(None, aggregator, kv, table=table)
         result.aggregators.append(aggregator)

@@ -11,6 +11,9 @@ Why the changelog is written first and LMDB second: the log transaction is what 
 changelog, input positions together). A crash between the two leaves LMDB behind its changelog, and the
 replay on the next open closes the gap; LMDB is never ahead of what the log committed.
 
+Entries derived from others (the time index of window and session stores, ``DerivedIndex``) are kept
+in LMDB but not on the changelog: the restore derives them again from what it replays.
+
 A store built with ``log=None`` has no changelog (transient push queries): its files are private and
 thrown away on ``close()``.
 """
@@ -23,7 +26,7 @@ import shutil
 import struct
 from bisect import bisect_left
 from collections.abc import Iterator
-from typing import Any
+from typing import Any, Protocol
 
 import lmdb
 
@@ -35,12 +38,25 @@ _CACHE_LIMIT = 100_000
 _dumps = pickle.dumps
 _loads = pickle.loads
 _HIGHEST = pickle.HIGHEST_PROTOCOL
+_INDEX_VALUE = pickle.dumps(1, pickle.HIGHEST_PROTOCOL)
+
+
+class DerivedIndex(Protocol):
+    """Store entries derived from others: keys starting with one of ``prefixes`` are never written to the
+    changelog; ``derive(key)`` gives the derived keys of a replayed key (value 1; deleted with it)."""
+
+    prefixes: tuple[bytes, ...]
+
+    def derive(self, key: bytes) -> tuple[bytes, ...]: ...
 
 
 class KeyValueStore:
     """Bytes keys -> picklable values; see the module docstring for the commit protocol."""
 
-    def __init__(self, directory: str, log: Log | None, changelog_topic: str | None, partition: int) -> None:
+    def __init__(self, directory: str, log: Log | None, changelog_topic: str | None, partition: int,
+                 index: DerivedIndex | None = None) -> None:
+        """``index``: entries derived from others (a window store's time index), kept in LMDB but not on
+        the changelog - the restore derives them again from the entries it replays."""
         os.makedirs(directory, exist_ok=True)
         self.directory = directory
         self.env = lmdb.open(directory, map_size=1 << 36, max_dbs=2, subdir=True, sync=False, metasync=False,
@@ -57,6 +73,7 @@ class KeyValueStore:
         self._encoded: dict[bytes, bytes | None] = {}
         self._rtxn: lmdb.Transaction | None = None  # one read snapshot per batch for cache misses
         self.restored = 0  # changelog records replayed by the last restore
+        self.index = index
         self._restore()
 
     # ---------------------------------------------------------------- restore
@@ -81,6 +98,7 @@ class KeyValueStore:
             batch = self.log.fetch(self.topic, self.partition, offset, 50_000)
             if not batch.offsets:
                 break
+            derive = self.index.derive if self.index is not None else None
             with self.env.begin(write=True) as txn:
                 for k, v in zip(batch.keys, batch.values, strict=True):
                     if k is None:
@@ -89,6 +107,12 @@ class KeyValueStore:
                         txn.delete(k, db=self.data)
                     else:
                         txn.put(k, v, db=self.data)
+                    if derive is not None:
+                        for ik in derive(k):
+                            if v is None:
+                                txn.delete(ik, db=self.data)
+                            else:
+                                txn.put(ik, _INDEX_VALUE, db=self.data)
                 offset = batch.next_offset
                 txn.put(_CHECKPOINT, struct.pack(">q", offset), db=self.meta)
             self.restored += len(batch.offsets)
@@ -199,6 +223,11 @@ class KeyValueStore:
         self._encoded.update(fresh)
         if self.log is None or self.topic is None:
             return
+        if self.index is not None:  # derived entries stay local (the restore derives them again)
+            local = self.index.prefixes
+            fresh = {k: v for k, v in fresh.items() if k[:1] not in local}
+            if not fresh:
+                return
         batch = getattr(tx, "produce_batch", None)
         if batch is not None:  # the columnar path: no record object per change
             batch(self.topic, self.partition, list(fresh), list(fresh.values()))

@@ -7,6 +7,9 @@ access paths Kafka Streams' window and session stores offer.
 
 Window store:   ``W kb start``        -> value     index ``I start kb``        -> 1 (written once)
 Session store:  ``S kb end start``    -> value     index ``E end kb start``    -> 1
+
+The index entries follow from the others, so they stay out of the changelog (``TIME_INDEX``, given to
+the ``KeyValueStore``): a restore derives them from the window and session entries it replays.
 """
 
 from __future__ import annotations
@@ -28,6 +31,24 @@ def t8(v: int) -> bytes:
 
 def from_t8(b: bytes, offset: int = 0) -> int:
     return _T.unpack_from(b, offset)[0] - _BIAS
+
+
+class TimeIndex:
+    """The time-first index entries of window and session stores, derived from their key-first ones."""
+
+    prefixes = (b"I", b"E")
+
+    @staticmethod
+    def derive(key: bytes) -> tuple[bytes, ...]:
+        tag = key[:1]
+        if tag == b"W":  # W kb start -> I start kb
+            return (b"I" + key[-8:] + key[1:-8],)
+        if tag == b"S":  # S kb end start -> E end kb start
+            return (b"E" + key[-16:-8] + key[1:-16] + key[-8:],)
+        return ()
+
+
+TIME_INDEX = TimeIndex()
 
 
 class WindowStore:

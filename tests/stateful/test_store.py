@@ -185,3 +185,33 @@ def test_refresh_catches_up_a_read_replica(tmp_path: Path) -> None:
     owner.close()
     replica.close()
     log.close()
+
+
+def test_time_index_stays_off_the_changelog_and_is_rebuilt(tmp_path: Path) -> None:
+    """Window and session stores' time indexes are derived entries: not on the changelog, rebuilt by the
+    restore (a store rebuilt from its changelog alone finds closed windows and purges as before)."""
+    from ksqlpy.state.windowed import TIME_INDEX
+
+    log = _log(tmp_path)
+    kv = KeyValueStore(str(tmp_path / "w"), log, TOPIC, 0, TIME_INDEX)
+    ws, ss = WindowStore(kv), SessionStore(kv)
+    for start in (0, 10, 20):
+        ws.put(b"k", start, [start], new=True)
+    ss.put(b"s", 5, 9, ["a"])
+    ss.put(b"s", 30, 35, ["b"])
+    _commit(kv, log)
+    ws.purge(10)  # window 0 and its index entry go
+    ss.remove(b"s", 5, 9)
+    _commit(kv, log)
+    changelog = log.fetch(TOPIC, 0, 0, 1000)
+    assert changelog.keys and not [k for k in changelog.keys if k[:1] in (b"I", b"E")]
+    before = (list(ws.fetch_all()), list(ss.ended(None, 100)), list(kv.items()))
+    kv.close()
+    shutil.rmtree(tmp_path / "w")
+    kv2 = KeyValueStore(str(tmp_path / "w"), log, TOPIC, 0, TIME_INDEX)
+    ws2, ss2 = WindowStore(kv2), SessionStore(kv2)
+    assert (list(ws2.fetch_all()), list(ss2.ended(None, 100)), list(kv2.items())) == before
+    assert [s for _, s, _ in ws2.fetch_all()] == [10, 20]
+    assert ws2.purge(15) == 1
+    kv2.close()
+    log.close()
