@@ -6,6 +6,11 @@ from typing import Any
 
 from ksqlpy.log.base import LogTransaction, ProducerRecord
 from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.serde.base import SinkSchemaError
+
+
+class SinkSerializationFailed(RuntimeError):
+    """The query stops: a sink record could not be serialized with the sink's registered schema."""
 
 
 class SinkWriter:
@@ -34,6 +39,15 @@ class SinkWriter:
             raise ValueError(f"timestamp is {v}")
         return int(v)
 
+    def _serialization_failed(self, target: str, e: Exception) -> None:
+        """Log a record the sink serde refused; a row its registered schema cannot hold fails the query,
+        as ksqlDB's serializer exception does (Kafka Streams' "Unable to serialize record")."""
+        self.plog.serialization_error(self.query_id, target, e, self.topic)
+        if isinstance(e, SinkSchemaError):
+            raise SinkSerializationFailed(
+                f"Exception caught in process. topic={self.topic}: Unable to serialize record "
+                f"({target}): Error serializing message to topic: {self.topic}. {e}") from e
+
     def encode(self, rows: list[tuple]) -> list[ProducerRecord]:
         out: list[ProducerRecord] = []
         ks, vs, topic = self.key_serde, self.value_serde, self.topic
@@ -53,13 +67,13 @@ class SinkWriter:
                     kb = ks.serialize(key[0], key[1], key[2])
                 else:
                     kb = ks.serialize(key)
-            except Exception as e:  # noqa: BLE001 - never stop the query
-                self.plog.serialization_error(self.query_id, "key", e, topic)
+            except Exception as e:  # noqa: BLE001 - a bad record is skipped, unless the schema rules it out
+                self._serialization_failed("key", e)
                 continue
             try:
                 vb = None if value is None else vs.serialize(value)
             except Exception as e:  # noqa: BLE001
-                self.plog.serialization_error(self.query_id, "value", e, topic)
+                self._serialization_failed("value", e)
                 continue
             out.append(ProducerRecord(topic, kb, vb, ts, headers or None))
         return out

@@ -28,7 +28,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
 
 NAMESPACE = "io.confluent.ksql.avro_schemas"
 DEFAULT_NAME = "KsqlDataSourceSchema"
@@ -360,6 +360,11 @@ def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
                 value = f["default"]  # ksqlDB fills a NULL into a required field with its default
             elif src is None and "default" in f:
                 value = f["default"]
+            elif value is None and not _nullable(f["type"], names):
+                if src is None:
+                    raise SinkSchemaError(f"Missing default value for required field: [{f['name']}].")
+                raise SinkSchemaError(f"Invalid value: null used for required field: \"{f['name']}\", "
+                                      f"schema type: {kind_of(resolve(f['type'], names)).upper()}")
             out[f["name"]] = value
         return out
     raise SerdeError(f"AVRO cannot write {t} as {kind}")

@@ -20,6 +20,12 @@ class SerdeError(Exception):
     """A record's bytes do not match the format or schema; the message says what is wrong."""
 
 
+class SinkSchemaError(SerdeError):
+    """A row the sink's registered schema (``*_SCHEMA_ID``) cannot hold: a required field the query does
+    not produce, or NULL in a required field without a default. ksqlDB's serializer throws and the query
+    fails (a StreamsException), so the writer stops the query on it instead of skipping the record."""
+
+
 class ValueSerde(abc.ABC):
     """Bytes <-> row tuple for one (format, columns) pair."""
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
 
 _HEADER = struct.Struct(">bI")
 _CONNECT = "org.apache.kafka.connect.data."
@@ -120,6 +120,7 @@ class JsonSrSerde(ValueSerde):
         self.subject = subject
         self.schema_id = schema_id
         self._header: bytes | None = None
+        self._fill: Any = False  # not computed yet; see _layout
 
     def deserialize(self, data: bytes | None) -> tuple | None:
         if data is None:
@@ -138,8 +139,61 @@ class JsonSrSerde(ValueSerde):
             self._header = _HEADER.pack(0, sid)
         return self._header
 
+    def _layout(self) -> tuple[Any, list[tuple[int | None, Any]]] | None:
+        """With a ``VALUE_SCHEMA_ID`` whose object has fields the columns lack: (a JSON serde over the
+        schema's fields, and per field the column index or None and the value written for it); else None.
+
+        ksqlDB writes the row as the registered schema's struct: fields the query does not produce get
+        their ``default``, else NULL when optional; a required one fails the record (SinkSchemaError).
+        """
+        if self._fill is not False:
+            return self._fill
+        self._fill = None
+        rs = self.registry.by_id(self.schema_id) if self.schema_id is not None else None
+        schema = json.loads(rs.schema) if rs is not None and rs.schema_type == "JSON" else None
+        props = schema.get("properties") if isinstance(schema, dict) and self.wrap else None
+        if not isinstance(props, dict) or schema.get("connect.type") == "map":
+            return None
+        from ksqlpy.serde.json_format import JsonValueSerde
+
+        required = set(schema.get("required") or [])
+        ordered = sorted(props.items(), key=lambda kv: kv[1].get("connect.index", 0) if isinstance(kv[1], dict) else 0)
+        names = [n for n, _ in self.columns]
+        folded = {n.upper(): i for i, n in enumerate(names)}
+        cols: list[tuple[str, T.SqlType]] = []
+        plan: list[tuple[int | None, Any]] = []
+        for name, sub in ordered:
+            idx = names.index(name) if name in names else folded.get(name.upper())
+            if idx is not None:
+                cols.append((name, self.columns[idx][1]))
+                plan.append((idx, None))
+                continue
+            sub = sub if isinstance(sub, dict) else {}
+            if "default" in sub:
+                fill: Any = sub["default"]
+            elif name in required:
+                fill = SinkSchemaError(f"Missing default value for required field: [{name}].")
+            else:
+                fill = None
+            cols.append((name, sql_type_of(sub, upper=False) if sub else T.STRING))
+            plan.append((None, fill))
+        if [i for i, _ in plan] == list(range(len(names))):
+            return None  # the schema is the columns: write the row as it is
+        self._fill = (JsonValueSerde(cols, wrap=True), plan)
+        return self._fill
+
     def serialize(self, row: tuple | None) -> bytes | None:
         if row is None:
             return None
-        body = self.inner.serialize(row)
+        layout = self._layout() if self.schema_id is not None else None
+        if layout is None:
+            body = self.inner.serialize(row)
+        else:
+            serde, plan = layout
+            full = []
+            for idx, fill in plan:
+                if isinstance(fill, SinkSchemaError):
+                    raise fill
+                full.append(row[idx] if idx is not None else fill)
+            body = serde.serialize(tuple(full))
         return None if body is None else self.header() + body

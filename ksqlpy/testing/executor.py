@@ -21,9 +21,10 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, NoReturn
 
+from ksqlpy import types as T
 from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.testing.coerce import resolve_row
@@ -54,9 +55,18 @@ _DECLARES_COLUMNS = re.compile(r"^[^(]*?\b(?:STREAM|TABLE)\s+(?:IF\s+NOT\s+EXIST
                                re.IGNORECASE)
 _CREATE_SOURCE = re.compile(r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:SOURCE\s+)?(?:STREAM|TABLE)\b", re.IGNORECASE)
 _AS_SELECT = re.compile(r"\bAS\s+SELECT\b", re.IGNORECASE)
+_FORMAT_PROP = re.compile(r"(?<![_\w])FORMAT\s*=\s*'(\w+)'", re.IGNORECASE)
 _KAFKA_TOPIC = re.compile(r"\bKAFKA_TOPIC\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
 _PARTITIONS = re.compile(r"\bPARTITIONS\s*=", re.IGNORECASE)
 _PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(\d+)", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class _Field:
+    """A field of a registered sink schema, shaped like a catalog column for ``resolve_row``."""
+
+    name: str
+    type: Any
 
 
 class CaseTimeout(BaseException):
@@ -239,12 +249,31 @@ class _Run:
                                                    "records, but the topic does not exist"))
             if source is not None:
                 keys = [c for c in source.columns if c.key]
-                values = [c for c in source.columns if not c.key and not c.headers and c.header_key is None]
+                values = self.written_fields(source, [c for c in source.columns
+                                                      if not c.key and not c.headers and c.header_key is None])
                 expected = [replace(r, key=resolve_row(r.key, keys), value=resolve_row(r.value, values))
                             for r in expected]
             m = topic_diff(topic, expected, partitions, source is not None and source.windowed is not None)
             if m:
                 raise self.output_failure(m)
+
+    def written_fields(self, source: Any, columns: list[Any]) -> list[Any]:
+        """The value fields a sink's records hold: its columns, or with a ``VALUE_SCHEMA_ID`` the fields of
+        that schema (ksqlDB writes the fields the query does not produce too, with defaults or NULL)."""
+        from ksqlpy.schema_registry.sources import serde_options, sql_type_of
+
+        opts = serde_options(source, False)
+        registry = getattr(self.engine, "schema_registry", None)
+        rs = registry.by_id(opts["schema_id"]) if registry is not None and opts["schema_id"] is not None else None
+        if rs is None or (len(columns) == 1 and source.wrap_single_value is False):
+            return columns
+        try:
+            t = sql_type_of(rs, upper=False, full_name=opts["full_name"], registry=registry)
+        except Exception:  # noqa: BLE001 - a schema we cannot read: compare against the columns
+            return columns
+        if not isinstance(t, T.Struct):
+            return columns
+        return [_Field(n, ft) for n, ft in t.fields]
 
     def output_failure(self, m: Mismatch) -> _Done:
         """A failed output check; the engine's first processing-log error, if any, is the likely cause."""
@@ -394,16 +423,23 @@ def _declared_partitions(statements: list[str], topic: str) -> int | None:
 
 
 def _sr_statement_topics(statements: list[str], exclude: str) -> int:
-    """How many other topics plain CREATE statements declare, with columns, in a schema-registry value format
+    """How many subjects plain CREATE statements over other topics declare, with columns, in a schema-registry
+    format: ``<topic>-value`` for such a value format, ``<topic>-key`` for such a key format with a KEY column
     (a CREATE without columns infers its schema: ksqlDB's harness has none to register for it)."""
-    topics = set()
+    subjects = set()
     for sql in statements:
-        if _CREATE_SOURCE.match(sql) and not _AS_SELECT.search(sql) and _DECLARES_COLUMNS.match(sql) and re.search(
-                r"FORMAT\s*=\s*'(AVRO|JSON_SR|PROTOBUF)'", sql, re.IGNORECASE):
-            m = _KAFKA_TOPIC.search(sql)
-            if m and m.group(1) != exclude:
-                topics.add(m.group(1))
-    return len(topics)
+        if not (_CREATE_SOURCE.match(sql) and not _AS_SELECT.search(sql) and _DECLARES_COLUMNS.match(sql)):
+            continue
+        m = _KAFKA_TOPIC.search(sql)
+        if not m or m.group(1) == exclude:
+            continue
+        both = _FORMAT_PROP.search(sql)
+        for side in ("KEY", "VALUE"):
+            fmt = re.search(rf"\b{side}_FORMAT\s*=\s*'(\w+)'", sql, re.IGNORECASE) or both
+            keyed = side == "VALUE" or re.search(r"\bKEY\b\s*[,)]", sql, re.IGNORECASE)
+            if fmt and fmt.group(1).upper() in ("AVRO", "JSON_SR", "PROTOBUF") and keyed:
+                subjects.add((m.group(1), side))
+    return len(subjects)
 
 
 def exactjson_dumps(schema: Any) -> str:

@@ -108,3 +108,25 @@ def test_engine_infers_columns_and_writes_avro(tmp_path) -> None:
         assert e.value_serde(e.catalog.source("O")).deserialize(batch.values[0]) == (42,)
         with pytest.raises(KsqlStatementError, match="does not exist in the Schema Registry"):
             e.execute("CREATE STREAM J WITH (kafka_topic='nothing', value_format='AVRO', partitions=1);")
+
+
+def test_sink_schema_id_fills_fields_the_row_lacks() -> None:
+    """With VALUE_SCHEMA_ID the record is the registered schema's: defaults, NULL for optional fields, and
+    a required field without default refused with ksqlDB's message (SinkSchemaError fails the query)."""
+    from ksqlpy.serde.base import SinkSchemaError
+
+    reg = EmbeddedSchemaRegistry()
+    sid = reg.register("o-value", json.dumps({"type": "object", "properties": {
+        "A": {"type": "integer", "connect.index": 0}, "B": {"type": "string", "connect.index": 1},
+        "C": {"type": "integer", "default": 5, "connect.index": 2}}}), "JSON")
+    s = value_serde("JSON_SR", [("A", T.BIGINT)], registry=reg, topic="o", schema_id=sid)
+    assert json.loads(s.serialize((4,))[5:]) == {"A": 4, "B": None, "C": 5}
+    assert s.deserialize(s.serialize((4,))) == (4,)
+    strict = reg.register("p-value", json.dumps({"type": "object", "properties": {
+        "A": {"type": "integer"}, "B": {"type": "string"}}, "required": ["B"]}), "JSON")
+    with pytest.raises(SinkSchemaError, match=r"Missing default value for required field: \[B\]"):
+        value_serde("JSON_SR", [("A", T.BIGINT)], registry=reg, topic="p", schema_id=strict).serialize((4,))
+    avro = reg.register("q-value", json.dumps({"type": "record", "name": "R", "fields": [
+        {"name": "A", "type": ["null", "long"]}, {"name": "B", "type": "double"}]}))
+    with pytest.raises(SinkSchemaError, match=r"required field: \[B\]"):
+        value_serde("AVRO", [("A", T.BIGINT)], registry=reg, topic="q", schema_id=avro).serialize((4,))
