@@ -69,8 +69,11 @@ def backfill(engine: Engine, sql: str, *, statements: Any = None, master: str | 
     try:
         support.check_sink(query.sink)
         return _run(engine, query, partitions, master, spark)
-    except BaseException:
-        _LOG.exception("backfill of %s failed: dropping the query and its sink", query_id)
+    except BaseException as e:
+        if isinstance(e, support.BackfillUnsupported):
+            _LOG.info("backfill of %s refused (%s): dropping the query and its sink", query_id, e)
+        else:
+            _LOG.exception("backfill of %s failed: dropping the query and its sink", query_id)
         try:
             runner.execute(f"DROP {query.sink.kind} IF EXISTS `{query.sink.name}` DELETE TOPIC;")
         except Exception:  # noqa: BLE001 - the original error matters more

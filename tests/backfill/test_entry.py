@@ -78,3 +78,13 @@ def test_read_range_reads_exactly_the_offsets_asked(tmp_path: Any) -> None:
 
     assert pickle.loads(head[3]["headers"]) == [("h", b"x")] and head[0]["headers"] is None
     assert list(read_range(config, "t", 0, 0, 0)) == []
+
+
+def test_a_refused_sink_drops_the_created_query_again(tmp_path: Any) -> None:
+    # the sink's format is known once the statement has created it: the backfill then undoes the CREATE
+    engine = Engine(str(tmp_path))
+    engine.execute(DDL)
+    with pytest.raises(BackfillUnsupported, match="AVRO"):
+        backfill(engine, "CREATE STREAM o WITH (VALUE_FORMAT='AVRO') AS SELECT k, v FROM s EMIT CHANGES;")
+    assert engine.catalog.source("O") is None and not engine.queries
+    assert not engine.log.topic_exists("O")
