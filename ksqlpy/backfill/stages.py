@@ -188,8 +188,14 @@ class _TaskAggregation:
         for k, v in self.kv.items(b""):
             out.add(STATE, self.part, k, pickle.dumps(v, _HIGHEST))
         out.add(SUMMARY, self.part, None, pickle.dumps({"read": self.read, "late": self.aggregator.late}))
-        self.kv.close()
-        shutil.rmtree(self.dir, ignore_errors=True)
+        self.close()
+
+    def close(self) -> None:
+        """Drop the private store (idempotent: also run when the stage fails)."""
+        if self.dir:
+            self.kv.close()
+            shutil.rmtree(self.dir, ignore_errors=True)
+            self.dir = ""
 
 
 def _grouper_and_reader(job: BackfillJob, engine: WorkerEngine) -> tuple[Any, Any]:
@@ -214,15 +220,19 @@ def aggregate_stage(job: BackfillJob) -> Any:
         writer = _sink_writer(job, engine)
         tasks: dict[int, _TaskAggregation] = {}
         out = _Out()
-        for batch in _record_batches(batches, job.plan.source.topic):
-            p = batch.partition
-            task = tasks.get(p) or tasks.setdefault(p, _TaskAggregation(job, engine, p))
-            task.read += len(batch)
-            task.feed(grouper(reader.decode(batch)))
-            out.plog(plog, p)
-        for p, task in tasks.items():
-            task.finish(out, writer)
-            out.plog(plog, p)
+        try:
+            for batch in _record_batches(batches, job.plan.source.topic):
+                p = batch.partition
+                task = tasks.get(p) or tasks.setdefault(p, _TaskAggregation(job, engine, p))
+                task.read += len(batch)
+                task.feed(grouper(reader.decode(batch)))
+                out.plog(plog, p)
+            for p, task in tasks.items():
+                task.finish(out, writer)
+                out.plog(plog, p)
+        finally:
+            for task in tasks.values():
+                task.close()
         yield out.batch()
 
     return run
@@ -278,22 +288,26 @@ def merge_stage(job: BackfillJob) -> Any:
         tasks: dict[int, _TaskAggregation] = {}
         out = _Out()
         loads = pickle.loads
-        for b in batches:
-            d = b.to_pydict()
-            pending: dict[int, list[tuple]] = {}
-            for i, kind in enumerate(d["kind"]):
-                if kind != ITEM:
-                    out.add(kind, d["part"][i], d["key"][i], d["value"][i], d["ts"][i], d["headers"][i],
-                            d["src"][i], d["off"][i])
-                    continue
-                pending.setdefault(d["part"][i], []).append(loads(d["value"][i]))
-            for q, items in pending.items():
-                task = tasks.get(q) or tasks.setdefault(q, _TaskAggregation(job, engine, q))
-                task.feed(items)  # (records read are counted by the first stage)
+        try:
+            for b in batches:
+                d = b.to_pydict()
+                pending: dict[int, list[tuple]] = {}
+                for i, kind in enumerate(d["kind"]):
+                    if kind != ITEM:
+                        out.add(kind, d["part"][i], d["key"][i], d["value"][i], d["ts"][i], d["headers"][i],
+                                d["src"][i], d["off"][i])
+                        continue
+                    pending.setdefault(d["part"][i], []).append(loads(d["value"][i]))
+                for q, items in pending.items():
+                    task = tasks.get(q) or tasks.setdefault(q, _TaskAggregation(job, engine, q))
+                    task.feed(items)  # (records read are counted by the first stage)
+                    out.plog(plog, q)
+            for q, task in tasks.items():
+                task.finish(out, writer)
                 out.plog(plog, q)
-        for q, task in tasks.items():
-            task.finish(out, writer)
-            out.plog(plog, q)
+        finally:
+            for task in tasks.values():
+                task.close()
         yield out.batch()
 
     return run
