@@ -118,6 +118,9 @@ class QueryWorkers:
             group=group, topics=query_topics(query.tasks), log_dir=log_dir, partitions=dealt[i],
             transactional_id=f"{group}-{inst}-{i}", extra=extra)) for i in range(n)]
         self.stopping = False
+        # the watcher thread and callers of statuses() both read the workers' connections: one reader at
+        # a time, or two threads split one message's bytes between them
+        self._conn_lock = threading.RLock()
 
     def start(self) -> None:
         for w in self.workers:
@@ -144,13 +147,18 @@ class QueryWorkers:
                          f" ({w.fatal})" if w.fatal else "")
             w.restarts += 1
             w.status = {}
-            with contextlib.suppress(Exception):
+            with self._conn_lock, contextlib.suppress(Exception):
                 w.conn.close()
             time.sleep(_RESTART_BACKOFF_S)
             if not self.stopping:
-                self._spawn(w)
+                with self._conn_lock:
+                    self._spawn(w)
 
     def _drain_messages(self, w: _Worker) -> None:
+        with self._conn_lock:
+            self._drain_locked(w)
+
+    def _drain_locked(self, w: _Worker) -> None:
         conn = w.conn
         if conn is None:
             return

@@ -8,10 +8,14 @@ partitions it owns:
 
 - on the EmbeddedLog the engine deals the partitions (``spec.partitions``);
 - on Kafka the worker is a member of the query's consumer group (range assignor, so the partition
-  numbers of every input topic land together). On revoke its tasks are dropped (every batch already
-  committed its offsets in its own transaction) and their stores closed; on assign it rebuilds the tasks
-  of the new partitions, whose stores restore from their changelogs before processing. The member
-  consumer only holds the membership (its partitions are paused); records are read by the KafkaLog.
+  numbers of every input topic land together). On revoke its tasks commit what they hold and are
+  dropped, their stores closed (on a lost assignment the held work is discarded instead); on assign it
+  rebuilds the tasks of the new partitions, whose stores restore from their changelogs before
+  processing. The member consumer only holds the membership (its partitions are paused); records are
+  read by the KafkaLog.
+
+Only the owned partitions' tasks and stores are built (``engine.task_partitions``). Tasks commit on
+``commit.interval.ms`` (``commit_interval_ms``), and at once when their input is caught up.
 
 Under ``exactly_once_v2`` on Kafka each worker has a transactional producer whose id is stable per
 (query, engine instance, worker index): a restarted worker fences its crashed predecessor, and offsets are
