@@ -90,13 +90,13 @@ class AggregateMaterialization(Materialization):
         return [r for agg in self.built.aggregators for r in self._rows(agg, agg.lookup(key, ws_lo, ws_hi))]
 
     def scan(self) -> Iterator[Row]:
-        """Rows in ksqlDB's store order: serialized key bytes, then window (end for sessions)."""
-        found = [f for agg in self.built.aggregators for f in agg.scan()]
+        """Rows in ksqlDB's store order: partition by partition (a table scan visits the partitions' stores
+        in turn), within one by serialized key bytes, then window (end for sessions)."""
         sort_key = self.built.spec.sort_key
         session = self.windowed is not None and self.windowed.type == "SESSION"
-        found.sort(key=lambda f: (sort_key(f[0][KEY]), (f[2] if session else f[1]) or 0, f[1] or 0))
-        agg = self.built.aggregators[0] if self.built.aggregators else None
-        if agg is not None:
+        for agg in self.built.aggregators:  # one per partition, in partition order
+            found = list(agg.scan())
+            found.sort(key=lambda f: (sort_key(f[0][KEY]), (f[2] if session else f[1]) or 0, f[1] or 0))
             yield from self._rows(agg, found)
 
 
@@ -158,11 +158,14 @@ class StoreMaterialization(Materialization):
         return [r for s in self.stores for r in s.lookup(key, ws_lo, ws_hi)]
 
     def scan(self) -> Iterator[Row]:
-        """Rows in ksqlDB's store order: serialized key bytes, then window."""
-        rows = [r for s in self.stores for r in s.scan()]
-        n, windowed, sk = self.stores[0].n_keys if self.stores else 0, self.windowed is not None, self.sort_key
-        rows.sort(key=lambda r: (sk(r[0][:n]), r[0][-2] if windowed else 0))
-        yield from rows
+        """Rows in ksqlDB's store order: partition by partition, within one by serialized key bytes, then
+        window."""
+        windowed, sk = self.windowed is not None, self.sort_key
+        for store in self.stores:  # one per partition, in partition order
+            n = store.n_keys
+            rows = list(store.scan())
+            rows.sort(key=lambda r: (sk(r[0][:n]), r[0][-2] if windowed else 0))
+            yield from rows
 
 
 class MaterializingProcessor:

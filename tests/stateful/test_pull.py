@@ -64,6 +64,10 @@ def test_scan_disabled_explains_why(h: Harness) -> None:
         h.pull("SELECT * FROM T WHERE K != 'a';")
     assert h.pull("SELECT * FROM T WHERE K = 'b';") == [("b", 2)]
     assert h.pull("SELECT * FROM T WHERE K < 'b';") == [("a", 4)]  # a range scan on a STRING key
+    with pytest.raises(KsqlStatementError, match="Like condition must be between strings"):
+        h.pull("SELECT * FROM T WHERE '12' LIKE '12';")  # key extraction needs `column LIKE 'pattern'`
+    h.sql("SET 'ksql.query.pull.table.scan.enabled'='true';")
+    assert len(h.pull("SELECT * FROM T WHERE '12' LIKE '12';")) == 3  # with scans, a constant filter
 
 
 def test_type_errors_are_pull_query_errors(h: Harness) -> None:
@@ -124,3 +128,24 @@ def test_multi_partition_table_pull(h: Harness) -> None:
     h.run()
     assert sorted(h.pull("SELECT * FROM T;")) == [("g0", 8), ("g1", 8), ("g2", 7), ("g3", 7)]
     assert h.pull("SELECT * FROM T WHERE G='g1';") == [("g1", 8)]
+
+
+def test_table_scan_visits_partitions_in_order(h: Harness) -> None:
+    """ksqlDB scans a table store by store: partition 0's rows (in key-bytes order) before partition 1's,
+    so LIMIT keeps the first partitions' rows, not the globally smallest keys."""
+    from ksqlpy.log.partitioner import murmur2
+
+    h.sql("CREATE STREAM S4 (K STRING KEY, V INT) WITH (kafka_topic='s4', value_format='JSON', partitions=4);")
+    h.sql("CREATE TABLE T4 AS SELECT K, SUM(V) AS SV FROM S4 GROUP BY K;")
+    h.sql("CREATE TABLE P4 AS SELECT K, SUM(V) AS SV FROM S4 WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY K;")
+    h.sql("CREATE TABLE F4 AS SELECT * FROM T4 WHERE SV > 0;")
+    keys = [f"k{i}" for i in range(12)]
+    for i, k in enumerate(keys):
+        h.send("s4", k, {"V": 1}, 1000 + i, partition=(murmur2(k.encode()) & 0x7FFFFFFF) % 4)
+    h.run()
+    store_order = sorted(keys, key=lambda k: ((murmur2(k.encode()) & 0x7FFFFFFF) % 4, k.encode()))
+    assert store_order != sorted(keys)  # the case tells the two orders apart
+    assert [r[0] for r in h.pull("SELECT * FROM T4;")] == store_order
+    assert [r[0] for r in h.pull("SELECT * FROM T4 LIMIT 5;")] == store_order[:5]
+    assert [r[0] for r in h.pull("SELECT * FROM P4 LIMIT 5;")] == store_order[:5]
+    assert [r[0] for r in h.pull("SELECT * FROM F4 LIMIT 5;")] == store_order[:5]
