@@ -137,7 +137,7 @@ def _query_response(ctx: ServerContext, run: Q.QueryRun, media: str) -> Response
                 yield line.encode() + b"\n"
 
         return StreamingBody(text(), "application/json", on_close=Q.closer(ctx, run))
-    writer = WRITERS[media](run.query_id, run.columns)
+    writer = WRITERS[media](run.query_id, run.columns, run.schema)
     if run.kind == Q.PULL_TABLE and len(run.rows) <= _WHOLE_BODY_ROWS:
         # a key lookup's few rows: one body with its length - one write, not a chunk per part
         return Response(b"".join(Q.pull_chunks(run, writer)), media_type=writer.media_type)

@@ -18,7 +18,7 @@ from ksqlpy.server.errors import MAX_PUSH_QUERIES_EXCEEDED, ServerError, bad_req
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
 from ksqlpy.server.streaming import Column, Writer, batches_of
-from ksqlpy.server.values import row_converter
+from ksqlpy.server.values import quote, row_converter
 
 PUSH, PULL_TABLE, PULL_STREAM, PRINT = "push", "pull_table", "pull_stream", "print"
 
@@ -33,6 +33,7 @@ class QueryRun:
     printer: Any = None  # PRINT: a TopicPrinter
     convert: Callable[[Any], list[Any]] = list
     limit: int | None = None  # pull queries: the LIMIT clause
+    schema: str | None = None  # the header's schema text, when it is not the columns' (see _source_schema)
 
 
 def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple[str, list[Column]]:
@@ -153,7 +154,25 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
 def _pull_run(ctx: ServerContext, source_name: str, data: dict[str, Any], limit: int | None) -> QueryRun:
     kind, cols = _pull_columns(ctx, source_name, list(data.get("columns") or []))
     return QueryRun(kind, f"query_{int(time.time() * 1000)}", cols, rows=list(data.get("rows") or []),
-                    convert=row_converter([t for _, t, _ in cols]), limit=limit)
+                    convert=row_converter([t for _, t, _ in cols]), limit=limit,
+                    schema=_source_schema(ctx, source_name, cols))
+
+
+def _source_schema(ctx: ServerContext, source_name: str, cols: list[Column]) -> str | None:
+    """``SELECT *`` on a SOURCE table with header columns answers with the source's own schema, which
+    ksqlDB prints keys first, then the header columns (with ``HEADER('k')``/``HEADERS``), then the values;
+    the rows keep the select order."""
+    source = ctx.engine.catalog.source(source_name)
+    if source is None or source.kind != "TABLE" or not source.is_source or not source.header_columns:
+        return None
+    names = [n for n, _, _ in cols]
+    if len(names) != len(source.columns) or set(names) != {c.name for c in source.columns}:
+        return None
+    def text(c: Any) -> str:
+        suffix = " KEY" if c.key else " HEADERS" if c.headers else f" HEADER('{c.header_key}')" if c.header_key else ""
+        return f"{quote(c.name)} {c.type}{suffix}"
+
+    return ", ".join(text(c) for c in source.key_columns + source.header_columns + source.value_columns)
 
 
 async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIterator[bytes]:

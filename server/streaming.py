@@ -71,9 +71,10 @@ class Writer:
 
     media_type = DELIMITED
 
-    def __init__(self, query_id: str, columns: list[Column]) -> None:
+    def __init__(self, query_id: str, columns: list[Column], schema: str | None = None) -> None:
         self.query_id = query_id
         self.columns = columns
+        self.schema = schema  # the header's schema text when it is not the columns' (see QueryRun.schema)
 
     def header(self) -> bytes: ...
     def row(self, values: list[Any], tombstone: bool = False) -> bytes: ...
@@ -86,7 +87,7 @@ class StreamedRowWriter(Writer):
     media_type = KSQL_V1_JSON
 
     def header(self) -> bytes:
-        schema = ", ".join(f"{quote(n)} {t}{' KEY' if key else ''}" for n, t, key in self.columns)
+        schema = self.schema or ", ".join(f"{quote(n)} {t}{' KEY' if key else ''}" for n, t, key in self.columns)
         return b"[" + dumps({"header": {"queryId": self.query_id, "schema": schema}})
 
     def row(self, values: list[Any], tombstone: bool = False) -> bytes:

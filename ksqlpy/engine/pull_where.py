@@ -140,6 +140,9 @@ def _has_columns(e: exp.Expression) -> bool:
 def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool) -> tuple[str, str, Any]:
     """('eq'|'in'|'range'|'window'|'other', column, payload)."""
     atom = _unparen(atom)
+    if isinstance(atom, exp.Like) and (_column(atom.this) is None or not _is_string_literal(atom.expression)):
+        # ksqlDB's key extraction only understands `column LIKE 'pattern'`
+        raise NeedsScan("Like condition must be between strings")
     if isinstance(atom, exp.In):
         col = _column(atom.this)
         if col in keys:
@@ -167,6 +170,11 @@ def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool) -> 
             return "window", lcol, (op, evaluate(right))
     _no_indirect_key(atom, keys)
     return "other", "", None
+
+
+def _is_string_literal(e: exp.Expression) -> bool:
+    e = _unparen(e)
+    return isinstance(e, exp.Literal) and e.is_string
 
 
 def _no_indirect_key(atom: exp.Expression, keys: dict[str, Column]) -> None:

@@ -62,6 +62,7 @@ SERVER_PROPERTIES = {
     "ksql.streams.cache.max.bytes.buffering": "0",  # as ksqlDB's REST tests: every aggregation update goes out
 }
 _SELECT = re.compile(r"^\s*(SELECT|PRINT)\b", re.IGNORECASE)
+HARNESS_PARTITIONS = 4
 _EMIT = re.compile(r"\bEMIT\s+(CHANGES|FINAL)\b", re.IGNORECASE)
 
 
@@ -344,7 +345,10 @@ class RestRunner:
             if m:
                 name = m.group(1).replace("''", "'")
                 if not self.log.topic_exists(name):
-                    self.log.create_topic(name, 1)
+                    # ksqlDB's REST harness creates a statement's topic before the CREATE runs, with its
+                    # default partition count (4, KsqlConstants' legacy sink default) on a real broker: pull
+                    # scans visit those partitions in order, and joins see their counts
+                    self.log.create_topic(name, HARNESS_PARTITIONS)
 
     # -- reset between cases
     def reset(self) -> None:

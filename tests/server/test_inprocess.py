@@ -102,3 +102,18 @@ def test_terminate_cluster(tmp_path: Any) -> None:
         log = c.app.state.ctx.engine.log  # type: ignore[attr-defined]
         assert not log.topic_exists("B") and log.topic_exists("a")
         assert not log.topic_exists("_confluent-ksql-default__command_topic")
+
+
+def test_pull_on_source_table_with_headers_prints_the_source_schema(app_client: TestClient) -> None:
+    """ksqlDB answers ``SELECT *`` on a SOURCE table with the source's schema: keys, header columns (with
+    their HEADER clause), values - while rows keep the select order (keys, values, headers)."""
+    r = app_client.post("/ksql", json={"ksql": "CREATE SOURCE TABLE HT (K INT PRIMARY KEY, TXT STRING, "
+                                               "H BYTES HEADER('abc')) WITH (kafka_topic='ht', partitions=1, "
+                                               "value_format='DELIMITED');"})
+    assert r.status_code == 200, r.text
+    body = app_client.post("/query", json={"ksql": "SELECT * FROM HT;"},
+                           headers={"Accept": "application/vnd.ksql.v1+json"}).json()
+    assert body[0]["header"]["schema"] == "`K` INTEGER KEY, `H` BYTES HEADER('abc'), `TXT` STRING"
+    body = app_client.post("/query", json={"ksql": "SELECT K, TXT FROM HT;"},
+                           headers={"Accept": "application/vnd.ksql.v1+json"}).json()
+    assert body[0]["header"]["schema"] == "`K` INTEGER KEY, `TXT` STRING"
