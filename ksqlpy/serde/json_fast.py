@@ -104,8 +104,8 @@ class FastRows:
                 rows = list(map(astuple, map(dec.decode, datas)))  # type: ignore[arg-type]
             except Exception:  # noqa: BLE001 - anything unusual: the generic reader decides
                 continue
-            if j:  # this spelling first from now on
-                decs.insert(0, decs.pop(j))
+            if j:  # this spelling first from now on (a new list: tasks of other threads share this reader)
+                self.decoders = [dec] + [d for d in decs if d is not dec]
             self.backoff = 1
             return rows
         self.skip = self.backoff
