@@ -95,8 +95,11 @@ class SourceReader:
         except Exception:  # noqa: BLE001 - a serde raised past its batch API: per-record path reports it
             return self._decode_records(batch, None, None)
         nk = self.n_keys
-        if (kerr or verr or self.windowed or self.header_cols or None in values
-                or (nk and (None in keys or (self.is_table and (None,) * nk in keys)))):
+        # ``all(rows)`` is ``None not in rows`` for non-empty tuples, without a rich comparison per row
+        # (~5 ns a row against ~30)
+        if (kerr or verr or self.windowed or self.header_cols
+                or (not all(values) if self.n_values else None in values)
+                or (nk and (not all(keys) or (self.is_table and (None,) * nk in keys)))):
             return self._decode_records(batch, keys, values, {i for i, _ in kerr}, {i for i, _ in verr})
         n = len(values)
         try:
@@ -106,7 +109,11 @@ class SourceReader:
             return self._decode_records(batch, keys, values, (), ())
         if self.ts_index is not None:
             tss = list(map(self.ts_get, rows))
-            if None in tss or min(tss) < 0:  # (BIGINT and TIMESTAMP columns read as int)
+            try:
+                bad = min(tss) < 0  # (BIGINT and TIMESTAMP columns read as int; a None raises TypeError)
+            except TypeError:
+                bad = True
+            if bad:
                 return self._decode_records(batch, keys, values, (), ())
         elif self.ts_extract is not None:
             return self._decode_records(batch, keys, values, (), ())
