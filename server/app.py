@@ -137,7 +137,13 @@ def _query_response(ctx: ServerContext, run: Q.QueryRun, media: str) -> Response
                 yield line.encode() + b"\n"
 
         return StreamingBody(text(), "application/json", on_close=Q.closer(ctx, run))
-    writer = WRITERS[media](run.query_id, run.columns, run.schema)
+    if media == PROTOBUF:
+        from ksqlpy.server.protobuf_rows import ProtobufRowWriter
+
+        writer: Any = ProtobufRowWriter(run.query_id, run.columns, run.schema)
+        run.convert = list  # the writer encodes the engine's values itself
+    else:
+        writer = WRITERS[media](run.query_id, run.columns, run.schema)
     if run.kind == Q.PULL_TABLE and len(run.rows) <= _WHOLE_BODY_ROWS:
         # a key lookup's few rows: one body with its length - one write, not a chunk per part
         return Response(b"".join(Q.pull_chunks(run, writer)), media_type=writer.media_type)
@@ -234,7 +240,7 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         req = parse_body(await request.body(), KsqlRequest)
         if req.commandSequenceNumber is not None:
             await in_thread(ctx.wait_for_command, req.commandSequenceNumber)
-        media = choose(request.headers.get("accept"), [KSQL_V1_JSON, JSON, DELIMITED], DELIMITED)
+        media = choose(request.headers.get("accept"), [KSQL_V1_JSON, JSON, DELIMITED, PROTOBUF], DELIMITED)
         if media is None:
             return PlainTextResponse("Not Acceptable", status_code=406)
         if media == JSON:
@@ -247,8 +253,8 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
     async def query_stream(request: Request) -> Response:
         args = parse_body(await request.body(), QueryStreamArgs)
         media = choose(request.headers.get("accept"), [DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF], DELIMITED)
-        if media is None or media == PROTOBUF:
-            return PlainTextResponse("Not Acceptable: protobuf rows are not supported", status_code=406)
+        if media is None:
+            return PlainTextResponse("Not Acceptable", status_code=406)
         run = Q.prepared_run(ctx, args.sql, args.properties, args.sessionVariables) or await Q.start(
             ctx, lambda: Q.start_query(ctx, args.sql, args.properties, args.sessionVariables))
         if run.kind == Q.PRINT and media != DELIMITED:

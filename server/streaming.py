@@ -86,9 +86,12 @@ class Writer:
 class StreamedRowWriter(Writer):
     media_type = KSQL_V1_JSON
 
-    def header(self) -> bytes:
+    def header_fields(self) -> dict[str, Any]:
         schema = self.schema or ", ".join(f"{quote(n)} {t}{' KEY' if key else ''}" for n, t, key in self.columns)
-        return b"[" + dumps({"header": {"queryId": self.query_id, "schema": schema}})
+        return {"queryId": self.query_id, "schema": schema}
+
+    def header(self) -> bytes:
+        return b"[" + dumps({"header": self.header_fields()})
 
     def row(self, values: list[Any], tombstone: bool = False) -> bytes:
         body: dict[str, Any] = {"columns": values}

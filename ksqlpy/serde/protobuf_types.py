@@ -298,9 +298,10 @@ def decimal_message(v: Any, t: T.SqlType, f: ProtoField | None) -> dict[str, Any
 
 # --------------------------------------------------------------------------- columns -> .proto text
 class _Writer:
-    def __init__(self) -> None:
+    def __init__(self, map_entries: bool = False) -> None:
         self.counter = 1
         self.imports: set[str] = set()
+        self.map_entries = map_entries
 
     def message(self, name: str, fields: list[tuple[str, T.SqlType]], indent: str) -> list[str]:
         lines = [f"{indent}message {name} {{"]
@@ -327,6 +328,11 @@ class _Writer:
             key, _, _ = self.kind(t.key, indent)
             if key not in ("string", "int32", "int64", "bool"):
                 raise SerdeError(f"PROTOBUF cannot represent {t}: map keys must be integers, booleans or strings")
+            if self.map_entries:  # Connect's own form: a nested entry message, repeated
+                self.counter += 1
+                entry = f"ConnectDefault{self.counter}Entry"
+                return f"repeated {entry} {name} = {num};", self.message(entry, [("key", t.key), ("value", t.value)],
+                                                                          indent)
             kind, nested, opts = self.kind(t.value, indent)
             return f"map<{key}, {kind}> {name} = {num}{opts};", nested
         kind, nested, opts = self.kind(t, indent)
@@ -359,10 +365,13 @@ class _Writer:
         raise SerdeError(f"PROTOBUF cannot represent type {t}")
 
 
-def schema_text(columns: list[tuple[str, T.SqlType]], full_name: str | None = None) -> str:
-    """The ``.proto`` ksqlDB registers for a message of ``columns``."""
+def schema_text(columns: list[tuple[str, T.SqlType]], full_name: str | None = None, *,
+                map_entries: bool = False) -> str:
+    """The ``.proto`` ksqlDB registers for a message of ``columns``; ``map_entries``: MAPs as repeated
+    ``ConnectDefault<n>Entry`` {key = 1; value = 2} messages, as ProtobufData prints them (the protobuf
+    query responses' ``protoSchema``) - the same wire format as ``map<K, V>``."""
     package, _, name = (full_name or DEFAULT_NAME).rpartition(".")
-    w = _Writer()
+    w = _Writer(map_entries)
     body = w.message(name, list(columns), "")
     head = ['syntax = "proto3";']
     if package:

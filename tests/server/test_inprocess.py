@@ -117,3 +117,30 @@ def test_pull_on_source_table_with_headers_prints_the_source_schema(app_client: 
     body = app_client.post("/query", json={"ksql": "SELECT K, TXT FROM HT;"},
                            headers={"Accept": "application/vnd.ksql.v1+json"}).json()
     assert body[0]["header"]["schema"] == "`K` INTEGER KEY, `TXT` STRING"
+
+
+def test_protobuf_query_responses(app_client: TestClient) -> None:
+    """``application/vnd.ksql.v1+protobuf``: the header adds the row message's .proto (maps as Connect's
+    entry messages), each row is the base64 of one message of it."""
+    import base64
+
+    from ksqlpy.serde.protobuf_schema import parse_proto
+    from ksqlpy.serde.protobuf_wire import decode
+
+    app_client.post("/ksql", json={"ksql": "CREATE STREAM PB (ID INT KEY, N STRING, M MAP<STRING, INT>) WITH "
+                                           "(kafka_topic='pb', partitions=1, value_format='JSON'); "
+                                           "INSERT INTO PB (ID, N, M) VALUES (7, 'x', MAP('a' := 1));"})
+    r = app_client.post("/query", json={"ksql": "SELECT * FROM PB;"},
+                        headers={"Accept": "application/vnd.ksql.v1+protobuf"})
+    assert r.status_code == 200 and r.headers["content-type"].startswith("application/vnd.ksql.v1+protobuf")
+    body = json.loads(r.text)
+    header = body[0]["header"]
+    assert header["schema"] == "`ID` INTEGER, `N` STRING, `M` MAP<STRING, INTEGER>"
+    assert header["protoSchema"] == (
+        'syntax = "proto3";\n\nmessage ConnectDefault1 {\n  int32 ID = 1;\n  string N = 2;\n'
+        "  repeated ConnectDefault2Entry M = 3;\n\n  message ConnectDefault2Entry {\n    string key = 1;\n"
+        "    int32 value = 2;\n  }\n}\n")
+    file = parse_proto(header["protoSchema"])
+    row = decode(file, file.messages[0], base64.b64decode(body[1]["row"]["protobufBytes"]))
+    assert row == {"ID": 7, "N": "x", "M": [{"key": "a", "value": 1}]}
+    assert body[-1] == {"finalMessage": "Query Completed"}
