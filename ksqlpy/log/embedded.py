@@ -279,8 +279,10 @@ class EmbeddedTransaction(LogTransaction):
             return
         if partition is not None and not 0 <= partition < t.partitions:
             raise UnknownTopicError(f"topic {t.name!r} has no partition {partition} (it has {t.partitions})")
-        if (headers is None and timestamps is not None and None not in keys and None not in values
-                and None not in timestamps):
+        # (``all(x) or None not in x``: the same test, but a truthiness check per record instead of a rich
+        # comparison with None, ~5 ns against ~40-55 ns a record and column)
+        if (headers is None and timestamps is not None and (all(keys) or None not in keys)
+                and (all(values) or None not in values) and (all(timestamps) or None not in timestamps)):
             self._produce_plain(t, partition, keys, values, timestamps)
             return
         now = int(_time() * 1000)
@@ -337,7 +339,7 @@ class EmbeddedTransaction(LogTransaction):
         else:
             get = _HASHES.get
             ps = [get(k) for k in keys]
-            if None in ps:
+            if not all(ps) and None in ps:  # (as above: a hash of 0 only costs the exact test)
                 # hash each missing key once (a batch repeats keys: windowed aggregate updates)
                 miss = dict.fromkeys(k for k, h in zip(keys, ps, strict=False) if h is None)
                 for k in miss:

@@ -402,3 +402,25 @@ def test_fetch_reads_headers_null_keys_and_values_at_any_offset(log: EmbeddedLog
     for start, n in ((3, 10), (4090, 20), (4999, 5)):
         b = log.fetch("h", 0, start, n)
         assert list(zip(b.offsets, b.keys, b.values, b.timestamps, b.headers, strict=True)) == expect[start:start + n]
+
+
+def test_produce_batch_with_empty_null_and_zero_fields(log: EmbeddedLog) -> None:
+    """The columnar fast path is taken only when no key, value or timestamp is None; empty bytes and a
+    timestamp of 0 are ordinary values either way."""
+    log.create_topic("z", 1)
+    cases = [
+        ([b"a", b"", b"c"], [b"1", b"2", b""], [5, 0, 7]),  # falsy but not None: fast path
+        ([b"a", None, b"c"], [b"1", b"2", b"3"], [5, 6, 7]),  # a null key
+        ([b"a", b"b", b"c"], [None, b"2", b"3"], [1, 2, 3]),  # a tombstone
+        ([b"a", b"b", b"c"], [b"1", b"2", b"3"], [1, None, 3]),  # a missing timestamp: the log's clock
+    ]
+    expect = []
+    for keys, values, tss in cases:
+        with log.transaction() as tx:
+            tx.produce_batch("z", 0, keys, values, tss)
+        expect += list(zip(keys, values, tss, strict=True))
+    got = log.fetch("z", 0, 0, 100)
+    assert list(zip(got.keys, got.values, strict=True)) == [(k, v) for k, v, _ in expect]
+    assert [t for t, (_, _, e) in zip(got.timestamps, expect, strict=True) if e is not None] == [
+        e for _, _, e in expect if e is not None]
+    assert all(t > 1_000_000 for t, (_, _, e) in zip(got.timestamps, expect, strict=True) if e is None)
