@@ -138,13 +138,16 @@ def check_schema_properties(source: Any) -> None:
 
 
 def serde_options(source: Any, is_key: bool) -> dict[str, Any]:
-    """The schema id and full schema name a source's key or value serde writes with."""
+    """The schema id, full schema name and protobuf nullable representation a source's key or value serde
+    writes with."""
     props = source.properties or {}
     which = "KEY" if is_key else "VALUE"
     sid = props.get(f"{which}_SCHEMA_ID")
     name = props.get(f"{which}_SCHEMA_FULL_NAME") or props.get(f"{which}_AVRO_SCHEMA_FULL_NAME")
+    nullable = props.get(f"{which}_PROTOBUF_NULLABLE_REPRESENTATION")
     return {"schema_id": int(sid) if sid is not None else None,
-            "full_name": str(name).strip() if name is not None else None}
+            "full_name": str(name).strip() if name is not None else None,
+            "nullable": str(nullable).strip().upper() if nullable is not None else None}
 
 
 def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:

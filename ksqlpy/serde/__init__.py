@@ -43,7 +43,7 @@ __all__ = [
 
 
 def _sr_serde(name: str, columns: Columns, *, wrap: bool, is_key: bool, registry: Any, topic: str | None,
-              schema_id: int | None, full_name: str | None) -> ValueSerde:
+              schema_id: int | None, full_name: str | None, nullable: str | None = None) -> ValueSerde:
     """An AVRO, JSON_SR or PROTOBUF serde over ``registry`` for ``topic``'s key or value subject."""
     from ksqlpy.schema_registry import subject
 
@@ -58,7 +58,8 @@ def _sr_serde(name: str, columns: Columns, *, wrap: bool, is_key: bool, registry
     if name == "PROTOBUF":  # protobuf has no bare values: keys and values are always messages
         from ksqlpy.serde.protobuf_format import ProtobufSerde
 
-        return ProtobufSerde(columns, registry=registry, subject=subj, schema_id=schema_id, full_name=full_name)
+        return ProtobufSerde(columns, registry=registry, subject=subj, schema_id=schema_id, full_name=full_name,
+                             nullable=nullable)
     from ksqlpy.serde.json_sr import JsonSrSerde
 
     return JsonSrSerde(columns, wrap=wrap, registry=registry, subject=subj, schema_id=schema_id)
@@ -77,7 +78,8 @@ def _local_registry() -> Any:
 
 def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = None,
                 delimiter: str | None = None, registry: Any = None, topic: str | None = None,
-                schema_id: int | None = None, full_name: str | None = None) -> ValueSerde:
+                schema_id: int | None = None, full_name: str | None = None,
+                nullable: str | None = None) -> ValueSerde:
     """The value serde of ``fmt`` for ``columns``.
 
     ``wrap_single_value`` None means the format's default (JSON wraps); it only matters for JSON
@@ -97,13 +99,14 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
     if name in ("AVRO", "JSON_SR", "PROTOBUF"):
         wrap = True if wrap_single_value is None or len(columns) != 1 else wrap_single_value
         return _sr_serde(name, columns, wrap=wrap, is_key=False, registry=registry, topic=topic,
-                         schema_id=schema_id, full_name=full_name)
+                         schema_id=schema_id, full_name=full_name, nullable=nullable)
     return NoneSerde(columns)
 
 
 def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, window: str | None = None,
               window_size_ms: int | None = None, registry: Any = None, topic: str | None = None,
-              schema_id: int | None = None, full_name: str | None = None) -> KeySerde:
+              schema_id: int | None = None, full_name: str | None = None,
+              nullable: str | None = None) -> KeySerde:
     """The key serde of ``fmt`` for the key ``columns``; windowed if ``window`` is given.
 
     ``window``: TUMBLING, HOPPING or SESSION; time windows need ``window_size_ms`` to compute ends.
@@ -124,7 +127,7 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
         inner = ProtobufNoSrSerde(columns)
     elif name in ("AVRO", "JSON_SR", "PROTOBUF"):
         inner = _sr_serde(name, columns, wrap=len(columns) != 1, is_key=True, registry=registry, topic=topic,
-                          schema_id=schema_id, full_name=full_name)
+                          schema_id=schema_id, full_name=full_name, nullable=nullable)
     else:
         inner = NoneSerde(columns)
     ks: KeySerde = ValueKeySerde(columns, inner)

@@ -47,8 +47,9 @@ class ProtobufSerde(ValueSerde):
     format = "PROTOBUF"
 
     def __init__(self, columns: Columns, *, registry: Any, subject: str, schema_id: int | None = None,
-                 full_name: str | None = None) -> None:
+                 full_name: str | None = None, nullable: str | None = None) -> None:
         super().__init__(columns)
+        self.nullable = nullable  # *_PROTOBUF_NULLABLE_REPRESENTATION of a generated schema
         self.registry = registry
         self.subject = subject
         self.schema_id = schema_id
@@ -86,7 +87,7 @@ class ProtobufSerde(ValueSerde):
                 except ProtoSchemaError as e:
                     raise SerdeError(str(e)) from None
             else:
-                text = schema_text(self.columns, self.full_name)
+                text = schema_text(self.columns, self.full_name, nullable=self.nullable)
                 sid = self.registry.register(self.subject, text, "PROTOBUF")
                 file = self._files[sid] = parse_proto(text)
                 msg = file.messages[0]

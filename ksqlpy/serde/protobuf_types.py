@@ -297,11 +297,15 @@ def decimal_message(v: Any, t: T.SqlType, f: ProtoField | None) -> dict[str, Any
 
 
 # --------------------------------------------------------------------------- columns -> .proto text
+_NULLABLE_WRAPPERS = {"BOOLEAN": "Bool", "INTEGER": "Int32", "BIGINT": "Int64", "DOUBLE": "Double",
+                      "STRING": "String", "BYTES": "Bytes"}
+
 class _Writer:
-    def __init__(self, map_entries: bool = False) -> None:
+    def __init__(self, map_entries: bool = False, nullable: str | None = None) -> None:
         self.counter = 1
         self.imports: set[str] = set()
         self.map_entries = map_entries
+        self.nullable = nullable
 
     def message(self, name: str, fields: list[tuple[str, T.SqlType]], indent: str) -> list[str]:
         lines = [f"{indent}message {name} {{"]
@@ -336,6 +340,11 @@ class _Writer:
             kind, nested, opts = self.kind(t.value, indent)
             return f"map<{key}, {kind}> {name} = {num}{opts};", nested
         kind, nested, opts = self.kind(t, indent)
+        if t.name in _NULLABLE_WRAPPERS and self.nullable == "WRAPPER":
+            self.imports.add("google/protobuf/wrappers.proto")
+            return f"google.protobuf.{_NULLABLE_WRAPPERS[t.name]}Value {name} = {num};", nested
+        if t.name in _NULLABLE_WRAPPERS and self.nullable == "OPTIONAL":
+            return f"optional {kind} {name} = {num}{opts};", nested
         return f"{kind} {name} = {num}{opts};", nested
 
     def kind(self, t: T.SqlType, indent: str) -> tuple[str, list[str], str]:
@@ -366,12 +375,16 @@ class _Writer:
 
 
 def schema_text(columns: list[tuple[str, T.SqlType]], full_name: str | None = None, *,
-                map_entries: bool = False) -> str:
+                map_entries: bool = False, nullable: str | None = None) -> str:
     """The ``.proto`` ksqlDB registers for a message of ``columns``; ``map_entries``: MAPs as repeated
     ``ConnectDefault<n>Entry`` {key = 1; value = 2} messages, as ProtobufData prints them (the protobuf
-    query responses' ``protoSchema``) - the same wire format as ``map<K, V>``."""
+    query responses' ``protoSchema``) - the same wire format as ``map<K, V>``.
+
+    ``nullable`` is ``*_PROTOBUF_NULLABLE_REPRESENTATION``: ``WRAPPER`` writes primitive fields (of the row
+    and of its STRUCTs) as ``google.protobuf.*Value`` wrappers, ``OPTIONAL`` as proto3 ``optional`` fields,
+    so a NULL is absent rather than the type's default; None keeps plain proto3 fields."""
     package, _, name = (full_name or DEFAULT_NAME).rpartition(".")
-    w = _Writer(map_entries)
+    w = _Writer(map_entries, nullable)
     body = w.message(name, list(columns), "")
     head = ['syntax = "proto3";']
     if package:

@@ -282,8 +282,10 @@ def _proto_to_spec(file: Any, kind: str, v: Any) -> Any:
     if kind == pt.DECIMAL:
         raw = v.get("value", b"")
         return Decimal(int.from_bytes(raw, "big", signed=True) if raw else 0).scaleb(-int(v.get("scale", 0)))
-    if kind in pt.WRAPPERS:
-        return _proto_to_spec(file, pt.WRAPPERS[kind], v.get("value"))
+    if kind in pt.WRAPPERS:  # a present wrapper without its value field holds the wrapped type's default
+        from ksqlpy.serde.protobuf_wire import default
+
+        return _proto_to_spec(file, pt.WRAPPERS[kind], v.get("value", default(file, pt.WRAPPERS[kind])))
     if kind == "bytes":
         return base64.b64encode(v).decode()
     if kind == "float":
@@ -307,7 +309,9 @@ def _message_spec(file: Any, msg: Any, values: dict[str, Any]) -> dict[str, Any]
         elif f.is_repeated:
             out[f.name] = [_proto_to_spec(file, f.type, x) for x in v or ()]
         elif v is None:
-            if f.oneof is None and f.label != "optional":
+            if f.label == "optional":  # an absent proto3 optional field is NULL
+                out[f.name] = None
+            elif f.oneof is None:
                 d = default(file, f.type)
                 out[f.name] = base64.b64encode(d).decode() if isinstance(d, bytes) else d
         else:

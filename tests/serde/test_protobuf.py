@@ -239,3 +239,21 @@ def test_a_schema_with_references_reads_writes_and_infers(tmp_path) -> None:
         s = value_serde("PROTOBUF", cols, registry=reg, topic="ev", schema_id=sid)
         data = s.serialize(({"TS": 99},))
         assert data == frame(sid, [0], b"\x0a\x02\x08\x63") and s.deserialize(data) == ({"TS": 99},)
+
+
+@pytest.mark.parametrize("nullable", ["WRAPPER", "OPTIONAL"])
+def test_nullable_representation_keeps_null_apart_from_default(nullable: str) -> None:
+    """``*_PROTOBUF_NULLABLE_REPRESENTATION``: primitives become wrappers / proto3 ``optional`` fields in the
+    generated schema, so NULL (absent) and 0 / "" (present) both survive a round trip."""
+    reg = EmbeddedSchemaRegistry()
+    cols = [("A", T.INTEGER), ("S", T.STRING), ("T", T.Struct((("X", T.BIGINT),)))]
+    s = value_serde("PROTOBUF", cols, registry=reg, topic=f"n{nullable}", nullable=nullable)
+    assert s.deserialize(s.serialize((None, "", {"X": None}))) == (None, "", {"X": None})
+    assert s.deserialize(s.serialize((0, None, {"X": 0}))) == (0, None, {"X": 0})
+    text = reg.latest(f"n{nullable}-value").schema
+    if nullable == "WRAPPER":
+        assert 'import "google/protobuf/wrappers.proto";' in text and "google.protobuf.Int64Value X = 1;" in text
+    else:
+        assert "optional int32 A = 1;" in text and "optional int64 X = 1;" in text
+    plain = value_serde("PROTOBUF", cols, registry=reg, topic="plain")
+    assert plain.deserialize(plain.serialize((None, None, {"X": None}))) == (0, "", {"X": 0})
