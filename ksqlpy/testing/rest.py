@@ -46,6 +46,7 @@ from ksqlpy.testing.executor import (
 )
 from ksqlpy.testing.model import Case
 from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult, normalize
+from ksqlpy.testing.rest_outputs import check_outputs
 from ksqlpy.testing.rest_protobuf import compare_proto_query, element_of
 from ksqlpy.testing.specserde import UnsupportedFeature, codec, encode_windowed
 from ksqlpy.testing.support import static_skip_reason
@@ -79,8 +80,6 @@ def rest_skip_reason(case: Case) -> str | None:
     reason = static_skip_reason(replace(case, rest=False))
     if reason:
         return reason
-    if case.outputs:
-        return "REST runner does not check topic outputs"
     return None
 
 
@@ -279,6 +278,15 @@ class RestRunner:
                 out.setdefault(desc["topic"], desc)
         return out
 
+    def schemas(self) -> Any:
+        """The registry the server registers in: the runner's, else the embedded one on the server's log."""
+        if self.registry is not None:
+            return self.registry
+        from ksqlpy.schema_registry import EmbeddedSchemaRegistry
+
+        # the server's embedded registry lives on its log: read the schemas its statements registered
+        return EmbeddedSchemaRegistry(self.log)
+
     def produce_inputs(self, case: Case) -> None:
         from ksqlpy.log.base import ProducerRecord
 
@@ -291,12 +299,8 @@ class RestRunner:
                 raise Done(SKIPPED, f"no source over input topic {topic}")
             keys = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") == "KEY"]
             values = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") is None]
-            registry = self.registry
-            if registry is None and {desc["keyFormat"], desc["valueFormat"]} & {"AVRO", "JSON_SR", "PROTOBUF"}:
-                from ksqlpy.schema_registry import EmbeddedSchemaRegistry
-
-                # the server's embedded registry lives on its log: read the schemas its statements registered
-                registry = EmbeddedSchemaRegistry(self.log)
+            registry = self.schemas() if {desc["keyFormat"], desc["valueFormat"]} & {
+                "AVRO", "JSON_SR", "PROTOBUF"} else self.registry
             kc = codec(desc["keyFormat"], keys, registry=registry, topic=topic, is_key=True)
             vc = codec(desc["valueFormat"], values, registry=registry, topic=topic)
             records = []
@@ -444,6 +448,11 @@ class RestRunner:
                 schemas: dict[str, Any] = {}
                 actual.append({"queryProto": [element_of(e, schemas) for e in body], "schemas": schemas})
         self.compare(expected, actual, pulls)
+        if case.outputs:
+            self.wait_processed()
+            check_outputs(self.log, self.schemas(), case, self.sources(),
+                          lambda fields, kind: [_Col(f["name"], sql_type(f["schema"])) for f in fields
+                                                if f.get("type") == kind])
 
     def judge_error(self, case: Case, status: int, body: Any, what: str) -> None:
         message = body.get("message", "") if isinstance(body, dict) else str(body)

@@ -72,3 +72,35 @@ def test_schema_registry_cases_on_one_topic_in_a_row() -> None:
     cases = [c for raw in raws for c in expand_case(raw, "mine.json", rest=True)]
     results = run_rest(cases, timeout_s=60)
     assert [r.status for r in results] == ["passed"] * 3, [r.reason for r in results]
+
+
+def test_outputs_and_protobuf_responses_are_checked() -> None:
+    """A REST case's topic ``outputs`` are read back from the server's log, and ``testPullWithProtoFormat``
+    asks the pull query again as protobuf; a wrong expectation in either fails the case."""
+    from ksqlpy.testing.expansion import expand_case
+    from ksqlpy.testing.rest import run_rest
+
+    def case(name: str, out_value: int, proto_row: str) -> dict:
+        return {
+            "name": name, "testPullWithProtoFormat": True,
+            "statements": ["CREATE TABLE T (ID INT PRIMARY KEY, V INT, M MAP<STRING, INT>) WITH (kafka_topic='t', "
+                           "value_format='JSON', partitions=1);",
+                           "CREATE TABLE Q AS SELECT ID, V * 10 AS W, M FROM T;", "SELECT * FROM Q;"],
+            "inputs": [{"topic": "t", "key": 1, "value": {"V": 4, "M": {"a": 1, "b": 0}}}],
+            "outputs": [{"topic": "Q", "key": 1, "value": {"W": out_value, "M": {"a": 1, "b": 0}}}],
+            "responses": [{"admin": {"@type": "currentStatus"}}, {"admin": {"@type": "currentStatus"}},
+                          {"query": [{"header": {"schema": "`ID` INTEGER KEY, `W` INTEGER, `M` MAP<STRING, INTEGER>"}},
+                                     {"row": {"columns": [1, 40, {"a": 1, "b": 0}]}}]},
+                          {"queryProto": [{"header": {"protoSchema": (
+                              'syntax = "proto3";\n\nmessage ConnectDefault1 {\n  int32 ID = 1;\n  int32 W = 2;\n'
+                              '  repeated ConnectDefault2Entry M = 3;\n\n  message ConnectDefault2Entry {\n'
+                              '    string key = 1;\n    int32 value = 2;\n  }\n}\n')}},
+                                          {"row": proto_row}]}],
+        }
+
+    good = 'ID: 1\nW: 40\nM {\n  key: "b"\n}\nM {\n  key: "a"\n  value: 1\n}\n'  # map entries in any order
+    raws = [case("good", 40, good), case("bad output", 41, good), case("bad proto row", 40, good.replace("40", "41"))]
+    cases = [c for raw in raws for c in expand_case(raw, "mine.json", rest=True)]
+    results = run_rest(cases, timeout_s=60)
+    assert [r.status for r in results] == ["passed", "failed", "failed"], [r.reason for r in results]
+    assert "W: expected 41, got 40" in results[1].reason and "no row matches" in results[2].reason

@@ -1,0 +1,62 @@
+"""REST cases with topic ``outputs``: the sink topics the server wrote, read back from its log.
+
+ksqlDB's REST harness checks a case's ``outputs`` like the statement-level harness does: every record of
+each named topic, decoded with the topic's formats (the source the server describes over it), compared
+per partition with the expected records (``compare.topic_diff``). Here the runner reads the server's log
+directly (the same log it produces inputs into) once the queries caught up.
+"""
+
+from __future__ import annotations
+
+import itertools
+from dataclasses import replace
+from typing import Any
+
+from ksqlpy.testing.coerce import resolve_row
+from ksqlpy.testing.compare import ActualRecord, Mismatch, topic_diff
+from ksqlpy.testing.specserde import codec, decode_windowed, window_kind
+
+
+def check_outputs(log: Any, registry: Any, case: Any, sources: dict[str, dict[str, Any]], columns: Any) -> None:
+    """Raise ``Done(FAILED)`` at the first topic whose records differ from the case's outputs.
+
+    ``sources``: topic -> the server's source description; ``columns(fields, kind)`` turns its ``fields``
+    into the key (``"KEY"``) or value (None) columns."""
+    from ksqlpy.testing.report import FAILED
+    from ksqlpy.testing.rest import Done
+
+    for topic, group in itertools.groupby(sorted(case.outputs, key=lambda r: r.topic), key=lambda r: r.topic):
+        expected = list(group)
+        info = log.describe_topic(topic)
+        if info is None:
+            raise Done(FAILED, f"{topic}: expected {len(expected)} records, but the topic does not exist",
+                       "output mismatch: sink topic missing")
+        desc = sources.get(topic)
+        if desc is None:
+            raise Done(FAILED, f"{topic}: no source describes the topic", "output mismatch: no source")
+        keys, values = columns(desc["fields"], "KEY"), columns(desc["fields"], None)
+        kc = codec(desc["keyFormat"], keys, registry=registry, topic=topic, is_key=True)
+        vc = codec(desc["valueFormat"], values, registry=registry, topic=topic)
+        window = (desc.get("windowType") or "").upper() or None
+        kind = window_kind(window) if window else "time"
+        partitions: list[list[ActualRecord]] = []
+        for p in range(info.partitions):
+            records: list[ActualRecord] = []
+            offset, end = log.start_offset(topic, p), log.end_offset(topic, p)
+            while offset < end:
+                batch = log.fetch(topic, p, offset, 10000)
+                if not len(batch):
+                    break
+                for i in range(len(batch)):
+                    kb, win = batch.keys[i], None
+                    if window:
+                        kb, win = decode_windowed(kb, kind, None)
+                    records.append(ActualRecord(partition=p, offset=batch.offsets[i], key=kc.decode(kb),
+                                                value=vc.decode(batch.values[i]), timestamp=batch.timestamps[i],
+                                                window=win, headers=batch.headers[i]))
+                offset = batch.next_offset
+            partitions.append(records)
+        expected = [replace(r, key=resolve_row(r.key, keys), value=resolve_row(r.value, values)) for r in expected]
+        m: Mismatch | None = topic_diff(topic, expected, partitions, window is not None)
+        if m:
+            raise Done(FAILED, m.message, f"output mismatch: {m.field}")
