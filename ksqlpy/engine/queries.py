@@ -105,6 +105,11 @@ def _sink_timestamp(sink: Source) -> dict[str, Any]:
     return {"timestamp_from": where, "timestamp_parser": parser}
 
 
+def _topic_partitions(engine: Engine, topic: str) -> int:
+    info = engine.log.describe_topic(topic)
+    return info.partitions if info is not None else 1
+
+
 def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: str, sql: str) -> PersistentQuery:
     source = plan.source
     group = f"_confluent-ksql-{engine.prop('ksql.service.id')}{engine.prop('ksql.persistent.prefix')}{query_id}"
@@ -112,7 +117,7 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
     key_in, value_in = engine.key_serde(source), engine.value_serde(source)
     writer = SinkWriter(sink.topic, engine.key_serde(sink), engine.value_serde(sink), engine.plog, query_id,
                         windowed=sink.windowed is not None, keyless=not sink.key_columns,
-                        **_sink_timestamp(sink))
+                        partitions=_topic_partitions(engine, sink.topic), **_sink_timestamp(sink))
     start_at = str(engine.prop("auto.offset.reset", "latest")).lower()
     if plan.join is not None:
         from ksqlpy.runtime.join_query import build_join

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from ksqlpy.log.base import LogTransaction, ProducerRecord
+from ksqlpy.log.partitioner import key_hash
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.serde.base import SinkSchemaError
 
@@ -18,7 +19,8 @@ class SinkWriter:
 
     def __init__(self, topic: str, key_serde: Any, value_serde: Any, plog: ProcessingLog, query_id: str,
                  *, windowed: bool = False, keyless: bool = False,
-                 timestamp_from: tuple[int, int] | None = None, timestamp_parser: Any = None) -> None:
+                 timestamp_from: tuple[int, int] | None = None, timestamp_parser: Any = None,
+                 partitions: int = 1) -> None:
         self.topic = topic
         self.key_serde = key_serde
         self.value_serde = value_serde
@@ -29,6 +31,10 @@ class SinkWriter:
         # TIMESTAMP='col' on the sink: (0 = key group | 1 = value group, index) supplies each record's time
         self.ts_index = timestamp_from
         self.ts_parse = timestamp_parser
+        # A windowed record goes to the partition of its base key, as Kafka Streams' WindowedStreamPartitioner
+        # places it (all windows of a key together), not by the hash of the windowed key bytes.
+        self.by_base_key = windowed and not keyless and partitions > 1
+        self.partitions = partitions
 
     def _timestamp(self, key: Any, value: tuple) -> int:
         group, i = self.ts_index  # type: ignore[misc]
@@ -48,12 +54,30 @@ class SinkWriter:
                 f"Exception caught in process. topic={self.topic}: Unable to serialize record "
                 f"({target}): Error serializing message to topic: {self.topic}. {e}") from e
 
+    def _partition_of(self, base: bytes | None) -> int:
+        return key_hash(base or b"") % self.partitions
+
+    def _produce_by_base_key(self, tx: LogTransaction, bases: list[bytes | None], kbs: list[bytes | None],
+                             vbs: list[bytes | None], tss: Any, hdrs: Any) -> None:
+        """One columnar produce per partition, records of a partition in their order."""
+        buckets: dict[int, list[int]] = {}
+        memo: dict[bytes | None, int] = {}
+        for i, base in enumerate(bases):
+            p = memo.get(base)
+            if p is None:
+                p = memo[base] = self._partition_of(base)
+            buckets.setdefault(p, []).append(i)
+        for p, idx in buckets.items():
+            tx.produce_batch(self.topic, p, [kbs[i] for i in idx], [vbs[i] for i in idx], [tss[i] for i in idx],
+                             None if hdrs is None else [hdrs[i] for i in idx])
+
     def encode(self, rows: list[tuple]) -> list[ProducerRecord]:
         out: list[ProducerRecord] = []
         ks, vs, topic = self.key_serde, self.value_serde, self.topic
         for row in rows:
             key, value, ts = row[0], row[1], row[2]
             headers = row[3] if len(row) > 3 else None
+            partition = None
             if self.ts_index is not None and value is not None:
                 try:
                     ts = self._timestamp(key, value)
@@ -65,6 +89,8 @@ class SinkWriter:
                     kb = None
                 elif self.windowed:
                     kb = ks.serialize(key[0], key[1], key[2])
+                    if self.by_base_key:
+                        partition = self._partition_of(ks.inner.serialize(key[0]))
                 else:
                     kb = ks.serialize(key)
             except Exception as e:  # noqa: BLE001 - a bad record is skipped, unless the schema rules it out
@@ -75,7 +101,7 @@ class SinkWriter:
             except Exception as e:  # noqa: BLE001
                 self._serialization_failed("value", e)
                 continue
-            out.append(ProducerRecord(topic, kb, vb, ts, headers or None))
+            out.append(ProducerRecord(topic, kb, vb, ts, headers or None, partition))
         return out
 
     def write(self, tx: LogTransaction, rows: list[tuple]) -> int:
@@ -88,14 +114,23 @@ class SinkWriter:
         if self.ts_index is None:
             try:
                 cols = list(zip(*rows, strict=False))  # transposed in one C call: keys, values, timestamps(, headers)
-                kbs = [None] * len(rows) if self.keyless else self.key_serde.serialize_batch(cols[0])
+                bases = None
+                if self.keyless:
+                    kbs = [None] * len(rows)
+                elif self.by_base_key:
+                    kbs, bases = self.key_serde.serialize_batch_with_base(cols[0])
+                else:
+                    kbs = self.key_serde.serialize_batch(cols[0])
                 vbs = self.value_serde.serialize_batch(cols[1])
             except Exception:  # noqa: BLE001 - the per-record path below reports the bad record
                 pass
             else:
                 # (zip stops at the shortest row: the headers column is there only if every row has one)
                 hdrs = cols[3] if len(cols) > 3 else [r[3] if len(r) > 3 else None for r in rows]
-                tx.produce_batch(self.topic, None, kbs, vbs, cols[2], hdrs if any(hdrs) else None)
+                if bases is None:
+                    tx.produce_batch(self.topic, None, kbs, vbs, cols[2], hdrs if any(hdrs) else None)
+                else:
+                    self._produce_by_base_key(tx, bases, kbs, vbs, cols[2], hdrs if any(hdrs) else None)
                 return len(rows)
         records = self.encode(rows)
         tx.produce_many(records)

@@ -75,7 +75,15 @@ class WindowedKeySerde(KeySerde):
 
     def serialize_batch(self, keys: Any) -> list[bytes | None]:
         """``serialize`` of each ``(key_tuple, start, end)`` (None stays None), one inner batch call."""
+        return self.serialize_batch_with_base(keys)[0]
+
+    def serialize_batch_with_base(self, keys: Any) -> tuple[list[bytes | None], list[bytes | None]]:
+        """The windowed key bytes and the base (inner) key bytes of each key: Kafka Streams places a
+        windowed record by its base key (``WindowedStreamPartitioner``), so writers need both."""
         inner = self.inner.serialize_batch([None if k is None else k[0] for k in keys])
+        return self._windowed(keys, inner), inner
+
+    def _windowed(self, keys: Any, inner: list[bytes | None]) -> list[bytes | None]:
         if self.session:
             if any(k is not None and k[2] is None for k in keys):
                 raise SerdeError("a session-windowed key needs the window end")
