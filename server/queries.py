@@ -6,6 +6,7 @@ engine under its lock); the returned ``QueryRun`` is then streamed asynchronousl
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
@@ -74,6 +75,36 @@ def _rename(engine: Any, tq: Any, new_id: str) -> None:
             engine.transient[new_id] = tq
 
 
+def _skip_null_keys(engine: Any, tq: Any) -> None:
+    """A scalable push query taps the persistent query's output, where ksqlDB ignores records whose key is
+    NULL (a conventional push query shows them): drop such source records before the query's pipeline."""
+    n_keys = len(tq.plan.source.key_columns)
+    if not n_keys:
+        return
+    with engine.lock:
+        for task in tq.tasks:
+            task.processor = _NullKeyFilter(task.processor, n_keys)
+
+
+class _NullKeyFilter:
+    """Wraps a push query's processor: decoded rows whose key columns are all NULL are left out."""
+
+    def __init__(self, inner: Any, n_keys: int) -> None:
+        self.inner = inner
+        self.n_keys = n_keys
+
+    def __call__(self, d: Any, tx: Any) -> Any:
+        n = self.n_keys
+        keep = [i for i, r in enumerate(d.rows) if r is None or any(v is not None for v in r[:n])]
+        if len(keep) != len(d.rows):  # every field of a DecodedBatch is a list parallel to its rows
+            d = dataclasses.replace(d, **{f.name: [getattr(d, f.name)[i] for i in keep]
+                                          for f in dataclasses.fields(d)})
+        return self.inner(d, tx)
+
+    def __getattr__(self, name: str) -> Any:  # after_commit, abort, idle_rows... of the wrapped processor
+        return getattr(self.inner, name)
+
+
 def max_push_error(ctx: ServerContext) -> ServerError:
     n, limit = ctx.push_count(), ctx.max_push_queries
     return ServerError(MAX_PUSH_QUERIES_EXCEEDED,
@@ -139,9 +170,11 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
         if stmt.query.emit is not None:
             if ctx.push_count() >= ctx.max_push_queries:
                 raise max_push_error(ctx)
-            tq = engine.push_query(stmt.text, props)
-            if _scalable(ctx, tq, props):
-                _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
+            with engine.lock:  # (re-entrant) no poll of the new query before it is set up as scalable
+                tq = engine.push_query(stmt.text, props)
+                if _scalable(ctx, tq, props):
+                    _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
+                    _skip_null_keys(engine, tq)
             ctx.register_push(tq)
             cols = [(n, t, False) for n, t in tq.columns]
             return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]))

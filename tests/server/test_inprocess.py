@@ -144,3 +144,22 @@ def test_protobuf_query_responses(app_client: TestClient) -> None:
     row = decode(file, file.messages[0], base64.b64decode(body[1]["row"]["protobufBytes"]))
     assert row == {"ID": 7, "N": "x", "M": [{"key": "a", "value": 1}]}
     assert body[-1] == {"finalMessage": "Query Completed"}
+
+
+def test_scalable_push_query_leaves_out_null_keys(app_client: TestClient) -> None:
+    """A scalable push query (``ksql.query.push.v2.enabled``) over a query's sink ignores records whose key
+    is NULL, as ksqlDB's does; a conventional push query over the same stream shows them."""
+    r = app_client.post("/ksql", json={"ksql": "CREATE STREAM NK (K INT KEY, V INT) WITH (kafka_topic='nk', "
+                                               "partitions=1, value_format='JSON'); CREATE STREAM NK2 AS SELECT * "
+                                               "FROM NK; INSERT INTO NK (V) VALUES (1); "
+                                               "INSERT INTO NK (K, V) VALUES (2, 2); INSERT INTO NK (K, V) VALUES (3, 3);"})
+    assert r.status_code == 200, r.text
+
+    def rows(**props: Any) -> list[Any]:
+        body = app_client.post("/query", json={"ksql": "SELECT * FROM NK2 EMIT CHANGES LIMIT 2;", "streamsProperties":
+                                               {"auto.offset.reset": "earliest", **props}},
+                               headers={"Accept": "application/vnd.ksql.v1+json"}).json()
+        return [e["row"]["columns"] for e in body if "row" in e]
+
+    assert rows() == [[None, 1], [2, 2]]
+    assert rows(**{"ksql.query.push.v2.enabled": "true"}) == [[2, 2], [3, 3]]
