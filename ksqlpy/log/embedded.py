@@ -4,24 +4,7 @@ Why LMDB: one write transaction can cover records of many topics *and* consumer-
 is exactly what exactly-once needs (outputs, changelogs and input positions become visible together or
 not at all); readers never block writers; several processes can open the same directory.
 
-On-disk layout (``<dir>/data.mdb`` + ``<dir>/lock.mdb``), four named databases; all integers in keys
-are big-endian so byte order is numeric order:
-
-``meta``
-    ``b"v"``            -> uint64 LE: metadata version, bumped by every topic create/delete/config change
-                           (processes cache topic metadata and re-read it when the version moves)
-    ``b"n"``            -> uint32 LE: next topic id
-    ``b"t" + name``     -> JSON ``{"id", "partitions", "replicas", "config"}``
-``parts``   key ``>II`` (topic id, partition)           -> ``<qq`` (start offset, end offset)
-            start = lowest retained offset, end = next offset to assign (the high watermark).
-            Offsets in ``[start, end)`` are dense: every one has a record (only prefixes are deleted).
-``records`` key ``>IIQ`` (topic id, partition, offset of the chunk's first record) -> a chunk of
-            consecutive records (see ``record_codec``): what one transaction wrote to the partition.
-            A chunk may straddle the start offset; records below it are skipped by readers.
-``groups``  key ``>II`` (topic id, partition) + group name (UTF-8) -> ``<q`` committed offset
-
-Topics get a fresh numeric id on creation, so a deleted and re-created topic never sees old records
-or old committed offsets.
+The on-disk layout is described in ``embedded_env``; a write transaction in ``embedded_txn``.
 
 Durability: commits are not fsync'ed by default (``log.fsync``), like Kafka's default flush policy:
 a process crash loses nothing committed, a power loss may lose the last transactions but never
@@ -36,13 +19,11 @@ from __future__ import annotations
 import os
 import re
 import struct
-import sys
 import threading
 import time
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 
 import lmdb
 import orjson
@@ -50,339 +31,42 @@ import orjson
 from ksqlpy.log.base import (
     Headers,
     Log,
-    LogTransaction,
     ProducerRecord,
     RecordBatch,
     TopicExistsError,
     TopicInfo,
     UnknownTopicError,
 )
-from ksqlpy.log.partitioner import _CACHE as _HASHES
-from ksqlpy.log.partitioner import key_hash
+from ksqlpy.log.embedded_env import DEFAULT_MAP_SIZE
+from ksqlpy.log.embedded_env import PK as _PK
+from ksqlpy.log.embedded_env import RK as _RK
+from ksqlpy.log.embedded_env import SE as _SE
+from ksqlpy.log.embedded_env import Env as _Env
+from ksqlpy.log.embedded_env import Q as _Q
+from ksqlpy.log.embedded_env import Topic as _Topic
+from ksqlpy.log.embedded_txn import EmbeddedTransaction
 from ksqlpy.log.record_codec import (
     HEADER,
     HEADER_SIZE,
-    build_chunks,
     chunk_positions,
     chunk_timestamps,
-    pack_record,
     unpack_headers,
 )
 
-DEFAULT_MAP_SIZE = (64 << 30) if sys.maxsize > 2**32 else (1 << 30)
+__all__ = ["DEFAULT_MAP_SIZE", "DEFAULT_RETENTION_MS", "EmbeddedLog", "EmbeddedTransaction"]
+
 DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000  # Kafka's retention.ms default
 _POLL_S = 0.005  # cross-process change polling interval in wait_for_data
-_FLUSH_EVERY = 50_000  # records buffered in a transaction before they are put as chunks
 
-_PK = struct.Struct(">II")
-_RK = struct.Struct(">IIQ")
-_SE = struct.Struct("<qq")
-_Q = struct.Struct("<q")
 _U64 = struct.Struct("<Q")
 _U32 = struct.Struct("<I")
 _BE32 = struct.Struct(">I")
 _BE64 = struct.Struct(">Q")
-_hpack = HEADER.pack
-_time = time.time
 _TOPIC_RE = re.compile(r"^[a-zA-Z0-9._-]+$")
 
 
-@dataclass(frozen=True)
-class _Topic:
-    id: int
-    name: str
-    partitions: int
-    replicas: int
-    config: dict[str, str]
-
-    def info(self) -> TopicInfo:
-        return TopicInfo(self.name, self.partitions, self.replicas, dict(self.config))
-
-
-class _Env:
-    """One LMDB environment per (process, directory), reference counted."""
-
-    _registry: dict[tuple[int, str], _Env] = {}
-    _lock = threading.Lock()
-
-    def __init__(self, path: str, map_size: int, sync: bool) -> None:
-        os.makedirs(path, exist_ok=True)
-        self.env = lmdb.open(
-            path, map_size=map_size, max_dbs=16, max_readers=1024, sync=sync, metasync=sync,
-            readahead=False, lock=True,
-        )
-        self.meta = self.env.open_db(b"meta")
-        self.parts = self.env.open_db(b"parts")
-        self.records = self.env.open_db(b"records")
-        self.groups = self.env.open_db(b"groups")
-        self.cond = threading.Condition()
-        self.refs = 0
-
-    @classmethod
-    def acquire(cls, path: str, map_size: int, sync: bool) -> _Env:
-        key = (os.getpid(), os.path.realpath(path))
-        with cls._lock:
-            env = cls._registry.get(key)
-            if env is None:
-                if any(k[1] == key[1] for k in cls._registry):
-                    raise RuntimeError(
-                        f"EmbeddedLog {key[1]!r} was opened before this process was forked; LMDB cannot "
-                        "open it again in the child. Start worker processes with the 'spawn' or "
-                        "'forkserver' multiprocessing method, or fork before opening the log."
-                    )
-                env = cls._registry[key] = _Env(key[1], map_size, sync)
-            env.refs += 1
-            return env
-
-    @classmethod
-    def release(cls, env: _Env) -> None:
-        with cls._lock:
-            env.refs -= 1
-            if env.refs == 0:
-                for k, v in list(cls._registry.items()):
-                    if v is env:
-                        del cls._registry[k]
-                env.env.close()
-
-
-class _PartState:
-    """A partition's offsets inside one write transaction, plus its records not yet put."""
-
-    __slots__ = ("tid", "p", "start", "end", "base", "pending")
-
-    def __init__(self, tid: int, p: int, start: int, end: int) -> None:
-        self.tid, self.p, self.start, self.end = tid, p, start, end
-        self.base = end  # offset of pending[0]
-        self.pending: list[bytes] = []
-
-
-class EmbeddedTransaction(LogTransaction):
-    """Buffers the records of one LMDB write transaction; the log commits or aborts it."""
-
-    def __init__(self, log: EmbeddedLog, txn: lmdb.Transaction) -> None:
-        self._log = log
-        self._txn = txn
-        self._topics: dict[str, _Topic] = {}
-        self._pstates: dict[str, list[_PartState | None]] = {}
-        self._touched: list[_PartState] = []
-        self._sticky: dict[str, int] = {}
-        self._npending = 0
-        self._last_t: str | None = None  # topic of the last record written, and its partition
-        self._last_p = 0
-        self._last_by_topic: dict[str, int] = {}  # topic -> partition of its last record
-
-    # -- helpers
-    def _topic(self, name: str) -> _Topic:
-        t = self._topics.get(name)
-        if t is None:
-            t = self._log._topic_in(self._txn, name)
-            self._topics[name] = t
-            self._pstates[name] = [None] * t.partitions
-        return t
-
-    def _state(self, t: _Topic, partition: int) -> _PartState:
-        """Offsets of a partition, read once per transaction and then advanced in memory."""
-        states = self._pstates[t.name]
-        st = states[partition]
-        if st is None:
-            raw = self._txn.get(_PK.pack(t.id, partition), db=self._log._e.parts)
-            start, end = _SE.unpack(raw) if raw else (0, 0)
-            st = states[partition] = _PartState(t.id, partition, start, end)
-            self._touched.append(st)
-        return st
-
-    def _note_last(self) -> None:
-        if self._last_t is not None:
-            self._last_by_topic[self._last_t] = self._last_p
-
-    @property
-    def last(self) -> dict[str, tuple[int, int]]:
-        """(partition, offset) of the last record written per topic in this transaction."""
-        self._note_last()
-        out = {}
-        for name, p in self._last_by_topic.items():
-            st = self._pstates[name][p]
-            assert st is not None
-            out[name] = (p, st.end - 1)
-        return out
-
-    def _null_key_partition(self, t: _Topic) -> int:
-        p = self._sticky.get(t.name)
-        if p is None:
-            p = self._sticky[t.name] = self._log._next_sticky(t)
-        return p
-
-    def _flush(self) -> None:
-        txn, db = self._txn, self._log._e.records
-        for st in self._touched:
-            if st.pending:
-                for i, chunk in build_chunks(st.pending):
-                    txn.put(_RK.pack(st.tid, st.p, st.base + i), chunk, db=db)
-                st.pending = []
-                st.base = st.end
-        self._npending = 0
-
-    # -- LogTransaction
-    def produce(self, record: ProducerRecord) -> None:
-        name = record.topic
-        t = self._topics.get(name) or self._topic(name)
-        p = record.partition
-        key = record.key
-        if p is None:
-            if key is None:
-                p = self._sticky.get(name)
-                if p is None:
-                    p = self._null_key_partition(t)
-            elif t.partitions == 1:
-                p = 0  # no need to hash
-            else:
-                h = _HASHES.get(key)
-                p = (key_hash(key) if h is None else h) % t.partitions
-        elif not 0 <= p < t.partitions:
-            raise UnknownTopicError(f"topic {t.name!r} has no partition {p} (it has {t.partitions})")
-        st = self._pstates[name][p] or self._state(t, p)
-        ts = record.timestamp
-        if ts is None:
-            ts = int(_time() * 1000)
-        value = record.value
-        if key is None or value is None or record.headers:
-            st.pending.append(pack_record(ts, key, value, record.headers))
-        else:
-            st.pending.append(_hpack(ts, len(key), len(value), 0) + key + value)
-        st.end += 1
-        if name != self._last_t:
-            self._note_last()
-            self._last_t = name
-        self._last_p = p
-        self._npending += 1
-        if self._npending >= _FLUSH_EVERY:
-            self._flush()
-
-    def produce_many(self, records: Sequence[ProducerRecord]) -> None:
-        for r in records:
-            self.produce(r)
-
-    def produce_batch(self, topic: str, partition: int | None, keys: Sequence[bytes | None],
-                      values: Sequence[bytes | None], timestamps: Sequence[int | None] | None = None,
-                      headers: Sequence[Headers | None] | None = None) -> None:
-        """Columnar produce (no ProducerRecord per record): the runtime's fast path.
-
-        ``partition`` None partitions each record by its key like ``produce``; ``timestamps`` None
-        (or a None entry) stamps records with the current time.
-        """
-        t = self._topic(topic)
-        n = len(values)
-        if len(keys) != n or (timestamps is not None and len(timestamps) != n) or (
-                headers is not None and len(headers) != n):
-            raise ValueError("produce_batch: keys, values, timestamps and headers must have equal lengths")
-        if n == 0:
-            return
-        if partition is not None and not 0 <= partition < t.partitions:
-            raise UnknownTopicError(f"topic {t.name!r} has no partition {partition} (it has {t.partitions})")
-        # (``all(x) or None not in x``: the same test, but a truthiness check per record instead of a rich
-        # comparison with None, ~5 ns against ~40-55 ns a record and column)
-        if (headers is None and timestamps is not None and (all(keys) or None not in keys)
-                and (all(values) or None not in values) and (all(timestamps) or None not in timestamps)):
-            self._produce_plain(t, partition, keys, values, timestamps)
-            return
-        now = int(_time() * 1000)
-        nparts = t.partitions
-        states = self._pstates[topic]
-        hdr = _hpack
-        hashes = _HASHES
-        st = self._state(t, partition) if partition is not None else None
-        p = partition if partition is not None else 0
-        for i in range(n):
-            k = keys[i]
-            v = values[i]
-            if partition is None:
-                if k is None:
-                    p = self._null_key_partition(t)
-                elif nparts == 1:
-                    p = 0
-                else:
-                    h = hashes.get(k)
-                    p = (key_hash(k) if h is None else h) % nparts
-                st = states[p] or self._state(t, p)
-            ts = timestamps[i] if timestamps is not None else None
-            if ts is None:
-                ts = now
-            hd = headers[i] if headers is not None else None
-            if hd or k is None or v is None:
-                st.pending.append(pack_record(ts, k, v, hd))  # type: ignore[union-attr]
-            else:
-                st.pending.append(hdr(ts, len(k), len(v), 0) + k + v)  # type: ignore[union-attr]
-            st.end += 1  # type: ignore[union-attr]
-        if topic != self._last_t:
-            self._note_last()
-            self._last_t = topic
-        self._last_p = p
-        self._npending += n
-        if self._npending >= _FLUSH_EVERY:
-            self._flush()
-
-    def _produce_plain(self, t: _Topic, partition: int | None, keys: Sequence[bytes], values: Sequence[bytes],
-                       timestamps: Sequence[int]) -> None:
-        """produce_batch's common case - every record has a key, a value and a timestamp, no headers:
-        records are packed by one comprehension and handed to their partitions by list operations."""
-        n = len(values)
-        hdr = _hpack
-        recs = [hdr(ts, len(k), len(v), 0) + k + v for ts, k, v in zip(timestamps, keys, values, strict=False)]
-        nparts = t.partitions
-        if partition is None and nparts == 1:
-            partition = 0
-        if partition is not None:
-            st = self._pstates[t.name][partition] or self._state(t, partition)
-            st.pending += recs
-            st.end += n
-            p = partition
-        else:
-            get = _HASHES.get
-            ps = [get(k) for k in keys]
-            if not all(ps) and None in ps:  # (as above: a hash of 0 only costs the exact test)
-                # hash each missing key once (a batch repeats keys: windowed aggregate updates)
-                miss = dict.fromkeys(k for k, h in zip(keys, ps, strict=False) if h is None)
-                for k in miss:
-                    miss[k] = key_hash(k)
-                ps = [miss[k] if h is None else h for k, h in zip(keys, ps, strict=False)]
-            ps = [h % nparts for h in ps]
-            buckets: list[list[bytes]] = [[] for _ in range(nparts)]
-            appends = [b.append for b in buckets]
-            for q, r in zip(ps, recs, strict=False):
-                appends[q](r)
-            states = self._pstates[t.name]
-            for q, b in enumerate(buckets):
-                if b:
-                    st = states[q] or self._state(t, q)
-                    st.pending += b
-                    st.end += len(b)
-            p = ps[-1]
-        if t.name != self._last_t:
-            self._note_last()
-            self._last_t = t.name
-        self._last_p = p
-        self._npending += n
-        if self._npending >= _FLUSH_EVERY:
-            self._flush()
-
-    def commit_offsets(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
-        gb = group.encode("utf-8")
-        txn, db = self._txn, self._log._e.groups
-        for (topic, partition), offset in offsets.items():
-            t = self._topic(topic)
-            if not 0 <= partition < t.partitions:
-                raise UnknownTopicError(f"topic {t.name!r} has no partition {partition}")
-            txn.put(_PK.pack(t.id, partition) + gb, _Q.pack(offset), db=db)
-
-    def _finish(self) -> None:
-        self._flush()
-        txn, db = self._txn, self._log._e.parts
-        for st in self._touched:
-            txn.put(_PK.pack(st.tid, st.p), _SE.pack(st.start, st.end), db=db)
-
-
 class EmbeddedLog(Log):
-    """Topics of partitions in LMDB files under ``path``; see the module docstring for the layout."""
+    """Topics of partitions in LMDB files under ``path``; the layout is in ``embedded_env``."""
 
     def __init__(self, path: str | os.PathLike[str], *, map_size: int | None = None, fsync: bool = False) -> None:
         self.path = os.fspath(path)
@@ -699,14 +383,6 @@ class EmbeddedLog(Log):
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-def _reset_after_fork() -> None:
-    _Env._lock = threading.Lock()  # a thread of the parent may have held it at fork time
-
-
-if hasattr(os, "register_at_fork"):
-    os.register_at_fork(after_in_child=_reset_after_fork)
 
 
 def _decode(chunk: bytes, base: int, pos: memoryview | array, i0: int, i1: int, keys: list[bytes | None],
