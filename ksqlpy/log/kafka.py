@@ -443,36 +443,10 @@ class KafkaLog(Log):
         return lw[topic]
 
     def isolates_aborted(self, timeout: float = 10.0) -> bool:
-        """Probe the broker: does a read_committed consumer skip an aborted transaction's records?
+        """Does a read_committed consumer skip an aborted transaction's records? (see kafka_isolation)"""
+        from ksqlpy.log.kafka_isolation import isolates_aborted
 
-        Kafka does; some Kafka-protocol brokers (tansu) accept transactions but show aborted records.
-        Exactly-once then still commits offsets, outputs and changelogs atomically and fences zombies,
-        but readers (and state restores) can see the records of aborted attempts.
-        """
-        topic = f"_ksqlpy-isolation-probe-{uuid.uuid4().hex[:12]}"
-        self.create_topic(topic, 1, 1, {"retention.ms": "60000"})
-        probe = Producer(producer_config(self.config, **{"transactional.id": f"ksqlpy-probe-{uuid.uuid4().hex}"}))
-        try:
-            probe.init_transactions(timeout)
-            probe.begin_transaction()
-            probe.produce(topic, b"aborted", partition=0)
-            probe.flush(timeout)
-            probe.abort_transaction(timeout)
-            probe.begin_transaction()
-            probe.produce(topic, b"committed", partition=0)
-            probe.commit_transaction(timeout)
-            seen = []
-            offset = 0
-            while True:
-                b = self.fetch(topic, 0, offset)
-                if not b.offsets:
-                    break
-                seen += b.values
-                offset = b.next_offset
-            return seen == [b"committed"]
-        finally:
-            del probe
-            self.delete_topic(topic)
+        return isolates_aborted(self, timeout)
 
     # ---------------------------------------------------------------- reading
     def fetch(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> RecordBatch:
