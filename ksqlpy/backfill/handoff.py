@@ -58,14 +58,14 @@ class HandOff:
                     self.stores[kv.partition] = kv
             for a in built.aggregators:
                 self.aggregators[a.kv.partition] = a
-        self._sink: list[tuple[bytes | None, bytes | None, int, Any]] = []
+        self._sink: list[tuple[int, bytes | None, bytes | None, int, Any]] = []
         self._pending_state = 0
 
     def consume(self, rows: Iterable[tuple]) -> None:
         loads = pickle.loads
         for kind, part, key, value, ts, headers in rows:
             if kind == SINK:
-                self._sink.append((key, value, ts, loads(headers) if headers is not None else None))
+                self._sink.append((part, key, value, ts, loads(headers) if headers is not None else None))
                 if len(self._sink) >= _SINK_CHUNK:
                     self._write_sink()
             elif kind == STATE:
@@ -96,10 +96,15 @@ class HandOff:
         rows = self._sink
         if not rows:
             return
-        hdrs = [r[3] for r in rows]
+        # (part -1: the default partitioner; else the partition the sink writer chose, as for windowed keys)
+        buckets: dict[int, list[tuple]] = {}
+        for r in rows:
+            buckets.setdefault(r[0], []).append(r)
         with self.log.transaction() as tx:
-            tx.produce_batch(self.topic, None, [r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows],
-                             hdrs if any(hdrs) else None)
+            for part, recs in buckets.items():
+                hdrs = [r[4] for r in recs]
+                tx.produce_batch(self.topic, None if part < 0 else part, [r[1] for r in recs], [r[2] for r in recs],
+                                 [r[3] for r in recs], hdrs if any(hdrs) else None)
         self.result.sink_records += len(rows)
         self._sink = []
 

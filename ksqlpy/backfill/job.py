@@ -34,6 +34,7 @@ class BackfillJob:
     properties: dict[str, Any]  # the engine's effective properties (wrap.single.values, cache, ...)
     partitions: int  # source partitions = task partitions of the streaming query
     repartition: bool = False  # GROUP BY on a non-key over several partitions: two stages
+    sink_partitions: int = 1  # the sink writer places windowed records by their base key over these
     extra: dict[str, Any] = field(default_factory=dict)
 
 

@@ -7,8 +7,9 @@ processing log), the generated pipeline evaluates WHERE / PARTITION BY / the pro
 windows with the same stream time and late-record drops, and the ``SinkWriter`` serializes. The stages
 yield rows of ``job.STAGE_SCHEMA``:
 
-* ``SINK``: a sink record (key, value, timestamp, headers) - for a table, the last update per key and
-  window, which is what the streaming query's output collapses to;
+* ``SINK``: a sink record (key, value, timestamp, headers; ``part`` the partition the sink writer chose,
+  -1 for the log's default partitioner) - for a table, the last update per key and window, which is what
+  the streaming query's output collapses to;
 * ``STATE``: an entry of the task's state store after the last record (store key, pickled value), with
   ``part`` the task partition: the driver copies it into the streaming query's store (``handoff``);
 * ``PLOG``: a processing-log entry (pickled); ``SUMMARY``: per partition counts (pickled dict);
@@ -102,12 +103,14 @@ def _sink_writer(job: BackfillJob, engine: WorkerEngine) -> Any:
 
     sink = job.sink
     return SinkWriter(sink.topic, engine.key_serde(sink), engine.value_serde(sink), engine.plog, job.query_id,
-                      windowed=sink.windowed is not None, keyless=not sink.key_columns, **_sink_timestamp(sink))
+                      windowed=sink.windowed is not None, keyless=not sink.key_columns,
+                      partitions=job.sink_partitions, **_sink_timestamp(sink))
 
 
-def _emit_sink(out: _Out, writer: Any, rows: list[tuple], part: int) -> None:
+def _emit_sink(out: _Out, writer: Any, rows: list[tuple]) -> None:
+    """Sink records with the partition the writer chose (-1: the log's default partitioner decides)."""
     for r in writer.encode(rows):
-        out.add(SINK, part, r.key, r.value, r.timestamp, _headers(r.headers))
+        out.add(SINK, -1 if r.partition is None else r.partition, r.key, r.value, r.timestamp, _headers(r.headers))
 
 
 # ------------------------------------------------------------------------------------------------ stateless
@@ -142,7 +145,7 @@ def stateless_stage(job: BackfillJob) -> Any:
             proc = procs.get(p) or procs.setdefault(p, factory(p))
             counts[p] = counts.get(p, 0) + len(batch)
             rows = proc(reader.decode(batch), None)
-            _emit_sink(out, writer, rows, p)
+            _emit_sink(out, writer, rows)
             out.plog(plog, p)
             if len(out) >= 10000:
                 yield out.batch()
@@ -184,7 +187,7 @@ class _TaskAggregation:
             last[okey] = row
 
     def finish(self, out: _Out, writer: Any) -> None:
-        _emit_sink(out, writer, list(self.last.values()), self.part)
+        _emit_sink(out, writer, list(self.last.values()))
         for k, v in self.kv.items(b""):
             out.add(STATE, self.part, k, pickle.dumps(v, _HIGHEST))
         out.add(SUMMARY, self.part, None, pickle.dumps({"read": self.read, "late": self.aggregator.late}))
