@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 _LOG = logging.getLogger("ksqlpy.workers")
 _WATCH_S = 0.05
 _RESTART_BACKOFF_S = 0.2
+_MAX_MESSAGES_PER_DRAIN = 10_000
 WORKERS_PROPERTY = "ksqlpy.workers"
 
 
@@ -163,7 +164,10 @@ class QueryWorkers:
         if conn is None:
             return
         try:
-            while conn.poll(0):
+            # at most a bounded number per call: a worker that keeps sending must not keep the lock forever
+            for _ in range(_MAX_MESSAGES_PER_DRAIN):
+                if not conn.poll(0):
+                    break
                 msg = conn.recv()
                 kind = msg.get("type")
                 if kind == "status":

@@ -28,7 +28,12 @@ def test_statuses_read_while_the_watcher_reads(tmp_path: Path) -> None:
         while engine.plog.count < N and time.monotonic() < deadline:
             query.workers.statuses()  # races the watcher thread for the same connections
         assert engine.plog.count == N
-        assert sum(s.get("processed", 0) for s in query.workers.statuses()) == N
+        # statuses are sent every 0.2 s, after the processing-log messages of a batch: wait for the last one
+        processed = 0
+        while processed < N and time.monotonic() < deadline:
+            processed = sum(s.get("processed", 0) for s in query.workers.statuses())
+            time.sleep(0.05)
+        assert processed == N
         assert all(w.restarts == 0 for w in query.workers.workers)
     finally:
         engine.close()
