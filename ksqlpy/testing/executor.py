@@ -37,10 +37,10 @@ from ksqlpy.testing.specserde import (
     GuessCodec,
     UnsupportedFeature,
     codec,
-    decode_windowed,
     encode_windowed,
     window_kind,
 )
+from ksqlpy.testing.topic_reader import read_partitions
 
 EngineFactory = Callable[[str, dict[str, Any]], Any]
 
@@ -331,24 +331,8 @@ class _Run:
         windowed = source is not None and source.windowed is not None
         kind = window_kind(source.windowed.type) if windowed else "time"
         size = source.windowed.size_ms if windowed else None
-        partitions: list[list[ActualRecord]] = []
-        for p in range(info.partitions):
-            records: list[ActualRecord] = []
-            offset, end = log.start_offset(topic, p), log.end_offset(topic, p)
-            while offset < end:
-                batch = log.fetch(topic, p, offset, 10000)
-                if not len(batch):
-                    break
-                for i in range(len(batch)):
-                    key_bytes, window = batch.keys[i], None
-                    if windowed:
-                        key_bytes, window = decode_windowed(key_bytes, kind, size)
-                    records.append(ActualRecord(
-                        partition=p, offset=batch.offsets[i], key=key_codec.decode(key_bytes),
-                        value=value_codec.decode(batch.values[i]), timestamp=batch.timestamps[i],
-                        window=window, headers=batch.headers[i]))
-                offset = batch.next_offset
-            partitions.append(records)
+        partitions = read_partitions(log, topic, info.partitions, key_codec, value_codec,
+                                     kind if windowed else None, size)
         return partitions, source
 
     # -- errors

@@ -13,8 +13,9 @@ from dataclasses import replace
 from typing import Any
 
 from ksqlpy.testing.coerce import resolve_row
-from ksqlpy.testing.compare import ActualRecord, Mismatch, topic_diff
-from ksqlpy.testing.specserde import codec, decode_windowed, window_kind
+from ksqlpy.testing.compare import Mismatch, topic_diff
+from ksqlpy.testing.specserde import codec, window_kind
+from ksqlpy.testing.topic_reader import read_partitions
 
 
 def check_outputs(log: Any, registry: Any, case: Any, sources: dict[str, dict[str, Any]], columns: Any) -> None:
@@ -39,23 +40,7 @@ def check_outputs(log: Any, registry: Any, case: Any, sources: dict[str, dict[st
         vc = codec(desc["valueFormat"], values, registry=registry, topic=topic)
         window = (desc.get("windowType") or "").upper() or None
         kind = window_kind(window) if window else "time"
-        partitions: list[list[ActualRecord]] = []
-        for p in range(info.partitions):
-            records: list[ActualRecord] = []
-            offset, end = log.start_offset(topic, p), log.end_offset(topic, p)
-            while offset < end:
-                batch = log.fetch(topic, p, offset, 10000)
-                if not len(batch):
-                    break
-                for i in range(len(batch)):
-                    kb, win = batch.keys[i], None
-                    if window:
-                        kb, win = decode_windowed(kb, kind, None)
-                    records.append(ActualRecord(partition=p, offset=batch.offsets[i], key=kc.decode(kb),
-                                                value=vc.decode(batch.values[i]), timestamp=batch.timestamps[i],
-                                                window=win, headers=batch.headers[i]))
-                offset = batch.next_offset
-            partitions.append(records)
+        partitions = read_partitions(log, topic, info.partitions, kc, vc, kind if window else None)
         expected = [replace(r, key=resolve_row(r.key, keys), value=resolve_row(r.value, values)) for r in expected]
         m: Mismatch | None = topic_diff(topic, expected, partitions, window is not None)
         if m:
