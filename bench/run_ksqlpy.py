@@ -93,8 +93,11 @@ def run_kafka(cfg: dict) -> dict:
             engine.drain(5)
         t1, c1 = time.perf_counter(), _cpu()
         done = sum(min(t.position, ends[t.partition]) for t in tasks)
+        sink = engine.catalog.source(cfg["out"].upper())
+        info = engine.log.describe_topic(sink.topic) if sink is not None else None
+        out = sum(engine.log.end_offset(info.name, p) for p in range(info.partitions)) if info else None
         engine.close()
-    return {"records": done, "outputs": None, "seconds": t1 - t0, "cpu_seconds": c1 - c0,
+    return {"records": done, "outputs": out, "seconds": t1 - t0, "cpu_seconds": c1 - c0,
             "peak_rss_mb": _peak_rss_mb()}
 
 
