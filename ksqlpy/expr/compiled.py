@@ -52,3 +52,8 @@ def is_simple(code: str) -> bool:
     return bool(re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*|-?\d+(\.\d+)?|'[^'\\]*'|None|True|False", code))
 
 
+def is_constant(code: str) -> bool:
+    """A number, string or boolean literal in generated code (never NULL: no ``is None`` check needed)."""
+    return bool(re.fullmatch(r"-?\d+(\.\d+)?|'[^'\\]*'|True|False", code))
+
+

@@ -25,7 +25,7 @@ from ksqlpy.errors import (
 )
 from ksqlpy.expr import casts
 from ksqlpy.expr.coercion import CoercionMixin
-from ksqlpy.expr.compiled import Binding, Compiled, Scope, is_simple
+from ksqlpy.expr.compiled import Binding, Compiled, Scope, is_constant, is_simple
 from ksqlpy.expr.constructors import ConstructorMixin
 from ksqlpy.expr.predicates import PredicateMixin
 from ksqlpy.functions import default_registry
@@ -78,6 +78,9 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
                 continue
             if p.literal and p.value is None:
                 return null if null == "None" else f"({null})"
+            if is_constant(p.code):  # a literal that lost its flag in a coercion: never NULL
+                names.append(p.code)
+                continue
             if is_simple(p.code):
                 names.append(p.code)
                 checks.append(f"{p.code} is None")
