@@ -165,6 +165,17 @@ INT_DECIMAL = Decimal(10, 0)
 BIGINT_DECIMAL = Decimal(19, 0)
 
 
+def contains_map(t: SqlType) -> bool:
+    """A MAP anywhere inside ``t`` (keys and GROUP BY / join columns may not hold one, as in ksqlDB)."""
+    if isinstance(t, Map):
+        return True
+    if isinstance(t, Array):
+        return contains_map(t.element)
+    if isinstance(t, Struct):
+        return any(contains_map(ft) for _, ft in t.fields)
+    return False
+
+
 def is_numeric(t: SqlType) -> bool:
     return t.name in NUMERIC_ORDER
 

@@ -111,7 +111,7 @@ def _check_column(kind: str, c: ColumnDef, seen: set[str], custom: dict[str, T.S
             f"Column `{c.name}` is a 'KEY' column: please use 'PRIMARY KEY' for tables.\n"
             "Tables have PRIMARY KEYs, which are unique and NON NULL.\n"
             "Streams have KEYs, which have no uniqueness or NON NULL constraints.")
-    if c.key and _contains_map(t):
+    if c.key and T.contains_map(t):
         raise KsqlStatementError(
             "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
             f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {t}. "
@@ -123,15 +123,6 @@ def _check_column(kind: str, c: ColumnDef, seen: set[str], custom: dict[str, T.S
         raise KsqlStatementError(f"Invalid type for HEADER('{c.header_key}') column: expected BYTES, got {t}")
     return Column(c.name, t, key=c.key, headers=c.headers, header_key=c.header_key)
 
-
-def _contains_map(t: T.SqlType) -> bool:
-    if isinstance(t, T.Map):
-        return True
-    if isinstance(t, T.Array):
-        return _contains_map(t.element)
-    if isinstance(t, T.Struct):
-        return any(_contains_map(ft) for _, ft in t.fields)
-    return False
 
 
 def check_format_properties(props: dict[str, Any]) -> None:

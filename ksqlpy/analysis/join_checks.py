@@ -48,18 +48,9 @@ def check_windows(left: Any, right: Any) -> None:
             "sources")
 
 
-def _contains_map(t: T.SqlType) -> bool:
-    if isinstance(t, T.Map):
-        return True
-    if isinstance(t, T.Array):
-        return _contains_map(t.element)
-    if isinstance(t, T.Struct):
-        return any(_contains_map(ft) for _, ft in t.fields)
-    return False
-
 
 def check_key_type(k: JoinKey) -> None:
-    if _contains_map(k.type):
+    if T.contains_map(k.type):
         name = k.display or k.name
         raise KsqlStatementError(
             "Map keys, including types that contain maps, are not supported as they may lead to unexpected "

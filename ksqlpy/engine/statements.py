@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import NoGroupByError
 from ksqlpy.analysis.ddl import (
-    _contains_map,
     check_columns,
     check_format_properties,
     finish_formats,
@@ -172,7 +171,7 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
     elif key_fmt == "NONE":
         key_fmt = str(engine.prop("ksql.persistence.default.format.key", "KAFKA")).upper()
     for c in plan.key:
-        if _contains_map(c.type):
+        if T.contains_map(c.type):
             raise KsqlStatementError(
                 "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
                 f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {c.type}. "

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde.base import Columns
-from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
+from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct, contains_map
 
 SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR", "PROTOBUF")
 KNOWN_UNSUPPORTED: tuple[str, ...] = ()
@@ -62,15 +62,6 @@ def _columns_text(columns: Columns, is_key: bool) -> str:
     return "[" + ", ".join(f"{quote(n)} {type_text(t)}{suffix}" for n, t in columns) + "]"
 
 
-def _contains_map(t: SqlType) -> bool:
-    if isinstance(t, Map):
-        return True
-    if isinstance(t, Array):
-        return _contains_map(t.element)
-    if isinstance(t, Struct):
-        return any(_contains_map(ft) for _, ft in t.fields)
-    return False
-
 
 def _has_non_string_map_key(t: SqlType) -> bool:
     if isinstance(t, Map):
@@ -120,7 +111,7 @@ def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value:
     """
     if is_key:
         for n, t in columns:
-            if _contains_map(t):
+            if contains_map(t):
                 raise KsqlStatementError(
                     "Map keys, including types that contain maps, are not supported as they may lead to "
                     "unexpected behavior due to inconsistent serialization. "
