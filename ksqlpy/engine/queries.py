@@ -13,7 +13,7 @@ from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
 from ksqlpy.runtime.assignment import owns
 from ksqlpy.runtime.reader import SourceReader, throws_on_invalid_timestamp
-from ksqlpy.runtime.task import Task, stateless_processor
+from ksqlpy.runtime.task import Task, prefetch_all, stateless_processor
 from ksqlpy.runtime.writer import SinkWriter
 
 if TYPE_CHECKING:
@@ -33,10 +33,14 @@ class PersistentQuery:
         self.aggregation: Any = None  # runtime.aggregate.AggregateTasks of an aggregation (pull queries)
         self.materialization: Any = None  # runtime.materialize.Materialization of a table query (pull queries)
         self.resources: list[Any] = []  # closed with the query (state stores)
+        self._prefetched = False
 
     def poll(self) -> int:
         if self.state != "RUNNING":
             return 0
+        if not self._prefetched:
+            self._prefetched = True
+            prefetch_all(self.tasks)
         return sum(t.poll() for t in self.tasks)
 
     def close(self) -> None:

@@ -230,7 +230,11 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
             return Compiled(self._guard([a, b], "_rt.idiv({0}, {1})", null), rt)
         if op == "%":
             return Compiled(self._guard([a, b], "_rt.imod({0}, {1})", null), rt)
-        return Compiled(self._guard([a, b], wrap + "({0} " + op + " {1})", null), rt)
+        # Java's wrap-around inlined: a range check on the result, the call only on overflow
+        lo, hi = (-(2**31), 2**31 - 1) if rt == T.INTEGER else (-(2**63), 2**63 - 1)
+        w = self.tmp()
+        body = f"({w} if {lo} <= ({w} := {{0}} {op} {{1}}) <= {hi} else {wrap}({w}))"
+        return Compiled(self._guard([a, b], body, null), rt)
 
     def _c_Add(self, node: exp.Add) -> Compiled:
         return self._arith(node, "+")

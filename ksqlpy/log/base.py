@@ -148,6 +148,11 @@ class Log(abc.ABC):
     def committed(self, group: str, topic: str, partition: int) -> int | None:
         """The group's committed offset for a partition, or None if it never committed."""
 
+    def prefetch(self, topic: str, partition: int, offset: int) -> None:  # noqa: B027 - optional hook
+        """A hint from the thread that will ``fetch`` there: start reading ``offset`` now. A query's tasks
+        announce all their inputs before the first fetch, so a log whose reader needs a round trip to
+        start (a Kafka consumer assignment) starts them together instead of one task at a time."""
+
     def wait_for_data(self, timeout_s: float) -> None:
         """Block up to ``timeout_s`` or until new records may be available (a hint, not a promise)."""
         import time

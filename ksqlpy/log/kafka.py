@@ -105,12 +105,13 @@ class KafkaTransaction(LogTransaction):
         # exactly-once: records are held until the block ends and sent inside a short transaction, so a
         # crash while a batch is processed leaves no aborted records behind (brokers that do not hide
         # aborted records from read_committed readers would show them)
-        self.held: list[tuple[Any, ...]] | None = [] if deferred else None
+        self.held: list[tuple[Any, ...]] | None = [] if deferred else None  # _write_batch arguments
 
     def _send(self, topic: str, key: bytes | None, value: bytes | None, partition: int | None,
               timestamp: int | None, headers: Headers | None) -> None:
         if self.held is not None:
-            self.held.append((topic, key, value, partition, timestamp, headers))
+            self.held.append((topic, [key], [value], partition, None if timestamp is None else [timestamp],
+                              None if headers is None else [headers]))
             self.topics.add(topic)
             self.count += 1
             return
@@ -120,9 +121,8 @@ class KafkaTransaction(LogTransaction):
     def release(self) -> None:
         """Send the held records (exactly-once, inside the open transaction)."""
         held, self.held = self.held or [], None
-        write = self._write
-        for r in held:
-            write(*r)
+        for op in held:
+            self._write_batch(*op)
 
     def _write(self, topic: str, key: bytes | None, value: bytes | None, partition: int | None,
                timestamp: int | None, headers: Headers | None) -> None:
@@ -142,6 +142,31 @@ class KafkaTransaction(LogTransaction):
             except BufferError:
                 p.poll(0.05)  # the local queue is full: let deliveries drain it
 
+    def _write_batch(self, topic: str, keys: Sequence[bytes | None], values: Sequence[bytes | None],
+                     partition: int | None, timestamps: Sequence[int | None] | None,
+                     headers: Sequence[Headers | None] | None) -> None:
+        """A column of records in one loop of bare ``produce`` calls (the per-record keyword dict and
+        call layers cost as much as librdkafka's own enqueue); records with headers, a missing
+        timestamp or a full local queue take the record-at-a-time path from where the loop stopped."""
+        n = len(values)
+        self.topics.add(topic)
+        i = 0
+        if timestamps is not None and (headers is None or not any(headers)) and None not in timestamps:
+            tss = timestamps if 0 not in timestamps else [t or EPOCH_ZERO for t in timestamps]
+            produce = self._producer.produce
+            part = -1 if partition is None else partition  # -1: librdkafka's "unassigned", the partitioner picks
+            try:
+                # positional (topic, value, key, partition, callback, on_delivery, timestamp): cheaper to parse
+                for i in range(n):  # noqa: B007 - i tells the fallback where the loop stopped
+                    produce(topic, values[i], keys[i], part, None, None, tss[i])
+                return
+            except BufferError:
+                pass  # record i was not taken: the slow path retries from it
+        write = self._write
+        for j in range(i, n):
+            write(topic, keys[j], values[j], partition, timestamps[j] if timestamps is not None else None,
+                  headers[j] if headers is not None else None)
+
     def produce(self, record: ProducerRecord) -> None:
         self._send(record.topic, record.key, record.value, record.partition, record.timestamp, record.headers)
 
@@ -152,10 +177,12 @@ class KafkaTransaction(LogTransaction):
         if len(keys) != n or (timestamps is not None and len(timestamps) != n) or (
                 headers is not None and len(headers) != n):
             raise ValueError("produce_batch: keys, values, timestamps and headers must have equal lengths")
-        send = self._send
-        for i in range(n):
-            send(topic, keys[i], values[i], partition, timestamps[i] if timestamps is not None else None,
-                 headers[i] if headers is not None else None)
+        self.count += n
+        if self.held is not None:
+            self.held.append((topic, keys, values, partition, timestamps, headers))
+            self.topics.add(topic)
+            return
+        self._write_batch(topic, keys, values, partition, timestamps, headers)
 
     def commit_offsets(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
         self.offsets.setdefault(group, {}).update(offsets)
@@ -453,6 +480,10 @@ class KafkaLog(Log):
         if offset < 0:
             offset = self.start_offset(topic, partition)
         return self._fetcher().fetch(topic, partition, offset, max_records)
+
+    def prefetch(self, topic: str, partition: int, offset: int) -> None:
+        if offset >= 0:
+            self._fetcher().prefetch(topic, partition, offset)
 
     def end_offset(self, topic: str, partition: int) -> int:
         return self._end_probe().end(topic, partition, 0)

@@ -19,7 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, TopicPartition
+from confluent_kafka import OFFSET_INVALID, Consumer, KafkaError, KafkaException, Message, TopicPartition
 
 from ksqlpy.log.base import RecordBatch, UnknownTopicError
 
@@ -151,6 +151,12 @@ class Fetcher:
         c.assign(tp, offset)
         return c
 
+    def prefetch(self, topic: str, partition: int, offset: int) -> None:
+        """Assign ``offset`` now (librdkafka starts fetching in the background); a later fetch there finds
+        the cursor in place."""
+        with self.lock:
+            self._route((topic, partition), offset)
+
     def fetch(self, topic: str, partition: int, offset: int, max_records: int) -> RecordBatch:
         with self.lock:
             return self._fetch(topic, partition, offset, max_records)
@@ -236,17 +242,19 @@ def _skip_below(buf: list[Any], offset: int) -> None:
 
 
 def _to_batch(topic: str, partition: int, buf: list[Any], max_records: int) -> RecordBatch:
-    """The first ``max_records`` buffered messages as a batch, column by column (one comprehension per
-    field: the per-message cost is the C accessor calls, not a Python loop body)."""
+    """The first ``max_records`` buffered messages as a batch, column by column (``map`` over the C
+    accessors: no Python loop body per message)."""
     ms = buf[:max_records]
     del buf[:max_records]
-    offsets = [m.offset() for m in ms]
-    keys = [m.key() for m in ms]
-    values = [m.value() for m in ms]
-    tss = [m.timestamp()[1] for m in ms]
+    offsets = list(map(Message.offset, ms))
+    keys = list(map(Message.key, ms))
+    values = list(map(Message.value, ms))
+    tss = [t for _, t in map(Message.timestamp, ms)]
     if EPOCH_ZERO in tss:
         tss = [0 if t == EPOCH_ZERO else t for t in tss]
-    hdrs = [m.headers() or None for m in ms]
+    hdrs = list(map(Message.headers, ms))
+    if any(hdrs):
+        hdrs = [h or None for h in hdrs]
     return RecordBatch(topic, partition, offsets, keys, values, tss, hdrs)
 
 

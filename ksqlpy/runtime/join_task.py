@@ -97,6 +97,11 @@ class JoinTask:
     def lag(self) -> int:
         return sum(max(0, self.log.end_offset(ch.topic, self.partition) - ch.position) for ch in self.ctx.channels)
 
+    def prefetch(self) -> None:
+        """Tell the log where the first fetches will be (see ``Log.prefetch``)."""
+        for ch in self.ctx.channels:
+            self.log.prefetch(ch.topic, self.partition, ch.position)
+
     def poll(self) -> int:
         """Process one batch across the inputs; returns the number of input records consumed."""
         ctx = self.ctx

@@ -83,6 +83,10 @@ class Task:
         self._held_rows: list[tuple] = []  # their rows, for on_rows after the commit
         self._held_since = 0.0
 
+    def prefetch(self) -> None:
+        """Tell the log where the first fetch will be (see ``Log.prefetch``)."""
+        self.log.prefetch(self.topic, self.partition, self.position)
+
     def poll(self) -> int:
         """Process one batch; returns the number of input records consumed (0: caught up)."""
         batch = self.log.fetch(self.topic, self.partition, self.position, self.max_batch)
@@ -174,6 +178,14 @@ class Task:
             after()
         if self.on_rows is not None and rows:
             self.on_rows(rows)
+
+
+def prefetch_all(tasks: list[Any]) -> None:
+    """Announce every task's first fetch before any task fetches (``Log.prefetch``)."""
+    for t in tasks:
+        pre = getattr(t, "prefetch", None)
+        if pre is not None:
+            pre()
 
 
 def stateless_processor(pipeline: Callable[..., None], plog: ProcessingLog, query_id: str) -> Processor:

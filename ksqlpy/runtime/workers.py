@@ -233,6 +233,9 @@ class WorkerRunner:
             confirm(self.spec.group, {(t.topic, t.partition): t.position for t in self.tasks})
         _LOG.info("worker %s/%s of %s runs %s", self.spec.index, self.spec.count, self.spec.query_id,
                   [t.task_id for t in self.tasks])
+        from ksqlpy.runtime.task import prefetch_all
+
+        prefetch_all(self.tasks)
 
     def commit_held(self) -> None:
         """Commit what the tasks hold (revoke, stop); if that fails the work is re-read by the next owner.

@@ -94,6 +94,59 @@ def test_end_offset_is_exact_after_a_large_batched_write(log: KafkaLog) -> None:
     assert len(_all(log, t, 0)) == 30_000
 
 
+@pytest.mark.parametrize("exactly_once", [False, True])
+def test_a_columnar_batch_larger_than_the_local_queue_arrives_whole_and_in_order(
+        bootstrap: str, exactly_once: bool) -> None:
+    """The bare produce loop stops at a full local queue; the rest goes record by record from there."""
+    t = _name()
+    lg = KafkaLog({"bootstrap.servers": bootstrap, "producer.queue.buffering.max.messages": 50},
+                  transactional_id=f"tid-{uuid.uuid4().hex}" if exactly_once else None)
+    try:
+        lg.create_topic(t, 2)
+        n = 400
+        with lg.transaction() as tx:
+            tx.produce_batch(t, 1, [b"k%d" % i for i in range(n)], [b"v%d" % i for i in range(n)],
+                             [0 if i == 3 else 1000 + i for i in range(n)])
+        rows = _all(lg, t, 1)
+        assert [r[2] for r in rows] == [b"v%d" % i for i in range(n)]
+        assert rows[3][3] == 0 and rows[4][3] == 1004  # epoch 0 survives librdkafka's "now"
+        assert _all(lg, t, 0) == []
+    finally:
+        lg.close()
+
+
+def test_a_columnar_batch_with_headers_or_missing_timestamps_keeps_them(log: KafkaLog) -> None:
+    t = _name()
+    log.create_topic(t, 4)
+    keys = [b"alice", b"bob", b"carol"]
+    with log.transaction() as tx:
+        tx.produce_batch(t, None, keys, [b"1", b"2", b"3"], [5, 6, 7], [None, [("h", b"x")], None])
+        tx.produce_batch(t, 0, [b"z"], [b"4"], [None])
+    for key in keys:  # unpartitioned: the key's partition, as Kafka's Java producer picks it
+        rows = [r for r in _all(log, t, partition_for_key(key, 4)) if r[1] == key]
+        assert len(rows) == 1
+    bob = [r for r in _all(log, t, partition_for_key(b"bob", 4)) if r[1] == b"bob"][0]
+    assert bob[3:] == (6, [("h", b"x")])
+    z = [r for r in _all(log, t, 0) if r[1] == b"z"][0]
+    assert z[3] > 1_600_000_000_000  # no timestamp: the producer's clock
+
+
+def test_prefetch_starts_the_read_the_next_fetch_continues(log: KafkaLog) -> None:
+    t = _name()
+    log.create_topic(t, 2)
+    with log.transaction() as tx:
+        for p in (0, 1):
+            tx.produce_batch(t, p, [b"k"] * 10, [b"%d" % i for i in range(10)], [1] * 10)
+    log.prefetch(t, 0, 4)
+    log.prefetch(t, 1, 0)
+    fetcher = log._fetcher()
+    assigned = {tp: off for c in fetcher.sets for tp, off in c.expected.items()}
+    assert assigned == {(t, 0): 4, (t, 1): 0}
+    assert log.fetch(t, 0, 4).offsets == [4, 5, 6, 7, 8, 9]
+    assert log.fetch(t, 1, 0).offsets == list(range(10))
+    assert len(fetcher.sets) == 2  # the fetches used the prefetched cursors
+
+
 def test_fetch_sees_this_process_writes_at_once_and_any_offset(log: KafkaLog) -> None:
     t = _name()
     log.create_topic(t)
