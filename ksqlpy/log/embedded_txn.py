@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 import lmdb
@@ -213,7 +214,9 @@ class EmbeddedTransaction(LogTransaction):
         records are packed by one comprehension and handed to their partitions by list operations."""
         n = len(values)
         hdr = _hpack
-        recs = [hdr(ts, len(k), len(v), 0) + k + v for ts, k, v in zip(timestamps, keys, values, strict=False)]
+        # header structs by one map, then header+key+value joined by another: no per-record bytecode
+        heads = list(map(hdr, timestamps, map(len, keys), map(len, values), repeat(0)))
+        recs = list(map(b"".join, zip(heads, keys, values, strict=False)))
         nparts = t.partitions
         if partition is None and nparts == 1:
             partition = 0

@@ -23,6 +23,7 @@ from __future__ import annotations
 import struct
 import sys
 from array import array
+from bisect import bisect_right
 from itertools import accumulate
 
 from ksqlpy.log.base import Headers
@@ -102,21 +103,21 @@ def _one_chunk(recs: list[bytes]) -> bytes:
 
 
 def build_chunks(recs: list[bytes]) -> list[tuple[int, bytes]]:
-    """Chunks holding ``recs`` in order, as (index of the chunk's first record, chunk bytes)."""
+    """Chunks holding ``recs`` in order, as (index of the chunk's first record, chunk bytes). A chunk
+    ends before the record that would take it past ``CHUNK_MAX_RECORDS`` or ``CHUNK_MAX_BYTES`` (a
+    record alone larger than that is a chunk of its own); the cuts are found by bisecting the running
+    byte total, per chunk rather than per record."""
     n = len(recs)
-    if n <= CHUNK_MAX_RECORDS:
-        size = sum(map(len, recs))
-        if size <= CHUNK_MAX_BYTES:
-            return [(0, _one_chunk(recs))]
+    cum = list(accumulate(map(len, recs), initial=0))  # cum[i]: bytes of the records before i
+    if n <= CHUNK_MAX_RECORDS and cum[-1] <= CHUNK_MAX_BYTES:
+        return [(0, _one_chunk(recs))]
     out = []
     start = 0
-    size = 0
-    for i, r in enumerate(recs):
-        if i > start and (i - start >= CHUNK_MAX_RECORDS or size + len(r) > CHUNK_MAX_BYTES):
-            out.append((start, _one_chunk(recs[start:i])))
-            start, size = i, 0
-        size += len(r)
-    out.append((start, _one_chunk(recs[start:])))
+    while start < n:
+        end = min(n, start + CHUNK_MAX_RECORDS, bisect_right(cum, cum[start] + CHUNK_MAX_BYTES) - 1)
+        end = max(end, start + 1)
+        out.append((start, _one_chunk(recs[start:end])))
+        start = end
     return out
 
 

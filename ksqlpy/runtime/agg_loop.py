@@ -28,15 +28,16 @@ BatchLoop = Callable[[Any, list[tuple], list[tuple]], None]
 
 
 def build_batch_loop(spec: AggregateSpec) -> BatchLoop | None:
-    """``loop(aggregator, items, out)``, or None for what it does not cover (HAVING, EMIT FINAL, sessions)."""
-    if spec.having or spec.emit_final or spec.window_type == "SESSION":
+    """``loop(aggregator, items, out)``, or None for what it does not cover (HAVING, sessions, EMIT FINAL
+    without a window)."""
+    if spec.having or spec.window_type == "SESSION" or (spec.emit_final and spec.window_type is None):
         return None
     parts = getattr(spec.project, "parts", None)
     if parts is None:
         return None
     windowed = spec.window_type is not None
     ns: dict[str, Any] = {"encode_key": encode_key, "t8": t8, "q_project": spec.project}
-    cached = spec.cache_entries > 0
+    cached = spec.cache_entries > 0 and not spec.emit_final
     src = _source(spec, windowed, cached, parts, ns)
     exec(compile(src, "<ksqlpy-aggregate-batch>", "exec"), ns)  # noqa: S102 - generated from the plan
     loop: BatchLoop = ns["q_loop"]
@@ -90,6 +91,8 @@ def _source(spec: AggregateSpec, windowed: bool, cached: bool, parts: Any, ns: d
             L += [f"{ind}q_first = q_ts - {size - adv}",
                   f"{ind}q_first = q_first // {adv} * {adv} if q_first > 0 else 0",
                   f"{ind}for q_ws in range(q_first, q_ts + 1, {adv}):"]
+        elif spec.emit_final:  # a loop of one window: ``continue`` must still reach the emission below
+            L += [f"{ind}for q_ws in ((q_ts // {size} * {size},) if q_ts >= 0 else ()):"]
         else:
             L += [f"{ind}if q_ts < 0:", f"{ind}    continue", f"{ind}q_ws = q_ts // {size} * {size}", f"{ind}if True:"]
         ind += "    "
@@ -143,7 +146,22 @@ def _source(spec: AggregateSpec, windowed: bool, cached: bool, parts: Any, ns: d
           f"{i2}    continue",
           f"{i2}if q_ts > q_rec[0]:",
           f"{i2}    q_rec[0] = q_ts"]
-    if cached:
+    if spec.emit_final:
+        # after each record, once the close time passed the last emission: the windows that closed go out
+        # (Aggregator.emit_closed reads the window store, whose pending writes hold these very lists).
+        # Window starts are multiples of the advance: if none lies between the last emission's and this
+        # close time's latest closed start, nothing closed and only the emission mark moves, as
+        # emit_closed would move it (not while no window can have closed yet).
+        i1 = ind[:-4]
+        L += [f"{i1}q_le = q_agg.last_emit",
+              f"{i1}if q_le is None or q_close > q_le:",
+              f"{i1}    if q_le is not None and (q_close - {size}) // {adv} == (q_le - {size}) // {adv}:",
+              f"{i1}        if q_close >= {size}:",
+              f"{i1}            q_agg.last_emit = q_close",
+              f"{i1}    else:",
+              f"{i1}        q_agg.stream_time = q_st",
+              f"{i1}        q_agg.emit_closed(q_out, hd=q_hd)"]
+    elif cached:
         L += [f"{ind}q_cache[q_tk] = q_i" + (f" * {per} + (q_ws - q_first) // {adv}" if hopping else ""),
               f"{ind}if q_check and len(q_cache) > {spec.cache_entries}:",
               f"{ind}    q_flush(q_agg, q_cache, q_touched, q_items, q_out)"]

@@ -424,3 +424,20 @@ def test_produce_batch_with_empty_null_and_zero_fields(log: EmbeddedLog) -> None
     assert [t for t, (_, _, e) in zip(got.timestamps, expect, strict=True) if e is not None] == [
         e for _, _, e in expect if e is not None]
     assert all(t > 1_000_000 for t, (_, _, e) in zip(got.timestamps, expect, strict=True) if e is None)
+
+
+def test_chunks_are_cut_at_the_record_and_byte_limits(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A chunk ends before the record that would pass either limit; an oversized record stands alone."""
+    monkeypatch.setattr(record_codec, "CHUNK_MAX_RECORDS", 4)
+    monkeypatch.setattr(record_codec, "CHUNK_MAX_BYTES", 100)
+    sizes = [10, 10, 10, 10, 10, 60, 50, 150, 5, 95, 6]
+    recs = [bytes([i]) * s for i, s in enumerate(sizes)]
+    chunks = record_codec.build_chunks(recs)
+    starts = [s for s, _ in chunks]
+    assert starts == [0, 4, 6, 7, 8, 10]
+    assert [record_codec.chunk_count(c) for _, c in chunks] == [4, 2, 1, 1, 2, 1]
+    got = []
+    for _, c in chunks:
+        base, pos = record_codec.chunk_positions(c)
+        got += [c[base + pos[i]:base + pos[i + 1]] for i in range(record_codec.chunk_count(c))]
+    assert got == recs

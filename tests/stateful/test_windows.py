@@ -190,3 +190,39 @@ def test_window_bounds_selected_in_a_windowed_push_query(h: Harness) -> None:
                             "GROUP BY K EMIT CHANGES LIMIT 2;", {"auto.offset.reset": "earliest"})
     h.run()
     assert list(q) == [("a", 0, 1), ("a", 20, 1)]
+
+
+@pytest.mark.parametrize("window", ["TUMBLING (SIZE 10 MILLISECONDS, GRACE PERIOD 3 MILLISECONDS)",
+                                    "HOPPING (SIZE 10 MILLISECONDS, ADVANCE BY 5 MILLISECONDS, "
+                                    "GRACE PERIOD 2 MILLISECONDS)"])
+def test_emit_final_generated_loop_matches_the_generic_one(h: Harness, monkeypatch: pytest.MonkeyPatch,
+                                                           window: str) -> None:
+    """EMIT FINAL runs the generated batch loop (runtime.agg_loop); its outputs, late drops and stream
+    time equal the record-at-a-time loop's over batches with late records and out-of-order time."""
+    import random
+
+    from ksqlpy.runtime import aggregate
+
+    h.sql("CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);")
+    query = ("CREATE TABLE {t} AS SELECT K, COUNT(*) AS C, SUM(V) AS SV, MAX(V) AS MV FROM S "
+             f"WINDOW {window} GROUP BY K EMIT FINAL;")
+    with monkeypatch.context() as m:
+        m.setattr(aggregate, "build_batch_loop", lambda spec: None)
+        h.sql(query.format(t="GENERIC"))
+    h.sql(query.format(t="GENERATED"))
+    rng = random.Random(7)
+    ts = 0
+    for _batch in range(4):
+        for _ in range(60):
+            ts += rng.choice([0, 1, 1, 2, 3])
+            jitter = rng.choice([0, 0, 0, -2, -6, -15])  # some out of order, some late for every window
+            h.send("s", rng.choice("abcd"), {"V": rng.randint(-5, 50)}, max(0, ts + jitter))
+        h.run()
+    generic, generated = h.read("GENERIC"), h.read("GENERATED")
+    assert len(generic) > 20
+    assert generated == generic
+    aggs = {q.sink_name: q.tasks[0].processor.aggregator for q in h.engine.queries.values()}
+    assert aggs["GENERATED"].spec.batch_loop is not None and aggs["GENERIC"].spec.batch_loop is None
+    assert aggs["GENERATED"].late == aggs["GENERIC"].late > 0
+    assert aggs["GENERATED"].stream_time == aggs["GENERIC"].stream_time
+    assert aggs["GENERATED"].last_emit == aggs["GENERIC"].last_emit
