@@ -2,7 +2,8 @@
 
 1. A fresh engine over a fresh data directory, with the case's properties.
 2. Topics of the ``topics`` section are created (with their partitions), then the topics of plain
-   CREATE STREAM/TABLE statements that do not ask for PARTITIONS (ksqlDB's harness registers them too).
+   CREATE STREAM/TABLE statements that do not ask for PARTITIONS (ksqlDB's harness registers them too),
+   with the count ``undeclared_partitions`` gives them.
 3. Statements run in order; an error stops the case and is judged against ``expectedException``.
 4. Inputs are produced in file order. Consecutive records of one topic go as one group; the engine
    then processes everything before the next group, so cross-topic order (joins) is kept.
@@ -59,6 +60,8 @@ _FORMAT_PROP = re.compile(r"(?<![_\w])FORMAT\s*=\s*'(\w+)'", re.IGNORECASE)
 _KAFKA_TOPIC = re.compile(r"\bKAFKA_TOPIC\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
 _PARTITIONS = re.compile(r"\bPARTITIONS\s*=", re.IGNORECASE)
 _PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(\d+)", re.IGNORECASE)
+# KsqlConstants' legacy sink default: what ksqlDB's harnesses give a topic the case does not declare a count for
+HARNESS_PARTITIONS = 4
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,7 @@ class _Run:
         self.stage = "starting engine"
         self.seen_sources: dict[str, Any] = {}  # topic -> last source seen over it (survives DROP)
         self.topics_before: set[str] = set()
+        self.default_partitions = undeclared_partitions(case)
 
     # -- steps
     def run(self) -> None:
@@ -211,7 +215,7 @@ class _Run:
             if m:
                 name = m.group(1).replace("''", "'")
                 if not log.topic_exists(name):
-                    log.create_topic(name, 1)
+                    log.create_topic(name, self.default_partitions)
 
     def snapshot_sources(self) -> None:
         for source in self.engine.catalog.sources():
@@ -222,7 +226,7 @@ class _Run:
         for topic, group in itertools.groupby(self.case.inputs, key=lambda r: r.topic):
             records = [self.serialize(r) for r in group]
             if not log.topic_exists(topic):
-                log.create_topic(topic, 1)
+                log.create_topic(topic, self.default_partitions)
             with log.transaction() as tx:
                 tx.produce_many(records)
             self.drain()
@@ -393,6 +397,22 @@ def register_topic_schemas(engine: Any, topic: Any, statements: list[str]) -> No
             sid = len(registry.subjects()) + 1 + _sr_statement_topics(statements, topic.name)
         registry.register(f"{topic.name}-{side}", text, {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF"}.get(fmt, "JSON"),
                           int(sid) if sid is not None else None)
+
+
+def undeclared_partitions(case: Case) -> int:
+    """The partition count of a topic the case names without a count (a CREATE without PARTITIONS, an input
+    topic no statement declares).
+
+    ksqlDB's harness registers such a topic with 4 partitions in its topic client - the count its checks
+    compare (co-partitioned joins, a sink inheriting its source's count) - while TopologyTestDriver runs
+    every topic on one partition. We run counts for real, so: one partition when the case gives no count
+    anywhere (every count ksqlDB compares is then the same default, and one partition is what it ran),
+    and the harness's 4 once the case declares a count (a ``topics`` entry or a PARTITIONS property), so
+    that a declared topic meets the undeclared ones with the counts ksqlDB compared.
+    """
+    declared = any(t.partitions is not None for t in case.topics) or any(
+        _PARTITIONS.search(sql) for sql in case.statements)
+    return HARNESS_PARTITIONS if declared else 1
 
 
 def _declared_partitions(statements: list[str], topic: str) -> int | None:

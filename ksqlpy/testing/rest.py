@@ -41,6 +41,7 @@ from ksqlpy.testing.executor import (
     _CREATE_SOURCE,
     _KAFKA_TOPIC,
     _PARTITIONS,
+    HARNESS_PARTITIONS,
     CaseTimeout,
     deadline,
 )
@@ -65,7 +66,6 @@ SERVER_PROPERTIES = {
 }
 PROTOBUF_MEDIA = "application/vnd.ksql.v1+protobuf"
 _SELECT = re.compile(r"^\s*(SELECT|PRINT)\b", re.IGNORECASE)
-HARNESS_PARTITIONS = 4
 _EMIT = re.compile(r"\bEMIT\s+(CHANGES|FINAL)\b", re.IGNORECASE)
 
 
