@@ -149,9 +149,10 @@ class Engine:
     def start_persistent(self, query: PersistentQuery) -> None:
         self.queries[query.query_id] = query
         self.catalog.add_query(QueryInfo(query.query_id, query.sql, query.sink_name, query.source_names))
-        from ksqlpy.runtime.coordinator import start_workers
+        from ksqlpy.runtime.coordinator import inline_commit_interval, start_workers
 
-        start_workers(self, query)  # ksqlpy.workers=process: the query runs in worker processes
+        if not start_workers(self, query):  # ksqlpy.workers=process: the query runs in worker processes
+            inline_commit_interval(self, query)
 
     def stop_persistent(self, query_id: str) -> None:
         q = self.queries.pop(query_id, None)

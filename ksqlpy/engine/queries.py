@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import queue
 import uuid
 from typing import TYPE_CHECKING, Any
@@ -18,6 +19,8 @@ from ksqlpy.runtime.writer import SinkWriter
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
+
+_LOG = logging.getLogger("ksqlpy.queries")
 
 
 class PersistentQuery:
@@ -44,6 +47,15 @@ class PersistentQuery:
         return sum(t.poll() for t in self.tasks)
 
     def close(self) -> None:
+        """Stop: what the tasks processed but hold for the commit interval is committed first (a clean
+        stop hands everything over, as Kafka Streams commits on close)."""
+        if self.state == "RUNNING":
+            for t in self.tasks:
+                if getattr(t, "pending", False):
+                    try:
+                        t.commit_now()
+                    except Exception:  # noqa: BLE001 - the held work is read again from the committed offsets
+                        _LOG.warning("query %s: committing held work on close failed", self.query_id, exc_info=True)
         self.state = "TERMINATED"
         for r in self.resources:
             r.close()

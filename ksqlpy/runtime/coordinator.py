@@ -301,6 +301,16 @@ def start_workers(engine: Engine, query: Any) -> bool:
     return True
 
 
+def inline_commit_interval(engine: Engine, query: Any) -> None:
+    """A query run in the engine process commits on ``commit.interval.ms`` as worker processes do (and at
+    once whenever its input is caught up): under a backlog, one producer flush and offset commit (or one
+    transaction) per interval instead of per batch."""
+    interval = commit_interval_ms(dict(engine.effective_properties()), _explicit(engine)) / 1000
+    for t in query.tasks:
+        if hasattr(t, "commit_interval_s"):
+            t.commit_interval_s = interval
+
+
 def workers_caught_up(engine: Engine, previous: dict[str, Any] | None) -> tuple[bool, dict[str, Any] | None]:
     """For ``Engine.drain()``: (done, what to pass next time). Done when no query runs in workers, or
     when every worker-run query has committed all its input twice in a row with the same ends."""
