@@ -83,12 +83,13 @@ def _auctions(g: Any) -> list[int]:
 TABLE_SQL = "CREATE TABLE bids_per_auction AS SELECT auction, COUNT(*) AS n FROM bid GROUP BY auction;"
 
 
-def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float = 2.0) -> dict[str, Any]:
+def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float = 2.0, client: str = "stdlib",
+         server_properties: dict[str, str] | None = None) -> dict[str, Any]:
     """Key lookups through the Engine API while a second copy of the bids drains through q7 and the table's
     own query. ``mode``: ``engine`` - queries in the engine's background thread (one interpreter with the
     lookups); ``workers`` - queries in worker processes (``ksqlpy.workers=process``)."""
     if mode == "rest":
-        return pull_rest(events, lookups, gap_ms)
+        return pull_rest(events, lookups, gap_ms, client, server_properties)
     engine, log, g = _engine(events)
     if mode == "workers":
         engine.properties["ksqlpy.workers"] = "process"
@@ -133,11 +134,54 @@ def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float =
                                            "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99)})
 
 
-def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0) -> dict[str, Any]:
-    """The same lookups as ``pull`` over HTTP: ``POST /query-stream`` to a ``ksqlpy server`` (queries in
-    its background thread), timed by the client from request to the whole body; HTTP/1.1 keep-alive."""
-    import httpx
+class _StdlibClient:
+    """``http.client`` over one keep-alive connection: a real HTTP/1.1 client with little of its own cost
+    (httpx spends ~1 ms of client CPU per request, which would be most of what is measured)."""
 
+    def __init__(self, url: str, timeout: float) -> None:
+        import http.client
+        from urllib.parse import urlsplit
+
+        u = urlsplit(url)
+        self.conn = http.client.HTTPConnection(u.hostname, u.port, timeout=timeout)
+
+    def post_json(self, path: str, body: Any, accept: str = "application/json") -> tuple[int, bytes]:
+        data = orjson.dumps(body)
+        self.conn.request("POST", path, data, {"Accept": accept, "Content-Type": "application/json"})
+        r = self.conn.getresponse()
+        return r.status, r.read()
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+class _HttpxClient:
+    def __init__(self, url: str, timeout: float) -> None:
+        import httpx
+
+        self.c = httpx.Client(base_url=url, timeout=timeout)
+
+    def post_json(self, path: str, body: Any, accept: str = "application/json") -> tuple[int, bytes]:
+        r = self.c.post(path, json=body, headers={"Accept": accept})
+        return r.status_code, r.content
+
+    def close(self) -> None:
+        self.c.close()
+
+
+def _cpu_s(pid: int) -> float:
+    """user + sys CPU seconds of a process so far (Linux /proc)."""
+    import os
+
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str = "stdlib",
+              server_properties: dict[str, str] | None = None) -> dict[str, Any]:
+    """The same lookups as ``pull`` over HTTP: ``POST /query-stream`` to a ``ksqlpy server`` (queries in
+    its background thread), timed by the client from request to the whole body; HTTP/1.1 keep-alive.
+    ``client``: ``stdlib`` (``http.client``) or ``httpx``."""
     from ksqlpy.log import EmbeddedLog
     from ksqlpy.testing.rest import ServerProcess
 
@@ -147,52 +191,58 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0) -> dict[str
     for t in ("bid", "auction", "person"):
         log.create_topic(t, 4)
     _load(log, g)
-    server = ServerProcess(d).start()
+    server = ServerProcess(d, server_properties).start()
+    assert server.proc is not None
+    pid = server.proc.pid
+    c = (_StdlibClient if client == "stdlib" else _HttpxClient)(server.url, 30)
     try:
-        with httpx.Client(base_url=server.url, timeout=30) as c:
-            def ksql(sql: str) -> None:
-                r = c.post("/ksql", json={"ksql": sql, "streamsProperties": {"auto.offset.reset": "earliest"}})
-                if r.status_code != 200:
-                    raise RuntimeError(r.text)
+        def ksql(sql: str) -> None:
+            status, body = c.post_json("/ksql", {"ksql": sql, "streamsProperties": {"auto.offset.reset": "earliest"}})
+            if status != 200:
+                raise RuntimeError(body.decode())
 
-            ksql(SOURCES_SQL)
-            ksql(TABLE_SQL)
-            auctions = _auctions(g)
-            last = g.keys["bid"][-1]
-            want = sum(1 for k in g.keys["bid"] if k == last)
+        ksql(SOURCES_SQL)
+        ksql(TABLE_SQL)
+        auctions = _auctions(g)
+        last = g.keys["bid"][-1]
+        want = sum(1 for k in g.keys["bid"] if k == last)
 
-            def rows(k: int) -> list[Any]:
-                r = c.post("/query-stream", json={"sql": f"SELECT * FROM bids_per_auction WHERE auction = {k};"},
-                           headers={"Accept": "application/json"})
-                if r.status_code != 200:
-                    raise RuntimeError(r.text)
-                return list(r.json()[1:])
+        def rows(k: int) -> list[Any]:
+            status, body = c.post_json("/query-stream", {"sql": f"SELECT * FROM bids_per_auction WHERE auction = {k};"})
+            if status != 200:
+                raise RuntimeError(body.decode())
+            return list(orjson.loads(body)[1:])
 
-            k_last = int.from_bytes(last, "big", signed=True)
-            end = time.monotonic() + 600
-            while rows(k_last) != [[k_last, want]]:
-                if time.monotonic() > end:
-                    raise RuntimeError("the table did not catch up with the bids")
-                time.sleep(0.2)
+        k_last = int.from_bytes(last, "big", signed=True)
+        end = time.monotonic() + 600
+        while rows(k_last) != [[k_last, want]]:
+            if time.monotonic() > end:
+                raise RuntimeError("the table did not catch up with the bids")
+            time.sleep(0.2)
 
-            def lookup(i: int) -> tuple[float, bool]:
-                k = auctions[(i * 7919) % len(auctions)]
-                t0 = time.perf_counter()
-                got = rows(k)
-                return (time.perf_counter() - t0) * 1000, bool(got)
-
-            idle = [lookup(i)[0] for i in range(lookups // 4)]
-            _load(log, g)
-            ksql(WORKLOADS["q7"].sql.format(sink="bench_load_q7"))
-            busy = _still_growing(log, ["BENCH_LOAD_Q7"])
+        def lookup(i: int) -> tuple[float, bool]:
+            k = auctions[(i * 7919) % len(auctions)]
             t0 = time.perf_counter()
-            lat, found = _paced(lookup, busy, lookups, gap_ms / 1000)
-            loaded_s = time.perf_counter() - t0
+            got = rows(k)
+            return (time.perf_counter() - t0) * 1000, bool(got)
+
+        cpu0, own0 = _cpu_s(pid), time.process_time()
+        idle = [lookup(i)[0] for i in range(lookups // 4)]
+        cpu1, own1 = _cpu_s(pid), time.process_time()
+        _load(log, g)
+        ksql(WORKLOADS["q7"].sql.format(sink="bench_load_q7"))
+        busy = _still_growing(log, ["BENCH_LOAD_Q7"])
+        t0 = time.perf_counter()
+        lat, found = _paced(lookup, busy, lookups, gap_ms / 1000)
+        loaded_s = time.perf_counter() - t0
     finally:
+        c.close()
         server.stop()
         log.close()
-    return _summary("pull-rest", lat, {"via": "POST /query-stream", "gap_ms": gap_ms, "found": found,
-                                       "load_seconds": round(loaded_s, 2),
+    return _summary("pull-rest", lat, {"via": "POST /query-stream", "client": client, "gap_ms": gap_ms,
+                                       "found": found, "load_seconds": round(loaded_s, 2),
+                                       "idle_server_cpu_ms": round((cpu1 - cpu0) * 1000 / len(idle), 3),
+                                       "idle_client_cpu_ms": round((own1 - own0) * 1000 / len(idle), 3),
                                        "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99)})
 
 
@@ -262,8 +312,14 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--mode", choices=["engine", "workers", "rest"], default="engine",
                     help="pull: Engine API with queries in the engine process / in worker processes, or REST")
     ap.add_argument("--gap-ms", type=float, default=2.0, help="pull: pause before each lookup (0: back to back)")
+    ap.add_argument("--client", choices=["stdlib", "httpx"], default="stdlib",
+                    help="rest: the HTTP client (http.client, or httpx with ~1 ms of its own CPU per request)")
+    ap.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
+                    help="rest: a server property (e.g. ksqlpy.server.lean.lookups=false)")
     a = ap.parse_args(argv)
-    result = pull(a.events, mode=a.mode, gap_ms=a.gap_ms) if a.kind == "pull" else push(a.events)
+    props = dict(d.split("=", 1) for d in a.defines)
+    result = pull(a.events, mode=a.mode, gap_ms=a.gap_ms, client=a.client, server_properties=props) \
+        if a.kind == "pull" else push(a.events)
     sys.stdout.buffer.write(orjson.dumps(result) + b"\n")
 
 

@@ -166,8 +166,8 @@ class ServerConfig:
 
     @property
     def engine_properties(self) -> dict[str, Any]:
-        """What the engine sees: all but the listener and security settings."""
-        skip = ("listeners", "ssl.", "authentication.")
+        """What the engine sees: all but the listener, security and ``ksqlpy.server.*`` settings."""
+        skip = ("listeners", "ssl.", "authentication.", "ksqlpy.server.")
         return {k: v for k, v in self.properties.items() if not k.startswith(skip)}
 
     @property

@@ -76,7 +76,12 @@ async def serve(config: ServerConfig) -> None:
 
     for listener in config.listeners:
         print(f"ksqlpy server listening on {listener.url}", flush=True)
-    await hypercorn_serve(app, hypercorn_config(config), shutdown_trigger=shutdown_trigger)  # type: ignore[arg-type]
+    from ksqlpy.server.lean_serve import lean_enabled, serve_lean
+
+    if lean_enabled(config):
+        await serve_lean(app, ctx, config, hypercorn_config(config), shutdown_trigger)
+    else:
+        await hypercorn_serve(app, hypercorn_config(config), shutdown_trigger=shutdown_trigger)  # type: ignore[arg-type]
     if failed:
         raise StartupError(failed[0])
 
