@@ -95,6 +95,10 @@ def _format_reason(name: str, columns: Columns, is_key: bool) -> str | None:
             check_columns(columns, is_key)
         except KsqlStatementError as e:
             return str(e)
+    elif name in ("PROTOBUF", "PROTOBUF_NOSR"):
+        from ksqlpy.serde.protobuf_types import nesting_reason
+
+        return nesting_reason(list(columns), name)
     elif name == "NONE":
         if columns:
             return f"The 'NONE' format can only be used when no columns are defined. Got: {_columns_text(columns, is_key)}"

@@ -9,6 +9,7 @@ ksqlDB goes through Kafka Connect's ``ProtobufData``; the mapping here is the on
 | int64, sint64, sfixed64, uint32, fixed32, uint64, fixed64 | BIGINT |
 | enum | STRING (the value's name) |
 | repeated T / map<K, V> | ARRAY<T> / MAP<K, V> |
+| repeated ``...Entry`` {key = 1; value = 2} (Connect's map form) | MAP<K, V> (V may be an ARRAY or a MAP) |
 | message | STRUCT (a ``oneof`` group is one STRUCT field named ``<oneof>_0``) |
 | google.protobuf.Timestamp, google.type.Date, google.type.TimeOfDay | TIMESTAMP, DATE, TIME |
 | confluent.type.Decimal (precision/scale in ``confluent.field_meta`` params) | DECIMAL(p, s) |
@@ -20,7 +21,9 @@ back as its default (0, "", false, empty bytes; [] and {} for repeated and map);
 
 ``schema_text`` writes the ``.proto`` ksqlDB registers for columns it serializes: ``syntax = "proto3"``,
 the imports the types need, one message ``ConnectDefault1`` (or ``*_SCHEMA_FULL_NAME``) with a field per
-column numbered from 1, nested STRUCTs as nested messages ``ConnectDefault2``, ``ConnectDefault3``, ...
+column numbered from 1, nested STRUCTs as nested messages ``ConnectDefault2``, ``ConnectDefault3``, ...; a MAP
+whose values are ARRAYs or MAPs as ProtobufData writes it, a repeated ``ConnectDefault<n>Entry`` message with
+the (possibly repeated) ``value = 2`` field. An ARRAY of ARRAYs or of MAPs has no protobuf form.
 """
 
 from __future__ import annotations
@@ -73,8 +76,27 @@ def _name(n: str, upper: bool) -> str:
 def field_type(file: ProtoFile, f: ProtoField, *, upper: bool = True) -> T.SqlType:
     if f.is_map:
         return T.Map(kind_type(file, f.key_type or "string", f, upper), kind_type(file, f.type, f, upper))
+    entry = entry_fields(file, f)
+    if entry is not None:
+        return T.Map(field_type(file, entry[0], upper=upper), field_type(file, entry[1], upper=upper))
     t = kind_type(file, f.type, f, upper)
     return T.Array(t) if f.is_repeated else t
+
+
+def entry_fields(file: ProtoFile, f: ProtoField) -> tuple[ProtoField, ProtoField] | None:
+    """(key, value) fields when ``f`` is a MAP written as repeated entry messages: a ``map_entry`` message,
+    or one as Connect's ProtobufData writes a map (a message named ``...Entry`` with just ``key = 1`` and
+    ``value = 2``; its value may be repeated or a map itself, which ``map<K, V>`` cannot say)."""
+    if not f.is_repeated or f.type in SCALAR_SQL or f.type in WRAPPERS or f.type in (TIMESTAMP, DATE, TIME, DECIMAL):
+        return None
+    t = file.lookup(f.type)
+    if not isinstance(t, ProtoMessage) or len(t.fields) != 2:
+        return None
+    by_name = {g.name: g for g in t.fields}
+    key, value = by_name.get("key"), by_name.get("value")
+    if key is None or value is None or key.number != 1 or value.number != 2 or key.is_repeated:
+        return None
+    return (key, value) if t.map_entry or t.name.endswith("Entry") else None
 
 
 def kind_type(file: ProtoFile, kind: str, f: ProtoField | None, upper: bool) -> T.SqlType:
@@ -94,9 +116,6 @@ def kind_type(file: ProtoFile, kind: str, f: ProtoField | None, upper: bool) -> 
     t = file.lookup(kind)
     if isinstance(t, ProtoEnum):
         return T.STRING
-    if t.map_entry:
-        fields = {g.name: g for g in t.fields}
-        return T.Map(field_type(file, fields["key"], upper=upper), field_type(file, fields["value"], upper=upper))
     return sql_type_of(file, t, upper=upper)
 
 
@@ -154,6 +173,10 @@ def field_value(file: ProtoFile, f: ProtoField, v: Any, t: T.SqlType) -> Any:
             return {}
         kt, vt = (t.key, t.value) if isinstance(t, T.Map) else (T.STRING, T.STRING)
         return {to_sql(file, f.key_type or "string", k, kt, f): to_sql(file, f.type, x, vt, f) for k, x in v.items()}
+    if isinstance(t, T.Map) and (entry := entry_fields(file, f)) is not None:
+        kf, vf = entry
+        return {field_value(file, kf, x.get("key"), t.key): field_value(file, vf, x.get("value"), t.value)
+                for x in v or ()}
     if f.is_repeated:
         el = t.element if isinstance(t, T.Array) else T.STRING
         return [to_sql(file, f.type, x, el, f) for x in v or ()]
@@ -241,6 +264,11 @@ def field_proto(file: ProtoFile, f: ProtoField, v: Any, t: T.SqlType) -> Any:
         kt, vt = (t.key, t.value) if isinstance(t, T.Map) else (T.STRING, T.STRING)
         return {from_sql(file, f.key_type or "string", k, kt, f): from_sql(file, f.type, x, vt, f)
                 for k, x in v.items() if k is not None}
+    if isinstance(t, T.Map) and (entry := entry_fields(file, f)) is not None:
+        kf, vf = entry
+        return [{kf.name: field_proto(file, kf, k, t.key),
+                 **({} if x is None else {vf.name: field_proto(file, vf, x, t.value)})}
+                for k, x in v.items() if k is not None]
     if f.is_repeated:
         el = t.element if isinstance(t, T.Array) else T.STRING
         return [from_sql(file, f.type, x, el, f) for x in v]
@@ -297,6 +325,26 @@ def decimal_message(v: Any, t: T.SqlType, f: ProtoField | None) -> dict[str, Any
 
 
 # --------------------------------------------------------------------------- columns -> .proto text
+def nesting_reason(columns: list[tuple[str, T.SqlType]], fmt: str = "PROTOBUF") -> str | None:
+    """Why ``fmt`` (PROTOBUF or PROTOBUF_NOSR) cannot carry ``columns``: an ARRAY directly inside an ARRAY
+    has no protobuf form (Connect's ProtobufData: "Array cannot be nested"), and an ARRAY of MAPs would
+    read back as one merged MAP. None when it can."""
+    def walk(t: T.SqlType) -> T.SqlType | None:
+        if isinstance(t, T.Array):
+            return t if isinstance(t.element, T.Array | T.Map) else walk(t.element)
+        if isinstance(t, T.Map):
+            return walk(t.value)
+        if isinstance(t, T.Struct):
+            return next((bad for _, ft in t.fields if (bad := walk(ft)) is not None), None)
+        return None
+
+    for _, t in columns:
+        bad = walk(t)
+        if bad is not None:
+            return f"{fmt} cannot represent {bad}: Array cannot be nested"
+    return None
+
+
 _NULLABLE_WRAPPERS = {"BOOLEAN": "Bool", "INTEGER": "Int32", "BIGINT": "Int64", "DOUBLE": "Double",
                       "STRING": "String", "BYTES": "Bytes"}
 
@@ -323,16 +371,17 @@ class _Writer:
     def field(self, name: str, t: T.SqlType, num: int, indent: str) -> tuple[str, list[str]]:
         if isinstance(t, T.Array):
             if isinstance(t.element, T.Array | T.Map):
-                raise SerdeError(f"PROTOBUF cannot represent {t}: repeated fields cannot nest")
+                # Connect's ProtobufData refuses it ("Array cannot be nested"): a repeated field holds
+                # no repeated values, and an ARRAY of MAPs would read back as one merged MAP
+                raise SerdeError(f"PROTOBUF cannot represent {t}: Array cannot be nested")
             kind, nested, opts = self.kind(t.element, indent)
             return f"repeated {kind} {name} = {num}{opts};", nested
         if isinstance(t, T.Map):
-            if isinstance(t.value, T.Array | T.Map):
-                raise SerdeError(f"PROTOBUF cannot represent {t}: map values cannot be repeated")
             key, _, _ = self.kind(t.key, indent)
             if key not in ("string", "int32", "int64", "bool"):
                 raise SerdeError(f"PROTOBUF cannot represent {t}: map keys must be integers, booleans or strings")
-            if self.map_entries:  # Connect's own form: a nested entry message, repeated
+            # Connect's own form: a nested entry message, repeated - the only one for ARRAY or MAP values
+            if self.map_entries or isinstance(t.value, T.Array | T.Map):
                 self.counter += 1
                 entry = f"ConnectDefault{self.counter}Entry"
                 return f"repeated {entry} {name} = {num};", self.message(entry, [("key", t.key), ("value", t.value)],

@@ -252,6 +252,8 @@ def _spec_to_proto(file: Any, kind: str, spec: Any, f: Any) -> Any:
 
 
 def _spec_message(file: Any, msg: Any, spec: Any) -> dict[str, Any]:
+    from ksqlpy.serde import protobuf_types as pt
+
     if not isinstance(spec, dict):
         if len(msg.fields) != 1:
             raise ValueError(f"spec {spec!r} is not an object for message {msg.full_name}")
@@ -264,6 +266,8 @@ def _spec_message(file: Any, msg: Any, spec: Any) -> dict[str, Any]:
         if f.is_map:
             out[f.name] = {_spec_to_proto(file, f.key_type, k, f): _spec_to_proto(file, f.type, x, f)
                            for k, x in v.items()}
+        elif isinstance(v, dict) and pt.entry_fields(file, f) is not None:  # a map as repeated entries
+            out[f.name] = [_spec_message(file, file.lookup(f.type), {"key": k, "value": x}) for k, x in v.items()]
         elif f.is_repeated:
             out[f.name] = [_spec_to_proto(file, f.type, x, f) for x in v]
         else:
@@ -298,6 +302,7 @@ def _proto_to_spec(file: Any, kind: str, v: Any) -> Any:
 
 
 def _message_spec(file: Any, msg: Any, values: dict[str, Any]) -> dict[str, Any]:
+    from ksqlpy.serde import protobuf_types as pt
     from ksqlpy.serde.protobuf_wire import default
 
     out: dict[str, Any] = {}
@@ -306,6 +311,9 @@ def _message_spec(file: Any, msg: Any, values: dict[str, Any]) -> dict[str, Any]
         if f.is_map:
             out[f.name] = {_proto_to_spec(file, f.key_type, k): _proto_to_spec(file, f.type, x)
                            for k, x in (v or {}).items()}
+        elif (entry := pt.entry_fields(file, f)) is not None:  # a map as repeated entries
+            entries = [_message_spec(file, file.lookup(f.type), x) for x in v or ()]
+            out[f.name] = {e[entry[0].name]: e[entry[1].name] for e in entries}
         elif f.is_repeated:
             out[f.name] = [_proto_to_spec(file, f.type, x) for x in v or ()]
         elif v is None:

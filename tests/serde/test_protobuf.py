@@ -160,8 +160,10 @@ def test_reader_maps_a_foreign_schema_by_name() -> None:
 
 
 def test_schema_text_rejects_what_protobuf_cannot_hold() -> None:
-    with pytest.raises(SerdeError, match="repeated fields cannot nest"):
+    with pytest.raises(SerdeError, match="Array cannot be nested"):
         schema_text([("A", T.Array(T.Array(T.INTEGER)))])
+    with pytest.raises(SerdeError, match="Array cannot be nested"):
+        schema_text([("A", T.Array(T.Map(T.STRING, T.INTEGER)))])
     assert "package com.acme;" in schema_text([("A", T.INTEGER)], "com.acme.Rec")
 
 
