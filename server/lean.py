@@ -169,8 +169,8 @@ class LeanProtocol(asyncio.Protocol):
             return False
         if response is None or self.transport is None:
             return False
+        self.front.answered += 1  # (counted first: a test reads it as soon as the response arrives)
         self.transport.write(response)
-        self.front.answered += 1
         return True
 
     def _pass_on(self, data: bytes) -> None:
