@@ -96,6 +96,10 @@ class UnknownTopicError(Exception):
 class Log(abc.ABC):
     """A partitioned log: topics of partitions of records addressed by offset."""
 
+    # a commit is a network round trip (producer flush, offset commit): inline queries then commit on
+    # commit.interval.ms rather than per batch (an embedded log's commit is a local transaction)
+    remote_commit: bool = False
+
     # -- topics
     @abc.abstractmethod
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,

@@ -191,6 +191,8 @@ class KafkaTransaction(LogTransaction):
 class KafkaLog(Log):
     """See the module docstring. ``config`` holds ksqlpy/ksqlDB properties (``bootstrap.servers``...)."""
 
+    remote_commit = True
+
     def __init__(self, config: dict[str, Any], *, transactional_id: str | None = None) -> None:
         self.config = dict(config)
         if not self.config.get("bootstrap.servers") and not self.config.get("ksql.streams.bootstrap.servers"):

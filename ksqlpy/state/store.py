@@ -35,6 +35,7 @@ from ksqlpy.log.base import Log, LogTransaction, ProducerRecord
 _DELETED = object()
 _CHECKPOINT = b"checkpoint"
 _CACHE_LIMIT = 100_000
+_MERGE_AT = 1024  # range() keys dirtied since the last merge, kept apart until there are this many
 _dumps = pickle.dumps
 _loads = pickle.loads
 _HIGHEST = pickle.HIGHEST_PROTOCOL
@@ -69,7 +70,11 @@ class KeyValueStore:
         self.cache: dict[bytes, Any] = {}
         self.dirty: dict[bytes, Any] = {}  # changed since the last commit_local (LMDB is behind by these)
         self.changed: dict[bytes, Any] = {}  # changed since the last flush (the changelog is behind by these)
-        self._dkeys: list[bytes] | None = None  # dirty keys sorted, built by range() and kept up to date
+        # the dirty keys in key order for range(), built on its first call: a large sorted list plus the keys
+        # dirtied since, in a small one merged into it in bulk (an insert into one list of every key dirty
+        # since the last commit - many batches under commit.interval.ms - would move it all per new key)
+        self._dkeys: list[bytes] | None = None
+        self._dnew: list[bytes] = []
         self._encoded: dict[bytes, bytes | None] = {}
         self._rtxn: lmdb.Transaction | None = None  # one read snapshot per batch for cache misses
         self.restored = 0  # changelog records replayed by the last restore
@@ -140,21 +145,33 @@ class KeyValueStore:
 
     def put(self, key: bytes, value: Any) -> None:
         self.cache[key] = value
-        dk = self._dkeys
-        if dk is not None:
-            i = bisect_left(dk, key)
-            if i == len(dk) or dk[i] != key:
-                dk.insert(i, key)
-        self.dirty[key] = value
+        dirty = self.dirty
+        if self._dkeys is not None:
+            prev = dirty.get(key)
+            if prev is None or prev is _DELETED:
+                self._list_dirty(key)
+        dirty[key] = value
         self.changed[key] = value
 
-    def delete(self, key: bytes) -> None:
-        self.cache[key] = _DELETED
+    def _list_dirty(self, key: bytes) -> None:
+        """Add a newly dirty key to range()'s sorted keys (into the small list; merged when it grows)."""
         dk = self._dkeys
-        if dk is not None:
-            i = bisect_left(dk, key)
-            if i < len(dk) and dk[i] == key:
-                del dk[i]
+        assert dk is not None
+        i = bisect_left(dk, key)
+        if i < len(dk) and dk[i] == key:
+            return  # deleted earlier in this commit and still listed: range() reads its current value
+        new = self._dnew
+        j = bisect_left(new, key)
+        if j == len(new) or new[j] != key:
+            new.insert(j, key)
+            if len(new) >= _MERGE_AT:
+                dk += new  # two sorted runs: one linear merge by the sort
+                dk.sort()
+                self._dnew = []
+
+    def delete(self, key: bytes) -> None:
+        # a listed key stays listed: range() skips the entries whose dirty value is a deletion
+        self.cache[key] = _DELETED
         self.dirty[key] = _DELETED
         self.changed[key] = _DELETED
 
@@ -167,9 +184,15 @@ class KeyValueStore:
         dkeys = self._dkeys
         if dkeys is None:
             dkeys = self._dkeys = sorted(k for k, v in self.dirty.items() if v is not _DELETED)
+            self._dnew = []
         dirty = self.dirty
-        pending = [(k, dirty[k]) for k in dkeys[bisect_left(dkeys, lo):(
-            len(dkeys) if hi is None else bisect_left(dkeys, hi))]]
+        keys = dkeys[bisect_left(dkeys, lo):(len(dkeys) if hi is None else bisect_left(dkeys, hi))]
+        new = self._dnew
+        if new:
+            more = new[bisect_left(new, lo):(len(new) if hi is None else bisect_left(new, hi))]
+            if more:
+                keys = sorted(keys + more)
+        pending = [(k, dirty[k]) for k in keys]
         pi = 0
         with self.env.begin(db=self.data, buffers=False) as txn:
             cur = txn.cursor()
@@ -263,6 +286,7 @@ class KeyValueStore:
                 txn.put(_CHECKPOINT, struct.pack(">q", end), db=self.meta)
         self.dirty.clear()
         self._dkeys = None
+        self._dnew = []
         enc.clear()
         if len(self.cache) > _CACHE_LIMIT:
             self.cache.clear()
@@ -282,6 +306,7 @@ class KeyValueStore:
         self.dirty.clear()
         self.changed.clear()
         self._dkeys = None
+        self._dnew = []
         self._encoded.clear()
         self.cache.clear()
 

@@ -46,12 +46,13 @@ def test_a_backlog_is_committed_per_interval_and_on_close(tmp_path: Path) -> Non
     engine.close()
 
 
-def test_the_default_interval_still_commits_as_soon_as_input_is_caught_up(tmp_path: Path) -> None:
+def test_the_embedded_log_commits_every_batch_unless_an_interval_is_set(tmp_path: Path) -> None:
+    """An embedded commit is a local transaction: no reason to hold outputs back by default."""
     engine = Engine(str(tmp_path / "data"), {"auto.offset.reset": "earliest"})
     engine.execute("CREATE STREAM S (ID INT KEY, V INT) WITH (KAFKA_TOPIC='src', PARTITIONS=1, VALUE_FORMAT='JSON');")
     engine.execute("CREATE STREAM OUT WITH (KAFKA_TOPIC='out') AS SELECT ID, V FROM S;")
     (task,) = next(iter(engine.queries.values())).tasks
-    assert task.commit_interval_s == 2.0  # ksqlDB's default
+    assert task.commit_interval_s == 0
     engine.execute("INSERT INTO S (ID, V) VALUES (1, 1);")
     engine.drain(5)
     assert engine.log.end_offset("out", 0) == 1 and not task.pending

@@ -23,6 +23,9 @@ def test_inline_engine_on_kafka(tmp_path: Path, bootstrap: str, guarantee: str) 
         assert (engine.log.transactional_id is not None) == (guarantee == "exactly_once_v2")
         for sql in wl.statements():
             engine.execute(sql)
+        tasks = [t for q in engine.queries.values() for t in q.tasks if hasattr(t, "commit_interval_s")]
+        # a Kafka commit is a round trip: inline tasks commit per interval (Kafka Streams' defaults)
+        assert tasks and {t.commit_interval_s for t in tasks} == {2.0 if guarantee == "at_least_once" else 0.1}
         wl.produce(engine.log, 0, wl.n)
         engine.drain(60)
         updates = read_updates(engine.log, wl.sink)
