@@ -215,3 +215,34 @@ def test_time_index_stays_off_the_changelog_and_is_rebuilt(tmp_path: Path) -> No
     assert ws2.purge(15) == 1
     kv2.close()
     log.close()
+
+
+def test_range_agrees_with_a_model_through_puts_deletes_and_commits(tmp_path: Path) -> None:
+    """range() after thousands of changes since the last commit (more than one bulk merge of the keys it
+    lists), re-puts of deleted keys and deletes of committed ones: always the model's entries in order."""
+    import random
+
+    from ksqlpy.state import store as store_mod
+
+    log = _log(tmp_path)
+    s = _open(tmp_path, log)
+    model: dict[bytes, int] = {}
+    rng = random.Random(3)
+    for round_ in range(6):
+        for step in range(2500):
+            k = b"k%04d" % rng.randrange(3000)
+            if rng.random() < 0.25:
+                s.delete(k)
+                model.pop(k, None)
+            else:
+                s.put(k, step)
+                model[k] = step
+            if step % 500 == 0:  # range() early builds the sorted keys; later changes must reach it
+                lo, hi = sorted((b"k%04d" % rng.randrange(3000), b"k%04d" % rng.randrange(3000)))
+                assert list(s.range(lo, hi)) == sorted((k, v) for k, v in model.items() if lo <= k < hi)
+        assert len(s._dnew) < store_mod._MERGE_AT
+        assert list(s.range(b"k")) == sorted(model.items())
+        if round_ % 2:
+            _commit(s, log)
+    _commit(s, log)
+    assert list(s.range(b"k")) == sorted(model.items())
