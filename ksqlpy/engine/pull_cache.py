@@ -137,24 +137,28 @@ class PreparedLookup:
 
     def answer(self, engine: Engine, params: list[Param], unlocked_only: bool = False) -> dict[str, Any] | None:
         """The pull query's result, or None when the table is no longer materialized here (or, with
-        ``unlocked_only``, when reading it would wait for the engine lock)."""
+        ``unlocked_only``, when reading it would wait for the engine lock: a table whose query runs in
+        this process is read from committed state without it; any other, such as one kept by worker
+        processes, only if the lock is free right now)."""
         from ksqlpy.engine.materialized import materialization_for
         from ksqlpy.engine.pull import evaluate_rows, fetch, result_of, stored_view
 
         unlocked = getattr(engine, "_runner", None) is not None and _unlocked_ok(engine, self.source)
-        if unlocked_only and not unlocked:
-            return None
         if unlocked:
             mat = materialization_for(engine, self.source)
             if mat is None:
                 return None
             rows = fetch(mat.committed(), self.keys(params), self.source)
         else:
-            with engine.lock:
+            if not engine.lock.acquire(blocking=not unlocked_only):
+                return None
+            try:
                 mat = materialization_for(engine, self.source)
                 if mat is None:
                     return None
                 rows = fetch(mat, self.keys(params), self.source)
+            finally:
+                engine.lock.release()
         rows = stored_view(engine, self.source, rows)
         return result_of(self.plan, self.source, evaluate_rows(engine, self.pipeline, rows, self.limit))
 
@@ -202,7 +206,7 @@ class PullCache:
 def run_cached(engine: Engine, sql: str, unlocked_only: bool = False) -> tuple[StatementResult, str] | None:
     """Answer ``sql`` from a prepared lookup: ``(result, table name)``, or None (not prepared: run it the
     usual way). Errors are those the full path raises for the same literals. ``unlocked_only``: only if
-    it needs no engine lock (the REST server then answers on its event loop)."""
+    it never waits for the engine lock (the REST server then answers on its event loop)."""
     found = engine.pull_cache.find(engine, sql)
     if found is None:
         return None

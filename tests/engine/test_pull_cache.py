@@ -227,3 +227,29 @@ def test_a_lookup_prepared_under_request_properties_is_not_used_without_them(eng
     assert engine.execute_statement(engine.parse(sql)[0], allowed).data["rows"] == [("ann", 3, 18)]
     with pytest.raises(KsqlError, match="LIMIT clause in pull queries is currently disabled"):
         engine.execute("SELECT * FROM per_user WHERE user_id = 'bob' LIMIT 1;")
+
+
+def test_never_waiting_for_the_lock_reads_a_locked_table_when_the_lock_is_free(engine: Engine) -> None:
+    """``unlocked_only`` (the REST server's event loop) answers a table it must read under the engine
+    lock - no background runner here, as with tables kept by worker processes - when the lock is free
+    now, and gives way (None) instead of waiting while another thread holds it."""
+    from ksqlpy.engine.pull_cache import run_cached
+
+    _full(engine, "SELECT * FROM per_user WHERE user_id = 'ann';")
+    hit = run_cached(engine, "SELECT * FROM per_user WHERE user_id = 'bob';", unlocked_only=True)
+    assert hit is not None and hit[0].data["rows"] == [("bob", 1, 7)] and hit[1] == "PER_USER"
+    held, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        with engine.lock:
+            held.set()
+            release.wait(10)
+
+    t = threading.Thread(target=hold)
+    t.start()
+    try:
+        assert held.wait(10)
+        assert run_cached(engine, "SELECT * FROM per_user WHERE user_id = 'bob';", unlocked_only=True) is None
+    finally:
+        release.set()
+        t.join()
