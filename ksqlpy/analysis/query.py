@@ -12,6 +12,7 @@ from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.scope import scope_for, type_check
 from ksqlpy.analysis.statement_text import qualified
+from ksqlpy.analysis.struct_star import expand_struct_stars
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, KsqlTypeError, at
 from ksqlpy.expr.format import format_expression
@@ -103,6 +104,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     custom = catalog.types()
     schema = input_schema(source)
     registry = default_registry()
+    query = expand_struct_stars(query, scope_for(schema, alias), custom)
 
     if query.window is not None and source.kind == "TABLE":
         raise KsqlStatementError("WINDOW clause requires a STREAM source, but was a TABLE.")
@@ -345,8 +347,8 @@ def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source,
             for name in _star_columns(schema, source, transient):
                 out.append((exp.column(name), None, None))
             continue
-        if isinstance(e, Dereference) and e.args["field"] == "*":
-            raise KsqlStatementError("Unsupported: struct->* in SELECT")
+        if isinstance(e, Dereference) and e.args["field"] == "*":  # left by expand_struct_stars
+            raise KsqlStatementError("Unsupported: struct->* of an aggregate in SELECT")
         if rewritten is not None and not query.group_by:
             e = rewritten[i][0]
         out.append((e, item.alias, i))
