@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any
 
 from ksqlpy.log.base import LogTransaction, ProducerRecord
@@ -59,17 +60,23 @@ class SinkWriter:
 
     def _produce_by_base_key(self, tx: LogTransaction, bases: list[bytes | None], kbs: list[bytes | None],
                              vbs: list[bytes | None], tss: Any, hdrs: Any) -> None:
-        """One columnar produce per partition, records of a partition in their order."""
-        buckets: dict[int, list[int]] = {}
-        memo: dict[bytes | None, int] = {}
-        for i, base in enumerate(bases):
-            p = memo.get(base)
-            if p is None:
-                p = memo[base] = self._partition_of(base)
-            buckets.setdefault(p, []).append(i)
-        for p, idx in buckets.items():
-            tx.produce_batch(self.topic, p, [kbs[i] for i in idx], [vbs[i] for i in idx], [tss[i] for i in idx],
-                             None if hdrs is None else [hdrs[i] for i in idx])
+        """One columnar produce per partition, records of a partition in their order: one hash per
+        distinct base key, then a stable sort of the record indices by partition (C-level maps and sort,
+        no per-record bytecode)."""
+        memo = {b: self._partition_of(b) for b in set(bases)}
+        ps = list(map(memo.__getitem__, bases))
+        topic = self.topic
+        if len(set(memo.values())) == 1:
+            tx.produce_batch(topic, ps[0], kbs, vbs, tss, hdrs)
+            return
+        order = sorted(range(len(ps)), key=ps.__getitem__)  # stable: a partition's records keep their order
+        counts = Counter(ps)
+        start = 0
+        for p in sorted(counts):
+            idx = order[start:start + counts[p]]
+            start += counts[p]
+            tx.produce_batch(topic, p, list(map(kbs.__getitem__, idx)), list(map(vbs.__getitem__, idx)),
+                             list(map(tss.__getitem__, idx)), None if hdrs is None else list(map(hdrs.__getitem__, idx)))
 
     def encode(self, rows: list[tuple]) -> list[ProducerRecord]:
         out: list[ProducerRecord] = []

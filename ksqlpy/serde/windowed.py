@@ -14,9 +14,12 @@ A null inner key is written as zero key bytes followed by the window.
 from __future__ import annotations
 
 import struct
+from operator import itemgetter
 from typing import Any
 
 from ksqlpy.serde.base import KeySerde, SerdeError
+
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
 _Q = struct.Struct(">q")
 _QQ = struct.Struct(">qq")
@@ -80,7 +83,8 @@ class WindowedKeySerde(KeySerde):
     def serialize_batch_with_base(self, keys: Any) -> tuple[list[bytes | None], list[bytes | None]]:
         """The windowed key bytes and the base (inner) key bytes of each key: Kafka Streams places a
         windowed record by its base key (``WindowedStreamPartitioner``), so writers need both."""
-        inner = self.inner.serialize_batch([None if k is None else k[0] for k in keys])
+        bases = list(map(_FIRST, keys)) if all(keys) else [None if k is None else k[0] for k in keys]
+        inner = self.inner.serialize_batch(bases)
         return self._windowed(keys, inner), inner
 
     def _windowed(self, keys: Any, inner: list[bytes | None]) -> list[bytes | None]:
@@ -90,5 +94,7 @@ class WindowedKeySerde(KeySerde):
             pack2 = _QQ.pack
             return [None if k is None else (kb or b"") + pack2(k[2], k[1]) for k, kb in zip(keys, inner, strict=True)]
         pack = _Q.pack
+        if all(keys) and all(inner):  # (non-empty tuples and key bytes: the common case, by C-level maps)
+            return list(map(bytes.__add__, inner, map(pack, map(_SECOND, keys))))
         return [None if k is None else (kb or b"") + pack(k[1]) for k, kb in zip(keys, inner, strict=True)]
 
