@@ -81,7 +81,8 @@ class Engine:
     # ------------------------------------------------------------------ statements
     def parse(self, sql: str) -> list[A.Statement]:
         enabled = str(self.prop("ksql.variable.substitution.enable", "true")).lower() == "true"
-        return grammar.parse(sql, self.variables if enabled else None)
+        # RUN SCRIPT is the shell's (it reads the file itself); ksqlDB's engine does not parse it
+        return grammar.parse(sql, self.variables if enabled else None, allow_run_script=False)
 
     def execute(self, sql: str, properties: dict[str, Any] | None = None,
                 run: Callable[[A.Statement, dict[str, Any] | None], StatementResult] | None = None,
