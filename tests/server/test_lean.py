@@ -255,3 +255,31 @@ def test_parse_head() -> None:
                      b"POST /query?x=1 HTTP/1.1\r\nHost: x"):
         method, target, headers, _ = parse_head(not_lean)  # type: ignore[misc]
         assert not lean_candidate(method, target, headers), not_lean
+
+
+def test_websocket_upgrade_through_the_front(running: Running) -> None:
+    import json
+    from urllib.parse import quote
+
+    from wsproto import ConnectionType, WSConnection
+    from wsproto.events import AcceptConnection, Request, TextMessage
+
+    ws = WSConnection(ConnectionType.CLIENT)
+    req = json.dumps({"ksql": "SELECT * FROM LEAN_S EMIT CHANGES LIMIT 1;",
+                      "streamsProperties": {"auto.offset.reset": "earliest"}})
+    texts: list[str] = []
+    with socket.create_connection(("127.0.0.1", running.port), timeout=20) as s:
+        s.sendall(ws.send(Request(host="test", target="/ws/query?request=" + quote(req))))
+        accepted = False
+        end = time.monotonic() + 20
+        while len(texts) < 2 and time.monotonic() < end:
+            data = s.recv(65536)
+            if not data:
+                break
+            ws.receive_data(data)
+            for event in ws.events():
+                accepted = accepted or isinstance(event, AcceptConnection)
+                if isinstance(event, TextMessage):
+                    texts.append(event.data)
+    assert accepted and [f["name"] for f in json.loads(texts[0])] == ["ID", "V"]
+    assert json.loads(texts[1])["row"]["columns"] == [1, "a"]
