@@ -262,3 +262,22 @@ class TestIsoCasts:
         assert [timestamp_to_date(x) for x in (5000, -2000, 86_400_100)] == [0, -1, 1]
         assert [timestamp_to_time(x) for x in (5000, -2000, 86_400_100)] == [5000, 86_398_000, 100]
         assert date_to_timestamp(10) == 864_000_000
+
+
+@pytest.mark.parametrize("pattern", ["yyyy-MM-dd", "yyyy-MM-dd HH:mm", "EEE, d MMM yyyy hh a z",
+                                     "YYYY-'W'ww-e xxx", "HH:mm:ss", "yyyy-MM-dd'T'HH:mm:ss.SSS"])
+@pytest.mark.parametrize("offset_min", [0, 330, -480])
+def test_a_memoised_timestamp_format_prints_what_the_formatter_prints(pattern: str, offset_min: int) -> None:
+    """Fixed-offset formatting is memoised per local day/hour/minute/second (the pattern's finest field):
+    every instant across the boundaries - midnight, the hour, both signs of the epoch - prints as unmemoised."""
+    from datetime import timedelta, timezone
+
+    from ksqlpy.functions.javatime.compiled import _ALL, _EPOCH_NAIVE, JavaPattern
+
+    zone = timezone(timedelta(minutes=offset_min))
+    memoised, plain = JavaPattern(pattern), JavaPattern(pattern).formatter(_ALL)
+    for start in (-86_400_000 - 5_000, 1_700_000_000_000 - 3_600_000):
+        for ms in range(start, start + 2 * 86_400_000, 599_999):  # steps that cross every boundary kind
+            for t in (ms, ms + 1, ms - 1):
+                want = plain((_EPOCH_NAIVE + timedelta(milliseconds=t) + zone.utcoffset(None)).replace(tzinfo=zone))
+                assert memoised.format_timestamp(t, zone) == want, (t, want)

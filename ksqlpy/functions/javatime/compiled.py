@@ -97,10 +97,34 @@ class JavaPattern:
     def format_timestamp(self, ms: int, zone: tzinfo = UTC_ZONE) -> str:
         if isinstance(zone, timezone):  # fixed offset: no zone rules to consult
             off = zone.utcoffset(None)
+            unit = self._unit
+            if unit:  # every instant of one local day (hour, minute...) prints the same: memoised by it
+                memo = self._memo.get(off)
+                if memo is None:
+                    memo = self._memo[off] = {}
+                k = (ms + off // _ONE_MS) // unit
+                text = memo.get(k)
+                if text is None:
+                    if len(memo) >= _MEMO_MAX:
+                        memo.clear()
+                    d = (_EPOCH_NAIVE + timedelta(milliseconds=ms) + off).replace(tzinfo=zone)
+                    text = memo[k] = self.formatter(_ALL)(d)
+                return text
             d = (_EPOCH_NAIVE + timedelta(milliseconds=ms) + off).replace(tzinfo=zone)
         else:
             d = (_EPOCH_UTC + timedelta(milliseconds=ms)).astimezone(zone)
         return self.formatter(_ALL)(d)
+
+    @property
+    def _unit(self) -> int:
+        """The pattern's finest field as a span of local time in ms (a day for ``yyyy-MM-dd``), 0 when it
+        prints sub-second fields or a letter not known here (no memo then)."""
+        unit = self.__dict__.get("_unit_ms")
+        if unit is None:
+            spans = [_FIELD_SPAN_MS.get(f.letter, 0) for f in self._all_fields()]
+            unit = self.__dict__["_unit_ms"] = min(spans, default=0) if all(spans) else 0
+            self._memo: dict[timedelta, dict[int, str]] = {}
+        return unit
 
     def format_date(self, days: int) -> str:
         return self.formatter(_DATE_ONLY)(_EPOCH_NAIVE + timedelta(days=days))
@@ -180,6 +204,13 @@ class JavaPattern:
 
 
 _ALL = frozenset((DATE_FIELDS, TIME_FIELDS, ZONE_FIELDS))
+_ONE_MS = timedelta(milliseconds=1)
+_MEMO_MAX = 4096
+# the local-time span over which a field's printed value cannot change (zone letters: constant for a fixed
+# offset). Fields finer than a second, and letters not listed, turn the memo off.
+_DAY, _HOUR = 86_400_000, 3_600_000
+_FIELD_SPAN_MS = {**dict.fromkeys("GuyYDMLdQqwWEecF", _DAY), **dict.fromkeys("aBhKkH", _HOUR), "m": 60_000,
+                  "s": 1000, **dict.fromkeys("VzOXxZv", _DAY)}
 _DATE_ONLY = frozenset((DATE_FIELDS,))
 _TIME_ONLY = frozenset((TIME_FIELDS,))
 
