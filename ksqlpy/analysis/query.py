@@ -4,6 +4,7 @@ naming rules, and produce the typed ``QueryPlan``. Every user error about a quer
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 
 from sqlglot import exp
@@ -13,6 +14,7 @@ from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.scope import scope_for, type_check
 from ksqlpy.analysis.statement_text import qualified
 from ksqlpy.analysis.struct_star import expand_struct_stars
+from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, KsqlTypeError, at
 from ksqlpy.expr.format import format_expression
@@ -95,6 +97,8 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
         raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."))
     if query.partition_by_written and not query.partition_by:
         raise KsqlStatementError("PARTITION BY requires at least one expression")
+    if query.where is not None:
+        query = dataclasses.replace(query, where=iso_time_literals(query.where))
     if query.joins:
         from ksqlpy.analysis.joins import analyze_join_query
 

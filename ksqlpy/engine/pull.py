@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.catalog import Source
 from ksqlpy.engine.pull_checks import check_where
 from ksqlpy.engine.pull_where import plan_where
@@ -148,7 +149,7 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
             for c in q.where.find_all(exp.Column):
                 if not c.table and c.name.upper() in ("WINDOWSTART", "WINDOWEND"):
                     raise KsqlStatementError(f"WHERE column '{c.name.upper()}' cannot be resolved")
-        q.where = _iso_literals(q.where)
+        q.where = iso_time_literals(q.where)
         check_where(q.where, src)
     try:
         plan = analyze_query(q, engine.catalog, sink_name=None, persistent=False, sql=stmt.text)
@@ -294,31 +295,6 @@ def _expand_star(select: list[A.SelectItem], src: Source) -> list[A.SelectItem]:
         else:
             out.append(item)
     return out
-
-
-def _iso_literals(where: exp.Expression) -> exp.Expression:
-    """``WINDOWSTART >= '2020-02-23T23:45'`` -> epoch milliseconds (UTC unless the text has a zone)."""
-    from ksqlpy.functions.isotime import parse_timestamp_iso
-
-    def fix(node: exp.Expression) -> exp.Expression:
-        if isinstance(node, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between)):
-            cols = [c for c in node.find_all(exp.Column) if c.name.upper() in _TIME_COLUMNS]
-            if cols:
-                for lit in list(node.find_all(exp.Literal)):
-                    if lit.is_string:
-                        lit.replace(exp.Literal.number(_parse_iso(lit.this, parse_timestamp_iso)))
-        return node
-
-    return where.copy().transform(fix)
-
-
-def _parse_iso(text: str, parse: Any) -> int:
-    try:
-        return int(parse(text))
-    except Exception:  # noqa: BLE001 - ksqlDB accepts hour 24 as the next day's midnight
-        if "T24" in text:
-            return int(parse(text.replace("T24", "T00"))) + 24 * 3600 * 1000
-        raise
 
 
 def _key_names(plan: Any, src: Source) -> list[str]:
