@@ -35,8 +35,9 @@ _NOT_LEAN = frozenset((b"expect", b"te", b"trailer"))
 
 # (target, accept header or None, body) -> the whole response (status line, headers, body) or None
 Answer = Callable[[bytes, "bytes | None", bytes], "bytes | None"]
-# a transport -> (Hypercorn's protocol for it, a function telling whether Hypercorn is idle on it)
-OpenInner = Callable[[asyncio.Transport], "tuple[asyncio.Protocol, Callable[[], bool]]"]
+# a transport -> (Hypercorn's protocol for it, whether Hypercorn is idle on it, tell Hypercorn the
+# connection was used - its keep-alive timeout starts again)
+OpenInner = Callable[[asyncio.Transport], "tuple[asyncio.Protocol, Callable[[], bool], Callable[[], None]]"]
 
 
 def parse_head(head: bytes) -> tuple[bytes, bytes, dict[bytes, bytes], int] | None:
@@ -86,6 +87,7 @@ class LeanProtocol(asyncio.Protocol):
         self.buffer = b""
         self.inner: Any = None  # Hypercorn's StreamReaderProtocol for this connection, once needed
         self.inner_idle: Callable[[], bool] = lambda: True
+        self.inner_used: Callable[[], None] = lambda: None
         self.raw = False  # every byte is Hypercorn's from now on
         self.body_left = 0  # bytes of a passed-on request's body still to come
         self.last = time.monotonic()
@@ -119,10 +121,14 @@ class LeanProtocol(asyncio.Protocol):
         return not self.buffer and not self.body_left and not self.raw and self.inner_idle()
 
     def _idle(self) -> None:
-        """Hypercorn's keep-alive timeout, kept here: only the front sees every request."""
+        """The keep-alive timeout of a connection only the front has served (once Hypercorn shares it,
+        Hypercorn's own timeout applies, restarted by the lookups the front answers)."""
+        self.idle_timer = None
+        if self.inner is not None:
+            return
         left = self.front.keep_alive_timeout - (time.monotonic() - self.last)
-        if left > 0 or not self.idle():
-            self.idle_timer = self.front.loop.call_later(max(left, 1.0), self._idle)
+        if left > 0:
+            self.idle_timer = self.front.loop.call_later(left, self._idle)
         elif self.transport is not None:
             self.transport.close()
 
@@ -171,13 +177,15 @@ class LeanProtocol(asyncio.Protocol):
             return False
         self.front.answered += 1  # (counted first: a test reads it as soon as the response arrives)
         self.transport.write(response)
+        if self.inner is not None:
+            self.inner_used()
         return True
 
     def _pass_on(self, data: bytes) -> None:
         if self.inner is None:
             if self.transport is None or self.transport.is_closing():
                 return
-            self.inner, self.inner_idle = self.front.open_inner(self.transport)
+            self.inner, self.inner_idle, self.inner_used = self.front.open_inner(self.transport)
             self.front.passed_on += 1
         self.inner.data_received(data)
 

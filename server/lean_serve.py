@@ -16,7 +16,6 @@ connections, let open responses finish (up to the graceful timeout), then the ap
 from __future__ import annotations
 
 import asyncio
-import copy
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -120,21 +119,21 @@ async def serve_lean(app: Any, ctx: ServerContext, config: ServerConfig, hc: Any
     wrapped = wrap_app(app, hc.wsgi_max_body_size, None)
     sockets = hc.create_sockets()
     context = WorkerContext(None)
-    inner_hc = copy.copy(hc)
-    inner_hc.keep_alive_timeout = 365 * 86400.0  # the front keeps the keep-alive timeout: it sees every request
     handed: set[asyncio.Task[Any]] = set()
+    restarts: set[asyncio.Task[Any]] = set()  # (held: the loop keeps only weak references to tasks)
 
-    def open_inner(transport: asyncio.Transport) -> tuple[asyncio.Protocol, Callable[[], bool]]:
+    def open_inner(transport: asyncio.Transport) -> tuple[asyncio.Protocol, Callable[[], bool], Callable[[], None]]:
         """Hypercorn's side of one connection: a TCPServer reading what the front passes on."""
         reader = asyncio.StreamReader(limit=2 ** 16, loop=loop)
         servers: list[Any] = []
+        touched = [loop.time()]
 
         async def connected(r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
             task = asyncio.current_task()
             if task is not None:
                 handed.add(task)
                 task.add_done_callback(handed.discard)
-            server = TCPServer(wrapped, loop, inner_hc, context, {}, r, w)
+            server = TCPServer(wrapped, loop, hc, context, {}, r, w)
             servers.append(server)
             await server
 
@@ -144,9 +143,23 @@ async def serve_lean(app: Any, ctx: ServerContext, config: ServerConfig, hc: Any
             wrapper = getattr(servers[0], "protocol", None)
             return h11_idle(getattr(getattr(wrapper, "protocol", None), "connection", None))
 
+        def used() -> None:
+            """A lookup the front answered restarts Hypercorn's keep-alive timeout (at most a few times per
+            timeout: it costs a task)."""
+            now = loop.time()
+            if now - touched[0] < hc.keep_alive_timeout / 8 or not servers:
+                return
+            touched[0] = now
+            server = servers[0]
+            group = getattr(server, "_task_group", None)
+            if group is not None:
+                task = loop.create_task(server.idle_task.restart(group, server._idle_timeout))  # noqa: SLF001
+                restarts.add(task)
+                task.add_done_callback(restarts.discard)
+
         protocol = asyncio.StreamReaderProtocol(reader, connected, loop=loop)
         protocol.connection_made(transport)
-        return protocol, idle
+        return protocol, idle, used
 
     front = LeanFront(lookup_answer(ctx), open_inner, hc.keep_alive_timeout,
                       config.int("ksql.server.request.max.bytes"))

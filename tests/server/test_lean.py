@@ -35,7 +35,8 @@ LOOKUP = "SELECT * FROM LEAN_T WHERE ID = {};"
 class Running:
     """``serve_lean`` in a thread of its own (its own event loop), as ``ksqlpy server`` runs it."""
 
-    def __init__(self, data_dir: str) -> None:
+    def __init__(self, data_dir: str, keep_alive_timeout: float | None = None) -> None:
+        self.keep_alive_timeout = keep_alive_timeout
         self.port = free_port()
         self.config = build_config(listeners=f"http://127.0.0.1:{self.port}", data_dir=data_dir,
                                    overrides={"ksql.logging.processing.stream.auto.create": "false"})
@@ -53,7 +54,10 @@ class Running:
             await self.stop_event.wait()
             self.ctx.begin_shutdown()
 
-        await serve_lean(self.app, self.ctx, self.config, hypercorn_config(self.config), trigger)
+        hc = hypercorn_config(self.config)
+        if self.keep_alive_timeout is not None:
+            hc.keep_alive_timeout = self.keep_alive_timeout
+        await serve_lean(self.app, self.ctx, self.config, hc, trigger)
 
     @property
     def url(self) -> str:
@@ -283,3 +287,39 @@ def test_websocket_upgrade_through_the_front(running: Running) -> None:
                     texts.append(event.data)
     assert accepted and [f["name"] for f in json.loads(texts[0])] == ["ID", "V"]
     assert json.loads(texts[1])["row"]["columns"] == [1, "a"]
+
+
+def test_keep_alive_timeout_counts_the_lookups_the_front_answers(tmp_path: Any) -> None:
+    """An idle connection closes after the keep-alive timeout, whether only the front served it or
+    Hypercorn too; lookups the front answers keep a shared connection alive, as Hypercorn's requests do."""
+    r = Running(str(tmp_path), keep_alive_timeout=1.0).start()
+    try:
+        with httpx.Client(base_url=r.url, timeout=20) as c:
+            assert c.post("/ksql", json={"ksql": "CREATE STREAM KA_S (ID INT KEY, V STRING) WITH (kafka_topic='ka_s', "
+                                                  "partitions=1, value_format='JSON'); CREATE TABLE KA_T AS SELECT ID, "
+                                                  "COUNT(*) AS N FROM KA_S GROUP BY ID; INSERT INTO KA_S (ID, V) "
+                                                  "VALUES (1, 'a');",
+                                          "streamsProperties": {"auto.offset.reset": "earliest"}}).status_code == 200
+        ask = request("/query-stream", b'{"sql": "SELECT * FROM KA_T WHERE ID = 1;"}')
+        end = time.monotonic() + 30
+        while not exchange(r.port, ask)[0][2].endswith(b"[1,1]\n"):
+            assert time.monotonic() < end
+            time.sleep(0.05)
+        quiet = socket.create_connection(("127.0.0.1", r.port), timeout=20)  # never used: closed by the front
+        shared = socket.create_connection(("127.0.0.1", r.port), timeout=20)
+        f = shared.makefile("rb")
+        shared.sendall(request("/info", method="GET"))  # Hypercorn now shares this connection
+        assert read_response(f)[0] == b"HTTP/1.1 200 "
+        answered = r.front.answered
+        for _ in range(12):  # 2.4 s of lookups, more than twice the timeout
+            shared.sendall(ask)
+            assert read_response(f)[2].endswith(b"[1,1]\n")
+            time.sleep(0.2)
+        assert r.front.answered == answered + 12
+        assert quiet.recv(10) == b""
+        shared.settimeout(20)
+        assert shared.recv(10) == b""  # closed by Hypercorn once the lookups stopped
+        quiet.close()
+        shared.close()
+    finally:
+        r.stop()
