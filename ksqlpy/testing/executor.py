@@ -60,6 +60,8 @@ _FORMAT_PROP = re.compile(r"(?<![_\w])FORMAT\s*=\s*'(\w+)'", re.IGNORECASE)
 _KAFKA_TOPIC = re.compile(r"\bKAFKA_TOPIC\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
 _PARTITIONS = re.compile(r"\bPARTITIONS\s*=", re.IGNORECASE)
 _PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(\d+)", re.IGNORECASE)
+# what Kafka Streams' StreamTask says around an exception a processor raised (ksqlDB's StreamsException)
+STREAMS_WRAPPER = "Exception caught in process"
 # KsqlConstants' legacy sink default: what ksqlDB's harnesses give a topic the case does not declare a count for
 HARNESS_PARTITIONS = 4
 
@@ -464,7 +466,8 @@ def error_matches(java_type: str, message: str | None, cause_message: str | None
     Categories: ParseFailedException -> KsqlParseError; KsqlStatementException and KsqlException ->
     any KsqlError raised by a statement; StreamsException -> any error while processing records, raised
     by ``drain`` or written to the engine's processing log (its ``causeMessage``, when given, may stand
-    in for the Kafka Streams wrapper text "Exception caught in process"). The message check is
+    in for the Kafka Streams wrapper text "Exception caught in process", then the message must be part of
+    that wrapper text). The message check is
     ksqlDB's containsString; nothing is normalized.
     """
     kind = short_type(java_type)
@@ -475,7 +478,8 @@ def error_matches(java_type: str, message: str | None, cause_message: str | None
     elif kind == "StreamsException":
         category = phase == "processing"
         if category and cause_message and cause_message in text:
-            return True
+            # the outer message is then Kafka Streams' task wrapper, which our engine does not write
+            return message is None or message in STREAMS_WRAPPER or message in text
     else:
         category = isinstance(e, KsqlError)
     return category and (message is None or message in text)

@@ -151,8 +151,9 @@ def test_processing_errors_match_streams_exception() -> None:
     raw = exc_case(SINK, STREAMS, "Exception caught in process", boom)
     assert run(raw).status == "passed"
     raw["expectedException"]["causeMessage"] = "value exploded"
-    raw["expectedException"]["message"] = "wrapper text we do not produce"
-    assert run(raw).status == "passed"
+    assert run(raw).status == "passed"  # the cause stands in for Kafka Streams' wrapper, which we do not write
+    raw["expectedException"]["message"] = "some other wrapper text"
+    assert run(raw).status == "failed"  # but the message must still be that wrapper's
     assert run(exc_case(SINK, STATEMENT, "Exception caught", boom)).status == "failed"
 
 
@@ -216,6 +217,10 @@ def test_mutation_helper_changes_what_the_case_checks() -> None:
     [err] = expand_case(exc_case("FAIL;", STATEMENT, "failed on purpose"), "mine.json")
     mutant, what = mutate(err)  # type: ignore[misc]
     assert what == "expectedException.message" and run_case(mutant, factory).status == "failed"
+    # with both an expected error and outputs, the error is what is judged: it is the one mutated
+    both = copy_case(expectedException={"type": STATEMENT, "message": "failed on purpose"})
+    [both_case] = expand_case(both, "mine.json")
+    assert mutate(both_case)[1] == "expectedException.message"  # type: ignore[index]
     assert mutate(Case(file="f", name="n")) is None
 
 
