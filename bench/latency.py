@@ -3,8 +3,11 @@
 pull: a materialized table (bids per auction) is built, then key lookups (``SELECT * FROM t WHERE
 auction = k``, a new key each time) are timed while a persistent query drains a backlog: through the
 Engine API with the queries in the engine's background thread (``--mode engine``) or in worker processes
-(``--mode workers``), or over REST (``--mode rest``). Lookups are paced (``--gap-ms``, default 2 ms), so
-each one has to get the interpreter back from the busy query, as a client's occasional lookup does.
+(``--mode workers``), or over REST (``--mode rest``: a real ``ksqlpy server`` and one keep-alive HTTP/1.1
+connection of ``http.client``, or of httpx with ``--client httpx``; ``-D NAME=VALUE`` sets a server property,
+e.g. ``ksqlpy.workers=process`` or ``ksqlpy.server.lean.lookups=false``). Lookups are paced (``--gap-ms``,
+default 2 ms), so each one has to get the interpreter back from the busy query, as a client's occasional
+lookup does.
 
 push: ``SELECT * FROM bid EMIT CHANGES`` runs in the background runner while a producer writes one bid
 at a time at a steady rate; latency is from just before the producing transaction to the row arriving
@@ -239,7 +242,9 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str
         c.close()
         server.stop()
         log.close()
-    return _summary("pull-rest", lat, {"via": "POST /query-stream", "client": client, "gap_ms": gap_ms,
+    via = f"POST /query-stream over {'http.client' if client == 'stdlib' else 'httpx'}" + "".join(
+        f", {k}={v}" for k, v in (server_properties or {}).items())
+    return _summary("pull-rest", lat, {"via": via, "client": client, "gap_ms": gap_ms,
                                        "found": found, "load_seconds": round(loaded_s, 2),
                                        "idle_server_cpu_ms": round((cpu1 - cpu0) * 1000 / len(idle), 3),
                                        "idle_client_cpu_ms": round((own1 - own0) * 1000 / len(idle), 3),
