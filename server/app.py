@@ -38,6 +38,8 @@ from ksqlpy.server.errors import (
 from ksqlpy.server.gate import GateMiddleware
 from ksqlpy.server.inserts import RowInserter, acks, line_batches
 from ksqlpy.server.ksql import run_request
+from ksqlpy.server.lookups import LookupMiddleware
+from ksqlpy.server.lookups import enabled as lookups_enabled
 from ksqlpy.server.models import (
     CloseQueryArgs,
     InsertsStreamHeader,
@@ -95,6 +97,8 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     app.state.ctx = ctx
     _install_error_handlers(app)
     _routes(app, ctx)
+    if lookups_enabled(config):  # innermost: after the gate and authentication
+        app.add_middleware(LookupMiddleware, ctx=ctx)
     app.add_middleware(GateMiddleware, ctx=ctx, max_bytes=config.int("ksql.server.request.max.bytes"))
     if config.auth_method == "BASIC":
         app.add_middleware(BasicAuthMiddleware, users=load_users(str(config.get("authentication.users.file"))),

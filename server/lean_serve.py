@@ -1,11 +1,8 @@
 """Serving with the lean lookup front (``server/lean.py``): what it answers, and how it sits beside Hypercorn.
 
-``lookup_answer`` decides, for one complete request, whether it is a prepared key lookup the front may
-answer, and builds the exact response the ordinary route would send (same status, headers, body bytes;
-Hypercorn adds ``date`` and ``server``). Whenever the ordinary route could answer differently - a body it
-would reject, request properties or variables, a command sequence number to wait for, a media type the
-front does not write, a statement that is not prepared, an error, a server that is not ready - it answers
-None and the request is handed to Hypercorn.
+``lookup_answer`` is ``lookups.lookup_body`` (which requests are prepared key lookups, and the route's
+answer to them) written as the bytes Hypercorn sends for that answer (it adds ``date`` and ``server``);
+None passes the request on to Hypercorn.
 
 ``serve_lean`` runs Hypercorn's worker on the TLS and QUIC sockets (none when the front is on) and the
 front on the cleartext ones; what the front passes on runs in a Hypercorn ``TCPServer`` per connection
@@ -21,28 +18,15 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 from wsgiref.handlers import format_date_time
 
-import orjson
-
-from ksqlpy.server import queries as Q
 from ksqlpy.server.config import ServerConfig
 from ksqlpy.server.context import ServerContext
-from ksqlpy.server.errors import ServerError
 from ksqlpy.server.lean import LeanFront, h11_idle
-from ksqlpy.server.streaming import DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF, WRITERS, choose
-
-LEAN_PROPERTY = "ksqlpy.server.lean.lookups"
-_WHOLE_BODY_ROWS = 1000  # as app._query_response: up to this many rows, one body with its length
-# per route: (statement field, properties field, media types offered, default, JSON's stand-in)
-_ROUTES = {
-    b"/query-stream": ("sql", "properties", [DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF], DELIMITED, JSON),
-    b"/query": ("ksql", "streamsProperties", [KSQL_V1_JSON, JSON, DELIMITED, PROTOBUF], DELIMITED, KSQL_V1_JSON),
-}
+from ksqlpy.server.lookups import enabled, lookup_body
 
 
 def lean_enabled(config: ServerConfig) -> bool:
     """The front serves plain-HTTP listeners without authentication, unless turned off."""
-    on = str(config.get(LEAN_PROPERTY, "true")).strip().lower() != "false"
-    return on and config.auth_method == "NONE" and all(lst.scheme == "http" for lst in config.listeners)
+    return enabled(config) and config.auth_method == "NONE" and all(lst.scheme == "http" for lst in config.listeners)
 
 
 class _Date:
@@ -61,46 +45,16 @@ class _Date:
 
 
 def lookup_answer(ctx: ServerContext) -> Callable[[bytes, bytes | None, bytes], bytes | None]:
+    """The front's answer: ``lookup_body``'s, as the bytes Hypercorn would write for it."""
     date = _Date()
 
     def answer(target: bytes, accept: bytes | None, body: bytes) -> bytes | None:
-        if ctx.engine is None:
+        found = lookup_body(ctx, target, accept, body)
+        if found is None:
             return None
-        try:
-            ctx.check_ready()
-        except ServerError:
-            return None
-        field, props_field, offered, default, json_as = _ROUTES[target]
-        try:
-            args = orjson.loads(body)
-        except orjson.JSONDecodeError:
-            return None
-        if not isinstance(args, dict):
-            return None
-        sql = args.get(field)
-        if type(sql) is not str:
-            return None
-        for name in (props_field, "sessionVariables", "requestProperties"):
-            value = args.get(name, {})
-            if type(value) is not dict or (value and name != "requestProperties"):
-                return None
-        if args.get("commandSequenceNumber") is not None:
-            return None
-        media = choose(None if accept is None else accept.decode("latin-1"), offered, default)
-        if media is None or media == PROTOBUF:
-            return None
-        if media == JSON:
-            media = json_as
-        try:
-            run = Q.prepared_run(ctx, sql, {}, {})
-        except ServerError:
-            return None
-        if run is None or run.kind != Q.PULL_TABLE or len(run.rows) > _WHOLE_BODY_ROWS:
-            return None
-        writer = WRITERS[media](run.query_id, run.columns, run.schema)
-        payload = b"".join(Q.pull_chunks(run, writer))
+        media, payload = found
         return b"".join((b"HTTP/1.1 200 \r\ncontent-length: ", str(len(payload)).encode(),
-                         b"\r\ncontent-type: ", writer.media_type.encode(), b"\r\ndate: ", date(),
+                         b"\r\ncontent-type: ", media.encode(), b"\r\ndate: ", date(),
                          b"\r\nserver: hypercorn-h11\r\n\r\n", payload))
 
     return answer

@@ -35,11 +35,12 @@ LOOKUP = "SELECT * FROM LEAN_T WHERE ID = {};"
 class Running:
     """``serve_lean`` in a thread of its own (its own event loop), as ``ksqlpy server`` runs it."""
 
-    def __init__(self, data_dir: str, keep_alive_timeout: float | None = None) -> None:
+    def __init__(self, data_dir: str, keep_alive_timeout: float | None = None, lean: bool = True) -> None:
         self.keep_alive_timeout = keep_alive_timeout
         self.port = free_port()
         self.config = build_config(listeners=f"http://127.0.0.1:{self.port}", data_dir=data_dir,
-                                   overrides={"ksql.logging.processing.stream.auto.create": "false"})
+                                   overrides={"ksql.logging.processing.stream.auto.create": "false",
+                                              "ksqlpy.server.lean.lookups": str(lean).lower()})
         self.ctx = ServerContext(self.config)
         self.app = create_app(self.config, self.ctx)
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -57,6 +58,11 @@ class Running:
         hc = hypercorn_config(self.config)
         if self.keep_alive_timeout is not None:
             hc.keep_alive_timeout = self.keep_alive_timeout
+        if self.config.get("ksqlpy.server.lean.lookups") == "false":
+            from hypercorn.asyncio import serve
+
+            await serve(self.app, hc, shutdown_trigger=trigger)  # type: ignore[arg-type]
+            return
         await serve_lean(self.app, self.ctx, self.config, hc, trigger)
 
     @property
@@ -85,9 +91,7 @@ class Running:
         self.thread.join(30)
 
 
-@pytest.fixture(scope="module")
-def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
-    r = Running(str(tmp_path_factory.mktemp("lean"))).start()
+def _serve_with_table(r: Running) -> Iterator[Running]:
     try:
         with httpx.Client(base_url=r.url, timeout=20) as c:
             sql = ("CREATE STREAM LEAN_S (ID INT KEY, V STRING) WITH (kafka_topic='lean_s', partitions=2, "
@@ -107,6 +111,17 @@ def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
         yield r
     finally:
         r.stop()
+
+
+@pytest.fixture(scope="module")
+def running(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    yield from _serve_with_table(Running(str(tmp_path_factory.mktemp("lean"))).start())
+
+
+@pytest.fixture(scope="module")
+def plain(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Running]:
+    """The same server and table with ``ksqlpy.server.lean.lookups=false``: every lookup takes the route."""
+    yield from _serve_with_table(Running(str(tmp_path_factory.mktemp("plain")), lean=False).start())
 
 
 # ---------------------------------------------------------------------------------------------- raw HTTP
@@ -166,15 +181,35 @@ def comparable(resp: tuple[bytes, list[tuple[bytes, bytes]], bytes]) -> tuple[An
 @pytest.mark.parametrize("path,accept", [("/query-stream", None), ("/query-stream", "application/json"),
                                          ("/query-stream", V1_JSON), ("/query", None), ("/query", V1_JSON),
                                          ("/query", "application/json")])
-def test_front_answers_a_prepared_lookup_with_the_ordinary_bytes(running: Running, path: str, accept: str | None) -> None:
-    before = running.front.answered
+def test_lookups_answered_before_routing_have_the_route_s_bytes(running: Running, plain: Running, path: str,
+                                                                accept: str | None) -> None:
+    from ksqlpy.server.lookups import LookupMiddleware
+
+    before, before_mw = running.front.answered, LookupMiddleware.answered
     [lean] = exchange(running.port, lookup_request(path, 2, accept))
     assert running.front.answered == before + 1
-    # a repeated header is something the front leaves to Hypercorn: the ordinary route answers
-    [ordinary] = exchange(running.port, lookup_request(path, 2, accept, [("X-Twice", "1"), ("X-Twice", "2")]))
-    assert running.front.answered == before + 1
-    assert comparable(lean) == comparable(ordinary)
+    # a repeated header is something the front leaves to Hypercorn: the middleware answers before routing
+    [middleware] = exchange(running.port, lookup_request(path, 2, accept, [("X-Twice", "1"), ("X-Twice", "2")]))
+    assert running.front.answered == before + 1 and LookupMiddleware.answered == before_mw + 1
+    [route] = exchange(plain.port, lookup_request(path, 2, accept))  # neither: FastAPI's route
+    assert LookupMiddleware.answered == before_mw + 1
+    assert comparable(lean) == comparable(middleware) == comparable(route)
     assert lean[0] == b"HTTP/1.1 200 " and b'[2,2,"c"]' in lean[2]
+
+
+def test_http2_lookup_answered_before_routing_has_the_route_s_answer(running: Running, plain: Running) -> None:
+    from ksqlpy.server.lookups import LookupMiddleware
+
+    got = []
+    for server in (running, plain):
+        before = LookupMiddleware.answered
+        with httpx.Client(base_url=server.url, http1=False, http2=True, timeout=20) as c:
+            r = c.post("/query", json={"ksql": LOOKUP.format(2)}, headers={"Accept": V1_JSON})
+        assert r.http_version == "HTTP/2" and r.status_code == 200
+        assert LookupMiddleware.answered == before + (server is running)
+        got.append(([(k, v) for k, v in r.headers.items() if k != "date"],
+                    re.sub(r"query_\d+", "query_N", r.text)))
+    assert got[0] == got[1] and '"columns":[2,2,"c"]' in got[0][1]
 
 
 def test_one_connection_mixes_lookups_and_other_requests(running: Running) -> None:

@@ -1,0 +1,141 @@
+"""Prepared key lookups answered before routing: the body of the answer, and an ASGI middleware using it.
+
+``lookup_body`` decides, for one complete ``POST /query-stream`` or ``POST /query`` request, whether it is a
+prepared key lookup that can be answered straight away, and returns the exact body and media type the
+route would send. Whenever the route could answer differently - a body it would reject, request
+properties or variables, a command sequence number to wait for, a media type not written here, a
+statement that is not prepared, an error, a server that is not ready - it returns None and the route
+answers.
+
+``LookupMiddleware`` uses it on every protocol (HTTP/2 - what ksqlDB's Java client speaks -, TLS, with
+authentication): it sits inside the gate and authentication middleware and skips FastAPI's routing,
+dependency solving and response machinery, about a third of a lookup's server CPU. The lean HTTP/1.1
+front (``lean.py``) uses it before any of Hypercorn.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import orjson
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from ksqlpy.server import queries as Q
+from ksqlpy.server.context import ServerContext
+from ksqlpy.server.errors import ServerError
+from ksqlpy.server.streaming import DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF, WRITERS, choose
+
+LEAN_PROPERTY = "ksqlpy.server.lean.lookups"
+_WHOLE_BODY_ROWS = 1000  # as app._query_response: up to this many rows, one body with its length
+_MAX_BODY = 64 * 1024
+# per route: (statement field, properties field, media types offered, default, JSON's stand-in)
+ROUTES = {
+    b"/query-stream": ("sql", "properties", [DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF], DELIMITED, JSON),
+    b"/query": ("ksql", "streamsProperties", [KSQL_V1_JSON, JSON, DELIMITED, PROTOBUF], DELIMITED, KSQL_V1_JSON),
+}
+
+
+def lookup_body(ctx: ServerContext, target: bytes, accept: bytes | None, body: bytes) -> tuple[str, bytes] | None:
+    """``(media type, body)`` of the route's answer to a prepared key lookup, or None (see the module
+    docstring)."""
+    if ctx.engine is None:
+        return None
+    try:
+        ctx.check_ready()
+    except ServerError:
+        return None
+    field, props_field, offered, default, json_as = ROUTES[target]
+    try:
+        args = orjson.loads(body)
+    except orjson.JSONDecodeError:
+        return None
+    if not isinstance(args, dict):
+        return None
+    sql = args.get(field)
+    if type(sql) is not str:
+        return None
+    for name in (props_field, "sessionVariables", "requestProperties"):
+        value = args.get(name, {})
+        if type(value) is not dict or (value and name != "requestProperties"):
+            return None
+    if args.get("commandSequenceNumber") is not None:
+        return None
+    media = choose(None if accept is None else accept.decode("latin-1"), offered, default)
+    if media is None or media == PROTOBUF:
+        return None
+    if media == JSON:
+        media = json_as
+    try:
+        run = Q.prepared_run(ctx, sql, {}, {})
+    except ServerError:
+        return None
+    if run is None or run.kind != Q.PULL_TABLE or len(run.rows) > _WHOLE_BODY_ROWS:
+        return None
+    writer = WRITERS[media](run.query_id, run.columns, run.schema)
+    return writer.media_type, b"".join(Q.pull_chunks(run, writer))
+
+
+class LookupMiddleware:
+    """Answers prepared key lookups before routing (see the module docstring); anything else, and any
+    request it declines, reaches the app with its body replayed."""
+
+    answered = 0  # lookups answered here, all instances (for tests and diagnostics)
+
+    def __init__(self, app: ASGIApp, ctx: ServerContext) -> None:
+        self.app = app
+        self.ctx = ctx
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        path = scope.get("path", "")
+        if scope["type"] != "http" or scope.get("method") != "POST" or path not in ("/query-stream", "/query"):
+            await self.app(scope, receive, send)
+            return
+        chunks: list[bytes] = []
+        size = 0
+        more = True
+        while more and size <= _MAX_BODY:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return  # the client left before its request was whole (as GateMiddleware does)
+            body = message.get("body", b"")
+            chunks.append(body)
+            size += len(body)
+            more = bool(message.get("more_body", False))
+        whole = b"".join(chunks)
+        found = None
+        if not more:
+            accept = None
+            for name, value in scope.get("headers", ()):
+                if name == b"accept":
+                    accept = value
+                    break
+            try:
+                found = lookup_body(self.ctx, path.encode(), accept, whole)
+            except Exception:  # noqa: BLE001 - any surprise: the route answers (and reports) it
+                found = None
+        if found is None:
+            await self.app(scope, _replay(whole, more, receive), send)
+            return
+        media, payload = found
+        LookupMiddleware.answered += 1
+        await send({"type": "http.response.start", "status": 200,
+                    "headers": [(b"content-length", str(len(payload)).encode()), (b"content-type", media.encode())]})
+        await send({"type": "http.response.body", "body": payload})
+
+
+def _replay(body: bytes, more: bool, receive: Receive) -> Receive:
+    """A ``receive`` that first gives the body read already (as one message), then what comes next."""
+    given = False
+
+    async def replayed() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": more}
+        return await receive()
+
+    return replayed
+
+
+def enabled(config: Any) -> bool:
+    return str(config.get(LEAN_PROPERTY, "true")).strip().lower() != "false"
