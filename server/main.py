@@ -37,6 +37,9 @@ def hypercorn_config(config: ServerConfig) -> Any:
     hc.alpn_protocols = ["h2", "http/1.1"]
     hc.graceful_timeout = 5.0
     hc.keep_alive_timeout = 3600.0
+    # ksqlDB never retires a connection after so many requests; Hypercorn's default (1000) would close a busy
+    # client's keep-alive connection (HTTP/2: GOAWAY, failing the requests then in flight)
+    hc.keep_alive_max_requests = 2 ** 62
     hc.accesslog = None
     hc.errorlog = "-"
     if any(listener.scheme == "https" for listener in config.listeners):

@@ -58,6 +58,14 @@ def test_protocol_is_what_was_asked(client: Any) -> None:
     assert r.http_version == ("HTTP/2" if is_h2(client) else "HTTP/1.1")
 
 
+def test_a_busy_connection_is_never_retired(client: Any) -> None:
+    """ksqlDB keeps a keep-alive connection however many requests it carries (Hypercorn's default retired
+    it after 1000: HTTP/2 clients then saw GOAWAY fail a request in flight)."""
+    for _ in range(1100):
+        r = client.get("/chc/live")
+        assert r.status_code == 200 and "connection" not in r.headers
+
+
 def test_info_health_metadata(client: Any) -> None:
     info = client.get("/info")
     assert info.headers["content-type"] == "application/json"
