@@ -29,6 +29,17 @@ def test_basic_auth(tmp_path: Any) -> None:
         assert httpx.get(server.url + "/info", auth=("md5user", "letmein")).status_code == 200
         with httpx.Client(base_url=server.url, http1=False, http2=True, auth=("fred", "letmein")) as h2:
             assert h2.post("/ksql", json={"ksql": "SHOW STREAMS;"}).status_code == 200
+            # a prepared key lookup (answered before routing) still needs credentials
+            assert h2.post("/ksql", json={"ksql": "CREATE TABLE AUTH_T (ID INT PRIMARY KEY, V STRING) WITH "
+                                                  "(kafka_topic='auth_t', partitions=1, value_format='JSON'); "
+                                                  "CREATE TABLE AUTH_Q AS SELECT * FROM AUTH_T;"}).status_code == 200
+            lookup = {"sql": "SELECT * FROM AUTH_Q WHERE ID = 1;"}
+            for _ in range(2):  # the first runs the full path and prepares the shape
+                assert h2.post("/query-stream", json=lookup).status_code == 200
+        for proto in ({"http1": True, "http2": False}, {"http1": False, "http2": True}):
+            with httpx.Client(base_url=server.url, **proto) as anonymous:
+                refused = anonymous.post("/query-stream", json=lookup)
+                assert refused.status_code == 401 and refused.json()["error_code"] == 40100
     finally:
         server.stop()
 
