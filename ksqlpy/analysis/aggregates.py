@@ -121,6 +121,7 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
 
     window = query.window
     if window is not None:
+        _check_advance(window)
         _check_retention(window, query.emit)
 
     post = [SchemaColumn(n, t, "key") for n, t in zip(key_names, key_types, strict=True)]
@@ -242,6 +243,15 @@ def _reject_window_bounds(e: exp.Expression) -> None:
         if not col.table and col.name.upper() in ("WINDOWSTART", "WINDOWEND"):
             raise KsqlStatementError(f"Window bounds column {col.name.upper()} can only be used in the SELECT clause "
                                      "of windowed aggregations")
+
+
+def _check_advance(window: Any) -> None:
+    """Kafka Streams' TimeWindows refuses a hop that is not within (0, size]: windows would leave gaps."""
+    advance = window.advance_ms
+    if window.type == "HOPPING" and advance is not None and not 0 < advance <= window.size_ms:
+        raise KsqlStatementError(
+            "Window advancement interval should be more than zero and less than window duration which is "
+            f"{window.size_ms} ms, but given advancement interval is: {advance} ms")
 
 
 def _check_retention(window: Any, emit: str | None) -> None:
