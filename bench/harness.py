@@ -243,9 +243,12 @@ def run_latency(opts: Options) -> list[dict[str, Any]]:
     # pull: Engine API with the queries in the engine process / in worker processes, and REST
     for kind, args in (("pull-engine", ["pull", str(n), "--mode", "engine"]),
                        ("pull-workers", ["pull", str(n), "--mode", "workers"]),
-                       ("pull-rest", ["pull", str(n), "--mode", "rest"]), ("push", ["push", str(n)])):
+                       ("pull-rest", ["pull", str(n), "--mode", "rest"]),
+                       ("pull-rest-workers", ["pull", str(n), "--mode", "rest", "-D", "ksqlpy.workers=process"]),
+                       ("push", ["push", str(n)])):
         try:
             r = _run_json([sys.executable, "-m", "bench.latency", *args])
+            r["workload"] = kind
             out.append(r)
             opts.say(f"  {kind} latency: p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms ({r['samples']} samples)")
         except Exception as e:  # noqa: BLE001
@@ -294,7 +297,8 @@ TARGETS = [
 
 LATENCY_NOTES = {"pull-engine": "Engine.execute; queries in the engine's background thread",
                  "pull-workers": "Engine.execute; queries in worker processes",
-                 "pull-rest": "POST /query-stream; queries in the server's background thread"}
+                 "pull-rest": "POST /query-stream; queries in the server's background thread",
+                 "pull-rest-workers": "POST /query-stream; queries in worker processes (ksqlpy.workers=process)"}
 
 
 def evaluate(results: list[dict[str, Any]], latency: list[dict[str, Any]]) -> list[dict[str, Any]]:

@@ -56,6 +56,9 @@ _TYPES: dict[str, Any] = {
     "STRING": str,
 }
 _MAX_SKIP = 64
+# records per C-level map call: one call over a whole batch (10k records, ~5 ms) holds the GIL throughout,
+# so a pull query's thread waits that long; between chunks the interpreter can hand it over
+CHUNK = 1000
 
 Rows = list[tuple]
 
@@ -99,9 +102,15 @@ class FastRows:
             return None
         astuple = msgspec.structs.astuple
         decs = self.decoders
+        n = len(datas)
         for j, dec in enumerate(decs):
             try:
-                rows = list(map(astuple, map(dec.decode, datas)))  # type: ignore[arg-type]
+                if n <= CHUNK:
+                    rows = list(map(astuple, map(dec.decode, datas)))  # type: ignore[arg-type]
+                else:
+                    rows = []
+                    for i in range(0, n, CHUNK):
+                        rows += map(astuple, map(dec.decode, datas[i:i + CHUNK]))  # type: ignore[arg-type]
             except Exception:  # noqa: BLE001 - anything unusual: the generic reader decides
                 continue
             if j:  # this spelling first from now on (a new list: tasks of other threads share this reader)
@@ -137,6 +146,11 @@ def fast_writer(columns: list[tuple[str, SqlType]]) -> Callable[[Sequence[tuple]
     encode = msgspec.json.Encoder().encode
 
     def write(rows: Sequence[tuple]) -> list[bytes]:
-        return list(map(encode, starmap(struct, rows)))
+        if len(rows) <= CHUNK:
+            return list(map(encode, starmap(struct, rows)))
+        out: list[bytes] = []
+        for i in range(0, len(rows), CHUNK):
+            out += map(encode, starmap(struct, rows[i:i + CHUNK]))
+        return out
 
     return write

@@ -148,3 +148,18 @@ def test_fast_writer_refuses_types_msgspec_writes_differently() -> None:
     assert fast_writer([("F", DOUBLE)]) is None  # 1e+16 (orjson) against 1e16 (msgspec)
     assert fast_writer([("D", Decimal(4, 2))]) is None
     assert fast_writer([("A", Array(STRING))]) is None
+
+
+def test_a_batch_longer_than_a_decode_chunk_reads_whole_and_in_order() -> None:
+    """Batches are decoded in chunks (so other threads get the interpreter between them): every record
+    once, in order, and a bad record in a later chunk still sends the whole batch to the generic reader."""
+    from ksqlpy.serde.json_fast import CHUNK
+
+    cols = [("L", BIGINT), ("S", STRING)]
+    fast = fast_rows(cols)
+    assert fast is not None
+    n = 2 * CHUNK + 500
+    good = [orjson.dumps({"L": i, "S": f"s{i}"}) for i in range(n)]
+    assert fast(good) == [(i, f"s{i}") for i in range(n)]
+    bad = good[: n - 3] + [b'{"L": "x"}'] + good[n - 2:]
+    assert fast(bad) is None
