@@ -122,6 +122,21 @@ class Broker:
         if p.flush(120) != 0:
             raise RuntimeError(f"could not write all records to {topic}")
 
+    def read_all(self, topic: str, ends: list[int], timeout: float = 120.0) -> int:
+        """Consume ``topic`` once to ``ends`` (untimed): the broker's first read of freshly written data is
+        slower than later ones, and no engine should be the one that pays for it."""
+        from confluent_kafka import Consumer, TopicPartition
+
+        c = Consumer(consumer_config(self.bootstrap, f"warm-up-{os.getpid()}"))
+        c.assign([TopicPartition(topic, p, 0) for p in range(len(ends))])
+        seen, deadline = 0, time.monotonic() + timeout
+        try:
+            while seen < sum(ends) and time.monotonic() < deadline:
+                seen += sum(1 for m in c.consume(10_000, 0.2) if m.error() is None)
+        finally:
+            c.close()
+        return seen
+
     @staticmethod
     def end_offsets(keys: list[bytes], partitions: int) -> list[int]:
         """End offsets of a fresh topic after ``produce(keys...)``: records per partition.
