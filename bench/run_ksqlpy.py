@@ -103,7 +103,9 @@ def run_kafka(cfg: dict) -> dict:
         engine.execute((w.final_sql if cfg.get("final") else w.sql).format(sink=cfg["out"]))
         tasks = [t for q in engine.queries.values() for t in q.tasks if t.topic == cfg["topic"]]
         deadline = t_submit + 1800
-        while any(t.position < ends[t.partition] for t in tasks) and time.perf_counter() < deadline:
+        # until every input record's result is committed (a task holds processed batches for the commit
+        # interval: its position runs ahead of what is committed)
+        while any(t.committed_position < ends[t.partition] for t in tasks) and time.perf_counter() < deadline:
             engine.drain(5)
         t1, c1 = time.perf_counter(), _cpu()
         c0, t0 = first[0] if first else (c1, t1)
