@@ -123,16 +123,25 @@ class Broker:
             raise RuntimeError(f"could not write all records to {topic}")
 
     def read_all(self, topic: str, ends: list[int], timeout: float = 120.0) -> int:
-        """Consume ``topic`` once to ``ends`` (untimed): the broker's first read of freshly written data is
-        slower than later ones, and no engine should be the one that pays for it."""
-        from confluent_kafka import Consumer, TopicPartition
+        """Consume ``topic`` once to ``ends`` and exercise the write paths the engines use - an idempotent
+        producer, a group's offset commit - all untimed: the broker's first read of freshly written data
+        and its first producer-id and group set-up are slower than later ones, and no engine should be
+        the one that pays for them."""
+        from confluent_kafka import Consumer, Producer, TopicPartition
 
-        c = Consumer(consumer_config(self.bootstrap, f"warm-up-{os.getpid()}"))
-        c.assign([TopicPartition(topic, p, 0) for p in range(len(ends))])
+        scratch = f"warm-up-{os.getpid()}"
+        self.create_topics([scratch], len(ends))
+        p = Producer({**producer_config(self.bootstrap), "enable.idempotence": True, "compression.type": "lz4"})
+        for i in range(10_000):
+            p.produce(scratch, b"x" * 100, b"%d" % i, timestamp=1)
+        p.flush(60)
+        c = Consumer(consumer_config(self.bootstrap, scratch))
+        c.assign([TopicPartition(topic, part, 0) for part in range(len(ends))])
         seen, deadline = 0, time.monotonic() + timeout
         try:
             while seen < sum(ends) and time.monotonic() < deadline:
                 seen += sum(1 for m in c.consume(10_000, 0.2) if m.error() is None)
+            c.commit(asynchronous=False)
         finally:
             c.close()
         return seen
