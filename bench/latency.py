@@ -186,7 +186,7 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str
     its background thread), timed by the client from request to the whole body; HTTP/1.1 keep-alive.
     ``client``: ``stdlib`` (``http.client``) or ``httpx``."""
     from ksqlpy.log import EmbeddedLog
-    from ksqlpy.testing.rest import ServerProcess
+    from ksqlpy.testing.server_process import ServerProcess
 
     d = tempfile.mkdtemp(prefix="ksqlpy-bench-rest-")
     g = generate(events)

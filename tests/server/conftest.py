@@ -14,7 +14,7 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("hypercorn")
 pytest.importorskip("h2")
 
-from ksqlpy.testing.rest import ServerProcess  # noqa: E402
+from ksqlpy.testing.server_process import ServerProcess  # noqa: E402
 
 _names = itertools.count()
 

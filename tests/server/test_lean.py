@@ -26,7 +26,7 @@ from ksqlpy.server.context import ServerContext  # noqa: E402
 from ksqlpy.server.lean import lean_candidate, parse_head  # noqa: E402
 from ksqlpy.server.lean_serve import serve_lean  # noqa: E402
 from ksqlpy.server.main import hypercorn_config  # noqa: E402
-from ksqlpy.testing.rest import free_port  # noqa: E402
+from ksqlpy.testing.server_process import free_port  # noqa: E402
 
 V1_JSON = "application/vnd.ksql.v1+json"
 LOOKUP = "SELECT * FROM LEAN_T WHERE ID = {};"

@@ -15,7 +15,7 @@ import pytest
 schemathesis = pytest.importorskip("schemathesis")
 from hypothesis import HealthCheck, settings  # noqa: E402
 
-from ksqlpy.testing.rest import ServerProcess  # noqa: E402
+from ksqlpy.testing.server_process import ServerProcess  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

@@ -16,7 +16,7 @@ import httpx
 import pytest
 from server_helpers import ksql
 
-from ksqlpy.testing.rest import ServerProcess
+from ksqlpy.testing.server_process import ServerProcess
 
 V1_JSON = "application/vnd.ksql.v1+json"
 

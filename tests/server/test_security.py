@@ -9,7 +9,7 @@ from typing import Any
 import httpx
 import pytest
 
-from ksqlpy.testing.rest import ServerProcess
+from ksqlpy.testing.server_process import ServerProcess
 
 
 def test_basic_auth(tmp_path: Any) -> None:

@@ -10,7 +10,7 @@ import httpx
 import pytest
 from server_helpers import ksql
 
-from ksqlpy.testing.rest import ServerProcess
+from ksqlpy.testing.server_process import ServerProcess
 
 
 @pytest.mark.slow
