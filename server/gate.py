@@ -71,19 +71,23 @@ class GateMiddleware:
             chunks.append(body)
             if not message.get("more_body", False):
                 break
-        replayed = False
-        whole = b"".join(chunks)
-
-        async def replay() -> Message:
-            nonlocal replayed
-            if not replayed:
-                replayed = True
-                return {"type": "http.request", "body": whole, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
+        await self.app(scope, replay_body(b"".join(chunks), False, receive), send)
 
     async def _too_large(self, send: Send) -> None:
         await send_error(send, 413, envelope(PAYLOAD_TOO_LARGE, f"Request body too large: the limit is "
                                              f"{self.max_bytes} bytes (ksql.server.request.max.bytes)"),
                          {"connection": "close"})
+
+
+def replay_body(body: bytes, more: bool, receive: Receive) -> Receive:
+    """A ``receive`` that first gives the body read already (as one message), then what comes next."""
+    given = False
+
+    async def replayed() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": more}
+        return await receive()
+
+    return replayed

@@ -18,11 +18,12 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ksqlpy.server import queries as Q
 from ksqlpy.server.context import ServerContext
 from ksqlpy.server.errors import ServerError
+from ksqlpy.server.gate import replay_body
 from ksqlpy.server.streaming import DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF, WRITERS, choose
 
 LEAN_PROPERTY = "ksqlpy.server.lean.lookups"
@@ -114,7 +115,7 @@ class LookupMiddleware:
             except Exception:  # noqa: BLE001 - any surprise: the route answers (and reports) it
                 found = None
         if found is None:
-            await self.app(scope, _replay(whole, more, receive), send)
+            await self.app(scope, replay_body(whole, more, receive), send)
             return
         media, payload = found
         LookupMiddleware.answered += 1
@@ -123,18 +124,6 @@ class LookupMiddleware:
         await send({"type": "http.response.body", "body": payload})
 
 
-def _replay(body: bytes, more: bool, receive: Receive) -> Receive:
-    """A ``receive`` that first gives the body read already (as one message), then what comes next."""
-    given = False
-
-    async def replayed() -> Message:
-        nonlocal given
-        if not given:
-            given = True
-            return {"type": "http.request", "body": body, "more_body": more}
-        return await receive()
-
-    return replayed
 
 
 def enabled(config: Any) -> bool:

@@ -145,10 +145,6 @@ class EmbeddedTransaction(LogTransaction):
         if self._npending >= _FLUSH_EVERY:
             self._flush()
 
-    def produce_many(self, records: Sequence[ProducerRecord]) -> None:
-        for r in records:
-            self.produce(r)
-
     def produce_batch(self, topic: str, partition: int | None, keys: Sequence[bytes | None],
                       values: Sequence[bytes | None], timestamps: Sequence[int | None] | None = None,
                       headers: Sequence[Headers | None] | None = None) -> None:
