@@ -5,11 +5,13 @@ Kafka Streams' ``KStreamSessionWindowAggregate`` rules:
 * a record at ``ts`` joins every session of its key with ``end >= ts - gap`` and ``start <= ts + gap``;
   they merge into one session ``[min start, max end]``, the accumulators combined with ``merge`` (from a
   fresh accumulator, in end-time order) before the record is added;
-* if the merged session ends before stream time - grace, the record is late: dropped and counted;
+* the close time is stream time - grace - gap (Kafka Streams' ``windowCloseTime``: a session can still
+  grow by a gap after its last record); if the merged session ends before it, the record is late:
+  dropped and counted (session ends are inclusive, so a session ending exactly at the close time is on time);
 * every merged-away session is deleted downstream (a tombstone, timestamp = its end), then the new
   session goes out with timestamp = its end;
-* EMIT FINAL: sessions that ended before the close time (stream time - grace) go out once, in (end, key)
-  order, when the close time moves;
+* EMIT FINAL: sessions that ended before the close time go out once, in (end, key) order, when the close
+  time moves;
 * retention (default gap + grace): sessions ending before stream time - retention are purged.
 """
 
@@ -45,7 +47,7 @@ class SessionAggregator(Aggregator):
         for key, args, ts, hd in items:
             if ts > self.stream_time:
                 self.stream_time = ts
-            close = self.stream_time - grace
+            close = self.stream_time - grace - gap
             kb = encode_key(key)
             found = store.find(kb, ts - gap, ts + gap)
             start, end = ts, ts
@@ -91,7 +93,7 @@ class SessionAggregator(Aggregator):
         self.last_input_wall = time.monotonic()
 
     def emit_closed(self, out: list[tuple], hd: Any = None) -> None:
-        close = self.stream_time - self.spec.grace
+        close = self.close_time()
         if self.last_emit is not None and self.last_emit >= close:
             return
         ended = list(self.sessions.ended(self.last_emit, close - 1))
@@ -101,6 +103,10 @@ class SessionAggregator(Aggregator):
         for _, s, e, rec in ended:
             self.emit(out, rec, False, s, e, e, hd)
         self.last_emit = close
+
+    def close_time(self) -> int:
+        """Sessions ending before this are closed: stream time - grace - gap."""
+        return self.stream_time - self.spec.grace - self.spec.size
 
     def end_batch(self, out: list[tuple]) -> None:
         below = self.stream_time - self.spec.retention

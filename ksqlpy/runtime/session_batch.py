@@ -62,7 +62,7 @@ def stream_sessions(agg: Any, items: list[tuple], out: list[tuple]) -> None:
         for (key, args, ts, hd), kb in zip(items, keyed, strict=True):
             if ts > st:
                 st = ts
-            close = st - grace
+            close = st - grace - gap  # SessionAggregator.close_time
             ses = live[kb]
             lo, hi = ts - gap, ts + gap
             hits = [x for x in ses if x[1] >= lo and x[0] <= hi]
