@@ -12,11 +12,13 @@ from decimal import Decimal as PyDecimal
 from functools import lru_cache
 from typing import Any
 
+from ksqlpy.functions.isotime import format_date_iso, format_time_iso, format_timestamp_iso
 from ksqlpy.functions.map import java_map_items
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 from ksqlpy.javatext import decimal_to_string as java_decimal_str
 from ksqlpy.javatext import double_to_string as java_double_str
+from ksqlpy.javatext import java_str
 from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct
 
 CATEGORY = "JSON"
@@ -105,10 +107,19 @@ def _node_text(v: Any) -> str:
     return v if isinstance(v, str) else write_json(v)
 
 
+_ISO_TEXT: dict[str, Callable[[int], str]] = {
+    "TIMESTAMP": format_timestamp_iso, "DATE": format_date_iso, "TIME": format_time_iso}
+
+
 def json_writer(t: SqlType) -> Callable[[Any], str]:
     """A serializer for values of SQL type ``t`` (TO_JSON_STRING): structs as objects in field order,
-    BYTES as base64, DOUBLE in Java's format, DATE/TIME/TIMESTAMP as their numbers."""
+    BYTES as base64, DOUBLE in Java's format, DATE/TIME/TIMESTAMP as ISO text (``2021-03-04``,
+    ``10:20:30.5`` as ``LocalTime.toString``, ``2021-03-04T10:20:30.000`` in UTC: the forms ksqlDB's REST
+    API writes too), map keys as Java text."""
     if isinstance(t, Primitive):
+        iso = _ISO_TEXT.get(t.name)
+        if iso is not None:
+            return lambda v: "null" if v is None else json_quote(iso(v))
         if t.name == "STRING":
             return lambda v: "null" if v is None else json_quote(v)
         if t.name == "BOOLEAN":
@@ -128,7 +139,7 @@ def json_writer(t: SqlType) -> Callable[[Any], str]:
         return lambda v: (
             "null"
             if v is None
-            else "{" + ",".join(json_quote(str(k)) + ":" + val(x) for k, x in java_map_items(v)) + "}"
+            else "{" + ",".join(json_quote(java_str(k)) + ":" + val(x) for k, x in java_map_items(v)) + "}"
         )
     if isinstance(t, Struct):
         fields = [(json_quote(name) + ":", name, json_writer(ft)) for name, ft in t.fields]
@@ -229,8 +240,11 @@ def _json_keys(text: str) -> Any:
 
 
 def _json_records(text: str) -> Any:
+    """Each field's value as text: a JSON string's own text (unquoted), any other value as JSON."""
     node = parse_json(text)
-    return {k: write_json(v) for k, v in node.items()} if isinstance(node, dict) else None
+    if not isinstance(node, dict):
+        return None
+    return {k: v if isinstance(v, str) else write_json(v) for k, v in node.items()}
 
 
 def _json_items(text: str) -> Any:
@@ -341,12 +355,12 @@ def register(registry: FunctionRegistry) -> None:
     add("JSON_KEYS", "The keys of a JSON object string.", [("STRING", "ARRAY<STRING>", _json_keys)])
     add(
         "JSON_RECORDS",
-        "The entries of a JSON object string as a map of key to JSON string.",
+        "The entries of a JSON object string as a map: a string value as its text, any other value as JSON.",
         [("STRING", "MAP<STRING, STRING>", _json_records)],
     )
     add(
         "TO_JSON_STRING",
-        "Any value as JSON text.",
+        "Any value as JSON text; DATE, TIME and TIMESTAMP as ISO strings, BYTES as base64.",
         [Overload("ANY", "STRING", make_impl=_make_to_json)],
         null_on_null=False,
     )

@@ -82,19 +82,76 @@ def _field(s: Any, *args: Any) -> int:
 
 
 def _chr_int(code: int) -> Any:
+    """Character.toChars of a valid code point (0 to 0x10FFFF), else NULL."""
     if code < 0 or code > 0x10FFFF:
         return None
-    return chr(code)
+    return _no_lone_surrogates(chr(code))
 
 
 def _chr_str(code: str) -> Any:
-    """CHR('\\u004b'): a UTF-16 escape of at least 6 characters."""
+    """CHR('\\u004b'): text of at least 6 characters starting with a UTF-16 escape, unescaped as Java
+    source (commons-text ``unescapeJava``: every escape of the text, surrogate pairs joined)."""
     if len(code) < 6 or not code.startswith("\\u"):
         return None
-    try:
-        return chr(int(code[2:], 16) & 0xFFFF)
-    except ValueError:
-        raise FunctionError(f"Invalid UTF-16 code: {code}") from None
+    return unescape_java(code)
+
+
+_JAVA_CTRL = {"b": 0x08, "t": 0x09, "n": 0x0A, "f": 0x0C, "r": 0x0D, "\\": 0x5C, '"': 0x22, "'": 0x27}
+_HEX_DIGITS = frozenset("0123456789abcdefABCDEF")
+
+
+def unescape_java(s: str) -> str:
+    """commons-text ``StringEscapeUtils.unescapeJava``: ``\\uXXXX`` (any number of ``u``, an optional
+    ``+``), octal ``\\0`` to ``\\377``, ``\\b \\t \\n \\f \\r \\\\ \\" \\'``; any other backslash is dropped.
+    The result is a Java string of UTF-16 units: escaped surrogate pairs make one character."""
+    units: list[int] = []
+    i, n = 0, len(s)
+    while i < n:
+        c = s[i]
+        if c != "\\":
+            units.extend(_utf16(c))
+            i += 1
+            continue
+        nxt = s[i + 1] if i + 1 < n else ""
+        if nxt == "u":
+            j = i + 1
+            while j < n and s[j] == "u":
+                j += 1
+            if j < n and s[j] == "+":
+                j += 1
+            digits = s[j:j + 4]
+            if len(digits) < 4:
+                raise FunctionError(f"Less than 4 hex digits in unicode value: '{s[i:]}' due to end of CharSequence")
+            if not set(digits) <= _HEX_DIGITS:
+                raise FunctionError(f"Unable to parse unicode value: {digits}")
+            units.append(int(digits, 16))
+            i = j + 4
+        elif nxt and "0" <= nxt <= "7":
+            end = i + 2
+            limit = i + (4 if nxt <= "3" else 3)
+            while end < min(limit, n) and "0" <= s[end] <= "7":
+                end += 1
+            units.append(int(s[i + 1:end], 8))
+            i = end
+        elif nxt and nxt in _JAVA_CTRL:
+            units.append(_JAVA_CTRL[nxt])
+            i += 2
+        else:
+            i += 1  # a lone backslash: dropped
+    return _no_lone_surrogates(b"".join(u.to_bytes(2, "little") for u in units).decode("utf-16-le", "surrogatepass"))
+
+
+def _utf16(c: str) -> list[int]:
+    o = ord(c)
+    if o < 0x10000:
+        return [o]
+    o -= 0x10000
+    return [0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)]
+
+
+def _no_lone_surrogates(s: str) -> str:
+    """A lone surrogate has no UTF-8 form: Java's encoder writes it as '?', and so does every sink here."""
+    return s.encode("utf-8", "replace").decode("utf-8") if any("\ud800" <= c <= "\udfff" for c in s) else s
 
 
 def _md5(s: str) -> str:
@@ -337,11 +394,15 @@ _TO_BYTES = {
     "base64": _base64_to_bytes,
 }
 _FROM_BYTES = {
-    "hex": lambda b: b.hex(),
+    # FROM_BYTES writes hex upper-case (Guava's base16); ENCODE's hex is commons-codec's lower-case one
+    "hex": lambda b: b.hex().upper(),
     "utf8": lambda b: b.decode("utf-8", "replace"),
     "ascii": lambda b: b.decode("ascii", "replace"),
     "base64": lambda b: base64.b64encode(b).decode("ascii"),
 }
+
+
+_ENCODE_TO = {**_FROM_BYTES, "hex": lambda b: b.hex()}
 
 
 def _encoder(table: dict, encoding: str):
@@ -355,7 +416,7 @@ def _encoder(table: dict, encoding: str):
 
 def _encode(s: str, in_enc: str, out_enc: str) -> str:
     decode = _encoder(_TO_BYTES, in_enc)
-    encode = _encoder(_FROM_BYTES, out_enc)
+    encode = _encoder(_ENCODE_TO, out_enc)
     return encode(decode(s))
 
 
@@ -385,7 +446,7 @@ def register(registry: FunctionRegistry) -> None:
 
     add(
         "CHR",
-        "The single character for a decimal code point, or for a UTF-16 escape such as '\\u004b'.",
+        "The character of a decimal code point, or a text of Java escapes starting with a UTF-16 escape such as '\\u004b' (surrogate pairs join).",
         [("INT", "STRING", _chr_int), ("STRING", "STRING", _chr_str)],
     )
     add(
@@ -422,7 +483,7 @@ def register(registry: FunctionRegistry) -> None:
     )
     add(
         "FROM_BYTES",
-        "Converts BYTES to a string in the given encoding.",
+        "Converts BYTES to a string in the given encoding (hex is written upper-case).",
         [("BYTES, STRING", "STRING", _from_bytes)],
     )
     add(

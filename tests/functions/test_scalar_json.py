@@ -14,10 +14,13 @@ from ksqlpy.types import (
     BIGINT,
     BOOLEAN,
     BYTES,
+    DATE,
     DOUBLE,
     INTEGER,
     NULL,
     STRING,
+    TIME,
+    TIMESTAMP,
     Array,
     Decimal,
     Map,
@@ -119,6 +122,12 @@ def test_keys_records_concat():
     assert call("JSON_KEYS", [S], '{"b": 1, "a": {"c": 2}}') == ["b", "a"]
     assert call("JSON_KEYS", [S], "[1]") is None
     assert call("JSON_RECORDS", [S], '{"n": 1.0, "o": {"p": [true]}}') == {"n": "1.0", "o": '{"p":[true]}'}
+    # a string value is its text, unquoted and unescaped; other values stay JSON
+    assert call("JSON_RECORDS", [S], '{"s": "a \\"b\\"", "e": "", "z": null, "b": false, "a": ["x"]}') == {
+        "s": 'a "b"', "e": "", "z": "null", "b": "false", "a": '["x"]'}
+    assert call("JSON_RECORDS", [S], "{}") == {}
+    assert call("JSON_RECORDS", [S], '"text"') is None
+    assert call("JSON_RECORDS", [S], "") is None
     assert call("JSON_RECORDS", [S], "[]") is None
     assert call("JSON_CONCAT", [S, S], '{"a": 1, "b": 2}', '{"b": 3}') == '{"a":1,"b":3}'
     assert call("JSON_CONCAT", [S, S], "[1, 2]", "[3]") == "[1,2,3]"
@@ -139,3 +148,31 @@ def test_to_json_string_follows_the_sql_type():
     assert call("TO_JSON_STRING", [DOUBLE], float("inf")) == '"Infinity"'
     assert call("TO_JSON_STRING", [INTEGER], None) == "null"
     assert call("TO_JSON_STRING", [NULL], None) == "null"
+
+
+def test_to_json_string_writes_time_types_as_iso_text():
+    assert call("TO_JSON_STRING", [TIMESTAMP], 1_000_000_000_123) == '"2001-09-09T01:46:40.123"'
+    assert call("TO_JSON_STRING", [TIMESTAMP], 0) == '"1970-01-01T00:00:00.000"'
+    assert call("TO_JSON_STRING", [DATE], 18_000) == '"2019-04-14"'
+    assert call("TO_JSON_STRING", [TIME], 37_230_500) == '"10:20:30.500"'
+    assert call("TO_JSON_STRING", [TIME], 36_000_000) == '"10:00"'
+    assert call("TO_JSON_STRING", [TIME], None) == "null"
+    nested = Struct((("AT", TIMESTAMP), ("DAYS", Array(DATE)), ("BY", Map(S, TIME))))
+    out = REG.scalars["TO_JSON_STRING"].resolve([nested]).impl({"AT": 1, "DAYS": [1, None], "BY": {"k": 1000}})
+    assert out == '{"AT":"1970-01-01T00:00:00.001","DAYS":["1970-01-02",null],"BY":{"k":"00:00:01"}}'
+
+
+def test_to_json_string_of_every_other_type():
+    assert call("TO_JSON_STRING", [INTEGER], -5) == "-5"
+    assert call("TO_JSON_STRING", [BIGINT], 2**62) == str(2**62)
+    assert call("TO_JSON_STRING", [DOUBLE], 1.0) == "1.0"
+    assert call("TO_JSON_STRING", [DOUBLE], 1e21) == "1.0E21"
+    assert call("TO_JSON_STRING", [DOUBLE], float("nan")) == '"NaN"'
+    assert call("TO_JSON_STRING", [Decimal(5, 3)], D("-1.250")) == "-1.250"
+    assert call("TO_JSON_STRING", [BYTES], b"hi") == '"aGk="'
+    assert call("TO_JSON_STRING", [S], "tab\there \u00e9 \x01") == '"tab\\there \u00e9 \\u0001"'
+    # map keys are written as Java text
+    assert call("TO_JSON_STRING", [Map(BOOLEAN, INTEGER)], {True: 1}) == '{"true":1}'
+    assert call("TO_JSON_STRING", [Map(DOUBLE, INTEGER)], {1.5: 1}) == '{"1.5":1}'
+    assert call("TO_JSON_STRING", [Array(Array(INTEGER))], [[1], [], None]) == "[[1],[],null]"
+    assert call("TO_JSON_STRING", [Struct((("A", S), ("B", INTEGER)))], {"A": None, "B": 1}) == '{"A":null,"B":1}'

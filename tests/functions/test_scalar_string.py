@@ -165,6 +165,44 @@ def test_md5_chr_uuid():
     assert call("UUID", [BYTES], bytes(range(16))) == "00010203-0405-0607-0809-0a0b0c0d0e0f"
 
 
+def test_hex_output_case_per_function():
+    """FROM_BYTES writes hex as Guava's base16 (upper-case); ENCODE as commons-codec's Hex (lower-case);
+    MD5 and UUID as their Java helpers (lower-case). Hex input is read in either case everywhere."""
+    raw = bytes([0x00, 0xAB, 0xCD, 0xEF, 0x7F])
+    assert call("FROM_BYTES", [BYTES, S], raw, "hex") == "00ABCDEF7F"
+    assert call("FROM_BYTES", [BYTES, S], raw, "HEX") == "00ABCDEF7F"
+    assert call("FROM_BYTES", [BYTES, S], b"", "hex") == ""
+    assert call("TO_BYTES", [S, S], "00abCDef7f", "hex") == raw
+    assert call("FROM_BYTES", [BYTES, S], call("TO_BYTES", [S, S], "abcdef", "hex"), "hex") == "ABCDEF"
+    assert call("ENCODE", [S, S, S], "ABCDEF", "hex", "hex") == "abcdef"
+    assert call("MD5", [S], "a") == "0cc175b9c0f1b6a831c399e269772661"
+
+
+def test_chr_unescapes_java_escapes():
+    assert call("CHR", [S], "\\u004b") == "K"
+    assert call("CHR", [S], "\\u004B") == "K"
+    assert call("CHR", [S], "\\ud83d\\ude00") == "\U0001f600"  # a surrogate pair is one character
+    assert call("CHR", [S], "\\uD83D\\uDE02") == "\U0001f602"
+    assert call("CHR", [S], "\\u004bxyz") == "Kxyz"  # the whole text is unescaped
+    assert call("CHR", [S], "\\u0041\\n\\t\\101\\\\") == "A\n\tA\\"
+    assert call("CHR", [S], "\\uuu0041") == "A"
+    assert call("CHR", [S], "\\ud83d") == "?"  # a lone surrogate has no UTF-8 form
+    for short in ("\\u004", "u004b0", "", "\\n\\u0041"):
+        assert call("CHR", [S], short) is None
+    with pytest.raises(FunctionError, match="Unable to parse unicode value: 00zz"):
+        call("CHR", [S], "\\u00zz")
+    with pytest.raises(FunctionError, match="Less than 4 hex digits"):
+        call("CHR", [S], "\\u0041\\u12")
+
+
+def test_chr_of_code_points():
+    assert call("CHR", [INTEGER], 0) == "\x00"
+    assert call("CHR", [INTEGER], 0x10FFFF) == "\U0010ffff"
+    assert call("CHR", [INTEGER], 0x110000) is None
+    assert call("CHR", [INTEGER], 0xD800) == "?"
+    assert call("CHR", [INTEGER], None) is None
+
+
 def test_encode():
     assert call("ENCODE", [S, S, S], "6b73716c", "hex", "utf8") == "ksql"
     assert call("ENCODE", [S, S, S], "0x6B73716C", "hex", "base64") == "a3NxbA=="
@@ -183,6 +221,6 @@ def test_encode():
 
 def test_to_and_from_bytes():
     assert call("TO_BYTES", [S, S], "AAE=", "base64") == b"\x00\x01"
-    assert call("FROM_BYTES", [BYTES, S], b"\xffA", "hex") == "ff41"
+    assert call("FROM_BYTES", [BYTES, S], b"\xffA", "hex") == "FF41"
     assert call("FROM_BYTES", [BYTES, S], "héllo".encode(), "utf8") == "héllo"
     assert call("TO_BYTES", [S, S], None, "utf8") is None
