@@ -155,7 +155,9 @@ class Engine:
         if not start_workers(self, query):  # ksqlpy.workers=process: the query runs in worker processes
             inline_commit_interval(self, query)
 
-    def stop_persistent(self, query_id: str) -> None:
+    def stop_persistent(self, query_id: str, cleanup: bool = True) -> None:
+        """Stop a query; ``cleanup`` also deletes its internal topics and local state (TERMINATE, DROP).
+        An upgrade stops without cleanup: the replacing query, under the same id, resumes from them."""
         q = self.queries.pop(query_id, None)
         if q is not None:
             if getattr(q, "workers", None) is not None:
@@ -163,7 +165,8 @@ class Engine:
 
                 stop_workers(self, query_id)
             q.close()
-            q.cleanup()
+            if cleanup:
+                q.cleanup()
         self.catalog.remove_query(query_id)
 
     def build_persistent(self, plan: Any, sink: Source, query_id: str, sql: str) -> PersistentQuery:

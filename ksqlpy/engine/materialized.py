@@ -76,7 +76,8 @@ def materialize_tasks(engine: Engine, query: PersistentQuery) -> None:
     kvs: list[KeyValueStore] = []
     for task in query.tasks:
         kv = _store(engine, query.query_id, changelog, task.partition, len(query.tasks))
-        ts = TableStore(kv, len(sink.key_columns), sink.windowed is not None)
+        width = len(sink.key_columns) + len(sink.value_columns) + (2 if sink.windowed is not None else 0)
+        ts = TableStore(kv, len(sink.key_columns), sink.windowed is not None, width)
         task.processor = MaterializingProcessor(task.processor, ts)
         stores.append(ts)
         kvs.append(kv)

@@ -59,7 +59,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
     stmt = infer_columns(stmt, engine.schema_registry, engine.effective_properties())
     src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types())
     if existing is not None:
-        if not stmt.or_replace:
+        if not (stmt.or_replace and _replace_enabled(engine)):
             raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
                                      "the same name already exists")
         if existing.kind != stmt.kind:
@@ -68,6 +68,10 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
         if existing.is_source:
             raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
                                      f"supported on source {stmt.kind.lower()}s.")
+        from ksqlpy.engine.upgrades import check_source_upgrade
+
+        check_source_upgrade(existing, src)
+        src.created_by_query = existing.created_by_query
     _ensure_topic(engine, src.topic, src.properties, creating=True)
     register_source_schemas(engine, src, sink=False)
     engine.catalog.add_source(src, replace=existing is not None)
@@ -109,9 +113,12 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
         return _exists_warning(stmt, stmt.kind, existing)
-    if existing is not None and not stmt.or_replace:
+    if existing is not None and not (stmt.or_replace and _replace_enabled(engine)):
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
                                  "the same name already exists")
+    if existing is not None and existing.is_source:
+        raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
+                                 f"supported on source {existing.kind.lower()}s.")
     if stmt.query.limit is not None:
         raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
     props = normalize_properties(stmt.properties)
@@ -141,22 +148,56 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
             raise
         # found while planning the physical form: ksqlDB quotes the statement it planned
         raise KsqlStatementError(f"{e.message}\nStatement: {create_as_text(stmt, plan)}") from None
-    if existing is not None:
-        for qid in engine.catalog.queries_writing(stmt.name):
-            engine.stop_persistent(qid)
+    upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
     source_info = engine.log.describe_topic(plan.source.topic)
     _ensure_topic(engine, sink.topic, props, creating=False,
                   default_partitions=source_info.partitions if source_info else 1)
     from ksqlpy.schema_registry.sources import register_source_schemas
 
     register_source_schemas(engine, sink, sink=True)
-    kind = "CSAS" if stmt.kind == "STREAM" else "CTAS"
-    query_id = engine.next_query_id(kind, stmt.name)
+    if upgraded is not None:
+        # the query keeps its id, so its consumer group, state and internal topics: the old one stops
+        # without cleanup and the new one resumes from its committed positions (new logic, new records)
+        query_id = upgraded.query_id
+        paused = upgraded.state == "PAUSED"
+        engine.stop_persistent(query_id, cleanup=False)
+    else:
+        kind = "CSAS" if stmt.kind == "STREAM" else "CTAS"
+        query_id = engine.next_query_id(kind, stmt.name)
+        paused = False
     sink.created_by_query = query_id
     query = engine.build_persistent(plan, sink, query_id, stmt.text)
     engine.catalog.add_source(sink, replace=existing is not None)
     engine.start_persistent(query)
+    if paused:
+        query.state = "PAUSED"
+        info = engine.catalog.query(query_id)
+        if info is not None:
+            info.state = "PAUSED"
     return _status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def _replace_enabled(engine: Engine) -> bool:
+    return str(engine.prop("ksql.create.or.replace.enabled", "true")).lower() != "false"
+
+
+def _upgrade_target(engine: Engine, name: str, existing: Source | None, sink: Source, plan: Any) -> Any:
+    """The running query a CREATE OR REPLACE upgrades (None: a new query), after ksqlDB's checks in its
+    order: one writer at most (query id), the sink's compatibility (metastore), the plans' (registry)."""
+    if existing is None:
+        return None
+    from ksqlpy.engine.upgrades import check_plan_upgrade, check_source_upgrade, plan_steps
+
+    writers = sorted(engine.catalog.queries_writing(name))
+    if len(writers) > 1:
+        raise KsqlStatementError(f"REPLACE for sink `{name}` is not supported because there are multiple queries "
+                                 f"writing into it: [{', '.join(writers)}]")
+    check_source_upgrade(existing, sink)
+    old = engine.queries.get(writers[0]) if writers else None
+    if old is None:
+        return None
+    check_plan_upgrade(plan_steps(old.plan, old.sink), plan_steps(plan, sink))
+    return old
 
 
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:

@@ -103,10 +103,20 @@ class AggregateMaterialization(Materialization):
 class TableStore:
     """Upserted rows of one task: ``R kb [start end]`` -> (row, timestamp)."""
 
-    def __init__(self, kv: KeyValueStore, n_keys: int, windowed: bool) -> None:
+    def __init__(self, kv: KeyValueStore, n_keys: int, windowed: bool, width: int | None = None) -> None:
         self.kv = kv
         self.n_keys = n_keys
         self.windowed = windowed
+        # the row width the sink has now: rows stored before a query upgrade appended columns are shorter
+        # and read back with NULLs in the new columns
+        self.width = width
+
+    def _fit(self, got: Row) -> Row:
+        row, ts = got
+        if self.width is None or len(row) >= self.width:
+            return got
+        pad = (None,) * (self.width - len(row))
+        return ((*row[:-2], *pad, *row[-2:]) if self.windowed else (*row, *pad)), ts
 
     def _key(self, key: tuple, ws: int | None, we: int | None) -> bytes:
         kb = b"R" + encode_key(key)
@@ -122,7 +132,7 @@ class TableStore:
     def lookup(self, key: tuple, ws_lo: int | None, ws_hi: int | None) -> list[Row]:
         if not self.windowed:
             got = self.kv.get(self._key(key, None, None))
-            return [] if got is None else [got]
+            return [] if got is None else [self._fit(got)]
         prefix = b"R" + encode_key(key)
         n = len(prefix) + 16
         out = []
@@ -131,12 +141,12 @@ class TableStore:
                 continue
             ws = from_t8(k, n - 16)
             if (ws_lo is None or ws >= ws_lo) and (ws_hi is None or ws <= ws_hi):
-                out.append(v)
+                out.append(self._fit(v))
         return out
 
     def scan(self) -> Iterator[Row]:
         for _, v in self.kv.items(b"R"):
-            yield v
+            yield self._fit(v)
 
 
 class StoreMaterialization(Materialization):
@@ -151,7 +161,7 @@ class StoreMaterialization(Materialization):
             s.kv.refresh()
 
     def committed(self) -> Materialization:
-        return StoreMaterialization([TableStore(CommittedView(s.kv), s.n_keys, s.windowed)  # type: ignore[arg-type]
+        return StoreMaterialization([TableStore(CommittedView(s.kv), s.n_keys, s.windowed, s.width)  # type: ignore[arg-type]
                                      for s in self.stores], self.windowed, self.sort_key)
 
     def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
