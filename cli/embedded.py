@@ -20,6 +20,13 @@ def _error(e: Exception, sql: str) -> BackendError:
                         column=getattr(e, "column", 0) or 0, error_code=getattr(e, "error_code", 40000))
 
 
+def _os_reason(e: Exception) -> str:
+    """What went wrong opening the directory, in words (no Python exception names)."""
+    if isinstance(e, OSError) and e.strerror:
+        return f"{e.strerror}" + (f": {e.filename}" if e.filename else "")
+    return str(e) or "the engine could not start"
+
+
 class EmbeddedPushStream:
     """A TransientQuery seen as a QueryStream (rows converted to REST JSON values)."""
 
@@ -65,20 +72,20 @@ class EmbeddedBackend:
         self.location = data_dir
         try:
             from ksqlpy.engine import Engine
-            from ksqlpy.log import open_log
 
             os.makedirs(data_dir, exist_ok=True)
-            props = dict(properties or {})
-            log = open_log({**props, "log.dir": os.path.join(data_dir, "log")})
-            self.engine = Engine(data_dir=data_dir, properties=props, log=log)
+            # the engine locks the directory before it opens the log: a second engine is refused at once
+            self.engine = Engine(data_dir=data_dir, properties=dict(properties or {}))
             from ksqlpy.engine.command_log import DurableStatements
 
             # the catalog and persistent queries survive restarts, as on the server
             self.statements = DurableStatements(self.engine)
             self.engine.start()
         except Exception as e:  # the shell reports and exits; nothing else can be done
-            raise BackendUnavailable(f"Could not open the embedded engine in {data_dir}: "
-                                     f"{type(e).__name__}: {e}") from e
+            from ksqlpy.errors import KsqlError
+
+            reason = getattr(e, "message", str(e)) if isinstance(e, KsqlError) else _os_reason(e)
+            raise BackendUnavailable(f"Could not open the embedded engine in {data_dir}: {reason}") from e
 
     def server_info(self) -> dict[str, Any]:
         from ksqlpy import __version__

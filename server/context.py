@@ -75,7 +75,9 @@ class ServerContext:
             self._initialize()
         except Exception as e:  # noqa: BLE001
             LOG.exception("server initialization failed")
-            self.init_error = f"{type(e).__name__}: {e}"
+            from ksqlpy.errors import KsqlError
+
+            self.init_error = str(e) if isinstance(e, KsqlError) else f"{type(e).__name__}: {e}"
             if self.on_fatal is not None:
                 self.on_fatal(self.init_error)
             return

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import os
 import signal
 import sys
 from typing import Any
@@ -115,6 +116,13 @@ def main(argv: list[str] | None = None) -> int:
     except ImportError as e:
         print(f"ksqlpy server: missing dependency ({e}); install with: pip install 'ksqlpy[server]'", file=sys.stderr)
         return 2
+    from ksqlpy.engine.data_lock import DataDirectoryInUse, DataDirectoryLock
+
+    try:  # refused at once, before listening, when another engine holds the directory (its engine locks it)
+        DataDirectoryLock(config.data_dir or os.path.join(os.getcwd(), "ksqlpy-data")).acquire().release()
+    except DataDirectoryInUse as e:
+        print(f"ksqlpy server: {e}", file=sys.stderr)
+        return 1
     try:
         asyncio.run(serve(config))
     except ConfigError as e:

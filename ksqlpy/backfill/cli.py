@@ -33,11 +33,13 @@ def main(argv: list[str]) -> int:
     from ksqlpy.engine import Engine
     from ksqlpy.engine.command_log import DurableStatements
     from ksqlpy.errors import KsqlError
-    from ksqlpy.log import open_log
 
     os.makedirs(args.data_dir, exist_ok=True)
-    log = open_log({**props, "log.dir": os.path.join(args.data_dir, "log")})
-    engine = Engine(data_dir=args.data_dir, properties=props, log=log)
+    try:
+        engine = Engine(data_dir=args.data_dir, properties=props)  # refused if another engine holds the directory
+    except KsqlError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 1
     try:
         statements = DurableStatements(engine)
         result = backfill(engine, args.sql, statements=statements, master=args.master)

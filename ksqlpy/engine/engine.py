@@ -31,11 +31,24 @@ _SWITCH_INTERVAL_S = 0.001  # see Engine.start
 
 class Engine:
     def __init__(self, data_dir: str | None = None, properties: dict[str, Any] | None = None,
-                 log: Log | None = None) -> None:
+                 log: Log | None = None, *, lock: bool = True) -> None:
+        """``lock=False`` only for the worker processes of an engine that holds the directory's lock."""
         self.properties: dict[str, Any] = dict(DEFAULT_PROPERTIES)
         self.properties.update(properties or {})
         self.data_dir = data_dir or os.path.join(os.getcwd(), "ksqlpy-data")
         os.makedirs(self.data_dir, exist_ok=True)
+        from ksqlpy.engine.data_lock import DataDirectoryLock
+
+        # one engine per data directory (data_lock.py): refused here, before anything is opened or run
+        self.data_lock = DataDirectoryLock(self.data_dir).acquire() if lock else None
+        try:
+            self._open(log)
+        except BaseException:
+            if self.data_lock is not None:
+                self.data_lock.release()
+            raise
+
+    def _open(self, log: Log | None) -> None:
         if log is None:
             from ksqlpy.log import open_log
 
@@ -291,7 +304,11 @@ class Engine:
             close_workers(self)
         for q in list(self.queries.values()):
             q.close()
-        self.log.close()
+        try:
+            self.log.close()
+        finally:
+            if self.data_lock is not None:
+                self.data_lock.release()
 
     def __enter__(self) -> Engine:
         return self

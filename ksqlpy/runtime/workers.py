@@ -182,7 +182,7 @@ class WorkerRunner:
                 props["ksqlpy.transactional.id"] = spec.transactional_id
             log = open_log(props)
         self.log = log
-        self.engine = Engine(spec.data_dir, spec.properties, log=log)
+        self.engine = Engine(spec.data_dir, spec.properties, log=log, lock=False)  # the parent holds the lock
         self.engine.catalog.__dict__.update(spec.catalog_state)
         self.engine.plog.sink = self._forward_plog
         self.query: Any = None
