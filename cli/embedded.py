@@ -80,6 +80,12 @@ class EmbeddedBackend:
 
             # the catalog and persistent queries survive restarts, as on the server
             self.statements = DurableStatements(self.engine)
+            from ksqlpy.engine.processing_log import FRONT_DOOR_DEFAULTS, open_processing_log
+
+            # bad records go to KSQL_PROCESSING_LOG, as on the server
+            self.plog_sink = open_processing_log(self.engine, {**FRONT_DOOR_DEFAULTS, **self.engine.properties},
+                                                 str(self.engine.prop("ksql.service.id", "default_")),
+                                                 lambda stmt: self.statements.run(stmt, None))
             self.engine.start()
         except Exception as e:  # the shell reports and exits; nothing else can be done
             from ksqlpy.errors import KsqlError
@@ -170,4 +176,6 @@ class EmbeddedBackend:
         return None
 
     def close(self) -> None:
+        if self.plog_sink is not None:
+            self.plog_sink.close()
         self.engine.close()

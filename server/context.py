@@ -15,7 +15,6 @@ import uuid
 from collections.abc import Callable
 from typing import Any
 
-from ksqlpy import grammar
 from ksqlpy.engine.command_log import Command, CommandLog, replay
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.server import plog
@@ -112,19 +111,8 @@ class ServerContext:
                                              "queryId": result.query_id}
 
     def _setup_processing_log(self) -> None:
-        engine, cfg = self.engine, self.config
-        topic = plog.topic_name(cfg.properties, cfg.service_id)
-        if cfg.flag("ksql.logging.processing.topic.auto.create") and not engine.log.topic_exists(topic):
-            engine.log.create_topic(topic, cfg.int("ksql.logging.processing.topic.partitions"), 1)
-        if engine.log.topic_exists(topic):
-            self.plog_sink = plog.TopicSink(engine.log, topic)
-            engine.plog.sink = self.plog_sink
-            self.plog_sink.start()
-        stream = str(cfg.get("ksql.logging.processing.stream.name", "KSQL_PROCESSING_LOG")).upper()
-        if (cfg.flag("ksql.logging.processing.stream.auto.create") and engine.log.topic_exists(topic)
-                and engine.catalog.source(stream) is None):
-            stmt = grammar.parse(plog.create_stream_sql(stream, topic), None)[0]
-            self.run_distributed(stmt, {})
+        self.plog_sink = plog.open_processing_log(self.engine, self.config.properties, self.config.service_id,
+                                                  lambda stmt: self.run_distributed(stmt, {}))
 
     def begin_shutdown(self) -> None:
         """Stop accepting work and end every push query, so open streams finish promptly."""

@@ -14,12 +14,32 @@ from collections import deque
 from collections.abc import Callable
 from typing import Any
 
+import orjson
+
 _LOG = logging.getLogger("ksqlpy.processing")
 
 DESERIALIZATION_ERROR = 0
 RECORD_PROCESSING_ERROR = 1
 PRODUCTION_ERROR = 2
 SERIALIZATION_ERROR = 3
+
+
+def _row_json(row: Any) -> str:
+    """The failing row as ksqlDB logs it: a JSON array of its values (with rows.include)."""
+    values = list(row) if isinstance(row, tuple | list) else [row]
+    return orjson.dumps(values, default=str).decode()
+
+
+def _causes(exc: BaseException) -> list[str]:
+    """Every message of the exception chain, outermost first (ksqlDB's ``cause`` list)."""
+    out: list[str] = []
+    e: BaseException | None = exc
+    while e is not None and len(out) < 10:
+        text = str(e) or type(e).__name__
+        if text not in out:
+            out.append(text)
+        e = e.__cause__ or e.__context__
+    return out
 
 
 class ProcessingLog:
@@ -62,7 +82,7 @@ class ProcessingLog:
         msg = self._empty(RECORD_PROCESSING_ERROR)
         msg["recordProcessingError"] = {
             "errorMessage": message,
-            "record": repr(row) if (row is not None and self.include_rows) else None,
+            "record": _row_json(row) if (row is not None and self.include_rows) else None,
             "cause": [],
         }
         self._emit(f"processing.{query_id}.{step}", msg)
@@ -70,8 +90,9 @@ class ProcessingLog:
     def query_error(self, query_id: str, exc: BaseException) -> None:
         """A query stopped on an unexpected error (ksqlDB's KAFKA_STREAMS_THREAD_ERROR, type 4)."""
         msg = self._empty(4)
-        msg["kafkaStreamsThreadError"] = {"errorMessage": f"{type(exc).__name__}: {exc}",
-                                          "threadName": "ksqlpy-engine", "cause": [str(exc)]}
+        # ksqlDB's words for it; the cause chain says what happened
+        msg["kafkaStreamsThreadError"] = {"errorMessage": "Unhandled exception caught in streams thread",
+                                          "threadName": "ksqlpy-engine", "cause": _causes(exc)}
         self._emit(f"processing.{query_id}", msg)
 
     def serialization_error(self, query_id: str, target: str, exc: BaseException, topic: str) -> None:

@@ -20,7 +20,7 @@ def test_streams_and_queries_come_back_after_a_restart(tmp_path: Path) -> None:
                       "partitions=1); CREATE STREAM t AS SELECT id, UCASE(v) AS v FROM s;")
     shown = _ksqlpy(tmp_path, "SHOW STREAMS; SHOW QUERIES;")
     assert " S " in shown and " T " in shown
-    assert "CSAS_T_1" in shown
+    assert "CSAS_T_2" in shown  # command 0 declared KSQL_PROCESSING_LOG, 1 the stream, 2 the query
     # the restored query still processes new input
     _ksqlpy(tmp_path, "INSERT INTO s (id, v) VALUES (1, 'abc');")
     rows = _ksqlpy(tmp_path, "SET 'auto.offset.reset'='earliest'; SELECT * FROM t EMIT CHANGES LIMIT 1;")
