@@ -92,12 +92,15 @@ class Session:
         except KeyboardInterrupt:
             self.console.error("Interrupted.")
             return False
-        except Exception as e:  # an engine bug must not kill the shell
+        except Exception:  # an engine bug must not kill the shell
             if os.environ.get("KSQLPY_DEBUG"):
                 import traceback
 
                 self.console.error(traceback.format_exc().rstrip())
-            self.show_error(BackendError(f"Internal error: {type(e).__name__}: {e}", statement=text, error_code=50000))
+            # the shell's own failure (the engine's are statement errors already): no Python exception text
+            self.show_error(BackendError("Internal error: the shell failed unexpectedly running this statement "
+                                         "(set KSQLPY_DEBUG=1 to see the details).", statement=text,
+                                         error_code=50000))
             return False
 
     # ------------------------------------------------------------------ errors

@@ -31,7 +31,7 @@ from .parser import KsqlParser
 from .script import split_statements
 from .statements import parse_column_def
 from .types import parse_type as _parse_type_at
-from .variables import substitute_variables
+from .variables import substitute_variables, undefined_reference
 
 __all__ = [
     "DIALECT",
@@ -72,7 +72,13 @@ def parse(
 
     ``allow_run_script=False`` rejects RUN SCRIPT like ksqlDB's server does (it is a CLI command).
     """
-    if variables:
+    if variables is not None:
+        undefined = undefined_reference(sql, variables)
+        if undefined is not None:
+            offset, ref = undefined
+            name = ref[2:-1]
+            raise error_at(Positions(sql), offset, syntax_detail(
+                f"Variable '{ref}' is not defined. Define it first: DEFINE {name} = '<value>';"), ref)
         sql = substitute_variables(sql, variables)
     parser = KsqlParser(dialect=DIALECT)
     parser.allow_run_script = allow_run_script

@@ -1,8 +1,8 @@
 """ksqlDB variable substitution: ``${name}`` in the statement text becomes the variable's value.
 
 Rules (ksqlDB reference 3.7): names are case-insensitive; ``$${x}`` is an escape that leaves the
-literal text ``${x}``; a reference to an undefined variable is left as written (the parser then
-reports it). Inside a single-quoted string literal the value's own single quotes are doubled, so
+literal text ``${x}``; inside a string literal a reference to an undefined variable is left as written
+(it is text), anywhere else it is an error that names the variable (``undefined_reference``). Inside a single-quoted string literal the value's own single quotes are doubled, so
 a value can never end the literal early; elsewhere the value is inserted as is.
 """
 
@@ -39,3 +39,22 @@ def _string_spans(text: str) -> Callable[[int], bool]:
     """A predicate telling whether an offset lies inside a single-quoted literal of ``text``."""
     spans = [(s, e) for kind, s, e in scan(text) if kind == STRING]
     return lambda offset: any(start < offset < end for start, end in spans)
+
+
+def undefined_reference(text: str, variables: dict[str, str] | None) -> tuple[int, str] | None:
+    """(offset, reference) of the first ``${name}`` outside string literals with no value, else None.
+
+    Left in the text it could only fail to parse, with a message about a '$' character; naming the
+    undefined variable tells the user what is actually wrong."""
+    if "${" not in text:
+        return None
+    defined = {k.upper() for k in (variables or {})}
+    in_string = None
+    for match in _REFERENCE.finditer(text):
+        ref = match.group(0)
+        if ref.startswith("$$") or match.group(1).upper() in defined:
+            continue
+        in_string = in_string or _string_spans(text)
+        if not in_string(match.start()):
+            return match.start(), ref
+    return None

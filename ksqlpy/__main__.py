@@ -1,6 +1,6 @@
 """The ``ksqlpy`` command: the SQL shell by default, ``ksqlpy test`` (conformance runner),
-``ksqlpy server`` (REST server) and ``ksqlpy backfill`` (Spark backfill, docs/backfill.md). Subcommands
-import lazily so the shell starts fast."""
+``ksqlpy server`` (REST server), ``ksqlpy backfill`` (Spark backfill, docs/backfill.md) and ``ksqlpy reset``
+(rewind a query so it recomputes, docs/operations.md). Subcommands import lazily so the shell starts fast."""
 
 from __future__ import annotations
 
@@ -17,6 +17,10 @@ def main(argv: list[str] | None = None) -> int:
         from ksqlpy.backfill.cli import main as backfill_main
 
         return backfill_main(args[1:])
+    if args and args[0] == "reset":
+        from ksqlpy.cli.reset_command import main as reset_main
+
+        return reset_main(args[1:])
     if args and args[0] == "server":
         from ksqlpy.server.main import main as server_main
 

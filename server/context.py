@@ -17,6 +17,7 @@ from typing import Any
 
 from ksqlpy.engine.command_log import Command, CommandLog, replay
 from ksqlpy.engine.results import StatementResult
+from ksqlpy.errors import KsqlError
 from ksqlpy.server import plog
 from ksqlpy.server.config import ServerConfig
 from ksqlpy.server.errors import (
@@ -74,8 +75,6 @@ class ServerContext:
             self._initialize()
         except Exception as e:  # noqa: BLE001
             LOG.exception("server initialization failed")
-            from ksqlpy.errors import KsqlError
-
             self.init_error = str(e) if isinstance(e, KsqlError) else f"{type(e).__name__}: {e}"
             if self.on_fatal is not None:
                 self.on_fatal(self.init_error)
@@ -102,7 +101,7 @@ class ServerContext:
 
     def _replayed(self, cmd: Command, result: StatementResult | None, error: BaseException | None) -> None:
         if error is not None:
-            message = f"{type(error).__name__}: {error}"
+            message = str(error) if isinstance(error, KsqlError) else f"{type(error).__name__}: {error}"
             self.replay_errors.append(f"{cmd.command_id} (offset {cmd.offset}): {message}")
             LOG.warning("command %s at offset %d failed on replay: %s", cmd.command_id, cmd.offset, message)
             self.statuses[cmd.command_id] = {"status": "ERROR", "message": message, "queryId": None}

@@ -261,7 +261,7 @@ class Engine:
                 return 0
             backoff = float(self.prop("ksql.query.retry.backoff.initial.ms", 15000)) / 1000.0
             q.state = "ERROR"
-            q.error = f"{type(e).__name__}: {e}"
+            q.error = str(e) or "the query failed unexpectedly (details in the engine's log)"
             q.retry_at = time.monotonic() + backoff
             info = self.catalog.query(q.query_id)
             if info is not None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -29,6 +30,8 @@ from ksqlpy.plan.logical import OutputColumn
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
+
+_LOG = logging.getLogger("ksqlpy.statements")
 
 SINK_PROPERTIES = {"KAFKA_TOPIC", "KEY_FORMAT", "VALUE_FORMAT", "FORMAT", "PARTITIONS", "REPLICAS",
                    "RETENTION_MS", "TIMESTAMP", "TIMESTAMP_FORMAT", "WRAP_SINGLE_VALUE", "VALUE_DELIMITER",
@@ -536,4 +539,24 @@ def dispatch(engine: Engine, stmt: A.Statement) -> StatementResult:
     except KsqlError as e:
         name_location(e)  # every SQL error says where it is when the analysis knows
         raise
+    except Exception as e:  # noqa: BLE001 - no Python exception text reaches a user
+        raise unexpected_error(stmt, e) from e
+
+
+def unexpected_error(stmt: A.Statement, e: Exception) -> KsqlStatementError:
+    """A failure that is not a user error of ours, as a statement error: logged with its traceback; the
+    user reads the statement it happened in and, for the lower layers' checks (topic names, formats),
+    their own words - never a Python exception name."""
+    _LOG.error("statement failed unexpectedly: %s", stmt.text, exc_info=e)
+    what = type(stmt).__name__
+    detail = str(e) if isinstance(e, ValueError) and str(e) and not _python_text(str(e)) else ""
+    if detail:
+        return KsqlStatementError(detail)
+    return KsqlStatementError(f"Could not execute the statement ({what}): ksqlpy failed unexpectedly. The details "
+                              "are in the engine's log; please report this as a bug.")
+
+
+def _python_text(message: str) -> bool:
+    """Messages Python itself writes (``invalid literal for int()``, ``'NoneType' object ...``)."""
+    return any(marker in message for marker in ("()", "object", "NoneType", "unpack", "argument", "index"))
 

@@ -1,0 +1,64 @@
+"""Errors a user reads: never a Python exception text; an undefined ${var} is named with its position."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ksqlpy.engine import Engine
+from ksqlpy.engine import statements as S
+from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError
+from ksqlpy.grammar import ast as A
+
+PYTHON_NAMES = ("ValueError", "TypeError", "KeyError", "IndexError", "AttributeError", "Traceback", "NoneType")
+
+
+@pytest.fixture
+def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
+    e = Engine(str(tmp_path))
+    yield e
+    e.close()
+
+
+def test_an_undefined_variable_is_named_with_its_position(engine: Engine) -> None:
+    with pytest.raises(KsqlParseError) as err:
+        engine.execute("SHOW STREAMS;\nSELECT * FROM ${orders} EMIT CHANGES;")
+    assert (err.value.line, err.value.column) == (2, 15)
+    assert "Variable '${orders}' is not defined. Define it first: DEFINE orders = '<value>';" in str(err.value)
+
+
+def test_a_defined_variable_is_substituted_and_an_undefined_one_inside_a_literal_is_text(engine: Engine) -> None:
+    engine.execute("DEFINE src_topic = 'in';")
+    engine.execute("CREATE STREAM s (id INT KEY, v STRING) WITH (kafka_topic='${src_topic}', value_format='JSON', "
+                   "partitions=1);")
+    assert engine.catalog.source("S").topic == "in"
+    engine.execute("INSERT INTO s (id, v) VALUES (1, '${not_defined}');")  # a literal: left as written
+
+
+def test_without_substitution_a_variable_is_an_ordinary_syntax_error(engine: Engine) -> None:
+    engine.execute("SET 'ksql.variable.substitution.enable'='false';")
+    with pytest.raises(KsqlParseError) as err:
+        engine.execute("SELECT * FROM ${orders} EMIT CHANGES;")
+    assert "is not defined" not in str(err.value)
+
+
+def test_an_illegal_topic_name_is_the_logs_message_not_a_python_error(engine: Engine) -> None:
+    with pytest.raises(KsqlStatementError) as err:
+        engine.execute("CREATE STREAM s (id INT KEY, v STRING) WITH (kafka_topic='a b', value_format='JSON', "
+                       "partitions=1);")
+    assert str(err.value).startswith('Topic name "a b" is illegal')
+    assert not any(n in str(err.value) for n in PYTHON_NAMES)
+
+
+def test_an_unexpected_failure_becomes_a_statement_error_without_python_text(engine: Engine,
+                                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(engine: Engine, stmt: A.Statement) -> None:
+        return [][1]  # an IndexError, as a bug would raise
+
+    monkeypatch.setitem(S.HANDLERS, A.Show, broken)
+    with pytest.raises(KsqlError) as err:
+        engine.execute("SHOW STREAMS;")
+    text = str(err.value)
+    assert text.startswith("Could not execute the statement (Show): ksqlpy failed unexpectedly.")
+    assert not any(n in text for n in PYTHON_NAMES) and "out of range" not in text
