@@ -87,18 +87,20 @@ def _skip_null_keys(engine: Any, tq: Any) -> None:
 
 
 class _NullKeyFilter:
-    """Wraps a push query's processor: decoded rows whose key columns are all NULL are left out."""
+    """Wraps a push query's processor: records read with a null Kafka key are left out (a key whose
+    columns are NULL is still a key)."""
 
     def __init__(self, inner: Any, n_keys: int) -> None:
         self.inner = inner
         self.n_keys = n_keys
 
     def __call__(self, d: Any, tx: Any) -> Any:
-        n = self.n_keys
-        keep = [i for i, r in enumerate(d.rows) if r is None or any(v is not None for v in r[:n])]
-        if len(keep) != len(d.rows):  # every field of a DecodedBatch is a list parallel to its rows
-            d = dataclasses.replace(d, **{f.name: [getattr(d, f.name)[i] for i in keep]
-                                          for f in dataclasses.fields(d)})
+        if d.null_keys:
+            drop = set(d.null_keys)
+            keep = [i for i in range(len(d.rows)) if i not in drop]
+            # every other field of a DecodedBatch is a list parallel to its rows
+            d = dataclasses.replace(d, null_keys=[], **{f.name: [getattr(d, f.name)[i] for i in keep]
+                                                        for f in dataclasses.fields(d) if f.name != "null_keys"})
         return self.inner(d, tx)
 
     def __getattr__(self, name: str) -> Any:  # after_commit, abort, idle_rows... of the wrapped processor

@@ -7,6 +7,8 @@ import queue
 import uuid
 from typing import TYPE_CHECKING, Any
 
+from sqlglot import exp
+
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
@@ -96,8 +98,21 @@ def _processor_for(engine: Engine, plan: QueryPlan, query_id: str, groups: list[
                     and not plan.table_functions)
     pipeline = build_stateless(_stateless_spec(plan, groups, table=table, pass_tombstones=table or stream_nulls,
                                                with_headers=persistent))
-    proc = stateless_processor(pipeline, engine.plog, query_id)
+    proc = stateless_processor(pipeline, engine.plog, query_id, keep_null_keys=persistent and keeps_input_key(plan))
     return (lambda partition: proc), table or stream_nulls
+
+
+def keeps_input_key(plan: QueryPlan) -> bool:
+    """The query writes each input record's key as it came: no PARTITION BY, or one that names exactly the
+    input's key columns in order (ksqlDB's ``repartitionNeeded`` is false and it does not re-key). A null
+    Kafka key then stays null instead of becoming a key of NULL columns."""
+    if plan.rekey is None:
+        return True
+    keys = [c.name for c in plan.input_schema.by_role("key")]
+    exprs = plan.rekey.exprs
+    return bool(keys) and len(exprs) == len(keys) and all(
+        isinstance(e, exp.Column) and e.name == k and (not e.table or e.table == plan.alias)
+        for e, k in zip(exprs, keys, strict=True))
 
 
 def _sink_timestamp(sink: Source) -> dict[str, Any]:

@@ -188,9 +188,9 @@ class _Builder:
                 except Exception as e:  # noqa: BLE001
                     plog.record_error(qid, f"Error computing the join key: {e}", new)
                     return
-            if key is None:
-                return
-            ctx.produce(ProducerRecord(topic, key_bytes(key), _dumps((key, new), _HIGHEST), ts, hdrs))
+            # a NULL join key goes on with a null Kafka key: an outer join side still emits the record
+            kb = None if key is None else key_bytes(key)
+            ctx.produce(ProducerRecord(topic, kb, _dumps((key, new), _HIGHEST), ts, hdrs))
 
         return emit
 

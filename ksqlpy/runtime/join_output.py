@@ -55,8 +55,12 @@ class JoinOutput:
         d = DecodedBatch([], [], [], [], [], [])
         nk, p, where = self.nkeys, self.partition, self.where
         for key, new, old, ts, hdrs in events:
-            head = key[:nk]
-            tail = (key[-2], key[-1]) if self.windowed else ()
+            if key is None:  # an outer join's record with a null key: its key columns read NULL
+                d.null_keys.append(len(d.rows))
+                head, tail = (None,) * nk, ((None, None) if self.windowed else ())
+            else:
+                head = key[:nk]
+                tail = (key[-2], key[-1]) if self.windowed else ()
             if where is not None:
                 if new is None or not where(head + new + tail, ts, p):
                     if old is None or not where(head + old + tail, ts, p):
@@ -84,11 +88,12 @@ class JoinOutput:
             return self.downstream(d, tx)
         # windowed results: the sink's key is (key, window start, window end) of each result's input row
         out: list[tuple] = []
+        null_keys = set(d.null_keys)
         for i, row in enumerate(d.rows):
             one = DecodedBatch([row], [d.timestamps[i]], [d.partitions[i]], [d.offsets[i]], [d.headers[i]],
-                               [d.tombstones[i]])
+                               [d.tombstones[i]], [0] if i in null_keys else [])
             for r in self.downstream(one, tx):
-                out.append(((r[0], row[-2], row[-1]), *r[1:]))
+                out.append(((r[0], row[-2], row[-1]) if r[0] is not None else None, *r[1:]))
         return out
 
     def after_commit(self) -> None:

@@ -8,7 +8,9 @@
 - With GRACE PERIOD (the spurious-results fix): the unmatched record waits in the outer store and is
   emitted null-padded only once its window has closed (stream time > ts + window + grace), unless a
   match arrives first; a record whose window already ended when it arrived is emitted at once.
-- Stream time is shared by both sides; records with a NULL key or value are skipped.
+- Stream time is shared by both sides; records with a NULL value are skipped, and so are records with a
+  NULL key (a null Kafka key, or a NULL join expression) - except on an outer side (the left of LEFT,
+  either of FULL), where Kafka Streams (KIP-962) emits them at once, null-padded and with a null key.
 """
 
 from __future__ import annotations
@@ -65,6 +67,8 @@ class StreamStreamJoin:
         if ts > self.stream_time:
             self.stream_time = ts
         if key is None or row is None:
+            if key is None and row is not None and (self.left_outer if left else self.right_outer):
+                self.emit(None, row + self.rnull if left else self.lnull + row, None, ts, hdrs)
             return
         kb = self.key_bytes(key)
         mine, theirs = (self.this, self.other) if left else (self.other, self.this)

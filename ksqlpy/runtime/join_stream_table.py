@@ -2,7 +2,9 @@
 
 Table records only update the materialized table (they never produce output); a stream record looks
 its key up in the table as of its processing and, if found (or for LEFT joins, always), produces one
-joined row carrying the stream record's timestamp. Stream records with a NULL key or value are skipped.
+joined row carrying the stream record's timestamp. Stream records with a NULL value are skipped; one with a
+NULL key (a null Kafka key, or a NULL join expression) is skipped by an INNER join and, in a LEFT join,
+joined with no table row under a null key (Kafka Streams' KIP-962).
 """
 
 from __future__ import annotations
@@ -27,6 +29,8 @@ class StreamTableJoin:
 
     def on_left(self, key: Any, row: Any, old: Any, ts: int, hdrs: Any) -> None:
         if key is None or row is None:
+            if key is None and row is not None and self.left_join:
+                self.emit(None, row + self.rnull, None, ts, hdrs)
             return
         found = self.table.get(self.key_bytes(key))
         if found is not None:

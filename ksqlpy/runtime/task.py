@@ -206,8 +206,15 @@ def prefetch_all(tasks: list[Any]) -> None:
             pre()
 
 
-def stateless_processor(pipeline: Callable[..., None], plog: ProcessingLog, query_id: str) -> Processor:
-    """Wrap a generated stateless pipeline as a task processor."""
+def stateless_processor(pipeline: Callable[..., None], plog: ProcessingLog, query_id: str, *,
+                        keep_null_keys: bool = False) -> Processor:
+    """Wrap a generated stateless pipeline as a task processor.
+
+    ``keep_null_keys``: the query keeps its input's key (no re-key) and writes ``(key group, value group,
+    ...)`` rows: a record read with a null Kafka key goes out with a null key (``None`` for its key group)
+    rather than a key of NULL columns, as ksqlDB passes the record's key object through. The records of a
+    batch run through the pipeline in runs of null and non-null keys, in order.
+    """
 
     def process(d: DecodedBatch, tx: Any) -> list[tuple]:
         out: list[tuple] = []
@@ -215,7 +222,35 @@ def stateless_processor(pipeline: Callable[..., None], plog: ProcessingLog, quer
         def err(i: int, what: str, exc: BaseException) -> None:
             plog.record_error(query_id, f"Error computing expression {what}: {exc}", d.rows[i])
 
-        pipeline(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out, err)
+        if not (keep_null_keys and d.null_keys):
+            pipeline(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out, err)
+            return out
+        for start, end, null in _key_runs(len(d.rows), d.null_keys):
+            def run_err(i: int, what: str, exc: BaseException, _at: int = start) -> None:
+                err(_at + i, what, exc)
+
+            before = len(out)
+            pipeline(d.rows[start:end], d.timestamps[start:end], d.partitions[start:end], d.offsets[start:end],
+                     d.headers[start:end], d.tombstones[start:end], out, run_err)
+            if null:
+                out[before:] = [(None, *r[1:]) for r in out[before:]]
         return out
 
     return process
+
+
+def _key_runs(n: int, null_keys: list[int]) -> list[tuple[int, int, bool]]:
+    """``[start, end)`` runs of records covering ``range(n)``, each all null-keyed or all keyed."""
+    runs: list[tuple[int, int, bool]] = []
+    at = 0
+    for i in null_keys:
+        if i > at:
+            runs.append((at, i, False))
+        if runs and runs[-1][2] and runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], i + 1, True)
+        else:
+            runs.append((i, i + 1, True))
+        at = i + 1
+    if at < n:
+        runs.append((at, n, False))
+    return runs

@@ -28,7 +28,8 @@ def windowed_rows(factory: Callable[[int], Any]) -> Callable[[int], Any]:
         inner = factory(partition)
 
         def process(d: Any, tx: Any) -> list[tuple]:
-            return [((r[0][:-2], r[0][-2], r[0][-1]),) + r[1:] for r in inner(d, tx)]
+            # (a null key - a record read without one - stays null)
+            return [((r[0][:-2], r[0][-2], r[0][-1]) if r[0] is not None else None,) + r[1:] for r in inner(d, tx)]
 
         after = getattr(inner, "after_commit", None)
         if after is not None:

@@ -92,7 +92,7 @@ class SinkWriter:
                     self.plog.record_error(self.query_id, f"Invalid timestamp for the sink: {e}", value)
                     continue
             try:
-                if self.keyless:
+                if self.keyless or key is None:  # (None: a null Kafka key, kept from the input record)
                     kb = None
                 elif self.windowed:
                     kb = ks.serialize(key[0], key[1], key[2])
@@ -121,6 +121,8 @@ class SinkWriter:
         if self.ts_index is None:
             try:
                 cols = list(zip(*rows, strict=False))  # transposed in one C call: keys, values, timestamps(, headers)
+                if not self.keyless and None in cols[0]:
+                    raise LookupError("null keys: record by record")
                 bases = None
                 if self.keyless:
                     kbs = [None] * len(rows)
