@@ -156,9 +156,7 @@ class EmbeddedBackend:
             return []
 
     def functions(self) -> list[str]:
-        from ksqlpy.functions import default_registry
-
-        reg = default_registry()
+        reg = self.engine.functions
         return sorted({*reg.scalars, *reg.aggregates, *reg.tables})
 
     def topics(self) -> list[str]:

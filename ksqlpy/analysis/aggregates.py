@@ -15,12 +15,12 @@ from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.analysis.scope import scope_for, type_check
-from ksqlpy.catalog import Catalog, Source
+from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.format import format_expression
-from ksqlpy.functions import default_registry
 from ksqlpy.grammar.ast import FunctionCall, Query
 from ksqlpy.plan.logical import AggregateCall, Aggregation, RowSchema, SchemaColumn
+from ksqlpy.session_state import SessionState
 
 DEFAULT_GRACE_MS = 24 * 3600 * 1000
 
@@ -50,13 +50,12 @@ def _aggregate_text(call: FunctionCall, alias: str) -> str:
     return format_expression(FunctionCall(name=q.fname, args=args))
 
 
-def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str, catalog: Catalog,
-                     key_names: list[str], config: dict[str, Any]) -> tuple[Aggregation, RowSchema, list[exp.Expression],
-                                                                          list[tuple[exp.Expression, str | None]]]:
+def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str, session: SessionState,
+                     key_names: list[str]) -> tuple[Aggregation, RowSchema, list[exp.Expression],
+                                                    list[tuple[exp.Expression, str | None]]]:
     """Returns the aggregation, the post-aggregation schema, the key expressions (over that schema)
     and the rewritten select items."""
-    registry = default_registry()
-    custom = catalog.types()
+    registry = session.functions
     pre_scope = scope_for(schema, alias)
     if source.value_format.upper() == "KAFKA":
         raise KsqlStatementError(f"Source(s) {source.name} are using the 'KAFKA' value format. This format does not "
@@ -86,7 +85,7 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
                                            for c in g.find_all(exp.Column)):
             _reject_reserved_select(query)  # ksqlDB names the select item first
             _reject_window_bounds(g)
-        t = type_check(g, pre_scope, custom).type
+        t = type_check(g, pre_scope, session).type
         if isinstance(t, T.NullType):
             raise KsqlStatementError("GROUP BY does not support NULL expressions")
         key_types.append(t)
@@ -109,7 +108,7 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
             for inner in f.find_all(FunctionCall):
                 if inner is not f and registry.kind_of(inner.fname) == "aggregate":
                     raise KsqlStatementError(f"Aggregate functions can not be nested: {f.fname}({inner.fname}())")
-            call = _resolve_aggregate(f, len(aggs), pre_scope, custom, config)
+            call = _resolve_aggregate(f, len(aggs), pre_scope, session)
             by_text[text] = call
             aggs.append(call)
     if not aggs:
@@ -174,7 +173,7 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
         hb = _non_key_columns(having, post_schema)
         if hb:
             raise KsqlStatementError(f"Non-aggregate HAVING expression not part of GROUP BY: {', '.join(hb)}")
-        c = type_check(having, scope_for(post_schema, None), custom)
+        c = type_check(having, scope_for(post_schema, None), session)
         if c.type != T.BOOLEAN:
             raise KsqlStatementError(f"Type error in HAVING expression: Should evaluate to boolean but is "
                                      f"{format_expression(query.having)} ({c.type}) instead.")
@@ -279,22 +278,23 @@ def _non_key_columns(e: exp.Expression, post: RowSchema) -> list[str]:
     return [b for b in bad if b not in lambdas]
 
 
-def _resolve_aggregate(f: FunctionCall, index: int, scope: Any, custom: dict, config: dict[str, Any]) -> AggregateCall:
-    registry = default_registry()
-    fn = registry.aggregates[f.fname]
+def _resolve_aggregate(f: FunctionCall, index: int, scope: Any, session: SessionState) -> AggregateCall:
+    fn = session.functions.aggregates[f.fname]
     args = list(f.call_args)
     if len(args) == 1 and isinstance(args[0], exp.Star):
         args = []
-    n_lit = fn.literal_arg_count(len(args))
-    col_args, lit_args = (args[: len(args) - n_lit], args[len(args) - n_lit:]) if n_lit else (args, [])
+    # every argument is typed and the overload chosen before the literal arguments are checked (ksqlDB)
+    typed = [type_check(a, scope, session) for a in args]
+    n_lit = fn.init_arg_count([c.type for c in typed])
+    n_cols = len(args) - n_lit
+    col_args = args[:n_cols]
     literals = []
-    for a in lit_args:
-        c = type_check(a, scope, custom)
+    for a, c in zip(args[n_cols:], typed[n_cols:], strict=True):
         if not c.literal:
             raise KsqlStatementError(f"Parameter {format_expression(a)} passed to function {f.fname} must be a "
                                      "literal constant.")
         literals.append(c.value)
-    types = [type_check(a, scope, custom).type for a in col_args]
-    resolved = fn.resolve(types, literals, config)
+    types = [c.type for c in typed[:n_cols]]
+    resolved = fn.resolve(types, literals, dict(session.properties))
     return AggregateCall(name=f"KSQL_AGG_VARIABLE_{index}", function=f.fname, args=col_args, literals=literals,
                          node=f, resolved=resolved, arg_types=types)

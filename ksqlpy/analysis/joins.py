@@ -25,9 +25,10 @@ from ksqlpy.analysis.join_scope import JoinScope, block_columns, column_refs, te
 from ksqlpy.analysis.scope import scope_for, type_check
 from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, at, locating, location, location_within
-from ksqlpy.functions import default_registry
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import FunctionCall, JoinClause, Query, SourceRef
 from ksqlpy.plan.logical import JoinKey, JoinLeaf, JoinNode, JoinPlan, QueryPlan, RowSchema, SchemaColumn
+from ksqlpy.session_state import SessionState
 
 JOIN_TEXT = {"INNER": "[INNER] JOIN", "LEFT": "LEFT [OUTER] JOIN", "RIGHT": "RIGHT [OUTER] JOIN",
              "FULL": "[FULL] OUTER JOIN"}
@@ -57,8 +58,8 @@ def _window_id(w: WindowInfo | None) -> Any:
     return ("SESSION", None) if w.type.upper() == "SESSION" else ("TIME", w.size_ms)
 
 
-def analyze_join_query(query: Query, catalog: Catalog, *, sink_name: str | None, persistent: bool,
-                       sql: str = "", **options: Any) -> QueryPlan:
+def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None,
+                       persistent: bool, sql: str = "", **options: Any) -> QueryPlan:
     from ksqlpy.analysis.query import analyze_query
 
     leaves = _resolve_leaves(query, catalog)
@@ -79,7 +80,7 @@ def analyze_join_query(query: Query, catalog: Catalog, *, sink_name: str | None,
     for i, jc in enumerate(query.joins):
         right = _leaf_input(leaves[i + 1], catalog)
         with locating(location(jc.right)):  # an error about a join step points at the source it joins
-            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, catalog, all_columns)
+            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, session, all_columns)
         nodes.append(node)
     for depth, node in enumerate(reversed(nodes)):
         node.context = "L_" * depth
@@ -94,7 +95,7 @@ def analyze_join_query(query: Query, catalog: Catalog, *, sink_name: str | None,
         lf.offset = offset
         offset += len(lf.columns)
     virtual = _virtual_source(leaves, root, key_columns, current)
-    keyed = not query.group_by and not query.partition_by and not _has_aggregate(query)
+    keyed = not query.group_by and not query.partition_by and not _has_aggregate(query, session.functions)
     select = plan_select(query, scope, leaves, keys, sink_name=sink_name, persistent=persistent, keyed=keyed)
     rewritten = Query(
         select=select, source=SourceRef(virtual.name), joins=[], window=query.window,
@@ -104,8 +105,8 @@ def analyze_join_query(query: Query, catalog: Catalog, *, sink_name: str | None,
         having=scope.rewrite(query.having, "HAVING") if query.having is not None else None,
         emit=query.emit, limit=query.limit,
     )
-    plan = analyze_query(rewritten, _Overlay(catalog, virtual), sink_name=sink_name, persistent=persistent, sql=sql,
-                         **options)
+    plan = analyze_query(rewritten, _Overlay(catalog, virtual), session, sink_name=sink_name, persistent=persistent,
+                         sql=sql, **options)
     plan.join = JoinPlan(root=root, leaves=leaves, key_columns=key_columns,
                          width=sum(len(lf.columns) for lf in leaves))
     return plan
@@ -172,7 +173,7 @@ class _Condition:
 
 
 def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, scope: JoinScope,
-          typing_scope: Any, catalog: Catalog, all_columns: set[str]) -> tuple[JoinNode, _Input]:
+          typing_scope: Any, session: SessionState, all_columns: set[str]) -> tuple[JoinNode, _Input]:
     right_leaf = right.node
     assert isinstance(right_leaf, JoinLeaf)
     kind = jc.kind
@@ -194,9 +195,8 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     else:
         left_keyed, conds = _keyed(left, conds)
     right_keyed = [text(c.right) for c in conds] == [cl[0] for cl in right.classes]
-    custom = catalog.types()
     for c in conds:
-        _type_condition(c, scope, typing_scope, custom)
+        _type_condition(c, scope, typing_scope, session)
     if left.kind == "STREAM" and right.kind == "STREAM":
         flavor = "STREAM_STREAM"
     elif left.kind == "STREAM":
@@ -242,7 +242,7 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
         left.node.repartitioned = True
     right_leaf.repartitioned = rep_right
     if rep_left and rep_right:
-        default = str(getattr(catalog, "config", {}).get("ksql.persistence.default.format.key", "KAFKA")).upper()
+        default = str(session.properties.get("ksql.persistence.default.format.key", "KAFKA")).upper()
         fmt = left.key_format if left.key_format[0] != "NONE" else (
             right.key_format if right.key_format[0] != "NONE" else (default, None, None))
     elif rep_left:
@@ -335,9 +335,9 @@ def _order_by_key(conds: list[_Condition], right: _Input, left: _Input, describe
     return [by_text[k] for k in keys]
 
 
-def _type_condition(c: _Condition, scope: JoinScope, typing_scope: Any, custom: dict) -> None:
-    c.left_type = type_check(scope.rewrite(c.left, "JOIN ON"), typing_scope, custom).type
-    c.right_type = type_check(scope.rewrite(c.right, "JOIN ON"), typing_scope, custom).type
+def _type_condition(c: _Condition, scope: JoinScope, typing_scope: Any, session: SessionState) -> None:
+    c.left_type = type_check(scope.rewrite(c.left, "JOIN ON"), typing_scope, session).type
+    c.right_type = type_check(scope.rewrite(c.right, "JOIN ON"), typing_scope, session).type
 
 
 def _keyed(inp: _Input, conds: list[_Condition]) -> tuple[bool, list[_Condition]]:
@@ -433,8 +433,7 @@ def _virtual_source(leaves: list[JoinLeaf], root: JoinNode, key_columns: list[Sc
                   value_delimiter=first.value_delimiter, wrap_single_value=None, windowed=root.windowed)
 
 
-def _has_aggregate(query: Query) -> bool:
-    registry = default_registry()
+def _has_aggregate(query: Query, registry: FunctionRegistry) -> bool:
     nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
     return any(registry.kind_of(f.fname) == "aggregate" for n in nodes for f in n.find_all(FunctionCall))
 

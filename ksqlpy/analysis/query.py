@@ -18,9 +18,10 @@ from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, KsqlTypeError, at
 from ksqlpy.expr.format import format_expression
-from ksqlpy.functions import default_registry
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import Dereference, FunctionCall, Query
 from ksqlpy.plan.logical import OutputColumn, QueryPlan, Rekey, RowSchema, SchemaColumn
+from ksqlpy.session_state import SessionState
 
 RESERVED = set(SYSTEM_COLUMNS) | set(WINDOW_COLUMNS)
 
@@ -54,11 +55,6 @@ def input_schema(source: Source) -> RowSchema:
     return RowSchema(cols)
 
 
-def catalog_config(catalog: Catalog) -> dict:
-    """Engine properties visible to analysis (UDAF limits...); set by the engine on its catalog."""
-    return getattr(catalog, "config", {})
-
-
 def natural_name(e: exp.Expression) -> str | None:
     """The name ksqlDB gives a select item or key expression without an alias, if any."""
     if isinstance(e, exp.Column) and isinstance(e.this, exp.Identifier):
@@ -90,8 +86,9 @@ def _qualify(e: exp.Expression, alias: str) -> exp.Expression:
     return c
 
 
-def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, persistent: bool,
-                  sql: str = "", sink_timestamp: str | None = None) -> QueryPlan:
+def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None,
+                  persistent: bool, sql: str = "", sink_timestamp: str | None = None) -> QueryPlan:
+    """``catalog``: the sources; ``session``: the engine's functions, the statement's properties, custom types."""
     source = catalog.source(query.source.name)
     if source is None:
         raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."))
@@ -102,13 +99,12 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     if query.joins:
         from ksqlpy.analysis.joins import analyze_join_query
 
-        return analyze_join_query(query, catalog, sink_name=sink_name, persistent=persistent, sql=sql,
+        return analyze_join_query(query, catalog, session, sink_name=sink_name, persistent=persistent, sql=sql,
                                   sink_timestamp=sink_timestamp)
     alias = query.source.alias or source.name
-    custom = catalog.types()
     schema = input_schema(source)
-    registry = default_registry()
-    query = expand_struct_stars(query, scope_for(schema, alias), custom)
+    registry = session.functions
+    query = expand_struct_stars(query, scope_for(schema, alias), session)
 
     if query.window is not None and source.kind == "TABLE":
         raise KsqlStatementError("WINDOW clause requires a STREAM source, but was a TABLE.")
@@ -119,9 +115,9 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
                           if not c.table and c.name.upper() in WINDOW_COLUMNS), None)
             if bound is not None:
                 raise KsqlStatementError(f"Error in WHERE expression: Unknown column {bound.name.upper()}.")
-        _check_no_aggregates(query.where, "WHERE")
+        _check_no_aggregates(query.where, "WHERE", registry)
         try:
-            c = type_check(query.where, scope_for(schema, alias), custom, predicate=True, clause="WHERE")
+            c = type_check(query.where, scope_for(schema, alias), session, predicate=True, clause="WHERE")
         except KsqlTypeError as e:
             raise KsqlStatementError(f"Invalid Predicate: {e.message}") from e
         if c.type not in (T.BOOLEAN,) and not isinstance(c.type, T.NullType):
@@ -165,7 +161,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
             raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
         if source.kind == "TABLE":
             raise KsqlStatementError("Unsupported: PARTITION BY on a TABLE")
-        rekey, proj_schema = _plan_rekey(query.partition_by, schema, alias, custom, key_name)
+        rekey, proj_schema = _plan_rekey(query.partition_by, schema, alias, session, key_name)
         key_exprs = [] if not rekey.names else [exp.column(n) for n in rekey.names]
         # select items referring to the partitioning expression are the new key columns
         select_items = [(_replace_exprs(item.expr, rekey), item.alias) for item in query.select]
@@ -174,7 +170,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
     if query.group_by or _has_aggregate(query, registry):
         names = [key_name(g) for g in query.group_by]
         aggregation, proj_schema, key_exprs, agg_items = plan_aggregation(
-            query, source, schema, alias, catalog, names, catalog_config(catalog))
+            query, source, schema, alias, session, names)
         select_items = agg_items
 
     items = _expand_select(query, proj_schema, alias, source, select_items, transient=not persistent)
@@ -197,7 +193,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
         printed.append((qualified(written, alias), name))
         if persistent and given in RESERVED:
             raise KsqlStatementError(f"`{given}` is a reserved column name. You cannot use it as an alias for a column.")
-        t = type_check(e, proj_scope, custom, allow_table_functions=True, clause="SELECT").type
+        t = type_check(e, proj_scope, session, allow_table_functions=True, clause="SELECT").type
         if isinstance(t, T.NullType):
             if persistent:
                 raise KsqlStatementError("Can't infer a type of null. Please explicitly cast it to a required type, "
@@ -249,7 +245,7 @@ def analyze_query(query: Query, catalog: Catalog, *, sink_name: str | None, pers
         source=source, alias=alias, input_schema=schema, where=query.where, rekey=rekey,
         aggregation=aggregation, table_functions=table_functions, key=key_cols_sorted, value=value_cols,
         result_kind=result_kind, emit=query.emit, limit=query.limit, projection_schema=proj_schema,
-        windowed=windowed, sql=sql, custom_types=custom, printed_select=printed,
+        windowed=windowed, sql=sql, custom_types=dict(session.types), functions=registry, printed_select=printed,
     )
 
 
@@ -266,7 +262,7 @@ def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool,
                              f"projection (eg, SELECT {', '.join(texts)}...).")
 
 
-def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, custom: dict,
+def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, session: SessionState,
                 key_name: Callable[[exp.Expression], str]) -> tuple[Rekey, RowSchema]:
     scope = scope_for(schema, alias)
     if not exprs:
@@ -280,9 +276,9 @@ def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, cust
     else:
         names, types, kept = [], [], []
         for e in exprs:
-            _check_no_aggregates(e, "PARTITION BY")
+            _check_no_aggregates(e, "PARTITION BY", session.functions)
             try:
-                t = type_check(e, scope, custom).type
+                t = type_check(e, scope, session).type
             except KsqlStatementError as err:
                 missing = next((c for c in e.find_all(exp.Column) if scope.lookup(c.name, c.table or None) is None),
                                None)
@@ -371,13 +367,12 @@ def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source,
     return out
 
 
-def _has_aggregate(query: Query, registry) -> bool:  # type: ignore[no-untyped-def]
+def _has_aggregate(query: Query, registry: FunctionRegistry) -> bool:
     nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
     return any(registry.kind_of(f.fname) == "aggregate" for n in nodes for f in n.find_all(FunctionCall))
 
 
-def _check_no_aggregates(e: exp.Expression, clause: str) -> None:
-    registry = default_registry()
+def _check_no_aggregates(e: exp.Expression, clause: str, registry: FunctionRegistry) -> None:
     for f in e.find_all(FunctionCall):
         if registry.kind_of(f.fname) == "aggregate":
             raise KsqlStatementError(f"{clause} does not support aggregate functions: {f.fname} is an aggregate function.")

@@ -6,7 +6,7 @@ from sqlglot import exp
 
 from ksqlpy.expr.compiler import Binding, Compiled, ExprCompiler, Scope
 from ksqlpy.plan.logical import RowSchema
-from ksqlpy.types import SqlType
+from ksqlpy.session_state import SessionState
 
 
 def scope_for(schema: RowSchema, alias: str | None = None, var: str = "c") -> Scope:
@@ -20,10 +20,11 @@ def scope_for(schema: RowSchema, alias: str | None = None, var: str = "c") -> Sc
     return scope
 
 
-def type_check(e: exp.Expression, scope: Scope, custom_types: dict[str, SqlType], *,
+def type_check(e: exp.Expression, scope: Scope, session: SessionState, *,
                predicate: bool = False, allow_table_functions: bool = False, clause: str | None = None) -> Compiled:
-    """Compile ``e`` for its type (and its errors); the code is thrown away."""
-    comp = ExprCompiler(scope, custom_types=custom_types)
+    """Compile ``e`` for its type (and its errors) against the session's functions and custom types; the
+    code is thrown away."""
+    comp = ExprCompiler(scope, registry=session.functions, custom_types=session.types)
     comp.clause = clause
     if allow_table_functions:
         from ksqlpy.expr.table_functions import compile_with_table_functions

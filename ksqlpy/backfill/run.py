@@ -59,7 +59,8 @@ def backfill(engine: Engine, sql: str, *, statements: Any = None, master: str | 
     from ksqlpy.engine.queries import _partitions
 
     stmt = support.statement(engine, sql)
-    plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text)
+    plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
+                         sql=stmt.text)
     partitions = _partitions(engine, plan.source.topic)
     support.check(engine, plan, partitions)
     runner = statements if statements is not None else engine

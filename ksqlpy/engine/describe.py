@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar import ast as A
 
 if TYPE_CHECKING:
@@ -70,19 +71,17 @@ def _statistics(engine: Engine, s: Source) -> str:
     return f"dropped-late-records: {sum(late)}" if late else ""
 
 
-def describe_function(name: str) -> dict[str, Any]:
-    from ksqlpy.functions import default_registry
-
-    reg = default_registry()
+def describe_function(reg: FunctionRegistry, name: str) -> dict[str, Any]:
+    """DESCRIBE FUNCTION against the engine's registry ``reg``: ksqlDB's FunctionDescriptionList."""
     name = name.upper()
-    fn: Any = reg.scalars.get(name) or reg.aggregates.get(name) or reg.tables.get(name)
+    fn = reg.get(name)
     if fn is None:
         raise KsqlStatementError(f"Can't find any functions with the name '{name}'")
     kind = "SCALAR" if name in reg.scalars else ("AGGREGATE" if name in reg.aggregates else "TABLE")
-    sigs = fn.signatures() if hasattr(fn, "signatures") else []
-    return {"name": name, "description": getattr(fn, "description", ""), "author": "ksqlpy", "version": "",
-            "path": "internal", "type": kind,
-            "functions": [{"arguments": [], "returnType": "", "description": s, "argumentTypes": []} for s in sigs]}
+    variations = [{"arguments": v.arguments, "returnType": v.return_type, "description": v.description,
+                   "argumentTypes": [a["type"] for a in v.arguments]} for v in fn.variations()]
+    return {"name": name, "description": fn.description, "author": fn.author or "ksqlpy", "version": fn.version,
+            "path": fn.path, "type": kind, "functions": variations}
 
 
 def explain_query(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
@@ -99,8 +98,8 @@ def explain_query(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
         from ksqlpy.analysis.query import analyze_query
 
         name = getattr(inner, "name", None) or getattr(inner, "target", None)
-        plan = analyze_query(inner.query, engine.catalog, sink_name=name, persistent=not isinstance(
-            inner, A.SelectStatement), sql=inner.text)
+        plan = analyze_query(inner.query, engine.catalog, engine.session_state(), sink_name=name,
+                             persistent=not isinstance(inner, A.SelectStatement), sql=inner.text)
         return {"queryString": inner.text, "id": "", "sinks": [name] if name else [], "sources": [plan.source.name],
                 "fields": [], "executionPlan": plan_text(plan), "topology": "", "state": "UNKNOWN",
                 "queryType": "PERSISTENT" if name else "PUSH", "overriddenProperties": {}}

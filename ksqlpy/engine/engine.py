@@ -1,7 +1,9 @@
 """The Engine: executes statements against a catalog and a log, and runs the resulting queries.
 
 Every front door (shell, REST server, conformance runner) goes through this class. It owns the
-catalog, the log, the processing log, properties, and the persistent and transient queries.
+catalog, the log, the processing log, properties, its function registry, and the persistent and transient
+queries. Analysis and code generation get the functions, properties and custom types from
+``session_state()`` (``ksqlpy.session_state``), never from process-wide state.
 """
 
 from __future__ import annotations
@@ -21,9 +23,11 @@ from ksqlpy.engine.config import DEFAULT_PROPERTIES
 from ksqlpy.engine.queries import PersistentQuery, TransientQuery, build_persistent, build_transient
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.functions import FunctionRegistry, builtin_registry
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import Log
 from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.session_state import SessionState
 
 LOG = logging.getLogger(__name__)
 _SWITCH_INTERVAL_S = 0.001  # see Engine.start
@@ -60,6 +64,7 @@ class Engine:
         self.schema_registry = open_registry(self.properties, log)
         self.catalog = Catalog()
         self.catalog.partition_count = self._partition_count  # type: ignore[attr-defined] # join co-partitioning
+        self.functions: FunctionRegistry = builtin_registry()
         self.plog = ProcessingLog(include_rows=str(self.properties.get("ksql.logging.processing.rows.include",
                                                                         "false")).lower() == "true")
         self.variables: dict[str, str] = {}
@@ -79,6 +84,11 @@ class Engine:
     # ------------------------------------------------------------------ properties
     def effective_properties(self) -> dict[str, Any]:
         return {**self.properties, **self.session_properties}
+
+    def session_state(self) -> SessionState:
+        """The functions, properties in force (server, session and statement overrides) and custom types a
+        statement is analysed against."""
+        return SessionState(self.functions, self.effective_properties(), self.catalog.types())
 
     def prop(self, name: str, default: Any = None) -> Any:
         props = self.effective_properties()
@@ -140,7 +150,6 @@ class Engine:
         with self.lock:
             self.generation += changes  # before and after: a lookup prepared meanwhile is voided either way
             try:
-                self.catalog.config = {**self.effective_properties(), **(properties or {})}  # type: ignore[attr-defined]
                 if properties:
                     saved = dict(self.session_properties)
                     self.session_properties.update(properties)

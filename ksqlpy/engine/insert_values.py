@@ -15,7 +15,7 @@ if TYPE_CHECKING:
 
 
 def _evaluate(engine: Engine, e: Any, target: T.SqlType, column: str) -> Any:
-    comp = ExprCompiler(Scope(), custom_types=engine.catalog.types())
+    comp = ExprCompiler(Scope(), registry=engine.functions, custom_types=engine.catalog.types())
     c = comp.compile(e)
     if not isinstance(c.type, T.NullType) and c.type != target:
         if T.can_implicitly_cast(c.type, target) or (c.type == T.STRING and target in (T.TIMESTAMP, T.DATE, T.TIME)):

@@ -96,7 +96,8 @@ def start_source_table_query(engine: Engine, source: Source, sql: str) -> Persis
 
     query_id = engine.next_query_id("CST", source.name)
     (stmt,) = parse(f"SELECT * FROM `{source.name}`;")
-    plan = analyze_query(stmt.query, engine.catalog, sink_name=None, persistent=False)  # type: ignore[attr-defined]
+    plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None,  # type: ignore[attr-defined]
+                         persistent=False)
     info = engine.log.describe_topic(source.topic)
     partitions = info.partitions if info is not None else 1
     group = _internal(engine, query_id)

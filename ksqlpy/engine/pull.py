@@ -152,7 +152,8 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
         q.where = iso_time_literals(q.where)
         check_where(q.where, src)
     try:
-        plan = analyze_query(q, engine.catalog, sink_name=None, persistent=False, sql=stmt.text)
+        plan = analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
+                             sql=stmt.text)
     except KsqlError as e:
         if q.where is not None and _where_error(e, q, engine):
             raise KsqlStatementError(f"Error in WHERE expression: {e}\nStatement: {format_expression(q.where)}") from e
@@ -168,7 +169,7 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     size = src.windowed.size_ms if src.windowed is not None else None
     lookup = plan_where(q.where, src.key_columns, window_size=size, windowed=src.windowed is not None,
                         scan_enabled=_flag(engine, "ksql.query.pull.table.scan.enabled"),
-                        range_enabled=_flag(engine, "ksql.query.pull.range.scan.enabled"))
+                        range_enabled=_flag(engine, "ksql.query.pull.range.scan.enabled"), functions=plan.functions)
     candidates: Any = mat.scan() if lookup is None else fetch(mat, lookup.keys, src)
     candidates = stored_view(engine, src, candidates)
     rows = evaluate_rows(engine, compile_rows(plan, plan.where), candidates, q.limit)
@@ -236,7 +237,7 @@ def _where_error(e: KsqlError, q: A.Query, engine: Engine) -> bool:
     probe = copy.copy(q)
     probe.where = None
     try:
-        analyze_query(probe, engine.catalog, sink_name=None, persistent=False)
+        analyze_query(probe, engine.catalog, engine.session_state(), sink_name=None, persistent=False)
     except KsqlError:
         return False
     return True
@@ -249,7 +250,7 @@ def compile_rows(plan: Any, where: exp.Expression | None) -> Any:
     return build_stateless(StageSpec(
         input_schema=plan.input_schema, alias=plan.alias, where=where, rekey_exprs=None,
         projection_schema=plan.input_schema, table_functions=plan.table_functions, outputs=[plan.value],
-        custom_types=plan.custom_types))
+        custom_types=plan.custom_types, functions=plan.functions))
 
 
 def evaluate_rows(engine: Engine, pipeline: Any, candidates: Any, limit: int | None) -> list[tuple]:

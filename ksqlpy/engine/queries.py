@@ -85,6 +85,7 @@ def _stateless_spec(plan: QueryPlan, groups: list[list[OutputColumn]], *, table:
         rekey_exprs=plan.rekey.exprs if plan.rekey is not None else None,
         projection_schema=plan.projection_schema or plan.input_schema,
         table_functions=plan.table_functions, outputs=groups, custom_types=plan.custom_types,
+        functions=plan.functions,
         tombstone_on_filter=table, pass_tombstones=pass_tombstones, with_headers=with_headers,
     )
 
@@ -277,7 +278,8 @@ class TransientQuery:
 def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[str, Any]) -> TransientQuery:
     from ksqlpy.analysis.query import analyze_query
 
-    plan = analyze_query(stmt.query, engine.catalog, sink_name=None, persistent=False, sql=stmt.text)
+    plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
+                         sql=stmt.text)
     engine.transient_counter += 1
     # unique per process and run: a transient query never resumes another one's position
     qid = f"transient_{plan.source.name}_{engine.transient_counter}_{uuid.uuid4().int % 10**19}"

@@ -127,8 +127,8 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     props = normalize_properties(stmt.properties)
     ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
     try:
-        plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text,
-                             sink_timestamp=ts_col)
+        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
+                             sql=stmt.text, sink_timestamp=ts_col)
     except NoGroupByError as e:
         raise e.for_statement(f"CREATE {stmt.kind} AS SELECT") from None
     if ts_col is not None:
@@ -245,7 +245,8 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. {target.name} is a table.")
     if target.is_source:
         raise KsqlStatementError(f"Cannot insert into read-only stream: {target.name}")
-    plan = analyze_query(stmt.query, engine.catalog, sink_name=target.name, persistent=True, sql=stmt.text)
+    plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=target.name, persistent=True,
+                         sql=stmt.text)
     if plan.result_kind != "STREAM":
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. The query produces a "
                                  f"{plan.result_kind.lower()}.")
@@ -426,12 +427,9 @@ def show(engine: Engine, stmt: A.Show) -> StatementResult:
                  for k, v in sorted(engine.effective_properties().items())]
         return StatementResult("properties", stmt.text, data=props)
     if what == "FUNCTIONS":
-        from ksqlpy.functions import default_registry
-
-        reg = default_registry()
-        fns = [{"name": n, "type": "SCALAR", "category": getattr(f, "category", "OTHER")} for n, f in reg.scalars.items()]
-        fns += [{"name": n, "type": "AGGREGATE", "category": "AGGREGATE"} for n in reg.aggregates]
-        fns += [{"name": n, "type": "TABLE", "category": "TABLE"} for n in reg.tables]
+        reg = engine.functions
+        kinds = (("SCALAR", reg.scalars), ("AGGREGATE", reg.aggregates), ("TABLE", reg.tables))
+        fns = [{"name": n, "type": kind, "category": f.category} for kind, fns_ in kinds for n, f in fns_.items()]
         return StatementResult("function_names", stmt.text, data=sorted(fns, key=lambda d: d["name"]))
     if what == "TYPES":
         return StatementResult("type_list", stmt.text, data={n: str(t) for n, t in engine.catalog.types().items()})
@@ -446,7 +444,7 @@ def describe(engine: Engine, stmt: A.Describe) -> StatementResult:
     if stmt.what == "FUNCTION":
         from ksqlpy.engine.describe import describe_function
 
-        return StatementResult("describe_function", stmt.text, data=describe_function(stmt.name or ""))
+        return StatementResult("describe_function", stmt.text, data=describe_function(engine.functions, stmt.name or ""))
     if stmt.what in ("STREAMS", "TABLES"):
         kind = stmt.what[:-1]
         data = [describe_source(engine, s, stmt.extended) for s in engine.catalog.sources() if s.kind == kind]

@@ -8,7 +8,7 @@ propagates; temporaries use walrus assignments so an operand is evaluated once.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from decimal import Decimal as PyDecimal
 from typing import Any
 
@@ -28,7 +28,6 @@ from ksqlpy.expr.coercion import CoercionMixin
 from ksqlpy.expr.compiled import Binding, Compiled, Scope, is_constant, is_simple
 from ksqlpy.expr.constructors import ConstructorMixin
 from ksqlpy.expr.predicates import PredicateMixin
-from ksqlpy.functions import default_registry
 from ksqlpy.functions.registry import FunctionRegistry, Resolved
 from ksqlpy.grammar.ast import Cast, FunctionCall
 
@@ -38,11 +37,11 @@ class ExprCompiler(PredicateMixin, CoercionMixin, ConstructorMixin):
     by name (function implementations, decimal literals, compiled regexes); pass the same dict as the
     globals of the generated function."""
 
-    def __init__(self, scope: Scope, consts: dict[str, Any] | None = None,
-                 registry: FunctionRegistry | None = None, custom_types: dict[str, T.SqlType] | None = None) -> None:
+    def __init__(self, scope: Scope, consts: dict[str, Any] | None = None, *, registry: FunctionRegistry,
+                 custom_types: Mapping[str, T.SqlType] | None = None) -> None:
         self.scope = scope
         self.consts: dict[str, Any] = consts if consts is not None else {}
-        self.registry = registry or default_registry()
+        self.registry = registry  # the engine's (ksqlpy.session_state): calls resolve against it
         self.custom_types = custom_types or {}
         self._n = 0
         self.uses_nondeterministic = False

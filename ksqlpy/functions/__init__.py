@@ -1,5 +1,8 @@
-"""Built-in functions. ``default_registry()`` gathers every module listed in ``MODULES``; each module
-exposes ``register(registry)``. Adding a family of functions is adding a module name here."""
+"""Built-in functions. ``builtin_registry()`` gathers every module listed in ``MODULES``; each module
+exposes ``register(registry)``. Adding a family of functions is adding a module name here.
+
+There is no process-wide registry: each engine owns one (``ksqlpy.session_state``), made from the
+built-ins plus its extension functions (``ksqlpy.udf.loader``)."""
 
 from __future__ import annotations
 
@@ -33,14 +36,13 @@ MODULES = [
 ]
 
 
-@lru_cache(maxsize=1)
-def default_registry() -> FunctionRegistry:
-    """The process-wide registry the compiler resolves against (built-ins, plus any user functions)."""
-    return builtin_registry()
-
-
 def builtin_registry() -> FunctionRegistry:
-    """A fresh registry holding exactly the built-in functions."""
+    """A fresh registry holding exactly the built-in functions (registering into it changes no other)."""
+    return _builtins().copy()
+
+
+@lru_cache(maxsize=1)
+def _builtins() -> FunctionRegistry:
     registry = FunctionRegistry()
     for name in MODULES:
         try:
@@ -50,6 +52,7 @@ def builtin_registry() -> FunctionRegistry:
                 raise
             continue
         module.register(registry)
+    registry.origin = (builtin_registry, ())
     return registry
 
 
@@ -61,5 +64,4 @@ __all__ = [
     "ScalarFunction",
     "TableFunction",
     "builtin_registry",
-    "default_registry",
 ]

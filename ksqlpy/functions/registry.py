@@ -8,6 +8,7 @@ signatures, so adding one is a table row plus an implementation, never a change 
 
 from __future__ import annotations
 
+import pickle
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -26,14 +27,41 @@ class Resolved:
     # True: the compiler returns NULL without calling ``impl`` when any argument is NULL.
     null_on_null: bool = False
     deterministic: bool = True
+    # a vectorized function's batch form: one list per argument for a whole batch -> one list of results
+    # (``impl`` is then its one-record form); the generated batch code calls it once per batch
+    batch_impl: Callable[..., Any] | None = None
 
 
-class ScalarFunction:
-    """A named scalar function with one or more typed overloads."""
+@dataclass(frozen=True)
+class Variation:
+    """One overload as DESCRIBE FUNCTION lists it."""
+
+    arguments: list[dict[str, Any]]  # name, type, description, isVariadic
+    return_type: str
+    description: str = ""
+
+
+class FunctionInfo:
+    """What SHOW FUNCTIONS and DESCRIBE FUNCTION say about a function besides its overloads. ``path`` is
+    ksqlDB's: where it was loaded from ("internal" for built-ins, else a file or a package)."""
 
     name: str = ""
     category: str = "OTHER"
     description: str = ""
+    author: str = ""
+    version: str = ""
+    path: str = "internal"
+
+    def variations(self) -> list[Variation]:
+        """The overloads for DESCRIBE FUNCTION (default: the signature texts, arguments unnamed)."""
+        return [Variation([], "", s) for s in self.signatures()]
+
+    def signatures(self) -> list[str]:
+        return []
+
+
+class ScalarFunction(FunctionInfo):
+    """A named scalar function with one or more typed overloads."""
 
     def resolve(self, arg_types: list[SqlType]) -> Resolved:
         """The overload for ``arg_types``; raises KsqlTypeError naming the function and types if none fits.
@@ -69,9 +97,8 @@ class ResolvedAggregate:
     merge: Callable[[Any, Any], Any] | None = None
 
 
-class AggregateFunction:
-    name: str = ""
-    description: str = ""
+class AggregateFunction(FunctionInfo):
+    category = "AGGREGATE"
 
     def resolve(self, arg_types: list[SqlType], literals: list[Any], config: dict[str, Any]) -> ResolvedAggregate:
         """``arg_types``: types of the column arguments; ``literals``: values of trailing literal arguments
@@ -82,21 +109,40 @@ class AggregateFunction:
         """How many trailing arguments are literal initial arguments (e.g. 1 for TOPK(col, k))."""
         return 0
 
-    def signatures(self) -> list[str]:
-        return []
+    def init_arg_count(self, arg_types: list[SqlType]) -> int:
+        """How many trailing arguments of a call with ``arg_types`` (every argument, literal or not) are
+        literal initial arguments. An aggregate with typed signatures resolves its overload here, so a call
+        no overload accepts is reported before any literal-argument check, as ksqlDB does."""
+        return self.literal_arg_count(len(arg_types))
 
 
 class TableFunction(ScalarFunction):
     """A UDTF: ``impl`` returns a list; each element becomes one output row (None/[] gives no rows)."""
 
+    category = "TABLE"
+
+
+# How a registry is rebuilt in another process: ``(callable, args)`` as ``__reduce__`` returns it.
+Origin = tuple[Callable[..., "FunctionRegistry"], tuple[Any, ...]]
+
 
 @dataclass
 class FunctionRegistry:
+    """One engine's functions by name and kind.
+
+    ``origin`` names how the registry was built (the built-ins, or the built-ins plus the extension functions
+    of some properties); a registry pickles as that recipe, so a worker process or a Spark executor loads the
+    same functions in its own process instead of receiving function objects. Registering a function by hand
+    clears it: such a registry cannot be sent to another process (put the function in an extension module).
+    """
+
     scalars: dict[str, ScalarFunction] = field(default_factory=dict)
     aggregates: dict[str, AggregateFunction] = field(default_factory=dict)
     tables: dict[str, TableFunction] = field(default_factory=dict)
+    origin: Origin | None = field(default=None, compare=False, repr=False)
 
     def register(self, fn: ScalarFunction | AggregateFunction) -> None:
+        self.origin = None
         if isinstance(fn, TableFunction):
             self.tables[fn.name] = fn
         elif isinstance(fn, AggregateFunction):
@@ -113,3 +159,18 @@ class FunctionRegistry:
         if name in self.tables:
             return "table"
         return None
+
+    def get(self, name: str) -> ScalarFunction | AggregateFunction | None:
+        """The function of any kind called ``name`` (upper case), or None."""
+        return self.scalars.get(name) or self.aggregates.get(name) or self.tables.get(name)
+
+    def copy(self) -> FunctionRegistry:
+        """A registry with the same functions and origin; registering into it leaves this one alone."""
+        return FunctionRegistry(dict(self.scalars), dict(self.aggregates), dict(self.tables), self.origin)
+
+    def __reduce__(self) -> Origin:
+        if self.origin is None:
+            raise pickle.PicklingError(
+                "this function registry had functions registered by hand and cannot be rebuilt in another "
+                "process; load them from ksql.extension.dir or a 'ksqlpy.functions' entry point instead")
+        return self.origin

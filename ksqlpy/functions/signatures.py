@@ -65,7 +65,7 @@ from ksqlpy.functions.patterns import (  # noqa: F401 - re-exported: the signatu
     substitute,
     type_of,
 )
-from ksqlpy.functions.registry import Resolved, ScalarFunction, TableFunction
+from ksqlpy.functions.registry import Resolved, ScalarFunction, TableFunction, Variation
 from ksqlpy.types import (
     DATE,
     NULL,
@@ -94,7 +94,18 @@ class FunctionError(KsqlRuntimeError):
 # ---------------------------------------------------------------------------------------------------------
 # Overloads
 
-ReturnSpec = str | Callable[[list[SqlType]], SqlType]
+ReturnSpec = str | Pattern | Callable[[list[SqlType]], SqlType]
+
+
+@dataclass(frozen=True)
+class Params:
+    """A parameter list given as patterns (user functions derive it from annotations), with parameter names
+    and descriptions for DESCRIBE FUNCTION and resolution messages. ``variadic``: the last one repeats."""
+
+    patterns: tuple[Pattern, ...]
+    variadic: bool = False
+    names: tuple[str, ...] = ()
+    docs: tuple[str, ...] = ()
 
 
 @dataclass
@@ -106,21 +117,33 @@ class Overload:
     ``deterministic`` override the function's defaults for this row when not None.
     """
 
-    params: str | Sequence[str]
+    params: str | Sequence[str] | Params
     returns: ReturnSpec
     impl: Callable[..., Any] | None = None
     make_impl: Callable[[list[SqlType], SqlType], Callable[..., Any]] | None = None
     null_on_null: bool | None = None
     deterministic: bool | None = None
     returns_doc: str | None = None
+    description: str = ""  # this overload's own (DESCRIBE FUNCTION lists it per variation)
+    # ``make_batch(param_types, return_type)``: the vectorized form, called once per batch with one list per
+    # argument (``Resolved.batch_impl``); ``impl``/``make_impl`` stays the one-record form
+    make_batch: Callable[[list[SqlType], SqlType], Callable[..., Any]] | None = None
     patterns: tuple[Pattern, ...] = field(init=False, default=())
     variadic: bool = field(init=False, default=False)
     return_pattern: Pattern | None = field(init=False, default=None)
+    param_names: tuple[str, ...] = field(init=False, default=())
+    param_docs: tuple[str, ...] = field(init=False, default=())
 
     def __post_init__(self) -> None:
-        self.patterns, self.variadic = parse_params(self.params)
+        if isinstance(self.params, Params):
+            self.patterns, self.variadic = self.params.patterns, self.params.variadic
+            self.param_names, self.param_docs = self.params.names, self.params.docs
+        else:
+            self.patterns, self.variadic = parse_params(self.params)
         if isinstance(self.returns, str):
             self.return_pattern = parse_pattern(self.returns)
+        elif isinstance(self.returns, Pattern):
+            self.return_pattern = self.returns
         if self.impl is None and self.make_impl is None:
             raise ValueError(f"overload {self.params!r} has neither impl nor make_impl")
 
@@ -139,6 +162,62 @@ class Overload:
             params[-1] += "..."
         ret = self.returns_doc or (str(self.return_pattern) if self.return_pattern is not None else "?")
         return f"{name}({', '.join(params)}) -> {ret}"
+
+    def alternative(self, name: str) -> str:
+        """The overload as ksqlDB's UdfIndex lists it under "Valid alternatives": ``NAME(TYPE name, ...)``,
+        types in its parameter-type names (INT, DECIMAL, STRUCT<A INT>), ``TYPE...`` for the variadic one."""
+        parts = []
+        for i, p in enumerate(self.patterns):
+            text = param_type_text(p) + ("..." if self.variadic and i == len(self.patterns) - 1 else "")
+            if i < len(self.param_names) and self.param_names[i]:
+                text += " " + self.param_names[i]
+            parts.append(text)
+        return f"{name}({', '.join(parts)})"
+
+    def arguments(self) -> list[dict[str, Any]]:
+        """DESCRIBE FUNCTION's ``arguments`` of this overload (name, type, description, isVariadic)."""
+        out = []
+        for i, p in enumerate(self.patterns):
+            last = self.variadic and i == len(self.patterns) - 1
+            out.append({"name": self.param_names[i] if i < len(self.param_names) else "",
+                        "type": param_type_text(p) + ("[]" if last else ""),
+                        "description": self.param_docs[i] if i < len(self.param_docs) else "",
+                        "isVariadic": last})
+        return out
+
+    def return_text(self) -> str:
+        """The return type as DESCRIBE FUNCTION shows it (a provider's is computed per call)."""
+        if self.returns_doc:
+            return self.returns_doc
+        return param_type_text(self.return_pattern) if self.return_pattern is not None else "ANY"
+
+
+_PARAM_NAMES = {"INTEGER": "INT"}
+
+
+def param_type_text(p: Pattern) -> str:
+    """A parameter pattern in ksqlDB's parameter-type names (``ParamType.toString``)."""
+    if isinstance(p, Exact):
+        return sql_param_text(p.type)
+    if isinstance(p, ArrayOf):
+        return f"ARRAY<{param_type_text(p.element)}>"
+    if isinstance(p, MapOf):
+        return f"MAP<{param_type_text(p.key)}, {param_type_text(p.value)}>"
+    if isinstance(p, LambdaOf):
+        return f"LAMBDA<{', '.join(param_type_text(x) for x in p.params)}> => {param_type_text(p.result)}"
+    return str(p)  # T, ANY, DECIMAL, STRUCT
+
+
+def sql_param_text(t: SqlType) -> str:
+    if isinstance(t, Decimal):
+        return "DECIMAL"
+    if isinstance(t, Array):
+        return f"ARRAY<{sql_param_text(t.element)}>"
+    if isinstance(t, Map):
+        return f"MAP<{sql_param_text(t.key)}, {sql_param_text(t.value)}>"
+    if isinstance(t, Struct):
+        return "STRUCT<" + ", ".join(f"{n} {sql_param_text(ft)}" for n, ft in t.fields) + ">"
+    return _PARAM_NAMES.get(str(t), str(t))
 
 
 OverloadSpec = Overload | tuple
@@ -314,7 +393,7 @@ def _return_type(m: Match) -> SqlType:
     if ov.return_pattern is not None:
         rt = substitute(ov.return_pattern, m.binding)
         return NULL if rt is None else rt  # e.g. ARRAY_MAX(NULL): nothing to infer T from
-    return ov.returns(m.param_types)  # type: ignore[operator]
+    return ov.returns(m.param_types)  # type: ignore[operator,no-any-return]
 
 
 def _arg_str(t: SqlType) -> str:
@@ -337,13 +416,23 @@ def select_overload(name: str, overloads: Sequence[Overload], arg_types: Sequenc
             best = matches[0]
             best.return_type = _return_type(best)
             return best
+        calls = "\n".join(ov.alternative(name) for ov in overloads)
         raise KsqlTypeError(
-            f"Function '{name}' cannot be resolved due to ambiguous method parameters {args_str(arg_types)}."
+            f"Function '{name}' cannot be resolved due to ambiguous method parameters {args_str(arg_types)}.\n"
+            "Use CAST() to explicitly cast your parameters to one of the supported function calls.\n"
+            f"Valid function calls are:\n{calls}\n"
+            "For detailed information on a function run: DESCRIBE FUNCTION <Function-Name>;"
         )
-    alternatives = "\n".join(ov.describe(name) for ov in overloads)
-    raise KsqlTypeError(
+    raise no_match(name, overloads, arg_types)
+
+
+def no_match(name: str, overloads: Sequence[Overload], arg_types: Sequence[SqlType]) -> KsqlTypeError:
+    """ksqlDB's UdfIndex error when no overload accepts the arguments, listing every overload."""
+    alternatives = "\n".join(ov.alternative(name) for ov in overloads)
+    return KsqlTypeError(
         f"Function '{name}' does not accept parameters {args_str(arg_types)}.\n"
-        f"Valid alternatives are:\n{alternatives}"
+        f"Valid alternatives are:\n{alternatives}\n"
+        "For detailed information on a function run: DESCRIBE FUNCTION <Function-Name>;"
     )
 
 
@@ -369,6 +458,9 @@ class SignatureFunction(ScalarFunction):
         null_on_null: bool = False,
         deterministic: bool = True,
         display_name: str | None = None,
+        author: str = "",
+        version: str = "",
+        path: str = "internal",
     ) -> None:
         self.name = name.upper()
         self.display_name = display_name if display_name is not None else name.lower()
@@ -376,6 +468,7 @@ class SignatureFunction(ScalarFunction):
         self.description = description
         self.null_on_null = null_on_null
         self.deterministic = deterministic
+        self.author, self.version, self.path = author, version, path
         self.overloads = [as_overload(o) for o in overloads]
 
     def match(self, arg_types: list[SqlType]) -> Match:
@@ -392,6 +485,7 @@ class SignatureFunction(ScalarFunction):
             param_types=casts,
             null_on_null=self.null_on_null if ov.null_on_null is None else ov.null_on_null,
             deterministic=self.deterministic if ov.deterministic is None else ov.deterministic,
+            batch_impl=ov.make_batch(m.param_types, m.return_type) if ov.make_batch is not None else None,
         )
 
     def lambda_params(self, index: int, arg_types: list[SqlType]) -> tuple[SqlType, ...]:
@@ -418,6 +512,11 @@ class SignatureFunction(ScalarFunction):
 
     def signatures(self) -> list[str]:
         return [ov.describe(self.name) for ov in self.overloads]
+
+    def variations(self) -> list[Variation]:
+        if not any(ov.param_names for ov in self.overloads):  # built-in rows: the signature text
+            return super().variations()
+        return [Variation(ov.arguments(), ov.return_text(), ov.description) for ov in self.overloads]
 
 
 class SignatureTableFunction(SignatureFunction, TableFunction):

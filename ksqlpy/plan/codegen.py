@@ -9,7 +9,7 @@ a failing one yields NULL and a processing-log entry (ksqlDB's behaviour), and t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +17,7 @@ from sqlglot import exp
 
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.expr.compiler import Binding, ExprCompiler, Scope
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import FunctionCall
 from ksqlpy.plan.logical import OutputColumn, RowSchema
 
@@ -34,7 +35,8 @@ class StageSpec:
     projection_schema: RowSchema  # schema the projection sees (after rekey)
     table_functions: list[FunctionCall]
     outputs: list[list[OutputColumn]]  # groups of output columns: e.g. [key columns, value columns]
-    custom_types: dict[str, Any]
+    custom_types: Mapping[str, Any]
+    functions: FunctionRegistry  # the engine's (the plan's): calls resolve against it
     tombstone_on_filter: bool = False  # tables: a row failing WHERE becomes a delete of its key
     with_headers: bool = False  # output rows carry the input record's headers (forwarded to the sink)
     pass_tombstones: bool = False  # null-value records go through as (key, None) (tables always; streams
@@ -122,7 +124,7 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
     skip = "continue" if not safe else "return"
 
     def compiler(sc: Scope) -> ExprCompiler:
-        comp = ExprCompiler(sc, consts, custom_types=spec.custom_types)
+        comp = ExprCompiler(sc, consts, registry=spec.functions, custom_types=spec.custom_types)
         if safe:
             comp.safe_calls = lambda name, code: f"_s({name!r}, lambda: {code})"
         return comp

@@ -17,6 +17,7 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy.catalog import Source, WindowInfo
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import FunctionCall, WindowSpec, WithinSpec
 from ksqlpy.types import SqlType
 
@@ -94,6 +95,9 @@ class QueryPlan:
     key: list[OutputColumn]
     value: list[OutputColumn]
     result_kind: str  # STREAM | TABLE
+    # the engine's function registry the plan was typed against; code generation resolves calls against it
+    # (pickled, it is rebuilt in the receiving process from its origin: see ksqlpy.session_state)
+    functions: FunctionRegistry
     emit: str | None = None  # CHANGES | FINAL
     limit: int | None = None
     projection_schema: RowSchema | None = None  # what the Project stage sees

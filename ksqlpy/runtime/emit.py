@@ -26,7 +26,8 @@ def build_projector(plan: QueryPlan, groups: list[list[OutputColumn]], having: e
     assert plan.projection_schema is not None
     schema = plan.projection_schema
     consts: dict[str, Any] = {}
-    comp = ExprCompiler(scope_for(schema, plan.alias, var="c"), consts, custom_types=plan.custom_types)
+    comp = ExprCompiler(scope_for(schema, plan.alias, var="c"), consts, registry=plan.functions,
+                        custom_types=plan.custom_types)
     names = [f"c{i}" for i in range(len(schema.columns))]
     unpack = f"    {', '.join(names)}{',' if len(names) == 1 else ''} = row"
     h = comp.compile_predicate(having).code if having is not None else "True"

@@ -43,7 +43,7 @@ class Grouper:
         self.pre = build_stateless(StageSpec(
             input_schema=plan.input_schema, alias=plan.alias, where=plan.where, rekey_exprs=None,
             projection_schema=plan.input_schema, table_functions=[], outputs=[keys, args],
-            custom_types=plan.custom_types, with_headers=True))
+            custom_types=plan.custom_types, functions=plan.functions, with_headers=True))
         self.plog = plog
         self.query_id = query_id
         self.table = plan.source.kind == "TABLE"

@@ -106,6 +106,7 @@ class _Builder:
         self.topics: list[str] = []
         self.counter = 0  # Kafka Streams' generated-name index (store names of stream-stream joins)
         self.custom = plan.custom_types
+        self.functions = plan.functions
         self.window_size = _time_window_size(plan)
 
     # ------------------------------------------------------------------ helpers
@@ -271,7 +272,8 @@ class _Builder:
     def left_input(self, node: JoinNode, sub: _Sub, target: Callable[[TaskContext], Emit],
                    key_bytes: Callable[[tuple], bytes]) -> None:
         left = node.left
-        key_fn = key_function(node.left_exprs, _row_columns(left), self.custom, _window_at(left), self.window_size)
+        key_fn = key_function(node.left_exprs, _row_columns(left), self.functions, self.custom, _window_at(left),
+                              self.window_size)
         if isinstance(left, JoinLeaf):
             self.counter += 2
             if node.repartition_left:
@@ -300,7 +302,8 @@ class _Builder:
                     key_bytes: Callable[[tuple], bytes], *, counted: bool = False) -> None:
         """``counted``: the generated names of this side were already counted (built first)."""
         right = node.right
-        key_fn = key_function(node.right_exprs, right.columns, self.custom, _window_at(right), self.window_size)
+        key_fn = key_function(node.right_exprs, right.columns, self.functions, self.custom, _window_at(right),
+                              self.window_size)
         table = right.source.kind == "TABLE"
         self.counter += 0 if counted else 2
         if node.repartition_right:
@@ -342,8 +345,8 @@ class _Builder:
         right_types = [c.type for c in rsrc.key_columns]
         right_bytes = key_encoder((rsrc.key_format or "KAFKA").upper(), right_types, rsrc.key_delimiter)
         right_key = key_function([_col(f"{right.alias}_{c.name}") for c in rsrc.key_columns], right.columns,
-                                 self.custom, None)
-        fk_of = key_function(node.left_exprs, _row_columns(left), self.custom, None)
+                                 self.functions, self.custom, None)
+        fk_of = key_function(node.left_exprs, _row_columns(left), self.functions, self.custom, None)
         right_sub = self.sub(self.partitions(right))
         n = 12 + self.counter
         sub_topic = self.topic(f"KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-{n:010d}-topic", right_sub.partitions)
@@ -366,7 +369,7 @@ class _Builder:
         sub.wiring.append(make_left)
         if isinstance(left, JoinLeaf):
             left_key = key_function([_col(f"{left.alias}_{c.name}") for c in left.source.key_columns], left.columns,
-                                    self.custom, None)
+                                    self.functions, self.custom, None)
             lmake = self.source_channel(left, left_key, lambda ctx: ctx.ops[me].on_left, True)
             sub.wiring.append(lambda ctx: ctx.channels.append(lmake(ctx)))
         else:

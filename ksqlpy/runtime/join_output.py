@@ -26,7 +26,7 @@ def where_predicate(plan: QueryPlan) -> Callable[[tuple, int, int], bool] | None
         return None
     spec = StageSpec(input_schema=plan.input_schema, alias=plan.alias, where=plan.where, rekey_exprs=None,
                      projection_schema=plan.input_schema, table_functions=[], outputs=[[]],
-                     custom_types=plan.custom_types)
+                     custom_types=plan.custom_types, functions=plan.functions)
     fn = build_stateless(spec)
 
     def passes(row: tuple, ts: int, partition: int) -> bool:

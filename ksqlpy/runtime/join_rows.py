@@ -7,13 +7,14 @@ here are generated once per query, so a record costs a tuple build and a few ind
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from sqlglot import exp
 
 from ksqlpy.catalog import Source
 from ksqlpy.expr.compiler import Binding, ExprCompiler, Scope
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.logical import SchemaColumn
 from ksqlpy.types import SqlType
 
@@ -35,8 +36,9 @@ def block_builder(source: Source) -> Callable[[tuple, int, int, int], tuple]:
     return eval(code)  # noqa: S307 - generated from the catalog's column list
 
 
-def key_function(exprs: list[exp.Expression], columns: list[SchemaColumn], custom_types: dict[str, SqlType],
-                 window_at: int | None = None, window_size: int | None = None) -> KeyFn:
+def key_function(exprs: list[exp.Expression], columns: list[SchemaColumn], functions: FunctionRegistry,
+                 custom_types: Mapping[str, SqlType], window_at: int | None = None,
+                 window_size: int | None = None) -> KeyFn:
     """``fn(row) -> key tuple`` (None if any part is NULL) for join-key expressions over a row whose
     columns are ``columns``; ``window_at``: index of WINDOWSTART in the row (windowed keys carry it and
     WINDOWEND). ``window_size``: time windows are identified by their start only (as Kafka Streams'
@@ -45,7 +47,7 @@ def key_function(exprs: list[exp.Expression], columns: list[SchemaColumn], custo
     for i, c in enumerate(columns):
         scope.columns[c.name] = Binding(f"r[{i}]", c.type)
     consts: dict[str, Any] = {}
-    comp = ExprCompiler(scope, consts, custom_types=custom_types)
+    comp = ExprCompiler(scope, consts, registry=functions, custom_types=custom_types)
     codes = [comp.compile(e).code for e in exprs]
     if window_at is not None:
         end = f"r[{window_at + 1}]" if window_size is None else f"r[{window_at}] + {int(window_size)}"

@@ -96,10 +96,11 @@ def rebuild_query(engine: Any, spec: WorkerSpec) -> Any:
     if isinstance(stmt, A.CreateAsSelect):
         props = normalize_properties(stmt.properties)
         ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
-        plan = analyze_query(stmt.query, engine.catalog, sink_name=stmt.name, persistent=True, sql=stmt.text,
-                             sink_timestamp=ts_col)
+        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name,
+                             persistent=True, sql=stmt.text, sink_timestamp=ts_col)
     elif isinstance(stmt, A.InsertInto):
-        plan = analyze_query(stmt.query, engine.catalog, sink_name=spec.sink.name, persistent=True, sql=stmt.text)
+        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=spec.sink.name,
+                             persistent=True, sql=stmt.text)
     else:
         raise ValueError(f"worker for {spec.query_id}: cannot run {type(stmt).__name__}")
     return build_persistent(engine, plan, spec.sink, spec.query_id, spec.sql)

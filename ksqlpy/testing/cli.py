@@ -48,10 +48,10 @@ def default_factory() -> EngineFactory:
     from ksqlpy.engine import Engine
     from ksqlpy.testing.udfs import register_test_functions
 
-    register_test_functions()
-
     def make(data_dir: str, properties: dict[str, Any]) -> Any:
-        return Engine(data_dir, properties)
+        engine = Engine(data_dir, properties)
+        register_test_functions(engine.functions)
+        return engine
 
     return make
 

@@ -4,10 +4,10 @@ test jar on the classpath."""
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
-from ksqlpy.functions import aggregates_testing, default_registry
+from ksqlpy.functions import aggregates_testing
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import udf
 from ksqlpy.types import STRING, Struct
 
@@ -53,10 +53,8 @@ TEST_FUNCTIONS = [
 ]
 
 
-@lru_cache(maxsize=1)
-def register_test_functions() -> None:
-    """Add the test-jar functions to the process-wide registry (idempotent)."""
-    registry = default_registry()
+def register_test_functions(registry: FunctionRegistry) -> None:
+    """Add the test-jar functions to one engine's registry."""
     for fn in TEST_FUNCTIONS:
         registry.register(fn)
     aggregates_testing.register(registry)

@@ -10,7 +10,10 @@ import pytest
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlExpressionError, KsqlStatementError, KsqlTypeError
 from ksqlpy.expr.compiler import Binding, ExprCompiler, Scope
+from ksqlpy.functions import builtin_registry
 from ksqlpy.grammar import parse_expression
+
+REGISTRY = builtin_registry()
 
 COLUMNS: dict[str, tuple[T.SqlType, Any]] = {
     "I": (T.INTEGER, 7),
@@ -31,7 +34,7 @@ COLUMNS: dict[str, tuple[T.SqlType, Any]] = {
 
 def compile_expr(text: str) -> tuple[str, T.SqlType, Any]:
     scope = Scope({name: Binding(f"v_{name}", t) for name, (t, _) in COLUMNS.items()})
-    comp = ExprCompiler(scope)
+    comp = ExprCompiler(scope, registry=REGISTRY)
     c = comp.compile(parse_expression(text))
     ns = dict(comp.consts)
     args = ", ".join(f"v_{n}" for n in COLUMNS)

@@ -5,10 +5,13 @@ from __future__ import annotations
 import pytest
 
 from ksqlpy.errors import KsqlTypeError
-from ksqlpy.functions import default_registry
+from ksqlpy.functions import builtin_registry
+from ksqlpy.functions.patterns import Exact
 from ksqlpy.functions.registry import TableFunction
 from ksqlpy.functions.signatures import (
     Overload,
+    Params,
+    no_match,
     parse_params,
     parse_pattern,
     select_overload,
@@ -107,8 +110,19 @@ def test_no_match_message_lists_alternatives():
     with pytest.raises(KsqlTypeError) as e:
         _numeric_fn().resolve([STRING])
     msg = str(e.value)
-    assert msg.startswith("Function 'twice' does not accept parameters (STRING).")
-    assert "Valid alternatives are:" in msg and "twice(DOUBLE) -> DOUBLE" in msg
+    # ksqlDB's UdfIndex: every overload in its parameter-type names, then the DESCRIBE FUNCTION hint
+    assert msg == ("Function 'twice' does not accept parameters (STRING).\nValid alternatives are:\n"
+                   "twice(INT)\ntwice(BIGINT)\ntwice(DECIMAL)\ntwice(DOUBLE)\n"
+                   "For detailed information on a function run: DESCRIBE FUNCTION <Function-Name>;")
+
+
+def test_alternatives_name_parameters_and_mark_the_variadic_one():
+    ov = Overload(Params((parse_pattern("INT"), parse_pattern("ARRAY<STRING>"), parse_pattern("BIGINT")), True,
+                         ("n", "words", "rest")), "STRING", impl=str)
+    plain = Overload("STRUCT", "STRING", impl=str)
+    plain.patterns = (Exact(Struct((("A", INTEGER), ("B", STRING)))),)
+    text = str(no_match("F", [ov, plain], [STRING]))
+    assert "F(INT n, ARRAY<STRING> words, BIGINT... rest)\nF(STRUCT<A INT, B STRING>)\n" in text
 
 
 def test_non_variadic_beats_variadic():
@@ -219,8 +233,8 @@ def test_udtf_registers_as_table_function():
     assert t.resolve([Array(STRING)]).return_type == STRING
 
 
-def test_default_registry_has_every_family():
-    reg = default_registry()
+def test_builtin_registry_has_every_family():
+    reg = builtin_registry()
     for name in (
         "ABS",
         "CONCAT",

@@ -77,7 +77,6 @@ def test_idle_advance_closes_a_quiet_session(h: Harness) -> None:
 def test_merged_session_delete_uses_its_value_before_the_merge(h: Harness) -> None:
     """A UDAF may reuse either accumulator in ``merge``: HAVING on a merged-away session must be decided
     on its value from before the merge."""
-    from ksqlpy.functions import default_registry
     from ksqlpy.functions.aggregates import ResolvedUdaf, Udaf
     from ksqlpy.types import Array
 
@@ -92,16 +91,12 @@ def test_merged_session_delete_uses_its_value_before_the_merge(h: Harness) -> No
     def resolve(name: str, types: list, literals: list, config: dict) -> ResolvedUdaf:
         return ResolvedUdaf(Array(types[0]), list, add, list, None, merge, Array(types[0]))
 
-    registry = default_registry()
-    registry.register(Udaf("TEST_REUSING_LIST", resolve))
-    try:
-        h.sql(STREAM)
-        h.sql("CREATE TABLE T AS SELECT K, TEST_REUSING_LIST(V) AS L FROM S WINDOW SESSION (20 MILLISECONDS) "
-              "GROUP BY K HAVING ARRAY_LENGTH(TEST_REUSING_LIST(V)) = 1;")
-        h.send("s", "a", {"V": 1}, 0)
-        h.send("s", "a", {"V": 2}, 30)
-        h.send("s", "a", {"V": 3}, 15)
-        h.run()
-    finally:
-        registry.aggregates.pop("TEST_REUSING_LIST", None)
+    h.engine.functions.register(Udaf("TEST_REUSING_LIST", resolve))
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, TEST_REUSING_LIST(V) AS L FROM S WINDOW SESSION (20 MILLISECONDS) "
+          "GROUP BY K HAVING ARRAY_LENGTH(TEST_REUSING_LIST(V)) = 1;")
+    h.send("s", "a", {"V": 1}, 0)
+    h.send("s", "a", {"V": 2}, 30)
+    h.send("s", "a", {"V": 3}, 15)
+    h.run()
     assert _rows(h) == [(0, 0, ([1],), 0), (30, 30, ([2],), 30), (0, 0, None, 0), (30, 30, None, 30)]
