@@ -1,6 +1,7 @@
 """``ksqlpy test``: run QTT files or one ksql-test-runner style case, print and report the results.
 
     ksqlpy test PATH... [--report FILE.json] [--bootstrap-servers HOST:PORT] [-k SUBSTRING] [--jobs N]
+                [--partitioning ttd|kafka]
     ksqlpy test --statements s.sql --input in.json --output out.json
     ksqlpy test --rest REST_QTT_PATH...   (REST cases through a real server)
 
@@ -15,6 +16,7 @@ import tempfile
 from typing import Any
 
 from ksqlpy.testing.executor import EngineFactory
+from ksqlpy.testing.partitioning import Placement
 from ksqlpy.testing.report import CaseResult, write_json, write_text
 from ksqlpy.testing.runner import discover, load_cases, mutation_check, run_all, select
 from ksqlpy.testing.single import single_case
@@ -30,6 +32,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--timeout", type=float, default=60.0, metavar="S", help="per-case time limit (default 60)")
     p.add_argument("--drain-timeout", type=float, default=10.0, metavar="S",
                    help="time the engine gets to process each input group (default 10)")
+    p.add_argument("--partitioning", choices=[p.value for p in Placement], default=Placement.TTD.value,
+                   help="ttd: every record in partition 0, as ksqlDB's TopologyTestDriver (default); kafka: "
+                        "records where their key hashes, one input processed at a time")
     p.add_argument("--top", type=int, default=15, metavar="N", help="how many top reasons to print")
     p.add_argument("--mutate", action="store_true",
                    help="self-check: re-run passed cases with one expectation changed; they must fail")
@@ -107,7 +112,8 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
             print(f"ksqlpy test: cannot start an engine on {args.bootstrap_servers}: {problem}", file=sys.stderr)
             return 2
     options: dict[str, Any] = dict(timeout_s=args.timeout, drain_timeout_s=args.drain_timeout,
-                                   extra_properties=extra, cleanup_topics=bool(args.bootstrap_servers))
+                                   extra_properties=extra, cleanup_topics=bool(args.bootstrap_servers),
+                                   placement=Placement(args.partitioning))
     results = run_all(cases, factory, jobs=jobs, progress=_progress if sys.stderr.isatty() else None, **options)
     if sys.stderr.isatty():
         sys.stderr.write("\r\033[K")

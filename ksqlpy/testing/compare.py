@@ -52,6 +52,7 @@ class ActualRecord:
     timestamp: int
     window: Window | None = None
     headers: list[Header] | None = None
+    key_bytes: bytes | None = None  # the serialized (inner, for a windowed record) key: its partition
 
 
 @dataclass

@@ -1,13 +1,15 @@
 """Running one case against an engine, the way ksqlDB's TestExecutor drives a TopologyTestDriver.
 
-1. A fresh engine over a fresh data directory, with the case's properties.
-2. Topics of the ``topics`` section are created (with their partitions), then the topics of plain
-   CREATE STREAM/TABLE statements that do not ask for PARTITIONS (ksqlDB's harness registers them too),
-   with the count ``undeclared_partitions`` gives them.
+1. A fresh engine over a fresh data directory, with the case's properties; under ``Placement.TTD`` its
+   log puts every record in partition 0, as ksqlDB's TopologyTestDriver does (see ``partitioning``).
+2. The topics ksqlDB's harness creates, with its counts (``harness_partitions``): those of the ``topics``
+   section, then those of plain CREATE STREAM/TABLE statements.
 3. Statements run in order; an error stops the case and is judged against ``expectedException``.
-4. Inputs are produced in file order. Consecutive records of one topic go as one group; the engine
-   then processes everything before the next group, so cross-topic order (joins) is kept.
-5. Sink topics of ``outputs`` are read in full and compared (``compare``), then ``post`` (``post``).
+4. Topics named only by ``inputs``/``outputs`` that no statement created get the harness's 4 partitions.
+5. Inputs are produced in file order. Consecutive records of one topic go as one group (one record at a
+   time under ``Placement.KAFKA``); the engine then processes everything before the next group, so
+   cross-topic order (joins) is kept.
+6. Sink topics of ``outputs`` are read in full and compared (``compare``), then ``post`` (``post``).
 
 Errors whose message starts with ``Unsupported:`` skip the case instead of failing it.
 """
@@ -31,6 +33,7 @@ from ksqlpy.log.base import ProducerRecord
 from ksqlpy.testing.coerce import resolve_row
 from ksqlpy.testing.compare import ActualRecord, Mismatch, topic_diff
 from ksqlpy.testing.model import Case, TestRecord
+from ksqlpy.testing.partitioning import PartitionZeroLog, Placement, virtual_partitions
 from ksqlpy.testing.post import post_diff
 from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult, normalize
 from ksqlpy.testing.specserde import (
@@ -62,7 +65,7 @@ _PARTITIONS = re.compile(r"\bPARTITIONS\s*=", re.IGNORECASE)
 _PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(\d+)", re.IGNORECASE)
 # what Kafka Streams' StreamTask says around an exception a processor raised (ksqlDB's StreamsException)
 STREAMS_WRAPPER = "Exception caught in process"
-# KsqlConstants' legacy sink default: what ksqlDB's harnesses give a topic the case does not declare a count for
+# what ksqlDB's harnesses give a topic the case does not declare a count for (its Topic default)
 HARNESS_PARTITIONS = 4
 
 
@@ -87,7 +90,8 @@ class _Done(Exception):
 
 
 def run_case(case: Case, factory: EngineFactory, *, timeout_s: float = 60.0, drain_timeout_s: float = 10.0,
-             extra_properties: dict[str, Any] | None = None, cleanup_topics: bool = False) -> CaseResult:
+             extra_properties: dict[str, Any] | None = None, cleanup_topics: bool = False,
+             placement: Placement = Placement.TTD) -> CaseResult:
     """Run ``case`` on a fresh engine from ``factory(data_dir, properties)``; never raises."""
     start = time.monotonic()
     if case.error:
@@ -96,7 +100,8 @@ def run_case(case: Case, factory: EngineFactory, *, timeout_s: float = 60.0, dra
         outcome = _Done(SKIPPED, case.skip_reason)
     else:
         with tempfile.TemporaryDirectory(prefix="ksqlpy-qtt-") as data_dir:
-            run = _Run(case, factory, data_dir, extra_properties or {}, drain_timeout_s, cleanup_topics)
+            run = _Run(case, factory, data_dir, extra_properties or {}, drain_timeout_s, cleanup_topics,
+                       placement)
             try:
                 with deadline(timeout_s):
                     run.run()
@@ -137,18 +142,18 @@ class _Run:
     """The state of one case run; every step either returns or raises _Done."""
 
     def __init__(self, case: Case, factory: EngineFactory, data_dir: str, extra: dict[str, Any],
-                 drain_timeout_s: float, cleanup_topics: bool) -> None:
+                 drain_timeout_s: float, cleanup_topics: bool, placement: Placement = Placement.TTD) -> None:
         self.case = case
         self.factory = factory
         self.data_dir = data_dir
         self.extra = extra
         self.drain_timeout_s = drain_timeout_s
         self.cleanup_topics = cleanup_topics
+        self.placement = placement
         self.engine: Any = None
         self.stage = "starting engine"
         self.seen_sources: dict[str, Any] = {}  # topic -> last source seen over it (survives DROP)
         self.topics_before: set[str] = set()
-        self.default_partitions = undeclared_partitions(case)
 
     # -- steps
     def run(self) -> None:
@@ -157,6 +162,8 @@ class _Run:
             self.engine = self.factory(self.data_dir, props)
         except Exception as e:  # noqa: BLE001
             self.judge_error(e, "statement")
+        if self.placement is Placement.TTD:
+            self.engine.log = PartitionZeroLog(self.engine.log)
         self.topics_before = {t.name for t in self.engine.log.list_topics()}
         self.stage = "creating topics"
         self.create_topics()
@@ -171,6 +178,7 @@ class _Run:
                 self.judge_error(e, "statement")
             line += sql.count("\n") + 1
             self.snapshot_sources()
+        self.create_record_topics()
         self.stage = "processing inputs"
         self.feed_inputs()
         exc = self.case.expected_exception
@@ -206,8 +214,7 @@ class _Run:
         log = self.engine.log
         for t in self.case.topics:
             if not log.topic_exists(t.name):
-                partitions = t.partitions or _declared_partitions(self.case.statements, t.name) or 1
-                log.create_topic(t.name, partitions, t.replicas or 1)
+                log.create_topic(t.name, harness_partitions(t, self.case.statements), t.replicas or 1)
             if t.schemas:
                 register_topic_schemas(self.engine, t, self.case.statements)
         for sql in self.case.statements:
@@ -217,7 +224,16 @@ class _Run:
             if m:
                 name = m.group(1).replace("''", "'")
                 if not log.topic_exists(name):
-                    log.create_topic(name, self.default_partitions)
+                    log.create_topic(name, HARNESS_PARTITIONS)
+
+    def create_record_topics(self) -> None:
+        """Topics only ``inputs``/``outputs`` name, at the harness's count. After the statements: a CSAS
+        creates its own sink with the count it inherits (ksqlDB's stub topic client accepts a CREATE over
+        a topic it holds at another count; a real log would refuse it)."""
+        log = self.engine.log
+        for r in [*self.case.inputs, *self.case.outputs]:
+            if not log.topic_exists(r.topic):
+                log.create_topic(r.topic, HARNESS_PARTITIONS)
 
     def snapshot_sources(self) -> None:
         for source in self.engine.catalog.sources():
@@ -225,10 +241,9 @@ class _Run:
 
     def feed_inputs(self) -> None:
         log = self.engine.log
-        for topic, group in itertools.groupby(self.case.inputs, key=lambda r: r.topic):
+        one_by_one = self.placement is Placement.KAFKA
+        for _, group in itertools.groupby(self.case.inputs, key=id if one_by_one else lambda r: r.topic):
             records = [self.serialize(r) for r in group]
-            if not log.topic_exists(topic):
-                log.create_topic(topic, self.default_partitions)
             with log.transaction() as tx:
                 tx.produce_many(records)
             self.drain()
@@ -339,6 +354,8 @@ class _Run:
         size = source.windowed.size_ms if windowed else None
         partitions = read_partitions(log, topic, info.partitions, key_codec, value_codec,
                                      kind if windowed else None, size)
+        if self.placement is Placement.TTD:
+            partitions = virtual_partitions(partitions, info.partitions)
         return partitions, source
 
     # -- errors
@@ -401,25 +418,14 @@ def register_topic_schemas(engine: Any, topic: Any, statements: list[str]) -> No
                           int(sid) if sid is not None else None)
 
 
-def undeclared_partitions(case: Case) -> int:
-    """The partition count of a topic the case names without a count (a CREATE without PARTITIONS, an input
-    topic no statement declares).
-
-    ksqlDB's harness registers such a topic with 4 partitions in its topic client - the count its checks
-    compare (co-partitioned joins, a sink inheriting its source's count) - while TopologyTestDriver runs
-    every topic on one partition. We run counts for real, so: one partition when the case gives no count
-    anywhere (every count ksqlDB compares is then the same default, and one partition is what it ran),
-    and the harness's 4 once the case declares a count (a ``topics`` entry or a PARTITIONS property), so
-    that a declared topic meets the undeclared ones with the counts ksqlDB compared.
-    """
-    declared = any(t.partitions is not None for t in case.topics) or any(
-        _PARTITIONS.search(sql) for sql in case.statements)
-    return HARNESS_PARTITIONS if declared else 1
+def harness_partitions(topic: Any, statements: list[str]) -> int:
+    """The count ksqlDB's harness creates a ``topics`` entry with: its ``partitions``, else the PARTITIONS a
+    plain CREATE over it names (the CREATE would otherwise meet the topic at another count), else 4."""
+    return topic.partitions or _declared_partitions(statements, topic.name) or HARNESS_PARTITIONS
 
 
 def _declared_partitions(statements: list[str], topic: str) -> int | None:
-    """The PARTITIONS a plain CREATE over ``topic`` asks for: ksqlDB's harness creates a case's topic with
-    it when ``topics[]`` gives no count (else the CREATE would fail on a mismatched existing topic)."""
+    """The PARTITIONS a plain CREATE over ``topic`` asks for."""
     for sql in statements:
         if _CREATE_SOURCE.match(sql) and not _AS_SELECT.search(sql):
             m, n = _KAFKA_TOPIC.search(sql), _PARTITIONS_N.search(sql)

@@ -27,7 +27,7 @@ def read_partitions(log: Any, topic: str, partitions: int, key_codec: Any, value
                 records.append(ActualRecord(
                     partition=p, offset=batch.offsets[i], key=key_codec.decode(key_bytes),
                     value=value_codec.decode(batch.values[i]), timestamp=batch.timestamps[i],
-                    window=win, headers=batch.headers[i]))
+                    window=win, headers=batch.headers[i], key_bytes=key_bytes))
             offset = batch.next_offset
         out.append(records)
     return out

@@ -1,4 +1,9 @@
-"""Our own conformance cases (tests/cases/*.json, ksqlDB's test-file format) through the real engine."""
+"""Our own conformance cases (tests/cases/*.json, ksqlDB's test-file format) through the real engine.
+
+Every case runs twice: with every record in partition 0, as ksqlDB's harness runs its cases, and with
+records where their keys hash over the topics' partitions (4 unless a case declares a count), which is
+what shows a record routed to the wrong partition.
+"""
 
 from __future__ import annotations
 
@@ -7,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from ksqlpy.testing.cli import default_factory
+from ksqlpy.testing.partitioning import Placement
 from ksqlpy.testing.runner import load_cases, run_all
 
 CASES = sorted((Path(__file__).parent.parent / "cases").glob("*.json"))
@@ -17,13 +23,14 @@ ALL = load_cases(CASES)
 PENDING: dict[str, str] = {}
 
 
-def _param(case):  # type: ignore[no-untyped-def]
-    if case.id in PENDING:
-        return pytest.param(case, id=case.id, marks=pytest.mark.xfail(reason=PENDING[case.id], strict=True))
-    return pytest.param(case, id=case.id)
+def _params():  # type: ignore[no-untyped-def]
+    for case in ALL:
+        for placement in Placement:
+            marks = ([pytest.mark.xfail(reason=PENDING[case.id], strict=True)] if case.id in PENDING else [])
+            yield pytest.param(case, placement, id=f"{case.id} [{placement.value}]", marks=marks)
 
 
-@pytest.mark.parametrize("case", [_param(c) for c in ALL])
-def test_case(case) -> None:  # type: ignore[no-untyped-def]
-    [result] = run_all([case], default_factory())
+@pytest.mark.parametrize(("case", "placement"), list(_params()))
+def test_case(case, placement: Placement) -> None:  # type: ignore[no-untyped-def]
+    [result] = run_all([case], default_factory(), placement=placement)
     assert result.status == "passed", result.reason

@@ -122,7 +122,7 @@ def test_properties_reach_the_engine_and_topics_are_precreated() -> None:
     assert seen["properties"] == {"ksql.service.id": "some.ksql.service.id",
                                   "ksql.streams.cache.max.bytes.buffering": 0,
                                   "ksql.persistence.wrap.single.values": "false", "x.y": 1}
-    # a case that declares a count gives its undeclared topics the harness's 4 (see undeclared_partitions)
+    # the harness's count for topics the case gives none (see harness_partitions)
     assert seen["topics"]["extra"] == 3 and seen["topics"]["src"] == 4
 
 

@@ -1,8 +1,9 @@
-"""Partition counts of the topics a case does not declare, on the real engine.
+"""Partition counts and record placement of the statement-level runner, on the real engine.
 
-ksqlDB's harness registers them with 4 partitions (the counts its join checks compare) but runs every topic
-on one partition. The runner runs one partition while no count is declared, and the harness's 4 once one is,
-so a declared topic meets undeclared ones with the counts ksqlDB compared.
+ksqlDB's harness creates every topic a case names with 4 partitions unless the case declares a count, and
+runs its queries in a TopologyTestDriver: every record in partition 0, one stream time per query. The
+runner does the same by default (``Placement.TTD``); ``Placement.KAFKA`` puts records where their keys
+hash, so a record routed to the wrong partition shows.
 """
 
 from __future__ import annotations
@@ -11,31 +12,70 @@ from typing import Any
 
 import pytest
 
+from ksqlpy.log.partitioner import partition_for_key
 from ksqlpy.testing.cli import default_factory
+from ksqlpy.testing.compare import ActualRecord, topic_diff
 from ksqlpy.testing.executor import run_case
-from ksqlpy.testing.expansion import expand_case
+from ksqlpy.testing.expansion import expand_case, parse_record
+from ksqlpy.testing.partitioning import Placement, virtual_partitions
 from ksqlpy.testing.report import CaseResult
 
 ACCOUNTS = ("CREATE TABLE ACCOUNTS (ID BIGINT PRIMARY KEY, OWNER STRING) "
             "WITH (kafka_topic='accounts', value_format='JSON');")
 LIMITS = "CREATE TABLE LIMITS (ID BIGINT PRIMARY KEY, CAP INT) WITH (kafka_topic='limits', value_format='JSON');"
+EVENTS = "CREATE STREAM EVENTS (ID STRING KEY, V INT) WITH (kafka_topic='events', value_format='JSON');"
 
 
-def run(raw: dict[str, Any]) -> CaseResult:
+def run(raw: dict[str, Any], placement: Placement = Placement.TTD) -> CaseResult:
     [case] = expand_case({"name": "partitions", **raw}, "mine.json")
-    return run_case(case, default_factory(), timeout_s=60)
+    return run_case(case, default_factory(), timeout_s=60, placement=placement)
 
 
-@pytest.mark.parametrize("declared", [True, False])
-def test_a_table_written_at_a_declared_count_joins_an_undeclared_table(declared: bool) -> None:
-    # ACCOUNTS_4 is declared at 4 partitions; LIMITS is not: ksqlDB's harness gives it 4 too, so the
-    # join is co-partitioned. Without a declared count everything runs on one partition.
-    sink = "CREATE TABLE ACCOUNTS_4 WITH (PARTITIONS=4) AS SELECT * FROM ACCOUNTS;" if declared else \
-        "CREATE TABLE ACCOUNTS_4 AS SELECT * FROM ACCOUNTS;"
+def partitions_of(**topics: int) -> dict[str, Any]:
+    return {"topics": {"topics": [{"name": t, "partitions": n} for t, n in topics.items()]}}
+
+
+def test_topics_the_case_gives_no_count_have_four_partitions() -> None:
+    # the CREATE's topic, and the sink inheriting the count of its source
+    raw = {"statements": [EVENTS, "CREATE STREAM COPY AS SELECT * FROM EVENTS;"],
+           "inputs": [{"topic": "events", "key": "a", "value": {"V": 1}}],
+           "outputs": [{"topic": "COPY", "key": "a", "value": {"V": 1}}],
+           "post": partitions_of(events=4, COPY=4)}
+    result = run(raw)
+    assert result.status == "passed", result.reason
+
+
+def test_a_topics_entry_without_a_count_takes_the_count_its_create_names() -> None:
+    raw = {"statements": [EVENTS.replace("value_format='JSON'", "value_format='JSON', PARTITIONS=2")],
+           "topics": [{"name": "events", "format": "JSON"}],
+           "post": partitions_of(events=2)}
+    result = run(raw)
+    assert result.status == "passed", result.reason
+
+
+def test_a_sink_named_only_by_outputs_keeps_the_count_it_inherits() -> None:
+    # the harness creates topics only records name after the statements: the CSAS made this one first
+    raw = {"statements": [EVENTS.replace("value_format='JSON'", "value_format='JSON', PARTITIONS=1"),
+                          "CREATE STREAM COPY AS SELECT * FROM EVENTS;"],
+           "inputs": [{"topic": "events", "key": "a", "value": {"V": 1}}],
+           "outputs": [{"topic": "COPY", "key": "a", "value": {"V": 1}}],
+           "post": partitions_of(COPY=1)}
+    result = run(raw)
+    assert result.status == "passed", result.reason
+
+
+def test_a_topic_only_records_name_has_four_partitions() -> None:
+    raw = {"statements": [EVENTS], "inputs": [{"topic": "elsewhere", "key": "a", "value": {"V": 1}}],
+           "post": partitions_of(elsewhere=4)}
+    result = run(raw)
+    assert result.status == "passed", result.reason
+
+
+@pytest.mark.parametrize("placement", list(Placement))
+def test_a_table_written_at_the_harness_count_joins_an_undeclared_table(placement: Placement) -> None:
     raw = {
-        "statements": [ACCOUNTS, LIMITS, sink,
+        "statements": [ACCOUNTS, LIMITS, "CREATE TABLE ACCOUNTS_4 WITH (PARTITIONS=4) AS SELECT * FROM ACCOUNTS;",
                        "CREATE TABLE CAPPED AS SELECT A.ID, OWNER, CAP FROM ACCOUNTS_4 A JOIN LIMITS L ON A.ID = L.ID;"],
-        "topics": [{"name": "ACCOUNTS_4", "format": "JSON", "partitions": 4}] if declared else [],
         "inputs": [
             {"topic": "accounts", "key": 7, "value": {"OWNER": "ada"}, "timestamp": 1},
             {"topic": "accounts", "key": 9, "value": {"OWNER": "bob"}, "timestamp": 2},
@@ -46,10 +86,9 @@ def test_a_table_written_at_a_declared_count_joins_an_undeclared_table(declared:
             {"topic": "CAPPED", "key": 9, "value": {"OWNER": "bob", "CAP": 30}, "timestamp": 3},
             {"topic": "CAPPED", "key": 7, "value": {"OWNER": "ada", "CAP": 10}, "timestamp": 4},
         ],
-        "post": {"topics": {"topics": [{"name": "limits", "partitions": 4 if declared else 1},
-                                       {"name": "CAPPED", "partitions": 4 if declared else 1}]}},
+        "post": partitions_of(limits=4, CAPPED=4),
     }
-    result = run(raw)
+    result = run(raw, placement)
     assert result.status == "passed", result.reason
 
 
@@ -66,3 +105,63 @@ def test_a_stream_declared_at_one_partition_does_not_join_an_undeclared_table() 
     }
     result = run(raw)
     assert result.status == "passed", result.reason
+
+
+def _keys_on_two_partitions() -> tuple[str, str]:
+    by_partition: dict[int, str] = {}
+    for k in "abcdefgh":
+        by_partition.setdefault(partition_for_key(k.encode(), 4), k)
+    first, second = sorted(by_partition.values())[:2]
+    return first, second
+
+
+def test_under_ttd_every_record_is_in_partition_zero_and_offsets_count_the_topic() -> None:
+    a, b = _keys_on_two_partitions()
+    raw = {"statements": ["CREATE STREAM EVENTS (ID STRING KEY, V INT) "
+                          "WITH (kafka_topic='events', value_format='JSON', key_format='KAFKA');",
+                          "CREATE STREAM POS AS SELECT ID, ROWPARTITION AS P, ROWOFFSET AS O FROM EVENTS;"],
+           "inputs": [{"topic": "events", "key": k, "value": {"V": 1}} for k in (a, b, a)],
+           "outputs": [{"topic": "POS", "key": k, "value": {"P": 0, "O": i}} for i, k in enumerate((a, b, a))]}
+    assert run(raw, Placement.TTD).status == "passed"
+    # where keys hash, the second key is in another partition with its own offsets
+    result = run(raw, Placement.KAFKA)
+    assert result.status == "failed", result.reason
+
+
+def test_under_ttd_a_record_of_another_key_moves_the_one_stream_time() -> None:
+    a, b = _keys_on_two_partitions()
+    window = "WINDOW TUMBLING (SIZE 10 MILLISECONDS, GRACE PERIOD 0 MILLISECONDS)"
+    raw = {"statements": ["CREATE STREAM EVENTS (ID STRING KEY, V INT) "
+                          "WITH (kafka_topic='events', value_format='JSON', key_format='KAFKA');",
+                          f"CREATE TABLE COUNTS AS SELECT ID, COUNT(*) AS N FROM EVENTS {window} GROUP BY ID;"],
+           "inputs": [{"topic": "events", "key": a, "value": {"V": 1}, "timestamp": 100},
+                      {"topic": "events", "key": b, "value": {"V": 1}, "timestamp": 0}],
+           # b's window [0, 10) closed when a's record moved stream time to 100: b's record is dropped
+           "outputs": [{"topic": "COUNTS", "key": a, "value": {"N": 1}, "timestamp": 100,
+                        "window": {"start": 100, "end": 110, "type": "time"}}]}
+    assert run(raw, Placement.TTD).status == "passed"
+    # on its own partition, b's record meets a stream time of its own and counts
+    result = run(raw, Placement.KAFKA)
+    assert result.status == "failed" and "expected 1 records, got 2" in result.reason
+
+
+def _record(key: str, n: int) -> ActualRecord:
+    return ActualRecord(0, n, key, {"N": n}, 0, key_bytes=key.encode())
+
+
+def test_order_is_compared_within_the_partition_each_key_hashes_to() -> None:
+    a, b = _keys_on_two_partitions()
+    # the engine wrote b before a (it groups a batch's writes by partition): both are in partition 0
+    written = [[_record(b, 2), _record(a, 1), _record(a, 3)]]
+    expected = [parse_record({"topic": "T", "key": k, "value": {"N": n}}, is_input=False)
+                for k, n in ((a, 1), (b, 2), (a, 3))]
+    assert topic_diff("T", expected, virtual_partitions(written, 4), windowed=False) is None
+    # records of one key still compare in their order
+    swapped = [[_record(a, 3), _record(b, 2), _record(a, 1)]]
+    assert topic_diff("T", expected, virtual_partitions(swapped, 4), windowed=False) is not None
+
+
+def test_records_without_a_key_keep_their_order() -> None:
+    keyless = [[ActualRecord(0, i, None, {"N": i}, 0) for i in (2, 1)]]
+    groups = virtual_partitions(keyless, 4)
+    assert [[r.value["N"] for r in g] for g in groups] == [[2, 1]]
