@@ -348,6 +348,7 @@ class _Builder:
                                  self.functions, self.custom, None)
         fk_of = key_function(node.left_exprs, _row_columns(left), self.functions, self.custom, None)
         right_sub = self.sub(self.partitions(right))
+        fk_partition = _partition_router(self.engine, rsrc, right_sub.partitions)
         n = 12 + self.counter
         sub_topic = self.topic(f"KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-{n:010d}-topic", right_sub.partitions)
         resp_topic = self.topic(f"KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-{n + 15:010d}-topic", sub.partitions)
@@ -362,7 +363,8 @@ class _Builder:
             op = FkLeft(TableStore(ctx.store(lname, self.changelog(lname))),
                         ctx.store(f"{node.context}FkJoin-Result", self.changelog(f"{node.context}FkJoin-Result")),
                         out(ctx), ctx.produce, inner=node.kind == "INNER", fk_of=fk_of, fk_bytes=right_bytes,
-                        left_key_bytes=left_bytes, subscription_topic=sub_topic, right_width=rw)
+                        left_key_bytes=left_bytes, subscription_topic=sub_topic, right_width=rw,
+                        partition=ctx.partition, fk_partition=fk_partition)
             ctx.operators.append(op)
             ctx.ops[me] = op
 
@@ -389,6 +391,26 @@ class _Builder:
         right_sub.wiring.append(lambda ctx: ctx.channels.append(
             self.internal_channel(sub_topic, lambda c: c.ops[me].on_subscription)(ctx)))
         self.counter += 30
+
+
+def _partition_router(engine: Engine, source: Any, partitions: int) -> Callable[[tuple], int | None]:
+    """Key tuple -> the partition of ``source``'s topic its records are in: where the key written by the
+    source's own key serde hashes (None, left to the log's partitioner, when that serde cannot write it)."""
+    from ksqlpy.log.partitioner import partition_for_key
+
+    try:
+        serde = engine.key_serde(source)
+    except Exception:  # noqa: BLE001 - no serde for the source's keys: leave routing to the log
+        return lambda key: None
+
+    def route(key: tuple) -> int | None:
+        try:
+            data = serde.serialize(key)
+        except Exception:  # noqa: BLE001
+            return None
+        return None if data is None else partition_for_key(data, partitions)
+
+    return route
 
 
 def _time_window_size(plan: QueryPlan) -> int | None:

@@ -12,6 +12,12 @@ two tables need not be co-partitioned; two sub-topologies talk through internal 
   (foreign key, left key) -> version. A subscription is answered with the right row (per instruction); a
   right change answers every subscriber of that key (in left-key byte order).
 
+Routing: a subscription goes to the partition the right table holds the foreign key in - where the right
+topic's own key bytes for it hash (``fk_partition``, the right source's key serde: for a schema-registry
+format the bytes carry the registered schema id, which an encoding of our own would not) - and a response
+goes back to the partition of the left task that subscribed (it travels with the subscription), so no
+row is lost whatever the key formats and partition counts.
+
 Kafka Streams checks a response against a hash of the current left row and drops stale ones. Here
 every left change gets a version number instead: a response to a subscription carries back the left row
 it was sent for and is applied unless a newer version's response was already applied, which gives the
@@ -34,6 +40,7 @@ from ksqlpy.state.store import KeyValueStore
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
 Produce = Callable[[ProducerRecord], None]
+Route = Callable[[tuple], int | None]  # foreign key -> partition of the right table holding it
 
 DELETE_KEY_NO_PROPAGATE, DELETE_KEY_AND_PROPAGATE, PROPAGATE_NULL_IF_NO_FK_VAL, PROPAGATE_ONLY_IF_FK_VAL = range(4)
 _SEQ = b"\x00fk-seq"
@@ -46,7 +53,8 @@ _HIGHEST = pickle.HIGHEST_PROTOCOL
 class FkLeft:
     def __init__(self, left: TableStore, results: KeyValueStore, emit: Emit, produce: Produce, *, inner: bool,
                  fk_of: Callable[[tuple], tuple | None], fk_bytes: Callable[[tuple], bytes],
-                 left_key_bytes: Callable[[tuple], bytes], subscription_topic: str, right_width: int) -> None:
+                 left_key_bytes: Callable[[tuple], bytes], subscription_topic: str, right_width: int,
+                 partition: int = 0, fk_partition: Route | None = None) -> None:
         self.left = left
         self.results = results
         self.emit = emit
@@ -58,6 +66,8 @@ class FkLeft:
         self.topic = subscription_topic
         self.rnull = (None,) * right_width
         self.seq: int = results.get(_SEQ) or 0
+        self.partition = partition  # this task's: responses come back here
+        self.fk_partition = fk_partition
 
     # -------------------------------------------------------------------- left table changes
     def on_left(self, key: Any, new: Any, old: Any, ts: int, hdrs: Any) -> None:
@@ -87,8 +97,9 @@ class FkLeft:
             self._send(new_fk, key, instruction, seq, new, ts, hdrs)
 
     def _send(self, fk: tuple, key: tuple, instruction: int, seq: int, row: Any, ts: int, hdrs: Any) -> None:
-        value = _dumps((fk, (key, instruction, seq, row)), _HIGHEST)
-        self.produce(ProducerRecord(self.topic, self.fk_bytes(fk), value, ts, hdrs))
+        value = _dumps((fk, (key, instruction, seq, row, self.partition)), _HIGHEST)
+        target = self.fk_partition(fk) if self.fk_partition is not None else None
+        self.produce(ProducerRecord(self.topic, self.fk_bytes(fk), value, ts, hdrs, target))
 
     # -------------------------------------------------------------------- responses
     def on_response(self, key: Any, payload: Any, old: Any, ts: int, hdrs: Any) -> None:
@@ -147,31 +158,33 @@ class FkRight:
             self.right.delete(kb)
         else:
             self.right.put(kb, new, ts)
-        for _, (lkey, seq, sub_ts) in list(self.subs.items(self._prefix(kb))):
-            self._respond(lkey, seq, new, False, None, max(ts, sub_ts), hdrs)
+        for _, (lkey, seq, sub_ts, lpart) in list(self.subs.items(self._prefix(kb))):
+            self._respond(lkey, seq, new, False, None, max(ts, sub_ts), hdrs, lpart)
 
     def on_subscription(self, fk: Any, payload: Any, old: Any, ts: int, hdrs: Any) -> None:
-        lkey, instruction, seq, row = payload
+        lkey, instruction, seq, row, lpart = payload
         fkb = self.right_key_bytes(fk)
         sk = self._prefix(fkb) + self.left_key_bytes(lkey)
         if instruction in (DELETE_KEY_NO_PROPAGATE, DELETE_KEY_AND_PROPAGATE):
             self.subs.delete(sk)
         else:
-            self.subs.put(sk, (lkey, seq, ts))
+            self.subs.put(sk, (lkey, seq, ts, lpart))
         if instruction == DELETE_KEY_NO_PROPAGATE:
             return
         found = self.right.get(fkb)
         out_ts = max(ts, found[1]) if found is not None else ts
         if instruction == DELETE_KEY_AND_PROPAGATE:
-            self._respond(lkey, seq, None, True, None, out_ts, hdrs)
+            self._respond(lkey, seq, None, True, None, out_ts, hdrs, lpart)
         elif instruction == PROPAGATE_NULL_IF_NO_FK_VAL:
-            self._respond(lkey, seq, found[0] if found is not None else None, True, row, out_ts, hdrs)
+            self._respond(lkey, seq, found[0] if found is not None else None, True, row, out_ts, hdrs, lpart)
         elif found is not None:
-            self._respond(lkey, seq, found[0], True, row, out_ts, hdrs)
+            self._respond(lkey, seq, found[0], True, row, out_ts, hdrs, lpart)
 
-    def _respond(self, lkey: tuple, seq: int, right_row: Any, echoed: bool, row: Any, ts: int, hdrs: Any) -> None:
+    def _respond(self, lkey: tuple, seq: int, right_row: Any, echoed: bool, row: Any, ts: int, hdrs: Any,
+                 partition: int) -> None:
+        """To the left task that subscribed (``partition``), whatever its key bytes hash to."""
         value = _dumps((lkey, (seq, right_row, echoed, row)), _HIGHEST)
-        self.produce(ProducerRecord(self.topic, self.left_key_bytes(lkey), value, ts, hdrs))
+        self.produce(ProducerRecord(self.topic, self.left_key_bytes(lkey), value, ts, hdrs, partition))
 
     def before_flush(self) -> None:
         pass
