@@ -216,12 +216,55 @@ def source_description(d: dict[str, Any]) -> list[str]:
             out += _queries_block(f"Queries that read from this {kind}", d["readQueries"])
         if d.get("writeQueries"):
             out += _queries_block(f"Queries that write from this {kind}", d["writeQueries"])
-        stats = d.get("statistics")
-        if stats:
-            out += ["", "Local runtime statistics", "------------------------", str(stats)]
+        stats, errors = d.get("statistics"), d.get("errorStats")
+        if stats or errors:
+            out += ["", "Local runtime statistics", "------------------------"]
+            out += [str(x) for x in (stats, errors) if x]
+            out.append(f"(Statistics of the local KSQL server interaction with the Kafka topic {d.get('topic')})")
+        out += _offset_summaries(d.get("queryOffsetSummaries") or [])
     else:
         out.append("For runtime statistics and query details run: DESCRIBE <Stream,Table> EXTENDED;")
     return out
+
+
+def _grid(headers: list[str], rows: list[list[Any]]) -> list[str]:
+    widths = [max([len(h)] + [len(str(r[i])) for r in rows]) for i, h in enumerate(headers)]
+    line = "-" * (sum(widths) + 3 * len(widths) - 1)
+    fmt = " | ".join(f"{{:<{w}}}" for w in widths)
+    return [" " + fmt.format(*headers), line, *(" " + fmt.format(*map(str, r)) for r in rows), line]
+
+
+def _offset_summaries(summaries: list[dict[str, Any]]) -> list[str]:
+    """ksqlDB's "Consumer Groups summary" of DESCRIBE EXTENDED: per group and topic, offsets and lag."""
+    if not summaries:
+        return []
+    out = ["", "Consumer Groups summary:"]
+    for entry in summaries:
+        out += ["", f"{'Consumer Group':<20} : {entry.get('groupId')}"]
+        topics = entry.get("topicSummaries") or []
+        if not topics:
+            out.append("<no offsets committed by this group yet>")
+        for t in topics:
+            offsets = t.get("offsets") or []
+            lag = max((o["logEndOffset"] - o["consumerOffset"] for o in offsets), default=0)
+            out += ["", f"{'Kafka topic':<20} : {t.get('kafkaTopic')}", f"{'Max lag':<20} : {lag}", ""]
+            out += _grid(["Partition", "Start Offset", "End Offset", "Offset", "Lag"],
+                         [[o["partition"], o["logStartOffset"], o["logEndOffset"], o["consumerOffset"],
+                           o["logEndOffset"] - o["consumerOffset"]] for o in offsets])
+    return out
+
+
+def _tasks(tasks: list[dict[str, Any]]) -> list[str]:
+    """Per task: its state, its input partitions with the committed offset, end offset and lag."""
+    if not tasks:
+        return []
+    rows = []
+    for t in tasks:
+        for o in t.get("topicOffsets") or []:
+            tp = o.get("topicPartition") or {}
+            rows.append([t.get("taskId"), t.get("taskState", ""), f"{tp.get('topic')}-{tp.get('partition')}",
+                         o.get("offset"), o.get("endOffset", ""), o.get("lag", "")])
+    return ["", "Tasks", "-----", *_grid(["Task", "State", "Input", "Offset", "End Offset", "Lag"], rows)]
 
 
 def query_description(d: dict[str, Any]) -> list[str]:
@@ -241,6 +284,7 @@ def query_description(d: dict[str, Any]) -> list[str]:
         out += ["", "Execution plan", "--------------", *str(d["executionPlan"]).rstrip("\n").split("\n")]
     if d.get("topology"):
         out += ["", "Processing topology", "-------------------", *str(d["topology"]).rstrip("\n").split("\n")]
+    out += _tasks(d.get("tasksMetadata") or [])
     errors = d.get("queryErrors") or []
     if errors:
         out += ["", "Query errors", "------------"] + [str(e.get("errorMessage", e)) for e in errors]

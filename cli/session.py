@@ -145,6 +145,27 @@ class Session:
         if head in CATALOG_WORDS:
             self.backend.catalog_changed()
         self.show_entities(entities)
+        if self.interactive and self.output != render.JSON:
+            self._watch_backlog(entities)
+
+    def _watch_backlog(self, entities: list[dict[str, Any]]) -> None:
+        """A new persistent query over a backlog: its progress line until it caught up (progress.py)."""
+        from ksqlpy.cli import progress
+
+        qid = progress.started_query(entities)
+        if qid is None:
+            return
+
+        def describe(query_id: str) -> dict[str, Any]:
+            for e in self.backend.execute(f"EXPLAIN {query_id};", self.properties):
+                if e.get("queryDescription"):
+                    return dict(e["queryDescription"])
+            return {}
+
+        try:
+            progress.watch(qid, describe, lambda text: self.console.print(text, end=""))
+        except BackendError:
+            return  # the query went away meanwhile: nothing to watch
 
     def show_entities(self, entities: list[dict[str, Any]]) -> None:
         if self.output == render.JSON:

@@ -103,6 +103,9 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     if config.auth_method == "BASIC":
         app.add_middleware(BasicAuthMiddleware, users=load_users(str(config.get("authentication.users.file"))),
                            realm=str(config.get("authentication.realm", "KsqlServer")))
+    from ksqlpy.server.metrics import install as install_metrics
+
+    install_metrics(app, ctx)  # GET /metrics and the request counters (outermost: every request counts)
     return app
 
 
@@ -184,12 +187,14 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         now = int(time.time() * 1000)
         engine = ctx.engine
         per_query = {}
+        from ksqlpy.engine.metrics import host_store_lags
+
         for qid, q in list(engine.queries.items()):
             per_query[qid] = {"activeStores": [], "standByStores": [], "standByPartitions": [],
                               "activePartitions": [{"topic": t.topic, "partition": t.partition} for t in q.tasks]}
         return KsqlJSONResponse({"clusterStatus": {ctx.host: {
             "hostAlive": True, "lastStatusUpdateMs": now, "activeStandbyPerQuery": per_query,
-            "hostStoreLags": {"stateStoreLags": {}, "updateTimeMs": now}}}})
+            "hostStoreLags": {"stateStoreLags": host_store_lags(engine), "updateTimeMs": now}}}})
 
     @app.get("/v1/metadata", tags=["info"])
     async def metadata() -> Response:

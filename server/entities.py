@@ -86,7 +86,7 @@ def query_description(engine: Any, d: dict[str, Any], host: str) -> dict[str, An
         "sinks": list(d.get("sinks") or []), "topology": d.get("topology", ""),
         "executionPlan": d.get("executionPlan", ""), "overriddenProperties": d.get("overriddenProperties") or {},
         "ksqlHostQueryStatus": {host: state} if qid else {}, "queryType": d.get("queryType", "PERSISTENT"),
-        "queryErrors": [], "tasksMetadata": [],
+        "queryErrors": list(d.get("queryErrors") or []), "tasksMetadata": list(d.get("tasksMetadata") or []),
         "consumerGroupId": f"_confluent-ksql-{service}{prefix}{qid}" if qid else "",
         "state": state,
     }

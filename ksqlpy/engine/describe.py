@@ -53,22 +53,19 @@ def describe_source(engine: Engine, s: Source, extended: bool) -> dict[str, Any]
              if q in engine.queries]
     writeq = [{"queryString": engine.queries[q].sql, "id": q} for q in engine.catalog.queries_writing(s.name)
               if q in engine.queries]
+    from ksqlpy.engine.metrics import offset_summaries, source_statistics
+
+    statistics, error_stats = source_statistics(engine, s.name) if extended else ("", "")
     return {
         "name": s.name, "windowType": s.windowed.type if s.windowed else None, "readQueries": readq,
         "writeQueries": writeq, "fields": fields(s), "type": s.kind, "timestamp": s.timestamp_column or "",
-        "statistics": _statistics(engine, s) if extended else "", "errorStats": "", "extended": extended,
+        "statistics": statistics, "errorStats": error_stats, "extended": extended,
         "keyFormat": s.key_format,
         "valueFormat": s.value_format, "topic": s.topic, "partitions": info.partitions if info else 0,
-        "replication": info.replicas if info else 0, "statement": s.sql, "queryOffsetSummaries": [],
+        "replication": info.replicas if info else 0, "statement": s.sql,
+        "queryOffsetSummaries": offset_summaries(engine, s.name) if extended else [],
         "sourceConstraints": [],
     }
-
-
-def _statistics(engine: Engine, s: Source) -> str:
-    """Local runtime statistics: late records dropped by the aggregation writing ``s``."""
-    late = [q.aggregation.late_records() for q in engine.queries.values()
-            if q.sink_name == s.name and getattr(q, "aggregation", None) is not None]
-    return f"dropped-late-records: {sum(late)}" if late else ""
 
 
 def describe_function(reg: FunctionRegistry, name: str) -> dict[str, Any]:
@@ -90,9 +87,7 @@ def explain_query(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
         if q is None:
             raise KsqlStatementError(f"Query with id:{stmt.query_id} does not exist, use SHOW QUERIES to view the "
                                      "full set of queries.")
-        return {"queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
-                "fields": fields(q.sink), "executionPlan": plan_text(q.plan), "topology": topology_text(q),
-                "state": q.state, "queryType": "PERSISTENT", "overriddenProperties": {}}
+        return query_details(engine, q)
     inner = stmt.statement
     if isinstance(inner, (A.CreateAsSelect, A.InsertInto, A.SelectStatement)):
         from ksqlpy.analysis.query import analyze_query
@@ -104,6 +99,18 @@ def explain_query(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
                 "fields": [], "executionPlan": plan_text(plan), "topology": "", "state": "UNKNOWN",
                 "queryType": "PERSISTENT" if name else "PUSH", "overriddenProperties": {}}
     raise KsqlStatementError("The provided statement does not run a query: EXPLAIN needs a query id or a query")
+
+
+def query_details(engine: Engine, q: Any) -> dict[str, Any]:
+    """EXPLAIN <id> and SHOW QUERIES EXTENDED: the query, its plan, and per task its state and lag."""
+    from ksqlpy.engine.metrics import tasks_metadata
+
+    error = getattr(q, "error", None)
+    return {"queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
+            "fields": fields(q.sink), "executionPlan": plan_text(q.plan), "topology": topology_text(q),
+            "state": q.state, "queryType": "PERSISTENT", "overriddenProperties": {},
+            "tasksMetadata": tasks_metadata(engine, q),
+            "queryErrors": [{"errorMessage": error, "type": "UNKNOWN"}] if error and q.state == "ERROR" else []}
 
 
 def plan_text(plan: Any) -> str:

@@ -77,6 +77,9 @@ class Engine:
         from ksqlpy.engine.pull_cache import PullCache
 
         self.pull_cache = PullCache()  # prepared key lookups (pull_cache.py)
+        from ksqlpy.engine.metrics import EngineStats
+
+        self.stats = EngineStats()  # per-query runtime statistics, pull latencies (metrics.py)
         self.generation = 0  # moved on by every statement that may change what a prepared lookup used
         self._runner: threading.Thread | None = None
         self._stop = threading.Event()
@@ -189,6 +192,7 @@ class Engine:
             q.close()
             if cleanup:
                 q.cleanup()
+                self.stats.forget(query_id)
         self.catalog.remove_query(query_id)
 
     def build_persistent(self, plan: Any, sink: Source, query_id: str, sql: str) -> PersistentQuery:
@@ -199,7 +203,9 @@ class Engine:
         if len(stmts) != 1 or not isinstance(stmts[0], A.SelectStatement):
             raise KsqlStatementError("Expected a single SELECT statement")
         with self.lock:
-            return build_transient(self, stmts[0], properties or {})
+            tq = build_transient(self, stmts[0], properties or {})
+        self.stats.push_started += 1
+        return tq
 
     def drain(self, timeout_s: float = 10.0) -> None:
         """Run every persistent query until no task has input left (tests, scripts, the runner).
@@ -215,7 +221,7 @@ class Engine:
             progressed = 0
             with self.lock:
                 for q in list(self.queries.values()):
-                    progressed += q.poll()
+                    progressed += self._poll_timed(q)
                 for t in list(self.transient.values()):
                     progressed += t.poll()
             if progressed:
@@ -250,6 +256,14 @@ class Engine:
             if not progressed:
                 self.log.wait_for_data(0.05)
 
+    def _poll_timed(self, q: PersistentQuery) -> int:
+        """Poll a persistent query, recording what it processed and how long it took (metrics.py)."""
+        started = time.perf_counter()
+        n = q.poll()
+        if n:
+            self.stats.polled(q.query_id, n, time.perf_counter() - started)
+        return n
+
     def _retry_due(self, q: Any) -> bool:
         """A query in ERROR is retried after its backoff, as ksqlDB restarts failed queries."""
         if q.state != "ERROR" or time.monotonic() < getattr(q, "retry_at", 0.0):
@@ -261,7 +275,7 @@ class Engine:
         """Poll one query; an unexpected failure puts it (only it) in ERROR instead of stopping the loop."""
         try:
             with self.lock:
-                return q.poll()
+                return self._poll_timed(q) if self.queries.get(getattr(q, "query_id", "")) is q else q.poll()
         except Exception as e:  # noqa: BLE001 - one broken query must not stop the others
             LOG.exception("query %s failed", getattr(q, "query_id", "?"))
             self.plog.query_error(getattr(q, "query_id", "?"), e)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import copy
 import threading
+import time
 from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
@@ -70,6 +71,14 @@ def pull_query(engine: Engine, stmt: A.SelectStatement) -> tuple[list[tuple[str,
 
 def pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
     """``{"columns": [(name, type)], "rows": [tuple], "keys": [name of each key column selected]}``."""
+    started = time.perf_counter()
+    try:
+        return _pull_result(engine, stmt)
+    finally:
+        engine.stats.pull(time.perf_counter() - started)  # the pull-latency metric (metrics.py)
+
+
+def _pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
     q = stmt.query
     _check_clauses(engine, q)
     src = engine.catalog.source(q.source.name)

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import itertools
 import re
+import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -211,6 +212,7 @@ def run_cached(engine: Engine, sql: str, unlocked_only: bool = False) -> tuple[S
     """Answer ``sql`` from a prepared lookup: ``(result, table name)``, or None (not prepared: run it the
     usual way). Errors are those the full path raises for the same literals. ``unlocked_only``: only if
     it never waits for the engine lock (the REST server then answers on its event loop)."""
+    started = time.perf_counter()
     found = engine.pull_cache.find(engine, sql)
     if found is None:
         return None
@@ -218,6 +220,7 @@ def run_cached(engine: Engine, sql: str, unlocked_only: bool = False) -> tuple[S
     data = entry.answer(engine, params, unlocked_only)
     if data is None:
         return None
+    engine.stats.pull(time.perf_counter() - started)  # the pull-latency metric (metrics.py)
     return StatementResult("rows", sql.strip(), data=data), entry.source.name
 
 

@@ -414,6 +414,11 @@ def show(engine: Engine, stmt: A.Show) -> StatementResult:
             for t in engine.log.list_topics() if show_all or not t.name.startswith("_")
         ]
         return StatementResult("kafka_topics", stmt.text, data=sorted(topics, key=lambda d: d["name"]))
+    if what == "QUERIES" and stmt.extended:
+        from ksqlpy.engine.describe import query_details
+
+        return StatementResult("query_descriptions", stmt.text,
+                               data=[query_details(engine, q) for q in engine.queries.values()])
     if what == "QUERIES":
         qs = [{"queryString": q.sql, "sinks": [q.sink_name], "sinkKafkaTopics": [q.sink.topic], "id": q.query_id,
                "queryType": "PERSISTENT", "state": q.state, "statusCount": {q.state: 1}}

@@ -10,7 +10,7 @@ from __future__ import annotations
 import base64
 import logging
 import time
-from collections import deque
+from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
@@ -49,10 +49,14 @@ class ProcessingLog:
         self.include_rows = include_rows
         self.entries: deque[dict[str, Any]] = deque(maxlen=keep)
         self.count = 0
+        self.by_query: Counter[str] = Counter()  # entries per query id (the processing-errors metric)
 
     def _emit(self, logger: str, message: dict[str, Any]) -> None:
         entry = {"logger": logger, "level": "ERROR", "time": int(time.time() * 1000), "message": message}
         self.count += 1
+        parts = logger.split(".")
+        if len(parts) > 1:
+            self.by_query[parts[1]] += 1
         self.entries.append(entry)
         _LOG.debug("%s: %s", logger, message)
         if self.sink is not None:

@@ -36,6 +36,7 @@ class SinkWriter:
         # places it (all windows of a key together), not by the hash of the windowed key bytes.
         self.by_base_key = windowed and not keyless and partitions > 1
         self.partitions = partitions
+        self.written = 0  # records produced (the query's produced-records metric)
 
     def _timestamp(self, key: Any, value: tuple) -> int:
         group, i = self.ts_index  # type: ignore[misc]
@@ -140,7 +141,9 @@ class SinkWriter:
                     tx.produce_batch(self.topic, None, kbs, vbs, cols[2], hdrs if any(hdrs) else None)
                 else:
                     self._produce_by_base_key(tx, bases, kbs, vbs, cols[2], hdrs if any(hdrs) else None)
+                self.written += len(rows)
                 return len(rows)
         records = self.encode(rows)
         tx.produce_many(records)
+        self.written += len(records)
         return len(records)

@@ -1,0 +1,327 @@
+"""Runtime statistics of an engine's persistent queries: what operators ask ("is it caught up?").
+
+The engine's loop records, per query, every poll that processed records (count and wall time:
+``QueryStats``); everything else is read when asked: input positions and lag from the log (committed
+positions of the query's consumer group against the partitions' end offsets - right for inline queries
+and worker processes alike), records produced from the query's sink writer, processing-log entries per
+query, late records from its aggregation, state size from its directory, store positions from its
+stores' changelog checkpoints.
+
+Front doors show them: DESCRIBE EXTENDED (ksqlDB's "Local runtime statistics" line and consumer-group
+offsets), SHOW QUERIES EXTENDED and EXPLAIN (per task state and lag), ``/clusterStatus`` (store lags),
+``GET /metrics`` (Prometheus text, ksqlpy.server.metrics) and the shell's backlog progress line.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+# processing time of one poll (one batch per task), seconds
+BATCH_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
+RATE_WINDOW_S = 30.0  # messages-per-sec over this window (ksqlDB's sensors sample about as long)
+
+
+@dataclass
+class QueryStats:
+    """Counters the engine keeps for one persistent query while it runs it in-process."""
+
+    consumed: int = 0
+    last_message_ms: int | None = None
+    batch_counts: list[int] = field(default_factory=lambda: [0] * (len(BATCH_BUCKETS) + 1))
+    batch_sum_s: float = 0.0
+    batches: int = 0
+    recent: deque[tuple[float, int]] = field(default_factory=deque)
+
+    def record(self, records: int, seconds: float) -> None:
+        now = time.time()
+        self.consumed += records
+        self.last_message_ms = int(now * 1000)
+        self.batches += 1
+        self.batch_sum_s += seconds
+        for i, bound in enumerate(BATCH_BUCKETS):
+            if seconds <= bound:
+                self.batch_counts[i] += 1
+                break
+        else:
+            self.batch_counts[-1] += 1
+        self.recent.append((now, records))
+        while self.recent and self.recent[0][0] < now - RATE_WINDOW_S:
+            self.recent.popleft()
+
+    def rate(self) -> float:
+        now = time.time()
+        n = sum(r for t, r in self.recent if t >= now - RATE_WINDOW_S)
+        return n / RATE_WINDOW_S
+
+
+class EngineStats:
+    """Per-query stats and the engine's own counters (pull and push queries), thread-safe."""
+
+    def __init__(self) -> None:
+        self.queries: dict[str, QueryStats] = {}
+        self.pull_count = 0
+        self.pull_seconds: list[float] = []  # the last latencies (bounded), for the histogram
+        self.pull_counts = [0] * (len(BATCH_BUCKETS) + 1)
+        self.pull_sum_s = 0.0
+        self.push_started = 0
+        self._lock = threading.Lock()
+
+    def query(self, query_id: str) -> QueryStats:
+        stats = self.queries.get(query_id)
+        if stats is None:
+            stats = self.queries[query_id] = QueryStats()
+        return stats
+
+    def polled(self, query_id: str, records: int, seconds: float) -> None:
+        if records:
+            with self._lock:
+                self.query(query_id).record(records, seconds)
+
+    def pull(self, seconds: float) -> None:
+        with self._lock:
+            self.pull_count += 1
+            self.pull_sum_s += seconds
+            for i, bound in enumerate(BATCH_BUCKETS):
+                if seconds <= bound:
+                    self.pull_counts[i] += 1
+                    break
+            else:
+                self.pull_counts[-1] += 1
+
+    def forget(self, query_id: str) -> None:
+        with self._lock:
+            self.queries.pop(query_id, None)
+
+
+# --------------------------------------------------------------------------- positions and lag
+
+
+@dataclass
+class PartitionPosition:
+    topic: str
+    partition: int
+    start: int  # log start offset
+    end: int  # log end offset
+    committed: int | None  # the query's next offset to read (None: never committed)
+
+    @property
+    def lag(self) -> int:
+        if self.committed is None:
+            return max(0, self.end - self.start)
+        return max(0, self.end - self.committed)
+
+
+def query_group(engine: Engine, query_id: str) -> str:
+    return (f"_confluent-ksql-{engine.prop('ksql.service.id', 'default_')}"
+            f"{engine.prop('ksql.persistent.prefix', 'query_')}{query_id}")
+
+
+def input_topics(engine: Engine, query: Any) -> list[str]:
+    """The topics a query consumes: its sources' topics, then its repartition topics."""
+    topics = [s.topic for name in getattr(query, "source_names", []) if (s := engine.catalog.source(name))]
+    if not getattr(query, "source_names", None) and getattr(query, "sink", None) is not None:
+        topics.append(query.sink.topic)  # a source table's own query reads the table's topic
+    prefix = query_group(engine, query.query_id) + "-"
+    topics += sorted(t.name for t in engine.log.list_topics()
+                     if t.name.startswith(prefix) and t.name.endswith("-repartition"))
+    return list(dict.fromkeys(topics))
+
+
+def positions(engine: Engine, query: Any) -> list[PartitionPosition]:
+    group = query_group(engine, query.query_id)
+    out = []
+    log = engine.log
+    for topic in input_topics(engine, query):
+        info = log.describe_topic(topic)
+        if info is None:
+            continue
+        for p in range(info.partitions):
+            out.append(PartitionPosition(topic, p, log.start_offset(topic, p), log.end_offset(topic, p),
+                                         log.committed(group, topic, p)))
+    return out
+
+
+def total_lag(engine: Engine, query: Any) -> int:
+    return sum(p.lag for p in positions(engine, query))
+
+
+# --------------------------------------------------------------------------- what else a query holds
+
+
+def produced(query: Any) -> int:
+    """Records the query's sink writer produced (one writer shared by its tasks)."""
+    seen: set[int] = set()
+    total = 0
+    for task in getattr(query, "tasks", []):
+        writer = getattr(task, "writer", None)
+        if writer is not None and id(writer) not in seen:
+            seen.add(id(writer))
+            total += int(getattr(writer, "written", 0))
+    return total
+
+
+def state_bytes(engine: Engine, query_id: str) -> int:
+    root = os.path.join(engine.data_dir, "state", query_id)
+    total = 0
+    for path, _, files in os.walk(root):
+        for f in files:
+            try:
+                total += os.path.getsize(os.path.join(path, f))
+            except OSError:
+                pass
+    return total
+
+
+def late_records(query: Any) -> int:
+    agg = getattr(query, "aggregation", None)
+    late = getattr(agg, "late_records", None)
+    return int(late()) if callable(late) else 0
+
+
+def stores(query: Any) -> list[Any]:
+    """The query's state stores (found in its resources: stores expose a changelog checkpoint)."""
+    from ksqlpy.state.store import KeyValueStore
+
+    found: list[Any] = []
+    seen: set[int] = set()
+
+    def walk(obj: Any, depth: int) -> None:
+        if depth > 4 or id(obj) in seen or obj is None or isinstance(obj, str | bytes | int | float):
+            return
+        seen.add(id(obj))
+        if isinstance(obj, KeyValueStore):
+            found.append(obj)
+            return
+        if isinstance(obj, dict):
+            for v in obj.values():
+                walk(v, depth + 1)
+        elif isinstance(obj, list | tuple | set):
+            for v in obj:
+                walk(v, depth + 1)
+        elif hasattr(obj, "__dict__") and type(obj).__module__.startswith("ksqlpy"):
+            for v in vars(obj).values():
+                walk(v, depth + 1)
+
+    walk(getattr(query, "resources", []), 0)
+    walk(getattr(query, "tasks", []), 0)
+    return found
+
+
+def store_lags(engine: Engine, query: Any) -> dict[str, dict[str, dict[str, int]]]:
+    """``{store: {partition: {currentOffsetPosition, endOffsetPosition, offsetLag}}}`` as ksqlDB reports them:
+    how far each local store's changelog position is behind the changelog's end."""
+    prefix = query_group(engine, query.query_id) + "-"
+    out: dict[str, dict[str, dict[str, int]]] = {}
+    for kv in stores(query):
+        topic = getattr(kv, "topic", None)
+        if not topic or kv.env is None:
+            continue
+        name = topic[len(prefix):] if topic.startswith(prefix) else topic
+        name = name.removesuffix("-changelog")
+        try:
+            current = int(kv.checkpoint())
+            end = engine.log.end_offset(topic, kv.partition)
+        except Exception:  # noqa: BLE001 - a closed or deleted store has no lag to report
+            continue
+        current = min(current, end) if current >= 0 else 0
+        out.setdefault(name, {})[str(kv.partition)] = {"currentOffsetPosition": current,
+                                                        "endOffsetPosition": end, "offsetLag": max(0, end - current)}
+    return out
+
+
+def host_store_lags(engine: Engine) -> dict[str, dict[str, Any]]:
+    """``/clusterStatus``'s ``stateStoreLags``: ``<group>#<store>`` -> ``{lagByPartition, size}`` for every
+    store of every persistent query on this host."""
+    out: dict[str, dict[str, Any]] = {}
+    for qid, query in list(engine.queries.items()):
+        group = query_group(engine, qid)
+        for store, parts in store_lags(engine, query).items():
+            out[f"{group}#{store}"] = {"lagByPartition": parts, "size": len(parts)}
+    return out
+
+
+# --------------------------------------------------------------------------- ksqlDB's text forms
+
+
+def _timestamp_text(ms: int | None) -> str:
+    if ms is None:
+        return "n/a"
+    return datetime.fromtimestamp(ms / 1000, UTC).strftime("%Y-%m-%dT%H:%M:%S.") + f"{ms % 1000:03d}Z"
+
+
+def _stat(name: str, value: float) -> str:
+    """ksqlDB's ``name: value`` column: counts as integers, rates with two decimals."""
+    text = str(int(value)) if float(value).is_integer() and "per-sec" not in name else f"{value:.2f}"
+    return f"{name:>16}: {text:>9}"
+
+
+def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
+    """(statistics, errorStats) of DESCRIBE EXTENDED: ksqlDB's ``name: value`` columns for the queries
+    writing the source (produced) and reading it (consumed), then consumer lag and late records."""
+    writers = [q for q in engine.queries.values() if q.sink_name == source_name]
+    readers = [q for q in engine.queries.values() if source_name in getattr(q, "source_names", [])]
+    stats = engine.stats
+    parts: list[str] = []
+    last: int | None = None
+    if writers:
+        rate = sum(stats.query(q.query_id).rate() for q in writers)
+        parts += [_stat("messages-per-sec", rate), _stat("total-messages", sum(produced(q) for q in writers))]
+        last = max((stats.query(q.query_id).last_message_ms or 0 for q in writers), default=0) or None
+    if readers:
+        parts += [_stat("consumer-messages-per-sec", sum(stats.query(q.query_id).rate() for q in readers)),
+                  _stat("consumer-total-messages", sum(stats.query(q.query_id).consumed for q in readers))]
+        lag = 0
+        for q in readers:
+            lag += sum(p.lag for p in positions(engine, q) if p.topic == engine.catalog.source(source_name).topic)
+        parts.append(_stat("consumer-lag", lag))
+        last = max([last or 0] + [stats.query(q.query_id).last_message_ms or 0 for q in readers]) or None
+    late = sum(late_records(q) for q in writers)
+    if any(getattr(q, "aggregation", None) is not None for q in writers):
+        parts.append(f"dropped-late-records: {late}")
+    statistics = " ".join(parts)
+    if parts:
+        statistics += f" {'last-message':>16}: {_timestamp_text(last):>9}"
+    failed = sum(engine.plog.by_query.get(q.query_id, 0) for q in writers + readers)
+    errors = _stat("failed-messages", failed) if (writers or readers) else ""
+    return statistics, errors
+
+
+def offset_summaries(engine: Engine, source_name: str) -> list[dict[str, Any]]:
+    """ksqlDB's ``queryOffsetSummaries``: the consumer groups of the queries reading the source."""
+    out = []
+    for q in engine.queries.values():
+        if source_name not in getattr(q, "source_names", []):
+            continue
+        by_topic: dict[str, list[dict[str, Any]]] = {}
+        for p in positions(engine, q):
+            by_topic.setdefault(p.topic, []).append({
+                "partition": p.partition, "logStartOffset": p.start, "logEndOffset": p.end,
+                "consumerOffset": p.committed if p.committed is not None else p.start})
+        out.append({"groupId": query_group(engine, q.query_id),
+                    "topicSummaries": [{"kafkaTopic": t, "offsets": o} for t, o in by_topic.items()]})
+    return out
+
+
+def tasks_metadata(engine: Engine, query: Any) -> list[dict[str, Any]]:
+    """Per task (partition): its state and the positions and lag of its inputs (SHOW QUERIES EXTENDED, EXPLAIN)."""
+    state = getattr(query, "state", "RUNNING")
+    by_partition: dict[int, list[PartitionPosition]] = {}
+    for p in positions(engine, query):
+        by_partition.setdefault(p.partition, []).append(p)
+    out = []
+    for partition, parts in sorted(by_partition.items()):
+        out.append({"taskId": f"0_{partition}", "taskState": state,
+                    "topicOffsets": [{"topicPartition": {"topic": p.topic, "partition": p.partition},
+                                      "offset": p.committed if p.committed is not None else p.start,
+                                      "endOffset": p.end, "lag": p.lag} for p in parts],
+                    "lag": sum(p.lag for p in parts)})
+    return out
