@@ -47,7 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(
         prog="ksqlpy",
         description="ksqlpy SQL shell. With no options: an embedded engine keeping its data in --data-dir.",
-        epilog="Other commands: 'ksqlpy server' (REST server), 'ksqlpy test' (conformance runner).")
+        epilog="Other commands: 'ksqlpy server' (REST server), 'ksqlpy backfill' (a new query's history on "
+               "Spark), 'ksqlpy reset QUERY_ID' (rewind a query so it recomputes), 'ksqlpy test' (conformance "
+               "runner). Each takes --help.")
     p.add_argument("url", nargs="?", help="server URL (same as --server)")
     p.add_argument("--server", "-s", metavar="URL", help="connect to a running server, e.g. http://localhost:8088")
     p.add_argument("--data-dir", metavar="DIR", help=f"embedded engine data directory (default {default_data_dir()})")
