@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from sqlglot.tokens import TokenType
+from sqlglot.tokens import Token, TokenType
 
+from ksqlpy.errors import KsqlParseError
 from ksqlpy.types import PRIMITIVES_BY_NAME, Array, Decimal, Map, SqlType, Struct
 
 from .ast import TypeName
@@ -42,12 +43,14 @@ def parse_type(p: TokenParser) -> SqlType:
         p._advance()
         return _parse_struct_fields(p)
     if word == "DECIMAL":
+        start = p._curr
         p._advance()
         p.expect(TokenType.L_PAREN, "(")
         precision = p.parse_integer("a precision")
         p.expect(TokenType.COMMA, ",")
         scale = p.parse_integer("a scale")
         p.expect(TokenType.R_PAREN, ")")
+        _check_decimal(p, start, precision, scale)
         return Decimal(precision, scale)
     token = p._curr
     if not p.is_identifier(token):
@@ -60,6 +63,17 @@ def parse_type(p: TokenParser) -> SqlType:
         if primitive is not None:
             return primitive
     return TypeName(p.normalize(token))
+
+
+def _check_decimal(p: TokenParser, token: Token, precision: int, scale: int) -> None:
+    """ksqlDB's SqlDecimal parameter rules, checked wherever a type is written (columns, CAST, CREATE TYPE);
+    its AST builder reports them without a position."""
+    problem = ("precision must be >= 1" if precision < 1 else "scale must be >= 0" if scale < 0
+               else "precision must be >= scale" if precision < scale else None)
+    if problem is not None:
+        line, col = p.line_col(token)
+        raise KsqlParseError(f"DECIMAL {problem}: DECIMAL({precision},{scale})", line, col, token.text,
+                             prepared=True, silent=True)
 
 
 def _parse_struct_fields(p: TokenParser) -> Struct:

@@ -14,10 +14,15 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy import types as T
-from ksqlpy.analysis.scope import scope_for, type_check
+from ksqlpy.analysis.scope import scope_for
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr import bound as B
+from ksqlpy.expr.binder import bind, bind_filter, try_bind
+from ksqlpy.expr.fold import fold
 from ksqlpy.expr.format import format_expression
+from ksqlpy.expr.scope import Scope
+from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.grammar.ast import FunctionCall, Query
 from ksqlpy.plan.logical import AggregateCall, Aggregation, RowSchema, SchemaColumn
 from ksqlpy.session_state import SessionState
@@ -25,10 +30,27 @@ from ksqlpy.session_state import SessionState
 DEFAULT_GRACE_MS = 24 * 3600 * 1000
 
 
-def _key(e: exp.Expression) -> str:
+def _text(e: exp.Expression) -> str:
     from ksqlpy.analysis.query import strip_qualifiers
 
     return format_expression(strip_qualifiers(e))
+
+
+class _Identity:
+    """What an expression means, for finding equal expressions: its bound form (``T.A`` and ``A`` are the
+    same column), or its text when it does not bind on its own (an aggregate call: its name and bound
+    arguments)."""
+
+    def __init__(self, scope: Scope, ctx: BindContext) -> None:
+        self.scope = scope
+        self.ctx = ctx
+
+    def of(self, e: exp.Expression) -> object:
+        if isinstance(e, FunctionCall) and self.ctx.registry.kind_of(e.fname) == "aggregate":
+            args = [a for a in e.call_args if not isinstance(a, exp.Star)]
+            return ("aggregate", e.fname, tuple(self.of(a) for a in args))
+        b = try_bind(e, self.scope, self.ctx)
+        return b if b is not None else ("text", _text(e))
 
 
 class NoGroupByError(KsqlStatementError):
@@ -51,12 +73,13 @@ def _aggregate_text(call: FunctionCall, alias: str) -> str:
 
 
 def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str, session: SessionState,
-                     key_names: list[str]) -> tuple[Aggregation, RowSchema, list[exp.Expression],
-                                                    list[tuple[exp.Expression, str | None]]]:
+                     key_names: list[str], ctx: BindContext,
+                     ) -> tuple[Aggregation, RowSchema, list[exp.Expression], list[tuple[exp.Expression, str | None]]]:
     """Returns the aggregation, the post-aggregation schema, the key expressions (over that schema)
     and the rewritten select items."""
-    registry = session.functions
+    registry = ctx.registry
     pre_scope = scope_for(schema, alias)
+    ident = _Identity(pre_scope, ctx)
     if source.value_format.upper() == "KAFKA":
         raise KsqlStatementError(f"Source(s) {source.name} are using the 'KAFKA' value format. This format does not "
                                  "yet support GROUP BY.")
@@ -69,13 +92,14 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
                  if registry.kind_of(f.fname) == "aggregate"]
         raise NoGroupByError([_aggregate_text(f, alias) for f in calls])
     group_by = list(query.group_by)
-    seen_groups: set[str] = set()
+    seen_groups: list[object] = []
     for g in group_by:
-        text = _key(g)
-        if text in seen_groups:
+        identity = ident.of(g)
+        if identity in seen_groups:
             raise KsqlStatementError(f"Duplicate GROUP BY expression: {format_expression(_qualify(g, alias))}")
-        seen_groups.add(text)
+        seen_groups.append(identity)
     key_types: list[T.SqlType] = []
+    bound_groups: list[B.Expr] = []
     for g in group_by:
         for f in g.find_all(FunctionCall):
             if registry.kind_of(f.fname) == "aggregate":
@@ -85,16 +109,17 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
                                            for c in g.find_all(exp.Column)):
             _reject_reserved_select(query)  # ksqlDB names the select item first
             _reject_window_bounds(g)
-        t = type_check(g, pre_scope, session).type
-        if isinstance(t, T.NullType):
+        bg = bind(g, pre_scope, ctx, Clause.GROUP_BY)
+        if isinstance(bg.type, T.NullType):
             raise KsqlStatementError("GROUP BY does not support NULL expressions")
-        key_types.append(t)
+        key_types.append(bg.type)
+        bound_groups.append(bg)
     if query.having is not None and source.windowed is None:
         _reject_window_bounds(query.having)
 
     # distinct aggregate calls, in order of appearance (select, then having)
     aggs: list[AggregateCall] = []
-    by_text: dict[str, AggregateCall] = {}
+    by_identity: list[tuple[object, AggregateCall]] = []
     nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
     for n in nodes:
         for f in n.find_all(FunctionCall):
@@ -102,14 +127,14 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
                 raise KsqlStatementError(f"Can't find any functions with the name '{f.fname}'")
             if registry.kind_of(f.fname) != "aggregate":
                 continue
-            text = _key(f)
-            if text in by_text:
+            identity = ident.of(f)
+            if any(identity == k for k, _ in by_identity):
                 continue
             for inner in f.find_all(FunctionCall):
                 if inner is not f and registry.kind_of(inner.fname) == "aggregate":
                     raise KsqlStatementError(f"Aggregate functions can not be nested: {f.fname}({inner.fname}())")
-            call = _resolve_aggregate(f, len(aggs), pre_scope, session)
-            by_text[text] = call
+            call = _resolve_aggregate(f, len(aggs), pre_scope, ctx, session)
+            by_identity.append((identity, call))
             aggs.append(call)
     if not aggs:
         raise KsqlStatementError("GROUP BY requires aggregate functions in either the SELECT or HAVING clause.")
@@ -123,27 +148,37 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
         _check_advance(window)
         _check_retention(window, query.emit)
 
-    post = [SchemaColumn(n, t, "key") for n, t in zip(key_names, key_types, strict=True)]
-    post += [SchemaColumn(a.name, a.resolved.return_type, "value") for a in aggs]
+    post = [SchemaColumn(n, t, "key", _text(g) if not isinstance(g, exp.Column) else None)
+            for n, t, g in zip(key_names, key_types, group_by, strict=True)]
+    post += [SchemaColumn(a.name, a.resolved.return_type, "value", a.text) for a in aggs]
     if window is not None:
         post += [SchemaColumn("WINDOWSTART", T.BIGINT, "window"), SchemaColumn("WINDOWEND", T.BIGINT, "window")]
     post.append(SchemaColumn("ROWTIME", T.BIGINT, "system"))
     post_schema = RowSchema(post)
 
-    group_text = {_key(g): name for g, name in zip(group_by, key_names, strict=True)}
+    groups = list(zip(seen_groups, key_names, strict=True))
+
+    def group_of(node: exp.Expression) -> str | None:
+        identity = ident.of(node)
+        return next((name for k, name in groups if k == identity), None)
 
     def rewrite(e: exp.Expression) -> exp.Expression:
-        top = _key(e)
-        if isinstance(e, (exp.Literal, exp.Boolean, exp.Null)) and top in group_text:
-            return exp.column(group_text[top], quoted=False)  # GROUP BY 1 ... SELECT 1 AS K: the key
+        if isinstance(e, (exp.Literal, exp.Boolean, exp.Null)):
+            top = group_of(e)
+            if top is not None:
+                return exp.column(top, quoted=False)  # GROUP BY 1 ... SELECT 1 AS K: the key
 
         def fn(node: exp.Expression) -> exp.Expression:
-            t = _key(node) if not isinstance(node, (exp.Literal, exp.Boolean, exp.Null)) else None
-            if t is not None and t in group_text:
-                return exp.column(group_text[t], quoted=False)
-            if isinstance(node, FunctionCall) and t in by_text:
-                return exp.column(by_text[t].name, quoted=False)
-            return node
+            if isinstance(node, (exp.Literal, exp.Boolean, exp.Null)):
+                return node
+            if isinstance(node, FunctionCall) and registry.kind_of(node.fname) == "aggregate":
+                identity = ident.of(node)
+                call = next((c for k, c in by_identity if k == identity), None)
+                if call is not None:
+                    return exp.column(call.name, quoted=False)
+                return node
+            name = group_of(node)
+            return exp.column(name, quoted=False) if name is not None else node
 
         return e.copy().transform(fn)
 
@@ -154,7 +189,7 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
         if _is_star(e):
             # SELECT * in an aggregation: every source column must be a grouping column
             for c in source.key_columns + source.value_columns + source.header_columns:
-                if c.name not in group_text:
+                if group_of(exp.column(c.name)) is None:
                     bad.append(c.name)
             for g, name in zip(group_by, key_names, strict=True):
                 items.append((exp.column(name), None if isinstance(g, exp.Column) else name))
@@ -173,12 +208,12 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
         hb = _non_key_columns(having, post_schema)
         if hb:
             raise KsqlStatementError(f"Non-aggregate HAVING expression not part of GROUP BY: {', '.join(hb)}")
-        c = type_check(having, scope_for(post_schema, None), session)
-        if c.type != T.BOOLEAN:
-            raise KsqlStatementError(f"Type error in HAVING expression: Should evaluate to boolean but is "
-                                     f"{format_expression(query.having)} ({c.type}) instead.")
-    agg = Aggregation(group_by=group_by, key_names=key_names, key_types=key_types, aggregates=aggs, window=window,
-                      having=having)
+        bound_having = bind_filter(having, scope_for(post_schema, None), ctx, Clause.HAVING,
+                                   shown=format_expression(query.having))
+    else:
+        bound_having = None
+    agg = Aggregation(group_by=bound_groups, key_names=key_names, key_types=key_types, aggregates=aggs, window=window,
+                      having=bound_having)
     key_exprs: list[exp.Expression] = [exp.column(n) for n in key_names]
     return agg, post_schema, key_exprs, items
 
@@ -278,23 +313,26 @@ def _non_key_columns(e: exp.Expression, post: RowSchema) -> list[str]:
     return [b for b in bad if b not in lambdas]
 
 
-def _resolve_aggregate(f: FunctionCall, index: int, scope: Any, session: SessionState) -> AggregateCall:
-    fn = session.functions.aggregates[f.fname]
+def _resolve_aggregate(f: FunctionCall, index: int, scope: Scope, ctx: BindContext,
+                       session: SessionState) -> AggregateCall:
+    fn = ctx.registry.aggregates[f.fname]
     args = list(f.call_args)
     if len(args) == 1 and isinstance(args[0], exp.Star):
         args = []
     # every argument is typed and the overload chosen before the literal arguments are checked (ksqlDB)
-    typed = [type_check(a, scope, session) for a in args]
-    n_lit = fn.init_arg_count([c.type for c in typed])
+    typed = [bind(a, scope, ctx, Clause.SELECT) for a in args]
+    n_lit = fn.init_arg_count([b.type for b in typed])
     n_cols = len(args) - n_lit
-    col_args = args[:n_cols]
     literals = []
     for a, c in zip(args[n_cols:], typed[n_cols:], strict=True):
-        if not c.literal:
+        if isinstance(c, B.Cast) and isinstance(c.operand, B.Literal):  # CAST of a literal is still one
+            c = fold(c, ctx.registry)
+        if not isinstance(c, B.Literal):
             raise KsqlStatementError(f"Parameter {format_expression(a)} passed to function {f.fname} must be a "
                                      "literal constant.")
         literals.append(c.value)
-    types = [c.type for c in typed[:n_cols]]
+    bound_args = typed[:n_cols]
+    types = [b.type for b in bound_args]
     resolved = fn.resolve(types, literals, dict(session.properties))
-    return AggregateCall(name=f"KSQL_AGG_VARIABLE_{index}", function=f.fname, args=col_args, literals=literals,
-                         node=f, resolved=resolved, arg_types=types)
+    return AggregateCall(name=f"KSQL_AGG_VARIABLE_{index}", function=f.fname, args=bound_args, literals=literals,
+                         text=_text(f), resolved=resolved, arg_types=types)

@@ -22,9 +22,11 @@ from ksqlpy import types as T
 from ksqlpy.analysis.join_checks import check_key_type, check_windows, check_within
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, column_refs, text
-from ksqlpy.analysis.scope import scope_for, type_check
+from ksqlpy.analysis.scope import scope_for
 from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, at, locating, location, location_within
+from ksqlpy.expr.binder import bind
+from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import FunctionCall, JoinClause, Query, SourceRef
 from ksqlpy.plan.logical import JoinKey, JoinLeaf, JoinNode, JoinPlan, QueryPlan, RowSchema, SchemaColumn
@@ -59,8 +61,11 @@ def _window_id(w: WindowInfo | None) -> Any:
 
 
 def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None,
-                       persistent: bool, sql: str = "", **options: Any) -> QueryPlan:
-    from ksqlpy.analysis.query import analyze_query
+                       persistent: bool, sql: str = "", ctx: BindContext | None = None, **options: Any) -> QueryPlan:
+    from ksqlpy.analysis.query import analyze_query, bind_context
+
+    if ctx is None:
+        ctx = bind_context(session)
 
     leaves = _resolve_leaves(query, catalog)
     _check_value_formats(leaves)
@@ -80,7 +85,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     for i, jc in enumerate(query.joins):
         right = _leaf_input(leaves[i + 1], catalog)
         with locating(location(jc.right)):  # an error about a join step points at the source it joins
-            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, session, all_columns)
+            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, session, all_columns, ctx)
         nodes.append(node)
     for depth, node in enumerate(reversed(nodes)):
         node.context = "L_" * depth
@@ -106,7 +111,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         emit=query.emit, limit=query.limit,
     )
     plan = analyze_query(rewritten, _Overlay(catalog, virtual), session, sink_name=sink_name, persistent=persistent,
-                         sql=sql, **options)
+                         sql=sql, ctx=ctx, **options)
     plan.join = JoinPlan(root=root, leaves=leaves, key_columns=key_columns,
                          width=sum(len(lf.columns) for lf in leaves))
     return plan
@@ -173,7 +178,7 @@ class _Condition:
 
 
 def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, scope: JoinScope,
-          typing_scope: Any, session: SessionState, all_columns: set[str]) -> tuple[JoinNode, _Input]:
+          typing_scope: Any, session: SessionState, all_columns: set[str], ctx: BindContext) -> tuple[JoinNode, _Input]:
     right_leaf = right.node
     assert isinstance(right_leaf, JoinLeaf)
     kind = jc.kind
@@ -196,7 +201,7 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
         left_keyed, conds = _keyed(left, conds)
     right_keyed = [text(c.right) for c in conds] == [cl[0] for cl in right.classes]
     for c in conds:
-        _type_condition(c, scope, typing_scope, session)
+        _type_condition(c, scope, typing_scope, ctx)
     if left.kind == "STREAM" and right.kind == "STREAM":
         flavor = "STREAM_STREAM"
     elif left.kind == "STREAM":
@@ -257,8 +262,9 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
         check_key_type(k)
     node = JoinNode(
         kind=kind, flavor=flavor, left=left.node, right=right_leaf,
-        left_exprs=[scope.rewrite(c.left, "JOIN ON") for c in conds],
-        right_exprs=[scope.rewrite(c.right, "JOIN ON") for c in conds],
+        left_exprs=[bind(scope.rewrite(c.left, "JOIN ON"), _row_scope(left.node), ctx, Clause.JOIN_ON) for c in conds],
+        right_exprs=[bind(scope.rewrite(c.right, "JOIN ON"), _row_scope(right_leaf), ctx, Clause.JOIN_ON)
+                     for c in conds],
         keys=keys, result_kind="TABLE" if left.kind == right.kind == "TABLE" else "STREAM",
         within=jc.within, left_from_child_key=left_keyed and isinstance(left.node, JoinNode),
         repartition_left=rep_left, repartition_right=rep_right, key_format=fmt[0], key_delimiter=fmt[1],
@@ -335,9 +341,15 @@ def _order_by_key(conds: list[_Condition], right: _Input, left: _Input, describe
     return [by_text[k] for k in keys]
 
 
-def _type_condition(c: _Condition, scope: JoinScope, typing_scope: Any, session: SessionState) -> None:
-    c.left_type = type_check(scope.rewrite(c.left, "JOIN ON"), typing_scope, session).type
-    c.right_type = type_check(scope.rewrite(c.right, "JOIN ON"), typing_scope, session).type
+def _type_condition(c: _Condition, scope: JoinScope, typing_scope: Any, ctx: BindContext) -> None:
+    c.left_type = bind(scope.rewrite(c.left, "JOIN ON"), typing_scope, ctx, Clause.JOIN_ON).type
+    c.right_type = bind(scope.rewrite(c.right, "JOIN ON"), typing_scope, ctx, Clause.JOIN_ON).type
+
+
+def _row_scope(side: JoinNode | JoinLeaf) -> Any:
+    """The row a join step reads on one side: its sources' blocks, left to right."""
+    leaves = side.leaves if isinstance(side, JoinNode) else [side]
+    return scope_for(RowSchema([c for lf in leaves for c in lf.columns]))
 
 
 def _keyed(inp: _Input, conds: list[_Condition]) -> tuple[bool, list[_Condition]]:

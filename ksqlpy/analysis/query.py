@@ -11,13 +11,17 @@ from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import plan_aggregation
-from ksqlpy.analysis.scope import scope_for, type_check
+from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.statement_text import qualified
 from ksqlpy.analysis.struct_star import expand_struct_stars
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source, WindowInfo
-from ksqlpy.errors import KsqlStatementError, KsqlTypeError, at
+from ksqlpy.errors import KsqlStatementError, at
+from ksqlpy.expr import bound as B
+from ksqlpy.expr.binder import bind, bind_filter, try_bind
 from ksqlpy.expr.format import format_expression
+from ksqlpy.expr.scope import Scope
+from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import Dereference, FunctionCall, Query
 from ksqlpy.plan.logical import OutputColumn, QueryPlan, Rekey, RowSchema, SchemaColumn
@@ -73,7 +77,12 @@ def strip_qualifiers(e: exp.Expression) -> exp.Expression:
     return c
 
 
-def same_expression(a: exp.Expression, b: exp.Expression) -> bool:
+def same_expression(a: exp.Expression, b: exp.Expression, scope: Scope, ctx: BindContext) -> bool:
+    """Whether two written expressions mean the same thing over ``scope`` (bound structurally equal:
+    ``T.A + 1`` is ``A + 1``). Expressions that do not bind compare as written."""
+    ba, bb = try_bind(a, scope, ctx), try_bind(b, scope, ctx)
+    if ba is not None and bb is not None:
+        return ba == bb
     return format_expression(strip_qualifiers(a)) == format_expression(strip_qualifiers(b))
 
 
@@ -86,9 +95,28 @@ def _qualify(e: exp.Expression, alias: str) -> exp.Expression:
     return c
 
 
+def bind_context(session: SessionState, *, interpreted: bool = False) -> BindContext:
+    """What binding the expressions of one statement shares (see ``ksqlpy.expr.stages``): the session's
+    functions and custom types; ``interpreted``: a pull query (ksqlDB evaluates it with its interpreter)."""
+    return BindContext(session.functions, dict(session.types), interpreted)
+
+
 def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None,
-                  persistent: bool, sql: str = "", sink_timestamp: str | None = None) -> QueryPlan:
-    """``catalog``: the sources; ``session``: the engine's functions, the statement's properties, custom types."""
+                  persistent: bool, sql: str = "", sink_timestamp: str | None = None,
+                  ctx: BindContext | None = None, pull: bool = False) -> QueryPlan:
+    """The typed plan of ``query``. ``catalog``: the sources; ``session``: the engine's functions, the
+    statement's properties, custom types. Expression errors follow ksqlDB's stages: typing errors as each
+    clause is planned, code-generation errors (held in ``ctx``) once every clause is typed."""
+    if ctx is None:
+        ctx = bind_context(session, interpreted=pull)
+    plan = _analyze(query, catalog, session, sink_name=sink_name, persistent=persistent, sql=sql,
+                    sink_timestamp=sink_timestamp, ctx=ctx)
+    ctx.check()
+    return plan
+
+
+def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None, persistent: bool,
+             sql: str, sink_timestamp: str | None, ctx: BindContext) -> QueryPlan:
     source = catalog.source(query.source.name)
     if source is None:
         raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."))
@@ -100,29 +128,25 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
         from ksqlpy.analysis.joins import analyze_join_query
 
         return analyze_join_query(query, catalog, session, sink_name=sink_name, persistent=persistent, sql=sql,
-                                  sink_timestamp=sink_timestamp)
+                                  sink_timestamp=sink_timestamp, ctx=ctx)
     alias = query.source.alias or source.name
     schema = input_schema(source)
-    registry = session.functions
-    query = expand_struct_stars(query, scope_for(schema, alias), session)
+    in_scope = scope_for(schema, alias)
+    registry = ctx.registry
+    query = expand_struct_stars(query, in_scope, ctx)
 
     if query.window is not None and source.kind == "TABLE":
         raise KsqlStatementError("WINDOW clause requires a STREAM source, but was a TABLE.")
 
+    _check_column_references(query, in_scope)
     if query.where is not None:
         if source.windowed is None:  # an unknown column is reported before an aggregate in WHERE
             bound = next((c for c in query.where.find_all(exp.Column, bfs=False)
                           if not c.table and c.name.upper() in WINDOW_COLUMNS), None)
             if bound is not None:
                 raise KsqlStatementError(f"Error in WHERE expression: Unknown column {bound.name.upper()}.")
-        _check_no_aggregates(query.where, "WHERE", registry)
-        try:
-            c = type_check(query.where, scope_for(schema, alias), session, predicate=True, clause="WHERE")
-        except KsqlTypeError as e:
-            raise KsqlStatementError(f"Invalid Predicate: {e.message}") from e
-        if c.type not in (T.BOOLEAN,) and not isinstance(c.type, T.NullType):
-            raise KsqlStatementError(f"Type error in WHERE expression: Should evaluate to boolean but is "
-                                     f"{format_expression(query.where)} ({c.type}) instead.")
+        _check_no_aggregates(query.where, "WHERE")
+    where = bind_filter(query.where, in_scope, ctx, Clause.WHERE) if query.where is not None else None
 
     taken = {c.name for c in schema.columns}
     source_names = set(taken)
@@ -147,11 +171,12 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
         if natural:
             return natural
         for i, item in enumerate(query.select):
-            if i in item_names and same_expression(item.expr, e):
+            if i in item_names and same_expression(item.expr, e, in_scope, ctx):
                 return item_names[i]
         return gen.next()
 
     rekey = None
+    rekey_written: list[exp.Expression] = []
     proj_schema = schema
     key_exprs: list[exp.Expression] = [exp.column(c.name) for c in source.key_columns]
     select_items: list[tuple[exp.Expression, str | None]] | None = None
@@ -161,26 +186,24 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
             raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
         if source.kind == "TABLE":
             raise KsqlStatementError("Unsupported: PARTITION BY on a TABLE")
-        rekey, proj_schema = _plan_rekey(query.partition_by, schema, alias, session, key_name)
+        rekey, rekey_written, proj_schema = _plan_rekey(query.partition_by, schema, alias, ctx, key_name)
         key_exprs = [] if not rekey.names else [exp.column(n) for n in rekey.names]
         # select items referring to the partitioning expression are the new key columns
-        select_items = [(_replace_exprs(item.expr, rekey), item.alias) for item in query.select]
+        select_items = [(_replace_exprs(item.expr, rekey, rekey_written, in_scope, ctx), item.alias)
+                        for item in query.select]
 
     aggregation = None
     if query.group_by or _has_aggregate(query, registry):
         names = [key_name(g) for g in query.group_by]
         aggregation, proj_schema, key_exprs, agg_items = plan_aggregation(
-            query, source, schema, alias, session, names)
+            query, source, schema, alias, session, names, ctx)
         select_items = agg_items
 
     items = _expand_select(query, proj_schema, alias, source, select_items, transient=not persistent)
-    table_functions: list[FunctionCall] = []
-    for e, _, _ in items:
-        for f in e.find_all(FunctionCall):
-            if registry.kind_of(f.fname) == "table":
-                table_functions.append(f)
 
     proj_scope = scope_for(proj_schema, alias)
+    key_refs = [try_bind(k, proj_scope, ctx) for k in key_exprs]
+    table_functions: list[B.Call] = []
     key_cols: list[tuple[int, OutputColumn]] = []
     value_cols: list[OutputColumn] = []
     used_keys: set[int] = set()
@@ -190,24 +213,28 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
         name = item_names.get(index) if index is not None else None
         name = name or given or natural_name(e) or gen.next()
         written = query.select[index].expr if index is not None else e
-        printed.append((qualified(written, alias), name))
+        printed.append((format_expression(qualified(written, alias)), name))
         if persistent and given in RESERVED:
             raise KsqlStatementError(f"`{given}` is a reserved column name. You cannot use it as an alias for a column.")
-        t = type_check(e, proj_scope, session, allow_table_functions=True, clause="SELECT").type
+        be = bind(e, proj_scope, ctx, Clause.SELECT, table_functions=True)
+        table_functions += [n for n in be.walk() if isinstance(n, B.Call) and n.fn.kind is B.FunctionKind.TABLE
+                            and n not in table_functions]
+        t = be.type
         if isinstance(t, T.NullType):
             if persistent:
                 raise KsqlStatementError("Can't infer a type of null. Please explicitly cast it to a required type, "
                                          "e.g. CAST(null AS VARCHAR).")
             t = T.STRING
-        key_index = next((i for i, k in enumerate(key_exprs) if i not in used_keys and same_expression(k, e)), None)
-        col = OutputColumn(name, t, e)
+            be = B.Literal(None, type=t, pos=be.pos) if isinstance(be, B.Literal) else B.Cast(be, type=t, implicit=True)
+        key_index = next((i for i, k in enumerate(key_refs) if i not in used_keys and k == be), None)
+        col = OutputColumn(name, t, be)
         if key_index is None and persistent:
-            dup = next((c for i, c in key_cols if same_expression(key_exprs[i], e)), None)
-            if dup is not None and isinstance(e, exp.Column):
+            dup = next((c for i, c in key_cols if key_refs[i] == be), None)
+            if dup is not None and isinstance(be, B.ColumnRef):
                 if aggregation is not None:
                     raise KsqlStatementError(f"The projection contains a key column more than once: `{dup.name}` and "
                                              f"`{name}`.")
-                raise KsqlStatementError(f"The projection contains a key column (`{dup.expr.name}`) more than once, "
+                raise KsqlStatementError(f"The projection contains a key column (`{be.name}`) more than once, "
                                          f"aliased as: {dup.name} and {name}.")
         if key_index is not None and persistent:
             used_keys.add(key_index)
@@ -233,7 +260,7 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
             if aggregation is None:
                 missing = list(key_exprs)
             if rekey is not None:
-                missing = [_qualify(x, alias) for x in rekey.exprs]
+                missing = [_qualify(x, alias) for x in rekey_written]
             _missing_key_error(sink_name, missing, aggregation is not None, rekey is not None)
         if not value_cols:
             raise KsqlStatementError("The projection contains no value columns.")
@@ -242,7 +269,7 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
         w = aggregation.window
         windowed = WindowInfo(w.type, w.size_ms if w.type != "SESSION" else None)
     return QueryPlan(
-        source=source, alias=alias, input_schema=schema, where=query.where, rekey=rekey,
+        source=source, alias=alias, input_schema=schema, where=where, rekey=rekey,
         aggregation=aggregation, table_functions=table_functions, key=key_cols_sorted, value=value_cols,
         result_kind=result_kind, emit=query.emit, limit=query.limit, projection_schema=proj_schema,
         windowed=windowed, sql=sql, custom_types=dict(session.types), functions=registry, printed_select=printed,
@@ -262,60 +289,97 @@ def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool,
                              f"projection (eg, SELECT {', '.join(texts)}...).")
 
 
-def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, session: SessionState,
-                key_name: Callable[[exp.Expression], str]) -> tuple[Rekey, RowSchema]:
+def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, ctx: BindContext,
+                key_name: Callable[[exp.Expression], str]) -> tuple[Rekey, list[exp.Expression], RowSchema]:
+    """The re-keying of PARTITION BY, the partitioning expressions as written, and the schema after it."""
     scope = scope_for(schema, alias)
     if not exprs:
         raise KsqlStatementError("PARTITION BY requires at least one expression")
     if len(exprs) > 1 and any(isinstance(e, exp.Null) for e in exprs):
         raise KsqlStatementError("Cannot PARTITION BY multiple columns including NULL")
-    if len(exprs) == 1 and isinstance(exprs[0], exp.Null):
-        names: list[str] = []
-        types: list[T.SqlType] = []
-        kept: list[exp.Expression] = []
-    else:
-        names, types, kept = [], [], []
+    names: list[str] = []
+    types: list[T.SqlType] = []
+    kept: list[B.Expr] = []
+    written: list[exp.Expression] = []
+    if not (len(exprs) == 1 and isinstance(exprs[0], exp.Null)):
         for e in exprs:
-            _check_no_aggregates(e, "PARTITION BY", session.functions)
-            try:
-                t = type_check(e, scope, session).type
-            except KsqlStatementError as err:
-                missing = next((c for c in e.find_all(exp.Column) if scope.lookup(c.name, c.table or None) is None),
-                               None)
-                if missing is None or "cannot be resolved" not in err.message:
-                    raise
-                raise KsqlStatementError(
+            _check_no_aggregates(e, "PARTITION BY")
+            missing = next((c for c in e.find_all(exp.Column)
+                            if not isinstance(c.this, exp.Star) and scope.lookup(c.name, c.table or None) is None
+                            and not _lambda_parameter(c)), None)
+            if missing is not None:
+                raise KsqlStatementError(at(missing,
                     f"PARTITION BY column '{missing.name}' cannot be resolved. '{missing.name}' must be a column in "
-                    "the source schema since PARTITION BY is applied on the input.") from err
+                    "the source schema since PARTITION BY is applied on the input."))
+            be = bind(e, scope, ctx, Clause.PARTITION_BY)
             names.append(key_name(e))
-            types.append(t)
-            kept.append(e)
+            types.append(be.type)
+            kept.append(be)
+            written.append(e)
     new_keys = [SchemaColumn(n, t, "key") for n, t in zip(names, types, strict=True)]
     values = [c for c in schema.by_role("value") if c.name not in names]
     old_keys = [SchemaColumn(c.name, c.type, "value") for c in schema.by_role("key") if c.name not in names]
     rest = schema.by_role("header", "system", "window")
-    return Rekey(kept, names, types), RowSchema(new_keys + values + old_keys + rest)
+    return Rekey(kept, names, types), written, RowSchema(new_keys + values + old_keys + rest)
+
+
+def _check_column_references(query: Query, scope: Scope) -> None:
+    """ksqlDB's ColumnReferenceValidator: every column a clause names exists, checked for all clauses
+    (WHERE, GROUP BY, PARTITION BY, HAVING, SELECT) before any expression is typed. Window bounds are left
+    to the later stages, which know whether the query is windowed."""
+    clauses = [("WHERE", [query.where] if query.where is not None else []), ("GROUP BY", query.group_by),
+               ("PARTITION BY", query.partition_by), ("HAVING", [query.having] if query.having is not None else []),
+               ("SELECT", [i.expr for i in query.select])]
+    for clause, exprs in clauses:
+        for e in exprs:
+            for col in e.find_all(exp.Column):
+                if isinstance(col.this, exp.Star) or _lambda_parameter(col):
+                    continue
+                if not col.table and col.name in WINDOW_COLUMNS:
+                    continue
+                if scope.lookup(col.name, col.table or None) is None:
+                    full = f"{col.table}.{col.name}" if col.table else col.name
+                    detail = (f" '{col.name}' must be a column in the source schema since PARTITION BY is applied "
+                              "on the input." if clause == "PARTITION BY" else "")
+                    raise KsqlStatementError(at(col, f"{clause} column '{full}' cannot be resolved.{detail}"))
+
+
+def _lambda_parameter(col: exp.Column) -> bool:
+    """Is an unqualified column reference the parameter of an enclosing lambda?"""
+    if col.table:
+        return False
+    node = col.parent
+    while node is not None:
+        if isinstance(node, exp.Lambda) and any(p.name == col.name for p in node.expressions):
+            return True
+        node = node.parent
+    return False
 
 
 def _is_star(e: exp.Expression) -> bool:
     return isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
 
 
-def _replace_exprs(e: exp.Expression, rekey: Rekey) -> exp.Expression:
+def _replace_exprs(e: exp.Expression, rekey: Rekey, written: list[exp.Expression], scope: Scope,
+                   ctx: BindContext) -> exp.Expression:
     """Replace (sub)expressions equal to a PARTITION BY expression by a reference to its key column."""
-    texts = {format_expression(strip_qualifiers(x)): n for x, n in zip(rekey.exprs, rekey.names, strict=True)
-             if not isinstance(x, exp.Column)}
-    if not texts or _is_star(e):
+    keys = [(x, n) for x, w, n in zip(rekey.exprs, written, rekey.names, strict=True) if not isinstance(w, exp.Column)]
+    if not keys or _is_star(e):
         return e
-    root = format_expression(strip_qualifiers(e))
-    if root in texts:
-        return exp.column(texts[root])
+
+    def key_of(node: exp.Expression) -> str | None:
+        b = try_bind(node, scope, ctx)
+        return next((n for x, n in keys if x == b), None) if b is not None else None
+
+    root = key_of(e)
+    if root is not None:
+        return exp.column(root)
 
     def fn(node: exp.Expression) -> exp.Expression:
         if isinstance(node, (exp.Literal, exp.Boolean, exp.Null)):
             return node
-        t = format_expression(strip_qualifiers(node))
-        return exp.column(texts[t]) if t in texts else node
+        name = key_of(node)
+        return exp.column(name) if name is not None else node
 
     return e.copy().transform(fn)
 

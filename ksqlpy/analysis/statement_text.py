@@ -65,7 +65,7 @@ def create_as_text(stmt: CreateAsSelect, plan: QueryPlan) -> str:
     if stmt.properties:
         head += " WITH (" + ", ".join(f"{k}={_literal(v)}" for k, v in stmt.properties.items()) + ")"
     lines = [f"{head} AS SELECT"]
-    items = [f"  {format_expression(e)} {name}" for e, name in plan.printed_select]
+    items = [f"  {text} {name}" for text, name in plan.printed_select]
     lines.append(",\n".join(items))
     source = q.source
     lines.append(f"FROM {source.name} {source.alias or source.name}")

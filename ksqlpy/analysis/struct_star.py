@@ -9,12 +9,12 @@ from __future__ import annotations
 import dataclasses
 
 from ksqlpy import types as T
-from ksqlpy.analysis.scope import type_check
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.expr.compiler import Scope
+from ksqlpy.expr.binder import bind
 from ksqlpy.expr.format import format_expression
+from ksqlpy.expr.scope import Scope
+from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.grammar.ast import Dereference, FunctionCall, Query, SelectItem
-from ksqlpy.session_state import SessionState
 
 
 def has_struct_star(query: Query) -> bool:
@@ -25,11 +25,11 @@ def _is_struct_star(e: object) -> bool:
     return isinstance(e, Dereference) and e.args["field"] == "*"
 
 
-def expand_struct_stars(query: Query, scope: Scope, session: SessionState) -> Query:
+def expand_struct_stars(query: Query, scope: Scope, ctx: BindContext) -> Query:
     """``query`` with every ``expr->*`` select item replaced by one dereference per field of ``expr``."""
     if not has_struct_star(query):
         return query
-    registry = session.functions
+    registry = ctx.registry
     items: list[SelectItem] = []
     for item in query.select:
         e = item.expr
@@ -37,7 +37,7 @@ def expand_struct_stars(query: Query, scope: Scope, session: SessionState) -> Qu
             items.append(item)
             continue
         base = e.this
-        t = type_check(base, scope, session, clause="SELECT").type
+        t = bind(base, scope, ctx, Clause.SELECT).type
         if not isinstance(t, T.Struct):
             raise KsqlStatementError(f"Expected STRUCT type for {format_expression(base)}->*, got: {t}")
         items += [SelectItem(Dereference(this=base.copy(), field=name)) for name, _ in t.fields]

@@ -114,18 +114,14 @@ def query_details(engine: Engine, q: Any) -> dict[str, Any]:
 
 
 def plan_text(plan: Any) -> str:
-    from ksqlpy.expr.format import format_expression
-
     lines = [" > [ SINK ] | Schema: " + ", ".join(f"{c.name} {c.type}" for c in plan.key + plan.value)]
-    lines.append("\t\t > [ PROJECT ] | " + ", ".join(f"{format_expression(c.expr)} AS {c.name}"
-                                                       for c in plan.key + plan.value))
+    lines.append("\t\t > [ PROJECT ] | " + ", ".join(f"{c.expr} AS {c.name}" for c in plan.key + plan.value))
     if plan.aggregation is not None:
-        lines.append("\t\t\t\t > [ AGGREGATE ] | GROUP BY " + ", ".join(format_expression(e) for e in
-                                                                        plan.aggregation.group_by))
+        lines.append("\t\t\t\t > [ AGGREGATE ] | GROUP BY " + ", ".join(str(e) for e in plan.aggregation.group_by))
     if plan.rekey is not None:
-        lines.append("\t\t\t\t > [ REKEY ] | PARTITION BY " + ", ".join(format_expression(e) for e in plan.rekey.exprs))
+        lines.append("\t\t\t\t > [ REKEY ] | PARTITION BY " + ", ".join(str(e) for e in plan.rekey.exprs))
     if plan.where is not None:
-        lines.append("\t\t\t\t\t\t > [ FILTER ] | " + format_expression(plan.where))
+        lines.append(f"\t\t\t\t\t\t > [ FILTER ] | {plan.where}")
     lines.append(f"\t\t\t\t\t\t\t\t > [ SOURCE ] | {plan.source.name} ({plan.source.topic})")
     return "\n".join(lines) + "\n"
 

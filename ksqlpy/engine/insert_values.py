@@ -6,7 +6,11 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.expr.compiler import ExprCompiler, Scope
+from ksqlpy.expr.binder import bind
+from ksqlpy.expr.bound import Cast
+from ksqlpy.expr.fold import constant_value
+from ksqlpy.expr.scope import Scope
+from ksqlpy.expr.stages import BindContext
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import ProducerRecord
 
@@ -15,18 +19,15 @@ if TYPE_CHECKING:
 
 
 def _evaluate(engine: Engine, e: Any, target: T.SqlType, column: str) -> Any:
-    comp = ExprCompiler(Scope(), registry=engine.functions, custom_types=engine.catalog.types())
-    c = comp.compile(e)
-    if not isinstance(c.type, T.NullType) and c.type != target:
-        if T.can_implicitly_cast(c.type, target) or (c.type == T.STRING and target in (T.TIMESTAMP, T.DATE, T.TIME)):
-            from ksqlpy.expr import casts
-
-            c = casts.cast_compiled(comp, c, target)
+    ctx = BindContext(engine.functions, engine.catalog.types())
+    b = bind(e, Scope(), ctx)
+    if not isinstance(b.type, T.NullType) and b.type != target:
+        if T.can_implicitly_cast(b.type, target) or (b.type == T.STRING and target in (T.TIMESTAMP, T.DATE, T.TIME)):
+            b = Cast(b, type=target, implicit=True)
         else:
-            raise KsqlStatementError(f"Expected type {target} for field {column} but got {_sql(e)}({c.type})")
-    fn = eval(compile(f"lambda: {c.code}", "<values>", "eval"), dict(comp.consts))  # noqa: S307 - generated
+            raise KsqlStatementError(f"Expected type {target} for field {column} but got {_sql(e)}({b.type})")
     try:
-        return fn()
+        return constant_value(b, ctx.registry)
     except Exception as ex:  # noqa: BLE001
         raise KsqlStatementError(f"Failed to insert values into '{column}': {ex}") from ex
 

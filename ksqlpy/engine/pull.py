@@ -18,10 +18,9 @@ from sqlglot import exp
 
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.catalog import Source
-from ksqlpy.engine.pull_checks import check_where
 from ksqlpy.engine.pull_where import plan_where
-from ksqlpy.errors import KsqlError, KsqlStatementError
-from ksqlpy.expr.format import format_expression
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.grammar import ast as A
 
 if TYPE_CHECKING:
@@ -159,14 +158,8 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
                 if not c.table and c.name.upper() in ("WINDOWSTART", "WINDOWEND"):
                     raise KsqlStatementError(f"WHERE column '{c.name.upper()}' cannot be resolved")
         q.where = iso_time_literals(q.where)
-        check_where(q.where, src)
-    try:
-        plan = analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
-                             sql=stmt.text)
-    except KsqlError as e:
-        if q.where is not None and _where_error(e, q, engine):
-            raise KsqlStatementError(f"Error in WHERE expression: {e}\nStatement: {format_expression(q.where)}") from e
-        raise
+    plan = analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False, sql=stmt.text,
+                         pull=True)
     from ksqlpy.analysis.query import natural_name
 
     # push queries rename a repeated column (VAL, VAL_1); pull queries reject it, as in ksqlDB
@@ -239,27 +232,14 @@ def _flag(engine: Engine, name: str) -> bool:
     return str(engine.prop(name, "true")).lower() != "false"
 
 
-def _where_error(e: KsqlError, q: A.Query, engine: Engine) -> bool:
-    """Whether the analysis error comes from the WHERE clause (ksqlDB then names the clause)."""
-    from ksqlpy.analysis.query import analyze_query
-
-    probe = copy.copy(q)
-    probe.where = None
-    try:
-        analyze_query(probe, engine.catalog, engine.session_state(), sink_name=None, persistent=False)
-    except KsqlError:
-        return False
-    return True
-
-
-def compile_rows(plan: Any, where: exp.Expression | None) -> Any:
+def compile_rows(plan: Any, where: Any) -> Any:
     """The query's WHERE (None: none) and projection compiled over the table's materialized rows."""
     from ksqlpy.plan.codegen import StageSpec, build_stateless
 
     return build_stateless(StageSpec(
-        input_schema=plan.input_schema, alias=plan.alias, where=where, rekey_exprs=None,
+        input_schema=plan.input_schema, where=where, rekey_exprs=None,
         projection_schema=plan.input_schema, table_functions=plan.table_functions, outputs=[plan.value],
-        custom_types=plan.custom_types, functions=plan.functions))
+        functions=plan.functions))
 
 
 def evaluate_rows(engine: Engine, pipeline: Any, candidates: Any, limit: int | None) -> list[tuple]:
@@ -312,5 +292,4 @@ def _key_names(plan: Any, src: Source) -> list[str]:
     keys = {c.name for c in src.key_columns}
     if src.windowed is not None:
         keys |= {"WINDOWSTART", "WINDOWEND"}
-    return [c.name for c in plan.value
-            if isinstance(c.expr, exp.Column) and not isinstance(c.expr.this, exp.Star) and c.expr.name in keys]
+    return [c.name for c in plan.value if isinstance(c.expr, ColumnRef) and c.expr.name in keys]

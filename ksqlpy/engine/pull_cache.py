@@ -31,8 +31,7 @@ from sqlglot import exp
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.pull_where import _NO_KEY, _dnf, _to_key, _unparen
 from ksqlpy.engine.results import StatementResult
-from ksqlpy.expr.compiler import ExprCompiler, Scope
-from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.expr.binder import literal_type
 from ksqlpy.grammar import ast as A
 
 if TYPE_CHECKING:
@@ -101,15 +100,12 @@ def shape_of(sql: str) -> tuple[str, list[Param]] | None:
     return "".join(parts).strip(), params
 
 
-_LITERALS_ONLY = FunctionRegistry()  # reading a literal resolves no function
-
-
 def _literal(kind: str, text: str, negated: bool = False) -> tuple[Any, str]:
-    """(value, SQL type) of a literal token, exactly as the expression compiler reads it."""
+    """(value, SQL type) of a literal token, exactly as the binder reads it."""
     if kind == "str":
         return text[1:-1].replace("''", "'"), "STRING"
-    c = ExprCompiler(Scope(), {}, registry=_LITERALS_ONLY)._c_Literal(exp.Literal(this=("-" + text) if negated else text, is_string=False))
-    return c.value, str(c.type)
+    value, t = literal_type(("-" + text) if negated else text)
+    return value, str(t)
 
 
 def _key(shape: str, params: list[Param]) -> tuple[str, tuple[str, ...]]:

@@ -81,11 +81,10 @@ def _partitions(engine: Engine, topic: str) -> int:
 def _stateless_spec(plan: QueryPlan, groups: list[list[OutputColumn]], *, table: bool,
                     pass_tombstones: bool, with_headers: bool = False) -> StageSpec:
     return StageSpec(
-        input_schema=plan.input_schema, alias=plan.alias, where=plan.where,
+        input_schema=plan.input_schema, where=plan.where,
         rekey_exprs=plan.rekey.exprs if plan.rekey is not None else None,
         projection_schema=plan.projection_schema or plan.input_schema,
-        table_functions=plan.table_functions, outputs=groups, custom_types=plan.custom_types,
-        functions=plan.functions,
+        table_functions=plan.table_functions, outputs=groups, functions=plan.functions,
         tombstone_on_filter=table, pass_tombstones=pass_tombstones, with_headers=with_headers,
     )
 
@@ -183,7 +182,7 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
     if windowed_keys:
         from ksqlpy.runtime.windowed_source import window_key_groups
 
-        groups = window_key_groups(groups)
+        groups = window_key_groups(groups, plan.projection_schema or plan.input_schema)
     factory, keep_tombstones = _processor_for(engine, plan, query_id, groups, persistent=True)
     if windowed_keys:
         from ksqlpy.runtime.windowed_source import windowed_rows

@@ -25,6 +25,7 @@ from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.describe import describe_source, source_summary
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError, name_location
+from ksqlpy.expr.bound import Cast
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.logical import OutputColumn
 
@@ -259,7 +260,7 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
         # DECIMAL(5, 2), INT into BIGINT...) are cast on the way, as ksqlDB does
         sink_types = {n: t for n, t, k in sink_cols if not k}
         plan.value = [c if c.type == sink_types[c.name] else
-                      OutputColumn(c.name, sink_types[c.name], A.Cast(this=c.expr, to=sink_types[c.name]))
+                      OutputColumn(c.name, sink_types[c.name], Cast(c.expr, type=sink_types[c.name], implicit=True))
                       for c in plan.value]
         result_cols = sink_cols
     if result_cols != sink_cols:

@@ -1,41 +1,106 @@
-"""CAST and implicit-cast code generation, with ksqlDB's conversion rules.
+"""CAST: which conversions ksqlDB supports (``CastEvaluator``) and the value conversions themselves.
 
-A cast is resolved from (source type, target type) once per query into a snippet or a converter
-function; containers cast element-wise through a converter built recursively.
+``supported`` is the matrix the binder checks (an unsupported cast is a code-generation error);
+``converter`` builds, once per query, the function converting a non-null value of one type to another.
+Containers convert element-wise through converters built recursively.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ksqlpy import javatext
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlTypeError
 from ksqlpy.expr import runtime
-
-if TYPE_CHECKING:
-    from ksqlpy.expr.compiler import Compiled, ExprCompiler
+from ksqlpy.functions import isotime
 
 _DAY_MS = 86_400_000
+_TEMPORAL = (T.DATE, T.TIME, T.TIMESTAMP)
+_TO_STRING = (T.BOOLEAN, T.INTEGER, T.BIGINT, T.DOUBLE, T.STRING, T.DATE, T.TIME, T.TIMESTAMP)
+_FROM_STRING = (T.BOOLEAN, T.INTEGER, T.BIGINT, T.DOUBLE, T.STRING, T.DATE, T.TIME, T.TIMESTAMP, T.BYTES)
 
 
-def _temporal():  # type: ignore[no-untyped-def]
-    from ksqlpy.functions import isotime
+def supported(src: T.SqlType, dst: T.SqlType) -> bool:
+    """ksqlDB's CAST matrix (ksqldb-rules.md 2.6): NULL and same-type casts, numbers to numbers, most
+    things to STRING (not BYTES), STRING to primitives, TIMESTAMP to DATE/TIME, DATE to TIMESTAMP, and
+    containers of the same kind element-wise (STRUCT fields matched by name)."""
+    if src == dst or isinstance(src, T.NullType):
+        return True
+    if T.is_numeric(src) and T.is_numeric(dst):
+        return True
+    if dst == T.STRING:
+        return src in _TO_STRING or isinstance(src, T.Decimal | T.Array | T.Map | T.Struct)
+    if src == T.STRING:
+        return dst in _FROM_STRING or isinstance(dst, T.Decimal)
+    if src == T.TIMESTAMP:
+        return dst in (T.DATE, T.TIME)
+    if src == T.DATE:
+        return dst == T.TIMESTAMP
+    if isinstance(src, T.Array) and isinstance(dst, T.Array):
+        return supported(src.element, dst.element)
+    if isinstance(src, T.Map) and isinstance(dst, T.Map):
+        return supported(src.key, dst.key) and supported(src.value, dst.value)
+    if isinstance(src, T.Struct) and isinstance(dst, T.Struct):
+        return all(supported(st, ft) for name, ft in dst.fields if (st := src.field(name)) is not None)
+    return False
 
-    return isotime
+
+def unsupported_message(src: T.SqlType, dst: T.SqlType) -> str:
+    return f"Cast of {src} to {dst} is not supported"
 
 
-def _parse_int(s: str) -> int:
-    return int(s.strip())
+def _parse_integral(bits: int) -> Callable[[str], int]:
+    lo, hi = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
+    name = "int" if bits == 32 else "long"
+
+    def parse(s: str) -> int:
+        text = s.strip()
+        body = text[1:] if text[:1] in "+-" else text
+        if not body.isdigit() or not body.isascii():
+            raise ValueError(f"For input string: \"{text}\" under radix 10 ({name})")
+        v = int(text)
+        if not lo <= v <= hi:
+            raise ValueError(f"For input string: \"{text}\" under radix 10 ({name})")
+        return v
+
+    return parse
 
 
-def _parse_bool(s: str) -> bool:
-    return s.strip().lower() == "true"
+def parse_boolean(s: str) -> bool:
+    """ksqlDB's string to BOOLEAN: a non-empty prefix of ``true`` or ``yes`` (any case); anything else is
+    false."""
+    low = s.strip().lower()
+    return bool(low) and ("true".startswith(low) or "yes".startswith(low))
 
 
 def _str_to_double(s: str) -> float:
-    return float(s.strip())
+    v = float(s.strip())
+    if not math.isfinite(v):
+        raise ValueError(f"Cannot cast '{s}' to DOUBLE")
+    return v
+
+
+def _saturate(lo: int, hi: int) -> Callable[[float], int]:
+    """Java's (int)/(long) of a double: truncation toward zero, saturating at the range, NaN is 0."""
+    def conv(v: float) -> int:
+        if v != v:
+            return 0
+        if v >= hi:
+            return hi
+        if v <= lo:
+            return lo
+        return int(v)
+
+    return conv
+
+
+def _bytes_of(s: str) -> bytes:
+    import base64
+
+    return base64.b64decode(s.strip(), validate=True)
 
 
 def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
@@ -52,9 +117,13 @@ def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
         if dst == T.BIGINT:
             if src == T.INTEGER:
                 return None
-            return lambda v: runtime.wrap_long(int(v)) if v == v else 0
+            if src == T.DOUBLE:
+                return _saturate(-(2**63), 2**63 - 1)
+            return lambda v: runtime.wrap_long(int(v))
         if dst == T.INTEGER:
-            return lambda v: runtime.wrap_int(int(v)) if v == v else 0
+            if src == T.DOUBLE:
+                return _saturate(-(2**31), 2**31 - 1)
+            return lambda v: runtime.wrap_int(int(v))
     if dst == T.STRING:
         if src == T.DOUBLE:
             return javatext.double_to_string
@@ -65,33 +134,35 @@ def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
         if src in (T.INTEGER, T.BIGINT):
             return str
         if src == T.TIMESTAMP:
-            return _temporal().format_timestamp_iso
+            return isotime.format_timestamp_iso
         if src == T.DATE:
-            return _temporal().format_date_iso
+            return isotime.format_date_iso
         if src == T.TIME:
-            return _temporal().format_time_iso
+            return isotime.format_time_iso
         if isinstance(src, T.Struct):
             return javatext.struct_str
         if isinstance(src, (T.Array, T.Map)):
             return javatext.java_str
-        if src == T.BYTES:
-            return None if False else _bytes_str
     if src == T.STRING:
-        if dst in (T.INTEGER, T.BIGINT):
-            return _parse_int
+        if dst == T.INTEGER:
+            return _parse_integral(32)
+        if dst == T.BIGINT:
+            return _parse_integral(64)
         if dst == T.DOUBLE:
             return _str_to_double
         if isinstance(dst, T.Decimal):
             p, s = dst.precision, dst.scale
             return lambda v: runtime.to_decimal(v, p, s)
         if dst == T.BOOLEAN:
-            return _parse_bool
+            return parse_boolean
+        if dst == T.BYTES:
+            return _bytes_of
         if dst == T.TIMESTAMP:
-            return _temporal().parse_timestamp_iso
+            return isotime.parse_timestamp_iso
         if dst == T.DATE:
-            return _temporal().parse_date_iso
+            return isotime.parse_date_iso
         if dst == T.TIME:
-            return _temporal().parse_time_iso
+            return isotime.parse_time_iso
     if src == T.TIMESTAMP and dst == T.DATE:
         return lambda v: v // _DAY_MS
     if src == T.TIMESTAMP and dst == T.TIME:
@@ -117,41 +188,5 @@ def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
             convs[name] = converter(st, ft) if st is not None else None
         names = [n for n, _ in dst.fields]
         return lambda v: {n: (None if v.get(n) is None else (convs[n] or (lambda x: x))(v.get(n))) for n in names}
-    raise KsqlTypeError(f"Cast of {src} to {dst} is not supported")
+    raise KsqlTypeError(unsupported_message(src, dst))
 
-
-def _bytes_str(v: bytes) -> str:
-    import base64
-
-    return base64.b64encode(v).decode()
-
-
-def cast_code(comp: ExprCompiler, c: Compiled, target: T.SqlType, implicit: bool = False) -> str:
-    src = c.type
-    if implicit and not T.can_implicitly_cast(src, target):
-        raise KsqlTypeError(f"Cannot implicitly cast {src} to {target}")
-    if src == target or isinstance(src, T.NullType):
-        return c.code
-    if src == T.INTEGER and target == T.BIGINT:
-        return c.code
-    if target == T.DOUBLE and T.is_numeric(src):
-        return comp._guard([c], "float({0})")
-    conv = converter(src, target)
-    if conv is None:
-        return c.code
-    name = comp.const(conv, "cv")
-    return comp._guard([c], name + "({0})")
-
-
-def cast_compiled(comp: ExprCompiler, c: Compiled, target: T.SqlType) -> Compiled:
-    from ksqlpy.expr.compiler import Compiled
-
-    if c.literal and c.value is not None and not isinstance(target, (T.Array, T.Map, T.Struct)):
-        conv = converter(c.type, target)
-        try:
-            v = c.value if conv is None else conv(c.value)
-        except Exception:  # noqa: BLE001 - leave a failing literal cast to run time (NULL + log)
-            return Compiled(cast_code(comp, c, target), target)
-        code = repr(v) if isinstance(v, (int, float, str, bool)) and not (isinstance(v, float) and v != v) else comp.const(v, "k")
-        return Compiled(code, target, True, v)
-    return Compiled(cast_code(comp, c, target), target)

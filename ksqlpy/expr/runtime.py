@@ -7,9 +7,10 @@ They are plain functions so generated code stays a flat chain of calls and condi
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Context, Decimal, InvalidOperation
+from decimal import ROUND_HALF_UP, Context, Decimal, Inexact, InvalidOperation
 
 DCTX = Context(prec=120)
+_EXACT = Context(prec=1000, traps=[Inexact, InvalidOperation])
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
 
@@ -43,6 +44,18 @@ def idiv(a: int, b: int) -> int:
         raise ArithmeticError("/ by zero")
     q = abs(a) // abs(b)
     return q if (a >= 0) == (b >= 0) else -q
+
+
+def idiv_int(a: int, b: int) -> int:
+    """INT division: as ``idiv``; the one overflowing quotient (MIN / -1) wraps to MIN, as in Java."""
+    q = idiv(a, b)
+    return q if q != 2**31 else -(2**31)
+
+
+def idiv_long(a: int, b: int) -> int:
+    """BIGINT division: as ``idiv``; MIN / -1 wraps to MIN, as in Java."""
+    q = idiv(a, b)
+    return q if q != 2**63 else -(2**63)
 
 
 def imod(a: int, b: int) -> int:
@@ -80,25 +93,31 @@ def quantize(v: Decimal, scale: int, precision: int | None = None) -> Decimal:
     return q
 
 
-def dec_add(a: Decimal, b: Decimal, scale: int) -> Decimal:
+def dec_add(a: Decimal, b: Decimal, precision: int, scale: int) -> Decimal:
     return quantize(DCTX.add(a, b), scale)
 
 
-def dec_sub(a: Decimal, b: Decimal, scale: int) -> Decimal:
+def dec_sub(a: Decimal, b: Decimal, precision: int, scale: int) -> Decimal:
     return quantize(DCTX.subtract(a, b), scale)
 
 
-def dec_mul(a: Decimal, b: Decimal, scale: int) -> Decimal:
+def dec_mul(a: Decimal, b: Decimal, precision: int, scale: int) -> Decimal:
     return quantize(DCTX.multiply(a, b), scale)
 
 
-def dec_div(a: Decimal, b: Decimal, scale: int) -> Decimal:
+def dec_div(a: Decimal, b: Decimal, precision: int, scale: int) -> Decimal:
+    """ksqlDB's ``a.divide(b, new MathContext(p, UNNECESSARY)).setScale(s)``: a quotient that needs
+    rounding to fit the result type (``1.0 / 3.0``) is an error, not a rounded value."""
     if b == 0:
-        raise ArithmeticError("Division by zero")
-    return quantize(DCTX.divide(a, b), scale)
+        raise ArithmeticError("Division undefined" if a == 0 else "Division by zero")
+    try:
+        q = Context(prec=precision, traps=[Inexact, InvalidOperation]).divide(a, b)
+        return q.quantize(Decimal(1).scaleb(-scale), context=_EXACT)
+    except (Inexact, InvalidOperation):
+        raise ArithmeticError("Rounding necessary") from None
 
 
-def dec_mod(a: Decimal, b: Decimal, scale: int) -> Decimal:
+def dec_mod(a: Decimal, b: Decimal, precision: int, scale: int) -> Decimal:
     if b == 0:
         raise ArithmeticError("Division by zero")
     return quantize(DCTX.remainder(a, b), scale)

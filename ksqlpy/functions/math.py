@@ -145,6 +145,16 @@ def _sign_decimal(x: PyDecimal) -> int:
     return 0 if x.is_zero() else (-1 if x.is_signed() else 1)
 
 
+def _abs_int(x: int) -> int:
+    """java.lang.Math.abs(int): the minimum INT is its own absolute value (it has no positive twin)."""
+    return x if x == -(2**31) else abs(x)
+
+
+def _abs_long(x: int) -> int:
+    """java.lang.Math.abs(long): the minimum BIGINT is its own absolute value."""
+    return x if x == LONG_MIN else abs(x)
+
+
 def _java_round(x: float) -> int:
     """java.lang.Math.round(double): nearest long, ties towards positive infinity, NaN -> 0, clamped."""
     if x != x:
@@ -358,8 +368,8 @@ def register(registry: FunctionRegistry) -> None:
         "ABS",
         "The absolute value of a value.",
         [
-            ("INT", "INT", abs),
-            ("BIGINT", "BIGINT", abs),
+            ("INT", "INT", _abs_int),
+            ("BIGINT", "BIGINT", _abs_long),
             ("DOUBLE", "DOUBLE", abs),
             Overload("DECIMAL", _same, abs, returns_doc="DECIMAL"),
         ],

@@ -9,16 +9,13 @@ a failing one yields NULL and a processing-log entry (ksqlDB's behaviour), and t
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlglot import exp
-
-from ksqlpy.analysis.scope import scope_for
-from ksqlpy.expr.compiler import Binding, ExprCompiler, Scope
+from ksqlpy.expr import bound as B
+from ksqlpy.expr.codegen import Codegen
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.grammar.ast import FunctionCall
 from ksqlpy.plan.logical import OutputColumn, RowSchema
 
 ErrorSink = Callable[[int, str, BaseException], None]
@@ -26,16 +23,16 @@ ErrorSink = Callable[[int, str, BaseException], None]
 
 @dataclass
 class StageSpec:
-    """What the fused function computes, independent of where the rows come from."""
+    """What the fused function computes, independent of where the rows come from. Expressions are bound:
+    ``where`` and ``rekey_exprs`` over ``input_schema``, the outputs and table functions over
+    ``projection_schema``."""
 
     input_schema: RowSchema
-    alias: str | None
-    where: exp.Expression | None
-    rekey_exprs: list[exp.Expression] | None  # PARTITION BY
+    where: B.Expr | None
+    rekey_exprs: list[B.Expr] | None  # PARTITION BY
     projection_schema: RowSchema  # schema the projection sees (after rekey)
-    table_functions: list[FunctionCall]
+    table_functions: list[B.Call]
     outputs: list[list[OutputColumn]]  # groups of output columns: e.g. [key columns, value columns]
-    custom_types: Mapping[str, Any]
     functions: FunctionRegistry  # the engine's (the plan's): calls resolve against it
     tombstone_on_filter: bool = False  # tables: a row failing WHERE becomes a delete of its key
     with_headers: bool = False  # output rows carry the input record's headers (forwarded to the sink)
@@ -52,7 +49,21 @@ class _Emitter:
         self.lines.append("    " * indent + text)
 
 
-def build_stateless(spec: StageSpec) -> Callable[..., None]:
+class Pipeline:
+    """The generated batch function (``__call__``) and its Python source (for tests and debugging)."""
+
+    __slots__ = ("fn", "source")
+
+    def __init__(self, fn: Callable[..., None], source: str) -> None:
+        self.fn = fn
+        self.source = source
+
+    def __call__(self, rows: list, tss: list, parts: list, offs: list, hdrs: list, tombs: list, out: list,
+                 err: ErrorSink) -> None:
+        self.fn(rows, tss, parts, offs, hdrs, tombs, out, err)
+
+
+def build_stateless(spec: StageSpec) -> Pipeline:
     """Compile ``spec`` into ``fn(rows, tss, parts, offs, hdrs, tombs, out, err)``.
 
     ``rows`` are tuples of the input schema's key+value(+header,+window) columns in schema order
@@ -97,9 +108,7 @@ def build_stateless(spec: StageSpec) -> Callable[..., None]:
 
     run(fast_text)
     ns["_slow"] = _slow
-    fn = ns["_process"]
-    fn.source = text  # type: ignore[attr-defined]
-    return fn
+    return Pipeline(ns["_process"], text)
 
 
 def input_layout(schema: RowSchema) -> list[str]:
@@ -107,64 +116,61 @@ def input_layout(schema: RowSchema) -> list[str]:
     return [c.name for c in schema.columns if c.role != "system"]
 
 
+_SYSTEM_SOURCES = {"ROWTIME": "tss[_i]", "ROWPARTITION": "parts[_i]", "ROWOFFSET": "offs[_i]"}
+
+
 def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
+    """The loop body for one record: the fast path, or (``safe``) the slow path that evaluates each
+    expression on its own and makes a failing one NULL (``_s``)."""
     em = _Emitter()
     schema = spec.input_schema
-    scope = scope_for(schema, spec.alias, var="c")
+    columns = [f"c{i}" for i in range(len(schema.columns))]
     carried = [f"c{i}" for i, c in enumerate(schema.columns) if c.role != "system"]
     ind = 0
     if carried:
         em.line(ind, f"{', '.join(carried)}{',' if len(carried) == 1 else ''} = rows[_i]")
     for i, c in enumerate(schema.columns):
         if c.role == "system":
-            src = {"ROWTIME": "tss[_i]", "ROWPARTITION": "parts[_i]", "ROWOFFSET": "offs[_i]"}[c.name]
-            em.line(ind, f"c{i} = {src}")
+            em.line(ind, f"c{i} = {_SYSTEM_SOURCES[c.name]}")
     em.line(ind, "_ts = tss[_i]")
 
     skip = "continue" if not safe else "return"
 
-    def compiler(sc: Scope) -> ExprCompiler:
-        comp = ExprCompiler(sc, consts, registry=spec.functions, custom_types=spec.custom_types)
-        if safe:
-            comp.safe_calls = lambda name, code: f"_s({name!r}, lambda: {code})"
-        return comp
+    def codegen(cols: list[str], elements: dict[B.Expr, str] | None = None) -> Codegen:
+        return Codegen(cols, consts, spec.functions, safe=safe, table_elements=elements)
 
     def wrap(code: str, what: str) -> str:
         return f"_s({what!r}, lambda: {code})" if safe else code
 
     tail = ", _ts, hdrs[_i]" if spec.with_headers else ", _ts"
 
-    key_names = {c.name for c in schema.columns if c.role == "key"}
+    key_columns = {i for i, c in enumerate(schema.columns) if c.role == "key"}
 
-    def rekey(indent: int, tombstone: bool = False) -> Scope:
-        """Emit the PARTITION BY key computations; the scope the projection then sees. For a null row
+    def rekey(indent: int, tombstone: bool = False) -> list[str]:
+        """Emit the PARTITION BY key computations; the columns the projection then sees. For a null row
         only expressions over key columns can be computed; the others are NULL (as in ksqlDB)."""
         if spec.rekey_exprs is None:
-            return scope
-        comp = compiler(scope)
+            return columns
+        cg = codegen(columns)
         pvars = []
         for j, e in enumerate(spec.rekey_exprs):
-            if tombstone and any(c.name not in key_names for c in e.find_all(exp.Column)):
+            if tombstone and not B.columns_used(e) <= key_columns:
                 em.line(indent, f"p{j} = None")
             else:
-                em.line(indent, f"p{j} = {wrap(comp.compile(e).code, 'PARTITION BY')}")
+                em.line(indent, f"p{j} = {wrap(cg.text(e), 'PARTITION BY')}")
             pvars.append(f"p{j}")
-        new_scope = Scope()
+        by_name = {c.name: columns[i] for i, c in reversed(list(enumerate(schema.columns)))}
         nkeys = len(spec.rekey_exprs)
+        out = []
         for k, c in enumerate(spec.projection_schema.columns):
-            if k >= nkeys and c.name in new_scope.columns:
-                continue  # PARTITION BY ROWTIME: the key (NULL for a null row) is what the name means now
-            b = Binding(pvars[k], c.type) if (k < nkeys and c.role == "key") else scope.columns[c.name]
-            new_scope.columns[c.name] = b
-            if spec.alias:
-                new_scope.qualified[f"{spec.alias}.{c.name}"] = b
-        return new_scope
+            out.append(pvars[k] if (k < nkeys and c.role == "key") else by_name[c.name])
+        return out
 
-    def key_tuple(key_scope: Scope, indent: int) -> str:
-        comp = compiler(key_scope)
+    def key_tuple(cols: list[str], indent: int) -> str:
+        cg = codegen(cols)
         names = []
         for k, col in enumerate(spec.outputs[spec.key_group]):
-            em.line(indent, f"k{k} = {comp.compile(col.expr).code}")
+            em.line(indent, f"k{k} = {cg.text(col.expr)}")
             names.append(f"k{k}")
         return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
 
@@ -176,42 +182,39 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
         em.line(ind + 1, skip)
     if spec.tombstone_on_filter:
         # tables: deletes pass through, and a row failing WHERE deletes its key downstream
-        ktuple = key_tuple(scope, ind)
+        ktuple = key_tuple(columns, ind)
         cond = "tombs[_i]"
         if spec.where is not None:
-            pred = compiler(scope).compile_predicate(spec.where).code
+            pred = codegen(columns).text(spec.where)
             cond = f"tombs[_i] or {wrap(pred, 'WHERE')} is not True"
         em.line(ind, f"if {cond}:")
         em.line(ind + 1, f"_app(({ktuple}, None{tail}))")
         em.line(ind + 1, skip)
     if spec.where is not None and not spec.tombstone_on_filter:
-        pred = compiler(scope).compile_predicate(spec.where).code
+        pred = codegen(columns).text(spec.where)
         em.line(ind, f"if {wrap(pred, 'WHERE')} is not True:")
         em.line(ind + 1, skip)
-    proj_scope = rekey(ind)
+    proj_cols = rekey(ind)
 
-    comp = compiler(proj_scope)
+    elements: dict[B.Expr, str] = {}
     if spec.table_functions:
-        comp.table_function_vars = {}
+        cg = codegen(proj_cols)
         lists = []
         for j, f in enumerate(spec.table_functions):
-            resolved = comp.resolve_table_function(f)
-            impl = comp.const(resolved.impl, "tf")
-            args = ", ".join(comp.compile(a).code for a in f.call_args)
-            em.line(ind, f"_u{j} = {wrap(f'{impl}({args})', f.fname)} or ()")
+            em.line(ind, f"_u{j} = {cg.table_call(f)} or ()")
             lists.append(f"_u{j}")
-            comp.table_function_vars[id(f)] = Binding(f"_e{j}", resolved.return_type)
+            elements[f] = f"_e{j}"
         em.line(ind, f"for _j in range(max({', '.join('len(' + x + ')' for x in lists)}, 0)):")
         ind += 1
         for j, name in enumerate(lists):
             em.line(ind, f"_e{j} = {name}[_j] if _j < len({name}) else None")
+    cg = codegen(proj_cols, elements)
     groups = []
     for g, cols in enumerate(spec.outputs):
         names = []
         for k, col in enumerate(cols):
-            code = comp.compile(col.expr).code
             var = f"o{g}_{k}"
-            em.line(ind, f"{var} = {wrap(code, col.name)}")
+            em.line(ind, f"{var} = {wrap(cg.text(col.expr), col.name)}")
             names.append(var)
         groups.append("(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")")
     em.line(ind, f"_app(({', '.join(groups)}{tail}))")

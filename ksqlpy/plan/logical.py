@@ -5,8 +5,9 @@ A query over one source is a fixed pipeline, the shape Kafka Streams builds for 
     Scan -> Filter(WHERE) -> [Rekey(PARTITION BY)] -> [Aggregate(GROUP BY, WINDOW) -> Filter(HAVING)]
          -> [FlatMap(table functions)] -> Project -> Sink
 
-Each stage's expressions are sqlglot trees already validated against the schema of the stage before;
-the physical layer compiles them. Column sets between stages are ``RowSchema`` values.
+Each stage's expressions are bound expressions (``ksqlpy.expr.bound``) over the row of the stage before
+them: a ``ColumnRef`` is a position in that stage's ``RowSchema``. They hold no parser objects, so the plan
+pickles (the Spark backfill ships it to its workers); the physical layer generates code from them.
 """
 
 from __future__ import annotations
@@ -14,11 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlglot import exp
-
 from ksqlpy.catalog import Source, WindowInfo
+from ksqlpy.expr.bound import Call, ColumnRef, Expr
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.grammar.ast import FunctionCall, WindowSpec, WithinSpec
+from ksqlpy.grammar.ast import WindowSpec, WithinSpec
 from ksqlpy.types import SqlType
 
 
@@ -27,6 +27,7 @@ class SchemaColumn:
     name: str
     type: SqlType
     role: str  # key | value | system | window | header
+    display: str | None = None  # how the column reads in messages, if not by name (an aggregate's call)
 
 
 @dataclass
@@ -42,6 +43,13 @@ class RowSchema:
                 return c
         return None
 
+    def ref(self, name: str) -> ColumnRef:
+        """A bound reference to the (first) column called ``name``."""
+        for i, c in enumerate(self.columns):
+            if c.name == name:
+                return ColumnRef(i, c.name, c.display, type=c.type)
+        raise KeyError(name)
+
 
 @dataclass
 class OutputColumn:
@@ -49,7 +57,7 @@ class OutputColumn:
 
     name: str
     type: SqlType
-    expr: exp.Expression
+    expr: Expr  # over the projection's input row
 
 
 @dataclass
@@ -58,29 +66,28 @@ class AggregateCall:
 
     name: str
     function: str
-    args: list[exp.Expression]  # non-literal arguments (COUNT(*) has none)
+    args: list[Expr]  # non-literal arguments (COUNT(*) has none), over the pre-aggregation row
     literals: list[Any]
-    node: FunctionCall
+    text: str = ""  # the call as written, e.g. COUNT(*)
     resolved: Any = None  # ResolvedAggregate once typed
     arg_types: list[SqlType] = field(default_factory=list)
 
 
 @dataclass
 class Rekey:
-    exprs: list[exp.Expression]
+    exprs: list[Expr]  # over the input row
     names: list[str]
     types: list[SqlType]
 
 
 @dataclass
 class Aggregation:
-    group_by: list[exp.Expression]  # over the pre-aggregation scope
+    group_by: list[Expr]  # over the pre-aggregation row (the input row)
     key_names: list[str]
     key_types: list[SqlType]
     aggregates: list[AggregateCall]
     window: WindowSpec | None = None
-    having: exp.Expression | None = None  # over the post-aggregation scope
-    # non-aggregate columns that must be carried (window + group columns are the key)
+    having: Expr | None = None  # over the post-aggregation row
 
 
 @dataclass
@@ -88,10 +95,10 @@ class QueryPlan:
     source: Source
     alias: str
     input_schema: RowSchema
-    where: exp.Expression | None
+    where: Expr | None  # over the input row
     rekey: Rekey | None
     aggregation: Aggregation | None
-    table_functions: list[FunctionCall]
+    table_functions: list[Call]  # over the projection's input row
     key: list[OutputColumn]
     value: list[OutputColumn]
     result_kind: str  # STREAM | TABLE
@@ -106,7 +113,7 @@ class QueryPlan:
     custom_types: dict[str, SqlType] = field(default_factory=dict)
     join: JoinPlan | None = None  # the FROM clause is a join: ``source`` is then its (virtual) result
     # the select list as ksqlDB prints the rewritten statement: (expression as written, qualified; its name)
-    printed_select: list[tuple[exp.Expression, str]] = field(default_factory=list)
+    printed_select: list[tuple[str, str]] = field(default_factory=list)
 
 
 # --------------------------------------------------------------------------- joins
@@ -142,8 +149,8 @@ class JoinNode:
     flavor: str  # STREAM_STREAM | STREAM_TABLE | TABLE_TABLE | FOREIGN_KEY
     left: JoinNode | JoinLeaf
     right: JoinLeaf
-    left_exprs: list[exp.Expression]  # over the left input's blocks (virtual column names)
-    right_exprs: list[exp.Expression]  # over the right leaf's block
+    left_exprs: list[Expr]  # over the left input's row (its leaves' blocks, left to right)
+    right_exprs: list[Expr]  # over the right leaf's block
     keys: list[JoinKey]  # the step's output key
     result_kind: str  # STREAM | TABLE
     within: WithinSpec | None = None

@@ -22,17 +22,17 @@ from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.runtime.aggregator import AggregateSpec, encode_key
+from ksqlpy.runtime.emit import InlineProjection
 from ksqlpy.state.windowed import t8
 
 BatchLoop = Callable[[Any, list[tuple], list[tuple]], None]
 
 
-def build_batch_loop(spec: AggregateSpec) -> BatchLoop | None:
+def build_batch_loop(spec: AggregateSpec, parts: InlineProjection | None) -> BatchLoop | None:
     """``loop(aggregator, items, out)``, or None for what it does not cover (HAVING, sessions, EMIT FINAL
-    without a window)."""
+    without a window, a projection that cannot be pasted in: ``parts``)."""
     if spec.having or spec.window_type == "SESSION" or (spec.emit_final and spec.window_type is None):
         return None
-    parts = getattr(spec.project, "parts", None)
     if parts is None:
         return None
     windowed = spec.window_type is not None
@@ -41,7 +41,6 @@ def build_batch_loop(spec: AggregateSpec) -> BatchLoop | None:
     src = _source(spec, windowed, cached, parts, ns)
     exec(compile(src, "<ksqlpy-aggregate-batch>", "exec"), ns)  # noqa: S102 - generated from the plan
     loop: BatchLoop = ns["q_loop"]
-    loop.source = src  # type: ignore[attr-defined]
     return loop
 
 

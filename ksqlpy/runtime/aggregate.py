@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy.catalog import Source
+from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
 from ksqlpy.runtime.accumulate import Accumulators
 from ksqlpy.runtime.agg_loop import build_batch_loop
@@ -177,8 +178,8 @@ def build_spec(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list
     assert agg is not None
     _, _, counts = group_columns(plan)
     accs = Accumulators([a.resolved for a in agg.aggregates], counts)
-    project = build_projector(plan, groups, agg.having, engine.plog, query_id)
-    spec = AggregateSpec(accs=accs, project=project, having=agg.having is not None,
+    projection = build_projector(plan, groups, agg.having, engine.plog, query_id)
+    spec = AggregateSpec(accs=accs, project=projection.project, having=agg.having is not None,
                          emit_final=plan.emit == "FINAL", sort_key=key_serializer(engine, plan, sink),
                          cache_entries=0 if plan.emit == "FINAL" else cache_entries(
                              engine.properties, engine.session_properties, properties or {}))
@@ -187,7 +188,7 @@ def build_spec(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list
         spec.size, spec.advance, spec.grace, spec.retention = window_settings(plan)
         idle = engine.prop(IDLE_ADVANCE_PROPERTY)
         spec.idle_advance_ms = int(idle) if idle not in (None, "") and int(idle) > 0 else None
-    spec.batch_loop = build_batch_loop(spec)
+    spec.batch_loop = build_batch_loop(spec, projection.inline)
     return spec
 
 
@@ -212,20 +213,10 @@ def needs_repartition(plan: QueryPlan, partitions: int) -> bool:
         return False
     agg = plan.aggregation
     assert agg is not None
-    from ksqlpy.analysis.query import strip_qualifiers
-    from ksqlpy.expr.format import format_expression
-
-    src_keys = [c.name for c in plan.source.key_columns]
-    if plan.source.kind == "TABLE" or len(src_keys) != len(agg.group_by):
+    key_positions = [i for i, c in enumerate(plan.input_schema.columns) if c.role == "key"]
+    if plan.source.kind == "TABLE" or len(key_positions) != len(agg.group_by):
         return True
-    got = [format_expression(strip_qualifiers(g)) for g in agg.group_by]
-    return got != [format_expression(strip_qualifiers(_col(k))) for k in src_keys]
-
-
-def _col(name: str) -> Any:
-    from sqlglot import exp
-
-    return exp.column(name)
+    return [g.index if isinstance(g, ColumnRef) else None for g in agg.group_by] != key_positions
 
 
 def _aggregator_class(plan: QueryPlan) -> type[Aggregator]:

@@ -1,52 +1,77 @@
 """From an aggregate's state record to output rows: the post-aggregation projection and HAVING.
 
-The projection is compiled once per query over the post-aggregation schema (group key columns, one
-column per aggregate, WINDOWSTART/WINDOWEND for windowed aggregations, ROWTIME). An expression that fails
-on one row yields NULL for that column and a processing-log entry, as ksqlDB does; the row still goes out.
+The projection is generated once per query over the post-aggregation row (group key columns, one column
+per aggregate, WINDOWSTART/WINDOWEND for windowed aggregations, ROWTIME). One generator writes both paths:
+the fast one computes every output in one expression; when it raises, the slow one evaluates each column
+on its own, so an expression that fails on one row yields NULL for that column and a processing-log entry,
+as ksqlDB does; the row still goes out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
-from sqlglot import exp
-
-from ksqlpy.analysis.scope import scope_for
-from ksqlpy.expr.compiler import ExprCompiler
+from ksqlpy.expr import bound as B
+from ksqlpy.expr.codegen import Codegen
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
 from ksqlpy.runtime.processing_log import ProcessingLog
 
 Projector = Callable[[tuple], tuple]
 
 
-def build_projector(plan: QueryPlan, groups: list[list[OutputColumn]], having: exp.Expression | None,
-                    plog: ProcessingLog, query_id: str) -> Projector:
-    """``fn(row) -> (group_0 tuple, group_1 tuple, ..., passes_having)`` over the post-aggregation row."""
+class InlineProjection(NamedTuple):
+    """The projection as code a generated batch loop pastes in (``runtime.agg_loop``): the number of row
+    columns (read as ``c0``, ``c1``...), the key and value tuple expressions, and the globals they use."""
+
+    n_columns: int
+    key_code: str
+    value_code: str
+    consts: dict[str, Any]
+
+
+@dataclass
+class Projection:
+    """``project(row) -> (group_0 tuple, group_1 tuple, ..., passes_having)``; ``inline`` when a batch loop
+    may paste the projection in (no HAVING, a key and a value group)."""
+
+    project: Projector
+    inline: InlineProjection | None
+
+
+def build_projector(plan: QueryPlan, groups: list[list[OutputColumn]], having: B.Expr | None,
+                    plog: ProcessingLog, query_id: str) -> Projection:
+    """The projection of ``groups`` (and ``having``) over the plan's post-aggregation row; calls resolve
+    against the plan's function registry."""
     assert plan.projection_schema is not None
-    schema = plan.projection_schema
+    registry = plan.functions
+    n = len(plan.projection_schema.columns)
+    names = [f"c{i}" for i in range(n)]
+    unpack = f"{', '.join(names)}{',' if n == 1 else ''} = row"
     consts: dict[str, Any] = {}
-    comp = ExprCompiler(scope_for(schema, plan.alias, var="c"), consts, registry=plan.functions,
-                        custom_types=plan.custom_types)
-    names = [f"c{i}" for i in range(len(schema.columns))]
-    unpack = f"    {', '.join(names)}{',' if len(names) == 1 else ''} = row"
-    h = comp.compile_predicate(having).code if having is not None else "True"
-    fast = ["def _fast(row):", unpack]
-    safe = ["def _safe(row, _s):", unpack]
-    outs_fast, outs_safe = [], []
-    for g, cols in enumerate(groups):
-        parts_f, parts_s = [], []
-        for k, c in enumerate(cols):
-            code = comp.compile(c.expr).code
-            parts_f.append(code)
-            safe.append(f"    o{g}_{k} = _s({c.name!r}, lambda: {code})")
-            parts_s.append(f"o{g}_{k}")
-        comma = "," if len(cols) == 1 else ""
-        outs_fast.append("(" + ", ".join(parts_f) + comma + ")")
-        outs_safe.append("(" + ", ".join(parts_s) + comma + ")")
-    fast.append(f"    return ({', '.join(outs_fast)}, ({h}) is True)")
-    safe.append(f"    _h = _s('HAVING', lambda: ({h}) is True)")
-    safe.append(f"    return ({', '.join(outs_safe)}, _h is True)")
+
+    def paths(safe: bool) -> tuple[list[list[str]], str]:
+        cg = Codegen(names, consts, registry, safe=safe)
+        outs = [[cg.text(c.expr) for c in cols] for cols in groups]
+        passes = f"({cg.text(having)}) is True" if having is not None else "True"
+        return outs, passes
+
+    fast_outs, fast_having = paths(safe=False)
+    safe_outs, safe_having = paths(safe=True)
+
+    def tup(items: list[str]) -> str:
+        return "(" + ", ".join(items) + ("," if len(items) == 1 else "") + ")"
+
+    fast = ["def _fast(row):", "    " + unpack,
+            f"    return ({', '.join(tup(o) for o in fast_outs)}, {fast_having})"]
+    safe = ["def _safe(row, _s):", "    " + unpack]
+    for g, (cols, codes) in enumerate(zip(groups, safe_outs, strict=True)):
+        safe += [f"    o{g}_{k} = _s({c.name!r}, lambda: {code})" for k, (c, code) in enumerate(zip(cols, codes,
+                                                                                                     strict=True))]
+    safe.append(f"    _h = _s('HAVING', lambda: {safe_having})")
+    safe.append("    return (" + ", ".join(tup([f"o{g}_{k}" for k in range(len(cols))])
+                                       for g, cols in enumerate(groups)) + ", _h is True)")
     ns = dict(consts)
     exec(compile("\n".join(fast + safe), "<ksqlpy-aggregate-project>", "exec"), ns)  # noqa: S102
     fast_fn, safe_fn = ns["_fast"], ns["_safe"]
@@ -64,7 +89,7 @@ def build_projector(plan: QueryPlan, groups: list[list[OutputColumn]], having: e
 
             return safe_fn(row, guard)
 
-    project.fast = fast_fn  # type: ignore[attr-defined]  # hot loops call it inline, ``project`` on failure
-    if having is None and len(groups) == 2:  # what a generated batch loop inlines (runtime.agg_loop)
-        project.parts = (len(names), outs_fast[0], outs_fast[1], consts)  # type: ignore[attr-defined]
-    return project
+    inline = None
+    if having is None and len(groups) == 2:
+        inline = InlineProjection(n, tup(fast_outs[0]), tup(fast_outs[1]), consts)
+    return Projection(project, inline)

@@ -41,9 +41,9 @@ class Grouper:
     def __init__(self, plan: QueryPlan, plog: ProcessingLog, query_id: str, kv: KeyValueStore | None) -> None:
         keys, args, _ = group_columns(plan)
         self.pre = build_stateless(StageSpec(
-            input_schema=plan.input_schema, alias=plan.alias, where=plan.where, rekey_exprs=None,
+            input_schema=plan.input_schema, where=plan.where, rekey_exprs=None,
             projection_schema=plan.input_schema, table_functions=[], outputs=[keys, args],
-            custom_types=plan.custom_types, functions=plan.functions, with_headers=True))
+            functions=plan.functions, with_headers=True))
         self.plog = plog
         self.query_id = query_id
         self.table = plan.source.kind == "TABLE"

@@ -24,8 +24,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from ksqlpy.expr.bound import Expr
 from ksqlpy.log.base import ProducerRecord, RecordBatch
-from ksqlpy.plan.logical import JoinLeaf, JoinNode, QueryPlan, SchemaColumn
+from ksqlpy.plan.logical import JoinLeaf, JoinNode, QueryPlan, RowSchema, SchemaColumn
 from ksqlpy.runtime.assignment import owns
 from ksqlpy.runtime.join_fk import FkLeft, FkRight
 from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function
@@ -105,9 +106,8 @@ class _Builder:
         self.subs: list[_Sub] = []
         self.topics: list[str] = []
         self.counter = 0  # Kafka Streams' generated-name index (store names of stream-stream joins)
-        self.custom = plan.custom_types
-        self.functions = plan.functions
         self.window_size = _time_window_size(plan)
+        self.functions = plan.functions
 
     # ------------------------------------------------------------------ helpers
     def sub(self, partitions: int) -> _Sub:
@@ -272,7 +272,7 @@ class _Builder:
     def left_input(self, node: JoinNode, sub: _Sub, target: Callable[[TaskContext], Emit],
                    key_bytes: Callable[[tuple], bytes]) -> None:
         left = node.left
-        key_fn = key_function(node.left_exprs, _row_columns(left), self.functions, self.custom, _window_at(left),
+        key_fn = key_function(node.left_exprs, _row_columns(left), self.functions, _window_at(left),
                               self.window_size)
         if isinstance(left, JoinLeaf):
             self.counter += 2
@@ -302,7 +302,7 @@ class _Builder:
                     key_bytes: Callable[[tuple], bytes], *, counted: bool = False) -> None:
         """``counted``: the generated names of this side were already counted (built first)."""
         right = node.right
-        key_fn = key_function(node.right_exprs, right.columns, self.functions, self.custom, _window_at(right),
+        key_fn = key_function(node.right_exprs, right.columns, self.functions, _window_at(right),
                               self.window_size)
         table = right.source.kind == "TABLE"
         self.counter += 0 if counted else 2
@@ -344,9 +344,9 @@ class _Builder:
             left_bytes = key_encoder(left.key_format, left_types, left.key_delimiter)
         right_types = [c.type for c in rsrc.key_columns]
         right_bytes = key_encoder((rsrc.key_format or "KAFKA").upper(), right_types, rsrc.key_delimiter)
-        right_key = key_function([_col(f"{right.alias}_{c.name}") for c in rsrc.key_columns], right.columns,
-                                 self.functions, self.custom, None)
-        fk_of = key_function(node.left_exprs, _row_columns(left), self.functions, self.custom, None)
+        right_key = key_function(_refs(right.columns, [f"{right.alias}_{c.name}" for c in rsrc.key_columns]),
+                                 right.columns, self.functions)
+        fk_of = key_function(node.left_exprs, _row_columns(left), self.functions)
         right_sub = self.sub(self.partitions(right))
         fk_partition = _partition_router(self.engine, rsrc, right_sub.partitions)
         n = 12 + self.counter
@@ -370,8 +370,8 @@ class _Builder:
 
         sub.wiring.append(make_left)
         if isinstance(left, JoinLeaf):
-            left_key = key_function([_col(f"{left.alias}_{c.name}") for c in left.source.key_columns], left.columns,
-                                    self.functions, self.custom, None)
+            left_key = key_function(_refs(left.columns, [f"{left.alias}_{c.name}" for c in left.source.key_columns]),
+                                    left.columns, self.functions)
             lmake = self.source_channel(left, left_key, lambda ctx: ctx.ops[me].on_left, True)
             sub.wiring.append(lambda ctx: ctx.channels.append(lmake(ctx)))
         else:
@@ -429,10 +429,10 @@ def _table_store(node: JoinNode) -> str:
     return "RightSourceKeyed-Materialize" if node.repartition_right else "KafkaTopic_Right-Reduce"
 
 
-def _col(name: str) -> Any:
-    from sqlglot import exp
-
-    return exp.column(name)
+def _refs(columns: list[SchemaColumn], names: list[str]) -> list[Expr]:
+    """Bound references to the columns ``names`` of a row of ``columns``."""
+    schema = RowSchema(columns)
+    return [schema.ref(n) for n in names]
 
 
 def build_join_tasks(engine: Engine, plan: QueryPlan, query_id: str, *, persistent: bool, group: str,

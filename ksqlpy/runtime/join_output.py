@@ -24,9 +24,8 @@ def where_predicate(plan: QueryPlan) -> Callable[[tuple, int, int], bool] | None
     """``fn(row, ts, partition) -> passes`` for the query's WHERE over the join's virtual rows."""
     if plan.where is None:
         return None
-    spec = StageSpec(input_schema=plan.input_schema, alias=plan.alias, where=plan.where, rekey_exprs=None,
-                     projection_schema=plan.input_schema, table_functions=[], outputs=[[]],
-                     custom_types=plan.custom_types, functions=plan.functions)
+    spec = StageSpec(input_schema=plan.input_schema, where=plan.where, rekey_exprs=None,
+                     projection_schema=plan.input_schema, table_functions=[], outputs=[[]], functions=plan.functions)
     fn = build_stateless(spec)
 
     def passes(row: tuple, ts: int, partition: int) -> bool:

@@ -10,10 +10,9 @@ import pickle
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from sqlglot import exp
-
 from ksqlpy.catalog import Source
-from ksqlpy.expr.compiler import Binding, ExprCompiler, Scope
+from ksqlpy.expr.bound import Expr
+from ksqlpy.expr.codegen import Codegen
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.logical import SchemaColumn
 from ksqlpy.types import SqlType
@@ -36,19 +35,15 @@ def block_builder(source: Source) -> Callable[[tuple, int, int, int], tuple]:
     return eval(code)  # noqa: S307 - generated from the catalog's column list
 
 
-def key_function(exprs: list[exp.Expression], columns: list[SchemaColumn], functions: FunctionRegistry,
-                 custom_types: Mapping[str, SqlType], window_at: int | None = None,
-                 window_size: int | None = None) -> KeyFn:
-    """``fn(row) -> key tuple`` (None if any part is NULL) for join-key expressions over a row whose
+def key_function(exprs: list[Expr], columns: list[SchemaColumn], functions: FunctionRegistry,
+                 window_at: int | None = None, window_size: int | None = None) -> KeyFn:
+    """``fn(row) -> key tuple`` (None if any part is NULL) for bound join-key expressions over a row whose
     columns are ``columns``; ``window_at``: index of WINDOWSTART in the row (windowed keys carry it and
     WINDOWEND). ``window_size``: time windows are identified by their start only (as Kafka Streams'
     time-windowed key bytes are), so the end is start + the join's window size on both sides."""
-    scope = Scope()
-    for i, c in enumerate(columns):
-        scope.columns[c.name] = Binding(f"r[{i}]", c.type)
     consts: dict[str, Any] = {}
-    comp = ExprCompiler(scope, consts, registry=functions, custom_types=custom_types)
-    codes = [comp.compile(e).code for e in exprs]
+    cg = Codegen([f"r[{i}]" for i in range(len(columns))], consts, functions)
+    codes = [cg.text(e) for e in exprs]
     if window_at is not None:
         end = f"r[{window_at + 1}]" if window_size is None else f"r[{window_at}] + {int(window_size)}"
         codes += [f"r[{window_at}]", end]

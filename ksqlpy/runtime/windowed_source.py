@@ -10,14 +10,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlglot import exp
-
 from ksqlpy import types as T
-from ksqlpy.plan.logical import OutputColumn
+from ksqlpy.plan.logical import OutputColumn, RowSchema
 
 
-def window_key_groups(groups: list[list[OutputColumn]]) -> list[list[OutputColumn]]:
-    bounds = [OutputColumn(n, T.BIGINT, exp.column(n)) for n in ("WINDOWSTART", "WINDOWEND")]
+def window_key_groups(groups: list[list[OutputColumn]], schema: RowSchema) -> list[list[OutputColumn]]:
+    """``groups`` with the window bounds of the ``schema`` row added to the key group."""
+    bounds = [OutputColumn(n, T.BIGINT, schema.ref(n)) for n in ("WINDOWSTART", "WINDOWEND")]
     return [groups[0] + bounds, *groups[1:]]
 
 

@@ -61,8 +61,8 @@ def test_unknown_sources(engine: Engine) -> None:
 def test_type_errors_name_the_expression_they_come_from(engine: Engine) -> None:
     msg = error(engine, "CREATE STREAM o AS SELECT k,\n    UCASE(x) FROM a;")
     assert msg.startswith("Line: 2, Col: 5: Function 'ucase' does not accept parameters (INTEGER).")
-    msg = error(engine, "CREATE STREAM o AS SELECT k FROM a WHERE x IN (1, k);")
-    assert msg.startswith("Line: 1, Col: 42: Invalid Predicate: operator does not exist: INTEGER = STRING (K)")
+    msg = error(engine, "CREATE STREAM o AS SELECT k, x FROM a WHERE x IN (1, k);")
+    assert msg.startswith("Line: 1, Col: 45: Invalid Predicate: operator does not exist: INTEGER = STRING (K)")
     msg = error(engine, "CREATE STREAM o AS SELECT k, y - k FROM a;")
     assert msg.startswith("Line: 1, Col: 30: Error processing expression: (Y - K).")
 

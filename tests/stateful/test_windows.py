@@ -207,7 +207,7 @@ def test_emit_final_generated_loop_matches_the_generic_one(h: Harness, monkeypat
     query = ("CREATE TABLE {t} AS SELECT K, COUNT(*) AS C, SUM(V) AS SV, MAX(V) AS MV FROM S "
              f"WINDOW {window} GROUP BY K EMIT FINAL;")
     with monkeypatch.context() as m:
-        m.setattr(aggregate, "build_batch_loop", lambda spec: None)
+        m.setattr(aggregate, "build_batch_loop", lambda spec, parts: None)
         h.sql(query.format(t="GENERIC"))
     h.sql(query.format(t="GENERATED"))
     rng = random.Random(7)

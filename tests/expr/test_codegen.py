@@ -1,4 +1,5 @@
-"""The expression compiler: SQL semantics of the generated Python (NULLs, Java arithmetic, casts, coercion)."""
+"""Code generation from bound expressions: SQL semantics of the generated Python (NULLs, Java arithmetic,
+casts, list coercion, lambdas)."""
 
 from __future__ import annotations
 
@@ -9,7 +10,10 @@ import pytest
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlExpressionError, KsqlStatementError, KsqlTypeError
-from ksqlpy.expr.compiler import Binding, ExprCompiler, Scope
+from ksqlpy.expr.binder import bind
+from ksqlpy.expr.codegen import Codegen
+from ksqlpy.expr.scope import Scope
+from ksqlpy.expr.stages import BindContext
 from ksqlpy.functions import builtin_registry
 from ksqlpy.grammar import parse_expression
 
@@ -33,13 +37,14 @@ COLUMNS: dict[str, tuple[T.SqlType, Any]] = {
 
 
 def compile_expr(text: str) -> tuple[str, T.SqlType, Any]:
-    scope = Scope({name: Binding(f"v_{name}", t) for name, (t, _) in COLUMNS.items()})
-    comp = ExprCompiler(scope, registry=REGISTRY)
-    c = comp.compile(parse_expression(text))
-    ns = dict(comp.consts)
+    registry = REGISTRY
+    scope = Scope.of([(name, t) for name, (t, _) in COLUMNS.items()])
+    bound = bind(parse_expression(text), scope, BindContext(registry))
+    consts: dict[str, Any] = {}
+    code = Codegen([f"v_{n}" for n in COLUMNS], consts, registry).text(bound)
     args = ", ".join(f"v_{n}" for n in COLUMNS)
-    fn = eval(f"lambda {args}: {c.code}", ns)  # noqa: S307 - compiler output under test
-    return c.code, c.type, fn(*(v for _, v in COLUMNS.values()))
+    fn = eval(f"lambda {args}: {code}", consts)  # noqa: S307 - generator output under test
+    return code, bound.type, fn(*(v for _, v in COLUMNS.values()))
 
 
 def value(text: str) -> Any:
@@ -91,7 +96,7 @@ def test_division_by_zero_raises_for_the_slow_path_to_null() -> None:
     ("FLAG OR N > 0", True),
     ("I BETWEEN 1 AND 10", True),
     ("I IN (1, 7)", True),
-    ("I IN ('7', '8')", True),             # string literals coerce to the operand's type
+    ("I IN ('7', '8')", True),             # string literals in a list coerce to the list's type
     ("FLAG IN ('yes')", True),
     ("S LIKE 'he%o'", True),
     ("S LIKE 'h_llo'", True),

@@ -1,0 +1,114 @@
+"""Which validation stage reports an expression error, and how each clause words it.
+
+ksqlDB checks an expression three times, and the same mistake reads differently depending on which
+check finds it (ksqldb-rules.md 1.8, 1.9, appendix A):
+
+1. analysis (``ColumnReferenceValidator``...): unknown or ambiguous columns - reported as they are;
+2. logical planning (``ExpressionTypeManager``): types, comparisons, functions. WHERE and HAVING go
+   through ``FilterTypeValidator``, which words them ``Error in WHERE expression: <cause>`` and rejects a
+   non-boolean filter; the other clauses report the cause as it is;
+3. code generation (``CodeGenRunner``, or the interpreter pull queries use): what only compiling the
+   expression finds - unsupported casts, non-boolean AND/OR/NOT operands, BETWEEN/LIKE operand types,
+   IN-list coercion - worded ``Invalid <context>: <cause>.`` (``Invalid expression: `` for pull queries),
+   and reported only once every clause of the statement has been typed.
+
+The binder tags each error with its ``Phase``; ``BindContext`` applies the wording of the ``Clause``
+being bound and holds code-generation errors back until ``check`` is called after typing.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from ksqlpy import types as T
+from ksqlpy.errors import KsqlError, KsqlExpressionError, KsqlStatementError, KsqlTypeError
+from ksqlpy.functions.registry import FunctionRegistry
+
+
+class Phase(Enum):
+    ANALYSIS = "analysis"
+    TYPING = "typing"
+    CODEGEN = "codegen"
+
+
+class Clause(Enum):
+    """Where an expression sits: its name in "cannot be resolved" messages, the context ksqlDB's code
+    generator names, and whether it is a filter (``FilterTypeValidator``)."""
+
+    WHERE = ("WHERE", "Predicate", True)
+    HAVING = ("HAVING", "Predicate", True)
+    SELECT = ("SELECT", "Select", False)
+    GROUP_BY = ("GROUP BY", "Group By", False)
+    PARTITION_BY = ("PARTITION BY", "SelectKey", False)
+    JOIN_ON = ("JOIN ON", "SelectKey", False)
+    FK_JOIN_ON = ("JOIN ON", "Left Join Expression", False)
+    TABLE_FUNCTION = ("SELECT", "Table function", False)
+    INSERT_VALUES = ("", "insert value", False)
+
+    def __init__(self, label: str, codegen: str, filter: bool) -> None:
+        self.label = label
+        self.codegen = codegen
+        self.filter = filter
+
+
+class BindError(KsqlTypeError):
+    """An expression error as the rule that found it words it, before any clause wording.
+
+    ``statement``: the expression ksqlDB names after ``Statement:`` when the error is wrapped (its
+    ``KsqlStatementException``s - comparisons - carry one). ``plain``: ksqlDB raises it as a plain
+    ``KsqlException`` (a 40000 error when nothing wraps it)."""
+
+    def __init__(self, message: str, phase: Phase, *, statement: str | None = None, plain: bool = False) -> None:
+        super().__init__(message)
+        self.phase = phase
+        self.statement = statement
+        self.plain = plain
+
+    @property
+    def detailed(self) -> str:
+        """ksqlDB's "unlogged" text: the message and the expression it is about."""
+        return self.message if self.statement is None else f"{self.message}\nStatement: {self.statement}"
+
+
+@dataclass
+class BindContext:
+    """What binding the expressions of one statement shares: the function registry, custom types, and
+    the code-generation errors found so far (reported by ``check`` once typing is done).
+
+    ``interpreted``: the statement runs on ksqlDB's expression interpreter (pull queries), whose
+    code-generation errors read ``Invalid expression: ``."""
+
+    registry: FunctionRegistry
+    custom_types: dict[str, T.SqlType] = field(default_factory=dict)
+    interpreted: bool = False
+    deferred: list[KsqlError] = field(default_factory=list)
+
+    def report(self, e: BindError, clause: Clause | None) -> KsqlError:
+        """The user-facing error for ``e`` found while binding an expression of ``clause``."""
+        if e.phase is Phase.ANALYSIS:
+            return _located(KsqlStatementError(e.message), e)
+        if e.phase is Phase.TYPING:
+            if clause is not None and clause.filter:
+                return _located(KsqlStatementError(f"Error in {clause.label} expression: {e.detailed}"), e)
+            return _located((KsqlExpressionError if e.plain else KsqlTypeError)(e.message), e)
+        if clause is None:
+            return _located(KsqlTypeError(e.message), e)
+        context = "expression" if self.interpreted else clause.codegen
+        text = e.detailed if e.statement is None else e.message
+        end = "" if text.endswith(".") else "."
+        return _located(KsqlStatementError(f"Invalid {context}: {text}{end}"), e)
+
+    def defer(self, e: BindError, clause: Clause | None) -> None:
+        """Hold a code-generation error back until ``check``."""
+        self.deferred.append(self.report(e, clause))
+
+    def check(self) -> None:
+        """Raise the first code-generation error found, in the order the clauses were bound."""
+        if self.deferred:
+            raise self.deferred[0]
+
+
+def _located(err: KsqlError, cause: KsqlError) -> KsqlError:
+    err.location = cause.location
+    return err
