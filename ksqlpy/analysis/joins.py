@@ -262,7 +262,8 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
         check_key_type(k)
     node = JoinNode(
         kind=kind, flavor=flavor, left=left.node, right=right_leaf,
-        left_exprs=[bind(scope.rewrite(c.left, "JOIN ON"), _row_scope(left.node), ctx, Clause.JOIN_ON) for c in conds],
+        left_exprs=[bind(scope.rewrite(c.left, "JOIN ON"), _row_scope(left.node), ctx,
+                         Clause.FK_JOIN_ON if flavor == "FOREIGN_KEY" else Clause.JOIN_ON) for c in conds],
         right_exprs=[bind(scope.rewrite(c.right, "JOIN ON"), _row_scope(right_leaf), ctx, Clause.JOIN_ON)
                      for c in conds],
         keys=keys, result_kind="TABLE" if left.kind == right.kind == "TABLE" else "STREAM",

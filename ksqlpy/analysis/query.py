@@ -145,7 +145,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                           if not c.table and c.name.upper() in WINDOW_COLUMNS), None)
             if bound is not None:
                 raise KsqlStatementError(f"Error in WHERE expression: Unknown column {bound.name.upper()}.")
-        _check_no_aggregates(query.where, "WHERE")
+        _check_no_aggregates(query.where, "WHERE", ctx.registry)
     where = bind_filter(query.where, in_scope, ctx, Clause.WHERE) if query.where is not None else None
 
     taken = {c.name for c in schema.columns}
@@ -303,7 +303,7 @@ def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, ctx:
     written: list[exp.Expression] = []
     if not (len(exprs) == 1 and isinstance(exprs[0], exp.Null)):
         for e in exprs:
-            _check_no_aggregates(e, "PARTITION BY")
+            _check_no_aggregates(e, "PARTITION BY", ctx.registry)
             missing = next((c for c in e.find_all(exp.Column)
                             if not isinstance(c.this, exp.Star) and scope.lookup(c.name, c.table or None) is None
                             and not _lambda_parameter(c)), None)

@@ -597,7 +597,13 @@ class _Binder:
                 if self.ctx.registry.kind_of(inner.fname) == "table":
                     raise BindError(f"Table functions cannot be nested: {name}({inner.fname}())", Phase.ANALYSIS)
         fn = self.ctx.registry.tables[name]
-        bound, resolved, arg_types = self._arguments(fn, name, args)
+        saved = self.clause
+        if saved is Clause.SELECT:  # ksqlDB compiles table function arguments on their own
+            self.clause = Clause.TABLE_FUNCTION
+        try:
+            bound, resolved, arg_types = self._arguments(fn, name, args)
+        finally:
+            self.clause = saved
         return B.Call(B.FunctionRef(B.FunctionKind.TABLE, name, tuple(arg_types)), tuple(bound),
                       resolved.null_on_null, resolved.deterministic, type=resolved.return_type, pos=self.pos(node))
 

@@ -44,7 +44,6 @@ class Clause(Enum):
     JOIN_ON = ("JOIN ON", "SelectKey", False)
     FK_JOIN_ON = ("JOIN ON", "Left Join Expression", False)
     TABLE_FUNCTION = ("SELECT", "Table function", False)
-    INSERT_VALUES = ("", "insert value", False)
 
     def __init__(self, label: str, codegen: str, filter: bool) -> None:
         self.label = label

@@ -7,7 +7,7 @@ here are generated once per query, so a record costs a tuple build and a few ind
 from __future__ import annotations
 
 import pickle
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.catalog import Source

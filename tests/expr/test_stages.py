@@ -117,6 +117,7 @@ def test_and_or_are_typed_as_their_right_operand(engine: Engine) -> None:
      "Group By"),
     ("CREATE STREAM o AS SELECT CAST(flag AS INT) AS p, x FROM a PARTITION BY CAST(flag AS INT);", "SelectKey"),
     ("SELECT * FROM mv WHERE k = 'a' AND CAST(CAST(x AS STRING) AS BOOLEAN) = CAST(n AS BOOLEAN);", "expression"),
+    ("CREATE STREAM o AS SELECT k, EXPLODE(CAST(flag AS ARRAY<INT>)) AS e FROM a;", "Table function"),
 ])
 def test_code_generation_errors_name_the_context(engine: Engine, sql: str, context: str) -> None:
     assert error(engine, sql).startswith(f"Invalid {context}: Cast of ")
