@@ -335,7 +335,7 @@ def _check_column_references(query: Query, scope: Scope) -> None:
             for col in e.find_all(exp.Column):
                 if isinstance(col.this, exp.Star) or _lambda_parameter(col):
                     continue
-                if not col.table and col.name in WINDOW_COLUMNS:
+                if col.name in WINDOW_COLUMNS:
                     continue
                 if scope.lookup(col.name, col.table or None) is None:
                     full = f"{col.table}.{col.name}" if col.table else col.name

@@ -7,10 +7,9 @@ import queue
 import uuid
 from typing import TYPE_CHECKING, Any
 
-from sqlglot import exp
-
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
@@ -108,11 +107,9 @@ def keeps_input_key(plan: QueryPlan) -> bool:
     Kafka key then stays null instead of becoming a key of NULL columns."""
     if plan.rekey is None:
         return True
-    keys = [c.name for c in plan.input_schema.by_role("key")]
+    keys = [i for i, c in enumerate(plan.input_schema.columns) if c.role == "key"]
     exprs = plan.rekey.exprs
-    return bool(keys) and len(exprs) == len(keys) and all(
-        isinstance(e, exp.Column) and e.name == k and (not e.table or e.table == plan.alias)
-        for e, k in zip(exprs, keys, strict=True))
+    return bool(keys) and [e.index if isinstance(e, ColumnRef) else None for e in exprs] == keys
 
 
 def _sink_timestamp(sink: Source) -> dict[str, Any]:

@@ -22,11 +22,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
-from sqlglot import exp
-
 from ksqlpy.catalog import Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.expr.format import format_expression
+from ksqlpy.expr.bound import ColumnRef, Expr
 
 if TYPE_CHECKING:
     from ksqlpy.plan.logical import JoinNode, QueryPlan
@@ -200,11 +198,11 @@ def _join_root(node: JoinNode) -> PlanStep:
     return PlanStep(_JOIN_STEPS.get(node.flavor, "StreamStreamJoin"), {"queryContext": "Join"})
 
 
-def _columns_in(exprs: list[exp.Expression]) -> list[str]:
+def _columns_in(exprs: list[Expr]) -> list[str]:
     names: list[str] = []
     for e in exprs:
-        for col in e.find_all(exp.Column):
-            if col.name and col.name not in names:
+        for col in e.walk():
+            if isinstance(col, ColumnRef) and col.name not in names:
                 names.append(col.name)
     return names
 
@@ -221,22 +219,21 @@ def plan_steps(plan: QueryPlan, sink: Source) -> list[PlanStep]:
         steps.append(PlanStep(f"{kind}Filter"))
     if plan.rekey is not None:
         steps.append(PlanStep(f"{kind}SelectKey", {"queryContext": "PartitionBy",
-                                                    "keyExpression": _list([format_expression(e)
-                                                                            for e in plan.rekey.exprs])}))
+                                                    "keyExpression": _list([str(e) for e in plan.rekey.exprs])}))
     if plan.table_functions:
         steps.append(PlanStep("StreamFlatMap"))
     agg = plan.aggregation
     if agg is not None:
-        group_text = _list([format_expression(e) for e in agg.group_by])
+        group_text = _list([str(e) for e in agg.group_by])
         if table:
             steps += [PlanStep("TableGroupBy"), PlanStep("TableAggregate")]
         else:
-            by_key = ([e.name if isinstance(e, exp.Column) else None for e in agg.group_by]
+            by_key = ([e.name if isinstance(e, ColumnRef) else None for e in agg.group_by]
                       == [c.name for c in plan.source.key_columns])
             steps.append(PlanStep("StreamGroupByKey", {"queryContext": "Aggregate/GroupBy"}) if by_key else
                          PlanStep("StreamGroupByV2", {"queryContext": "Aggregate/GroupBy",
                                                       "groupByExpressions": group_text}))
-            calls = _list([format_expression(a.node) for a in agg.aggregates])
+            calls = _list([a.text for a in agg.aggregates])
             steps.append(PlanStep("StreamWindowedAggregate" if agg.window is not None else "StreamAggregate",
                                   {"queryContext": "Aggregate/Aggregate",
                                    "nonAggregateColumns": _list([_q(n) for n in
