@@ -38,6 +38,7 @@ from ksqlpy.functions.datetime import INTERVAL_UNIT
 from ksqlpy.grammar.ast import Cast, Dereference, FunctionCall, MapConstructor, StructConstructor, TypeName
 
 _TEMPORAL = (T.DATE, T.TIME, T.TIMESTAMP)
+_PREPARING = "Exception while preparing statement: "  # ksqlDB's wording of its sanitizer's errors
 _INT_RANGE = (-(2**31), 2**31 - 1)
 _LONG_RANGE = (-(2**63), 2**63 - 1)
 
@@ -648,9 +649,12 @@ class _Binder:
         names = [p.name for p in node.expressions]
         if len(params) != len(names):
             raise BindError(f"Lambda for {fname} takes {len(params)} arguments, got {len(names)}", Phase.TYPING)
-        for n in names:
+        for n in names:  # ksqlDB's sanitizer rules for lambda parameters
             if any(n in outer for outer in self.lambdas):
-                raise BindError("Reusing lambda arguments in nested lambda is not allowed", Phase.ANALYSIS)
+                raise BindError(f"{_PREPARING}Reusing lambda arguments in nested lambda is not allowed",
+                                Phase.ANALYSIS)
+            if self.scope.lookup(n, None) is not None:
+                raise BindError(f"{_PREPARING}Lambda function argument can't be a column name: {n}", Phase.ANALYSIS)
         self.lambdas.append(dict(zip(names, params, strict=True)))
         try:
             body = self.bind(node.this)

@@ -379,7 +379,9 @@ def test_functions_resolve_and_cast_their_arguments() -> None:
     assert isinstance(lam, B.Call) and isinstance(lam.args[1], B.Lambda)
     assert lam.args[1].type == T.LambdaType((T.INTEGER,), T.INTEGER)
     assert error("TRANSFORM(ARR, x => TRANSFORM(ARR, x => x))") == (
-        "Reusing lambda arguments in nested lambda is not allowed")
+        "Exception while preparing statement: Reusing lambda arguments in nested lambda is not allowed")
+    assert error("TRANSFORM(ARR, i => i + 1)") == (
+        "Exception while preparing statement: Lambda function argument can't be a column name: I")
 
 
 def test_literal_types() -> None:

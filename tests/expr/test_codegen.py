@@ -153,7 +153,7 @@ def test_unsupported_cast_names_both_types() -> None:
     ("STRUCT(A := I, B := S)", {"A": 7, "B": "hello"}),
     ("TRANSFORM(ARR, x => x + 1)", [11, 21, 31]),
     ("FILTER(ARR, x => x > 15)", [20, 30]),
-    ("REDUCE(ARR, 0, (s, x) => s + x)", 60),
+    ("REDUCE(ARR, 0, (acc, x) => acc + x)", 60),
     ("COALESCE(N, I)", 7),
     ("UCASE(S)", "HELLO"),
 ])
