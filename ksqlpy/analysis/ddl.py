@@ -11,7 +11,8 @@ from typing import Any
 from ksqlpy import types as T
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, location
-from ksqlpy.grammar.ast import ColumnDef, CreateSource, TypeName
+from ksqlpy.expr.binder import resolve_type
+from ksqlpy.grammar.ast import ColumnDef, CreateSource
 
 KNOWN_FORMATS = {"KAFKA", "JSON", "DELIMITED", "NONE", "AVRO", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR"}
 SCHEMA_REGISTRY_FORMATS = {"AVRO", "PROTOBUF", "JSON_SR"}
@@ -25,21 +26,6 @@ SOURCE_PROPERTIES = {
     "VALUE_AVRO_SCHEMA_FULL_NAME", "KEY_PROTOBUF_NULLABLE_REPRESENTATION",
     "VALUE_PROTOBUF_NULLABLE_REPRESENTATION", "WINDOW_TYPE", "WINDOW_SIZE", "SOURCE_CONNECTOR",
 }
-
-
-def resolve_type(t: T.SqlType, custom: dict[str, T.SqlType]) -> T.SqlType:
-    if isinstance(t, TypeName):
-        found = custom.get(t.type_name)
-        if found is None:
-            raise KsqlStatementError(f"Unknown type: {t.type_name}")
-        return found
-    if isinstance(t, T.Array):
-        return T.Array(resolve_type(t.element, custom))
-    if isinstance(t, T.Map):
-        return T.Map(resolve_type(t.key, custom), resolve_type(t.value, custom))
-    if isinstance(t, T.Struct):
-        return T.Struct(tuple((n, resolve_type(ft, custom)) for n, ft in t.fields))
-    return t
 
 
 def normalize_properties(props: dict[str, Any]) -> dict[str, Any]:

@@ -332,20 +332,7 @@ class Lambda(Expr):
     body: Expr
 
 
-
-NULL_LITERAL = Literal(None, type=T.NULL)
-
-
 def columns_used(e: Expr) -> set[int]:
     """Indexes of the row columns ``e`` reads."""
     return {n.index for n in e.walk() if isinstance(n, ColumnRef)}
 
-
-def is_constant(e: Expr) -> bool:
-    """No column, no lambda variable and nothing non-deterministic below ``e``: it has one value."""
-    for n in e.walk():
-        if isinstance(n, ColumnRef | LambdaVar):
-            return False
-        if isinstance(n, Call) and (not n.deterministic or n.fn.kind is FunctionKind.TABLE):
-            return False
-    return True

@@ -21,7 +21,7 @@ of failing the whole expression - ksqlDB catches errors per function invocation.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -67,7 +67,6 @@ class Codegen:
         self.registry = registry
         self.safe = safe
         self.table_elements = table_elements or {}
-        self.uses_nondeterministic = False
         self._n = 0
         self._lambdas: list[dict[str, str]] = []
 
@@ -335,8 +334,6 @@ class Codegen:
                 raise KeyError(f"table function {e} is not expanded here")
             return Code(var, e.type)
         resolved = e.fn.resolve(self.registry)
-        if not resolved.deterministic:
-            self.uses_nondeterministic = True
         impl = self.const(resolved.impl, "f")
         parts = [self.gen(a) for a in e.args]
         if e.null_on_null and parts:
@@ -357,11 +354,3 @@ def evaluate(e: B.Expr, registry: FunctionRegistry) -> Any:
     code = Codegen((), consts, registry).text(e)
     return eval(compile(code, "<ksqlpy-constant>", "eval"), consts)  # noqa: S307 - generated from a bound tree
 
-
-def compile_function(params: Sequence[str], body_lines: Sequence[str], consts: dict[str, Any], name: str,
-                     filename: str) -> Callable[..., Any]:
-    """Compile generated source ``def name(params): body`` with ``consts`` as its globals."""
-    src = f"def {name}({', '.join(params)}):\n" + "\n".join("    " + line for line in body_lines) + "\n"
-    ns = dict(consts)
-    exec(compile(src, filename, "exec"), ns)  # noqa: S102 - generated from a bound plan
-    return ns[name]

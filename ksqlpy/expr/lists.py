@@ -63,10 +63,6 @@ def coerce_to(item: B.Expr, target: T.SqlType, phase: Phase) -> B.Expr:
         raise BindError(f'invalid input syntax for type {b.base}: "{b.text}".', phase) from None
 
 
-def is_literal(e: B.Expr) -> bool:
-    return isinstance(e, B.Literal)
-
-
 # --------------------------------------------------------------------------- merging types
 
 
