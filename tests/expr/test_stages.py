@@ -193,3 +193,63 @@ def test_integer_arithmetic_and_abs_wrap_as_java_does(engine: Engine) -> None:
                              "CAST(x AS BIGINT) * 4294967296 * 4294967296 AS a6, ABS(CAST(x AS BIGINT) - 1) AS a7",
                      {"X": -2147483648})
     assert got == (-2147483647, 0, -2147483648, -2147483648, -2147483648, 0, 2147483649)
+
+
+# --------------------------------------------------------------------------- each rule over every clause
+
+MATRIX_SOURCES = (
+    "CREATE TABLE tt (k STRING PRIMARY KEY, x INT, s STRING, flag BOOLEAN) WITH (kafka_topic='tt', "
+    "value_format='JSON', partitions=1);\nCREATE TABLE mt AS SELECT * FROM tt;"
+)
+# (clause name for filters or None, statement template with {e} a BOOLEAN expression, code-generation context)
+CLAUSES = {
+    "persistent WHERE": ("WHERE", "CREATE STREAM o AS SELECT k, x FROM a WHERE {e};", "Predicate"),
+    "push WHERE": ("WHERE", "SELECT k, x FROM a WHERE {e} EMIT CHANGES;", "Predicate"),
+    "pull WHERE": ("WHERE", "SELECT * FROM mt WHERE k = 'a' AND {e};", "expression"),
+    "HAVING": ("HAVING", "CREATE TABLE o AS SELECT k, x, s, flag, COUNT(*) AS c FROM a GROUP BY k, x, s, flag "
+                         "HAVING {e};", "Predicate"),
+    "persistent SELECT": (None, "CREATE STREAM o AS SELECT k, ({e}) AS b FROM a;", "Select"),
+    "push SELECT": (None, "SELECT k, ({e}) AS b FROM a EMIT CHANGES;", "Select"),
+    "pull SELECT": (None, "SELECT k, ({e}) AS b FROM mt WHERE k = 'a';", "expression"),
+    "GROUP BY": (None, "CREATE TABLE o AS SELECT ({e}) AS g, COUNT(*) AS c FROM a GROUP BY ({e});", "Group By"),
+    "PARTITION BY": (None, "CREATE STREAM o AS SELECT ({e}) AS p, x FROM a PARTITION BY ({e});", "SelectKey"),
+}
+# typing rules: (expression, cause, the expression ksqlDB names after "Statement:" when a filter wraps it)
+TYPING_RULES = {
+    "comparison": ("x = '10'", "Cannot compare X (INTEGER) to '10' (STRING) with EQUAL.", "(X = '10')"),
+    "null comparison": ("x = NULL", "Comparison with NULL not supported: INTEGER = NULL\n"
+                                    "Use 'IS NULL' or 'IS NOT NULL' instead.", "(X = null)"),
+    "case": ("(CASE WHEN flag THEN NULL END) IS NULL", "Invalid Case expression. All case branches have NULL type",
+             None),
+    "function": ("UCASE(x) = 'A'", "Function 'ucase' does not accept parameters (INTEGER).", None),
+    "array": ("ARRAY[1, 'a'][1] = 1", 'invalid input syntax for type INTEGER: "a".', None),
+    "struct": ("x->f = 1", "Expected STRUCT type, got: INTEGER", None),
+}
+CODEGEN_RULES = {
+    "cast": ("CAST(flag AS INT) = 1", "Cast of BOOLEAN to INTEGER is not supported."),
+    "in list": ("x IN (1, 'one')", 'invalid input syntax for type INTEGER: "one".'),
+    "between": ("s BETWEEN 1 AND 2", "Cannot compare S (STRING) to 1 (INTEGER) with GREATER_THAN_OR_EQUAL."),
+    "like": ("x LIKE 'a%'", "The column type for Like condition must be VARCHAR. The column type is INTEGER."),
+    "logic": ("NOT s", "Logical operand must be BOOLEAN: S is STRING."),
+}
+
+
+@pytest.mark.parametrize("rule", TYPING_RULES)
+@pytest.mark.parametrize("clause", CLAUSES)
+def test_typing_rules_in_every_clause(engine: Engine, clause: str, rule: str) -> None:
+    engine.execute(MATRIX_SOURCES)
+    filter_name, template, _ = CLAUSES[clause]
+    expr, cause, statement = TYPING_RULES[rule]
+    expected = cause
+    if filter_name is not None:
+        expected = f"Error in {filter_name} expression: {cause}" + (f"\nStatement: {statement}" if statement else "")
+    assert error(engine, template.format(e=expr)).startswith(expected)
+
+
+@pytest.mark.parametrize("rule", CODEGEN_RULES)
+@pytest.mark.parametrize("clause", CLAUSES)
+def test_code_generation_rules_in_every_clause(engine: Engine, clause: str, rule: str) -> None:
+    engine.execute(MATRIX_SOURCES)
+    _, template, context = CLAUSES[clause]
+    expr, cause = CODEGEN_RULES[rule]
+    assert error(engine, template.format(e=expr)) == f"Invalid {context}: {cause}"
