@@ -272,7 +272,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         source=source, alias=alias, input_schema=schema, where=where, rekey=rekey,
         aggregation=aggregation, table_functions=table_functions, key=key_cols_sorted, value=value_cols,
         result_kind=result_kind, emit=query.emit, limit=query.limit, projection_schema=proj_schema,
-        windowed=windowed, sql=sql, custom_types=dict(session.types), functions=registry, printed_select=printed,
+        windowed=windowed, sql=sql, functions=registry, printed_select=printed,
     )
 
 

@@ -110,7 +110,6 @@ class QueryPlan:
     projection_schema: RowSchema | None = None  # what the Project stage sees
     windowed: WindowInfo | None = None  # output windowing (windowed aggregation or windowed source)
     sql: str = ""
-    custom_types: dict[str, SqlType] = field(default_factory=dict)
     join: JoinPlan | None = None  # the FROM clause is a join: ``source`` is then its (virtual) result
     # the select list as ksqlDB prints the rewritten statement: (expression as written, qualified; its name)
     printed_select: list[tuple[str, str]] = field(default_factory=list)
