@@ -6,20 +6,16 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from datetime import UTC, datetime
 
 
 def _timestamp_ms(text: str) -> int:
-    """Epoch milliseconds, or an ISO-8601 date-time (UTC unless it names a zone)."""
-    if text.lstrip("-").isdigit():
-        return int(text)
+    from ksqlpy.engine.reset import parse_time
+    from ksqlpy.errors import KsqlError
+
     try:
-        when = datetime.fromisoformat(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not epoch milliseconds nor an ISO-8601 date-time: {text!r}") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=UTC)
-    return int(when.timestamp() * 1000)
+        return parse_time(text)
+    except KsqlError as e:
+        raise argparse.ArgumentTypeError(e.message) from None
 
 
 def build_parser() -> argparse.ArgumentParser:

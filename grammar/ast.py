@@ -280,6 +280,14 @@ class Explain(Statement):
 
 
 @dataclass
+class ResetQuery(Statement):
+    """``RESET QUERY id [TO EARLIEST | TO TIMESTAMP t]``: ksqlpy's own statement (ksqlDB has none)."""
+
+    query_id: str
+    to_timestamp: int | str | None = None  # epoch ms, or an ISO-8601 text; None = the earliest offsets
+
+
+@dataclass
 class Terminate(Statement):
     query_id: str | None  # None = ALL
 

@@ -232,6 +232,20 @@ def _terminate(p: KsqlParser) -> ast.Terminate:
     return ast.Terminate(query_id=_query_id_or_all(p))
 
 
+def _reset(p: KsqlParser) -> ast.ResetQuery:
+    """``RESET QUERY id [TO EARLIEST | TO TIMESTAMP 'iso' | TO TIMESTAMP ms]`` (ksqlpy's; not in ksqlDB)."""
+    p.expect_word("RESET", "QUERY")
+    query_id = p.parse_identifier("a query id")
+    to: int | str | None = None
+    if p.match_word("TO"):
+        if p.match_word("TIMESTAMP"):
+            to = p.parse_string("a timestamp") if p._curr.token_type == TokenType.STRING else p.parse_integer(
+                "a timestamp (epoch milliseconds or an ISO-8601 string)")
+        elif not p.match_word("EARLIEST"):
+            raise p.syntax_error("{'EARLIEST', 'TIMESTAMP'}")
+    return ast.ResetQuery(query_id=query_id, to_timestamp=to)
+
+
 def _pause_resume(p: KsqlParser) -> ast.PauseResume:
     action = p.word() or ""
     p._advance()
@@ -374,6 +388,7 @@ STATEMENT_PARSERS: dict[str, StatementParser] = {
     "EXPLAIN": _explain,
     "TERMINATE": _terminate,
     "PAUSE": _pause_resume,
+    "RESET": _reset,
     "RESUME": _pause_resume,
     "DROP": _drop,
     "ALTER": _alter,

@@ -376,6 +376,17 @@ def terminate(engine: Engine, stmt: A.Terminate) -> StatementResult:
     return _status(stmt, "Query terminated.")
 
 
+def reset_query(engine: Engine, stmt: A.ResetQuery) -> StatementResult:
+    """``RESET QUERY``: ksqlpy's own statement (reset.py); runs locally, its effect is in the log."""
+    from ksqlpy.engine.reset import parse_time, reset_running_query
+
+    to = parse_time(stmt.to_timestamp) if stmt.to_timestamp is not None else None
+    result = reset_running_query(engine, stmt.query_id, to)
+    where = "the earliest offsets" if to is None else f"timestamp {to}"
+    return _status(stmt, f"Query {result.query_id} reset to {where}: its state and internal topics were deleted "
+                         "and it recomputes from there.", result.query_id)
+
+
 def pause_resume(engine: Engine, stmt: A.PauseResume) -> StatementResult:
     ids = list(engine.queries) if stmt.query_id is None else [stmt.query_id.upper()]
     for qid in ids:
@@ -522,6 +533,7 @@ HANDLERS: dict[type, Callable[[Any, Any], StatementResult]] = {
     A.AlterSource: alter_source,
     A.Terminate: terminate,
     A.PauseResume: pause_resume,
+    A.ResetQuery: reset_query,
     A.SelectStatement: select,
     A.Show: show,
     A.Describe: describe,
