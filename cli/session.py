@@ -186,6 +186,13 @@ class Session:
         stmt = self._parse_one(text)
         name, value = stmt.name, stmt.value
         self.backend.validate_property(name)
+        from ksqlpy.engine.property_values import check_property
+        from ksqlpy.errors import KsqlError
+
+        try:
+            check_property(name, value)  # ksqlDB's CLI refuses such values when they are set
+        except KsqlError as e:
+            raise BackendError(e.message, statement=text) from None
         old = self.properties.get(name)
         self.properties[name] = value
         change = f"from '{old}' to '{value}'" if old is not None else f"to '{value}'"

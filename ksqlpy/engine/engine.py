@@ -150,6 +150,10 @@ class Engine:
         from ksqlpy.engine.pull_cache import changes_catalog
 
         changes = changes_catalog(stmt)
+        if properties:
+            from ksqlpy.engine.property_values import check_properties
+
+            check_properties(properties)  # a bad value is named now, not by a query that trips on it
         with self.lock:
             self.generation += changes  # before and after: a lookup prepared meanwhile is voided either way
             try:

@@ -481,6 +481,9 @@ def explain(engine: Engine, stmt: A.Explain) -> StatementResult:
 
 
 def set_property(engine: Engine, stmt: A.SetProperty) -> StatementResult:
+    from ksqlpy.engine.property_values import check_property
+
+    check_property(stmt.name, stmt.value)  # now, naming the setting - not when a query trips on it
     engine.session_properties[stmt.name] = stmt.value
     return StatementResult("message", stmt.text, message=f"Successfully changed local property '{stmt.name}' to "
                                                          f"'{stmt.value}'.")

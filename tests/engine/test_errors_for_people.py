@@ -62,3 +62,32 @@ def test_an_unexpected_failure_becomes_a_statement_error_without_python_text(eng
     text = str(err.value)
     assert text.startswith("Could not execute the statement (Show): ksqlpy failed unexpectedly.")
     assert not any(n in text for n in PYTHON_NAMES) and "out of range" not in text
+
+
+@pytest.mark.parametrize(("setting", "value", "message"), [
+    ("auto.offset.reset", "sideways", "Invalid value sideways for configuration auto.offset.reset: String must be "
+                                      "one of: latest, earliest, none"),
+    ("auto.offset.reset", "none", "'none' is not valid for this property within KSQL"),
+    ("commit.interval.ms", "abc", "Invalid value abc for configuration commit.interval.ms: Not a number of type LONG"),
+    ("ksql.streams.num.stream.threads", "2.5", "Invalid value 2.5 for configuration ksql.streams.num.stream.threads: "
+                                               "Not a number of type INT"),
+    ("ksql.create.or.replace.enabled", "maybe", "Invalid value maybe for configuration ksql.create.or.replace.enabled: "
+                                                "Expected value to be either true or false"),
+])
+def test_a_bad_property_value_names_the_setting_when_it_is_set(engine: Engine, setting: str, value: str,
+                                                               message: str) -> None:
+    with pytest.raises(KsqlStatementError) as err:
+        engine.execute(f"SET '{setting}'='{value}';")
+    assert str(err.value) == message
+    # as a request property too, before anything runs with it
+    engine.execute("CREATE STREAM s (id INT KEY, v INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);")
+    with pytest.raises(KsqlStatementError) as err:
+        engine.execute("CREATE STREAM c AS SELECT * FROM s;", {setting: value})
+    assert str(err.value) == message
+    assert engine.catalog.source("C") is None
+
+
+def test_good_property_values_pass(engine: Engine) -> None:
+    for setting, value in (("auto.offset.reset", "EARLIEST"), ("ksql.streams.commit.interval.ms", "100"),
+                           ("ksql.query.pull.table.scan.enabled", "false"), ("some.unknown.thing", "x")):
+        engine.execute(f"SET '{setting}'='{value}';")
