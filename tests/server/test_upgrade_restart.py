@@ -50,3 +50,10 @@ def test_an_upgraded_ctas_survives_a_restart(tmp_path: Any) -> None:
         assert wait_for(c, "COUNTS", {1: 3, 2: 2}) == {1: 3, 2: 2}
     # one sink record per counted input: nothing was read again by the replayed upgrade
     assert sink_records(data_dir, "COUNTS") == 5
+
+    # RESET QUERY (ksqlpy's statement) then recomputes everything with the new filter, on the running server
+    with ServerProcess(data_dir, NO_CACHE) as third, httpx.Client(base_url=third.url, timeout=20) as c:
+        reset = ksql(c, f"RESET QUERY {qid};")[0]
+        assert reset["commandStatus"]["message"].startswith(f"Query {qid} reset to the earliest offsets")
+        assert [q["id"] for q in ksql(c, "SHOW QUERIES;")[0]["queries"]] == [qid]
+        assert wait_for(c, "COUNTS", {1: 2, 2: 2}) == {1: 2, 2: 2}
