@@ -32,6 +32,8 @@ def spark_session(master: str | None = None, properties: dict[str, Any] | None =
     os.environ.setdefault("PYSPARK_DRIVER_PYTHON", sys.executable)
     builder = SparkSession.builder.appName("ksqlpy-backfill").master(master or DEFAULT_MASTER)
     conf = dict(_DEFAULTS)
+    # Spark's own progress bar ([Stage 1:====>   (3 + 2) / 8]) on a terminal, as spark-submit shows it
+    conf["spark.ui.showConsoleProgress"] = "true" if sys.stderr.isatty() else "false"
     for k, v in (properties or {}).items():
         if k.startswith("spark.") and k != "spark.master":
             conf[k] = str(v)
