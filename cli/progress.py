@@ -62,7 +62,7 @@ def line(query_id: str, p: Progress, rate: float) -> str:
 
 def watch(query_id: str, describe: Callable[[str], dict[str, Any]], write: Callable[[str], None],
           *, interval_s: float = 0.5, stall_s: float = 30.0, clock: Callable[[], float] = time.monotonic,
-          sleep: Callable[[float], None] = time.sleep) -> Progress | None:
+          sleep: Callable[[float], None] | None = None) -> Progress | None:
     """Rewrite the progress line until the query has no lag (or made no progress for ``stall_s``).
 
     ``describe(query_id)`` returns the query's EXPLAIN description; ``write`` writes text without a newline.
@@ -85,7 +85,7 @@ def watch(query_id: str, describe: Callable[[str], dict[str, Any]], write: Calla
             text = line(query_id, p, rate)
             write("\r" + text + " " * max(0, len(shown) - len(text)))
             shown = text
-            sleep(interval_s)
+            (sleep or time.sleep)(interval_s)
             p = progress_of(describe(query_id), first)
         if p.lag == 0:
             text = f"{query_id}: caught up, {p.done:,} records"
