@@ -38,7 +38,7 @@ _PY_COMPARE = {B.CmpOp.EQUAL: "==", B.CmpOp.NOT_EQUAL: "!=", B.CmpOp.LESS_THAN: 
 _DEC_FN = {B.ArithOp.ADD: "dec_add", B.ArithOp.SUBTRACT: "dec_sub", B.ArithOp.MULTIPLY: "dec_mul",
            B.ArithOp.DIVIDE: "dec_div", B.ArithOp.MODULUS: "dec_mod"}
 
-_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*(\[\d+\])?|-?\d+(\.\d+)?|'[^'\\]*'|None|True|False")
+_SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?\d+(\.\d+)?|'[^'\\]*'|None|True|False")
 _CONSTANT = re.compile(r"-?\d+(\.\d+)?|'[^'\\]*'|True|False")
 
 
@@ -231,16 +231,20 @@ class Codegen:
         parts = [self.gen(e.operand), self.gen(e.low), self.gen(e.high)]
         return Code(self.guard(parts, "{1} <= {0} <= {2}", "False"), T.BOOLEAN)
 
+    def _null_boolean(self) -> str:
+        return f"{self._rt()}.null_boolean()"
+
     def _g_Logical(self, e: B.Logical) -> Code:
+        """Java's ``&&`` / ``||`` on boxed Booleans: short-circuit on the left operand; a NULL operand that
+        is evaluated fails the expression (ksqlDB has no three-valued logic)."""
         a, b = self.gen(e.left), self.gen(e.right)
-        rt = self._rt()
-        t = self.tmp()
-        if e.op is B.LogicOp.AND:  # short-circuits on FALSE like Java; NULL AND FALSE is FALSE
-            return Code(f"(False if ({t} := {a.text}) is False else {rt}.sql_and({t}, {b.text}))", T.BOOLEAN)
-        return Code(f"(True if ({t} := {a.text}) is True else {rt}.sql_or({t}, {b.text}))", T.BOOLEAN)
+        t1, t2 = self.tmp(), self.tmp()
+        stop = "False" if e.op is B.LogicOp.AND else "True"
+        return Code(f"({stop} if ({t1} := {a.text}) is {stop} else {self._null_boolean()} if {t1} is None or "
+                    f"({t2} := {b.text}) is None else {t2})", T.BOOLEAN)
 
     def _g_Not(self, e: B.Not) -> Code:
-        return Code(self.guard([self.gen(e.operand)], "not {0}"), T.BOOLEAN)
+        return Code(self.guard([self.gen(e.operand)], "not {0}", self._null_boolean()), T.BOOLEAN)
 
     def _g_IsNull(self, e: B.IsNull) -> Code:
         return Code(f"({self.gen(e.operand).text} is {'not ' if e.negated else ''}None)", T.BOOLEAN)
@@ -282,14 +286,13 @@ class Codegen:
     def _g_Like(self, e: B.Like) -> Code:
         a, p = self.gen(e.operand), self.gen(e.pattern)
         rt = _runtime
-        if p.const:
-            if p.value is None:
-                return Code("None", T.BOOLEAN)
+        null = self._null_boolean()  # a NULL value or pattern fails the expression, as ksqlDB's LikeEvaluator
+        if p.const and p.value is not None:
             rx = self.const(re.compile(rt.like_regex(p.value, e.escape)), "re")
-            return Code(self.guard([a], rx + ".match({0}) is not None"), T.BOOLEAN)
+            return Code(self.guard([a], rx + ".match({0}) is not None", null), T.BOOLEAN)
         self.consts["_re"] = re
-        return Code(self.guard([a, p], f"_re.match({self._rt()}.like_regex({{1}}, {e.escape!r}), {{0}}) is not None"),
-                    T.BOOLEAN)
+        return Code(self.guard([a, p], f"_re.match({self._rt()}.like_regex({{1}}, {e.escape!r}), {{0}}) is not None",
+                               null), T.BOOLEAN)
 
     # ------------------------------------------------------------------ structures
     def _g_Subscript(self, e: B.Subscript) -> Code:
@@ -311,9 +314,17 @@ class Codegen:
         return Code("{" + ", ".join(f"{n!r}: {self.text(v)}" for n, v in e.fields) + "}", e.type)
 
     def _g_Case(self, e: B.Case) -> Code:
+        """The first TRUE condition's value; branches are evaluated lazily. A NULL condition fails the
+        expression, as ksqlDB's unboxing of the WHEN operand does."""
         code = self.text(e.default) if e.default is not None else "None"
         for cond, value in reversed(e.whens):
-            code = f"({self.text(value)} if {self.text(cond)} else {code})"
+            c = self.gen(cond)
+            if c.const or isinstance(cond, B.Comparison | B.Between | B.InList | B.IsNull):  # never NULL
+                code = f"({self.text(value)} if {c.text} else {code})"
+            else:
+                t = self.tmp()
+                code = (f"({self.text(value)} if ({t} := {c.text}) else "
+                        f"{self._null_boolean()} if {t} is None else {code})")
         return Code(code, e.type)
 
     # ------------------------------------------------------------------ functions

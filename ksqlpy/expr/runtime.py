@@ -174,17 +174,12 @@ def array_index(arr: list, i: int):  # type: ignore[no-untyped-def]
     return None
 
 
-def sql_and(a: bool | None, b: bool | None) -> bool | None:
-    if a is False or b is False:
-        return False
-    if a is None or b is None:
-        return None
-    return True
+def null_boolean() -> bool:
+    """What a NULL BOOLEAN evaluates to where ksqlDB's generated Java unboxes it - an AND/OR/NOT operand, a
+    CASE condition, a LIKE operand: an error, so the expression is NULL for the record (and logged) and a
+    filter drops it."""
+    raise NullBooleanError("a NULL BOOLEAN where a value is needed (AND, OR, NOT, CASE WHEN, LIKE)")
 
 
-def sql_or(a: bool | None, b: bool | None) -> bool | None:
-    if a is True or b is True:
-        return True
-    if a is None or b is None:
-        return None
-    return False
+class NullBooleanError(ArithmeticError):
+    """A NULL BOOLEAN unboxed (see ``null_boolean``)."""

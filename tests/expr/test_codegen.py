@@ -29,6 +29,7 @@ COLUMNS: dict[str, tuple[T.SqlType, Any]] = {
     "DEC": (T.Decimal(4, 2), Decimal("10.25")),
     "S": (T.STRING, "hello"),
     "FLAG": (T.BOOLEAN, True),
+    "NB": (T.BOOLEAN, None),
     "ARR": (T.Array(T.INTEGER), [10, 20, 30]),
     "M": (T.Map(T.STRING, T.INTEGER), {"a": 1}),
     "ST": (T.Struct((("F", T.STRING), ("G", T.INTEGER))), {"F": "x", "G": None}),
@@ -213,3 +214,26 @@ def test_arithmetic_on_null_inside_a_lambda_fails_the_expression() -> None:
         value("TRANSFORM(ARRAY[1], x => x * N)")
     assert value("TRANSFORM(ARRAY['a', NULL], x => x + '!')") == ["a!", None]  # string + is not arithmetic
     assert value("N + 1") is None
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("FALSE AND NB", False),   # Java's && short-circuits before it unboxes the NULL
+    ("TRUE OR NB", True),
+    ("NB IS NULL", True),
+    ("CASE WHEN FLAG THEN 1 WHEN NB THEN 2 END", 1),  # never reached
+])
+def test_a_null_boolean_not_evaluated_is_harmless(text: str, expected: Any) -> None:
+    assert value(text) == expected
+
+
+@pytest.mark.parametrize("text", [
+    "NB AND FLAG", "FLAG AND NB", "NB OR TRUE", "FALSE OR NB", "NOT NB", "CASE WHEN NB THEN 1 ELSE 0 END",
+    "S LIKE CAST(NULL AS STRING)", "CAST(NULL AS STRING) LIKE 'a%'",
+])
+def test_a_null_boolean_that_is_unboxed_fails_the_expression(text: str) -> None:
+    # ksqlDB has no three-valued logic: the generated Java unboxes the Boolean and fails; the expression is
+    # then NULL for the record (logged), and a filter drops the record
+    from ksqlpy.expr.runtime import NullBooleanError
+
+    with pytest.raises(NullBooleanError):
+        value(text)

@@ -253,3 +253,11 @@ def test_code_generation_rules_in_every_clause(engine: Engine, clause: str, rule
     _, template, context = CLAUSES[clause]
     expr, cause = CODEGEN_RULES[rule]
     assert error(engine, template.format(e=expr)) == f"Invalid {context}: {cause}"
+
+
+def test_a_null_boolean_makes_logic_null_for_the_record(engine: Engine) -> None:
+    # Java's &&, ||, ! and CASE unbox their Boolean: a NULL one fails the expression, which is NULL for the
+    # record; FALSE AND NULL short-circuits first
+    got = run_values(engine, "flag AND true AS a, NOT flag AS b, CASE WHEN flag THEN 1 ELSE 0 END AS c, "
+                             "false AND flag AS d, flag IS NULL AS e", {"X": 1})
+    assert got == (None, None, None, False, True)
