@@ -225,11 +225,21 @@ class Codegen:
         if e.op is B.CmpOp.IS_NOT_DISTINCT_FROM:
             return Code(f"({a.text} == {b.text})", T.BOOLEAN)
         # ksqlDB's comparisons are FALSE, not NULL, when an operand is NULL
-        return Code(self.guard([a, b], "{0} " + _PY_COMPARE[e.op] + " {1}", "False"), T.BOOLEAN)
+        body = "{0} " + _PY_COMPARE[e.op] + " {1}"
+        if e.left.type == T.BYTES and not e.op.is_equality:
+            body = self._signed_bytes(body, 2)
+        return Code(self.guard([a, b], body, "False"), T.BOOLEAN)
 
     def _g_Between(self, e: B.Between) -> Code:
         parts = [self.gen(e.operand), self.gen(e.low), self.gen(e.high)]
-        return Code(self.guard(parts, "{1} <= {0} <= {2}", "False"), T.BOOLEAN)
+        body = "{1} <= {0} <= {2}"
+        if e.operand.type == T.BYTES:
+            body = self._signed_bytes(body, 3)
+        return Code(self.guard(parts, body, "False"), T.BOOLEAN)
+
+    def _signed_bytes(self, body: str, n: int) -> str:
+        """BYTES order as Java's ``ByteBuffer.compareTo``: bytes compare as signed values."""
+        return body.format(*(f"{self._rt()}.signed_bytes({{{i}}})" for i in range(n)))
 
     def _null_boolean(self) -> str:
         return f"{self._rt()}.null_boolean()"

@@ -174,6 +174,12 @@ def array_index(arr: list, i: int):  # type: ignore[no-untyped-def]
     return None
 
 
+def signed_bytes(b: bytes) -> bytes:
+    """``b`` with each byte's sign bit flipped: comparing the results as Python compares bytes (unsigned)
+    orders the originals as Java's ``ByteBuffer.compareTo`` does (signed bytes, then length)."""
+    return bytes(x ^ 0x80 for x in b)
+
+
 def null_boolean() -> bool:
     """What a NULL BOOLEAN evaluates to where ksqlDB's generated Java unboxes it - an AND/OR/NOT operand, a
     CASE condition, a LIKE operand: an error, so the expression is NULL for the record (and logged) and a

@@ -30,6 +30,7 @@ COLUMNS: dict[str, tuple[T.SqlType, Any]] = {
     "S": (T.STRING, "hello"),
     "FLAG": (T.BOOLEAN, True),
     "NB": (T.BOOLEAN, None),
+    "BYT": (T.BYTES, b"\x80"),
     "ARR": (T.Array(T.INTEGER), [10, 20, 30]),
     "M": (T.Map(T.STRING, T.INTEGER), {"a": 1}),
     "ST": (T.Struct((("F", T.STRING), ("G", T.INTEGER))), {"F": "x", "G": None}),
@@ -237,3 +238,9 @@ def test_a_null_boolean_that_is_unboxed_fails_the_expression(text: str) -> None:
 
     with pytest.raises(NullBooleanError):
         value(text)
+
+
+def test_bytes_order_as_signed_values_like_java() -> None:
+    assert value("BYT < TO_BYTES('AQ==', 'base64')") is True      # 0x80 is -128 in Java, below 0x01
+    assert value("BYT BETWEEN TO_BYTES('gA==', 'base64') AND TO_BYTES('AQ==', 'base64')") is True
+    assert value("BYT = TO_BYTES('gA==', 'base64')") is True
