@@ -4,14 +4,17 @@ QTT files sometimes spell output fields differently from the sink's columns (``{
 column ``VAL``) and ksqlDB still accepts them, because JSON field names of rows and STRUCTs are matched
 case-insensitively. We give expected names the schema's spelling (exact match first, else the unique
 case-insensitive one) and then compare exactly against the raw output, so the engine's own output is
-still held to the exact names. MAP keys are data, never renamed.
+still held to the exact names. MAP keys are data, never renamed. A number where the schema has a DOUBLE
+becomes an ``ApproxDouble``, which ``compare`` matches within 1e-6.
 """
 
 from __future__ import annotations
 
+from decimal import Decimal
 from typing import Any
 
 from ksqlpy import types as T
+from ksqlpy.testing.compare import ApproxDouble
 
 
 def resolve_row(spec: Any, columns: list[Any]) -> Any:
@@ -36,6 +39,8 @@ def resolve_row(spec: Any, columns: list[Any]) -> Any:
 
 
 def resolve_type(spec: Any, sql_type: T.SqlType) -> Any:
+    if sql_type == T.DOUBLE and isinstance(spec, int | Decimal) and not isinstance(spec, bool):
+        return ApproxDouble(str(spec))  # compared within 1e-6 (see compare)
     if isinstance(sql_type, T.Struct) and isinstance(spec, dict):
         names = [n for n, _ in sql_type.fields]
         out: dict[str, Any] = {}

@@ -2,6 +2,9 @@
 
 Values (ksqlDB's ExpectedRecordComparator, made exact):
 
+- A DOUBLE (the sink schema says so: ``coerce`` marks the expected number as an :class:`ApproxDouble`)
+  matches any number within 1e-6 of it (``1`` matches ``1.0``, ``0.3`` matches ``0.30000000000000004``).
+
 - null equals only null; booleans only booleans; strings only strings (or BYTES whose base64 is that
   string); arrays element-wise with equal length; objects with exactly the same field names
   (case-sensitive) and equal fields.
@@ -38,6 +41,21 @@ from ksqlpy.testing.model import Header, TestRecord, Window, header_to_spec
 from ksqlpy.testing.specserde import Undecodable
 
 _JAVA_SCI_HIGH = Decimal("1e7")
+DOUBLE_TOLERANCE = Decimal("1e-6")
+
+
+class ApproxDouble(JsonNumber):
+    """An expected number where the sink holds a DOUBLE: compared within ``DOUBLE_TOLERANCE``."""
+
+
+def doubles_close(expected: Decimal, actual: Any) -> bool:
+    if isinstance(actual, bool) or not isinstance(actual, int | float | Decimal):
+        return False
+    if isinstance(actual, float) and actual != actual:  # NaN is written as the string "NaN"
+        return False
+    if float(expected) == float(actual):
+        return True
+    return abs(Decimal(expected) - Decimal(actual)) <= DOUBLE_TOLERANCE
 _JAVA_SCI_LOW = Decimal("1e-3")
 
 
@@ -73,6 +91,9 @@ def value_diff(expected: Any, actual: Any, path: str = "") -> str | None:
         expected = JsonNumber(repr(expected))
     if isinstance(actual, Undecodable):
         return f"{where}: expected {show(expected)}, got {actual!r}"
+    if isinstance(expected, ApproxDouble):
+        return None if doubles_close(expected, actual) else f"{where}: expected {show(expected)} (a DOUBLE, within " \
+            f"{DOUBLE_TOLERANCE}), got {show(actual)}"
     if expected is None or isinstance(expected, bool):
         if actual is expected:
             return None

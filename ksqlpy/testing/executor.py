@@ -32,6 +32,12 @@ from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.testing.coerce import resolve_row
 from ksqlpy.testing.compare import ActualRecord, Mismatch, topic_diff
+from ksqlpy.testing.harness_topics import (
+    create_harness_topics,
+    create_record_topics,
+    register_topic_schemas,
+    statement_subjects,
+)
 from ksqlpy.testing.model import Case, TestRecord
 from ksqlpy.testing.partitioning import PartitionZeroLog, Placement, virtual_partitions
 from ksqlpy.testing.post import post_diff
@@ -55,18 +61,8 @@ HARNESS_PROPERTIES: dict[str, Any] = {"ksql.service.id": "some.ksql.service.id",
                                       "ksql.streams.cache.max.bytes.buffering": 0}
 
 _UNSUPPORTED = re.compile(r"^(?:line \d+:\d+: )?(Unsupported:.*)", re.DOTALL)
-_DECLARES_COLUMNS = re.compile(r"^[^(]*?\b(?:STREAM|TABLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?[^\s(]+\s*\(",
-                               re.IGNORECASE)
-_CREATE_SOURCE = re.compile(r"^\s*CREATE\s+(?:OR\s+REPLACE\s+)?(?:SOURCE\s+)?(?:STREAM|TABLE)\b", re.IGNORECASE)
-_AS_SELECT = re.compile(r"\bAS\s+SELECT\b", re.IGNORECASE)
-_FORMAT_PROP = re.compile(r"(?<![_\w])FORMAT\s*=\s*'(\w+)'", re.IGNORECASE)
-_KAFKA_TOPIC = re.compile(r"\bKAFKA_TOPIC\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
-_PARTITIONS = re.compile(r"\bPARTITIONS\s*=", re.IGNORECASE)
-_PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(\d+)", re.IGNORECASE)
 # what Kafka Streams' StreamTask says around an exception a processor raised (ksqlDB's StreamsException)
 STREAMS_WRAPPER = "Exception caught in process"
-# what ksqlDB's harnesses give a topic the case does not declare a count for (its Topic default)
-HARNESS_PARTITIONS = 4
 
 
 @dataclass(frozen=True)
@@ -175,7 +171,7 @@ class _Run:
                 # positions ("line 2:40") name the same line
                 self.engine.execute("\n" * line + sql)
             except Exception as e:  # noqa: BLE001
-                self.judge_error(e, "statement")
+                self.judge_error(e, "statement", last=i == len(self.case.statements) - 1)
             line += sql.count("\n") + 1
             self.snapshot_sources()
         self.create_record_topics()
@@ -183,9 +179,14 @@ class _Run:
         self.feed_inputs()
         exc = self.case.expected_exception
         if exc is not None:
-            for logged in processing_errors(self.engine):
-                if error_matches(exc.type, exc.message, exc.cause_message, logged, None, "processing"):
-                    raise _Done(PASSED)
+            # ksqlDB's matcher sees only what was thrown: an error the engine logged and skipped stopped
+            # nothing (Kafka Streams' StreamsException stops the query)
+            logged = next((m for m in processing_errors(self.engine)
+                           if error_matches(exc.type, exc.message, exc.cause_message, m, None, "processing")), None)
+            if logged is not None:
+                raise _Done(FAILED, f"expected {exc.type} containing {exc.message!r}: the engine logged "
+                            f"{logged!r} to the processing log and went on, where the query must stop",
+                            f"expected error not raised: {short_type(exc.type)} (logged and skipped)")
             raise _Done(FAILED, f"expected {exc.type} containing {exc.message!r}, but nothing failed",
                         f"expected error not raised: {short_type(exc.type)}")
         self.stage = "checking outputs"
@@ -211,29 +212,27 @@ class _Run:
             self.engine.close()
 
     def create_topics(self) -> None:
-        log = self.engine.log
+        """As ksqlDB's harness, except for topics only records name: those come after the statements
+        (``create_record_topics``)."""
+        create_harness_topics(self.engine.log, self.case, records=False)
+        registry = getattr(self.engine, "schema_registry", None)
         for t in self.case.topics:
-            if not log.topic_exists(t.name):
-                log.create_topic(t.name, harness_partitions(t, self.case.statements), t.replicas or 1)
-            if t.schemas:
-                register_topic_schemas(self.engine, t, self.case.statements)
-        for sql in self.case.statements:
-            if not _CREATE_SOURCE.match(sql) or _AS_SELECT.search(sql) or _PARTITIONS.search(sql):
+            if not t.schemas:
                 continue
-            m = _KAFKA_TOPIC.search(sql)
-            if m:
-                name = m.group(1).replace("''", "'")
-                if not log.topic_exists(name):
-                    log.create_topic(name, HARNESS_PARTITIONS)
+            if registry is None:
+                raise _Done(SKIPPED, "Unsupported: the engine has no schema registry")
+
+            def after_statement_subjects(t: Any = t) -> int:
+                # the statement-level harness registers the schemas of the statements' topics first
+                return len(registry.subjects()) + 1 + statement_subjects(self.case.statements, t.name)
+
+            register_topic_schemas(registry.register, t, self.case.statements, after_statement_subjects)
 
     def create_record_topics(self) -> None:
         """Topics only ``inputs``/``outputs`` name, at the harness's count. After the statements: a CSAS
         creates its own sink with the count it inherits (ksqlDB's stub topic client accepts a CREATE over
         a topic it holds at another count; a real log would refuse it)."""
-        log = self.engine.log
-        for r in [*self.case.inputs, *self.case.outputs]:
-            if not log.topic_exists(r.topic):
-                log.create_topic(r.topic, HARNESS_PARTITIONS)
+        create_record_topics(self.engine.log, self.case)
 
     def snapshot_sources(self) -> None:
         for source in self.engine.catalog.sources():
@@ -359,13 +358,14 @@ class _Run:
         return partitions, source
 
     # -- errors
-    def judge_error(self, e: BaseException, phase: str) -> NoReturn:
-        """Raise the _Done an error leads to: pass if expected, skip if unsupported, else fail."""
+    def judge_error(self, e: BaseException, phase: str, last: bool = True) -> NoReturn:
+        """Raise the _Done an error leads to: pass if expected, skip if unsupported, else fail. ``last``:
+        the statement that failed is the case's last one."""
         if isinstance(e, CaseTimeout | _Done):
             raise e
         msg = str(e)
         exc = self.case.expected_exception
-        if exc is not None and error_matches(exc.type, exc.message, exc.cause_message, str(e), e, phase):
+        if exc is not None and error_matches(exc.type, exc.message, exc.cause_message, str(e), e, phase, last):
             raise _Done(PASSED)
         unsupported = _UNSUPPORTED.match(msg)
         if unsupported:
@@ -373,7 +373,8 @@ class _Run:
         got = f"{type(e).__name__}: {msg}"
         crashed = not isinstance(e, KsqlError) and phase == "statement"
         if exc is not None:
-            reason = f"expected {short_type(exc.type)} containing {exc.message!r}, got {phase} error {got}"
+            where = "" if last or phase != "statement" else f" of {self.stage}, not of the last statement"
+            reason = f"expected {short_type(exc.type)} containing {exc.message!r}, got {phase} error{where} {got}"
         else:
             reason = f"{phase} error ({self.stage}): {got}"
         if crashed:
@@ -384,93 +385,19 @@ class _Run:
         raise _Done(FAILED, reason, f"{phase} error: {type(e).__name__}: {normalize(msg)}")
 
 
-def register_topic_schemas(engine: Any, topic: Any, statements: list[str]) -> None:
-    """Pre-register a case's ``topics[].schema|keySchema|valueSchema`` (with their ids, if given) in the
-    engine's registry, as ksqlDB's TestExecutor does before running the statements."""
-    registry = getattr(engine, "schema_registry", None)
-    if registry is None:
-        raise _Done(SKIPPED, "Unsupported: the engine has no schema registry")
-    sql = " ".join(statements).upper()
-    for is_key in (True, False):
-        side = "key" if is_key else "value"
-        schema = topic.schemas.get(f"{side}Schema")
-        if schema is None and not is_key:
-            schema = topic.schemas.get("schema")
-        if schema is None:
-            continue
-        fmt_spec = topic.key_format if is_key else topic.value_format
-        fmt = fmt_spec.format if fmt_spec is not None else None
-        if fmt not in ("AVRO", "JSON_SR", "PROTOBUF"):
-            json_schema = isinstance(schema, dict) and ("properties" in schema or schema.get("type") in (
-                "object", "integer", "number"))
-            fmt = "JSON_SR" if json_schema or ("JSON_SR" in sql and "AVRO" not in sql) else "AVRO"
-            if "PROTOBUF" in sql and not isinstance(schema, dict | list):
-                fmt = "PROTOBUF"
-        text = schema if isinstance(schema, str) and fmt in ("JSON_SR", "PROTOBUF") else exactjson_dumps(schema)
-        for ref in topic.schemas.get(f"{side}SchemaReferences") or []:
-            # a referenced .proto is registered first, under a subject named like its import (as ksqlDB's
-            # harness does), where the protobuf serdes resolve imports
-            registry.register(str(ref["name"]), str(ref["schema"]), str(ref.get("format") or "PROTOBUF"))
-        sid = topic.schemas.get(f"{side}SchemaId")
-        if sid is None:  # ksqlDB's harness registers the schemas of the statements' topics first
-            sid = len(registry.subjects()) + 1 + _sr_statement_topics(statements, topic.name)
-        registry.register(f"{topic.name}-{side}", text, {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF"}.get(fmt, "JSON"),
-                          int(sid) if sid is not None else None)
-
-
-def harness_partitions(topic: Any, statements: list[str]) -> int:
-    """The count ksqlDB's harness creates a ``topics`` entry with: its ``partitions``, else the PARTITIONS a
-    plain CREATE over it names (the CREATE would otherwise meet the topic at another count), else 4."""
-    return topic.partitions or _declared_partitions(statements, topic.name) or HARNESS_PARTITIONS
-
-
-def _declared_partitions(statements: list[str], topic: str) -> int | None:
-    """The PARTITIONS a plain CREATE over ``topic`` asks for."""
-    for sql in statements:
-        if _CREATE_SOURCE.match(sql) and not _AS_SELECT.search(sql):
-            m, n = _KAFKA_TOPIC.search(sql), _PARTITIONS_N.search(sql)
-            if m and n and m.group(1).replace("''", "'") == topic:
-                return int(n.group(1))
-    return None
-
-
-def _sr_statement_topics(statements: list[str], exclude: str) -> int:
-    """How many subjects plain CREATE statements over other topics declare, with columns, in a schema-registry
-    format: ``<topic>-value`` for such a value format, ``<topic>-key`` for such a key format with a KEY column
-    (a CREATE without columns infers its schema: ksqlDB's harness has none to register for it)."""
-    subjects = set()
-    for sql in statements:
-        if not (_CREATE_SOURCE.match(sql) and not _AS_SELECT.search(sql) and _DECLARES_COLUMNS.match(sql)):
-            continue
-        m = _KAFKA_TOPIC.search(sql)
-        if not m or m.group(1) == exclude:
-            continue
-        both = _FORMAT_PROP.search(sql)
-        for side in ("KEY", "VALUE"):
-            fmt = re.search(rf"\b{side}_FORMAT\s*=\s*'(\w+)'", sql, re.IGNORECASE) or both
-            keyed = side == "VALUE" or re.search(r"\bKEY\b\s*[,)]", sql, re.IGNORECASE)
-            if fmt and fmt.group(1).upper() in ("AVRO", "JSON_SR", "PROTOBUF") and keyed:
-                subjects.add((m.group(1), side))
-    return len(subjects)
-
-
-def exactjson_dumps(schema: Any) -> str:
-    """A schema spec as registry text (a bare Avro type name becomes the JSON string ``"int"``)."""
-    from ksqlpy.testing import exactjson
-
-    return exactjson.dumps(schema)
-
-
 def short_type(java_class: str) -> str:
     return java_class.rsplit(".", 1)[-1]
 
 
 def error_matches(java_type: str, message: str | None, cause_message: str | None, text: str,
-                  e: BaseException | None, phase: str) -> bool:
+                  e: BaseException | None, phase: str, last: bool = True) -> bool:
     """Does an error (message ``text``, exception ``e`` if raised) of ``phase`` satisfy expectedException?
 
-    Categories: ParseFailedException -> KsqlParseError; KsqlStatementException and KsqlException ->
-    any KsqlError raised by a statement; StreamsException -> any error while processing records, raised
+    Categories, as ksqlDB's matcher is ``instanceOf``: ParseFailedException -> KsqlParseError;
+    KsqlStatementException -> any KsqlError a statement raised (a parse error is one), KsqlException too;
+    for ParseFailedException and KsqlStatementException the statement must be the case's last one
+    (``last``: ksqlDB's matcher compares the exception's statement text with the last statement);
+    StreamsException -> any error while processing records, raised
     by ``drain`` or written to the engine's processing log (its ``causeMessage``, when given, may stand
     in for the Kafka Streams wrapper text "Exception caught in process", then the message must be part of
     that wrapper text). The message check is
@@ -478,8 +405,10 @@ def error_matches(java_type: str, message: str | None, cause_message: str | None
     """
     kind = short_type(java_type)
     if kind == "ParseFailedException":
-        category = isinstance(e, KsqlParseError)
-    elif kind in ("KsqlStatementException", "KsqlException"):
+        category = isinstance(e, KsqlParseError) and last
+    elif kind == "KsqlStatementException":
+        category = isinstance(e, KsqlError) and phase == "statement" and last
+    elif kind == "KsqlException":
         category = isinstance(e, KsqlError) and phase == "statement"
     elif kind == "StreamsException":
         category = phase == "processing"

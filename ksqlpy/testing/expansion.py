@@ -149,11 +149,16 @@ def parse_format(raw: Any) -> FormatSpec | None:
         return FormatSpec(format=raw.upper())
     if isinstance(raw, dict) and "format" in raw:
         features = raw.get("features")
+        # post.sources writes windowType/windowSize; post.topics writes a KeyFormat's windowInfo
+        info = raw.get("windowInfo") if isinstance(raw.get("windowInfo"), dict) else {}
+        wtype = raw.get("windowType") or info.get("type")
         size = raw.get("windowSize")
+        if size is None and info.get("size") is not None:
+            size = round(float(info["size"]) * 1000)  # a Duration in seconds
         return FormatSpec(
             format=str(raw["format"]).upper(),
             features=frozenset(features) if features is not None else None,
-            window_type=str(raw["windowType"]).upper() if raw.get("windowType") else None,
+            window_type=str(wtype).upper() if wtype else None,
             window_size=int(size) if size is not None else None,
             properties=dict(raw.get("properties") or {}),
         )

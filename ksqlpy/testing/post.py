@@ -1,15 +1,21 @@
 """``post`` conditions: the sources and topics that must (or must not) exist after a case ran.
 
-Sources: type, schema (structural, see ``schema``), key/value format names, key window type and size
-(a key format without ``windowType`` means "not windowed"), key/value features when given, and
-``isSource``. Topics: existence, partition count, and formats when a source over the topic tells us
-its formats (formats of internal topics are not visible through the engine API, so only their
-existence and partitions are checked). ``blacklist``: no topic name fully matches the regex.
+As ksqlDB's post-condition matchers: each source listed must exist (others may too) with the type, the
+schema (structural, see ``schema``), the key/value format name, the key's window type and size (a key
+format without them means "not windowed"), the features and ``isSource`` the case gives; a format's
+``fullSchemaName`` property is compared with the full name of the schema registered for it (other format
+properties, e.g. PROTOBUF's ``unwrapPrimitives``, are not something the engine exposes: not compared).
+Topics: existence, partition count, and formats when a source over the topic tells us its formats
+(formats of internal topics are not visible through the engine API, so only their existence and
+partitions are checked). ``blacklist``: no topic name fully matches the regex.
 """
 
 from __future__ import annotations
 
+import json
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from ksqlpy.errors import KsqlError
@@ -21,7 +27,7 @@ from ksqlpy.testing.schema import columns_of, parse_schema, schema_diff
 def post_diff(post: PostConditions, engine: Any) -> Mismatch | None:
     """The first post condition ``engine`` does not meet, or None."""
     for expected in post.sources:
-        m = source_diff(expected, find_source(engine, expected.name))
+        m = source_diff(expected, find_source(engine, expected.name), engine)
         if m:
             return m
     topics = {t.name: t for t in engine.log.list_topics()}
@@ -44,7 +50,7 @@ def find_source(engine: Any, name: str) -> Any:
     return source
 
 
-def source_diff(expected: PostSource, source: Any) -> Mismatch | None:
+def source_diff(expected: PostSource, source: Any, engine: Any = None) -> Mismatch | None:
     label = f"post.sources[{expected.name}]"
     if source is None:
         return Mismatch("post.sources", f"{label}: no such source")
@@ -59,11 +65,11 @@ def source_diff(expected: PostSource, source: Any) -> Mismatch | None:
         if d:
             return Mismatch("post.sources.schema", f"{label} schema: {d}")
     if expected.key_format is not None:
-        d = format_diff(expected.key_format, source.key_format, source.key_features, source.windowed)
+        d = format_diff(expected.key_format, actual_format(source, True, engine))
         if d:
             return Mismatch("post.sources.format", f"{label} keyFormat: {d}")
     if expected.value_format is not None:
-        d = format_diff(expected.value_format, source.value_format, source.value_features, None)
+        d = format_diff(expected.value_format, actual_format(source, False, engine))
         if d:
             return Mismatch("post.sources.format", f"{label} valueFormat: {d}")
     for side, want, got in (("keyFeatures", expected.key_features, source.key_features),
@@ -75,17 +81,70 @@ def source_diff(expected: PostSource, source: Any) -> Mismatch | None:
     return None
 
 
-def format_diff(expected: FormatSpec, fmt: str, features: Any, windowed: Any) -> str | None:
-    if expected.format != (fmt or "").upper():
-        return f"expected {expected.format}, got {fmt}"
-    if expected.features is not None and set(expected.features) != set(features or ()):
-        return f"features: expected {sorted(expected.features)}, got {sorted(features or ())}"
-    if windowed is not None or expected.window_type is not None:
-        got_type = windowed.type.upper() if windowed is not None else None
-        if expected.window_type != got_type:
-            return f"window type: expected {expected.window_type}, got {got_type}"
-        if expected.window_size is not None and windowed.size_ms != expected.window_size:
-            return f"window size: expected {expected.window_size}, got {windowed.size_ms}"
+@dataclass
+class ActualFormat:
+    """A source's key or value format as the post conditions compare it."""
+
+    format: str
+    features: frozenset[str]
+    windowed: Any = None  # the key's WindowInfo, if windowed
+    full_name: Callable[[], str | None] = lambda: None  # the full name of the schema registered for it
+
+
+def actual_format(source: Any, is_key: bool, engine: Any) -> ActualFormat:
+    fmt = source.key_format if is_key else source.value_format
+    features = source.key_features if is_key else source.value_features
+    return ActualFormat((fmt or "").upper(), frozenset(features or ()), source.windowed if is_key else None,
+                        lambda: registered_full_name(engine, source.topic, is_key))
+
+
+def format_diff(expected: FormatSpec, actual: ActualFormat) -> str | None:
+    if expected.format != actual.format:
+        return f"expected {expected.format}, got {actual.format}"
+    if expected.features is not None and set(expected.features) != set(actual.features):
+        return f"features: expected {sorted(expected.features)}, got {sorted(actual.features)}"
+    windowed = actual.windowed
+    got_type = windowed.type.upper() if windowed is not None else None
+    if expected.window_type != got_type:
+        return f"window type: expected {expected.window_type}, got {got_type}"
+    got_size = windowed.size_ms if windowed is not None and got_type != "SESSION" else None
+    if expected.window_size != got_size:
+        return f"window size: expected {expected.window_size}, got {got_size}"
+    want_name = expected.properties.get("fullSchemaName")
+    if want_name is not None:
+        got_name = actual.full_name()
+        if got_name != want_name:
+            return f"fullSchemaName: expected {want_name}, got {got_name} (the schema registered for it)"
+    return None
+
+
+def registered_full_name(engine: Any, topic: str, is_key: bool) -> str | None:
+    """The full name of the latest schema under ``<topic>-key|value``: an AVRO record's namespace and name,
+    a PROTOBUF schema's package and first message."""
+    registry = getattr(engine, "schema_registry", None)
+    rs = registry.latest(f"{topic}-{'key' if is_key else 'value'}") if registry is not None else None
+    if rs is None:
+        return None
+    if rs.schema_type == "AVRO":
+        try:
+            schema = json.loads(rs.schema)
+        except ValueError:
+            return None
+        if isinstance(schema, list):  # an optional record: ["null", {...}]
+            schema = next((t for t in schema if isinstance(t, dict)), None)
+        if not isinstance(schema, dict) or "name" not in schema:
+            return None
+        name, namespace = str(schema["name"]), schema.get("namespace")
+        return name if "." in name or not namespace else f"{namespace}.{name}"
+    if rs.schema_type == "PROTOBUF":
+        from ksqlpy.serde.protobuf_schema import parse_proto
+
+        try:
+            proto = parse_proto(rs.schema)
+            first = proto.message().name
+        except Exception:  # noqa: BLE001 - a schema we cannot read names nothing
+            return None
+        return f"{proto.package}.{first}" if proto.package else first
     return None
 
 
@@ -98,11 +157,11 @@ def topic_spec_diff(spec: TopicSpec, info: Any, engine: Any) -> Mismatch | None:
     source = next((s for s in engine.catalog.sources() if s.topic == spec.name), None)
     if source is not None:
         if spec.key_format is not None:
-            d = format_diff(spec.key_format, source.key_format, source.key_features, source.windowed)
+            d = format_diff(spec.key_format, actual_format(source, True, engine))
             if d:
                 return Mismatch("post.topics", f"{label} keyFormat: {d}")
         if spec.value_format is not None:
-            d = format_diff(spec.value_format, source.value_format, source.value_features, None)
+            d = format_diff(spec.value_format, actual_format(source, False, engine))
             if d:
                 return Mismatch("post.topics", f"{label} valueFormat: {d}")
     return None

@@ -7,7 +7,8 @@ It understands just enough SQL for the runner's tests:
 - ``CREATE STREAM|TABLE N [WITH (PARTITIONS=n)] AS SELECT * FROM S;`` starts a copy query: JSON values
   have their field names upper-cased (as ksqlDB's sink schema does), other bytes are copied as they are;
 - statements starting with ``BOOM`` fail to parse, ``FAIL`` fails as a statement, ``NEEDS`` raises an
-  ``Unsupported:`` error; a JSON input value with field ``explode`` fails processing.
+  ``Unsupported:`` error; a JSON input value with field ``explode`` fails processing, one with field
+  ``complain`` is written to the processing log (``plog.entries``) and skipped.
 """
 
 from __future__ import annotations
@@ -33,6 +34,7 @@ class FakeEngine:
         self.catalog = Catalog()
         self.queries: list[tuple[Source, Source, dict[int, int]]] = []  # (from, to, next offset per partition)
         self.drains = 0
+        self.plog = _Plog()
         self.executed: list[str] = []
 
     def execute(self, sql: str) -> list[Any]:
@@ -92,6 +94,10 @@ class FakeEngine:
                         if isinstance(doc, dict):
                             if "explode" in doc:
                                 raise KsqlRuntimeError("Exception caught in process: value exploded")
+                            if "complain" in doc:
+                                self.plog.entries.append(
+                                    {"message": {"recordProcessingError": {"errorMessage": "value complained"}}})
+                                continue
                             value = json.dumps({k.upper(): v for k, v in doc.items()}).encode()
                     self.log.produce(ProducerRecord(sink.topic, batch.keys[i], value, batch.timestamps[i],
                                                     batch.headers[i], partition=p))
@@ -100,6 +106,11 @@ class FakeEngine:
 
     def close(self) -> None:
         self.log.close()
+
+
+class _Plog:
+    def __init__(self) -> None:
+        self.entries: list[dict[str, Any]] = []
 
 
 def factory(data_dir: str, properties: dict[str, Any]) -> FakeEngine:

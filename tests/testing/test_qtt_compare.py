@@ -138,3 +138,28 @@ def test_expected_names_take_the_schema_spelling_but_map_keys_do_not() -> None:
     # as ksqlDB reads expected records through the sink serde: unknown fields dropped, absent ones NULL
     assert resolve_row({"nope": 1}, cols) == {"VAL": None, "S": None, "M": None}
     assert resolve_row({"val": 1}, cols) == {"VAL": 1, "S": None, "M": None}
+
+
+def _double_spec(text: str, sql_type: T.SqlType = T.DOUBLE) -> object:
+    from ksqlpy.testing.coerce import resolve_type
+
+    return resolve_type(loads(text), sql_type)
+
+
+def test_a_double_matches_within_a_millionth_at_any_depth() -> None:
+    assert value_diff(_double_spec("0.3"), loads("0.30000000000000004")) is None
+    assert value_diff(_double_spec("1"), loads("1.0")) is None
+    assert value_diff(_double_spec("1.5"), 1.5000009) is None  # a KAFKA DOUBLE, read as float
+    assert value_diff(_double_spec("1.5"), loads("1.500002")) is not None
+    assert value_diff(_double_spec("1.0E7"), loads("10000000.0000001")) is None
+    assert value_diff(_double_spec("2"), True) is not None and value_diff(_double_spec("2"), "2") is not None
+    nested = T.Struct((("A", T.Array(T.DOUBLE)), ("M", T.Map(T.STRING, T.DOUBLE))))
+    spec = _double_spec('{"A": [0.1, 2], "M": {"k": 0.7}}', nested)
+    assert value_diff(spec, loads('{"A": [0.1000000001, 2.0], "M": {"k": 0.70000000001}}')) is None
+    assert value_diff(spec, loads('{"A": [0.1, 2.1], "M": {"k": 0.7}}')) is not None
+
+
+def test_only_doubles_are_approximate() -> None:
+    assert value_diff(_double_spec("1.10", T.Decimal(3, 2)), loads("1.1")) is not None  # DECIMAL: exact
+    assert value_diff(_double_spec("1", T.BIGINT), loads("1.0000001")) is not None
+    assert value_diff(_double_spec('"NaN"'), "NaN") is None  # ksqlDB writes NaN as a string

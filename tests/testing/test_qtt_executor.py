@@ -157,6 +157,30 @@ def test_processing_errors_match_streams_exception() -> None:
     assert run(exc_case(SINK, STATEMENT, "Exception caught", boom)).status == "failed"
 
 
+def test_a_statement_error_is_expected_of_the_last_statement() -> None:
+    # ksqlDB's matcher for KsqlStatementException (and ParseFailedException, a subclass) compares the
+    # exception's statement with the case's last statement
+    raw = exc_case("FAIL;", STATEMENT, "failed on purpose")
+    raw["statements"] = ["FAIL;", SOURCE]
+    result = run(raw)
+    assert result.status == "failed" and "not of the last statement" in result.reason
+    raw["statements"] = ["BOOM;", SOURCE]
+    raw["expectedException"] = {"type": PARSE, "message": "mismatched input"}
+    assert run(raw).status == "failed"
+    # a KsqlException is matched by instanceOf alone
+    raw["statements"] = ["FAIL;", SOURCE]
+    raw["expectedException"] = {"type": "io.confluent.ksql.util.KsqlException", "message": "failed on purpose"}
+    assert run(raw).status == "passed"
+
+
+def test_an_error_logged_and_skipped_does_not_match_a_streams_exception() -> None:
+    # ksqlDB's query stops (Kafka Streams throws); an engine that logs and goes on has not thrown
+    raw = exc_case(SINK, STREAMS, "complained", [{"topic": "src", "key": "a", "value": {"complain": 1}}])
+    result = run(raw)
+    assert result.status == "failed" and "processing log" in result.reason
+    assert "logged and skipped" in result.group
+
+
 def test_unsupported_errors_skip_and_other_errors_fail_with_grouped_reasons() -> None:
     result = run({"name": "n", "statements": ["NEEDS something;"]})
     assert result.status == "skipped" and result.reason == "Unsupported: a feature the fake does not have"
@@ -238,7 +262,7 @@ def test_statements_keep_their_line_in_the_case_script() -> None:
     assert [text.count("\n") for text in engines[0].executed] == [1, 2, 3]
 
 
-def test_processing_log_errors_count_as_streams_exceptions_and_explain_output_mismatches() -> None:
+def test_processing_log_errors_are_named_but_do_not_count_as_streams_exceptions() -> None:
     class Logged:
         entries = [{"message": {"type": 1, "recordProcessingError": {"errorMessage": "Numeric field overflow"}}}]
 
@@ -250,7 +274,8 @@ def test_processing_log_errors_count_as_streams_exceptions_and_explain_output_mi
     raw = exc_case(SINK, STREAMS, "Exception caught in process", [{"topic": "src", "key": "a", "value": {"n": 1}}])
     raw["expectedException"]["causeMessage"] = "Numeric field overflow"
     [case] = expand_case(raw, "mine.json")
-    assert run_case(case, with_log).status == "passed"
+    logged = run_case(case, with_log)
+    assert logged.status == "failed" and "Numeric field overflow" in logged.reason  # logged, the query went on
     assert run_case(case, factory).status == "failed"
     bad = copy.deepcopy(copy_case())
     bad["outputs"][0]["value"]["NAME"] = "other"

@@ -1,0 +1,97 @@
+"""``post`` conditions as ksqlDB's matchers check them: formats, windows, features and schema names."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from ksqlpy import types as T
+from ksqlpy.catalog import Column, Source, WindowInfo
+from ksqlpy.testing.expansion import parse_format, parse_post_source
+from ksqlpy.testing.post import ActualFormat, format_diff, registered_full_name, source_diff
+
+
+def fmt(raw: Any, **actual: Any) -> str | None:
+    spec = parse_format(raw)
+    assert spec is not None
+    return format_diff(spec, ActualFormat(**{"format": "KAFKA", "features": frozenset(), **actual}))
+
+
+def test_a_key_format_without_a_window_means_not_windowed() -> None:
+    tumbling = WindowInfo("TUMBLING", 30000)
+    assert fmt({"format": "KAFKA", "windowType": "TUMBLING", "windowSize": 30000}, windowed=tumbling) is None
+    assert "window type" in (fmt({"format": "KAFKA"}, windowed=tumbling) or "")
+    assert "window size" in (fmt({"format": "KAFKA", "windowType": "TUMBLING"}, windowed=tumbling) or "")
+    assert "window size" in (fmt({"format": "KAFKA", "windowType": "TUMBLING", "windowSize": 1000},
+                                 windowed=tumbling) or "")
+    # a session window has no size
+    assert fmt({"format": "KAFKA", "windowType": "SESSION"}, windowed=WindowInfo("SESSION", None)) is None
+    assert "window type" in (fmt({"format": "KAFKA", "windowType": "SESSION"}) or "")
+
+
+def test_a_topic_key_format_gives_its_window_as_window_info() -> None:
+    hopping = WindowInfo("HOPPING", 5000)
+    assert fmt({"format": "KAFKA", "windowInfo": {"type": "HOPPING", "size": 5}}, windowed=hopping) is None
+    assert fmt({"format": "KAFKA", "windowInfo": {"type": "HOPPING", "size": 6}}, windowed=hopping) is not None
+
+
+def test_features_and_format_names_are_exact_when_given() -> None:
+    assert fmt({"format": "AVRO", "features": ["UNWRAP_SINGLES"]}, format="AVRO",
+               features=frozenset({"UNWRAP_SINGLES"})) is None
+    assert fmt({"format": "AVRO", "features": []}, format="AVRO", features=frozenset({"UNWRAP_SINGLES"}))
+    assert fmt("JSON", format="JSON_SR") is not None
+
+
+def test_the_full_schema_name_is_the_name_of_the_registered_schema() -> None:
+    name = "io.confluent.ksql.avro_schemas.OutKey"
+    assert fmt({"format": "AVRO", "properties": {"fullSchemaName": name}}, format="AVRO",
+               full_name=lambda: name) is None
+    problem = fmt({"format": "AVRO", "properties": {"fullSchemaName": name}}, format="AVRO",
+                  full_name=lambda: "io.confluent.ksql.avro_schemas.KsqlDataSourceSchema")
+    assert problem is not None and "fullSchemaName" in problem
+    # properties the engine does not expose are not compared
+    assert fmt({"format": "PROTOBUF", "properties": {"unwrapPrimitives": "true"}}, format="PROTOBUF") is None
+
+
+@dataclass
+class _Registered:
+    schema: str
+    schema_type: str
+
+
+@dataclass
+class _Registry:
+    subjects: dict[str, _Registered] = field(default_factory=dict)
+
+    def latest(self, subject: str) -> _Registered | None:
+        return self.subjects.get(subject)
+
+
+@dataclass
+class _Engine:
+    schema_registry: _Registry
+
+
+def test_registered_full_names_of_avro_and_protobuf_schemas() -> None:
+    record = {"type": "record", "name": "OutKey", "namespace": "io.confluent.ksql.avro_schemas", "fields": []}
+    engine = _Engine(_Registry({
+        "out-key": _Registered(json.dumps(["null", record]), "AVRO"),
+        "out-value": _Registered('syntax = "proto3"; package p.q; message V { int32 A = 1; }', "PROTOBUF"),
+        "plain-key": _Registered('"int"', "AVRO"),
+    }))
+    assert registered_full_name(engine, "out", True) == "io.confluent.ksql.avro_schemas.OutKey"
+    assert registered_full_name(engine, "out", False) == "p.q.V"
+    assert registered_full_name(engine, "plain", True) is None
+    assert registered_full_name(engine, "missing", True) is None
+
+
+def test_a_source_is_checked_against_every_field_the_case_gives() -> None:
+    source = Source("OUT", "TABLE", "out", [Column("ID", T.BIGINT, key=True), Column("V", T.INTEGER)],
+                    key_format="KAFKA", value_format="JSON", windowed=WindowInfo("SESSION", None))
+    good = parse_post_source({"name": "OUT", "type": "table", "schema": "ID BIGINT KEY, V INT",
+                              "keyFormat": {"format": "KAFKA", "windowType": "SESSION"}, "valueFormat": "JSON"})
+    assert source_diff(good, source) is None
+    unwindowed = parse_post_source({"name": "OUT", "keyFormat": {"format": "KAFKA"}})
+    assert source_diff(unwindowed, source) is not None
+    assert source_diff(parse_post_source({"name": "OUT", "type": "stream"}), source) is not None
