@@ -92,10 +92,13 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
         rest_results = run_rest(cases, timeout_s=args.timeout, progress=_progress if sys.stderr.isatty() else None)
         if sys.stderr.isatty():
             sys.stderr.write("\r\033[K")
+        rest_survivors: list[tuple[str, str]] = []
+        if args.mutate:
+            rest_survivors = _rest_mutation_check(cases, rest_results, args.timeout)
         write_text(rest_results, sys.stdout, verbose=args.verbose, top=args.top)
         if args.report:
             write_json(rest_results, args.report)
-        return 1 if any(r.status == "failed" for r in rest_results) else 0
+        return 1 if rest_survivors or any(r.status == "failed" for r in rest_results) else 0
     if factory is None:
         try:
             factory = default_factory()
@@ -128,6 +131,24 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
     if args.report:
         write_json(results, args.report)
     return 1 if survivors or any(r.status == "failed" for r in results) else 0
+
+
+def _rest_mutation_check(cases: list[Any], results: list[CaseResult], timeout_s: float) -> list[tuple[str, str]]:
+    """``--mutate`` for REST cases: every passed case again with one expectation changed, on one server;
+    prints and returns the mutants that still passed."""
+    from ksqlpy.testing.mutation import mutate_rest
+    from ksqlpy.testing.rest import run_rest
+
+    mutants = [(case, m) for case, result in zip(cases, results, strict=True)
+               if result.status == "passed" and (m := mutate_rest(case)) is not None]
+    outcomes = run_rest([mutant for _, (mutant, _) in mutants], timeout_s=timeout_s)
+    survivors = [(case.id, what) for (case, (_, what)), r in zip(mutants, outcomes, strict=True)
+                 if r.status == "passed"]
+    print(f"Mutation self-check: {len(mutants)} passed cases mutated, {len(survivors)} still passed")
+    for case_id, what in survivors:
+        print(f"  NOT CHECKED {case_id}: mutating {what} did not make it fail")
+    print()
+    return survivors
 
 
 def _progress(done: int, total: int, result: CaseResult) -> None:

@@ -2,7 +2,9 @@
 
 Used by the tests and by ``ksqlpy test --mutate``. The mutation touches, in this order of preference,
 the expected error message (a case expecting one is judged by it alone), the value of the first expected
-output (its first leaf), or the first expected post source schema.
+output (its first leaf), or the first expected post source schema. A REST case (``mutate_rest``): its
+expected error message, else the first column of the first expected query row, else the first field of
+the first expected admin entity, else its first output.
 """
 
 from __future__ import annotations
@@ -60,3 +62,28 @@ def _mutate_value(value: Any) -> tuple[Any, str]:
     if isinstance(value, float):
         return value + 1, ""
     return f"{value}<mutated>", ""
+
+
+def mutate_rest(case: Case) -> tuple[Case, str] | None:
+    """``mutate`` for a REST case: what its ``responses`` and ``expectedError`` expect first."""
+    m = copy.deepcopy(case)
+    if m.expected_error is not None and m.expected_error.get("message"):
+        m.expected_error["message"] = str(m.expected_error["message"]) + " <mutated>"
+        return m, "expectedError.message"
+    responses = m.responses or []
+    for i, response in enumerate(responses):
+        for element in response.get("query", []) if isinstance(response, dict) else []:
+            columns = element.get("row", {}).get("columns") if isinstance(element, dict) else None
+            if columns:
+                columns[0], path = _mutate_value(columns[0])
+                return m, f"responses[{i}].query row columns[0]{path}"
+    for i, response in enumerate(responses):
+        admin = response.get("admin") if isinstance(response, dict) else None
+        if isinstance(admin, dict) and admin:
+            k = next(iter(admin))
+            admin[k], path = _mutate_value(admin[k])
+            return m, f"responses[{i}].admin.{k}{path}"
+    if m.outputs:
+        m.outputs[0].value, what = _mutate_value(m.outputs[0].value)
+        return m, f"outputs[0].value{what}"
+    return None
