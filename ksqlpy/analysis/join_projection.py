@@ -3,7 +3,8 @@
 ksqlDB's rules, which this module reproduces:
 
 - ``*`` is the synthetic key column (if the join has one) followed by every source's key and value
-  columns, each named ``ALIAS_COL`` (a re-keyed windowed source's WINDOWSTART/WINDOWEND after its key);
+  columns, each named ``ALIAS_COL`` (a windowed source's WINDOWSTART/WINDOWEND after its key, as
+  ksqlDB's ``DataSourceNode.resolveSelectStar`` orders them: keys, window bounds, values);
   ``alias.*`` is that source's columns. With PARTITION BY, ``*`` is
   every column of the joined row (pseudo columns included), as ksqlDB expands it there.
 - A plain column reference is named ``COL`` when no other source has a column of that name, else
@@ -68,8 +69,7 @@ def expand_stars(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: l
             src = lf.source
             for c in src.key_columns:
                 out.append((exp.column(c.name, table=lf.alias), f"{lf.alias}_{c.name}", False))
-            if lf.repartitioned and src.windowed is not None:
-                # re-keying moves a windowed source's bounds into its value, where ``*`` sees them
+            if src.windowed is not None:
                 for bound in ("WINDOWSTART", "WINDOWEND"):
                     out.append((exp.column(bound, table=lf.alias), f"{lf.alias}_{bound}", False))
             for c in src.columns:
