@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.server.context import READY, ServerContext
@@ -217,7 +218,7 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
         tq = run.tq
         if tq.limit is None or tq.limit > 0:
             async for batch in batches_of(tq, lambda: ctx.state != READY):
-                yield b"".join(writer.row(run.convert(row)) for row in batch)
+                yield b"".join(writer.row(run.convert(row), isinstance(row, TombstoneRow)) for row in batch)
         if tq.limit is not None and tq.emitted >= tq.limit:
             yield writer.final("Limit Reached")
         yield writer.end()

@@ -101,22 +101,29 @@ def bind_context(session: SessionState, *, interpreted: bool = False) -> BindCon
     return BindContext(session.functions, dict(session.types), interpreted)
 
 
+# the constant every row of a push query's aggregation without GROUP BY is grouped by (ksqlDB groups by a
+# constant too; the result key is never shown)
+IMPLICIT_GROUP = exp.Literal.string("")
+
+
 def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None,
                   persistent: bool, sql: str = "", sink_timestamp: str | None = None,
-                  ctx: BindContext | None = None, pull: bool = False) -> QueryPlan:
+                  ctx: BindContext | None = None, pull: bool = False, implicit_group: bool = False) -> QueryPlan:
     """The typed plan of ``query``. ``catalog``: the sources; ``session``: the engine's functions, the
     statement's properties, custom types. Expression errors follow ksqlDB's stages: typing errors as each
-    clause is planned, code-generation errors (held in ``ctx``) once every clause is typed."""
+    clause is planned, code-generation errors (held in ``ctx``) once every clause is typed.
+    ``implicit_group``: a push query, where aggregates without GROUP BY make one group of the whole input
+    (ksqlDB's ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error."""
     if ctx is None:
         ctx = bind_context(session, interpreted=pull)
     plan = _analyze(query, catalog, session, sink_name=sink_name, persistent=persistent, sql=sql,
-                    sink_timestamp=sink_timestamp, ctx=ctx)
+                    sink_timestamp=sink_timestamp, ctx=ctx, implicit_group=implicit_group)
     ctx.check()
     return plan
 
 
 def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None, persistent: bool,
-             sql: str, sink_timestamp: str | None, ctx: BindContext) -> QueryPlan:
+             sql: str, sink_timestamp: str | None, ctx: BindContext, implicit_group: bool = False) -> QueryPlan:
     source = catalog.source(query.source.name)
     if source is None:
         raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."))
@@ -128,7 +135,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         from ksqlpy.analysis.joins import analyze_join_query
 
         return analyze_join_query(query, catalog, session, sink_name=sink_name, persistent=persistent, sql=sql,
-                                  sink_timestamp=sink_timestamp, ctx=ctx)
+                                  sink_timestamp=sink_timestamp, ctx=ctx, implicit_group=implicit_group)
     alias = query.source.alias or source.name
     schema = input_schema(source)
     in_scope = scope_for(schema, alias)
@@ -194,6 +201,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
 
     aggregation = None
     if query.group_by or _has_aggregate(query, registry):
+        if not query.group_by and implicit_group and not persistent:
+            query = dataclasses.replace(query, group_by=[IMPLICIT_GROUP.copy()])
         names = [key_name(g) for g in query.group_by]
         aggregation, proj_schema, key_exprs, agg_items = plan_aggregation(
             query, source, schema, alias, session, names, ctx)

@@ -8,6 +8,7 @@ import uuid
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy.catalog import Source
+from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.grammar import ast as A
@@ -91,7 +92,7 @@ def _stateless_spec(plan: QueryPlan, groups: list[list[OutputColumn]], *, table:
 def _processor_for(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list[OutputColumn]],
                    *, persistent: bool) -> tuple[Any, bool]:
     """The per-task processor factory and whether the reader must keep tombstones."""
-    table = plan.source.kind == "TABLE" and persistent
+    table = plan.source.kind == "TABLE"  # (push queries on tables see deletes too)
     # streams forward null rows through a plain projection (no WHERE, no re-key, no table functions)
     stream_nulls = (persistent and plan.source.kind == "STREAM" and plan.where is None
                     and not plan.table_functions)
@@ -110,6 +111,20 @@ def keeps_input_key(plan: QueryPlan) -> bool:
     keys = [i for i, c in enumerate(plan.input_schema.columns) if c.role == "key"]
     exprs = plan.rekey.exprs
     return bool(keys) and [e.index if isinstance(e, ColumnRef) else None for e in exprs] == keys
+
+
+def tombstone_positions(plan: QueryPlan) -> list[int]:
+    """Which columns of a push query's rows carry the result's key, filled in its deletes (ksqlDB's
+    TombstoneFactory: a projected key column keeps its value, every other column is NULL): the GROUP BY
+    keys and window bounds of an aggregation, else the key columns (and window bounds) of the table or
+    joined source."""
+    agg = plan.aggregation
+    if agg is not None:
+        names = set(agg.key_names) | ({"WINDOWSTART", "WINDOWEND"} if agg.window is not None else set())
+        return [i for i, c in enumerate(plan.value) if isinstance(c.expr, ColumnRef) and c.expr.name in names]
+    schema = plan.projection_schema or plan.input_schema
+    return [i for i, c in enumerate(plan.value)
+            if isinstance(c.expr, ColumnRef) and schema.columns[c.expr.index].role in ("key", "window")]
 
 
 def _sink_timestamp(sink: Source) -> dict[str, Any]:
@@ -274,14 +289,17 @@ class TransientQuery:
 def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[str, Any]) -> TransientQuery:
     from ksqlpy.analysis.query import analyze_query
 
+    # a push query (EMIT ...) aggregates without GROUP BY as one group; a pull query over a stream does not
     plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
-                         sql=stmt.text)
+                         sql=stmt.text, implicit_group=stmt.query.emit is not None)
     engine.transient_counter += 1
     # unique per process and run: a transient query never resumes another one's position
     qid = f"transient_{plan.source.name}_{engine.transient_counter}_{uuid.uuid4().int % 10**19}"
     cols = [(c.name, c.type) for c in plan.value]
     aggregating = plan.aggregation is not None
-    groups = [plan.value, []] if aggregating else [plan.value]
+    table = plan.source.kind == "TABLE"
+    # tables (and aggregations) also hand over their deletes: (value group, None, ts) rows
+    groups = [plan.value, []] if aggregating or table else [plan.value]
     tq = TransientQuery(engine, qid, plan, cols, plan.limit)
     props = {**engine.effective_properties(), **properties}
     start_at = str(props.get("auto.offset.reset", props.get("ksql.streams.auto.offset.reset", "latest"))).lower()
@@ -290,10 +308,17 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
     group = f"_confluent-ksql-{engine.prop('ksql.service.id')}transient_{qid}"
 
     windowed = aggregating and plan.aggregation.window is not None  # type: ignore[union-attr]
+    keyed = frozenset(tombstone_positions(plan))
+
+    def deleted(values: tuple) -> TombstoneRow:
+        return TombstoneRow(v if i in keyed else None for i, v in enumerate(values))
 
     def on_rows(rows: list[tuple]) -> None:
-        if aggregating:  # (key group or (key group, ws, we), value group | None, ts): deletes are not shown
-            tq._on_rows([(r[0][0] if windowed else r[0]) for r in rows if r[1] is not None])
+        if aggregating:  # (key group or (key group, ws, we), value group | None, ts)
+            tq._on_rows([(r[0][0] if windowed else r[0]) if r[1] is not None
+                         else deleted(r[0][0] if windowed else r[0]) for r in rows])
+        elif table:
+            tq._on_rows([r[0] if r[1] is not None else deleted(r[0]) for r in rows])
         else:
             tq._on_rows([r[0] for r in rows if r[0] is not None])
 

@@ -21,3 +21,12 @@ class StatementResult:
     data: Any = None
     query_id: str | None = None
     warnings: list[str] = field(default_factory=list)
+
+
+class TombstoneRow(tuple):  # noqa: SLOT001 - a plain tuple with a meaning
+    """A push query's delete of a table row (a tombstone, a group or window that went away, a row that
+    stopped matching): the result's key columns carry the deleted key, the others are NULL.
+
+    A tuple like every other row, so a consumer that does not know deletes shows NULLs; the REST server
+    marks it ``"tombstone": true`` where ksqlDB's wire format does.
+    """

@@ -40,6 +40,10 @@ SINK_PROPERTIES = {"KAFKA_TOPIC", "KEY_FORMAT", "VALUE_FORMAT", "FORMAT", "PARTI
                    "VALUE_SCHEMA_FULL_NAME", "VALUE_AVRO_SCHEMA_FULL_NAME", "KEY_PROTOBUF_NULLABLE_REPRESENTATION",
                    "VALUE_PROTOBUF_NULLABLE_REPRESENTATION"}
 
+# ksqlDB's message for aggregates without GROUP BY in any persistent query (CSAS and INSERT INTO too: the
+# text is fixed, the check comes before the result type's)
+PERSISTENT_NO_GROUP_BY = "CREATE TABLE AS SELECT"
+
 
 def _status(stmt: A.Statement, message: str, query_id: str | None = None) -> StatementResult:
     return StatementResult("currentStatus", stmt.text, message=message, query_id=query_id)
@@ -131,7 +135,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
                              sql=stmt.text, sink_timestamp=ts_col)
     except NoGroupByError as e:
-        raise e.for_statement(f"CREATE {stmt.kind} AS SELECT") from None
+        raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
     if ts_col is not None:
         col = next(c for c in plan.key + plan.value if c.name == ts_col)
         if "TIMESTAMP_FORMAT" not in props and col.type not in (T.BIGINT, T.TIMESTAMP):
@@ -246,8 +250,11 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. {target.name} is a table.")
     if target.is_source:
         raise KsqlStatementError(f"Cannot insert into read-only stream: {target.name}")
-    plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=target.name, persistent=True,
-                         sql=stmt.text)
+    try:
+        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=target.name,
+                             persistent=True, sql=stmt.text)
+    except NoGroupByError as e:
+        raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
     if plan.result_kind != "STREAM":
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. The query produces a "
                                  f"{plan.result_kind.lower()}.")

@@ -39,7 +39,9 @@ def where_predicate(plan: QueryPlan) -> Callable[[tuple, int, int], bool] | None
 class JoinOutput:
     """The final stage of the task that completes the join: virtual rows -> downstream processor."""
 
-    def __init__(self, plan: QueryPlan, downstream: Any, partition: int) -> None:
+    def __init__(self, plan: QueryPlan, downstream: Any, partition: int, *, window_keys: bool = True) -> None:
+        """``window_keys``: a windowed result's rows carry ``(key, window start, window end)`` keys for a
+        windowed sink (a push query's rows are its values alone)."""
         join = plan.join
         assert join is not None
         self.downstream = downstream
@@ -47,6 +49,7 @@ class JoinOutput:
         self.table = plan.source.kind == "TABLE"
         self.nkeys = len(join.key_columns)
         self.windowed = plan.source.windowed is not None
+        self.window_keys = window_keys
         self.nulls = (None,) * join.width
         self.where = where_predicate(plan) if self.table else None
 
@@ -83,7 +86,7 @@ class JoinOutput:
         if not events:
             return []
         d = self.rows(events)
-        if not self.windowed:
+        if not (self.windowed and self.window_keys):
             return self.downstream(d, tx)
         # windowed results: the sink's key is (key, window start, window end) of each result's input row
         out: list[tuple] = []

@@ -50,7 +50,8 @@ def build_join(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list
         if persistent and sink is not None and sink.kind == "TABLE":
             factory = _materializing(engine, plan, query_id, sink, factory, stores)
         tasks = build_join_tasks(engine, plan, query_id, persistent=persistent, group=group, start_at=start_at,
-                                 finish_for=lambda p: JoinOutput(plan, factory(p), p), writer=writer,
+                                 finish_for=lambda p: JoinOutput(plan, factory(p), p, window_keys=persistent),
+                                 writer=writer,
                                  on_rows=on_rows)
         built = BuiltJoin(tasks.tasks, names, [tasks])
         if stores:
