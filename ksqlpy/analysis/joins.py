@@ -224,38 +224,23 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
 
     if flavor != "FOREIGN_KEY":
         check_windows(left, right)
-    rep_left = flavor in ("STREAM_STREAM", "STREAM_TABLE") and not left_keyed
-    rep_right = flavor == "STREAM_STREAM" and not right_keyed
-    # A source whose key format is schema-registry-enabled is always re-keyed, as ksqlDB does: the key
-    # schema registered for its topic need not be the one the join writes, even for the same key type
-    # (a join result side is already in the join's own format).
-    forced_left = flavor != "FOREIGN_KEY" and isinstance(left.node, JoinLeaf) and left.key_format[0] in SR_KEY_FORMATS
-    forced_right = flavor != "FOREIGN_KEY" and right.key_format[0] in SR_KEY_FORMATS
-    if (flavor != "FOREIGN_KEY" and not (rep_left or rep_right or forced_right)
-            and left.key_format != right.key_format):
-        rep_right = True  # co-partition: the right side is re-keyed into the left side's key format
-    if (rep_left or rep_right) and (left.windowed is not None or right.windowed is not None):
-        raise KsqlStatementError("Implicit repartitioning of windowed sources is not supported. "
-                                 "See https://github.com/confluentinc/ksql/issues/4385.")
+    # a stream side not joined on its key must be re-keyed
+    need_left = flavor in ("STREAM_STREAM", "STREAM_TABLE") and not left_keyed
+    need_right = flavor == "STREAM_STREAM" and not right_keyed
+    fmt, rep_left, rep_right, forced = _repartitions(flavor, left, right, need_left, need_right, session)
+    for side, rep, need in ((left, rep_left, need_left), (right, rep_right, need_right)):
+        # a windowed stream is only re-keyed into a schema-registry format on its own key (its windowed
+        # key carried over); any other re-keying of a windowed source, and any of a windowed table, fails
+        if rep and side.windowed is not None and (need or not forced or side.kind == "TABLE"):
+            raise KsqlStatementError(_windowed_repartition_message(side.kind == "TABLE" and forced))
     if flavor != "FOREIGN_KEY" and left.partitions != right.partitions:
         raise KsqlStatementError(
             f"Can't join `{left.name}` with `{right.name}` since the number of partitions don't match. "
             f"`{left.name}` partitions = {left.partitions}; `{right.name}` partitions = {right.partitions}. "
             "Please repartition either one so that the number of partitions match.")
-    rep_left, rep_right = rep_left or forced_left, rep_right or forced_right
     if rep_left and isinstance(left.node, JoinLeaf):
         left.node.repartitioned = True
     right_leaf.repartitioned = rep_right
-    if rep_left and rep_right:
-        default = str(session.properties.get("ksql.persistence.default.format.key", "KAFKA")).upper()
-        fmt = left.key_format if left.key_format[0] != "NONE" else (
-            right.key_format if right.key_format[0] != "NONE" else (default, None, None))
-    elif rep_left:
-        fmt = right.key_format
-    else:
-        fmt = left.key_format
-    if flavor == "FOREIGN_KEY":
-        fmt = left.key_format
 
     keys, classes, columns = _step_keys(kind, flavor, left, conds, left_keyed, all_columns)
     for k in keys:
@@ -275,6 +260,42 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
                  partitions=left.partitions, classes=classes, columns=columns, node=node, windowed=left.windowed,
                  key_types=[k.type for k in keys])
     return node, out
+
+
+def _repartitions(flavor: str, left: _Input, right: _Input, need_left: bool, need_right: bool,
+                  session: SessionState) -> tuple[Any, bool, bool, bool]:
+    """(join key format, repartition left, repartition right, schema-registry key format) of one step, as
+    ksqlDB's ``JoinNode.resolveKeyFormats`` and ``PreJoinRepartitionNode`` decide them.
+
+    ``need_*``: a stream side not joined on its key. The join's key format is the left side's if it needs
+    no re-keying (a nested join's own choice), else the right side's if it needs none, else the
+    first non-NONE of the two (else ``ksql.persistence.default.format.key``). A source side is then re-keyed
+    into that format when its own differs (windows included) - and always when the format is AVRO, JSON_SR
+    or PROTOBUF: a schema-registry key is never trusted to be byte-compatible with the other side's. A
+    foreign-key join keeps the left key and re-keys nothing."""
+    if flavor == "FOREIGN_KEY":
+        return left.key_format, False, False, False
+    if not need_left:
+        fmt = left.key_format
+    elif not need_right:
+        fmt = right.key_format
+    else:
+        default = str(session.properties.get("ksql.persistence.default.format.key", "KAFKA")).upper()
+        fmt = next((f for f in (left.key_format, right.key_format) if f[0] != "NONE"), (default, None, None))
+    forced = fmt[0] in SR_KEY_FORMATS
+    rep_left = need_left or (isinstance(left.node, JoinLeaf) and (left.key_format != fmt or forced))
+    rep_right = need_right or right.key_format != fmt or forced
+    return fmt, rep_left, rep_right, forced
+
+
+def _windowed_repartition_message(forced_table: bool) -> str:
+    text = ("Implicit repartitioning of windowed sources is not supported. "
+            "See https://github.com/confluentinc/ksql/issues/4385.")
+    if forced_table:
+        text += (" As a result, ksqlDB does not support joins on windowed sources with Schema-Registry-enabled key "
+                 "formats (AVRO, JSON_SR, PROTOBUF) at this time. Please repartition your sources to use a "
+                 "different key format before performing the join.")
+    return text
 
 
 def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], right: str) -> list[_Condition]:
