@@ -1,15 +1,19 @@
 """GET /ws/query: a query over a WebSocket (reference §1.8).
 
 The request travels URL-encoded in the ``request`` parameter. Frames: the columns as FieldInfo, then one
-``{"row":{"columns":[...]}}`` per row (PRINT: one JSON string per line). Close codes: 1000 done, 1003 bad
-statement, 1011 runtime error, 1013 command-sequence timeout.
+``{"row":{"columns":[...]}}`` per row, with ``"tombstone":true`` for a delete of a table result (PRINT: one
+JSON string per line). Close codes: 1000 done, 1003 bad statement, 1011 runtime error, 1013
+command-sequence timeout.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import anyio
 from fastapi import WebSocket, WebSocketDisconnect
 
+from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.server import queries as Q
 from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.entities import schema_info
@@ -44,7 +48,10 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
             await ws.send_text(dumps(fields).decode())
             if run.kind == Q.PUSH:
                 async for row in rows_of(run.tq, lambda: ctx.state != READY):
-                    await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())
+                    body: dict[str, Any] = {"columns": run.convert(row)}
+                    if isinstance(row, TombstoneRow):  # a delete of a table result, as ksqlDB's StreamedRow
+                        body["tombstone"] = True
+                    await ws.send_text(dumps({"row": body}).decode())
             else:
                 for row in run.rows:
                     await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())

@@ -163,3 +163,17 @@ def test_scalable_push_query_leaves_out_null_keys(app_client: TestClient) -> Non
 
     assert rows() == [[None, 1], [2, 2]]
     assert rows(**{"ksql.query.push.v2.enabled": "true"}) == [[2, 2], [3, 3]]
+
+
+def test_websocket_push_query_on_a_table_marks_deletes(app_client: TestClient) -> None:
+    app_client.post("/ksql", json={"ksql": "CREATE TABLE WT (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='wt', "
+                                           "partitions=1, value_format='JSON'); INSERT INTO WT (ID, V) VALUES (1, 'a');"})
+    from ksqlpy.log.base import ProducerRecord
+
+    # a tombstone for key 1 (a KAFKA INT key), straight onto the table's topic
+    app_client.app.state.ctx.engine.log.produce(ProducerRecord("wt", (1).to_bytes(4, "big"), None, None, None, 0))
+    with app_client.websocket_connect(ws_url("SELECT * FROM WT EMIT CHANGES LIMIT 2;",
+                                             **{"auto.offset.reset": "earliest"})) as ws:
+        ws.receive_text()
+        assert json.loads(ws.receive_text()) == {"row": {"columns": [1, "a"]}}
+        assert json.loads(ws.receive_text()) == {"row": {"columns": [1, None], "tombstone": True}}
