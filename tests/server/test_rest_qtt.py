@@ -150,12 +150,17 @@ def test_the_runner_compares_as_ksqldb_s_rest_harness_does() -> None:
                         "CREATE TABLE L (ID INT PRIMARY KEY, W INT) WITH (kafka_topic='l', value_format='JSON', "
                         "partitions=1);", "CREATE STREAM J AS SELECT U.ID, V, W FROM U JOIN L ON U.ID = L.ID;"],
          "expectedError": {"message": "`U` partitions = 4; `L` partitions = 1"}},
+        _rules_case("output headers are not compared", statements=[STREAM, "CREATE STREAM C AS SELECT * FROM S;"],
+                    outputs=[{"topic": "C", "key": k, "value": {"V": k * 10}, "headers": [{"KEY": "h", "VALUE": "IQ=="}]}
+                             for k in (1, 2, 3)]),
         {"name": "admin fields are compared whole", "statements": [STREAM],
          "responses": [{"admin": {"@type": "currentStatus", "commandStatus": {
              "status": "SUCCESS", "message": "Stream created", "queryId": None}}}]},
     ]
     expect_fail = [
         _rules_case("more responses than came back", responses=[CREATED, CREATED]),
+        _rules_case("an output value differs", statements=[STREAM, "CREATE STREAM C AS SELECT * FROM S;"],
+                    outputs=[{"topic": "C", "key": k, "value": {"V": k}} for k in (1, 2, 3)]),
         _rules_case("a nested admin field is not a pattern",
                     responses=[{"admin": {"@type": "currentStatus", "commandStatus": {"status": "SUCCESS"}}}]),
         _rules_case("an expected error not raised while queries returned results",
