@@ -44,10 +44,8 @@ def post_diff(post: PostConditions, engine: Any) -> Mismatch | None:
 
 
 def find_source(engine: Any, name: str) -> Any:
-    source = engine.catalog.source(name)
-    if source is None and name.upper() != name:
-        source = engine.catalog.source(name.upper())
-    return source
+    """The source named exactly ``name`` (ksqlDB's matcher compares the name as given)."""
+    return engine.catalog.source(name)
 
 
 def source_diff(expected: PostSource, source: Any, engine: Any = None) -> Mismatch | None:

@@ -95,3 +95,18 @@ def test_a_source_is_checked_against_every_field_the_case_gives() -> None:
     unwindowed = parse_post_source({"name": "OUT", "keyFormat": {"format": "KAFKA"}})
     assert source_diff(unwindowed, source) is not None
     assert source_diff(parse_post_source({"name": "OUT", "type": "stream"}), source) is not None
+
+
+def test_a_source_is_found_by_its_name_as_given() -> None:
+    from ksqlpy.catalog import Catalog
+    from ksqlpy.testing.post import find_source
+
+    catalog = Catalog()
+    catalog.add_source(Source("OUT", "STREAM", "out", [Column("V", T.INTEGER)]))
+
+    @dataclass
+    class _WithCatalog:
+        catalog: Catalog
+
+    assert find_source(_WithCatalog(catalog), "OUT") is not None
+    assert find_source(_WithCatalog(catalog), "out") is None  # ksqlDB's hasName is exact
