@@ -237,12 +237,32 @@ def topic_diff(topic: str, expected: list[TestRecord], partitions: list[list[Act
         return _sequence_diff(topic, expected, nonempty[0] if nonempty else [], windowed)
     total = sum(len(p) for p in nonempty)
     if total != len(expected):
+        why = _explain(topic, expected, nonempty, windowed)
         return Mismatch("count", f"{topic}: expected {len(expected)} records, got {total} "
-                        f"across {len(nonempty)} partitions")
+                        f"across {len(nonempty)} partitions" + (f"; {why.message}" if why else ""))
     if _interleaves(expected, [list(p) for p in nonempty], windowed):
         return None
+    why = _explain(topic, expected, nonempty, windowed)
+    detail = f": {why.message}" if why else ""
     return Mismatch("order", f"{topic}: records do not match the expected ones in per-partition order "
-                    f"(partitions: {[len(p) for p in nonempty]})")
+                    f"(partitions: {[len(p) for p in nonempty]}){detail}")
+
+
+def _explain(topic: str, expected: list[TestRecord], parts: list[list[ActualRecord]],
+             windowed: bool) -> Mismatch | None:
+    """Where a comparison across partitions fails, for the message: each expected record is given to the
+    partition holding a record of its key, then each partition is compared in order."""
+    mine: list[list[TestRecord]] = [[] for _ in parts]
+    for e in expected:
+        p = next((i for i, part in enumerate(parts) if any(value_diff(e.key, a.key) is None for a in part)), None)
+        if p is None:
+            return Mismatch("key", f"no record has the key of {show_expected(e)}")
+        mine[p].append(e)
+    for i, part in enumerate(parts):
+        m = _sequence_diff(f"{topic} (partition of key {show(part[0].key)})", mine[i], part, windowed)
+        if m:
+            return m
+    return None
 
 
 def _sequence_diff(topic: str, expected: list[TestRecord], actual: list[ActualRecord],

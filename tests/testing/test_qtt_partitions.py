@@ -123,9 +123,9 @@ def test_under_ttd_every_record_is_in_partition_zero_and_offsets_count_the_topic
            "inputs": [{"topic": "events", "key": k, "value": {"V": 1}} for k in (a, b, a)],
            "outputs": [{"topic": "POS", "key": k, "value": {"P": 0, "O": i}} for i, k in enumerate((a, b, a))]}
     assert run(raw, Placement.TTD).status == "passed"
-    # where keys hash, the second key is in another partition with its own offsets
+    # where keys hash, the second key is in another partition with its own offsets; the failure says where
     result = run(raw, Placement.KAFKA)
-    assert result.status == "failed", result.reason
+    assert result.status == "failed" and "value.O: expected 2, got 1" in result.reason, result.reason
 
 
 def test_under_ttd_a_record_of_another_key_moves_the_one_stream_time() -> None:
