@@ -121,7 +121,7 @@ def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float =
         def busy() -> bool:
             state["n"] += 1
             if state["n"] % 25 == 0:
-                state["busy"] = not workers_caught_up(engine, None)[0]
+                state["busy"] = not workers_caught_up(engine.worker_manager, None)[0]
             return state["busy"]
     else:
         def busy() -> bool:

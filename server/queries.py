@@ -95,16 +95,16 @@ class _NullKeyFilter:
         self.inner = inner
         self.n_keys = n_keys
 
-    def __call__(self, d: Any, tx: Any) -> Any:
+    def process(self, d: Any, tx: Any) -> Any:
         if d.null_keys:
             drop = set(d.null_keys)
             keep = [i for i in range(len(d.rows)) if i not in drop]
             # every other field of a DecodedBatch is a list parallel to its rows
             d = dataclasses.replace(d, null_keys=[], **{f.name: [getattr(d, f.name)[i] for i in keep]
                                                         for f in dataclasses.fields(d) if f.name != "null_keys"})
-        return self.inner(d, tx)
+        return self.inner.process(d, tx)
 
-    def __getattr__(self, name: str) -> Any:  # after_commit, abort, idle_rows... of the wrapped processor
+    def __getattr__(self, name: str) -> Any:  # init, flush, after_commit, abort, punctuate... of the wrapped one
         return getattr(self.inner, name)
 
 

@@ -1,10 +1,10 @@
 """What a backfill ships to Spark's Python workers, and the engine-shaped context they rebuild from it.
 
-A ``BackfillJob`` is plain data (the typed QueryPlan, the source and sink descriptions, the query id and
-the properties); Spark pickles it with each task. On a worker, ``WorkerContext`` rebuilds from it exactly
-the objects the streaming runtime builds for the query - the source reader, the generated pipeline,
-the aggregation spec, the sink writer - so a record is decoded, evaluated, aggregated and serialized by
-the same code in both backends (invariant 1). Only the schema-registry formats are out of reach of a
+A ``BackfillJob`` is plain data (the streaming query's physical topology, the query id and the properties);
+Spark pickles it with each task. On a worker, ``WorkerEngine`` - the runtime's ``RuntimeContext`` there -
+and the topology's operator configs give exactly the objects the streaming runtime builds for the query -
+the source reader, the generated pipeline, the aggregation spec, the sink writer - so a record is
+decoded, evaluated, aggregated and serialized by the same code in both backends (invariant 1). Only the schema-registry formats are out of reach of a
 worker (the registry lives on the engine's log); ``support.check`` refuses them before anything runs.
 """
 
@@ -15,8 +15,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ksqlpy.catalog import Source
-from ksqlpy.plan.logical import QueryPlan
+from ksqlpy.plan.topology import Topology
 from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.serdes import SerdeFactory
 
 # kinds of the rows a backfill stage yields (column ``kind``)
 SINK, STATE, PLOG, SUMMARY, ITEM = 0, 1, 2, 3, 4
@@ -28,7 +29,7 @@ STAGE_SCHEMA = ("kind byte, part int, key binary, value binary, ts long, headers
 
 @dataclass
 class BackfillJob:
-    plan: QueryPlan
+    topology: Topology
     sink: Source
     query_id: str
     properties: dict[str, Any]  # the engine's effective properties (wrap.single.values, cache, ...)
@@ -39,27 +40,33 @@ class BackfillJob:
 
 
 class WorkerEngine:
-    """The part of ``ksqlpy.engine.Engine`` the runtime's builders use: properties, processing log, serdes."""
+    """The ``RuntimeContext`` of a Spark worker: the job's properties, a collecting processing log and serdes
+    (no log, no state directory: the stages keep private stores and yield what they produce)."""
 
     def __init__(self, job: BackfillJob, plog: ProcessingLog) -> None:
         self.properties = dict(job.properties)
-        self.session_properties: dict[str, Any] = {}
         self.plog = plog
-        self.schema_registry = None
+        self.log: Any = None
         self.data_dir = ""
+        self.serdes = SerdeFactory(self.prop, None)
 
     def prop(self, name: str, default: Any = None) -> Any:
         return self.properties.get(name, default)
 
-    def key_serde(self, source: Source) -> Any:
-        from ksqlpy.engine.engine import Engine
+    def effective_properties(self) -> dict[str, Any]:
+        return dict(self.properties)
 
-        return Engine.key_serde(self, source)  # type: ignore[arg-type]
+    def explicit_properties(self) -> dict[str, Any]:
+        return {}
+
+    def key_serde(self, source: Source) -> Any:
+        return self.serdes.key_serde(source)
 
     def value_serde(self, source: Source) -> Any:
-        from ksqlpy.engine.engine import Engine
+        return self.serdes.value_serde(source)
 
-        return Engine.value_serde(self, source)  # type: ignore[arg-type]
+    def owns(self, partition: int) -> bool:
+        return True
 
 
 class CollectingLog(ProcessingLog):

@@ -56,12 +56,12 @@ def backfill(engine: Engine, sql: str, *, statements: Any = None, master: str | 
     (default: the ``spark.master`` property, else ``local[*]``).
     """
     from ksqlpy.analysis.query import analyze_query
-    from ksqlpy.engine.queries import _partitions
+    from ksqlpy.runtime.context import topic_partitions
 
     stmt = support.statement(engine, sql)
     plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
                          sql=stmt.text)
-    partitions = _partitions(engine, plan.source.topic)
+    partitions = topic_partitions(engine, plan.source.topic)
     support.check(engine, plan, partitions)
     runner = statements if statements is not None else engine
     results = runner.execute(sql, {"auto.offset.reset": "latest"})
@@ -86,12 +86,9 @@ def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark:
     from ksqlpy.backfill import stages
     from ksqlpy.backfill.datasource import NAME, register
     from ksqlpy.backfill.session import spark_session
-    from ksqlpy.runtime.aggregate import needs_repartition
-
     plan = query.plan
     topic = plan.source.topic
-    group = (f"_confluent-ksql-{engine.prop('ksql.service.id')}{engine.prop('ksql.persistent.prefix')}"
-             f"{query.query_id}")
+    group = query.topology.application_id
     log = engine.log
     ranges: dict[int, tuple[int, int]] = {}
     for p in range(partitions):
@@ -104,8 +101,9 @@ def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark:
     query.state = BACKFILLING
     t0 = time.monotonic()
     try:
-        repartition = plan.aggregation is not None and needs_repartition(plan, partitions)
-        job = BackfillJob(plan=plan, sink=query.sink, query_id=query.query_id,
+        topology = query.topology
+        repartition = len(topology.sub_topologies) > 1  # (an aggregation around its repartition topic)
+        job = BackfillJob(topology=topology, sink=query.sink, query_id=query.query_id,
                           properties=dict(engine.effective_properties()), partitions=partitions,
                           repartition=repartition, sink_partitions=_topic_partitions(log, query.sink.topic))
         session = spark if spark is not None else spark_session(master or engine.prop("spark.master"),

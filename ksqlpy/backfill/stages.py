@@ -38,8 +38,16 @@ from ksqlpy.backfill.job import (
     new_plog,
 )
 from ksqlpy.log.base import RecordBatch
-from ksqlpy.runtime.reader import DecodedBatch
+from ksqlpy.log.partitioner import partition_for_key
+from ksqlpy.plan.topology import AggregateStage, GroupStage, ReadSource, StatelessStage, WriteRepartition
+from ksqlpy.runtime.aggregate import aggregate_spec, aggregator_class, key_bytes
+from ksqlpy.runtime.group_by import Grouper, compile_grouping
+from ksqlpy.runtime.query_tasks import sink_timestamp
+from ksqlpy.runtime.reader import DecodedBatch, SourceReader
 from ksqlpy.runtime.record_cache import cache_key
+from ksqlpy.runtime.stateless import stateless_processor
+from ksqlpy.runtime.writer import SinkWriter
+from ksqlpy.state.store import KeyValueStore
 
 _HIGHEST = pickle.HIGHEST_PROTOCOL
 
@@ -98,13 +106,10 @@ def _headers(h: Any) -> bytes | None:
 
 
 def _sink_writer(job: BackfillJob, engine: WorkerEngine) -> Any:
-    from ksqlpy.engine.queries import _sink_timestamp
-    from ksqlpy.runtime.writer import SinkWriter
-
     sink = job.sink
     return SinkWriter(sink.topic, engine.key_serde(sink), engine.value_serde(sink), engine.plog, job.query_id,
                       windowed=sink.windowed is not None, keyless=not sink.key_columns,
-                      partitions=job.sink_partitions, **_sink_timestamp(sink))
+                      partitions=job.sink_partitions, **sink_timestamp(sink))
 
 
 def _emit_sink(out: _Out, writer: Any, rows: list[tuple]) -> None:
@@ -118,33 +123,21 @@ def stateless_stage(job: BackfillJob) -> Any:
     """``mapInArrow`` function of a stateless query (CREATE STREAM AS SELECT without GROUP BY)."""
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from ksqlpy.engine.queries import _processor_for
-        from ksqlpy.runtime.reader import SourceReader
-
-        plan = job.plan
         plog = new_plog(job)
         engine = WorkerEngine(job, plog)
-        groups = [plan.key, plan.value]
-        windowed_keys = job.sink.windowed is not None and plan.source.windowed is not None and plan.rekey is None
-        if windowed_keys:
-            from ksqlpy.runtime.windowed_source import window_key_groups, windowed_rows
-
-            groups = window_key_groups(groups)
-        factory, keep = _processor_for(engine, plan, job.query_id, groups, persistent=True)  # type: ignore[arg-type]
-        if windowed_keys:
-            factory = windowed_rows(factory)
-        source = plan.source
+        (sub,) = job.topology.sub_topologies
+        read, stage = sub.operator(ReadSource), sub.operator(StatelessStage)
+        proc = stateless_processor(stage, job.topology.functions, plog, job.query_id)
+        source = read.source
         reader = SourceReader(source, engine.key_serde(source), engine.value_serde(source), plog, job.query_id,
-                              keep_tombstones=keep)
+                              keep_tombstones=read.keep_tombstones)
         writer = _sink_writer(job, engine)
-        procs: dict[int, Any] = {}
         counts: dict[int, int] = {}
         out = _Out()
         for batch in _record_batches(batches, source.topic):
             p = batch.partition
-            proc = procs.get(p) or procs.setdefault(p, factory(p))
             counts[p] = counts.get(p, 0) + len(batch)
-            rows = proc(reader.decode(batch), None)
+            rows = proc.process(reader.decode(batch), None)
             _emit_sink(out, writer, rows)
             out.plog(plog, p)
             if len(out) >= 10000:
@@ -161,16 +154,14 @@ class _TaskAggregation:
     """The runtime's aggregator for one task partition, on a private store without changelog."""
 
     def __init__(self, job: BackfillJob, engine: WorkerEngine, part: int) -> None:
-        from ksqlpy.runtime.aggregate import _aggregator_class, build_spec
-        from ksqlpy.state.store import KeyValueStore
-
-        plan = job.plan
         self.part = part
         self.dir = tempfile.mkdtemp(prefix=f"ksqlpy-backfill-{job.query_id}-{part}-")
         self.kv = KeyValueStore(self.dir, None, None, part)
-        spec = build_spec(engine, plan, job.query_id, [plan.key, plan.value], job.sink,  # type: ignore[arg-type]
-                          {"cache.max.bytes.buffering": 0, "ksql.streams.cache.max.bytes.buffering": 0})
-        self.aggregator = _aggregator_class(plan)(spec, self.kv, engine.plog, job.query_id)
+        stage = _operator(job, AggregateStage)
+        topology = job.topology
+        spec = aggregate_spec(stage, topology.functions, topology.function_config, engine.plog, job.query_id,
+                              cache_entries=0)
+        self.aggregator = aggregator_class(stage.window)(spec, self.kv, engine.plog, job.query_id)
         self.last: dict[Any, tuple] = {}  # output key -> its last update: the collapsed table
         self.read = 0
 
@@ -201,12 +192,20 @@ class _TaskAggregation:
             self.dir = ""
 
 
-def _grouper_and_reader(job: BackfillJob, engine: WorkerEngine) -> tuple[Any, Any]:
-    from ksqlpy.runtime.group_by import Grouper
-    from ksqlpy.runtime.reader import SourceReader
+def _operator(job: BackfillJob, kind: type) -> Any:
+    """The streaming query's operator of ``kind`` (in whichever sub-topology it runs)."""
+    return next(op for sub in job.topology.sub_topologies for op in sub.operators if isinstance(op, kind))
 
-    source = job.plan.source
-    grouper = Grouper(job.plan, engine.plog, job.query_id, None)
+
+def _source(job: BackfillJob) -> Any:
+    return _operator(job, ReadSource).source
+
+
+def _grouper_and_reader(job: BackfillJob, engine: WorkerEngine) -> tuple[Any, Any]:
+    source = _source(job)
+    stage = _operator(job, GroupStage)
+    pipeline = compile_grouping(stage, job.topology.functions)
+    grouper = Grouper(stage, pipeline, engine.plog, job.query_id, None)
     reader = SourceReader(source, engine.key_serde(source), engine.value_serde(source), engine.plog, job.query_id,
                           keep_tombstones=False)
     return grouper, reader
@@ -224,7 +223,7 @@ def aggregate_stage(job: BackfillJob) -> Any:
         tasks: dict[int, _TaskAggregation] = {}
         out = _Out()
         try:
-            for batch in _record_batches(batches, job.plan.source.topic):
+            for batch in _record_batches(batches, _source(job).topic):
                 p = batch.partition
                 task = tasks.get(p) or tasks.setdefault(p, _TaskAggregation(job, engine, p))
                 task.read += len(batch)
@@ -246,18 +245,16 @@ def group_stage(job: BackfillJob) -> Any:
     that owns its group key (where the streaming query's repartition topic would place it)."""
 
     def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        from ksqlpy.log.partitioner import partition_for_key
-        from ksqlpy.runtime.aggregate import key_serializer
-
         plog = new_plog(job)
         engine = WorkerEngine(job, plog)
         grouper, reader = _grouper_and_reader(job, engine)
-        key_bytes = key_serializer(engine, job.plan, job.sink)  # type: ignore[arg-type]
+        write = _operator(job, WriteRepartition)
+        to_bytes = key_bytes(write.key_columns, write.key_format, write.key_delimiter)
         n = job.partitions
         counts: dict[int, int] = {}
         positions: dict[int, int] = {}
         out = _Out()
-        for batch in _record_batches(batches, job.plan.source.topic):
+        for batch in _record_batches(batches, _source(job).topic):
             p = batch.partition
             counts[p] = counts.get(p, 0) + len(batch)
             d: DecodedBatch = reader.decode(batch)
@@ -266,7 +263,7 @@ def group_stage(job: BackfillJob) -> Any:
             # what the next stage sorts by after the timestamp)
             pos = positions.get(p, 0)
             for item in items:
-                q = partition_for_key(key_bytes(item[0]), n)
+                q = partition_for_key(to_bytes(item[0]), n)
                 out.add(ITEM, q, None, pickle.dumps(item, _HIGHEST), item[2], None, p, pos)
                 pos += 1
             positions[p] = pos

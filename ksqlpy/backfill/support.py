@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.logical import QueryPlan
+from ksqlpy.plan.lowering import needs_repartition
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -43,8 +44,6 @@ def statement(engine: Engine, sql: str) -> A.CreateAsSelect:
 
 def check(engine: Engine, plan: QueryPlan, partitions: int) -> None:
     """Raise ``BackfillUnsupported`` for what the backfill cannot reproduce exactly."""
-    from ksqlpy.runtime.aggregate import needs_repartition
-
     if str(engine.prop("ksqlpy.workers", "inline")).strip().lower() == "process":
         raise _refuse("queries run by worker processes (ksqlpy.workers=process)")
     if plan.join is not None:

@@ -4,18 +4,25 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from ksqlpy import types as T
+from ksqlpy.analysis.ddl import normalize_properties
+from ksqlpy.analysis.query import analyze_query
 from ksqlpy.catalog import Source
+from ksqlpy.engine.metrics import offset_summaries, source_statistics, tasks_metadata
+from ksqlpy.engine.queries import partition_counts
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar import ast as A
+from ksqlpy.plan.describe import topology_text
+from ksqlpy.plan.logical import JoinLeaf
+from ksqlpy.plan.lower import lower
+from ksqlpy.plan.topology import Topology
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
 
 def _schema_type(t: Any) -> dict[str, Any]:
-    from ksqlpy import types as T
-
     if isinstance(t, T.Array):
         return {"type": "ARRAY", "memberSchema": _schema_type(t.element)}
     if isinstance(t, T.Map):
@@ -53,8 +60,6 @@ def describe_source(engine: Engine, s: Source, extended: bool) -> dict[str, Any]
              if q in engine.queries]
     writeq = [{"queryString": engine.queries[q].sql, "id": q} for q in engine.catalog.queries_writing(s.name)
               if q in engine.queries]
-    from ksqlpy.engine.metrics import offset_summaries, source_statistics
-
     statistics, error_stats = source_statistics(engine, s.name) if extended else ("", "")
     return {
         "name": s.name, "windowType": s.windowed.type if s.windowed else None, "readQueries": readq,
@@ -90,30 +95,47 @@ def explain_query(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
         return query_details(engine, q)
     inner = stmt.statement
     if isinstance(inner, (A.CreateAsSelect, A.InsertInto, A.SelectStatement)):
-        from ksqlpy.analysis.query import analyze_query
-
         name = getattr(inner, "name", None) or getattr(inner, "target", None)
         plan = analyze_query(inner.query, engine.catalog, engine.session_state(), sink_name=name,
                              persistent=not isinstance(inner, A.SelectStatement), sql=inner.text)
-        return {"queryString": inner.text, "id": "", "sinks": [name] if name else [], "sources": [plan.source.name],
-                "fields": [], "executionPlan": plan_text(plan), "topology": "", "state": "UNKNOWN",
+        topology = would_run(engine, inner, plan, name)
+        return {"queryString": inner.text, "id": "", "sinks": [name] if name else [],
+                "sources": topology.sources, "fields": [], "executionPlan": plan_text(plan),
+                "topology": topology_text(topology), "state": "UNKNOWN",
                 "queryType": "PERSISTENT" if name else "PUSH", "overriddenProperties": {}}
     raise KsqlStatementError("The provided statement does not run a query: EXPLAIN needs a query id or a query")
 
 
 def query_details(engine: Engine, q: Any) -> dict[str, Any]:
-    """EXPLAIN <id> and SHOW QUERIES EXTENDED: the query, its plan, and per task its state and lag."""
-    from ksqlpy.engine.metrics import tasks_metadata
-
+    """EXPLAIN <id> and SHOW QUERIES EXTENDED: the query, its plan and topology, and per task its state and lag."""
     error = getattr(q, "error", None)
     return {"queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
-            "fields": fields(q.sink), "executionPlan": plan_text(q.plan), "topology": topology_text(q),
+            "fields": fields(q.sink), "executionPlan": plan_text(q.plan), "topology": topology_text(q.topology),
             "state": q.state, "queryType": "PERSISTENT", "overriddenProperties": {},
             "tasksMetadata": tasks_metadata(engine, q),
             "queryErrors": [{"errorMessage": error, "type": "UNKNOWN"}] if error and q.state == "ERROR" else []}
 
 
+def would_run(engine: Engine, stmt: A.Statement, plan: Any, name: str | None) -> Topology:
+    """The topology the statement would run (nothing is created): under the query id it would get, writing
+    the sink it names (an existing stream for INSERT INTO, else one over the topic it would create)."""
+    if name is None:
+        return lower(plan, f"transient_{plan.source.name}_{engine.transient_counter + 1}", engine, sink=None,
+                     persistent=False, partitions=partition_counts(engine))
+    sink = engine.catalog.source(name) if isinstance(stmt, A.InsertInto) else None
+    if sink is None:
+        props = normalize_properties(getattr(stmt, "properties", {}) or {})
+        topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{name}"))
+        sink = Source(name=name, kind=plan.result_kind, topic=topic, columns=[], windowed=plan.windowed)
+    kind = "INSERT" if isinstance(stmt, A.InsertInto) else ("CSAS" if plan.result_kind == "STREAM" else "CTAS")
+    n = engine.query_counter
+    query_id = f"INSERTQUERY_{n}" if kind == "INSERT" else f"{kind}_{name}_{n}".upper()
+    return lower(plan, query_id, engine, sink=sink, persistent=True, partitions=partition_counts(engine))
+
+
 def plan_text(plan: Any) -> str:
+    """ksqlDB's execution plan: the steps from the sink down to the source(s), a join's both sources under
+    its JOIN step."""
     lines = [" > [ SINK ] | Schema: " + ", ".join(f"{c.name} {c.type}" for c in plan.key + plan.value)]
     lines.append("\t\t > [ PROJECT ] | " + ", ".join(f"{c.expr} AS {c.name}" for c in plan.key + plan.value))
     if plan.aggregation is not None:
@@ -122,12 +144,22 @@ def plan_text(plan: Any) -> str:
         lines.append("\t\t\t\t > [ REKEY ] | PARTITION BY " + ", ".join(str(e) for e in plan.rekey.exprs))
     if plan.where is not None:
         lines.append(f"\t\t\t\t\t\t > [ FILTER ] | {plan.where}")
-    lines.append(f"\t\t\t\t\t\t\t\t > [ SOURCE ] | {plan.source.name} ({plan.source.topic})")
+    depth = 8
+    if plan.join is not None:
+        lines += _join_steps(plan.join.root, depth)
+    else:
+        lines.append("\t" * depth + f" > [ SOURCE ] | {plan.source.name} ({plan.source.topic})")
     return "\n".join(lines) + "\n"
 
 
-def topology_text(q: Any) -> str:
-    lines = ["Topologies:", "   Sub-topology: 0",
-             f"    Source: KSTREAM-SOURCE-0000000000 (topics: [{q.plan.source.topic}])",
-             f"    Sink: KSTREAM-SINK (topic: {q.sink.topic})"]
-    return "\n".join(lines) + "\n"
+def _join_steps(node: Any, depth: int) -> list[str]:
+    """A join step, then its left and right inputs one level deeper."""
+    if isinstance(node, JoinLeaf):
+        return ["\t" * depth + f" > [ SOURCE ] | {node.source.name} ({node.source.topic}) AS {node.alias}"]
+    on = " AND ".join(f"{a} = {b}"
+                      for a, b in zip(node.left_exprs, node.right_exprs, strict=True))
+    within = ""
+    if node.within is not None:
+        within = f" WITHIN ({node.within.before_ms} ms, {node.within.after_ms} ms)"
+    lines = ["\t" * depth + f" > [ JOIN ] | {node.kind} {node.flavor.replace('_', '-')} ON {on}{within}"]
+    return lines + _join_steps(node.left, depth + 2) + _join_steps(node.right, depth + 2)

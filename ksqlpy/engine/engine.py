@@ -20,13 +20,24 @@ from ksqlpy import grammar
 from ksqlpy.catalog import Catalog, QueryInfo, Source
 from ksqlpy.engine import statements as S
 from ksqlpy.engine.config import DEFAULT_PROPERTIES
+from ksqlpy.engine.pull_cache import PullCache
 from ksqlpy.engine.queries import PersistentQuery, TransientQuery, build_persistent, build_transient
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.functions import FunctionRegistry, builtin_registry
 from ksqlpy.grammar import ast as A
+from ksqlpy.log import open_log
 from ksqlpy.log.base import Log
+from ksqlpy.runtime.coordinator import (
+    WorkerManager,
+    inline_commit_interval,
+    start_workers,
+    wants_workers,
+    workers_caught_up,
+)
 from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.serdes import SerdeFactory
+from ksqlpy.schema_registry import open_registry
 from ksqlpy.session_state import SessionState
 
 LOG = logging.getLogger(__name__)
@@ -34,6 +45,8 @@ _SWITCH_INTERVAL_S = 0.001  # see Engine.start
 
 
 class Engine:
+    """Executes statements; the ``RuntimeContext`` (``ksqlpy.runtime.context``) of the queries it runs."""
+
     def __init__(self, data_dir: str | None = None, properties: dict[str, Any] | None = None,
                  log: Log | None = None, *, lock: bool = True) -> None:
         """``lock=False`` only for the worker processes of an engine that holds the directory's lock."""
@@ -54,14 +67,11 @@ class Engine:
 
     def _open(self, log: Log | None) -> None:
         if log is None:
-            from ksqlpy.log import open_log
-
             log = open_log({**self.properties, "log.dir": os.path.join(self.data_dir, "log")})
         self.log: Log = log
-        from ksqlpy.schema_registry import open_registry
-
         # the schema registry of AVRO / JSON_SR: embedded (durable on this log) unless a URL names one
         self.schema_registry = open_registry(self.properties, log)
+        self.serdes = SerdeFactory(self.prop, self.schema_registry)
         self.catalog = Catalog()
         self.catalog.partition_count = self._partition_count  # type: ignore[attr-defined] # join co-partitioning
         self.functions: FunctionRegistry = builtin_registry()
@@ -74,8 +84,7 @@ class Engine:
         self.query_counter = 0
         self.transient_counter = 0
         self.lock = threading.RLock()
-        from ksqlpy.engine.pull_cache import PullCache
-
+        self.worker_manager: WorkerManager | None = None  # started with the first query run in workers
         self.pull_cache = PullCache()  # prepared key lookups (pull_cache.py)
         from ksqlpy.engine.metrics import EngineStats
 
@@ -99,6 +108,16 @@ class Engine:
             if key in props:
                 return props[key]
         return default
+
+    def explicit_properties(self) -> dict[str, Any]:
+        """The properties set by the user (engine properties that differ from the defaults, and SET ones)."""
+        unset = object()
+        return {**{k: v for k, v in self.properties.items() if DEFAULT_PROPERTIES.get(k, unset) != v},
+                **self.session_properties}
+
+    def owns(self, partition: int) -> bool:
+        """The engine builds the tasks of every partition (worker processes run subsets)."""
+        return True
 
     def _partition_count(self, topic: str) -> int | None:
         info = self.log.describe_topic(topic)
@@ -179,9 +198,11 @@ class Engine:
     def start_persistent(self, query: PersistentQuery) -> None:
         self.queries[query.query_id] = query
         self.catalog.add_query(QueryInfo(query.query_id, query.sql, query.sink_name, query.source_names))
-        from ksqlpy.runtime.coordinator import inline_commit_interval, start_workers
-
-        if not start_workers(self, query):  # ksqlpy.workers=process: the query runs in worker processes
+        if wants_workers(self, query):  # ksqlpy.workers=process: the query runs in worker processes
+            if self.worker_manager is None:
+                self.worker_manager = WorkerManager(self)
+            start_workers(self.worker_manager, query)
+        else:
             inline_commit_interval(self, query)
 
     def stop_persistent(self, query_id: str, cleanup: bool = True) -> None:
@@ -189,10 +210,8 @@ class Engine:
         An upgrade stops without cleanup: the replacing query, under the same id, resumes from them."""
         q = self.queries.pop(query_id, None)
         if q is not None:
-            if getattr(q, "workers", None) is not None:
-                from ksqlpy.runtime.coordinator import stop_workers
-
-                stop_workers(self, query_id)
+            if getattr(q, "workers", None) is not None and self.worker_manager is not None:
+                self.worker_manager.stop(query_id)
             q.close()
             if cleanup:
                 q.cleanup()
@@ -217,8 +236,6 @@ class Engine:
         Queries run by worker processes (``ksqlpy.workers=process``) are waited for: drain returns once
         they have committed everything their inputs hold (their outputs are then in the log).
         """
-        from ksqlpy.runtime.coordinator import workers_caught_up
-
         deadline = time.monotonic() + timeout_s
         seen: Any = None
         while time.monotonic() < deadline:
@@ -230,7 +247,7 @@ class Engine:
                     progressed += t.poll()
             if progressed:
                 continue
-            done, seen = workers_caught_up(self, seen)
+            done, seen = workers_caught_up(self.worker_manager, seen)
             if done:
                 return
             time.sleep(0.02)
@@ -297,26 +314,10 @@ class Engine:
 
     # ------------------------------------------------------------------ serdes
     def key_serde(self, source: Source) -> Any:
-        from ksqlpy.schema_registry.sources import serde_options
-        from ksqlpy.serde import key_serde
-
-        w = source.windowed
-        return key_serde(source.key_format, [(c.name, c.type) for c in source.key_columns],
-                         delimiter=source.key_delimiter, window=w.type if w else None,
-                         window_size_ms=w.size_ms if w else None, registry=self.schema_registry,
-                         topic=source.topic, **serde_options(source, True))
+        return self.serdes.key_serde(source)
 
     def value_serde(self, source: Source) -> Any:
-        from ksqlpy.serde import value_serde
-
-        wrap = source.wrap_single_value
-        if wrap is None:
-            wrap = str(self.prop("ksql.persistence.wrap.single.values", "true")).lower() != "false"
-        from ksqlpy.schema_registry.sources import serde_options
-
-        return value_serde(source.value_format, [(c.name, c.type) for c in source.value_columns],
-                           wrap_single_value=wrap, delimiter=source.value_delimiter, registry=self.schema_registry,
-                           topic=source.topic, **serde_options(source, False))
+        return self.serdes.value_serde(source)
 
     def close(self) -> None:
         self._stop.set()
@@ -325,10 +326,8 @@ class Engine:
             self._runner = None
         for t in list(self.transient.values()):
             t.close()
-        if getattr(self, "worker_manager", None) is not None:
-            from ksqlpy.runtime.coordinator import close_workers
-
-            close_workers(self)
+        if self.worker_manager is not None:
+            self.worker_manager.close()
         for q in list(self.queries.values()):
             q.close()
         try:

@@ -71,10 +71,15 @@ class Aggregator:
         # with the record cache, output keys with no visible value before the batch (record_cache.collapse)
         self.unseen: set[Any] = set()
         self._first: set[Any] = set()
-        self.load_meta()
+        # the meta state of an empty store; ``load_meta()`` reads the stored one once the store is restored
+        self.stream_time = -1
+        self.last_emit: int | None = None
+        self.late = 0
+        self._saved: tuple[int, int | None, int] = (-1, None, 0)
 
     # ------------------------------------------------------------------ meta state
     def load_meta(self) -> None:
+        """Read the stream time, the EMIT FINAL position and the late count from the (restored) store."""
         st = self.kv.get(META_STREAM_TIME)
         self.stream_time: int = -1 if st is None else st
         self.last_emit: int | None = self.kv.get(META_LAST_EMIT)

@@ -41,14 +41,3 @@ def worker_count(requested: Any, partitions: int) -> int:
     except (TypeError, ValueError):
         n = 1
     return max(1, min(n, max(partitions, 1)))
-
-
-def owns(engine: Any, partition: int) -> bool:
-    """Whether ``engine`` builds the tasks and stores of ``partition``.
-
-    A worker process sets ``engine.task_partitions`` to the partition numbers it runs, so it opens and
-    restores only their stores (not every partition's, which would replay all of the query's state on
-    each start and each rebalance); the engine process itself builds all (None).
-    """
-    owned = getattr(engine, "task_partitions", None)
-    return owned is None or partition in owned

@@ -15,7 +15,6 @@ from __future__ import annotations
 import contextlib
 import logging
 import os
-import pickle
 import socket
 import subprocess
 import sys
@@ -23,13 +22,11 @@ import threading
 import time
 import uuid
 from multiprocessing.connection import Connection
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ksqlpy.runtime.assignment import deal, partition_count, query_topics, task_topics, worker_count
+from ksqlpy.runtime.context import RuntimeContext
 from ksqlpy.runtime.workers import WorkerSpec, commit_interval_ms
-
-if TYPE_CHECKING:
-    from ksqlpy.engine.engine import Engine
 
 _LOG = logging.getLogger("ksqlpy.workers")
 _WATCH_S = 0.05
@@ -38,13 +35,14 @@ _MAX_MESSAGES_PER_DRAIN = 10_000
 WORKERS_PROPERTY = "ksqlpy.workers"
 
 
-def wants_workers(engine: Engine, query: Any) -> bool:
-    """Process workers for CSAS/CTAS/INSERT INTO ... SELECT when ``ksqlpy.workers`` is ``process``."""
-    mode = str(engine.prop(WORKERS_PROPERTY, "inline")).strip().lower()
+def wants_workers(ctx: RuntimeContext, query: Any) -> bool:
+    """Process workers for the queries of CSAS/CTAS/INSERT INTO ... SELECT (a persistent topology writing a
+    sink; not a source table's CST query) when ``ksqlpy.workers`` is ``process``."""
+    mode = str(ctx.prop(WORKERS_PROPERTY, "inline")).strip().lower()
     if mode != "process" or not query.tasks:
         return False
-    head = query.sql.lstrip().upper()
-    return head.startswith(("CREATE", "INSERT")) and " SELECT " in f" {' '.join(head.split())} "
+    topology = query.topology
+    return bool(topology.persistent and topology.sink is not None)
 
 
 def instance_id(data_dir: str) -> str:
@@ -64,27 +62,6 @@ def instance_id(data_dir: str) -> str:
     return new
 
 
-def _explicit(engine: Engine) -> dict[str, Any]:
-    """The properties set by the user (engine properties that differ from the defaults, and SET ones)."""
-    from ksqlpy.engine.config import DEFAULT_PROPERTIES
-
-    unset = object()
-    return {**{k: v for k, v in engine.properties.items() if DEFAULT_PROPERTIES.get(k, unset) != v},
-            **engine.session_properties}
-
-
-def _catalog_state(catalog: Any) -> dict[str, Any]:
-    """The catalog's picklable attributes (the engine hangs callables on it that workers re-create)."""
-    out = {}
-    for k, v in vars(catalog).items():
-        try:
-            pickle.dumps(v)
-        except Exception:  # noqa: BLE001 - not data: left out
-            continue
-        out[k] = v
-    return out
-
-
 class _Worker:
     def __init__(self, spec: WorkerSpec) -> None:
         self.spec = spec
@@ -98,26 +75,26 @@ class _Worker:
 class QueryWorkers:
     """The worker processes of one persistent query in this engine."""
 
-    def __init__(self, engine: Engine, query: Any) -> None:
-        self.engine = engine
+    def __init__(self, ctx: RuntimeContext, query: Any) -> None:
+        self.ctx = ctx
         self.query_id = query.query_id
-        props = dict(engine.effective_properties())
+        props = dict(ctx.effective_properties())
+        explicit = ctx.explicit_properties()
         partitions = partition_count(query.tasks)
-        n = worker_count(engine.prop("num.stream.threads", 1), partitions)
+        n = worker_count(ctx.prop("num.stream.threads", 1), partitions)
         group = query.tasks[0].group
-        log_dir = getattr(engine.log, "path", None)
+        log_dir = getattr(ctx.log, "path", None)
         dealt = deal(partitions, n) if log_dir is not None else [None] * n
-        inst = instance_id(engine.data_dir)
-        state = _catalog_state(engine.catalog)
-        extra = {"commit_interval_ms": commit_interval_ms(props, _explicit(engine))}
+        inst = instance_id(ctx.data_dir)
+        extra = {"commit_interval_ms": commit_interval_ms(props, explicit)}
         self.group = group
         # every input partition of every task (a repartition topic's included), upstream first
         self.inputs = [(topic, t.partition) for t in query.tasks for topic in task_topics(t)]
         self.workers = [_Worker(WorkerSpec(
-            query_id=query.query_id, sql=query.sql, sink=query.sink, catalog_state=state, properties=props,
-            data_dir=os.path.join(engine.data_dir, "workers", query.query_id, str(i)), index=i, count=n,
+            query_id=query.query_id, topology=query.topology, properties=props,
+            data_dir=os.path.join(ctx.data_dir, "workers", query.query_id, str(i)), index=i, count=n,
             group=group, topics=query_topics(query.tasks), log_dir=log_dir, partitions=dealt[i],
-            transactional_id=f"{group}-{inst}-{i}", extra=extra)) for i in range(n)]
+            transactional_id=f"{group}-{inst}-{i}", extra=extra, explicit=explicit)) for i in range(n)]
         self.stopping = False
         # the watcher thread and callers of statuses() both read the workers' connections: one reader at
         # a time, or two threads split one message's bytes between them
@@ -181,7 +158,7 @@ class QueryWorkers:
             pass
 
     def _plog(self, entry: dict[str, Any]) -> None:
-        plog = self.engine.plog
+        plog = self.ctx.plog
         plog.count += 1
         plog.entries.append(entry)
         if plog.sink is not None:
@@ -191,7 +168,7 @@ class QueryWorkers:
     def ends(self) -> dict[tuple[str, int], int] | None:
         """The input end offsets if the workers (of every engine sharing the group) have committed up to
         them, else None. Read from the log, so it holds whoever runs the partitions."""
-        log = self.engine.log
+        log = self.ctx.log
         ends = {}
         for topic, p in self.inputs:
             end = log.end_offset(topic, p)
@@ -231,15 +208,15 @@ class QueryWorkers:
 class WorkerManager:
     """All worker-run queries of one engine, watched by one thread."""
 
-    def __init__(self, engine: Engine) -> None:
-        self.engine = engine
+    def __init__(self, ctx: RuntimeContext) -> None:
+        self.ctx = ctx
         self.queries: dict[str, QueryWorkers] = {}
         self._lock = threading.Lock()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
     def start(self, query: Any) -> QueryWorkers:
-        qw = QueryWorkers(self.engine, query)
+        qw = QueryWorkers(self.ctx, query)
         with self._lock:
             self.queries[query.query_id] = qw
         qw.start()
@@ -288,55 +265,34 @@ class WorkerManager:
             self._thread.join(5)
 
 
-def start_workers(engine: Engine, query: Any) -> bool:
-    """Engine hook: run ``query`` in worker processes if configured; True if it now runs there."""
-    if not wants_workers(engine, query):
-        return False
-    manager = getattr(engine, "worker_manager", None)
-    if manager is None:
-        manager = engine.worker_manager = WorkerManager(engine)  # type: ignore[attr-defined]
+def start_workers(manager: WorkerManager, query: Any) -> None:
+    """Run ``query`` in worker processes (see ``wants_workers``)."""
     query.workers = manager.start(query)
     # the engine's own copy stays built (its stores answer nothing new) but no longer runs
     query.tasks = []
-    return True
 
 
-def inline_commit_interval(engine: Engine, query: Any) -> None:
+def inline_commit_interval(ctx: RuntimeContext, query: Any) -> None:
     """On a log whose commit is a network round trip (Kafka), a query run in the engine process commits on
     ``commit.interval.ms`` as worker processes do (and at once whenever its input is caught up): under a
     backlog, one producer flush and offset commit (or one transaction) per interval instead of per batch.
     On the embedded log a commit is a local transaction: per batch, which keeps state and held outputs
     small (measured: a windowed aggregation held for 2 s ran ~20 % slower, mostly in garbage collection)."""
-    if not getattr(engine.log, "remote_commit", False) and not _interval_set(engine):
+    explicit = ctx.explicit_properties()
+    interval_set = "commit.interval.ms" in explicit or "ksql.streams.commit.interval.ms" in explicit
+    if not getattr(ctx.log, "remote_commit", False) and not interval_set:
         return
-    interval = commit_interval_ms(dict(engine.effective_properties()), _explicit(engine)) / 1000
+    interval = commit_interval_ms(dict(ctx.effective_properties()), explicit) / 1000
     for t in query.tasks:
         if hasattr(t, "commit_interval_s"):
             t.commit_interval_s = interval
 
 
-def _interval_set(engine: Engine) -> bool:
-    explicit = _explicit(engine)
-    return "commit.interval.ms" in explicit or "ksql.streams.commit.interval.ms" in explicit
-
-
-def workers_caught_up(engine: Engine, previous: dict[str, Any] | None) -> tuple[bool, dict[str, Any] | None]:
+def workers_caught_up(manager: WorkerManager | None, previous: dict[str, Any] | None
+                      ) -> tuple[bool, dict[str, Any] | None]:
     """For ``Engine.drain()``: (done, what to pass next time). Done when no query runs in workers, or
     when every worker-run query has committed all its input twice in a row with the same ends."""
-    manager = getattr(engine, "worker_manager", None)
     if manager is None or not manager.queries:
         return True, None
     got = manager.caught_up()
     return got is not None and got == previous, got
-
-
-def stop_workers(engine: Engine, query_id: str) -> None:
-    manager = getattr(engine, "worker_manager", None)
-    if manager is not None:
-        manager.stop(query_id)
-
-
-def close_workers(engine: Engine) -> None:
-    manager = getattr(engine, "worker_manager", None)
-    if manager is not None:
-        manager.close()

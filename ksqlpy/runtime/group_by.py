@@ -11,10 +11,12 @@ store, so an update or a delete can retract it: the items then carry ``(key, new
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.codegen import StageSpec, build_stateless
-from ksqlpy.plan.logical import OutputColumn, QueryPlan
+from ksqlpy.plan.topology import GroupStage
 from ksqlpy.runtime.aggregator import encode_key
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.reader import DecodedBatch
@@ -23,31 +25,26 @@ from ksqlpy.state.store import KeyValueStore
 SOURCE_PREFIX = b"\x01"
 
 
-def group_columns(plan: QueryPlan) -> tuple[list[OutputColumn], list[OutputColumn], list[int]]:
-    """Output columns of the pre-aggregation stage: group keys and aggregate arguments (with the number
-    of arguments of each aggregate)."""
-    agg = plan.aggregation
-    assert agg is not None
-    keys = [OutputColumn(n, t, e) for n, t, e in zip(agg.key_names, agg.key_types, agg.group_by, strict=True)]
-    args = [OutputColumn(f"A{i}_{j}", t, e) for i, a in enumerate(agg.aggregates)
-            for j, (e, t) in enumerate(zip(a.args, a.arg_types, strict=True))]
-    return keys, args, [len(a.args) for a in agg.aggregates]
+def compile_grouping(stage: GroupStage, functions: FunctionRegistry) -> Callable[..., None]:
+    """WHERE, the group key and the aggregate arguments as one generated function."""
+    return build_stateless(StageSpec(
+        input_schema=stage.input_schema, where=stage.where, rekey_exprs=None,
+        projection_schema=stage.input_schema, table_functions=[], outputs=[list(stage.keys), list(stage.args)],
+        functions=functions, with_headers=True))
 
 
 class Grouper:
     """``(batch) -> items``: ``(key, args, ts, headers)`` from a stream, ``(key, new, old, ts, headers)`` from
     a table."""
 
-    def __init__(self, plan: QueryPlan, plog: ProcessingLog, query_id: str, kv: KeyValueStore | None) -> None:
-        keys, args, _ = group_columns(plan)
-        self.pre = build_stateless(StageSpec(
-            input_schema=plan.input_schema, where=plan.where, rekey_exprs=None,
-            projection_schema=plan.input_schema, table_functions=[], outputs=[keys, args],
-            functions=plan.functions, with_headers=True))
+    def __init__(self, stage: GroupStage, pipeline: Callable[..., None], plog: ProcessingLog, query_id: str,
+                 kv: KeyValueStore | None) -> None:
+        """``pipeline``: the stage compiled (``compile_grouping``), shared by the query's tasks."""
+        self.pre = pipeline
         self.plog = plog
         self.query_id = query_id
-        self.table = plan.source.kind == "TABLE"
-        self.n_source_keys = len(plan.source.key_columns)
+        self.table = stage.table
+        self.n_source_keys = stage.source_keys
         self.kv = kv
         if self.table and kv is None:
             raise ValueError("a table-source aggregation needs a store for the previous rows")

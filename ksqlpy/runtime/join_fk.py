@@ -36,6 +36,7 @@ from typing import Any
 
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.runtime.join_store import TableStore
+from ksqlpy.runtime.processor import BaseOperator
 from ksqlpy.state.store import KeyValueStore
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
@@ -50,7 +51,7 @@ _dumps = pickle.dumps
 _HIGHEST = pickle.HIGHEST_PROTOCOL
 
 
-class FkLeft:
+class FkLeft(BaseOperator):
     def __init__(self, left: TableStore, results: KeyValueStore, emit: Emit, produce: Produce, *, inner: bool,
                  fk_of: Callable[[tuple], tuple | None], fk_bytes: Callable[[tuple], bytes],
                  left_key_bytes: Callable[[tuple], bytes], subscription_topic: str, right_width: int,
@@ -65,9 +66,12 @@ class FkLeft:
         self.left_key_bytes = left_key_bytes
         self.topic = subscription_topic
         self.rnull = (None,) * right_width
-        self.seq: int = results.get(_SEQ) or 0
+        self.seq = 0
         self.partition = partition  # this task's: responses come back here
         self.fk_partition = fk_partition
+
+    def init(self) -> None:
+        self.seq = self.results.get(_SEQ) or 0
 
     # -------------------------------------------------------------------- left table changes
     def on_left(self, key: Any, new: Any, old: Any, ts: int, hdrs: Any) -> None:
@@ -122,17 +126,14 @@ class FkLeft:
         self.results.put(_RESULT + kb, (result, seq))
         self.emit(key, result, applied[0] if applied is not None else None, ts, hdrs)
 
-    def before_flush(self) -> None:
+    def flush(self, tx: Any) -> None:
         self.results.put(_SEQ, self.seq)
 
-    def after_commit(self) -> None:
-        pass
-
     def abort(self) -> None:
-        self.seq = self.results.get(_SEQ) or 0
+        self.init()
 
 
-class FkRight:
+class FkRight(BaseOperator):
     def __init__(self, right: TableStore, subs: KeyValueStore, produce: Produce, *,
                  right_key_bytes: Callable[[tuple], bytes], left_key_bytes: Callable[[tuple], bytes],
                  response_topic: str) -> None:
@@ -185,12 +186,3 @@ class FkRight:
         """To the left task that subscribed (``partition``), whatever its key bytes hash to."""
         value = _dumps((lkey, (seq, right_row, echoed, row)), _HIGHEST)
         self.produce(ProducerRecord(self.topic, self.left_key_bytes(lkey), value, ts, hdrs, partition))
-
-    def before_flush(self) -> None:
-        pass
-
-    def after_commit(self) -> None:
-        pass
-
-    def abort(self) -> None:
-        pass

@@ -46,9 +46,8 @@ class WindowStore:
         self.kv = kv
         self.retention = retention
         self.segment = max(retention // 2, 60_000)
-        observed = kv.get(_META_OBSERVED)
-        self.observed: int = observed if observed is not None else -(1 << 62)
-        self.seq: int = kv.get(_META_SEQ) or 0
+        self.observed: int = -(1 << 62)  # what an empty store holds; ``load()`` reads the restored store
+        self.seq = 0
         self.pending: dict[bytes, list[tuple[int, int, Any]]] = {}
         self.purged_segment: int | None = None
         self._read: Any = None  # one LMDB read transaction per batch
@@ -130,12 +129,16 @@ class WindowStore:
         self.pending.clear()
         self._purge()
 
-    def abort(self) -> None:
-        self.release()
-        self.pending.clear()
+    def load(self) -> None:
+        """Read the meta state (newest timestamp seen, sequence) from the restored store."""
         observed = self.kv.get(_META_OBSERVED)
         self.observed = observed if observed is not None else -(1 << 62)
         self.seq = self.kv.get(_META_SEQ) or 0
+
+    def abort(self) -> None:
+        self.release()
+        self.pending.clear()
+        self.load()
 
     def _purge(self) -> None:
         """Drop expired segments from the local files (the changelog keeps them; a restore purges again)."""

@@ -18,31 +18,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ksqlpy.plan.logical import JoinNode
 from ksqlpy.runtime.join_store import OuterStore, WindowStore
+from ksqlpy.runtime.processor import BaseOperator
 
-DAY_MS = 24 * 3600 * 1000
 _MAX = 1 << 62
 _META = b"\x00ss-time"
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
 
 
-def join_windows(node: JoinNode) -> tuple[int, int, int, bool]:
-    """(before, after, grace, spurious-results fix) of a WITHIN clause, as ksqlDB builds JoinWindows."""
-    w = node.within
-    assert w is not None
-    if w.grace_ms is None:
-        return w.before_ms, w.after_ms, max(DAY_MS - 2 * w.before_ms, 0), False
-    return w.before_ms, w.after_ms, w.grace_ms, True
-
-
-class StreamStreamJoin:
-    def __init__(self, node: JoinNode, this: WindowStore, other: WindowStore, outer: OuterStore | None,
-                 emit: Emit, left_width: int, right_width: int, key_bytes: Callable[[tuple], bytes]) -> None:
-        self.before, self.after, self.grace, fix = join_windows(node)
-        self.left_outer = node.kind in ("LEFT", "FULL")
-        self.right_outer = node.kind in ("RIGHT", "FULL")
+class StreamStreamJoin(BaseOperator):
+    def __init__(self, kind: str, within: tuple[int, int, int, bool], this: WindowStore, other: WindowStore,
+                 outer: OuterStore | None, emit: Emit, left_width: int, right_width: int,
+                 key_bytes: Callable[[tuple], bytes]) -> None:
+        """``within``: (before, after, grace, spurious-results fix), as ksqlDB builds its JoinWindows
+        (``plan.lower_join.join_windows``)."""
+        self.before, self.after, self.grace, fix = within
+        self.left_outer = kind in ("LEFT", "FULL")
+        self.right_outer = kind in ("RIGHT", "FULL")
         self.this = this  # left side's records
         self.other = other  # right side's records
         self.outer = outer if fix and (self.left_outer or self.right_outer) else None
@@ -50,7 +43,13 @@ class StreamStreamJoin:
         self.lnull = (None,) * left_width
         self.rnull = (None,) * right_width
         self.key_bytes = key_bytes
-        meta = this.kv.get(_META)
+        self.stream_time, self.min_time = -_MAX, _MAX
+
+    def init(self) -> None:
+        """Stream time and the oldest pending outer record, and each window store's meta, from the stores."""
+        self.this.load()
+        self.other.load()
+        meta = self.this.kv.get(_META)
         self.stream_time, self.min_time = meta if meta is not None else (-_MAX, _MAX)
 
     # -------------------------------------------------------------------- inputs
@@ -119,7 +118,7 @@ class StreamStreamJoin:
             self.outer.delete_key(k)
 
     # -------------------------------------------------------------------- batch boundaries
-    def before_flush(self) -> None:
+    def flush(self, tx: Any) -> None:
         self.this.kv.put(_META, (self.stream_time, self.min_time))
         self.this.before_flush()
         self.other.before_flush()

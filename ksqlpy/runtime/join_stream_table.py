@@ -12,16 +12,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ksqlpy.plan.logical import JoinNode
 from ksqlpy.runtime.join_store import TableStore
+from ksqlpy.runtime.processor import BaseOperator
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
 
 
-class StreamTableJoin:
-    def __init__(self, node: JoinNode, table: TableStore, emit: Emit, right_width: int,
+class StreamTableJoin(BaseOperator):
+    def __init__(self, kind: str, table: TableStore, emit: Emit, right_width: int,
                  key_bytes: Callable[[tuple], bytes]) -> None:
-        self.left_join = node.kind == "LEFT"
+        self.left_join = kind == "LEFT"
         self.table = table
         self.emit = emit
         self.rnull = (None,) * right_width
@@ -46,12 +46,3 @@ class StreamTableJoin:
             self.table.delete(kb)
         else:
             self.table.put(kb, row, ts)
-
-    def before_flush(self) -> None:
-        pass
-
-    def after_commit(self) -> None:
-        pass
-
-    def abort(self) -> None:
-        pass

@@ -21,18 +21,17 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from ksqlpy.plan.logical import JoinNode
 from ksqlpy.runtime.join_store import TableStore
+from ksqlpy.runtime.processor import BaseOperator
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
 
 _INNER, _PRESERVED, _OTHER, _OUTER = range(4)
 
 
-class TableTableJoin:
-    def __init__(self, node: JoinNode, left: TableStore, right: TableStore, emit: Emit, left_width: int,
+class TableTableJoin(BaseOperator):
+    def __init__(self, kind: str, left: TableStore, right: TableStore, emit: Emit, left_width: int,
                  right_width: int, key_bytes: Callable[[tuple], bytes]) -> None:
-        kind = node.kind
         self.left_mode = {"INNER": _INNER, "LEFT": _PRESERVED, "RIGHT": _OTHER, "FULL": _OUTER}[kind]
         self.right_mode = {"INNER": _INNER, "LEFT": _OTHER, "RIGHT": _PRESERVED, "FULL": _OUTER}[kind]
         self.left = left
@@ -89,12 +88,3 @@ class TableTableJoin:
                 new_row = joined(new) if (other is not None or new is not None) else None
                 old_row = joined(old) if (other is not None or old is not None) else None
         self.emit(key, new_row, old_row, out_ts, hdrs)
-
-    def before_flush(self) -> None:
-        pass
-
-    def after_commit(self) -> None:
-        pass
-
-    def abort(self) -> None:
-        pass

@@ -1,5 +1,10 @@
 """A task reading several input topics of one partition number: the unit that runs joins.
 
+Its lifecycle is a task's (``runtime.processor``): ``init()`` restores the stores, loads the operators'
+state and finds every input's position; each batch's join operators are fed record by record through
+their input handlers, and what reaches the end of the sub-topology goes through ``finish`` - a
+``Processor`` over the join's result events - to the task's writer.
+
 Like ``runtime.task.Task`` it polls without waiting, and one log transaction carries a batch's outputs,
 internal records (repartition, subscription and response topics), state changelogs and the positions of
 every input. Across its inputs it processes the record with the lowest timestamp first (Kafka Streams'
@@ -16,6 +21,7 @@ from typing import Any
 
 from ksqlpy.log.base import Log, ProducerRecord, RecordBatch
 from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.processor import Lifecycle, Processor
 from ksqlpy.state.store import KeyValueStore
 
 Event = tuple[int, int, tuple]  # (timestamp, offset, arguments of the channel's handler)
@@ -42,8 +48,8 @@ class TaskContext:
         self.plog = plog
         self.query_id = query_id
         self._make_store = make_store
-        self.kvs: list[KeyValueStore] = []
-        self.operators: list[Any] = []
+        self.kvs: list[KeyValueStore] = []  # the task's stores: restored, flushed, committed by the task
+        self.operators: list[Lifecycle] = []
         self.ops: dict[int, Any] = {}
         self.channels: list[Channel] = []
         self.final: list[tuple] = []
@@ -54,6 +60,11 @@ class TaskContext:
         self.kvs.append(kv)
         return kv
 
+    def add_store(self, kv: KeyValueStore) -> None:
+        """Own a store made elsewhere (a materialized result's)."""
+        if all(kv is not s for s in self.kvs):
+            self.kvs.append(kv)
+
     def produce(self, record: ProducerRecord) -> None:
         self.records.append(record)
 
@@ -62,28 +73,52 @@ class TaskContext:
 
 
 class JoinTask:
-    def __init__(self, *, task_id: str, log: Log, group: str, ctx: TaskContext, finish: Any, writer: Any,
-                 max_batch: int = 10000, on_rows: Callable[[list[tuple]], None] | None = None,
+    def __init__(self, *, task_id: str, log: Log, group: str, ctx: TaskContext, finish: Processor | None,
+                 writer: Any, max_batch: int = 10000, on_rows: Callable[[list[tuple]], None] | None = None,
                  commit: bool = True) -> None:
         self.task_id = task_id
         self.log = log
         self.group = group
         self.ctx = ctx
         self.partition = ctx.partition
-        self.finish = finish  # (final events, tx) -> rows for the writer, or None
+        self.finish = finish  # the join's result events -> rows for the writer (None: nothing leaves here)
         self.writer = writer
         self.max_batch = max_batch
         self.on_rows = on_rows
         self.commit = commit
         self.processed = 0
+        self.initialized = False
+
+    def init(self) -> None:
+        """The restore phase: stores, then the operators' state, then the input positions; idempotent."""
+        if self.initialized:
+            return
+        ctx, log = self.ctx, self.log
+        for kv in ctx.kvs:
+            if not kv.is_restored:
+                kv.restore()
+        for op in ctx.operators:
+            op.init()
+        if self.finish is not None:
+            self.finish.init()
         for ch in ctx.channels:
-            committed = log.committed(group, ch.topic, self.partition) if commit else None
+            committed = log.committed(self.group, ch.topic, self.partition) if self.commit else None
             if committed is not None:
                 ch.position = committed
             elif ch.start_at == "earliest":
                 ch.position = log.start_offset(ch.topic, self.partition)
             else:
                 ch.position = log.end_offset(ch.topic, self.partition)
+        self.initialized = True
+
+    def close(self) -> None:
+        for op in self.ctx.operators:
+            op.close()
+        if self.finish is not None:
+            self.finish.close()
+        for kv in self.ctx.kvs:
+            kv.close()
+        self.ctx.kvs = []
 
     # the single-input Task's attributes some callers read (pull queries, progress checks)
     @property
@@ -99,11 +134,15 @@ class JoinTask:
 
     def prefetch(self) -> None:
         """Tell the log where the first fetches will be (see ``Log.prefetch``)."""
+        if not self.initialized:
+            self.init()
         for ch in self.ctx.channels:
             self.log.prefetch(ch.topic, self.partition, ch.position)
 
     def poll(self) -> int:
         """Process one batch across the inputs; returns the number of input records consumed."""
+        if not self.initialized:
+            self.init()
         ctx = self.ctx
         fetched: list[tuple[RecordBatch, list[Event]]] = []
         any_records = False
@@ -119,13 +158,15 @@ class JoinTask:
         new_positions, consumed = self._process(fetched)
         try:
             with self.log.transaction() as tx:
-                rows = self.finish(ctx.final, tx) if self.finish is not None else None
+                rows = self.finish.process(ctx.final, tx) if self.finish is not None else None
                 if ctx.records:
                     tx.produce_many(ctx.records)
                 if self.writer is not None and rows:
                     self.writer.write(tx, rows)
                 for op in ctx.operators:
-                    op.before_flush()
+                    op.flush(tx)
+                if self.finish is not None:
+                    self.finish.flush(tx)
                 for kv in ctx.kvs:
                     kv.flush(tx)
                 if self.commit:
@@ -144,9 +185,8 @@ class JoinTask:
             kv.commit_local()
         for op in ctx.operators:
             op.after_commit()
-        after = getattr(self.finish, "after_commit", None)
-        if after is not None:
-            after()
+        if self.finish is not None:
+            self.finish.after_commit()
         for ch, pos in zip(ctx.channels, new_positions, strict=True):
             ch.position = pos
         if self.on_rows is not None and rows:
@@ -196,6 +236,5 @@ class JoinTask:
             kv.abort()
         for op in self.ctx.operators:
             op.abort()
-        abort = getattr(self.finish, "abort", None)
-        if abort is not None:
-            abort()
+        if self.finish is not None:
+            self.finish.abort()

@@ -20,10 +20,13 @@ from collections.abc import Callable, Iterator
 from types import SimpleNamespace
 from typing import Any
 
-from ksqlpy.catalog import WindowInfo
+from ksqlpy.catalog import Source, WindowInfo
 from ksqlpy.runtime.accumulate import KEY, TS
 from ksqlpy.runtime.aggregator import encode_key
+from ksqlpy.runtime.processor import BaseProcessor, Processor, Wrapping
 from ksqlpy.runtime.reader import DecodedBatch
+from ksqlpy.runtime.repartition import safe_key_bytes
+from ksqlpy.serde import key_serde
 from ksqlpy.state.store import CommittedView, KeyValueStore, _prefix_end
 from ksqlpy.state.windowed import from_t8, t8
 
@@ -65,7 +68,7 @@ class AggregateMaterialization(Materialization):
     """The rows of a GROUP BY table, computed from its aggregate state records."""
 
     def __init__(self, built: Any, windowed: WindowInfo | None) -> None:
-        self.built = built  # runtime.aggregate.AggregateTasks
+        self.built = built  # runtime.aggregate.Aggregation
         self.windowed = windowed
 
     def refresh(self) -> None:
@@ -178,15 +181,16 @@ class StoreMaterialization(Materialization):
             yield from rows
 
 
-class MaterializingProcessor:
-    """Wraps a table query's stateless processor: its output rows are also upserted into a store."""
+class MaterializingProcessor(Wrapping):
+    """Wraps a table query's stateless processor: its output rows are also upserted into a store (which
+    the task owns: it restores, flushes and commits it)."""
 
-    def __init__(self, inner: Any, store: TableStore) -> None:
-        self.inner = inner
+    def __init__(self, inner: Processor, store: TableStore) -> None:
+        super().__init__(inner)
         self.store = store
 
-    def __call__(self, d: DecodedBatch, tx: Any) -> list[tuple]:
-        rows = self.inner(d, tx)
+    def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
+        rows = self.inner.process(d, tx)
         store = self.store
         for row in rows:
             key, value, ts = row[0], row[1], row[2]
@@ -198,26 +202,16 @@ class MaterializingProcessor:
                 store.delete(key, ws, we)
             else:
                 store.upsert(key + value + ((ws, we) if store.windowed else ()), ts)
-        store.kv.flush(tx)
         return rows
 
-    def after_commit(self) -> None:
-        self.store.kv.commit_local()
-        after = getattr(self.inner, "after_commit", None)
-        if after is not None:
-            after()
 
-    def abort(self) -> None:
-        self.store.kv.abort()
-
-
-class SourceTableProcessor:
+class SourceTableProcessor(BaseProcessor):
     """The ``CST_`` query of a SOURCE table: upserts the topic's records, tombstones delete."""
 
     def __init__(self, store: TableStore) -> None:
         self.store = store
 
-    def __call__(self, d: DecodedBatch, tx: Any) -> list[tuple]:
+    def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
         store, nk = self.store, self.store.n_keys
         for row, ts, tomb in zip(d.rows, d.timestamps, d.tombstones, strict=True):
             if tomb:
@@ -225,11 +219,14 @@ class SourceTableProcessor:
                 store.delete(row[:nk], ws, we)
             else:
                 store.upsert(row, ts)
-        store.kv.flush(tx)
         return []
 
-    def after_commit(self) -> None:
-        self.store.kv.commit_local()
 
-    def abort(self) -> None:
-        self.store.kv.abort()
+def table_sort_key(table: Source) -> Callable[[tuple], bytes]:
+    """Key tuple -> the table's serialized key bytes (the order ksqlDB's stores iterate in)."""
+    try:
+        ks = key_serde(table.key_format, [(c.name, c.type) for c in table.key_columns],
+                       delimiter=table.key_delimiter)
+    except Exception:  # noqa: BLE001
+        return encode_key
+    return safe_key_bytes(ks.serialize)

@@ -13,6 +13,7 @@ from typing import Any
 
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlRuntimeError
+from ksqlpy.functions import javatime
 from ksqlpy.log.base import RecordBatch
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.types import TIMESTAMP
@@ -69,8 +70,6 @@ class SourceReader:
         ctype = (self.source.key_columns + self.source.value_columns)[idx].type
         fmt = self.source.timestamp_format
         if fmt:
-            from ksqlpy.functions import javatime
-
             parse = javatime.timestamp_parser(fmt)
 
             def from_string(row: tuple) -> int | None:
@@ -204,8 +203,3 @@ def _fatal_timestamp(batch: RecordBatch, i: int, cause: object) -> str:
     """Kafka Streams' wording for a timestamp extractor that failed with throw-on-invalid set."""
     return (f"Fatal user code error in TimestampExtractor callback for record {{topic={batch.topic}, "
             f"partition={batch.partition}, offset={batch.offsets[i]}}}: {cause}")
-
-
-def throws_on_invalid_timestamp(engine: Any) -> bool:
-    """The engine's ksql.timestamp.throw.on.invalid setting."""
-    return str(engine.prop("ksql.timestamp.throw.on.invalid", "false")).lower() == "true"

@@ -17,24 +17,10 @@ from __future__ import annotations
 
 from typing import Any
 
-ENTRY_BYTES = 128
-CACHE_PROPERTY = "cache.max.bytes.buffering"
-DEFAULT_CACHE_BYTES = 10_000_000
+from ksqlpy.plan.lowering import CACHE_ENTRY_BYTES as ENTRY_BYTES
+from ksqlpy.plan.lowering import CACHE_PROPERTY, DEFAULT_CACHE_BYTES, cache_entries
 
-
-def cache_entries(*layers: dict[str, Any]) -> int:
-    """Entries the cache holds (0: no cache, every update goes out) for property layers, later ones
-    overriding earlier ones (engine, session, request); in a layer the ``ksql.streams.`` name wins."""
-    value: Any = DEFAULT_CACHE_BYTES
-    for props in layers:
-        for name in (CACHE_PROPERTY, f"ksql.streams.{CACHE_PROPERTY}"):
-            if name in props:
-                value = props[name]
-    try:
-        size = int(value)
-    except (TypeError, ValueError):
-        size = DEFAULT_CACHE_BYTES
-    return size // ENTRY_BYTES if size > 0 else 0
+__all__ = ["CACHE_PROPERTY", "DEFAULT_CACHE_BYTES", "ENTRY_BYTES", "cache_entries", "cache_key", "collapse"]
 
 
 def cache_key(key: Any) -> Any:

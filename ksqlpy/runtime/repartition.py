@@ -1,9 +1,8 @@
 """Repartitioning: moving grouped records to the task that owns their new key.
 
 GROUP BY on something other than the source key, over a source with several partitions, splits the
-query in two sub-topologies, as in ksqlDB: the first groups records and writes them to an internal
-topic ``_confluent-ksql-<service id><prefix><query id>-Aggregate-GroupBy-repartition`` keyed by the
-group key (serialized in the sink's key format, so the default partitioner places a key where ksqlDB
+query in two sub-topologies, as in ksqlDB (``plan.lowering``): the first groups records and writes them to
+the internal topic ``<application id>-Aggregate-GroupBy-repartition`` keyed by the group key (serialized in the sink's key format, so the default partitioner places a key where ksqlDB
 would); the second reads that topic, one task per partition, and aggregates.
 
 The value is private to the query (a pickled item) and the record keeps its timestamp. Writing the
@@ -21,10 +20,6 @@ from ksqlpy.log.base import LogTransaction, RecordBatch
 from ksqlpy.runtime.reader import DecodedBatch
 
 _HIGHEST = pickle.HIGHEST_PROTOCOL
-
-
-def repartition_topic(service_id: str, prefix: str, query_id: str) -> str:
-    return f"_confluent-ksql-{service_id}{prefix}{query_id}-Aggregate-GroupBy-repartition"
 
 
 class RepartitionWriter:

@@ -1,4 +1,8 @@
-"""A task: one input partition number of one sub-topology, with its position and processing step.
+"""A task: one input partition number of one sub-topology, with its position, its state stores and its
+processor (``runtime.processor``).
+
+``init()`` is the restore phase: the task's stores replay their changelogs, then the processor loads what
+it keeps in them, then the task finds its input position. Only then does it poll.
 
 ``poll()`` is one unit of work: fetch what is available (up to a cap, never waiting to fill a batch),
 decode it, run the fused pipeline, and in ONE log transaction produce the outputs and commit the
@@ -22,12 +26,10 @@ from typing import Any
 from ksqlpy.log.base import Log
 from ksqlpy.runtime.batch_writes import HeldWrites
 from ksqlpy.runtime.processing_log import ProcessingLog
-from ksqlpy.runtime.reader import DecodedBatch, SourceReader
+from ksqlpy.runtime.processor import Processor
+from ksqlpy.runtime.reader import SourceReader
 from ksqlpy.runtime.writer import SinkWriter
-
-# process(decoded, tx) -> rows to write; a stateful processor also writes its state inside tx.
-Processor = Callable[[DecodedBatch, Any], list[tuple]]
-
+from ksqlpy.state.store import KeyValueStore
 
 _GC_GEN0 = 50_000
 
@@ -67,7 +69,8 @@ class Task:
     def __init__(self, *, task_id: str, log: Log, group: str, topic: str, partition: int,
                  reader: SourceReader, processor: Processor, writer: SinkWriter | None,
                  plog: ProcessingLog, start_at: str = "latest", max_batch: int = 10000,
-                 on_rows: Callable[[list[tuple]], None] | None = None, commit: bool = True) -> None:
+                 on_rows: Callable[[list[tuple]], None] | None = None, commit: bool = True,
+                 stores: list[KeyValueStore] | None = None) -> None:
         tune_gc()
         self.task_id = task_id
         self.log = log
@@ -81,32 +84,66 @@ class Task:
         self.max_batch = max_batch
         self.on_rows = on_rows
         self.commit = commit  # transient (push/pull) tasks keep their position in memory only
-        committed = log.committed(group, topic, partition)
-        if committed is not None:
-            self.position = committed
-        elif start_at == "earliest":
-            self.position = log.start_offset(topic, partition)
-        else:
-            self.position = log.end_offset(topic, partition)
-        if committed is None and commit:
-            # pin where a new persistent query starts: "latest" means from its creation, even if it is
-            # restarted before it has processed (and committed) anything
-            with log.transaction() as tx:
-                tx.commit_offsets(group, {(topic, partition): self.position})
+        self.stores: list[KeyValueStore] = []  # owned: restored, flushed, committed and closed by the task
+        for kv in stores or []:
+            self.add_store(kv)
+        self.start_at = start_at
+        self.initialized = False
+        self.position = 0
         self.processed = 0
-        self.idle_ms: int | None = None  # set for processors with work due on quiet input (idle_rows)
+        self.idle_ms: int | None = None  # set for processors with work due on quiet input (punctuate)
         self.commit_interval_s = 0.0  # > 0: hold batches and commit them together (see the module doc)
-        self.committed_position = self.position
+        self.committed_position = 0
         self._held: HeldWrites | None = None  # processed batches not committed yet
         self._held_rows: list[tuple] = []  # their rows, for on_rows after the commit
         self._held_since = 0.0
 
+    def add_store(self, kv: KeyValueStore) -> None:
+        """Own ``kv`` (once, however many of the task's operators use it)."""
+        if all(kv is not s for s in self.stores):
+            self.stores.append(kv)
+
+    def init(self) -> None:
+        """The restore phase (see the module docstring); idempotent."""
+        if self.initialized:
+            return
+        for kv in self.stores:
+            if not kv.is_restored:
+                kv.restore()
+        self.processor.init()
+        log, group, topic, partition = self.log, self.group, self.topic, self.partition
+        committed = log.committed(group, topic, partition)
+        if committed is not None:
+            self.position = committed
+        elif self.start_at == "earliest":
+            self.position = log.start_offset(topic, partition)
+        else:
+            self.position = log.end_offset(topic, partition)
+        if committed is None and self.commit:
+            # pin where a new persistent query starts: "latest" means from its creation, even if it is
+            # restarted before it has processed (and committed) anything
+            with log.transaction() as tx:
+                tx.commit_offsets(group, {(topic, partition): self.position})
+        self.committed_position = self.position
+        self.initialized = True
+
+    def close(self) -> None:
+        """The task goes away: its processor, then its stores (held work is the owner's to commit first)."""
+        self.processor.close()
+        for kv in self.stores:
+            kv.close()
+        self.stores = []
+
     def prefetch(self) -> None:
         """Tell the log where the first fetch will be (see ``Log.prefetch``)."""
+        if not self.initialized:
+            self.init()
         self.log.prefetch(self.topic, self.partition, self.position)
 
     def poll(self) -> int:
         """Process one batch; returns the number of input records consumed (0: caught up)."""
+        if not self.initialized:
+            self.init()
         batch = self.log.fetch(self.topic, self.partition, self.position, self.max_batch)
         if not batch.offsets:
             self.commit_now()  # caught up: what is held goes out now, not at the end of the interval
@@ -119,9 +156,12 @@ class Task:
             if held is None:
                 held = self._held = HeldWrites()  # processed outside the log transaction (runtime.batch_writes)
                 self._held_since = time.monotonic()
-            rows = self.processor(decoded, held)
+            rows = self.processor.process(decoded, held)
             if self.writer is not None and rows:
                 self.writer.write(held, rows)
+            self.processor.flush(held)
+            for kv in self.stores:
+                kv.flush(held)
             if self.commit:
                 held.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
         except BaseException:
@@ -154,9 +194,9 @@ class Task:
             raise
         self._held = None
         self.committed_position = self.position
-        after = getattr(self.processor, "after_commit", None)
-        if after is not None:
-            after()
+        for kv in self.stores:
+            kv.commit_local()
+        self.processor.after_commit()
         rows, self._held_rows = self._held_rows, []
         if self.on_rows is not None and rows:
             self.on_rows(rows)
@@ -167,9 +207,9 @@ class Task:
         self._held = None
         self._held_rows = []
         self.position = self.committed_position
-        abort = getattr(self.processor, "abort", None)
-        if abort is not None:
-            abort()
+        for kv in self.stores:
+            kv.abort()
+        self.processor.abort()
 
     def discard(self) -> None:
         """Forget held batches without committing them (the partition moved to another worker, or the
@@ -179,8 +219,8 @@ class Task:
 
     def _idle(self) -> None:
         """No input: a processor may still have work due on a quiet stream (EMIT FINAL idle advance)."""
-        idle_rows = getattr(self.processor, "idle_rows", None)
-        step = idle_rows(self.idle_ms) if idle_rows is not None else None
+        assert self.idle_ms is not None
+        step = self.processor.punctuate(self.idle_ms)
         if step is None:
             return
         try:
@@ -188,12 +228,15 @@ class Task:
                 rows = step(tx)
                 if self.writer is not None and rows:
                     self.writer.write(tx, rows)
+                self.processor.flush(tx)
+                for kv in self.stores:
+                    kv.flush(tx)
         except BaseException:
             self._abort()
             raise
-        after = getattr(self.processor, "after_commit", None)
-        if after is not None:
-            after()
+        for kv in self.stores:
+            kv.commit_local()
+        self.processor.after_commit()
         if self.on_rows is not None and rows:
             self.on_rows(rows)
 
@@ -206,51 +249,7 @@ def prefetch_all(tasks: list[Any]) -> None:
             pre()
 
 
-def stateless_processor(pipeline: Callable[..., None], plog: ProcessingLog, query_id: str, *,
-                        keep_null_keys: bool = False) -> Processor:
-    """Wrap a generated stateless pipeline as a task processor.
-
-    ``keep_null_keys``: the query keeps its input's key (no re-key) and writes ``(key group, value group,
-    ...)`` rows: a record read with a null Kafka key goes out with a null key (``None`` for its key group)
-    rather than a key of NULL columns, as ksqlDB passes the record's key object through. The records of a
-    batch run through the pipeline in runs of null and non-null keys, in order.
-    """
-
-    def process(d: DecodedBatch, tx: Any) -> list[tuple]:
-        out: list[tuple] = []
-
-        def err(i: int, what: str, exc: BaseException) -> None:
-            plog.record_error(query_id, f"Error computing expression {what}: {exc}", d.rows[i])
-
-        if not (keep_null_keys and d.null_keys):
-            pipeline(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out, err)
-            return out
-        for start, end, null in _key_runs(len(d.rows), d.null_keys):
-            def run_err(i: int, what: str, exc: BaseException, _at: int = start) -> None:
-                err(_at + i, what, exc)
-
-            before = len(out)
-            pipeline(d.rows[start:end], d.timestamps[start:end], d.partitions[start:end], d.offsets[start:end],
-                     d.headers[start:end], d.tombstones[start:end], out, run_err)
-            if null:
-                out[before:] = [(None, *r[1:]) for r in out[before:]]
-        return out
-
-    return process
-
-
-def _key_runs(n: int, null_keys: list[int]) -> list[tuple[int, int, bool]]:
-    """``[start, end)`` runs of records covering ``range(n)``, each all null-keyed or all keyed."""
-    runs: list[tuple[int, int, bool]] = []
-    at = 0
-    for i in null_keys:
-        if i > at:
-            runs.append((at, i, False))
-        if runs and runs[-1][2] and runs[-1][1] == i:
-            runs[-1] = (runs[-1][0], i + 1, True)
-        else:
-            runs.append((i, i + 1, True))
-        at = i + 1
-    if at < n:
-        runs.append((at, n, False))
-    return runs
+def init_all(tasks: list[Any]) -> None:
+    """The restore phase of every task, before any of them polls."""
+    for t in tasks:
+        t.init()

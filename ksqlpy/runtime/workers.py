@@ -1,10 +1,12 @@
 """Worker processes: a persistent query's tasks run outside the engine process (Python threads would
 share one core).
 
-A worker is started with 'spawn' (LMDB environments do not survive fork) and gets a ``WorkerSpec``: the
-query's statement text, a snapshot of the catalog, the sink, the properties. It rebuilds the query itself
-by re-running the engine's analysis (compiled code is never pickled), then runs the tasks of the
-partitions it owns:
+A worker is started as a fresh interpreter (LMDB environments do not survive fork) and gets a
+``WorkerSpec``: the query's physical topology (``plan.topology`` - plain data, no SQL to parse or analyse)
+and the properties. It has no engine: a ``WorkerContext`` is its ``RuntimeContext`` (its own log, a
+processing log forwarding to the engine, the query's properties, serdes over its own schema-registry
+client, its state directory, the partitions it owns). It builds the tasks of the partitions it owns from
+the topology, compiling their expressions in its own process (compiled code is never pickled):
 
 - on the EmbeddedLog the engine deals the partitions (``spec.partitions``);
 - on Kafka the worker is a member of the query's consumer group (range assignor, so the partition
@@ -14,7 +16,7 @@ partitions it owns:
   processing. The member consumer only holds the membership (its partitions are paused); records are
   read by the KafkaLog.
 
-Only the owned partitions' tasks and stores are built (``engine.task_partitions``). Tasks commit on
+Only the owned partitions' tasks and stores are built (``WorkerContext.owns``). Tasks commit on
 ``commit.interval.ms`` (``commit_interval_ms``), and at once when their input is caught up.
 
 Under ``exactly_once_v2`` on Kafka each worker has a transactional producer whose id is stable per
@@ -36,6 +38,18 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ksqlpy.catalog import Source
+from ksqlpy.log import open_log
+from ksqlpy.log.base import Log
+from ksqlpy.log.embedded import EmbeddedLog
+from ksqlpy.log.kafka_config import consumer_config
+from ksqlpy.plan.topology import Topology
+from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.query_tasks import QueryTasks, build_tasks
+from ksqlpy.runtime.serdes import SerdeFactory
+from ksqlpy.runtime.task import poll_batch, prefetch_all
+from ksqlpy.schema_registry import open_registry
+
 _LOG = logging.getLogger("ksqlpy.workers")
 _STATUS_EVERY_S = 0.2
 _RETRY_S = 1.0
@@ -45,9 +59,7 @@ EOS = ("exactly_once_v2", "exactly_once", "exactly_once_beta")
 @dataclass
 class WorkerSpec:
     query_id: str
-    sql: str
-    sink: Any  # catalog.Source
-    catalog_state: dict[str, Any]
+    topology: Topology
     properties: dict[str, Any]
     data_dir: str
     index: int
@@ -58,6 +70,7 @@ class WorkerSpec:
     partitions: list[int] | None = None  # dealt by the engine (EmbeddedLog); None: the consumer group decides
     transactional_id: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+    explicit: dict[str, Any] = field(default_factory=dict)  # the properties a user set
 
 
 EOS_COMMIT_INTERVAL_MS = 100  # Kafka Streams' default under exactly-once
@@ -81,29 +94,40 @@ def guarantee(properties: dict[str, Any]) -> str:
     return "at_least_once"
 
 
-# ---------------------------------------------------------------------------------------------- rebuild
-def rebuild_query(engine: Any, spec: WorkerSpec) -> Any:
-    """The query's PersistentQuery, built in this process from its statement text (all partitions)."""
-    from ksqlpy.analysis.ddl import normalize_properties
-    from ksqlpy.analysis.query import analyze_query
-    from ksqlpy.engine.queries import build_persistent
-    from ksqlpy.grammar import ast as A
+# ---------------------------------------------------------------------------------------------- context
+class WorkerContext:
+    """A worker process's ``RuntimeContext``: no engine, only what the query's tasks need."""
 
-    stmts = engine.parse(spec.sql)
-    if len(stmts) != 1:
-        raise ValueError(f"worker for {spec.query_id}: expected one statement, got {len(stmts)}")
-    stmt = stmts[0]
-    if isinstance(stmt, A.CreateAsSelect):
-        props = normalize_properties(stmt.properties)
-        ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
-        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name,
-                             persistent=True, sql=stmt.text, sink_timestamp=ts_col)
-    elif isinstance(stmt, A.InsertInto):
-        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=spec.sink.name,
-                             persistent=True, sql=stmt.text)
-    else:
-        raise ValueError(f"worker for {spec.query_id}: cannot run {type(stmt).__name__}")
-    return build_persistent(engine, plan, spec.sink, spec.query_id, spec.sql)
+    def __init__(self, log: Log, plog: ProcessingLog, properties: dict[str, Any], data_dir: str,
+                 explicit: dict[str, Any] | None = None) -> None:
+        self.log = log
+        self.plog = plog
+        self.properties = dict(properties)
+        self.data_dir = data_dir
+        self._explicit = dict(explicit or {})
+        self.owned: frozenset[int] | None = None  # the partitions this worker runs (None: all)
+        self.serdes = SerdeFactory(self.prop, open_registry(self.properties, log))
+
+    def prop(self, name: str, default: Any = None) -> Any:
+        for key in (name, f"ksql.streams.{name}"):
+            if key in self.properties:
+                return self.properties[key]
+        return default
+
+    def effective_properties(self) -> dict[str, Any]:
+        return dict(self.properties)
+
+    def explicit_properties(self) -> dict[str, Any]:
+        return dict(self._explicit)
+
+    def key_serde(self, source: Source) -> Any:
+        return self.serdes.key_serde(source)
+
+    def value_serde(self, source: Source) -> Any:
+        return self.serdes.value_serde(source)
+
+    def owns(self, partition: int) -> bool:
+        return self.owned is None or partition in self.owned
 
 
 # ---------------------------------------------------------------------------------------------- process
@@ -165,28 +189,23 @@ class WorkerRunner:
     """The loop of one worker: membership, (re)building tasks, polling them, reporting status."""
 
     def __init__(self, spec: WorkerSpec, conn: Connection, ppid: int) -> None:
-        from ksqlpy.engine.engine import Engine
-
         self.spec = spec
         self.conn = conn
         self.ppid = ppid
         props = dict(spec.properties)
         eos = guarantee(props) in EOS
         if spec.log_dir is not None:
-            from ksqlpy.log.embedded import EmbeddedLog
-
             log: Any = EmbeddedLog(spec.log_dir)
         else:
-            from ksqlpy.log import open_log
-
             if eos and spec.transactional_id:
                 props["ksqlpy.transactional.id"] = spec.transactional_id
             log = open_log(props)
         self.log = log
-        self.engine = Engine(spec.data_dir, spec.properties, log=log, lock=False)  # the parent holds the lock
-        self.engine.catalog.__dict__.update(spec.catalog_state)
-        self.engine.plog.sink = self._forward_plog
-        self.query: Any = None
+        include_rows = str(spec.properties.get("ksql.logging.processing.rows.include", "false")).lower() == "true"
+        plog = ProcessingLog(sink=self._forward_plog, include_rows=include_rows)
+        os.makedirs(spec.data_dir, exist_ok=True)
+        self.ctx = WorkerContext(log, plog, spec.properties, spec.data_dir, spec.explicit)
+        self.query: QueryTasks | None = None
         self.tasks: list[Any] = []
         self.assigned: set[int] = set()
         self.pending: set[int] | None = None  # a new assignment to build at the top of the loop
@@ -222,8 +241,8 @@ class WorkerRunner:
         self.assigned = set(partitions)
         if not partitions:
             return
-        self.engine.task_partitions = frozenset(partitions)  # only these partitions' tasks and stores
-        self.query = rebuild_query(self.engine, self.spec)
+        self.ctx.owned = frozenset(partitions)  # only these partitions' tasks and stores
+        self.query = build_tasks(self.ctx, self.spec.topology)
         self.tasks = [t for t in self.query.tasks if t.partition in partitions]
         interval = int(self.spec.extra.get("commit_interval_ms", 0)) / 1000
         for t in self.tasks:
@@ -234,8 +253,6 @@ class WorkerRunner:
             confirm(self.spec.group, {(t.topic, t.partition): t.position for t in self.tasks})
         _LOG.info("worker %s/%s of %s runs %s", self.spec.index, self.spec.count, self.spec.query_id,
                   [t.task_id for t in self.tasks])
-        from ksqlpy.runtime.task import prefetch_all
-
         prefetch_all(self.tasks)
 
     def commit_held(self) -> None:
@@ -277,9 +294,7 @@ class WorkerRunner:
 
     # -- Kafka membership
     def join_group(self) -> None:
-        from confluent_kafka import Consumer
-
-        from ksqlpy.log.kafka_config import consumer_config
+        from confluent_kafka import Consumer  # (Kafka only: not imported by a worker on the embedded log)
 
         # the member only holds the membership: it pauses what it is given before fetching anything, and
         # its fetch buffers are kept small in case a fetch starts first
@@ -329,8 +344,6 @@ class WorkerRunner:
             os._exit(0)  # the engine is gone
 
     def run(self) -> None:
-        from ksqlpy.runtime.task import poll_batch
-
         if self.spec.partitions is not None:
             self.build(set(self.spec.partitions))
         else:
@@ -375,7 +388,7 @@ class WorkerRunner:
                 self.log.register_member(self.spec.group, None)
                 self.member.close()  # leave the group: the others get the partitions at once
         with contextlib.suppress(Exception):
-            self.engine.close()
+            self.log.close()
 
 
 if __name__ == "__main__":

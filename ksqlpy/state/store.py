@@ -79,7 +79,8 @@ class KeyValueStore:
         self._rtxn: lmdb.Transaction | None = None  # one read snapshot per batch for cache misses
         self.restored = 0  # changelog records replayed by the last restore
         self.index = index
-        self._restore()
+        self.closed = False
+        self.is_restored = False  # restore() ran: what the processors read is what was committed
 
     # ---------------------------------------------------------------- restore
     def checkpoint(self) -> int:
@@ -88,8 +89,17 @@ class KeyValueStore:
             raw = txn.get(_CHECKPOINT)
         return struct.unpack(">q", raw)[0] if raw else 0
 
+    def restore(self) -> int:
+        """The restore phase: replay the changelog from the checkpoint so the local files match what was
+        committed. Returns the number of changelog records replayed."""
+        self._end_read()  # a read snapshot taken before would not see what the replay writes
+        self.cache.clear()
+        self.restored = 0
+        self._restore()
+        self.is_restored = True
+        return self.restored
+
     def _restore(self) -> None:
-        """Replay the changelog from the checkpoint so the local files match what was committed."""
         if self.log is None or self.topic is None or not self.log.topic_exists(self.topic):
             return
         start = self.log.start_offset(self.topic, self.partition)
@@ -311,6 +321,10 @@ class KeyValueStore:
         self.cache.clear()
 
     def close(self) -> None:
+        """Idempotent: a store may be released by its task and by the query holding it."""
+        if self.closed:
+            return
+        self.closed = True
         self._end_read()
         self.env.close()
         if self.log is None:

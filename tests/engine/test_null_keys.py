@@ -16,7 +16,7 @@ import pytest
 from ksqlpy.engine import Engine
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.runtime.reader import DecodedBatch
-from ksqlpy.runtime.task import _key_runs, stateless_processor
+from ksqlpy.runtime.stateless import StatelessProcessor, _key_runs
 
 
 @pytest.fixture
@@ -91,8 +91,8 @@ def test_processor_gives_null_keyed_records_no_key_and_keeps_error_indices() -> 
 
     d = DecodedBatch([(1, 10), (None, 20), (None, None), (4, 40)], [1, 2, 3, 4], [0] * 4, [0, 1, 2, 3],
                      [None] * 4, [False] * 4, [1, 2])
-    keeping = stateless_processor(pipeline, Plog(), "q", keep_null_keys=True)  # type: ignore[arg-type]
-    assert keeping(d, None) == [((1,), (10,), 1), (None, (20,), 2), (None, (None,), 3), ((4,), (40,), 4)]
+    keeping = StatelessProcessor(pipeline, Plog(), "q", keep_null_keys=True)  # type: ignore[arg-type]
+    assert keeping.process(d, None) == [((1,), (10,), 1), (None, (20,), 2), (None, (None,), 3), ((4,), (40,), 4)]
     assert seen == [(None, None)]  # the error names the batch's record, not its index in the run
-    rekeying = stateless_processor(pipeline, Plog(), "q")  # type: ignore[arg-type]
-    assert rekeying(d, None)[1] == ((None,), (20,), 2)
+    rekeying = StatelessProcessor(pipeline, Plog(), "q")  # type: ignore[arg-type]
+    assert rekeying.process(d, None)[1] == ((None,), (20,), 2)

@@ -7,6 +7,7 @@ from pathlib import Path
 from ksqlpy.log import EmbeddedLog, ProducerRecord
 from ksqlpy.runtime.batch_writes import HeldWrites
 from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.processor import BaseProcessor
 from ksqlpy.runtime.task import Task
 
 
@@ -41,14 +42,15 @@ def test_processing_runs_outside_the_log_transaction(tmp_path: Path) -> None:
     log.produce(ProducerRecord("in", b"k", b"v", 1, partition=0))
     seen = []
 
-    def processor(batch, tx):  # noqa: ANN001, ANN202
-        with log.transaction():  # would raise "cannot be nested" inside the batch's transaction
-            seen.append(len(batch.offsets))
-        tx.produce(ProducerRecord("out", b"k", b"v2", 1, partition=0))
-        return []
+    class Producing(BaseProcessor):
+        def process(self, batch, tx):  # noqa: ANN001, ANN202
+            with log.transaction():  # would raise "cannot be nested" inside the batch's transaction
+                seen.append(len(batch.offsets))
+            tx.produce(ProducerRecord("out", b"k", b"v2", 1, partition=0))
+            return []
 
     task = Task(task_id="0_0", log=log, group="g", topic="in", partition=0, reader=_Reader(),  # type: ignore[arg-type]
-                processor=processor, writer=None, plog=ProcessingLog(), start_at="earliest")
+                processor=Producing(), writer=None, plog=ProcessingLog(), start_at="earliest")
     assert task.poll() == 1 and seen == [1]
     assert log.fetch("out", 0, 0).values == [b"v2"] and log.committed("g", "in", 0) == 1
     log.close()

@@ -13,7 +13,10 @@ TOPIC = "changelog"
 
 
 def _open(tmp: Path, log: EmbeddedLog, name: str = "s") -> KeyValueStore:
-    return KeyValueStore(str(tmp / name), log, TOPIC, 0)
+    """Open and restore (what a task does in its restore phase)."""
+    kv = KeyValueStore(str(tmp / name), log, TOPIC, 0)
+    kv.restore()
+    return kv
 
 
 def _commit(store: KeyValueStore, log: EmbeddedLog) -> None:
@@ -209,6 +212,7 @@ def test_time_index_stays_off_the_changelog_and_is_rebuilt(tmp_path: Path) -> No
     kv.close()
     shutil.rmtree(tmp_path / "w")
     kv2 = KeyValueStore(str(tmp_path / "w"), log, TOPIC, 0, TIME_INDEX)
+    kv2.restore()
     ws2, ss2 = WindowStore(kv2), SessionStore(kv2)
     assert (list(ws2.fetch_all()), list(ss2.ended(None, 100)), list(kv2.items())) == before
     assert [s for _, s, _ in ws2.fetch_all()] == [10, 20]
@@ -246,3 +250,20 @@ def test_range_agrees_with_a_model_through_puts_deletes_and_commits(tmp_path: Pa
             _commit(s, log)
     _commit(s, log)
     assert list(s.range(b"k")) == sorted(model.items())
+
+
+def test_opening_a_store_does_not_restore_it(tmp_path: Path) -> None:
+    """Opening only opens the files: the changelog is replayed by ``restore()`` (the task's restore
+    phase), which reports how many records it replayed."""
+    log = _log(tmp_path)
+    s = _open(tmp_path, log)
+    s.put(b"k", 1)
+    _commit(s, log)
+    s.close()
+    shutil.rmtree(tmp_path / "s")
+    fresh = KeyValueStore(str(tmp_path / "s"), log, TOPIC, 0)
+    assert not fresh.is_restored and fresh.get(b"k") is None
+    assert fresh.restore() == 1 and fresh.is_restored
+    assert fresh.get(b"k") == 1
+    fresh.close()
+    fresh.close()  # idempotent: a task and its query may both release it

@@ -1,0 +1,53 @@
+"""Lowering an analysed query plan (``plan.logical.QueryPlan``) to its physical topology (``plan.topology``).
+
+Planning decisions about execution are made here, once, for every backend: where the query is cut into
+sub-topologies (a GROUP BY on anything but the source key over several partitions goes through a
+repartition topic; joins cut at every re-keyed side, see ``plan.lower_join``), which stores hold what, the
+name of every internal topic and store (``plan.naming``), the properties each operator is configured
+with (start offsets, the record cache, window grace and retention, EMIT FINAL's idle advance), and the
+Kafka Streams node names EXPLAIN prints.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.catalog import Source
+from ksqlpy.plan import naming
+from ksqlpy.plan.logical import QueryPlan
+from ksqlpy.plan.lower_join import lower_join
+from ksqlpy.plan.lowering import Lowering, Settings, lower_aggregation, lower_stateless
+from ksqlpy.plan.topology import Materialize, NodeKind, ReadSource, StoreKind, TopicKind, Topology
+
+
+def lower(plan: QueryPlan, query_id: str, settings: Settings, *, sink: Source | None, persistent: bool,
+          partitions: Callable[[str], int | None], properties: dict[str, Any] | None = None) -> Topology:
+    """The topology of ``plan`` run as ``query_id``: a persistent query writing ``sink``, or (``sink`` None)
+    a transient one whose rows go to its caller. ``partitions(topic)``: a topic's partition count (None if it
+    does not exist); ``properties``: the request's own, over ``settings``."""
+    lo = Lowering(plan, query_id, sink, settings, persistent=persistent, partitions=partitions,
+                  properties=properties)
+    if plan.join is not None:
+        lower_join(lo)
+    elif plan.aggregation is not None:
+        lower_aggregation(lo, lo.sub(lo.source_partitions(plan.source.topic)), None)
+    else:
+        lower_stateless(lo)
+    return lo.topology()
+
+
+def lower_source_table(source: Source, query_id: str, settings: Settings,
+                       partitions: Callable[[str], int | None]) -> Topology:
+    """ksqlDB's ``CST_`` query of a SOURCE table: its topic read into a store per partition."""
+    lo = Lowering(None, query_id, None, settings, persistent=True, partitions=partitions)
+    sub = lo.sub(partitions(source.topic) or 1)
+    lo.add_topic(source.topic, TopicKind.SOURCE, sub.partitions)
+    sub.operators.append(ReadSource(source, True, "earliest", strict_timestamps=False))
+    node = sub.node(NodeKind.SOURCE, lo.generated("KSTREAM-SOURCE"), topics=[source.topic])
+    store = lo.add_store(naming.CST_STORE, StoreKind.KEY_VALUE, sub)
+    sub.operators.append(Materialize(store, source, source_table=True))
+    sub.node(NodeKind.PROCESSOR, lo.generated("KTABLE-SOURCE"), node, stores=[store])
+    topo = lo.topology()
+    topo.sources = []  # it reads the table's own topic: not a reader that blocks DROP
+    return topo

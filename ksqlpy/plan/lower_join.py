@@ -1,0 +1,396 @@
+"""Lowering a join query: the join tree cut into sub-topologies at every internal topic, as ksqlDB's Kafka
+Streams topology is (see docs/joins.md):
+
+- a stream side joined on something other than its key (or in another key format) is first written to
+  ``<app>-[L_]Join-left-repartition`` / ``-Join-right-repartition`` (stream-stream) or
+  ``-Join-repartition`` (the stream of a stream-table join), keyed by the join key in the join's key
+  format, so both sides of every join meet in the task of the same partition;
+- a table side in another key format, or whose key format is schema-registry-enabled, is re-keyed through
+  ``-Left|RightSourceKeyed-SelectKey-repartition`` and materialized as ``-Left|RightSourceKeyed-Materialize``;
+  otherwise tables are materialized as ``-KafkaTopic_Left|Right-Reduce``;
+- a foreign-key join is two sub-topologies talking through subscription and response topics.
+
+``L_`` prefixes the names of nested joins. Store names Kafka Streams generates (stream-stream window
+stores, foreign-key topics) use its name counter, advanced as its topology builder advances it for each
+step ksqlDB adds. The rest of the query (WHERE, PARTITION BY, the projection - or GROUP BY, which reads
+the join's results in the task that completes the join) follows the join in the last sub-topology.
+"""
+
+from __future__ import annotations
+
+from ksqlpy.expr.bound import Expr
+from ksqlpy.plan import naming
+from ksqlpy.plan.logical import JoinLeaf, JoinNode, RowSchema, SchemaColumn
+from ksqlpy.plan.lowering import (
+    Lowering,
+    SubBuilder,
+    lower_aggregation,
+    result_groups,
+)
+from ksqlpy.plan.topology import (
+    ForeignKeyLeft,
+    ForeignKeyRight,
+    JoinChannel,
+    JoinOperator,
+    JoinResult,
+    JoinStage,
+    JoinWiring,
+    KeyCodec,
+    KeyFunction,
+    Materialize,
+    Node,
+    NodeKind,
+    StoreKind,
+    Target,
+    ToOperator,
+    TopicKind,
+    ToRepartition,
+    ToResult,
+)
+
+DAY_MS = 24 * 3600 * 1000
+
+
+def join_windows(node: JoinNode) -> tuple[int, int, int, bool]:
+    """(before, after, grace, spurious-results fix) of a WITHIN clause, as ksqlDB builds JoinWindows:
+    without GRACE PERIOD the grace is 24h minus twice the window and unmatched outer records go out at once."""
+    w = node.within
+    assert w is not None
+    if w.grace_ms is None:
+        return w.before_ms, w.after_ms, max(DAY_MS - 2 * w.before_ms, 0), False
+    return w.before_ms, w.after_ms, w.grace_ms, True
+
+
+def _row_columns(side: JoinNode | JoinLeaf) -> list[SchemaColumn]:
+    leaves = side.leaves if isinstance(side, JoinNode) else [side]
+    return [c for lf in leaves for c in lf.columns]
+
+
+def _window_at(side: JoinNode | JoinLeaf) -> int | None:
+    first = side.leaves[0] if isinstance(side, JoinNode) else side
+    if first.source.windowed is None:
+        return None
+    cols = _row_columns(side)
+    return next(i for i, c in enumerate(cols) if c.name == f"{first.alias}_WINDOWSTART")
+
+
+def _refs(columns: list[SchemaColumn], names: list[str]) -> list[Expr]:
+    """Bound references to the columns ``names`` of a row of ``columns``."""
+    schema = RowSchema(columns)
+    return [schema.ref(n) for n in names]
+
+
+class JoinLowering:
+    """The join tree of ``lo.plan`` into ``lo``'s sub-topologies (see the module docstring)."""
+
+    def __init__(self, lo: Lowering) -> None:
+        self.lo = lo
+        self.plan = lo.plan
+        self.wiring: dict[int, list[JoinWiring]] = {}
+        self.next_operator = 0
+        self.window_size = self._time_window_size()
+
+    def _time_window_size(self) -> int | None:
+        """The size of the left-most source's time window: the window end of every join key (None: session
+        windows, whose keys carry their own end, or no windows)."""
+        join = self.plan.join
+        assert join is not None
+        w = join.root.leaves[0].source.windowed
+        if w is None or w.type.upper() == "SESSION" or not w.size_ms:
+            return None
+        return int(w.size_ms)
+
+    # ------------------------------------------------------------------ helpers
+    @property
+    def counter(self) -> int:
+        return self.lo.index
+
+    def advance(self, n: int) -> None:
+        self.lo.index += n
+
+    def sub(self, side: JoinNode | JoinLeaf) -> SubBuilder:
+        leaf = side.leaves[0] if isinstance(side, JoinNode) else side
+        s = self.lo.sub(self.lo.partitions_of(leaf.source.topic) or 1)
+        self.wiring[s.id] = []
+        return s
+
+    def key_function(self, exprs: list[Expr], columns: list[SchemaColumn], window_at: int | None = None,
+                     window_size: int | None = None) -> KeyFunction:
+        return KeyFunction(list(exprs), list(columns), window_at, window_size)
+
+    def repartition_topic(self, described: str, partitions: int) -> str:
+        return self.lo.internal_topic(described, TopicKind.REPARTITION, partitions)
+
+    def store(self, name: str, kind: StoreKind, sub: SubBuilder) -> str:
+        return self.lo.add_store(name, kind, sub)
+
+    def operator_id(self) -> int:
+        self.next_operator += 1
+        return self.next_operator
+
+    # ------------------------------------------------------------------ description nodes
+    def leaf_nodes(self, sub: SubBuilder, leaf: JoinLeaf, index: int, side: str, context: str,
+                   stores: list[str] | None = None) -> Node:
+        """A join source as Kafka Streams describes it: source node, ksqlDB's pseudo columns (a table
+        materialized in ``stores``), the alias prefix."""
+        source = leaf.source
+        node = sub.node(NodeKind.SOURCE, naming.generated("KSTREAM-SOURCE", index), topics=[source.topic])
+        if source.kind == "TABLE":
+            node = sub.node(NodeKind.PROCESSOR, naming.generated("KTABLE-SOURCE", index + 1), node, stores=stores)
+        else:
+            node = sub.node(NodeKind.PROCESSOR, naming.generated("KSTREAM-TRANSFORMVALUES", index + 1), node)
+        return sub.node(NodeKind.PROCESSOR, f"{context}PrependAlias{side.capitalize()}", node)
+
+    @staticmethod
+    def repartition_nodes(sub: SubBuilder, after: Node, described: str) -> None:
+        step = described.removesuffix("-repartition")
+        node = sub.node(NodeKind.PROCESSOR, f"{step}-repartition-filter", after)
+        sub.node(NodeKind.SINK, f"{step}-repartition-sink", node, topics=[described])
+
+    @staticmethod
+    def repartition_source_node(sub: SubBuilder, described: str) -> Node:
+        step = described.removesuffix("-repartition")
+        return sub.node(NodeKind.SOURCE, f"{step}-repartition-source", topics=[described])
+
+    # ------------------------------------------------------------------ the tree
+    def lower(self) -> None:
+        join = self.plan.join
+        assert join is not None
+        root = self.sub(join.root)
+        out = self.node(join.root, root, ToResult())
+        self.rest(root, out)
+        for sub in self.lo.subs:
+            if sub.id in self.wiring:
+                sub.operators.insert(0, JoinStage(self.wiring[sub.id]))
+
+    def node(self, node: JoinNode, sub: SubBuilder, out: Target) -> Node:
+        """Wire ``node`` into ``sub`` emitting to ``out``; the description node of its result."""
+        if node.flavor == "FOREIGN_KEY":
+            return self.fk(node, sub, out)
+        codec = KeyCodec(node.key_format, [k.type for k in node.keys], node.key_delimiter)
+        lw, rw = len(_row_columns(node.left)), len(node.right.columns)
+        me = self.operator_id()
+        wiring = self.wiring[sub.id]
+        slot = len(wiring)  # the operator is created before anything feeding it
+        table_rekey = node.flavor == "STREAM_TABLE" and node.repartition_right
+        if table_rekey:
+            # Kafka Streams builds a re-keyed table (source, select key, repartition, materialize: 12
+            # generated names) before the stream side, which shifts the stream side's store names.
+            self.advance(12)
+        right_store = None
+        if node.flavor in ("STREAM_TABLE", "TABLE_TABLE"):
+            right_store = self.store(f"{node.context}{self._table_store(node)}", StoreKind.KEY_VALUE, sub)
+        left = self.left_input(node, sub, ToOperator(me, "on_left"), codec)
+        right = self.right_input(node, sub, ToOperator(me, "on_right"), codec, counted=table_rekey,
+                                 table_store=right_store)
+        ctx = node.context
+        if node.flavor == "STREAM_STREAM":
+            self.advance(4)
+            within = join_windows(node)
+            this, other, shared = naming.stream_stream_stores(self.counter, node.kind, within[3])
+            self.advance(2)
+            stores = {"this": self.store(this, StoreKind.WINDOW, sub), "other": self.store(other, StoreKind.WINDOW, sub)}
+            if shared:
+                stores["outer"] = self.store(shared, StoreKind.KEY_VALUE, sub)
+            op = JoinOperator(me, "STREAM_STREAM", node.kind, stores, lw, rw, codec, out, within)  # type: ignore[arg-type]
+            extra = [shared] if shared else []
+            this_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-windowed", left, stores=[this])
+            other_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-windowed", right, stores=[other])
+            this_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-join", this_w, stores=[other, *extra])
+            other_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-join", other_w, stores=[this, *extra])
+            result = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-merge", [this_j, other_j])
+        elif node.flavor == "STREAM_TABLE":
+            assert right_store is not None
+            op = JoinOperator(me, "STREAM_TABLE", node.kind, {"table": right_store}, lw, rw, codec, out)  # type: ignore[arg-type]
+            result = sub.node(NodeKind.PROCESSOR, f"{ctx}Join", left, stores=[right_store])
+            right.successors.append(result.name)
+        else:
+            assert right_store is not None
+            lname = (f"{ctx}Join-Left-Materialize" if not isinstance(node.left, JoinLeaf)
+                     else naming.join_table_store(ctx, "left", rekeyed=node.repartition_left))
+            left_store = self.store(lname, StoreKind.KEY_VALUE, sub)
+            op = JoinOperator(me, "TABLE_TABLE", node.kind, {"left": left_store, "right": right_store}, lw, rw,  # type: ignore[arg-type]
+                              codec, out)
+            this_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-join-this", left, stores=[right_store])
+            other_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-join-other", right, stores=[left_store])
+            result = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-merge", [this_j, other_j])
+        wiring.insert(slot, op)
+        return result
+
+    @staticmethod
+    def _table_store(node: JoinNode) -> str:
+        return "RightSourceKeyed-Materialize" if node.repartition_right else "KafkaTopic_Right-Reduce"
+
+    def left_input(self, node: JoinNode, sub: SubBuilder, target: Target, codec: KeyCodec) -> Node:
+        left = node.left
+        key = self.key_function(node.left_exprs, _row_columns(left), _window_at(left), self.window_size)
+        ctx = node.context
+        if isinstance(left, JoinLeaf):
+            first = self.counter
+            self.advance(2)
+            table = node.flavor == "TABLE_TABLE"
+            if node.repartition_left:
+                described = naming.join_repartition(ctx, node.flavor, "left", table=table)
+                topic = self.repartition_topic(described, sub.partitions)
+                self.repartition_source(left, key, topic, described, codec, table=table, index=first,
+                                        side="left", context=ctx)
+                self.wiring[sub.id].append(JoinChannel(topic, target))
+                self.advance(4)
+                node_in = self.repartition_source_node(sub, described)
+                if table:
+                    lstore = naming.join_table_store(ctx, "left", rekeyed=True)
+                    node_in = sub.node(NodeKind.PROCESSOR, f"{ctx}LeftSourceKeyed-Materialize", node_in,
+                                       stores=[lstore])
+                return node_in
+            self.wiring[sub.id].append(JoinChannel(left.source.topic, target, left.source, key, table,
+                                                   self.lo.start_at))
+            self.lo.add_topic(left.source.topic, TopicKind.SOURCE, sub.partitions)
+            lstore = naming.join_table_store(ctx, "left", rekeyed=False) if table else None
+            return self.leaf_nodes(sub, left, first, "left", ctx, [lstore] if lstore else None)
+        if node.repartition_left:
+            described = naming.join_repartition(ctx, node.flavor, "left", table=False)
+            topic = self.repartition_topic(described, sub.partitions)
+            child = self.sub(left)
+            child_out = self.node(left, child, ToRepartition(topic, key, codec))
+            self.repartition_nodes(child, child.node(NodeKind.PROCESSOR, f"{ctx}LeftSourceKeyed-SelectKey",
+                                                     child_out), described)
+            self.wiring[sub.id].append(JoinChannel(topic, target))
+            self.advance(4)
+            return self.repartition_source_node(sub, described)
+        return self.node(left, sub, target)
+
+    def right_input(self, node: JoinNode, sub: SubBuilder, target: Target, codec: KeyCodec, *, counted: bool,
+                    table_store: str | None) -> Node:
+        """``counted``: the generated names of this side were already counted (built first)."""
+        right = node.right
+        key = self.key_function(node.right_exprs, right.columns, _window_at(right), self.window_size)
+        table = right.source.kind == "TABLE"
+        first = self.counter - (12 if counted else 0)
+        self.advance(0 if counted else 2)
+        ctx = node.context
+        if node.repartition_right:
+            described = naming.join_repartition(ctx, node.flavor, "right", table=table)
+            topic = self.repartition_topic(described, sub.partitions)
+            self.repartition_source(right, key, topic, described, codec, table=table, index=first, side="right",
+                                    context=ctx)
+            self.wiring[sub.id].append(JoinChannel(topic, target))
+            self.advance(0 if counted else 4)
+            node_in = self.repartition_source_node(sub, described)
+            if table:
+                node_in = sub.node(NodeKind.PROCESSOR, f"{ctx}RightSourceKeyed-Materialize", node_in,
+                                   stores=[table_store] if table_store else None)
+            return node_in
+        self.wiring[sub.id].append(JoinChannel(right.source.topic, target, right.source, key, table,
+                                               self.lo.start_at))
+        self.lo.add_topic(right.source.topic, TopicKind.SOURCE, sub.partitions)
+        return self.leaf_nodes(sub, right, first, "right", ctx, [table_store] if (table and table_store) else None)
+
+    def repartition_source(self, leaf: JoinLeaf, key: KeyFunction, topic: str, described: str, codec: KeyCodec, *,
+                           table: bool, index: int, side: str, context: str) -> None:
+        """A sub-topology moving a source's records to ``topic``, keyed by the join key."""
+        sub = self.sub(leaf)
+        self.wiring[sub.id].append(JoinChannel(leaf.source.topic, ToRepartition(topic, None, codec), leaf.source,
+                                               key, table, self.lo.start_at))
+        self.lo.add_topic(leaf.source.topic, TopicKind.SOURCE, sub.partitions)
+        node = self.leaf_nodes(sub, leaf, index, side, context)
+        node = sub.node(NodeKind.PROCESSOR, f"{context}{side.capitalize()}SourceKeyed-SelectKey", node)
+        self.repartition_nodes(sub, node, described)
+
+    # ------------------------------------------------------------------ foreign-key joins
+    def fk(self, node: JoinNode, sub: SubBuilder, out: Target) -> Node:
+        left, right = node.left, node.right
+        rsrc = right.source
+        if isinstance(left, JoinLeaf):
+            lsrc = left.source
+            left_codec = KeyCodec((lsrc.key_format or "KAFKA").upper(), [c.type for c in lsrc.key_columns],
+                                  lsrc.key_delimiter)
+        else:  # the result of earlier joins, keyed by their key in their internal format
+            left_codec = KeyCodec(left.key_format, [k.type for k in left.keys], left.key_delimiter)
+        right_codec = KeyCodec((rsrc.key_format or "KAFKA").upper(), [c.type for c in rsrc.key_columns],
+                               rsrc.key_delimiter)
+        right_key = self.key_function(_refs(right.columns, [f"{right.alias}_{c.name}" for c in rsrc.key_columns]),
+                                      right.columns)
+        fk_of = self.key_function(node.left_exprs, _row_columns(left))
+        right_sub = self.sub(right)
+        n = 12 + self.counter
+        sub_described, resp_described, state = naming.fk_topics(n)
+        sub_topic = self.lo.internal_topic(sub_described, TopicKind.SUBSCRIPTION, right_sub.partitions)
+        resp_topic = self.lo.internal_topic(resp_described, TopicKind.RESPONSE, sub.partitions)
+        ctx = node.context
+        lname = (f"{ctx}KafkaTopic_Left-Reduce" if isinstance(left, JoinLeaf) else f"{ctx}Join-Left-Materialize")
+        rname = f"{ctx}KafkaTopic_Right-Reduce"
+        results = f"{ctx}FkJoin-Result"
+        me = self.operator_id()
+        stores = {"left": self.store(lname, StoreKind.KEY_VALUE, sub),
+                  "results": self.store(results, StoreKind.KEY_VALUE, sub)}
+        self.wiring[sub.id].append(ForeignKeyLeft(me, stores, node.kind == "INNER", fk_of, right_codec, left_codec,
+                                                  sub_topic, len(right.columns), out, rsrc, right_sub.partitions))
+        if isinstance(left, JoinLeaf):
+            left_key = self.key_function(_refs(left.columns, [f"{left.alias}_{c.name}"
+                                                              for c in left.source.key_columns]), left.columns)
+            self.wiring[sub.id].append(JoinChannel(left.source.topic, ToOperator(me, "on_left"), left.source,
+                                                   left_key, True, self.lo.start_at))
+            self.lo.add_topic(left.source.topic, TopicKind.SOURCE, sub.partitions)
+            left_node = self.leaf_nodes(sub, left, self.counter, "left", ctx, [lname])
+        else:
+            left_node = self.node(left, sub, ToOperator(me, "on_left"))
+        self.wiring[sub.id].append(JoinChannel(resp_topic, ToOperator(me, "on_response")))
+        rstores = {"right": self.store(rname, StoreKind.KEY_VALUE, right_sub),
+                   "subscriptions": self.store(state, StoreKind.KEY_VALUE, right_sub)}
+        self.wiring[right_sub.id].append(ForeignKeyRight(me, rstores, right_codec, left_codec, resp_topic))
+        self.wiring[right_sub.id].append(JoinChannel(rsrc.topic, ToOperator(me, "on_right"), rsrc, right_key, True,
+                                                     self.lo.start_at))
+        self.lo.add_topic(rsrc.topic, TopicKind.SOURCE, right_sub.partitions)
+        self.wiring[right_sub.id].append(JoinChannel(sub_topic, ToOperator(me, "on_subscription")))
+        # the description: registration out of the left side, the right side answering, the left resolving
+        registration = sub.node(NodeKind.PROCESSOR, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION", left_node)
+        sub.node(NodeKind.SINK, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-sink", registration,
+                 topics=[sub_described])
+        incoming = right_sub.node(NodeKind.SOURCE, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION-source",
+                                  topics=[sub_described])
+        processor = right_sub.node(NodeKind.PROCESSOR, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-PROCESSOR", incoming,
+                                   stores=[state, rname])
+        right_node = self.leaf_nodes(right_sub, right, n - 10, "right", ctx, [rname])  # (the left leaf: n - 12)
+        changes = right_sub.node(NodeKind.PROCESSOR, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-CHANGES", right_node,
+                                 stores=[state])
+        right_sub.node(NodeKind.SINK, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-sink", [processor, changes],
+                       topics=[resp_described])
+        response = sub.node(NodeKind.SOURCE, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-source",
+                            topics=[resp_described])
+        result = sub.node(NodeKind.PROCESSOR, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-RESOLVER", response,
+                          stores=[lname, results])
+        self.advance(30)
+        return result
+
+    # ------------------------------------------------------------------ the rest of the query
+    def rest(self, sub: SubBuilder, after: Node) -> None:
+        """What follows the join, in the task completing it: its results as rows of the virtual source,
+        then the stateless stage (and a table's materialization) or the aggregation."""
+        lo, plan = self.lo, self.plan
+        join = plan.join
+        assert join is not None
+        table = plan.source.kind == "TABLE"
+        windowed = plan.source.windowed is not None
+        aggregating = plan.aggregation is not None
+        # (a push query's rows are its values alone: no window keys)
+        sub.operators.append(JoinResult(len(join.key_columns), join.width, table, windowed,
+                                        window_keys=windowed and not aggregating and lo.persistent,
+                                        input_schema=plan.input_schema,
+                                        where=plan.where if table else None))
+        if aggregating:
+            lower_aggregation(lo, sub, after)
+            return
+        persistent = lo.persistent
+        stream_nulls = persistent and not table and plan.where is None and not plan.table_functions
+        sub.operators.append(lo.stateless_stage(result_groups(lo), table=table,
+                                                pass_tombstones=table or stream_nulls))
+        stores = []
+        if persistent and lo.sink is not None and lo.sink.kind == "TABLE":
+            stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub)]
+            sub.operators.append(Materialize(naming.MATERIALIZE_STORE, lo.sink))
+        node = lo.stateless_nodes(sub, after, stores=stores)
+        lo.write_sink(sub, node, table=table)
+
+
+def lower_join(lo: Lowering) -> None:
+    JoinLowering(lo).lower()

@@ -1,0 +1,75 @@
+"""What the runtime needs from whoever runs it: the ``RuntimeContext`` protocol.
+
+The runtime (tasks, operators, state, worker processes) never reaches into the engine. Everything it takes
+from its host comes through this protocol: the log, the processing log, properties, serdes for a source's
+key and value, the data directory its state lives under, and which partitions it owns. The engine
+implements it for queries run in its process; a worker process implements it on its own (its log, a
+processing log forwarding to the engine, the query's properties, serdes over its own schema-registry
+client, its state directory, the partitions it was given); the Spark backfill implements it on Spark's
+Python workers. (Kafka Streams' ``ProcessorContext`` / ``StreamsConfig`` split, one level up.)
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from typing import Any, Protocol, runtime_checkable
+
+from ksqlpy.catalog import Source
+from ksqlpy.log.base import Log
+from ksqlpy.runtime.processing_log import ProcessingLog
+
+
+@runtime_checkable
+class RuntimeContext(Protocol):
+    """The host of running queries (see the module docstring)."""
+
+    log: Log
+    plog: ProcessingLog
+    data_dir: str  # persistent state lives under ``<data_dir>/state/<query id>``
+
+    def prop(self, name: str, default: Any = None) -> Any:
+        """A property's effective value (``name`` or ``ksql.streams.<name>``), else ``default``."""
+        ...
+
+    def effective_properties(self) -> dict[str, Any]:
+        """Every property in effect (defaults, configuration, session overrides)."""
+        ...
+
+    def explicit_properties(self) -> dict[str, Any]:
+        """The properties a user set (not left at a built-in default)."""
+        ...
+
+    def key_serde(self, source: Source) -> Any:
+        """The serde of ``source``'s record keys (format, columns, window, schema registry)."""
+        ...
+
+    def value_serde(self, source: Source) -> Any:
+        """The serde of ``source``'s record values."""
+        ...
+
+    def owns(self, partition: int) -> bool:
+        """Whether tasks (and stores) of ``partition`` are built here: a worker process builds only the
+        partitions it runs, so it opens and restores only their stores."""
+        ...
+
+
+def topic_partitions(ctx: RuntimeContext, topic: str, default: int = 1) -> int:
+    """The partition count of ``topic`` (``default`` if it does not exist)."""
+    info = ctx.log.describe_topic(topic)
+    return info.partitions if info is not None else default
+
+
+def strict_timestamps(ctx: RuntimeContext) -> bool:
+    """``ksql.timestamp.throw.on.invalid``: a record whose timestamp cannot be extracted stops the query."""
+    return str(ctx.prop("ksql.timestamp.throw.on.invalid", "false")).lower() == "true"
+
+
+def state_root(ctx: RuntimeContext, query_id: str, *, persistent: bool) -> str:
+    """Where a query's stores live: ``<data_dir>/state/<query id>`` for a persistent query, a fresh private
+    directory under ``<data_dir>/state/transient`` for a transient one (thrown away with it)."""
+    if persistent:
+        return os.path.join(ctx.data_dir, "state", query_id)
+    root = os.path.join(ctx.data_dir, "state", "transient")
+    os.makedirs(root, exist_ok=True)
+    return tempfile.mkdtemp(prefix=f"{query_id}-", dir=root)

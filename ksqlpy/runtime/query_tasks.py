@@ -1,0 +1,351 @@
+"""A query's tasks, built from its physical topology (``plan.topology``) for a ``RuntimeContext``: what the
+engine runs in its process and a worker process runs for the partitions it owns.
+
+Per sub-topology and owned partition, one task: a ``Task`` over a source or repartition topic, or a
+``JoinTask`` over the channels of a join stage; its processor is the sub-topology's operator chain built
+from each operator's config (the stateless stage, grouping, aggregation, materialization, the join's
+result), its writer the sink or repartition topic the chain ends in. Stores are opened here and restored
+by each task in its restore phase. Internal topics the topology names are created if missing.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ksqlpy.catalog import Source
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.functions import builtin_registry, javatime
+from ksqlpy.plan import naming
+from ksqlpy.plan.topology import (
+    AggregateStage,
+    GroupStage,
+    JoinResult,
+    JoinStage,
+    Materialize,
+    ReadRepartition,
+    ReadSource,
+    StatelessStage,
+    StoreKind,
+    SubTopology,
+    TopicKind,
+    Topology,
+    WriteRepartition,
+    WriteSink,
+)
+from ksqlpy.runtime.aggregate import (
+    AggregateProcessor,
+    Aggregation,
+    GroupProcessor,
+    aggregate_spec,
+    aggregator_class,
+    key_bytes,
+)
+from ksqlpy.runtime.aggregator import AggregateSpec
+from ksqlpy.runtime.context import RuntimeContext, state_root, strict_timestamps
+from ksqlpy.runtime.group_by import Grouper, compile_grouping
+from ksqlpy.runtime.join_build import JoinWiring
+from ksqlpy.runtime.join_output import JoinOutput, where_predicate
+from ksqlpy.runtime.join_task import JoinTask, TaskContext
+from ksqlpy.runtime.materialize import (
+    AggregateMaterialization,
+    Materialization,
+    MaterializingProcessor,
+    SourceTableProcessor,
+    StoreMaterialization,
+    TableStore,
+    table_sort_key,
+)
+from ksqlpy.runtime.processor import Processor
+from ksqlpy.runtime.reader import SourceReader
+from ksqlpy.runtime.repartition import RepartitionReader, RepartitionWriter
+from ksqlpy.runtime.stateless import stateless_processor
+from ksqlpy.runtime.task import Task, init_all
+from ksqlpy.runtime.writer import SinkWriter
+from ksqlpy.state.store import KeyValueStore
+from ksqlpy.state.windowed import TIME_INDEX
+
+Rows = Callable[[list[tuple]], None]
+
+
+@dataclass
+class QueryTasks:
+    """The running form of one query: its tasks and what it holds besides them."""
+
+    topology: Topology
+    tasks: list[Any]
+    stores: list[KeyValueStore] = field(default_factory=list)
+    aggregation: Aggregation | None = None  # an aggregation's aggregators (pull queries, backfill)
+    materialization: Materialization | None = None  # what pull queries read of a table result
+    state_root: str | None = None
+    log: Any = None
+
+    @property
+    def source_names(self) -> list[str]:
+        return self.topology.sources
+
+    def close(self) -> None:
+        """Close the tasks (their processors and stores); a transient query's internal topics go too."""
+        for t in self.tasks:
+            try:
+                t.close()
+            except Exception:  # noqa: BLE001 - closing is best effort
+                pass
+        for kv in self.stores:
+            kv.close()
+        if not self.topology.persistent:  # a transient query's state and topics are its own
+            self._delete_topics()
+            if self.state_root:
+                shutil.rmtree(self.state_root, ignore_errors=True)
+
+    def cleanup(self) -> None:
+        """After TERMINATE/DROP: delete the query's internal topics and local state (ksqlDB's cleanup)."""
+        self.close()
+        self._delete_topics()
+        if self.state_root:
+            shutil.rmtree(self.state_root, ignore_errors=True)
+
+    def _delete_topics(self) -> None:
+        for t in self.topology.internal_topics():
+            try:
+                if self.log.topic_exists(t.name):
+                    self.log.delete_topic(t.name)
+            except Exception:  # noqa: BLE001 - best effort
+                pass
+
+
+def sink_timestamp(sink: Source) -> dict[str, Any]:
+    """Where a sink with TIMESTAMP='col' takes each record's timestamp from."""
+    col = sink.timestamp_column
+    if not col:
+        return {}
+    keys = [c.name for c in sink.key_columns]
+    values = [c.name for c in sink.value_columns]
+    if col in keys:
+        where = (0, keys.index(col))
+    elif col in values:
+        where = (1, values.index(col))
+    else:
+        raise KsqlStatementError(f"The TIMESTAMP column set in the WITH clause does not exist in the schema: '{col}'")
+    parser = javatime.timestamp_parser(sink.timestamp_format) if sink.timestamp_format else None
+    return {"timestamp_from": where, "timestamp_parser": parser}
+
+
+def sink_writer(ctx: RuntimeContext, write: WriteSink, query_id: str) -> SinkWriter:
+    sink = write.sink
+    return SinkWriter(sink.topic, ctx.key_serde(sink), ctx.value_serde(sink), ctx.plog, query_id,
+                      windowed=sink.windowed is not None, keyless=not sink.key_columns, partitions=write.partitions,
+                      **sink_timestamp(sink))
+
+
+def _width(table: Source) -> int:
+    """The row width of a materialized table as it is now: rows stored before a query upgrade appended
+    columns are shorter and read back with NULLs in the new columns."""
+    return len(table.key_columns) + len(table.value_columns) + (2 if table.windowed is not None else 0)
+
+
+def task_order(topology: Topology) -> list[SubTopology]:
+    """Sub-topologies in the order their tasks are polled, upstream first: join stages (numbered from the
+    join's root) in reverse, then the others in order."""
+    joins = [s for s in topology.sub_topologies if s.operator(JoinStage) is not None]
+    rest = [s for s in topology.sub_topologies if s.operator(JoinStage) is None]
+    return [*reversed(joins), *rest]
+
+
+class _Build:
+    """Building one query's tasks (see the module docstring)."""
+
+    def __init__(self, ctx: RuntimeContext, topology: Topology, on_rows: Rows | None,
+                 cache_entries: int | None) -> None:
+        self.ctx = ctx
+        self.topology = topology
+        self.query_id = topology.query_id
+        self.persistent = topology.persistent
+        self.on_rows = on_rows
+        self.cache_entries = cache_entries
+        self.strict = strict_timestamps(ctx)
+        self.out = QueryTasks(topology, [], log=ctx.log)
+        self.joins = JoinWiring(ctx, topology)
+        self.functions = topology.functions if topology.functions is not None else builtin_registry()
+        self.specs: dict[int, AggregateSpec] = {}
+        self.compiled: dict[int, Any] = {}  # generated functions by operator: compiled once, shared by the tasks
+        self.tables: dict[int, TableStore] = {}  # materialized rows by partition
+        self._sink: SinkWriter | None = None  # one writer for every task of the query
+
+    def internal_topics(self) -> None:
+        log = self.ctx.log
+        for t in self.topology.internal_topics():
+            if t.kind is TopicKind.CHANGELOG and not self.persistent:
+                continue
+            if not log.topic_exists(t.name):
+                log.create_topic(t.name, t.partitions, 1, {"cleanup.policy": t.cleanup_policy})
+
+    def store(self, sub: SubTopology, name: str, partition: int) -> KeyValueStore:
+        spec = self.topology.store(name)
+        changelog = spec.changelog if self.persistent else None
+        index = TIME_INDEX if spec.kind in (StoreKind.WINDOW, StoreKind.SESSION) and name == naming.AGGREGATE_STORE \
+            else None  # a window or session aggregate's time index stays off the changelog (state.windowed)
+        where = naming.store_directory(name, sub.id, partition, join=sub.operator(JoinStage) is not None)
+        if self.out.state_root is None:  # (a query without stores has no state directory)
+            self.out.state_root = state_root(self.ctx, self.query_id, persistent=self.persistent)
+        kv = KeyValueStore(os.path.join(self.out.state_root, where),
+                           self.ctx.log if self.persistent else None, changelog, partition, index)
+        self.out.stores.append(kv)
+        return kv
+
+    def once(self, op: Any, make: Callable[[], Any]) -> Any:
+        """``make()`` for ``op`` the first time (code generation is per query, not per task)."""
+        got = self.compiled.get(id(op))
+        if got is None:
+            got = self.compiled[id(op)] = make()
+        return got
+
+    def grouper(self, stage: GroupStage, kv: KeyValueStore | None) -> Grouper:
+        pipeline = self.once(stage, lambda: compile_grouping(stage, self.functions))
+        return Grouper(stage, pipeline, self.ctx.plog, self.query_id, kv)
+
+    def spec(self, stage: AggregateStage) -> AggregateSpec:
+        spec = self.specs.get(id(stage))
+        if spec is None:
+            spec = self.specs[id(stage)] = aggregate_spec(stage, self.functions, self.topology.function_config,
+                                                          self.ctx.plog, self.query_id,
+                                                          cache_entries=self.cache_entries)
+            self.out.aggregation = Aggregation(spec)
+        return spec
+
+    # ------------------------------------------------------------------ the chain after a task's input
+    def chain(self, sub: SubTopology, ops: list[Any], partition: int, stores: list[KeyValueStore]) -> tuple[
+            Processor | None, Any, bool]:
+        """The processor and writer of ``ops`` (what follows the input) and whether it ends the query."""
+        functions, plog, qid = self.functions, self.ctx.plog, self.query_id
+        proc: Processor | None = None
+        writer: Any = None
+        final = False
+        grouping: GroupStage | None = None
+        for op in ops:
+            if isinstance(op, StatelessStage):
+                proc = self.once(op, lambda op=op: stateless_processor(op, functions, plog, qid))
+                final = True
+            elif isinstance(op, GroupStage):
+                grouping = op
+            elif isinstance(op, AggregateStage):
+                spec = self.spec(op)
+                kv = self.store(sub, op.store, partition)
+                stores.append(kv)
+                aggregator = aggregator_class(op.window)(spec, kv, plog, qid)
+                assert self.out.aggregation is not None
+                self.out.aggregation.aggregators.append(aggregator)
+                self.out.aggregation.stores.append(kv)
+                grouper = None
+                if grouping is not None:
+                    grouper = self.grouper(grouping, kv if grouping.store == op.store else None)
+                proc = AggregateProcessor(grouper, aggregator, table=op.table)
+                grouping = None
+                final = True
+            elif isinstance(op, Materialize):
+                kv = self.store(sub, op.store, partition)
+                stores.append(kv)
+                table = TableStore(kv, len(op.table.key_columns), op.table.windowed is not None,
+                                   None if op.source_table else _width(op.table))
+                self.tables[partition] = table
+                proc = SourceTableProcessor(table) if op.source_table else MaterializingProcessor(proc, table)  # type: ignore[arg-type]
+                final = True
+            elif isinstance(op, WriteRepartition):
+                assert grouping is not None
+                kv0 = None
+                if grouping.store is not None:
+                    kv0 = self.store(sub, grouping.store, partition)
+                    stores.append(kv0)
+                proc = GroupProcessor(self.grouper(grouping, kv0))
+                writer = RepartitionWriter(op.topic, key_bytes(op.key_columns, op.key_format, op.key_delimiter))
+                grouping = None
+            elif isinstance(op, WriteSink):
+                writer = self.sink_writer(op)
+        return proc, writer, final
+
+    def sink_writer(self, op: WriteSink) -> SinkWriter:
+        if self._sink is None:
+            self._sink = sink_writer(self.ctx, op, self.query_id)
+        return self._sink
+
+    # ------------------------------------------------------------------ tasks
+    def build(self) -> QueryTasks:
+        self.internal_topics()
+        for sub in task_order(self.topology):
+            for p in range(sub.partitions):
+                if self.ctx.owns(p):  # a worker builds only the partitions it runs
+                    self.out.tasks.append(self.task(sub, p))
+        self.materialization()
+        init_all(self.out.tasks)
+        return self.out
+
+    def task(self, sub: SubTopology, p: int) -> Any:
+        ctx, ops = self.ctx, sub.operators
+        group = self.topology.application_id
+        first = ops[0]
+        stores: list[KeyValueStore] = []
+        if isinstance(first, JoinStage):
+            return self.join_task(sub, p)
+        proc, writer, final = self.chain(sub, ops[1:], p, stores)
+        assert proc is not None
+        on_rows = self.on_rows if final else None
+        if isinstance(first, ReadSource):
+            source = first.source
+            reader: Any = SourceReader(source, ctx.key_serde(source), ctx.value_serde(source), ctx.plog,
+                                       self.query_id, keep_tombstones=first.keep_tombstones,
+                                       throw_on_invalid_timestamp=self.strict and first.strict_timestamps)
+            topic, start_at = source.topic, first.start_at
+        else:
+            assert isinstance(first, ReadRepartition)
+            reader, topic, start_at = RepartitionReader(), first.topic, "earliest"
+        task = Task(task_id=f"{sub.id}_{p}", log=ctx.log, group=group, topic=topic, partition=p, reader=reader,
+                    processor=proc, writer=writer, plog=ctx.plog, start_at=start_at, on_rows=on_rows,
+                    commit=self.persistent, stores=stores)
+        agg = sub.operator(AggregateStage)
+        if agg is not None and agg.idle_advance_ms is not None:
+            task.idle_ms = agg.idle_advance_ms
+        return task
+
+    def join_task(self, sub: SubTopology, p: int) -> JoinTask:
+        ctx, ops = self.ctx, sub.operators
+        stage = ops[0]
+        assert isinstance(stage, JoinStage)
+        task_ctx = TaskContext(p, ctx.plog, self.query_id, lambda name, changelog: self.store(sub, name, p))
+        self.joins.wire(task_ctx, stage, lambda name: task_ctx.store(name, None))
+        finish: Processor | None = None
+        writer: Any = None
+        final = False
+        result = sub.operator(JoinResult)
+        if result is not None:
+            stores: list[KeyValueStore] = []
+            downstream, writer, final = self.chain(sub, ops[2:], p, stores)
+            for kv in stores:
+                task_ctx.add_store(kv)
+            assert downstream is not None
+            where = self.once(result, lambda: where_predicate(result, self.functions))
+            finish = JoinOutput(result, where, downstream, p)
+        return JoinTask(task_id=f"{sub.id}_{p}", log=ctx.log, group=self.topology.application_id, ctx=task_ctx,
+                        finish=finish, writer=writer, on_rows=self.on_rows if final else None,
+                        commit=self.persistent)
+
+    def materialization(self) -> None:
+        sink = self.topology.sink
+        if self.out.aggregation is not None:
+            if sink is not None:
+                self.out.materialization = AggregateMaterialization(self.out.aggregation, sink.windowed)
+            return
+        if self.tables:
+            table = next(op.table for s in self.topology.sub_topologies for op in s.operators
+                         if isinstance(op, Materialize))
+            self.out.materialization = StoreMaterialization([self.tables[p] for p in sorted(self.tables)],
+                                                            table.windowed, table_sort_key(table))
+
+
+def build_tasks(ctx: RuntimeContext, topology: Topology, *, on_rows: Rows | None = None,
+                cache_entries: int | None = None) -> QueryTasks:
+    """The tasks of ``topology`` for the partitions ``ctx`` owns, restored and positioned. ``on_rows``: where
+    a transient query's result rows go; ``cache_entries`` overrides the aggregation record cache."""
+    return _Build(ctx, topology, on_rows, cache_entries).build()

@@ -1,0 +1,100 @@
+"""The stateless stage of a query as a task's processor: WHERE, PARTITION BY, table functions and the
+projection, fused into one generated function per query (``plan.codegen``)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.plan.codegen import StageSpec, build_stateless
+from ksqlpy.plan.topology import StatelessStage
+from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.processor import BaseProcessor, Processor, Wrapping
+from ksqlpy.runtime.reader import DecodedBatch
+
+
+class StatelessProcessor(BaseProcessor):
+    """A generated stateless pipeline (``plan.codegen``) as a task's processor: an expression failing on
+    a record goes to the processing log with the expression's name.
+
+    ``keep_null_keys``: the query keeps its input's key (no re-key) and writes ``(key group, value group,
+    ...)`` rows: a record read with a null Kafka key goes out with a null key (``None`` for its key group)
+    rather than a key of NULL columns, as ksqlDB passes the record's key object through. The records of a
+    batch run through the pipeline in runs of null and non-null keys, in order.
+    """
+
+    def __init__(self, pipeline: Callable[..., None], plog: ProcessingLog, query_id: str, *,
+                 keep_null_keys: bool = False) -> None:
+        self.pipeline = pipeline
+        self.plog = plog
+        self.query_id = query_id
+        self.keep_null_keys = keep_null_keys
+
+    def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
+        out: list[tuple] = []
+        plog, query_id, pipeline = self.plog, self.query_id, self.pipeline
+
+        def err(i: int, what: str, exc: BaseException) -> None:
+            plog.record_error(query_id, f"Error computing expression {what}: {exc}", d.rows[i])
+
+        if not (self.keep_null_keys and d.null_keys):
+            pipeline(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out, err)
+            return out
+        for start, end, null in _key_runs(len(d.rows), d.null_keys):
+            def run_err(i: int, what: str, exc: BaseException, _at: int = start) -> None:
+                err(_at + i, what, exc)
+
+            before = len(out)
+            pipeline(d.rows[start:end], d.timestamps[start:end], d.partitions[start:end], d.offsets[start:end],
+                     d.headers[start:end], d.tombstones[start:end], out, run_err)
+            if null:
+                out[before:] = [(None, *r[1:]) for r in out[before:]]
+        return out
+
+
+def _key_runs(n: int, null_keys: list[int]) -> list[tuple[int, int, bool]]:
+    """``[start, end)`` runs of records covering ``range(n)``, each all null-keyed or all keyed."""
+    runs: list[tuple[int, int, bool]] = []
+    at = 0
+    for i in null_keys:
+        if i > at:
+            runs.append((at, i, False))
+        if runs and runs[-1][2] and runs[-1][1] == i:
+            runs[-1] = (runs[-1][0], i + 1, True)
+        else:
+            runs.append((i, i + 1, True))
+        at = i + 1
+    if at < n:
+        runs.append((at, n, False))
+    return runs
+
+
+class WindowedKeys(Wrapping):
+    """Over a windowed source without aggregation the stage computes WINDOWSTART/WINDOWEND as two more key
+    columns (so deletes of a windowed table keep their window too); output keys ``(k..., start, end)``
+    become the ``((k...), start, end)`` a windowed sink writes."""
+
+    def process(self, d: Any, tx: Any) -> list[tuple]:
+        # (a null key - a record read without one - stays null)
+        return [((r[0][:-2], r[0][-2], r[0][-1]) if r[0] is not None else None,) + r[1:]
+                for r in self.inner.process(d, tx)]
+
+
+def stage_spec(stage: StatelessStage, functions: FunctionRegistry) -> StageSpec:
+    """What the code generator takes, from the stage's config."""
+    return StageSpec(
+        input_schema=stage.input_schema, where=stage.where,
+        rekey_exprs=list(stage.rekey) if stage.rekey is not None else None,
+        projection_schema=stage.projection_schema, table_functions=list(stage.table_functions),
+        outputs=[list(g) for g in stage.outputs], functions=functions,
+        tombstone_on_filter=stage.tombstone_on_filter, pass_tombstones=stage.pass_tombstones,
+        with_headers=stage.with_headers)
+
+
+def stateless_processor(stage: StatelessStage, functions: FunctionRegistry, plog: ProcessingLog,
+                        query_id: str) -> Processor:
+    """The stage as a processor (one generated function; every task of the query can share it)."""
+    proc: Processor = StatelessProcessor(build_stateless(stage_spec(stage, functions)), plog, query_id,
+                                         keep_null_keys=stage.keep_null_keys)
+    return WindowedKeys(proc) if stage.windowed_keys else proc

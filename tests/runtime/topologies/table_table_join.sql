@@ -1,0 +1,2 @@
+-- table-table join on both primary keys: no repartition
+CREATE TABLE CUSTOMER_ACCOUNTS AS SELECT C.ID, C.NAME, A.BALANCE FROM CUSTOMERS C JOIN ACCOUNTS A ON C.ID = A.ID;
