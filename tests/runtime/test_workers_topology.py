@@ -28,6 +28,8 @@ SOURCES = [
     "VALUE_FORMAT='JSON', PARTITIONS=4);",
     "CREATE TABLE ACCOUNTS (ID INT PRIMARY KEY, CUSTOMER INT, BALANCE INT) WITH (KAFKA_TOPIC='{p}accounts', "
     "VALUE_FORMAT='JSON', PARTITIONS=4);",
+    "CREATE STREAM PRICED (ID INT KEY, CUSTOMER INT, AMOUNT DECIMAL(6, 2)) WITH (KAFKA_TOPIC='{p}priced', "
+    "VALUE_FORMAT='JSON', PARTITIONS=4);",
 ]
 QUERIES = {
     "join_group_by": "CREATE TABLE SALES WITH (KAFKA_TOPIC='{p}sales') AS SELECT C.REGION, COUNT(*) AS N, "
@@ -36,8 +38,11 @@ QUERIES = {
                 "FROM ORDERS WINDOW TUMBLING (SIZE 1 MINUTE) GROUP BY CUSTOMER;",
     "foreign_key": "CREATE TABLE OWNERS WITH (KAFKA_TOPIC='{p}owners') AS SELECT A.ID, A.BALANCE, C.REGION "
                    "FROM ACCOUNTS A JOIN CUSTOMERS C ON A.CUSTOMER = C.ID;",
+    # INSERT INTO casts INT to the sink's DECIMAL: a cast the statement adds after analysis, which a
+    # worker re-analysing the statement's text never had
+    "insert_cast": "INSERT INTO PRICED SELECT ID, CUSTOMER, AMOUNT FROM ORDERS;",
 }
-SINKS = {"join_group_by": "sales", "windowed": "per_minute", "foreign_key": "owners"}
+SINKS = {"join_group_by": "sales", "windowed": "per_minute", "foreign_key": "owners", "insert_cast": "priced"}
 
 
 def _produce(engine: Engine, prefix: str) -> None:
