@@ -24,7 +24,15 @@ from ksqlpy.expr.format import format_expression
 from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.grammar.ast import FunctionCall, Query
-from ksqlpy.plan.logical import AggregateCall, Aggregation, RowSchema, SchemaColumn
+from ksqlpy.plan.logical import (
+    Aggregate,
+    AggregateCall,
+    ColumnRole,
+    EmitMode,
+    PlanNode,
+    RowSchema,
+    SchemaColumn,
+)
 from ksqlpy.session_state import SessionState
 
 DEFAULT_GRACE_MS = 24 * 3600 * 1000
@@ -72,12 +80,13 @@ def _aggregate_text(call: FunctionCall, alias: str) -> str:
     return format_expression(FunctionCall(name=q.fname, args=args))
 
 
-def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str, session: SessionState,
+def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, session: SessionState,
                      key_names: list[str], ctx: BindContext,
-                     ) -> tuple[Aggregation, RowSchema, list[exp.Expression], list[tuple[exp.Expression, str | None]]]:
-    """Returns the aggregation, the post-aggregation schema, the key expressions (over that schema)
-    and the rewritten select items."""
+                     ) -> tuple[Aggregate, list[exp.Expression], list[tuple[exp.Expression, str | None]]]:
+    """The aggregation over ``node``'s row (its output row is the post-aggregation schema), the key
+    expressions (over that schema) and the rewritten select items."""
     registry = ctx.registry
+    schema = node.schema
     pre_scope = scope_for(schema, alias)
     ident = _Identity(pre_scope, ctx)
     if source.value_format.upper() == "KAFKA":
@@ -148,12 +157,13 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
         _check_advance(window)
         _check_retention(window, query.emit)
 
-    post = [SchemaColumn(n, t, "key", _text(g) if not isinstance(g, exp.Column) else None)
+    post = [SchemaColumn(n, t, ColumnRole.KEY, _text(g) if not isinstance(g, exp.Column) else None)
             for n, t, g in zip(key_names, key_types, group_by, strict=True)]
-    post += [SchemaColumn(a.name, a.resolved.return_type, "value", a.text) for a in aggs]
+    post += [SchemaColumn(a.name, a.resolved.return_type, ColumnRole.VALUE, a.text) for a in aggs]
     if window is not None:
-        post += [SchemaColumn("WINDOWSTART", T.BIGINT, "window"), SchemaColumn("WINDOWEND", T.BIGINT, "window")]
-    post.append(SchemaColumn("ROWTIME", T.BIGINT, "system"))
+        post += [SchemaColumn("WINDOWSTART", T.BIGINT, ColumnRole.WINDOW),
+                 SchemaColumn("WINDOWEND", T.BIGINT, ColumnRole.WINDOW)]
+    post.append(SchemaColumn("ROWTIME", T.BIGINT, ColumnRole.SYSTEM))
     post_schema = RowSchema(post)
 
     groups = list(zip(seen_groups, key_names, strict=True))
@@ -212,10 +222,11 @@ def plan_aggregation(query: Query, source: Source, schema: RowSchema, alias: str
                                    shown=format_expression(query.having))
     else:
         bound_having = None
-    agg = Aggregation(group_by=bound_groups, key_names=key_names, key_types=key_types, aggregates=aggs, window=window,
-                      having=bound_having)
+    agg = Aggregate(post_schema, node, group_by=bound_groups, key_names=key_names, key_types=key_types,
+                    aggregates=aggs, window=window, having=bound_having,
+                    emit=EmitMode.FINAL if query.emit == "FINAL" else EmitMode.CHANGES)
     key_exprs: list[exp.Expression] = [exp.column(n) for n in key_names]
-    return agg, post_schema, key_exprs, items
+    return agg, key_exprs, items
 
 
 def check_undo(functions: list[str], resolved: list[Any]) -> None:

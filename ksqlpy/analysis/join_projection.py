@@ -23,7 +23,7 @@ from sqlglot import exp
 from ksqlpy.analysis.join_scope import JoinScope, join_list, text
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar.ast import Query, SelectItem
-from ksqlpy.plan.logical import JoinLeaf
+from ksqlpy.plan.logical import Scan
 
 RESERVED_IN_JOIN = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
 
@@ -41,7 +41,7 @@ def _is_star(e: exp.Expression) -> bool:
     return isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
 
 
-def expand_stars(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: list[KeyComponent],
+def expand_stars(query: Query, scope: JoinScope, leaves: list[Scan], keys: list[KeyComponent],
                  rekey: bool) -> list[tuple[exp.Expression, str | None, bool]]:
     """Select items as (expression, alias, virtual); star items get their ALIAS_COL names. ``virtual``: the
     expression already names a joined-row column (PARTITION BY's ``*``)."""
@@ -88,7 +88,7 @@ def natural_join_name(e: exp.Expression, scope: JoinScope) -> str | None:
     return None
 
 
-def plan_select(query: Query, scope: JoinScope, leaves: list[JoinLeaf], keys: list[KeyComponent], *,
+def plan_select(query: Query, scope: JoinScope, leaves: list[Scan], keys: list[KeyComponent], *,
                 sink_name: str | None, persistent: bool, keyed: bool) -> list[SelectItem]:
     """The select list rewritten over the joined row. ``keyed``: the join key is the result's key (no
     GROUP BY / PARTITION BY re-keys it), so the projection must include it."""

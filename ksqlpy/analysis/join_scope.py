@@ -17,19 +17,19 @@ from ksqlpy import types as T
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr.format import format_expression
-from ksqlpy.plan.logical import SchemaColumn
+from ksqlpy.plan.logical import ColumnRole, SchemaColumn
 
 PSEUDO = (("ROWTIME", T.BIGINT), ("ROWPARTITION", T.INTEGER), ("ROWOFFSET", T.BIGINT))
 
 
 def block_columns(source: Source, alias: str) -> list[SchemaColumn]:
     """The block a source fills in the joined row, in ksqlDB's order."""
-    cols = [SchemaColumn(f"{alias}_{c.name}", c.type, "value") for c in source.columns if not c.key]
-    cols += [SchemaColumn(f"{alias}_{n}", t, "value") for n, t in PSEUDO]
+    cols = [SchemaColumn(f"{alias}_{c.name}", c.type, ColumnRole.VALUE) for c in source.columns if not c.key]
+    cols += [SchemaColumn(f"{alias}_{n}", t, ColumnRole.VALUE) for n, t in PSEUDO]
     if source.windowed is not None:
-        cols += [SchemaColumn(f"{alias}_WINDOWSTART", T.BIGINT, "value"),
-                 SchemaColumn(f"{alias}_WINDOWEND", T.BIGINT, "value")]
-    cols += [SchemaColumn(f"{alias}_{c.name}", c.type, "value") for c in source.key_columns]
+        cols += [SchemaColumn(f"{alias}_WINDOWSTART", T.BIGINT, ColumnRole.VALUE),
+                 SchemaColumn(f"{alias}_WINDOWEND", T.BIGINT, ColumnRole.VALUE)]
+    cols += [SchemaColumn(f"{alias}_{c.name}", c.type, ColumnRole.VALUE) for c in source.key_columns]
     return cols
 
 

@@ -6,7 +6,7 @@ co-partitioning), decides which sides are repartitioned and in which key format,
 step's key. The result of the whole join is then presented as one virtual source (the join key
 columns followed by every source's block of ``ALIAS_COL`` columns), and the rest of the query -
 WHERE, PARTITION BY, GROUP BY, HAVING, the projection - is analyzed by the single-source analyzer
-over it. The returned QueryPlan carries the join tree in ``QueryPlan.join``.
+over it: the plan's chain reads the join's subtree (``ksqlpy.plan.logical.Join``).
 
 Beyond ksqlDB: ``ON a.x = b.x AND a.y = b.y`` joins on the composite key (x, y).
 """
@@ -22,6 +22,7 @@ from ksqlpy import types as T
 from ksqlpy.analysis.join_checks import check_key_type, check_windows, check_within
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, column_refs, text
+from ksqlpy.analysis.partitions import topic_partitions
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, at, locating, location, location_within
@@ -29,7 +30,18 @@ from ksqlpy.expr.binder import bind
 from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import FunctionCall, JoinClause, Query, SourceRef
-from ksqlpy.plan.logical import JoinKey, JoinLeaf, JoinNode, JoinPlan, QueryPlan, RowSchema, SchemaColumn
+from ksqlpy.plan.logical import (
+    ColumnRole,
+    Join,
+    JoinFlavor,
+    JoinKey,
+    JoinKind,
+    ResultKind,
+    RowSchema,
+    Scan,
+    SchemaColumn,
+    Sink,
+)
 from ksqlpy.session_state import SessionState
 
 JOIN_TEXT = {"INNER": "[INNER] JOIN", "LEFT": "LEFT [OUTER] JOIN", "RIGHT": "RIGHT [OUTER] JOIN",
@@ -49,7 +61,7 @@ class _Input:
     partitions: int
     classes: list[list[str]]  # per key column: formatted expressions equal to it (column refs first)
     columns: list[list[str]]  # per key column: the column references among them, left to right
-    node: JoinNode | JoinLeaf
+    node: Join | Scan
     windowed: WindowInfo | None = None
     key_types: list[T.SqlType] = field(default_factory=list)
 
@@ -61,7 +73,7 @@ def _window_id(w: WindowInfo | None) -> Any:
 
 
 def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None,
-                       persistent: bool, sql: str = "", ctx: BindContext | None = None, **options: Any) -> QueryPlan:
+                       persistent: bool, sql: str = "", ctx: BindContext | None = None, **options: Any) -> Sink:
     from ksqlpy.analysis.query import analyze_query, bind_context
 
     if ctx is None:
@@ -81,7 +93,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         with locating(location_within(jc.on)):
             conditions.append(_conditions(jc.on, scope, left_aliases, leaves[i + 1].alias))
     current = _leaf_input(leaves[0], catalog)
-    nodes: list[JoinNode] = []
+    nodes: list[Join] = []
     for i, jc in enumerate(query.joins):
         right = _leaf_input(leaves[i + 1], catalog)
         with locating(location(jc.right)):  # an error about a join step points at the source it joins
@@ -110,19 +122,16 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         having=scope.rewrite(query.having, "HAVING") if query.having is not None else None,
         emit=query.emit, limit=query.limit,
     )
-    plan = analyze_query(rewritten, _Overlay(catalog, virtual), session, sink_name=sink_name, persistent=persistent,
-                         sql=sql, ctx=ctx, **options)
-    plan.join = JoinPlan(root=root, leaves=leaves, key_columns=key_columns,
-                         width=sum(len(lf.columns) for lf in leaves))
-    return plan
+    return analyze_query(rewritten, _Overlay(catalog, virtual), session, sink_name=sink_name, persistent=persistent,
+                         sql=sql, ctx=ctx, base=root, **options)
 
 
 # --------------------------------------------------------------------------- sources
 
 
-def _resolve_leaves(query: Query, catalog: Catalog) -> list[JoinLeaf]:
+def _resolve_leaves(query: Query, catalog: Catalog) -> list[Scan]:
     refs = [query.source] + [j.right for j in query.joins]
-    leaves: list[JoinLeaf] = []
+    leaves: list[Scan] = []
     seen: set[str] = set()
     for i, ref in enumerate(refs):
         source = catalog.source(ref.name)
@@ -136,11 +145,11 @@ def _resolve_leaves(query: Query, catalog: Catalog) -> list[JoinLeaf]:
                                      f"Source: '{ref.name}'")
         seen.add(ref.name)
         alias = ref.alias or source.name
-        leaves.append(JoinLeaf(source=source, alias=alias, index=i, columns=block_columns(source, alias)))
+        leaves.append(Scan(RowSchema(block_columns(source, alias)), source, alias, index=i))
     return leaves
 
 
-def _check_value_formats(leaves: list[JoinLeaf]) -> None:
+def _check_value_formats(leaves: list[Scan]) -> None:
     kafka = [lf.source.name for lf in leaves if (lf.source.value_format or "").upper() == "KAFKA"]
     if kafka:
         raise KsqlStatementError(f"Source(s) {', '.join(kafka)} are using the 'KAFKA' value format. This format "
@@ -148,15 +157,11 @@ def _check_value_formats(leaves: list[JoinLeaf]) -> None:
 
 
 def _partitions(catalog: Catalog, source: Source) -> int:
-    counter = getattr(catalog, "partition_count", None)
-    if counter is not None:
-        n = counter(source.topic)
-        if n is not None:
-            return int(n)
-    return 1
+    """For co-partitioning: a topic without a known count counts as one partition."""
+    return topic_partitions(catalog, source.topic) or 1
 
 
-def _leaf_input(leaf: JoinLeaf, catalog: Catalog) -> _Input:
+def _leaf_input(leaf: Scan, catalog: Catalog) -> _Input:
     src = leaf.source
     keys = [f"{leaf.alias}.{c.name}" for c in src.key_columns]
     return _Input(kind=src.kind, name=src.name,
@@ -178,9 +183,9 @@ class _Condition:
 
 
 def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, scope: JoinScope,
-          typing_scope: Any, session: SessionState, all_columns: set[str], ctx: BindContext) -> tuple[JoinNode, _Input]:
+          typing_scope: Any, session: SessionState, all_columns: set[str], ctx: BindContext) -> tuple[Join, _Input]:
     right_leaf = right.node
-    assert isinstance(right_leaf, JoinLeaf)
+    assert isinstance(right_leaf, Scan)
     kind = jc.kind
     described = f"{left.name} {JOIN_TEXT[kind]} {right.name}"
     if left.kind == "TABLE" and right.kind == "STREAM":
@@ -238,23 +243,23 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
             f"Can't join `{left.name}` with `{right.name}` since the number of partitions don't match. "
             f"`{left.name}` partitions = {left.partitions}; `{right.name}` partitions = {right.partitions}. "
             "Please repartition either one so that the number of partitions match.")
-    if rep_left and isinstance(left.node, JoinLeaf):
+    if rep_left and isinstance(left.node, Scan):
         left.node.repartitioned = True
     right_leaf.repartitioned = rep_right
 
     keys, classes, columns = _step_keys(kind, flavor, left, conds, left_keyed, all_columns)
     for k in keys:
         check_key_type(k)
-    node = JoinNode(
-        kind=kind, flavor=flavor, left=left.node, right=right_leaf,
+    node = Join(
+        RowSchema([]), kind=JoinKind(kind), flavor=JoinFlavor(flavor), left=left.node, right=right_leaf,
         left_exprs=[bind(scope.rewrite(c.left, "JOIN ON"), _row_scope(left.node), ctx,
                          Clause.FK_JOIN_ON if flavor == "FOREIGN_KEY" else Clause.JOIN_ON) for c in conds],
         right_exprs=[bind(scope.rewrite(c.right, "JOIN ON"), _row_scope(right_leaf), ctx, Clause.JOIN_ON)
                      for c in conds],
-        keys=keys, result_kind="TABLE" if left.kind == right.kind == "TABLE" else "STREAM",
-        within=jc.within, left_from_child_key=left_keyed and isinstance(left.node, JoinNode),
+        keys=keys, join_result=ResultKind.TABLE if left.kind == right.kind == "TABLE" else ResultKind.STREAM,
+        within=jc.within, left_from_child_key=left_keyed and isinstance(left.node, Join),
         repartition_left=rep_left, repartition_right=rep_right, key_format=fmt[0], key_delimiter=fmt[1],
-        windowed=left.windowed, text=described,
+        join_windowed=left.windowed, text=described,
     )
     out = _Input(kind=node.result_kind, name=left.name, key_format=fmt,
                  partitions=left.partitions, classes=classes, columns=columns, node=node, windowed=left.windowed,
@@ -283,7 +288,7 @@ def _repartitions(flavor: str, left: _Input, right: _Input, need_left: bool, nee
         default = str(session.properties.get("ksql.persistence.default.format.key", "KAFKA")).upper()
         fmt = next((f for f in (left.key_format, right.key_format) if f[0] != "NONE"), (default, None, None))
     forced = fmt[0] in SR_KEY_FORMATS
-    rep_left = need_left or (isinstance(left.node, JoinLeaf) and (left.key_format != fmt or forced))
+    rep_left = need_left or (isinstance(left.node, Scan) and (left.key_format != fmt or forced))
     rep_right = need_right or right.key_format != fmt or forced
     return fmt, rep_left, rep_right, forced
 
@@ -368,9 +373,9 @@ def _type_condition(c: _Condition, scope: JoinScope, typing_scope: Any, ctx: Bin
     c.right_type = bind(scope.rewrite(c.right, "JOIN ON"), typing_scope, ctx, Clause.JOIN_ON).type
 
 
-def _row_scope(side: JoinNode | JoinLeaf) -> Any:
+def _row_scope(side: Join | Scan) -> Any:
     """The row a join step reads on one side: its sources' blocks, left to right."""
-    leaves = side.leaves if isinstance(side, JoinNode) else [side]
+    leaves = side.leaves if isinstance(side, Join) else [side]
     return scope_for(RowSchema([c for lf in leaves for c in lf.columns]))
 
 
@@ -443,16 +448,16 @@ def _synthetic_name(all_columns: set[str], taken: set[str]) -> str:
 # --------------------------------------------------------------------------- the result
 
 
-def _final_key(current: _Input, root: JoinNode) -> tuple[list[KeyComponent], list[SchemaColumn]]:
+def _final_key(current: _Input, root: Join) -> tuple[list[KeyComponent], list[SchemaColumn]]:
     comps = []
     cols = []
     for k, viable in zip(root.keys, current.columns, strict=True):
         comps.append(KeyComponent(column=k.name, viable=list(viable), synthetic=k.synthetic))
-        cols.append(SchemaColumn(k.name, k.type, "key"))
+        cols.append(SchemaColumn(k.name, k.type, ColumnRole.KEY))
     return comps, cols
 
 
-def _virtual_source(leaves: list[JoinLeaf], root: JoinNode, key_columns: list[SchemaColumn],
+def _virtual_source(leaves: list[Scan], root: Join, key_columns: list[SchemaColumn],
                     current: _Input) -> Source:
     first = leaves[0].source
     key_format = (first.key_format or "KAFKA").upper()

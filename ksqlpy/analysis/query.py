@@ -1,5 +1,5 @@
 """SELECT analysis: resolve names against the catalog, type every expression, apply ksqlDB's key and
-naming rules, and produce the typed ``QueryPlan``. Every user error about a query's meaning is raised here.
+naming rules, and produce the query's logical plan (``ksqlpy.plan.logical``). Every user error about a query's meaning is raised here.
 """
 
 from __future__ import annotations
@@ -11,11 +11,12 @@ from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import plan_aggregation
+from ksqlpy.analysis.partitions import topic_partitions
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.statement_text import qualified
 from ksqlpy.analysis.struct_star import expand_struct_stars
 from ksqlpy.analysis.time_literals import iso_time_literals
-from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source, WindowInfo
+from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source
 from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.binder import bind, bind_filter, try_bind
@@ -24,7 +25,23 @@ from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import Dereference, FunctionCall, Query
-from ksqlpy.plan.logical import OutputColumn, QueryPlan, Rekey, RowSchema, SchemaColumn
+from ksqlpy.plan.logical import (
+    ColumnRole,
+    EmitMode,
+    Filter,
+    FlatMap,
+    Join,
+    OutputColumn,
+    PlanNode,
+    Project,
+    QueryKind,
+    Rekey,
+    RowSchema,
+    Scan,
+    SchemaColumn,
+    Sink,
+)
+from ksqlpy.plan.partitioning import group_by_repartition
 from ksqlpy.session_state import SessionState
 
 RESERVED = set(SYSTEM_COLUMNS) | set(WINDOW_COLUMNS)
@@ -47,15 +64,15 @@ class AliasGenerator:
 
 
 def input_schema(source: Source) -> RowSchema:
-    cols = [SchemaColumn(c.name, c.type, "key") for c in source.key_columns]
-    cols += [SchemaColumn(c.name, c.type, "value") for c in source.value_columns]
-    cols += [SchemaColumn(c.name, c.type, "header") for c in source.header_columns]
-    cols.append(SchemaColumn("ROWTIME", T.BIGINT, "system"))
-    cols.append(SchemaColumn("ROWPARTITION", T.INTEGER, "system"))
-    cols.append(SchemaColumn("ROWOFFSET", T.BIGINT, "system"))
+    cols = [SchemaColumn(c.name, c.type, ColumnRole.KEY) for c in source.key_columns]
+    cols += [SchemaColumn(c.name, c.type, ColumnRole.VALUE) for c in source.value_columns]
+    cols += [SchemaColumn(c.name, c.type, ColumnRole.HEADER) for c in source.header_columns]
+    cols.append(SchemaColumn("ROWTIME", T.BIGINT, ColumnRole.SYSTEM))
+    cols.append(SchemaColumn("ROWPARTITION", T.INTEGER, ColumnRole.SYSTEM))
+    cols.append(SchemaColumn("ROWOFFSET", T.BIGINT, ColumnRole.SYSTEM))
     if source.windowed:
-        cols.append(SchemaColumn("WINDOWSTART", T.BIGINT, "window"))
-        cols.append(SchemaColumn("WINDOWEND", T.BIGINT, "window"))
+        cols.append(SchemaColumn("WINDOWSTART", T.BIGINT, ColumnRole.WINDOW))
+        cols.append(SchemaColumn("WINDOWEND", T.BIGINT, ColumnRole.WINDOW))
     return RowSchema(cols)
 
 
@@ -108,22 +125,30 @@ IMPLICIT_GROUP = exp.Literal.string("")
 
 def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None,
                   persistent: bool, sql: str = "", sink_timestamp: str | None = None,
-                  ctx: BindContext | None = None, pull: bool = False, implicit_group: bool = False) -> QueryPlan:
-    """The typed plan of ``query``. ``catalog``: the sources; ``session``: the engine's functions, the
-    statement's properties, custom types. Expression errors follow ksqlDB's stages: typing errors as each
-    clause is planned, code-generation errors (held in ``ctx``) once every clause is typed.
-    ``implicit_group``: a push query, where aggregates without GROUP BY make one group of the whole input
-    (ksqlDB's ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error."""
+                  ctx: BindContext | None = None, pull: bool = False, implicit_group: bool = False,
+                  base: Join | None = None) -> Sink:
+    """The logical plan of ``query`` (``ksqlpy.plan.logical``). ``catalog``: the sources; ``session``: the
+    engine's functions, the statement's properties, custom types; ``pull``: a pull query; ``base``: the
+    join the query reads (its FROM clause analysed by ``analysis.joins``, whose result ``catalog`` shows as
+    a source). Expression errors follow ksqlDB's stages: typing errors as each clause is planned,
+    code-generation errors (held in ``ctx``) once every clause is typed. ``implicit_group``: a push query,
+    where aggregates without GROUP BY make one group of the whole input (ksqlDB's
+    ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error."""
     if ctx is None:
         ctx = bind_context(session, interpreted=pull)
-    plan = _analyze(query, catalog, session, sink_name=sink_name, persistent=persistent, sql=sql,
-                    sink_timestamp=sink_timestamp, ctx=ctx, implicit_group=implicit_group)
+    kind = QueryKind.PERSISTENT if persistent else QueryKind.PULL if pull else QueryKind.PUSH
+    plan = _analyze(query, catalog, session, sink_name=sink_name, kind=kind, sql=sql,
+                    sink_timestamp=sink_timestamp, ctx=ctx, base=base, implicit_group=implicit_group)
     ctx.check()
+    if kind is QueryKind.PULL:
+        _check_pull(query, plan)
     return plan
 
 
-def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None, persistent: bool,
-             sql: str, sink_timestamp: str | None, ctx: BindContext, implicit_group: bool = False) -> QueryPlan:
+def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None, kind: QueryKind,
+             sql: str, sink_timestamp: str | None, ctx: BindContext, base: Join | None,
+             implicit_group: bool = False) -> Sink:
+    persistent = kind is QueryKind.PERSISTENT
     source = catalog.source(query.source.name)
     if source is None:
         raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."))
@@ -135,7 +160,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         from ksqlpy.analysis.joins import analyze_join_query
 
         return analyze_join_query(query, catalog, session, sink_name=sink_name, persistent=persistent, sql=sql,
-                                  sink_timestamp=sink_timestamp, ctx=ctx, implicit_group=implicit_group)
+                                  sink_timestamp=sink_timestamp, ctx=ctx, pull=kind is QueryKind.PULL,
+                                  implicit_group=implicit_group)
     alias = query.source.alias or source.name
     schema = input_schema(source)
     in_scope = scope_for(schema, alias)
@@ -154,6 +180,14 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                 raise KsqlStatementError(f"Error in WHERE expression: Unknown column {bound.name.upper()}.")
         _check_no_aggregates(query.where, "WHERE", ctx.registry)
     where = bind_filter(query.where, in_scope, ctx, Clause.WHERE) if query.where is not None else None
+    node: PlanNode
+    if base is None:
+        node = Scan(schema, source, alias)
+    else:  # the join's result is the source: its row is the one the rest of the query reads
+        base.schema, base.virtual = schema, source
+        node = base
+    if where is not None:
+        node = Filter(schema, node, where)
 
     taken = {c.name for c in schema.columns}
     source_names = set(taken)
@@ -193,7 +227,9 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
         if source.kind == "TABLE":
             raise KsqlStatementError("Unsupported: PARTITION BY on a TABLE")
-        rekey, rekey_written, proj_schema = _plan_rekey(query.partition_by, schema, alias, ctx, key_name)
+        rekey, rekey_written = _plan_rekey(query.partition_by, node, alias, ctx, key_name)
+        node = rekey
+        proj_schema = rekey.schema
         key_exprs = [] if not rekey.names else [exp.column(n) for n in rekey.names]
         # select items referring to the partitioning expression are the new key columns
         select_items = [(_replace_exprs(item.expr, rekey, rekey_written, in_scope, ctx), item.alias)
@@ -204,8 +240,11 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         if not query.group_by and implicit_group and not persistent:
             query = dataclasses.replace(query, group_by=[IMPLICIT_GROUP.copy()])
         names = [key_name(g) for g in query.group_by]
-        aggregation, proj_schema, key_exprs, agg_items = plan_aggregation(
-            query, source, schema, alias, session, names, ctx)
+        aggregation, key_exprs, agg_items = plan_aggregation(query, source, node, alias, session, names, ctx)
+        aggregation.repartition = group_by_repartition(aggregation.group_by, node,
+                                                       topic_partitions(catalog, source.topic))
+        node = aggregation
+        proj_schema = aggregation.schema
         select_items = agg_items
 
     items = _expand_select(query, proj_schema, alias, source, select_items, transient=not persistent)
@@ -217,7 +256,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     value_cols: list[OutputColumn] = []
     used_keys: set[int] = set()
     names_seen: set[str] = set()
-    printed: list[tuple[exp.Expression, str]] = []
+    printed: list[tuple[str, str]] = []
     for e, given, index in items:
         name = item_names.get(index) if index is not None else None
         name = name or given or natural_name(e) or gen.next()
@@ -258,7 +297,6 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         names_seen.add(name)
     key_cols_sorted = [c for _, c in sorted(key_cols, key=lambda p: p[0])]
 
-    result_kind = "TABLE" if (aggregation is not None or source.kind == "TABLE") else "STREAM"
     if persistent and sink_name is not None:
         missing = [k for i, k in enumerate(key_exprs) if i not in used_keys]
         if sink_timestamp is not None and sink_timestamp not in names_seen:
@@ -273,16 +311,24 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             _missing_key_error(sink_name, missing, aggregation is not None, rekey is not None)
         if not value_cols:
             raise KsqlStatementError("The projection contains no value columns.")
-    windowed = source.windowed
-    if aggregation is not None and aggregation.window is not None:
-        w = aggregation.window
-        windowed = WindowInfo(w.type, w.size_ms if w.type != "SESSION" else None)
-    return QueryPlan(
-        source=source, alias=alias, input_schema=schema, where=where, rekey=rekey,
-        aggregation=aggregation, table_functions=table_functions, key=key_cols_sorted, value=value_cols,
-        result_kind=result_kind, emit=query.emit, limit=query.limit, projection_schema=proj_schema,
-        windowed=windowed, sql=sql, functions=registry, printed_select=printed,
-    )
+    if table_functions:
+        node = FlatMap(node.schema, node, table_functions)
+    key_cols = [OutputColumn(c.name, c.type, c.expr) for c in key_cols_sorted]
+    out_schema = RowSchema([SchemaColumn(c.name, c.type, ColumnRole.KEY) for c in key_cols]
+                           + [SchemaColumn(c.name, c.type, ColumnRole.VALUE) for c in value_cols])
+    project = Project(out_schema, node, key_cols, value_cols, printed)
+    return Sink(out_schema, project, kind, registry, name=sink_name, emit=EmitMode(query.emit) if query.emit else None,
+                limit=query.limit, sql=sql)
+
+
+def _check_pull(query: Query, plan: Sink) -> None:
+    """Push queries rename a repeated column (VAL, VAL_1); pull queries reject it, as in ksqlDB. (How a pull
+    query reads its table is decided once the table is known to be queryable: ``plan.pull_access``.)"""
+    value_cols = plan.project.value
+    given = [item.alias or natural_name(item.expr) for item in query.select]
+    for i, name in enumerate(given):
+        if name is not None and name in given[:i] and i < len(value_cols):
+            raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {value_cols[i].type}")
 
 
 def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool, rekey: bool) -> None:
@@ -298,9 +344,10 @@ def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool,
                              f"projection (eg, SELECT {', '.join(texts)}...).")
 
 
-def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, ctx: BindContext,
-                key_name: Callable[[exp.Expression], str]) -> tuple[Rekey, list[exp.Expression], RowSchema]:
-    """The re-keying of PARTITION BY, the partitioning expressions as written, and the schema after it."""
+def _plan_rekey(exprs: list[exp.Expression], node: PlanNode, alias: str, ctx: BindContext,
+                key_name: Callable[[exp.Expression], str]) -> tuple[Rekey, list[exp.Expression]]:
+    """PARTITION BY over ``node``'s row, and the partitioning expressions as written."""
+    schema = node.schema
     scope = scope_for(schema, alias)
     if not exprs:
         raise KsqlStatementError("PARTITION BY requires at least one expression")
@@ -325,11 +372,17 @@ def _plan_rekey(exprs: list[exp.Expression], schema: RowSchema, alias: str, ctx:
             types.append(be.type)
             kept.append(be)
             written.append(e)
-    new_keys = [SchemaColumn(n, t, "key") for n, t in zip(names, types, strict=True)]
-    values = [c for c in schema.by_role("value") if c.name not in names]
-    old_keys = [SchemaColumn(c.name, c.type, "value") for c in schema.by_role("key") if c.name not in names]
-    rest = schema.by_role("header", "system", "window")
-    return Rekey(kept, names, types), written, RowSchema(new_keys + values + old_keys + rest)
+    new_keys = [SchemaColumn(n, t, ColumnRole.KEY) for n, t in zip(names, types, strict=True)]
+    values = [c for c in schema.by_role(ColumnRole.VALUE) if c.name not in names]
+    old_keys = [SchemaColumn(c.name, c.type, ColumnRole.VALUE) for c in schema.by_role(ColumnRole.KEY)
+                if c.name not in names]
+    rest = schema.by_role(ColumnRole.HEADER, ColumnRole.SYSTEM, ColumnRole.WINDOW)
+    # ksqlDB's repartitionNeeded: PARTITION BY exactly the input's key columns, in order, keeps every record
+    # where it is (and a null Kafka key stays null); anything else re-keys
+    keys = schema.key_positions()
+    same_key = bool(keys) and [e.index if isinstance(e, B.ColumnRef) else None for e in kept] == keys
+    rekey = Rekey(RowSchema(new_keys + values + old_keys + rest), node, kept, names, types, repartition=not same_key)
+    return rekey, written
 
 
 def _check_column_references(query: Query, scope: Scope) -> None:
@@ -396,11 +449,11 @@ def _replace_exprs(e: exp.Expression, rekey: Rekey, written: list[exp.Expression
 def _star_columns(schema: RowSchema, source: Source, transient: bool) -> list[str]:
     """What ``*`` expands to: keys, then (for push and pull queries on windowed data) WINDOWSTART and
     WINDOWEND, then value and header columns in their declared order."""
-    keys = [c.name for c in schema.by_role("key")]
-    window = [c.name for c in schema.by_role("window")] if transient else []
-    rest = {c.name for c in schema.by_role("value", "header")}
+    keys = [c.name for c in schema.by_role(ColumnRole.KEY)]
+    window = [c.name for c in schema.by_role(ColumnRole.WINDOW)] if transient else []
+    rest = {c.name for c in schema.by_role(ColumnRole.VALUE, ColumnRole.HEADER)}
     declared = [c.name for c in source.columns if c.name in rest and not c.key]
-    others = [c.name for c in schema.by_role("value", "header") if c.name not in declared]
+    others = [c.name for c in schema.by_role(ColumnRole.VALUE, ColumnRole.HEADER) if c.name not in declared]
     return keys + window + declared + others
 
 
@@ -431,7 +484,7 @@ def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source,
         idx = 0
         for i, item in enumerate(query.select):
             if _is_star(item.expr):
-                for _ in schema.by_role("key"):
+                for _ in schema.by_role(ColumnRole.KEY):
                     out.append((rewritten[idx][0], None, None))
                     idx += 1
             else:

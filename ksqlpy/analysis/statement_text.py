@@ -20,7 +20,7 @@ from sqlglot import exp
 
 from ksqlpy.expr.format import format_expression
 from ksqlpy.grammar.ast import CreateAsSelect, Query, WindowSpec
-from ksqlpy.plan.logical import QueryPlan
+from ksqlpy.plan.logical import Sink
 
 
 def qualified(e: exp.Expression, alias: str) -> exp.Expression:
@@ -56,7 +56,7 @@ def _window(w: WindowSpec) -> str:
     return f"WINDOW {w.type} ( {', '.join(parts)} )"
 
 
-def create_as_text(stmt: CreateAsSelect, plan: QueryPlan) -> str:
+def create_as_text(stmt: CreateAsSelect, plan: Sink) -> str:
     """The statement as ksqlDB prints it after analysis (single-source queries; joins print their FROM
     as written)."""
     q: Query = stmt.query

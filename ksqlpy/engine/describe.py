@@ -5,7 +5,6 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy import types as T
-from ksqlpy.analysis.ddl import normalize_properties
 from ksqlpy.analysis.query import analyze_query
 from ksqlpy.catalog import Source
 from ksqlpy.engine.metrics import offset_summaries, source_statistics, tasks_metadata
@@ -14,8 +13,10 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.describe import topology_text
-from ksqlpy.plan.logical import JoinLeaf
+from ksqlpy.plan.explain import plan_text
+from ksqlpy.plan.logical import QueryKind, Sink
 from ksqlpy.plan.lower import lower
+from ksqlpy.plan.pull_access import decide_access
 from ksqlpy.plan.topology import Topology
 
 if TYPE_CHECKING:
@@ -96,70 +97,64 @@ def explain_query(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
     inner = stmt.statement
     if isinstance(inner, (A.CreateAsSelect, A.InsertInto, A.SelectStatement)):
         name = getattr(inner, "name", None) or getattr(inner, "target", None)
-        plan = analyze_query(inner.query, engine.catalog, engine.session_state(), sink_name=name,
-                             persistent=not isinstance(inner, A.SelectStatement), sql=inner.text)
-        topology = would_run(engine, inner, plan, name)
+        plan = explained_plan(engine, inner)
+        query_id = would_be_id(engine, inner, plan)
+        topology = would_run(engine, plan, query_id)
         return {"queryString": inner.text, "id": "", "sinks": [name] if name else [],
-                "sources": topology.sources, "fields": [], "executionPlan": plan_text(plan),
-                "topology": topology_text(topology), "state": "UNKNOWN",
-                "queryType": "PERSISTENT" if name else "PUSH", "overriddenProperties": {}}
+                "sources": [s.source.name for s in plan.scans], "fields": [],
+                "executionPlan": plan_text(plan, query_id),
+                "topology": topology_text(topology) if topology is not None else "",
+                "state": "UNKNOWN", "queryType": "PERSISTENT" if name else plan.query_kind.value,
+                "overriddenProperties": {}}
     raise KsqlStatementError("The provided statement does not run a query: EXPLAIN needs a query id or a query")
+
+
+def explained_plan(engine: Engine, stmt: A.CreateAsSelect | A.InsertInto | A.SelectStatement) -> Sink:
+    """The logical plan of a statement that is not run: a SELECT without EMIT on a table is a pull query,
+    with the access it would use."""
+    from ksqlpy.engine.statements import plan_create_as, plan_insert
+
+    if isinstance(stmt, A.CreateAsSelect):
+        return plan_create_as(engine, stmt)[0]
+    if isinstance(stmt, A.InsertInto):
+        target = engine.catalog.source(stmt.target)
+        if target is None:
+            raise KsqlStatementError(f"Source `{stmt.target}` does not exist.")
+        return plan_insert(engine, stmt, target)
+    source = engine.catalog.source(stmt.query.source.name)
+    pull = (stmt.query.emit is None and not stmt.query.joins and source is not None and source.kind == "TABLE")
+    plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
+                         sql=stmt.text, pull=pull)
+    if pull:
+        decide_access(plan, stmt.query.where, engine.effective_properties())
+    return plan
+
+
+def would_be_id(engine: Engine, stmt: A.Statement, plan: Sink) -> str:
+    """The id the statement's query would get if it ran now."""
+    n = engine.query_counter
+    if isinstance(stmt, A.InsertInto):
+        return f"INSERTQUERY_{n}"
+    if isinstance(stmt, A.CreateAsSelect):
+        return f"{'CSAS' if stmt.kind == 'STREAM' else 'CTAS'}_{stmt.name}_{n}".upper()
+    return f"transient_{plan.source.name}_{engine.transient_counter + 1}"
 
 
 def query_details(engine: Engine, q: Any) -> dict[str, Any]:
     """EXPLAIN <id> and SHOW QUERIES EXTENDED: the query, its plan and topology, and per task its state and lag."""
     error = getattr(q, "error", None)
     return {"queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
-            "fields": fields(q.sink), "executionPlan": plan_text(q.plan), "topology": topology_text(q.topology),
+            "fields": fields(q.sink), "executionPlan": plan_text(q.plan, q.query_id),
+            "topology": topology_text(q.topology),
             "state": q.state, "queryType": "PERSISTENT", "overriddenProperties": {},
             "tasksMetadata": tasks_metadata(engine, q),
             "queryErrors": [{"errorMessage": error, "type": "UNKNOWN"}] if error and q.state == "ERROR" else []}
 
 
-def would_run(engine: Engine, stmt: A.Statement, plan: Any, name: str | None) -> Topology:
-    """The topology the statement would run (nothing is created): under the query id it would get, writing
-    the sink it names (an existing stream for INSERT INTO, else one over the topic it would create)."""
-    if name is None:
-        return lower(plan, f"transient_{plan.source.name}_{engine.transient_counter + 1}", engine, sink=None,
-                     persistent=False, partitions=partition_counts(engine))
-    sink = engine.catalog.source(name) if isinstance(stmt, A.InsertInto) else None
-    if sink is None:
-        props = normalize_properties(getattr(stmt, "properties", {}) or {})
-        topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{name}"))
-        sink = Source(name=name, kind=plan.result_kind, topic=topic, columns=[], windowed=plan.windowed)
-    kind = "INSERT" if isinstance(stmt, A.InsertInto) else ("CSAS" if plan.result_kind == "STREAM" else "CTAS")
-    n = engine.query_counter
-    query_id = f"INSERTQUERY_{n}" if kind == "INSERT" else f"{kind}_{name}_{n}".upper()
-    return lower(plan, query_id, engine, sink=sink, persistent=True, partitions=partition_counts(engine))
-
-
-def plan_text(plan: Any) -> str:
-    """ksqlDB's execution plan: the steps from the sink down to the source(s), a join's both sources under
-    its JOIN step."""
-    lines = [" > [ SINK ] | Schema: " + ", ".join(f"{c.name} {c.type}" for c in plan.key + plan.value)]
-    lines.append("\t\t > [ PROJECT ] | " + ", ".join(f"{c.expr} AS {c.name}" for c in plan.key + plan.value))
-    if plan.aggregation is not None:
-        lines.append("\t\t\t\t > [ AGGREGATE ] | GROUP BY " + ", ".join(str(e) for e in plan.aggregation.group_by))
-    if plan.rekey is not None:
-        lines.append("\t\t\t\t > [ REKEY ] | PARTITION BY " + ", ".join(str(e) for e in plan.rekey.exprs))
-    if plan.where is not None:
-        lines.append(f"\t\t\t\t\t\t > [ FILTER ] | {plan.where}")
-    depth = 8
-    if plan.join is not None:
-        lines += _join_steps(plan.join.root, depth)
-    else:
-        lines.append("\t" * depth + f" > [ SOURCE ] | {plan.source.name} ({plan.source.topic})")
-    return "\n".join(lines) + "\n"
-
-
-def _join_steps(node: Any, depth: int) -> list[str]:
-    """A join step, then its left and right inputs one level deeper."""
-    if isinstance(node, JoinLeaf):
-        return ["\t" * depth + f" > [ SOURCE ] | {node.source.name} ({node.source.topic}) AS {node.alias}"]
-    on = " AND ".join(f"{a} = {b}"
-                      for a, b in zip(node.left_exprs, node.right_exprs, strict=True))
-    within = ""
-    if node.within is not None:
-        within = f" WITHIN ({node.within.before_ms} ms, {node.within.after_ms} ms)"
-    lines = ["\t" * depth + f" > [ JOIN ] | {node.kind} {node.flavor.replace('_', '-')} ON {on}{within}"]
-    return lines + _join_steps(node.left, depth + 2) + _join_steps(node.right, depth + 2)
+def would_run(engine: Engine, plan: Sink, query_id: str) -> Topology | None:
+    """The topology the plan of a statement that is not run would run as ``query_id`` (nothing is created);
+    None for a pull query, which reads state and runs none."""
+    if plan.query_kind is QueryKind.PULL:
+        return None
+    return lower(plan, query_id, engine, sink=plan.target, persistent=plan.persistent,
+                 partitions=partition_counts(engine))

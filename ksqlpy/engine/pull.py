@@ -1,7 +1,7 @@
 """Pull queries: a SELECT without EMIT answers from what exists now and ends.
 
 On a stream it scans the topic to its current end. On a table it reads the table's materialized state
-(``engine.materialized``): key lookups when the WHERE pins the key (``pull_where``), a scan otherwise;
+(``engine.materialized``): key lookups when the WHERE pins the key, a scan otherwise (as planned: ``plan.pull_access``);
 then the query's WHERE and projection, compiled like any query over the table's schema, run on the rows
 fetched. ``SELECT *`` on a windowed table includes WINDOWSTART/WINDOWEND after the key, as in ksqlDB,
 and ISO-8601 strings compared with ROWTIME/WINDOWSTART/WINDOWEND are read as timestamps.
@@ -18,10 +18,11 @@ from sqlglot import exp
 
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.catalog import Source
-from ksqlpy.engine.pull_where import plan_where
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.grammar import ast as A
+from ksqlpy.plan.logical import PullAccess
+from ksqlpy.plan.pull_access import decide_access
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -160,19 +161,9 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
         q.where = iso_time_literals(q.where)
     plan = analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False, sql=stmt.text,
                          pull=True)
-    from ksqlpy.analysis.query import natural_name
-
-    # push queries rename a repeated column (VAL, VAL_1); pull queries reject it, as in ksqlDB
-    given = [item.alias or natural_name(item.expr) for item in q.select]
-    for i, name in enumerate(given):
-        if name is not None and name in given[:i] and i < len(plan.value):
-            raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {plan.value[i].type}")
     mat = queryable(engine, src)
-    size = src.windowed.size_ms if src.windowed is not None else None
-    lookup = plan_where(q.where, src.key_columns, window_size=size, windowed=src.windowed is not None,
-                        scan_enabled=_flag(engine, "ksql.query.pull.table.scan.enabled"),
-                        range_enabled=_flag(engine, "ksql.query.pull.range.scan.enabled"), functions=plan.functions)
-    candidates: Any = mat.scan() if lookup is None else fetch(mat, lookup.keys, src)
+    scan = decide_access(plan, q.where, engine.effective_properties())
+    candidates: Any = mat.scan() if scan.access is PullAccess.TABLE_SCAN else fetch(mat, scan.lookup, src)
     candidates = stored_view(engine, src, candidates)
     rows = evaluate_rows(engine, compile_rows(plan, plan.where), candidates, q.limit)
     remember(engine, stmt, src, plan, generation)
@@ -226,10 +217,6 @@ def fetch(mat: Any, keys: list[tuple[tuple, int | None, int | None]], src: Sourc
                 seen.add(ident)
                 found.append((row, ts))
     return found
-
-
-def _flag(engine: Engine, name: str) -> bool:
-    return str(engine.prop(name, "true")).lower() != "false"
 
 
 def compile_rows(plan: Any, where: Any) -> Any:

@@ -10,7 +10,7 @@ everything else in the text (names, the select list, LIMIT) must match exactly.
 Only *exact* lookups are kept: a WHERE that is an OR/AND of ``key = literal`` and ``key IN (literals)``,
 every key column once per disjunct, nothing else. The rows the store holds under those keys are exactly
 the rows such a WHERE accepts, so the entry needs no code that depends on the literals: on a hit the
-literals become keys (with the same conversions and errors as ``pull_where``), the store is read and the
+literals become keys (with the same conversions and errors as ``plan.pull_access``), the store is read and the
 cached projection runs. An entry is made from a statement that ran through the full path, after checking
 that its WHERE literals map one to one onto the placeholders.
 
@@ -29,10 +29,10 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from ksqlpy.catalog import Column, Source
-from ksqlpy.engine.pull_where import _NO_KEY, _dnf, _to_key, _unparen
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.expr.binder import literal_type
 from ksqlpy.grammar import ast as A
+from ksqlpy.plan.pull_access import _NO_KEY, _dnf, _to_key, _unparen
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -126,7 +126,7 @@ class PreparedLookup:
     limit: int | None
 
     def keys(self, params: list[Param]) -> list[tuple[tuple, None, None]]:
-        """The keys to read, as ``pull_where.plan_where`` would list them for these literals."""
+        """The keys to read, as ``plan.pull_access.plan_where`` would list them for these literals."""
         out: list[tuple[tuple, None, None]] = []
         for disjunct in self.disjuncts:
             per_column = []

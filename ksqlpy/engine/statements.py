@@ -27,7 +27,7 @@ from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError, name_location
 from ksqlpy.expr.bound import Cast
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.logical import OutputColumn
+from ksqlpy.plan.logical import OutputColumn, Sink
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -129,33 +129,9 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
                                  f"supported on source {existing.kind.lower()}s.")
     if stmt.query.limit is not None:
         raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
-    props = normalize_properties(stmt.properties)
-    ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
-    try:
-        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
-                             sql=stmt.text, sink_timestamp=ts_col)
-    except NoGroupByError as e:
-        raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
-    if ts_col is not None:
-        col = next(c for c in plan.key + plan.value if c.name == ts_col)
-        if "TIMESTAMP_FORMAT" not in props and col.type not in (T.BIGINT, T.TIMESTAMP):
-            raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be LONG(INT64), TIMESTAMP, or a String "
-                                     "with a timestamp_format specified.")
-    if stmt.kind != plan.result_kind:
-        raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
-                                 f"CREATE {plan.result_kind} AS SELECT statement instead.")
-    if stmt.query.emit == "FINAL" and (plan.aggregation is None or plan.aggregation.window is None):
-        raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
-    unknown = [k for k in props if k not in SINK_PROPERTIES]
-    if unknown:
-        raise KsqlStatementError(f"Invalid config variable(s) in the WITH clause: {','.join(sorted(unknown))}")
-    try:
-        sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
-    except KsqlStatementError as e:
-        if not e.message.startswith("Key format does not support schema.") or plan.join is not None:
-            raise
-        # found while planning the physical form: ksqlDB quotes the statement it planned
-        raise KsqlStatementError(f"{e.message}\nStatement: {create_as_text(stmt, plan)}") from None
+    plan, props = plan_create_as(engine, stmt)
+    sink = plan.target
+    assert sink is not None
     upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
     source_info = engine.log.describe_topic(plan.source.topic)
     _ensure_topic(engine, sink.topic, props, creating=False,
@@ -183,6 +159,39 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         if info is not None:
             info.state = "PAUSED"
     return _status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[str, Any]]:
+    """The plan of a CREATE ... AS SELECT with its sink resolved (``Sink.target``), and the WITH properties."""
+    props = normalize_properties(stmt.properties)
+    ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
+    try:
+        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
+                             sql=stmt.text, sink_timestamp=ts_col)
+    except NoGroupByError as e:
+        raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
+    if ts_col is not None:
+        col = next(c for c in plan.key + plan.value if c.name == ts_col)
+        if "TIMESTAMP_FORMAT" not in props and col.type not in (T.BIGINT, T.TIMESTAMP):
+            raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be LONG(INT64), TIMESTAMP, or a String "
+                                     "with a timestamp_format specified.")
+    if stmt.kind != plan.result_kind:
+        raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
+                                 f"CREATE {plan.result_kind} AS SELECT statement instead.")
+    if stmt.query.emit == "FINAL" and (plan.aggregation is None or plan.aggregation.window is None):
+        raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
+    unknown = [k for k in props if k not in SINK_PROPERTIES]
+    if unknown:
+        raise KsqlStatementError(f"Invalid config variable(s) in the WITH clause: {','.join(sorted(unknown))}")
+    try:
+        sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
+    except KsqlStatementError as e:
+        if not e.message.startswith("Key format does not support schema.") or plan.join is not None:
+            raise
+        # found while planning the physical form: ksqlDB quotes the statement it planned
+        raise KsqlStatementError(f"{e.message}\nStatement: {create_as_text(stmt, plan)}") from None
+    plan.target = sink
+    return plan, props
 
 
 def _replace_enabled(engine: Engine) -> bool:
@@ -246,6 +255,22 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
     if target is None:
         where = f"Line: {stmt.target_line}, Col: {stmt.target_column}: " if stmt.target_line else ""
         raise KsqlStatementError(f"{where}Source `{stmt.target}` does not exist.")
+    plan = plan_insert(engine, stmt, target)
+    props = normalize_properties(stmt.properties)
+    query_id = props.get("QUERY_ID")
+    if query_id is not None:
+        query_id = str(query_id).upper()
+        if query_id in engine.queries:
+            raise KsqlStatementError(f"Query ID '{query_id}' already exists.")
+    else:
+        query_id = engine.next_query_id("INSERT", None)
+    query = engine.build_persistent(plan, target, query_id, stmt.text)
+    engine.start_persistent(query)
+    return _status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
+    """The plan of an INSERT INTO ``target``, its values cast to the stream's types where ksqlDB does."""
     if target.kind != "STREAM":
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. {target.name} is a table.")
     if target.is_source:
@@ -276,17 +301,8 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
 
         raise KsqlStatementError(f"Incompatible schema between results and sink.\nResult schema is {fmt(result_cols)}"
                                  f"\nSink schema is {fmt(sink_cols)}")
-    props = normalize_properties(stmt.properties)
-    query_id = props.get("QUERY_ID")
-    if query_id is not None:
-        query_id = str(query_id).upper()
-        if query_id in engine.queries:
-            raise KsqlStatementError(f"Query ID '{query_id}' already exists.")
-    else:
-        query_id = engine.next_query_id("INSERT", None)
-    query = engine.build_persistent(plan, target, query_id, stmt.text)
-    engine.start_persistent(query)
-    return _status(stmt, f"Created query with ID {query_id}", query_id)
+    plan.target = target
+    return plan
 
 
 def _castable_into(result: list[tuple[str, Any, bool]], sink: list[tuple[str, Any, bool]]) -> bool:

@@ -1,18 +1,32 @@
-"""The typed logical plan of one query.
+"""The logical plan of one query: a tree of operators, each with its output schema and bound expressions.
 
-A query over one source is a fixed pipeline, the shape Kafka Streams builds for ksqlDB:
+Analysis produces it (``ksqlpy.analysis.query``); everything that runs a query reads it - the physical
+topology (``plan.lower``), pull queries, the Spark backfill, EXPLAIN (``plan.explain``). A query over one
+source is a chain; a join is a subtree, n-way joins nested left-deep::
 
-    Scan -> Filter(WHERE) -> [Rekey(PARTITION BY)] -> [Aggregate(GROUP BY, WINDOW) -> Filter(HAVING)]
-         -> [FlatMap(table functions)] -> Project -> Sink
+    Sink                                   the result: a topic (CSAS/CTAS/INSERT) or the caller (push/pull)
+      Project                              key and value columns
+        [FlatMap]                          table functions
+          [Aggregate]                      GROUP BY, WINDOW, aggregate calls, HAVING, EMIT
+            [Rekey]                        PARTITION BY
+              [Filter]                     WHERE
+                Scan | Join(left, right)   a source; a join of two inputs (each a Scan or a Join)
 
-Each stage's expressions are bound expressions (``ksqlpy.expr.bound``) over the row of the stage before
-them: a ``ColumnRef`` is a position in that stage's ``RowSchema``. They hold no parser objects, so the plan
-pickles (the Spark backfill ships it to its workers); the physical layer generates code from them.
+Each node's expressions are bound expressions (``ksqlpy.expr.bound``) over the row of the node below it:
+a ``ColumnRef`` is a position in that node's ``RowSchema`` (HAVING reads the aggregate's own output row,
+a join's key expressions each side's row). They hold no parser objects, so the plan pickles.
+
+Planning decisions are made once and recorded on the nodes: whether a re-key needs a repartition (a
+PARTITION BY of exactly the key does not; a GROUP BY on the key does not; a join side keyed by its join
+expression in the join's key format does not), the join flavour, and for a pull query whether it looks
+keys up or scans the table.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from ksqlpy.catalog import Source, WindowInfo
@@ -22,11 +36,60 @@ from ksqlpy.grammar.ast import WindowSpec, WithinSpec
 from ksqlpy.types import SqlType
 
 
+# ------------------------------------------------------------------------------------------------ kinds
+class ColumnRole(StrEnum):
+    KEY = "key"
+    VALUE = "value"
+    SYSTEM = "system"  # ROWTIME, ROWPARTITION, ROWOFFSET
+    WINDOW = "window"  # WINDOWSTART, WINDOWEND
+    HEADER = "header"
+
+
+class ResultKind(StrEnum):
+    """What rows mean: events (a stream) or changes of a keyed state (a table)."""
+
+    STREAM = "STREAM"
+    TABLE = "TABLE"
+
+
+class QueryKind(StrEnum):
+    PERSISTENT = "PERSISTENT"  # CREATE ... AS SELECT, INSERT INTO: writes a topic
+    PUSH = "PUSH"  # SELECT ... EMIT CHANGES (and a SELECT on a stream): rows to the caller as they come
+    PULL = "PULL"  # SELECT on a table without EMIT: the table's current state
+
+
+class EmitMode(StrEnum):
+    CHANGES = "CHANGES"
+    FINAL = "FINAL"
+
+
+class JoinKind(StrEnum):
+    INNER = "INNER"
+    LEFT = "LEFT"
+    RIGHT = "RIGHT"
+    FULL = "FULL"
+
+
+class JoinFlavor(StrEnum):
+    STREAM_STREAM = "STREAM_STREAM"
+    STREAM_TABLE = "STREAM_TABLE"
+    TABLE_TABLE = "TABLE_TABLE"
+    FOREIGN_KEY = "FOREIGN_KEY"
+
+
+class PullAccess(StrEnum):
+    """How a pull query reads its table's state."""
+
+    KEY_LOOKUP = "KEY_LOOKUP"  # every disjunct of the WHERE names each key column with constants
+    TABLE_SCAN = "TABLE_SCAN"  # anything else (ksql.query.pull.table.scan.enabled)
+
+
+# ------------------------------------------------------------------------------------------------ schemas
 @dataclass
 class SchemaColumn:
     name: str
     type: SqlType
-    role: str  # key | value | system | window | header
+    role: ColumnRole
     display: str | None = None  # how the column reads in messages, if not by name (an aggregate's call)
 
 
@@ -34,7 +97,7 @@ class SchemaColumn:
 class RowSchema:
     columns: list[SchemaColumn]
 
-    def by_role(self, *roles: str) -> list[SchemaColumn]:
+    def by_role(self, *roles: ColumnRole) -> list[SchemaColumn]:
         return [c for c in self.columns if c.role in roles]
 
     def get(self, name: str) -> SchemaColumn | None:
@@ -49,6 +112,9 @@ class RowSchema:
             if c.name == name:
                 return ColumnRef(i, c.name, c.display, type=c.type)
         raise KeyError(name)
+
+    def key_positions(self) -> list[int]:
+        return [i for i, c in enumerate(self.columns) if c.role is ColumnRole.KEY]
 
 
 @dataclass
@@ -74,65 +140,6 @@ class AggregateCall:
 
 
 @dataclass
-class Rekey:
-    exprs: list[Expr]  # over the input row
-    names: list[str]
-    types: list[SqlType]
-
-
-@dataclass
-class Aggregation:
-    group_by: list[Expr]  # over the pre-aggregation row (the input row)
-    key_names: list[str]
-    key_types: list[SqlType]
-    aggregates: list[AggregateCall]
-    window: WindowSpec | None = None
-    having: Expr | None = None  # over the post-aggregation row
-
-
-@dataclass
-class QueryPlan:
-    source: Source
-    alias: str
-    input_schema: RowSchema
-    where: Expr | None  # over the input row
-    rekey: Rekey | None
-    aggregation: Aggregation | None
-    table_functions: list[Call]  # over the projection's input row
-    key: list[OutputColumn]
-    value: list[OutputColumn]
-    result_kind: str  # STREAM | TABLE
-    # the engine's function registry the plan was typed against; code generation resolves calls against it
-    # (pickled, it is rebuilt in the receiving process from its origin: see ksqlpy.session_state)
-    functions: FunctionRegistry
-    emit: str | None = None  # CHANGES | FINAL
-    limit: int | None = None
-    projection_schema: RowSchema | None = None  # what the Project stage sees
-    windowed: WindowInfo | None = None  # output windowing (windowed aggregation or windowed source)
-    sql: str = ""
-    join: JoinPlan | None = None  # the FROM clause is a join: ``source`` is then its (virtual) result
-    # the select list as ksqlDB prints the rewritten statement: (expression as written, qualified; its name)
-    printed_select: list[tuple[str, str]] = field(default_factory=list)
-
-
-# --------------------------------------------------------------------------- joins
-# A join's result is seen by the rest of the query as one virtual source whose columns are the join key
-# column(s) followed by every source's columns, each named ``ALIAS_COLUMN`` (see ksqlpy.analysis.joins).
-
-
-@dataclass
-class JoinLeaf:
-    """One source of a join and the block of columns it fills in the joined row."""
-
-    source: Source
-    alias: str
-    index: int  # position among the join's sources, left to right
-    columns: list[SchemaColumn]  # the block: value/header columns, pseudo columns, window, key columns
-    offset: int = 0  # where the block starts in the joined row (after the join key columns)
-    repartitioned: bool = False  # re-keyed through an internal topic (a windowed one's bounds become values)
-
-
-@dataclass
 class JoinKey:
     name: str
     type: SqlType
@@ -140,18 +147,155 @@ class JoinKey:
     display: str = ""  # ALIAS_COL of the column the key equals (ksqlDB names the key column so in messages)
 
 
-@dataclass
-class JoinNode:
-    """One binary join step of a (left-deep) join tree."""
+# ------------------------------------------------------------------------------------------------ nodes
+@dataclass(eq=False)
+class PlanNode:
+    """A logical operator: its output row (``schema``) and what it reads (``inputs``)."""
 
-    kind: str  # INNER | LEFT | RIGHT | FULL
-    flavor: str  # STREAM_STREAM | STREAM_TABLE | TABLE_TABLE | FOREIGN_KEY
-    left: JoinNode | JoinLeaf
-    right: JoinLeaf
+    schema: RowSchema
+
+    @property
+    def inputs(self) -> list[PlanNode]:
+        return []
+
+    @property
+    def result_kind(self) -> ResultKind:
+        """Stream or table: what the rows this node emits mean."""
+        return self.inputs[0].result_kind
+
+    @property
+    def windowed(self) -> WindowInfo | None:
+        """The windowing of this node's keys (a windowed aggregation's, or a windowed source's)."""
+        return self.inputs[0].windowed
+
+    def walk(self) -> Iterator[PlanNode]:
+        """This node and every node below it, depth first, left before right."""
+        yield self
+        for i in self.inputs:
+            yield from i.walk()
+
+
+@dataclass(eq=False)
+class Scan(PlanNode):
+    """A stream or table read from its topic. In a join, ``schema`` is the block of ``ALIAS_COL`` columns
+    the source fills in the joined row (``offset``: where the block starts; ``index``: the source's
+    position among the join's sources); else the source's columns, pseudo and window columns."""
+
+    source: Source
+    alias: str
+    index: int = 0
+    offset: int = 0
+    repartitioned: bool = False  # a join side re-keyed through an internal topic
+    access: PullAccess | None = None  # a pull query's: key lookups or a scan of the table's state
+    lookup: list[tuple[tuple, int | None, int | None]] | None = None  # KEY_LOOKUP: (key, window start range)
+
+    @property
+    def result_kind(self) -> ResultKind:
+        return ResultKind(self.source.kind)
+
+    @property
+    def windowed(self) -> WindowInfo | None:
+        return self.source.windowed
+
+    @property
+    def columns(self) -> list[SchemaColumn]:
+        return self.schema.columns
+
+    @property
+    def leaves(self) -> list[Scan]:
+        return [self]
+
+
+@dataclass(eq=False)
+class Filter(PlanNode):
+    """WHERE: rows for which ``predicate`` (over the input row) is true go on."""
+
+    input: PlanNode
+    predicate: Expr
+
+    @property
+    def inputs(self) -> list[PlanNode]:
+        return [self.input]
+
+
+@dataclass(eq=False)
+class Rekey(PlanNode):
+    """PARTITION BY: the key becomes ``exprs`` (over the input row); the old key columns move into the value.
+    ``repartition``: the new key is not the input's key, so rows go through a repartition topic to the
+    partition their new key hashes to (PARTITION BY NULL keys every row NULL, and needs none)."""
+
+    input: PlanNode
+    exprs: list[Expr]
+    names: list[str]
+    types: list[SqlType]
+    repartition: bool = True
+
+    @property
+    def inputs(self) -> list[PlanNode]:
+        return [self.input]
+
+
+@dataclass(eq=False)
+class FlatMap(PlanNode):
+    """Table functions: one output row per element. ``functions`` are over the input row; the projection
+    above reads each call's element where the call appears."""
+
+    input: PlanNode
+    functions: list[Call]
+
+    @property
+    def inputs(self) -> list[PlanNode]:
+        return [self.input]
+
+
+@dataclass(eq=False)
+class Aggregate(PlanNode):
+    """GROUP BY: rows grouped by ``group_by`` (over the input row), ``aggregates`` computed per group (and
+    window), then HAVING (over this node's output row: the group key columns, one column per aggregate
+    call, the window bounds, ROWTIME). ``repartition``: the groups are not the input's partitioning (a key
+    that is not the input's key, or any key of a table), so rows go through ``Aggregate-GroupBy-repartition``
+    first. ``emit``: FINAL holds each window's result until the window closes."""
+
+    input: PlanNode
+    group_by: list[Expr]
+    key_names: list[str]
+    key_types: list[SqlType]
+    aggregates: list[AggregateCall]
+    window: WindowSpec | None = None
+    having: Expr | None = None
+    emit: EmitMode = EmitMode.CHANGES
+    repartition: bool = True
+
+    @property
+    def inputs(self) -> list[PlanNode]:
+        return [self.input]
+
+    @property
+    def result_kind(self) -> ResultKind:
+        return ResultKind.TABLE
+
+    @property
+    def windowed(self) -> WindowInfo | None:
+        if self.window is not None:
+            w = self.window
+            return WindowInfo(w.type, w.size_ms if w.type != "SESSION" else None)
+        return self.input.windowed
+
+
+@dataclass(eq=False)
+class Join(PlanNode):
+    """One binary join step. ``left`` is a Scan or an earlier Join (n-way joins nest left-deep), ``right``
+    a Scan. Its rows are the blocks of its sources, left to right; the top join's ``schema`` is the row the
+    rest of the query reads - the join key column(s), every block, the pseudo columns."""
+
+    left: PlanNode
+    right: Scan
+    kind: JoinKind
+    flavor: JoinFlavor
     left_exprs: list[Expr]  # over the left input's row (its leaves' blocks, left to right)
     right_exprs: list[Expr]  # over the right leaf's block
     keys: list[JoinKey]  # the step's output key
-    result_kind: str  # STREAM | TABLE
+    join_result: ResultKind  # STREAM | TABLE
     within: WithinSpec | None = None
     context: str = ""  # internal topic/store name prefix ("L_" per nesting level)
     left_from_child_key: bool = False  # the left input is a join already keyed by this step's left key
@@ -159,18 +303,196 @@ class JoinNode:
     repartition_right: bool = False
     key_format: str = "KAFKA"  # format of the internal (co-partitioned) key
     key_delimiter: str | None = None
-    windowed: WindowInfo | None = None
+    join_windowed: WindowInfo | None = None
     text: str = ""  # e.g. "L [INNER] JOIN R", for messages
+    virtual: Source | None = None  # the top join: its result as the source the rest of the query reads
+
+    def __post_init__(self) -> None:
+        if not self.schema.columns:  # a nested join's row: its sources' blocks
+            self.schema = RowSchema([c for lf in self.leaves for c in lf.columns])
 
     @property
-    def leaves(self) -> list[JoinLeaf]:
-        left = self.left.leaves if isinstance(self.left, JoinNode) else [self.left]
+    def inputs(self) -> list[PlanNode]:
+        return [self.left, self.right]
+
+    @property
+    def result_kind(self) -> ResultKind:
+        return self.join_result
+
+    @property
+    def windowed(self) -> WindowInfo | None:
+        return self.join_windowed
+
+    @property
+    def leaves(self) -> list[Scan]:
+        left = self.left.leaves if isinstance(self.left, (Join, Scan)) else []
         return [*left, self.right]
+
+    @property
+    def key_columns(self) -> list[SchemaColumn]:
+        return self.schema.by_role(ColumnRole.KEY)
+
+    @property
+    def width(self) -> int:
+        """Columns of all blocks together."""
+        return sum(len(lf.columns) for lf in self.leaves)
+
+
+@dataclass(eq=False)
+class Project(PlanNode):
+    """The result's columns: ``key`` (the key the result is written with) and ``value``, each computed over
+    the input row. ``printed``: the select list as ksqlDB prints the rewritten statement."""
+
+    input: PlanNode
+    key: list[OutputColumn]
+    value: list[OutputColumn]
+    printed: list[tuple[str, str]] = field(default_factory=list)
+
+    @property
+    def inputs(self) -> list[PlanNode]:
+        return [self.input]
 
 
 @dataclass
 class JoinPlan:
-    root: JoinNode
-    leaves: list[JoinLeaf]
-    key_columns: list[SchemaColumn]  # the virtual source's key columns
-    width: int  # number of columns of all blocks together
+    """(Transitional) the join part of a plan as the QueryPlan record showed it."""
+
+    root: Join
+    leaves: list[Scan]
+    key_columns: list[SchemaColumn]
+    width: int
+
+
+class QueryPlanView:
+    """(Transitional, removed once every reader walks the tree) the fields of the former fixed-shape
+    ``QueryPlan`` record, read off the tree."""
+
+    input: Project
+    bottom: PlanNode
+
+    def find(self, kind: type[Any]) -> Any:
+        raise NotImplementedError
+
+    @property
+    def source(self) -> Source:
+        b = self.bottom
+        if isinstance(b, Join):
+            assert b.virtual is not None
+            return b.virtual
+        assert isinstance(b, Scan)
+        return b.source
+
+    @property
+    def alias(self) -> str:
+        b = self.bottom
+        return b.alias if isinstance(b, Scan) else self.source.name
+
+    @property
+    def input_schema(self) -> RowSchema:
+        return self.bottom.schema
+
+    @property
+    def where(self) -> Expr | None:
+        f = self.find(Filter)
+        return f.predicate if f is not None else None
+
+    @property
+    def rekey(self) -> Rekey | None:
+        return self.find(Rekey)  # type: ignore[no-any-return]
+
+    @property
+    def aggregation(self) -> Aggregate | None:
+        return self.find(Aggregate)  # type: ignore[no-any-return]
+
+    @property
+    def table_functions(self) -> list[Call]:
+        f = self.find(FlatMap)
+        return f.functions if f is not None else []
+
+    @property
+    def key(self) -> list[OutputColumn]:
+        return self.input.key
+
+    @key.setter
+    def key(self, columns: list[OutputColumn]) -> None:
+        self.input.key = columns
+
+    @property
+    def value(self) -> list[OutputColumn]:
+        return self.input.value
+
+    @value.setter
+    def value(self, columns: list[OutputColumn]) -> None:
+        project = self.input
+        project.value = columns
+        project.schema = RowSchema([SchemaColumn(c.name, c.type, ColumnRole.KEY) for c in project.key]
+                                   + [SchemaColumn(c.name, c.type, ColumnRole.VALUE) for c in columns])
+        self.schema = project.schema  # type: ignore[attr-defined]
+
+    @property
+    def projection_schema(self) -> RowSchema:
+        return self.input.input.schema
+
+    @property
+    def printed_select(self) -> list[tuple[str, str]]:
+        return self.input.printed
+
+    @property
+    def join(self) -> JoinPlan | None:
+        b = self.bottom
+        if not isinstance(b, Join):
+            return None
+        return JoinPlan(b, b.leaves, b.key_columns, b.width)
+
+
+@dataclass(eq=False)
+class Sink(QueryPlanView, PlanNode):
+    """Where the result goes: a stream or table's topic (``target``, once the statement has resolved it) for
+    a persistent query; the caller for a push or pull query. The query-wide facts live here: the function
+    registry the plan was bound against (code generation resolves calls in it; pickled, it is rebuilt from
+    its origin, see ``ksqlpy.session_state``), the statement text, EMIT and LIMIT."""
+
+    input: Project
+    query_kind: QueryKind
+    functions: FunctionRegistry
+    name: str | None = None  # the sink's name (persistent queries)
+    target: Source | None = None
+    emit: EmitMode | None = None
+    limit: int | None = None
+    sql: str = ""
+
+    @property
+    def inputs(self) -> list[PlanNode]:
+        return [self.input]
+
+    @property
+    def persistent(self) -> bool:
+        return self.query_kind is QueryKind.PERSISTENT
+
+    # -- the parts of the tree most readers want
+    @property
+    def project(self) -> Project:
+        return self.input
+
+    def find(self, kind: type[Any]) -> Any:
+        """The first node of ``kind`` from the top (None if there is none)."""
+        return next((n for n in self.walk() if isinstance(n, kind)), None)
+
+    @property
+    def bottom(self) -> PlanNode:
+        """What the query's chain reads: its Scan, or the top Join."""
+        node: PlanNode = self
+        while not isinstance(node, (Scan, Join)):
+            node = node.inputs[0]
+        return node
+
+    @property
+    def scans(self) -> list[Scan]:
+        """The sources read, left to right."""
+        return [n for n in self.walk() if isinstance(n, Scan)]
+
+
+# (transitional) the former names
+QueryPlan = Sink
+JoinNode = Join
+JoinLeaf = Scan

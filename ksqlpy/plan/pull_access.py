@@ -1,4 +1,5 @@
-"""How a pull query's WHERE reaches a table's state: key lookups, or a scan.
+"""How a pull query reads its table's state - key lookups or a scan: the decision, recorded on the plan's
+Scan (``decide_access``), and the WHERE analysis it rests on.
 
 The WHERE is put in disjunctive normal form. A disjunct answers with key lookups when every key column
 has one ``=`` or ``IN`` bound to an expression without columns; WINDOWSTART/WINDOWEND bounds narrow the
@@ -12,6 +13,7 @@ evaluated on the rows fetched, so lookups only narrow what is read.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +28,7 @@ from ksqlpy.expr.format import format_expression
 from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext
 from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.plan.logical import PullAccess, Scan, Sink
 
 MAX_DISJUNCTS = 64
 _COMPARE = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
@@ -42,6 +45,32 @@ class Lookup:
     """Keys to fetch, each with the window-start range to fetch for it."""
 
     keys: list[tuple[tuple, int | None, int | None]] = field(default_factory=list)
+
+
+def decide_access(plan: Sink, where: exp.Expression | None, properties: Mapping[str, Any]) -> Scan:
+    """Record on the table ``plan`` (a pull query) reads whether its WHERE (``where``, as written) is answered
+    by key lookups (and which keys) or needs a scan; returns that Scan. ``properties``: those in force
+    (``ksql.query.pull.table.scan.enabled``, ``ksql.query.pull.range.scan.enabled``); scans refused by
+    them are ksqlDB's errors."""
+    scan = plan.bottom
+    assert isinstance(scan, Scan), "pull queries read one table"
+    functions = plan.functions
+    src = scan.source
+    size = src.windowed.size_ms if src.windowed is not None else None
+    lookup = plan_where(where, src.key_columns, window_size=size, windowed=src.windowed is not None,
+                        scan_enabled=_enabled(properties, "ksql.query.pull.table.scan.enabled"),
+                        range_enabled=_enabled(properties, "ksql.query.pull.range.scan.enabled"), functions=functions)
+    scan.access = PullAccess.TABLE_SCAN if lookup is None else PullAccess.KEY_LOOKUP
+    scan.lookup = None if lookup is None else lookup.keys
+    return scan
+
+
+def _enabled(properties: Mapping[str, Any], name: str) -> bool:
+    """A boolean property (default true), given by its name or as ``ksql.streams.<name>``."""
+    for key in (name, f"ksql.streams.{name}"):
+        if key in properties:
+            return str(properties[key]).lower() != "false"
+    return True
 
 
 def plan_where(where: exp.Expression | None, key_columns: list[Column], *, window_size: int | None,

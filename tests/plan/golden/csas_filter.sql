@@ -1,0 +1,2 @@
+-- WHERE over the source row, then the projection
+CREATE STREAM FILTERED AS SELECT ID, ITEM FROM ORDERS WHERE AMOUNT > 10 AND ITEM LIKE 'a%';

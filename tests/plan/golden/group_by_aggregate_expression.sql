@@ -1,0 +1,2 @@
+-- expressions over aggregates and keys in the projection
+CREATE TABLE AVERAGES AS SELECT ITEM, SUM(AMOUNT) / COUNT(*) AS AVG_AMOUNT, LCASE(ITEM) AS LOW FROM ORDERS GROUP BY ITEM;

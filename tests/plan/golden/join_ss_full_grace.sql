@@ -1,0 +1,2 @@
+-- stream-stream full outer join with a grace period: the key is the join's own
+CREATE STREAM EITHER AS SELECT ROWKEY, O.ITEM, P.PAID FROM ORDERS O FULL OUTER JOIN PAYMENTS P WITHIN (5 MINUTES, 10 MINUTES) GRACE PERIOD 1 MINUTE ON O.ID = P.ORDER_ID;

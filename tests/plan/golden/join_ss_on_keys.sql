@@ -1,0 +1,2 @@
+-- stream-stream join on both keys: nothing moves
+CREATE STREAM SAME_IDS AS SELECT O.ID AS ID, O.ITEM, P.PAID FROM ORDERS O JOIN PAYMENTS P WITHIN 1 HOUR ON O.ID = P.ID;

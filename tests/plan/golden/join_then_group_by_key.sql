@@ -1,0 +1,2 @@
+-- a join, then GROUP BY its key: the groups are where the join put them
+CREATE TABLE SALES_PER_CUSTOMER AS SELECT C.ID, COUNT(*) AS N FROM ORDERS O JOIN CUSTOMERS C ON O.CUSTOMER = C.ID GROUP BY C.ID;

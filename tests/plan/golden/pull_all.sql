@@ -1,0 +1,2 @@
+-- no WHERE: a scan
+SELECT * FROM CUSTOMERS;

@@ -1,0 +1,2 @@
+-- a push query on a table: its changes
+SELECT * FROM CUSTOMERS EMIT CHANGES;
