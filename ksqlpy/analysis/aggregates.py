@@ -15,6 +15,7 @@ from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.analysis.scope import scope_for
+from ksqlpy.analysis.written import is_star, qualified, strip_qualifiers
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr import bound as B
@@ -39,8 +40,6 @@ DEFAULT_GRACE_MS = 24 * 3600 * 1000
 
 
 def _text(e: exp.Expression) -> str:
-    from ksqlpy.analysis.query import strip_qualifiers
-
     return format_expression(strip_qualifiers(e))
 
 
@@ -75,7 +74,7 @@ class NoGroupByError(KsqlStatementError):
 
 def _aggregate_text(call: FunctionCall, alias: str) -> str:
     """An aggregate call as ksqlDB lists it: columns qualified, ``COUNT(*)`` as ``COUNT(ROWTIME)``."""
-    q = _qualify(call, alias)
+    q = qualified(call, alias)
     args = [exp.column("ROWTIME") if isinstance(a, exp.Star) else a for a in q.call_args]
     return format_expression(FunctionCall(name=q.fname, args=args))
 
@@ -94,10 +93,10 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
                                  "yet support GROUP BY.")
     if not query.group_by:
         bad = [format_expression(i.expr) for i in query.select
-               if not _is_star(i.expr) and _outside_aggregates(i.expr, registry)]
+               if not is_star(i.expr) and _outside_aggregates(i.expr, registry)]
         if bad:
             raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: {', '.join(bad)}")
-        calls = [f for i in query.select if not _is_star(i.expr) for f in i.expr.find_all(FunctionCall)
+        calls = [f for i in query.select if not is_star(i.expr) for f in i.expr.find_all(FunctionCall)
                  if registry.kind_of(f.fname) == "aggregate"]
         raise NoGroupByError([_aggregate_text(f, alias) for f in calls])
     group_by = list(query.group_by)
@@ -105,7 +104,7 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
     for g in group_by:
         identity = ident.of(g)
         if identity in seen_groups:
-            raise KsqlStatementError(f"Duplicate GROUP BY expression: {format_expression(_qualify(g, alias))}")
+            raise KsqlStatementError(f"Duplicate GROUP BY expression: {format_expression(qualified(g, alias))}")
         seen_groups.append(identity)
     key_types: list[T.SqlType] = []
     bound_groups: list[B.Expr] = []
@@ -196,7 +195,7 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
     bad: list[str] = []
     for item in query.select:
         e = item.expr
-        if _is_star(e):
+        if is_star(e):
             # SELECT * in an aggregation: every source column must be a grouping column
             for c in source.key_columns + source.value_columns + source.header_columns:
                 if group_of(exp.column(c.name)) is None:
@@ -238,10 +237,6 @@ def check_undo(functions: list[str], resolved: list[Any]) -> None:
                                  "to a stream source.")
 
 
-def _is_star(e: exp.Expression) -> bool:
-    return isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
-
-
 def _outside_aggregates(e: exp.Expression, registry: Any) -> bool:
     """Whether ``e`` references a column outside every aggregate call."""
     def walk(n: exp.Expression) -> bool:
@@ -252,15 +247,6 @@ def _outside_aggregates(e: exp.Expression, registry: Any) -> bool:
         return any(walk(c) for c in n.iter_expressions())
 
     return walk(e)
-
-
-def _qualify(e: exp.Expression, alias: str) -> exp.Expression:
-    """``e`` with its column references qualified by the source alias (how ksqlDB prints them)."""
-    c = e.copy()
-    for col in c.find_all(exp.Column):
-        if not col.table:
-            col.set("table", exp.to_identifier(alias))
-    return c
 
 
 def _reject_reserved_select(query: Query) -> None:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from ksqlpy.analysis.join_scope import JoinScope, join_list, text
+from ksqlpy.analysis.written import is_star
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar.ast import Query, SelectItem
 from ksqlpy.plan.logical import Scan
@@ -37,10 +38,6 @@ class KeyComponent:
     synthetic: bool
 
 
-def _is_star(e: exp.Expression) -> bool:
-    return isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
-
-
 def expand_stars(query: Query, scope: JoinScope, leaves: list[Scan], keys: list[KeyComponent],
                  rekey: bool) -> list[tuple[exp.Expression, str | None, bool]]:
     """Select items as (expression, alias, virtual); star items get their ALIAS_COL names. ``virtual``: the
@@ -48,7 +45,7 @@ def expand_stars(query: Query, scope: JoinScope, leaves: list[Scan], keys: list[
     out: list[tuple[exp.Expression, str | None, bool]] = []
     for item in query.select:
         e = item.expr
-        if not _is_star(e):
+        if not is_star(e):
             out.append((e, item.alias, False))
             continue
         qual = e.table if isinstance(e, exp.Column) else None

@@ -14,6 +14,7 @@ from collections.abc import Iterable
 from sqlglot import exp
 
 from ksqlpy import types as T
+from ksqlpy.analysis.written import column_refs
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr.format import format_expression
@@ -39,22 +40,6 @@ def source_column_names(source: Source) -> list[str]:
     if source.windowed is not None:
         names += ["WINDOWSTART", "WINDOWEND"]
     return names
-
-
-def lambda_bound(col: exp.Column) -> bool:
-    """Is an unqualified column reference the parameter of an enclosing lambda?"""
-    name = col.name
-    node = col.parent
-    while node is not None:
-        if isinstance(node, exp.Lambda) and any(p.name == name for p in node.expressions):
-            return True
-        node = node.parent
-    return False
-
-
-def column_refs(e: exp.Expression) -> list[exp.Column]:
-    return [c for c in e.find_all(exp.Column)
-            if not isinstance(c.this, exp.Star) and not (not c.table and lambda_bound(c))]
 
 
 class JoinScope:

@@ -21,9 +21,10 @@ from sqlglot import exp
 from ksqlpy import types as T
 from ksqlpy.analysis.join_checks import check_key_type, check_windows, check_within
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
-from ksqlpy.analysis.join_scope import JoinScope, block_columns, column_refs, text
+from ksqlpy.analysis.join_scope import JoinScope, block_columns, text
 from ksqlpy.analysis.partitions import topic_partitions
 from ksqlpy.analysis.scope import scope_for
+from ksqlpy.analysis.written import column_refs
 from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, at, locating, location, location_within
 from ksqlpy.expr.binder import bind
@@ -491,4 +492,4 @@ class _Overlay:
         return getattr(self._catalog, name)
 
 
-__all__ = ["analyze_join_query", "column_refs"]
+__all__ = ["analyze_join_query"]

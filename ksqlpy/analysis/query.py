@@ -13,9 +13,9 @@ from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.partitions import topic_partitions
 from ksqlpy.analysis.scope import scope_for
-from ksqlpy.analysis.statement_text import qualified
 from ksqlpy.analysis.struct_star import expand_struct_stars
 from ksqlpy.analysis.time_literals import iso_time_literals
+from ksqlpy.analysis.written import is_star, lambda_parameter, natural_name, qualified, strip_qualifiers
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source
 from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr import bound as B
@@ -76,24 +76,6 @@ def input_schema(source: Source) -> RowSchema:
     return RowSchema(cols)
 
 
-def natural_name(e: exp.Expression) -> str | None:
-    """The name ksqlDB gives a select item or key expression without an alias, if any."""
-    if isinstance(e, exp.Column) and isinstance(e.this, exp.Identifier):
-        return e.this.name
-    if isinstance(e, Dereference):
-        return str(e.args["field"])
-    return None
-
-
-def strip_qualifiers(e: exp.Expression) -> exp.Expression:
-    """A copy of ``e`` with column qualifiers removed, for comparing expressions structurally."""
-    c = e.copy()
-    for col in c.find_all(exp.Column):
-        if col.args.get("table") is not None:
-            col.set("table", None)
-    return c
-
-
 def same_expression(a: exp.Expression, b: exp.Expression, scope: Scope, ctx: BindContext) -> bool:
     """Whether two written expressions mean the same thing over ``scope`` (bound structurally equal:
     ``T.A + 1`` is ``A + 1``). Expressions that do not bind compare as written."""
@@ -101,15 +83,6 @@ def same_expression(a: exp.Expression, b: exp.Expression, scope: Scope, ctx: Bin
     if ba is not None and bb is not None:
         return ba == bb
     return format_expression(strip_qualifiers(a)) == format_expression(strip_qualifiers(b))
-
-
-def _qualify(e: exp.Expression, alias: str) -> exp.Expression:
-    """``e`` with every column qualified by ``alias`` (how ksqlDB prints partitioning expressions)."""
-    c = e.copy()
-    for col in c.find_all(exp.Column):
-        if not col.args.get("table") and not isinstance(col.this, exp.Star):
-            col.set("table", exp.to_identifier(alias))
-    return c
 
 
 def bind_context(session: SessionState, *, interpreted: bool = False) -> BindContext:
@@ -195,7 +168,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     # ksqlDB names unnamed select items KSQL_COL_n in select order, before naming keys
     item_names: dict[int, str] = {}
     for i, item in enumerate(query.select):
-        if not _is_star(item.expr):
+        if not is_star(item.expr):
             name = item.alias or natural_name(item.expr)
             clash = name in item_names.values() or (isinstance(item.expr, Dereference) and name in source_names)
             if name is not None and item.alias is None and clash:
@@ -307,7 +280,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             if aggregation is None:
                 missing = list(key_exprs)
             if rekey is not None:
-                missing = [_qualify(x, alias) for x in rekey_written]
+                missing = [qualified(x, alias) for x in rekey_written]
             _missing_key_error(sink_name, missing, aggregation is not None, rekey is not None)
         if not value_cols:
             raise KsqlStatementError("The projection contains no value columns.")
@@ -362,7 +335,7 @@ def _plan_rekey(exprs: list[exp.Expression], node: PlanNode, alias: str, ctx: Bi
             _check_no_aggregates(e, "PARTITION BY", ctx.registry)
             missing = next((c for c in e.find_all(exp.Column)
                             if not isinstance(c.this, exp.Star) and scope.lookup(c.name, c.table or None) is None
-                            and not _lambda_parameter(c)), None)
+                            and not lambda_parameter(c)), None)
             if missing is not None:
                 raise KsqlStatementError(at(missing,
                     f"PARTITION BY column '{missing.name}' cannot be resolved. '{missing.name}' must be a column in "
@@ -395,7 +368,7 @@ def _check_column_references(query: Query, scope: Scope) -> None:
     for clause, exprs in clauses:
         for e in exprs:
             for col in e.find_all(exp.Column):
-                if isinstance(col.this, exp.Star) or _lambda_parameter(col):
+                if isinstance(col.this, exp.Star) or lambda_parameter(col):
                     continue
                 if col.name in WINDOW_COLUMNS:
                     continue
@@ -406,27 +379,11 @@ def _check_column_references(query: Query, scope: Scope) -> None:
                     raise KsqlStatementError(at(col, f"{clause} column '{full}' cannot be resolved.{detail}"))
 
 
-def _lambda_parameter(col: exp.Column) -> bool:
-    """Is an unqualified column reference the parameter of an enclosing lambda?"""
-    if col.table:
-        return False
-    node = col.parent
-    while node is not None:
-        if isinstance(node, exp.Lambda) and any(p.name == col.name for p in node.expressions):
-            return True
-        node = node.parent
-    return False
-
-
-def _is_star(e: exp.Expression) -> bool:
-    return isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star))
-
-
 def _replace_exprs(e: exp.Expression, rekey: Rekey, written: list[exp.Expression], scope: Scope,
                    ctx: BindContext) -> exp.Expression:
     """Replace (sub)expressions equal to a PARTITION BY expression by a reference to its key column."""
     keys = [(x, n) for x, w, n in zip(rekey.exprs, written, rekey.names, strict=True) if not isinstance(w, exp.Column)]
-    if not keys or _is_star(e):
+    if not keys or is_star(e):
         return e
 
     def key_of(node: exp.Expression) -> str | None:
@@ -464,7 +421,7 @@ def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source,
     out: list[tuple[exp.Expression, str | None, int | None]] = []
     for i, item in enumerate(query.select):
         e = item.expr
-        if _is_star(e):
+        if is_star(e):
             qual = e.table if isinstance(e, exp.Column) else None
             if qual and qual not in (alias, source.name):
                 raise KsqlStatementError(f"'{qual}' is not a valid stream/table name or alias.")
@@ -483,7 +440,7 @@ def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source,
         out = []
         idx = 0
         for i, item in enumerate(query.select):
-            if _is_star(item.expr):
+            if is_star(item.expr):
                 for _ in schema.by_role(ColumnRole.KEY):
                     out.append((rewritten[idx][0], None, None))
                     idx += 1

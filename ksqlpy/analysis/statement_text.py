@@ -16,22 +16,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlglot import exp
-
+from ksqlpy.analysis.written import qualified
 from ksqlpy.expr.format import format_expression
 from ksqlpy.grammar.ast import CreateAsSelect, Query, WindowSpec
 from ksqlpy.plan.logical import Sink
-
-
-def qualified(e: exp.Expression, alias: str) -> exp.Expression:
-    """``e`` with every column reference qualified by ``alias`` (lambda parameters excepted)."""
-    c = e.copy()
-    params = {i.name for lam in c.find_all(exp.Lambda) for i in lam.expressions}
-    for col in c.find_all(exp.Column):
-        if col.args.get("table") or isinstance(col.this, exp.Star) or col.name in params:
-            continue
-        col.set("table", exp.to_identifier(alias))
-    return c
 
 
 def _literal(value: Any) -> str:
