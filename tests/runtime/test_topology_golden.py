@@ -16,9 +16,8 @@ from pathlib import Path
 
 import pytest
 
-from ksqlpy.analysis.query import analyze_query
 from ksqlpy.engine import Engine
-from ksqlpy.engine.describe import would_run
+from ksqlpy.engine.describe import explained_plan, would_be_id, would_run
 from ksqlpy.plan.describe import topology_text
 from ksqlpy.plan.topology import Topology
 from ksqlpy.runtime.processing_log import ProcessingLog
@@ -58,10 +57,9 @@ def _topology(engine: Engine, sql: str) -> Topology:
     if sql.lstrip().upper().startswith("EXPLAIN"):  # a statement that is not run: the topology it would run
         (stmt,) = engine.parse(sql)
         inner = stmt.statement  # type: ignore[attr-defined]
-        plan = analyze_query(inner.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
-                             sql=inner.text)
-        topology = would_run(engine, inner, plan, None)
-        assert engine.execute(sql)[0].data["topology"] == topology_text(topology)
+        plan = explained_plan(engine, inner)
+        topology = would_run(engine, plan, would_be_id(engine, inner, plan))
+        assert topology is not None and engine.execute(sql)[0].data["topology"] == topology_text(topology)
         return topology
     before = set(engine.queries)
     engine.execute(sql)
