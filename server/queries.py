@@ -15,6 +15,7 @@ from typing import Any
 from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
+from ksqlpy.plan.logical import Aggregate, Scan
 from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.errors import MAX_PUSH_QUERIES_EXCEEDED, ServerError, bad_request, from_ksql_error
 from ksqlpy.server.ksql import prepare, session_variables
@@ -63,9 +64,9 @@ def _scalable(ctx: ServerContext, tq: Any, props: dict[str, Any]) -> bool:
     ``ksql.query.push.v2.enabled``; the rows are the same here, only the id tells them apart."""
     enabled = props.get("ksql.query.push.v2.enabled", ctx.config.get("ksql.query.push.v2.enabled", "false"))
     plan = tq.plan
-    if str(enabled).lower() != "true" or plan.aggregation is not None or getattr(plan, "joins", None):
-        return False
-    return bool(ctx.engine.catalog.queries_writing(plan.source.name))
+    if str(enabled).lower() != "true" or plan.find(Aggregate) is not None or not isinstance(plan.bottom, Scan):
+        return False  # (not over an aggregation or a join)
+    return bool(ctx.engine.catalog.queries_writing(plan.bottom.source.name))
 
 
 def _rename(engine: Any, tq: Any, new_id: str) -> None:
@@ -79,7 +80,7 @@ def _rename(engine: Any, tq: Any, new_id: str) -> None:
 def _skip_null_keys(engine: Any, tq: Any) -> None:
     """A scalable push query taps the persistent query's output, where ksqlDB ignores records whose key is
     NULL (a conventional push query shows them): drop such source records before the query's pipeline."""
-    n_keys = len(tq.plan.source.key_columns)
+    n_keys = len(tq.plan.input_source.key_columns)
     if not n_keys:
         return
     with engine.lock:

@@ -19,7 +19,7 @@ from typing import Any
 from ksqlpy.analysis.written import qualified
 from ksqlpy.expr.format import format_expression
 from ksqlpy.grammar.ast import CreateAsSelect, Query, WindowSpec
-from ksqlpy.plan.logical import Sink
+from ksqlpy.plan.logical import Scan, Sink
 
 
 def _literal(value: Any) -> str:
@@ -48,12 +48,13 @@ def create_as_text(stmt: CreateAsSelect, plan: Sink) -> str:
     """The statement as ksqlDB prints it after analysis (single-source queries; joins print their FROM
     as written)."""
     q: Query = stmt.query
-    alias = plan.alias
+    scan = plan.bottom
+    alias = scan.alias if isinstance(scan, Scan) else plan.input_source.name
     head = f"CREATE {stmt.kind} {stmt.name}"
     if stmt.properties:
         head += " WITH (" + ", ".join(f"{k}={_literal(v)}" for k, v in stmt.properties.items()) + ")"
     lines = [f"{head} AS SELECT"]
-    items = [f"  {text} {name}" for text, name in plan.printed_select]
+    items = [f"  {text} {name}" for text, name in plan.project.printed]
     lines.append(",\n".join(items))
     source = q.source
     lines.append(f"FROM {source.name} {source.alias or source.name}")

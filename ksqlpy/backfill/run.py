@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy.backfill import support
 from ksqlpy.backfill.handoff import BackfillResult, HandOff
 from ksqlpy.backfill.job import STAGE_SCHEMA, BackfillJob
+from ksqlpy.plan.logical import Aggregate
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -61,8 +62,8 @@ def backfill(engine: Engine, sql: str, *, statements: Any = None, master: str | 
     stmt = support.statement(engine, sql)
     plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
                          sql=stmt.text)
-    partitions = topic_partitions(engine, plan.source.topic)
-    support.check(engine, plan, partitions)
+    partitions = topic_partitions(engine, plan.input_source.topic)
+    support.check(engine, plan)
     runner = statements if statements is not None else engine
     results = runner.execute(sql, {"auto.offset.reset": "latest"})
     query_id = next(r.query_id for r in results if r.query_id)
@@ -87,7 +88,7 @@ def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark:
     from ksqlpy.backfill.datasource import NAME, register
     from ksqlpy.backfill.session import spark_session
     plan = query.plan
-    topic = plan.source.topic
+    topic = plan.input_source.topic
     group = query.topology.application_id
     log = engine.log
     ranges: dict[int, tuple[int, int]] = {}
@@ -114,7 +115,7 @@ def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark:
               .option("topic", topic)
               .option("ranges", json.dumps({str(p): list(r) for p, r in ranges.items()}))
               .load())
-        if plan.aggregation is None:
+        if plan.find(Aggregate) is None:
             out = df.mapInArrow(stages.stateless_stage(job), STAGE_SCHEMA)
         elif not repartition:
             out = df.mapInArrow(stages.aggregate_stage(job), STAGE_SCHEMA)

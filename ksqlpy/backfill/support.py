@@ -11,8 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.logical import QueryPlan
-from ksqlpy.plan.lowering import needs_repartition
+from ksqlpy.plan.logical import Aggregate, Scan, Sink
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -42,25 +41,26 @@ def statement(engine: Engine, sql: str) -> A.CreateAsSelect:
     return stmt
 
 
-def check(engine: Engine, plan: QueryPlan, partitions: int) -> None:
+def check(engine: Engine, plan: Sink) -> None:
     """Raise ``BackfillUnsupported`` for what the backfill cannot reproduce exactly."""
     if str(engine.prop("ksqlpy.workers", "inline")).strip().lower() == "process":
         raise _refuse("queries run by worker processes (ksqlpy.workers=process)")
-    if plan.join is not None:
+    scan = plan.bottom
+    if not isinstance(scan, Scan):
         raise _refuse("joins")
-    source = plan.source
+    source = scan.source
     if source.kind != "STREAM":
         raise _refuse("a TABLE as the source (its updates retract earlier contributions)")
     for fmt in (source.key_format, source.value_format):
         if fmt in _REGISTRY_FORMATS:
             raise _refuse(f"the {fmt} format (schema registry) on the source")
-    agg = plan.aggregation
+    agg = plan.find(Aggregate)
     if agg is None:
         return
     if agg.window is not None:
         if agg.window.type == "SESSION":
             raise _refuse("SESSION windows")
-        if needs_repartition(plan, partitions):
+        if agg.repartition:
             raise _refuse("windowed GROUP BY on anything but the source key over several partitions (the "
                           "streaming result then depends on how the repartition topic interleaves partitions)")
 

@@ -137,7 +137,7 @@ def would_be_id(engine: Engine, stmt: A.Statement, plan: Sink) -> str:
         return f"INSERTQUERY_{n}"
     if isinstance(stmt, A.CreateAsSelect):
         return f"{'CSAS' if stmt.kind == 'STREAM' else 'CTAS'}_{stmt.name}_{n}".upper()
-    return f"transient_{plan.source.name}_{engine.transient_counter + 1}"
+    return f"transient_{plan.input_source.name}_{engine.transient_counter + 1}"
 
 
 def query_details(engine: Engine, q: Any) -> dict[str, Any]:

@@ -19,9 +19,10 @@ from sqlglot import exp
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.expr.bound import ColumnRef
+from ksqlpy.expr.bound import ColumnRef, Expr
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.logical import PullAccess
+from ksqlpy.plan.codegen import StageSpec, build_stateless
+from ksqlpy.plan.logical import Filter, FlatMap, PullAccess, Sink
 from ksqlpy.plan.pull_access import decide_access
 
 if TYPE_CHECKING:
@@ -165,7 +166,7 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     scan = decide_access(plan, q.where, engine.effective_properties())
     candidates: Any = mat.scan() if scan.access is PullAccess.TABLE_SCAN else fetch(mat, scan.lookup, src)
     candidates = stored_view(engine, src, candidates)
-    rows = evaluate_rows(engine, compile_rows(plan, plan.where), candidates, q.limit)
+    rows = evaluate_rows(engine, compile_rows(plan, where_of(plan)), candidates, q.limit)
     remember(engine, stmt, src, plan, generation)
     return result_of(plan, src, rows)
 
@@ -187,7 +188,7 @@ def stored_view(engine: Engine, src: Source, candidates: Any) -> Any:
 
 def result_of(plan: Any, src: Source, rows: list[tuple]) -> dict[str, Any]:
     """A table pull query's answer (see ``pull_result``)."""
-    return {"columns": [(c.name, c.type) for c in plan.value], "rows": rows, "keys": _key_names(plan, src)}
+    return {"columns": [(c.name, c.type) for c in plan.project.value], "rows": rows, "keys": _key_names(plan, src)}
 
 
 def queryable(engine: Engine, src: Source) -> Any:
@@ -219,14 +220,19 @@ def fetch(mat: Any, keys: list[tuple[tuple, int | None, int | None]], src: Sourc
     return found
 
 
-def compile_rows(plan: Any, where: Any) -> Any:
+def compile_rows(plan: Sink, where: Expr | None) -> Any:
     """The query's WHERE (None: none) and projection compiled over the table's materialized rows."""
-    from ksqlpy.plan.codegen import StageSpec, build_stateless
-
+    flat = plan.find(FlatMap)
     return build_stateless(StageSpec(
-        input_schema=plan.input_schema, where=where, rekey_exprs=None,
-        projection_schema=plan.input_schema, table_functions=plan.table_functions, outputs=[plan.value],
-        functions=plan.functions))
+        input_schema=plan.bottom.schema, where=where, rekey_exprs=None,
+        projection_schema=plan.bottom.schema, table_functions=flat.functions if flat is not None else [],
+        outputs=[plan.project.value], functions=plan.functions))
+
+
+def where_of(plan: Sink) -> Expr | None:
+    """The query's WHERE, bound."""
+    f = plan.find(Filter)
+    return f.predicate if f is not None else None
 
 
 def evaluate_rows(engine: Engine, pipeline: Any, candidates: Any, limit: int | None) -> list[tuple]:
@@ -274,9 +280,9 @@ def _expand_star(select: list[A.SelectItem], src: Source) -> list[A.SelectItem]:
     return out
 
 
-def _key_names(plan: Any, src: Source) -> list[str]:
+def _key_names(plan: Sink, src: Source) -> list[str]:
     """Select items that are plain references to key columns (or window bounds of a windowed source)."""
     keys = {c.name for c in src.key_columns}
     if src.windowed is not None:
         keys |= {"WINDOWSTART", "WINDOWEND"}
-    return [c.name for c in plan.value if isinstance(c.expr, ColumnRef) and c.expr.name in keys]
+    return [c.name for c in plan.project.value if isinstance(c.expr, ColumnRef) and c.expr.name in keys]

@@ -1,4 +1,4 @@
-"""Persistent and transient (push) queries: from a QueryPlan to running tasks."""
+"""Persistent and transient (push) queries: from a logical plan to running tasks."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from ksqlpy.catalog import Source
 from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.logical import QueryPlan
+from ksqlpy.plan.logical import Aggregate, ColumnRole, ResultKind, Sink
 from ksqlpy.plan.lower import lower
 from ksqlpy.plan.topology import Topology
 from ksqlpy.runtime.query_tasks import QueryTasks, build_tasks
@@ -26,7 +26,7 @@ _LOG = logging.getLogger("ksqlpy.queries")
 
 
 class PersistentQuery:
-    def __init__(self, query_id: str, sql: str, plan: QueryPlan, sink: Source, built: QueryTasks) -> None:
+    def __init__(self, query_id: str, sql: str, plan: Sink, sink: Source, built: QueryTasks) -> None:
         self.query_id = query_id
         self.sql = sql
         self.plan = plan
@@ -82,11 +82,11 @@ def partition_counts(engine: Engine) -> Any:
     return partitions
 
 
-def persistent_topology(engine: Engine, plan: QueryPlan, sink: Source, query_id: str) -> Topology:
+def persistent_topology(engine: Engine, plan: Sink, sink: Source, query_id: str) -> Topology:
     return lower(plan, query_id, engine, sink=sink, persistent=True, partitions=partition_counts(engine))
 
 
-def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: str, sql: str) -> PersistentQuery:
+def build_persistent(engine: Engine, plan: Sink, sink: Source, query_id: str, sql: str) -> PersistentQuery:
     topology = persistent_topology(engine, plan, sink, query_id)
     return PersistentQuery(query_id, sql, plan, sink, build_tasks(engine, topology))
 
@@ -94,7 +94,7 @@ def build_persistent(engine: Engine, plan: QueryPlan, sink: Source, query_id: st
 class TransientQuery:
     """A push query: rows go to an in-memory queue the caller iterates."""
 
-    def __init__(self, engine: Engine, query_id: str, plan: QueryPlan, columns: list[tuple[str, Any]],
+    def __init__(self, engine: Engine, query_id: str, plan: Sink, columns: list[tuple[str, Any]],
                  limit: int | None) -> None:
         self.engine = engine
         self.query_id = query_id
@@ -160,18 +160,20 @@ class TransientQuery:
         return self.rows.get(timeout=timeout)
 
 
-def tombstone_positions(plan: QueryPlan) -> list[int]:
+def tombstone_positions(plan: Sink) -> list[int]:
     """Which columns of a push query's rows carry the result's key, filled in its deletes (ksqlDB's
     TombstoneFactory: a projected key column keeps its value, every other column is NULL): the GROUP BY
     keys and window bounds of an aggregation, else the key columns (and window bounds) of the table or
     joined source."""
-    agg = plan.aggregation
+    agg = plan.find(Aggregate)
+    value = plan.project.value
     if agg is not None:
         names = set(agg.key_names) | ({"WINDOWSTART", "WINDOWEND"} if agg.window is not None else set())
-        return [i for i, c in enumerate(plan.value) if isinstance(c.expr, ColumnRef) and c.expr.name in names]
-    schema = plan.projection_schema or plan.input_schema
-    return [i for i, c in enumerate(plan.value)
-            if isinstance(c.expr, ColumnRef) and schema.columns[c.expr.index].role in ("key", "window")]
+        return [i for i, c in enumerate(value) if isinstance(c.expr, ColumnRef) and c.expr.name in names]
+    schema = plan.project.input.schema
+    return [i for i, c in enumerate(value)
+            if isinstance(c.expr, ColumnRef) and schema.columns[c.expr.index].role in (ColumnRole.KEY,
+                                                                                       ColumnRole.WINDOW)]
 
 
 def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[str, Any]) -> TransientQuery:
@@ -180,12 +182,13 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
                          sql=stmt.text, implicit_group=stmt.query.emit is not None)
     engine.transient_counter += 1
     # unique per process and run: a transient query never resumes another one's position
-    qid = f"transient_{plan.source.name}_{engine.transient_counter}_{uuid.uuid4().int % 10**19}"
-    cols = [(c.name, c.type) for c in plan.value]
-    aggregating = plan.aggregation is not None
-    table = plan.source.kind == "TABLE"
+    qid = f"transient_{plan.input_source.name}_{engine.transient_counter}_{uuid.uuid4().int % 10**19}"
+    cols = [(c.name, c.type) for c in plan.project.value]
+    agg = plan.find(Aggregate)
+    aggregating = agg is not None
+    table = plan.bottom.result_kind is ResultKind.TABLE
     tq = TransientQuery(engine, qid, plan, cols, plan.limit)
-    windowed = aggregating and plan.aggregation.window is not None  # type: ignore[union-attr]
+    windowed = agg is not None and agg.window is not None
     keyed = frozenset(tombstone_positions(plan))
 
     def deleted(values: tuple) -> TombstoneRow:

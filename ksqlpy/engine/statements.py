@@ -27,7 +27,7 @@ from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError, name_location
 from ksqlpy.expr.bound import Cast
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.logical import OutputColumn, Sink
+from ksqlpy.plan.logical import Aggregate, Join, OutputColumn, ResultKind, Sink
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -133,7 +133,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     sink = plan.target
     assert sink is not None
     upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
-    source_info = engine.log.describe_topic(plan.source.topic)
+    source_info = engine.log.describe_topic(plan.input_source.topic)
     _ensure_topic(engine, sink.topic, props, creating=False,
                   default_partitions=source_info.partitions if source_info else 1)
     from ksqlpy.schema_registry.sources import register_source_schemas
@@ -171,14 +171,15 @@ def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[s
     except NoGroupByError as e:
         raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
     if ts_col is not None:
-        col = next(c for c in plan.key + plan.value if c.name == ts_col)
+        col = next(c for c in plan.project.key + plan.project.value if c.name == ts_col)
         if "TIMESTAMP_FORMAT" not in props and col.type not in (T.BIGINT, T.TIMESTAMP):
             raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be LONG(INT64), TIMESTAMP, or a String "
                                      "with a timestamp_format specified.")
     if stmt.kind != plan.result_kind:
         raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
                                  f"CREATE {plan.result_kind} AS SELECT statement instead.")
-    if stmt.query.emit == "FINAL" and (plan.aggregation is None or plan.aggregation.window is None):
+    agg = plan.find(Aggregate)
+    if stmt.query.emit == "FINAL" and (agg is None or agg.window is None):
         raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
     unknown = [k for k in props if k not in SINK_PROPERTIES]
     if unknown:
@@ -186,7 +187,7 @@ def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[s
     try:
         sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
     except KsqlStatementError as e:
-        if not e.message.startswith("Key format does not support schema.") or plan.join is not None:
+        if not e.message.startswith("Key format does not support schema.") or isinstance(plan.bottom, Join):
             raise
         # found while planning the physical form: ksqlDB quotes the statement it planned
         raise KsqlStatementError(f"{e.message}\nStatement: {create_as_text(stmt, plan)}") from None
@@ -218,24 +219,25 @@ def _upgrade_target(engine: Engine, name: str, existing: Source | None, sink: So
 
 
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
-    src: Source = plan.source
+    src: Source = plan.input_source
+    key, value = plan.project.key, plan.project.value
     check_format_properties(props)
     key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
     value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")
-    if not plan.key:
+    if not key:
         if "KEY_FORMAT" in props and key_fmt != "NONE":
             raise KsqlStatementError("Key format specified for stream without key columns.")
         key_fmt = "NONE"
     elif key_fmt == "NONE":
         key_fmt = str(engine.prop("ksql.persistence.default.format.key", "KAFKA")).upper()
-    for c in plan.key:
+    for c in key:
         if T.contains_map(c.type):
             raise KsqlStatementError(
                 "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
                 f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {c.type}. "
                 "See https://github.com/confluentinc/ksql/issues/6621 for more.")
-    columns = [Column(c.name, c.type, key=True) for c in plan.key] + [Column(c.name, c.type) for c in plan.value]
-    wrap = single_value_wrapping(props, len(plan.value), engine.effective_properties())
+    columns = [Column(c.name, c.type, key=True) for c in key] + [Column(c.name, c.type) for c in value]
+    wrap = single_value_wrapping(props, len(value), engine.effective_properties())
     topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{name}"))
     sink = Source(
         name=name, kind=kind, topic=topic, columns=columns, key_format=key_fmt, value_format=value_fmt,
@@ -280,20 +282,21 @@ def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
                              persistent=True, sql=stmt.text)
     except NoGroupByError as e:
         raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
-    if plan.result_kind != "STREAM":
+    if plan.result_kind is not ResultKind.STREAM:
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. The query produces a "
                                  f"{plan.result_kind.lower()}.")
     if target.header_columns:
         raise KsqlStatementError(f"Cannot insert into {target.name} because it has header columns")
-    result_cols = [(c.name, c.type, True) for c in plan.key] + [(c.name, c.type, False) for c in plan.value]
+    result_cols = ([(c.name, c.type, True) for c in plan.project.key]
+                   + [(c.name, c.type, False) for c in plan.project.value])
     sink_cols = [(c.name, c.type, c.key) for c in target.columns]
     if result_cols != sink_cols and _castable_into(result_cols, sink_cols):
         # value columns the sink types can hold without loss (INT into DECIMAL(5, 2), DECIMAL(2, 1) into
         # DECIMAL(5, 2), INT into BIGINT...) are cast on the way, as ksqlDB does
         sink_types = {n: t for n, t, k in sink_cols if not k}
-        plan.value = [c if c.type == sink_types[c.name] else
-                      OutputColumn(c.name, sink_types[c.name], Cast(c.expr, type=sink_types[c.name], implicit=True))
-                      for c in plan.value]
+        plan.with_values([c if c.type == sink_types[c.name] else
+                          OutputColumn(c.name, sink_types[c.name], Cast(c.expr, type=sink_types[c.name], implicit=True))
+                          for c in plan.project.value])
         result_cols = sink_cols
     if result_cols != sink_cols:
         def fmt(cols: list[tuple[str, Any, bool]]) -> str:

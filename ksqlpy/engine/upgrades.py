@@ -20,14 +20,11 @@ decide it, in ksqlDB's order:
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
 
 from ksqlpy.catalog import Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.bound import ColumnRef, Expr
-
-if TYPE_CHECKING:
-    from ksqlpy.plan.logical import JoinNode, QueryPlan
+from ksqlpy.plan.logical import Aggregate, EmitMode, Filter, FlatMap, Join, Rekey, ResultKind, Scan, Sink
 
 _JOIN_STEPS = {"STREAM_STREAM": "StreamStreamJoin", "STREAM_TABLE": "StreamTableJoin",
                "TABLE_TABLE": "TableTableJoin", "FOREIGN_KEY": "ForeignKeyTableTableJoin"}
@@ -194,7 +191,7 @@ def _source_step(s: Source) -> PlanStep:
                            "timestampColumn": _timestamp_text(s)})
 
 
-def _join_root(node: JoinNode) -> PlanStep:
+def _join_root(node: Join) -> PlanStep:
     return PlanStep(_JOIN_STEPS.get(node.flavor, "StreamStreamJoin"), {"queryContext": "Join"})
 
 
@@ -207,29 +204,33 @@ def _columns_in(exprs: list[Expr]) -> list[str]:
     return names
 
 
-def plan_steps(plan: QueryPlan, sink: Source) -> list[PlanStep]:
+def plan_steps(plan: Sink, sink: Source) -> list[PlanStep]:
     """The query's execution steps, sink first, the way ksqlDB's physical plan chains them."""
     steps: list[PlanStep] = []
-    root = _join_root(plan.join.root) if plan.join is not None else _source_step(plan.source)
-    steps.append(root)
-    table = plan.source.kind == "TABLE" and plan.join is None or (
-        plan.join is not None and plan.join.root.result_kind == "TABLE")
-    kind = "Table" if table else "Stream"
-    if plan.where is not None:
+    bottom = plan.bottom
+    if isinstance(bottom, Join):
+        steps.append(_join_root(bottom))
+    else:
+        assert isinstance(bottom, Scan)
+        steps.append(_source_step(bottom.source))
+    kind = "Table" if bottom.result_kind is ResultKind.TABLE else "Stream"
+    table = kind == "Table"
+    if plan.find(Filter) is not None:
         steps.append(PlanStep(f"{kind}Filter"))
-    if plan.rekey is not None:
+    rekey = plan.find(Rekey)
+    if rekey is not None:
         steps.append(PlanStep(f"{kind}SelectKey", {"queryContext": "PartitionBy",
-                                                    "keyExpression": _list([str(e) for e in plan.rekey.exprs])}))
-    if plan.table_functions:
+                                                    "keyExpression": _list([str(e) for e in rekey.exprs])}))
+    if plan.find(FlatMap) is not None:
         steps.append(PlanStep("StreamFlatMap"))
-    agg = plan.aggregation
+    agg = plan.find(Aggregate)
     if agg is not None:
         group_text = _list([str(e) for e in agg.group_by])
         if table:
             steps += [PlanStep("TableGroupBy"), PlanStep("TableAggregate")]
         else:
             by_key = ([e.name if isinstance(e, ColumnRef) else None for e in agg.group_by]
-                      == [c.name for c in plan.source.key_columns])
+                      == [c.name for c in plan.input_source.key_columns])
             steps.append(PlanStep("StreamGroupByKey", {"queryContext": "Aggregate/GroupBy"}) if by_key else
                          PlanStep("StreamGroupByV2", {"queryContext": "Aggregate/GroupBy",
                                                       "groupByExpressions": group_text}))
@@ -243,7 +244,7 @@ def plan_steps(plan: QueryPlan, sink: Source) -> list[PlanStep]:
             steps.append(PlanStep("TableFilter"))
         kind = "Table"
     steps.append(PlanStep(f"{kind}Select"))
-    if plan.emit == "FINAL":
+    if plan.emit is EmitMode.FINAL:
         steps.append(PlanStep("TableSuppress"))
     steps.append(PlanStep(f"{sink.kind.capitalize()}Sink",
                           {"queryContext": sink.name, "topicName": sink.topic, "formats": _formats(sink),

@@ -353,100 +353,8 @@ class Project(PlanNode):
         return [self.input]
 
 
-@dataclass
-class JoinPlan:
-    """(Transitional) the join part of a plan as the QueryPlan record showed it."""
-
-    root: Join
-    leaves: list[Scan]
-    key_columns: list[SchemaColumn]
-    width: int
-
-
-class QueryPlanView:
-    """(Transitional, removed once every reader walks the tree) the fields of the former fixed-shape
-    ``QueryPlan`` record, read off the tree."""
-
-    input: Project
-    bottom: PlanNode
-
-    def find(self, kind: type[Any]) -> Any:
-        raise NotImplementedError
-
-    @property
-    def source(self) -> Source:
-        b = self.bottom
-        if isinstance(b, Join):
-            assert b.virtual is not None
-            return b.virtual
-        assert isinstance(b, Scan)
-        return b.source
-
-    @property
-    def alias(self) -> str:
-        b = self.bottom
-        return b.alias if isinstance(b, Scan) else self.source.name
-
-    @property
-    def input_schema(self) -> RowSchema:
-        return self.bottom.schema
-
-    @property
-    def where(self) -> Expr | None:
-        f = self.find(Filter)
-        return f.predicate if f is not None else None
-
-    @property
-    def rekey(self) -> Rekey | None:
-        return self.find(Rekey)  # type: ignore[no-any-return]
-
-    @property
-    def aggregation(self) -> Aggregate | None:
-        return self.find(Aggregate)  # type: ignore[no-any-return]
-
-    @property
-    def table_functions(self) -> list[Call]:
-        f = self.find(FlatMap)
-        return f.functions if f is not None else []
-
-    @property
-    def key(self) -> list[OutputColumn]:
-        return self.input.key
-
-    @key.setter
-    def key(self, columns: list[OutputColumn]) -> None:
-        self.input.key = columns
-
-    @property
-    def value(self) -> list[OutputColumn]:
-        return self.input.value
-
-    @value.setter
-    def value(self, columns: list[OutputColumn]) -> None:
-        project = self.input
-        project.value = columns
-        project.schema = RowSchema([SchemaColumn(c.name, c.type, ColumnRole.KEY) for c in project.key]
-                                   + [SchemaColumn(c.name, c.type, ColumnRole.VALUE) for c in columns])
-        self.schema = project.schema  # type: ignore[attr-defined]
-
-    @property
-    def projection_schema(self) -> RowSchema:
-        return self.input.input.schema
-
-    @property
-    def printed_select(self) -> list[tuple[str, str]]:
-        return self.input.printed
-
-    @property
-    def join(self) -> JoinPlan | None:
-        b = self.bottom
-        if not isinstance(b, Join):
-            return None
-        return JoinPlan(b, b.leaves, b.key_columns, b.width)
-
-
 @dataclass(eq=False)
-class Sink(QueryPlanView, PlanNode):
+class Sink(PlanNode):
     """Where the result goes: a stream or table's topic (``target``, once the statement has resolved it) for
     a persistent query; the caller for a push or pull query. The query-wide facts live here: the function
     registry the plan was bound against (code generation resolves calls in it; pickled, it is rebuilt from
@@ -491,8 +399,22 @@ class Sink(QueryPlanView, PlanNode):
         """The sources read, left to right."""
         return [n for n in self.walk() if isinstance(n, Scan)]
 
+    @property
+    def input_source(self) -> Source:
+        """What the query's chain reads as one source: its stream or table, or a join's result (its key
+        columns, formats and kind as the rest of the query sees them)."""
+        b = self.bottom
+        if isinstance(b, Join):
+            assert b.virtual is not None
+            return b.virtual
+        assert isinstance(b, Scan)
+        return b.source
 
-# (transitional) the former names
-QueryPlan = Sink
-JoinNode = Join
-JoinLeaf = Scan
+    def with_values(self, value: list[OutputColumn]) -> None:
+        """Replace the value columns (and so the result's schema): INSERT INTO's casts to the sink's types."""
+        project = self.input
+        project.value = value
+        project.schema = RowSchema([SchemaColumn(c.name, c.type, ColumnRole.KEY) for c in project.key]
+                                   + [SchemaColumn(c.name, c.type, ColumnRole.VALUE) for c in value])
+        self.schema = project.schema
+

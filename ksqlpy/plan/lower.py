@@ -1,8 +1,9 @@
-"""Lowering an analysed query plan (``plan.logical.QueryPlan``) to its physical topology (``plan.topology``).
+"""Lowering a query's logical plan (``plan.logical``) to its physical topology (``plan.topology``).
 
-Planning decisions about execution are made here, once, for every backend: where the query is cut into
-sub-topologies (a GROUP BY on anything but the source key over several partitions goes through a
-repartition topic; joins cut at every re-keyed side, see ``plan.lower_join``), which stores hold what, the
+The logical plan has decided what moves between partitions (``Aggregate.repartition``,
+``Rekey.repartition``, a join's ``repartition_left``/``repartition_right``); lowering turns that into the
+physical form, once, for every backend: where the query is cut into sub-topologies (at the GROUP BY's
+repartition topic; joins at every re-keyed side, see ``plan.lower_join``), which stores hold what, the
 name of every internal topic and store (``plan.naming``), the properties each operator is configured
 with (start offsets, the record cache, window grace and retention, EMIT FINAL's idle advance), and the
 Kafka Streams node names EXPLAIN prints.
@@ -15,23 +16,25 @@ from typing import Any
 
 from ksqlpy.catalog import Source
 from ksqlpy.plan import naming
-from ksqlpy.plan.logical import QueryPlan
+from ksqlpy.plan.logical import Aggregate, Join, Scan, Sink
 from ksqlpy.plan.lower_join import lower_join
 from ksqlpy.plan.lowering import Lowering, Settings, lower_aggregation, lower_stateless
 from ksqlpy.plan.topology import Materialize, NodeKind, ReadSource, StoreKind, TopicKind, Topology
 
 
-def lower(plan: QueryPlan, query_id: str, settings: Settings, *, sink: Source | None, persistent: bool,
+def lower(plan: Sink, query_id: str, settings: Settings, *, sink: Source | None, persistent: bool,
           partitions: Callable[[str], int | None], properties: dict[str, Any] | None = None) -> Topology:
     """The topology of ``plan`` run as ``query_id``: a persistent query writing ``sink``, or (``sink`` None)
     a transient one whose rows go to its caller. ``partitions(topic)``: a topic's partition count (None if it
     does not exist); ``properties``: the request's own, over ``settings``."""
     lo = Lowering(plan, query_id, sink, settings, persistent=persistent, partitions=partitions,
                   properties=properties)
-    if plan.join is not None:
+    bottom = plan.bottom
+    if isinstance(bottom, Join):
         lower_join(lo)
-    elif plan.aggregation is not None:
-        lower_aggregation(lo, lo.sub(lo.source_partitions(plan.source.topic)), None)
+    elif plan.find(Aggregate) is not None:
+        assert isinstance(bottom, Scan)
+        lower_aggregation(lo, lo.sub(lo.source_partitions(bottom.source.topic)), None)
     else:
         lower_stateless(lo)
     return lo.topology()

@@ -20,7 +20,18 @@ from __future__ import annotations
 
 from ksqlpy.expr.bound import Expr
 from ksqlpy.plan import naming
-from ksqlpy.plan.logical import JoinLeaf, JoinNode, RowSchema, SchemaColumn
+from ksqlpy.plan.logical import (
+    Aggregate,
+    Filter,
+    FlatMap,
+    Join,
+    JoinFlavor,
+    JoinKind,
+    ResultKind,
+    RowSchema,
+    Scan,
+    SchemaColumn,
+)
 from ksqlpy.plan.lowering import (
     Lowering,
     SubBuilder,
@@ -51,7 +62,7 @@ from ksqlpy.plan.topology import (
 DAY_MS = 24 * 3600 * 1000
 
 
-def join_windows(node: JoinNode) -> tuple[int, int, int, bool]:
+def join_windows(node: Join) -> tuple[int, int, int, bool]:
     """(before, after, grace, spurious-results fix) of a WITHIN clause, as ksqlDB builds JoinWindows:
     without GRACE PERIOD the grace is 24h minus twice the window and unmatched outer records go out at once."""
     w = node.within
@@ -61,13 +72,13 @@ def join_windows(node: JoinNode) -> tuple[int, int, int, bool]:
     return w.before_ms, w.after_ms, w.grace_ms, True
 
 
-def _row_columns(side: JoinNode | JoinLeaf) -> list[SchemaColumn]:
-    leaves = side.leaves if isinstance(side, JoinNode) else [side]
+def _row_columns(side: Join | Scan) -> list[SchemaColumn]:
+    leaves = side.leaves if isinstance(side, Join) else [side]
     return [c for lf in leaves for c in lf.columns]
 
 
-def _window_at(side: JoinNode | JoinLeaf) -> int | None:
-    first = side.leaves[0] if isinstance(side, JoinNode) else side
+def _window_at(side: Join | Scan) -> int | None:
+    first = side.leaves[0] if isinstance(side, Join) else side
     if first.source.windowed is None:
         return None
     cols = _row_columns(side)
@@ -86,6 +97,9 @@ class JoinLowering:
     def __init__(self, lo: Lowering) -> None:
         self.lo = lo
         self.plan = lo.plan
+        root = lo.plan.bottom
+        assert isinstance(root, Join)
+        self.root = root
         self.wiring: dict[int, list[JoinWiring]] = {}
         self.next_operator = 0
         self.window_size = self._time_window_size()
@@ -93,9 +107,7 @@ class JoinLowering:
     def _time_window_size(self) -> int | None:
         """The size of the left-most source's time window: the window end of every join key (None: session
         windows, whose keys carry their own end, or no windows)."""
-        join = self.plan.join
-        assert join is not None
-        w = join.root.leaves[0].source.windowed
+        w = self.root.leaves[0].source.windowed
         if w is None or w.type.upper() == "SESSION" or not w.size_ms:
             return None
         return int(w.size_ms)
@@ -108,8 +120,8 @@ class JoinLowering:
     def advance(self, n: int) -> None:
         self.lo.index += n
 
-    def sub(self, side: JoinNode | JoinLeaf) -> SubBuilder:
-        leaf = side.leaves[0] if isinstance(side, JoinNode) else side
+    def sub(self, side: Join | Scan) -> SubBuilder:
+        leaf = side.leaves[0] if isinstance(side, Join) else side
         s = self.lo.sub(self.lo.partitions_of(leaf.source.topic) or 1)
         self.wiring[s.id] = []
         return s
@@ -129,13 +141,13 @@ class JoinLowering:
         return self.next_operator
 
     # ------------------------------------------------------------------ description nodes
-    def leaf_nodes(self, sub: SubBuilder, leaf: JoinLeaf, index: int, side: str, context: str,
+    def leaf_nodes(self, sub: SubBuilder, leaf: Scan, index: int, side: str, context: str,
                    stores: list[str] | None = None) -> Node:
         """A join source as Kafka Streams describes it: source node, ksqlDB's pseudo columns (a table
         materialized in ``stores``), the alias prefix."""
         source = leaf.source
         node = sub.node(NodeKind.SOURCE, naming.generated("KSTREAM-SOURCE", index), topics=[source.topic])
-        if source.kind == "TABLE":
+        if source.kind == ResultKind.TABLE:
             node = sub.node(NodeKind.PROCESSOR, naming.generated("KTABLE-SOURCE", index + 1), node, stores=stores)
         else:
             node = sub.node(NodeKind.PROCESSOR, naming.generated("KSTREAM-TRANSFORMVALUES", index + 1), node)
@@ -154,37 +166,35 @@ class JoinLowering:
 
     # ------------------------------------------------------------------ the tree
     def lower(self) -> None:
-        join = self.plan.join
-        assert join is not None
-        root = self.sub(join.root)
-        out = self.node(join.root, root, ToResult())
+        root = self.sub(self.root)
+        out = self.node(self.root, root, ToResult())
         self.rest(root, out)
         for sub in self.lo.subs:
             if sub.id in self.wiring:
                 sub.operators.insert(0, JoinStage(self.wiring[sub.id]))
 
-    def node(self, node: JoinNode, sub: SubBuilder, out: Target) -> Node:
+    def node(self, node: Join, sub: SubBuilder, out: Target) -> Node:
         """Wire ``node`` into ``sub`` emitting to ``out``; the description node of its result."""
-        if node.flavor == "FOREIGN_KEY":
+        if node.flavor is JoinFlavor.FOREIGN_KEY:
             return self.fk(node, sub, out)
         codec = KeyCodec(node.key_format, [k.type for k in node.keys], node.key_delimiter)
         lw, rw = len(_row_columns(node.left)), len(node.right.columns)
         me = self.operator_id()
         wiring = self.wiring[sub.id]
         slot = len(wiring)  # the operator is created before anything feeding it
-        table_rekey = node.flavor == "STREAM_TABLE" and node.repartition_right
+        table_rekey = node.flavor is JoinFlavor.STREAM_TABLE and node.repartition_right
         if table_rekey:
             # Kafka Streams builds a re-keyed table (source, select key, repartition, materialize: 12
             # generated names) before the stream side, which shifts the stream side's store names.
             self.advance(12)
         right_store = None
-        if node.flavor in ("STREAM_TABLE", "TABLE_TABLE"):
+        if node.flavor in (JoinFlavor.STREAM_TABLE, JoinFlavor.TABLE_TABLE):
             right_store = self.store(f"{node.context}{self._table_store(node)}", StoreKind.KEY_VALUE, sub)
         left = self.left_input(node, sub, ToOperator(me, "on_left"), codec)
         right = self.right_input(node, sub, ToOperator(me, "on_right"), codec, counted=table_rekey,
                                  table_store=right_store)
         ctx = node.context
-        if node.flavor == "STREAM_STREAM":
+        if node.flavor is JoinFlavor.STREAM_STREAM:
             self.advance(4)
             within = join_windows(node)
             this, other, shared = naming.stream_stream_stores(self.counter, node.kind, within[3])
@@ -192,24 +202,24 @@ class JoinLowering:
             stores = {"this": self.store(this, StoreKind.WINDOW, sub), "other": self.store(other, StoreKind.WINDOW, sub)}
             if shared:
                 stores["outer"] = self.store(shared, StoreKind.KEY_VALUE, sub)
-            op = JoinOperator(me, "STREAM_STREAM", node.kind, stores, lw, rw, codec, out, within)  # type: ignore[arg-type]
+            op = JoinOperator(me, JoinFlavor.STREAM_STREAM, node.kind, stores, lw, rw, codec, out, within)
             extra = [shared] if shared else []
             this_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-windowed", left, stores=[this])
             other_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-windowed", right, stores=[other])
             this_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-join", this_w, stores=[other, *extra])
             other_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-join", other_w, stores=[this, *extra])
             result = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-merge", [this_j, other_j])
-        elif node.flavor == "STREAM_TABLE":
+        elif node.flavor is JoinFlavor.STREAM_TABLE:
             assert right_store is not None
-            op = JoinOperator(me, "STREAM_TABLE", node.kind, {"table": right_store}, lw, rw, codec, out)  # type: ignore[arg-type]
+            op = JoinOperator(me, JoinFlavor.STREAM_TABLE, node.kind, {"table": right_store}, lw, rw, codec, out)
             result = sub.node(NodeKind.PROCESSOR, f"{ctx}Join", left, stores=[right_store])
             right.successors.append(result.name)
         else:
             assert right_store is not None
-            lname = (f"{ctx}Join-Left-Materialize" if not isinstance(node.left, JoinLeaf)
+            lname = (f"{ctx}Join-Left-Materialize" if not isinstance(node.left, Scan)
                      else naming.join_table_store(ctx, "left", rekeyed=node.repartition_left))
             left_store = self.store(lname, StoreKind.KEY_VALUE, sub)
-            op = JoinOperator(me, "TABLE_TABLE", node.kind, {"left": left_store, "right": right_store}, lw, rw,  # type: ignore[arg-type]
+            op = JoinOperator(me, JoinFlavor.TABLE_TABLE, node.kind, {"left": left_store, "right": right_store}, lw, rw,
                               codec, out)
             this_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-join-this", left, stores=[right_store])
             other_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-join-other", right, stores=[left_store])
@@ -218,17 +228,17 @@ class JoinLowering:
         return result
 
     @staticmethod
-    def _table_store(node: JoinNode) -> str:
+    def _table_store(node: Join) -> str:
         return "RightSourceKeyed-Materialize" if node.repartition_right else "KafkaTopic_Right-Reduce"
 
-    def left_input(self, node: JoinNode, sub: SubBuilder, target: Target, codec: KeyCodec) -> Node:
+    def left_input(self, node: Join, sub: SubBuilder, target: Target, codec: KeyCodec) -> Node:
         left = node.left
         key = self.key_function(node.left_exprs, _row_columns(left), _window_at(left), self.window_size)
         ctx = node.context
-        if isinstance(left, JoinLeaf):
+        if isinstance(left, Scan):
             first = self.counter
             self.advance(2)
-            table = node.flavor == "TABLE_TABLE"
+            table = node.flavor is JoinFlavor.TABLE_TABLE
             if node.repartition_left:
                 described = naming.join_repartition(ctx, node.flavor, "left", table=table)
                 topic = self.repartition_topic(described, sub.partitions)
@@ -259,12 +269,12 @@ class JoinLowering:
             return self.repartition_source_node(sub, described)
         return self.node(left, sub, target)
 
-    def right_input(self, node: JoinNode, sub: SubBuilder, target: Target, codec: KeyCodec, *, counted: bool,
+    def right_input(self, node: Join, sub: SubBuilder, target: Target, codec: KeyCodec, *, counted: bool,
                     table_store: str | None) -> Node:
         """``counted``: the generated names of this side were already counted (built first)."""
         right = node.right
         key = self.key_function(node.right_exprs, right.columns, _window_at(right), self.window_size)
-        table = right.source.kind == "TABLE"
+        table = right.result_kind is ResultKind.TABLE
         first = self.counter - (12 if counted else 0)
         self.advance(0 if counted else 2)
         ctx = node.context
@@ -285,7 +295,7 @@ class JoinLowering:
         self.lo.add_topic(right.source.topic, TopicKind.SOURCE, sub.partitions)
         return self.leaf_nodes(sub, right, first, "right", ctx, [table_store] if (table and table_store) else None)
 
-    def repartition_source(self, leaf: JoinLeaf, key: KeyFunction, topic: str, described: str, codec: KeyCodec, *,
+    def repartition_source(self, leaf: Scan, key: KeyFunction, topic: str, described: str, codec: KeyCodec, *,
                            table: bool, index: int, side: str, context: str) -> None:
         """A sub-topology moving a source's records to ``topic``, keyed by the join key."""
         sub = self.sub(leaf)
@@ -297,10 +307,10 @@ class JoinLowering:
         self.repartition_nodes(sub, node, described)
 
     # ------------------------------------------------------------------ foreign-key joins
-    def fk(self, node: JoinNode, sub: SubBuilder, out: Target) -> Node:
+    def fk(self, node: Join, sub: SubBuilder, out: Target) -> Node:
         left, right = node.left, node.right
         rsrc = right.source
-        if isinstance(left, JoinLeaf):
+        if isinstance(left, Scan):
             lsrc = left.source
             left_codec = KeyCodec((lsrc.key_format or "KAFKA").upper(), [c.type for c in lsrc.key_columns],
                                   lsrc.key_delimiter)
@@ -317,15 +327,15 @@ class JoinLowering:
         sub_topic = self.lo.internal_topic(sub_described, TopicKind.SUBSCRIPTION, right_sub.partitions)
         resp_topic = self.lo.internal_topic(resp_described, TopicKind.RESPONSE, sub.partitions)
         ctx = node.context
-        lname = (f"{ctx}KafkaTopic_Left-Reduce" if isinstance(left, JoinLeaf) else f"{ctx}Join-Left-Materialize")
+        lname = (f"{ctx}KafkaTopic_Left-Reduce" if isinstance(left, Scan) else f"{ctx}Join-Left-Materialize")
         rname = f"{ctx}KafkaTopic_Right-Reduce"
         results = f"{ctx}FkJoin-Result"
         me = self.operator_id()
         stores = {"left": self.store(lname, StoreKind.KEY_VALUE, sub),
                   "results": self.store(results, StoreKind.KEY_VALUE, sub)}
-        self.wiring[sub.id].append(ForeignKeyLeft(me, stores, node.kind == "INNER", fk_of, right_codec, left_codec,
+        self.wiring[sub.id].append(ForeignKeyLeft(me, stores, node.kind is JoinKind.INNER, fk_of, right_codec, left_codec,
                                                   sub_topic, len(right.columns), out, rsrc, right_sub.partitions))
-        if isinstance(left, JoinLeaf):
+        if isinstance(left, Scan):
             left_key = self.key_function(_refs(left.columns, [f"{left.alias}_{c.name}"
                                                               for c in left.source.key_columns]), left.columns)
             self.wiring[sub.id].append(JoinChannel(left.source.topic, ToOperator(me, "on_left"), left.source,
@@ -367,21 +377,21 @@ class JoinLowering:
         """What follows the join, in the task completing it: its results as rows of the virtual source,
         then the stateless stage (and a table's materialization) or the aggregation."""
         lo, plan = self.lo, self.plan
-        join = plan.join
-        assert join is not None
-        table = plan.source.kind == "TABLE"
-        windowed = plan.source.windowed is not None
-        aggregating = plan.aggregation is not None
+        join = self.root
+        table = join.result_kind is ResultKind.TABLE
+        windowed = join.windowed is not None
+        aggregating = plan.find(Aggregate) is not None
+        where = plan.find(Filter)
         # (a push query's rows are its values alone: no window keys)
         sub.operators.append(JoinResult(len(join.key_columns), join.width, table, windowed,
                                         window_keys=windowed and not aggregating and lo.persistent,
-                                        input_schema=plan.input_schema,
-                                        where=plan.where if table else None))
+                                        input_schema=join.schema,
+                                        where=where.predicate if table and where is not None else None))
         if aggregating:
             lower_aggregation(lo, sub, after)
             return
         persistent = lo.persistent
-        stream_nulls = persistent and not table and plan.where is None and not plan.table_functions
+        stream_nulls = persistent and not table and where is None and plan.find(FlatMap) is None
         sub.operators.append(lo.stateless_stage(result_groups(lo), table=table,
                                                 pass_tombstones=table or stream_nulls))
         stores = []

@@ -10,9 +10,19 @@ from typing import Any, Protocol
 from ksqlpy import types as T
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.expr.bound import ColumnRef, Expr
 from ksqlpy.plan import naming
-from ksqlpy.plan.logical import OutputColumn, QueryPlan, RowSchema
+from ksqlpy.plan.logical import (
+    Aggregate,
+    EmitMode,
+    Filter,
+    FlatMap,
+    OutputColumn,
+    Rekey,
+    ResultKind,
+    RowSchema,
+    Scan,
+    Sink,
+)
 from ksqlpy.plan.topology import (
     AggregateCall,
     AggregateStage,
@@ -83,7 +93,7 @@ class SubBuilder:
 class Lowering:
     """The state of lowering one query: its names, the Kafka Streams name counter, what it collects."""
 
-    def __init__(self, plan: QueryPlan | None, query_id: str, sink: Source | None, settings: Settings, *,
+    def __init__(self, plan: Sink | None, query_id: str, sink: Source | None, settings: Settings, *,
                  persistent: bool, partitions: Callable[[str], int | None],
                  properties: dict[str, Any] | None = None) -> None:
         self._plan = plan
@@ -102,7 +112,7 @@ class Lowering:
         self.stores: list[Store] = []
 
     @property
-    def plan(self) -> QueryPlan:
+    def plan(self) -> Sink:
         assert self._plan is not None, "a query without a plan (a CST query) has no plan stages"
         return self._plan
 
@@ -152,8 +162,7 @@ class Lowering:
 
     def topology(self) -> Topology:
         plan = self._plan
-        sources = ([] if plan is None else [lf.source.name for lf in plan.join.leaves] if plan.join is not None
-                   else [plan.source.name])
+        sources = [] if plan is None else [s.source.name for s in plan.scans]
         return Topology(self.query_id, self.app, self.persistent, [s.build() for s in self.subs], self.topics,
                         self.stores, plan.functions if plan is not None else None, dict(self.props), sources, self.sink)
 
@@ -165,7 +174,7 @@ class Lowering:
         self.add_topic(source.topic, TopicKind.SOURCE, sub.partitions)
         sub.operators.append(ReadSource(source, keep_tombstones, start_at or self.start_at))
         node = sub.node(NodeKind.SOURCE, self.generated("KSTREAM-SOURCE"), topics=[source.topic])
-        if source.kind == "TABLE":
+        if source.kind == ResultKind.TABLE:
             node = sub.node(NodeKind.PROCESSOR, self.generated("KTABLE-SOURCE"), node)
             return sub.node(NodeKind.PROCESSOR, self.generated("KTABLE-TRANSFORMVALUES"), node)
         return sub.node(NodeKind.PROCESSOR, self.generated("KSTREAM-TRANSFORMVALUES"), node)
@@ -187,23 +196,24 @@ class Lowering:
                         windowed_keys: bool = False) -> StatelessStage:
         """The stage; a persistent query that keeps its input's key writes a null Kafka key back as null."""
         plan = self.plan
+        where, rekey, flat = plan.find(Filter), plan.find(Rekey), plan.find(FlatMap)
         return StatelessStage(
-            input_schema=plan.input_schema, where=plan.where,
-            rekey=list(plan.rekey.exprs) if plan.rekey is not None else None,
-            projection_schema=plan.projection_schema or plan.input_schema,
-            table_functions=list(plan.table_functions),
+            input_schema=plan.bottom.schema, where=where.predicate if where is not None else None,
+            rekey=list(rekey.exprs) if rekey is not None else None,
+            projection_schema=plan.project.input.schema,
+            table_functions=list(flat.functions) if flat is not None else [],
             outputs=[list(g) for g in groups], tombstone_on_filter=table, pass_tombstones=pass_tombstones,
             with_headers=self.persistent, windowed_keys=windowed_keys,
-            keep_null_keys=self.persistent and keeps_input_key(plan))
+            keep_null_keys=self.persistent and (rekey is None or not rekey.repartition))
 
     def stateless_nodes(self, sub: SubBuilder, after: Node, *, stores: list[str] | None = None) -> Node:
         """ksqlDB's steps of the stateless stage, as named processors."""
         plan = self.plan
-        if plan.where is not None:
+        if plan.find(Filter) is not None:
             after = sub.node(NodeKind.PROCESSOR, "WhereFilter", after)
-        if plan.rekey is not None:
+        if plan.find(Rekey) is not None:
             after = sub.node(NodeKind.PROCESSOR, "PartitionBy-SelectKey", after)
-        if plan.table_functions:
+        if plan.find(FlatMap) is not None:
             after = sub.node(NodeKind.PROCESSOR, "FlatMap", after)
         return sub.node(NodeKind.PROCESSOR, "Project", after, stores=stores)
 
@@ -212,21 +222,12 @@ def result_groups(lo: Lowering) -> list[list[OutputColumn]]:
     """What the last stage computes: [key columns, value columns] for a persistent query; for a transient
     one the value columns (and nothing as key)."""
     plan = lo.plan
+    project = plan.project
     if lo.persistent:
-        return [plan.key, plan.value]
+        return [project.key, project.value]
     # tables (and aggregations) also hand over their deletes: (value group, None, ts) rows
-    return [plan.value, []] if plan.aggregation is not None or plan.source.kind == "TABLE" else [plan.value]
-
-
-def keeps_input_key(plan: QueryPlan) -> bool:
-    """The query writes each input record's key as it came: no PARTITION BY, or one that names exactly the
-    input's key columns in order (ksqlDB's ``repartitionNeeded`` is false and it does not re-key). A null
-    Kafka key then stays null instead of becoming a key of NULL columns."""
-    if plan.rekey is None:
-        return True
-    keys = [i for i, c in enumerate(plan.input_schema.columns) if c.role == "key"]
-    exprs = plan.rekey.exprs
-    return bool(keys) and [e.index if isinstance(e, ColumnRef) else None for e in exprs] == keys
+    table = plan.find(Aggregate) is not None or plan.bottom.result_kind is ResultKind.TABLE
+    return [project.value, []] if table else [project.value]
 
 
 def window_key_groups(groups: list[list[OutputColumn]], schema: RowSchema) -> list[list[OutputColumn]]:
@@ -239,16 +240,18 @@ def window_key_groups(groups: list[list[OutputColumn]], schema: RowSchema) -> li
 def lower_stateless(lo: Lowering) -> None:
     """Read, the stateless stage, (materialize,) write: one sub-topology, one task per source partition."""
     plan, sink = lo.plan, lo.sink
-    source = plan.source
+    scan = plan.bottom
+    assert isinstance(scan, Scan)
+    source = scan.source
     persistent = lo.persistent
-    table = source.kind == "TABLE"  # (push queries on tables see deletes too)
+    table = scan.result_kind is ResultKind.TABLE  # (push queries on tables see deletes too)
     # streams forward null rows through a plain projection (no WHERE, no re-key, no table functions)
-    stream_nulls = persistent and source.kind == "STREAM" and plan.where is None and not plan.table_functions
+    stream_nulls = persistent and not table and plan.find(Filter) is None and plan.find(FlatMap) is None
     windowed_keys = (persistent and sink is not None and sink.windowed is not None and source.windowed is not None
-                     and plan.rekey is None)
+                     and plan.find(Rekey) is None)
     groups = result_groups(lo)
     if windowed_keys:
-        groups = window_key_groups(groups, plan.projection_schema or plan.input_schema)
+        groups = window_key_groups(groups, plan.project.input.schema)
     sub = lo.sub(lo.source_partitions(source.topic))
     node = lo.read_source(sub, source, keep_tombstones=table or stream_nulls)
     sub.operators.append(lo.stateless_stage(groups, table=table, pass_tombstones=table or stream_nulls,
@@ -258,15 +261,13 @@ def lower_stateless(lo: Lowering) -> None:
         stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub)]
         sub.operators.append(Materialize(naming.MATERIALIZE_STORE, sink))
     node = lo.stateless_nodes(sub, node, stores=stores)
-    lo.write_sink(sub, node, table=source.kind == "TABLE")
+    lo.write_sink(sub, node, table=table)
 
 
 # ------------------------------------------------------------------------------------------------ aggregation
-def window_settings(plan: QueryPlan) -> WindowConfig | None:
+def window_settings(agg: Aggregate) -> WindowConfig | None:
     """ksqlDB's defaults: grace 24h (0 under EMIT FINAL, where ksqlDB closes windows at their end),
     retention = size + grace, a hopping window's advance defaulting to its size."""
-    agg = plan.aggregation
-    assert agg is not None
     w = agg.window
     if w is None:
         return None
@@ -275,7 +276,7 @@ def window_settings(plan: QueryPlan) -> WindowConfig | None:
     if w.grace_ms is not None:
         grace = w.grace_ms
     else:
-        grace = 0 if plan.emit == "FINAL" else DEFAULT_GRACE_MS
+        grace = 0 if agg.emit is EmitMode.FINAL else DEFAULT_GRACE_MS
     retention = w.retention_ms if w.retention_ms is not None else size + grace
     return WindowConfig(WindowType(w.type), size, advance, grace, retention)
 
@@ -296,58 +297,34 @@ def cache_entries(*layers: dict[str, Any]) -> int:
     return size // CACHE_ENTRY_BYTES if size > 0 else 0
 
 
-def _name(e: Expr) -> str | None:
-    return e.name if isinstance(e, ColumnRef) else None
-
-
-def needs_repartition(plan: QueryPlan, partitions: int) -> bool:
-    """GROUP BY on anything but what the input is partitioned by, over more than one partition: the source
-    key, or after a join its key - either side's join column (rows with equal join keys are in one task; a
-    foreign-key join's result is keyed by the left table's key instead)."""
-    if partitions <= 1:
-        return False
-    agg = plan.aggregation
-    assert agg is not None
-    join = plan.join
-    if join is not None:
-        root = join.root
-        if root.flavor == "FOREIGN_KEY" or len(agg.group_by) != len(root.left_exprs):
-            return True
-        return any(_name(g) is None or _name(g) not in (_name(left), _name(right))
-                   for g, left, right in zip(agg.group_by, root.left_exprs, root.right_exprs, strict=True))
-    key_positions = [i for i, c in enumerate(plan.input_schema.columns) if c.role == "key"]
-    if plan.source.kind == "TABLE" or len(key_positions) != len(agg.group_by):
-        return True
-    return [g.index if isinstance(g, ColumnRef) else None for g in agg.group_by] != key_positions
-
-
-def group_stage(lo: Lowering, store: str | None) -> GroupStage:
+def group_stage(lo: Lowering, agg: Aggregate, store: str | None) -> GroupStage:
+    """WHERE, the group key and the aggregate arguments over the aggregation's input rows."""
     plan = lo.plan
-    agg = plan.aggregation
-    assert agg is not None
+    bottom = plan.bottom
+    where = plan.find(Filter)
     keys = [OutputColumn(n, t, e) for n, t, e in zip(agg.key_names, agg.key_types, agg.group_by, strict=True)]
     args = [OutputColumn(f"A{i}_{j}", t, e) for i, a in enumerate(agg.aggregates)
             for j, (e, t) in enumerate(zip(a.args, a.arg_types, strict=True))]
-    return GroupStage(plan.input_schema, plan.where, keys, args, plan.source.kind == "TABLE", len(plan.source.key_columns), store)
+    return GroupStage(bottom.schema, where.predicate if where is not None else None, keys, args,
+                      bottom.result_kind is ResultKind.TABLE, len(bottom.schema.key_positions()), store)
 
 
-def aggregate_stage(lo: Lowering, store: str) -> AggregateStage:
-    plan, sink = lo.plan, lo.sink
-    agg = plan.aggregation
-    assert agg is not None and plan.projection_schema is not None
-    window = window_settings(plan)
+def aggregate_stage(lo: Lowering, agg: Aggregate, store: str) -> AggregateStage:
+    sink = lo.sink
+    window = window_settings(agg)
     key_columns = list(zip(agg.key_names, agg.key_types, strict=True))
     idle = lo.prop(IDLE_ADVANCE_PROPERTY)
     idle_ms = int(idle) if window is not None and idle not in (None, "") and int(idle) > 0 else None
+    final = agg.emit is EmitMode.FINAL
     return AggregateStage(
         calls=[AggregateCall(a.function, list(a.arg_types), list(a.literals)) for a in agg.aggregates],
-        arg_counts=[len(a.args) for a in agg.aggregates], window=window, emit_final=plan.emit == "FINAL",
-        having=agg.having, projection_schema=plan.projection_schema,
+        arg_counts=[len(a.args) for a in agg.aggregates], window=window, emit_final=final,
+        having=agg.having, projection_schema=lo.plan.project.input.schema,
         outputs=[list(g) for g in result_groups(lo)], key_columns=key_columns,
         key_format=sink.key_format if sink is not None else ("KAFKA" if len(key_columns) == 1 else "JSON"),
         key_delimiter=sink.key_delimiter if sink is not None else None, store=store,
-        table=plan.source.kind == "TABLE", idle_advance_ms=idle_ms,
-        cache_entries=0 if plan.emit == "FINAL" else cache_entries(lo.settings.effective_properties(), lo.request))
+        table=agg.input.result_kind is ResultKind.TABLE, idle_advance_ms=idle_ms,
+        cache_entries=0 if final else cache_entries(lo.settings.effective_properties(), lo.request))
 
 
 def _store_kind(window: WindowConfig | None) -> StoreKind:
@@ -358,30 +335,32 @@ def _store_kind(window: WindowConfig | None) -> StoreKind:
 
 def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None:
     """GROUP BY (WINDOW, HAVING) from ``sub``: its input is read here (``after`` None) or is the rows of
-    ``after``'s stage (a join's results). One sub-topology when the groups stay in their partition, else two
-    around ``Aggregate-GroupBy-repartition``."""
+    ``after``'s stage (a join's results). One sub-topology when the plan keeps the groups in their partition
+    (``Aggregate.repartition``), else two around ``Aggregate-GroupBy-repartition``."""
     plan = lo.plan
-    agg = plan.aggregation
+    agg = plan.find(Aggregate)
     assert agg is not None
-    table = plan.source.kind == "TABLE"
+    table = agg.input.result_kind is ResultKind.TABLE
     if after is None:
-        after = lo.read_source(sub, plan.source, keep_tombstones=table)
-    window = window_settings(plan)
+        scan = plan.bottom
+        assert isinstance(scan, Scan)
+        after = lo.read_source(sub, scan.source, keep_tombstones=table)
+    window = window_settings(agg)
     aggregate_node = lo.generated("KTABLE-AGGREGATE" if table else "KSTREAM-AGGREGATE")
-    if not needs_repartition(plan, sub.partitions):
+    if not agg.repartition:
         store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), sub)
         # a table source's previous contributions share the aggregate's store
-        sub.operators.append(group_stage(lo, store if table else None))
+        sub.operators.append(group_stage(lo, agg, store if table else None))
         node = sub.node(NodeKind.PROCESSOR, "Aggregate-Prepare", after)
         node = sub.node(NodeKind.PROCESSOR, aggregate_node, node, stores=[store])
-        sub.operators.append(aggregate_stage(lo, store))
-        _aggregate_tail(lo, sub, node)
+        sub.operators.append(aggregate_stage(lo, agg, store))
+        _aggregate_tail(lo, agg, sub, node)
         return
     previous = lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub) if table else None
-    sub.operators.append(group_stage(lo, previous))
+    sub.operators.append(group_stage(lo, agg, previous))
     topic = lo.internal_topic(lo.names.repartition(naming.GROUP_BY), TopicKind.REPARTITION, sub.partitions)
     key_columns = list(zip(agg.key_names, agg.key_types, strict=True))
-    stage = aggregate_stage(lo, naming.AGGREGATE_STORE)
+    stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
     sub.operators.append(WriteRepartition(topic, key_columns, stage.key_format, stage.key_delimiter))
     node = sub.node(NodeKind.PROCESSOR, naming.GROUP_BY, after, stores=[previous] if previous else None)
     node = sub.node(NodeKind.PROCESSOR, f"{naming.GROUP_BY}-repartition-filter", node)
@@ -394,17 +373,14 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), second)
     node = second.node(NodeKind.PROCESSOR, aggregate_node, node, stores=[store])
     second.operators.append(stage)
-    _aggregate_tail(lo, second, node)
+    _aggregate_tail(lo, agg, second, node)
 
 
-def _aggregate_tail(lo: Lowering, sub: SubBuilder, node: Node) -> None:
-    plan = lo.plan
-    agg = plan.aggregation
-    assert agg is not None
+def _aggregate_tail(lo: Lowering, agg: Aggregate, sub: SubBuilder, node: Node) -> None:
     node = sub.node(NodeKind.PROCESSOR, "Aggregate-Aggregate-ToOutputSchema", node)
     if agg.window is not None:
         node = sub.node(NodeKind.PROCESSOR, "Aggregate-WindowSelect", node)
-    if plan.emit == "FINAL":
+    if agg.emit is EmitMode.FINAL:
         node = sub.node(NodeKind.PROCESSOR, "Aggregate-Suppress", node)
     if agg.having is not None:
         node = sub.node(NodeKind.PROCESSOR, "Aggregate-HavingFilter", node)

@@ -29,7 +29,7 @@ from typing import Any, Literal
 from ksqlpy.catalog import Source
 from ksqlpy.expr.bound import Call, Expr
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.plan.logical import OutputColumn, RowSchema, SchemaColumn
+from ksqlpy.plan.logical import JoinFlavor, JoinKind, OutputColumn, RowSchema, SchemaColumn
 from ksqlpy.types import SqlType
 
 
@@ -273,8 +273,8 @@ class JoinOperator:
     """A stream-stream, stream-table or table-table join of one task."""
 
     id: int
-    flavor: Literal["STREAM_STREAM", "STREAM_TABLE", "TABLE_TABLE"]
-    kind: Literal["INNER", "LEFT", "RIGHT", "FULL"]
+    flavor: JoinFlavor  # (not FOREIGN_KEY: see ForeignKeyLeft/Right)
+    kind: JoinKind
     stores: dict[str, str]  # role (this, other, outer, table, left, right) -> store name
     left_width: int
     right_width: int

@@ -102,14 +102,6 @@ class Aggregation:
         return sum(a.late for a in self.aggregators)
 
 
-class _ProjectionOf:
-    """The part of a plan the post-aggregation projection is compiled over (``runtime.emit``)."""
-
-    def __init__(self, stage: AggregateStage, functions: FunctionRegistry) -> None:
-        self.projection_schema = stage.projection_schema
-        self.functions = functions
-
-
 def key_bytes(columns: list[tuple[str, SqlType]], fmt: str, delimiter: str | None) -> Callable[[tuple], bytes]:
     """Group key -> bytes in the sink's key format (ksqlDB's store and partitioning order)."""
     try:
@@ -129,7 +121,7 @@ def aggregate_spec(stage: AggregateStage, functions: FunctionRegistry, function_
                 for c in stage.calls]
     groups = [list(g) for g in stage.outputs]
     having = stage.having
-    projection = build_projector(_ProjectionOf(stage, functions), groups, having, plog, query_id)  # type: ignore[arg-type]
+    projection = build_projector(stage.projection_schema, functions, groups, having, plog, query_id)
     spec = AggregateSpec(accs=Accumulators(resolved, stage.arg_counts), project=projection.project,
                          having=having is not None,
                          emit_final=stage.emit_final,

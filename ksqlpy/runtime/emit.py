@@ -15,7 +15,8 @@ from typing import Any, NamedTuple
 
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.codegen import Codegen
-from ksqlpy.plan.logical import OutputColumn, QueryPlan
+from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.plan.logical import OutputColumn, RowSchema
 from ksqlpy.runtime.processing_log import ProcessingLog
 
 Projector = Callable[[tuple], tuple]
@@ -40,13 +41,11 @@ class Projection:
     inline: InlineProjection | None
 
 
-def build_projector(plan: QueryPlan, groups: list[list[OutputColumn]], having: B.Expr | None,
-                    plog: ProcessingLog, query_id: str) -> Projection:
-    """The projection of ``groups`` (and ``having``) over the plan's post-aggregation row; calls resolve
-    against the plan's function registry."""
-    assert plan.projection_schema is not None
-    registry = plan.functions
-    n = len(plan.projection_schema.columns)
+def build_projector(schema: RowSchema, registry: FunctionRegistry, groups: list[list[OutputColumn]],
+                    having: B.Expr | None, plog: ProcessingLog, query_id: str) -> Projection:
+    """The projection of ``groups`` (and ``having``) over the post-aggregation row ``schema``; calls resolve
+    against the engine's function ``registry``."""
+    n = len(schema.columns)
     names = [f"c{i}" for i in range(n)]
     unpack = f"{', '.join(names)}{',' if n == 1 else ''} = row"
     consts: dict[str, Any] = {}

@@ -19,6 +19,7 @@ from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext
 from ksqlpy.functions import builtin_registry
 from ksqlpy.grammar import parse, parse_expression
+from ksqlpy.plan.logical import Aggregate, Filter
 
 REGISTRY = builtin_registry()
 
@@ -83,10 +84,11 @@ def test_a_query_plan_holds_bound_expressions_and_pickles(tmp_path: Path) -> Non
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name="O", persistent=True)
     finally:
         engine.close()
-    assert plan.aggregation is not None
-    assert str(plan.where) == "(A > 1)"
-    assert [str(g) for g in plan.aggregation.group_by] == ["UCASE(S)"]
-    assert str(plan.aggregation.having) == "(COUNT(*) > 2)"
-    assert all(isinstance(c.expr, B.Expr) for c in plan.key + plan.value)
+    agg, where = plan.find(Aggregate), plan.find(Filter)
+    assert agg is not None and where is not None
+    assert str(where.predicate) == "(A > 1)"
+    assert [str(g) for g in agg.group_by] == ["UCASE(S)"]
+    assert str(agg.having) == "(COUNT(*) > 2)"
+    assert all(isinstance(c.expr, B.Expr) for c in plan.project.key + plan.project.value)
     again = pickle.loads(pickle.dumps(plan))
-    assert again.where == plan.where and again.aggregation.having == plan.aggregation.having
+    assert again.find(Filter).predicate == where.predicate and again.find(Aggregate).having == agg.having

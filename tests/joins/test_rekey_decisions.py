@@ -35,7 +35,7 @@ def _source(engine: Engine, kind: str, name: str, fmt: str, window: str | None =
 def _root(engine: Engine, sql: str) -> Any:
     (stmt,) = parse(sql)
     plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False)
-    return plan.join.root
+    return plan.bottom
 
 
 # (left kind, left format, right kind, right format, ON, expected: re-key left, re-key right, join key format)
