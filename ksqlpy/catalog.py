@@ -6,6 +6,7 @@ so the catalog itself never needs a storage format of its own.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -97,7 +98,9 @@ class QueryInfo:
 
 
 class Catalog:
-    def __init__(self) -> None:
+    def __init__(self, partitions: Callable[[str], int | None] | None = None) -> None:
+        """``partitions``: a topic's partition count on the log the sources live on (None: not known)."""
+        self._partitions = partitions
         self._sources: dict[str, Source] = {}
         self._types: dict[str, SqlType] = {}
         self._queries: dict[str, QueryInfo] = {}
@@ -129,6 +132,10 @@ class Catalog:
 
     def remove_source(self, name: str) -> None:
         self._sources.pop(name, None)
+
+    def partition_count(self, topic: str) -> int | None:
+        """How many partitions ``topic`` has (None: no such topic, or a catalog without a log)."""
+        return self._partitions(topic) if self._partitions is not None else None
 
     # types
     def type(self, name: str) -> SqlType | None:

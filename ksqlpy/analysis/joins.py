@@ -22,7 +22,6 @@ from ksqlpy import types as T
 from ksqlpy.analysis.join_checks import check_key_type, check_windows, check_within
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, text
-from ksqlpy.analysis.partitions import topic_partitions
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.written import column_refs
 from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
@@ -159,7 +158,7 @@ def _check_value_formats(leaves: list[Scan]) -> None:
 
 def _partitions(catalog: Catalog, source: Source) -> int:
     """For co-partitioning: a topic without a known count counts as one partition."""
-    return topic_partitions(catalog, source.topic) or 1
+    return catalog.partition_count(source.topic) or 1
 
 
 def _leaf_input(leaf: Scan, catalog: Catalog) -> _Input:

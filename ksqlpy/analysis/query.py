@@ -11,7 +11,6 @@ from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import plan_aggregation
-from ksqlpy.analysis.partitions import topic_partitions
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.struct_star import expand_struct_stars
 from ksqlpy.analysis.time_literals import iso_time_literals
@@ -215,7 +214,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         names = [key_name(g) for g in query.group_by]
         aggregation, key_exprs, agg_items = plan_aggregation(query, source, node, alias, session, names, ctx)
         aggregation.repartition = group_by_repartition(aggregation.group_by, node,
-                                                       topic_partitions(catalog, source.topic))
+                                                       catalog.partition_count(source.topic))
         node = aggregation
         proj_schema = aggregation.schema
         select_items = agg_items

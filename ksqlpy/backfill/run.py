@@ -106,7 +106,7 @@ def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark:
         repartition = len(topology.sub_topologies) > 1  # (an aggregation around its repartition topic)
         job = BackfillJob(topology=topology, sink=query.sink, query_id=query.query_id,
                           properties=dict(engine.effective_properties()), partitions=partitions,
-                          repartition=repartition, sink_partitions=_topic_partitions(log, query.sink.topic))
+                          repartition=repartition, sink_partitions=log.partition_count(query.sink.topic) or 1)
         session = spark if spark is not None else spark_session(master or engine.prop("spark.master"),
                                                                  engine.effective_properties())
         register(session)
@@ -138,8 +138,3 @@ def _rows(df: Any) -> Any:
     (The whole result is on the driver at once; see docs/backfill.md, limits.)"""
     for batch in df.toArrow().to_batches():
         yield from zip(*(col.to_pylist() for col in batch.columns), strict=True)
-
-
-def _topic_partitions(log: Any, topic: str) -> int:
-    info = log.describe_topic(topic)
-    return info.partitions if info is not None else 1

@@ -72,8 +72,7 @@ class Engine:
         # the schema registry of AVRO / JSON_SR: embedded (durable on this log) unless a URL names one
         self.schema_registry = open_registry(self.properties, log)
         self.serdes = SerdeFactory(self.prop, self.schema_registry)
-        self.catalog = Catalog()
-        self.catalog.partition_count = self._partition_count  # type: ignore[attr-defined] # join co-partitioning
+        self.catalog = Catalog(partitions=lambda topic: self.log.partition_count(topic))
         self.functions: FunctionRegistry = builtin_registry()
         self.plog = ProcessingLog(include_rows=str(self.properties.get("ksql.logging.processing.rows.include",
                                                                         "false")).lower() == "true")
@@ -118,10 +117,6 @@ class Engine:
     def owns(self, partition: int) -> bool:
         """The engine builds the tasks of every partition (worker processes run subsets)."""
         return True
-
-    def _partition_count(self, topic: str) -> int | None:
-        info = self.log.describe_topic(topic)
-        return info.partitions if info is not None else None
 
     # ------------------------------------------------------------------ statements
     def parse(self, sql: str) -> list[A.Statement]:

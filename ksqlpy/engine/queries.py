@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import queue
 import uuid
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy.analysis.query import analyze_query
@@ -73,13 +74,9 @@ class PersistentQuery:
         self.built.cleanup()
 
 
-def partition_counts(engine: Engine) -> Any:
+def partition_counts(engine: Engine) -> Callable[[str], int | None]:
     """``topic -> partitions`` (None for a topic that does not exist) on the engine's log."""
-    def partitions(topic: str) -> int | None:
-        info = engine.log.describe_topic(topic)
-        return info.partitions if info is not None else None
-
-    return partitions
+    return lambda topic: engine.log.partition_count(topic)
 
 
 def persistent_topology(engine: Engine, plan: Sink, sink: Source, query_id: str) -> Topology:

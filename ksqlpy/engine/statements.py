@@ -133,9 +133,9 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     sink = plan.target
     assert sink is not None
     upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
-    source_info = engine.log.describe_topic(plan.input_source.topic)
+    # the sink inherits the source's partition count (a source whose topic is gone: one)
     _ensure_topic(engine, sink.topic, props, creating=False,
-                  default_partitions=source_info.partitions if source_info else 1)
+                  default_partitions=engine.log.partition_count(plan.input_source.topic) or 1)
     from ksqlpy.schema_registry.sources import register_source_schemas
 
     register_source_schemas(engine, sink, sink=True)

@@ -119,6 +119,12 @@ class Log(abc.ABC):
     def topic_exists(self, name: str) -> bool:
         return self.describe_topic(name) is not None
 
+    def partition_count(self, name: str) -> int | None:
+        """The topic's number of partitions, or None if there is no such topic (each caller says what a
+        missing topic means to it)."""
+        info = self.describe_topic(name)
+        return info.partitions if info is not None else None
+
     # -- writing
     @abc.abstractmethod
     @contextmanager

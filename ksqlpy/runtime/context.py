@@ -56,8 +56,8 @@ class RuntimeContext(Protocol):
 
 def topic_partitions(ctx: RuntimeContext, topic: str, default: int = 1) -> int:
     """The partition count of ``topic`` (``default`` if it does not exist)."""
-    info = ctx.log.describe_topic(topic)
-    return info.partitions if info is not None else default
+    n = ctx.log.partition_count(topic)
+    return default if n is None else n
 
 
 def strict_timestamps(ctx: RuntimeContext) -> bool:
