@@ -67,7 +67,7 @@ Statement conventions (what the parser fills in):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from sqlglot import exp
 
@@ -178,7 +178,7 @@ class WithinSpec:
 
 @dataclass
 class JoinClause:
-    kind: str  # INNER | LEFT | RIGHT | FULL
+    kind: Literal["INNER", "LEFT", "RIGHT", "FULL"]
     right: SourceRef
     on: exp.Expression
     within: WithinSpec | None = None
@@ -186,7 +186,7 @@ class JoinClause:
 
 @dataclass
 class WindowSpec:
-    type: str  # TUMBLING | HOPPING | SESSION
+    type: Literal["TUMBLING", "HOPPING", "SESSION"]
     size_ms: int  # SESSION: the inactivity gap
     advance_ms: int | None = None
     retention_ms: int | None = None

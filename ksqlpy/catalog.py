@@ -8,10 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.types import SqlType, quote_ident
+
+SourceKind = Literal["STREAM", "TABLE"]  # (ksqlpy.plan.logical.ResultKind's values)
+WindowType = Literal["TUMBLING", "HOPPING", "SESSION"]
 
 SYSTEM_COLUMNS = ("ROWTIME", "ROWPARTITION", "ROWOFFSET")
 WINDOW_COLUMNS = ("WINDOWSTART", "WINDOWEND")
@@ -38,7 +41,7 @@ class Column:
 
 @dataclass
 class WindowInfo:
-    type: str  # TUMBLING | HOPPING | SESSION
+    type: WindowType
     size_ms: int | None = None
 
 
@@ -47,7 +50,7 @@ class Source:
     """A stream or table registered over a topic."""
 
     name: str
-    kind: str  # STREAM | TABLE
+    kind: SourceKind
     topic: str
     columns: list[Column]
     key_format: str = "KAFKA"
@@ -93,8 +96,8 @@ class QueryInfo:
     sql: str
     sink: str | None
     sources: list[str]
-    kind: str = "PERSISTENT"  # PERSISTENT | PUSH
-    state: str = "RUNNING"
+    kind: Literal["PERSISTENT", "PUSH"] = "PERSISTENT"
+    state: Literal["RUNNING", "PAUSED", "ERROR", "TERMINATED"] = "RUNNING"
 
 
 class Catalog:

@@ -9,18 +9,18 @@ from ksqlpy import types as T
 from ksqlpy.catalog import WindowInfo
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar.ast import JoinClause
-from ksqlpy.plan.logical import JoinKey
+from ksqlpy.plan.logical import JoinKey, ResultKind
 
 
-def check_within(jc: JoinClause, left_kind: str, right_kind: str) -> None:
-    if left_kind == right_kind == "STREAM":
+def check_within(jc: JoinClause, left_kind: ResultKind, right_kind: ResultKind) -> None:
+    if left_kind is right_kind is ResultKind.STREAM:
         if jc.within is None:
             raise KsqlStatementError(
                 "Stream-Stream joins must have a WITHIN clause specified. None was provided. To learn about how to "
                 "specify a WITHIN clause with a stream-stream join, please visit: "
                 "https://docs.confluent.io/current/ksql/docs/syntax-reference.html#create-stream-as-select")
     elif jc.within is not None:
-        if left_kind == right_kind == "TABLE":
+        if left_kind is right_kind is ResultKind.TABLE:
             raise KsqlStatementError(
                 "A window definition was provided for a Table-Table join. These joins are not windowed. Please "
                 "drop the window definition (i.e. the WITHIN clause) and try to execute your Table-Table join "

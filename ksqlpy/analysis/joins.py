@@ -44,8 +44,8 @@ from ksqlpy.plan.logical import (
 )
 from ksqlpy.session_state import SessionState
 
-JOIN_TEXT = {"INNER": "[INNER] JOIN", "LEFT": "LEFT [OUTER] JOIN", "RIGHT": "RIGHT [OUTER] JOIN",
-             "FULL": "[FULL] OUTER JOIN"}
+JOIN_TEXT = {JoinKind.INNER: "[INNER] JOIN", JoinKind.LEFT: "LEFT [OUTER] JOIN", JoinKind.RIGHT: "RIGHT [OUTER] JOIN",
+             JoinKind.FULL: "[FULL] OUTER JOIN"}
 DAY_MS = 24 * 3600 * 1000
 KEY_PREFIX = "$JOIN_KEY"
 SR_KEY_FORMATS = frozenset({"AVRO", "JSON_SR", "PROTOBUF"})
@@ -55,7 +55,7 @@ SR_KEY_FORMATS = frozenset({"AVRO", "JSON_SR", "PROTOBUF"})
 class _Input:
     """What a join step sees on one side: a source, or the result of the steps before it."""
 
-    kind: str  # STREAM | TABLE
+    kind: ResultKind
     name: str  # left-most source name, for messages
     key_format: tuple[str, str | None, Any]  # (format, delimiter, window identity)
     partitions: int
@@ -164,7 +164,7 @@ def _partitions(catalog: Catalog, source: Source) -> int:
 def _leaf_input(leaf: Scan, catalog: Catalog) -> _Input:
     src = leaf.source
     keys = [f"{leaf.alias}.{c.name}" for c in src.key_columns]
-    return _Input(kind=src.kind, name=src.name,
+    return _Input(kind=ResultKind(src.kind), name=src.name,
                   key_format=((src.key_format or "KAFKA").upper(), src.key_delimiter, _window_id(src.windowed)),
                   partitions=_partitions(catalog, src), classes=[[k] for k in keys], columns=[[k] for k in keys],
                   node=leaf, windowed=src.windowed, key_types=[c.type for c in src.key_columns])
@@ -186,19 +186,19 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
           typing_scope: Any, session: SessionState, all_columns: set[str], ctx: BindContext) -> tuple[Join, _Input]:
     right_leaf = right.node
     assert isinstance(right_leaf, Scan)
-    kind = jc.kind
+    kind = JoinKind(jc.kind)
     described = f"{left.name} {JOIN_TEXT[kind]} {right.name}"
-    if left.kind == "TABLE" and right.kind == "STREAM":
+    if left.kind is ResultKind.TABLE and right.kind is ResultKind.STREAM:
         raise KsqlStatementError(f"Invalid join order: table-stream joins are not supported; only stream-table "
                                  f"joins. Got {described}.")
-    if left.kind == "STREAM" and right.kind == "TABLE" and kind in ("FULL", "RIGHT"):
-        what = "full-outer" if kind == "FULL" else "right-outer"
+    if left.kind is ResultKind.STREAM and right.kind is ResultKind.TABLE and kind in (JoinKind.FULL, JoinKind.RIGHT):
+        what = "full-outer" if kind is JoinKind.FULL else "right-outer"
         raise KsqlStatementError(f"Invalid join type: {what} join not supported for stream-table join. "
                                  f"Got {described}.")
     check_within(jc, left.kind, right.kind)
 
     # the right side of a join with a table must be the table's primary key
-    if right.kind == "TABLE":
+    if right.kind is ResultKind.TABLE:
         conds = _order_by_key(conds, right, left, described)
         left_keyed = len(left.classes) == len(conds) and all(
             text(c.left) in cl for c, cl in zip(conds, left.classes, strict=False))
@@ -207,15 +207,15 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     right_keyed = [text(c.right) for c in conds] == [cl[0] for cl in right.classes]
     for c in conds:
         _type_condition(c, scope, typing_scope, ctx)
-    if left.kind == "STREAM" and right.kind == "STREAM":
-        flavor = "STREAM_STREAM"
-    elif left.kind == "STREAM":
-        flavor = "STREAM_TABLE"
+    if left.kind is ResultKind.STREAM and right.kind is ResultKind.STREAM:
+        flavor = JoinFlavor.STREAM_STREAM
+    elif left.kind is ResultKind.STREAM:
+        flavor = JoinFlavor.STREAM_TABLE
     else:
-        flavor = "TABLE_TABLE" if left_keyed else "FOREIGN_KEY"
-    if flavor == "FOREIGN_KEY":
-        if kind not in ("INNER", "LEFT"):
-            what = "full-outer" if kind == "FULL" else "right-outer"
+        flavor = JoinFlavor.TABLE_TABLE if left_keyed else JoinFlavor.FOREIGN_KEY
+    if flavor is JoinFlavor.FOREIGN_KEY:
+        if kind not in (JoinKind.INNER, JoinKind.LEFT):
+            what = "full-outer" if kind is JoinKind.FULL else "right-outer"
             raise KsqlStatementError(f"Invalid join type: {what} join not supported for foreign-key table-table "
                                      f"join. Got {described}.")
         if len(conds) != 1:
@@ -227,18 +227,18 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
                                      f"{c.written.split(' = ')[0]}{{{c.left_type}}} = "
                                      f"{c.written.split(' = ', 1)[1]}{{{c.right_type}}}.")
 
-    if flavor != "FOREIGN_KEY":
+    if flavor is not JoinFlavor.FOREIGN_KEY:
         check_windows(left, right)
     # a stream side not joined on its key must be re-keyed
-    need_left = flavor in ("STREAM_STREAM", "STREAM_TABLE") and not left_keyed
-    need_right = flavor == "STREAM_STREAM" and not right_keyed
+    need_left = flavor in (JoinFlavor.STREAM_STREAM, JoinFlavor.STREAM_TABLE) and not left_keyed
+    need_right = flavor is JoinFlavor.STREAM_STREAM and not right_keyed
     fmt, rep_left, rep_right, forced = _repartitions(flavor, left, right, need_left, need_right, session)
     for side, rep, need in ((left, rep_left, need_left), (right, rep_right, need_right)):
         # a windowed stream is only re-keyed into a schema-registry format on its own key (its windowed
         # key carried over); any other re-keying of a windowed source, and any of a windowed table, fails
-        if rep and side.windowed is not None and (need or not forced or side.kind == "TABLE"):
-            raise KsqlStatementError(_windowed_repartition_message(side.kind == "TABLE" and forced))
-    if flavor != "FOREIGN_KEY" and left.partitions != right.partitions:
+        if rep and side.windowed is not None and (need or not forced or side.kind is ResultKind.TABLE):
+            raise KsqlStatementError(_windowed_repartition_message(side.kind is ResultKind.TABLE and forced))
+    if flavor is not JoinFlavor.FOREIGN_KEY and left.partitions != right.partitions:
         raise KsqlStatementError(
             f"Can't join `{left.name}` with `{right.name}` since the number of partitions don't match. "
             f"`{left.name}` partitions = {left.partitions}; `{right.name}` partitions = {right.partitions}. "
@@ -251,12 +251,12 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     for k in keys:
         check_key_type(k)
     node = Join(
-        RowSchema([]), kind=JoinKind(kind), flavor=JoinFlavor(flavor), left=left.node, right=right_leaf,
+        RowSchema([]), kind=kind, flavor=flavor, left=left.node, right=right_leaf,
         left_exprs=[bind(scope.rewrite(c.left, "JOIN ON"), _row_scope(left.node), ctx,
-                         Clause.FK_JOIN_ON if flavor == "FOREIGN_KEY" else Clause.JOIN_ON) for c in conds],
+                         Clause.FK_JOIN_ON if flavor is JoinFlavor.FOREIGN_KEY else Clause.JOIN_ON) for c in conds],
         right_exprs=[bind(scope.rewrite(c.right, "JOIN ON"), _row_scope(right_leaf), ctx, Clause.JOIN_ON)
                      for c in conds],
-        keys=keys, join_result=ResultKind.TABLE if left.kind == right.kind == "TABLE" else ResultKind.STREAM,
+        keys=keys, join_result=ResultKind.TABLE if left.kind is right.kind is ResultKind.TABLE else ResultKind.STREAM,
         within=jc.within, left_from_child_key=left_keyed and isinstance(left.node, Join),
         repartition_left=rep_left, repartition_right=rep_right, key_format=fmt[0], key_delimiter=fmt[1],
         join_windowed=left.windowed, text=described,
@@ -267,7 +267,7 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     return node, out
 
 
-def _repartitions(flavor: str, left: _Input, right: _Input, need_left: bool, need_right: bool,
+def _repartitions(flavor: JoinFlavor, left: _Input, right: _Input, need_left: bool, need_right: bool,
                   session: SessionState) -> tuple[Any, bool, bool, bool]:
     """(join key format, repartition left, repartition right, schema-registry key format) of one step, as
     ksqlDB's ``JoinNode.resolveKeyFormats`` and ``PreJoinRepartitionNode`` decide them.
@@ -278,7 +278,7 @@ def _repartitions(flavor: str, left: _Input, right: _Input, need_left: bool, nee
     into that format when its own differs (windows included) - and always when the format is AVRO, JSON_SR
     or PROTOBUF: a schema-registry key is never trusted to be byte-compatible with the other side's. A
     foreign-key join keeps the left key and re-keys nothing."""
-    if flavor == "FOREIGN_KEY":
+    if flavor is JoinFlavor.FOREIGN_KEY:
         return left.key_format, False, False, False
     if not need_left:
         fmt = left.key_format
@@ -360,7 +360,7 @@ def _order_by_key(conds: list[_Condition], right: _Input, left: _Input, describe
     by_text = {text(c.right): c for c in conds}
     if sorted(by_text) != sorted(keys) or len(by_text) != len(conds):
         bad = next((c for c in conds if text(c.right) not in keys), conds[0])
-        if left.kind == "STREAM":
+        if left.kind is ResultKind.STREAM:
             raise KsqlStatementError(f"Invalid join condition: stream-table joins require to join on the table's "
                                      f"primary key. Got {bad.written}.")
         raise KsqlStatementError(f"Invalid join condition: table-table joins require to join on the primary key "
@@ -396,10 +396,10 @@ def _keyed(inp: _Input, conds: list[_Condition]) -> tuple[bool, list[_Condition]
     return True, ordered
 
 
-def _step_keys(kind: str, flavor: str, left: _Input, conds: list[_Condition], left_keyed: bool,
+def _step_keys(kind: JoinKind, flavor: JoinFlavor, left: _Input, conds: list[_Condition], left_keyed: bool,
                all_columns: set[str]) -> tuple[list[JoinKey], list[list[str]], list[list[str]]]:
     """The step's output key: its columns, and per column the expressions equal to it."""
-    if flavor == "FOREIGN_KEY":
+    if flavor is JoinFlavor.FOREIGN_KEY:
         keys = [JoinKey(n, t) for n, t in zip(_key_names(len(left.classes)), left.key_types, strict=True)]
         return keys, left.classes, left.columns
     keys: list[JoinKey] = []
@@ -409,7 +409,7 @@ def _step_keys(kind: str, flavor: str, left: _Input, conds: list[_Condition], le
     synthetic_taken: set[str] = set()
     for i, c in enumerate(conds):
         lt, rt = text(c.left), text(c.right)
-        if kind == "FULL":
+        if kind is JoinKind.FULL:
             cl, cols = [], []
         elif left_keyed:
             cl = list(dict.fromkeys([*left.classes[i], lt, rt]))

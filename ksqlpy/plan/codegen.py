@@ -16,7 +16,7 @@ from typing import Any
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.codegen import Codegen
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.plan.logical import OutputColumn, RowSchema
+from ksqlpy.plan.logical import ColumnRole, OutputColumn, RowSchema
 
 ErrorSink = Callable[[int, str, BaseException], None]
 
@@ -113,7 +113,7 @@ def build_stateless(spec: StageSpec) -> Pipeline:
 
 def input_layout(schema: RowSchema) -> list[str]:
     """Names of the columns a row tuple carries, in order (everything but system columns)."""
-    return [c.name for c in schema.columns if c.role != "system"]
+    return [c.name for c in schema.columns if c.role is not ColumnRole.SYSTEM]
 
 
 _SYSTEM_SOURCES = {"ROWTIME": "tss[_i]", "ROWPARTITION": "parts[_i]", "ROWOFFSET": "offs[_i]"}
@@ -125,12 +125,12 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
     em = _Emitter()
     schema = spec.input_schema
     columns = [f"c{i}" for i in range(len(schema.columns))]
-    carried = [f"c{i}" for i, c in enumerate(schema.columns) if c.role != "system"]
+    carried = [f"c{i}" for i, c in enumerate(schema.columns) if c.role is not ColumnRole.SYSTEM]
     ind = 0
     if carried:
         em.line(ind, f"{', '.join(carried)}{',' if len(carried) == 1 else ''} = rows[_i]")
     for i, c in enumerate(schema.columns):
-        if c.role == "system":
+        if c.role is ColumnRole.SYSTEM:
             em.line(ind, f"c{i} = {_SYSTEM_SOURCES[c.name]}")
     em.line(ind, "_ts = tss[_i]")
 
@@ -144,7 +144,7 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
 
     tail = ", _ts, hdrs[_i]" if spec.with_headers else ", _ts"
 
-    key_columns = {i for i, c in enumerate(schema.columns) if c.role == "key"}
+    key_columns = {i for i, c in enumerate(schema.columns) if c.role is ColumnRole.KEY}
 
     def rekey(indent: int, tombstone: bool = False) -> list[str]:
         """Emit the PARTITION BY key computations; the columns the projection then sees. For a null row
@@ -163,7 +163,7 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
         nkeys = len(spec.rekey_exprs)
         out = []
         for k, c in enumerate(spec.projection_schema.columns):
-            out.append(pvars[k] if (k < nkeys and c.role == "key") else by_name[c.name])
+            out.append(pvars[k] if (k < nkeys and c.role is ColumnRole.KEY) else by_name[c.name])
         return out
 
     def key_tuple(cols: list[str], indent: int) -> str:
