@@ -42,13 +42,13 @@ from ksqlpy.plan.logical import (
     SchemaColumn,
     Sink,
 )
+from ksqlpy.plan.partitioning import join_repartitions
 from ksqlpy.session_state import SessionState
 
 JOIN_TEXT = {JoinKind.INNER: "[INNER] JOIN", JoinKind.LEFT: "LEFT [OUTER] JOIN", JoinKind.RIGHT: "RIGHT [OUTER] JOIN",
              JoinKind.FULL: "[FULL] OUTER JOIN"}
 DAY_MS = 24 * 3600 * 1000
 KEY_PREFIX = "$JOIN_KEY"
-SR_KEY_FORMATS = frozenset({"AVRO", "JSON_SR", "PROTOBUF"})
 
 
 @dataclass
@@ -232,7 +232,10 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     # a stream side not joined on its key must be re-keyed
     need_left = flavor in (JoinFlavor.STREAM_STREAM, JoinFlavor.STREAM_TABLE) and not left_keyed
     need_right = flavor is JoinFlavor.STREAM_STREAM and not right_keyed
-    fmt, rep_left, rep_right, forced = _repartitions(flavor, left, right, need_left, need_right, session)
+    default = str(session.properties.get("ksql.persistence.default.format.key", "KAFKA")).upper()
+    fmt, rep_left, rep_right, forced = join_repartitions(
+        flavor, left.key_format, right.key_format, left_is_source=isinstance(left.node, Scan), need_left=need_left,
+        need_right=need_right, default_format=default)
     for side, rep, need in ((left, rep_left, need_left), (right, rep_right, need_right)):
         # a windowed stream is only re-keyed into a schema-registry format on its own key (its windowed
         # key carried over); any other re-keying of a windowed source, and any of a windowed table, fails
@@ -265,32 +268,6 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
                  partitions=left.partitions, classes=classes, columns=columns, node=node, windowed=left.windowed,
                  key_types=[k.type for k in keys])
     return node, out
-
-
-def _repartitions(flavor: JoinFlavor, left: _Input, right: _Input, need_left: bool, need_right: bool,
-                  session: SessionState) -> tuple[Any, bool, bool, bool]:
-    """(join key format, repartition left, repartition right, schema-registry key format) of one step, as
-    ksqlDB's ``JoinNode.resolveKeyFormats`` and ``PreJoinRepartitionNode`` decide them.
-
-    ``need_*``: a stream side not joined on its key. The join's key format is the left side's if it needs
-    no re-keying (a nested join's own choice), else the right side's if it needs none, else the
-    first non-NONE of the two (else ``ksql.persistence.default.format.key``). A source side is then re-keyed
-    into that format when its own differs (windows included) - and always when the format is AVRO, JSON_SR
-    or PROTOBUF: a schema-registry key is never trusted to be byte-compatible with the other side's. A
-    foreign-key join keeps the left key and re-keys nothing."""
-    if flavor is JoinFlavor.FOREIGN_KEY:
-        return left.key_format, False, False, False
-    if not need_left:
-        fmt = left.key_format
-    elif not need_right:
-        fmt = right.key_format
-    else:
-        default = str(session.properties.get("ksql.persistence.default.format.key", "KAFKA")).upper()
-        fmt = next((f for f in (left.key_format, right.key_format) if f[0] != "NONE"), (default, None, None))
-    forced = fmt[0] in SR_KEY_FORMATS
-    rep_left = need_left or (isinstance(left.node, Scan) and (left.key_format != fmt or forced))
-    rep_right = need_right or right.key_format != fmt or forced
-    return fmt, rep_left, rep_right, forced
 
 
 def _windowed_repartition_message(forced_table: bool) -> str:

@@ -1,6 +1,8 @@
 """Whether rows must move to another partition before a stateful step: the repartition decisions of the
-logical plan that do not depend on ksqlDB's error order (a join's sides are decided with its checks, in
-``analysis.joins``; PARTITION BY in ``analysis.query``).
+logical plan (analysis asks them as it builds the tree, between ksqlDB's checks; PARTITION BY's own is
+``Rekey.repartition``, decided in ``analysis.query``).
+
+Rows that are joined must meet in one task, keyed alike: ``join_repartitions``.
 
 Rows that are aggregated together must be in one task. They are when the groups are what the input is
 partitioned by: a stream's key, in order; after a join, the join key (either side's join column - rows
@@ -11,8 +13,13 @@ own key), and with a single partition nothing needs to move at all.
 
 from __future__ import annotations
 
+from typing import Any
+
 from ksqlpy.expr.bound import ColumnRef, Expr
 from ksqlpy.plan.logical import Join, JoinFlavor, PlanNode, ResultKind, Scan
+
+SR_KEY_FORMATS = frozenset({"AVRO", "JSON_SR", "PROTOBUF"})
+KeyFormat = tuple[str, str | None, Any]  # (format, delimiter, window identity)
 
 
 def _name(e: Expr) -> str | None:
@@ -40,3 +47,30 @@ def group_by_repartition(group_by: list[Expr], input: PlanNode, partitions: int 
     if input.result_kind is ResultKind.TABLE or len(keys) != len(group_by):
         return True
     return [g.index if isinstance(g, ColumnRef) else None for g in group_by] != keys
+
+
+def join_repartitions(flavor: JoinFlavor, left: KeyFormat, right: KeyFormat, *, left_is_source: bool,
+                      need_left: bool, need_right: bool, default_format: str) -> tuple[KeyFormat, bool, bool, bool]:
+    """(join key format, repartition left, repartition right, schema-registry key format) of one join step,
+    as ksqlDB's ``JoinNode.resolveKeyFormats`` and ``PreJoinRepartitionNode`` decide them.
+
+    ``left``/``right``: each side's key format; ``left_is_source``: the left side is a source (not an
+    earlier join, whose result is already in the join's own format); ``need_*``: a stream side not joined
+    on its key. The join's key format is the left side's if it needs no re-keying (a nested join's own
+    choice), else the right side's if it needs none, else the first non-NONE of the two (else
+    ``default_format``, ``ksql.persistence.default.format.key``). A source side is then re-keyed into that
+    format when its own differs (windows included) - and always when the format is AVRO, JSON_SR or
+    PROTOBUF: a schema-registry key is never trusted to be byte-compatible with the other side's. A
+    foreign-key join keeps the left key and re-keys nothing."""
+    if flavor is JoinFlavor.FOREIGN_KEY:
+        return left, False, False, False
+    if not need_left:
+        fmt = left
+    elif not need_right:
+        fmt = right
+    else:
+        fmt = next((f for f in (left, right) if f[0] != "NONE"), (default_format, None, None))
+    forced = fmt[0] in SR_KEY_FORMATS
+    rep_left = need_left or (left_is_source and (left != fmt or forced))
+    rep_right = need_right or right != fmt or forced
+    return fmt, rep_left, rep_right, forced
