@@ -165,6 +165,24 @@ def test_scalable_push_query_leaves_out_null_keys(app_client: TestClient) -> Non
     assert rows(**{"ksql.query.push.v2.enabled": "true"}) == [[2, 2], [3, 3]]
 
 
+def test_a_join_is_never_a_scalable_push_query(app_client: TestClient) -> None:
+    """ksqlDB serves only a plain query over a query's sink as a scalable push query, never a join: with
+    ``ksql.query.push.v2.enabled`` a join over such a sink still sees the records without a key (a LEFT
+    stream-table join emits them at once)."""
+    r = app_client.post("/ksql", json={"ksql": "CREATE STREAM JK (K INT KEY, V INT) WITH (kafka_topic='jk', "
+                                               "partitions=1, value_format='JSON'); CREATE STREAM JK2 AS SELECT * "
+                                               "FROM JK; CREATE TABLE JT (ID INT PRIMARY KEY, W STRING) WITH "
+                                               "(kafka_topic='jt', partitions=1, value_format='JSON'); "
+                                               "INSERT INTO JK (V) VALUES (1); INSERT INTO JK (K, V) VALUES (2, 2);"})
+    assert r.status_code == 200, r.text
+    body = app_client.post("/query", json={"ksql": "SELECT JK2.K, JK2.V, JT.W FROM JK2 LEFT JOIN JT ON JK2.K = JT.ID "
+                                                   "EMIT CHANGES LIMIT 2;",
+                                           "streamsProperties": {"auto.offset.reset": "earliest",
+                                                                 "ksql.query.push.v2.enabled": "true"}},
+                           headers={"Accept": "application/vnd.ksql.v1+json"}).json()
+    assert [e["row"]["columns"] for e in body if "row" in e] == [[None, 1, None], [2, 2, None]]
+
+
 def test_websocket_push_query_on_a_table_marks_deletes(app_client: TestClient) -> None:
     app_client.post("/ksql", json={"ksql": "CREATE TABLE WT (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='wt', "
                                            "partitions=1, value_format='JSON'); INSERT INTO WT (ID, V) VALUES (1, 'a');"})
