@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypeVar
 
 from ksqlpy.catalog import Source, WindowInfo
 from ksqlpy.expr.bound import Call, ColumnRef, Expr
@@ -148,6 +148,9 @@ class JoinKey:
 
 
 # ------------------------------------------------------------------------------------------------ nodes
+N = TypeVar("N", bound="PlanNode")
+
+
 @dataclass(eq=False)
 class PlanNode:
     """A logical operator: its output row (``schema``) and what it reads (``inputs``)."""
@@ -382,7 +385,7 @@ class Sink(PlanNode):
     def project(self) -> Project:
         return self.input
 
-    def find(self, kind: type[Any]) -> Any:
+    def find(self, kind: type[N]) -> N | None:
         """The first node of ``kind`` from the top (None if there is none)."""
         return next((n for n in self.walk() if isinstance(n, kind)), None)
 
