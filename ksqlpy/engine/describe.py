@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy import types as T
+from ksqlpy.analysis.ddl import normalize_properties
 from ksqlpy.analysis.query import analyze_query
 from ksqlpy.catalog import Source
 from ksqlpy.engine.metrics import offset_summaries, source_statistics, tasks_metadata
@@ -134,7 +135,8 @@ def would_be_id(engine: Engine, stmt: A.Statement, plan: Sink) -> str:
     """The id the statement's query would get if it ran now."""
     n = engine.query_counter
     if isinstance(stmt, A.InsertInto):
-        return f"INSERTQUERY_{n}"
+        given = normalize_properties(stmt.properties).get("QUERY_ID")
+        return str(given).upper() if given is not None else f"INSERTQUERY_{n}"
     if isinstance(stmt, A.CreateAsSelect):
         return f"{'CSAS' if stmt.kind == 'STREAM' else 'CTAS'}_{stmt.name}_{n}".upper()
     return f"transient_{plan.input_source.name}_{engine.transient_counter + 1}"
