@@ -314,18 +314,18 @@ def _describe_function(e: dict[str, Any]) -> list[str]:
 
 
 def _properties(e: dict[str, Any], session: dict[str, Any]) -> list[str]:
-    overwritten = set(e.get("overwrittenProperties") or [])
+    """SHOW PROPERTIES as the ksql CLI prints it: ``Default override`` is SESSION for what this session (or
+    request) overrides, blank for what is at its built-in default, SERVER for what the server's
+    configuration set."""
+    from ksqlpy.engine.config import canonical
+
+    overwritten = {canonical(n) for n in e.get("overwrittenProperties") or []} | {canonical(n) for n in session}
+    defaults = {canonical(n) for n in e.get("defaultProperties") or []}
     rows = []
     for p in e.get("properties") or []:
-        name = p.get("name", "")
-        short = name.removeprefix("ksql.streams.")
-        if name in session or short in session:
-            override = "SESSION"
-        elif name in overwritten:
-            override = "SERVER"
-        else:
-            override = ""
-        rows.append((name, p.get("scope", ""), override, str(p.get("value", ""))))
+        name = canonical(p.get("name", ""))
+        override = "SESSION" if name in overwritten else "" if name in defaults else "SERVER"
+        rows.append((p.get("name", ""), p.get("scope", ""), override, str(p.get("value", ""))))
     return table(["Property", "Scope", "Default override", "Effective Value"], rows)
 
 

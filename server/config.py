@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from ksqlpy.engine.config import as_bool
+from ksqlpy.engine.config import as_bool, merge_layers, resolve
 
 DEFAULT_LISTENER = "http://0.0.0.0:8088"
 
@@ -196,13 +196,10 @@ class ServerConfig:
 def build_config(properties_file: str | None = None, listeners: str | None = None,
                  data_dir: str | None = None, overrides: dict[str, Any] | None = None) -> ServerConfig:
     """Defaults, then the file, then ``overrides``, then the flags; validated."""
-    props: dict[str, Any] = dict(SERVER_DEFAULTS)
-    if properties_file:
-        props.update(load_properties(properties_file))
-    props.update(overrides or {})
+    props = merge_layers(SERVER_DEFAULTS, load_properties(properties_file) if properties_file else {}, overrides)
     if listeners:
         props["listeners"] = listeners
-    directory = data_dir or props.get("ksql.streams.state.dir") or props.get("state.dir")
+    directory = data_dir or resolve("state.dir", props)
     config = ServerConfig(props, str(directory) if directory else None)
     config.validate()
     return config

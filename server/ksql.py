@@ -14,14 +14,23 @@ from typing import Any
 from ksqlpy import grammar
 from ksqlpy.engine.command_log import is_distributed
 from ksqlpy.engine.config import as_bool
+from ksqlpy.engine.property_names import denied, is_denied
 from ksqlpy.engine.results import StatementResult
+from ksqlpy.engine.statements import check_override, set_override, unset_override
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.server import entities as E
 from ksqlpy.server.context import ServerContext
-from ksqlpy.server.errors import ASSERTION_FAILED, QUERY_ENDPOINT, ServerError, bad_request, from_ksql_error
+from ksqlpy.server.errors import (
+    ASSERTION_FAILED,
+    BAD_REQUEST,
+    QUERY_ENDPOINT,
+    ServerError,
+    bad_request,
+    from_ksql_error,
+)
 from ksqlpy.server.models import KsqlRequest
-from ksqlpy.server.properties import check_overrides, check_property
+from ksqlpy.server.properties import check_overrides
 
 QUERY_ENDPOINT_MESSAGE = ("The following statement types should be issued to the websocket endpoint '/query':\n"
                           "\t* PRINT\n\t* SELECT")
@@ -134,18 +143,20 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
         if isinstance(p.stmt, A.SelectStatement | A.PrintTopic):
             raise ServerError(QUERY_ENDPOINT, QUERY_ENDPOINT_MESSAGE, p.stmt.text)
         if isinstance(p.stmt, A.SetProperty):
+            if is_denied(p.stmt.name, ctx.denied):
+                raise ServerError(BAD_REQUEST, denied([p.stmt.name]), p.stmt.text)
             try:
-                check_property(p.stmt.name, ctx.denied)
-            except ServerError as e:
-                raise ServerError(e.error_code, e.message, p.stmt.text) from e
+                check_override(p.stmt.name, p.stmt.value)
+            except KsqlError as e:
+                raise from_ksql_error(e, p.stmt.text) from e
     entities: list[dict[str, Any]] = []
     for p in prepared:
         stmt = p.stmt
         if isinstance(stmt, A.SetProperty):
-            props[stmt.name] = stmt.value
+            set_override(props, stmt.name, stmt.value)
             continue
         if isinstance(stmt, A.UnsetProperty):
-            props.pop(stmt.name, None)
+            unset_override(props, stmt.name)
             continue
         if isinstance(stmt, A.DefineVariable | A.UndefineVariable):
             if p.warning:

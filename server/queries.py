@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ksqlpy.engine.config import resolve
 from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
@@ -61,7 +62,7 @@ def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple
 def _scalable(ctx: ServerContext, tq: Any, props: dict[str, Any]) -> bool:
     """ksqlDB serves a push query over a persistent query's sink as a *scalable* push query when
     ``ksql.query.push.v2.enabled``; the rows are the same here, only the id tells them apart."""
-    enabled = props.get("ksql.query.push.v2.enabled", ctx.config.get("ksql.query.push.v2.enabled", "false"))
+    enabled = resolve("ksql.query.push.v2.enabled", ctx.config.properties, props, default="false")
     plan = tq.plan
     if str(enabled).lower() != "true" or plan.aggregation is not None or getattr(plan, "joins", None):
         return False
@@ -151,7 +152,10 @@ def prepared_run(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
 
 
 def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
-                *, resource: bool = False) -> QueryRun:
+                *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], None] | None = None,
+                ) -> QueryRun:
+    """Parse, check and start the request's SELECT or PRINT. ``check(statement, overrides)`` runs once
+    the statement is known and before anything starts (the route may refuse it)."""
     props = check_overrides(properties, ctx.denied)
     engine = ctx.engine
     if not props and not variables:
@@ -164,6 +168,8 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
         if hit is not None:
             return _pull_run(ctx, hit[1], hit[0].data, None)
     stmt = parse_one(ctx, sql, variables, resource=resource)
+    if check is not None:
+        check(stmt, props)
     if isinstance(stmt, A.PrintTopic):
         from ksqlpy.server.printing import TopicPrinter
 
@@ -211,14 +217,23 @@ def _source_schema(ctx: ServerContext, source_name: str, cols: list[Column]) -> 
     return ", ".join(text(c) for c in source.key_columns + source.header_columns + source.value_columns)
 
 
+KEEPALIVE_S = 1.0  # the legacy /query writer's newline when no row came for this long
+
+
 async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIterator[bytes]:
-    """The response body of a SELECT in ``writer``'s format."""
+    """The response body of a SELECT in ``writer``'s format: the header, each row, the final message and
+    the end each a write of its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2), so a client that reads
+    one JSON document per chunk parses every one."""
     yield writer.header()
     if run.kind == PUSH:
         tq = run.tq
         if tq.limit is None or tq.limit > 0:
-            async for batch in batches_of(tq, lambda: ctx.state != READY):
-                yield b"".join(writer.row(run.convert(row), isinstance(row, TombstoneRow)) for row in batch)
+            idle = KEEPALIVE_S if writer.keepalive else None
+            async for batch in batches_of(tq, lambda: ctx.state != READY, idle_s=idle):
+                if not batch:
+                    yield writer.keepalive
+                for row in batch:  # a table's delete is a tombstone row (dropped by the delimited formats)
+                    yield writer.row(run.convert(row), tombstone=isinstance(row, TombstoneRow))
         if tq.limit is not None and tq.emitted >= tq.limit:
             yield writer.final("Limit Reached")
         yield writer.end()
@@ -228,11 +243,12 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
 
 
 def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[bytes]:
-    """The body of a pull query's response, in batches of rows."""
+    """The parts of a pull query's response: the header, each row, the final message, the end."""
     if header:
         yield writer.header()
-    for i in range(0, len(run.rows), 2000):
-        yield b"".join(writer.row(run.convert(row)) for row in run.rows[i:i + 2000])
+    convert, row = run.convert, writer.row
+    for values in run.rows:
+        yield row(convert(values))
     if run.kind == PULL_STREAM:
         hit = run.limit is not None and len(run.rows) >= run.limit
         yield writer.final("Limit Reached" if hit else "Query Completed")

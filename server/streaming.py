@@ -3,7 +3,10 @@
 Formats (reference §1.4/§1.5), chosen from the Accept header:
 
 - StreamedRow JSON (``application/vnd.ksql.v1+json``; /query's default): a JSON array written as it goes,
-  ``[{"header":...}`` then ``,\\n{"row":...}`` per row, ``,\\n{"finalMessage":...}`` and ``]`` at the end.
+  ``[{"header":...}`` then ``,\\n{"row":...}`` per row, ``,\\n{"finalMessage":...}`` and ``]\\n`` at the end.
+  /query's legacy writer (``ksql.endpoint.migrate.query=false``, and PRINT's route) puts the comma after each
+  element instead - ``[{"header":...},\\n``, ``{"row":...},\\n``, ``{"finalMessage":...}``, ``]\\n`` - and
+  writes a bare newline whenever no row came for a second (clients skip blank lines).
 - delimited (``application/vnd.ksqlapi.delimited.v1``; /query-stream's default, and ``*/*``): a metadata
   object line, then one JSON array line per row.
 - JSON array (``application/json`` on /query-stream): ``[meta,row,row]`` with no newlines.
@@ -76,6 +79,8 @@ class Writer:
         self.columns = columns
         self.schema = schema  # the header's schema text when it is not the columns' (see QueryRun.schema)
 
+    keepalive = b""  # written when a push query has had no row for a while (the legacy writer's newline)
+
     def header(self) -> bytes: ...
     def row(self, values: list[Any], tombstone: bool = False) -> bytes: ...
     def final(self, message: str) -> bytes: ...
@@ -106,7 +111,25 @@ class StreamedRowWriter(Writer):
         return b",\n" + dumps({"errorMessage": envelope})
 
     def end(self) -> bytes:
-        return b"]"
+        return b"]\n"
+
+
+class LegacyStreamedRowWriter(StreamedRowWriter):
+    """/query's legacy writer: the same elements, each followed by ``,\\n`` (the final message by nothing)."""
+
+    keepalive = b"\n"
+
+    def header(self) -> bytes:
+        return b"[" + dumps({"header": self.header_fields()}) + b",\n"
+
+    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+        return super().row(values, tombstone)[2:] + b",\n"
+
+    def final(self, message: str) -> bytes:
+        return dumps({"finalMessage": message})
+
+    def error(self, envelope: dict[str, Any]) -> bytes:
+        return dumps({"errorMessage": envelope}) + b",\n"
 
 
 class DelimitedWriter(Writer):
@@ -200,16 +223,19 @@ class StreamingBody(Response):
                     await self.on_close()
 
 
-async def batches_of(tq: Any, stop: Callable[[], bool], most: int = 2000) -> AsyncIterator[list[Any]]:
+async def batches_of(tq: Any, stop: Callable[[], bool], most: int = 2000,
+                     idle_s: float | None = None) -> AsyncIterator[list[Any]]:
     """Rows of a running push query as they arrive, in batches of what is there (never waiting to fill
-    one); ends when the query ends or ``stop()``.
+    one); ends when the query ends or ``stop()``. With ``idle_s``, an empty batch whenever no row came for
+    that long (a writer's keep-alive).
 
     Polls the query's queue with a short, growing sleep (2-50 ms) rather than parking a worker thread
-    per query: hundreds of idle push queries then cost nothing but timers. A batch becomes one chunk on
-    the wire, so a busy stream costs one send per batch, not per row.
+    per query: hundreds of idle push queries then cost nothing but timers.
     """
     delay = 0.002
     q = tq.rows
+    loop = asyncio.get_running_loop()
+    quiet_since = loop.time()
     while True:
         batch: list[Any] = []
         ended = False
@@ -224,12 +250,16 @@ async def batches_of(tq: Any, stop: Callable[[], bool], most: int = 2000) -> Asy
             batch.append(row)
         if batch:
             delay = 0.002
+            quiet_since = loop.time()
             yield batch
         if ended:
             return
         if not batch:
             if stop():
                 return
+            if idle_s is not None and loop.time() - quiet_since >= idle_s:
+                quiet_since = loop.time()
+                yield []
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.05)
 

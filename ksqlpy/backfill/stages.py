@@ -169,7 +169,7 @@ class _TaskAggregation:
         self.dir = tempfile.mkdtemp(prefix=f"ksqlpy-backfill-{job.query_id}-{part}-")
         self.kv = KeyValueStore(self.dir, None, None, part)
         spec = build_spec(engine, plan, job.query_id, [plan.key, plan.value], job.sink,  # type: ignore[arg-type]
-                          {"cache.max.bytes.buffering": 0, "ksql.streams.cache.max.bytes.buffering": 0})
+                          {"cache.max.bytes.buffering": 0})
         self.aggregator = _aggregator_class(plan)(spec, self.kv, engine.plog, job.query_id)
         self.last: dict[Any, tuple] = {}  # output key -> its last update: the collapsed table
         self.read = 0

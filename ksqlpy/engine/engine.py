@@ -19,7 +19,7 @@ from typing import Any
 from ksqlpy import grammar
 from ksqlpy.catalog import Catalog, QueryInfo, Source
 from ksqlpy.engine import statements as S
-from ksqlpy.engine.config import DEFAULT_PROPERTIES
+from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties, resolve
 from ksqlpy.engine.queries import PersistentQuery, TransientQuery, build_persistent, build_transient
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
@@ -37,8 +37,12 @@ class Engine:
     def __init__(self, data_dir: str | None = None, properties: dict[str, Any] | None = None,
                  log: Log | None = None, *, lock: bool = True) -> None:
         """``lock=False`` only for the worker processes of an engine that holds the directory's lock."""
-        self.properties: dict[str, Any] = dict(DEFAULT_PROPERTIES)
-        self.properties.update(properties or {})
+        # layers of properties (config.py): defaults < ``config`` (the server's or shell's configuration) <
+        # ``session_properties`` (SET) < ``request_properties`` (one request's overrides, while it runs)
+        self.config: dict[str, Any] = dict(properties or {})
+        self.properties: Properties = Properties(DEFAULT_PROPERTIES, self.config)
+        self.session_properties: dict[str, Any] = {}
+        self.request_properties: dict[str, Any] = {}
         self.data_dir = data_dir or os.path.join(os.getcwd(), "ksqlpy-data")
         os.makedirs(self.data_dir, exist_ok=True)
         from ksqlpy.engine.data_lock import DataDirectoryLock
@@ -68,7 +72,6 @@ class Engine:
         self.plog = ProcessingLog(include_rows=str(self.properties.get("ksql.logging.processing.rows.include",
                                                                         "false")).lower() == "true")
         self.variables: dict[str, str] = {}
-        self.session_properties: dict[str, Any] = {}
         self.queries: dict[str, PersistentQuery] = {}
         self.transient: dict[str, TransientQuery] = {}
         self.query_counter = 0
@@ -85,8 +88,13 @@ class Engine:
         self._stop = threading.Event()
 
     # ------------------------------------------------------------------ properties
-    def effective_properties(self) -> dict[str, Any]:
-        return {**self.properties, **self.session_properties}
+    def effective_properties(self) -> Properties:
+        """Every property as it resolves now (canonical names; either spelling looks up)."""
+        return Properties(DEFAULT_PROPERTIES, self.config, self.session_properties, self.request_properties)
+
+    def overrides(self) -> Properties:
+        """What the session and the running request set (not the configuration or the defaults)."""
+        return Properties(self.session_properties, self.request_properties)
 
     def session_state(self) -> SessionState:
         """The functions, properties in force (server, session and statement overrides) and custom types a
@@ -94,11 +102,8 @@ class Engine:
         return SessionState(self.functions, self.effective_properties(), self.catalog.types())
 
     def prop(self, name: str, default: Any = None) -> Any:
-        props = self.effective_properties()
-        for key in (name, f"ksql.streams.{name}"):
-            if key in props:
-                return props[key]
-        return default
+        """One property, resolved over every layer (either spelling of ``name``)."""
+        return resolve(name, self.config, self.session_properties, self.request_properties, default=default)
 
     def _partition_count(self, topic: str) -> int | None:
         info = self.log.describe_topic(topic)
@@ -158,12 +163,14 @@ class Engine:
             self.generation += changes  # before and after: a lookup prepared meanwhile is voided either way
             try:
                 if properties:
-                    saved = dict(self.session_properties)
-                    self.session_properties.update(properties)
+                    saved = self.request_properties
+                    self.request_properties = dict(properties)
                     try:
+                        self.catalog.config = self.effective_properties()  # type: ignore[attr-defined]
                         return S.dispatch(self, stmt)
                     finally:
-                        self.session_properties = saved
+                        self.request_properties = saved
+                self.catalog.config = self.effective_properties()  # type: ignore[attr-defined]
                 return S.dispatch(self, stmt)
             finally:
                 self.generation += changes

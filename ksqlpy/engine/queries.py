@@ -301,8 +301,9 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
     # tables (and aggregations) also hand over their deletes: (value group, None, ts) rows
     groups = [plan.value, []] if aggregating or table else [plan.value]
     tq = TransientQuery(engine, qid, plan, cols, plan.limit)
-    props = {**engine.effective_properties(), **properties}
-    start_at = str(props.get("auto.offset.reset", props.get("ksql.streams.auto.offset.reset", "latest"))).lower()
+    from ksqlpy.engine.config import Properties
+
+    start_at = str(Properties(engine.effective_properties(), properties).get("auto.offset.reset")).lower()
     source = plan.source
     key_in, value_in = engine.key_serde(source), engine.value_serde(source)
     group = f"_confluent-ksql-{engine.prop('ksql.service.id')}transient_{qid}"

@@ -447,9 +447,7 @@ def show(engine: Engine, stmt: A.Show) -> StatementResult:
                for t in engine.transient.values()]
         return StatementResult("queries", stmt.text, data=qs)
     if what == "PROPERTIES":
-        props = [{"name": k, "scope": "KSQL", "value": str(v), "editable": True, "level": "SERVER"}
-                 for k, v in sorted(engine.effective_properties().items())]
-        return StatementResult("properties", stmt.text, data=props)
+        return StatementResult("properties", stmt.text, data=properties_listing(engine))
     if what == "FUNCTIONS":
         reg = engine.functions
         kinds = (("SCALAR", reg.scalars), ("AGGREGATE", reg.aggregates), ("TABLE", reg.tables))
@@ -487,17 +485,58 @@ def explain(engine: Engine, stmt: A.Explain) -> StatementResult:
     return StatementResult("queryDescription", stmt.text, data=explain_query(engine, stmt))
 
 
-def set_property(engine: Engine, stmt: A.SetProperty) -> StatementResult:
-    from ksqlpy.engine.property_values import check_property
+def properties_listing(engine: Engine) -> dict[str, Any]:
+    """SHOW PROPERTIES: every property as it resolves for this statement, under its canonical name
+    (``ksql.streams.<name>`` for Kafka settings, whichever spelling set it); ``overwrittenProperties``:
+    what the session or request changed from the configuration; ``defaultProperties``: what nobody set."""
+    from ksqlpy.engine import config as C
+    from ksqlpy.engine import property_names as N
 
-    check_property(stmt.name, stmt.value)  # now, naming the setting - not when a query trips on it
-    engine.session_properties[stmt.name] = stmt.value
+    effective = engine.effective_properties()
+    configured = C.Properties(C.DEFAULT_PROPERTIES, engine.config)
+    explicit = C.Properties(engine.config, engine.session_properties, engine.request_properties)
+    listing = [{"name": k, "scope": "KSQL", "value": N.shown_value(k, v), "editable": k in N.QUERY_LEVEL,
+                "level": "QUERY" if k in N.QUERY_LEVEL else "SERVER"} for k, v in sorted(effective.items())]
+    overwritten = sorted(k for k, v in engine.overrides().items() if str(configured.get(k)) != str(v))
+    defaults = sorted(k for k in effective if k in C.DEFAULT_PROPERTIES and k not in explicit)
+    return {"properties": listing, "overwrittenProperties": overwritten, "defaultProperties": defaults}
+
+
+def set_property(engine: Engine, stmt: A.SetProperty) -> StatementResult:
+    check_override(stmt.name, stmt.value)  # now, naming the setting - not when a query trips on it
+    set_override(engine.session_properties, stmt.name, stmt.value)
     return StatementResult("message", stmt.text, message=f"Successfully changed local property '{stmt.name}' to "
                                                          f"'{stmt.value}'.")
 
 
+def check_override(name: str, value: Any) -> None:
+    """SET's checks (``PropertyOverrider``): a known property, a value its config accepts."""
+    from ksqlpy.engine import property_names as N
+    from ksqlpy.engine.property_values import check_property
+
+    if not N.recognized(name):
+        raise KsqlStatementError(N.unknown_property(name))
+    check_property(name, value)
+
+
+def set_override(overrides: dict[str, Any], name: str, value: Any) -> None:
+    """SET in a map of overrides: the latest SET of a property wins, whichever spelling it used."""
+    unset_override(overrides, name)
+    overrides[name] = value
+
+
+def unset_override(overrides: dict[str, Any], name: str) -> Any:
+    """UNSET under either spelling; the value it had, or None."""
+    from ksqlpy.engine.config import canonical
+
+    old = None
+    for k in [k for k in overrides if canonical(k) == canonical(name)]:
+        old = overrides.pop(k)
+    return old
+
+
 def unset_property(engine: Engine, stmt: A.UnsetProperty) -> StatementResult:
-    engine.session_properties.pop(stmt.name, None)
+    unset_override(engine.session_properties, stmt.name)
     return StatementResult("message", stmt.text, message=f"Successfully unset local property '{stmt.name}'.")
 
 

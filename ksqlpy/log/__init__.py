@@ -50,7 +50,9 @@ def _truthy(v: Any) -> bool:
 def _engine_tid(config: dict[str, Any]) -> str | None:
     """Under exactly_once_v2 the engine's own KafkaLog is transactional, with an id stable per data
     directory (a restarted engine fences its previous incarnation). Worker processes bring their own."""
-    guarantee = str(config.get("processing.guarantee", config.get("ksql.streams.processing.guarantee", "")))
+    from ksqlpy.engine.config import resolve
+
+    guarantee = str(resolve("processing.guarantee", config, default=""))
     if not guarantee.strip().lower().startswith("exactly_once"):
         return None
     import hashlib
@@ -68,7 +70,9 @@ def open_log(config: dict[str, Any]) -> Log:
     ``log.fsync`` (fsync every commit; default false). ``ksqlpy.transactional.id`` gives a KafkaLog a
     transactional producer (exactly-once transactions).
     """
-    servers = config.get("bootstrap.servers") or config.get("ksql.streams.bootstrap.servers")
+    from ksqlpy.engine.config import resolve
+
+    servers = resolve("bootstrap.servers", config)
     if servers:
         try:
             from ksqlpy.log.kafka import KafkaLog

@@ -182,7 +182,7 @@ def build_spec(engine: Engine, plan: QueryPlan, query_id: str, groups: list[list
     spec = AggregateSpec(accs=accs, project=projection.project, having=agg.having is not None,
                          emit_final=plan.emit == "FINAL", sort_key=key_serializer(engine, plan, sink),
                          cache_entries=0 if plan.emit == "FINAL" else cache_entries(
-                             engine.properties, engine.session_properties, properties or {}))
+                             engine.effective_properties(), properties or {}))
     if agg.window is not None:
         spec.window_type = agg.window.type
         spec.size, spec.advance, spec.grace, spec.retention = window_settings(plan)

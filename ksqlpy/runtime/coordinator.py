@@ -65,12 +65,10 @@ def instance_id(data_dir: str) -> str:
 
 
 def _explicit(engine: Engine) -> dict[str, Any]:
-    """The properties set by the user (engine properties that differ from the defaults, and SET ones)."""
-    from ksqlpy.engine.config import DEFAULT_PROPERTIES
+    """The properties set by the user (configuration, SET and the running request; not the defaults)."""
+    from ksqlpy.engine.config import Properties
 
-    unset = object()
-    return {**{k: v for k, v in engine.properties.items() if DEFAULT_PROPERTIES.get(k, unset) != v},
-            **engine.session_properties}
+    return Properties(engine.config, engine.session_properties, engine.request_properties)
 
 
 def _catalog_state(catalog: Any) -> dict[str, Any]:
@@ -316,8 +314,7 @@ def inline_commit_interval(engine: Engine, query: Any) -> None:
 
 
 def _interval_set(engine: Engine) -> bool:
-    explicit = _explicit(engine)
-    return "commit.interval.ms" in explicit or "ksql.streams.commit.interval.ms" in explicit
+    return "commit.interval.ms" in _explicit(engine)
 
 
 def workers_caught_up(engine: Engine, previous: dict[str, Any] | None) -> tuple[bool, dict[str, Any] | None]:

@@ -25,11 +25,9 @@ DEFAULT_CACHE_BYTES = 10_000_000
 def cache_entries(*layers: dict[str, Any]) -> int:
     """Entries the cache holds (0: no cache, every update goes out) for property layers, later ones
     overriding earlier ones (engine, session, request); in a layer the ``ksql.streams.`` name wins."""
-    value: Any = DEFAULT_CACHE_BYTES
-    for props in layers:
-        for name in (CACHE_PROPERTY, f"ksql.streams.{CACHE_PROPERTY}"):
-            if name in props:
-                value = props[name]
+    from ksqlpy.engine.config import resolve
+
+    value: Any = resolve(CACHE_PROPERTY, *layers, default=DEFAULT_CACHE_BYTES)
     try:
         size = int(value)
     except (TypeError, ValueError):

@@ -66,19 +66,19 @@ EOS_COMMIT_INTERVAL_MS = 100  # Kafka Streams' default under exactly-once
 def commit_interval_ms(properties: dict[str, Any], explicit: dict[str, Any]) -> int:
     """How often a worker commits: ``commit.interval.ms`` when set (``explicit``: the properties the user
     set), else Kafka Streams' defaults - 100 ms under exactly-once, ksqlDB's 2000 ms otherwise."""
-    for key in ("commit.interval.ms", "ksql.streams.commit.interval.ms"):
-        if key in explicit:
-            return max(0, int(explicit[key]))
+    from ksqlpy.engine.config import explicitly_set, resolve
+
+    if explicitly_set("commit.interval.ms", [explicit]):
+        return max(0, int(resolve("commit.interval.ms", explicit)))
     if guarantee(properties) in EOS:
         return EOS_COMMIT_INTERVAL_MS
-    return max(0, int(properties.get("commit.interval.ms", properties.get("ksql.streams.commit.interval.ms", 2000))))
+    return max(0, int(resolve("commit.interval.ms", properties, default=2000)))
 
 
 def guarantee(properties: dict[str, Any]) -> str:
-    for key in ("processing.guarantee", "ksql.streams.processing.guarantee"):
-        if key in properties:
-            return str(properties[key]).strip().lower()
-    return "at_least_once"
+    from ksqlpy.engine.config import resolve
+
+    return str(resolve("processing.guarantee", properties, default="at_least_once")).strip().lower()
 
 
 # ---------------------------------------------------------------------------------------------- rebuild
