@@ -33,6 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
 def hypercorn_config(config: ServerConfig) -> Any:
     from hypercorn.config import Config
 
+    from ksqlpy.server.h2_frames import install
+
+    install()  # a DATA frame per body write (h2_frames.py)
+
     hc = Config()
     hc.bind = [listener.bind for listener in config.listeners]
     hc.alpn_protocols = ["h2", "http/1.1"]

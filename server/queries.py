@@ -224,7 +224,7 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
     """The response body of a SELECT in ``writer``'s format: the header, each row, the final message and
     the end each a write of its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2), so a client that reads
     one JSON document per chunk parses every one."""
-    yield writer.header()
+    yield writer.header(more=run.kind != PULL_TABLE or bool(run.rows))
     if run.kind == PUSH:
         tq = run.tq
         if tq.limit is None or tq.limit > 0:
@@ -244,12 +244,14 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
 
 def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[bytes]:
     """The parts of a pull query's response: the header, each row, the final message, the end."""
+    final = run.kind == PULL_STREAM  # a table's pull query has no final message
     if header:
-        yield writer.header()
+        yield writer.header(more=bool(run.rows) or final)
     convert, row = run.convert, writer.row
-    for values in run.rows:
-        yield row(convert(values))
-    if run.kind == PULL_STREAM:
+    last = len(run.rows) - 1
+    for i, values in enumerate(run.rows):
+        yield row(convert(values), more=final or i < last)
+    if final:
         hit = run.limit is not None and len(run.rows) >= run.limit
         yield writer.final("Limit Reached" if hit else "Query Completed")
     yield writer.end()

@@ -70,66 +70,64 @@ def choose(header: str | None, supported: list[str], default: str) -> str | None
 
 
 class Writer:
-    """Turns query events into bytes of one wire format."""
+    """Turns query events into bytes of one wire format, one write per event. ``more``: another element
+    follows (the StreamedRow format ends an element with its separator, so a client reading lines sees
+    each row as soon as it is written)."""
 
     media_type = DELIMITED
+    keepalive = b""  # written when a push query has had no row for a while (the legacy writer's newline)
 
     def __init__(self, query_id: str, columns: list[Column], schema: str | None = None) -> None:
         self.query_id = query_id
         self.columns = columns
         self.schema = schema  # the header's schema text when it is not the columns' (see QueryRun.schema)
 
-    keepalive = b""  # written when a push query has had no row for a while (the legacy writer's newline)
-
-    def header(self) -> bytes: ...
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes: ...
+    def header(self, more: bool = True) -> bytes: ...
+    def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes: ...
     def final(self, message: str) -> bytes: ...
     def error(self, envelope: dict[str, Any]) -> bytes: ...
     def end(self) -> bytes: ...
 
 
 class StreamedRowWriter(Writer):
+    """``[{"header":...},\\n`` then ``{"row":...},\\n`` per row, ``{"finalMessage":...}``, ``]\\n``: every
+    line one element (clients strip a leading ``[`` and a trailing ``,`` or ``]``), complete as it is
+    written. Where nothing follows an element (a pull query's last row) it has no separator, so the whole
+    body is also one JSON array; a push query closed by its client ends ``,\\n]\\n``, as ksqlDB's does."""
+
     media_type = KSQL_V1_JSON
 
     def header_fields(self) -> dict[str, Any]:
         schema = self.schema or ", ".join(f"{quote(n)} {t}{' KEY' if key else ''}" for n, t, key in self.columns)
         return {"queryId": self.query_id, "schema": schema}
 
-    def header(self) -> bytes:
-        return b"[" + dumps({"header": self.header_fields()})
+    def header(self, more: bool = True) -> bytes:
+        return b"[" + dumps({"header": self.header_fields()}) + (b",\n" if more else b"")
 
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+    def row_element(self, values: list[Any], tombstone: bool) -> dict[str, Any]:
         body: dict[str, Any] = {"columns": values}
         if tombstone:
             body["tombstone"] = True
-        return b",\n" + dumps({"row": body})
+        return {"row": body}
+
+    def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes:
+        return dumps(self.row_element(values, tombstone)) + (b",\n" if more else b"")
 
     def final(self, message: str) -> bytes:
-        return b",\n" + dumps({"finalMessage": message})
+        return dumps({"finalMessage": message})
 
     def error(self, envelope: dict[str, Any]) -> bytes:
-        return b",\n" + dumps({"errorMessage": envelope})
+        return dumps({"errorMessage": envelope})
 
     def end(self) -> bytes:
         return b"]\n"
 
 
 class LegacyStreamedRowWriter(StreamedRowWriter):
-    """/query's legacy writer: the same elements, each followed by ``,\\n`` (the final message by nothing)."""
+    """/query's legacy writer: the StreamedRow format, and a bare newline whenever no row came for a while
+    (a client skips blank lines; the server learns early that a client has gone)."""
 
     keepalive = b"\n"
-
-    def header(self) -> bytes:
-        return b"[" + dumps({"header": self.header_fields()}) + b",\n"
-
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
-        return super().row(values, tombstone)[2:] + b",\n"
-
-    def final(self, message: str) -> bytes:
-        return dumps({"finalMessage": message})
-
-    def error(self, envelope: dict[str, Any]) -> bytes:
-        return dumps({"errorMessage": envelope}) + b",\n"
 
 
 class DelimitedWriter(Writer):
@@ -139,10 +137,10 @@ class DelimitedWriter(Writer):
         return {"queryId": self.query_id, "columnNames": [n for n, _, _ in self.columns],
                 "columnTypes": [str(t) for _, t, _ in self.columns]}
 
-    def header(self) -> bytes:
+    def header(self, more: bool = True) -> bytes:
         return dumps(self.meta()) + b"\n"
 
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+    def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes:
         return b"" if tombstone else dumps(values) + b"\n"
 
     def final(self, message: str) -> bytes:
@@ -158,10 +156,10 @@ class DelimitedWriter(Writer):
 class JsonArrayWriter(DelimitedWriter):
     media_type = JSON
 
-    def header(self) -> bytes:
+    def header(self, more: bool = True) -> bytes:
         return b"[" + dumps(self.meta())
 
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+    def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes:
         return b"" if tombstone else b"," + dumps(values)
 
     def error(self, envelope: dict[str, Any]) -> bytes:
