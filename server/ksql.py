@@ -8,6 +8,7 @@ the rest are answered locally.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
@@ -16,6 +17,7 @@ from ksqlpy.engine.command_log import is_distributed
 from ksqlpy.engine.config import as_bool
 from ksqlpy.engine.property_names import denied, is_denied
 from ksqlpy.engine.results import StatementResult
+from ksqlpy.engine.sandbox import validate
 from ksqlpy.engine.statements import check_override, set_override, unset_override
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
@@ -31,6 +33,9 @@ from ksqlpy.server.errors import (
 )
 from ksqlpy.server.models import KsqlRequest
 from ksqlpy.server.properties import check_overrides
+
+LOG = logging.getLogger("ksqlpy.server")
+_REQUEST_LOCAL = (A.SetProperty, A.UnsetProperty, A.DefineVariable, A.UndefineVariable)
 
 QUERY_ENDPOINT_MESSAGE = ("The following statement types should be issued to the websocket endpoint '/query':\n"
                           "\t* PRINT\n\t* SELECT")
@@ -149,6 +154,7 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
                 check_override(p.stmt.name, p.stmt.value)
             except KsqlError as e:
                 raise from_ksql_error(e, p.stmt.text) from e
+    _validate(ctx, [p.stmt for p in prepared], props)
     entities: list[dict[str, Any]] = []
     for p in prepared:
         stmt = p.stmt
@@ -162,7 +168,28 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
             if p.warning:
                 entities.append(E.warning_entity(stmt.text, p.warning))
             continue
-        entity = run_statement(ctx, stmt, props)
+        try:
+            entity = run_statement(ctx, stmt, props)
+        except ServerError as e:
+            if entities and e.statement is not None:  # what ran before it is listed with the error
+                e.entities = list(entities)
+            raise
         if entity is not None:
             entities.append(entity)
     return entities
+
+
+def _validate(ctx: ServerContext, statements: list[A.Statement], props: dict[str, Any]) -> None:
+    """A request of several statements is validated as a whole before any of them runs: in order, against
+    one sandbox of the engine that keeps their effects (``engine/sandbox.py``); the first failure fails the
+    request. (One statement alone needs no sandbox: running it is its validation.)"""
+    runnable = [s for s in statements if not isinstance(s, _REQUEST_LOCAL)]
+    if len(runnable) < 2:
+        return
+    try:
+        validate(ctx.engine, statements, props)
+    except KsqlError as e:
+        stmt = getattr(e, "sandbox_statement", None)
+        raise from_ksql_error(e, stmt.text if stmt is not None else None) from e
+    except Exception:  # noqa: BLE001 - a sandbox gap must not refuse a request that would run
+        LOG.warning("validating a request in the sandbox failed unexpectedly; running it", exc_info=True)

@@ -49,7 +49,14 @@ class WorkerEngine:
         self.data_dir = ""
 
     def prop(self, name: str, default: Any = None) -> Any:
-        return self.properties.get(name, default)
+        from ksqlpy.engine.config import resolve
+
+        return resolve(name, self.properties, self.session_properties, default=default)
+
+    def effective_properties(self) -> Any:
+        from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties
+
+        return Properties(DEFAULT_PROPERTIES, self.properties, self.session_properties)
 
     def key_serde(self, source: Source) -> Any:
         from ksqlpy.engine.engine import Engine

@@ -49,7 +49,7 @@ def _wait_for(check: Any, timeout_s: float = 15.0) -> Any:
 
 # ---------------------------------------------------------------------------------------------- pyksql
 def test_pyksql_statements_push_pull_and_close(server: ServerProcess, unique: Any) -> None:
-    ksql = pytest.importorskip("ksql")
+    pytest.importorskip("ksql")
     from ksql import KSQLAPI
     from ksql.errors import KSQLError
 
