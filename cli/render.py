@@ -19,7 +19,9 @@ TABULAR, JSON = "TABULAR", "JSON"
 
 
 def cell(value: Any) -> str:
-    """One value as a table cell: strings bare, NULL as ``null``, nested values as compact JSON."""
+    """One value as the ksql CLI prints it in a table: the Java text of the value its JSON parser made -
+    strings bare, NULL as ``null``, a STRUCT or MAP as ``{A=1, B=x}`` (fields in order), an ARRAY as
+    ``[1, 2]``, nested alike (``{A={B=[1, null]}}``)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -30,8 +32,12 @@ def cell(value: Any) -> str:
         return format(value, "f")
     if isinstance(value, float):
         return _java_double(value)
-    if isinstance(value, (dict, list, tuple)):
-        return to_json(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{cell(k)}={cell(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(cell(v) for v in value) + "]"
+    if isinstance(value, bytes | bytearray):
+        return _json_default(value)  # type: ignore[no-any-return]
     return str(value)
 
 
