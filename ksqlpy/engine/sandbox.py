@@ -163,6 +163,7 @@ class Sandbox:
         self.data_dir = engine.data_dir
         self.lock = engine.lock
         self.plog = engine.plog
+        self.functions = engine.functions
         self.config = engine.config
         self.properties = engine.properties
         self.session_properties: dict[str, Any] = dict(engine.session_properties)
@@ -184,6 +185,11 @@ class Sandbox:
 
     def overrides(self) -> Properties:
         return Properties(self.session_properties, self.request_properties)
+
+    def session_state(self) -> Any:
+        from ksqlpy.session_state import SessionState
+
+        return SessionState(self.functions, self.effective_properties(), self.catalog.types())
 
     def prop(self, name: str, default: Any = None) -> Any:
         return resolve(name, self.config, self.session_properties, self.request_properties, default=default)
