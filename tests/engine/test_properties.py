@@ -124,7 +124,7 @@ def test_show_properties_lists_canonical_names_and_what_changed(engine: Any) -> 
     ("SET 'auto.offset.reset'='sometimes';",
      "Invalid value sometimes for configuration auto.offset.reset: String must be one of: latest, earliest, none"),
     ("SET 'ksql.streams.commit.interval.ms'='soon';",
-     "Invalid value soon for configuration commit.interval.ms: Not a number of type LONG"),
+     "Invalid value soon for configuration ksql.streams.commit.interval.ms: Not a number of type LONG"),
 ])
 def test_set_refuses_unknown_properties_and_invalid_values(engine: Any, sql: str, message: str) -> None:
     with pytest.raises(KsqlError) as e:
