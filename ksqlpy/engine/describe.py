@@ -108,7 +108,8 @@ def query_details(engine: Engine, q: Any) -> dict[str, Any]:
     error = getattr(q, "error", None)
     return {"queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
             "fields": fields(q.sink), "executionPlan": plan_text(q.plan), "topology": topology_text(q),
-            "state": q.state, "queryType": "PERSISTENT", "overriddenProperties": {},
+            "state": q.state, "queryType": "PERSISTENT",
+            "overriddenProperties": dict(getattr(q, "overridden_properties", None) or {}),
             "tasksMetadata": tasks_metadata(engine, q),
             "queryErrors": [{"errorMessage": error, "type": "UNKNOWN"}] if error and q.state == "ERROR" else []}
 

@@ -184,6 +184,8 @@ class Engine:
         return f"{kind}_{sink}_{n}".upper()
 
     def start_persistent(self, query: PersistentQuery) -> None:
+        if getattr(query, "overridden_properties", None) is None:  # what EXPLAIN shows it was created with
+            query.overridden_properties = {k: str(v) for k, v in self.overrides().items()}  # type: ignore[attr-defined]
         self.queries[query.query_id] = query
         self.catalog.add_query(QueryInfo(query.query_id, query.sql, query.sink_name, query.source_names))
         from ksqlpy.runtime.coordinator import inline_commit_interval, start_workers

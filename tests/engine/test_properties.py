@@ -131,3 +131,13 @@ def test_set_refuses_unknown_properties_and_invalid_values(engine: Any, sql: str
         engine.execute(sql)
     assert e.value.message == message
     assert engine.session_properties == {}
+
+
+def test_explain_shows_the_overrides_a_query_was_created_with(engine: Any) -> None:
+    engine.execute("CREATE STREAM S (ID INT KEY, V STRING) WITH (kafka_topic='s', partitions=1, value_format='JSON');"
+                   "SET 'cache.max.bytes.buffering'='0';")
+    (created,) = engine.execute("CREATE STREAM S2 AS SELECT * FROM S;", {"auto.offset.reset": "latest"})
+    engine.execute("UNSET 'cache.max.bytes.buffering';")
+    (explained,) = engine.execute(f"EXPLAIN {created.query_id};")
+    assert explained.data["overriddenProperties"] == {"ksql.streams.cache.max.bytes.buffering": "0",
+                                                      "ksql.streams.auto.offset.reset": "latest"}
