@@ -227,3 +227,18 @@ def test_not_acceptable_and_old_http(server: ServerProcess, sources: Any) -> Non
     r = wire.h1(server.port, "/query-stream", _body("/query-stream", f"SELECT * FROM {s};"), version="HTTP/1.0")
     assert r.status == 400 and json.loads(r.body)["message"] == \
         "This endpoint is only available when using HTTP1.1 or HTTP2"
+
+
+@pytest.mark.parametrize("http", ["http1", "http2"])
+def test_push_query_over_a_table_shows_deletes_as_tombstones(server: ServerProcess, http: str) -> None:
+    t = f"TOMB{http[-1]}{int(time.time() * 1000) % 100000}"
+    with httpx.Client(base_url=server.url, timeout=20) as c:
+        ksql(c, f"CREATE TABLE {t} (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='{t.lower()}', partitions=1, "
+                "value_format='JSON'); "
+                f"INSERT INTO {t} (ID, V) VALUES (1, 'a'); INSERT INTO {t} (ID, V) VALUES (1, 'b');")
+    sql = f"SELECT V, ID FROM {t} WHERE V = 'a' EMIT CHANGES LIMIT 2;"
+    r = SEND[http](server.port, "/query", _body("/query", sql, **EARLIEST))
+    assert r.parts[1:] == [b'{"row":{"columns":["a",1]}},\n', b'{"row":{"columns":[null,1],"tombstone":true}},\n',
+                           b'{"finalMessage":"Limit Reached"}', b"]\n"]
+    r = SEND[http](server.port, "/query-stream", _body("/query-stream", sql, **EARLIEST))
+    assert r.parts[1:] == [b'["a",1]\n']  # the delimited format leaves deletes out
