@@ -102,13 +102,15 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     _routes(app, ctx)
     if lookups_enabled(config):  # innermost: after the gate and authentication
         app.add_middleware(LookupMiddleware, ctx=ctx)
+    from ksqlpy.server.metrics import install as install_metrics
+
+    # GET /metrics and the request counters: inside the gate and authentication (what they refuse is not
+    # counted), around everything that answers, prepared lookups included
+    install_metrics(app, ctx)
     app.add_middleware(GateMiddleware, ctx=ctx, max_bytes=config.int("ksql.server.request.max.bytes"))
     if config.auth_method == "BASIC":
         app.add_middleware(BasicAuthMiddleware, users=load_users(str(config.get("authentication.users.file"))),
                            realm=str(config.get("authentication.realm", "KsqlServer")))
-    from ksqlpy.server.metrics import install as install_metrics
-
-    install_metrics(app, ctx)  # GET /metrics and the request counters (outermost: every request counts)
     return app
 
 
