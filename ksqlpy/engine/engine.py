@@ -23,11 +23,12 @@ from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties, resolve
 from ksqlpy.engine.queries import PersistentQuery, TransientQuery, build_persistent, build_transient
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.functions import FunctionRegistry, builtin_registry
+from ksqlpy.functions import FunctionRegistry
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import Log
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.session_state import SessionState
+from ksqlpy.udf.loader import FunctionSources, load_functions
 
 LOG = logging.getLogger(__name__)
 _SWITCH_INTERVAL_S = 0.001  # see Engine.start
@@ -68,7 +69,8 @@ class Engine:
         self.schema_registry = open_registry(self.properties, log)
         self.catalog = Catalog()
         self.catalog.partition_count = self._partition_count  # type: ignore[attr-defined] # join co-partitioning
-        self.functions: FunctionRegistry = builtin_registry()
+        # built-ins + ksql.extension.dir + installed packages' entry points (ksqlpy.udf.loader)
+        self.functions: FunctionRegistry = load_functions(FunctionSources.of(self.properties))
         self.plog = ProcessingLog(include_rows=str(self.properties.get("ksql.logging.processing.rows.include",
                                                                         "false")).lower() == "true")
         self.variables: dict[str, str] = {}

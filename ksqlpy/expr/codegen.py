@@ -42,6 +42,22 @@ _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?\d+(\.\d+)?|'[^'\\]*'|None|True|
 _CONSTANT = re.compile(r"-?\d+(\.\d+)?|'[^'\\]*'|True|False")
 
 
+@dataclass(frozen=True)
+class FunctionCallSite:
+    """What failed when a function call fails on a record's slow path: the processing log names the
+    function as ksqlDB does - ``Error processing <NAME>``, or ``Table function <NAME> threw an exception``
+    for a table function - with the error as its cause."""
+
+    name: str
+    table: bool = False
+
+    def message(self) -> str:
+        return f"Table function {self.name} threw an exception" if self.table else f"Error processing {self.name}"
+
+    def __str__(self) -> str:
+        return self.name
+
+
 @dataclass
 class Code:
     """A generated Python expression and its SQL type; ``const``: it is a constant (``value``)."""
@@ -58,14 +74,17 @@ class Codegen:
     ``columns``: the Python expression reading each column of the row (by ``ColumnRef.index``);
     ``consts``: objects the generated code refers to by name (implementations, decimals, regexes) - pass
     the same dict as the globals of the generated function; ``table_elements``: the variable holding the
-    current element of each table function call (a UDTF in a SELECT item stands for one element)."""
+    current element of each table function call (a UDTF in a SELECT item stands for one element);
+    ``batch``: collects the calls of vectorized functions for one call per batch
+    (``ksqlpy.plan.batch_calls.BatchCalls``: the fast path of a generated pipeline)."""
 
     def __init__(self, columns: Sequence[str], consts: dict[str, Any], registry: FunctionRegistry, *,
-                 safe: bool = False, table_elements: dict[B.Expr, str] | None = None) -> None:
+                 safe: bool = False, table_elements: dict[B.Expr, str] | None = None, batch: Any = None) -> None:
         self.columns = columns
         self.consts = consts
         self.registry = registry
         self.safe = safe
+        self.batch = batch
         self.table_elements = table_elements or {}
         self._n = 0
         self._lambdas: list[dict[str, str]] = []
@@ -361,12 +380,20 @@ class Codegen:
             code = self.guard(parts, impl + "(" + ", ".join("{" + str(i) + "}" for i in range(len(parts))) + ")")
         else:
             code = impl + "(" + ", ".join(p.text for p in parts) + ")"
-        return Code(self._safe(e.fn.name, code), e.type)
+            if self.batch is not None and resolved.batch_impl is not None:
+                # a vectorized function: called once per batch (ksqlpy.plan.batch_calls), this reads its result
+                code = self.batch.call(resolved.batch_impl, self.const, [p.text for p in parts], code)
+        return Code(self._safe_call(FunctionCallSite(e.fn.name), code), e.type)
 
     def table_call(self, e: B.Call) -> str:
         """Code computing a table function call's list of elements (called once per row)."""
         impl = self.const(e.fn.resolve(self.registry).impl, "tf")
-        return self._safe(e.fn.name, f"{impl}({', '.join(self.text(a) for a in e.args)})")
+        code = f"{impl}({', '.join(self.text(a) for a in e.args)})"
+        return self._safe_call(FunctionCallSite(e.fn.name, table=True), code)
+
+    def _safe_call(self, site: FunctionCallSite, code: str) -> str:
+        """A call on the slow path: a failure is logged naming the function (``FunctionCallSite``)."""
+        return f"_s({self.const(site, 'fn')}, lambda: {code})" if self.safe else code
 
 
 def evaluate(e: B.Expr, registry: FunctionRegistry) -> Any:

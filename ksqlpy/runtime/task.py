@@ -220,7 +220,7 @@ def stateless_processor(pipeline: Callable[..., None], plog: ProcessingLog, quer
         out: list[tuple] = []
 
         def err(i: int, what: str, exc: BaseException) -> None:
-            plog.record_error(query_id, f"Error computing expression {what}: {exc}", d.rows[i])
+            plog.expression_error(query_id, what, exc, d.rows[i])
 
         if not (keep_null_keys and d.null_keys):
             pipeline(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out, err)
