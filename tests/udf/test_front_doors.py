@@ -5,6 +5,7 @@ DESCRIBE FUNCTION; a broken file stops the start-up), and a query with user func
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
@@ -81,3 +82,31 @@ def test_in_worker_processes(tmp_path: Path) -> None:
         vs = e.value_serde(table)
         batch = e.log.fetch(table.topic, 0, 0, 100)
         assert [vs.deserialize(v) for v in batch.values][-1] == ("red apple", 2)
+
+
+def test_an_installed_package_on_the_server_with_worker_processes(tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """The example package found through its entry point by the server, whose persistent query runs in
+    worker processes that find it the same way."""
+    from tests.udf.test_example_package import _installed_from_metadata
+
+    site = tmp_path / "site"
+    site.mkdir()
+    _installed_from_metadata(site)
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(site), os.environ.get("PYTHONPATH")])))
+    server = ServerProcess(str(tmp_path / "server"), {"ksqlpy.workers": "process", "cache.max.bytes.buffering": 0})
+    with server, httpx.Client(base_url=server.url, timeout=30) as c:
+        assert _ksql(c, "DESCRIBE FUNCTION CENTROID;")[0]["path"].startswith("package ksqlpy-geo-functions")
+        _ksql(c, "CREATE STREAM RIDES (ID STRING KEY, CITY STRING, LAT DOUBLE, LON DOUBLE) "
+                 "WITH (KAFKA_TOPIC='rides', VALUE_FORMAT='JSON', PARTITIONS=1);")
+        _ksql(c, "INSERT INTO RIDES (ID, CITY, LAT, LON) VALUES ('1', 'paris', 48.0, 2.0); "
+                 "INSERT INTO RIDES (ID, CITY, LAT, LON) VALUES ('2', 'paris', 50.0, 4.0);")
+        _ksql(c, "CREATE TABLE CENTRES AS SELECT CITY, CENTROID(LAT, LON) AS C, "
+                 "COUNT(DISTANCE_KM(LAT, LON, 0.0, 0.0)) AS N FROM RIDES GROUP BY CITY;",
+              **{"auto.offset.reset": "earliest"})
+        rows: list[list[Any]] = []
+        for _ in range(200):
+            rows = _query(c, "SELECT C, N FROM CENTRES WHERE CITY = 'paris';")
+            if rows and rows[0][1] == 2:
+                break
+        assert rows == [[{"LAT": 49.0, "LON": 3.0, "N": 2}, 2]]
