@@ -29,7 +29,7 @@ from ksqlpy.errors import KsqlError
 from ksqlpy.functions import FunctionRegistry, builtin_registry
 from ksqlpy.functions.registry import FunctionInfo
 from ksqlpy.udf.build import DeclarationError, build
-from ksqlpy.udf.declare import Declaration, declarations_of
+from ksqlpy.udf.declare import declarations_of
 from ksqlpy.udf.ext import module_name
 
 EXTENSION_DIR = "ksql.extension.dir"
@@ -66,15 +66,28 @@ def load_functions(sources: FunctionSources) -> FunctionRegistry:
     registry = builtin_registry()
     if sources.enabled:
         owners: dict[str, str] = {}
-        for path, decls in _units(sources):
-            try:
-                functions = build(decls, path)
-            except DeclarationError as e:
-                raise FunctionLoadError(f"Could not load functions from {path}: {e}") from None
-            for fn in functions:
-                _add(registry, fn, path, owners, sources.allow_override)
+        for where, obj in _units(sources):
+            for fn in _functions_of(where, obj):
+                _add(registry, fn, where, owners, sources.allow_override)
     registry.origin = (registry_for, (sources,))
     return registry
+
+
+# (where, id of the module or object) -> (it, its functions): function objects hold no per-engine state
+# (an aggregate's instance is made per query), so engines loading one unchanged file share them
+_BUILT: dict[tuple[str, int], tuple[Any, list[FunctionInfo]]] = {}
+
+
+def _functions_of(where: str, obj: Any) -> list[FunctionInfo]:
+    hit = _BUILT.get((where, id(obj)))
+    if hit is not None and hit[0] is obj:
+        return hit[1]
+    try:
+        functions = build(declarations_of(obj), where)
+    except DeclarationError as e:
+        raise FunctionLoadError(f"Could not load functions from {where}: {e}") from None
+    _BUILT[(where, id(obj))] = (obj, functions)
+    return functions
 
 
 @lru_cache(maxsize=16)
@@ -98,15 +111,15 @@ def _add(registry: FunctionRegistry, fn: FunctionInfo, path: str, owners: dict[s
     owners[fn.name] = path
 
 
-def _units(sources: FunctionSources) -> Iterator[tuple[str, list[Declaration]]]:
-    """(where, declarations) for every extension file, then every entry point."""
+def _units(sources: FunctionSources) -> Iterator[tuple[str, Any]]:
+    """(where, module or object declaring functions) for every extension file, then every entry point."""
     if sources.extension_dir is not None:
         yield from _directory(sources.extension_dir)
     if sources.entry_points:
         yield from _entry_points()
 
 
-def _directory(directory: str) -> Iterator[tuple[str, list[Declaration]]]:
+def _directory(directory: str) -> Iterator[tuple[str, Any]]:
     if not os.path.isdir(directory):
         raise FunctionLoadError(f"{EXTENSION_DIR} '{directory}' is not a directory")
     if directory not in sys.path:
@@ -114,7 +127,7 @@ def _directory(directory: str) -> Iterator[tuple[str, list[Declaration]]]:
     for entry in sorted(os.listdir(directory)):
         path = os.path.join(directory, entry)
         if entry.endswith(".py") and not entry.startswith((".", "_")) and os.path.isfile(path):
-            yield path, declarations_of(load_file(path))
+            yield path, load_file(path)
 
 
 def load_file(path: str) -> Any:
@@ -142,8 +155,8 @@ def load_file(path: str) -> Any:
     return module
 
 
-def _entry_points() -> Iterator[tuple[str, list[Declaration]]]:
-    for ep in sorted(importlib.metadata.entry_points(group=ENTRY_POINT_GROUP), key=lambda e: (e.name, e.value)):
+def _entry_points() -> Iterator[tuple[str, Any]]:
+    for ep in _entry_point_list(tuple(sys.path)):
         dist = getattr(ep, "dist", None)
         where = (f"package {dist.name} {dist.version} (entry point {ep.name} = {ep.value})" if dist is not None
                  else f"entry point {ep.name} = {ep.value}")
@@ -151,11 +164,18 @@ def _entry_points() -> Iterator[tuple[str, list[Declaration]]]:
             obj = ep.load()
         except (Exception, SystemExit) as e:  # noqa: BLE001 - reported as the package's load error
             raise FunctionLoadError(f"Could not load functions from {where}: {_describe(e)}") from None
-        decls = declarations_of(obj)
-        if not decls:
+        if not declarations_of(obj):
             raise FunctionLoadError(f"Could not load functions from {where}: it declares no function (an entry "
                                     "point names a module or an object decorated with @udf, @udaf or @udtf)")
-        yield where, decls
+        yield where, obj
+
+
+@lru_cache(maxsize=8)
+def _entry_point_list(path: tuple[str, ...]) -> tuple[importlib.metadata.EntryPoint, ...]:
+    """The group's entry points of the packages on ``path`` (scanning every installed package takes tens of
+    milliseconds; an engine starts per conformance case), listed once per search path."""
+    found = importlib.metadata.entry_points(group=ENTRY_POINT_GROUP)
+    return tuple(sorted(found, key=lambda e: (e.name, e.value)))
 
 
 def _describe(e: BaseException) -> str:

@@ -124,6 +124,10 @@ def test_entry_points_of_installed_packages_are_loaded(tmp_path: Path, monkeypat
     reg = load_functions(FunctionSources())
     assert reg.scalars["SHOUT"].path == "package loud-functions 1.2 (entry point loud = loud_functions)"
     assert "SHOUT" not in load_functions(FunctionSources(entry_points=False)).scalars
-    (dist / "entry_points.txt").write_text("[ksqlpy.functions]\nloud = loud_functions_missing\n")
-    with pytest.raises(FunctionLoadError, match="package loud-functions 1.2 .*ModuleNotFoundError"):
+    broken = tmp_path / "broken-site" / "broken_functions-0.1.dist-info"
+    broken.mkdir(parents=True)
+    (broken / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-functions\nVersion: 0.1\n")
+    (broken / "entry_points.txt").write_text("[ksqlpy.functions]\nbroken = no_such_functions_module\n")
+    monkeypatch.syspath_prepend(str(broken.parent))
+    with pytest.raises(FunctionLoadError, match="package broken-functions 0.1 .*ModuleNotFoundError"):
         load_functions(FunctionSources())
