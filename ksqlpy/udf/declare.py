@@ -67,6 +67,9 @@ def udf(name: str, *, description: str = "", category: str = "OTHER", returns: T
     (or an Arrow array) of as many results; ``vectorized="arrow"`` passes ``pyarrow`` arrays instead.
     """
 
+    if vectorized not in (True, False, "arrow"):
+        raise TypeError(f"@udf({name!r}): vectorized is True, False or 'arrow', not {vectorized!r}")
+
     def mark(fn: F) -> F:
         if isinstance(fn, type) or not callable(fn):
             raise TypeError(f"@udf({name!r}) decorates a function, not {fn!r}")
