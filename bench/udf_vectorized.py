@@ -75,15 +75,19 @@ VARIANTS = [
 
 def _stage(registry: Any, expr: str) -> Any:
     from ksqlpy import types as T
+    from ksqlpy.expr.binder import bind
+    from ksqlpy.expr.scope import Scope
+    from ksqlpy.expr.stages import BindContext
     from ksqlpy.grammar import parse_expression
     from ksqlpy.plan.codegen import StageSpec, build_stateless
     from ksqlpy.plan.logical import OutputColumn, RowSchema, SchemaColumn
 
     schema = RowSchema([SchemaColumn("K", T.STRING, "key"), SchemaColumn("X", T.DOUBLE, "value"),
                         SchemaColumn("Y", T.DOUBLE, "value"), SchemaColumn("ROWTIME", T.BIGINT, "system")])
-    outputs = [[OutputColumn("K", T.STRING, parse_expression("K"))],
-               [OutputColumn("V", T.DOUBLE, parse_expression(expr))]]
-    return build_stateless(StageSpec(schema, None, None, None, schema, [], outputs, {}, registry))
+    scope = Scope.of([(c.name, c.type) for c in schema.columns])
+    outputs = [[OutputColumn("K", T.STRING, bind(parse_expression("K"), scope, BindContext(registry)))],
+               [OutputColumn("V", T.DOUBLE, bind(parse_expression(expr), scope, BindContext(registry)))]]
+    return build_stateless(StageSpec(schema, None, None, schema, [], outputs, registry))
 
 
 def measure(records: int, batch: int, repeat: int) -> list[dict[str, Any]]:

@@ -37,7 +37,7 @@ class BatchCall:
 
 @dataclass
 class BatchCalls:
-    """Collects the vectorized calls of one generated pipeline (``ExprCompiler.batch_calls``)."""
+    """Collects the vectorized calls of one generated pipeline (``Codegen.batch``)."""
 
     consts: dict[str, Any]
     calls: list[BatchCall] = field(default_factory=list)

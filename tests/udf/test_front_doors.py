@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,16 @@ def _query(client: httpx.Client, sql: str) -> list[list[Any]]:
     return [x["row"]["columns"] for x in json.loads(r.text) if "row" in x]
 
 
+def _until(get: Any, done: Any, timeout_s: float = 120.0) -> Any:
+    """``get()`` until ``done`` says its answer is the final one (the query catches up meanwhile)."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        got = get()
+        if done(got) or time.monotonic() > deadline:
+            return got
+        time.sleep(0.2)
+
+
 def test_on_the_server(tmp_path: Path) -> None:
     ext = tmp_path / "ext"
     write_extension(ext)
@@ -43,11 +54,7 @@ def test_on_the_server(tmp_path: Path) -> None:
         _ksql(c, INSERTS)
         assert _query(c, PUSH) == [["a", 12.0, "red"], ["a", 12.0, "apple"], ["a", 6.0, "pear"]]
         _ksql(c, CTAS, **{"auto.offset.reset": "earliest"})
-        rows: list[list[Any]] = []
-        for _ in range(100):
-            rows = _query(c, PULL)
-            if rows and rows[0][1] == 2:
-                break
+        rows = _until(lambda: _query(c, PULL), lambda r: bool(r) and r[0][1] == 2)
         assert rows == [["red apple", 2]]
 
 
@@ -104,9 +111,6 @@ def test_an_installed_package_on_the_server_with_worker_processes(tmp_path: Path
         _ksql(c, "CREATE TABLE CENTRES AS SELECT CITY, CENTROID(LAT, LON) AS C, "
                  "COUNT(DISTANCE_KM(LAT, LON, 0.0, 0.0)) AS N FROM RIDES GROUP BY CITY;",
               **{"auto.offset.reset": "earliest"})
-        rows: list[list[Any]] = []
-        for _ in range(200):
-            rows = _query(c, "SELECT C, N FROM CENTRES WHERE CITY = 'paris';")
-            if rows and rows[0][1] == 2:
-                break
+        rows = _until(lambda: _query(c, "SELECT C, N FROM CENTRES WHERE CITY = 'paris';"),
+                      lambda r: bool(r) and r[0][1] == 2)
         assert rows == [[{"LAT": 49.0, "LON": 3.0, "N": 2}, 2]]

@@ -147,7 +147,7 @@ def test_case_evaluates_only_the_chosen_branch_also_on_the_slow_path(engine) -> 
     engine.execute("INSERT INTO S (K, I, B) VALUES ('b', -1, 0);")
     # the record of 'b' also fails in another column (B / B divides by zero): it takes the per-column path,
     # where the CASE must still not call CHECKED for the branch it does not choose
-    engine.execute("CREATE STREAM OUT AS SELECT K, CASE WHEN I > 0 THEN CHECKED(I) ELSE 0 END AS C, "
+    engine.execute("CREATE STREAM OUT AS SELECT K, CASE WHEN I > 0 THEN CHECKED(I) ELSE CAST(0 AS BIGINT) END AS C, "
                    "I / B AS Q FROM S;")
     engine.drain(10)
     assert values(engine, "OUT") == [(3, 0), (0, None)]

@@ -3,9 +3,14 @@ CASE), lists and Arrow arrays."""
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 
 from ksqlpy import types as T
+from ksqlpy.expr.binder import bind
+from ksqlpy.expr.scope import Scope
+from ksqlpy.expr.stages import BindContext
 from ksqlpy.grammar import parse_expression
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.logical import OutputColumn, RowSchema, SchemaColumn
@@ -66,9 +71,13 @@ def _calls(registry) -> list[int]:  # type: ignore[no-untyped-def]
 
 
 def _run(registry, expr: str, rows: list[tuple], where: str | None = None, t: T.SqlType = T.BIGINT):  # type: ignore[no-untyped-def]
-    spec = StageSpec(SCHEMA, None, parse_expression(where) if where else None, None, SCHEMA, [],
-                     [[OutputColumn("K", T.STRING, parse_expression("K"))], [OutputColumn("V", t, parse_expression(expr))]],
-                     {}, registry)
+    scope = Scope.of([(c.name, c.type) for c in SCHEMA.columns])
+
+    def b(text: str) -> Any:
+        return bind(parse_expression(text), scope, BindContext(registry))
+
+    spec = StageSpec(SCHEMA, b(where) if where else None, None, SCHEMA, [],
+                     [[OutputColumn("K", T.STRING, b("K"))], [OutputColumn("V", t, b(expr))]], registry)
     fn = build_stateless(spec)
     out: list[tuple] = []
     errors: list[tuple] = []
@@ -98,7 +107,7 @@ def test_a_failing_batch_falls_back_to_the_records_that_reach_the_call(registry)
     got, errors, _ = _run(registry, "VCHECK(A)", rows, where="A > 0")
     assert got == [1, 3] and errors == []
     # ... or it is in a CASE branch that is not chosen for it
-    got, errors, _ = _run(registry, "CASE WHEN A > 0 THEN VCHECK(A) ELSE 0 END", rows)
+    got, errors, _ = _run(registry, "CASE WHEN A > 0 THEN VCHECK(A) ELSE CAST(0 AS BIGINT) END", rows)
     assert got == [1, 0, 3] and errors == []
 
 
@@ -117,7 +126,7 @@ def test_arrow_arrays(registry) -> None:  # type: ignore[no-untyped-def]
 def test_calls_over_lambda_parameters_run_per_record(registry) -> None:  # type: ignore[no-untyped-def]
     calls = _calls(registry)
     calls.clear()
-    got, errors, _ = _run(registry, "ARRAY_MAX(TRANSFORM(ARRAY[A, B], x => VMUL(x, 10)))", [("k", 2, 3, 0.0)])
+    got, errors, _ = _run(registry, "ARRAY_MAX(TRANSFORM(ARRAY[A, B], v => VMUL(v, 10)))", [("k", 2, 3, 0.0)])
     assert got == [30] and not errors
     assert calls == [1, 1]  # the one-record form, per element
 
