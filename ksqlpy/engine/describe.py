@@ -77,7 +77,8 @@ def describe_function(reg: FunctionRegistry, name: str) -> dict[str, Any]:
     kind = "SCALAR" if name in reg.scalars else ("AGGREGATE" if name in reg.aggregates else "TABLE")
     variations = [{"arguments": v.arguments, "returnType": v.return_type, "description": v.description,
                    "argumentTypes": [a["type"] for a in v.arguments]} for v in fn.variations()]
-    return {"name": name, "description": fn.description, "author": fn.author or "ksqlpy", "version": fn.version,
+    author = fn.author or ("ksqlpy" if fn.path == "internal" else "")  # a user function says its own
+    return {"name": name, "description": fn.description, "author": author, "version": fn.version,
             "path": fn.path, "type": kind, "functions": variations}
 
 

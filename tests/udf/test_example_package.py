@@ -47,6 +47,9 @@ def test_the_example_package_in_queries(engine: Engine) -> None:
     d = engine.execute("DESCRIBE FUNCTION CENTROID;")[0].data
     assert d["path"] == "package ksqlpy-geo-functions 0.1.0 (entry point geo = ksqlpy_geo_functions.geo)"
     assert d["type"] == "AGGREGATE" and "mean position" in d["description"]
+    distance = engine.execute("DESCRIBE FUNCTION DISTANCE_KM;")[0].data
+    assert (distance["author"], distance["version"]) == ("ksqlpy examples", "0.1.0")
+    assert distance["functions"][0]["arguments"][0]["description"] == "latitude of the first point"
     engine.execute("CREATE TABLE RIDES (ID STRING PRIMARY KEY, CITY STRING, LAT DOUBLE, LON DOUBLE) "
                    "WITH (KAFKA_TOPIC='rides', VALUE_FORMAT='JSON', PARTITIONS=1);")
     for id_, city, lat, lon in (("1", "paris", 48.0, 2.0), ("2", "paris", 50.0, 4.0), ("1", "lyon", 45.75, 4.85)):

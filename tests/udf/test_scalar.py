@@ -168,7 +168,7 @@ def test_push_and_pull_queries_use_the_engine_functions(engine) -> None:  # type
 def test_describe_and_show_functions(engine) -> None:  # type: ignore[no-untyped-def]
     d = engine.execute("DESCRIBE FUNCTION multiply;")[0].data
     assert d["name"] == "MULTIPLY" and d["description"] == "The product of two numbers."
-    assert d["type"] == "SCALAR" and d["path"].endswith("functions.py")
+    assert d["type"] == "SCALAR" and d["path"].endswith("functions.py") and d["author"] == ""
     first = d["functions"][0]
     assert first["arguments"] == [
         {"name": "a", "type": "BIGINT", "description": "the first factor", "isVariadic": False},
