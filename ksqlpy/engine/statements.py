@@ -10,7 +10,8 @@ from ksqlpy import types as T
 from ksqlpy.analysis.aggregates import NoGroupByError
 from ksqlpy.analysis.ddl import (
     check_columns,
-    check_format_properties,
+    check_format_choice,
+    check_nullable_representation,
     finish_formats,
     normalize_properties,
     parse_delimiter,
@@ -33,12 +34,6 @@ if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
 _LOG = logging.getLogger("ksqlpy.statements")
-
-SINK_PROPERTIES = {"KAFKA_TOPIC", "KEY_FORMAT", "VALUE_FORMAT", "FORMAT", "PARTITIONS", "REPLICAS",
-                   "RETENTION_MS", "TIMESTAMP", "TIMESTAMP_FORMAT", "WRAP_SINGLE_VALUE", "VALUE_DELIMITER",
-                   "KEY_DELIMITER", "KEY_SCHEMA_ID", "VALUE_SCHEMA_ID", "KEY_SCHEMA_FULL_NAME",
-                   "VALUE_SCHEMA_FULL_NAME", "VALUE_AVRO_SCHEMA_FULL_NAME", "KEY_PROTOBUF_NULLABLE_REPRESENTATION",
-                   "VALUE_PROTOBUF_NULLABLE_REPRESENTATION"}
 
 # ksqlDB's message for aggregates without GROUP BY in any persistent query (CSAS and INSERT INTO too: the
 # text is fixed, the check comes before the result type's)
@@ -118,6 +113,7 @@ def _ensure_topic(engine: Engine, topic: str, props: dict[str, Any], *, creating
 
 
 def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
+    props = normalize_properties(stmt.properties)
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
         return _exists_warning(stmt, stmt.kind, existing)
@@ -129,7 +125,6 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
                                  f"supported on source {existing.kind.lower()}s.")
     if stmt.query.limit is not None:
         raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
-    props = normalize_properties(stmt.properties)
     ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
     try:
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
@@ -146,9 +141,6 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
                                  f"CREATE {plan.result_kind} AS SELECT statement instead.")
     if stmt.query.emit == "FINAL" and (plan.aggregation is None or plan.aggregation.window is None):
         raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
-    unknown = [k for k in props if k not in SINK_PROPERTIES]
-    if unknown:
-        raise KsqlStatementError(f"Invalid config variable(s) in the WITH clause: {','.join(sorted(unknown))}")
     try:
         sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
     except KsqlStatementError as e:
@@ -210,15 +202,16 @@ def _upgrade_target(engine: Engine, name: str, existing: Source | None, sink: So
 
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
     src: Source = plan.source
-    check_format_properties(props)
+    check_format_choice(props)
     key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
     value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")
     if not plan.key:
-        if "KEY_FORMAT" in props and key_fmt != "NONE":
+        if ("KEY_FORMAT" in props or "FORMAT" in props) and key_fmt != "NONE":
             raise KsqlStatementError("Key format specified for stream without key columns.")
         key_fmt = "NONE"
     elif key_fmt == "NONE":
         key_fmt = str(engine.prop("ksql.persistence.default.format.key", "KAFKA")).upper()
+    check_nullable_representation(key_fmt, value_fmt, props)
     for c in plan.key:
         if T.contains_map(c.type):
             raise KsqlStatementError(
@@ -226,11 +219,12 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
                 f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {c.type}. "
                 "See https://github.com/confluentinc/ksql/issues/6621 for more.")
     columns = [Column(c.name, c.type, key=True) for c in plan.key] + [Column(c.name, c.type) for c in plan.value]
-    wrap = single_value_wrapping(props, len(plan.value), engine.effective_properties())
+    wrap = single_value_wrapping(props, len(plan.value), engine.effective_properties(), value_fmt)
     topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{name}"))
     sink = Source(
         name=name, kind=kind, topic=topic, columns=columns, key_format=key_fmt, value_format=value_fmt,
-        key_delimiter=parse_delimiter(props["KEY_DELIMITER"]) if "KEY_DELIMITER" in props else None,
+        key_delimiter=parse_delimiter(props["KEY_DELIMITER"]) if "KEY_DELIMITER" in props else (
+            src.key_delimiter if key_fmt == src.key_format == "DELIMITED" else None),
         value_delimiter=parse_delimiter(props["VALUE_DELIMITER"]) if "VALUE_DELIMITER" in props else (
             src.value_delimiter if value_fmt == src.value_format == "DELIMITED" else None),
         wrap_single_value=wrap, windowed=plan.windowed, sql=sql, properties=props,
@@ -242,6 +236,7 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
 
 
 def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
+    props = normalize_properties(stmt.properties)
     target = engine.catalog.source(stmt.target)
     if target is None:
         where = f"Line: {stmt.target_line}, Col: {stmt.target_column}: " if stmt.target_line else ""
@@ -276,7 +271,6 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
 
         raise KsqlStatementError(f"Incompatible schema between results and sink.\nResult schema is {fmt(result_cols)}"
                                  f"\nSink schema is {fmt(sink_cols)}")
-    props = normalize_properties(stmt.properties)
     query_id = props.get("QUERY_ID")
     if query_id is not None:
         query_id = str(query_id).upper()

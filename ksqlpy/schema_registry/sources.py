@@ -123,20 +123,6 @@ def _lookup(registry: SchemaRegistry, topic: str, is_key: bool, schema_id: Any) 
     return rs
 
 
-def check_schema_properties(source: Any) -> None:
-    """``*_SCHEMA_FULL_NAME`` must name something and belongs to formats with named schemas."""
-    props = source.properties
-    for which, fmt in (("KEY", source.key_format), ("VALUE", source.value_format)):
-        for prop in (f"{which}_SCHEMA_FULL_NAME", f"{which}_AVRO_SCHEMA_FULL_NAME"):
-            if prop not in props:
-                continue
-            name = str(props[prop]).strip()
-            if fmt not in ("AVRO", "PROTOBUF"):
-                raise KsqlStatementError(f"{fmt} does not support the following configs: [fullSchemaName]")
-            if not name:
-                raise KsqlStatementError("fullSchemaName cannot be empty. Format configuration: {fullSchemaName=}")
-
-
 def serde_options(source: Any, is_key: bool) -> dict[str, Any]:
     """The schema id, full schema name and protobuf nullable representation a source's key or value serde
     writes with."""
@@ -152,7 +138,6 @@ def serde_options(source: Any, is_key: bool) -> dict[str, Any]:
 
 def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
     """Register the schemas a new source writes: always for a C*AS sink, else only into empty subjects."""
-    check_schema_properties(source)
     registry = getattr(engine, "schema_registry", None)
     if registry is None:
         return
