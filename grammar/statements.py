@@ -15,6 +15,7 @@ from sqlglot.tokens import TokenType
 
 from . import ast
 from .errors import syntax_detail, token_text
+from .insert_values import prepare_insert_values
 from .query import parse_limit, parse_query
 from .types import parse_type
 from .with_clause import PropertyScope, prepare_properties
@@ -142,16 +143,25 @@ def _insert(p: KsqlParser) -> ast.Statement:
                               target_column=col)
     columns = None
     if p._match(TokenType.L_PAREN):
-        columns = [p.parse_identifier("a column name")]
+        columns = [_insert_column(p)]
         while p._match(TokenType.COMMA):
-            columns.append(p.parse_identifier("a column name"))
+            columns.append(_insert_column(p))
         p.expect(TokenType.R_PAREN, ")")
     if not p.match_word("VALUES"):
         raise p.syntax_error("{'VALUES', 'SELECT', 'WITH', '('}")
     p.expect(TokenType.L_PAREN, "(")
     values = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
     p.expect(TokenType.R_PAREN, ")")
-    return ast.InsertValues(target=target, columns=columns, values=values)
+    return prepare_insert_values(ast.InsertValues(target=target, columns=columns, values=values), (line, col))
+
+
+def _insert_column(p: KsqlParser) -> tuple[str | None, str]:
+    """``[qualifier.]column`` of an INSERT VALUES column list."""
+    name = p.parse_identifier("a column name")
+    if p._curr.token_type == TokenType.DOT:
+        p._advance()
+        return name, p.parse_identifier("a column name")
+    return None, name
 
 
 def _select(p: KsqlParser) -> ast.SelectStatement:
