@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from sqlglot.tokens import TokenType
 
 from . import ast
-from .errors import syntax_detail, token_text
+from .errors import syntax_detail, token_text, unknown_statement
 from .insert_values import prepare_insert_values
 from .query import parse_limit, parse_query
 from .types import parse_type
@@ -378,7 +378,7 @@ def _timeout(p: KsqlParser) -> int | None:
 
 def _run_script(p: KsqlParser) -> ast.RunScript:
     if not p.allow_run_script:
-        raise p.error(syntax_detail("Unknown statement 'RUN'"))
+        raise p.error(syntax_detail(unknown_statement(p._curr.text)))
     p.expect_word("RUN", "SCRIPT")
     return ast.RunScript(path=p.parse_string("a script path string"))
 

@@ -19,8 +19,9 @@ from ksqlpy.engine.property_names import denied, is_denied
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.engine.sandbox import validate
 from ksqlpy.engine.statements import check_override, set_override, unset_override
-from ksqlpy.errors import KsqlError
+from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.grammar import ast as A
+from ksqlpy.grammar.errors import split_statement_suffix
 from ksqlpy.server import entities as E
 from ksqlpy.server.context import ServerContext
 from ksqlpy.server.errors import (
@@ -56,8 +57,11 @@ def session_variables(raw: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def prepare(ctx: ServerContext, text: str, variables: dict[str, str]) -> list[Prepared]:
-    """Parse every statement, applying DEFINE/UNDEFINE to ``variables`` as later statements see them."""
+def prepare(ctx: ServerContext, text: str, variables: dict[str, str], *, detail_only: bool = False) -> list[Prepared]:
+    """Parse every statement, applying DEFINE/UNDEFINE to ``variables`` as later statements see them.
+
+    A syntax error names the failing line as its statement; ``detail_only`` (``/ksql``) leaves the
+    ``Statement:`` line out of the message, as ksqlDB's /ksql does (its query endpoints keep it)."""
     enabled = as_bool(ctx.engine.prop("ksql.variable.substitution.enable", "true"))
     out: list[Prepared] = []
     try:
@@ -67,6 +71,9 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str]) -> list[Pr
     for piece in pieces:
         try:
             stmts = grammar.parse(piece, variables if enabled else None, allow_run_script=False)
+        except KsqlParseError as e:
+            message, statement = split_statement_suffix(e.message)
+            raise ServerError(e.error_code, message if detail_only else e.message, statement or piece.strip()) from e
         except KsqlError as e:
             raise from_ksql_error(e, piece.strip()) from e
         for stmt in stmts:
@@ -143,7 +150,7 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
     if not req.ksql.strip():
         raise bad_request('"ksql" field must be populated')
     props = check_overrides(req.streamsProperties, ctx.denied)
-    prepared = prepare(ctx, req.ksql, session_variables(req.sessionVariables))
+    prepared = prepare(ctx, req.ksql, session_variables(req.sessionVariables), detail_only=True)
     for p in prepared:
         if isinstance(p.stmt, A.SelectStatement | A.PrintTopic):
             raise ServerError(QUERY_ENDPOINT, QUERY_ENDPOINT_MESSAGE, p.stmt.text)

@@ -19,7 +19,7 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy import types as T
-from ksqlpy.analysis.join_checks import check_key_type, check_windows, check_within
+from ksqlpy.analysis.join_checks import check_foreign_key_join, check_key_type, check_windows, check_within
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, column_refs, text
 from ksqlpy.analysis.scope import scope_for
@@ -85,7 +85,8 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     for i, jc in enumerate(query.joins):
         right = _leaf_input(leaves[i + 1], catalog)
         with locating(location(jc.right)):  # an error about a join step points at the source it joins
-            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, session, all_columns, ctx)
+            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, session, all_columns, ctx,
+                                  n_way=len(query.joins) > 1)
         nodes.append(node)
     for depth, node in enumerate(reversed(nodes)):
         node.context = "L_" * depth
@@ -101,7 +102,9 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         offset += len(lf.columns)
     virtual = _virtual_source(leaves, root, key_columns, current)
     keyed = not query.group_by and not query.partition_by and not _has_aggregate(query, session.functions)
-    select = plan_select(query, scope, leaves, keys, sink_name=sink_name, persistent=persistent, keyed=keyed)
+    fk_left = leaves[0].alias if root.flavor == "FOREIGN_KEY" else None
+    select = plan_select(query, scope, leaves, keys, sink_name=sink_name, persistent=persistent, keyed=keyed,
+                         foreign_key_left=fk_left)
     rewritten = Query(
         select=select, source=SourceRef(virtual.name), joins=[], window=query.window,
         where=scope.rewrite(query.where, "WHERE") if query.where is not None else None,
@@ -178,7 +181,8 @@ class _Condition:
 
 
 def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, scope: JoinScope,
-          typing_scope: Any, session: SessionState, all_columns: set[str], ctx: BindContext) -> tuple[JoinNode, _Input]:
+          typing_scope: Any, session: SessionState, all_columns: set[str], ctx: BindContext, *,
+          n_way: bool) -> tuple[JoinNode, _Input]:
     right_leaf = right.node
     assert isinstance(right_leaf, JoinLeaf)
     kind = jc.kind
@@ -209,10 +213,7 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     else:
         flavor = "TABLE_TABLE" if left_keyed else "FOREIGN_KEY"
     if flavor == "FOREIGN_KEY":
-        if kind not in ("INNER", "LEFT"):
-            what = "full-outer" if kind == "FULL" else "right-outer"
-            raise KsqlStatementError(f"Invalid join type: {what} join not supported for foreign-key table-table "
-                                     f"join. Got {described}.")
+        check_foreign_key_join(kind, described, [c.written for c in conds], n_way=n_way)
         if len(conds) != 1:
             raise KsqlStatementError("Invalid join condition: foreign-key table-table joins support a single "
                                      f"condition. Got {' AND '.join(c.written for c in conds)}.")
@@ -222,8 +223,9 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
                                      f"{c.written.split(' = ')[0]}{{{c.left_type}}} = "
                                      f"{c.written.split(' = ', 1)[1]}{{{c.right_type}}}.")
 
-    if flavor != "FOREIGN_KEY":
-        check_windows(left, right)
+    check_windows(left, right)
+    if flavor == "FOREIGN_KEY" and (left.windowed is not None or right.windowed is not None):
+        raise KsqlStatementError("Foreign-key table-table joins are not supported on windowed tables.")
     # a stream side not joined on its key must be re-keyed
     need_left = flavor in ("STREAM_STREAM", "STREAM_TABLE") and not left_keyed
     need_right = flavor == "STREAM_STREAM" and not right_keyed

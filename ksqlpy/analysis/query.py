@@ -10,6 +10,7 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from ksqlpy import types as T
+from ksqlpy.analysis import query_rejections as rejections
 from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.statement_text import qualified
@@ -142,9 +143,6 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     registry = ctx.registry
     query = expand_struct_stars(query, in_scope, ctx)
 
-    if query.window is not None and source.kind == "TABLE":
-        raise KsqlStatementError("WINDOW clause requires a STREAM source, but was a TABLE.")
-
     _check_column_references(query, in_scope)
     if query.where is not None:
         if source.windowed is None:  # an unknown column is reported before an aggregate in WHERE
@@ -155,6 +153,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         _check_no_aggregates(query.where, "WHERE", ctx.registry)
     where = bind_filter(query.where, in_scope, ctx, Clause.WHERE) if query.where is not None else None
 
+    rejections.check_table_functions(query, registry)
     taken = {c.name for c in schema.columns}
     source_names = set(taken)
     gen = AliasGenerator(taken)
@@ -188,6 +187,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     key_exprs: list[exp.Expression] = [exp.column(c.name) for c in source.key_columns]
     select_items: list[tuple[exp.Expression, str | None]] | None = None
 
+    rejections.check_window(query, source, registry)
     if query.partition_by:
         if query.group_by:
             raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
@@ -209,6 +209,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         select_items = agg_items
 
     items = _expand_select(query, proj_schema, alias, source, select_items, transient=not persistent)
+    rejections.check_sources(query, source, registry, persistent=persistent)
 
     proj_scope = scope_for(proj_schema, alias)
     key_refs = [try_bind(k, proj_scope, ctx) for k in key_exprs]

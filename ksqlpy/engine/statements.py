@@ -7,6 +7,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy import types as T
+from ksqlpy.analysis import new_planner
 from ksqlpy.analysis.aggregates import NoGroupByError
 from ksqlpy.analysis.ddl import (
     check_columns,
@@ -127,6 +128,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
     ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
     try:
+        _new_planner(engine, stmt.query)
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
                              sql=stmt.text, sink_timestamp=ts_col)
     except NoGroupByError as e:
@@ -200,6 +202,16 @@ def _upgrade_target(engine: Engine, name: str, existing: Source | None, sink: So
     return old
 
 
+def _new_planner(engine: Engine, query: A.Query) -> None:
+    """With ``ksql.new.query.planner.enabled`` the query must fit ksqlDB's new planner (once its sources are
+    known: an unknown one is reported as usual)."""
+    if not new_planner.enabled(engine.effective_properties()):
+        return
+    sources = [query.source.name] + [j.right.name for j in query.joins]
+    if all(engine.catalog.source(n) is not None for n in sources):
+        new_planner.check_new_planner(query, engine.catalog.source(query.source.name).kind)
+
+
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
     src: Source = plan.source
     check_format_choice(props)
@@ -245,6 +257,7 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. {target.name} is a table.")
     if target.is_source:
         raise KsqlStatementError(f"Cannot insert into read-only stream: {target.name}")
+    _new_planner(engine, stmt.query)
     try:
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=target.name,
                              persistent=True, sql=stmt.text)
