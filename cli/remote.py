@@ -26,7 +26,11 @@ def _error_from(response: Any, sql: str) -> BackendError:
     except (ValueError, TypeError):
         body = None
     if isinstance(body, dict) and "message" in body:
-        return BackendError(str(body.get("message")), statement=body.get("statementText") or sql,
+        message = str(body.get("message"))
+        # a syntax error's statementText is only its failing line (as ksqlDB's): its position is in ``sql``
+        statement = sql if re.match(r"(?:Failed to prepare statement: )?line \d+:\d+:", message) else (
+            body.get("statementText") or sql)
+        return BackendError(message, statement=statement,
                             error_code=int(body.get("error_code") or response.status_code * 100),
                             entities=body.get("entities") or [])
     text = response.text if hasattr(response, "text") else ""
