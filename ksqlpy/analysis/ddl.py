@@ -146,6 +146,7 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     if stmt.or_replace and stmt.is_source:
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
                                  f"supported on source {stmt.kind.lower()}s.")
+    check_topic_properties(stmt.kind, props, windowed=False)
     columns = check_columns(stmt.kind, stmt.columns, custom)
     keys = [c for c in columns if c.key]
     key_fmt, value_fmt = formats_from_properties(props, config, has_key=bool(keys))
@@ -171,12 +172,7 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
         if col is None:
             raise KsqlStatementError(f"The TIMESTAMP column set in the WITH clause does not exist in the schema: "
                                      f"'{ts_col}'")
-        if ts_fmt is None and col.type not in (T.BIGINT, T.TIMESTAMP):
-            raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be LONG(INT64), TIMESTAMP, or a String "
-                                     "with a timestamp_format specified.")
-        if ts_fmt is not None and col.type != T.STRING:
-            raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be STRING when a timestamp_format is "
-                                     "specified.")
+        check_timestamp_column(ts_col, col.type, ts_fmt)
     src = Source(
         name=stmt.name, kind=stmt.kind, topic=str(props["KAFKA_TOPIC"]), columns=columns,
         key_format=key_fmt, value_format=value_fmt,
@@ -187,6 +183,34 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     )
     finish_formats(src)
     return src
+
+
+def check_topic_properties(kind: str, props: dict[str, Any], *, windowed: bool) -> None:
+    """The topic's cleanup policy follows from the source kind; a table's topic is compacted, so only a
+    windowed table (compact and delete) has a retention."""
+    if "CLEANUP_POLICY" in props:
+        raise KsqlStatementError("Invalid config variable in the WITH clause: CLEANUP_POLICY.\nThe CLEANUP_POLICY "
+                                 "config is automatically inferred based on the type of source (STREAM or TABLE)."
+                                 "\nUsers can't set the CLEANUP_POLICY config manually.")
+    if kind == "TABLE" and not windowed and "RETENTION_MS" in props:
+        raise KsqlStatementError("Invalid config variable in the WITH clause: RETENTION_MS. Non-windowed tables do "
+                                 "not support retention.")
+
+
+def check_timestamp_column(name: str, t: T.SqlType, timestamp_format: Any) -> None:
+    """ksqlDB's ``TimestampExtractionPolicyFactory``: BIGINT or TIMESTAMP, or STRING with a format."""
+    if timestamp_format is not None:
+        if t != T.STRING:
+            raise KsqlStatementError("'TIMESTAMP_FORMAT' set in the WITH clause can only be used when the timestamp "
+                                     "column is of type STRING.")
+        return
+    if t in (T.BIGINT, T.TIMESTAMP):
+        return
+    if t == T.STRING:
+        raise KsqlStatementError("A String timestamp field has been specified without also specifying the "
+                                 "timestamp_format")
+    raise KsqlStatementError(f"Timestamp column, `{name}`, should be LONG(INT64), TIMESTAMP, or a String with a "
+                             "timestamp_format specified.")
 
 
 def finish_formats(src: Source) -> None:

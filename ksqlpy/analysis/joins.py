@@ -23,6 +23,7 @@ from ksqlpy.analysis.join_checks import check_foreign_key_join, check_key_type, 
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, column_refs, text
 from ksqlpy.analysis.scope import scope_for
+from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, at, locating, location, location_within
 from ksqlpy.expr.binder import bind
@@ -130,7 +131,7 @@ def _resolve_leaves(query: Query, catalog: Catalog) -> list[JoinLeaf]:
     for i, ref in enumerate(refs):
         source = catalog.source(ref.name)
         if source is None:
-            raise KsqlStatementError(at(ref, f"{ref.name} does not exist."))
+            raise KsqlStatementError(at(ref, f"{ref.name} does not exist.{did_you_mean(catalog, ref.name)}"))
         if ref.name in seen:
             if len(refs) == 2:
                 raise KsqlStatementError(f"Can not join '{ref.name}' to '{ref.name}': self joins are not yet "
@@ -324,8 +325,12 @@ def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], ri
     out = []
     for part in parts:
         if not isinstance(part, exp.EQ):
-            raise KsqlStatementError(f"Invalid join condition: only equality conditions are supported. "
-                                     f"Got {text(part)}.")
+            if len(parts) > 1:  # ksqlpy joins on ANDed equalities only; anything else is ksqlDB's refusal
+                raise KsqlStatementError("Invalid join condition: joins on multiple conditions are not yet "
+                                         f"supported. Got {text(on)}.")
+            if isinstance(part, exp.GT | exp.GTE | exp.LT | exp.LTE | exp.NEQ | exp.NullSafeEQ | exp.NullSafeNEQ):
+                raise KsqlStatementError("Only equality join criteria is supported.")
+            raise KsqlStatementError(f"Unsupported join expression: {text(part)}")
         qualified = scope.qualify(part, "JOIN ON")
         a, b = part.this, part.expression
         qa, qb = qualified.this, qualified.expression

@@ -13,6 +13,7 @@ from ksqlpy import types as T
 from ksqlpy.analysis import query_rejections as rejections
 from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.scope import scope_for
+from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.statement_text import qualified
 from ksqlpy.analysis.struct_star import expand_struct_stars
 from ksqlpy.analysis.time_literals import iso_time_literals
@@ -127,7 +128,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
              sql: str, sink_timestamp: str | None, ctx: BindContext, implicit_group: bool = False) -> QueryPlan:
     source = catalog.source(query.source.name)
     if source is None:
-        raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."))
+        raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."
+                                    f"{did_you_mean(catalog, query.source.name)}"))
     if query.partition_by_written and not query.partition_by:
         raise KsqlStatementError("PARTITION BY requires at least one expression")
     if query.where is not None:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from ksqlpy import types as T
+from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.strict_coercion import CoercionFailed, base_type_name, coerce_strict, java_value_text
 from ksqlpy.errors import KsqlError, KsqlStatementError
@@ -66,7 +67,7 @@ def _target(engine: Engine, stmt: A.InsertValues) -> Source:
     src = engine.catalog.source(stmt.target)
     if src is None:
         raise InsertTargetError(f"Cannot insert values into an unknown stream/table: `{stmt.target}`"
-                                f"{_did_you_mean(engine, stmt.target)}")
+                                f"{did_you_mean(engine.catalog, stmt.target)}")
     if src.windowed:
         raise InsertTargetError("Cannot insert values into windowed stream/table!")
     if src.is_source:
@@ -77,16 +78,6 @@ def _target(engine: Engine, stmt: A.InsertValues) -> Source:
         if named:
             raise InsertTargetError(f"Cannot insert into HEADER columns: {', '.join(named)}")
     return src
-
-
-def _did_you_mean(engine: Engine, name: str) -> str:
-    upper = engine.catalog.source(name.upper())
-    if upper is not None and name != name.upper():
-        return f"\nDid you mean {upper.name}? Hint: try removing double quotes from the source name."
-    exact = next((s for s in engine.catalog.sources() if s.name.upper() == name.upper()), None)
-    if exact is not None:
-        return f'\nDid you mean "{exact.name}"? Hint: wrap the source name in double quotes to make it case-sensitive.'
-    return ""
 
 
 def _record(engine: Engine, src: Source, stmt: A.InsertValues) -> tuple[tuple, tuple, int | None]:

@@ -13,6 +13,8 @@ from ksqlpy.analysis.ddl import (
     check_columns,
     check_format_choice,
     check_nullable_representation,
+    check_timestamp_column,
+    check_topic_properties,
     finish_formats,
     normalize_properties,
     parse_delimiter,
@@ -135,9 +137,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
     if ts_col is not None:
         col = next(c for c in plan.key + plan.value if c.name == ts_col)
-        if "TIMESTAMP_FORMAT" not in props and col.type not in (T.BIGINT, T.TIMESTAMP):
-            raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be LONG(INT64), TIMESTAMP, or a String "
-                                     "with a timestamp_format specified.")
+        check_timestamp_column(ts_col, col.type, props.get("TIMESTAMP_FORMAT"))
     if stmt.kind != plan.result_kind:
         raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
                                  f"CREATE {plan.result_kind} AS SELECT statement instead.")
@@ -214,6 +214,7 @@ def _new_planner(engine: Engine, query: A.Query) -> None:
 
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
     src: Source = plan.source
+    check_topic_properties(kind, props, windowed=plan.windowed is not None)
     check_format_choice(props)
     key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
     value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")
