@@ -197,6 +197,27 @@ def check_topic_properties(kind: str, props: dict[str, Any], *, windowed: bool) 
                                  "not support retention.")
 
 
+NAMED_SCHEMA_FORMATS = ("AVRO", "PROTOBUF")  # formats whose full schema name a sink of the same format inherits
+
+
+def inherited_schema_names(source: Source, key_format: str, value_format: str,
+                           props: dict[str, Any]) -> dict[str, Any]:
+    """The ``*_SCHEMA_FULL_NAME`` a CREATE ... AS SELECT sink takes from its source: only for a side whose
+    format is unchanged and names its schemas, and only when the statement does not name one itself."""
+    out: dict[str, Any] = {}
+    source_props = source.properties or {}
+    for which, fmt, src_fmt in (("KEY", key_format, source.key_format), ("VALUE", value_format, source.value_format)):
+        if fmt != src_fmt or fmt not in NAMED_SCHEMA_FORMATS:
+            continue
+        names = [f"{which}_SCHEMA_FULL_NAME"] + (["VALUE_AVRO_SCHEMA_FULL_NAME"] if which == "VALUE" else [])
+        if any(n in props for n in names):
+            continue
+        found = next((source_props[n] for n in names if source_props.get(n) is not None), None)
+        if found is not None:
+            out[f"{which}_SCHEMA_FULL_NAME"] = found
+    return out
+
+
 def check_timestamp_column(name: str, t: T.SqlType, timestamp_format: Any) -> None:
     """ksqlDB's ``TimestampExtractionPolicyFactory``: BIGINT or TIMESTAMP, or STRING with a format."""
     if timestamp_format is not None:

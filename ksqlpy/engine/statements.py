@@ -16,6 +16,7 @@ from ksqlpy.analysis.ddl import (
     check_timestamp_column,
     check_topic_properties,
     finish_formats,
+    inherited_schema_names,
     normalize_properties,
     parse_delimiter,
     parse_format,
@@ -240,7 +241,8 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
             src.key_delimiter if key_fmt == src.key_format == "DELIMITED" else None),
         value_delimiter=parse_delimiter(props["VALUE_DELIMITER"]) if "VALUE_DELIMITER" in props else (
             src.value_delimiter if value_fmt == src.value_format == "DELIMITED" else None),
-        wrap_single_value=wrap, windowed=plan.windowed, sql=sql, properties=props,
+        wrap_single_value=wrap, windowed=plan.windowed, sql=sql,
+        properties={**inherited_schema_names(src, key_fmt, value_fmt, props), **props},
         timestamp_column=str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None,
         timestamp_format=props.get("TIMESTAMP_FORMAT"),
     )

@@ -187,3 +187,24 @@ def test_csas_inherits_the_delimiters_of_an_unchanged_format(engine: Engine) -> 
     same, other = engine.catalog.source("SAME"), engine.catalog.source("OTHER")
     assert (same.key_delimiter, same.value_delimiter) == ("|", "$")
     assert (other.key_delimiter, other.value_delimiter) == ("|", None)
+
+
+@pytest.mark.parametrize("fmt", ["AVRO", "PROTOBUF"])
+def test_csas_inherits_schema_names_of_an_unchanged_format(engine: Engine, fmt: str) -> None:
+    engine.execute(f"CREATE STREAM named (k STRING KEY, v INT) WITH (kafka_topic='n', partitions=1, format='{fmt}', "
+                   "key_schema_full_name='my.Key', value_schema_full_name='my.Value');")
+    engine.execute("CREATE STREAM same AS SELECT * FROM named;")
+    engine.execute("CREATE STREAM own WITH (value_schema_full_name='other.V') AS SELECT * FROM named;")
+    engine.execute("CREATE STREAM json_value WITH (value_format='JSON') AS SELECT * FROM named;")
+    props = {n: engine.catalog.source(n).properties for n in ("SAME", "OWN", "JSON_VALUE")}
+    assert (props["SAME"]["KEY_SCHEMA_FULL_NAME"], props["SAME"]["VALUE_SCHEMA_FULL_NAME"]) == ("my.Key", "my.Value")
+    assert props["OWN"]["VALUE_SCHEMA_FULL_NAME"] == "other.V"
+    assert "VALUE_SCHEMA_FULL_NAME" not in props["JSON_VALUE"]
+    assert "my" in engine.schema_registry.latest("SAME-value").schema
+
+
+def test_json_sr_inherits_no_schema_name(engine: Engine) -> None:
+    engine.execute("CREATE STREAM named (k STRING KEY, v INT) WITH (kafka_topic='n', partitions=1, format='JSON_SR', "
+                   "value_schema_full_name='my.Value');")
+    engine.execute("CREATE STREAM same AS SELECT * FROM named;")
+    assert "VALUE_SCHEMA_FULL_NAME" not in engine.catalog.source("SAME").properties
