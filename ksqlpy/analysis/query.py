@@ -190,12 +190,14 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     select_items: list[tuple[exp.Expression, str | None]] | None = None
 
     rejections.check_window(query, source, registry)
+    if query.partition_by and query.group_by:
+        raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
+    if query.partition_by and rejections.keeps_key(query.partition_by, source) and (
+            source.kind == "TABLE" or source.windowed is not None):
+        query = dataclasses.replace(query, partition_by=[])  # the key it already has: nothing to re-key
     if query.partition_by:
-        if query.group_by:
-            raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
-        if source.kind == "TABLE":
-            raise KsqlStatementError("Unsupported: PARTITION BY on a TABLE")
         rekey, rekey_written, proj_schema = _plan_rekey(query.partition_by, schema, alias, ctx, key_name)
+        rejections.check_repartition(query.partition_by, source, alias)
         key_exprs = [] if not rekey.names else [exp.column(n) for n in rekey.names]
         # select items referring to the partitioning expression are the new key columns
         select_items = [(_replace_exprs(item.expr, rekey, rekey_written, in_scope, ctx), item.alias)

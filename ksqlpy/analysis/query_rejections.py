@@ -1,6 +1,6 @@
 """Queries ksqlDB refuses outright, with its messages: table functions where they cannot run (nested, in
-CASE, beside aggregates, over a table), WINDOW without GROUP BY or over a table aggregation, and
-persistent queries reading a windowed table.
+CASE, beside aggregates, over a table), WINDOW without GROUP BY or over a table aggregation, persistent
+queries reading a windowed table, and re-keying a table or a windowed source.
 
 Each check names the stage ksqlDB makes it in; ``analyze_query`` calls them in that order.
 """
@@ -47,6 +47,31 @@ def check_sources(query: Query, source: Source, registry: FunctionRegistry, *, p
         raise KsqlStatementError("KSQL does not support persistent queries on windowed tables.")
     if source.kind == "TABLE" and _calls(query, "table", registry):
         raise KsqlStatementError("Table source is not supported with table functions")
+
+
+def keeps_key(exprs: list[exp.Expression], source: Source) -> bool:
+    """PARTITION BY the source's own key columns, in order: ksqlDB re-keys nothing."""
+    keys = [c.name for c in source.key_columns]
+    return len(exprs) == len(keys) and all(
+        isinstance(e, exp.Column) and e.name == k for e, k in zip(exprs, keys, strict=True))
+
+
+def check_repartition(exprs: list[exp.Expression], source: Source, alias: str) -> None:
+    """Physical planning (``selectKey``): a table or a windowed source cannot be re-keyed."""
+    if source.kind == "TABLE":
+        keys = source.key_columns
+        if len(exprs) != 1 or len(keys) != 1:
+            raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, joins on tables with "
+                                     "multiple columns is not yet supported.")
+        shown = exprs[0].copy()
+        for col in shown.find_all(exp.Column):
+            if not col.table:
+                col.set("table", exp.to_identifier(alias))
+        raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, make sure that the criteria "
+                                 f"uses the TABLE's key column {keys[0].name} instead of {format_expression(shown)}")
+    if source.windowed is not None:
+        raise KsqlStatementError("Implicit repartitioning of windowed sources is not supported. "
+                                 "See https://github.com/confluentinc/ksql/issues/4385.")
 
 
 def check_window(query: Query, source: Source, registry: FunctionRegistry) -> None:

@@ -195,3 +195,46 @@ def test_quoted_names_with_dots_run_end_to_end(tmp_path: Path) -> None:
         assert batch.values == [b'{"a.b":21,"c.d":42}']
     finally:
         e.close()
+
+
+def test_a_table_is_not_re_keyed(engine: Engine) -> None:
+    assert _error(engine, "CREATE TABLE out AS SELECT * FROM t PARTITION BY a;") == (
+        "Cannot repartition a TABLE source. If this is a join, make sure that the criteria uses the TABLE's key "
+        "column K instead of T.A")
+    assert _error(engine, "CREATE TABLE out AS SELECT * FROM t PARTITION BY a, k;") == (
+        "Cannot repartition a TABLE source. If this is a join, joins on tables with multiple columns is not yet "
+        "supported.")
+    assert "PARTITION BY column 'NOPE' cannot be resolved." in _error(
+        engine, "CREATE TABLE out AS SELECT * FROM t PARTITION BY nope;")
+
+
+def test_a_windowed_source_is_not_re_keyed(engine: Engine) -> None:
+    engine.execute("CREATE STREAM ws (k STRING KEY, a INT) WITH (kafka_topic='ws', value_format='JSON', "
+                   "partitions=1, window_type='SESSION');")
+    assert _error(engine, "CREATE STREAM out AS SELECT * FROM ws PARTITION BY a;") == (
+        "Implicit repartitioning of windowed sources is not supported. See https://github.com/confluentinc/ksql/"
+        "issues/4385.")
+
+
+def test_partitioning_by_the_key_keeps_it(tmp_path: Path) -> None:
+    e = Engine(str(tmp_path), {"auto.offset.reset": "earliest"})
+    try:
+        for sql in SETUP[:2]:
+            e.execute(sql)
+        e.execute("CREATE TABLE same AS SELECT * FROM t PARTITION BY k;")
+        e.execute("INSERT INTO t (k, a) VALUES ('x', 1);")
+        e.drain()
+        assert e.log.fetch("SAME", 0, 0, 10).keys == [b"x"]
+    finally:
+        e.close()
+
+
+def test_emit_final_needs_suppression(tmp_path: Path) -> None:
+    e = Engine(str(tmp_path), {"ksql.suppress.enabled": "false"})
+    try:
+        e.execute(SETUP[0])
+        assert _error(e, "CREATE TABLE out AS SELECT k, COUNT(*) AS n FROM s WINDOW TUMBLING (SIZE 1 SECOND) "
+                         "GROUP BY k EMIT FINAL;") == (
+            "Suppression is currently disabled. You can enable it by setting ksql.suppress.enabled to true")
+    finally:
+        e.close()
