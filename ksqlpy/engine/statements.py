@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -293,6 +294,7 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
     query_id = props.get("QUERY_ID")
     if query_id is not None:
         query_id = str(query_id).upper()
+        check_query_id(query_id)
         if query_id in engine.queries:
             raise KsqlStatementError(f"Query ID '{query_id}' already exists.")
     else:
@@ -300,6 +302,18 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
     query = engine.build_persistent(plan, target, query_id, stmt.text)
     engine.start_persistent(query)
     return _status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+RESERVED_QUERY_ID_PREFIXES = ("INSERTQUERY_", "CTAS_", "CSAS_", "CST_")
+
+
+def check_query_id(query_id: str) -> None:
+    """ksqlDB's ``QueryIdUtil``: a chosen query id is a plain name outside the prefixes ksqlDB generates."""
+    if not re.fullmatch(r"[A-Za-z0-9_]+", query_id):
+        raise KsqlStatementError(f"Query IDs may contain only alphanumeric characters and '_'. Got: '{query_id}'")
+    if query_id.startswith(RESERVED_QUERY_ID_PREFIXES):
+        raise KsqlStatementError("Query IDs must not start with a reserved query ID prefix (INSERTQUERY_, CTAS_, "
+                                 f"CSAS_, CST_). Got '{query_id}'.")
 
 
 def _castable_into(result: list[tuple[str, Any, bool]], sink: list[tuple[str, Any, bool]]) -> bool:

@@ -238,3 +238,15 @@ def test_emit_final_needs_suppression(tmp_path: Path) -> None:
             "Suppression is currently disabled. You can enable it by setting ksql.suppress.enabled to true")
     finally:
         e.close()
+
+
+@pytest.mark.parametrize(("query_id", "message"), [
+    ("csas_mine", "Query IDs must not start with a reserved query ID prefix (INSERTQUERY_, CTAS_, CSAS_, CST_). "
+                  "Got 'CSAS_MINE'."),
+    ("InsertQuery_7", "Query IDs must not start with a reserved query ID prefix (INSERTQUERY_, CTAS_, CSAS_, CST_). "
+                      "Got 'INSERTQUERY_7'."),
+    ("my-query", "Query IDs may contain only alphanumeric characters and '_'. Got: 'MY-QUERY'"),
+    ("two words", "Query IDs may contain only alphanumeric characters and '_'. Got: 'TWO WORDS'"),
+])
+def test_a_chosen_query_id(engine: Engine, query_id: str, message: str) -> None:
+    assert _error(engine, f"INSERT INTO sink_s WITH (QUERY_ID='{query_id}') SELECT k, a FROM s;") == message
