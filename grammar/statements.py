@@ -8,6 +8,7 @@ those as parse failures too, and check each WITH clause (``with_clause.py``).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -308,11 +309,18 @@ def _unset(p: KsqlParser) -> ast.UnsetProperty:
 
 
 def _variable_name(p: KsqlParser) -> str:
-    if p._curr.token_type != TokenType.VAR or not p.is_identifier():
+    """A variable name: a bare word, reserved words included (ksqlDB tolerates them in DEFINE/UNDEFINE)."""
+    token = p._curr
+    bare_word = token is not None and token.token_type not in (TokenType.STRING, TokenType.NUMBER,
+                                                               TokenType.IDENTIFIER) and _WORD.fullmatch(token.text)
+    if not bare_word:
         raise p.syntax_error("a variable name")
     token = p._curr
     p._advance()
     return token.text
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _define(p: KsqlParser) -> ast.DefineVariable:

@@ -103,3 +103,10 @@ def test_a_window_may_be_named(window: str) -> None:
 ])
 def test_quoted_identifiers_may_hold_dots(sql: str) -> None:
     parse(sql)
+
+
+@pytest.mark.parametrize("word", ["select", "FROM", "Table", "emit"])
+def test_reserved_words_name_variables(word: str) -> None:
+    [define, undefine] = parse(f"DEFINE {word} = 'v'; UNDEFINE {word};")
+    assert (define.name, define.value, undefine.name) == (word, "v", word)
+    assert "Syntax error at or near '1' at line 1:8" in _error("DEFINE 1 = 'v';").message
