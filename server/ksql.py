@@ -21,7 +21,7 @@ from ksqlpy.engine.sandbox import validate
 from ksqlpy.engine.statements import check_override, set_override, unset_override
 from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.grammar import ast as A
-from ksqlpy.grammar.errors import split_statement_suffix
+from ksqlpy.grammar.errors import failing_line, split_statement_suffix
 from ksqlpy.server import entities as E
 from ksqlpy.server.context import ServerContext
 from ksqlpy.server.errors import (
@@ -68,12 +68,22 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], *, detail_
         pieces = grammar.split_statements(text)
     except KsqlError as e:
         raise from_ksql_error(e, text) from e
+    cursor = 0
     for piece in pieces:
+        start = text.find(piece, cursor)
+        cursor = start + len(piece) if start >= 0 else cursor
+        # positions count from the start of the request, as ksqlDB parses it whole: the piece is parsed
+        # behind blanks standing for the text before it (line breaks kept)
+        padding = "".join(c if c == "\n" else " " for c in text[:start]) if start > 0 else ""
         try:
-            stmts = grammar.parse(piece, variables if enabled else None, allow_run_script=False)
+            stmts = grammar.parse(padding + piece, variables if enabled else None, allow_run_script=False)
         except KsqlParseError as e:
-            message, statement = split_statement_suffix(e.message)
-            raise ServerError(e.error_code, message if detail_only else e.message, statement or piece.strip()) from e
+            head, statement = split_statement_suffix(e.message)
+            if statement is not None and e.line and not (enabled and variables):
+                statement = failing_line(text, e.line)
+            statement = statement or piece.strip()
+            message = head if detail_only or "\nStatement: " not in e.message else f"{head}\nStatement: {statement}"
+            raise ServerError(e.error_code, message, statement) from e
         except KsqlError as e:
             raise from_ksql_error(e, piece.strip()) from e
         for stmt in stmts:

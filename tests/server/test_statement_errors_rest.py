@@ -71,3 +71,15 @@ def test_insert_values_errors(client: TestClient) -> None:
                                "removing double quotes from the source name.")
     r = client.post("/ksql", json={"ksql": "INSERT INTO S VALUES ('k', 7);"})
     assert r.status_code == 200, r.text
+
+
+def test_positions_count_from_the_start_of_the_request(client: TestClient) -> None:
+    r = client.post("/ksql", json={"ksql": "SHOW STREAMS;\nSELEC x;"})
+    body = r.json()
+    assert body["message"] == "line 2:1: Syntax Error\nUnknown statement 'SELEC'\nDid you mean 'SELECT'?"
+    assert body["statementText"] == "SELEC x;"
+    r = client.post("/ksql", json={"ksql": "SHOW STREAMS; SELEC x;"})
+    assert r.json()["message"].startswith("line 1:15: ")
+    assert r.json()["statementText"] == "SHOW STREAMS; SELEC x;"  # the failing line, as ksqlDB quotes it
+    r = client.post("/ksql", json={"ksql": "SHOW STREAMS;\n\nCREATE STREAM Y AS SELECT NOPE FROM S;"})
+    assert r.json()["message"] == "Line: 3, Col: 27: SELECT column 'NOPE' cannot be resolved."
