@@ -248,7 +248,7 @@ def finish_formats(src: Source) -> None:
         src.value_features.add("UNWRAP_SINGLES")
     elif src.wrap_single_value is True:
         src.value_features.add("WRAP_SINGLES")
-    if key_unwraps(src.key_format, len(keys)) or (len(keys) == 1 and src.key_format == "PROTOBUF"):
+    if key_unwraps(src.key_format, len(keys)):
         src.key_features.add("UNWRAP_SINGLES")
 
 

@@ -50,7 +50,9 @@ SUPPORTED_FEATURES: dict[str, frozenset[SerdeFeature]] = {
     "JSON_SR": _BOTH,
     "AVRO": _BOTH,
     "PROTOBUF_NOSR": _BOTH,
-    "PROTOBUF": frozenset({SerdeFeature.WRAP_SINGLES}),  # a protobuf value is always a message
+    # unwrapped, a single value is still a message on the wire (ksqlDB's ``unwrapPrimitives``: the wrapper
+    # type of the primitive), so PROTOBUF takes either
+    "PROTOBUF": _BOTH,
     "NONE": frozenset(),
 }
 

@@ -83,7 +83,7 @@ def test_a_schema_name_is_not_blank(engine: Engine, build) -> None:  # type: ign
 
 
 WRAPS = {"JSON", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"}
-UNWRAPS = {"KAFKA", "DELIMITED", "JSON", "AVRO", "JSON_SR", "PROTOBUF_NOSR"}
+UNWRAPS = {"KAFKA", "DELIMITED", "JSON", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"}
 
 
 @pytest.mark.parametrize("build", STATEMENTS)
@@ -166,7 +166,7 @@ def test_none_format_has_no_columns(engine: Engine) -> None:
 
 
 @pytest.mark.parametrize("build", STATEMENTS)
-@pytest.mark.parametrize("key_format", ["JSON", "AVRO", "JSON_SR", "PROTOBUF_NOSR"])
+@pytest.mark.parametrize("key_format", ["JSON", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"])
 def test_single_keys_unwrap_where_the_format_can_do_both(engine: Engine, build, key_format: str) -> None:  # type: ignore[no-untyped-def]
     engine.execute(build("JSON", "", key_format=key_format))
     assert engine.catalog.source("S").key_features == {"UNWRAP_SINGLES"}
