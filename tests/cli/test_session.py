@@ -194,5 +194,4 @@ def test_insert_values_errors_and_struct_values_in_the_shell(sh: Captured) -> No
     assert "Inserting into column `ROWPARTITION` is not allowed." in sh.take()[1]
     assert sh.run("INSERT INTO parcels VALUES (2, STRUCT(city := 'Oslo', extra := true));")
     assert sh.run("SET 'auto.offset.reset' = 'earliest'; SELECT dest FROM parcels EMIT CHANGES LIMIT 1;")
-    out = sh.take()[0].replace('"', "").replace(":", "=").replace(",", ", ")
-    assert "{CITY=Oslo, ZIP=null}" in out  # whichever way the shell prints a struct
+    assert "{CITY=Oslo, ZIP=null}" in sh.take()[0]  # the struct's fields the value did not name are NULL
