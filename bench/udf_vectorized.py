@@ -4,7 +4,9 @@ form, per record, inside the generated batch code of a query.
 Each variant is the stateless stage of ``SELECT K, <expr> FROM S`` compiled by the engine's code generator
 (``ksqlpy.plan.codegen``) and run over the same decoded batches (``--batch`` records, the reader's batch
 size); the cost of a function per record is the stage's time minus that of the same stage projecting the
-bare columns, divided by the records. Functions: a one-operation product and a short arithmetic formula,
+bare columns, divided by the records ("in the stage"); "call alone" is the function's own cost per record
+outside the pipeline - the row form called per record, the vectorized form once per batch, on the same
+argument lists. Functions: a one-operation product and a short arithmetic formula,
 each as a row function (plain Python per record), a vectorized function over lists (plain Python per batch)
 and a vectorized function with NumPy. Every variant runs once per round, ``--repeat`` rounds, the best time
 of each counts (the garbage collector paused, as the runtime runs a batch); figures vary with the load.
@@ -115,10 +117,39 @@ def measure(records: int, batch: int, repeat: int) -> list[dict[str, Any]]:
             gc.enable()
         results = [{"variant": label, "expr": expr, "ns_per_record": best[label] / records * 1e9}
                    for label, expr, _ in stages]
+        calls = _calls_alone(registry, batches, repeat)
     base = results[0]["ns_per_record"]
     for r in results:
         r["function_ns_per_record"] = r["ns_per_record"] - base
+        r["call_ns_per_record"] = calls.get(r["expr"])
     return results
+
+
+def _calls_alone(registry: Any, batches: list[tuple], repeat: int) -> dict[str, float]:
+    """The function's own cost per record, outside the pipeline: the row form called once per record over
+    the argument lists, the vectorized form once per batch on them (what the engine passes either form)."""
+    from ksqlpy import types as T
+
+    columns = [([r[1] for r in rows], [r[2] for r in rows]) for rows, *_ in batches]
+    n = sum(len(x) for x, _ in columns)
+    out: dict[str, float] = {}
+    for _, expr in VARIANTS[1:]:
+        name = expr.split("(")[0]
+        resolved = registry.scalars[name].resolve([T.DOUBLE, T.DOUBLE])
+        best = float("inf")
+        for _ in range(repeat):
+            t0 = time.perf_counter()
+            if resolved.batch_impl is not None:
+                for x, y in columns:
+                    resolved.batch_impl(x, y)
+            else:
+                impl = resolved.impl
+                for x, y in columns:
+                    for a, b in zip(x, y, strict=True):
+                        impl(a, b)
+            best = min(best, time.perf_counter() - t0)
+        out[expr] = best / n * 1e9
+    return out
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -128,16 +159,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=7)
     args = ap.parse_args(argv)
     results = measure(args.records, args.batch, args.repeat)
-    print(f"{'variant':32} {'stage ns/rec':>12} {'function ns/rec':>16}")
+    print(f"{'variant':32} {'stage ns/rec':>12} {'in the stage':>13} {'call alone':>11}")
     for r in results:
-        print(f"{r['variant']:32} {r['ns_per_record']:12.1f} {r['function_ns_per_record']:16.1f}")
-    by = {r["variant"]: r["function_ns_per_record"] for r in results}
-    for fn in ("x * y", "formula"):
-        row = by[f"{fn}, row"]
-        for form in ("lists", "NumPy"):
-            vec = by[f"{fn}, vectorized ({form})"]
-            print(f"{fn}: row / vectorized ({form}) = {row / vec:.1f}x" if vec > 0 else
-                  f"{fn}: vectorized ({form}) costs nothing measurable")
+        call = r["call_ns_per_record"]
+        print(f"{r['variant']:32} {r['ns_per_record']:12.1f} {r['function_ns_per_record']:13.1f} "
+              f"{'' if call is None else format(call, '11.1f')}")
+    for key, label in (("function_ns_per_record", "in the stage"), ("call_ns_per_record", "call alone")):
+        by = {r["variant"]: r[key] for r in results}
+        for fn in ("x * y", "formula"):
+            row = by[f"{fn}, row"]
+            for form in ("lists", "NumPy"):
+                vec = by[f"{fn}, vectorized ({form})"]
+                print(f"{label}: {fn}: row / vectorized ({form}) = {row / vec:.1f}x" if vec and vec > 0 else
+                      f"{label}: {fn}: vectorized ({form}) costs nothing measurable")
     return 0
 
 
