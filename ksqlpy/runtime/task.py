@@ -19,6 +19,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.errors import StreamsError
 from ksqlpy.log.base import Log
 from ksqlpy.runtime.batch_writes import HeldWrites
 from ksqlpy.runtime.processing_log import ProcessingLog
@@ -124,6 +125,12 @@ class Task:
                 self.writer.write(held, rows)
             if self.commit:
                 held.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
+        except StreamsError:
+            self._abort()
+            raise
+        except Exception as e:  # an operator or the sink failed on a record: the query stops (StreamsException)
+            self._abort()
+            raise StreamsError(self.task_id, self.topic, self.partition, batch.offsets[0], e) from e
         except BaseException:
             self._abort()
             raise

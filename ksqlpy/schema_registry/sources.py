@@ -125,11 +125,16 @@ def _lookup(registry: SchemaRegistry, topic: str, is_key: bool, schema_id: Any) 
 
 def serde_options(source: Any, is_key: bool) -> dict[str, Any]:
     """The schema id, full schema name and protobuf nullable representation a source's key or value serde
-    writes with."""
+    writes with. An AVRO key without ``KEY_SCHEMA_FULL_NAME`` is named after its source (every statement
+    kind: CREATE, CSAS/CTAS sinks; ksqlDB's ``getKeyFormatProperties``)."""
     props = source.properties or {}
     which = "KEY" if is_key else "VALUE"
     sid = props.get(f"{which}_SCHEMA_ID")
     name = props.get(f"{which}_SCHEMA_FULL_NAME") or props.get(f"{which}_AVRO_SCHEMA_FULL_NAME")
+    if name is None and is_key and source.key_format == "AVRO":
+        from ksqlpy.serde.avro_format import key_schema_full_name
+
+        name = key_schema_full_name(source.name)
     nullable = props.get(f"{which}_PROTOBUF_NULLABLE_REPRESENTATION")
     return {"schema_id": int(sid) if sid is not None else None,
             "full_name": str(name).strip() if name is not None else None,
