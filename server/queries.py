@@ -177,13 +177,17 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
     assert isinstance(stmt, A.SelectStatement)
     try:
         if stmt.query.emit is not None:
-            if ctx.push_count() >= ctx.max_push_queries:
+            if not ctx.push_slots.try_take():  # check and count in one step (admission.py)
                 raise max_push_error(ctx)
-            with engine.lock:  # (re-entrant) no poll of the new query before it is set up as scalable
-                tq = engine.push_query(stmt.text, props)
-                if _scalable(ctx, tq, props):
-                    _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
-                    _skip_null_keys(engine, tq)
+            try:
+                with engine.lock:  # (re-entrant) no poll of the new query before it is set up as scalable
+                    tq = engine.push_query(stmt.text, props)
+                    if _scalable(ctx, tq, props):
+                        _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
+                        _skip_null_keys(engine, tq)
+            except BaseException:
+                ctx.push_slots.give_back()  # it never started
+                raise
             ctx.register_push(tq)
             cols = [(n, t, False) for n, t in tq.columns]
             return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]))

@@ -346,8 +346,9 @@ def _check_column_references(query: Query, scope: Scope) -> None:
                ("SELECT", [i.expr for i in query.select])]
     for clause, exprs in clauses:
         for e in exprs:
+            lambdas = e.find(exp.Lambda) is not None  # else no column is a lambda's (no walk up per column)
             for col in e.find_all(exp.Column):
-                if isinstance(col.this, exp.Star) or _lambda_parameter(col):
+                if isinstance(col.this, exp.Star) or (lambdas and _lambda_parameter(col)):
                     continue
                 if col.name in WINDOW_COLUMNS:
                     continue

@@ -33,6 +33,7 @@ from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError, name_location
 from ksqlpy.expr.bound import Cast
 from ksqlpy.grammar import ast as A
+from ksqlpy.grammar import limits
 from ksqlpy.plan.logical import OutputColumn
 
 if TYPE_CHECKING:
@@ -625,7 +626,8 @@ HANDLERS: dict[type, Callable[[Any, Any], StatementResult]] = {
 def dispatch(engine: Engine, stmt: A.Statement) -> StatementResult:
     handler = HANDLERS.get(type(stmt), unsupported)
     try:
-        return handler(engine, stmt)
+        with limits.guard():  # a statement within the nesting limit that still overflows is too large
+            return handler(engine, stmt)
     except KsqlParseError:
         raise
     except KsqlError as e:
