@@ -39,7 +39,7 @@ from ksqlpy.server.errors import (
     envelope,
 )
 from ksqlpy.server.gate import GateMiddleware
-from ksqlpy.server.inserts import RowInserter, acks, line_batches
+from ksqlpy.server.inserts import LineTooLong, RowInserter, acks, line_batches
 from ksqlpy.server.ksql import run_request
 from ksqlpy.server.lookups import LookupMiddleware
 from ksqlpy.server.lookups import enabled as lookups_enabled
@@ -328,8 +328,11 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         if request.scope.get("http_version") != "2":
             raise ServerError(HTTP2_ONLY, "This endpoint is only available when using HTTP2")
         media = choose(request.headers.get("accept"), [DELIMITED, JSON], DELIMITED) or DELIMITED
-        batches = line_batches(request.stream())
-        first = await anext(batches, None)
+        batches = line_batches(request.stream(), ctx.config.int("ksqlpy.server.inserts.line.max.bytes"))
+        try:
+            first = await anext(batches, None)
+        except LineTooLong as e:
+            raise bad_request(str(e)) from None
         if not first:
             raise bad_request("Invalid JSON in request: no insert stream header")
         header = parse_body(first[0], InsertsStreamHeader)

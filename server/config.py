@@ -30,6 +30,7 @@ SERVER_DEFAULTS: dict[str, Any] = {
     "ksql.logging.processing.stream.name": "KSQL_PROCESSING_LOG",
     "ksql.logging.processing.rows.include": "false",
     "ksql.server.request.max.bytes": 10 * 1024 * 1024,
+    "ksqlpy.server.inserts.line.max.bytes": 1024 * 1024,  # one /inserts-stream row (Kafka's max.request.size)
     "ksql.properties.overrides.denylist": "",
     "authentication.method": "NONE",
     "authentication.realm": "KsqlServer",
@@ -178,7 +179,7 @@ class ServerConfig:
         if not self.listeners:
             raise ConfigError("No listener configured: set 'listeners' (e.g. http://0.0.0.0:8088)")
         for name in ("ksql.max.push.queries", "ksql.server.command.response.timeout.ms",
-                     "ksql.server.request.max.bytes"):
+                     "ksql.server.request.max.bytes", "ksqlpy.server.inserts.line.max.bytes"):
             self.int(name)
         if self.auth_method not in ("NONE", "BASIC"):
             raise ConfigError(f"Unsupported authentication.method {self.auth_method!r}: use NONE or BASIC")

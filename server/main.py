@@ -33,9 +33,10 @@ def build_parser() -> argparse.ArgumentParser:
 def hypercorn_config(config: ServerConfig) -> Any:
     from hypercorn.config import Config
 
-    from ksqlpy.server.h2_frames import install
+    from ksqlpy.server import h2_early_response, h2_frames
 
-    install()  # a DATA frame per body write (h2_frames.py)
+    h2_frames.install()  # a DATA frame per body write (h2_frames.py)
+    h2_early_response.install()  # a response before the whole request body keeps the connection
 
     hc = Config()
     hc.bind = [listener.bind for listener in config.listeners]
