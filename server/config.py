@@ -31,6 +31,10 @@ SERVER_DEFAULTS: dict[str, Any] = {
     "ksql.logging.processing.rows.include": "false",
     "ksql.server.request.max.bytes": 10 * 1024 * 1024,
     "ksqlpy.server.inserts.line.max.bytes": 1024 * 1024,  # one /inserts-stream row (Kafka's max.request.size)
+    "ksqlpy.server.response.max.bytes": 64 * 1024 * 1024,  # one /ksql response (response_limits.py)
+    "ksqlpy.server.connections.max": 4096,  # connections.py (capped by the open-file limit)
+    "ksqlpy.server.header.timeout.ms": 30_000,  # a new connection's first request head
+    "ksql.idle.connection.timeout.seconds": 600,  # no request in progress (ksqlDB's name; its default is a day)
     "ksql.properties.overrides.denylist": "",
     "authentication.method": "NONE",
     "authentication.realm": "KsqlServer",
@@ -179,7 +183,9 @@ class ServerConfig:
         if not self.listeners:
             raise ConfigError("No listener configured: set 'listeners' (e.g. http://0.0.0.0:8088)")
         for name in ("ksql.max.push.queries", "ksql.server.command.response.timeout.ms",
-                     "ksql.server.request.max.bytes", "ksqlpy.server.inserts.line.max.bytes"):
+                     "ksql.server.request.max.bytes", "ksqlpy.server.inserts.line.max.bytes",
+                     "ksqlpy.server.response.max.bytes", "ksqlpy.server.connections.max",
+                     "ksqlpy.server.header.timeout.ms", "ksql.idle.connection.timeout.seconds"):
             self.int(name)
         if self.auth_method not in ("NONE", "BASIC"):
             raise ConfigError(f"Unsupported authentication.method {self.auth_method!r}: use NONE or BASIC")

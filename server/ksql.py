@@ -34,6 +34,7 @@ from ksqlpy.server.errors import (
 )
 from ksqlpy.server.models import KsqlRequest
 from ksqlpy.server.properties import check_overrides
+from ksqlpy.server.response_limits import ResponseBudget
 
 LOG = logging.getLogger("ksqlpy.server")
 _REQUEST_LOCAL = (A.SetProperty, A.UnsetProperty, A.DefineVariable, A.UndefineVariable)
@@ -173,6 +174,7 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
                 raise from_ksql_error(e, p.stmt.text) from e
     _validate(ctx, [p.stmt for p in prepared], props)
     entities: list[dict[str, Any]] = []
+    budget = ResponseBudget(ctx.config.int("ksqlpy.server.response.max.bytes"))  # response_limits.py
     for p in prepared:
         stmt = p.stmt
         if isinstance(stmt, A.SetProperty):
@@ -192,6 +194,7 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
                 e.entities = list(entities)
             raise
         if entity is not None:
+            budget.add(entity)
             entities.append(entity)
     return entities
 

@@ -42,7 +42,8 @@ def hypercorn_config(config: ServerConfig) -> Any:
     hc.bind = [listener.bind for listener in config.listeners]
     hc.alpn_protocols = ["h2", "http/1.1"]
     hc.graceful_timeout = 5.0
-    hc.keep_alive_timeout = 3600.0
+    # a connection with no request in progress is closed after this (connections.py; the lean front too)
+    hc.keep_alive_timeout = float(config.int("ksql.idle.connection.timeout.seconds"))
     # ksqlDB never retires a connection after so many requests; Hypercorn's default (1000) would close a busy
     # client's keep-alive connection (HTTP/2: GOAWAY, failing the requests then in flight)
     hc.keep_alive_max_requests = 2 ** 62
@@ -61,6 +62,7 @@ def hypercorn_config(config: ServerConfig) -> Any:
 async def serve(config: ServerConfig) -> None:
     from hypercorn.asyncio import serve as hypercorn_serve
 
+    from ksqlpy.server import connections
     from ksqlpy.server.app import create_app
     from ksqlpy.server.context import ServerContext
 
@@ -68,6 +70,10 @@ async def serve(config: ServerConfig) -> None:
     app = create_app(config, ctx)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    fd_limit = connections.raise_fd_limit()
+    guard = connections.ConnectionGuard(connections.connection_limit(config, fd_limit),
+                                        config.int("ksqlpy.server.header.timeout.ms") / 1000.0)
+    connections.install(loop, guard)  # every listener's connections are counted and timed
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     failed: list[str] = []
@@ -103,6 +109,9 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from ksqlpy.server import log_limits
+
+    log_limits.install()  # a failure repeating in a loop logs a few lines a minute, not megabytes
     overrides = {}
     for d in args.defines:
         if "=" not in d:
