@@ -58,11 +58,22 @@ class Engine:
             raise
 
     def _open(self, log: Log | None) -> None:
+        opened = log is None
         if log is None:
             from ksqlpy.log import open_log
 
             log = open_log({**self.properties, "log.dir": os.path.join(self.data_dir, "log")})
         self.log: Log = log
+        from ksqlpy.engine.guarantee import GuaranteeInForce, check_engine
+
+        self.guarantee: GuaranteeInForce | None = None  # worker processes run under their engine's check
+        if self.data_lock is not None:
+            try:  # exactly-once on a broker that shows aborted records is refused, not broken (guarantee.py)
+                self.guarantee = check_engine(log, self.properties)
+            except BaseException:
+                if opened:
+                    log.close()
+                raise
         from ksqlpy.schema_registry import open_registry
 
         # the schema registry of AVRO / JSON_SR: embedded (durable on this log) unless a URL names one

@@ -290,6 +290,9 @@ def start_workers(engine: Engine, query: Any) -> bool:
     """Engine hook: run ``query`` in worker processes if configured; True if it now runs there."""
     if not wants_workers(engine, query):
         return False
+    from ksqlpy.engine.guarantee import check_query
+
+    check_query(engine.log, engine.effective_properties())  # its own exactly_once_v2 must hold too
     manager = getattr(engine, "worker_manager", None)
     if manager is None:
         manager = engine.worker_manager = WorkerManager(engine)  # type: ignore[attr-defined]
