@@ -94,7 +94,9 @@ class ServerContext:
 
             self.engine = Engine(self.config.data_dir, self.config.engine_properties)
         engine = self.engine
-        self.commands = CommandLog(engine.log, self.config.service_id)
+        from ksqlpy.engine.secrets import SecretStore
+
+        self.commands = CommandLog(engine.log, self.config.service_id, SecretStore(engine.data_dir))
         self.commands.ensure_topic()
         commands = self.commands.read_all()
         if commands:

@@ -107,6 +107,7 @@ class StartupError(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    os.umask(0o077)  # what the server writes is its user's only (private_files.py)
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     from ksqlpy.server import log_limits

@@ -26,6 +26,7 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.functions import FunctionRegistry
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import Log
+from ksqlpy.private_files import private_dir
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.session_state import SessionState
 from ksqlpy.udf.loader import FunctionSources, load_functions
@@ -45,7 +46,7 @@ class Engine:
         self.session_properties: dict[str, Any] = {}
         self.request_properties: dict[str, Any] = {}
         self.data_dir = data_dir or os.path.join(os.getcwd(), "ksqlpy-data")
-        os.makedirs(self.data_dir, exist_ok=True)
+        private_dir(self.data_dir)  # 0700 (private_files.py)
         from ksqlpy.engine.data_lock import DataDirectoryLock
 
         # one engine per data directory (data_lock.py): refused here, before anything is opened or run

@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy.catalog import Source
 from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
+from ksqlpy.private_files import private_dir
 from ksqlpy.runtime.accumulate import Accumulators
 from ksqlpy.runtime.agg_loop import build_batch_loop
 from ksqlpy.runtime.aggregator import AggregateSpec, Aggregator, encode_key
@@ -310,6 +311,5 @@ def _task(engine: Engine, task_id: str, group: str, topic: str, partition: int, 
 
 
 def _transient_root(engine: Engine) -> str:
-    root = os.path.join(engine.data_dir, "state", "transient")
-    os.makedirs(root, exist_ok=True)
+    root = private_dir(os.path.join(engine.data_dir, "state", "transient"))
     return root

@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy.expr.bound import Expr
 from ksqlpy.log.base import ProducerRecord, RecordBatch
 from ksqlpy.plan.logical import JoinLeaf, JoinNode, QueryPlan, RowSchema, SchemaColumn
+from ksqlpy.private_files import private_dir
 from ksqlpy.runtime.assignment import owns
 from ksqlpy.runtime.join_fk import FkLeft, FkRight
 from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function
@@ -471,6 +472,5 @@ def build_join_tasks(engine: Engine, plan: QueryPlan, query_id: str, *, persiste
 
 
 def _transient_root(engine: Engine) -> str:
-    root = os.path.join(engine.data_dir, "state", "transient")
-    os.makedirs(root, exist_ok=True)
+    root = private_dir(os.path.join(engine.data_dir, "state", "transient"))
     return root
