@@ -237,8 +237,11 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
     async def healthcheck() -> Response:
         ok = {"isHealthy": True}
         runner_ok = ctx.engine is not None and ctx.state == READY
-        return KsqlJSONResponse({"isHealthy": runner_ok, "details": {"metastore": ok, "kafka": ok,
-                                                                     "commandRunner": {"isHealthy": runner_ok}},
+        # a persistent query in ERROR makes the server unhealthy: a check of its own, in the same shape
+        failed = [qid for qid, q in list(getattr(ctx.engine, "queries", {}).items()) if q.state == "ERROR"]
+        return KsqlJSONResponse({"isHealthy": runner_ok and not failed,
+                                 "details": {"metastore": ok, "kafka": ok, "commandRunner": {"isHealthy": runner_ok},
+                                             "queries": {"isHealthy": not failed}},
                                  "serverState": ctx.state})
 
     @app.get("/clusterStatus", tags=["info"])
