@@ -88,15 +88,21 @@ async def serve(config: ServerConfig) -> None:
         await stop.wait()
         logging.getLogger("ksqlpy.server").info("shutting down")
         ctx.begin_shutdown()
+        from ksqlpy.server.draining import OPEN
+
+        # the streams just ended write their last frames before Hypercorn closes connections (draining.py)
+        await OPEN.drained(hc_graceful_s)
 
     for listener in config.listeners:
         print(f"ksqlpy server listening on {listener.url}", flush=True)
     from ksqlpy.server.lean_serve import lean_enabled, serve_lean
 
+    hc = hypercorn_config(config)
+    hc_graceful_s = float(hc.graceful_timeout)
     if lean_enabled(config):
-        await serve_lean(app, ctx, config, hypercorn_config(config), shutdown_trigger)
+        await serve_lean(app, ctx, config, hc, shutdown_trigger)
     else:
-        await hypercorn_serve(app, hypercorn_config(config), shutdown_trigger=shutdown_trigger)  # type: ignore[arg-type]
+        await hypercorn_serve(app, hc, shutdown_trigger=shutdown_trigger)  # type: ignore[arg-type]
     if failed:
         raise StartupError(failed[0])
 

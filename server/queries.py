@@ -17,7 +17,14 @@ from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.server.context import READY, ServerContext
-from ksqlpy.server.errors import MAX_PUSH_QUERIES_EXCEEDED, ServerError, bad_request, from_ksql_error
+from ksqlpy.server.errors import (
+    MAX_PUSH_QUERIES_EXCEEDED,
+    SERVER_SHUTTING_DOWN,
+    ServerError,
+    bad_request,
+    envelope,
+    from_ksql_error,
+)
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
 from ksqlpy.server.streaming import Column, Writer, batches_of
@@ -221,6 +228,7 @@ def _source_schema(ctx: ServerContext, source_name: str, cols: list[Column]) -> 
     return ", ".join(text(c) for c in source.key_columns + source.header_columns + source.value_columns)
 
 
+SHUTDOWN_MESSAGE = "The server is shutting down"  # ksqlDB's words for its 50303
 KEEPALIVE_S = 1.0  # the legacy /query writer's newline when no row came for this long
 
 
@@ -240,6 +248,8 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
                     yield writer.row(run.convert(row), tombstone=isinstance(row, TombstoneRow))
         if tq.limit is not None and tq.emitted >= tq.limit:
             yield writer.final("Limit Reached")
+        elif ctx.state != READY:  # ended by the server's shutdown (SIGTERM): the last element says so
+            yield writer.final(SHUTDOWN_MESSAGE) or writer.error(envelope(SERVER_SHUTTING_DOWN, SHUTDOWN_MESSAGE))
         yield writer.end()
         return
     for chunk in pull_chunks(run, writer, header=False):

@@ -191,6 +191,12 @@ class StreamingBody(Response):
         self.watch_disconnect = watch_disconnect
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from ksqlpy.server.draining import OPEN
+
+        with OPEN.open():  # a shutdown waits for it to end (draining.py)
+            await self._respond(scope, receive, send)
+
+    async def _respond(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             async with anyio.create_task_group() as tg:
                 if self.watch_disconnect:
