@@ -39,7 +39,13 @@ def hypercorn_config(config: ServerConfig) -> Any:
     h2_early_response.install()  # a response before the whole request body keeps the connection
 
     hc = Config()
-    hc.bind = [listener.bind for listener in config.listeners]
+    # each listener speaks its own scheme: https ones TLS (Hypercorn's bind, once a certificate is set),
+    # http ones cleartext (insecure_bind) - not TLS on every port as soon as one is https
+    if any(listener.scheme == "https" for listener in config.listeners):
+        hc.bind = [listener.bind for listener in config.listeners if listener.scheme == "https"]
+        hc.insecure_bind = [listener.bind for listener in config.listeners if listener.scheme == "http"]
+    else:
+        hc.bind = [listener.bind for listener in config.listeners]
     hc.alpn_protocols = ["h2", "http/1.1"]
     hc.graceful_timeout = 5.0
     # a connection with no request in progress is closed after this (connections.py; the lean front too)
