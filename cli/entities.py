@@ -64,8 +64,7 @@ def to_entities(result: Any) -> list[Entity]:
             out.append({"@type": "cli_message", **base, "message": ""})
         return out
     if kind == "properties":
-        return [{"@type": "properties", **base, "properties": result.data, "overwrittenProperties": [],
-                 "defaultProperties": []}]
+        return [{"@type": "properties", **base, **result.data}]
     if kind == "variables":
         data = result.data or {}
         rows = [{"name": k, "value": v} for k, v in data.items()] if isinstance(data, dict) else data

@@ -85,7 +85,9 @@ def read_properties_file(path: str) -> dict[str, str]:
     return props
 
 
-def make_backend(args: argparse.Namespace) -> Any:
+def make_backend(args: argparse.Namespace, config: dict[str, str] | None = None) -> Any:
+    """The remote server, or an embedded engine started with ``config`` (the ``--config-file``
+    properties: engine settings such as ``ksql.extension.dir`` must be known when it starts)."""
     url = args.server or args.url
     if url:
         from ksqlpy.cli.remote import RemoteBackend
@@ -100,7 +102,7 @@ def make_backend(args: argparse.Namespace) -> Any:
         return backend
     from ksqlpy.cli.embedded import EmbeddedBackend
 
-    return EmbeddedBackend(os.path.abspath(os.path.expanduser(args.data_dir or default_data_dir())))
+    return EmbeddedBackend(os.path.abspath(os.path.expanduser(args.data_dir or default_data_dir())), config)
 
 
 def banner(console: Console, backend: Any) -> None:
@@ -132,8 +134,15 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     interactive = not (args.execute or args.file) and sys.stdin.isatty() and sys.stdout.isatty()
     console = Console()
+    config: dict[str, str] = {}
+    if args.config_file:
+        try:
+            config = read_properties_file(args.config_file)
+        except OSError as e:
+            console.error(f"Cannot read {args.config_file}: {e.strerror or e}")
+            return 1
     try:
-        backend = make_backend(args)
+        backend = make_backend(args, config)
     except BackendError as e:
         console.error(e.message)
         return 1
@@ -144,8 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     session = Session(backend, console, output=args.output, interactive=interactive,
                       query_row_limit=args.query_row_limit, query_timeout_ms=args.query_timeout)
     try:
-        if args.config_file:
-            session.properties.update(read_properties_file(args.config_file))
+        session.properties.update(config)
         for d in args.define:
             name, _, value = d.partition("=")
             session.variables[name.strip().lower()] = value.strip().strip("'")

@@ -26,12 +26,50 @@ def _error_from(response: Any, sql: str) -> BackendError:
     except (ValueError, TypeError):
         body = None
     if isinstance(body, dict) and "message" in body:
-        return BackendError(str(body.get("message")), statement=body.get("statementText") or sql,
+        message = str(body.get("message"))
+        # a syntax error's statementText is only its failing line (as ksqlDB's): its position is in ``sql``
+        statement = sql if re.match(r"(?:Failed to prepare statement: )?line \d+:\d+:", message) else (
+            body.get("statementText") or sql)
+        return BackendError(message, statement=statement,
                             error_code=int(body.get("error_code") or response.status_code * 100),
                             entities=body.get("entities") or [])
     text = response.text if hasattr(response, "text") else ""
     return BackendError(f"HTTP {response.status_code}: {text[:500]}", statement=sql,
                         error_code=response.status_code * 100)
+
+
+_END = object()
+
+
+def polled_lines(lines: Iterator[str], poll_s: float) -> Iterator[str | None]:
+    """``lines`` read by a background thread: yields each line as it arrives and None whenever ``poll_s``
+    passes without one, so a caller waiting on a quiet stream still gets to check its row limit, its
+    ``--query-timeout`` and Ctrl-C. An error while reading is raised here."""
+    import queue
+    import threading
+
+    q: queue.Queue[Any] = queue.Queue()
+
+    def pump() -> None:
+        try:
+            for line in lines:
+                q.put(line)
+        except BaseException as e:  # noqa: BLE001 - handed to the reader
+            q.put(e)
+        q.put(_END)
+
+    threading.Thread(target=pump, name="ksqlpy-shell-stream", daemon=True).start()
+    while True:
+        try:
+            item = q.get(timeout=poll_s)
+        except queue.Empty:
+            yield None
+            continue
+        if item is _END:
+            return
+        if isinstance(item, BaseException):
+            raise item
+        yield item
 
 
 class RemotePushStream:
@@ -68,7 +106,10 @@ class RemotePushStream:
     def rows(self, poll_s: float = 0.2) -> Iterator[list[Any] | None]:
         count = 0
         try:
-            for line in self._lines:
+            for line in polled_lines(self._lines, poll_s):
+                if line is None:
+                    yield None
+                    continue
                 line = line.strip().rstrip(",")
                 if not line:
                     yield None
@@ -201,8 +242,8 @@ class RemoteBackend:
 
         def lines() -> Iterator[str | None]:
             try:
-                for line in response.iter_lines():
-                    yield line.rstrip("\r\n") if line.strip() else None
+                for line in polled_lines(response.iter_lines(), 0.2):
+                    yield line.rstrip("\r\n") if line is not None and line.strip() else None
             finally:
                 response.close()
 

@@ -19,7 +19,9 @@ TABULAR, JSON = "TABULAR", "JSON"
 
 
 def cell(value: Any) -> str:
-    """One value as a table cell: strings bare, NULL as ``null``, nested values as compact JSON."""
+    """One value as the ksql CLI prints it in a table: the Java text of the value its JSON parser made -
+    strings bare, NULL as ``null``, a STRUCT or MAP as ``{A=1, B=x}`` (fields in order), an ARRAY as
+    ``[1, 2]``, nested alike (``{A={B=[1, null]}}``)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -30,8 +32,12 @@ def cell(value: Any) -> str:
         return format(value, "f")
     if isinstance(value, float):
         return _java_double(value)
-    if isinstance(value, (dict, list, tuple)):
-        return to_json(value)
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{cell(k)}={cell(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, list | tuple):
+        return "[" + ", ".join(cell(v) for v in value) + "]"
+    if isinstance(value, bytes | bytearray):
+        return _json_default(value)  # type: ignore[no-any-return]
     return str(value)
 
 
@@ -314,18 +320,18 @@ def _describe_function(e: dict[str, Any]) -> list[str]:
 
 
 def _properties(e: dict[str, Any], session: dict[str, Any]) -> list[str]:
-    overwritten = set(e.get("overwrittenProperties") or [])
+    """SHOW PROPERTIES as the ksql CLI prints it: ``Default override`` is SESSION for what this session (or
+    request) overrides, blank for what is at its built-in default, SERVER for what the server's
+    configuration set."""
+    from ksqlpy.engine.config import canonical
+
+    overwritten = {canonical(n) for n in e.get("overwrittenProperties") or []} | {canonical(n) for n in session}
+    defaults = {canonical(n) for n in e.get("defaultProperties") or []}
     rows = []
     for p in e.get("properties") or []:
-        name = p.get("name", "")
-        short = name.removeprefix("ksql.streams.")
-        if name in session or short in session:
-            override = "SESSION"
-        elif name in overwritten:
-            override = "SERVER"
-        else:
-            override = ""
-        rows.append((name, p.get("scope", ""), override, str(p.get("value", ""))))
+        name = canonical(p.get("name", ""))
+        override = "SESSION" if name in overwritten else "" if name in defaults else "SERVER"
+        rows.append((p.get("name", ""), p.get("scope", ""), override, str(p.get("value", ""))))
     return table(["Property", "Scope", "Default override", "Effective Value"], rows)
 
 

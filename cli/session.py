@@ -17,6 +17,7 @@ from ksqlpy.cli import render
 from ksqlpy.cli.backend import Backend, BackendError, ListStream
 from ksqlpy.cli.console import Console
 from ksqlpy.cli.lexer import KEYWORD, code_tokens, first_words, split_statements, strip_terminator
+from ksqlpy.engine.statements import unset_override
 
 # CLI-local commands: no ';' needed, matched on the first word (none of them starts a SQL statement).
 CLI_COMMANDS = ("help", "exit", "quit", "clear", "output", "history", "version", "spool", "server")
@@ -193,7 +194,7 @@ class Session:
             check_property(name, value)  # ksqlDB's CLI refuses such values when they are set
         except KsqlError as e:
             raise BackendError(e.message, statement=text) from None
-        old = self.properties.get(name)
+        old = unset_override(self.properties, name)
         self.properties[name] = value
         change = f"from '{old}' to '{value}'" if old is not None else f"to '{value}'"
         self.console.print(f"Successfully changed local property '{name}' {change}. Use the UNSET command to "
@@ -201,10 +202,10 @@ class Session:
 
     def _unset(self, text: str) -> None:
         stmt = self._parse_one(text)
-        if stmt.name not in self.properties:
+        old = unset_override(self.properties, stmt.name)
+        if old is None:
             raise BackendError(f"Cannot unset local property '{stmt.name}' which was never set in the first place",
                                statement=text)
-        old = self.properties.pop(stmt.name)
         self.console.print(f"Successfully unset local property '{stmt.name}' (value was '{old}').")
 
     def _define(self, text: str) -> None:

@@ -23,6 +23,7 @@ from sqlglot.tokens import Token, TokenType
 from ksqlpy.errors import KsqlParseError
 from ksqlpy.types import SqlType
 
+from . import limits
 from .ast import ColumnDef, Statement
 from .dialect import DIALECT, Ksql
 from .durations import DurationError, parse_duration_text
@@ -147,8 +148,12 @@ def parse_schema(text: str) -> list[ColumnDef]:
 def _guarded(parser: KsqlParser, sql: str, run: Callable[[list[Token]], _T]) -> _T:
     """Tokenize and run; anything but a KsqlParseError escaping the parser becomes one."""
     tokens = tokenize(sql)
+    limits.check_tokens(tokens)  # before the parser recurses into brackets and CASEs
     try:
-        return run(tokens)
+        with limits.guard():
+            result = run(tokens)
+        limits.check_statement(result)  # operator chains are parsed without recursion, then measured
+        return result
     except KsqlParseError:
         raise
     except (SqlglotError, IndexError, KeyError, ValueError, TypeError, AttributeError) as e:

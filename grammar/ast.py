@@ -191,6 +191,8 @@ class WindowSpec:
     advance_ms: int | None = None
     retention_ms: int | None = None
     grace_ms: int | None = None
+    line: int = field(default=0, compare=False)  # where the window expression starts (0: not parsed from text)
+    column: int = field(default=0, compare=False)
 
 
 @dataclass

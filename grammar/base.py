@@ -99,7 +99,9 @@ class TokenParser(Parser):
     def syntax_error(self, expected: str | None = None, token: Token | None = None) -> KsqlParseError:
         token = token if token is not None else self._curr
         shown = token_text(token if token else self.end_token)
-        return self.error(syntax_message(shown, expected), token)
+        at = token if token else self.end_token
+        where = self.line_col(at) if at else None
+        return self.error(syntax_message(shown, expected, where), token)
 
     def raise_error(self, message: str, token: Token | None = None) -> NoReturn:  # type: ignore[override]
         """sqlglot's own error hook: re-worded the ksqlDB way and raised at once."""

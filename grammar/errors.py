@@ -55,21 +55,95 @@ def error_at(positions: Positions, offset: int, message: str, token: str | None,
 SYNTAX_ERROR = "Syntax Error"
 
 
-def syntax_message(found: str, expected: str | None = None) -> str:
-    """ksqlDB's wording: a ``Syntax Error`` line, then ANTLR-like detail on the next line.
+def _vocabulary_entries(expected: str) -> int | None:
+    """How many tokens an ANTLR-style expectation lists (``'FROM'`` is 1, ``{',', ')'}`` is 2); None when
+    ``expected`` describes what was expected in words instead."""
+    if expected.startswith("{") and expected.endswith("}"):
+        return len(_split_entries(expected[1:-1]))
+    if expected.startswith("'") or expected.isupper():
+        return 1
+    return None
 
-    ``line 1:10: Syntax Error`` / ``Expecting 'FROM'`` (ksqlDB names what it expected, the position
-    names the culprit); without an expectation the detail is ``Syntax error at or near 'X'``. A
-    statement's error ends with ``Statement: <its text>`` (added by the statement parser).
+
+def _split_entries(text: str) -> list[str]:
+    entries, current, quoted = [], "", False
+    for ch in text:
+        if ch == "'":
+            quoted = not quoted
+        if ch == "," and not quoted:
+            entries.append(current.strip())
+            current = ""
+        else:
+            current += ch
+    if current.strip():
+        entries.append(current.strip())
+    return entries
+
+
+def near(found: str) -> str:
+    """A token as ksqlDB's no-viable-alternative message quotes it."""
+    return found if found[:1] in ("'", "`") else f"'{found}'"
+
+
+MISSING_BRACKET = "Syntax error at or near \";\"\n'}', ']', or ')' is missing"
+
+
+def syntax_message(found: str, expected: str | None = None, where: tuple[int, int] | None = None) -> str:
+    """ksqlDB's wording (``SyntaxErrorValidator``): a ``Syntax Error`` line, then one detail line.
+
+    - the text ended while something was expected: a bracket is missing;
+    - at most three alternatives (ANTLR's vocabulary form): ``Expecting {',', ')'}``;
+    - more alternatives: no detail;
+    - no alternative fits at all (``expected`` None, or only describable in words): ``Syntax error at or
+      near 'X' at line L:C``.
+    A statement's error ends with ``Statement: <its text>`` (added by the statement parser).
     """
-    if expected:
-        return f"{SYNTAX_ERROR}\nExpecting {expected}"
-    return f"{SYNTAX_ERROR}\nSyntax error at or near '{found}'"
+    entries = _vocabulary_entries(expected) if expected else None
+    if expected and found == EOF_TEXT:
+        return f"{SYNTAX_ERROR}\n{MISSING_BRACKET}"
+    if entries is not None:
+        return f"{SYNTAX_ERROR}\nExpecting {expected}" if entries <= 3 else f"{SYNTAX_ERROR}\n"
+    position = f" at line {where[0]}:{where[1]}" if where else ""
+    return f"{SYNTAX_ERROR}\nSyntax error at or near {near(found)}{position}"
+
+
+# What a statement may start with, in ksqlDB's grammar order (its "Did you mean" picks the first closest).
+STATEMENT_KEYWORDS = ("SELECT", "CREATE", "INSERT", "DESCRIBE", "PRINT", "EXPLAIN", "SHOW", "LIST", "TERMINATE",
+                      "PAUSE", "RESUME", "DROP", "SET", "DEFINE", "UNDEFINE", "UNSET", "ASSERT", "ALTER")
+
+
+def _levenshtein(a: str, b: str) -> int:
+    previous = list(range(len(b) + 1))
+    for i, ca in enumerate(a, 1):
+        current = [i]
+        for j, cb in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (ca != cb)))
+        previous = current
+    return previous[-1]
+
+
+def unknown_statement(word: str) -> str:
+    """ksqlDB's detail for a statement that starts with no statement keyword, with the closest one."""
+    upper = word.upper()
+    closest = min(STATEMENT_KEYWORDS, key=lambda k: _levenshtein(upper, k))
+    return f"Unknown statement '{word}'\nDid you mean '{closest}'?"
 
 
 def syntax_detail(detail: str) -> str:
     """A syntax error with a custom detail line (unknown statement, unterminated string...)."""
     return f"{SYNTAX_ERROR}\n{detail}"
+
+
+def failing_line(text: str, line: int) -> str:
+    """Line ``line`` (1-based) of ``text``: what ksqlDB reports as the statement of a syntax error."""
+    lines = text.split("\n")
+    return lines[line - 1] if 0 < line <= len(lines) else text
+
+
+def split_statement_suffix(message: str) -> tuple[str, str | None]:
+    """A parse error's message without its ``\nStatement: ...`` suffix, and that statement text."""
+    head, sep, statement = message.partition("\nStatement: ")
+    return (head, statement) if sep else (message, None)
 
 
 def with_statement(error: KsqlParseError, text: str) -> KsqlParseError:

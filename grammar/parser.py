@@ -15,7 +15,7 @@ from sqlglot.tokens import Token, TokenType
 from ksqlpy.errors import KsqlParseError
 
 from .ast import Statement
-from .errors import Positions, syntax_detail, with_statement
+from .errors import Positions, failing_line, syntax_detail, unknown_statement, with_statement
 from .expressions import ExpressionParser
 from .statements import STATEMENT_PARSERS, StatementParser
 
@@ -62,7 +62,8 @@ class KsqlParser(ExpressionParser):
                 # no detail, only the position and the statement
                 raise self.error(syntax_detail(""))
         except KsqlParseError as e:
-            raise with_statement(e, sql[start:end]) from None
+            # ksqlDB quotes the failing line of the text, not the whole statement
+            raise with_statement(e, failing_line(sql, e.line) if e.line else sql[start:end]) from None
         statement.text = sql[start:end]
         statement.line, statement.column = positions.line_col(start)
         return statement
@@ -74,5 +75,5 @@ class KsqlParser(ExpressionParser):
         if parser is None:
             if word is None or not self._curr:
                 raise self.syntax_error(_STATEMENT_STARTS)
-            raise self.error(syntax_detail(f"Unknown statement '{self._curr.text}'"))
+            raise self.error(syntax_detail(unknown_statement(self._curr.text)))
         return parser(self)

@@ -132,15 +132,23 @@ def _parse_within(p: ExpressionParser) -> WithinSpec:
     return WithinSpec(before_ms=before, after_ms=after, grace_ms=grace)
 
 
+_WINDOW_KINDS = ("TUMBLING", "HOPPING", "SESSION")
+
+
 def _parse_window(p: ExpressionParser) -> WindowSpec:
+    line, column = p.line_col(p._curr) if p._curr else (0, 0)
+    # ksqlDB's grammar allows a name before the window kind (``WINDOW w TUMBLING (...)``); it names nothing
+    if p.word() not in _WINDOW_KINDS and p.is_identifier() and p._next is not None and \
+            p._next.text.upper() in _WINDOW_KINDS:
+        p._advance()
     kind = p.word()
-    if kind not in ("TUMBLING", "HOPPING", "SESSION"):
+    if kind not in _WINDOW_KINDS:
         raise p.syntax_error("{'TUMBLING', 'HOPPING', 'SESSION'}")
     p._advance()
     p.expect(TokenType.L_PAREN, "(")
     if kind != "SESSION":
         p.expect_word("SIZE")
-    spec = WindowSpec(type=kind, size_ms=p.parse_duration())
+    spec = WindowSpec(type=kind, size_ms=p.parse_duration(), line=line, column=column)
     if kind == "HOPPING":
         p.expect(TokenType.COMMA, ",")
         p.expect_word("ADVANCE", "BY")

@@ -2,22 +2,24 @@
 
 Each function starts with the cursor on the statement's first word and returns one of the
 dataclasses of ``ast.py``. They follow ksqlDB's ``statement`` rule (SqlBase.g4) and also raise the
-few errors ksqlDB raises while building its AST (KEY on a table column, an invalid WINDOW_SIZE...),
-because ksqlDB reports those as parse failures too.
+few errors ksqlDB raises while building its AST (KEY on a table column...), because ksqlDB reports
+those as parse failures too, and check each WITH clause (``with_clause.py``).
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sqlglot.tokens import Token, TokenType
+from sqlglot.tokens import TokenType
 
 from . import ast
-from .durations import DurationError, parse_duration_text
-from .errors import syntax_detail, token_text
+from .errors import syntax_detail, token_text, unknown_statement
+from .insert_values import prepare_insert_values
 from .query import parse_limit, parse_query
 from .types import parse_type
+from .with_clause import PropertyScope, prepare_properties
 
 if TYPE_CHECKING:
     from .parser import KsqlParser
@@ -46,38 +48,30 @@ def _create(p: KsqlParser) -> ast.Statement:
     if_not_exists = p.match_word("IF", "NOT", "EXISTS")
     name = p.parse_identifier("a source name")
     columns = _table_elements(p, kind) if p._curr.token_type == TokenType.L_PAREN else None
-    properties, value_tokens = p.parse_properties() if p.match_word("WITH") else ({}, {})
+    with_at = p.line_col(p._curr)
+    properties, _ = p.parse_properties() if p.match_word("WITH") else ({}, {})
     as_token = p._curr
     if p.match_word("AS"):
         if columns is not None or is_source:
             raise p.syntax_error(None, as_token)
+        query = parse_query(p)  # ksqlDB parses the whole statement before it prepares it
         return ast.CreateAsSelect(
             kind=kind,
             name=name,
-            properties=properties,
-            query=parse_query(p),
+            properties=prepare_properties(PropertyScope.CREATE_AS_SELECT, properties, with_at),
+            query=query,
             or_replace=or_replace,
             if_not_exists=if_not_exists,
         )
-    _check_window_size(p, properties, value_tokens)
     return ast.CreateSource(
         kind=kind,
         name=name,
         columns=columns or [],
-        properties=properties,
+        properties=prepare_properties(PropertyScope.CREATE_SOURCE, properties, with_at),
         or_replace=or_replace,
         if_not_exists=if_not_exists,
         is_source=is_source,
     )
-
-
-def _check_window_size(p: KsqlParser, properties: ast.Properties, tokens: dict[str, Token]) -> None:
-    value = properties.get("WINDOW_SIZE")
-    if isinstance(value, str):
-        try:
-            parse_duration_text(value)
-        except DurationError as e:
-            raise p.error(f"Configuration WINDOW_SIZE is invalid: {e}", tokens["WINDOW_SIZE"]) from None
 
 
 def _table_elements(p: KsqlParser, kind: str | None) -> list[ast.ColumnDef]:
@@ -138,25 +132,37 @@ def _insert(p: KsqlParser) -> ast.Statement:
     p.expect_word("INSERT", "INTO")
     line, col = p.line_col(p._curr)
     target = p.parse_identifier("a source name")
+    with_at = p.line_col(p._curr)
     if p.match_word("WITH"):
         properties, _ = p.parse_properties()
-        return ast.InsertInto(target=target, properties=properties, query=parse_query(p), target_line=line,
+        query = parse_query(p)  # ksqlDB parses the whole statement before it prepares it
+        properties = prepare_properties(PropertyScope.INSERT_INTO, properties, with_at)
+        return ast.InsertInto(target=target, properties=properties, query=query, target_line=line,
                               target_column=col)
     if p.word() == "SELECT":
         return ast.InsertInto(target=target, properties={}, query=parse_query(p), target_line=line,
                               target_column=col)
     columns = None
     if p._match(TokenType.L_PAREN):
-        columns = [p.parse_identifier("a column name")]
+        columns = [_insert_column(p)]
         while p._match(TokenType.COMMA):
-            columns.append(p.parse_identifier("a column name"))
+            columns.append(_insert_column(p))
         p.expect(TokenType.R_PAREN, ")")
     if not p.match_word("VALUES"):
         raise p.syntax_error("{'VALUES', 'SELECT', 'WITH', '('}")
     p.expect(TokenType.L_PAREN, "(")
     values = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
     p.expect(TokenType.R_PAREN, ")")
-    return ast.InsertValues(target=target, columns=columns, values=values)
+    return prepare_insert_values(ast.InsertValues(target=target, columns=columns, values=values), (line, col))
+
+
+def _insert_column(p: KsqlParser) -> tuple[str | None, str]:
+    """``[qualifier.]column`` of an INSERT VALUES column list."""
+    name = p.parse_identifier("a column name")
+    if p._curr.token_type == TokenType.DOT:
+        p._advance()
+        return name, p.parse_identifier("a column name")
+    return None, name
 
 
 def _select(p: KsqlParser) -> ast.SelectStatement:
@@ -303,11 +309,18 @@ def _unset(p: KsqlParser) -> ast.UnsetProperty:
 
 
 def _variable_name(p: KsqlParser) -> str:
-    if p._curr.token_type != TokenType.VAR or not p.is_identifier():
+    """A variable name: a bare word, reserved words included (ksqlDB tolerates them in DEFINE/UNDEFINE)."""
+    token = p._curr
+    bare_word = token is not None and token.token_type not in (TokenType.STRING, TokenType.NUMBER,
+                                                               TokenType.IDENTIFIER) and _WORD.fullmatch(token.text)
+    if not bare_word:
         raise p.syntax_error("a variable name")
     token = p._curr
     p._advance()
     return token.text
+
+
+_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _define(p: KsqlParser) -> ast.DefineVariable:
@@ -373,7 +386,7 @@ def _timeout(p: KsqlParser) -> int | None:
 
 def _run_script(p: KsqlParser) -> ast.RunScript:
     if not p.allow_run_script:
-        raise p.error(syntax_detail("Unknown statement 'RUN'"))
+        raise p.error(syntax_detail(unknown_statement(p._curr.text)))
     p.expect_word("RUN", "SCRIPT")
     return ast.RunScript(path=p.parse_string("a script path string"))
 

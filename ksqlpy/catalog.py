@@ -108,6 +108,22 @@ class Catalog:
         self._types: dict[str, SqlType] = {}
         self._queries: dict[str, QueryInfo] = {}
 
+    def sandbox_copy(self, partitions: Callable[[str], int | None]) -> Catalog:
+        """A copy the engine's sandbox may change (sources, types, query records) without touching this
+        one; other attributes (configuration, hooks) are shared. ``partitions``: the sandbox's topics."""
+        import copy
+
+        out = copy.copy(self)
+        out._partitions = partitions
+        out._sources = {}
+        for name, src in self._sources.items():
+            mine = copy.copy(src)
+            mine.columns = list(src.columns)  # ALTER appends
+            out._sources[name] = mine
+        out._types = dict(self._types)
+        out._queries = {qid: copy.copy(q) for qid, q in self._queries.items()}
+        return out
+
     # sources
     def source(self, name: str) -> Source | None:
         return self._sources.get(name)

@@ -137,3 +137,18 @@ class KsqlRuntimeError(KsqlError):
     """Something failed while executing a valid statement."""
 
     error_code = 50000
+
+
+class StreamsError(KsqlRuntimeError):
+    """A record's processing failed in a way that stops the query (Kafka Streams' ``StreamsException``):
+    an aggregate function or a sink serializer raised. Unlike an expression's failure (NULL plus a
+    processing-log entry), the task does not skip the record: the query goes to ERROR and is retried
+    from its committed position, as ksqlDB's does."""
+
+    def __init__(self, task_id: str, topic: str, partition: int, offset: int | None, cause: BaseException) -> None:
+        where = f"taskId={task_id}, topic={topic}, partition={partition}"
+        if offset is not None:
+            where += f", offset={offset}"
+        super().__init__(f"Exception caught in process. {where}: {cause}")
+        self.cause = cause
+

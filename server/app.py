@@ -21,8 +21,11 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
+from ksqlpy.engine.config import as_bool, resolve
 from ksqlpy.errors import KsqlError
+from ksqlpy.grammar import ast as A
 from ksqlpy.server import queries as Q
+from ksqlpy.server import query_routes as R
 from ksqlpy.server.auth import BasicAuthMiddleware, load_users
 from ksqlpy.server.config import ServerConfig
 from ksqlpy.server.context import READY, ServerContext
@@ -36,7 +39,7 @@ from ksqlpy.server.errors import (
     envelope,
 )
 from ksqlpy.server.gate import GateMiddleware
-from ksqlpy.server.inserts import RowInserter, acks, line_batches
+from ksqlpy.server.inserts import LineTooLong, RowInserter, acks, line_batches
 from ksqlpy.server.ksql import run_request
 from ksqlpy.server.lookups import LookupMiddleware
 from ksqlpy.server.lookups import enabled as lookups_enabled
@@ -53,9 +56,9 @@ from ksqlpy.server.properties import check_property
 from ksqlpy.server.streaming import (
     DELIMITED,
     JSON,
-    KSQL_V1_JSON,
     PROTOBUF,
     WRITERS,
+    LegacyStreamedRowWriter,
     StreamingBody,
     choose,
 )
@@ -99,13 +102,15 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     _routes(app, ctx)
     if lookups_enabled(config):  # innermost: after the gate and authentication
         app.add_middleware(LookupMiddleware, ctx=ctx)
+    from ksqlpy.server.metrics import install as install_metrics
+
+    # GET /metrics and the request counters: inside the gate and authentication (what they refuse is not
+    # counted), around everything that answers, prepared lookups included
+    install_metrics(app, ctx)
     app.add_middleware(GateMiddleware, ctx=ctx, max_bytes=config.int("ksql.server.request.max.bytes"))
     if config.auth_method == "BASIC":
         app.add_middleware(BasicAuthMiddleware, users=load_users(str(config.get("authentication.users.file"))),
                            realm=str(config.get("authentication.realm", "KsqlServer")))
-    from ksqlpy.server.metrics import install as install_metrics
-
-    install_metrics(app, ctx)  # GET /metrics and the request counters (outermost: every request counts)
     return app
 
 
@@ -137,24 +142,78 @@ def _install_error_handlers(app: FastAPI) -> None:
 _WHOLE_BODY_ROWS = 1000
 
 
-def _query_response(ctx: ServerContext, run: Q.QueryRun, media: str) -> Response:
+def _query_response(ctx: ServerContext, run: Q.QueryRun, route: R.Route, path: R.Path) -> Response:
     if run.kind == Q.PRINT:
         async def text() -> AsyncIterator[bytes]:
             async for line in run.printer.lines(lambda: ctx.state != READY):
                 yield line.encode() + b"\n"
 
-        return StreamingBody(text(), "application/json", on_close=Q.closer(ctx, run))
-    if media == PROTOBUF:
+        return StreamingBody(text(), route.content_type, on_close=Q.closer(ctx, run))
+    if route.media == PROTOBUF:
         from ksqlpy.server.protobuf_rows import ProtobufRowWriter
 
         writer: Any = ProtobufRowWriter(run.query_id, run.columns, run.schema)
         run.convert = list  # the writer encodes the engine's values itself
+    elif route.handler is R.Handler.LEGACY:
+        writer = LegacyStreamedRowWriter(run.query_id, run.columns, run.schema)
     else:
-        writer = WRITERS[media](run.query_id, run.columns, run.schema)
-    if run.kind == Q.PULL_TABLE and len(run.rows) <= _WHOLE_BODY_ROWS:
-        # a key lookup's few rows: one body with its length - one write, not a chunk per part
-        return Response(b"".join(Q.pull_chunks(run, writer)), media_type=writer.media_type)
-    return StreamingBody(Q.chunks(ctx, run, writer), writer.media_type, on_close=Q.closer(ctx, run))
+        writer = WRITERS[route.media](run.query_id, run.columns, run.schema)
+    if path is R.Path.QUERY and run.kind == Q.PULL_TABLE and len(run.rows) <= _WHOLE_BODY_ROWS:
+        # /query's key lookup: one body with its length (its clients read lines); /query-stream writes
+        # the header and each row on their own, as its clients parse one JSON document per chunk
+        return Response(b"".join(Q.pull_chunks(run, writer)), media_type=route.content_type)
+    return StreamingBody(Q.chunks(ctx, run, writer), route.content_type, on_close=Q.closer(ctx, run))
+
+
+def _refusal(refusal: R.Refusal) -> Response:
+    if refusal.error_code is None:
+        return PlainTextResponse(refusal.message, status_code=refusal.status)
+    return KsqlJSONResponse(envelope(refusal.error_code, refusal.message), status_code=refusal.status)
+
+
+class _Refused(Exception):
+    def __init__(self, refusal: R.Refusal) -> None:
+        super().__init__(refusal.message)
+        self.refusal = refusal
+
+
+async def _serve_query(ctx: ServerContext, request: Request, path: R.Path, sql: str, properties: dict[str, Any],
+                       variables: dict[str, Any]) -> Response:
+    """/query and /query-stream: route the request (query_routes.py), start its statement, answer."""
+    accept = request.headers.get("accept")
+    http = str(request.scope.get("http_version", "1.1"))
+
+    def migrate(overrides: dict[str, Any]) -> bool:
+        return as_bool(resolve("ksql.endpoint.migrate.query", ctx.config.properties, overrides, default="true"))
+
+    as_select = R.route(path, accept, http, is_print=False, migrate=migrate(properties))
+    if isinstance(as_select, R.Refusal) and as_select is R.NOT_ACCEPTABLE:
+        return _refusal(as_select)
+    chosen: list[R.Route] = []
+
+    def check(stmt: Any, overrides: dict[str, Any]) -> None:
+        found = R.route(path, accept, http, is_print=isinstance(stmt, A.PrintTopic), migrate=migrate(overrides))
+        if isinstance(found, R.Refusal):
+            raise _Refused(found)
+        chosen.append(found)
+
+    run = None
+    if isinstance(as_select, R.Route):
+        run = Q.prepared_run(ctx, sql, properties, variables)
+        if run is not None:
+            chosen.append(as_select)
+    if run is None:
+        try:
+            run = await Q.start(ctx, lambda: Q.start_query(ctx, sql, properties, variables,
+                                                           resource=path is R.Path.QUERY, check=check))
+        except _Refused as e:
+            return _refusal(e.refusal)
+        if not chosen:  # a prepared lookup answered inside start_query: a SELECT
+            if isinstance(as_select, R.Refusal):
+                await Q.closer(ctx, run)()
+                return _refusal(as_select)
+            chosen.append(as_select)
+    return _query_response(ctx, run, chosen[-1], path)
 
 
 def _routes(app: FastAPI, ctx: ServerContext) -> None:
@@ -178,8 +237,11 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
     async def healthcheck() -> Response:
         ok = {"isHealthy": True}
         runner_ok = ctx.engine is not None and ctx.state == READY
-        return KsqlJSONResponse({"isHealthy": runner_ok, "details": {"metastore": ok, "kafka": ok,
-                                                                     "commandRunner": {"isHealthy": runner_ok}},
+        # a persistent query in ERROR makes the server unhealthy: a check of its own, in the same shape
+        failed = [qid for qid, q in list(getattr(ctx.engine, "queries", {}).items()) if q.state == "ERROR"]
+        return KsqlJSONResponse({"isHealthy": runner_ok and not failed,
+                                 "details": {"metastore": ok, "kafka": ok, "commandRunner": {"isHealthy": runner_ok},
+                                             "queries": {"isHealthy": not failed}},
                                  "serverState": ctx.state})
 
     @app.get("/clusterStatus", tags=["info"])
@@ -249,27 +311,13 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         req = parse_body(await request.body(), KsqlRequest)
         if req.commandSequenceNumber is not None:
             await in_thread(ctx.wait_for_command, req.commandSequenceNumber)
-        media = choose(request.headers.get("accept"), [KSQL_V1_JSON, JSON, DELIMITED, PROTOBUF], DELIMITED)
-        if media is None:
-            return PlainTextResponse("Not Acceptable", status_code=406)
-        if media == JSON:
-            media = KSQL_V1_JSON
-        run = Q.prepared_run(ctx, req.ksql, req.streamsProperties, req.sessionVariables) or await Q.start(
-            ctx, lambda: Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables, resource=True))
-        return _query_response(ctx, run, media)
+        return await _serve_query(ctx, request, R.Path.QUERY, req.ksql, req.streamsProperties, req.sessionVariables)
 
     @app.post("/query-stream", tags=["queries"], openapi_extra=body_schema(QueryStreamArgs))
     async def query_stream(request: Request) -> Response:
         args = parse_body(await request.body(), QueryStreamArgs)
-        media = choose(request.headers.get("accept"), [DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF], DELIMITED)
-        if media is None:
-            return PlainTextResponse("Not Acceptable", status_code=406)
-        run = Q.prepared_run(ctx, args.sql, args.properties, args.sessionVariables) or await Q.start(
-            ctx, lambda: Q.start_query(ctx, args.sql, args.properties, args.sessionVariables))
-        if run.kind == Q.PRINT and media != DELIMITED:
-            run.printer.close()
-            return PlainTextResponse("Not Acceptable", status_code=406)
-        return _query_response(ctx, run, media)
+        return await _serve_query(ctx, request, R.Path.QUERY_STREAM, args.sql, args.properties,
+                                  args.sessionVariables)
 
     @app.post("/close-query", tags=["queries"], openapi_extra=body_schema(CloseQueryArgs))
     async def close_query(request: Request) -> Response:
@@ -283,8 +331,11 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         if request.scope.get("http_version") != "2":
             raise ServerError(HTTP2_ONLY, "This endpoint is only available when using HTTP2")
         media = choose(request.headers.get("accept"), [DELIMITED, JSON], DELIMITED) or DELIMITED
-        batches = line_batches(request.stream())
-        first = await anext(batches, None)
+        batches = line_batches(request.stream(), ctx.config.int("ksqlpy.server.inserts.line.max.bytes"))
+        try:
+            first = await anext(batches, None)
+        except LineTooLong as e:
+            raise bad_request(str(e)) from None
         if not first:
             raise bad_request("Invalid JSON in request: no insert stream header")
         header = parse_body(first[0], InsertsStreamHeader)

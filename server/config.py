@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
 
-from ksqlpy.engine.config import as_bool
+from ksqlpy.engine.config import as_bool, merge_layers, resolve
 
 DEFAULT_LISTENER = "http://0.0.0.0:8088"
 
@@ -30,6 +30,11 @@ SERVER_DEFAULTS: dict[str, Any] = {
     "ksql.logging.processing.stream.name": "KSQL_PROCESSING_LOG",
     "ksql.logging.processing.rows.include": "false",
     "ksql.server.request.max.bytes": 10 * 1024 * 1024,
+    "ksqlpy.server.inserts.line.max.bytes": 1024 * 1024,  # one /inserts-stream row (Kafka's max.request.size)
+    "ksqlpy.server.response.max.bytes": 64 * 1024 * 1024,  # one /ksql response (response_limits.py)
+    "ksqlpy.server.connections.max": 4096,  # connections.py (capped by the open-file limit)
+    "ksqlpy.server.header.timeout.ms": 30_000,  # a new connection's first request head
+    "ksql.idle.connection.timeout.seconds": 600,  # no request in progress (ksqlDB's name; its default is a day)
     "ksql.properties.overrides.denylist": "",
     "authentication.method": "NONE",
     "authentication.realm": "KsqlServer",
@@ -178,7 +183,9 @@ class ServerConfig:
         if not self.listeners:
             raise ConfigError("No listener configured: set 'listeners' (e.g. http://0.0.0.0:8088)")
         for name in ("ksql.max.push.queries", "ksql.server.command.response.timeout.ms",
-                     "ksql.server.request.max.bytes"):
+                     "ksql.server.request.max.bytes", "ksqlpy.server.inserts.line.max.bytes",
+                     "ksqlpy.server.response.max.bytes", "ksqlpy.server.connections.max",
+                     "ksqlpy.server.header.timeout.ms", "ksql.idle.connection.timeout.seconds"):
             self.int(name)
         if self.auth_method not in ("NONE", "BASIC"):
             raise ConfigError(f"Unsupported authentication.method {self.auth_method!r}: use NONE or BASIC")
@@ -196,13 +203,10 @@ class ServerConfig:
 def build_config(properties_file: str | None = None, listeners: str | None = None,
                  data_dir: str | None = None, overrides: dict[str, Any] | None = None) -> ServerConfig:
     """Defaults, then the file, then ``overrides``, then the flags; validated."""
-    props: dict[str, Any] = dict(SERVER_DEFAULTS)
-    if properties_file:
-        props.update(load_properties(properties_file))
-    props.update(overrides or {})
+    props = merge_layers(SERVER_DEFAULTS, load_properties(properties_file) if properties_file else {}, overrides)
     if listeners:
         props["listeners"] = listeners
-    directory = data_dir or props.get("ksql.streams.state.dir") or props.get("state.dir")
+    directory = data_dir or resolve("state.dir", props)
     config = ServerConfig(props, str(directory) if directory else None)
     config.validate()
     return config

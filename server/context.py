@@ -44,6 +44,10 @@ class ServerContext:
         self.ddl_lock = threading.Lock()
         self.push_lock = threading.Lock()
         self.push_queries: dict[str, Any] = {}
+        from ksqlpy.server.admission import Slots
+
+        # a slot per push query, taken before it starts (admission.py); given back by close_push
+        self.push_slots = Slots(lambda: self.max_push_queries)
         self.plog_sink: plog.TopicSink | None = None
         self.init_error: str | None = None
         self.replay_errors: list[str] = []
@@ -90,7 +94,9 @@ class ServerContext:
 
             self.engine = Engine(self.config.data_dir, self.config.engine_properties)
         engine = self.engine
-        self.commands = CommandLog(engine.log, self.config.service_id)
+        from ksqlpy.engine.secrets import SecretStore
+
+        self.commands = CommandLog(engine.log, self.config.service_id, SecretStore(engine.data_dir))
         self.commands.ensure_topic()
         commands = self.commands.read_all()
         if commands:
@@ -180,15 +186,16 @@ class ServerContext:
             self.push_queries[tq.query_id] = tq
 
     def push_count(self) -> int:
-        with self.push_lock:
-            return len(self.push_queries)
+        return self.push_slots.in_use
 
     def close_push(self, query_id: str) -> bool:
-        """End a push query (its stream then finishes); False if there is no such query."""
+        """End a push query (its stream then finishes) and give its slot back; False if there is no such
+        query."""
         with self.push_lock:
             tq = self.push_queries.pop(query_id, None)
         if tq is None:
             return False
+        self.push_slots.give_back()
         engine = self.engine
         with engine.lock:
             tq.close()

@@ -10,7 +10,6 @@ from __future__ import annotations
 from typing import Any
 
 from ksqlpy import types as T
-from ksqlpy.engine.config import DEFAULT_PROPERTIES
 from ksqlpy.engine.results import StatementResult
 
 Entity = dict[str, Any]
@@ -92,23 +91,10 @@ def query_description(engine: Any, d: dict[str, Any], host: str) -> dict[str, An
     }
 
 
-def properties_entity(engine: Any, data: list[dict[str, Any]], overrides: dict[str, Any]) -> dict[str, Any]:
-    props = []
-    for p in data:
-        name = p["name"]
-        if name in overrides:
-            p = {**p, "value": str(overrides[name]), "level": "QUERY"}
-        if any(w in name.lower() for w in ("password", "secret")):
-            p = {**p, "value": "[hidden]"}
-        props.append(p)
-    known = {p["name"] for p in props}
-    for name, value in overrides.items():
-        if name not in known:
-            props.append({"name": name, "scope": "KSQL", "value": str(value), "editable": True, "level": "QUERY"})
-    defaults = sorted(n for n, v in engine.properties.items()
-                      if n in DEFAULT_PROPERTIES and str(DEFAULT_PROPERTIES[n]) == str(v) and n not in overrides)
-    return {"properties": sorted(props, key=lambda p: p["name"]), "overwrittenProperties": sorted(overrides),
-            "defaultProperties": defaults}
+def properties_entity(data: dict[str, Any]) -> dict[str, Any]:
+    """SHOW PROPERTIES as the engine listed it (``statements.properties_listing``)."""
+    return {"properties": data["properties"], "overwrittenProperties": data["overwrittenProperties"],
+            "defaultProperties": data["defaultProperties"]}
 
 
 def current_status(statement: str, command_id: str, seq: int, result: StatementResult,
@@ -149,7 +135,7 @@ def to_entity(engine: Any, result: StatementResult, *, overrides: dict[str, Any]
         rows = [{"name": k, "value": v} for k, v in (data or {}).items()] if isinstance(data, dict) else data
         return {"@type": "variables", **base, "variables": rows}
     if kind == "properties":
-        return {"@type": "properties", **base, **properties_entity(engine, data, overrides)}
+        return {"@type": "properties", **base, **properties_entity(data)}
     if kind == "sourceDescription":
         return {"@type": "sourceDescription", **base, "sourceDescription": source_description(engine, data)}
     if kind == "source_descriptions":

@@ -29,23 +29,26 @@ class ServerError(Exception):
     """An error answered with the envelope; ``statement`` makes it a ``statement_error``."""
 
     def __init__(self, error_code: int, message: str, statement: str | None = None,
-                 status: int | None = None, headers: dict[str, str] | None = None) -> None:
+                 status: int | None = None, headers: dict[str, str] | None = None,
+                 entities: list[dict[str, Any]] | None = None) -> None:
         super().__init__(message)
         self.error_code = error_code
         self.message = message
         self.statement = statement
         self.status = status or error_code // 100
         self.headers = headers or {}
+        self.entities = entities or []  # a statement_error's: what the request ran before it failed
 
     def body(self) -> dict[str, Any]:
-        return envelope(self.error_code, self.message, self.statement)
+        return envelope(self.error_code, self.message, self.statement, self.entities)
 
 
-def envelope(error_code: int, message: str, statement: str | None = None) -> dict[str, Any]:
+def envelope(error_code: int, message: str, statement: str | None = None,
+             entities: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     if statement is None:
         return {"@type": "generic_error", "error_code": error_code, "message": message}
     return {"@type": "statement_error", "error_code": error_code, "message": message,
-            "statementText": statement, "entities": []}
+            "statementText": statement, "entities": list(entities or [])}
 
 
 def bad_request(message: str) -> ServerError:

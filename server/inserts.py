@@ -96,19 +96,64 @@ class RowInserter:
                 tx.produce_many(records)
 
 
-async def line_batches(body: AsyncIterator[bytes]) -> AsyncIterator[list[bytes]]:
-    """The non-blank lines of a streamed body, grouped as they arrived (one group per received chunk)."""
-    buf = b""
+class LineTooLong(Exception):
+    """A row line longer than ``ksqlpy.server.inserts.line.max.bytes``: the stream ends there."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__(f"Row too long: a line of the inserts stream exceeds {limit} bytes (the server's "
+                         "'ksqlpy.server.inserts.line.max.bytes')")
+
+
+class LineSplitter:
+    """Newline-separated lines out of chunks as they arrive, in linear time: each chunk is searched once
+    and a line split across chunks is joined once, when its end arrives; a partial line past ``limit``
+    bytes is refused as soon as it is (nothing of it is kept)."""
+
+    def __init__(self, limit: int) -> None:
+        self.limit = limit
+        self._parts: list[bytes] = []
+        self._size = 0
+
+    def feed(self, chunk: bytes) -> tuple[list[bytes], bool]:
+        """The complete non-blank lines ``chunk`` ends, and whether a line is past the limit (then the
+        lines before it are still returned, and nothing after it is read)."""
+        lines: list[bytes] = []
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            if end < 0:
+                break
+            if self._size + end - start > self.limit:
+                return lines, True
+            line = b"".join((*self._parts, chunk[start:end])) if self._parts else chunk[start:end]
+            self._parts, self._size = [], 0
+            if line.strip():
+                lines.append(line)
+            start = end + 1
+        if start < len(chunk):
+            self._size += len(chunk) - start
+            if self._size > self.limit:
+                return lines, True
+            self._parts.append(chunk[start:])
+        return lines, False
+
+    def rest(self) -> bytes:
+        return b"".join(self._parts)
+
+
+async def line_batches(body: AsyncIterator[bytes], limit: int = 1 << 20) -> AsyncIterator[list[bytes]]:
+    """The non-blank lines of a streamed body, grouped as they arrived (one group per received chunk);
+    raises LineTooLong (after the lines before it) at a line longer than ``limit`` bytes."""
+    splitter = LineSplitter(limit)
     async for chunk in body:
-        buf += chunk
-        if b"\n" not in buf:
-            continue
-        *lines, buf = buf.split(b"\n")
-        batch = [line for line in lines if line.strip()]
+        batch, too_long = splitter.feed(chunk)
         if batch:
             yield batch
-    if buf.strip():
-        yield [buf]
+        if too_long:
+            raise LineTooLong(limit)
+    last = splitter.rest()
+    if last.strip():
+        yield [last]
 
 
 def ack(seq: int) -> dict[str, Any]:
@@ -127,11 +172,16 @@ async def acks(inserter: RowInserter, first: list[bytes], batches: AsyncIterator
     if json_array:
         yield b"["
 
+    too_long: list[LineTooLong] = []
+
     async def chained() -> AsyncIterator[list[bytes]]:
         if first:
             yield first
-        async for b in batches:
-            yield b
+        try:
+            async for b in batches:
+                yield b
+        except LineTooLong as e:
+            too_long.append(e)
 
     async for lines in chained():
         records, items, failed = [], [], False
@@ -160,5 +210,8 @@ async def acks(inserter: RowInserter, first: list[bytes], batches: AsyncIterator
             yield b"".join(dumps(it) + b"\n" for it in items)
         if failed:
             break
+    if too_long:  # the rows before it were written and acked; this one is refused and the stream ends
+        item = failure(seq, BAD_REQUEST, str(too_long[0]))
+        yield (b"," if opened else b"") + dumps(item) if json_array else dumps(item) + b"\n"
     if json_array:
         yield b"]"

@@ -8,20 +8,36 @@ the rest are answered locally.
 
 from __future__ import annotations
 
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from ksqlpy import grammar
 from ksqlpy.engine.command_log import is_distributed
 from ksqlpy.engine.config import as_bool
+from ksqlpy.engine.property_names import denied, is_denied
 from ksqlpy.engine.results import StatementResult
-from ksqlpy.errors import KsqlError
+from ksqlpy.engine.sandbox import validate
+from ksqlpy.engine.statements import check_override, set_override, unset_override
+from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.grammar import ast as A
+from ksqlpy.grammar.errors import failing_line, split_statement_suffix
 from ksqlpy.server import entities as E
 from ksqlpy.server.context import ServerContext
-from ksqlpy.server.errors import ASSERTION_FAILED, QUERY_ENDPOINT, ServerError, bad_request, from_ksql_error
+from ksqlpy.server.errors import (
+    ASSERTION_FAILED,
+    BAD_REQUEST,
+    QUERY_ENDPOINT,
+    ServerError,
+    bad_request,
+    from_ksql_error,
+)
 from ksqlpy.server.models import KsqlRequest
-from ksqlpy.server.properties import check_overrides, check_property
+from ksqlpy.server.properties import check_overrides
+from ksqlpy.server.response_limits import ResponseBudget
+
+LOG = logging.getLogger("ksqlpy.server")
+_REQUEST_LOCAL = (A.SetProperty, A.UnsetProperty, A.DefineVariable, A.UndefineVariable)
 
 QUERY_ENDPOINT_MESSAGE = ("The following statement types should be issued to the websocket endpoint '/query':\n"
                           "\t* PRINT\n\t* SELECT")
@@ -42,17 +58,33 @@ def session_variables(raw: dict[str, Any]) -> dict[str, str]:
     return out
 
 
-def prepare(ctx: ServerContext, text: str, variables: dict[str, str]) -> list[Prepared]:
-    """Parse every statement, applying DEFINE/UNDEFINE to ``variables`` as later statements see them."""
+def prepare(ctx: ServerContext, text: str, variables: dict[str, str], *, detail_only: bool = False) -> list[Prepared]:
+    """Parse every statement, applying DEFINE/UNDEFINE to ``variables`` as later statements see them.
+
+    A syntax error names the failing line as its statement; ``detail_only`` (``/ksql``) leaves the
+    ``Statement:`` line out of the message, as ksqlDB's /ksql does (its query endpoints keep it)."""
     enabled = as_bool(ctx.engine.prop("ksql.variable.substitution.enable", "true"))
     out: list[Prepared] = []
     try:
         pieces = grammar.split_statements(text)
     except KsqlError as e:
         raise from_ksql_error(e, text) from e
+    cursor = 0
     for piece in pieces:
+        start = text.find(piece, cursor)
+        cursor = start + len(piece) if start >= 0 else cursor
+        # positions count from the start of the request, as ksqlDB parses it whole: the piece is parsed
+        # behind blanks standing for the text before it (line breaks kept)
+        padding = "".join(c if c == "\n" else " " for c in text[:start]) if start > 0 else ""
         try:
-            stmts = grammar.parse(piece, variables if enabled else None, allow_run_script=False)
+            stmts = grammar.parse(padding + piece, variables if enabled else None, allow_run_script=False)
+        except KsqlParseError as e:
+            head, statement = split_statement_suffix(e.message)
+            if statement is not None and e.line and not (enabled and variables):
+                statement = failing_line(text, e.line)
+            statement = statement or piece.strip()
+            message = head if detail_only or "\nStatement: " not in e.message else f"{head}\nStatement: {statement}"
+            raise ServerError(e.error_code, message, statement) from e
         except KsqlError as e:
             raise from_ksql_error(e, piece.strip()) from e
         for stmt in stmts:
@@ -129,29 +161,55 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
     if not req.ksql.strip():
         raise bad_request('"ksql" field must be populated')
     props = check_overrides(req.streamsProperties, ctx.denied)
-    prepared = prepare(ctx, req.ksql, session_variables(req.sessionVariables))
+    prepared = prepare(ctx, req.ksql, session_variables(req.sessionVariables), detail_only=True)
     for p in prepared:
         if isinstance(p.stmt, A.SelectStatement | A.PrintTopic):
             raise ServerError(QUERY_ENDPOINT, QUERY_ENDPOINT_MESSAGE, p.stmt.text)
         if isinstance(p.stmt, A.SetProperty):
+            if is_denied(p.stmt.name, ctx.denied):
+                raise ServerError(BAD_REQUEST, denied([p.stmt.name]), p.stmt.text)
             try:
-                check_property(p.stmt.name, ctx.denied)
-            except ServerError as e:
-                raise ServerError(e.error_code, e.message, p.stmt.text) from e
+                check_override(p.stmt.name, p.stmt.value)
+            except KsqlError as e:
+                raise from_ksql_error(e, p.stmt.text) from e
+    _validate(ctx, [p.stmt for p in prepared], props)
     entities: list[dict[str, Any]] = []
+    budget = ResponseBudget(ctx.config.int("ksqlpy.server.response.max.bytes"))  # response_limits.py
     for p in prepared:
         stmt = p.stmt
         if isinstance(stmt, A.SetProperty):
-            props[stmt.name] = stmt.value
+            set_override(props, stmt.name, stmt.value)
             continue
         if isinstance(stmt, A.UnsetProperty):
-            props.pop(stmt.name, None)
+            unset_override(props, stmt.name)
             continue
         if isinstance(stmt, A.DefineVariable | A.UndefineVariable):
             if p.warning:
                 entities.append(E.warning_entity(stmt.text, p.warning))
             continue
-        entity = run_statement(ctx, stmt, props)
+        try:
+            entity = run_statement(ctx, stmt, props)
+        except ServerError as e:
+            if entities and e.statement is not None:  # what ran before it is listed with the error
+                e.entities = list(entities)
+            raise
         if entity is not None:
+            budget.add(entity)
             entities.append(entity)
     return entities
+
+
+def _validate(ctx: ServerContext, statements: list[A.Statement], props: dict[str, Any]) -> None:
+    """A request of several statements is validated as a whole before any of them runs: in order, against
+    one sandbox of the engine that keeps their effects (``engine/sandbox.py``); the first failure fails the
+    request. (One statement alone needs no sandbox: running it is its validation.)"""
+    runnable = [s for s in statements if not isinstance(s, _REQUEST_LOCAL)]
+    if len(runnable) < 2:
+        return
+    try:
+        validate(ctx.engine, statements, props)
+    except KsqlError as e:
+        stmt = getattr(e, "sandbox_statement", None)
+        raise from_ksql_error(e, stmt.text if stmt is not None else None) from e
+    except Exception:  # noqa: BLE001 - a sandbox gap must not refuse a request that would run
+        LOG.warning("validating a request in the sandbox failed unexpectedly; running it", exc_info=True)

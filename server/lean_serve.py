@@ -52,10 +52,18 @@ def lookup_answer(ctx: ServerContext) -> Callable[[bytes, bytes | None, bytes], 
         found = lookup_body(ctx, target, accept, body)
         if found is None:
             return None
-        media, payload = found
-        return b"".join((b"HTTP/1.1 200 \r\ncontent-length: ", str(len(payload)).encode(),
-                         b"\r\ncontent-type: ", media.encode(), b"\r\ndate: ", date(),
-                         b"\r\nserver: hypercorn-h11\r\n\r\n", payload))
+        if not found.chunked:
+            payload = b"".join(found.parts)
+            return b"".join((b"HTTP/1.1 200 \r\ncontent-length: ", str(len(payload)).encode(),
+                             b"\r\ncontent-type: ", found.content_type.encode(), b"\r\ndate: ", date(),
+                             b"\r\nserver: hypercorn-h11\r\n\r\n", payload))
+        # /query-stream: a chunk per part (header, each row, the end), as Hypercorn frames the route's writes
+        out = [b"HTTP/1.1 200 \r\ncontent-type: ", found.content_type.encode(), b"\r\ndate: ", date(),
+               b"\r\nserver: hypercorn-h11\r\nTransfer-Encoding: chunked\r\n\r\n"]
+        for part in found.parts:
+            out += (b"%x\r\n" % len(part), part, b"\r\n")
+        out.append(b"0\r\n\r\n")
+        return b"".join(out)
 
     return answer
 

@@ -15,37 +15,50 @@ front (``lean.py``) uses it before any of Hypercorn.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from ksqlpy.engine.config import as_bool, resolve
 from ksqlpy.server import queries as Q
+from ksqlpy.server import query_routes as R
 from ksqlpy.server.context import ServerContext
 from ksqlpy.server.errors import ServerError
 from ksqlpy.server.gate import replay_body
-from ksqlpy.server.streaming import DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF, WRITERS, choose
+from ksqlpy.server.streaming import PROTOBUF, WRITERS
 
 LEAN_PROPERTY = "ksqlpy.server.lean.lookups"
-_WHOLE_BODY_ROWS = 1000  # as app._query_response: up to this many rows, one body with its length
+_WHOLE_BODY_ROWS = 1000  # as app._query_response: /query answers up to this many rows in one body
 _MAX_BODY = 64 * 1024
-# per route: (statement field, properties field, media types offered, default, JSON's stand-in)
-ROUTES = {
-    b"/query-stream": ("sql", "properties", [DELIMITED, JSON, KSQL_V1_JSON, PROTOBUF], DELIMITED, JSON),
-    b"/query": ("ksql", "streamsProperties", [KSQL_V1_JSON, JSON, DELIMITED, PROTOBUF], DELIMITED, KSQL_V1_JSON),
+# per path: (its route, the statement field, the properties field)
+PATHS = {
+    b"/query-stream": (R.Path.QUERY_STREAM, "sql", "properties"),
+    b"/query": (R.Path.QUERY, "ksql", "streamsProperties"),
 }
 
 
-def lookup_body(ctx: ServerContext, target: bytes, accept: bytes | None, body: bytes) -> tuple[str, bytes] | None:
-    """``(media type, body)`` of the route's answer to a prepared key lookup, or None (see the module
-    docstring)."""
+@dataclass(frozen=True)
+class Answer:
+    """A lookup's response: its Content-Type and body parts; ``chunked``: each part a write of its own
+    (/query-stream: a chunk or DATA frame per part), else one body with its length (/query)."""
+
+    content_type: str
+    parts: list[bytes]
+    chunked: bool
+
+
+def lookup_body(ctx: ServerContext, target: bytes, accept: bytes | None, body: bytes,
+                http_version: str = "1.1") -> Answer | None:
+    """The route's answer to a prepared key lookup, or None (see the module docstring)."""
     if ctx.engine is None:
         return None
     try:
         ctx.check_ready()
     except ServerError:
         return None
-    field, props_field, offered, default, json_as = ROUTES[target]
+    path, field, props_field = PATHS[target]
     try:
         args = orjson.loads(body)
     except orjson.JSONDecodeError:
@@ -61,19 +74,20 @@ def lookup_body(ctx: ServerContext, target: bytes, accept: bytes | None, body: b
             return None
     if args.get("commandSequenceNumber") is not None:
         return None
-    media = choose(None if accept is None else accept.decode("latin-1"), offered, default)
-    if media is None or media == PROTOBUF:
+    migrate = as_bool(resolve("ksql.endpoint.migrate.query", ctx.config.properties, default="true"))
+    route = R.route(path, None if accept is None else accept.decode("latin-1"), http_version, is_print=False,
+                    migrate=migrate)
+    if not isinstance(route, R.Route) or route.handler is not R.Handler.QUERY_STREAM or route.media == PROTOBUF:
         return None
-    if media == JSON:
-        media = json_as
     try:
         run = Q.prepared_run(ctx, sql, {}, {})
     except ServerError:
         return None
     if run is None or run.kind != Q.PULL_TABLE or len(run.rows) > _WHOLE_BODY_ROWS:
         return None
-    writer = WRITERS[media](run.query_id, run.columns, run.schema)
-    return writer.media_type, b"".join(Q.pull_chunks(run, writer))
+    writer = WRITERS[route.media](run.query_id, run.columns, run.schema)
+    parts = [p for p in Q.pull_chunks(run, writer) if p]
+    return Answer(route.content_type, parts, chunked=path is R.Path.QUERY_STREAM)
 
 
 class LookupMiddleware:
@@ -111,17 +125,24 @@ class LookupMiddleware:
                     accept = value
                     break
             try:
-                found = lookup_body(self.ctx, path.encode(), accept, whole)
+                found = lookup_body(self.ctx, path.encode(), accept, whole, str(scope.get("http_version", "1.1")))
             except Exception:  # noqa: BLE001 - any surprise: the route answers (and reports) it
                 found = None
         if found is None:
             await self.app(scope, replay_body(whole, more, receive), send)
             return
-        media, payload = found
         LookupMiddleware.answered += 1
-        await send({"type": "http.response.start", "status": 200,
-                    "headers": [(b"content-length", str(len(payload)).encode()), (b"content-type", media.encode())]})
-        await send({"type": "http.response.body", "body": payload})
+        media = found.content_type.encode()
+        if not found.chunked:
+            payload = b"".join(found.parts)
+            await send({"type": "http.response.start", "status": 200,
+                        "headers": [(b"content-length", str(len(payload)).encode()), (b"content-type", media)]})
+            await send({"type": "http.response.body", "body": payload})
+            return
+        await send({"type": "http.response.start", "status": 200, "headers": [(b"content-type", media)]})
+        for part in found.parts:
+            await send({"type": "http.response.body", "body": part, "more_body": True})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
 
 
 

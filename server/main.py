@@ -33,11 +33,23 @@ def build_parser() -> argparse.ArgumentParser:
 def hypercorn_config(config: ServerConfig) -> Any:
     from hypercorn.config import Config
 
+    from ksqlpy.server import h2_early_response, h2_frames
+
+    h2_frames.install()  # a DATA frame per body write (h2_frames.py)
+    h2_early_response.install()  # a response before the whole request body keeps the connection
+
     hc = Config()
-    hc.bind = [listener.bind for listener in config.listeners]
+    # each listener speaks its own scheme: https ones TLS (Hypercorn's bind, once a certificate is set),
+    # http ones cleartext (insecure_bind) - not TLS on every port as soon as one is https
+    if any(listener.scheme == "https" for listener in config.listeners):
+        hc.bind = [listener.bind for listener in config.listeners if listener.scheme == "https"]
+        hc.insecure_bind = [listener.bind for listener in config.listeners if listener.scheme == "http"]
+    else:
+        hc.bind = [listener.bind for listener in config.listeners]
     hc.alpn_protocols = ["h2", "http/1.1"]
     hc.graceful_timeout = 5.0
-    hc.keep_alive_timeout = 3600.0
+    # a connection with no request in progress is closed after this (connections.py; the lean front too)
+    hc.keep_alive_timeout = float(config.int("ksql.idle.connection.timeout.seconds"))
     # ksqlDB never retires a connection after so many requests; Hypercorn's default (1000) would close a busy
     # client's keep-alive connection (HTTP/2: GOAWAY, failing the requests then in flight)
     hc.keep_alive_max_requests = 2 ** 62
@@ -56,6 +68,7 @@ def hypercorn_config(config: ServerConfig) -> Any:
 async def serve(config: ServerConfig) -> None:
     from hypercorn.asyncio import serve as hypercorn_serve
 
+    from ksqlpy.server import connections
     from ksqlpy.server.app import create_app
     from ksqlpy.server.context import ServerContext
 
@@ -63,6 +76,10 @@ async def serve(config: ServerConfig) -> None:
     app = create_app(config, ctx)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+    fd_limit = connections.raise_fd_limit()
+    guard = connections.ConnectionGuard(connections.connection_limit(config, fd_limit),
+                                        config.int("ksqlpy.server.header.timeout.ms") / 1000.0)
+    connections.install(loop, guard)  # every listener's connections are counted and timed
     for sig in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(sig, stop.set)
     failed: list[str] = []
@@ -77,15 +94,21 @@ async def serve(config: ServerConfig) -> None:
         await stop.wait()
         logging.getLogger("ksqlpy.server").info("shutting down")
         ctx.begin_shutdown()
+        from ksqlpy.server.draining import OPEN
+
+        # the streams just ended write their last frames before Hypercorn closes connections (draining.py)
+        await OPEN.drained(hc_graceful_s)
 
     for listener in config.listeners:
         print(f"ksqlpy server listening on {listener.url}", flush=True)
     from ksqlpy.server.lean_serve import lean_enabled, serve_lean
 
+    hc = hypercorn_config(config)
+    hc_graceful_s = float(hc.graceful_timeout)
     if lean_enabled(config):
-        await serve_lean(app, ctx, config, hypercorn_config(config), shutdown_trigger)
+        await serve_lean(app, ctx, config, hc, shutdown_trigger)
     else:
-        await hypercorn_serve(app, hypercorn_config(config), shutdown_trigger=shutdown_trigger)  # type: ignore[arg-type]
+        await hypercorn_serve(app, hc, shutdown_trigger=shutdown_trigger)  # type: ignore[arg-type]
     if failed:
         raise StartupError(failed[0])
 
@@ -96,8 +119,12 @@ class StartupError(Exception):
 
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
+    os.umask(0o077)  # what the server writes is its user's only (private_files.py)
     logging.basicConfig(level=getattr(logging, str(args.log_level).upper(), logging.INFO),
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    from ksqlpy.server import log_limits
+
+    log_limits.install()  # a failure repeating in a loop logs a few lines a minute, not megabytes
     overrides = {}
     for d in args.defines:
         if "=" not in d:

@@ -15,7 +15,6 @@ import base64
 from typing import Any
 
 from ksqlpy.server.streaming import PROTOBUF, StreamedRowWriter
-from ksqlpy.server.values import dumps
 
 
 class ProtobufRowWriter(StreamedRowWriter):
@@ -38,11 +37,11 @@ class ProtobufRowWriter(StreamedRowWriter):
     def header_fields(self) -> dict[str, Any]:
         return {**super().header_fields(), "protoSchema": self._schemas()[2]}
 
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+    def row_element(self, values: list[Any], tombstone: bool) -> dict[str, Any]:
         from ksqlpy.serde.protobuf_types import row_to_message
         from ksqlpy.serde.protobuf_wire import encode
 
         file, msg, _ = self._schemas()
         cols = [(n, t) for n, t, _ in self.columns]
         body = encode(file, msg, row_to_message(file, msg, tuple(values), cols))
-        return b",\n" + dumps({"row": {"protobufBytes": base64.b64encode(body).decode("ascii")}})
+        return {"row": {"protobufBytes": base64.b64encode(body).decode("ascii")}}

@@ -12,12 +12,20 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ksqlpy.engine.config import resolve
 from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.logical import Aggregate, Scan
 from ksqlpy.server.context import READY, ServerContext
-from ksqlpy.server.errors import MAX_PUSH_QUERIES_EXCEEDED, ServerError, bad_request, from_ksql_error
+from ksqlpy.server.errors import (
+    MAX_PUSH_QUERIES_EXCEEDED,
+    SERVER_SHUTTING_DOWN,
+    ServerError,
+    bad_request,
+    envelope,
+    from_ksql_error,
+)
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
 from ksqlpy.server.streaming import Column, Writer, batches_of
@@ -62,7 +70,7 @@ def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple
 def _scalable(ctx: ServerContext, tq: Any, props: dict[str, Any]) -> bool:
     """ksqlDB serves a push query over a persistent query's sink as a *scalable* push query when
     ``ksql.query.push.v2.enabled``; the rows are the same here, only the id tells them apart."""
-    enabled = props.get("ksql.query.push.v2.enabled", ctx.config.get("ksql.query.push.v2.enabled", "false"))
+    enabled = resolve("ksql.query.push.v2.enabled", ctx.config.properties, props, default="false")
     plan = tq.plan
     if str(enabled).lower() != "true" or plan.find(Aggregate) is not None or not isinstance(plan.bottom, Scan):
         return False  # (not over an aggregation or a join)
@@ -152,7 +160,10 @@ def prepared_run(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
 
 
 def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
-                *, resource: bool = False) -> QueryRun:
+                *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], None] | None = None,
+                ) -> QueryRun:
+    """Parse, check and start the request's SELECT or PRINT. ``check(statement, overrides)`` runs once
+    the statement is known and before anything starts (the route may refuse it)."""
     props = check_overrides(properties, ctx.denied)
     engine = ctx.engine
     if not props and not variables:
@@ -165,6 +176,8 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
         if hit is not None:
             return _pull_run(ctx, hit[1], hit[0].data, None)
     stmt = parse_one(ctx, sql, variables, resource=resource)
+    if check is not None:
+        check(stmt, props)
     if isinstance(stmt, A.PrintTopic):
         from ksqlpy.server.printing import TopicPrinter
 
@@ -172,13 +185,17 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
     assert isinstance(stmt, A.SelectStatement)
     try:
         if stmt.query.emit is not None:
-            if ctx.push_count() >= ctx.max_push_queries:
+            if not ctx.push_slots.try_take():  # check and count in one step (admission.py)
                 raise max_push_error(ctx)
-            with engine.lock:  # (re-entrant) no poll of the new query before it is set up as scalable
-                tq = engine.push_query(stmt.text, props)
-                if _scalable(ctx, tq, props):
-                    _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
-                    _skip_null_keys(engine, tq)
+            try:
+                with engine.lock:  # (re-entrant) no poll of the new query before it is set up as scalable
+                    tq = engine.push_query(stmt.text, props)
+                    if _scalable(ctx, tq, props):
+                        _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
+                        _skip_null_keys(engine, tq)
+            except BaseException:
+                ctx.push_slots.give_back()  # it never started
+                raise
             ctx.register_push(tq)
             cols = [(n, t, False) for n, t in tq.columns]
             return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]))
@@ -212,16 +229,28 @@ def _source_schema(ctx: ServerContext, source_name: str, cols: list[Column]) -> 
     return ", ".join(text(c) for c in source.key_columns + source.header_columns + source.value_columns)
 
 
+SHUTDOWN_MESSAGE = "The server is shutting down"  # ksqlDB's words for its 50303
+KEEPALIVE_S = 1.0  # the legacy /query writer's newline when no row came for this long
+
+
 async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIterator[bytes]:
-    """The response body of a SELECT in ``writer``'s format."""
-    yield writer.header()
+    """The response body of a SELECT in ``writer``'s format: the header, each row, the final message and
+    the end each a write of its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2), so a client that reads
+    one JSON document per chunk parses every one."""
+    yield writer.header(more=run.kind != PULL_TABLE or bool(run.rows))
     if run.kind == PUSH:
         tq = run.tq
         if tq.limit is None or tq.limit > 0:
-            async for batch in batches_of(tq, lambda: ctx.state != READY):
-                yield b"".join(writer.row(run.convert(row), isinstance(row, TombstoneRow)) for row in batch)
+            idle = KEEPALIVE_S if writer.keepalive else None
+            async for batch in batches_of(tq, lambda: ctx.state != READY, idle_s=idle):
+                if not batch:
+                    yield writer.keepalive
+                for row in batch:  # a table's delete is a tombstone row (dropped by the delimited formats)
+                    yield writer.row(run.convert(row), tombstone=isinstance(row, TombstoneRow))
         if tq.limit is not None and tq.emitted >= tq.limit:
             yield writer.final("Limit Reached")
+        elif ctx.state != READY:  # ended by the server's shutdown (SIGTERM): the last element says so
+            yield writer.final(SHUTDOWN_MESSAGE) or writer.error(envelope(SERVER_SHUTTING_DOWN, SHUTDOWN_MESSAGE))
         yield writer.end()
         return
     for chunk in pull_chunks(run, writer, header=False):
@@ -229,12 +258,15 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
 
 
 def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[bytes]:
-    """The body of a pull query's response, in batches of rows."""
+    """The parts of a pull query's response: the header, each row, the final message, the end."""
+    final = run.kind == PULL_STREAM  # a table's pull query has no final message
     if header:
-        yield writer.header()
-    for i in range(0, len(run.rows), 2000):
-        yield b"".join(writer.row(run.convert(row)) for row in run.rows[i:i + 2000])
-    if run.kind == PULL_STREAM:
+        yield writer.header(more=bool(run.rows) or final)
+    convert, row = run.convert, writer.row
+    last = len(run.rows) - 1
+    for i, values in enumerate(run.rows):
+        yield row(convert(values), more=final or i < last)
+    if final:
         hit = run.limit is not None and len(run.rows) >= run.limit
         yield writer.final("Limit Reached" if hit else "Query Completed")
     yield writer.end()

@@ -3,7 +3,10 @@
 Formats (reference §1.4/§1.5), chosen from the Accept header:
 
 - StreamedRow JSON (``application/vnd.ksql.v1+json``; /query's default): a JSON array written as it goes,
-  ``[{"header":...}`` then ``,\\n{"row":...}`` per row, ``,\\n{"finalMessage":...}`` and ``]`` at the end.
+  ``[{"header":...}`` then ``,\\n{"row":...}`` per row, ``,\\n{"finalMessage":...}`` and ``]\\n`` at the end.
+  /query's legacy writer (``ksql.endpoint.migrate.query=false``, and PRINT's route) puts the comma after each
+  element instead - ``[{"header":...},\\n``, ``{"row":...},\\n``, ``{"finalMessage":...}``, ``]\\n`` - and
+  writes a bare newline whenever no row came for a second (clients skip blank lines).
 - delimited (``application/vnd.ksqlapi.delimited.v1``; /query-stream's default, and ``*/*``): a metadata
   object line, then one JSON array line per row.
 - JSON array (``application/json`` on /query-stream): ``[meta,row,row]`` with no newlines.
@@ -67,46 +70,64 @@ def choose(header: str | None, supported: list[str], default: str) -> str | None
 
 
 class Writer:
-    """Turns query events into bytes of one wire format."""
+    """Turns query events into bytes of one wire format, one write per event. ``more``: another element
+    follows (the StreamedRow format ends an element with its separator, so a client reading lines sees
+    each row as soon as it is written)."""
 
     media_type = DELIMITED
+    keepalive = b""  # written when a push query has had no row for a while (the legacy writer's newline)
 
     def __init__(self, query_id: str, columns: list[Column], schema: str | None = None) -> None:
         self.query_id = query_id
         self.columns = columns
         self.schema = schema  # the header's schema text when it is not the columns' (see QueryRun.schema)
 
-    def header(self) -> bytes: ...
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes: ...
+    def header(self, more: bool = True) -> bytes: ...
+    def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes: ...
     def final(self, message: str) -> bytes: ...
     def error(self, envelope: dict[str, Any]) -> bytes: ...
     def end(self) -> bytes: ...
 
 
 class StreamedRowWriter(Writer):
+    """``[{"header":...},\\n`` then ``{"row":...},\\n`` per row, ``{"finalMessage":...}``, ``]\\n``: every
+    line one element (clients strip a leading ``[`` and a trailing ``,`` or ``]``), complete as it is
+    written. Where nothing follows an element (a pull query's last row) it has no separator, so the whole
+    body is also one JSON array; a push query closed by its client ends ``,\\n]\\n``, as ksqlDB's does."""
+
     media_type = KSQL_V1_JSON
 
     def header_fields(self) -> dict[str, Any]:
         schema = self.schema or ", ".join(f"{quote(n)} {t}{' KEY' if key else ''}" for n, t, key in self.columns)
         return {"queryId": self.query_id, "schema": schema}
 
-    def header(self) -> bytes:
-        return b"[" + dumps({"header": self.header_fields()})
+    def header(self, more: bool = True) -> bytes:
+        return b"[" + dumps({"header": self.header_fields()}) + (b",\n" if more else b"")
 
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+    def row_element(self, values: list[Any], tombstone: bool) -> dict[str, Any]:
         body: dict[str, Any] = {"columns": values}
         if tombstone:
             body["tombstone"] = True
-        return b",\n" + dumps({"row": body})
+        return {"row": body}
+
+    def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes:
+        return dumps(self.row_element(values, tombstone)) + (b",\n" if more else b"")
 
     def final(self, message: str) -> bytes:
-        return b",\n" + dumps({"finalMessage": message})
+        return dumps({"finalMessage": message})
 
     def error(self, envelope: dict[str, Any]) -> bytes:
-        return b",\n" + dumps({"errorMessage": envelope})
+        return dumps({"errorMessage": envelope})
 
     def end(self) -> bytes:
-        return b"]"
+        return b"]\n"
+
+
+class LegacyStreamedRowWriter(StreamedRowWriter):
+    """/query's legacy writer: the StreamedRow format, and a bare newline whenever no row came for a while
+    (a client skips blank lines; the server learns early that a client has gone)."""
+
+    keepalive = b"\n"
 
 
 class DelimitedWriter(Writer):
@@ -116,10 +137,10 @@ class DelimitedWriter(Writer):
         return {"queryId": self.query_id, "columnNames": [n for n, _, _ in self.columns],
                 "columnTypes": [str(t) for _, t, _ in self.columns]}
 
-    def header(self) -> bytes:
+    def header(self, more: bool = True) -> bytes:
         return dumps(self.meta()) + b"\n"
 
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+    def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes:
         return b"" if tombstone else dumps(values) + b"\n"
 
     def final(self, message: str) -> bytes:
@@ -135,10 +156,10 @@ class DelimitedWriter(Writer):
 class JsonArrayWriter(DelimitedWriter):
     media_type = JSON
 
-    def header(self) -> bytes:
+    def header(self, more: bool = True) -> bytes:
         return b"[" + dumps(self.meta())
 
-    def row(self, values: list[Any], tombstone: bool = False) -> bytes:
+    def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes:
         return b"" if tombstone else b"," + dumps(values)
 
     def error(self, envelope: dict[str, Any]) -> bytes:
@@ -170,6 +191,12 @@ class StreamingBody(Response):
         self.watch_disconnect = watch_disconnect
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        from ksqlpy.server.draining import OPEN
+
+        with OPEN.open():  # a shutdown waits for it to end (draining.py)
+            await self._respond(scope, receive, send)
+
+    async def _respond(self, scope: Scope, receive: Receive, send: Send) -> None:
         try:
             async with anyio.create_task_group() as tg:
                 if self.watch_disconnect:
@@ -200,16 +227,19 @@ class StreamingBody(Response):
                     await self.on_close()
 
 
-async def batches_of(tq: Any, stop: Callable[[], bool], most: int = 2000) -> AsyncIterator[list[Any]]:
+async def batches_of(tq: Any, stop: Callable[[], bool], most: int = 2000,
+                     idle_s: float | None = None) -> AsyncIterator[list[Any]]:
     """Rows of a running push query as they arrive, in batches of what is there (never waiting to fill
-    one); ends when the query ends or ``stop()``.
+    one); ends when the query ends or ``stop()``. With ``idle_s``, an empty batch whenever no row came for
+    that long (a writer's keep-alive).
 
     Polls the query's queue with a short, growing sleep (2-50 ms) rather than parking a worker thread
-    per query: hundreds of idle push queries then cost nothing but timers. A batch becomes one chunk on
-    the wire, so a busy stream costs one send per batch, not per row.
+    per query: hundreds of idle push queries then cost nothing but timers.
     """
     delay = 0.002
     q = tq.rows
+    loop = asyncio.get_running_loop()
+    quiet_since = loop.time()
     while True:
         batch: list[Any] = []
         ended = False
@@ -224,12 +254,16 @@ async def batches_of(tq: Any, stop: Callable[[], bool], most: int = 2000) -> Asy
             batch.append(row)
         if batch:
             delay = 0.002
+            quiet_since = loop.time()
             yield batch
         if ended:
             return
         if not batch:
             if stop():
                 return
+            if idle_s is not None and loop.time() - quiet_since >= idle_s:
+                quiet_since = loop.time()
+                yield []
             await asyncio.sleep(delay)
             delay = min(delay * 2, 0.05)
 

@@ -95,7 +95,8 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
         bad = [format_expression(i.expr) for i in query.select
                if not is_star(i.expr) and _outside_aggregates(i.expr, registry)]
         if bad:
-            raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: {', '.join(bad)}")
+            raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: {', '.join(bad)}\n"
+                                     "Either add the column(s) to the GROUP BY or remove them from the SELECT.")
         calls = [f for i in query.select if not is_star(i.expr) for f in i.expr.find_all(FunctionCall)
                  if registry.kind_of(f.fname) == "aggregate"]
         raise NoGroupByError([_aggregate_text(f, alias) for f in calls])
@@ -216,7 +217,8 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
         having = rewrite(query.having)
         hb = _non_key_columns(having, post_schema)
         if hb:
-            raise KsqlStatementError(f"Non-aggregate HAVING expression not part of GROUP BY: {', '.join(hb)}")
+            raise KsqlStatementError(f"Non-aggregate HAVING expression not part of GROUP BY: {', '.join(hb)}\n"
+                                     "Consider switching the HAVING clause to a WHERE clause before the GROUP BY.")
         bound_having = bind_filter(having, scope_for(post_schema, None), ctx, Clause.HAVING,
                                    shown=format_expression(query.having))
     else:
@@ -233,7 +235,8 @@ def check_undo(functions: list[str], resolved: list[Any]) -> None:
     missing = list(dict.fromkeys(f for f, r in zip(functions, resolved, strict=True) if r.undo is None))
     if missing:
         names = missing[0] if len(missing) == 1 else ", ".join(missing[:-1]) + " and " + missing[-1]
-        raise KsqlStatementError(f"The aggregation functions {names} cannot be applied to a table source, only "
+        what = "function" if len(missing) == 1 else "functions"
+        raise KsqlStatementError(f"The aggregation {what} {names} cannot be applied to a table source, only "
                                  "to a stream source.")
 
 

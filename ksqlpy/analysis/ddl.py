@@ -13,19 +13,20 @@ from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Column, Source, Windo
 from ksqlpy.errors import KsqlStatementError, location
 from ksqlpy.expr.binder import resolve_type
 from ksqlpy.grammar.ast import ColumnDef, CreateSource
+from ksqlpy.grammar.durations import DurationError, parse_duration_text
+from ksqlpy.serde import capabilities
+from ksqlpy.serde.capabilities import (
+    Side,
+    check_format_properties,
+    format_properties,
+    key_unwraps,
+    value_wrapping,
+)
 
 KNOWN_FORMATS = {"KAFKA", "JSON", "DELIMITED", "NONE", "AVRO", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR"}
 SCHEMA_REGISTRY_FORMATS = {"AVRO", "PROTOBUF", "JSON_SR"}
 UNSUPPORTED_FORMATS: set[str] = set()  # formats known by name but without a serde
 SUPPORTED_FORMATS = {"KAFKA", "JSON", "DELIMITED", "NONE"}
-
-SOURCE_PROPERTIES = {
-    "KAFKA_TOPIC", "KEY_FORMAT", "VALUE_FORMAT", "FORMAT", "PARTITIONS", "REPLICAS", "RETENTION_MS",
-    "CLEANUP_POLICY", "TIMESTAMP", "TIMESTAMP_FORMAT", "WRAP_SINGLE_VALUE", "VALUE_DELIMITER",
-    "KEY_DELIMITER", "KEY_SCHEMA_ID", "VALUE_SCHEMA_ID", "KEY_SCHEMA_FULL_NAME", "VALUE_SCHEMA_FULL_NAME",
-    "VALUE_AVRO_SCHEMA_FULL_NAME", "KEY_PROTOBUF_NULLABLE_REPRESENTATION",
-    "VALUE_PROTOBUF_NULLABLE_REPRESENTATION", "WINDOW_TYPE", "WINDOW_SIZE", "SOURCE_CONNECTOR",
-}
 
 
 def normalize_properties(props: dict[str, Any]) -> dict[str, Any]:
@@ -42,26 +43,18 @@ def parse_format(value: Any, what: str) -> str:
 
 
 def parse_delimiter(value: Any) -> str:
-    v = str(value)
-    named = {"TAB": "\t", "SPACE": " "}
-    if v.upper() in named:
-        return named[v.upper()]
-    if len(v) != 1:
-        raise KsqlStatementError(f"Invalid delimiter value: '{v}'. Delimiter must be a single character or "
-                                 "TAB or SPACE")
-    return v
+    """A KEY_/VALUE_DELIMITER already checked by the WITH clause, as the character it names."""
+    try:
+        return capabilities.parse_delimiter(value)
+    except ValueError as e:
+        raise KsqlStatementError(str(e)) from None
 
 
 def parse_duration_ms(text: str) -> int:
-    parts = str(text).strip().split()
-    if len(parts) != 2:
-        raise KsqlStatementError(f"Invalid duration: '{text}'")
-    n = int(parts[0])
-    unit = parts[1].upper().rstrip("S")
-    scale = {"MILLISECOND": 1, "SECOND": 1000, "MINUTE": 60_000, "HOUR": 3_600_000, "DAY": 86_400_000}
-    if unit not in scale:
-        raise KsqlStatementError(f"Invalid duration unit: '{parts[1]}'")
-    return n * scale[unit]
+    try:
+        return parse_duration_text(str(text))
+    except DurationError as e:
+        raise KsqlStatementError(f"Configuration WINDOW_SIZE is invalid: {e}") from None
 
 
 def check_columns(kind: str, cols: list[ColumnDef], custom: dict[str, T.SqlType]) -> list[Column]:
@@ -111,22 +104,30 @@ def _check_column(kind: str, c: ColumnDef, seen: set[str], custom: dict[str, T.S
 
 
 
-def check_format_properties(props: dict[str, Any]) -> None:
-    """FORMAT sets both formats, so it cannot be combined with KEY_FORMAT or VALUE_FORMAT."""
+def check_format_choice(props: dict[str, Any]) -> None:
+    """FORMAT sets both formats, so it cannot be combined with KEY_FORMAT or VALUE_FORMAT; a value schema
+    has one full name (ksqlDB checks these when it resolves the formats, after preparing)."""
     for which in ("KEY_FORMAT", "VALUE_FORMAT"):
         if "FORMAT" in props and which in props:
             raise KsqlStatementError(f"Cannot supply both '{which}' and 'FORMAT' properties, as 'FORMAT' sets both "
                                      "key and value formats. Either use just 'FORMAT', or use 'KEY_FORMAT' and "
                                      "'VALUE_FORMAT'.")
+    if "VALUE_AVRO_SCHEMA_FULL_NAME" in props and "VALUE_SCHEMA_FULL_NAME" in props:
+        raise KsqlStatementError("Cannot supply both 'VALUE_AVRO_SCHEMA_FULL_NAME' and 'VALUE_SCHEMA_FULL_NAME' "
+                                 "properties. Please only set 'VALUE_SCHEMA_FULL_NAME'.")
+
+
+def check_nullable_representation(key_format: str, value_format: str, props: dict[str, Any]) -> None:
+    """``<KEY|VALUE>_PROTOBUF_NULLABLE_REPRESENTATION`` belongs to the protobuf formats only."""
+    for which, fmt in (("KEY", key_format), ("VALUE", value_format)):
+        name = f"{which}_PROTOBUF_NULLABLE_REPRESENTATION"
+        if props.get(name) is not None and fmt not in ("PROTOBUF", "PROTOBUF_NOSR"):
+            raise KsqlStatementError(f"Property {name} can only be enabled with protobuf format")
 
 
 def formats_from_properties(props: dict[str, Any], config: dict[str, Any], *, has_key: bool,
                             default_value: str | None = None, default_key: str | None = None) -> tuple[str, str]:
-    for which in ("KEY_FORMAT", "VALUE_FORMAT"):
-        if "FORMAT" in props and which in props:
-            raise KsqlStatementError(f"Cannot supply both '{which}' and 'FORMAT' properties, as 'FORMAT' sets both "
-                                     "key and value formats. Either use just 'FORMAT', or use 'KEY_FORMAT' and "
-                                     "'VALUE_FORMAT'.")
+    check_format_choice(props)
     if "FORMAT" in props:
         fmt = parse_format(props["FORMAT"], "FORMAT")
         return fmt, fmt
@@ -140,15 +141,12 @@ def formats_from_properties(props: dict[str, Any], config: dict[str, Any], *, ha
 
 
 def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[str, T.SqlType]) -> Source:
+    """``stmt``'s WITH clause has been prepared (``ksqlpy.grammar.with_clause``)."""
     props = normalize_properties(stmt.properties)
-    unknown = [k for k in props if k not in SOURCE_PROPERTIES]
-    if unknown:
-        raise KsqlStatementError(f"Invalid config variable(s) in the WITH clause: {','.join(sorted(unknown))}")
-    if "KAFKA_TOPIC" not in props:
-        raise KsqlStatementError('Missing required property "KAFKA_TOPIC" which has no default value.')
     if stmt.or_replace and stmt.is_source:
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
                                  f"supported on source {stmt.kind.lower()}s.")
+    check_topic_properties(stmt.kind, props, windowed=False)
     columns = check_columns(stmt.kind, stmt.columns, custom)
     keys = [c for c in columns if c.key]
     key_fmt, value_fmt = formats_from_properties(props, config, has_key=bool(keys))
@@ -157,20 +155,12 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     if stmt.kind == "TABLE" and not keys:
         raise KsqlStatementError("Tables require a PRIMARY KEY. Please define the PRIMARY KEY.")
     values = [c for c in columns if not c.key and not c.headers and c.header_key is None]
-    if not keys and "KEY_FORMAT" not in props and "FORMAT" not in props:
-        key_fmt = "NONE" if key_fmt == "KAFKA" and False else key_fmt
-    wrap = single_value_wrapping(props, len(values), config)
+    check_nullable_representation(key_fmt, value_fmt, props)
+    wrap = single_value_wrapping(props, len(values), config, value_fmt)
     windowed = None
-    if "WINDOW_TYPE" in props:
+    if props.get("WINDOW_TYPE") is not None:
         wt = str(props["WINDOW_TYPE"]).upper()
-        if wt not in ("SESSION", "HOPPING", "TUMBLING"):
-            raise KsqlStatementError(f"Invalid WINDOW_TYPE: {wt}. Valid values are SESSION, HOPPING, TUMBLING")
-        size = parse_duration_ms(props["WINDOW_SIZE"]) if "WINDOW_SIZE" in props else None
-        if wt != "SESSION" and size is None:
-            raise KsqlStatementError(f"{wt} windows require 'WINDOW_SIZE' to be provided in the WITH clause. "
-                                     "For example: 'WINDOW_SIZE'='10 SECONDS'")
-        if wt == "SESSION" and size is not None:
-            raise KsqlStatementError("'WINDOW_SIZE' should not be set for SESSION windows.")
+        size = parse_duration_ms(props["WINDOW_SIZE"]) if props.get("WINDOW_SIZE") is not None else None
         if not keys:
             raise KsqlStatementError("Windowed sources require a key column.")
         windowed = WindowInfo(wt, size)
@@ -182,12 +172,7 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
         if col is None:
             raise KsqlStatementError(f"The TIMESTAMP column set in the WITH clause does not exist in the schema: "
                                      f"'{ts_col}'")
-        if ts_fmt is None and col.type not in (T.BIGINT, T.TIMESTAMP):
-            raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be LONG(INT64), TIMESTAMP, or a String "
-                                     "with a timestamp_format specified.")
-        if ts_fmt is not None and col.type != T.STRING:
-            raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be STRING when a timestamp_format is "
-                                     "specified.")
+        check_timestamp_column(ts_col, col.type, ts_fmt)
     src = Source(
         name=stmt.name, kind=stmt.kind, topic=str(props["KAFKA_TOPIC"]), columns=columns,
         key_format=key_fmt, value_format=value_fmt,
@@ -200,34 +185,82 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     return src
 
 
+def check_topic_properties(kind: str, props: dict[str, Any], *, windowed: bool) -> None:
+    """The topic's cleanup policy follows from the source kind; a table's topic is compacted, so only a
+    windowed table (compact and delete) has a retention."""
+    if "CLEANUP_POLICY" in props:
+        raise KsqlStatementError("Invalid config variable in the WITH clause: CLEANUP_POLICY.\nThe CLEANUP_POLICY "
+                                 "config is automatically inferred based on the type of source (STREAM or TABLE)."
+                                 "\nUsers can't set the CLEANUP_POLICY config manually.")
+    if kind == "TABLE" and not windowed and "RETENTION_MS" in props:
+        raise KsqlStatementError("Invalid config variable in the WITH clause: RETENTION_MS. Non-windowed tables do "
+                                 "not support retention.")
+
+
+NAMED_SCHEMA_FORMATS = ("AVRO", "PROTOBUF")  # formats whose full schema name a sink of the same format inherits
+
+
+def inherited_schema_names(source: Source, key_format: str, value_format: str,
+                           props: dict[str, Any]) -> dict[str, Any]:
+    """The ``*_SCHEMA_FULL_NAME`` a CREATE ... AS SELECT sink takes from its source: only for a side whose
+    format is unchanged and names its schemas, and only when the statement does not name one itself."""
+    out: dict[str, Any] = {}
+    source_props = source.properties or {}
+    for which, fmt, src_fmt in (("KEY", key_format, source.key_format), ("VALUE", value_format, source.value_format)):
+        if fmt != src_fmt or fmt not in NAMED_SCHEMA_FORMATS:
+            continue
+        names = [f"{which}_SCHEMA_FULL_NAME"] + (["VALUE_AVRO_SCHEMA_FULL_NAME"] if which == "VALUE" else [])
+        if any(n in props for n in names):
+            continue
+        found = next((source_props[n] for n in names if source_props.get(n) is not None), None)
+        if found is not None:
+            out[f"{which}_SCHEMA_FULL_NAME"] = found
+    return out
+
+
+def check_timestamp_column(name: str, t: T.SqlType, timestamp_format: Any) -> None:
+    """ksqlDB's ``TimestampExtractionPolicyFactory``: BIGINT or TIMESTAMP, or STRING with a format."""
+    if timestamp_format is not None:
+        if t != T.STRING:
+            raise KsqlStatementError("'TIMESTAMP_FORMAT' set in the WITH clause can only be used when the timestamp "
+                                     "column is of type STRING.")
+        return
+    if t in (T.BIGINT, T.TIMESTAMP):
+        return
+    if t == T.STRING:
+        raise KsqlStatementError("A String timestamp field has been specified without also specifying the "
+                                 "timestamp_format")
+    raise KsqlStatementError(f"Timestamp column, `{name}`, should be LONG(INT64), TIMESTAMP, or a String with a "
+                             "timestamp_format specified.")
+
+
 def finish_formats(src: Source) -> None:
     """Validate the key/value formats against the columns and record format features."""
     from ksqlpy.serde import check_format
 
     keys, values = src.key_columns, src.value_columns
+    props = src.properties or {}
+    check_format_properties(src.key_format, format_properties(Side.KEY, props))
+    check_format_properties(src.value_format, format_properties(Side.VALUE, props))
     check_format(src.key_format, is_key=True, columns=[(c.name, c.type) for c in keys])
-    check_format(src.value_format, is_key=False, columns=[(c.name, c.type) for c in values],
-                 wrap_single_value=src.wrap_single_value)
+    check_format(src.value_format, is_key=False, columns=[(c.name, c.type) for c in values])
     if src.wrap_single_value is False:
         src.value_features.add("UNWRAP_SINGLES")
     elif src.wrap_single_value is True:
         src.value_features.add("WRAP_SINGLES")
-    if len(keys) == 1 and src.key_format in ("JSON", "AVRO", "PROTOBUF", "JSON_SR"):
+    if key_unwraps(src.key_format, len(keys)):
         src.key_features.add("UNWRAP_SINGLES")
 
 
-def single_value_wrapping(props: dict[str, Any], n_values: int, config: dict[str, Any]) -> bool | None:
+def single_value_wrapping(props: dict[str, Any], n_values: int, config: dict[str, Any],
+                          value_format: str) -> bool | None:
     """WRAP_SINGLE_VALUE from the WITH clause, else from ``ksql.persistence.wrap.single.values`` when the
-    value has one column (None: the format's default)."""
+    value has one column and the format can (None: the format's natural shape)."""
     wrap = props.get("WRAP_SINGLE_VALUE")
-    if wrap is not None:
-        if n_values != 1:
-            raise KsqlStatementError("'WRAP_SINGLE_VALUE' is only valid for single-field value schemas")
-        return _as_bool(wrap, "WRAP_SINGLE_VALUE")
+    explicit = None if wrap is None else _as_bool(wrap, "WRAP_SINGLE_VALUE")
     default = config.get("ksql.persistence.wrap.single.values")
-    if n_values == 1 and default is not None and str(default).lower() == "false":
-        return False
-    return None
+    default_bool = None if default is None or str(default).strip() == "" else str(default).strip().lower() == "true"
+    return value_wrapping(value_format, n_values, explicit, default_bool)
 
 
 def _as_bool(v: Any, name: str) -> bool:

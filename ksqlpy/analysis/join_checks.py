@@ -49,6 +49,19 @@ def check_windows(left: Any, right: Any) -> None:
 
 
 
+def check_foreign_key_join(kind: str, described: str, conditions: list[str], *, n_way: bool) -> None:
+    """What ksqlDB refuses of a foreign-key table-table join: FULL and RIGHT joins, and joining by a foreign
+    key inside an n-way join."""
+    if kind == "FULL":
+        raise KsqlStatementError("Invalid join type: full-outer join not supported for foreign-key table-table "
+                                 f"join. Got {described}.")
+    if kind == "RIGHT":
+        raise KsqlStatementError("RIGHT OUTER JOIN on a foreign key is not supported")
+    if n_way:
+        raise KsqlStatementError("Invalid join condition: foreign-key table-table joins are not supported as part "
+                                 f"of n-way joins. Got {' AND '.join(conditions)}.")
+
+
 def check_key_type(k: JoinKey) -> None:
     if T.contains_map(k.type):
         name = k.display or k.name

@@ -86,9 +86,11 @@ def natural_join_name(e: exp.Expression, scope: JoinScope) -> str | None:
 
 
 def plan_select(query: Query, scope: JoinScope, leaves: list[Scan], keys: list[KeyComponent], *,
-                sink_name: str | None, persistent: bool, keyed: bool) -> list[SelectItem]:
+                sink_name: str | None, persistent: bool, keyed: bool,
+                foreign_key_left: str | None = None) -> list[SelectItem]:
     """The select list rewritten over the joined row. ``keyed``: the join key is the result's key (no
-    GROUP BY / PARTITION BY re-keys it), so the projection must include it."""
+    GROUP BY / PARTITION BY re-keys it), so the projection must include it. ``foreign_key_left``: the left
+    table of a foreign-key join, whose primary key is the result's key."""
     items = expand_stars(query, scope, leaves, keys, rekey=bool(query.partition_by))
     texts = [None if virtual else text(scope.qualify(e, "SELECT")) for e, _, virtual in items]
     names = [alias if virtual else (alias or natural_join_name(e, scope)) for e, alias, virtual in items]
@@ -121,10 +123,21 @@ def plan_select(query: Query, scope: JoinScope, leaves: list[Scan], keys: list[K
                                          "column.")
             out.append(SelectItem(scope.rewrite(e, "SELECT"), name))
     if keyed and persistent and sink_name is not None:
-        for i, k in enumerate(keys):
-            if i not in claimed:
-                _missing_key(sink_name, k)
+        missing = [k for i, k in enumerate(keys) if i not in claimed]
+        if missing and foreign_key_left is not None:
+            _missing_primary_key(foreign_key_left, missing)
+        for k in missing:
+            _missing_key(sink_name, k)
     return out
+
+
+def _missing_primary_key(left: str, missing: list[KeyComponent]) -> None:
+    """A foreign-key join is keyed by the left table's primary key: every column of it must be selected."""
+    what = "column" if len(missing) == 1 else "columns"
+    names = ", ".join(f"`{k.viable[0].split('.', 1)[-1]}`" for k in missing)
+    raise KsqlStatementError(f"Primary key {what} missing in projection. For foreign-key table-table joins, the "
+                             "projection must include all primary key columns "
+                             f"from the left input table (`{left}`). Missing {what}: {names}.")
 
 
 def _missing_key(sink: str, key: KeyComponent) -> None:

@@ -19,10 +19,11 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy import types as T
-from ksqlpy.analysis.join_checks import check_key_type, check_windows, check_within
+from ksqlpy.analysis.join_checks import check_foreign_key_join, check_key_type, check_windows, check_within
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, text
 from ksqlpy.analysis.scope import scope_for
+from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.written import column_refs
 from ksqlpy.catalog import Catalog, Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, at, locating, location, location_within
@@ -97,7 +98,8 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     for i, jc in enumerate(query.joins):
         right = _leaf_input(leaves[i + 1], catalog)
         with locating(location(jc.right)):  # an error about a join step points at the source it joins
-            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, session, all_columns, ctx)
+            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, session, all_columns, ctx,
+                                  n_way=len(query.joins) > 1)
         nodes.append(node)
     for depth, node in enumerate(reversed(nodes)):
         node.context = "L_" * depth
@@ -113,7 +115,9 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         offset += len(lf.columns)
     virtual = _virtual_source(leaves, root, key_columns, current)
     keyed = not query.group_by and not query.partition_by and not _has_aggregate(query, session.functions)
-    select = plan_select(query, scope, leaves, keys, sink_name=sink_name, persistent=persistent, keyed=keyed)
+    fk_left = leaves[0].alias if root.flavor is JoinFlavor.FOREIGN_KEY else None
+    select = plan_select(query, scope, leaves, keys, sink_name=sink_name, persistent=persistent, keyed=keyed,
+                         foreign_key_left=fk_left)
     rewritten = Query(
         select=select, source=SourceRef(virtual.name), joins=[], window=query.window,
         where=scope.rewrite(query.where, "WHERE") if query.where is not None else None,
@@ -136,7 +140,7 @@ def _resolve_leaves(query: Query, catalog: Catalog) -> list[Scan]:
     for i, ref in enumerate(refs):
         source = catalog.source(ref.name)
         if source is None:
-            raise KsqlStatementError(at(ref, f"{ref.name} does not exist."))
+            raise KsqlStatementError(at(ref, f"{ref.name} does not exist.{did_you_mean(catalog, ref.name)}"))
         if ref.name in seen:
             if len(refs) == 2:
                 raise KsqlStatementError(f"Can not join '{ref.name}' to '{ref.name}': self joins are not yet "
@@ -183,7 +187,8 @@ class _Condition:
 
 
 def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, scope: JoinScope,
-          typing_scope: Any, session: SessionState, all_columns: set[str], ctx: BindContext) -> tuple[Join, _Input]:
+          typing_scope: Any, session: SessionState, all_columns: set[str], ctx: BindContext, *,
+          n_way: bool) -> tuple[Join, _Input]:
     right_leaf = right.node
     assert isinstance(right_leaf, Scan)
     kind = JoinKind(jc.kind)
@@ -214,10 +219,7 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     else:
         flavor = JoinFlavor.TABLE_TABLE if left_keyed else JoinFlavor.FOREIGN_KEY
     if flavor is JoinFlavor.FOREIGN_KEY:
-        if kind not in (JoinKind.INNER, JoinKind.LEFT):
-            what = "full-outer" if kind is JoinKind.FULL else "right-outer"
-            raise KsqlStatementError(f"Invalid join type: {what} join not supported for foreign-key table-table "
-                                     f"join. Got {described}.")
+        check_foreign_key_join(kind, described, [c.written for c in conds], n_way=n_way)
         if len(conds) != 1:
             raise KsqlStatementError("Invalid join condition: foreign-key table-table joins support a single "
                                      f"condition. Got {' AND '.join(c.written for c in conds)}.")
@@ -227,8 +229,9 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
                                      f"{c.written.split(' = ')[0]}{{{c.left_type}}} = "
                                      f"{c.written.split(' = ', 1)[1]}{{{c.right_type}}}.")
 
-    if flavor is not JoinFlavor.FOREIGN_KEY:
-        check_windows(left, right)
+    check_windows(left, right)
+    if flavor is JoinFlavor.FOREIGN_KEY and (left.windowed is not None or right.windowed is not None):
+        raise KsqlStatementError("Foreign-key table-table joins are not supported on windowed tables.")
     # a stream side not joined on its key must be re-keyed
     need_left = flavor in (JoinFlavor.STREAM_STREAM, JoinFlavor.STREAM_TABLE) and not left_keyed
     need_right = flavor is JoinFlavor.STREAM_STREAM and not right_keyed
@@ -304,8 +307,12 @@ def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], ri
     out = []
     for part in parts:
         if not isinstance(part, exp.EQ):
-            raise KsqlStatementError(f"Invalid join condition: only equality conditions are supported. "
-                                     f"Got {text(part)}.")
+            if len(parts) > 1:  # ksqlpy joins on ANDed equalities only; anything else is ksqlDB's refusal
+                raise KsqlStatementError("Invalid join condition: joins on multiple conditions are not yet "
+                                         f"supported. Got {text(on)}.")
+            if isinstance(part, exp.GT | exp.GTE | exp.LT | exp.LTE | exp.NEQ | exp.NullSafeEQ | exp.NullSafeNEQ):
+                raise KsqlStatementError("Only equality join criteria is supported.")
+            raise KsqlStatementError(f"Unsupported join expression: {text(part)}")
         qualified = scope.qualify(part, "JOIN ON")
         a, b = part.this, part.expression
         qa, qb = qualified.this, qualified.expression

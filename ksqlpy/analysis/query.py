@@ -10,8 +10,10 @@ from collections.abc import Callable
 from sqlglot import exp
 
 from ksqlpy import types as T
+from ksqlpy.analysis import query_rejections as rejections
 from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.scope import scope_for
+from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.struct_star import expand_struct_stars
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.analysis.written import is_star, lambda_parameter, natural_name, qualified, strip_qualifiers
@@ -123,7 +125,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     persistent = kind is QueryKind.PERSISTENT
     source = catalog.source(query.source.name)
     if source is None:
-        raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."))
+        raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."
+                                    f"{did_you_mean(catalog, query.source.name)}"))
     if query.partition_by_written and not query.partition_by:
         raise KsqlStatementError("PARTITION BY requires at least one expression")
     if query.where is not None:
@@ -139,9 +142,6 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     in_scope = scope_for(schema, alias)
     registry = ctx.registry
     query = expand_struct_stars(query, in_scope, ctx)
-
-    if query.window is not None and source.kind == "TABLE":
-        raise KsqlStatementError("WINDOW clause requires a STREAM source, but was a TABLE.")
 
     _check_column_references(query, in_scope)
     if query.where is not None:
@@ -161,6 +161,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     if where is not None:
         node = Filter(schema, node, where)
 
+    rejections.check_table_functions(query, registry)
     taken = {c.name for c in schema.columns}
     source_names = set(taken)
     gen = AliasGenerator(taken)
@@ -194,12 +195,15 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     key_exprs: list[exp.Expression] = [exp.column(c.name) for c in source.key_columns]
     select_items: list[tuple[exp.Expression, str | None]] | None = None
 
+    rejections.check_window(query, source, registry)
+    if query.partition_by and query.group_by:
+        raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
+    if query.partition_by and rejections.keeps_key(query.partition_by, source) and (
+            source.kind == "TABLE" or source.windowed is not None):
+        query = dataclasses.replace(query, partition_by=[])  # the key it already has: nothing to re-key
     if query.partition_by:
-        if query.group_by:
-            raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
-        if source.kind == "TABLE":
-            raise KsqlStatementError("Unsupported: PARTITION BY on a TABLE")
         rekey, rekey_written = _plan_rekey(query.partition_by, node, alias, ctx, key_name)
+        rejections.check_repartition(query.partition_by, source, alias)
         node = rekey
         proj_schema = rekey.schema
         key_exprs = [] if not rekey.names else [exp.column(n) for n in rekey.names]
@@ -220,6 +224,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         select_items = agg_items
 
     items = _expand_select(query, proj_schema, alias, source, select_items, transient=not persistent)
+    rejections.check_sources(query, source, registry, persistent=persistent)
 
     proj_scope = scope_for(proj_schema, alias)
     key_refs = [try_bind(k, proj_scope, ctx) for k in key_exprs]
@@ -366,8 +371,9 @@ def _check_column_references(query: Query, scope: Scope) -> None:
                ("SELECT", [i.expr for i in query.select])]
     for clause, exprs in clauses:
         for e in exprs:
+            lambdas = e.find(exp.Lambda) is not None  # else no column is a lambda's (no walk up per column)
             for col in e.find_all(exp.Column):
-                if isinstance(col.this, exp.Star) or lambda_parameter(col):
+                if isinstance(col.this, exp.Star) or (lambdas and lambda_parameter(col)):
                     continue
                 if col.name in WINDOW_COLUMNS:
                     continue

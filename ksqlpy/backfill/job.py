@@ -16,6 +16,7 @@ from typing import Any
 
 from ksqlpy.catalog import Source
 from ksqlpy.plan.topology import Topology
+from ksqlpy.properties import DEFAULT_PROPERTIES, Properties, resolve
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.serdes import SerdeFactory
 
@@ -51,10 +52,10 @@ class WorkerEngine:
         self.serdes = SerdeFactory(self.prop, None)
 
     def prop(self, name: str, default: Any = None) -> Any:
-        return self.properties.get(name, default)
+        return resolve(name, self.properties, default=default)
 
     def effective_properties(self) -> dict[str, Any]:
-        return dict(self.properties)
+        return Properties(DEFAULT_PROPERTIES, self.properties)
 
     def explicit_properties(self) -> dict[str, Any]:
         return {}

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from ksqlpy import grammar
+from ksqlpy.engine.secrets import SecretStore, restore, split
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import Log, ProducerRecord
@@ -83,9 +84,12 @@ def _jsonable(props: dict[str, Any]) -> dict[str, Any]:
 class CommandLog:
     """Appends commands to, and reads them back from, the single-partition command topic."""
 
-    def __init__(self, log: Log, service_id: str) -> None:
+    def __init__(self, log: Log, service_id: str, secrets: SecretStore | None = None) -> None:
+        """``secrets``: where secret property values go instead of the topic (secrets.py); without one they
+        are written hidden and replayed without their values."""
         self.log = log
         self.topic = command_topic_name(service_id)
+        self.secrets = secrets
 
     def ensure_topic(self) -> None:
         info = self.log.describe_topic(self.topic)
@@ -100,8 +104,12 @@ class CommandLog:
     def append(self, cid: str, statement: str, streams_properties: dict[str, Any],
                original_properties: dict[str, Any]) -> int:
         """Write one command; returns its offset (the command sequence number)."""
-        value = {"statement": statement, "streamsProperties": _jsonable(streams_properties),
-                 "originalProperties": _jsonable(original_properties), "version": COMMAND_VERSION}
+        shown, hidden = split(_jsonable(streams_properties))
+        value: dict[str, Any] = {"statement": statement, "streamsProperties": shown,
+                                 "originalProperties": split(_jsonable(original_properties))[0],
+                                 "version": COMMAND_VERSION}
+        if hidden and self.secrets is not None:
+            value["secretsRef"] = self.secrets.put(hidden)  # the values in a 0600 file, not on the topic
         _, offset = self.log.produce(ProducerRecord(self.topic, orjson.dumps(cid), orjson.dumps(value), partition=0))
         return offset
 
@@ -116,8 +124,10 @@ class CommandLog:
                 if value is None:
                     continue
                 body = orjson.loads(value)
-                commands.append(Command(off, orjson.loads(key) if key else "", body.get("statement", ""),
-                                        dict(body.get("streamsProperties") or {}),
+                cid = orjson.loads(key) if key else ""
+                props = restore(dict(body.get("streamsProperties") or {}), body.get("secretsRef"), self.secrets,
+                                f"command {cid} (offset {off})")
+                commands.append(Command(off, cid, body.get("statement", ""), props,
                                         dict(body.get("originalProperties") or {}),
                                         int(body.get("version", COMMAND_VERSION))))
             offset = batch.next_offset
@@ -150,7 +160,8 @@ class DurableStatements:
 
     def __init__(self, engine: Engine) -> None:
         self.engine = engine
-        self.commands = CommandLog(engine.log, str(engine.prop("ksql.service.id", "default_")))
+        self.commands = CommandLog(engine.log, str(engine.prop("ksql.service.id", "default_")),
+                                   SecretStore(engine.data_dir))
         self.commands.ensure_topic()
         self.replay_errors: list[str] = []
 

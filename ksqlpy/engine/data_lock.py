@@ -23,6 +23,7 @@ from typing import IO
 import orjson
 
 from ksqlpy.errors import KsqlError
+from ksqlpy.private_files import FILE_MODE, private_dir
 
 LOCK_FILE = ".ksqlpy.lock"
 
@@ -60,8 +61,8 @@ class DataDirectoryLock:
         self._file: IO[bytes] | None = None
 
     def acquire(self) -> DataDirectoryLock:
-        os.makedirs(self.data_dir, exist_ok=True)
-        f = open(self.path, "a+b")  # noqa: SIM115 - held open for the engine's lifetime
+        private_dir(self.data_dir)
+        f = open(self.path, "a+b", opener=lambda p, fl: os.open(p, fl, FILE_MODE))  # noqa: SIM115 - held open
         try:
             fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:

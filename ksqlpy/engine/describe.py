@@ -84,7 +84,8 @@ def describe_function(reg: FunctionRegistry, name: str) -> dict[str, Any]:
     kind = "SCALAR" if name in reg.scalars else ("AGGREGATE" if name in reg.aggregates else "TABLE")
     variations = [{"arguments": v.arguments, "returnType": v.return_type, "description": v.description,
                    "argumentTypes": [a["type"] for a in v.arguments]} for v in fn.variations()]
-    return {"name": name, "description": fn.description, "author": fn.author or "ksqlpy", "version": fn.version,
+    author = fn.author or ("ksqlpy" if fn.path == "internal" else "")  # a user function says its own
+    return {"name": name, "description": fn.description, "author": author, "version": fn.version,
             "path": fn.path, "type": kind, "functions": variations}
 
 
@@ -148,7 +149,8 @@ def query_details(engine: Engine, q: Any) -> dict[str, Any]:
     return {"queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
             "fields": fields(q.sink), "executionPlan": plan_text(q.plan, q.query_id),
             "topology": topology_text(q.topology),
-            "state": q.state, "queryType": "PERSISTENT", "overriddenProperties": {},
+            "state": q.state, "queryType": "PERSISTENT",
+            "overriddenProperties": dict(getattr(q, "overridden_properties", None) or {}),
             "tasksMetadata": tasks_metadata(engine, q),
             "queryErrors": [{"errorMessage": error, "type": "UNKNOWN"}] if error and q.state == "ERROR" else []}
 

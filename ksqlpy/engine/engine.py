@@ -19,15 +19,17 @@ from typing import Any
 from ksqlpy import grammar
 from ksqlpy.catalog import Catalog, QueryInfo, Source
 from ksqlpy.engine import statements as S
-from ksqlpy.engine.config import DEFAULT_PROPERTIES
+from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties, resolve
+from ksqlpy.engine.guarantee import GuaranteeInForce, check_engine, check_query
 from ksqlpy.engine.pull_cache import PullCache
 from ksqlpy.engine.queries import PersistentQuery, TransientQuery, build_persistent, build_transient
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.functions import FunctionRegistry, builtin_registry
+from ksqlpy.functions import FunctionRegistry
 from ksqlpy.grammar import ast as A
 from ksqlpy.log import open_log
 from ksqlpy.log.base import Log
+from ksqlpy.private_files import private_dir
 from ksqlpy.runtime.coordinator import (
     WorkerManager,
     inline_commit_interval,
@@ -39,6 +41,7 @@ from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.serdes import SerdeFactory
 from ksqlpy.schema_registry import open_registry
 from ksqlpy.session_state import SessionState
+from ksqlpy.udf.loader import FunctionSources, load_functions
 
 LOG = logging.getLogger(__name__)
 _SWITCH_INTERVAL_S = 0.001  # see Engine.start
@@ -50,10 +53,14 @@ class Engine:
     def __init__(self, data_dir: str | None = None, properties: dict[str, Any] | None = None,
                  log: Log | None = None, *, lock: bool = True) -> None:
         """``lock=False`` only for the worker processes of an engine that holds the directory's lock."""
-        self.properties: dict[str, Any] = dict(DEFAULT_PROPERTIES)
-        self.properties.update(properties or {})
+        # layers of properties (config.py): defaults < ``config`` (the server's or shell's configuration) <
+        # ``session_properties`` (SET) < ``request_properties`` (one request's overrides, while it runs)
+        self.config: dict[str, Any] = dict(properties or {})
+        self.properties: Properties = Properties(DEFAULT_PROPERTIES, self.config)
+        self.session_properties: dict[str, Any] = {}
+        self.request_properties: dict[str, Any] = {}
         self.data_dir = data_dir or os.path.join(os.getcwd(), "ksqlpy-data")
-        os.makedirs(self.data_dir, exist_ok=True)
+        private_dir(self.data_dir)  # 0700 (private_files.py)
         from ksqlpy.engine.data_lock import DataDirectoryLock
 
         # one engine per data directory (data_lock.py): refused here, before anything is opened or run
@@ -66,18 +73,27 @@ class Engine:
             raise
 
     def _open(self, log: Log | None) -> None:
+        opened = log is None
         if log is None:
             log = open_log({**self.properties, "log.dir": os.path.join(self.data_dir, "log")})
         self.log: Log = log
+        self.guarantee: GuaranteeInForce | None = None  # worker processes run under their engine's check
+        if self.data_lock is not None:
+            try:  # exactly-once on a broker that shows aborted records is refused, not broken (guarantee.py)
+                self.guarantee = check_engine(log, self.properties)
+            except BaseException:
+                if opened:
+                    log.close()
+                raise
         # the schema registry of AVRO / JSON_SR: embedded (durable on this log) unless a URL names one
         self.schema_registry = open_registry(self.properties, log)
         self.serdes = SerdeFactory(self.prop, self.schema_registry)
         self.catalog = Catalog(partitions=lambda topic: self.log.partition_count(topic))
-        self.functions: FunctionRegistry = builtin_registry()
+        # built-ins + ksql.extension.dir + installed packages' entry points (ksqlpy.udf.loader)
+        self.functions: FunctionRegistry = load_functions(FunctionSources.of(self.properties))
         self.plog = ProcessingLog(include_rows=str(self.properties.get("ksql.logging.processing.rows.include",
                                                                         "false")).lower() == "true")
         self.variables: dict[str, str] = {}
-        self.session_properties: dict[str, Any] = {}
         self.queries: dict[str, PersistentQuery] = {}
         self.transient: dict[str, TransientQuery] = {}
         self.query_counter = 0
@@ -93,8 +109,13 @@ class Engine:
         self._stop = threading.Event()
 
     # ------------------------------------------------------------------ properties
-    def effective_properties(self) -> dict[str, Any]:
-        return {**self.properties, **self.session_properties}
+    def effective_properties(self) -> Properties:
+        """Every property as it resolves now (canonical names; either spelling looks up)."""
+        return Properties(DEFAULT_PROPERTIES, self.config, self.session_properties, self.request_properties)
+
+    def overrides(self) -> Properties:
+        """What the session and the running request set (not the configuration or the defaults)."""
+        return Properties(self.session_properties, self.request_properties)
 
     def session_state(self) -> SessionState:
         """The functions, properties in force (server, session and statement overrides) and custom types a
@@ -102,17 +123,12 @@ class Engine:
         return SessionState(self.functions, self.effective_properties(), self.catalog.types())
 
     def prop(self, name: str, default: Any = None) -> Any:
-        props = self.effective_properties()
-        for key in (name, f"ksql.streams.{name}"):
-            if key in props:
-                return props[key]
-        return default
+        """One property, resolved over every layer (either spelling of ``name``)."""
+        return resolve(name, self.config, self.session_properties, self.request_properties, default=default)
 
     def explicit_properties(self) -> dict[str, Any]:
-        """The properties set by the user (engine properties that differ from the defaults, and SET ones)."""
-        unset = object()
-        return {**{k: v for k, v in self.properties.items() if DEFAULT_PROPERTIES.get(k, unset) != v},
-                **self.session_properties}
+        """The properties set by the user (configuration, SET and the running request; not the defaults)."""
+        return Properties(self.config, self.session_properties, self.request_properties)
 
     def owns(self, partition: int) -> bool:
         """The engine builds the tasks of every partition (worker processes run subsets)."""
@@ -172,12 +188,14 @@ class Engine:
             self.generation += changes  # before and after: a lookup prepared meanwhile is voided either way
             try:
                 if properties:
-                    saved = dict(self.session_properties)
-                    self.session_properties.update(properties)
+                    saved = self.request_properties
+                    self.request_properties = dict(properties)
                     try:
+                        self.catalog.config = self.effective_properties()  # type: ignore[attr-defined]
                         return S.dispatch(self, stmt)
                     finally:
-                        self.session_properties = saved
+                        self.request_properties = saved
+                self.catalog.config = self.effective_properties()  # type: ignore[attr-defined]
                 return S.dispatch(self, stmt)
             finally:
                 self.generation += changes
@@ -191,9 +209,12 @@ class Engine:
         return f"{kind}_{sink}_{n}".upper()
 
     def start_persistent(self, query: PersistentQuery) -> None:
+        if getattr(query, "overridden_properties", None) is None:  # what EXPLAIN shows it was created with
+            query.overridden_properties = {k: str(v) for k, v in self.overrides().items()}  # type: ignore[attr-defined]
         self.queries[query.query_id] = query
         self.catalog.add_query(QueryInfo(query.query_id, query.sql, query.sink_name, query.source_names))
         if wants_workers(self, query):  # ksqlpy.workers=process: the query runs in worker processes
+            check_query(self.log, self.effective_properties())  # its own exactly_once_v2 must hold too
             if self.worker_manager is None:
                 self.worker_manager = WorkerManager(self)
             start_workers(self.worker_manager, query)

@@ -1,90 +1,169 @@
-"""INSERT INTO ... VALUES: evaluate the constant expressions, coerce to the columns, produce one record."""
+"""INSERT INTO ... VALUES as ksqlDB's ``InsertValuesExecutor`` runs it: check the target, pair columns with
+values (no column list: key columns then value columns), evaluate each constant expression, coerce it
+STRICTly to its column, and produce one record.
+
+Target problems are plain errors (``/ksql`` code 40000); everything after them reads
+``Failed to insert values into '<target>'. <reason>`` (40001), in ksqlDB's order.
+"""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from sqlglot import exp
+
 from ksqlpy import types as T
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.analysis.source_hints import did_you_mean
+from ksqlpy.catalog import Column, Source
+from ksqlpy.engine.strict_coercion import CoercionFailed, base_type_name, coerce_strict, java_value_text
+from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.expr.binder import bind
-from ksqlpy.expr.bound import Cast
 from ksqlpy.expr.fold import constant_value
 from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import ProducerRecord
+from ksqlpy.serde.formats import type_text
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
+ROWTIME = "ROWTIME"
+NOT_INSERTABLE = ("ROWPARTITION", "ROWOFFSET")  # pseudo columns the producer decides
 
-def _evaluate(engine: Engine, e: Any, target: T.SqlType, column: str) -> Any:
-    ctx = BindContext(engine.functions, engine.catalog.types())
-    b = bind(e, Scope(), ctx)
-    if not isinstance(b.type, T.NullType) and b.type != target:
-        if T.can_implicitly_cast(b.type, target) or (b.type == T.STRING and target in (T.TIMESTAMP, T.DATE, T.TIME)):
-            b = Cast(b, type=target, implicit=True)
-        else:
-            raise KsqlStatementError(f"Expected type {target} for field {column} but got {_sql(e)}({b.type})")
+
+class InsertTargetError(KsqlError):
+    """The target cannot take INSERT VALUES at all (ksqlDB's plain ``KsqlException``: code 40000)."""
+
+    error_code = 40000
+
+
+class _Reason(Exception):
+    """Why the values do not make a record; reported inside ``Failed to insert values into ...``."""
+
+
+def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
+    if str(engine.prop("ksql.insert.into.values.enabled", "true")).lower() == "false":
+        raise InsertTargetError("The server has disabled INSERT INTO ... VALUES functionality. To enable it, "
+                                "restart your ksqlDB server with 'ksql.insert.into.values.enabled'=true")
+    src = _target(engine, stmt)
     try:
-        return constant_value(b, ctx.registry)
+        key, value, ts = _record(engine, src, stmt)
+    except _Reason as e:
+        raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. {e}") from None
+    try:
+        kb = engine.key_serde(src).serialize(key) if src.key_columns else None
+    except Exception as ex:  # noqa: BLE001 - a serializer's failure is the user's value
+        raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. Could not serialize key") from ex
+    try:
+        vb = engine.value_serde(src).serialize(value)
     except Exception as ex:  # noqa: BLE001
-        raise KsqlStatementError(f"Failed to insert values into '{column}': {ex}") from ex
+        raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. Could not serialize value"
+                                 f"{': ' + str(ex) if str(ex) else ''}") from ex
+    engine.log.produce(ProducerRecord(src.topic, kb, vb, ts))
+
+
+def _target(engine: Engine, stmt: A.InsertValues) -> Source:
+    src = engine.catalog.source(stmt.target)
+    if src is None:
+        raise InsertTargetError(f"Cannot insert values into an unknown stream/table: `{stmt.target}`"
+                                f"{did_you_mean(engine.catalog, stmt.target)}")
+    if src.windowed:
+        raise InsertTargetError("Cannot insert values into windowed stream/table!")
+    if src.is_source:
+        raise InsertTargetError(f"Cannot insert values into read-only {src.kind.lower()}: {src.name}")
+    headers = [c.name for c in src.header_columns]
+    if headers:
+        named = headers if stmt.columns is None else [n for n in stmt.columns if n in headers]
+        if named:
+            raise InsertTargetError(f"Cannot insert into HEADER columns: {', '.join(named)}")
+    return src
+
+
+def _record(engine: Engine, src: Source, stmt: A.InsertValues) -> tuple[tuple, tuple, int | None]:
+    """ksqlDB's ``GenericRecordFactory.build``: (key, value, timestamp or None for now)."""
+    implicit = stmt.columns is None
+    names = [c.name for c in src.key_columns + src.value_columns] if implicit else list(stmt.columns or [])
+    if len(names) != len(stmt.values):
+        raise _Reason(f"Expected a value for each column. Expected Columns: "
+                      f"[{', '.join(stmt.columns or [])}]. Got [{', '.join(_sql(v) for v in stmt.values)}]")
+    columns: list[tuple[str, T.SqlType]] = []
+    for name in names:
+        col = src.column(name)
+        if col is None and name not in (ROWTIME, *NOT_INSERTABLE):
+            raise _Reason(f"Column name `{name}` does not exist.")
+        if name in NOT_INSERTABLE:
+            raise _Reason(f"Inserting into column `{name}` is not allowed.")
+        columns.append((name, T.BIGINT if col is None else col.type))
+    given: dict[str, Any] = {}
+    for (name, target), e in zip(columns, stmt.values, strict=True):
+        given[name] = _value(engine, e, target, name)
+    if src.kind == "TABLE":
+        missing = [c.name for c in src.key_columns if c.name not in given]
+        if missing:
+            raise _Reason(f"Value for primary key column(s) {', '.join(missing)} is required for tables")
+    key = tuple(given.get(c.name) for c in src.key_columns)
+    value = tuple(given.get(c.name) for c in src.value_columns)
+    return key, value, _timestamp(src, given)
+
+
+def _value(engine: Engine, e: exp.Expression, target: T.SqlType, column: str) -> Any:
+    """The constant ``e`` evaluated once and coerced STRICTly to ``target``."""
+    reference = _column_reference(e)
+    if reference is not None:
+        raise _Reason(f"Unsupported column reference in insert value: {_sql(reference)}")
+    ctx = BindContext(engine.functions, engine.catalog.types())
+    try:
+        b = bind(e, Scope(), ctx)
+    except KsqlError as ex:
+        raise _Reason(ex.message) from None
+    try:
+        result = constant_value(b, ctx.registry)
+    except KsqlError as ex:
+        raise _Reason(ex.message) from None
+    except Exception:  # noqa: BLE001 - a failure while evaluating: ksqlDB aborts with an empty reason
+        raise _Reason("") from None
+    try:
+        return coerce_strict(result, b.type, target)
+    except CoercionFailed as failed:
+        raise _Reason(f"Expected type {type_text(target)} for field `{column}` but got "
+                      f"{base_type_name(b.type)}({java_value_text(result, b.type)}){failed.hint}") from None
+
+
+def _column_reference(e: exp.Expression) -> exp.Column | None:
+    """The first column a value names (lambda parameters are not columns)."""
+    for col in e.find_all(exp.Column):
+        lam = col.find_ancestor(exp.Lambda)
+        params = set()
+        while lam is not None:
+            params |= {p.name.upper() for p in lam.expressions}
+            lam = lam.find_ancestor(exp.Lambda)
+        if col.table or col.name.upper() not in params:
+            return col
+    return None
+
+
+def _timestamp(src: Source, given: dict[str, Any]) -> int | None:
+    """ROWTIME if given; else the source's TIMESTAMP column (parsed with its TIMESTAMP_FORMAT); else now."""
+    if given.get(ROWTIME) is not None:
+        return int(given[ROWTIME])
+    column = src.timestamp_column
+    if column is None or given.get(column) is None:
+        return None
+    raw = given[column]
+    col: Column | None = src.column(column)
+    if col is not None and col.type == T.STRING and src.timestamp_format:
+        from ksqlpy.functions.datetime import parse_timestamp
+
+        try:
+            return parse_timestamp(str(raw), str(src.timestamp_format))
+        except Exception as ex:  # noqa: BLE001
+            raise _Reason(f"Failed to parse timestamp '{raw}' with formatter '{src.timestamp_format}': {ex}") \
+                from None
+    return int(raw)
 
 
 def _sql(e: Any) -> str:
     from ksqlpy.expr.format import format_expression
 
     return format_expression(e)
-
-
-def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
-    src = engine.catalog.source(stmt.target)
-    if src is None:
-        msg = f"Cannot insert values into an unknown stream/table: `{stmt.target}`"
-        upper = engine.catalog.source(stmt.target.upper())
-        exact = next((s for s in engine.catalog.sources() if s.name.upper() == stmt.target.upper()), None)
-        if upper is not None and stmt.target != stmt.target.upper():
-            msg += f"\nDid you mean {upper.name}? Hint: try removing double quotes from the source name."
-        elif exact is not None:
-            msg += f'\nDid you mean "{exact.name}"? Hint: wrap the source name in double quotes to make it case-sensitive.'
-        raise KsqlStatementError(msg)
-    if src.is_source:
-        raise KsqlStatementError(f"Cannot insert values into read-only {src.kind.lower()}: {src.name}")
-    if str(engine.prop("ksql.insert.into.values.enabled", "true")).lower() == "false":
-        raise KsqlStatementError("The server has disabled INSERT INTO ... VALUES functionality. To enable it, "
-                                 "restart your ksqlDB server with 'ksql.insert.into.values.enabled'=true")
-    if src.windowed:
-        raise KsqlStatementError(f"Cannot insert values into windowed {src.kind.lower()}: {src.name}")
-    if stmt.columns is None:
-        names = [c.name for c in src.columns]
-    else:
-        names = list(stmt.columns)
-    if len(names) != len(stmt.values):
-        raise KsqlStatementError(f"Expected a value for each column. Expected Columns: {names}. "
-                                 f"Got {[_sql(v) for v in stmt.values]}")
-    given: dict[str, Any] = {}
-    ts = None
-    for name, e in zip(names, stmt.values, strict=True):
-        if name == "ROWTIME":
-            ts = _evaluate(engine, e, T.BIGINT, name)
-            continue
-        col = src.column(name)
-        if col is None:
-            raise KsqlStatementError(f"Column name {name} does not exist.")
-        if col.headers or col.header_key is not None:
-            raise KsqlStatementError(f"Cannot insert into HEADER columns: {name}")
-        given[name] = _evaluate(engine, e, col.type, name)
-    key = tuple(given.get(c.name) for c in src.key_columns)
-    value = tuple(given.get(c.name) for c in src.value_columns)
-    if src.kind == "TABLE" and any(k is None for k in key):
-        raise KsqlStatementError(f"Failed to insert values into '{src.name}'. Value for primary key column(s) "
-                                 f"{', '.join(c.name for c in src.key_columns)} is required for tables")
-    if src.timestamp_column and src.timestamp_column in given:
-        ts = given[src.timestamp_column]
-    try:
-        kb = engine.key_serde(src).serialize(key) if src.key_columns else None
-        vb = engine.value_serde(src).serialize(value)
-    except Exception as ex:  # noqa: BLE001
-        raise KsqlStatementError(f"Failed to insert values into '{src.name}'. {ex}") from ex
-    engine.log.produce(ProducerRecord(src.topic, kb, vb, ts))

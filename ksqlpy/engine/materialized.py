@@ -32,6 +32,12 @@ def start_source_table_query(engine: Engine, source: Source, sql: str) -> Persis
     (stmt,) = parse(f"SELECT * FROM `{source.name}`;")
     plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None,  # type: ignore[attr-defined]
                          persistent=False)
+    if getattr(engine, "sandbox", False):  # validating a request (sandbox.py): planned, nothing built
+        stand_in = engine.build_persistent(plan, source, query_id, sql)
+        stand_in.source_names = []
+        source.created_by_query = query_id
+        engine.start_persistent(stand_in)
+        return None
     topology = lower_source_table(source, query_id, engine, partition_counts(engine))
     query = PersistentQuery(query_id, sql, plan, source, build_tasks(engine, topology))
     source.created_by_query = query_id

@@ -240,7 +240,7 @@ def evaluate_rows(engine: Engine, pipeline: Any, candidates: Any, limit: int | N
     out: list[tuple] = []
 
     def err(i: int, what: str, e: BaseException) -> None:
-        engine.plog.record_error("pull", f"Error computing expression {what}: {e}", None)
+        engine.plog.expression_error("pull", what, e)
 
     chunk: list[tuple] = []
     tss: list[int] = []

@@ -117,7 +117,7 @@ class PreparedLookup:
     """One exact key lookup shape: how literals become keys, and the compiled projection."""
 
     generation: int
-    session_properties: dict[str, Any]  # as they were (a request's properties are merged in for its run)
+    session_properties: dict[str, Any]  # as they were (never prepared under a request's own properties)
     source: Source
     key_columns: list[Column]
     disjuncts: list[list[tuple[bool, list[Slot]]]]  # per disjunct, per key column: (IN list?, slots)
@@ -224,8 +224,8 @@ def remember(engine: Engine, stmt: A.SelectStatement, src: Source, plan: Any, ge
     """Prepare ``stmt``'s shape after it ran through the full path, if it is an exact key lookup."""
     shape = shape_of(stmt.text)
     where = stmt.query.where
-    if shape is None or where is None or src.kind != "TABLE" or not src.key_columns:
-        return
+    if shape is None or where is None or src.kind != "TABLE" or not src.key_columns or engine.request_properties:
+        return  # (a lookup is answered from here only when its request sets no properties)
     text, params = shape
     if len(set(params)) != len(params):
         return  # a repeated literal could not be told apart from its twin

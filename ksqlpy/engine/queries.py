@@ -203,7 +203,7 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
     topology = lower(plan, qid, engine, sink=None, persistent=False, partitions=partition_counts(engine),
                      properties=properties)
     # the record cache: the request's properties over the session's over the engine's
-    entries = cache_entries(engine.properties, engine.session_properties, properties)
+    entries = cache_entries(engine.effective_properties(), properties)
     built = build_tasks(engine, topology, on_rows=on_rows, cache_entries=entries)
     tq.tasks.extend(built.tasks)
     tq.resources.append(built)

@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import logging
+import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy import types as T
+from ksqlpy.analysis import new_planner
 from ksqlpy.analysis.aggregates import NoGroupByError
 from ksqlpy.analysis.ddl import (
     check_columns,
-    check_format_properties,
+    check_format_choice,
+    check_nullable_representation,
+    check_timestamp_column,
+    check_topic_properties,
     finish_formats,
+    inherited_schema_names,
     normalize_properties,
     parse_delimiter,
     parse_format,
@@ -27,18 +33,13 @@ from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError, name_location
 from ksqlpy.expr.bound import Cast
 from ksqlpy.grammar import ast as A
+from ksqlpy.grammar import limits
 from ksqlpy.plan.logical import Aggregate, Join, OutputColumn, ResultKind, Sink
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
 _LOG = logging.getLogger("ksqlpy.statements")
-
-SINK_PROPERTIES = {"KAFKA_TOPIC", "KEY_FORMAT", "VALUE_FORMAT", "FORMAT", "PARTITIONS", "REPLICAS",
-                   "RETENTION_MS", "TIMESTAMP", "TIMESTAMP_FORMAT", "WRAP_SINGLE_VALUE", "VALUE_DELIMITER",
-                   "KEY_DELIMITER", "KEY_SCHEMA_ID", "VALUE_SCHEMA_ID", "KEY_SCHEMA_FULL_NAME",
-                   "VALUE_SCHEMA_FULL_NAME", "VALUE_AVRO_SCHEMA_FULL_NAME", "KEY_PROTOBUF_NULLABLE_REPRESENTATION",
-                   "VALUE_PROTOBUF_NULLABLE_REPRESENTATION"}
 
 # ksqlDB's message for aggregates without GROUP BY in any persistent query (CSAS and INSERT INTO too: the
 # text is fixed, the check comes before the result type's)
@@ -118,6 +119,7 @@ def _ensure_topic(engine: Engine, topic: str, props: dict[str, Any], *, creating
 
 
 def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
+    props = normalize_properties(stmt.properties)
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
         return _exists_warning(stmt, stmt.kind, existing)
@@ -166,24 +168,23 @@ def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[s
     props = normalize_properties(stmt.properties)
     ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
     try:
+        _new_planner(engine, stmt.query)
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
                              sql=stmt.text, sink_timestamp=ts_col)
     except NoGroupByError as e:
         raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
     if ts_col is not None:
         col = next(c for c in plan.project.key + plan.project.value if c.name == ts_col)
-        if "TIMESTAMP_FORMAT" not in props and col.type not in (T.BIGINT, T.TIMESTAMP):
-            raise KsqlStatementError(f"Timestamp column, `{ts_col}`, should be LONG(INT64), TIMESTAMP, or a String "
-                                     "with a timestamp_format specified.")
+        check_timestamp_column(ts_col, col.type, props.get("TIMESTAMP_FORMAT"))
     if stmt.kind != plan.result_kind:
         raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
                                  f"CREATE {plan.result_kind} AS SELECT statement instead.")
+    if stmt.query.emit == "FINAL" and str(engine.prop("ksql.suppress.enabled", "true")).strip().lower() == "false":
+        raise KsqlStatementError("Suppression is currently disabled. You can enable it by setting "
+                                 "ksql.suppress.enabled to true")
     agg = plan.find(Aggregate)
     if stmt.query.emit == "FINAL" and (agg is None or agg.window is None):
         raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
-    unknown = [k for k in props if k not in SINK_PROPERTIES]
-    if unknown:
-        raise KsqlStatementError(f"Invalid config variable(s) in the WITH clause: {','.join(sorted(unknown))}")
     try:
         sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
     except KsqlStatementError as e:
@@ -218,18 +219,30 @@ def _upgrade_target(engine: Engine, name: str, existing: Source | None, sink: So
     return old
 
 
+def _new_planner(engine: Engine, query: A.Query) -> None:
+    """With ``ksql.new.query.planner.enabled`` the query must fit ksqlDB's new planner (once its sources are
+    known: an unknown one is reported as usual)."""
+    if not new_planner.enabled(engine.effective_properties()):
+        return
+    sources = [query.source.name] + [j.right.name for j in query.joins]
+    if all(engine.catalog.source(n) is not None for n in sources):
+        new_planner.check_new_planner(query, engine.catalog.source(query.source.name).kind)
+
+
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
     src: Source = plan.input_source
     key, value = plan.project.key, plan.project.value
-    check_format_properties(props)
+    check_topic_properties(kind, props, windowed=plan.windowed is not None)
+    check_format_choice(props)
     key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
     value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")
     if not key:
-        if "KEY_FORMAT" in props and key_fmt != "NONE":
+        if ("KEY_FORMAT" in props or "FORMAT" in props) and key_fmt != "NONE":
             raise KsqlStatementError("Key format specified for stream without key columns.")
         key_fmt = "NONE"
     elif key_fmt == "NONE":
         key_fmt = str(engine.prop("ksql.persistence.default.format.key", "KAFKA")).upper()
+    check_nullable_representation(key_fmt, value_fmt, props)
     for c in key:
         if T.contains_map(c.type):
             raise KsqlStatementError(
@@ -237,14 +250,16 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
                 f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {c.type}. "
                 "See https://github.com/confluentinc/ksql/issues/6621 for more.")
     columns = [Column(c.name, c.type, key=True) for c in key] + [Column(c.name, c.type) for c in value]
-    wrap = single_value_wrapping(props, len(value), engine.effective_properties())
+    wrap = single_value_wrapping(props, len(value), engine.effective_properties(), value_fmt)
     topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{name}"))
     sink = Source(
         name=name, kind=kind, topic=topic, columns=columns, key_format=key_fmt, value_format=value_fmt,
-        key_delimiter=parse_delimiter(props["KEY_DELIMITER"]) if "KEY_DELIMITER" in props else None,
+        key_delimiter=parse_delimiter(props["KEY_DELIMITER"]) if "KEY_DELIMITER" in props else (
+            src.key_delimiter if key_fmt == src.key_format == "DELIMITED" else None),
         value_delimiter=parse_delimiter(props["VALUE_DELIMITER"]) if "VALUE_DELIMITER" in props else (
             src.value_delimiter if value_fmt == src.value_format == "DELIMITED" else None),
-        wrap_single_value=wrap, windowed=plan.windowed, sql=sql, properties=props,
+        wrap_single_value=wrap, windowed=plan.windowed, sql=sql,
+        properties={**inherited_schema_names(src, key_fmt, value_fmt, props), **props},
         timestamp_column=str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None,
         timestamp_format=props.get("TIMESTAMP_FORMAT"),
     )
@@ -253,15 +268,16 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
 
 
 def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
+    props = normalize_properties(stmt.properties)
     target = engine.catalog.source(stmt.target)
     if target is None:
         where = f"Line: {stmt.target_line}, Col: {stmt.target_column}: " if stmt.target_line else ""
         raise KsqlStatementError(f"{where}Source `{stmt.target}` does not exist.")
     plan = plan_insert(engine, stmt, target)
-    props = normalize_properties(stmt.properties)
     query_id = props.get("QUERY_ID")
     if query_id is not None:
         query_id = str(query_id).upper()
+        check_query_id(query_id)
         if query_id in engine.queries:
             raise KsqlStatementError(f"Query ID '{query_id}' already exists.")
     else:
@@ -277,6 +293,7 @@ def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. {target.name} is a table.")
     if target.is_source:
         raise KsqlStatementError(f"Cannot insert into read-only stream: {target.name}")
+    _new_planner(engine, stmt.query)
     try:
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=target.name,
                              persistent=True, sql=stmt.text)
@@ -306,6 +323,18 @@ def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
                                  f"\nSink schema is {fmt(sink_cols)}")
     plan.target = target
     return plan
+
+
+RESERVED_QUERY_ID_PREFIXES = ("INSERTQUERY_", "CTAS_", "CSAS_", "CST_")
+
+
+def check_query_id(query_id: str) -> None:
+    """ksqlDB's ``QueryIdUtil``: a chosen query id is a plain name outside the prefixes ksqlDB generates."""
+    if not re.fullmatch(r"[A-Za-z0-9_]+", query_id):
+        raise KsqlStatementError(f"Query IDs may contain only alphanumeric characters and '_'. Got: '{query_id}'")
+    if query_id.startswith(RESERVED_QUERY_ID_PREFIXES):
+        raise KsqlStatementError("Query IDs must not start with a reserved query ID prefix (INSERTQUERY_, CTAS_, "
+                                 f"CSAS_, CST_). Got '{query_id}'.")
 
 
 def _castable_into(result: list[tuple[str, Any, bool]], sink: list[tuple[str, Any, bool]]) -> bool:
@@ -466,9 +495,7 @@ def show(engine: Engine, stmt: A.Show) -> StatementResult:
                for t in engine.transient.values()]
         return StatementResult("queries", stmt.text, data=qs)
     if what == "PROPERTIES":
-        props = [{"name": k, "scope": "KSQL", "value": str(v), "editable": True, "level": "SERVER"}
-                 for k, v in sorted(engine.effective_properties().items())]
-        return StatementResult("properties", stmt.text, data=props)
+        return StatementResult("properties", stmt.text, data=properties_listing(engine))
     if what == "FUNCTIONS":
         reg = engine.functions
         kinds = (("SCALAR", reg.scalars), ("AGGREGATE", reg.aggregates), ("TABLE", reg.tables))
@@ -506,17 +533,58 @@ def explain(engine: Engine, stmt: A.Explain) -> StatementResult:
     return StatementResult("queryDescription", stmt.text, data=explain_query(engine, stmt))
 
 
-def set_property(engine: Engine, stmt: A.SetProperty) -> StatementResult:
-    from ksqlpy.engine.property_values import check_property
+def properties_listing(engine: Engine) -> dict[str, Any]:
+    """SHOW PROPERTIES: every property as it resolves for this statement, under its canonical name
+    (``ksql.streams.<name>`` for Kafka settings, whichever spelling set it); ``overwrittenProperties``:
+    what the session or request changed from the configuration; ``defaultProperties``: what nobody set."""
+    from ksqlpy.engine import config as C
+    from ksqlpy.engine import property_names as N
 
-    check_property(stmt.name, stmt.value)  # now, naming the setting - not when a query trips on it
-    engine.session_properties[stmt.name] = stmt.value
+    effective = engine.effective_properties()
+    configured = C.Properties(C.DEFAULT_PROPERTIES, engine.config)
+    explicit = C.Properties(engine.config, engine.session_properties, engine.request_properties)
+    listing = [{"name": k, "scope": "KSQL", "value": N.shown_value(k, v), "editable": k in N.QUERY_LEVEL,
+                "level": "QUERY" if k in N.QUERY_LEVEL else "SERVER"} for k, v in sorted(effective.items())]
+    overwritten = sorted(k for k, v in engine.overrides().items() if str(configured.get(k)) != str(v))
+    defaults = sorted(k for k in effective if k in C.DEFAULT_PROPERTIES and k not in explicit)
+    return {"properties": listing, "overwrittenProperties": overwritten, "defaultProperties": defaults}
+
+
+def set_property(engine: Engine, stmt: A.SetProperty) -> StatementResult:
+    check_override(stmt.name, stmt.value)  # now, naming the setting - not when a query trips on it
+    set_override(engine.session_properties, stmt.name, stmt.value)
     return StatementResult("message", stmt.text, message=f"Successfully changed local property '{stmt.name}' to "
                                                          f"'{stmt.value}'.")
 
 
+def check_override(name: str, value: Any) -> None:
+    """SET's checks (``PropertyOverrider``): a known property, a value its config accepts."""
+    from ksqlpy.engine import property_names as N
+    from ksqlpy.engine.property_values import check_property
+
+    if not N.recognized(name):
+        raise KsqlStatementError(N.unknown_property(name))
+    check_property(name, value)
+
+
+def set_override(overrides: dict[str, Any], name: str, value: Any) -> None:
+    """SET in a map of overrides: the latest SET of a property wins, whichever spelling it used."""
+    unset_override(overrides, name)
+    overrides[name] = value
+
+
+def unset_override(overrides: dict[str, Any], name: str) -> Any:
+    """UNSET under either spelling; the value it had, or None."""
+    from ksqlpy.engine.config import canonical
+
+    old = None
+    for k in [k for k in overrides if canonical(k) == canonical(name)]:
+        old = overrides.pop(k)
+    return old
+
+
 def unset_property(engine: Engine, stmt: A.UnsetProperty) -> StatementResult:
-    engine.session_properties.pop(stmt.name, None)
+    unset_override(engine.session_properties, stmt.name)
     return StatementResult("message", stmt.text, message=f"Successfully unset local property '{stmt.name}'.")
 
 
@@ -578,7 +646,8 @@ HANDLERS: dict[type, Callable[[Any, Any], StatementResult]] = {
 def dispatch(engine: Engine, stmt: A.Statement) -> StatementResult:
     handler = HANDLERS.get(type(stmt), unsupported)
     try:
-        return handler(engine, stmt)
+        with limits.guard():  # a statement within the nesting limit that still overflows is too large
+            return handler(engine, stmt)
     except KsqlParseError:
         raise
     except KsqlError as e:

@@ -28,7 +28,7 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy import types as T
-from ksqlpy.errors import KsqlError, KsqlStatementError, KsqlTypeError, location_within
+from ksqlpy.errors import KsqlError, KsqlStatementError, KsqlTypeError, location
 from ksqlpy.expr import bound as B
 from ksqlpy.expr import casts, lists
 from ksqlpy.expr.format import format_expression
@@ -183,6 +183,7 @@ class _Binder:
         self.clause = clause
         self.table_functions = table_functions
         self.lambdas: list[dict[str, T.SqlType]] = []  # parameters of the enclosing lambdas, innermost last
+        self._positions: dict[int, B.Position | None] = {}
         self.in_case = 0
 
     # ------------------------------------------------------------------ plumbing
@@ -194,14 +195,14 @@ class _Binder:
             return method(node)
         except KsqlError as e:  # the innermost placed expression an error comes from says where it is
             if e.location is None:
-                e.location = location_within(node)
+                e.location = self.pos(node)
             raise
 
     def codegen_error(self, message: str, node: exp.Expression, result: B.Expr, **kw: Any) -> B.Expr:
         """A rule ksqlDB's code generator enforces: reported after typing (with a clause), ``result``
         stands in meanwhile."""
         err = BindError(message, Phase.CODEGEN, **kw)
-        err.location = location_within(node)
+        err.location = self.pos(node)
         if self.clause is None:
             raise err
         self.ctx.defer(err, self.clause)
@@ -216,16 +217,27 @@ class _Binder:
             if e.phase is Phase.ANALYSIS:
                 raise
             if e.location is None:
-                e.location = location_within(node)
+                e.location = self.pos(node)
             e.phase = Phase.CODEGEN
             if self.clause is None:
                 raise
             self.ctx.defer(e, self.clause)
-            return B.Literal(None, type=T.BOOLEAN, pos=location_within(node))
+            return B.Literal(None, type=T.BOOLEAN, pos=self.pos(node))
 
-    @staticmethod
-    def pos(node: exp.Expression) -> B.Position | None:
-        return location_within(node)
+    def pos(self, node: exp.Expression) -> B.Position | None:
+        """``location_within(node)``, remembered per node: a chain of n operators asks at every level, and
+        walking each subtree again would be quadratic."""
+        key = id(node)
+        if key in self._positions:
+            return self._positions[key]
+        where = location(node)
+        if where is None:  # location_within's pre-order walk: the first placed child, left to right
+            for child in node.iter_expressions():
+                where = self.pos(child)
+                if where is not None:
+                    break
+        self._positions[key] = where
+        return where
 
     # ------------------------------------------------------------------ names and literals
     def _b_Paren(self, node: exp.Paren) -> B.Expr:
@@ -293,17 +305,16 @@ class _Binder:
     def _arith(self, node: exp.Binary, op: B.ArithOp) -> B.Expr:
         a, b = self.bind(node.this), self.bind(node.expression)
         ta, tb = a.type, b.type
-        text = f"({a} {op.value} {b})"
-        if _null(ta) or _null(tb):
-            names = ["null" if _null(t) else str(t) for t in (ta, tb)]
-            raise BindError(f"Error processing expression: {text}. Arithmetic on types {names[0]} and {names[1]} "
-                            "are not supported.", Phase.TYPING, plain=True)
         pos = self.pos(node)
         if op is B.ArithOp.ADD and ta == T.STRING and tb == T.STRING:
             return B.Arithmetic(op, a, b, type=T.STRING, pos=pos)
+        if _null(ta) or _null(tb):
+            names = ["null" if _null(t) else str(t) for t in (ta, tb)]
+            raise BindError(f"Error processing expression: ({a} {op.value} {b}). Arithmetic on types {names[0]} "
+                            f"and {names[1]} are not supported.", Phase.TYPING, plain=True)
         if not (T.is_numeric(ta) and T.is_numeric(tb)):
-            raise BindError(f"Error processing expression: {text}. Unsupported arithmetic types. {ta.name} {tb.name}",
-                            Phase.TYPING)
+            raise BindError(f"Error processing expression: ({a} {op.value} {b}). Unsupported arithmetic types. "
+                            f"{ta.name} {tb.name}", Phase.TYPING)
         rt = arithmetic_type(op, ta, tb)
         if isinstance(rt, T.Decimal):
             a, b = _implicit(a, T.as_decimal(ta)), _implicit(b, T.as_decimal(tb))

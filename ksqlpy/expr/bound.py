@@ -110,10 +110,13 @@ class Expr:
         return tuple(out)
 
     def walk(self) -> Iterator[Expr]:
-        """This node and every node below it, depth first, left to right."""
-        yield self
-        for c in self.children():
-            yield from c.walk()
+        """This node and every node below it, depth first, left to right. An explicit stack: nested
+        ``yield from`` costs each node its depth, quadratic on a chain of a thousand operators."""
+        stack: list[Expr] = [self]
+        while stack:
+            node = stack.pop()
+            yield node
+            stack.extend(reversed(node.children()))
 
     def transform(self, fn: Callable[[Expr], Expr]) -> Expr:
         """Bottom-up rewrite: children first, then ``fn`` on the rebuilt node."""

@@ -16,10 +16,17 @@ it directly. The typing rules are the binder's: code generation only reads the t
 ``safe=True`` generates the per-record slow path of the same expression: every function call and CAST is
 wrapped in ``_s(what, lambda: ...)``, so one failing call is NULL on its own (and logged by ``_s``) instead
 of failing the whole expression - ksqlDB catches errors per function invocation.
+
+Deep expressions (``a + 1 + 1 + ...``, nested calls, long CASE chains) would nest the generated text past
+what Python's compiler takes (200 parentheses): every ``_HOIST_DEPTH`` levels the code so far becomes a helper
+function in the generated code's globals (``_hoist``), called with the local names it reads, so any
+expression that binds compiles.
 """
 
 from __future__ import annotations
 
+import ast
+import builtins
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -40,6 +47,25 @@ _DEC_FN = {B.ArithOp.ADD: "dec_add", B.ArithOp.SUBTRACT: "dec_sub", B.ArithOp.MU
 
 _SIMPLE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*|-?\d+(\.\d+)?|'[^'\\]*'|None|True|False")
 _CONSTANT = re.compile(r"-?\d+(\.\d+)?|'[^'\\]*'|True|False")
+# generated nesting per expression level is 2-4 parentheses; Python's tokenizer stops at 200
+_HOIST_DEPTH = 24
+_CASE_CHUNK = 16  # WHEN branches nested in one helper
+
+
+@dataclass(frozen=True)
+class FunctionCallSite:
+    """What failed when a function call fails on a record's slow path: the processing log names the
+    function as ksqlDB does - ``Error processing <NAME>``, or ``Table function <NAME> threw an exception``
+    for a table function - with the error as its cause."""
+
+    name: str
+    table: bool = False
+
+    def message(self) -> str:
+        return f"Table function {self.name} threw an exception" if self.table else f"Error processing {self.name}"
+
+    def __str__(self) -> str:
+        return self.name
 
 
 @dataclass
@@ -58,17 +84,21 @@ class Codegen:
     ``columns``: the Python expression reading each column of the row (by ``ColumnRef.index``);
     ``consts``: objects the generated code refers to by name (implementations, decimals, regexes) - pass
     the same dict as the globals of the generated function; ``table_elements``: the variable holding the
-    current element of each table function call (a UDTF in a SELECT item stands for one element)."""
+    current element of each table function call (a UDTF in a SELECT item stands for one element);
+    ``batch``: collects the calls of vectorized functions for one call per batch
+    (``ksqlpy.plan.batch_calls.BatchCalls``: the fast path of a generated pipeline)."""
 
     def __init__(self, columns: Sequence[str], consts: dict[str, Any], registry: FunctionRegistry, *,
-                 safe: bool = False, table_elements: dict[B.Expr, str] | None = None) -> None:
+                 safe: bool = False, table_elements: dict[B.Expr, str] | None = None, batch: Any = None) -> None:
         self.columns = columns
         self.consts = consts
         self.registry = registry
         self.safe = safe
+        self.batch = batch
         self.table_elements = table_elements or {}
         self._n = 0
         self._lambdas: list[dict[str, str]] = []
+        self._child_depth = 0  # the deepest generated level below the node being generated
 
     # ------------------------------------------------------------------ helpers
     def const(self, value: Any, hint: str = "c") -> str:
@@ -129,7 +159,36 @@ class Codegen:
     # ------------------------------------------------------------------ entry
     def gen(self, e: B.Expr) -> Code:
         method = getattr(self, f"_g_{type(e).__name__}")
-        return method(e)
+        outer, self._child_depth = self._child_depth, 0
+        try:
+            code = method(e)
+            depth = self._child_depth + 1
+        finally:
+            self._child_depth = outer
+        if depth >= _HOIST_DEPTH and not code.const:
+            code, depth = Code(self._hoist(code.text), code.type), 1
+        self._child_depth = max(self._child_depth, depth)
+        return code
+
+    def _hoist(self, text: str) -> str:
+        """``text`` as a call of a new helper function taking the local names it reads (columns, lambda
+        parameters, the slow path's ``_s``); its walrus temporaries are the helper's own locals."""
+        tree = ast.parse(text, mode="eval")
+        stored: set[str] = set()
+        loaded: set[str] = set()
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                (stored if isinstance(node.ctx, ast.Store) else loaded).add(node.id)
+            elif isinstance(node, ast.arg):
+                stored.add(node.arg)
+        params = sorted(n for n in loaded - stored if n not in self.consts and not hasattr(builtins, n))
+        self._n += 1
+        name = f"_h{self._n}"
+        src = f"def {name}({', '.join(params)}):\n    return {text}\n"
+        helper: dict[str, Any] = {}
+        exec(compile(src, f"<ksqlpy-expression-helper {name}>", "exec"), self.consts, helper)  # noqa: S102
+        self.consts[name] = helper[name]
+        return f"{name}({', '.join(params)})"
 
     def text(self, e: B.Expr) -> str:
         return self.gen(e).text
@@ -327,7 +386,9 @@ class Codegen:
         """The first TRUE condition's value; branches are evaluated lazily. A NULL condition fails the
         expression, as ksqlDB's unboxing of the WHEN operand does."""
         code = self.text(e.default) if e.default is not None else "None"
-        for cond, value in reversed(e.whens):
+        for n, (cond, value) in enumerate(reversed(e.whens)):
+            if n and n % _CASE_CHUNK == 0:
+                code = self._hoist(code)
             c = self.gen(cond)
             if c.const or isinstance(cond, B.Comparison | B.Between | B.InList | B.IsNull):  # never NULL
                 code = f"({self.text(value)} if {c.text} else {code})"
@@ -361,12 +422,20 @@ class Codegen:
             code = self.guard(parts, impl + "(" + ", ".join("{" + str(i) + "}" for i in range(len(parts))) + ")")
         else:
             code = impl + "(" + ", ".join(p.text for p in parts) + ")"
-        return Code(self._safe(e.fn.name, code), e.type)
+            if self.batch is not None and resolved.batch_impl is not None:
+                # a vectorized function: called once per batch (ksqlpy.plan.batch_calls), this reads its result
+                code = self.batch.call(resolved.batch_impl, self.const, [p.text for p in parts], code)
+        return Code(self._safe_call(FunctionCallSite(e.fn.name), code), e.type)
 
     def table_call(self, e: B.Call) -> str:
         """Code computing a table function call's list of elements (called once per row)."""
         impl = self.const(e.fn.resolve(self.registry).impl, "tf")
-        return self._safe(e.fn.name, f"{impl}({', '.join(self.text(a) for a in e.args)})")
+        code = f"{impl}({', '.join(self.text(a) for a in e.args)})"
+        return self._safe_call(FunctionCallSite(e.fn.name, table=True), code)
+
+    def _safe_call(self, site: FunctionCallSite, code: str) -> str:
+        """A call on the slow path: a failure is logged naming the function (``FunctionCallSite``)."""
+        return f"_s({self.const(site, 'fn')}, lambda: {code})" if self.safe else code
 
 
 def evaluate(e: B.Expr, registry: FunctionRegistry) -> Any:

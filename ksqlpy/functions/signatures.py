@@ -100,12 +100,14 @@ ReturnSpec = str | Pattern | Callable[[list[SqlType]], SqlType]
 @dataclass(frozen=True)
 class Params:
     """A parameter list given as patterns (user functions derive it from annotations), with parameter names
-    and descriptions for DESCRIBE FUNCTION and resolution messages. ``variadic``: the last one repeats."""
+    and descriptions for DESCRIBE FUNCTION and resolution messages. ``variadic``: one parameter repeats -
+    the last, or the one at ``variadic_at`` (an aggregate's variadic column before its literal parameters)."""
 
     patterns: tuple[Pattern, ...]
     variadic: bool = False
     names: tuple[str, ...] = ()
     docs: tuple[str, ...] = ()
+    variadic_at: int | None = None
 
 
 @dataclass
@@ -133,13 +135,18 @@ class Overload:
     return_pattern: Pattern | None = field(init=False, default=None)
     param_names: tuple[str, ...] = field(init=False, default=())
     param_docs: tuple[str, ...] = field(init=False, default=())
+    variadic_index: int = field(init=False, default=-1)  # which parameter repeats (when ``variadic``)
 
     def __post_init__(self) -> None:
         if isinstance(self.params, Params):
             self.patterns, self.variadic = self.params.patterns, self.params.variadic
             self.param_names, self.param_docs = self.params.names, self.params.docs
+            if self.params.variadic_at is not None:
+                self.variadic_index = self.params.variadic_at
         else:
             self.patterns, self.variadic = parse_params(self.params)
+        if self.variadic and self.variadic_index < 0:
+            self.variadic_index = len(self.patterns) - 1
         if isinstance(self.returns, str):
             self.return_pattern = parse_pattern(self.returns)
         elif isinstance(self.returns, Pattern):
@@ -151,15 +158,20 @@ class Overload:
         fixed = len(self.patterns) - (1 if self.variadic else 0)
         return n >= fixed if self.variadic else n == fixed
 
-    def pattern_at(self, i: int) -> Pattern:
-        if self.variadic and i >= len(self.patterns) - 1:
-            return self.patterns[-1]
-        return self.patterns[i]
+    def pattern_at(self, i: int, n: int | None = None) -> Pattern:
+        """The pattern of argument ``i`` of ``n`` (``n`` matters when the variadic parameter is not last)."""
+        v = self.variadic_index
+        if not self.variadic or i < v:
+            return self.patterns[i]
+        after = len(self.patterns) - 1 - v  # fixed parameters after the variadic one
+        if n is not None and i >= n - after:
+            return self.patterns[i - (n - len(self.patterns))]
+        return self.patterns[v]
 
     def describe(self, name: str) -> str:
         params = [str(p) for p in self.patterns]
         if self.variadic:
-            params[-1] += "..."
+            params[self.variadic_index] += "..."
         ret = self.returns_doc or (str(self.return_pattern) if self.return_pattern is not None else "?")
         return f"{name}({', '.join(params)}) -> {ret}"
 
@@ -168,7 +180,7 @@ class Overload:
         types in its parameter-type names (INT, DECIMAL, STRUCT<A INT>), ``TYPE...`` for the variadic one."""
         parts = []
         for i, p in enumerate(self.patterns):
-            text = param_type_text(p) + ("..." if self.variadic and i == len(self.patterns) - 1 else "")
+            text = param_type_text(p) + ("..." if self.variadic and i == self.variadic_index else "")
             if i < len(self.param_names) and self.param_names[i]:
                 text += " " + self.param_names[i]
             parts.append(text)
@@ -178,7 +190,7 @@ class Overload:
         """DESCRIBE FUNCTION's ``arguments`` of this overload (name, type, description, isVariadic)."""
         out = []
         for i, p in enumerate(self.patterns):
-            last = self.variadic and i == len(self.patterns) - 1
+            last = self.variadic and i == self.variadic_index
             out.append({"name": self.param_names[i] if i < len(self.param_names) else "",
                         "type": param_type_text(p) + ("[]" if last else ""),
                         "description": self.param_docs[i] if i < len(self.param_docs) else "",
@@ -371,14 +383,14 @@ def try_overload(
         return None
     acc: dict[str, list[SqlType]] = {}
     for i, t in enumerate(arg_types):
-        if not _collect(ov.pattern_at(i), t, acc):
+        if not _collect(ov.pattern_at(i, n), t, acc):
             return None
     binding = _bind(acc, cast)
     if binding is None:
         return None
     params: list[SqlType] = []
     for i, t in enumerate(arg_types):
-        pt = _param(ov.pattern_at(i), t, binding, cast)
+        pt = _param(ov.pattern_at(i, n), t, binding, cast)
         if pt is None:
             return None
         params.append(pt)

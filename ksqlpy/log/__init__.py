@@ -22,6 +22,7 @@ from ksqlpy.log.base import (
     UnknownTopicError,
 )
 from ksqlpy.log.embedded import EmbeddedLog
+from ksqlpy.properties import resolve
 
 __all__ = [
     "EmbeddedLog",
@@ -50,7 +51,7 @@ def _truthy(v: Any) -> bool:
 def _engine_tid(config: dict[str, Any]) -> str | None:
     """Under exactly_once_v2 the engine's own KafkaLog is transactional, with an id stable per data
     directory (a restarted engine fences its previous incarnation). Worker processes bring their own."""
-    guarantee = str(config.get("processing.guarantee", config.get("ksql.streams.processing.guarantee", "")))
+    guarantee = str(resolve("processing.guarantee", config, default=""))
     if not guarantee.strip().lower().startswith("exactly_once"):
         return None
     import hashlib
@@ -68,7 +69,7 @@ def open_log(config: dict[str, Any]) -> Log:
     ``log.fsync`` (fsync every commit; default false). ``ksqlpy.transactional.id`` gives a KafkaLog a
     transactional producer (exactly-once transactions).
     """
-    servers = config.get("bootstrap.servers") or config.get("ksql.streams.bootstrap.servers")
+    servers = resolve("bootstrap.servers", config)
     if servers:
         try:
             from ksqlpy.log.kafka import KafkaLog

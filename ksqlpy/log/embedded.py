@@ -17,7 +17,6 @@ themselves; a forked child reopening a log its parent had open gets a clear erro
 from __future__ import annotations
 
 import os
-import re
 import struct
 import threading
 import time
@@ -52,6 +51,7 @@ from ksqlpy.log.record_codec import (
     chunk_timestamps,
     unpack_headers,
 )
+from ksqlpy.log.topic_names import check_topic_name
 
 __all__ = ["DEFAULT_MAP_SIZE", "DEFAULT_RETENTION_MS", "EmbeddedLog", "EmbeddedTransaction"]
 
@@ -62,7 +62,6 @@ _U64 = struct.Struct("<Q")
 _U32 = struct.Struct("<I")
 _BE32 = struct.Struct(">I")
 _BE64 = struct.Struct(">Q")
-_TOPIC_RE = re.compile(r"^[a-zA-Z0-9._-]+$")
 
 
 class EmbeddedLog(Log):
@@ -124,9 +123,7 @@ class EmbeddedLog(Log):
     # -- topics
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> TopicInfo:
-        if not name or len(name) > 249 or name in (".", "..") or not _TOPIC_RE.match(name):
-            raise ValueError(f'Topic name "{name}" is illegal, it contains a character other than '
-                             "ASCII alphanumerics, '.', '_' and '-' (or is empty, '.', '..' or too long)")
+        check_topic_name(name)  # Kafka's rule and messages (topic_names.py)
         if partitions < 1:
             raise ValueError(f"Topic {name!r}: the number of partitions must be at least 1, got {partitions}")
         cfg = {str(k): str(v) for k, v in (config or {}).items()}

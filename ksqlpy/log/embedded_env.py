@@ -31,6 +31,7 @@ from dataclasses import dataclass
 import lmdb
 
 from ksqlpy.log.base import TopicInfo
+from ksqlpy.private_files import FILE_MODE, private_dir
 
 DEFAULT_MAP_SIZE = (64 << 30) if sys.maxsize > 2**32 else (1 << 30)
 FLUSH_EVERY = 50_000  # records buffered in a transaction before they are put as chunks
@@ -60,10 +61,10 @@ class Env:
     _lock = threading.Lock()
 
     def __init__(self, path: str, map_size: int, sync: bool) -> None:
-        os.makedirs(path, exist_ok=True)
+        private_dir(path)
         self.env = lmdb.open(
             path, map_size=map_size, max_dbs=16, max_readers=1024, sync=sync, metasync=sync,
-            readahead=False, lock=True,
+            readahead=False, lock=True, mode=FILE_MODE,
         )
         self.meta = self.env.open_db(b"meta")
         self.parts = self.env.open_db(b"parts")

@@ -22,7 +22,6 @@ and through a plain consumer with that ``group.id`` otherwise (engine-assigned t
 from __future__ import annotations
 
 import contextlib
-import re
 import threading
 import time
 import uuid
@@ -46,8 +45,8 @@ from ksqlpy.log.base import (
 )
 from ksqlpy.log.kafka_config import admin_config, consumer_config, producer_config
 from ksqlpy.log.kafka_fetch import EPOCH_ZERO, EndProbe, Fetcher
+from ksqlpy.log.topic_names import check_topic_name
 
-_TOPIC_RE = re.compile(r"^[a-zA-Z0-9._-]+$")
 _TIMEOUT = 30.0
 _FEW_CONFIGS = 12  # a broker describing no more configs than this lists only the ones set on the topic
 
@@ -271,9 +270,7 @@ class KafkaLog(Log):
     # ---------------------------------------------------------------- topics
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> TopicInfo:
-        if not name or len(name) > 249 or name in (".", "..") or not _TOPIC_RE.match(name):
-            raise ValueError(f'Topic name "{name}" is illegal, it contains a character other than '
-                             "ASCII alphanumerics, '.', '_' and '-' (or is empty, '.', '..' or too long)")
+        check_topic_name(name)  # Kafka's rule and messages (topic_names.py)
         if partitions < 1:
             raise ValueError(f"Topic {name!r}: the number of partitions must be at least 1, got {partitions}")
         cfg = {str(k): str(v) for k, v in (config or {}).items()}

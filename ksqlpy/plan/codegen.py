@@ -8,6 +8,7 @@ a failing one yields NULL and a processing-log entry (ksqlDB's behaviour), and t
 
 from __future__ import annotations
 
+import operator
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -16,6 +17,7 @@ from typing import Any
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.codegen import Codegen
 from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.plan.batch_calls import BatchCalls, vcall
 from ksqlpy.plan.logical import ColumnRole, OutputColumn, RowSchema
 
 ErrorSink = Callable[[int, str, BaseException], None]
@@ -71,13 +73,15 @@ def build_stateless(spec: StageSpec) -> Pipeline:
     function appends ``(group_0_tuple, group_1_tuple, ..., timestamp)`` to ``out``; ``err(i, what, exc)``
     receives evaluation errors of record ``i``.
     """
-    consts: dict[str, Any] = {}
-    fast = _body(spec, consts, safe=False)
+    consts: dict[str, Any] = {"_itemgetter": operator.itemgetter, "_vcall": vcall}
+    batch = BatchCalls(consts)
+    fast = _body(spec, consts, safe=False, batch=batch)
     slow = _body(spec, consts, safe=True)
     src = ["def _process(rows, tss, parts, offs, hdrs, tombs, out, err):",
-           "    _app = out.append",
-           "    for _i in range(len(rows)):",
-           "        try:"]
+           "    _app = out.append"]
+    src += ["    " + line for line in batch.prelude(_unpack(spec.input_schema), _row_positions(spec.input_schema))]
+    src += ["    for _i in range(len(rows)):",
+            "        try:"]
     src += ["            " + line for line in fast]
     src += ["        except Exception:",
             "            _slow(_i, rows, tss, parts, offs, hdrs, tombs, _app, err)",
@@ -119,25 +123,37 @@ def input_layout(schema: RowSchema) -> list[str]:
 _SYSTEM_SOURCES = {"ROWTIME": "tss[_i]", "ROWPARTITION": "parts[_i]", "ROWOFFSET": "offs[_i]"}
 
 
-def _body(spec: StageSpec, consts: dict[str, Any], safe: bool) -> list[str]:
+def _unpack(schema: RowSchema) -> list[str]:
+    """The lines loading record ``_i``'s columns into ``c<i>`` locals (row tuple, then system columns)."""
+    carried = [f"c{i}" for i, c in enumerate(schema.columns) if c.role is not ColumnRole.SYSTEM]
+    lines = [f"{', '.join(carried)}{',' if len(carried) == 1 else ''} = rows[_i]"] if carried else []
+    for i, c in enumerate(schema.columns):
+        if c.role is ColumnRole.SYSTEM:
+            lines.append(f"c{i} = {_SYSTEM_SOURCES[c.name]}")
+    return lines
+
+
+def _row_positions(schema: RowSchema) -> dict[str, int]:
+    """``c<i>`` -> its position in the row tuples (the columns that are not system columns)."""
+    carried = [f"c{i}" for i, c in enumerate(schema.columns) if c.role is not ColumnRole.SYSTEM]
+    return {name: k for k, name in enumerate(carried)}
+
+
+def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls | None = None) -> list[str]:
     """The loop body for one record: the fast path, or (``safe``) the slow path that evaluates each
-    expression on its own and makes a failing one NULL (``_s``)."""
+    expression on its own and makes a failing one NULL (``_s``). ``batch``: collects vectorized calls."""
     em = _Emitter()
     schema = spec.input_schema
     columns = [f"c{i}" for i in range(len(schema.columns))]
-    carried = [f"c{i}" for i, c in enumerate(schema.columns) if c.role is not ColumnRole.SYSTEM]
     ind = 0
-    if carried:
-        em.line(ind, f"{', '.join(carried)}{',' if len(carried) == 1 else ''} = rows[_i]")
-    for i, c in enumerate(schema.columns):
-        if c.role is ColumnRole.SYSTEM:
-            em.line(ind, f"c{i} = {_SYSTEM_SOURCES[c.name]}")
+    for line in _unpack(schema):
+        em.line(ind, line)
     em.line(ind, "_ts = tss[_i]")
 
     skip = "continue" if not safe else "return"
 
     def codegen(cols: list[str], elements: dict[B.Expr, str] | None = None) -> Codegen:
-        return Codegen(cols, consts, spec.functions, safe=safe, table_elements=elements)
+        return Codegen(cols, consts, spec.functions, safe=safe, table_elements=elements, batch=batch)
 
     def wrap(code: str, what: str) -> str:
         return f"_s({what!r}, lambda: {code})" if safe else code

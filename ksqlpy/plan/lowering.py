@@ -46,6 +46,7 @@ from ksqlpy.plan.topology import (
     WriteRepartition,
     WriteSink,
 )
+from ksqlpy.properties import explicitly_set, resolve
 
 DEFAULT_GRACE_MS = 24 * 3600 * 1000
 IDLE_ADVANCE_PROPERTY = "ksqlpy.emit.final.idle.advance.ms"
@@ -118,9 +119,8 @@ class Lowering:
 
     # -- properties: the request's over the host's (``name`` or ``ksql.streams.<name>``)
     def prop(self, name: str, default: Any = None) -> Any:
-        for key in (name, f"ksql.streams.{name}"):
-            if key in self.request:
-                return self.request[key]
+        if explicitly_set(name, [self.request]):
+            return resolve(name, self.request)
         return self.settings.prop(name, default)
 
     @property
@@ -285,11 +285,7 @@ def cache_entries(*layers: dict[str, Any]) -> int:
     """Entries the aggregation record cache holds (0: no cache, every update goes out; see
     ``runtime.record_cache``) for property layers, later ones overriding earlier ones (engine, session,
     request); in a layer the ``ksql.streams.`` name wins."""
-    value: Any = DEFAULT_CACHE_BYTES
-    for props in layers:
-        for name in (CACHE_PROPERTY, f"ksql.streams.{CACHE_PROPERTY}"):
-            if name in props:
-                value = props[name]
+    value: Any = resolve(CACHE_PROPERTY, *layers, default=DEFAULT_CACHE_BYTES)
     try:
         size = int(value)
     except (TypeError, ValueError):

@@ -29,6 +29,7 @@ from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.logical import PullAccess, Scan, Sink
+from ksqlpy.properties import resolve
 
 MAX_DISJUNCTS = 64
 _COMPARE = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)
@@ -66,11 +67,8 @@ def decide_access(plan: Sink, where: exp.Expression | None, properties: Mapping[
 
 
 def _enabled(properties: Mapping[str, Any], name: str) -> bool:
-    """A boolean property (default true), given by its name or as ``ksql.streams.<name>``."""
-    for key in (name, f"ksql.streams.{name}"):
-        if key in properties:
-            return str(properties[key]).lower() != "false"
-    return True
+    """A boolean property (default true), in either spelling."""
+    return str(resolve(name, properties, default=True)).lower() != "false"
 
 
 def plan_where(where: exp.Expression | None, key_columns: list[Column], *, window_size: int | None,

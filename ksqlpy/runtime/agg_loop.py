@@ -122,28 +122,21 @@ def _source(spec: AggregateSpec, windowed: bool, cached: bool, parts: Any, ns: d
     L += [f"{i2}q_rec = q_get(q_sk)",
           f"{i2}q_created = q_rec is None",
           f"{i2}if q_created:",
-          f"{i2}    q_rec = [q_ts, q_key, {', '.join(f'q_init{i}()' for i in range(len(accs.resolved)))}]",
-          f"{i2}try:"]
+          f"{i2}    q_rec = [q_ts, q_key, {', '.join(f'q_init{i}()' for i in range(len(accs.resolved)))}]"]
     for i, r in enumerate(accs.resolved):
         ns[f"q_init{i}"] = r.init
+    # a failing aggregate function is not caught: it stops the task, as in ksqlDB (errors.StreamsError)
     add_lines = accs.inline_add("q_rec", "q_a", ns, "")
-    L += [i2 + "    " + ln for ln in add_lines]
-    L += [f"{i2}except Exception as q_e:  # noqa: BLE001 - a UDAF failing on one record drops it",
-          f"{i2}    q_agg._error(q_e, q_key)",
-          f"{i2}    continue",
-          f"{i2}if q_ts > q_rec[0]:",
+    L += [i2 + ln for ln in add_lines]
+    L += [f"{i2}if q_ts > q_rec[0]:",
           f"{i2}    q_rec[0] = q_ts",
           f"{i2}q_put(q_sk, q_rec)"]
     if windowed:
         L += [f"{i2}if q_created:", f"{i2}    q_put(b'I' + t8(q_ws) + q_kb, 1)"]
     L += [f"{i2}q_touched[q_tk] = q_rec",
-          f"{ind}else:",
-          f"{i2}try:"]
-    L += [i2 + "    " + ln for ln in add_lines]
-    L += [f"{i2}except Exception as q_e:  # noqa: BLE001",
-          f"{i2}    q_agg._error(q_e, q_key)",
-          f"{i2}    continue",
-          f"{i2}if q_ts > q_rec[0]:",
+          f"{ind}else:"]
+    L += [i2 + ln for ln in add_lines]
+    L += [f"{i2}if q_ts > q_rec[0]:",
           f"{i2}    q_rec[0] = q_ts"]
     if spec.emit_final:
         # after each record, once the close time passed the last emission: the windows that closed go out
@@ -216,13 +209,9 @@ def _sliced_source(spec: AggregateSpec, accs: Any, parts: Any, ns: dict[str, Any
          "            q_tk = (encode_key(q_key), q_tk[1])",
          "            q_p = q_parts.get(q_tk)",
          "        if q_p is None:",
-         f"            q_p = q_parts[q_tk] = [q_ts, q_key, {inits}, q_i]",
-         "        try:"]
-    L += ["            " + ln for ln in add_lines]
-    L += ["        except Exception as q_e:  # noqa: BLE001 - a UDAF failing on one record drops it",
-          "            q_agg._error(q_e, q_key)",
-          "            continue",
-          "        if q_ts > q_p[0]:",
+         f"            q_p = q_parts[q_tk] = [q_ts, q_key, {inits}, q_i]"]
+    L += ["        " + ln for ln in add_lines]
+    L += ["        if q_ts > q_p[0]:",
           "            q_p[0] = q_ts",
           f"        q_p[{n + 2}] = q_i",
           "    q_wins = {}",

@@ -136,9 +136,6 @@ class Aggregator:
         self.unseen.clear()
         self._first.clear()
 
-    def _error(self, e: BaseException, key: tuple) -> None:
-        self.plog.record_error(self.query_id, f"Error computing aggregate: {e}", key, step="Aggregate")
-
     # ------------------------------------------------------------------ processing
     def stream(self, items: list[tuple], out: list[tuple]) -> None:
         kv, accs, having = self.kv, self.spec.accs, self.spec.having
@@ -157,11 +154,7 @@ class Aggregator:
                 rec = new(key, ts)
             else:
                 old_passed = having and self.passes(rec)
-            try:
-                rec = add(rec, args, ts)
-            except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops that record
-                self._error(e, key)
-                continue
+            rec = add(rec, args, ts)  # a failing aggregate function stops the task (errors.StreamsError)
             kv.put(kb, rec)
             self.emit(out, rec, old_passed, hd=hd)
         self.stream_time = st
@@ -176,16 +169,12 @@ class Aggregator:
             kb = b"K" + encode_key(key)
             rec = kv.get(kb)
             old_passed = having and rec is not None and self.passes(rec)
-            try:
-                if old_args is not None and rec is not None:
-                    rec = accs.undo(rec, old_args)
-                    if ts > rec[TS]:
-                        rec[TS] = ts
-                if new_args is not None:
-                    rec = accs.add(rec if rec is not None else accs.new(key, ts), new_args, ts)
-            except Exception as e:  # noqa: BLE001
-                self._error(e, key)
-                continue
+            if old_args is not None and rec is not None:
+                rec = accs.undo(rec, old_args)
+                if ts > rec[TS]:
+                    rec[TS] = ts
+            if new_args is not None:
+                rec = accs.add(rec if rec is not None else accs.new(key, ts), new_args, ts)
             if rec is None:
                 continue
             kv.put(kb, rec)

@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 
 from ksqlpy.catalog import Source
 from ksqlpy.log.base import Log
+from ksqlpy.private_files import private_dir
 from ksqlpy.runtime.processing_log import ProcessingLog
 
 
@@ -70,6 +71,5 @@ def state_root(ctx: RuntimeContext, query_id: str, *, persistent: bool) -> str:
     directory under ``<data_dir>/state/transient`` for a transient one (thrown away with it)."""
     if persistent:
         return os.path.join(ctx.data_dir, "state", query_id)
-    root = os.path.join(ctx.data_dir, "state", "transient")
-    os.makedirs(root, exist_ok=True)
+    root = private_dir(os.path.join(ctx.data_dir, "state", "transient"))
     return tempfile.mkdtemp(prefix=f"{query_id}-", dir=root)

@@ -24,6 +24,7 @@ import uuid
 from multiprocessing.connection import Connection
 from typing import Any
 
+from ksqlpy.private_files import FILE_MODE, private_dir
 from ksqlpy.runtime.assignment import deal, partition_count, query_topics, task_topics, worker_count
 from ksqlpy.runtime.context import RuntimeContext
 from ksqlpy.runtime.workers import WorkerSpec, commit_interval_ms
@@ -56,8 +57,8 @@ def instance_id(data_dir: str) -> str:
     except OSError:
         pass
     new = uuid.uuid4().hex[:12]
-    os.makedirs(data_dir, exist_ok=True)
-    with open(path, "w") as f:
+    private_dir(data_dir)
+    with open(path, "w", opener=lambda p, fl: os.open(p, fl, FILE_MODE)) as f:
         f.write(new)
     return new
 

@@ -54,8 +54,7 @@ class Grouper:
 
     def _err(self, d: DecodedBatch) -> Any:
         def err(i: int, what: str, e: BaseException) -> None:
-            self.plog.record_error(self.query_id, f"Error computing expression {what}: {e}", d.rows[i],
-                                   step="GroupBy")
+            self.plog.expression_error(self.query_id, what, e, d.rows[i], step="GroupBy")
         return err
 
     def _stream(self, d: DecodedBatch) -> list[tuple]:

@@ -24,7 +24,8 @@ it was sent for and is applied unless a newer version's response was already app
 results of processing records one at a time (ksqlDB's semantics) even when a batch holds several
 updates of a key; a response caused by a right change applies only to the current left version.
 Instructions and output timestamps (max of the left and right timestamps) follow Kafka Streams 3.x; rows
-whose foreign key is NULL are skipped.
+whose foreign key is NULL are skipped by an INNER join, and joined with no right row by a LEFT join
+(KIP-962).
 """
 
 from __future__ import annotations
@@ -84,6 +85,9 @@ class FkLeft(BaseOperator):
         seq = self.seq
         self.left.put(kb, (new, seq), ts)  # a delete keeps its version (its response must match it)
         new_fk = self.fk_of(new) if new is not None else None
+        if not self.inner and (new_fk is None or (old is not None and self.fk_of(old) is None)):
+            self._left_join_null_fk(key, kb, seq, new, old, new_fk, ts, hdrs)
+            return
         if old is not None:
             old_fk = self.fk_of(old)
             if old_fk is None:
@@ -100,10 +104,33 @@ class FkLeft(BaseOperator):
             instruction = PROPAGATE_ONLY_IF_FK_VAL if self.inner else PROPAGATE_NULL_IF_NO_FK_VAL
             self._send(new_fk, key, instruction, seq, new, ts, hdrs)
 
-    def _send(self, fk: tuple, key: tuple, instruction: int, seq: int, row: Any, ts: int, hdrs: Any) -> None:
+    def _left_join_null_fk(self, key: tuple, kb: bytes, seq: int, new: Any, old: Any, new_fk: tuple | None,
+                           ts: int, hdrs: Any) -> None:
+        """A LEFT join change where the old or new foreign key is NULL. Since KIP-962 Kafka Streams joins
+        such a row with no right row instead of skipping it: the row leaves its old foreign key's
+        subscription, and a NULL foreign key is subscribed to nothing - the right side answers with no row,
+        so the result is the row padded with NULLs (a delete once the row is gone). The answer takes the
+        round trip like any other, keeping the results in the order of the changes."""
+        old_fk = self.fk_of(old) if old is not None else None
+        if old_fk is not None:
+            if new is None:  # the delete of a joined row: its response deletes the result
+                self._send(old_fk, key, DELETE_KEY_AND_PROPAGATE, seq, None, ts, hdrs)
+                return
+            self._send(old_fk, key, DELETE_KEY_NO_PROPAGATE, seq, None, ts, hdrs)
+        if new is None and old is None:
+            return
+        self._send(new_fk, key, PROPAGATE_NULL_IF_NO_FK_VAL, seq, new, ts, hdrs, route=old_fk)
+
+    def _send(self, fk: tuple | None, key: tuple, instruction: int, seq: int, row: Any, ts: int, hdrs: Any,
+              route: tuple | None = None) -> None:
+        """A subscription to ``fk``'s right partition. A NULL ``fk`` (LEFT joins) goes where ``route`` (the
+        foreign key it replaces) went, else to partition 0, so it follows the row's earlier subscription."""
         value = _dumps((fk, (key, instruction, seq, row, self.partition)), _HIGHEST)
-        target = self.fk_partition(fk) if self.fk_partition is not None else None
-        self.produce(ProducerRecord(self.topic, self.fk_bytes(fk), value, ts, hdrs, target))
+        at = fk if fk is not None else route
+        target = self.fk_partition(at) if self.fk_partition is not None and at is not None else None
+        if fk is None and target is None:
+            target = 0
+        self.produce(ProducerRecord(self.topic, None if fk is None else self.fk_bytes(fk), value, ts, hdrs, target))
 
     # -------------------------------------------------------------------- responses
     def on_response(self, key: Any, payload: Any, old: Any, ts: int, hdrs: Any) -> None:
@@ -164,6 +191,9 @@ class FkRight(BaseOperator):
 
     def on_subscription(self, fk: Any, payload: Any, old: Any, ts: int, hdrs: Any) -> None:
         lkey, instruction, seq, row, lpart = payload
+        if fk is None:  # a LEFT join's row with a NULL foreign key: no right row, nothing to remember
+            self._respond(lkey, seq, None, True, row, ts, hdrs, lpart)
+            return
         fkb = self.right_key_bytes(fk)
         sk = self._prefix(fkb) + self.left_key_bytes(lkey)
         if instruction in (DELETE_KEY_NO_PROPAGATE, DELETE_KEY_AND_PROPAGATE):

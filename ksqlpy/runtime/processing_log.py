@@ -16,6 +16,8 @@ from typing import Any
 
 import orjson
 
+from ksqlpy.expr.codegen import FunctionCallSite
+
 _LOG = logging.getLogger("ksqlpy.processing")
 
 DESERIALIZATION_ERROR = 0
@@ -82,14 +84,25 @@ class ProcessingLog:
         }
         self._emit(f"processing.{query_id}.KsqlTopic.Source.deserializer", msg)
 
-    def record_error(self, query_id: str, message: str, row: Any = None, step: str = "Project") -> None:
+    def record_error(self, query_id: str, message: str, row: Any = None, step: str = "Project",
+                     cause: list[str] | None = None) -> None:
         msg = self._empty(RECORD_PROCESSING_ERROR)
         msg["recordProcessingError"] = {
             "errorMessage": message,
             "record": _row_json(row) if (row is not None and self.include_rows) else None,
-            "cause": [],
+            "cause": list(cause or []),
         }
         self._emit(f"processing.{query_id}.{step}", msg)
+
+    def expression_error(self, query_id: str, what: Any, exc: BaseException, row: Any = None,
+                         step: str = "Project") -> None:
+        """An expression of one record failed (the record goes on with NULL there, or is dropped for a
+        failing WHERE). A failing function call is logged as ksqlDB logs it: ``Error processing <NAME>``
+        with the function's error as the cause; anything else names the expression."""
+        if isinstance(what, FunctionCallSite):
+            self.record_error(query_id, what.message(), row, step, cause=_causes(exc))
+        else:
+            self.record_error(query_id, f"Error computing expression {what}: {exc}", row, step)
 
     def query_error(self, query_id: str, exc: BaseException) -> None:
         """A query stopped on an unexpected error (ksqlDB's KAFKA_STREAMS_THREAD_ERROR, type 4)."""

@@ -80,14 +80,10 @@ def stream_sessions(agg: Any, items: list[tuple], out: list[tuple]) -> None:
             if merging and not cap:  # decided before ``merge`` may reuse the old accumulators
                 for x in hits:
                     agg.tombstone(deletes, x[2], x[0], x[1], x[1], hd)
-            try:
-                rec = new(key, ts)
-                for x in hits:
-                    rec = merge(rec, x[2])
-                rec = add(rec, args, ts)
-            except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops it
-                agg._error(e, key)
-                continue
+            rec = new(key, ts)
+            for x in hits:
+                rec = merge(rec, x[2])
+            rec = add(rec, args, ts)
             for x in hits:
                 ses.remove(x)
                 if merging and cap:

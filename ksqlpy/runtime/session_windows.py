@@ -70,14 +70,10 @@ class SessionAggregator(Aggregator):
                     self.tombstone(deletes, old, s, e, e, hd)
                     if len(deletes) > n and (kb, s, e) in born:  # never went out before this batch
                         self.unseen.add(cache_key(deletes[-1][0]))
-            try:
-                rec = accs.new(key, ts)
-                for _, _, old in found:
-                    rec = accs.merge(rec, old)
-                rec = accs.add(rec, args, ts)
-            except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops it
-                self._error(e, key)
-                continue
+            rec = accs.new(key, ts)
+            for _, _, old in found:
+                rec = accs.merge(rec, old)
+            rec = accs.add(rec, args, ts)
             if merging:
                 for s, e, _ in found:
                     store.remove(kb, s, e)

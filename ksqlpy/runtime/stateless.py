@@ -36,7 +36,7 @@ class StatelessProcessor(BaseProcessor):
         plog, query_id, pipeline = self.plog, self.query_id, self.pipeline
 
         def err(i: int, what: str, exc: BaseException) -> None:
-            plog.record_error(query_id, f"Error computing expression {what}: {exc}", d.rows[i])
+            plog.expression_error(query_id, what, exc, d.rows[i])
 
         if not (self.keep_null_keys and d.null_keys):
             pipeline(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out, err)

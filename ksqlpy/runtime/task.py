@@ -23,6 +23,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.errors import StreamsError
 from ksqlpy.log.base import Log
 from ksqlpy.runtime.batch_writes import HeldWrites
 from ksqlpy.runtime.processing_log import ProcessingLog
@@ -164,6 +165,12 @@ class Task:
                 kv.flush(held)
             if self.commit:
                 held.commit_offsets(self.group, {(self.topic, self.partition): batch.next_offset})
+        except StreamsError:
+            self._abort()
+            raise
+        except Exception as e:  # an operator or the sink failed on a record: the query stops (StreamsException)
+            self._abort()
+            raise StreamsError(self.task_id, self.topic, self.partition, batch.offsets[0], e) from e
         except BaseException:
             self._abort()
             raise

@@ -62,11 +62,7 @@ class TimeWindowAggregator(Aggregator):
                     rec = new(key, ts)
                 else:
                     old_passed = having and self.passes(rec, ws, we)
-                try:
-                    rec = add(rec, args, ts)
-                except Exception as e:  # noqa: BLE001 - a UDAF failing on one record drops it
-                    self._error(e, key)
-                    continue
+                rec = add(rec, args, ts)
                 ws_store.put(kb, ws, rec, new=created)
                 if not final:
                     self.emit(out, rec, old_passed, ws, we, hd=hd)

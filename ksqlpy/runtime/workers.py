@@ -44,6 +44,7 @@ from ksqlpy.log.base import Log
 from ksqlpy.log.embedded import EmbeddedLog
 from ksqlpy.log.kafka_config import consumer_config
 from ksqlpy.plan.topology import Topology
+from ksqlpy.properties import explicitly_set, resolve
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.query_tasks import QueryTasks, build_tasks
 from ksqlpy.runtime.serdes import SerdeFactory
@@ -79,19 +80,15 @@ EOS_COMMIT_INTERVAL_MS = 100  # Kafka Streams' default under exactly-once
 def commit_interval_ms(properties: dict[str, Any], explicit: dict[str, Any]) -> int:
     """How often a worker commits: ``commit.interval.ms`` when set (``explicit``: the properties the user
     set), else Kafka Streams' defaults - 100 ms under exactly-once, ksqlDB's 2000 ms otherwise."""
-    for key in ("commit.interval.ms", "ksql.streams.commit.interval.ms"):
-        if key in explicit:
-            return max(0, int(explicit[key]))
+    if explicitly_set("commit.interval.ms", [explicit]):
+        return max(0, int(resolve("commit.interval.ms", explicit)))
     if guarantee(properties) in EOS:
         return EOS_COMMIT_INTERVAL_MS
-    return max(0, int(properties.get("commit.interval.ms", properties.get("ksql.streams.commit.interval.ms", 2000))))
+    return max(0, int(resolve("commit.interval.ms", properties, default=2000)))
 
 
 def guarantee(properties: dict[str, Any]) -> str:
-    for key in ("processing.guarantee", "ksql.streams.processing.guarantee"):
-        if key in properties:
-            return str(properties[key]).strip().lower()
-    return "at_least_once"
+    return str(resolve("processing.guarantee", properties, default="at_least_once")).strip().lower()
 
 
 # ---------------------------------------------------------------------------------------------- context
@@ -109,10 +106,7 @@ class WorkerContext:
         self.serdes = SerdeFactory(self.prop, open_registry(self.properties, log))
 
     def prop(self, name: str, default: Any = None) -> Any:
-        for key in (name, f"ksql.streams.{name}"):
-            if key in self.properties:
-                return self.properties[key]
-        return default
+        return resolve(name, self.properties, default=default)
 
     def effective_properties(self) -> dict[str, Any]:
         return dict(self.properties)

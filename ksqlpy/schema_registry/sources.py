@@ -123,27 +123,18 @@ def _lookup(registry: SchemaRegistry, topic: str, is_key: bool, schema_id: Any) 
     return rs
 
 
-def check_schema_properties(source: Any) -> None:
-    """``*_SCHEMA_FULL_NAME`` must name something and belongs to formats with named schemas."""
-    props = source.properties
-    for which, fmt in (("KEY", source.key_format), ("VALUE", source.value_format)):
-        for prop in (f"{which}_SCHEMA_FULL_NAME", f"{which}_AVRO_SCHEMA_FULL_NAME"):
-            if prop not in props:
-                continue
-            name = str(props[prop]).strip()
-            if fmt not in ("AVRO", "PROTOBUF"):
-                raise KsqlStatementError(f"{fmt} does not support the following configs: [fullSchemaName]")
-            if not name:
-                raise KsqlStatementError("fullSchemaName cannot be empty. Format configuration: {fullSchemaName=}")
-
-
 def serde_options(source: Any, is_key: bool) -> dict[str, Any]:
     """The schema id, full schema name and protobuf nullable representation a source's key or value serde
-    writes with."""
+    writes with. An AVRO key without ``KEY_SCHEMA_FULL_NAME`` is named after its source (every statement
+    kind: CREATE, CSAS/CTAS sinks; ksqlDB's ``getKeyFormatProperties``)."""
     props = source.properties or {}
     which = "KEY" if is_key else "VALUE"
     sid = props.get(f"{which}_SCHEMA_ID")
     name = props.get(f"{which}_SCHEMA_FULL_NAME") or props.get(f"{which}_AVRO_SCHEMA_FULL_NAME")
+    if name is None and is_key and source.key_format == "AVRO":
+        from ksqlpy.serde.avro_format import key_schema_full_name
+
+        name = key_schema_full_name(source.name)
     nullable = props.get(f"{which}_PROTOBUF_NULLABLE_REPRESENTATION")
     return {"schema_id": int(sid) if sid is not None else None,
             "full_name": str(name).strip() if name is not None else None,
@@ -152,7 +143,6 @@ def serde_options(source: Any, is_key: bool) -> dict[str, Any]:
 
 def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
     """Register the schemas a new source writes: always for a C*AS sink, else only into empty subjects."""
-    check_schema_properties(source)
     registry = getattr(engine, "schema_registry", None)
     if registry is None:
         return

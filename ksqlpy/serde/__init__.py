@@ -86,6 +86,7 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
     with exactly one column.
     """
     name = normalize_format(fmt)
+    nullable = nullable.strip().upper() if nullable else None
     check_format(name, is_key=False, columns=columns)
     if name == "JSON":
         wrap = True if wrap_single_value is None or len(columns) != 1 else wrap_single_value
@@ -95,7 +96,7 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
     if name == "KAFKA":
         return KafkaValueSerde(columns)
     if name == "PROTOBUF_NOSR":
-        return ProtobufNoSrSerde(columns)
+        return ProtobufNoSrSerde(columns, nullable)
     if name in ("AVRO", "JSON_SR", "PROTOBUF"):
         wrap = True if wrap_single_value is None or len(columns) != 1 else wrap_single_value
         return _sr_serde(name, columns, wrap=wrap, is_key=False, registry=registry, topic=topic,
@@ -112,6 +113,7 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
     ``window``: TUMBLING, HOPPING or SESSION; time windows need ``window_size_ms`` to compute ends.
     """
     name = normalize_format(fmt)
+    nullable = nullable.strip().upper() if nullable else None
     check_format(name, is_key=True, columns=columns)
     inner: ValueSerde
     if not columns:  # a keyless source: no key bytes to read or write, whatever the format
@@ -124,7 +126,7 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
     elif name == "KAFKA":
         inner = KafkaValueSerde(columns)
     elif name == "PROTOBUF_NOSR":
-        inner = ProtobufNoSrSerde(columns)
+        inner = ProtobufNoSrSerde(columns, nullable)
     elif name in ("AVRO", "JSON_SR", "PROTOBUF"):
         inner = _sr_serde(name, columns, wrap=len(columns) != 1, is_key=True, registry=registry, topic=topic,
                           schema_id=schema_id, full_name=full_name, nullable=nullable)

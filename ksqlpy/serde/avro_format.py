@@ -33,6 +33,15 @@ from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
 NAMESPACE = "io.confluent.ksql.avro_schemas"
 DEFAULT_NAME = "KsqlDataSourceSchema"
 DEFAULT_FULL_NAME = f"{NAMESPACE}.{DEFAULT_NAME}"
+
+
+def key_schema_full_name(source_name: str) -> str:
+    """The record name of a source's AVRO key when ``KEY_SCHEMA_FULL_NAME`` is not set: unique per source
+    (``<namespace>.<SourceName>Key``, the name in UpperCamel from UPPER_UNDERSCORE as ksqlDB's
+    ``AvroFormat`` derives it), so generated Java classes of different sinks' keys never clash
+    (ksqlDB issue 6465). Values keep the shared ``KsqlDataSourceSchema``."""
+    camel = "".join(w[:1].upper() + w[1:].lower() for w in source_name.split("_"))
+    return f"{NAMESPACE}.{camel}Key"
 _HEADER = struct.Struct(">bI")
 _WIDE = Context(prec=200)  # DECIMAL quantizing must not round: ksqlDB allows precision up to 38
 

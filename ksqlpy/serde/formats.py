@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde.base import Columns
+from ksqlpy.serde.capabilities import parse_delimiter, value_wrapping
 from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct, contains_map
 
 SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR", "PROTOBUF")
@@ -98,6 +99,9 @@ def _format_reason(name: str, columns: Columns, is_key: bool) -> str | None:
     elif name in ("PROTOBUF", "PROTOBUF_NOSR"):
         from ksqlpy.serde.protobuf_types import nesting_reason
 
+        if any(_has_non_string_map_key(t) for _, t in columns):  # both share ksqlDB's protobuf serde factory
+            return ("PROTOBUF format only supports MAP types with STRING keys. "
+                    "See https://github.com/confluentinc/ksql/issues/6177.")
         return nesting_reason(list(columns), name)
     elif name == "NONE":
         if columns:
@@ -124,10 +128,7 @@ def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value:
                 )
     name = normalize_format(fmt)
     if not is_key and wrap_single_value is not None:
-        if len(columns) != 1:
-            raise KsqlStatementError("'WRAP_SINGLE_VALUE' is only valid for single-field value schemas")
-        if wrap_single_value and name in ("KAFKA", "DELIMITED", "NONE"):
-            raise KsqlStatementError(f"Format '{name}' does not support 'WRAP_SINGLE_VALUE' set to 'true'.")
+        value_wrapping(name, len(columns), wrap_single_value, None)
     if delimiter is not None:
         resolve_delimiter(delimiter)
     reason = _format_reason(name, columns, is_key)
@@ -144,19 +145,12 @@ def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value:
 
 
 def resolve_delimiter(delimiter: str | None) -> str:
-    """A DELIMITED delimiter: one character, or the names TAB / SPACE; default comma."""
+    """A DELIMITED delimiter as the character it is (a resolved one is kept); default comma."""
     if delimiter is None:
         return ","
-    special = {"TAB": "\t", "SPACE": " "}.get(delimiter.strip().upper()) if len(delimiter) > 1 else None
-    if special:
-        return special
-    if len(delimiter) == 1:
+    if delimiter in ("\t", " "):
         return delimiter
-    if not delimiter:
-        raise KsqlStatementError(
-            "Delimiter cannot be empty, if you meant to have a tab or space for delimiter, please use "
-            "the special values 'TAB' or 'SPACE'"
-        )
-    raise KsqlStatementError(
-        f"Invalid delimiter value: '{delimiter}'. Delimiter must be a single character or TAB/SPACE"
-    )
+    try:
+        return parse_delimiter(delimiter)
+    except ValueError as e:
+        raise KsqlStatementError(str(e)) from None

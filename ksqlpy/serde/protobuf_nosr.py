@@ -14,8 +14,13 @@ indexes). Types as Kafka Connect's protobuf converter maps them:
 | STRUCT | nested message |
 
 proto3 has no NULL for scalars: a NULL scalar is written as nothing and read back as the type's default
-(0, 0.0, false, "", empty bytes, empty list or map), exactly what ksqlDB's PROTOBUF_NOSR round trip gives;
-message-typed fields (DECIMAL, DATE, TIME, TIMESTAMP, STRUCT) keep NULL as absence.
+(0, 0.0, false, "", empty list or map), exactly what ksqlDB's PROTOBUF_NOSR round trip gives; an unset BYTES
+field and message-typed fields (DECIMAL, DATE, TIME, TIMESTAMP, STRUCT) read NULL.
+
+``*_PROTOBUF_NULLABLE_REPRESENTATION`` makes the primitive fields of the row and of its STRUCTs NULL-able
+as ksqlDB's schema for it declares them: OPTIONAL writes a present value even when it is the default
+(proto3 ``optional``), WRAPPER writes it inside a ``google.protobuf.*Value`` message; either way an absent
+field reads NULL.
 """
 
 from __future__ import annotations
@@ -33,6 +38,7 @@ from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, signed, varint
 _DOUBLE = struct.Struct("<d")
 _EPOCH = _dt.date(1970, 1, 1)
 _SCALARS = ("BOOLEAN", "INTEGER", "BIGINT", "DOUBLE")
+_NULLABLE_PRIMITIVES = (*_SCALARS, "STRING", "BYTES")  # the fields a nullable representation makes NULL-able
 
 
 # --------------------------------------------------------------------------- wire primitives
@@ -47,11 +53,33 @@ def _tag(out: bytearray, num: int, wire: int) -> None:
 
 
 # --------------------------------------------------------------------------- writing
-def _encode_message(types: list[T.SqlType], values: Any) -> bytes:
+def _encode_message(types: list[T.SqlType], values: Any, nullable: str | None = None) -> bytes:
+    """``nullable``: the nullable representation of the message's own primitive fields (and its STRUCTs')."""
     out = bytearray()
     for num, (t, v) in enumerate(zip(types, values, strict=True), 1):
-        _encode_field(out, num, t, v)
+        if nullable is not None and v is not None and t.name in _NULLABLE_PRIMITIVES:
+            _encode_present(out, num, t, v, nullable)
+        else:
+            _encode_field(out, num, t, v, nullable)
     return bytes(out)
+
+
+def _encode_present(out: bytearray, num: int, t: T.SqlType, v: Any, nullable: str) -> None:
+    """A non-NULL primitive that must read back as present: written even when it is the default, inside a
+    ``google.protobuf.*Value`` message for WRAPPER."""
+    if nullable == "WRAPPER":  # the wrapper's own field follows proto3 (a default value is left out)
+        body = bytearray()
+        _encode_field(body, 1, t, v)
+        _tag(out, num, 2)
+        _varint(out, len(body))
+        out += body
+    elif t.name in _SCALARS:
+        _scalar(out, num, t.name, v)
+    else:
+        raw = v.encode("utf-8") if t.name == "STRING" else bytes(v)
+        _tag(out, num, 2)
+        _varint(out, len(raw))
+        out += raw
 
 
 def _decimal_message(v: PyDecimal, t: T.SqlType) -> bytes:
@@ -82,7 +110,7 @@ def _small_message(values: list[int]) -> bytes:
     return bytes(out)
 
 
-def _message_bytes(t: T.SqlType, v: Any) -> bytes:
+def _message_bytes(t: T.SqlType, v: Any, nullable: str | None = None) -> bytes:
     name = t.name
     if name == "DECIMAL":
         return _decimal_message(v if isinstance(v, PyDecimal) else PyDecimal(str(v)), t)
@@ -96,7 +124,7 @@ def _message_bytes(t: T.SqlType, v: Any) -> bytes:
         ms = int(v)
         return _small_message([ms // 1000, ms % 1000 * 1_000_000])
     if isinstance(t, T.Struct):
-        return _encode_message([ft for _, ft in t.fields], [v.get(n) for n, _ in t.fields])
+        return _encode_message([ft for _, ft in t.fields], [v.get(n) for n, _ in t.fields], nullable)
     raise SerdeError(f"PROTOBUF_NOSR cannot write type {t}")
 
 
@@ -111,7 +139,7 @@ def _scalar(out: bytearray, num: int, name: str, v: Any, packed: bool = False) -
         _varint(out, int(v))
 
 
-def _encode_field(out: bytearray, num: int, t: T.SqlType, v: Any) -> None:
+def _encode_field(out: bytearray, num: int, t: T.SqlType, v: Any, nullable: str | None = None) -> None:
     if v is None:
         return
     name = t.name
@@ -154,7 +182,7 @@ def _encode_field(out: bytearray, num: int, t: T.SqlType, v: Any) -> None:
             _varint(out, len(entry))
             out += entry
     else:
-        body = _message_bytes(t, v)
+        body = _message_bytes(t, v, nullable)
         _tag(out, num, 2)
         _varint(out, len(body))
         out += body
@@ -171,8 +199,6 @@ def _default(t: T.SqlType) -> Any:
         return 0.0
     if name == "STRING":
         return ""
-    if name == "BYTES":
-        return b""
     if isinstance(t, T.Array):
         return []
     if isinstance(t, T.Map):
@@ -213,7 +239,7 @@ def _ints(raw: bytes, n: int) -> list[int]:
     return got
 
 
-def _message_value(t: T.SqlType, raw: bytes) -> Any:
+def _message_value(t: T.SqlType, raw: bytes, nullable: str | None = None) -> Any:
     name = t.name
     if name == "DECIMAL":
         unscaled, scale = 0, 0
@@ -234,12 +260,12 @@ def _message_value(t: T.SqlType, raw: bytes) -> Any:
         s, nanos = _ints(raw, 2)
         return s * 1000 + nanos // 1_000_000
     if isinstance(t, T.Struct):
-        values = _decode_message(raw, [ft for _, ft in t.fields])
+        values = _decode_message(raw, [ft for _, ft in t.fields], nullable)
         return {n: v for (n, _), v in zip(t.fields, values, strict=True)}
     raise SerdeError(f"PROTOBUF_NOSR cannot read type {t}")
 
 
-def _value(t: T.SqlType, wire: int, raw: Any) -> Any:
+def _value(t: T.SqlType, wire: int, raw: Any, nullable: str | None = None) -> Any:
     name = t.name
     if name in _SCALARS:
         return _scalar_value(name, wire, raw)
@@ -249,10 +275,13 @@ def _value(t: T.SqlType, wire: int, raw: Any) -> Any:
         return bytes(raw).decode("utf-8", "replace")
     if name == "BYTES":
         return bytes(raw)
-    return _message_value(t, raw)
+    return _message_value(t, raw, nullable)
 
 
-def _decode_message(buf: bytes, types: list[T.SqlType]) -> list[Any]:
+def _decode_message(buf: bytes, types: list[T.SqlType], nullable: str | None = None) -> list[Any]:
+    """The message's fields in order. An absent field reads as proto3's default, except: BYTES and message
+    types read NULL, and so does every primitive under a nullable representation; a WRAPPER field is the
+    ``value`` inside its wrapper message."""
     missing = object()
     values: list[Any] = [missing] * len(types)
     for num, wire, raw in _fields(buf):
@@ -272,24 +301,44 @@ def _decode_message(buf: bytes, types: list[T.SqlType]) -> list[Any]:
             k, v = _decode_message(raw, [t.key, t.value])
             cur[k] = v
             values[num - 1] = cur
+        elif nullable == "WRAPPER" and t.name in _NULLABLE_PRIMITIVES:
+            values[num - 1] = _wrapped(t, wire, raw)
         else:
-            values[num - 1] = _value(t, wire, raw)
-    return [_default(t) if v is missing else v for t, v in zip(types, values, strict=True)]
+            values[num - 1] = _value(t, wire, raw, nullable)
+    absent = _default if nullable is None else _nullable_default
+    return [absent(t) if v is missing else v for t, v in zip(types, values, strict=True)]
+
+
+def _wrapped(t: T.SqlType, wire: int, raw: Any) -> Any:
+    """The ``value`` of a ``google.protobuf.*Value`` wrapper: present, so never NULL (empty: the default)."""
+    if wire != 2:
+        return _value(t, wire, raw)
+    inner = [(w, v) for num, w, v in _fields(raw) if num == 1]
+    if not inner:
+        return b"" if t.name == "BYTES" else _default(t)
+    w, v = inner[-1]
+    return _value(t, w, v)
+
+
+def _nullable_default(t: T.SqlType) -> Any:
+    return None if t.name in _NULLABLE_PRIMITIVES else _default(t)
 
 
 # --------------------------------------------------------------------------- the serde
 class ProtobufNoSrSerde(ValueSerde):
     format = "PROTOBUF_NOSR"
 
-    def __init__(self, columns: Columns) -> None:
+    def __init__(self, columns: Columns, nullable: str | None = None) -> None:
+        """``nullable``: ``*_PROTOBUF_NULLABLE_REPRESENTATION`` (OPTIONAL, WRAPPER or None: plain proto3)."""
         super().__init__(columns)
         self.types = [t for _, t in self.columns]
+        self.nullable = nullable.upper() if nullable else None
 
     def deserialize(self, data: bytes | None) -> tuple | None:
         if data is None:
             return None
         try:
-            return tuple(_decode_message(bytes(data), self.types))
+            return tuple(_decode_message(bytes(data), self.types, self.nullable))
         except SerdeError:
             raise
         except Exception as e:  # noqa: BLE001 - any malformed message is a bad record
@@ -299,7 +348,7 @@ class ProtobufNoSrSerde(ValueSerde):
         if row is None:
             return None
         try:
-            return _encode_message(self.types, row)
+            return _encode_message(self.types, row, self.nullable)
         except SerdeError:
             raise
         except Exception as e:  # noqa: BLE001

@@ -322,25 +322,27 @@ class _Parser:
         return f
 
     def field_options(self) -> dict[str, str]:
-        """The ``key``/``value`` pairs inside ``[...]`` (confluent.field_meta params)."""
+        """The ``key``/``value`` pairs inside ``[...]`` (confluent.field_meta params), whichever order the
+        options, the params and each param's ``key``/``value`` are written in."""
         self.expect("[")
         depth, params = 1, {}
-        key: str | None = None
+        entries: list[dict[str, str]] = []  # the ``{...}`` being read, innermost last
         while depth:
             tok = self.next()
             if tok == "[":
                 depth += 1
             elif tok == "]":
                 depth -= 1
-            elif tok in ("key", "value") and self.peek() == ":":
+            elif tok == "{":
+                entries.append({})
+            elif tok == "}" and entries:
+                entry = entries.pop()
+                if "key" in entry and "value" in entry:
+                    params[entry["key"]] = entry["value"]
+            elif tok in ("key", "value") and self.peek() == ":" and entries:
                 self.next()
                 val = self.next()
-                val = _unquote(val) if val[0] in "\"'" else val
-                if tok == "key":
-                    key = val
-                elif key is not None:
-                    params[key] = val
-                    key = None
+                entries[-1][tok] = _unquote(val) if val[0] in "\"'" else val
         return params
 
     def enum(self, scope: str) -> ProtoEnum:

@@ -16,7 +16,8 @@ ksqlDB goes through Kafka Connect's ``ProtobufData``; the mapping here is the on
 | google.protobuf.*Value wrappers | the wrapped type, nullable (absent wrapper = NULL) |
 
 NULL handling is proto3's (ksqlDB's default ``PROTOBUF`` serde): a NULL scalar is not written and reads
-back as its default (0, "", false, empty bytes; [] and {} for repeated and map); message-typed values
+back as its default (0, "", false; [] and {} for repeated and map) - but an unset bytes field reads NULL, as
+in ksqlDB; message-typed values
 (STRUCT, DECIMAL, DATE, TIME, TIMESTAMP, wrappers) and ``optional`` fields keep NULL as absence.
 
 ``schema_text`` writes the ``.proto`` ksqlDB registers for columns it serializes: ``syntax = "proto3"``,
@@ -181,7 +182,7 @@ def field_value(file: ProtoFile, f: ProtoField, v: Any, t: T.SqlType) -> Any:
         el = t.element if isinstance(t, T.Array) else T.STRING
         return [to_sql(file, f.type, x, el, f) for x in v or ()]
     if v is None:
-        if f.label == "optional" or f.oneof is not None:
+        if f.label == "optional" or f.oneof is not None or f.type == "bytes":  # ksqlDB reads unset bytes as NULL
             return None
         v = default(file, f.type)
         if v is None:

@@ -20,7 +20,6 @@ thrown away on ``close()``.
 
 from __future__ import annotations
 
-import os
 import pickle
 import shutil
 import struct
@@ -31,6 +30,7 @@ from typing import Any, Protocol
 import lmdb
 
 from ksqlpy.log.base import Log, LogTransaction, ProducerRecord
+from ksqlpy.private_files import FILE_MODE, private_dir
 
 _DELETED = object()
 _CHECKPOINT = b"checkpoint"
@@ -58,10 +58,10 @@ class KeyValueStore:
                  index: DerivedIndex | None = None) -> None:
         """``index``: entries derived from others (a window store's time index), kept in LMDB but not on
         the changelog - the restore derives them again from the entries it replays."""
-        os.makedirs(directory, exist_ok=True)
+        private_dir(directory)
         self.directory = directory
         self.env = lmdb.open(directory, map_size=1 << 36, max_dbs=2, subdir=True, sync=False, metasync=False,
-                             readahead=False)
+                             readahead=False, mode=FILE_MODE)
         self.data = self.env.open_db(b"data")
         self.meta = self.env.open_db(b"meta")
         self.log = log

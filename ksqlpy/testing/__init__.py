@@ -17,6 +17,6 @@ Layout, one idea per module:
 - ``coerce``     expected field names resolved against the sink schema, as ksqlDB reads JSON
 - ``mutation``   self-check: a mutated passing case must fail (``--mutate``)
 - ``single``     ksql-test-runner style single-case mode
-- ``udfs``       the example functions of ksqlDB's test jar, registered for conformance runs
+- ``extension/`` ksqlDB's test-only functions written with ``ksqlpy.udf``: the runner's ``ksql.extension.dir``
 - ``cli``        ``main(argv)``
 """

@@ -51,12 +51,10 @@ def build_parser() -> argparse.ArgumentParser:
 def default_factory() -> EngineFactory:
     """The real engine, imported only when a case runs (so ``--help`` works without it)."""
     from ksqlpy.engine import Engine
-    from ksqlpy.testing.udfs import register_test_functions
+    from ksqlpy.testing.extension import with_test_functions
 
     def make(data_dir: str, properties: dict[str, Any]) -> Any:
-        engine = Engine(data_dir, properties)
-        register_test_functions(engine.functions)
-        return engine
+        return Engine(data_dir, with_test_functions(properties))
 
     return make
 

@@ -39,6 +39,7 @@ from ksqlpy import types as T
 from ksqlpy.testing import exactjson
 from ksqlpy.testing.compare import value_diff
 from ksqlpy.testing.executor import CaseTimeout, deadline
+from ksqlpy.testing.extension import with_test_functions
 from ksqlpy.testing.harness_topics import create_harness_topics, register_topic_schemas
 from ksqlpy.testing.model import Case
 from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult, normalize
@@ -594,9 +595,10 @@ def run_rest(cases: list[Case], *, timeout_s: float = 60.0, progress: Callable[[
                 else:
                     if runner is None:
                         n += 1
+                        properties = {**SERVER_PROPERTIES, "ksql.schema.registry.url": sr.url,
+                                      **(server_properties or {})}
                         server = ServerProcess(os.path.join(tmp, f"server{n}"),
-                                               {**SERVER_PROPERTIES, "ksql.schema.registry.url": sr.url,
-                                                **(server_properties or {})}).start()
+                                               with_test_functions(properties)).start()
                         runner = RestRunner(server, timeout_s, registry=sr.registry)
                     result = runner.run(case)
                     try:

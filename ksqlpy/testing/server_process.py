@@ -22,8 +22,11 @@ class ServerProcess:
     """A real ``ksqlpy server`` in a subprocess on 127.0.0.1, over ``data_dir``."""
 
     def __init__(self, data_dir: str, properties: dict[str, Any] | None = None, startup_timeout_s: float = 60.0,
-                 extra_args: list[str] | None = None, scheme: str = "http") -> None:
+                 extra_args: list[str] | None = None, scheme: str = "http",
+                 open_files: tuple[int, int] | None = None) -> None:
+        """``open_files``: the (soft, hard) open-file limit the server starts with."""
         self.data_dir = data_dir
+        self.open_files = open_files
         self.properties = dict(properties or {})
         self.startup_timeout_s = startup_timeout_s
         self.extra_args = list(extra_args or [])
@@ -46,10 +49,16 @@ class ServerProcess:
         args += self.extra_args
         env = dict(os.environ, PYTHONUNBUFFERED="1")
         with open(self.log_path, "ab") as log:
-            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env)
+            self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env,
+                                         preexec_fn=self._limits if self.open_files else None)
         if wait:
             self.wait_ready()
         return self
+
+    def _limits(self) -> None:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_NOFILE, self.open_files)
 
     def wait_ready(self, path: str = "/info", **client_args: Any) -> None:
         import httpx

@@ -41,6 +41,8 @@ KNOWN_PROPERTIES = frozenset({
     "ksql.query.pull.range.scan.enabled",
     "ksql.query.pull.stream.enabled",
     "ksql.query.pull.limit.clause.enabled",
+    "ksql.suppress.enabled",
+    "ksql.insert.into.values.enabled",
 })
 KNOWN_PROPERTY_PATTERNS = (re.compile(r"ksql\.functions\.[a-z_]+\.limit"),)
 

@@ -180,3 +180,18 @@ def test_backend_error_position_from_message() -> None:
     assert (e.line, e.column) == (2, 4)
     e = BackendError("Failed to prepare statement: line 1:9: Invalid numeric literal: 99999999999999999999")
     assert (e.line, e.column) == (1, 9)
+
+
+def test_insert_values_errors_and_struct_values_in_the_shell(sh: Captured) -> None:
+    assert sh.run("CREATE STREAM parcels (id INT KEY, dest STRUCT<city STRING, zip INT>) WITH (kafka_topic='parcels', "
+                  "value_format='JSON', partitions=1);")
+    sh.take()
+    assert not sh.run("INSERT INTO parcels (id, dest) VALUES (1, 'Oslo');")
+    _, err = sh.take()
+    assert ("Failed to insert values into 'PARCELS'. Expected type STRUCT<`CITY` STRING, `ZIP` INTEGER> for field "
+            "`DEST` but got STRING(Oslo)") in err
+    assert not sh.run("INSERT INTO parcels (id, rowpartition) VALUES (1, 0);")
+    assert "Inserting into column `ROWPARTITION` is not allowed." in sh.take()[1]
+    assert sh.run("INSERT INTO parcels VALUES (2, STRUCT(city := 'Oslo', extra := true));")
+    assert sh.run("SET 'auto.offset.reset' = 'earliest'; SELECT dest FROM parcels EMIT CHANGES LIMIT 1;")
+    assert "{CITY=Oslo, ZIP=null}" in sh.take()[0]  # the struct's fields the value did not name are NULL

@@ -103,7 +103,7 @@ def test_unknown_source_and_duplicate_names_are_clear_errors(engine: Engine) -> 
 
 
 def test_missing_topic_property_and_unknown_format(engine: Engine) -> None:
-    with pytest.raises(KsqlStatementError, match="KAFKA_TOPIC"):
+    with pytest.raises(KsqlParseError, match='Failed to prepare statement: Missing required property "KAFKA_TOPIC"'):
         engine.execute("CREATE STREAM s (a INT) WITH (value_format='JSON');")
     with pytest.raises(KsqlStatementError, match="Unknown format: XML"):
         engine.execute("CREATE STREAM s (a INT) WITH (kafka_topic='s', value_format='XML', partitions=1);")

@@ -89,5 +89,5 @@ def test_a_bad_property_value_names_the_setting_when_it_is_set(engine: Engine, s
 
 def test_good_property_values_pass(engine: Engine) -> None:
     for setting, value in (("auto.offset.reset", "EARLIEST"), ("ksql.streams.commit.interval.ms", "100"),
-                           ("ksql.query.pull.table.scan.enabled", "false"), ("some.unknown.thing", "x")):
+                           ("ksql.query.pull.table.scan.enabled", "false"), ("ksql.streams.max.poll.records", "500")):
         engine.execute(f"SET '{setting}'='{value}';")

@@ -86,7 +86,7 @@ def test_processor_gives_null_keyed_records_no_key_and_keeps_error_indices() -> 
             out.append(((r[0],), (r[1],), tss[i]))
 
     class Plog:
-        def record_error(self, qid: str, msg: str, row: Any) -> None:
+        def expression_error(self, qid: str, what: Any, exc: BaseException, row: Any = None) -> None:
             seen.append(row)
 
     d = DecodedBatch([(1, 10), (None, 20), (None, None), (4, 40)], [1, 2, 3, 4], [0] * 4, [0, 1, 2, 3],

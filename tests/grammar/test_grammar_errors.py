@@ -29,7 +29,7 @@ def test_position_on_a_later_line_of_a_later_statement() -> None:
 def test_unknown_statement() -> None:
     e = error_of("  FROBNICATE everything;")
     assert (e.line, e.column) == (1, 3)
-    assert str(e) == "line 1:3: Syntax Error\nUnknown statement 'FROBNICATE'\nStatement: FROBNICATE everything;"
+    assert str(e) == "line 1:3: Syntax Error\nUnknown statement 'FROBNICATE'\nDid you mean 'CREATE'?\nStatement:   FROBNICATE everything;"
 
 
 def test_syntax_error_wording() -> None:

@@ -49,10 +49,20 @@ def test_topic_lifecycle(log: EmbeddedLog) -> None:
         log.delete_topic("orders")
 
 
-@pytest.mark.parametrize("bad", ["", "a b", "x/y", ".", "..", "t" * 250])
-def test_illegal_topic_names_are_rejected(log: EmbeddedLog, bad: str) -> None:
-    with pytest.raises(ValueError, match="illegal"):
+@pytest.mark.parametrize(("bad", "message"), [
+    ("", "Topic name is illegal, it can't be empty"),
+    ("a b", 'Topic name "a b" is illegal, it contains a character other than ASCII alphanumerics, \'.\', \'_\' '
+            "and '-'"),
+    ("x/y", 'Topic name "x/y" is illegal'),
+    ("ü", 'Topic name "ü" is illegal'),
+    (".", 'Topic name cannot be "." or ".."'),
+    ("..", 'Topic name cannot be "." or ".."'),
+    ("t" * 250, "Topic name is illegal, it can't be longer than 249 characters, topic name: " + "t" * 250),
+])
+def test_illegal_topic_names_are_rejected_with_kafkas_message(log: EmbeddedLog, bad: str, message: str) -> None:
+    with pytest.raises(ValueError) as caught:
         log.create_topic(bad)
+    assert str(caught.value).startswith(message)
 
 
 def test_zero_partitions_rejected(log: EmbeddedLog) -> None:

@@ -141,10 +141,12 @@ def test_none_format_only_without_columns() -> None:
 def test_delimiters() -> None:
     assert resolve_delimiter(None) == ","
     assert resolve_delimiter("TAB") == "\t"
-    assert resolve_delimiter("space") == " "
+    assert resolve_delimiter("SPACE") == " "
     assert resolve_delimiter("|") == "|"
     with pytest.raises(KsqlStatementError, match="single character"):
         resolve_delimiter("||")
+    with pytest.raises(KsqlStatementError, match="single character or TAB,SPACE"):
+        resolve_delimiter("space")  # the names are exact, as in ksqlDB
     with pytest.raises(KsqlStatementError, match="cannot be empty"):
         resolve_delimiter("")
     with pytest.raises(KsqlStatementError):

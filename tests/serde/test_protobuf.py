@@ -115,8 +115,8 @@ def test_round_trip_registers_the_generated_schema() -> None:
     assert "message ConnectDefault2 {" in text and "message ConnectDefault3 {" in text
     # the generated schema reads back as the same columns: inference of what ksqlDB registered
     assert list(sql_type_of(rs).fields) == COLS
-    # proto3 null handling: scalars read back as defaults, messages stay NULL
-    assert s.deserialize(s.serialize((None,) * len(COLS))) == (0, 0, 0.0, "", False, b"", None, None, None, None,
+    # proto3 null handling: scalars read back as defaults, messages and (as in ksqlDB) bytes stay NULL
+    assert s.deserialize(s.serialize((None,) * len(COLS))) == (0, 0, 0.0, "", False, None, None, None, None, None,
                                                                 [], {}, None)
 
 

@@ -16,13 +16,13 @@ def test_the_classic_wire_example() -> None:
     assert s.deserialize(bytes([0x08, 0x96, 0x01])) == (150,)
 
 
-def test_nulls_are_absent_and_read_back_as_proto3_defaults() -> None:
+def test_nulls_are_absent_and_read_back_as_proto3_defaults_but_bytes() -> None:
     cols = [("I", T.INTEGER), ("L", T.BIGINT), ("D", T.DOUBLE), ("S", T.STRING), ("B", T.BOOLEAN),
             ("Y", T.BYTES), ("A", T.Array(T.INTEGER)), ("M", T.Map(T.STRING, T.INTEGER)),
             ("TS", T.TIMESTAMP), ("DEC", T.Decimal(4, 2))]
     s = value_serde("PROTOBUF_NOSR", cols)
     assert s.serialize((None,) * len(cols)) == b""
-    assert s.deserialize(b"") == (0, 0, 0.0, "", False, b"", [], {}, None, None)
+    assert s.deserialize(b"") == (0, 0, 0.0, "", False, None, [], {}, None, None)  # unset BYTES: NULL
 
 
 def test_every_type_round_trips() -> None:

@@ -74,7 +74,7 @@ def test_info_health_metadata(client: Any) -> None:
     assert server["version"].startswith("0.")
     health = client.get("/healthcheck").json()
     assert health["isHealthy"] is True and health["serverState"] == "READY"
-    assert set(health["details"]) == {"metastore", "kafka", "commandRunner"}
+    assert set(health["details"]) == {"metastore", "kafka", "commandRunner", "queries"}
     meta = client.get("/v1/metadata").json()
     assert meta["clusterId"]["scope"]["clusters"]["ksql-cluster"] == "default_"
     assert client.get("/v1/metadata/id").json() == meta["clusterId"]
@@ -133,7 +133,7 @@ def test_query_endpoint_streamed_row_format(client: Any, unique: Any) -> None:
     assert lines[0].startswith('[{"header":{"queryId":"transient_')
     assert lines[0].endswith('"schema":"`ID` INTEGER, `V` STRING"}},')
     assert lines[1:] == ['{"row":{"columns":[1,"a"]}},', '{"row":{"columns":[2,"b"]}},',
-                         '{"finalMessage":"Limit Reached"}]']
+                         '{"finalMessage":"Limit Reached"}]', '']  # every line ends with a newline
     assert json.loads(r.text)[-1] == {"finalMessage": "Limit Reached"}
 
 
@@ -222,11 +222,11 @@ def test_define_and_set_apply_to_the_rest_of_the_request(client: Any, unique: An
     assert [e["@type"] for e in body] == ["currentStatus", "properties"]
     assert body[0]["commandId"] == f"stream/{s}/create"
     props = {p["name"]: p for p in body[1]["properties"]}
-    assert props["auto.offset.reset"]["value"] == "earliest"
-    assert "auto.offset.reset" in body[1]["overwrittenProperties"]
+    assert props["ksql.streams.auto.offset.reset"]["value"] == "earliest"  # listed under ksqlDB's name
+    assert "ksql.streams.auto.offset.reset" in body[1]["overwrittenProperties"]
     # the SET did not outlive its request
     props = {p["name"]: p for p in ksql(client, "SHOW PROPERTIES;")[0]["properties"]}
-    assert props["auto.offset.reset"]["value"] == "latest"
+    assert props["ksql.streams.auto.offset.reset"]["value"] == "latest"
 
 
 def test_statement_errors(client: Any, unique: Any) -> None:

@@ -91,8 +91,9 @@ def test_terminate_cluster(tmp_path: Any) -> None:
         end = time.monotonic() + 30
         while c.get("/info").status_code != 200 and time.monotonic() < end:
             time.sleep(0.05)
-        c.post("/ksql", json={"ksql": "CREATE STREAM A (ID INT KEY) WITH (kafka_topic='a', partitions=1, "
-                                      "value_format='JSON'); CREATE STREAM B AS SELECT * FROM A;"})
+        r = c.post("/ksql", json={"ksql": "CREATE STREAM A (ID INT KEY, V INT) WITH (kafka_topic='a', partitions=1, "
+                                          "value_format='JSON'); CREATE STREAM B AS SELECT * FROM A;"})
+        assert r.status_code == 200, r.text
         assert c.post("/ksql/terminate", json={"deleteTopicList": ["["]}).status_code == 400
         r = c.post("/ksql/terminate", json={"deleteTopicList": ["B"]})
         assert r.status_code == 200

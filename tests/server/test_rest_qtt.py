@@ -184,8 +184,6 @@ def test_the_runner_compares_as_ksqldb_s_rest_harness_does() -> None:
         assert got[raw["name"]][0] == "failed", raw["name"]
 
 
-@pytest.mark.xfail(strict=True, reason="the engine's built-in auto.offset.reset=latest beats the server's "
-                   "ksql.streams.auto.offset.reset (issue 14: ksql.streams.<name> is <name> everywhere)")
 def test_the_server_runs_with_earliest_as_ksqldb_s_rest_harness_does() -> None:
     from ksqlpy.testing.expansion import expand_case
     from ksqlpy.testing.rest import run_rest

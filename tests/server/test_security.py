@@ -87,3 +87,35 @@ def test_tls_with_http2_over_alpn(tmp_path: Any) -> None:
             httpx.get(server.url + "/info")  # not trusted without the CA
     finally:
         server.stop()
+
+
+def test_each_listener_speaks_its_own_scheme(tmp_path: Any) -> None:
+    """``listeners=http://...,https://...``: the http port is cleartext, the https one TLS (a certificate
+    configured for the https listener used to make the http one speak TLS too)."""
+    import time
+
+    from ksqlpy.testing.server_process import free_port
+
+    cert, key = _self_signed(tmp_path)
+    plain, secure = free_port(), free_port()
+    server = ServerProcess(str(tmp_path / "data"), {"ssl.certificate.location": cert, "ssl.key.location": key},
+                           extra_args=["--listeners", f"http://127.0.0.1:{plain},https://127.0.0.1:{secure}"])
+    server.start(wait=False)
+    ctx = ssl.create_default_context(cafile=cert)
+    try:
+        end = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(f"http://127.0.0.1:{plain}/info", timeout=2).status_code == 200:
+                    break
+            except httpx.HTTPError:
+                pass
+            assert time.monotonic() < end, server.log_tail()
+            time.sleep(0.1)
+        assert httpx.get(f"https://127.0.0.1:{secure}/info", verify=ctx, timeout=10).status_code == 200
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(f"http://127.0.0.1:{secure}/info", timeout=5)  # the https port does not speak cleartext
+        with pytest.raises(httpx.HTTPError):
+            httpx.get(f"https://127.0.0.1:{plain}/info", verify=ctx, timeout=5)  # nor the http one TLS
+    finally:
+        server.stop()

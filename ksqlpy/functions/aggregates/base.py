@@ -88,6 +88,14 @@ class Udaf(AggregateFunction):
             return self._literals(n_args)
         return min(self._literals, n_args)
 
+    def init_arg_count(self, arg_types: list[SqlType]) -> int:
+        """The literal count, after checking the call's types fit (ksqlDB resolves the signature before it
+        checks that literal arguments are literals): the resolver sees a value of each literal's type."""
+        n = self.literal_arg_count(len(arg_types))
+        cols, lits = list(arg_types[: len(arg_types) - n]), arg_types[len(arg_types) - n:]
+        self._resolver(self.name, cols, [sample_value(t) for t in lits], {})
+        return n
+
     def signatures(self) -> list[str]:
         return list(self._signatures)
 
@@ -113,6 +121,14 @@ def literal_type(value: Any) -> SqlType:
     if isinstance(value, bytes):
         return BYTES
     return STRING
+
+
+def sample_value(t: SqlType) -> Any:
+    """A value of type ``t`` (whose ``literal_type`` is ``t``), standing in for a literal argument that is
+    not a literal while the signature is checked."""
+    if isinstance(t, Decimal):
+        return PyDecimal((0, (1,) * max(t.precision, 1), -t.scale))
+    return {BOOLEAN: True, INTEGER: 1, BIGINT: 2**40, DOUBLE: 1.0, STRING: "", BYTES: b""}.get(t)
 
 
 def reject(name: str, types: Sequence[SqlType], literals: Sequence[Any] = ()) -> KsqlTypeError:

@@ -1,0 +1,1 @@
+"""Example ksqlpy functions; the entry point names the module ``geo``."""

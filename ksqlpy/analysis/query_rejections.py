@@ -1,0 +1,85 @@
+"""Queries ksqlDB refuses outright, with its messages: table functions where they cannot run (nested, in
+CASE, beside aggregates, over a table), WINDOW without GROUP BY or over a table aggregation, persistent
+queries reading a windowed table, and re-keying a table or a windowed source.
+
+Each check names the stage ksqlDB makes it in; ``analyze_query`` calls them in that order.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ksqlpy.catalog import Source
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.format import format_expression
+from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.grammar.ast import FunctionCall, Query
+
+
+def _calls(query: Query, kind: str, registry: FunctionRegistry) -> list[FunctionCall]:
+    return [f for item in query.select for f in item.expr.find_all(FunctionCall)
+            if registry.kind_of(f.fname) == kind]
+
+
+def has_aggregate(query: Query, registry: FunctionRegistry) -> bool:
+    nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
+    return any(registry.kind_of(f.fname) == "aggregate" for n in nodes for f in n.find_all(FunctionCall))
+
+
+def check_table_functions(query: Query, registry: FunctionRegistry) -> None:
+    """SELECT analysis (ksqlDB's ``TableFunctionVisitor``): one level, outside CASE, no aggregation."""
+    table_functions = _calls(query, "table", registry)
+    for f in table_functions:
+        inner = next((g for g in f.find_all(FunctionCall)
+                      if g is not f and registry.kind_of(g.fname) == "table"), None)
+        if inner is not None:
+            raise KsqlStatementError(f"Table functions cannot be nested: {f.fname}({inner.fname}())")
+        case = f.find_ancestor(exp.Case)
+        if case is not None:
+            raise KsqlStatementError(f"Table functions cannot be used in CASE: {format_expression(case)}")
+    if table_functions and (query.group_by or has_aggregate(query, registry)):
+        raise KsqlStatementError("Table functions cannot be used with aggregations.")
+
+
+def check_sources(query: Query, source: Source, registry: FunctionRegistry, *, persistent: bool) -> None:
+    """After analysis (ksqlDB's ``QueryAnalyzer``): what the FROM source cannot feed."""
+    if persistent and source.kind == "TABLE" and source.windowed is not None:
+        raise KsqlStatementError("KSQL does not support persistent queries on windowed tables.")
+    if source.kind == "TABLE" and _calls(query, "table", registry):
+        raise KsqlStatementError("Table source is not supported with table functions")
+
+
+def keeps_key(exprs: list[exp.Expression], source: Source) -> bool:
+    """PARTITION BY the source's own key columns, in order: ksqlDB re-keys nothing."""
+    keys = [c.name for c in source.key_columns]
+    return len(exprs) == len(keys) and all(
+        isinstance(e, exp.Column) and e.name == k for e, k in zip(exprs, keys, strict=True))
+
+
+def check_repartition(exprs: list[exp.Expression], source: Source, alias: str) -> None:
+    """Physical planning (``selectKey``): a table or a windowed source cannot be re-keyed."""
+    if source.kind == "TABLE":
+        keys = source.key_columns
+        if len(exprs) != 1 or len(keys) != 1:
+            raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, joins on tables with "
+                                     "multiple columns is not yet supported.")
+        shown = exprs[0].copy()
+        for col in shown.find_all(exp.Column):
+            if not col.table:
+                col.set("table", exp.to_identifier(alias))
+        raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, make sure that the criteria "
+                                 f"uses the TABLE's key column {keys[0].name} instead of {format_expression(shown)}")
+    if source.windowed is not None:
+        raise KsqlStatementError("Implicit repartitioning of windowed sources is not supported. "
+                                 "See https://github.com/confluentinc/ksql/issues/4385.")
+
+
+def check_window(query: Query, source: Source, registry: FunctionRegistry) -> None:
+    """Logical planning: a WINDOW groups an aggregation of a stream."""
+    if query.window is None:
+        return
+    if not query.group_by and not has_aggregate(query, registry):
+        where = f"Line: {query.window.line}, Col: {query.window.column}: " if query.window.line else ""
+        raise KsqlStatementError(f"{where}WINDOW clause requires a GROUP BY clause.")
+    if source.kind == "TABLE":
+        raise KsqlStatementError("Windowing not supported for table aggregations.")

@@ -1,0 +1,262 @@
+"""A sandbox of the engine: statements run against copies, so a request can be validated as a whole.
+
+ksqlDB validates every statement of a ``/ksql`` request, in order, against one sandbox engine that
+accumulates their effects - a stream created by the first statement is there for the second - before any
+of them runs for real (rules §1.1). A later statement that fails therefore fails the request with nothing
+executed.
+
+``Sandbox`` stands in for the ``Engine`` the statement handlers (``statements.py``) are given: a copy of
+the catalog (sources, types, query records), stand-ins for the persistent and transient queries, the
+properties, the variables; a log that records topic creation and deletion without touching the real one
+and drops produced records; a schema registry that keeps registrations to itself. Planning runs in full
+(analysis, sink schemas, serdes); building and starting a query's runtime does not.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy.catalog import QueryInfo, Source
+from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties, resolve
+from ksqlpy.engine.results import StatementResult
+from ksqlpy.grammar import ast as A
+from ksqlpy.log.base import TopicInfo
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+
+class SandboxLog:
+    """The real log for reads; topic creation and deletion recorded here; produced records dropped."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.created: dict[str, TopicInfo] = {}
+        self.deleted: set[str] = set()
+
+    def partition_count(self, topic: str) -> int | None:
+        """As ``Log.partition_count``, counting the topics the request created and not those it deleted."""
+        info = self.describe_topic(topic)
+        return info.partitions if info is not None else None
+
+    def describe_topic(self, name: str) -> TopicInfo | None:
+        if name in self.created:
+            return self.created[name]
+        if name in self.deleted:
+            return None
+        return self.real.describe_topic(name)  # type: ignore[no-any-return]
+
+    def topic_exists(self, name: str) -> bool:
+        return self.describe_topic(name) is not None
+
+    def list_topics(self) -> list[TopicInfo]:
+        real = [t for t in self.real.list_topics() if t.name not in self.deleted and t.name not in self.created]
+        return real + list(self.created.values())
+
+    def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
+                     config: dict[str, str] | None = None) -> None:
+        self.created[name] = TopicInfo(name, partitions, replicas, dict(config or {}))
+        self.deleted.discard(name)
+
+    def delete_topic(self, name: str) -> None:
+        self.created.pop(name, None)
+        self.deleted.add(name)
+
+    def produce(self, record: Any) -> None:
+        return None
+
+    def produce_many(self, records: Any) -> None:
+        return None
+
+    def __getattr__(self, name: str) -> Any:  # reads (offsets, fetch...) are the real log's
+        return getattr(self.real, name)
+
+
+class SandboxRegistry:
+    """The real schema registry for reads; registrations and deletions kept here."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.schemas: dict[int, Any] = {}
+        self.latest_of: dict[str, Any] = {}
+        self.deleted: set[str] = set()
+        self.next_id = 1 << 30  # ids no real registry hands out in a test's lifetime
+
+    def register(self, subject: str, schema: str, schema_type: str = "AVRO", schema_id: int | None = None) -> int:
+        from ksqlpy.schema_registry import RegisteredSchema
+
+        found = self.latest(subject)
+        if found is not None and found.schema == schema and found.schema_type == schema_type:
+            return int(found.id)
+        sid = schema_id if schema_id is not None else self.next_id
+        self.next_id += 1
+        version = (found.version + 1) if found is not None else 1
+        rs = RegisteredSchema(sid, schema, schema_type, subject, version)
+        self.schemas[sid] = rs
+        self.latest_of[subject] = rs
+        self.deleted.discard(subject)
+        return sid
+
+    def by_id(self, schema_id: int) -> Any:
+        if schema_id in self.schemas:
+            return self.schemas[schema_id]
+        return self.real.by_id(schema_id) if self.real is not None else None
+
+    def latest(self, subject: str) -> Any:
+        if subject in self.latest_of:
+            return self.latest_of[subject]
+        if subject in self.deleted or self.real is None:
+            return None
+        return self.real.latest(subject)
+
+    def subjects(self) -> list[str]:
+        real = [s for s in (self.real.subjects() if self.real is not None else []) if s not in self.deleted]
+        return sorted(set(real) | set(self.latest_of))
+
+    def delete_subject(self, subject: str) -> list[int]:
+        self.latest_of.pop(subject, None)
+        self.deleted.add(subject)
+        return []
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+@dataclass
+class QueryStandIn:
+    """A persistent or push query as the sandbox knows it: what statements read, nothing that runs."""
+
+    query_id: str
+    sql: str
+    plan: Any
+    sink: Any = None
+    sink_name: str | None = None
+    source_names: list[str] = field(default_factory=list)
+    state: str = "RUNNING"
+    limit: int | None = None
+    tasks: list[Any] = field(default_factory=list)
+    resources: list[Any] = field(default_factory=list)
+    aggregation: Any = None
+    materialization: Any = None
+    done: bool = False
+
+    @staticmethod
+    def of(q: Any) -> QueryStandIn:
+        return QueryStandIn(q.query_id, getattr(q, "sql", ""), getattr(q, "plan", None), getattr(q, "sink", None),
+                            getattr(q, "sink_name", None), list(getattr(q, "source_names", []) or []),
+                            getattr(q, "state", "RUNNING"), getattr(q, "limit", None))
+
+    def close(self) -> None:
+        self.state = "TERMINATED"
+        self.done = True
+
+    def cleanup(self) -> None:
+        return None
+
+    def poll(self) -> int:
+        return 0
+
+
+class Sandbox:
+    """Stands in for an ``Engine`` while statements are validated (see the module docstring)."""
+
+    sandbox = True
+
+    def __init__(self, engine: Engine) -> None:
+        self.real = engine
+        self.data_dir = engine.data_dir
+        self.lock = engine.lock
+        self.plog = engine.plog
+        self.functions = engine.functions
+        self.config = engine.config
+        self.properties = engine.properties
+        self.session_properties: dict[str, Any] = dict(engine.session_properties)
+        self.request_properties: dict[str, Any] = {}
+        self.variables = dict(engine.variables)
+        self.query_counter = engine.query_counter
+        self.transient_counter = engine.transient_counter
+        self.generation = 0
+        self.log = SandboxLog(engine.log)
+        self.schema_registry = SandboxRegistry(getattr(engine, "schema_registry", None))
+        self.catalog = engine.catalog.sandbox_copy(partitions=self.log.partition_count)
+        self.queries: dict[str, Any] = {qid: QueryStandIn.of(q) for qid, q in engine.queries.items()}
+        self.transient: dict[str, Any] = {qid: QueryStandIn.of(q) for qid, q in engine.transient.items()}
+
+    # --------------------------------------------------------------- what statement handlers call
+    def effective_properties(self) -> Properties:
+        return Properties(DEFAULT_PROPERTIES, self.config, self.session_properties, self.request_properties)
+
+    def overrides(self) -> Properties:
+        return Properties(self.session_properties, self.request_properties)
+
+    def session_state(self) -> Any:
+        from ksqlpy.session_state import SessionState
+
+        return SessionState(self.functions, self.effective_properties(), self.catalog.types())
+
+    def prop(self, name: str, default: Any = None) -> Any:
+        return resolve(name, self.config, self.session_properties, self.request_properties, default=default)
+
+    def next_query_id(self, kind: str, sink: str | None) -> str:
+        from ksqlpy.engine.engine import Engine
+
+        return Engine.next_query_id(self, kind, sink)  # type: ignore[arg-type]
+
+    def key_serde(self, source: Source) -> Any:
+        from ksqlpy.engine.engine import Engine
+
+        return Engine.key_serde(self, source)  # type: ignore[arg-type]
+
+    def value_serde(self, source: Source) -> Any:
+        from ksqlpy.engine.engine import Engine
+
+        return Engine.value_serde(self, source)  # type: ignore[arg-type]
+
+    def build_persistent(self, plan: Any, sink: Source, query_id: str, sql: str) -> QueryStandIn:
+        sources = list(dict.fromkeys(scan.source.name for scan in plan.scans))
+        return QueryStandIn(query_id, sql, plan, sink, sink.name, sources)
+
+    def start_persistent(self, query: Any) -> None:
+        self.queries[query.query_id] = query
+        self.catalog.add_query(QueryInfo(query.query_id, query.sql, query.sink_name, query.source_names))
+
+    def stop_persistent(self, query_id: str) -> None:
+        self.queries.pop(query_id, None)
+        self.catalog.remove_query(query_id)
+
+    def execute_statement(self, stmt: A.Statement, properties: dict[str, Any] | None = None) -> StatementResult:
+        from ksqlpy.engine import statements as S
+
+        saved = self.request_properties
+        self.request_properties = dict(properties or {})
+        try:
+            self.catalog.config = self.effective_properties()  # type: ignore[attr-defined]
+            return S.dispatch(self, stmt)  # type: ignore[arg-type]
+        finally:
+            self.request_properties = saved
+
+
+def validate(engine: Engine, statements: list[A.Statement], properties: dict[str, Any]) -> None:
+    """Run ``statements`` in order against one sandbox of ``engine`` (SET/UNSET change the properties
+    of the statements after them); raises the first statement's error, with the statement attached as
+    ``sandbox_statement``."""
+    from ksqlpy.engine.statements import set_override, unset_override
+
+    with engine.lock:
+        box = Sandbox(engine)
+    props = dict(properties)
+    for stmt in statements:
+        if isinstance(stmt, A.SetProperty):
+            set_override(props, stmt.name, stmt.value)
+            continue
+        if isinstance(stmt, A.UnsetProperty):
+            unset_override(props, stmt.name)
+            continue
+        if isinstance(stmt, A.DefineVariable | A.UndefineVariable | A.AssertTopic):
+            continue  # variables are applied while parsing; an assertion is checked when it runs
+        try:
+            box.execute_statement(stmt, props)
+        except Exception as e:
+            e.sandbox_statement = stmt  # type: ignore[attr-defined]
+            raise

@@ -1,0 +1,101 @@
+"""CREATE rules of ksqlDB's CreateSourceFactory / TimestampExtractionPolicyFactory for CREATE and
+CREATE ... AS SELECT alike (topic properties, timestamp columns), and the case hint for unknown sources."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ksqlpy.engine import Engine
+from ksqlpy.errors import KsqlError
+
+SOURCE = ("CREATE STREAM src (k STRING KEY, n INT, l BIGINT, s STRING, ts TIMESTAMP) "
+          "WITH (kafka_topic='src', value_format='JSON', partitions=1);")
+
+
+@pytest.fixture
+def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
+    e = Engine(str(tmp_path), {"auto.offset.reset": "earliest"})
+    e.execute(SOURCE)
+    yield e
+    e.close()
+
+
+def _error(engine: Engine, sql: str) -> str:
+    with pytest.raises(KsqlError) as err:
+        engine.execute(sql)
+    return err.value.message
+
+
+CLEANUP = ("Invalid config variable in the WITH clause: CLEANUP_POLICY.\nThe CLEANUP_POLICY config is automatically "
+           "inferred based on the type of source (STREAM or TABLE).\nUsers can't set the CLEANUP_POLICY config "
+           "manually.")
+RETENTION = "Invalid config variable in the WITH clause: RETENTION_MS. Non-windowed tables do not support retention."
+
+
+@pytest.mark.parametrize("sql", [
+    "CREATE STREAM x (k STRING KEY, v INT) WITH (kafka_topic='x', value_format='JSON', partitions=1, "
+    "cleanup_policy='delete');",
+    "CREATE TABLE x (k STRING PRIMARY KEY, v INT) WITH (kafka_topic='x', value_format='JSON', partitions=1, "
+    "cleanup_policy='compact');",
+    "CREATE STREAM x WITH (cleanup_policy='delete') AS SELECT * FROM src;",
+    "CREATE TABLE x WITH (cleanup_policy='compact') AS SELECT k, COUNT(*) AS c FROM src GROUP BY k;",
+])
+def test_the_cleanup_policy_is_not_the_users(engine: Engine, sql: str) -> None:
+    assert _error(engine, sql) == CLEANUP
+
+
+def test_only_windowed_tables_have_a_retention(engine: Engine) -> None:
+    assert _error(engine, "CREATE TABLE x (k STRING PRIMARY KEY, v INT) WITH (kafka_topic='x', value_format='JSON', "
+                          "partitions=1, retention_ms=1000);") == RETENTION
+    assert _error(engine, "CREATE TABLE x WITH (retention_ms=1000) AS SELECT k, COUNT(*) AS c FROM src "
+                          "GROUP BY k;") == RETENTION
+    engine.execute("CREATE STREAM y (k STRING KEY, v INT) WITH (kafka_topic='y', value_format='JSON', partitions=1, "
+                   "retention_ms=1000);")
+    engine.execute("CREATE TABLE w WITH (retention_ms=1000) AS SELECT k, COUNT(*) AS c FROM src "
+                   "WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY k;")
+    assert engine.log.describe_topic("W").config.get("retention.ms") == "1000"
+
+
+def _create(column: str, props: str) -> str:
+    return (f"CREATE STREAM x (k STRING KEY, n INT, l BIGINT, s STRING, ts TIMESTAMP) WITH (kafka_topic='x', "
+            f"value_format='JSON', partitions=1, timestamp='{column}'{props});")
+
+
+def _csas(column: str, props: str) -> str:
+    return f"CREATE STREAM x WITH (timestamp='{column}'{props}) AS SELECT * FROM src;"
+
+
+@pytest.mark.parametrize("build", [_create, _csas])
+def test_timestamp_columns(engine: Engine, build) -> None:  # type: ignore[no-untyped-def]
+    assert _error(engine, build("s", "")) == (
+        "A String timestamp field has been specified without also specifying the timestamp_format")
+    assert _error(engine, build("n", "")) == (
+        "Timestamp column, `N`, should be LONG(INT64), TIMESTAMP, or a String with a timestamp_format specified.")
+    for column in ("l", "ts"):
+        assert _error(engine, build(column, ", timestamp_format='yyyy'")) == (
+            "'TIMESTAMP_FORMAT' set in the WITH clause can only be used when the timestamp column is of type STRING.")
+    assert "does not exist in the schema: 'NOPE'" in _error(engine, build("nope", ""))
+    for column, props in (("l", ""), ("ts", ""), ("s", ", timestamp_format='yyyy-MM-dd'")):
+        engine.execute(build(column, props))
+        engine.execute("DROP STREAM x;")
+
+
+def test_a_source_differing_only_in_case_is_suggested(engine: Engine) -> None:
+    engine.execute("CREATE STREAM \"lower\" (k STRING KEY, v INT) WITH (kafka_topic='l', value_format='JSON', "
+                   "partitions=1);")
+    assert _error(engine, "SELECT * FROM lower EMIT CHANGES;").endswith(
+        'LOWER does not exist.\nDid you mean "lower"? Hint: wrap the source name in double quotes to make it '
+        "case-sensitive.")
+    assert _error(engine, "CREATE STREAM o AS SELECT * FROM `src`;").endswith(
+        "src does not exist.\nDid you mean SRC? Hint: try removing double quotes from the source name.")
+    assert _error(engine, "INSERT INTO `src` (k) VALUES ('a');") == (
+        "Cannot insert values into an unknown stream/table: `src`\nDid you mean SRC? Hint: try removing double "
+        "quotes from the source name.")
+    engine.execute("CREATE TABLE \"Lower\" (k STRING PRIMARY KEY, v INT) WITH (kafka_topic='l2', value_format='JSON', "
+                   "partitions=1);")
+    assert _error(engine, "SELECT * FROM lower EMIT CHANGES;").endswith(
+        'Did you mean "lower" (STREAM) or "Lower" (TABLE)? Hint: wrap the source name in double quotes to make '
+        "it case-sensitive.")
+    assert _error(engine, "SELECT * FROM `nothing` EMIT CHANGES;").endswith("nothing does not exist.")

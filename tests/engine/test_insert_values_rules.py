@@ -1,0 +1,242 @@
+"""INSERT INTO ... VALUES by ksqlDB's rules: column pairing, target checks, pseudo columns, STRICT value
+coercion (structs at every level, inside arrays and maps), primary keys, and the record timestamp - over
+every key and value format."""
+
+from __future__ import annotations
+
+import base64
+import decimal
+from pathlib import Path
+
+import pytest
+
+from ksqlpy.engine import Engine
+from ksqlpy.errors import KsqlError, KsqlParseError
+
+KEY_FORMATS = ["KAFKA", "JSON", "DELIMITED", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"]
+VALUE_FORMATS = ["JSON", "DELIMITED", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"]
+NESTED_FORMATS = ["JSON", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"]
+
+
+@pytest.fixture
+def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
+    e = Engine(str(tmp_path), {"auto.offset.reset": "earliest"})
+    yield e
+    e.close()
+
+
+def _error(engine: Engine, sql: str) -> KsqlError:
+    with pytest.raises(KsqlError) as err:
+        engine.execute(sql)
+    return err.value
+
+
+def _rows(engine: Engine, source: str) -> list[tuple[tuple, tuple, int]]:
+    """What the source's topic holds, decoded with its own serdes: (key, value, timestamp)."""
+    src = engine.catalog.source(source)
+    batch = engine.log.fetch(src.topic, 0, 0, 100)
+    ks, vs = engine.key_serde(src), engine.value_serde(src)
+    return [(ks.deserialize(k) if src.key_columns else (), vs.deserialize(v), ts)
+            for k, v, ts in zip(batch.keys, batch.values, batch.timestamps, strict=True)]
+
+
+@pytest.mark.parametrize("key_format", KEY_FORMATS)
+@pytest.mark.parametrize("value_format", VALUE_FORMATS)
+def test_without_a_column_list_keys_come_first(engine: Engine, key_format: str, value_format: str) -> None:
+    engine.execute(f"CREATE STREAM s (a INT, k STRING KEY, b STRING) WITH (kafka_topic='s', partitions=1, "
+                   f"key_format='{key_format}', value_format='{value_format}');")
+    engine.execute("INSERT INTO s VALUES ('key', 1, 'x');")
+    engine.execute("INSERT INTO s (b, k) VALUES ('y', 'other');")
+    unset = 0 if value_format.startswith("PROTOBUF") else None  # proto3 reads an unset INT as 0
+    assert [(k, v) for k, v, _ in _rows(engine, "S")] == [(("key",), (1, "x")), (("other",), (unset, "y"))]
+
+
+@pytest.mark.parametrize("values", ["('k', 1)", "('k', 1, 'x', 2)"])
+def test_a_value_per_column_without_a_list(engine: Engine, values: str) -> None:
+    engine.execute("CREATE STREAM s (k STRING KEY, a INT, b STRING) WITH (kafka_topic='s', partitions=1, "
+                   "value_format='JSON');")
+    got = values.strip("()")
+    assert _error(engine, f"INSERT INTO s VALUES {values};").message == (
+        f"Failed to insert values into 'S'. Expected a value for each column. Expected Columns: []. Got [{got}]")
+
+
+@pytest.mark.parametrize("kind", ["STREAM", "TABLE"])
+def test_a_column_list_pairs_with_the_values_while_preparing(engine: Engine, kind: str) -> None:
+    err = _error(engine, "INSERT INTO s (k, a) VALUES ('k', 1, 2);")
+    assert isinstance(err, KsqlParseError)
+    assert err.message == "Failed to prepare statement: Expected number columns and values to match: 2, 3"
+    assert _error(engine, "INSERT INTO s (k) VALUES ();").message == (
+        "Failed to prepare statement: Expected some values for INSERT INTO statement.")
+
+
+def test_qualifiers_name_the_target(engine: Engine) -> None:
+    engine.execute("CREATE STREAM s (k STRING KEY, a INT) WITH (kafka_topic='s', partitions=1, value_format='JSON');")
+    engine.execute("INSERT INTO s (s.k, S.a) VALUES ('k', 1);")
+    assert [(k, v) for k, v, _ in _rows(engine, "S")] == [(("k",), (1,))]
+    for sql in ("INSERT INTO s (x.k, a) VALUES ('k', 1);", "INSERT INTO s (a) VALUES (x.a);"):
+        assert _error(engine, sql).message == (
+            "Failed to prepare statement: 'X' is not a valid stream/table name or alias.")
+
+
+@pytest.mark.parametrize("kind", ["STREAM", "TABLE"])
+@pytest.mark.parametrize("column", ["ROWPARTITION", "ROWOFFSET"])
+def test_pseudo_columns_the_producer_decides(engine: Engine, kind: str, column: str) -> None:
+    pk = "PRIMARY KEY" if kind == "TABLE" else "KEY"
+    engine.execute(f"CREATE {kind} s (k STRING {pk}, a INT) WITH (kafka_topic='s', partitions=1, value_format='JSON');")
+    assert _error(engine, f"INSERT INTO s (k, {column}) VALUES ('k', 1);").message == (
+        f"Failed to insert values into 'S'. Inserting into column `{column}` is not allowed.")
+    assert _error(engine, "INSERT INTO s (k, nope) VALUES ('k', 1);").message == (
+        "Failed to insert values into 'S'. Column name `NOPE` does not exist.")
+
+
+def test_rowtime_is_the_record_timestamp(engine: Engine) -> None:
+    engine.execute("CREATE STREAM s (k STRING KEY, a INT) WITH (kafka_topic='s', partitions=1, value_format='JSON');")
+    engine.execute("INSERT INTO s (ROWTIME, k, a) VALUES (1234, 'k', 1);")
+    assert _rows(engine, "S")[0][2] == 1234
+
+
+@pytest.mark.parametrize("value_format", ["JSON", "AVRO", "DELIMITED", "PROTOBUF"])
+@pytest.mark.parametrize(("declared", "pattern", "text", "expected"), [
+    ("STRING", "yyyy-MM-dd", "2020-01-02", 1577923200000),
+    ("STRING", "yyyy-MM-dd'T'HH:mm:ssX", "2020-01-02T00:00:01Z", 1577923201000),
+    ("BIGINT", None, 42, 42),
+    ("TIMESTAMP", None, "2020-01-02T00:00:00", 1577923200000),
+])
+def test_a_timestamp_column_sets_the_record_time(engine: Engine, value_format: str, declared: str,
+                                                 pattern: str | None, text: object, expected: int) -> None:
+    fmt = f", timestamp_format='{pattern.replace(chr(39), chr(39) * 2)}'" if pattern else ""
+    engine.execute(f"CREATE STREAM s (k STRING KEY, t {declared}) WITH (kafka_topic='s', partitions=1, "
+                   f"value_format='{value_format}', timestamp='t'{fmt});")
+    literal = f"'{text}'" if isinstance(text, str) else str(text)
+    engine.execute(f"INSERT INTO s (k, t) VALUES ('a', {literal});")
+    assert _rows(engine, "S")[0][2] == expected
+
+
+def test_target_checks_come_first(engine: Engine) -> None:
+    engine.execute("CREATE STREAM s (k STRING KEY, a INT) WITH (kafka_topic='s', partitions=1, value_format='JSON');")
+    engine.execute("CREATE TABLE w AS SELECT k, COUNT(*) AS n FROM s WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY k;")
+    engine.execute("CREATE SOURCE STREAM ro (k STRING KEY, a INT) WITH (kafka_topic='s', value_format='JSON');")
+    engine.execute("CREATE STREAM h (k STRING KEY, a INT, hs ARRAY<STRUCT<key STRING, value BYTES>> HEADERS) "
+                   "WITH (kafka_topic='h', partitions=1, value_format='JSON');")
+    cases = {
+        "INSERT INTO w (k, nope) VALUES ('a', 1);": "Cannot insert values into windowed stream/table!",
+        "INSERT INTO ro (k, nope) VALUES ('a', 1);": "Cannot insert values into read-only stream: RO",
+        "INSERT INTO h (k, hs) VALUES ('a', NULL);": "Cannot insert into HEADER columns: HS",
+        "INSERT INTO h VALUES ('a', 1, NULL);": "Cannot insert into HEADER columns: HS",
+        "INSERT INTO ghost (k) VALUES ('a');": "Cannot insert values into an unknown stream/table: `GHOST`",
+    }
+    for sql, message in cases.items():
+        err = _error(engine, sql)
+        assert (err.message, err.error_code) == (message, 40000), sql
+    engine.execute("INSERT INTO h (k, a) VALUES ('a', 1);")
+
+
+@pytest.mark.parametrize("value_format", ["JSON", "AVRO", "PROTOBUF"])
+def test_tables_need_every_primary_key_column(engine: Engine, value_format: str) -> None:
+    engine.execute(f"CREATE TABLE t (k1 STRING PRIMARY KEY, k2 INT PRIMARY KEY, a INT) WITH (kafka_topic='t', "
+                   f"partitions=1, key_format='JSON', value_format='{value_format}');")
+    assert _error(engine, "INSERT INTO t (k2, a) VALUES (1, 1);").message == (
+        "Failed to insert values into 'T'. Value for primary key column(s) K1 is required for tables")
+    assert _error(engine, "INSERT INTO t (a) VALUES (1);").message == (
+        "Failed to insert values into 'T'. Value for primary key column(s) K1, K2 is required for tables")
+
+
+def test_values_are_constants(engine: Engine) -> None:
+    engine.execute("CREATE STREAM s (k STRING KEY, a INT, b ARRAY<INT>) WITH (kafka_topic='s', partitions=1, "
+                   "value_format='JSON');")
+    assert _error(engine, "INSERT INTO s (k, a) VALUES ('k', a + 1);").message == (
+        "Failed to insert values into 'S'. Unsupported column reference in insert value: A")
+    engine.execute("INSERT INTO s (k, b) VALUES ('k', TRANSFORM(ARRAY[1, 2], x => x * 10));")
+    assert _rows(engine, "S")[0][1] == (None, [10, 20])
+    assert _error(engine, "INSERT INTO s (k, a) VALUES ('k', 1 / 0);").message == "Failed to insert values into 'S'. "
+
+
+# STRICT coercion: (column type, literal, stored value) that are accepted ...
+ACCEPTED = [
+    ("BIGINT", "1", 1),
+    ("DOUBLE", "1", 1.0),
+    ("DOUBLE", "10000000000", 1e10),
+    ("DOUBLE", "1.25", 1.25),
+    ("DECIMAL(4, 2)", "3", decimal.Decimal("3.00")),
+    ("DECIMAL(4, 2)", "1.5", decimal.Decimal("1.50")),
+    ("DECIMAL(12, 0)", "10000000000", decimal.Decimal("10000000000")),
+    ("TIMESTAMP", "'2020-01-02T03:04:05.006'", 1577934245006),
+    ("DATE", "'2020-01-02'", 18263),
+    ("TIME", "'03:04:05'", 11045000),
+    ("BYTES", "'" + base64.b64encode(b"hi").decode() + "'", b"hi"),
+    ("STRING", "NULL", None),
+]
+# ... and refused, with the base type ksqlDB names
+REFUSED = [
+    ("INT", "10000000000", "BIGINT(10000000000)"),
+    ("INT", "1.5", "DECIMAL(1.5)"),
+    ("INT", "'1'", "STRING(1)"),
+    ("BIGINT", "1.0E0", "DOUBLE(1.0)"),
+    ("DECIMAL(4, 2)", "1.0E0", "DOUBLE(1.0)"),
+    ("DECIMAL(4, 2)", "123", "INTEGER(123)"),
+    ("STRING", "1", "INTEGER(1)"),
+    ("STRING", "true", "BOOLEAN(true)"),
+    ("BOOLEAN", "'true'", "STRING(true)"),
+    ("ARRAY<BIGINT>", "ARRAY['a']", "ARRAY([a])"),
+    ("MAP<STRING, INTEGER>", "MAP('a' := 1.5)", "MAP({a=1.5})"),
+]
+HINTS = [
+    ("TIMESTAMP", "'yesterday'", "STRING(yesterday). Timestamp format must be yyyy-mm-ddThh:mm:ss[.S]"),
+    ("TIME", "'noon'", "STRING(noon). Time format must be hh:mm:ss[.S]"),
+    ("DATE", "'today'", "STRING(today). Date format must be yyyy-mm-dd"),
+]
+
+
+@pytest.mark.parametrize(("declared", "literal", "stored"), ACCEPTED)
+def test_strict_coercion_accepts(engine: Engine, declared: str, literal: str, stored: object) -> None:
+    engine.execute(f"CREATE STREAM s (k STRING KEY, v {declared}) WITH (kafka_topic='s', partitions=1, "
+                   "value_format='JSON');")
+    engine.execute(f"INSERT INTO s (k, v) VALUES ('k', {literal});")
+    assert _rows(engine, "S")[0][1] == (stored,)
+
+
+@pytest.mark.parametrize(("declared", "literal", "got"), REFUSED + HINTS)
+def test_strict_coercion_refuses(engine: Engine, declared: str, literal: str, got: str) -> None:
+    engine.execute(f"CREATE STREAM s (k STRING KEY, v {declared}) WITH (kafka_topic='s', partitions=1, "
+                   "value_format='JSON');")
+    expected_type = {"INT": "INTEGER"}.get(declared, declared)
+    assert _error(engine, f"INSERT INTO s (k, v) VALUES ('k', {literal});").message == (
+        f"Failed to insert values into 'S'. Expected type {expected_type} for field `V` but got {got}")
+
+
+STRUCT = "STRUCT<A INT, B STRUCT<C BIGINT, D STRING>>"
+
+
+@pytest.mark.parametrize("value_format", NESTED_FORMATS)
+@pytest.mark.parametrize(("declared", "literal", "stored"), [
+    (STRUCT, "STRUCT(A:=1, Z:=2, B:=STRUCT(C:=3, Q:=4))", {"A": 1, "B": {"C": 3, "D": None}}),
+    (STRUCT, "STRUCT(B:=STRUCT(D:='x'))", {"A": None, "B": {"C": None, "D": "x"}}),
+    (f"ARRAY<{STRUCT}>", "ARRAY[STRUCT(A:=1, X:=true)]", [{"A": 1, "B": None}]),
+    (f"MAP<STRING, {STRUCT}>", "MAP('m' := STRUCT(X:=1, B:=STRUCT(C:=7)))", {"m": {"A": None, "B": {"C": 7, "D": None}}}),
+])
+def test_structs_take_the_target_fields_at_every_level(engine: Engine, value_format: str, declared: str,
+                                                       literal: str, stored: object) -> None:
+    engine.execute(f"CREATE STREAM s (k STRING KEY, v {declared}) WITH (kafka_topic='s', partitions=1, "
+                   f"value_format='{value_format}');")
+    engine.execute(f"INSERT INTO s (k, v) VALUES ('k', {literal});")
+    [(_, (value,), _)] = _rows(engine, "S")
+    if value_format.startswith("PROTOBUF"):  # proto3 reads unset fields as their defaults: compare what was set
+        value, stored = _set_leaves(value, stored), _set_leaves(stored, stored)
+    assert value == stored
+
+
+def _set_leaves(value: object, reference: object) -> object:
+    """``value`` reduced to the leaves that are set (not None) in ``reference``."""
+    if isinstance(reference, dict):
+        return {k: _set_leaves(value[k], r) for k, r in reference.items() if r is not None}  # type: ignore[index]
+    if isinstance(reference, list):
+        return [_set_leaves(v, r) for v, r in zip(value, reference, strict=True)]  # type: ignore[call-overload]
+    return value
+
+
+def test_a_struct_field_of_the_wrong_type_is_refused(engine: Engine) -> None:
+    engine.execute(f"CREATE STREAM s (k STRING KEY, v {STRUCT}) WITH (kafka_topic='s', partitions=1, "
+                   "value_format='JSON');")
+    assert _error(engine, "INSERT INTO s (k, v) VALUES ('k', STRUCT(B:=STRUCT(C:='x')));").message == (
+        "Failed to insert values into 'S'. Expected type STRUCT<`A` INTEGER, `B` STRUCT<`C` BIGINT, `D` STRING>> "
+        "for field `V` but got STRUCT(Struct{B=Struct{C=x}})")

@@ -1,0 +1,143 @@
+"""Properties: ``ksql.streams.<name>`` and ``<name>`` are one property in every layer (defaults < configuration
+< session < request; within one layer the prefixed spelling wins), an explicit value beats every built-in
+default, and SET/UNSET/SHOW PROPERTIES speak of the property, not of a spelling."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from ksqlpy.engine import Engine
+from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties, canonical, merge_layers, resolve
+from ksqlpy.errors import KsqlError
+from ksqlpy.runtime.record_cache import cache_entries
+from ksqlpy.runtime.workers import commit_interval_ms, guarantee
+
+BOTH = ("auto.offset.reset", "ksql.streams.auto.offset.reset")
+
+
+# ---------------------------------------------------------------------------------------------- resolver
+@pytest.mark.parametrize("name,expected", [
+    ("auto.offset.reset", "ksql.streams.auto.offset.reset"),
+    ("ksql.streams.auto.offset.reset", "ksql.streams.auto.offset.reset"),
+    ("consumer.max.poll.records", "ksql.streams.consumer.max.poll.records"),
+    ("ksql.service.id", "ksql.service.id"),
+    ("ksqlpy.workers", "ksqlpy.workers"),
+    ("  commit.interval.ms ", "ksql.streams.commit.interval.ms"),
+])
+def test_canonical_names(name: str, expected: str) -> None:
+    assert canonical(name) == expected
+
+
+@pytest.mark.parametrize("order", [BOTH, tuple(reversed(BOTH))])
+def test_prefixed_spelling_wins_within_one_layer_whatever_the_order(order: tuple[str, str]) -> None:
+    layer = {order[0]: "bare-or-prefixed-1", order[1]: "bare-or-prefixed-2"}
+    expected = layer["ksql.streams.auto.offset.reset"]
+    assert resolve("auto.offset.reset", layer) == expected
+    assert resolve("ksql.streams.auto.offset.reset", layer) == expected
+    assert Properties(layer)["auto.offset.reset"] == expected
+
+
+@pytest.mark.parametrize("low", BOTH)
+@pytest.mark.parametrize("high", BOTH)
+def test_a_higher_layer_wins_under_either_spelling(low: str, high: str) -> None:
+    assert resolve("auto.offset.reset", {low: "latest"}, {high: "earliest"}) == "earliest"
+    assert Properties({low: "latest"}, {high: "earliest"}).get(low) == "earliest"
+    merged = merge_layers({low: "latest"}, {high: "earliest"})
+    assert list(merged.values()) == ["earliest"] and high in merged
+
+
+@pytest.mark.parametrize("name", BOTH)
+def test_an_explicit_value_beats_the_built_in_default(name: str) -> None:
+    assert DEFAULT_PROPERTIES["ksql.streams.auto.offset.reset"] == "latest"
+    assert resolve("auto.offset.reset", {name: "earliest"}) == "earliest"
+    assert Properties(DEFAULT_PROPERTIES, {name: "earliest"}).get("auto.offset.reset") == "earliest"
+    assert resolve("auto.offset.reset") == "latest"
+    assert resolve("no.such.thing", default=7) == 7
+
+
+@pytest.mark.parametrize("name", ["cache.max.bytes.buffering", "ksql.streams.cache.max.bytes.buffering"])
+def test_readers_of_streams_settings_take_either_spelling(name: str) -> None:
+    assert cache_entries({name: 0}) == 0
+    assert cache_entries({"cache.max.bytes.buffering": 1280}, {name: 0}) == 0
+    short = name.replace("cache.max.bytes.buffering", "commit.interval.ms")
+    assert commit_interval_ms({}, {short: 30}) == 30
+    assert commit_interval_ms({short.replace("commit.interval.ms", "processing.guarantee"): "exactly_once_v2"},
+                              {}) == 100
+    assert guarantee({short.replace("commit.interval.ms", "processing.guarantee"): "EXACTLY_ONCE_V2"}) == \
+        "exactly_once_v2"
+
+
+# ---------------------------------------------------------------------------------------------- engine
+@pytest.fixture
+def engine(tmp_path: Any) -> Any:
+    e = Engine(str(tmp_path), {"ksql.streams.auto.offset.reset": "earliest", "commit.interval.ms": "500"})
+    yield e
+    e.close()
+
+
+def test_engine_configuration_in_the_prefixed_form_beats_the_default(engine: Any) -> None:
+    assert engine.prop("auto.offset.reset") == "earliest"
+    assert engine.prop("ksql.streams.commit.interval.ms") == "500"
+    assert engine.effective_properties()["auto.offset.reset"] == "earliest"
+
+
+def test_session_and_request_layers(engine: Any) -> None:
+    engine.execute("SET 'auto.offset.reset'='latest';")
+    assert engine.prop("ksql.streams.auto.offset.reset") == "latest"
+    engine.request_properties = {"ksql.streams.auto.offset.reset": "earliest"}
+    assert engine.prop("auto.offset.reset") == "earliest"
+    engine.request_properties = {}
+    engine.execute("UNSET 'ksql.streams.auto.offset.reset';")  # the other spelling unsets it
+    assert engine.session_properties == {}
+    assert engine.prop("auto.offset.reset") == "earliest"  # the configuration again
+
+
+def test_a_push_query_reads_from_the_start_with_either_spelling(engine: Any) -> None:
+    engine.execute("CREATE STREAM S (ID INT KEY, V STRING) WITH (kafka_topic='s', partitions=1, value_format='JSON');"
+                   "INSERT INTO S (ID, V) VALUES (1, 'a');")
+    for props in ({"ksql.streams.auto.offset.reset": "earliest"}, {"auto.offset.reset": "earliest"},
+                  {"auto.offset.reset": "latest", "ksql.streams.auto.offset.reset": "earliest"}):
+        engine.execute("SET 'auto.offset.reset'='latest';")  # the session says latest; the request wins
+        tq = engine.push_query("SELECT * FROM S EMIT CHANGES LIMIT 1;", props)
+        engine.drain(5)
+        assert list(tq) == [(1, "a")], props
+    engine.execute("UNSET 'auto.offset.reset';")
+
+
+def test_show_properties_lists_canonical_names_and_what_changed(engine: Any) -> None:
+    (result,) = engine.execute("SHOW PROPERTIES;", {"cache.max.bytes.buffering": "0"})
+    listing = {p["name"]: p for p in result.data["properties"]}
+    assert "auto.offset.reset" not in listing
+    assert listing["ksql.streams.auto.offset.reset"]["value"] == "earliest"
+    assert listing["ksql.streams.auto.offset.reset"]["level"] == "QUERY"
+    assert listing["ksql.streams.cache.max.bytes.buffering"]["value"] == "0"
+    assert result.data["overwrittenProperties"] == ["ksql.streams.cache.max.bytes.buffering"]
+    defaults = result.data["defaultProperties"]
+    assert "ksql.service.id" in defaults and "ksql.streams.auto.offset.reset" not in defaults
+    assert "ksql.streams.cache.max.bytes.buffering" not in defaults
+
+
+@pytest.mark.parametrize("sql,message", [
+    ("SET 'no.such.property'='1';", "Unknown property: no.such.property"),
+    ("SET 'auto.offset.reset'='sometimes';",
+     "Invalid value sometimes for configuration auto.offset.reset: String must be one of: latest, earliest, none"),
+    ("SET 'ksql.streams.commit.interval.ms'='soon';",
+     "Invalid value soon for configuration ksql.streams.commit.interval.ms: Not a number of type LONG"),
+])
+def test_set_refuses_unknown_properties_and_invalid_values(engine: Any, sql: str, message: str) -> None:
+    with pytest.raises(KsqlError) as e:
+        engine.execute(sql)
+    assert e.value.message == message
+    assert engine.session_properties == {}
+
+
+def test_explain_shows_the_overrides_a_query_was_created_with(engine: Any) -> None:
+    engine.execute("CREATE STREAM S (ID INT KEY, V STRING) WITH (kafka_topic='s', partitions=1, value_format='JSON');"
+                   "SET 'cache.max.bytes.buffering'='0';")
+    (created,) = engine.execute("CREATE STREAM S2 AS SELECT * FROM S;", {"auto.offset.reset": "latest"})
+    engine.execute("UNSET 'cache.max.bytes.buffering';")
+    (explained,) = engine.execute(f"EXPLAIN {created.query_id};")
+    assert explained.data["overriddenProperties"] == {"ksql.streams.cache.max.bytes.buffering": "0",
+                                                      "ksql.streams.auto.offset.reset": "latest"}

@@ -1,0 +1,112 @@
+"""Syntax errors in ksqlDB's forms: ``Syntax error at or near 'X' at line L:C`` when nothing fits,
+``Expecting ...`` for at most three alternatives (nothing for more), the reserved-word and unknown-statement
+details, a missing closing bracket at the end of the text, and the failing line as the statement."""
+
+from __future__ import annotations
+
+import pytest
+
+from ksqlpy.errors import KsqlParseError
+from ksqlpy.grammar import parse
+from ksqlpy.grammar.errors import STATEMENT_KEYWORDS, syntax_message, unknown_statement
+
+
+def _error(sql: str) -> KsqlParseError:
+    with pytest.raises(KsqlParseError) as err:
+        parse(sql, allow_run_script=False)
+    return err.value
+
+
+@pytest.mark.parametrize(("sql", "near", "where"), [
+    ("SELECT * FROM s WHERE;", "';'", "1:22"),
+    ("SELECT * FROM s GROUP BY;", "';'", "1:25"),
+    ("DROP STREAM;", "';'", "1:12"),
+    ("SELECT * FROM s\nWHERE a = = 1;", "'='", "2:11"),
+    ("CREATE STREAM s (a INT) WITH (kafka_topic='t', partitions=);", "')'", "1:59"),
+    ("INSERT INTO s VALUES (1,;", "';'", "1:25"),
+])
+def test_no_viable_alternative_names_the_token_and_where(sql: str, near: str, where: str) -> None:
+    e = _error(sql)
+    assert e.message.startswith(f"line {where}: Syntax Error\nSyntax error at or near {near} at line {where}\n")
+
+
+@pytest.mark.parametrize(("expected", "detail"), [
+    ("')'", "Expecting ')'"),
+    ("{',', ')'}", "Expecting {',', ')'}"),
+    ("{'TUMBLING', 'HOPPING', 'SESSION'}", "Expecting {'TUMBLING', 'HOPPING', 'SESSION'}"),
+    ("{'STRING', INTEGER_VALUE}", "Expecting {'STRING', INTEGER_VALUE}"),
+    ("{'A', 'B', 'C', 'D'}", ""),
+    ("{',', '(', ')', 'X', 'Y'}", ""),
+])
+def test_expected_alternatives_are_listed_up_to_three(expected: str, detail: str) -> None:
+    assert syntax_message("x", expected, (1, 5)) == f"Syntax Error\n{detail}"
+
+
+def test_a_description_is_not_an_alternative_list() -> None:
+    assert syntax_message("x", "a source name", (3, 4)) == "Syntax Error\nSyntax error at or near 'x' at line 3:4"
+
+
+def test_many_alternatives_give_no_detail() -> None:
+    e = _error("SHOW STREAMZ;")
+    assert e.message == "line 1:6: Syntax Error\n\nStatement: SHOW STREAMZ;"
+
+
+@pytest.mark.parametrize("sql", ["SELECT a FROM s WHERE (a = 1", "SELECT * FROM", "SELECT ARRAY[1, 2"])
+def test_text_ending_early_misses_a_bracket(sql: str) -> None:
+    assert "Syntax Error\nSyntax error at or near \";\"\n'}', ']', or ')' is missing" in _error(sql).message
+
+
+@pytest.mark.parametrize(("word", "closest"), [
+    ("SELEC", "SELECT"), ("CREAT", "CREATE"), ("INSRT", "INSERT"), ("DESCRIBEE", "DESCRIBE"), ("SHWO", "SHOW"),
+    ("TERMINAT", "TERMINATE"), ("DORP", "DROP"), ("UNSETT", "UNSET"), ("selec", "SELECT"), ("ALTR", "ALTER"),
+])
+def test_an_unknown_statement_suggests_the_closest(word: str, closest: str) -> None:
+    e = _error(f"{word} something;")
+    assert e.message.startswith(f"line 1:1: Syntax Error\nUnknown statement '{word}'\nDid you mean '{closest}'?\n")
+
+
+def test_every_statement_keyword_suggests_itself() -> None:
+    for keyword in STATEMENT_KEYWORDS:
+        assert unknown_statement(keyword).endswith(f"Did you mean '{keyword}'?")
+
+
+@pytest.mark.parametrize("word", ["SELECT", "FROM", "WHERE", "TABLE", "STREAM", "JOIN"])
+@pytest.mark.parametrize("template", [
+    "CREATE STREAM {w} (a INT) WITH (kafka_topic='t', value_format='JSON');",
+    "CREATE STREAM s ({w} INT) WITH (kafka_topic='t', value_format='JSON');",
+])
+def test_reserved_words_are_not_identifiers(word: str, template: str) -> None:
+    e = _error(template.format(w=word.lower()))
+    assert f'"{word}" is a reserved keyword and it can\'t be used as an identifier.' in e.message
+    parse(template.format(w=f"`{word}`"))
+
+
+def test_the_statement_quoted_is_the_failing_line() -> None:
+    e = _error("CREATE STREAM s (\n  a INT,\n  b INT INT\n) WITH (kafka_topic='t', value_format='JSON');")
+    assert e.line == 3
+    assert e.message.endswith("\nStatement:   b INT INT")
+
+
+@pytest.mark.parametrize("window", [
+    "WINDOW w TUMBLING (SIZE 1 SECOND)", "WINDOW w1 HOPPING (SIZE 2 SECONDS, ADVANCE BY 1 SECOND)",
+    "WINDOW `my window` SESSION (30 SECONDS)", "WINDOW TUMBLING (SIZE 1 SECOND)",
+])
+def test_a_window_may_be_named(window: str) -> None:
+    [stmt] = parse(f"CREATE TABLE t AS SELECT k, COUNT(*) FROM s {window} GROUP BY k;")
+    assert stmt.query.window.type in ("TUMBLING", "HOPPING", "SESSION")
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT `a.b`, s.`c.d` FROM `my.stream` s;",
+    "CREATE STREAM `x.y` (`a.b` INT KEY, `c.d.e` STRING) WITH (kafka_topic='t', value_format='JSON');",
+    "INSERT INTO `x.y` (`a.b`, `c.d.e`) VALUES (1, 'v');",
+])
+def test_quoted_identifiers_may_hold_dots(sql: str) -> None:
+    parse(sql)
+
+
+@pytest.mark.parametrize("word", ["select", "FROM", "Table", "emit"])
+def test_reserved_words_name_variables(word: str) -> None:
+    [define, undefine] = parse(f"DEFINE {word} = 'v'; UNDEFINE {word};")
+    assert (define.name, define.value, undefine.name) == (word, "v", word)
+    assert "Syntax error at or near '1' at line 1:8" in _error("DEFINE 1 = 'v';").message

@@ -1,0 +1,63 @@
+"""/healthcheck in ksqlDB's shape (isHealthy, details of named checks, serverState) says unhealthy while a
+persistent query is in ERROR, under a check of its own, and healthy again once it runs."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("fastapi")
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from starlette.testclient import TestClient  # noqa: E402
+
+from ksqlpy.server.app import create_app  # noqa: E402
+from ksqlpy.server.config import build_config  # noqa: E402
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false",
+                                                             "ksql.query.retry.backoff.initial.ms": "600000"})
+    app = create_app(config)
+    with TestClient(app) as c:
+        end = time.monotonic() + 30
+        while c.get("/info").status_code != 200 and time.monotonic() < end:
+            time.sleep(0.05)
+        yield c
+
+
+def test_a_query_in_error_makes_the_server_unhealthy(client: TestClient) -> None:
+    assert client.post("/ksql", json={"ksql": "CREATE STREAM H (ID INT KEY, V INT) WITH (kafka_topic='h', "
+                                              "partitions=1, value_format='JSON'); "
+                                              "CREATE STREAM H2 AS SELECT * FROM H;"}).status_code == 200
+    health = client.get("/healthcheck").json()
+    assert health == {"isHealthy": True, "details": {"metastore": {"isHealthy": True}, "kafka": {"isHealthy": True},
+                                                     "commandRunner": {"isHealthy": True},
+                                                     "queries": {"isHealthy": True}}, "serverState": "READY"}
+    query = _the_query(client)
+
+    def boom() -> int:
+        raise RuntimeError("disk on fire")
+
+    query.poll = boom
+    end = time.monotonic() + 20
+    while query.state != "ERROR" and time.monotonic() < end:
+        time.sleep(0.05)
+    assert query.state == "ERROR"
+    health = client.get("/healthcheck")
+    assert health.status_code == 200
+    body = health.json()
+    assert body["isHealthy"] is False and body["details"]["queries"] == {"isHealthy": False}
+    assert body["details"]["commandRunner"] == {"isHealthy": True} and body["serverState"] == "READY"
+    del query.poll
+    query.state = "RUNNING"
+    assert client.get("/healthcheck").json()["isHealthy"] is True
+
+
+def _the_query(client: TestClient):  # type: ignore[no-untyped-def]
+    [query] = list(client.app.state.ctx.engine.queries.values())  # type: ignore[attr-defined]
+    return query

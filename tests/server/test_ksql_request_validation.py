@@ -1,0 +1,155 @@
+"""A multi-statement ``/ksql`` request is validated as a whole before anything runs (against a sandbox that
+keeps each statement's effects for the next); if a statement fails when it runs for real, the error lists
+the entities of the statements that ran before it."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import ksql
+
+from ksqlpy.engine import Engine
+from ksqlpy.engine.sandbox import Sandbox, validate
+from ksqlpy.errors import KsqlError
+from ksqlpy.grammar import parse
+
+
+def _names(c: httpx.Client, what: str) -> set[str]:
+    return {x["name"] for x in ksql(c, f"SHOW {what};")[0][what.lower()]}
+
+
+def _topics(c: httpx.Client) -> set[str]:
+    return {t["name"] for t in ksql(c, "SHOW TOPICS;")[0]["topics"]}
+
+
+@pytest.mark.parametrize("failing", [
+    "CREATE STREAM {s}_C AS SELECT * FROM NOPE;",                     # unknown source
+    "CREATE STREAM {s}_C AS SELECT NOPE FROM {s};",                   # unknown column of the new stream
+    "CREATE TABLE {s}_C AS SELECT ID, COUNT(*) FROM {s};",            # aggregate without GROUP BY
+    "INSERT INTO {s} (ID, V) VALUES ('x', 'y');",                     # a value of the wrong type
+    "DROP STREAM {s};",                                               # a query created above reads it
+    "CREATE STREAM {s} (ID INT KEY) WITH (kafka_topic='{t}', value_format='JSON');",  # exists already
+    "DESCRIBE {s}_NOPE;",
+])
+def test_a_later_failure_runs_nothing(client: Any, unique: Callable[[str], str], failing: str) -> None:
+    s = unique("VAL")
+    t = s.lower()
+    sql = (f"CREATE STREAM {s} (ID INT KEY, V STRING) WITH (kafka_topic='{t}', partitions=1, value_format='JSON');"
+           f" CREATE STREAM {s}_B AS SELECT * FROM {s}; " + failing.format(s=s, t=t))
+    r = client.post("/ksql", json={"ksql": sql})
+    assert r.status_code == 400, r.text
+    body = r.json()
+    assert body["@type"] == "statement_error" and body["entities"] == []
+    assert body["statementText"] == failing.format(s=s, t=t)
+    assert not {s, f"{s}_B"} & _names(client, "STREAMS")
+    assert not {t, f"{s}_B"} & _topics(client)
+    assert not [q for q in ksql(client, "SHOW QUERIES;")[0]["queries"] if s in q["queryString"]]
+
+
+def test_earlier_statements_are_visible_to_later_ones(client: Any, unique: Callable[[str], str]) -> None:
+    s = unique("VIS")
+    body = ksql(client, f"CREATE TYPE {s}_T AS STRUCT<A INT>; "
+                        f"CREATE STREAM {s} (ID INT KEY, V {s}_T) WITH (kafka_topic='{s.lower()}', partitions=2, "
+                        "value_format='JSON'); "
+                        f"INSERT INTO {s} (ID, V) VALUES (1, STRUCT(A := 5)); "
+                        f"ALTER STREAM {s} ADD COLUMN W STRING; "
+                        f"CREATE STREAM {s}_B AS SELECT ID, V->A AS A, W FROM {s}; "
+                        f"CREATE TABLE {s}_C AS SELECT ID, COUNT(*) AS N FROM {s}_B GROUP BY ID; "
+                        f"DESCRIBE {s}_C;")
+    assert [e["@type"] for e in body] == ["currentStatus"] * 5 + ["sourceDescription"]  # INSERT yields none
+    assert [f["name"] for f in body[-1]["sourceDescription"]["fields"]] == ["ID", "N"]
+    assert {s, f"{s}_B"} <= _names(client, "STREAMS") and f"{s}_C" in _names(client, "TABLES")
+
+
+def test_set_applies_to_the_statements_after_it_in_the_sandbox_too(client: Any, unique: Callable[[str], str]) -> None:
+    s = unique("SETV")
+    r = client.post("/ksql", json={"ksql": f"CREATE STREAM {s} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}', "
+                                           "partitions=1, value_format='JSON'); "
+                                           "SET 'ksql.insert.into.values.enabled'='false'; "
+                                           f"INSERT INTO {s} (ID, V) VALUES (1, 'a');"})
+    assert r.status_code == 400 and s not in _names(client, "STREAMS")
+
+
+def test_an_execution_failure_lists_what_ran(tmp_path: Any, monkeypatch: Any) -> None:
+    """Validation passed and the third statement fails when it runs: the error lists the two that ran."""
+    import time
+    import warnings
+
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
+
+    from ksqlpy.server import ksql as K
+    from ksqlpy.server.app import create_app
+    from ksqlpy.server.config import build_config
+    from ksqlpy.server.errors import ServerError
+
+    real = K.run_statement
+
+    def failing(ctx: Any, stmt: Any, props: Any) -> Any:
+        if stmt.text.startswith("CREATE STREAM C"):
+            raise ServerError(40001, "the command topic could not be written", stmt.text)
+        return real(ctx, stmt, props)
+
+    monkeypatch.setattr(K, "run_statement", failing)
+    config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
+    with TestClient(create_app(config)) as c:
+        end = time.monotonic() + 30
+        while c.get("/info").status_code != 200 and time.monotonic() < end:
+            time.sleep(0.05)
+        r = c.post("/ksql", json={"ksql": "CREATE STREAM A (ID INT KEY, V INT) WITH (kafka_topic='a', partitions=1, "
+                                          "value_format='JSON'); SHOW STREAMS; "
+                                          "CREATE STREAM C AS SELECT * FROM A; SHOW TOPICS;"})
+        assert r.status_code == 400
+        body = r.json()
+        assert body["statementText"] == "CREATE STREAM C AS SELECT * FROM A;"
+        assert [e["@type"] for e in body["entities"]] == ["currentStatus", "streams"], body
+        assert body["entities"][0]["commandStatus"]["message"] == "Stream created"
+        assert "A" in {x["name"] for x in c.post("/ksql", json={"ksql": "SHOW STREAMS;"}).json()[0]["streams"]}
+
+
+# ---------------------------------------------------------------------------------------------- the sandbox
+@pytest.fixture
+def engine(tmp_path: Any) -> Any:
+    e = Engine(str(tmp_path))
+    yield e
+    e.close()
+
+
+def test_the_sandbox_leaves_the_engine_untouched(engine: Any) -> None:
+    engine.execute("CREATE STREAM S (ID INT KEY, V STRING) WITH (kafka_topic='s', partitions=1, value_format='JSON');"
+                   "CREATE STREAM S2 AS SELECT * FROM S;")
+    before = ({s.name: list(s.columns) for s in engine.catalog.sources()}, set(engine.queries),
+              {t.name for t in engine.log.list_topics()}, engine.query_counter)
+    statements = parse("CREATE STREAM S3 (ID INT KEY) WITH (kafka_topic='s3', partitions=4, value_format='JSON');"
+                       "ALTER STREAM S ADD COLUMN W INT; CREATE TABLE T AS SELECT ID, COUNT(*) AS N FROM S3 GROUP BY ID;"
+                       "PAUSE ALL; TERMINATE ALL; DROP STREAM S2 DELETE TOPIC; DROP STREAM S DELETE TOPIC;"
+                       "INSERT INTO S3 (ID) VALUES (1); CREATE TYPE X AS INT;", None)
+    validate(engine, statements, {})
+    after = ({s.name: list(s.columns) for s in engine.catalog.sources()}, set(engine.queries),
+             {t.name for t in engine.log.list_topics()}, engine.query_counter)
+    assert after == before
+    assert all(q.state == "RUNNING" for q in engine.queries.values())
+    assert engine.catalog.type("X") is None
+    assert engine.log.end_offset("s3", 0) == 0 if engine.log.topic_exists("s3") else True
+
+
+def test_the_sandbox_reports_the_failing_statement(engine: Any) -> None:
+    statements = parse("CREATE STREAM S (ID INT KEY) WITH (kafka_topic='s', partitions=1, value_format='JSON');"
+                       "CREATE STREAM S (ID INT KEY) WITH (kafka_topic='s', partitions=1, value_format='JSON');", None)
+    with pytest.raises(KsqlError) as e:
+        validate(engine, statements, {})
+    assert e.value.sandbox_statement is statements[1]  # type: ignore[attr-defined]
+    assert engine.catalog.source("S") is None and not engine.log.topic_exists("s")
+
+
+def test_a_sandbox_sees_its_own_topics_and_schemas(engine: Any) -> None:
+    box = Sandbox(engine)
+    box.log.create_topic("fresh", 3)
+    assert box.log.describe_topic("fresh").partitions == 3 and not engine.log.topic_exists("fresh")
+    sid = box.schema_registry.register("fresh-value", '{"type":"string"}')
+    assert box.schema_registry.by_id(sid).schema == '{"type":"string"}'
+    assert box.schema_registry.latest("fresh-value").version == 1
+    assert engine.schema_registry.latest("fresh-value") is None

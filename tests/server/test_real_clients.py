@@ -1,0 +1,202 @@
+"""Published ksqlDB clients, used as their documentation shows, against a real ``ksqlpy server``.
+
+- ``pyksql`` (PyPI; the ksql-python wrapper, imported as ``ksql``): /ksql and /query over urllib with no
+  Accept header (the StreamedRow format), rows parsed line by line; /close-query.
+- ``ksqldb`` (PyPI): /ksql over requests, /query-stream and /inserts-stream over HTTP/2 (httpx), one JSON
+  document per line.
+- ``ksqldb-client`` (npm): everything over one HTTP/2 session; the delimited push/lookup handler parses each
+  DATA frame as one JSON document. Needs node and npm (the package comes from tests/clients/package.json);
+  skipped, with the reason, where either is missing or the registry cannot be reached.
+
+Not tested, with the reason: ``ksql`` 0.10.2 (PyPI) cannot be imported on Python 3.10+ (its dependency
+``hyper`` imports ``collections.Iterable``; ``hyper`` also pins h2 < 3, which Hypercorn cannot run with,
+and the package installs the same ``ksql`` module as pyksql); ``@confluentinc/ksqldb-client`` (npm 0.2.4)
+cannot be installed (it pins ``@thi.ng/bitstream@1.1.10``, a version the registry no longer has).
+Client defects that fail against ksqlDB as well are asserted as such below (pyksql's HTTP/2 query passes
+``body=`` to ``httpx.request``; its inserts_stream posts over HTTP/1.1, which ksqlDB refuses with 40004).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ksqlpy.testing.server_process import ServerProcess
+
+pytestmark = pytest.mark.timeout(180)
+
+CLIENTS_DIR = Path(__file__).resolve().parent.parent / "clients"
+
+
+def _wait_for(check: Any, timeout_s: float = 15.0) -> Any:
+    end = time.monotonic() + timeout_s
+    while True:
+        got = check()
+        if got or time.monotonic() > end:
+            return got
+        time.sleep(0.1)
+
+
+# ---------------------------------------------------------------------------------------------- pyksql
+def test_pyksql_statements_push_pull_and_close(server: ServerProcess, unique: Any) -> None:
+    pytest.importorskip("ksql")
+    from ksql import KSQLAPI
+    from ksql.errors import KSQLError
+
+    s, t = unique("PK"), unique("PKT")
+    client = KSQLAPI(server.url)
+    assert client.get_ksql_version() == "0.29.0"
+    created = client.ksql(f"CREATE STREAM {s} (id VARCHAR KEY, page VARCHAR, n INT) "
+                          f"WITH (KAFKA_TOPIC='{s.lower()}', VALUE_FORMAT='JSON', PARTITIONS=1)")
+    assert created[0]["@type"] == "currentStatus" and created[0]["commandStatus"]["status"] == "SUCCESS"
+    assert client.ksql(f"INSERT INTO {s} (id, page, n) VALUES ('a', 'home', 1)") == []
+    assert client.ksql(f"INSERT INTO {s} (id, page, n) VALUES ('b', 'cart', 2)") == []
+    # the builder's CREATE STREAM over an existing topic
+    assert client.create_stream(table_name=f"{s}_V", columns_type=["id varchar", "page varchar"],
+                                topic=s.lower(), value_format="JSON") is True
+    # /query with no Accept header: the StreamedRow array, one element per line; the prefixed
+    # property name is the same property as the bare one
+    lines = list(client.query(f"SELECT * FROM {s} EMIT CHANGES LIMIT 2",
+                              stream_properties={"ksql.streams.auto.offset.reset": "earliest"}))
+    assert lines[0].startswith('[{"header":{"queryId":"transient_') and lines[0].endswith("},\n")
+    assert [json.loads(x.rstrip(",\n]")) for x in lines[1:]] == [
+        {"row": {"columns": ["a", "home", 1]}}, {"row": {"columns": ["b", "cart", 2]}},
+        {"finalMessage": "Limit Reached"}]
+    objects = list(client.query(f"SELECT * FROM {s} EMIT CHANGES LIMIT 2",
+                                stream_properties={"auto.offset.reset": "earliest"}, return_objects=True))
+    assert objects == [{"ID": "a", "PAGE": "home", "N": 1}, {"ID": "b", "PAGE": "cart", "N": 2}]
+    client.ksql(f"CREATE TABLE {t} AS SELECT id, COUNT(*) AS c FROM {s} GROUP BY id",
+                stream_properties={"ksql.streams.auto.offset.reset": "earliest"})
+    rows = _wait_for(lambda: list(client.query(f"SELECT * FROM {t} WHERE id = 'b'", return_objects=True)))
+    assert rows == [{"ID": "b", "C": 1}]
+    assert list(client.query(f"SELECT * FROM {t} WHERE id = 'a'", return_objects=True)) == [{"ID": "a", "C": 1}]
+    assert list(client.query(f"SELECT * FROM {s}", return_objects=True)) == [
+        {"ID": "a", "PAGE": "home", "N": 1}, {"ID": "b", "PAGE": "cart", "N": 2}]
+    # a push query without LIMIT ends when the client closes it
+    lines_seen: list[str] = []
+    gen = client.query(f"SELECT * FROM {s} EMIT CHANGES", stream_properties={"auto.offset.reset": "earliest"})
+
+    def consume() -> None:
+        for line in gen:
+            lines_seen.append(line)
+
+    reader = threading.Thread(target=consume, daemon=True)
+    reader.start()
+    assert _wait_for(lambda: len(lines_seen) >= 3)
+    query_id = json.loads(lines_seen[0].lstrip("[").rstrip(",\n"))["header"]["queryId"]
+    assert client.close_query(query_id) is True
+    reader.join(15)
+    assert not reader.is_alive()
+    assert client.close_query(query_id) is False  # already gone: 400 "No query with id"
+    # errors: the envelope's message and code
+    with pytest.raises(KSQLError) as e:
+        client.ksql(f"CREATE STREAM {s}_BAD (")
+    assert e.value.error_code == 40001
+    with pytest.raises(KSQLError) as e:
+        client.ksql(f"SELECT * FROM {s}")
+    assert e.value.error_code == 40002
+    # client defects that fail against ksqlDB too: HTTP/2 query passes body= to httpx.request; inserts
+    # over HTTP/1.1 are refused (ksqlDB: 40004, /inserts-stream is HTTP/2 only)
+    with pytest.raises(TypeError):
+        list(client.query(f"SELECT * FROM {s}", use_http2=True))
+    assert client.inserts_stream(s, [json.dumps({"ID": "c"})])[0]["error_code"] == 40004
+    client.ksql(f"DROP TABLE {t}")
+
+
+# ---------------------------------------------------------------------------------------------- ksqldb
+def test_ksqldb_http2_queries_inserts_and_close(server: ServerProcess, unique: Any) -> None:
+    pytest.importorskip("ksqldb")
+    from ksqldb import KSQLdbClient
+
+    s, t = unique("KD"), unique("KDT")
+    client = KSQLdbClient(server.url)
+    props = {p["name"]: p for p in client.get_properties()}
+    assert props["ksql.streams.auto.offset.reset"]["value"] == "latest"
+    client.ksql(f"CREATE STREAM {s} (id VARCHAR KEY, v INT) WITH (KAFKA_TOPIC='{s.lower()}', "
+                "VALUE_FORMAT='JSON', PARTITIONS=1);")
+    assert client.inserts_stream(s, [{"ID": "a", "V": 1}, {"ID": "b", "V": 2}]) == [
+        {"status": "ok", "seq": 0}, {"status": "ok", "seq": 1}]
+    header, *rows = client.query_sync(f"SELECT * FROM {s};")
+    assert header["columnNames"] == ["ID", "V"] and rows == [["a", 1], ["b", 2]]
+    client.ksql(f"CREATE TABLE {t} AS SELECT id, SUM(v) AS s FROM {s} GROUP BY id;",
+                stream_properties={"auto.offset.reset": "earliest"})
+    assert _wait_for(lambda: client.query_sync(f"SELECT * FROM {t} WHERE id = 'b';")[1:]) == [["b", 2]]
+    for key, total in (("a", 1), ("b", 2), ("a", 1)):  # repeated lookups: the prepared path answers
+        assert client.query_sync(f"SELECT * FROM {t} WHERE id = '{key}';")[1:] == [[key, total]]
+
+    async def push() -> list[Any]:
+        got: list[Any] = []
+        async for item in client.query_async(f"SELECT * FROM {s} EMIT CHANGES;",
+                                             stream_properties={"ksql.streams.auto.offset.reset": "earliest"}):
+            got.append(item)
+            if len(got) == 3:
+                assert client.close_query(got[0]["queryId"]) is True
+        return got
+
+    got = asyncio.run(asyncio.wait_for(push(), 30))
+    assert got[0]["queryId"].startswith("transient_") and got[1:] == [["a", 1], ["b", 2]]
+    client.ksql(f"DROP TABLE {t};")
+
+
+# ---------------------------------------------------------------------------------------------- node
+@pytest.fixture(scope="session")
+def node_clients(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/clients installed with npm (cached per lockfile), or a skip naming what is missing."""
+    node, npm = shutil.which("node"), shutil.which("npm")
+    if node is None or npm is None:
+        pytest.skip("node and npm are needed for the npm ksqlDB client (not installed on this machine)")
+    lock = (CLIENTS_DIR / "package-lock.json").read_bytes()
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ksqlpy-test-clients" / \
+        hashlib.sha256(lock).hexdigest()[:16]
+    if not (cache / "node_modules" / "ksqldb-client" / "package.json").exists():
+        work = tmp_path_factory.mktemp("npm")
+        for name in ("package.json", "package-lock.json"):
+            shutil.copy(CLIENTS_DIR / name, work / name)
+        try:
+            done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=work,
+                                  capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            pytest.skip("npm ci timed out (is the npm registry reachable?)")
+        if done.returncode != 0:
+            pytest.skip(f"npm ci failed (is the npm registry reachable?): {done.stderr[-500:]}")
+        cache.mkdir(parents=True, exist_ok=True)
+        shutil.rmtree(cache / "node_modules", ignore_errors=True)
+        shutil.copytree(work / "node_modules", cache / "node_modules")
+    return cache
+
+
+def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Path) -> None:
+    s = unique("NC")
+    env = dict(os.environ, NODE_PATH=str(node_clients / "node_modules"))
+    done = subprocess.run(["node", str(CLIENTS_DIR / "node_client.js"), str(server.port), s], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr + done.stdout
+    steps: dict[str, list[Any]] = {}
+    for line in done.stdout.splitlines():
+        item = json.loads(line)
+        steps.setdefault(item["step"], []).append(item["result"])
+    assert steps["create"][0]["status"] == 200
+    assert steps["create"][0]["data"]["rows"][0]["commandStatus"]["status"] == "SUCCESS"
+    assert [r["data"]["rows"] for r in steps["insert"]] == [[{"status": "ok", "seq": 0}]] * 2
+    assert steps["pull_stream"][0]["data"]["rows"] == [{"ID": "a", "V": 1}, {"ID": "b", "V": 2}]
+    assert steps["pull_a"][0]["data"]["rows"] == [{"ID": "a", "S": 1}]
+    assert steps["pull_b"][0]["data"]["rows"] == [{"ID": "b", "S": 2}]
+    # the delimited handler's callback: the header, then one row per DATA frame
+    assert steps["lookup_a"] == [[None, [{"ID": "a", "S": 1}]]] * 2
+    assert steps["lookup_b"] == [[None, [{"ID": "b", "S": 2}]]]
+    push = steps["push"][0]
+    assert push["status"] == 200 and push["pushed"] == [None, [{"ID": "a", "V": 1}], [{"ID": "b", "V": 2}]]
+    assert s in [x["name"] for x in steps["streams"][0]]
+    assert f"{s}_T" in [x["name"] for x in steps["tables"][0]]
+    assert steps["describe"][0]["name"] == s
+    assert steps["drop"][0]["status"] == 200

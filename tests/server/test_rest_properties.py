@@ -1,0 +1,128 @@
+"""Properties over REST: ``ksql.streams.<name>`` and ``<name>`` are one property in the server's
+configuration (-D, the properties file), ``/ksql`` ``streamsProperties``, SET inside a request, ``/query``
+``streamsProperties`` and ``/query-stream`` ``properties``; the request wins over the configuration; unknown
+and denylisted names get ksqlDB's messages under either spelling."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import httpx
+import pytest
+from server_helpers import ksql
+
+from ksqlpy.server.config import build_config
+from ksqlpy.testing.server_process import ServerProcess
+
+SPELLINGS = ["auto.offset.reset", "ksql.streams.auto.offset.reset"]
+
+
+@pytest.fixture(scope="module")
+def configured(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    """A server configured with the prefixed spelling (as ksqlDB's docs write it) and a denylist naming the
+    bare one."""
+    props = tmp_path_factory.mktemp("props") / "server.properties"
+    props.write_text("ksql.streams.auto.offset.reset=earliest\nksql.properties.overrides.denylist=num.stream.threads\n")
+    proc = ServerProcess(str(tmp_path_factory.mktemp("server")), extra_args=[str(props)])
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+@pytest.fixture
+def c(configured: ServerProcess) -> Iterator[httpx.Client]:
+    with httpx.Client(base_url=configured.url, timeout=20) as client:
+        yield client
+
+
+def _stream(c: httpx.Client, name: str) -> None:
+    ksql(c, f"CREATE STREAM {name} (ID INT KEY, V STRING) WITH (kafka_topic='{name.lower()}', partitions=1, "
+            f"value_format='JSON'); INSERT INTO {name} (ID, V) VALUES (1, 'a');")
+
+
+def _push_rows(c: httpx.Client, path: str, sql: str, props: dict[str, str]) -> list[Any]:
+    key, pkey = ("sql", "properties") if path == "/query-stream" else ("ksql", "streamsProperties")
+    r = c.post(path, json={key: sql, pkey: props}, headers={"Accept": "application/json"}, timeout=8)
+    assert r.status_code == 200, r.text
+    body = r.json()
+    return [x for x in body[1:] if not (isinstance(x, dict) and "finalMessage" in x)]
+
+
+def test_server_configuration_in_the_prefixed_spelling_applies(c: httpx.Client) -> None:
+    _stream(c, "CONF1")
+    # no request property: the configuration's earliest, not the built-in latest
+    assert _push_rows(c, "/query-stream", "SELECT * FROM CONF1 EMIT CHANGES LIMIT 1;", {}) == [[1, "a"]]
+    listing = {p["name"]: p for p in ksql(c, "SHOW PROPERTIES;")[0]["properties"]}
+    assert listing["ksql.streams.auto.offset.reset"]["value"] == "earliest"
+    assert "auto.offset.reset" not in listing
+
+
+@pytest.mark.parametrize("name", SPELLINGS)
+@pytest.mark.parametrize("path", ["/query", "/query-stream"])
+def test_request_properties_beat_the_configuration(c: httpx.Client, name: str, path: str) -> None:
+    stream = f"LATE{abs(hash((name, path))) % 10000}"
+    _stream(c, stream)
+    # latest: nothing old comes; a row inserted after the query started does
+    key, pkey = ("sql", "properties") if path == "/query-stream" else ("ksql", "streamsProperties")
+    with c.stream("POST", path, json={key: f"SELECT * FROM {stream} EMIT CHANGES LIMIT 1;", pkey: {name: "latest"}},
+                  headers={"Accept": "application/json"}) as r:
+        time.sleep(0.5)
+        ksql(c, f"INSERT INTO {stream} (ID, V) VALUES (2, 'b');")
+        body = r.read()
+    assert b"[2,\"b\"]" in body and b"[1,\"a\"]" not in body
+
+
+@pytest.mark.parametrize("name", SPELLINGS)
+def test_streams_properties_and_set_on_ksql(c: httpx.Client, name: str) -> None:
+    other = SPELLINGS[1 - SPELLINGS.index(name)]
+    body = ksql(c, "SHOW PROPERTIES;", streamsProperties={name: "latest"})[0]
+    listing = {p["name"]: p["value"] for p in body["properties"]}
+    assert listing["ksql.streams.auto.offset.reset"] == "latest"
+    assert body["overwrittenProperties"] == ["ksql.streams.auto.offset.reset"]
+    # SET in the request wins over streamsProperties, whichever spelling either uses
+    body = ksql(c, f"SET '{other}'='earliest'; SHOW PROPERTIES;", streamsProperties={name: "latest"})[0]
+    assert {p["name"]: p["value"] for p in body["properties"]}["ksql.streams.auto.offset.reset"] == "earliest"
+    assert body["overwrittenProperties"] == []  # earliest is what the server is configured with
+    # both spellings in one map: the prefixed one wins
+    body = ksql(c, "SHOW PROPERTIES;", streamsProperties={"auto.offset.reset": "latest",
+                                                           "ksql.streams.auto.offset.reset": "earliest"})[0]
+    assert {p["name"]: p["value"] for p in body["properties"]}["ksql.streams.auto.offset.reset"] == "earliest"
+
+
+def test_unknown_denylisted_and_invalid_overrides(c: httpx.Client) -> None:
+    cases = [
+        ({"no.such.thing": "1"}, "Not recognizable as ksql, streams, consumer, or producer property: 'no.such.thing'"),
+        ({"ksql.streams.num.stream.threads": "2"},
+         "One or more properties overrides set locally are prohibited by the KSQL server denylist (use UNSET to "
+         "reset their default value): [ksql.streams.num.stream.threads]"),
+        ({"auto.offset.reset": "sideways"},
+         "Invalid value sideways for configuration auto.offset.reset: String must be one of: latest, earliest, none"),
+    ]
+    for props, message in cases:
+        for path, key, pkey in (("/ksql", "ksql", "streamsProperties"), ("/query", "ksql", "streamsProperties"),
+                                ("/query-stream", "sql", "properties")):
+            sql = "SHOW STREAMS;" if path == "/ksql" else "SELECT * FROM CONF1;"
+            r = c.post(path, json={key: sql, pkey: props})
+            assert r.status_code == 400, (path, props, r.text)
+            assert r.json() == {"@type": "generic_error", "error_code": 40000, "message": message}
+    r = c.post("/ksql", json={"ksql": "SET 'not.a.property'='1'; SHOW STREAMS;"})
+    assert r.status_code == 400
+    assert r.json()["message"] == "Unknown property: not.a.property"
+    assert r.json()["statementText"] == "SET 'not.a.property'='1';"
+    for name in ("num.stream.threads", "ksql.streams.num.stream.threads"):
+        assert c.get(f"/is_valid_property/{name}").status_code == 400
+    for name in SPELLINGS:
+        assert c.get(f"/is_valid_property/{name}").json() is True
+
+
+def test_cli_config_file_layering(tmp_path: Any) -> None:
+    """The server's own layering: the file's prefixed spelling loses to -D's bare one."""
+    f = tmp_path / "p.properties"
+    f.write_text("ksql.streams.auto.offset.reset=earliest\n")
+    config = build_config(str(f), overrides={"auto.offset.reset": "latest"}, data_dir=str(tmp_path))
+    assert config.engine_properties.get("auto.offset.reset") == "latest"
+    assert "ksql.streams.auto.offset.reset" not in config.engine_properties

@@ -1,0 +1,85 @@
+"""The REST wire of statement errors: /ksql answers a syntax error with the detail alone and the failing line
+as statementText (the query endpoints keep the Statement: line), WITH-clause and INSERT VALUES errors with
+ksqlDB's codes and texts."""
+
+from __future__ import annotations
+
+import time
+import warnings
+from collections.abc import Iterator
+
+import pytest
+
+pytest.importorskip("fastapi")
+warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from starlette.testclient import TestClient  # noqa: E402
+
+from ksqlpy.server.app import create_app  # noqa: E402
+from ksqlpy.server.config import build_config  # noqa: E402
+
+
+@pytest.fixture(scope="module")
+def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
+    config = build_config(data_dir=str(tmp_path_factory.mktemp("errors")),
+                          overrides={"ksql.logging.processing.stream.auto.create": "false"})
+    with TestClient(create_app(config)) as c:
+        end = time.monotonic() + 30
+        while c.get("/info").status_code != 200 and time.monotonic() < end:
+            time.sleep(0.05)
+        r = c.post("/ksql", json={"ksql": "CREATE STREAM S (K STRING KEY, A INT) WITH (kafka_topic='s', "
+                                          "partitions=1, value_format='JSON');"})
+        assert r.status_code == 200, r.text
+        yield c
+
+
+def test_a_syntax_error_names_its_failing_line(client: TestClient) -> None:
+    r = client.post("/ksql", json={"ksql": "CREATE STREAM X (\n  A INT,\n  B INT INT\n) WITH (kafka_topic='x');"})
+    assert r.status_code == 400
+    body = r.json()
+    assert body["@type"] == "statement_error" and body["error_code"] == 40001
+    assert body["message"].startswith("line 3:")
+    assert "\nStatement:" not in body["message"]
+    assert body["statementText"] == "  B INT INT"
+
+
+def test_the_query_endpoint_keeps_the_statement_line(client: TestClient) -> None:
+    r = client.post("/query", json={"ksql": "SELECT * FROM S WHERE;"})
+    assert r.status_code == 400
+    assert r.json()["message"] == ("line 1:22: Syntax Error\nSyntax error at or near ';' at line 1:22\n"
+                                   "Statement: SELECT * FROM S WHERE;")
+
+
+def test_with_clause_errors_fail_to_prepare(client: TestClient) -> None:
+    r = client.post("/ksql", json={"ksql": "CREATE STREAM X (A INT) WITH (kafka_topic='x', value_format='DELIMITED', "
+                                           "value_delimiter='');"})
+    body = r.json()
+    assert (r.status_code, body["error_code"]) == (400, 40001)
+    assert body["message"].startswith("Failed to prepare statement: Configuration VALUE_DELIMITER is invalid: "
+                                      "Delimiter cannot be empty")
+
+
+def test_insert_values_errors(client: TestClient) -> None:
+    r = client.post("/ksql", json={"ksql": "INSERT INTO S (K, A) VALUES ('k', 'x');"})
+    body = r.json()
+    assert (r.status_code, body["error_code"]) == (400, 40001)
+    assert body["message"] == ("Failed to insert values into 'S'. Expected type INTEGER for field `A` but got "
+                               "STRING(x)")
+    r = client.post("/ksql", json={"ksql": "INSERT INTO `s` (K) VALUES ('k');"})
+    body = r.json()
+    assert (r.status_code, body["error_code"], body["@type"]) == (400, 40000, "generic_error")
+    assert body["message"] == ("Cannot insert values into an unknown stream/table: `s`\nDid you mean S? Hint: try "
+                               "removing double quotes from the source name.")
+    r = client.post("/ksql", json={"ksql": "INSERT INTO S VALUES ('k', 7);"})
+    assert r.status_code == 200, r.text
+
+
+def test_positions_count_from_the_start_of_the_request(client: TestClient) -> None:
+    r = client.post("/ksql", json={"ksql": "SHOW STREAMS;\nSELEC x;"})
+    body = r.json()
+    assert body["message"] == "line 2:1: Syntax Error\nUnknown statement 'SELEC'\nDid you mean 'SELECT'?"
+    assert body["statementText"] == "SELEC x;"
+    r = client.post("/ksql", json={"ksql": "SHOW STREAMS; SELEC x;"})
+    assert r.json()["message"].startswith("line 1:15: ")
+    assert r.json()["statementText"] == "SHOW STREAMS; SELEC x;"  # the failing line, as ksqlDB quotes it
+    r = client.post("/ksql", json={"ksql": "SHOW STREAMS;\n\nCREATE STREAM Y AS SELECT NOPE FROM S;"})
+    assert r.json()["message"] == "Line: 3, Col: 27: SELECT column 'NOPE' cannot be resolved."
