@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+import uuid
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy.catalog import Source
@@ -64,7 +66,7 @@ def describe_source(engine: Engine, s: Source, extended: bool) -> dict[str, Any]
         "valueFormat": s.value_format, "topic": s.topic, "partitions": info.partitions if info else 0,
         "replication": info.replicas if info else 0, "statement": s.sql,
         "queryOffsetSummaries": offset_summaries(engine, s.name) if extended else [],
-        "sourceConstraints": [],
+        "sourceConstraints": engine.catalog.constraints(s.name),
     }
 
 
@@ -75,31 +77,85 @@ def describe_function(reg: FunctionRegistry, name: str) -> dict[str, Any]:
     if fn is None:
         raise KsqlStatementError(f"Can't find any functions with the name '{name}'")
     kind = "SCALAR" if name in reg.scalars else ("AGGREGATE" if name in reg.aggregates else "TABLE")
-    variations = [{"arguments": v.arguments, "returnType": v.return_type, "description": v.description,
-                   "argumentTypes": [a["type"] for a in v.arguments]} for v in fn.variations()]
+    variations = [{"arguments": v.arguments, "returnType": v.return_type, "description": v.description}
+                  for v in fn.variations()]
     author = fn.author or ("ksqlpy" if fn.path == "internal" else "")  # a user function says its own
     return {"name": name, "description": fn.description, "author": author, "version": fn.version,
             "path": fn.path, "type": kind, "functions": variations}
 
 
 def explain_query(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
+    """EXPLAIN <query id> (a running persistent query) or EXPLAIN <statement> (the query it would run)."""
     if stmt.query_id is not None:
-        q = engine.queries.get(stmt.query_id.upper())
+        qid = stmt.query_id.upper()
+        q = engine.queries.get(qid)
         if q is None:
-            raise KsqlStatementError(f"Query with id:{stmt.query_id} does not exist, use SHOW QUERIES to view the "
+            raise KsqlStatementError(f"Query with id:{qid} does not exist, use SHOW QUERIES to view the "
                                      "full set of queries.")
         return query_details(engine, q)
-    inner = stmt.statement
-    if isinstance(inner, (A.CreateAsSelect, A.InsertInto, A.SelectStatement)):
-        from ksqlpy.analysis.query import analyze_query
+    return explain_statement(engine, stmt)
 
-        name = getattr(inner, "name", None) or getattr(inner, "target", None)
-        plan = analyze_query(inner.query, engine.catalog, engine.session_state(), sink_name=name,
-                             persistent=not isinstance(inner, A.SelectStatement), sql=inner.text)
-        return {"queryString": inner.text, "id": "", "sinks": [name] if name else [], "sources": [plan.source.name],
-                "fields": [], "executionPlan": plan_text(plan), "topology": "", "state": "UNKNOWN",
-                "queryType": "PERSISTENT" if name else "PUSH", "overriddenProperties": {}}
-    raise KsqlStatementError("The provided statement does not run a query: EXPLAIN needs a query id or a query")
+
+def explain_statement(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
+    """EXPLAIN <statement>: ksqlDB plans the statement in a sandbox and describes the query it would run -
+    the id it would get, its schema, sources, sink, plan and topology - with no host running it. Its
+    ``statementText`` is the outer text after ``EXPLAIN `` (ksqlDB cuts it so, the ``;`` kept)."""
+    inner = stmt.statement
+    if not isinstance(inner, (A.CreateAsSelect, A.InsertInto, A.SelectStatement)):
+        raise KsqlStatementError("The provided statement did not run a ksql query")
+    from ksqlpy.analysis.query import analyze_query
+
+    text = stmt.text[len("EXPLAIN "):] if len(stmt.text) > len("EXPLAIN ") else inner.text
+    persistent = not isinstance(inner, A.SelectStatement)
+    sink_name = inner.name if isinstance(inner, A.CreateAsSelect) else getattr(inner, "target", None)
+    if isinstance(inner, A.InsertInto) and engine.catalog.source(inner.target) is None:
+        raise KsqlStatementError(f"Source `{inner.target}` does not exist.")
+    plan = analyze_query(inner.query, engine.catalog, engine.session_state(), sink_name=sink_name,
+                         persistent=persistent, sql=inner.text,
+                         implicit_group=not persistent and inner.query.emit is not None)
+    sources = [leaf.source.name for leaf in plan.join.leaves] if plan.join is not None else [plan.source.name]
+    service = engine.prop("ksql.service.id", "default_")
+    if persistent:
+        qid = _would_be_query_id(engine, inner)
+        group = f"_confluent-ksql-{service}{engine.prop('ksql.persistent.prefix', 'query_')}{qid}"
+        fields = [_field(c.name, c.type, key=True) for c in plan.key] + [_field(c.name, c.type) for c in plan.value]
+        sink_topic = _sink_topic(engine, inner)
+    else:
+        qid = f"transient_{plan.source.name}_{uuid.uuid4().int % 10**19}"
+        group = f"_confluent-ksql-{service}transient_{qid}"
+        fields = [_field(c.name, c.type) for c in plan.value]
+        sink_topic = None
+    return {"id": qid, "queryString": text, "sinks": [sink_name] if persistent else [], "sources": sources,
+            "fields": fields, "executionPlan": plan_text(plan),
+            "topology": _topology([engine.catalog.require(n).topic for n in sources], sink_topic),
+            "windowType": plan.windowed.type if plan.windowed is not None else None,
+            "queryType": "PERSISTENT" if persistent else "PUSH", "overriddenProperties": {},
+            "consumerGroupId": group, "state": "UNKNOWN", "_hostless": True}
+
+
+def _would_be_query_id(engine: Engine, stmt: A.CreateAsSelect | A.InsertInto) -> str:
+    """The id the statement's query would get now (the engine's counter is not advanced)."""
+    if isinstance(stmt, A.InsertInto):
+        chosen = {str(k).upper(): v for k, v in stmt.properties.items()}.get("QUERY_ID")
+        return str(chosen).upper() if chosen is not None else f"INSERTQUERY_{engine.query_counter}"
+    existing = engine.catalog.queries_writing(stmt.name)
+    if getattr(stmt, "or_replace", False) and existing:
+        return sorted(existing)[0]
+    return f"{'CSAS' if stmt.kind == 'STREAM' else 'CTAS'}_{stmt.name}_{engine.query_counter}".upper()
+
+
+def _sink_topic(engine: Engine, stmt: A.CreateAsSelect | A.InsertInto) -> str:
+    if isinstance(stmt, A.InsertInto):
+        return engine.catalog.require(stmt.target).topic
+    chosen = {str(k).upper(): v for k, v in stmt.properties.items()}.get("KAFKA_TOPIC")
+    return str(chosen) if chosen is not None else f"{engine.prop('ksql.output.topic.name.prefix', '')}{stmt.name}"
+
+
+def _field(name: str, t: Any, key: bool = False) -> dict[str, Any]:
+    f: dict[str, Any] = {"name": name, "schema": _schema_type(t)}
+    if key:
+        f["type"] = "KEY"
+    return f
 
 
 def query_details(engine: Engine, q: Any) -> dict[str, Any]:
@@ -129,7 +185,71 @@ def plan_text(plan: Any) -> str:
 
 
 def topology_text(q: Any) -> str:
+    return _topology([s.topic for n in q.source_names if (s := q_source(q, n)) is not None] or
+                     [q.plan.source.topic], q.sink.topic)
+
+
+def q_source(q: Any, name: str) -> Any:
+    leaves = q.plan.join.leaves if getattr(q.plan, "join", None) is not None else []
+    return next((leaf.source for leaf in leaves if leaf.source.name == name),
+                q.plan.source if q.plan.source.name == name else None)
+
+
+def _topology(source_topics: list[str], sink_topic: str | None) -> str:
     lines = ["Topologies:", "   Sub-topology: 0",
-             f"    Source: KSTREAM-SOURCE-0000000000 (topics: [{q.plan.source.topic}])",
-             f"    Sink: KSTREAM-SINK (topic: {q.sink.topic})"]
+             f"    Source: KSTREAM-SOURCE-0000000000 (topics: [{', '.join(source_topics)}])"]
+    if sink_topic is not None:
+        lines.append(f"    Sink: KSTREAM-SINK (topic: {sink_topic})")
     return "\n".join(lines) + "\n"
+
+
+# what ``ksql.hidden.topics`` hides by default (ksqlDB's ReservedInternalTopics): Confluent's and Kafka's own
+# topics, ksqlDB's internal ones (``_confluent-ksql-...``), the schema registry's and Kafka Connect's
+DEFAULT_HIDDEN_TOPICS = ("_confluent.*,__confluent.*,_schemas,__consumer_offsets,__transaction_state,"
+                         "connect-configs,connect-offsets,connect-status,connect-statuses")
+
+
+def hidden_topic_patterns(engine: Engine) -> list[re.Pattern[str]]:
+    text = str(engine.prop("ksql.hidden.topics", DEFAULT_HIDDEN_TOPICS) or "")
+    return [re.compile(p.strip()) for p in text.split(",") if p.strip()]
+
+
+def list_topics(engine: Engine, *, show_all: bool, extended: bool) -> list[dict[str, Any]]:
+    """SHOW [ALL] TOPICS [EXTENDED]: every topic by name, one replica count per partition; without ALL the
+    hidden ones are left out; EXTENDED adds how many consumers (one per consumed partition and group) and
+    consumer groups read each topic."""
+    hidden = [] if show_all else hidden_topic_patterns(engine)
+    counts = topic_consumers(engine) if extended else {}
+    out = []
+    for t in sorted(engine.log.list_topics(), key=lambda t: t.name):
+        if any(p.fullmatch(t.name) for p in hidden):
+            continue
+        entry: dict[str, Any] = {"name": t.name, "replicaInfo": [t.replicas] * t.partitions}
+        if extended:
+            consumers, groups = counts.get(t.name, (0, 0))
+            entry.update(consumerCount=consumers, consumerGroupCount=groups)
+        out.append(entry)
+    return out
+
+
+def topic_consumers(engine: Engine) -> dict[str, tuple[int, int]]:
+    """topic -> (consumers, consumer groups): each running query is one group consuming every partition of
+    its input topics (persistent queries their repartition topics too; push queries their sources')."""
+    from ksqlpy.engine.metrics import input_topics
+
+    groups: dict[str, set[str]] = {}
+    for q in engine.queries.values():
+        if q.state != "RUNNING":
+            continue
+        for topic in input_topics(engine, q):
+            groups.setdefault(topic, set()).add(q.query_id)
+    for qid, tq in engine.transient.items():
+        plan = tq.plan
+        leaves = [leaf.source for leaf in plan.join.leaves] if plan.join is not None else [plan.source]
+        for src in leaves:
+            groups.setdefault(src.topic, set()).add(qid)
+    out = {}
+    for topic, members in groups.items():
+        info = engine.log.describe_topic(topic)
+        out[topic] = ((info.partitions if info else 0) * len(members), len(members))
+    return out
