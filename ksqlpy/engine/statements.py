@@ -90,6 +90,8 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
         from ksqlpy.engine.materialized import start_source_table_query
 
         start_source_table_query(engine, src, stmt.text)
+        if src.created_by_query:  # its CST_ query materializes it: ksqlDB answers with the query
+            return _status(stmt, f"Created query with ID {src.created_by_query}", src.created_by_query)
     return _status(stmt, f"{stmt.kind.capitalize()} created")
 
 

@@ -393,3 +393,14 @@ def test_a_source_read_by_another_may_not_be_dropped(client: TestClient) -> None
 def test_terminate_all(client: TestClient) -> None:
     body = fixed(ksql(client, "TERMINATE ALL;"))
     assert body == [status_entity("TERMINATE ALL;", "terminate/ALL/execute", "Query terminated.")]
+
+
+def test_a_source_table_answers_its_materializing_query(client: TestClient) -> None:
+    sql = "CREATE SOURCE TABLE EN_ST (ID INT PRIMARY KEY, V STRING) WITH (KAFKA_TOPIC='en_st', VALUE_FORMAT='JSON', " \
+          "PARTITIONS=1);"
+    (body,) = fixed(ksql(client, sql))
+    qid = body["commandStatus"]["queryId"]
+    assert re.fullmatch(r"CST_EN_ST_\d+", qid)
+    assert body == status_entity(sql, "table/EN_ST/create", f"Created query with ID {qid}", qid)
+    plain = "CREATE SOURCE STREAM EN_SS (ID INT KEY) WITH (KAFKA_TOPIC='en_st', VALUE_FORMAT='JSON');"
+    assert fixed(ksql(client, plain)) == [status_entity(plain, "stream/EN_SS/create", "Stream created")]
