@@ -40,12 +40,16 @@ WORKERS_PROPERTY = "ksqlpy.workers"
 
 
 def wants_workers(engine: Engine, query: Any) -> bool:
-    """Process workers for CSAS/CTAS/INSERT INTO ... SELECT when ``ksqlpy.workers`` is ``process``."""
-    mode = str(engine.prop(WORKERS_PROPERTY, "inline")).strip().lower()
-    if mode != "process" or not query.tasks:
+    """Process workers for CSAS/CTAS/INSERT INTO ... SELECT when ``ksqlpy.workers`` is ``process``; member
+    threads (``member_thread.py``) for inline ones when the engine serves in a cluster."""
+    if not query.tasks or (not _in_processes(engine) and not getattr(engine, "members_in_threads", False)):
         return False
     head = query.sql.lstrip().upper()
     return head.startswith(("CREATE", "INSERT")) and " SELECT " in f" {' '.join(head.split())} "
+
+
+def _in_processes(engine: Engine) -> bool:
+    return str(engine.prop(WORKERS_PROPERTY, "inline")).strip().lower() == "process"
 
 
 def instance_id(data_dir: str) -> str:
@@ -117,6 +121,7 @@ class QueryWorkers:
             data_dir=os.path.join(engine.data_dir, "workers", query.query_id, str(i)), index=i, count=n,
             group=group, topics=query_topics(query.tasks), log_dir=log_dir, partitions=dealt[i],
             transactional_id=f"{group}-{inst}-{i}", extra=extra)) for i in range(n)]
+        self.threads = not _in_processes(engine)  # inline in a cluster: member threads, not processes
         self.stopping = False
         # the watcher thread and callers of statuses() both read the workers' connections: one reader at
         # a time, or two threads split one message's bytes between them
@@ -127,6 +132,11 @@ class QueryWorkers:
             self._spawn(w)
 
     def _spawn(self, w: _Worker) -> None:
+        if self.threads:
+            from ksqlpy.runtime.member_thread import start_thread
+
+            w.process, w.conn = start_thread(w.spec)
+            return
         mine, theirs = socket.socketpair()
         fd = theirs.fileno()
         p = subprocess.Popen([sys.executable, "-m", "ksqlpy.runtime.workers", str(fd), str(os.getpid())],
