@@ -40,6 +40,7 @@ class ServerContext:
         self.engine: Any = engine
         self.commands: CommandLog | None = None
         self.runner: CommandRunner | None = None  # executes the command topic live (command_runner.py)
+        self.membership: Any = None  # the cluster's hosts and partitions (membership.py)
         self.instance = uuid.uuid4().hex  # this server process, as the origin of the commands it writes
         self.statuses: dict[str, dict[str, Any]] = {}
         self.ddl_lock = threading.Lock()
@@ -96,7 +97,9 @@ class ServerContext:
             self.engine = Engine(self.config.data_dir, self.config.engine_properties)
         engine = self.engine
         from ksqlpy.engine.secrets import SecretStore
+        from ksqlpy.server.membership import Membership, prepare_engine
 
+        prepare_engine(engine)  # before the replay: the replayed queries start as group members
         self.commands = CommandLog(engine.log, self.config.service_id, SecretStore(engine.data_dir))
         self.commands.ensure_topic()
         commands = self.commands.read_all()
@@ -108,6 +111,8 @@ class ServerContext:
         self.runner.start()
         self._setup_processing_log()
         engine.start()
+        self.membership = Membership(self)
+        self.membership.start()
 
     def _replayed(self, cmd: Command, result: StatementResult | None, error: BaseException | None) -> None:
         if error is not None:
@@ -144,6 +149,8 @@ class ServerContext:
         self.begin_shutdown()
         if self.runner is not None:
             self.runner.close()
+        if self.membership is not None:
+            self.membership.close()
         engine = self.engine
         if engine is not None:
             try:
