@@ -17,6 +17,7 @@ _LIST_KINDS = {
     "tables": ("tables", "tables"),
     "queries": ("queries", "queries"),
     "kafka_topics": ("kafka_topics", "topics"),
+    "kafka_topics_extended": ("kafka_topics_extended", "topics"),
     "function_names": ("function_names", "functions"),
     "source_descriptions": ("source_descriptions", "sourceDescriptions"),
     "query_descriptions": ("query_descriptions", "queryDescriptions"),
@@ -69,6 +70,8 @@ def to_entities(result: Any) -> list[Entity]:
         data = result.data or {}
         rows = [{"name": k, "value": v} for k, v in data.items()] if isinstance(data, dict) else data
         return [{"@type": "variables", **base, "variables": rows}]
+    if kind in ("assert_topic", "assert_schema"):
+        return [{"@type": kind, **base, **(result.data or {})}]
     if kind == "describe_function":
         return [{"@type": "describe_function", **base, **(result.data or {})}]
     if kind in _LIST_KINDS:

@@ -400,6 +400,12 @@ def entity_lines(e: dict[str, Any], session_properties: dict[str, Any] | None = 
         return table(["Type Name", "Schema"], rows)
     if t == "terminate_query":
         return [f'Terminated query "{e.get("queryId")}"']
+    if t == "assert_topic":
+        return [f"Topic {e.get('topicName')}{' exists' if e.get('exists') else ' does not exist'}."]
+    if t == "assert_schema":
+        subject = f" subject {e['subject']}" if e.get("subject") is not None else ""
+        schema_id = f" id {e['id']}" if e.get("id") is not None else ""
+        return [f"Schema with{subject}{schema_id}{' exists' if e.get('exists') else ' does not exist'}."]
     if t == "warning_entity":
         return []  # shown as a warning by the caller
     return to_json(e, pretty=True).split("\n")

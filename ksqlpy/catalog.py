@@ -64,6 +64,9 @@ class Source:
     is_source: bool = False  # CREATE SOURCE: read-only
     sql: str = ""
     created_by_query: str | None = None  # id of the CSAS/CTAS query writing it
+    # the sources a CREATE ... AS SELECT read when it made this one: each of them may not be dropped while
+    # this one exists (ksqlDB's source constraints, kept after the query is terminated)
+    read_from: tuple[str, ...] = ()
     key_features: set[str] = field(default_factory=set)
     value_features: set[str] = field(default_factory=set)
     properties: dict[str, Any] = field(default_factory=dict)
@@ -148,6 +151,10 @@ class Catalog:
                 f"with the same name already exists"
             )
         self._sources[source.name] = source
+
+    def constraints(self, name: str) -> list[str]:
+        """The sources created by a CREATE ... AS SELECT over ``name`` (ksqlDB's ``sourceConstraints``)."""
+        return sorted(s.name for s in self._sources.values() if name in s.read_from and s.name != name)
 
     def remove_source(self, name: str) -> None:
         self._sources.pop(name, None)

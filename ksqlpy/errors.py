@@ -123,6 +123,12 @@ class KsqlStatementError(KsqlError):
     error_code = 40001
 
 
+class KsqlAssertionError(KsqlError):
+    """An ASSERT statement's assertion did not hold within its timeout (ksqlDB answers 417)."""
+
+    error_code = 41700
+
+
 class KsqlTypeError(KsqlStatementError):
     """An expression does not type-check."""
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import logging
 import re
 import threading
-import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -24,6 +23,7 @@ from starlette.responses import PlainTextResponse, RedirectResponse, Response
 from ksqlpy.engine.config import as_bool, resolve
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
+from ksqlpy.server import cluster_routes
 from ksqlpy.server import queries as Q
 from ksqlpy.server import query_routes as R
 from ksqlpy.server.auth import BasicAuthMiddleware, load_users
@@ -53,6 +53,7 @@ from ksqlpy.server.models import (
     parse_body,
 )
 from ksqlpy.server.properties import check_property
+from ksqlpy.server.routing import request_properties, source_hosts_header
 from ksqlpy.server.streaming import (
     DELIMITED,
     JSON,
@@ -161,8 +162,11 @@ def _query_response(ctx: ServerContext, run: Q.QueryRun, route: R.Route, path: R
     if path is R.Path.QUERY and run.kind == Q.PULL_TABLE and len(run.rows) <= _WHOLE_BODY_ROWS:
         # /query's key lookup: one body with its length (its clients read lines); /query-stream writes
         # the header and each row on their own, as its clients parse one JSON document per chunk
-        return Response(b"".join(Q.pull_chunks(run, writer)), media_type=route.content_type)
-    return StreamingBody(Q.chunks(ctx, run, writer), route.content_type, on_close=Q.closer(ctx, run))
+        return Response(b"".join(Q.pull_chunks(run, writer)), media_type=route.content_type,
+                        headers=source_hosts_header(run))
+    body = StreamingBody(Q.chunks(ctx, run, writer), route.content_type, on_close=Q.closer(ctx, run))
+    body.headers.update(source_hosts_header(run))
+    return body
 
 
 def _refusal(refusal: R.Refusal) -> Response:
@@ -246,17 +250,7 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
 
     @app.get("/clusterStatus", tags=["info"])
     async def cluster_status() -> Response:
-        now = int(time.time() * 1000)
-        engine = ctx.engine
-        per_query = {}
-        from ksqlpy.engine.metrics import host_store_lags
-
-        for qid, q in list(engine.queries.items()):
-            per_query[qid] = {"activeStores": [], "standByStores": [], "standByPartitions": [],
-                              "activePartitions": [{"topic": t.topic, "partition": t.partition} for t in q.tasks]}
-        return KsqlJSONResponse({"clusterStatus": {ctx.host: {
-            "hostAlive": True, "lastStatusUpdateMs": now, "activeStandbyPerQuery": per_query,
-            "hostStoreLags": {"stateStoreLags": host_store_lags(engine), "updateTimeMs": now}}}})
+        return KsqlJSONResponse(await in_thread(cluster_routes.cluster_status, ctx))
 
     @app.get("/v1/metadata", tags=["info"])
     async def metadata() -> Response:
@@ -283,8 +277,13 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         return KsqlJSONResponse(found)
 
     @app.post("/heartbeat", include_in_schema=False)
+    async def heartbeat(request: Request) -> Response:
+        cluster_routes.take_message(ctx, "heartbeat", await request.body())
+        return KsqlJSONResponse({"isOk": True})
+
     @app.post("/lag", include_in_schema=False)
-    async def internal(request: Request) -> Response:
+    async def lag(request: Request) -> Response:
+        cluster_routes.take_message(ctx, "lag", await request.body())
         return KsqlJSONResponse({})
 
     # ------------------------------------------------------------------ statements
@@ -311,6 +310,7 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         req = parse_body(await request.body(), KsqlRequest)
         if req.commandSequenceNumber is not None:
             await in_thread(ctx.wait_for_command, req.commandSequenceNumber)
+        request_properties.set(req.requestProperties or None)  # a forwarded pull query's (routing.py)
         return await _serve_query(ctx, request, R.Path.QUERY, req.ksql, req.streamsProperties, req.sessionVariables)
 
     @app.post("/query-stream", tags=["queries"], openapi_extra=body_schema(QueryStreamArgs))

@@ -10,18 +10,17 @@ from __future__ import annotations
 import logging
 import os
 import threading
-import time
 import uuid
 from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.engine.command_log import Command, CommandLog, replay
+from ksqlpy.engine.command_runner import CommandRunner
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError
 from ksqlpy.server import plog
 from ksqlpy.server.config import ServerConfig
 from ksqlpy.server.errors import (
-    COMMAND_QUEUE_CATCHUP_TIMEOUT,
     SERVER_NOT_READY,
     SERVER_SHUT_DOWN,
     SERVER_SHUTTING_DOWN,
@@ -40,6 +39,9 @@ class ServerContext:
         self.state = INITIALIZING
         self.engine: Any = engine
         self.commands: CommandLog | None = None
+        self.runner: CommandRunner | None = None  # executes the command topic live (command_runner.py)
+        self.membership: Any = None  # the cluster's hosts and partitions (membership.py)
+        self.instance = uuid.uuid4().hex  # this server process, as the origin of the commands it writes
         self.statuses: dict[str, dict[str, Any]] = {}
         self.ddl_lock = threading.Lock()
         self.push_lock = threading.Lock()
@@ -95,21 +97,37 @@ class ServerContext:
             self.engine = Engine(self.config.data_dir, self.config.engine_properties)
         engine = self.engine
         from ksqlpy.engine.secrets import SecretStore
+        from ksqlpy.server.membership import Membership, prepare_engine
 
+        prepare_engine(engine)  # before the replay: the replayed queries start as group members
         self.commands = CommandLog(engine.log, self.config.service_id, SecretStore(engine.data_dir))
         self.commands.ensure_topic()
         commands = self.commands.read_all()
         if commands:
             LOG.info("replaying %d commands from %s", len(commands), self.commands.topic)
         replay(engine, commands, self._replayed)
+        self.runner = CommandRunner(engine, self.commands, self.instance, self._executed)
+        self.runner.replayed_to(commands[-1].offset + 1 if commands else 0)
+        self.runner.start()
         self._setup_processing_log()
         engine.start()
+        self.membership = Membership(self)
+        self.membership.start()
 
     def _replayed(self, cmd: Command, result: StatementResult | None, error: BaseException | None) -> None:
         if error is not None:
             message = str(error) if isinstance(error, KsqlError) else f"{type(error).__name__}: {error}"
             self.replay_errors.append(f"{cmd.command_id} (offset {cmd.offset}): {message}")
             LOG.warning("command %s at offset %d failed on replay: %s", cmd.command_id, cmd.offset, message)
+            self.statuses[cmd.command_id] = {"status": "ERROR", "message": message, "queryId": None}
+        elif result is not None:
+            self.statuses[cmd.command_id] = {"status": "SUCCESS", "message": result.message,
+                                             "queryId": result.query_id}
+
+    def _executed(self, cmd: Command, result: StatementResult | None, error: BaseException | None) -> None:
+        """A command executed live (written by this server or another): its status."""
+        if error is not None:
+            message = str(error) if isinstance(error, KsqlError) else f"{type(error).__name__}: {error}"
             self.statuses[cmd.command_id] = {"status": "ERROR", "message": message, "queryId": None}
         elif result is not None:
             self.statuses[cmd.command_id] = {"status": "SUCCESS", "message": result.message,
@@ -129,6 +147,10 @@ class ServerContext:
 
     def close(self) -> None:
         self.begin_shutdown()
+        if self.runner is not None:
+            self.runner.close()
+        if self.membership is not None:
+            self.membership.close()
         engine = self.engine
         if engine is not None:
             try:
@@ -152,32 +174,30 @@ class ServerContext:
 
     # ------------------------------------------------------------------ commands
     def last_command(self) -> int:
+        """The offset of the last command this server has executed."""
+        if self.runner is not None:
+            return self.runner.last_executed
         return self.commands.next_offset() - 1 if self.commands is not None else -1
 
     def wait_for_command(self, seq: int | None) -> None:
+        """``commandSequenceNumber``: wait until this server has executed that command (written by any
+        server of the service id)."""
         if seq is None or seq <= self.last_command():
             return
-        deadline = time.monotonic() + self.command_timeout_s
-        while time.monotonic() < deadline:
-            time.sleep(0.02)
-            if seq <= self.last_command():
-                return
-        raise ServerError(COMMAND_QUEUE_CATCHUP_TIMEOUT, "Timed out while waiting for a previous command to "
-                          f"execute. command sequence number: {seq}", status=503)
+        from ksqlpy.server.distributed import catch_up_error
+
+        runner = self.runner
+        if runner is None or not runner.wait_for(seq, self.command_timeout_s):
+            raise catch_up_error(seq)
 
     def run_distributed(self, stmt: Any, properties: dict[str, Any]) -> tuple[StatementResult, int, str]:
-        """Execute a distributed statement and record it; returns (result, sequence number, command id).
+        """Execute a distributed statement through the command topic; returns (result, sequence number,
+        command id) - see ``server/distributed.py``."""
+        from ksqlpy.server.distributed import submit
 
-        The DDL lock keeps offsets and query ids in step across requests (see ``run_and_record``).
-        """
-        from ksqlpy.engine.command_log import command_id, run_and_record
-
-        assert self.commands is not None
-        cid = command_id(stmt)
-        with self.ddl_lock:
-            result, seq = run_and_record(self.commands, self.engine, stmt, properties, self.original_properties)
-            if seq >= 0:
-                self.statuses[cid] = {"status": "SUCCESS", "message": result.message, "queryId": result.query_id}
+        result, seq, cid = submit(self, stmt, properties)
+        if seq >= 0:
+            self.statuses[cid] = {"status": "SUCCESS", "message": result.message, "queryId": result.query_id}
         return result, seq, cid
 
     # ------------------------------------------------------------------ push queries

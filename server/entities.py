@@ -73,7 +73,7 @@ def source_description(engine: Any, d: dict[str, Any]) -> dict[str, Any]:
 def query_description(engine: Any, d: dict[str, Any], host: str) -> dict[str, Any]:
     qid = d.get("id") or ""
     q = engine.queries.get(qid)
-    window = None
+    window = d.get("windowType")
     if q is not None and getattr(q.sink, "windowed", None) is not None:
         window = q.sink.windowed.type
     service = engine.prop("ksql.service.id", "default_")
@@ -84,9 +84,10 @@ def query_description(engine: Any, d: dict[str, Any], host: str) -> dict[str, An
         "fields": field_infos(d.get("fields") or []), "sources": list(d.get("sources") or []),
         "sinks": list(d.get("sinks") or []), "topology": d.get("topology", ""),
         "executionPlan": d.get("executionPlan", ""), "overriddenProperties": d.get("overriddenProperties") or {},
-        "ksqlHostQueryStatus": {host: state} if qid else {}, "queryType": d.get("queryType", "PERSISTENT"),
+        "ksqlHostQueryStatus": {host: state} if qid and not d.get("_hostless") else {},
+        "queryType": d.get("queryType", "PERSISTENT"),
         "queryErrors": list(d.get("queryErrors") or []), "tasksMetadata": list(d.get("tasksMetadata") or []),
-        "consumerGroupId": f"_confluent-ksql-{service}{prefix}{qid}" if qid else "",
+        "consumerGroupId": d.get("consumerGroupId") or (f"_confluent-ksql-{service}{prefix}{qid}" if qid else ""),
         "state": state,
     }
 
@@ -102,6 +103,12 @@ def current_status(statement: str, command_id: str, seq: int, result: StatementR
     return {"@type": "currentStatus", "statementText": statement, "commandId": command_id,
             "commandStatus": {"status": status, "message": result.message, "queryId": result.query_id},
             "commandSequenceNumber": seq, "warnings": [{"message": w} for w in result.warnings]}
+
+
+def variables_entity(statement: str, variables: dict[str, str]) -> Entity:
+    """SHOW VARIABLES: ksqlDB's VariablesList, one ``{name, value}`` per variable in definition order."""
+    return {"@type": "variables", "statementText": statement, "warnings": [],
+            "variables": [{"name": k, "value": v} for k, v in variables.items()]}
 
 
 def warning_entity(statement: str, message: str) -> Entity:
@@ -121,9 +128,8 @@ def to_entity(engine: Any, result: StatementResult, *, overrides: dict[str, Any]
         return {"@type": kind, **base, kind: data}
     if kind == "queries":
         return {"@type": "queries", **base, "queries": data}
-    if kind == "kafka_topics":
-        topics = [{"name": t["name"], "replicaInfo": t.get("replicaInfo", [])} for t in data]
-        return {"@type": "kafka_topics", **base, "topics": topics}
+    if kind in ("kafka_topics", "kafka_topics_extended"):
+        return {"@type": kind, **base, "topics": data}
     if kind == "function_names":
         return {"@type": "function_names", **base, "functions": data}
     if kind == "describe_function":
@@ -146,6 +152,8 @@ def to_entity(engine: Any, result: StatementResult, *, overrides: dict[str, Any]
     if kind == "query_descriptions":
         return {"@type": "query_descriptions", **base,
                 "queryDescriptions": [query_description(engine, d, host) for d in data]}
+    if kind in ("assert_topic", "assert_schema"):
+        return {"@type": kind, **base, **data}
     if kind == "terminate_query":
         return {"@type": "terminate_query", **base, "queryId": result.query_id, "wasTerminated": True}
     return {"@type": kind, **base, "message": result.message}

@@ -25,7 +25,6 @@ from ksqlpy.grammar.errors import failing_line, split_statement_suffix
 from ksqlpy.server import entities as E
 from ksqlpy.server.context import ServerContext
 from ksqlpy.server.errors import (
-    ASSERTION_FAILED,
     BAD_REQUEST,
     QUERY_ENDPOINT,
     ServerError,
@@ -47,6 +46,7 @@ QUERY_ENDPOINT_MESSAGE = ("The following statement types should be issued to the
 class Prepared:
     stmt: A.Statement
     warning: str | None = None  # UNDEFINE of an unknown variable
+    variables: dict[str, str] | None = None  # SHOW VARIABLES: the request's variables at that point
 
 
 def session_variables(raw: dict[str, Any]) -> dict[str, str]:
@@ -93,7 +93,8 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], *, detail_
                 variables[stmt.name.upper()] = stmt.value
             elif isinstance(stmt, A.UndefineVariable) and variables.pop(stmt.name.upper(), None) is None:
                 warning = f"Cannot undefine variable '{stmt.name}' which was never defined"
-            out.append(Prepared(stmt, warning))
+            shown = dict(variables) if isinstance(stmt, A.Show) and stmt.what.upper() == "VARIABLES" else None
+            out.append(Prepared(stmt, warning, shown))
     return out
 
 
@@ -128,8 +129,6 @@ def run_statement(ctx: ServerContext, stmt: A.Statement, props: dict[str, Any]) 
                 ctx.close_push(qid) or _close(engine, tq)
             return E.to_entity(engine, StatementResult("terminate_query", stmt.text, query_id=qid),
                                overrides=props, host=ctx.host)
-        if isinstance(stmt, A.AssertTopic):
-            return _assert_topic(ctx, stmt, props)
         if isinstance(stmt, A.Show) and stmt.extended and stmt.what.upper() == "QUERIES":
             result = _query_descriptions(ctx, stmt)
         else:
@@ -137,16 +136,6 @@ def run_statement(ctx: ServerContext, stmt: A.Statement, props: dict[str, Any]) 
     except KsqlError as e:
         raise from_ksql_error(e, stmt.text) from e
     return E.to_entity(engine, result, overrides=props, host=ctx.host)
-
-
-def _assert_topic(ctx: ServerContext, stmt: A.AssertTopic, props: dict[str, Any]) -> dict[str, Any]:
-    """ASSERT [NOT EXISTS] TOPIC: ``assert_topic`` entity, or 417/41700 when the assertion does not hold."""
-    try:
-        ctx.engine.execute_statement(stmt, props)
-    except KsqlError as e:
-        raise ServerError(ASSERTION_FAILED, e.message) from e
-    return {"@type": "assert_topic", "statementText": stmt.text, "topicName": stmt.topic, "exists": stmt.exists,
-            "warnings": []}
 
 
 def _close(engine: Any, tq: Any) -> bool:
@@ -186,6 +175,9 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
         if isinstance(stmt, A.DefineVariable | A.UndefineVariable):
             if p.warning:
                 entities.append(E.warning_entity(stmt.text, p.warning))
+            continue
+        if p.variables is not None:  # the session's variables are the request's (sessionVariables, DEFINE)
+            entities.append(E.variables_entity(stmt.text, p.variables))
             continue
         try:
             entity = run_statement(ctx, stmt, props)

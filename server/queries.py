@@ -45,6 +45,7 @@ class QueryRun:
     convert: Callable[[Any], list[Any]] = list
     limit: int | None = None  # pull queries: the LIMIT clause
     schema: str | None = None  # the header's schema text, when it is not the columns' (see _source_schema)
+    source_hosts: list[str] = field(default_factory=list)  # a cluster's pull query: the hosts that served it
 
 
 def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple[str, list[Column]]:
@@ -148,7 +149,8 @@ def prepared_run(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
     It costs a fraction of a millisecond and never waits for the engine lock, while the hop to a worker
     thread and back would cost two hand-overs of the GIL - each up to a switch interval behind a busy
     query."""
-    if properties or variables or ctx.engine is None:
+    if properties or variables or ctx.engine is None or getattr(ctx, "membership", None) is not None \
+            and ctx.membership.remote:  # a cluster routes pull queries (routing.py)
         return None
     from ksqlpy.engine.pull_cache import run_cached
 
@@ -163,7 +165,24 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
                 *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], None] | None = None,
                 ) -> QueryRun:
     """Parse, check and start the request's SELECT or PRINT. ``check(statement, overrides)`` runs once
-    the statement is known and before anything starts (the route may refuse it)."""
+    the statement is known and before anything starts (the route may refuse it). In a cluster a table's
+    pull query is answered by the servers holding its partitions (``routing.py``)."""
+    from ksqlpy.server.routing import routed_start
+
+    def local(props: dict[str, Any]) -> QueryRun:
+        return _start_local(ctx, sql, props, variables, resource=resource, check=check)
+
+    try:
+        return routed_start(ctx, sql, properties, variables, local)
+    except ServerError:
+        raise
+    except KsqlError as e:
+        raise from_ksql_error(e, sql.strip()) from e
+
+
+def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
+                 *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], None] | None = None,
+                 ) -> QueryRun:
     props = check_overrides(properties, ctx.denied)
     engine = ctx.engine
     if not props and not variables:

@@ -6,7 +6,8 @@ is rebuilt and persistent queries come back under the same ids, resuming from th
 positions with their state stores, so nothing is processed twice.
 
 Record key: the command id as a JSON string (``"stream/S2/create"``). Value: ``{"statement",
-"streamsProperties", "originalProperties", "version"}``. Query ids are ``<KIND>_<SINK>_<n>`` where ``n`` is the
+"streamsProperties", "originalProperties", "version"}``, and ``origin``: the server that wrote it (see
+``command_runner.py``). Query ids are ``<KIND>_<SINK>_<n>`` where ``n`` is the
 offset of the creating command, on the first run and on every replay alike.
 """
 
@@ -75,6 +76,7 @@ class Command:
     streams_properties: dict[str, Any] = field(default_factory=dict)
     original_properties: dict[str, Any] = field(default_factory=dict)
     version: int = COMMAND_VERSION
+    origin: str = ""  # the server instance that wrote it (command_runner.py); empty for older commands
 
 
 def _jsonable(props: dict[str, Any]) -> dict[str, Any]:
@@ -102,7 +104,7 @@ class CommandLog:
         return self.log.end_offset(self.topic, 0)
 
     def append(self, cid: str, statement: str, streams_properties: dict[str, Any],
-               original_properties: dict[str, Any]) -> int:
+               original_properties: dict[str, Any], origin: str = "") -> int:
         """Write one command; returns its offset (the command sequence number)."""
         shown, hidden = split(_jsonable(streams_properties))
         value: dict[str, Any] = {"statement": statement, "streamsProperties": shown,
@@ -110,6 +112,8 @@ class CommandLog:
                                  "version": COMMAND_VERSION}
         if hidden and self.secrets is not None:
             value["secretsRef"] = self.secrets.put(hidden)  # the values in a 0600 file, not on the topic
+        if origin:
+            value["origin"] = origin
         _, offset = self.log.produce(ProducerRecord(self.topic, orjson.dumps(cid), orjson.dumps(value), partition=0))
         return offset
 
@@ -117,21 +121,30 @@ class CommandLog:
         commands: list[Command] = []
         offset, end = self.log.start_offset(self.topic, 0), self.log.end_offset(self.topic, 0)
         while offset < end:
-            batch = self.log.fetch(self.topic, 0, offset, 10000)
-            if not batch.offsets:
+            batch = self.fetch_from(offset)
+            if not batch:
                 break
-            for off, key, value in zip(batch.offsets, batch.keys, batch.values, strict=True):
-                if value is None:
-                    continue
-                body = orjson.loads(value)
-                cid = orjson.loads(key) if key else ""
-                props = restore(dict(body.get("streamsProperties") or {}), body.get("secretsRef"), self.secrets,
-                                f"command {cid} (offset {off})")
-                commands.append(Command(off, cid, body.get("statement", ""), props,
-                                        dict(body.get("originalProperties") or {}),
-                                        int(body.get("version", COMMAND_VERSION))))
-            offset = batch.next_offset
+            commands.extend(c for c in batch if c.offset < end and c.statement)
+            offset = batch[-1].offset + 1
         return commands
+
+    def fetch_from(self, offset: int, max_records: int = 10000) -> list[Command]:
+        """The commands from ``offset`` on that the topic holds now (empty: none yet). A record without a
+        value is returned with an empty statement, so readers step over its offset."""
+        batch = self.log.fetch(self.topic, 0, offset, max_records)
+        out: list[Command] = []
+        for off, key, value in zip(batch.offsets, batch.keys, batch.values, strict=True):
+            cid = orjson.loads(key) if key else ""
+            if value is None:
+                out.append(Command(off, cid, ""))
+                continue
+            body = orjson.loads(value)
+            props = restore(dict(body.get("streamsProperties") or {}), body.get("secretsRef"), self.secrets,
+                            f"command {cid} (offset {off})")
+            out.append(Command(off, cid, body.get("statement", ""), props,
+                               dict(body.get("originalProperties") or {}),
+                               int(body.get("version", COMMAND_VERSION)), str(body.get("origin") or "")))
+        return out
 
 
 def run_and_record(log: CommandLog, engine: Engine, stmt: A.Statement, properties: dict[str, Any],

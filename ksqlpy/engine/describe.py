@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy import types as T
@@ -71,7 +72,7 @@ def describe_source(engine: Engine, s: Source, extended: bool) -> dict[str, Any]
         "valueFormat": s.value_format, "topic": s.topic, "partitions": info.partitions if info else 0,
         "replication": info.replicas if info else 0, "statement": s.sql,
         "queryOffsetSummaries": offset_summaries(engine, s.name) if extended else [],
-        "sourceConstraints": [],
+        "sourceConstraints": engine.catalog.constraints(s.name),
     }
 
 
@@ -82,33 +83,60 @@ def describe_function(reg: FunctionRegistry, name: str) -> dict[str, Any]:
     if fn is None:
         raise KsqlStatementError(f"Can't find any functions with the name '{name}'")
     kind = "SCALAR" if name in reg.scalars else ("AGGREGATE" if name in reg.aggregates else "TABLE")
-    variations = [{"arguments": v.arguments, "returnType": v.return_type, "description": v.description,
-                   "argumentTypes": [a["type"] for a in v.arguments]} for v in fn.variations()]
+    variations = [{"arguments": v.arguments, "returnType": v.return_type, "description": v.description}
+                  for v in fn.variations()]
     author = fn.author or ("ksqlpy" if fn.path == "internal" else "")  # a user function says its own
     return {"name": name, "description": fn.description, "author": author, "version": fn.version,
             "path": fn.path, "type": kind, "functions": variations}
 
 
 def explain_query(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
+    """EXPLAIN <query id> (a running persistent query) or EXPLAIN <statement> (the query it would run)."""
     if stmt.query_id is not None:
-        q = engine.queries.get(stmt.query_id.upper())
+        qid = stmt.query_id.upper()
+        q = engine.queries.get(qid)
         if q is None:
-            raise KsqlStatementError(f"Query with id:{stmt.query_id} does not exist, use SHOW QUERIES to view the "
+            raise KsqlStatementError(f"Query with id:{qid} does not exist, use SHOW QUERIES to view the "
                                      "full set of queries.")
         return query_details(engine, q)
+    return explain_statement(engine, stmt)
+
+
+def explain_statement(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
+    """EXPLAIN <statement>: ksqlDB plans the statement in a sandbox and describes the query it would run -
+    the id it would get, its schema, sources, sink, plan and topology - with no host running it. Its
+    ``statementText`` is the outer text after ``EXPLAIN `` (ksqlDB cuts it so, the ``;`` kept)."""
     inner = stmt.statement
-    if isinstance(inner, (A.CreateAsSelect, A.InsertInto, A.SelectStatement)):
-        name = getattr(inner, "name", None) or getattr(inner, "target", None)
-        plan = explained_plan(engine, inner)
-        query_id = would_be_id(engine, inner, plan)
-        topology = would_run(engine, plan, query_id)
-        return {"queryString": inner.text, "id": "", "sinks": [name] if name else [],
-                "sources": [s.source.name for s in plan.scans], "fields": [],
-                "executionPlan": plan_text(plan, query_id),
-                "topology": topology_text(topology) if topology is not None else "",
-                "state": "UNKNOWN", "queryType": "PERSISTENT" if name else plan.query_kind.value,
-                "overriddenProperties": {}}
-    raise KsqlStatementError("The provided statement does not run a query: EXPLAIN needs a query id or a query")
+    if not isinstance(inner, (A.CreateAsSelect, A.InsertInto, A.SelectStatement)):
+        raise KsqlStatementError("The provided statement did not run a ksql query")
+    text = stmt.text[len("EXPLAIN "):] if len(stmt.text) > len("EXPLAIN ") else inner.text
+    persistent = not isinstance(inner, A.SelectStatement)
+    sink_name = inner.name if isinstance(inner, A.CreateAsSelect) else getattr(inner, "target", None)
+    plan = explained_plan(engine, inner)
+    qid = would_be_id(engine, inner, plan)
+    service = engine.prop("ksql.service.id", "default_")
+    if persistent:
+        group = f"_confluent-ksql-{service}{engine.prop('ksql.persistent.prefix', 'query_')}{qid}"
+        fields = ([_field(c.name, c.type, key=True) for c in plan.project.key]
+                  + [_field(c.name, c.type) for c in plan.project.value])
+    else:
+        group = f"_confluent-ksql-{service}transient_{qid}"
+        fields = [_field(c.name, c.type) for c in plan.project.value]
+    topology = would_run(engine, plan, qid)
+    return {"id": qid, "queryString": text, "sinks": [sink_name] if persistent else [],
+            "sources": list(dict.fromkeys(s.source.name for s in plan.scans)),
+            "fields": fields, "executionPlan": plan_text(plan, qid),
+            "topology": topology_text(topology) if topology is not None else "",
+            "windowType": plan.windowed.type if plan.windowed is not None else None,
+            "queryType": "PERSISTENT" if persistent else plan.query_kind.value, "overriddenProperties": {},
+            "consumerGroupId": group, "state": "UNKNOWN", "_hostless": True}
+
+
+def _field(name: str, t: Any, key: bool = False) -> dict[str, Any]:
+    f: dict[str, Any] = {"name": name, "schema": _schema_type(t)}
+    if key:
+        f["type"] = "KEY"
+    return f
 
 
 def explained_plan(engine: Engine, stmt: A.CreateAsSelect | A.InsertInto | A.SelectStatement) -> Sink:
@@ -126,7 +154,7 @@ def explained_plan(engine: Engine, stmt: A.CreateAsSelect | A.InsertInto | A.Sel
     source = engine.catalog.source(stmt.query.source.name)
     pull = (stmt.query.emit is None and not stmt.query.joins and source is not None and source.kind == "TABLE")
     plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
-                         sql=stmt.text, pull=pull)
+                         sql=stmt.text, pull=pull, implicit_group=stmt.query.emit is not None)
     if pull:
         decide_access(plan, stmt.query.where, engine.effective_properties())
     return plan
@@ -139,6 +167,9 @@ def would_be_id(engine: Engine, stmt: A.Statement, plan: Sink) -> str:
         given = normalize_properties(stmt.properties).get("QUERY_ID")
         return str(given).upper() if given is not None else f"INSERTQUERY_{n}"
     if isinstance(stmt, A.CreateAsSelect):
+        existing = engine.catalog.queries_writing(stmt.name)
+        if stmt.or_replace and existing:  # an upgrade keeps the query's id
+            return sorted(existing)[0]
         return f"{'CSAS' if stmt.kind == 'STREAM' else 'CTAS'}_{stmt.name}_{n}".upper()
     return f"transient_{plan.input_source.name}_{engine.transient_counter + 1}"
 
@@ -162,3 +193,53 @@ def would_run(engine: Engine, plan: Sink, query_id: str) -> Topology | None:
         return None
     return lower(plan, query_id, engine, sink=plan.target, persistent=plan.persistent,
                  partitions=partition_counts(engine))
+
+
+# what ``ksql.hidden.topics`` hides by default (ksqlDB's ReservedInternalTopics): Confluent's and Kafka's own
+# topics, ksqlDB's internal ones (``_confluent-ksql-...``), the schema registry's and Kafka Connect's
+DEFAULT_HIDDEN_TOPICS = ("_confluent.*,__confluent.*,_schemas,__consumer_offsets,__transaction_state,"
+                         "connect-configs,connect-offsets,connect-status,connect-statuses")
+
+
+def hidden_topic_patterns(engine: Engine) -> list[re.Pattern[str]]:
+    text = str(engine.prop("ksql.hidden.topics", DEFAULT_HIDDEN_TOPICS) or "")
+    return [re.compile(p.strip()) for p in text.split(",") if p.strip()]
+
+
+def list_topics(engine: Engine, *, show_all: bool, extended: bool) -> list[dict[str, Any]]:
+    """SHOW [ALL] TOPICS [EXTENDED]: every topic by name, one replica count per partition; without ALL the
+    hidden ones are left out; EXTENDED adds how many consumers (one per consumed partition and group) and
+    consumer groups read each topic."""
+    hidden = [] if show_all else hidden_topic_patterns(engine)
+    counts = topic_consumers(engine) if extended else {}
+    out = []
+    for t in sorted(engine.log.list_topics(), key=lambda t: t.name):
+        if any(p.fullmatch(t.name) for p in hidden):
+            continue
+        entry: dict[str, Any] = {"name": t.name, "replicaInfo": [t.replicas] * t.partitions}
+        if extended:
+            consumers, groups = counts.get(t.name, (0, 0))
+            entry.update(consumerCount=consumers, consumerGroupCount=groups)
+        out.append(entry)
+    return out
+
+
+def topic_consumers(engine: Engine) -> dict[str, tuple[int, int]]:
+    """topic -> (consumers, consumer groups): each running query is one group consuming every partition of
+    its input topics (persistent queries their repartition topics too; push queries their sources')."""
+    from ksqlpy.engine.metrics import input_topics
+
+    groups: dict[str, set[str]] = {}
+    for q in engine.queries.values():
+        if q.state != "RUNNING":
+            continue
+        for topic in input_topics(engine, q):
+            groups.setdefault(topic, set()).add(q.query_id)
+    for qid, tq in engine.transient.items():
+        for scan in tq.plan.scans:
+            groups.setdefault(scan.source.topic, set()).add(qid)
+    out = {}
+    for topic, members in groups.items():
+        info = engine.log.describe_topic(topic)
+        out[topic] = ((info.partitions if info else 0) * len(members), len(members))
+    return out

@@ -172,6 +172,10 @@ class Engine:
         return results
 
     def execute_statement(self, stmt: A.Statement, properties: dict[str, Any] | None = None) -> StatementResult:
+        if isinstance(stmt, A.AssertTopic | A.AssertSchema):  # waits, holding the lock for each check only
+            from ksqlpy.engine.asserts import run_assertion
+
+            return run_assertion(self, stmt, properties)
         if self._runner is not None and not properties:
             from ksqlpy.engine.pull import run_unlocked, runs_unlocked
 

@@ -50,7 +50,11 @@ def materialization_for(engine: Engine, table: Source) -> Materialization | None
     for q in engine.queries.values():
         mat = getattr(q, "materialization", None)
         if q.sink_name == table.name and mat is not None and q.state != "TERMINATED":
-            if not q.tasks:  # the query runs in worker processes: read what they committed
+            # the query runs in worker processes: read what they committed (a server of a cluster keeps
+            # its copies caught up in the background instead: server/membership.py)
+            if not q.tasks and not getattr(engine, "standby_refresh", False):
                 mat.refresh()
-            return mat  # type: ignore[no-any-return]
+            from ksqlpy.engine.pull_partitions import restrict
+
+            return restrict(q, mat)  # the partitions this thread's pull query may read (a cluster's routing)
     return None

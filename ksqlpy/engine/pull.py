@@ -52,8 +52,9 @@ def table_runs_unlocked(engine: Engine, src: Source) -> bool:
     """Whether pull queries on ``src`` may read committed state without the lock (see ``runs_unlocked``)."""
     if src.kind != "TABLE":
         return False
-    return any(q.sink_name == src.name and getattr(q, "materialization", None) is not None and q.tasks
-               and q.state == "RUNNING" for q in list(engine.queries.values()))
+    background = getattr(engine, "standby_refresh", False)  # copies kept caught up by a cluster's server
+    return any(q.sink_name == src.name and getattr(q, "materialization", None) is not None
+               and (q.tasks or background) and q.state == "RUNNING" for q in list(engine.queries.values()))
 
 
 def run_unlocked(fn: Any, *args: Any) -> Any:

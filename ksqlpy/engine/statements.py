@@ -54,8 +54,10 @@ def _status(stmt: A.Statement, message: str, query_id: str | None = None) -> Sta
 
 
 def _exists_warning(stmt: A.Statement, kind: str, existing: Source) -> StatementResult:
-    """IF NOT EXISTS on an existing source: nothing happens, and the user is told so (ksqlDB's warning)."""
-    msg = f"Cannot add {kind.lower()} {stmt.name}: A {existing.kind.lower()} with the same name already exists."  # type: ignore[attr-defined]
+    """IF NOT EXISTS on an existing source: nothing happens, and the user is told so. ksqlDB's
+    ``DistributingExecutor`` words it with the statement's kind twice (whatever the existing source is) and
+    the name as a SourceName prints itself, back-quoted."""
+    msg = f"Cannot add {kind.lower()} `{stmt.name}`: A {kind.lower()} with the same name already exists."  # type: ignore[attr-defined]
     return StatementResult("warning_entity", stmt.text, message=msg, warnings=[msg])
 
 
@@ -88,6 +90,8 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
         from ksqlpy.engine.materialized import start_source_table_query
 
         start_source_table_query(engine, src, stmt.text)
+        if src.created_by_query:  # its CST_ query materializes it: ksqlDB answers with the query
+            return _status(stmt, f"Created query with ID {src.created_by_query}", src.created_by_query)
     return _status(stmt, f"{stmt.kind.capitalize()} created")
 
 
@@ -153,6 +157,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         paused = False
     sink.created_by_query = query_id
     query = engine.build_persistent(plan, sink, query_id, stmt.text)
+    sink.read_from = tuple(query.source_names)
     engine.catalog.add_source(sink, replace=existing is not None)
     engine.start_persistent(query)
     if paused:
@@ -367,6 +372,11 @@ def drop_source(engine: Engine, stmt: A.Drop) -> StatementResult:
             f"Cannot drop {stmt.name}.\nThe following queries read from this source: [{', '.join(sorted(readers))}]."
             f"\nThe following queries write into this source: [{', '.join(sorted(writers))}].\n"
             "You need to terminate them before dropping " + stmt.name + ".")
+    constraints = engine.catalog.constraints(stmt.name)
+    if constraints:
+        raise KsqlStatementError(
+            f"Cannot drop {stmt.name}.\nThe following streams and/or tables read from this source: "
+            f"[{', '.join(constraints)}].\nYou need to drop them before dropping {stmt.name}.")
     if stmt.delete_topic and src.is_source:
         raise KsqlStatementError(f"Cannot delete topic for read-only source: {stmt.name}")
     if src.created_by_query:
@@ -379,9 +389,8 @@ def drop_source(engine: Engine, stmt: A.Drop) -> StatementResult:
 
 def create_type(engine: Engine, stmt: A.CreateType) -> StatementResult:
     if engine.catalog.type(stmt.name) is not None:
-        if stmt.if_not_exists:
-            return _status(stmt, f"Registered custom type with name '{stmt.name}' and SQL type "
-                                 f"{engine.catalog.type(stmt.name)}")
+        if stmt.if_not_exists:  # nothing registered: ksqlDB's DdlCommandExec says what the name already is
+            return _status(stmt, f"{stmt.name} is already registered with type {engine.catalog.type(stmt.name)}")
         raise KsqlStatementError(f"Cannot register custom type '{stmt.name}' since it is already registered with "
                                  f"type: {engine.catalog.type(stmt.name)}")
     t = resolve_type(stmt.type, engine.catalog.types())
@@ -390,8 +399,10 @@ def create_type(engine: Engine, stmt: A.CreateType) -> StatementResult:
 
 
 def drop_type(engine: Engine, stmt: A.DropType) -> StatementResult:
-    if not engine.catalog.remove_type(stmt.name) and not stmt.if_exists:
+    if engine.catalog.type(stmt.name) is None and not stmt.if_exists:
         raise KsqlStatementError(f"Type {stmt.name} does not exist.")
+    if not engine.catalog.remove_type(stmt.name):  # IF EXISTS of an unknown type: nothing dropped
+        return _status(stmt, f"Type '{stmt.name}' does not exist")
     return _status(stmt, f"Dropped type '{stmt.name}'")
 
 
@@ -420,7 +431,7 @@ def terminate(engine: Engine, stmt: A.Terminate) -> StatementResult:
     if stmt.query_id is None:
         for qid in list(engine.queries):
             engine.stop_persistent(qid)
-        return _status(stmt, "All queries terminated.")
+        return _status(stmt, "Query terminated.")  # ksqlDB's one success text for every TERMINATE
     qid = stmt.query_id.upper()
     if qid in engine.transient:
         engine.transient[qid].close()
@@ -475,12 +486,10 @@ def show(engine: Engine, stmt: A.Show) -> StatementResult:
         items = [source_summary(engine, s) for s in engine.catalog.sources() if s.kind == kind]
         return StatementResult(what.lower(), stmt.text, data=sorted(items, key=lambda d: d["name"]))
     if what in ("TOPICS", "ALL_TOPICS", "ALLTOPICS"):
-        show_all = what != "TOPICS"
-        topics = [
-            {"name": t.name, "replicaInfo": [t.replicas] * t.partitions, "partitions": t.partitions}
-            for t in engine.log.list_topics() if show_all or not t.name.startswith("_")
-        ]
-        return StatementResult("kafka_topics", stmt.text, data=sorted(topics, key=lambda d: d["name"]))
+        from ksqlpy.engine.describe import list_topics
+
+        topics = list_topics(engine, show_all=what != "TOPICS", extended=stmt.extended)
+        return StatementResult("kafka_topics_extended" if stmt.extended else "kafka_topics", stmt.text, data=topics)
     if what == "QUERIES" and stmt.extended:
         from ksqlpy.engine.describe import query_details
 
@@ -600,19 +609,12 @@ def undefine(engine: Engine, stmt: A.UndefineVariable) -> StatementResult:
     return StatementResult("message", stmt.text)
 
 
-def assert_topic(engine: Engine, stmt: A.AssertTopic) -> StatementResult:
-    info = engine.log.describe_topic(stmt.topic)
-    if stmt.exists:
-        if info is None:
-            raise KsqlStatementError(f"Topic {stmt.topic} does not exist")
-        props = normalize_properties(stmt.properties)
-        if "PARTITIONS" in props and int(props["PARTITIONS"]) != info.partitions:
-            raise KsqlStatementError(f"Mismatched configuration for topic {stmt.topic}: For config partitions, "
-                                     f"expected {props['PARTITIONS']} got {info.partitions}")
-        return _status(stmt, f"Topic {stmt.topic} exists")
-    if info is not None:
-        raise KsqlStatementError(f"Topic {stmt.topic} exists")
-    return _status(stmt, f"Topic {stmt.topic} does not exist")
+def assert_once(engine: Engine, stmt: A.AssertTopic | A.AssertSchema) -> StatementResult:
+    """ASSERT checked once, as it stands now (``Engine.execute_statement`` waits for it: asserts.py)."""
+    from ksqlpy.engine.asserts import check, result
+
+    check(engine, stmt)
+    return result(stmt)
 
 
 def unsupported(engine: Engine, stmt: A.Statement) -> StatementResult:
@@ -639,7 +641,8 @@ HANDLERS: dict[type, Callable[[Any, Any], StatementResult]] = {
     A.UnsetProperty: unset_property,
     A.DefineVariable: define,
     A.UndefineVariable: undefine,
-    A.AssertTopic: assert_topic,
+    A.AssertTopic: assert_once,
+    A.AssertSchema: assert_once,
 }
 
 

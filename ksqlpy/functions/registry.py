@@ -53,11 +53,46 @@ class FunctionInfo:
     path: str = "internal"
 
     def variations(self) -> list[Variation]:
-        """The overloads for DESCRIBE FUNCTION (default: the signature texts, arguments unnamed)."""
-        return [Variation([], "", s) for s in self.signatures()]
+        """The overloads for DESCRIBE FUNCTION (default: read from the signature texts)."""
+        return [variation_from_signature(s, self.description) for s in self.signatures()]
 
     def signatures(self) -> list[str]:
         return []
+
+
+def variation_from_signature(text: str, description: str = "") -> Variation:
+    """A DESCRIBE FUNCTION variation from a signature text ``NAME(TYPE [name], TYPE...) -> RETURN``: one
+    argument per parameter (``...`` marks the variadic one; ``[...]`` optional ones are listed too)."""
+    head, _, returns = text.partition(") -> ")
+    if not returns:
+        return Variation([], "", text)
+    params = head[head.find("(") + 1:].replace("[", "").replace("]", "")
+    arguments = []
+    for part in _top_level_split(params):
+        variadic = "..." in part
+        part = part.replace("...", "").strip()
+        type_text, _, name = part.rpartition(" ")
+        if not (type_text and name.isidentifier() and not type_text.endswith(("<", ","))):
+            type_text, name = part, ""  # no parameter name: the part is the type (``MAP<K, V>``)
+        arguments.append({"name": name, "type": type_text, "description": "", "isVariadic": variadic})
+    return Variation(arguments, returns.strip(), description)
+
+
+def _top_level_split(text: str) -> list[str]:
+    """``text`` split at the commas outside ``<...>`` and ``(...)`` (a lambda's ``->`` is no bracket)."""
+    parts, depth, cur = [], 0, ""
+    for i, ch in enumerate(text):
+        if ch == "," and depth == 0:
+            parts.append(cur)
+            cur = ""
+            continue
+        if ch in "<(":
+            depth += 1
+        elif ch in ">)" and not (ch == ">" and i > 0 and text[i - 1] == "-"):
+            depth -= 1
+        cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts if p.strip()]
 
 
 class ScalarFunction(FunctionInfo):

@@ -526,9 +526,8 @@ class SignatureFunction(ScalarFunction):
         return [ov.describe(self.name) for ov in self.overloads]
 
     def variations(self) -> list[Variation]:
-        if not any(ov.param_names for ov in self.overloads):  # built-in rows: the signature text
-            return super().variations()
-        return [Variation(ov.arguments(), ov.return_text(), ov.description) for ov in self.overloads]
+        return [Variation(ov.arguments(), ov.return_text(), ov.description or self.description)
+                for ov in self.overloads]
 
 
 class SignatureTableFunction(SignatureFunction, TableFunction):

@@ -27,6 +27,7 @@ from typing import Any
 from ksqlpy.private_files import FILE_MODE, private_dir
 from ksqlpy.runtime.assignment import deal, partition_count, query_topics, task_topics, worker_count
 from ksqlpy.runtime.context import RuntimeContext
+from ksqlpy.runtime.member_thread import start_thread
 from ksqlpy.runtime.workers import WorkerSpec, commit_interval_ms
 
 _LOG = logging.getLogger("ksqlpy.workers")
@@ -38,12 +39,16 @@ WORKERS_PROPERTY = "ksqlpy.workers"
 
 def wants_workers(ctx: RuntimeContext, query: Any) -> bool:
     """Process workers for the queries of CSAS/CTAS/INSERT INTO ... SELECT (a persistent topology writing a
-    sink; not a source table's CST query) when ``ksqlpy.workers`` is ``process``."""
-    mode = str(ctx.prop(WORKERS_PROPERTY, "inline")).strip().lower()
-    if mode != "process" or not query.tasks:
+    sink; not a source table's CST query) when ``ksqlpy.workers`` is ``process``; member threads
+    (``member_thread.py``) for them when the engine serves in a cluster (``members_in_threads``)."""
+    if not query.tasks or (not _in_processes(ctx) and not getattr(ctx, "members_in_threads", False)):
         return False
     topology = query.topology
     return bool(topology.persistent and topology.sink is not None)
+
+
+def _in_processes(ctx: RuntimeContext) -> bool:
+    return str(ctx.prop(WORKERS_PROPERTY, "inline")).strip().lower() == "process"
 
 
 def instance_id(data_dir: str) -> str:
@@ -96,6 +101,7 @@ class QueryWorkers:
             data_dir=os.path.join(ctx.data_dir, "workers", query.query_id, str(i)), index=i, count=n,
             group=group, topics=query_topics(query.tasks), log_dir=log_dir, partitions=dealt[i],
             transactional_id=f"{group}-{inst}-{i}", extra=extra, explicit=explicit)) for i in range(n)]
+        self.threads = not _in_processes(ctx)  # inline in a cluster: member threads, not processes
         self.stopping = False
         # the watcher thread and callers of statuses() both read the workers' connections: one reader at
         # a time, or two threads split one message's bytes between them
@@ -106,6 +112,9 @@ class QueryWorkers:
             self._spawn(w)
 
     def _spawn(self, w: _Worker) -> None:
+        if self.threads:
+            w.process, w.conn = start_thread(w.spec)
+            return
         mine, theirs = socket.socketpair()
         fd = theirs.fileno()
         p = subprocess.Popen([sys.executable, "-m", "ksqlpy.runtime.workers", str(fd), str(os.getpid())],

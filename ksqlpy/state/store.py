@@ -113,24 +113,47 @@ class KeyValueStore:
             batch = self.log.fetch(self.topic, self.partition, offset, 50_000)
             if not batch.offsets:
                 break
-            derive = self.index.derive if self.index is not None else None
-            with self.env.begin(write=True) as txn:
-                for k, v in zip(batch.keys, batch.values, strict=True):
-                    if k is None:
-                        continue
-                    if v is None:
-                        txn.delete(k, db=self.data)
-                    else:
-                        txn.put(k, v, db=self.data)
-                    if derive is not None:
-                        for ik in derive(k):
-                            if v is None:
-                                txn.delete(ik, db=self.data)
-                            else:
-                                txn.put(ik, _INDEX_VALUE, db=self.data)
-                offset = batch.next_offset
-                txn.put(_CHECKPOINT, struct.pack(">q", offset), db=self.meta)
-            self.restored += len(batch.offsets)
+            offset = self._apply(batch)
+
+    def _apply(self, batch: Any) -> int:
+        """Write a changelog batch into the local files with its checkpoint; returns the next offset."""
+        derive = self.index.derive if self.index is not None else None
+        with self.env.begin(write=True) as txn:
+            for k, v in zip(batch.keys, batch.values, strict=True):
+                if k is None:
+                    continue
+                if v is None:
+                    txn.delete(k, db=self.data)
+                else:
+                    txn.put(k, v, db=self.data)
+                if derive is not None:
+                    for ik in derive(k):
+                        if v is None:
+                            txn.delete(ik, db=self.data)
+                        else:
+                            txn.put(ik, _INDEX_VALUE, db=self.data)
+            offset = batch.next_offset
+            txn.put(_CHECKPOINT, struct.pack(">q", offset), db=self.meta)
+        self.restored += len(batch.offsets)
+        return offset
+
+    def follow(self, max_batches: int = 100) -> int:
+        """A standby replica's step: apply what the changelog holds past the checkpoint, reading until the
+        log returns nothing (no end-offset round trip). Returns the records applied; 0 while this copy has
+        uncommitted changes of its own (it is not a copy then)."""
+        if self.log is None or self.topic is None or self.dirty:
+            return 0
+        applied, offset = 0, self.checkpoint()
+        for _ in range(max_batches):
+            batch = self.log.fetch(self.topic, self.partition, offset, 50_000)
+            if not batch.offsets:
+                break
+            offset = self._apply(batch)
+            applied += len(batch.offsets)
+        if applied:
+            self._end_read()
+            self.cache.clear()
+        return applied
 
     def _wipe(self) -> None:
         with self.env.begin(write=True) as txn:

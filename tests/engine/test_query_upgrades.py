@@ -271,6 +271,6 @@ def test_source_streams_and_tables_cannot_be_replaced(engine: Engine) -> None:
 def test_if_not_exists_on_an_existing_sink_starts_nothing(engine: Engine) -> None:
     [created] = engine.execute("CREATE STREAM o AS SELECT * FROM s;")
     [res] = engine.execute("CREATE STREAM IF NOT EXISTS o AS SELECT * FROM s WHERE v > 0;")
-    assert res.message == "Cannot add stream O: A stream with the same name already exists."
+    assert res.message == "Cannot add stream `O`: A stream with the same name already exists."
     assert list(engine.queries) == [created.query_id]
     assert "WHERE" not in engine.catalog.query(created.query_id).sql

@@ -1,0 +1,254 @@
+"""Pull queries in a cluster: answered from the partitions this server holds, forwarded for the rest.
+
+ksqlDB's ``HARouting``. A pull query on a table is first run as a probe (``engine/pull_partitions.py``) to
+learn which partitions it reads: the partition of each looked-up key, or all of them for a scan. For
+each partition the candidates are its active host, then - with ``ksql.query.pull.enable.standby.reads``
+- its standby hosts, least lagging first; a host is a candidate while it is alive (membership.py) and its
+copy lags by no more than ``ksql.query.pull.max.allowed.offset.lag`` offsets. Partitions whose first
+candidate is this server are read here; the others are forwarded, grouped per host, as ksqlDB forwards
+them: ``POST /query`` with the statement, the request's properties, and the request properties
+``request.ksql.query.pull.skip.forwarding``, ``request.ksql.internal.request`` and
+``request.ksql.query.pull.partitions`` (the partitions that host is to read). A host that cannot be
+reached gives way to the next candidate. The rows are merged (LIMIT applied to the whole), and the
+response names the hosts that served it (``sourceHost`` header, see ``SOURCE_HOSTS_HEADER``).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import dataclasses
+import http.client
+import logging
+import threading
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+import orjson
+
+from ksqlpy.engine.config import as_bool, resolve
+from ksqlpy.engine.pull_partitions import Probe, reading
+from ksqlpy.errors import KsqlError
+from ksqlpy.server.membership import host_key
+
+if TYPE_CHECKING:
+    from ksqlpy.server.context import ServerContext
+    from ksqlpy.server.queries import QueryRun
+
+LOG = logging.getLogger("ksqlpy.cluster")
+
+SKIP_FORWARDING = "request.ksql.query.pull.skip.forwarding"
+INTERNAL_REQUEST = "request.ksql.internal.request"
+PULL_PARTITIONS = "request.ksql.query.pull.partitions"
+DEBUG_REQUEST = "request.ksql.debug.request"
+INTERNAL_KEYS = (SKIP_FORWARDING, INTERNAL_REQUEST, PULL_PARTITIONS, DEBUG_REQUEST)
+SOURCE_HOSTS_HEADER = "X-Ksqlpy-Source-Hosts"
+MAX_LAG_DEFAULT = 2 ** 63 - 1
+
+# the requestProperties of the request being served (set by the /query handler)
+request_properties: contextvars.ContextVar[dict[str, Any] | None] = contextvars.ContextVar(
+    "ksqlpy_request_properties", default=None)
+
+
+def source_hosts_header(run: Any) -> dict[str, str]:
+    """The response header naming the hosts that served a routed pull query (none for other queries)."""
+    hosts = getattr(run, "source_hosts", None)
+    return {SOURCE_HOSTS_HEADER: ",".join(hosts)} if hosts else {}
+
+
+class RoutingError(KsqlError):
+    """No live host can serve some partition the pull query needs."""
+
+
+def split_internal(properties: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:
+    """(the request's overrides, its internal routing flags): the flags are taken from
+    ``requestProperties`` (where ksqlDB puts them) or the overrides, and never reach the engine."""
+    internal = dict(request_properties.get() or {})
+    props = {}
+    for k, v in (properties or {}).items():
+        if k in INTERNAL_KEYS:
+            internal.setdefault(k, v)
+        else:
+            props[k] = v
+    return props, {k: v for k, v in internal.items() if k in INTERNAL_KEYS}
+
+
+def _partitions_of(value: Any) -> frozenset[int] | None:
+    if value is None:
+        return None
+    if isinstance(value, list | tuple):
+        return frozenset(int(p) for p in value)
+    text = str(value).strip()
+    return frozenset(int(p) for p in text.split(",") if p.strip()) if text else frozenset()
+
+
+def routed_start(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
+                 local: Callable[[dict[str, Any]], QueryRun]) -> QueryRun:
+    """Start a query request: ``local(overrides)`` runs it here; a pull query on a table in a cluster is
+    routed (see the module docstring)."""
+    props, internal = split_internal(properties)
+    membership = getattr(ctx, "membership", None)
+    if membership is None or not membership.remote:
+        return local(props)
+    me = membership.me
+    parts = _partitions_of(internal.get(PULL_PARTITIONS))
+    if parts is not None:  # forwarded here: read exactly these partitions
+        with reading(parts):
+            run = local(props)
+        run.source_hosts = [host_key(me)]
+        return run
+    if as_bool(internal.get(SKIP_FORWARDING, "false")):
+        return local(props)
+    probe = Probe()
+    with reading(None, probe):
+        first = local(props)
+    from ksqlpy.server.queries import PULL_TABLE
+
+    if first.kind != PULL_TABLE or probe.query_id is None:
+        return first  # not a table's pull query: what ran is the answer
+    needed = set(range(probe.partitions)) if probe.scan or not probe.keyed else set(probe.needed)
+    plan = _plan(ctx, probe.query_id, needed, props)
+    return _gather(ctx, first, plan, sql, props, variables, local)
+
+
+def _setting(ctx: ServerContext, props: dict[str, Any], name: str, default: Any) -> Any:
+    return resolve(name, ctx.config.properties, ctx.engine.session_properties, props, default=default)
+
+
+def _candidates(ctx: ServerContext, qid: str, partition: int, props: dict[str, Any]) -> list[str]:
+    membership = ctx.membership
+    max_lag = int(_setting(ctx, props, "ksql.query.pull.max.allowed.offset.lag", MAX_LAG_DEFAULT))
+    standby_reads = as_bool(_setting(ctx, props, "ksql.query.pull.enable.standby.reads", "false"))
+    out: list[str] = []
+    active = membership.active_hosts(qid).get(partition)
+    if active is not None and membership.lag_of(active, qid, partition) <= max_lag:
+        out.append(active)
+    if standby_reads:
+        out += [h for h, lag in membership.standby_hosts(qid, partition) if lag <= max_lag and h not in out]
+    return out
+
+
+def _plan(ctx: ServerContext, qid: str, needed: set[int], props: dict[str, Any]) -> dict[int, list[str]]:
+    plan = {}
+    for p in sorted(needed):
+        hosts = _candidates(ctx, qid, p, props)
+        if not hosts:
+            raise RoutingError(f"Unable to execute pull query: no live host holds partition {p} of {qid} within "
+                               "the allowed lag (ksql.query.pull.max.allowed.offset.lag); the cluster may be "
+                               "rebalancing, try again")
+        plan[p] = hosts
+    return plan
+
+
+def _gather(ctx: ServerContext, first: QueryRun, plan: dict[int, list[str]], sql: str, props: dict[str, Any],
+            variables: dict[str, Any], local: Callable[[dict[str, Any]], QueryRun]) -> QueryRun:
+    me = ctx.membership.me
+    rows: list[Any] = []
+    served: list[str] = []
+    pending = dict(plan)
+    while pending:
+        by_host: dict[str, set[int]] = {}
+        for p, hosts in pending.items():
+            by_host.setdefault(hosts[0], set()).add(p)
+        failed: dict[str, Exception] = {}
+
+        def serve(host: str, parts: set[int]) -> list[Any]:
+            if host == me:
+                with reading(frozenset(parts)):
+                    run = local(props)
+                return [run.convert(r) for r in run.rows]
+            return forward(host, sql, props, variables, parts, timeout_s=_forward_timeout(ctx, props))
+
+        results: dict[str, list[Any]] = {}
+        if len(by_host) == 1:
+            host, parts = next(iter(by_host.items()))
+            try:
+                results[host] = serve(host, parts)
+            except ForwardError as e:
+                failed[host] = e
+        else:
+            with ThreadPoolExecutor(max_workers=len(by_host)) as pool:
+                futures = {h: pool.submit(contextvars.copy_context().run, serve, h, ps) for h, ps in by_host.items()}
+                for h, f in futures.items():
+                    try:
+                        results[h] = f.result()
+                    except ForwardError as e:
+                        failed[h] = e
+        for h in by_host:
+            if h in results:
+                rows.extend(results[h])
+                served.append(host_key(h))
+        next_pending = {}
+        for p, hosts in pending.items():
+            if hosts[0] in failed:
+                if len(hosts) == 1:
+                    raise RoutingError(f"Unable to execute pull query: partition {p} could not be read from "
+                                       f"{hosts[0]}: {failed[hosts[0]]}")
+                next_pending[p] = hosts[1:]
+        pending = next_pending
+    if first.limit is not None:
+        rows = rows[:first.limit]
+    return dataclasses.replace(first, rows=rows, convert=list, source_hosts=served)
+
+
+def _forward_timeout(ctx: ServerContext, props: dict[str, Any]) -> float:
+    return int(_setting(ctx, props, "ksql.query.pull.forwarding.timeout.ms", 20000)) / 1000
+
+
+class ForwardError(Exception):
+    """A host could not answer a forwarded pull query (unreachable, or it answered with an error that is
+    not the statement's)."""
+
+
+_connections = threading.local()
+
+
+def _connection(url: str, timeout_s: float) -> http.client.HTTPConnection:
+    pool: dict[str, http.client.HTTPConnection] = getattr(_connections, "pool", None) or {}
+    _connections.pool = pool
+    conn = pool.get(url)
+    if conn is None:
+        parts = urlsplit(url)
+        cls = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
+        conn = pool[url] = cls(parts.hostname or "localhost", parts.port, timeout=timeout_s)
+    conn.timeout = timeout_s
+    return conn
+
+
+def forward(url: str, sql: str, props: dict[str, Any], variables: dict[str, Any], partitions: set[int],
+            timeout_s: float = 20.0) -> list[list[Any]]:
+    """Ask ``url`` for the rows of ``partitions`` (ksqlDB's internal /query request); the rows' columns."""
+    body = orjson.dumps({"ksql": sql, "streamsProperties": props, "sessionVariables": variables,
+                         "requestProperties": {SKIP_FORWARDING: True, INTERNAL_REQUEST: True,
+                                               PULL_PARTITIONS: ",".join(str(p) for p in sorted(partitions))}})
+    headers = {"Content-Type": "application/json", "Accept": "application/vnd.ksql.v1+json"}
+    for attempt in (0, 1):  # a kept-alive connection the server closed meanwhile is opened again once
+        conn = _connection(url, timeout_s)
+        try:
+            conn.request("POST", "/query", body=body, headers=headers)
+            resp = conn.getresponse()
+            raw = resp.read()
+            status = resp.status
+            break
+        except (OSError, http.client.HTTPException) as e:
+            conn.close()
+            if attempt:
+                raise ForwardError(str(e) or type(e).__name__) from e
+    if status != 200:
+        try:
+            err = orjson.loads(raw)
+        except orjson.JSONDecodeError:
+            raise ForwardError(f"HTTP {status}") from None
+        if isinstance(err, dict) and status < 500:
+            raise KsqlError(str(err.get("message", f"HTTP {status}")))
+        raise ForwardError(f"HTTP {status}: {raw[:200]!r}")
+    rows: list[list[Any]] = []
+    for item in orjson.loads(raw):
+        if "row" in item:
+            rows.append(item["row"]["columns"])
+        elif "errorMessage" in item:
+            message = item["errorMessage"].get("message", "error") if isinstance(item["errorMessage"], dict) else \
+                str(item["errorMessage"])
+            raise ForwardError(message)
+    return rows
