@@ -22,6 +22,7 @@ from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties, resolve
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import TopicInfo
+from ksqlpy.runtime.serdes import SerdeFactory
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -179,6 +180,7 @@ class Sandbox:
         self.generation = 0
         self.log = SandboxLog(engine.log)
         self.schema_registry = SandboxRegistry(getattr(engine, "schema_registry", None))
+        self.serdes = SerdeFactory(self.prop, self.schema_registry)  # schemas registered here stay here
         self.catalog = engine.catalog.sandbox_copy(partitions=self.log.partition_count)
         self.queries: dict[str, Any] = {qid: QueryStandIn.of(q) for qid, q in engine.queries.items()}
         self.transient: dict[str, Any] = {qid: QueryStandIn.of(q) for qid, q in engine.transient.items()}

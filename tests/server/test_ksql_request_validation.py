@@ -153,3 +153,16 @@ def test_a_sandbox_sees_its_own_topics_and_schemas(engine: Any) -> None:
     assert box.schema_registry.by_id(sid).schema == '{"type":"string"}'
     assert box.schema_registry.latest("fresh-value").version == 1
     assert engine.schema_registry.latest("fresh-value") is None
+
+
+@pytest.mark.parametrize("fmt", ["AVRO", "PROTOBUF", "JSON_SR", "JSON"])
+def test_schema_registry_formats_are_validated_against_the_sandboxs_schemas(engine: Any, fmt: str) -> None:
+    """Serdes built in the sandbox register and read schemas in the sandbox's registry: a join of two tables
+    in a schema-registry format validates, and nothing reaches the engine's registry or topics."""
+    statements = parse(
+        f"CREATE TABLE L (ID BIGINT PRIMARY KEY, NAME STRING) WITH (kafka_topic='l', partitions=1, value_format='{fmt}');"
+        f"CREATE TABLE R (ID BIGINT PRIMARY KEY, F1 STRING) WITH (kafka_topic='r', partitions=1, value_format='{fmt}');"
+        "CREATE TABLE J AS SELECT L.ID, NAME, F1 FROM L JOIN R ON L.ID = R.ID;", None)
+    validate(engine, statements, {})
+    assert engine.catalog.source("J") is None and not engine.log.topic_exists("J")
+    assert engine.schema_registry is None or engine.schema_registry.latest("J-value") is None
