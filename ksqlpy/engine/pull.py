@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from ksqlpy.analysis.time_literals import iso_time_literals
+from ksqlpy.analysis.written import is_star
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.bound import ColumnRef, Expr
@@ -270,7 +271,7 @@ def _expand_star(select: list[A.SelectItem], src: Source) -> list[A.SelectItem]:
     out = []
     for item in select:
         e = item.expr
-        if isinstance(e, exp.Star) or (isinstance(e, exp.Column) and isinstance(e.this, exp.Star)):
+        if is_star(e):
             names = [c.name for c in src.key_columns]
             if src.windowed is not None:
                 names += ["WINDOWSTART", "WINDOWEND"]
