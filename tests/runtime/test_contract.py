@@ -83,11 +83,15 @@ def test_every_host_is_a_runtime_context(tmp_path: Path) -> None:
         engine.close()
 
 
-def test_explicit_properties_are_those_set_over_the_defaults(tmp_path: Path) -> None:
+def test_explicit_properties_are_those_the_user_set(tmp_path: Path) -> None:
+    """Set in the configuration or by SET, under their canonical names - a value equal to the default
+    included (an explicit commit.interval.ms of 2000 beats exactly-once's 100 ms default)."""
     engine = Engine(str(tmp_path / "data"), {"commit.interval.ms": 2000, "num.stream.threads": 3})
     try:
         engine.execute("SET 'cache.max.bytes.buffering'='0';")
         explicit = engine.explicit_properties()
-        assert explicit == {"num.stream.threads": 3, "cache.max.bytes.buffering": "0"}
+        assert dict(explicit) == {"ksql.streams.commit.interval.ms": 2000, "ksql.streams.num.stream.threads": 3,
+                                  "ksql.streams.cache.max.bytes.buffering": "0"}
+        assert "commit.interval.ms" in explicit and "auto.offset.reset" not in explicit
     finally:
         engine.close()

@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from ksqlpy.engine import Engine
+from ksqlpy.errors import StreamsError
 from ksqlpy.log import EmbeddedLog, ProducerRecord
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.processor import BaseProcessor, Punctuation
@@ -121,8 +122,9 @@ def test_a_failed_batch_aborts_stores_then_processor_and_resumes_from_the_commit
     task.poll()
     log.produce(ProducerRecord("in", b"k", b"v", 2, partition=0))
     proc.fail_flush = True
-    with pytest.raises(RuntimeError):
+    with pytest.raises(StreamsError) as failed:  # the query stops, naming the task and record (StreamsException)
         task.poll()
+    assert isinstance(failed.value.__cause__, RuntimeError)
     assert calls[-1] == "abort" and proc.count == 1 and task.position == 1  # re-read from the committed offset
     proc.fail_flush = False
     assert task.poll() == 1 and proc.count == 2

@@ -13,7 +13,7 @@ from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext
 from ksqlpy.grammar import parse_expression
 from ksqlpy.plan.codegen import StageSpec, build_stateless
-from ksqlpy.plan.logical import OutputColumn, RowSchema, SchemaColumn
+from ksqlpy.plan.logical import ColumnRole, OutputColumn, RowSchema, SchemaColumn
 from ksqlpy.udf.loader import FunctionSources, load_functions
 from tests.udf.conftest import Extensions, plog_errors, values
 
@@ -50,9 +50,9 @@ def vshort(a: int) -> int:
     return a[:-1]
 '''
 
-SCHEMA = RowSchema([SchemaColumn("K", T.STRING, "key"), SchemaColumn("A", T.BIGINT, "value"),
-                    SchemaColumn("B", T.BIGINT, "value"), SchemaColumn("X", T.DOUBLE, "value"),
-                    SchemaColumn("ROWTIME", T.BIGINT, "system")])
+SCHEMA = RowSchema([SchemaColumn("K", T.STRING, ColumnRole.KEY), SchemaColumn("A", T.BIGINT, ColumnRole.VALUE),
+                    SchemaColumn("B", T.BIGINT, ColumnRole.VALUE), SchemaColumn("X", T.DOUBLE, ColumnRole.VALUE),
+                    SchemaColumn("ROWTIME", T.BIGINT, ColumnRole.SYSTEM)])
 
 
 @pytest.fixture
