@@ -278,7 +278,9 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             _missing_key_error(sink_name, missing, aggregation is not None, rekey is not None)
         if not value_cols:
             raise KsqlStatementError("The projection contains no value columns.")
-    windowed = source.windowed
+    # a windowed source's rows keep their window, but grouping re-keys them: a group is its GROUP BY values
+    # (ksqlDB re-keys a windowed stream whatever it groups by), windowed only by the query's own WINDOW
+    windowed = source.windowed if aggregation is None else None
     if aggregation is not None and aggregation.window is not None:
         w = aggregation.window
         windowed = WindowInfo(w.type, w.size_ms if w.type != "SESSION" else None)

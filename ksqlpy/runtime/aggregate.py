@@ -21,6 +21,7 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy.catalog import Source
 from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.plan.logical import OutputColumn, QueryPlan
+from ksqlpy.plan.window_defaults import grace_ms
 from ksqlpy.private_files import private_dir
 from ksqlpy.runtime.accumulate import Accumulators
 from ksqlpy.runtime.agg_loop import build_batch_loop
@@ -40,7 +41,6 @@ from ksqlpy.state.windowed import TIME_INDEX
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
-DEFAULT_GRACE_MS = 24 * 3600 * 1000
 IDLE_ADVANCE_PROPERTY = "ksqlpy.emit.final.idle.advance.ms"
 
 
@@ -158,17 +158,15 @@ class AggregateTasks:
 
 
 def window_settings(plan: QueryPlan) -> tuple[int, int, int, int]:
-    """(size or gap, advance, grace, retention) with ksqlDB's defaults: grace 24h (0 under EMIT FINAL,
-    where ksqlDB closes windows at their end), retention = size + grace."""
+    """(size or gap, advance, grace, retention) with ksqlDB's defaults (``plan.window_defaults``): grace one
+    day minus the size (0 under EMIT FINAL, where ksqlDB closes windows at their end), retention = size +
+    grace."""
     agg = plan.aggregation
     assert agg is not None and agg.window is not None
     w = agg.window
     size = w.size_ms
     advance = w.advance_ms or size
-    if w.grace_ms is not None:
-        grace = w.grace_ms
-    else:
-        grace = 0 if plan.emit == "FINAL" else DEFAULT_GRACE_MS
+    grace = grace_ms(size, w.grace_ms, plan.emit == "FINAL")
     retention = w.retention_ms if w.retention_ms is not None else size + grace
     return size, advance, grace, retention
 
@@ -209,13 +207,15 @@ def key_serializer(engine: Engine, plan: QueryPlan, sink: Source | None) -> Call
 
 
 def needs_repartition(plan: QueryPlan, partitions: int) -> bool:
-    """GROUP BY on anything but the source key, over more than one partition."""
+    """GROUP BY on anything but the source key, over more than one partition. A windowed source is always
+    re-keyed (ksqlDB's "Group by on windowed should always require rekey"): its records are placed by the
+    windowed key, so one key's windows can sit in different partitions."""
     if partitions <= 1:
         return False
     agg = plan.aggregation
     assert agg is not None
     key_positions = [i for i, c in enumerate(plan.input_schema.columns) if c.role == "key"]
-    if plan.source.kind == "TABLE" or len(key_positions) != len(agg.group_by):
+    if plan.source.kind == "TABLE" or plan.source.windowed is not None or len(key_positions) != len(agg.group_by):
         return True
     return [g.index if isinstance(g, ColumnRef) else None for g in agg.group_by] != key_positions
 
