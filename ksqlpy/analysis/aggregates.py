@@ -23,7 +23,7 @@ from ksqlpy.expr.binder import bind, bind_filter, try_bind
 from ksqlpy.expr.fold import fold
 from ksqlpy.expr.format import format_expression
 from ksqlpy.expr.scope import Scope
-from ksqlpy.expr.stages import BindContext, Clause
+from ksqlpy.expr.stages import BindContext, Clause, window_bounds_message
 from ksqlpy.grammar.ast import FunctionCall, Query
 from ksqlpy.plan.logical import (
     Aggregate,
@@ -34,9 +34,8 @@ from ksqlpy.plan.logical import (
     RowSchema,
     SchemaColumn,
 )
+from ksqlpy.plan.window_defaults import grace_ms, retention_error
 from ksqlpy.session_state import SessionState
-
-DEFAULT_GRACE_MS = 24 * 3600 * 1000
 
 
 def _text(e: exp.Expression) -> str:
@@ -275,8 +274,7 @@ def _reject_window_bounds(e: exp.Expression) -> None:
     """WINDOWSTART/WINDOWEND of a non-windowed source may only be selected (first one in text order)."""
     for col in e.find_all(exp.Column, bfs=False):
         if not col.table and col.name.upper() in ("WINDOWSTART", "WINDOWEND"):
-            raise KsqlStatementError(f"Window bounds column {col.name.upper()} can only be used in the SELECT clause "
-                                     "of windowed aggregations")
+            raise KsqlStatementError(window_bounds_message(col.name.upper()))
 
 
 def _check_advance(window: Any) -> None:
@@ -292,12 +290,10 @@ def _check_retention(window: Any, emit: str | None) -> None:
     """Kafka Streams refuses a window store that forgets windows before they close."""
     if window.retention_ms is None:
         return
-    grace = window.grace_ms if window.grace_ms is not None else (0 if emit == "FINAL" else DEFAULT_GRACE_MS)
-    if window.retention_ms < window.size_ms + grace:
-        raise KsqlStatementError(
-            f"Retention period {window.retention_ms} ms of the {window.type} window must be no smaller than its "
-            f"window size plus the grace period. Got size=[{window.size_ms}], grace=[{grace}], "
-            f"retention=[{window.retention_ms}]")
+    grace = grace_ms(window.size_ms, window.grace_ms, emit == "FINAL")
+    error = retention_error(window.type, window.size_ms, grace, window.retention_ms)
+    if error is not None:
+        raise KsqlStatementError(error)
 
 
 def _non_key_columns(e: exp.Expression, post: RowSchema) -> list[str]:

@@ -142,10 +142,10 @@ def _missing_primary_key(left: str, missing: list[KeyComponent]) -> None:
 
 def _missing_key(sink: str, key: KeyComponent) -> None:
     what = "join expression" if len(key.viable) == 1 else "join expressions"
-    msg = (f"The query used to build `{sink}` must include the {what} {join_list(key.viable)} in its projection "
-           f"(eg, SELECT {key.viable[0]}...).")
+    link = "See https://cnfl.io/2LV7ouS." if key.synthetic or len(key.viable) > 1 else ""
+    msg = (f"Key missing from projection (ie, SELECT). {link}\nThe query used to build `{sink}` must include the "
+           f"{what} {join_list(key.viable)} in its projection (eg, SELECT {key.viable[0]}...).")
     if key.synthetic:
-        msg = ("Key missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\n" + msg +
-               f"\n{key.viable[0]} was added as a synthetic key column because the join criteria did not match any "
-               "source column. This expression must be included in the projection and may be aliased.")
+        msg += (f"\n{key.viable[0]} was added as a synthetic key column because the join criteria did not match "
+                "any source column. This expression must be included in the projection and may be aliased.")
     raise KsqlStatementError(msg)

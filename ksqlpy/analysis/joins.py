@@ -196,9 +196,8 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     if left.kind is ResultKind.TABLE and right.kind is ResultKind.STREAM:
         raise KsqlStatementError(f"Invalid join order: table-stream joins are not supported; only stream-table "
                                  f"joins. Got {described}.")
-    if left.kind is ResultKind.STREAM and right.kind is ResultKind.TABLE and kind in (JoinKind.FULL, JoinKind.RIGHT):
-        what = "full-outer" if kind is JoinKind.FULL else "right-outer"
-        raise KsqlStatementError(f"Invalid join type: {what} join not supported for stream-table join. "
+    if left.kind is ResultKind.STREAM and right.kind is ResultKind.TABLE and kind is JoinKind.FULL:
+        raise KsqlStatementError(f"Invalid join type: full-outer join not supported for stream-table join. "
                                  f"Got {described}.")
     check_within(jc, left.kind, right.kind)
 
@@ -249,6 +248,9 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
             f"Can't join `{left.name}` with `{right.name}` since the number of partitions don't match. "
             f"`{left.name}` partitions = {left.partitions}; `{right.name}` partitions = {right.partitions}. "
             "Please repartition either one so that the number of partitions match.")
+    if flavor is JoinFlavor.STREAM_TABLE and kind is JoinKind.RIGHT:
+        # ksqlDB's analysis and logical planning accept it; only building the stream-table join refuses it
+        raise KsqlStatementError(f"Invalid join type encountered: {JOIN_TEXT[kind]}")
     if rep_left and isinstance(left.node, Scan):
         left.node.repartitioned = True
     right_leaf.repartitioned = rep_right

@@ -283,6 +283,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             # ksqlDB names every key expression when any is missing (only the missing ones for GROUP BY)
             if aggregation is None:
                 missing = list(key_exprs)
+            else:  # named as written in GROUP BY, not by the generated key column names
+                missing = [g for i, g in enumerate(query.group_by) if i not in used_keys]
             if rekey is not None:
                 missing = [qualified(x, alias) for x in rekey_written]
             _missing_key_error(sink_name, missing, aggregation is not None, rekey is not None)
@@ -317,8 +319,9 @@ def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool,
     else:
         what = "key column" if len(texts) == 1 else "key columns"
     joined = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
-    raise KsqlStatementError(f"The query used to build `{sink}` must include the {what} {joined} in its "
-                             f"projection (eg, SELECT {', '.join(texts)}...).")
+    keys = "Key" if len(texts) == 1 else "Keys"
+    raise KsqlStatementError(f"{keys} missing from projection (ie, SELECT). \nThe query used to build `{sink}` must "
+                             f"include the {what} {joined} in its projection (eg, SELECT {', '.join(texts)}...).")
 
 
 def _plan_rekey(exprs: list[exp.Expression], node: PlanNode, alias: str, ctx: BindContext,

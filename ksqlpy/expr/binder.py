@@ -33,7 +33,7 @@ from ksqlpy.expr import bound as B
 from ksqlpy.expr import casts, lists
 from ksqlpy.expr.format import format_expression
 from ksqlpy.expr.scope import Scope
-from ksqlpy.expr.stages import BindContext, BindError, Clause, Phase
+from ksqlpy.expr.stages import BindContext, BindError, Clause, Phase, window_bounds_message
 from ksqlpy.functions.datetime import INTERVAL_UNIT
 from ksqlpy.grammar.ast import Cast, Dereference, FunctionCall, MapConstructor, StructConstructor, TypeName
 
@@ -259,8 +259,7 @@ class _Binder:
         slot = self.scope.lookup(name, qual)
         if slot is None:
             if name in ("WINDOWSTART", "WINDOWEND") and not qual:
-                raise BindError(f"Window bounds column {name} can only be used in the SELECT clause of windowed "
-                                "aggregations", Phase.ANALYSIS)
+                raise BindError(window_bounds_message(name), Phase.ANALYSIS)
             full = f"{qual}.{name}" if qual else name
             where = f"{self.clause.label} column" if self.clause is not None and self.clause.label else "Column"
             raise BindError(f"{where} '{full}' cannot be resolved.", Phase.ANALYSIS)

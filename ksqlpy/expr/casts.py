@@ -138,7 +138,7 @@ def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
         if src == T.DATE:
             return isotime.format_date_iso
         if src == T.TIME:
-            return isotime.format_time_iso
+            return isotime.format_time_cast
         if isinstance(src, T.Struct):
             return javatext.struct_str
         if isinstance(src, (T.Array, T.Map)):

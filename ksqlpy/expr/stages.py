@@ -51,6 +51,13 @@ class Clause(Enum):
         self.filter = filter
 
 
+def window_bounds_message(column: str) -> str:
+    """ksqlDB's refusal of WINDOWSTART/WINDOWEND outside the SELECT of a windowed aggregation (in GROUP BY,
+    HAVING or an aggregate's arguments)."""
+    return (f"Window bounds column {column} can only be used in the SELECT clause of windowed aggregations and "
+            "can not be passed to aggregate functions.\nSee https://github.com/confluentinc/ksql/issues/4397")
+
+
 class BindError(KsqlTypeError):
     """An expression error as the rule that found it words it, before any clause wording.
 

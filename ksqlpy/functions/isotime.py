@@ -39,8 +39,15 @@ def format_date_iso(days: int) -> str:
     return f"{_iso_year(y)}-{m:02d}-{d:02d}"
 
 
+def format_time_cast(ms: int) -> str:
+    """CAST(time AS STRING): ksqlDB's ``SqlTimeTypes.formatTime`` builds a ``LocalTime`` from the whole
+    seconds of the day, so the text is ``HH:mm``, then ``:ss`` when non-zero, never milliseconds."""
+    return format_time_iso(ms - ms % 1000)
+
+
 def format_time_iso(ms: int) -> str:
-    """CAST(time AS STRING): Java ``LocalTime.toString``: ``HH:mm``, then ``:ss`` and ``.SSS`` when non-zero."""
+    """A TIME as Java ``LocalTime.toString`` (TO_JSON_STRING, REST rows): ``HH:mm``, then ``:ss`` and ``.SSS``
+    when non-zero."""
     ms %= MS_PER_DAY
     secs, milli = divmod(ms, 1000)
     out = f"{secs // 3600:02d}:{secs // 60 % 60:02d}"

@@ -282,7 +282,9 @@ class Aggregate(PlanNode):
         if self.window is not None:
             w = self.window
             return WindowInfo(w.type, w.size_ms if w.type != "SESSION" else None)
-        return self.input.windowed
+        # grouping re-keys a windowed source's rows: a group is its GROUP BY values, windowed only by the
+        # query's own WINDOW (ksqlDB re-keys a windowed stream whatever it groups by)
+        return None
 
 
 @dataclass(eq=False)

@@ -46,9 +46,9 @@ from ksqlpy.plan.topology import (
     WriteRepartition,
     WriteSink,
 )
+from ksqlpy.plan.window_defaults import grace_ms
 from ksqlpy.properties import explicitly_set, resolve
 
-DEFAULT_GRACE_MS = 24 * 3600 * 1000
 IDLE_ADVANCE_PROPERTY = "ksqlpy.emit.final.idle.advance.ms"
 CACHE_PROPERTY = "cache.max.bytes.buffering"
 CACHE_ENTRY_BYTES = 128  # see runtime.record_cache
@@ -266,17 +266,15 @@ def lower_stateless(lo: Lowering) -> None:
 
 # ------------------------------------------------------------------------------------------------ aggregation
 def window_settings(agg: Aggregate) -> WindowConfig | None:
-    """ksqlDB's defaults: grace 24h (0 under EMIT FINAL, where ksqlDB closes windows at their end),
-    retention = size + grace, a hopping window's advance defaulting to its size."""
+    """ksqlDB's defaults (``plan.window_defaults``): grace one day minus the size (0 under EMIT FINAL, where
+    ksqlDB closes windows at their end), retention = size + grace, a hopping window's advance defaulting to
+    its size."""
     w = agg.window
     if w is None:
         return None
     size = w.size_ms
     advance = w.advance_ms or size
-    if w.grace_ms is not None:
-        grace = w.grace_ms
-    else:
-        grace = 0 if agg.emit is EmitMode.FINAL else DEFAULT_GRACE_MS
+    grace = grace_ms(size, w.grace_ms, agg.emit is EmitMode.FINAL)
     retention = w.retention_ms if w.retention_ms is not None else size + grace
     return WindowConfig(WindowType(w.type), size, advance, grace, retention)
 

@@ -44,7 +44,9 @@ def group_by_repartition(group_by: list[Expr], input: PlanNode, partitions: int 
         return any(_name(g) is None or _name(g) not in (_name(left), _name(right))
                    for g, left, right in zip(group_by, bottom.left_exprs, bottom.right_exprs, strict=True))
     keys = input.schema.key_positions()
-    if input.result_kind is ResultKind.TABLE or len(keys) != len(group_by):
+    # a windowed source is always re-keyed (ksqlDB: "Group by on windowed should always require rekey"): its
+    # records are placed by the windowed key, so one key's windows can sit in different partitions
+    if input.result_kind is ResultKind.TABLE or bottom.windowed is not None or len(keys) != len(group_by):
         return True
     return [g.index if isinstance(g, ColumnRef) else None for g in group_by] != keys
 

@@ -228,6 +228,22 @@ def _integral_conv(bits: int) -> Callable[[SqlType, str], Converter]:
     return factory
 
 
+MS_PER_DAY = 86_400_000
+
+
+def _time_conv(t: SqlType, path: str) -> Converter:
+    """A TIME is milliseconds of the day: ksqlDB's JSON reader refuses a number outside [0, 86400000]."""
+    ms = _integral_conv(64)(t, path)
+
+    def conv(v: Any) -> Any:
+        n = ms(v)
+        if n is not None and not 0 <= n <= MS_PER_DAY:
+            raise SerdeError("Time values must use number of milliseconds greater than 0 and less than "
+                             f"86400000.{', field: ' + path if path else ''}")
+        return n
+    return conv
+
+
 def _double_conv(t: SqlType, path: str) -> Converter:
     def conv(v: Any) -> Any:
         c = v.__class__
@@ -384,7 +400,7 @@ _PRIMITIVES: dict[str, Callable[[SqlType, str], Converter]] = {
     "STRING": _string_conv,
     "BYTES": _bytes_conv,
     "DATE": _integral_conv(32),
-    "TIME": _integral_conv(64),
+    "TIME": _time_conv,
     "TIMESTAMP": _integral_conv(64),
 }
 

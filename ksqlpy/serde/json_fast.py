@@ -16,7 +16,7 @@ way (with its coercions and processing-log messages). It proves it by constructi
   field) fails and goes the generic way;
 * each column has a type for which msgspec's strict check accepts exactly the JSON values the generic
   reader passes through unchanged: BOOLEAN ``true``/``false``; INTEGER/DATE and BIGINT/TIME/TIMESTAMP
-  integers within 32/64 bits (a fraction, an exponent, a string or an overflow needs coercion: not here);
+  integers within 32/64 bits, TIME within a day (a fraction, an exponent, a string or an overflow needs coercion: not here);
   DOUBLE numbers (an integer becomes its float, as ``float(v)`` does); STRING strings; ``null`` or a
   missing key is NULL. Other column types (DECIMAL, BYTES, ARRAY, MAP, STRUCT) disable the fast path;
 * any failure anywhere in the batch - malformed JSON, a tombstone, a type mismatch - abandons the
@@ -45,12 +45,13 @@ from ksqlpy.types import Primitive, SqlType
 
 _I32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
 _I64 = Annotated[int, msgspec.Meta(ge=-(2**63), le=2**63 - 1)]
+_MS_OF_DAY = Annotated[int, msgspec.Meta(ge=0, le=86_400_000)]
 _TYPES: dict[str, Any] = {
     "BOOLEAN": bool,
     "INTEGER": _I32,
     "DATE": _I32,
     "BIGINT": _I64,
-    "TIME": _I64,
+    "TIME": _MS_OF_DAY,
     "TIMESTAMP": _I64,
     "DOUBLE": float,
     "STRING": str,

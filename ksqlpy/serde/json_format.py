@@ -49,7 +49,7 @@ _INLINE_CHECKS = {
     "INTEGER": "{v}.__class__ is int and -2147483648 <= {v} <= 2147483647",
     "DATE": "{v}.__class__ is int and -2147483648 <= {v} <= 2147483647",
     "BIGINT": "{v}.__class__ is int and -9223372036854775808 <= {v} <= 9223372036854775807",
-    "TIME": "{v}.__class__ is int and -9223372036854775808 <= {v} <= 9223372036854775807",
+    "TIME": "{v}.__class__ is int and 0 <= {v} <= 86400000",
     "TIMESTAMP": "{v}.__class__ is int and -9223372036854775808 <= {v} <= 9223372036854775807",
     "DOUBLE": "{v}.__class__ is float",
     "STRING": "{v}.__class__ is str",

@@ -7,6 +7,7 @@ import pytest
 from ksqlpy.functions.isotime import (
     date_to_timestamp,
     format_date_iso,
+    format_time_cast,
     format_time_iso,
     format_timestamp_iso,
     parse_date_iso,
@@ -229,6 +230,8 @@ class TestIsoCasts:
         assert format_time_iso(0) == "00:00"
         assert format_time_iso(60_000) == "00:01"
         assert format_time_iso(10) == "00:00:00.010"
+        assert format_time_cast(10) == "00:00"  # CAST keeps whole seconds only
+        assert format_time_cast(49_510_500) == "13:45:10"
 
     @pytest.mark.parametrize(
         "text, expected",

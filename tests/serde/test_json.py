@@ -123,6 +123,8 @@ def test_struct_fields_match_case_insensitively_and_keep_declared_order() -> Non
     (TIMESTAMP, b"10.9", 10),
     (DATE, b'"-10"', -10),
     (TIME, b"86399999", 86399999),
+    (TIME, b"86400000", 86400000),  # the reader's bound is inclusive
+    (TIME, b"0", 0),
     (Decimal(4, 2), b"10.1", D("10.10")),
     (Decimal(4, 2), b'"3.4"', D("3.40")),
     (Decimal(4, 2), b"1.005", D("1.01")),  # HALF_UP
@@ -158,6 +160,8 @@ def test_coercions(t, text: bytes, want) -> None:
     (Array(INTEGER), b'{"a": 1}', "sourceType: ObjectNode, requiredType: ARRAY<INTEGER>"),
     (Map(STRING, INTEGER), b"[1]", "requiredType: MAP<STRING, INTEGER>"),
     (Struct((("A", INTEGER),)), b'"x"', "requiredType: STRUCT<`A` INTEGER>"),
+    (TIME, b"-1", "Time values must use number of milliseconds greater than 0 and less than 86400000."),
+    (TIME, b"86400001", "Time values must use number of milliseconds greater than 0 and less than 86400000."),
 ])
 def test_coercion_errors(t, text: bytes, fragment: str | None) -> None:
     if fragment is None:
@@ -210,7 +214,9 @@ def _random_value(rng: random.Random, t):
         return rng.random() < 0.5
     if name in ("INTEGER", "DATE"):
         return rng.randint(-(2**31), 2**31 - 1)
-    if name in ("BIGINT", "TIME", "TIMESTAMP"):
+    if name == "TIME":
+        return rng.randint(0, 86_400_000)  # milliseconds of the day
+    if name in ("BIGINT", "TIMESTAMP"):
         return rng.randint(-(2**63), 2**63 - 1)
     if name == "DOUBLE":
         return rng.choice([0.0, -0.0, 1e300, -2.5e-300, rng.uniform(-1e6, 1e6)])

@@ -40,17 +40,27 @@ def test_late_records_are_dropped_and_counted(h: Harness) -> None:
     assert sum(a.late for a in q.aggregation.aggregators) == 1
 
 
-def test_default_grace_is_a_day(h: Harness) -> None:
+def test_default_grace_is_a_day_minus_the_window_size(h: Harness) -> None:
     h.sql(STREAM)
     h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY K;")
     day = 24 * 3600 * 1000
-    h.send("s", "a", {"V": 1}, day + 500)
-    h.send("s", "a", {"V": 1}, 600)  # window [0, 1000) closes at 1000 + 24h > stream time
-    h.send("s", "a", {"V": 1}, 2 * day + 1001)
-    h.send("s", "a", {"V": 1}, 700)  # now late
+    h.send("s", "a", {"V": 1}, day - 1)
+    h.send("s", "a", {"V": 1}, 600)  # window [0, 1000) closes at 1000 + (24h - 1000) > stream time
+    h.send("s", "a", {"V": 1}, day)
+    h.send("s", "a", {"V": 1}, 700)  # now late: a day after the window's end minus its size
     h.run()
-    assert [w[:3] for w in _windows(h.read("T"))] == [(day, day + 1000, (1,)), (0, 1000, (1,)),
-                                                      (2 * day + 1000, 2 * day + 2000, (1,))]
+    assert [w[:3] for w in _windows(h.read("T"))] == [(day - 1000, day, (1,)), (0, 1000, (1,)),
+                                                      (day, day + 1000, (1,))]
+
+
+def test_windows_longer_than_a_day_have_no_default_grace(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW TUMBLING (SIZE 2 DAYS) GROUP BY K;")
+    day = 24 * 3600 * 1000
+    h.send("s", "a", {"V": 1}, 2 * day)
+    h.send("s", "a", {"V": 1}, 1)  # window [0, 2d) closed at its end
+    h.run()
+    assert [w[:3] for w in _windows(h.read("T"))] == [(2 * day, 4 * day, (1,))]
 
 
 def test_emit_final_tumbling(h: Harness) -> None:

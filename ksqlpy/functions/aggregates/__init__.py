@@ -8,7 +8,7 @@ Accumulator conventions (they live in LMDB state stores and are touched once per
   callers must use the returned value and must not keep using the old one. ``merge(a, b)`` may reuse either.
 * ``result(acc)`` never returns an object aliasing the accumulator (lists/dicts are copied), so emitted rows
   are safe from later in-place updates.
-* ``undo`` is None for aggregates ksqlDB refuses over a TABLE source (MIN, MAX, TOPK, TOPKDISTINCT,
+* ``undo`` is None for aggregates ksqlDB refuses over a TABLE source (MIN, MAX, TOPK, TOPKDISTINCT, COLLECT_SET,
   COUNT_DISTINCT, EARLIEST/LATEST_BY_OFFSET); ``merge`` is given for every aggregate (session windows).
 
 NULL handling is per aggregate, as in ksqlDB: most skip NULL inputs; COLLECT_LIST/COLLECT_SET keep them;

@@ -66,18 +66,14 @@ def _resolve_collect_set(
             acc.append(v)
         return acc
 
-    def undo(acc: list[Any], v: Any) -> list[Any]:
-        if v in acc:
-            acc.remove(v)
-        return acc
-
     def merge(a: list[Any], b: list[Any]) -> list[Any]:
         out = list(a)
         for v in b:
             add(out, v)
         return out
 
-    return ResolvedUdaf(Array(t), list, add, _copy_list, undo, merge, Array(t))
+    # no undo: ksqlDB's COLLECT_SET is not a table aggregate (a set cannot tell which duplicate went away)
+    return ResolvedUdaf(Array(t), list, add, _copy_list, None, merge, Array(t))
 
 
 def _histogram_add(acc: dict[Any, int], v: Any) -> dict[Any, int]:
