@@ -120,6 +120,8 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
         ctx = bind_context(session, interpreted=pull)
     plan = _analyze(query, catalog, session, sink_name=sink_name, persistent=persistent, sql=sql,
                     sink_timestamp=sink_timestamp, ctx=ctx, implicit_group=implicit_group)
+    agg = plan.aggregation
+    rejections.check_emit_final(query, agg is not None and agg.window is not None, session.properties)
     ctx.check()
     return plan
 

@@ -7,6 +7,9 @@ Each check names the stage ksqlDB makes it in; ``analyze_query`` calls them in t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from sqlglot import exp
 
 from ksqlpy.catalog import Source
@@ -83,3 +86,15 @@ def check_window(query: Query, source: Source, registry: FunctionRegistry) -> No
         raise KsqlStatementError(f"{where}WINDOW clause requires a GROUP BY clause.")
     if source.kind == "TABLE":
         raise KsqlStatementError("Windowing not supported for table aggregations.")
+
+
+def check_emit_final(query: Query, windowed_aggregation: bool, properties: Mapping[str, Any]) -> None:
+    """Logical planning, for persistent and push queries alike: EMIT FINAL suppresses a windowed
+    aggregation's updates until its windows close, and needs suppression enabled."""
+    if query.emit != "FINAL":
+        return
+    if str(properties.get("ksql.suppress.enabled", "true")).strip().lower() == "false":
+        raise KsqlStatementError("Suppression is currently disabled. You can enable it by setting "
+                                 "ksql.suppress.enabled to true")
+    if not windowed_aggregation:
+        raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")

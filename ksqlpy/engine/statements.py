@@ -148,11 +148,6 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     if stmt.kind != plan.result_kind:
         raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
                                  f"CREATE {plan.result_kind} AS SELECT statement instead.")
-    if stmt.query.emit == "FINAL" and str(engine.prop("ksql.suppress.enabled", "true")).strip().lower() == "false":
-        raise KsqlStatementError("Suppression is currently disabled. You can enable it by setting "
-                                 "ksql.suppress.enabled to true")
-    if stmt.query.emit == "FINAL" and (plan.aggregation is None or plan.aggregation.window is None):
-        raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
     try:
         sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
     except KsqlStatementError as e:
