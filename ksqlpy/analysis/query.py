@@ -116,6 +116,7 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
     clause is planned, code-generation errors (held in ``ctx``) once every clause is typed.
     ``implicit_group``: a push query, where aggregates without GROUP BY make one group of the whole input
     (ksqlDB's ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error."""
+    rejections.check_lambdas_enabled(query, session.properties)
     if ctx is None:
         ctx = bind_context(session, interpreted=pull)
     plan = _analyze(query, catalog, session, sink_name=sink_name, persistent=persistent, sql=sql,

@@ -98,3 +98,17 @@ def check_emit_final(query: Query, windowed_aggregation: bool, properties: Mappi
                                  "ksql.suppress.enabled to true")
     if not windowed_aggregation:
         raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
+
+
+def _expressions(query: Query) -> list[exp.Expression]:
+    nodes = [i.expr for i in query.select] + [j.on for j in query.joins] + list(query.group_by)
+    nodes += list(query.partition_by) + [e for e in (query.where, query.having) if e is not None]
+    return nodes
+
+
+def check_lambdas_enabled(query: Query, properties: Mapping[str, Any]) -> None:
+    """ksqlDB's sanitizer (before analysis) refuses any lambda while ``ksql.lambdas.enabled`` is false."""
+    if str(properties.get("ksql.lambdas.enabled", "true")).strip().lower() != "false":
+        return
+    if any(n.find(exp.Lambda) is not None for n in _expressions(query)):
+        raise KsqlStatementError("Exception while preparing statement: Lambdas are not enabled at this time.")
