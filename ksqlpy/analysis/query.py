@@ -27,6 +27,7 @@ from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import Dereference, FunctionCall, Query
 from ksqlpy.plan.logical import (
+    Aggregate,
     ColumnRole,
     EmitMode,
     Filter,
@@ -108,11 +109,14 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
     code-generation errors (held in ``ctx``) once every clause is typed. ``implicit_group``: a push query,
     where aggregates without GROUP BY make one group of the whole input (ksqlDB's
     ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error."""
+    rejections.check_lambdas_enabled(query, session.properties)
     if ctx is None:
         ctx = bind_context(session, interpreted=pull)
     kind = QueryKind.PERSISTENT if persistent else QueryKind.PULL if pull else QueryKind.PUSH
     plan = _analyze(query, catalog, session, sink_name=sink_name, kind=kind, sql=sql,
                     sink_timestamp=sink_timestamp, ctx=ctx, base=base, implicit_group=implicit_group)
+    agg = plan.find(Aggregate)
+    rejections.check_emit_final(query, agg is not None and agg.window is not None, session.properties)
     ctx.check()
     if kind is QueryKind.PULL:
         _check_pull(query, plan)

@@ -7,6 +7,9 @@ Each check names the stage ksqlDB makes it in; ``analyze_query`` calls them in t
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from sqlglot import exp
 
 from ksqlpy.catalog import Source
@@ -83,3 +86,29 @@ def check_window(query: Query, source: Source, registry: FunctionRegistry) -> No
         raise KsqlStatementError(f"{where}WINDOW clause requires a GROUP BY clause.")
     if source.kind == "TABLE":
         raise KsqlStatementError("Windowing not supported for table aggregations.")
+
+
+def check_emit_final(query: Query, windowed_aggregation: bool, properties: Mapping[str, Any]) -> None:
+    """Logical planning, for persistent and push queries alike: EMIT FINAL suppresses a windowed
+    aggregation's updates until its windows close, and needs suppression enabled."""
+    if query.emit != "FINAL":
+        return
+    if str(properties.get("ksql.suppress.enabled", "true")).strip().lower() == "false":
+        raise KsqlStatementError("Suppression is currently disabled. You can enable it by setting "
+                                 "ksql.suppress.enabled to true")
+    if not windowed_aggregation:
+        raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
+
+
+def _expressions(query: Query) -> list[exp.Expression]:
+    nodes = [i.expr for i in query.select] + [j.on for j in query.joins] + list(query.group_by)
+    nodes += list(query.partition_by) + [e for e in (query.where, query.having) if e is not None]
+    return nodes
+
+
+def check_lambdas_enabled(query: Query, properties: Mapping[str, Any]) -> None:
+    """ksqlDB's sanitizer (before analysis) refuses any lambda while ``ksql.lambdas.enabled`` is false."""
+    if str(properties.get("ksql.lambdas.enabled", "true")).strip().lower() != "false":
+        return
+    if any(n.find(exp.Lambda) is not None for n in _expressions(query)):
+        raise KsqlStatementError("Exception while preparing statement: Lambdas are not enabled at this time.")

@@ -34,6 +34,7 @@ TYPES: dict[str, str | tuple[str, ...]] = {
     "ksql.query.pull.table.scan.enabled": _BOOLEAN,
     "ksql.logging.processing.rows.include": _BOOLEAN,
     "ksql.insert.into.values.enabled": _BOOLEAN,
+    "ksql.lambdas.enabled": _BOOLEAN,
     "ksql.fail.on.deserialization.error": _BOOLEAN,
     "ksql.fail.on.production.error": _BOOLEAN,
 }

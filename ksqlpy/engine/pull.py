@@ -95,7 +95,11 @@ def _pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------------- checks
 def _check_clauses(engine: Engine, q: A.Query) -> None:
-    for present, what in ((q.joins, "JOIN"), (q.window, "WINDOW"), (q.group_by, "GROUP BY"),
+    # an aggregate without GROUP BY is grouped by a constant (ksqlDB's analyzer adds the GROUP BY before the
+    # pull-query rules run), so it is refused as a GROUP BY
+    grouped = bool(q.group_by) or any(engine.functions.kind_of(f.fname) == "aggregate"
+                                      for i in q.select for f in i.expr.find_all(A.FunctionCall))
+    for present, what in ((q.joins, "JOIN"), (q.window, "WINDOW"), (grouped, "GROUP BY"),
                           (q.partition_by, "PARTITION BY"), (q.having, "HAVING")):
         if present:
             raise KsqlStatementError(f"Pull queries don't support {what} clauses.{_HINT}")

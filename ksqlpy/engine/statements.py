@@ -34,7 +34,7 @@ from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError, name_lo
 from ksqlpy.expr.bound import Cast
 from ksqlpy.grammar import ast as A
 from ksqlpy.grammar import limits
-from ksqlpy.plan.logical import Aggregate, Join, OutputColumn, ResultKind, Sink
+from ksqlpy.plan.logical import Join, OutputColumn, ResultKind, Sink
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -184,12 +184,6 @@ def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[s
     if stmt.kind != plan.result_kind:
         raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
                                  f"CREATE {plan.result_kind} AS SELECT statement instead.")
-    if stmt.query.emit == "FINAL" and str(engine.prop("ksql.suppress.enabled", "true")).strip().lower() == "false":
-        raise KsqlStatementError("Suppression is currently disabled. You can enable it by setting "
-                                 "ksql.suppress.enabled to true")
-    agg = plan.find(Aggregate)
-    if stmt.query.emit == "FINAL" and (agg is None or agg.window is None):
-        raise KsqlStatementError("EMIT FINAL is only supported for windowed aggregations.")
     try:
         sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
     except KsqlStatementError as e:

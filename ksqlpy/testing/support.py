@@ -43,8 +43,10 @@ KNOWN_PROPERTIES = frozenset({
     "ksql.query.pull.limit.clause.enabled",
     "ksql.suppress.enabled",
     "ksql.insert.into.values.enabled",
+    "ksql.lambdas.enabled",
 })
-KNOWN_PROPERTY_PATTERNS = (re.compile(r"ksql\.functions\.[a-z_]+\.limit"),)
+# ksql.functions.<name>.* reaches the function's configure() as in ksqlDB (limits, a UDAF's initial value)
+KNOWN_PROPERTY_PATTERNS = (re.compile(r"ksql\.functions\.[a-z_0-9]+\.[a-z_0-9.]+"),)
 
 _FORMAT_IN_SQL = re.compile(r"\b(?:KEY_FORMAT|VALUE_FORMAT|FORMAT)\s*=\s*'([^']*)'", re.IGNORECASE)
 

@@ -112,7 +112,8 @@ def test_non_aggregate_column_with_an_implicit_group_is_an_error(engine: Engine)
 
 
 def test_a_pull_query_over_a_stream_does_not_aggregate(engine: Engine) -> None:
-    with pytest.raises(KsqlStatementError, match="without a GROUP BY clause"):
+    # grouped by a constant first (as every aggregate without GROUP BY), then refused by the pull-query rules
+    with pytest.raises(KsqlStatementError, match="Pull queries don't support GROUP BY clauses"):
         engine.execute("SELECT COUNT(*) FROM S;")
 
 
@@ -128,3 +129,22 @@ def test_star_over_windowed_joins_has_each_sides_window(engine: Engine) -> None:
                                                 "R_ID", "R_WINDOWSTART", "R_WINDOWEND", "R_V"]
     engine.drain()
     assert list(res.data) == [(7, 10, 20, 1, None, None, None, None), (7, 10, 20, 1, 7, 10, 20, 2)]
+
+
+@pytest.mark.parametrize("sql", [
+    "SELECT * FROM T EMIT FINAL;",
+    "SELECT ID, COUNT(*) FROM S GROUP BY ID EMIT FINAL;",
+    "SELECT T.ID, T2.W FROM T JOIN T2 ON T.ID = T2.ID EMIT FINAL;",
+])
+def test_emit_final_push_queries_need_a_windowed_aggregation(engine: Engine, sql: str) -> None:
+    engine.execute("CREATE TABLE T2 (ID INT PRIMARY KEY, W STRING) WITH (kafka_topic='t2', format='JSON', "
+                   "partitions=1);")
+    with pytest.raises(KsqlStatementError, match="EMIT FINAL is only supported for windowed aggregations."):
+        engine.execute(sql)
+
+
+def test_emit_final_push_query_needs_suppression_enabled(tmp_path: Path) -> None:
+    with Engine(str(tmp_path), {"ksql.suppress.enabled": "false"}) as e:
+        e.execute("CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', format='JSON', partitions=1);")
+        with pytest.raises(KsqlStatementError, match="Suppression is currently disabled"):
+            e.execute("SELECT ID, COUNT(*) FROM S WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID EMIT FINAL;")

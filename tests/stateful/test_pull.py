@@ -118,6 +118,9 @@ def test_pull_on_stream_scans_to_end(h: Harness) -> None:
         h.pull("SELECT K, ROWOFFSET FROM S;")
     with pytest.raises(KsqlStatementError, match="don't support GROUP BY"):
         h.pull("SELECT K, COUNT(*) FROM S GROUP BY K;")
+    # an aggregate without GROUP BY is grouped by a constant, so it is the same refusal
+    with pytest.raises(KsqlStatementError, match="Pull queries don't support GROUP BY clauses"):
+        h.pull("SELECT COUNT(*) FROM S;")
 
 
 def test_multi_partition_table_pull(h: Harness) -> None:

@@ -63,6 +63,7 @@ def test_static_skips_name_their_reason() -> None:
     assert reason(format=["JSON"], enabled=False) == "disabled in the QTT file (enabled: false)"
     assert reason(format=["JSON"], properties={"made.up.prop": "1"}) == "Unsupported property: made.up.prop"
     assert reason(format=["JSON"], properties={"ksql.functions.collect_list.limit": 3}) is None
+    assert reason(format=["JSON"], properties={"ksql.functions.test_udaf.init": 100}) is None  # configure()
     assert reason(format=["JSON"], topics=[{"name": "s", "valueSchema": {"type": "int"}}]) is None
     assert "schema references" in (reason(format=["JSON"], topics=[{"name": "s", "valueSchemaReferences": []}]) or "")
     assert reason(format=["JSON"], post={"sources": [{"name": "X", "type": "stream",
