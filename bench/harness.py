@@ -94,6 +94,45 @@ def source_log(events: int, seed: int, say: Callable[[str], None]) -> str:
     return path
 
 
+KEY_COLUMN = {"bid": "auction", "auction": "id", "person": "id"}
+
+
+def jsonl_inputs(events: int, seed: int, parts: int, say: Callable[[str], None]) -> str:
+    """The same events as JSON lines for the peers' file readers, made once and cached beside the log:
+    ``<dir>/<topic>/part-<i>.jsonl``, the key column first, records dealt round-robin over ``parts``
+    files (one per reader), each file in event order."""
+    from bench.nexmark import NexmarkGenerator
+
+    path = os.path.join(DATA, f"nexmark-{events}-{seed}", f"jsonl-{parts}")
+    if os.path.exists(os.path.join(path, "READY")):
+        return path
+    say(f"exporting {events:,} events as JSON lines ({parts} file(s) per topic) into {path} ...")
+    shutil.rmtree(path, ignore_errors=True)
+    files = {}
+    for topic in KEY_COLUMN:
+        os.makedirs(os.path.join(path, topic))
+        files[topic] = [open(os.path.join(path, topic, f"part-{i}.jsonl"), "wb") for i in range(parts)]
+    counts = dict.fromkeys(KEY_COLUMN, 0)
+    heads = {t: b'{"%s":' % KEY_COLUMN[t].encode() for t in KEY_COLUMN}
+    for topic, key, value, _ in NexmarkGenerator(events, seed):
+        n = counts[topic]
+        counts[topic] = n + 1
+        files[topic][n % parts].write(b"%s%d,%s\n" % (heads[topic], int.from_bytes(key, "big", signed=True), value[1:]))
+    for fs in files.values():
+        for f in fs:
+            f.close()
+    with open(os.path.join(path, "READY"), "w") as f:
+        json.dump(counts, f)
+    return path
+
+
+def input_records(path: str, topics: tuple[str, ...]) -> int:
+    """Records of ``topics`` in an exported JSON-lines directory."""
+    with open(os.path.join(path, "READY")) as f:
+        counts = json.load(f)
+    return sum(counts[t] for t in topics)
+
+
 def read_bids(path: str) -> tuple[list[bytes], list[bytes], list[int]]:
     """The bids back from the cached log, in event order per partition (for loading the broker)."""
     from ksqlpy.log import EmbeddedLog

@@ -15,6 +15,7 @@ import resource
 import sys
 import tempfile
 import time
+from typing import Any
 
 import orjson
 
@@ -35,14 +36,14 @@ def _cpu() -> float:
 
 
 def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | None = None,
-        cache: int | None = None) -> dict:
+        cache: int | None = None, check: bool = True, dump: str | None = None) -> dict:
     """``cache``: ``cache.max.bytes.buffering`` (None: ksqlDB's default, 10 MB; 0: every update goes out)."""
     from ksqlpy.engine import Engine
     from ksqlpy.log import EmbeddedLog
 
     w = WORKLOADS[workload]
     log = EmbeddedLog(log_dir)
-    records = sum(log.end_offset("bid", p) for p in range(log.describe_topic("bid").partitions))  # type: ignore[union-attr]
+    records = sum(log.end_offset(t, p) for t in w.inputs for p in range(log.describe_topic(t).partitions))  # type: ignore[union-attr]
     with tempfile.TemporaryDirectory(prefix="ksqlpy-bench-") as data_dir:
         props: dict = {"auto.offset.reset": "earliest"}
         if cache is not None:
@@ -65,12 +66,55 @@ def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | 
             prof.dump_stats(profile)  # type: ignore[arg-type]
         info = log.describe_topic(sink.upper())
         out = sum(log.end_offset(info.name, p) for p in range(info.partitions)) if info else 0
+        final = final_result(engine, sink, workload, dump) if check else None
         engine.close()
     return {
         "workload": workload, "engine": "ksqlpy", "log": "embedded", "workers": 1, "records": records,
         "outputs": out, "seconds": t1 - t0, "cpu_seconds": c1 - c0,
-        "peak_rss_mb": _peak_rss_mb(),
+        "peak_rss_mb": _peak_rss_mb(), **({"final": final} if final else {}),
     }
+
+
+def final_result(engine: Any, sink: str, workload: str, dump: str | None = None) -> dict[str, Any]:
+    """The sink's final result (``bench.final_results``), read back after the clock stopped: every
+    record decoded with the sink's own serdes; a table's changelog read in offset order per partition
+    (a key lives in one partition), its last row per key kept."""
+    from bench.final_results import Result
+
+    spec = WORKLOADS[workload].result
+    src = engine.catalog.source(sink.upper())
+    kser, vser = engine.key_serde(src), engine.value_serde(src)
+    kcols = [c.name for c in src.key_columns]
+    vcols = [c.name for c in src.value_columns]
+    windowed = src.windowed is not None
+    res = Result(spec.kind, spec.columns, spec.key)
+    info = engine.log.describe_topic(src.topic)
+    for p in range(info.partitions):
+        off = 0
+        while True:
+            b = engine.log.fetch(src.topic, p, off, 50_000)
+            if not b.offsets:
+                break
+            for kb, vb in zip(b.keys, b.values, strict=True):
+                key = kser.deserialize(kb)
+                row: dict[str, Any] = {}
+                if windowed:
+                    key, row["window_start"], row["window_end"] = key
+                if key is not None:
+                    row.update(zip(kcols, key, strict=True))
+                value = vser.deserialize(vb)
+                if spec.kind == "rows":
+                    row.update(zip(vcols, value, strict=True))  # type: ignore[arg-type]
+                    res.add(row)
+                elif value is None:
+                    res.delete(row)
+                else:
+                    row.update(zip(vcols, value, strict=True))
+                    res.upsert(row)
+            off = b.next_offset
+    if dump:
+        res.dump(dump)
+    return res.summary()
 
 
 def run_kafka(cfg: dict) -> dict:
@@ -128,8 +172,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("workload")
     ap.add_argument("--profile", help="write cProfile stats of the drained query to this file")
     ap.add_argument("--cache", type=int, help="cache.max.bytes.buffering (default: ksqlDB's 10 MB; 0: off)")
+    ap.add_argument("--no-check", action="store_true", help="do not read the sink back for the final result")
+    ap.add_argument("--dump", help="write the final result's canonical rows here (for diffing engines)")
     args = ap.parse_args(argv)
-    sys.stdout.buffer.write(orjson.dumps(run(args.log_dir, args.workload, args.profile, cache=args.cache)) + b"\n")
+    sys.stdout.buffer.write(orjson.dumps(run(args.log_dir, args.workload, args.profile, cache=args.cache,
+                                             check=not args.no_check, dump=args.dump)) + b"\n")
     sys.stdout.flush()
     os._exit(0)  # skip interpreter teardown (nothing left to flush)
 

@@ -16,6 +16,9 @@ ROOT = os.path.join(os.path.dirname(os.path.abspath(__file__)), ".venvs")
 PEERS: dict[str, list[str]] = {
     "quixstreams": ["quixstreams==3.28.1", "orjson"],
     "bytewax": ["bytewax==0.21.1", "orjson", "confluent-kafka"],
+    # Flink SQL through PyFlink: the JVM mini-cluster ships inside the wheel (needs a Java 11/17 runtime)
+    "flink": ["apache-flink==2.3.0"],
+    "pathway": ["pathway==0.33.0"],
 }
 
 
