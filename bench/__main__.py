@@ -1,4 +1,5 @@
-"""``python -m bench run [--quick] [--log embedded|kafka] [--workers N] [--report FILE.json] [--chart FILE.png]``.
+"""``python -m bench run [--quick] [--events 10M] [--log embedded|kafka] [--peers quix,bytewax,flink,pathway]
+[--report FILE.json] [--chart FILE.png]``.
 
 Also: ``python -m bench profile WORKLOAD [--events N]`` - cProfile of one drained ksqlpy workload.
 """
@@ -11,18 +12,35 @@ import sys
 
 from bench.workloads import QUICK, WORKLOADS
 
+PEERS = ("quix", "bytewax", "flink", "pathway")
+
+
+def _count(text: str) -> int:
+    """``1000000``, ``1M``, ``500k``."""
+    t = text.strip().lower().replace("_", "")
+    mult = {"k": 1_000, "m": 1_000_000}.get(t[-1:], 1)
+    try:
+        return int(float(t[:-1] if mult > 1 else t) * mult)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a count of events: {text!r} (e.g. 1000000, 1M, 500k)") from None
+
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench", description=__doc__)
     sub = ap.add_subparsers(dest="cmd", required=True)
     r = sub.add_parser("run", help="run the benchmark")
     r.add_argument("--quick", action="store_true", help="1M events (default: full, 10M)")
-    r.add_argument("--events", type=int, help="number of Nexmark events (overrides --quick)")
+    r.add_argument("--events", type=_count, help="number of Nexmark events, e.g. 10M (overrides --quick; a long "
+                   "run amortizes the JVM's warm-up)")
     r.add_argument("--log", choices=["embedded", "kafka"], default="embedded",
                    help="kafka: also ksqlpy on KafkaLog (peers always run on the broker)")
     r.add_argument("--workers", type=int, default=1)
     r.add_argument("--workloads", default=",".join(QUICK), help="comma-separated, e.g. q1,q2")
-    r.add_argument("--no-peers", action="store_true", help="skip Quix Streams and Bytewax")
+    r.add_argument("--no-peers", action="store_true", help="skip every peer (same as --peers '')")
+    r.add_argument("--peers", default=",".join(PEERS),
+                   help=f"comma-separated peers to run (default: all of {','.join(PEERS)})")
+    r.add_argument("--flink-variants", default="p1,p2,p1-blackhole",
+                   help="Flink variants: p1, p2 (parallelism, filesystem JSON sink), p1-blackhole, p2-blackhole")
     r.add_argument("--no-latency", action="store_true")
     r.add_argument("--seed", type=int, default=42)
     r.add_argument("--peer-records", type=int,
@@ -52,7 +70,7 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(args.out).sort_stats("tottime").print_stats(25)
         return 0
 
-    from bench.harness import Options
+    from bench.harness import FLINK_VARIANTS, Options
     from bench.harness import run as run_bench
 
     events = args.events or (1_000_000 if args.quick else 10_000_000)
@@ -60,8 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     unknown = [w for w in workloads if w not in WORKLOADS]
     if unknown:
         ap.error(f"unknown workloads: {unknown}; known: {sorted(WORKLOADS)}")
+    peers = set() if args.no_peers else {p.strip() for p in args.peers.split(",") if p.strip()}
+    if peers - set(PEERS):
+        ap.error(f"unknown peers: {sorted(peers - set(PEERS))}; known: {', '.join(PEERS)}")
+    variants = tuple(v.strip() for v in args.flink_variants.split(",") if v.strip())
+    if set(variants) - set(FLINK_VARIANTS):
+        ap.error(f"unknown Flink variants: {sorted(set(variants) - set(FLINK_VARIANTS))}; known: {sorted(FLINK_VARIANTS)}")
     run_bench(Options(events=events, log=args.log, workers=args.workers, workloads=workloads,
-                      peers=not args.no_peers, latency=not args.no_latency, seed=args.seed,
+                      peers=bool(peers & {"quix", "bytewax"}), flink="flink" in peers, pathway="pathway" in peers,
+                      flink_variants=variants, latency=not args.no_latency, seed=args.seed,
                       peer_records=args.peer_records or (300_000 if events <= 1_000_000 else 1_000_000),
                       report=args.report, chart=args.chart))
     return 0

@@ -146,6 +146,24 @@ class Broker:
             c.close()
         return seen
 
+    def count_records(self, topic: str, partitions: int, idle: float = 1.0, timeout: float = 120.0) -> int:
+        """Records in ``topic``, read from the start until nothing arrives for ``idle`` seconds (tansu's
+        high watermark undercounts, see ``end_offsets``). For a runner that cannot count its own output
+        without paying for it inside the measurement."""
+        from confluent_kafka import Consumer, TopicPartition
+
+        c = Consumer(consumer_config(self.bootstrap, f"count-{topic}-{os.getpid()}"))
+        c.assign([TopicPartition(topic, part, 0) for part in range(partitions)])
+        seen, last, deadline = 0, time.monotonic(), time.monotonic() + timeout
+        try:
+            while time.monotonic() - last < idle and time.monotonic() < deadline:
+                n = sum(1 for m in c.consume(10_000, 0.2) if m.error() is None)
+                if n:
+                    seen, last = seen + n, time.monotonic()
+        finally:
+            c.close()
+        return seen
+
     @staticmethod
     def end_offsets(keys: list[bytes], partitions: int) -> list[int]:
         """End offsets of a fresh topic after ``produce(keys...)``: records per partition.

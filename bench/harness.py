@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from bench import venvs
+from bench.final_results import compare
 from bench.workloads import QUICK, WORKLOADS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -42,7 +43,10 @@ class Options:
     log: str = "embedded"
     workers: int = 1
     workloads: tuple[str, ...] = QUICK
-    peers: bool = True
+    peers: bool = True  # Quix Streams and Bytewax (on the broker)
+    flink: bool = True  # Flink SQL on PyFlink's mini-cluster (JSON lines files)
+    pathway: bool = True  # Pathway (JSON lines files; and its Kafka reader on the broker)
+    flink_variants: tuple[str, ...] = ("p1", "p2", "p1-blackhole")
     latency: bool = True
     seed: int = 42
     peer_records: int = 300_000  # the Kafka side reads a prefix of this many bids (Quix is ~20x slower)
@@ -170,7 +174,12 @@ def _result(workload: str, engine: str, log: str, r: dict[str, Any], **extra: An
             "cpu_seconds": round(cpu, 3), "busy_cores": round(cpu / sec, 2) if sec else None,
             "records_per_s_per_core": round(rec / cpu) if cpu else None,
             "peak_rss_mb": round(r.get("peak_rss_mb", 0.0), 1),
-            **({"startup_seconds": r["startup_seconds"]} if "startup_seconds" in r else {}), **extra}
+            **{k: r[k] for k in PASSED_THROUGH if k in r}, **extra}
+
+
+# figures a runner may report beyond the common ones, kept in the report as they are
+PASSED_THROUGH = ("startup_seconds", "records_read", "job_seconds", "job_cpu_seconds", "job_fixed_seconds",
+                  "job_fixed_cpu_seconds", "parallelism", "too_short", "final")
 
 
 def run_ksqlpy(src: str, opts: Options) -> list[dict[str, Any]]:
@@ -229,7 +238,7 @@ def run_kafka_side(src: str, opts: Options) -> list[dict[str, Any]]:
                 for w in shared for e in ("hand-written", "quixstreams", "bytewax")]
     pythons: dict[str, str | None] = {}
     if opts.peers:
-        for peer in venvs.PEERS:
+        for peer in ("quixstreams", "bytewax"):
             try:
                 pythons[peer] = venvs.ensure(peer, opts.say)
             except Exception as e:  # noqa: BLE001
@@ -259,23 +268,102 @@ def run_kafka_side(src: str, opts: Options) -> list[dict[str, Any]]:
             py = pythons.get(peer)
             if py:
                 runners.append((peer, [py, os.path.join(HERE, "peers", script)]))
+        if opts.pathway and (py := _peer_python("pathway", opts)):
+            runners.append(("pathway", [py, os.path.join(HERE, "peers", "pathway_job.py")]))
         for w in shared:
             for engine, cmd in runners:
                 if engine == "ksqlpy-final" and not WORKLOADS[w].final_sql:
+                    continue
+                if engine == "pathway" and "pathway" not in WORKLOADS[w].peers:
                     continue
                 topic = f"out_{engine.replace('-', '_')}_{w}"
                 broker.create_topics([topic], PARTITIONS)
                 cfg = {"bootstrap": broker.bootstrap, "workload": w, "topic": "bid", "out": topic,
                        "group": f"bench_{engine}_{w}_{os.getpid()}", "end_offsets": ends,
-                       "final": engine == "ksqlpy-final"}
+                       "final": engine == "ksqlpy-final", "reader": "kafka", "input_counts": {"bid": sum(ends)}}
                 b0 = broker.cpu_seconds()
                 try:
                     r = _run_json([*cmd, json.dumps(cfg)])
-                    out.append(_result(w, engine, "kafka", r, broker_cpu_seconds=round(broker.cpu_seconds() - b0, 2)))
+                    b1 = broker.cpu_seconds()
+                    if r.get("outputs") is None:
+                        r["outputs"] = broker.count_records(topic, PARTITIONS)
+                    out.append(_result(w, engine, "kafka", r, broker_cpu_seconds=round(b1 - b0, 2)))
                     opts.say(_line(out[-1]))
                 except Exception as e:  # noqa: BLE001
                     out.append({"workload": w, "engine": engine, "log": "kafka", "error": str(e)[-500:]})
                     opts.say(f"  {w:4s} {engine}: FAILED {str(e)[-300:]}")
+    return out
+
+
+FLINK_VARIANTS = {"p1": (1, "filesystem"), "p2": (2, "filesystem"), "p1-blackhole": (1, "blackhole"),
+                  "p2-blackhole": (2, "blackhole")}
+
+
+def _peer_python(peer: str, opts: Options) -> str | None:
+    try:
+        return venvs.ensure(peer, opts.say)
+    except Exception as e:  # noqa: BLE001 - a peer that cannot be installed is reported, not fatal
+        opts.say(f"  {peer}: environment failed: {str(e)[-300:]}")
+        return None
+
+
+def run_flink(opts: Options) -> list[dict[str, Any]]:
+    """Every workload as a Flink SQL job per variant (parallelism 1 and 2 with the filesystem JSON sink;
+    the blackhole sink), one fresh PyFlink process each, over the events exported as JSON lines (one
+    file per reader). Figures with Flink's per-job fixed cost subtracted (``bench/peers/flink_job.py``)."""
+    runs = [(w, v) for w in opts.workloads if "flink" in WORKLOADS[w].peers for v in opts.flink_variants]
+    if not runs:
+        return []
+    py = _peer_python("flink", opts)
+    if py is None:
+        return [{"workload": w, "engine": f"flink-{v}", "log": "files", "error": "no Flink environment"} for w, v in runs]
+    pars = sorted({FLINK_VARIANTS[v][0] for _, v in runs})
+    warm = {n: jsonl_inputs(2000, opts.seed, n, opts.say) for n in pars}
+    data = {n: jsonl_inputs(opts.events, opts.seed, n, opts.say) for n in pars}
+    out = []
+    for w, v in runs:
+        par, sink = FLINK_VARIANTS[v]
+        d = tempfile.mkdtemp(prefix="ksqlpy-bench-flink-")
+        cfg = {"workload": w, "parallelism": par, "sink": sink, "data": data[par], "warm": warm[par],
+               "out": os.path.join(d, "out"), "records": input_records(data[par], WORKLOADS[w].inputs)}
+        try:
+            r = _run_json([py, os.path.join(HERE, "peers", "flink_job.py"), json.dumps(cfg)])
+            out.append(_result(w, f"flink-{v}", "files", r))
+            opts.say(_line(out[-1]))
+        except Exception as e:  # noqa: BLE001
+            out.append({"workload": w, "engine": f"flink-{v}", "log": "files", "error": str(e)[-500:]})
+            opts.say(f"  {w:4s} flink-{v}: FAILED {str(e)[-300:]}")
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
+    return out
+
+
+def run_pathway(opts: Options) -> list[dict[str, Any]]:
+    """The workloads Pathway is written for, with its JSON-lines reader in streaming mode, one fresh
+    process each (``bench/peers/pathway_job.py``)."""
+    runs = [w for w in opts.workloads if "pathway" in WORKLOADS[w].peers]
+    if not runs:
+        return []
+    py = _peer_python("pathway", opts)
+    if py is None:
+        return [{"workload": w, "engine": "pathway", "log": "files", "error": "no Pathway environment"} for w in runs]
+    data = jsonl_inputs(opts.events, opts.seed, 1, opts.say)
+    with open(os.path.join(data, "READY")) as f:
+        counts = json.load(f)
+    out = []
+    for w in runs:
+        d = tempfile.mkdtemp(prefix="ksqlpy-bench-pathway-")
+        cfg = {"workload": w, "reader": "jsonlines", "data": data, "out": os.path.join(d, "out.jsonl"),
+               "input_counts": counts}
+        try:
+            out.append(_result(w, "pathway", "files", _run_json([py, os.path.join(HERE, "peers", "pathway_job.py"),
+                                                                  json.dumps(cfg)])))
+            opts.say(_line(out[-1]))
+        except Exception as e:  # noqa: BLE001
+            out.append({"workload": w, "engine": "pathway", "log": "files", "error": str(e)[-500:]})
+            opts.say(f"  {w:4s} pathway: FAILED {str(e)[-300:]}")
+        finally:
+            shutil.rmtree(d, ignore_errors=True)
     return out
 
 
@@ -301,7 +389,7 @@ def run_latency(opts: Options) -> list[dict[str, Any]]:
 
 # ---------------------------------------------------------------------------------------------- report
 def _line(r: dict[str, Any]) -> str:
-    return (f"  {r['workload']:4s} {r['engine']:13s} {r['log']:8s} {r['records_per_s']:>9,} rec/s  "
+    return (f"  {r['workload']:4s} {r['engine']:18s} {r['log']:8s} {r['records_per_s']:>9,} rec/s  "
             f"{r['records_per_s_per_core'] or 0:>9,} rec/s/core  {r['seconds']:7.2f} s  {r['peak_rss_mb']:6.0f} MB")
 
 
@@ -378,7 +466,71 @@ def evaluate(results: list[dict[str, Any]], latency: list[dict[str, Any]]) -> li
                         "figure": round(lat["p99_ms"], 2), "met": lat["p99_ms"] < 5.0, "note": LATENCY_NOTES.get(
                             lat["workload"], "")})
     out.extend(scaling_targets())
+    out.extend(peer_targets(by))
     return out
+
+
+def _best(rows: list[dict[str, Any]], field: str) -> dict[str, Any] | None:
+    rows = [r for r in rows if r.get(field)]
+    return max(rows, key=lambda r: r[field]) if rows else None
+
+
+def peer_targets(by: dict[tuple[str, str, str], dict[str, Any]]) -> list[dict[str, Any]]:
+    """ksqlpy (embedded, one worker, ksqlDB's default cache) against Flink SQL and Pathway: records per
+    CPU-second of the whole process tree (Flink: the best of its variants, blackhole included), and for
+    reference the wall-clock rate against Flink at parallelism 1 and 2."""
+    out = []
+    for w in WORKLOADS:
+        k = by.get((w, "ksqlpy", "embedded"))
+        if k is None:
+            continue
+        flink = [r for (wl, e, _), r in by.items() if wl == w and e.startswith("flink-")]
+        f = _best([r for r in flink if not r.get("too_short")], "records_per_s_per_core")
+        if flink and f is None:
+            out.append({"target": f"{w} per CPU-second >= 1.0x Flink (best variant)", "figure": None, "met": None,
+                        "note": "every Flink job ran under twice its per-job fixed cost: too short to tell "
+                                "(run 1M events or more)"})
+        if f is not None and k["records_per_s_per_core"]:
+            ratio = k["records_per_s_per_core"] / f["records_per_s_per_core"]
+            out.append({"target": f"{w} per CPU-second >= 1.0x Flink (best variant)", "figure": round(ratio, 2),
+                        "met": ratio >= 1.0, "note": f"ksqlpy {k['records_per_s_per_core']:,} vs {f['engine']} "
+                                                     f"{f['records_per_s_per_core']:,} records per CPU-second"})
+        for v in ("flink-p1", "flink-p2"):
+            fv = by.get((w, v, "files"))
+            if fv is not None and fv["records_per_s"] and not fv.get("too_short"):
+                out.append({"target": f"{w} wall clock vs {v} (reference)", "figure": round(
+                    k["records_per_s"] / fv["records_per_s"], 2), "met": None,
+                    "note": f"ksqlpy 1 worker {k['records_per_s']:,} vs {v} {fv['records_per_s']:,} records/s"})
+        for log, mine in (("files", k), ("kafka", by.get((w, "ksqlpy", "kafka")))):
+            p = by.get((w, "pathway", log))
+            if p is None or mine is None or not p["records_per_s_per_core"]:
+                continue
+            ratio = mine["records_per_s_per_core"] / p["records_per_s_per_core"]
+            out.append({"target": f"{w} per CPU-second >= 2x Pathway ({'JSON lines' if log == 'files' else 'Kafka'})",
+                        "figure": round(ratio, 2), "met": ratio >= 2.0,
+                        "note": f"ksqlpy ({mine['log']}) {mine['records_per_s_per_core']:,} vs pathway "
+                                f"{p['records_per_s_per_core']:,} records per CPU-second"})
+    return out
+
+
+def agreement_targets(agreement: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"target": f"{a['workload']} final results equal across engines", "figure": a["rows"],
+             "met": a["agree"], "note": "; ".join(a["differ"]) or ", ".join(a["engines"])} for a in agreement]
+
+
+def _opt(v: float | None) -> str:
+    return "-" if v is None else f"{v:.2f}"
+
+
+def startup_table(results: list[dict[str, Any]]) -> str:
+    """What the rates leave out: start-up per process, Flink's per-job fixed cost."""
+    rows = [r for r in results if "startup_seconds" in r or "job_fixed_seconds" in r]
+    head = f"{'workload':9s}{'engine':20s}{'log':9s}{'start-up s':>11s}{'job fixed s':>12s}{'job s':>8s}"
+    lines = [head, "-" * len(head)]
+    for r in rows:
+        lines.append(f"{r['workload']:9s}{r['engine']:20s}{r['log']:9s}{_opt(r.get('startup_seconds')):>11s}"
+                     f"{_opt(r.get('job_fixed_seconds')):>12s}{r.get('job_seconds', r['seconds']):>8.2f}")
+    return "\n".join(lines)
 
 
 def scaling_targets(path: Path = Path(__file__).with_name("results-scaling.json")) -> list[dict[str, Any]]:
@@ -400,14 +552,14 @@ def scaling_targets(path: Path = Path(__file__).with_name("results-scaling.json"
 
 
 def table(results: list[dict[str, Any]]) -> str:
-    head = (f"{'workload':9s}{'engine':14s}{'log':9s}{'records':>10s}{'seconds':>9s}{'records/s':>11s}"
+    head = (f"{'workload':9s}{'engine':20s}{'log':9s}{'records':>10s}{'seconds':>9s}{'records/s':>11s}"
             f"{'rec/s/core':>12s}{'cores':>7s}{'peak MB':>9s}{'outputs':>10s}")
     lines = [head, "-" * len(head)]
     for r in results:
         if "error" in r:
-            lines.append(f"{r['workload']:9s}{r['engine']:14s}{r['log']:9s}  error: {r['error'][:80]}")
+            lines.append(f"{r['workload']:9s}{r['engine']:20s}{r['log']:9s}  error: {r['error'][:80]}")
             continue
-        lines.append(f"{r['workload']:9s}{r['engine']:14s}{r['log']:9s}{r['records']:>10,}{r['seconds']:>9.2f}"
+        lines.append(f"{r['workload']:9s}{r['engine']:20s}{r['log']:9s}{r['records']:>10,}{r['seconds']:>9.2f}"
                      f"{r['records_per_s']:>11,}{r['records_per_s_per_core'] or 0:>12,}{r['busy_cores'] or 0:>7.2f}"
                      f"{r['peak_rss_mb']:>9.0f}{r['outputs'] or 0:>10,}")
     return "\n".join(lines)
@@ -424,10 +576,11 @@ def chart(results: list[dict[str, Any]], path: str) -> bool:
         return False
     series = [("ksqlpy", "embedded"), ("ksqlpy-cache0", "embedded"), ("hand-written", "embedded"),
               ("hand-folded", "embedded"), ("ksqlpy", "kafka"), ("ksqlpy-final", "kafka"), ("hand-written", "kafka"),
-              ("quixstreams", "kafka"), ("bytewax", "kafka")]
+              ("quixstreams", "kafka"), ("bytewax", "kafka"), ("flink-p1", "files"), ("flink-p2", "files"),
+              ("pathway", "files"), ("pathway", "kafka")]
     ok = [r for r in results if "records_per_s" in r]
     workloads = [w for w in WORKLOADS if any(r["workload"] == w for r in ok)]
-    fig, ax = plt.subplots(figsize=(11, 4.8))
+    fig, ax = plt.subplots(figsize=(14, 5.2))
     width = 0.8 / len(series)
     for i, (eng, log) in enumerate(series):
         ys = []
@@ -439,7 +592,7 @@ def chart(results: list[dict[str, Any]], path: str) -> bool:
                    label=f"{eng} ({log})")
     ax.set_xticks(range(len(workloads)), workloads)
     ax.set_ylabel("thousand input records / s (1 worker)")
-    ax.set_title("Nexmark on one worker: ksqlpy, Python peers and a hand-written loop")
+    ax.set_title("Nexmark: ksqlpy (one worker), Python peers, Flink SQL, Pathway and a hand-written loop")
     ax.legend(fontsize=8)
     ax.grid(axis="y", alpha=0.3)
     fig.tight_layout()
@@ -466,18 +619,32 @@ def run(opts: Options) -> dict[str, Any]:
                         for w in opts.workloads]
     say("hand-written loop on the embedded log:")
     results += run_ceiling_embedded(src, opts)
+    if opts.flink:
+        say("Flink SQL (PyFlink mini-cluster, the same events as JSON lines):")
+        results += run_flink(opts)
+    if opts.pathway:
+        say("Pathway (its JSON-lines reader, streaming):")
+        results += run_pathway(opts)
     say("Kafka side (same bids on a tansu broker):")
     results += run_kafka_side(src, opts)
+    agreement = compare(results)
     latency = []
     if opts.latency:
         say("latency on the embedded engine:")
         latency = run_latency(opts)
     report = {"machine": machine(), "data": data, "events": opts.events, "seed": opts.seed,
-              "results": results, "latency": latency, "targets": evaluate(results, latency),
+              "results": results, "latency": latency, "agreement": agreement,
+              "targets": evaluate(results, latency) + agreement_targets(agreement),
               "wall_seconds": round(time.perf_counter() - t_start, 1),
               "when": time.strftime("%Y-%m-%d %H:%M:%S")}
     say("")
     say(table(results))
+    say("")
+    say(startup_table(results))
+    say("")
+    for a in agreement:
+        say(f"  final results {'agree' if a['agree'] else 'DIFFER'}: {a['workload']} - {a['rows']:,} rows, "
+            f"digest {a['digest']} ({', '.join(a['engines'])})" + "".join(f"\n      differs: {d}" for d in a["differ"]))
     say("")
     for t in report["targets"]:
         mark = {True: "MET  ", False: "SHORT", None: "n/a  "}[t["met"]]

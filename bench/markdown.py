@@ -7,6 +7,10 @@ import sys
 from typing import Any
 
 
+def _opt(v: float | None) -> str:
+    return "-" if v is None else f"{v:.2f}"
+
+
 def render(report: dict[str, Any]) -> str:
     m = report["machine"]
     out = [f"Run {report['when']}: {report['events']:,} events ({report['data']['bids']:,} bids of "
@@ -24,6 +28,19 @@ def render(report: dict[str, Any]) -> str:
         out.append(f"| {r['workload']} | {r['engine']} | {r['log']} | {r['records']:,} | {r['seconds']:.2f} | "
                    f"{r['records_per_s']:,} | {r['records_per_s_per_core'] or 0:,} | {r['busy_cores']} | "
                    f"{r['peak_rss_mb']:.0f} | {r['outputs'] or 0:,} |")
+    starts = [r for r in report["results"] if "startup_seconds" in r or "job_fixed_seconds" in r]
+    if starts:
+        out += ["", "| workload | engine | log | start-up s | per-job fixed s | job s (raw) | CPU s (raw) |",
+                "|---|---|---|---:|---:|---:|---:|"]
+        for r in starts:
+            out.append(f"| {r['workload']} | {r['engine']} | {r['log']} | {_opt(r.get('startup_seconds'))} | "
+                       f"{_opt(r.get('job_fixed_seconds'))} | {r.get('job_seconds', r['seconds']):.2f} | "
+                       f"{r.get('job_cpu_seconds', r['cpu_seconds']):.2f} |")
+    if report.get("agreement"):
+        out += ["", "| workload | final rows | digest | engines | agree |", "|---|---:|---|---|---|"]
+        for a in report["agreement"]:
+            out.append(f"| {a['workload']} | {a['rows']:,} | `{a['digest']}` | {', '.join(a['engines'])} | "
+                       f"{'yes' if a['agree'] else '**no**: ' + '; '.join(a['differ'])} |")
     out += ["", "| latency (embedded engine) | p50 ms | p99 ms | max ms | samples | notes |", "|---|---:|---:|---:|---:|---|"]
     for lat in report["latency"]:
         if "error" in lat:

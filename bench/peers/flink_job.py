@@ -200,6 +200,8 @@ def main(cfg: dict[str, Any]) -> dict[str, Any]:
         "job_seconds": round(job_s, 3), "job_cpu_seconds": round(job_cpu, 3),
         "job_fixed_seconds": round(fixed_s, 3), "job_fixed_cpu_seconds": round(fixed_cpu, 3),
         "startup_seconds": round(startup, 3), "peak_rss_mb": tree_peak_rss_mb(), "parallelism": cfg["parallelism"],
+        # with the fixed cost subtracted, what remains of a job under twice that cost is mostly noise
+        "too_short": job_s < 2 * fixed_s,
     }
     if cfg["sink"] != "blackhole":
         result["outputs"], result["final"] = read_result(cfg["workload"], os.path.join(out, "main"), cfg.get("dump"))

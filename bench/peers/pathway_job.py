@@ -1,0 +1,231 @@
+"""The workloads as Pathway programs (run in bench/.venvs/pathway, not our env).
+
+``python pathway_job.py CONFIG_JSON``. Input: Pathway's own readers in streaming mode - ``jsonlines``
+over the exported JSON lines (``"reader": "jsonlines"``), or ``kafka`` over the bench's tansu broker
+(``"reader": "kafka"``: JSON values, the auction from the record key). Output: Pathway's ``jsonlines``
+writer, or its Kafka writer (JSON) for the Kafka reader - a row per change, with its ``diff``. A
+streaming reader never ends, so the program watches itself: a count of each input (one small update per Pathway time) tells the time at which the last input
+record entered, and a count of the result tells when that time has been processed: the clock stops
+there. The sinks write in threads of their own behind it, so the program stops itself a grace second
+later (SIGINT, which Pathway handles by closing its connectors) and the CPU is taken then (the sinks'
+work counts; the process is otherwise idle). The clock runs from ``pw.run``;
+``startup_seconds`` is the process's age at ``pw.run`` (imports and building the dataflow). On Kafka the
+clock starts instead when the first minibatch has been counted, and ``records`` are the ones after it
+(the consumer group's join is start-up, as for the other Kafka runners); ``records_read`` is all of them.
+CPU is the whole process tree. After the clock the output file is read back into the workload's final
+result (``bench.final_results``: +1/-1 diffs added and retracted); on Kafka the harness counts the output
+topic. Prints one JSON object.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import sys
+import threading
+import time
+from typing import Any
+
+import pathway as pw
+
+from bench.final_results import Result
+from bench.proc_tree import tree_cpu_seconds, tree_peak_rss_mb
+from bench.workloads import WORKLOADS
+
+
+class Bid(pw.Schema):
+    auction: int
+    bidder: int
+    price: int
+    channel: str
+    url: str
+    date_time: int
+    extra: str
+
+
+class Auction(pw.Schema):
+    auction_id: int  # "id" names a Pathway table's own row ids
+    item_name: str
+    description: str
+    initial_bid: int
+    reserve: int
+    date_time: int
+    expires: int
+    seller: int
+    category: int
+    extra: str
+
+
+class Person(pw.Schema):
+    person_id: int
+    name: str
+    email_address: str
+    credit_card: str
+    city: str
+    state: str
+    date_time: int
+    extra: str
+
+
+SCHEMAS: dict[str, type[pw.Schema]] = {"bid": Bid, "auction": Auction, "person": Person}
+
+
+def _process_age() -> float:
+    with open("/proc/self/stat") as f:
+        start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+    with open("/proc/uptime") as f:
+        uptime = float(f.read().split()[0])
+    return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
+
+
+def read(topic: str, cfg: dict[str, Any]) -> pw.Table:
+    if cfg["reader"] == "jsonlines":
+        return pw.io.jsonlines.read(os.path.join(cfg["data"], topic), schema=SCHEMAS[topic], mode="streaming",
+                                    autocommit_duration_ms=cfg.get("autocommit_ms", 100),
+                                    json_field_paths={f"{topic}_id": "/id"} if topic != "bid" else None)
+    # Kafka: JSON values without the key column; the auction is the record's 8-byte BIGINT key
+    # (the session timeout: tansu completes a new group's first join only after it, librdkafka's default
+    # 45 s made each run wait ~23 s before its first record)
+    raw = pw.io.kafka.read(
+        {"bootstrap.servers": cfg["bootstrap"], "group.id": cfg["group"], "auto.offset.reset": "earliest",
+         "fetch.queue.backoff.ms": "10", "enable.auto.commit": "false", "session.timeout.ms": "6000",
+         "heartbeat.interval.ms": "500"},
+        cfg["topic"], format="raw", autocommit_duration_ms=cfg.get("autocommit_ms", 100), with_metadata=False)
+    # the key is ksqlDB's KAFKA BIGINT (8 bytes big-endian), which none of Pathway's formats reads: one
+    # Python call per record for it, one for the JSON value (Pathway's json format cannot reach the key)
+    parsed = raw.select(auction=pw.unwrap(pw.apply_with_type(lambda k: int.from_bytes(k, "big", signed=True), int,
+                                                             pw.unwrap(pw.this.key))),
+                        value=pw.apply_with_type(json.loads, pw.Json, pw.this.data))
+    v = pw.this.value
+    return parsed.select(auction=pw.this.auction, bidder=pw.unwrap(v["bidder"].as_int()),
+                         price=pw.unwrap(v["price"].as_int()), channel=pw.unwrap(v["channel"].as_str()),
+                         url=pw.unwrap(v["url"].as_str()), date_time=pw.unwrap(v["date_time"].as_int()),
+                         extra=pw.unwrap(v["extra"].as_str()))
+
+
+def build(workload: str, t: dict[str, pw.Table]) -> pw.Table:
+    """The workload's result table."""
+    if workload == "q0":
+        return t["bid"]
+    b = t["bid"] if "bid" in t else None
+    if workload == "q1":
+        return b.select(pw.this.auction, pw.this.bidder, price=pw.this.price * 908 // 1000,  # type: ignore[union-attr]
+                        date_time=pw.this.date_time, extra=pw.this.extra)
+    if workload == "q2":
+        return b.filter(pw.this.auction % 123 == 0).select(pw.this.auction, pw.this.price)  # type: ignore[union-attr]
+    if workload in ("q5", "q7"):
+        window = (pw.temporal.sliding(hop=2000, duration=10000) if workload == "q5"
+                  else pw.temporal.tumbling(duration=10000))
+        w = b.windowby(pw.this.date_time, window=window, instance=pw.this.auction)  # type: ignore[union-attr]
+        agg = {"num": pw.reducers.count()} if workload == "q5" else {"max_price": pw.reducers.max(pw.this.price)}
+        return w.reduce(auction=pw.this._pw_instance, window_start=pw.this._pw_window_start,
+                        window_end=pw.this._pw_window_end, **agg)
+    if workload == "q17":
+        d = b.select(pw.this.auction, pw.this.price,  # type: ignore[union-attr]
+                     day=pw.this.date_time.dt.utc_from_timestamp(unit="ms").dt.strftime("%Y-%m-%d"))
+        return d.groupby(pw.this.auction, pw.this.day).reduce(
+            pw.this.auction, pw.this.day, total_bids=pw.reducers.count(),
+            rank1_bids=pw.reducers.sum(pw.if_else(pw.this.price < 10000, 1, 0)),
+            rank2_bids=pw.reducers.sum(pw.if_else((pw.this.price >= 10000) & (pw.this.price < 1000000), 1, 0)),
+            rank3_bids=pw.reducers.sum(pw.if_else(pw.this.price >= 1000000, 1, 0)),
+            min_price=pw.reducers.min(pw.this.price), max_price=pw.reducers.max(pw.this.price),
+            avg_price=pw.reducers.avg(pw.this.price), sum_price=pw.reducers.sum(pw.this.price))
+    if workload == "q3":
+        a = t["auction"].filter(pw.this.category == 10)
+        p = t["person"].filter((pw.this.state == "OR") | (pw.this.state == "ID") | (pw.this.state == "CA"))
+        return a.join(p, a.seller == p.person_id).select(seller=a.seller, name=p.name, city=p.city, state=p.state,
+                                                         auction_id=a.auction_id)  # read back as "id"
+    raise KeyError(f"{workload} has no Pathway program here")
+
+
+def read_result(workload: str, path: str) -> tuple[int, dict[str, Any]]:
+    spec = WORKLOADS[workload].result
+    res = Result(spec.kind, spec.columns, spec.key)
+    n = 0
+    with open(path, "rb") as f:
+        for line in f:
+            rec = json.loads(line)
+            n += 1
+            if "auction_id" in rec:  # Pathway reserves "id"
+                rec["id"] = rec.pop("auction_id")
+            (res.add if rec.pop("diff") > 0 else res.retract)(rec)
+    return n, res.summary()
+
+
+def main(cfg: dict[str, Any]) -> dict[str, Any]:
+    workload = cfg["workload"]
+    inputs = WORKLOADS[workload].inputs if cfg["reader"] == "jsonlines" else ("bid",)
+    tables = {topic: read(topic, cfg) for topic in inputs}
+    result = build(workload, tables)
+    expected = cfg["input_counts"]
+    state: dict[str, Any] = {"seen": {}, "last_time": None, "end": None, "first": None}
+
+    def on_count(topic: str) -> Any:
+        def on_change(key: Any, row: dict[str, Any], time: int, is_addition: bool) -> None:
+            if is_addition:
+                if state["first"] is None:
+                    state["first"] = (time_now(), tree_cpu_seconds(), row["n"])
+                state["seen"][topic] = row["n"]
+                if all(state["seen"].get(t, 0) >= expected[t] for t in inputs):
+                    state["last_time"] = time if state["last_time"] is None else state["last_time"]
+        return on_change
+
+    def on_time_end(time: int) -> None:
+        if state["last_time"] is not None and time >= state["last_time"] and state["end"] is None:
+            state["end"] = (time_now(), tree_cpu_seconds())
+            threading.Timer(cfg.get("grace_s", 1.0), stop).start()
+
+    def stop() -> None:
+        # the sinks write in threads of their own, behind the subscription: they get a grace period
+        # (their CPU in it counts; the process is otherwise idle), then SIGINT, which Pathway handles by
+        # closing its connectors
+        state["cpu_at_stop"] = tree_cpu_seconds()
+        os.kill(os.getpid(), signal.SIGINT)
+
+    for topic, table in tables.items():
+        pw.io.subscribe(table.reduce(n=pw.reducers.count()), on_change=on_count(topic))
+    pw.io.subscribe(result.reduce(n=pw.reducers.count()), on_change=lambda **_: None, on_time_end=on_time_end)
+    out = cfg["out"]
+    if cfg["reader"] == "kafka":
+        pw.io.kafka.write(result, {"bootstrap.servers": cfg["bootstrap"], "linger.ms": "5"}, topic_name=out,
+                          format="json")
+    else:
+        pw.io.jsonlines.write(result, out)
+    startup = _process_age()
+    c0, t0 = tree_cpu_seconds(), time_now()
+    try:
+        pw.run(monitoring_level=pw.MonitoringLevel.NONE)
+    except KeyboardInterrupt:
+        pass
+    if state["end"] is None:
+        raise RuntimeError(f"Pathway stopped before its input was processed: {state['seen']} of {expected}")
+    t1, _ = state["end"]
+    c1 = state["cpu_at_stop"]
+    records = sum(expected[t] for t in inputs)
+    res: dict[str, Any] = {"records_read": records}
+    if cfg["reader"] == "kafka":
+        # the consumer group's join (seconds on tansu) is no part of the rate: the clock starts when the
+        # first minibatch has been counted, and the records are those after it (as the Quix and Bytewax
+        # runners start theirs at the first record)
+        tf, cf, n_first = state["first"]
+        startup += tf - t0
+        records -= n_first
+        t0, c0 = tf, cf
+    res.update({"records": records, "seconds": t1 - t0, "cpu_seconds": c1 - c0, "startup_seconds": round(startup, 3),
+                "peak_rss_mb": tree_peak_rss_mb()})
+    if cfg["reader"] != "kafka":
+        res["outputs"], res["final"] = read_result(workload, out)
+        os.unlink(out)
+    return res
+
+
+def time_now() -> float:
+    return time.perf_counter()
+
+
+if __name__ == "__main__":
+    res = main(json.loads(sys.argv[1]))
+    sys.stdout.write(json.dumps(res) + "\n")
+    sys.stdout.flush()
+    os._exit(0)
