@@ -1,0 +1,197 @@
+"""The side-by-side parts of the benchmark: the cross-engine final result, the JSON-lines export the
+peers read, process-tree CPU, and (slow, when their environments exist) the Flink SQL and Pathway jobs
+agreeing with ksqlpy on a tiny input. No timing is asserted anywhere."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import orjson
+import pytest
+
+from bench import harness, venvs
+from bench.__main__ import _count
+from bench.final_results import Result, compare, normalize
+from bench.nexmark import generate
+from bench.proc_tree import tree_cpu_seconds
+from bench.run_ksqlpy import run
+from bench.workloads import QUICK, WORKLOADS
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def test_values_have_one_spelling_across_engines() -> None:
+    assert normalize(3) == normalize(3.0) == "3"
+    assert normalize(0.1 + 0.2) == normalize(0.3)  # a sum in another order agrees
+    assert normalize(True) == "true" and normalize(None) is None
+    assert normalize({"a": [1, 2.5]}) == {"a": ["1", "2.5"]}
+
+
+def test_a_changelog_and_a_retraction_stream_reduce_to_the_same_final_rows() -> None:
+    cols, key = ("auction", "num"), ("auction",)
+    upserts, diffs = Result("final", cols, key), Result("final", cols, key)
+    for n in (1, 2, 3):  # EMIT CHANGES: every update of auction 7, the last one stands
+        upserts.upsert({"AUCTION": 7, "NUM": n})
+    upserts.upsert({"AUCTION": 8, "NUM": 1})
+    upserts.delete({"AUCTION": 8})  # a tombstone
+    diffs.add({"auction": 7, "num": 1})  # +1/-1 diffs (Pathway, Flink's changelog)
+    diffs.retract({"auction": 7, "num": 1})
+    diffs.add({"auction": 7, "num": 3.0})
+    assert upserts.summary() == diffs.summary() == {"rows": 1, "digest": upserts.summary()["digest"]}
+    assert upserts.rows() == ['["7","3"]']
+
+
+def test_rows_are_a_multiset_and_unmatched_retractions_are_reported() -> None:
+    a, b = Result("rows", ("x",)), Result("rows", ("x",))
+    for x in (1, 1, 2):
+        a.add({"x": x})
+    for x in (2, 1):
+        b.add({"x": x})
+    assert a.summary() != b.summary()  # a duplicate row counts
+    b.add({"x": 1})
+    assert a.summary() == b.summary()
+    b.retract({"x": 9})
+    assert b.summary()["unmatched_retractions"] == 1
+    with pytest.raises(KeyError, match="no column 'x'"):
+        a.add({"y": 1})
+
+
+def test_compare_names_the_engines_that_differ() -> None:
+    same, other = {"rows": 2, "digest": "aa"}, {"rows": 2, "digest": "bb"}
+    rs = [{"workload": "q1", "engine": "flink-p1", "log": "files", "final": same},
+          {"workload": "q1", "engine": "ksqlpy", "log": "embedded", "final": same},
+          {"workload": "q1", "engine": "pathway", "log": "files", "final": other},
+          {"workload": "q2", "engine": "ksqlpy", "log": "embedded", "final": same},
+          {"workload": "q2", "engine": "flink-p2", "log": "files", "error": "boom"}]
+    by = {a["workload"]: a for a in compare(rs)}
+    assert by["q1"]["reference"] == "ksqlpy (embedded)" and not by["q1"]["agree"]
+    assert by["q1"]["differ"] == ["pathway (files): 2 rows, digest bb"]
+    assert by["q2"]["agree"] and by["q2"]["engines"] == ["ksqlpy (embedded)"]
+
+
+def test_event_counts_take_suffixes() -> None:
+    assert _count("10M") == 10_000_000 and _count("500k") == 500_000 and _count("1_000") == 1000
+    with pytest.raises(Exception, match="not a count"):
+        _count("many")
+
+
+def test_every_quick_workload_says_what_its_final_result_is() -> None:
+    for w in QUICK:
+        spec = WORKLOADS[w].result
+        assert set(spec.key) <= set(spec.columns), w
+        assert (spec.kind == "final") == bool(spec.key), w
+        assert WORKLOADS[w].inputs and set(WORKLOADS[w].inputs) <= {"bid", "auction", "person"}, w
+
+
+def test_json_lines_export_holds_every_event_with_its_key(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(harness, "DATA", str(tmp_path))
+    path = harness.jsonl_inputs(2000, 3, 2, lambda _: None)
+    g = generate(2000, seed=3)
+    for topic, key_col in harness.KEY_COLUMN.items():
+        rows = []
+        for part in (0, 1):
+            with open(os.path.join(path, topic, f"part-{part}.jsonl"), "rb") as f:
+                rows.append([orjson.loads(line) for line in f])
+        assert abs(len(rows[0]) - len(rows[1])) <= 1  # dealt round-robin
+        got = sorted((r[key_col], r["date_time"]) for part in rows for r in part)
+        want = sorted((int.from_bytes(k, "big", signed=True), orjson.loads(v)["date_time"])
+                      for k, v in zip(g.keys[topic], g.values[topic], strict=True))
+        assert got == want, topic
+        assert all(list(r)[0] == key_col for r in rows[0])  # the key column first
+        assert [r["date_time"] for r in rows[0]] == sorted(r["date_time"] for r in rows[0])  # in event order
+    assert harness.input_records(path, ("bid", "auction")) == len(g.values["bid"]) + len(g.values["auction"])
+    assert harness.jsonl_inputs(2000, 3, 2, lambda _: None) == path  # cached
+
+
+def test_process_tree_cpu_counts_children() -> None:
+    before = tree_cpu_seconds()
+    child = subprocess.Popen([sys.executable, "-c", "import time\nt=time.process_time()\n"
+                              "while time.process_time() - t < 0.3: pass\ntime.sleep(30)"])
+    try:
+        deadline = time.monotonic() + 20
+        while tree_cpu_seconds() - before < 0.25 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert tree_cpu_seconds() - before >= 0.25  # the busy child is in this process's tree
+    finally:
+        child.kill()
+        child.wait()
+
+
+def _ksqlpy_final(tmp_path: Path, src: str, workload: str) -> dict:
+    work = tmp_path / f"log-{workload}"
+    shutil.copytree(Path(src) / "log", work)
+    return run(str(work), workload)
+
+
+def test_ksqlpy_final_result_matches_an_independent_reading_of_the_input(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(harness, "DATA", str(tmp_path / "data"))
+    src = harness.source_log(3000, 1, lambda _: None)
+    g = generate(3000, seed=1)
+    q2 = Result("rows", WORKLOADS["q2"].result.columns)
+    q7 = Result("final", *[WORKLOADS["q7"].result.columns, WORKLOADS["q7"].result.key])
+    best: dict[tuple[int, int], int] = {}
+    for k, v in zip(g.keys["bid"], g.values["bid"], strict=True):
+        auction, bid = int.from_bytes(k, "big", signed=True), orjson.loads(v)
+        if auction % 123 == 0:
+            q2.add({"auction": auction, "price": bid["price"]})
+        w = bid["date_time"] // 10_000 * 10_000
+        best[(auction, w)] = max(best.get((auction, w), bid["price"]), bid["price"])
+    for (auction, w), price in best.items():
+        q7.upsert({"auction": auction, "window_start": w, "window_end": w + 10_000, "max_price": price})
+    assert _ksqlpy_final(tmp_path, src, "q2")["final"] == q2.summary()
+    assert _ksqlpy_final(tmp_path, src, "q7")["final"] == q7.summary()
+
+
+# ------------------------------------------------------------------------------------ peers (slow)
+def _peer(peer: str) -> str:
+    py = venvs.python_of(peer)
+    ready = os.path.join(venvs.ROOT, peer, ".bench-ready")
+    if not (os.path.exists(py) and os.path.exists(ready)):
+        pytest.skip(f"no {peer} environment: python -m bench.venvs {peer} creates it (from PyPI, large)")
+    return py
+
+
+def _job(py: str, script: str, cfg: dict) -> dict:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    r = subprocess.run([py, str(REPO / "bench" / "peers" / script), json.dumps(cfg)], capture_output=True,
+                       text=True, timeout=600, env=env, cwd=REPO)
+    assert r.returncode == 0, r.stderr[-3000:]
+    return json.loads([ln for ln in r.stdout.splitlines() if ln.startswith("{")][-1])
+
+
+PEER_CASES = ("q2", "q7", "q17", "q3")
+
+
+@pytest.mark.slow
+def test_flink_sql_agrees_with_ksqlpy(tmp_path: Path, monkeypatch) -> None:
+    py = _peer("flink")
+    monkeypatch.setattr(harness, "DATA", str(tmp_path / "data"))
+    src = harness.source_log(3000, 1, lambda _: None)
+    data, warm = harness.jsonl_inputs(3000, 1, 1, lambda _: None), harness.jsonl_inputs(500, 1, 1, lambda _: None)
+    for w in ("q2", "q20"):
+        cfg = {"workload": w, "parallelism": 1, "sink": "filesystem", "data": data, "warm": warm,
+               "out": str(tmp_path / f"flink-{w}"), "records": harness.input_records(data, WORKLOADS[w].inputs)}
+        r = _job(py, "flink_job.py", cfg)
+        assert r["final"] == _ksqlpy_final(tmp_path, src, w)["final"], w
+        assert r["job_fixed_seconds"] > 0 and r["startup_seconds"] > 0
+
+
+@pytest.mark.slow
+def test_pathway_agrees_with_ksqlpy(tmp_path: Path, monkeypatch) -> None:
+    py = _peer("pathway")
+    monkeypatch.setattr(harness, "DATA", str(tmp_path / "data"))
+    src = harness.source_log(3000, 1, lambda _: None)
+    data = harness.jsonl_inputs(3000, 1, 1, lambda _: None)
+    with open(os.path.join(data, "READY")) as f:
+        counts = json.load(f)
+    for w in PEER_CASES:
+        cfg = {"workload": w, "reader": "jsonlines", "data": data, "out": str(tmp_path / f"pw-{w}.jsonl"),
+               "input_counts": counts, "grace_s": 0.2}
+        r = _job(py, "pathway_job.py", cfg)
+        assert r["final"] == _ksqlpy_final(tmp_path, src, w)["final"], w
