@@ -22,6 +22,7 @@ from ksqlpy.plan.topology import AggregateStage, WindowConfig, WindowType
 from ksqlpy.runtime.accumulate import Accumulators
 from ksqlpy.runtime.agg_loop import build_batch_loop
 from ksqlpy.runtime.aggregator import AggregateSpec, Aggregator, encode_key
+from ksqlpy.runtime.combine import PARTIAL_ITEM, Combiner
 from ksqlpy.runtime.emit import build_projector
 from ksqlpy.runtime.group_by import Grouper
 from ksqlpy.runtime.processing_log import ProcessingLog
@@ -53,6 +54,8 @@ class AggregateProcessor(BaseProcessor):
         out: list[tuple] = []
         if self.table:
             self.aggregator.table(items, out)
+        elif self.grouper is None and any(len(item) == PARTIAL_ITEM for item in items):
+            self.aggregator.merge_partials(items, out)  # combined before the repartition topic
         else:
             self.aggregator.stream(items, out)
         self.aggregator.end_batch(out)
@@ -78,13 +81,16 @@ class AggregateProcessor(BaseProcessor):
 
 
 class GroupProcessor(BaseProcessor):
-    """First sub-topology of a repartitioned aggregation: source batch -> items for the repartition topic."""
+    """First sub-topology of a repartitioned aggregation: source batch -> items for the repartition topic,
+    combined per key when ``combiner`` is given (``runtime.combine``)."""
 
-    def __init__(self, grouper: Grouper) -> None:
+    def __init__(self, grouper: Grouper, combiner: Combiner | None = None) -> None:
         self.grouper = grouper
+        self.combiner = combiner
 
     def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
-        return self.grouper(d)
+        items = self.grouper(d)
+        return self.combiner(items) if self.combiner is not None else items
 
 
 # ---------------------------------------------------------------------------------------------- building

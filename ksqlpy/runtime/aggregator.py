@@ -159,6 +159,32 @@ class Aggregator:
             self.emit(out, rec, old_passed, hd=hd)
         self.stream_time = st
 
+    def merge_partials(self, items: list[tuple], out: list[tuple]) -> None:
+        """Items of a repartition topic combined per key and batch (``runtime.combine``): a partial
+        ``(key, None, state, ts, headers)`` is merged into the stored state, a plain item added as
+        ``stream`` does (a topic written before combining was on holds those)."""
+        kv, accs, having = self.kv, self.spec.accs, self.spec.having
+        self.new_batch()
+        st = self.stream_time
+        for item in items:
+            if len(item) == 4:
+                key, args, ts, hd = item
+                partial = None
+            else:
+                key, _, partial, ts, hd = item
+            if ts > st:
+                st = ts
+            kb = b"K" + encode_key(key)
+            rec = kv.get(kb)
+            old_passed = having and rec is not None and self.passes(rec)
+            if partial is not None:
+                rec = partial if rec is None else accs.merge(rec, partial)
+            else:
+                rec = accs.add(rec if rec is not None else accs.new(key, ts), args, ts)
+            kv.put(kb, rec)
+            self.emit(out, rec, old_passed, hd=hd)
+        self.stream_time = st
+
     def table(self, items: list[tuple], out: list[tuple]) -> None:
         kv, accs, having = self.kv, self.spec.accs, self.spec.having
         self.new_batch()

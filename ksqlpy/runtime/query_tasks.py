@@ -45,6 +45,7 @@ from ksqlpy.runtime.aggregate import (
     key_bytes,
 )
 from ksqlpy.runtime.aggregator import AggregateSpec
+from ksqlpy.runtime.combine import Combiner, combinable
 from ksqlpy.runtime.context import RuntimeContext, state_root, strict_timestamps
 from ksqlpy.runtime.group_by import Grouper, compile_grouping
 from ksqlpy.runtime.join_build import JoinWiring
@@ -216,6 +217,17 @@ class _Build:
             self.out.aggregation = Aggregation(spec)
         return spec
 
+    def combiner(self, group: GroupStage, topic: str) -> Combiner | None:
+        """The per-key combiner of the items written to ``topic``, when the aggregation reading it allows
+        one (``runtime.combine``)."""
+        for sub in self.topology.sub_topologies:
+            first = sub.operators[0]
+            agg = sub.operator(AggregateStage)
+            if isinstance(first, ReadRepartition) and first.topic == topic and agg is not None:
+                spec = self.spec(agg)
+                return Combiner(spec.accs, agg.key_columns) if combinable(group, agg, spec) else None
+        return None
+
     # ------------------------------------------------------------------ the chain after a task's input
     def chain(self, sub: SubTopology, ops: list[Any], partition: int, stores: list[KeyValueStore]) -> tuple[
             Processor | None, Any, bool]:
@@ -259,7 +271,7 @@ class _Build:
                 if grouping.store is not None:
                     kv0 = self.store(sub, grouping.store, partition)
                     stores.append(kv0)
-                proc = GroupProcessor(self.grouper(grouping, kv0))
+                proc = GroupProcessor(self.grouper(grouping, kv0), self.combiner(grouping, op.topic))
                 writer = RepartitionWriter(op.topic, key_bytes(op.key_columns, op.key_format, op.key_delimiter))
                 grouping = None
             elif isinstance(op, WriteSink):

@@ -209,8 +209,9 @@ def _resolve_avg(
 ) -> ResolvedUdaf:
     t = _single(name, types, literals)
     state = Struct((("SUM", t), ("COUNT", BIGINT)))
-    if _is(t, INTEGER, BIGINT):
-        return ResolvedUdaf(DOUBLE, _avg_init, _avg_add, _avg_result_for(t), _avg_undo, _avg_merge, state)
+    if _is(t, INTEGER, BIGINT):  # an exact integer sum and a count: any grouping into partials agrees
+        return ResolvedUdaf(DOUBLE, _avg_init, _avg_add, _avg_result_for(t), _avg_undo, _avg_merge, state,
+                            order_free=True)
     if t == DOUBLE:
         init = lambda: [0.0, 0]  # noqa: E731
         return ResolvedUdaf(DOUBLE, init, _avg_add, _avg_result_for(t), _avg_undo, _avg_merge, state)
