@@ -1,6 +1,7 @@
 """STRING scalar functions with ksqlDB's edge behaviour: 1-based positions with negative positions counted
 from the end, NULL-skipping CONCAT, Java's TRIM (every char <= U+0020), Guava-style SPLIT, LPAD/RPAD that return
-NULL for empty padding, Oracle-style INSTR, and ENCODE/TO_BYTES/FROM_BYTES over hex, utf8, ascii and base64."""
+NULL for empty padding, Oracle-style INSTR, and ENCODE/TO_BYTES/FROM_BYTES over hex, utf8, ascii and base64.
+Lengths and positions (LEN, SUBSTRING, INSTR, LPAD/RPAD) count UTF-16 units, as Java's String does."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ import hashlib
 import re
 import unicodedata
 import uuid
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
@@ -152,6 +154,30 @@ def _utf16(c: str) -> list[int]:
 def _no_lone_surrogates(s: str) -> str:
     """A lone surrogate has no UTF-8 form: Java's encoder writes it as '?', and so does every sink here."""
     return s.encode("utf-8", "replace").decode("utf-8") if any("\ud800" <= c <= "\udfff" for c in s) else s
+
+
+def _java_indexed(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` indexing strings as Java does, by UTF-16 unit: a character outside the BMP is two positions
+    (String.length, substring, indexOf). Strings of BMP characters only (the usual case) pass unchanged."""
+
+    def wrapped(*args: Any) -> Any:
+        if not any(isinstance(a, str) and not a.isascii() and any(ord(c) > 0xFFFF for c in a) for a in args):
+            return fn(*args)
+        out = fn(*(_as_units(a) if isinstance(a, str) else a for a in args))
+        return _from_units(out) if isinstance(out, str) else out
+
+    return wrapped
+
+
+def _as_units(s: str) -> str:
+    """``s`` with each character outside the BMP as its two surrogates: one Python index per UTF-16 unit."""
+    return "".join(c if ord(c) <= 0xFFFF else "".join(map(chr, _utf16(c))) for c in s)
+
+
+def _from_units(s: str) -> str:
+    """Surrogate pairs joined back into characters; a pair split by the indexing is a lone surrogate, which
+    has no UTF-8 form ('?', as Java's encoder writes it)."""
+    return _no_lone_surrogates(s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass"))
 
 
 def _md5(s: str) -> str:
@@ -496,9 +522,9 @@ def register(registry: FunctionRegistry) -> None:
         "The 1-based position of a substring, optionally from a position (negative: from the end) and for the "
         "n-th occurrence; 0 if not found.",
         [
-            ("STRING, STRING", "INT", _instr),
-            ("STRING, STRING, INT", "INT", _instr),
-            ("STRING, STRING, INT, INT", "INT", _instr),
+            ("STRING, STRING", "INT", _java_indexed(_instr)),
+            ("STRING, STRING, INT", "INT", _java_indexed(_instr)),
+            ("STRING, STRING, INT, INT", "INT", _java_indexed(_instr)),
         ],
     )
     add("LCASE", "Converts a string to lower case.", [("STRING", "STRING", _lcase)])
@@ -511,7 +537,7 @@ def register(registry: FunctionRegistry) -> None:
         "LPAD",
         "Pads a string or bytes on the left to a length (truncating longer input); NULL for empty padding or a "
         "negative length.",
-        [("STRING, INT, STRING", "STRING", _pad(True)), ("BYTES, INT, BYTES", "BYTES", _pad(True))],
+        [("STRING, INT, STRING", "STRING", _java_indexed(_pad(True))), ("BYTES, INT, BYTES", "BYTES", _pad(True))],
         null_on_null=False,
     )
     masks = ", STRING, STRING, STRING, STRING"
@@ -544,7 +570,7 @@ def register(registry: FunctionRegistry) -> None:
         "RPAD",
         "Pads a string or bytes on the right to a length (truncating longer input); NULL for empty padding or a "
         "negative length.",
-        [("STRING, INT, STRING", "STRING", _pad(False)), ("BYTES, INT, BYTES", "BYTES", _pad(False))],
+        [("STRING, INT, STRING", "STRING", _java_indexed(_pad(False))), ("BYTES, INT, BYTES", "BYTES", _pad(False))],
         null_on_null=False,
     )
     add(
@@ -562,8 +588,8 @@ def register(registry: FunctionRegistry) -> None:
         "SUBSTRING",
         "The substring from a 1-based position (negative: from the end), optionally of a length.",
         [
-            ("STRING, INT", "STRING", _substring2),
-            ("STRING, INT, INT", "STRING", _substring3),
+            ("STRING, INT", "STRING", _java_indexed(_substring2)),
+            ("STRING, INT, INT", "STRING", _java_indexed(_substring3)),
             ("BYTES, INT", "BYTES", _substring2),
             ("BYTES, INT, INT", "BYTES", _substring3),
         ],

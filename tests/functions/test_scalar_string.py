@@ -47,6 +47,18 @@ def test_len_counts_utf16_units_and_bytes():
     assert call("LEN", [S], None) is None
 
 
+def test_positions_count_utf16_units_as_java_does():
+    e = "a\U0001f600b"  # the emoji is two UTF-16 units: positions 2 and 3
+    assert call("SUBSTRING", [S, INTEGER, INTEGER], e, 2, 2) == "\U0001f600"
+    assert call("SUBSTRING", [S, INTEGER], e, 3) == "?b"  # a split pair: a lone surrogate, written '?'
+    assert call("SUBSTRING", [S, INTEGER], e, -1) == "b"
+    assert call("INSTR", [S, S], e, "b") == 4
+    assert call("INSTR", [S, S, INTEGER], e, "\U0001f600", -1) == 2
+    assert call("LPAD", [S, INTEGER, S], e, 6, "-") == "--" + e
+    assert call("RPAD", [S, INTEGER, S], e, 5, "xy") == e + "x"
+    assert call("RPAD", [S, INTEGER, S], e, 2, "x") == "a?"
+
+
 def test_substring_positions():
     word = "streaming"
     assert call("SUBSTRING", [S, INTEGER], word, 3) == "reaming"
