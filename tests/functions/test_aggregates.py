@@ -481,3 +481,9 @@ def test_count_distinct_of_structures_and_stable_hashes(registry: FunctionRegist
     # the sketch hashes must not depend on the process (PYTHONHASHSEED): fixed expected values
     assert stable_hash("abc") == 13178474878074054718
     assert stable_hash(42) == 13679457532755275413
+
+
+@pytest.mark.parametrize(("name", "which"), [("LATEST_BY_OFFSET", "latestN"), ("EARLIEST_BY_OFFSET", "earliestN")])
+def test_by_offset_n_must_be_positive_with_ksqldbs_text(registry: FunctionRegistry, name: str, which: str) -> None:
+    with pytest.raises(KsqlTypeError, match=f"{which} must be 1 or greater"):
+        agg(registry, name, INTEGER, literals=[0])

@@ -37,9 +37,9 @@ def _offset_literals(name: str, types: list[SqlType], literals: list[Any]) -> tu
     if rest and isinstance(rest[0], int) and not isinstance(rest[0], bool):
         n = rest.pop(0)
         if n <= 0:
-            raise KsqlTypeError(
-                f"Function '{name}': the number of values to keep must be 1 or greater, got {n}."
-            )
+            # the text of ksqlDB's factory check (latestN / earliestN), after the function it comes from
+            which = "latestN" if name.upper() == "LATEST_BY_OFFSET" else "earliestN"
+            raise KsqlTypeError(f"Function '{name}': {which} must be 1 or greater")
     if rest and isinstance(rest[0], bool):
         ignore = rest.pop(0)
     if rest:
