@@ -197,6 +197,23 @@ def check_topic_properties(kind: str, props: dict[str, Any], *, windowed: bool) 
                                  "not support retention.")
 
 
+def topic_config(kind: str, props: dict[str, Any], *, windowed_sink: bool = False,
+                 window_retention_ms: int | None = None, inherited_retention_ms: int | None = None) -> dict[str, str]:
+    """The config of a topic ksqlDB creates (``TopicCreateInjector``): a stream's topic deletes old records,
+    a table's is compacted (a CREATE TABLE's whatever its windows), a windowed CREATE TABLE AS SELECT sink's
+    both. A stream's retention is RETENTION_MS, else (a sink) its source topic's; a windowed sink keeps at
+    least the WINDOW's RETENTION."""
+    if kind == "TABLE" and not windowed_sink:
+        return {"cleanup.policy": "compact"}
+    config = {"cleanup.policy": "compact,delete" if kind == "TABLE" else "delete"}
+    given = props.get("RETENTION_MS")
+    retention = int(given) if given is not None else inherited_retention_ms
+    known = [r for r in (retention, window_retention_ms) if r is not None]
+    if known:
+        config["retention.ms"] = str(max(known))
+    return config
+
+
 NAMED_SCHEMA_FORMATS = ("AVRO", "PROTOBUF")  # formats whose full schema name a sink of the same format inherits
 
 

@@ -24,6 +24,7 @@ from ksqlpy.analysis.ddl import (
     resolve_type,
     single_value_wrapping,
     source_from_create,
+    topic_config,
 )
 from ksqlpy.analysis.query import analyze_query
 from ksqlpy.analysis.statement_text import create_as_text
@@ -34,7 +35,7 @@ from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError, name_lo
 from ksqlpy.expr.bound import Cast
 from ksqlpy.grammar import ast as A
 from ksqlpy.grammar import limits
-from ksqlpy.plan.logical import Join, OutputColumn, ResultKind, Sink
+from ksqlpy.plan.logical import Aggregate, Join, OutputColumn, ResultKind, Sink
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -83,7 +84,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
         check_source_upgrade(existing, src)
         src.created_by_query = existing.created_by_query
-    _ensure_topic(engine, src.topic, src.properties, creating=True)
+    _ensure_topic(engine, src.topic, src.properties, topic_config(src.kind, src.properties), creating=True)
     register_source_schemas(engine, src, sink=False)
     engine.catalog.add_source(src, replace=existing is not None)
     if src.is_source and src.kind == "TABLE":
@@ -95,7 +96,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
     return _status(stmt, f"{stmt.kind.capitalize()} created")
 
 
-def _ensure_topic(engine: Engine, topic: str, props: dict[str, Any], *, creating: bool,
+def _ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict[str, str], *, creating: bool,
                   default_partitions: int | None = None, default_replicas: int = 1) -> None:
     info = engine.log.describe_topic(topic)
     partitions = props.get("PARTITIONS")
@@ -114,11 +115,6 @@ def _ensure_topic(engine: Engine, topic: str, props: dict[str, Any], *, creating
                                  "configuration in the WITH clause (and optionally 'REPLICAS'). For example: "
                                  f"CREATE STREAM S (ID INT) WITH (KAFKA_TOPIC='{topic}', PARTITIONS=2, "
                                  "REPLICAS=1, VALUE_FORMAT='JSON');")
-    config: dict[str, str] = {}
-    if "RETENTION_MS" in props:
-        config["retention.ms"] = str(props["RETENTION_MS"])
-    if "CLEANUP_POLICY" in props:
-        config["cleanup.policy"] = str(props["CLEANUP_POLICY"])
     engine.log.create_topic(topic, int(partitions), int(props.get("REPLICAS", default_replicas)), config)
 
 
@@ -140,7 +136,12 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     assert sink is not None
     upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
     # the sink inherits the source's partition count (a source whose topic is gone: one)
-    _ensure_topic(engine, sink.topic, props, creating=False,
+    aggregate = plan.find(Aggregate)
+    window = aggregate.window if aggregate is not None else None
+    config = topic_config(stmt.kind, props, windowed_sink=window is not None,
+                          window_retention_ms=window.retention_ms if window is not None else None,
+                          inherited_retention_ms=_retention_of(engine, plan.input_source.topic))
+    _ensure_topic(engine, sink.topic, props, config, creating=False,
                   default_partitions=engine.log.partition_count(plan.input_source.topic) or 1)
     from ksqlpy.schema_registry.sources import register_source_schemas
 
@@ -166,6 +167,13 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         if info is not None:
             info.state = "PAUSED"
     return _status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def _retention_of(engine: Engine, topic: str) -> int | None:
+    """A source topic's own retention.ms, which a sink created from it inherits (ksqlDB's TopicProperties)."""
+    info = engine.log.describe_topic(topic)
+    value = info.config.get("retention.ms") if info is not None else None
+    return int(value) if value is not None else None
 
 
 def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[str, Any]]:

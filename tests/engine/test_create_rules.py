@@ -58,6 +58,43 @@ def test_only_windowed_tables_have_a_retention(engine: Engine) -> None:
     assert engine.log.describe_topic("W").config.get("retention.ms") == "1000"
 
 
+@pytest.mark.parametrize(("sql", "topic", "config"), [
+    ("CREATE STREAM y (k STRING KEY, v INT) WITH (kafka_topic='y', value_format='JSON', partitions=1);", "y",
+     {"cleanup.policy": "delete"}),
+    ("CREATE STREAM y (k STRING KEY, v INT) WITH (kafka_topic='y', value_format='JSON', partitions=1, "
+     "retention_ms=5000);", "y", {"cleanup.policy": "delete", "retention.ms": "5000"}),
+    ("CREATE TABLE y (k STRING PRIMARY KEY, v INT) WITH (kafka_topic='y', value_format='JSON', partitions=1);", "y",
+     {"cleanup.policy": "compact"}),
+    ("CREATE TABLE y (k STRING PRIMARY KEY, v INT) WITH (kafka_topic='y', value_format='JSON', partitions=1, "
+     "window_type='TUMBLING', window_size='1 SECOND');", "y", {"cleanup.policy": "compact"}),
+    ("CREATE STREAM y AS SELECT * FROM src;", "Y", {"cleanup.policy": "delete"}),
+    ("CREATE TABLE y AS SELECT k, COUNT(*) AS c FROM src GROUP BY k;", "Y", {"cleanup.policy": "compact"}),
+    ("CREATE TABLE y AS SELECT k, COUNT(*) AS c FROM src WINDOW TUMBLING (SIZE 1 HOUR) GROUP BY k;", "Y",
+     {"cleanup.policy": "compact,delete"}),
+    # the window's RETENTION is kept at least, whatever RETENTION_MS says
+    ("CREATE TABLE y WITH (retention_ms=1000) AS SELECT k, COUNT(*) AS c FROM src "
+     "WINDOW TUMBLING (SIZE 1 HOUR, RETENTION 3 DAYS) GROUP BY k;", "Y",
+     {"cleanup.policy": "compact,delete", "retention.ms": str(3 * 86_400_000)}),
+    ("CREATE TABLE y WITH (retention_ms=999999999999) AS SELECT k, COUNT(*) AS c FROM src "
+     "WINDOW TUMBLING (SIZE 1 HOUR, RETENTION 3 DAYS) GROUP BY k;", "Y",
+     {"cleanup.policy": "compact,delete", "retention.ms": "999999999999"}),
+])
+def test_created_topics_get_the_cleanup_policy_and_retention_of_their_kind(engine: Engine, sql: str, topic: str,
+                                                                          config: dict[str, str]) -> None:
+    engine.execute(sql)
+    info = engine.log.describe_topic(topic)
+    assert info is not None and info.config == config
+
+
+def test_a_stream_sink_inherits_its_source_topics_retention(engine: Engine) -> None:
+    engine.execute("CREATE STREAM r (k STRING KEY, v INT) WITH (kafka_topic='r', value_format='JSON', partitions=1, "
+                   "retention_ms=7000);")
+    engine.execute("CREATE STREAM r2 AS SELECT * FROM r;")
+    engine.execute("CREATE STREAM r3 WITH (retention_ms=9000) AS SELECT * FROM r;")
+    assert engine.log.describe_topic("R2").config == {"cleanup.policy": "delete", "retention.ms": "7000"}
+    assert engine.log.describe_topic("R3").config == {"cleanup.policy": "delete", "retention.ms": "9000"}
+
+
 def _create(column: str, props: str) -> str:
     return (f"CREATE STREAM x (k STRING KEY, n INT, l BIGINT, s STRING, ts TIMESTAMP) WITH (kafka_topic='x', "
             f"value_format='JSON', partitions=1, timestamp='{column}'{props});")
