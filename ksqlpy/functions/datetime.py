@@ -130,10 +130,18 @@ def format_time(ms: int, pattern: str) -> str:
         raise DateTimeError(f"Failed to format time {ms} with formatter '{pattern}': {_msg(e)}") from e
 
 
+_TS_FORMATTERS: dict[tuple[str, str], Callable[[int], str]] = {}  # by (pattern, zone): per-record calls
+
+
 def format_timestamp(ms: int, pattern: str, zone: str = "GMT") -> str:
     """Without a zone ksqlDB formats in GMT (the ``z`` letter prints ``GMT``)."""
     try:
-        return compile_pattern(pattern).format_timestamp(ms, zone_of(zone))
+        fmt = _TS_FORMATTERS.get((pattern, zone))
+        if fmt is None:
+            fmt = compile_pattern(pattern).timestamp_formatter(zone_of(zone))
+            if len(_TS_FORMATTERS) < 1024:
+                _TS_FORMATTERS[(pattern, zone)] = fmt
+        return fmt(ms)
     except (DateTimeError, OverflowError) as e:
         raise DateTimeError(f"Failed to format timestamp {ms} with formatter '{pattern}': {_msg(e)}") from e
 

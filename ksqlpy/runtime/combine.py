@@ -22,7 +22,7 @@ from __future__ import annotations
 from typing import Any
 
 from ksqlpy.plan.topology import AggregateStage, GroupStage
-from ksqlpy.runtime.accumulate import TS, Accumulators
+from ksqlpy.runtime.accumulate import KEY, TS, Accumulators
 from ksqlpy.runtime.aggregator import AggregateSpec, encode_key
 from ksqlpy.types import DOUBLE, Primitive, SqlType
 
@@ -43,26 +43,48 @@ def _plain(t: SqlType) -> bool:
 
 class Combiner:
     """``(items) -> items``: a batch's plain items folded into one partial item per group key, in the
-    order of each key's last item (the order the record cache lets the updates out)."""
+    order of each key's last item (the order the record cache lets the updates out). The fold is one
+    generated loop with the aggregates' ``add`` written out where they have an inline form (as the
+    aggregating side's loop, ``runtime.agg_loop``)."""
 
     def __init__(self, accs: Accumulators, key_columns: list[tuple[str, SqlType]]) -> None:
-        self.new, self.add = accs.new, accs.add
         # keys that may be equal in Python but distinct groups in the store are told apart by their bytes
-        self.by_bytes = not all(_plain(t) for _, t in key_columns)
+        by_bytes = not all(_plain(t) for _, t in key_columns)
+        ns: dict[str, Any] = {"q_new": accs.new, "q_encode": encode_key}
+        lines = [
+            "def q_fold(q_items, q_parts, q_last):",
+            "    for q_i, (q_key, q_a, q_ts, q_hd) in enumerate(q_items):",
+            f"        q_k = {'q_encode(q_key)' if by_bytes else 'q_key'}",
+            "        q_rec = q_parts.get(q_k)",
+            "        if q_rec is None:",
+            "            q_rec = q_parts[q_k] = q_new(q_key, q_ts)",
+            # a failing aggregate function is not caught: it stops the task, as on the other side
+            *accs.inline_add("q_rec", "q_a", ns, "        "),
+            "        if q_ts > q_rec[0]:",
+            "            q_rec[0] = q_ts",
+            "        q_last[q_k] = (q_i, q_hd)",
+        ]
+        exec(compile("\n".join(lines), "<ksqlpy-combine>", "exec"), ns)  # noqa: S102 - from resolved UDAFs
+        self._fold = ns["q_fold"]
 
     def __call__(self, items: list[tuple]) -> list[tuple]:
-        new, add, by_bytes = self.new, self.add, self.by_bytes
         parts: dict[Any, list[Any]] = {}
         last: dict[Any, tuple[int, Any]] = {}
-        for i, (key, args, ts, hd) in enumerate(items):
-            k = encode_key(key) if by_bytes else key
-            try:
-                rec = parts.get(k)
-            except TypeError:  # an unhashable key value (STRUCT, ARRAY, MAP): this batch goes as it is
-                return items
-            if rec is None:
-                rec = parts[k] = new(key, ts)
-            add(rec, args, ts)  # a failing aggregate function stops the task, as on the other side
-            last[k] = (i, hd)
+        try:
+            self._fold(items, parts, last)
+        except TypeError:
+            # an unhashable key value (only with plain key types, so never expected): the batch goes as it
+            # is - unless the TypeError came from an aggregate function, which the plain path raises again
+            if all(_hashable(item[0]) for item in items):
+                raise
+            return items
         order = sorted(parts, key=lambda k: last[k][0])
-        return [(parts[k][1], None, parts[k], parts[k][TS], last[k][1]) for k in order]
+        return [(parts[k][KEY], None, parts[k], parts[k][TS], last[k][1]) for k in order]
+
+
+def _hashable(key: tuple) -> bool:
+    try:
+        hash(key)
+    except TypeError:
+        return False
+    return True

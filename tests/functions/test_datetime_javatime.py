@@ -279,8 +279,26 @@ def test_a_memoised_timestamp_format_prints_what_the_formatter_prints(pattern: s
 
     zone = timezone(timedelta(minutes=offset_min))
     memoised, plain = JavaPattern(pattern), JavaPattern(pattern).formatter(_ALL)
+    bound = memoised.timestamp_formatter(zone)  # the per-record form: the same memo, looked up first
     for start in (-86_400_000 - 5_000, 1_700_000_000_000 - 3_600_000):
         for ms in range(start, start + 2 * 86_400_000, 599_999):  # steps that cross every boundary kind
             for t in (ms, ms + 1, ms - 1):
                 want = plain((_EPOCH_NAIVE + timedelta(milliseconds=t) + zone.utcoffset(None)).replace(tzinfo=zone))
+                assert bound(t) == want, (t, want)
                 assert memoised.format_timestamp(t, zone) == want, (t, want)
+                assert bound(t) == want, (t, want)
+
+
+def test_the_bound_timestamp_format_follows_zone_rules() -> None:
+    """A zone with daylight saving has no fixed offset: the bound form formats each instant as it is."""
+    from ksqlpy.functions.datetime import format_timestamp
+
+    # 2021-03-14 06:59:59.999Z is 01:59 EST; a millisecond later it is 03:00 EDT
+    before, after = 1615705199999, 1615705200000
+    for _ in range(2):  # the second round through the cached formatter
+        assert format_timestamp(before, "yyyy-MM-dd HH:mm z", "America/New_York") == "2021-03-14 01:59 EST"
+        assert format_timestamp(after, "yyyy-MM-dd HH:mm z", "America/New_York") == "2021-03-14 03:00 EDT"
+        assert format_timestamp(after, "yyyy-MM-dd", "UTC") == "2021-03-14"
+        assert format_timestamp(after - 25_200_001, "yyyy-MM-dd", "UTC") == "2021-03-13"
+    with pytest.raises(DateTimeError, match="Failed to format timestamp 1 with formatter 'yyyy'"):
+        format_timestamp(1, "yyyy", "Not/AZone")

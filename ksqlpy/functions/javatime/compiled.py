@@ -115,6 +115,22 @@ class JavaPattern:
             d = (_EPOCH_UTC + timedelta(milliseconds=ms)).astimezone(zone)
         return self.formatter(_ALL)(d)
 
+    def timestamp_formatter(self, zone: tzinfo) -> Callable[[int], str]:
+        """``format_timestamp`` with the zone bound: a memo lookup per call where one applies (a fixed
+        offset, nothing finer than a second printed) - what a query calls per record."""
+        if not isinstance(zone, timezone) or not self._unit:
+            return lambda ms: self.format_timestamp(ms, zone)
+        off = zone.utcoffset(None)
+        off_ms, unit = off // _ONE_MS, self._unit
+        memo = self._memo.setdefault(off, {})  # the one format_timestamp fills (cleared in place)
+        slow = self.format_timestamp
+
+        def fmt(ms: int) -> str:
+            text = memo.get((ms + off_ms) // unit)
+            return text if text is not None else slow(ms, zone)
+
+        return fmt
+
     @property
     def _unit(self) -> int:
         """The pattern's finest field as a span of local time in ms (a day for ``yyyy-MM-dd``), 0 when it
