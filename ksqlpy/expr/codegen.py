@@ -316,7 +316,11 @@ class Codegen:
         return Code(self.guard([self.gen(e.operand)], "not {0}", self._null_boolean()), T.BOOLEAN)
 
     def _g_IsNull(self, e: B.IsNull) -> Code:
-        return Code(f"({self.gen(e.operand).text} is {'not ' if e.negated else ''}None)", T.BOOLEAN)
+        a = self.gen(e.operand)
+        if a.const or _CONSTANT.fullmatch(a.text):  # known here (and `1 is None` is a SyntaxWarning)
+            result = (a.const and a.value is None) != e.negated
+            return Code(repr(result), T.BOOLEAN, True, result)
+        return Code(f"({a.text} is {'not ' if e.negated else ''}None)", T.BOOLEAN)
 
     def _g_InList(self, e: B.InList) -> Code:
         """FALSE for a NULL operand (so NOT IN is TRUE), as ksqlDB's InListEvaluator; NULL items never match."""

@@ -3,6 +3,7 @@ casts, list coercion, lambdas)."""
 
 from __future__ import annotations
 
+import warnings
 from decimal import Decimal
 from typing import Any
 
@@ -244,3 +245,14 @@ def test_bytes_order_as_signed_values_like_java() -> None:
     assert value("BYT < TO_BYTES('AQ==', 'base64')") is True      # 0x80 is -128 in Java, below 0x01
     assert value("BYT BETWEEN TO_BYTES('gA==', 'base64') AND TO_BYTES('AQ==', 'base64')") is True
     assert value("BYT = TO_BYTES('gA==', 'base64')") is True
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("1 IS NULL", False), ("'a' IS NOT NULL", True), ("NOT (1.5 IS NULL)", True), ("TRUE IS NULL", False),
+    ("CAST(NULL AS INT) IS NULL", True), ("CAST(NULL AS STRING) IS NOT NULL", False),
+])
+def test_is_null_of_a_constant_is_known_without_python_warning_of_it(text: str, expected: bool) -> None:
+    """`1 is None` compiles with a SyntaxWarning (found by the fuzzer: one per generated pipeline)."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", SyntaxWarning)
+        assert value(text) is expected
