@@ -1,7 +1,7 @@
 """ksqlDB's ``DefaultSqlValueCoercer.STRICT``: how an evaluated INSERT VALUES value becomes a column's value.
 
 Only widening numbers (INT -> BIGINT/DECIMAL/DOUBLE, BIGINT -> DECIMAL/DOUBLE, DECIMAL -> DECIMAL that fits
-or DOUBLE), strings parsed as DATE/TIME/TIMESTAMP or decoded as base64 BYTES, and containers element by
+without rounding, or DOUBLE), strings parsed as DATE/TIME/TIMESTAMP or decoded as base64 BYTES, and containers element by
 element; a STRUCT takes the target's fields by exact name (a missing one is NULL, an extra one dropped), at
 every nesting level. Nothing narrows and nothing becomes a STRING.
 """
@@ -73,11 +73,11 @@ def coerce_strict(value: Any, src: T.SqlType, dst: T.SqlType) -> Any:
 
 
 def _fit(value: decimal.Decimal, dst: T.Decimal) -> decimal.Decimal:
-    """``DecimalUtil.ensureFit``: the integer digits must fit; the scale is set (HALF_UP)."""
-    q = value.quantize(decimal.Decimal(1).scaleb(-dst.scale), rounding=decimal.ROUND_HALF_UP,
-                       context=decimal.Context(prec=1000))
+    """``DecimalUtil.ensureFit``: the integer digits must fit and the value is never rounded (decimal places
+    beyond the scale may only be zeros)."""
+    q = value.quantize(decimal.Decimal(1).scaleb(-dst.scale), context=decimal.Context(prec=1000))
     digits = len(q.as_tuple().digits)
-    if q != 0 and digits > dst.precision:
+    if q != value or (q != 0 and digits > dst.precision):
         raise CoercionFailed
     return q
 

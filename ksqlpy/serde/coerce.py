@@ -152,7 +152,8 @@ def significant_digits(f: float) -> int:
 
 
 def fit_decimal(d: decimal.Decimal, t: Decimal, path: str = "") -> decimal.Decimal:
-    """ksqlDB's ``DecimalUtil.ensureFit``: error if the integer part overflows, else round HALF_UP."""
+    """ksqlDB's ``DecimalUtil.ensureFit``: an error if the integer part overflows, or if the value has more
+    decimal places than the type other than trailing zeros (it is never rounded)."""
     if not d.is_finite():
         raise SerdeError(f"Invalid DECIMAL value {d}{', field: ' + path if path else ''}")
     digits = t.precision - t.scale
@@ -162,7 +163,14 @@ def fit_decimal(d: decimal.Decimal, t: Decimal, path: str = "") -> decimal.Decim
             f"to an absolute value less than 10^{digits}. Got {format(d, 'f')}"
             + (f", field: {path}" if path else "")
         )
-    return d.quantize(_D(1).scaleb(-t.scale), context=_CTX)
+    q = d.quantize(_D(1).scaleb(-t.scale), context=_CTX)
+    if q != d:
+        sign, digits, exponent = d.as_tuple()
+        scale = -int(exponent)
+        raise SerdeError(
+            f"Cannot fit decimal '{format(d, 'f')}' into DECIMAL({t.precision}, {t.scale}) without rounding. "
+            f"(Requires {len(digits)},{scale})" + (f", field: {path}" if path else ""))
+    return q
 
 
 def decimal_from_text(s: str) -> decimal.Decimal | None:

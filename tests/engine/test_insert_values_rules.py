@@ -159,6 +159,7 @@ ACCEPTED = [
     ("DOUBLE", "1.25", 1.25),
     ("DECIMAL(4, 2)", "3", decimal.Decimal("3.00")),
     ("DECIMAL(4, 2)", "1.5", decimal.Decimal("1.50")),
+    ("DECIMAL(4, 2)", "1.500", decimal.Decimal("1.50")),  # zeros beyond the scale fit
     ("DECIMAL(12, 0)", "10000000000", decimal.Decimal("10000000000")),
     ("TIMESTAMP", "'2020-01-02T03:04:05.006'", 1577934245006),
     ("DATE", "'2020-01-02'", 18263),
@@ -174,6 +175,7 @@ REFUSED = [
     ("BIGINT", "1.0E0", "DOUBLE(1.0)"),
     ("DECIMAL(4, 2)", "1.0E0", "DOUBLE(1.0)"),
     ("DECIMAL(4, 2)", "123", "INTEGER(123)"),
+    ("DECIMAL(4, 2)", "1.234", "DECIMAL(1.234)"),  # ensureFit never rounds
     ("STRING", "1", "INTEGER(1)"),
     ("STRING", "true", "BOOLEAN(true)"),
     ("BOOLEAN", "'true'", "STRING(true)"),

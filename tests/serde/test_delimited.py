@@ -94,9 +94,11 @@ def test_column_count_mismatch() -> None:
 
 def test_types() -> None:
     s = serde(BOOLEAN, BOOLEAN, INTEGER, BIGINT, DOUBLE, Decimal(5, 2), DATE, TIME, TIMESTAMP, BYTES)
-    row = s.deserialize(b"TRUE,yes,-7,9223372036854775807,1.5E3,1.005,10,86399995,1589234313000,AQID")
+    row = s.deserialize(b"TRUE,yes,-7,9223372036854775807,1.5E3,1.010,10,86399995,1589234313000,AQID")
     assert row == (True, False, -7, 2**63 - 1, 1500.0, D("1.01"), 10, 86399995, 1589234313000, b"\x01\x02\x03")
     assert s.serialize(row) == b"true,false,-7,9223372036854775807,1500.0,1.01,10,86399995,1589234313000,AQID"
+    with pytest.raises(SerdeError, match=r"Cannot fit decimal '1.005' into DECIMAL\(5, 2\) without rounding"):
+        serde(Decimal(5, 2)).deserialize(b"1.005")
     with pytest.raises(SerdeError, match="as INTEGER"):
         serde(INTEGER).deserialize(b"2147483648")
     with pytest.raises(SerdeError, match="Numeric field overflow"):

@@ -127,12 +127,12 @@ def test_struct_fields_match_case_insensitively_and_keep_declared_order() -> Non
     (TIME, b"0", 0),
     (Decimal(4, 2), b"10.1", D("10.10")),
     (Decimal(4, 2), b'"3.4"', D("3.40")),
-    (Decimal(4, 2), b"1.005", D("1.01")),  # HALF_UP
+    (Decimal(4, 2), b"1.010", D("1.01")),  # trailing zeros beyond the scale fit
     (Decimal(4, 2), b"7", D("7.00")),
     (Decimal(33, 16), b"12345678987654321.2345678987654321", D("12345678987654321.2345678987654321")),
     (BYTES, b'"AQID"', b"\x01\x02\x03"),
     (Array(STRING), b"[1, 2, 3]", ["1", "2", "3"]),
-    (Array(Decimal(3, 1)), b'[1, "2.25", 3.14]', [D("1.0"), D("2.3"), D("3.1")]),
+    (Array(Decimal(3, 1)), b'[1, "2.20", 3.1]', [D("1.0"), D("2.2"), D("3.1")]),
     (Map(STRING, BIGINT), b'{"a": "5", "b": 6.5}', {"a": 5, "b": 6}),
 ])
 def test_coercions(t, text: bytes, want) -> None:
@@ -160,6 +160,8 @@ def test_coercions(t, text: bytes, want) -> None:
     (Array(INTEGER), b'{"a": 1}', "sourceType: ObjectNode, requiredType: ARRAY<INTEGER>"),
     (Map(STRING, INTEGER), b"[1]", "requiredType: MAP<STRING, INTEGER>"),
     (Struct((("A", INTEGER),)), b'"x"', "requiredType: STRUCT<`A` INTEGER>"),
+    (Decimal(4, 2), b"1.005", "Cannot fit decimal '1.005' into DECIMAL(4, 2) without rounding. (Requires 4,3)"),
+    (Decimal(4, 2), b'"0.001"', "Cannot fit decimal '0.001' into DECIMAL(4, 2) without rounding. (Requires 1,3)"),
     (TIME, b"-1", "Time values must use number of milliseconds greater than 0 and less than 86400000."),
     (TIME, b"86400001", "Time values must use number of milliseconds greater than 0 and less than 86400000."),
 ])
@@ -180,11 +182,12 @@ def test_errors_name_the_field_path() -> None:
 
 def test_batch_reports_bad_records_and_goes_on() -> None:
     s = value_serde("JSON", [("ID", INTEGER), ("D", Decimal(3, 1))])
-    datas = [b'{"ID": 1, "D": 1.25}', b"not json", b"[1, 2]", b'{"ID": "x"}', None, b'{"id": 5}',
-             b'{"D": 1.2345678901234567890}']
+    datas = [b'{"ID": 1, "D": 1.3}', b"not json", b"[1, 2]", b'{"ID": "x"}', None, b'{"id": 5}',
+             b'{"D": 1.2000000000000000000}', b'{"D": 1.25}']
     rows, errors = s.deserialize_batch(datas)
-    assert rows == [(1, D("1.3")), None, None, None, None, (5, None), (None, D("1.2"))]
-    assert [i for i, _ in errors] == [1, 2, 3]
+    assert rows == [(1, D("1.3")), None, None, None, None, (5, None), (None, D("1.2")), None]
+    assert [i for i, _ in errors] == [1, 2, 3, 7]
+    assert "Cannot fit decimal '1.25' into DECIMAL(3, 1) without rounding. (Requires 3,2)" in errors[3][1]
     assert errors[0][1].startswith("Invalid JSON")
     assert "Expected a JSON object with fields ID, D, got ArrayNode [1,2]" in errors[1][1]
     assert "field: ID" in errors[2][1]
