@@ -54,6 +54,11 @@ class Options:
     chart: str | None = None
     say: Callable[[str], None] = field(default=print)
 
+    @property
+    def timeout_s(self) -> float:
+        """One measurement process's limit: 15 minutes per million events (the long mode takes hours)."""
+        return TIMEOUT_S * max(1.0, self.events / 1_000_000)
+
 
 def _env() -> dict[str, str]:
     env = dict(os.environ)
@@ -191,7 +196,8 @@ def run_ksqlpy(src: str, opts: Options) -> list[dict[str, Any]]:
     for w, engine, extra in runs:
         d = _work_copy(src)
         try:
-            r = _run_json([sys.executable, "-m", "bench.run_ksqlpy", os.path.join(d, "log"), w, *extra])
+            r = _run_json([sys.executable, "-m", "bench.run_ksqlpy", os.path.join(d, "log"), w, *extra],
+                          opts.timeout_s)
             out.append(_result(w, engine, "embedded", r))
             opts.say(_line(out[-1]))
         except Exception as e:  # noqa: BLE001 - one failing workload never stops the run
@@ -327,7 +333,7 @@ def run_flink(opts: Options) -> list[dict[str, Any]]:
         cfg = {"workload": w, "parallelism": par, "sink": sink, "data": data[par], "warm": warm[par],
                "out": os.path.join(d, "out"), "records": input_records(data[par], WORKLOADS[w].inputs)}
         try:
-            r = _run_json([py, os.path.join(HERE, "peers", "flink_job.py"), json.dumps(cfg)])
+            r = _run_json([py, os.path.join(HERE, "peers", "flink_job.py"), json.dumps(cfg)], opts.timeout_s)
             out.append(_result(w, f"flink-{v}", "files", r))
             opts.say(_line(out[-1]))
         except Exception as e:  # noqa: BLE001
@@ -357,7 +363,7 @@ def run_pathway(opts: Options) -> list[dict[str, Any]]:
                "input_counts": counts}
         try:
             out.append(_result(w, "pathway", "files", _run_json([py, os.path.join(HERE, "peers", "pathway_job.py"),
-                                                                  json.dumps(cfg)])))
+                                                                  json.dumps(cfg)], opts.timeout_s)))
             opts.say(_line(out[-1]))
         except Exception as e:  # noqa: BLE001
             out.append({"workload": w, "engine": "pathway", "log": "files", "error": str(e)[-500:]})
