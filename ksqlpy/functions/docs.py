@@ -11,6 +11,14 @@ Generated from the function registry by `python -m ksqlpy.functions.docs > docs/
 """
 
 
+# kept in step with the aggregates' undo by tests/functions/test_aggregates.py
+TABLE_AGGREGATES = """Over a TABLE source (`GROUP BY` on a table) an aggregate must take back a row's old value when the row
+changes or goes, so only ATTR, AVG, COLLECT_LIST, CORRELATION, COUNT, HISTOGRAM, STDDEV_SAMP, STDDEV_SAMPLE,
+SUM and SUM_LIST apply; the others (COLLECT_SET, COUNT_DISTINCT, EARLIEST_BY_OFFSET, LATEST_BY_OFFSET, MAX, MIN,
+TOPK, TOPKDISTINCT) are refused as ksqlDB refuses them: `The aggregation function MIN cannot be applied to a
+table source, only to a stream source.`"""
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -31,6 +39,7 @@ def render_markdown(registry: FunctionRegistry) -> str:
     for cat in sorted(by_category):
         lines += _table(cat, by_category[cat])
     lines += _table("Aggregate functions", list(registry.aggregates.items()))
+    lines += [TABLE_AGGREGATES, ""]
     lines += _table("Table functions", list(registry.tables.items()))
     return "\n".join(lines).rstrip() + "\n"
 

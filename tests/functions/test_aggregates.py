@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 import pickle
+import re
 from decimal import Decimal as D
 from typing import Any
 
@@ -457,6 +458,11 @@ def test_every_reference_aggregate_is_registered(registry: FunctionRegistry) -> 
         "AVG", "COUNT", "SUM", "SUM_LIST", "COLLECT_LIST", "HISTOGRAM", "STDDEV_SAMP",
         "STDDEV_SAMPLE", "CORRELATION", "ATTR",
     }  # fmt: skip
+    from ksqlpy.functions.docs import TABLE_AGGREGATES
+
+    applies, refused = TABLE_AGGREGATES.split(" apply; ")
+    assert {n for n in names if re.search(rf"\b{n}\b", applies)} == table_ok  # the reference page says the same
+    assert {n for n in names if re.search(rf"\b{n}\b", refused)} == set(names) - table_ok
 
 
 def _resolve_any(registry: FunctionRegistry, name: str) -> ResolvedUdaf:
