@@ -1,5 +1,5 @@
 """``python -m bench run [--quick] [--events 10M] [--log embedded|kafka] [--peers quix,bytewax,flink,pathway]
-[--report FILE.json] [--chart FILE.png]``.
+[--workers 2] [--report FILE.json] [--chart FILE.png]``.
 
 Also: ``python -m bench profile WORKLOAD [--events N]`` - cProfile of one drained ksqlpy workload.
 """
@@ -34,7 +34,9 @@ def main(argv: list[str] | None = None) -> int:
                    "run amortizes the JVM's warm-up)")
     r.add_argument("--log", choices=["embedded", "kafka"], default="embedded",
                    help="kafka: also ksqlpy on KafkaLog (peers always run on the broker)")
-    r.add_argument("--workers", type=int, default=1)
+    r.add_argument("--workers", type=int, default=1,
+                   help="also run ksqlpy with N worker processes (rows ksqlpy-wN; with 2, the wall-clock target "
+                        "against Flink at parallelism 2)")
     r.add_argument("--workloads", default=",".join(QUICK), help="comma-separated, e.g. q1,q2")
     r.add_argument("--no-peers", action="store_true", help="skip every peer (same as --peers '')")
     r.add_argument("--peers", default=",".join(PEERS),

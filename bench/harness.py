@@ -33,7 +33,8 @@ DATA = os.path.join(HERE, ".data")
 PARTITIONS = 4
 PEER_WORKLOADS = ("q0", "q1", "q2", "q5", "q7")
 AGGREGATIONS = ("q5", "q7", "q11", "q17")  # also run with the record cache off
-FOLDED_WORKLOADS = ("q5", "q7")  # the hand-written loop also folds a batch's updates per window
+FOLDED_WORKLOADS = ("q5", "q7")
+WALL_WORKLOADS = ("q0", "q1", "q2", "q5", "q7")  # issue 20: with 2 workers, wall time >= Flink p2 on these  # the hand-written loop also folds a batch's updates per window
 TIMEOUT_S = 900
 
 
@@ -193,6 +194,8 @@ def run_ksqlpy(src: str, opts: Options) -> list[dict[str, Any]]:
     out = []
     runs = [(w, "ksqlpy", []) for w in opts.workloads]
     runs += [(w, "ksqlpy-cache0", ["--cache", "0"]) for w in opts.workloads if w in AGGREGATIONS]
+    if opts.workers > 1:  # the wall-clock comparison with Flink at parallelism N
+        runs += [(w, f"ksqlpy-w{opts.workers}", ["--workers", str(opts.workers)]) for w in opts.workloads]
     for w, engine, extra in runs:
         d = _work_copy(src)
         try:
@@ -501,6 +504,15 @@ def peer_targets(by: dict[tuple[str, str, str], dict[str, Any]]) -> list[dict[st
             out.append({"target": f"{w} per CPU-second >= 1.0x Flink (best variant)", "figure": round(ratio, 2),
                         "met": ratio >= 1.0, "note": f"ksqlpy {k['records_per_s_per_core']:,} vs {f['engine']} "
                                                      f"{f['records_per_s_per_core']:,} records per CPU-second"})
+        mine = by.get((w, f"ksqlpy-w{2}", "embedded"))
+        f2 = by.get((w, "flink-p2", "files"))
+        if w in WALL_WORKLOADS and mine is not None and f2 is not None and f2["records_per_s"] \
+                and not f2.get("too_short"):
+            ratio = mine["records_per_s"] / f2["records_per_s"]
+            out.append({"target": f"{w} wall clock, 2 workers >= Flink parallelism 2", "figure": round(ratio, 2),
+                        "met": ratio >= 1.0, "note": f"ksqlpy 2 workers {mine['records_per_s']:,} vs flink-p2 "
+                                                     f"{f2['records_per_s']:,} records/s (start-up: ksqlpy's "
+                                                     "worker processes in its clock, Flink's per-job cost not)"})
         for v in ("flink-p1", "flink-p2"):
             fv = by.get((w, v, "files"))
             if fv is not None and fv["records_per_s"] and not fv.get("too_short"):
@@ -614,8 +626,6 @@ def run(opts: Options) -> dict[str, Any]:
     with open(os.path.join(src, "READY")) as f:
         data = json.load(f)
     results: list[dict[str, Any]] = []
-    if opts.workers != 1:
-        say(f"--workers {opts.workers}: worker processes are pending (issue 6); running one worker")
     say(f"ksqlpy on the embedded log ({data['bids']:,} bids, ~{data['avg_bid_bytes']:.0f} B each):")
     results += run_ksqlpy(src, opts)
     if opts.log == "kafka":  # ksqlpy on KafkaLog runs with the peers, on the broker (run_kafka_side)

@@ -195,3 +195,14 @@ def test_pathway_agrees_with_ksqlpy(tmp_path: Path, monkeypatch) -> None:
                "input_counts": counts, "grace_s": 0.2}
         r = _job(py, "pathway_job.py", cfg)
         assert r["final"] == _ksqlpy_final(tmp_path, src, w)["final"], w
+
+
+@pytest.mark.slow
+def test_worker_processes_give_the_same_final_result(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.setattr(harness, "DATA", str(tmp_path / "data"))
+    src = harness.source_log(3000, 1, lambda _: None)
+    one = _ksqlpy_final(tmp_path, src, "q17")
+    work = tmp_path / "log-w2"
+    shutil.copytree(Path(src) / "log", work)
+    two = run(str(work), "q17", workers=2)
+    assert two["workers"] == 2 and two["final"] == one["final"]
