@@ -54,7 +54,7 @@ def expressions(max_leaves: int = 12) -> st.SearchStrategy[str]:
         return st.one_of(
             st.tuples(inner, operators, inner).map(lambda t: f"({t[0]} {t[1]} {t[2]})"),
             st.tuples(st.sampled_from(["-", "NOT "]), inner).map(lambda t: f"{t[0]}{t[1]}"),
-            st.tuples(st.sampled_from(SCALARS + AGGREGATES), st.lists(inner, max_size=4)).map(
+            st.tuples(st.sampled_from(SCALARS + AGGREGATES + TABLES), st.lists(inner, max_size=4)).map(
                 lambda t: f"{t[0]}({', '.join(t[1])})"),
             st.tuples(inner, types).map(lambda t: f"CAST({t[0]} AS {t[1]})"),
             st.tuples(st.lists(st.tuples(inner, inner), min_size=1, max_size=3), inner).map(
@@ -93,11 +93,33 @@ deep_expressions = st.tuples(expressions(3), depths,
                              st.sampled_from(["paren", "plus", "call", "case", "and"])).map(lambda t: deep(*t))
 
 
+FORMATS = ["JSON", "DELIMITED", "KAFKA", "AVRO", "PROTOBUF", "JSON_SR", "PROTOBUF_NOSR", "NONE", "NOPE"]
+JOINS = ["JOIN", "INNER JOIN", "LEFT JOIN", "LEFT OUTER JOIN", "RIGHT JOIN", "FULL OUTER JOIN", "OUTER JOIN"]
+WITHINS = ["", " WITHIN 10 SECONDS", " WITHIN (1 SECOND, 2 HOURS)", " WITHIN 1 HOUR GRACE PERIOD 0 SECONDS",
+           " WITHIN 0 DAYS"]
+
+
+@st.composite
+def sources(draw: st.DrawFn) -> str:
+    """A FROM clause: one source (aliased or not), or a join of two or three."""
+    first = draw(st.sampled_from(SOURCES))
+    if draw(st.integers(0, 2)):
+        return first + draw(st.sampled_from(["", " A"]))
+    out = f"{first} A"
+    for alias in draw(st.sampled_from([["B"], ["B", "C"]])):
+        cond = draw(st.one_of(st.sampled_from([f"A.K = {alias}.K", f"A.S = {alias}.K", f"{alias}.K = A.K",
+                                               f"A.I = {alias}.I", f"A.K = {alias}.K AND A.I = 1"]),
+                              SMALL_EXPR))
+        out += (f" {draw(st.sampled_from(JOINS))} {draw(st.sampled_from(SOURCES))} {alias}"
+                f"{draw(st.sampled_from(WITHINS))} ON {cond}")
+    return out
+
+
 @st.composite
 def selects(draw: st.DrawFn, expr: st.SearchStrategy[str] | None = None) -> str:
     e = expr or EXPR
     items = draw(st.lists(st.tuples(e, st.sampled_from(["", " AS X", " AS Y", " X"])), min_size=1, max_size=4))
-    sql = "SELECT " + ", ".join(a + b for a, b in items) + " FROM " + draw(st.sampled_from(SOURCES))
+    sql = "SELECT " + ", ".join(a + b for a, b in items) + " FROM " + draw(sources())
     if draw(st.booleans()):
         sql += draw(st.sampled_from([" WINDOW TUMBLING (SIZE 1 MINUTE)", " WINDOW HOPPING (SIZE 2 SECONDS, ADVANCE BY 1 "
                                      "SECOND)", " WINDOW SESSION (30 SECONDS)", " WINDOW TUMBLING (SIZE 0 DAYS)"]))
@@ -117,7 +139,7 @@ def selects(draw: st.DrawFn, expr: st.SearchStrategy[str] | None = None) -> str:
 
 @st.composite
 def statements(draw: st.DrawFn) -> str:
-    kind = draw(st.integers(0, 11))
+    kind = draw(st.integers(0, 15))
     name = draw(st.sampled_from(["F1", "F2", "FS", "FT", "`f x`", "F" * 300]))
     if kind <= 3:
         return draw(selects())
@@ -129,6 +151,8 @@ def statements(draw: st.DrawFn) -> str:
         props = draw(st.lists(st.tuples(st.sampled_from(["KAFKA_TOPIC", "VALUE_FORMAT", "KEY_FORMAT", "PARTITIONS",
                                                          "TIMESTAMP", "WRAP_SINGLE_VALUE", "FORMAT", "NOPE"]),
                                         literals), max_size=4))
+        props += draw(st.lists(st.tuples(st.sampled_from(["VALUE_FORMAT", "KEY_FORMAT", "FORMAT"]),
+                                         st.sampled_from(FORMATS).map(lambda f: f"'{f}'")), max_size=2))
         props.append(("kafka_topic", draw(st.sampled_from(["'t1'", "'a b'", "''", "'..'", "'" + "t" * 300 + "'"]))))
         return (f"CREATE {draw(st.sampled_from(['STREAM', 'TABLE', 'SOURCE TABLE']))} {name} ("
                 + ", ".join(f"{c} {t}{k}" for c, t, k in cols) + ") WITH ("
@@ -149,6 +173,23 @@ def statements(draw: st.DrawFn) -> str:
         return "SELECT " + draw(deep_expressions) + " FROM FS EMIT CHANGES;"
     if kind == 10:
         return f"CREATE TYPE {name} AS {draw(types)};"
+    if kind == 12:
+        return f"INSERT INTO {draw(st.sampled_from(SOURCES))} " + draw(selects())
+    if kind == 13:
+        return (f"ALTER {draw(st.sampled_from(['STREAM', 'TABLE']))} {draw(st.sampled_from(SOURCES))} "
+                + ", ".join(f"ADD COLUMN {c} {t}" for c, t in draw(st.lists(
+                    st.tuples(st.sampled_from(["N1", "I", "`x`"]), types), min_size=1, max_size=2))) + ";")
+    if kind == 14:
+        return draw(st.sampled_from(["PAUSE ALL;", "RESUME ALL;", "TERMINATE ALL;", "DEFINE v = 'FS';",
+                                     "UNDEFINE v;", "SELECT * FROM ${v} EMIT CHANGES;", "SHOW VARIABLES;",
+                                     "ASSERT TOPIC 'fs' TIMEOUT 0 SECONDS;", "ASSERT NOT EXISTS TOPIC 'x';",
+                                     "ASSERT SCHEMA ID 1 TIMEOUT 0 SECONDS;", "LIST TOPICS EXTENDED;",
+                                     "DESCRIBE STREAMS EXTENDED;", "SHOW QUERIES EXTENDED;", "SHOW CONNECTORS;"]))
+    if kind == 15:
+        return f"CREATE {draw(st.sampled_from(['STREAM', 'TABLE']))} {name} WITH (" + ", ".join(
+            f"{k}={v}" for k, v in draw(st.lists(st.tuples(
+                st.sampled_from(["KAFKA_TOPIC", "VALUE_FORMAT", "KEY_FORMAT", "PARTITIONS", "VALUE_SCHEMA_ID"]),
+                st.one_of(literals, st.sampled_from(FORMATS).map(lambda f: f"'{f}'"))), max_size=4))) + ");"
     return "EXPLAIN " + draw(selects())
 
 

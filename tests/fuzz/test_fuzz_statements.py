@@ -31,7 +31,8 @@ from ksqlpy.grammar import ast as A
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("error::SyntaxWarning")]
 
 TOTAL = int(os.environ.get("FUZZ_STATEMENTS", "100000"))
-GRAMMAR, VARIANTS, NOISE = 12, 6, 16
+# per example: statements from the grammar, mutations of each, random texts (FUZZ_MIX="50,0,0" explores semantics)
+GRAMMAR, VARIANTS, NOISE = (int(x) for x in os.environ.get("FUZZ_MIX", "12,6,16").split(","))
 PER_EXAMPLE = GRAMMAR * (1 + VARIANTS) + NOISE
 EXAMPLES = max(1, -(-TOTAL // PER_EXAMPLE))
 RUN_EVERY = 10  # one SELECT in this many is also started for real
