@@ -1,27 +1,40 @@
-"""``python -m bench.udf_vectorized [--records N] [--repeat R]``: a vectorized Python function against its row
-form, per record, inside the generated batch code of a query.
+"""``python -m bench.udf_vectorized [--records N] [--repeat R] [--profile]``: a vectorized Python function
+against its row form, per record, in the generated stage of a query and in the whole query.
 
-Each variant is the stateless stage of ``SELECT K, <expr> FROM S`` compiled by the engine's code generator
-(``ksqlpy.plan.codegen``) and run over the same decoded batches (``--batch`` records, the reader's batch
-size); the cost of a function per record is the stage's time minus that of the same stage projecting the
-bare columns, divided by the records ("in the stage"); "call alone" is the function's own cost per record
-outside the pipeline - the row form called per record, the vectorized form once per batch, on the same
-argument lists. Functions: a one-operation product and a short arithmetic formula,
-each as a row function (plain Python per record), a vectorized function over lists (plain Python per batch)
-and a vectorized function with NumPy. Every variant runs once per round, ``--repeat`` rounds, the best time
-of each counts (the garbage collector paused, as the runtime runs a batch); figures vary with the load.
+Functions: a one-operation product and a short arithmetic formula, each as a row function (plain Python
+per record), a vectorized function over lists (plain Python per batch) and a vectorized function over NumPy
+arrays (``vectorized="numpy"``). All figures are CPU time (``process_time``, so other processes on a shared
+machine count less than in wall time), the best of ``--repeat`` rounds, every variant once per round.
+
+* **stage**: the stateless stage of ``SELECT K, <expr> FROM S`` compiled by the engine's code generator
+  (``ksqlpy.plan.codegen``) over the same decoded batches (``--batch`` records, the reader's batch size);
+  the function's cost in the stage is the stage's time minus that of the same stage projecting the bare
+  column, per record.
+* **call alone**: the function's own cost per record outside the pipeline - the row form called once per
+  record, the batch form once per batch, on the same argument lists.
+* **query**: ``CREATE STREAM ... AS SELECT K, <expr> AS V FROM S`` on an embedded log of ``--query-records``
+  JSON records, a fresh engine per variant, from the statement until ``Engine.drain`` finds no input left
+  (decode, the stage, encode, produce and commit); the function's cost is again the difference to the bare
+  column.
+
+``--profile`` prints where the row form's time goes in the stage and in the query (cProfile).
 """
 
 from __future__ import annotations
 
 import argparse
+import cProfile
 import gc
+import io
+import pstats
 import sys
 import tempfile
 import textwrap
 import time
 from pathlib import Path
 from typing import Any
+
+import orjson
 
 FUNCTIONS = '''
 import math
@@ -41,9 +54,9 @@ def mul_list(x: float, y: float) -> float:
     return [a * b for a, b in zip(x, y, strict=True)]
 
 
-@udf("MUL_NUMPY", vectorized=True)
+@udf("MUL_NUMPY", vectorized="numpy")
 def mul_numpy(x: float, y: float) -> float:
-    return np.multiply(np.asarray(x, dtype=np.float64), np.asarray(y, dtype=np.float64))
+    return x * y
 
 
 @udf("FORMULA_ROW")
@@ -57,11 +70,9 @@ def formula_list(x: float, y: float) -> float:
     return [sqrt(a * a + b * b) * 0.5 + a / (b + 1.0) - 3.0 for a, b in zip(x, y, strict=True)]
 
 
-@udf("FORMULA_NUMPY", vectorized=True)
+@udf("FORMULA_NUMPY", vectorized="numpy")
 def formula_numpy(x: float, y: float) -> float:
-    a = np.asarray(x, dtype=np.float64)
-    b = np.asarray(y, dtype=np.float64)
-    return np.sqrt(a * a + b * b) * 0.5 + a / (b + 1.0) - 3.0
+    return np.sqrt(x * x + y * y) * 0.5 + x / (y + 1.0) - 3.0
 '''
 
 VARIANTS = [
@@ -82,10 +93,11 @@ def _stage(registry: Any, expr: str) -> Any:
     from ksqlpy.expr.stages import BindContext
     from ksqlpy.grammar import parse_expression
     from ksqlpy.plan.codegen import StageSpec, build_stateless
-    from ksqlpy.plan.logical import OutputColumn, RowSchema, SchemaColumn
+    from ksqlpy.plan.logical import ColumnRole, OutputColumn, RowSchema, SchemaColumn
 
-    schema = RowSchema([SchemaColumn("K", T.STRING, "key"), SchemaColumn("X", T.DOUBLE, "value"),
-                        SchemaColumn("Y", T.DOUBLE, "value"), SchemaColumn("ROWTIME", T.BIGINT, "system")])
+    schema = RowSchema([SchemaColumn("K", T.STRING, ColumnRole.KEY), SchemaColumn("X", T.DOUBLE, ColumnRole.VALUE),
+                        SchemaColumn("Y", T.DOUBLE, ColumnRole.VALUE),
+                        SchemaColumn("ROWTIME", T.BIGINT, ColumnRole.SYSTEM)])
     scope = Scope.of([(c.name, c.type) for c in schema.columns])
     outputs = [[OutputColumn("K", T.STRING, bind(parse_expression("K"), scope, BindContext(registry)))],
                [OutputColumn("V", T.DOUBLE, bind(parse_expression(expr), scope, BindContext(registry)))]]
@@ -109,10 +121,10 @@ def measure(records: int, batch: int, repeat: int) -> list[dict[str, Any]]:
         try:
             for _ in range(repeat):  # rounds over every variant: a load spike hits them all, the minimum wins
                 for label, _, stage in stages:
-                    t0 = time.perf_counter()
+                    t0 = time.process_time()
                     for rows, tss, parts, offs, hdrs, tombs in batches:
                         stage(rows, tss, parts, offs, hdrs, tombs, [], None)
-                    best[label] = min(best[label], time.perf_counter() - t0)
+                    best[label] = min(best[label], time.process_time() - t0)
         finally:
             gc.enable()
         results = [{"variant": label, "expr": expr, "ns_per_record": best[label] / records * 1e9}
@@ -138,7 +150,7 @@ def _calls_alone(registry: Any, batches: list[tuple], repeat: int) -> dict[str, 
         resolved = registry.scalars[name].resolve([T.DOUBLE, T.DOUBLE])
         best = float("inf")
         for _ in range(repeat):
-            t0 = time.perf_counter()
+            t0 = time.process_time()
             if resolved.batch_impl is not None:
                 for x, y in columns:
                     resolved.batch_impl(x, y)
@@ -147,32 +159,149 @@ def _calls_alone(registry: Any, batches: list[tuple], repeat: int) -> dict[str, 
                 for x, y in columns:
                     for a, b in zip(x, y, strict=True):
                         impl(a, b)
-            best = min(best, time.perf_counter() - t0)
+            best = min(best, time.process_time() - t0)
         out[expr] = best / n * 1e9
     return out
 
 
+def _cpu() -> float:
+    return time.process_time()
+
+
+def measure_queries(records: int, repeat: int, profile: bool = False) -> tuple[dict[str, float], str | None]:
+    """CPU per record of ``CREATE STREAM ... AS SELECT K, <expr> AS V FROM S`` for every variant, from the
+    statement until the engine has no input left; a fresh engine (own state) per run, one shared log.
+    With ``profile``: the cProfile summary of one run of the row form of the formula."""
+    from ksqlpy.engine import Engine
+    from ksqlpy.log import EmbeddedLog
+
+    best = {label: float("inf") for label, _ in VARIANTS}
+    report = None
+    with tempfile.TemporaryDirectory(prefix="ksqlpy-bench-udf-") as tmp:
+        ext = Path(tmp) / "ext"
+        ext.mkdir()
+        (ext / "bench_functions.py").write_text(textwrap.dedent(FUNCTIONS))
+        log = EmbeddedLog(Path(tmp) / "log")
+        log.create_topic("s", 1)
+        keys = [b"k%d" % (i % 100) for i in range(records)]
+        values = [orjson.dumps({"X": float(i % 1000) + 0.5, "Y": float(i % 7) + 1.25}) for i in range(records)]
+        for start in range(0, records, 50_000):
+            with log.transaction() as tx:
+                tx.produce_batch("s", 0, keys[start:start + 50_000], values[start:start + 50_000],
+                                 [0] * len(values[start:start + 50_000]))
+        props = {"auto.offset.reset": "earliest", "ksql.extension.dir": str(ext)}
+        source = ("CREATE STREAM S (K STRING KEY, X DOUBLE, Y DOUBLE) "
+                  "WITH (KAFKA_TOPIC='s', KEY_FORMAT='KAFKA', VALUE_FORMAT='JSON');")
+        run = 0
+
+        def once(expr: str, prof: cProfile.Profile | None = None) -> float:
+            nonlocal run
+            run += 1
+            with tempfile.TemporaryDirectory(prefix="ksqlpy-bench-udf-", dir=tmp) as data:
+                # a log of its own (the engine closes it) on the same files; a service of its own (no
+                # replay of the earlier runs' statements)
+                engine = Engine(data, {**props, "ksql.service.id": f"bench_{run}_"}, log=EmbeddedLog(log.path))
+                try:
+                    engine.execute(source)
+                    gc.collect()
+                    if prof is not None:
+                        prof.enable()
+                    c0 = _cpu()
+                    engine.execute(f"CREATE STREAM O{run} AS SELECT K, {expr} AS V FROM S;")
+                    engine.drain(600)
+                    c1 = _cpu()
+                    if prof is not None:
+                        prof.disable()
+                    out = log.describe_topic(f"O{run}")
+                    assert out is not None and log.end_offset(out.name, 0) == records, "the query did not finish"
+                finally:
+                    engine.close()
+            return c1 - c0
+
+        for _ in range(repeat):
+            for label, expr in VARIANTS:
+                best[label] = min(best[label], once(expr))
+        if profile:
+            prof = cProfile.Profile()
+            once("FORMULA_ROW(X, Y)", prof)
+            report = _profile_text(prof)
+        log.close()
+    return {label: t / records * 1e9 for label, t in best.items()}, report
+
+
+def profile_stage(records: int, batch: int) -> str:
+    """cProfile of the stage with the row form of the formula: where its time goes per call."""
+    from ksqlpy.udf.loader import FunctionSources, load_functions
+
+    with tempfile.TemporaryDirectory(prefix="ksqlpy-bench-udf-") as tmp:
+        (Path(tmp) / "bench_functions.py").write_text(textwrap.dedent(FUNCTIONS))
+        registry = load_functions(FunctionSources(extension_dir=tmp, entry_points=False))
+        stage = _stage(registry, "FORMULA_ROW(X, Y)")
+        prof = cProfile.Profile()
+        prof.enable()
+        for start in range(0, records, batch):
+            rows = [("k", float(i % 1000) + 0.5, float(i % 7) + 1.25) for i in range(start, min(records, start + batch))]
+            n = len(rows)
+            stage(rows, [0] * n, [0] * n, list(range(n)), [None] * n, [False] * n, [], None)
+        prof.disable()
+    return _profile_text(prof)
+
+
+def _profile_text(prof: cProfile.Profile, top: int = 14) -> str:
+    buf = io.StringIO()
+    pstats.Stats(prof, stream=buf).sort_stats("tottime").print_stats(top)
+    lines = buf.getvalue().splitlines()
+    first = next((i for i, line in enumerate(lines) if "ncalls" in line), 0)
+    return "\n".join(lines[first:first + top + 1])
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.udf_vectorized", description=__doc__)
-    ap.add_argument("--records", type=int, default=400_000)
+    ap.add_argument("--records", type=int, default=400_000, help="records through the stage")
     ap.add_argument("--batch", type=int, default=10_000)
-    ap.add_argument("--repeat", type=int, default=7)
+    ap.add_argument("--query-records", type=int, default=100_000, help="records through the whole query")
+    ap.add_argument("--repeat", type=int, default=5)
+    ap.add_argument("--profile", action="store_true", help="print where the row form's time goes")
     args = ap.parse_args(argv)
     results = measure(args.records, args.batch, args.repeat)
-    print(f"{'variant':32} {'stage ns/rec':>12} {'in the stage':>13} {'call alone':>11}")
+    query, report = measure_queries(args.query_records, max(1, args.repeat // 2), args.profile)
+    qbase = query[VARIANTS[0][0]]
+    for r in results:
+        r["query_ns_per_record"] = query[r["variant"]]
+        r["query_function_ns_per_record"] = query[r["variant"]] - qbase
+    print("CPU ns per record; 'function' = the variant minus the bare column")
+    print(f"{'variant':30} {'stage':>8} {'function':>9} {'call':>7} {'query':>8} {'function':>9}")
     for r in results:
         call = r["call_ns_per_record"]
-        print(f"{r['variant']:32} {r['ns_per_record']:12.1f} {r['function_ns_per_record']:13.1f} "
-              f"{'' if call is None else format(call, '11.1f')}")
-    for key, label in (("function_ns_per_record", "in the stage"), ("call_ns_per_record", "call alone")):
-        by = {r["variant"]: r[key] for r in results}
-        for fn in ("x * y", "formula"):
-            row = by[f"{fn}, row"]
-            for form in ("lists", "NumPy"):
-                vec = by[f"{fn}, vectorized ({form})"]
-                print(f"{label}: {fn}: row / vectorized ({form}) = {row / vec:.1f}x" if vec and vec > 0 else
-                      f"{label}: {fn}: vectorized ({form}) costs nothing measurable")
+        print(f"{r['variant']:30} {r['ns_per_record']:8.1f} {r['function_ns_per_record']:9.1f} "
+              f"{'' if call is None else format(call, '7.1f'):>7} {r['query_ns_per_record']:8.1f} "
+              f"{r['query_function_ns_per_record']:9.1f}")
+    by = {r["variant"]: r for r in results}
+    print("\nrow / vectorized, per record:")
+    print(f"{'':30} {'function in the stage':>22} {'call alone':>11} {'function in the query':>22} "
+          f"{'whole query':>12}")
+    for fn in ("x * y", "formula"):
+        row = by[f"{fn}, row"]
+        for form in ("lists", "NumPy"):
+            vec = by[f"{fn}, vectorized ({form})"]
+            cells = [_ratio(row[k], vec[k]) for k in ("function_ns_per_record", "call_ns_per_record",
+                                                      "query_function_ns_per_record", "query_ns_per_record")]
+            print(f"{fn + ', ' + form:30} {cells[0]:>22} {cells[1]:>11} {cells[2]:>22} {cells[3]:>12}")
+    bare = by[VARIANTS[0][0]]["query_ns_per_record"]
+    for fn in ("x * y", "formula"):
+        row = by[f"{fn}, row"]["query_ns_per_record"]
+        print(f"whole query, {fn}: a function costing nothing would make it at most {row / bare:.2f}x faster "
+              f"(the row form's query / the bare column's)")
+    if args.profile:
+        print("\nthe stage, row form of the formula (cProfile, by own time):")
+        print(profile_stage(min(args.records, 100_000), args.batch))
+        print("\nthe whole query, row form of the formula (cProfile, by own time):")
+        print(report)
     return 0
+
+
+def _ratio(row: float, vec: float) -> str:
+    return f"{row / vec:.1f}x" if vec > 0 else "(vectorized: not measurable)"
 
 
 if __name__ == "__main__":

@@ -28,8 +28,31 @@ class Resolved:
     null_on_null: bool = False
     deterministic: bool = True
     # a vectorized function's batch form: one list per argument for a whole batch -> one list of results
-    # (``impl`` is then its one-record form); the generated batch code calls it once per batch
+    # (``impl`` is then its one-record form); the generated batch code calls it once per batch. A result
+    # that is ``RETRY_RECORD`` sends that record to ``impl`` (e.g. a NULL a NumPy argument cannot hold)
     batch_impl: Callable[..., Any] | None = None
+
+
+class _RetryRecord:
+    """The batch result of a record the batch form did not compute: the record calls the one-record form."""
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return "RETRY_RECORD"
+
+    def __reduce__(self) -> str:
+        return "RETRY_RECORD"  # one instance, also after pickling
+
+
+RETRY_RECORD = _RetryRecord()
+
+
+class PartialBatch(list):  # type: ignore[type-arg]
+    """Batch results of which some are ``RETRY_RECORD`` (a batch form returns a plain list when none is):
+    the generated code checks each record's result only in such a batch."""
+
+    __slots__ = ()
 
 
 @dataclass(frozen=True)

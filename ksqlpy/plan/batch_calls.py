@@ -1,16 +1,19 @@
 """Vectorized functions in the generated batch code: one call per batch instead of one per record.
 
-A function declared ``vectorized=True`` resolves with a ``batch_impl`` (one list per argument -> one list of
-results). While the fast path of a pipeline is generated, each call of such a function whose arguments
-only read the record's own columns is collected here; the generated function then, before its per-record
-loop, gathers the arguments of every record of the batch (a plain column is one ``map(itemgetter)``),
-calls the function once, and the loop reads its result by record index.
+A function declared ``vectorized=...`` resolves with a ``batch_impl`` (one column per argument -> one list of
+results, ``ksqlpy.udf.batch``). While the fast path of a pipeline is generated, each call of such a function
+whose arguments only read the record's own columns is collected here; the generated function then, before
+its per-record loop, gathers the arguments of every record of the batch (a plain column is one
+``map(itemgetter)``, in C), calls the function once, and the loop reads its result by record index (no
+call per record).
 
-Semantics are those of the per-record form: if gathering the arguments or the batch call raises, the batch
-falls back to calling the function record by record (its one-record form), so a failing record gets NULL and
-a processing-log entry naming the function, only for the records that reach the call - the chosen branch of
-a CASE, the records a WHERE keeps. The batch call itself sees every record of the batch (also records a
-WHERE drops or a CASE does not choose), so a vectorized function must not have side effects.
+Semantics are those of the per-record form: if gathering the arguments or the batch call raises, every
+result of the batch is ``RETRY_RECORD`` and the loop calls the function record by record (its one-record
+form) - as for a record the batch form itself did not compute (a NULL a NumPy argument cannot hold) - so a
+failing record gets NULL and a processing-log entry naming the function, only for the records that reach
+the call: the chosen branch of a CASE, the records a WHERE keeps. The batch call itself sees every record
+of the batch (also records a WHERE drops or a CASE does not choose), so a vectorized function must not
+have side effects.
 """
 
 from __future__ import annotations
@@ -18,10 +21,13 @@ from __future__ import annotations
 import builtins
 import io
 import keyword
+import operator
 import re
 import tokenize
 from dataclasses import dataclass, field
 from typing import Any
+
+from ksqlpy.functions.registry import RETRY_RECORD, PartialBatch
 
 _COLUMN = re.compile(r"^c\d+$")
 _TEMP = re.compile(r"^_t\d+$")
@@ -30,9 +36,10 @@ _ALLOWED = set(dir(builtins)) | set(keyword.kwlist) - {"lambda", "yield", "await
 
 @dataclass
 class BatchCall:
-    var: str  # the local holding the batch's results (None: fall back to one call per record)
+    var: str  # the local holding the batch's results (``RETRY_RECORD``: one call for that record)
     impl: str  # the const name of the batch form
     args: list[str]  # per-record code of each argument
+    dtypes: list[str | None]  # per argument: the NumPy dtype to gather a plain column into (None: a list)
 
 
 @dataclass
@@ -41,6 +48,7 @@ class BatchCalls:
 
     consts: dict[str, Any]
     calls: list[BatchCall] = field(default_factory=list)
+    reads: dict[str, str] = field(default_factory=dict)  # checked read -> plain read (``unchecked``)
 
     def call(self, batch_impl: Any, const: Any, arg_codes: list[str], row_code: str) -> str:
         """The code the per-record loop uses for this call: the batch result, or ``row_code`` when the
@@ -50,10 +58,24 @@ class BatchCalls:
         impl = const(batch_impl, "vf")
         for c in self.calls:
             if c.impl == impl and c.args == arg_codes:  # the same call twice: computed once
-                return f"({c.var}[_i] if {c.var} is not None else {row_code})"
+                return self._read(c.var, row_code)
         var = f"_vr{len(self.calls)}"
-        self.calls.append(BatchCall(var, impl, list(arg_codes)))
-        return f"({var}[_i] if {var} is not None else {row_code})"
+        dtypes = list(getattr(batch_impl, "dtypes", None) or [None] * len(arg_codes))
+        self.calls.append(BatchCall(var, impl, list(arg_codes), dtypes))
+        return self._read(var, row_code)
+
+    def _read(self, var: str, row_code: str) -> str:
+        """Record ``_i``'s result: the batch's, or the one-record call when the batch did not compute it."""
+        checked = f"(_vt if (_vt := {var}[_i]) is not _RETRY else {row_code})"
+        self.reads[checked] = f"{var}[_i]"
+        return checked
+
+    def unchecked(self, code: str) -> str:
+        """``code`` reading the batch results without checking for ``RETRY_RECORD`` (for the loop run when
+        every batch call computed every record, ``_vok``)."""
+        for checked, plain in self.reads.items():
+            code = code.replace(checked, plain)
+        return code
 
     def _batchable(self, code: str) -> bool:
         names = _names(code)
@@ -67,16 +89,21 @@ class BatchCalls:
         if not self.calls:
             return []
         lines = ["try:"]
-        gathered: dict[str, str] = {}
+        gathered: dict[tuple[str, str | None], str] = {}
         looped: list[tuple[str, str]] = []
         for c in self.calls:
-            for arg in c.args:
-                if arg in gathered:
+            for arg, dtype in zip(c.args, c.dtypes, strict=True):
+                if arg not in columns:
+                    dtype = None  # computed per record into a list; the batch form converts it
+                if (arg, dtype) in gathered:
                     continue
                 name = f"_va{len(gathered)}"
-                gathered[arg] = name
+                gathered[arg, dtype] = name
                 if arg in columns:
-                    lines.append(f"    {name} = list(map(_itemgetter({columns[arg]}), rows))")
+                    if dtype is None:
+                        lines.append(f"    {name} = list(map(_itemgetter({columns[arg]}), rows))")
+                    else:
+                        lines.append(f"    {name} = _vgather(rows, {columns[arg]}, {dtype!r})")
                 elif _names(arg) == set():  # a constant
                     lines.append(f"    {name} = [{arg}] * len(rows)")
                 else:
@@ -90,10 +117,13 @@ class BatchCalls:
             for name, arg in looped:
                 lines.append(f"        {name}.append({arg})")
         lines.append("except Exception:")
-        lines.append("    " + " = ".join(c.var for c in self.calls) + " = None")
+        lines.append("    " + " = ".join(c.var for c in self.calls) + " = _PartialBatch([_RETRY] * len(rows))")
         lines.append("else:")
         for c in self.calls:
-            lines.append(f"    {c.var} = _vcall({c.impl}, {', '.join(gathered[a] for a in c.args)})")
+            args = ", ".join(gathered[a, d if a in columns else None] for a, d in zip(c.args, c.dtypes, strict=True))
+            lines.append(f"    {c.var} = _vcall({c.impl}, len(rows), {args})")
+        # every record computed by every batch call: the loop reads results without checking them
+        lines.append("_vok = " + " and ".join(f"{c.var}.__class__ is not _PartialBatch" for c in self.calls))
         return lines
 
 
@@ -120,12 +150,29 @@ def _loads_unused(line: str, used: set[str]) -> bool:
     return m is not None and m.group(1) not in used
 
 
-def vcall(batch: Any, *cols: list[Any]) -> list[Any] | None:
-    """Call a vectorized function on a batch; None (one call per record instead) if it raises."""
+def vcall(batch: Any, n: int, *cols: list[Any]) -> list[Any]:
+    """Call a vectorized function on a batch of ``n`` records; all ``RETRY_RECORD`` (one call per record
+    instead) if it raises."""
     try:
         return batch(*cols)  # type: ignore[no-any-return]
     except Exception:  # noqa: BLE001 - the per-record fallback reports the failing records
-        return None
+        return PartialBatch([RETRY_RECORD] * n)
 
 
-__all__ = ["BatchCalls", "vcall"]
+def gather(rows: list[tuple[Any, ...]], pos: int, dtype: str) -> Any:
+    """Column ``pos`` of the row tuples as a NumPy array of ``dtype``, in one C pass; a list if it does not
+    convert (a NULL: the batch form then finds the records it cannot compute)."""
+    import numpy as np  # only functions declared vectorized="numpy" gather into arrays
+
+    if dtype != "bool":  # bool(None) is False: a BOOLEAN column goes through the NULL check
+        try:
+            arr = np.fromiter(map(operator.itemgetter(pos), rows), dtype=dtype, count=len(rows))
+        except (TypeError, ValueError, OverflowError):  # int(None)
+            pass
+        else:  # float(None) is NaN: a column with NaNs goes through the NULL check
+            if dtype != "float64" or not np.isnan(arr).any():
+                return arr
+    return list(map(operator.itemgetter(pos), rows))
+
+
+__all__ = ["RETRY_RECORD", "BatchCalls", "PartialBatch", "gather", "vcall"]

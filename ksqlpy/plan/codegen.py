@@ -17,7 +17,7 @@ from typing import Any
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.codegen import Codegen
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.plan.batch_calls import BatchCalls, vcall
+from ksqlpy.plan.batch_calls import RETRY_RECORD, BatchCalls, PartialBatch, gather, vcall
 from ksqlpy.plan.logical import ColumnRole, OutputColumn, RowSchema
 
 ErrorSink = Callable[[int, str, BaseException], None]
@@ -73,19 +73,20 @@ def build_stateless(spec: StageSpec) -> Pipeline:
     function appends ``(group_0_tuple, group_1_tuple, ..., timestamp)`` to ``out``; ``err(i, what, exc)``
     receives evaluation errors of record ``i``.
     """
-    consts: dict[str, Any] = {"_itemgetter": operator.itemgetter, "_vcall": vcall}
+    consts: dict[str, Any] = {"_itemgetter": operator.itemgetter, "_vcall": vcall, "_RETRY": RETRY_RECORD,
+                              "_PartialBatch": PartialBatch, "_vgather": gather}
     batch = BatchCalls(consts)
     fast = _body(spec, consts, safe=False, batch=batch)
     slow = _body(spec, consts, safe=True)
     src = ["def _process(rows, tss, parts, offs, hdrs, tombs, out, err):",
            "    _app = out.append"]
     src += ["    " + line for line in batch.prelude(_unpack(spec.input_schema), _row_positions(spec.input_schema))]
-    src += ["    for _i in range(len(rows)):",
-            "        try:"]
-    src += ["            " + line for line in fast]
-    src += ["        except Exception:",
-            "            _slow(_i, rows, tss, parts, offs, hdrs, tombs, _app, err)",
-            ""]
+    if batch.calls:  # two loops: reading the batch results as they are, or checking each for a retry
+        src += ["    if _vok:"] + ["    " + line for line in _loop([batch.unchecked(line) for line in fast])]
+        src += ["    else:"] + ["    " + line for line in _loop(fast)]
+    else:
+        src += _loop(fast)
+    src.append("")
     slow_src = ["def _slow(_i, rows, tss, parts, offs, hdrs, tombs, _app, err):",
                 "    def _s(_what, _f):",
                 "        try:",
@@ -113,6 +114,15 @@ def build_stateless(spec: StageSpec) -> Pipeline:
     run(fast_text)
     ns["_slow"] = _slow
     return Pipeline(ns["_process"], text)
+
+
+def _loop(body: list[str]) -> list[str]:
+    """The per-record loop of ``_process`` around the fast path's ``body``."""
+    return (["    for _i in range(len(rows)):",
+             "        try:"]
+            + ["            " + line for line in body]
+            + ["        except Exception:",
+               "            _slow(_i, rows, tss, parts, offs, hdrs, tombs, _app, err)"])
 
 
 def input_layout(schema: RowSchema) -> list[str]:

@@ -29,6 +29,7 @@ from ksqlpy.functions.signatures import (
     select_overload,
 )
 from ksqlpy.grammar import parse_type
+from ksqlpy.udf.batch import batch_adapter
 from ksqlpy.udf.declare import Declaration, Kind, TypeSpec
 from ksqlpy.udf.type_mapping import AnnotationError, concrete, pattern_of, sql_pattern, unwrap, variables
 from ksqlpy.udf.values import Convert, from_python, to_python
@@ -107,15 +108,14 @@ def _scalar_overload(d: Declaration) -> Overload:
     if d.vectorized:
         if params.variadic:
             raise DeclarationError(f"{where}: a vectorized function cannot take *args")
+        names = [p.name for p in params.params]
 
-        def make_batch(types: list[T.SqlType], rt: T.SqlType) -> Callable[..., list[Any]]:
-            return _batch_adapter(fn, d.name, convert_args(types), from_python(rt, ret_ann, ns), d.vectorized)
+        def forms(types: list[T.SqlType], rt: T.SqlType) -> tuple[Callable[..., list[Any]], Callable[..., Any]]:
+            return batch_adapter(fn, d.name, d.vectorized, types, names, convert_args(types),
+                                 from_python(rt, ret_ann, ns))
 
-        def make_row(types: list[T.SqlType], rt: T.SqlType) -> Callable[..., Any]:
-            batch = make_batch(types, rt)
-            return lambda *args: batch(*[[a] for a in args])[0]
-
-        return Overload(params.as_params(), returns, make_impl=make_row, make_batch=make_batch,
+        return Overload(params.as_params(), returns, make_impl=lambda ts, rt: forms(ts, rt)[1],
+                        make_batch=lambda ts, rt: forms(ts, rt)[0],
                         deterministic=d.deterministic, returns_doc=returns_doc, description=d.description)
 
     def make_impl(types: list[T.SqlType], rt: T.SqlType) -> Callable[..., Any]:
@@ -159,47 +159,6 @@ def _rows_adapter(fn: Callable[..., Any], args: list[Convert | None], result: Co
         return [result(x) for x in got] if result is not None else list(got)
 
     return rows
-
-
-def _batch_adapter(fn: Callable[..., Any], name: str, args: list[Convert | None], result: Convert | None,
-                   mode: Any) -> Callable[..., list[Any]]:
-    arrow = mode == "arrow"
-    double = getattr(result, "to_double", False)
-    if arrow:
-        import pyarrow as pa  # the "arrow" form needs it; the list form does not
-
-    def batch(*cols: list[Any]) -> list[Any]:
-        n = len(cols[0]) if cols else 1
-        given = [col if c is None else [c(v) for v in col] for c, col in zip(args, cols, strict=True)]
-        if arrow:
-            given = [pa.array(col) for col in given]
-        got = fn(*given)
-        values = _as_list(got)
-        if len(values) != n:
-            raise ValueError(f"vectorized function {name} returned {len(values)} values for {n} rows")
-        if result is None or (double and _float_array(got)):
-            return values  # a NumPy/Arrow float array converts to Python floats already
-        return [result(v) for v in values]
-
-    return batch
-
-
-def _float_array(got: Any) -> bool:
-    dtype = getattr(got, "dtype", None)  # NumPy
-    if dtype is not None:
-        return getattr(dtype, "kind", "") == "f"
-    kind = str(getattr(got, "type", ""))  # Arrow
-    return kind in ("double", "float", "halffloat")
-
-
-def _as_list(got: Any) -> list[Any]:
-    if isinstance(got, list):
-        return got
-    if hasattr(got, "to_pylist"):  # pyarrow
-        return got.to_pylist()  # type: ignore[no-any-return]
-    if hasattr(got, "tolist"):  # numpy
-        return got.tolist()  # type: ignore[no-any-return]
-    return list(got)
 
 
 def _row_annotation(ann: Any, ns: Mapping[str, Any], d: Declaration, where: str) -> Any:

@@ -50,25 +50,26 @@ class Declaration:
     returns: TypeSpec = None  # overrides the return annotation (UDTF: the type of one row's value)
     aggregate: TypeSpec = None  # UDAF: overrides initialize's annotation (the aggregate / state type)
     params: Mapping[str, str] = field(default_factory=dict)  # parameter name -> description
-    vectorized: bool | Literal["arrow"] = False
+    vectorized: bool | Literal["numpy", "arrow"] = False
     deterministic: bool = True
     author: str = ""
     version: str = ""
 
 
 def udf(name: str, *, description: str = "", category: str = "OTHER", returns: TypeSpec = None,
-        params: Mapping[str, str] | None = None, vectorized: bool | Literal["arrow"] = False,
+        params: Mapping[str, str] | None = None, vectorized: bool | Literal["numpy", "arrow"] = False,
         deterministic: bool = True, author: str = "", version: str = "") -> Callable[[F], F]:
     """Declare a scalar function (one overload of ``name``; declare several with one name to overload).
 
     Parameter and return types come from the annotations (see ``ksqlpy.udf.type_mapping``); ``returns``
     overrides the return type with a SQL type string or a provider ``fn(argument types) -> type``.
     ``vectorized=True``: the function receives one list per argument for a whole batch and returns a list
-    (or an Arrow array) of as many results; ``vectorized="arrow"`` passes ``pyarrow`` arrays instead.
+    (or a NumPy or Arrow array) of as many results; ``vectorized="numpy"`` passes NumPy arrays and
+    ``vectorized="arrow"`` ``pyarrow`` arrays instead (``ksqlpy.udf.batch``).
     """
 
-    if vectorized not in (True, False, "arrow"):
-        raise TypeError(f"@udf({name!r}): vectorized is True, False or 'arrow', not {vectorized!r}")
+    if vectorized not in (True, False, "numpy", "arrow"):
+        raise TypeError(f"@udf({name!r}): vectorized is True, False, 'numpy' or 'arrow', not {vectorized!r}")
 
     def mark(fn: F) -> F:
         if isinstance(fn, type) or not callable(fn):

@@ -93,8 +93,8 @@ def test_in_worker_processes(tmp_path: Path) -> None:
 
 def test_an_installed_package_on_the_server_with_worker_processes(tmp_path: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
-    """The example package found through its entry point by the server, whose persistent query runs in
-    worker processes that find it the same way."""
+    """The example package found through its entry point by the server (DESCRIBE FUNCTION, a push query, a
+    CTAS and a pull query), whose persistent query runs in worker processes that find it the same way."""
     from tests.udf.test_example_package import _installed_from_metadata
 
     site = tmp_path / "site"
@@ -108,6 +108,10 @@ def test_an_installed_package_on_the_server_with_worker_processes(tmp_path: Path
                  "WITH (KAFKA_TOPIC='rides', VALUE_FORMAT='JSON', PARTITIONS=1);")
         _ksql(c, "INSERT INTO RIDES (ID, CITY, LAT, LON) VALUES ('1', 'paris', 48.0, 2.0); "
                  "INSERT INTO RIDES (ID, CITY, LAT, LON) VALUES ('2', 'paris', 50.0, 4.0);")
+        # a push query (scalar, vectorized and table functions of the package)
+        assert _query(c, "SELECT ID, ROUND(DISTANCE_KM(LAT, LON, 48.0, 2.0)) AS D, "
+                         "ROUND(DISTANCE_KM_BATCH(LAT, LON, 48.0, 2.0)) AS DB, NEIGHBOUR_CELLS(LAT, LON) AS C "
+                         "FROM RIDES EMIT CHANGES LIMIT 2;") == [["1", 0.0, 0.0, "47:1"], ["1", 0.0, 0.0, "47:2"]]
         _ksql(c, "CREATE TABLE CENTRES AS SELECT CITY, CENTROID(LAT, LON) AS C, "
                  "COUNT(DISTANCE_KM(LAT, LON, 0.0, 0.0)) AS N FROM RIDES GROUP BY CITY;",
               **{"auto.offset.reset": "earliest"})

@@ -53,8 +53,8 @@ def test_every_python_file_of_the_directory_is_loaded_and_underscored_ones_are_h
      "the class has no aggregate\\(\\) method"),
     ("from ksqlpy.udf import udf\n@udf('F')\ndef f(x: int) -> int:\n    return 1\n@udf('F')\ndef g(y: int) -> int:\n"
      "    return 2\n", "declares the parameters \\(BIGINT\\) twice"),
-    ("from ksqlpy.udf import udf\n@udf('F', vectorized='numpy')\ndef f(x: int) -> int:\n    return 1\n",
-     "TypeError: @udf\\('F'\\): vectorized is True, False or 'arrow', not 'numpy'"),
+    ("from ksqlpy.udf import udf\n@udf('F', vectorized='pandas')\ndef f(x: int) -> int:\n    return 1\n",
+     "TypeError: @udf\\('F'\\): vectorized is True, False, 'numpy' or 'arrow', not 'pandas'"),
     ("from ksqlpy.udf import udf\n@udf('1F')\ndef f(x: int) -> int:\n    return 1\n", "is not a SQL identifier"),
 ])  # fmt: skip
 def test_a_file_that_fails_to_load_is_a_start_up_error_naming_it(ext: Extensions, source: str, problem: str) -> None:

@@ -1,5 +1,5 @@
-"""vectorized=True: one call per batch in the generated code, the per-record semantics kept (errors, WHERE,
-CASE), lists and Arrow arrays."""
+"""vectorized=...: one call per batch in the generated code, the per-record semantics kept (errors, WHERE,
+CASE, NULLs), lists, NumPy and Arrow arrays."""
 
 from __future__ import annotations
 
@@ -48,11 +48,49 @@ def varrow(a: float) -> float:
 @udf("VSHORT", vectorized=True)
 def vshort(a: int) -> int:
     return a[:-1]
+
+
+SEEN = []  # (function, [(argument type, dtype), ...], rows) per batch call of the NumPy forms
+
+
+def _seen(name, *cols):
+    SEEN.append((name, [(type(c).__name__, str(getattr(c, "dtype", ""))) for c in cols], len(cols[0])))
+
+
+@udf("NPMUL", vectorized="numpy")
+def npmul(x: float, y: float) -> float:
+    _seen("NPMUL", x, y)
+    return x * y
+
+
+@udf("NPADD", vectorized="numpy")
+def npadd(a: int, b: int) -> float:
+    _seen("NPADD", a, b)
+    return a + b  # an int64 array for a DOUBLE result
+
+
+@udf("NPFLAG", vectorized="numpy")
+def npflag(x: bool) -> bool:
+    _seen("NPFLAG", x)
+    return ~x
+
+
+@udf("NPLEN", vectorized="numpy")
+def nplen(s: str, n: int) -> int:
+    _seen("NPLEN", s, n)
+    return [None if v is None else len(v) + k for v, k in zip(s, n)]
+
+
+@udf("LISTINT", vectorized=True)
+def listint(x: float) -> float:
+    return [None if v is None else int(v) for v in x]  # ints for a DOUBLE result
 '''
 
 SCHEMA = RowSchema([SchemaColumn("K", T.STRING, ColumnRole.KEY), SchemaColumn("A", T.BIGINT, ColumnRole.VALUE),
                     SchemaColumn("B", T.BIGINT, ColumnRole.VALUE), SchemaColumn("X", T.DOUBLE, ColumnRole.VALUE),
                     SchemaColumn("ROWTIME", T.BIGINT, ColumnRole.SYSTEM)])
+FLAGS = RowSchema([SchemaColumn("K", T.STRING, ColumnRole.KEY), SchemaColumn("F", T.BOOLEAN, ColumnRole.VALUE),
+                   SchemaColumn("ROWTIME", T.BIGINT, ColumnRole.SYSTEM)])
 
 
 @pytest.fixture
@@ -61,22 +99,33 @@ def registry(ext: Extensions):  # type: ignore[no-untyped-def]
     return load_functions(FunctionSources(extension_dir=str(ext.dir), entry_points=False))
 
 
-def _calls(registry) -> list[int]:  # type: ignore[no-untyped-def]
+def _module(registry):  # type: ignore[no-untyped-def]
     import sys
 
     from ksqlpy.udf.ext import module_name
 
-    path = registry.scalars["VMUL"].path
-    return sys.modules[module_name(path)].CALLS  # type: ignore[no-any-return]
+    return sys.modules[module_name(registry.scalars["VMUL"].path)]
 
 
-def _run(registry, expr: str, rows: list[tuple], where: str | None = None, t: T.SqlType = T.BIGINT):  # type: ignore[no-untyped-def]
-    scope = Scope.of([(c.name, c.type) for c in SCHEMA.columns])
+def _calls(registry) -> list[int]:  # type: ignore[no-untyped-def]
+    return _module(registry).CALLS  # type: ignore[no-any-return]
+
+
+def _seen_calls(registry) -> list[tuple]:  # type: ignore[no-untyped-def]
+    seen = _module(registry).SEEN
+    out = list(seen)
+    seen.clear()
+    return out
+
+
+def _run(registry, expr: str, rows: list[tuple], where: str | None = None, t: T.SqlType = T.BIGINT,  # type: ignore[no-untyped-def]
+         schema: RowSchema = SCHEMA):
+    scope = Scope.of([(c.name, c.type) for c in schema.columns])
 
     def b(text: str) -> Any:
         return bind(parse_expression(text), scope, BindContext(registry))
 
-    spec = StageSpec(SCHEMA, b(where) if where else None, None, SCHEMA, [],
+    spec = StageSpec(schema, b(where) if where else None, None, schema, [],
                      [[OutputColumn("K", T.STRING, b("K"))], [OutputColumn("V", t, b(expr))]], registry)
     fn = build_stateless(spec)
     out: list[tuple] = []
@@ -142,3 +191,91 @@ def test_in_a_persistent_query(ext: Extensions) -> None:
     e.drain(10)
     assert values(e, "O") == [(0, None), (0, 0), (2, 1), (6, 2)]
     assert [x["errorMessage"] for x in plog_errors(e)] == ["Error processing VCHECK"]
+
+
+# --------------------------------------------------------------------------------------- vectorized="numpy"
+def test_numpy_arguments_are_typed_arrays_gathered_from_the_rows(registry) -> None:  # type: ignore[no-untyped-def]
+    _seen_calls(registry)
+    got, errors, source = _run(registry, "NPMUL(X, X)", ROWS, t=T.DOUBLE)
+    assert got == [0.0, 1.0, 4.0, 9.0, 16.0] and not errors
+    assert all(type(v) is float for v in got)  # Python floats, not NumPy scalars
+    assert _seen_calls(registry) == [("NPMUL", [("ndarray", "float64"), ("ndarray", "float64")], 5)]
+    assert "_vgather(rows, 3, 'float64')" in source  # straight from the row tuples
+    got, errors, _ = _run(registry, "NPADD(A, B)", ROWS, t=T.DOUBLE)
+    assert got == [1.0, 3.0, 5.0, 7.0, 9.0] and all(type(v) is float for v in got) and not errors
+    assert _seen_calls(registry) == [("NPADD", [("ndarray", "int64"), ("ndarray", "int64")], 5)]
+
+
+def test_a_null_numpy_argument_fails_that_record_only(registry) -> None:  # type: ignore[no-untyped-def]
+    """ksqlDB: a NULL for a primitive Java parameter fails the invocation (NULL, a processing-log entry); a
+    typed NumPy array cannot hold NULL either. The other records are computed in one batch call."""
+    rows = [("k", 1, 2, 1.5), ("k", None, 2, None), ("k", 3, None, 2.5), ("k", 4, 5, 3.0)]
+    _seen_calls(registry)
+    for expr, t, want in (("NPMUL(X, 2.0)", T.DOUBLE, [3.0, None, 5.0, 6.0]),
+                          ("NPADD(A, B)", T.DOUBLE, [3.0, None, None, 9.0])):
+        got, errors, _ = _run(registry, expr, rows, t=t)
+        assert got == want
+        assert [i for i, _, _ in errors] == [i for i, v in enumerate(want) if v is None]
+        assert all(w == expr.split("(")[0] and "NULL for parameter" in e for _, w, e in errors)
+        assert [n for _, _, n in _seen_calls(registry)] == [sum(v is not None for v in want)]
+    # a NaN is a value, not a NULL
+    got, errors, _ = _run(registry, "NPMUL(X, 2.0)", [("k", 0, 0, float("nan"))], t=T.DOUBLE)
+    assert len(got) == 1 and got[0] != got[0] and not errors
+
+
+def test_a_null_numpy_argument_that_no_record_reaches_is_no_error(registry) -> None:  # type: ignore[no-untyped-def]
+    rows = [("k", 1, 2, 1.5), ("k", None, 2, None)]
+    got, errors, _ = _run(registry, "NPMUL(X, 2.0)", rows, where="X IS NOT NULL", t=T.DOUBLE)
+    assert got == [3.0] and not errors
+    got, errors, _ = _run(registry, "CASE WHEN X IS NULL THEN CAST(-1 AS DOUBLE) ELSE NPMUL(X, 2.0) END", rows, t=T.DOUBLE)
+    assert got == [3.0, -1.0] and not errors
+
+
+def test_a_null_boolean_is_not_false(registry) -> None:  # type: ignore[no-untyped-def]
+    got, errors, _ = _run(registry, "NPFLAG(F)", [("k", True), ("k", None), ("k", False)], t=T.BOOLEAN,
+                          schema=FLAGS)
+    assert got == [False, None, True]
+    assert [i for i, _, _ in errors] == [1]
+
+
+def test_other_types_are_object_arrays_holding_nulls(registry) -> None:  # type: ignore[no-untyped-def]
+    _seen_calls(registry)
+    got, errors, _ = _run(registry, "NPLEN(K, A)", [("abc", 1, 0, 0.0), (None, 2, 0, 0.0)])
+    assert got == [4, None] and not errors
+    assert _seen_calls(registry) == [("NPLEN", [("ndarray", "object"), ("ndarray", "int64")], 2)]
+
+
+def test_the_one_record_form_of_a_numpy_function(registry) -> None:  # type: ignore[no-untyped-def]
+    # over lambda parameters the function is called per element, as arrays of one
+    got, errors, _ = _run(registry, "ARRAY_MAX(TRANSFORM(ARRAY[X, X + 1], v => NPMUL(v, 2.0)))", ROWS[1:3],
+                          t=T.DOUBLE)
+    assert got == [4.0, 6.0] and not errors
+    got, errors, _ = _run(registry, "ARRAY_MAX(TRANSFORM(ARRAY[X], v => NPMUL(v, 2.0)))", [("k", 0, 0, None)],
+                          t=T.DOUBLE)
+    assert got == [None] and len(errors) == 1 and "NULL for parameter y" not in errors[0][2]
+    assert "Failed to invoke function NPMUL: NULL for parameter x (DOUBLE)" in errors[0][2]
+
+
+def test_results_are_read_unchecked_only_when_the_batch_computed_every_record(registry) -> None:  # type: ignore[no-untyped-def]
+    got, _, source = _run(registry, "NPMUL(X, 2.0)", ROWS, t=T.DOUBLE)
+    unchecked, checked = source.split("    if _vok:\n", 1)[1].split("\n    else:\n", 1)
+    assert "_vr0[_i]" in unchecked and "_RETRY else" not in unchecked
+    assert "_RETRY else" in checked
+
+
+def test_a_list_result_of_ints_for_a_double_becomes_floats(registry) -> None:  # type: ignore[no-untyped-def]
+    got, errors, _ = _run(registry, "LISTINT(X)", ROWS[:3] + [("k", 0, 0, None)], t=T.DOUBLE)
+    assert got == [0.0, 1.0, 2.0, None] and all(type(v) is float for v in got[:3]) and not errors
+
+
+def test_numpy_in_a_persistent_query(ext: Extensions) -> None:
+    ext.write("vec.py", FUNCTIONS)
+    e = ext.engine()
+    e.execute("CREATE STREAM S (K STRING KEY, X DOUBLE, Y DOUBLE) WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON', "
+              "PARTITIONS=1);")
+    for x, y in ((1.5, 2.0), (None, 1.0), (3.0, 3.0)):
+        e.execute(f"INSERT INTO S (K, X, Y) VALUES ('k', {'NULL' if x is None else x}, {y});")
+    e.execute("CREATE STREAM O AS SELECT K, NPMUL(X, Y) AS M FROM S;")
+    e.drain(10)
+    assert values(e, "O") == [(3.0,), (None,), (9.0,)]
+    assert [x["errorMessage"] for x in plog_errors(e)] == ["Error processing NPMUL"]
