@@ -24,6 +24,25 @@ def test_the_runner_loads_them_as_an_extension_directory() -> None:
     assert REGISTRY.scalars["TEST_UDF"].path.endswith("ksqldb_udfs.py")
 
 
+def test_the_engine_has_no_special_case_for_them() -> None:
+    """Issue 15's acceptance: the conformance cases' test functions come only from the extension directory -
+    the built-in registry has none of them, and no module outside the directory names them."""
+    import re
+
+    from ksqlpy.functions import builtin_registry
+
+    ext = load_functions(FunctionSources(extension_dir=DIRECTORY, entry_points=False))
+    builtin = builtin_registry()
+    names = {n for group in (ext.scalars, ext.aggregates, ext.tables) for n in group} - {
+        n for group in (builtin.scalars, builtin.aggregates, builtin.tables) for n in group}
+    assert {"WHENCONDITION", "TEST_UDF", "MID_VAR_ARG", "TEST_UDAF", "TEST_UDTF", "THROWING_UDTF"} <= names
+    pattern = re.compile(r"\b(" + "|".join(sorted(names)) + r")\b", re.IGNORECASE)
+    root = Path(DIRECTORY).parents[1]  # the ksqlpy package
+    mentions = [f"{p.relative_to(root)}:{m.group(1)}" for p in root.rglob("*.py")
+                if Path(DIRECTORY) not in p.parents for m in [pattern.search(p.read_text())] if m]
+    assert mentions == []
+
+
 def test_bad_udf_on_a_boolean_returns_zero_or_throws() -> None:
     r = REGISTRY.scalars["BAD_UDF"].resolve([BOOLEAN])
     assert r.return_type == INTEGER
