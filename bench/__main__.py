@@ -1,7 +1,8 @@
 """``python -m bench run [--quick] [--events 10M] [--log embedded|kafka] [--peers quix,bytewax,flink,pathway]
 [--workers 2] [--report FILE.json] [--chart FILE.png]``.
 
-Also: ``python -m bench profile WORKLOAD [--events N]`` - cProfile of one drained ksqlpy workload.
+Also: ``python -m bench profile WORKLOAD [--events N]`` - cProfile of one drained ksqlpy workload;
+``python -m bench backfill [--quick] [--report FILE.json]`` - the Spark backfill against streaming replay.
 """
 
 from __future__ import annotations
@@ -53,7 +54,19 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("workload", choices=sorted(WORKLOADS))
     p.add_argument("--events", type=int, default=300_000)
     p.add_argument("--out", default="bench-profile.out")
+    b = sub.add_parser("backfill", help="the Spark backfill against streaming replay (bench/backfill.py)")
+    b.add_argument("--quick", action="store_true", help="200k bids (default: 2M)")
+    b.add_argument("--records", type=int, help="number of bids (overrides --quick)")
+    b.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
+    b.add_argument("--workloads", help="comma-separated: filter_projection,tumbling_count_sum,out_of_order_grace")
+    b.add_argument("--seed", type=int, default=42)
+    b.add_argument("--report", help="write the JSON report here")
     args = ap.parse_args(argv)
+
+    if args.cmd == "backfill":
+        from bench import backfill
+
+        return backfill.main(args)
 
     if args.cmd == "profile":
         import pstats

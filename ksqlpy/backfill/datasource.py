@@ -1,50 +1,45 @@
-"""A Spark Python DataSource over ksqlpy log partitions: ``spark.read.format("ksqlpy-log")``.
+"""The Spark Python DataSource a backfill runs as: ``spark.read.format("ksqlpy-backfill")``.
 
-Each Spark input partition is one log partition's offset range ``[start, end)``, read in offset order
-through the ``Log`` interface (EmbeddedLog by its directory, KafkaLog by its bootstrap servers: whatever
-``ksqlpy.log.open_log`` opens from the ``log`` option), as Arrow batches of raw records:
+Each input partition is one task of the backfill: a log partition's offset range ``[start, end)``. Its
+``read`` is the whole fused stage (``stages``): it opens the log itself (EmbeddedLog by its directory, a
+KafkaLog by its bootstrap servers: whatever ``ksqlpy.log.open_log`` opens from the job's log config), reads
+the range in offset order and runs the query's stages on it. Raw records never enter the JVM: a task stages
+its sink records, state and processing-log entries in a file (``staging``) and returns one row naming it;
+only the first stage of a repartitioned aggregation returns rows in bulk (its grouped items, which Spark
+shuffles to the task partitions).
 
-    partition INT, offset BIGINT, timestamp BIGINT, key BINARY, value BINARY, headers BINARY
-
-Decoding happens in the next stage with the source's serdes (``ksqlpy.backfill.stages``), because a bad
-record must go to the processing log, not fail the read. ``headers`` is the record's header list pickled
-(NULL when it has none). One range per partition keeps a partition's records in one task, in order: the
-streaming runtime's stream time is a running max in offset order, which the stages reproduce.
-
-Options: ``log`` (JSON: the log config), ``topic``, ``ranges`` (JSON ``{partition: [start, end]}``),
-``batch`` (records per Arrow batch, default 10000).
+Options: ``job`` (the pickled ``BackfillJob``, base64), ``stage`` (a ``Stage`` value), ``log`` (JSON: the log
+config), ``topic``, ``tasks`` (JSON ``[[partition, start, end], ...]``), ``staging`` (the run's staging
+directory), ``batch`` (records per fetch, default 10000).
 """
 
 from __future__ import annotations
 
+import base64
 import json
 import pickle
 from collections.abc import Iterator
+from enum import Enum
 from typing import Any
 
 import pyarrow as pa
 from pyspark.sql.datasource import DataSource, DataSourceReader, InputPartition
-from pyspark.sql.types import BinaryType, IntegerType, LongType, StructField, StructType
 
-NAME = "ksqlpy-log"
+from ksqlpy.backfill.job import STAGE_SCHEMA, STAGED, BackfillJob
+from ksqlpy.backfill.staging import StagedFile
+from ksqlpy.log.base import RecordBatch
 
-SCHEMA = StructType([
-    StructField("partition", IntegerType(), False),
-    StructField("offset", LongType(), False),
-    StructField("timestamp", LongType(), False),
-    StructField("key", BinaryType(), True),
-    StructField("value", BinaryType(), True),
-    StructField("headers", BinaryType(), True),
-])
+NAME = "ksqlpy-backfill"
 
-ARROW_SCHEMA = pa.schema([
-    pa.field("partition", pa.int32(), False),
-    pa.field("offset", pa.int64(), False),
-    pa.field("timestamp", pa.int64(), False),
-    pa.field("key", pa.binary()),
-    pa.field("value", pa.binary()),
-    pa.field("headers", pa.binary()),
-])
+
+class Stage(Enum):
+    STATELESS = "stateless"  # CREATE STREAM AS SELECT: any offset range on its own
+    AGGREGATE = "aggregate"  # an aggregation whose groups stay in their partition: whole partitions
+    GROUP = "group"  # the first stage of a repartitioned aggregation: grouped items out, into Spark
+
+
+def encode_job(job: BackfillJob) -> str:
+    return base64.b64encode(pickle.dumps(job, pickle.HIGHEST_PROTOCOL)).decode("ascii")
 
 
 class OffsetRange(InputPartition):
@@ -55,37 +50,66 @@ class OffsetRange(InputPartition):
         self.end = end
 
 
-class LogDataSource(DataSource):
+class BackfillDataSource(DataSource):
     @classmethod
     def name(cls) -> str:
         return NAME
 
-    def schema(self) -> StructType:
-        return SCHEMA
+    def schema(self) -> str:
+        return STAGE_SCHEMA
 
-    def reader(self, schema: StructType) -> DataSourceReader:
-        return LogReader(dict(self.options))
+    def reader(self, schema: Any) -> DataSourceReader:
+        return BackfillReader(dict(self.options))
 
 
-class LogReader(DataSourceReader):
+class BackfillReader(DataSourceReader):
     def __init__(self, options: dict[str, str]) -> None:
+        self.job: BackfillJob = pickle.loads(base64.b64decode(options["job"]))
+        self.stage = Stage(options["stage"])
         self.config: dict[str, Any] = json.loads(options["log"])
         self.topic = options["topic"]
-        self.ranges = {int(p): (int(r[0]), int(r[1])) for p, r in json.loads(options["ranges"]).items()}
+        self.tasks = [(int(p), int(s), int(e)) for p, s, e in json.loads(options["tasks"])]
+        self.staging = options["staging"]
         self.batch = int(options.get("batch", 10000))
 
     def partitions(self) -> list[InputPartition]:
-        return [OffsetRange(p, s, e) for p, (s, e) in sorted(self.ranges.items())]
+        return [OffsetRange(p, s, e) for p, s, e in self.tasks]
 
     def read(self, partition: InputPartition) -> Iterator[pa.RecordBatch]:
         assert isinstance(partition, OffsetRange)
-        yield from read_range(self.config, self.topic, partition.partition, partition.start, partition.end,
-                              self.batch)
+        yield from run_task(self.job, self.stage, self.config, self.topic, partition.partition, partition.start,
+                            partition.end, self.staging, self.batch)
 
 
-def read_range(config: dict[str, Any], topic: str, partition: int, start: int, end: int,
-               batch: int = 10000) -> Iterator[pa.RecordBatch]:
-    """Records ``[start, end)`` of one partition as Arrow batches, in offset order."""
+def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str, partition: int, start: int,
+             end: int, staging: str, batch: int = 10000) -> Iterator[pa.RecordBatch]:
+    """One backfill task: its range read from the log and run through the fused stage."""
+    from ksqlpy.backfill import stages
+
+    records = log_batches(config, topic, partition, start, end, batch)
+    if stage is Stage.GROUP:
+        yield from stages.run_group(job, records, partition, start)
+        return
+    staged = StagedFile(staging, f"{partition:06d}-{start:020d}")
+    try:
+        out = stages.Out(staged)
+        if stage is Stage.STATELESS:
+            stages.run_stateless(job, records, partition, out)
+        else:
+            stages.run_aggregate(job, records, partition, out)
+        out.spill()
+        path = staged.commit()
+    finally:
+        staged.abort()
+    done = stages.Out()
+    done.add(STAGED, partition, None, path.encode(), None, None, partition, start)
+    done.spill()
+    yield from done.take()
+
+
+def log_batches(config: dict[str, Any], topic: str, partition: int, start: int, end: int,
+                batch: int = 10000) -> Iterator[RecordBatch]:
+    """Records ``[start, end)`` of one partition as the runtime's batches, in offset order."""
     from ksqlpy.log import open_log
 
     log = open_log(config)
@@ -98,23 +122,16 @@ def read_range(config: dict[str, Any], topic: str, partition: int, start: int, e
             n = len(b.offsets)
             if b.offsets[-1] >= end:
                 n = sum(1 for o in b.offsets if o < end)
-            dumps = pickle.dumps
-            headers = [dumps(h, pickle.HIGHEST_PROTOCOL) if h else None for h in b.headers[:n]]
-            yield pa.RecordBatch.from_arrays([
-                pa.array([partition] * n, pa.int32()),
-                pa.array(b.offsets[:n], pa.int64()),
-                pa.array(b.timestamps[:n], pa.int64()),
-                pa.array(b.keys[:n], pa.binary()),
-                pa.array(b.values[:n], pa.binary()),
-                pa.array(headers, pa.binary()),
-            ], schema=ARROW_SCHEMA)
-            if n < len(b.offsets) or not n:
-                break
-            offset = b.offsets[n - 1] + 1
+                if not n:
+                    break
+                b = RecordBatch(topic, partition, b.offsets[:n], b.keys[:n], b.values[:n], b.timestamps[:n],
+                                b.headers[:n])
+            yield b
+            offset = b.offsets[-1] + 1
     finally:
         log.close()
 
 
 def register(spark: Any) -> None:
-    """Make ``format("ksqlpy-log")`` known to ``spark`` (idempotent)."""
-    spark.dataSource.register(LogDataSource)
+    """Make ``format("ksqlpy-backfill")`` known to ``spark`` (idempotent)."""
+    spark.dataSource.register(BackfillDataSource)

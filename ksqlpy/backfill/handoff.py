@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -24,8 +23,6 @@ if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
     from ksqlpy.engine.queries import PersistentQuery
 
-_SINK_CHUNK = 5000
-_STATE_CHUNK = 50_000
 AGGREGATE_STORE = "Aggregate-Materialize-"
 
 
@@ -42,7 +39,9 @@ class BackfillResult:
 
 
 class HandOff:
-    """Consumes stage rows (``kind, part, key, value, ts, headers``) in the order Spark returns them."""
+    """Commits the staged files of a run (``staging``), batch by batch: sink records into the sink topic,
+    state entries into the query's stores, processing-log entries into the engine's log, counts into the
+    result. The driver holds one batch at a time, whatever the size of the output."""
 
     def __init__(self, engine: Engine, query: PersistentQuery, result: BackfillResult) -> None:
         self.engine = engine
@@ -58,62 +57,80 @@ class HandOff:
                     self.stores[kv.partition] = kv
             for a in built.aggregators:
                 self.aggregators[a.kv.partition] = a
-        self._sink: list[tuple[int, bytes | None, bytes | None, int, Any]] = []
-        self._pending_state = 0
 
-    def consume(self, rows: Iterable[tuple]) -> None:
+    def commit_file(self, path: str) -> None:
+        from ksqlpy.backfill.staging import read
+
+        for batch in read(path):
+            self.consume(batch)
+
+    def consume(self, batch: Any) -> None:
+        """One Arrow batch of stage rows (``staging.OUT_SCHEMA``), in the order the task produced them."""
+        kinds = batch.column(0).to_pylist()
+        if all(k == SINK for k in kinds):
+            self._write_sink(batch)
+            return
+        import pyarrow.compute as pc
+
+        sink = batch.filter(pc.equal(batch.column(0), SINK))
+        if sink.num_rows:
+            self._write_sink(sink)
+        state = batch.filter(pc.equal(batch.column(0), STATE))
+        if state.num_rows:
+            self._write_state(state)
         loads = pickle.loads
-        for kind, part, key, value, ts, headers in rows:
-            if kind == SINK:
-                self._sink.append((part, key, value, ts, loads(headers) if headers is not None else None))
-                if len(self._sink) >= _SINK_CHUNK:
-                    self._write_sink()
-            elif kind == STATE:
-                kv = self.stores.get(part)
-                if kv is None:
-                    raise RuntimeError(f"backfill: no state store for task partition {part}")
-                kv.put(key, loads(value))
-                self.result.state_entries += 1
-                self._pending_state += 1
-                if self._pending_state >= _STATE_CHUNK:
-                    self._flush_state()
-            elif kind == PLOG:
-                entry = loads(value)
+        values = batch.column(3)
+        for i, kind in enumerate(kinds):
+            if kind == PLOG:
+                entry = loads(values[i].as_py())
                 self.engine.plog._emit(entry["logger"], entry["message"])  # as if a streaming task had logged it
                 self.result.processing_errors += 1
             elif kind == SUMMARY:
-                summary = loads(value)
+                summary = loads(values[i].as_py())
                 self.result.records_read += summary.get("read", 0)
                 self.result.late_records += summary.get("late", 0)
 
     def finish(self) -> None:
-        self._write_sink()
-        self._flush_state()
-        for a in self.aggregators.values():
-            a.load_meta()  # stream time, late count, EMIT FINAL position: now those of the backfill
-
-    def _write_sink(self) -> None:
-        rows = self._sink
-        if not rows:
-            return
-        # (part -1: the default partitioner; else the partition the sink writer chose, as for windowed keys)
-        buckets: dict[int, list[tuple]] = {}
-        for r in rows:
-            buckets.setdefault(r[0], []).append(r)
-        with self.log.transaction() as tx:
-            for part, recs in buckets.items():
-                hdrs = [r[4] for r in recs]
-                tx.produce_batch(self.topic, None if part < 0 else part, [r[1] for r in recs], [r[2] for r in recs],
-                                 [r[3] for r in recs], hdrs if any(hdrs) else None)
-        self.result.sink_records += len(rows)
-        self._sink = []
-
-    def _flush_state(self) -> None:
-        if not self._pending_state:
-            return
-        with self.log.transaction() as tx:
-            for kv in self.stores.values():
-                kv.flush(tx)
+        """Each store replays what its changelog now holds, as a restarted task would; the aggregators
+        reload their meta state (stream time, late count, EMIT FINAL position): now the backfill's."""
         for kv in self.stores.values():
-            kv.commit_local()
-        self._pending_state = 0
+            kv.restore()
+        for a in self.aggregators.values():
+            a.load_meta()
+
+    def _write_state(self, batch: Any) -> None:
+        """State entries onto their store's changelog, as the payloads the task's store committed."""
+        parts = batch.column(1).to_pylist()
+        keys, values = batch.column(2).to_pylist(), batch.column(3).to_pylist()
+        by_part: dict[int, list[int]] = {}
+        for i, p in enumerate(parts):
+            by_part.setdefault(p, []).append(i)
+        with self.log.transaction() as tx:
+            for p, idx in by_part.items():
+                kv = self.stores.get(p)
+                if kv is None or kv.topic is None:
+                    raise RuntimeError(f"backfill: no state store with a changelog for task partition {p}")
+                tx.produce_batch(kv.topic, kv.partition, [keys[i] for i in idx], [values[i] for i in idx])
+        self.result.state_entries += len(parts)
+
+    def _write_sink(self, batch: Any) -> None:
+        """Sink rows in one transaction, per partition in their order (part -1: the default partitioner;
+        else the partition the sink writer chose, as for windowed keys)."""
+        parts = batch.column(1).to_pylist()
+        keys, values = batch.column(2).to_pylist(), batch.column(3).to_pylist()
+        tss, hcol = batch.column(4).to_pylist(), batch.column(5)
+        loads = pickle.loads
+        hdrs = [None if h is None else loads(h) for h in hcol.to_pylist()] if hcol.null_count < len(hcol) else None
+        with self.log.transaction() as tx:
+            if len(set(parts)) == 1:
+                p = parts[0]
+                tx.produce_batch(self.topic, None if p < 0 else p, keys, values, tss, hdrs)
+            else:
+                idx_by: dict[int, list[int]] = {}
+                for i, p in enumerate(parts):
+                    idx_by.setdefault(p, []).append(i)
+                for p, idx in idx_by.items():
+                    tx.produce_batch(self.topic, None if p < 0 else p, [keys[i] for i in idx],
+                                     [values[i] for i in idx], [tss[i] for i in idx],
+                                     None if hdrs is None else [hdrs[i] for i in idx])
+        self.result.sink_records += len(parts)

@@ -20,12 +20,13 @@ from ksqlpy.properties import DEFAULT_PROPERTIES, Properties, resolve
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.serdes import SerdeFactory
 
-# kinds of the rows a backfill stage yields (column ``kind``)
-SINK, STATE, PLOG, SUMMARY, ITEM = 0, 1, 2, 3, 4
+# kinds of the rows a backfill stage produces (column ``kind``): a sink record, a state-store entry, a
+# processing-log entry, a summary of counts, a grouped item between the two stages of a repartitioned
+# aggregation, a staged file (``staging``: what a task returns through Spark)
+SINK, STATE, PLOG, SUMMARY, ITEM, STAGED = 0, 1, 2, 3, 4, 5
 
-# every stage yields this schema: a sink record, a state-store entry, a processing-log entry, a per-partition
-# summary, or (between the two stages of a repartitioned aggregation) a grouped item
-STAGE_SCHEMA = ("kind byte, part int, key binary, value binary, ts long, headers binary, src int, off long")
+# every stage's rows have this schema (``staging.OUT_SCHEMA`` in Arrow)
+STAGE_SCHEMA = "kind byte, part int, key binary, value binary, ts long, headers binary, src int, off long"
 
 
 @dataclass

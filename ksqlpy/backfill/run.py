@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -83,10 +84,36 @@ def backfill(engine: Engine, sql: str, *, statements: Any = None, master: str | 
         raise
 
 
+TASK_RECORDS_PROPERTY = "ksqlpy.backfill.task.records"
+DEFAULT_TASK_RECORDS = 1_000_000
+_MIN_TASK_RECORDS = 10_000
+
+
+def split_ranges(ranges: dict[int, tuple[int, int]], parallelism: int, max_records: int,
+                 min_records: int = _MIN_TASK_RECORDS) -> list[tuple[int, int, int]]:
+    """Tasks ``(partition, start, end)`` for a stage that needs no order across records: each partition's
+    range cut into sub-ranges so that there are at least ``parallelism`` tasks (none under ``min_records``
+    records unless the partition is smaller) and none over ``max_records``, in (partition, start) order."""
+    total = sum(e - s for s, e in ranges.values())
+    target = max(parallelism, -(-total // max(1, max_records)))
+    tasks: list[tuple[int, int, int]] = []
+    for p, (s, e) in sorted(ranges.items()):
+        n = e - s
+        if n <= 0:
+            tasks.append((p, s, e))
+            continue
+        pieces = -(-n * target // total) if total else 1
+        pieces = max(1, min(pieces, n // max(1, min_records)), -(-n // max(1, max_records)))
+        step = -(-n // pieces)
+        tasks += [(p, a, min(e, a + step)) for a in range(s, e, step)]
+    return tasks
+
+
 def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark: Any) -> BackfillResult:
-    from ksqlpy.backfill import stages
-    from ksqlpy.backfill.datasource import NAME, register
+    from ksqlpy.backfill import staging
+    from ksqlpy.backfill.datasource import NAME, Stage, encode_job, register
     from ksqlpy.backfill.session import spark_session
+    from ksqlpy.backfill.stages import run_merge
     plan = query.plan
     topic = plan.input_source.topic
     group = query.topology.application_id
@@ -101,6 +128,9 @@ def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark:
     previous_state = query.state
     query.state = BACKFILLING
     t0 = time.monotonic()
+    root = str(engine.prop(staging.STAGING_PROPERTY) or os.path.join(engine.data_dir, "backfill-staging"))
+    os.makedirs(root, mode=0o700, exist_ok=True)
+    stage_dir = staging.new_run_dir(root, query.query_id)
     try:
         topology = query.topology
         repartition = len(topology.sub_topologies) > 1  # (an aggregation around its repartition topic)
@@ -110,31 +140,34 @@ def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark:
         session = spark if spark is not None else spark_session(master or engine.prop("spark.master"),
                                                                  engine.effective_properties())
         register(session)
+        aggregate = plan.find(Aggregate) is not None
+        stage = Stage.STATELESS if not aggregate else Stage.GROUP if repartition else Stage.AGGREGATE
+        if stage is Stage.AGGREGATE:  # stream time runs over a whole partition in offset order: one task each
+            tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]
+        else:
+            tasks = split_ranges(ranges, session.sparkContext.defaultParallelism,
+                                 int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS))
+        result.details["tasks"] = len(tasks)
         df = (session.read.format(NAME)
+              .option("job", encode_job(job))
+              .option("stage", stage.value)
               .option("log", json.dumps(log_config(engine)))
               .option("topic", topic)
-              .option("ranges", json.dumps({str(p): list(r) for p, r in ranges.items()}))
+              .option("tasks", json.dumps(tasks))
+              .option("staging", stage_dir)
               .load())
-        if plan.find(Aggregate) is None:
-            out = df.mapInArrow(stages.stateless_stage(job), STAGE_SCHEMA)
-        elif not repartition:
-            out = df.mapInArrow(stages.aggregate_stage(job), STAGE_SCHEMA)
-        else:
-            out = (df.mapInArrow(stages.group_stage(job), STAGE_SCHEMA)
-                   .repartition(partitions, "part")
-                   .sortWithinPartitions("part", "ts", "src", "off")
-                   .mapInArrow(stages.merge_stage(job), STAGE_SCHEMA))
+        if stage is Stage.GROUP:
+            df = (df.repartition(partitions, "part")
+                  .sortWithinPartitions("part", "ts", "src", "off")
+                  .mapInArrow(lambda batches: run_merge(job, batches, stage_dir), STAGE_SCHEMA))
+        files = df.select("part", "value", "src", "off").collect()  # one row per staged file: paths, not data
         handoff = HandOff(engine, query, result)
-        handoff.consume(_rows(out.select("kind", "part", "key", "value", "ts", "headers")))
+        order = (lambda r: (r["part"],)) if stage is Stage.GROUP else (lambda r: (r["src"], r["off"]))
+        for row in sorted(files, key=order):
+            handoff.commit_file(row["value"].decode())
         handoff.finish()
     finally:
         query.state = previous_state if previous_state != BACKFILLING else "RUNNING"
+        staging.remove(stage_dir)
     result.details["seconds"] = round(time.monotonic() - t0, 3)
     return result
-
-
-def _rows(df: Any) -> Any:
-    """The stage rows as tuples, collected through Arrow: columnar, no pickled Row object per record.
-    (The whole result is on the driver at once; see docs/backfill.md, limits.)"""
-    for batch in df.toArrow().to_batches():
-        yield from zip(*(col.to_pylist() for col in batch.columns), strict=True)

@@ -1,11 +1,13 @@
-"""The per-partition stages a backfill runs on Spark's Python workers (``mapInArrow`` functions).
+"""The fused stages a backfill runs in Spark's Python workers: read an offset range from the log, run the
+streaming runtime's own objects over it, stage what comes out.
 
-Each stage takes the Arrow batches of one log partition in offset order and runs the streaming
-runtime's own objects over them (see ``job.py``): the ``SourceReader`` decodes (a bad record goes to the
-processing log), the generated pipeline evaluates WHERE / PARTITION BY / the projection, the
-``Grouper`` and the runtime ``Aggregator`` (on a private, changelog-less store) fold records into
-windows with the same stream time and late-record drops, and the ``SinkWriter`` serializes. The stages
-yield rows of ``job.STAGE_SCHEMA``:
+One Python function per Spark task (``fused``): it opens the log itself and reads its range in offset order
+(no raw record goes through the JVM), then the ``SourceReader`` decodes (a bad record goes to the processing
+log), the generated pipeline evaluates WHERE / PARTITION BY / the projection, the ``Grouper`` and the
+runtime's ``AggregateProcessor`` (on a private, changelog-less store, with the record cache on) fold records
+into windows with the same stream time and late drops, and the ``SinkWriter`` serializes - into a staging
+transaction that appends to the task's staged file (``staging``) instead of the log. What the stages produce
+are rows of ``job.STAGE_SCHEMA``:
 
 * ``SINK``: a sink record (key, value, timestamp, headers; ``part`` the partition the sink writer chose,
   -1 for the log's default partitioner) - for a table, the last update per key and window, which is what
@@ -13,15 +15,18 @@ yield rows of ``job.STAGE_SCHEMA``:
 * ``STATE``: an entry of the task's state store after the last record (store key, pickled value), with
   ``part`` the task partition: the driver copies it into the streaming query's store (``handoff``);
 * ``PLOG``: a processing-log entry (pickled); ``SUMMARY``: per partition counts (pickled dict);
-* ``ITEM``: a grouped record on its way to the task that owns its group (repartitioned aggregations).
+* ``ITEM``: a grouped record on its way to the task that owns its group (repartitioned aggregations: the
+  only rows that cross into Spark in bulk, because Spark shuffles them).
 """
 
 from __future__ import annotations
 
+import gc
 import pickle
 import shutil
 import tempfile
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import Any
 
 import pyarrow as pa
@@ -30,6 +35,7 @@ from ksqlpy.backfill.job import (
     ITEM,
     PLOG,
     SINK,
+    STAGED,
     STATE,
     SUMMARY,
     BackfillJob,
@@ -37,150 +43,194 @@ from ksqlpy.backfill.job import (
     WorkerEngine,
     new_plog,
 )
-from ksqlpy.log.base import RecordBatch
+from ksqlpy.backfill.staging import OUT_SCHEMA, StagedFile
+from ksqlpy.log.base import Headers, LogTransaction, ProducerRecord, RecordBatch
 from ksqlpy.log.partitioner import partition_for_key
 from ksqlpy.plan.topology import AggregateStage, GroupStage, ReadSource, StatelessStage, WriteRepartition
-from ksqlpy.runtime.aggregate import aggregate_spec, aggregator_class, key_bytes
+from ksqlpy.runtime.aggregate import AggregateProcessor, aggregate_spec, aggregator_class, key_bytes
 from ksqlpy.runtime.group_by import Grouper, compile_grouping
 from ksqlpy.runtime.query_tasks import sink_timestamp
 from ksqlpy.runtime.reader import DecodedBatch, SourceReader
 from ksqlpy.runtime.record_cache import cache_key
 from ksqlpy.runtime.stateless import stateless_processor
+from ksqlpy.runtime.task import tune_gc
 from ksqlpy.runtime.writer import SinkWriter
 from ksqlpy.state.store import KeyValueStore
 
 _HIGHEST = pickle.HIGHEST_PROTOCOL
-
-OUT_SCHEMA = pa.schema([
-    pa.field("kind", pa.int8()), pa.field("part", pa.int32()), pa.field("key", pa.binary()),
-    pa.field("value", pa.binary()), pa.field("ts", pa.int64()), pa.field("headers", pa.binary()),
-    pa.field("src", pa.int32()), pa.field("off", pa.int64()),
-])
+_SPILL = 20_000  # rows buffered before they go to the staged file (or to Spark) as one Arrow batch
 
 
-class _Out:
-    """Rows of OUT_SCHEMA, accumulated column-wise and cut into Arrow batches."""
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """The cyclic GC paused for one batch, as a streaming task pauses it (``runtime.task.poll_batch``):
+    a batch's short-lived rows die together when it ends; a collection in between would scan them all."""
+    tune_gc()
+    if not gc.isenabled():
+        yield
+        return
+    gc.disable()
+    try:
+        yield
+    finally:
+        gc.enable()
 
-    def __init__(self) -> None:
+
+class Out:
+    """Rows of OUT_SCHEMA, accumulated column-wise and cut into Arrow batches: written to the task's staged
+    file when one is given, else kept for the caller to yield (``take``)."""
+
+    def __init__(self, staged: StagedFile | None = None) -> None:
+        self.staged = staged
         self.cols: list[list[Any]] = [[] for _ in OUT_SCHEMA]
+        self.ready: list[pa.RecordBatch] = []
 
     def add(self, kind: int, part: int, key: bytes | None, value: bytes | None, ts: int | None = None,
             headers: bytes | None = None, src: int | None = None, off: int | None = None) -> None:
         for col, v in zip(self.cols, (kind, part, key, value, ts, headers, src, off), strict=True):
             col.append(v)
+        if len(self.cols[0]) >= _SPILL:
+            self.spill()
+
+    def add_many(self, kind: int, part: int, keys: Sequence[bytes | None], values: Sequence[bytes | None],
+                 timestamps: Sequence[int | None] | None = None, headers: Sequence[bytes | None] | None = None) -> None:
+        """A columnar run of rows of one kind and partition (sink records, state entries)."""
+        n = len(values)
+        c = self.cols
+        c[0].extend([kind] * n)
+        c[1].extend([part] * n)
+        c[2].extend(keys)
+        c[3].extend(values)
+        c[4].extend(timestamps if timestamps is not None else [None] * n)
+        c[5].extend(headers if headers is not None else [None] * n)
+        c[6].extend([None] * n)
+        c[7].extend([None] * n)
+        if len(c[0]) >= _SPILL:
+            self.spill()
 
     def __len__(self) -> int:
         return len(self.cols[0])
 
-    def batch(self) -> pa.RecordBatch:
+    def spill(self) -> None:
+        if not self.cols[0]:
+            return
         b = pa.RecordBatch.from_arrays([pa.array(c, f.type) for c, f in zip(self.cols, OUT_SCHEMA, strict=True)],
                                        schema=OUT_SCHEMA)
         self.cols = [[] for _ in OUT_SCHEMA]
-        return b
+        if self.staged is not None:
+            self.staged.write(b)
+        else:
+            self.ready.append(b)
+
+    def take(self) -> list[pa.RecordBatch]:
+        out, self.ready = self.ready, []
+        return out
 
     def plog(self, plog: CollectingLog, part: int) -> None:
         for entry in plog.drain():
             self.add(PLOG, part, None, entry)
 
 
-def _record_batches(batches: Iterable[pa.RecordBatch], topic: str) -> Iterator[RecordBatch]:
-    """Arrow batches of the data source -> the runtime's RecordBatch, one partition per batch."""
-    loads = pickle.loads
-    for b in batches:
-        if b.num_rows == 0:
-            continue
-        d = b.to_pydict()
-        parts = d["partition"]
-        i = 0
-        while i < len(parts):  # one Spark partition is one log partition; split defensively anyway
-            j = i
-            while j < len(parts) and parts[j] == parts[i]:
-                j += 1
-            yield RecordBatch(topic, parts[i], d["offset"][i:j], d["key"][i:j], d["value"][i:j],
-                              d["timestamp"][i:j], [loads(h) if h is not None else None for h in d["headers"][i:j]])
-            i = j
-
-
-def _headers(h: Any) -> bytes | None:
+def _dump_headers(h: Headers | None) -> bytes | None:
     return pickle.dumps(h, _HIGHEST) if h else None
 
 
-def _sink_writer(job: BackfillJob, engine: WorkerEngine) -> Any:
+class StagingTransaction(LogTransaction):
+    """What the sink writer produces into on a worker: the records are appended to the task's output as
+    ``SINK`` rows, with the partition the writer chose (-1: the log's default partitioner decides)."""
+
+    def __init__(self, out: Out) -> None:
+        self.out = out
+
+    def produce(self, record: ProducerRecord) -> None:
+        self.out.add(SINK, -1 if record.partition is None else record.partition, record.key, record.value,
+                     record.timestamp, _dump_headers(record.headers))
+
+    def produce_batch(self, topic: str, partition: int | None, keys: Sequence[bytes | None],
+                      values: Sequence[bytes | None], timestamps: Sequence[int | None] | None = None,
+                      headers: Sequence[Headers | None] | None = None) -> None:
+        self.out.add_many(SINK, -1 if partition is None else partition, keys, values, timestamps,
+                          None if headers is None else [_dump_headers(h) for h in headers])
+
+    def commit_offsets(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
+        raise NotImplementedError("a backfill stage commits no offsets")
+
+
+def sink_writer(job: BackfillJob, engine: WorkerEngine) -> SinkWriter:
     sink = job.sink
     return SinkWriter(sink.topic, engine.key_serde(sink), engine.value_serde(sink), engine.plog, job.query_id,
                       windowed=sink.windowed is not None, keyless=not sink.key_columns,
                       partitions=job.sink_partitions, **sink_timestamp(sink))
 
 
-def _emit_sink(out: _Out, writer: Any, rows: list[tuple]) -> None:
-    """Sink records with the partition the writer chose (-1: the log's default partitioner decides)."""
-    for r in writer.encode(rows):
-        out.add(SINK, -1 if r.partition is None else r.partition, r.key, r.value, r.timestamp, _headers(r.headers))
+def operator(job: BackfillJob, kind: type) -> Any:
+    """The streaming query's operator of ``kind`` (in whichever sub-topology it runs)."""
+    return next(op for sub in job.topology.sub_topologies for op in sub.operators if isinstance(op, kind))
+
+
+def _source_reader(job: BackfillJob, engine: WorkerEngine) -> SourceReader:
+    read = operator(job, ReadSource)
+    source = read.source
+    return SourceReader(source, engine.key_serde(source), engine.value_serde(source), engine.plog, job.query_id,
+                        keep_tombstones=read.keep_tombstones)
 
 
 # ------------------------------------------------------------------------------------------------ stateless
-def stateless_stage(job: BackfillJob) -> Any:
-    """``mapInArrow`` function of a stateless query (CREATE STREAM AS SELECT without GROUP BY)."""
-
-    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        plog = new_plog(job)
-        engine = WorkerEngine(job, plog)
-        (sub,) = job.topology.sub_topologies
-        read, stage = sub.operator(ReadSource), sub.operator(StatelessStage)
-        proc = stateless_processor(stage, job.topology.functions, plog, job.query_id)
-        source = read.source
-        reader = SourceReader(source, engine.key_serde(source), engine.value_serde(source), plog, job.query_id,
-                              keep_tombstones=read.keep_tombstones)
-        writer = _sink_writer(job, engine)
-        counts: dict[int, int] = {}
-        out = _Out()
-        for batch in _record_batches(batches, source.topic):
-            p = batch.partition
-            counts[p] = counts.get(p, 0) + len(batch)
+def run_stateless(job: BackfillJob, batches: Iterable[RecordBatch], part: int, out: Out) -> None:
+    """A stateless query (CREATE STREAM AS SELECT without GROUP BY) over one offset range."""
+    plog = new_plog(job)
+    engine = WorkerEngine(job, plog)
+    proc = stateless_processor(operator(job, StatelessStage), job.topology.functions, plog, job.query_id)
+    reader = _source_reader(job, engine)
+    writer = sink_writer(job, engine)
+    tx = StagingTransaction(out)
+    read = 0
+    for batch in batches:
+        read += len(batch)
+        with gc_paused():
             rows = proc.process(reader.decode(batch), None)
-            _emit_sink(out, writer, rows)
-            out.plog(plog, p)
-            if len(out) >= 10000:
-                yield out.batch()
-        for p, n in counts.items():
-            out.add(SUMMARY, p, None, pickle.dumps({"read": n, "late": 0}))
-        yield out.batch()
-
-    return run
+            if rows:
+                writer.write(tx, rows)
+            del rows
+        out.plog(plog, part)
+    out.add(SUMMARY, part, None, pickle.dumps({"read": read, "late": 0}))
 
 
 # ------------------------------------------------------------------------------------------------ aggregation
-class _TaskAggregation:
-    """The runtime's aggregator for one task partition, on a private store without changelog."""
+class TaskAggregation:
+    """The runtime's aggregation of one task partition, on a private store without changelog, with the
+    record cache the streaming query has: the sink gets each key's (and window's) last update."""
 
-    def __init__(self, job: BackfillJob, engine: WorkerEngine, part: int) -> None:
+    def __init__(self, job: BackfillJob, engine: WorkerEngine, part: int, grouper: Grouper | None) -> None:
         self.part = part
         self.dir = tempfile.mkdtemp(prefix=f"ksqlpy-backfill-{job.query_id}-{part}-")
         self.kv = KeyValueStore(self.dir, None, None, part)
-        stage = _operator(job, AggregateStage)
+        stage = operator(job, AggregateStage)
         topology = job.topology
-        spec = aggregate_spec(stage, topology.functions, topology.function_config, engine.plog, job.query_id,
-                              cache_entries=0)
+        spec = aggregate_spec(stage, topology.functions, topology.function_config, engine.plog, job.query_id)
         self.aggregator = aggregator_class(stage.window)(spec, self.kv, engine.plog, job.query_id)
+        self.processor = AggregateProcessor(grouper, self.aggregator, table=False)
         self.last: dict[Any, tuple] = {}  # output key -> its last update: the collapsed table
         self.read = 0
 
-    def feed(self, items: list[tuple]) -> None:
-        out: list[tuple] = []
-        self.aggregator.stream(items, out)
-        self.aggregator.end_batch(out)
+    def feed(self, batch: DecodedBatch) -> None:
+        """A decoded batch (with the grouper) or grouped items (``DecodedBatch``-like with ``rows``)."""
+        rows = self.processor.process(batch, None)
         self.kv.flush(None)  # type: ignore[arg-type]  # no changelog: encodes for commit_local
         self.kv.commit_local()
         last = self.last
-        for row in out:
+        for row in rows:
             okey = cache_key(row[0])
             last.pop(okey, None)  # re-inserted: the order of last updates, as a compacted topic has it
             last[okey] = row
 
-    def finish(self, out: _Out, writer: Any) -> None:
-        _emit_sink(out, writer, list(self.last.values()))
-        for k, v in self.kv.items(b""):
-            out.add(STATE, self.part, k, pickle.dumps(v, _HIGHEST))
+    def finish(self, out: Out, writer: SinkWriter) -> None:
+        rows = list(self.last.values())
+        self.last = {}
+        if rows:
+            writer.write(StagingTransaction(out), rows)
+        for keys, values in self.kv.committed_payloads():  # as the changelog holds them: no re-encoding
+            out.add_many(STATE, self.part, keys, values)
         out.add(SUMMARY, self.part, None, pickle.dumps({"read": self.read, "late": self.aggregator.late}))
         self.close()
 
@@ -192,122 +242,118 @@ class _TaskAggregation:
             self.dir = ""
 
 
-def _operator(job: BackfillJob, kind: type) -> Any:
-    """The streaming query's operator of ``kind`` (in whichever sub-topology it runs)."""
-    return next(op for sub in job.topology.sub_topologies for op in sub.operators if isinstance(op, kind))
+class _Items:
+    """Grouped items where the aggregate processor expects a decoded batch (no grouper: ``rows`` are items)."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list[tuple]) -> None:
+        self.rows = rows
 
 
-def _source(job: BackfillJob) -> Any:
-    return _operator(job, ReadSource).source
+def _grouper(job: BackfillJob, engine: WorkerEngine) -> Grouper:
+    stage = operator(job, GroupStage)
+    return Grouper(stage, compile_grouping(stage, job.topology.functions), engine.plog, job.query_id, None)
 
 
-def _grouper_and_reader(job: BackfillJob, engine: WorkerEngine) -> tuple[Any, Any]:
-    source = _source(job)
-    stage = _operator(job, GroupStage)
-    pipeline = compile_grouping(stage, job.topology.functions)
-    grouper = Grouper(stage, pipeline, engine.plog, job.query_id, None)
-    reader = SourceReader(source, engine.key_serde(source), engine.value_serde(source), engine.plog, job.query_id,
-                          keep_tombstones=False)
-    return grouper, reader
+def run_aggregate(job: BackfillJob, batches: Iterable[RecordBatch], part: int, out: Out) -> None:
+    """An aggregation whose groups stay in their source partition over one whole partition: decode, group
+    and aggregate in offset order, as its streaming task does."""
+    plog = new_plog(job)
+    engine = WorkerEngine(job, plog)
+    reader = _source_reader(job, engine)
+    task = TaskAggregation(job, engine, part, _grouper(job, engine))
+    try:
+        for batch in batches:
+            task.read += len(batch)
+            with gc_paused():
+                task.feed(reader.decode(batch))
+            out.plog(plog, part)
+        task.finish(out, sink_writer(job, engine))
+        out.plog(plog, part)
+    finally:
+        task.close()
 
 
-def aggregate_stage(job: BackfillJob) -> Any:
-    """``mapInArrow`` function of an aggregation whose groups stay in their source partition: decode,
-    group and aggregate each partition as its streaming task does."""
-
-    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        plog = new_plog(job)
-        engine = WorkerEngine(job, plog)
-        grouper, reader = _grouper_and_reader(job, engine)
-        writer = _sink_writer(job, engine)
-        tasks: dict[int, _TaskAggregation] = {}
-        out = _Out()
-        try:
-            for batch in _record_batches(batches, _source(job).topic):
-                p = batch.partition
-                task = tasks.get(p) or tasks.setdefault(p, _TaskAggregation(job, engine, p))
-                task.read += len(batch)
-                task.feed(grouper(reader.decode(batch)))
-                out.plog(plog, p)
-            for p, task in tasks.items():
-                task.finish(out, writer)
-                out.plog(plog, p)
-        finally:
-            for task in tasks.values():
-                task.close()
-        yield out.batch()
-
-    return run
-
-
-def group_stage(job: BackfillJob) -> Any:
+def run_group(job: BackfillJob, batches: Iterable[RecordBatch], part: int, start: int) -> Iterator[pa.RecordBatch]:
     """First stage of a repartitioned aggregation: decode and group; each item goes to the task partition
-    that owns its group key (where the streaming query's repartition topic would place it)."""
-
-    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        plog = new_plog(job)
-        engine = WorkerEngine(job, plog)
-        grouper, reader = _grouper_and_reader(job, engine)
-        write = _operator(job, WriteRepartition)
-        to_bytes = key_bytes(write.key_columns, write.key_format, write.key_delimiter)
-        n = job.partitions
-        counts: dict[int, int] = {}
-        positions: dict[int, int] = {}
-        out = _Out()
-        for batch in _record_batches(batches, _source(job).topic):
-            p = batch.partition
-            counts[p] = counts.get(p, 0) + len(batch)
-            d: DecodedBatch = reader.decode(batch)
-            items = grouper(d)
-            # (items keep no offsets, but they are in record order: their position in the partition is
-            # what the next stage sorts by after the timestamp)
-            pos = positions.get(p, 0)
-            for item in items:
-                q = partition_for_key(to_bytes(item[0]), n)
-                out.add(ITEM, q, None, pickle.dumps(item, _HIGHEST), item[2], None, p, pos)
+    that owns its group key (where the streaming query's repartition topic would place it). ``src`` and
+    ``off`` are the source partition and the record's position in it (what the next stage sorts by after
+    the timestamp)."""
+    plog = new_plog(job)
+    engine = WorkerEngine(job, plog)
+    reader = _source_reader(job, engine)
+    grouper = _grouper(job, engine)
+    write = operator(job, WriteRepartition)
+    to_bytes = key_bytes(write.key_columns, write.key_format, write.key_delimiter)
+    n = job.partitions
+    out = Out()
+    read = 0
+    pos = start
+    dumps = pickle.dumps
+    for batch in batches:
+        read += len(batch)
+        with gc_paused():
+            for item in grouper(reader.decode(batch)):
+                out.add(ITEM, partition_for_key(to_bytes(item[0]), n), None, dumps(item, _HIGHEST), item[2], None,
+                        part, pos)
                 pos += 1
-            positions[p] = pos
-            out.plog(plog, p)
-            if len(out) >= 10000:
-                yield out.batch()
-        for p, c in counts.items():
-            out.add(SUMMARY, -1, None, pickle.dumps({"read": c, "late": 0}), None, None, p)
-        yield out.batch()
-
-    return run
+        out.plog(plog, part)
+        yield from out.take()
+    out.add(SUMMARY, -1, None, pickle.dumps({"read": read, "late": 0}), None, None, part)
+    out.spill()
+    yield from out.take()
 
 
-def merge_stage(job: BackfillJob) -> Any:
-    """Second stage of a repartitioned aggregation: rows sorted by (task partition, timestamp, source
-    partition, position) feed one runtime aggregator per task partition; other rows pass through."""
+def run_merge(job: BackfillJob, batches: Iterator[pa.RecordBatch], stage_dir: str) -> Iterator[pa.RecordBatch]:
+    """Second stage of a repartitioned aggregation (``mapInArrow``): rows sorted by (task partition,
+    timestamp, source partition, position) feed one runtime aggregator per task partition; other rows pass
+    through. Each task partition's results go to a staged file of their own; only the files' rows are
+    yielded."""
+    plog = new_plog(job)
+    engine = WorkerEngine(job, plog)
+    writer = sink_writer(job, engine)
+    tasks: dict[int, TaskAggregation] = {}
+    outs: dict[int, Out] = {}
+    loads = pickle.loads
 
-    def run(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
-        plog = new_plog(job)
-        engine = WorkerEngine(job, plog)
-        writer = _sink_writer(job, engine)
-        tasks: dict[int, _TaskAggregation] = {}
-        out = _Out()
-        loads = pickle.loads
-        try:
-            for b in batches:
-                d = b.to_pydict()
-                pending: dict[int, list[tuple]] = {}
-                for i, kind in enumerate(d["kind"]):
-                    if kind != ITEM:
-                        out.add(kind, d["part"][i], d["key"][i], d["value"][i], d["ts"][i], d["headers"][i],
-                                d["src"][i], d["off"][i])
-                        continue
-                    pending.setdefault(d["part"][i], []).append(loads(d["value"][i]))
-                for q, items in pending.items():
-                    task = tasks.get(q) or tasks.setdefault(q, _TaskAggregation(job, engine, q))
-                    task.feed(items)  # (records read are counted by the first stage)
-                    out.plog(plog, q)
-            for q, task in tasks.items():
-                task.finish(out, writer)
-                out.plog(plog, q)
-        finally:
-            for task in tasks.values():
-                task.close()
-        yield out.batch()
+    def out_of(q: int) -> Out:
+        o = outs.get(q)
+        if o is None:
+            o = outs[q] = Out(StagedFile(stage_dir, f"merge-{q}"))
+        return o
 
-    return run
+    try:
+        for b in batches:
+            d = b.to_pydict()
+            pending: dict[int, list[tuple]] = {}
+            for i, kind in enumerate(d["kind"]):
+                q = d["part"][i]
+                if kind != ITEM:
+                    out_of(q).add(kind, q, d["key"][i], d["value"][i], d["ts"][i], d["headers"][i], d["src"][i],
+                                  d["off"][i])
+                    continue
+                pending.setdefault(q, []).append(loads(d["value"][i]))
+            for q, items in pending.items():
+                task = tasks.get(q) or tasks.setdefault(q, TaskAggregation(job, engine, q, None))
+                with gc_paused():
+                    task.feed(_Items(items))  # type: ignore[arg-type]  # (records read are counted by the first stage)
+                out_of(q).plog(plog, q)
+        for q, task in tasks.items():
+            task.finish(out_of(q), writer)
+            out_of(q).plog(plog, q)
+        rows = Out()
+        for q, o in sorted(outs.items()):
+            o.spill()
+            assert o.staged is not None
+            rows.add(STAGED, q, None, o.staged.commit().encode(), None, None, q, 0)
+        rows.spill()
+        yield from rows.take()
+    except BaseException:
+        for o in outs.values():
+            if o.staged is not None:
+                o.staged.abort()
+        raise
+    finally:
+        for task in tasks.values():
+            task.close()

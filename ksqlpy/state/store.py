@@ -263,6 +263,25 @@ class KeyValueStore:
         """Entries whose key starts with ``prefix``, in key order (this batch's changes included)."""
         return self.range(prefix, _prefix_end(prefix))
 
+    def committed_payloads(self, chunk: int = 10_000) -> Iterator[tuple[list[bytes], list[bytes]]]:
+        """The committed entries as their changelog payloads (keys, values), in key order and in chunks,
+        derived index entries left out: what a replica replays (the Spark backfill hands a store over
+        so). Changes not yet committed (``commit_local``) are not included."""
+        local = self.index.prefixes if self.index is not None else ()
+        keys: list[bytes] = []
+        values: list[bytes] = []
+        with self.env.begin(db=self.data, buffers=False) as txn:
+            for k, v in txn.cursor():
+                if k[:1] in local:
+                    continue
+                keys.append(k)
+                values.append(v)
+                if len(keys) >= chunk:
+                    yield keys, values
+                    keys, values = [], []
+        if keys:
+            yield keys, values
+
     # ---------------------------------------------------------------- commit
     def flush(self, tx: LogTransaction) -> None:
         """Write the changes made since the last flush to the changelog inside ``tx``.

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from ksqlpy.backfill import BackfillUnsupported, backfill
-from ksqlpy.backfill.datasource import read_range
+from ksqlpy.backfill.datasource import log_batches
+from ksqlpy.backfill.run import split_ranges
 from ksqlpy.engine.command_log import DurableStatements
 from ksqlpy.engine.engine import Engine
 from ksqlpy.errors import KsqlStatementError
@@ -59,7 +60,7 @@ def test_cli_reports_a_refusal(tmp_path: Any) -> None:
     assert "does not support SESSION windows" in proc.stderr
 
 
-def test_read_range_reads_exactly_the_offsets_asked(tmp_path: Any) -> None:
+def test_log_batches_read_exactly_the_offsets_asked(tmp_path: Any) -> None:
     engine = Engine(str(tmp_path))
     engine.log.create_topic("t", 2)
     with engine.log.transaction() as tx:
@@ -67,17 +68,34 @@ def test_read_range_reads_exactly_the_offsets_asked(tmp_path: Any) -> None:
             tx.produce(ProducerRecord("t", f"k{i}".encode(), None if i == 7 else f"v{i}".encode(), 100 + i,
                                       [("h", b"x")] if i == 3 else None, 1))
     config = {"log.dir": engine.log.path}
-    batches = list(read_range(config, "t", 1, 5, 23, batch=4))
-    assert [b.num_rows for b in batches] == [4, 4, 4, 4, 2]
-    rows = [r for b in batches for r in b.to_pylist()]
-    assert [r["offset"] for r in rows] == list(range(5, 23))
-    assert rows[2]["value"] is None and rows[0]["value"] == b"v5" and rows[0]["timestamp"] == 105
-    assert {r["partition"] for r in rows} == {1}
-    head = list(read_range(config, "t", 1, 0, 5))[0].to_pylist()
-    import pickle
+    batches = list(log_batches(config, "t", 1, 5, 23, batch=4))
+    assert [len(b) for b in batches] == [4, 4, 4, 4, 2]
+    assert {b.partition for b in batches} == {1}
+    offsets = [o for b in batches for o in b.offsets]
+    values = [v for b in batches for v in b.values]
+    assert offsets == list(range(5, 23))
+    assert values[2] is None and values[0] == b"v5" and batches[0].timestamps[0] == 105
+    head = list(log_batches(config, "t", 1, 0, 5))[0]
+    assert head.headers[3] == [("h", b"x")] and head.headers[0] is None
+    assert list(log_batches(config, "t", 0, 0, 0)) == []
+    # a range ending inside a fetched batch stops at its end
+    assert [o for b in log_batches(config, "t", 1, 20, 22, batch=100) for o in b.offsets] == [20, 21]
 
-    assert pickle.loads(head[3]["headers"]) == [("h", b"x")] and head[0]["headers"] is None
-    assert list(read_range(config, "t", 0, 0, 0)) == []
+
+@pytest.mark.parametrize(("ranges", "parallelism", "most", "want"), [
+    ({0: (0, 100_000)}, 4, 1_000_000, [(0, 0, 25_000), (0, 25_000, 50_000), (0, 50_000, 75_000),
+                                       (0, 75_000, 100_000)]),
+    ({0: (0, 15_000), 1: (5, 5)}, 8, 1_000_000, [(0, 0, 15_000), (1, 5, 5)]),  # small: never under 10,000
+    ({0: (0, 30_000), 1: (0, 30_000)}, 1, 10_000, [(0, 0, 10_000), (0, 10_000, 20_000), (0, 20_000, 30_000),
+                                                   (1, 0, 10_000), (1, 10_000, 20_000), (1, 20_000, 30_000)]),
+])
+def test_split_ranges_makes_more_tasks_than_partitions(ranges: dict[int, tuple[int, int]], parallelism: int,
+                                                       most: int, want: list[tuple[int, int, int]]) -> None:
+    got = split_ranges(ranges, parallelism, most)
+    assert got == want
+    for p, (s, e) in ranges.items():  # every offset exactly once, in order
+        covered = [o for q, a, b in got if q == p for o in range(a, b)]
+        assert covered == list(range(s, e))
 
 
 def test_a_refused_sink_drops_the_created_query_again(tmp_path: Any) -> None:

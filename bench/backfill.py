@@ -1,0 +1,294 @@
+"""``python -m bench backfill [--quick] [--records N] [--master URL] [--report FILE.json]``: the Spark backfill
+against streaming replay, per workload and tier, on the same Nexmark bids.
+
+Each workload's query runs twice over identical input: by the streaming runtime reading the history from
+the earliest offset (in this process), and as a backfill on Spark. Reported per workload and tier:
+``records``, CPU per record of each (``streaming_cpu_us_per_record``; ``backfill_cpu_us_per_record`` over
+all processes - this driver, the JVM and its Python workers - measured from /proc), wall times, Spark's
+``startup_seconds`` (paid once: the session is reused by every run), the driver's peak memory during the
+backfill (this process and the JVM, their resident high-water marks reset before the run) and ``equal``:
+the sink (a table's after collapsing updates), the state handed over, late drops and processing-log
+entries identical to streaming.
+
+CPU per record is the figure to compare on a shared machine (wall times depend on the load); the
+load average at the start is in the report.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from typing import Any
+
+DDL = ("CREATE STREAM bid (auction BIGINT KEY, bidder BIGINT, price BIGINT, channel STRING, url STRING, "
+       "date_time BIGINT, extra STRING) WITH (kafka_topic='bid', key_format='KAFKA', value_format='JSON', "
+       "partitions=2);")
+
+
+@dataclass(frozen=True)
+class Workload:
+    name: str
+    sql: str
+    table: bool
+    out_of_order: bool = False
+
+
+WORKLOADS = (
+    Workload("filter_projection", "CREATE STREAM bf_out AS SELECT auction, bidder, price * 908 / 1000 AS price, "
+             "channel FROM bid WHERE price > 1000 EMIT CHANGES;", table=False),
+    Workload("tumbling_count_sum", "CREATE TABLE bf_out AS SELECT auction, COUNT(*) AS num, SUM(price) AS total "
+             "FROM bid WINDOW TUMBLING (SIZE 10 SECONDS) GROUP BY auction EMIT CHANGES;", table=True),
+    Workload("out_of_order_grace", "CREATE TABLE bf_out AS SELECT auction, COUNT(*) AS num, SUM(price) AS total "
+             "FROM bid WINDOW TUMBLING (SIZE 2 SECONDS, GRACE PERIOD 1 SECOND) GROUP BY auction EMIT CHANGES;",
+             table=True, out_of_order=True),
+)
+TIERS = ("python",)
+
+
+@dataclass
+class Result:
+    workload: str
+    tier: str
+    records: int
+    streaming_cpu_us_per_record: float
+    backfill_cpu_us_per_record: float
+    streaming_wall_seconds: float
+    backfill_wall_seconds: float
+    startup_seconds: float
+    peak_driver_memory_mb: float
+    peak_jvm_memory_mb: float
+    tasks: int
+    sink_records: int
+    late_records: int
+    processing_errors: int
+    equal: bool
+    differences: list[str]
+
+
+# ------------------------------------------------------------------------------------------------ /proc
+def _tree(pid: int) -> list[int]:
+    """``pid`` and its descendants."""
+    children: dict[int, list[int]] = {}
+    for d in os.listdir("/proc"):
+        if d.isdigit():
+            try:
+                with open(f"/proc/{d}/stat") as f:
+                    ppid = int(f.read().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(ppid, []).append(int(d))
+    out, todo = [], [pid]
+    while todo:
+        p = todo.pop()
+        out.append(p)
+        todo += children.get(p, [])
+    return out
+
+
+def tree_cpu_seconds(pid: int | None = None) -> float:
+    """User + system CPU of a process tree, reaped children included."""
+    tick = os.sysconf("SC_CLK_TCK")
+    total = 0
+    for p in _tree(pid or os.getpid()):
+        try:
+            with open(f"/proc/{p}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
+    return total / tick
+
+
+def _reset_peak(pid: int) -> None:
+    try:
+        with open(f"/proc/{pid}/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass
+
+
+def _peak_mb(pid: int) -> float:
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    return 0.0
+
+
+def _jvm_pid() -> int | None:
+    for p in _tree(os.getpid())[1:]:
+        try:
+            with open(f"/proc/{p}/comm") as f:
+                if f.read().strip() == "java":
+                    return p
+        except OSError:
+            continue
+    return None
+
+
+# ------------------------------------------------------------------------------------------------ input
+def bids(records: int, seed: int) -> list[tuple[bytes, bytes, int]]:
+    from bench.nexmark import NexmarkGenerator
+
+    out = []
+    for topic, k, v, ts in NexmarkGenerator(int(records / 0.92) + 100, seed):
+        if topic == "bid":
+            out.append((k, v, ts))
+            if len(out) == records:
+                break
+    return out
+
+
+def shuffled(records: list[tuple[bytes, bytes, int]], seed: int) -> list[tuple[bytes, bytes, int]]:
+    """Every 10th record 0-4 s late: some within the grace period, some dropped."""
+    rnd = random.Random(seed)
+    return [(k, v, ts - rnd.randrange(4000) if i % 10 == 7 else ts) for i, (k, v, ts) in enumerate(records)]
+
+
+def prepare(path: str, records: list[tuple[bytes, bytes, int]]) -> Any:
+    from ksqlpy.engine.engine import Engine
+    from ksqlpy.log.base import ProducerRecord
+
+    engine = Engine(path)
+    engine.execute(DDL)
+    step = 10_000
+    for i in range(0, len(records), step):
+        with engine.log.transaction() as tx:
+            tx.produce_many([ProducerRecord("bid", k, v, ts, None, None) for k, v, ts in records[i:i + step]])
+    return engine
+
+
+# ------------------------------------------------------------------------------------------------ comparing
+def sink(engine: Any, name: str) -> list[tuple[int, bytes | None, bytes | None, int]]:
+    src = engine.catalog.source(name)
+    out = []
+    for p in range(engine.log.partition_count(src.topic) or 0):
+        offset = 0
+        while True:
+            b = engine.log.fetch(src.topic, p, offset)
+            if not b.offsets:
+                break
+            out += [(p, k, v, ts) for k, v, ts in zip(b.keys, b.values, b.timestamps, strict=True)]
+            offset = b.next_offset
+    return out
+
+
+def collapse(records: list[tuple]) -> dict[tuple, Any]:
+    table: dict[tuple, Any] = {}
+    for p, k, v, ts in records:
+        if v is None:
+            table.pop((p, k), None)
+        else:
+            table[(p, k)] = (v, ts)
+    return table
+
+
+def state(query: Any) -> dict[int, list[tuple[bytes, str]]]:
+    if query.aggregation is None:
+        return {}
+    return {a.kv.partition: [(k, repr(v)) for k, v in a.kv.items(b"")] for a in query.aggregation.aggregators}
+
+
+def late(query: Any) -> int:
+    return 0 if query.aggregation is None else sum(a.late for a in query.aggregation.aggregators)
+
+
+def differences(ref: Any, eng: Any, qid: str, table: bool, plog_ref: list[Any], plog_bf: list[Any]) -> list[str]:
+    diffs = []
+    want, got = sink(ref, "BF_OUT"), sink(eng, "BF_OUT")
+    if table:
+        if collapse(want) != collapse(got):
+            diffs.append("sink")
+    elif any([r for r in want if r[0] == p] != [r for r in got if r[0] == p] for p in {r[0] for r in want + got}):
+        diffs.append("sink")
+    if state(ref.queries[qid]) != state(eng.queries[qid]):
+        diffs.append("state")
+    if late(ref.queries[qid]) != late(eng.queries[qid]):
+        diffs.append("late drops")
+    if sorted(map(repr, plog_ref)) != sorted(map(repr, plog_bf)):
+        diffs.append("processing log")
+    return diffs
+
+
+def _plog(engine: Any) -> list[Any]:
+    """What the engine's processing log received (message texts)."""
+    got: list[Any] = []
+    inner = engine.plog._emit
+
+    def emit(logger: str, message: Any) -> None:
+        got.append((logger, message))
+        inner(logger, message)
+
+    engine.plog._emit = emit
+    return got
+
+
+# ------------------------------------------------------------------------------------------------ running
+def run(records: int, master: str, seed: int = 42, workloads: tuple[Workload, ...] = WORKLOADS,
+        log: Any = print) -> dict[str, Any]:
+    from ksqlpy.backfill import backfill
+    from ksqlpy.backfill.session import spark_session
+
+    load = os.getloadavg()[0]
+    t0 = time.monotonic()
+    spark = spark_session(master, {})
+    spark.sparkContext.setLogLevel("ERROR")
+    # the JVM, the session, Python workers with ksqlpy imported: what every later backfill reuses
+    spark.sparkContext.parallelize(range(8), 8).map(lambda _: bool(__import__("ksqlpy.backfill.stages"))).collect()
+    startup = time.monotonic() - t0
+    log(f"spark session on {master}: {startup:.1f} s")
+    plain = bids(records, seed)
+    late_input = shuffled(plain, seed)
+    results: list[Result] = []
+    root = tempfile.mkdtemp(prefix="bench-backfill-")
+    try:
+        for w in workloads:
+            data = late_input if w.out_of_order else plain
+            for tier in TIERS:
+                ref = prepare(os.path.join(root, f"{w.name}-{tier}-ref"), data)
+                plog_ref = _plog(ref)
+                c0, t1 = tree_cpu_seconds(), time.monotonic()
+                ref.execute(w.sql, {"auto.offset.reset": "earliest"})
+                ref.drain()
+                s_cpu, s_wall = tree_cpu_seconds() - c0, time.monotonic() - t1
+                eng = prepare(os.path.join(root, f"{w.name}-{tier}-bf"), data)
+                plog_bf = _plog(eng)
+                jvm = _jvm_pid()
+                _reset_peak(os.getpid())
+                if jvm:
+                    _reset_peak(jvm)
+                c0, t1 = tree_cpu_seconds(), time.monotonic()
+                res = backfill(eng, w.sql, spark=spark)
+                b_cpu, b_wall = tree_cpu_seconds() - c0, time.monotonic() - t1
+                diffs = differences(ref, eng, res.query_id, w.table, plog_ref, plog_bf)
+                results.append(Result(
+                    w.name, tier, len(data), round(s_cpu / len(data) * 1e6, 2), round(b_cpu / len(data) * 1e6, 2),
+                    round(s_wall, 2), round(b_wall, 2), round(startup, 2), round(_peak_mb(os.getpid()), 1),
+                    round(_peak_mb(jvm), 1) if jvm else 0.0, int(res.details.get("tasks", 0)), res.sink_records,
+                    res.late_records, res.processing_errors, not diffs, diffs))
+                log(json.dumps(asdict(results[-1])))
+                ref.close()
+                eng.close()
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return {"master": master, "records": records, "load_average": round(load, 2), "cpus": os.cpu_count(),
+            "results": [asdict(r) for r in results]}
+
+
+def main(args: Any) -> int:
+    records = args.records or (200_000 if args.quick else 2_000_000)
+    names = [n.strip() for n in args.workloads.split(",")] if args.workloads else [w.name for w in WORKLOADS]
+    chosen = tuple(w for w in WORKLOADS if w.name in names)
+    report = run(records, args.master, args.seed, chosen)
+    if args.report:
+        with open(args.report, "w") as f:
+            json.dump(report, f, indent=2)
+    return 0 if all(r["equal"] for r in report["results"]) else 1
