@@ -1,13 +1,14 @@
-"""Driver side of a backfill: the stage rows become sink records, the streaming query's state, and
-processing-log entries, so that the streaming query continues at the next offset.
+"""Driver side of a backfill: the staged files of the tasks become sink records, the streaming query's
+state, and processing-log entries, so that the streaming query continues at the next offset.
 
 The streaming query was created before the backfill read anything, with its input positions pinned at
-the partitions' end offsets (``auto.offset.reset=latest``); the backfill read exactly up to them. Here the
-final store content of each task partition is written into the query's own ``KeyValueStore`` through the
-same API its tasks use: ``put``, then ``flush`` onto the changelog inside a log transaction, then
-``commit_local``. The aggregators reload their meta state (stream time, EMIT FINAL position, late count)
-from the store. So the next poll of a task sees the state as if it had processed every record itself:
-nothing lost (records after the pinned positions are the task's), nothing counted twice.
+the partitions' end offsets (``auto.offset.reset=latest``); the backfill read exactly up to them. Here
+each file is committed batch by batch: sink records into the sink topic and each task partition's final
+store entries - the payloads the task's private store committed - onto the query's own store's
+changelog, each batch in a log transaction. Then every store replays its changelog as a restarted task's
+does, and the aggregators reload their meta state (stream time, EMIT FINAL position, late count) from it.
+So the next poll of a task sees the state as if it had processed every record itself: nothing lost
+(records after the pinned positions are the task's), nothing counted twice.
 """
 
 from __future__ import annotations

@@ -94,6 +94,7 @@ def split_ranges(ranges: dict[int, tuple[int, int]], parallelism: int, max_recor
     """Tasks ``(partition, start, end)`` for a stage that needs no order across records: each partition's
     range cut into sub-ranges so that there are at least ``parallelism`` tasks (none under ``min_records``
     records unless the partition is smaller) and none over ``max_records``, in (partition, start) order."""
+    min_records = min(min_records, max_records)
     total = sum(e - s for s, e in ranges.values())
     target = max(parallelism, -(-total // max(1, max_records)))
     tasks: list[tuple[int, int, int]] = []
