@@ -267,3 +267,25 @@ def test_opening_a_store_does_not_restore_it(tmp_path: Path) -> None:
     assert fresh.get(b"k") == 1
     fresh.close()
     fresh.close()  # idempotent: a task and its query may both release it
+
+
+def test_committed_payloads_replay_into_another_store(tmp_path: Path) -> None:
+    # what the Spark backfill hands over: a private store's committed entries as changelog payloads, which
+    # another store replays from its changelog into the same content (uncommitted changes are not included)
+    private = KeyValueStore(str(tmp_path / "private"), None, None, 0)
+    for i in range(25):
+        private.put(f"k{i:02d}".encode(), {"n": i, "l": [i] * 3})
+    private.delete(b"k03")
+    private.flush(None)  # type: ignore[arg-type]  # no changelog: encodes for commit_local
+    private.commit_local()
+    private.put(b"zz-uncommitted", 1)
+    chunks = list(private.committed_payloads(chunk=10))
+    assert [len(k) for k, _ in chunks] == [10, 10, 4]
+    keys = [k for ks, _ in chunks for k in ks]
+    assert keys == sorted(f"k{i:02d}".encode() for i in range(25) if i != 3)
+    log = _log(tmp_path)
+    with log.transaction() as tx:
+        for ks, vs in chunks:
+            tx.produce_batch(TOPIC, 0, ks, vs)
+    other = _open(tmp_path, log, "other")
+    assert list(other.items()) == [(k, {"n": int(k[1:]), "l": [int(k[1:])] * 3}) for k in keys]
