@@ -6,7 +6,8 @@ the earliest offset (in this process), and as a backfill on Spark. Reported per 
 ``records``, CPU per record of each (``streaming_cpu_us_per_record``; ``backfill_cpu_us_per_record`` over
 all processes - this driver, the JVM and its Python workers - measured from /proc), wall times, Spark's
 ``startup_seconds`` (paid once: the session is reused by every run), the driver's peak memory during the
-backfill (this process and the JVM, their resident high-water marks reset before the run) and ``equal``:
+backfill (anonymous resident memory of this process and of the JVM, sampled every 50 ms: the LMDB files
+mapped into them are not counted) and ``equal``:
 the sink (a table's after collapsing updates), the state handed over, late drops and processing-log
 entries identical to streaming.
 
@@ -21,6 +22,7 @@ import os
 import random
 import shutil
 import tempfile
+import threading
 import time
 from dataclasses import asdict, dataclass
 from typing import Any
@@ -104,23 +106,42 @@ def tree_cpu_seconds(pid: int | None = None) -> float:
     return total / tick
 
 
-def _reset_peak(pid: int) -> None:
-    try:
-        with open(f"/proc/{pid}/clear_refs", "w") as f:
-            f.write("5")
-    except OSError:
-        pass
-
-
-def _peak_mb(pid: int) -> float:
+def _anon_mb(pid: int) -> float:
+    """Anonymous resident memory (heap): the log's and the stores' memory-mapped LMDB files, which count
+    in the resident size of whoever reads them, are left out."""
     try:
         with open(f"/proc/{pid}/status") as f:
             for line in f:
-                if line.startswith("VmHWM:"):
+                if line.startswith("RssAnon:"):
                     return int(line.split()[1]) / 1024
     except OSError:
         pass
     return 0.0
+
+
+class PeakMemory:
+    """The highest anonymous resident memory of some processes, sampled every 50 ms while it runs."""
+
+    def __init__(self, *pids: int) -> None:
+        self.pids = pids
+        self.peaks = dict.fromkeys(pids, 0.0)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        while True:
+            for p in self.pids:
+                self.peaks[p] = max(self.peaks[p], _anon_mb(p))
+            if self._stop.wait(0.05):
+                return
+
+    def __enter__(self) -> PeakMemory:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
 
 
 def _jvm_pid() -> int | None:
@@ -266,17 +287,16 @@ def run(records: int, master: str, seed: int = 42, workloads: tuple[Workload, ..
                 eng = prepare(os.path.join(root, f"{w.name}-{tier}-bf"), data)
                 plog_bf = _plog(eng)
                 jvm = _jvm_pid()
-                _reset_peak(os.getpid())
-                if jvm:
-                    _reset_peak(jvm)
-                c0, t1 = tree_cpu_seconds(), time.monotonic()
-                res = backfill(eng, w.sql, spark=spark)
-                b_cpu, b_wall = tree_cpu_seconds() - c0, time.monotonic() - t1
+                me = os.getpid()
+                with PeakMemory(*([me, jvm] if jvm else [me])) as peak:
+                    c0, t1 = tree_cpu_seconds(), time.monotonic()
+                    res = backfill(eng, w.sql, spark=spark)
+                    b_cpu, b_wall = tree_cpu_seconds() - c0, time.monotonic() - t1
                 diffs = differences(ref, eng, res.query_id, w.table, plog_ref, plog_bf)
                 results.append(Result(
                     w.name, tier, len(data), round(s_cpu / len(data) * 1e6, 2), round(b_cpu / len(data) * 1e6, 2),
-                    round(s_wall, 2), round(b_wall, 2), round(startup, 2), round(_peak_mb(os.getpid()), 1),
-                    round(_peak_mb(jvm), 1) if jvm else 0.0, int(res.details.get("tasks", 0)), res.sink_records,
+                    round(s_wall, 2), round(b_wall, 2), round(startup, 2), round(peak.peaks[me], 1),
+                    round(peak.peaks[jvm], 1) if jvm else 0.0, int(res.details.get("tasks", 0)), res.sink_records,
                     res.late_records, res.processing_errors, not diffs, diffs))
                 log(json.dumps(asdict(results[-1])))
                 ref.close()
