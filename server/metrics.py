@@ -3,7 +3,7 @@
 Per persistent query (label ``query_id``): records consumed and produced, processing-log entries, records
 dropped as late, consumer lag per input topic and partition, state size on disk, and a histogram of
 per-poll processing time. Per server: requests by route and status with their durations, pull query
-latency, push queries started and running. Query values are read from the engine when the page is
+latency, push queries started and running and their latency (start to end). Query values are read from the engine when the page is
 scraped (``EngineCollector``); request counters are kept by a small ASGI middleware.
 
 Registered by ``install(app, ctx)``: one route and one middleware, nothing else in the app changes.
@@ -21,11 +21,12 @@ CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 REQUEST_BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0)
 
 
-def _histogram(family: Any, labels: list[str], counts: list[int], total_s: float) -> None:
-    """``counts`` per bucket of M.BATCH_BUCKETS (then +Inf) -> cumulative Prometheus buckets."""
+def _histogram(family: Any, labels: list[str], counts: list[int], total_s: float,
+               bounds: tuple[float, ...] = M.BATCH_BUCKETS) -> None:
+    """``counts`` per bucket of ``bounds`` (then +Inf) -> cumulative Prometheus buckets."""
     running = 0
     buckets = []
-    for bound, n in zip([*M.BATCH_BUCKETS, float("inf")], counts, strict=True):
+    for bound, n in zip([*bounds, float("inf")], counts, strict=True):
         running += n
         buckets.append(("+Inf" if bound == float("inf") else repr(bound), running))
     family.add_metric(labels, buckets, total_s)
@@ -60,9 +61,9 @@ class EngineCollector:
             for qid, query in list(engine.queries.items()):
                 s = stats.query(qid)
                 consumed.add_metric([qid], s.consumed)
-                produced.add_metric([qid], M.produced(query))
+                produced.add_metric([qid], M.produced(engine, query))
                 errors.add_metric([qid], engine.plog.by_query.get(qid, 0))
-                late.add_metric([qid], M.late_records(query))
+                late.add_metric([qid], M.late_records(engine, query))
                 for p in M.positions(engine, query):
                     lag.add_metric([qid, p.topic, str(p.partition)], p.lag)
                 state.add_metric([qid], M.state_bytes(engine, qid))
@@ -73,11 +74,14 @@ class EngineCollector:
         pull = HistogramMetricFamily("ksqlpy_pull_query_duration_seconds", "Latency of pull queries")
         push_started = CounterMetricFamily("ksqlpy_push_queries", "Push queries started")
         push_active = GaugeMetricFamily("ksqlpy_push_queries_active", "Push queries running now")
+        push = HistogramMetricFamily("ksqlpy_push_query_duration_seconds",
+                                     "Latency of push queries, start to end (recorded when one ends)")
         if engine is not None:
             _histogram(pull, [], list(engine.stats.pull_counts), engine.stats.pull_sum_s)
+            _histogram(push, [], list(engine.stats.push_counts), engine.stats.push_sum_s, M.PUSH_BUCKETS)
             push_started.add_metric([], engine.stats.push_started)
             push_active.add_metric([], len(engine.transient))
-        yield from (pull, push_started, push_active)
+        yield from (pull, push_started, push_active, push)
 
 
 class RequestMetrics:

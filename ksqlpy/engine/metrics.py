@@ -16,52 +16,17 @@ from __future__ import annotations
 
 import os
 import threading
-import time
-from collections import deque
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from ksqlpy.runtime.query_stats import BATCH_BUCKETS, QueryStats, bucket, late_dropped, tasks_written
+
+# a push query's life, start to end (seconds): a LIMIT query ends in moments, a dashboard's runs for hours
+PUSH_BUCKETS = (0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 60.0, 300.0, 1800.0, 3600.0)
+
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
-
-# processing time of one poll (one batch per task), seconds
-BATCH_BUCKETS = (0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0)
-RATE_WINDOW_S = 30.0  # messages-per-sec over this window (ksqlDB's sensors sample about as long)
-
-
-@dataclass
-class QueryStats:
-    """Counters the engine keeps for one persistent query while it runs it in-process."""
-
-    consumed: int = 0
-    last_message_ms: int | None = None
-    batch_counts: list[int] = field(default_factory=lambda: [0] * (len(BATCH_BUCKETS) + 1))
-    batch_sum_s: float = 0.0
-    batches: int = 0
-    recent: deque[tuple[float, int]] = field(default_factory=deque)
-
-    def record(self, records: int, seconds: float) -> None:
-        now = time.time()
-        self.consumed += records
-        self.last_message_ms = int(now * 1000)
-        self.batches += 1
-        self.batch_sum_s += seconds
-        for i, bound in enumerate(BATCH_BUCKETS):
-            if seconds <= bound:
-                self.batch_counts[i] += 1
-                break
-        else:
-            self.batch_counts[-1] += 1
-        self.recent.append((now, records))
-        while self.recent and self.recent[0][0] < now - RATE_WINDOW_S:
-            self.recent.popleft()
-
-    def rate(self) -> float:
-        now = time.time()
-        n = sum(r for t, r in self.recent if t >= now - RATE_WINDOW_S)
-        return n / RATE_WINDOW_S
-
 
 class EngineStats:
     """Per-query stats and the engine's own counters (pull and push queries), thread-safe."""
@@ -73,6 +38,8 @@ class EngineStats:
         self.pull_counts = [0] * (len(BATCH_BUCKETS) + 1)
         self.pull_sum_s = 0.0
         self.push_started = 0
+        self.push_counts = [0] * (len(PUSH_BUCKETS) + 1)
+        self.push_sum_s = 0.0
         self._lock = threading.Lock()
 
     def query(self, query_id: str) -> QueryStats:
@@ -90,12 +57,19 @@ class EngineStats:
         with self._lock:
             self.pull_count += 1
             self.pull_sum_s += seconds
-            for i, bound in enumerate(BATCH_BUCKETS):
-                if seconds <= bound:
-                    self.pull_counts[i] += 1
-                    break
-            else:
-                self.pull_counts[-1] += 1
+            self.pull_counts[bucket(seconds)] += 1
+
+    def push_ended(self, seconds: float) -> None:
+        """A push query ended (LIMIT reached, closed by its client, terminated): its latency, start to end,
+        as ksqlDB records a push query's latency when it completes."""
+        with self._lock:
+            self.push_sum_s += seconds
+            self.push_counts[bucket(seconds, PUSH_BUCKETS)] += 1
+
+    def worker_status(self, query_id: str, now: dict[str, Any], before: dict[str, Any] | None) -> None:
+        """A worker process's counters moved from ``before`` to ``now`` (``QueryStats.snapshot``)."""
+        with self._lock:
+            self.query(query_id).add(now, before)
 
     def forget(self, query_id: str) -> None:
         with self._lock:
@@ -157,34 +131,28 @@ def total_lag(engine: Engine, query: Any) -> int:
 # --------------------------------------------------------------------------- what else a query holds
 
 
-def produced(query: Any) -> int:
-    """Records the query's sink writer produced (one writer shared by its tasks)."""
-    seen: set[int] = set()
-    total = 0
-    for task in getattr(query, "tasks", []):
-        writer = getattr(task, "writer", None)
-        if writer is not None and id(writer) not in seen:
-            seen.add(id(writer))
-            total += int(getattr(writer, "written", 0))
-    return total
+def produced(engine: Engine, query: Any) -> int:
+    """Records the query wrote to its sink: by its tasks in this process, and by its worker processes."""
+    return tasks_written(getattr(query, "tasks", [])) + engine.stats.query(query.query_id).produced
 
 
 def state_bytes(engine: Engine, query_id: str) -> int:
-    root = os.path.join(engine.data_dir, "state", query_id)
+    """The size of the query's local state: its stores in this process and in its worker processes'
+    directories (``workers/<query id>/<n>``)."""
     total = 0
-    for path, _, files in os.walk(root):
-        for f in files:
-            try:
-                total += os.path.getsize(os.path.join(path, f))
-            except OSError:
-                pass
+    for root in (os.path.join(engine.data_dir, "state", query_id), os.path.join(engine.data_dir, "workers", query_id)):
+        for path, _, files in os.walk(root):
+            for f in files:
+                try:
+                    total += os.path.getsize(os.path.join(path, f))
+                except OSError:
+                    pass
     return total
 
 
-def late_records(query: Any) -> int:
-    agg = getattr(query, "aggregation", None)
-    late = getattr(agg, "late_records", None)
-    return int(late()) if callable(late) else 0
+def late_records(engine: Engine, query: Any) -> int:
+    """Records the query's aggregation dropped as late, here and in its worker processes."""
+    return late_dropped(getattr(query, "aggregation", None)) + engine.stats.query(query.query_id).late
 
 
 def stores(query: Any) -> list[Any]:
@@ -274,7 +242,7 @@ def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
     last: int | None = None
     if writers:
         rate = sum(stats.query(q.query_id).rate() for q in writers)
-        parts += [_stat("messages-per-sec", rate), _stat("total-messages", sum(produced(q) for q in writers))]
+        parts += [_stat("messages-per-sec", rate), _stat("total-messages", sum(produced(engine, q) for q in writers))]
         last = max((stats.query(q.query_id).last_message_ms or 0 for q in writers), default=0) or None
     if readers:
         parts += [_stat("consumer-messages-per-sec", sum(stats.query(q.query_id).rate() for q in readers)),
@@ -284,7 +252,7 @@ def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
             lag += sum(p.lag for p in positions(engine, q) if p.topic == engine.catalog.source(source_name).topic)
         parts.append(_stat("consumer-lag", lag))
         last = max([last or 0] + [stats.query(q.query_id).last_message_ms or 0 for q in readers]) or None
-    late = sum(late_records(q) for q in writers)
+    late = sum(late_records(engine, q) for q in writers)
     if any(getattr(q, "aggregation", None) is not None for q in writers):
         parts.append(f"dropped-late-records: {late}")
     statistics = " ".join(parts)

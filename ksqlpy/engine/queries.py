@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import queue
+import time
 import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
@@ -104,6 +105,7 @@ class TransientQuery:
         self.done = False
         self.resources: list[Any] = []  # state stores, internal topics: released once no task runs
         self._polling = False
+        self._started = time.monotonic()  # for the push-query latency metric (metrics.py)
 
     def _on_rows(self, rows: list[tuple]) -> None:
         for r in rows:
@@ -137,6 +139,7 @@ class TransientQuery:
             self.done = True
             self.rows.put(None)
             self.engine.transient.pop(self.query_id, None)
+            self.engine.stats.push_ended(time.monotonic() - self._started)
         if not self._polling:
             self._release()
 

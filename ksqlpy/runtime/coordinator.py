@@ -74,6 +74,7 @@ class _Worker:
         self.process: Any = None
         self.conn: Any = None
         self.status: dict[str, Any] = {}
+        self.counted: dict[str, Any] = {}  # the counters of the worker's last status (QueryStats.snapshot)
         self.restarts = 0
         self.fatal: str | None = None
 
@@ -159,6 +160,7 @@ class QueryWorkers:
                 kind = msg.get("type")
                 if kind == "status":
                     w.status = msg
+                    self._counters(w, msg)
                 elif kind == "plog":
                     self._plog(msg["entry"])
                 elif kind == "fatal":
@@ -168,12 +170,18 @@ class QueryWorkers:
             pass
 
     def _plog(self, entry: dict[str, Any]) -> None:
-        plog = self.ctx.plog
-        plog.count += 1
-        plog.entries.append(entry)
-        if plog.sink is not None:
-            with contextlib.suppress(Exception):
-                plog.sink(entry)
+        self.ctx.plog.forwarded(entry)
+
+    def _counters(self, w: _Worker, msg: dict[str, Any]) -> None:
+        """Add what the worker's counters gained since its previous status to the host's statistics (a
+        restarted worker - a new pid - counts from zero again)."""
+        now = msg.get("stats")
+        sink = getattr(self.ctx, "stats", None)  # the engine's EngineStats (metrics.py); a bare host has none
+        if now is None or sink is None:
+            return
+        before = w.counted if w.counted.get("pid") == msg.get("pid") else None
+        sink.worker_status(self.query_id, now, before)
+        w.counted = {**now, "pid": msg.get("pid")}
 
     def ends(self) -> dict[tuple[str, int], int] | None:
         """The input end offsets if the workers (of every engine sharing the group) have committed up to

@@ -55,12 +55,17 @@ class ProcessingLog:
 
     def _emit(self, logger: str, message: dict[str, Any]) -> None:
         entry = {"logger": logger, "level": "ERROR", "time": int(time.time() * 1000), "message": message}
+        _LOG.debug("%s: %s", logger, message)
+        self.forwarded(entry)
+
+    def forwarded(self, entry: dict[str, Any]) -> None:
+        """Take an entry made elsewhere (a worker process's processing log): counted per query, kept, and
+        written to the sink like one of ours."""
         self.count += 1
-        parts = logger.split(".")
+        parts = str(entry.get("logger", "")).split(".")
         if len(parts) > 1:
             self.by_query[parts[1]] += 1
         self.entries.append(entry)
-        _LOG.debug("%s: %s", logger, message)
         if self.sink is not None:
             try:
                 self.sink(entry)

@@ -46,6 +46,7 @@ from ksqlpy.log.kafka_config import consumer_config
 from ksqlpy.plan.topology import Topology
 from ksqlpy.properties import explicitly_set, resolve
 from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.query_stats import QueryStats, late_dropped, tasks_written
 from ksqlpy.runtime.query_tasks import QueryTasks, build_tasks
 from ksqlpy.runtime.serdes import SerdeFactory
 from ksqlpy.runtime.task import poll_batch, prefetch_all
@@ -206,6 +207,9 @@ class WorkerRunner:
         self.member: Any = None
         self.stop = False
         self.processed = 0
+        self.stats = QueryStats()  # cumulative for this worker; the engine adds what each status gained
+        self._dropped_written = 0  # records written and dropped late by tasks since dropped (rebalance, retry)
+        self._dropped_late = 0
         self.error: str | None = None
         self.last_status = 0.0
         self.idle = False
@@ -227,7 +231,14 @@ class WorkerRunner:
         self.last_status = now
         self._send({"type": "status", "index": self.spec.index, "pid": os.getpid(), "assigned": sorted(self.assigned),
                     "positions": {t.task_id: t.position for t in self.tasks}, "processed": self.processed,
-                    "idle": self.idle, "error": self.error})
+                    "idle": self.idle, "error": self.error, "stats": self._counters()})
+
+    def _counters(self) -> dict[str, Any]:
+        """``QueryStats.snapshot`` with what the current and the dropped tasks wrote and dropped late."""
+        aggregation = self.query.aggregation if self.query is not None else None
+        self.stats.produced = self._dropped_written + tasks_written(self.tasks)
+        self.stats.late = self._dropped_late + late_dropped(aggregation)
+        return self.stats.snapshot()
 
     # -- tasks
     def build(self, partitions: set[int]) -> None:
@@ -279,6 +290,9 @@ class WorkerRunner:
                 discard = getattr(t, "discard", None)
                 if discard is not None:
                     discard()
+        self._dropped_written += tasks_written(self.tasks)
+        if self.query is not None:
+            self._dropped_late += late_dropped(self.query.aggregation)
         self.tasks = []
         self.assigned = set()
         if self.query is not None:
@@ -346,12 +360,15 @@ class WorkerRunner:
             self._control()
             self._poll_member()
             n = 0
+            started = time.perf_counter()
             try:
                 for t in self.tasks:
                     n += poll_batch(t)
                 self.error = None
             except Exception as e:  # noqa: BLE001 - a failed batch is retried from its committed position
                 n = self._failed(e)
+            if n:
+                self.stats.record(n, time.perf_counter() - started)
             self.processed += n
             self.idle = n == 0
             self._status()

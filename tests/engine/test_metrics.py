@@ -36,7 +36,7 @@ def test_counters_match_the_records_and_lag_falls_to_zero(engine: Engine) -> Non
     engine.drain()
     stats = engine.stats.query(res.query_id)
     assert stats.consumed == 52
-    assert M.produced(q) == 40
+    assert M.produced(engine, q) == 40
     assert engine.plog.by_query[res.query_id] == 2
     assert M.total_lag(engine, q) == 0
     assert stats.batches >= 1 and sum(stats.batch_counts) == stats.batches

@@ -1,6 +1,7 @@
 """Observability on a real server: /metrics in Prometheus' text format with counters that match the records
-this test produced and a lag that falls to 0; DESCRIBE EXTENDED's runtime statistics and consumer offsets;
-SHOW QUERIES EXTENDED with per-task lag; /clusterStatus with the stores' lags."""
+this test produced and a lag that falls to 0 - with the queries run in the server's process and in worker
+processes (two per query) alike; DESCRIBE EXTENDED's runtime statistics and consumer offsets; SHOW QUERIES
+EXTENDED with per-task lag; /clusterStatus with the stores' lags; pull and push query latencies."""
 
 from __future__ import annotations
 
@@ -40,9 +41,14 @@ def wait_until(check: Any, timeout_s: float = 20.0) -> Any:
         time.sleep(0.1)
 
 
+RUN_IN = {"inline": {}, "process": {"ksqlpy.workers": "process", "num.stream.threads": 2}}
+
+
 @pytest.mark.slow
-def test_metrics_statistics_and_lag(tmp_path: Any) -> None:
-    with ServerProcess(str(tmp_path / "data")) as server, httpx.Client(base_url=server.url, timeout=20) as c:
+@pytest.mark.parametrize("run_in", sorted(RUN_IN))
+def test_metrics_statistics_and_lag(tmp_path: Any, run_in: str) -> None:
+    with ServerProcess(str(tmp_path / "data"), RUN_IN[run_in]) as server, \
+            httpx.Client(base_url=server.url, timeout=20) as c:
         ksql(c, "CREATE STREAM s (id INT KEY, v INT) WITH (kafka_topic='s', partitions=2, value_format='JSON');"
                 "CREATE STREAM raw (id INT KEY, v STRING) WITH (kafka_topic='s', value_format='JSON');")
         props = {"auto.offset.reset": "earliest"}
@@ -65,6 +71,8 @@ def test_metrics_statistics_and_lag(tmp_path: Any) -> None:
         m = wait_until(caught_up)
         assert m, "the query did not catch up"
         assert value(m, "ksqlpy_query_produced_records_total", query_id=big) == sum(1 for _, v in rows if v > 2)
+        assert wait_until(lambda: value(scrape(c), "ksqlpy_query_consumed_records_total", query_id=counts) == total)
+        assert value(scrape(c), "ksqlpy_query_produced_records_total", query_id=counts) >= 3
         assert value(m, "ksqlpy_query_processing_errors_total", query_id=big) == 1
         assert value(m, "ksqlpy_query_consumer_lag", query_id=big, topic="s", partition="0") == 0
         assert value(m, "ksqlpy_query_running", query_id=big) == 1
@@ -76,6 +84,13 @@ def test_metrics_statistics_and_lag(tmp_path: Any) -> None:
         pulled = c.post("/query", json={"ksql": "SELECT * FROM counts WHERE id = 1;"})
         assert pulled.status_code == 200
         assert value(scrape(c), "ksqlpy_pull_query_duration_seconds_count") >= 1
+        assert value(scrape(c), "ksqlpy_push_query_duration_seconds_count") == 0
+        pushed = c.post("/query", json={"ksql": "SELECT * FROM s EMIT CHANGES LIMIT 2;",
+                                        "streamsProperties": props})
+        assert pushed.status_code == 200 and len(pushed.text.splitlines()) == 3  # header, two rows
+        m = wait_until(lambda: (s := scrape(c))[("ksqlpy_push_query_duration_seconds_count", ())] == 1 and s)
+        assert m and value(m, "ksqlpy_push_query_duration_seconds_bucket", le="+Inf") == 1
+        assert value(m, "ksqlpy_push_queries_total") == 1 and value(m, "ksqlpy_push_queries_active") == 0
 
         described = ksql(c, "DESCRIBE big EXTENDED;")[0]["sourceDescription"]
         assert "total-messages" in described["statistics"] and "last-message" in described["statistics"]
