@@ -663,19 +663,12 @@ def dispatch(engine: Engine, stmt: A.Statement) -> StatementResult:
 
 
 def unexpected_error(stmt: A.Statement, e: Exception) -> KsqlStatementError:
-    """A failure that is not a user error of ours, as a statement error: logged with its traceback; the
-    user reads the statement it happened in and, for the lower layers' checks (topic names, formats),
-    their own words - never a Python exception name."""
+    """A failure that is not a user error is a bug: logged with its traceback; the user reads which kind
+    of statement failed and where the details are - never a Python exception's text. (The lower layers'
+    rules a statement can break - topic names and partitions, format capabilities - raise KsqlErrors of
+    their own where the rule lives: ``log.topic_names``, ``serde.base.FormatRuleError``.)"""
     _LOG.error("statement failed unexpectedly: %s", stmt.text, exc_info=e)
     what = type(stmt).__name__
-    detail = str(e) if isinstance(e, ValueError) and str(e) and not _python_text(str(e)) else ""
-    if detail:
-        return KsqlStatementError(detail)
     return KsqlStatementError(f"Could not execute the statement ({what}): ksqlpy failed unexpectedly. The details "
                               "are in the engine's log; please report this as a bug.")
-
-
-def _python_text(message: str) -> bool:
-    """Messages Python itself writes (``invalid literal for int()``, ``'NoneType' object ...``)."""
-    return any(marker in message for marker in ("()", "object", "NoneType", "unpack", "argument", "index"))
 

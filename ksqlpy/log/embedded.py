@@ -51,7 +51,7 @@ from ksqlpy.log.record_codec import (
     chunk_timestamps,
     unpack_headers,
 )
-from ksqlpy.log.topic_names import check_topic_name
+from ksqlpy.log.topic_names import check_partitions, check_topic_name
 
 __all__ = ["DEFAULT_MAP_SIZE", "DEFAULT_RETENTION_MS", "EmbeddedLog", "EmbeddedTransaction"]
 
@@ -123,9 +123,8 @@ class EmbeddedLog(Log):
     # -- topics
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> TopicInfo:
-        check_topic_name(name)  # Kafka's rule and messages (topic_names.py)
-        if partitions < 1:
-            raise ValueError(f"Topic {name!r}: the number of partitions must be at least 1, got {partitions}")
+        check_topic_name(name)  # Kafka's rules and messages (topic_names.py)
+        check_partitions(name, partitions)
         cfg = {str(k): str(v) for k, v in (config or {}).items()}
         with self._write() as txn:
             if txn.get(b"t" + name.encode("utf-8"), db=self._e.meta) is not None:

@@ -45,7 +45,7 @@ from ksqlpy.log.base import (
 )
 from ksqlpy.log.kafka_config import admin_config, consumer_config, producer_config
 from ksqlpy.log.kafka_fetch import EPOCH_ZERO, EndProbe, Fetcher
-from ksqlpy.log.topic_names import check_topic_name
+from ksqlpy.log.topic_names import check_partitions, check_topic_name
 
 _TIMEOUT = 30.0
 _FEW_CONFIGS = 12  # a broker describing no more configs than this lists only the ones set on the topic
@@ -270,9 +270,8 @@ class KafkaLog(Log):
     # ---------------------------------------------------------------- topics
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> TopicInfo:
-        check_topic_name(name)  # Kafka's rule and messages (topic_names.py)
-        if partitions < 1:
-            raise ValueError(f"Topic {name!r}: the number of partitions must be at least 1, got {partitions}")
+        check_topic_name(name)  # Kafka's rules and messages (topic_names.py)
+        check_partitions(name, partitions)
         cfg = {str(k): str(v) for k, v in (config or {}).items()}
         fut = self.admin.create_topics([NewTopic(name, partitions, replicas, config=cfg)],
                                        operation_timeout=_TIMEOUT, request_timeout=_TIMEOUT)[name]

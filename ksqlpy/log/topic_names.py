@@ -1,7 +1,8 @@
-"""Kafka's rule for topic names (``org.apache.kafka.common.internals.Topic.validate``), with its messages.
+"""Kafka's rules for a new topic - its name (``org.apache.kafka.common.internals.Topic.validate``) and its
+partition count - with their messages.
 
-Both logs check a name before creating a topic, so an invalid name is the statement's error (a 400 on the
-REST API) with the words Kafka uses for the rule that fails - never a failure from deeper down.
+Both logs check a topic before creating it, so a name or partition count Kafka refuses is the statement's
+error (a 400 on the REST API) in the words of the rule that fails - never a failure from deeper down.
 """
 
 from __future__ import annotations
@@ -16,6 +17,15 @@ _LEGAL = re.compile(r"[a-zA-Z0-9._-]+")
 
 class InvalidTopicName(KsqlStatementError, ValueError):
     """A topic name Kafka refuses."""
+
+
+class InvalidPartitionCount(KsqlStatementError, ValueError):
+    """A partition count Kafka refuses (``InvalidPartitionsException``)."""
+
+
+def check_partitions(name: str, partitions: int) -> None:
+    if partitions < 1:
+        raise InvalidPartitionCount(f"Topic {name!r}: the number of partitions must be at least 1, got {partitions}")
 
 
 def check_topic_name(name: str) -> None:

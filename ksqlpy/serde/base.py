@@ -11,6 +11,7 @@ import abc
 from collections.abc import Sequence
 from typing import Any
 
+from ksqlpy.errors import KsqlStatementError
 from ksqlpy.types import SqlType
 
 Columns = Sequence[tuple[str, SqlType]]
@@ -18,6 +19,11 @@ Columns = Sequence[tuple[str, SqlType]]
 
 class SerdeError(Exception):
     """A record's bytes do not match the format or schema; the message says what is wrong."""
+
+
+class FormatRuleError(KsqlStatementError, ValueError):
+    """A statement asks a format for what it cannot do (a type, a column count, a delimiter, a window type):
+    the statement's error, raised by the format whose rule it is, in that rule's words."""
 
 
 class SinkSchemaError(SerdeError):

@@ -12,6 +12,7 @@ from enum import Enum
 from typing import Any
 
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.serde.base import FormatRuleError
 
 
 class SerdeFeature(Enum):
@@ -72,17 +73,17 @@ DELIMITER_EXAMPLE = "\nExample valid value: ';'"
 
 def parse_delimiter(value: Any) -> str:
     """ksqlDB's ``Delimiter.parse``: one character, or exactly ``TAB`` / ``SPACE``; blank is refused (a
-    literal tab or space is easy to lose, so it must be named). ValueError with ksqlDB's text."""
+    literal tab or space is easy to lose, so it must be named). FormatRuleError with ksqlDB's text."""
     text = str(value)
     if not text.strip():
-        raise ValueError("Delimiter cannot be empty, if you meant to have a tab or space for delimiter, please "
+        raise FormatRuleError("Delimiter cannot be empty, if you meant to have a tab or space for delimiter, please "
                          f"use the special values 'TAB' or 'SPACE'{DELIMITER_EXAMPLE}")
     if len(text) == 1:
         return text
     named = NAMED_DELIMITERS.get(text)
     if named is not None:
         return named
-    raise ValueError(f"Invalid delimiter value: '{text}'. Delimiter must be a single character or "
+    raise FormatRuleError(f"Invalid delimiter value: '{text}'. Delimiter must be a single character or "
                      f"{','.join(NAMED_DELIMITERS)}{DELIMITER_EXAMPLE}")
 
 

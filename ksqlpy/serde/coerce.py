@@ -41,7 +41,7 @@ from typing import Any
 
 import orjson
 
-from ksqlpy.serde.base import SerdeError
+from ksqlpy.serde.base import FormatRuleError, SerdeError
 from ksqlpy.serde.formats import type_text
 from ksqlpy.types import Array, Decimal, Map, SqlType, Struct
 
@@ -354,7 +354,7 @@ def _array_conv(t: Array, path: str) -> Converter:
 
 def _map_conv(t: Map, path: str) -> Converter:
     if t.key.name != "STRING":
-        raise ValueError("JSON only supports MAP types with STRING keys")
+        raise FormatRuleError("JSON only supports MAP types with STRING keys")
     cv = json_converter(t.value, f"{path}{{}}" if path else "{}")
 
     def conv(v: Any) -> Any:

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.javatext import decimal_to_plain, double_to_string
-from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+from ksqlpy.serde.base import Columns, FormatRuleError, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import decimal_from_text, fit_decimal, parse_java_double, parse_java_int
 from ksqlpy.serde.formats import resolve_delimiter, type_text
 from ksqlpy.types import Decimal, SqlType
@@ -136,7 +136,7 @@ def _parser(t: SqlType, col: str) -> Callable[[str], Any]:
             except (binascii.Error, ValueError):
                 raise bad(s) from None
         return p_bytes
-    raise ValueError(f"The 'DELIMITED' format does not support type '{name}'")
+    raise FormatRuleError(f"The 'DELIMITED' format does not support type '{name}'")
 
 
 def to_text(v: Any) -> str:

@@ -150,7 +150,4 @@ def resolve_delimiter(delimiter: str | None) -> str:
         return ","
     if delimiter in ("\t", " "):
         return delimiter
-    try:
-        return parse_delimiter(delimiter)
-    except ValueError as e:
-        raise KsqlStatementError(str(e)) from None
+    return parse_delimiter(delimiter)  # FormatRuleError, a statement error, with ksqlDB's text

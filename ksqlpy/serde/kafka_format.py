@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from operator import itemgetter
 from typing import Any
 
-from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+from ksqlpy.serde.base import Columns, FormatRuleError, SerdeError, ValueSerde
 
 _I = struct.Struct(">i")
 _Q = struct.Struct(">q")
@@ -55,11 +55,11 @@ class KafkaValueSerde(ValueSerde):
     def __init__(self, columns: Columns) -> None:
         super().__init__(columns)
         if len(self.columns) > 1:
-            raise ValueError("The 'KAFKA' format only supports a single field")
+            raise FormatRuleError("The 'KAFKA' format only supports a single field")
         if self.columns:
             t = self.columns[0][1]
             if t.name not in _CODECS:
-                raise ValueError(f"The 'KAFKA' format does not support type '{t.name}'")
+                raise FormatRuleError(f"The 'KAFKA' format does not support type '{t.name}'")
             self._de, self._ser = _CODECS[t.name]
 
     def deserialize(self, data: bytes | None) -> tuple | None:

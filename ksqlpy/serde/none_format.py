@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ksqlpy.serde.base import Columns, ValueSerde
+from ksqlpy.serde.base import Columns, FormatRuleError, ValueSerde
 
 
 class NoneSerde(ValueSerde):
@@ -13,7 +13,7 @@ class NoneSerde(ValueSerde):
     def __init__(self, columns: Columns) -> None:
         super().__init__(columns)
         if self.columns:
-            raise ValueError("The 'NONE' format can only be used when no columns are defined")
+            raise FormatRuleError("The 'NONE' format can only be used when no columns are defined")
 
     def deserialize(self, data: bytes | None) -> tuple | None:
         return ()

@@ -17,7 +17,7 @@ import struct
 from operator import itemgetter
 from typing import Any
 
-from ksqlpy.serde.base import KeySerde, SerdeError
+from ksqlpy.serde.base import FormatRuleError, KeySerde, SerdeError
 
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 
@@ -37,9 +37,9 @@ class WindowedKeySerde(KeySerde):
         super().__init__(inner.columns)
         w = window.strip().upper()
         if w not in WINDOW_TYPES:
-            raise ValueError(f"Unknown window type {window!r}; expected one of {', '.join(WINDOW_TYPES)}")
+            raise FormatRuleError(f"Unknown window type {window!r}; expected one of {', '.join(WINDOW_TYPES)}")
         if w in TIME_WINDOWS and (window_size_ms is None or window_size_ms <= 0):
-            raise ValueError(f"{w} windowed keys need a positive window_size_ms")
+            raise FormatRuleError(f"{w} windowed keys need a positive window size")
         self.inner = inner
         self.format = inner.format
         self.window = w

@@ -91,3 +91,58 @@ def test_good_property_values_pass(engine: Engine) -> None:
     for setting, value in (("auto.offset.reset", "EARLIEST"), ("ksql.streams.commit.interval.ms", "100"),
                            ("ksql.query.pull.table.scan.enabled", "false"), ("ksql.streams.max.poll.records", "500")):
         engine.execute(f"SET '{setting}'='{value}';")
+
+
+@pytest.mark.parametrize("sql", [
+    "CREATE STREAM s (id INT KEY, v STRING) WITH (kafka_topic='p0', value_format='JSON', partitions=0);",
+    "CREATE TABLE t (id INT PRIMARY KEY, v STRING) WITH (kafka_topic='p0', value_format='JSON', partitions=0);",
+    "CREATE STREAM c WITH (kafka_topic='p0', partitions=0) AS SELECT * FROM src;",
+])
+def test_a_partition_count_the_log_refuses_is_the_statements_error(engine: Engine, sql: str) -> None:
+    engine.execute("CREATE STREAM src (id INT KEY, v STRING) WITH (kafka_topic='src', value_format='JSON', "
+                   "partitions=1);")
+    with pytest.raises(KsqlStatementError) as err:
+        engine.execute(sql)
+    assert str(err.value) == "Topic 'p0': the number of partitions must be at least 1, got 0"
+    assert not engine.log.topic_exists("p0")
+
+
+def test_format_rules_are_statement_errors_raised_by_the_format() -> None:
+    from ksqlpy.serde import key_serde
+    from ksqlpy.serde.base import FormatRuleError
+    from ksqlpy.serde.capabilities import parse_delimiter
+    from ksqlpy.serde.coerce import json_converter
+    from ksqlpy.serde.delimited import DelimitedValueSerde
+    from ksqlpy.serde.kafka_format import KafkaValueSerde
+    from ksqlpy.serde.none_format import NoneSerde
+    from ksqlpy.types import INTEGER, STRING, Array, Map
+
+    cases = [
+        (lambda: KafkaValueSerde([("A", INTEGER), ("B", INTEGER)]), "The 'KAFKA' format only supports a single field"),
+        (lambda: KafkaValueSerde([("A", Array(INTEGER))]), "The 'KAFKA' format does not support type 'ARRAY'"),
+        (lambda: NoneSerde([("A", INTEGER)]), "The 'NONE' format can only be used when no columns are defined"),
+        (lambda: json_converter(Map(INTEGER, STRING), ""), "JSON only supports MAP types with STRING keys"),
+        (lambda: DelimitedValueSerde([("A", Map(STRING, STRING))]), "The 'DELIMITED' format does not support type 'MAP'"),
+        (lambda: parse_delimiter("ab"), "Invalid delimiter value: 'ab'. Delimiter must be a single character or "
+                                        "TAB,SPACE\nExample valid value: ';'"),
+        (lambda: key_serde("KAFKA", [("K", INTEGER)], window="HOPPING"),
+         "HOPPING windowed keys need a positive window size"),
+    ]
+    for make, message in cases:
+        with pytest.raises(FormatRuleError) as err:
+            make()
+        assert isinstance(err.value, KsqlStatementError) and str(err.value) == message
+
+
+def test_any_other_exception_is_a_bug_whatever_its_text(engine: Engine, monkeypatch: pytest.MonkeyPatch,
+                                                        caplog: pytest.LogCaptureFixture) -> None:
+    def broken(engine: Engine, stmt: A.Statement) -> None:
+        raise ValueError("Topic 'x' has no partition 3")  # reads like a user error; it is a bug
+
+    monkeypatch.setitem(S.HANDLERS, A.Show, broken)
+    with pytest.raises(KsqlStatementError) as err:
+        engine.execute("SHOW STREAMS;")
+    assert str(err.value) == ("Could not execute the statement (Show): ksqlpy failed unexpectedly. The details are in "
+                              "the engine's log; please report this as a bug.")
+    [logged] = [r for r in caplog.records if r.getMessage().startswith("statement failed unexpectedly: SHOW STREAMS")]
+    assert logged.exc_info is not None and "has no partition 3" in str(logged.exc_info[1])

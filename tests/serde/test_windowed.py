@@ -7,6 +7,7 @@ import struct
 import pytest
 
 from ksqlpy.serde import SerdeError, key_serde
+from ksqlpy.serde.base import FormatRuleError
 from ksqlpy.types import BIGINT, INTEGER, STRING
 
 
@@ -48,9 +49,9 @@ def test_errors_and_nulls() -> None:
         t.deserialize(b"\x00\x01")
     with pytest.raises(SerdeError, match="too short"):
         s.deserialize(bytes(12))
-    with pytest.raises(ValueError, match="window_size_ms"):
+    with pytest.raises(FormatRuleError, match="TUMBLING windowed keys need a positive window size"):
         key_serde("KAFKA", [("K", INTEGER)], window="TUMBLING")
-    with pytest.raises(ValueError, match="Unknown window type"):
+    with pytest.raises(FormatRuleError, match="Unknown window type"):
         key_serde("KAFKA", [("K", INTEGER)], window="SLIDING", window_size_ms=1)
     keys, errors = t.deserialize_batch([t.serialize((1,), 0, 10), b"x"])
     assert keys[0] == ((1,), 0, 10) and keys[1] is None and errors[0][0] == 1
