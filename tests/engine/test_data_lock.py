@@ -10,6 +10,7 @@ import textwrap
 import time
 from pathlib import Path
 
+import orjson
 import pytest
 
 from ksqlpy.engine import Engine
@@ -24,7 +25,12 @@ HOLDER = textwrap.dedent("""
                                  "partitions=1); CREATE STREAM copy AS SELECT * FROM s;")
     e.start()
     print("ready", flush=True)
-    sys.stdin.readline()
+    for line in sys.stdin:  # a statement to run while holding the directory, or an empty line: stop
+        if not line.strip():
+            break
+        DurableStatements(e).execute(line)
+        print("done", flush=True)
+    e.drain()
     e.close()
 """)
 
@@ -90,3 +96,28 @@ def test_a_second_engine_in_the_same_process_is_refused(tmp_path: Path) -> None:
         with pytest.raises(DataDirectoryInUse, match=f"in use by process {os.getpid()} "):
             Engine(str(tmp_path))
     Engine(str(tmp_path)).close()  # released on close
+
+
+def test_while_a_second_engine_is_refused_every_record_is_copied_once(tmp_path: Path, holder) -> None:  # type: ignore[no-untyped-def]
+    """The holder writes while a second shell, server and backfill try to open the directory: they are refused
+    before they run anything, and the holder's query copies each input record exactly once."""
+    def holder_runs(sql: str) -> None:
+        holder.stdin.write(sql + "\n")
+        holder.stdin.flush()
+        assert holder.stdout.readline().strip() == "done"
+
+    holder_runs(" ".join(f"INSERT INTO s (id, v) VALUES ({i}, {i});" for i in range(5)))
+    others = [_run("--data-dir", str(tmp_path), "-e", "INSERT INTO s (id, v) VALUES (99, 99);"),
+              _run("server", "--data-dir", str(tmp_path), "--listeners", "http://127.0.0.1:0"),
+              _run("backfill", "--data-dir", str(tmp_path), "CREATE STREAM x AS SELECT * FROM s;")]
+    assert all(o.returncode != 0 and "is in use by process" in o.stdout + o.stderr for o in others)
+    holder_runs(" ".join(f"INSERT INTO s (id, v) VALUES ({i}, {i});" for i in range(5, 8)))
+    holder.stdin.write("\n")
+    holder.stdin.flush()
+    assert holder.wait(30) == 0
+    from ksqlpy.log.embedded import EmbeddedLog
+
+    with EmbeddedLog(os.path.join(tmp_path, "log")) as log:
+        assert log.end_offset("s", 0) == 8
+        copied = log.fetch("COPY", 0, 0, 100)
+        assert sorted(orjson.loads(v)["V"] for v in copied.values) == list(range(8))
