@@ -11,7 +11,8 @@ ksqlDB's rules, which this module reproduces:
   ``ALIAS_COL``.
 - The first item equal to one of the join's key expressions becomes the key column and carries the
   join key's value; the same expression selected again is an error; an item equal to another
-  expression of the same key (``R.A`` after ``L.A``) is an ordinary value column.
+  expression of the same key (``R.A`` after ``L.A``) is an ordinary value column. Equal means equal
+  as bound expressions (``ksqlpy.analysis.join_keys``): ``(l.id)`` selects the key ``L.ID``.
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ from dataclasses import dataclass
 
 from sqlglot import exp
 
-from ksqlpy.analysis.join_scope import JoinScope, join_list, text
+from ksqlpy.analysis.join_keys import KeyBinder, KeyExpr
+from ksqlpy.analysis.join_scope import JoinScope, join_list
 from ksqlpy.analysis.written import is_star
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar.ast import Query, SelectItem
@@ -34,7 +36,7 @@ class KeyComponent:
     """One column of the join's final key: its column in the joined row and the expressions equal to it."""
 
     column: str  # name of the key column in the joined row
-    viable: list[str]  # formatted qualified column references (or the synthetic name) usable in SELECT
+    viable: list[KeyExpr]  # the column references (or the synthetic column) that select the key
     synthetic: bool
 
 
@@ -85,29 +87,31 @@ def natural_join_name(e: exp.Expression, scope: JoinScope) -> str | None:
     return None
 
 
-def plan_select(query: Query, scope: JoinScope, leaves: list[Scan], keys: list[KeyComponent], *,
+def plan_select(query: Query, scope: JoinScope, keys_of: KeyBinder, leaves: list[Scan], keys: list[KeyComponent], *,
                 sink_name: str | None, persistent: bool, keyed: bool,
                 foreign_key_left: str | None = None) -> list[SelectItem]:
     """The select list rewritten over the joined row. ``keyed``: the join key is the result's key (no
     GROUP BY / PARTITION BY re-keys it), so the projection must include it. ``foreign_key_left``: the left
     table of a foreign-key join, whose primary key is the result's key."""
     items = expand_stars(query, scope, leaves, keys, rekey=bool(query.partition_by))
-    texts = [None if virtual else text(scope.qualify(e, "SELECT")) for e, _, virtual in items]
+    selected = [None if virtual else keys_of(e, "SELECT") for e, _, virtual in items]
     names = [alias if virtual else (alias or natural_join_name(e, scope)) for e, alias, virtual in items]
     # each key column goes to the item selecting its left-most expression (ksqlDB's preference)
     chosen: dict[int, int] = {}  # item index -> key component
     claimed: set[int] = set()
     if keyed:
         for k, comp in enumerate(keys):
-            best = min(((comp.viable.index(t), i) for i, t in enumerate(texts) if t in comp.viable),
+            best = min(((comp.viable.index(s), i) for i, s in enumerate(selected) if s in comp.viable),
                        default=None)
             if best is not None:
                 chosen[best[1]] = k
                 claimed.add(k)
-                for j, t in enumerate(texts):
-                    if j != best[1] and t == texts[best[1]]:
-                        a, b = sorted([names[best[1]] or t, names[j] or t])
-                        column = comp.column if comp.synthetic else comp.viable[0].replace(".", "_", 1)
+                key = selected[best[1]]
+                for j, s in enumerate(selected):
+                    if j != best[1] and s is not None and s == key:
+                        a, b = sorted([names[best[1]] or s.shown, names[j] or s.shown])
+                        first = comp.viable[0].column
+                        column = comp.column if comp.synthetic or first is None else first.name
                         raise KsqlStatementError(f"The projection contains a key column (`{column}`) more than "
                                                  f"once, aliased as: {a} and {b}.")
     out: list[SelectItem] = []
@@ -134,18 +138,19 @@ def plan_select(query: Query, scope: JoinScope, leaves: list[Scan], keys: list[K
 def _missing_primary_key(left: str, missing: list[KeyComponent]) -> None:
     """A foreign-key join is keyed by the left table's primary key: every column of it must be selected."""
     what = "column" if len(missing) == 1 else "columns"
-    names = ", ".join(f"`{k.viable[0].split('.', 1)[-1]}`" for k in missing)
+    names = ", ".join(f"`{k.viable[0].shown.split('.', 1)[-1]}`" for k in missing)
     raise KsqlStatementError(f"Primary key {what} missing in projection. For foreign-key table-table joins, the "
                              "projection must include all primary key columns "
                              f"from the left input table (`{left}`). Missing {what}: {names}.")
 
 
 def _missing_key(sink: str, key: KeyComponent) -> None:
-    what = "join expression" if len(key.viable) == 1 else "join expressions"
-    link = "See https://cnfl.io/2LV7ouS." if key.synthetic or len(key.viable) > 1 else ""
+    shown = [k.shown for k in key.viable]
+    what = "join expression" if len(shown) == 1 else "join expressions"
+    link = "See https://cnfl.io/2LV7ouS." if key.synthetic or len(shown) > 1 else ""
     msg = (f"Key missing from projection (ie, SELECT). {link}\nThe query used to build `{sink}` must include the "
-           f"{what} {join_list(key.viable)} in its projection (eg, SELECT {key.viable[0]}...).")
+           f"{what} {join_list(shown)} in its projection (eg, SELECT {shown[0]}...).")
     if key.synthetic:
-        msg += (f"\n{key.viable[0]} was added as a synthetic key column because the join criteria did not match "
+        msg += (f"\n{shown[0]} was added as a synthetic key column because the join criteria did not match "
                 "any source column. This expression must be included in the projection and may be aliased.")
     raise KsqlStatementError(msg)

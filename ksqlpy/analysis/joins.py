@@ -20,6 +20,7 @@ from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.analysis.join_checks import check_foreign_key_join, check_key_type, check_windows, check_within
+from ksqlpy.analysis.join_keys import KeyBinder, KeyExpr
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, text
 from ksqlpy.analysis.scope import scope_for
@@ -60,8 +61,8 @@ class _Input:
     name: str  # left-most source name, for messages
     key_format: tuple[str, str | None, Any]  # (format, delimiter, window identity)
     partitions: int
-    classes: list[list[str]]  # per key column: formatted expressions equal to it (column refs first)
-    columns: list[list[str]]  # per key column: the column references among them, left to right
+    classes: list[list[KeyExpr]]  # per key column: the expressions equal to it (column refs first)
+    columns: list[list[KeyExpr]]  # per key column: the column references among them, left to right
     node: Join | Scan
     windowed: WindowInfo | None = None
     key_types: list[T.SqlType] = field(default_factory=list)
@@ -86,17 +87,18 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     all_columns = {c.name for lf in leaves for c in lf.source.columns}
     joined_schema = RowSchema([c for lf in leaves for c in lf.columns])
     typing_scope = scope_for(joined_schema)
+    keys_of = KeyBinder(scope, typing_scope, ctx)
 
     # every condition's sources are checked before any join's semantics, as ksqlDB does
     conditions = []
     for i, jc in enumerate(query.joins):
         left_aliases = {lf.alias for lf in leaves[: i + 1]}
         with locating(location_within(jc.on)):
-            conditions.append(_conditions(jc.on, scope, left_aliases, leaves[i + 1].alias))
-    current = _leaf_input(leaves[0], catalog)
+            conditions.append(_conditions(jc.on, scope, keys_of, left_aliases, leaves[i + 1].alias))
+    current = _leaf_input(leaves[0], catalog, keys_of)
     nodes: list[Join] = []
     for i, jc in enumerate(query.joins):
-        right = _leaf_input(leaves[i + 1], catalog)
+        right = _leaf_input(leaves[i + 1], catalog, keys_of)
         with locating(location(jc.right)):  # an error about a join step points at the source it joins
             node, current = _step(jc, conditions[i], current, right, scope, typing_scope, session, all_columns, ctx,
                                   n_way=len(query.joins) > 1)
@@ -116,8 +118,8 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     virtual = _virtual_source(leaves, root, key_columns, current)
     keyed = not query.group_by and not query.partition_by and not _has_aggregate(query, session.functions)
     fk_left = leaves[0].alias if root.flavor is JoinFlavor.FOREIGN_KEY else None
-    select = plan_select(query, scope, leaves, keys, sink_name=sink_name, persistent=persistent, keyed=keyed,
-                         foreign_key_left=fk_left)
+    select = plan_select(query, scope, keys_of, leaves, keys, sink_name=sink_name, persistent=persistent,
+                         keyed=keyed, foreign_key_left=fk_left)
     rewritten = Query(
         select=select, source=SourceRef(virtual.name), joins=[], window=query.window,
         where=scope.rewrite(query.where, "WHERE") if query.where is not None else None,
@@ -165,9 +167,9 @@ def _partitions(catalog: Catalog, source: Source) -> int:
     return catalog.partition_count(source.topic) or 1
 
 
-def _leaf_input(leaf: Scan, catalog: Catalog) -> _Input:
+def _leaf_input(leaf: Scan, catalog: Catalog, keys_of: KeyBinder) -> _Input:
     src = leaf.source
-    keys = [f"{leaf.alias}.{c.name}" for c in src.key_columns]
+    keys = [keys_of(exp.column(c.name, table=leaf.alias), "JOIN ON") for c in src.key_columns]
     return _Input(kind=ResultKind(src.kind), name=src.name,
                   key_format=((src.key_format or "KAFKA").upper(), src.key_delimiter, _window_id(src.windowed)),
                   partitions=_partitions(catalog, src), classes=[[k] for k in keys], columns=[[k] for k in keys],
@@ -182,6 +184,8 @@ class _Condition:
     left: exp.Expression  # qualified, over the left input's sources
     right: exp.Expression  # qualified, over the right source
     written: str  # "A = B" as written (qualified), for messages
+    left_key: KeyExpr
+    right_key: KeyExpr
     left_type: T.SqlType | None = None
     right_type: T.SqlType | None = None
 
@@ -205,10 +209,10 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     if right.kind is ResultKind.TABLE:
         conds = _order_by_key(conds, right, left, described)
         left_keyed = len(left.classes) == len(conds) and all(
-            text(c.left) in cl for c, cl in zip(conds, left.classes, strict=False))
+            c.left_key in cl for c, cl in zip(conds, left.classes, strict=False))
     else:
         left_keyed, conds = _keyed(left, conds)
-    right_keyed = [text(c.right) for c in conds] == [cl[0] for cl in right.classes]
+    right_keyed = [c.right_key for c in conds] == [cl[0] for cl in right.classes]
     for c in conds:
         _type_condition(c, scope, typing_scope, ctx)
     if left.kind is ResultKind.STREAM and right.kind is ResultKind.STREAM:
@@ -285,7 +289,8 @@ def _windowed_repartition_message(forced_table: bool) -> str:
     return text
 
 
-def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], right: str) -> list[_Condition]:
+def _conditions(on: exp.Expression, scope: JoinScope, keys_of: KeyBinder, left_aliases: set[str],
+                right: str) -> list[_Condition]:
     parts: list[exp.Expression] = []
 
     def flatten(e: exp.Expression) -> None:
@@ -302,8 +307,8 @@ def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], ri
         if col.table:
             scope.check_qualifier(col.table)
     if len(parts) > 1:
-        seen = [text(scope.qualify(p, "JOIN ON")) for p in parts]
-        if len(set(seen)) != len(seen):
+        seen = [keys_of(p, "JOIN ON") for p in parts]
+        if any(x in seen[:i] for i, x in enumerate(seen)):
             raise KsqlStatementError("Invalid join condition: joins on multiple conditions are not yet supported. "
                                      f"Got {text(on)}.")
     out = []
@@ -329,10 +334,11 @@ def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], ri
             raise KsqlStatementError(f"Each side of the join must reference exactly one source and not the same "
                                      f"source. Left side references `{ra}` and right references `{rb}`")
         written = f"{text(qa)} = {text(qb)}"
+        ka, kb = keys_of(a, "JOIN ON"), keys_of(b, "JOIN ON")
         if rb == right and ra in left_aliases:
-            out.append(_Condition(qa, qb, written))
+            out.append(_Condition(qa, qb, written, ka, kb))
         elif ra == right and rb in left_aliases:
-            out.append(_Condition(qb, qa, written))
+            out.append(_Condition(qb, qa, written, kb, ka))
         else:
             raise KsqlStatementError(f"A join criteria is expected to reference the source (`{right}`) in the FROM "
                                      f"clause, instead the right source references `{rb}` and the left source "
@@ -343,15 +349,15 @@ def _conditions(on: exp.Expression, scope: JoinScope, left_aliases: set[str], ri
 def _order_by_key(conds: list[_Condition], right: _Input, left: _Input, described: str) -> list[_Condition]:
     """Joins with a table: each condition's right side is a primary-key column, in key order."""
     keys = [cl[0] for cl in right.classes]
-    by_text = {text(c.right): c for c in conds}
-    if sorted(by_text) != sorted(keys) or len(by_text) != len(conds):
-        bad = next((c for c in conds if text(c.right) not in keys), conds[0])
+    rights = [c.right_key for c in conds]
+    if len(rights) != len(keys) or any(k not in rights for k in keys):
+        bad = next((c for c in conds if c.right_key not in keys), conds[0])
         if left.kind is ResultKind.STREAM:
             raise KsqlStatementError(f"Invalid join condition: stream-table joins require to join on the table's "
                                      f"primary key. Got {bad.written}.")
         raise KsqlStatementError(f"Invalid join condition: table-table joins require to join on the primary key "
                                  f"of the right input table. Got {bad.written}.")
-    return [by_text[k] for k in keys]
+    return [next(c for c in conds if c.right_key == k) for k in keys]
 
 
 def _type_condition(c: _Condition, scope: JoinScope, typing_scope: Any, ctx: BindContext) -> None:
@@ -368,13 +374,13 @@ def _row_scope(side: Join | Scan) -> Any:
 def _keyed(inp: _Input, conds: list[_Condition]) -> tuple[bool, list[_Condition]]:
     """Is the input already keyed by the conditions' expressions on its side? Conditions come back in the
     order of the input's key columns when it is."""
-    texts = [text(c.left) for c in conds]
+    lefts = [c.left_key for c in conds]
     if len(inp.classes) != len(conds) or not conds:
         return False, conds
     ordered = []
     used: set[int] = set()
     for cl in inp.classes:
-        hit = next((i for i, t in enumerate(texts) if i not in used and t in cl), None)
+        hit = next((i for i, k in enumerate(lefts) if i not in used and k in cl), None)
         if hit is None:
             return False, conds
         used.add(hit)
@@ -383,38 +389,46 @@ def _keyed(inp: _Input, conds: list[_Condition]) -> tuple[bool, list[_Condition]
 
 
 def _step_keys(kind: JoinKind, flavor: JoinFlavor, left: _Input, conds: list[_Condition], left_keyed: bool,
-               all_columns: set[str]) -> tuple[list[JoinKey], list[list[str]], list[list[str]]]:
+               all_columns: set[str]) -> tuple[list[JoinKey], list[list[KeyExpr]], list[list[KeyExpr]]]:
     """The step's output key: its columns, and per column the expressions equal to it."""
     if flavor is JoinFlavor.FOREIGN_KEY:
         keys = [JoinKey(n, t) for n, t in zip(_key_names(len(left.classes)), left.key_types, strict=True)]
         return keys, left.classes, left.columns
     keys: list[JoinKey] = []
-    classes: list[list[str]] = []
-    columns: list[list[str]] = []
+    classes: list[list[KeyExpr]] = []
+    columns: list[list[KeyExpr]] = []
     names = _key_names(len(conds))
     synthetic_taken: set[str] = set()
     for i, c in enumerate(conds):
-        lt, rt = text(c.left), text(c.right)
+        lk, rk = c.left_key, c.right_key
         if kind is JoinKind.FULL:
             cl, cols = [], []
         elif left_keyed:
-            cl = list(dict.fromkeys([*left.classes[i], lt, rt]))
-            cols = list(dict.fromkeys([*left.columns[i], *([lt] if isinstance(c.left, exp.Column) else []),
-                                       *([rt] if isinstance(c.right, exp.Column) else [])]))
+            cl = _distinct([*left.classes[i], lk, rk])
+            cols = _distinct([*left.columns[i], *(k for k in (lk, rk) if k.column is not None)])
         else:
-            cl = [lt, rt]
-            cols = [t for t, e in ((lt, c.left), (rt, c.right)) if isinstance(e, exp.Column)]
-        if not cols:
+            cl = _distinct([lk, rk])
+            cols = [k for k in cl if k.column is not None]
+        first = cols[0].column if cols else None
+        if first is None:
             name = _synthetic_name(all_columns, synthetic_taken)
             keys.append(JoinKey(name, c.left_type or T.STRING, synthetic=True))
-            classes.append([name])
-            columns.append([name])
+            classes.append([KeyBinder.synthetic(name)])
+            columns.append([KeyBinder.synthetic(name)])
         else:
-            first = cols[0].split(".", 1)
-            keys.append(JoinKey(names[i], c.left_type or T.STRING, display=f"{first[0]}_{first[1]}"))
+            keys.append(JoinKey(names[i], c.left_type or T.STRING, display=first.name))
             classes.append(cl)
             columns.append(cols)
     return keys, classes, columns
+
+
+def _distinct(keys: list[KeyExpr]) -> list[KeyExpr]:
+    """``keys`` without repeats, first occurrences kept (bound nodes need not hash: a literal may hold a list)."""
+    out: list[KeyExpr] = []
+    for k in keys:
+        if k not in out:
+            out.append(k)
+    return out
 
 
 def _key_names(n: int) -> list[str]:
