@@ -10,7 +10,9 @@ older than ``ksql.heartbeat.window.ms`` is dead for routing. ``POST /heartbeat``
 ksqlDB's messages too (a heartbeat keeps a host alive, a lag report updates its lags).
 
 The same thread keeps this server's copies of its active and standby partitions caught up with their
-changelogs (``ownership.refresh``), every ``ksqlpy.standby.refresh.interval.ms``.
+changelogs (``ownership.refresh``), every ``ksqlpy.standby.refresh.interval.ms``. When this server's
+member thread is given a partition (a failover, a rebalance), its stores start their restore phase from
+those copies (``ownership.warm_copy``): only the changelog's tail past the standby is replayed.
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ def prepare_engine(engine: Any) -> None:
     if getattr(engine.log, "remote_commit", False):
         engine.members_in_threads = True
         engine.standby_refresh = True
+        engine.store_copies = lambda changelog, partition: O.warm_copy(engine, changelog, partition)
         engine.log.create_topic = _tolerant(engine.log)
 
 
@@ -100,6 +103,17 @@ class HostView:
     queries: dict[str, O.QueryPlacement] = field(default_factory=dict)
     lag_update: int = 0
     store_lags: dict[str, Any] = field(default_factory=dict)  # ksqlDB's stateStoreLags, as last reported
+
+
+@dataclass(frozen=True)
+class Holder:
+    """A host's copy of one partition of a query, as its last status reported it."""
+
+    url: str
+    active: bool
+    lag: int  # offsets behind the changelog's end
+    alive: bool
+    timestamp: int  # of the report (ms, the host's clock)
 
 
 class Membership:
@@ -306,6 +320,24 @@ class Membership:
             if placement is not None and partition in placement.standby and self.alive(url):
                 found.append((url, placement.lags.get(partition, 0)))
         return sorted(found, key=lambda h: (h[1], h[0]))
+
+    def holders(self, qid: str, partition: int) -> list[Holder]:
+        """Every host that reports ``partition`` of ``qid``, dead ones included (for the routing's account
+        of the hosts it scanned): the newest active report first, then the standbys, least lag first."""
+        actives, standbys = [], []
+        for url, view in self.views().items():
+            placement = view.queries.get(qid)
+            if placement is None:
+                continue
+            holder = Holder(url, partition in placement.active, placement.lags.get(partition, 0), self.alive(url),
+                            view.timestamp)
+            if holder.active:
+                actives.append(holder)
+            elif partition in placement.standby:
+                standbys.append(holder)
+        actives.sort(key=lambda h: (not h.alive, -h.timestamp))
+        standbys.sort(key=lambda h: (h.lag, h.url))
+        return actives + standbys
 
     def lag_of(self, url: str, qid: str, partition: int) -> int:
         view = self.views().get(url)

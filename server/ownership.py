@@ -14,6 +14,7 @@ queries read here.
 from __future__ import annotations
 
 import logging
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -129,6 +130,19 @@ def standby_placement(me: str, live: list[str], active_of: dict[int, str], parti
         if me in [h for h in others if h != owner][:replicas]:
             mine.add(p)
     return mine
+
+
+def warm_copy(engine: Engine, changelog: str, partition: int) -> Any:
+    """The engine's copy of the store on ``changelog``'s ``partition`` (kept caught up while it is a standby
+    or active partition here), for a member thread's store to start its restore from; None if there is
+    none. Only the engine's own copies (under ``<data_dir>/state``), never a member thread's stores."""
+    root = os.path.join(engine.data_dir, "state") + os.sep
+    for q in list(engine.queries.values()):
+        for kv in stores(q):
+            if (kv.topic == changelog and kv.partition == partition and not kv.closed
+                    and kv.directory.startswith(root)):
+                return kv
+    return None
 
 
 def refresh(engine: Engine, query: Any, partitions: Iterable[int]) -> int:

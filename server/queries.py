@@ -28,7 +28,7 @@ from ksqlpy.server.errors import (
 )
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
-from ksqlpy.server.streaming import Column, Writer, batches_of
+from ksqlpy.server.streaming import Column, StreamedRowWriter, Writer, batches_of
 from ksqlpy.server.values import quote, row_converter
 
 PUSH, PULL_TABLE, PULL_STREAM, PRINT = "push", "pull_table", "pull_stream", "print"
@@ -46,6 +46,9 @@ class QueryRun:
     limit: int | None = None  # pull queries: the LIMIT clause
     schema: str | None = None  # the header's schema text, when it is not the columns' (see _source_schema)
     source_hosts: list[str] = field(default_factory=list)  # a cluster's pull query: the hosts that served it
+    # a debug request's pull query (``request.ksql.debug.request``): the host (host:port) that served each row,
+    # written as the row's ``sourceHost`` in the StreamedRow format, as ksqlDB does
+    row_hosts: list[str] | None = None
 
 
 def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple[str, list[Column]]:
@@ -283,7 +286,11 @@ def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[
         yield writer.header(more=bool(run.rows) or final)
     convert, row = run.convert, writer.row
     last = len(run.rows) - 1
+    hosts = run.row_hosts if isinstance(writer, StreamedRowWriter) else None
     for i, values in enumerate(run.rows):
+        if hosts is not None:
+            yield writer.row(convert(values), more=final or i < last, source_host=hosts[i])
+            continue
         yield row(convert(values), more=final or i < last)
     if final:
         hit = run.limit is not None and len(run.rows) >= run.limit

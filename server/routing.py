@@ -2,15 +2,19 @@
 
 ksqlDB's ``HARouting``. A pull query on a table is first run as a probe (``engine/pull_partitions.py``) to
 learn which partitions it reads: the partition of each looked-up key, or all of them for a scan. For
-each partition the candidates are its active host, then - with ``ksql.query.pull.enable.standby.reads``
-- its standby hosts, least lagging first; a host is a candidate while it is alive (membership.py) and its
-copy lags by no more than ``ksql.query.pull.max.allowed.offset.lag`` offsets. Partitions whose first
-candidate is this server are read here; the others are forwarded, grouped per host, as ksqlDB forwards
-them: ``POST /query`` with the statement, the request's properties, and the request properties
-``request.ksql.query.pull.skip.forwarding``, ``request.ksql.internal.request`` and
-``request.ksql.query.pull.partitions`` (the partitions that host is to read). A host that cannot be
-reached gives way to the next candidate. The rows are merged (LIMIT applied to the whole), and the
-response names the hosts that served it (``sourceHost`` header, see ``SOURCE_HOSTS_HEADER``).
+each partition the hosts holding it are scanned in ksqlDB's order - its active host, then its standby
+hosts, least lagging first - through ksqlDB's routing filters: without
+``ksql.query.pull.enable.standby.reads`` only the active host is taken; a host must be alive
+(membership.py); its copy must lag its changelog by no more than ``ksql.query.pull.max.allowed.offset.lag``
+offsets. A partition no host passes for fails the query with ksqlDB's message naming, per partition, the
+hosts scanned and why each was excluded. Partitions whose first candidate is this server are read here;
+the others are forwarded, grouped per host, as ksqlDB forwards them: ``POST /query`` with the statement,
+the request's properties, and the request properties ``request.ksql.query.pull.skip.forwarding``,
+``request.ksql.internal.request`` and ``request.ksql.query.pull.partitions`` (the partitions that host is
+to read). A host that cannot be reached gives way to the next candidate; when none is left the query fails
+with ksqlDB's "Exhausted standby hosts to try." The rows are merged (LIMIT applied to the whole). A
+request with ``request.ksql.debug.request`` gets each row's ``sourceHost`` (host:port) as ksqlDB's
+StreamedRow carries it; every routed response also names its hosts in ``SOURCE_HOSTS_HEADER``.
 """
 
 from __future__ import annotations
@@ -20,8 +24,10 @@ import dataclasses
 import http.client
 import logging
 import threading
+import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
@@ -92,59 +98,93 @@ def routed_start(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
     if membership is None or not membership.remote:
         return local(props)
     me = membership.me
+    debug = as_bool(internal.get(DEBUG_REQUEST, "false"))
     parts = _partitions_of(internal.get(PULL_PARTITIONS))
     if parts is not None:  # forwarded here: read exactly these partitions
         with reading(parts):
             run = local(props)
         run.source_hosts = [host_key(me)]
-        return run
+        return _served_here(run, me, debug)
     if as_bool(internal.get(SKIP_FORWARDING, "false")):
-        return local(props)
+        return _served_here(local(props), me, debug)
     probe = Probe()
     with reading(None, probe):
         first = local(props)
     from ksqlpy.server.queries import PULL_TABLE
 
     if first.kind != PULL_TABLE or probe.query_id is None:
-        return first  # not a table's pull query: what ran is the answer
+        return _served_here(first, me, debug)  # not a table's pull query: what ran is the answer
     needed = set(range(probe.partitions)) if probe.scan or not probe.keyed else set(probe.needed)
     plan = _plan(ctx, probe.query_id, needed, props)
-    return _gather(ctx, first, plan, sql, props, variables, local)
+    return _gather(ctx, first, plan, sql, props, variables, local, debug)
+
+
+def _served_here(run: QueryRun, me: str, debug: bool) -> QueryRun:
+    """A debug request's pull query answered by this server alone: every row's source is this host."""
+    from ksqlpy.server.queries import PULL_STREAM, PULL_TABLE
+
+    if debug and run.kind in (PULL_TABLE, PULL_STREAM):
+        run.row_hosts = [host_key(me)] * len(run.rows)
+    return run
 
 
 def _setting(ctx: ServerContext, props: dict[str, Any], name: str, default: Any) -> Any:
     return resolve(name, ctx.config.properties, ctx.engine.session_properties, props, default=default)
 
 
-def _candidates(ctx: ServerContext, qid: str, partition: int, props: dict[str, Any]) -> list[str]:
-    membership = ctx.membership
+@dataclass(frozen=True)
+class Scanned:
+    """A host considered for one partition (ksqlDB's routing ``Host``): chosen, or why it was not."""
+
+    url: str
+    reason: str | None = None  # the filter that excluded it; None: selected
+
+    def __str__(self) -> str:
+        return host_key(self.url) if self.reason is None else f"{host_key(self.url)} ({self.reason})"
+
+
+def _scan(ctx: ServerContext, qid: str, partition: int, props: dict[str, Any]) -> list[Scanned]:
+    """The hosts holding ``partition`` through ksqlDB's routing filters, in its order (active, liveness,
+    maximum lag), each selected or with the reason the first filter that refused it gives."""
     max_lag = int(_setting(ctx, props, "ksql.query.pull.max.allowed.offset.lag", MAX_LAG_DEFAULT))
     standby_reads = as_bool(_setting(ctx, props, "ksql.query.pull.enable.standby.reads", "false"))
-    out: list[str] = []
-    active = membership.active_hosts(qid).get(partition)
-    if active is not None and membership.lag_of(active, qid, partition) <= max_lag:
-        out.append(active)
-    if standby_reads:
-        out += [h for h, lag in membership.standby_hosts(qid, partition) if lag <= max_lag and h not in out]
+    now = int(time.time() * 1000)
+    out: list[Scanned] = []
+    for holder in ctx.membership.holders(qid, partition):
+        if not holder.active and not standby_reads:
+            reason: str | None = "Host is not the active host for this partition."
+        elif not holder.alive:
+            reason = f"Host is not alive as of time {now}."
+        elif holder.lag > max_lag:
+            reason = f"Host excluded because lag {holder.lag} exceeds maximum allowed lag {max_lag}."
+        else:
+            reason = None
+        out.append(Scanned(holder.url, reason))
     return out
 
 
 def _plan(ctx: ServerContext, qid: str, needed: set[int], props: dict[str, Any]) -> dict[int, list[str]]:
-    plan = {}
+    plan: dict[int, list[str]] = {}
+    empty: dict[int, list[Scanned]] = {}
     for p in sorted(needed):
-        hosts = _candidates(ctx, qid, p, props)
-        if not hosts:
-            raise RoutingError(f"Unable to execute pull query: no live host holds partition {p} of {qid} within "
-                               "the allowed lag (ksql.query.pull.max.allowed.offset.lag); the cluster may be "
-                               "rebalancing, try again")
-        plan[p] = hosts
+        scanned = _scan(ctx, qid, p, props)
+        chosen = [s.url for s in scanned if s.reason is None]
+        if chosen:
+            plan[p] = list(dict.fromkeys(chosen))
+        else:
+            empty[p] = scanned
+    if empty:
+        raise RoutingError("Unable to execute pull query. [" + ", ".join(
+            f"Partition {p} failed to find valid host. Hosts scanned: [{', '.join(map(str, hosts))}]"
+            for p, hosts in empty.items()) + "]")
     return plan
 
 
 def _gather(ctx: ServerContext, first: QueryRun, plan: dict[int, list[str]], sql: str, props: dict[str, Any],
-            variables: dict[str, Any], local: Callable[[dict[str, Any]], QueryRun]) -> QueryRun:
+            variables: dict[str, Any], local: Callable[[dict[str, Any]], QueryRun], debug: bool = False) -> QueryRun:
     me = ctx.membership.me
     rows: list[Any] = []
+    row_hosts: list[str] = []
     served: list[str] = []
     pending = dict(plan)
     while pending:
@@ -178,18 +218,22 @@ def _gather(ctx: ServerContext, first: QueryRun, plan: dict[int, list[str]], sql
         for h in by_host:
             if h in results:
                 rows.extend(results[h])
+                row_hosts.extend([host_key(h)] * len(results[h]))
                 served.append(host_key(h))
         next_pending = {}
         for p, hosts in pending.items():
             if hosts[0] in failed:
                 if len(hosts) == 1:
-                    raise RoutingError(f"Unable to execute pull query: partition {p} could not be read from "
-                                       f"{hosts[0]}: {failed[hosts[0]]}")
+                    LOG.debug("partition %s could not be read from %s: %s", p, hosts[0], failed[hosts[0]])
+                    raise RoutingError(f"Unable to execute pull query: {sql.strip()}. "
+                                       "Exhausted standby hosts to try.")
                 next_pending[p] = hosts[1:]
         pending = next_pending
     if first.limit is not None:
         rows = rows[:first.limit]
-    return dataclasses.replace(first, rows=rows, convert=list, source_hosts=served)
+        row_hosts = row_hosts[:first.limit]
+    return dataclasses.replace(first, rows=rows, convert=list, source_hosts=served,
+                               row_hosts=row_hosts if debug else None)
 
 
 def _forward_timeout(ctx: ServerContext, props: dict[str, Any]) -> float:

@@ -110,8 +110,13 @@ class StreamedRowWriter(Writer):
             body["tombstone"] = True
         return {"row": body}
 
-    def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes:
-        return dumps(self.row_element(values, tombstone)) + (b",\n" if more else b"")
+    def row(self, values: list[Any], tombstone: bool = False, more: bool = True,
+            source_host: str | None = None) -> bytes:
+        """``source_host``: the host that served the row (a debug request's pull query), as ``sourceHost``."""
+        element = self.row_element(values, tombstone)
+        if source_host is not None:
+            element["sourceHost"] = source_host
+        return dumps(element) + (b",\n" if more else b"")
 
     def final(self, message: str) -> bytes:
         return dumps({"finalMessage": message})

@@ -55,6 +55,23 @@ class RuntimeContext(Protocol):
         ...
 
 
+@runtime_checkable
+class WarmCopies(Protocol):
+    """A host that keeps warm copies of stores (a cluster's standby replicas, kept caught up with their
+    changelogs): a task's store starts its restore phase from the copy and replays only the tail."""
+
+    def warm_copy(self, changelog: str, partition: int) -> Any:
+        """This host's copy of the store on ``changelog``'s ``partition`` (a ``KeyValueStore``), or None."""
+        ...
+
+
+def warm_copy(ctx: Any, changelog: str | None, partition: int) -> Any:
+    """The warm copy ``ctx`` offers for a store (None when it keeps none)."""
+    if changelog is None or not isinstance(ctx, WarmCopies):
+        return None
+    return ctx.warm_copy(changelog, partition)
+
+
 def topic_partitions(ctx: RuntimeContext, topic: str, default: int = 1) -> int:
     """The partition count of ``topic`` (``default`` if it does not exist)."""
     n = ctx.log.partition_count(topic)

@@ -114,7 +114,7 @@ class QueryWorkers:
 
     def _spawn(self, w: _Worker) -> None:
         if self.threads:
-            w.process, w.conn = start_thread(w.spec)
+            w.process, w.conn = start_thread(w.spec, getattr(self.ctx, "store_copies", None))
             return
         mine, theirs = socket.socketpair()
         fd = theirs.fileno()

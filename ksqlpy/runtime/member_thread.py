@@ -5,7 +5,9 @@ Servers sharing a ``ksql.service.id`` on Kafka must share each persistent query'
 consumer group, whether the query runs inline or in worker processes: never two servers processing one
 partition. An inline query in a server on Kafka therefore runs the worker loop (``workers.WorkerRunner``:
 membership, tasks built for the assigned partitions, commit on revoke, stores restored on assign) in a
-thread of the server process instead of a process of its own. ``ThreadWorker`` gives the supervisor
+thread of the server process instead of a process of its own. Its stores start their restore phase from
+the server's warm copies (standby replicas, ``server/ownership.py``) when those are ahead, so a partition
+taken over after a failover replays only the changelog's tail. ``ThreadWorker`` gives the supervisor
 (``coordinator.QueryWorkers``) the process interface it watches and restarts.
 """
 
@@ -17,6 +19,7 @@ import os
 import subprocess
 import threading
 import traceback
+from collections.abc import Callable
 from multiprocessing.connection import Connection
 from typing import Any
 
@@ -40,8 +43,10 @@ class _ThreadRunner(WorkerRunner):
 class ThreadWorker:
     """``subprocess.Popen``'s interface (poll, wait, kill, pid, returncode) for a worker thread."""
 
-    def __init__(self, spec: WorkerSpec, conn: Connection) -> None:
+    def __init__(self, spec: WorkerSpec, conn: Connection,
+                 copies: Callable[[str, int], Any] | None = None) -> None:
         self.spec = spec
+        self.copies = copies
         self.conn = conn
         self.returncode: int | None = None
         self.pid = os.getpid()
@@ -54,6 +59,7 @@ class ThreadWorker:
         code = 0
         try:
             self.runner = _ThreadRunner(self.spec, self.conn, os.getppid())
+            self.runner.ctx.copies = self.copies
             self.runner.run()
         except BaseException as e:  # noqa: BLE001 - reported; the supervisor restarts the member
             code = 2
@@ -85,10 +91,12 @@ class ThreadWorker:
             self.runner.stop = True
 
 
-def start_thread(spec: WorkerSpec) -> tuple[Any, Connection]:
-    """Start ``spec``'s member thread; returns (its process stand-in, the supervisor's connection)."""
+def start_thread(spec: WorkerSpec, copies: Callable[[str, int], Any] | None = None) -> tuple[Any, Connection]:
+    """Start ``spec``'s member thread; returns (its process stand-in, the supervisor's connection).
+    ``copies``: the host's warm copies of stores (``context.WarmCopies.warm_copy``), which the thread's
+    stores start their restore from."""
     import socket
 
     mine, theirs = socket.socketpair()
     conn = Connection(mine.detach())
-    return ThreadWorker(spec, Connection(theirs.detach())), conn
+    return ThreadWorker(spec, Connection(theirs.detach()), copies), conn

@@ -46,7 +46,7 @@ from ksqlpy.runtime.aggregate import (
 )
 from ksqlpy.runtime.aggregator import AggregateSpec
 from ksqlpy.runtime.combine import Combiner, combinable
-from ksqlpy.runtime.context import RuntimeContext, state_root, strict_timestamps
+from ksqlpy.runtime.context import RuntimeContext, state_root, strict_timestamps, warm_copy
 from ksqlpy.runtime.group_by import Grouper, compile_grouping
 from ksqlpy.runtime.join_build import JoinWiring
 from ksqlpy.runtime.join_output import JoinOutput, where_predicate
@@ -194,6 +194,7 @@ class _Build:
             self.out.state_root = state_root(self.ctx, self.query_id, persistent=self.persistent)
         kv = KeyValueStore(os.path.join(self.out.state_root, where),
                            self.ctx.log if self.persistent else None, changelog, partition, index)
+        kv.seed = warm_copy(self.ctx, changelog, partition)  # a standby's copy: the restore replays the tail
         self.out.stores.append(kv)
         return kv
 

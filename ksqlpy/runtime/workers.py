@@ -34,6 +34,7 @@ import signal
 import sys
 import time
 import traceback
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -104,6 +105,9 @@ class WorkerContext:
         self.data_dir = data_dir
         self._explicit = dict(explicit or {})
         self.owned: frozenset[int] | None = None  # the partitions this worker runs (None: all)
+        # the host's warm copies of stores (``context.WarmCopies``): a member thread in a cluster's server
+        # starts its stores from the standby copies the server keeps (a worker process has none)
+        self.copies: Callable[[str, int], Any] | None = None
         self.serdes = SerdeFactory(self.prop, open_registry(self.properties, log))
 
     def prop(self, name: str, default: Any = None) -> Any:
@@ -123,6 +127,9 @@ class WorkerContext:
 
     def owns(self, partition: int) -> bool:
         return self.owned is None or partition in self.owned
+
+    def warm_copy(self, changelog: str, partition: int) -> Any:
+        return self.copies(changelog, partition) if self.copies is not None else None
 
 
 # ---------------------------------------------------------------------------------------------- process

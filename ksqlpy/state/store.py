@@ -78,6 +78,10 @@ class KeyValueStore:
         self._encoded: dict[bytes, bytes | None] = {}
         self._rtxn: lmdb.Transaction | None = None  # one read snapshot per batch for cache misses
         self.restored = 0  # changelog records replayed by the last restore
+        self.seeded = 0  # entries the last restore took from a warm copy (``seed``) instead of the changelog
+        # a warm copy of this store on this host (a standby replica kept caught up with the same changelog):
+        # the restore phase starts from it when it is ahead of these files, so only the tail is replayed
+        self.seed: KeyValueStore | None = None
         self.index = index
         self.closed = False
         self.is_restored = False  # restore() ran: what the processors read is what was committed
@@ -95,6 +99,8 @@ class KeyValueStore:
         self._end_read()  # a read snapshot taken before would not see what the replay writes
         self.cache.clear()
         self.restored = 0
+        self.seeded = 0
+        self._seed_from_copy()
         self._restore()
         self.is_restored = True
         return self.restored
@@ -114,6 +120,31 @@ class KeyValueStore:
             if not batch.offsets:
                 break
             offset = self._apply(batch)
+
+    def _seed_from_copy(self) -> None:
+        """Take the state of ``seed`` (a warm copy of the same changelog partition) when it is ahead of
+        these files: its entries and its checkpoint, read in one snapshot, so the replay that follows is
+        only the changelog's tail past the copy. A copy ahead of the changelog's end describes another
+        history and is ignored (as a checkpoint past the end is)."""
+        seed, self.seed = self.seed, None
+        if (seed is None or seed is self or seed.closed or self.log is None or self.topic is None
+                or seed.topic != self.topic or seed.partition != self.partition):
+            return
+        try:
+            end = self.log.end_offset(self.topic, self.partition)
+            mine = self.checkpoint()
+            with seed.env.begin(buffers=False) as src:
+                raw = src.get(_CHECKPOINT, db=seed.meta)
+                at = struct.unpack(">q", raw)[0] if raw else 0
+                if at <= mine or at > end:
+                    return
+                with self.env.begin(write=True) as dst:
+                    dst.drop(self.data, delete=False)
+                    _, added = dst.cursor(db=self.data).putmulti(src.cursor(db=seed.data).iternext(), append=True)
+                    dst.put(_CHECKPOINT, raw, db=self.meta)
+        except lmdb.Error:  # the copy was closed meanwhile (its query stopped): replay the changelog instead
+            return
+        self.seeded = added
 
     def _apply(self, batch: Any) -> int:
         """Write a changelog batch into the local files with its checkpoint; returns the next offset."""
