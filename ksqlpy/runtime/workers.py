@@ -254,7 +254,9 @@ class WorkerRunner:
         if not partitions:
             return
         self.ctx.owned = frozenset(partitions)  # only these partitions' tasks and stores
+        started = time.monotonic()
         self.query = build_tasks(self.ctx, self.spec.topology)
+        self._log_restores(time.monotonic() - started)
         self.tasks = [t for t in self.query.tasks if t.partition in partitions]
         interval = int(self.spec.extra.get("commit_interval_ms", 0)) / 1000
         for t in self.tasks:
@@ -266,6 +268,17 @@ class WorkerRunner:
         _LOG.info("worker %s/%s of %s runs %s", self.spec.index, self.spec.count, self.spec.query_id,
                   [t.task_id for t in self.tasks])
         prefetch_all(self.tasks)
+
+    def _log_restores(self, seconds: float) -> None:
+        """Per partition, what the restore phase took from warm copies and what it replayed."""
+        per: dict[int, list[int]] = {}
+        for kv in self.query.stores if self.query is not None else []:
+            got = per.setdefault(kv.partition, [0, 0])
+            got[0] += kv.seeded
+            got[1] += kv.restored
+        for p, (seeded, replayed) in sorted(per.items()):
+            _LOG.info("restore of %s partition %s: %s entries from a warm copy, %s changelog records replayed "
+                      "(build %.3f s)", self.spec.query_id, p, seeded, replayed, seconds)
 
     def commit_held(self) -> None:
         """Commit what the tasks hold (revoke, stop); if that fails the work is re-read by the next owner.

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import time
 import uuid
 from collections.abc import Callable, Iterator
@@ -25,10 +26,13 @@ def cluster_properties(bootstrap: str, service: str, **extra: Any) -> dict[str, 
 
 
 @contextmanager
-def cluster(root: str, bootstrap: str, n: int = 3, **extra: Any) -> Iterator[list[ServerProcess]]:
+def cluster(root: str, bootstrap: str, n: int = 3, log_level: str | None = None,
+            **extra: Any) -> Iterator[list[ServerProcess]]:
+    """``log_level``: the servers' (their ``server.log``; WARNING by default)."""
     service = f"c{uuid.uuid4().hex[:8]}_"
+    args = ["--log-level", log_level] if log_level else None
     servers = [ServerProcess(os.path.join(root, f"s{i}"), cluster_properties(bootstrap, service, **extra),
-                             startup_timeout_s=120) for i in range(n)]
+                             startup_timeout_s=120, extra_args=args) for i in range(n)]
     try:
         for s in servers:
             s.start(wait=False)
@@ -67,6 +71,15 @@ def active_map(server: ServerProcess, qid: str) -> dict[int, str]:
         for p in info["activeStandbyPerQuery"].get(qid, {}).get("activePartitions", []):
             out[p["partition"]] = host
     return out
+
+
+def restores(server: ServerProcess, qid: str, partition: int) -> list[tuple[int, int, float]]:
+    """(entries from a warm copy, changelog records replayed, build seconds) of each restore of
+    ``partition`` of ``qid`` the server logged (at INFO), oldest first."""
+    pattern = re.compile(rf"restore of {re.escape(qid)} partition {partition}: (\d+) entries from a warm copy, "
+                         r"(\d+) changelog records replayed \(build ([\d.]+) s\)")
+    with open(server.log_path, errors="replace") as f:
+        return [(int(m[1]), int(m[2]), float(m[3])) for m in pattern.finditer(f.read())]
 
 
 def wait_until(check: Callable[[], Any], timeout_s: float, what: str, every_s: float = 0.2) -> Any:

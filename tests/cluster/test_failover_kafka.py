@@ -23,6 +23,7 @@ from cluster_helpers import (  # noqa: E402
     ksql,
     produce,
     pull,
+    restores,
     wait_until,
 )
 from test_cluster_kafka import KEYS, PARTITIONS, expected, records  # noqa: E402
@@ -43,7 +44,7 @@ def _standbys_of(server: Any, qid: str, partition: int) -> list[str]:
 @pytest.mark.parametrize("standbys", [1, 0])
 def test_kill_the_active_host_of_a_partition(tmp_path: Any, bootstrap: str, standbys: int) -> None:
     n = 2 * KEYS
-    with cluster(str(tmp_path), bootstrap, **{"num.standby.replicas": standbys,
+    with cluster(str(tmp_path), bootstrap, log_level="INFO", **{"num.standby.replicas": standbys,
                                              "ksql.query.pull.enable.standby.reads": "true"}) as servers:
         a = servers[0]
         topic = f"fo{int(time.time() * 1000) % 10**8}"
@@ -68,9 +69,12 @@ def test_kill_the_active_host_of_a_partition(tmp_path: Any, bootstrap: str, stan
         victim_host = next(h for h in owners.values() if h != asked.url.removeprefix("http://"))
         partition = next(p for p, h in sorted(owners.items()) if h == victim_host)
         key = next(f"k{i}" for i in range(KEYS) if partition_for_key(f"k{i}".encode(), PARTITIONS) == partition)
+        standbys_at_kill: list[str] = []
         if standbys:
-            wait_until(lambda: [h for h in _standbys_of(asked, qid, partition) if h != victim_host], 30,
-                       "a standby of the partition")
+            standbys_at_kill = wait_until(lambda: [h for h in _standbys_of(asked, qid, partition)
+                                                    if h != victim_host], 30, "a standby of the partition")
+        changelog_records = sum(1 for i in range(n) if partition_for_key(f"k{i % KEYS}".encode(), PARTITIONS)
+                                == partition)  # an upper bound: one changelog record per input at most
         by_url[victim_host].kill()
         killed = time.monotonic()
         first_answer = None
@@ -94,8 +98,17 @@ def test_kill_the_active_host_of_a_partition(tmp_path: Any, bootstrap: str, stan
                     break
                 time.sleep(0.05)
         assert active_answer is not None, "the new active never answered"
+        # the partition's new active and its restore (the last one it logged for the partition)
+        new_owner = wait_until(lambda: (h if (h := active_map(asked, qid).get(partition)) not in (None, victim_host)
+                                        else None), 90, "the partition's new active")
+        restored = wait_until(lambda: restores(by_url[new_owner], qid, partition), 30, "the new active's restore")
+        seeded, replayed, build_s = restored[-1]
+        standby_of = [h for h in standbys_at_kill if h != victim_host]
         report = {"standbys": standbys, "first_correct_answer_s": round(first_answer, 3),
-                  "new_active_answer_s": round(active_answer, 3), "session_timeout_s": SESSION_TIMEOUT_MS / 1000}
+                  "new_active_answer_s": round(active_answer, 3), "session_timeout_s": SESSION_TIMEOUT_MS / 1000,
+                  "new_active_was_standby": new_owner in standby_of, "restore_entries_from_warm_copy": seeded,
+                  "restore_changelog_records_replayed": replayed, "restore_build_s": build_s,
+                  "changelog_records": changelog_records}
         print(f"\nFAILOVER {json.dumps(report)}")
         out = os.environ.get("KSQLPY_FAILOVER_REPORT")
         if out:
@@ -103,6 +116,8 @@ def test_kill_the_active_host_of_a_partition(tmp_path: Any, bootstrap: str, stan
                 f.write(json.dumps(report) + "\n")
         if standbys:
             assert first_answer <= SESSION_TIMEOUT_MS / 1000 + 2
+        if new_owner in standby_of:  # the standby took over: its warm copy, then only the tail
+            assert seeded > 0 and replayed < changelog_records, report
         # the survivors take the partition over and the table equals the single-instance result
         survivors = [s for s in servers if s.proc is not None]
         wait_until(lambda: len(active_map(asked, qid)) == PARTITIONS
