@@ -276,9 +276,10 @@ class WorkerRunner:
             got = per.setdefault(kv.partition, [0, 0])
             got[0] += kv.seeded
             got[1] += kv.restored
-        for p, (seeded, replayed) in sorted(per.items()):
-            _LOG.info("restore of %s partition %s: %s entries from a warm copy, %s changelog records replayed "
-                      "(build %.3f s)", self.spec.query_id, p, seeded, replayed, seconds)
+        if per:  # one line per build (the server rate-limits repeated lines of one template)
+            _LOG.info("restore of %s (build %.3f s): %s", self.spec.query_id, seconds, "; ".join(
+                f"partition {p}: {seeded} entries from a warm copy, {replayed} changelog records replayed"
+                for p, (seeded, replayed) in sorted(per.items())))
 
     def commit_held(self) -> None:
         """Commit what the tasks hold (revoke, stop); if that fails the work is re-read by the next owner.

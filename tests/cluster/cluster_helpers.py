@@ -76,10 +76,14 @@ def active_map(server: ServerProcess, qid: str) -> dict[int, str]:
 def restores(server: ServerProcess, qid: str, partition: int) -> list[tuple[int, int, float]]:
     """(entries from a warm copy, changelog records replayed, build seconds) of each restore of
     ``partition`` of ``qid`` the server logged (at INFO), oldest first."""
-    pattern = re.compile(rf"restore of {re.escape(qid)} partition {partition}: (\d+) entries from a warm copy, "
-                         r"(\d+) changelog records replayed \(build ([\d.]+) s\)")
+    build = re.compile(rf"restore of {re.escape(qid)} \(build ([\d.]+) s\): (.*)")
+    part = re.compile(rf"partition {partition}: (\d+) entries from a warm copy, (\d+) changelog records replayed")
+    out = []
     with open(server.log_path, errors="replace") as f:
-        return [(int(m[1]), int(m[2]), float(m[3])) for m in pattern.finditer(f.read())]
+        for line in f:
+            if (b := build.search(line)) and (m := part.search(b[2])):
+                out.append((int(m[1]), int(m[2]), float(b[1])))
+    return out
 
 
 def wait_until(check: Callable[[], Any], timeout_s: float, what: str, every_s: float = 0.2) -> Any:
