@@ -114,7 +114,14 @@ def test_push_queries_through_every_server_see_every_partition(served: tuple[lis
         return {k: s for k, s in list(p.rows)} == SUMS
 
     for p in tables:
-        wait_until(lambda p=p: every_key(p), 90, f"every key's sum through {p.url}")
+        try:
+            wait_until(lambda p=p: every_key(p), 90, f"every key's sum through {p.url}")
+        except AssertionError:
+            got = {k: s for k, s in list(p.rows)}
+            wrong = {k: (got.get(k), v) for k, v in SUMS.items() if got.get(k) != v}
+            parts = sorted({partition_for_key(k.encode(), PARTITIONS) for k in wrong})
+            raise AssertionError(f"{p.url}: {len(p.rows)} rows, {len(wrong)} keys wrong (got, want) in partitions "
+                                 f"{parts}: {dict(list(wrong.items())[:10])}; error {p.error!r}") from None
 
 
 @pytest.mark.slow
