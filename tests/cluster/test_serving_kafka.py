@@ -115,7 +115,7 @@ def test_push_queries_through_every_server_see_every_partition(served: tuple[lis
 
     for p in tables:
         try:
-            wait_until(lambda p=p: every_key(p), 90, f"every key's sum through {p.url}")
+            wait_until(lambda p=p: every_key(p), 180, f"every key's sum through {p.url}")
         except AssertionError:
             got = {k: s for k, s in list(p.rows)}
             wrong = {k: (got.get(k), v) for k, v in SUMS.items() if got.get(k) != v}
