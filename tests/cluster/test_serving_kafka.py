@@ -41,7 +41,7 @@ class Push:
 
     def _run(self) -> None:
         try:
-            with httpx.Client(base_url=self.url, timeout=120) as cl, cl.stream(
+            with httpx.Client(base_url=self.url, timeout=httpx.Timeout(120, read=None)) as cl, cl.stream(
                     "POST", "/query", json={"ksql": self.sql, "streamsProperties": {"auto.offset.reset": "earliest"}},
                     headers={"Accept": "application/vnd.ksql.v1+json"}) as r:
                 assert r.status_code == 200, r.read()
@@ -70,18 +70,21 @@ class Push:
 
 
 @pytest.fixture(scope="module")
-def served(tmp_path_factory: pytest.TempPathFactory, kafka_broker: Any) -> Iterator[tuple[list[Any], str, str]]:
-    """Three servers with a stream SRC over eight partitions and a table T of it: (servers, topic, T's query)."""
+def served(tmp_path_factory: pytest.TempPathFactory, kafka_broker: Any) -> Iterator[tuple[list[Any], str, str, str]]:
+    """Three servers with a stream over eight partitions and a table of it: (servers, the stream's topic, the
+    table's query, the table). Names are unique: other tests' tables share the broker (and topic names)."""
     bootstrap = kafka_broker.bootstrap
     with cluster(str(tmp_path_factory.mktemp("serving")), bootstrap) as servers:
         a = servers[0]
-        topic = f"push{int(time.time() * 1000) % 10**8}"
+        suffix = int(time.time() * 1000) % 10**8
+        topic, table = f"push{suffix}", f"SERVED{suffix}"
         ksql(a, f"CREATE STREAM SRC (K STRING KEY, V BIGINT) WITH (KAFKA_TOPIC='{topic}', VALUE_FORMAT='JSON', "
                 f"PARTITIONS={PARTITIONS});")
-        qid = ksql(a, "CREATE TABLE T AS SELECT K, SUM(V) AS S FROM SRC GROUP BY K;")[0]["commandStatus"]["queryId"]
+        qid = ksql(a, f"CREATE TABLE {table} AS SELECT K, SUM(V) AS S FROM SRC GROUP BY K;"
+                   )[0]["commandStatus"]["queryId"]
         wait_until(lambda: len(set(active_map(a, qid).values())) == 3 and len(active_map(a, qid)) == PARTITIONS,
                    90, "the table's partitions over three hosts")
-        yield servers, topic, qid
+        yield servers, topic, qid, table
 
 
 KEY_NAMES = [f"k{i}" for i in range(KEYS)]
@@ -89,9 +92,9 @@ SUMS = {k: i + 1000 + i for i, k in enumerate(KEY_NAMES)}  # what T holds once b
 
 
 @pytest.mark.slow
-def test_push_queries_through_every_server_see_every_partition(served: tuple[list[Any], str, str],
+def test_push_queries_through_every_server_see_every_partition(served: tuple[list[Any], str, str, str],
                                                                bootstrap: str) -> None:
-    servers, topic, _ = served
+    servers, topic, _, table = served
     keys = KEY_NAMES
     assert len({partition_for_key(k.encode(), PARTITIONS) for k in keys}) == PARTITIONS
     first = [(k, {"V": i}) for i, k in enumerate(keys)]
@@ -100,7 +103,7 @@ def test_push_queries_through_every_server_see_every_partition(served: tuple[lis
     produce(bootstrap, topic, first)
     streams = [Push(s.url, f"SELECT K, V FROM SRC EMIT CHANGES LIMIT {total};") for s in servers]
     # the table's changes: the last value of each key is the sum of both writes
-    tables = [Push(s.url, "SELECT K, S FROM T WHERE S >= 1000 EMIT CHANGES;") for s in servers]
+    tables = [Push(s.url, f"SELECT K, S FROM {table} WHERE S >= 1000 EMIT CHANGES;") for s in servers]
     for p in streams + tables:
         assert p.started.wait(60), f"{p.url}: no header"
     produce(bootstrap, topic, later)  # while the queries run
@@ -126,20 +129,20 @@ def test_push_queries_through_every_server_see_every_partition(served: tuple[lis
 
 @pytest.mark.slow
 def test_pull_rows_name_their_host_and_a_lag_bound_no_host_meets_is_refused(
-        served: tuple[list[Any], str, str]) -> None:
-    servers, _, qid = served
+        served: tuple[list[Any], str, str, str]) -> None:
+    servers, _, qid, table = served
     a = servers[0]
     owners = active_map(a, qid)
 
     def complete() -> bool:
         with httpx.Client(base_url=a.url, timeout=30) as cl:
-            code, rows, _ = pull(cl, "SELECT K, S FROM T;")
+            code, rows, _ = pull(cl, f"SELECT K, S FROM {table};")
         return code == 200 and {k: s for k, s in rows} == SUMS
 
     wait_until(complete, 90, "the table to hold every key", every_s=1.0)
     for s in servers:
         with httpx.Client(base_url=s.url, timeout=30) as cl:
-            r = cl.post("/query", json={"ksql": "SELECT K, S FROM T;", "streamsProperties": {},
+            r = cl.post("/query", json={"ksql": f"SELECT K, S FROM {table};", "streamsProperties": {},
                                         "requestProperties": {"request.ksql.debug.request": True}},
                         headers={"Accept": "application/vnd.ksql.v1+json"})
             assert r.status_code == 200, r.text
@@ -149,11 +152,11 @@ def test_pull_rows_name_their_host_and_a_lag_bound_no_host_meets_is_refused(
                 key = e["row"]["columns"][0]
                 assert e["sourceHost"] == owners[partition_for_key(key.encode(), PARTITIONS)]
             # without the debug flag the rows are ksqlDB's plain rows
-            code, plain, r = pull(cl, "SELECT K, S FROM T WHERE K='k1';")
+            code, plain, r = pull(cl, f"SELECT K, S FROM {table} WHERE K='k1';")
             assert code == 200 and plain == [["k1", SUMS["k1"]]]
             assert all("sourceHost" not in e for e in orjson.loads(r.content))
             # every copy lags by 0 at best: a negative bound is met by none
-            r = cl.post("/query", json={"ksql": "SELECT K, S FROM T WHERE K='k1';",
+            r = cl.post("/query", json={"ksql": f"SELECT K, S FROM {table} WHERE K='k1';",
                                         "streamsProperties": {"ksql.query.pull.max.allowed.offset.lag": -1}},
                         headers={"Accept": "application/vnd.ksql.v1+json"})
             assert r.status_code == 400, r.text
