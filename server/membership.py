@@ -27,6 +27,7 @@ from urllib.parse import urlsplit
 import orjson
 
 from ksqlpy.log.base import ProducerRecord
+from ksqlpy.runtime.context import Hosting
 from ksqlpy.server import ownership as O
 
 if TYPE_CHECKING:
@@ -46,32 +47,12 @@ DEFAULTS = {
 def prepare_engine(engine: Any) -> None:
     """A server whose log other servers can share (Kafka) runs inline persistent queries as members of
     their consumer groups (``runtime/member_thread.py``) and keeps its copies of their state caught up in
-    the background (``Membership.refresh_copies``), never two servers processing one partition."""
-    if getattr(engine.log, "remote_commit", False):
-        engine.members_in_threads = True
-        engine.standby_refresh = True
-        engine.store_copies = lambda changelog, partition: O.warm_copy(engine, changelog, partition)
-        engine.log.create_topic = _tolerant(engine.log)
-
-
-def _tolerant(log: Any) -> Any:
-    """``create_topic`` for servers that run the same statements at the same time: every one checks that a
-    topic (a source's, a changelog, a repartition topic) is missing and creates it, and all but the first
-    find it created meanwhile - the topic they wanted, described as it is."""
-    create = log.create_topic
-
-    def create_topic(name: str, partitions: int = 1, replicas: int = 1, config: dict[str, str] | None = None) -> Any:
-        from ksqlpy.log.base import TopicExistsError
-
-        try:
-            return create(name, partitions, replicas, config)
-        except TopicExistsError:
-            info = log.describe_topic(name)
-            if info is None or info.partitions != partitions:
-                raise
-            return info
-
-    return create_topic
+    the background (``Membership.refresh_copies``), never two servers processing one partition; the
+    servers run the same statements at once, so a topic may be created by another meanwhile."""
+    if engine.log.remote_commit:
+        engine.hosting = Hosting(members_in_threads=True, standby_refresh=True,
+                                 store_copies=lambda changelog, partition: O.warm_copy(engine, changelog, partition))
+        engine.log.concurrent_creates = True
 
 
 def status_topic(service_id: str) -> str:
@@ -362,7 +343,7 @@ class Membership:
 
     def refresh_copies(self) -> None:
         """Keep this host's copies of its active and standby partitions caught up (see ownership.py)."""
-        if not getattr(self.engine, "standby_refresh", False):
+        if not self.engine.hosting.standby_refresh:
             return
         for qid, q in list(self.engine.queries.items()):
             if getattr(q, "materialization", None) is None or getattr(q, "state", "") == "TERMINATED":

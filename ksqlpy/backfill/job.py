@@ -17,6 +17,7 @@ from typing import Any
 from ksqlpy.catalog import Source
 from ksqlpy.plan.topology import Topology
 from ksqlpy.properties import DEFAULT_PROPERTIES, Properties, resolve
+from ksqlpy.runtime.context import ALONE, Hosting
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.serdes import SerdeFactory
 
@@ -50,6 +51,7 @@ class WorkerEngine:
         self.plog = plog
         self.log: Any = None
         self.data_dir = ""
+        self.hosting: Hosting = ALONE
         self.serdes = SerdeFactory(self.prop, None)
 
     def prop(self, name: str, default: Any = None) -> Any:

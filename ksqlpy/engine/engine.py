@@ -30,6 +30,7 @@ from ksqlpy.grammar import ast as A
 from ksqlpy.log import open_log
 from ksqlpy.log.base import Log
 from ksqlpy.private_files import private_dir
+from ksqlpy.runtime.context import ALONE, Hosting
 from ksqlpy.runtime.coordinator import (
     WorkerManager,
     inline_commit_interval,
@@ -78,6 +79,7 @@ class Engine:
             log = open_log({**self.properties, "log.dir": os.path.join(self.data_dir, "log")})
         self.log: Log = log
         self.guarantee: GuaranteeInForce | None = None  # worker processes run under their engine's check
+        self.hosting: Hosting = ALONE  # a cluster's server shares its queries (server/membership.py)
         if self.data_lock is not None:
             try:  # exactly-once on a broker that shows aborted records is refused, not broken (guarantee.py)
                 self.guarantee = check_engine(log, self.properties)

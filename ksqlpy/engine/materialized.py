@@ -52,7 +52,7 @@ def materialization_for(engine: Engine, table: Source) -> Materialization | None
         if q.sink_name == table.name and mat is not None and q.state != "TERMINATED":
             # the query runs in worker processes: read what they committed (a server of a cluster keeps
             # its copies caught up in the background instead: server/membership.py)
-            if not q.tasks and not getattr(engine, "standby_refresh", False):
+            if not q.tasks and not engine.hosting.standby_refresh:
                 mat.refresh()
             from ksqlpy.engine.pull_partitions import restrict
 

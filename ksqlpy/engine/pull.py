@@ -53,7 +53,7 @@ def table_runs_unlocked(engine: Engine, src: Source) -> bool:
     """Whether pull queries on ``src`` may read committed state without the lock (see ``runs_unlocked``)."""
     if src.kind != "TABLE":
         return False
-    background = getattr(engine, "standby_refresh", False)  # copies kept caught up by a cluster's server
+    background = engine.hosting.standby_refresh  # copies kept caught up by a cluster's server
     return any(q.sink_name == src.name and getattr(q, "materialization", None) is not None
                and (q.tasks or background) and q.state == "RUNNING" for q in list(engine.queries.values()))
 

@@ -99,6 +99,10 @@ class Log(abc.ABC):
     # a commit is a network round trip (producer flush, offset commit): inline queries then commit on
     # commit.interval.ms rather than per batch (an embedded log's commit is a local transaction)
     remote_commit: bool = False
+    # several servers share this log and run the same statements at once (a cluster): each finds a topic
+    # missing and creates it, and all but the first find it created meanwhile. With this set, creating a
+    # topic that exists with the asked partition count answers its description instead of TopicExistsError.
+    concurrent_creates: bool = False
 
     # -- topics
     @abc.abstractmethod
@@ -115,6 +119,14 @@ class Log(abc.ABC):
 
     @abc.abstractmethod
     def list_topics(self) -> list[TopicInfo]: ...
+
+    def _created_meanwhile(self, name: str, partitions: int, error: TopicExistsError) -> TopicInfo:
+        """``create_topic``'s answer when ``name`` exists: under ``concurrent_creates``, the topic another
+        server created for the same statement (same partition count); otherwise ``error``."""
+        info = self.describe_topic(name) if self.concurrent_creates else None
+        if info is None or info.partitions != partitions:
+            raise error
+        return info
 
     def topic_exists(self, name: str) -> bool:
         return self.describe_topic(name) is not None

@@ -126,6 +126,12 @@ class EmbeddedLog(Log):
         check_topic_name(name)  # Kafka's rules and messages (topic_names.py)
         check_partitions(name, partitions)
         cfg = {str(k): str(v) for k, v in (config or {}).items()}
+        try:
+            return self._create(name, partitions, replicas, cfg)
+        except TopicExistsError as exists:
+            return self._created_meanwhile(name, partitions, exists)
+
+    def _create(self, name: str, partitions: int, replicas: int, cfg: dict[str, str]) -> TopicInfo:
         with self._write() as txn:
             if txn.get(b"t" + name.encode("utf-8"), db=self._e.meta) is not None:
                 raise TopicExistsError(f"Topic {name!r} already exists")

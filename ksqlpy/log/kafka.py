@@ -280,7 +280,9 @@ class KafkaLog(Log):
         except KafkaException as e:
             err = e.args[0]
             if err.code() == KafkaError.TOPIC_ALREADY_EXISTS:
-                raise TopicExistsError(f"Topic {name!r} already exists") from e
+                exists = TopicExistsError(f"Topic {name!r} already exists")
+                exists.__cause__ = e
+                return self._created_meanwhile(name, partitions, exists)
             raise KafkaLogError(f"cannot create topic {name!r}: {err.str()}") from e
         self._wait_for(name, present=True)
         return TopicInfo(name, partitions, replicas, cfg)

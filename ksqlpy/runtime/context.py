@@ -13,12 +13,33 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from ksqlpy.catalog import Source
 from ksqlpy.log.base import Log
 from ksqlpy.private_files import private_dir
 from ksqlpy.runtime.processing_log import ProcessingLog
+
+
+@dataclass(frozen=True)
+class Hosting:
+    """How a host shares its persistent queries with other servers on one log (a cluster's server sets it;
+    a lone engine, a worker process and the backfill keep the defaults)."""
+
+    # run the queries as consumer-group member threads (``member_thread.py``), never two servers
+    # processing one partition, rather than as this process's own tasks
+    members_in_threads: bool = False
+    # copies of the stores are kept caught up in the background (standby replicas): pull queries read
+    # them as they are, without refreshing from worker processes first
+    standby_refresh: bool = False
+    # the host's warm copy of a store (changelog, partition) -> ``KeyValueStore`` | None, which a member
+    # thread's store starts its restore phase from
+    store_copies: Callable[[str, int], Any] | None = None
+
+
+ALONE = Hosting()
 
 
 @runtime_checkable
@@ -28,6 +49,7 @@ class RuntimeContext(Protocol):
     log: Log
     plog: ProcessingLog
     data_dir: str  # persistent state lives under ``<data_dir>/state/<query id>``
+    hosting: Hosting  # ``ALONE`` unless a cluster's server shares the queries with others
 
     def prop(self, name: str, default: Any = None) -> Any:
         """A property's effective value (``name`` or ``ksql.streams.<name>``), else ``default``."""

@@ -41,7 +41,7 @@ def wants_workers(ctx: RuntimeContext, query: Any) -> bool:
     """Process workers for the queries of CSAS/CTAS/INSERT INTO ... SELECT (a persistent topology writing a
     sink; not a source table's CST query) when ``ksqlpy.workers`` is ``process``; member threads
     (``member_thread.py``) for them when the engine serves in a cluster (``members_in_threads``)."""
-    if not query.tasks or (not _in_processes(ctx) and not getattr(ctx, "members_in_threads", False)):
+    if not query.tasks or (not _in_processes(ctx) and not ctx.hosting.members_in_threads):
         return False
     topology = query.topology
     return bool(topology.persistent and topology.sink is not None)
@@ -114,7 +114,7 @@ class QueryWorkers:
 
     def _spawn(self, w: _Worker) -> None:
         if self.threads:
-            w.process, w.conn = start_thread(w.spec, getattr(self.ctx, "store_copies", None))
+            w.process, w.conn = start_thread(w.spec, self.ctx.hosting.store_copies)
             return
         mine, theirs = socket.socketpair()
         fd = theirs.fileno()

@@ -46,6 +46,7 @@ from ksqlpy.log.embedded import EmbeddedLog
 from ksqlpy.log.kafka_config import consumer_config
 from ksqlpy.plan.topology import Topology
 from ksqlpy.properties import explicitly_set, resolve
+from ksqlpy.runtime.context import ALONE, Hosting
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.query_stats import QueryStats, late_dropped, tasks_written
 from ksqlpy.runtime.query_tasks import QueryTasks, build_tasks
@@ -105,6 +106,7 @@ class WorkerContext:
         self.data_dir = data_dir
         self._explicit = dict(explicit or {})
         self.owned: frozenset[int] | None = None  # the partitions this worker runs (None: all)
+        self.hosting: Hosting = ALONE
         # the host's warm copies of stores (``context.WarmCopies``): a member thread in a cluster's server
         # starts its stores from the standby copies the server keeps (a worker process has none)
         self.copies: Callable[[str, int], Any] | None = None

@@ -54,6 +54,17 @@ def test_topic_lifecycle_with_partitions_and_configs(log: KafkaLog) -> None:
         log.delete_topic(name)
 
 
+def test_a_topic_created_meanwhile_by_another_server(log: KafkaLog) -> None:
+    """``concurrent_creates`` (a cluster's servers): the same topic created twice is the topic both wanted."""
+    log.create_topic("meanwhile", 2)
+    with pytest.raises(TopicExistsError):
+        log.create_topic("meanwhile", 2)
+    log.concurrent_creates = True
+    assert log.create_topic("meanwhile", 2).partitions == 2
+    with pytest.raises(TopicExistsError):
+        log.create_topic("meanwhile", 4)
+
+
 def test_illegal_names_and_partitions(log: KafkaLog) -> None:
     with pytest.raises(ValueError, match="illegal"):
         log.create_topic("a b")

@@ -65,6 +65,18 @@ def test_illegal_topic_names_are_rejected_with_kafkas_message(log: EmbeddedLog, 
     assert str(caught.value).startswith(message)
 
 
+def test_a_shared_log_answers_a_topic_created_meanwhile_with_its_description(log: EmbeddedLog) -> None:
+    """Servers sharing one log run the same statements at once: with ``concurrent_creates`` the second
+    creation of a topic with the same partition count gets the topic; any other clash still fails."""
+    log.create_topic("t", 3)
+    with pytest.raises(TopicExistsError):
+        log.create_topic("t", 3)  # a lone engine: an existing topic is an error
+    log.concurrent_creates = True
+    assert log.create_topic("t", 3).partitions == 3
+    with pytest.raises(TopicExistsError):
+        log.create_topic("t", 2)  # not the topic the statement wanted
+
+
 def test_zero_partitions_rejected(log: EmbeddedLog) -> None:
     with pytest.raises(ValueError, match="at least 1"):
         log.create_topic("t", 0)
