@@ -153,7 +153,7 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
 
     window = query.window
     if window is not None:
-        _check_advance(window)
+        _check_window_shape(window)
         _check_retention(window, query.emit)
 
     post = [SchemaColumn(n, t, ColumnRole.KEY, _text(g) if not isinstance(g, exp.Column) else None)
@@ -277,8 +277,15 @@ def _reject_window_bounds(e: exp.Expression) -> None:
             raise KsqlStatementError(window_bounds_message(col.name.upper()))
 
 
-def _check_advance(window: Any) -> None:
-    """Kafka Streams' TimeWindows refuses a hop that is not within (0, size]: windows would leave gaps."""
+def _check_window_shape(window: Any) -> None:
+    """Kafka Streams' window constructors (ksqlDB builds them as written): a session needs a positive gap, a
+    time window a positive size and a hop within (0, size] - windows would otherwise leave gaps."""
+    if window.type == "SESSION":
+        if window.size_ms <= 0:
+            raise KsqlStatementError("Gap time cannot be zero or negative.")
+        return
+    if window.size_ms <= 0:
+        raise KsqlStatementError("Window size (sizeMs) must be larger than zero.")
     advance = window.advance_ms
     if window.type == "HOPPING" and advance is not None and not 0 < advance <= window.size_ms:
         raise KsqlStatementError(
