@@ -28,6 +28,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.serde import avro_unions as U
 from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
 
 NAMESPACE = "io.confluent.ksql.avro_schemas"
@@ -195,6 +196,10 @@ def sql_type_of(schema: Any, names: dict[str, Any] | None = None, *, upper: bool
     """The SQL type ksqlDB infers for an Avro schema (record field names upper-cased unless ``upper`` is
     False: a schema named by id is the physical schema, its names kept)."""
     names = named_types(schema) if names is None else names
+    node = resolve(schema, names)
+    if U.is_union_struct(node):
+        return T.Struct(tuple((fname.upper() if upper else fname, sql_type_of(branch, names, upper=upper))
+                              for _, fname, branch in U.members(node)))
     branches = non_null(schema, names)
     if len(branches) != 1:
         raise KsqlStatementError(f"Unsupported: Avro union schemas with several types are not supported: "
@@ -264,6 +269,10 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
     """A decoded Avro datum (written with ``schema``) as the value of SQL type ``t``."""
     if v is None:
         return None
+    node = resolve(schema, names)
+    if U.is_union_struct(node):
+        return _union_to_sql(node, v, t, names)
+    v = U.unwrap_record(v)
     s = _pick(non_null(schema, names), v)
     kind = kind_of(s)
     n = t.name
@@ -318,6 +327,23 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
     raise SerdeError(f"AVRO cannot read type {t}")
 
 
+def _union_to_sql(union: list[Any], v: Any, t: T.SqlType, names: dict[str, Any]) -> dict[str, Any]:
+    """A union's value as the STRUCT Connect makes of it: only the field of the value's branch set."""
+    got = U.branch_of(v)
+    if got is None:
+        raise SerdeError("Cannot read an Avro union value without its branch")
+    if not isinstance(t, T.Struct):
+        raise SerdeError(f"Cannot deserialize type struct as type {t}")
+    index, value = got
+    out: dict[str, Any] = dict.fromkeys((n for n, _ in t.fields))
+    for i, fname, branch in U.members(union):
+        if i == index:
+            col = match_name(fname, out)
+            if col is not None:
+                out[col] = to_sql(branch, value, dict(t.fields)[col], names)
+    return out
+
+
 def match_name(name: str, available: Any) -> str | None:
     """The field of ``available`` a column reads: the same name, else the one equal ignoring case."""
     if name in available:
@@ -329,8 +355,13 @@ def match_name(name: str, available: Any) -> str | None:
     return None
 
 
-def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
-    """A SQL value of type ``t`` as the datum fastavro writes with (logical-type-stripped) ``schema``."""
+def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any],
+            unions: dict[int, list[str | None]] | None = None) -> Any:
+    """A SQL value of type ``t`` as the datum fastavro writes with (logical-type-stripped) ``schema``;
+    ``unions`` names the wrappers of the schema's union structs (``avro_unions.Wrapped``)."""
+    node = resolve(schema, names)
+    if U.is_union_struct(node):
+        return _union_to_avro(node, v, t, names, unions or {})
     if v is None:
         return None
     branches = non_null(schema, names)
@@ -352,19 +383,19 @@ def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
         if isinstance(t, T.Map):
             entry = resolve(s.get("items"), names)
             fields = {f["name"]: f["type"] for f in entry.get("fields", [])}
-            return [{"key": to_avro(fields.get("key"), k, t.key, names),
-                     "value": to_avro(fields.get("value"), x, t.value, names)} for k, x in v.items()]
+            return [{"key": to_avro(fields.get("key"), k, t.key, names, unions),
+                     "value": to_avro(fields.get("value"), x, t.value, names, unions)} for k, x in v.items()]
         el = t.element if isinstance(t, T.Array) else T.STRING
-        return [to_avro(s["items"], x, el, names) for x in v]
+        return [to_avro(s["items"], x, el, names, unions) for x in v]
     if kind == "map":
         vt = t.value if isinstance(t, T.Map) else T.STRING
-        return {str(k): to_avro(s["values"], x, vt, names) for k, x in v.items()}
+        return {str(k): to_avro(s["values"], x, vt, names, unions) for k, x in v.items()}
     if kind in ("record", "error"):
         sql_fields = dict(t.fields) if isinstance(t, T.Struct) else {}
         out: dict[str, Any] = {}
         for f in s["fields"]:
             src = match_name(f["name"], sql_fields)
-            value = None if src is None else to_avro(f["type"], v.get(src), sql_fields[src], names)
+            value = None if src is None else to_avro(f["type"], v.get(src), sql_fields[src], names, unions)
             if value is None and "default" in f and not _nullable(f["type"], names):
                 value = f["default"]  # ksqlDB fills a NULL into a required field with its default
             elif src is None and "default" in f:
@@ -377,6 +408,22 @@ def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
             out[f["name"]] = value
         return out
     raise SerdeError(f"AVRO cannot write {t} as {kind}")
+
+
+def _union_to_avro(union: list[Any], v: Any, t: T.SqlType, names: dict[str, Any],
+                   unions: dict[int, list[str | None]]) -> Any:
+    """A STRUCT written to a union: the branch of its first non-NULL field (Connect's ``fromConnectData``)."""
+    if isinstance(v, dict) and isinstance(t, T.Struct):
+        types = dict(t.fields)
+        for i, fname, branch in U.members(union):
+            col = match_name(fname, v)
+            if col is not None and v.get(col) is not None:
+                return U.written(unions[id(union)], i, to_avro(branch, v[col], types[col], names, unions))
+    elif v is not None:
+        raise SinkSchemaError(f"Cannot write {t} to an Avro union")
+    if any(kind_of(resolve(b, names)) == "null" for b in union):
+        return None
+    raise SinkSchemaError("Invalid value: null used for a union without a null branch")
 
 
 def _nullable(schema: Any, names: dict[str, Any]) -> bool:
@@ -408,7 +455,12 @@ class _Compiled:
 
         self.schema = schema
         self.names = named_types(schema)
-        self.parsed = fastavro.parse_schema(strip_logical(schema), _write_hint=False)
+        # a union struct is read and written through records that name its branches (avro_unions)
+        self.tagged = U.contains_union(schema)
+        wrapped = U.Wrapped(schema) if self.tagged else None
+        self.unions = wrapped.full_names if wrapped is not None else {}
+        self.parsed = fastavro.parse_schema(strip_logical(wrapped.schema if wrapped is not None else schema),
+                                            _write_hint=False)
 
 
 class AvroSerde(ValueSerde):
@@ -448,13 +500,14 @@ class AvroSerde(ValueSerde):
         schema_id = _HEADER.unpack_from(data)[1]
         c = self._reader(schema_id)
         try:
-            datum = fastavro.schemaless_reader(io.BytesIO(data[5:]), c.parsed, None)
+            datum = fastavro.schemaless_reader(io.BytesIO(data[5:]), c.parsed, None, return_record_name=c.tagged)
         except Exception as e:  # noqa: BLE001 - any malformed record is a bad record
             raise SerdeError(f"Error deserializing Avro message for id {schema_id}: {e}") from None
         if datum is None:
             return None
         if not self.wrap:
             return (to_sql(c.schema, datum, self.columns[0][1], c.names),)
+        datum = U.unwrap_record(datum)
         top = _pick(non_null(c.schema, c.names), datum)
         if kind_of(top) != "record" or not isinstance(datum, dict):
             raise SerdeError(f"Expected an Avro record for {len(self.columns)} columns, got {kind_of(top)}")
@@ -486,9 +539,9 @@ class AvroSerde(ValueSerde):
         try:
             if self.wrap:
                 datum = to_avro(c.schema, dict(zip((n for n, _ in self.columns), row, strict=True)), self._struct,
-                                c.names)
+                                c.names, c.unions)
             else:
-                datum = to_avro(c.schema, row[0], self.columns[0][1], c.names)
+                datum = to_avro(c.schema, row[0], self.columns[0][1], c.names, c.unions)
             out = io.BytesIO()
             out.write(_HEADER.pack(0, sid))
             fastavro.schemaless_writer(out, c.parsed, datum)

@@ -73,18 +73,27 @@ def _is_map_entries(schema: Any, names: dict[str, Any]) -> bool:
     return sorted(f["name"] for f in items["fields"]) == ["key", "value"]
 
 
-def spec_to_avro(schema: Any, spec: Any, names: dict[str, Any]) -> Any:
-    """A QTT spec as the datum of ``schema`` (logical types as their underlying ints and bytes)."""
+def spec_to_avro(schema: Any, spec: Any, names: dict[str, Any],
+                 unions: dict[int, list[str | None]] | None = None) -> Any:
+    """A QTT spec as the datum of ``schema`` (logical types as their underlying ints and bytes); a union
+    struct's branch is named through ``unions`` (the wrappers of ``avro_unions.Wrapped``)."""
     s = _node(schema, names)
     if isinstance(s, list):
         if spec is None:
             return None
         errors = []
-        for branch in s:
+        tags = (unions or {}).get(id(s))
+        union_struct = _union_member(s, spec, names)
+        if union_struct is not None:
+            index, value = union_struct
+            datum = spec_to_avro(s[index], value, names, unions)
+            return (tags[index], {"v": datum}) if tags else datum
+        for index, branch in enumerate(s):
             if _kind(_node(branch, names)) == "null":
                 continue
             try:
-                return spec_to_avro(branch, spec, names)
+                datum = spec_to_avro(branch, spec, names, unions)
+                return (tags[index], {"v": datum}) if tags else datum
             except (ValueError, TypeError, KeyError, ArithmeticError) as e:
                 errors.append(str(e))
         raise ValueError(f"spec {spec!r} fits no branch of {s}: {errors}")
@@ -120,15 +129,15 @@ def spec_to_avro(schema: Any, spec: Any, names: dict[str, Any]) -> Any:
         if isinstance(spec, dict) and _is_map_entries(s, names):
             entry = _node(s["items"], names)
             types = {f["name"]: f["type"] for f in entry["fields"]}
-            return [{"key": spec_to_avro(types["key"], k, names), "value": spec_to_avro(types["value"], v, names)}
+            return [{"key": spec_to_avro(types["key"], k, names, unions), "value": spec_to_avro(types["value"], v, names, unions)}
                     for k, v in spec.items()]
         if not isinstance(spec, list):
             raise TypeError(f"{spec!r} is not an array")
-        return [spec_to_avro(s["items"], x, names) for x in spec]
+        return [spec_to_avro(s["items"], x, names, unions) for x in spec]
     if kind == "map":
         if not isinstance(spec, dict):
             raise TypeError(f"{spec!r} is not a map")
-        return {str(k): spec_to_avro(s["values"], v, names) for k, v in spec.items()}
+        return {str(k): spec_to_avro(s["values"], v, names, unions) for k, v in spec.items()}
     if kind == "record":
         if not isinstance(spec, dict):
             raise TypeError(f"{spec!r} is not a record")
@@ -136,9 +145,25 @@ def spec_to_avro(schema: Any, spec: Any, names: dict[str, Any]) -> Any:
         for f in s["fields"]:
             name = f["name"]
             key = name if name in spec else next((k for k in spec if k.upper() == name.upper()), None)
-            out[name] = spec_to_avro(f["type"], spec[key], names) if key is not None else f.get("default")
+            out[name] = spec_to_avro(f["type"], spec[key], names, unions) if key is not None else f.get("default")
         return out
     raise ValueError(f"unsupported Avro schema {s!r}")
+
+
+def _union_member(union: list[Any], spec: Any, names: dict[str, Any]) -> tuple[int, Any] | None:
+    """(branch index, value) when ``spec`` is a union written as the STRUCT ksqlDB reads it as (one object whose
+    keys are the union's member names, e.g. ``{"INT": 5, "STRING": null}``: the first non-null one)."""
+    from ksqlpy.serde import avro_unions as U
+
+    if not isinstance(spec, dict) or not spec or not U.is_union_struct(union):
+        return None
+    by_name = {name.upper(): i for i, name, _ in U.members(union)}
+    if any(str(k).upper() not in by_name for k in spec):
+        return None
+    for k, v in spec.items():
+        if v is not None:
+            return by_name[str(k).upper()], v
+    return None
 
 
 def avro_to_spec(schema: Any, datum: Any, names: dict[str, Any]) -> Any:
@@ -197,12 +222,16 @@ class AvroCodec:
         rs = self.registry.latest(self.subject)
         if rs is None:
             raise ValueError(f"no schema registered for subject {self.subject}")
+        from ksqlpy.serde import avro_unions as U
+
         schema = json.loads(rs.schema)
         names = _names(schema, {})
-        datum = spec_to_avro(schema, spec, names)
+        wrapped = U.Wrapped(schema) if U.contains_union(schema) else None
+        datum = spec_to_avro(schema, spec, names, wrapped.full_names if wrapped else None)
         out = io.BytesIO()
         out.write(_HEADER.pack(0, rs.id))
-        fastavro.schemaless_writer(out, fastavro.parse_schema(_strip(schema), _write_hint=False), datum)
+        fastavro.schemaless_writer(out, fastavro.parse_schema(_strip(wrapped.schema if wrapped else schema),
+                                                              _write_hint=False), datum)
         return out.getvalue()
 
     def decode(self, data: bytes | None) -> Any:
