@@ -1,0 +1,70 @@
+"""What the processing log says when an expression fails on a record: the place, in ksqlDB's words
+(``ksqlpy.expr.failures``), with the error's messages as the cause - projection, WHERE, HAVING, GROUP BY,
+nested CASTs and function calls."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from ksqlpy.engine import Engine
+from ksqlpy.log.base import ProducerRecord
+
+ROWS = [{"A": 1, "B": "x"}, {"A": 0, "B": None}, {"A": None, "B": "7"}]
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    e = Engine(str(tmp_path), {"auto.offset.reset": "earliest"})
+    e.execute("CREATE STREAM S (ID INT KEY, A INT, B STRING) WITH (kafka_topic='s', format='JSON', partitions=1);")
+    yield e
+    e.close()
+
+
+def _run(engine: Engine, sql: str) -> list[tuple[str, list[str]]]:
+    engine.execute(sql)
+    with engine.log.transaction() as tx:
+        for i, r in enumerate(ROWS):
+            tx.produce(ProducerRecord("s", orjson.dumps(i), orjson.dumps(r), i, None, partition=0))
+    engine.drain()
+    out = []
+    for entry in engine.plog.entries:
+        m: dict[str, Any] = entry["message"]
+        assert m["type"] == 1 and set(m["recordProcessingError"]) == {"errorMessage", "record", "cause"}
+        out.append((m["recordProcessingError"]["errorMessage"], m["recordProcessingError"]["cause"]))
+    return out
+
+
+def test_projection_column_names_expression_column_and_value_index(engine: Engine) -> None:
+    got = _run(engine, "CREATE STREAM O AS SELECT ID, B, 10 / A AS Q FROM S;")
+    assert got == [("Error computing expression (10 / A) for column Q with index 1", ["/ by zero"])]
+
+
+def test_where_failure_is_a_predicate_error_and_drops_the_row(engine: Engine) -> None:
+    got = _run(engine, "CREATE STREAM O AS SELECT * FROM S WHERE 10 / A > 1;")
+    assert got == [("Error evaluating predicate ((10 / A) > 1)", ["/ by zero"])]
+
+
+def test_nested_cast_fails_alone_and_is_named_by_its_type(engine: Engine) -> None:
+    got = _run(engine, "CREATE STREAM O AS SELECT ID, COALESCE(CAST(B AS INT), -1) AS N FROM S;")
+    assert got == [("Error processing INTEGER", ['For input string: "x"'])]
+
+
+def test_group_by_failure_and_null_exclude_the_row(engine: Engine) -> None:
+    got = _run(engine, "CREATE TABLE T AS SELECT 10 / A AS G, COUNT(*) AS C FROM S GROUP BY 10 / A;")
+    assert got == [
+        ("Error calculating group-by column with index 0. The source row will be excluded from the table.",
+         ["/ by zero"]),
+        ("Group-by column with index 0 resolved to null. The source row will be excluded from the table.", []),
+    ]
+
+
+def test_having_failure_is_a_predicate_error(engine: Engine) -> None:
+    got = _run(engine, "CREATE TABLE T AS SELECT B, COUNT(*) AS C FROM S WHERE B IS NOT NULL GROUP BY B "
+                       "HAVING 10 / (COUNT(*) - 1) > 0;")
+    # (ksqlDB prints the aggregate as its internal column, KSQL_AGG_VARIABLE_0; we print the call)
+    assert [(m.startswith("Error evaluating predicate ((10 / ("), c) for m, c in got] == [(True, ["/ by zero"])] * 2
