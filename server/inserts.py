@@ -29,8 +29,8 @@ class RowInserter:
     def __init__(self, engine: Any, source: Any) -> None:
         self.engine = engine
         self.source = source
-        self.keys = [(c.name, json_converter(c.type, c.name)) for c in source.key_columns]
-        self.values = [(c.name, json_converter(c.type, c.name)) for c in source.value_columns]
+        self.keys = [(c.name, json_converter(c.type, f".{c.name}")) for c in source.key_columns]
+        self.values = [(c.name, json_converter(c.type, f".{c.name}")) for c in source.value_columns]
         self.key_serde = engine.key_serde(source) if source.key_columns else None
         self.value_serde = engine.value_serde(source)
 

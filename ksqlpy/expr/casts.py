@@ -54,16 +54,15 @@ def unsupported_message(src: T.SqlType, dst: T.SqlType) -> str:
 
 def _parse_integral(bits: int) -> Callable[[str], int]:
     lo, hi = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
-    name = "int" if bits == 32 else "long"
 
     def parse(s: str) -> int:
         text = s.strip()
         body = text[1:] if text[:1] in "+-" else text
         if not body.isdigit() or not body.isascii():
-            raise ValueError(f"For input string: \"{text}\" under radix 10 ({name})")
+            raise ValueError(f"For input string: \"{text}\"")
         v = int(text)
         if not lo <= v <= hi:
-            raise ValueError(f"For input string: \"{text}\" under radix 10 ({name})")
+            raise ValueError(f"For input string: \"{text}\"")
         return v
 
     return parse

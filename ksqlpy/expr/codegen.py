@@ -36,6 +36,7 @@ from ksqlpy import types as T
 from ksqlpy.expr import bound as B
 from ksqlpy.expr import casts
 from ksqlpy.expr import runtime as _runtime
+from ksqlpy.expr.failures import FunctionCallSite, NestedSite
 from ksqlpy.functions.registry import FunctionRegistry
 
 _INT = (-(2**31), 2**31 - 1)
@@ -50,22 +51,6 @@ _CONSTANT = re.compile(r"-?\d+(\.\d+)?|'[^'\\]*'|True|False")
 # generated nesting per expression level is 2-4 parentheses; Python's tokenizer stops at 200
 _HOIST_DEPTH = 24
 _CASE_CHUNK = 16  # WHEN branches nested in one helper
-
-
-@dataclass(frozen=True)
-class FunctionCallSite:
-    """What failed when a function call fails on a record's slow path: the processing log names the
-    function as ksqlDB does - ``Error processing <NAME>``, or ``Table function <NAME> threw an exception``
-    for a table function - with the error as its cause."""
-
-    name: str
-    table: bool = False
-
-    def message(self) -> str:
-        return f"Table function {self.name} threw an exception" if self.table else f"Error processing {self.name}"
-
-    def __str__(self) -> str:
-        return self.name
 
 
 @dataclass
@@ -153,9 +138,6 @@ class Codegen:
             return repr(value)
         return self.const(value, "k")
 
-    def _safe(self, what: str, code: str) -> str:
-        return f"_s({what!r}, lambda: {code})" if self.safe else code
-
     # ------------------------------------------------------------------ entry
     def gen(self, e: B.Expr) -> Code:
         method = getattr(self, f"_g_{type(e).__name__}")
@@ -226,7 +208,7 @@ class Codegen:
             code = self.guard([inner], "float({0})")
         else:
             code = self.guard([inner], self.const(conv, "cv") + "({0})")
-        return Code(code if e.implicit else self._safe(str(dst), code), dst)
+        return Code(code if e.implicit else self._safe_call(NestedSite(str(dst)), code), dst)
 
     # ------------------------------------------------------------------ arithmetic
     def _null_operand(self) -> str:
@@ -437,7 +419,7 @@ class Codegen:
         code = f"{impl}({', '.join(self.text(a) for a in e.args)})"
         return self._safe_call(FunctionCallSite(e.fn.name, table=True), code)
 
-    def _safe_call(self, site: FunctionCallSite, code: str) -> str:
+    def _safe_call(self, site: FunctionCallSite | NestedSite, code: str) -> str:
         """A call on the slow path: a failure is logged naming the function (``FunctionCallSite``)."""
         return f"_s({self.const(site, 'fn')}, lambda: {code})" if self.safe else code
 

@@ -82,9 +82,15 @@ def dmod(a: float, b: float) -> float:
     return math.fmod(a, b)
 
 
+def _unsigned_zero(q: Decimal) -> Decimal:
+    """Java's BigDecimal has no negative zero: ``0 * -1``, ``-0.04`` rounded to one digit or a DOUBLE -0.0
+    cast to DECIMAL are ``0``, not Python's ``-0``."""
+    return q.copy_abs() if q.is_zero() and q.is_signed() else q
+
+
 def quantize(v: Decimal, scale: int, precision: int | None = None) -> Decimal:
     """Round half-up to ``scale`` digits; an overflow of ``precision`` is an error, as in ksqlDB."""
-    q = v.quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP, context=DCTX)
+    q = _unsigned_zero(v.quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP, context=DCTX))
     if precision is not None and len(q.as_tuple().digits) > precision and q != 0:
         digits = len(q.as_tuple().digits)
         if digits - scale > precision - scale:
@@ -112,7 +118,7 @@ def dec_div(a: Decimal, b: Decimal, precision: int, scale: int) -> Decimal:
         raise ArithmeticError("Division undefined" if a == 0 else "Division by zero")
     try:
         q = Context(prec=precision, traps=[Inexact, InvalidOperation]).divide(a, b)
-        return q.quantize(Decimal(1).scaleb(-scale), context=_EXACT)
+        return _unsigned_zero(q.quantize(Decimal(1).scaleb(-scale), context=_EXACT))
     except (Inexact, InvalidOperation):
         raise ArithmeticError("Rounding necessary") from None
 

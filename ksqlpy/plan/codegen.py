@@ -16,11 +16,13 @@ from typing import Any
 
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.codegen import Codegen
+from ksqlpy.expr.failures import GroupBySite, PredicateSite, ProjectionSite
+from ksqlpy.expr.printer import format_bound
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.batch_calls import RETRY_RECORD, BatchCalls, PartialBatch, gather, vcall
 from ksqlpy.plan.logical import ColumnRole, OutputColumn, RowSchema
 
-ErrorSink = Callable[[int, str, BaseException], None]
+ErrorSink = Callable[[int, object, BaseException], None]
 
 
 @dataclass
@@ -41,6 +43,13 @@ class StageSpec:
     pass_tombstones: bool = False  # null-value records go through as (key, None) (tables always; streams
     # without WHERE, as ksqlDB forwards a null row through a projection)
     key_group: int = 0  # which output group is the key (for tombstones)
+    grouping: bool = False  # the key group is GROUP BY expressions (their failures are logged as such)
+
+    def site(self, group: int, index: int, column: OutputColumn) -> GroupBySite | ProjectionSite:
+        """What the processing log names when output ``column`` (``index`` in its group) fails."""
+        if self.grouping and group == self.key_group:
+            return GroupBySite(index)
+        return ProjectionSite(format_bound(column.expr), column.name, index)
 
 
 class _Emitter:
@@ -165,8 +174,13 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
     def codegen(cols: list[str], elements: dict[B.Expr, str] | None = None) -> Codegen:
         return Codegen(cols, consts, spec.functions, safe=safe, table_elements=elements, batch=batch)
 
-    def wrap(code: str, what: str) -> str:
-        return f"_s({what!r}, lambda: {code})" if safe else code
+    def wrap(code: str, what: object) -> str:
+        """``code`` on the slow path: a failure is logged naming ``what`` (``ksqlpy.expr.failures``)."""
+        if not safe:
+            return code
+        name = f"_w{len(consts)}"
+        consts[name] = what
+        return f"_s({name}, lambda: {code})"
 
     tail = ", _ts, hdrs[_i]" if spec.with_headers else ", _ts"
 
@@ -212,13 +226,13 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
         cond = "tombs[_i]"
         if spec.where is not None:
             pred = codegen(columns).text(spec.where)
-            cond = f"tombs[_i] or {wrap(pred, 'WHERE')} is not True"
+            cond = f"tombs[_i] or {wrap(pred, PredicateSite(format_bound(spec.where)))} is not True"
         em.line(ind, f"if {cond}:")
         em.line(ind + 1, f"_app(({ktuple}, None{tail}))")
         em.line(ind + 1, skip)
     if spec.where is not None and not spec.tombstone_on_filter:
         pred = codegen(columns).text(spec.where)
-        em.line(ind, f"if {wrap(pred, 'WHERE')} is not True:")
+        em.line(ind, f"if {wrap(pred, PredicateSite(format_bound(spec.where)))} is not True:")
         em.line(ind + 1, skip)
     proj_cols = rekey(ind)
 
@@ -240,7 +254,7 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
         names = []
         for k, col in enumerate(cols):
             var = f"o{g}_{k}"
-            em.line(ind, f"{var} = {wrap(cg.text(col.expr), col.name)}")
+            em.line(ind, f"{var} = {wrap(cg.text(col.expr), spec.site(g, k, col))}")
             names.append(var)
         groups.append("(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")")
     em.line(ind, f"_app(({', '.join(groups)}{tail}))")

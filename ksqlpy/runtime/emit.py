@@ -15,6 +15,8 @@ from typing import Any, NamedTuple
 
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.codegen import Codegen
+from ksqlpy.expr.failures import PredicateSite, ProjectionSite
+from ksqlpy.expr.printer import format_bound
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.logical import OutputColumn, RowSchema
 from ksqlpy.runtime.processing_log import ProcessingLog
@@ -65,10 +67,16 @@ def build_projector(schema: RowSchema, registry: FunctionRegistry, groups: list[
     fast = ["def _fast(row):", "    " + unpack,
             f"    return ({', '.join(tup(o) for o in fast_outs)}, {fast_having})"]
     safe = ["def _safe(row, _s):", "    " + unpack]
+    def site(what: object) -> str:
+        name = f"_w{len(consts)}"
+        consts[name] = what
+        return name
+
     for g, (cols, codes) in enumerate(zip(groups, safe_outs, strict=True)):
-        safe += [f"    o{g}_{k} = _s({c.name!r}, lambda: {code})" for k, (c, code) in enumerate(zip(cols, codes,
-                                                                                                     strict=True))]
-    safe.append(f"    _h = _s('HAVING', lambda: {safe_having})")
+        safe += [f"    o{g}_{k} = _s({site(ProjectionSite(format_bound(c.expr), c.name, k))}, lambda: {code})"
+                 for k, (c, code) in enumerate(zip(cols, codes, strict=True))]
+    having_site = site(PredicateSite(format_bound(having) if having is not None else "true"))
+    safe.append(f"    _h = _s({having_site}, lambda: {safe_having})")
     safe.append("    return (" + ", ".join(tup([f"o{g}_{k}" for k in range(len(cols))])
                                        for g, cols in enumerate(groups)) + ", _h is True)")
     ns = dict(consts)
@@ -79,11 +87,11 @@ def build_projector(schema: RowSchema, registry: FunctionRegistry, groups: list[
         try:
             return fast_fn(row)
         except Exception:  # noqa: BLE001 - slow path: per column, failures become NULL
-            def guard(what: str, f: Callable[[], Any]) -> Any:
+            def guard(what: object, f: Callable[[], Any]) -> Any:
                 try:
                     return f()
                 except Exception as e:  # noqa: BLE001
-                    plog.record_error(query_id, f"Error computing expression {what}: {e}", row)
+                    plog.expression_error(query_id, what, e, row)
                     return None
 
             return safe_fn(row, guard)

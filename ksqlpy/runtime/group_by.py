@@ -11,9 +11,11 @@ store, so an update or a delete can retract it: the items then carry ``(key, new
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.expr.failures import GroupBySite
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.topology import GroupStage
@@ -30,7 +32,7 @@ def compile_grouping(stage: GroupStage, functions: FunctionRegistry) -> Callable
     return build_stateless(StageSpec(
         input_schema=stage.input_schema, where=stage.where, rekey_exprs=None,
         projection_schema=stage.input_schema, table_functions=[], outputs=[list(stage.keys), list(stage.args)],
-        functions=functions, with_headers=True))
+        functions=functions, with_headers=True, grouping=True))
 
 
 class Grouper:
@@ -52,21 +54,40 @@ class Grouper:
     def __call__(self, d: DecodedBatch) -> list[tuple]:
         return self._table(d) if self.table else self._stream(d)
 
-    def _err(self, d: DecodedBatch) -> Any:
-        def err(i: int, what: str, e: BaseException) -> None:
+    def _err(self, d: DecodedBatch, failed: Counter[int] | None = None) -> Any:
+        def err(i: int, what: object, e: BaseException) -> None:
             self.plog.expression_error(self.query_id, what, e, d.rows[i], step="GroupBy")
+            if failed is not None and isinstance(what, GroupBySite):
+                failed[what.index] += 1
         return err
+
+    def _excluded(self, key: tuple, failed: Counter[int], row: Any = None) -> bool:
+        """Whether a group key has a NULL column (the row is not aggregated); a NULL that did not come from
+        a failure (already logged) is logged as ksqlDB logs it."""
+        if None not in key:
+            return False
+        for index, v in enumerate(key):
+            if v is None:
+                if failed[index]:
+                    failed[index] -= 1
+                else:
+                    self.plog.record_error(self.query_id, GroupBySite(index, null=True).message(), row,
+                                           step="GroupBy")
+        return True
 
     def _stream(self, d: DecodedBatch) -> list[tuple]:
         out: list[tuple] = []
-        self.pre(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out, self._err(d))
-        return [item for item in out if None not in item[0]]
+        failed: Counter[int] = Counter()
+        self.pre(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out,
+                 self._err(d, failed))
+        return [item for item in out if not self._excluded(item[0], failed)]
 
     def _table(self, d: DecodedBatch) -> list[tuple]:
         kv = self.kv
         assert kv is not None
         items: list[tuple] = []
-        err = self._err(d)
+        failed: Counter[int] = Counter()
+        err = self._err(d, failed)
         nk = self.n_source_keys
         for i, row in enumerate(d.rows):
             ts = d.timestamps[i]
@@ -77,7 +98,7 @@ class Grouper:
                 got: list[tuple] = []
                 self.pre([row], [ts], [d.partitions[i]], [d.offsets[i]], [d.headers[i]], [False], got,
                          lambda _i, what, e, i=i: err(i, what, e))
-                if got and None not in got[0][0]:
+                if got and not self._excluded(got[0][0], failed, row):
                     new = got[0]
             if new is not None:
                 kv.put(skb, (new[0], new[1]))

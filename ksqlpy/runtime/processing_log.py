@@ -16,8 +16,6 @@ from typing import Any
 
 import orjson
 
-from ksqlpy.expr.codegen import FunctionCallSite
-
 _LOG = logging.getLogger("ksqlpy.processing")
 
 DESERIALIZATION_ERROR = 0
@@ -33,14 +31,16 @@ def _row_json(row: Any) -> str:
 
 
 def _causes(exc: BaseException) -> list[str]:
-    """Every message of the exception chain, outermost first (ksqlDB's ``cause`` list)."""
+    """Every message of the exception chain, outermost first (ksqlDB's ``cause`` list). Only explicit causes
+    (``raise ... from``) are followed, as Java's chain: the exception being handled when this one was raised
+    (Python's implicit ``__context__``, e.g. the fast path's failure) is not its cause."""
     out: list[str] = []
     e: BaseException | None = exc
     while e is not None and len(out) < 10:
         text = str(e) or type(e).__name__
         if text not in out:
             out.append(text)
-        e = e.__cause__ or e.__context__
+        e = e.__cause__
     return out
 
 
@@ -102,12 +102,13 @@ class ProcessingLog:
     def expression_error(self, query_id: str, what: Any, exc: BaseException, row: Any = None,
                          step: str = "Project") -> None:
         """An expression of one record failed (the record goes on with NULL there, or is dropped for a
-        failing WHERE). A failing function call is logged as ksqlDB logs it: ``Error processing <NAME>``
-        with the function's error as the cause; anything else names the expression."""
-        if isinstance(what, FunctionCallSite):
-            self.record_error(query_id, what.message(), row, step, cause=_causes(exc))
+        failing WHERE). ``what`` says where (``ksqlpy.expr.failures``): its ``message()`` is logged with the
+        error's messages as the cause, as ksqlDB logs it; a plain name is logged with the error."""
+        message = getattr(what, "message", None)
+        if callable(message):
+            self.record_error(query_id, message(), row, step, cause=_causes(exc))
         else:
-            self.record_error(query_id, f"Error computing expression {what}: {exc}", row, step)
+            self.record_error(query_id, f"Error computing expression {what}: {exc}", row, step, cause=_causes(exc))
 
     def query_error(self, query_id: str, exc: BaseException) -> None:
         """A query stopped on an unexpected error (ksqlDB's KAFKA_STREAMS_THREAD_ERROR, type 4)."""

@@ -92,16 +92,29 @@ def _dump_default(o: Any) -> Any:
     raise TypeError(f"Type is not JSON serializable: {type(o).__name__}")
 
 
-def _cannot(v: Any, t: SqlType, path: str) -> SerdeError:
-    where = f", field: {path}" if path else ""
-    return SerdeError(
-        f"Can't convert type. sourceType: {node_name(v)}, requiredType: {type_text(t)}, value: {json_text(v)}{where}"
-    )
+class CoercionError(SerdeError):
+    """A JSON value that does not coerce to its column's type, with where it is, as ksqlDB's
+    ``CoercionException`` says it: ``<reason>, path: $.FIELD[i].KEY.value`` (``$`` the record, ``.F`` a
+    field, ``[i]`` an array element, ``.k.key`` / ``.k.value`` a map entry). The value itself is not in
+    the message (ksqlDB keeps data out of it)."""
+
+    def __init__(self, reason: str, path: str) -> None:
+        super().__init__(f"{reason}, path: ${path}")
+        self.reason = reason
+        self.path = path
+
+    def at(self, static: str, actual: str) -> CoercionError:
+        """This error with the path's ``static`` prefix (as compiled, ``A[]``) replaced by ``actual``
+        (``A[3]``): an array or map fills in the element it was converting."""
+        return CoercionError(self.reason, actual + self.path[len(static):])
 
 
-def _bad_string(v: str, t: SqlType, path: str) -> SerdeError:
-    where = f", field: {path}" if path else ""
-    return SerdeError(f"Can't coerce string to type. targetType: {type_text(t)}, value: {json_text(v)}{where}")
+def cannot_convert(v: Any, t: SqlType, path: str) -> CoercionError:
+    return CoercionError(f"Can't convert type. sourceType: {node_name(v)}, requiredType: {type_text(t)}", path)
+
+
+def _bad_string(v: str, t: SqlType, path: str) -> CoercionError:
+    return CoercionError(f"Can't coerce string to type. targetType: {type_text(t)}", path)
 
 
 # -- numbers
@@ -151,26 +164,30 @@ def significant_digits(f: float) -> int:
     return len(m.lstrip("0")) or 1
 
 
-def fit_decimal(d: decimal.Decimal, t: Decimal, path: str = "") -> decimal.Decimal:
+def fit_decimal(d: decimal.Decimal, t: Decimal, path: str | None = None) -> decimal.Decimal:
     """ksqlDB's ``DecimalUtil.ensureFit``: an error if the integer part overflows, or if the value has more
     decimal places than the type other than trailing zeros (it is never rounded)."""
     if not d.is_finite():
-        raise SerdeError(f"Invalid DECIMAL value {d}{', field: ' + path if path else ''}")
+        raise _failure(f"Invalid DECIMAL value {d}", path)
     digits = t.precision - t.scale
     if abs(d) >= _D(10) ** digits:
-        raise SerdeError(
+        raise _failure(
             f"Numeric field overflow: A field with precision {t.precision} and scale {t.scale} must round "
-            f"to an absolute value less than 10^{digits}. Got {format(d, 'f')}"
-            + (f", field: {path}" if path else "")
-        )
+            f"to an absolute value less than 10^{digits}. Got {format(d, 'f')}", path)
     q = d.quantize(_D(1).scaleb(-t.scale), context=_CTX)
     if q != d:
         sign, digits, exponent = d.as_tuple()
         scale = -int(exponent)
-        raise SerdeError(
+        raise _failure(
             f"Cannot fit decimal '{format(d, 'f')}' into DECIMAL({t.precision}, {t.scale}) without rounding. "
-            f"(Requires {len(digits)},{scale})" + (f", field: {path}" if path else ""))
+            f"(Requires {len(digits)},{scale})", path)
     return q
+
+
+def _failure(reason: str, path: str | None) -> SerdeError:
+    """A JSON coercion failure at ``path`` (a ``CoercionError``); without a path (another format's reader,
+    e.g. DELIMITED) just the reason."""
+    return SerdeError(reason) if path is None else CoercionError(reason, path)
 
 
 def decimal_from_text(s: str) -> decimal.Decimal | None:
@@ -207,7 +224,7 @@ def _bool_conv(t: SqlType, path: str) -> Converter:
     def conv(v: Any) -> Any:
         if v is None or v.__class__ is bool:
             return v
-        raise _cannot(v, t, path)
+        raise cannot_convert(v, t, path)
     return conv
 
 
@@ -224,14 +241,14 @@ def _integral_conv(bits: int) -> Callable[[SqlType, str], Converter]:
                 return None
             if c is float or c is _D:
                 if v != v or v in (float("inf"), float("-inf")):
-                    raise _cannot(v, t, path)
+                    raise cannot_convert(v, t, path)
                 return wrap(int(v))
             if c is str:
                 n = parse_java_int(v, lo, hi)
                 if n is None:
                     raise _bad_string(v, t, path)
                 return n
-            raise _cannot(v, t, path)
+            raise cannot_convert(v, t, path)
         return conv
     return factory
 
@@ -246,8 +263,8 @@ def _time_conv(t: SqlType, path: str) -> Converter:
     def conv(v: Any) -> Any:
         n = ms(v)
         if n is not None and not 0 <= n <= MS_PER_DAY:
-            raise SerdeError("Time values must use number of milliseconds greater than 0 and less than "
-                             f"86400000.{', field: ' + path if path else ''}")
+            raise CoercionError("Time values must use number of milliseconds greater than 0 and less than "
+                                "86400000.", path)
         return n
     return conv
 
@@ -266,7 +283,7 @@ def _double_conv(t: SqlType, path: str) -> Converter:
             if f is None:
                 raise _bad_string(v, t, path)
             return f
-        raise _cannot(v, t, path)
+        raise cannot_convert(v, t, path)
     return conv
 
 
@@ -300,7 +317,7 @@ def _string_conv(t: SqlType, path: str) -> Converter:
             return json_text(v)
         if c is list:
             return "[" + ", ".join("null" if e is None else conv(e) for e in v) + "]"
-        raise _cannot(v, t, path)
+        raise cannot_convert(v, t, path)
     return conv
 
 
@@ -320,7 +337,7 @@ def _decimal_conv(t: Decimal, path: str) -> Converter:
             if d is None:
                 raise _bad_string(v, t, path)
             return fit_decimal(d, t, path)
-        raise _cannot(v, t, path)
+        raise cannot_convert(v, t, path)
     return conv
 
 
@@ -332,38 +349,54 @@ def _bytes_conv(t: SqlType, path: str) -> Converter:
             try:
                 return base64.b64decode(v, validate=True)
             except (binascii.Error, ValueError):
-                raise SerdeError(
-                    f"Can't convert type. sourceType: TextNode, requiredType: BYTES, value: {json_text(v)} "
-                    f"is not valid base64{', field: ' + path if path else ''}"
-                ) from None
-        raise _cannot(v, t, path)
+                raise CoercionError(f"Value is not a valid Base64 encoded string: {v}", path) from None
+        raise cannot_convert(v, t, path)
     return conv
 
 
 def _array_conv(t: Array, path: str) -> Converter:
-    ce = json_converter(t.element, f"{path}[]" if path else "[]")
+    static = f"{path}[]"
+    ce = json_converter(t.element, static)
 
     def conv(v: Any) -> Any:
         if v.__class__ is list:
-            return [ce(e) for e in v]
+            try:
+                return [ce(e) for e in v]
+            except CoercionError as e:
+                i = next(i for i, x in enumerate(v) if _fails(ce, x))
+                raise e.at(static, f"{path}[{i}]") from None
         if v is None:
             return None
-        raise _cannot(v, t, path)
+        raise cannot_convert(v, t, path)
     return conv
 
 
 def _map_conv(t: Map, path: str) -> Converter:
     if t.key.name != "STRING":
         raise FormatRuleError("JSON only supports MAP types with STRING keys")
-    cv = json_converter(t.value, f"{path}{{}}" if path else "{}")
+    static = f"{path}{{}}"
+    cv = json_converter(t.value, static)
 
     def conv(v: Any) -> Any:
         if v.__class__ is dict:
-            return {k: cv(x) for k, x in v.items()}
+            try:
+                return {k: cv(x) for k, x in v.items()}
+            except CoercionError as e:
+                k = next(k for k, x in v.items() if _fails(cv, x))
+                raise e.at(static, f"{path}.{k}.value") from None
         if v is None:
             return None
-        raise _cannot(v, t, path)
+        raise cannot_convert(v, t, path)
     return conv
+
+
+def _fails(conv: Converter, v: Any) -> bool:
+    """Whether converting ``v`` fails (finds the element an array or map failed at; errors are rare)."""
+    try:
+        conv(v)
+    except CoercionError:
+        return True
+    return False
 
 
 def fast_names(names: list[str]) -> frozenset[str] | None:
@@ -383,7 +416,7 @@ def upper_keys(obj: dict) -> dict:
 
 def _struct_conv(t: Struct, path: str) -> Converter:
     names = [n for n, _ in t.fields]
-    convs = [json_converter(ft, f"{path}.{n}" if path else n) for n, ft in t.fields]
+    convs = [json_converter(ft, f"{path}.{n}") for n, ft in t.fields]
     pairs = list(zip(names, convs, strict=True))
     fast = fast_names(names)
 
@@ -396,7 +429,7 @@ def _struct_conv(t: Struct, path: str) -> Converter:
             return {n: c(u[n] if n in u else v.get(n)) for n, c in pairs}
         if v is None:
             return None
-        raise _cannot(v, t, path)
+        raise cannot_convert(v, t, path)
     return conv
 
 

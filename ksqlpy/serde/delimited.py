@@ -127,7 +127,7 @@ def _parser(t: SqlType, col: str) -> Callable[[str], Any]:
             d = decimal_from_text(s)
             if d is None:
                 raise bad(s)
-            return fit_decimal(d, t, col)
+            return fit_decimal(d, t)
         return p_decimal
     if name == "BYTES":
         def p_bytes(s: str) -> bytes:

@@ -35,6 +35,7 @@ import orjson
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import (
     NeedExact,
+    cannot_convert,
     fast_names,
     json_converter,
     json_default,
@@ -42,6 +43,7 @@ from ksqlpy.serde.coerce import (
     nonfinite_text,
 )
 from ksqlpy.serde.json_fast import Rows, fast_rows, fast_writer
+from ksqlpy.types import Struct
 
 _INLINE_CHECKS = {
     # column type -> condition under which the parsed value is already the SQL value
@@ -191,8 +193,10 @@ class JsonValueSerde(ValueSerde):
             "_copy": bytes, "_mv": memoryview, "_nf": nonfinite_text,
         }
         names = [n for n, _ in self.columns]
+        row_type = Struct(tuple(self.columns))
+        ns["_not_row"] = lambda d: cannot_convert(d, row_type, "")  # ksqlDB: the record is not the row's STRUCT
         for i, (n, t) in enumerate(self.columns):
-            ns[f"_c{i}"] = json_converter(t, n if wrap else "")
+            ns[f"_c{i}"] = json_converter(t, f".{n}" if wrap else "")
         src = self._reader_source(names, ns) if wrap else self._unwrapped_reader_source()
         src += self._common_source()
         src += self._batch_source()
@@ -233,7 +237,7 @@ class JsonValueSerde(ValueSerde):
         n = len(names)
         if n == 0:
             return ("def _row(d):\n    if d.__class__ is dict:\n        return ()\n    if d is None:\n"
-                    "        return None\n    raise SerdeError('Expected a JSON object, got ' + _describe(d))\n")
+                    "        return None\n    raise _not_row(d)\n")
         tup = "(" + "".join(f"v{i}, " for i in range(n)) + ")"
         lines = [
             "def _row(d):",
@@ -256,8 +260,7 @@ class JsonValueSerde(ValueSerde):
         lines += [
             "    if d is None:",
             "        return None",
-            "    raise SerdeError('Expected a JSON object with fields ' + "
-            f"{', '.join(names)!r} + ', got ' + _describe(d))",
+            "    raise _not_row(d)",
         ]
         return "\n".join(lines) + "\n"
 

@@ -156,7 +156,7 @@ def test_coercions(t, text: bytes, want) -> None:
     (Decimal(4, 2), b"123.4", "Numeric field overflow: A field with precision 4 and scale 2 must round to an "
                               "absolute value less than 10^2. Got 123.4"),
     (Decimal(4, 2), b'"abc"', "targetType: DECIMAL(4, 2)"),
-    (BYTES, b'"not base64!"', "not valid base64"),
+    (BYTES, b'"not base64!"', "Value is not a valid Base64 encoded string: not base64!, path: $"),
     (Array(INTEGER), b'{"a": 1}', "sourceType: ObjectNode, requiredType: ARRAY<INTEGER>"),
     (Map(STRING, INTEGER), b"[1]", "requiredType: MAP<STRING, INTEGER>"),
     (Struct((("A", INTEGER),)), b'"x"', "requiredType: STRUCT<`A` INTEGER>"),
@@ -174,10 +174,18 @@ def test_coercion_errors(t, text: bytes, fragment: str | None) -> None:
     assert fragment in str(e.value)
 
 
-def test_errors_name_the_field_path() -> None:
-    s = value_serde("JSON", [("OUTER", Struct((("INNER", Array(INTEGER)),)))])
-    with pytest.raises(SerdeError, match=r"field: OUTER\.INNER\[\]"):
+def test_errors_name_the_path_as_ksqldb() -> None:
+    s = value_serde("JSON", [("OUTER", Struct((("INNER", Array(INTEGER)),))),
+                             ("M", Map(STRING, Array(Decimal(2, 1))))])
+    with pytest.raises(SerdeError, match=r"targetType: INTEGER, path: \$\.OUTER\.INNER\[1\]$"):
         s.deserialize(b'{"outer": {"inner": [1, "x"]}}')
+    with pytest.raises(SerdeError, match=r"\(Requires 3,2\), path: \$\.M\.b\.value\[2\]$"):
+        s.deserialize(b'{"M": {"a": [1.5], "b": [null, 1, 2.25]}}')
+    with pytest.raises(SerdeError, match=r"sourceType: ArrayNode, requiredType: STRUCT<`OUTER` .*>, path: \$$"):
+        s.deserialize(b'[1]')
+    unwrapped = value_serde("JSON", [("A", Array(BOOLEAN))], wrap_single_value=False)
+    with pytest.raises(SerdeError, match=r"sourceType: IntNode, requiredType: BOOLEAN, path: \$\[0\]$"):
+        unwrapped.deserialize(b'[1]')
 
 
 def test_batch_reports_bad_records_and_goes_on() -> None:
@@ -189,8 +197,9 @@ def test_batch_reports_bad_records_and_goes_on() -> None:
     assert [i for i, _ in errors] == [1, 2, 3, 7]
     assert "Cannot fit decimal '1.25' into DECIMAL(3, 1) without rounding. (Requires 3,2)" in errors[3][1]
     assert errors[0][1].startswith("Invalid JSON")
-    assert "Expected a JSON object with fields ID, D, got ArrayNode [1,2]" in errors[1][1]
-    assert "field: ID" in errors[2][1]
+    assert "Can't convert type. sourceType: ArrayNode, requiredType: STRUCT<`ID` INTEGER, `D` DECIMAL(3, 1)>, " \
+        "path: $" in errors[1][1]
+    assert "Can't coerce string to type. targetType: INTEGER, path: $.ID" in errors[2][1]
     with pytest.raises(SerdeError, match="Invalid JSON"):
         s.deserialize(b"{")
 

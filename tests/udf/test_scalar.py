@@ -151,7 +151,8 @@ def test_case_evaluates_only_the_chosen_branch_also_on_the_slow_path(engine) -> 
                    "I / B AS Q FROM S;")
     engine.drain(10)
     assert values(engine, "OUT") == [(3, 0), (0, None)]
-    assert [e["errorMessage"] for e in plog_errors(engine)] == ["Error computing expression Q: / by zero"]
+    assert [e["errorMessage"] for e in plog_errors(engine)] == [
+        "Error computing expression (I / B) for column Q with index 1"]
 
 
 def test_push_and_pull_queries_use_the_engine_functions(engine) -> None:  # type: ignore[no-untyped-def]
