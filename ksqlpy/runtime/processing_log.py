@@ -16,6 +16,8 @@ from typing import Any
 
 import orjson
 
+from ksqlpy.serde.base import deserialization_failure
+
 _LOG = logging.getLogger("ksqlpy.processing")
 
 DESERIALIZATION_ERROR = 0
@@ -78,13 +80,16 @@ class ProcessingLog:
                 "productionError": None, "serializationError": None, "kafkaStreamsThreadError": None}
 
     def deserialization_error(self, query_id: str, target: str, exc: BaseException, data: bytes | None,
-                              topic: str) -> None:
+                              topic: str, fmt: str | None = None) -> None:
+        """A record whose key or value (``target``) ``fmt`` could not read; the message and causes are the
+        format's (``serde.base.deserialization_failure``)."""
+        message, cause = deserialization_failure(fmt, target, topic, exc)
         msg = self._empty(DESERIALIZATION_ERROR)
         msg["deserializationError"] = {
             "target": target,
-            "errorMessage": f"Failed to deserialize {target} from topic: {topic}. {exc}",
+            "errorMessage": message,
             "recordB64": base64.b64encode(data).decode() if (data is not None and self.include_rows) else None,
-            "cause": [str(exc)],
+            "cause": cause,
             "topic": topic,
         }
         self._emit(f"processing.{query_id}.KsqlTopic.Source.deserializer", msg)

@@ -134,7 +134,7 @@ class SourceReader:
             try:
                 key = ks.deserialize(kb) if keys is None or i in kbad else keys[i]
             except Exception as e:  # noqa: BLE001 - bad records go to the processing log
-                self.plog.deserialization_error(self.query_id, "key", e, kb, batch.topic)
+                self.plog.deserialization_error(self.query_id, "key", e, kb, batch.topic, getattr(ks, "format", None))
                 continue
             if vb is None:
                 value = None
@@ -142,7 +142,8 @@ class SourceReader:
                 try:
                     value = vs.deserialize(vb) if values is None or i in vbad else values[i]
                 except Exception as e:  # noqa: BLE001
-                    self.plog.deserialization_error(self.query_id, "value", e, vb, batch.topic)
+                    self.plog.deserialization_error(self.query_id, "value", e, vb, batch.topic,
+                                                    getattr(vs, "format", None))
                     continue
             if self.windowed:
                 key, ws, we = key if key is not None else (None, None, None)

@@ -21,6 +21,38 @@ class SerdeError(Exception):
     """A record's bytes do not match the format or schema; the message says what is wrong."""
 
 
+class ColumnCountMismatch(SerdeError):
+    """A record with another number of fields than the columns (DELIMITED, multi-column keys)."""
+
+    def __init__(self, expected: int, got: int) -> None:
+        super().__init__(f"Column count mismatch on deserialization. expected: {expected}, got: {got}")
+        self.expected = expected
+        self.got = got
+
+    def in_topic(self, topic: str) -> str:
+        """ksqlDB's ``SerdeUtils`` text, which names the topic."""
+        return f"Column count mismatch on deserialization. topic: {topic}, expected: {self.expected}, got: {self.got}"
+
+
+def deserialization_failure(fmt: str | None, target: str, topic: str, exc: BaseException) -> tuple[str, list[str]]:
+    """(``errorMessage``, ``cause``) of the processing log's ``deserializationError`` for a record ``fmt``
+    could not read: the message of the exception ksqlDB's deserializer of that format throws, the messages
+    of its causes after it. JSON and JSON_SR (``KsqlJsonDeserializer``) name the target, the topic and the
+    reason; DELIMITED says ``Error deserializing delimited``, KAFKA ``Error deserializing KAFKA message from
+    topic: <t>``, the Connect formats (AVRO, PROTOBUF, PROTOBUF_NOSR) ``Error deserializing message from
+    topic: <t>``, the reason being the cause."""
+    reason = exc.in_topic(topic) if isinstance(exc, ColumnCountMismatch) else str(exc)
+    chain = getattr(exc, "causes", None)
+    causes = chain() if callable(chain) else [reason]
+    if fmt == "DELIMITED":
+        return "Error deserializing delimited", causes
+    if fmt == "KAFKA":
+        return f"Error deserializing KAFKA message from topic: {topic}", causes
+    if fmt in ("AVRO", "PROTOBUF", "PROTOBUF_NOSR"):
+        return f"Error deserializing message from topic: {topic}", causes
+    return f"Failed to deserialize {target} from topic: {topic}. {reason}", causes
+
+
 class FormatRuleError(KsqlStatementError, ValueError):
     """A statement asks a format for what it cannot do (a type, a column count, a delimiter, a window type):
     the statement's error, raised by the format whose rule it is, in that rule's words."""

@@ -36,6 +36,7 @@ from __future__ import annotations
 import base64
 import binascii
 import decimal
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -92,6 +93,9 @@ def _dump_default(o: Any) -> Any:
     raise TypeError(f"Type is not JSON serializable: {type(o).__name__}")
 
 
+_PATH_PART = re.compile(r"\.[^.\[]*|\[\d+\]")
+
+
 class CoercionError(SerdeError):
     """A JSON value that does not coerce to its column's type, with where it is, as ksqlDB's
     ``CoercionException`` says it: ``<reason>, path: $.FIELD[i].KEY.value`` (``$`` the record, ``.F`` a
@@ -102,6 +106,13 @@ class CoercionError(SerdeError):
         super().__init__(f"{reason}, path: ${path}")
         self.reason = reason
         self.path = path
+
+    def causes(self) -> list[str]:
+        """The messages of the exception chain ksqlDB's reader builds under its top message: one
+        ``CoercionException`` per level of the path (``$.S.X``, ``.S.X``, ``.X``), then the reason."""
+        parts = _PATH_PART.findall(self.path)
+        levels = ["$" + "".join(parts)] + ["".join(parts[i:]) for i in range(len(parts))]
+        return [f"{self.reason}, path: {p}" for p in levels] + [self.reason]
 
     def at(self, static: str, actual: str) -> CoercionError:
         """This error with the path's ``static`` prefix (as compiled, ``A[]``) replaced by ``actual``

@@ -24,7 +24,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.javatext import decimal_to_plain, double_to_string
-from ksqlpy.serde.base import Columns, FormatRuleError, SerdeError, ValueSerde
+from ksqlpy.serde.base import ColumnCountMismatch, Columns, FormatRuleError, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import decimal_from_text, fit_decimal, parse_java_double, parse_java_int
 from ksqlpy.serde.formats import resolve_delimiter, type_text
 from ksqlpy.types import Decimal, SqlType
@@ -98,6 +98,8 @@ def _parser(t: SqlType, col: str) -> Callable[[str], Any]:
     where = f" for column {col}" if col else ""
 
     def bad(s: str) -> SerdeError:
+        if name in _INT_TYPES or name == "DOUBLE":  # Java's Integer/Long.parseLong, Double.parseDouble
+            return SerdeError(f'For input string: "{s}"')
         return SerdeError(f"Invalid DELIMITED field{where}: can't parse {s!r} as {type_text(t)}")
 
     if name == "STRING":
@@ -163,8 +165,7 @@ _INT_TYPES = {"INTEGER": 10, "DATE": 10, "BIGINT": 19, "TIME": 19, "TIMESTAMP": 
 
 
 def _mismatch(n: int, got: int, s: str) -> SerdeError:
-    return SerdeError(f"Column count mismatch on deserialization. expected: {n}, got: {got}"
-                      + (f" (record {s[:100]!r})" if s else ""))
+    return ColumnCountMismatch(n, got)
 
 
 class DelimitedValueSerde(ValueSerde):

@@ -68,3 +68,31 @@ def test_having_failure_is_a_predicate_error(engine: Engine) -> None:
                        "HAVING 10 / (COUNT(*) - 1) > 0;")
     # (ksqlDB prints the aggregate as its internal column, KSQL_AGG_VARIABLE_0; we print the call)
     assert [(m.startswith("Error evaluating predicate ((10 / ("), c) for m, c in got] == [(True, ["/ by zero"])] * 2
+
+
+@pytest.mark.parametrize(("fmt", "raw", "message", "cause"), [
+    ("JSON", b'{"A": "x"}',
+     "Failed to deserialize value from topic: d. Can't coerce string to type. targetType: INTEGER, path: $.A",
+     ["Can't coerce string to type. targetType: INTEGER, path: $.A",
+      "Can't coerce string to type. targetType: INTEGER, path: .A", "Can't coerce string to type. targetType: INTEGER"]),
+    ("DELIMITED", b"1,2,3", "Error deserializing delimited",
+     ["Column count mismatch on deserialization. topic: d, expected: 2, got: 3"]),
+    ("DELIMITED", b"x,y", "Error deserializing delimited", ['For input string: "x"']),
+    ("KAFKA", b"\x00\x01", "Error deserializing KAFKA message from topic: d",
+     ["Size of data received by IntegerDeserializer is not 4"]),
+])
+def test_deserialization_errors_carry_each_formats_message(tmp_path: Path, fmt: str, raw: bytes, message: str,
+                                                           cause: list[str]) -> None:
+    e = Engine(str(tmp_path), {"auto.offset.reset": "earliest"})
+    try:
+        cols = "A INT" if fmt == "KAFKA" else "A INT, B STRING"
+        e.execute(f"CREATE STREAM D (ID INT KEY, {cols}) WITH (kafka_topic='d', key_format='JSON', "
+                  f"value_format='{fmt}', partitions=1);")
+        e.execute("CREATE STREAM O AS SELECT * FROM D;")
+        e.log.produce(ProducerRecord("d", b"1", raw, 0, None, partition=0))
+        e.drain()
+        [entry] = e.plog.entries
+        got = entry["message"]["deserializationError"]
+        assert (got["errorMessage"], got["cause"], got["target"], got["topic"]) == (message, cause, "value", "d")
+    finally:
+        e.close()
