@@ -15,16 +15,17 @@ Signature language (parameters are comma separated; ``""`` means no parameters):
 - ``DECIMAL`` matches a DECIMAL of any precision and scale (``DECIMAL(p,s)`` matches exactly that one)
 - ``ARRAY<T>``, ``MAP<K,V>``, ``STRUCT`` (any struct), ``ANY`` (anything, no binding)
 - generic type variables: one capital letter, optionally followed by digits (``T``, ``U``, ``K``, ``V``, ``S``,
-  ``T1``); every occurrence must agree (exactly in the first pass, via a common type in the second)
+  ``T1``); every occurrence must be the same type, in both passes: generics never widen (NULL fits any)
 - ``LAMBDA(T)->U``, ``LAMBDA(K,V)->V2``: a lambda argument; its parameters come from bindings made by earlier
   arguments (``lambda_params``) and its result type binds the variable on the right
 - ``X...`` on the last parameter: zero or more arguments of X (``"T, T..."`` is one or more)
 
 Resolution follows ksqlDB's UdfIndex: first every overload is tried without implicit casts (a NULL literal
 fits any parameter); only if none fits are implicit casts allowed (INT -> BIGINT -> DECIMAL -> DOUBLE, element
-wise in containers, and a STRING to DATE/TIME/TIMESTAMP). Among the fitting overloads a non-variadic one beats a
-variadic one, then fewer declared parameters win; a remaining tie is an "ambiguous method parameters" error,
-exactly as ksqlDB reports it (e.g. GREATEST(INT, BIGINT)).
+wise in containers, and a STRING to DATE/TIME/TIMESTAMP) - for concrete parameter types, never for a type
+variable. Among the fitting overloads a non-variadic one beats a variadic one, then fewer declared parameters
+win; a remaining tie is an "ambiguous method parameters" error, exactly as ksqlDB reports it (e.g.
+GREATEST(INT, BIGINT)).
 
 What ``resolve`` returns (``registry.Resolved``):
 
@@ -81,7 +82,6 @@ from ksqlpy.types import (
     Struct,
     as_decimal,
     can_implicitly_cast,
-    common_type,
 )
 
 
@@ -344,20 +344,17 @@ def _fits(t: SqlType, target: SqlType, cast: bool) -> bool:
     return can_implicitly_cast(t, target)
 
 
-def _bind(acc: dict[str, list[SqlType]], cast: bool) -> dict[str, SqlType] | None:
+def _bind(acc: dict[str, list[SqlType]]) -> dict[str, SqlType] | None:
+    """One type per variable: every non-NULL candidate must be that very type. Generics never widen, not
+    even in the implicit-cast pass (ksqlDB's GenericsUtil reserves a variable by equality), so
+    ``COALESCE(INT, BIGINT)`` or ``ARRAY_CONCAT(ARRAY<INT>, ARRAY<BIGINT>)`` fit no overload."""
     binding: dict[str, SqlType] = {}
     for name, types in acc.items():
-        if cast:
-            common = common_type(types)
-            if common is None:
-                return None
-            binding[name] = common
-        else:
-            first = types[0]
-            if any(t != first and not _contains_null(t) and not _contains_null(first) for t in types[1:]):
-                return None
-            # Prefer the most concrete candidate (an ARRAY<NULL> literal next to an ARRAY<INT>).
-            binding[name] = next((t for t in types if not _contains_null(t)), first)
+        first = types[0]
+        if any(t != first and not _contains_null(t) and not _contains_null(first) for t in types[1:]):
+            return None
+        # Prefer the most concrete candidate (an ARRAY<NULL> literal next to an ARRAY<INT>).
+        binding[name] = next((t for t in types if not _contains_null(t)), first)
     return binding
 
 
@@ -385,7 +382,7 @@ def try_overload(
     for i, t in enumerate(arg_types):
         if not _collect(ov.pattern_at(i, n), t, acc):
             return None
-    binding = _bind(acc, cast)
+    binding = _bind(acc)
     if binding is None:
         return None
     params: list[SqlType] = []
@@ -512,7 +509,7 @@ class SignatureFunction(ScalarFunction):
             acc: dict[str, list[SqlType]] = {}
             if not all(_collect(ov.pattern_at(i), t, acc) for i, t in enumerate(before)):
                 continue
-            binding = _bind(acc, cast=True)
+            binding = _bind(acc)
             if binding is None:
                 continue
             params = [substitute(p, binding) for p in lam.params]

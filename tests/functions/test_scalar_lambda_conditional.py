@@ -8,7 +8,7 @@ from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions import conditional, lambdas
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError
-from ksqlpy.types import BIGINT, BOOLEAN, DOUBLE, INTEGER, NULL, STRING, Array, LambdaType, Map
+from ksqlpy.types import BIGINT, BOOLEAN, DOUBLE, INTEGER, NULL, STRING, Array, Decimal, LambdaType, Map
 
 REG = FunctionRegistry()
 for _module in (lambdas, conditional):
@@ -74,10 +74,11 @@ def test_reduce_array_and_map():
     assert r.impl({"k1": 1, "k2": 2, "k3": 3}, ">", lambda s, k, v: s + k) == ">k3k1k2"
 
 
-def test_reduce_state_widens_to_the_lambda_result():
-    r = fn("REDUCE").resolve([Array(BIGINT), INTEGER, LambdaType((INTEGER, BIGINT), BIGINT)])
-    assert r.return_type == BIGINT
-    assert r.param_types is not None and r.param_types[1] == BIGINT
+def test_reduce_state_must_keep_its_type():
+    # the state S is bound by the initial value; a lambda returning another type fits no overload
+    with pytest.raises(KsqlTypeError, match=r"Function 'reduce' does not accept parameters"):
+        fn("REDUCE").resolve([Array(BIGINT), INTEGER, LambdaType((INTEGER, BIGINT), BIGINT)])
+    assert fn("REDUCE").resolve([Array(BIGINT), BIGINT, LambdaType((BIGINT, BIGINT), BIGINT)]).return_type == BIGINT
 
 
 def test_coalesce():
@@ -85,7 +86,12 @@ def test_coalesce():
     assert r.impl(None, None, 3) == 3 and r.impl(None, None, None) is None
     assert fn("COALESCE").resolve([STRING]).impl("only") == "only"
     assert fn("COALESCE").resolve([Array(INTEGER), Array(INTEGER)]).return_type == Array(INTEGER)
-    assert fn("COALESCE").resolve([INTEGER, BIGINT]).return_type == BIGINT
+    for name in ("COALESCE", "IFNULL", "NULLIF"):  # every argument binds T to the same type: no widening
+        with pytest.raises(KsqlTypeError, match=rf"Function '{name}' does not accept parameters \(INTEGER, BIGINT\)"):
+            fn(name).resolve([INTEGER, BIGINT])
+    with pytest.raises(KsqlTypeError, match=r"\(DECIMAL\(4, 2\), DECIMAL\(5, 2\)\)"):
+        fn("COALESCE").resolve([Decimal(4, 2), Decimal(5, 2)])
+    assert fn("COALESCE").resolve([Decimal(4, 2), NULL, Decimal(4, 2)]).return_type == Decimal(4, 2)
     assert fn("COALESCE").resolve([NULL, STRING]).return_type == STRING
     with pytest.raises(KsqlTypeError, match=r"Function 'COALESCE' does not accept parameters \(\)"):
         fn("COALESCE").resolve([])
