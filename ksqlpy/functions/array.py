@@ -146,7 +146,16 @@ def _series(start: int, end: int, step: int | None = None) -> list[int]:
     diff = end - start
     if (diff > 0 and step < 0) or (diff < 0 and step > 0):
         raise FunctionError("GENERATE_SERIES has a step with the wrong sign for its range")
-    return list(range(start, end + (1 if step > 0 else -1), step))
+    size = diff // step + 1
+    if size > _MAX_SERIES:  # Java's ArrayList cannot hold it (int size); never try to build it
+        raise FunctionError(f"GENERATE_SERIES would return {size} elements, more than an array can hold")
+    try:
+        return list(range(start, end + (1 if step > 0 else -1), step))
+    except MemoryError:
+        raise FunctionError(f"GENERATE_SERIES of {size} elements does not fit in memory") from None
+
+
+_MAX_SERIES = 2**31 - 9  # the largest array a JVM allocates
 
 
 def _slice(a: Any, start: Any, end: Any) -> Any:

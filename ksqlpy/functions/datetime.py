@@ -61,11 +61,22 @@ def _trunc_div(a: int, b: int) -> int:
 
 
 def _unit_to_millis(unit: str, interval: int) -> int:
-    """``TimeUnit.toMillis(interval)``: exact for ms and above, truncated for finer units."""
+    """``TimeUnit.toMillis(interval)``: exact for ms and above, truncated for finer units, saturated at the
+    bounds of a Java long as TimeUnit does."""
     nanos = _unit_nanos(unit)
     if nanos >= 1_000_000:
-        return interval * (nanos // 1_000_000)
-    return _trunc_div(interval * nanos, 1_000_000)
+        ms = interval * (nanos // 1_000_000)
+    else:
+        ms = _trunc_div(interval * nanos, 1_000_000)
+    return max(_LONG_MIN, min(_LONG_MAX, ms))
+
+
+_LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
+
+
+def _java_long(v: int) -> int:
+    """``v`` wrapped to a Java long (the sum of two longs overflows silently in Java)."""
+    return (v + 2**63) % 2**64 - 2**63
 
 
 # ---------------------------------------------------------------------------------------------------------
@@ -91,11 +102,11 @@ def timesub(unit: str, interval: int, ms: int) -> int:
 
 
 def timestampadd(unit: str, interval: int, ms: int) -> int:
-    return ms + _unit_to_millis(unit, interval)
+    return _java_long(ms + _unit_to_millis(unit, interval))
 
 
 def timestampsub(unit: str, interval: int, ms: int) -> int:
-    return ms - _unit_to_millis(unit, interval)
+    return _java_long(ms - _unit_to_millis(unit, interval))
 
 
 def _offset_ms(zone_id: str, ms: int) -> int:

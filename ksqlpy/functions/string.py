@@ -62,10 +62,15 @@ def _concat_bytes(*args: Any) -> bytes:
     return b"".join(a for a in args if a is not None)
 
 
-def _concat_ws(sep: Any, *args: Any) -> Any:
+def _concat_ws(*args: Any) -> Any:
+    """ksqlDB's CONCAT_WS is one variadic parameter: a call with a separator alone resolves, and fails for
+    that record (NULL plus a processing-log entry)."""
+    if len(args) < 2:
+        raise FunctionError("Function Concat_WS expects at least two input arguments.")
+    sep = args[0]
     if sep is None:
         return None
-    return sep.join(a for a in args if a is not None)
+    return sep.join(a for a in args[1:] if a is not None)
 
 
 def _elt(n: Any, *args: Any) -> Any:
@@ -291,9 +296,9 @@ _NO_MASK = None
 def _mask_char(c: Any, default: str | None = None) -> str | None:
     if c is None:
         return None
-    if len(c) != 1:
-        raise FunctionError(f"Invalid mask character '{c}': a mask character must be a single character")
-    return c
+    if not c:
+        raise FunctionError("Invalid mask character '': a mask character cannot be empty")
+    return c[0]  # Masker takes the string's first code point
 
 
 @lru_cache(maxsize=64)
@@ -485,8 +490,8 @@ def register(registry: FunctionRegistry) -> None:
         "CONCAT_WS",
         "Concatenates values with a separator (first argument); NULL values are skipped, a NULL separator gives NULL.",
         [
-            ("STRING, STRING, STRING...", "STRING", _concat_ws),
-            ("BYTES, BYTES, BYTES...", "BYTES", _concat_ws),
+            ("STRING...", "STRING", _concat_ws),
+            ("BYTES...", "BYTES", _concat_ws),
         ],
         null_on_null=False,
     )

@@ -63,6 +63,14 @@ class TestIntervals:
         assert call(registry, "TIMESTAMPSUB", [UNIT, BIGINT, TIMESTAMP], "MINUTES", 1, 0) == -60_000
         assert add.impl("MICROSECONDS", 1999, 0) == 1  # finer units truncate to whole ms
 
+    def test_timestamp_arithmetic_overflows_as_java_longs(self, registry: FunctionRegistry) -> None:
+        add = resolve(registry, "TIMESTAMPADD", UNIT, BIGINT, TIMESTAMP)
+        sub = resolve(registry, "TIMESTAMPSUB", UNIT, BIGINT, TIMESTAMP)
+        # TimeUnit.toMillis saturates at Long.MAX_VALUE, the sum then wraps: never a value outside BIGINT
+        assert add.impl("DAYS", 2**40, 1) == -(2**63)
+        assert add.impl("MILLISECONDS", 2**63 - 1, 2) == -(2**63) + 1
+        assert sub.impl("DAYS", 2**40, -2) == 2**63 - 1
+
     @pytest.mark.parametrize(
         "name, value_type", [("DATEADD", DATE), ("TIMEADD", TIME), ("TIMESTAMPADD", TIMESTAMP)]
     )

@@ -107,6 +107,8 @@ def test_generate_series():
         call("GENERATE_SERIES", [INTEGER, INTEGER, INTEGER], 0, 5, 0)
     with pytest.raises(FunctionError):
         call("GENERATE_SERIES", [INTEGER, INTEGER, INTEGER], 0, 5, -1)
+    with pytest.raises(FunctionError, match="more than an array can hold"):  # not a MemoryError
+        call("GENERATE_SERIES", [BIGINT, BIGINT], 0, 2**62)
 
 
 def test_slice_is_one_based_and_inclusive():

@@ -83,8 +83,14 @@ def test_concat_skips_nulls():
     assert call("CONCAT_WS", [S, S, S], None, "x", "y") is None
     assert call("CONCAT_WS", [S, S], "-", None) == ""
     assert call("CONCAT_WS", [BYTES, BYTES, BYTES], b"|", b"a", b"b") == b"a|b"
-    with pytest.raises(KsqlTypeError):
-        REG.scalars["CONCAT_WS"].resolve([S])
+    # one variadic parameter, as in ksqlDB: a separator alone resolves and fails for the record
+    assert REG.scalars["CONCAT_WS"].resolve([S]).return_type == S
+    with pytest.raises(FunctionError, match="Concat_WS expects at least two input arguments"):
+        call("CONCAT_WS", [S], "-")
+    with pytest.raises(FunctionError, match="Concat_WS expects at least two input arguments"):
+        call("CONCAT_WS", [BYTES], b"-")
+    with pytest.raises(KsqlTypeError, match="does not accept parameters \\(STRING, INTEGER\\)"):
+        REG.scalars["CONCAT_WS"].resolve([S, INTEGER])
 
 
 def test_elt_and_field():
@@ -160,8 +166,11 @@ def test_masks():
     assert call("MASK", [S], None) is None
     with pytest.raises(FunctionError):
         call("MASK_LEFT", [S, INTEGER], "ab", -1)
+    # a mask argument's first character is the mask (ksqlDB's Masker takes codePointAt(0))
+    assert call("MASK", [S, S, S, S, S], "aB", "XY", "yz", None, None) == "yX"
+    assert call("MASK_LEFT", [S, INTEGER, S, S, S, S], "aB1", 3, "**", "#!", "--", None) == "#*-"
     with pytest.raises(FunctionError):
-        call("MASK", [S, S, S, S, S], "ab", "XX", None, None, None)
+        call("MASK", [S, S, S, S, S], "ab", "", None, None, None)
 
 
 def test_md5_chr_uuid():
