@@ -117,7 +117,8 @@ class LambdaType(SqlType):
         return "LAMBDA"
 
     def __str__(self) -> str:
-        return f"LAMBDA<{', '.join(map(str, self.params))}> -> {self.result}"
+        head = f"LAMBDA<{', '.join(map(str, self.params))}>"
+        return head if self.result is None else f"{head} -> {self.result}"  # untyped yet: its arity only
 
 
 @dataclass(frozen=True, repr=False)

@@ -636,6 +636,11 @@ class _Binder:
                     params = fn.lambda_params(i, types)
                 except KsqlTypeError as e:
                     raise BindError(e.message, Phase.TYPING) from None
+                if len(params) != len(a.expressions):
+                    try:  # ksqlDB matches a lambda's parameter count with the signatures: no overload fits
+                        fn.resolve(types)
+                    except KsqlTypeError as e:
+                        raise BindError(e.message, Phase.TYPING) from None
                 lam = self._lambda(a, name, params)
                 bound[i] = lam
                 types[i] = lam.type

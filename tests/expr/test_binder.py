@@ -393,3 +393,21 @@ def test_literal_types() -> None:
     assert typ("1.5E3") == T.DOUBLE
     assert typ("-1.5") == T.Decimal(2, 1)
     assert typ("NULL") == T.NULL
+
+
+# --------------------------------------------------------------------------- lambdas
+
+
+@pytest.mark.parametrize("text, shown", [
+    ("TRANSFORM(ARR, (x, y) => x + 1)", "'transform' does not accept parameters (ARRAY<INTEGER>, LAMBDA<NULL, NULL>)"),
+    ("TRANSFORM(M, k => k)", "'transform' does not accept parameters (MAP<STRING, INTEGER>, LAMBDA<NULL>)"),
+    ("REDUCE(ARR, 0, x => x)", "'reduce' does not accept parameters (ARRAY<INTEGER>, INTEGER, LAMBDA<NULL>)"),
+    ("FILTER(M, (k, v, w) => true)", "'filter' does not accept parameters (MAP<STRING, INTEGER>, LAMBDA<NULL, NULL, NULL>)"),
+])  # fmt: skip
+def test_a_lambda_of_another_arity_fits_no_signature(text: str, shown: str) -> None:
+    assert error(text).startswith(f"Function {shown}.\nValid alternatives are:")
+
+
+def test_lambda_arities_that_fit_bind() -> None:
+    assert typ("TRANSFORM(M, (k, v) => v, (k, v) => k)") == T.Map(T.INTEGER, T.STRING)
+    assert typ("REDUCE(ARR, 0, (acc, x) => acc + x)") == T.INTEGER
