@@ -8,15 +8,18 @@
   waiting for their window to close, ordered by (timestamp, side, key) like Kafka Streams'.
 - ``TableStore``: a materialized table side: key -> (row, timestamp).
 
-Window fetches must not scan the batch's pending writes one by one (a batch can hold thousands), so the
-window store keeps its own per-key index of records written since the last commit.
+A join probes the other side's window store once per record: the window store answers from an in-memory
+index over its LMDB file (see ``WindowStore``), so a probe does not read LMDB.
 """
 
 from __future__ import annotations
 
 import pickle
 import struct
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
+from heapq import heappop, heappush
+from operator import itemgetter
 from typing import Any
 
 from ksqlpy.state.store import KeyValueStore
@@ -31,26 +34,51 @@ _META_SEQ = b"\x00seq"
 _WINDOW = b"\x01"
 _OUTER = b"\x02"
 _TABLE = b"\x03"
+_MAX_CACHED = 100_000  # records a window store's index keeps (as many as a KeyValueStore's cache)
+_ALL = -(1 << 63)  # cached_from of an index holding every visible record
+_SEQ_END = 1 << 33  # above every sequence number in a key (32 bits)
+_ts_seq = itemgetter(0, 1)
 
 
 def _u64(v: int) -> bytes:
     return struct.pack(">Q", v + _OFF)
 
 
-def _kb(kb: bytes) -> bytes:
-    return struct.pack(">I", len(kb)) + kb
+def _key_ts(k: bytes) -> int:
+    """The timestamp in a window entry's key (segment, key length, key, timestamp, sequence)."""
+    return _Q.unpack_from(k, 13 + _I.unpack_from(k, 9)[0])[0] - _OFF
 
 
 class WindowStore:
-    def __init__(self, kv: KeyValueStore, retention: int) -> None:
+    """One side of a stream-stream join: LMDB (+ changelog) holds the records, an in-memory index answers
+    the probes.
+
+    The index holds every visible record with ``ts >= cached_from``, per key in (timestamp, sequence)
+    order, so a probe is a dict lookup and two bisections instead of an LMDB range read per record. It is
+    written through on ``put`` (the batch's own records included), rebuilt from LMDB by ``load()`` (after
+    the restore phase replayed the changelog, and after an abort dropped a batch), and bounded: records
+    leave it when they expire (the window retention) and, past ``max_cached`` records, the oldest time
+    buckets leave it too and ``cached_from`` moves past them. A probe reaching below ``cached_from`` (an
+    out-of-order record within the grace period, on a store over its bound) reads that part from LMDB
+    plus the batch's own older records (``pending``), as every probe did before.
+    """
+
+    def __init__(self, kv: KeyValueStore, retention: int, max_cached: int = _MAX_CACHED) -> None:
         self.kv = kv
         self.retention = retention
         self.segment = max(retention // 2, 60_000)
+        self.max_cached = max_cached
+        self.bucket = max(1, min(1000, retention // 16))  # the index's eviction granularity (ms)
         self.observed: int = -(1 << 62)  # what an empty store holds; ``load()`` reads the restored store
         self.seq = 0
-        self.pending: dict[bytes, list[tuple[int, int, Any]]] = {}
+        self.index: dict[bytes, list[tuple[int, int, Any]]] = {}
+        self.cached_from = _ALL  # every visible record at or after this time is in ``index``
+        self.cached = 0  # records in ``index``
+        self._buckets: dict[int, set[bytes]] = {}  # time bucket -> keys with indexed records in it
+        self._heap: list[int] = []  # the buckets, oldest first
+        self.pending: dict[bytes, list[tuple[int, int, Any]]] = {}  # uncommitted records below cached_from
         self.purged_segment: int | None = None
-        self._read: Any = None  # one LMDB read transaction per batch
+        self._read: Any = None  # one LMDB read transaction per batch (probes below cached_from)
         self._cursor: Any = None
 
     def _seg(self, ts: int) -> int:
@@ -66,23 +94,54 @@ class WindowStore:
         if ts <= self.observed - self.retention:
             return  # expired on arrival
         self.seq += 1
-        seq = self.seq
-        key = b"".join((_WINDOW, _Q.pack(ts // self.segment + _OFF), _I.pack(len(kb)), kb,
-                        _QI.pack(ts + _OFF, seq & 0xFFFFFFFF)))
-        self.kv.put(key, row)
-        pend = self.pending.get(kb)
-        if pend is None:
-            self.pending[kb] = [(ts, seq, row)]
+        seq = self.seq & 0xFFFFFFFF  # what the LMDB key holds, so both orders agree
+        self.kv.put(b"".join((_WINDOW, _Q.pack(ts // self.segment + _OFF), _I.pack(len(kb)), kb,
+                              _QI.pack(ts + _OFF, seq))), row)
+        e = (ts, seq, row)
+        if ts < self.cached_from:
+            pend = self.pending.get(kb)
+            if pend is None:
+                self.pending[kb] = [e]
+            else:
+                pend.append(e)
+            return
+        entries = self.index.get(kb)
+        if entries is None:
+            self.index[kb] = [e]
         else:
-            pend.append((ts, seq, row))
+            last = entries[-1]
+            if last[0] < ts or (last[0] == ts and last[1] < seq):
+                entries.append(e)
+            else:  # out of order
+                entries.insert(bisect_right(entries, (ts, seq)), e)
+        self.cached += 1
+        b = ts // self.bucket
+        keys = self._buckets.get(b)
+        if keys is None:
+            self._buckets[b] = {kb}
+            heappush(self._heap, b)
+        else:
+            keys.add(kb)
 
-    def fetch(self, kb: bytes, lo: int, hi: int) -> list[tuple[int, Any]]:
-        """(timestamp, row) of the records of ``kb`` with ``lo <= ts <= hi``, oldest first."""
+    def fetch(self, kb: bytes, lo: int, hi: int) -> list[tuple[int, int, Any]]:
+        """(timestamp, sequence, row) of the records of ``kb`` with ``lo <= ts <= hi``, oldest first."""
         floor = self.observed - self.retention + 1
         if lo < floor:
             lo = floor
         if lo > hi:
             return []
+        if lo < self.cached_from:
+            return self._fetch_below(kb, lo, hi)
+        entries = self.index.get(kb)
+        if not entries:
+            return []
+        if entries[0][0] >= lo and entries[-1][0] <= hi:
+            return entries
+        return entries[bisect_left(entries, (lo,)):bisect_right(entries, (hi, _SEQ_END))]
+
+    def _fetch_below(self, kb: bytes, lo: int, hi: int) -> list[tuple[int, int, Any]]:
+        """A probe reaching below ``cached_from``: that part from LMDB and this batch's older records."""
+        top = min(hi, self.cached_from - 1)
         found: list[tuple[int, int, Any]] = []
         kk = _I.pack(len(kb)) + kb
         cur = self._cursor
@@ -91,7 +150,7 @@ class WindowStore:
             cur = self._cursor = self._read.cursor()
         seg = self.segment
         low = _Q.pack(lo + _OFF)
-        for s in range(lo // seg, hi // seg + 1):
+        for s in range(lo // seg, top // seg + 1):
             prefix = _WINDOW + _Q.pack(s + _OFF) + kk
             if not cur.set_range(prefix + low):
                 continue
@@ -101,17 +160,19 @@ class WindowStore:
                     break
                 ts, seq = _QI.unpack_from(k, n)
                 ts -= _OFF
-                if ts > hi:
+                if ts > top:
                     break
                 found.append((ts, seq, _loads(v)))
         pend = self.pending.get(kb)
         if pend:
-            for e in pend:
-                if lo <= e[0] <= hi:
-                    found.append(e)
-            if len(found) > 1:
-                found.sort(key=lambda e: (e[0], e[1]))
-        return [(ts, row) for ts, _, row in found]
+            found += [e for e in pend if lo <= e[0] <= top]
+        if top < hi:
+            entries = self.index.get(kb)
+            if entries:
+                found += entries[:bisect_right(entries, (hi, _SEQ_END))]
+        if len(found) > 1:
+            found.sort(key=_ts_seq)
+        return found
 
     def release(self) -> None:
         """End the batch's read transaction (before the batch's writes reach LMDB)."""
@@ -126,18 +187,71 @@ class WindowStore:
         self.kv.put(_META_SEQ, self.seq)
 
     def after_commit(self) -> None:
+        """The batch's records are in LMDB now: forget the older ones kept aside, drop expired segments
+        from the files and expired or surplus records from the index."""
         self.pending.clear()
         self._purge()
+        self._evict()
 
     def load(self) -> None:
-        """Read the meta state (newest timestamp seen, sequence) from the restored store."""
+        """Read the meta state (newest timestamp seen, sequence) and rebuild the index from the restored
+        (or last committed) store."""
         observed = self.kv.get(_META_OBSERVED)
         self.observed = observed if observed is not None else -(1 << 62)
         self.seq = self.kv.get(_META_SEQ) or 0
+        self.index, self._buckets, self._heap = {}, {}, []
+        self.cached, self.pending = 0, {}
+        self.release()
+        floor = self.floor()
+        start = _WINDOW + _u64(self._seg(floor))
+        width = self.bucket
+        counts: dict[int, int] = {}
+        with self.kv.env.begin(db=self.kv.data, buffers=False) as txn:
+            cur = txn.cursor()
+            if cur.set_range(start):  # first pass: how many records per bucket (keys only)
+                for k in cur.iternext(keys=True, values=False):
+                    if k[:1] != _WINDOW:
+                        break
+                    ts = _key_ts(k)
+                    if ts >= floor:
+                        b = ts // width
+                        counts[b] = counts.get(b, 0) + 1
+            self.cached_from = _ALL
+            total = 0
+            for b in sorted(counts, reverse=True):
+                total += counts[b]
+                if total > self.max_cached:
+                    self.cached_from = (b + 1) * width
+                    break
+            lowest = max(floor, self.cached_from)
+            index, buckets = self.index, self._buckets
+            if cur.set_range(start):  # second pass: the records the index keeps, in key order per key
+                for k, v in cur:
+                    if k[:1] != _WINDOW:
+                        break
+                    n = _I.unpack_from(k, 9)[0]
+                    ts, seq = _QI.unpack_from(k, 13 + n)
+                    ts -= _OFF
+                    if ts < lowest:
+                        continue
+                    kb = k[13:13 + n]
+                    e = (ts, seq, _loads(v))
+                    entries = index.get(kb)
+                    if entries is None:
+                        index[kb] = [e]
+                    else:
+                        entries.append(e)  # segments ascend, and within one the key's records do
+                    self.cached += 1
+                    b = ts // width
+                    keys = buckets.get(b)
+                    if keys is None:
+                        buckets[b] = {kb}
+                    else:
+                        keys.add(kb)
+        self._heap = sorted(buckets)
 
     def abort(self) -> None:
         self.release()
-        self.pending.clear()
         self.load()
 
     def _purge(self) -> None:
@@ -156,6 +270,28 @@ class WindowStore:
                     if not cur.delete():
                         break
         self.purged_segment = live
+
+    def _evict(self) -> None:
+        """Drop from the index the buckets wholly expired, then the oldest while over ``max_cached``."""
+        heap, width = self._heap, self.bucket
+        expired_below = self.floor() // width  # buckets ending at or before the floor
+        while heap and (heap[0] < expired_below or self.cached > self.max_cached):
+            b = heappop(heap)
+            end = (b + 1) * width
+            index = self.index
+            for kb in self._buckets.pop(b):
+                entries = index.get(kb)
+                if entries is None:
+                    continue
+                i = bisect_left(entries, (end,))
+                if i:
+                    self.cached -= i
+                    if i == len(entries):
+                        del index[kb]
+                    else:
+                        del entries[:i]
+            if end > self.cached_from:
+                self.cached_from = end
 
 
 class OuterStore:

@@ -76,7 +76,7 @@ class StreamStreamJoin(BaseOperator):
             self._emit_non_joined(left, hdrs)
         matched = False
         emit = self.emit
-        for other_ts, other_row in theirs.fetch(kb, time_from, time_to):
+        for other_ts, _, other_row in theirs.fetch(kb, time_from, time_to):
             matched = True
             if self.outer is not None:
                 self.outer.remove(other_ts, not left, kb)
