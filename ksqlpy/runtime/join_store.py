@@ -29,6 +29,7 @@ _loads = pickle.loads
 _Q = struct.Struct(">Q")
 _I = struct.Struct(">I")
 _QI = struct.Struct(">QI")
+_HEAD = struct.Struct(">cQI")  # a window entry's key up to its key bytes: tag, segment, key length
 _META_OBSERVED = b"\x00observed"
 _META_SEQ = b"\x00seq"
 _WINDOW = b"\x01"
@@ -65,6 +66,7 @@ class WindowStore:
 
     def __init__(self, kv: KeyValueStore, retention: int, max_cached: int = _MAX_CACHED) -> None:
         self.kv = kv
+        self._kv_put = kv.put
         self.retention = retention
         self.segment = max(retention // 2, 60_000)
         self.max_cached = max_cached
@@ -95,8 +97,7 @@ class WindowStore:
             return  # expired on arrival
         self.seq += 1
         seq = self.seq & 0xFFFFFFFF  # what the LMDB key holds, so both orders agree
-        self.kv.put(b"".join((_WINDOW, _Q.pack(ts // self.segment + _OFF), _I.pack(len(kb)), kb,
-                              _QI.pack(ts + _OFF, seq))), row)
+        self._kv_put(_HEAD.pack(_WINDOW, ts // self.segment + _OFF, len(kb)) + kb + _QI.pack(ts + _OFF, seq), row)
         e = (ts, seq, row)
         if ts < self.cached_from:
             pend = self.pending.get(kb)

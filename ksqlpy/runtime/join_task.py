@@ -206,16 +206,27 @@ class JoinTask:
         full = [len(b.offsets) >= self.max_batch for b, _ in fetched]
         stop = any(f and not ev for f, (_, ev) in zip(full, fetched, strict=True))
         consumed_upto = [-1] * len(channels)
+        heappop, heappush = heapq.heappop, heapq.heappush
         while heap and not stop:
-            ts, c, i = heapq.heappop(heap)
+            ts, c, i = heappop(heap)
             events = fetched[c][1]
-            _, offset, args = events[i]
-            channels[c].handle(*args, ts)
-            consumed_upto[c] = i
-            if i + 1 < len(events):
-                heapq.heappush(heap, (events[i + 1][0], c, i + 1))
-            elif full[c]:
-                stop = True
+            handle = channels[c].handle
+            n = len(events)
+            # a run of this input's events up to the next input's head (the heap's order: timestamp, then
+            # input), without a heap operation per event
+            top_ts, top_c = heap[0][:2] if heap else (None, 0)
+            while True:
+                handle(*events[i][2], ts)
+                consumed_upto[c] = i
+                i += 1
+                if i == n:
+                    if full[c]:
+                        stop = True
+                    break
+                ts = events[i][0]
+                if top_ts is not None and (ts > top_ts or (ts == top_ts and c > top_c)):
+                    heappush(heap, (ts, c, i))
+                    break
         consumed = 0
         for c, (batch, events) in enumerate(fetched):
             if not batch.offsets:

@@ -52,3 +52,32 @@ def test_a_cut_batch_stops_processing_where_it_ends(tmp_path: Any) -> None:
     task.poll()
     assert [v for _, v, _ in seen] == ["a1", "a2", "a3", "b1"]
     assert task.poll() == 0
+
+
+def test_runs_of_one_input_keep_the_order_of_a_merge_by_timestamp_then_input(tmp_path: Any) -> None:
+    """Events of one input are handled in runs up to the other input's head: ties go to the first input,
+    and the order is the one a heap of (timestamp, input, index) gives, over random timestamps."""
+    import heapq
+    import random
+
+    rnd = random.Random(5)
+    for round_ in range(20):
+        seen: list = []
+        log, task = _task(tmp_path / str(round_), seen)
+        inputs = {t: [(f"{t}{i}", rnd.choice([rnd.randrange(30), rnd.randrange(5)])) for i in range(rnd.randrange(40))]
+                  for t in ("a", "b")}
+        for t, items in inputs.items():
+            if items:
+                _send(log, t, items)
+        task.poll()
+        heap = [(items[0][1], c, 0) for c, items in enumerate(inputs.values()) if items]
+        heapq.heapify(heap)
+        lists = list(inputs.values())
+        want = []
+        while heap:
+            ts, c, i = heapq.heappop(heap)
+            want.append(lists[c][i][0])
+            if i + 1 < len(lists[c]):
+                heapq.heappush(heap, (lists[c][i + 1][1], c, i + 1))
+        assert [v for _, v, _ in seen] == want
+        log.close()
