@@ -8,7 +8,8 @@ columns followed by every source's block of ``ALIAS_COL`` columns), and the rest
 WHERE, PARTITION BY, GROUP BY, HAVING, the projection - is analyzed by the single-source analyzer
 over it: the plan's chain reads the join's subtree (``ksqlpy.plan.logical.Join``).
 
-Beyond ksqlDB: ``ON a.x = b.x AND a.y = b.y`` joins on the composite key (x, y).
+Beyond ksqlDB, when ``ksqlpy.join.multi.condition.enabled`` is set: ``ON a.x = b.x AND a.y = b.y`` joins on
+the composite key (x, y); by default such criteria are refused as ksqlDB refuses them.
 """
 
 from __future__ import annotations
@@ -45,6 +46,7 @@ from ksqlpy.plan.logical import (
     Sink,
 )
 from ksqlpy.plan.partitioning import join_repartitions
+from ksqlpy.properties import as_bool
 from ksqlpy.session_state import SessionState
 
 JOIN_TEXT = {JoinKind.INNER: "[INNER] JOIN", JoinKind.LEFT: "LEFT [OUTER] JOIN", JoinKind.RIGHT: "RIGHT [OUTER] JOIN",
@@ -90,11 +92,13 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     keys_of = KeyBinder(scope, typing_scope, ctx)
 
     # every condition's sources are checked before any join's semantics, as ksqlDB does
+    multi_condition = as_bool(session.properties.get(MULTI_CONDITION_PROPERTY, False))
     conditions = []
     for i, jc in enumerate(query.joins):
         left_aliases = {lf.alias for lf in leaves[: i + 1]}
         with locating(location_within(jc.on)):
-            conditions.append(_conditions(jc.on, scope, keys_of, left_aliases, leaves[i + 1].alias))
+            conditions.append(_conditions(jc.on, scope, keys_of, left_aliases, leaves[i + 1].alias,
+                                          multi_condition=multi_condition))
     current = _leaf_input(leaves[0], catalog, keys_of)
     nodes: list[Join] = []
     for i, jc in enumerate(query.joins):
@@ -289,37 +293,74 @@ def _windowed_repartition_message(forced_table: bool) -> str:
     return text
 
 
+MULTI_CONDITION_PROPERTY = "ksqlpy.join.multi.condition.enabled"
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeNEQ)
+
+
+def _unparen(e: exp.Expression) -> exp.Expression:
+    while isinstance(e, exp.Paren):
+        e = e.this
+    return e
+
+
+def _criteria_shape(on: exp.Expression, scope: JoinScope, multi_condition: bool) -> list[exp.Expression]:
+    """ksqlDB's Analyzer.visitJoinedSource: the criteria is one ``=`` comparison.
+
+    Two equalities joined by AND or OR are refused as multiple conditions, anything else that is not a
+    comparison (IS NOT DISTINCT FROM is a NOT there) as unsupported, a comparison other than ``=`` as not an
+    equality. With ``ksqlpy.join.multi.condition.enabled`` (ksqlpy's extension, off by default) ANDed
+    equalities join on the composite key instead; the parts are returned in order."""
+    top = _unparen(on)
+    if not isinstance(top, _COMPARISONS):
+        if multi_condition and isinstance(top, exp.And):
+            parts: list[exp.Expression] = []
+
+            def flatten(e: exp.Expression) -> None:
+                e = _unparen(e)
+                if isinstance(e, exp.And):
+                    flatten(e.this)
+                    flatten(e.expression)
+                else:
+                    parts.append(e)
+
+            flatten(top)
+            if all(isinstance(p, exp.EQ) for p in parts):
+                return parts
+        shown = _qualified(top, scope)
+        if isinstance(shown, exp.NullSafeEQ):  # ksqlDB's parser made it NOT (a IS DISTINCT FROM b)
+            shown = exp.Not(this=exp.NullSafeNEQ(this=shown.this, expression=shown.expression))
+        printed = text(shown)
+        if isinstance(top, exp.And | exp.Or) and all(isinstance(_unparen(x), exp.EQ)
+                                                    for x in (top.this, top.expression)):
+            raise KsqlStatementError("Invalid join condition: joins on multiple conditions are not yet supported. "
+                                     f"Got {printed}.")
+        raise KsqlStatementError(f"Unsupported join expression: {printed}")
+    if not isinstance(top, exp.EQ):
+        raise KsqlStatementError("Only equality join criteria is supported.")
+    return [top]
+
+
+def _qualified(e: exp.Expression, scope: JoinScope) -> exp.Expression:
+    """The criteria as ksqlDB prints it after its sanitizer qualified every column it could resolve."""
+    try:
+        return scope.qualify(e, "JOIN ON")
+    except KsqlStatementError:
+        return e
+
+
 def _conditions(on: exp.Expression, scope: JoinScope, keys_of: KeyBinder, left_aliases: set[str],
-                right: str) -> list[_Condition]:
-    parts: list[exp.Expression] = []
-
-    def flatten(e: exp.Expression) -> None:
-        if isinstance(e, exp.And):
-            flatten(e.this)
-            flatten(e.expression)
-        elif isinstance(e, exp.Paren):
-            flatten(e.this)
-        else:
-            parts.append(e)
-
-    flatten(on)
+                right: str, multi_condition: bool = False) -> list[_Condition]:
     for col in column_refs(on):
         if col.table:
             scope.check_qualifier(col.table)
+    parts = _criteria_shape(on, scope, multi_condition)
     if len(parts) > 1:
         seen = [keys_of(p, "JOIN ON") for p in parts]
         if any(x in seen[:i] for i, x in enumerate(seen)):
             raise KsqlStatementError("Invalid join condition: joins on multiple conditions are not yet supported. "
-                                     f"Got {text(on)}.")
+                                     f"Got {text(_qualified(_unparen(on), scope))}.")
     out = []
     for part in parts:
-        if not isinstance(part, exp.EQ):
-            if len(parts) > 1:  # ksqlpy joins on ANDed equalities only; anything else is ksqlDB's refusal
-                raise KsqlStatementError("Invalid join condition: joins on multiple conditions are not yet "
-                                         f"supported. Got {text(on)}.")
-            if isinstance(part, exp.GT | exp.GTE | exp.LT | exp.LTE | exp.NEQ | exp.NullSafeEQ | exp.NullSafeNEQ):
-                raise KsqlStatementError("Only equality join criteria is supported.")
-            raise KsqlStatementError(f"Unsupported join expression: {text(part)}")
         qualified = scope.qualify(part, "JOIN ON")
         a, b = part.this, part.expression
         qa, qb = qualified.this, qualified.expression
