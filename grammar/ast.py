@@ -16,7 +16,7 @@ Expression contract (what the analyzer relies on):
   exp.Is(this, exp.Null()) for IS NULL (IS NOT NULL = exp.Not(exp.Is(...))), exp.In(this, expressions),
   exp.Between(this, low, high), exp.Like(this, expression) optionally wrapped in exp.Escape(this=like,
   expression=literal), exp.Case(ifs=[exp.If(this=cond, true=value)], default=else) (simple CASE x WHEN v
-  is normalized to searched form: ``x = v``), exp.Paren may appear and means nothing.
+  keeps its operand: ``exp.Case(this=x, ifs=[exp.If(this=v, ...)])``), exp.Paren may appear and means nothing.
 - ``CAST(x AS type)`` is ``Cast(this=x, to=<SqlType>)`` (custom node below; the target is a ksqlpy type,
   with ``TypeName`` placeholders for custom types).
 - Every function call (including COUNT, SUM, SUBSTRING...) is ``FunctionCall(name=UPPER_NAME, args=[...])``;

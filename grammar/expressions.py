@@ -340,17 +340,16 @@ class ExpressionParser(TokenParser):
         return StructConstructor(names=names, values=values)
 
     def _parse_ksql_case(self) -> exp.Case:
-        """Searched CASE as is; simple ``CASE x WHEN v`` becomes searched ``WHEN x = v``."""
+        """Searched CASE, or simple ``CASE x WHEN v`` with its operand in ``this`` (ksqlDB parses the simple
+        form and refuses it when typing it)."""
         operand = None if self._curr.token_type == _T.WHEN else self.parse_value_expression()
         ifs: list[exp.Expression] = []
         while self._match(_T.WHEN):
             condition = self.parse_expression()
-            if operand is not None:
-                condition = exp.EQ(this=operand.copy(), expression=condition)
             self.expect(_T.THEN, "THEN")
             ifs.append(exp.If(this=condition, true=self.parse_expression()))
         if not ifs:
             raise self.syntax_error("'WHEN'")
         default = self.parse_expression() if self._match(_T.ELSE) else None
         self.expect(_T.END, "END")
-        return exp.Case(ifs=ifs, default=default)
+        return exp.Case(this=operand, ifs=ifs, default=default)

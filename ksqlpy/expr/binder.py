@@ -463,6 +463,11 @@ class _Binder:
             self.in_case -= 1
 
     def _case(self, node: exp.Case) -> B.Expr:
+        if node.args.get("this") is not None:
+            # ksqlDB parses the simple form (CASE x WHEN v THEN ...) but its type manager has no rule for it:
+            # the visitor's default refusal, raised unwrapped in every clause
+            raise BindError("not yet implemented: io.confluent.ksql.execution.util.ExpressionTypeManager$Visitor"
+                            ".visitSimpleCaseExpression", Phase.ANALYSIS)
         whens: list[tuple[B.Expr, B.Expr]] = []
         then_type: T.SqlType | None = None
         for clause in node.args.get("ifs") or []:

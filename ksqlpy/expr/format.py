@@ -69,7 +69,7 @@ def format_expression(node: exp.Expression) -> str:
     if isinstance(node, exp.Escape):
         return f"{f(node.this)[:-1]} ESCAPE {f(node.expression)})"
     if isinstance(node, exp.Case):
-        parts = ["CASE"]
+        parts = ["CASE"] if node.args.get("this") is None else [f"CASE {f(node.this)}"]
         for i in node.args.get("ifs") or []:
             parts.append(f"WHEN {f(i.this)} THEN {f(i.args['true'])}")
         if node.args.get("default") is not None:

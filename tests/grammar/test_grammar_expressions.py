@@ -226,8 +226,8 @@ def test_case_expressions() -> None:
     assert [i.args["true"] for i in searched.args["ifs"]] == [s("big"), s("small")]
     assert searched.args["default"] == s("none")
     simple = pe("CASE a WHEN 1 THEN 'one' END")
-    assert simple.args["ifs"] == [exp.If(this=exp.EQ(this=col("A"), expression=num("1")), true=s("one"))]
-    assert simple.args.get("this") is None and simple.args.get("default") is None
+    assert simple.args["ifs"] == [exp.If(this=num("1"), true=s("one"))]
+    assert simple.args["this"] == col("A") and simple.args.get("default") is None
 
 
 def test_subscripts_and_dereference() -> None:
