@@ -23,6 +23,7 @@ from sqlglot import exp
 
 from ksqlpy.analysis.join_keys import KeyBinder, KeyExpr
 from ksqlpy.analysis.join_scope import JoinScope, join_list
+from ksqlpy.analysis.query_rejections import key_more_than_once
 from ksqlpy.analysis.written import is_star
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar.ast import Query, SelectItem
@@ -109,11 +110,10 @@ def plan_select(query: Query, scope: JoinScope, keys_of: KeyBinder, leaves: list
                 key = selected[best[1]]
                 for j, s in enumerate(selected):
                     if j != best[1] and s is not None and s == key:
-                        a, b = sorted([names[best[1]] or s.shown, names[j] or s.shown])
+                        a, b = names[best[1]] or s.shown, names[j] or s.shown
                         first = comp.viable[0].column
                         column = comp.column if comp.synthetic or first is None else first.name
-                        raise KsqlStatementError(f"The projection contains a key column (`{column}`) more than "
-                                                 f"once, aliased as: {a} and {b}.")
+                        raise KsqlStatementError(key_more_than_once(column, a, b))
     out: list[SelectItem] = []
     for i, (e, _, virtual) in enumerate(items):
         name = names[i]

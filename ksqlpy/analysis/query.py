@@ -263,8 +263,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                 if aggregation is not None:
                     raise KsqlStatementError(f"The projection contains a key column more than once: `{dup.name}` and "
                                              f"`{name}`.")
-                raise KsqlStatementError(f"The projection contains a key column (`{be.name}`) more than once, "
-                                         f"aliased as: {dup.name} and {name}.")
+                raise KsqlStatementError(rejections.key_more_than_once(be.name, dup.name, name))
         if key_index is not None and persistent:
             used_keys.add(key_index)
             key_cols.append((key_index, col))

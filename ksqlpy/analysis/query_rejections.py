@@ -112,3 +112,12 @@ def check_lambdas_enabled(query: Query, properties: Mapping[str, Any]) -> None:
         return
     if any(n.find(exp.Lambda) is not None for n in _expressions(query)):
         raise KsqlStatementError("Exception while preparing statement: Lambdas are not enabled at this time.")
+
+
+def key_more_than_once(column: str, alias: str, other: str) -> str:
+    """ksqlDB's FinalProjectNode refusal of one key column selected twice (aliases in sorted order); the
+    same rule for single-source queries and joins."""
+    a, b = sorted([alias, other])
+    return (f"The projection contains a key column (`{column}`) more than once, aliased as: {a} and {b}.\n"
+            "Each key column must only be in the projection once. If you intended to copy the key into the value, "
+            "then consider using the AS_VALUE function to indicate which key reference should be copied.")
