@@ -112,6 +112,14 @@ def test_a_timestamp_column_sets_the_record_time(engine: Engine, value_format: s
     assert _rows(engine, "S")[0][2] == expected
 
 
+def test_an_unparseable_timestamp_column_names_value_and_pattern_once(engine: Engine) -> None:
+    engine.execute("CREATE STREAM s (k STRING KEY, t STRING) WITH (kafka_topic='s', partitions=1, "
+                   "value_format='JSON', timestamp='t', timestamp_format='yyyy-MM-dd');")
+    assert _error(engine, "INSERT INTO s (k, t) VALUES ('a', 'soon');").message == (
+        "Failed to insert values into 'S'. Failed to parse timestamp 'soon' with formatter 'yyyy-MM-dd': "
+        "Text 'soon' could not be parsed with pattern 'yyyy-MM-dd'")
+
+
 def test_target_checks_come_first(engine: Engine) -> None:
     engine.execute("CREATE STREAM s (k STRING KEY, a INT) WITH (kafka_topic='s', partitions=1, value_format='JSON');")
     engine.execute("CREATE TABLE w AS SELECT k, COUNT(*) AS n FROM s WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY k;")
