@@ -21,6 +21,7 @@ from ksqlpy.expr.format import format_expression
 from ksqlpy.plan.logical import ColumnRole, SchemaColumn
 
 PSEUDO = (("ROWTIME", T.BIGINT), ("ROWPARTITION", T.INTEGER), ("ROWOFFSET", T.BIGINT))
+WINDOW_BOUNDS = ("WINDOWSTART", "WINDOWEND")
 
 
 def block_columns(source: Source, alias: str) -> list[SchemaColumn]:
@@ -70,7 +71,10 @@ class JoinScope:
             if name not in self.names[qual]:
                 raise KsqlStatementError(at(col, f"{clause} column '{qual}.{name}' cannot be resolved."))
             return qual, name
-        owners = [a for a in self.aliases if name in self.names[a]]
+        # a window bound is reached only qualified: ksqlDB's sanitizer looks names up in the sources' columns
+        # with their pseudo columns but without window bounds, so WINDOWSTART alone is no source's column -
+        # nor, in a join, the bound of an aggregation's window (ksqlDB issue 5931)
+        owners = [] if name in WINDOW_BOUNDS else [a for a in self.aliases if name in self.names[a]]
         if len(owners) > 1:
             could = [f"{a}.{name}" for a in owners]
             text = " or ".join(could) if len(could) == 2 else ", ".join(could[:-1]) + " or " + could[-1]
