@@ -51,6 +51,7 @@ from ksqlpy.plan.topology import (
     Materialize,
     Node,
     NodeKind,
+    StartAt,
     StoreKind,
     Target,
     ToOperator,
@@ -253,7 +254,7 @@ class JoinLowering:
                                        stores=[lstore])
                 return node_in
             self.wiring[sub.id].append(JoinChannel(left.source.topic, target, left.source, key, table,
-                                                   self.lo.start_at))
+                                                   self.start_at(table)))
             self.lo.add_topic(left.source.topic, TopicKind.SOURCE, sub.partitions)
             lstore = naming.join_table_store(ctx, "left", rekeyed=False) if table else None
             return self.leaf_nodes(sub, left, first, "left", ctx, [lstore] if lstore else None)
@@ -268,6 +269,11 @@ class JoinLowering:
             self.advance(4)
             return self.repartition_source_node(sub, described)
         return self.node(left, sub, target)
+
+    def start_at(self, table: bool) -> StartAt:
+        """Where a join reads a source: a table side from its start whatever ``auto.offset.reset`` says (ksqlDB
+        builds a joined table complete, or its earlier rows would never be joined); a stream as configured."""
+        return "earliest" if table else self.lo.start_at
 
     def right_input(self, node: Join, sub: SubBuilder, target: Target, codec: KeyCodec, *, counted: bool,
                     table_store: str | None) -> Node:
@@ -291,7 +297,7 @@ class JoinLowering:
                                    stores=[table_store] if table_store else None)
             return node_in
         self.wiring[sub.id].append(JoinChannel(right.source.topic, target, right.source, key, table,
-                                               self.lo.start_at))
+                                               self.start_at(table)))
         self.lo.add_topic(right.source.topic, TopicKind.SOURCE, sub.partitions)
         return self.leaf_nodes(sub, right, first, "right", ctx, [table_store] if (table and table_store) else None)
 
@@ -300,7 +306,7 @@ class JoinLowering:
         """A sub-topology moving a source's records to ``topic``, keyed by the join key."""
         sub = self.sub(leaf)
         self.wiring[sub.id].append(JoinChannel(leaf.source.topic, ToRepartition(topic, None, codec), leaf.source,
-                                               key, table, self.lo.start_at))
+                                               key, table, self.start_at(table)))
         self.lo.add_topic(leaf.source.topic, TopicKind.SOURCE, sub.partitions)
         node = self.leaf_nodes(sub, leaf, index, side, context)
         node = sub.node(NodeKind.PROCESSOR, f"{context}{side.capitalize()}SourceKeyed-SelectKey", node)
@@ -339,7 +345,7 @@ class JoinLowering:
             left_key = self.key_function(_refs(left.columns, [f"{left.alias}_{c.name}"
                                                               for c in left.source.key_columns]), left.columns)
             self.wiring[sub.id].append(JoinChannel(left.source.topic, ToOperator(me, "on_left"), left.source,
-                                                   left_key, True, self.lo.start_at))
+                                                   left_key, True, self.start_at(True)))
             self.lo.add_topic(left.source.topic, TopicKind.SOURCE, sub.partitions)
             left_node = self.leaf_nodes(sub, left, self.counter, "left", ctx, [lname])
         else:
@@ -349,7 +355,7 @@ class JoinLowering:
                    "subscriptions": self.store(state, StoreKind.KEY_VALUE, right_sub)}
         self.wiring[right_sub.id].append(ForeignKeyRight(me, rstores, right_codec, left_codec, resp_topic))
         self.wiring[right_sub.id].append(JoinChannel(rsrc.topic, ToOperator(me, "on_right"), rsrc, right_key, True,
-                                                     self.lo.start_at))
+                                                     self.start_at(True)))
         self.lo.add_topic(rsrc.topic, TopicKind.SOURCE, right_sub.partitions)
         self.wiring[right_sub.id].append(JoinChannel(sub_topic, ToOperator(me, "on_subscription")))
         # the description: registration out of the left side, the right side answering, the left resolving
