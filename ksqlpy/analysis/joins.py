@@ -133,7 +133,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         emit=query.emit, limit=query.limit,
     )
     return analyze_query(rewritten, _Overlay(catalog, virtual), session, sink_name=sink_name, persistent=persistent,
-                         sql=sql, ctx=ctx, base=root, **options)
+                         sql=sql, ctx=ctx, base=root, source_columns=frozenset(all_columns), **options)
 
 
 # --------------------------------------------------------------------------- sources

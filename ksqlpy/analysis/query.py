@@ -101,7 +101,7 @@ IMPLICIT_GROUP = exp.Literal.string("")
 def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None,
                   persistent: bool, sql: str = "", sink_timestamp: str | None = None,
                   ctx: BindContext | None = None, pull: bool = False, implicit_group: bool = False,
-                  base: Join | None = None) -> Sink:
+                  base: Join | None = None, source_columns: frozenset[str] = frozenset()) -> Sink:
     """The logical plan of ``query`` (``ksqlpy.plan.logical``). ``catalog``: the sources; ``session``: the
     engine's functions, the statement's properties, custom types; ``pull``: a pull query; ``base``: the
     join the query reads (its FROM clause analysed by ``analysis.joins``, whose result ``catalog`` shows as
@@ -114,7 +114,8 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
         ctx = bind_context(session, interpreted=pull)
     kind = QueryKind.PERSISTENT if persistent else QueryKind.PULL if pull else QueryKind.PUSH
     plan = _analyze(query, catalog, session, sink_name=sink_name, kind=kind, sql=sql,
-                    sink_timestamp=sink_timestamp, ctx=ctx, base=base, implicit_group=implicit_group)
+                    sink_timestamp=sink_timestamp, ctx=ctx, base=base, implicit_group=implicit_group,
+                    source_columns=source_columns)
     agg = plan.find(Aggregate)
     rejections.check_emit_final(query, agg is not None and agg.window is not None, session.properties)
     ctx.check()
@@ -125,7 +126,7 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
 
 def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None, kind: QueryKind,
              sql: str, sink_timestamp: str | None, ctx: BindContext, base: Join | None,
-             implicit_group: bool = False) -> Sink:
+             implicit_group: bool = False, source_columns: frozenset[str] = frozenset()) -> Sink:
     persistent = kind is QueryKind.PERSISTENT
     source = catalog.source(query.source.name)
     if source is None:
@@ -168,7 +169,9 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     rejections.check_table_functions(query, registry)
     taken = {c.name for c in schema.columns}
     source_names = set(taken)
-    gen = AliasGenerator(taken)
+    # a join's sources keep their own column names for this (ksqlDB's generator skips the KSQL_COL_n
+    # names of every source schema, not of the joined row's ALIAS_COL names)
+    gen = AliasGenerator(taken | source_columns)
     # ksqlDB names unnamed select items KSQL_COL_n in select order, before naming keys
     item_names: dict[int, str] = {}
     for i, item in enumerate(query.select):
