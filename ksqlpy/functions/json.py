@@ -1,6 +1,7 @@
 """JSON functions over JSON text, matching ksqlDB's Jackson usage: the first JSON value of the text is read
 (trailing text is ignored, empty text is "missing"), floating point numbers keep their written digits
-(BigDecimal), and JSON is written back compactly (``{"a":1,"b":[true,null]}``) with Jackson's escapes."""
+(BigDecimal), comments, single quotes and unquoted field names are accepted (UdfJsonMapper's parser
+features), and JSON is written back compactly (``{"a":1,"b":[true,null]}``) with Jackson's escapes."""
 
 from __future__ import annotations
 
@@ -55,7 +56,81 @@ def parse_json(text: str) -> Any:
     try:
         return _DECODER.raw_decode(text, i)[0]
     except (ValueError, RecursionError):
+        pass
+    try:  # the rarer lenient forms, only after strict parsing failed
+        strict = _strict_json(text, i)
+        if not strict.strip(_WS):
+            return MISSING  # nothing but comments
+        return _DECODER.raw_decode(strict, len(strict) - len(strict.lstrip(_WS)))[0]
+    except (ValueError, RecursionError):
         raise FunctionError(f"Invalid JSON format: {text}") from None
+
+
+_NAME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$")
+
+
+def _strict_json(text: str, i: int) -> str:
+    """``text`` from ``i`` rewritten as strict JSON where it uses what ksqlDB's UDF mapper (UdfJsonMapper)
+    enables in Jackson: comments (``//``, ``/* */``), single-quoted strings and names, unquoted names
+    (letters, digits, ``_`` and ``$``). Anything else is copied for the strict parser to judge."""
+    out: list[str] = []
+    stack: list[str] = []  # '{' / '[' of the open containers
+    expect_name = False
+    n = len(text)
+    while i < n:
+        c = text[i]
+        if c in "\"'":
+            j = i + 1
+            body: list[str] = []
+            while j < n and text[j] != c:
+                if text[j] == "\\" and j + 1 < n:
+                    if text[j + 1] == "'":  # Jackson reads \' as ' once single quotes are allowed
+                        body.append("'")
+                    else:
+                        body.append(text[j:j + 2])
+                    j += 2
+                    continue
+                body.append('\\"' if text[j] == '"' else text[j])
+                j += 1
+            out.append('"' + "".join(body) + '"')
+            i = j + 1
+            expect_name = False
+            continue
+        if c == "/" and text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            out.append(" ")
+            continue
+        if c == "/" and text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            if end < 0:
+                out.append(text[i:])  # an unclosed comment is an error, as in Jackson
+                break
+            i = end + 2
+            out.append(" ")
+            continue
+        if expect_name and c in _NAME_CHARS:
+            j = i
+            while j < n and text[j] in _NAME_CHARS:
+                j += 1
+            out.append('"' + text[i:j] + '"')
+            i = j
+            expect_name = False
+            continue
+        if c in "{[":
+            stack.append(c)
+            expect_name = c == "{"
+        elif c in "}]":
+            if stack:
+                stack.pop()
+            expect_name = False
+        elif c == ",":
+            expect_name = bool(stack) and stack[-1] == "{"
+        elif c not in _WS:
+            expect_name = False
+        out.append(c)
+        i += 1
+    return "".join(out)
 
 
 # ------------------------------------------------------------------------------------------- writing
@@ -326,7 +401,7 @@ def register(registry: FunctionRegistry) -> None:
     )
     add(
         "IS_JSON_STRING",
-        "True if a string parses as JSON.",
+        "True if a string parses as JSON. Like every JSON function it reads comments, single-quoted strings and unquoted field names, as ksqlDB does.",
         [("STRING", "BOOLEAN", _is_json_string)],
         null_on_null=False,
     )

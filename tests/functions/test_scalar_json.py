@@ -176,3 +176,34 @@ def test_to_json_string_of_every_other_type():
     assert call("TO_JSON_STRING", [Map(DOUBLE, INTEGER)], {1.5: 1}) == '{"1.5":1}'
     assert call("TO_JSON_STRING", [Array(Array(INTEGER))], [[1], [], None]) == "[[1],[],null]"
     assert call("TO_JSON_STRING", [Struct((("A", S), ("B", INTEGER)))], {"A": None, "B": 1}) == '{"A":null,"B":1}'
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("{'a': 1}", {"a": 1}),  # single-quoted names and strings
+    ("{'a': 'x\"y'}", {"a": 'x"y'}),
+    ("{'a': 'it\\'s'}", {"a": "it's"}),
+    ('{"a": "it\\\'s"}', {"a": "it's"}),
+    ("{a: 1, $b_2: [true, {c: null}]}", {"a": 1, "$b_2": [True, {"c": None}]}),  # unquoted names
+    ('{"a": 1 /* block */, // line\n "b": "//not/*a comment*/"}', {"a": 1, "b": "//not/*a comment*/"}),
+    ("// only a comment", MISSING),
+    ("  /* c */ 'top'", "top"),
+])  # fmt: skip
+def test_parsing_accepts_what_ksqldbs_udf_mapper_enables(text, expected):
+    # ksqlDB's UdfJsonMapper enables ALLOW_COMMENTS, ALLOW_SINGLE_QUOTES and ALLOW_UNQUOTED_FIELD_NAMES
+    assert parse_json(text) == expected
+
+
+@pytest.mark.parametrize("text", ["{a b: 1}", "{'a: 1}", "{a: }", "/* open", "{\"a\": 1,, }", "abc"])
+def test_lenient_parsing_still_rejects_invalid_text(text):
+    with pytest.raises(FunctionError, match="Invalid JSON format"):
+        parse_json(text)
+
+
+def test_functions_read_the_lenient_forms():
+    assert call("EXTRACTJSONFIELD", [S, S], "{a: {'b': 'x'}}", "$.a.b") == "x"
+    assert call("IS_JSON_STRING", [S], "{'a': 1}") is True
+    assert call("IS_JSON_STRING", [S], "/* nothing */") is False
+    assert call("JSON_KEYS", [S], "{a: 1, 'b': 2, \"c\": 3}") == ["a", "b", "c"]
+    assert call("JSON_RECORDS", [S], "{a: 'x', b: [1, 'y']}") == {"a": "x", "b": '[1,"y"]'}
+    assert call("JSON_CONCAT", [S, S], "{a: 1}", "{'b': 2}") == '{"a":1,"b":2}'
+    assert call("JSON_ARRAY_LENGTH", [S], "[1, /* two */ 2]") == 2
