@@ -2,7 +2,9 @@
 callables taking the lambda's parameters. ``lambda_params`` (from the signature rows) tells the compiler the
 parameter types: the element type for arrays, (key, value) for maps, (state, element) / (state, key, value)
 for REDUCE, where the state type comes from the initial value. Maps are walked in Java HashMap order
-(``java_map_items``), which decides REDUCE's result for an order-sensitive lambda."""
+(``java_map_items``), which decides REDUCE's result for an order-sensitive lambda. Where ksqlDB's Java fails
+for one record, so do these: a FILTER lambda returning NULL (a Boolean that cannot unbox), a FILTER or
+TRANSFORM over a map producing a NULL value (Collectors.toMap refuses it)."""
 
 from __future__ import annotations
 
@@ -16,16 +18,32 @@ from ksqlpy.functions.signatures import FunctionError, registrar
 CATEGORY = "LAMBDA"
 
 
+def _test(result: Any) -> bool:
+    """A FILTER lambda's result as Java's Predicate sees it: a NULL Boolean cannot unbox (the call fails)."""
+    if result is None:
+        raise FunctionError("A FILTER lambda returned NULL, not a BOOLEAN")
+    return bool(result)
+
+
 def _filter_array(a: Any, fn: Callable[[Any], Any]) -> Any:
     if a is None:
         return None
-    return [x for x in a if fn(x)]
+    return [x for x in a if _test(fn(x))]
 
 
 def _filter_map(m: Any, fn: Callable[[Any, Any], Any]) -> Any:
     if m is None:
         return None
-    return {k: v for k, v in java_map_items(m) if fn(k, v)}
+    out = {k: v for k, v in java_map_items(m) if _test(fn(k, v))}
+    _no_null_values(out, "FILTER")
+    return out
+
+
+def _no_null_values(m: dict[Any, Any], name: str) -> None:
+    """ksqlDB builds these maps with Collectors.toMap, which refuses a NULL value."""
+    for k, v in m.items():
+        if v is None:
+            raise FunctionError(f"The map produced by {name} cannot hold a NULL value (key {k})")
 
 
 def _transform_array(a: Any, fn: Callable[[Any], Any]) -> Any:
@@ -43,6 +61,7 @@ def _transform_map(m: Any, key_fn: Callable[[Any, Any], Any], value_fn: Callable
         if nk in out:
             raise FunctionError(f"Duplicate key {nk} in the map produced by TRANSFORM")
         out[nk] = value_fn(k, v)
+    _no_null_values(out, "TRANSFORM")
     return out
 
 

@@ -22,11 +22,31 @@ def fn(name):
 def test_filter_array_and_map():
     r = fn("FILTER").resolve([Array(INTEGER), LambdaType((INTEGER,), BOOLEAN)])
     assert r.return_type == Array(INTEGER)
-    assert r.impl([1, 2, 3, None], lambda x: None if x is None else x > 1) == [2, 3]
+    assert r.impl([1, 2, 3, None], lambda x: x is not None and x > 1) == [2, 3]
+    assert r.impl([1, None], lambda x: x is None) == [None]
     assert r.impl(None, lambda x: True) is None
     assert fn("FILTER").lambda_params(1, [Map(STRING, DOUBLE)]) == (STRING, DOUBLE)
     r = fn("FILTER").resolve([Map(STRING, DOUBLE), LambdaType((STRING, DOUBLE), BOOLEAN)])
     assert r.impl({"a": 1.0, "b": 5.0}, lambda k, v: v > 2) == {"b": 5.0}
+
+
+def test_where_java_fails_the_call_fails():
+    # a NULL Boolean from the lambda cannot unbox in ksqlDB's Predicate: the call fails for the record
+    f_arr = fn("FILTER").resolve([Array(INTEGER), LambdaType((INTEGER,), BOOLEAN)])
+    with pytest.raises(FunctionError, match="returned NULL"):
+        f_arr.impl([1, 2], lambda x: None)
+    # maps are collected with Collectors.toMap, which refuses NULL values (NULL keys are fine)
+    f_map = fn("FILTER").resolve([Map(STRING, INTEGER), LambdaType((STRING, INTEGER), BOOLEAN)])
+    assert f_map.impl({"a": 1, "b": None}, lambda k, v: v is not None) == {"a": 1}
+    with pytest.raises(FunctionError, match="NULL value"):
+        f_map.impl({"a": 1, "b": None}, lambda k, v: True)
+    t_map = fn("TRANSFORM").resolve([Map(STRING, INTEGER), LambdaType((STRING, INTEGER), STRING),
+                                     LambdaType((STRING, INTEGER), INTEGER)])
+    assert t_map.impl({"a": 1}, lambda k, v: None, lambda k, v: v) == {None: 1}
+    with pytest.raises(FunctionError, match="NULL value"):
+        t_map.impl({"a": 1}, lambda k, v: k, lambda k, v: None)
+    t_arr = fn("TRANSFORM").resolve([Array(INTEGER), LambdaType((INTEGER,), INTEGER)])
+    assert t_arr.impl([1, 2], lambda x: None) == [None, None]  # lists hold NULLs
 
 
 def test_filter_needs_a_boolean_lambda():
