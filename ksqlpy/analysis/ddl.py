@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ksqlpy import types as T
+from ksqlpy.analysis.pseudo_columns import reserved_names
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, location
 from ksqlpy.expr.binder import resolve_type
@@ -54,13 +55,14 @@ def parse_duration_ms(text: str) -> int:
         raise KsqlStatementError(f"Configuration WINDOW_SIZE is invalid: {e}") from None
 
 
-def check_columns(kind: str, cols: list[ColumnDef], custom: dict[str, T.SqlType]) -> list[Column]:
+def check_columns(kind: str, cols: list[ColumnDef], custom: dict[str, T.SqlType],
+                  reserved: frozenset[str] | None = None) -> list[Column]:
     """The declared columns, checked; an error about one of them carries where it was declared."""
     out: list[Column] = []
     seen: set[str] = set()
     for c in cols:
         try:
-            out.append(_check_column(kind, c, seen, custom))
+            out.append(_check_column(kind, c, seen, custom, reserved))
         except KsqlStatementError as e:
             if e.location is None:
                 e.location = location(c)
@@ -70,8 +72,9 @@ def check_columns(kind: str, cols: list[ColumnDef], custom: dict[str, T.SqlType]
     return out
 
 
-def _check_column(kind: str, c: ColumnDef, seen: set[str], custom: dict[str, T.SqlType]) -> Column:
-    if c.name in SYSTEM_COLUMNS or c.name in WINDOW_COLUMNS:
+def _check_column(kind: str, c: ColumnDef, seen: set[str], custom: dict[str, T.SqlType],
+                  reserved: frozenset[str] | None = None) -> Column:
+    if c.name in (reserved if reserved is not None else frozenset(SYSTEM_COLUMNS) | frozenset(WINDOW_COLUMNS)):
         raise KsqlStatementError(f"'{c.name}' is a reserved column name. You cannot use it as a name for a column.")
     if c.name in seen:
         raise KsqlStatementError(f"Duplicate column name '{c.name}'")
@@ -137,6 +140,20 @@ def formats_from_properties(props: dict[str, Any], config: dict[str, Any], *, ha
     return kf, vf
 
 
+HEADERS_PROPERTY = "ksql.headers.columns.enabled"
+
+
+def check_headers_enabled(columns: list[Column], config: dict[str, Any]) -> None:
+    """Header columns (``HEADERS``, ``HEADER('k')``) may be declared only while ``ksql.headers.columns.enabled``
+    is true (the default)."""
+    if str(config.get(HEADERS_PROPERTY, "true")).strip().lower() != "false":
+        return
+    named = [c.name for c in columns if c.headers or c.header_key is not None]
+    if named:
+        raise KsqlStatementError(f"Cannot declare header columns ({', '.join(named)}): header columns are disabled "
+                                 f"('{HEADERS_PROPERTY}' is false).")
+
+
 def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[str, T.SqlType]) -> Source:
     """``stmt``'s WITH clause has been prepared (``ksqlpy.grammar.with_clause``)."""
     props = normalize_properties(stmt.properties)
@@ -144,7 +161,8 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
                                  f"supported on source {stmt.kind.lower()}s.")
     check_topic_properties(stmt.kind, props, windowed=False)
-    columns = check_columns(stmt.kind, stmt.columns, custom)
+    columns = check_columns(stmt.kind, stmt.columns, custom, reserved_names(config))
+    check_headers_enabled(columns, config)
     keys = [c for c in columns if c.key]
     key_fmt, value_fmt = formats_from_properties(props, config, has_key=bool(keys))
     if not columns:

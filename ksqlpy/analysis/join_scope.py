@@ -35,9 +35,11 @@ def block_columns(source: Source, alias: str) -> list[SchemaColumn]:
     return cols
 
 
-def source_column_names(source: Source) -> list[str]:
-    """Every name a query may use for a column of ``source`` (its columns, pseudo and window columns)."""
-    names = [c.name for c in source.columns] + [n for n, _ in PSEUDO]
+def source_column_names(source: Source, offsets: bool = True) -> list[str]:
+    """Every name a query may use for a column of ``source`` (its columns, pseudo and window columns);
+    ``offsets``: ROWPARTITION and ROWOFFSET are pseudo columns (``ksql.rowpartition.rowoffset.enabled``; the
+    block keeps their places either way)."""
+    names = [c.name for c in source.columns] + [n for n, _ in PSEUDO if offsets or n == "ROWTIME"]
     if source.windowed is not None:
         names += ["WINDOWSTART", "WINDOWEND"]
     return names
@@ -46,11 +48,11 @@ def source_column_names(source: Source) -> list[str]:
 class JoinScope:
     """Resolves column references of a join query to (alias, column) and to joined-row column names."""
 
-    def __init__(self, sources: list[tuple[Source, str]]) -> None:
+    def __init__(self, sources: list[tuple[Source, str]], *, offsets: bool = True) -> None:
         self.sources = sources
         self.aliases = [a for _, a in sources]
         self.by_alias = {a: s for s, a in sources}
-        self.names = {a: source_column_names(s) for s, a in sources}
+        self.names = {a: source_column_names(s, offsets) for s, a in sources}
         self.types = {a: {**{c.name: c.type for c in s.columns}, **dict(PSEUDO),
                           **({"WINDOWSTART": T.BIGINT, "WINDOWEND": T.BIGINT} if s.windowed else {})}
                       for s, a in sources}

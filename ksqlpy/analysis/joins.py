@@ -24,6 +24,7 @@ from ksqlpy.analysis.join_checks import check_foreign_key_join, check_key_type, 
 from ksqlpy.analysis.join_keys import KeyBinder, KeyExpr
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, text
+from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.written import column_refs
@@ -85,7 +86,9 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
 
     leaves = _resolve_leaves(query, catalog)
     _check_value_formats(leaves)
-    scope = JoinScope([(lf.source, lf.alias) for lf in leaves])
+    for lf in leaves:
+        check_queryable([c.name for c in lf.source.columns], session.properties)
+    scope = JoinScope([(lf.source, lf.alias) for lf in leaves], offsets=offsets_enabled(session.properties))
     all_columns = {c.name for lf in leaves for c in lf.source.columns}
     joined_schema = RowSchema([c for lf in leaves for c in lf.columns])
     typing_scope = scope_for(joined_schema)

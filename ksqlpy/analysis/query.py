@@ -12,12 +12,13 @@ from sqlglot import exp
 from ksqlpy import types as T
 from ksqlpy.analysis import query_rejections as rejections
 from ksqlpy.analysis.aggregates import plan_aggregation
+from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled, reserved_names
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.struct_star import expand_struct_stars
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.analysis.written import is_star, lambda_parameter, natural_name, qualified, strip_qualifiers
-from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Catalog, Source
+from ksqlpy.catalog import WINDOW_COLUMNS, Catalog, Source
 from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.binder import bind, bind_filter, try_bind
@@ -46,8 +47,6 @@ from ksqlpy.plan.logical import (
 from ksqlpy.plan.partitioning import group_by_repartition
 from ksqlpy.session_state import SessionState
 
-RESERVED = set(SYSTEM_COLUMNS) | set(WINDOW_COLUMNS)
-
 
 class AliasGenerator:
     """ksqlDB's KSQL_COL_n names for unnamed expressions, skipping names already in use."""
@@ -65,13 +64,16 @@ class AliasGenerator:
         return name
 
 
-def input_schema(source: Source) -> RowSchema:
+def input_schema(source: Source, *, offsets: bool = True) -> RowSchema:
+    """The row a query over ``source`` reads; ``offsets``: ROWPARTITION and ROWOFFSET are pseudo columns
+    (``ksql.rowpartition.rowoffset.enabled``)."""
     cols = [SchemaColumn(c.name, c.type, ColumnRole.KEY) for c in source.key_columns]
     cols += [SchemaColumn(c.name, c.type, ColumnRole.VALUE) for c in source.value_columns]
     cols += [SchemaColumn(c.name, c.type, ColumnRole.HEADER) for c in source.header_columns]
     cols.append(SchemaColumn("ROWTIME", T.BIGINT, ColumnRole.SYSTEM))
-    cols.append(SchemaColumn("ROWPARTITION", T.INTEGER, ColumnRole.SYSTEM))
-    cols.append(SchemaColumn("ROWOFFSET", T.BIGINT, ColumnRole.SYSTEM))
+    if offsets:
+        cols.append(SchemaColumn("ROWPARTITION", T.INTEGER, ColumnRole.SYSTEM))
+        cols.append(SchemaColumn("ROWOFFSET", T.BIGINT, ColumnRole.SYSTEM))
     if source.windowed:
         cols.append(SchemaColumn("WINDOWSTART", T.BIGINT, ColumnRole.WINDOW))
         cols.append(SchemaColumn("WINDOWEND", T.BIGINT, ColumnRole.WINDOW))
@@ -143,7 +145,9 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                                   sink_timestamp=sink_timestamp, ctx=ctx, pull=kind is QueryKind.PULL,
                                   implicit_group=implicit_group)
     alias = query.source.alias or source.name
-    schema = input_schema(source)
+    check_queryable([c.name for c in source.columns], session.properties)
+    schema = input_schema(source, offsets=offsets_enabled(session.properties))
+    reserved = reserved_names(session.properties)
     in_scope = scope_for(schema, alias)
     registry = ctx.registry
     query = expand_struct_stars(query, in_scope, ctx)
@@ -246,7 +250,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         name = name or given or natural_name(e) or gen.next()
         written = query.select[index].expr if index is not None else e
         printed.append((format_expression(qualified(written, alias)), name))
-        if persistent and given in RESERVED:
+        if persistent and given in reserved:
             raise KsqlStatementError(f"`{given}` is a reserved column name. You cannot use it as an alias for a column.")
         be = bind(e, proj_scope, ctx, Clause.SELECT, table_functions=True)
         table_functions += [n for n in be.walk() if isinstance(n, B.Call) and n.fn.kind is B.FunctionKind.TABLE
@@ -271,7 +275,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             used_keys.add(key_index)
             key_cols.append((key_index, col))
         else:
-            if persistent and given is None and name in RESERVED:
+            if persistent and given is None and name in reserved:
                 raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the "
                                          "column.")
             if name in names_seen:

@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from ksqlpy import types as T
+from ksqlpy.analysis.pseudo_columns import offsets_enabled
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.strict_coercion import CoercionFailed, base_type_name, coerce_strict, java_value_text
@@ -88,11 +89,12 @@ def _record(engine: Engine, src: Source, stmt: A.InsertValues) -> tuple[tuple, t
         raise _Reason(f"Expected a value for each column. Expected Columns: "
                       f"[{', '.join(stmt.columns or [])}]. Got [{', '.join(_sql(v) for v in stmt.values)}]")
     columns: list[tuple[str, T.SqlType]] = []
+    not_insertable = NOT_INSERTABLE if offsets_enabled(engine.effective_properties()) else ()
     for name in names:
         col = src.column(name)
-        if col is None and name not in (ROWTIME, *NOT_INSERTABLE):
+        if col is None and name not in (ROWTIME, *not_insertable):
             raise _Reason(f"Column name `{name}` does not exist.")
-        if name in NOT_INSERTABLE:
+        if name in not_insertable:
             raise _Reason(f"Inserting into column `{name}` is not allowed.")
         columns.append((name, T.BIGINT if col is None else col.type))
     given: dict[str, Any] = {}

@@ -26,6 +26,7 @@ from ksqlpy.analysis.ddl import (
     source_from_create,
     topic_config,
 )
+from ksqlpy.analysis.pseudo_columns import reserved_names
 from ksqlpy.analysis.query import analyze_query
 from ksqlpy.analysis.statement_text import create_as_text
 from ksqlpy.catalog import Column, Source
@@ -417,7 +418,7 @@ def alter_source(engine: Engine, stmt: A.AlterSource) -> StatementResult:
                                  f"on source {src.kind.lower()}s.")
     if src.created_by_query:
         raise KsqlStatementError("ALTER command is not supported for CREATE ... AS statements.")
-    new = check_columns(src.kind, stmt.columns, engine.catalog.types())
+    new = check_columns(src.kind, stmt.columns, engine.catalog.types(), reserved_names(engine.effective_properties()))
     for c in new:
         if src.column(c.name) is not None:
             raise KsqlStatementError(f"Cannot add column `{c.name}` to schema. A column with the same name already "
