@@ -105,6 +105,12 @@ def strict_timestamps(ctx: RuntimeContext) -> bool:
     return str(ctx.prop("ksql.timestamp.throw.on.invalid", "false")).lower() == "true"
 
 
+def fail_on_deserialization(ctx: RuntimeContext) -> bool:
+    """``ksql.fail.on.deserialization.error``: a record that cannot be deserialized stops the query (Kafka
+    Streams' ``LogAndFailExceptionHandler``) after its processing-log entry, instead of being skipped."""
+    return str(ctx.prop("ksql.fail.on.deserialization.error", "false")).strip().lower() == "true"
+
+
 def state_root(ctx: RuntimeContext, query_id: str, *, persistent: bool) -> str:
     """Where a query's stores live: ``<data_dir>/state/<query id>`` for a persistent query, a fresh private
     directory under ``<data_dir>/state/transient`` for a transient one (thrown away with it)."""

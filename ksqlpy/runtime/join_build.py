@@ -30,7 +30,7 @@ from ksqlpy.plan.topology import (
     ToRepartition,
     ToResult,
 )
-from ksqlpy.runtime.context import RuntimeContext, strict_timestamps
+from ksqlpy.runtime.context import RuntimeContext, fail_on_deserialization, strict_timestamps
 from ksqlpy.runtime.join_fk import FkLeft, FkRight
 from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function
 from ksqlpy.runtime.join_store import OuterStore, TableStore, WindowStore
@@ -54,6 +54,7 @@ class JoinWiring:
         self.topology = topology
         self.functions = topology.functions
         self.strict = strict_timestamps(rctx)
+        self.fail_on_deserialization = fail_on_deserialization(rctx)
         self._keys: dict[int, Callable[[tuple], Any]] = {}
         self._codecs: dict[int, Callable[[tuple], bytes]] = {}
         self._routes: dict[int, Callable[[tuple], int | None]] = {}
@@ -146,7 +147,8 @@ class JoinWiring:
         rctx, source = self.rctx, ch.source
         plog, qid = ctx.plog, ctx.query_id
         reader = SourceReader(source, rctx.key_serde(source), rctx.value_serde(source), plog, qid,
-                              keep_tombstones=ch.table, throw_on_invalid_timestamp=self.strict)
+                              keep_tombstones=ch.table, throw_on_invalid_timestamp=self.strict,
+                              fail_on_deserialization=self.fail_on_deserialization)
         block = block_builder(source)
         assert ch.key is not None
         key_fn = self.key_fn(ch.key)

@@ -46,7 +46,13 @@ from ksqlpy.runtime.aggregate import (
 )
 from ksqlpy.runtime.aggregator import AggregateSpec
 from ksqlpy.runtime.combine import Combiner, combinable
-from ksqlpy.runtime.context import RuntimeContext, state_root, strict_timestamps, warm_copy
+from ksqlpy.runtime.context import (
+    RuntimeContext,
+    fail_on_deserialization,
+    state_root,
+    strict_timestamps,
+    warm_copy,
+)
 from ksqlpy.runtime.group_by import Grouper, compile_grouping
 from ksqlpy.runtime.join_build import JoinWiring
 from ksqlpy.runtime.join_output import JoinOutput, where_predicate
@@ -168,6 +174,7 @@ class _Build:
         self.on_rows = on_rows
         self.cache_entries = cache_entries
         self.strict = strict_timestamps(ctx)
+        self.fail_on_deserialization = fail_on_deserialization(ctx)
         self.out = QueryTasks(topology, [], log=ctx.log)
         self.joins = JoinWiring(ctx, topology)
         self.functions = topology.functions if topology.functions is not None else builtin_registry()
@@ -309,7 +316,8 @@ class _Build:
             source = first.source
             reader: Any = SourceReader(source, ctx.key_serde(source), ctx.value_serde(source), ctx.plog,
                                        self.query_id, keep_tombstones=first.keep_tombstones,
-                                       throw_on_invalid_timestamp=self.strict and first.strict_timestamps)
+                                       throw_on_invalid_timestamp=self.strict and first.strict_timestamps,
+                                       fail_on_deserialization=self.fail_on_deserialization)
             topic, start_at = source.topic, first.start_at
         else:
             assert isinstance(first, ReadRepartition)

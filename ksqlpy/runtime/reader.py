@@ -41,8 +41,11 @@ class SourceReader:
     (key columns, value columns, header columns, then WINDOWSTART/WINDOWEND for windowed sources)."""
 
     def __init__(self, source: Source, key_serde: Any, value_serde: Any, plog: ProcessingLog, query_id: str,
-                 *, keep_tombstones: bool, throw_on_invalid_timestamp: bool = False) -> None:
+                 *, keep_tombstones: bool, throw_on_invalid_timestamp: bool = False,
+                 fail_on_deserialization: bool = False) -> None:
         self.source = source
+        # ksql.fail.on.deserialization.error: a record that cannot be read stops the query once logged
+        self.fail_on_deserialization = fail_on_deserialization
         # ksql.timestamp.throw.on.invalid: a timestamp that cannot be extracted stops the query (as Kafka
         # Streams' fatal TimestampExtractor error) instead of logging and skipping the record
         self.throw_on_invalid_timestamp = throw_on_invalid_timestamp
@@ -135,6 +138,8 @@ class SourceReader:
                 key = ks.deserialize(kb) if keys is None or i in kbad else keys[i]
             except Exception as e:  # noqa: BLE001 - bad records go to the processing log
                 self.plog.deserialization_error(self.query_id, "key", e, kb, batch.topic, getattr(ks, "format", None))
+                if self.fail_on_deserialization:
+                    raise KsqlRuntimeError(_FAIL_ON_DESERIALIZATION) from e
                 continue
             if vb is None:
                 value = None
@@ -144,6 +149,8 @@ class SourceReader:
                 except Exception as e:  # noqa: BLE001
                     self.plog.deserialization_error(self.query_id, "value", e, vb, batch.topic,
                                                     getattr(vs, "format", None))
+                    if self.fail_on_deserialization:
+                        raise KsqlRuntimeError(_FAIL_ON_DESERIALIZATION) from e
                     continue
             if self.windowed:
                 key, ws, we = key if key is not None else (None, None, None)
@@ -198,6 +205,12 @@ class SourceReader:
                         found = v
                 vals.append(found)
         return vals
+
+
+# Kafka Streams' RecordDeserializer when its handler says FAIL
+_FAIL_ON_DESERIALIZATION = ("Deserialization exception handler is set to fail upon a deserialization error. If you "
+                            "would rather have the streaming pipeline continue after a deserialization error, please "
+                            "set the default.deserialization.exception.handler appropriately.")
 
 
 def _fatal_timestamp(batch: RecordBatch, i: int, cause: object) -> str:
