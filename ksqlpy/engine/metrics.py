@@ -258,7 +258,7 @@ def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
     statistics = " ".join(parts)
     if parts:
         statistics += f" {'last-message':>16}: {_timestamp_text(last):>9}"
-    failed = sum(engine.plog.by_query.get(q.query_id, 0) for q in writers + readers)
+    failed = sum(engine.plog.failed_by_query.get(q.query_id, 0) for q in writers + readers)
     errors = _stat("failed-messages", failed) if (writers or readers) else ""
     return statistics, errors
 

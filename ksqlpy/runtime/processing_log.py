@@ -54,6 +54,9 @@ class ProcessingLog:
         self.entries: deque[dict[str, Any]] = deque(maxlen=keep)
         self.count = 0
         self.by_query: Counter[str] = Counter()  # entries per query id (the processing-errors metric)
+        # records a query could not deserialize (DESCRIBE EXTENDED's failed-messages, counted by ksqlDB's
+        # deserialization exception handler; expression errors and excluded rows are not failed messages)
+        self.failed_by_query: Counter[str] = Counter()
 
     def _emit(self, logger: str, message: dict[str, Any]) -> None:
         entry = {"logger": logger, "level": "ERROR", "time": int(time.time() * 1000), "message": message}
@@ -67,6 +70,9 @@ class ProcessingLog:
         parts = str(entry.get("logger", "")).split(".")
         if len(parts) > 1:
             self.by_query[parts[1]] += 1
+            message = entry.get("message")
+            if isinstance(message, dict) and message.get("type") == DESERIALIZATION_ERROR:
+                self.failed_by_query[parts[1]] += 1
         self.entries.append(entry)
         if self.sink is not None:
             try:
