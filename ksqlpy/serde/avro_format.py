@@ -235,10 +235,16 @@ def strip_logical(schema: Any) -> Any:
 
 
 # --------------------------------------------------------------------------- values
-def decimal_to_bytes(v: Any, scale: int) -> bytes:
+def decimal_to_bytes(v: Any, scale: int, size: int | None = None) -> bytes:
+    """The two's-complement unscaled value; ``size``: a ``fixed`` schema's length (sign-extended to it)."""
     d = v if isinstance(v, PyDecimal) else PyDecimal(str(v))
     unscaled = int(d.scaleb(scale, context=_WIDE).to_integral_value(context=_WIDE))
-    return unscaled.to_bytes(max(1, (unscaled.bit_length() + 8) // 8), "big", signed=True)
+    length = max(1, (unscaled.bit_length() + 8) // 8)
+    if size is not None:
+        if length > size:
+            raise SerdeError(f"Decimal {d} does not fit the {size} bytes of its fixed schema")
+        length = size
+    return unscaled.to_bytes(length, "big", signed=True)
 
 
 def bytes_to_decimal(raw: bytes, scale: int) -> PyDecimal:
@@ -368,7 +374,7 @@ def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any],
     s = next((b for b in branches if _fits(b, t)), branches[0]) if len(branches) > 1 else branches[0]
     kind = kind_of(s)
     if kind in ("bytes", "fixed") and isinstance(s, dict) and s.get("logicalType") == "decimal":
-        return decimal_to_bytes(v, int(s.get("scale", 0)))
+        return decimal_to_bytes(v, int(s.get("scale", 0)), int(s["size"]) if kind == "fixed" else None)
     if kind in ("int", "long"):
         return int(v)
     if kind in ("float", "double"):

@@ -1,4 +1,5 @@
-"""Avro unions of several types read and written as Connect's union STRUCT (ksqlpy.serde.avro_unions)."""
+"""AVRO with registered schemas ksqlDB did not generate: unions of several types (Connect's union STRUCT,
+ksqlpy.serde.avro_unions), decimals in fixed types."""
 
 from __future__ import annotations
 
@@ -76,3 +77,17 @@ def test_branches_with_the_same_connect_name_are_refused() -> None:
     clash = ["null", {"type": "record", "name": "x.P", "fields": []}, {"type": "record", "name": "y.P", "fields": []}]
     with pytest.raises(KsqlStatementError, match="Multiple union schemas map to the Connect union field name"):
         sql_type_of(clash)
+
+
+def test_a_decimal_written_to_a_fixed_schema_takes_its_size() -> None:
+    schema = {"type": "record", "name": "R", "fields": [
+        {"name": "d", "type": ["null", {"type": "fixed", "name": "D", "size": 6, "logicalType": "decimal",
+                                        "precision": 10, "scale": 2}]}]}
+    reg = EmbeddedSchemaRegistry()
+    sid = reg.register("t-value", json.dumps(schema))
+    serde = value_serde("AVRO", [("D", T.Decimal(10, 2))], registry=reg, topic="t", schema_id=sid)
+    from decimal import Decimal
+
+    for v in (Decimal("-1.50"), Decimal("12345678.99"), Decimal("0.00")):
+        data = serde.serialize((v,))
+        assert len(data) == 5 + 1 + 6 and serde.deserialize(data) == (v,)
