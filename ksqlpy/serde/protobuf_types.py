@@ -10,7 +10,7 @@ ksqlDB goes through Kafka Connect's ``ProtobufData``; the mapping here is the on
 | enum | STRING (the value's name) |
 | repeated T / map<K, V> | ARRAY<T> / MAP<K, V> |
 | repeated ``...Entry`` {key = 1; value = 2} (Connect's map form) | MAP<K, V> (V may be an ARRAY or a MAP) |
-| message | STRUCT (a ``oneof`` group is one STRUCT field named ``<oneof>_0``) |
+| message | STRUCT (a ``oneof`` group is one STRUCT field named ``<oneof>_<i>``, i its index among the oneofs) |
 | google.protobuf.Timestamp, google.type.Date, google.type.TimeOfDay | TIMESTAMP, DATE, TIME |
 | confluent.type.Decimal (precision/scale in ``confluent.field_meta`` params) | DECIMAL(p, s) |
 | google.protobuf.*Value wrappers | the wrapped type, nullable (absent wrapper = NULL) |
@@ -62,12 +62,18 @@ def sql_type_of(file: ProtoFile, msg: ProtoMessage, *, upper: bool = True) -> T.
                 continue
             seen.add(f.oneof)
             group = [g for g in msg.fields if g.oneof == f.oneof]
-            name = f"{f.oneof}_0"
+            name = oneof_name(msg, f.oneof)
             fields.append((name.upper() if upper else name,
                            T.Struct(tuple((_name(g.name, upper), field_type(file, g, upper=upper)) for g in group))))
         else:
             fields.append((_name(f.name, upper), field_type(file, f, upper=upper)))
     return T.Struct(tuple(fields))
+
+
+def oneof_name(msg: ProtoMessage, oneof: str) -> str:
+    """The Connect field of a oneof group: its name and its index among the message's oneofs
+    (``ProtobufData.unionFieldName``), ``choice_0`` for the first, ``other_1`` for the second."""
+    return f"{oneof}_{msg.oneofs.index(oneof) if oneof in msg.oneofs else 0}"
 
 
 def _name(n: str, upper: bool) -> str:
@@ -143,13 +149,13 @@ def message_to_row(file: ProtoFile, msg: ProtoMessage, values: dict[str, Any],
 
 
 def _slots(msg: ProtoMessage) -> dict[str, Any]:
-    """SQL-visible names of a message: its fields, and ``<oneof>_0`` for each oneof group."""
+    """SQL-visible names of a message: its fields, and ``<oneof>_<i>`` for each oneof group."""
     out: dict[str, Any] = {}
     for f in msg.fields:
         if f.oneof is None:
             out[f.name] = f
         else:
-            out.setdefault(f"{f.oneof}_0", f.oneof)
+            out.setdefault(oneof_name(msg, f.oneof), f.oneof)
     return out
 
 

@@ -72,6 +72,12 @@ def test_types_map_as_ksqldb_infers_them() -> None:
     assert [n for n, _ in proto_type(f, f.message("Refund")).fields] == ["ORDER_ID"]
 
 
+def test_each_oneof_is_named_by_its_index_among_the_oneofs() -> None:
+    f = parse_proto('syntax = "proto3"; message M { int32 a = 1; oneof first { string s = 2; int32 i = 3; } '
+                    'optional int32 o = 6; oneof second { bool b = 4; double d = 5; } }')
+    assert [n for n, _ in proto_type(f, f.message("M")).fields] == ["A", "FIRST_0", "O", "SECOND_1"]
+
+
 def test_confluent_framing_writes_message_indexes() -> None:
     assert frame(7, [0], b"\x08\x01") == b"\x00\x00\x00\x00\x07\x00\x08\x01"
     # [1, 0]: count 2 and each index, zig-zag encoded
