@@ -28,6 +28,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.javatext import double_to_string
 from ksqlpy.serde import avro_unions as U
 from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
 
@@ -271,13 +272,26 @@ def _java_text(v: Any) -> str:
     return str(v)
 
 
-def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
-    """A decoded Avro datum (written with ``schema``) as the value of SQL type ``t``."""
+# Connect's widening on read (ksqlDB's ConnectDataTranslator): the Avro types a column of each SQL type
+# accepts; anything else fails the record
+_ACCEPTS: dict[str, frozenset[str]] = {
+    "INTEGER": frozenset({"int"}), "DATE": frozenset({"int"}), "TIME": frozenset({"int"}),
+    "BIGINT": frozenset({"int", "long"}), "TIMESTAMP": frozenset({"int", "long"}),
+    "DOUBLE": frozenset({"float", "double"}),
+    "STRING": frozenset({"int", "long", "float", "double", "boolean", "string", "enum"}),
+}
+_CONNECT_TYPES = {"int": "int32", "long": "int64", "float": "float32", "double": "float64", "enum": "string",
+                  "fixed": "bytes", "record": "struct", "error": "struct"}
+
+
+def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any], path: str = "") -> Any:
+    """A decoded Avro datum (written with ``schema``) as the value of SQL type ``t``; ``path`` names it in
+    errors as ksqlDB does (``->F->ARRAY``)."""
     if v is None:
         return None
     node = resolve(schema, names)
     if U.is_union_struct(node):
-        return _union_to_sql(node, v, t, names)
+        return _union_to_sql(node, v, t, names, path)
     v = U.unwrap_record(v)
     s = _pick(non_null(schema, names), v)
     kind = kind_of(s)
@@ -288,15 +302,16 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
         else:
             d = PyDecimal(str(v))
         return d.quantize(PyDecimal(1).scaleb(-t.scale), context=_WIDE)
+    accepted = _ACCEPTS.get(n)
+    if accepted is not None and kind not in accepted:
+        raise SerdeError(f"Cannot deserialize type {_CONNECT_TYPES.get(kind, kind)} as type {n} for path: {path}")
     if n == "STRING":
-        return v if isinstance(v, str) else _java_text(v)
+        if isinstance(v, str):
+            return v
+        return double_to_string(v) if isinstance(v, float) else _java_text(v)
     if n in ("INTEGER", "BIGINT", "DATE", "TIME", "TIMESTAMP"):
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise SerdeError(f"Cannot read Avro {kind} as {n}")
         return int(v)
     if n == "DOUBLE":
-        if isinstance(v, bool) or not isinstance(v, int | float):
-            raise SerdeError(f"Cannot read Avro {kind} as DOUBLE")
         return float(v)
     if n == "BOOLEAN":
         if not isinstance(v, bool):
@@ -310,16 +325,16 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
         if not isinstance(v, list):
             raise SerdeError(f"Cannot read Avro {kind} as ARRAY")
         items = s.get("items") if isinstance(s, dict) else None
-        return [to_sql(items, x, t.element, names) for x in v]
+        return [to_sql(items, x, t.element, names, f"{path}->ARRAY") for x in v]
     if isinstance(t, T.Map):
         if isinstance(v, dict):
             values = s.get("values") if isinstance(s, dict) else None
-            return {k: to_sql(values, x, t.value, names) for k, x in v.items()}
+            return {k: to_sql(values, x, t.value, names, f"{path}->MAP_VALUE") for k, x in v.items()}
         if isinstance(v, list):  # Connect's map as an array of {key, value} records
             entry = resolve(s.get("items"), names) if isinstance(s, dict) else None
             fields = {f["name"]: f["type"] for f in (entry or {}).get("fields", [])}
-            return {to_sql(fields.get("key"), e.get("key"), t.key, names):
-                    to_sql(fields.get("value"), e.get("value"), t.value, names) for e in v}
+            return {to_sql(fields.get("key"), e.get("key"), t.key, names, f"{path}->MAP_KEY"):
+                    to_sql(fields.get("value"), e.get("value"), t.value, names, f"{path}->MAP_VALUE") for e in v}
         raise SerdeError(f"Cannot read Avro {kind} as MAP")
     if isinstance(t, T.Struct):
         if not isinstance(v, dict) or kind not in ("record", "error"):
@@ -328,12 +343,12 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any]) -> Any:
         out: dict[str, Any] = {}
         for fname, ftype in t.fields:
             src = match_name(fname, fields)
-            out[fname] = None if src is None else to_sql(fields[src], v.get(src), ftype, names)
+            out[fname] = None if src is None else to_sql(fields[src], v.get(src), ftype, names, f"{path}->{fname}")
         return out
     raise SerdeError(f"AVRO cannot read type {t}")
 
 
-def _union_to_sql(union: list[Any], v: Any, t: T.SqlType, names: dict[str, Any]) -> dict[str, Any]:
+def _union_to_sql(union: list[Any], v: Any, t: T.SqlType, names: dict[str, Any], path: str) -> dict[str, Any]:
     """A union's value as the STRUCT Connect makes of it: only the field of the value's branch set."""
     got = U.branch_of(v)
     if got is None:
@@ -346,7 +361,7 @@ def _union_to_sql(union: list[Any], v: Any, t: T.SqlType, names: dict[str, Any])
         if i == index:
             col = match_name(fname, out)
             if col is not None:
-                out[col] = to_sql(branch, value, dict(t.fields)[col], names)
+                out[col] = to_sql(branch, value, dict(t.fields)[col], names, f"{path}->{col}")
     return out
 
 
@@ -512,7 +527,7 @@ class AvroSerde(ValueSerde):
         if datum is None:
             return None
         if not self.wrap:
-            return (to_sql(c.schema, datum, self.columns[0][1], c.names),)
+            return (to_sql(c.schema, datum, self.columns[0][1], c.names, self.columns[0][0]),)
         datum = U.unwrap_record(datum)
         top = _pick(non_null(c.schema, c.names), datum)
         if kind_of(top) != "record" or not isinstance(datum, dict):
@@ -521,7 +536,7 @@ class AvroSerde(ValueSerde):
         row = []
         for name, t in self.columns:
             src = match_name(name, fields)
-            row.append(None if src is None else to_sql(fields[src], datum.get(src), t, c.names))
+            row.append(None if src is None else to_sql(fields[src], datum.get(src), t, c.names, name))
         return tuple(row)
 
     # -- writing
