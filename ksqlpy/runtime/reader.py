@@ -176,12 +176,15 @@ class SourceReader:
                 except Exception as e:  # noqa: BLE001
                     if self.throw_on_invalid_timestamp:
                         raise KsqlRuntimeError(_fatal_timestamp(batch, i, e)) from e
-                    self.plog.record_error(self.query_id, f"Could not extract timestamp: {e}", row)
+                    self.plog.record_error(self.query_id, _NO_TIMESTAMP, row, cause=[str(e)])
                     continue
                 if ts is None or ts < 0:
                     if self.throw_on_invalid_timestamp:
                         raise KsqlRuntimeError(_fatal_timestamp(batch, i, f"invalid timestamp {ts}"))
-                    self.plog.record_error(self.query_id, f"Invalid timestamp {ts}: record skipped", row)
+                    if ts is None:  # ksqlDB's extractor fails on a NULL column (logged); Kafka Streams drops a
+                        # negative timestamp without an entry
+                        self.plog.record_error(self.query_id, _NO_TIMESTAMP, row,
+                                               cause=["Timestamp column value is null"])
                     continue
             if null_key:
                 out.null_keys.append(len(out.rows))
@@ -206,6 +209,9 @@ class SourceReader:
                 vals.append(found)
         return vals
 
+
+# ksqlDB's LoggingTimestampExtractor
+_NO_TIMESTAMP = "Failed to extract timestamp from row"
 
 # Kafka Streams' RecordDeserializer when its handler says FAIL
 _FAIL_ON_DESERIALIZATION = ("Deserialization exception handler is set to fail upon a deserialization error. If you "

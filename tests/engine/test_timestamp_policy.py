@@ -48,3 +48,25 @@ def test_throw_on_invalid_stops_the_query(tmp_path: Path) -> None:
         assert {"N": 3} not in _out(engine)
     finally:
         engine.close()
+
+
+def test_skipped_records_are_logged_as_ksqldb_logs_them(tmp_path: Path) -> None:
+    engine = Engine(str(tmp_path), {"auto.offset.reset": "earliest"})
+    try:
+        engine.execute("CREATE STREAM t (k STRING KEY, ts BIGINT, n INT) WITH (kafka_topic='t', "
+                       "value_format='JSON', partitions=1, timestamp='ts');")
+        engine.execute(SOURCE)
+        engine.execute("CREATE STREAM o1 AS SELECT k, n FROM t;")
+        engine.execute("CREATE STREAM o2 AS SELECT k, n FROM ev;")
+        with engine.log.transaction() as tx:
+            for v in ({"TS": 5, "N": 1}, {"TS": None, "N": 2}, {"TS": -5, "N": 3}):
+                tx.produce(ProducerRecord("t", b"a", orjson.dumps(v), 0, None))
+            tx.produce(ProducerRecord("ev", b"a", orjson.dumps({"TS": "garbage", "N": 4}), 0, None))
+        engine.drain()
+        errors = [e["message"]["recordProcessingError"] for e in engine.plog.entries]
+        # a NULL column and a pattern that does not parse are logged; a negative timestamp is dropped silently
+        assert [e["errorMessage"] for e in errors] == ["Failed to extract timestamp from row"] * 2
+        assert errors[0]["cause"] == ["Timestamp column value is null"] and errors[1]["cause"]
+        assert [orjson.loads(v)["N"] for v in engine.log.fetch("O1", 0, 0, 10).values] == [1]
+    finally:
+        engine.close()
