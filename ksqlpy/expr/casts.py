@@ -58,7 +58,7 @@ def _parse_integral(bits: int) -> Callable[[str], int]:
     def parse(s: str) -> int:
         text = s.strip()
         body = text[1:] if text[:1] in "+-" else text
-        if not body.isdigit() or not body.isascii():
+        if not body.isdecimal():  # Java's Character.digit takes any Unicode decimal digit
             raise ValueError(f"For input string: \"{text}\"")
         v = int(text)
         if not lo <= v <= hi:
@@ -76,7 +76,14 @@ def parse_boolean(s: str) -> bool:
 
 
 def _str_to_double(s: str) -> float:
-    v = float(s.strip())
+    """Java's ``Double.parseDouble`` of the text: ASCII digits only, no underscores (both of which Python's
+    ``float`` takes), an optional ``d``/``f`` type suffix."""
+    text = s.strip()
+    if "_" in text or not text.isascii():
+        raise ValueError(f'For input string: "{text}"')
+    if text[-1:] in ("d", "D", "f", "F") and (text[-2:-1].isdigit() or text[-2:-1] == "."):
+        text = text[:-1]
+    v = float(text)
     if not math.isfinite(v):
         raise ValueError(f"Cannot cast '{s}' to DOUBLE")
     return v
