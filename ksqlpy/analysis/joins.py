@@ -102,6 +102,12 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         with locating(location_within(jc.on)):
             conditions.append(_conditions(jc.on, scope, keys_of, left_aliases, leaves[i + 1].alias,
                                           multi_condition=multi_condition))
+    if persistent and any(lf.source.kind == "TABLE" and lf.source.windowed is not None for lf in leaves):
+        # ksqlDB's PushQueryValidator: after the analyzer's checks of each join (windowing among them), before
+        # logical planning, a persistent query reading any windowed table - joined or FROM - is refused
+        for lf in leaves[1:]:
+            check_windows(leaves[0].source, lf.source)
+        raise KsqlStatementError("KSQL does not support persistent queries on windowed tables.")
     current = _leaf_input(leaves[0], catalog, keys_of)
     nodes: list[Join] = []
     for i, jc in enumerate(query.joins):
