@@ -16,6 +16,7 @@ from ksqlpy import types as T
 from ksqlpy.analysis.pseudo_columns import offsets_enabled
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.catalog import Column, Source
+from ksqlpy.engine.insert_key_schema import KeySchemaMismatch, check_key_schema
 from ksqlpy.engine.strict_coercion import CoercionFailed, base_type_name, coerce_strict, java_value_text
 from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.expr.binder import bind
@@ -51,6 +52,10 @@ def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
     try:
         key, value, ts = _record(engine, src, stmt)
     except _Reason as e:
+        raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. {e}") from None
+    try:
+        check_key_schema(getattr(engine, "schema_registry", None), src)
+    except KeySchemaMismatch as e:
         raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. {e}") from None
     try:
         kb = engine.key_serde(src).serialize(key) if src.key_columns else None

@@ -250,3 +250,45 @@ def test_a_struct_field_of_the_wrong_type_is_refused(engine: Engine) -> None:
     assert _error(engine, "INSERT INTO s (k, v) VALUES ('k', STRUCT(B:=STRUCT(C:='x')));").message == (
         "Failed to insert values into 'S'. Expected type STRUCT<`A` INTEGER, `B` STRUCT<`C` BIGINT, `D` STRING>> "
         "for field `V` but got STRUCT(Struct{B=Struct{C=x}})")
+
+
+SR_KEY_FORMATS = ["AVRO", "JSON_SR", "PROTOBUF"]
+
+
+@pytest.mark.parametrize("fmt", SR_KEY_FORMATS)
+def test_a_key_schema_registered_with_other_columns_is_not_overwritten(engine: Engine, fmt: str) -> None:
+    """Two streams over one topic with different keys: the second's generated key schema would replace the
+    first's registered one, so ksqlDB refuses the insert (the subject keeps its one version)."""
+    engine.execute(f"CREATE STREAM a (k STRING KEY, v INT) WITH (kafka_topic='t', partitions=1, format='{fmt}');")
+    engine.execute(f"CREATE STREAM b (k2 INT KEY, v INT) WITH (kafka_topic='t', partitions=1, format='{fmt}');")
+    existing = "`K` STRING KEY" if fmt == "PROTOBUF" else "`ROWKEY` STRING KEY"  # a PROTOBUF key names its field
+    assert _error(engine, "INSERT INTO b (k2, v) VALUES (1, 1);").message == (
+        "Failed to insert values into 'B'. Cannot INSERT VALUES into data source `B`. ksqlDB generated schema would "
+        f"overwrite existing key schema.\n\tExisting Schema: [{existing}]\n\tksqlDB Generated: [`K2` INTEGER KEY]")
+    engine.execute("INSERT INTO a (k, v) VALUES ('x', 1);")
+    assert len(engine.schema_registry.versions("t-key")) == 1
+    assert [k for k, _, _ in _rows(engine, "A")] == [("x",)]
+
+
+@pytest.mark.parametrize("fmt", SR_KEY_FORMATS)
+@pytest.mark.parametrize(("declared", "literal"), [
+    ("DECIMAL(4, 2)", "1.25"), ("TIMESTAMP", "'2020-01-01T00:00:00'"), ("DATE", "'2020-01-01'"), ("BYTES", "'AQI='"),
+    ("STRUCT<F1 STRING, `f2` BIGINT>", "STRUCT(F1 := 'x', `f2` := CAST(1 AS BIGINT))"),
+])
+def test_a_key_schema_of_the_same_columns_lets_the_insert_through(engine: Engine, fmt: str, declared: str,
+                                                                   literal: str) -> None:
+    engine.execute(f"CREATE TABLE a (k {declared} PRIMARY KEY, v INT) WITH (kafka_topic='t', partitions=1, "
+                   f"format='{fmt}');")
+    engine.execute(f"INSERT INTO a (k, v) VALUES ({literal}, 1);")
+    engine.execute("CREATE TABLE c AS SELECT * FROM a;")
+    engine.execute(f"INSERT INTO c (k, v) VALUES ({literal}, 2);")
+    assert len(_rows(engine, "A")) == 1
+
+
+@pytest.mark.parametrize("fmt", SR_KEY_FORMATS)
+def test_a_missing_key_subject_is_reported(engine: Engine, fmt: str) -> None:
+    engine.execute(f"CREATE STREAM a (k STRING KEY, v INT) WITH (kafka_topic='t', partitions=1, format='{fmt}');")
+    engine.schema_registry.delete_subject("t-key")
+    assert _error(engine, "INSERT INTO a (k, v) VALUES ('x', 1);").message == (
+        "Failed to insert values into 'A'. Failed to fetch key schema (t-key). Please check if schema exists in "
+        "Schema Registry and/or check connection with Schema Registry.")
