@@ -183,26 +183,37 @@ class StoreMaterialization(Materialization):
 
 class MaterializingProcessor(Wrapping):
     """Wraps a table query's stateless processor: its output rows are also upserted into a store (which
-    the task owns: it restores, flushes and commits it)."""
+    the task owns: it restores, flushes and commits it).
 
-    def __init__(self, inner: Processor, store: TableStore) -> None:
+    ``filtered``: the query has a WHERE. ksqlDB filters a table with the previous row at hand (Kafka
+    Streams' KTableFilter sends old values when its parent is materialized, and ksqlDB materializes table
+    sources): a row failing WHERE, or a delete, deletes its key downstream only if the key's previous row
+    passed - exactly when the store holds a row for the key; otherwise nothing goes out."""
+
+    def __init__(self, inner: Processor, store: TableStore, filtered: bool = False) -> None:
         super().__init__(inner)
         self.store = store
+        self.filtered = filtered
 
     def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
         rows = self.inner.process(d, tx)
-        store = self.store
-        for row in rows:
+        store, filtered = self.store, self.filtered
+        dropped = False
+        for i, row in enumerate(rows):
             key, value, ts = row[0], row[1], row[2]
             if store.windowed:
                 key, ws, we = key
             else:
                 ws = we = None
             if value is None:
+                if filtered and not store.lookup(key, ws, ws):
+                    rows[i] = None  # type: ignore[call-overload]
+                    dropped = True
+                    continue
                 store.delete(key, ws, we)
             else:
                 store.upsert(key + value + ((ws, we) if store.windowed else ()), ts)
-        return rows
+        return [r for r in rows if r is not None] if dropped else rows
 
 
 class SourceTableProcessor(BaseProcessor):

@@ -69,7 +69,7 @@ from ksqlpy.runtime.materialize import (
 from ksqlpy.runtime.processor import Processor
 from ksqlpy.runtime.reader import SourceReader
 from ksqlpy.runtime.repartition import RepartitionReader, RepartitionWriter
-from ksqlpy.runtime.stateless import stateless_processor
+from ksqlpy.runtime.stateless import TableWhereDeletes, stateless_processor
 from ksqlpy.runtime.task import Task, init_all
 from ksqlpy.runtime.writer import SinkWriter
 from ksqlpy.state.store import KeyValueStore
@@ -245,9 +245,13 @@ class _Build:
         writer: Any = None
         final = False
         grouping: GroupStage | None = None
+        filtered_table = False  # a table's WHERE: deletes only for keys whose previous row passed
         for op in ops:
             if isinstance(op, StatelessStage):
                 proc = self.once(op, lambda op=op: stateless_processor(op, functions, plog, qid))
+                filtered_table = op.tombstone_on_filter and op.where is not None
+                if filtered_table and not any(isinstance(o, Materialize) for o in ops):
+                    proc = TableWhereDeletes(proc, op.input_schema.key_positions())  # per task: its own keys
                 final = True
             elif isinstance(op, GroupStage):
                 grouping = op
@@ -271,7 +275,8 @@ class _Build:
                 table = TableStore(kv, len(op.table.key_columns), op.table.windowed is not None,
                                    None if op.source_table else _width(op.table))
                 self.tables[partition] = table
-                proc = SourceTableProcessor(table) if op.source_table else MaterializingProcessor(proc, table)  # type: ignore[arg-type]
+                proc = (SourceTableProcessor(table) if op.source_table
+                        else MaterializingProcessor(proc, table, filtered_table))  # type: ignore[arg-type]
                 final = True
             elif isinstance(op, WriteRepartition):
                 assert grouping is not None

@@ -81,6 +81,35 @@ class WindowedKeys(Wrapping):
                 for r in self.inner.process(d, tx)]
 
 
+class TableWhereDeletes(Wrapping):
+    """A table's WHERE with the previous row at hand, for a query that keeps no table of its own (a push
+    query): a row failing WHERE, or a delete, goes out as a delete only if the key's previous row passed
+    (ksqlDB filters a materialized table source, whose filter sends old values); otherwise nothing does.
+    The keys whose last row passed are remembered by the input row's key columns; a table's stage gives one
+    output row per input row (no re-keying or table functions over tables), deletes with no value group."""
+
+    def __init__(self, inner: Processor, key_positions: list[int]) -> None:
+        super().__init__(inner)
+        self.key_positions = key_positions
+        self.passing: set[tuple] = set()
+
+    def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
+        rows = self.inner.process(d, tx)
+        if len(rows) != len(d.rows):  # (not a table's one-to-one stage: nothing to decide)
+            return rows
+        positions, passing = self.key_positions, self.passing
+        out = []
+        for src, row in zip(d.rows, rows, strict=True):
+            key = tuple(src[p] for p in positions)
+            if row[1] is not None:
+                passing.add(key)
+                out.append(row)
+            elif key in passing:
+                passing.discard(key)
+                out.append(row)
+        return out
+
+
 def stage_spec(stage: StatelessStage, functions: FunctionRegistry) -> StageSpec:
     """What the code generator takes, from the stage's config."""
     return StageSpec(
