@@ -45,6 +45,7 @@ from ksqlpy.plan.logical import (
     Sink,
 )
 from ksqlpy.plan.partitioning import group_by_repartition
+from ksqlpy.properties import as_bool, resolve
 from ksqlpy.session_state import SessionState
 
 
@@ -92,7 +93,10 @@ def same_expression(a: exp.Expression, b: exp.Expression, scope: Scope, ctx: Bin
 def bind_context(session: SessionState, *, interpreted: bool = False) -> BindContext:
     """What binding the expressions of one statement shares (see ``ksqlpy.expr.stages``): the session's
     functions and custom types; ``interpreted``: a pull query (ksqlDB evaluates it with its interpreter)."""
-    return BindContext(session.functions, dict(session.types), interpreted)
+    props = session.properties
+    return BindContext(session.functions, dict(session.types), interpreted,
+                       preserve_string_nulls=as_bool(resolve("ksql.cast.strings.preserve.nulls", props, default=True)),
+                       nested_errors_null=as_bool(resolve("ksql.nested.error.set.null", props, default=True)))
 
 
 # the constant every row of a push query's aggregation without GROUP BY is grouped by (ksqlDB groups by a

@@ -78,7 +78,8 @@ def bind_filter(node: exp.Expression, scope: Scope, ctx: BindContext, clause: Cl
 
 def try_bind(node: exp.Expression, scope: Scope, ctx: BindContext) -> B.Expr | None:
     """``node`` bound, or None if it does not bind (for comparing expressions structurally)."""
-    probe = BindContext(ctx.registry, ctx.custom_types, ctx.interpreted)
+    probe = BindContext(ctx.registry, ctx.custom_types, ctx.interpreted,
+                        preserve_string_nulls=ctx.preserve_string_nulls, nested_errors_null=ctx.nested_errors_null)
     try:
         return _Binder(scope, probe, Clause.SELECT, False).bind(node)
     except KsqlError:
@@ -503,7 +504,11 @@ class _Binder:
     def _b_Cast(self, node: Cast) -> B.Expr:
         target = resolve_type(node.args["to"], self.ctx.custom_types)
         a = self.bind(node.this)
-        out = B.Cast(a, type=target, pos=self.pos(node))
+        # ksqlDB casts to STRING with Objects.toString(x, null), or String.valueOf(x) ('null') when
+        # ksql.cast.strings.preserve.nulls is false; a STRING operand is not converted at all
+        null_as_text = not self.ctx.preserve_string_nulls and target == T.STRING and a.type != T.STRING
+        out = B.Cast(a, type=target, null_as_text=null_as_text, errors_null=self.ctx.nested_errors_null,
+                     pos=self.pos(node))
         if not casts.supported(a.type, target):
             return self.codegen_error(casts.unsupported_message(a.type, target), node, out)
         return out
@@ -546,7 +551,8 @@ class _Binder:
                             "https://github.com/confluentinc/ksql/issues/4239). As a workaround, you may cast a "
                             "NULL value to the desired type.", Phase.TYPING)
         coerced = tuple(lists.coerce_to(i, et, Phase.TYPING) for i in items)
-        return B.ArrayCtor(coerced, type=T.Array(et), pos=self.pos(node))
+        return B.ArrayCtor(coerced, type=T.Array(et), element_errors_null=self.ctx.nested_errors_null,
+                           pos=self.pos(node))
 
     def _b_MapConstructor(self, node: MapConstructor) -> B.Expr:
         keys = [self.bind(k) for k in node.args.get("keys") or []]
@@ -564,7 +570,8 @@ class _Binder:
         assert kt is not None and vt is not None
         entries = tuple((lists.coerce_to(k, kt, Phase.TYPING), lists.coerce_to(v, vt, Phase.TYPING))
                         for k, v in zip(keys, values, strict=True))
-        return B.MapCtor(entries, type=T.Map(kt, vt), pos=self.pos(node))
+        return B.MapCtor(entries, type=T.Map(kt, vt), element_errors_null=self.ctx.nested_errors_null,
+                         pos=self.pos(node))
 
     def _b_StructConstructor(self, node: StructConstructor) -> B.Expr:
         names = node.args.get("names") or []
@@ -579,7 +586,8 @@ class _Binder:
                 b = B.Literal(None, type=T.STRING, pos=b.pos) if isinstance(b, B.Literal) else _implicit(b, T.STRING)
             fields.append((n, b))
             types.append((n, b.type))
-        return B.StructCtor(tuple(fields), type=T.Struct(tuple(types)), pos=self.pos(node))
+        return B.StructCtor(tuple(fields), type=T.Struct(tuple(types)),
+                            element_errors_null=self.ctx.nested_errors_null, pos=self.pos(node))
 
     # ------------------------------------------------------------------ functions
     def _b_FunctionCall(self, node: FunctionCall) -> B.Expr:
@@ -600,7 +608,8 @@ class _Binder:
             args = []  # f(*) is f() for scalar functions, as in ksqlDB
         bound, resolved, arg_types = self._arguments(fn, name, args)
         return B.Call(B.FunctionRef(B.FunctionKind.SCALAR, name, tuple(arg_types)), tuple(bound),
-                      resolved.null_on_null, resolved.deterministic, type=resolved.return_type, pos=self.pos(node))
+                      resolved.null_on_null, resolved.deterministic, errors_null=self.ctx.nested_errors_null,
+                      type=resolved.return_type, pos=self.pos(node))
 
     def _table_call(self, name: str, args: list[exp.Expression], node: exp.Expression) -> B.Expr:
         if not self.table_functions:

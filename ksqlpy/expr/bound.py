@@ -188,6 +188,7 @@ class Call(Expr):
     args: tuple[Expr, ...]
     null_on_null: bool = False  # NULL for any NULL argument, without calling the implementation
     deterministic: bool = True
+    errors_null: bool = True  # ksql.nested.error.set.null: a failing call is NULL alone (else it fails around it)
 
 
 
@@ -198,6 +199,8 @@ class Cast(Expr):
 
     operand: Expr
     implicit: bool = False
+    null_as_text: bool = False  # ksql.cast.strings.preserve.nulls=false: a NULL cast to STRING is 'null'
+    errors_null: bool = True  # ksql.nested.error.set.null: a failing CAST is NULL alone (else it fails around it)
 
 
 
@@ -302,18 +305,21 @@ class Dereference(Expr):
 @dataclass(frozen=True)
 class ArrayCtor(Expr):
     items: tuple[Expr, ...]
+    element_errors_null: bool = True  # ksql.nested.error.set.null: a failing element is NULL alone
 
 
 
 @dataclass(frozen=True)
 class MapCtor(Expr):
     entries: tuple[tuple[Expr, Expr], ...]
+    element_errors_null: bool = True  # ksql.nested.error.set.null: a failing element is NULL alone
 
 
 
 @dataclass(frozen=True)
 class StructCtor(Expr):
     fields: tuple[tuple[str, Expr], ...]
+    element_errors_null: bool = True  # ksql.nested.error.set.null: a failing element is NULL alone
 
 
 

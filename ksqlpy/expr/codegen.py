@@ -195,6 +195,8 @@ class Codegen:
         if src == dst or isinstance(src, T.NullType):
             return Code(inner.text, dst, inner.const, inner.value)
         conv = casts.converter(src, dst)
+        if e.null_as_text and inner.const and inner.value is None:
+            return Code("'null'", dst, True, "null")
         if inner.const and inner.value is not None and not isinstance(dst, T.Array | T.Map | T.Struct):
             try:
                 v = inner.value if conv is None else conv(inner.value)
@@ -204,11 +206,12 @@ class Codegen:
                 return Code(self._literal_code(v), dst, True, v)
         if conv is None:
             return Code(inner.text, dst)
+        null = "'null'" if e.null_as_text else "None"
         if dst == T.DOUBLE and T.is_numeric(src):
             code = self.guard([inner], "float({0})")
         else:
-            code = self.guard([inner], self.const(conv, "cv") + "({0})")
-        return Code(code if e.implicit else self._safe_call(NestedSite(str(dst)), code), dst)
+            code = self.guard([inner], self.const(conv, "cv") + "({0})", null)
+        return Code(code if e.implicit or not e.errors_null else self._safe_call(NestedSite(str(dst)), code), dst)
 
     # ------------------------------------------------------------------ arithmetic
     def _null_operand(self) -> str:
@@ -359,14 +362,25 @@ class Codegen:
     def _g_Dereference(self, e: B.Dereference) -> Code:
         return Code(self.guard([self.gen(e.base)], "{0}.get(" + repr(e.field) + ")"), e.type)
 
+    def _element(self, ctor: B.ArrayCtor | B.MapCtor | B.StructCtor, e: B.Expr, what: str) -> str:
+        """One element of a constructor. ksqlDB's ``ksql.nested.error.set.null`` (true): on the slow path a
+        failing element is NULL on its own (logged ``Error processing <what>``), the rest of the value kept;
+        false: the element is not isolated - its error fails the expression around it (the binder left the
+        calls and CASTs inside it unisolated too), so the column is NULL."""
+        if not ctor.element_errors_null:
+            return self.text(e)
+        return self._safe_call(NestedSite(what), self.text(e))
+
     def _g_ArrayCtor(self, e: B.ArrayCtor) -> Code:
-        return Code("[" + ", ".join(self.text(i) for i in e.items) + "]", e.type)
+        return Code("[" + ", ".join(self._element(e, i, "array item") for i in e.items) + "]", e.type)
 
     def _g_MapCtor(self, e: B.MapCtor) -> Code:
-        return Code("{" + ", ".join(f"{self.text(k)}: {self.text(v)}" for k, v in e.entries) + "}", e.type)
+        return Code("{" + ", ".join(f"{self._element(e, k, 'map key')}: {self._element(e, v, 'map value')}"
+                                    for k, v in e.entries) + "}", e.type)
 
     def _g_StructCtor(self, e: B.StructCtor) -> Code:
-        return Code("{" + ", ".join(f"{n!r}: {self.text(v)}" for n, v in e.fields) + "}", e.type)
+        return Code("{" + ", ".join(f"{n!r}: {self._element(e, v, 'struct field')}" for n, v in e.fields) + "}",
+                    e.type)
 
     def _g_Case(self, e: B.Case) -> Code:
         """The first TRUE condition's value; branches are evaluated lazily. A NULL condition fails the
@@ -411,7 +425,7 @@ class Codegen:
             if self.batch is not None and resolved.batch_impl is not None:
                 # a vectorized function: called once per batch (ksqlpy.plan.batch_calls), this reads its result
                 code = self.batch.call(resolved.batch_impl, self.const, [p.text for p in parts], code)
-        return Code(self._safe_call(FunctionCallSite(e.fn.name), code), e.type)
+        return Code(self._safe_call(FunctionCallSite(e.fn.name), code) if e.errors_null else code, e.type)
 
     def table_call(self, e: B.Call) -> str:
         """Code computing a table function call's list of elements (called once per row)."""

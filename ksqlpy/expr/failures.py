@@ -42,7 +42,8 @@ class FunctionCallSite:
 
 @dataclass(frozen=True)
 class NestedSite:
-    """A CAST (``what`` is its target type) that failed inside an expression."""
+    """A CAST (``what`` is its target type) or a constructor's element (``array item``, ``map key``, ``map value``,
+    ``struct field``) that failed inside an expression."""
 
     what: str
 

@@ -261,14 +261,16 @@ def _coerce(item: B.Expr, target: T.SqlType) -> B.Expr:
         shown = item.shown if item.shown is not None else str(item)
         return B.Literal(literal_value(item.value, item.type, target), shown, type=target, pos=item.pos)
     if isinstance(item, B.ArrayCtor) and isinstance(target, T.Array):
-        return B.ArrayCtor(tuple(_coerce(i, target.element) for i in item.items), type=target, pos=item.pos)
+        return B.ArrayCtor(tuple(_coerce(i, target.element) for i in item.items), type=target,
+                           element_errors_null=item.element_errors_null, pos=item.pos)
     if isinstance(item, B.MapCtor) and isinstance(target, T.Map):
         entries = tuple((_coerce(k, target.key), _coerce(v, target.value)) for k, v in item.entries)
-        return B.MapCtor(entries, type=target, pos=item.pos)
+        return B.MapCtor(entries, type=target, element_errors_null=item.element_errors_null, pos=item.pos)
     if isinstance(item, B.StructCtor) and isinstance(target, T.Struct):
         # the fields it has take the target's field types; the cast adds the ones it lacks as NULL
         fields = tuple((name, _coerce(value, target.field(name) or value.type)) for name, value in item.fields)
-        ctor = B.StructCtor(fields, type=T.Struct(tuple((n, v.type) for n, v in fields)), pos=item.pos)
+        ctor = B.StructCtor(fields, type=T.Struct(tuple((n, v.type) for n, v in fields)),
+                            element_errors_null=item.element_errors_null, pos=item.pos)
         return ctor if ctor.type == target else B.Cast(ctor, type=target, implicit=True, pos=item.pos)
     if item.type == target or isinstance(item.type, T.NullType):
         return item if item.type == target else B.Literal(None, type=target, pos=item.pos)

@@ -89,6 +89,10 @@ class BindContext:
     custom_types: dict[str, T.SqlType] = field(default_factory=dict)
     interpreted: bool = False
     deferred: list[KsqlError] = field(default_factory=list)
+    # the compatibility-breaking switches of ksqlDB's code generation (``ksql.cast.strings.preserve.nulls``,
+    # ``ksql.nested.error.set.null``), both true for queries planned now; recorded on the bound nodes
+    preserve_string_nulls: bool = True
+    nested_errors_null: bool = True
 
     def report(self, e: BindError, clause: Clause | None) -> KsqlError:
         """The user-facing error for ``e`` found while binding an expression of ``clause``."""

@@ -45,6 +45,8 @@ KNOWN_PROPERTIES = frozenset({
     "ksql.insert.into.values.enabled",
     "ksql.lambdas.enabled",
     "ksqlpy.join.multi.condition.enabled",
+    "ksql.cast.strings.preserve.nulls",
+    "ksql.nested.error.set.null",
 })
 # ksql.functions.<name>.* reaches the function's configure() as in ksqlDB (limits, a UDAF's initial value)
 KNOWN_PROPERTY_PATTERNS = (re.compile(r"ksql\.functions\.[a-z_0-9]+\.[a-z_0-9.]+"),)
