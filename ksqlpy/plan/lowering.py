@@ -127,6 +127,17 @@ class Lowering:
     def start_at(self) -> StartAt:
         return "earliest" if str(self.prop("auto.offset.reset", "latest")).lower() == "earliest" else "latest"
 
+    def start_for(self, source: Source) -> StartAt:
+        """Where a query without committed offsets starts reading ``source``: ``auto.offset.reset`` when
+        it is set (either spelling, any layer: configuration, SET, the request) for every source alike;
+        otherwise by the source's kind, as ksqlDB's source builders default it - a stream at the latest
+        offset, a table (windowed or not) at the earliest, since a table is its whole topic."""
+        explicit = getattr(self.settings, "explicit_properties", None)
+        layers = [self.request, explicit() if explicit is not None else self.settings.effective_properties()]
+        if explicitly_set("auto.offset.reset", layers):
+            return self.start_at
+        return "earliest" if source.kind == ResultKind.TABLE else "latest"
+
     # -- names and registration
     def generated(self, prefix: str) -> str:
         name = naming.generated(prefix, self.index)
@@ -172,7 +183,7 @@ class Lowering:
         """A source topic read by ``sub``: Kafka Streams' source node, then ksqlDB's pseudo-column step (a
         table source is a KTable, without a store of its own here)."""
         self.add_topic(source.topic, TopicKind.SOURCE, sub.partitions)
-        sub.operators.append(ReadSource(source, keep_tombstones, start_at or self.start_at))
+        sub.operators.append(ReadSource(source, keep_tombstones, start_at or self.start_for(source)))
         node = sub.node(NodeKind.SOURCE, self.generated("KSTREAM-SOURCE"), topics=[source.topic])
         if source.kind == ResultKind.TABLE:
             node = sub.node(NodeKind.PROCESSOR, self.generated("KTABLE-SOURCE"), node)
