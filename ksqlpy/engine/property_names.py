@@ -1,6 +1,6 @@
 """Which property names ksqlDB recognizes, and the values it accepts for the ones it checks up front.
 
-A name is recognized when it is a ``ksql.*`` (or ksqlpy's own ``ksqlpy.*``) name, or - bare or after
+A name is recognized when it is a ``ksql.*`` name ksqlDB's KsqlConfig defines (or ksqlpy's own ``ksqlpy.*``), or - bare or after
 ``ksql.streams.`` - a Kafka Streams, consumer, producer or admin setting (also under a client prefix such as
 ``consumer.`` or ``producer.``). The messages are those of the rule that fires: a request override that is
 not recognizable, a SET of an unknown property, a denylisted override (values: ``property_values.py``).
@@ -38,6 +38,47 @@ CLIENT_PREFIXES = ("producer.", "consumer.", "main.consumer.", "restore.consumer
                    "topic.", "metrics.", "ssl.", "sasl.")
 OWN_PREFIXES = ("ksql.", "ksqlpy.")
 
+# ``ksql.*`` names resolve against ksqlDB's KsqlConfig definitions (``KsqlConfigResolver``): a name it does
+# not define is refused (``SET 'ksql.foo.bar'=...`` -> ``Unknown property: ksql.foo.bar``). The exact names
+# below, plus the namespaces whose members are free-form or too many to list (``ksql.functions.*`` reach a
+# function's configure(), ``ksql.schema.registry.*`` and ``ksql.connect.*`` are client settings, the pull
+# and push query, server, cluster and security families).
+KSQL_CONFIGS = frozenset({
+    "ksql.service.id", "ksql.persistent.prefix", "ksql.transient.prefix", "ksql.output.topic.name.prefix",
+    "ksql.internal.topic.replicas", "ksql.internal.topic.min.insync.replicas", "ksql.sink.partitions",
+    "ksql.sink.replicas", "ksql.sink.window.change.log.additional.retention", "ksql.extension.dir",
+    "ksql.udfs.enabled", "ksql.udf.enable.security.manager", "ksql.udf.collect.metrics",
+    "ksql.persistence.wrap.single.values", "ksql.persistence.default.format.key",
+    "ksql.persistence.default.format.value", "ksql.key.format.enabled", "ksql.timestamp.throw.on.invalid",
+    "ksql.fail.on.deserialization.error", "ksql.fail.on.production.error", "ksql.query.persistent.active.limit",
+    "ksql.query.persistent.max.bytes.buffering.total", "ksql.query.transient.max.bytes.buffering.total",
+    "ksql.query.retry.backoff.initial.ms", "ksql.query.retry.backoff.max.ms", "ksql.query.error.max.queue.size",
+    "ksql.query.status.running.threshold.seconds", "ksql.query.cleanup.shutdown.timeout.ms",
+    "ksql.variable.substitution.enable", "ksql.suppress.enabled", "ksql.suppress.buffer.size.bytes",
+    "ksql.lambdas.enabled", "ksql.create.or.replace.enabled", "ksql.insert.into.values.enabled",
+    "ksql.hidden.topics", "ksql.readonly.topics", "ksql.access.validator.enable",
+    "ksql.authorization.cache.expiry.time.secs", "ksql.authorization.cache.max.entries",
+    "ksql.new.query.planner.enabled", "ksql.error.classifier.regex", "ksql.properties.overrides.denylist",
+    "ksql.cast.strings.preserve.nulls", "ksql.nested.error.set.null", "ksql.headers.columns.enabled",
+    "ksql.source.table.materialization.enabled", "ksql.runtime.feature.shared.enabled",
+    "ksql.shared.runtimes.count", "ksql.json_sr.converter.deserializer.enabled", "ksql.endpoint.migrate.query",
+    "ksql.create.topic.inherit.source.replicas.enabled", "ksql.rowpartition.rowoffset.enabled",
+    "ksql.client.ip.port.configuration.enabled", "ksql.deployment.type", "ksql.assert.topic.default.timeout.ms",
+    "ksql.assert.schema.default.timeout.ms", "ksql.transient.query.cleanup.service.enable",
+    "ksql.transient.query.cleanup.service.initial.delay.seconds",
+    "ksql.transient.query.cleanup.service.period.seconds", "ksql.queryanonymizer.logs_enabled",
+    "ksql.queryanonymizer.cluster_namespace", "ksql.max.push.queries", "ksql.pull.queries.enable",
+    "ksql.windowed.session.key.legacy", "ksql.enable.metastore.backup", "ksql.metastore.backup.location",
+    "ksql.queries.file", "ksql.max.task.idle.ms", "ksql.healthcheck.interval.ms", "ksql.internal.listener",
+    "ksql.advertised.listener", "ksql.idle.connection.timeout.seconds", "ksql.verticle.instances",
+    "ksql.worker.pool.size", "ksql.websocket.connection.max.timeout.ms", "ksql.schema.registry.url",
+    "ksql.connect.url", "ksql.streams.state.dir",
+})
+KSQL_CONFIG_FAMILIES = ("ksql.functions.", "ksql.schema.registry.", "ksql.connect.", "ksql.logging.",
+                        "ksql.query.pull.", "ksql.query.push.", "ksql.server.", "ksql.heartbeat.", "ksql.lag.",
+                        "ksql.authentication.", "ksql.security.", "ksql.ssl.", "ksql.metrics.",
+                        "ksql.command.", "ksql.api.", "ksql.precondition.", "ksql.local.")
+
 # settable per query (SHOW PROPERTIES ``level`` QUERY); everything else is SERVER level
 QUERY_LEVEL = frozenset({
     "ksql.streams.auto.offset.reset", "ksql.streams.buffered.records.per.partition",
@@ -62,8 +103,10 @@ def recognized(name: str) -> bool:
     if not name:
         return False
     short = bare(name)
-    if name.startswith(OWN_PREFIXES) and not name.startswith("ksql.streams."):
+    if name.startswith("ksqlpy."):
         return True
+    if name.startswith("ksql.") and not name.startswith("ksql.streams."):
+        return name in KSQL_CONFIGS or name.startswith(KSQL_CONFIG_FAMILIES)
     return short in STREAMS_CONFIGS or short.startswith(CLIENT_PREFIXES)
 
 

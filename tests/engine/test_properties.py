@@ -121,6 +121,9 @@ def test_show_properties_lists_canonical_names_and_what_changed(engine: Any) -> 
 
 @pytest.mark.parametrize("sql,message", [
     ("SET 'no.such.property'='1';", "Unknown property: no.such.property"),
+    # a ksql.* name resolves against KsqlConfig's definitions: one it does not define is unknown too
+    ("SET 'ksql.foo.bar'='1';", "Unknown property: ksql.foo.bar"),
+    ("SET 'ksql.query.nothing'='1';", "Unknown property: ksql.query.nothing"),
     ("SET 'auto.offset.reset'='sometimes';",
      "Invalid value sometimes for configuration auto.offset.reset: String must be one of: latest, earliest, none"),
     ("SET 'ksql.streams.commit.interval.ms'='soon';",
@@ -141,3 +144,13 @@ def test_explain_shows_the_overrides_a_query_was_created_with(engine: Any) -> No
     (explained,) = engine.execute(f"EXPLAIN {created.query_id};")
     assert explained.data["overriddenProperties"] == {"ksql.streams.cache.max.bytes.buffering": "0",
                                                       "ksql.streams.auto.offset.reset": "latest"}
+
+
+@pytest.mark.parametrize("name,value", [
+    ("ksql.cast.strings.preserve.nulls", "false"), ("ksql.nested.error.set.null", "false"),
+    ("ksql.functions.collect_list.limit", "5"), ("ksql.functions.any_udf.any.setting", "x"),
+    ("ksql.query.pull.table.scan.enabled", "false"), ("ksql.schema.registry.basic.auth.user.info", "u:p"),
+    ("ksqlpy.emit.final.idle.advance.ms", "10"), ("ksql.streams.auto.offset.reset", "earliest")])
+def test_set_accepts_defined_ksql_names_and_free_form_namespaces(engine: Any, name: str, value: str) -> None:
+    engine.execute(f"SET '{name}'='{value}';")
+    assert engine.session_properties == {name: value}

@@ -96,6 +96,7 @@ def test_streams_properties_and_set_on_ksql(c: httpx.Client, name: str) -> None:
 def test_unknown_denylisted_and_invalid_overrides(c: httpx.Client) -> None:
     cases = [
         ({"no.such.thing": "1"}, "Not recognizable as ksql, streams, consumer, or producer property: 'no.such.thing'"),
+        ({"ksql.foo.bar": "1"}, "Not recognizable as ksql, streams, consumer, or producer property: 'ksql.foo.bar'"),
         ({"ksql.streams.num.stream.threads": "2"},
          "One or more properties overrides set locally are prohibited by the KSQL server denylist (use UNSET to "
          "reset their default value): [ksql.streams.num.stream.threads]"),
@@ -113,8 +114,12 @@ def test_unknown_denylisted_and_invalid_overrides(c: httpx.Client) -> None:
     assert r.status_code == 400
     assert r.json()["message"] == "Unknown property: not.a.property"
     assert r.json()["statementText"] == "SET 'not.a.property'='1';"
-    for name in ("num.stream.threads", "ksql.streams.num.stream.threads"):
+    r = c.post("/ksql", json={"ksql": "SET 'ksql.foo.bar'='1'; SHOW STREAMS;"})
+    assert (r.status_code, r.json()["message"]) == (400, "Unknown property: ksql.foo.bar")
+    for name in ("num.stream.threads", "ksql.streams.num.stream.threads", "ksql.foo.bar"):
         assert c.get(f"/is_valid_property/{name}").status_code == 400
+    for name in ("ksql.nested.error.set.null", "ksql.functions.collect_set.limit"):
+        assert c.get(f"/is_valid_property/{name}").json() is True
     for name in SPELLINGS:
         assert c.get(f"/is_valid_property/{name}").json() is True
 
