@@ -58,7 +58,9 @@ def source_summary(engine: Engine, s: Source) -> dict[str, Any]:
 
 
 def describe_source(engine: Engine, s: Source, extended: bool) -> dict[str, Any]:
-    info = engine.log.describe_topic(s.topic)
+    # the topic is described for EXTENDED only (ksqlDB's ListSourceExecutor): partitions and replication
+    # read 0 otherwise
+    info = engine.log.describe_topic(s.topic) if extended else None
     readq = [{"queryString": engine.queries[q].sql, "id": q} for q in engine.catalog.queries_reading(s.name)
              if q in engine.queries]
     writeq = [{"queryString": engine.queries[q].sql, "id": q} for q in engine.catalog.queries_writing(s.name)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import queue
+import secrets
 import time
-import uuid
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -181,8 +181,9 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
     plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
                          sql=stmt.text, implicit_group=stmt.query.emit is not None)
     engine.transient_counter += 1
-    # unique per process and run: a transient query never resumes another one's position
-    qid = f"transient_{plan.input_source.name}_{engine.transient_counter}_{uuid.uuid4().int % 10**19}"
+    # ksqlDB's transient id: ``transient_<leftmost source's alias>_<random positive long>`` (QueryIdUtil);
+    # random, so a transient query never resumes another one's position
+    qid = f"transient_{plan.scans[0].alias}_{secrets.randbits(63)}"
     cols = [(c.name, c.type) for c in plan.project.value]
     agg = plan.find(Aggregate)
     aggregating = agg is not None

@@ -191,8 +191,9 @@ def test_show_describe_explain_terminate(client: Any, unique: Any) -> None:
     assert d["fields"][0] == {"name": "ID", "schema": {"type": "INTEGER", "fields": None, "memberSchema": None},
                               "type": "KEY"}
     assert [x["id"] for x in d["readQueries"]] == [qid] and d["readQueries"][0]["queryType"] == "PERSISTENT"
+    assert (d["extended"], d["partitions"], d["replication"], d["statistics"], d["errorStats"]) == (False, 0, 0, "", "")
     ext = ksql(client, f"DESCRIBE {s} EXTENDED;")[0]["sourceDescription"]
-    assert ext["extended"] is True and ext["partitions"] == 1
+    assert ext["extended"] is True and ext["partitions"] == 1 and ext["replication"] == 1
     explain = ksql(client, f"EXPLAIN {qid};")[0]
     assert explain["@type"] == "queryDescription"
     qd = explain["queryDescription"]
