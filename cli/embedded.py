@@ -126,7 +126,7 @@ class EmbeddedBackend:
         cols = data["columns"]
         rows = [[json_value(v, t) for v, (_, t) in zip(row, cols, strict=False)] for row in data["rows"]]
         return ListStream(query_id="", column_names=[n for n, _ in cols],
-                          column_types=[str(t) for _, t in cols], data=rows)
+                          column_types=[str(t) for _, t in cols], data=rows, final_message=data.get("final"))
 
     def query(self, sql: str, properties: dict[str, Any]) -> Any:
         results = self._run(sql, properties)

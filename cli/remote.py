@@ -1,7 +1,7 @@
 """The shell against a running server, over ksqlDB's REST API (reference §1).
 
-Statements go to ``POST /ksql``; SELECT to ``POST /query-stream`` (delimited format: a metadata
-line, then one JSON array per row) and is stopped with ``POST /close-query``; PRINT goes to
+Statements go to ``POST /ksql``; SELECT to ``POST /query-stream`` (the StreamedRow format: a header,
+rows, the server's final message) and is stopped with ``POST /close-query``; PRINT goes to
 ``POST /query``, whose body is text lines. Session properties travel with every request as
 ``streamsProperties`` / ``properties``, as the ksqlDB CLI does.
 """
@@ -72,8 +72,42 @@ def polled_lines(lines: Iterator[str], poll_s: float) -> Iterator[str | None]:
         yield item
 
 
+def schema_columns(schema: str) -> tuple[list[str], list[str]]:
+    """Column names and types of a StreamedRow header's ``schema`` (`` `A` INTEGER KEY, `B` ARRAY<STRING>``):
+    split at the top-level commas (not those inside ``<>``, ``()`` or backticks), ` KEY` dropped."""
+    names: list[str] = []
+    types: list[str] = []
+    depth, quoted, start = 0, False, 0
+    parts = []
+    for i, ch in enumerate(schema):
+        if ch == "`":
+            quoted = not quoted
+        elif not quoted and ch in "<(":
+            depth += 1
+        elif not quoted and ch in ">)":
+            depth -= 1
+        elif not quoted and depth == 0 and ch == ",":
+            parts.append(schema[start:i])
+            start = i + 1
+    parts.append(schema[start:])
+    for part in (p.strip() for p in parts):
+        if not part:
+            continue
+        m = re.match(r"`((?:[^`]|``)*)`\s*(.*)$", part, re.DOTALL)
+        name, rest = (m.group(1).replace("``", "`"), m.group(2)) if m else tuple((part.split(None, 1) + [""])[:2])
+        rest = rest.strip()
+        names.append(name)
+        types.append(rest[:-4].rstrip() if rest.endswith(" KEY") else rest)
+    return names, types
+
+
+TOMBSTONE = "<TOMBSTONE>"  # how ksqlDB's shell shows the deleted values of a table's delete row
+
+
 class RemotePushStream:
-    """A query on /query-stream: rows arrive as lines of the delimited format."""
+    """A query on /query-stream in the StreamedRow format (``application/vnd.ksql.v1+json``, one element per
+    line, as ksqlDB's own clients read it): a header, rows (a table's deletes flagged ``tombstone``), then
+    the server's ``finalMessage`` or ``errorMessage`` - nothing when the query was stopped."""
 
     def __init__(self, backend: RemoteBackend, sql: str, response: Any) -> None:
         self.backend = backend
@@ -85,51 +119,57 @@ class RemotePushStream:
         self.query_id = ""
         self.column_names: list[str] = []
         self.column_types: list[str] = []
-        meta = self._next_json()
-        if isinstance(meta, dict) and "error_code" in meta:
+        meta = self._next_element()
+        if isinstance(meta, dict) and isinstance(meta.get("errorMessage"), dict):
             self.close()
-            raise BackendError(str(meta.get("message")), statement=sql, error_code=int(meta["error_code"]))
-        if isinstance(meta, dict):
-            self.query_id = meta.get("queryId") or ""
-            self.column_names = list(meta.get("columnNames") or [])
-            self.column_types = list(meta.get("columnTypes") or [])
-        m = re.search(r"\bLIMIT\s+(\d+)\s*;?\s*$", sql, re.IGNORECASE)
-        self.limit = int(m.group(1)) if m else None
+            self._raise(meta["errorMessage"])
+        if isinstance(meta, dict) and isinstance(meta.get("header"), dict):
+            self.query_id = meta["header"].get("queryId") or ""
+            self.column_names, self.column_types = schema_columns(meta["header"].get("schema") or "")
 
-    def _next_json(self) -> Any:
+    @staticmethod
+    def _element(line: str) -> Any:
+        """One element of the StreamedRow array: the line without a leading ``[`` and a trailing ``,``/``]``."""
+        line = line.strip()
+        if line.startswith("["):
+            line = line[1:]
+        if line.endswith("]"):
+            line = line[:-1]
+        line = line.rstrip().rstrip(",")
+        return json.loads(line) if line else None
+
+    def _next_element(self) -> Any:
         for line in self._lines:
-            line = line.strip()
-            if line:
-                return json.loads(line)
+            item = self._element(line)
+            if item is not None:
+                return item
         return None
 
+    def _raise(self, error: dict[str, Any]) -> None:
+        raise BackendError(str(error.get("message")), statement=self.sql,
+                           error_code=int(error.get("error_code") or 50000))
+
     def rows(self, poll_s: float = 0.2) -> Iterator[list[Any] | None]:
-        count = 0
         try:
             for line in polled_lines(self._lines, poll_s):
-                if line is None:
+                item = self._element(line) if line is not None else None
+                if not isinstance(item, dict):
                     yield None
                     continue
-                line = line.strip().rstrip(",")
-                if not line:
-                    yield None
-                    continue
-                item = json.loads(line)
-                if isinstance(item, list):
-                    count += 1
-                    yield item
-                elif isinstance(item, dict) and "error_code" in item:
-                    raise BackendError(str(item.get("message")), statement=self.sql,
-                                       error_code=int(item["error_code"]))
+                row = item.get("row")
+                if isinstance(row, dict):
+                    values = list(row.get("columns") or [])
+                    yield [TOMBSTONE if v is None else v for v in values] if row.get("tombstone") else values
+                elif item.get("finalMessage") is not None:
+                    self.final_message = str(item["finalMessage"])
+                elif isinstance(item.get("errorMessage"), dict):
+                    self._raise(item["errorMessage"])
         except BackendError:
             raise
         except Exception as e:
             if self._closed:
                 return
             raise BackendError(f"Lost the query stream: {e}", statement=self.sql) from e
-        if not self._closed:
-            self.final_message = "Limit Reached" if self.limit is not None and count >= self.limit \
-                else "Query Completed"
 
     def close(self) -> None:
         if self._closed:
@@ -215,7 +255,7 @@ class RemoteBackend:
         import httpx
 
         body = {"sql": sql, "properties": {k: str(v) for k, v in properties.items()}}
-        request = self.client.build_request("POST", "/query-stream", json=body, headers={"Accept": DELIMITED})
+        request = self.client.build_request("POST", "/query-stream", json=body, headers={"Accept": KSQL_JSON})
         try:
             response = self.client.send(request, stream=True)
         except httpx.HTTPError as e:

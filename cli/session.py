@@ -284,15 +284,11 @@ class Session:
         finally:
             if interrupted or stream.final_message is None:
                 stream.close()
-        if grid is not None and not push:
-            self.console.print(grid.rule())
-        if stream.final_message and not interrupted and push:
+        # as ksqlDB's shell ends every streamed query, push or pull: the rows with no closing rule, the
+        # server's final message as it came ("Limit Reached", "Query Completed"), then "Query terminated"
+        if stream.final_message and not interrupted:
             self.console.print(stream.final_message)
-        rows = f"{count} row{'' if count == 1 else 's'}"
-        if push:
-            self.console.print(f"Query terminated: {rows} shown")
-        elif not as_json:
-            self.console.print(f"({rows})")
+        self.console.print("Query terminated")
 
     def _run_print(self, text: str) -> None:
         lines = self.backend.print_topic(text, self.properties)

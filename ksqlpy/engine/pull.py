@@ -147,7 +147,9 @@ def _pull_stream(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
             rows.append(r)
         if limit is not None:
             rows = rows[:limit]
-        return {"columns": tq.columns, "rows": rows, "keys": []}  # stream results mark no key columns
+        # stream results mark no key columns; ``final``: the message a stream's pull query ends with
+        hit = limit is not None and len(rows) >= limit
+        return {"columns": tq.columns, "rows": rows, "keys": [], "final": "Limit Reached" if hit else "Query Completed"}
     finally:
         tq.close()
 

@@ -16,7 +16,7 @@ httpx = pytest.importorskip("httpx")
 
 from ksqlpy.cli.backend import BackendError  # noqa: E402
 from ksqlpy.cli.console import Console  # noqa: E402
-from ksqlpy.cli.remote import DELIMITED, RemoteBackend  # noqa: E402
+from ksqlpy.cli.remote import KSQL_JSON, RemoteBackend  # noqa: E402
 from ksqlpy.cli.session import Session  # noqa: E402
 
 
@@ -52,11 +52,14 @@ class FakeServer:
                 "commandStatus": {"status": "SUCCESS", "message": "Stream created", "queryId": None},
                 "commandSequenceNumber": 2, "warnings": []}])
         if path == "/query-stream":
-            assert request.headers["accept"] == DELIMITED
-            lines = [{"queryId": "transient_PV_1", "columnNames": ["ID", "PAGE"], "columnTypes": ["INTEGER", "STRING"]},
-                     [1, "home"], [2, "about"]]
-            return httpx.Response(200, content=iter([(json.dumps(x) + "\n").encode() for x in lines]),
-                                  headers={"content-type": DELIMITED})
+            assert request.headers["accept"] == KSQL_JSON
+            elements = [{"header": {"queryId": "transient_PV_1", "schema": "`ID` INTEGER, `PAGE` STRING"}},
+                        {"row": {"columns": [1, "home"]}}, {"row": {"columns": [2, "about"]}}]
+            if "LIMIT" in body["sql"]:
+                elements.append({"finalMessage": "Limit Reached"})
+            body_lines = ",\n".join(json.dumps(x) for x in elements)
+            return httpx.Response(200, content=iter([(f"[{body_lines}" + ("]" if "LIMIT" in body["sql"] else ",\n"))
+                                                     .encode()]), headers={"content-type": KSQL_JSON})
         if path == "/close-query":
             self.closed.append(body["queryId"])
             return httpx.Response(200)
@@ -130,7 +133,7 @@ def test_session_renders_remote_query_and_print(backend: RemoteBackend) -> None:
     session, out, _ = session_for(backend)
     assert session.run_entry("SELECT * FROM pv EMIT CHANGES LIMIT 2;")
     text = out.getvalue()
-    assert "|1 " in text and "|about" in text and "Query terminated: 2 rows shown" in text
+    assert "|1 " in text and "|about" in text and text.splitlines()[-2:] == ["Limit Reached", "Query terminated"]
     assert session.run_entry("PRINT 'pv' FROM BEGINNING;")
     assert 'key: 1, value: {"A":1}, partition: 0' in out.getvalue()
     assert out.getvalue().rstrip().endswith("Topic printing ceased")
