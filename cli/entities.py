@@ -57,6 +57,8 @@ def to_entities(result: Any) -> list[Entity]:
         return [{"@type": "currentStatus", **base, "commandId": _command_id(stmt),
                  "commandStatus": {"status": "SUCCESS", "message": message, "queryId": result.query_id},
                  "commandSequenceNumber": -1}]
+    if kind == "warning_entity":  # IF NOT EXISTS on an existing source: its message is the warning
+        return [{"@type": "warning_entity", "statementText": stmt, "message": result.message, "warnings": []}]
     if kind == "message":
         out: list[Entity] = []
         if result.message:

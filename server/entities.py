@@ -121,6 +121,8 @@ def to_entity(engine: Any, result: StatementResult, *, overrides: dict[str, Any]
     base: Entity = {"statementText": result.statement, "warnings": [{"message": w} for w in result.warnings]}
     if kind == "message":
         return None
+    if kind == "warning_entity":  # its message is the warning: not repeated in ``warnings``
+        return warning_entity(result.statement, result.message)
     if kind == "currentStatus":
         return {"@type": "currentStatus", **base, "commandId": "", "commandSequenceNumber": -1,
                 "commandStatus": {"status": "SUCCESS", "message": result.message, "queryId": result.query_id}}

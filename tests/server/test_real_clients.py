@@ -200,3 +200,36 @@ def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Pa
     assert f"{s}_T" in [x["name"] for x in steps["tables"][0]]
     assert steps["describe"][0]["name"] == s
     assert steps["drop"][0]["status"] == 200
+
+
+def test_pyksql_builder_statements_and_properties(server: ServerProcess, unique: Any) -> None:
+    """The rest of pyksql's API: get_properties() (SHOW PROPERTIES' list), create_stream_as with its WHERE
+    conditions, PARTITION BY and WITH properties, create_table (its legacy KEY property is refused, as by
+    ksqlDB), and an error's message and code."""
+    pytest.importorskip("ksql")
+    from ksql import KSQLAPI
+    from ksql.errors import KSQLError
+
+    s = unique("PB")
+    client = KSQLAPI(server.url)
+    props = {p["name"]: p for p in client.get_properties()}
+    assert props["ksql.streams.auto.offset.reset"]["scope"] == "KSQL" and "value" in props["ksql.service.id"]
+    client.ksql(f"CREATE STREAM {s} (id VARCHAR KEY, page VARCHAR, n INT) "
+                f"WITH (KAFKA_TOPIC='{s.lower()}', VALUE_FORMAT='JSON', PARTITIONS=1)")
+    client.ksql(f"INSERT INTO {s} (id, page, n) VALUES ('a', 'home', 1)")
+    client.ksql(f"INSERT INTO {s} (id, page, n) VALUES ('b', 'cart', 5)")
+    assert client.create_stream_as(table_name=f"{s}_BIG", select_columns=["id", "page", "n"], src_table=s,
+                                   conditions="n > 2", partition_by="page", partitions=1, value_format="JSON",
+                                   kafka_topic=f"{s.lower()}_big") is True
+    described = client.ksql(f"DESCRIBE {s}_BIG")[0]["sourceDescription"]
+    assert described["topic"] == f"{s.lower()}_big"
+    assert [(f["name"], f.get("type")) for f in described["fields"]] == [("PAGE", "KEY"), ("ID", None), ("N", None)]
+    rows = _wait_for(lambda: list(client.query(f"SELECT * FROM {s}_BIG", return_objects=True)))
+    assert rows == [] or rows == [{"PAGE": "cart", "ID": "b", "N": 5}]  # the CSAS starts at the latest offset
+    with pytest.raises(KSQLError) as e:
+        client.create_table(table_name=f"{s}_T", columns_type=["id varchar primary key", "n int"],
+                            topic=s.lower(), value_format="JSON", key="id")
+    assert e.value.error_code == 40001 and "KEY" in e.value.msg
+    with pytest.raises(KSQLError) as e:
+        client.ksql(f"DROP STREAM {s}_NOPE")
+    assert e.value.error_code == 40001 and e.value.msg == f"Stream {s}_NOPE does not exist."
