@@ -404,3 +404,16 @@ def test_a_source_table_answers_its_materializing_query(client: TestClient) -> N
     assert body == status_entity(sql, "table/EN_ST/create", f"Created query with ID {qid}", qid)
     plain = "CREATE SOURCE STREAM EN_SS (ID INT KEY) WITH (KAFKA_TOPIC='en_st', VALUE_FORMAT='JSON');"
     assert fixed(ksql(client, plain)) == [status_entity(plain, "stream/EN_SS/create", "Stream created")]
+
+
+def test_push_query_ids_name_the_leftmost_alias_and_a_random_long(client: TestClient) -> None:
+    """ksqlDB's transient id (QueryIdUtil): ``transient_<leftmost source alias>_<random positive long>``."""
+    ksql(client, "CREATE STREAM EN_QI (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_qi', VALUE_FORMAT='JSON', "
+                 "PARTITIONS=1); INSERT INTO EN_QI (ID, V) VALUES (1, 'a');")
+    ids = []
+    for sql in ("SELECT * FROM EN_QI EMIT CHANGES LIMIT 1;", "SELECT * FROM EN_QI q EMIT CHANGES LIMIT 1;"):
+        r = client.post("/query-stream", json={"sql": sql, "properties": {"auto.offset.reset": "earliest"}})
+        ids.append(r.text.splitlines()[0])
+    first, aliased = (re.search(r'"queryId":"([^"]+)"', line).group(1) for line in ids)  # type: ignore[union-attr]
+    assert re.fullmatch(r"transient_EN_QI_\d+", first) and re.fullmatch(r"transient_Q_\d+", aliased)
+    assert 0 < int(first.rsplit("_", 1)[1]) < 2**63
