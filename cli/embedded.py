@@ -99,12 +99,21 @@ class EmbeddedBackend:
         return {"version": __version__, "serverStatus": "RUNNING"}
 
     def _run(self, sql: str, properties: dict[str, Any]) -> list[Any]:
+        """``sql`` as one request, as a server runs a /ksql request: a SET, UNSET, DEFINE or UNDEFINE in it
+        lasts for the rest of the request only (the session's own are the shell's, sent as ``properties``)."""
         from ksqlpy.errors import KsqlError
 
+        engine = self.engine
+        saved = dict(engine.session_properties), dict(engine.variables)
         try:
             return self.statements.execute(sql, properties or None)
         except KsqlError as e:
             raise _error(e, sql) from e
+        finally:
+            engine.session_properties.clear()
+            engine.session_properties.update(saved[0])
+            engine.variables.clear()
+            engine.variables.update(saved[1])
 
     def execute(self, sql: str, properties: dict[str, Any]) -> list[Entity]:
         from ksqlpy.cli.entities import to_entities

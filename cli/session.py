@@ -22,6 +22,10 @@ from ksqlpy.engine.statements import unset_override
 # CLI-local commands: no ';' needed, matched on the first word (none of them starts a SQL statement).
 CLI_COMMANDS = ("help", "exit", "quit", "clear", "output", "history", "version", "spool", "server")
 
+# ksqlDB's answer to a SELECT or PRINT sent to /ksql (a RUN SCRIPT is one /ksql request).
+QUERY_ENDPOINT_MESSAGE = ("The following statement types should be issued to the websocket endpoint '/query':\n"
+                          "\t* PRINT\n\t* SELECT")
+
 # Statements that may change what completion should offer.
 CATALOG_WORDS = {"CREATE", "DROP", "ALTER", "TERMINATE", "INSERT"}
 
@@ -45,7 +49,6 @@ class Session:
         self.history = history
         self.properties: dict[str, str] = {}
         self.variables: dict[str, str] = {}
-        self.script_depth = 0
 
     # ------------------------------------------------------------------ entries
     def run_entry(self, text: str) -> bool:
@@ -223,6 +226,9 @@ class Session:
         self.show_entities([entity])
 
     def _run_script(self, text: str) -> bool:
+        """RUN SCRIPT as ksqlDB's shell runs it: the file's statements go to the server as ONE request, so
+        SELECT and PRINT (which belong on the query endpoints) are refused before any statement runs, and a
+        SET, UNSET, DEFINE or UNDEFINE in the file lasts for the rest of the file only."""
         stmt = self._parse_one(text)
         path = os.path.expanduser(stmt.path)
         try:
@@ -230,13 +236,14 @@ class Session:
                 content = f.read()
         except OSError as e:
             raise BackendError(f"Failed to read file: {path} ({e.strerror or e})", statement=text) from e
-        if self.script_depth > 16:
-            raise BackendError("RUN SCRIPT nested too deeply", statement=text)
-        self.script_depth += 1
-        try:
-            return self.run_entry(content)
-        finally:
-            self.script_depth -= 1
+        content = self._substitute(content)
+        for piece in split_statements(content):
+            if first_words(piece, 1)[:1] in (["SELECT"], ["PRINT"]):
+                raise BackendError(QUERY_ENDPOINT_MESSAGE, statement=piece.strip(), error_code=40002)
+        entities = self.backend.execute(content, self.properties)
+        self.backend.catalog_changed()
+        self.show_entities(entities)
+        return True
 
     # ------------------------------------------------------------------ queries
     def _is_push(self, text: str) -> bool:

@@ -140,6 +140,29 @@ def test_run_script_and_spool(sh: Captured, tmp_path: Path) -> None:
     assert "Failed to read file" in sh.take()[1]
 
 
+def test_run_script_is_one_request(sh: Captured, tmp_path: Path) -> None:
+    """RUN SCRIPT sends the file as one /ksql request (ksqlDB's shell): a SELECT in it is refused before
+    anything runs, and a SET in it lasts for the rest of the file only."""
+    script = tmp_path / "with_select.sql"
+    script.write_text(CREATE + "\nSELECT * FROM pv;\n")
+    assert not sh.run(f"RUN SCRIPT '{script}';")
+    out, err = sh.take()
+    assert err.splitlines()[0] == "The following statement types should be issued to the websocket endpoint '/query':"
+    sh.run("SHOW STREAMS;")
+    assert " PV " not in sh.take()[0]  # nothing ran
+    script.write_text(CREATE + "\nSET 'auto.offset.reset'='earliest';\n"
+                      "INSERT INTO pv (id, page) VALUES (1, 'one');\nCREATE STREAM pv2 AS SELECT * FROM pv;\n")
+    assert sh.run(f"RUN SCRIPT '{script}';")
+    assert sh.session.properties == {}
+    sh.take()
+    sh.run("SHOW PROPERTIES;")
+    [line] = [ln for ln in sh.take()[0].splitlines() if "auto.offset.reset" in ln]
+    assert line.split("|")[-1].strip() == "latest" and line.split("|")[2].strip() == ""
+    sh.session.backend.engine.drain()
+    sh.run("SELECT * FROM pv2;")  # the script's SET applied to its own CREATE ... AS SELECT
+    assert "|1 |one |" in sh.take()[0]
+
+
 def test_print_topic(sh: Captured) -> None:
     sh.run(CREATE + "".join(f"INSERT INTO pv (id, page) VALUES ({i}, 'p{i}');" for i in range(5)))
     sh.take()
