@@ -85,6 +85,23 @@ def read_properties_file(path: str) -> dict[str, str]:
     return props
 
 
+def config_refusal(config: dict[str, str]) -> str | None:
+    """Why ksqlDB's shell would not start with these ``--config-file`` properties (its LocalProperties
+    parses each as a SET: an unknown name or a value its config refuses), or None."""
+    from ksqlpy.engine import property_names as N
+    from ksqlpy.engine.property_values import check_property
+    from ksqlpy.errors import KsqlError
+
+    for name, value in config.items():
+        if not N.recognized(name):
+            return f"invalid property found: {N.not_recognizable(name)}"
+        try:
+            check_property(name, value)
+        except KsqlError as e:
+            return f"invalid property found: {e.message}"
+    return None
+
+
 def make_backend(args: argparse.Namespace, config: dict[str, str] | None = None) -> Any:
     """The remote server, or an embedded engine started with ``config`` (the ``--config-file``
     properties: engine settings such as ``ksql.extension.dir`` must be known when it starts)."""
@@ -140,6 +157,10 @@ def main(argv: list[str] | None = None) -> int:
             config = read_properties_file(args.config_file)
         except OSError as e:
             console.error(f"Cannot read {args.config_file}: {e.strerror or e}")
+            return 1
+        refusal = config_refusal(config)
+        if refusal is not None:
+            console.error(refusal)
             return 1
     try:
         backend = make_backend(args, config)

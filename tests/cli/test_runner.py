@@ -81,3 +81,23 @@ def test_exit_statement_ends_the_run(ksqlpy) -> None:  # type: ignore[no-untyped
 def test_bad_arguments(ksqlpy) -> None:  # type: ignore[no-untyped-def]
     assert ksqlpy("not-a-url").returncode == 2
     assert ksqlpy("--output", "xml").returncode == 2
+
+
+@pytest.mark.parametrize("line,message", [
+    ("ksql.foo.bar=1", "invalid property found: Not recognizable as ksql, streams, consumer, or producer property: "
+                       "'ksql.foo.bar'"),
+    ("no.such.setting=1", "invalid property found: Not recognizable as ksql, streams, consumer, or producer "
+                          "property: 'no.such.setting'"),
+    ("ksql.streams.auto.offset.reset=sideways", "invalid property found: Invalid value sideways for configuration "
+                                                "ksql.streams.auto.offset.reset: String must be one of: latest, "
+                                                "earliest, none"),
+])
+def test_config_file_properties_are_checked_as_ksqldb_checks_them(ksqlpy, tmp_path: Path, line: str,  # type: ignore[no-untyped-def]
+                                                                  message: str) -> None:
+    """ksqlDB's shell parses each --config-file property as a SET and does not start on a bad one."""
+    cfg = tmp_path / "shell.properties"
+    cfg.write_text(f"# a comment\n{line}\n")
+    r = ksqlpy("--config-file", str(cfg), "-e", "SHOW STREAMS;")
+    assert r.returncode == 1 and r.stderr.strip() == message and "Stream Name" not in r.stdout
+    cfg.write_text("ksql.streams.auto.offset.reset=earliest\nksql.functions.collect_list.limit=5\n")
+    assert ksqlpy("--config-file", str(cfg), "-e", "SHOW STREAMS;").returncode == 0
