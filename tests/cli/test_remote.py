@@ -158,3 +158,16 @@ def test_unreachable_server() -> None:
     assert "authorization" not in backend.client.headers
     with pytest.raises(BackendError, match="Could not reach the server"):
         backend.server_info()
+
+
+def test_run_script_is_one_ksql_request(backend: RemoteBackend, server: FakeServer, tmp_path: Any) -> None:
+    """ksqlDB's shell sends a script's statements as one /ksql request; a SELECT in it is refused first."""
+    session, out, err = session_for(backend)
+    script = tmp_path / "s.sql"
+    script.write_text("CREATE STREAM pv (id INT) WITH (x='y');\nDROP STREAM pv;\n")
+    assert session.run_entry(f"RUN SCRIPT '{script}';")
+    assert [r for r in server.requests if r[0] == "/ksql"][-1][1]["ksql"] == script.read_text()
+    sent = len(server.requests)
+    script.write_text("CREATE STREAM pv (id INT) WITH (x='y');\nSELECT * FROM pv;\n")
+    assert not session.run_entry(f"RUN SCRIPT '{script}';")
+    assert len(server.requests) == sent and "websocket endpoint '/query'" in err.getvalue()
