@@ -417,3 +417,18 @@ def test_push_query_ids_name_the_leftmost_alias_and_a_random_long(client: TestCl
     first, aliased = (re.search(r'"queryId":"([^"]+)"', line).group(1) for line in ids)  # type: ignore[union-attr]
     assert re.fullmatch(r"transient_EN_QI_\d+", first) and re.fullmatch(r"transient_Q_\d+", aliased)
     assert 0 < int(first.rsplit("_", 1)[1]) < 2**63
+
+
+def test_session_variables_reach_every_query_endpoint(client: TestClient) -> None:
+    """``sessionVariables`` substitute ``${name}`` on /query and /query-stream as on /ksql (ksqlDB 0.18+)."""
+    ksql(client, "CREATE STREAM EN_SV (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_sv', VALUE_FORMAT='JSON', "
+                 "PARTITIONS=1); INSERT INTO EN_SV (ID, V) VALUES (7, 'seven');")
+    variables = {"src": "EN_SV", "wanted": 7}
+    r = client.post("/query", json={"ksql": "SELECT V FROM ${src} WHERE ID = ${wanted};",
+                                    "sessionVariables": variables}, headers={"Accept": "application/json"})
+    assert r.status_code == 200, r.text
+    assert [line.strip("[],") for line in r.text.splitlines()][1:3] == ['{"row":{"columns":["seven"]}}',
+                                                                        '{"finalMessage":"Query Completed"}']
+    r = client.post("/query-stream", json={"sql": "SELECT V FROM ${src} WHERE ID = ${wanted};",
+                                           "sessionVariables": variables})
+    assert r.text.splitlines()[1:] == ['["seven"]']
