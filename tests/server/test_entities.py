@@ -181,14 +181,16 @@ def test_describe_is_a_whole_source_description(client: TestClient) -> None:
                             {"name": "H", "schema": schema("BYTES"), "type": "HEADER", "headerKey": "h"},
                             {"name": "TS", "schema": BIGINT}],
                         "type": "STREAM", "timestamp": "TS", "statistics": "", "errorStats": "", "extended": False,
-                        "keyFormat": "KAFKA", "valueFormat": "JSON", "topic": "en_d", "partitions": 3,
-                        "replication": 1, "statement": create, "queryOffsetSummaries": [],
+                        # the topic is described for EXTENDED only: 0 partitions and replicas otherwise
+                        "keyFormat": "KAFKA", "valueFormat": "JSON", "topic": "en_d", "partitions": 0,
+                        "replication": 0, "statement": create, "queryOffsetSummaries": [],
                         "sourceConstraints": ["EN_D2"], "clusterStatistics": [], "clusterErrorStats": []}}
     (sink,) = ksql(client, "DESCRIBE EN_D2 EXTENDED;")
     d = sink["sourceDescription"]
     assert d["extended"] is True and d["writeQueries"] == [{**reader}] and d["readQueries"] == []
     assert d["statistics"].startswith("messages-per-sec") and d["errorStats"].strip().startswith("failed-messages")
     assert d["sourceConstraints"] == [] and d["statement"] == "CREATE STREAM EN_D2 AS SELECT ID, V FROM EN_D;"
+    assert (d["partitions"], d["replication"]) == (3, 1)  # the sink inherits the source's partitions
 
 
 def test_describe_streams_and_show_tables_extended_are_description_lists(client: TestClient) -> None:
