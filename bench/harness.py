@@ -389,7 +389,12 @@ def run_latency(opts: Options) -> list[dict[str, Any]]:
             r = _run_json([sys.executable, "-m", "bench.latency", *args])
             r["workload"] = kind
             out.append(r)
-            opts.say(f"  {kind} latency: p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms ({r['samples']} samples)")
+            idle = (f"; idle p50 {r['idle_p50_ms']:.2f} ms, p99 {r['idle_p99_ms']:.2f} ms" if "idle_p99_ms" in r
+                    else "")
+            load = (f"; load average {r['load_avg_idle']} idle, {r['load_avg_draining']} draining"
+                    if "load_avg_draining" in r else "")
+            opts.say(f"  {kind} latency: p50 {r['p50_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms ({r['samples']} samples)"
+                     f"{idle}{load}")
         except Exception as e:  # noqa: BLE001
             out.append({"workload": kind, "engine": "ksqlpy", "error": str(e)[-500:]})
             opts.say(f"  {kind} latency: FAILED {str(e)[-300:]}")
@@ -440,6 +445,30 @@ LATENCY_NOTES = {"pull-engine": "Engine.execute; queries in the engine's backgro
                  "pull-rest-workers": "POST /query-stream; queries in worker processes (ksqlpy.workers=process)"}
 
 
+def pull_targets(lat: dict[str, Any]) -> list[dict[str, Any]]:
+    """A pull-latency run's targets: p99 < 5 ms while a query drains (every mode); over REST also issue
+    20's pair, measured in the same run - p99 < 5 ms with the table idle and < 10 ms while q7 drains, the
+    queries in the server's process. The notes say the machine's load in each phase: the idle figure is a
+    target for an idle machine, so on a busy one it is reported but not judged."""
+    kind = str(lat.get("workload", ""))
+    if not kind.startswith("pull") or "p99_ms" not in lat:
+        return []
+    note = LATENCY_NOTES.get(kind, "")
+    cpus = lat.get("cpus") or 1
+    load_i, load_d = lat.get("load_avg_idle"), lat.get("load_avg_draining")
+    loads = f"; load average {load_i} idle, {load_d} draining, {cpus} cores" if load_d is not None else ""
+    out = [{"target": f"pull-query p99 < 5 ms while a query runs ({kind})", "figure": round(lat["p99_ms"], 2),
+            "met": lat["p99_ms"] < 5.0, "note": note + loads}]
+    if kind.startswith("pull-rest") and "idle_p99_ms" in lat:
+        busy = load_i is None or load_i > 0.5 * cpus
+        out.append({"target": f"REST pull p99 < 5 ms, table idle, idle machine ({kind})",
+                    "figure": round(lat["idle_p99_ms"], 2), "met": None if busy else lat["idle_p99_ms"] < 5.0,
+                    "note": note + loads + ("; not judged: the machine was not idle" if busy else "")})
+        out.append({"target": f"REST pull p99 < 10 ms while q7 drains ({kind})", "figure": round(lat["p99_ms"], 2),
+                    "met": lat["p99_ms"] < 10.0, "note": note + loads})
+    return out
+
+
 def evaluate(results: list[dict[str, Any]], latency: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Every target with its figure and whether it holds."""
     by = {(r["workload"], r["engine"], r["log"]): r for r in results if "records_per_s" in r}
@@ -470,10 +499,7 @@ def evaluate(results: list[dict[str, Any]], latency: list[dict[str, Any]]) -> li
                     "met": ratio >= thr if thr is not None else None,
                     "note": f"{k['engine']} ({k['log']}) {k['records_per_s']:,} vs {other} {o['records_per_s']:,} records/s"})
     for lat in latency:
-        if str(lat.get("workload", "")).startswith("pull") and "p99_ms" in lat:
-            out.append({"target": f"pull-query p99 < 5 ms while a query runs ({lat['workload']})",
-                        "figure": round(lat["p99_ms"], 2), "met": lat["p99_ms"] < 5.0, "note": LATENCY_NOTES.get(
-                            lat["workload"], "")})
+        out.extend(pull_targets(lat))
     out.extend(scaling_targets())
     out.extend(peer_targets(by))
     return out

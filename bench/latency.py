@@ -16,6 +16,7 @@ at the consumer. Both print one JSON object with p50/p99/max in milliseconds.
 
 from __future__ import annotations
 
+import os
 import queue
 import statistics
 import sys
@@ -107,6 +108,7 @@ def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float =
         res = engine.execute(f"SELECT * FROM bids_per_auction WHERE auction = {k};")
         return (time.perf_counter() - t0) * 1000, bool(res[0].data["rows"])
 
+    load_idle = os.getloadavg()[0]
     idle = [lookup(i)[0] for i in range(lookups // 4)]
     # load: a second copy of the bids arrives and a windowed aggregation over all of them drains in the
     # engine's background runner (or its workers); lookups are timed until it has caught up
@@ -131,10 +133,12 @@ def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float =
     t0 = time.perf_counter()
     lat, found = _paced(lookup, busy, lookups, gap_ms / 1000)
     loaded_s = time.perf_counter() - t0
+    load_draining = os.getloadavg()[0]
     engine.close()
     return _summary(f"pull-{mode}", lat, {"via": "Engine.execute", "gap_ms": gap_ms, "found": found,
                                            "load_seconds": round(loaded_s, 2),
-                                           "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99)})
+                                           "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99),
+                                           **_machine_load(load_idle, load_draining)})
 
 
 class _StdlibClient:
@@ -174,8 +178,6 @@ class _HttpxClient:
 
 def _cpu_s(pid: int) -> float:
     """user + sys CPU seconds of a process so far (Linux /proc)."""
-    import os
-
     fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
@@ -229,6 +231,7 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str
             got = rows(k)
             return (time.perf_counter() - t0) * 1000, bool(got)
 
+        load_idle = os.getloadavg()[0]
         cpu0, own0 = _cpu_s(pid), time.process_time()
         idle = [lookup(i)[0] for i in range(lookups // 4)]
         cpu1, own1 = _cpu_s(pid), time.process_time()
@@ -238,6 +241,7 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str
         t0 = time.perf_counter()
         lat, found = _paced(lookup, busy, lookups, gap_ms / 1000)
         loaded_s = time.perf_counter() - t0
+        load_draining = os.getloadavg()[0]
     finally:
         c.close()
         server.stop()
@@ -248,7 +252,14 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str
                                        "found": found, "load_seconds": round(loaded_s, 2),
                                        "idle_server_cpu_ms": round((cpu1 - cpu0) * 1000 / len(idle), 3),
                                        "idle_client_cpu_ms": round((own1 - own0) * 1000 / len(idle), 3),
-                                       "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99)})
+                                       "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99),
+                                       **_machine_load(load_idle, load_draining)})
+
+
+def _machine_load(idle: float, draining: float) -> dict[str, Any]:
+    """The machine's 1-minute load average when the idle lookups began and when the draining ones ended,
+    and its cores: a p99 means little on a machine whose other work takes the cores."""
+    return {"load_avg_idle": round(idle, 2), "load_avg_draining": round(draining, 2), "cpus": os.cpu_count()}
 
 
 def _still_growing(log: Any, topics: list[str], quiet_s: float = 1.0) -> Any:

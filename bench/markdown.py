@@ -48,6 +48,8 @@ def render(report: dict[str, Any]) -> str:
             continue
         note = (f"{lat.get('via', 'Engine.execute')}, a lookup every {lat.get('gap_ms', 0):g} ms + its own time; "
                 f"idle: p50 {lat['idle_p50_ms']:.2f} / p99 {lat['idle_p99_ms']:.2f} ms"
+                + (f"; load average {lat['load_avg_idle']} idle, {lat['load_avg_draining']} draining "
+                   f"({lat.get('cpus')} cores)" if "load_avg_draining" in lat else "")
                 if str(lat["workload"]).startswith("pull") else f"{lat.get('rate_per_s', 0):.0f} records/s, no other load")
         out.append(f"| {lat['workload']} | {lat['p50_ms']:.2f} | {lat['p99_ms']:.2f} | {lat['max_ms']:.1f} | "
                    f"{lat['samples']} | {note} |")
