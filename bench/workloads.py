@@ -97,7 +97,7 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in [
              result=_final(("auction", *WINDOW), "max_price")),
     Workload("q11", "session count per bidder",
              "CREATE TABLE {sink} AS SELECT bidder, COUNT(*) AS bid_count FROM bid "
-             "WINDOW SESSION (10 SECONDS) GROUP BY bidder EMIT CHANGES;", ("flink",),
+             "WINDOW SESSION (10 SECONDS) GROUP BY bidder EMIT CHANGES;", ("flink", "pathway"),
              "repartitions by bidder (the topic is keyed by auction)",
              result=_final(("bidder", *WINDOW), "bid_count")),
     Workload("q14", "CASE and arithmetic",
@@ -106,7 +106,7 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in [
              "WHEN (date_time / 3600000) % 24 <= 6 OR (date_time / 3600000) % 24 >= 20 THEN 'nightTime' "
              "ELSE 'otherTime' END AS bid_time_type, date_time, extra, "
              "LEN(extra) - LEN(REPLACE(extra, 'c', '')) AS c_counts FROM bid "
-             "WHERE price * 908 / 1000 > 1000000 AND price * 908 / 1000 < 50000000;", ("flink",),
+             "WHERE price * 908 / 1000 > 1000000 AND price * 908 / 1000 < 50000000;", ("flink", "pathway"),
              "HOUR(dateTime) as epoch arithmetic (UTC); count_char as LEN - LEN(REPLACE)",
              result=_rows("auction", "bidder", "price", "bid_time_type", "date_time", "extra", "c_counts")),
     Workload("q17", "unbounded group-by, several aggregates",
@@ -125,11 +125,11 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in [
              "WHEN LCASE(channel) = 'facebook' THEN '2' WHEN LCASE(channel) = 'baidu' THEN '3' "
              "ELSE REGEXP_EXTRACT('(&|^)channel_id=([^&]*)', url, 2) END AS channel_id FROM bid "
              "WHERE REGEXP_EXTRACT('(&|^)channel_id=([^&]*)', url, 2) IS NOT NULL "
-             "OR LCASE(channel) IN ('apple', 'google', 'facebook', 'baidu');", ("flink",),
+             "OR LCASE(channel) IN ('apple', 'google', 'facebook', 'baidu');", ("flink", "pathway"),
              result=_rows("auction", "bidder", "price", "channel", "channel_id")),
     Workload("q22", "SPLIT into URL directories",
              "CREATE STREAM {sink} AS SELECT auction, bidder, price, channel, "
-             "SPLIT(url, '/')[4] AS dir1, SPLIT(url, '/')[5] AS dir2, SPLIT(url, '/')[6] AS dir3 FROM bid;", ("flink",),
+             "SPLIT(url, '/')[4] AS dir1, SPLIT(url, '/')[5] AS dir2, SPLIT(url, '/')[6] AS dir3 FROM bid;", ("flink", "pathway"),
              "SPLIT_INDEX(url, '/', 3) as SPLIT(url, '/')[4] (ksqlDB arrays are 1-based)",
              result=_rows("auction", "bidder", "price", "channel", "dir1", "dir2", "dir3")),
     # the joins (persons and auctions are tables of their own topics: each id is written once)
@@ -145,7 +145,7 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in [
              "(P.date_time / 10000) * 10000 AS starttime, COUNT(*) AS auctions "
              "FROM person P JOIN auction A WITHIN 10 SECONDS ON P.id = A.seller "
              "WHERE P.date_time / 10000 = A.date_time / 10000 "
-             "GROUP BY P.id, P.name, (P.date_time / 10000) * 10000 EMIT CHANGES;", ("flink",),
+             "GROUP BY P.id, P.name, (P.date_time / 10000) * 10000 EMIT CHANGES;", ("flink", "pathway"),
              "new persons who opened an auction in the same 10 s tumbling window: a stream-stream join "
              "WITHIN 10 SECONDS, both sides in one window, grouped by person and window (ksqlDB joins no "
              "windowed tables)", result=_final(("id", "name", "starttime")), inputs=("auction", "person")),
@@ -155,7 +155,7 @@ WORKLOADS: dict[str, Workload] = {w.name: w for w in [
              "A.item_name AS item_name, A.description AS description, A.initial_bid AS initial_bid, "
              "A.reserve AS reserve, A.date_time AS a_date_time, A.expires AS expires, A.seller AS seller, "
              "A.category AS category, A.extra AS a_extra "
-             "FROM bid B JOIN auction_t A ON B.auction = A.id WHERE A.category = 10;", ("flink",),
+             "FROM bid B JOIN auction_t A ON B.auction = A.id WHERE A.category = 10;", ("flink", "pathway"),
              "auctions as a table: each bid meets its auction as of the bid's time (a bid for an auction "
              "not yet opened finds none; Nexmark's regular join would match it later)",
              result=_rows("auction", "bidder", "price", "channel", "url", "date_time", "extra", "item_name",
