@@ -126,7 +126,9 @@ class JsonSrSerde(ValueSerde):
         if data is None:
             return None
         if len(data) < 5 or data[0] != 0:
-            raise SerdeError("Failed to deserialize data from JSON_SR: Unknown magic byte!")
+            raise SerdeError("Got unexpected JSON serialization format that did not start with the magic byte. If "
+                             "this stream was not serialized using the JsonSchemaConverter, then make sure the "
+                             "stream is declared with JSON format (not JSON_SR).")
         return self.inner.deserialize(bytes(data[5:]))
 
     def header(self) -> bytes:

@@ -78,6 +78,13 @@ def test_having_failure_is_a_predicate_error(engine: Engine) -> None:
     ("DELIMITED", b"1,2,3", "Error deserializing delimited",
      ["Column count mismatch on deserialization. topic: d, expected: 2, got: 3"]),
     ("DELIMITED", b"x,y", "Error deserializing delimited", ['For input string: "x"']),
+    ("JSON_SR", b'{"A": 1}',
+     "Failed to deserialize value from topic: d. Got unexpected JSON serialization format that did not start with "
+     "the magic byte. If this stream was not serialized using the JsonSchemaConverter, then make sure the stream "
+     "is declared with JSON format (not JSON_SR).",
+     ["Got unexpected JSON serialization format that did not start with the magic byte. If this stream was not "
+      "serialized using the JsonSchemaConverter, then make sure the stream is declared with JSON format (not "
+      "JSON_SR)."]),
     ("KAFKA", b"\x00\x01", "Error deserializing KAFKA message from topic: d",
      ["Size of data received by IntegerDeserializer is not 4"]),
 ])
