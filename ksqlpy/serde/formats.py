@@ -77,7 +77,7 @@ def _has_non_string_map_key(t: SqlType) -> bool:
 def _format_reason(name: str, columns: Columns, is_key: bool) -> str | None:
     """Why ``name`` cannot carry ``columns`` (ksqlDB's wording), or None if it can."""
     if name == "KAFKA":
-        if len(columns) > 1 or (not is_key and not columns):
+        if len(columns) > 1:  # none: ksqlDB's void serde (no key, or a value that reads as NULL)
             return f"The 'KAFKA' format only supports a single field. Got: {_columns_text(columns, is_key)}"
         for _, t in columns:
             if not isinstance(t, Primitive) or base_type(t) not in KAFKA_TYPES:

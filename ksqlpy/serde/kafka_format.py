@@ -48,7 +48,8 @@ _CODECS: dict[str, tuple[Callable[[bytes], Any], Callable[[Any], bytes]]] = {
 
 
 class KafkaValueSerde(ValueSerde):
-    """The KAFKA format over at most one column (zero only for keys)."""
+    """The KAFKA format over at most one column. With none (a value without columns) it is ksqlDB's
+    ``KsqlVoidSerde``: whatever the bytes, the value reads as NULL, and nothing is written."""
 
     format = "KAFKA"
 
@@ -63,10 +64,8 @@ class KafkaValueSerde(ValueSerde):
             self._de, self._ser = _CODECS[t.name]
 
     def deserialize(self, data: bytes | None) -> tuple | None:
-        if data is None:
+        if data is None or not self.columns:  # no value columns: ksqlDB's KsqlVoidSerde reads NULL
             return None
-        if not self.columns:
-            return ()
         return (self._de(data),)
 
     def serialize(self, row: tuple | None) -> bytes | None:
