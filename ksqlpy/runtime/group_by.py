@@ -80,7 +80,11 @@ class Grouper:
         failed: Counter[int] = Counter()
         self.pre(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out,
                  self._err(d, failed))
-        return [item for item in out if not self._excluded(item[0], failed)]
+        keep = [item for item in out if None not in item[0]]
+        if len(keep) != len(out):  # rare: log the rows a NULL key excludes
+            for item in out:
+                self._excluded(item[0], failed)
+        return keep
 
     def _table(self, d: DecodedBatch) -> list[tuple]:
         kv = self.kv
