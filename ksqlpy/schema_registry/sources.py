@@ -33,8 +33,9 @@ def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | No
     else of the first message)."""
     if rs.schema_type == "AVRO":
         from ksqlpy.serde.avro_format import sql_type_of as avro_type
+        from ksqlpy.serde.avro_references import inline_references, registry_lookup
 
-        return avro_type(json.loads(rs.schema), upper=upper)
+        return avro_type(inline_references(json.loads(rs.schema), registry_lookup(registry)), upper=upper)
     if rs.schema_type == "JSON":
         from ksqlpy.serde.json_sr import sql_type_of as json_type
 

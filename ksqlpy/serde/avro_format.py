@@ -30,6 +30,7 @@ from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.javatext import double_to_string
 from ksqlpy.serde import avro_unions as U
+from ksqlpy.serde.avro_references import inline_references, registry_lookup
 from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
 
 NAMESPACE = "io.confluent.ksql.avro_schemas"
@@ -508,7 +509,8 @@ class AvroSerde(ValueSerde):
             rs = self.registry.by_id(schema_id)
             if rs is None:
                 raise SerdeError(f"Error retrieving Avro schema for id {schema_id}: Schema {schema_id} not found")
-            c = self._readers[schema_id] = _Compiled(json.loads(rs.schema))
+            schema = inline_references(json.loads(rs.schema), registry_lookup(self.registry))
+            c = self._readers[schema_id] = _Compiled(schema)
         return c
 
     def deserialize(self, data: bytes | None) -> tuple | None:

@@ -94,7 +94,9 @@ def register_topic_schemas(register: Register, topic: Any, statements: list[str]
         sid = topic.schemas.get(f"{side}SchemaId")
         if sid is not None:
             for ref in topic.schemas.get(f"{side}SchemaReferences") or []:
-                register(str(ref["name"]), str(ref["schema"]), str(ref.get("format") or "PROTOBUF"), None)
+                ref_schema = ref["schema"]
+                register(str(ref["name"]), ref_schema if isinstance(ref_schema, str) else exactjson.dumps(ref_schema),
+                         str(ref.get("format") or "PROTOBUF"), None)
         else:
             sid = default_id()
         register(f"{topic.name}-{side}", text, {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF"}.get(fmt, "JSON"),

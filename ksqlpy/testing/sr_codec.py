@@ -223,8 +223,9 @@ class AvroCodec:
         if rs is None:
             raise ValueError(f"no schema registered for subject {self.subject}")
         from ksqlpy.serde import avro_unions as U
+        from ksqlpy.serde.avro_references import inline_references, registry_lookup
 
-        schema = json.loads(rs.schema)
+        schema = inline_references(json.loads(rs.schema), registry_lookup(self.registry))
         names = _names(schema, {})
         wrapped = U.Wrapped(schema) if U.contains_union(schema) else None
         datum = spec_to_avro(schema, spec, names, wrapped.full_names if wrapped else None)
@@ -247,7 +248,9 @@ class AvroCodec:
         rs = self.registry.by_id(sid)
         if rs is None:
             return Undecodable(data, f"unknown schema id {sid}")
-        schema = json.loads(rs.schema)
+        from ksqlpy.serde.avro_references import inline_references, registry_lookup
+
+        schema = inline_references(json.loads(rs.schema), registry_lookup(self.registry))
         try:
             datum = fastavro.schemaless_reader(io.BytesIO(data[5:]),
                                                fastavro.parse_schema(_strip(schema), _write_hint=False), None)

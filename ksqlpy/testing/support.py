@@ -66,8 +66,9 @@ def static_skip_reason(case: Case) -> str | None:
     if fmt:
         return f"Unsupported format: {fmt}"
     for topic in case.topics:
-        # PROTOBUF references are registered as subjects named like their imports (see executor)
-        refs = [f for f in topic.schema_fields if f.endswith("References") and _side_format(topic, f) != "PROTOBUF"]
+        # PROTOBUF and AVRO references are registered as subjects named like their imports / type names
+        refs = [f for f in topic.schema_fields
+                if f.endswith("References") and _side_format(topic, f) not in ("PROTOBUF", "AVRO")]
         if refs:
             return f"Unsupported: schema references (topics[].{refs[0]})"
     for name in case.properties:

@@ -91,3 +91,21 @@ def test_a_decimal_written_to_a_fixed_schema_takes_its_size() -> None:
     for v in (Decimal("-1.50"), Decimal("12345678.99"), Decimal("0.00")):
         data = serde.serialize((v,))
         assert len(data) == 5 + 1 + 6 and serde.deserialize(data) == (v,)
+
+
+def test_references_are_inlined_at_first_use_recursively() -> None:
+    from ksqlpy.serde.avro_references import inline_references, registry_lookup
+
+    reg = EmbeddedSchemaRegistry()
+    reg.register("a.Inner", json.dumps({"type": "enum", "name": "Inner", "namespace": "a", "symbols": ["X"]}))
+    reg.register("Outer", json.dumps({"type": "record", "name": "Outer", "namespace": "a", "fields": [
+        {"name": "i", "type": "Inner"}]}))
+    main = {"type": "record", "name": "Main", "namespace": "a", "fields": [
+        {"name": "o", "type": "a.Outer"}, {"name": "o2", "type": ["null", "Outer"]}, {"name": "n", "type": "int"}]}
+    got = inline_references(main, registry_lookup(reg))
+    assert sql_type_of(got) == T.Struct((("O", T.Struct((("I", T.STRING),))), ("O2", T.Struct((("I", T.STRING),))),
+                                         ("N", T.INTEGER)))
+    fastavro.parse_schema(got)  # self-contained: the second use refers to the first definition
+    # a name nothing defines is left for the parser to report
+    assert inline_references({"type": "array", "items": "Nope"}, registry_lookup(reg)) == {"type": "array",
+                                                                                          "items": "Nope"}
