@@ -337,11 +337,27 @@ def _fits(t: SqlType, target: SqlType, cast: bool) -> bool:
         return _fits(t.element, target.element, cast)
     if isinstance(t, Map) and isinstance(target, Map):
         return _fits(t.key, target.key, cast) and _fits(t.value, target.value, cast)
+    if isinstance(t, Struct) and isinstance(target, Struct):
+        return _struct_fits(t, target)
     if not cast:
         return False
     if t == STRING and target in _TEMPORAL:
         return True  # ksqlDB casts string arguments to temporal parameters ('2022-06-14' for a DATE)
     return can_implicitly_cast(t, target)
+
+
+def _struct_fits(t: Struct, target: Struct) -> bool:
+    """ksqlDB's ParamTypes.isStructCompatible: the same field names, each field's type fitting without any
+    implicit cast (not even in the second pass); an empty struct on either side fits any struct."""
+    if not t.fields or not target.fields:
+        return True
+    if len(t.fields) != len(target.fields):
+        return False
+    for name, ft in target.fields:
+        at = t.field(name)
+        if at is None or not _fits(at, ft, False):
+            return False
+    return True
 
 
 def _bind(acc: dict[str, list[SqlType]]) -> dict[str, SqlType] | None:

@@ -167,6 +167,24 @@ def test_string_argument_casts_to_temporal_parameter():
     assert f.resolve([STRING]).param_types == [DATE]
 
 
+def test_a_struct_parameter_takes_the_same_fields_without_casts():
+    # ksqlDB's isStructCompatible: same field names, field types fitting exactly even in the cast pass;
+    # an empty struct on either side fits any struct
+    f = udf("GET_A", overloads=[Overload(Params((Exact(Struct((("A", BIGINT), ("B", STRING)))),)), "BIGINT",
+                                         lambda s: s["A"])])
+    assert f.resolve([Struct((("A", BIGINT), ("B", STRING)))]).return_type == BIGINT
+    assert f.resolve([Struct((("B", STRING), ("A", BIGINT)))]).return_type == BIGINT
+    assert f.resolve([Struct(())]).return_type == BIGINT
+    for t in (Struct((("A", INTEGER), ("B", STRING))),  # no widening inside a struct
+              Struct((("A", BIGINT),)),  # a field missing
+              Struct((("A", BIGINT), ("B", STRING), ("C", STRING))),  # a field too many
+              Struct((("A", BIGINT), ("X", STRING)))):
+        with pytest.raises(KsqlTypeError, match="'get_a' does not accept parameters"):
+            f.resolve([t])
+    g = udf("ANY_A", overloads=[Overload(Params((Exact(Struct(())),)), "BOOLEAN", lambda s: True)])
+    assert g.resolve([Struct((("Z", DOUBLE),))]).return_type == BOOLEAN
+
+
 def test_any_and_struct_patterns():
     f = udf(
         "TYPE_NAME",
