@@ -7,12 +7,13 @@ java.util.HashMap its deserializers build (``new HashMap<>(size)``), not the ord
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import registrar
-from ksqlpy.types import NULL, Array, Map, SqlType, Struct
+from ksqlpy.functions.signatures import FunctionError, Overload, registrar
+from ksqlpy.types import BIGINT, BOOLEAN, DOUBLE, INTEGER, STRING, Array, SqlType, Struct
 
 CATEGORY = "MAP"
 
@@ -79,15 +80,16 @@ def _as_map(keys: list, values: list) -> dict:
 def _entries(m: Any, sort: Any) -> Any:
     if m is None:
         return None
+    if sort is None:  # ksqlDB's parameter is a primitive boolean: a NULL fails the call
+        raise FunctionError("ENTRIES needs a non-NULL sort flag")
     items = sorted(m.items(), key=lambda kv: kv[0]) if sort else java_map_items(m)
     return [{"K": k, "V": v} for k, v in items]
 
 
-def _entries_type(ts: list[SqlType]) -> SqlType:
-    m = ts[0]
-    if isinstance(m, Map):
-        return Array(Struct((("K", m.key), ("V", m.value))))
-    return Array(Struct((("K", NULL), ("V", NULL))))
+def _entry_array(value: SqlType) -> Callable[[list[SqlType]], SqlType]:
+    """ENTRIES' return type for one value type: ARRAY<STRUCT<K STRING, V value>>."""
+    t = Array(Struct((("K", STRING), ("V", value))))
+    return lambda _params: t
 
 
 def _map_keys(m: dict) -> list:
@@ -117,8 +119,14 @@ def register(registry: FunctionRegistry) -> None:
     )
     add(
         "ENTRIES",
-        "The entries of a map as an array of STRUCT<K, V>, sorted by key if the flag is true.",
-        [("MAP<K, V>, BOOLEAN", _entries_type, _entries)],
+        "The entries of a map with STRING keys and INT, BIGINT, DOUBLE, BOOLEAN or STRING values as an array of "
+        "STRUCT<K, V>, sorted by key if the flag is true.",
+        [  # ksqlDB declares one overload per value type (no generic map)
+            Overload(f"MAP<STRING, {name}>, BOOLEAN", _entry_array(v), _entries,
+                     returns_doc=f"ARRAY<STRUCT<K STRING, V {name}>>")
+            for name, v in (("INT", INTEGER), ("BIGINT", BIGINT), ("DOUBLE", DOUBLE), ("BOOLEAN", BOOLEAN),
+                            ("STRING", STRING))
+        ],
         null_on_null=False,
     )
     add("MAP_KEYS", "The keys of a map.", [("MAP<K, V>", "ARRAY<K>", _map_keys)])

@@ -153,6 +153,23 @@ def test_entries():
         {"K": "green", "V": 2.0},
     ]
     assert call("ENTRIES", [ms, BOOLEAN], None, True) is None
+    with pytest.raises(FunctionError):  # a primitive boolean in ksqlDB: NULL fails the call
+        call("ENTRIES", [ms, BOOLEAN], {"a": 1.0}, None)
+
+
+@pytest.mark.parametrize("value", [INTEGER, BIGINT, DOUBLE, BOOLEAN, S])
+def test_entries_has_one_overload_per_value_type(value):
+    assert rtype("ENTRIES", Map(S, value), BOOLEAN) == Array(Struct((("K", S), ("V", value))))
+
+
+def test_entries_takes_string_keys_and_primitive_values_only():
+    # a DECIMAL value widens to the DOUBLE overload; other keys and values fit none
+    assert rtype("ENTRIES", Map(S, Decimal(4, 2)), BOOLEAN) == Array(Struct((("K", S), ("V", DOUBLE))))
+    for m in (Map(INTEGER, INTEGER), Map(S, Array(INTEGER)), Map(S, BYTES)):
+        with pytest.raises(KsqlTypeError, match="'entries' does not accept parameters"):
+            rtype("ENTRIES", m, BOOLEAN)
+    with pytest.raises(KsqlTypeError, match="ambiguous method parameters \\(null, BOOLEAN\\)"):
+        rtype("ENTRIES", NULL, BOOLEAN)
 
 
 def test_java_hashmap_order():
