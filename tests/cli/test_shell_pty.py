@@ -7,6 +7,8 @@ exists), so the remote shell gets the same checks by a fixture swap.
 from __future__ import annotations
 
 import re
+import subprocess
+import sys
 import time
 import uuid
 
@@ -143,14 +145,35 @@ def test_help_output_json_and_print(spawn_shell, name) -> None:  # type: ignore[
     sh.run("output tabular", "Output format set to TABULAR")
 
 
-def test_startup_time(spawn_shell, record_property) -> None:  # type: ignore[no-untyped-def]
-    """Time from launching ``ksqlpy`` to a usable prompt (goal: under 2 s on the embedded default)."""
+def test_startup_reaches_the_prompt(spawn_shell, record_property) -> None:  # type: ignore[no-untyped-def]
+    """The shell reaches a usable prompt each time; the time it took is recorded, not asserted (a timed
+    assertion fails on a loaded machine; what keeps start-up short is checked below, deterministically)."""
     times = []
     for _ in range(3):
         sh = spawn_shell()
         times.append(sh.startup_s)
+        sh.run("SHOW STREAMS;", "KSQL_PROCESSING_LOG")
         sh.close()
-    best = min(times)
-    record_property("startup_s", round(best, 3))
+    record_property("startup_s", round(min(times), 3))
     print(f"startup to prompt: {[round(t, 3) for t in times]}")
-    assert best < 4.0  # a loose bound for loaded CI machines; the goal and the measurement are in the docs
+
+
+# what the embedded shell must not load to start and run a statement: each costs 0.2-2 s of imports
+HEAVY_MODULES = ("pyspark", "pandas", "pyarrow", "numpy", "matplotlib", "fastapi", "starlette", "hypercorn",
+                 "httpx", "confluent_kafka", "fastavro", "google")
+
+
+def test_startup_imports_nothing_heavy(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """Start-up time is import time: the embedded shell runs a statement without importing Spark, the server
+    stack, the Kafka client or the schema-registry formats (they load when a statement needs them)."""
+    probe = (
+        "import sys, atexit\n"
+        f"heavy = {HEAVY_MODULES!r}\n"
+        "atexit.register(lambda: print('LOADED', sorted({m.split('.')[0] for m in sys.modules} & set(heavy))))\n"
+        f"sys.argv = ['ksqlpy', '--data-dir', {str(tmp_path / 'data')!r}, '-e', 'SHOW STREAMS;']\n"
+        "from ksqlpy.__main__ import main\n"
+        "main()\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert "KSQL_PROCESSING_LOG" in done.stdout, done.stderr
+    assert "LOADED []" in done.stdout, done.stdout[-500:]

@@ -48,7 +48,6 @@ def test_qtt_statements_parse_or_fail_as_ksqldb_does() -> None:
     )
     assert not wrong, "\n".join(wrong)
     assert len(cases) > 1000
-    assert elapsed < 10
 
 
 def test_explicit_exceptions_still_exist() -> None:
