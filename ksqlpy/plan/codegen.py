@@ -8,6 +8,7 @@ a failing one yields NULL and a processing-log entry (ksqlDB's behaviour), and t
 
 from __future__ import annotations
 
+import itertools
 import operator
 import re
 from collections.abc import Callable
@@ -44,6 +45,8 @@ class StageSpec:
     # without WHERE, as ksqlDB forwards a null row through a projection)
     key_group: int = 0  # which output group is the key (for tombstones)
     grouping: bool = False  # the key group is GROUP BY expressions (their failures are logged as such)
+    columnar: bool = True  # a stage that only reads columns and vectorized results runs without a loop
+    # (``_columnar``; False: always the per-record loop - for measuring against it)
 
     def site(self, group: int, index: int, column: OutputColumn) -> GroupBySite | ProjectionSite:
         """What the processing log names when output ``column`` (``index`` in its group) fails."""
@@ -83,15 +86,21 @@ def build_stateless(spec: StageSpec) -> Pipeline:
     receives evaluation errors of record ``i``.
     """
     consts: dict[str, Any] = {"_itemgetter": operator.itemgetter, "_vcall": vcall, "_RETRY": RETRY_RECORD,
-                              "_PartialBatch": PartialBatch, "_vgather": gather}
+                              "_PartialBatch": PartialBatch, "_vgather": gather, "_repeat": itertools.repeat}
     batch = BatchCalls(consts)
     fast = _body(spec, consts, safe=False, batch=batch)
     slow = _body(spec, consts, safe=True)
     src = ["def _process(rows, tss, parts, offs, hdrs, tombs, out, err):",
            "    _app = out.append"]
     src += ["    " + line for line in batch.prelude(_unpack(spec.input_schema), _row_positions(spec.input_schema))]
+    unchecked = [batch.unchecked(line) for line in fast]
+    columnar = _columnar(spec, unchecked) if spec.columnar else None
+    if columnar is not None:  # no loop when every record is computed (no retry) and none is a tombstone
+        guard = "_vok and True not in tombs" if batch.calls else "True not in tombs"
+        src += [f"    if {guard}:"] + ["        " + line for line in columnar]
+        src += ["        return"]
     if batch.calls:  # two loops: reading the batch results as they are, or checking each for a retry
-        src += ["    if _vok:"] + ["    " + line for line in _loop([batch.unchecked(line) for line in fast])]
+        src += ["    if _vok:"] + ["    " + line for line in _loop(unchecked)]
         src += ["    else:"] + ["    " + line for line in _loop(fast)]
     else:
         src += _loop(fast)
@@ -132,6 +141,64 @@ def _loop(body: list[str]) -> list[str]:
             + ["            " + line for line in body]
             + ["        except Exception:",
                "            _slow(_i, rows, tss, parts, offs, hdrs, tombs, _app, err)"])
+
+
+_OUTPUT_LINE = re.compile(r"^o(\d+)_(\d+) = (c\d+|_vr\d+\[_i\])$")
+_KEY_LINE = re.compile(r"^k\d+ = (?:c\d+|_vr\d+\[_i\])$")  # a table's key for its tombstones
+_APPEND_LINE = re.compile(r"^_app\(\((.*), _ts(, hdrs\[_i\])?\)\)$")
+
+
+def _columnar(spec: StageSpec, body: list[str]) -> list[str] | None:
+    """The batch's output built by C-level iteration over columns, for a stage whose every output is a
+    column or a vectorized function's result (no WHERE, PARTITION BY or table function); None otherwise.
+
+    ``body``: the fast loop body reading batch results unchecked. Such a body cannot raise for a record
+    (it only reads values), so the loop's per-record work - unpacking the row, building each output tuple
+    - is ``map(itemgetter)`` and ``zip`` over the batch: a row tuple per output group (several columns of
+    the row in one ``itemgetter``), results of vectorized calls zipped in as lists. The loop still runs a
+    batch with a tombstone or a record a vectorized call did not compute (the generated guard)."""
+    if spec.where is not None or spec.rekey_exprs is not None or spec.table_functions:
+        return None
+    schema = spec.input_schema
+    positions = _row_positions(schema)
+    system = {f"c{i}": _SYSTEM_SOURCES[c.name].removesuffix("[_i]") for i, c in enumerate(schema.columns)
+              if c.role is ColumnRole.SYSTEM}
+    unpack = set(_unpack(schema)) | {"_ts = tss[_i]"}
+    outputs: dict[tuple[int, int], str] = {}
+    append = None
+    depth = 0  # inside the tombstone branch (``if tombs[_i]:``), which the guard excludes
+    for line in body:
+        if line.startswith("if tombs[_i]"):
+            depth = 1
+            continue
+        if depth:
+            if line.startswith("    "):
+                continue
+            depth = 0
+        if line in unpack or _KEY_LINE.match(line):
+            continue
+        if m := _OUTPUT_LINE.match(line):
+            outputs[int(m.group(1)), int(m.group(2))] = m.group(3)
+        elif (m := _APPEND_LINE.match(line)) and append is None:
+            append = m
+        else:
+            return None  # anything else is computed per record
+    if append is None or list(outputs) != [(g, k) for g, cols in enumerate(spec.outputs) for k in range(len(cols))]:
+        return None
+    groups = []
+    for g, cols in enumerate(spec.outputs):
+        codes = [outputs[g, k] for k in range(len(cols))]
+        if not codes:
+            groups.append("_repeat((), len(rows))")
+        elif all(c in positions for c in codes):  # one itemgetter makes the group's tuple
+            idx = ", ".join(str(positions[c]) for c in codes)
+            groups.append(f"map(_itemgetter({idx}), rows)" if len(codes) > 1 else f"zip(map(_itemgetter({idx}), rows))")
+        else:
+            parts = [f"map(_itemgetter({positions[c]}), rows)" if c in positions else system.get(c) or c[:-4]
+                     for c in codes]
+            groups.append(f"zip({', '.join(parts)})")
+    tail = ", tss, hdrs" if append.group(2) else ", tss"
+    return [f"out.extend(zip({', '.join(groups)}{tail}))"]
 
 
 def input_layout(schema: RowSchema) -> list[str]:

@@ -279,3 +279,25 @@ def test_numpy_in_a_persistent_query(ext: Extensions) -> None:
     e.drain(10)
     assert values(e, "O") == [(3.0,), (None,), (9.0,)]
     assert [x["errorMessage"] for x in plog_errors(e)] == ["Error processing NPMUL"]
+
+
+def test_gathering_a_typed_column() -> None:
+    """``gather``: a column of the row tuples packed into a writable typed array, or the plain list when a
+    value does not convert (a NULL, an int outside the type) - the batch form then finds those records."""
+    import numpy as np
+
+    from ksqlpy.plan.batch_calls import gather
+
+    rows = [("k", 1.5, 3), ("k", 2, -(2**31))]
+    arr = gather(rows, 1, "float64")
+    assert isinstance(arr, np.ndarray) and arr.dtype == np.float64 and arr.tolist() == [1.5, 2.0]
+    arr[0] = 0.0  # the function may work in place
+    assert gather(rows, 2, "int32").tolist() == [3, -(2**31)] and gather(rows, 2, "int64").dtype == np.int64
+    nan = gather([("k", float("nan"), 0)], 1, "float64")
+    assert isinstance(nan, np.ndarray) and np.isnan(nan[0])  # a NaN is a value
+    assert gather([("k", None, 1), ("k", 1.0, None)], 1, "float64") == [None, 1.0]
+    assert gather([("k", 1.0, None)], 2, "int64") == [None]
+    assert gather([("k", 1.0, 2**31)], 2, "int32") == [2**31]
+    assert gather([("k", 1.0, 2**63)], 2, "int64") == [2**63]
+    assert gather([("k", True, 0), ("k", None, 0)], 1, "bool") == [True, None]  # BOOLEAN: the NULL check
+    assert gather([], 1, "float64").tolist() == []
