@@ -7,9 +7,11 @@ arrays (``vectorized="numpy"``). All figures are CPU time (``process_time``, so 
 machine count less than in wall time), the best of ``--repeat`` rounds, every variant once per round.
 
 * **stage**: the stateless stage of ``SELECT K, <expr> FROM S`` compiled by the engine's code generator
-  (``ksqlpy.plan.codegen``) over the same decoded batches (``--batch`` records, the reader's batch size);
-  the function's cost in the stage is the stage's time minus that of the same stage projecting the bare
-  column, per record.
+  (``ksqlpy.plan.codegen``) over the same decoded batches (``--batch`` records, the reader's batch size),
+  as the engine builds it (the vectorized forms and the bare column without a per-record loop, the row
+  form with one) and forced into the per-record loop (``StageSpec(columnar=False)``); the function's cost
+  in the stage is the stage's time minus that of the bare column's stage of the same form, per record
+  ("in loop": both forced into the loop).
 * **call alone**: the function's own cost per record outside the pipeline - the row form called once per
   record, the batch form once per batch, on the same argument lists.
 * **query**: ``CREATE STREAM ... AS SELECT K, <expr> AS V FROM S`` on an embedded log of ``--query-records``

@@ -5,7 +5,8 @@ results, ``ksqlpy.udf.batch``). While the fast path of a pipeline is generated, 
 whose arguments only read the record's own columns is collected here; the generated function then, before
 its per-record loop, gathers the arguments of every record of the batch (a plain column is one
 ``map(itemgetter)``, in C), calls the function once, and the loop reads its result by record index (no
-call per record).
+call per record) - or, in a stage with nothing else to compute per record, the results are zipped into the
+output without a loop (``ksqlpy.plan.codegen._columnar``).
 
 Semantics are those of the per-record form: if gathering the arguments or the batch call raises, every
 result of the batch is ``RETRY_RECORD`` and the loop calls the function record by record (its one-record

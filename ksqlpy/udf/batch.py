@@ -10,10 +10,9 @@ Three forms, chosen by ``@udf(vectorized=...)``:
   record's invocation fails (NULL and a processing-log entry); the batch call gets the other records.
 * ``"arrow"`` - ``pyarrow`` arrays (Arrow has its own NULLs).
 
-The generated code gathers a typed column straight into its array (``np.fromiter`` over the row tuples,
-``ksqlpy.plan.batch_calls``). Everything per element happens in C (``np.fromiter``, ``tolist``, ``map(type,
-...)``) unless a type needs
-converting (TIMESTAMP, DATE, TIME, DECIMAL, STRUCT...), so the per-record cost of the call is that of the
+The generated code gathers a typed column straight into its array (``Struct.pack_into`` over the row
+tuples, ``ksqlpy.plan.batch_calls.gather``). Everything per element happens in C (packing, ``tolist``,
+``map(type, ...)``) unless a type needs converting (TIMESTAMP, DATE, TIME, DECIMAL, STRUCT...), so the per-record cost of the call is that of the
 user's own batch code. Records the batch does not compute come back as ``RETRY_RECORD``; the generated
 code calls the one-record form for them (``ksqlpy.plan.batch_calls``).
 """
