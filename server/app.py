@@ -220,6 +220,11 @@ async def _serve_query(ctx: ServerContext, request: Request, path: R.Path, sql: 
     return _query_response(ctx, run, chosen[-1], path)
 
 
+def backfill_statuses(ctx: ServerContext) -> list[dict[str, Any]]:
+    service = getattr(ctx.engine, "_backfills", None)
+    return service.statuses() if service is not None else []
+
+
 def _routes(app: FastAPI, ctx: ServerContext) -> None:
     # ------------------------------------------------------------------ probes and info
     @app.get("/chc/ready", tags=["health"])
@@ -268,6 +273,19 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
     @app.get("/status", tags=["status"])
     async def statuses() -> Response:
         return KsqlJSONResponse({"commandStatuses": {k: v["status"] for k, v in list(ctx.statuses.items())}})
+
+    @app.get("/backfills", tags=["status"])
+    async def backfills() -> Response:
+        """The Spark backfills of this server (docs/backfill.md): per run its phase, per source partition
+        its offsets and records read, the rate and ETA."""
+        return KsqlJSONResponse({"backfills": await in_thread(backfill_statuses, ctx)})
+
+    @app.get("/backfills/{query_id}", tags=["status"])
+    async def backfill(query_id: str) -> Response:
+        found = [s for s in await in_thread(backfill_statuses, ctx) if s["queryId"] == query_id.upper()]
+        if not found:
+            raise ServerError(NOT_FOUND, f"No backfill of query {query_id.upper()} ran on this server")
+        return KsqlJSONResponse(found[0])
 
     @app.get("/status/{type}/{entity}/{action}", tags=["status"])
     async def status(type: str, entity: str, action: str) -> Response:

@@ -100,6 +100,7 @@ class ServerContext:
         from ksqlpy.server.membership import Membership, prepare_engine
 
         prepare_engine(engine)  # before the replay: the replayed queries start as group members
+        engine.backfills.statements = self._rollback_statement  # a failed backfill's DROP: through the topic
         self.commands = CommandLog(engine.log, self.config.service_id, SecretStore(engine.data_dir))
         self.commands.ensure_topic()
         commands = self.commands.read_all()
@@ -113,6 +114,17 @@ class ServerContext:
         engine.start()
         self.membership = Membership(self)
         self.membership.start()
+
+    def _rollback_statement(self, sql: str) -> None:
+        """Run a statement of the engine's own (a failed backfill's DROP) as a request would: through the
+        command topic, so every server and a restart see it (directly while the topic is not read yet)."""
+        from ksqlpy import grammar
+
+        if self.runner is None or self.commands is None:
+            self.engine.execute(sql)
+            return
+        for stmt in grammar.parse(sql, None):
+            self.run_distributed(stmt, {})
 
     def _replayed(self, cmd: Command, result: StatementResult | None, error: BaseException | None) -> None:
         if error is not None:

@@ -79,7 +79,9 @@ def query_description(engine: Any, d: dict[str, Any], host: str) -> dict[str, An
     service = engine.prop("ksql.service.id", "default_")
     prefix = engine.prop("ksql.persistent.prefix", "query_")
     state = d.get("state", "RUNNING")
+    extra = {"backfill": d["backfill"]} if "backfill" in d else {}  # a running Spark backfill's progress
     return {
+        **extra,
         "id": qid, "statementText": d.get("queryString", ""), "windowType": window,
         "fields": field_infos(d.get("fields") or []), "sources": list(d.get("sources") or []),
         "sinks": list(d.get("sinks") or []), "topology": d.get("topology", ""),

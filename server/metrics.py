@@ -82,6 +82,35 @@ class EngineCollector:
             push_started.add_metric([], engine.stats.push_started)
             push_active.add_metric([], len(engine.transient))
         yield from (pull, push_started, push_active, push)
+        yield from _backfill_metrics(engine)
+
+
+def _backfill_metrics(engine: Any) -> Iterator[Any]:
+    """The Spark backfills of this process (``ksqlpy.backfill.service``): per source partition records read
+    and to read, per run the records committed and the ETA."""
+    from prometheus_client.core import GaugeMetricFamily
+
+    qp = ["query_id", "partition"]
+    read = GaugeMetricFamily("ksqlpy_backfill_records_read", "Records of a source partition the backfill has read",
+                             labels=qp)
+    total = GaugeMetricFamily("ksqlpy_backfill_records_total", "Records of a source partition the backfill reads",
+                              labels=qp)
+    committed = GaugeMetricFamily("ksqlpy_backfill_committed_records", "Output rows the backfill has committed",
+                                  labels=["query_id"])
+    eta = GaugeMetricFamily("ksqlpy_backfill_eta_seconds", "Estimated seconds until the backfill has read "
+                            "everything (-1 unknown)", labels=["query_id"])
+    active = GaugeMetricFamily("ksqlpy_backfill_running", "1 while the query's backfill runs", labels=["query_id"])
+    service = getattr(engine, "_backfills", None) if engine is not None else None
+    if service is not None:
+        for status in service.statuses():
+            qid = status["queryId"]
+            for p in status["partitions"]:
+                read.add_metric([qid, str(p["partition"])], p["recordsRead"])
+                total.add_metric([qid, str(p["partition"])], p["recordsTotal"])
+            committed.add_metric([qid], status["committedRecords"])
+            eta.add_metric([qid], -1 if status["etaSeconds"] is None else status["etaSeconds"])
+            active.add_metric([qid], 1 if status["phase"] in ("STARTING", "COMPUTING", "COMMITTING") else 0)
+    yield from (read, total, committed, eta, active)
 
 
 class RequestMetrics:

@@ -84,13 +84,28 @@ class BackfillReader(DataSourceReader):
 def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str, partition: int, start: int,
              end: int, staging: str, batch: int = 10000) -> Iterator[pa.RecordBatch]:
     """One backfill task: its range read from the log and run through the fused stage."""
-    from ksqlpy.backfill import stages
+    import os
 
-    records = log_batches(config, topic, partition, start, end, batch)
+    from ksqlpy.backfill import progress, stages
+
+    def counted(batches: Iterator[RecordBatch]) -> Iterator[RecordBatch]:
+        done = 0
+        for b in batches:
+            yield b
+            done += len(b)
+            progress.report(staging, partition, start, done)
+
+    name = f"{partition:06d}-{start:020d}"
+    records = counted(log_batches(config, topic, partition, start, end, batch))
     if stage is Stage.GROUP:
         yield from stages.run_group(job, records, partition, start)
         return
-    staged = StagedFile(staging, f"{partition:06d}-{start:020d}")
+    final = os.path.join(staging, f"{name}.arrow")
+    if os.path.exists(final):  # a resumed run: this range's output is complete from an earlier attempt
+        progress.report(staging, partition, start, end - start)
+        yield from _staged_row(final, partition, start)
+        return
+    staged = StagedFile(staging, name)
     try:
         out = stages.Out(staged)
         if stage is Stage.STATELESS:
@@ -101,6 +116,12 @@ def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str,
         path = staged.commit()
     finally:
         staged.abort()
+    yield from _staged_row(path, partition, start)
+
+
+def _staged_row(path: str, partition: int, start: int) -> Iterator[pa.RecordBatch]:
+    from ksqlpy.backfill import stages
+
     done = stages.Out()
     done.add(STAGED, partition, None, path.encode(), None, None, partition, start)
     done.spill()

@@ -44,8 +44,10 @@ class HandOff:
     state entries into the query's stores, processing-log entries into the engine's log, counts into the
     result. The driver holds one batch at a time, whatever the size of the output."""
 
-    def __init__(self, engine: Engine, query: PersistentQuery, result: BackfillResult) -> None:
+    def __init__(self, engine: Engine, query: PersistentQuery, result: BackfillResult, progress: Any = None) -> None:
         self.engine = engine
+        self.progress = progress  # ``progress.Progress``: counts what is committed
+        self._skip: dict[tuple[str, str, int], int] = {}  # batches seen per resume key (committed or skipped)
         self.log = engine.log
         self.topic = query.sink.topic
         self.result = result
@@ -59,26 +61,42 @@ class HandOff:
             for a in built.aggregators:
                 self.aggregators[a.kv.partition] = a
 
-    def commit_file(self, path: str) -> None:
+    def commit_file(self, path: str, resume: tuple[str, str, int] | None = None) -> None:
+        """Commit one staged file batch by batch, each batch in one log transaction. ``resume``: (group, topic,
+        partition) under which the count of committed batches of that partition's files is kept, in the
+        same transaction as the batch - so a run resumed after a crash skips exactly what was committed."""
         from ksqlpy.backfill.staging import read
 
+        done = 0
+        if resume is not None:
+            group, topic, part = resume
+            done = self.log.committed(group, topic, part) or 0
         for batch in read(path):
-            self.consume(batch)
+            if resume is not None and self._skip.get(resume, 0) < done:
+                self._skip[resume] = self._skip.get(resume, 0) + 1  # committed by an earlier attempt
+                continue
+            with self.log.transaction() as tx:
+                self.consume(batch, tx)
+                if resume is not None:
+                    self._skip[resume] = self._skip.get(resume, 0) + 1
+                    tx.commit_offsets(resume[0], {(resume[1], resume[2]): self._skip[resume]})
+            if self.progress is not None:
+                self.progress.committed_records += batch.num_rows
 
-    def consume(self, batch: Any) -> None:
+    def consume(self, batch: Any, tx: Any) -> None:
         """One Arrow batch of stage rows (``staging.OUT_SCHEMA``), in the order the task produced them."""
         kinds = batch.column(0).to_pylist()
         if all(k == SINK for k in kinds):
-            self._write_sink(batch)
+            self._write_sink(batch, tx)
             return
         import pyarrow.compute as pc
 
         sink = batch.filter(pc.equal(batch.column(0), SINK))
         if sink.num_rows:
-            self._write_sink(sink)
+            self._write_sink(sink, tx)
         state = batch.filter(pc.equal(batch.column(0), STATE))
         if state.num_rows:
-            self._write_state(state)
+            self._write_state(state, tx)
         loads = pickle.loads
         values = batch.column(3)
         for i, kind in enumerate(kinds):
@@ -99,22 +117,21 @@ class HandOff:
         for a in self.aggregators.values():
             a.load_meta()
 
-    def _write_state(self, batch: Any) -> None:
+    def _write_state(self, batch: Any, tx: Any) -> None:
         """State entries onto their store's changelog, as the payloads the task's store committed."""
         parts = batch.column(1).to_pylist()
         keys, values = batch.column(2).to_pylist(), batch.column(3).to_pylist()
         by_part: dict[int, list[int]] = {}
         for i, p in enumerate(parts):
             by_part.setdefault(p, []).append(i)
-        with self.log.transaction() as tx:
-            for p, idx in by_part.items():
-                kv = self.stores.get(p)
-                if kv is None or kv.topic is None:
-                    raise RuntimeError(f"backfill: no state store with a changelog for task partition {p}")
-                tx.produce_batch(kv.topic, kv.partition, [keys[i] for i in idx], [values[i] for i in idx])
+        for p, idx in by_part.items():
+            kv = self.stores.get(p)
+            if kv is None or kv.topic is None:
+                raise RuntimeError(f"backfill: no state store with a changelog for task partition {p}")
+            tx.produce_batch(kv.topic, kv.partition, [keys[i] for i in idx], [values[i] for i in idx])
         self.result.state_entries += len(parts)
 
-    def _write_sink(self, batch: Any) -> None:
+    def _write_sink(self, batch: Any, tx: Any) -> None:
         """Sink rows in one transaction, per partition in their order (part -1: the default partitioner;
         else the partition the sink writer chose, as for windowed keys)."""
         parts = batch.column(1).to_pylist()
@@ -122,16 +139,15 @@ class HandOff:
         tss, hcol = batch.column(4).to_pylist(), batch.column(5)
         loads = pickle.loads
         hdrs = [None if h is None else loads(h) for h in hcol.to_pylist()] if hcol.null_count < len(hcol) else None
-        with self.log.transaction() as tx:
-            if len(set(parts)) == 1:
-                p = parts[0]
-                tx.produce_batch(self.topic, None if p < 0 else p, keys, values, tss, hdrs)
-            else:
-                idx_by: dict[int, list[int]] = {}
-                for i, p in enumerate(parts):
-                    idx_by.setdefault(p, []).append(i)
-                for p, idx in idx_by.items():
-                    tx.produce_batch(self.topic, None if p < 0 else p, [keys[i] for i in idx],
-                                     [values[i] for i in idx], [tss[i] for i in idx],
-                                     None if hdrs is None else [hdrs[i] for i in idx])
+        if len(set(parts)) == 1:
+            p = parts[0]
+            tx.produce_batch(self.topic, None if p < 0 else p, keys, values, tss, hdrs)
+        else:
+            idx_by: dict[int, list[int]] = {}
+            for i, p in enumerate(parts):
+                idx_by.setdefault(p, []).append(i)
+            for p, idx in idx_by.items():
+                tx.produce_batch(self.topic, None if p < 0 else p, [keys[i] for i in idx],
+                                 [values[i] for i in idx], [tss[i] for i in idx],
+                                 None if hdrs is None else [hdrs[i] for i in idx])
         self.result.sink_records += len(parts)

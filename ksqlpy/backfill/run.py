@@ -110,13 +110,13 @@ def split_ranges(ranges: dict[int, tuple[int, int]], parallelism: int, max_recor
     return tasks
 
 
-def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark: Any) -> BackfillResult:
-    from ksqlpy.backfill import staging
-    from ksqlpy.backfill.datasource import NAME, Stage, encode_job, register
-    from ksqlpy.backfill.session import spark_session
-    from ksqlpy.backfill.stages import run_merge
-    plan = query.plan
-    topic = plan.input_source.topic
+class Cancelled(Exception):
+    """The backfill was cancelled (its query terminated) while it ran."""
+
+
+def pinned_ranges(engine: Engine, query: Any, partitions: int) -> dict[int, tuple[int, int]]:
+    """Per source partition, ``[first retained offset, the position the query's task pinned)``."""
+    topic = query.plan.input_source.topic
     group = query.topology.application_id
     log = engine.log
     ranges: dict[int, tuple[int, int]] = {}
@@ -125,50 +125,114 @@ def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark:
         if end is None:  # the task pins its position when it is built; a query without tasks here has none
             raise RuntimeError(f"backfill: query {query.query_id} has no position on {topic}/{p}")
         ranges[p] = (log.start_offset(topic, p), end)
-    result = BackfillResult(query.query_id, ranges)
-    previous_state = query.state
-    query.state = BACKFILLING
-    t0 = time.monotonic()
+    return ranges
+
+
+def resume_group(query_id: str) -> str:
+    """The group under which a run counts the batches it has committed per partition (``HandOff``)."""
+    return f"_ksqlpy-backfill-{query_id}"
+
+
+def staging_root(engine: Engine) -> str:
+    from ksqlpy.backfill import staging
+
     root = str(engine.prop(staging.STAGING_PROPERTY) or os.path.join(engine.data_dir, "backfill-staging"))
     os.makedirs(root, mode=0o700, exist_ok=True)
-    stage_dir = staging.new_run_dir(root, query.query_id)
+    return root
+
+
+def _run(engine: Engine, query: Any, partitions: int, master: str | None, spark: Any) -> BackfillResult:
+    from ksqlpy.backfill import staging
+    from ksqlpy.backfill.progress import Progress
+    from ksqlpy.backfill.session import spark_session
+
+    ranges = pinned_ranges(engine, query, partitions)
+    stage_dir = staging.new_run_dir(staging_root(engine), query.query_id)
+    previous_state = query.state
+    query.state = BACKFILLING
     try:
-        topology = query.topology
-        repartition = len(topology.sub_topologies) > 1  # (an aggregation around its repartition topic)
-        job = BackfillJob(topology=topology, sink=query.sink, query_id=query.query_id,
-                          properties=dict(engine.effective_properties()), partitions=partitions,
-                          repartition=repartition, sink_partitions=log.partition_count(query.sink.topic) or 1)
         session = spark if spark is not None else spark_session(master or engine.prop("spark.master"),
-                                                                 engine.effective_properties())
-        register(session)
-        aggregate = plan.find(Aggregate) is not None
-        stage = Stage.STATELESS if not aggregate else Stage.GROUP if repartition else Stage.AGGREGATE
-        if stage is Stage.AGGREGATE:  # stream time runs over a whole partition in offset order: one task each
-            tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]
-        else:
-            tasks = split_ranges(ranges, session.sparkContext.defaultParallelism,
-                                 int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS))
-        result.details["tasks"] = len(tasks)
-        df = (session.read.format(NAME)
-              .option("job", encode_job(job))
-              .option("stage", stage.value)
-              .option("log", json.dumps(log_config(engine)))
-              .option("topic", topic)
-              .option("tasks", json.dumps(tasks))
-              .option("staging", stage_dir)
-              .load())
-        if stage is Stage.GROUP:
-            df = (df.repartition(partitions, "part")
-                  .sortWithinPartitions("part", "ts", "src", "off")
-                  .mapInArrow(lambda batches: run_merge(job, batches, stage_dir), STAGE_SCHEMA))
-        files = df.select("part", "value", "src", "off").collect()  # one row per staged file: paths, not data
-        handoff = HandOff(engine, query, result)
-        order = (lambda r: (r["part"],)) if stage is Stage.GROUP else (lambda r: (r["src"], r["off"]))
-        for row in sorted(files, key=order):
-            handoff.commit_file(row["value"].decode())
-        handoff.finish()
+                                                                engine.effective_properties())
+        return run_on(engine, query, partitions, session, Progress(query.query_id, ranges, stage_dir))
     finally:
         query.state = previous_state if previous_state != BACKFILLING else "RUNNING"
         staging.remove(stage_dir)
+
+
+def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: Any,
+           cancelled: Any = None, job_group: str | None = None) -> BackfillResult:
+    """Compute ``query``'s history on ``session`` into ``progress.staging`` and commit it (the query is held
+    by its caller). ``cancelled()`` is checked between steps (and Spark's jobs of ``job_group`` are
+    cancelled by whoever sets it); raises ``Cancelled`` then."""
+    from ksqlpy.backfill.datasource import NAME, Stage, encode_job, register
+    from ksqlpy.backfill.progress import Phase
+    from ksqlpy.backfill.stages import run_merge
+
+    def check() -> None:
+        if cancelled is not None and cancelled():
+            raise Cancelled(f"the backfill of {query.query_id} was cancelled")
+
+    plan = query.plan
+    topic = plan.input_source.topic
+    log = engine.log
+    ranges = progress.ranges
+    stage_dir = progress.staging
+    os.makedirs(os.path.join(stage_dir, "progress"), exist_ok=True)
+    result = BackfillResult(query.query_id, ranges)
+    t0 = time.monotonic()
+    topology = query.topology
+    repartition = len(topology.sub_topologies) > 1  # (an aggregation around its repartition topic)
+    job = BackfillJob(topology=topology, sink=query.sink, query_id=query.query_id,
+                      properties=dict(engine.effective_properties()), partitions=partitions,
+                      repartition=repartition, sink_partitions=log.partition_count(query.sink.topic) or 1)
+    register(session)
+    aggregate = plan.find(Aggregate) is not None
+    stage = Stage.STATELESS if not aggregate else Stage.GROUP if repartition else Stage.AGGREGATE
+    if stage is Stage.AGGREGATE:  # stream time runs over a whole partition in offset order: one task each
+        tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]
+    else:
+        tasks = split_ranges(ranges, session.sparkContext.defaultParallelism,
+                             int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS))
+    if stage is not Stage.GROUP:
+        progress.resumed_tasks = sum(
+            1 for p, s, _ in tasks if os.path.exists(os.path.join(stage_dir, f"{p:06d}-{s:020d}.arrow")))
+    result.details["tasks"] = len(tasks)
+    result.details["startup_seconds"] = round(time.monotonic() - progress.started, 3)
+    check()
+    progress.enter(Phase.COMPUTING)
+    df = (session.read.format(NAME)
+          .option("job", encode_job(job))
+          .option("stage", stage.value)
+          .option("log", json.dumps(log_config(engine)))
+          .option("topic", topic)
+          .option("tasks", json.dumps(tasks))
+          .option("staging", stage_dir)
+          .load())
+    if stage is Stage.GROUP:
+        df = (df.repartition(partitions, "part")
+              .sortWithinPartitions("part", "ts", "src", "off")
+              .mapInArrow(lambda batches: run_merge(job, batches, stage_dir), STAGE_SCHEMA))
+    sc = session.sparkContext
+    if job_group is not None:  # (a thread-local tag: the canceller cancels the jobs carrying it)
+        sc.addJobTag(job_group)
+    try:
+        files = df.select("part", "value", "src", "off").collect()  # one row per staged file: paths, not data
+    except Exception as e:
+        check()  # a cancelled job fails its collect: say so rather than Spark's error
+        raise e
+    finally:
+        if job_group is not None:
+            sc.removeJobTag(job_group)
+    check()
+    progress.enter(Phase.COMMITTING)
+    handoff = HandOff(engine, query, result, progress)
+    order = (lambda r: (r["part"],)) if stage is Stage.GROUP else (lambda r: (r["src"], r["off"]))
+    group = resume_group(query.query_id)
+    for row in sorted(files, key=order):
+        check()
+        part = row["part"] if stage is Stage.GROUP else row["src"]
+        handoff.commit_file(row["value"].decode(), (group, topic, part))
+    with engine.lock:  # the stores are the query's: nothing else may read them half-replayed
+        handoff.finish()
     result.details["seconds"] = round(time.monotonic() - t0, 3)
     return result

@@ -23,7 +23,7 @@ class BackfillUnsupported(KsqlStatementError):
     """The statement is valid but the Spark backfill cannot run it (yet)."""
 
 
-def _refuse(what: str) -> BackfillUnsupported:
+def refuse(what: str) -> BackfillUnsupported:
     return BackfillUnsupported(f"The Spark backfill does not support {what} yet; run the statement on the "
                                "streaming runtime instead (without backfill).")
 
@@ -44,28 +44,28 @@ def statement(engine: Engine, sql: str) -> A.CreateAsSelect:
 def check(engine: Engine, plan: Sink) -> None:
     """Raise ``BackfillUnsupported`` for what the backfill cannot reproduce exactly."""
     if str(engine.prop("ksqlpy.workers", "inline")).strip().lower() == "process":
-        raise _refuse("queries run by worker processes (ksqlpy.workers=process)")
+        raise refuse("queries run by worker processes (ksqlpy.workers=process)")
     scan = plan.bottom
     if not isinstance(scan, Scan):
-        raise _refuse("joins")
+        raise refuse("joins")
     source = scan.source
     if source.kind != "STREAM":
-        raise _refuse("a TABLE as the source (its updates retract earlier contributions)")
+        raise refuse("a TABLE as the source (its updates retract earlier contributions)")
     for fmt in (source.key_format, source.value_format):
         if fmt in _REGISTRY_FORMATS:
-            raise _refuse(f"the {fmt} format (schema registry) on the source")
+            raise refuse(f"the {fmt} format (schema registry) on the source")
     agg = plan.find(Aggregate)
     if agg is None:
         return
     if agg.window is not None:
         if agg.window.type == "SESSION":
-            raise _refuse("SESSION windows")
+            raise refuse("SESSION windows")
         if agg.repartition:
-            raise _refuse("windowed GROUP BY on anything but the source key over several partitions (the "
+            raise refuse("windowed GROUP BY on anything but the source key over several partitions (the "
                           "streaming result then depends on how the repartition topic interleaves partitions)")
 
 
 def check_sink(sink: Any) -> None:
     for fmt in (sink.key_format, sink.value_format):
         if fmt in _REGISTRY_FORMATS:
-            raise _refuse(f"the {fmt} format (schema registry) on the sink")
+            raise refuse(f"the {fmt} format (schema registry) on the sink")

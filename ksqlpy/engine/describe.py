@@ -179,7 +179,9 @@ def would_be_id(engine: Engine, stmt: A.Statement, plan: Sink) -> str:
 def query_details(engine: Engine, q: Any) -> dict[str, Any]:
     """EXPLAIN <id> and SHOW QUERIES EXTENDED: the query, its plan and topology, and per task its state and lag."""
     error = getattr(q, "error", None)
-    return {"queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
+    run = getattr(q, "backfill", None)
+    extra = {"backfill": run.status()} if run is not None else {}  # a running Spark backfill's progress
+    return {**extra, "queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
             "fields": fields(q.sink), "executionPlan": plan_text(q.plan, q.query_id),
             "topology": topology_text(q.topology),
             "state": q.state, "queryType": "PERSISTENT",

@@ -109,6 +109,16 @@ class Engine:
         self.generation = 0  # moved on by every statement that may change what a prepared lookup used
         self._runner: threading.Thread | None = None
         self._stop = threading.Event()
+        self._backfills: Any = None  # ksqlpy.backfill.service.BackfillService, once a backfill ran
+
+    @property
+    def backfills(self) -> Any:
+        """The engine's Spark backfills (``ksqlpy.backfill.service``): one reused session, runs, progress."""
+        if self._backfills is None:
+            from ksqlpy.backfill.service import BackfillService
+
+            self._backfills = BackfillService(self)
+        return self._backfills
 
     # ------------------------------------------------------------------ properties
     def effective_properties(self) -> Properties:
@@ -230,6 +240,8 @@ class Engine:
     def stop_persistent(self, query_id: str, cleanup: bool = True) -> None:
         """Stop a query; ``cleanup`` also deletes its internal topics and local state (TERMINATE, DROP).
         An upgrade stops without cleanup: the replacing query, under the same id, resumes from them."""
+        if self._backfills is not None:
+            self._backfills.cancel(query_id)  # TERMINATE of a backfilling query cancels its Spark jobs
         q = self.queries.pop(query_id, None)
         if q is not None:
             if getattr(q, "workers", None) is not None and self.worker_manager is not None:
@@ -342,6 +354,8 @@ class Engine:
         return self.serdes.value_serde(source)
 
     def close(self) -> None:
+        if self._backfills is not None:  # interrupted runs resume when the statement is replayed
+            self._backfills.close()
         self._stop.set()
         if self._runner is not None:
             self._runner.join(timeout=5)

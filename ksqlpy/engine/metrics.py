@@ -282,6 +282,14 @@ def offset_summaries(engine: Engine, source_name: str) -> list[dict[str, Any]]:
 def tasks_metadata(engine: Engine, query: Any) -> list[dict[str, Any]]:
     """Per task (partition): its state and the positions and lag of its inputs (SHOW QUERIES EXTENDED, EXPLAIN)."""
     state = getattr(query, "state", "RUNNING")
+    run = getattr(query, "backfill", None)
+    if run is not None:  # a backfilling query: its inputs' positions are how far the backfill has read
+        topic = query.plan.input_source.topic
+        return [{"taskId": f"0_{p['partition']}", "taskState": state,
+                 "topicOffsets": [{"topicPartition": {"topic": topic, "partition": p["partition"]},
+                                   "offset": p["offset"], "endOffset": p["endOffset"],
+                                   "lag": p["endOffset"] - p["offset"]}],
+                 "lag": p["endOffset"] - p["offset"]} for p in run.progress.snapshot()["partitions"]]
     by_partition: dict[int, list[PartitionPosition]] = {}
     for p in positions(engine, query):
         by_partition.setdefault(p.partition, []).append(p)

@@ -37,6 +37,7 @@ TYPES: dict[str, str | tuple[str, ...]] = {
     "ksql.lambdas.enabled": _BOOLEAN,
     "ksql.fail.on.deserialization.error": _BOOLEAN,
     "ksql.fail.on.production.error": _BOOLEAN,
+    "ksqlpy.backfill": ("off", "spark", "auto"),  # a new persistent query's history on Spark (docs/backfill.md)
 }
 
 _LIMITS = {_LONG: 2**63, _INT: 2**31}

@@ -136,6 +136,9 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     sink = plan.target
     assert sink is not None
     upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
+    from ksqlpy.backfill.mode import Choice, admissible, choose
+
+    admissible(engine, plan, upgrade=upgraded is not None)  # ksqlpy.backfill=spark: refused before creating
     # the sink inherits the source's partition count (a source whose topic is gone: one)
     aggregate = plan.find(Aggregate)
     window = aggregate.window if aggregate is not None else None
@@ -158,10 +161,24 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         query_id = engine.next_query_id(kind, stmt.name)
         paused = False
     sink.created_by_query = query_id
-    query = engine.build_persistent(plan, sink, query_id, stmt.text)
+    backfill = choose(engine, plan, query_id, stmt.text, upgrade=upgraded is not None)
+    if backfill is Choice.NONE:
+        query = engine.build_persistent(plan, sink, query_id, stmt.text)
+    else:  # the backfill computes the history (the query starts at the end), or streaming replays it
+        saved = engine.request_properties
+        engine.request_properties = {**saved, "auto.offset.reset":
+                                     "latest" if backfill is Choice.SPARK else "earliest"}
+        try:
+            query = engine.build_persistent(plan, sink, query_id, stmt.text)
+        finally:
+            engine.request_properties = saved
     sink.read_from = tuple(query.source_names)
     engine.catalog.add_source(sink, replace=existing is not None)
     engine.start_persistent(query)
+    if backfill is Choice.SPARK:
+        from ksqlpy.runtime.context import topic_partitions
+
+        engine.backfills.begin(query, topic_partitions(engine, plan.input_source.topic))
     if paused:
         query.state = "PAUSED"
         info = engine.catalog.query(query_id)

@@ -1,0 +1,136 @@
+"""Whether a new persistent query computes its history on Spark: the ``ksqlpy.backfill`` property.
+
+``off`` (default): the query starts as usual (``auto.offset.reset`` decides). ``spark``: the CREATE ...
+AS SELECT is backfilled - the query starts held at the inputs' end offsets, Spark computes the history,
+then the query continues (``service``); a statement the backfill cannot run exactly is refused. ``auto``:
+the backfill when it can run the statement and its estimate beats streaming replay, else the query
+replays its history itself (as with ``auto.offset.reset=earliest``).
+
+The estimate is CPU per record as measured side by side (docs/backfill.md, "Measuring it"): streaming
+replay spends ``STREAMING_US`` per record on one core; the fused tier ``SPARK_US`` per record spread over
+Spark's cores, plus its start (``SESSION_START_S`` when no session is up yet, ``RUN_START_S`` per run).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from enum import Enum
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ksqlpy.plan.logical import Sink
+
+BACKFILL_PROPERTY = "ksqlpy.backfill"
+
+
+class BackfillMode(Enum):
+    OFF = "off"
+    SPARK = "spark"
+    AUTO = "auto"
+
+
+def mode_of(engine: Any) -> BackfillMode:
+    """The mode the statement runs with (request > SET > server config; checked when set)."""
+    value = str(engine.prop(BACKFILL_PROPERTY, BackfillMode.OFF.value) or BackfillMode.OFF.value).strip().lower()
+    return BackfillMode(value) if value in {m.value for m in BackfillMode} else BackfillMode.OFF
+
+
+# measured µs of CPU per record (300k bids, local[2]; docs/backfill.md): streaming replay, the fused tier
+STREAMING_US = {"stateless": 1.5, "aggregate": 3.0}
+SPARK_US = {"stateless": 5.6, "aggregate": 4.8}
+SESSION_START_S = 30.0  # JVM, session and first Python workers, when no session runs yet
+RUN_START_S = 1.0  # a run on a session that is up: job set-up, the commit's fixed part
+
+
+@dataclass(frozen=True)
+class Estimate:
+    records: int
+    cores: int
+    streaming_s: float
+    spark_s: float
+
+    @property
+    def spark_faster(self) -> bool:
+        return self.spark_s < self.streaming_s
+
+
+def spark_cores(master: str | None, session: Any = None) -> int:
+    """How many tasks Spark runs at once: the live session's default parallelism, else from the master URL."""
+    if session is not None:
+        try:
+            return max(1, int(session.sparkContext.defaultParallelism))
+        except Exception:  # noqa: BLE001 - a stopped session: estimate from the URL
+            pass
+    m = re.fullmatch(r"local\[(\d+|\*)(?:,\d+)?\]", (master or "local[*]").strip())
+    if m is not None:
+        return os.cpu_count() or 1 if m.group(1) == "*" else max(1, int(m.group(1)))
+    if (master or "").strip() == "local":
+        return 1
+    return os.cpu_count() or 1  # a cluster: at least this machine's worth (a lower bound is safe for auto)
+
+
+def estimate(plan: Sink, records: int, cores: int, session_up: bool) -> Estimate:
+    from ksqlpy.plan.logical import Aggregate
+
+    kind = "aggregate" if plan.find(Aggregate) is not None else "stateless"
+    streaming = records * STREAMING_US[kind] / 1e6
+    spark = (0.0 if session_up else SESSION_START_S) + RUN_START_S + records * SPARK_US[kind] / 1e6 / cores
+    return Estimate(records, cores, round(streaming, 3), round(spark, 3))
+
+
+class Choice(Enum):
+    NONE = "none"  # no backfill asked for: the statement runs as usual
+    SPARK = "spark"  # the history is computed on Spark (the query starts held at the end offsets)
+    STREAMING = "streaming"  # ``auto`` chose streaming replay: the query reads its history itself
+
+
+def admissible(engine: Any, plan: Sink, *, upgrade: bool) -> bool:
+    """Can the statement be backfilled? Checked before anything is created: under ``spark`` what the
+    backfill cannot run exactly is refused (``BackfillUnsupported``); under ``auto`` it replays on
+    streaming instead (False)."""
+    from ksqlpy.backfill import support
+
+    mode = mode_of(engine)
+    if mode is BackfillMode.OFF:
+        return False
+    try:
+        if upgrade:
+            raise support.refuse("CREATE OR REPLACE of an existing query (it keeps its own state)")
+        support.check(engine, plan)
+        if plan.target is not None:
+            support.check_sink(plan.target)
+    except support.BackfillUnsupported:
+        if mode is BackfillMode.SPARK:
+            raise
+        return False
+    return True
+
+
+def choose(engine: Any, plan: Sink, query_id: str, sql: str, *, upgrade: bool) -> Choice:
+    """What a CREATE ... AS SELECT under ``ksqlpy.backfill`` does (after ``admissible``, once its query id
+    is known). In a sandbox (validation) nothing more is decided. A statement replayed from the command
+    log whose backfill finished in an earlier process runs as usual: its query continues from its
+    committed positions; one whose backfill was cut short backfills again (resuming)."""
+    from ksqlpy.runtime.context import topic_partitions
+
+    mode = mode_of(engine)
+    if mode is BackfillMode.OFF:
+        return Choice.NONE
+    if not admissible(engine, plan, upgrade=upgrade):
+        return Choice.STREAMING
+    if getattr(engine, "sandbox", False):
+        return Choice.NONE
+    service = engine.backfills
+    if service.finished_before(query_id, sql):
+        return Choice.NONE
+    if mode is BackfillMode.SPARK:
+        return Choice.SPARK
+    topic = plan.input_source.topic
+    log = engine.log
+    records = sum(max(0, log.end_offset(topic, p) - log.start_offset(topic, p))
+                  for p in range(topic_partitions(engine, topic)))
+    cores = spark_cores(engine.prop("spark.master"), service.session)
+    guess = estimate(plan, records, cores, service.session_up())
+    return Choice.SPARK if guess.spark_faster else Choice.STREAMING
