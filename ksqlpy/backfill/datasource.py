@@ -89,11 +89,15 @@ def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str,
     from ksqlpy.backfill import progress, stages
 
     def counted(batches: Iterator[RecordBatch]) -> Iterator[RecordBatch]:
+        report = progress.TaskReport(staging, partition, start)
         done = 0
-        for b in batches:
-            yield b
-            done += len(b)
-            progress.report(staging, partition, start, done)
+        try:
+            for b in batches:
+                yield b
+                done += len(b)
+                report(done)
+        finally:
+            report.close()
 
     name = f"{partition:06d}-{start:020d}"
     records = counted(log_batches(config, topic, partition, start, end, batch))
@@ -102,7 +106,9 @@ def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str,
         return
     final = os.path.join(staging, f"{name}.arrow")
     if os.path.exists(final):  # a resumed run: this range's output is complete from an earlier attempt
-        progress.report(staging, partition, start, end - start)
+        report = progress.TaskReport(staging, partition, start)
+        report(end - start)
+        report.close()
         yield from _staged_row(final, partition, start)
         return
     staged = StagedFile(staging, name)

@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+import numpy as np
 import pyarrow as pa
 
 from ksqlpy.backfill.job import (
@@ -94,19 +95,22 @@ class Out:
 
     def add_many(self, kind: int, part: int, keys: Sequence[bytes | None], values: Sequence[bytes | None],
                  timestamps: Sequence[int | None] | None = None, headers: Sequence[bytes | None] | None = None) -> None:
-        """A columnar run of rows of one kind and partition (sink records, state entries)."""
+        """A columnar run of rows of one kind and partition (sink records, state entries): one Arrow batch
+        built from the columns as they are (constant columns filled by Arrow, not row by row)."""
         n = len(values)
-        c = self.cols
-        c[0].extend([kind] * n)
-        c[1].extend([part] * n)
-        c[2].extend(keys)
-        c[3].extend(values)
-        c[4].extend(timestamps if timestamps is not None else [None] * n)
-        c[5].extend(headers if headers is not None else [None] * n)
-        c[6].extend([None] * n)
-        c[7].extend([None] * n)
-        if len(c[0]) >= _SPILL:
-            self.spill()
+        if not n:
+            return
+        self.spill()  # what is pending first: rows keep their order
+        b = pa.RecordBatch.from_arrays([
+            pa.array(np.full(n, kind, np.int8)), pa.array(np.full(n, part, np.int32)),
+            pa.array(keys, pa.binary()), pa.array(values, pa.binary()),
+            pa.array(timestamps, pa.int64()) if timestamps is not None else pa.nulls(n, pa.int64()),
+            pa.array(headers, pa.binary()) if headers is not None else pa.nulls(n, pa.binary()),
+            pa.nulls(n, pa.int32()), pa.nulls(n, pa.int64())], schema=OUT_SCHEMA)
+        if self.staged is not None:
+            self.staged.write(b)
+        else:
+            self.ready.append(b)
 
     def __len__(self) -> int:
         return len(self.cols[0])
