@@ -1,4 +1,5 @@
-"""The Spark Python DataSource a backfill runs as: ``spark.read.format("ksqlpy-backfill")``.
+"""The Spark Python DataSource of a backfill's grouping stage (``spark.read.format("ksqlpy-backfill")``), and
+the fused task every stage runs (``run_task``; stages without a shuffle run it from an RDD, ``run.run_tasks``).
 
 Each input partition is one task of the backfill: a log partition's offset range ``[start, end)``. Its
 ``read`` is the whole fused stage (``stages``): it opens the log itself (EmbeddedLog by its directory, a

@@ -7,7 +7,7 @@
    a durable engine), and its tasks pin their input positions at the partitions' current end offsets.
    The query is held (state ``BACKFILLING``: its tasks do not poll) until the hand-off is done.
 2. Spark reads every source partition from its first retained offset up to the pinned position through
-   the ``ksqlpy-log`` DataSource and runs the stages (``stages``): stateless queries in one pass;
+   tasks that read the log themselves and run the stages (``stages``): stateless queries in one pass;
    aggregations per partition, or - GROUP BY on a non-key over several partitions - grouped, shuffled
    to the task partition that owns each group, and aggregated there.
 3. The driver writes the results (``handoff``) and the query runs on from the pinned positions.
