@@ -98,6 +98,11 @@ def admissible(engine: Any, plan: Sink, *, upgrade: bool) -> bool:
     try:
         if upgrade:
             raise support.refuse("CREATE OR REPLACE of an existing query (it keeps its own state)")
+        hosting = getattr(engine, "hosting", None)
+        if hosting is not None and getattr(hosting, "members_in_threads", False):
+            # every server of the cluster runs the statement and owns some of the query's partitions
+            raise support.refuse("a server on a log other servers share (a cluster on Kafka); run the backfill "
+                                 "with 'python -m ksqlpy backfill' or on a single server")
         support.check(engine, plan)
         if plan.target is not None:
             support.check_sink(plan.target)

@@ -284,3 +284,19 @@ def test_estimate_prefers_spark_only_with_enough_records_and_cores(tmp_path: Any
         assert Choice.SPARK.value == "spark"
     finally:
         engine.close()
+
+
+def test_a_server_on_a_shared_log_refuses_spark_and_auto_replays_on_streaming(tmp_path: Any) -> None:
+    from ksqlpy.runtime.context import Hosting
+
+    engine = _engine(str(tmp_path), _records(50))
+    try:
+        engine.hosting = Hosting(members_in_threads=True)  # what a server on Kafka runs as (membership.py)
+        with pytest.raises(BackfillUnsupported, match="a log other servers share"):
+            engine.execute(FILTER, SPARK)
+        assert engine.catalog.source("F") is None and not engine.log.topic_exists("F")
+        engine.hosting = Hosting()
+        qid = engine.execute(FILTER, {"ksqlpy.backfill": "auto"})[0].query_id
+        assert qid not in engine.backfills.runs
+    finally:
+        engine.close()
