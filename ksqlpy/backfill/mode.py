@@ -13,6 +13,7 @@ Spark's cores, plus its start (``SESSION_START_S`` when no session is up yet, ``
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import re
 from dataclasses import dataclass
@@ -98,6 +99,9 @@ def admissible(engine: Any, plan: Sink, *, upgrade: bool) -> bool:
     try:
         if upgrade:
             raise support.refuse("CREATE OR REPLACE of an existing query (it keeps its own state)")
+        if importlib.util.find_spec("pyspark") is None:
+            raise support.BackfillUnsupported("The Spark backfill needs PySpark: pip install 'ksqlpy[spark]' "
+                                              "(and Java 17+); or run the statement without ksqlpy.backfill.")
         hosting = getattr(engine, "hosting", None)
         if hosting is not None and getattr(hosting, "members_in_threads", False):
             # every server of the cluster runs the statement and owns some of the query's partitions

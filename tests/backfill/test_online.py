@@ -300,3 +300,20 @@ def test_a_server_on_a_shared_log_refuses_spark_and_auto_replays_on_streaming(tm
         assert qid not in engine.backfills.runs
     finally:
         engine.close()
+
+
+def test_without_pyspark_spark_is_refused_before_anything_is_created(tmp_path: Any, monkeypatch: Any) -> None:
+    import importlib.util
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "pyspark" else real(name, *a))
+    engine = _engine(str(tmp_path), _records(50))
+    try:
+        with pytest.raises(BackfillUnsupported, match="needs PySpark"):
+            engine.execute(FILTER, SPARK)
+        assert engine.catalog.source("F") is None and not engine.log.topic_exists("F")
+        engine.execute(FILTER, {"ksqlpy.backfill": "auto"})  # auto: streaming replay
+        engine.drain()
+        assert len(sink_records(engine, "F")) == sum(1 for i in range(50) if i % 3)
+    finally:
+        engine.close()
