@@ -81,7 +81,7 @@ class EmbeddedBackend:
             # the catalog and persistent queries survive restarts, as on the server
             # a failed backfill's DROP goes into the command log like any statement (bound late: a
             # backfill resumed by the replay below may need it)
-            self.engine.backfills.statements = lambda sql: self.statements.execute(sql)
+            self.engine.backfill_statements = lambda sql: self.statements.execute(sql)
             self.statements = DurableStatements(self.engine)
             from ksqlpy.engine.processing_log import FRONT_DOOR_DEFAULTS, open_processing_log
 

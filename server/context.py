@@ -100,7 +100,7 @@ class ServerContext:
         from ksqlpy.server.membership import Membership, prepare_engine
 
         prepare_engine(engine)  # before the replay: the replayed queries start as group members
-        engine.backfills.statements = self._rollback_statement  # a failed backfill's DROP: through the topic
+        engine.backfill_statements = self._rollback_statement  # a failed backfill's DROP: through the topic
         self.commands = CommandLog(engine.log, self.config.service_id, SecretStore(engine.data_dir))
         self.commands.ensure_topic()
         commands = self.commands.read_all()

@@ -26,7 +26,6 @@ import logging
 import os
 import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -76,7 +75,6 @@ class BackfillService:
         self.engine = engine
         self.session: Any = None
         self.runs: dict[str, BackfillRun] = {}  # running and finished runs of this process, by query id
-        self.statements: Callable[[str], Any] | None = None  # how a rollback's DROP runs (default: the engine)
         self._lock = threading.Lock()
         self._closed = False
         self._owned = False
@@ -193,9 +191,10 @@ class BackfillService:
 
         sink = query.sink
         sql = f"DROP {sink.kind} IF EXISTS `{sink.name}` DELETE TOPIC;"
+        statements = getattr(self.engine, "backfill_statements", None)  # default: the engine itself
         try:
-            if self.statements is not None:
-                self.statements(sql)
+            if statements is not None:
+                statements(sql)
             else:
                 self.engine.execute(sql)
         except Exception:  # noqa: BLE001 - the original error is what the status shows

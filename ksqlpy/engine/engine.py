@@ -110,6 +110,8 @@ class Engine:
         self._runner: threading.Thread | None = None
         self._stop = threading.Event()
         self._backfills: Any = None  # ksqlpy.backfill.service.BackfillService, once a backfill ran
+        # how a failed backfill's DROP runs (the server's command topic, the shell's command log)
+        self.backfill_statements: Callable[[str], Any] | None = None
 
     @property
     def backfills(self) -> Any:

@@ -178,7 +178,7 @@ def test_an_interrupted_backfill_resumes_when_the_statement_is_replayed(tmp_path
     path = str(tmp_path / "bf")
     engine = Engine(path, {"ksqlpy.backfill.task.records": "12000"})
     statements = DurableStatements(engine)
-    engine.backfills.statements = statements.execute
+    engine.backfill_statements = statements.execute
     statements.execute(DDL)
     produce(engine, "s", records)
     original = handoff.HandOff.commit_file
