@@ -99,9 +99,28 @@ class RowInserter:
 class LineTooLong(Exception):
     """A row line longer than ``ksqlpy.server.inserts.line.max.bytes``: the stream ends there."""
 
-    def __init__(self, limit: int) -> None:
+    def __init__(self, limit: int, rest: AsyncIterator[bytes] | None = None) -> None:
         super().__init__(f"Row too long: a line of the inserts stream exceeds {limit} bytes (the server's "
                          "'ksqlpy.server.inserts.line.max.bytes')")
+        self.rest = rest  # the body after the refused line, still arriving (see ``discard``)
+
+
+# what is read and thrown away of a body after its stream was refused, at most
+DISCARD_MAX_BYTES = 256 << 20
+
+
+async def discard(body: AsyncIterator[bytes] | None, most: int = DISCARD_MAX_BYTES) -> None:
+    """Read the rest of a refused body without keeping it. An HTTP/2 client that sends its whole body
+    before reading the answer (httpx does) stops when the stream's flow-control window is full: unless
+    the server goes on reading, it never gets to the error ack. Bounded, so a client that never stops
+    sending cannot hold the request open by it."""
+    if body is None:
+        return
+    seen = 0
+    async for chunk in body:
+        seen += len(chunk)
+        if seen > most:
+            return
 
 
 class LineSplitter:
@@ -150,7 +169,7 @@ async def line_batches(body: AsyncIterator[bytes], limit: int = 1 << 20) -> Asyn
         if batch:
             yield batch
         if too_long:
-            raise LineTooLong(limit)
+            raise LineTooLong(limit, body)
     last = splitter.rest()
     if last.strip():
         yield [last]
@@ -213,5 +232,6 @@ async def acks(inserter: RowInserter, first: list[bytes], batches: AsyncIterator
     if too_long:  # the rows before it were written and acked; this one is refused and the stream ends
         item = failure(seq, BAD_REQUEST, str(too_long[0]))
         yield (b"," if opened else b"") + dumps(item) if json_array else dumps(item) + b"\n"
+        await discard(too_long[0].rest)  # after the ack: a client reading as it sends has it at once
     if json_array:
         yield b"]"
