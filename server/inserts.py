@@ -109,6 +109,17 @@ class LineTooLong(Exception):
 DISCARD_MAX_BYTES = 256 << 20
 
 
+async def _joined(batches: AsyncIterator[list[bytes]]) -> AsyncIterator[bytes]:
+    """The lines still to come, as chunks for ``discard`` (a too-long line among them ends them)."""
+    try:
+        async for lines in batches:
+            yield b"".join(lines)
+    except LineTooLong as e:
+        if e.rest is not None:
+            async for chunk in e.rest:
+                yield chunk
+
+
 async def discard(body: AsyncIterator[bytes] | None, most: int = DISCARD_MAX_BYTES) -> None:
     """Read the rest of a refused body without keeping it. An HTTP/2 client that sends its whole body
     before reading the answer (httpx does) stops when the stream's flow-control window is full: unless
@@ -229,6 +240,8 @@ async def acks(inserter: RowInserter, first: list[bytes], batches: AsyncIterator
             yield b"".join(dumps(it) + b"\n" for it in items)
         if failed:
             break
+    if failed:  # a refused row ends the stream too: the rest of the body is read and dropped
+        await discard(_joined(batches))
     if too_long:  # the rows before it were written and acked; this one is refused and the stream ends
         item = failure(seq, BAD_REQUEST, str(too_long[0]))
         yield (b"," if opened else b"") + dumps(item) if json_array else dumps(item) + b"\n"
