@@ -76,17 +76,37 @@ class JoinScope:
         # a window bound is reached only qualified: ksqlDB's sanitizer looks names up in the sources' columns
         # with their pseudo columns but without window bounds, so WINDOWSTART alone is no source's column -
         # nor, in a join, the bound of an aggregation's window (ksqlDB issue 5931)
+        owners = self._owners(col)
+        if owners:
+            return owners[0], name
+        if name in self.extra:
+            return None, name
+        raise KsqlStatementError(at(col, f"{clause} column '{name}' cannot be resolved."))
+
+    def _owners(self, col: exp.Column) -> list[str]:
+        """The sources an unqualified reference may mean; more than one is ksqlDB's sanitizer's refusal."""
+        name = col.name
         owners = [] if name in WINDOW_BOUNDS else [a for a in self.aliases if name in self.names[a]]
         if len(owners) > 1:
             could = [f"{a}.{name}" for a in owners]
             text = " or ".join(could) if len(could) == 2 else ", ".join(could[:-1]) + " or " + could[-1]
             raise KsqlStatementError("Exception while preparing statement: "
                                      + at(col, f"Column '{name}' is ambiguous. Could be {text}."))
-        if owners:
-            return owners[0], name
-        if name in self.extra:
-            return None, name
-        raise KsqlStatementError(at(col, f"{clause} column '{name}' cannot be resolved."))
+        return owners
+
+    def check_ambiguity(self, expressions: Iterable[exp.Expression]) -> None:
+        """ksqlDB's sanitizer (before any analysis) refuses an unqualified column that more than one source
+        has, in every clause, in its order of clauses - so this runs before the join and key checks. An unknown
+        qualifier fails earlier still (when the statement is prepared)."""
+        expressions = list(expressions)
+        for e in expressions:
+            for col in column_refs(e):
+                if col.table:
+                    self.check_qualifier(col.table)
+        for e in expressions:
+            for col in column_refs(e):
+                if not col.table:
+                    self._owners(col)
 
     def virtual_name(self, alias: str | None, name: str) -> str:
         return self.extra[name] if alias is None else f"{alias}_{name}"

@@ -89,6 +89,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     for lf in leaves:
         check_queryable([c.name for c in lf.source.columns], session.properties)
     scope = JoinScope([(lf.source, lf.alias) for lf in leaves], offsets=offsets_enabled(session.properties))
+    scope.check_ambiguity(sanitized_expressions(query))
     all_columns = {c.name for lf in leaves for c in lf.source.columns}
     joined_schema = RowSchema([c for lf in leaves for c in lf.columns])
     typing_scope = scope_for(joined_schema)
@@ -102,6 +103,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         with locating(location_within(jc.on)):
             conditions.append(_conditions(jc.on, scope, keys_of, left_aliases, leaves[i + 1].alias,
                                           multi_condition=multi_condition))
+    _check_join_tree(conditions, leaves)
     if persistent and any(lf.source.kind == "TABLE" and lf.source.windowed is not None for lf in leaves):
         # ksqlDB's PushQueryValidator: after the analyzer's checks of each join (windowing among them), before
         # logical planning, a persistent query reading any windowed table - joined or FROM - is refused
@@ -161,11 +163,22 @@ def _resolve_leaves(query: Query, catalog: Catalog) -> list[Scan]:
                 raise KsqlStatementError(f"Can not join '{ref.name}' to '{ref.name}': self joins are not yet "
                                          "supported.")
             raise KsqlStatementError(f"N-way joins do not support multiple occurrences of the same source. "
-                                     f"Source: '{ref.name}'")
+                                     f"Source: '{ref.name}'.")
         seen.add(ref.name)
         alias = ref.alias or source.name
         leaves.append(Scan(RowSchema(block_columns(source, alias)), source, alias, index=i))
     return leaves
+
+
+def sanitized_expressions(query: Query) -> list[exp.Expression]:
+    """The query's expressions in the order ksqlDB's statement rewriter visits them: SELECT, the join criteria,
+    WHERE, GROUP BY, PARTITION BY, HAVING."""
+    out = [item.expr for item in query.select]
+    out += [j.on for j in query.joins]
+    out += [query.where] if query.where is not None else []
+    out += [*query.group_by, *query.partition_by]
+    out += [query.having] if query.having is not None else []
+    return out
 
 
 def _check_value_formats(leaves: list[Scan]) -> None:
@@ -201,6 +214,9 @@ class _Condition:
     right_key: KeyExpr
     left_type: T.SqlType | None = None
     right_type: T.SqlType | None = None
+    left_alias: str = ""  # the source the left side references
+    forward: bool = False  # the left side references a source joined only later
+    sides: tuple[str, str] = ("", "")  # the sources of the comparison's two sides, as written
 
 
 def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, scope: JoinScope,
@@ -385,15 +401,69 @@ def _conditions(on: exp.Expression, scope: JoinScope, keys_of: KeyBinder, left_a
                                      f"source. Left side references `{ra}` and right references `{rb}`")
         written = f"{text(qa)} = {text(qb)}"
         ka, kb = keys_of(a, "JOIN ON"), keys_of(b, "JOIN ON")
-        if rb == right and ra in left_aliases:
-            out.append(_Condition(qa, qb, written, ka, kb))
-        elif ra == right and rb in left_aliases:
-            out.append(_Condition(qb, qa, written, kb, ka))
+        if rb == right:
+            out.append(_Condition(qa, qb, written, ka, kb, left_alias=ra, forward=ra not in left_aliases,
+                                  sides=(ra, rb)))
+        elif ra == right:
+            out.append(_Condition(qb, qa, written, kb, ka, left_alias=rb, forward=rb not in left_aliases,
+                                  sides=(ra, rb)))
         else:
             raise KsqlStatementError(f"A join criteria is expected to reference the source (`{right}`) in the FROM "
                                      f"clause, instead the right source references `{rb}` and the left source "
                                      f"references `{ra}`")
     return out
+
+
+def _check_join_tree(conditions: list[list[_Condition]], leaves: list[Scan]) -> None:
+    """ksqlDB's JoinTree.build: each join adds its new source to the tree of the joins before it. A criteria may
+    name a source joined only later (ksqlDB then builds the tree from that source); when both of a join's
+    sources are already in the tree the join is circular, when neither is it cannot be placed. ksqlpy joins in
+    the order written, so a criteria naming a later source that ksqlDB would place is refused."""
+    tree: _TreeNode | None = None
+    for i, conds in enumerate(conditions):
+        c = conds[0]
+        right = leaves[i + 1].alias
+        if tree is None:
+            tree = _TreeNode(c.left_alias)
+        members = tree.aliases()
+        if right in members and c.left_alias in members:
+            raise KsqlStatementError(f"Cannot perform circular join - both `{right}` and {text(c.left)} are already "
+                                     f"included in the current join tree: {tree.debug(0)}")
+        if c.left_alias in members:
+            tree = _TreeNode("", tree, _TreeNode(right))
+        elif right in members:
+            tree = _TreeNode("", tree, _TreeNode(c.left_alias))
+        else:
+            raise KsqlStatementError("Cannot build JOIN tree; neither source in the join is the FROM source or "
+                                     f"included in a previous JOIN: {c.written}")
+    for i, conds in enumerate(conditions):
+        for c in conds:
+            if c.forward:
+                ra, rb = c.sides
+                raise KsqlStatementError(f"A join criteria is expected to reference the source (`{leaves[i + 1].alias}`) "
+                                         f"in the FROM clause, instead the right source references `{rb}` and the "
+                                         f"left source references `{ra}`")
+
+
+@dataclass
+class _TreeNode:
+    """A node of ksqlDB's JoinTree: a source (leaf) or a join of two nodes."""
+
+    alias: str
+    left: _TreeNode | None = None
+    right: _TreeNode | None = None
+
+    def aliases(self) -> set[str]:
+        if self.left is None or self.right is None:
+            return {self.alias}
+        return self.left.aliases() | self.right.aliases()
+
+    def debug(self, indent: int) -> str:
+        """JoinTree's debugString: a join as ``⋈`` with its sides on ``+--`` lines, a leaf as its alias."""
+        if self.left is None or self.right is None:
+            return f"`{self.alias}`"
+        pad = " " * indent
+        return f"⋈\n{pad}+--{self.left.debug(indent + 3)}\n{pad}+--{self.right.debug(indent + 3)}"
 
 
 def _order_by_key(conds: list[_Condition], right: _Input, left: _Input, described: str) -> list[_Condition]:
