@@ -33,6 +33,21 @@ STREAMS_CONFIGS = frozenset({
     "bootstrap.servers", "client.id", "connections.max.idle.ms", "metadata.max.age.ms", "receive.buffer.bytes",
     "reconnect.backoff.max.ms", "reconnect.backoff.ms", "request.timeout.ms", "retry.backoff.ms",
     "security.protocol", "send.buffer.bytes", "sasl.mechanism", "sasl.jaas.config",
+    # more of StreamsConfig's definitions
+    "application.id", "default.key.serde", "default.value.serde", "default.dsl.store", "dsl.store.suppliers.class",
+    "default.windowed.key.serde.inner", "default.windowed.value.serde.inner", "windowed.inner.class.serde",
+    "default.client.supplier", "processing.exception.handler", "enable.metrics.push", "log.summary.interval.ms",
+    "metric.reporters", "metrics.num.samples", "metrics.recording.level", "metrics.sample.window.ms",
+    "rack.aware.assignment.strategy", "rack.aware.assignment.tags", "rack.aware.assignment.traffic_cost",
+    "rack.aware.assignment.non_overlap_cost", "repartition.purge.interval.ms", "task.assignor.class",
+    "auto.include.jmx.reporter", "retry.backoff.max.ms", "client.dns.lookup", "security.providers",
+    "socket.connection.setup.timeout.ms", "socket.connection.setup.timeout.max.ms",
+    # more consumer settings
+    "allow.auto.create.topics", "default.api.timeout.ms", "interceptor.classes", "key.deserializer",
+    "value.deserializer", "group.protocol", "group.remote.assignor",
+    # more producer settings
+    "key.serializer", "value.serializer", "partitioner.class", "partitioner.ignore.keys",
+    "partitioner.adaptive.partitioning.enable", "partitioner.availability.timeout.ms", "metadata.max.idle.ms",
 })
 CLIENT_PREFIXES = ("producer.", "consumer.", "main.consumer.", "restore.consumer.", "global.consumer.", "admin.",
                    "topic.", "metrics.", "ssl.", "sasl.")
@@ -73,6 +88,11 @@ KSQL_CONFIGS = frozenset({
     "ksql.advertised.listener", "ksql.idle.connection.timeout.seconds", "ksql.verticle.instances",
     "ksql.worker.pool.size", "ksql.websocket.connection.max.timeout.ms", "ksql.schema.registry.url",
     "ksql.connect.url", "ksql.streams.state.dir",
+    # flags of KsqlConfig's releases (older queries keep the behaviour they were planned with)
+    "ksql.any.key.name.enabled", "ksql.multicol.key.format.enabled", "ksql.string.case.config.toggle",
+    "ksql.shared.runtime.enabled", "ksql.deadletterqueue.insert.error", "ksql.metric.reporters",
+    "ksql.fetch.remote.hosts.max.timeout.seconds", "ksql.internal.http2.max.pool.size",
+    "ksql.resource.extension.class",
 })
 KSQL_CONFIG_FAMILIES = ("ksql.functions.", "ksql.schema.registry.", "ksql.connect.", "ksql.logging.",
                         "ksql.query.pull.", "ksql.query.push.", "ksql.server.", "ksql.heartbeat.", "ksql.lag.",
@@ -107,7 +127,14 @@ def recognized(name: str) -> bool:
         return True
     if name.startswith("ksql.") and not name.startswith("ksql.streams."):
         return name in KSQL_CONFIGS or name.startswith(KSQL_CONFIG_FAMILIES)
-    return short in STREAMS_CONFIGS or short.startswith(CLIENT_PREFIXES)
+    return short in STREAMS_CONFIGS or short.startswith(CLIENT_PREFIXES) or is_streams_internal(short)
+
+
+def is_streams_internal(name: str) -> bool:
+    """Kafka Streams' internal settings are written ``__name__`` (``__emit.interval.ms.kstreams.windowed.
+    aggregation__`` throttles EMIT FINAL): StreamsConfig passes them through, so they are accepted under either
+    spelling."""
+    return len(name) > 4 and name.startswith("__") and name.endswith("__")
 
 
 def not_recognizable(name: str) -> str:

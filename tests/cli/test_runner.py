@@ -99,5 +99,6 @@ def test_config_file_properties_are_checked_as_ksqldb_checks_them(ksqlpy, tmp_pa
     cfg.write_text(f"# a comment\n{line}\n")
     r = ksqlpy("--config-file", str(cfg), "-e", "SHOW STREAMS;")
     assert r.returncode == 1 and r.stderr.strip() == message and "Stream Name" not in r.stdout
-    cfg.write_text("ksql.streams.auto.offset.reset=earliest\nksql.functions.collect_list.limit=5\n")
+    cfg.write_text("ksql.streams.auto.offset.reset=earliest\nksql.functions.collect_list.limit=5\n"
+                   "ksql.any.key.name.enabled=true\nksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__=0\n")
     assert ksqlpy("--config-file", str(cfg), "-e", "SHOW STREAMS;").returncode == 0

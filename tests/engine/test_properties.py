@@ -124,6 +124,10 @@ def test_show_properties_lists_canonical_names_and_what_changed(engine: Any) -> 
     # a ksql.* name resolves against KsqlConfig's definitions: one it does not define is unknown too
     ("SET 'ksql.foo.bar'='1';", "Unknown property: ksql.foo.bar"),
     ("SET 'ksql.query.nothing'='1';", "Unknown property: ksql.query.nothing"),
+    ("SET 'ksql.any.key.name'='1';", "Unknown property: ksql.any.key.name"),
+    # only a name in Kafka Streams' internal form: underscores at both ends
+    ("SET 'ksql.streams.__emit.interval.ms'='1';", "Unknown property: ksql.streams.__emit.interval.ms"),
+    ("SET 'ksql.streams.no.such.streams.setting'='1';", "Unknown property: ksql.streams.no.such.streams.setting"),
     ("SET 'auto.offset.reset'='sometimes';",
      "Invalid value sometimes for configuration auto.offset.reset: String must be one of: latest, earliest, none"),
     ("SET 'ksql.streams.commit.interval.ms'='soon';",
@@ -150,7 +154,15 @@ def test_explain_shows_the_overrides_a_query_was_created_with(engine: Any) -> No
     ("ksql.cast.strings.preserve.nulls", "false"), ("ksql.nested.error.set.null", "false"),
     ("ksql.functions.collect_list.limit", "5"), ("ksql.functions.any_udf.any.setting", "x"),
     ("ksql.query.pull.table.scan.enabled", "false"), ("ksql.schema.registry.basic.auth.user.info", "u:p"),
-    ("ksqlpy.emit.final.idle.advance.ms", "10"), ("ksql.streams.auto.offset.reset", "earliest")])
+    ("ksqlpy.emit.final.idle.advance.ms", "10"), ("ksql.streams.auto.offset.reset", "earliest"),
+    # flags KsqlConfig defines for older queries' behaviour, and Kafka Streams' internal (``__x__``) settings
+    ("ksql.any.key.name.enabled", "true"), ("ksql.shared.runtime.enabled", "false"),
+    ("ksql.string.case.config.toggle", "true"), ("ksql.deadletterqueue.insert.error", "x"),
+    ("ksql.multicol.key.format.enabled", "true"), ("ksql.runtime.feature.shared.enabled", "true"),
+    ("ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__", "0"),
+    ("__emit.interval.ms.kstreams.windowed.aggregation__", "0"),
+    ("ksql.streams.default.dsl.store", "in_memory"), ("ksql.streams.producer.partitioner.class", "x"),
+    ("key.deserializer", "x"), ("ksql.streams.metrics.recording.level", "DEBUG")])
 def test_set_accepts_defined_ksql_names_and_free_form_namespaces(engine: Any, name: str, value: str) -> None:
     engine.execute(f"SET '{name}'='{value}';")
     assert engine.session_properties == {name: value}

@@ -118,7 +118,8 @@ def test_unknown_denylisted_and_invalid_overrides(c: httpx.Client) -> None:
     assert (r.status_code, r.json()["message"]) == (400, "Unknown property: ksql.foo.bar")
     for name in ("num.stream.threads", "ksql.streams.num.stream.threads", "ksql.foo.bar"):
         assert c.get(f"/is_valid_property/{name}").status_code == 400
-    for name in ("ksql.nested.error.set.null", "ksql.functions.collect_set.limit"):
+    for name in ("ksql.nested.error.set.null", "ksql.functions.collect_set.limit", "ksql.any.key.name.enabled",
+                 "ksql.string.case.config.toggle", "ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__"):
         assert c.get(f"/is_valid_property/{name}").json() is True
     for name in SPELLINGS:
         assert c.get(f"/is_valid_property/{name}").json() is True
@@ -131,3 +132,17 @@ def test_cli_config_file_layering(tmp_path: Any) -> None:
     config = build_config(str(f), overrides={"auto.offset.reset": "latest"}, data_dir=str(tmp_path))
     assert config.engine_properties.get("auto.offset.reset") == "latest"
     assert "ksql.streams.auto.offset.reset" not in config.engine_properties
+
+
+@pytest.mark.parametrize("name,value", [
+    ("ksql.any.key.name.enabled", "true"), ("ksql.shared.runtime.enabled", "false"),
+    ("ksql.string.case.config.toggle", "true"), ("ksql.deadletterqueue.insert.error", "x"),
+    ("ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__", "0")])
+def test_defined_names_are_accepted_as_overrides_and_by_set(c: httpx.Client, name: str, value: str) -> None:
+    """Every name KsqlConfig (or Kafka Streams, internal ones included) defines passes the request check and SET."""
+    for path, key, pkey, sql in (("/ksql", "ksql", "streamsProperties", "SHOW STREAMS;"),
+                                 ("/query-stream", "sql", "properties", "SELECT * FROM NO_SUCH_SOURCE;")):
+        r = c.post(path, json={key: sql, pkey: {name: value}})
+        assert "Not recognizable" not in r.text, (path, r.text)
+    r = c.post("/ksql", json={"ksql": f"SET '{name}'='{value}'; SHOW STREAMS;"})
+    assert r.status_code == 200, r.text
