@@ -218,7 +218,7 @@ class Session:
     def _undefine(self, text: str) -> None:
         stmt = self._parse_one(text)
         if self.variables.pop(stmt.name.lower(), None) is None:
-            self.console.warning(f"WARNING: Cannot undefine variable '{stmt.name}' which was never defined")
+            self.console.warning(f"Cannot undefine variable '{stmt.name}' which was never defined.")
 
     def _show_variables(self, text: str) -> None:
         entity = {"@type": "variables", "statementText": text, "warnings": [],

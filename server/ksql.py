@@ -50,10 +50,14 @@ class Prepared:
 
 
 def session_variables(raw: dict[str, Any]) -> dict[str, str]:
+    """A request's ``sessionVariables`` as the texts ksqlDB substitutes: names case-insensitive, values as
+    Java's ``String.valueOf`` writes them (``true``, ``null``), never Python's spelling."""
     out = {}
     for k, v in raw.items():
         if isinstance(v, bool):
             v = "true" if v else "false"
+        elif v is None:
+            v = "null"
         out[str(k).upper()] = v if isinstance(v, str) else str(v)
     return out
 
