@@ -9,6 +9,7 @@ references, and anything left that is not a key is an error, as in ksqlDB.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from sqlglot import exp
@@ -220,6 +221,7 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
                                      "Consider switching the HAVING clause to a WHERE clause before the GROUP BY.")
         bound_having = bind_filter(having, scope_for(post_schema, None), ctx, Clause.HAVING,
                                    shown=format_expression(query.having))
+        bound_having = _as_run(bound_having, query, group_by, key_names, {a.name for a in aggs}, registry)
     else:
         bound_having = None
     agg = Aggregate(post_schema, node, group_by=bound_groups, key_names=key_names, key_types=key_types,
@@ -227,6 +229,39 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
                     emit=EmitMode.FINAL if query.emit == "FINAL" else EmitMode.CHANGES)
     key_exprs: list[exp.Expression] = [exp.column(n) for n in key_names]
     return agg, key_exprs, items
+
+
+def _aggregate_calls(e: exp.Expression, registry: Any) -> list[FunctionCall]:
+    return [f for f in e.find_all(FunctionCall, bfs=False) if registry.kind_of(f.fname) == "aggregate"]
+
+
+def _as_run(having: B.Expr, query: Query, group_by: list[exp.Expression], key_names: list[str],
+            aggregates: set[str], registry: Any) -> B.Expr:
+    """The HAVING predicate named as ksqlDB's AggregateNode runs it, for what a failing record logs
+    (``Error evaluating predicate <expr>``): every aggregate call is ``KSQL_AGG_VARIABLE_<n>``, numbered by
+    occurrence over the SELECT items and then HAVING (its AggregateExpressionRewriter), and a grouping column
+    is its internal copy ``KSQL_INTERNAL_COL_<n>`` (numbered over the required columns, grouping columns first).
+    Typing errors were reported before, against the calls as written."""
+    counter = sum(len(_aggregate_calls(i.expr, registry)) for i in query.select if not is_star(i.expr))
+    required: list[str] = []
+    for e in [*group_by, *(i.expr for i in query.select if not is_star(i.expr))]:
+        for c in e.find_all(exp.Column, bfs=False):
+            if not isinstance(c.this, exp.Star) and c.name not in required:
+                required.append(c.name)
+    internal = {name: f"KSQL_INTERNAL_COL_{required.index(g.name)}"
+                for name, g in zip(key_names, group_by, strict=True) if isinstance(g, exp.Column)}
+
+    def name(node: B.Expr) -> B.Expr:
+        nonlocal counter
+        if isinstance(node, B.ColumnRef):
+            if node.name in aggregates:
+                counter += 1
+                return replace(node, display=f"KSQL_AGG_VARIABLE_{counter - 1}")
+            if node.name in internal:
+                return replace(node, display=internal[node.name])
+        return node
+
+    return having.transform(name)
 
 
 def check_undo(functions: list[str], resolved: list[Any]) -> None:

@@ -17,8 +17,9 @@ the table. A push or pull query has no sink: its plan starts at the projection.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
-from ksqlpy.expr.bound import Cast, Expr
+from ksqlpy.expr.bound import Cast, ColumnRef, Expr
 from ksqlpy.grammar.ast import WindowSpec
 from ksqlpy.plan.logical import (
     Aggregate,
@@ -55,6 +56,12 @@ def plan_text(plan: Sink, query_id: str) -> str:
 
 def _expr(e: Expr) -> str:
     return str(e)
+
+
+def _by_column_names(e: Expr) -> Expr:
+    """HAVING over this plan's own columns (the aggregates as listed, the group keys by name) rather than as a
+    failing record logs it (ksqlDB's per-occurrence internal names)."""
+    return e.transform(lambda n: replace(n, display=None) if isinstance(n, ColumnRef) else n)
 
 
 def _output(e: Expr) -> str:
@@ -109,7 +116,7 @@ def _details(node: PlanNode) -> list[str]:
         if node.window is not None:
             out.append(f"Window: {_window(node.window)}")
         if node.having is not None:
-            out.append(f"Having: {_expr(node.having)}")
+            out.append(f"Having: {_expr(_by_column_names(node.having))}")
         out += [f"Emit: {node.emit}", f"Repartition: {_yes(node.repartition)}"]
         return out
     if isinstance(node, Rekey):
