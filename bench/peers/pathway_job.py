@@ -224,26 +224,29 @@ def read_result(workload: str, path: str) -> tuple[int, dict[str, Any]]:
     return n, res.summary()
 
 
+RESULT = "__result"  # the result's row in the counts watched (no input is named so)
+
+
 def main(cfg: dict[str, Any]) -> dict[str, Any]:
     workload = cfg["workload"]
     inputs = WORKLOADS[workload].inputs if cfg["reader"] == "jsonlines" else ("bid",)
     tables = {topic: read(topic, cfg) for topic in inputs}
     result = build(workload, tables)
     expected = cfg["input_counts"]
-    state: dict[str, Any] = {"seen": {}, "last_time": None, "end": None, "first": None}
+    state: dict[str, Any] = {"seen": {}, "end": None, "first": None}
 
-    def on_count(topic: str) -> Any:
-        def on_change(key: Any, row: dict[str, Any], time: int, is_addition: bool) -> None:
-            if is_addition:
-                if state["first"] is None:
-                    state["first"] = (time_now(), tree_cpu_seconds(), row["n"])
-                state["seen"][topic] = row["n"]
-                if all(state["seen"].get(t, 0) >= expected[t] for t in inputs):
-                    state["last_time"] = time if state["last_time"] is None else state["last_time"]
-        return on_change
+    def on_change(key: Any, row: dict[str, Any], time: int, is_addition: bool) -> None:
+        if is_addition and row["name"] != RESULT:
+            if state["first"] is None:
+                state["first"] = (time_now(), tree_cpu_seconds(), row["n"])
+            state["seen"][row["name"]] = row["n"]
 
     def on_time_end(time: int) -> None:
-        if state["last_time"] is not None and time >= state["last_time"] and state["end"] is None:
+        # one subscription sees the input counts and the result's count: the end of a time comes after
+        # every change of that time, the result's included, so the time at which the last input arrived
+        # has been processed once it ends with every count complete (two subscriptions, one for the inputs
+        # and one for the result, call back in no fixed order - that hung 1M-event runs)
+        if state["end"] is None and all(state["seen"].get(t, 0) >= expected[t] for t in inputs):
             state["end"] = (time_now(), tree_cpu_seconds())
             threading.Timer(cfg.get("grace_s", 1.0), stop).start()
 
@@ -254,9 +257,9 @@ def main(cfg: dict[str, Any]) -> dict[str, Any]:
         state["cpu_at_stop"] = tree_cpu_seconds()
         os.kill(os.getpid(), signal.SIGINT)
 
-    for topic, table in tables.items():
-        pw.io.subscribe(table.reduce(n=pw.reducers.count()), on_change=on_count(topic))
-    pw.io.subscribe(result.reduce(n=pw.reducers.count()), on_change=lambda **_: None, on_time_end=on_time_end)
+    counts = [table.reduce(name=topic, n=pw.reducers.count()) for topic, table in tables.items()]
+    counts.append(result.reduce(name=RESULT, n=pw.reducers.count()))
+    pw.io.subscribe(pw.Table.concat_reindex(*counts), on_change=on_change, on_time_end=on_time_end)
     out = cfg["out"]
     if cfg["reader"] == "kafka":
         pw.io.kafka.write(result, {"bootstrap.servers": cfg["bootstrap"], "linger.ms": "5"}, topic_name=out,
