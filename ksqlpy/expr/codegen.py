@@ -215,15 +215,17 @@ class Codegen:
 
     # ------------------------------------------------------------------ arithmetic
     def _null_operand(self) -> str:
-        # ksqlDB's generated Java unboxes the operands of arithmetic inside a lambda: a NULL one fails the
-        # whole expression (TRANSFORM(a, x => x + 5) is NULL when an element is NULL)
-        return f"{self._rt()}.null_operand_in_lambda()" if self._lambdas else "None"
+        # ksqlDB's generated Java unboxes numeric operands (and calls BigDecimal methods on them): a NULL one
+        # fails the whole expression - in a projection, a WHERE, a lambda body alike
+        return f"{self._rt()}.null_operand()"
 
     def _g_Arithmetic(self, e: B.Arithmetic) -> Code:
         a, b = self.gen(e.left), self.gen(e.right)
         rt = e.type
         if rt == T.STRING:
-            return Code(self.guard([a, b], "{0} + {1}"), rt)
+            if a.const and b.const:
+                return Code(repr(_runtime.java_concat(a.value, b.value)), rt, True, _runtime.java_concat(a.value, b.value))
+            return Code(f"{self._rt()}.java_concat({a.text}, {b.text})", rt)
         null = self._null_operand()
         op = e.op
         if isinstance(rt, T.Decimal):
@@ -258,8 +260,9 @@ class Codegen:
         a = self.gen(e.operand)
         if e.type in (T.INTEGER, T.BIGINT):
             lo = _INT[0] if e.type == T.INTEGER else _LONG[0]
-            return Code(self.guard([a], f"(-{{0}} if {{0}} != {lo} else {{0}})"), e.type)  # -MIN is MIN in Java
-        return Code(self.guard([a], "-{0}"), e.type)
+            return Code(self.guard([a], f"(-{{0}} if {{0}} != {lo} else {{0}})", self._null_operand()),
+                        e.type)  # -MIN is MIN in Java
+        return Code(self.guard([a], "-{0}", self._null_operand()), e.type)
 
     # ------------------------------------------------------------------ predicates
     def _g_Comparison(self, e: B.Comparison) -> Code:

@@ -16,13 +16,21 @@ _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
 
 
 class NullOperandError(ArithmeticError):
-    """Arithmetic on a NULL operand inside a lambda body: ksqlDB fails the whole expression there."""
+    """Numeric arithmetic on a NULL operand: ksqlDB fails the whole expression (see ``null_operand``)."""
 
 
-def null_operand_in_lambda() -> None:
-    """What a NULL operand of arithmetic in a lambda body evaluates to: an error, as ksqlDB's unboxing
-    NullPointerException; the expression holding the lambda becomes NULL (and is logged)."""
-    raise NullOperandError("arithmetic on a NULL value inside a lambda")
+def null_operand() -> None:
+    """What numeric arithmetic (``+ - * / %``, unary ``-``/``+``) on a NULL operand evaluates to: an error,
+    as the NullPointerException of ksqlDB's generated Java, which unboxes ``Integer``/``Long``/``Double``
+    operands and calls ``BigDecimal`` methods. The whole expression fails, not just the operation:
+    ``COALESCE(x + 1, 0)`` and ``(x + 1) IS NULL`` are NULL (logged), a WHERE drops the row."""
+    raise NullOperandError("arithmetic on a NULL value")
+
+
+def java_concat(a: str | None, b: str | None) -> str:
+    """STRING ``+`` as Java's string concatenation, which ksqlDB compiles it to: a NULL side is the text
+    ``null`` (``'x' + s`` is ``'xnull'`` when ``s`` is NULL), never an error and never NULL."""
+    return ("null" if a is None else a) + ("null" if b is None else b)
 
 
 def wrap_int(v: int) -> int:

@@ -273,11 +273,17 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
             out.append(pvars[k] if (k < nkeys and c.role is ColumnRole.KEY) else by_name[c.name])
         return out
 
-    def key_tuple(cols: list[str], indent: int) -> str:
+    def key_tuple(cols: list[str], indent: int, deleted: bool = False) -> str:
+        """The key group of a delete. ``deleted``: computed from a row that is gone (a table's delete, or a
+        row failing its WHERE, which ksqlDB's filter turns into a delete before the projection): only
+        expressions over key columns have a value, the others are NULL and never evaluated."""
         cg = codegen(cols)
         names = []
         for k, col in enumerate(spec.outputs[spec.key_group]):
-            em.line(indent, f"k{k} = {cg.text(col.expr)}")
+            if deleted and not B.columns_used(col.expr) <= key_columns:
+                em.line(indent, f"k{k} = None")
+            else:
+                em.line(indent, f"k{k} = {wrap(cg.text(col.expr), spec.site(spec.key_group, k, col))}")
             names.append(f"k{k}")
         return "(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")"
 
@@ -289,12 +295,12 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
         em.line(ind + 1, skip)
     if spec.tombstone_on_filter:
         # tables: deletes pass through, and a row failing WHERE deletes its key downstream
-        ktuple = key_tuple(columns, ind)
         cond = "tombs[_i]"
         if spec.where is not None:
             pred = codegen(columns).text(spec.where)
             cond = f"tombs[_i] or {wrap(pred, PredicateSite(format_bound(spec.where)))} is not True"
         em.line(ind, f"if {cond}:")
+        ktuple = key_tuple(columns, ind + 1, deleted=True)
         em.line(ind + 1, f"_app(({ktuple}, None{tail}))")
         em.line(ind + 1, skip)
     if spec.where is not None and not spec.tombstone_on_filter:

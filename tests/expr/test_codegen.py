@@ -60,7 +60,6 @@ def typ(text: str) -> T.SqlType:
 
 @pytest.mark.parametrize("text, expected", [
     ("I + 1", 8),
-    ("N + 1", None),
     ("J / 2", -3),            # Java truncates toward zero
     ("J % 2", -1),            # the remainder takes the dividend's sign
     ("D * 2", 5.0),
@@ -184,7 +183,10 @@ def test_arithmetic_on_a_bare_null_is_rejected_like_ksqldb() -> None:
         compile_expr("1 + NULL")
     with pytest.raises(KsqlExpressionError, match=r"Arithmetic on types null and null are not supported"):
         compile_expr("NULL * NULL")
-    assert value("CAST(NULL AS INT) + 1") is None  # a typed NULL is fine
+    from ksqlpy.expr.runtime import NullOperandError
+
+    with pytest.raises(NullOperandError):  # a typed NULL binds, and fails when evaluated as Java's unboxing
+        value("CAST(NULL AS INT) + 1")
 
 
 @pytest.mark.parametrize("text, expected", [
@@ -204,18 +206,24 @@ def test_in_list_items_are_made_comparable_one_by_one(text: str, expected: Any) 
     assert value(text) is expected
 
 
-def test_arithmetic_on_null_inside_a_lambda_fails_the_expression() -> None:
-    # ksqlDB's generated Java unboxes lambda operands: a NULL element makes the whole TRANSFORM fail
-    # (NULL for the record, with a processing-log entry); outside lambdas NULL simply propagates
+def test_numeric_arithmetic_on_null_fails_the_expression_everywhere() -> None:
+    # ksqlDB's generated Java unboxes numeric operands: a NULL one fails the whole expression (NULL for the
+    # record, with a processing-log entry), in a lambda body as outside it
     from ksqlpy.expr.runtime import NullOperandError
 
     assert value("TRANSFORM(ARR, x => x + 5)") == [15, 25, 35]
-    with pytest.raises(NullOperandError):
-        value("TRANSFORM(ARRAY[1, N], x => x + 5)")
-    with pytest.raises(NullOperandError):
-        value("TRANSFORM(ARRAY[1], x => x * N)")
-    assert value("TRANSFORM(ARRAY['a', NULL], x => x + '!')") == ["a!", None]  # string + is not arithmetic
-    assert value("N + 1") is None
+    for text in ("TRANSFORM(ARRAY[1, N], x => x + 5)", "TRANSFORM(ARRAY[1], x => x * N)", "N + 1", "1 - N",
+                 "COALESCE(N * 2, 0)", "(N / 2) IS NULL", "-N", "DEC + N", "D % N", "CAST(N AS DOUBLE) + 1.5"):
+        with pytest.raises(NullOperandError):
+            value(text)
+
+
+def test_string_plus_is_java_concatenation() -> None:
+    # STRING + compiles to Java's String concatenation: a NULL side is the text null, never an error
+    assert value("TRANSFORM(ARRAY['a', NULL], x => x + '!')") == ["a!", "null!"]
+    assert value("S + CAST(NULL AS STRING)") == "hellonull"
+    assert value("CAST(NULL AS STRING) + CAST(NULL AS STRING)") == "nullnull"
+    assert value("S || CAST(NULL AS STRING)") == "hello"  # || is CONCAT, which skips NULL
 
 
 @pytest.mark.parametrize("text, expected", [
