@@ -3,13 +3,14 @@ NULL as a value, as ksqlDB's LinkedHashSet-based versions do; sorting puts NULLs
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 from ksqlpy.javatext import java_str
-from ksqlpy.types import BYTES, SqlType
+from ksqlpy.types import BYTES, DOUBLE, Array, Map, SqlType, Struct
 
 CATEGORY = "ARRAY"
 
@@ -90,13 +91,37 @@ def _join(a: Any, delimiter: Any = ",") -> Any:
 _FLIP_SIGN = bytes((b ^ 0x80) for b in range(256))
 
 
+def _double_key(x: float) -> tuple[int, float, float]:
+    """``Double.compareTo``'s order: -0.0 before 0.0, NaN after everything (and equal to itself)."""
+    return (1, 0.0, 0.0) if math.isnan(x) else (0, x, math.copysign(1.0, x))
+
+
+# the Java class of a value of these types, none of which is Comparable
+_NOT_COMPARABLE = {Struct: "org.apache.kafka.connect.data.Struct", Map: "java.util.HashMap",
+                   Array: "java.util.ArrayList"}
+
+
 def _sort_key(t: SqlType) -> Callable[[Any], Any] | None:
     if t == BYTES:
         return lambda b: b.translate(_FLIP_SIGN)  # ByteBuffer compares signed bytes
+    if t == DOUBLE:
+        return _double_key
     return None
 
 
+def _check_comparable(t: SqlType, fn: str, non_null: int) -> None:
+    """ARRAY_SORT/MAX/MIN are generic over ``T extends Comparable`` in ksqlDB, a bound its function index does
+    not check: an array of STRUCT, MAP or ARRAY elements binds, and the call fails when Java first compares two
+    elements (two non-NULL ones: NULLs are compared by ``nullsLast`` or skipped) - a ClassCastException."""
+    java = _NOT_COMPARABLE.get(type(t))
+    if java is not None and non_null > 1:
+        raise FunctionError(f"Failed to invoke function {fn}: class {java} cannot be cast to class "
+                            "java.lang.Comparable")
+
+
 def _make_max_min(pick: Callable[..., Any]):
+    fn = "ARRAY_MAX" if pick is max else "ARRAY_MIN"
+
     def make(params: list[SqlType], ret: SqlType) -> Callable[[list], Any]:
         key = _sort_key(ret)
 
@@ -104,6 +129,7 @@ def _make_max_min(pick: Callable[..., Any]):
             vals = [x for x in a if x is not None]
             if not vals:
                 return None
+            _check_comparable(ret, fn, len(vals))
             return pick(vals) if key is None else pick(vals, key=key)
 
         return impl
@@ -116,7 +142,8 @@ _DESC = {"DESC", "DESCENDING"}
 
 
 def _make_sort(params: list[SqlType], ret: SqlType) -> Callable[..., Any]:
-    key = _sort_key(getattr(ret, "element", ret))
+    element = getattr(ret, "element", ret)
+    key = _sort_key(element)
 
     def impl(a: Any, direction: Any = "ASC") -> Any:
         if a is None or direction is None:
@@ -130,6 +157,7 @@ def _make_sort(params: list[SqlType], ret: SqlType) -> Callable[..., Any]:
             return None
         vals = [x for x in a if x is not None]
         nulls = len(a) - len(vals)
+        _check_comparable(element, "ARRAY_SORT", len(vals))
         out = sorted(vals, key=key, reverse=reverse)
         if nulls:
             out.extend([None] * nulls)

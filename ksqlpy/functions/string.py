@@ -215,6 +215,16 @@ def _substring3(s: Any, pos: Any, length: Any) -> Any:
     return s[start:end]
 
 
+def _instr_nulls(s: str | None, sub: str | None, position: int | None = 1, occurrence: int | None = 1) -> int:
+    """ksqlDB's INSTR returns a Java ``int``: a NULL string or substring is 0 (not NULL), and its position and
+    occurrence are ``int`` parameters, so a NULL there fails the call (NULL, logged) as Java's unboxing."""
+    if position is None or occurrence is None:
+        raise FunctionError("Failed to invoke function INSTR: a NULL argument for an int parameter")
+    if s is None or sub is None:
+        return 0
+    return _instr_java(s, sub, position, occurrence)
+
+
 def _instr(s: str, sub: str, position: int = 1, occurrence: int = 1) -> int:
     """Oracle-style INSTR: 1-based; a negative position searches backwards from that many chars from the end."""
     if position > 0:
@@ -236,6 +246,9 @@ def _instr(s: str, sub: str, position: int = 1, occurrence: int = 1) -> int:
             idx = _last_index(s, sub, idx - 1)
         return idx + 1
     return 0
+
+
+_instr_java = _java_indexed(_instr)
 
 
 def _last_index(s: str, sub: str, from_index: int) -> int:
@@ -527,10 +540,11 @@ def register(registry: FunctionRegistry) -> None:
         "The 1-based position of a substring, optionally from a position (negative: from the end) and for the "
         "n-th occurrence; 0 if not found.",
         [
-            ("STRING, STRING", "INT", _java_indexed(_instr)),
-            ("STRING, STRING, INT", "INT", _java_indexed(_instr)),
-            ("STRING, STRING, INT, INT", "INT", _java_indexed(_instr)),
+            ("STRING, STRING", "INT", _instr_nulls),
+            ("STRING, STRING, INT", "INT", _instr_nulls),
+            ("STRING, STRING, INT, INT", "INT", _instr_nulls),
         ],
+        null_on_null=False,
     )
     add("LCASE", "Converts a string to lower case.", [("STRING", "STRING", _lcase)])
     add(

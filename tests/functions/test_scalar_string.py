@@ -114,7 +114,12 @@ def test_instr():
     assert call("INSTR", [S, S, INTEGER, INTEGER], text, "an", -1, 2) == 9
     assert call("INSTR", [S, S, INTEGER], text, "an", 0) == 0
     assert call("INSTR", [S, S, INTEGER], text, "an", 99) == 0
-    assert call("INSTR", [S, S], None, "an") is None
+    # ksqlDB's INSTR returns a Java int: a NULL string or substring is 0; a NULL position fails the call
+    assert call("INSTR", [S, S], None, "an") == 0
+    assert call("INSTR", [S, S, INTEGER, INTEGER], text, None, 1, 1) == 0
+    for args in ((text, "an", None), (None, "an", None)):
+        with pytest.raises(FunctionError):
+            call("INSTR", [S, S, INTEGER], *args)
 
 
 def test_pad():

@@ -41,12 +41,15 @@ def _run(engine: Engine, sql: str) -> list[tuple[str, list[str]]]:
 
 def test_projection_column_names_expression_column_and_value_index(engine: Engine) -> None:
     got = _run(engine, "CREATE STREAM O AS SELECT ID, B, 10 / A AS Q FROM S;")
-    assert got == [("Error computing expression (10 / A) for column Q with index 1", ["/ by zero"])]
+    assert got == [("Error computing expression (10 / A) for column Q with index 1", ["/ by zero"]),
+                   # a NULL operand fails as Java's unboxing does
+                   ("Error computing expression (10 / A) for column Q with index 1", ["arithmetic on a NULL value"])]
 
 
 def test_where_failure_is_a_predicate_error_and_drops_the_row(engine: Engine) -> None:
     got = _run(engine, "CREATE STREAM O AS SELECT * FROM S WHERE 10 / A > 1;")
-    assert got == [("Error evaluating predicate ((10 / A) > 1)", ["/ by zero"])]
+    assert got == [("Error evaluating predicate ((10 / A) > 1)", ["/ by zero"]),
+                   ("Error evaluating predicate ((10 / A) > 1)", ["arithmetic on a NULL value"])]
 
 
 def test_nested_cast_fails_alone_and_is_named_by_its_type(engine: Engine) -> None:
@@ -59,6 +62,15 @@ def test_group_by_failure_and_null_exclude_the_row(engine: Engine) -> None:
     assert got == [
         ("Error calculating group-by column with index 0. The source row will be excluded from the table.",
          ["/ by zero"]),
+        # a NULL operand fails as Java's unboxing does: an error, not a NULL key
+        ("Error calculating group-by column with index 0. The source row will be excluded from the table.",
+         ["arithmetic on a NULL value"]),
+    ]
+
+
+def test_group_by_null_excludes_the_row(engine: Engine) -> None:
+    got = _run(engine, "CREATE TABLE T AS SELECT UCASE(B) AS G, COUNT(*) AS C FROM S GROUP BY UCASE(B);")
+    assert got == [
         ("Group-by column with index 0 resolved to null. The source row will be excluded from the table.", []),
     ]
 
