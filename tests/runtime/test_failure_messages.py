@@ -86,8 +86,10 @@ def test_having_failure_is_a_predicate_error(engine: Engine) -> None:
 def test_having_names_grouping_columns_and_aggregates_as_it_runs_them(engine: Engine) -> None:
     got = _run(engine, "CREATE TABLE T AS SELECT B, SUM(A) AS S FROM S WHERE B IS NOT NULL GROUP BY B "
                        "HAVING B <> 'q' AND 10 / (MAX(A) - MIN(A)) = 0;")
-    assert got == [("Error evaluating predicate ((KSQL_INTERNAL_COL_0 <> 'q') AND ((10 / (KSQL_AGG_VARIABLE_1 - "
-                    "KSQL_AGG_VARIABLE_2)) = 0))", ["/ by zero"])]  # the other group's MAX is NULL
+    predicate = ("Error evaluating predicate ((KSQL_INTERNAL_COL_0 <> 'q') AND ((10 / (KSQL_AGG_VARIABLE_1 - "
+                 "KSQL_AGG_VARIABLE_2)) = 0))")
+    # the other group's MAX is NULL: arithmetic on it fails as Java's unboxing does
+    assert sorted(got) == sorted([(predicate, ["/ by zero"]), (predicate, ["arithmetic on a NULL value"])])
 
 
 def test_having_typing_errors_still_name_the_calls(engine: Engine) -> None:
