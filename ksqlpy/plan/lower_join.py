@@ -398,12 +398,14 @@ class JoinLowering:
             return
         persistent = lo.persistent
         stream_nulls = persistent and not table and where is None and plan.find(FlatMap) is None
-        sub.operators.append(lo.stateless_stage(result_groups(lo), table=table,
-                                                pass_tombstones=table or stream_nulls))
+        stage = lo.stateless_stage(result_groups(lo), table=table, pass_tombstones=table or stream_nulls)
+        sub.operators.append(stage)
         stores = []
         if persistent and lo.sink is not None and lo.sink.kind == "TABLE":
             stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub)]
             sub.operators.append(Materialize(naming.MATERIALIZE_STORE, lo.sink))
+        else:
+            stores = lo.table_where_store(stage, sub)
         node = lo.stateless_nodes(sub, after, stores=stores)
         lo.write_sink(sub, node, table=table)
 

@@ -217,6 +217,14 @@ class Lowering:
             with_headers=self.persistent, windowed_keys=windowed_keys,
             keep_null_keys=self.persistent and (rekey is None or not rekey.repartition))
 
+    def table_where_store(self, stage: StatelessStage, sub: SubBuilder) -> list[str]:
+        """For a table's WHERE in a query that keeps no table (no Materialize after ``stage``): the store of
+        the keys whose last row passed (``StatelessStage.where_store``), declared on ``sub``; [] otherwise."""
+        if not stage.tombstone_on_filter or stage.where is None:
+            return []
+        stage.where_store = self.add_store(naming.TABLE_WHERE_STORE, StoreKind.KEY_VALUE, sub)
+        return [stage.where_store]
+
     def stateless_nodes(self, sub: SubBuilder, after: Node, *, stores: list[str] | None = None) -> Node:
         """ksqlDB's steps of the stateless stage, as named processors."""
         plan = self.plan
@@ -265,12 +273,15 @@ def lower_stateless(lo: Lowering) -> None:
         groups = window_key_groups(groups, plan.project.input.schema)
     sub = lo.sub(lo.source_partitions(source.topic))
     node = lo.read_source(sub, source, keep_tombstones=table or stream_nulls)
-    sub.operators.append(lo.stateless_stage(groups, table=table, pass_tombstones=table or stream_nulls,
-                                            windowed_keys=windowed_keys))
+    stage = lo.stateless_stage(groups, table=table, pass_tombstones=table or stream_nulls,
+                               windowed_keys=windowed_keys)
+    sub.operators.append(stage)
     stores = []
     if persistent and sink is not None and sink.kind == "TABLE":
         stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub)]
         sub.operators.append(Materialize(naming.MATERIALIZE_STORE, sink))
+    else:
+        stores = lo.table_where_store(stage, sub)
     node = lo.stateless_nodes(sub, node, stores=stores)
     lo.write_sink(sub, node, table=table)
 

@@ -19,6 +19,9 @@ AGGREGATE_STORE = "Aggregate-Aggregate-Materialize"
 SOURCE_TABLE_STORE = "KsqlTopic-Reduce"  # a table source materialized for a GROUP BY's retractions
 CST_STORE = "Reduce"  # a SOURCE table's CST query
 MATERIALIZE_STORE = "Materialize"  # a non-aggregate CTAS's rows, for pull queries
+# a filtered table in a push query: ksqlDB materializes the source table (KsqlTopic-Reduce) so the filter
+# sees each key's previous row; we keep only whether that row passed
+TABLE_WHERE_STORE = "KsqlTopic-Reduce-Filter"
 REPARTITION_SUFFIX = "-repartition"
 CHANGELOG_SUFFIX = "-changelog"
 

@@ -125,6 +125,9 @@ class StatelessStage:
     with_headers: bool = False
     windowed_keys: bool = False  # output keys (k..., start, end) become ((k...), start, end)
     keep_null_keys: bool = False  # the input's key is kept: a null Kafka key is written back null
+    # a table's WHERE in a query that keeps no table of its own (a push query): the store of the keys whose
+    # last row passed, so a row that stops matching is a delete only for them (``runtime.stateless``)
+    where_store: str | None = None
 
 
 @dataclass

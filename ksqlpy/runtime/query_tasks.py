@@ -251,7 +251,10 @@ class _Build:
                 proc = self.once(op, lambda op=op: stateless_processor(op, functions, plog, qid))
                 filtered_table = op.tombstone_on_filter and op.where is not None
                 if filtered_table and not any(isinstance(o, Materialize) for o in ops):
-                    proc = TableWhereDeletes(proc, op.input_schema.key_positions())  # per task: its own keys
+                    assert op.where_store is not None, "a filtered table without Materialize declares its store"
+                    kv = self.store(sub, op.where_store, partition)  # per task: its own keys
+                    stores.append(kv)
+                    proc = TableWhereDeletes(proc, op.input_schema.key_positions(), kv)
                 final = True
             elif isinstance(op, GroupStage):
                 grouping = op

@@ -9,9 +9,11 @@ from typing import Any
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.topology import StatelessStage
+from ksqlpy.runtime.aggregator import encode_key
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.processor import BaseProcessor, Processor, Wrapping
 from ksqlpy.runtime.reader import DecodedBatch
+from ksqlpy.state.store import KeyValueStore
 
 
 class StatelessProcessor(BaseProcessor):
@@ -85,27 +87,31 @@ class TableWhereDeletes(Wrapping):
     """A table's WHERE with the previous row at hand, for a query that keeps no table of its own (a push
     query): a row failing WHERE, or a delete, goes out as a delete only if the key's previous row passed
     (ksqlDB filters a materialized table source, whose filter sends old values); otherwise nothing does.
-    The keys whose last row passed are remembered by the input row's key columns; a table's stage gives one
-    output row per input row (no re-keying or table functions over tables), deletes with no value group."""
 
-    def __init__(self, inner: Processor, key_positions: list[int]) -> None:
+    The keys whose last row passed are kept in a state store (``store``, by the input row's key columns):
+    LMDB-backed, so a push query over a large table holds no per-key memory, and private to the query (no
+    changelog; its files go when the query ends). A table's stage gives one output row per input row (no
+    re-keying or table functions over tables), deletes with no value group."""
+
+    def __init__(self, inner: Processor, key_positions: list[int], store: KeyValueStore) -> None:
         super().__init__(inner)
         self.key_positions = key_positions
-        self.passing: set[tuple] = set()
+        self.store = store
 
     def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
         rows = self.inner.process(d, tx)
         if len(rows) != len(d.rows):  # (not a table's one-to-one stage: nothing to decide)
             return rows
-        positions, passing = self.key_positions, self.passing
+        positions, kv = self.key_positions, self.store
         out = []
         for src, row in zip(d.rows, rows, strict=True):
-            key = tuple(src[p] for p in positions)
+            kb = encode_key(tuple(src[p] for p in positions))
             if row[1] is not None:
-                passing.add(key)
+                if kv.get(kb) is None:
+                    kv.put(kb, True)
                 out.append(row)
-            elif key in passing:
-                passing.discard(key)
+            elif kv.get(kb) is not None:
+                kv.delete(kb)
                 out.append(row)
         return out
 

@@ -1,0 +1,98 @@
+"""A push query over a table with WHERE keeps the keys whose last row passed in a state store (LMDB, private
+to the query, gone when it ends) - not in memory - and gives the same rows as before: a delete when a key
+stops matching or is deleted, nothing for keys that never matched."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from ksqlpy.engine import Engine
+from ksqlpy.log.base import ProducerRecord
+from ksqlpy.runtime.stateless import TableWhereDeletes
+
+EARLIEST = {"auto.offset.reset": "earliest"}
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Iterator[Engine]:
+    e = Engine(str(tmp_path))
+    e.execute("CREATE TABLE T (ID INT PRIMARY KEY, V INT) WITH (kafka_topic='t', partitions=2, value_format='JSON');")
+    yield e
+    e.close()
+
+
+def _put(engine: Engine, key: int, v: int | None) -> None:
+    src = engine.catalog.source("T")
+    kb = engine.key_serde(src).serialize((key,))
+    value = None if v is None else b'{"V": %d}' % v
+    engine.log.produce(ProducerRecord("t", kb, value, 0, partition=key % 2))
+
+
+def _drain(engine: Engine, tq: Any) -> list[tuple]:
+    engine.drain(5)
+    got = []
+    while not tq.rows.empty():
+        row = tq.rows.get_nowait()
+        if row is None:
+            break
+        got.append(tuple(row))
+    return got
+
+
+def _filters(tq: Any) -> list[TableWhereDeletes]:
+    return [t.processor for t in tq.tasks if isinstance(t.processor, TableWhereDeletes)]
+
+
+def test_rows_are_those_of_kafka_streams_filter_on_a_materialized_table(engine: Engine) -> None:
+    tq = engine.push_query("SELECT ID, V FROM T WHERE V > 10 EMIT CHANGES;", EARLIEST)
+    for key, v in [(1, 5), (2, 20), (1, 15), (2, 3), (1, 30), (3, 1), (3, None), (1, None), (2, None)]:
+        _put(engine, key, v)
+    got = _drain(engine, tq)
+    # per key, in order: 1 -> (15), (30), delete;  2 -> (20), delete (3 fails), nothing for its delete;
+    # 3 never matched: nothing at all
+    by_key: dict[int, list[Any]] = {}
+    for row in got:
+        by_key.setdefault(row[0], []).append(row[1])
+    assert by_key == {1: [15, 30, None], 2: [20, None]}
+    tq.close()
+
+
+def test_passing_keys_live_in_a_store_that_goes_with_the_query(engine: Engine) -> None:
+    tq = engine.push_query("SELECT ID, V FROM T WHERE V >= 0 EMIT CHANGES;", EARLIEST)
+    for key in range(200):
+        _put(engine, key, key)
+    for key in range(0, 200, 2):
+        _put(engine, key, -1)  # half of them stop matching
+    got = _drain(engine, tq)
+    assert len(got) == 300
+    filters = _filters(tq)
+    assert len(filters) == 2 and not any(hasattr(f, "passing") for f in filters)
+    kept = sum(len(list(f.store.items())) for f in filters)
+    assert kept == 100  # the keys whose last row passed, and only them
+    directories = [f.store.directory for f in filters]
+    assert all(os.path.isdir(d) for d in directories)
+    tq.close()
+    engine.drain(1)
+    assert not any(os.path.exists(d) for d in directories)
+
+
+def test_a_limit_ends_the_query_and_removes_its_store(engine: Engine) -> None:
+    tq = engine.push_query("SELECT ID, V FROM T WHERE V > 0 EMIT CHANGES LIMIT 2;", EARLIEST)
+    for key in range(4):
+        _put(engine, key, key)
+    engine.drain(5)
+    directories = [f.store.directory for f in _filters(tq)]
+    assert directories and tq.done
+    engine.drain(1)
+    assert not any(os.path.exists(d) for d in directories)
+
+
+def test_a_persistent_table_query_keeps_its_rows_in_its_own_table_not_a_filter_store(engine: Engine) -> None:
+    engine.execute("CREATE TABLE F AS SELECT ID, V FROM T WHERE V > 10;")
+    [q] = engine.queries.values()
+    assert not any(isinstance(t.processor, TableWhereDeletes) for t in q.tasks)
