@@ -189,6 +189,8 @@ def prepare(path: str, records: list[tuple[bytes, bytes, int]]) -> Any:
 
 # ------------------------------------------------------------------------------------------------ comparing
 def sink(engine: Any, name: str) -> list[tuple[int, bytes | None, bytes | None, int]]:
+    """Every record of the sink's topic: (partition, key, value, timestamp), partition by partition (the
+    backfill tests compare with it too)."""
     src = engine.catalog.source(name)
     out = []
     for p in range(engine.log.partition_count(src.topic) or 0):
@@ -203,6 +205,7 @@ def sink(engine: Any, name: str) -> list[tuple[int, bytes | None, bytes | None, 
 
 
 def collapse(records: list[tuple]) -> dict[tuple, Any]:
+    """A table topic as its final table: the last (value, timestamp) per (partition, key); deletes remove."""
     table: dict[tuple, Any] = {}
     for p, k, v, ts in records:
         if v is None:

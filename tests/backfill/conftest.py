@@ -1,5 +1,6 @@
 """One local SparkSession for every backfill test (the JVM takes tens of seconds to start), and helpers
-that run the same input and SQL on the streaming runtime and on the backfill."""
+that run the same input and SQL on the streaming runtime and on the backfill (the sink is read and compared
+with the benchmark's helpers, ``bench.backfill.sink`` and ``collapse``)."""
 
 from __future__ import annotations
 
@@ -45,35 +46,6 @@ def produce(engine: Engine, topic: str, records: Sequence[Record]) -> None:
     with engine.log.transaction() as tx:
         for p, k, v, ts in records:
             tx.produce(ProducerRecord(topic, k, v, ts, None, p))
-
-
-def sink_records(engine: Engine, name: str) -> list[tuple[int, bytes | None, bytes | None, int]]:
-    """Every record of the sink's topic: (partition, key, value, timestamp), partition by partition."""
-    sink = engine.catalog.source(name)
-    assert sink is not None
-    info = engine.log.describe_topic(sink.topic)
-    assert info is not None
-    out = []
-    for p in range(info.partitions):
-        offset = 0
-        while True:
-            b = engine.log.fetch(sink.topic, p, offset)
-            if not b.offsets:
-                break
-            out += [(p, k, v, ts) for k, v, ts in zip(b.keys, b.values, b.timestamps, strict=True)]
-            offset = b.next_offset
-    return out
-
-
-def collapsed(records: list[tuple[int, bytes | None, bytes | None, int]]) -> dict[tuple[int, bytes | None], Any]:
-    """A table topic as its final table: the last (value, timestamp) per (partition, key); deletes remove."""
-    table: dict[tuple[int, bytes | None], Any] = {}
-    for p, k, v, ts in records:
-        if v is None:
-            table.pop((p, k), None)
-        else:
-            table[(p, k)] = (v, ts)
-    return table
 
 
 def streamed(path: str, ddl: str, records: Sequence[Record], topic: str, sql: str) -> Engine:

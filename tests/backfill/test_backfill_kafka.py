@@ -11,9 +11,11 @@ import pytest
 
 pytest.importorskip("confluent_kafka")
 
+from bench.backfill import collapse as collapsed  # noqa: E402
+from bench.backfill import sink as sink_records  # noqa: E402
 from ksqlpy.backfill import backfill  # noqa: E402
 from ksqlpy.engine.engine import Engine  # noqa: E402
-from tests.backfill.conftest import Record, collapsed, produce, sink_records, streamed  # noqa: E402
+from tests.backfill.conftest import Record, produce, streamed  # noqa: E402
 
 pytestmark = pytest.mark.slow
 

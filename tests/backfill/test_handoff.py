@@ -8,10 +8,12 @@ from typing import Any
 
 import pytest
 
+from bench.backfill import collapse as collapsed
+from bench.backfill import sink as sink_records
 from ksqlpy.backfill import backfill
 from ksqlpy.engine.command_log import DurableStatements
 from ksqlpy.engine.engine import Engine
-from tests.backfill.conftest import Record, collapsed, make_engine, produce, sink_records, streamed
+from tests.backfill.conftest import Record, make_engine, produce, streamed
 
 pytestmark = pytest.mark.slow
 

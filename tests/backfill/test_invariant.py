@@ -8,8 +8,10 @@ from typing import Any
 
 import pytest
 
+from bench.backfill import collapse as collapsed
+from bench.backfill import sink as sink_records
 from ksqlpy.backfill import backfill
-from tests.backfill.conftest import Record, collapsed, make_engine, sink_records, streamed
+from tests.backfill.conftest import Record, make_engine, streamed
 
 pytestmark = pytest.mark.slow
 

@@ -12,6 +12,8 @@ from typing import Any
 
 import pytest
 
+from bench.backfill import collapse as collapsed
+from bench.backfill import sink as sink_records
 from ksqlpy.backfill import BackfillUnsupported
 from ksqlpy.backfill.handoff import HandOff
 from ksqlpy.backfill.mode import Choice, estimate
@@ -19,7 +21,7 @@ from ksqlpy.backfill.progress import Phase
 from ksqlpy.engine.command_log import DurableStatements
 from ksqlpy.engine.engine import Engine
 from ksqlpy.errors import KsqlStatementError
-from tests.backfill.conftest import Record, collapsed, produce, sink_records, streamed
+from tests.backfill.conftest import Record, produce, streamed
 
 pytestmark = pytest.mark.slow
 
