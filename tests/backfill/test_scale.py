@@ -9,8 +9,9 @@ from typing import Any
 
 import pytest
 
+from bench.backfill import sink as sink_records
 from ksqlpy.backfill import backfill
-from tests.backfill.conftest import Record, make_engine, sink_records, streamed
+from tests.backfill.conftest import Record, make_engine, streamed
 
 pytestmark = pytest.mark.slow
 

@@ -15,9 +15,11 @@ from typing import Any
 
 import pytest
 
+from bench.backfill import collapse as collapsed
+from bench.backfill import sink as sink_records
 from ksqlpy.engine.command_log import DurableStatements
 from ksqlpy.engine.engine import Engine
-from tests.backfill.conftest import Record, _java, collapsed, produce, sink_records, streamed
+from tests.backfill.conftest import Record, _java, produce, streamed
 
 pytestmark = pytest.mark.slow
 

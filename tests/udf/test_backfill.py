@@ -10,9 +10,11 @@ from typing import Any
 
 import pytest
 
+from bench.backfill import collapse as collapsed
+from bench.backfill import sink as sink_records
 from ksqlpy.backfill import backfill
 from ksqlpy.engine import Engine
-from tests.backfill.conftest import collapsed, produce, sink_records, spark  # noqa: F401 - the fixture
+from tests.backfill.conftest import produce, spark  # noqa: F401 - the fixture
 from tests.udf.acceptance import write_extension
 
 pytestmark = pytest.mark.slow
