@@ -37,6 +37,13 @@ class Stage(Enum):
     STATELESS = "stateless"  # CREATE STREAM AS SELECT: any offset range on its own
     AGGREGATE = "aggregate"  # an aggregation whose groups stay in their partition: whole partitions
     GROUP = "group"  # the first stage of a repartitioned aggregation: grouped items out, into Spark
+    PARTIAL = "partial"  # a chunk of an aggregation's partition: partial aggregates (``partials``)
+
+
+def task_name(stage: Stage, partition: int, start: int) -> str:
+    """The staged file of a task (a chunk's partials apart from the partition's merged output)."""
+    name = f"{partition:06d}-{start:020d}"
+    return f"partial-{name}" if stage is Stage.PARTIAL else name
 
 
 def encode_job(job: BackfillJob) -> str:
@@ -100,7 +107,7 @@ def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str,
         finally:
             report.close()
 
-    name = f"{partition:06d}-{start:020d}"
+    name = task_name(stage, partition, start)
     records = counted(log_batches(config, topic, partition, start, end, batch))
     if stage is Stage.GROUP:
         yield from stages.run_group(job, records, partition, start)
@@ -117,6 +124,10 @@ def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str,
         out = stages.Out(staged)
         if stage is Stage.STATELESS:
             stages.run_stateless(job, records, partition, out)
+        elif stage is Stage.PARTIAL:
+            from ksqlpy.backfill.partials import run_partial
+
+            run_partial(job, records, partition, out)
         else:
             stages.run_aggregate(job, records, partition, out)
         out.spill()
@@ -124,6 +135,27 @@ def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str,
     finally:
         staged.abort()
     yield from _staged_row(path, partition, start)
+
+
+def merge_task(job: BackfillJob, partition: int, start: int, paths: list[str], staging: str
+               ) -> Iterator[pa.RecordBatch]:
+    """The merge of a partition's chunks (``partials.merge_partials``) into the partition's staged file."""
+    import os
+
+    from ksqlpy.backfill import stages
+    from ksqlpy.backfill.partials import merge_partials
+
+    final = os.path.join(staging, f"{task_name(Stage.AGGREGATE, partition, start)}.arrow")
+    if not os.path.exists(final):  # (else a resumed run: merged by an earlier attempt)
+        staged = StagedFile(staging, task_name(Stage.AGGREGATE, partition, start))
+        try:
+            out = stages.Out(staged)
+            merge_partials(job, partition, paths, out)
+            out.spill()
+            final = staged.commit()
+        finally:
+            staged.abort()
+    yield from _staged_row(final, partition, start)
 
 
 def _staged_row(path: str, partition: int, start: int) -> Iterator[pa.RecordBatch]:

@@ -126,6 +126,27 @@ def run_tasks(sc: Any, job: BackfillJob, stage: Any, config: dict[str, Any], top
     return list(sc.parallelize(tasks, max(1, len(tasks))).mapPartitions(one).collect())
 
 
+def merge_chunks(sc: Any, job: BackfillJob, chunks: list[tuple[int, bytes, int, int]], ranges: dict[int, tuple[int, int]],
+                 stage_dir: str) -> list[tuple[int, bytes, int, int]]:
+    """Second job of an aggregation run as partial aggregates per chunk: one task per source partition merges
+    its chunks' staged files in offset order (``partials``) and returns its own file's row, as a task over the
+    whole partition would."""
+    from ksqlpy.backfill.datasource import merge_task
+
+    by_part: dict[int, list[tuple[int, str]]] = {}
+    for _, path, src, off in chunks:
+        by_part.setdefault(src, []).append((off, path.decode()))
+    merges = [(p, ranges[p][0], [path for _, path in sorted(files)]) for p, files in sorted(by_part.items())]
+
+    def one(items: Any) -> Any:
+        for p, s, paths in items:
+            for b in merge_task(job, p, s, paths, stage_dir):
+                d = b.to_pydict()
+                yield from zip(d["part"], d["value"], d["src"], d["off"], strict=True)
+
+    return list(sc.parallelize(merges, max(1, len(merges))).mapPartitions(one).collect())
+
+
 class Cancelled(Exception):
     """The backfill was cancelled (its query terminated) while it ran."""
 
@@ -180,7 +201,8 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     """Compute ``query``'s history on ``session`` into ``progress.staging`` and commit it (the query is held
     by its caller). ``cancelled()`` is checked between steps (and Spark's jobs of ``job_group`` are
     cancelled by whoever sets it); raises ``Cancelled`` then."""
-    from ksqlpy.backfill.datasource import NAME, Stage, encode_job, register
+    from ksqlpy.backfill.datasource import NAME, Stage, encode_job, register, task_name
+    from ksqlpy.backfill.partials import chunkable
     from ksqlpy.backfill.progress import Phase
     from ksqlpy.backfill.stages import run_merge
 
@@ -204,14 +226,16 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     register(session)
     aggregate = plan.find(Aggregate) is not None
     stage = Stage.STATELESS if not aggregate else Stage.GROUP if repartition else Stage.AGGREGATE
-    if stage is Stage.AGGREGATE:  # stream time runs over a whole partition in offset order: one task each
-        tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]
-    else:
-        tasks = split_ranges(ranges, session.sparkContext.defaultParallelism,
-                             int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS))
+    tasks = split_ranges(ranges, session.sparkContext.defaultParallelism,
+                         int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS))
+    if stage is Stage.AGGREGATE:
+        if len(tasks) > len(ranges) and chunkable(job):  # partial aggregates per chunk, merged per partition
+            stage = Stage.PARTIAL
+        else:  # stream time runs over a whole partition in offset order: one task each
+            tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]
     if stage is not Stage.GROUP:
         progress.resumed_tasks = sum(
-            1 for p, s, _ in tasks if os.path.exists(os.path.join(stage_dir, f"{p:06d}-{s:020d}.arrow")))
+            1 for p, s, _ in tasks if os.path.exists(os.path.join(stage_dir, f"{task_name(stage, p, s)}.arrow")))
     result.details["tasks"] = len(tasks)
     result.details["startup_seconds"] = round(time.monotonic() - progress.started, 3)
     check()
@@ -237,6 +261,9 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
                      for r in df.select("part", "value", "src", "off").collect()]
         else:
             files = run_tasks(sc, job, stage, config, topic, tasks, stage_dir)
+            if stage is Stage.PARTIAL:
+                check()
+                files = merge_chunks(sc, job, files, ranges, stage_dir)
     except Exception as e:
         check()  # a cancelled job fails its collect: say so rather than Spark's error
         raise e
