@@ -65,6 +65,7 @@ class Result:
     peak_driver_memory_mb: float
     peak_jvm_memory_mb: float
     tasks: int
+    cpu_us_per_record_by_process: dict[str, float]  # driver, jvm, python_workers (the backfill's CPU split)
     sink_records: int
     late_records: int
     processing_errors: int
@@ -104,6 +105,26 @@ def tree_cpu_seconds(pid: int | None = None) -> float:
             continue
         total += sum(int(x) for x in fields[11:15])  # utime stime cutime cstime
     return total / tick
+
+
+def process_cpu_seconds(pid: int) -> float:
+    """User + system CPU of one process (its reaped children not included)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def cpu_by_process(jvm: int | None) -> dict[str, float]:
+    """CPU seconds so far of this driver, the JVM, and the JVM's descendants (Spark's Python workers,
+    reaped ones included through their parents' counts)."""
+    out = {"driver": process_cpu_seconds(os.getpid()), "jvm": 0.0, "python_workers": 0.0}
+    if jvm is not None:
+        out["jvm"] = process_cpu_seconds(jvm)
+        out["python_workers"] = tree_cpu_seconds(jvm) - out["jvm"]
+    return out
 
 
 def _anon_mb(pid: int) -> float:
@@ -292,14 +313,15 @@ def run(records: int, master: str, seed: int = 42, workloads: tuple[Workload, ..
                 jvm = _jvm_pid()
                 me = os.getpid()
                 with PeakMemory(*([me, jvm] if jvm else [me])) as peak:
-                    c0, t1 = tree_cpu_seconds(), time.monotonic()
+                    c0, t1, by0 = tree_cpu_seconds(), time.monotonic(), cpu_by_process(jvm)
                     res = backfill(eng, w.sql, spark=spark)
-                    b_cpu, b_wall = tree_cpu_seconds() - c0, time.monotonic() - t1
+                    b_cpu, b_wall, by1 = tree_cpu_seconds() - c0, time.monotonic() - t1, cpu_by_process(jvm)
                 diffs = differences(ref, eng, res.query_id, w.table, plog_ref, plog_bf)
                 results.append(Result(
                     w.name, tier, len(data), round(s_cpu / len(data) * 1e6, 2), round(b_cpu / len(data) * 1e6, 2),
                     round(s_wall, 2), round(b_wall, 2), round(startup, 2), round(peak.peaks[me], 1),
-                    round(peak.peaks[jvm], 1) if jvm else 0.0, int(res.details.get("tasks", 0)), res.sink_records,
+                    round(peak.peaks[jvm], 1) if jvm else 0.0, int(res.details.get("tasks", 0)),
+                    {k: round((by1[k] - by0[k]) / len(data) * 1e6, 2) for k in by0}, res.sink_records,
                     res.late_records, res.processing_errors, not diffs, diffs))
                 log(json.dumps(asdict(results[-1])))
                 ref.close()
