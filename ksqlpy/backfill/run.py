@@ -147,6 +147,14 @@ def merge_chunks(sc: Any, job: BackfillJob, chunks: list[tuple[int, bytes, int, 
     return list(sc.parallelize(merges, max(1, len(merges))).mapPartitions(one).collect())
 
 
+def chunk_aggregation(ranges: dict[int, tuple[int, int]], tasks: list[tuple[int, int, int]], parallelism: int,
+                      max_records: int) -> bool:
+    """Whether cutting an aggregation's partitions into chunks pays for the merge it costs: when Spark has
+    more cores than the source has partitions, or a partition holds more than one task's records."""
+    return len(tasks) > len(ranges) and (parallelism > len(ranges)
+                                         or any(e - s > max_records for s, e in ranges.values()))
+
+
 class Cancelled(Exception):
     """The backfill was cancelled (its query terminated) while it ran."""
 
@@ -226,11 +234,12 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     register(session)
     aggregate = plan.find(Aggregate) is not None
     stage = Stage.STATELESS if not aggregate else Stage.GROUP if repartition else Stage.AGGREGATE
-    tasks = split_ranges(ranges, session.sparkContext.defaultParallelism,
-                         int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS))
+    parallelism = session.sparkContext.defaultParallelism
+    max_records = int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS)
+    tasks = split_ranges(ranges, parallelism, max_records)
     if stage is Stage.AGGREGATE:
-        if len(tasks) > len(ranges) and chunkable(job):  # partial aggregates per chunk, merged per partition
-            stage = Stage.PARTIAL
+        if chunk_aggregation(ranges, tasks, parallelism, max_records) and chunkable(job):
+            stage = Stage.PARTIAL  # partial aggregates per chunk, merged per partition
         else:  # stream time runs over a whole partition in offset order: one task each
             tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]
     if stage is not Stage.GROUP:
