@@ -2,7 +2,8 @@
 [--workers 2] [--report FILE.json] [--chart FILE.png]``.
 
 Also: ``python -m bench profile WORKLOAD [--events N]`` - cProfile of one drained ksqlpy workload;
-``python -m bench backfill [--quick] [--report FILE.json]`` - the Spark backfill against streaming replay.
+``python -m bench backfill [--quick] [--online] [--report FILE.json]`` - the Spark backfill against streaming
+replay (``--online``: pull-query latency on a server while it backfills).
 """
 
 from __future__ import annotations
@@ -61,9 +62,15 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--workloads", help="comma-separated: filter_projection,tumbling_count_sum,out_of_order_grace")
     b.add_argument("--seed", type=int, default=42)
     b.add_argument("--report", help="write the JSON report here")
+    b.add_argument("--online", action="store_true",
+                   help="pull-query latency on a real server idle and during a backfill (bench/backfill_online.py)")
     args = ap.parse_args(argv)
 
     if args.cmd == "backfill":
+        if args.online:
+            from bench import backfill_online
+
+            return backfill_online.main(args)
         from bench import backfill
 
         return backfill.main(args)

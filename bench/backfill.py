@@ -64,6 +64,7 @@ class Result:
     startup_seconds: float
     peak_driver_memory_mb: float
     peak_jvm_memory_mb: float
+    driver_memory_growth_mb: float  # the driver's peak during the backfill minus its memory before it
     tasks: int
     cpu_us_per_record_by_process: dict[str, float]  # driver, jvm, python_workers (the backfill's CPU split)
     sink_records: int
@@ -312,6 +313,7 @@ def run(records: int, master: str, seed: int = 42, workloads: tuple[Workload, ..
                 plog_bf = _plog(eng)
                 jvm = _jvm_pid()
                 me = os.getpid()
+                before_mb = _anon_mb(me)
                 with PeakMemory(*([me, jvm] if jvm else [me])) as peak:
                     c0, t1, by0 = tree_cpu_seconds(), time.monotonic(), cpu_by_process(jvm)
                     res = backfill(eng, w.sql, spark=spark)
@@ -320,7 +322,8 @@ def run(records: int, master: str, seed: int = 42, workloads: tuple[Workload, ..
                 results.append(Result(
                     w.name, tier, len(data), round(s_cpu / len(data) * 1e6, 2), round(b_cpu / len(data) * 1e6, 2),
                     round(s_wall, 2), round(b_wall, 2), round(startup, 2), round(peak.peaks[me], 1),
-                    round(peak.peaks[jvm], 1) if jvm else 0.0, int(res.details.get("tasks", 0)),
+                    round(peak.peaks[jvm], 1) if jvm else 0.0, round(peak.peaks[me] - before_mb, 1),
+                    int(res.details.get("tasks", 0)),
                     {k: round((by1[k] - by0[k]) / len(data) * 1e6, 2) for k in by0}, res.sink_records,
                     res.late_records, res.processing_errors, not diffs, diffs))
                 log(json.dumps(asdict(results[-1])))
