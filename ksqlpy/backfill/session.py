@@ -4,15 +4,24 @@
 session builder, so a cluster is a matter of configuration. The driver binds to loopback unless
 ``spark.driver.host`` / ``spark.driver.bindAddress`` say otherwise (a remote cluster needs them). Spark's Python workers run this
 interpreter (``PYSPARK_PYTHON`` unless set), so they import the same ksqlpy.
+
+A local Spark shares the machine with the server that started it: its JVM and Python workers run at a lower
+CPU priority (``ksqlpy.backfill.spark.nice``, default 10; 0 leaves it), so that a backfill does not starve
+the queries the server answers meanwhile. The JVM is launched from a short-lived thread that lowered its
+own priority (on Linux a thread's nice value is its own, and children inherit it): the caller keeps its
+priority, and every thread and worker process of the JVM is born with the lower one.
 """
 
 from __future__ import annotations
 
 import os
 import sys
+import threading
 from typing import Any
 
 DEFAULT_MASTER = "local[*]"
+NICE_PROPERTY = "ksqlpy.backfill.spark.nice"
+DEFAULT_NICE = 10
 
 _DEFAULTS = {
     # the driver, its block manager and the UI listen on loopback only unless configured otherwise
@@ -44,4 +53,29 @@ def spark_session(master: str | None = None, properties: dict[str, Any] | None =
             conf[k] = str(v)
     for k, v in conf.items():
         builder = builder.config(k, v)
-    return builder.getOrCreate()
+    nice = int((properties or {}).get(NICE_PROPERTY, DEFAULT_NICE) or 0)
+    if nice <= 0 or not sys.platform.startswith("linux"):
+        return builder.getOrCreate()
+    return _started_niced(builder, nice)
+
+
+def _started_niced(builder: Any, nice: int) -> Any:
+    """``builder.getOrCreate()`` from a thread running ``nice`` steps below the caller (see the module)."""
+    out: dict[str, Any] = {}
+
+    def start() -> None:
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), os.getpriority(os.PRIO_PROCESS, 0) + nice)
+        except OSError:  # (not permitted: the session starts at the caller's priority)
+            pass
+        try:
+            out["session"] = builder.getOrCreate()
+        except BaseException as e:  # noqa: BLE001 - raised again in the caller
+            out["error"] = e
+
+    t = threading.Thread(target=start, name="ksqlpy-spark-start", daemon=True)
+    t.start()
+    t.join()
+    if "error" in out:
+        raise out["error"]
+    return out["session"]

@@ -1,0 +1,44 @@
+"""A local Spark runs below the priority of the process that started it (``ksqlpy.backfill.spark.nice``), so
+a backfill does not starve a server's queries; the starting thread keeps its own priority."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.slow
+
+
+def _nice(pid: int) -> int:
+    with open(f"/proc/{pid}/stat") as f:
+        return int(f.read().rsplit(")", 1)[1].split()[16])
+
+
+def _java_children() -> list[int]:
+    out = []
+    for d in os.listdir("/proc"):
+        if not d.isdigit():
+            continue
+        try:
+            with open(f"/proc/{d}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            with open(f"/proc/{d}/comm") as f:
+                comm = f.read().strip()
+        except OSError:
+            continue
+        if int(fields[1]) == os.getpid() and comm == "java":
+            out.append(int(d))
+    return out
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/stat"), reason="reads priorities from /proc")
+def test_local_spark_runs_niced(spark: Any) -> None:
+    jvms = _java_children()
+    assert jvms, "the session's JVM is a child of this process"
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert all(_nice(p) >= min(19, mine + 10) for p in jvms)
+    # the Python workers are the JVM's descendants and inherit it
+    assert spark.sparkContext.parallelize([0], 1).map(lambda _: os.getpriority(os.PRIO_PROCESS, 0)).collect() == [
+        min(19, mine + 10)]
