@@ -17,7 +17,7 @@ from ksqlpy.backfill.datasource import Stage, merge_task, run_task
 from ksqlpy.backfill.handoff import BackfillResult, HandOff
 from ksqlpy.backfill.job import BackfillJob
 from ksqlpy.backfill.partials import chunkable
-from ksqlpy.backfill.run import log_config, pinned_ranges, split_ranges
+from ksqlpy.backfill.run import chunk_aggregation, log_config, pinned_ranges, split_ranges
 from ksqlpy.engine.engine import Engine
 from tests.backfill.conftest import Record, make_engine, produce
 
@@ -138,3 +138,15 @@ def test_spark_keeps_one_task_per_partition_otherwise(tmp_path: Any, spark: Any,
     assert result.details["tasks"] == PARTITIONS
     assert differences(ref, eng, result.query_id, True, plog_ref, plog_bf) == []
 
+
+
+def test_chunks_only_when_they_buy_parallelism() -> None:
+    """Chunks cost a merge: used when Spark has more cores than the source has partitions, or a partition
+    holds more records than one task reads - not merely because the split came out uneven."""
+    ranges = {0: (0, 160_000), 1: (0, 140_000)}
+    uneven = split_ranges(ranges, 2, 1_000_000)
+    assert len(uneven) == 3  # the split alone would cut partition 0 in two
+    assert not chunk_aggregation(ranges, uneven, 2, 1_000_000)
+    assert chunk_aggregation(ranges, split_ranges(ranges, 4, 1_000_000), 4, 1_000_000)
+    assert chunk_aggregation(ranges, split_ranges(ranges, 2, 100_000), 2, 100_000)
+    assert not chunk_aggregation({0: (0, 50_000)}, [(0, 0, 50_000)], 4, 1_000_000)  # nothing to cut
