@@ -57,6 +57,7 @@ from ksqlpy.runtime.stateless import stateless_processor
 from ksqlpy.runtime.task import tune_gc
 from ksqlpy.runtime.writer import SinkWriter
 from ksqlpy.state.store import KeyValueStore
+from ksqlpy.state.windowed import TIME_INDEX
 
 _HIGHEST = pickle.HIGHEST_PROTOCOL
 _SPILL = 20_000  # rows buffered before they go to the staged file (or to Spark) as one Arrow batch
@@ -208,8 +209,9 @@ class TaskAggregation:
     def __init__(self, job: BackfillJob, engine: WorkerEngine, part: int, grouper: Grouper | None) -> None:
         self.part = part
         self.dir = tempfile.mkdtemp(prefix=f"ksqlpy-backfill-{job.query_id}-{part}-")
-        self.kv = KeyValueStore(self.dir, None, None, part)
         stage = operator(job, AggregateStage)
+        # a window or session store's time index is derived: kept off the staged entries as off the changelog
+        self.kv = KeyValueStore(self.dir, None, None, part, TIME_INDEX if stage.window is not None else None)
         topology = job.topology
         spec = aggregate_spec(stage, topology.functions, topology.function_config, engine.plog, job.query_id)
         self.aggregator = aggregator_class(stage.window)(spec, self.kv, engine.plog, job.query_id)

@@ -58,8 +58,6 @@ def check(engine: Engine, plan: Sink) -> None:
     if agg is None:
         return
     if agg.window is not None:
-        if agg.window.type == "SESSION":
-            raise refuse("SESSION windows")
         if agg.repartition:
             raise refuse("windowed GROUP BY on anything but the source key over several partitions (the "
                           "streaming result then depends on how the repartition topic interleaves partitions)")
