@@ -21,7 +21,7 @@ import struct
 import threading
 import time
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
 import lmdb
@@ -36,6 +36,7 @@ from ksqlpy.log.base import (
     TopicInfo,
     UnknownTopicError,
 )
+from ksqlpy.log import embedded_prepare
 from ksqlpy.log.embedded_env import DEFAULT_MAP_SIZE
 from ksqlpy.log.embedded_env import PK as _PK
 from ksqlpy.log.embedded_env import RK as _RK
@@ -43,6 +44,7 @@ from ksqlpy.log.embedded_env import SE as _SE
 from ksqlpy.log.embedded_env import Env as _Env
 from ksqlpy.log.embedded_env import Q as _Q
 from ksqlpy.log.embedded_env import Topic as _Topic
+from ksqlpy.log.embedded_prepare import PreparedBatch
 from ksqlpy.log.embedded_txn import EmbeddedTransaction
 from ksqlpy.log.record_codec import (
     HEADER,
@@ -207,6 +209,22 @@ class EmbeddedLog(Log):
                 lw = self._local.last = {}
             lw.update(tx.last)
         self._notify()
+
+    def prepare_batch(self, topic: str, partition: int | None, keys: Sequence[bytes | None],
+                      values: Sequence[bytes | None], timestamps: Sequence[int | None] | None = None,
+                      headers: Sequence[Headers | None] | None = None) -> PreparedBatch | None:
+        """A ``produce_batch`` call packed outside any write transaction (``embedded_prepare``), for
+        ``EmbeddedTransaction.produce_prepared``; None when the batch is not the plain common case (or
+        the topic or partition is unknown): produce it inside the transaction as it is."""
+        n = len(values)
+        if n == 0 or len(keys) != n or timestamps is None or len(timestamps) != n \
+                or not embedded_prepare.plain(keys, values, timestamps, headers):
+            return None
+        with self._env.begin() as txn:
+            t = self._lookup(txn, topic)
+        if t is None or (partition is not None and not 0 <= partition < t.partitions):
+            return None
+        return embedded_prepare.prepare(topic, t.id, t.partitions, partition, keys, values, timestamps)  # type: ignore[arg-type]
 
     def produce(self, record: ProducerRecord) -> tuple[int, int]:
         with self.transaction() as tx:

@@ -27,6 +27,7 @@ from ksqlpy.log.record_codec import HEADER, build_chunks, pack_record
 
 if TYPE_CHECKING:
     from ksqlpy.log.embedded import EmbeddedLog
+    from ksqlpy.log.embedded_prepare import PreparedBatch
 
 _hpack = HEADER.pack
 _time = time.time
@@ -249,6 +250,29 @@ class EmbeddedTransaction(LogTransaction):
         self._npending += n
         if self._npending >= _FLUSH_EVERY:
             self._flush()
+
+    def produce_prepared(self, batch: PreparedBatch) -> None:
+        """Put a batch packed before the transaction (``EmbeddedLog.prepare_batch``): its chunks go in
+        after the records this transaction holds for the partition, at the partition's next offsets.
+        If the topic was recreated since (another id or partition count) the batch is produced anew."""
+        t = self._topic(batch.topic)
+        if t.id != batch.topic_id or t.partitions != batch.partitions:
+            self.produce_batch(*batch.args)
+            return
+        if self._npending:
+            self._flush()  # records already held for these partitions go first
+        if t.name != self._last_t:
+            self._note_last()
+            self._last_t = t.name
+        txn, db = self._txn, self._log._e.records
+        states = self._pstates[t.name]
+        for part in batch.parts:
+            st = states[part.partition] or self._state(t, part.partition)
+            for i, chunk in part.chunks:
+                txn.put(_RK.pack(st.tid, st.p, st.end + i), chunk, db=db)
+            st.end += part.count
+            st.base = st.end
+        self._last_p = batch.parts[-1].partition
 
     def commit_offsets(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
         gb = group.encode("utf-8")

@@ -98,6 +98,8 @@ class Task:
         self._held: HeldWrites | None = None  # processed batches not committed yet
         self._held_rows: list[tuple] = []  # their rows, for on_rows after the commit
         self._held_since = 0.0
+        # the log's packing of a columnar batch before its write transaction (EmbeddedLog.prepare_batch)
+        self._prepare = getattr(log, "prepare_batch", None)
 
     def add_store(self, kv: KeyValueStore) -> None:
         """Own ``kv`` (once, however many of the task's operators use it)."""
@@ -155,7 +157,7 @@ class Task:
         held = self._held
         try:
             if held is None:
-                held = self._held = HeldWrites()  # processed outside the log transaction (runtime.batch_writes)
+                held = self._held = HeldWrites(self._prepare)  # processed outside the log transaction (batch_writes)
                 self._held_since = time.monotonic()
             rows = self.processor.process(decoded, held)
             if self.writer is not None and rows:
