@@ -103,6 +103,9 @@ class Log(abc.ABC):
     # missing and creates it, and all but the first find it created meanwhile. With this set, creating a
     # topic that exists with the asked partition count answers its description instead of TopicExistsError.
     concurrent_creates: bool = False
+    # a write transaction may run in another thread than the one that processed its batch, while that one
+    # goes on (``runtime.commit_pipeline``)
+    commits_in_threads: bool = False
 
     # -- topics
     @abc.abstractmethod

@@ -27,6 +27,7 @@ from contextlib import contextmanager
 import lmdb
 import orjson
 
+from ksqlpy.log import embedded_prepare
 from ksqlpy.log.base import (
     Headers,
     Log,
@@ -36,7 +37,6 @@ from ksqlpy.log.base import (
     TopicInfo,
     UnknownTopicError,
 )
-from ksqlpy.log import embedded_prepare
 from ksqlpy.log.embedded_env import DEFAULT_MAP_SIZE
 from ksqlpy.log.embedded_env import PK as _PK
 from ksqlpy.log.embedded_env import RK as _RK
@@ -68,6 +68,8 @@ _BE64 = struct.Struct(">Q")
 
 class EmbeddedLog(Log):
     """Topics of partitions in LMDB files under ``path``; the layout is in ``embedded_env``."""
+
+    commits_in_threads = True  # a write transaction is per thread (``_local``); LMDB serializes writers
 
     def __init__(self, path: str | os.PathLike[str], *, map_size: int | None = None, fsync: bool = False) -> None:
         self.path = os.fspath(path)

@@ -100,6 +100,9 @@ class Task:
         self._held_since = 0.0
         # the log's packing of a columnar batch before its write transaction (EmbeddedLog.prepare_batch)
         self._prepare = getattr(log, "prepare_batch", None)
+        # a committer thread writing held batches while the next one is processed (runtime.commit_pipeline)
+        self.committer: Any = None
+        self._inflight: tuple[Any, int, list[tuple]] | None = None  # (future, position, rows) of that commit
 
     def add_store(self, kv: KeyValueStore) -> None:
         """Own ``kv`` (once, however many of the task's operators use it)."""
@@ -131,7 +134,10 @@ class Task:
         self.initialized = True
 
     def close(self) -> None:
-        """The task goes away: its processor, then its stores (held work is the owner's to commit first)."""
+        """The task goes away: its processor, then its stores (held work is the owner's to commit first;
+        a commit in flight finishes)."""
+        if self._inflight is not None:
+            self.discard()
         self.processor.close()
         for kv in self.stores:
             kv.close()
@@ -147,6 +153,8 @@ class Task:
         """Process one batch; returns the number of input records consumed (0: caught up)."""
         if not self.initialized:
             self.init()
+        if self._inflight is not None:
+            self._settle(wait=False)
         batch = self.log.fetch(self.topic, self.partition, self.position, self.max_batch)
         if not batch.offsets:
             self.commit_now()  # caught up: what is held goes out now, not at the end of the interval
@@ -181,17 +189,61 @@ class Task:
         self.position = batch.next_offset
         self.processed += len(batch.offsets)
         if self.commit_interval_s <= 0 or time.monotonic() - self._held_since >= self.commit_interval_s:
-            self.commit_now()
+            if self.committer is not None:
+                self._commit_behind()
+            else:
+                self.commit_now()
         return len(batch.offsets)
+
+    def _commit_behind(self) -> None:
+        """Hand the held batches to the committer thread and return (``runtime.commit_pipeline``): at most
+        one commit in flight, so this first waits for the previous one."""
+        self._settle(wait=True)
+        held = self._held
+        if held is None:
+            return
+        rows, self._held, self._held_rows = self._held_rows, None, []
+        self._inflight = (self.committer.submit(self._write, held), self.position, rows)
+
+    def _write(self, held: HeldWrites) -> None:
+        with self.log.transaction() as tx:
+            held.replay(tx)
+
+    def _settle(self, *, wait: bool) -> None:
+        """Take the result of the commit in flight (``wait``: block until it is done): done, its
+        position is committed; failed, the task aborts to its committed position and raises."""
+        inflight = self._inflight
+        if inflight is None:
+            return
+        fut, position, rows = inflight
+        if not wait and not fut.done():
+            return
+        self._inflight = None
+        try:
+            fut.result()
+        except BaseException:
+            self._abort()
+            raise
+        self._committed(position, rows)
+
+    def _committed(self, position: int, rows: list[tuple]) -> None:
+        self.committed_position = position
+        for kv in self.stores:
+            kv.commit_local()
+        self.processor.after_commit()
+        if self.on_rows is not None and rows:
+            self.on_rows(rows)
 
     @property
     def pending(self) -> bool:
         """Processed batches wait for their commit."""
-        return self._held is not None
+        return self._held is not None or self._inflight is not None
 
     def commit_now(self) -> None:
         """Commit the held batches: their writes and input position in one log transaction, then the
-        processor's local state (``after_commit``)."""
+        processor's local state (``after_commit``). A commit in flight finishes first."""
+        if self._inflight is not None:
+            self._settle(wait=True)
         held = self._held
         if held is None:
             return
@@ -202,17 +254,21 @@ class Task:
             self._abort()
             raise
         self._held = None
-        self.committed_position = self.position
-        for kv in self.stores:
-            kv.commit_local()
-        self.processor.after_commit()
         rows, self._held_rows = self._held_rows, []
-        if self.on_rows is not None and rows:
-            self.on_rows(rows)
+        self._committed(self.position, rows)
 
     def _abort(self) -> None:
         """The transaction failed: stateful processors drop their uncommitted changes and the task
-        resumes from its committed position."""
+        resumes from its committed position (after the commit in flight, whose outcome decides it)."""
+        inflight, self._inflight = self._inflight, None
+        if inflight is not None:
+            fut, position, rows = inflight
+            try:
+                fut.result()
+            except BaseException:  # noqa: BLE001, S110 - not committed: its batch is re-read as well
+                pass
+            else:
+                self._committed(position, rows)
         self._held = None
         self._held_rows = []
         self.position = self.committed_position
@@ -222,8 +278,9 @@ class Task:
 
     def discard(self) -> None:
         """Forget held batches without committing them (the partition moved to another worker, or the
-        held work failed): the next owner re-reads them from the committed position."""
-        if self._held is not None:
+        held work failed): the next owner re-reads them from the committed position. A commit in flight
+        is let finish (it is the same transaction either way)."""
+        if self._held is not None or self._inflight is not None:
             self._abort()
 
     def _idle(self) -> None:

@@ -46,6 +46,7 @@ from ksqlpy.log.embedded import EmbeddedLog
 from ksqlpy.log.kafka_config import consumer_config
 from ksqlpy.plan.topology import Topology
 from ksqlpy.properties import explicitly_set, resolve
+from ksqlpy.runtime import commit_pipeline
 from ksqlpy.runtime.context import ALONE, Hosting
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.query_stats import QueryStats, late_dropped, tasks_written
@@ -264,6 +265,8 @@ class WorkerRunner:
         for t in self.tasks:
             if hasattr(t, "commit_interval_s"):
                 t.commit_interval_s = interval
+        if commit_pipeline.wanted(self.ctx.prop):
+            commit_pipeline.attach(self.tasks)
         confirm = getattr(self.log, "confirm_producer", None)
         if confirm is not None and self.member is not None:
             confirm(self.spec.group, {(t.topic, t.partition): t.position for t in self.tasks})
