@@ -39,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
     r.add_argument("--workers", type=int, default=1,
                    help="also run ksqlpy with N worker processes (rows ksqlpy-wN; with 2, the wall-clock target "
                         "against Flink at parallelism 2)")
+    r.add_argument("--pipelined", action="store_true",
+                   help="also run ksqlpy with ksqlpy.commit.pipelined (rows ksqlpy-pipelined, ksqlpy-wN-pipelined)")
     r.add_argument("--workloads", default=",".join(QUICK), help="comma-separated, e.g. q1,q2")
     r.add_argument("--no-peers", action="store_true", help="skip every peer (same as --peers '')")
     r.add_argument("--peers", default=",".join(PEERS),
@@ -110,7 +112,7 @@ def main(argv: list[str] | None = None) -> int:
                       peers=bool(peers & {"quix", "bytewax"}), flink="flink" in peers, pathway="pathway" in peers,
                       flink_variants=variants, latency=not args.no_latency, seed=args.seed,
                       peer_records=args.peer_records or (300_000 if events <= 1_000_000 else 1_000_000),
-                      report=args.report, chart=args.chart))
+                      report=args.report, chart=args.chart, pipelined=args.pipelined))
     return 0
 
 

@@ -48,6 +48,7 @@ class Options:
     flink: bool = True  # Flink SQL on PyFlink's mini-cluster (JSON lines files)
     pathway: bool = True  # Pathway (JSON lines files; and its Kafka reader on the broker)
     flink_variants: tuple[str, ...] = ("p1", "p2", "p1-blackhole")
+    pipelined: bool = False  # also rows with ksqlpy.commit.pipelined ("ksqlpy-pipelined", "ksqlpy-wN-pipelined")
     latency: bool = True
     seed: int = 42
     peer_records: int = 300_000  # the Kafka side reads a prefix of this many bids (Quix is ~20x slower)
@@ -196,6 +197,11 @@ def run_ksqlpy(src: str, opts: Options) -> list[dict[str, Any]]:
     runs += [(w, "ksqlpy-cache0", ["--cache", "0"]) for w in opts.workloads if w in AGGREGATIONS]
     if opts.workers > 1:  # the wall-clock comparison with Flink at parallelism N
         runs += [(w, f"ksqlpy-w{opts.workers}", ["--workers", str(opts.workers)]) for w in opts.workloads]
+    if opts.pipelined:  # commits behind processing, side by side with the rows above
+        runs += [(w, "ksqlpy-pipelined", ["--pipelined"]) for w in opts.workloads]
+        if opts.workers > 1:
+            runs += [(w, f"ksqlpy-w{opts.workers}-pipelined", ["--workers", str(opts.workers), "--pipelined"])
+                     for w in opts.workloads]
     for w, engine, extra in runs:
         d = _work_copy(src)
         try:
@@ -545,6 +551,11 @@ def peer_targets(by: dict[tuple[str, str, str], dict[str, Any]]) -> list[dict[st
                 out.append({"target": f"{w} wall clock vs {v} (reference)", "figure": round(
                     k["records_per_s"] / fv["records_per_s"], 2), "met": None,
                     "note": f"ksqlpy 1 worker {k['records_per_s']:,} vs {v} {fv['records_per_s']:,} records/s"})
+                if mine is not None and v == "flink-p1":
+                    out.append({"target": f"{w} wall clock, 2 workers vs {v} (reference)", "figure": round(
+                        mine["records_per_s"] / fv["records_per_s"], 2), "met": None,
+                        "note": f"ksqlpy 2 workers {mine['records_per_s']:,} vs {v} {fv['records_per_s']:,} records/s"})
+        out += pipelined_ratios(by, w)
         for log, mine in (("files", k), ("kafka", by.get((w, "ksqlpy", "kafka")))):
             p = by.get((w, "pathway", log))
             if p is None or mine is None or not p["records_per_s_per_core"]:
@@ -554,6 +565,24 @@ def peer_targets(by: dict[tuple[str, str, str], dict[str, Any]]) -> list[dict[st
                         "figure": round(ratio, 2), "met": ratio >= 2.0,
                         "note": f"ksqlpy ({mine['log']}) {mine['records_per_s_per_core']:,} vs pathway "
                                 f"{p['records_per_s_per_core']:,} records per CPU-second"})
+    return out
+
+
+def pipelined_ratios(by: dict[tuple[str, str, str], dict[str, Any]], w: str) -> list[dict[str, Any]]:
+    """``ksqlpy.commit.pipelined`` against the same run without it: wall clock and CPU per record."""
+    out = []
+    for base in sorted({e for (wl, e, lg) in by if wl == w and lg == "embedded" and e.startswith("ksqlpy")
+                        and not e.endswith("-pipelined") and (w, f"{e}-pipelined", "embedded") in by}):
+        old, new = by[(w, base, "embedded")], by[(w, f"{base}-pipelined", "embedded")]
+        if not (old.get("records_per_s") and new.get("records_per_s") and old.get("records_per_s_per_core")
+                and new.get("records_per_s_per_core")):
+            continue
+        out.append({"target": f"{w} {base}: commits pipelined vs not (reference)",
+                    "figure": round(new["records_per_s"] / old["records_per_s"], 2), "met": None,
+                    "per_core": None,
+                    "note": f"wall {new['records_per_s']:,} vs {old['records_per_s']:,} records/s; per CPU-second "
+                            f"{new['records_per_s_per_core']:,} vs {old['records_per_s_per_core']:,} "
+                            f"(x{new['records_per_s_per_core'] / old['records_per_s_per_core']:.2f})"})
     return out
 
 
@@ -645,9 +674,20 @@ def chart(results: list[dict[str, Any]], path: str) -> bool:
     return True
 
 
+def compile_bytecode(say: Callable[[str], None]) -> None:
+    """Write ksqlpy's bytecode caches before measuring. An environment with PYTHONDONTWRITEBYTECODE (as
+    this one's) never writes them, so every worker process compiled ksqlpy from source inside the clock
+    (py-spy: ~0.1-0.3 s CPU per worker); an installed package has them. py_compile writes regardless."""
+    import compileall
+
+    if not compileall.compile_dir(os.path.join(REPO, "ksqlpy"), quiet=1, workers=1):
+        say("  (some ksqlpy modules did not compile to bytecode)")
+
+
 def run(opts: Options) -> dict[str, Any]:
     t_start = time.perf_counter()
     say = opts.say
+    compile_bytecode(say)
     src = source_log(opts.events, opts.seed, say)
     with open(os.path.join(src, "READY")) as f:
         data = json.load(f)

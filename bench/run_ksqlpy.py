@@ -37,10 +37,12 @@ def _cpu() -> float:
 
 
 def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | None = None,
-        cache: int | None = None, check: bool = True, dump: str | None = None, workers: int = 1) -> dict:
+        cache: int | None = None, check: bool = True, dump: str | None = None, workers: int = 1,
+        pipelined: bool = False) -> dict:
     """``cache``: ``cache.max.bytes.buffering`` (None: ksqlDB's default, 10 MB; 0: every update goes out).
     ``workers`` > 1: the query in that many worker processes (``ksqlpy.workers=process``); their start-up
-    is in the clock, and the CPU is the whole process tree's."""
+    is in the clock (and reported as ``startup_seconds``: until every worker processed its first batch),
+    and the CPU is the whole process tree's. ``pipelined``: ``ksqlpy.commit.pipelined``."""
     from ksqlpy.engine import Engine
     from ksqlpy.log import EmbeddedLog
 
@@ -52,6 +54,8 @@ def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | 
         if cache is not None:
             props["cache.max.bytes.buffering"] = cache
         cpu = _cpu
+        if pipelined:
+            props["ksqlpy.commit.pipelined"] = "true"
         if workers > 1:
             props.update({"ksqlpy.workers": "process", "num.stream.threads": workers})
             cpu = tree_cpu_seconds
@@ -66,6 +70,7 @@ def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | 
             prof.enable()
         c0, t0 = cpu(), time.perf_counter()
         engine.execute(w.sql.format(sink=sink))
+        startup = _workers_started(engine, t0) if workers > 1 else None
         engine.drain(3600)
         t1, c1 = time.perf_counter(), cpu()
         if prof is not None:
@@ -80,7 +85,23 @@ def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | 
         "workload": workload, "engine": "ksqlpy", "log": "embedded", "workers": workers, "records": records,
         "outputs": out, "seconds": t1 - t0, "cpu_seconds": c1 - c0,
         "peak_rss_mb": peak, **({"final": final} if final else {}),
+        **({"startup_seconds": round(startup, 3)} if startup is not None else {}),
     }
+
+
+def _workers_started(engine: Any, t0: float, timeout_s: float = 120.0) -> float | None:
+    """Seconds from ``t0`` until every worker process of the query reported its first batch (a worker
+    reports once it has started, built its tasks and polled them once)."""
+    q = list(engine.queries.values())[-1]
+    qw = getattr(q, "workers", None)
+    if qw is None:
+        return None
+    deadline = time.perf_counter() + timeout_s
+    while time.perf_counter() < deadline:
+        if all(s.get("pid") for s in qw.statuses()):
+            return time.perf_counter() - t0
+        time.sleep(0.005)
+    return None
 
 
 def final_result(engine: Any, sink: str, workload: str, dump: str | None = None) -> dict[str, Any]:
@@ -183,10 +204,11 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--no-check", action="store_true", help="do not read the sink back for the final result")
     ap.add_argument("--dump", help="write the final result's canonical rows here (for diffing engines)")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (ksqlpy.workers=process)")
+    ap.add_argument("--pipelined", action="store_true", help="ksqlpy.commit.pipelined=true")
     args = ap.parse_args(argv)
     sys.stdout.buffer.write(orjson.dumps(run(args.log_dir, args.workload, args.profile, cache=args.cache,
                                              check=not args.no_check, dump=args.dump,
-                                             workers=args.workers)) + b"\n")
+                                             workers=args.workers, pipelined=args.pipelined)) + b"\n")
     sys.stdout.flush()
     os._exit(0)  # skip interpreter teardown (nothing left to flush)
 
