@@ -8,8 +8,11 @@ subscribes to; on the EmbeddedLog the engine deals partition numbers round-robin
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from typing import Any
+
+COUNT_PROPERTY = "ksqlpy.workers.count"
 
 
 def task_topics(task: Any) -> list[str]:
@@ -41,3 +44,21 @@ def worker_count(requested: Any, partitions: int) -> int:
     except (TypeError, ValueError):
         n = 1
     return max(1, min(n, max(partitions, 1)))
+
+
+def default_worker_count(setting: Any, partitions: int, cores: int | None = None) -> int:
+    """``ksqlpy.workers.count`` (used when ``num.stream.threads`` is not set): ``auto`` - as many workers
+    as the query has partitions and the machine has cores (``os.sched_getaffinity``: the cores this
+    process may run on) - or a number, capped by the partitions. A bad value counts as ``auto``."""
+    text = str(setting).strip().lower()
+    if text != "auto":
+        try:
+            return worker_count(int(text), partitions)
+        except ValueError:
+            pass
+    if cores is None:
+        try:
+            cores = len(os.sched_getaffinity(0))
+        except (AttributeError, OSError):
+            cores = os.cpu_count() or 1
+    return worker_count(cores, partitions)

@@ -2,7 +2,8 @@
 
 Enabled per query by ``ksqlpy.workers=process`` (the default ``inline`` runs tasks in the engine process,
 which is what ``Engine.drain()`` and the conformance runner use). ``num.stream.threads`` workers are
-started per query and per engine, never more than the query has partitions.
+started per query and per engine when it is set, else ``ksqlpy.workers.count`` (``auto``: as many as the
+query's partitions and the cores allow), never more than the query has partitions.
 
 On the EmbeddedLog the coordinator deals partition numbers round-robin and restarts a dead worker with
 the same partitions (its stores catch up from their changelogs; its tasks resume from the committed
@@ -25,8 +26,17 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 from ksqlpy.private_files import FILE_MODE, private_dir
+from ksqlpy.properties import explicitly_set
 from ksqlpy.runtime import commit_pipeline
-from ksqlpy.runtime.assignment import deal, partition_count, query_topics, task_topics, worker_count
+from ksqlpy.runtime.assignment import (
+    COUNT_PROPERTY,
+    deal,
+    default_worker_count,
+    partition_count,
+    query_topics,
+    task_topics,
+    worker_count,
+)
 from ksqlpy.runtime.context import RuntimeContext
 from ksqlpy.runtime.member_thread import start_thread
 from ksqlpy.runtime.workers import WorkerSpec, commit_interval_ms
@@ -89,7 +99,11 @@ class QueryWorkers:
         props = dict(ctx.effective_properties())
         explicit = ctx.explicit_properties()
         partitions = partition_count(query.tasks)
-        n = worker_count(ctx.prop("num.stream.threads", 1), partitions)
+        if explicitly_set("num.stream.threads", [explicit]) or not _in_processes(ctx):  # ksqlDB's name, when
+            # set; member threads (a cluster's inline mode) share one interpreter: more would not run faster
+            n = worker_count(ctx.prop("num.stream.threads", 1), partitions)
+        else:
+            n = default_worker_count(ctx.prop(COUNT_PROPERTY, "auto"), partitions)
         group = query.tasks[0].group
         log_dir = getattr(ctx.log, "path", None)
         dealt = deal(partitions, n) if log_dir is not None else [None] * n

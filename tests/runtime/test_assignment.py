@@ -2,9 +2,21 @@
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
-from ksqlpy.runtime.assignment import deal, partition_count, query_topics, task_topics, worker_count
+import pytest
+
+from ksqlpy.runtime.assignment import (
+    deal,
+    default_worker_count,
+    partition_count,
+    query_topics,
+    task_topics,
+    worker_count,
+)
 
 
 def test_deal_is_round_robin_and_covers_every_partition() -> None:
@@ -26,3 +38,40 @@ def test_topics_of_single_and_multi_input_tasks() -> None:
     assert task_topics(single) == ["a"] and task_topics(join) == ["l", "r"]
     assert query_topics([single, join]) == ["a", "l", "r"]
     assert partition_count([single, join]) == 4
+
+
+@pytest.mark.parametrize(("setting", "partitions", "cores", "expected"), [
+    ("auto", 4, 2, 2),  # the cores allow two
+    ("auto", 1, 8, 1),  # the partitions allow one
+    ("auto", 6, 8, 6),
+    (" AUTO ", 0, 2, 1),  # at least one
+    ("3", 4, 2, 3),  # a number: as asked (capped by the partitions only)
+    (5, 4, 2, 4),
+    ("many", 4, 2, 2),  # not a count: auto
+])
+def test_default_worker_count(setting: object, partitions: int, cores: int, expected: int) -> None:
+    assert default_worker_count(setting, partitions, cores) == expected
+
+
+def test_default_worker_count_uses_the_cores_this_process_may_run_on() -> None:
+    assert default_worker_count("auto", 64) == min(64, len(os.sched_getaffinity(0)))
+
+
+@pytest.mark.parametrize(("props", "expected"), [
+    ({}, "auto"),  # neither set: as many as the partitions (4) and the cores allow
+    ({"ksqlpy.workers.count": 1}, 1),
+    ({"ksqlpy.workers.count": "auto", "num.stream.threads": 1}, 1),  # ksqlDB's name wins when set
+    ({"ksql.streams.num.stream.threads": 3}, 3),
+])
+def test_worker_processes_per_query(tmp_path: Path, props: dict[str, Any], expected: Any) -> None:
+    from ksqlpy.engine import Engine
+
+    engine = Engine(str(tmp_path / "data"), {"ksqlpy.workers": "process", **props})
+    try:
+        engine.execute("CREATE STREAM s (a INT) WITH (kafka_topic='s', value_format='JSON', partitions=4);"
+                       "CREATE STREAM t AS SELECT a FROM s;")
+        (query,) = engine.queries.values()
+        want = min(4, len(os.sched_getaffinity(0))) if expected == "auto" else expected
+        assert len(query.workers.workers) == want
+    finally:
+        engine.close()
