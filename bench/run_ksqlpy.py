@@ -38,11 +38,12 @@ def _cpu() -> float:
 
 def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | None = None,
         cache: int | None = None, check: bool = True, dump: str | None = None, workers: int = 1,
-        pipelined: bool = False) -> dict:
+        pipelined: bool = False, settings: dict[str, str] | None = None) -> dict:
     """``cache``: ``cache.max.bytes.buffering`` (None: ksqlDB's default, 10 MB; 0: every update goes out).
     ``workers`` > 1: the query in that many worker processes (``ksqlpy.workers=process``); their start-up
     is in the clock (and reported as ``startup_seconds``: until every worker processed its first batch),
-    and the CPU is the whole process tree's. ``pipelined``: ``ksqlpy.commit.pipelined``."""
+    and the CPU is the whole process tree's. ``pipelined``: ``ksqlpy.commit.pipelined``. ``settings``: more
+    properties (``--set KEY=VALUE``)."""
     from ksqlpy.engine import Engine
     from ksqlpy.log import EmbeddedLog
 
@@ -56,6 +57,7 @@ def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | 
         cpu = _cpu
         if pipelined:
             props["ksqlpy.commit.pipelined"] = "true"
+        props.update(settings or {})
         if workers > 1:
             props.update({"ksqlpy.workers": "process", "num.stream.threads": workers})
             cpu = tree_cpu_seconds
@@ -205,10 +207,12 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--dump", help="write the final result's canonical rows here (for diffing engines)")
     ap.add_argument("--workers", type=int, default=1, help="worker processes (ksqlpy.workers=process)")
     ap.add_argument("--pipelined", action="store_true", help="ksqlpy.commit.pipelined=true")
+    ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a property (repeatable)")
     args = ap.parse_args(argv)
     sys.stdout.buffer.write(orjson.dumps(run(args.log_dir, args.workload, args.profile, cache=args.cache,
                                              check=not args.no_check, dump=args.dump,
-                                             workers=args.workers, pipelined=args.pipelined)) + b"\n")
+                                             workers=args.workers, pipelined=args.pipelined,
+                                             settings=dict(kv.split("=", 1) for kv in args.set))) + b"\n")
     sys.stdout.flush()
     os._exit(0)  # skip interpreter teardown (nothing left to flush)
 
