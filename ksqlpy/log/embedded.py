@@ -27,7 +27,6 @@ from contextlib import contextmanager
 import lmdb
 import orjson
 
-from ksqlpy.log import embedded_prepare
 from ksqlpy.log.base import (
     Headers,
     Log,
@@ -44,7 +43,7 @@ from ksqlpy.log.embedded_env import SE as _SE
 from ksqlpy.log.embedded_env import Env as _Env
 from ksqlpy.log.embedded_env import Q as _Q
 from ksqlpy.log.embedded_env import Topic as _Topic
-from ksqlpy.log.embedded_prepare import PreparedBatch
+from ksqlpy.log.embedded_prepare import PreparedBatch, plain, prepare
 from ksqlpy.log.embedded_txn import EmbeddedTransaction
 from ksqlpy.log.record_codec import (
     HEADER,
@@ -220,13 +219,13 @@ class EmbeddedLog(Log):
         the topic or partition is unknown): produce it inside the transaction as it is."""
         n = len(values)
         if n == 0 or len(keys) != n or timestamps is None or len(timestamps) != n \
-                or not embedded_prepare.plain(keys, values, timestamps, headers):
+                or not plain(keys, values, timestamps, headers):
             return None
         with self._env.begin() as txn:
             t = self._lookup(txn, topic)
         if t is None or (partition is not None and not 0 <= partition < t.partitions):
             return None
-        return embedded_prepare.prepare(topic, t.id, t.partitions, partition, keys, values, timestamps)  # type: ignore[arg-type]
+        return prepare(topic, t.id, t.partitions, partition, keys, values, timestamps)  # type: ignore[arg-type]
 
     def produce(self, record: ProducerRecord) -> tuple[int, int]:
         with self.transaction() as tx:
