@@ -37,6 +37,7 @@ from ksqlpy.expr import bound as B
 from ksqlpy.expr import casts
 from ksqlpy.expr import runtime as _runtime
 from ksqlpy.expr.failures import FunctionCallSite, NestedSite
+from ksqlpy.expr.inline_calls import inline_body
 from ksqlpy.functions.registry import FunctionRegistry
 
 _INT = (-(2**31), 2**31 - 1)
@@ -71,11 +72,15 @@ class Codegen:
     the same dict as the globals of the generated function; ``table_elements``: the variable holding the
     current element of each table function call (a UDTF in a SELECT item stands for one element);
     ``batch``: collects the calls of vectorized functions for one call per batch
-    (``ksqlpy.plan.batch_calls.BatchCalls``: the fast path of a generated pipeline)."""
+    (``ksqlpy.plan.batch_calls.BatchCalls``: the fast path of a generated pipeline); ``shared``: the
+    local already holding the value of each subexpression computed once per record
+    (``ksqlpy.expr.shared``)."""
 
     def __init__(self, columns: Sequence[str], consts: dict[str, Any], registry: FunctionRegistry, *,
-                 safe: bool = False, table_elements: dict[B.Expr, str] | None = None, batch: Any = None) -> None:
+                 safe: bool = False, table_elements: dict[B.Expr, str] | None = None, batch: Any = None,
+                 shared: dict[B.Expr, str] | None = None) -> None:
         self.columns = columns
+        self.shared = shared if shared is not None else {}
         self.consts = consts
         self.registry = registry
         self.safe = safe
@@ -140,6 +145,8 @@ class Codegen:
 
     # ------------------------------------------------------------------ entry
     def gen(self, e: B.Expr) -> Code:
+        if self.shared and (var := self.shared.get(e)) is not None:
+            return Code(var, e.type)
         method = getattr(self, f"_g_{type(e).__name__}")
         outer, self._child_depth = self._child_depth, 0
         try:
@@ -165,7 +172,7 @@ class Codegen:
                 stored.add(node.arg)
         params = sorted(n for n in loaded - stored if n not in self.consts and not hasattr(builtins, n))
         self._n += 1
-        name = f"_h{self._n}"
+        name = f"_h{len(self.consts)}_{self._n}"  # unique across the Codegens sharing ``consts``
         src = f"def {name}({', '.join(params)}):\n    return {text}\n"
         helper: dict[str, Any] = {}
         exec(compile(src, f"<ksqlpy-expression-helper {name}>", "exec"), self.consts, helper)  # noqa: S102
@@ -359,6 +366,11 @@ class Codegen:
     def _g_Subscript(self, e: B.Subscript) -> Code:
         base, idx = self.gen(e.base), self.gen(e.index)
         if isinstance(e.base.type, T.Array):
+            if idx.const and type(idx.value) is int and idx.value != 0:
+                # a literal index: ``_rt.array_index`` inlined (1-based, negative from the end, else NULL)
+                i = idx.value
+                at = i - 1 if i > 0 else i
+                return Code(self.guard([base], f"({{0}}[{at}] if len({{0}}) >= {abs(i)} else None)"), e.type)
             return Code(self.guard([base, idx], f"{self._rt()}.array_index({{0}}, {{1}})"), e.type)
         return Code(self.guard([base, idx], "{0}.get({1})"), e.type)
 
@@ -422,7 +434,10 @@ class Codegen:
         impl = self.const(resolved.impl, "f")
         parts = [self.gen(a) for a in e.args]
         if e.null_on_null and parts:
-            code = self.guard(parts, impl + "(" + ", ".join("{" + str(i) + "}" for i in range(len(parts))) + ")")
+            body = inline_body(resolved.impl, [(p.const, p.value) for p in parts])
+            if body is None:
+                body = impl + "(" + ", ".join("{" + str(i) + "}" for i in range(len(parts))) + ")"
+            code = self.guard(parts, body.replace("{impl}", impl))
         else:
             code = impl + "(" + ", ".join(p.text for p in parts) + ")"
             if self.batch is not None and resolved.batch_impl is not None:

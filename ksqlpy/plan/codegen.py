@@ -19,6 +19,7 @@ from ksqlpy.expr import bound as B
 from ksqlpy.expr.codegen import Codegen
 from ksqlpy.expr.failures import GroupBySite, PredicateSite, ProjectionSite
 from ksqlpy.expr.printer import format_bound
+from ksqlpy.expr.shared import shared_subexpressions
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.batch_calls import RETRY_RECORD, BatchCalls, PartialBatch, gather, vcall
 from ksqlpy.plan.logical import ColumnRole, OutputColumn, RowSchema
@@ -47,6 +48,8 @@ class StageSpec:
     grouping: bool = False  # the key group is GROUP BY expressions (their failures are logged as such)
     columnar: bool = True  # a stage that only reads columns and vectorized results runs without a loop
     # (``_columnar``; False: always the per-record loop - for measuring against it)
+    shared: bool = True  # a repeated pure subexpression is computed once per record (``ksqlpy.expr.shared``;
+    # False: at every occurrence - for measuring and testing against it)
 
     def site(self, group: int, index: int, column: OutputColumn) -> GroupBySite | ProjectionSite:
         """What the processing log names when output ``column`` (``index`` in its group) fails."""
@@ -238,8 +241,35 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
 
     skip = "continue" if not safe else "return"
 
-    def codegen(cols: list[str], elements: dict[B.Expr, str] | None = None) -> Codegen:
-        return Codegen(cols, consts, spec.functions, safe=safe, table_elements=elements, batch=batch)
+    def codegen(cols: list[str], elements: dict[B.Expr, str] | None = None,
+                shared: dict[B.Expr, str] | None = None) -> Codegen:
+        return Codegen(cols, consts, spec.functions, safe=safe, table_elements=elements, batch=batch,
+                       shared=shared)
+
+    # the fast path computes repeated subexpressions once per record (``ksqlpy.expr.shared``): bound to
+    # ``_x<n>`` before the first statement using them - the WHERE, PARTITION BY and projection over the
+    # input row, or (re-keyed) the projection over the re-keyed row. Not around tombstones or table
+    # functions, whose statements run in branches and loops of their own.
+    sharing = spec.shared and not safe and not spec.tombstone_on_filter and not spec.table_functions
+    pre = [spec.where, *(spec.rekey_exprs or [])]
+    post = [c.expr for cols in spec.outputs for c in cols]
+    scopes = [pre, post] if spec.rekey_exprs is not None else [pre + post]
+    # statement -> what to bind before it; statements are numbered WHERE, PARTITION BY, outputs
+    binds: list[list[B.Expr]] = []
+    for scope in scopes:
+        binds += shared_subexpressions(scope, spec.functions) if sharing else [[] for _ in scope]
+    defined: dict[B.Expr, str] = {}  # (the re-keyed scope starts afresh: its columns differ)
+
+    def bind(indent: int, cols: list[str], stmt: int) -> dict[B.Expr, str] | None:
+        """Emit the locals bound before statement ``stmt``; what its code may read (None: not sharing)."""
+        if not sharing:
+            return None
+        for e in binds[stmt]:
+            if e not in defined:
+                var = f"_x{len(defined)}"
+                em.line(indent, f"{var} = {codegen(cols, shared=defined).text(e)}")
+                defined[e] = var
+        return defined
 
     def wrap(code: str, what: object) -> str:
         """``code`` on the slow path: a failure is logged naming ``what`` (``ksqlpy.expr.failures``)."""
@@ -258,12 +288,12 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
         only expressions over key columns can be computed; the others are NULL (as in ksqlDB)."""
         if spec.rekey_exprs is None:
             return columns
-        cg = codegen(columns)
         pvars = []
         for j, e in enumerate(spec.rekey_exprs):
             if tombstone and not B.columns_used(e) <= key_columns:
                 em.line(indent, f"p{j} = None")
             else:
+                cg = codegen(columns, shared=None if tombstone else bind(indent, columns, 1 + j))
                 em.line(indent, f"p{j} = {wrap(cg.text(e), 'PARTITION BY')}")
             pvars.append(f"p{j}")
         by_name = {c.name: columns[i] for i, c in reversed(list(enumerate(schema.columns)))}
@@ -304,10 +334,12 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
         em.line(ind + 1, f"_app(({ktuple}, None{tail}))")
         em.line(ind + 1, skip)
     if spec.where is not None and not spec.tombstone_on_filter:
-        pred = codegen(columns).text(spec.where)
+        pred = codegen(columns, shared=bind(ind, columns, 0)).text(spec.where)
         em.line(ind, f"if {wrap(pred, PredicateSite(format_bound(spec.where)))} is not True:")
         em.line(ind + 1, skip)
     proj_cols = rekey(ind)
+    if spec.rekey_exprs is not None:
+        defined = {}
 
     elements: dict[B.Expr, str] = {}
     if spec.table_functions:
@@ -321,12 +353,13 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
         ind += 1
         for j, name in enumerate(lists):
             em.line(ind, f"_e{j} = {name}[_j] if _j < len({name}) else None")
-    cg = codegen(proj_cols, elements)
     groups = []
+    stmt = itertools.count(len(pre))
     for g, cols in enumerate(spec.outputs):
         names = []
         for k, col in enumerate(cols):
             var = f"o{g}_{k}"
+            cg = codegen(proj_cols, elements, bind(ind, proj_cols, next(stmt)))
             em.line(ind, f"{var} = {wrap(cg.text(col.expr), spec.site(g, k, col))}")
             names.append(var)
         groups.append("(" + ", ".join(names) + ("," if len(names) == 1 else "") + ")")
