@@ -14,12 +14,16 @@ from __future__ import annotations
 
 import pickle
 from collections.abc import Callable
+from itertools import repeat
+from operator import itemgetter
 from typing import Any
 
 from ksqlpy.log.base import LogTransaction, RecordBatch
 from ksqlpy.runtime.reader import DecodedBatch
 
 _HIGHEST = pickle.HIGHEST_PROTOCOL
+# an item is ``(key, ..., ts, headers)``; the repartition value is the part before the timestamp
+_KEY, _TS, _HEADERS, _PAYLOAD = itemgetter(0), itemgetter(-2), itemgetter(-1), itemgetter(slice(None, -2))
 
 
 class RepartitionWriter:
@@ -30,26 +34,24 @@ class RepartitionWriter:
         self.key_bytes = key_bytes
 
     def write(self, tx: LogTransaction, items: list[tuple]) -> int:
-        """One columnar ``produce_batch`` (partitioned by key), each distinct key serialized once."""
+        """One columnar ``produce_batch`` (partitioned by key), each distinct key serialized once; the
+        columns are cut from the items and the values pickled by C-level ``map`` calls."""
         if not items:
             return 0
-        kb, dumps = self.key_bytes, pickle.dumps
-        memo: dict[Any, bytes] = {}
-        keys = []
-        for item in items:
-            k = item[0]
-            try:
-                b = memo.get(k)
-            except TypeError:  # an unhashable key value (STRUCT, ARRAY, MAP)
-                b = kb(k)
-            else:
-                if b is None:
-                    b = memo[k] = kb(k)
-            keys.append(b)
-        values = [dumps(item[:-2], _HIGHEST) for item in items]
-        headers = [item[-1] or None for item in items]
-        tx.produce_batch(self.topic, None, keys, values, [item[-2] for item in items],
-                         headers if any(headers) else None)
+        kb = self.key_bytes
+        ks = list(map(_KEY, items))
+        try:
+            memo = dict.fromkeys(ks)
+        except TypeError:  # an unhashable key value (STRUCT, ARRAY, MAP)
+            keys = list(map(kb, ks))
+        else:
+            for k in memo:
+                memo[k] = kb(k)
+            keys = list(map(memo.__getitem__, ks))
+        values = list(map(pickle.dumps, map(_PAYLOAD, items), repeat(_HIGHEST)))
+        headers = list(map(_HEADERS, items))
+        tx.produce_batch(self.topic, None, keys, values, list(map(_TS, items)),
+                         [h or None for h in headers] if any(headers) else None)
         return len(items)
 
 
@@ -57,9 +59,9 @@ class RepartitionReader:
     """Turns repartition records back into items (rows of the decoded batch)."""
 
     def decode(self, batch: RecordBatch) -> DecodedBatch:
-        loads = pickle.loads
-        rows: list[Any] = [loads(v) + (ts, h) for v, ts, h in zip(batch.values, batch.timestamps, batch.headers,
-                                                                   strict=True)]
+        # the pickled ``(key, ...)`` then ``(ts, headers)``: both by C-level ``map`` over the batch
+        rows: list[Any] = list(map(tuple.__add__, map(pickle.loads, batch.values),
+                                   zip(batch.timestamps, batch.headers, strict=True)))
         n = len(rows)
         return DecodedBatch(rows, list(batch.timestamps), [batch.partition] * n, list(batch.offsets),
                             list(batch.headers), [False] * n)

@@ -65,7 +65,15 @@ def stream_sessions(agg: Any, items: list[tuple], out: list[tuple]) -> None:
             close = st - grace - gap  # SessionAggregator.close_time
             ses = live[kb]
             lo, hi = ts - gap, ts + gap
-            hits = [x for x in ses if x[1] >= lo and x[0] <= hi]
+            # sessions are ordered by end and never overlap: when the record reaches at most the last one
+            # (records mostly come in time order), that is all there is to find, and the merged session
+            # goes last again
+            if not ses or ses[-1][1] < lo:
+                hits, tail = [], True
+            elif ses[-1][0] <= hi and (len(ses) == 1 or ses[-2][1] < lo):
+                hits, tail = [ses[-1]], True
+            else:
+                hits, tail = [x for x in ses if x[1] >= lo and x[0] <= hi], False
             start = end = ts
             for x in hits:
                 if x[0] < start:
@@ -85,16 +93,33 @@ def stream_sessions(agg: Any, items: list[tuple], out: list[tuple]) -> None:
                 rec = merge(rec, x[2])
             rec = add(rec, args, ts)
             for x in hits:
-                ses.remove(x)
-                if merging and cap:
-                    _cached(cache, (kb, x[0], x[1]), x[2], False, hd, cap, agg, out, seen)
-            out.extend(deletes)
-            i = 0
-            while i < len(ses) and ses[i][1] < end:
-                i += 1
-            ses.insert(i, [start, end, rec, True])
+                if tail:
+                    ses.pop()
+                else:
+                    ses.remove(x)
+                if merging and cap:  # the record cache: an update goes last; all goes out when it is full
+                    sk = (kb, x[0], x[1])
+                    if sk in cache:
+                        del cache[sk]
+                    cache[sk] = [x[2], False, hd]
+                    if len(cache) > cap:
+                        _flush(cache, agg, out, seen)
+            if deletes:
+                out.extend(deletes)
+            if tail:
+                ses.append([start, end, rec, True])
+            else:
+                i = 0
+                while i < len(ses) and ses[i][1] < end:
+                    i += 1
+                ses.insert(i, [start, end, rec, True])
             if cap:
-                _cached(cache, (kb, start, end), rec, True, hd, cap, agg, out, seen)
+                sk = (kb, start, end)
+                if sk in cache:
+                    del cache[sk]
+                cache[sk] = [rec, True, hd]
+                if len(cache) > cap:
+                    _flush(cache, agg, out, seen)
             else:
                 agg.emit(out, rec, False, start, end, end, hd)
     finally:
@@ -110,16 +135,6 @@ def stream_sessions(agg: Any, items: list[tuple], out: list[tuple]) -> None:
                 store.put(kb, s, e, rec)
         for s, e in stored[kb] - bounds:
             store.remove(kb, s, e)
-
-
-def _cached(cache: dict[tuple, list[Any]], sk: tuple, rec: list[Any], exists: bool, hd: Any, cap: int, agg: Any,
-            out: list[tuple], seen: set[tuple]) -> None:
-    """A session's update into the record cache (it goes out whole when full)."""
-    if sk in cache:
-        del cache[sk]
-    cache[sk] = [rec, exists, hd]
-    if len(cache) > cap:
-        _flush(cache, agg, out, seen)
 
 
 def _flush(cache: dict[tuple, list[Any]], agg: Any, out: list[tuple], seen: set[tuple]) -> None:
