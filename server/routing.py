@@ -24,7 +24,6 @@ import dataclasses
 import http.client
 import logging
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -148,13 +147,13 @@ def _scan(ctx: ServerContext, qid: str, partition: int, props: dict[str, Any]) -
     maximum lag), each selected or with the reason the first filter that refused it gives."""
     max_lag = int(_setting(ctx, props, "ksql.query.pull.max.allowed.offset.lag", MAX_LAG_DEFAULT))
     standby_reads = as_bool(_setting(ctx, props, "ksql.query.pull.enable.standby.reads", "false"))
-    now = int(time.time() * 1000)
     out: list[Scanned] = []
     for holder in ctx.membership.holders(qid, partition):
         if not holder.active and not standby_reads:
             reason: str | None = "Host is not the active host for this partition."
         elif not holder.alive:
-            reason = f"Host is not alive as of time {now}."
+            # ksqlDB's LivenessFilter names the host's last status update, the last time it was known alive
+            reason = f"Host is not alive as of time {holder.timestamp}."
         elif holder.lag > max_lag:
             reason = f"Host excluded because lag {holder.lag} exceeds maximum allowed lag {max_lag}."
         else:

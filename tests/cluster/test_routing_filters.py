@@ -66,6 +66,9 @@ def test_no_host_within_the_lag_is_ksqldbs_refusal_naming_the_hosts_scanned() ->
                           "[b:2 (Host is not alive as of time ")
     assert msg.endswith("), a:1 (Host excluded because lag 50 exceeds maximum allowed lag 10.)]]")
     assert "Partition 0" not in msg  # partition 0 has a valid host
+    # a dead host is named with its last status update, when it was last known alive
+    last = ctx.membership.hosts[B].timestamp
+    assert f"b:2 (Host is not alive as of time {last}.)" in msg
 
 
 def test_the_lag_bound_applies_to_the_active_host_too_and_a_request_overrides_the_server() -> None:
