@@ -72,7 +72,8 @@ def to_entities(result: Any) -> list[Entity]:
         data = result.data or {}
         rows = [{"name": k, "value": v} for k, v in data.items()] if isinstance(data, dict) else data
         return [{"@type": "variables", **base, "variables": rows}]
-    if kind in ("assert_topic", "assert_schema"):
+    if kind in ("assert_topic", "assert_schema", "connector_info", "drop_connector", "connector_list",
+                "connector_plugins_list", "connector_description"):
         return [{"@type": kind, **base, **(result.data or {})}]
     if kind == "describe_function":
         return [{"@type": "describe_function", **base, **(result.data or {})}]

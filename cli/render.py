@@ -408,7 +408,43 @@ def entity_lines(e: dict[str, Any], session_properties: dict[str, Any] | None = 
         return [f"Schema with{subject}{schema_id}{' exists' if e.get('exists') else ' does not exist'}."]
     if t == "warning_entity":
         return []  # shown as a warning by the caller
+    if t in _CONNECTOR_ENTITIES:
+        return _connector_lines(e)
     return to_json(e, pretty=True).split("\n")
+
+
+_CONNECTOR_ENTITIES = ("connector_info", "drop_connector", "connector_list", "connector_plugins_list",
+                       "connector_description")
+
+
+def _connector_lines(e: dict[str, Any]) -> list[str]:
+    """The connector entities as the ksql CLI prints them (its connector table builders)."""
+    t = e.get("@type")
+    if t == "connector_info":
+        return table(["Message"], [(f"Created connector {(e.get('info') or {}).get('name')}",)])
+    if t == "drop_connector":
+        return table(["Message"], [(f'Dropped connector "{e.get("connectorName")}"',)])
+    if t == "connector_list":
+        return table(["Connector Name", "Type", "Class", "Status"],
+                     [(c.get("name"), str(c.get("type") or "").upper(), c.get("className"), c.get("state"))
+                      for c in e.get("connectors") or []])
+    if t == "connector_plugins_list":
+        return table(["Class", "Type", "Version"],
+                     [(c.get("className"), str(c.get("type") or "").upper(), c.get("version"))
+                      for c in e.get("connectorsPlugins") or []])
+    status = e.get("status") or {}
+    connector = status.get("connector") or {}
+    out = [labelled("Name", status.get("name", "")), labelled("Class", e.get("connectorClass", "")),
+           labelled("Type", str(status.get("type", "")).lower()), labelled("State", connector.get("state", "")),
+           labelled("WorkerId", connector.get("worker_id", "")), ""]
+    tasks = status.get("tasks") or []
+    if tasks:
+        out += table(["Task ID", "State", "Error Trace"],
+                     [(task.get("id"), task.get("state"), task.get("trace", "")) for task in tasks]) + [""]
+    sources = e.get("sources") or []
+    if sources:
+        out += table(["Related Topics"], [(s,) for s in e.get("topics") or []])
+    return out
 
 
 def entity_warnings(e: dict[str, Any]) -> list[str]:

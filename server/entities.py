@@ -158,6 +158,11 @@ def to_entity(engine: Any, result: StatementResult, *, overrides: dict[str, Any]
                 "queryDescriptions": [query_description(engine, d, host) for d in data]}
     if kind in ("assert_topic", "assert_schema"):
         return {"@type": kind, **base, **data}
+    if kind == "connector_description":
+        return {"@type": kind, **base, **data,
+                "sources": [source_description(engine, d) for d in data["sources"]]}
+    if kind in ("connector_info", "drop_connector", "connector_list", "connector_plugins_list"):
+        return {"@type": kind, **base, **data}
     if kind == "terminate_query":
         return {"@type": "terminate_query", **base, "queryId": result.query_id, "wasTerminated": True}
     return {"@type": kind, **base, "message": result.message}

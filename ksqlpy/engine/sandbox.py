@@ -258,7 +258,19 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
         if isinstance(stmt, A.DefineVariable | A.UndefineVariable | A.AssertTopic | A.AssertSchema):
             continue  # variables are applied while parsing; an assertion is checked when it runs
         try:
+            if _is_connector_statement(stmt):
+                # the Connect cluster is asked once, when the statement runs; here only that there is one
+                from ksqlpy.engine.connectors import connect_url
+
+                box.request_properties = dict(props)
+                connect_url(box)  # type: ignore[arg-type]
+                continue
             box.execute_statement(stmt, props)
         except Exception as e:
             e.sandbox_statement = stmt  # type: ignore[attr-defined]
             raise
+
+
+def _is_connector_statement(stmt: A.Statement) -> bool:
+    return isinstance(stmt, A.CreateConnector | A.DropConnector) or (
+        isinstance(stmt, A.Show | A.Describe) and "CONNECTOR" in stmt.what)

@@ -30,6 +30,7 @@ from ksqlpy.analysis.pseudo_columns import reserved_names
 from ksqlpy.analysis.query import analyze_query
 from ksqlpy.analysis.statement_text import create_as_text
 from ksqlpy.catalog import Column, Source
+from ksqlpy.engine import connectors
 from ksqlpy.engine.describe import describe_source, source_summary
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError, KsqlParseError, KsqlStatementError, name_location
@@ -535,7 +536,7 @@ def show(engine: Engine, stmt: A.Show) -> StatementResult:
     if what == "VARIABLES":
         return StatementResult("variables", stmt.text, data=dict(engine.variables))
     if "CONNECTOR" in what:
-        raise KsqlStatementError("Unsupported: connectors (no Kafka Connect cluster is configured)")
+        return connectors.list_connectors(engine, stmt)
     raise KsqlStatementError(f"Unsupported: SHOW {stmt.what}")
 
 
@@ -549,7 +550,7 @@ def describe(engine: Engine, stmt: A.Describe) -> StatementResult:
         data = [describe_source(engine, s, stmt.extended) for s in engine.catalog.sources() if s.kind == kind]
         return StatementResult("source_descriptions", stmt.text, data=data)
     if stmt.what == "CONNECTOR":
-        raise KsqlStatementError("Unsupported: connectors (no Kafka Connect cluster is configured)")
+        return connectors.describe_connector(engine, stmt)
     src = engine.catalog.source(stmt.name or "")
     if src is None:
         raise KsqlStatementError(f"Could not find STREAM/TABLE '{stmt.name}' in the Metastore")
@@ -663,6 +664,8 @@ HANDLERS: dict[type, Callable[[Any, Any], StatementResult]] = {
     A.UndefineVariable: undefine,
     A.AssertTopic: assert_once,
     A.AssertSchema: assert_once,
+    A.CreateConnector: connectors.create_connector,
+    A.DropConnector: connectors.drop_connector,
 }
 
 

@@ -1,0 +1,165 @@
+"""Connector statements (CREATE SOURCE|SINK CONNECTOR, DROP CONNECTOR, SHOW [SOURCE|SINK] CONNECTORS,
+SHOW CONNECTOR PLUGINS, DESCRIBE CONNECTOR) as calls to a Kafka Connect cluster's REST API.
+
+As in ksqlDB they run on the server that receives them (nothing goes to the command log): ksqlDB's
+``ConnectExecutor``/``ListConnectorsExecutor``/``DescribeConnectorExecutor`` forward each to the Connect
+worker at ``ksql.connect.url``. ksqlpy embeds no Connect worker, so without ``ksql.connect.url`` every
+connector statement is refused with one message that says what to configure.
+"""
+
+from __future__ import annotations
+
+import json
+import urllib.error
+import urllib.parse
+import urllib.request
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy.engine.describe import describe_source
+from ksqlpy.engine.results import StatementResult
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.grammar import ast as A
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+NOT_CONFIGURED = ("Connector statements need a Kafka Connect cluster, and none is configured: set "
+                  "'ksql.connect.url' to its REST endpoint (for example http://localhost:8083).")
+TIMEOUT_S = 10.0
+
+
+class ConnectError(Exception):
+    """A Connect REST call that failed: its HTTP status (0 when unreachable) and message."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def connect_url(engine: Engine) -> str:
+    url = engine.effective_properties().get("ksql.connect.url")
+    if not url:
+        raise KsqlStatementError(NOT_CONFIGURED)
+    return str(url).rstrip("/")
+
+
+def call(base: str, method: str, path: str, body: Any = None) -> Any:
+    """One Connect REST call; its JSON answer (None when empty)."""
+    data = json.dumps(body).encode() if body is not None else None
+    req = urllib.request.Request(base + path, data=data, method=method,
+                                 headers={"Content-Type": "application/json", "Accept": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=TIMEOUT_S) as r:
+            raw = r.read()
+    except urllib.error.HTTPError as e:
+        raw = e.read()
+        try:
+            message = json.loads(raw).get("message") or raw.decode(errors="replace")
+        except (ValueError, AttributeError):
+            message = raw.decode(errors="replace") or e.reason
+        raise ConnectError(e.code, str(message)) from None
+    except (urllib.error.URLError, OSError) as e:
+        reason = getattr(e, "reason", e)
+        raise ConnectError(0, f"Could not connect to the Kafka Connect cluster at {base}: {reason}") from None
+    return json.loads(raw) if raw.strip() else None
+
+
+def _path(name: str) -> str:
+    return "/connectors/" + urllib.parse.quote(name, safe="")
+
+
+def create_connector(engine: Engine, stmt: A.CreateConnector) -> StatementResult:
+    base = connect_url(engine)
+    config = {str(k): _config_value(v) for k, v in stmt.properties.items()}
+    config.setdefault("name", stmt.name)
+    try:
+        info = call(base, "POST", "/connectors", {"name": stmt.name, "config": config})
+    except ConnectError as e:
+        if e.status == 409 and stmt.if_not_exists:
+            return StatementResult("warning_entity", stmt.text, message=f"Connector {stmt.name} already exists")
+        raise KsqlStatementError(f"Failed to create connector: {e.message}") from None
+    info = dict(info or {})
+    info.setdefault("type", "source" if stmt.source else "sink")
+    return StatementResult("connector_info", stmt.text, data={"info": info})
+
+
+def drop_connector(engine: Engine, stmt: A.DropConnector) -> StatementResult:
+    base = connect_url(engine)
+    try:
+        call(base, "DELETE", _path(stmt.name))
+    except ConnectError as e:
+        if e.status == 404 and stmt.if_exists:
+            return StatementResult("warning_entity", stmt.text, message=f"Connector {stmt.name} does not exist.")
+        raise KsqlStatementError(f"Failed to drop connector: {e.message}") from None
+    return StatementResult("drop_connector", stmt.text, data={"connectorName": stmt.name})
+
+
+def list_connectors(engine: Engine, stmt: A.Show) -> StatementResult:
+    """SHOW [SOURCE|SINK] CONNECTORS: name, type, class and state of each (ksqlDB's SimpleConnectorInfo);
+    SHOW CONNECTOR PLUGINS: the plugins the workers have."""
+    base = connect_url(engine)
+    try:
+        if stmt.what == "CONNECTOR_PLUGINS":
+            plugins = call(base, "GET", "/connector-plugins") or []
+            return StatementResult("connector_plugins_list", stmt.text, data={"connectorsPlugins": [
+                {"className": p.get("class"), "type": p.get("type"), "version": p.get("version")} for p in plugins]})
+        names = call(base, "GET", "/connectors") or []
+        listed = []
+        for name in names:
+            info = call(base, "GET", _path(name)) or {}
+            status = _status(base, name)
+            listed.append({"name": name, "type": info.get("type") or (status or {}).get("type"),
+                           "className": (info.get("config") or {}).get("connector.class"),
+                           "state": _state(status)})
+    except ConnectError as e:
+        raise KsqlStatementError(f"Failed to list connectors: {e.message}") from None
+    wanted = {"SOURCE_CONNECTORS": "source", "SINK_CONNECTORS": "sink"}.get(stmt.what)
+    if wanted:
+        listed = [c for c in listed if str(c["type"]).lower() == wanted]
+    return StatementResult("connector_list", stmt.text, data={"connectors": listed})
+
+
+def describe_connector(engine: Engine, stmt: A.Describe) -> StatementResult:
+    base = connect_url(engine)
+    name = stmt.name or ""
+    try:
+        info = call(base, "GET", _path(name)) or {}
+        status = _status(base, name) or {}
+    except ConnectError as e:
+        if e.status == 404:
+            raise KsqlStatementError(f"Failed to query connector: Connector {name} not found") from None
+        raise KsqlStatementError(f"Failed to query connector: {e.message}") from None
+    config = info.get("config") or {}
+    topics = [t.strip() for t in str(config.get("topics", "")).split(",") if t.strip()]
+    sources = [describe_source(engine, s, False) for s in engine.catalog.sources() if s.topic in topics]
+    return StatementResult("connector_description", stmt.text, data={
+        "connectorClass": config.get("connector.class"), "status": status, "sources": sources,
+        "topics": topics, "errors": []})
+
+
+def _status(base: str, name: str) -> dict[str, Any] | None:
+    try:
+        return call(base, "GET", _path(name) + "/status")
+    except ConnectError as e:
+        if e.status == 404:
+            return None
+        raise
+
+
+def _state(status: dict[str, Any] | None) -> str:
+    """ksqlDB's summary: the connector's state and how many of its tasks run, e.g.
+    ``RUNNING (1/1 tasks RUNNING)``."""
+    if not status:
+        return "UNKNOWN"
+    state = (status.get("connector") or {}).get("state", "UNKNOWN")
+    tasks = status.get("tasks") or []
+    running = sum(1 for t in tasks if t.get("state") == "RUNNING")
+    return f"{state} ({running}/{len(tasks)} tasks RUNNING)"
+
+
+def _config_value(v: Any) -> str:
+    """Connect configs are strings; the WITH clause may give numbers and booleans."""
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return str(v)

@@ -1,0 +1,326 @@
+"""Scenarios in the shape of ksqlDB's documentation pages, in our own words and data: each page's kinds of
+statement typed as a reader types them - keyword case as the docs mix it, ``WITH`` property spellings,
+comments, statements over several lines, several statements in one request, the request bodies the REST
+pages show - with the answers ksqlDB gives.
+
+Every scenario is a function of a name prefix (so scenarios share one server) returning its steps.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from docs_runner import Expect, Step, ok, refused, rows
+
+EARLIEST_Q = {"properties": {"auto.offset.reset": "earliest"}}
+EARLIEST_K = {"streamsProperties": {"ksql.streams.auto.offset.reset": "earliest"}}
+CS = "currentStatus"
+
+
+def _has(path: list[Any], want: Any) -> Callable[[Any], str | None]:
+    def check(answer: Any) -> str | None:
+        x = answer
+        for p in path:
+            try:
+                x = x[p]
+            except (KeyError, IndexError, TypeError):
+                return f"no {path} in {str(answer)[:300]}"
+        return None if (want(x) if callable(want) else x == want) else f"{path} = {str(x)[:300]}"
+    return check
+
+
+def quickstart(p: str) -> list[Step]:
+    """The quickstart: a stream of rider locations, a table over it, push and pull queries."""
+    s, t, t2 = f"{p}riderLocations", f"{p}currentLocation", f"{p}ridersNearHome"
+    return [
+        Step(f"CREATE STREAM {s} (profileId VARCHAR, latitude DOUBLE, longitude DOUBLE)\n"
+             f"  WITH (kafka_topic='{p.lower()}locations', value_format='json', partitions=1);", ok(CS)),
+        Step(f"CREATE TABLE {t} AS\n  SELECT profileId,\n         LATEST_BY_OFFSET(latitude) AS la,\n"
+             f"         LATEST_BY_OFFSET(longitude) AS lo\n  FROM {s}\n  GROUP BY profileId\n  EMIT CHANGES;",
+             ok(CS), body=EARLIEST_K),
+        Step(f"CREATE TABLE {t2} AS\n  SELECT ROUND(GEO_DISTANCE(la, lo, 51.5007, -0.1246), -1) AS distanceInKm,\n"
+             f"         COLLECT_LIST(profileId) AS riders,\n         COUNT(*) AS count\n  FROM {t}\n"
+             f"  GROUP BY ROUND(GEO_DISTANCE(la, lo, 51.5007, -0.1246), -1);", ok(CS), body=EARLIEST_K),
+        Step("\n".join(f"INSERT INTO {s} (profileId, latitude, longitude) VALUES ('{r}', {la}, {lo});"
+                       for r, la, lo in (("r1", 51.5033, -0.1195), ("r2", 51.4545, -2.5879),
+                                         ("r3", 51.5014, -0.1419), ("r1", 51.5072, -0.1276))), ok()),
+        Step(f"SELECT * FROM {s}\n  WHERE GEO_DISTANCE(latitude, longitude, 51.5007, -0.1246) <= 5 EMIT CHANGES;",
+             rows(["PROFILEID", "LATITUDE", "LONGITUDE"],
+                  [["r1", 51.5033, -0.1195], ["r3", 51.5014, -0.1419], ["r1", 51.5072, -0.1276]]),
+             body=EARLIEST_Q, take=3),
+        Step(f"SELECT * from {t2} WHERE distanceInKm <= 10;",
+             rows(["DISTANCEINKM", "RIDERS", "COUNT"], [[0.0, ["r3", "r1"], 2]]), wait=15),
+        Step(f"SELECT * FROM {t} WHERE profileId = 'r1';", rows(["PROFILEID", "LA", "LO"], [["r1", 51.5072, -0.1276]]),
+             wait=10),
+        Step(f"select profileId, la from {t} where profileId IN ('r2', 'r3');",
+             rows(["PROFILEID", "LA"], [["r2", 51.4545], ["r3", 51.5014]]), wait=10),
+        Step(f"DROP TABLE {t2};", ok(CS)),
+    ]
+
+
+def with_spellings(p: str) -> list[Step]:
+    """WITH properties as the docs spell them: any case, quoted names, every format option."""
+    return [
+        Step(f"CREATE STREAM {p}a (id BIGINT KEY, name STRING) WITH (KAFKA_TOPIC='{p}a', VALUE_FORMAT='JSON', "
+             "PARTITIONS=1, REPLICAS=1);", ok(CS)),
+        Step(f"CREATE STREAM {p}b (id BIGINT KEY, name STRING) WITH ('KAFKA_TOPIC'='{p}b', 'VALUE_FORMAT'='JSON', "
+             "'PARTITIONS'=1);", ok(CS)),
+        Step(f"create stream {p}c (id bigint key, name string) with (kafka_topic='{p}c', value_format='json', "
+             "partitions=2, key_format='kafka');", ok(CS)),
+        Step(f"CREATE STREAM {p}d (id INT KEY, name STRING, amount DOUBLE) WITH (kafka_topic='{p}d', "
+             "format='json', partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {p}e (name STRING, amount DOUBLE) WITH (kafka_topic='{p}e', value_format='delimited', "
+             "value_delimiter='|', partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {p}f (name STRING, amount DOUBLE) WITH (kafka_topic='{p}f', value_format='DELIMITED', "
+             "value_delimiter='TAB', partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {p}g (name STRING) WITH (kafka_topic='{p}g', value_format='JSON', "
+             "wrap_single_value=false, partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {p}h (event_ts VARCHAR, v INT) WITH (kafka_topic='{p}h', value_format='JSON', "
+             "timestamp='event_ts', timestamp_format='yyyy-MM-dd''T''HH:mm:ssX', partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {p}i (id STRING KEY, ts BIGINT) WITH (kafka_topic='{p}i', value_format='JSON', "
+             "key_format='JSON', timestamp='ts', partitions=1);", ok(CS)),
+        Step(f"CREATE TABLE {p}j (id STRING PRIMARY KEY, v INT) WITH (kafka_topic='{p}j', value_format='JSON', "
+             "partitions=1, cleanup_policy='compact');",
+             refused(40001, "Invalid config variable in the WITH clause: CLEANUP_POLICY.\nThe CLEANUP_POLICY config "
+                            "is automatically inferred")),
+        Step(f"CREATE TABLE {p}jr (id STRING PRIMARY KEY, v INT) WITH (kafka_topic='{p}jr', value_format='JSON', "
+             "partitions=1, retention_ms=86400000);",
+             refused(40001, "Invalid config variable in the WITH clause: RETENTION_MS. Non-windowed tables do not "
+                            "support retention.")),
+        Step(f"CREATE STREAM {p}k (v INT) WITH (kafka_topic='{p}k', key_format='NONE', value_format='JSON', "
+             "partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {p}l WITH (kafka_topic='{p}l', value_format='JSON', partitions=1) AS SELECT * FROM {p}a;",
+             ok(CS)),
+        Step(f"CREATE STREAM {p}m WITH (KAFKA_TOPIC='{p}m', FORMAT='JSON', PARTITIONS=1) AS "
+             f"SELECT id, UCASE(name) AS upper_name FROM {p}a EMIT CHANGES;", ok(CS)),
+        Step(f"INSERT INTO {p}h (event_ts, v) VALUES ('2024-05-01T10:00:00Z', 1);", ok()),
+        Step(f"SELECT ROWTIME, v FROM {p}h EMIT CHANGES LIMIT 1;", rows(["ROWTIME", "V"], [[1714557600000, 1]]),
+             body=EARLIEST_Q),
+        Step(f"INSERT INTO {p}e (name, amount) VALUES ('x', 1.5);", ok()),
+        Step(f"PRINT '{p}e' FROM BEGINNING LIMIT 1;", Expect(text=["x|1.5"])),
+        Step(f"INSERT INTO {p}g (name) VALUES ('solo');", ok()),
+        Step(f"PRINT '{p}g' FROM BEGINNING LIMIT 1;", Expect(text=['value: "solo"'])),
+        # refusals with ksqlDB's messages
+        Step(f"CREATE STREAM {p}z (v INT) WITH (kafka_topic='{p}z', value_format='JSON');",
+             refused(40001, f"Topic '{p}z' does not exist. If you want to create a new topic for the stream/table "
+                            "please re-run the statement providing the required 'PARTITIONS' configuration in the "
+                            "WITH clause (and optionally 'REPLICAS'). For example: CREATE STREAM")),
+        Step(f"CREATE STREAM {p}y (v INT) WITH (kafka_topic='{p}y', partitions=1);",
+             refused(40001, "Statement is missing the 'VALUE_FORMAT' property from the WITH clause.")),
+        Step(f"CREATE STREAM {p}x (v INT) WITH (kafka_topic='{p}x', format='JSON', value_format='JSON', "
+             "partitions=1);", refused(40001, "re:Cannot supply both 'VALUE_FORMAT' and 'FORMAT' properties")),
+    ]
+
+
+def statements_text(p: str) -> list[Step]:
+    """Comments, ``;`` handling, several statements in one request, variables."""
+    return [
+        Step(f"-- a stream of orders\nCREATE STREAM {p}orders (\n  id INT KEY, -- the key\n  item VARCHAR,\n"
+             f"  /* price in cents */ price BIGINT\n) WITH (kafka_topic='{p.lower()}orders', value_format='JSON', "
+             "partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {p}o2 (id INT KEY) WITH (kafka_topic='{p}o2', value_format='JSON', partitions=1)",
+             ok(CS)),  # no trailing ';'
+        Step("SHOW STREAMS; SHOW TABLES;\nLIST TOPICS;", ok("streams", "tables", "kafka_topics")),
+        Step(f"INSERT INTO {p}orders (id, item, price) VALUES (1, 'tea', 250); "
+             f"INSERT INTO {p}orders (id, item, price) VALUES (2, 'it''s', 100);", ok()),
+        Step(f"SELECT id, item FROM {p}orders WHERE item = 'it''s' EMIT CHANGES LIMIT 1;",
+             rows(["ID", "ITEM"], [[2, "it's"]]), body=EARLIEST_Q),
+        Step("DEFINE cheap = '200'; SHOW VARIABLES;", ok("variables",
+                                                       check=_has([0, "variables", 0, "value"], "200"))),
+        Step(f"SELECT id FROM {p}orders WHERE price < ${{cheap}} EMIT CHANGES LIMIT 1;", rows(["ID"], [[2]]),
+             body={"properties": {"auto.offset.reset": "earliest"}, "sessionVariables": {"cheap": 200}}),
+        Step("SELECT id FROM ${src} EMIT CHANGES LIMIT 2;", rows(["ID"], [[1], [2]]),
+             body={"properties": {"auto.offset.reset": "earliest"}, "sessionVariables": {"src": f"{p}orders"}}),
+        Step(f"SET 'auto.offset.reset' = 'earliest';\nCREATE STREAM {p}o3 AS SELECT * FROM {p}orders;",
+             ok(CS)),
+        Step(f"SELECT * FROM {p}o3;", rows(["ID", "ITEM", "PRICE"], [[1, "tea", 250], [2, "it's", 100]]), wait=10),
+        Step(f"SELECT `ID`, \"ITEM\" FROM {p}orders EMIT CHANGES LIMIT 1;", rows(["ID", "ITEM"], [[1, "tea"]]),
+             body=EARLIEST_Q),
+        Step(f"SELECT `ID` FROM `{p.upper()}ORDERS` EMIT CHANGES LIMIT 1;", rows(["ID"], [[1]]), body=EARLIEST_Q),
+        Step("UNDEFINE nothing_here;", ok("warning_entity")),
+        Step("SHOW PROPERTIES;", ok("properties")),
+    ]
+
+
+def nested_data(p: str) -> list[Step]:
+    """Structs, arrays, maps, lambdas and table functions as the nested-data pages use them."""
+    s = f"{p}readings"
+    return [
+        Step(f"CREATE TYPE {p}ADDRESS AS STRUCT<street VARCHAR, city VARCHAR>;", ok(CS)),
+        Step(f"CREATE STREAM {s} (\n  sensor VARCHAR KEY,\n  area {p}ADDRESS,\n  vals ARRAY<DOUBLE>,\n"
+             f"  tags MAP<VARCHAR, VARCHAR>\n) WITH (kafka_topic='{s}', value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"INSERT INTO {s} (sensor, area, vals, tags) VALUES ('s1', STRUCT(street := 'High St', city := 'York'), "
+             "ARRAY[1.5, 2.5, 4.0], MAP('unit' := 'C', 'floor' := '2'));", ok()),
+        Step(f"SELECT sensor, area->city AS city, vals[1] AS first, vals[-1] AS last, tags['unit'] AS unit "
+             f"FROM {s} EMIT CHANGES LIMIT 1;",
+             rows(["SENSOR", "CITY", "FIRST", "LAST", "UNIT"], [["s1", "York", 1.5, 4.0, "C"]]), body=EARLIEST_Q),
+        Step(f"SELECT sensor, TRANSFORM(vals, v => v * 2) AS doubled, FILTER(vals, v => v > 2) AS big,\n"
+             f"       REDUCE(vals, 0e0, (acc, v) => acc + v) AS total,\n"
+             f"       TRANSFORM(tags, (k, v) => UCASE(k), (k, v) => CONCAT(v, '!')) AS loud\n"
+             f"FROM {s} EMIT CHANGES LIMIT 1;",
+             rows(["SENSOR", "DOUBLED", "BIG", "TOTAL", "LOUD"],
+                  [["s1", [3.0, 5.0, 8.0], [2.5, 4.0], 8.0, {"UNIT": "C!", "FLOOR": "2!"}]]), body=EARLIEST_Q),
+        Step(f"SELECT sensor, EXPLODE(vals) AS v FROM {s} EMIT CHANGES LIMIT 3;",
+             rows(["SENSOR", "V"], [["s1", 1.5], ["s1", 2.5], ["s1", 4.0]]), body=EARLIEST_Q),
+        Step(f"SELECT area->* FROM {s} EMIT CHANGES LIMIT 1;", rows(["STREET", "CITY"], [["High St", "York"]]),
+             body=EARLIEST_Q),
+        Step(f"SELECT sensor, ARRAY_LENGTH(vals) AS n, MAP_KEYS(tags) AS ks, ARRAY_MAX(vals) AS hi,\n"
+             f"  CASE WHEN ARRAY_MAX(vals) > 3 THEN 'hot' ELSE 'ok' END AS state\nFROM {s} EMIT CHANGES LIMIT 1;",
+             rows(["SENSOR", "N", "KS", "HI", "STATE"], [["s1", 3, ["floor", "unit"], 4.0, "hot"]]),
+             body=EARLIEST_Q),
+        Step("SHOW TYPES;", ok("type_list", check=_has([0, "types", f"{p.upper()}ADDRESS", "type"], "STRUCT"))),
+        Step(f"DESCRIBE {s};", ok("sourceDescription", check=_has([0, "sourceDescription", "fields", 1, "schema",
+                                                                  "fields", 0, "name"], "STREET"))),
+        Step(f"DROP STREAM {s};", ok(CS)),
+        Step(f"DROP TYPE {p}ADDRESS;", ok(CS)),
+    ]
+
+
+def time_and_windows(p: str) -> list[Step]:
+    """Event time from a column, windows of every kind, pull queries over windowed tables."""
+    s = f"{p}clicks"
+    base = 1_700_000_000_000  # 2023-11-14T22:13:20Z
+    ins = "\n".join(f"INSERT INTO {s} (user_id, page, ts) VALUES ('{u}', '{pg}', {base + off});"
+                    for u, pg, off in (("u1", "a", 0), ("u1", "b", 20_000), ("u2", "a", 40_000),
+                                       ("u1", "c", 70_000), ("u1", "d", 400_000)))
+    return [
+        Step(f"CREATE STREAM {s} (user_id VARCHAR KEY, page VARCHAR, ts BIGINT)\n"
+             f"  WITH (KAFKA_TOPIC='{s}', VALUE_FORMAT='JSON', TIMESTAMP='ts', PARTITIONS=1);", ok(CS)),
+        Step(f"CREATE TABLE {p}per_min AS\n  SELECT user_id, COUNT(*) AS hits\n  FROM {s}\n"
+             f"  WINDOW TUMBLING (SIZE 1 MINUTE)\n  GROUP BY user_id\n  EMIT CHANGES;", ok(CS)),
+        Step(f"CREATE TABLE {p}hopping AS SELECT user_id, COUNT(*) AS hits FROM {s}\n"
+             f"  WINDOW HOPPING (SIZE 2 MINUTES, ADVANCE BY 1 MINUTE, GRACE PERIOD 10 MINUTES) GROUP BY user_id;",
+             ok(CS)),
+        Step(f"CREATE TABLE {p}sessions AS SELECT user_id, COUNT(*) AS hits,\n"
+             f"  WINDOWSTART AS session_start, WINDOWEND AS session_end\n  FROM {s}\n"
+             f"  WINDOW SESSION (60 SECONDS)\n  GROUP BY user_id;", ok(CS)),
+        Step(ins, ok()),
+        Step(f"SELECT user_id, WINDOWSTART, WINDOWEND, hits FROM {p}per_min WHERE user_id = 'u1';",
+             rows(["USER_ID", "WINDOWSTART", "WINDOWEND", "HITS"],
+                  [["u1", 1699999980000, 1700000040000, 2], ["u1", 1700000040000, 1700000100000, 1],
+                   ["u1", 1700000400000, 1700000460000, 1]]), wait=15),
+        Step(f"SELECT * FROM {p}per_min WHERE user_id = 'u1' AND WINDOWSTART >= {base + 60_000};",
+             rows(["USER_ID", "WINDOWSTART", "WINDOWEND", "HITS"],
+                  [["u1", 1700000400000, 1700000460000, 1]]), wait=10),
+        Step(f"SELECT user_id, hits, TIMESTAMPTOSTRING(WINDOWSTART, 'yyyy-MM-dd HH:mm:ss', 'UTC') AS start_utc\n"
+             f"FROM {p}per_min WHERE user_id = 'u2';",
+             rows(["USER_ID", "HITS", "START_UTC"], [["u2", 1, "2023-11-14 22:14:00"]]), wait=10),
+        Step(f"SELECT user_id, hits, session_start, session_end FROM {p}sessions WHERE user_id = 'u1';",
+             rows(["USER_ID", "HITS", "SESSION_START", "SESSION_END"],
+                  [["u1", 3, base, base + 70_000], ["u1", 1, base + 400_000, base + 400_000]]), wait=15),
+        Step(f"SELECT FORMAT_TIMESTAMP(FROM_UNIXTIME(ts), 'yyyy-MM-dd HH:mm', 'Europe/London') AS local_time,\n"
+             f"       PARSE_TIMESTAMP('2023-11-14 22:13', 'yyyy-MM-dd HH:mm') AS parsed,\n"
+             f"       TIMESTAMPADD(MINUTES, 5, FROM_UNIXTIME(ts)) AS later\n"
+             f"FROM {s} WHERE page = 'a' AND user_id = 'u1' EMIT CHANGES LIMIT 1;",
+             rows(["LOCAL_TIME", "PARSED", "LATER"],
+                  [["2023-11-14 22:13", "2023-11-14T22:13:00.000", "2023-11-14T22:18:20.000"]]), body=EARLIEST_Q),
+        Step(f"SELECT user_id, COUNT(*) AS n FROM {s} WINDOW TUMBLING (SIZE 1 HOUR) GROUP BY user_id "
+             "EMIT CHANGES LIMIT 2;", rows(["USER_ID", "N"], [["u1", 4], ["u2", 1]]),
+             body={"properties": {"auto.offset.reset": "earliest", "cache.max.bytes.buffering": "10000000"}}),
+    ]
+
+
+def joins(p: str) -> list[Step]:
+    """Stream-stream with WITHIN, stream-table, table-table and foreign-key joins."""
+    o, sh, c, ac = f"{p}orders", f"{p}shipments", f"{p}customers", f"{p}accounts"
+    return [
+        Step(f"CREATE STREAM {o} (order_id INT KEY, customer_id INT, total DOUBLE) WITH (kafka_topic='{o}', "
+             "value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {sh} (order_id INT KEY, warehouse VARCHAR) WITH (kafka_topic='{sh}', "
+             "value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"CREATE TABLE {c} (customer_id INT PRIMARY KEY, name VARCHAR, account_id INT) WITH "
+             f"(kafka_topic='{c}', value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"CREATE TABLE {ac} (account_id INT PRIMARY KEY, tier VARCHAR) WITH (kafka_topic='{ac}', "
+             "value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"INSERT INTO {c} (customer_id, name, account_id) VALUES (10, 'Ada', 100);\n"
+             f"INSERT INTO {c} (customer_id, name, account_id) VALUES (11, 'Bo', 101);\n"
+             f"INSERT INTO {ac} (account_id, tier) VALUES (100, 'gold');", ok()),
+        Step(f"CREATE TABLE {p}cust_tier AS SELECT c.customer_id AS customer_id, c.name, a.tier\n"
+             f"  FROM {c} c LEFT JOIN {ac} a ON c.account_id = a.account_id;", ok(CS), body=EARLIEST_K),
+        Step(f"CREATE STREAM {p}enriched AS\n  SELECT c.customer_id AS customer_id, o.order_id, c.name AS customer, "
+             "o.total\n"
+             f"  FROM {o} o\n  INNER JOIN {c} c ON o.customer_id = c.customer_id\n  EMIT CHANGES;",
+             ok(CS), body=EARLIEST_K),
+        Step(f"CREATE STREAM {p}shipped AS\n  SELECT o.order_id AS order_id, o.total, s.warehouse\n"
+             f"  FROM {o} o\n  INNER JOIN {sh} s WITHIN 1 HOUR ON o.order_id = s.order_id;",
+             ok(CS), body=EARLIEST_K),
+        Step(f"CREATE STREAM {p}late AS SELECT o.order_id AS order_id, s.warehouse FROM {o} AS o\n"
+             f"  LEFT JOIN {sh} AS s WITHIN (1 MINUTE, 2 HOURS) GRACE PERIOD 10 MINUTES ON o.order_id = s.order_id;",
+             ok(CS), body=EARLIEST_K),
+        Step(f"INSERT INTO {o} (order_id, customer_id, total) VALUES (1, 10, 9.5);\n"
+             f"INSERT INTO {o} (order_id, customer_id, total) VALUES (2, 11, 20.0);\n"
+             f"INSERT INTO {sh} (order_id, warehouse) VALUES (1, 'north');", ok()),
+        Step(f"SELECT * FROM {p}enriched;", rows(["CUSTOMER_ID", "ORDER_ID", "CUSTOMER", "TOTAL"],
+                                                [[10, 1, "Ada", 9.5], [11, 2, "Bo", 20.0]]), wait=15),
+        Step(f"SELECT * FROM {p}shipped;", rows(["ORDER_ID", "TOTAL", "WAREHOUSE"], [[1, 9.5, "north"]]), wait=15),
+        Step(f"SELECT * FROM {p}cust_tier;", rows(["CUSTOMER_ID", "NAME", "TIER"],
+                                                 [[10, "Ada", "gold"], [11, "Bo", None]]), wait=15),
+        Step(f"SELECT * FROM {p}cust_tier WHERE customer_id = 10;",
+             rows(["CUSTOMER_ID", "NAME", "TIER"], [[10, "Ada", "gold"]]), wait=10),
+        Step(f"CREATE TABLE {p}fk AS SELECT c.customer_id, a.account_id AS account_id, a.tier, c.name FROM {c} c\n"
+             f"  JOIN {ac} a ON c.account_id = a.account_id;", ok(CS), body=EARLIEST_K),
+        Step(f"SELECT * FROM {o} o JOIN {c} c ON o.customer_id = c.customer_id;",
+             refused(40001, "re:(?i)pull queries don't support JOIN")),
+        Step(f"SELECT * FROM {o} RIGHT JOIN {c} ON {o}.customer_id = {c}.customer_id EMIT CHANGES;",
+             refused(40001)),
+    ]
+
+
+def rest_pages(p: str) -> list[Step]:
+    """The REST API pages' requests: bodies, Accept headers and answer shapes."""
+    s = f"{p}pv"
+    return [
+        Step(f"CREATE STREAM {s} (userid VARCHAR KEY, pageid VARCHAR, viewtime BIGINT) WITH "
+             f"(kafka_topic='{s}', value_format='JSON', partitions=1);",
+             ok(CS, check=_has([0, "commandId"], f"stream/{s.upper()}/create")),
+             body={"streamsProperties": {}}),
+        Step(f"INSERT INTO {s} (userid, pageid, viewtime) VALUES ('u1', 'p1', 1);\n"
+             f"INSERT INTO {s} (userid, pageid, viewtime) VALUES ('u2', 'p2', 2);", ok()),
+        Step(f"SELECT * FROM {s} EMIT CHANGES LIMIT 2;", rows(["USERID", "PAGEID", "VIEWTIME"],
+                                                             [["u1", "p1", 1], ["u2", "p2", 2]]),
+             endpoint="/query", body=EARLIEST_K),
+        Step(f"SELECT * FROM {s} EMIT CHANGES LIMIT 2;", rows(["USERID", "PAGEID", "VIEWTIME"],
+                                                             [["u1", "p1", 1], ["u2", "p2", 2]],
+                                                             text=['"finalMessage":"Limit Reached"']),
+             endpoint="/query", body=EARLIEST_K, accept="application/vnd.ksql.v1+json"),
+        Step(f"SELECT * FROM {s} EMIT CHANGES LIMIT 2;", rows(["USERID", "PAGEID", "VIEWTIME"],
+                                                             [["u1", "p1", 1], ["u2", "p2", 2]]),
+             body=EARLIEST_Q, accept="application/vnd.ksqlapi.delimited.v1"),
+        Step(f"SELECT * FROM {s} EMIT CHANGES LIMIT 2;", Expect(text=['[{"queryId":', '["u1","p1",1]']),
+             body=EARLIEST_Q, accept="application/json"),
+        Step(f"SELECT * FROM {s};", rows(["USERID", "PAGEID", "VIEWTIME"], [["u1", "p1", 1], ["u2", "p2", 2]])),
+        Step(f"SELECT * FROM {s} WHERE pageid = 'p2';",
+             rows(None, [["u2", "p2", 2]], text=['"finalMessage":"Query Completed"']), endpoint="/query",
+             accept="application/vnd.ksql.v1+json"),
+        Step(f"PRINT '{s}' FROM BEGINNING LIMIT 1;", Expect(text=["Value format: JSON", "key: u1"]),
+             endpoint="/query"),
+        Step("SHOW STREAMS;", ok("streams"), endpoint="/ksql", body={"streamsProperties": {}}),
+        Step("SELECT 1 FROM x;", refused(40002, "re:should be issued to|query endpoint"), endpoint="/ksql",
+             raw_body=None),
+        Step("", refused(40000), endpoint="/ksql", raw_body='{"ksql": "SHOW STREAMS;", '),
+        Step(f"DESCRIBE {s} EXTENDED;", ok("sourceDescription", check=_has([0, "sourceDescription", "extended"], True))),
+        Step(f"DROP STREAM IF EXISTS {p}nothing;", ok(CS)),
+        Step(f"DROP STREAM {p}nothing;", refused(40001, f"Stream {p.upper()}NOTHING does not exist.")),
+    ]
+
+
+def cli_only(p: str) -> list[Step]:
+    """Statements only the CLI runs, and connector statements without a Connect cluster: clear refusals."""
+    return [
+        Step("RUN SCRIPT '/tmp/nowhere.sql';", refused(40001)),
+        Step(f"CREATE SOURCE CONNECTOR {p}src WITH ('connector.class' = 'io.example.Source', 'tasks.max' = '1');",
+             refused(40001, "re:ksql.connect.url|Connect")),
+        Step(f"CREATE SINK CONNECTOR IF NOT EXISTS {p}snk WITH ('connector.class' = 'io.example.Sink', "
+             "'topics' = 'x');", refused(40001, "re:ksql.connect.url|Connect")),
+        Step("SHOW CONNECTORS;", refused(40001, "re:ksql.connect.url|Connect")),
+        Step(f"DESCRIBE CONNECTOR {p}src;", refused(40001, "re:ksql.connect.url|Connect")),
+        Step(f"DROP CONNECTOR IF EXISTS {p}src;", refused(40001, "re:ksql.connect.url|Connect")),
+    ]
+
+
+SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
+    "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
+    "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
+    "cli_only": cli_only,
+}

@@ -1,0 +1,192 @@
+"""Connector statements as ksqlDB's connector pages type them, against a Kafka Connect REST API.
+
+A small stand-in for a Connect worker (its REST endpoints: /connectors, /connectors/{name},
+/connectors/{name}/status, /connector-plugins) runs in a thread; one ``ksqlpy server`` is configured with
+``ksql.connect.url`` pointing at it, another without, which refuses every connector statement with the
+same message naming the setting.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Iterator
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+import httpx
+import pytest
+
+from ksqlpy.testing.server_process import ServerProcess
+
+pytestmark = pytest.mark.timeout(120)
+
+
+class FakeConnect(BaseHTTPRequestHandler):
+    connectors: dict[str, dict[str, Any]] = {}
+    calls: list[tuple[str, str, Any]] = []
+
+    def log_message(self, *args: Any) -> None:
+        pass
+
+    def _send(self, status: int, body: Any = None) -> None:
+        raw = json.dumps(body).encode() if body is not None else b""
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(raw)))
+        self.end_headers()
+        self.wfile.write(raw)
+
+    def do_GET(self) -> None:  # noqa: N802 - http.server's name
+        self.calls.append(("GET", self.path, None))
+        parts = [p for p in self.path.split("?")[0].split("/") if p]
+        if parts == ["connectors"]:
+            return self._send(200, sorted(self.connectors))
+        if parts == ["connector-plugins"]:
+            return self._send(200, [{"class": "io.example.FileSource", "type": "source", "version": "1.0"}])
+        if len(parts) >= 2 and parts[0] == "connectors":
+            c = self.connectors.get(parts[1])
+            if c is None:
+                return self._send(404, {"error_code": 404, "message": f"Connector {parts[1]} not found"})
+            if len(parts) == 3 and parts[2] == "status":
+                return self._send(200, {"name": parts[1], "connector": {"state": "RUNNING", "worker_id": "w:8083"},
+                                        "tasks": [{"id": 0, "state": "RUNNING", "worker_id": "w:8083"}],
+                                        "type": c["type"]})
+            return self._send(200, c)
+        return self._send(404, {"error_code": 404, "message": "Not found"})
+
+    def do_POST(self) -> None:  # noqa: N802
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        self.calls.append(("POST", self.path, body))
+        name = body["name"]
+        if name in self.connectors:
+            return self._send(409, {"error_code": 409, "message": f"Connector {name} already exists"})
+        if "connector.class" not in body["config"]:
+            return self._send(400, {"error_code": 400, "message": "Missing required configuration "
+                                                                  "\"connector.class\" which has no default value."})
+        kind = "source" if "Source" in body["config"]["connector.class"] else "sink"
+        self.connectors[name] = {"name": name, "config": body["config"], "tasks": [], "type": kind}
+        return self._send(201, self.connectors[name])
+
+    def do_DELETE(self) -> None:  # noqa: N802
+        self.calls.append(("DELETE", self.path, None))
+        name = self.path.rsplit("/", 1)[-1]
+        if self.connectors.pop(name, None) is None:
+            return self._send(404, {"error_code": 404, "message": f"Connector {name} not found"})
+        return self._send(204)
+
+
+@pytest.fixture(scope="module")
+def connect() -> Iterator[str]:
+    httpd = ThreadingHTTPServer(("127.0.0.1", 0), FakeConnect)
+    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{httpd.server_address[1]}"
+    finally:
+        httpd.shutdown()
+
+
+@pytest.fixture(scope="module")
+def with_connect(tmp_path_factory: pytest.TempPathFactory, connect: str) -> Iterator[ServerProcess]:
+    proc = ServerProcess(str(tmp_path_factory.mktemp("connect")), {"ksql.connect.url": connect})
+    proc.start()
+    try:
+        yield proc
+    finally:
+        proc.stop()
+
+
+def _ksql(server: ServerProcess, sql: str) -> httpx.Response:
+    return httpx.post(server.url + "/ksql", json={"ksql": sql, "streamsProperties": {}}, timeout=30)
+
+
+def test_connector_statements_go_to_connect(with_connect: ServerProcess) -> None:
+    FakeConnect.connectors.clear()
+    r = _ksql(with_connect, "CREATE SOURCE CONNECTOR `files` WITH (\n  'connector.class' = 'io.example.FileSource',\n"
+                            "  'tasks.max' = 1,\n  \"file\" = '/tmp/in.txt',\n  'topic' = 'lines');")
+    assert r.status_code == 200, r.text
+    created = r.json()[0]
+    assert created["@type"] == "connector_info" and created["info"]["name"] == "files"
+    assert created["info"]["config"] == {"connector.class": "io.example.FileSource", "tasks.max": "1",
+                                         "file": "/tmp/in.txt", "topic": "lines", "name": "files"}
+    r = _ksql(with_connect, "CREATE SINK CONNECTOR IF NOT EXISTS out_sink WITH ('connector.class'='io.example.Sink',"
+                            " 'topics'='lines');")
+    assert r.json()[0]["@type"] == "connector_info"
+    # an unquoted name is upper-cased like every identifier; IF NOT EXISTS on an existing connector: a warning, not an error; without it, Connect's message
+    again = _ksql(with_connect, "CREATE SINK CONNECTOR IF NOT EXISTS out_sink WITH ('connector.class'='x.Sink');")
+    assert again.json()[0] == {"@type": "warning_entity", "statementText": again.json()[0]["statementText"],
+                               "message": "Connector OUT_SINK already exists", "warnings": []}
+    dup = _ksql(with_connect, "CREATE SINK CONNECTOR out_sink WITH ('connector.class'='x.Sink');")
+    assert dup.status_code == 400 and dup.json()["message"] == \
+        "Failed to create connector: Connector OUT_SINK already exists"
+    bad = _ksql(with_connect, "CREATE SOURCE CONNECTOR nothing WITH ('tasks.max'='1');")
+    assert bad.status_code == 400 and bad.json()["message"].startswith("Failed to create connector: Missing required")
+
+    listed = _ksql(with_connect, "SHOW CONNECTORS;").json()[0]
+    assert listed["@type"] == "connector_list"
+    assert listed["connectors"] == [  # in the order Connect lists them
+        {"name": "OUT_SINK", "type": "sink", "className": "io.example.Sink", "state": "RUNNING (1/1 tasks RUNNING)"},
+        {"name": "files", "type": "source", "className": "io.example.FileSource",
+         "state": "RUNNING (1/1 tasks RUNNING)"}]
+    assert [c["name"] for c in _ksql(with_connect, "LIST SINK CONNECTORS;").json()[0]["connectors"]] == ["OUT_SINK"]
+    assert [c["name"] for c in _ksql(with_connect, "SHOW SOURCE CONNECTORS;").json()[0]["connectors"]] == ["files"]
+    plugins = _ksql(with_connect, "SHOW CONNECTOR PLUGINS;").json()[0]
+    assert plugins["@type"] == "connector_plugins_list"
+    assert plugins["connectorsPlugins"] == [{"className": "io.example.FileSource", "type": "source", "version": "1.0"}]
+
+    _ksql(with_connect, "CREATE STREAM lines_s (line STRING) WITH (kafka_topic='lines', value_format='JSON', "
+                        "partitions=1);")
+    described = _ksql(with_connect, "DESCRIBE CONNECTOR out_sink;").json()[0]
+    assert described["@type"] == "connector_description" and described["connectorClass"] == "io.example.Sink"
+    assert described["topics"] == ["lines"] and [s["name"] for s in described["sources"]] == ["LINES_S"]
+    assert described["status"]["connector"]["state"] == "RUNNING"
+    missing = _ksql(with_connect, "DESCRIBE CONNECTOR nope;")
+    assert missing.status_code == 400 and missing.json()["message"] == \
+        "Failed to query connector: Connector NOPE not found"
+
+    # the shell prints these entities as the ksql CLI's connector tables
+    from ksqlpy.cli.render import entity_lines
+
+    shown = "\n".join(entity_lines(listed))
+    assert "Connector Name" in shown and "Class" in shown and "OUT_SINK" in shown and "SINK" in shown
+    assert "RUNNING (1/1 tasks RUNNING)" in shown
+    assert "Created connector files" in "\n".join(entity_lines(created))
+    assert "io.example.FileSource" in "\n".join(entity_lines(plugins))
+    assert "Related Topics" in "\n".join(entity_lines(described))
+    dropped = _ksql(with_connect, "DROP CONNECTOR `files`;").json()[0]
+    assert 'Dropped connector "files"' in "\n".join(entity_lines(dropped))
+    assert dropped["@type"] == "drop_connector" and dropped["connectorName"] == "files"
+    gone = _ksql(with_connect, "DROP CONNECTOR IF EXISTS `files`;").json()[0]
+    assert gone["@type"] == "warning_entity" and gone["message"] == "Connector files does not exist."
+    assert _ksql(with_connect, "DROP CONNECTOR `files`;").json()["message"].startswith("Failed to drop connector:")
+    # a request is validated as a whole before anything runs: nothing reaches Connect when a later
+    # statement fails
+    before = len(FakeConnect.calls)
+    r = _ksql(with_connect, "CREATE SOURCE CONNECTOR c2 WITH ('connector.class'='io.example.FileSource'); "
+                            "DROP STREAM no_such_stream;")
+    assert r.status_code == 400 and not [c for c in FakeConnect.calls[before:] if c[0] != "GET"]
+
+
+def test_without_connect_every_connector_statement_says_what_to_configure(server: ServerProcess) -> None:
+    for sql in ("CREATE SOURCE CONNECTOR c WITH ('connector.class'='x');",
+                "CREATE SINK CONNECTOR IF NOT EXISTS c WITH ('connector.class'='x');", "DROP CONNECTOR c;",
+                "DROP CONNECTOR IF EXISTS c;", "SHOW CONNECTORS;", "LIST SOURCE CONNECTORS;",
+                "SHOW SINK CONNECTORS;", "SHOW CONNECTOR PLUGINS;", "DESCRIBE CONNECTOR c;"):
+        r = _ksql(server, sql)
+        assert r.status_code == 400, sql
+        assert r.json()["error_code"] == 40001 and "'ksql.connect.url'" in r.json()["message"], sql
+
+
+def test_unreachable_connect_is_a_clear_error(tmp_path_factory: pytest.TempPathFactory) -> None:
+    from ksqlpy.testing.server_process import free_port
+
+    proc = ServerProcess(str(tmp_path_factory.mktemp("noconnect")),
+                         {"ksql.connect.url": f"http://127.0.0.1:{free_port()}"})
+    proc.start()
+    try:
+        r = _ksql(proc, "SHOW CONNECTORS;")
+        assert r.status_code == 400 and r.json()["message"].startswith(
+            "Failed to list connectors: Could not connect to the Kafka Connect cluster at http://127.0.0.1:")
+    finally:
+        proc.stop()
