@@ -290,6 +290,14 @@ class ResetQuery(Statement):
 
 
 @dataclass
+class AlterSystem(Statement):
+    """``ALTER SYSTEM 'prop'='value'``: a cluster-wide property (ksqlDB runs it in Confluent Cloud only)."""
+
+    name: str
+    value: str
+
+
+@dataclass
 class Terminate(Statement):
     query_id: str | None  # None = ALL
 

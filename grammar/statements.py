@@ -276,11 +276,15 @@ def _drop(p: KsqlParser) -> ast.Statement:
     return ast.Drop(kind=kind, name=name, if_exists=if_exists, delete_topic=p.match_word("DELETE", "TOPIC"))
 
 
-def _alter(p: KsqlParser) -> ast.AlterSource:
+def _alter(p: KsqlParser) -> ast.AlterSource | ast.AlterSystem:
     p.expect_word("ALTER")
+    if p.match_word("SYSTEM"):  # ALTER SYSTEM 'prop'='value'
+        name = p.parse_string("a property name string")
+        p.expect(TokenType.EQ, "=")
+        return ast.AlterSystem(name=name, value=p.parse_string("a property value string"))
     kind = p.word()
     if kind not in ("STREAM", "TABLE"):
-        raise p.syntax_error("{'STREAM', 'TABLE'}")
+        raise p.syntax_error("{'STREAM', 'TABLE', 'SYSTEM'}")
     p._advance()
     name = p.parse_identifier("a source name")
     columns = []

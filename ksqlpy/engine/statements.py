@@ -638,6 +638,13 @@ def assert_once(engine: Engine, stmt: A.AssertTopic | A.AssertSchema) -> Stateme
     return result(stmt)
 
 
+def alter_system(engine: Engine, stmt: A.AlterSystem) -> StatementResult:
+    """ALTER SYSTEM changes a property of every server of a Confluent Cloud cluster; a self-managed ksqlDB
+    (and ksqlpy) takes server properties from its configuration."""
+    raise KsqlStatementError(f"ALTER SYSTEM is only available in Confluent Cloud. Set '{stmt.name}' in the server "
+                             "configuration, or use SET for the current session.")
+
+
 def unsupported(engine: Engine, stmt: A.Statement) -> StatementResult:
     raise KsqlStatementError(f"Unsupported: {type(stmt).__name__} statements are not supported yet")
 
@@ -666,6 +673,7 @@ HANDLERS: dict[type, Callable[[Any, Any], StatementResult]] = {
     A.AssertSchema: assert_once,
     A.CreateConnector: connectors.create_connector,
     A.DropConnector: connectors.drop_connector,
+    A.AlterSystem: alter_system,
 }
 
 
