@@ -39,6 +39,9 @@ const main = async () => {
   out("streams", await client.listStreams());
   out("tables", await client.listTables());
   out("queries", await client.listQueries());
+  out("topics", await client.listTopics());
+  out("bad", await client.executeStatement(`DROP STREAM ${stream}_NOPE;`));
+  out("bad_query", await client.query(`SELECT * FROM ${stream}_NOPE;`));
   out("describe", await client.describeSource(stream));
   out("drop", await client.executeStatement(`DROP TABLE ${table};`));
   await client.disconnect();

@@ -199,6 +199,15 @@ def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Pa
     assert s in [x["name"] for x in steps["streams"][0]]
     assert f"{s}_T" in [x["name"] for x in steps["tables"][0]]
     assert steps["describe"][0]["name"] == s
+    ctas = [q for q in steps["queries"][0] if q["sinks"] == [f"{s}_T"]]
+    assert len(ctas) == 1 and ctas[0]["queryType"] == "PERSISTENT" and ctas[0]["id"].startswith(f"CTAS_{s}_T_")
+    assert s.lower() in [x["name"] for x in steps["topics"][0]]
+    # errors come back as the client reads them: the status and ksqlDB's error envelope
+    bad = steps["bad"][0]
+    assert bad["status"] == 400 and bad["error"]["error_code"] == 40001, bad
+    assert bad["error"]["message"] == f"Stream {s}_NOPE does not exist."
+    bad_query = steps["bad_query"][0]
+    assert bad_query["status"] == 400 and bad_query["error"]["error_code"] == 40001, bad_query
     assert steps["drop"][0]["status"] == 200
 
 
