@@ -155,6 +155,15 @@ class JoinTask:
                 fetched.append((batch, []))
         if not any_records:
             return 0
+        # The inputs are fetched one after another: a record appended to an input that came back empty,
+        # before another input's record that was fetched, would otherwise be processed after it although
+        # it is older. Fetching the empty inputs once more sees every record appended before the fetches
+        # that found some (Kafka Streams waits for an input with known lag rather than run ahead of it).
+        for i, ch in enumerate(ctx.channels):
+            if not fetched[i][0].offsets:
+                batch = self.log.fetch(ch.topic, self.partition, ch.position, self.max_batch)
+                if batch.offsets:
+                    fetched[i] = (batch, ch.decode(batch))
         new_positions, consumed = self._process(fetched)
         try:
             with self.log.transaction() as tx:

@@ -258,6 +258,14 @@ def joins(p: str) -> list[Step]:
                                                  [[10, "Ada", "gold"], [11, "Bo", None]]), wait=15),
         Step(f"SELECT * FROM {p}cust_tier WHERE customer_id = 10;",
              rows(["CUSTOMER_ID", "NAME", "TIER"], [[10, "Ada", "gold"]]), wait=10),
+        # the table row and the stream rows that join it in one request, as a page's INSERT block does
+        Step(f"CREATE STREAM {p}by_name AS SELECT c.customer_id AS customer_id, c.name, o.total FROM {o} o\n"
+             f"  LEFT JOIN {c} c ON o.customer_id = c.customer_id;", ok(CS)),
+        Step(f"INSERT INTO {c} (customer_id, name, account_id) VALUES (12, 'Cy', 100);\n"
+             f"INSERT INTO {o} (order_id, customer_id, total) VALUES (3, 12, 1.0);\n"
+             f"INSERT INTO {o} (order_id, customer_id, total) VALUES (4, 12, 2.0);", ok()),
+        Step(f"SELECT * FROM {p}by_name;", rows(["CUSTOMER_ID", "NAME", "TOTAL"], [[12, "Cy", 1.0], [12, "Cy", 2.0]]),
+             wait=15),
         Step(f"CREATE TABLE {p}fk AS SELECT c.customer_id, a.account_id AS account_id, a.tier, c.name FROM {c} c\n"
              f"  JOIN {ac} a ON c.account_id = a.account_id;", ok(CS), body=EARLIEST_K),
         Step(f"SELECT * FROM {o} o JOIN {c} c ON o.customer_id = c.customer_id;",

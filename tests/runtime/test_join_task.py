@@ -81,3 +81,24 @@ def test_runs_of_one_input_keep_the_order_of_a_merge_by_timestamp_then_input(tmp
                 heapq.heappush(heap, (lists[c][i + 1][1], c, i + 1))
         assert [v for _, v, _ in seen] == want
         log.close()
+
+
+def test_an_input_found_empty_is_fetched_again_before_an_older_record_is_passed(tmp_path: Any) -> None:
+    """Inputs are fetched one after another: ``a`` is found empty, then a record lands in ``a`` and a
+    newer one in ``b``, and the fetch of ``b`` sees its record. ``a``'s older record must still be
+    processed first (the doc scenario: a table row inserted, then a stream row that joins it)."""
+    seen: list = []
+    log, task = _task(tmp_path, seen)
+    real_fetch = log.fetch
+    raced = []
+
+    def fetch(topic: str, partition: int, offset: int, max_records: int = 10000) -> RecordBatch:
+        if topic == "b" and not raced:
+            raced.append(True)
+            _send(log, "a", [("a1", 1)])
+            _send(log, "b", [("b1", 2)])
+        return real_fetch(topic, partition, offset, max_records)
+
+    log.fetch = fetch  # type: ignore[method-assign]
+    assert task.poll() == 2
+    assert [v for _, v, _ in seen] == ["a1", "b1"]
