@@ -327,8 +327,48 @@ def cli_only(p: str) -> list[Step]:
     ]
 
 
+def migrations_tool(p: str) -> list[Step]:
+    """What the ``ksql-migrations`` tool sends (initialize-metadata, then apply and info): its metadata
+    stream and table, a migration's events and the lookups of the current version."""
+    ev, ver = f"{p}MIGRATION_EVENTS", f"{p}MIGRATION_SCHEMA_VERSIONS"
+    cols = "version, name, state, checksum, started_on, completed_on, previous, error_reason"
+
+    def event(key: str, version: str, state: str, previous: str) -> str:
+        return (f"INSERT INTO {ev} (version_key, {cols}) VALUES ('{key}', '{version}', 'add_users', '{state}', "
+                f"'abc123', '1700000000000', '{'1700000000500' if state == 'MIGRATED' else ''}', '{previous}', '');")
+
+    return [
+        Step(f"CREATE STREAM {ev} (\n  version_key  STRING KEY,\n  version      STRING,\n  name         STRING,\n"
+             "  state        STRING,\n  checksum     STRING,\n  started_on   STRING,\n  completed_on STRING,\n"
+             "  previous     STRING,\n  error_reason STRING\n) WITH (\n"
+             f"  KAFKA_TOPIC='default_ksql_{ev}',\n  VALUE_FORMAT='JSON',\n  PARTITIONS=1,\n  REPLICAS=1\n);",
+             ok(CS)),
+        Step(f"CREATE TABLE {ver}\n  WITH (\n    KAFKA_TOPIC='default_ksql_{ver}'\n  )\n  AS SELECT\n"
+             "    version_key,\n    latest_by_offset(version) as version,\n    latest_by_offset(name) AS name,\n"
+             "    latest_by_offset(state) AS state,\n    latest_by_offset(checksum) AS checksum,\n"
+             "    latest_by_offset(started_on) AS started_on,\n    latest_by_offset(completed_on) AS completed_on,\n"
+             "    latest_by_offset(previous) AS previous,\n    latest_by_offset(error_reason) AS error_reason\n"
+             f"  FROM {ev}\n  GROUP BY version_key;", ok(CS), body=EARLIEST_K),
+        Step("\n".join((event("1", "1", "RUNNING", "<none>"), event("CURRENT", "1", "RUNNING", "<none>"))), ok()),
+        Step("CREATE STREAM users (id STRING KEY, name STRING) WITH (kafka_topic='users_mig', value_format='JSON', "
+             "partitions=1);".replace("users", f"{p}users"), ok(CS)),
+        Step("\n".join((event("1", "1", "MIGRATED", "<none>"), event("CURRENT", "1", "MIGRATED", "<none>"))), ok()),
+        Step(f"SELECT * FROM {ver} WHERE version_key = 'CURRENT';",
+             rows(["VERSION_KEY", "VERSION", "NAME", "STATE", "CHECKSUM", "STARTED_ON", "COMPLETED_ON", "PREVIOUS",
+                   "ERROR_REASON"],
+                  [["CURRENT", "1", "add_users", "MIGRATED", "abc123", "1700000000000", "1700000000500", "<none>",
+                    ""]]), wait=15),
+        Step(f"SELECT version, state FROM {ver} WHERE version_key = '1';", rows(["VERSION", "STATE"],
+                                                                              [["1", "MIGRATED"]]), wait=10),
+        Step(f"SELECT version FROM {ver} WHERE version_key = '2';", rows(["VERSION"], [])),
+        Step("SHOW PROPERTIES;", ok("properties")),  # the tool reads ksql.service.id from here
+        # destroy-metadata: the table (its query goes with it) and the stream, with their topics
+        Step(f"DROP TABLE {ver} DELETE TOPIC;\nDROP STREAM {ev} DELETE TOPIC;", ok(CS, CS)),
+    ]
+
+
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
-    "cli_only": cli_only,
+    "cli_only": cli_only, "migrations_tool": migrations_tool,
 }
