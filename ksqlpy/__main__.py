@@ -1,5 +1,5 @@
 """The ``ksqlpy`` command: the SQL shell by default, ``ksqlpy test`` (conformance runner),
-``ksqlpy server`` (REST server), ``ksqlpy backfill`` (Spark backfill, docs/backfill.md) and ``ksqlpy reset``
+``ksqlpy server`` (REST server), ``ksqlpy migrations`` (as ksql-migrations), ``ksqlpy backfill`` (Spark backfill, docs/backfill.md) and ``ksqlpy reset``
 (rewind a query so it recomputes, docs/operations.md). Subcommands import lazily so the shell starts fast."""
 
 from __future__ import annotations
@@ -21,6 +21,10 @@ def main(argv: list[str] | None = None) -> int:
         from ksqlpy.cli.reset_command import main as reset_main
 
         return reset_main(args[1:])
+    if args and args[0] == "migrations":
+        from ksqlpy.migrations.cli import main as migrations_main
+
+        return migrations_main(args[1:])
     if args and args[0] == "server":
         from ksqlpy.server.main import main as server_main
 
