@@ -8,7 +8,11 @@
   DATA frame as one JSON document. Needs node and npm (the package comes from tests/clients/package.json);
   skipped, with the reason, where either is missing or the registry cannot be reached.
 
-Not tested, with the reason: ``ksql`` 0.10.2 (PyPI) cannot be imported on Python 3.10+ (its dependency
+- ``ksqldb-client`` (PyPI 0.28.2a2): pydantic models over /ksql, /query (StreamedRow JSON), /query-stream,
+  /close-query, /status, /info; every call is made.
+
+Not tested, with the reason: ``jetblack-ksql-dbapi`` needs Python 3.12 (its only release for this Python,
+0.1.0, predates the API it documents); ``ksql`` 0.10.2 (PyPI) cannot be imported on Python 3.10+ (its dependency
 ``hyper`` imports ``collections.Iterable``; ``hyper`` also pins h2 < 3, which Hypercorn cannot run with,
 and the package installs the same ``ksql`` module as pyksql); ``@confluentinc/ksqldb-client`` (npm 0.2.4)
 cannot be installed (it pins ``@thi.ng/bitstream@1.1.10``, a version the registry no longer has).
@@ -242,3 +246,64 @@ def test_pyksql_builder_statements_and_properties(server: ServerProcess, unique:
     with pytest.raises(KSQLError) as e:
         client.ksql(f"DROP STREAM {s}_NOPE")
     assert e.value.error_code == 40001 and e.value.msg == f"Stream {s}_NOPE does not exist."
+
+
+# ------------------------------------------------------------------------------------- ksqldb-client
+def test_pypi_ksqldb_client_every_call(server: ServerProcess, unique: Any) -> None:
+    """The PyPI ``ksqldb-client``: every method. Its defects fail against ksqlDB the same way and are
+    asserted as such: ``query_stream`` sends no Accept header (curl's ``*/*``: ksqlDB answers the delimited
+    format, one JSON document per line) and parses the body as one document; ``status()`` requires a
+    string ``queryId`` (null for a plain CREATE) and models ``GET /status`` as one command's status;
+    ``cluster_status`` is not implemented."""
+    pytest.importorskip("ksqldb_client")
+    import warnings
+
+    from ksqldb_client import KSqlDBClient
+    from ksqldb_client.exceptions import APIError
+
+    s = unique("KC")
+    client = KSqlDBClient(server.url)
+    created = client.ksql(f"CREATE STREAM {s} (id INT KEY, v STRING) WITH (kafka_topic='{s.lower()}', "
+                          "value_format='JSON', partitions=1);")
+    assert created[0].type == "currentStatus" and created[0].command_id == f"stream/{s}/create"
+    assert created[0].command_status.status == "SUCCESS" and created[0].command_sequence_number > 0
+    assert tuple(client.ksql(f"INSERT INTO {s} (id, v) VALUES (1, 'a'); INSERT INTO {s} (id, v) VALUES (2, 'b');",
+                             session_variables={"unused": 1})) == ()
+    streams = client.ksql("SHOW STREAMS;")[0].streams
+    assert [(x.name, x.topic, x.key_format, x.value_format, x.is_windowed) for x in streams if x.name == s] == [
+        (s, s.lower(), "KAFKA", "JSON", False)]
+    csas = client.ksql(f"CREATE STREAM {s}_C AS SELECT * FROM {s};", stream_properties={"auto.offset.reset": "earliest"})
+    qid = csas[0].command_status.query_id
+    assert qid.startswith(f"CSAS_{s}_C_")
+    queries = client.ksql("SHOW QUERIES;")[0].queries
+    assert [(q.id, q.sinks) for q in queries if q.id == qid] == [(qid, (f"{s}_C",))]
+    seq = csas[0].command_sequence_number
+    assert client.ksql("SHOW TABLES;", command_sequence_number=seq)[0].type == "tables"
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", DeprecationWarning)
+        push = client.query(f"SELECT * FROM {s} EMIT CHANGES LIMIT 2;",
+                            stream_properties={"ksql.streams.auto.offset.reset": "earliest"})
+        pull = client.query(f"SELECT * FROM {s};")
+    assert push[0].header.query_id.startswith("transient_") and push[0].header.schema_ == "`ID` INTEGER, `V` STRING"
+    assert [x.row.columns for x in push.root[1:3]] == [(1, "a"), (2, "b")]
+    assert push[3].final_message == "Limit Reached"
+    assert [x.row.columns for x in pull.root[1:3]] == [(1, "a"), (2, "b")] and pull[3].final_message == "Query Completed"
+    with pytest.raises(ValueError):  # the delimited answer is one document per line (ksqlDB's too)
+        client.query_stream(f"SELECT * FROM {s};", properties={}, session_variables={})
+    status = client.status(f"stream/{s}_C/create")
+    assert status.status == "SUCCESS" and status.query_id == qid
+    from pydantic import ValidationError
+
+    with pytest.raises(ValidationError):
+        client.status(f"stream/{s}/create")  # queryId is null for a plain CREATE, on ksqlDB too
+    info = client.info().ksql_server_info
+    assert info.version == "0.29.0" and info.server_status == "RUNNING" and info.ksql_service_id == "default_"
+    with pytest.raises(NotImplementedError):
+        client.cluster_status()
+    with pytest.raises(APIError) as e:
+        client.close_query(query_id="transient_NOPE_1")
+    assert "No query with id transient_NOPE_1" in str(e.value)
+    with pytest.raises(APIError) as e:
+        client.ksql(f"DROP STREAM {s}_NOPE;")
+    assert "40001" in str(e.value) and f"Stream {s}_NOPE does not exist." in str(e.value)
+    client.ksql(f"DROP STREAM {s}_C;")
