@@ -55,6 +55,9 @@ class ServerContext:
         self.replay_errors: list[str] = []
         self.ready = threading.Event()
         self.on_fatal: Callable[[str], None] | None = None  # main: stop the process when start-up fails
+        # main: the process serves one engine for its life - its long-lived objects are frozen out of the
+        # cyclic GC (runtime/heap_freeze.py); not in-process servers (tests), which open many engines
+        self.freeze_heap = False
         self.cluster_id = uuid.uuid5(uuid.NAMESPACE_URL, f"ksqlpy:{config.service_id}").hex[:22]
         listener = config.listeners[0]
         host = "localhost" if listener.host in ("0.0.0.0", "::") else listener.host
@@ -111,6 +114,7 @@ class ServerContext:
         self.runner.replayed_to(commands[-1].offset + 1 if commands else 0)
         self.runner.start()
         self._setup_processing_log()
+        engine.heap.enabled = self.freeze_heap
         engine.start()
         self.membership = Membership(self)
         self.membership.start()

@@ -73,6 +73,7 @@ async def serve(config: ServerConfig) -> None:
     from ksqlpy.server.context import ServerContext
 
     ctx = ServerContext(config)
+    ctx.freeze_heap = True
     app = create_app(config, ctx)
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()

@@ -38,6 +38,7 @@ from ksqlpy.runtime.coordinator import (
     wants_workers,
     workers_caught_up,
 )
+from ksqlpy.runtime.heap_freeze import HeapFreeze
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.serdes import SerdeFactory
 from ksqlpy.schema_registry import open_registry
@@ -109,6 +110,8 @@ class Engine:
         self.generation = 0  # moved on by every statement that may change what a prepared lookup used
         self._runner: threading.Thread | None = None
         self._stop = threading.Event()
+        # a server's long-lived objects kept out of full collections (runtime/heap_freeze.py); off unless set
+        self.heap = HeapFreeze()
         self._backfills: Any = None  # ksqlpy.backfill.service.BackfillService, once a backfill ran
         # how a failed backfill's DROP runs (the server's command topic, the shell's command log)
         self.backfill_statements: Callable[[str], Any] | None = None
@@ -238,6 +241,8 @@ class Engine:
             start_workers(self.worker_manager, query)
         else:
             inline_commit_interval(self, query)
+        if self._runner is not None:  # its plan and code live as long as it runs (before start: settled then)
+            self.heap.settle()
 
     def stop_persistent(self, query_id: str, cleanup: bool = True) -> None:
         """Stop a query; ``cleanup`` also deletes its internal topics and local state (TERMINATE, DROP).
@@ -252,6 +257,9 @@ class Engine:
             if cleanup:
                 q.cleanup()
                 self.stats.forget(query_id)
+            self.heap.released()
+            if self._runner is not None:
+                self.heap.settle()
         self.catalog.remove_query(query_id)
 
     def build_persistent(self, plan: Any, sink: Source, query_id: str, sql: str) -> PersistentQuery:
@@ -298,6 +306,7 @@ class Engine:
         # while the runner is busy; CPython's default 5 ms alone would spend the pull p99 budget. The
         # interval only matters while a second thread wants the GIL, so the runner alone loses nothing.
         sys.setswitchinterval(min(sys.getswitchinterval(), _SWITCH_INTERVAL_S))
+        self.heap.settle()  # what start-up and the restored queries made, out of the runner's collections
         self._runner = threading.Thread(target=self._run, name="ksqlpy-engine", daemon=True)
         self._runner.start()
 
