@@ -257,8 +257,7 @@ class Engine:
             if cleanup:
                 q.cleanup()
                 self.stats.forget(query_id)
-            self.heap.released()
-            if self._runner is not None:
+            if self.heap.released() and self._runner is not None:  # every few stops: thaw and collect
                 self.heap.settle()
         self.catalog.remove_query(query_id)
 

@@ -50,9 +50,10 @@ def test_settle_collects_garbage_then_freezes_what_is_alive() -> None:
     assert gc.get_count()[0] < 10  # the young generation starts empty again
 
 
-def test_a_frozen_cycle_is_collected_only_after_a_release() -> None:
+def test_a_frozen_cycle_is_collected_after_enough_releases() -> None:
     h = HeapFreeze()
     h.enabled = True
+    h.thaw_after = 2
     node = _Node()
     ref = weakref.ref(node)
     h.settle()
@@ -60,17 +61,28 @@ def test_a_frozen_cycle_is_collected_only_after_a_release() -> None:
     gc.collect()
     assert ref() is not None  # frozen: the collector does not see it
     h.settle()
-    assert ref() is not None  # a settle without a release does not thaw
-    h.released()
+    assert ref() is not None  # a settle without releases does not thaw
+    assert h.released() is False
+    h.settle()
+    assert ref() is not None  # one stopped query: not yet
+    assert h.released() is True
     h.settle()
     assert ref() is None  # thawed, collected, and the rest frozen again
     assert gc.get_freeze_count() > 0
+    assert h.released() is False  # counted again from the thaw
 
 
-def test_the_engine_settles_on_start_and_after_a_query_and_collects_a_stopped_one(tmp_path: Path) -> None:
+def test_releases_are_not_counted_while_disabled() -> None:
+    h = HeapFreeze()
+    h.thaw_after = 1
+    assert h.released() is False
+
+
+def test_the_engine_settles_on_start_and_after_a_query_and_collects_stopped_ones(tmp_path: Path) -> None:
     engine = Engine(str(tmp_path), {"auto.offset.reset": "earliest"})
     try:
         engine.heap.enabled = True
+        engine.heap.thaw_after = 2
         engine.execute(DDL)
         assert gc.get_freeze_count() == 0  # nothing before the engine serves
         engine.start()
@@ -84,7 +96,10 @@ def test_the_engine_settles_on_start_and_after_a_query_and_collects_a_stopped_on
         gc.collect()
         assert ref() is not None  # frozen
         engine.execute("TERMINATE CSAS_A_0;")
-        assert ref() is None  # stopping a query thaws the heap: what was frozen with it can be collected
+        assert ref() is not None  # one stop: no full collection yet
+        engine.execute("CREATE STREAM b AS SELECT * FROM src;")
+        engine.execute("TERMINATE CSAS_B_1;")
+        assert ref() is None  # the second stop thaws the heap: what was frozen with the queries is collected
     finally:
         engine.close()
 
