@@ -56,6 +56,10 @@ def poll_batch(task: Any) -> int:
     and promotes the survivors, so the older generations scan them again (measured: 17 % of a hopping
     count's CPU with every update emitted). Paused until ``poll`` has returned and freed them, the
     collector only sees what outlives a batch. Cycles made during a batch are collected afterwards.
+
+    The collection the batch made due runs here, in the task's thread, before ``poll_batch`` returns: the
+    collector is paused process-wide, so otherwise it ran in whichever thread allocated next - in the
+    server, often the event loop answering a key lookup, which then waited for the runner's garbage.
     """
     if not gc.isenabled():
         return task.poll()
@@ -64,6 +68,15 @@ def poll_batch(task: Any) -> int:
         return task.poll()
     finally:
         gc.enable()
+        collect_due()
+
+
+def collect_due() -> None:
+    """Run here the collection that is due. CPython runs it at the next allocation of a tracked object -
+    ``gc.get_count()`` returning its tuple is one, in this thread; an interpreter that defers it past
+    the allocation gets an explicit young collection instead."""
+    if gc.get_count()[0] > gc.get_threshold()[0] > 0:
+        gc.collect(0)
 
 
 class Task:

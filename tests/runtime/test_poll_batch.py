@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import threading
 
 import pytest
 
@@ -43,3 +44,43 @@ def test_a_collector_the_caller_turned_off_stays_off() -> None:
         assert not gc.isenabled()
     finally:
         gc.enable()
+
+
+class _Survivors:
+    """A batch whose objects outlive it (state a query keeps), past the first generation's threshold."""
+
+    def __init__(self) -> None:
+        self.kept: list[list[int]] = []
+
+    def poll(self) -> int:
+        self.kept.extend([i] for i in range(2_000))
+        return 1
+
+
+def test_the_collection_a_batch_made_due_runs_before_poll_batch_returns() -> None:
+    # regression: it ran in the next thread to allocate - in the server, a request on the event loop
+    threads: list[str] = []
+
+    def seen(phase: str, info: dict[str, int]) -> None:
+        if phase == "stop":
+            threads.append(threading.current_thread().name)
+
+    saved = gc.get_threshold()
+    gc.collect()
+    gc.set_threshold(500, saved[1], saved[2])
+    gc.callbacks.append(seen)
+    try:
+        t = _Survivors()
+        assert poll_batch(t) == 1
+        collected_in_batch = len(threads)  # read before anything else allocates
+    finally:
+        gc.callbacks.remove(seen)
+        gc.set_threshold(*saved)
+    assert collected_in_batch == 1 and threads == [threading.current_thread().name]
+
+
+def test_nothing_is_collected_when_nothing_is_due() -> None:
+    gc.collect()
+    before = gc.get_stats()[0]["collections"]
+    assert poll_batch(_Task()) == 7
+    assert gc.get_stats()[0]["collections"] == before
