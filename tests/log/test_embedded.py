@@ -218,6 +218,30 @@ def test_produce_batch_matches_per_record_produce(log: EmbeddedLog) -> None:
         tx.produce_batch("a", 0, [b"x"], [b"1", b"2"])
 
 
+
+def test_fetch_inside_a_chunk_returns_its_own_bytes(log: EmbeddedLog) -> None:
+    """A fetch of some records of a large chunk (one produce_batch) copies just those records out of the
+    map: what it returns is bytes, correct after the read transaction ended and other writes moved pages."""
+    log.create_topic("c", 1)
+    n = 1000
+    keys = [None if i % 97 == 0 else b"k%d" % i for i in range(n)]
+    values = [None if i % 89 == 0 else b"v%d" % i * (i % 7) for i in range(n)]
+    hdrs = [[("h", b"%d" % i)] if i % 50 == 0 else None for i in range(n)]
+    with log.transaction() as tx:
+        tx.produce_batch("c", 0, keys, values, list(range(n)), hdrs)
+    for start, count in ((0, 10), (300, 250), (990, 50), (999, 1), (450, 10_000)):
+        b = log.fetch("c", 0, start, count)
+        with log.transaction() as tx:  # writes after the read: the returned values must not be views
+            tx.produce_batch("c", 0, [b"z"] * 100, [b"w" * 500] * 100)
+        end = min(n, start + count)
+        assert b.offsets[:end - start] == list(range(start, end))
+        assert b.keys[:end - start] == keys[start:end]
+        assert b.values[:end - start] == values[start:end]
+        assert b.timestamps[:end - start] == list(range(start, end))
+        assert b.headers[:end - start] == [None if h is None else [tuple(x) for x in h] for h in hdrs[start:end]]
+        assert all(type(v) is bytes for v in b.keys + b.values if v is not None)
+
+
 # -- transactions and offsets
 
 def test_transaction_commits_records_and_offsets_together(log: EmbeddedLog) -> None:
