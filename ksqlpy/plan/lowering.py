@@ -51,6 +51,9 @@ from ksqlpy.properties import explicitly_set, resolve
 
 IDLE_ADVANCE_PROPERTY = "ksqlpy.emit.final.idle.advance.ms"
 CACHE_PROPERTY = "cache.max.bytes.buffering"
+# Kafka Streams' internal setting (KIP-825): EMIT FINAL looks for closed windows at most this often
+EMIT_INTERVAL_PROPERTY = "__emit.interval.ms.kstreams.windowed.aggregation__"
+DEFAULT_EMIT_INTERVAL_MS = 1000
 CACHE_ENTRY_BYTES = 128  # see runtime.record_cache
 DEFAULT_CACHE_BYTES = 10_000_000
 
@@ -340,7 +343,18 @@ def aggregate_stage(lo: Lowering, agg: Aggregate, store: str) -> AggregateStage:
         key_format=sink.key_format if sink is not None else ("KAFKA" if len(key_columns) == 1 else "JSON"),
         key_delimiter=sink.key_delimiter if sink is not None else None, store=store,
         table=agg.input.result_kind is ResultKind.TABLE, idle_advance_ms=idle_ms,
-        cache_entries=0 if final else cache_entries(lo.settings.effective_properties(), lo.request))
+        cache_entries=0 if final else cache_entries(lo.settings.effective_properties(), lo.request),
+        emit_interval_ms=emit_interval_ms(lo.prop(EMIT_INTERVAL_PROPERTY)))
+
+
+def emit_interval_ms(value: Any) -> int:
+    """EMIT FINAL's throttle from the property's value (Kafka Streams reads it as a long; unset: 1000)."""
+    if value in (None, ""):
+        return DEFAULT_EMIT_INTERVAL_MS
+    try:
+        return max(int(value), 0)
+    except (TypeError, ValueError):
+        return DEFAULT_EMIT_INTERVAL_MS
 
 
 def _store_kind(window: WindowConfig | None) -> StoreKind:

@@ -185,6 +185,7 @@ class AggregateStage:
     table: bool  # the input is a table's changes (retractions)
     cache_entries: int
     idle_advance_ms: int | None
+    emit_interval_ms: int = 1000  # EMIT FINAL's wall-clock throttle (runtime.aggregator.Aggregator.emit_slot)
 
 
 @dataclass

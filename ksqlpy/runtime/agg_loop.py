@@ -144,15 +144,20 @@ def _source(spec: AggregateSpec, windowed: bool, cached: bool, parts: Any, ns: d
         # Window starts are multiples of the advance: if none lies between the last emission's and this
         # close time's latest closed start, nothing closed and only the emission mark moves, as
         # emit_closed would move it (not while no window can have closed yet).
+        # With a throttle, a record looks only when Aggregator.emit_slot lets it (every record asks: a look
+        # uses up the interval even when nothing closed).
         i1 = ind[:-4]
-        L += [f"{i1}q_le = q_agg.last_emit",
-              f"{i1}if q_le is None or q_close > q_le:",
-              f"{i1}    if q_le is not None and (q_close - {size}) // {adv} == (q_le - {size}) // {adv}:",
-              f"{i1}        if q_close >= {size}:",
-              f"{i1}            q_agg.last_emit = q_close",
-              f"{i1}    else:",
-              f"{i1}        q_agg.stream_time = q_st",
-              f"{i1}        q_agg.emit_closed(q_out, hd=q_hd)"]
+        look = ["q_le = q_agg.last_emit",
+                "if q_le is None or q_close > q_le:",
+                f"    if q_le is not None and (q_close - {size}) // {adv} == (q_le - {size}) // {adv}:",
+                f"        if q_close >= {size}:",
+                "            q_agg.last_emit = q_close",
+                "    else:",
+                "        q_agg.stream_time = q_st",
+                "        q_agg.emit_closed(q_out, hd=q_hd)"]
+        if spec.emit_interval_ms > 0:
+            look = ["if q_agg.emit_slot():"] + ["    " + ln for ln in look]
+        L += [i1 + ln for ln in look]
     elif cached:
         L += [f"{ind}q_cache[q_tk] = q_i" + (f" * {per} + (q_ws - q_first) // {adv}" if hopping else ""),
               f"{ind}if q_check and len(q_cache) > {spec.cache_entries}:",

@@ -138,6 +138,7 @@ def aggregate_spec(stage: AggregateStage, functions: FunctionRegistry, function_
         spec.window_type = w.type.value
         spec.size, spec.advance, spec.grace, spec.retention = w.size, w.advance, w.grace, w.retention
         spec.idle_advance_ms = stage.idle_advance_ms
+        spec.emit_interval_ms = getattr(stage, "emit_interval_ms", 1000)  # (a plan pickled before it existed)
     spec.batch_loop = build_batch_loop(spec, projection.inline)
     return spec
 

@@ -18,6 +18,7 @@ are those of the input record that caused the update, as Kafka Streams forwards 
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -39,6 +40,11 @@ def encode_key(key: tuple) -> bytes:
     return repr(key).encode()
 
 
+def wall_ms() -> float:
+    """The wall clock EMIT FINAL's throttle reads (ms; a module function so tests can set the time)."""
+    return time.monotonic() * 1000.0
+
+
 @dataclass
 class AggregateSpec:
     """What every task of one aggregation shares, built once per query."""
@@ -55,6 +61,9 @@ class AggregateSpec:
     sort_key: Callable[[tuple], bytes] = encode_key  # ksqlDB's key bytes: the order closed windows go out
     idle_advance_ms: int | None = None  # EMIT FINAL on quiet streams (see docs/time-and-emit.md)
     cache_entries: int = 0  # record cache size (runtime.record_cache); 0: every update goes out
+    # EMIT FINAL's throttle (Kafka Streams' __emit.interval.ms.kstreams.windowed.aggregation__): at most one
+    # emission check per this many wall-clock ms (``Aggregator.emit_slot``); 0: after every record
+    emit_interval_ms: int = 1000
     batch_loop: Callable[[Any, list[tuple], list[tuple]], None] | None = None  # runtime.agg_loop
 
 
@@ -76,6 +85,22 @@ class Aggregator:
         self.last_emit: int | None = None
         self.late = 0
         self._saved: tuple[int, int | None, int] = (-1, None, 0)
+        self._next_emit_ms = -math.inf  # EMIT FINAL's throttle (``emit_slot``): in memory, as Kafka Streams'
+
+    def emit_slot(self) -> bool:
+        """EMIT FINAL after a record: whether this record may look for closed windows. Kafka Streams
+        (KIP-825 ``onWindowClose``) throttles that look on wall-clock time: a record arriving less than
+        ``emit_interval_ms`` after the previous look does not look at all, and a look uses up the interval
+        whether or not a window closed. What is not emitted stays for the next look (the range runs from the
+        last emission): a throttle delays results, and loses only windows the store no longer retains by then."""
+        interval = self.spec.emit_interval_ms
+        if interval <= 0:
+            return True
+        now = wall_ms()
+        if now < self._next_emit_ms:
+            return False
+        self._next_emit_ms = now + interval
+        return True
 
     # ------------------------------------------------------------------ meta state
     def load_meta(self) -> None:

@@ -58,7 +58,7 @@ class SessionAggregator(Aggregator):
                     end = e
             if end < close:
                 self.late += 1
-                if final:
+                if final and self.emit_slot():
                     self.emit_closed(out, hd)
                 continue
             merging = (start, end) != (ts, ts)
@@ -84,7 +84,7 @@ class SessionAggregator(Aggregator):
             if not final:
                 # the new session's previous value is unknown downstream (Change(new, null))
                 self.emit(out, rec, False, start, end, end, hd)
-            else:
+            elif self.emit_slot():  # EMIT FINAL, throttled on wall-clock time as Kafka Streams does
                 self.emit_closed(out, hd)
         self.last_input_wall = time.monotonic()
 

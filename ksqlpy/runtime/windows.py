@@ -8,7 +8,8 @@ Kafka Streams' rules, which ksqlDB inherits:
   window: dropped and counted;
 * an update's timestamp is the max timestamp of the records in the window;
 * EMIT FINAL (KIP-825 ``onWindowClose``): after each record, once stream time - grace (the close time)
-  has moved, the windows that just closed go out once, ordered by (start, serialized key). As in
+  has moved, the windows that just closed go out once, ordered by (start, serialized key) - at most once
+  per ``__emit.interval.ms.kstreams.windowed.aggregation__`` of wall-clock time (``Aggregator.emit_slot``). As in
   Kafka Streams, a window is only found while it is retained: its start must be at least the newest
   window start written minus the retention, where retention defaults to size + grace. With a jump in
   stream time larger than a window, windows that closed "in between" are therefore never emitted (ksqlDB
@@ -66,7 +67,7 @@ class TimeWindowAggregator(Aggregator):
                 ws_store.put(kb, ws, rec, new=created)
                 if not final:
                     self.emit(out, rec, old_passed, ws, we, hd=hd)
-            if final:
+            if final and self.emit_slot():
                 self.emit_closed(out, hd=hd)
         self.last_input_wall = time.monotonic()
 

@@ -36,7 +36,8 @@ def spark() -> Iterator[Any]:
 
 
 def make_engine(path: str, ddl: str, records: Sequence[Record], topic: str) -> Engine:
-    engine = Engine(path)
+    # EMIT FINAL unthrottled (its wall-clock throttle would make the streaming reference depend on timing)
+    engine = Engine(path, {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0})
     engine.execute(ddl)
     produce(engine, topic, records)
     return engine

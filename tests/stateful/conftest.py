@@ -49,10 +49,12 @@ class Harness:
 
 @pytest.fixture
 def h(tmp_path: Any) -> Iterator[Harness]:
-    # the record cache off, as ksqlDB's own query tests run: every aggregation update is an output (the
-    # tests of the cache itself turn it on)
+    # the record cache off and EMIT FINAL unthrottled, as ksqlDB's own query tests run: every aggregation
+    # update is an output, every record looks for closed windows (the tests of the cache and of the throttle
+    # turn them on)
     engine = Engine(str(tmp_path), {"auto.offset.reset": "earliest", "ksql.service.id": "test_",
-                                    "cache.max.bytes.buffering": 0})
+                                    "cache.max.bytes.buffering": 0,
+                                    "ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0})
     try:
         yield Harness(engine)
     finally:
