@@ -70,9 +70,9 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
     for key in ("oneOf", "anyOf"):
         if key in schema:
             branches = [s for s in schema[key] if not (isinstance(s, dict) and s.get("type") == "null")]
-            if len(branches) != 1:
-                raise KsqlStatementError("Unsupported: JSON schema unions of several types are not supported")
-            return sql_type_of(branches[0], upper=upper)
+            if len(branches) == 1 and len(schema[key]) == 2:  # [null, T]: T, optional
+                return sql_type_of(branches[0], upper=upper)
+            return _union_struct(branches, upper=upper)
     kind = schema.get("type")
     if isinstance(kind, list):
         kinds = [k for k in kind if k != "null"]
@@ -102,6 +102,22 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
             return T.Struct(tuple((n.upper() if upper else n, sql_type_of(s, upper=upper)) for n, s in ordered))
         return T.Map(T.STRING, sql_type_of(schema.get("additionalProperties") or {}, upper=upper))
     raise KsqlStatementError(f"Unsupported: JSON schema type {kind!r}")
+
+
+# Connect's name for a JSON Schema union (JsonSchemaData.JSON_TYPE_ONE_OF), and its fields' prefix
+ONE_OF = "io.confluent.connect.json.OneOf"
+
+
+def _union_struct(branches: list[Any], *, upper: bool) -> T.SqlType:
+    """A ``oneOf``/``anyOf`` of several types (or of one type without ``null``), as Connect's JsonSchemaData
+    reads it: a STRUCT named ``io.confluent.connect.json.OneOf`` with one optional field per non-null branch,
+    in branch order, named ``io.confluent.connect.json.OneOf.field.<i>`` - the same rule as Avro's unions
+    (``avro_unions``), with JsonSchemaData's names; ksqlDB upper-cases them like every inferred field."""
+    fields = []
+    for i, b in enumerate(branches):
+        name = f"{ONE_OF}.field.{i}"
+        fields.append((name.upper() if upper else name, sql_type_of(b, upper=upper)))
+    return T.Struct(tuple(fields))
 
 
 class JsonSrSerde(ValueSerde):
