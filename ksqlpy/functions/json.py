@@ -354,33 +354,56 @@ def _json_concat(*texts: Any) -> Any:
 
 
 def _json_array_contains(text: Any, value: Any) -> bool:
-    """True if a top-level scalar of the JSON array equals ``value`` (ints match INT/BIGINT, floats DOUBLE)."""
+    """True if a top-level scalar of the JSON array equals ``value`` (ints match INT/BIGINT, floats DOUBLE).
+
+    ksqlDB reads the array with Jackson's streaming parser and answers at the first match: elements before
+    a syntax error count (``'[1, 2'`` contains 1), and the error itself is ``false``, as is text that is
+    not an array."""
     if text is None:
         return False
-    try:
-        node = parse_json(text)
-    except FunctionError:
+    n = len(text)
+    i = _skip_ws(text, 0)
+    if i >= n or text[i] != "[":
         return False
-    if not isinstance(node, list):
+    i = _skip_ws(text, i + 1)
+    if i < n and text[i] == "]":
         return False
-    for item in node:
-        if item is None:
-            if value is None:
-                return True
-        elif value is None or isinstance(item, dict | list):
-            continue
-        elif isinstance(item, bool):
-            if isinstance(value, bool) and item == value:
-                return True
-        elif isinstance(item, int):
-            if isinstance(value, int) and not isinstance(value, bool) and item == value:
-                return True
-        elif isinstance(item, PyDecimal):
-            if isinstance(value, float) and float(item) == value:
-                return True
-        elif isinstance(item, str):
-            if isinstance(value, str) and item == value:
-                return True
+    while i < n:
+        try:
+            item, i = _DECODER.raw_decode(text, i)
+        except (ValueError, RecursionError):
+            return False
+        if _array_item_equals(item, value):
+            return True
+        i = _skip_ws(text, i)
+        if i >= n or text[i] != ",":
+            return False  # the end of the array, or a syntax error
+        i = _skip_ws(text, i + 1)
+    return False
+
+
+def _skip_ws(text: str, i: int) -> int:
+    n = len(text)
+    while i < n and text[i] in _WS:
+        i += 1
+    return i
+
+
+def _array_item_equals(item: Any, value: Any) -> bool:
+    """Jackson's token compatibility in JSON_ARRAY_CONTAINS: a JSON null matches NULL; a number, string or
+    boolean matches a value of its own kind; an object or array never matches."""
+    if item is None:
+        return value is None
+    if value is None or isinstance(item, dict | list):
+        return False
+    if isinstance(item, bool):
+        return isinstance(value, bool) and item == value
+    if isinstance(item, int):
+        return isinstance(value, int) and not isinstance(value, bool) and item == value
+    if isinstance(item, PyDecimal):
+        return isinstance(value, float) and float(item) == value
+    if isinstance(item, str):
+        return isinstance(value, str) and item == value
     return False
 
 
