@@ -35,6 +35,7 @@ from ksqlpy.runtime.coordinator import (
     WorkerManager,
     inline_commit_interval,
     start_workers,
+    wants_spares,
     wants_workers,
     workers_caught_up,
 )
@@ -115,6 +116,9 @@ class Engine:
         self._backfills: Any = None  # ksqlpy.backfill.service.BackfillService, once a backfill ran
         # how a failed backfill's DROP runs (the server's command topic, the shell's command log)
         self.backfill_statements: Callable[[str], Any] | None = None
+        if wants_spares(self):  # ksqlpy.workers=process configured: worker interpreters start now
+            self.worker_manager = WorkerManager(self)
+            self.worker_manager.prestart()
 
     @property
     def backfills(self) -> Any:
@@ -238,6 +242,7 @@ class Engine:
             check_query(self.log, self.effective_properties())  # its own exactly_once_v2 must hold too
             if self.worker_manager is None:
                 self.worker_manager = WorkerManager(self)
+                self.worker_manager.prestart()  # spares for the restarts and the next queries
             start_workers(self.worker_manager, query)
         else:
             inline_commit_interval(self, query)

@@ -155,7 +155,11 @@ def main(argv: list[str]) -> None:
     script, which breaks any script that starts an engine at import time.
     """
     conn = Connection(int(argv[0]))
-    spec = conn.recv()
+    _die_with_parent()  # a spare waits here, maybe long (coordinator.Spares)
+    try:
+        spec = conn.recv()
+    except (EOFError, OSError):
+        os._exit(0)  # the engine closed, or let this spare go, before it had a query for it
     worker_main(spec, conn, int(argv[1]))
 
 
