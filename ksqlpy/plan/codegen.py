@@ -22,6 +22,7 @@ from ksqlpy.expr.printer import format_bound
 from ksqlpy.expr.shared import shared_subexpressions
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.batch_calls import RETRY_RECORD, BatchCalls, PartialBatch, gather, vcall
+from ksqlpy.plan.column_rows import ColumnRows, column_of, rows_of
 from ksqlpy.plan.logical import ColumnRole, OutputColumn, RowSchema
 
 ErrorSink = Callable[[int, object, BaseException], None]
@@ -69,11 +70,14 @@ class _Emitter:
 class Pipeline:
     """The generated batch function (``__call__``) and its Python source (for tests and debugging)."""
 
-    __slots__ = ("fn", "source")
+    __slots__ = ("columnar", "fn", "source")
 
-    def __init__(self, fn: Callable[..., None], source: str) -> None:
+    def __init__(self, fn: Callable[..., None], source: str, columnar: bool = False) -> None:
         self.fn = fn
         self.source = source
+        # the stage reads whole columns (no per-record loop): a batch held as columns (``ColumnRows``)
+        # is read without building its row tuples
+        self.columnar = columnar
 
     def __call__(self, rows: list, tss: list, parts: list, offs: list, hdrs: list, tombs: list, out: list,
                  err: ErrorSink) -> None:
@@ -89,7 +93,8 @@ def build_stateless(spec: StageSpec) -> Pipeline:
     receives evaluation errors of record ``i``.
     """
     consts: dict[str, Any] = {"_itemgetter": operator.itemgetter, "_vcall": vcall, "_RETRY": RETRY_RECORD,
-                              "_PartialBatch": PartialBatch, "_vgather": gather, "_repeat": itertools.repeat}
+                              "_PartialBatch": PartialBatch, "_vgather": gather, "_repeat": itertools.repeat,
+                              "_vcolumn": column_of, "_rows_of": rows_of, "_ColumnRows": ColumnRows}
     batch = BatchCalls(consts)
     fast = _body(spec, consts, safe=False, batch=batch)
     slow = _body(spec, consts, safe=True)
@@ -100,8 +105,12 @@ def build_stateless(spec: StageSpec) -> Pipeline:
     columnar = _columnar(spec, unchecked) if spec.columnar else None
     if columnar is not None:  # no loop when every record is computed (no retry) and none is a tombstone
         guard = "_vok and True not in tombs" if batch.calls else "True not in tombs"
-        src += [f"    if {guard}:"] + ["        " + line for line in columnar]
+        by_column = _columnar(spec, unchecked, by_column=True)
+        src += [f"    if {guard}:", "        if rows.__class__ is _ColumnRows:", "            _c = rows.column"]
+        src += ["            " + line for line in by_column or ()] + ["        else:"]
+        src += ["            " + line for line in columnar]
         src += ["        return"]
+    src += ["    rows = _rows_of(rows)"]  # the loop indexes row tuples
     if batch.calls:  # two loops: reading the batch results as they are, or checking each for a retry
         src += ["    if _vok:"] + ["    " + line for line in _loop(unchecked)]
         src += ["    else:"] + ["    " + line for line in _loop(fast)]
@@ -134,7 +143,7 @@ def build_stateless(spec: StageSpec) -> Pipeline:
 
     run(fast_text)
     ns["_slow"] = _slow
-    return Pipeline(ns["_process"], text)
+    return Pipeline(ns["_process"], text, columnar is not None)
 
 
 def _loop(body: list[str]) -> list[str]:
@@ -151,7 +160,7 @@ _KEY_LINE = re.compile(r"^k\d+ = (?:c\d+|_vr\d+\[_i\])$")  # a table's key for i
 _APPEND_LINE = re.compile(r"^_app\(\((.*), _ts(, hdrs\[_i\])?\)\)$")
 
 
-def _columnar(spec: StageSpec, body: list[str]) -> list[str] | None:
+def _columnar(spec: StageSpec, body: list[str], by_column: bool = False) -> list[str] | None:
     """The batch's output built by C-level iteration over columns, for a stage whose every output is a
     column or a vectorized function's result (no WHERE, PARTITION BY or table function); None otherwise.
 
@@ -159,7 +168,9 @@ def _columnar(spec: StageSpec, body: list[str]) -> list[str] | None:
     (it only reads values), so the loop's per-record work - unpacking the row, building each output tuple
     - is ``map(itemgetter)`` and ``zip`` over the batch: a row tuple per output group (several columns of
     the row in one ``itemgetter``), results of vectorized calls zipped in as lists. The loop still runs a
-    batch with a tombstone or a record a vectorized call did not compute (the generated guard)."""
+    batch with a tombstone or a record a vectorized call did not compute (the generated guard).
+
+    ``by_column``: the same for a batch held as columns (``ColumnRows``): ``_c(p)`` is column ``p``."""
     if spec.where is not None or spec.rekey_exprs is not None or spec.table_functions:
         return None
     schema = spec.input_schema
@@ -193,6 +204,9 @@ def _columnar(spec: StageSpec, body: list[str]) -> list[str] | None:
         codes = [outputs[g, k] for k in range(len(cols))]
         if not codes:
             groups.append("_repeat((), len(rows))")
+        elif by_column:
+            parts = [f"_c({positions[c]})" if c in positions else system.get(c) or c[:-4] for c in codes]
+            groups.append(f"zip({', '.join(parts)})")
         elif all(c in positions for c in codes):  # one itemgetter makes the group's tuple
             idx = ", ".join(str(positions[c]) for c in codes)
             groups.append(f"map(_itemgetter({idx}), rows)" if len(codes) > 1 else f"zip(map(_itemgetter({idx}), rows))")

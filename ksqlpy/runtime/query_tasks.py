@@ -326,6 +326,7 @@ class _Build:
                                        self.query_id, keep_tombstones=first.keep_tombstones,
                                        throw_on_invalid_timestamp=self.strict and first.strict_timestamps,
                                        fail_on_deserialization=self.fail_on_deserialization)
+            reader.columnar = getattr(proc, "columnar", False)  # a stage reading whole columns
             topic, start_at = source.topic, first.start_at
         else:
             assert isinstance(first, ReadRepartition)

@@ -15,6 +15,7 @@ from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlRuntimeError
 from ksqlpy.functions import javatime
 from ksqlpy.log.base import RecordBatch
+from ksqlpy.plan.column_rows import ColumnRows
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.types import TIMESTAMP
 
@@ -61,6 +62,9 @@ class SourceReader:
         self.is_table = source.kind == "TABLE"
         self.ts_index: int | None = None  # row index of a BIGINT/TIMESTAMP timestamp column (fast path)
         self.ts_extract = self._timestamp_extractor()
+        # the consumer reads whole columns (a stage without a per-record loop): batches whose every value
+        # the serde decodes into structs are handed over as ``ColumnRows``, row tuples built only if read
+        self.columnar = False
 
     def _timestamp_extractor(self) -> Callable[[tuple], int | None] | None:
         col = self.source.timestamp_column
@@ -96,6 +100,10 @@ class SourceReader:
         ks, vs = self.key_serde, self.value_serde
         try:
             keys, kerr = ks.deserialize_batch(batch.keys)
+            if self.columnar and self._columns_apply(keys, kerr):
+                columnar = self._decode_columns(batch, keys)
+                if columnar is not None:
+                    return columnar
             values, verr = vs.deserialize_batch(batch.values)
         except Exception:  # noqa: BLE001 - a serde raised past its batch API: per-record path reports it
             return self._decode_records(batch, None, None)
@@ -125,6 +133,35 @@ class SourceReader:
         else:
             tss = batch.timestamps
         return DecodedBatch(rows, tss, [batch.partition] * n, batch.offsets, batch.headers, [False] * n)
+
+    def _columns_apply(self, keys: list, kerr: list) -> bool:
+        """Whether the batch may be read as columns: every key read and present, no window or header
+        columns, no timestamp but a BIGINT/TIMESTAMP column's (anything else: the row path decides)."""
+        return not (kerr or self.windowed or self.header_cols
+                    or (self.ts_extract is not None and self.ts_index is None)
+                    or (self.n_keys and not all(keys)))
+
+    def _decode_columns(self, batch: RecordBatch, keys: list) -> DecodedBatch | None:
+        """The batch as ``ColumnRows`` when the value serde reads every record into a struct exactly as
+        its row reader would (``json_fast``: a plain object of the columns' primitive types, nothing to
+        coerce, no tombstone); None: decode it as rows."""
+        structs_of = getattr(self.value_serde, "deserialize_structs", None)
+        structs = structs_of(batch.values) if structs_of is not None else None
+        if structs is None:
+            return None
+        rows = ColumnRows(keys if self.n_keys else None, self.n_keys, structs)
+        n = len(structs)
+        if self.ts_index is not None:
+            tss = rows.column(self.ts_index)
+            try:
+                if min(tss) < 0:  # (a None raises TypeError)
+                    return None
+            except TypeError:
+                return None
+        else:
+            tss = batch.timestamps
+        return DecodedBatch(rows, tss, [batch.partition] * n, batch.offsets, batch.headers,  # type: ignore[arg-type]
+                            [False] * n)
 
     def _decode_records(self, batch: RecordBatch, keys: list | None, values: list | None,
                         kbad: set[int] | tuple = (), vbad: set[int] | tuple = ()) -> DecodedBatch:

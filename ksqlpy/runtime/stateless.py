@@ -32,6 +32,8 @@ class StatelessProcessor(BaseProcessor):
         self.plog = plog
         self.query_id = query_id
         self.keep_null_keys = keep_null_keys
+        # reads its input by columns (``SourceReader.columnar``)
+        self.columnar = getattr(pipeline, "columnar", False)
 
     def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
         out: list[tuple] = []

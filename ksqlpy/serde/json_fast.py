@@ -98,6 +98,14 @@ class FastRows:
         self.backoff = 1
 
     def __call__(self, datas: Sequence[bytes | None]) -> Rows | None:
+        return self._decode(datas, True)
+
+    def structs(self, datas: Sequence[bytes | None]) -> list[msgspec.Struct] | None:
+        """The batch as msgspec structs (field ``f<i>`` is column i), or None as for rows: a reader that
+        builds only the columns a stage reads (``ksqlpy.plan.column_rows``)."""
+        return self._decode(datas, False)
+
+    def _decode(self, datas: Sequence[bytes | None], as_rows: bool) -> list | None:
         if self.skip:
             self.skip -= 1
             return None
@@ -107,11 +115,13 @@ class FastRows:
         for j, dec in enumerate(decs):
             try:
                 if n <= CHUNK:
-                    rows = list(map(astuple, map(dec.decode, datas)))  # type: ignore[arg-type]
+                    rows = (list(map(astuple, map(dec.decode, datas))) if as_rows  # type: ignore[arg-type]
+                            else list(map(dec.decode, datas)))  # type: ignore[arg-type]
                 else:
                     rows = []
                     for i in range(0, n, CHUNK):
-                        rows += map(astuple, map(dec.decode, datas[i:i + CHUNK]))  # type: ignore[arg-type]
+                        part = map(dec.decode, datas[i:i + CHUNK])  # type: ignore[arg-type]
+                        rows += map(astuple, part) if as_rows else part
             except Exception:  # noqa: BLE001 - anything unusual: the generic reader decides
                 continue
             if j:  # this spelling first from now on (a new list: tasks of other threads share this reader)
@@ -123,7 +133,7 @@ class FastRows:
         return None
 
 
-def fast_rows(columns: list[tuple[str, SqlType]]) -> Callable[[Sequence[bytes | None]], Rows | None] | None:
+def fast_rows(columns: list[tuple[str, SqlType]]) -> FastRows | None:
     """A fast batch reader for wrapped JSON rows of ``columns``, or None if their types rule it out."""
     if not columns or any(not isinstance(t, Primitive) or t.name not in _TYPES for _, t in columns):
         return None

@@ -214,8 +214,11 @@ class JsonValueSerde(ValueSerde):
         self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
         self.deserialize_batch = ns["deserialize_batch"]  # type: ignore[method-assign]
         fast = fast_rows(self.columns) if wrap else None
+        # the batch as structs, one field per column (None: decode rows): for readers that build columns
+        self.deserialize_structs: Callable[[Sequence[bytes | None]], list | None] | None = None
         if fast is not None:
             self.deserialize_batch = _with_fast_path(fast, ns["deserialize_batch"])  # type: ignore[method-assign]
+            self.deserialize_structs = fast.structs
         self.serialize = ns["serialize"]  # type: ignore[method-assign]
         self.serialize_batch = ns["serialize_batch"]  # type: ignore[method-assign]
         write = fast_writer(self.columns) if wrap else None

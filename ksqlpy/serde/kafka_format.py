@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from itertools import repeat
 from operator import itemgetter
 from typing import Any
 
@@ -87,6 +88,11 @@ class KafkaValueSerde(ValueSerde):
                 return [None if d is None else unpack(d) for d in datas], []
             except (struct.error, TypeError):
                 pass  # a record of the wrong size: the generic path reports it
+        elif self.columns and self.columns[0][1].name == "STRING":
+            try:  # one C loop decoding (as ``_CODECS``: invalid UTF-8 as U+FFFD), one zip making the tuples
+                return list(zip(map(str, datas, repeat("utf-8"), repeat("replace")))), []
+            except TypeError:  # a null record: the generic path
+                pass
         return super().deserialize_batch(datas)
 
     def serialize_batch(self, rows: Sequence[tuple | None]) -> list[bytes | None]:
@@ -101,4 +107,9 @@ class KafkaValueSerde(ValueSerde):
                 return [None if r is None or r[0] is None else pack(r[0]) for r in rows]
             except struct.error:
                 pass  # the generic path raises the format's error
+        elif self.columns and self.columns[0][1].name == "STRING":
+            try:  # (a null row or value, or one that is not a string: the generic path)
+                return list(map(str.encode, map(_first, rows)))
+            except (TypeError, IndexError, UnicodeEncodeError):
+                pass
         return super().serialize_batch(rows)

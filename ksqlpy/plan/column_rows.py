@@ -1,0 +1,92 @@
+"""A batch of input rows held as its decoded parts, read column by column.
+
+A stage without a per-record loop (``ksqlpy.plan.codegen._columnar``) only reads whole columns: the key
+column for the output, the arguments of a vectorized call. Building a row tuple per record for it (the
+value decoded into a struct, the struct into a tuple, the key tuple prepended: ~95 ns a record) is work it
+throws away. ``ColumnRows`` keeps the key tuples and the value structs the reader decoded
+(``ksqlpy.serde.json_fast``) and builds a column the first time the stage asks for it, in C
+(``map(itemgetter)`` over the keys, ``map(attrgetter)`` over the structs); columns nobody reads are never
+built.
+
+Anything that reads it as rows - a stage that loops, a processing-log entry, a wrapper - gets the same
+tuples the row reader would have built (``materialize``, once). So the reader may hand it to any consumer;
+it does so only to a stage that gains from it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from operator import attrgetter, itemgetter
+from typing import Any, overload
+
+import msgspec
+
+
+class ColumnRows(Sequence[tuple]):
+    """The rows ``keys[i] + astuple(values[i])`` of a batch, by column on demand."""
+
+    __slots__ = ("_columns", "_rows", "keys", "n_keys", "values")
+
+    def __init__(self, keys: list[tuple] | None, n_keys: int, values: list[msgspec.Struct]) -> None:
+        self.keys = keys  # the key tuples (None: the source has no key columns)
+        self.n_keys = n_keys
+        self.values = values  # one struct per record, field ``f<j>`` is value column j
+        self._columns: dict[int, list[Any]] = {}
+        self._rows: list[tuple] | None = None
+
+    def column(self, pos: int) -> list[Any]:
+        """Column ``pos`` of the row layout (key columns, then value columns), built once."""
+        col = self._columns.get(pos)
+        if col is None:
+            if self._rows is not None:
+                col = list(map(itemgetter(pos), self._rows))
+            elif pos < self.n_keys:
+                assert self.keys is not None
+                col = list(map(itemgetter(pos), self.keys))
+            else:
+                col = list(map(attrgetter(f"f{pos - self.n_keys}"), self.values))
+            self._columns[pos] = col
+        return col
+
+    def materialize(self) -> list[tuple]:
+        """The row tuples, as the row reader builds them."""
+        if self._rows is None:
+            astuple = msgspec.structs.astuple
+            if self.keys is not None and self.n_keys:
+                try:
+                    self._rows = list(map(tuple.__add__, self.keys, map(astuple, self.values)))
+                except TypeError:  # a key serde's key that is not a tuple (the row reader's tuple(key))
+                    self._rows = [tuple(k) + astuple(v) for k, v in zip(self.keys, self.values, strict=True)]
+            else:
+                self._rows = list(map(astuple, self.values))
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self.values)
+
+    @overload
+    def __getitem__(self, i: int) -> tuple: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[tuple]: ...
+
+    def __getitem__(self, i: int | slice) -> tuple | list[tuple]:
+        return self.materialize()[i]
+
+    def __iter__(self) -> Iterator[tuple]:
+        return iter(self.materialize())
+
+
+def rows_of(rows: Sequence[tuple]) -> Sequence[tuple]:
+    """``rows`` as a list of tuples (a per-record loop indexes them)."""
+    return rows.materialize() if rows.__class__ is ColumnRows else rows  # type: ignore[attr-defined]
+
+
+def column_of(rows: Sequence[tuple], pos: int) -> list[Any]:
+    """Column ``pos`` of ``rows`` as a list."""
+    if rows.__class__ is ColumnRows:
+        return rows.column(pos)  # type: ignore[attr-defined, no-any-return]
+    return list(map(itemgetter(pos), rows))
+
+
+__all__ = ["ColumnRows", "column_of", "rows_of"]

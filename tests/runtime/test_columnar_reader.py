@@ -1,0 +1,228 @@
+"""The reader's columnar path (``SourceReader.columnar``: JSON values as structs, ``ColumnRows``) reads every
+batch exactly as the row path does - the same rows, timestamps and processing-log entries - on every
+primitive type, NULLs, missing fields, string-to-number coercion, wrong types, mixed-case names, bad JSON,
+tombstones and null keys; and a stage fed columns writes what it writes from rows."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import orjson
+import pytest
+
+from ksqlpy.engine import Engine
+from ksqlpy.log.base import RecordBatch
+from ksqlpy.plan.column_rows import ColumnRows
+from ksqlpy.runtime.processing_log import ProcessingLog
+from ksqlpy.runtime.reader import DecodedBatch, SourceReader
+
+COLUMNS = ("B BOOLEAN, I INT, L BIGINT, D DOUBLE, S STRING, DT DATE, TM TIME, TS TIMESTAMP, "
+           "DEC DECIMAL(4, 2)")
+GOOD = {"B": True, "I": 7, "L": 2**40, "D": 1.5, "S": "x", "DT": 19000, "TM": 1000, "TS": 1_700_000_000_000}
+
+
+@pytest.fixture(scope="module")
+def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
+    e = Engine(str(tmp_path_factory.mktemp("columnar")), {"auto.offset.reset": "earliest"})
+    fast = COLUMNS.rsplit(", DEC", 1)[0]  # the types the struct decoder reads
+    e.execute(f"CREATE STREAM fast (K STRING KEY, {fast}) WITH (kafka_topic='fast', key_format='KAFKA', "
+              "value_format='JSON', partitions=1);")
+    e.execute(f"CREATE STREAM mixed (K STRING KEY, {COLUMNS}) WITH (kafka_topic='mixed', key_format='KAFKA', "
+              "value_format='JSON', partitions=1);")
+    e.execute("CREATE STREAM keyless (X DOUBLE, Y DOUBLE) WITH (kafka_topic='keyless', value_format='JSON', "
+              "partitions=1);")
+    e.execute("CREATE STREAM timed (K BIGINT KEY, T BIGINT, N INT) WITH (kafka_topic='timed', key_format='KAFKA', "
+              "value_format='JSON', partitions=1, timestamp='T');")
+    yield e
+    e.close()
+
+
+def _reader(engine: Engine, name: str, columnar: bool, entries: list[dict[str, Any]]) -> SourceReader:
+    source = engine.catalog.source(name.upper())
+    assert source is not None
+    plog = ProcessingLog(sink=entries.append)
+    reader = SourceReader(source, engine.key_serde(source), engine.value_serde(source), plog, "Q",
+                          keep_tombstones=True)
+    reader.columnar = columnar
+    return reader
+
+
+def _batch(keys: list[bytes | None], values: list[Any]) -> RecordBatch:
+    data = [v if v is None or isinstance(v, bytes) else orjson.dumps(v) for v in values]
+    n = len(data)
+    return RecordBatch("t", 0, list(range(n)), keys, data, [100 + i for i in range(n)], [None] * n)
+
+
+def _read(engine: Engine, name: str, keys: list[bytes | None], values: list[Any],
+          ) -> tuple[DecodedBatch, tuple, tuple]:
+    """(the columnar reader's batch, then what each reader gave as plain data)."""
+    got: list[tuple] = []
+    first: DecodedBatch | None = None
+    for columnar in (True, False):
+        entries: list[dict[str, Any]] = []
+        # a fresh reader each time: the struct decoder's back-off after a failed batch is per serde
+        d = _reader(engine, name, columnar, entries).decode(_batch(keys, values))
+        if columnar:
+            first = d
+        got.append((list(d.rows), list(d.timestamps), list(d.offsets), list(d.tombstones), list(d.null_keys),
+                    [e["message"] for e in entries]))
+    assert first is not None
+    return first, got[0], got[1]
+
+
+def _same(engine: Engine, name: str, values: list[Any], keys: list[bytes | None] | None = None,
+          columnar: bool | None = None) -> tuple:
+    keys = keys if keys is not None else [b"k%d" % i for i in range(len(values))]
+    d, by_columns, by_rows = _read(engine, name, keys, values)
+    assert by_columns == by_rows
+    if columnar is not None:
+        assert isinstance(d.rows, ColumnRows) is columnar
+    return by_rows
+
+
+def test_plain_objects_of_every_primitive_type_are_read_as_columns(engine: Engine) -> None:
+    values = [GOOD, {**GOOD, "D": 3, "I": -2**31, "L": -1}, {k: None for k in GOOD}, {}, {"B": False}]
+    rows, *_ = _same(engine, "fast", values, columnar=True)
+    assert rows[0] == ("k0", True, 7, 2**40, 1.5, "x", 19000, 1000, 1_700_000_000_000)
+    assert rows[1][4] == 3.0 and isinstance(rows[1][4], float)  # an integer for a DOUBLE is its float
+    assert rows[2] == ("k2",) + (None,) * 8  # null and missing fields are NULL alike
+    assert rows[3] == ("k3",) + (None,) * 8
+    assert rows[4] == ("k4", False) + (None,) * 7
+
+
+def test_lower_case_names_are_read_as_columns(engine: Engine) -> None:
+    rows, *_ = _same(engine, "fast", [{k.lower(): v for k, v in GOOD.items()}] * 3, columnar=True)
+    assert rows[0][1:] == tuple(GOOD.values())
+
+
+@pytest.mark.parametrize("odd", [
+    {"b": True, "I": 3},  # mixed-case names in one object
+    {"Dt": 5},  # a name in neither spelling
+    {"I": "5", "D": "2.5", "L": "9"},  # strings coerced to numbers
+    {"I": 5.0},  # a whole double for an INT
+    {"I": 1.5},  # a fraction for an INT (coerced)
+    {"TS": "2020"},  # a string for a TIMESTAMP
+    {"I": 2**31},  # out of INT's range
+    {"B": "true"},  # a string for a BOOLEAN
+    {"S": 5},  # a number for a STRING
+    {"S": {"a": 1}},  # an object for a STRING (read as its JSON text)
+    {"X": 1},  # an extra field
+    {"TM": 86_400_001},  # a TIME beyond a day
+])
+def test_a_batch_the_struct_decoder_cannot_prove_is_read_as_rows(engine: Engine, odd: dict) -> None:
+    _same(engine, "fast", [GOOD, odd, GOOD], columnar=False)
+
+
+@pytest.mark.parametrize("bad", [
+    b"{not json", b"[1, 2]", b"5", b'"text"', b"", orjson.dumps({"I": "x"}), orjson.dumps({"B": 1}),
+    orjson.dumps({"D": [1]}),
+])
+def test_a_bad_record_is_dropped_and_logged_alone(engine: Engine, bad: bytes) -> None:
+    rows, _, offsets, _, _, messages = _same(engine, "fast", [GOOD, bad, GOOD], columnar=False)
+    assert offsets == [0, 2] and len(rows) == 2
+    assert len(messages) == 1
+
+
+def test_tombstones_and_null_keys_are_read_as_rows(engine: Engine) -> None:
+    _same(engine, "fast", [GOOD, None, GOOD], columnar=False)
+    _, _, _, _, null_keys, _ = _same(engine, "fast", [GOOD, GOOD], keys=[b"a", None], columnar=False)
+    assert null_keys == [1]
+
+
+def test_bad_utf8_keys_read_as_replacement_characters_either_way(engine: Engine) -> None:
+    rows, *_ = _same(engine, "fast", [GOOD, GOOD], keys=[b"\xff", b"ok"], columnar=True)
+    assert rows[0][0] == "\ufffd"
+
+
+def test_a_type_the_struct_decoder_does_not_read_keeps_the_row_path(engine: Engine) -> None:
+    _same(engine, "mixed", [{**GOOD, "DEC": 1.25}, GOOD], columnar=False)
+
+
+def test_a_source_without_key_columns(engine: Engine) -> None:
+    rows, *_ = _same(engine, "keyless", [{"X": 1.5, "Y": 2}, {"X": None}], keys=[None, None], columnar=True)
+    assert rows == [(1.5, 2.0), (None, None)]
+
+
+def test_timestamps_from_a_column(engine: Engine) -> None:
+    keys = [(1).to_bytes(8, "big")] * 3
+    _, tss, *_ = _same(engine, "timed", [{"T": 5, "N": 1}, {"T": 6}, {"T": 7, "N": 3}], keys=keys, columnar=True)
+    assert tss == [5, 6, 7]
+    for bad in ({"T": -1, "N": 1}, {"N": 1}, {"T": None}):  # an invalid timestamp: the row path logs or skips
+        _, _, offsets, *_ = _same(engine, "timed", [{"T": 5}, bad, {"T": 7}], keys=keys, columnar=False)
+        assert offsets == [0, 2]
+
+
+def test_column_rows_read_as_rows_and_columns() -> None:
+    import msgspec
+
+    S = msgspec.defstruct("S", [("f0", int), ("f1", str)])
+    rows = ColumnRows([("a",), ("b",)], 1, [S(1, "x"), S(2, "y")])
+    assert rows.column(2) == ["x", "y"] and rows.column(0) == ["a", "b"]
+    assert len(rows) == 2 and rows[1] == ("b", 2, "y") and list(rows) == [("a", 1, "x"), ("b", 2, "y")]
+    assert rows[0:1] == [("a", 1, "x")] and rows.column(1) == [1, 2]  # from the rows once built
+    keys_as_lists = ColumnRows([["a"], ["b"]], 1, [S(1, "x"), S(2, "y")])  # type: ignore[list-item]
+    assert keys_as_lists.materialize() == [("a", 1, "x"), ("b", 2, "y")]
+
+
+# ------------------------------------------------------------------------------ a query fed columns
+
+FUNCTIONS = '''
+import numpy as np
+
+from ksqlpy.udf import udf
+
+
+@udf("VMUL", vectorized="numpy")
+def vmul(x: float, y: float) -> float:
+    with np.errstate(over="ignore"):
+        return x * y
+'''
+
+
+@pytest.mark.parametrize(("select", "by_columns"), [
+    ("K, X", True), ("VMUL(X, Y) AS V, K", True), ("K, ROWTIME AS R, Y, X", True),
+    ("K, X, Y AS Z, AS_VALUE(K) AS K2", False), ("K, VMUL(X, Y) AS V, X + 1 AS W", False),  # loops
+])
+def test_a_stage_reads_columns_as_it_reads_rows(tmp_path: Path, select: str, by_columns: bool,
+                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    ext = tmp_path / "ext"
+    ext.mkdir()
+    (ext / "f.py").write_text(FUNCTIONS)
+    values = [{"X": 1.5, "Y": 2}, {"X": None, "Y": 1.0}, {"Y": 3.0}, {"X": -0.0, "Y": 4.0}]
+    lower = [{"x": 2.0, "y": 4.0}, {"x": 1e300, "y": 1e10}]
+    batches = [values, values[:1] + [b"{bad"] + values[1:], [{"X": "7", "Y": 1.0}], lower, values + lower]
+    outs = []
+    read_as = []
+    decode_columns = SourceReader._decode_columns
+
+    def spy(self: SourceReader, batch: RecordBatch, keys: list) -> DecodedBatch | None:
+        d = decode_columns(self, batch, keys) if columnar else None
+        read_as.append((columnar, d is not None))
+        return d
+
+    monkeypatch.setattr(SourceReader, "_decode_columns", spy)
+    for columnar in (True, False):
+        engine = Engine(str(tmp_path / f"d{columnar}"), {"auto.offset.reset": "earliest",
+                                                         "ksql.extension.dir": str(ext)})
+        try:
+            engine.execute("CREATE STREAM S (K STRING KEY, X DOUBLE, Y DOUBLE) WITH (kafka_topic='s', "
+                           "key_format='KAFKA', value_format='JSON', partitions=1);")
+            engine.execute(f"CREATE STREAM O AS SELECT {select} FROM S;")
+            for batch in batches:
+                with engine.log.transaction() as tx:
+                    data = [v if isinstance(v, bytes) else orjson.dumps(v) for v in batch]
+                    tx.produce_batch("s", 0, [b"k%d" % i for i in range(len(data))], data, [9] * len(data))
+                engine.drain()  # a batch each
+            out = engine.log.fetch("O", 0, 0, 100)
+            # the bad record, and the function's failures (a NULL for a NumPy float64 parameter)
+            outs.append((list(zip(out.keys, out.values, out.timestamps, strict=True)),
+                         [e["message"] for e in engine.plog.entries]))
+        finally:
+            engine.close()
+    assert outs[0] == outs[1]
+    # the first run read batches as columns if its stage has no per-record loop, the second never
+    assert ((True, True) in read_as) is by_columns
+    assert (False, True) not in read_as
+    assert len(outs[0][0]) == sum(map(len, batches)) - 1 and outs[0][1]
