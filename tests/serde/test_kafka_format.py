@@ -63,3 +63,22 @@ def test_keyless_key() -> None:
     k = key_serde("KAFKA", [])
     assert k.serialize(()) is None
     assert k.deserialize(b"whatever") == ()
+
+
+def test_string_batches_read_and_write_as_record_by_record() -> None:
+    """A STRING batch is decoded and encoded in one C loop; the same values as one record at a time
+    (invalid UTF-8 as U+FFFD, memoryviews, nulls), and the batch refuses what a record refuses."""
+    import random
+
+    rng = random.Random(7)
+    datas: list = [b"", b"a\xffb", "h\u00e9\U0001f600".encode(), memoryview(b"view"), b"\xed\xa0\x80", b"\x00"]
+    datas += [bytes(rng.randrange(256) for _ in range(rng.randrange(12))) for _ in range(300)]
+    for s in (value_serde("KAFKA", [("V", STRING)]), key_serde("KAFKA", [("K", STRING)])):
+        expect = [s.deserialize(d) for d in datas]
+        assert s.deserialize_batch(datas) == (expect, [])
+        assert s.deserialize_batch(datas + [None]) == (expect + [None], [])
+        assert s.serialize_batch(expect) == [s.serialize(r) for r in expect]
+    v = value_serde("KAFKA", [("V", STRING)])
+    assert v.serialize_batch([("a",), (None,), None]) == [b"a", None, None]
+    with pytest.raises(UnicodeEncodeError):
+        v.serialize_batch([("a",), ("\ud800",)])
