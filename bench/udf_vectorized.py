@@ -14,6 +14,9 @@ machine count less than in wall time), the best of ``--repeat`` rounds, every va
   ("in loop": both forced into the loop).
 * **call alone**: the function's own cost per record outside the pipeline - the row form called once per
   record, the batch form once per batch, on the same argument lists.
+* **read + stage**: the JSON records decoded by the query's reader (``SourceReader.decode``: the KAFKA key and
+  the JSON value) and run through the stage, as the engine runs them (a stage without a per-record loop
+  reads the batch as columns, ``ksqlpy.plan.column_rows``) and with the reader forced to row tuples.
 * **query**: ``CREATE STREAM ... AS SELECT K, <expr> AS V FROM S`` on an embedded log of ``--query-records``
   JSON records, a fresh engine per variant, from the statement until ``Engine.drain`` finds no input left
   (decode, the stage, encode, produce and commit); the function's cost is again the difference to the bare
@@ -28,6 +31,7 @@ import argparse
 import cProfile
 import gc
 import io
+import os
 import pstats
 import sys
 import tempfile
@@ -146,6 +150,58 @@ def measure(records: int, batch: int, repeat: int) -> list[dict[str, Any]]:
         r["loop_function_ns_per_record"] = r["loop_ns_per_record"] - bare["loop_ns_per_record"]
         r["call_ns_per_record"] = calls.get(r["expr"])
     return results
+
+
+def measure_read_and_stage(records: int, batch: int, repeat: int) -> dict[tuple[str, bool], float]:
+    """CPU ns per record of reading the JSON records (key and value, ``SourceReader.decode``) and running the
+    stage on them, for every variant: ``(label, True)`` as the engine runs it (a stage without a per-record
+    loop reads columns, ``ColumnRows``), ``(label, False)`` with the reader forced to row tuples."""
+    from ksqlpy.engine import Engine
+    from ksqlpy.log.base import RecordBatch
+    from ksqlpy.runtime.processing_log import ProcessingLog
+    from ksqlpy.runtime.reader import SourceReader
+
+    best = {(label, columns): float("inf") for label, _ in VARIANTS for columns in (True, False)}
+    with tempfile.TemporaryDirectory(prefix="ksqlpy-bench-udf-") as tmp:
+        ext = Path(tmp) / "ext"
+        ext.mkdir()
+        (ext / "bench_functions.py").write_text(textwrap.dedent(FUNCTIONS))
+        engine = Engine(str(Path(tmp) / "d"), {"ksql.extension.dir": str(ext)})
+        try:
+            engine.execute("CREATE STREAM S (K STRING KEY, X DOUBLE, Y DOUBLE) "
+                           "WITH (KAFKA_TOPIC='s', KEY_FORMAT='KAFKA', VALUE_FORMAT='JSON', PARTITIONS=1);")
+            source = engine.catalog.source("S")
+            registry = engine.functions
+            plog = ProcessingLog()
+            batches = []
+            for start in range(0, records, batch):
+                n = min(records, start + batch) - start
+                batches.append(RecordBatch(
+                    "s", 0, list(range(start, start + n)), [b"k%d" % (i % 100) for i in range(start, start + n)],
+                    [orjson.dumps({"X": float(i % 1000) + 0.5, "Y": float(i % 7) + 1.25})
+                     for i in range(start, start + n)], [0] * n, [None] * n))
+            runs = []
+            for label, expr in VARIANTS:
+                stage = _stage(registry, expr)
+                for columns in (True, False):
+                    reader = SourceReader(source, engine.key_serde(source), engine.value_serde(source), plog, "Q",
+                                          keep_tombstones=False)
+                    reader.columnar = columns and stage.columnar  # as the engine wires it (or forced to rows)
+                    runs.append(((label, columns), reader, stage))
+            gc.disable()
+            try:
+                for _ in range(repeat):
+                    for key, reader, stage in runs:
+                        t0 = time.process_time()
+                        for b in batches:
+                            d = reader.decode(b)
+                            stage(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, [], None)
+                        best[key] = min(best[key], time.process_time() - t0)
+            finally:
+                gc.enable()
+        finally:
+            engine.close()
+    return {k: v / records * 1e9 for k, v in best.items()}
 
 
 def _calls_alone(registry: Any, batches: list[tuple], repeat: int) -> dict[str, float]:
@@ -274,7 +330,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--repeat", type=int, default=5)
     ap.add_argument("--profile", action="store_true", help="print where the row form's time goes")
     args = ap.parse_args(argv)
+    print(f"load average before: {' '.join(f'{x:.2f}' for x in os.getloadavg())} ({os.cpu_count()} CPUs)")
     results = measure(args.records, args.batch, args.repeat)
+    read = measure_read_and_stage(args.records, args.batch, args.repeat)
     query, report = measure_queries(args.query_records, max(1, args.repeat // 2), args.profile)
     qbase = query[VARIANTS[0][0]]
     for r in results:
@@ -303,6 +361,19 @@ def main(argv: list[str] | None = None) -> int:
             vec = by[f"{fn}, vectorized ({form})"]
             cells = [_ratio(row[k], vec[k]) for k in keys]
             print(f"{fn + ', ' + form:30} " + " ".join(f"{c:>{max(len(h), 8)}}" for c, h in zip(cells, heads, strict=True)))
+    print("\nread + stage (JSON key and value decoded, then the stage), CPU ns per record: as the engine runs it "
+          "(a loop-free stage reads columns) and with the reader forced to row tuples; the function: minus the "
+          "bare column's read + stage")
+    base = read[VARIANTS[0][0], True]
+    print(f"{'variant':30} {'columns':>8} {'rows':>8} {'function':>9}")
+    for label, _ in VARIANTS:
+        print(f"{label:30} {read[label, True]:8.1f} {read[label, False]:8.1f} {read[label, True] - base:9.1f}")
+    print(f"{'':30} " + " ".join(f"{h:>14}" for h in ("read + stage", "its function")))
+    for fn in ("x * y", "formula"):
+        row = read[f"{fn}, row", True]
+        vec = read[f"{fn}, vectorized (NumPy)", True]
+        print(f"{fn + ', NumPy':30} {_ratio(row, vec):>14} {_ratio(row - base, vec - base):>14}")
+    print(f"load average after: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     bare = by[VARIANTS[0][0]]["query_ns_per_record"]
     for fn in ("x * y", "formula"):
         row = by[f"{fn}, row"]["query_ns_per_record"]

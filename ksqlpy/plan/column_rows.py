@@ -4,9 +4,9 @@ A stage without a per-record loop (``ksqlpy.plan.codegen._columnar``) only reads
 column for the output, the arguments of a vectorized call. Building a row tuple per record for it (the
 value decoded into a struct, the struct into a tuple, the key tuple prepended: ~95 ns a record) is work it
 throws away. ``ColumnRows`` keeps the key tuples and the value structs the reader decoded
-(``ksqlpy.serde.json_fast``) and builds a column the first time the stage asks for it, in C
-(``map(itemgetter)`` over the keys, ``map(attrgetter)`` over the structs); columns nobody reads are never
-built.
+(``ksqlpy.serde.json_fast``) - or the value columns the DELIMITED reader split the batch into - and builds
+a column the first time the stage asks for it, in C (``map(itemgetter)`` over the keys, ``map(attrgetter)``
+over the structs); columns nobody reads are never built.
 
 Anything that reads it as rows - a stage that loops, a processing-log entry, a wrapper - gets the same
 tuples the row reader would have built (``materialize``, once). So the reader may hand it to any consumer;
@@ -23,14 +23,19 @@ import msgspec
 
 
 class ColumnRows(Sequence[tuple]):
-    """The rows ``keys[i] + astuple(values[i])`` of a batch, by column on demand."""
+    """The rows ``keys[i] + values[i]`` of a batch, by column on demand. The values are either one struct
+    per record (``values``, field ``f<j>`` is value column j) or already columns (``value_columns``, as
+    the DELIMITED reader splits a batch)."""
 
-    __slots__ = ("_columns", "_rows", "keys", "n_keys", "values")
+    __slots__ = ("_columns", "_rows", "keys", "n", "n_keys", "value_columns", "values")
 
-    def __init__(self, keys: list[tuple] | None, n_keys: int, values: list[msgspec.Struct]) -> None:
+    def __init__(self, keys: list[tuple] | None, n_keys: int, values: list[msgspec.Struct] | None = None,
+                 value_columns: list[list[Any]] | None = None) -> None:
         self.keys = keys  # the key tuples (None: the source has no key columns)
         self.n_keys = n_keys
-        self.values = values  # one struct per record, field ``f<j>`` is value column j
+        self.values = values
+        self.value_columns = value_columns
+        self.n = len(values) if values is not None else len(value_columns[0]) if value_columns else 0
         self._columns: dict[int, list[Any]] = {}
         self._rows: list[tuple] | None = None
 
@@ -43,7 +48,10 @@ class ColumnRows(Sequence[tuple]):
             elif pos < self.n_keys:
                 assert self.keys is not None
                 col = list(map(itemgetter(pos), self.keys))
+            elif self.value_columns is not None:
+                return self.value_columns[pos - self.n_keys]
             else:
+                assert self.values is not None
                 col = list(map(attrgetter(f"f{pos - self.n_keys}"), self.values))
             self._columns[pos] = col
         return col
@@ -51,18 +59,19 @@ class ColumnRows(Sequence[tuple]):
     def materialize(self) -> list[tuple]:
         """The row tuples, as the row reader builds them."""
         if self._rows is None:
-            astuple = msgspec.structs.astuple
+            values: list[tuple] = (list(zip(*self.value_columns, strict=True)) if self.value_columns is not None
+                                   else list(map(msgspec.structs.astuple, self.values or ())))
             if self.keys is not None and self.n_keys:
                 try:
-                    self._rows = list(map(tuple.__add__, self.keys, map(astuple, self.values)))
+                    self._rows = list(map(tuple.__add__, self.keys, values))
                 except TypeError:  # a key serde's key that is not a tuple (the row reader's tuple(key))
-                    self._rows = [tuple(k) + astuple(v) for k, v in zip(self.keys, self.values, strict=True)]
+                    self._rows = [tuple(k) + v for k, v in zip(self.keys, values, strict=True)]
             else:
-                self._rows = list(map(astuple, self.values))
+                self._rows = values
         return self._rows
 
     def __len__(self) -> int:
-        return len(self.values)
+        return self.n
 
     @overload
     def __getitem__(self, i: int) -> tuple: ...

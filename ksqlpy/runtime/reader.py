@@ -142,15 +142,25 @@ class SourceReader:
                     or (self.n_keys and not all(keys)))
 
     def _decode_columns(self, batch: RecordBatch, keys: list) -> DecodedBatch | None:
-        """The batch as ``ColumnRows`` when the value serde reads every record into a struct exactly as
-        its row reader would (``json_fast``: a plain object of the columns' primitive types, nothing to
-        coerce, no tombstone); None: decode it as rows."""
-        structs_of = getattr(self.value_serde, "deserialize_structs", None)
-        structs = structs_of(batch.values) if structs_of is not None else None
-        if structs is None:
+        """The batch as ``ColumnRows`` when the value serde reads every record exactly as its row reader
+        would - JSON into structs (``json_fast``: a plain object of the columns' primitive types, nothing to
+        coerce, no tombstone), DELIMITED into columns (no quoting, every field parsed); None: decode it as
+        rows."""
+        vs = self.value_serde
+        structs_of = getattr(vs, "deserialize_structs", None)  # JSON
+        columns_of = getattr(vs, "deserialize_columns", None)  # DELIMITED
+        if structs_of is not None:
+            structs = structs_of(batch.values)
+            rows = None if structs is None else ColumnRows(keys if self.n_keys else None, self.n_keys, structs)
+        elif columns_of is not None:
+            columns = columns_of(batch.values)
+            rows = (None if columns is None
+                    else ColumnRows(keys if self.n_keys else None, self.n_keys, value_columns=columns))
+        else:
             return None
-        rows = ColumnRows(keys if self.n_keys else None, self.n_keys, structs)
-        n = len(structs)
+        if rows is None:
+            return None
+        n = len(rows)
         if self.ts_index is not None:
             tss = rows.column(self.ts_index)
             try:

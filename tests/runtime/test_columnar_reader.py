@@ -1,4 +1,5 @@
-"""The reader's columnar path (``SourceReader.columnar``: JSON values as structs, ``ColumnRows``) reads every
+"""The reader's columnar path (``SourceReader.columnar``: JSON values as structs, DELIMITED values split into
+columns, ``ColumnRows``) reads every
 batch exactly as the row path does - the same rows, timestamps and processing-log entries - on every
 primitive type, NULLs, missing fields, string-to-number coercion, wrong types, mixed-case names, bad JSON,
 tombstones and null keys; and a stage fed columns writes what it writes from rows."""
@@ -35,6 +36,10 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
               "partitions=1);")
     e.execute("CREATE STREAM timed (K BIGINT KEY, T BIGINT, N INT) WITH (kafka_topic='timed', key_format='KAFKA', "
               "value_format='JSON', partitions=1, timestamp='T');")
+    e.execute(f"CREATE STREAM dfast (K STRING KEY, {COLUMNS}, BS BYTES) WITH (kafka_topic='dfast', "
+              "key_format='KAFKA', value_format='DELIMITED', partitions=1);")
+    e.execute("CREATE STREAM dtab (K STRING KEY, I INT, S STRING) WITH (kafka_topic='dtab', key_format='KAFKA', "
+              "value_format='DELIMITED', value_delimiter='TAB', partitions=1);")
     yield e
     e.close()
 
@@ -185,7 +190,8 @@ def vmul(x: float, y: float) -> float:
     ("K, X", True), ("VMUL(X, Y) AS V, K", True), ("K, ROWTIME AS R, Y, X", True),
     ("K, X, Y AS Z, AS_VALUE(K) AS K2", False), ("K, VMUL(X, Y) AS V, X + 1 AS W", False),  # loops
 ])
-def test_a_stage_reads_columns_as_it_reads_rows(tmp_path: Path, select: str, by_columns: bool,
+@pytest.mark.parametrize("fmt", ["JSON", "DELIMITED"])
+def test_a_stage_reads_columns_as_it_reads_rows(tmp_path: Path, select: str, by_columns: bool, fmt: str,
                                                 monkeypatch: pytest.MonkeyPatch) -> None:
     ext = tmp_path / "ext"
     ext.mkdir()
@@ -208,11 +214,11 @@ def test_a_stage_reads_columns_as_it_reads_rows(tmp_path: Path, select: str, by_
                                                          "ksql.extension.dir": str(ext)})
         try:
             engine.execute("CREATE STREAM S (K STRING KEY, X DOUBLE, Y DOUBLE) WITH (kafka_topic='s', "
-                           "key_format='KAFKA', value_format='JSON', partitions=1);")
+                           f"key_format='KAFKA', value_format='{fmt}', partitions=1);")
             engine.execute(f"CREATE STREAM O AS SELECT {select} FROM S;")
             for batch in batches:
                 with engine.log.transaction() as tx:
-                    data = [v if isinstance(v, bytes) else orjson.dumps(v) for v in batch]
+                    data = [v if isinstance(v, bytes) else _encode(fmt, v) for v in batch]
                     tx.produce_batch("s", 0, [b"k%d" % i for i in range(len(data))], data, [9] * len(data))
                 engine.drain()  # a batch each
             out = engine.log.fetch("O", 0, 0, 100)
@@ -226,3 +232,50 @@ def test_a_stage_reads_columns_as_it_reads_rows(tmp_path: Path, select: str, by_
     assert ((True, True) in read_as) is by_columns
     assert (False, True) not in read_as
     assert len(outs[0][0]) == sum(map(len, batches)) - 1 and outs[0][1]
+
+
+def _encode(fmt: str, value: dict[str, Any]) -> bytes:
+    if fmt == "JSON":
+        return orjson.dumps(value)
+    x, y = (next((v for k, v in value.items() if k.upper() == name), None) for name in ("X", "Y"))
+    return ",".join("" if v is None else str(v) for v in (x, y)).encode()
+
+
+# ------------------------------------------------------------------------------ DELIMITED
+
+DGOOD = b"true,7,1099511627776,1.5,x,19000,1000,1700000000000,1.25,AAE="
+
+
+def test_delimited_batches_of_every_type_are_read_as_columns(engine: Engine) -> None:
+    values = [DGOOD, b"false,-7,-1,2,y,0,0,0,-1.5,", b",,,,,,,,,", "TRUE,0012,9,1e3,\u00e9 a,1,2,3,0.1,AA==".encode()]
+    rows, *_ = _same(engine, "dfast", values, columnar=True)
+    assert rows[0][1:5] == (True, 7, 2**40, 1.5) and rows[2] == ("k2",) + (None,) * 10
+    assert rows[3][2] == 12 and rows[3][4] == 1000.0
+
+
+def test_delimited_unicode_digits_and_long_numbers_read_as_the_row_reader_reads_them(engine: Engine) -> None:
+    values = ["true,\u0661\u0662,99999999999999999,Infinity,s,1,1,1,1,".encode(),
+              b"true,2147483647,9223372036854775807,-0.0,s,1,1,1,1,"]
+    _same(engine, "dfast", values, columnar=True)
+
+
+@pytest.mark.parametrize("odd", [
+    b'true,7,1,1.5,"a,b",1,1,1,1,',  # a quoted field
+    b"true,7,1,1.5,x,1,1,1,1",  # a field short
+    b"true,7,1,1.5,x,1,1,1,1,,",  # a field too many
+    b"true,x,1,1.5,x,1,1,1,1,",  # not a number
+    b"true,2147483648,1,1.5,x,1,1,1,1,",  # out of INT's range
+    b"true,7,1,1.5,x,1,1,1,123.456,",  # a DECIMAL that does not fit
+    b"true,7,1,1.5,x,1,1,1,1,!!",  # bad base64
+    b"\xff,7,1,1.5,x,1,1,1,1,",  # not UTF-8
+    b"true,7,1,1.5,x\r,1,1,1,1,",  # a line break
+    None,  # a tombstone
+])
+def test_a_delimited_batch_the_column_reader_cannot_prove_is_read_as_rows(engine: Engine, odd: bytes | None) -> None:
+    _same(engine, "dfast", [DGOOD, odd, DGOOD], columnar=False)
+
+
+def test_delimited_with_another_delimiter(engine: Engine) -> None:
+    rows, *_ = _same(engine, "dtab", [b"1\ta,b", b"\t", b"-3\tz"], columnar=True)
+    assert rows == [("k0", 1, "a,b"), ("k1", None, None), ("k2", -3, "z")]
+    _same(engine, "dtab", [b"1,a", b"2\tb"], columnar=False)
