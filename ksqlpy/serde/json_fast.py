@@ -160,7 +160,9 @@ def _check_doubles(rows: Sequence[tuple], i: int) -> None:
     """Raise unless every value of column ``i`` is NULL or a finite number of magnitude below 1e16."""
     values = list(filter(None, map(itemgetter(i), rows)))  # (NULL and zero need no check)
     if values:
-        total = sum(values)  # NaN or an infinity anywhere (or a sum too large): not plain
+        # NaN or an infinity anywhere (or a sum too large): not plain; starting from a float, a value that
+        # is not a number (a Decimal, a string) raises TypeError
+        total = sum(values, 0.0)
         if total - total != 0 or max(map(abs, values)) >= _PLAIN_DOUBLE:
             raise NotPlainDoubles(i)
 

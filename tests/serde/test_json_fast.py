@@ -172,6 +172,10 @@ def test_fast_writer_writes_doubles_as_the_generic_writer_or_stands_aside() -> N
                 write(batch)
         assert serde.serialize_batch(batch) == [serde.serialize(r) for r in batch]
     assert serde.serialize(("k", math.nan, 1e16)) == b'{"K":"k","F":"NaN","G":1e+16}'
+    from decimal import Decimal as Dec
+
+    with pytest.raises(TypeError):  # not a double: the generic writer's rendering
+        write([("k", Dec("1.5"), None)])
 
 
 def test_fast_writer_refuses_types_msgspec_writes_differently() -> None:
