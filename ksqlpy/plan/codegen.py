@@ -106,7 +106,8 @@ def build_stateless(spec: StageSpec) -> Pipeline:
     if columnar is not None:  # no loop when every record is computed (no retry) and none is a tombstone
         guard = "_vok and True not in tombs" if batch.calls else "True not in tombs"
         by_column = _columnar(spec, unchecked, by_column=True)
-        src += [f"    if {guard}:", "        if rows.__class__ is _ColumnRows:", "            _c = rows.column"]
+        src += [f"    if {guard}:", "        if rows.__class__ is _ColumnRows:",
+                "            _c, _g = rows.column, rows.group"]
         src += ["            " + line for line in by_column or ()] + ["        else:"]
         src += ["            " + line for line in columnar]
         src += ["        return"]
@@ -204,6 +205,8 @@ def _columnar(spec: StageSpec, body: list[str], by_column: bool = False) -> list
         codes = [outputs[g, k] for k in range(len(cols))]
         if not codes:
             groups.append("_repeat((), len(rows))")
+        elif by_column and all(c in positions for c in codes):  # the group's tuples from the batch
+            groups.append(f"_g(({''.join(f'{positions[c]}, ' for c in codes)}))")
         elif by_column:
             parts = [f"_c({positions[c]})" if c in positions else system.get(c) or c[:-4] for c in codes]
             groups.append(f"zip({', '.join(parts)})")

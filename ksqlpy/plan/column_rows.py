@@ -15,7 +15,7 @@ it does so only to a stage that gains from it.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from operator import attrgetter, itemgetter
 from typing import Any, overload
 
@@ -55,6 +55,18 @@ class ColumnRows(Sequence[tuple]):
                 col = list(map(attrgetter(f"f{pos - self.n_keys}"), self.values))
             self._columns[pos] = col
         return col
+
+    def group(self, positions: tuple[int, ...]) -> Iterable[tuple]:
+        """The tuples of columns ``positions`` record by record (an output group made only of columns).
+        All value columns in order are the structs as tuples (``astuple``: one C call a record, cheaper
+        than gathering them column by column)."""
+        if self._rows is not None:
+            if len(positions) == 1:
+                return zip(map(itemgetter(positions[0]), self._rows))
+            return map(itemgetter(*positions), self._rows)
+        if self.values and positions == tuple(range(self.n_keys, self.n_keys + len(self.values[0].__struct_fields__))):
+            return map(msgspec.structs.astuple, self.values)
+        return zip(*map(self.column, positions), strict=True)
 
     def materialize(self) -> list[tuple]:
         """The row tuples, as the row reader builds them."""

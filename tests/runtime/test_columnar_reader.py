@@ -167,6 +167,13 @@ def test_column_rows_read_as_rows_and_columns() -> None:
     assert rows.column(2) == ["x", "y"] and rows.column(0) == ["a", "b"]
     assert len(rows) == 2 and rows[1] == ("b", 2, "y") and list(rows) == [("a", 1, "x"), ("b", 2, "y")]
     assert rows[0:1] == [("a", 1, "x")] and rows.column(1) == [1, 2]  # from the rows once built
+    fresh = ColumnRows([("a",), ("b",)], 1, [S(1, "x"), S(2, "y")])
+    assert list(fresh.group((1, 2))) == [(1, "x"), (2, "y")]  # every value column: the structs as tuples
+    assert list(fresh.group((2, 0))) == [("x", "a"), ("y", "b")] and list(fresh.group((1,))) == [(1,), (2,)]
+    assert list(rows.group((2, 0))) == [("x", "a"), ("y", "b")] and list(rows.group((1,))) == [(1,), (2,)]
+    split = ColumnRows(None, 0, value_columns=[[1, 2], ["x", "y"]])
+    assert len(split) == 2 and list(split.group((0, 1))) == [(1, "x"), (2, "y")] and split.column(1) == ["x", "y"]
+    assert split.materialize() == [(1, "x"), (2, "y")]
     keys_as_lists = ColumnRows([["a"], ["b"]], 1, [S(1, "x"), S(2, "y")])  # type: ignore[list-item]
     assert keys_as_lists.materialize() == [("a", 1, "x"), ("b", 2, "y")]
 
@@ -187,7 +194,7 @@ def vmul(x: float, y: float) -> float:
 
 
 @pytest.mark.parametrize(("select", "by_columns"), [
-    ("K, X", True), ("VMUL(X, Y) AS V, K", True), ("K, ROWTIME AS R, Y, X", True),
+    ("K, X", True), ("VMUL(X, Y) AS V, K", True), ("K, ROWTIME AS R, Y, X", True), ("*", True),
     ("K, X, Y AS Z, AS_VALUE(K) AS K2", False), ("K, VMUL(X, Y) AS V, X + 1 AS W", False),  # loops
 ])
 @pytest.mark.parametrize("fmt", ["JSON", "DELIMITED"])
