@@ -104,9 +104,10 @@ def rows_of(rows: Sequence[tuple]) -> Sequence[tuple]:
 
 
 def column_of(rows: Sequence[tuple], pos: int) -> list[Any]:
-    """Column ``pos`` of ``rows`` as a list."""
+    """Column ``pos`` of ``rows`` as a new list (a vectorized function may change the list it is given;
+    the batch's own column may also be an output)."""
     if rows.__class__ is ColumnRows:
-        return rows.column(pos)  # type: ignore[attr-defined, no-any-return]
+        return list(rows.column(pos))  # type: ignore[attr-defined]
     return list(map(itemgetter(pos), rows))
 
 

@@ -171,6 +171,9 @@ def test_column_rows_read_as_rows_and_columns() -> None:
     assert list(fresh.group((1, 2))) == [(1, "x"), (2, "y")]  # every value column: the structs as tuples
     assert list(fresh.group((2, 0))) == [("x", "a"), ("y", "b")] and list(fresh.group((1,))) == [(1,), (2,)]
     assert list(rows.group((2, 0))) == [("x", "a"), ("y", "b")] and list(rows.group((1,))) == [(1,), (2,)]
+    from ksqlpy.plan.column_rows import column_of
+
+    assert column_of(fresh, 1) == [1, 2] and column_of(fresh, 1) is not fresh.column(1)  # a copy to hand out
     split = ColumnRows(None, 0, value_columns=[[1, 2], ["x", "y"]])
     assert len(split) == 2 and list(split.group((0, 1))) == [(1, "x"), (2, "y")] and split.column(1) == ["x", "y"]
     assert split.materialize() == [(1, "x"), (2, "y")]
@@ -186,6 +189,13 @@ import numpy as np
 from ksqlpy.udf import udf
 
 
+@udf("VNEG", vectorized=True)
+def vneg(x: float) -> float:  # changes the list it is given
+    for i, v in enumerate(x):
+        x[i] = None if v is None else -v
+    return x
+
+
 @udf("VMUL", vectorized="numpy")
 def vmul(x: float, y: float) -> float:
     with np.errstate(over="ignore"):
@@ -195,6 +205,7 @@ def vmul(x: float, y: float) -> float:
 
 @pytest.mark.parametrize(("select", "by_columns"), [
     ("K, X", True), ("VMUL(X, Y) AS V, K", True), ("K, ROWTIME AS R, Y, X", True), ("*", True),
+    ("K, X, VNEG(X) AS N", True),
     ("K, X, Y AS Z, AS_VALUE(K) AS K2", False), ("K, VMUL(X, Y) AS V, X + 1 AS W", False),  # loops
 ])
 @pytest.mark.parametrize("fmt", ["JSON", "DELIMITED"])
