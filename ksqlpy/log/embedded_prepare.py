@@ -17,8 +17,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
-from ksqlpy.log.partitioner import _CACHE as _HASHES
-from ksqlpy.log.partitioner import key_hash
+from ksqlpy.log.partitioner import deal_by_key
 from ksqlpy.log.record_codec import HEADER, build_chunks
 
 _hpack = HEADER.pack
@@ -64,20 +63,8 @@ def prepare(topic: str, topic_id: int, partitions: int, partition: int | None, k
     if partition is not None:
         return PreparedBatch(topic, topic_id, partitions,
                              [PreparedPartition(partition, len(recs), build_chunks(recs))], args)
-    get = _HASHES.get
-    ps = [get(k) for k in keys]
-    if not all(ps) and None in ps:
-        miss = dict.fromkeys(k for k, h in zip(keys, ps, strict=False) if h is None)
-        for k in miss:
-            miss[k] = key_hash(k)
-        ps = [miss[k] if h is None else h for k, h in zip(keys, ps, strict=False)]
-    ps = [h % partitions for h in ps]
-    buckets: list[list[bytes]] = [[] for _ in range(partitions)]
-    appends = [b.append for b in buckets]
-    for q, r in zip(ps, recs, strict=False):
-        appends[q](r)
+    last, buckets = deal_by_key(keys, recs, partitions)
     # the last record's partition last: the transaction reports it as the topic's last written record
-    last = ps[-1]
     order = [q for q in range(partitions) if buckets[q] and q != last] + [last]
     return PreparedBatch(topic, topic_id, partitions,
                          [PreparedPartition(q, len(buckets[q]), build_chunks(buckets[q])) for q in order], args)

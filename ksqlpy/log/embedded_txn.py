@@ -22,7 +22,7 @@ from ksqlpy.log.embedded_env import SE as _SE
 from ksqlpy.log.embedded_env import Q as _Q
 from ksqlpy.log.embedded_env import Topic as _Topic
 from ksqlpy.log.partitioner import _CACHE as _HASHES
-from ksqlpy.log.partitioner import key_hash
+from ksqlpy.log.partitioner import deal_by_key, key_hash
 from ksqlpy.log.record_codec import HEADER, build_chunks, pack_record
 
 if TYPE_CHECKING:
@@ -223,26 +223,13 @@ class EmbeddedTransaction(LogTransaction):
             st.end += n
             p = partition
         else:
-            get = _HASHES.get
-            ps = [get(k) for k in keys]
-            if not all(ps) and None in ps:  # (as above: a hash of 0 only costs the exact test)
-                # hash each missing key once (a batch repeats keys: windowed aggregate updates)
-                miss = dict.fromkeys(k for k, h in zip(keys, ps, strict=False) if h is None)
-                for k in miss:
-                    miss[k] = key_hash(k)
-                ps = [miss[k] if h is None else h for k, h in zip(keys, ps, strict=False)]
-            ps = [h % nparts for h in ps]
-            buckets: list[list[bytes]] = [[] for _ in range(nparts)]
-            appends = [b.append for b in buckets]
-            for q, r in zip(ps, recs, strict=False):
-                appends[q](r)
+            p, buckets = deal_by_key(keys, recs, nparts)
             states = self._pstates[t.name]
             for q, b in enumerate(buckets):
                 if b:
                     st = states[q] or self._state(t, q)
                     st.pending += b
                     st.end += len(b)
-            p = ps[-1]
         if t.name != self._last_t:
             self._note_last()
             self._last_t = t.name

@@ -9,6 +9,7 @@ microsecond per short key, so results are memoised in a bounded dict: streaming 
 from __future__ import annotations
 
 import struct
+from collections.abc import Sequence
 
 _M = 0x5BD1E995
 _SEED = 0x9747B28C
@@ -63,3 +64,24 @@ def key_hash(key: bytes) -> int:
 def partition_for_key(key: bytes, partitions: int) -> int:
     """The partition Kafka's default partitioner picks for a non-null serialized key."""
     return key_hash(key) % partitions
+
+
+def deal_by_key(keys: Sequence[bytes], recs: Sequence[bytes], partitions: int) -> tuple[int, list[list[bytes]]]:
+    """Records dealt into one list per partition by their keys, in order, and the last record's partition.
+
+    Kafka's partitioner per record, with each key missing from the cache hashed once per batch (a batch
+    repeats keys: a windowed aggregate's updates) and the rest by list operations - the hot path of a
+    keyed batch write, shared by the embedded log's transaction and its prepared batches."""
+    get = _CACHE.get
+    ps = [get(k) for k in keys]
+    if not all(ps) and None in ps:  # a cached hash of 0 only costs the exact test
+        miss = dict.fromkeys(k for k, h in zip(keys, ps, strict=False) if h is None)
+        for k in miss:
+            miss[k] = key_hash(k)
+        ps = [miss[k] if h is None else h for k, h in zip(keys, ps, strict=False)]
+    ps = [h % partitions for h in ps]
+    buckets: list[list[bytes]] = [[] for _ in range(partitions)]
+    appends = [b.append for b in buckets]
+    for q, r in zip(ps, recs, strict=False):
+        appends[q](r)
+    return ps[-1], buckets

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from ksqlpy.log import partitioner
-from ksqlpy.log.partitioner import key_hash, murmur2, partition_for_key, to_positive
+from ksqlpy.log.partitioner import deal_by_key, key_hash, murmur2, partition_for_key, to_positive
 
 # Expected values from Kafka's own unit test of Utils.murmur2 (clients/.../utils/UtilsTest.java).
 KAFKA_VECTORS = {
@@ -50,3 +50,18 @@ def test_key_hash_cache_is_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
     for i in range(10):
         assert key_hash(b"k%d" % i) == murmur2(b"k%d" % i) & 0x7FFFFFFF
     assert len(partitioner._CACHE) <= 4
+
+
+@pytest.mark.parametrize("partitions", [1, 3, 8])
+def test_deal_by_key_puts_each_record_where_the_partitioner_says_in_order(partitions: int) -> None:
+    """The batch form (each new key hashed once, records dealt by list operations) agrees record by record
+    with partition_for_key, keeps each partition's records in their batch order and names the last
+    record's partition - also for repeated keys and keys whose hash is not cached yet."""
+    keys = [f"k{i % 7}-{i // 7 % 3}".encode() for i in range(50)] + [b"", b"fresh-key", b"k0-0"]
+    recs = [b"r%d" % i for i in range(len(keys))]
+    last, buckets = deal_by_key(keys, recs, partitions)
+    want: list[list[bytes]] = [[] for _ in range(partitions)]
+    for k, r in zip(keys, recs, strict=True):
+        want[partition_for_key(k, partitions)].append(r)
+    assert buckets == want
+    assert last == partition_for_key(keys[-1], partitions)
