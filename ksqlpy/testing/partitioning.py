@@ -88,6 +88,14 @@ class PartitionZeroLog:
     def produce(self, record: ProducerRecord) -> tuple[int, int]:
         return self._log.produce(_to_zero(record))  # type: ignore[no-any-return]
 
+    def prepare_batch(self, topic: str, partition: int | None, keys: Sequence[bytes | None],
+                      values: Sequence[bytes | None], timestamps: Sequence[int | None] | None = None,
+                      headers: Sequence[Headers | None] | None = None) -> Any:
+        """A batch the wrapped log packs before its transaction (``EmbeddedLog.prepare_batch``) is placed
+        then, so it too goes to partition 0 - delegated as it was, it went where its keys hash."""
+        prepare = getattr(self._log, "prepare_batch", None)
+        return None if prepare is None else prepare(topic, 0, keys, values, timestamps, headers)
+
 
 def virtual_partitions(partitions: list[list[ActualRecord]], count: int) -> list[list[ActualRecord]]:
     """The records of each partition split by the partition their key hashes to among ``count`` (the
