@@ -47,7 +47,8 @@ def test_settle_collects_garbage_then_freezes_what_is_alive() -> None:
     assert frozen > 0 and gc.get_freeze_count() > 0
     assert dead() is None  # collected before the freeze, not frozen with the rest
     assert gc.is_tracked(alive)
-    assert gc.get_count()[0] < 10  # the young generation starts empty again
+    # (the young generation's count right after is not checked: in a full test run other tests' threads
+    # allocate meanwhile - the fresh-clone CI saw 105)
 
 
 def test_a_frozen_cycle_is_collected_after_enough_releases() -> None:
