@@ -266,6 +266,10 @@ def main(cfg: dict[str, Any]) -> dict[str, Any]:
                           format="json")
     else:
         pw.io.jsonlines.write(result, out)
+    # the stop is a SIGINT to ourselves: started from a background job of a non-interactive shell (nohup ...
+    # &), the process inherits SIGINT ignored, Python then installs no handler and the signal is lost - the
+    # run hung after its last record until the harness's timeout
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     startup = _process_age()
     c0, t0 = tree_cpu_seconds(), time_now()
     try:
