@@ -12,7 +12,7 @@ from ksqlpy import types as T
 from ksqlpy.analysis.pseudo_columns import reserved_names
 from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError, location
-from ksqlpy.expr.binder import resolve_type
+from ksqlpy.expr.type_rules import resolve_type
 from ksqlpy.grammar.ast import ColumnDef, CreateSource
 from ksqlpy.grammar.durations import DurationError, parse_duration_text
 from ksqlpy.serde import capabilities

@@ -30,7 +30,7 @@ from sqlglot import exp
 
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.results import StatementResult
-from ksqlpy.expr.binder import literal_type
+from ksqlpy.expr.type_rules import literal_type
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.pull_access import _NO_KEY, _dnf, _to_key, _unparen
 

@@ -1,0 +1,126 @@
+"""Function resolution: scalar and table functions through the registry (exact types first, then implicit
+casts), where table functions are allowed, and lambdas typed from the arguments before them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlglot import exp
+
+from ksqlpy import types as T
+from ksqlpy.errors import KsqlTypeError
+from ksqlpy.expr import bound as B
+from ksqlpy.expr.bind_core import BinderCore
+from ksqlpy.expr.format import format_expression
+from ksqlpy.expr.stages import BindError, Clause, Phase
+from ksqlpy.expr.type_rules import _TEMPORAL, _implicit, _is_generic, _null
+from ksqlpy.grammar.ast import FunctionCall
+
+_PREPARING = "Exception while preparing statement: "  # ksqlDB's wording of its sanitizer's errors
+
+
+class FunctionBinding(BinderCore):
+    # ------------------------------------------------------------------ functions
+    def _b_FunctionCall(self, node: FunctionCall) -> B.Expr:
+        return self._call(node.fname, node.call_args, node)
+
+    def _b_DPipe(self, node: exp.DPipe) -> B.Expr:
+        return self._call("CONCAT", [node.this, node.expression], node)
+
+    def _call(self, name: str, args: list[exp.Expression], node: exp.Expression) -> B.Expr:
+        registry = self.ctx.registry
+        kind = registry.kind_of(name)
+        if kind == "aggregate":
+            raise BindError(f"Aggregate function {name} is not allowed here: {format_expression(node)}",
+                            Phase.ANALYSIS)
+        if kind is None:
+            raise BindError(f"Can't find any functions with the name '{name}'", Phase.TYPING)
+        if kind == "table":
+            return self._table_call(name, args, node)
+        fn = registry.scalars[name]
+        if len(args) == 1 and isinstance(args[0], exp.Star):
+            args = []  # f(*) is f() for scalar functions, as in ksqlDB
+        bound, resolved, arg_types = self._arguments(fn, name, args)
+        return B.Call(B.FunctionRef(B.FunctionKind.SCALAR, name, tuple(arg_types)), tuple(bound),
+                      resolved.null_on_null, resolved.deterministic, errors_null=self.ctx.nested_errors_null,
+                      type=resolved.return_type, pos=self.pos(node))
+
+    def _table_call(self, name: str, args: list[exp.Expression], node: exp.Expression) -> B.Expr:
+        if not self.table_functions:
+            raise BindError(f"Table functions are only supported in the SELECT list: {format_expression(node)}",
+                            Phase.ANALYSIS)
+        if self.in_case:
+            raise BindError(f"Table functions cannot be used in CASE: {format_expression(node)}", Phase.ANALYSIS)
+        for a in args:
+            for inner in a.find_all(FunctionCall):
+                if self.ctx.registry.kind_of(inner.fname) == "table":
+                    raise BindError(f"Table functions cannot be nested: {name}({inner.fname}())", Phase.ANALYSIS)
+        fn = self.ctx.registry.tables[name]
+        saved = self.clause
+        if saved is Clause.SELECT:  # ksqlDB compiles table function arguments on their own
+            self.clause = Clause.TABLE_FUNCTION
+        try:
+            bound, resolved, arg_types = self._arguments(fn, name, args)
+        finally:
+            self.clause = saved
+        return B.Call(B.FunctionRef(B.FunctionKind.TABLE, name, tuple(arg_types)), tuple(bound),
+                      resolved.null_on_null, resolved.deterministic, type=resolved.return_type, pos=self.pos(node))
+
+    def _arguments(self, fn: Any, name: str, args: list[exp.Expression]) -> tuple[list[B.Expr], Any, list[T.SqlType]]:
+        bound: list[B.Expr | None] = []
+        types: list[T.SqlType] = []
+        for a in args:
+            if isinstance(a, exp.Lambda):
+                bound.append(None)
+                types.append(T.LambdaType(tuple(T.NULL for _ in a.expressions)))
+            else:
+                b = self.bind(a)
+                bound.append(b)
+                types.append(b.type)
+        # lambdas: typed once the argument types before them are known
+        for i, a in enumerate(args):
+            if isinstance(a, exp.Lambda):
+                try:
+                    params = fn.lambda_params(i, types)
+                except KsqlTypeError as e:
+                    raise BindError(e.message, Phase.TYPING) from None
+                if len(params) != len(a.expressions):
+                    try:  # ksqlDB matches a lambda's parameter count with the signatures: no overload fits
+                        fn.resolve(types)
+                    except KsqlTypeError as e:
+                        raise BindError(e.message, Phase.TYPING) from None
+                lam = self._lambda(a, name, params)
+                bound[i] = lam
+                types[i] = lam.type
+        try:
+            resolved = fn.resolve(types)
+        except KsqlTypeError as e:
+            raise BindError(e.message, Phase.TYPING) from None
+        out: list[B.Expr] = []
+        for i, b in enumerate(bound):
+            assert b is not None
+            pt = resolved.param_types[i] if resolved.param_types and i < len(resolved.param_types) else None
+            if pt is not None and not isinstance(b.type, T.LambdaType) and pt != b.type and not _is_generic(pt):
+                if b.type == T.STRING and pt in _TEMPORAL:
+                    b = B.Cast(b, type=pt, implicit=True, pos=b.pos)  # ISO strings for temporal arguments
+                elif _null(b.type) or T.can_implicitly_cast(b.type, pt):
+                    b = _implicit(b, pt)
+            out.append(b)
+        return out, resolved, types
+
+    def _lambda(self, node: exp.Lambda, fname: str, params: tuple[T.SqlType, ...]) -> B.Lambda:
+        names = [p.name for p in node.expressions]
+        if len(params) != len(names):
+            raise BindError(f"Lambda for {fname} takes {len(params)} arguments, got {len(names)}", Phase.TYPING)
+        for n in names:  # ksqlDB's sanitizer rules for lambda parameters
+            if any(n in outer for outer in self.lambdas):
+                raise BindError(f"{_PREPARING}Reusing lambda arguments in nested lambda is not allowed",
+                                Phase.ANALYSIS)
+            if self.scope.lookup(n, None) is not None:
+                raise BindError(f"{_PREPARING}Lambda function argument can't be a column name: {n}", Phase.ANALYSIS)
+        self.lambdas.append(dict(zip(names, params, strict=True)))
+        try:
+            body = self.bind(node.this)
+        finally:
+            self.lambdas.pop()
+        return B.Lambda(tuple(names), body, type=T.LambdaType(tuple(params), body.type), pos=self.pos(node))
