@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
 from typing import Any
 
@@ -143,6 +144,16 @@ def banner(console: Console, backend: Any) -> None:
     console.print()
 
 
+def _handle_ctrl_c() -> None:
+    """An interactive shell ends a push query, a PRINT or a backfill's wait on Ctrl-C whatever SIGINT state
+    it inherited: started from a background job of a non-interactive shell (``cmd &``, nohup, some
+    supervisors) a process gets SIGINT ignored, and Python then installs no KeyboardInterrupt handler, so
+    the terminal's Ctrl-C was lost. Interactive shells (bash, psql) take Ctrl-C back the same way."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(sys.argv[1:] if argv is None else argv)
     if args.url and not args.url.startswith(("http://", "https://")):
@@ -150,6 +161,8 @@ def main(argv: list[str] | None = None) -> int:
               file=sys.stderr)
         return 2
     interactive = not (args.execute or args.file) and sys.stdin.isatty() and sys.stdout.isatty()
+    if interactive:
+        _handle_ctrl_c()
     console = Console()
     config: dict[str, str] = {}
     if args.config_file:

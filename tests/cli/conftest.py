@@ -43,10 +43,12 @@ TARGETS = ["embedded"] + (["remote"] if _server_available() else [])
 class Shell:
     """A running shell: send keys, expect output; every helper waits for the next prompt."""
 
-    def __init__(self, args: list[str], env: dict[str, str], cwd: str) -> None:
+    def __init__(self, args: list[str], env: dict[str, str], cwd: str,
+                 preexec_fn: Callable[[], None] | None = None) -> None:
         started = time.monotonic()
         self.child = pexpect.spawn(sys.executable, ["-m", "ksqlpy", *args], env=env, cwd=cwd,
-                                   dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=TIMEOUT)
+                                   dimensions=(ROWS, COLUMNS), encoding="utf-8", timeout=TIMEOUT,
+                                   preexec_fn=preexec_fn)
         self.log = open(os.path.join(cwd, "pty.log"), "a", encoding="utf-8")  # noqa: SIM115
         self.child.logfile_read = self.log
         self.wait_prompt()
@@ -151,8 +153,8 @@ def spawn_shell(target: list[str], shell_env: dict[str, str], tmp_path: Path) ->
     """Start shells (several in a row share history and data: that is what restarts look like)."""
     shells: list[Shell] = []
 
-    def spawn(*extra: str) -> Shell:
-        sh = Shell([*target, *extra], shell_env, str(tmp_path))
+    def spawn(*extra: str, preexec_fn: Callable[[], None] | None = None) -> Shell:
+        sh = Shell([*target, *extra], shell_env, str(tmp_path), preexec_fn)
         shells.append(sh)
         return sh
 

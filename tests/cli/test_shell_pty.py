@@ -7,6 +7,7 @@ exists), so the remote shell gets the same checks by a fixture swap.
 from __future__ import annotations
 
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -48,8 +49,19 @@ def test_create_two_lines_insert_and_push_query_with_limit(spawn_shell, name) ->
     sh.run("SHOW STREAMS;", name)
 
 
-def test_push_query_interrupted_with_ctrl_c(spawn_shell, name) -> None:  # type: ignore[no-untyped-def]
-    sh = spawn_shell()
+def _inherit(state: str) -> None:
+    """Run in the shell's process before exec: the SIGINT state it inherits from whoever started it."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+    signal.signal(signal.SIGINT, signal.SIG_IGN if state == "ignored" else signal.SIG_DFL)
+    if state == "blocked":
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+
+
+# "ignored": what a process started from a background job of a non-interactive shell (``cmd &``, nohup)
+# inherits - the CI ran this way and Ctrl-C was lost; "blocked": a mask some launchers leave set
+@pytest.mark.parametrize("inherited", ["default", "ignored", "blocked"])
+def test_push_query_interrupted_with_ctrl_c(spawn_shell, name, inherited: str) -> None:  # type: ignore[no-untyped-def]
+    sh = spawn_shell(preexec_fn=lambda: _inherit(inherited))
     create(sh, name)
     insert(sh, name, [(1, "home"), (2, "about")])
     sh.run("SET 'auto.offset.reset'='earliest';")
