@@ -38,8 +38,10 @@ def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | No
         return avro_type(inline_references(json.loads(rs.schema), registry_lookup(registry)), upper=upper)
     if rs.schema_type == "JSON":
         from ksqlpy.serde.json_sr import sql_type_of as json_type
+        from ksqlpy.serde.json_sr_references import registry_lookup as json_lookup
+        from ksqlpy.serde.json_sr_references import resolve_references
 
-        return json_type(json.loads(rs.schema), upper=upper)
+        return json_type(resolve_references(json.loads(rs.schema), json_lookup(registry)), upper=upper)
     if rs.schema_type == "PROTOBUF":
         from ksqlpy.serde.protobuf_format import registry_loader
         from ksqlpy.serde.protobuf_schema import ProtoSchemaError, parse_proto

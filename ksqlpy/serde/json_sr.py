@@ -90,7 +90,7 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
         return T.INTEGER if ctype in ("int8", "int16", "int32") else T.BIGINT
     if kind == "number":
         return T.DOUBLE
-    if kind == "string":
+    if kind == "string" or (kind is None and "enum" in schema):  # JsonSchemaData: an enum is a STRING
         return T.BYTES if ctype == "bytes" else T.STRING
     if kind == "array":
         return T.Array(sql_type_of(schema.get("items") or {}, upper=upper))
@@ -169,6 +169,10 @@ class JsonSrSerde(ValueSerde):
         self._fill = None
         rs = self.registry.by_id(self.schema_id) if self.schema_id is not None else None
         schema = json.loads(rs.schema) if rs is not None and rs.schema_type == "JSON" else None
+        if schema is not None:
+            from ksqlpy.serde.json_sr_references import registry_lookup, resolve_references
+
+            schema = resolve_references(schema, registry_lookup(self.registry))
         props = schema.get("properties") if isinstance(schema, dict) and self.wrap else None
         if not isinstance(props, dict) or schema.get("connect.type") == "map":
             return None

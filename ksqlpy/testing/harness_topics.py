@@ -95,8 +95,9 @@ def register_topic_schemas(register: Register, topic: Any, statements: list[str]
         if sid is not None:
             for ref in topic.schemas.get(f"{side}SchemaReferences") or []:
                 ref_schema = ref["schema"]
+                ref_format = str(ref.get("format") or fmt).upper()
                 register(str(ref["name"]), ref_schema if isinstance(ref_schema, str) else exactjson.dumps(ref_schema),
-                         str(ref.get("format") or "PROTOBUF"), None)
+                         "JSON" if ref_format in ("JSON", "JSON_SR") else ref_format, None)
         else:
             sid = default_id()
         register(f"{topic.name}-{side}", text, {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF"}.get(fmt, "JSON"),

@@ -66,9 +66,10 @@ def static_skip_reason(case: Case) -> str | None:
     if fmt:
         return f"Unsupported format: {fmt}"
     for topic in case.topics:
-        # PROTOBUF and AVRO references are registered as subjects named like their imports / type names
+        # PROTOBUF, AVRO and JSON_SR references are registered as subjects named like their imports / type
+        # names / $ref names
         refs = [f for f in topic.schema_fields
-                if f.endswith("References") and _side_format(topic, f) not in ("PROTOBUF", "AVRO")]
+                if f.endswith("References") and _side_format(topic, f) not in ("PROTOBUF", "AVRO", "JSON_SR")]
         if refs:
             return f"Unsupported: schema references (topics[].{refs[0]})"
     for name in case.properties:

@@ -1,4 +1,5 @@
-"""Our own conformance cases (tests/cases/*.json, ksqlDB's test-file format) through the real engine.
+"""Our own conformance cases (tests/cases/*.json, joins/*.json and serde/*.json; ksqlDB's test-file
+format) through the real engine.
 
 Every case runs twice: with every record in partition 0, as ksqlDB's harness runs its cases, and with
 records where their keys hash over the topics' partitions (4 unless a case declares a count), which is
@@ -15,7 +16,9 @@ from ksqlpy.testing.cli import default_factory
 from ksqlpy.testing.partitioning import Placement
 from ksqlpy.testing.runner import load_cases, run_all
 
-CASES = sorted((Path(__file__).parent.parent / "cases").glob("*.json"))
+_ROOT = Path(__file__).parent.parent / "cases"
+# the top level and the per-area directories (functions/ and rest/ have their own runners)
+CASES = sorted([*_ROOT.glob("*.json"), *_ROOT.glob("joins/*.json"), *_ROOT.glob("serde/*.json")])
 ALL = load_cases(CASES)
 
 
