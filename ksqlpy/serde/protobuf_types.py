@@ -144,7 +144,7 @@ def message_to_row(file: ProtoFile, msg: ProtoMessage, values: dict[str, Any],
         src = match(name, slots)
         if src is None and len(columns) == 1 and len(slots) == 1:
             src = next(iter(slots))
-        row.append(None if src is None else _slot_value(file, msg, slots[src], values, t))
+        row.append(None if src is None else _slot_value(file, msg, slots[src], values, t, name))
     return tuple(row)
 
 
@@ -159,44 +159,88 @@ def _slots(msg: ProtoMessage) -> dict[str, Any]:
     return out
 
 
-def _slot_value(file: ProtoFile, msg: ProtoMessage, slot: Any, values: dict[str, Any], t: T.SqlType) -> Any:
+def _slot_value(file: ProtoFile, msg: ProtoMessage, slot: Any, values: dict[str, Any], t: T.SqlType,
+                path: str) -> Any:
     if isinstance(slot, ProtoField):
-        return field_value(file, slot, values.get(slot.name), t)
+        return field_value(file, slot, values.get(slot.name), t, path)
     group = [g for g in msg.fields if g.oneof == slot]
     if not any(g.name in values for g in group):
         return None
+    _check("struct", t, path)
     targets = dict(t.fields) if isinstance(t, T.Struct) else {}
     out = {}
     for name, ft in targets.items():
         g = next((g for g in group if g.name.lower() == name.lower()), None)
-        out[name] = None if g is None or g.name not in values else field_value(file, g, values[g.name], ft)
+        out[name] = (None if g is None or g.name not in values
+                     else field_value(file, g, values[g.name], ft, f"{path}->{name}"))
     return out
 
 
-def field_value(file: ProtoFile, f: ProtoField, v: Any, t: T.SqlType) -> Any:
-    """The SQL value of field ``f`` holding proto value ``v`` (None: absent on the wire)."""
+# Connect's widening on read (ksqlDB's ConnectDataTranslator), by the Connect type ProtobufData gives a field:
+# the Connect types a column of each SQL type accepts; anything else fails the record
+_ACCEPTS: dict[str, frozenset[str]] = {
+    "INTEGER": frozenset({"int32"}), "DATE": frozenset({"int32"}), "TIME": frozenset({"int32"}),
+    "BIGINT": frozenset({"int32", "int64"}), "TIMESTAMP": frozenset({"int32", "int64"}),
+    "DOUBLE": frozenset({"float32", "float64"}),
+    "STRING": frozenset({"int32", "int64", "float32", "float64", "boolean", "string"}),
+    "BOOLEAN": frozenset({"boolean"}), "BYTES": frozenset({"bytes"}), "DECIMAL": frozenset({"bytes"}),
+    "ARRAY": frozenset({"array"}), "MAP": frozenset({"map"}), "STRUCT": frozenset({"struct"}),
+}
+_CONNECT_SCALARS = {"int32": "int32", "sint32": "int32", "sfixed32": "int32", "int64": "int64", "sint64": "int64",
+                    "sfixed64": "int64", "uint32": "int64", "fixed32": "int64", "uint64": "int64",
+                    "fixed64": "int64", "float": "float32", "double": "float64", "bool": "boolean",
+                    "string": "string", "bytes": "bytes",
+                    TIMESTAMP: "int64", DATE: "int32", TIME: "int32", DECIMAL: "bytes"}
+
+
+def connect_type(file: ProtoFile, kind: str) -> str:
+    """The Connect type ProtobufData reads a value of proto type ``kind`` as (one element of a repeated)."""
+    if kind in _CONNECT_SCALARS:
+        return _CONNECT_SCALARS[kind]
+    if kind in WRAPPERS:
+        return _CONNECT_SCALARS[WRAPPERS[kind]]
+    return "string" if isinstance(file.lookup(kind), ProtoEnum) else "struct"
+
+
+def _check(got: str, t: T.SqlType, path: str) -> None:
+    accepted = _ACCEPTS.get("DECIMAL" if isinstance(t, T.Decimal) else t.name)
+    if accepted is not None and got not in accepted:
+        raise SerdeError(f"Cannot deserialize type {got} as type {t} for path: {path}")
+
+
+def field_value(file: ProtoFile, f: ProtoField, v: Any, t: T.SqlType, path: str = "") -> Any:
+    """The SQL value of field ``f`` holding proto value ``v`` (None: absent on the wire); ``path`` names it
+    in errors as ksqlDB does (``A->B->ARRAY``)."""
     if f.is_map:
+        _check("map", t, path)
         if not v:
             return {}
         kt, vt = (t.key, t.value) if isinstance(t, T.Map) else (T.STRING, T.STRING)
-        return {to_sql(file, f.key_type or "string", k, kt, f): to_sql(file, f.type, x, vt, f) for k, x in v.items()}
+        kind = f.key_type or "string"
+        _check(connect_type(file, kind), kt, f"{path}->MAP_KEY")
+        _check(connect_type(file, f.type), vt, f"{path}->MAP_VALUE")
+        return {to_sql(file, kind, k, kt, f): to_sql(file, f.type, x, vt, f) for k, x in v.items()}
     if isinstance(t, T.Map) and (entry := entry_fields(file, f)) is not None:
         kf, vf = entry
-        return {field_value(file, kf, x.get("key"), t.key): field_value(file, vf, x.get("value"), t.value)
-                for x in v or ()}
+        return {field_value(file, kf, x.get("key"), t.key, f"{path}->MAP_KEY"):
+                field_value(file, vf, x.get("value"), t.value, f"{path}->MAP_VALUE") for x in v or ()}
     if f.is_repeated:
+        _check("array", t, path)
         el = t.element if isinstance(t, T.Array) else T.STRING
-        return [to_sql(file, f.type, x, el, f) for x in v or ()]
+        if v:
+            _check(connect_type(file, f.type), el, f"{path}->ARRAY")
+        return [to_sql(file, f.type, x, el, f, f"{path}->ARRAY") for x in v or ()]
     if v is None:
         if f.label == "optional" or f.oneof is not None or f.type == "bytes":  # ksqlDB reads unset bytes as NULL
             return None
         v = default(file, f.type)
         if v is None:
             return None
-    return to_sql(file, f.type, v, t, f)
+    _check(connect_type(file, f.type), t, path)
+    return to_sql(file, f.type, v, t, f, path)
 
 
-def to_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | None = None) -> Any:
+def to_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | None = None, path: str = "") -> Any:
     """A proto value of type ``kind`` as the ksqlpy value of SQL type ``t``."""
     if v is None:
         return None
@@ -217,7 +261,8 @@ def to_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | Non
         if isinstance(target, ProtoMessage) and isinstance(t, T.Struct):
             slots = _slots(target)
             return {name: (None if (src := match(name, slots)) is None
-                           else _slot_value(file, target, slots[src], v, ft)) for name, ft in t.fields}
+                           else _slot_value(file, target, slots[src], v, ft, f"{path}->{name}"))
+                    for name, ft in t.fields}
     return coerce(v, t)
 
 
