@@ -1,0 +1,315 @@
+"""Generates cross-product probes of aggregation rules (our own cases, ksqlDB's test format).
+
+Run ``python tests/cases/aggregations/gen_cross.py`` to rewrite ``cross-*.json`` next to it. Expected values
+come from the small model below, written from ksqlDB's documented rules (nulls ignored by SUM/MIN/MAX/AVG/
+COUNT(col), AVG is DOUBLE, SUM keeps its argument's type, a table update moves a row by undo then add).
+"""
+
+from __future__ import annotations
+
+import json
+import statistics
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+
+NUMERIC = {
+    "INT": ("INTEGER", [5, None, -2, 7]),
+    "BIGINT": ("BIGINT", [5000000000, None, -2, 7]),
+    "DOUBLE": ("DOUBLE", [1.5, None, -2.25, 4.0]),
+}
+ORDERABLE = {
+    **NUMERIC,
+    "STRING": ("STRING", ["m", None, "c", "x"]),
+    "DATE": ("DATE", [19000, None, 18000, 19500]),
+    "TIME": ("TIME", [5000, None, 1000, 9000]),
+    "TIMESTAMP": ("TIMESTAMP", [1600000000000, None, 1500000000000, 1700000000000]),
+}
+
+
+def _running(values: list[Any], fn) -> list[Any]:
+    out = []
+    seen: list[Any] = []
+    for v in values:
+        if v is not None:
+            seen.append(v)
+        out.append(fn(seen))
+    return out
+
+
+def _stream_case(name: str, col_type: str, values: list[Any], agg_sql: str, out_type: str,
+                 expected: list[Any], formats: list[str]) -> dict[str, Any]:
+    return {
+        "name": name,
+        "statements": [
+            f"CREATE STREAM INPUT (ID INT KEY, V {col_type}) WITH (kafka_topic='input', value_format='{{FORMAT}}');",
+            f"CREATE TABLE OUTPUT AS SELECT ID, {agg_sql} AS R FROM INPUT GROUP BY ID;",
+        ],
+        "inputs": [{"topic": "input", "key": 1, "value": {"V": v}, "timestamp": i} for i, v in enumerate(values)],
+        "outputs": [{"topic": "OUTPUT", "key": 1, "value": {"R": e}, "timestamp": i} for i, e in enumerate(expected)],
+        "format": formats,
+        "post": {"sources": [{"name": "OUTPUT", "type": "table", "schema": f"ID INTEGER KEY, R {out_type}"}]},
+    }
+
+
+def stream_aggregates() -> list[dict[str, Any]]:
+    # PROTOBUF is left out: a NULL primitive reads back as its default there (no wrappers)
+    formats = ["JSON", "AVRO", "JSON_SR"]
+    cases = []
+    for t, (sql_t, vals) in NUMERIC.items():
+        cases.append(_stream_case(f"SUM of {t} over nulls keeps {sql_t}", t, vals, "SUM(V)", sql_t,
+                                  _running(vals, lambda s: sum(s)), formats))
+        cases.append(_stream_case(f"AVG of {t} over nulls is DOUBLE", t, vals, "AVG(V)", "DOUBLE",
+                                  _running(vals, lambda s: float(sum(s)) / len(s)), formats))
+        # ksqlDB's STDDEV_SAMP returns the sample variance (no square root); so does ours
+        cases.append(_stream_case(f"STDDEV_SAMP of {t} over nulls is DOUBLE", t, vals, "STDDEV_SAMP(V)", "DOUBLE",
+                                  _running(vals, lambda s: statistics.variance(s) if len(s) > 1 else 0.0), formats))
+    for t, (sql_t, vals) in ORDERABLE.items():
+        cases.append(_stream_case(f"MIN of {t} over nulls", t, vals, "MIN(V)", sql_t, _running(vals, min), formats))
+        cases.append(_stream_case(f"MAX of {t} over nulls", t, vals, "MAX(V)", sql_t, _running(vals, max), formats))
+        cases.append(_stream_case(f"COUNT of {t} skips nulls", t, vals, "COUNT(V)", "BIGINT",
+                                  _running(vals, len), formats))
+        cases.append(_stream_case(f"COUNT_DISTINCT of {t} skips nulls", t, vals, "COUNT_DISTINCT(V)", "BIGINT",
+                                  _running(vals, lambda s: len(set(s))), formats))
+        cases.append(_stream_case(f"COLLECT_SET of {t} keeps one null", t, vals, "COLLECT_SET(V)", f"ARRAY<{sql_t}>",
+                                  [list(dict.fromkeys(vals[:i + 1])) for i in range(len(vals))], formats))
+        cases.append(_stream_case(f"COLLECT_LIST of {t} keeps nulls", t, vals, "COLLECT_LIST(V)", f"ARRAY<{sql_t}>",
+                                  [vals[:i + 1] for i in range(len(vals))], formats))
+        cases.append(_stream_case(f"LATEST_BY_OFFSET of {t} ignores nulls", t, vals, "LATEST_BY_OFFSET(V)", sql_t,
+                                  _running(vals, lambda s: s[-1] if s else None), formats))
+        cases.append(_stream_case(f"EARLIEST_BY_OFFSET of {t} ignores nulls", t, vals, "EARLIEST_BY_OFFSET(V)",
+                                  sql_t, _running(vals, lambda s: s[0] if s else None), formats))
+        cases.append(_stream_case(f"TOPKDISTINCT of {t}", t, vals, "TOPKDISTINCT(V, 2)", f"ARRAY<{sql_t}>",
+                                  _running(vals, lambda s: sorted(set(s), reverse=True)[:2]), formats))
+    return cases
+
+
+KEY_FORMATS = ["KAFKA", "JSON", "AVRO", "DELIMITED", "PROTOBUF", "JSON_SR"]
+VALUE_FORMATS = ["JSON", "AVRO", "DELIMITED", "PROTOBUF", "JSON_SR"]
+
+
+def _table_events() -> list[tuple[str, Any]]:
+    """Rows of a source table (key, (group, value) or None for a tombstone): inserts, an update within a
+    group, a move between groups, a NULL value, tombstones down to an empty group."""
+    return [("r1", ("a", 5)), ("r2", ("a", 3)), ("r1", ("a", 7)), ("r2", ("b", 3)), ("r3", ("b", None)),
+            ("r1", None), ("r2", None), ("r3", None), ("r9", None)]
+
+
+def _table_model(having_positive: bool, null_value: Any = None) -> list[tuple[str, Any]]:
+    """Outputs of ``SELECT G, COUNT(*), SUM(V), COUNT(V) ... GROUP BY G``: a row moving within its group
+    gives one update (undo and add in one change), a move or delete undoes from the old group first; a
+    tombstone of an unknown row gives nothing; HAVING COUNT(*) > 0 turns an emptied group into a tombstone."""
+    rows: dict[str, tuple[str, Any]] = {}
+    out: list[tuple[str, Any]] = []
+
+    def result(g: str) -> Any:
+        members = [v for (gg, v) in rows.values() if gg == g]
+        n = len(members)
+        if having_positive and n == 0:
+            return None
+        vals = [null_value if v is None else v for v in members]
+        vals = [v for v in vals if v is not None]
+        return {"N": n, "S": sum(vals), "C": len(vals)}
+
+    for key, new in _table_events():
+        old = rows.get(key)
+        if new is None:
+            rows.pop(key, None)
+        else:
+            rows[key] = new
+        if old is not None and (new is None or new[0] != old[0]):
+            out.append((old[0], result(old[0])))
+        if new is not None:
+            out.append((new[0], result(new[0])))
+    return out
+
+
+def table_aggregates() -> list[dict[str, Any]]:
+    cases = []
+    for key_format in KEY_FORMATS:
+        for value_format in VALUE_FORMATS:
+            for having in (False, True):
+                key_col = "ID STRING PRIMARY KEY"
+                # a PROTOBUF key is a message even of one column; a PROTOBUF NULL primitive reads as its default
+                in_key: Any = (lambda k: {"ID": k}) if key_format == "PROTOBUF" else (lambda k: k)
+                out_key: Any = (lambda k: {"G": k}) if key_format == "PROTOBUF" else (lambda k: k)
+                null_value = 0 if value_format == "PROTOBUF" else None
+                inputs = []
+                for key, row in _table_events():
+                    value: Any = None
+                    if row is not None and value_format == "DELIMITED":
+                        value = f"{row[0]},{'' if row[1] is None else row[1]}"
+                    elif row is not None:
+                        value = {"G": row[0], "V": row[1]}
+                    inputs.append({"topic": "input", "key": in_key(key), "value": value})
+                outputs = []
+                for g, v in _table_model(having, null_value):
+                    if v is not None and value_format == "DELIMITED":
+                        v = f"{v['N']},{v['S']},{v['C']}"
+                    outputs.append({"topic": "OUTPUT", "key": out_key(g), "value": v})
+                clause = " HAVING COUNT(*) > 0" if having else ""
+                cases.append({
+                    "name": f"table aggregation undo, key {key_format}, value {value_format}"
+                            + (", emptied group deleted by HAVING" if having else ""),
+                    "statements": [
+                        f"CREATE TABLE INPUT ({key_col}, G STRING, V INT) WITH (kafka_topic='input', "
+                        f"key_format='{key_format}', value_format='{value_format}');",
+                        f"CREATE TABLE OUTPUT AS SELECT G, COUNT(*) AS N, SUM(V) AS S, COUNT(V) AS C FROM INPUT "
+                        f"GROUP BY G{clause};",
+                    ],
+                    "inputs": inputs,
+                    "outputs": outputs,
+                    "post": {"sources": [{"name": "OUTPUT", "type": "table",
+                                          "keyFormat": {"format": key_format},
+                                          "schema": "G STRING KEY, N BIGINT, S INTEGER, C BIGINT"}]},
+                })
+    return cases
+
+
+# (key, value, timestamp): two keys, an out-of-order record within grace and one past it
+_WINDOW_EVENTS = [("a", 1, 1000), ("a", 2, 4000), ("b", 3, 6000), ("a", 4, 12000), ("b", 5, 9000),
+                  ("a", 6, 2000), ("b", 7, 25000)]
+_SIZE, _ADVANCE, _GRACE, _GAP = 10000, 5000, 4000, 3000
+
+
+def _time_windows(ts: int, advance: int) -> list[tuple[int, int]]:
+    first = max(0, (ts - _SIZE) // advance * advance + advance) if ts >= _SIZE else 0
+    return [(s, s + _SIZE) for s in range(first, ts + 1, advance) if s <= ts < s + _SIZE]
+
+
+def _time_model(advance: int, final: bool) -> list[tuple[str, Any, int, tuple[int, int]]]:
+    """Kafka Streams' time windows: a record joins each of its windows still open (end > stream time -
+    grace); under EMIT FINAL a window goes out once, in key order, when stream time reaches end + grace."""
+    state: dict[tuple[str, tuple[int, int]], list[int]] = {}
+    out: list[tuple[str, Any, int, tuple[int, int]]] = []
+    emitted: set[tuple[str, tuple[int, int]]] = set()
+    stream_time = -1
+    for key, v, ts in _WINDOW_EVENTS:
+        stream_time = max(stream_time, ts)
+        for w in _time_windows(ts, advance):
+            if w[1] <= stream_time - _GRACE:
+                continue
+            agg = state.setdefault((key, w), [0, 0, -1])
+            agg[0] += 1
+            agg[1] += v
+            agg[2] = max(agg[2], ts)
+            if not final:
+                out.append((key, {"WS": w[0], "WE": w[1], "N": agg[0], "S": agg[1]}, agg[2], w))
+        if final:
+            closed = sorted((w, k) for (k, w) in state if w[1] + _GRACE <= stream_time and (k, w) not in emitted)
+            for w, k in closed:
+                emitted.add((k, w))
+                agg = state[(k, w)]
+                out.append((k, {"WS": w[0], "WE": w[1], "N": agg[0], "S": agg[1]}, agg[2], w))
+    return out
+
+
+def _session_model() -> list[tuple[str, Any, int, tuple[int, int]]]:
+    """Session windows: a record within the gap of a session extends it (the old session's row is deleted
+    first); a record whose merged session ends before stream time - gap - grace is dropped."""
+    sessions: dict[str, list[list[int]]] = {}
+    out: list[tuple[str, Any, int, tuple[int, int]]] = []
+    stream_time = -1
+    for key, v, ts in _WINDOW_EVENTS:
+        stream_time = max(stream_time, ts)
+        near = [s for s in sessions.get(key, []) if s[1] >= ts - _GAP and s[0] <= ts + _GAP]
+        start = min([ts] + [s[0] for s in near])
+        end = max([ts] + [s[1] for s in near])
+        if end < stream_time - _GAP - _GRACE:
+            continue
+        n = 1 + sum(s[2] for s in near)
+        total = v + sum(s[3] for s in near)
+        last = max([ts] + [s[4] for s in near])
+        for s in near:
+            sessions[key].remove(s)
+            out.append((key, None, s[4], (s[0], s[1])))
+        sessions.setdefault(key, []).append([start, end, n, total, last])
+        out.append((key, {"WS": start, "WE": end, "N": n, "S": total}, last, (start, end)))
+    return out
+
+
+# a retention of a day keeps every window of these events readable: with the default (size + grace) Kafka
+# Streams' store stops returning windows that start before its newest window start - retention, which EMIT
+# FINAL then never emits (window-rules.json and aggregation-shapes.json cover that)
+_WINDOWS = {
+    "TUMBLING": (f"TUMBLING (SIZE {_SIZE} MILLISECONDS, RETENTION 1 DAY, GRACE PERIOD {_GRACE} MILLISECONDS)",
+                 "time"),
+    "HOPPING": (f"HOPPING (SIZE {_SIZE} MILLISECONDS, ADVANCE BY {_ADVANCE} MILLISECONDS, RETENTION 1 DAY, "
+                f"GRACE PERIOD {_GRACE} MILLISECONDS)", "time"),
+    "SESSION": (f"SESSION ({_GAP} MILLISECONDS, RETENTION 1 DAY, GRACE PERIOD {_GRACE} MILLISECONDS)", "session"),
+}
+
+
+def _window_keys(key_format: str, multi: bool) -> tuple[Callable[[str], Any], Callable[[str], Any]]:
+    """How a test record spells the input key and the grouped key (``K`` or ``K, LEN(K) + 1``): a PROTOBUF
+    key is a message even of one column, DELIMITED keys are text."""
+    def in_key(k: str) -> Any:
+        return {"K": k} if key_format == "PROTOBUF" else k
+
+    def out_key(k: str) -> Any:
+        if not multi:
+            return in_key(k)
+        if key_format == "DELIMITED":
+            return f"{k},{len(k) + 1}"
+        return {"K": k, "KSQL_COL_0": len(k) + 1}
+    return in_key, out_key
+
+
+def windowed_aggregates() -> list[dict[str, Any]]:
+    cases = []
+    for key_format in KEY_FORMATS:
+        for window, (clause, wtype) in _WINDOWS.items():
+            for final in (False, True):
+                if final and window == "SESSION":
+                    continue
+                for multi in (False, True):
+                    if multi and key_format == "KAFKA":
+                        continue
+                    if window == "SESSION":
+                        model = _session_model()
+                    else:
+                        model = _time_model(_ADVANCE if window == "HOPPING" else _SIZE, final)
+                    in_key, out_key = _window_keys(key_format, multi)
+                    if multi:
+                        group, keys = "K, LEN(K) + 1", "K, LEN(K) + 1, "
+                        key_schema = "K STRING KEY, KSQL_COL_0 INTEGER KEY"
+                    else:
+                        group, keys = "K", "K, "
+                        key_schema = "K STRING KEY"
+                    emit = " EMIT FINAL" if final else ""
+                    window_key: dict[str, Any] = {"format": key_format, "windowType": window}
+                    if window != "SESSION":
+                        window_key["windowSize"] = _SIZE
+                    cases.append({
+                        "name": f"{window}{' EMIT FINAL' if final else ''} with bounds in the projection, "
+                                f"key {key_format}{', two key columns' if multi else ''}",
+                        "statements": [
+                            f"CREATE STREAM INPUT (K STRING KEY, V INT) WITH (kafka_topic='input', "
+                            f"key_format='{key_format}', value_format='JSON');",
+                            f"CREATE TABLE OUTPUT AS SELECT {keys}WINDOWSTART AS WS, WINDOWEND AS WE, "
+                            f"COUNT(*) AS N, SUM(V) AS S FROM INPUT WINDOW {clause} GROUP BY {group}{emit};",
+                        ],
+                        "inputs": [{"topic": "input", "key": in_key(k), "value": {"V": v}, "timestamp": ts}
+                                   for k, v, ts in _WINDOW_EVENTS],
+                        "outputs": [{"topic": "OUTPUT", "key": out_key(k), "value": val, "timestamp": ts,
+                                     "window": {"start": w[0], "end": w[1], "type": wtype}}
+                                    for k, val, ts, w in model],
+                        "properties": {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0},
+                        "post": {"sources": [{"name": "OUTPUT", "type": "table", "keyFormat": window_key,
+                                              "schema": f"{key_schema}, WS BIGINT, WE BIGINT, N BIGINT, S INTEGER"}]},
+                    })
+    return cases
+
+
+def write() -> None:
+    files = {"cross-stream-aggregates.json": stream_aggregates(),
+             "cross-table-aggregates.json": table_aggregates(),
+             "cross-windowed-aggregates.json": windowed_aggregates()}
+    for name, cases in files.items():
+        (HERE / name).write_text(json.dumps({"comment": "generated by gen_cross.py", "tests": cases}, indent=1) + "\n")
+
+
+if __name__ == "__main__":
+    write()
