@@ -29,7 +29,7 @@ ORDERABLE = {
 }
 
 
-def _running(values: list[Any], fn) -> list[Any]:
+def _running(values: list[Any], fn: Callable[[list[Any]], Any]) -> list[Any]:
     out = []
     seen: list[Any] = []
     for v in values:
@@ -86,8 +86,47 @@ def stream_aggregates() -> list[dict[str, Any]]:
     return cases
 
 
-KEY_FORMATS = ["KAFKA", "JSON", "AVRO", "DELIMITED", "PROTOBUF", "JSON_SR"]
-VALUE_FORMATS = ["JSON", "AVRO", "DELIMITED", "PROTOBUF", "JSON_SR"]
+STRUCTURED = {
+    "STRUCT<A INT, B STRING>": ("STRUCT<A INTEGER, B STRING>", [{"A": 1, "B": "x"}, {"A": 2, "B": "y"},
+                                                                 {"A": 1, "B": "x"}]),
+    "ARRAY<STRING>": ("ARRAY<STRING>", [["a", "b"], [], ["c"]]),
+    "MAP<STRING, INT>": ("MAP<STRING, INTEGER>", [{"k": 1}, {"j": 2, "k": 3}, {"k": 1}]),
+    "DECIMAL(6,2)": ("DECIMAL(6, 2)", [1.25, 10.75, -3.15]),
+    "BYTES": ("BYTES", ["AQI=", "Aw==", "AQI="]),
+}
+
+
+def structured_aggregates() -> list[dict[str, Any]]:
+    """Aggregates whose state or result holds a whole value (collections, latest/earliest, TOPK's carried
+    columns) of every structured type, through the schema-registry formats and JSON."""
+    formats = ["JSON", "AVRO", "PROTOBUF", "JSON_SR"]
+    cases = []
+    for t, (sql_t, vals) in STRUCTURED.items():
+        fmts = [f for f in formats if not (t == "BYTES" and f == "JSON_SR")]
+        # protobuf has no list of lists or of maps (ksqlDB refuses such a sink: "Array cannot be nested")
+        lists = [f for f in fmts if not (f == "PROTOBUF" and t.startswith(("ARRAY", "MAP")))]
+        cases.append(_stream_case(f"COLLECT_LIST of {t}", t, vals, "COLLECT_LIST(V)", f"ARRAY<{sql_t}>",
+                                  [vals[:i + 1] for i in range(len(vals))], lists))
+        cases.append(_stream_case(f"LATEST_BY_OFFSET of {t} with n = 2", t, vals, "LATEST_BY_OFFSET(V, 2)",
+                                  f"ARRAY<{sql_t}>", [vals[max(0, i - 1):i + 1] for i in range(len(vals))], lists))
+        cases.append(_stream_case(f"EARLIEST_BY_OFFSET of {t}", t, vals, "EARLIEST_BY_OFFSET(V)", sql_t,
+                                  [vals[0]] * len(vals), fmts))
+        if not t.startswith("MAP"):
+            cases.append(_stream_case(f"COLLECT_SET of {t}", t, vals, "COLLECT_SET(V)", f"ARRAY<{sql_t}>",
+                                      [_distinct(vals[:i + 1]) for i in range(len(vals))], lists))
+    return cases
+
+
+def _distinct(values: list[Any]) -> list[Any]:
+    out: list[Any] = []
+    for v in values:
+        if v not in out:
+            out.append(v)
+    return out
+
+
+KEY_FORMATS = ["KAFKA", "JSON", "AVRO", "DELIMITED", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR"]
+VALUE_FORMATS = ["JSON", "AVRO", "DELIMITED", "PROTOBUF", "PROTOBUF_NOSR", "JSON_SR"]
 
 
 def _table_events() -> list[tuple[str, Any]]:
@@ -133,9 +172,9 @@ def table_aggregates() -> list[dict[str, Any]]:
             for having in (False, True):
                 key_col = "ID STRING PRIMARY KEY"
                 # a PROTOBUF key is a message even of one column; a PROTOBUF NULL primitive reads as its default
-                in_key: Any = (lambda k: {"ID": k}) if key_format == "PROTOBUF" else (lambda k: k)
-                out_key: Any = (lambda k: {"G": k}) if key_format == "PROTOBUF" else (lambda k: k)
-                null_value = 0 if value_format == "PROTOBUF" else None
+                in_key: Any = (lambda k: {"ID": k}) if key_format in ("PROTOBUF", "PROTOBUF_NOSR") else (lambda k: k)
+                out_key: Any = (lambda k: {"G": k}) if key_format in ("PROTOBUF", "PROTOBUF_NOSR") else (lambda k: k)
+                null_value = 0 if value_format in ("PROTOBUF", "PROTOBUF_NOSR") else None
                 inputs = []
                 for key, row in _table_events():
                     value: Any = None
@@ -246,7 +285,7 @@ def _window_keys(key_format: str, multi: bool) -> tuple[Callable[[str], Any], Ca
     """How a test record spells the input key and the grouped key (``K`` or ``K, LEN(K) + 1``): a PROTOBUF
     key is a message even of one column, DELIMITED keys are text."""
     def in_key(k: str) -> Any:
-        return {"K": k} if key_format == "PROTOBUF" else k
+        return {"K": k} if key_format in ("PROTOBUF", "PROTOBUF_NOSR") else k
 
     def out_key(k: str) -> Any:
         if not multi:
@@ -304,7 +343,7 @@ def windowed_aggregates() -> list[dict[str, Any]]:
 
 
 def write() -> None:
-    files = {"cross-stream-aggregates.json": stream_aggregates(),
+    files = {"cross-stream-aggregates.json": stream_aggregates() + structured_aggregates(),
              "cross-table-aggregates.json": table_aggregates(),
              "cross-windowed-aggregates.json": windowed_aggregates()}
     for name, cases in files.items():
