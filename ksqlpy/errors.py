@@ -129,6 +129,14 @@ class KsqlAssertionError(KsqlError):
     error_code = 41700
 
 
+class KsqlSchemaRegistryUnconfigured(KsqlError):
+    """A statement needs the schema registry (AVRO, PROTOBUF, JSON_SR) and none is configured
+    (``ksql.schema.registry.url`` empty): ksqlDB's ``KsqlSchemaRegistryNotConfiguredException``,
+    answered with HTTP 428 wherever it is raised."""
+
+    error_code = 42801
+
+
 class KsqlTypeError(KsqlStatementError):
     """An expression does not type-check."""
 

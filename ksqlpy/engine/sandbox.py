@@ -23,6 +23,7 @@ from ksqlpy.engine.results import StatementResult
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import TopicInfo
 from ksqlpy.runtime.serdes import SerdeFactory
+from ksqlpy.schema_registry import is_configured
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -179,7 +180,10 @@ class Sandbox:
         self.transient_counter = engine.transient_counter
         self.generation = 0
         self.log = SandboxLog(engine.log)
-        self.schema_registry = SandboxRegistry(getattr(engine, "schema_registry", None))
+        real_registry = getattr(engine, "schema_registry", None)
+        # no registry configured: the sandbox refuses as the engine would (nothing to keep to itself)
+        self.schema_registry = (SandboxRegistry(real_registry) if is_configured(real_registry)
+                                else real_registry)
         self.serdes = SerdeFactory(self.prop, self.schema_registry)  # schemas registered here stay here
         self.catalog = engine.catalog.sandbox_copy(partitions=self.log.partition_count)
         self.queries: dict[str, Any] = {qid: QueryStandIn.of(q) for qid, q in engine.queries.items()}

@@ -68,7 +68,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
         return _exists_warning(stmt, stmt.kind, existing)
-    from ksqlpy.schema_registry.sources import infer_columns, register_source_schemas
+    from ksqlpy.schema_registry.sources import infer_columns, register_source_schemas, require_source_registry
 
     stmt = infer_columns(stmt, engine.schema_registry, engine.effective_properties())
     src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types())
@@ -86,6 +86,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
         check_source_upgrade(existing, src)
         src.created_by_query = existing.created_by_query
+    require_source_registry(engine, src)
     _ensure_topic(engine, src.topic, src.properties, topic_config(src.kind, src.properties), creating=True)
     register_source_schemas(engine, src, sink=False)
     engine.catalog.add_source(src, replace=existing is not None)
@@ -146,9 +147,11 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     config = topic_config(stmt.kind, props, windowed_sink=window is not None,
                           window_retention_ms=window.retention_ms if window is not None else None,
                           inherited_retention_ms=_retention_of(engine, plan.input_source.topic))
+    from ksqlpy.schema_registry.sources import register_source_schemas, require_source_registry
+
+    require_source_registry(engine, sink)
     _ensure_topic(engine, sink.topic, props, config, creating=False,
                   default_partitions=engine.log.partition_count(plan.input_source.topic) or 1)
-    from ksqlpy.schema_registry.sources import register_source_schemas
 
     register_source_schemas(engine, sink, sink=True)
     if upgraded is not None:

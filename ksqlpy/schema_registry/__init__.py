@@ -23,6 +23,8 @@ import urllib.request
 from dataclasses import dataclass
 from typing import Any
 
+from ksqlpy.errors import KsqlSchemaRegistryUnconfigured
+
 SCHEMAS_TOPIC = "_schemas"
 
 
@@ -235,9 +237,58 @@ class HttpSchemaRegistry(SchemaRegistry):
         return list(self._call("GET", "/subjects") or [])
 
 
-def open_registry(properties: dict[str, Any], log: Any = None) -> SchemaRegistry:
-    """The registry ``ksql.schema.registry.url`` names if it is http(s), else the embedded one."""
-    url = str(properties.get("ksql.schema.registry.url") or "")
+URL_PROPERTY = "ksql.schema.registry.url"
+NOT_CONFIGURED = f"KSQL is not configured to use a schema registry. To enable it, please set {URL_PROPERTY}"
+
+
+class UnconfiguredSchemaRegistry(SchemaRegistry):
+    """No registry configured (``ksql.schema.registry.url`` set empty): every call refuses, as ksqlDB's
+    ``DefaultSchemaRegistryClient`` does, so every statement that needs a schema (inference, registration,
+    INSERT VALUES, ASSERT SCHEMA) fails with 428 / 42801 at the point it needs one."""
+
+    def register(self, subject: str, schema: str, schema_type: str = "AVRO", schema_id: int | None = None) -> int:
+        raise KsqlSchemaRegistryUnconfigured(NOT_CONFIGURED)
+
+    def by_id(self, schema_id: int) -> RegisteredSchema | None:
+        raise KsqlSchemaRegistryUnconfigured(NOT_CONFIGURED)
+
+    def latest(self, subject: str) -> RegisteredSchema | None:
+        raise KsqlSchemaRegistryUnconfigured(NOT_CONFIGURED)
+
+    def subjects(self) -> list[str]:
+        raise KsqlSchemaRegistryUnconfigured(NOT_CONFIGURED)
+
+    def delete_subject(self, subject: str) -> None:
+        raise KsqlSchemaRegistryUnconfigured(NOT_CONFIGURED)
+
+
+def is_configured(registry: Any) -> bool:
+    """False only for the registry of an engine started with ``ksql.schema.registry.url`` empty."""
+    return not isinstance(registry, UnconfiguredSchemaRegistry)
+
+
+def require_registry(registry: Any, topic: str, fmt: str) -> None:
+    """A source whose topic is written with a schema-registry format needs a registry: ksqlDB's
+    ``SchemaRegisterInjector`` refuses the statement before registering anything."""
+    if not is_configured(registry):
+        raise KsqlSchemaRegistryUnconfigured(f"Cannot create topic '{topic}' with format {fmt} without "
+                                             f"configuring '{URL_PROPERTY}'")
+
+
+def open_registry(properties: Any, log: Any = None) -> SchemaRegistry:
+    """The registry ``ksql.schema.registry.url`` configures.
+
+    - unset (ksqlpy's default start-up of the shell, the server and the test runner) or a non-http value
+      such as ``embedded`` or ``mock://x``: the embedded registry - configured;
+    - ``http://...`` / ``https://...``: that registry;
+    - empty: no registry, as ksqlDB's default - AVRO, PROTOBUF and JSON_SR statements are refused (428).
+    """
+    raw = properties.get(URL_PROPERTY)
+    if raw is None:
+        return EmbeddedSchemaRegistry(log)
+    url = str(raw).strip()
+    if not url:
+        return UnconfiguredSchemaRegistry()
     if url.startswith(("http://", "https://")):
         return HttpSchemaRegistry(url)
     return EmbeddedSchemaRegistry(log)

@@ -15,7 +15,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.schema_registry import RegisteredSchema, SchemaRegistry, subject
+from ksqlpy.schema_registry import RegisteredSchema, SchemaRegistry, require_registry, subject
 
 SR_FORMATS = ("AVRO", "JSON_SR", "PROTOBUF")
 
@@ -142,6 +142,15 @@ def serde_options(source: Any, is_key: bool) -> dict[str, Any]:
     return {"schema_id": int(sid) if sid is not None else None,
             "full_name": str(name).strip() if name is not None else None,
             "nullable": str(nullable).strip().upper() if nullable is not None else None}
+
+
+def require_source_registry(engine: Any, source: Any) -> None:
+    """A source written with a schema-registry format (a key format only with key columns) is refused
+    when no registry is configured - before its topic is created, as ksqlDB validates the statement first."""
+    registry = getattr(engine, "schema_registry", None)
+    for is_key, fmt in ((True, source.key_format), (False, source.value_format)):
+        if fmt in SR_FORMATS and not (is_key and not source.key_columns):
+            require_registry(registry, source.topic, fmt)
 
 
 def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
