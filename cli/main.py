@@ -188,9 +188,11 @@ def main(argv: list[str] | None = None) -> int:
                       query_row_limit=args.query_row_limit, query_timeout_ms=args.query_timeout)
     try:
         session.properties.update(config)
+        from ksqlpy.grammar.variables import define as define_variable
+
         for d in args.define:
             name, _, value = d.partition("=")
-            session.variables[name.strip().lower()] = value.strip().strip("'")
+            define_variable(session.variables, name, value.strip().strip("'"))
         if args.execute or args.file:
             from ksqlpy.cli.runner import run_text
 

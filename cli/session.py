@@ -18,6 +18,9 @@ from ksqlpy.cli.backend import Backend, BackendError, ListStream
 from ksqlpy.cli.console import Console
 from ksqlpy.cli.lexer import KEYWORD, code_tokens, first_words, split_statements, strip_terminator
 from ksqlpy.engine.statements import unset_override
+from ksqlpy.grammar.variables import define as define_variable
+from ksqlpy.grammar.variables import undefine as undefine_variable
+from ksqlpy.grammar.variables import undefine_warning
 
 # CLI-local commands: no ';' needed, matched on the first word (none of them starts a SQL statement).
 CLI_COMMANDS = ("help", "exit", "quit", "clear", "output", "history", "version", "spool", "server")
@@ -213,12 +216,12 @@ class Session:
 
     def _define(self, text: str) -> None:
         stmt = self._parse_one(text)
-        self.variables[stmt.name.lower()] = stmt.value
+        define_variable(self.variables, stmt.name, stmt.value)
 
     def _undefine(self, text: str) -> None:
         stmt = self._parse_one(text)
-        if self.variables.pop(stmt.name.lower(), None) is None:
-            self.console.warning(f"Cannot undefine variable '{stmt.name}' which was never defined.")
+        if undefine_variable(self.variables, stmt.name) is None:
+            self.console.warning(undefine_warning(stmt.name) + ".")  # the ksql CLI ends it with a full stop
 
     def _show_variables(self, text: str) -> None:
         entity = {"@type": "variables", "statementText": text, "warnings": [],

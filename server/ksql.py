@@ -22,6 +22,10 @@ from ksqlpy.engine.statements import check_override, set_override, unset_overrid
 from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.grammar import ast as A
 from ksqlpy.grammar.errors import failing_line, split_statement_suffix
+from ksqlpy.grammar.variables import define as define_variable
+from ksqlpy.grammar.variables import from_json as variables_from_json
+from ksqlpy.grammar.variables import undefine as undefine_variable
+from ksqlpy.grammar.variables import undefine_warning
 from ksqlpy.server import entities as E
 from ksqlpy.server.context import ServerContext
 from ksqlpy.server.errors import (
@@ -50,16 +54,8 @@ class Prepared:
 
 
 def session_variables(raw: dict[str, Any]) -> dict[str, str]:
-    """A request's ``sessionVariables`` as the texts ksqlDB substitutes: names case-insensitive, values as
-    Java's ``String.valueOf`` writes them (``true``, ``null``), never Python's spelling."""
-    out = {}
-    for k, v in raw.items():
-        if isinstance(v, bool):
-            v = "true" if v else "false"
-        elif v is None:
-            v = "null"
-        out[str(k).upper()] = v if isinstance(v, str) else str(v)
-    return out
+    """A request's ``sessionVariables`` as the variables its statements see (grammar/variables.py)."""
+    return variables_from_json(raw)
 
 
 def prepare(ctx: ServerContext, text: str, variables: dict[str, str], *, detail_only: bool = False) -> list[Prepared]:
@@ -94,9 +90,9 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], *, detail_
         for stmt in stmts:
             warning = None
             if isinstance(stmt, A.DefineVariable):
-                variables[stmt.name.upper()] = stmt.value
-            elif isinstance(stmt, A.UndefineVariable) and variables.pop(stmt.name.upper(), None) is None:
-                warning = f"Cannot undefine variable '{stmt.name}' which was never defined"
+                define_variable(variables, stmt.name, stmt.value)
+            elif isinstance(stmt, A.UndefineVariable) and undefine_variable(variables, stmt.name) is None:
+                warning = undefine_warning(stmt.name)
             shown = dict(variables) if isinstance(stmt, A.Show) and stmt.what.upper() == "VARIABLES" else None
             out.append(Prepared(stmt, warning, shown))
     return out

@@ -622,14 +622,18 @@ def unset_property(engine: Engine, stmt: A.UnsetProperty) -> StatementResult:
 
 
 def define(engine: Engine, stmt: A.DefineVariable) -> StatementResult:
-    engine.variables[stmt.name] = stmt.value
+    from ksqlpy.grammar.variables import define as define_variable
+
+    define_variable(engine.variables, stmt.name, stmt.value)
     return StatementResult("message", stmt.text)
 
 
 def undefine(engine: Engine, stmt: A.UndefineVariable) -> StatementResult:
-    if engine.variables.pop(stmt.name, None) is None:
-        return StatementResult("message", stmt.text, warnings=[f"Cannot undefine variable '{stmt.name}' which "
-                                                                "was never defined"])
+    from ksqlpy.grammar.variables import undefine as undefine_variable
+    from ksqlpy.grammar.variables import undefine_warning
+
+    if undefine_variable(engine.variables, stmt.name) is None:
+        return StatementResult("message", stmt.text, warnings=[undefine_warning(stmt.name)])
     return StatementResult("message", stmt.text)
 
 

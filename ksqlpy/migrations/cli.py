@@ -141,7 +141,9 @@ def _apply(args: argparse.Namespace, server: Server, files: list[Migration]) -> 
     if not pending:
         print("No migrations to apply: the server is at the latest version" if files else "No migration files found")
         return 0
-    variables = dict(d.split("=", 1) for d in args.define if "=" in d)
+    from ksqlpy.grammar.variables import from_json as variables_from_json
+
+    variables = variables_from_json(dict(d.split("=", 1) for d in args.define if "=" in d))
     previous = str(done) if done else NONE
     for m in pending:
         print(f"Applying migration version {m.version}: {m.name}")

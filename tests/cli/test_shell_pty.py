@@ -112,7 +112,7 @@ def test_history_across_restarts_and_ctrl_r(spawn_shell) -> None:  # type: ignor
     sh.run("DEFINE marker = 'first';")
     sh.run("DEFINE other = 'second';")
     sh.send_line("exit")
-    sh.expect("Exiting ksqlpy")
+    sh.expect("Exiting ksqlDB")
     sh.child.expect(pexpect.EOF)
 
     sh2 = spawn_shell()
@@ -136,10 +136,11 @@ def test_ctrl_d_exits_and_ctrl_c_discards_input(spawn_shell) -> None:  # type: i
     sh = spawn_shell()
     sh.child.send("SELECT * FROM half_typed")
     sh.child.sendintr()
+    sh.expect(r"\^C")  # as the ksql CLI shows a discarded line
     sh.wait_prompt()
     sh.run("SHOW TOPICS;", "Kafka Topic")
     sh.child.sendeof()
-    sh.expect("Exiting ksqlpy")
+    sh.expect("Exiting ksqlDB")
     sh.child.expect(pexpect.EOF)
     sh.child.close()
     assert sh.child.exitstatus == 0

@@ -309,17 +309,17 @@ def test_variables_are_the_requests(client: TestClient) -> None:
                 sessionVariables={"start": 5})
     assert body == [
         {"@type": "variables", "statementText": "SHOW VARIABLES;", "warnings": [],
-         "variables": [{"name": "START", "value": "5"}, {"name": "EN_A", "value": "one"}]},
+         "variables": [{"name": "start", "value": "5"}, {"name": "en_a", "value": "one"}]},
         {"@type": "variables", "statementText": "SHOW VARIABLES;", "warnings": [],
-         "variables": [{"name": "START", "value": "5"}]},
+         "variables": [{"name": "start", "value": "5"}]},
         {"@type": "warning_entity", "statementText": "UNDEFINE en_b;", "warnings": [],
          "message": "Cannot undefine variable 'en_b' which was never defined"}]
     # a request starts with only its own session variables
     assert ksql(client, "SHOW VARIABLES;")[0]["variables"] == []
     # values are the texts Java's String.valueOf gives them
     (shown,) = ksql(client, "SHOW VARIABLES;", sessionVariables={"n": None, "b": True, "d": 1.5})
-    assert shown["variables"] == [{"name": "N", "value": "null"}, {"name": "B", "value": "true"},
-                                  {"name": "D", "value": "1.5"}]
+    assert shown["variables"] == [{"name": "n", "value": "null"}, {"name": "b", "value": "true"},
+                                  {"name": "d", "value": "1.5"}]
 
 
 def test_set_unset_and_insert_values_answer_nothing(client: TestClient) -> None:
