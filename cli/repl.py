@@ -151,9 +151,10 @@ def run_repl(session: Session, history_path: str) -> int:
         try:
             text = prompt.prompt()
         except KeyboardInterrupt:
-            continue  # Ctrl-C at the prompt discards the input
+            console.print("^C")  # Ctrl-C at the prompt discards the input, as the ksql CLI shows it
+            continue
         except EOFError:
-            console.print("Exiting ksqlpy.")
+            console.print("Exiting ksqlDB.")
             return 0
         if not text.strip():
             continue
@@ -161,7 +162,7 @@ def run_repl(session: Session, history_path: str) -> int:
         try:
             session.run_entry(text)
         except ExitShell:
-            console.print("Exiting ksqlpy.")
+            console.print("Exiting ksqlDB.")
             return 0
         except KeyboardInterrupt:
             console.error("Interrupted.")
