@@ -318,8 +318,8 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         for p in args.deleteTopicList:
             try:
                 patterns.append(re.compile(p))
-            except re.error as e:
-                raise bad_request(f"Invalid pattern: {p} ({e})") from e
+            except re.error as e:  # ksqlDB's KsqlResource: the pattern alone, not the compiler's complaint
+                raise bad_request(f"Invalid pattern: {p}") from e
         return KsqlJSONResponse(await in_thread(_terminate_cluster, ctx, patterns))
 
     # ------------------------------------------------------------------ queries
@@ -372,9 +372,27 @@ def _cluster_id(ctx: ServerContext) -> dict[str, Any]:
                                                  "ksql-cluster": ctx.config.service_id}}}
 
 
+def _delete_subjects(engine: Any, src: Any) -> None:
+    """A deleted sink's schemas go with it, as ksqlDB's ClusterTerminator cleans up sink schemas."""
+    from ksqlpy.schema_registry import is_configured, subject
+    from ksqlpy.schema_registry.sources import SR_FORMATS
+
+    registry = engine.schema_registry
+    if not is_configured(registry) or not hasattr(registry, "delete_subject"):
+        return
+    for is_key, fmt in ((True, src.key_format), (False, src.value_format)):
+        if fmt in SR_FORMATS:
+            try:
+                registry.delete_subject(subject(src.topic, is_key))
+            except Exception:  # noqa: BLE001 - best effort, as ksqlDB's: the cluster terminates regardless
+                LOG.warning("could not delete the schema of %s", src.topic, exc_info=True)
+
+
 def _terminate_cluster(ctx: ServerContext, patterns: list[re.Pattern[str]]) -> list[dict[str, Any]]:
     """TERMINATE CLUSTER: stop every query, delete matching ksql-created sink topics and the command topic."""
     engine = ctx.engine
+    if ctx.runner is not None:  # no command runs after it, and the runner would read a deleted topic
+        ctx.runner.close()
     with ctx.ddl_lock, engine.lock:
         for qid in list(engine.queries):
             engine.stop_persistent(qid)
@@ -382,6 +400,7 @@ def _terminate_cluster(ctx: ServerContext, patterns: list[re.Pattern[str]]) -> l
             if src.created_by_query and any(p.fullmatch(src.name) or p.fullmatch(src.topic) for p in patterns):
                 if engine.log.topic_exists(src.topic):
                     engine.log.delete_topic(src.topic)
+                _delete_subjects(engine, src)
         if ctx.commands is not None and engine.log.topic_exists(ctx.commands.topic):
             engine.log.delete_topic(ctx.commands.topic)
         ctx.state = "TERMINATED"
