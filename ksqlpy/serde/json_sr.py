@@ -15,6 +15,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.serde import json_sr_unions as U
 from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
 
 _HEADER = struct.Struct(">bI")
@@ -137,6 +138,9 @@ class JsonSrSerde(ValueSerde):
         self.schema_id = schema_id
         self._header: bytes | None = None
         self._fill: Any = False  # not computed yet; see _layout
+        # union STRUCTs among the columns: read from the branch value (json_sr_unions)
+        self._reads_unions = any(U.has_union(t) for _, t in self.columns)
+        self._union_writes: Any = False  # not computed yet; see _union_schemas
 
     def deserialize(self, data: bytes | None) -> tuple | None:
         if data is None:
@@ -145,7 +149,46 @@ class JsonSrSerde(ValueSerde):
             raise SerdeError("Got unexpected JSON serialization format that did not start with the magic byte. If "
                              "this stream was not serialized using the JsonSchemaConverter, then make sure the "
                              "stream is declared with JSON format (not JSON_SR).")
+        if self._reads_unions:
+            return self._read_unions(bytes(data[5:]))
         return self.inner.deserialize(bytes(data[5:]))
+
+    def _read_unions(self, payload: bytes) -> tuple | None:
+        """A row whose columns hold unions: each union value turned into its STRUCT before the JSON serde's
+        conversion (parsed with exact decimals, as the serde's own exact path)."""
+        import decimal
+
+        try:
+            d = json.loads(payload, parse_float=decimal.Decimal)
+        except ValueError as e:
+            raise SerdeError(f"Invalid JSON: {e}") from None
+        if not self.wrap:
+            d = U.read(d, self.columns[0][1])
+        elif isinstance(d, dict):
+            d = dict(d)
+            for name, t in self.columns:
+                if U.has_union(t) and (k := U.field_key(d, name)) is not None:
+                    d[k] = U.read(d[k], t)
+        return self.inner._row(d)  # type: ignore[no-any-return]
+
+    def _union_schemas(self) -> list[Any] | None:
+        """Per column, the registered schema it is written through when that schema has a union (a
+        ``*_SCHEMA_ID``'s); None when nothing is written as a union."""
+        if self._union_writes is not False:
+            return self._union_writes  # type: ignore[no-any-return]
+        self._union_writes = None
+        rs = self.registry.by_id(self.schema_id) if self.schema_id is not None else None
+        schema = json.loads(rs.schema) if rs is not None and rs.schema_type == "JSON" else None
+        if schema is None or not U.schema_has_union(schema):
+            return None
+        if not self.wrap:
+            self._union_writes = [schema]
+        else:
+            props = schema.get("properties") if isinstance(schema, dict) else None
+            props = props if isinstance(props, dict) else {}
+            self._union_writes = [props.get(k) if (k := U.field_key(props, n)) is not None else None
+                                  for n, _ in self.columns]
+        return self._union_writes  # type: ignore[no-any-return]
 
     def header(self) -> bytes:
         """Magic byte and the id of the schema written with (the generated one, registered once)."""
@@ -207,6 +250,9 @@ class JsonSrSerde(ValueSerde):
     def serialize(self, row: tuple | None) -> bytes | None:
         if row is None:
             return None
+        unions = self._union_schemas() if self.schema_id is not None else None
+        if unions is not None:
+            row = tuple(U.write(v, t, sub) for v, (_, t), sub in zip(row, self.columns, unions, strict=True))
         layout = self._layout() if self.schema_id is not None else None
         if layout is None:
             body = self.inner.serialize(row)
