@@ -179,6 +179,10 @@ class JsonSrSerde(ValueSerde):
         self._union_writes = None
         rs = self.registry.by_id(self.schema_id) if self.schema_id is not None else None
         schema = json.loads(rs.schema) if rs is not None and rs.schema_type == "JSON" else None
+        if schema is not None:  # a union may sit behind a $ref, as the layout reads it
+            from ksqlpy.serde.json_sr_references import registry_lookup, resolve_references
+
+            schema = resolve_references(schema, registry_lookup(self.registry))
         if schema is None or not U.schema_has_union(schema):
             return None
         if not self.wrap:

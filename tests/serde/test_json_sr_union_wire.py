@@ -144,3 +144,15 @@ def test_avro_unions_through_schema_ids(tmp_path: Path) -> None:
         assert len(rows) == 1
         key, ident, u = rows[0]
         assert key[k_int] == 4 and ident == 1 and u[u_str] == "y" and u[u_int] is None
+
+
+def test_a_union_behind_a_reference_is_written_bare(tmp_path: Path) -> None:
+    with Engine(str(tmp_path), {"auto.offset.reset": "earliest"}) as e:
+        e.log.create_topic("refs", 1)
+        vid = e.schema_registry.register("refs-value", json.dumps({
+            "type": "object", "definitions": {"U": UNION},
+            "properties": {"id": {"type": "integer", "connect.index": 0},
+                           "u": {"$ref": "#/definitions/U", "connect.index": 1}}}), "JSON")
+        e.execute(f"CREATE STREAM R WITH (kafka_topic='refs', value_format='JSON_SR', value_schema_id={vid});")
+        e.execute(f"INSERT INTO R (`id`, `u`) VALUES (1, STRUCT(`{P}1` := 'y'));")
+        assert [json.loads(v) for _, v in _payloads(e, "refs")] == [{"id": 1, "u": "y"}]
