@@ -24,6 +24,7 @@ from ksqlpy.runtime.accumulate import KEY
 from ksqlpy.runtime.aggregator import Aggregator, encode_key
 from ksqlpy.runtime.record_cache import cache_key
 from ksqlpy.runtime.session_batch import stream_sessions
+from ksqlpy.runtime.session_fold import build_run, fold_sessions
 from ksqlpy.state.windowed import SessionStore
 
 
@@ -32,13 +33,15 @@ class SessionAggregator(Aggregator):
         super().__init__(*args, **kwargs)
         self.sessions = SessionStore(self.kv)
         self._purged_below: int | None = None
+        self._run = build_run(self.spec.accs, self.spec.size)  # session_fold's in-place step
 
     def stream(self, items: list[tuple], out: list[tuple]) -> None:
         spec = self.spec
         gap, grace, final = spec.size, spec.grace, spec.emit_final
         accs, store = spec.accs, self.sessions
-        if not final and not spec.having:  # EMIT CHANGES: the batch's sessions in memory (session_batch)
-            stream_sessions(self, items, out)
+        if not final and not spec.having:  # EMIT CHANGES: key by key (session_fold) or record by record
+            if not fold_sessions(self, items, out, self._run):  # (session_batch), the batch's sessions in memory
+                stream_sessions(self, items, out)
             self.last_input_wall = time.monotonic()
             return
         self.new_batch()
