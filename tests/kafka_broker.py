@@ -9,6 +9,13 @@ Tansu quirks the tests and the KafkaLog account for (measured): ListOffsets(LATE
 batch short (decide "caught up" from partition EOF), aborted transactional records stay visible to
 read_committed consumers, a group join takes about half of ``session.timeout.ms``, and topic configs
 are described only when set at creation.
+
+A departed leader (Tansu 0.6.0, reproduced with plain confluent-kafka consumers, no ksqlpy code): when a
+group's follower leaves and its leader leaves right after (two members closed together - a query's
+workers stopped by an upgrade), the next generation names the departed leader; nobody sends the
+assignment and the new members' SyncGroup answers REBALANCE_IN_PROGRESS for minutes (over 200 s
+measured; members joining afresh did not reliably end it). Leader first, the new members get their
+partitions in about 5 s. Tests that stop and restart several members of one group account for it.
 """
 
 from __future__ import annotations

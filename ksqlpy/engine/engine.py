@@ -33,6 +33,7 @@ from ksqlpy.private_files import private_dir
 from ksqlpy.runtime.context import ALONE, Hosting
 from ksqlpy.runtime.coordinator import (
     WorkerManager,
+    drain_timeout,
     inline_commit_interval,
     start_workers,
     wants_spares,
@@ -282,10 +283,13 @@ class Engine:
         """Run every persistent query until no task has input left (tests, scripts, the runner).
 
         Queries run by worker processes (``ksqlpy.workers=process``) are waited for: drain returns once
-        they have committed everything their inputs hold (their outputs are then in the log).
+        they have committed everything their inputs hold (their outputs are then in the log). Raises
+        ``DrainTimeout`` (a TimeoutError) naming what was behind when ``timeout_s`` passes first: a drain
+        that gave up must not look like one that finished (the caller would read state from before it).
         """
         deadline = time.monotonic() + timeout_s
         seen: Any = None
+        progressed = 0
         while time.monotonic() < deadline:
             progressed = 0
             with self.lock:
@@ -299,6 +303,7 @@ class Engine:
             if done:
                 return
             time.sleep(0.02)
+        raise drain_timeout(self.worker_manager, timeout_s, processing=bool(progressed))
 
     # ------------------------------------------------------------------ background running
     def start(self) -> None:

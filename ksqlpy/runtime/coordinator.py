@@ -284,6 +284,18 @@ class QueryWorkers:
             ends[(topic, p)] = end
         return ends
 
+    def behind(self) -> dict[tuple[str, int], tuple[int | None, int]]:
+        """(committed, end) of each input partition whose committed offset is short of its end: what a
+        drain that gave up reports."""
+        log = self.ctx.log
+        out = {}
+        for topic, p in self.inputs:
+            end = log.end_offset(topic, p)
+            committed = log.committed(self.group, topic, p)
+            if committed is None or committed < end:
+                out[(topic, p)] = (committed, end)
+        return out
+
     def pids(self) -> list[int]:
         return [w.process.pid for w in self.workers if w.process is not None and w.process.poll() is None]
 
@@ -363,6 +375,12 @@ class WorkerManager:
             got[qw.query_id] = ends
         return got
 
+    def behind(self) -> dict[str, dict[tuple[str, int], tuple[int | None, int]]]:
+        """Per worker-run query, the input partitions not committed up to their ends (``QueryWorkers.behind``)."""
+        with self._lock:
+            current = list(self.queries.values())
+        return {qw.query_id: got for qw in current if (got := qw.behind())}
+
     def stop(self, query_id: str) -> None:
         with self._lock:
             qw = self.queries.pop(query_id, None)
@@ -418,6 +436,28 @@ def worker_commit_interval_ms(ctx: RuntimeContext, props: dict[str, Any], explic
 
 def _interval_set(explicit: dict[str, Any]) -> bool:
     return "commit.interval.ms" in explicit or "ksql.streams.commit.interval.ms" in explicit
+
+
+class DrainTimeout(TimeoutError):
+    """``Engine.drain()`` gave up: its queries had not processed (worker-run ones: committed) all their input
+    when the timeout passed. A TimeoutError, as the conformance runner expects of a drain that timed out."""
+
+
+def drain_timeout(manager: WorkerManager | None, timeout_s: float, processing: bool) -> DrainTimeout:
+    """What a drain that gave up says: the worker-run queries behind, partition by partition (committed
+    offset of end), or that the queries in this process still had input."""
+    parts: list[str] = []
+    try:
+        behind = manager.behind() if manager is not None else {}
+    except Exception as e:  # noqa: BLE001 - the report must not hide the timeout
+        behind, parts = {}, [f"(offsets unreadable: {e})"]
+    for query_id, lag in sorted(behind.items()):
+        where = ", ".join(f"{t}-{p} committed {'none' if c is None else c} of {end}" for (t, p), (c, end) in sorted(lag.items()))
+        parts.append(f"{query_id} (worker processes): {where}")
+    if processing:
+        parts.append("queries in this process were still processing input")
+    detail = "; ".join(parts) if parts else "worker-run queries had not committed their input twice in a row"
+    return DrainTimeout(f"queries did not catch up within {timeout_s:g}s: {detail}")
 
 
 def workers_caught_up(manager: WorkerManager | None, previous: dict[str, Any] | None

@@ -17,9 +17,11 @@ from ksqlpy.engine import Engine  # noqa: E402
 @pytest.mark.parametrize("workers", ["inline", "process"])
 def test_an_upgraded_aggregation_on_kafka_keeps_its_counts(tmp_path: Path, bootstrap: str, workers: str) -> None:
     suffix = new_suffix()
+    # one worker process: two members stopped together by the upgrade can leave the follower first, and
+    # Tansu then stalls the group for good (kafka_broker.py: a departed leader); a real broker does not
     engine = Engine(str(tmp_path), {"bootstrap.servers": bootstrap, "auto.offset.reset": "earliest",
                                     "ksql.service.id": f"up{suffix}_", "cache.max.bytes.buffering": 0,
-                                    "ksqlpy.workers": workers})
+                                    "ksqlpy.workers": workers, "num.stream.threads": 1})
 
     def insert(*rows: tuple[int, int]) -> None:
         engine.execute(" ".join(f"INSERT INTO clicks (id, v) VALUES ({i}, {v});" for i, v in rows))
