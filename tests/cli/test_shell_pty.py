@@ -10,6 +10,7 @@ import re
 import signal
 import subprocess
 import sys
+import termios
 import time
 import uuid
 
@@ -57,6 +58,25 @@ def _inherit(state: str) -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
 
 
+def _signal_state(pid: int | str) -> str:
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as f:
+            return " ".join(" ".join(ln.split()) for ln in f if ln.startswith(("SigBlk", "SigIgn", "SigCgt")))
+    except OSError as e:
+        return f"({e})"
+
+
+def _interrupt_state(sh) -> str:  # type: ignore[no-untyped-def]
+    """What decides whether Ctrl-C on the pty reaches the shell as SIGINT, for a failure message: the
+    shell's and this process's signal masks and dispositions (/proc), and the pty's ISIG flag (off in raw
+    mode: ^C is then read as a byte, not a signal)."""
+    try:
+        isig: object = bool(termios.tcgetattr(sh.child.child_fd)[3] & termios.ISIG)
+    except (termios.error, OSError) as e:
+        isig = f"unknown ({e})"
+    return f"shell pid {sh.child.pid}: {_signal_state(sh.child.pid)}; pytest: {_signal_state('self')}; pty ISIG: {isig}"
+
+
 # "ignored": what a process started from a background job of a non-interactive shell (``cmd &``, nohup)
 # inherits - the CI ran this way and Ctrl-C was lost; "blocked": a mask some launchers leave set
 @pytest.mark.parametrize("inherited", ["default", "ignored", "blocked"])
@@ -69,8 +89,12 @@ def test_push_query_interrupted_with_ctrl_c(spawn_shell, name, inherited: str) -
     sh.expect("Press CTRL-C to interrupt")
     sh.expect(r"\|2 +\|about")
     time.sleep(0.3)  # the query is now waiting for more rows
+    state = _interrupt_state(sh)
     sh.child.sendintr()
-    sh.expect(r"Query terminated")
+    try:
+        sh.expect(r"Query terminated")
+    except pexpect.TIMEOUT:
+        pytest.fail(f"Ctrl-C did not end the push query. At sendintr: {state}; now: {_interrupt_state(sh)}")
     sh.wait_prompt()
     # the shell survived and the query is gone
     out = sh.run("SHOW QUERIES;", "Query ID")
