@@ -62,6 +62,8 @@ def main(argv: list[str] | None = None) -> int:
     b.add_argument("--records", type=int, help="number of bids (overrides --quick)")
     b.add_argument("--master", default="local[2]", help="Spark master (default local[2])")
     b.add_argument("--workloads", help="comma-separated: filter_projection,tumbling_count_sum,out_of_order_grace")
+    b.add_argument("--tiers", help="comma-separated: python,native (default both; native runs the aggregations "
+                   "it lowers)")
     b.add_argument("--seed", type=int, default=42)
     b.add_argument("--report", help="write the JSON report here")
     b.add_argument("--online", action="store_true",

@@ -49,7 +49,12 @@ WORKLOADS = (
              "FROM bid WINDOW TUMBLING (SIZE 2 SECONDS, GRACE PERIOD 1 SECOND) GROUP BY auction EMIT CHANGES;",
              table=True, out_of_order=True),
 )
-TIERS = ("python",)
+# the fused Python tier for every workload; the native tier (``ksqlpy.backfill.native``) for those it lowers
+TIERS = ("python", "native")
+
+
+def tiers_of(w: Workload, tiers: tuple[str, ...] = TIERS) -> list[str]:
+    return [t for t in tiers if t == "python" or w.table]
 
 
 @dataclass
@@ -196,11 +201,12 @@ def shuffled(records: list[tuple[bytes, bytes, int]], seed: int) -> list[tuple[b
     return [(k, v, ts - rnd.randrange(4000) if i % 10 == 7 else ts) for i, (k, v, ts) in enumerate(records)]
 
 
-def prepare(path: str, records: list[tuple[bytes, bytes, int]]) -> Any:
+def prepare(path: str, records: list[tuple[bytes, bytes, int]], tier: str | None = None) -> Any:
+    from ksqlpy.backfill.native import TIER_PROPERTY
     from ksqlpy.engine.engine import Engine
     from ksqlpy.log.base import ProducerRecord
 
-    engine = Engine(path)
+    engine = Engine(path, {TIER_PROPERTY: tier} if tier else {})
     engine.execute(DDL)
     step = 10_000
     for i in range(0, len(records), step):
@@ -279,7 +285,7 @@ def _plog(engine: Any) -> list[Any]:
 
 # ------------------------------------------------------------------------------------------------ running
 def run(records: int, master: str, seed: int = 42, workloads: tuple[Workload, ...] = WORKLOADS,
-        log: Any = print) -> dict[str, Any]:
+        log: Any = print, tiers: tuple[str, ...] = TIERS) -> dict[str, Any]:
     from ksqlpy.backfill import backfill
     from ksqlpy.backfill.session import spark_session
 
@@ -295,21 +301,22 @@ def run(records: int, master: str, seed: int = 42, workloads: tuple[Workload, ..
         # the JVM, the session, the DataSource's planning and Python workers with ksqlpy imported: what a
         # process pays once (a small backfill of each kind), reused by every later backfill
         for w in workloads:
-            warm = prepare(os.path.join(root, f"warm-{w.name}"), plain[:2000])
-            backfill(warm, w.sql, spark=spark)
-            warm.close()
+            for tier in tiers_of(w, tiers):
+                warm = prepare(os.path.join(root, f"warm-{w.name}-{tier}"), plain[:2000], tier)
+                backfill(warm, w.sql, spark=spark)
+                warm.close()
         startup = time.monotonic() - t0
         log(f"spark session on {master} and a first backfill: {startup:.1f} s")
         for w in workloads:
             data = late_input if w.out_of_order else plain
-            for tier in TIERS:
+            for tier in tiers_of(w, tiers):
                 ref = prepare(os.path.join(root, f"{w.name}-{tier}-ref"), data)
                 plog_ref = _plog(ref)
                 c0, t1 = tree_cpu_seconds(), time.monotonic()
                 ref.execute(w.sql, {"auto.offset.reset": "earliest"})
                 ref.drain(24 * 3600)  # (drain's default gives up after 10 s)
                 s_cpu, s_wall = tree_cpu_seconds() - c0, time.monotonic() - t1
-                eng = prepare(os.path.join(root, f"{w.name}-{tier}-bf"), data)
+                eng = prepare(os.path.join(root, f"{w.name}-{tier}-bf"), data, tier)
                 plog_bf = _plog(eng)
                 jvm = _jvm_pid()
                 me = os.getpid()
@@ -339,7 +346,8 @@ def main(args: Any) -> int:
     records = args.records or (200_000 if args.quick else 2_000_000)
     names = [n.strip() for n in args.workloads.split(",")] if args.workloads else [w.name for w in WORKLOADS]
     chosen = tuple(w for w in WORKLOADS if w.name in names)
-    report = run(records, args.master, args.seed, chosen)
+    tiers = tuple(t.strip() for t in args.tiers.split(",")) if getattr(args, "tiers", None) else TIERS
+    report = run(records, args.master, args.seed, chosen, tiers=tiers)
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=2)

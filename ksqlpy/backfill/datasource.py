@@ -38,6 +38,7 @@ class Stage(Enum):
     AGGREGATE = "aggregate"  # an aggregation whose groups stay in their partition: whole partitions
     GROUP = "group"  # the first stage of a repartitioned aggregation: grouped items out, into Spark
     PARTIAL = "partial"  # a chunk of an aggregation's partition: partial aggregates (``partials``)
+    NATIVE = "native"  # a whole partition's grouped items as Arrow columns for Spark's aggregates (``native``)
 
 
 def task_name(stage: Stage, partition: int, start: int) -> str:
@@ -64,7 +65,7 @@ class BackfillDataSource(DataSource):
         return NAME
 
     def schema(self) -> str:
-        return STAGE_SCHEMA
+        return str(self.options.get("schema", STAGE_SCHEMA))  # (the native tier's items have their own)
 
     def reader(self, schema: Any) -> DataSourceReader:
         return BackfillReader(dict(self.options))
@@ -111,6 +112,13 @@ def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str,
     records = counted(log_batches(config, topic, partition, start, end, batch))
     if stage is Stage.GROUP:
         yield from stages.run_group(job, records, partition, start)
+        return
+    if stage is Stage.NATIVE:
+        from ksqlpy.backfill.native import NativePlan, lower, run_items
+
+        plan = lower(job)
+        assert isinstance(plan, NativePlan), plan
+        yield from run_items(job, plan, records, partition, staging)
         return
     final = os.path.join(staging, f"{name}.arrow")
     if os.path.exists(final):  # a resumed run: this range's output is complete from an earlier attempt

@@ -155,6 +155,56 @@ def chunk_aggregation(ranges: dict[int, tuple[int, int]], tasks: list[tuple[int,
                                          or any(e - s > max_records for s, e in ranges.values()))
 
 
+def choose_tier(engine: Engine, job: BackfillJob, result: BackfillResult) -> Any:
+    """The tier a backfill runs on (``ksqlpy.backfill.tier``): the native plan (``native.lower``) where the
+    tier is ``auto`` or ``native`` and the query lowers, else None (the fused Python tier). ``native`` on a
+    query that does not lower is refused with the planner's reason; ``auto`` records it in the result."""
+    from ksqlpy.backfill.native import TIER_PROPERTY, NativePlan, Tier, lower
+
+    value = str(engine.prop(TIER_PROPERTY) or Tier.AUTO.value).strip().lower()
+    try:
+        tier = Tier(value)
+    except ValueError:
+        raise support.BackfillUnsupported(
+            f"Invalid value for {TIER_PROPERTY}: '{value}'; expected one of "
+            f"{', '.join(t.value for t in Tier)}.") from None
+    if tier is Tier.PYTHON:
+        result.details["tier"] = Tier.PYTHON.value
+        return None
+    lowered = lower(job)
+    if isinstance(lowered, NativePlan):
+        result.details["tier"] = Tier.NATIVE.value
+        return lowered
+    if tier is Tier.NATIVE:
+        raise support.refuse(f"on the native tier {lowered.reason}")
+    result.details["tier"] = Tier.PYTHON.value
+    result.details["native_refused"] = lowered.reason
+    return None
+
+
+def run_native(session: Any, job: BackfillJob, plan: Any, config: dict[str, Any], topic: str,
+               tasks: list[tuple[int, int, int]], stage_dir: str) -> list[tuple[int, bytes, int, int]]:
+    """The native tier (``native``): grouped items into Spark as Arrow columns, Spark's aggregates per
+    (partition, key, window), each partition's results staged by a Python task; the staged files' rows."""
+    from ksqlpy.backfill.datasource import NAME, Stage, encode_job
+    from ksqlpy.backfill.native import SESSION_SETTINGS, aggregate, finish
+
+    for k, v in SESSION_SETTINGS.items():
+        session.conf.set(k, v)
+    starts = {p: s for p, s, _ in tasks}
+    df = (session.read.format(NAME)
+          .option("job", encode_job(job))
+          .option("stage", Stage.NATIVE.value)
+          .option("schema", plan.ddl())
+          .option("log", json.dumps(config))
+          .option("topic", topic)
+          .option("tasks", json.dumps(tasks))
+          .option("staging", stage_dir)
+          .load())
+    df = aggregate(df, plan, len(tasks)).mapInArrow(lambda b: finish(job, plan, b, stage_dir, starts), STAGE_SCHEMA)
+    return [(r["part"], r["value"], r["src"], r["off"]) for r in df.select("part", "value", "src", "off").collect()]
+
+
 class Cancelled(Exception):
     """The backfill was cancelled (its query terminated) while it ran."""
 
@@ -237,12 +287,16 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     parallelism = session.sparkContext.defaultParallelism
     max_records = int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS)
     tasks = split_ranges(ranges, parallelism, max_records)
-    if stage is Stage.AGGREGATE:
+    native_plan = choose_tier(engine, job, result)
+    if native_plan is not None:  # one task per partition: stream time runs over it in offset order
+        stage = Stage.NATIVE
+        tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]
+    elif stage is Stage.AGGREGATE:
         if chunk_aggregation(ranges, tasks, parallelism, max_records) and chunkable(job):
             stage = Stage.PARTIAL  # partial aggregates per chunk, merged per partition
         else:  # stream time runs over a whole partition in offset order: one task each
             tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]
-    if stage is not Stage.GROUP:
+    if stage not in (Stage.GROUP, Stage.NATIVE):
         progress.resumed_tasks = sum(
             1 for p, s, _ in tasks if os.path.exists(os.path.join(stage_dir, f"{task_name(stage, p, s)}.arrow")))
     result.details["tasks"] = len(tasks)
@@ -268,6 +322,9 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
                   .mapInArrow(lambda batches: run_merge(job, batches, stage_dir), STAGE_SCHEMA))
             files = [(r["part"], r["value"], r["src"], r["off"])  # one row per staged file: paths, not data
                      for r in df.select("part", "value", "src", "off").collect()]
+        elif stage is Stage.NATIVE:
+            assert native_plan is not None
+            files = run_native(session, job, native_plan, config, topic, tasks, stage_dir)
         else:
             files = run_tasks(sc, job, stage, config, topic, tasks, stage_dir)
             if stage is Stage.PARTIAL:
