@@ -74,8 +74,7 @@ _HIGHEST = pickle.HIGHEST_PROTOCOL
 
 
 class Tier(Enum):
-    AUTO = "auto"  # native where ``lower`` admits the query, else the fused Python tier
-    PYTHON = "python"  # the fused Python tier for everything
+    PYTHON = "python"  # the fused Python tier for everything (the default: the cheaper one, as measured)
     NATIVE = "native"  # the native tier, or a refusal naming why it cannot run the query
 
 

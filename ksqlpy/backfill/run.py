@@ -156,30 +156,25 @@ def chunk_aggregation(ranges: dict[int, tuple[int, int]], tasks: list[tuple[int,
 
 
 def choose_tier(engine: Engine, job: BackfillJob, result: BackfillResult) -> Any:
-    """The tier a backfill runs on (``ksqlpy.backfill.tier``): the native plan (``native.lower``) where the
-    tier is ``auto`` or ``native`` and the query lowers, else None (the fused Python tier). ``native`` on a
-    query that does not lower is refused with the planner's reason; ``auto`` records it in the result."""
+    """The tier a backfill runs on (``ksqlpy.backfill.tier``): ``python`` (default) the fused Python tier
+    (None); ``native`` the native plan (``native.lower``), or a refusal with the planner's reason. Python is
+    the default because it is the cheaper one as measured (docs/backfill.md, "The native tier")."""
     from ksqlpy.backfill.native import TIER_PROPERTY, NativePlan, Tier, lower
 
-    value = str(engine.prop(TIER_PROPERTY) or Tier.AUTO.value).strip().lower()
+    value = str(engine.prop(TIER_PROPERTY) or Tier.PYTHON.value).strip().lower()
     try:
         tier = Tier(value)
     except ValueError:
         raise support.BackfillUnsupported(
             f"Invalid value for {TIER_PROPERTY}: '{value}'; expected one of "
             f"{', '.join(t.value for t in Tier)}.") from None
+    result.details["tier"] = tier.value
     if tier is Tier.PYTHON:
-        result.details["tier"] = Tier.PYTHON.value
         return None
     lowered = lower(job)
-    if isinstance(lowered, NativePlan):
-        result.details["tier"] = Tier.NATIVE.value
-        return lowered
-    if tier is Tier.NATIVE:
+    if not isinstance(lowered, NativePlan):
         raise support.refuse(f"on the native tier {lowered.reason}")
-    result.details["tier"] = Tier.PYTHON.value
-    result.details["native_refused"] = lowered.reason
-    return None
+    return lowered
 
 
 def run_native(session: Any, job: BackfillJob, plan: Any, config: dict[str, Any], topic: str,

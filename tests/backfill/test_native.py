@@ -14,8 +14,10 @@ import pytest
 
 from bench.backfill import _plog, differences
 from ksqlpy.backfill import backfill
+from ksqlpy.backfill.handoff import BackfillResult
 from ksqlpy.backfill.job import BackfillJob
 from ksqlpy.backfill.native import TIER_PROPERTY, Agg, NativePlan, Refused, lower
+from ksqlpy.backfill.run import choose_tier
 from ksqlpy.backfill.support import BackfillUnsupported
 from ksqlpy.engine.engine import Engine
 from tests.backfill.conftest import Record, make_engine, produce
@@ -168,11 +170,23 @@ def test_native_refuses_what_does_not_lower(tmp_path: Any, spark: Any) -> None:
     assert eng.catalog.source("BF_OUT") is None  # rolled back
 
 
-@pytest.mark.slow
-def test_auto_falls_back_with_the_reason(tmp_path: Any, spark: Any) -> None:
-    sql = REFUSED["double-sum"][0]
-    ref, eng, plog_ref, plog_bf = _engines(tmp_path, sql, records(60), {})
-    result = backfill(eng, sql, spark=spark)
-    assert result.details["tier"] == "python"
-    assert "SUM(DOUBLE)" in result.details["native_refused"]
-    assert differences(ref, eng, result.query_id, True, plog_ref, plog_bf) == []
+def test_tier_property(tmp_path: Any) -> None:
+    """``python`` (the default) runs every query on the fused tier; ``native`` the lowered plan or a refusal
+    with the planner's reason; anything else is a clear error."""
+    job = _job(tmp_path / "a", TUMBLING)
+
+    def chosen(value: str | None, j: BackfillJob = job) -> tuple[Any, dict[str, Any]]:
+        eng = Engine(str(tmp_path / f"e-{value}"), {} if value is None else {TIER_PROPERTY: value})
+        result = BackfillResult("q", {})
+        try:
+            return choose_tier(eng, j, result), result.details
+        finally:
+            eng.close()
+
+    assert chosen(None) == (None, {"tier": "python"})
+    plan, details = chosen("NATIVE")
+    assert isinstance(plan, NativePlan) and details == {"tier": "native"}
+    with pytest.raises(BackfillUnsupported, match=r"native tier SUM\(DOUBLE\)"):
+        chosen("native", _job(tmp_path / "c", REFUSED["double-sum"][0]))
+    with pytest.raises(BackfillUnsupported, match="Invalid value for ksqlpy.backfill.tier: 'jvm'"):
+        chosen("jvm")
