@@ -4,8 +4,8 @@ A ``BackfillJob`` is plain data (the streaming query's physical topology, the qu
 Spark pickles it with each task. On a worker, ``WorkerEngine`` - the runtime's ``RuntimeContext`` there -
 and the topology's operator configs give exactly the objects the streaming runtime builds for the query -
 the source reader, the generated pipeline, the aggregation spec, the sink writer - so a record is
-decoded, evaluated, aggregated and serialized by the same code in both backends (invariant 1). Only the schema-registry formats are out of reach of a
-worker (the registry lives on the engine's log); ``support.check`` refuses them before anything runs.
+decoded, evaluated, aggregated and serialized by the same code in both backends (invariant 1). The
+schema-registry formats use a read-only snapshot of the driver's registry shipped in the job (``registry``).
 """
 
 from __future__ import annotations
@@ -53,7 +53,9 @@ class WorkerEngine:
         self.log: Any = None
         self.data_dir = ""
         self.hosting: Hosting = ALONE
-        self.serdes = SerdeFactory(self.prop, None)
+        from ksqlpy.backfill.registry import worker_registry
+
+        self.serdes = SerdeFactory(self.prop, worker_registry(job.extra))
 
     def prop(self, name: str, default: Any = None) -> Any:
         return resolve(name, self.properties, default=default)

@@ -257,6 +257,8 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     from ksqlpy.backfill.datasource import NAME, Stage, encode_job, register, task_name
     from ksqlpy.backfill.partials import chunkable
     from ksqlpy.backfill.progress import Phase
+    from ksqlpy.backfill.registry import KEY as REGISTRY
+    from ksqlpy.backfill.registry import check_sink_schemas, needs_registry, snapshot
     from ksqlpy.backfill.stages import run_merge
 
     def check() -> None:
@@ -276,13 +278,16 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     job = BackfillJob(topology=topology, sink=query.sink, query_id=query.query_id,
                       properties=dict(engine.effective_properties()), partitions=partitions,
                       repartition=repartition, sink_partitions=log.partition_count(query.sink.topic) or 1)
+    native_plan = choose_tier(engine, job, result)  # (a refusal before Spark is touched)
+    if needs_registry(plan.input_source, query.sink):  # AVRO, JSON_SR, PROTOBUF: the schemas go with the job
+        job.extra[REGISTRY] = snapshot(engine.schema_registry)
+        check_sink_schemas(engine, query.sink, job.extra[REGISTRY])
     register(session)
     aggregate = plan.find(Aggregate) is not None
     stage = Stage.STATELESS if not aggregate else Stage.GROUP if repartition else Stage.AGGREGATE
     parallelism = session.sparkContext.defaultParallelism
     max_records = int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS)
     tasks = split_ranges(ranges, parallelism, max_records)
-    native_plan = choose_tier(engine, job, result)
     if native_plan is not None:  # one task per partition: stream time runs over it in offset order
         stage = Stage.NATIVE
         tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]

@@ -16,8 +16,6 @@ from ksqlpy.plan.logical import Aggregate, Scan, Sink
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
-_REGISTRY_FORMATS = ("AVRO", "JSON_SR", "PROTOBUF")
-
 
 class BackfillUnsupported(KsqlStatementError):
     """The statement is valid but the Spark backfill cannot run it (yet)."""
@@ -51,9 +49,6 @@ def check(engine: Engine, plan: Sink) -> None:
     source = scan.source
     if source.kind != "STREAM":
         raise refuse("a TABLE as the source (its updates retract earlier contributions)")
-    for fmt in (source.key_format, source.value_format):
-        if fmt in _REGISTRY_FORMATS:
-            raise refuse(f"the {fmt} format (schema registry) on the source")
     agg = plan.find(Aggregate)
     if agg is None:
         return
@@ -64,6 +59,4 @@ def check(engine: Engine, plan: Sink) -> None:
 
 
 def check_sink(sink: Any) -> None:
-    for fmt in (sink.key_format, sink.value_format):
-        if fmt in _REGISTRY_FORMATS:
-            raise refuse(f"the {fmt} format (schema registry) on the sink")
+    """What the sink needs (nothing refused today: the schema-registry formats go with the job, ``registry``)."""

@@ -98,11 +98,13 @@ def test_split_ranges_makes_more_tasks_than_partitions(ranges: dict[int, tuple[i
         assert covered == list(range(s, e))
 
 
-def test_a_refused_sink_drops_the_created_query_again(tmp_path: Any) -> None:
-    # the sink's format is known once the statement has created it: the backfill then undoes the CREATE
-    engine = Engine(str(tmp_path))
+def test_a_refusal_after_the_create_drops_the_query_again(tmp_path: Any) -> None:
+    # the tier is decided once the statement has created the query (it needs the query's topology): the
+    # backfill then undoes the CREATE, before Spark is touched (no session is given here)
+    engine = Engine(str(tmp_path), {"ksqlpy.backfill.tier": "native"})
     engine.execute(DDL)
-    with pytest.raises(BackfillUnsupported, match="AVRO"):
-        backfill(engine, "CREATE STREAM o WITH (VALUE_FORMAT='AVRO') AS SELECT k, v FROM s EMIT CHANGES;")
+    with pytest.raises(BackfillUnsupported, match="native tier a query without GROUP BY"):
+        backfill(engine, "CREATE STREAM o WITH (VALUE_FORMAT='AVRO') AS SELECT k, v FROM s EMIT CHANGES;",
+                 spark=object())
     assert engine.catalog.source("O") is None and not engine.queries
     assert not engine.log.topic_exists("O")
