@@ -38,10 +38,12 @@ def mode_of(engine: Any) -> BackfillMode:
     return BackfillMode(value) if value in {m.value for m in BackfillMode} else BackfillMode.OFF
 
 
-# measured µs of CPU per record (300k bids, local[2]; docs/backfill.md): streaming replay, the fused tier
-STREAMING_US = {"stateless": 1.5, "aggregate": 3.0}
-SPARK_US = {"stateless": 5.6, "aggregate": 4.8}
-SESSION_START_S = 30.0  # JVM, session and first Python workers, when no session runs yet
+# measured µs of CPU per record, side by side (``python -m bench backfill --tiers python``, local[2], the mean
+# of a 300k and a 2M run under a load average of 10-13; docs/backfill.md "Measuring it"): streaming replay in
+# one process, the fused tier over every process (driver commit, JVM, Python workers)
+STREAMING_US = {"stateless": 2.2, "aggregate": 3.6}
+SPARK_US = {"stateless": 5.5, "aggregate": 5.5}
+SESSION_START_S = 60.0  # JVM, session and first Python workers, when no session runs yet (wall, loaded machine)
 RUN_START_S = 1.0  # a run on a session that is up: job set-up, the commit's fixed part
 
 
@@ -72,13 +74,17 @@ def spark_cores(master: str | None, session: Any = None) -> int:
     return os.cpu_count() or 1  # a cluster: at least this machine's worth (a lower bound is safe for auto)
 
 
-def estimate(plan: Sink, records: int, cores: int, session_up: bool) -> Estimate:
+def estimate(plan: Sink, records: int, cores: int, session_up: bool, partitions: int | None = None) -> Estimate:
+    """Streaming replay's CPU on one core against Spark's spread over the tasks it can run at once: every
+    core for a stateless query (sub-ranges), at most one per source partition for an aggregation (partial
+    aggregates per chunk could use more, but cost a merge: not counted on)."""
     from ksqlpy.plan.logical import Aggregate
 
     kind = "aggregate" if plan.find(Aggregate) is not None else "stateless"
+    parallel = cores if kind == "stateless" or partitions is None else max(1, min(cores, partitions))
     streaming = records * STREAMING_US[kind] / 1e6
-    spark = (0.0 if session_up else SESSION_START_S) + RUN_START_S + records * SPARK_US[kind] / 1e6 / cores
-    return Estimate(records, cores, round(streaming, 3), round(spark, 3))
+    spark = (0.0 if session_up else SESSION_START_S) + RUN_START_S + records * SPARK_US[kind] / 1e6 / parallel
+    return Estimate(records, parallel, round(streaming, 3), round(spark, 3))
 
 
 class Choice(Enum):
@@ -138,8 +144,8 @@ def choose(engine: Any, plan: Sink, query_id: str, sql: str, *, upgrade: bool) -
         return Choice.SPARK
     topic = plan.input_source.topic
     log = engine.log
-    records = sum(max(0, log.end_offset(topic, p) - log.start_offset(topic, p))
-                  for p in range(topic_partitions(engine, topic)))
+    partitions = topic_partitions(engine, topic)
+    records = sum(max(0, log.end_offset(topic, p) - log.start_offset(topic, p)) for p in range(partitions))
     cores = spark_cores(engine.prop("spark.master"), service.session)
-    guess = estimate(plan, records, cores, service.session_up())
+    guess = estimate(plan, records, cores, service.session_up(), partitions)
     return Choice.SPARK if guess.spark_faster else Choice.STREAMING

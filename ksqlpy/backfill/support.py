@@ -11,10 +11,25 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.logical import Aggregate, Scan, Sink
+from ksqlpy.plan.logical import Aggregate, Join, JoinFlavor, Scan, Sink
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
+
+
+# what each join needs that a backfill task does not have: two inputs read together in one task
+_JOINS = {
+    JoinFlavor.STREAM_STREAM: "stream-stream joins (WITHIN): each side's records are buffered in join windows "
+                              "and matched in the order both topics interleave, so a task would read two "
+                              "co-partitioned topics in timestamp order with both window stores",
+    JoinFlavor.STREAM_TABLE: "stream-table joins: each stream record is matched against the table as it was "
+                             "when the record arrived, so a task would replay the table's topic interleaved "
+                             "with the stream's by timestamp into a store",
+    JoinFlavor.TABLE_TABLE: "table-table joins: either side's update re-joins against the other side's store, "
+                            "so a task would replay both tables' topics together into two stores",
+    JoinFlavor.FOREIGN_KEY: "foreign-key table joins: updates on either side re-join through a subscription "
+                            "store, so a task would replay both tables' topics together",
+}
 
 
 class BackfillUnsupported(KsqlStatementError):
@@ -45,10 +60,13 @@ def check(engine: Engine, plan: Sink) -> None:
         raise refuse("queries run by worker processes (ksqlpy.workers=process)")
     scan = plan.bottom
     if not isinstance(scan, Scan):
-        raise refuse("joins")
+        join = plan.find(Join)
+        raise refuse(_JOINS.get(join.flavor, "joins") if join is not None else "joins")
     source = scan.source
     if source.kind != "STREAM":
-        raise refuse("a TABLE as the source (its updates retract earlier contributions)")
+        raise refuse("a TABLE as the source: its updates replace and retract earlier rows, so a task would "
+                     "need the table's store as of each record (the source table's materialization and the "
+                     "grouper's previous contributions), which the backfill does not build")
     agg = plan.find(Aggregate)
     if agg is None:
         return

@@ -26,13 +26,27 @@ DDL = "CREATE STREAM s (k STRING KEY, v INT) WITH (KAFKA_TOPIC='s', VALUE_FORMAT
     ("CREATE TABLE o AS SELECT v, COUNT(*) AS c FROM s WINDOW TUMBLING (SIZE 5 SECONDS) GROUP BY v EMIT CHANGES;",
      "windowed GROUP BY on anything but the source key"),
     ("CREATE TABLE o AS SELECT k, COUNT(*) AS c FROM t GROUP BY k EMIT CHANGES;", "a TABLE as the source"),
-    ("CREATE STREAM o AS SELECT s.k, s.v FROM s JOIN s2 WITHIN 1 SECOND ON s.k = s2.k EMIT CHANGES;", "joins"),
+    ("CREATE TABLE o AS SELECT k, v FROM t WHERE v > 1 EMIT CHANGES;", "a TABLE as the source"),
+    ("CREATE STREAM o AS SELECT s.k, s.v FROM s JOIN s2 WITHIN 1 SECOND ON s.k = s2.k EMIT CHANGES;",
+     "stream-stream joins \\(WITHIN\\)"),
+    ("CREATE STREAM o AS SELECT s.k, s.v, t.v AS tv FROM s JOIN t ON s.k = t.k EMIT CHANGES;",
+     "stream-table joins"),
+    ("CREATE STREAM o AS SELECT s.k, s.v, t.v AS tv FROM s LEFT JOIN t ON s.k = t.k EMIT CHANGES;",
+     "stream-table joins"),
+    ("CREATE TABLE o AS SELECT t.k, t.v, t2.v AS v2 FROM t JOIN t2 ON t.k = t2.k EMIT CHANGES;",
+     "table-table joins"),
+    ("CREATE TABLE o AS SELECT t.k, t.v, t3.w FROM t JOIN t3 ON t.v = t3.id EMIT CHANGES;",
+     "foreign-key table joins"),
 ])
 def test_unsupported_queries_are_refused_before_anything_is_created(tmp_path: Any, sql: str, what: str) -> None:
     engine = Engine(str(tmp_path))
     engine.execute(DDL)
     engine.execute("CREATE STREAM s2 (k STRING KEY, v INT) WITH (KAFKA_TOPIC='s2', VALUE_FORMAT='JSON', PARTITIONS=2);")
     engine.execute("CREATE TABLE t (k STRING PRIMARY KEY, v INT) WITH (KAFKA_TOPIC='t', VALUE_FORMAT='JSON', "
+                   "PARTITIONS=2);")
+    engine.execute("CREATE TABLE t2 (k STRING PRIMARY KEY, v INT) WITH (KAFKA_TOPIC='t2', VALUE_FORMAT='JSON', "
+                   "PARTITIONS=2);")
+    engine.execute("CREATE TABLE t3 (id INT PRIMARY KEY, w STRING) WITH (KAFKA_TOPIC='t3', VALUE_FORMAT='JSON', "
                    "PARTITIONS=2);")
     with pytest.raises(BackfillUnsupported, match=what):
         backfill(engine, sql)

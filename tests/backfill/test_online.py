@@ -283,6 +283,12 @@ def test_estimate_prefers_spark_only_with_enough_records_and_cores(tmp_path: Any
         assert not estimate(plan, 1_000, 2, session_up=False).spark_faster
         assert not estimate(plan, 100_000_000, 2, session_up=True).spark_faster  # 2 cores: streaming wins
         assert estimate(plan, 100_000_000, 16, session_up=True).spark_faster
+        agg_sql = "CREATE TABLE c AS SELECT k, COUNT(*) AS n FROM s GROUP BY k EMIT CHANGES;"
+        agg = analyze_query(parse(agg_sql)[0].query, engine.catalog, engine.session_state(), sink_name="C",
+                            persistent=True, sql=agg_sql)
+        # an aggregation runs at most one task per source partition: 16 cores over 1 partition are one
+        assert not estimate(agg, 100_000_000, 16, session_up=True, partitions=1).spark_faster
+        assert estimate(agg, 100_000_000, 16, session_up=True, partitions=8).spark_faster
         assert Choice.SPARK.value == "spark"
     finally:
         engine.close()
