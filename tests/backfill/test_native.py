@@ -20,6 +20,7 @@ from ksqlpy.backfill.native import TIER_PROPERTY, Agg, NativePlan, Refused, lowe
 from ksqlpy.backfill.run import choose_tier
 from ksqlpy.backfill.support import BackfillUnsupported
 from ksqlpy.engine.engine import Engine
+from ksqlpy.errors import KsqlStatementError
 from tests.backfill.conftest import Record, make_engine, produce
 
 DDL = ("CREATE STREAM s (k STRING KEY, v BIGINT, n INT, d DOUBLE, t STRING) "
@@ -190,3 +191,10 @@ def test_tier_property(tmp_path: Any) -> None:
         chosen("native", _job(tmp_path / "c", REFUSED["double-sum"][0]))
     with pytest.raises(BackfillUnsupported, match="Invalid value for ksqlpy.backfill.tier: 'jvm'"):
         chosen("jvm")
+
+
+def test_tier_value_checked_with_the_statement(tmp_path: Any) -> None:
+    eng = make_engine(str(tmp_path), DDL, [], "s")
+    with pytest.raises(KsqlStatementError, match="ksqlpy.backfill.tier"):
+        eng.execute(TUMBLING, {TIER_PROPERTY: "jvm"})
+    assert eng.catalog.source("BF_OUT") is None
