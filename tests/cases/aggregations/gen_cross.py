@@ -335,6 +335,8 @@ def windowed_aggregates() -> list[dict[str, Any]]:
                         "outputs": [{"topic": "OUTPUT", "key": out_key(k), "value": val, "timestamp": ts,
                                      "window": {"start": w[0], "end": w[1], "type": wtype}}
                                     for k, val, ts, w in model],
+                        # stream time is per partition: one input partition keeps every key's records on it
+                        "topics": [{"name": "input", "partitions": 1}],
                         "properties": {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0},
                         "post": {"sources": [{"name": "OUTPUT", "type": "table", "keyFormat": window_key,
                                               "schema": f"{key_schema}, WS BIGINT, WE BIGINT, N BIGINT, S INTEGER"}]},
