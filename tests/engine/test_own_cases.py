@@ -1,4 +1,4 @@
-"""Our own conformance cases (tests/cases/*.json, joins/*.json and serde/*.json; ksqlDB's test-file
+"""Our own conformance cases (tests/cases/*.json, joins/, serde/ and aggregations/*.json; ksqlDB's test-file
 format) through the real engine.
 
 Every case runs twice: with every record in partition 0, as ksqlDB's harness runs its cases, and with
@@ -18,7 +18,8 @@ from ksqlpy.testing.runner import load_cases, run_all
 
 _ROOT = Path(__file__).parent.parent / "cases"
 # the top level and the per-area directories (functions/ and rest/ have their own runners)
-CASES = sorted([*_ROOT.glob("*.json"), *_ROOT.glob("joins/*.json"), *_ROOT.glob("serde/*.json")])
+CASES = sorted([*_ROOT.glob("*.json"), *_ROOT.glob("joins/*.json"), *_ROOT.glob("serde/*.json"),
+                *_ROOT.glob("aggregations/*.json")])
 ALL = load_cases(CASES)
 
 
