@@ -38,7 +38,10 @@ def snapshot(registry: Any) -> dict[str, Any]:
     soft-deleted too - still readable - and each subject's versions)."""
     if isinstance(registry, HttpSchemaRegistry):
         return {"url": registry.url}
-    assert isinstance(registry, EmbeddedSchemaRegistry)
+    if not isinstance(registry, EmbeddedSchemaRegistry):
+        from ksqlpy.backfill import support
+
+        raise support.refuse(f"a schema-registry format with the engine's registry {type(registry).__name__}")
     with registry._lock:  # (the registry's own state: no public listing of schemas by id)
         by_id = list(registry._by_id.values())
         versions = [rs for subject in registry.subjects() for rs in registry.versions(subject)]
