@@ -84,7 +84,7 @@ def main(argv: list[str] | None = None) -> int:
         import shutil
         import tempfile
 
-        from bench.harness import source_log
+        from bench.inputs import source_log
         from bench.run_ksqlpy import run
 
         src = source_log(args.events, 42, print)
@@ -96,7 +96,7 @@ def main(argv: list[str] | None = None) -> int:
         pstats.Stats(args.out).sort_stats("tottime").print_stats(25)
         return 0
 
-    from bench.harness import FLINK_VARIANTS, Options
+    from bench.engine_runs import FLINK_VARIANTS, Options
     from bench.harness import run as run_bench
 
     events = args.events or (1_000_000 if args.quick else 10_000_000)

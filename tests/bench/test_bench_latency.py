@@ -3,8 +3,8 @@ judged from them (the idle-machine target not judged on a busy machine)."""
 
 from __future__ import annotations
 
-from bench.harness import pull_targets
 from bench.latency import pull
+from bench.report import pull_targets
 
 
 def _rest(p99: float, idle_p99: float, load_idle: float, cpus: int = 2) -> dict:

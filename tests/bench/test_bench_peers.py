@@ -15,7 +15,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from bench import harness, venvs
+from bench import inputs, venvs
 from bench.__main__ import _count
 from bench.final_results import Result, compare, normalize
 from bench.nexmark import generate
@@ -90,10 +90,10 @@ def test_every_quick_workload_says_what_its_final_result_is() -> None:
 
 
 def test_json_lines_export_holds_every_event_with_its_key(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(harness, "DATA", str(tmp_path))
-    path = harness.jsonl_inputs(2000, 3, 2, lambda _: None)
+    monkeypatch.setattr(inputs, "DATA", str(tmp_path))
+    path = inputs.jsonl_inputs(2000, 3, 2, lambda _: None)
     g = generate(2000, seed=3)
-    for topic, key_col in harness.KEY_COLUMN.items():
+    for topic, key_col in inputs.KEY_COLUMN.items():
         rows = []
         for part in (0, 1):
             with open(os.path.join(path, topic, f"part-{part}.jsonl"), "rb") as f:
@@ -105,8 +105,8 @@ def test_json_lines_export_holds_every_event_with_its_key(tmp_path: Path, monkey
         assert got == want, topic
         assert all(list(r)[0] == key_col for r in rows[0])  # the key column first
         assert [r["date_time"] for r in rows[0]] == sorted(r["date_time"] for r in rows[0])  # in event order
-    assert harness.input_records(path, ("bid", "auction")) == len(g.values["bid"]) + len(g.values["auction"])
-    assert harness.jsonl_inputs(2000, 3, 2, lambda _: None) == path  # cached
+    assert inputs.input_records(path, ("bid", "auction")) == len(g.values["bid"]) + len(g.values["auction"])
+    assert inputs.jsonl_inputs(2000, 3, 2, lambda _: None) == path  # cached
 
 
 def test_process_tree_cpu_counts_children() -> None:
@@ -130,8 +130,8 @@ def _ksqlpy_final(tmp_path: Path, src: str, workload: str) -> dict:
 
 
 def test_ksqlpy_final_result_matches_an_independent_reading_of_the_input(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(harness, "DATA", str(tmp_path / "data"))
-    src = harness.source_log(3000, 1, lambda _: None)
+    monkeypatch.setattr(inputs, "DATA", str(tmp_path / "data"))
+    src = inputs.source_log(3000, 1, lambda _: None)
     g = generate(3000, seed=1)
     q2 = Result("rows", WORKLOADS["q2"].result.columns)
     q7 = Result("final", *[WORKLOADS["q7"].result.columns, WORKLOADS["q7"].result.key])
@@ -173,12 +173,12 @@ PATHWAY_CASES = (*PEER_CASES, "q11", "q14", "q21", "q22", "q8", "q20")
 @pytest.mark.slow
 def test_flink_sql_agrees_with_ksqlpy(tmp_path: Path, monkeypatch) -> None:
     py = _peer("flink")
-    monkeypatch.setattr(harness, "DATA", str(tmp_path / "data"))
-    src = harness.source_log(3000, 1, lambda _: None)
-    data, warm = harness.jsonl_inputs(3000, 1, 1, lambda _: None), harness.jsonl_inputs(500, 1, 1, lambda _: None)
+    monkeypatch.setattr(inputs, "DATA", str(tmp_path / "data"))
+    src = inputs.source_log(3000, 1, lambda _: None)
+    data, warm = inputs.jsonl_inputs(3000, 1, 1, lambda _: None), inputs.jsonl_inputs(500, 1, 1, lambda _: None)
     for w in ("q2", "q20"):
         cfg = {"workload": w, "parallelism": 1, "sink": "filesystem", "data": data, "warm": warm,
-               "out": str(tmp_path / f"flink-{w}"), "records": harness.input_records(data, WORKLOADS[w].inputs)}
+               "out": str(tmp_path / f"flink-{w}"), "records": inputs.input_records(data, WORKLOADS[w].inputs)}
         r = _job(py, "flink_job.py", cfg)
         assert r["final"] == _ksqlpy_final(tmp_path, src, w)["final"], w
         assert r["job_fixed_seconds"] > 0 and r["startup_seconds"] > 0
@@ -187,9 +187,9 @@ def test_flink_sql_agrees_with_ksqlpy(tmp_path: Path, monkeypatch) -> None:
 @pytest.mark.slow
 def test_pathway_agrees_with_ksqlpy(tmp_path: Path, monkeypatch) -> None:
     py = _peer("pathway")
-    monkeypatch.setattr(harness, "DATA", str(tmp_path / "data"))
-    src = harness.source_log(3000, 1, lambda _: None)
-    data = harness.jsonl_inputs(3000, 1, 1, lambda _: None)
+    monkeypatch.setattr(inputs, "DATA", str(tmp_path / "data"))
+    src = inputs.source_log(3000, 1, lambda _: None)
+    data = inputs.jsonl_inputs(3000, 1, 1, lambda _: None)
     with open(os.path.join(data, "READY")) as f:
         counts = json.load(f)
     for w in PATHWAY_CASES:
@@ -201,8 +201,8 @@ def test_pathway_agrees_with_ksqlpy(tmp_path: Path, monkeypatch) -> None:
 
 @pytest.mark.slow
 def test_worker_processes_give_the_same_final_result(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(harness, "DATA", str(tmp_path / "data"))
-    src = harness.source_log(3000, 1, lambda _: None)
+    monkeypatch.setattr(inputs, "DATA", str(tmp_path / "data"))
+    src = inputs.source_log(3000, 1, lambda _: None)
     one = _ksqlpy_final(tmp_path, src, "q17")
     work = tmp_path / "log-w2"
     shutil.copytree(Path(src) / "log", work)

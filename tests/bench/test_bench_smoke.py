@@ -9,7 +9,7 @@ from pathlib import Path
 
 import orjson
 
-from bench import harness
+from bench import inputs
 from bench.ceiling import make_processor
 from bench.nexmark import generate
 from bench.run_ksqlpy import run
@@ -30,8 +30,8 @@ def test_generator_is_deterministic_with_nexmark_proportions() -> None:
 
 
 def test_tiny_workloads_match_the_hand_written_loop(tmp_path: Path, monkeypatch) -> None:
-    monkeypatch.setattr(harness, "DATA", str(tmp_path / "data"))
-    src = harness.source_log(3000, 1, lambda _: None)
+    monkeypatch.setattr(inputs, "DATA", str(tmp_path / "data"))
+    src = inputs.source_log(3000, 1, lambda _: None)
     g = generate(3000, seed=1)
     bids = (g.keys["bid"], g.values["bid"], g.timestamps["bid"])
     for w in ("q1", "q2"):
