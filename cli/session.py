@@ -17,7 +17,7 @@ from ksqlpy.cli import render
 from ksqlpy.cli.backend import Backend, BackendError, ListStream
 from ksqlpy.cli.console import Console
 from ksqlpy.cli.lexer import KEYWORD, code_tokens, first_words, split_statements, strip_terminator
-from ksqlpy.engine.statements import unset_override
+from ksqlpy.engine.session_statements import unset_override
 from ksqlpy.grammar.variables import define as define_variable
 from ksqlpy.grammar.variables import undefine as undefine_variable
 from ksqlpy.grammar.variables import undefine_warning

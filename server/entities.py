@@ -95,7 +95,7 @@ def query_description(engine: Any, d: dict[str, Any], host: str) -> dict[str, An
 
 
 def properties_entity(data: dict[str, Any]) -> dict[str, Any]:
-    """SHOW PROPERTIES as the engine listed it (``statements.properties_listing``)."""
+    """SHOW PROPERTIES as the engine listed it (``session_statements.properties_listing``)."""
     return {"properties": data["properties"], "overwrittenProperties": data["overwrittenProperties"],
             "defaultProperties": data["defaultProperties"]}
 

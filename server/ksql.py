@@ -18,7 +18,7 @@ from ksqlpy.engine.config import as_bool
 from ksqlpy.engine.property_names import denied, is_denied
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.engine.sandbox import validate
-from ksqlpy.engine.statements import check_override, set_override, unset_override
+from ksqlpy.engine.session_statements import check_override, set_override, unset_override
 from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.grammar import ast as A
 from ksqlpy.grammar.errors import failing_line, split_statement_suffix

@@ -47,6 +47,12 @@ def run_assertion(engine: Engine, stmt: Assertion, properties: dict[str, Any] | 
         time.sleep(RETRY_S)
 
 
+def assert_once(engine: Engine, stmt: Assertion) -> StatementResult:
+    """ASSERT checked once, as it stands now (``Engine.execute_statement`` waits for it: ``run_assertion``)."""
+    check(engine, stmt)
+    return result(stmt)
+
+
 def result(stmt: Assertion) -> StatementResult:
     if isinstance(stmt, A.AssertTopic):
         return StatementResult("assert_topic", stmt.text, data={"topicName": stmt.topic, "exists": stmt.exists})

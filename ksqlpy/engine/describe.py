@@ -144,7 +144,7 @@ def _field(name: str, t: Any, key: bool = False) -> dict[str, Any]:
 def explained_plan(engine: Engine, stmt: A.CreateAsSelect | A.InsertInto | A.SelectStatement) -> Sink:
     """The logical plan of a statement that is not run: a SELECT without EMIT on a table is a pull query,
     with the access it would use."""
-    from ksqlpy.engine.statements import plan_create_as, plan_insert
+    from ksqlpy.engine.persistent_statements import plan_create_as, plan_insert
 
     if isinstance(stmt, A.CreateAsSelect):
         return plan_create_as(engine, stmt)[0]

@@ -17,6 +17,7 @@ from ksqlpy.analysis.pseudo_columns import offsets_enabled
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.insert_key_schema import KeySchemaMismatch, check_key_schema
+from ksqlpy.engine.results import StatementResult
 from ksqlpy.engine.strict_coercion import CoercionFailed, base_type_name, coerce_strict, java_value_text
 from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.expr.binder import bind
@@ -67,6 +68,12 @@ def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
         raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. Could not serialize value"
                                  f"{': ' + str(ex) if str(ex) else ''}") from ex
     engine.log.produce(ProducerRecord(src.topic, kb, vb, ts))
+
+
+def insert_values_statement(engine: Engine, stmt: A.InsertValues) -> StatementResult:
+    """INSERT VALUES as a statement: the row written, an empty message."""
+    insert_values(engine, stmt)
+    return StatementResult("message", stmt.text, message="")
 
 
 def _target(engine: Engine, stmt: A.InsertValues) -> Source:

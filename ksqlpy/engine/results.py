@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ksqlpy.grammar import ast as A
 
 
 @dataclass
@@ -21,6 +24,11 @@ class StatementResult:
     data: Any = None
     query_id: str | None = None
     warnings: list[str] = field(default_factory=list)
+
+
+def status(stmt: A.Statement, message: str, query_id: str | None = None) -> StatementResult:
+    """The ``currentStatus`` result of a statement that changed something (a query id when it started one)."""
+    return StatementResult("currentStatus", stmt.text, message=message, query_id=query_id)
 
 
 class TombstoneRow(tuple):  # noqa: SLOT001 - a plain tuple with a meaning

@@ -5,8 +5,8 @@ accumulates their effects - a stream created by the first statement is there for
 of them runs for real (rules §1.1). A later statement that fails therefore fails the request with nothing
 executed.
 
-``Sandbox`` stands in for the ``Engine`` the statement handlers (``statements.py``) are given: a copy of
-the catalog (sources, types, query records), stand-ins for the persistent and transient queries, the
+``Sandbox`` stands in for the ``Engine`` the statement handlers (dispatched by ``statements.py``) are
+given: a copy of the catalog (sources, types, query records), stand-ins for the persistent and transient queries, the
 properties, the variables; a log that records topic creation and deletion without touching the real one
 and drops produced records; a schema registry that keeps registrations to itself. Planning runs in full
 (analysis, sink schemas, serdes); building and starting a query's runtime does not.
@@ -247,7 +247,7 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
     """Run ``statements`` in order against one sandbox of ``engine`` (SET/UNSET change the properties
     of the statements after them); raises the first statement's error, with the statement attached as
     ``sandbox_statement``."""
-    from ksqlpy.engine.statements import set_override, unset_override
+    from ksqlpy.engine.session_statements import set_override, unset_override
 
     with engine.lock:
         box = Sandbox(engine)

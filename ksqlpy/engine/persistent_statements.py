@@ -1,0 +1,291 @@
+"""CREATE STREAM/TABLE AS SELECT and INSERT INTO: a query planned into its sink (created, upgraded by CREATE
+OR REPLACE, or an existing stream) and started as a persistent query."""
+
+from __future__ import annotations
+
+import re
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy import types as T
+from ksqlpy.analysis import new_planner
+from ksqlpy.analysis.aggregates import NoGroupByError
+from ksqlpy.analysis.ddl import (
+    check_format_choice,
+    check_nullable_representation,
+    check_timestamp_column,
+    check_topic_properties,
+    finish_formats,
+    inherited_schema_names,
+    normalize_properties,
+    parse_delimiter,
+    parse_format,
+    single_value_wrapping,
+    topic_config,
+)
+from ksqlpy.analysis.query import analyze_query
+from ksqlpy.analysis.statement_text import create_as_text
+from ksqlpy.catalog import Column, Source
+from ksqlpy.engine.results import StatementResult, status
+from ksqlpy.engine.source_statements import ensure_topic, exists_warning, replace_enabled
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.bound import Cast
+from ksqlpy.grammar import ast as A
+from ksqlpy.plan.logical import Aggregate, Join, OutputColumn, ResultKind, Sink
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+
+
+# ksqlDB's message for aggregates without GROUP BY in any persistent query (CSAS and INSERT INTO too: the
+# text is fixed, the check comes before the result type's)
+PERSISTENT_NO_GROUP_BY = "CREATE TABLE AS SELECT"
+
+
+def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
+    props = normalize_properties(stmt.properties)
+    existing = engine.catalog.source(stmt.name)
+    if existing is not None and stmt.if_not_exists:
+        return exists_warning(stmt, stmt.kind, existing)
+    if existing is not None and not (stmt.or_replace and replace_enabled(engine)):
+        raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
+                                 "the same name already exists")
+    if existing is not None and existing.is_source:
+        raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
+                                 f"supported on source {existing.kind.lower()}s.")
+    if stmt.query.limit is not None:
+        raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
+    plan, props = plan_create_as(engine, stmt)
+    sink = plan.target
+    assert sink is not None
+    upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
+    from ksqlpy.backfill.mode import Choice, admissible, choose
+
+    admissible(engine, plan, upgrade=upgraded is not None)  # ksqlpy.backfill=spark: refused before creating
+    # the sink inherits the source's partition count (a source whose topic is gone: one)
+    aggregate = plan.find(Aggregate)
+    window = aggregate.window if aggregate is not None else None
+    config = topic_config(stmt.kind, props, windowed_sink=window is not None,
+                          window_retention_ms=window.retention_ms if window is not None else None,
+                          inherited_retention_ms=_retention_of(engine, plan.input_source.topic))
+    from ksqlpy.schema_registry.sources import register_source_schemas, require_source_registry
+
+    require_source_registry(engine, sink)
+    ensure_topic(engine, sink.topic, props, config, creating=False,
+                  default_partitions=engine.log.partition_count(plan.input_source.topic) or 1)
+
+    register_source_schemas(engine, sink, sink=True)
+    if upgraded is not None:
+        # the query keeps its id, so its consumer group, state and internal topics: the old one stops
+        # without cleanup and the new one resumes from its committed positions (new logic, new records)
+        query_id = upgraded.query_id
+        paused = upgraded.state == "PAUSED"
+        engine.stop_persistent(query_id, cleanup=False)
+    else:
+        kind = "CSAS" if stmt.kind == "STREAM" else "CTAS"
+        query_id = engine.next_query_id(kind, stmt.name)
+        paused = False
+    sink.created_by_query = query_id
+    backfill = choose(engine, plan, query_id, stmt.text, upgrade=upgraded is not None)
+    if backfill is Choice.NONE:
+        query = engine.build_persistent(plan, sink, query_id, stmt.text)
+    else:  # the backfill computes the history (the query starts at the end), or streaming replays it
+        saved = engine.request_properties
+        engine.request_properties = {**saved, "auto.offset.reset":
+                                     "latest" if backfill is Choice.SPARK else "earliest"}
+        try:
+            query = engine.build_persistent(plan, sink, query_id, stmt.text)
+        finally:
+            engine.request_properties = saved
+    sink.read_from = tuple(query.source_names)
+    engine.catalog.add_source(sink, replace=existing is not None)
+    engine.start_persistent(query)
+    if backfill is Choice.SPARK:
+        from ksqlpy.runtime.context import topic_partitions
+
+        engine.backfills.begin(query, topic_partitions(engine, plan.input_source.topic))
+    if paused:
+        query.state = "PAUSED"
+        info = engine.catalog.query(query_id)
+        if info is not None:
+            info.state = "PAUSED"
+    return status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def _retention_of(engine: Engine, topic: str) -> int | None:
+    """A source topic's own retention.ms, which a sink created from it inherits (ksqlDB's TopicProperties)."""
+    info = engine.log.describe_topic(topic)
+    value = info.config.get("retention.ms") if info is not None else None
+    return int(value) if value is not None else None
+
+
+def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[str, Any]]:
+    """The plan of a CREATE ... AS SELECT with its sink resolved (``Sink.target``), and the WITH properties."""
+    props = normalize_properties(stmt.properties)
+    ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
+    try:
+        _new_planner(engine, stmt.query)
+        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
+                             sql=stmt.text, sink_timestamp=ts_col)
+    except NoGroupByError as e:
+        raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
+    if ts_col is not None:
+        col = next(c for c in plan.project.key + plan.project.value if c.name == ts_col)
+        check_timestamp_column(ts_col, col.type, props.get("TIMESTAMP_FORMAT"))
+    if stmt.kind != plan.result_kind:
+        raise KsqlStatementError(f"Invalid result type. Your SELECT query produces a {plan.result_kind}. Please use "
+                                 f"CREATE {plan.result_kind} AS SELECT statement instead.")
+    try:
+        sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
+    except KsqlStatementError as e:
+        if not e.message.startswith("Key format does not support schema.") or isinstance(plan.bottom, Join):
+            raise
+        # found while planning the physical form: ksqlDB quotes the statement it planned
+        raise KsqlStatementError(f"{e.message}\nStatement: {create_as_text(stmt, plan)}") from None
+    plan.target = sink
+    return plan, props
+
+
+def _upgrade_target(engine: Engine, name: str, existing: Source | None, sink: Source, plan: Any) -> Any:
+    """The running query a CREATE OR REPLACE upgrades (None: a new query), after ksqlDB's checks in its
+    order: one writer at most (query id), the sink's compatibility (metastore), the plans' (registry)."""
+    if existing is None:
+        return None
+    from ksqlpy.engine.upgrades import check_plan_upgrade, check_source_upgrade, plan_steps
+
+    writers = sorted(engine.catalog.queries_writing(name))
+    if len(writers) > 1:
+        raise KsqlStatementError(f"REPLACE for sink `{name}` is not supported because there are multiple queries "
+                                 f"writing into it: [{', '.join(writers)}]")
+    check_source_upgrade(existing, sink)
+    old = engine.queries.get(writers[0]) if writers else None
+    if old is None:
+        return None
+    check_plan_upgrade(plan_steps(old.plan, old.sink), plan_steps(plan, sink))
+    return old
+
+
+def _new_planner(engine: Engine, query: A.Query) -> None:
+    """With ``ksql.new.query.planner.enabled`` the query must fit ksqlDB's new planner (once its sources are
+    known: an unknown one is reported as usual)."""
+    if not new_planner.enabled(engine.effective_properties()):
+        return
+    sources = [query.source.name] + [j.right.name for j in query.joins]
+    if all(engine.catalog.source(n) is not None for n in sources):
+        new_planner.check_new_planner(query, engine.catalog.source(query.source.name).kind)
+
+
+def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
+    src: Source = plan.input_source
+    key, value = plan.project.key, plan.project.value
+    check_topic_properties(kind, props, windowed=plan.windowed is not None)
+    check_format_choice(props)
+    key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
+    value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")
+    if not key:
+        if ("KEY_FORMAT" in props or "FORMAT" in props) and key_fmt != "NONE":
+            raise KsqlStatementError("Key format specified for stream without key columns.")
+        key_fmt = "NONE"
+    elif key_fmt == "NONE":
+        key_fmt = str(engine.prop("ksql.persistence.default.format.key", "KAFKA")).upper()
+    check_nullable_representation(key_fmt, value_fmt, props)
+    for c in key:
+        if T.contains_map(c.type):
+            raise KsqlStatementError(
+                "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
+                f"behavior due to inconsistent serialization. Key column name: `{c.name}`. Column type: {c.type}. "
+                "See https://github.com/confluentinc/ksql/issues/6621 for more.")
+    columns = [Column(c.name, c.type, key=True) for c in key] + [Column(c.name, c.type) for c in value]
+    wrap = single_value_wrapping(props, len(value), engine.effective_properties(), value_fmt)
+    topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{name}"))
+    sink = Source(
+        name=name, kind=kind, topic=topic, columns=columns, key_format=key_fmt, value_format=value_fmt,
+        key_delimiter=parse_delimiter(props["KEY_DELIMITER"]) if "KEY_DELIMITER" in props else (
+            src.key_delimiter if key_fmt == src.key_format == "DELIMITED" else None),
+        value_delimiter=parse_delimiter(props["VALUE_DELIMITER"]) if "VALUE_DELIMITER" in props else (
+            src.value_delimiter if value_fmt == src.value_format == "DELIMITED" else None),
+        wrap_single_value=wrap, windowed=plan.windowed, sql=sql,
+        properties={**inherited_schema_names(src, key_fmt, value_fmt, props), **props},
+        timestamp_column=str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None,
+        timestamp_format=props.get("TIMESTAMP_FORMAT"),
+    )
+    finish_formats(sink)
+    return sink
+
+
+def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
+    props = normalize_properties(stmt.properties)
+    target = engine.catalog.source(stmt.target)
+    if target is None:
+        where = f"Line: {stmt.target_line}, Col: {stmt.target_column}: " if stmt.target_line else ""
+        raise KsqlStatementError(f"{where}Source `{stmt.target}` does not exist.")
+    plan = plan_insert(engine, stmt, target)
+    query_id = props.get("QUERY_ID")
+    if query_id is not None:
+        query_id = str(query_id).upper()
+        check_query_id(query_id)
+        if query_id in engine.queries:
+            raise KsqlStatementError(f"Query ID '{query_id}' already exists.")
+    else:
+        query_id = engine.next_query_id("INSERT", None)
+    query = engine.build_persistent(plan, target, query_id, stmt.text)
+    engine.start_persistent(query)
+    return status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
+    """The plan of an INSERT INTO ``target``, its values cast to the stream's types where ksqlDB does."""
+    if target.kind != "STREAM":
+        raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. {target.name} is a table.")
+    if target.is_source:
+        raise KsqlStatementError(f"Cannot insert into read-only stream: {target.name}")
+    _new_planner(engine, stmt.query)
+    try:
+        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=target.name,
+                             persistent=True, sql=stmt.text)
+    except NoGroupByError as e:
+        raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
+    if plan.result_kind is not ResultKind.STREAM:
+        raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. The query produces a "
+                                 f"{plan.result_kind.lower()}.")
+    if target.header_columns:
+        raise KsqlStatementError(f"Cannot insert into {target.name} because it has header columns")
+    result_cols = ([(c.name, c.type, True) for c in plan.project.key]
+                   + [(c.name, c.type, False) for c in plan.project.value])
+    sink_cols = [(c.name, c.type, c.key) for c in target.columns]
+    if result_cols != sink_cols and _castable_into(result_cols, sink_cols):
+        # value columns the sink types can hold without loss (INT into DECIMAL(5, 2), DECIMAL(2, 1) into
+        # DECIMAL(5, 2), INT into BIGINT...) are cast on the way, as ksqlDB does
+        sink_types = {n: t for n, t, k in sink_cols if not k}
+        plan.with_values([c if c.type == sink_types[c.name] else
+                          OutputColumn(c.name, sink_types[c.name], Cast(c.expr, type=sink_types[c.name], implicit=True))
+                          for c in plan.project.value])
+        result_cols = sink_cols
+    if result_cols != sink_cols:
+        def fmt(cols: list[tuple[str, Any, bool]]) -> str:
+            return ", ".join(f"`{n}` {t}{' KEY' if k else ''}" for n, t, k in cols)
+
+        raise KsqlStatementError(f"Incompatible schema between results and sink.\nResult schema is {fmt(result_cols)}"
+                                 f"\nSink schema is {fmt(sink_cols)}")
+    plan.target = target
+    return plan
+
+
+RESERVED_QUERY_ID_PREFIXES = ("INSERTQUERY_", "CTAS_", "CSAS_", "CST_")
+
+
+def check_query_id(query_id: str) -> None:
+    """ksqlDB's ``QueryIdUtil``: a chosen query id is a plain name outside the prefixes ksqlDB generates."""
+    if not re.fullmatch(r"[A-Za-z0-9_]+", query_id):
+        raise KsqlStatementError(f"Query IDs may contain only alphanumeric characters and '_'. Got: '{query_id}'")
+    if query_id.startswith(RESERVED_QUERY_ID_PREFIXES):
+        raise KsqlStatementError("Query IDs must not start with a reserved query ID prefix (INSERTQUERY_, CTAS_, "
+                                 f"CSAS_, CST_). Got '{query_id}'.")
+
+
+def _castable_into(result: list[tuple[str, Any, bool]], sink: list[tuple[str, Any, bool]]) -> bool:
+    """Same columns, keys identical, every value column implicitly castable to the sink's type."""
+    if [(n, k) for n, _, k in result] != [(n, k) for n, _, k in sink]:
+        return False
+    return all(rt == st or (not k and T.can_implicitly_cast(rt, st))
+               for (_, rt, k), (_, st, _) in zip(result, sink, strict=True))

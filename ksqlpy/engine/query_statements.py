@@ -1,0 +1,63 @@
+"""Statements on queries: TERMINATE, PAUSE/RESUME, RESET QUERY, and SELECT (a pull query answered, a push
+query started)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ksqlpy.engine.results import StatementResult, status
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.grammar import ast as A
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+
+
+def terminate(engine: Engine, stmt: A.Terminate) -> StatementResult:
+    if stmt.query_id is None:
+        for qid in list(engine.queries):
+            engine.stop_persistent(qid)
+        return status(stmt, "Query terminated.")  # ksqlDB's one success text for every TERMINATE
+    qid = stmt.query_id.upper()
+    if qid in engine.transient:
+        engine.transient[qid].close()
+        return status(stmt, "Query terminated.")
+    if qid not in engine.queries:
+        raise KsqlStatementError(f"Unknown queryId: {stmt.query_id}")
+    engine.stop_persistent(qid)
+    return status(stmt, "Query terminated.")
+
+
+def reset_query(engine: Engine, stmt: A.ResetQuery) -> StatementResult:
+    """``RESET QUERY``: ksqlpy's own statement (reset.py); runs locally, its effect is in the log."""
+    from ksqlpy.engine.reset import parse_time, reset_running_query
+
+    to = parse_time(stmt.to_timestamp) if stmt.to_timestamp is not None else None
+    result = reset_running_query(engine, stmt.query_id, to)
+    where = "the earliest offsets" if to is None else f"timestamp {to}"
+    return status(stmt, f"Query {result.query_id} reset to {where}: its state and internal topics were deleted "
+                         "and it recomputes from there.", result.query_id)
+
+
+def pause_resume(engine: Engine, stmt: A.PauseResume) -> StatementResult:
+    ids = list(engine.queries) if stmt.query_id is None else [stmt.query_id.upper()]
+    for qid in ids:
+        q = engine.queries.get(qid)
+        if q is None:
+            raise KsqlStatementError(f"Unknown queryId: {qid}")
+        q.state = "PAUSED" if stmt.action == "PAUSE" else "RUNNING"
+        info = engine.catalog.query(qid)
+        if info:
+            info.state = q.state
+    return status(stmt, f"Query {'paused' if stmt.action == 'PAUSE' else 'resumed'}.")
+
+
+def select(engine: Engine, stmt: A.SelectStatement) -> StatementResult:
+    if stmt.query.emit is not None:
+        tq = engine.push_query(stmt.text)
+        return StatementResult("push", stmt.text, data=tq, query_id=tq.query_id)
+    from ksqlpy.engine.pull import pull_result
+
+    # data: {"columns": [(name, type)], "rows": [tuple], "keys": [names of the key columns selected]}
+    return StatementResult("rows", stmt.text, data=pull_result(engine, stmt))

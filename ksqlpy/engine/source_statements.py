@@ -1,0 +1,153 @@
+"""CREATE STREAM/TABLE, DROP, ALTER and CREATE/DROP TYPE: sources and types in the catalog, their topics
+created where the statement asks for them."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from ksqlpy.analysis.ddl import check_columns, resolve_type, source_from_create, topic_config
+from ksqlpy.analysis.pseudo_columns import reserved_names
+from ksqlpy.catalog import Source
+from ksqlpy.engine.results import StatementResult, status
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.grammar import ast as A
+
+if TYPE_CHECKING:
+    from ksqlpy.engine.engine import Engine
+
+
+
+def exists_warning(stmt: A.Statement, kind: str, existing: Source) -> StatementResult:
+    """IF NOT EXISTS on an existing source: nothing happens, and the user is told so. ksqlDB's
+    ``DistributingExecutor`` words it with the statement's kind twice (whatever the existing source is) and
+    the name as a SourceName prints itself, back-quoted."""
+    msg = f"Cannot add {kind.lower()} `{stmt.name}`: A {kind.lower()} with the same name already exists."  # type: ignore[attr-defined]
+    return StatementResult("warning_entity", stmt.text, message=msg, warnings=[msg])
+
+
+def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
+    existing = engine.catalog.source(stmt.name)
+    if existing is not None and stmt.if_not_exists:
+        return exists_warning(stmt, stmt.kind, existing)
+    from ksqlpy.schema_registry.sources import infer_columns, register_source_schemas, require_source_registry
+
+    stmt = infer_columns(stmt, engine.schema_registry, engine.effective_properties())
+    src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types())
+    if existing is not None:
+        if not (stmt.or_replace and replace_enabled(engine)):
+            raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
+                                     "the same name already exists")
+        if existing.kind != stmt.kind:
+            raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
+                                     "the same name already exists")
+        if existing.is_source:
+            raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
+                                     f"supported on source {stmt.kind.lower()}s.")
+        from ksqlpy.engine.upgrades import check_source_upgrade
+
+        check_source_upgrade(existing, src)
+        src.created_by_query = existing.created_by_query
+    require_source_registry(engine, src)
+    ensure_topic(engine, src.topic, src.properties, topic_config(src.kind, src.properties), creating=True)
+    register_source_schemas(engine, src, sink=False)
+    engine.catalog.add_source(src, replace=existing is not None)
+    if src.is_source and src.kind == "TABLE":
+        from ksqlpy.engine.materialized import start_source_table_query
+
+        start_source_table_query(engine, src, stmt.text)
+        if src.created_by_query:  # its CST_ query materializes it: ksqlDB answers with the query
+            return status(stmt, f"Created query with ID {src.created_by_query}", src.created_by_query)
+    return status(stmt, f"{stmt.kind.capitalize()} created")
+
+
+def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict[str, str], *, creating: bool,
+                  default_partitions: int | None = None, default_replicas: int = 1) -> None:
+    info = engine.log.describe_topic(topic)
+    partitions = props.get("PARTITIONS")
+    if info is not None:
+        if partitions is not None and int(partitions) != info.partitions:
+            raise KsqlStatementError(
+                f"A Kafka topic with the name '{topic}' already exists, with different partition/replica "
+                f"configuration than required. KSQL expects {int(partitions)} partitions (topic has "
+                f"{info.partitions}), 1 replication factor (topic has 1).")
+        return
+    if partitions is None:
+        partitions = default_partitions
+    if partitions is None:
+        raise KsqlStatementError(f"Topic '{topic}' does not exist. If you want to create a new topic for the "
+                                 "stream/table please re-run the statement providing the required 'PARTITIONS' "
+                                 "configuration in the WITH clause (and optionally 'REPLICAS'). For example: "
+                                 f"CREATE STREAM S (ID INT) WITH (KAFKA_TOPIC='{topic}', PARTITIONS=2, "
+                                 "REPLICAS=1, VALUE_FORMAT='JSON');")
+    engine.log.create_topic(topic, int(partitions), int(props.get("REPLICAS", default_replicas)), config)
+
+
+def replace_enabled(engine: Engine) -> bool:
+    return str(engine.prop("ksql.create.or.replace.enabled", "true")).lower() != "false"
+
+
+def drop_source(engine: Engine, stmt: A.Drop) -> StatementResult:
+    src = engine.catalog.source(stmt.name)
+    if src is None:
+        if stmt.if_exists:
+            return status(stmt, f"Source `{stmt.name}` does not exist.")
+        raise KsqlStatementError(f"{stmt.kind.capitalize()} {stmt.name} does not exist.")
+    if src.kind != stmt.kind:
+        raise KsqlStatementError(f"Incompatible data source type is {src.kind}, but statement was DROP {stmt.kind}")
+    readers = [q for q in engine.catalog.queries_reading(stmt.name)]
+    writers = [q for q in engine.catalog.queries_writing(stmt.name) if q != src.created_by_query]
+    if readers or writers:
+        raise KsqlStatementError(
+            f"Cannot drop {stmt.name}.\nThe following queries read from this source: [{', '.join(sorted(readers))}]."
+            f"\nThe following queries write into this source: [{', '.join(sorted(writers))}].\n"
+            "You need to terminate them before dropping " + stmt.name + ".")
+    constraints = engine.catalog.constraints(stmt.name)
+    if constraints:
+        raise KsqlStatementError(
+            f"Cannot drop {stmt.name}.\nThe following streams and/or tables read from this source: "
+            f"[{', '.join(constraints)}].\nYou need to drop them before dropping {stmt.name}.")
+    if stmt.delete_topic and src.is_source:
+        raise KsqlStatementError(f"Cannot delete topic for read-only source: {stmt.name}")
+    if src.created_by_query:
+        engine.stop_persistent(src.created_by_query)
+    engine.catalog.remove_source(stmt.name)
+    if stmt.delete_topic and engine.log.topic_exists(src.topic):
+        engine.log.delete_topic(src.topic)
+    return status(stmt, f"Source `{stmt.name}` (topic: {src.topic}) was dropped.")
+
+
+def create_type(engine: Engine, stmt: A.CreateType) -> StatementResult:
+    if engine.catalog.type(stmt.name) is not None:
+        if stmt.if_not_exists:  # nothing registered: ksqlDB's DdlCommandExec says what the name already is
+            return status(stmt, f"{stmt.name} is already registered with type {engine.catalog.type(stmt.name)}")
+        raise KsqlStatementError(f"Cannot register custom type '{stmt.name}' since it is already registered with "
+                                 f"type: {engine.catalog.type(stmt.name)}")
+    t = resolve_type(stmt.type, engine.catalog.types())
+    engine.catalog.add_type(stmt.name, t)
+    return status(stmt, f"Registered custom type with name '{stmt.name}' and SQL type {t}")
+
+
+def drop_type(engine: Engine, stmt: A.DropType) -> StatementResult:
+    if engine.catalog.type(stmt.name) is None and not stmt.if_exists:
+        raise KsqlStatementError(f"Type {stmt.name} does not exist.")
+    if not engine.catalog.remove_type(stmt.name):  # IF EXISTS of an unknown type: nothing dropped
+        return status(stmt, f"Type '{stmt.name}' does not exist")
+    return status(stmt, f"Dropped type '{stmt.name}'")
+
+
+def alter_source(engine: Engine, stmt: A.AlterSource) -> StatementResult:
+    src = engine.catalog.source(stmt.name)
+    if src is None:
+        raise KsqlStatementError(f"Source {stmt.name} does not exist.")
+    if src.is_source:
+        raise KsqlStatementError(f"Cannot alter {src.kind.lower()} '{src.name}': ALTER operations are not supported "
+                                 f"on source {src.kind.lower()}s.")
+    if src.created_by_query:
+        raise KsqlStatementError("ALTER command is not supported for CREATE ... AS statements.")
+    new = check_columns(src.kind, stmt.columns, engine.catalog.types(), reserved_names(engine.effective_properties()))
+    for c in new:
+        if src.column(c.name) is not None:
+            raise KsqlStatementError(f"Cannot add column `{c.name}` to schema. A column with the same name already "
+                                     "exists.")
+        src.columns.append(c)
+    return status(stmt, f"{src.kind.capitalize()} altered")
