@@ -10,13 +10,14 @@ of state: that is what makes it a ceiling rather than a peer.
 
 from __future__ import annotations
 
-import resource
 import sys
 import time
 from collections.abc import Callable
 from typing import Any
 
 import orjson
+
+from bench.proc_tree import cpu_seconds, peak_rss_mb
 
 Batch = tuple[list[bytes], list[bytes], list[int]]  # keys, values, timestamps
 Processor = Callable[[list[bytes], list[bytes], list[int]], Batch]
@@ -134,20 +135,6 @@ def make_processor(workload: str, folded: bool = False) -> Processor:
     raise KeyError(f"no hand-written loop for {workload}")
 
 
-def _peak_rss_mb() -> float:
-    """Peak resident set of this process (VmHWM; ru_maxrss would carry the parent's peak across exec)."""
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-
-def _cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_SELF)
-    return ru.ru_utime + ru.ru_stime
-
-
 def run_kafka(cfg: dict[str, Any]) -> dict[str, Any]:
     """Consume ``cfg['topic']`` to its end offsets, process, produce to ``cfg['out']``, commit."""
     from confluent_kafka import OFFSET_BEGINNING, Consumer, Producer, TopicPartition
@@ -167,7 +154,7 @@ def run_kafka(cfg: dict[str, Any]) -> dict[str, Any]:
         if not msgs:
             continue
         if t0 is None:
-            t0, c0 = time.perf_counter(), _cpu()
+            t0, c0 = time.perf_counter(), cpu_seconds()
         seen += len(msgs)
         ok, ov, ot = process([m.key() for m in msgs], [m.value() for m in msgs], [m.timestamp()[1] for m in msgs])
         for k, v, t in zip(ok, ov, ot, strict=False):
@@ -180,10 +167,10 @@ def run_kafka(cfg: dict[str, Any]) -> dict[str, Any]:
         poll(0)
     prod.flush(120)
     c.commit(asynchronous=False)
-    t1, c1 = time.perf_counter(), _cpu()
+    t1, c1 = time.perf_counter(), cpu_seconds()
     c.close()
     return {"records": seen, "outputs": outputs, "seconds": t1 - t0, "cpu_seconds": c1 - c0,  # type: ignore[operator]
-            "peak_rss_mb": _peak_rss_mb()}
+            "peak_rss_mb": peak_rss_mb()}
 
 
 def run_embedded(cfg: dict[str, Any]) -> dict[str, Any]:
@@ -198,7 +185,7 @@ def run_embedded(cfg: dict[str, Any]) -> dict[str, Any]:
     process = make_processor(cfg["workload"], bool(cfg.get("folded")))
     positions = [0] * parts
     seen = outputs = 0
-    t0, c0 = time.perf_counter(), _cpu()
+    t0, c0 = time.perf_counter(), cpu_seconds()
     progressed = True
     while progressed:
         progressed = False
@@ -214,10 +201,10 @@ def run_embedded(cfg: dict[str, Any]) -> dict[str, Any]:
             positions[p] = b.next_offset
             seen += len(b.offsets)
             outputs += len(ov)
-    t1, c1 = time.perf_counter(), _cpu()
+    t1, c1 = time.perf_counter(), cpu_seconds()
     log.close()
     return {"records": seen, "outputs": outputs, "seconds": t1 - t0, "cpu_seconds": c1 - c0,
-            "peak_rss_mb": _peak_rss_mb()}
+            "peak_rss_mb": peak_rss_mb()}
 
 
 def main(argv: list[str]) -> None:

@@ -1,4 +1,5 @@
-"""CPU seconds of a process and all its descendants, from /proc (stdlib only: peers import it too).
+"""CPU seconds, peak memory and age of a process (and of all its descendants), from /proc (stdlib only:
+the peers, in their own environments, import it too).
 
 A PyFlink job runs in a JVM that the Python driver starts as a child process; Pathway runs its Rust
 workers as threads. Counting the whole tree is what makes engines with helper processes comparable to
@@ -8,6 +9,7 @@ one ksqlpy process.
 from __future__ import annotations
 
 import os
+import resource
 
 _TICK = os.sysconf("SC_CLK_TCK")
 
@@ -69,3 +71,27 @@ def tree_peak_rss_mb(root: int | None = None) -> float:
         except OSError:
             pass
     return seen
+
+
+def peak_rss_mb() -> float:
+    """Peak resident set of this process (VmHWM; ru_maxrss would carry the parent's peak across exec)."""
+    with open("/proc/self/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1]) / 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+def cpu_seconds() -> float:
+    """User + system CPU of this process so far (its threads included, not its children)."""
+    ru = resource.getrusage(resource.RUSAGE_SELF)
+    return ru.ru_utime + ru.ru_stime
+
+
+def process_age_s() -> float:
+    """Seconds since this process started (a start-up clock that includes the interpreter's own)."""
+    with open("/proc/self/stat") as f:
+        start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
+    with open("/proc/uptime") as f:
+        uptime = float(f.read().split()[0])
+    return uptime - start_ticks / _TICK

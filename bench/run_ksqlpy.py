@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import resource
 import sys
 import tempfile
 import time
@@ -19,21 +18,8 @@ from typing import Any
 
 import orjson
 
-from bench.proc_tree import tree_cpu_seconds, tree_peak_rss_mb
+from bench.proc_tree import cpu_seconds, peak_rss_mb, tree_cpu_seconds, tree_peak_rss_mb
 from bench.workloads import SOURCES_SQL, WORKLOADS
-
-
-def _peak_rss_mb() -> float:
-    """Peak resident set of this process (VmHWM; ru_maxrss would carry the parent's peak across exec)."""
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-def _cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_SELF)
-    return ru.ru_utime + ru.ru_stime
 
 
 def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | None = None,
@@ -54,7 +40,7 @@ def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | 
         props: dict = {"auto.offset.reset": "earliest"}
         if cache is not None:
             props["cache.max.bytes.buffering"] = cache
-        cpu = _cpu
+        cpu = cpu_seconds
         if pipelined:
             props["ksqlpy.commit.pipelined"] = "true"
         props.update(settings or {})
@@ -78,7 +64,7 @@ def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | 
         if prof is not None:
             prof.disable()
             prof.dump_stats(profile)  # type: ignore[arg-type]
-        peak = _peak_rss_mb() if workers == 1 else tree_peak_rss_mb()
+        peak = peak_rss_mb() if workers == 1 else tree_peak_rss_mb()
         info = log.describe_topic(sink.upper())
         out = sum(log.end_offset(info.name, p) for p in range(info.partitions)) if info else 0
         final = final_result(engine, sink, workload, dump) if check else None
@@ -170,7 +156,7 @@ def run_kafka(cfg: dict) -> dict:
         def timed_fetch(topic: str, partition: int, offset: int, max_records: int = 10000):  # type: ignore[no-untyped-def]
             b = fetch(topic, partition, offset, max_records)
             if not first and b.offsets and topic == cfg["topic"]:
-                first.append((_cpu(), time.perf_counter()))
+                first.append((cpu_seconds(), time.perf_counter()))
             return b
 
         engine.log.fetch = timed_fetch  # type: ignore[method-assign]
@@ -182,7 +168,7 @@ def run_kafka(cfg: dict) -> dict:
         # interval: its position runs ahead of what is committed)
         while any(t.committed_position < ends[t.partition] for t in tasks) and time.perf_counter() < deadline:
             engine.drain(5)
-        t1, c1 = time.perf_counter(), _cpu()
+        t1, c1 = time.perf_counter(), cpu_seconds()
         c0, t0 = first[0] if first else (c1, t1)
         done = sum(min(t.position, ends[t.partition]) for t in tasks)
         sink = engine.catalog.source(cfg["out"].upper())
@@ -190,7 +176,7 @@ def run_kafka(cfg: dict) -> dict:
         out = sum(engine.log.end_offset(info.name, p) for p in range(info.partitions)) if info else None
         engine.close()
     return {"records": done, "outputs": out, "seconds": t1 - t0, "cpu_seconds": c1 - c0,
-            "startup_seconds": round(t0 - t_submit, 3), "peak_rss_mb": _peak_rss_mb()}
+            "startup_seconds": round(t0 - t_submit, 3), "peak_rss_mb": peak_rss_mb()}
 
 
 def main(argv: list[str] | None = None) -> None:

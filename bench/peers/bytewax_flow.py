@@ -11,7 +11,6 @@ stops when the dataflow has finished (input at EOF, sink flushed). Prints one JS
 from __future__ import annotations
 
 import json
-import resource
 import sys
 import time
 from datetime import UTC, datetime, timedelta
@@ -25,20 +24,9 @@ from bytewax.dataflow import Dataflow
 from bytewax.operators import windowing as win
 from bytewax.testing import run_main
 
+from bench.proc_tree import cpu_seconds, peak_rss_mb
+
 EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _peak_rss_mb() -> float:
-    """Peak resident set of this process (VmHWM; ru_maxrss would carry the parent's peak across exec)."""
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-def _cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_SELF)
-    return ru.ru_utime + ru.ru_stime
 
 
 def build(cfg: dict[str, Any], state: dict[str, Any]) -> Dataflow:
@@ -49,7 +37,7 @@ def build(cfg: dict[str, Any], state: dict[str, Any]) -> Dataflow:
 
     def decode(m: Any) -> tuple[bytes, Any, int]:
         if not state["seen"]:
-            state["t0"], state["c0"] = time.perf_counter(), _cpu()
+            state["t0"], state["c0"] = time.perf_counter(), cpu_seconds()
         state["seen"] += 1
         return m.key, loads(m.value), m.timestamp[1]
 
@@ -97,10 +85,10 @@ def build(cfg: dict[str, Any], state: dict[str, Any]) -> Dataflow:
 def main(cfg: dict[str, Any]) -> dict[str, Any]:
     state: dict[str, Any] = {"t0": 0.0, "c0": 0.0, "seen": 0, "outputs": 0}
     run_main(build(cfg, state))
-    t1, c1 = time.perf_counter(), _cpu()
+    t1, c1 = time.perf_counter(), cpu_seconds()
     return {"records": state["seen"], "outputs": state["outputs"], "seconds": t1 - state["t0"],
             "cpu_seconds": c1 - state["c0"],
-            "peak_rss_mb": _peak_rss_mb()}
+            "peak_rss_mb": peak_rss_mb()}
 
 
 if __name__ == "__main__":

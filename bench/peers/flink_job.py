@@ -29,7 +29,7 @@ import time
 from typing import Any
 
 from bench.final_results import Result
-from bench.proc_tree import tree_cpu_seconds, tree_peak_rss_mb
+from bench.proc_tree import process_age_s, tree_cpu_seconds, tree_peak_rss_mb
 from bench.workloads import WORKLOADS
 
 COLUMNS = {
@@ -111,15 +111,6 @@ TUNING = {"table.exec.mini-batch.enabled": "true", "table.exec.mini-batch.allow-
           "table.local-time-zone": "UTC"}
 
 
-def _process_age() -> float:
-    """Seconds since this process started (the start-up clock includes the interpreter's own)."""
-    with open("/proc/self/stat") as f:
-        start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-    with open("/proc/uptime") as f:
-        uptime = float(f.read().split()[0])
-    return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
-
-
 def _env(parallelism: int) -> Any:
     from pyflink.table import EnvironmentSettings, TableEnvironment
 
@@ -187,7 +178,7 @@ def read_result(workload: str, out: str, dump: str | None = None) -> tuple[int, 
 def main(cfg: dict[str, Any]) -> dict[str, Any]:
     env = _env(cfg["parallelism"])
     env.execute_sql("SELECT 1").collect().close()
-    startup = _process_age()
+    startup = process_age_s()
     out = cfg["out"]
     shutil.rmtree(out, ignore_errors=True)
     # the first job on a JVM also loads and compiles Flink's classes: run the small job twice, the

@@ -31,7 +31,7 @@ from typing import Any
 import pathway as pw
 
 from bench.final_results import Result
-from bench.proc_tree import tree_cpu_seconds, tree_peak_rss_mb
+from bench.proc_tree import process_age_s, tree_cpu_seconds, tree_peak_rss_mb
 from bench.workloads import WORKLOADS
 
 
@@ -70,14 +70,6 @@ class Person(pw.Schema):
 
 
 SCHEMAS: dict[str, type[pw.Schema]] = {"bid": Bid, "auction": Auction, "person": Person}
-
-
-def _process_age() -> float:
-    with open("/proc/self/stat") as f:
-        start_ticks = int(f.read().rsplit(")", 1)[1].split()[19])
-    with open("/proc/uptime") as f:
-        uptime = float(f.read().split()[0])
-    return uptime - start_ticks / os.sysconf("SC_CLK_TCK")
 
 
 def read(topic: str, cfg: dict[str, Any]) -> pw.Table:
@@ -270,7 +262,7 @@ def main(cfg: dict[str, Any]) -> dict[str, Any]:
     # &), the process inherits SIGINT ignored, Python then installs no handler and the signal is lost - the
     # run hung after its last record until the harness's timeout
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    startup = _process_age()
+    startup = process_age_s()
     c0, t0 = tree_cpu_seconds(), time_now()
     try:
         pw.run(monitoring_level=pw.MonitoringLevel.NONE)

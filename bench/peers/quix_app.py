@@ -10,7 +10,6 @@ producer and commits the checkpoint). Prints one JSON object.
 from __future__ import annotations
 
 import json
-import resource
 import sys
 import tempfile
 import time
@@ -18,18 +17,7 @@ from typing import Any
 
 from quixstreams import Application, message_context
 
-
-def _peak_rss_mb() -> float:
-    """Peak resident set of this process (VmHWM; ru_maxrss would carry the parent's peak across exec)."""
-    with open("/proc/self/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1]) / 1024
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-
-def _cpu() -> float:
-    ru = resource.getrusage(resource.RUSAGE_SELF)
-    return ru.ru_utime + ru.ru_stime
+from bench.proc_tree import cpu_seconds, peak_rss_mb
 
 
 def main(cfg: dict[str, Any]) -> dict[str, Any]:
@@ -50,7 +38,7 @@ def main(cfg: dict[str, Any]) -> dict[str, Any]:
     def track(value: Any) -> None:
         # stop once every partition's last offset was processed (the app then flushes and commits)
         if not state["seen"]:
-            state["t0"], state["c0"] = time.perf_counter(), _cpu()
+            state["t0"], state["c0"] = time.perf_counter(), cpu_seconds()
         state["seen"] += 1
         ctx = message_context()
         if ctx.offset + 1 >= remaining.get(ctx.partition, -1):
@@ -82,9 +70,9 @@ def main(cfg: dict[str, Any]) -> dict[str, Any]:
     sdf = sdf.update(count_out)
     sdf.to_topic(sink)
     app.run()
-    t1, c1 = time.perf_counter(), _cpu()
+    t1, c1 = time.perf_counter(), cpu_seconds()
     return {"records": state["seen"], "outputs": state["outputs"], "seconds": t1 - state["t0"],
-            "cpu_seconds": c1 - state["c0"], "peak_rss_mb": _peak_rss_mb(),
+            "cpu_seconds": c1 - state["c0"], "peak_rss_mb": peak_rss_mb(),
             "expected": total}
 
 

@@ -19,7 +19,7 @@ from bench import inputs, venvs
 from bench.__main__ import _count
 from bench.final_results import Result, compare, normalize
 from bench.nexmark import generate
-from bench.proc_tree import tree_cpu_seconds
+from bench.proc_tree import cpu_seconds, peak_rss_mb, process_age_s, tree_cpu_seconds
 from bench.run_ksqlpy import run
 from bench.workloads import QUICK, WORKLOADS
 
@@ -121,6 +121,25 @@ def test_process_tree_cpu_counts_children() -> None:
     finally:
         child.kill()
         child.wait()
+
+
+def test_one_process_measures_shared_by_every_runner() -> None:
+    """The runners' (ksqlpy's, the ceiling's, every peer's) own-process figures, one implementation: CPU
+    grows with work, the peak resident set holds what was allocated, the age counts from process start."""
+    c0 = cpu_seconds()
+    t = time.process_time()
+    while time.process_time() - t < 0.05:
+        pass
+    assert cpu_seconds() - c0 >= 0.04
+    block = bytearray(64 * 1024 * 1024)
+    block[::4096] = b"x" * len(block[::4096])  # touch every page
+    assert peak_rss_mb() >= 64
+    del block
+    child = subprocess.run([sys.executable, "-c", "import time; time.sleep(0.3)\n"
+                            "from bench.proc_tree import process_age_s; print(process_age_s())"],
+                           capture_output=True, text=True, cwd=REPO, check=True)
+    assert 0.3 <= float(child.stdout) < 30
+    assert process_age_s() > 0
 
 
 def _ksqlpy_final(tmp_path: Path, src: str, workload: str) -> dict:
