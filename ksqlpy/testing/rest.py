@@ -14,7 +14,8 @@ case:
    compared (``admin`` entities: the fields given must match; ``query``: as many elements, the header and
    final message in place, ``key|starts_with`` supported, the rows in any order - a multiset).
    ``expectedError`` must match the first failed request (its type or a subclass of it, the status, the
-   message contained); when nothing failed it fails the case only if queries returned results.
+   message contained); when nothing failed it fails the case only if queries returned results. These
+   comparisons are ``rest_responses``.
 
 The server runs as ksqlDB's REST test server does: ``ksql.streams.auto.offset.reset=earliest``, so push
 queries and new persistent queries read topics from the start.
@@ -37,14 +38,14 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.testing import exactjson
-from ksqlpy.testing.compare import value_diff
 from ksqlpy.testing.executor import CaseTimeout, deadline
 from ksqlpy.testing.extension import with_test_functions
 from ksqlpy.testing.harness_topics import create_harness_topics, register_topic_schemas
 from ksqlpy.testing.model import Case
-from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult, normalize
+from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult
 from ksqlpy.testing.rest_outputs import check_outputs
-from ksqlpy.testing.rest_protobuf import compare_proto_query, element_of
+from ksqlpy.testing.rest_protobuf import element_of
+from ksqlpy.testing.rest_responses import Done, compare_responses, judge_error
 from ksqlpy.testing.server_process import ServerProcess
 from ksqlpy.testing.specserde import UnsupportedFeature, codec, encode_windowed
 from ksqlpy.testing.support import static_skip_reason
@@ -62,20 +63,9 @@ SERVER_PROPERTIES = {
     "ksql.streams.cache.max.bytes.buffering": "0",  # as ksqlDB's REST tests: every aggregation update goes out
     "ksql.streams.auto.offset.reset": "earliest",
 }
-# ksqlDB's REST error entities by class: an expected class matches its subclasses too
-ERROR_TYPES: dict[str, frozenset[str]] = {
-    "KsqlErrorMessage": frozenset({"generic_error", "statement_error"}),
-    "KsqlStatementErrorMessage": frozenset({"statement_error"}),
-}
 PROTOBUF_MEDIA = "application/vnd.ksql.v1+protobuf"
 _SELECT = re.compile(r"^\s*(SELECT|PRINT)\b", re.IGNORECASE)
 _EMIT = re.compile(r"\bEMIT\s+(CHANGES|FINAL)\b", re.IGNORECASE)
-
-
-class Done(Exception):
-    def __init__(self, status: str, reason: str = "", group: str = "") -> None:
-        super().__init__(reason)
-        self.status, self.reason, self.group = status, reason, group
 
 
 def rest_skip_reason(case: Case) -> str | None:
@@ -312,7 +302,7 @@ class RestRunner:
         if admin:
             status, body = self.ksql("\n".join(admin), props)
             if status != 200:
-                self.judge_error(case, status, body, "admin statements")
+                judge_error(case, status, body, "admin statements")
             actual.extend({"admin": e} for e in body)
         wait_push = bool((case.input_conditions or {}).get("waitForActivePushQuery"))
         want = [len(r["query"]) if isinstance(r, dict) and "query" in r else 1 for r in expected[len(actual):]]
@@ -343,7 +333,7 @@ class RestRunner:
             query_results = [self.query(q, props, want[i] if i < len(want) else 1) for i, q in enumerate(queries)]
         for status, body in query_results:
             if status != 200:
-                self.judge_error(case, status, body, "query")
+                judge_error(case, status, body, "query")
             actual.append({"query": body})
         if case.expected_error is not None and queries:
             # ksqlDB's harness holds an unmet expected error against query results only
@@ -355,142 +345,15 @@ class RestRunner:
             for q in [q for q in queries if not _EMIT.search(q)]:
                 status, body = self.query(q, props, sizes.pop(0) if sizes else 1, accept=PROTOBUF_MEDIA)
                 if status != 200:
-                    self.judge_error(case, status, body, "protobuf query")
+                    judge_error(case, status, body, "protobuf query")
                 schemas: dict[str, Any] = {}
                 actual.append({"queryProto": [element_of(e, schemas) for e in body], "schemas": schemas})
-        self.compare(expected, actual, stmts)
+        compare_responses(expected, actual, stmts)
         if case.outputs:
             self.wait_processed()
             check_outputs(self.log, self.schemas(), case, self.sources(),
                           lambda fields, kind: [_Col(f["name"], sql_type(f["schema"])) for f in fields
                                                 if f.get("type") == kind])
-
-    def judge_error(self, case: Case, status: int, body: Any, what: str) -> None:
-        message = body.get("message", "") if isinstance(body, dict) else str(body)
-        exp = case.expected_error
-        if exp is None:
-            raise Done(FAILED, f"{what} failed: HTTP {status}: {message}",
-                       f"{what} error: {normalize(message)}")
-        problems = []
-        if exp.get("status") is not None and int(exp["status"]) != status:
-            problems.append(f"status {status}, expected {exp['status']}")
-        want_type = str(exp.get("type") or "").rsplit(".", 1)[-1]
-        got_type = body.get("@type") if isinstance(body, dict) else None
-        if want_type and not error_type_matches(want_type, got_type):
-            problems.append(f"error type {got_type or '?'}, expected {want_type} or a subclass")
-        if exp.get("message") and exp["message"] not in message:
-            problems.append(f"message {message!r} does not contain {exp['message']!r}")
-        if problems:
-            raise Done(FAILED, "; ".join(problems), f"expected error not matched: {normalize(exp.get('message', ''))}")
-        raise Done(PASSED)
-
-    def compare(self, expected: list[Any], actual: list[Any], statements: list[str] | None = None) -> None:
-        """``expected`` is a prefix: at least as many responses came back, and each listed one matches."""
-        statements = statements or []
-        if len(actual) < len(expected):
-            raise Done(FAILED, f"{len(actual)} responses, expected at least {len(expected)}: {_show(actual)}",
-                       "response count mismatch")
-        for i, (e, a) in enumerate(zip(expected, actual, strict=False)):
-            if "admin" in e:
-                if "admin" not in a:
-                    raise Done(FAILED, f"response {i}: expected an admin entity, got {_show(a)}", "response kind")
-                problem = admin_diff(e["admin"], a["admin"], statements[i] if i < len(statements) else "")
-                if problem:
-                    raise Done(FAILED, f"response {i}: {problem}", "admin entity mismatch")
-            elif "query" in e:
-                if "query" not in a or not isinstance(a["query"], list):
-                    raise Done(FAILED, f"response {i}: expected query output, got {_show(a)}", "response kind")
-                self.compare_query(i, e["query"], a["query"])
-            elif "queryProto" in e:
-                if "queryProto" not in a:
-                    raise Done(FAILED, f"response {i}: expected protobuf query output, got {_show(a)}",
-                               "response kind")
-                compare_proto_query(i, e["queryProto"], a["queryProto"], a["schemas"])
-            else:
-                raise Done(SKIPPED, f"Unsupported: response kind {sorted(e)}")
-
-    def compare_query(self, i: int, expected: list[Any], actual: list[Any]) -> None:
-        """As many elements; the others than rows (header, final message) in their order, the rows as a
-        multiset: no query defines an order of its rows (a scan visits partitions in store order, a push
-        query's rows interleave partitions)."""
-        if len(expected) != len(actual):
-            raise Done(FAILED, f"query {i}: {len(actual)} elements, expected {len(expected)}: got {_show(actual)}; "
-                       f"expected {_show(expected)}", "query element count mismatch")
-        others_e = [e for e in expected if not _is_row(e)]
-        others_a = [a for a in actual if not _is_row(a)]
-        if len(others_e) != len(others_a):
-            raise Done(FAILED, f"query {i}: expected {_show(others_e)} besides the rows, got {_show(others_a)}",
-                       "query element mismatch")
-        for j, (e, a) in enumerate(zip(others_e, others_a, strict=True)):
-            problem = _subset_diff(e, a, f"query[{j}]", exact_rows=True)
-            if problem:
-                raise Done(FAILED, f"query {i}: {problem}", f"query {next(iter(e), '?')} mismatch")
-        rows_e = [e for e in expected if _is_row(e)]
-        rows_a = [a for a in actual if _is_row(a)]
-        unmatched = unmatched_rows(rows_e, rows_a, lambda e, a: _subset_diff(e, a, "row") is None)
-        if unmatched:
-            raise Done(FAILED, f"query {i}: no row matches {_show(unmatched[0])} among {_show(rows_a)}",
-                       "query row mismatch")
-
-
-# ---------------------------------------------------------------------------------------------- helpers
-
-
-def error_type_matches(expected_class: str, got_type: str | None) -> bool:
-    """Does an error entity of ``@type`` ``got_type`` satisfy an expected error class (short name)?"""
-    known = ERROR_TYPES.get(expected_class)
-    if known is not None:
-        return got_type in known
-    return bool(got_type) and str(got_type).lower() == expected_class.lower()
-
-
-def admin_diff(expected: Any, actual: Any, statement: str) -> str | None:
-    """ksqlDB's admin check: each top-level field the case gives is in the entity and equal to it, the
-    whole value (``{STATEMENT}`` in an expected string stands for the statement the response is for)."""
-    if not isinstance(expected, dict) or not isinstance(actual, dict):
-        return f"admin: expected an object {_show(expected)}, got {_show(actual)}"
-    for k, want in expected.items():
-        if k not in actual:
-            return f"admin: missing {k!r} in {_show(actual)}"
-        d = value_diff(_macros(want, statement), actual[k], f"admin.{k}")
-        if d:
-            return d
-    return None
-
-
-def _macros(value: Any, statement: str) -> Any:
-    if isinstance(value, str):
-        return value.replace("{STATEMENT}", statement)
-    if isinstance(value, list):
-        return [_macros(v, statement) for v in value]
-    if isinstance(value, dict):
-        return {k: _macros(v, statement) for k, v in value.items()}
-    return value
-
-
-def _is_row(element: Any) -> bool:
-    return isinstance(element, dict) and "row" in element
-
-
-def unmatched_rows(expected: list[Any], actual: list[Any], matches: Callable[[Any, Any], bool]) -> list[Any]:
-    """The expected rows left over by the best one-to-one matching with ``actual`` (a multiset comparison
-    that an expected row matching several actual ones cannot fool: augmenting paths, as in bipartite
-    matching)."""
-    edges = [[k for k, a in enumerate(actual) if matches(e, a)] for e in expected]
-    owner: dict[int, int] = {}
-
-    def place(j: int, seen: set[int]) -> bool:
-        for k in edges[j]:
-            if k in seen:
-                continue
-            seen.add(k)
-            if k not in owner or place(owner[k], seen):
-                owner[k] = j
-                return True
-        return False
-
-    placed = {j for j in range(len(expected)) if place(j, set())}
-    return [e for j, e in enumerate(expected) if j not in placed]
 
 
 def _json(data: bytes) -> Any:
@@ -527,51 +390,6 @@ def _prop_text(v: Any) -> Any:
     if isinstance(v, bool):
         return "true" if v else "false"
     return v if isinstance(v, str) else str(v)
-
-
-def _show(v: Any, limit: int = 400) -> str:
-    try:
-        text = exactjson.dumps(v)
-    except Exception:  # noqa: BLE001
-        text = repr(v)
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def _subset_diff(expected: Any, actual: Any, path: str, exact_rows: bool = False) -> str | None:
-    """Fields given in ``expected`` must match ``actual``; ``name|starts_with`` compares a prefix.
-    Row ``columns`` compare exactly (values by compare.value_diff)."""
-    if isinstance(expected, dict):
-        if not isinstance(actual, dict):
-            return f"{path}: expected an object, got {_show(actual)}"
-        for k, ev in expected.items():
-            if "|" in k:
-                name, op = k.split("|", 1)
-                av = actual.get(name)
-                if op == "starts_with":
-                    if not isinstance(av, str) or not av.startswith(str(ev)):
-                        return f"{path}.{name}: {av!r} does not start with {ev!r}"
-                    continue
-                return f"{path}.{name}: unknown matcher {op}"
-            if k not in actual:
-                return f"{path}: missing {k!r} in {_show(actual)}"
-            if k in ("columns", "tombstone") or not isinstance(ev, dict | list):
-                d = value_diff(ev, actual[k], f"{path}.{k}")
-                if d:
-                    return f"{d} (actual {_show(actual)})"
-            else:
-                d = _subset_diff(ev, actual[k], f"{path}.{k}")
-                if d:
-                    return d
-        return None
-    if isinstance(expected, list):
-        if not isinstance(actual, list) or len(actual) != len(expected):
-            return f"{path}: expected {_show(expected)}, got {_show(actual)}"
-        for j, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            d = _subset_diff(e, a, f"{path}[{j}]")
-            if d:
-                return d
-        return None
-    return value_diff(expected, actual, path)
 
 
 # ---------------------------------------------------------------------------------------------- many cases

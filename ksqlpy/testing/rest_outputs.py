@@ -14,6 +14,7 @@ from typing import Any
 
 from ksqlpy.testing.coerce import resolve_row
 from ksqlpy.testing.compare import Mismatch, topic_diff
+from ksqlpy.testing.rest_responses import Done
 from ksqlpy.testing.specserde import codec, window_kind
 from ksqlpy.testing.topic_reader import read_partitions
 
@@ -24,7 +25,6 @@ def check_outputs(log: Any, registry: Any, case: Any, sources: dict[str, dict[st
     ``sources``: topic -> the server's source description; ``columns(fields, kind)`` turns its ``fields``
     into the key (``"KEY"``) or value (None) columns."""
     from ksqlpy.testing.report import FAILED
-    from ksqlpy.testing.rest import Done
 
     for topic, group in itertools.groupby(sorted(case.outputs, key=lambda r: r.topic), key=lambda r: r.topic):
         expected = list(group)

@@ -145,28 +145,3 @@ def text_diff(expected: str, actual: str, schemas: dict[str, Any]) -> str | None
     if file is not None and canonical(expected, file, msg) == canonical(actual, file, msg):
         return None
     return f"expected {expected!r}, got {actual!r}"
-
-
-def compare_proto_query(i: int, expected: list[Any], actual: list[Any], schemas: dict[str, Any]) -> None:
-    """A ``queryProto`` response: the header's given fields, then rows (any order: a pull query) as texts."""
-    from ksqlpy.testing.report import FAILED
-    from ksqlpy.testing.rest import Done, _show, _subset_diff
-
-    rows_e = [e["row"] for e in expected if isinstance(e, dict) and "row" in e]
-    rows_a = [a["row"] for a in actual if isinstance(a, dict) and "row" in a]
-    rest_e = [e for e in expected if not (isinstance(e, dict) and "row" in e)]
-    rest_a = [a for a in actual if not (isinstance(a, dict) and "row" in a)]
-    if len(rows_e) != len(rows_a) or len(rest_e) != len(rest_a):
-        raise Done(FAILED, f"protobuf query {i}: got {_show(actual)}; expected {_show(expected)}",
-                   "protobuf query element count mismatch")
-    for j, (e, a) in enumerate(zip(rest_e, rest_a, strict=True)):
-        problem = _subset_diff(e, a, f"queryProto[{j}]")
-        if problem:
-            raise Done(FAILED, f"protobuf query {i}: {problem}", f"queryProto {next(iter(e), '?')} mismatch")
-    unused = list(rows_a)
-    for e in rows_e:
-        match = next((a for a in unused if isinstance(a, str) and text_diff(str(e), a, schemas) is None), None)
-        if match is None:
-            raise Done(FAILED, f"protobuf query {i}: no row matches {e!r} among {unused!r}",
-                       "protobuf query row mismatch")
-        unused.remove(match)

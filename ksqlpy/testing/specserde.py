@@ -166,19 +166,15 @@ def codec(fmt: str, columns: list[Any], *, registry: Any = None, topic: str | No
     raise UnsupportedFeature(f"Unsupported format: {fmt} (no harness serde)")
 
 
-class GuessCodec(Codec):
-    """For topics no source describes: text if the spec is text, else JSON; read JSON, else text."""
-
-    def encode(self, spec: Any) -> bytes | None:
-        if spec is None:
-            return None
-        return (spec if isinstance(spec, str) else exactjson.dumps(spec)).encode("utf-8")
+class GuessCodec(DelimitedCodec):
+    """For topics no source describes: written as DELIMITED is (text if the spec is text, else JSON); read
+    as JSON, else as text."""
 
     def decode(self, data: bytes | None) -> Any:
         if data is None:
             return None
         decoded = JsonCodec().decode(data)
-        return DelimitedCodec().decode(data) if isinstance(decoded, Undecodable) else decoded
+        return super().decode(data) if isinstance(decoded, Undecodable) else decoded
 
 
 # --------------------------------------------------------------------------- windowed keys

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ksqlpy.testing.rest import error_type_matches, unmatched_rows
+from ksqlpy.testing.rest_responses import error_type_matches, unmatched_rows
 
 
 def test_an_expected_error_class_matches_its_subclasses() -> None:
