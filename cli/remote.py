@@ -218,6 +218,21 @@ class RemoteBackend:
             raise _error_from(r, sql)
         return r.json() if r.content else None
 
+    def _open_stream(self, request: Any, sql: str) -> Any:
+        """The streamed response to ``request`` once the server accepted it; an unreachable server or an
+        error status raises as ``_post`` does (the error body read and the response closed first)."""
+        import httpx
+
+        try:
+            response = self.client.send(request, stream=True)
+        except httpx.HTTPError as e:
+            raise BackendUnavailable(f"Could not reach the server at {self.location}: {e}", statement=sql) from e
+        if response.status_code >= 400:
+            response.read()
+            response.close()
+            raise _error_from(response, sql)
+        return response
+
     def server_info(self) -> dict[str, Any]:
         import httpx
 
@@ -252,33 +267,13 @@ class RemoteBackend:
         return result
 
     def query(self, sql: str, properties: dict[str, Any]) -> RemotePushStream:
-        import httpx
-
         body = {"sql": sql, "properties": {k: str(v) for k, v in properties.items()}}
         request = self.client.build_request("POST", "/query-stream", json=body, headers={"Accept": KSQL_JSON})
-        try:
-            response = self.client.send(request, stream=True)
-        except httpx.HTTPError as e:
-            raise BackendUnavailable(f"Could not reach the server at {self.location}: {e}", statement=sql) from e
-        if response.status_code >= 400:
-            response.read()
-            response.close()
-            raise _error_from(response, sql)
-        return RemotePushStream(self, sql, response)
+        return RemotePushStream(self, sql, self._open_stream(request, sql))
 
     def print_topic(self, sql: str, properties: dict[str, Any]) -> Iterator[str | None]:
-        import httpx
-
         body = {"ksql": sql, "streamsProperties": {k: str(v) for k, v in properties.items()}}
-        request = self.client.build_request("POST", "/query", json=body)
-        try:
-            response = self.client.send(request, stream=True)
-        except httpx.HTTPError as e:
-            raise BackendUnavailable(f"Could not reach the server at {self.location}: {e}", statement=sql) from e
-        if response.status_code >= 400:
-            response.read()
-            response.close()
-            raise _error_from(response, sql)
+        response = self._open_stream(self.client.build_request("POST", "/query", json=body), sql)
 
         def lines() -> Iterator[str | None]:
             try:
