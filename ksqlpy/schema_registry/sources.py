@@ -92,10 +92,12 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
                         registry=registry)
         if isinstance(t, T.Struct) and (not unwrapped or value_fmt == "PROTOBUF"):
             added_values = [A.ColumnDef(n, ft) for n, ft in t.fields]
-        else:
+        elif unwrapped:
             added_values = [A.ColumnDef("ROWVAL", t)]
-            if wrap_prop is None:
-                new_props["WRAP_SINGLE_VALUE"] = False
+        else:
+            # ksqlDB's ConnectFormat.toColumns: only an unwrapped value may be a bare type
+            raise KsqlStatementError("Schema returned from schema registry is anonymous type. To use this schema "
+                                     "with ksqlDB, set 'WRAP_SINGLE_VALUE=false' in the WITH clause properties.")
     if not keys and key_fmt in SR_FORMATS:
         sid = props.get("KEY_SCHEMA_ID")
         if sid is not None or registry.latest(subject(topic, True)) is not None:
