@@ -17,7 +17,8 @@ from ksqlpy.testing.partitioning import Placement
 from ksqlpy.testing.runner import load_cases, run_all
 
 _ROOT = Path(__file__).parent.parent / "cases"
-# the top level and the per-area directories (functions/ and rest/ have their own runners)
+# the top level and the per-area directories of joins, serde and aggregation cases (functions/ and rest/ have
+# their own runners)
 CASES = sorted([*_ROOT.glob("*.json"), *_ROOT.glob("joins/*.json"), *_ROOT.glob("serde/*.json"),
                 *_ROOT.glob("aggregations/*.json")])
 ALL = load_cases(CASES)

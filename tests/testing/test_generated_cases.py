@@ -19,6 +19,10 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
         "cross-windowed-aggregates.json": lambda g: g["windowed_aggregates"](),
     }),
     ("rest/gen_pull_windows.py", {"pull-window-bounds.json": lambda g: g["cases"]()}),
+    ("joins/key_formats_gen.py", {"key-formats.json": lambda g: g["tests"]}),
+    ("joins/foreign_key_formats_gen.py", {"foreign-key-formats.json": lambda g: g["tests"]}),
+    ("joins/n_way_formats_gen.py", {"n-way-formats.json": lambda g: g["tests"]}),
+    ("serde/types_gen.py", {"types-by-format.json": lambda g: g["tests"]}),
 ])
 def test_generated_files_match_their_generator(generator: str, files: dict) -> None:  # type: ignore[type-arg]
     path = CASES / generator
