@@ -73,19 +73,32 @@ def bounded(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]
         proc.stop()
 
 
+def admitted(server: ServerProcess, within_s: float = 15.0) -> socket.socket:
+    """A connection that got a 200 on /info, retried while the server still counts a connection closed
+    just before (it notices a client's close on its event loop, which a loaded machine runs late)."""
+    deadline = time.monotonic() + within_s
+    while True:
+        s = connect(server)
+        try:
+            head = info(s)
+        except ConnectionError:  # refused: the 503 is written and the socket closed as the request arrives
+            head = b"HTTP/1.1 503 (reset)"
+        if head.startswith(b"HTTP/1.1 200"):
+            return s
+        s.close()
+        assert head.startswith(b"HTTP/1.1 503") and time.monotonic() < deadline, head
+        time.sleep(0.1)
+
+
 def test_connections_past_the_limit_get_503_and_a_freed_slot_is_reused(bounded: ServerProcess) -> None:
-    held = [connect(bounded) for _ in range(20)]
-    for s in held:
-        assert info(s).startswith(b"HTTP/1.1 200")  # all admitted (and each still open)
+    held = [admitted(bounded) for _ in range(20)]  # all admitted, each still open
     extra = connect(bounded)
     extra.settimeout(10)
     answer = extra.recv(65536)
     assert answer.startswith(b"HTTP/1.1 503") and b"ksqlpy.server.connections.max" in answer
     assert closed_by_server(extra, 5)
     held.pop().close()
-    time.sleep(0.3)
-    again = connect(bounded)
-    assert info(again).startswith(b"HTTP/1.1 200")
+    again = admitted(bounded)  # the freed slot, once the server has seen the close
     for s in [*held, again]:
         s.close()
 
