@@ -45,8 +45,10 @@ from ksqlpy.server.lookups import LookupMiddleware
 from ksqlpy.server.lookups import enabled as lookups_enabled
 from ksqlpy.server.models import (
     CloseQueryArgs,
+    HeartbeatMessage,
     InsertsStreamHeader,
     KsqlRequest,
+    LagReportingMessage,
     QueryStreamArgs,
     TerminateArgs,
     body_schema,
@@ -296,12 +298,12 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
 
     @app.post("/heartbeat", include_in_schema=False)
     async def heartbeat(request: Request) -> Response:
-        cluster_routes.take_message(ctx, "heartbeat", await request.body())
+        cluster_routes.take_heartbeat(ctx, parse_body(await request.body(), HeartbeatMessage))
         return KsqlJSONResponse({"isOk": True})
 
     @app.post("/lag", include_in_schema=False)
     async def lag(request: Request) -> Response:
-        cluster_routes.take_message(ctx, "lag", await request.body())
+        cluster_routes.take_lag(ctx, parse_body(await request.body(), LagReportingMessage))
         return KsqlJSONResponse({})
 
     # ------------------------------------------------------------------ statements
@@ -312,8 +314,7 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
 
     @app.post("/ksql/terminate", tags=["statements"], openapi_extra=body_schema(TerminateArgs))
     async def terminate_cluster(request: Request) -> Response:
-        raw = await request.body()
-        args = parse_body(raw, TerminateArgs) if raw.strip() else TerminateArgs()
+        args = parse_body(await request.body(), TerminateArgs)  # an empty body too is refused, as any
         patterns = []
         for p in args.deleteTopicList:
             try:

@@ -12,10 +12,9 @@ from __future__ import annotations
 import time
 from typing import Any
 
-import orjson
-
 from ksqlpy.server.context import ServerContext
 from ksqlpy.server.membership import host_key
+from ksqlpy.server.models import HeartbeatMessage, LagReportingMessage
 
 
 def cluster_status(ctx: ServerContext) -> dict[str, Any]:
@@ -48,18 +47,13 @@ def cluster_status(ctx: ServerContext) -> dict[str, Any]:
     return {"clusterStatus": hosts}
 
 
-def take_message(ctx: ServerContext, kind: str, raw: bytes) -> None:
-    """A ``/heartbeat`` or ``/lag`` message from another server (ignored when it cannot be read)."""
-    membership = ctx.membership
-    if membership is None or not raw.strip():
-        return
-    try:
-        message = orjson.loads(raw)
-    except orjson.JSONDecodeError:
-        return
-    if not isinstance(message, dict):
-        return
-    if kind == "heartbeat":
-        membership.heartbeat(message)
-    else:
-        membership.lag_report(message)
+def take_heartbeat(ctx: ServerContext, message: HeartbeatMessage) -> None:
+    """A ``/heartbeat`` from another server (read by the one request rule of models.py)."""
+    if ctx.membership is not None:
+        ctx.membership.heartbeat(message.model_dump(exclude_none=True))
+
+
+def take_lag(ctx: ServerContext, message: LagReportingMessage) -> None:
+    """A ``/lag`` report from another server."""
+    if ctx.membership is not None:
+        ctx.membership.lag_report(message.model_dump(exclude_none=True))

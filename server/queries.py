@@ -130,18 +130,31 @@ def max_push_error(ctx: ServerContext) -> ServerError:
                        f"count: {n}. Configured limit: {limit}.")
 
 
-def parse_one(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool) -> A.Statement:
-    """The single SELECT/PRINT of a query request. ``resource``: /query's wording for other statements."""
+PREPARED_STATEMENT_CLASS = "io.confluent.ksql.parser.KsqlParser$PreparedStatement"
+
+
+def parse_single(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool) -> A.Statement:
+    """The one statement of a query request, of any kind (``resource``: /query's field name)."""
     if not sql.strip():
         raise bad_request('"ksql" field must be populated' if resource else '"sql" field must be populated')
     stmts = [p.stmt for p in prepare(ctx, sql, session_variables(variables))
              if not isinstance(p.stmt, A.DefineVariable | A.UndefineVariable)]
     if len(stmts) != 1:
         raise ServerError(40001, f"Expected exactly one statement, got {len(stmts)}", sql.strip())
-    stmt = stmts[0]
-    if not isinstance(stmt, A.SelectStatement | A.PrintTopic):
-        if resource:
-            raise bad_request(f"Statement type `{type(stmt).__name__}' not supported for this resource")
+    return stmts[0]
+
+
+def is_query(stmt: A.Statement) -> bool:
+    return isinstance(stmt, A.SelectStatement | A.PrintTopic)
+
+
+def parse_one(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool) -> A.Statement:
+    """The single SELECT/PRINT of a query request. ``resource``: /query's wording for other statements."""
+    stmt = parse_single(ctx, sql, variables, resource=resource)
+    if not is_query(stmt):
+        if resource:  # ksqlDB's StreamedQueryResource names the class of its PreparedStatement wrapper,
+            # not of the statement: the same text for every kind of statement
+            raise bad_request(f"Statement type `{PREPARED_STATEMENT_CLASS}' not supported for this resource")
         raise ServerError(40001, "Only SELECT and PRINT statements can be issued to this endpoint", stmt.text)
     return stmt
 

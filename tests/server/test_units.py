@@ -75,7 +75,7 @@ def test_accept_negotiation() -> None:
 def test_request_bodies() -> None:
     req = parse_body(b'{"ksql":"SHOW STREAMS;","unknown":1}', KsqlRequest)
     assert req.ksql == "SHOW STREAMS;" and req.streamsProperties == {}
-    for bad in (b"{", b"[]", b'{"ksql": 1}', b'{"streamsProperties": {}}', b""):
+    for bad in (b"{", b"[]", b'{"ksql": [1]}', b'{"streamsProperties": 1}', b""):
         with pytest.raises(ServerError) as e:
             parse_body(bad, KsqlRequest)
         assert e.value.error_code == 40000 and e.value.message.startswith("Invalid JSON in request")
