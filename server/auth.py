@@ -16,7 +16,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ksqlpy.server.config import ConfigError
 from ksqlpy.server.errors import UNAUTHORIZED, envelope
-from ksqlpy.server.values import dumps
+from ksqlpy.server.gate import send_error
 
 OPEN_PATHS = ("/chc/",)
 
@@ -75,11 +75,5 @@ class BasicAuthMiddleware:
         if scope["type"] not in ("http", "websocket") or scope["path"].startswith(OPEN_PATHS) or self.allowed(scope):
             await self.app(scope, receive, send)
             return
-        if scope["type"] == "websocket":
-            await send({"type": "websocket.close", "code": 1008, "reason": "Unauthorized"})
-            return
-        body = dumps(envelope(UNAUTHORIZED, "Unauthorized"))
-        await send({"type": "http.response.start", "status": 401, "headers": [
-            (b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-            (b"www-authenticate", f'Basic realm="{self.realm}"'.encode())]})
-        await send({"type": "http.response.body", "body": body})
+        await send_error(send, 401, envelope(UNAUTHORIZED, "Unauthorized"),
+                         {"www-authenticate": f'Basic realm="{self.realm}"'}, scope=scope)

@@ -18,12 +18,21 @@ UNGATED = ("/chc/", "/openapi.json", "/docs")
 UNBOUNDED = ("/inserts-stream",)
 
 
-async def send_error(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> None:
+async def send_error(send: Send, status: int, body: dict[str, Any], headers: dict[str, str] | None = None,
+                     scope: Scope | None = None) -> None:
+    """The error envelope as an HTTP response - also to a WebSocket handshake (``scope``), refused
+    before the upgrade as ksqlDB's handlers refuse /ws/query (ASGI's websocket.http.response)."""
     data = dumps(body)
     raw = [(b"content-type", b"application/json"), (b"content-length", str(len(data)).encode())]
     raw += [(k.encode(), v.encode()) for k, v in (headers or {}).items()]
-    await send({"type": "http.response.start", "status": status, "headers": raw})
-    await send({"type": "http.response.body", "body": data})
+    kind = "http"
+    if scope is not None and scope["type"] == "websocket":
+        if "websocket.http.response" not in scope.get("extensions", {}):
+            await send({"type": "websocket.close", "code": 1008, "reason": str(body.get("message", ""))[:120]})
+            return
+        kind = "websocket.http"
+    await send({"type": f"{kind}.response.start", "status": status, "headers": raw})
+    await send({"type": f"{kind}.response.body", "body": data})
 
 
 class GateMiddleware:
@@ -41,10 +50,7 @@ class GateMiddleware:
             try:
                 self.ctx.check_ready()
             except ServerError as e:
-                if scope["type"] == "websocket":
-                    await send({"type": "websocket.close", "code": 1013, "reason": e.message[:120]})
-                else:
-                    await send_error(send, e.status, e.body())
+                await send_error(send, e.status, e.body(), scope=scope)
                 return
         if scope["type"] != "http" or path.startswith(UNBOUNDED) or scope["method"] in ("GET", "HEAD"):
             await self.app(scope, receive, send)

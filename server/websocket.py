@@ -2,8 +2,22 @@
 
 The request travels URL-encoded in the ``request`` parameter. Frames: the columns as FieldInfo, then one
 ``{"row":{"columns":[...]}}`` per row, with ``"tombstone":true`` for a delete of a table result (PRINT: one
-JSON string per line). Close codes: 1000 done, 1003 bad statement, 1011 runtime error, 1013
-command-sequence timeout.
+JSON string per line). Every failure after the handshake is a close frame, as ksqlDB's WSQueryEndpoint
+closes it (code, reason):
+
+* an invalid ``version`` -> 1003 ``Received invalid api version: <v>``;
+* a ``request`` that is not a KsqlRequest -> 1003 ``Error parsing request: <Jackson's detail>``;
+* ``commandSequenceNumber`` not reached in time -> 1013 (try again later) with the timeout's message;
+* a statement that does not parse -> 1003 ``Error parsing query: <parser's message>``;
+* a statement that is not SELECT or PRINT -> 1003 ``Statement type `<ksqlDB class>' not supported for this
+  resource`` (the statement's class, where /query names its PreparedStatement wrapper);
+* any other refusal of the query (analysis, limits) -> 1003 with its message;
+* a failure while rows stream -> 1011; the end of the rows (LIMIT, completion) -> 1000 ``done``;
+* the server shutting down while rows stream -> 1001 (going away) with ksqlDB's 50303 message.
+
+Refusals before the handshake (the server-state gate, authentication) are HTTP responses with the error
+envelope, as for every other endpoint (gate.py, auth.py). A reason longer than a close frame allows (123
+bytes) is cut and ends with ``...``.
 """
 
 from __future__ import annotations
@@ -18,36 +32,97 @@ from ksqlpy.server import queries as Q
 from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.entities import schema_info
 from ksqlpy.server.errors import COMMAND_QUEUE_CATCHUP_TIMEOUT, ServerError
-from ksqlpy.server.models import KsqlRequest, parse_body
+from ksqlpy.server.models import BodyError, KsqlRequest, parse_body
+from ksqlpy.server.statement_classes import java_class
 from ksqlpy.server.streaming import rows_of
 from ksqlpy.server.values import dumps
+
+NORMAL = 1000
+GOING_AWAY = 1001
+INVALID_MESSAGE_TYPE = 1003
+INTERNAL_ERROR = 1011
+TRY_AGAIN_LATER = 1013
+MAX_REASON_BYTES = 123
+SHUTTING_DOWN = "The server is shutting down"
+
+
+def close_reason(message: str) -> str:
+    """``message`` as a close frame's reason: at most 123 bytes of UTF-8, cut ones ending in ``...``."""
+    if len(message.encode()) <= MAX_REASON_BYTES:
+        return message
+    cut = message.encode()[:MAX_REASON_BYTES - 3].decode(errors="ignore")
+    return cut + "..."
+
+
+class _Refusal(Exception):
+    def __init__(self, code: int, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def _request(ws: WebSocket) -> KsqlRequest:
+    version = ws.query_params.get("version")
+    if version is not None and version != "1":
+        raise _Refusal(INVALID_MESSAGE_TYPE, f"Received invalid api version: {version}")
+    raw = ws.query_params.get("request")
+    if raw is None:  # Jackson given no text at all
+        raise _Refusal(INVALID_MESSAGE_TYPE, 'Error parsing request: argument "content" is null')
+    try:
+        return parse_body(raw.encode(), KsqlRequest)
+    except BodyError as e:
+        raise _Refusal(INVALID_MESSAGE_TYPE, f"Error parsing request: {e.detail}") from e
+
+
+def _start(ctx: ServerContext, req: KsqlRequest) -> Q.QueryRun:
+    """Parse, check and start the request's statement (in a worker thread); _Refusal says how to close."""
+    try:
+        ctx.wait_for_command(req.commandSequenceNumber)
+    except ServerError as e:
+        if e.error_code == COMMAND_QUEUE_CATCHUP_TIMEOUT:
+            raise _Refusal(TRY_AGAIN_LATER, e.message) from e
+        raise
+    try:
+        stmt = Q.parse_single(ctx, req.ksql, req.sessionVariables, resource=True)
+    except ServerError as e:
+        raise _Refusal(INVALID_MESSAGE_TYPE, f"Error parsing query: {e.message}") from e
+    if not Q.is_query(stmt):
+        raise _Refusal(INVALID_MESSAGE_TYPE,
+                       f"Statement type `{java_class(stmt)}' not supported for this resource")
+    try:
+        return Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables, resource=True)
+    except ServerError as e:
+        raise _Refusal(INVALID_MESSAGE_TYPE, e.message) from e
 
 
 async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
     await ws.accept()
-    version = ws.query_params.get("version")
-    if version is not None and version != "1":
-        await ws.close(1003, f"Received invalid api version: {version}")
-        return
     run: Q.QueryRun | None = None
     try:
-        req = parse_body(ws.query_params.get("request", "").encode(), KsqlRequest)
-        await anyio.to_thread.run_sync(ctx.wait_for_command, req.commandSequenceNumber)
-        run = await Q.start(
-            ctx, lambda: Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables, resource=True))
-    except ServerError as e:
-        code = 1013 if e.error_code == COMMAND_QUEUE_CATCHUP_TIMEOUT else 1003
-        await ws.close(code, e.message[:120])
+        req = _request(ws)
+        run = await Q.start(ctx, lambda: _start(ctx, req))
+    except _Refusal as e:
+        await ws.close(e.code, close_reason(e.message))
         return
+    except ServerError as e:
+        await ws.close(INVALID_MESSAGE_TYPE, close_reason(e.message))
+        return
+    stopping = False
+
+    def stop() -> bool:
+        nonlocal stopping
+        stopping = stopping or ctx.state != READY
+        return stopping
+
     try:
         if run.kind == Q.PRINT:
-            async for line in run.printer.lines(lambda: ctx.state != READY):
+            async for line in run.printer.lines(stop):
                 await ws.send_text(dumps(line).decode())
         else:
             fields = [{"name": n, "schema": schema_info(t)} for n, t, _ in run.columns]
             await ws.send_text(dumps(fields).decode())
             if run.kind == Q.PUSH:
-                async for row in rows_of(run.tq, lambda: ctx.state != READY):
+                async for row in rows_of(run.tq, stop):
                     body: dict[str, Any] = {"columns": run.convert(row)}
                     if isinstance(row, TombstoneRow):  # a delete of a table result, as ksqlDB's StreamedRow
                         body["tombstone"] = True
@@ -55,11 +130,14 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
             else:
                 for row in run.rows:
                     await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())
-        await ws.close(1000, "done")
+        if stopping:
+            await ws.close(GOING_AWAY, SHUTTING_DOWN)
+        else:
+            await ws.close(NORMAL, "done")
     except WebSocketDisconnect:
         pass
     except Exception as e:  # noqa: BLE001 - the client learns why through the close frame
-        await ws.close(1011, str(e)[:120])
+        await ws.close(INTERNAL_ERROR, close_reason(str(e)))
     finally:
         with anyio.CancelScope(shield=True):
             await Q.closer(ctx, run)()
