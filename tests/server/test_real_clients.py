@@ -11,6 +11,13 @@
 - ``ksqldb-client`` (PyPI 0.28.2a2): pydantic models over /ksql, /query (StreamedRow JSON), /query-stream,
   /close-query, /status, /info; every call is made.
 
+- ``ksql-python-ng`` (PyPI 0.29.0.1, the maintained fork of ksql-python, module ``ksql``): /info, /ksql,
+  the SQL builders, /query over HTTP/1.1 (httpx's ``Accept: */*``: the delimited format), /query-stream
+  and /inserts-stream over HTTP/2, /close-query, its errors. It installs the same ``ksql`` module as
+  pyksql, so it is pip-installed (no dependencies: requests, six and httpx are the project's) into a cache
+  directory of its own and driven by tests/clients/ksql_python_ng_client.py in a subprocess with that
+  directory first on PYTHONPATH; skipped, with the reason, where PyPI cannot be reached.
+
 Not tested, with the reason: ``jetblack-ksql-dbapi`` needs Python 3.12 (its only release for this Python,
 0.1.0, predates the API it documents); ``ksql`` 0.10.2 (PyPI) cannot be imported on Python 3.10+ (its dependency
 ``hyper`` imports ``collections.Iterable``; ``hyper`` also pins h2 < 3, which Hypercorn cannot run with,
@@ -28,6 +35,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -307,3 +315,59 @@ def test_pypi_ksqldb_client_every_call(server: ServerProcess, unique: Any) -> No
         client.ksql(f"DROP STREAM {s}_NOPE;")
     assert "40001" in str(e.value) and f"Stream {s}_NOPE does not exist." in str(e.value)
     client.ksql(f"DROP STREAM {s}_C;")
+
+
+# ---------------------------------------------------------------------------------------- ksql-python-ng
+KSQL_PYTHON_NG = "ksql-python-ng==0.29.0.1"
+
+
+@pytest.fixture(scope="session")
+def ksql_python_ng() -> Path:
+    """ksql-python-ng installed into a cache directory of its own (it shadows pyksql's ``ksql`` module)."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ksqlpy-test-clients" / \
+        KSQL_PYTHON_NG.replace("==", "-")
+    if not (cache / "ksql" / "client.py").exists():
+        work = cache.with_name(cache.name + ".tmp")
+        shutil.rmtree(work, ignore_errors=True)
+        try:
+            done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                                   "--target", str(work), KSQL_PYTHON_NG], capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            pytest.skip(f"pip install {KSQL_PYTHON_NG} timed out (is PyPI reachable?)")
+        if done.returncode != 0:
+            pytest.skip(f"pip install {KSQL_PYTHON_NG} failed (is PyPI reachable?): {done.stderr[-500:]}")
+        shutil.rmtree(cache, ignore_errors=True)
+        work.rename(cache)
+    return cache
+
+
+def test_ksql_python_ng_every_documented_call(server: ServerProcess, unique: Any, ksql_python_ng: Path) -> None:
+    s = unique("NG")
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(ksql_python_ng), os.environ.get("PYTHONPATH", "")]))
+    done = subprocess.run([sys.executable, str(CLIENTS_DIR / "ksql_python_ng_client.py"), server.url, s], env=env,
+                          capture_output=True, text=True, timeout=150)
+    assert done.returncode == 0, done.stderr + done.stdout
+    steps = {item["step"]: item["result"] for item in map(json.loads, done.stdout.splitlines())}
+    assert steps["version"] == "0.29.0"
+    for step in ("create", "ctas"):
+        [status] = steps[step]
+        assert status["@type"] == "currentStatus" and status["commandStatus"]["status"] == "SUCCESS", status
+    assert steps["insert"] == []  # INSERT VALUES yields no entity
+    assert steps["inserts_stream"] == [{"status": "ok", "seq": 0}, {"status": "ok", "seq": 1}]
+    assert steps["builder_stream"] is True and steps["builder_as"] is True
+    assert len(steps["properties"]) == 3
+    lines = steps["http1_pull_stream"].splitlines()
+    assert json.loads(lines[0])["columnNames"] == ["ID", "V"]
+    assert [json.loads(x) for x in lines[1:]] == [["a", 1], ["b", 2], ["c", 3]]
+    assert [json.loads(x) for x in steps["http1_lookup"].splitlines()[1:]] == [["c", 3]]
+    assert steps["http2_parsed"] == [{"ID": "a", "V": 1}, {"ID": "b", "V": 2}, {"ID": "c", "V": 3}]
+    push = steps["http2_push"]
+    assert push["header"]["queryId"].startswith(f"transient_{s}_") and push["closed"] is True
+    assert push["rows"] == [["a", 1], ["b", 2], ["c", 3]]
+    assert steps["close_unknown"] is False
+    assert steps["bad_statement"] == {"msg": f"Stream {s}_NOPE does not exist.", "error_code": 40001}
+    assert steps["bad_syntax"]["error_code"] == 40001 and "Unknown statement 'SELEC'" in steps["bad_syntax"]["msg"]
+    assert steps["query_to_ksql"]["error_code"] == 40002
+    assert steps["bad_query"].startswith("HTTP error encountered: 400: ")
+    assert json.loads(steps["bad_query"].split(": ", 2)[2])["message"] == f"{s}_NOPE does not exist."
+
