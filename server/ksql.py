@@ -58,12 +58,20 @@ def session_variables(raw: dict[str, Any]) -> dict[str, str]:
     return variables_from_json(raw)
 
 
-def prepare(ctx: ServerContext, text: str, variables: dict[str, str], *, detail_only: bool = False) -> list[Prepared]:
+SUBSTITUTION = "ksql.variable.substitution.enable"
+
+
+def prepare(ctx: ServerContext, text: str, variables: dict[str, str], overrides: dict[str, Any] | None = None,
+            *, detail_only: bool = False) -> list[Prepared]:
     """Parse every statement, applying DEFINE/UNDEFINE to ``variables`` as later statements see them.
 
+    Whether ``${name}`` is substituted is ``ksql.variable.substitution.enable`` as each statement sees it,
+    as ksqlDB's RequestHandler prepares each statement with the session's properties at that point: the
+    request's own overrides over the server's, then a SET or UNSET of it earlier in the request.
     A syntax error names the failing line as its statement; ``detail_only`` (``/ksql``) leaves the
     ``Statement:`` line out of the message, as ksqlDB's /ksql does (its query endpoints keep it)."""
-    enabled = as_bool(ctx.engine.prop("ksql.variable.substitution.enable", "true"))
+    server_enabled = as_bool(ctx.engine.prop(SUBSTITUTION, "true"))
+    enabled = as_bool((overrides or {}).get(SUBSTITUTION, server_enabled))
     out: list[Prepared] = []
     try:
         pieces = grammar.split_statements(text)
@@ -89,7 +97,11 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], *, detail_
             raise from_ksql_error(e, piece.strip()) from e
         for stmt in stmts:
             warning = None
-            if isinstance(stmt, A.DefineVariable):
+            if isinstance(stmt, A.SetProperty) and stmt.name == SUBSTITUTION:
+                enabled = as_bool(stmt.value)
+            elif isinstance(stmt, A.UnsetProperty) and stmt.name == SUBSTITUTION:
+                enabled = server_enabled
+            elif isinstance(stmt, A.DefineVariable):
                 define_variable(variables, stmt.name, stmt.value)
             elif isinstance(stmt, A.UndefineVariable) and undefine_variable(variables, stmt.name) is None:
                 warning = undefine_warning(stmt.name)
@@ -150,7 +162,7 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
     if not req.ksql.strip():
         raise bad_request('"ksql" field must be populated')
     props = check_overrides(req.streamsProperties, ctx.denied)
-    prepared = prepare(ctx, req.ksql, session_variables(req.sessionVariables), detail_only=True)
+    prepared = prepare(ctx, req.ksql, session_variables(req.sessionVariables), props, detail_only=True)
     for p in prepared:
         if isinstance(p.stmt, A.SelectStatement | A.PrintTopic):
             raise ServerError(QUERY_ENDPOINT, QUERY_ENDPOINT_MESSAGE, p.stmt.text)

@@ -133,11 +133,12 @@ def max_push_error(ctx: ServerContext) -> ServerError:
 PREPARED_STATEMENT_CLASS = "io.confluent.ksql.parser.KsqlParser$PreparedStatement"
 
 
-def parse_single(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool) -> A.Statement:
+def parse_single(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool,
+                 overrides: dict[str, Any] | None = None) -> A.Statement:
     """The one statement of a query request, of any kind (``resource``: /query's field name)."""
     if not sql.strip():
         raise bad_request('"ksql" field must be populated' if resource else '"sql" field must be populated')
-    stmts = [p.stmt for p in prepare(ctx, sql, session_variables(variables))
+    stmts = [p.stmt for p in prepare(ctx, sql, session_variables(variables), overrides)
              if not isinstance(p.stmt, A.DefineVariable | A.UndefineVariable)]
     if len(stmts) != 1:
         raise ServerError(40001, f"Expected exactly one statement, got {len(stmts)}", sql.strip())
@@ -148,9 +149,10 @@ def is_query(stmt: A.Statement) -> bool:
     return isinstance(stmt, A.SelectStatement | A.PrintTopic)
 
 
-def parse_one(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool) -> A.Statement:
+def parse_one(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool,
+              overrides: dict[str, Any] | None = None) -> A.Statement:
     """The single SELECT/PRINT of a query request. ``resource``: /query's wording for other statements."""
-    stmt = parse_single(ctx, sql, variables, resource=resource)
+    stmt = parse_single(ctx, sql, variables, resource=resource, overrides=overrides)
     if not is_query(stmt):
         if resource:  # ksqlDB's StreamedQueryResource names the class of its PreparedStatement wrapper,
             # not of the statement: the same text for every kind of statement
@@ -210,7 +212,7 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
             raise from_ksql_error(e, sql.strip()) from e
         if hit is not None:
             return _pull_run(ctx, hit[1], hit[0].data, None)
-    stmt = parse_one(ctx, sql, variables, resource=resource)
+    stmt = parse_one(ctx, sql, variables, resource=resource, overrides=props)
     if check is not None:
         check(stmt, props)
     if isinstance(stmt, A.PrintTopic):

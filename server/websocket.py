@@ -33,6 +33,7 @@ from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.entities import schema_info
 from ksqlpy.server.errors import COMMAND_QUEUE_CATCHUP_TIMEOUT, ServerError
 from ksqlpy.server.models import BodyError, KsqlRequest, parse_body
+from ksqlpy.server.properties import check_overrides
 from ksqlpy.server.statement_classes import java_class
 from ksqlpy.server.streaming import rows_of
 from ksqlpy.server.values import dumps
@@ -83,7 +84,11 @@ def _start(ctx: ServerContext, req: KsqlRequest) -> Q.QueryRun:
             raise _Refusal(TRY_AGAIN_LATER, e.message) from e
         raise
     try:
-        stmt = Q.parse_single(ctx, req.ksql, req.sessionVariables, resource=True)
+        overrides = check_overrides(req.streamsProperties, ctx.denied)
+    except ServerError as e:
+        raise _Refusal(INVALID_MESSAGE_TYPE, e.message) from e
+    try:
+        stmt = Q.parse_single(ctx, req.ksql, req.sessionVariables, resource=True, overrides=overrides)
     except ServerError as e:
         raise _Refusal(INVALID_MESSAGE_TYPE, f"Error parsing query: {e.message}") from e
     if not Q.is_query(stmt):

@@ -165,3 +165,28 @@ def test_query_refuses_other_statements_naming_the_prepared_statement(client: An
 def test_query_stream_refuses_other_statements_as_statement_errors(client: Any) -> None:
     r = client.post("/query-stream", json={"sql": "SHOW STREAMS;"})
     assert r.status_code == 400 and r.json()["@type"] == "statement_error" and r.json()["error_code"] == 40001
+
+
+def test_variable_substitution_follows_the_request_properties(client: Any, unique: Any) -> None:
+    """``ksql.variable.substitution.enable`` as each statement sees it: the request's overrides, then a SET
+    or UNSET earlier in the request (ksqlDB prepares each statement with the session's properties then)."""
+    s = unique("VS")
+    create = f"CREATE STREAM {s} (ID INT KEY) WITH (kafka_topic='{s.lower()}', value_format='JSON', partitions=1);"
+    assert client.post("/ksql", json={"ksql": create}).status_code == 200
+    off = {"ksql.variable.substitution.enable": "false"}
+    describe = f"DEFINE s = '{s}'; DESCRIBE ${{s}};"
+    assert client.post("/ksql", json={"ksql": describe}).status_code == 200
+    refused = [client.post("/ksql", json={"ksql": describe, "streamsProperties": off}),
+               client.post("/ksql", json={"ksql": "SET 'ksql.variable.substitution.enable'='false'; " + describe})]
+    for r in refused:
+        assert r.status_code == 400 and r.json()["@type"] == "statement_error", r.text
+    again = client.post("/ksql", json={"ksql": "UNSET 'ksql.variable.substitution.enable'; " + describe,
+                                       "streamsProperties": off})
+    assert again.status_code == 200 and again.json()[0]["sourceDescription"]["name"] == s
+    # the query endpoints too, with their own properties field
+    select = {"sql": "SELECT * FROM ${s};", "sessionVariables": {"S": s}}
+    assert client.post("/query-stream", json=select).status_code == 200
+    assert client.post("/query-stream", json=select | {"properties": off}).status_code == 400
+    query = {"ksql": "SELECT * FROM ${s};", "sessionVariables": {"s": s}}
+    assert client.post("/query", json=query, headers={"Accept": "application/json"}).status_code == 200
+    assert client.post("/query", json=query | {"streamsProperties": off}).status_code == 400
