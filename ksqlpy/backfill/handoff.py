@@ -46,6 +46,9 @@ class HandOff:
 
     def __init__(self, engine: Engine, query: PersistentQuery, result: BackfillResult, progress: Any = None) -> None:
         self.engine = engine
+        # the sink and state rows were written by the tasks' own transactions (``writes``): only the
+        # processing-log entries and counts remain for the driver
+        self.tasks_wrote = False
         self.progress = progress  # ``progress.Progress``: counts what is committed
         self._skip: dict[tuple[str, str, int], int] = {}  # batches seen per resume key (committed or skipped)
         self.log = engine.log
@@ -87,16 +90,18 @@ class HandOff:
         """One Arrow batch of stage rows (``staging.OUT_SCHEMA``), in the order the task produced them."""
         kinds = batch.column(0).to_pylist()
         if all(k == SINK for k in kinds):
-            self._write_sink(batch, tx)
+            if not self.tasks_wrote:
+                self._write_sink(batch, tx)
             return
         import pyarrow.compute as pc
 
-        sink = batch.filter(pc.equal(batch.column(0), SINK))
-        if sink.num_rows:
-            self._write_sink(sink, tx)
-        state = batch.filter(pc.equal(batch.column(0), STATE))
-        if state.num_rows:
-            self._write_state(state, tx)
+        if not self.tasks_wrote:
+            sink = batch.filter(pc.equal(batch.column(0), SINK))
+            if sink.num_rows:
+                self._write_sink(sink, tx)
+            state = batch.filter(pc.equal(batch.column(0), STATE))
+            if state.num_rows:
+                self._write_state(state, tx)
         loads = pickle.loads
         values = batch.column(3)
         for i, kind in enumerate(kinds):
@@ -119,35 +124,54 @@ class HandOff:
 
     def _write_state(self, batch: Any, tx: Any) -> None:
         """State entries onto their store's changelog, as the payloads the task's store committed."""
-        parts = batch.column(1).to_pylist()
-        keys, values = batch.column(2).to_pylist(), batch.column(3).to_pylist()
-        by_part: dict[int, list[int]] = {}
-        for i, p in enumerate(parts):
-            by_part.setdefault(p, []).append(i)
-        for p, idx in by_part.items():
-            kv = self.stores.get(p)
-            if kv is None or kv.topic is None:
-                raise RuntimeError(f"backfill: no state store with a changelog for task partition {p}")
-            tx.produce_batch(kv.topic, kv.partition, [keys[i] for i in idx], [values[i] for i in idx])
-        self.result.state_entries += len(parts)
+        self.result.state_entries += write_state(tx, self.changelogs(), batch)
+
+    def changelogs(self) -> dict[int, str]:
+        """Each task partition's store changelog topic."""
+        out = {}
+        for p, kv in self.stores.items():
+            if kv.topic is not None:
+                out[p] = kv.topic
+        return out
 
     def _write_sink(self, batch: Any, tx: Any) -> None:
-        """Sink rows in one transaction, per partition in their order (part -1: the default partitioner;
-        else the partition the sink writer chose, as for windowed keys)."""
-        parts = batch.column(1).to_pylist()
-        keys, values = batch.column(2).to_pylist(), batch.column(3).to_pylist()
-        tss, hcol = batch.column(4).to_pylist(), batch.column(5)
-        loads = pickle.loads
-        hdrs = [None if h is None else loads(h) for h in hcol.to_pylist()] if hcol.null_count < len(hcol) else None
-        if len(set(parts)) == 1:
-            p = parts[0]
-            tx.produce_batch(self.topic, None if p < 0 else p, keys, values, tss, hdrs)
-        else:
-            idx_by: dict[int, list[int]] = {}
-            for i, p in enumerate(parts):
-                idx_by.setdefault(p, []).append(i)
-            for p, idx in idx_by.items():
-                tx.produce_batch(self.topic, None if p < 0 else p, [keys[i] for i in idx],
-                                 [values[i] for i in idx], [tss[i] for i in idx],
-                                 None if hdrs is None else [hdrs[i] for i in idx])
-        self.result.sink_records += len(parts)
+        self.result.sink_records += write_sink(tx, self.topic, batch)
+
+
+def write_state(tx: Any, changelogs: dict[int, str], batch: Any) -> int:
+    """STATE rows onto their task partition's changelog (``changelogs``: partition -> topic), as the payloads
+    the task's store committed; the number written. Used by the driver and by the tasks' own transactions
+    (``writes``)."""
+    parts = batch.column(1).to_pylist()
+    keys, values = batch.column(2).to_pylist(), batch.column(3).to_pylist()
+    by_part: dict[int, list[int]] = {}
+    for i, p in enumerate(parts):
+        by_part.setdefault(p, []).append(i)
+    for p, idx in by_part.items():
+        topic = changelogs.get(p)
+        if topic is None:
+            raise RuntimeError(f"backfill: no state store with a changelog for task partition {p}")
+        tx.produce_batch(topic, p, [keys[i] for i in idx], [values[i] for i in idx])
+    return len(parts)
+
+
+def write_sink(tx: Any, topic: str, batch: Any) -> int:
+    """SINK rows into ``topic``, per partition in their order (part -1: the default partitioner; else the
+    partition the sink writer chose, as for windowed keys); the number written."""
+    parts = batch.column(1).to_pylist()
+    keys, values = batch.column(2).to_pylist(), batch.column(3).to_pylist()
+    tss, hcol = batch.column(4).to_pylist(), batch.column(5)
+    loads = pickle.loads
+    hdrs = [None if h is None else loads(h) for h in hcol.to_pylist()] if hcol.null_count < len(hcol) else None
+    if len(set(parts)) == 1:
+        p = parts[0]
+        tx.produce_batch(topic, None if p < 0 else p, keys, values, tss, hdrs)
+    else:
+        idx_by: dict[int, list[int]] = {}
+        for i, p in enumerate(parts):
+            idx_by.setdefault(p, []).append(i)
+        for p, idx in idx_by.items():
+            tx.produce_batch(topic, None if p < 0 else p, [keys[i] for i in idx],
+                             [values[i] for i in idx], [tss[i] for i in idx],
+                             None if hdrs is None else [hdrs[i] for i in idx])
+    return len(parts)

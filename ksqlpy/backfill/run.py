@@ -260,6 +260,8 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     from ksqlpy.backfill.registry import KEY as REGISTRY
     from ksqlpy.backfill.registry import check_sink_schemas, needs_registry, snapshot
     from ksqlpy.backfill.stages import run_merge
+    from ksqlpy.backfill.writes import Writes, run_writes, units
+    from ksqlpy.backfill.writes import choose as choose_writes
 
     def check() -> None:
         if cancelled is not None and cancelled():
@@ -279,6 +281,9 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
                       properties=dict(engine.effective_properties()), partitions=partitions,
                       repartition=repartition, sink_partitions=log.partition_count(query.sink.topic) or 1)
     native_plan = choose_tier(engine, job, result)  # (a refusal before Spark is touched)
+    writes = choose_writes(engine)
+    result.details["writes"] = writes.writes.value
+    _LOG.info("backfill of %s: output written by the %s (%s)", query.query_id, writes.writes.value, writes.reason)
     if needs_registry(plan.input_source, query.sink):  # AVRO, JSON_SR, PROTOBUF: the schemas go with the job
         job.extra[REGISTRY] = snapshot(engine.schema_registry)
         check_sink_schemas(engine, query.sink, job.extra[REGISTRY])
@@ -339,6 +344,24 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     check()
     progress.enter(Phase.COMMITTING)
     handoff = HandOff(engine, query, result, progress)
+    if writes.writes is Writes.TASKS:  # the tasks write sink and changelog records, a transaction per file
+        handoff.tasks_wrote = True
+        if job_group is not None:
+            sc.addJobTag(job_group)
+        try:
+            written = run_writes(sc, config, query.query_id, topic, query.sink.topic, handoff.changelogs(),
+                                 units(files, stage is Stage.GROUP))
+        except Exception as e:
+            check()
+            raise e
+        finally:
+            if job_group is not None:
+                sc.removeJobTag(job_group)
+        for _, sink_n, state_n, _ in written:
+            result.sink_records += sink_n
+            result.state_entries += state_n
+            progress.committed_records += sink_n + state_n
+        result.details["files_written_earlier"] = sum(1 for w in written if w[3])
     order = (lambda r: (r[0],)) if stage is Stage.GROUP else (lambda r: (r[2], r[3]))
     group = resume_group(query.query_id)
     for row in sorted(files, key=order):

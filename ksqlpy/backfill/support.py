@@ -58,6 +58,9 @@ def check(engine: Engine, plan: Sink) -> None:
     """Raise ``BackfillUnsupported`` for what the backfill cannot reproduce exactly."""
     if str(engine.prop("ksqlpy.workers", "inline")).strip().lower() == "process":
         raise refuse("queries run by worker processes (ksqlpy.workers=process)")
+    from ksqlpy.backfill.writes import choose
+
+    choose(engine)  # (who writes the output: ``tasks`` refused where the broker shows aborted transactions)
     scan = plan.bottom
     if not isinstance(scan, Scan):
         join = plan.find(Join)

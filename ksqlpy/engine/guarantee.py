@@ -69,6 +69,18 @@ def isolates(log: Any) -> bool:
     return cached
 
 
+def aborted_visible(log: Any) -> str:
+    """What a broker that does not isolate aborted transactions does, named for a refusal."""
+    servers = resolve("bootstrap.servers", dict(getattr(log, "config", None) or {}), default="")
+    return (f"the Kafka broker{f' at {servers}' if servers else ''} shows the records of aborted "
+            "transactions to read_committed consumers (it does not isolate aborted transactions)")
+
+
+def accepts_at_least_once(properties: Any) -> bool:
+    """The operator accepted at-least-once results where exactly-once cannot hold."""
+    return _accepts(properties)
+
+
 def guarantee_in_force(log: Any, properties: Any) -> GuaranteeInForce:
     """What the engine guarantees on ``log`` under ``properties``; raises GuaranteeCannotHold."""
     asked = requested(properties)
@@ -80,9 +92,7 @@ def guarantee_in_force(log: Any, properties: Any) -> GuaranteeInForce:
     if isolates(log):
         return GuaranteeInForce(Guarantee.EXACTLY_ONCE, f"processing.guarantee={asked}; the broker isolates "
                                 "aborted transactions")
-    servers = resolve("bootstrap.servers", dict(getattr(log, "config", None) or {}), default="")
-    behaviour = (f"the Kafka broker{f' at {servers}' if servers else ''} shows the records of aborted "
-                 "transactions to read_committed consumers (it does not isolate aborted transactions)")
+    behaviour = aborted_visible(log)
     if _accepts(properties):
         return GuaranteeInForce(Guarantee.AT_LEAST_ONCE, f"processing.guarantee={asked} was asked, but {behaviour}; "
                                 f"at-least-once accepted by {ACCEPT_AT_LEAST_ONCE}=true")

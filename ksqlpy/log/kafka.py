@@ -394,6 +394,39 @@ class KafkaLog(Log):
         if errs:
             raise KafkaLogError(f"delivery failed: {errs[0].str()}")
 
+    @contextmanager
+    def streamed_transaction(self) -> Iterator[KafkaTransaction]:
+        """One Kafka transaction around a long block (a backfill task's whole output): begun before the
+        block, records sent as they are produced (not held in memory), committed with the block's offset
+        commits when it ends, aborted when it raises. Needs the transactional id given at construction: a
+        newer instance with the same id aborts this one's open transaction (``init_transactions``)."""
+        p = self._txn
+        if p is None:
+            raise KafkaLogError("a streamed transaction needs a transactional id")
+        with self._tx_lock:
+            try:
+                p.begin_transaction()
+            except KafkaException as e:
+                _raise_for(e, "begin transaction")
+            tx = KafkaTransaction(self, p)
+            try:
+                yield tx
+                for group, offsets in tx.offsets.items():
+                    tps = [TopicPartition(t, part, off) for (t, part), off in offsets.items()]
+                    p.send_offsets_to_transaction(tps, self._group_consumer(group).consumer_group_metadata(),
+                                                  _TIMEOUT)
+                p.commit_transaction(_TIMEOUT)
+                self._wrote(tx.topics)
+            except BaseException as e:
+                with contextlib.suppress(KafkaException):
+                    p.abort_transaction(_TIMEOUT)
+                if isinstance(e, KafkaException):
+                    _raise_for(e, "transaction")
+                raise
+        errs = self._errors.take()
+        if errs:
+            raise KafkaLogError(f"delivery failed: {errs[0].str()}")
+
     def confirm_producer(self, group: str, offsets: dict[tuple[str, int], int]) -> None:
         """Exactly-once: prove this instance still owns its transactional id before it processes (a resumed
         zombie finds out here, not after a batch). An offsets-only transaction re-committing ``offsets``
