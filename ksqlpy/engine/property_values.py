@@ -39,6 +39,7 @@ TYPES: dict[str, str | tuple[str, ...]] = {
     "ksql.fail.on.production.error": _BOOLEAN,
     "ksqlpy.backfill": ("off", "spark", "auto"),  # a new persistent query's history on Spark (docs/backfill.md)
     "ksqlpy.backfill.tier": ("python", "native"),  # the fused Python tier or the native one (docs/backfill.md)
+    "ksqlpy.backfill.writes": ("auto", "tasks", "driver"),  # who writes a backfill's output (docs/backfill.md)
 }
 
 _LIMITS = {_LONG: 2**63, _INT: 2**31}

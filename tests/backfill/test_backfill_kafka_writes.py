@@ -111,6 +111,18 @@ def test_task_writes_refused_on_the_embedded_log_and_bad_values_named(tmp_path: 
             engine.close()
 
 
+def test_writes_value_checked_with_the_statement(tmp_path: Any) -> None:
+    from ksqlpy.errors import KsqlStatementError
+
+    engine = make_engine(str(tmp_path), _ddl("x"), [], "sx")
+    try:
+        with pytest.raises(KsqlStatementError, match="ksqlpy.backfill.writes"):
+            engine.execute(_table_sql("x"), {"ksqlpy.backfill.writes": "executors"})
+        assert engine.catalog.source("OX") is None
+    finally:
+        engine.close()
+
+
 @pytest.mark.slow
 def test_auto_on_tansu_has_the_driver_write_and_equals_streaming(tmp_path: Any, bootstrap: str, spark: Any) -> None:
     sfx = uuid.uuid4().hex[:8]
