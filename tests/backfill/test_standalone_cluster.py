@@ -103,3 +103,21 @@ def test_cli_backfill_on_a_standalone_cluster_equals_streaming(tmp_path: Any, cl
         assert not os.listdir(os.path.join(path, "backfill-staging"))  # the run's staging is gone
     finally:
         again.close()
+
+
+def test_every_benchmark_workload_and_tier_equal_on_a_standalone_cluster(tmp_path: Any, cluster: str) -> None:
+    """The acceptance's cluster line: the benchmark (filter/projection, tumbling COUNT/SUM, out-of-order with
+    grace; each on every tier that runs it) on the cluster's executors, each ``equal`` to streaming."""
+    from bench import backfill as bench
+
+    report = tmp_path / "report.json"
+    proc = subprocess.run([sys.executable, "-m", "bench", "backfill", "--records", "4000", "--master", cluster,
+                           "--report", str(report)], capture_output=True, text=True, timeout=1500,
+                          env={**os.environ, "SPARK_LOCAL_IP": "127.0.0.1"})
+    assert proc.returncode == 0, (proc.stdout[-2000:], proc.stderr[-3000:])
+    got = json.loads(report.read_text())
+    assert got["master"] == cluster
+    assert {(r["workload"], r["tier"]) for r in got["results"]} == {
+        (w.name, t) for w in bench.WORKLOADS for t in bench.tiers_of(w)}
+    for r in got["results"]:
+        assert r["equal"] and r["records"] == 4000, r
