@@ -2,6 +2,12 @@
 tier's crossing (``ksqlpy/backfill/native.py``) measured apart from decoding.
 
     python -m bench.backfill_transfer [--sizes 200000,800000] [--repeat 2] [--report FILE.json]
+    python -m bench.backfill_transfer --tiers python,native [--sizes ...]   # the whole tumbling COUNT/SUM
+
+``--tiers``: instead, the benchmark's tumbling COUNT/SUM (``bench.backfill``) backfilled on each tier and
+replayed on streaming, each size ``repeat`` times on one warm session, with the same split per process
+(driver, JVM, Python workers): the per-record slope is what a long history costs, the fixed part what
+every run pays.
 
 Python workers build item batches of the native tier's schema (part, kind, key bytes, window start,
 timestamp, sequence, headers, one long argument) from numpy - no decoding, so the Python side costs only
@@ -135,13 +141,70 @@ def run(sizes: list[int], repeat: int, tasks: int = 2, log: Any = print) -> dict
     return out
 
 
+def tiers(sizes: list[int], repeat: int, names: list[str], log: Any = print) -> dict[str, Any]:
+    """The tumbling COUNT/SUM per tier (and streaming) at each size: CPU per process, slope and fixed."""
+    import shutil
+    import tempfile
+
+    from bench.backfill import WORKLOADS, bids, prepare, tree_cpu_seconds
+    from ksqlpy.backfill import backfill
+    from ksqlpy.backfill.native import SESSION_SETTINGS
+    from ksqlpy.backfill.session import spark_session
+
+    w = next(w for w in WORKLOADS if w.name == "tumbling_count_sum")
+    spark = spark_session("local[2]", {"spark.sql.shuffle.partitions": "2", **SESSION_SETTINGS})
+    spark.sparkContext.setLogLevel("ERROR")
+    plain = bids(max(sizes), 42)
+    root = tempfile.mkdtemp(prefix="bench-transfer-")
+    out: dict[str, Any] = {"load_average": round(os.getloadavg()[0], 2), "sizes": sizes, "results": []}
+
+    def one(name: str, size: int, i: int) -> dict[str, float]:
+        eng = prepare(os.path.join(root, f"{name}-{size}-{i}"), plain[:size], None if name == "streaming" else name)
+        try:
+            if name == "streaming":
+                c0 = tree_cpu_seconds()
+                eng.execute(w.sql, {"auto.offset.reset": "earliest"})
+                eng.drain(3600)
+                return {"driver": tree_cpu_seconds() - c0, "jvm": 0.0, "python_workers": 0.0}
+            jvm = _jvm_pid()
+            before = cpu_by_process(jvm)
+            backfill(eng, w.sql, spark=spark)
+            after = cpu_by_process(jvm)
+            return {k: after[k] - before[k] for k in before}
+        finally:
+            eng.close()
+            shutil.rmtree(os.path.join(root, f"{name}-{size}-{i}"), ignore_errors=True)
+
+    try:
+        for name in ["streaming", *names]:
+            one(name, sizes[0], -1)  # warm: the JIT, the workers, the imports
+            per_size = {}
+            for size in sizes:
+                runs = [one(name, size, i) for i in range(repeat)]
+                per_size[size] = {k: min(r[k] for r in runs) for k in runs[0]}
+            small, large = sizes[0], sizes[-1]
+            row: dict[str, Any] = {"tier": name}
+            for k in ("driver", "jvm", "python_workers"):
+                slope = (per_size[large][k] - per_size[small][k]) / (large - small)
+                row[f"{k}_us_per_record"] = round(slope * 1e6, 2)
+                row[f"{k}_fixed_cpu_s"] = round(per_size[small][k] - slope * small, 2)
+            row["cpu_us_per_record_at"] = {str(s): round(sum(v.values()) / s * 1e6, 2) for s, v in per_size.items()}
+            out["results"].append(row)
+            log(json.dumps(row))
+    finally:
+        shutil.rmtree(root, ignore_errors=True)
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m bench.backfill_transfer")
     ap.add_argument("--sizes", default="200000,800000")
     ap.add_argument("--repeat", type=int, default=2)
+    ap.add_argument("--tiers", help="python,native: the whole tumbling COUNT/SUM per tier instead")
     ap.add_argument("--report")
     args = ap.parse_args(argv)
-    report = run([int(s) for s in args.sizes.split(",")], args.repeat)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    report = (tiers(sizes, args.repeat, args.tiers.split(",")) if args.tiers else run(sizes, args.repeat))
     if args.report:
         with open(args.report, "w") as f:
             json.dump(report, f, indent=2)
