@@ -51,9 +51,10 @@ SUPPORTED_FEATURES: dict[str, frozenset[SerdeFeature]] = {
     "JSON_SR": _BOTH,
     "AVRO": _BOTH,
     "PROTOBUF_NOSR": _BOTH,
-    # unwrapped, a single value is still a message on the wire (ksqlDB's ``unwrapPrimitives``: the wrapper
-    # type of the primitive), so PROTOBUF takes either
-    "PROTOBUF": _BOTH,
+    # ksqlDB's ProtobufFormat supports WRAP_SINGLES only: a PROTOBUF record is a message, so
+    # WRAP_SINGLE_VALUE=false is refused and a single key carries no UNWRAP_SINGLES feature (ksqlDB marks
+    # such keys with the format property ``unwrapPrimitives`` instead; the bytes are the same message)
+    "PROTOBUF": frozenset({SerdeFeature.WRAP_SINGLES}),
     "NONE": frozenset(),
 }
 

@@ -83,7 +83,7 @@ def test_a_schema_name_is_not_blank(engine: Engine, build) -> None:  # type: ign
 
 
 WRAPS = {"JSON", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"}
-UNWRAPS = {"KAFKA", "DELIMITED", "JSON", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"}
+UNWRAPS = {"KAFKA", "DELIMITED", "JSON", "AVRO", "JSON_SR", "PROTOBUF_NOSR"}
 
 
 @pytest.mark.parametrize("build", STATEMENTS)
@@ -166,15 +166,15 @@ def test_none_format_has_no_columns(engine: Engine) -> None:
 
 
 @pytest.mark.parametrize("build", STATEMENTS)
-@pytest.mark.parametrize("key_format", ["JSON", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"])
+@pytest.mark.parametrize("key_format", ["JSON", "AVRO", "JSON_SR", "PROTOBUF_NOSR"])
 def test_single_keys_unwrap_where_the_format_can_do_both(engine: Engine, build, key_format: str) -> None:  # type: ignore[no-untyped-def]
     engine.execute(build("JSON", "", key_format=key_format))
     assert engine.catalog.source("S").key_features == {"UNWRAP_SINGLES"}
 
 
 @pytest.mark.parametrize("build", STATEMENTS)
-@pytest.mark.parametrize("key_format", ["KAFKA", "DELIMITED"])
-def test_bare_key_formats_carry_no_key_feature(engine: Engine, build, key_format: str) -> None:  # type: ignore[no-untyped-def]
+@pytest.mark.parametrize("key_format", ["KAFKA", "DELIMITED", "PROTOBUF"])
+def test_key_formats_without_unwrapping_carry_no_key_feature(engine: Engine, build, key_format: str) -> None:  # type: ignore[no-untyped-def]
     engine.execute(build("JSON", "", key_format=key_format))
     assert engine.catalog.source("S").key_features == set()
 
