@@ -103,12 +103,19 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         if sid is not None or registry.latest(subject(topic, True)) is not None:
             rs = _lookup(registry, topic, True, sid)
             kt = sql_type_of(rs, upper=sid is None, full_name=_full_name(props, "KEY"), registry=registry)
-            # a protobuf key is a message: its fields are the key columns
-            key_cols = list(kt.fields) if key_fmt == "PROTOBUF" and isinstance(kt, T.Struct) else [("ROWKEY", kt)]
+            key_cols = key_columns_of(key_fmt, kt)
             added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
     if not added_keys and not added_values:
         return stmt
     return dataclasses.replace(stmt, columns=added_keys + list(stmt.columns) + added_values, properties=new_props)
+
+
+def key_columns_of(key_format: str, t: T.SqlType) -> list[tuple[str, T.SqlType]]:
+    """The key columns a registry key schema gives: keys are read unwrapped (one column ``ROWKEY`` of the
+    schema's type, a record too) except PROTOBUF, which cannot unwrap: its message's fields are the columns."""
+    if key_format == "PROTOBUF" and isinstance(t, T.Struct):
+        return list(t.fields)
+    return [("ROWKEY", t)]
 
 
 def _full_name(props: dict[str, Any], which: str) -> str | None:
@@ -165,8 +172,8 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
             continue
         sid = serde_options(source, is_key)["schema_id"]
         if sid is not None:
-            if sink and not is_key:
-                check_sink_matches(registry, sid, source, serde_options(source, False)["full_name"])
+            if sink:  # keys first, as ksqlDB's DefaultSchemaInjector checks them
+                check_sink_matches(registry, sid, source, serde_options(source, is_key)["full_name"], is_key=is_key)
             continue
         if not sink and registry.latest(subject(source.topic, is_key)) is not None:
             continue
@@ -179,9 +186,12 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
             inner.header()
 
 
-def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full_name: str | None = None) -> None:
-    """A C*AS writing with a given schema id: its value columns must be the schema's first fields, in order,
-    with the same names and types (extra trailing fields are filled with defaults or NULL)."""
+def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full_name: str | None = None, *,
+                       is_key: bool = False) -> None:
+    """A C*AS writing with a given schema id: its key (``is_key``) or value columns must be the schema's
+    columns - the first ones, in order, with the same names and types (a value's extra trailing fields are
+    filled with defaults or NULL). ksqlDB's DefaultSchemaInjector compares keys and values alike; the
+    statement's key columns are named as ksqlDB prints key columns (``... KEY``)."""
     from ksqlpy.serde.formats import quote, type_text
 
     rs = registry.by_id(schema_id)
@@ -189,13 +199,21 @@ def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full
         raise KsqlStatementError(f"Schema with id {schema_id} does not exist in the Schema Registry")
     t = sql_type_of(rs, upper=False, full_name=full_name if rs.schema_type == "PROTOBUF" else None,
                     registry=registry)
-    fields = list(t.fields) if isinstance(t, T.Struct) else [("ROWVAL", t)]
-    bad = [c for i, c in enumerate(sink.value_columns)
+    if is_key:
+        fields = key_columns_of(sink.key_format, t)
+        declared = sink.key_columns
+    else:
+        fields = list(t.fields) if isinstance(t, T.Struct) else [("ROWVAL", t)]
+        declared = sink.value_columns
+    bad = [c for i, c in enumerate(declared)
            if i >= len(fields) or fields[i][0] != c.name or fields[i][1] != c.type]
     if bad:
-        def text(cols: list[tuple[str, T.SqlType]]) -> str:
-            return "[" + ", ".join(f"{quote(n)} {type_text(ty)}" for n, ty in cols) + "]"
+        suffix = " KEY" if is_key else ""
 
+        def text(cols: list[tuple[str, T.SqlType]], ns: str = "") -> str:
+            return "[" + ", ".join(f"{quote(n)} {type_text(ty)}{ns}" for n, ty in cols) + "]"
+
+        which = "key" if is_key else "value"
         raise KsqlStatementError(
-            f"The following value columns are changed, missing or reordered: {text([(c.name, c.type) for c in bad])}."
-            f" Schema from schema registry is {text(fields)}")
+            f"The following {which} columns are changed, missing or reordered: "
+            f"{text([(c.name, c.type) for c in bad], suffix)}. Schema from schema registry is {text(fields)}")

@@ -1,0 +1,95 @@
+"""A CREATE ... AS SELECT that names registered schemas (KEY_SCHEMA_ID, VALUE_SCHEMA_ID) checks its key and its
+value columns against them alike (ksqlDB's DefaultSchemaInjector): same names, types and order, else
+'The following key|value columns are changed, missing or reordered: ...'; keys are checked first. A registry
+key schema is read unwrapped (one column ROWKEY) except by PROTOBUF, whose message fields are the key columns.
+
+Writes tests/cases/serde/sink-schema-ids.json: ``python tests/cases/serde/sink_schema_ids_gen.py
+tests/cases/serde/sink-schema-ids.json`` after changing this file.
+"""
+import json
+import sys
+
+ERROR = "io.confluent.ksql.util.KsqlStatementException"
+
+# per format: the registered key schema of one INT key column, its column name, a record value schema
+# of one INT field V
+KEY_SCHEMAS = {
+    "AVRO": ("int", "ROWKEY"),
+    "JSON_SR": ({"type": "integer", "connect.type": "int32"}, "ROWKEY"),
+    "PROTOBUF": ('syntax = "proto3"; message SinkKey { int32 ID = 1; }', "ID"),
+}
+VALUE_SCHEMAS = {
+    "AVRO": {"type": "record", "name": "SinkValue", "fields": [{"name": "V", "type": ["null", "int"]}]},
+    "JSON_SR": {"type": "object", "properties": {"V": {"connect.index": 0, "oneOf": [
+        {"type": "null"}, {"type": "integer", "connect.type": "int32"}]}}},
+    "PROTOBUF": 'syntax = "proto3"; message SinkValue { int32 V = 1; }',
+}
+
+
+def key_value(fmt: str, name: str, v: int):  # type: ignore[no-untyped-def]
+    return {name: v} if fmt == "PROTOBUF" else v
+
+
+def source(kind: str, key_name: str, key_type: str = "INT", value_type: str = "INT") -> str:
+    key = "PRIMARY KEY" if kind == "TABLE" else "KEY"
+    return (f"CREATE {kind} SRC ({key_name} {key_type} {key}, V {value_type}) WITH (kafka_topic='src', "
+            "format='JSON', partitions=1);")
+
+
+tests = []
+for fmt, (key_schema, key_col) in KEY_SCHEMAS.items():
+    for kind in ("STREAM", "TABLE"):
+        topics = [{"name": "sink", "keyFormat": fmt, "keySchemaId": 41, "keySchema": key_schema,
+                   "valueFormat": fmt, "valueSchemaId": 42, "valueSchema": VALUE_SCHEMAS[fmt]}]
+        sink = f"CREATE {kind} SINK WITH (kafka_topic='sink', format='{fmt}', key_schema_id=41, value_schema_id=42)"
+        tests.append({
+            "name": f"{fmt} {kind} sink: key and value columns equal to the registered schemas' are written with them",
+            "statements": [source(kind, key_col), f"{sink} AS SELECT * FROM SRC;"],
+            "topics": topics,
+            "inputs": [{"topic": "src", "key": 1, "value": {"V": 5}}],
+            "outputs": [{"topic": "sink", "key": key_value(fmt, key_col, 1), "value": {"V": 5}}],
+            "post": {"sources": [{"name": "SINK", "type": kind.lower(), "schema": f"{key_col} INT KEY, V INT"}]},
+        })
+        shown = "`ROWKEY` INTEGER" if fmt != "PROTOBUF" else "`ID` INTEGER"
+        for what, stmt_key, key_type, got in (
+                ("renamed", "OTHER", "INT", "`OTHER` INTEGER KEY"),
+                ("retyped", key_col, "STRING", f"`{key_col}` STRING KEY")):
+            tests.append({
+                "name": f"{fmt} {kind} sink: a key column {what} against KEY_SCHEMA_ID is refused",
+                "statements": [source(kind, stmt_key, key_type), f"{sink} AS SELECT * FROM SRC;"],
+                "topics": topics,
+                "expectedException": {"type": ERROR, "message": (
+                    f"The following key columns are changed, missing or reordered: [{got}]. "
+                    f"Schema from schema registry is [{shown}]")},
+            })
+        tests.append({
+            "name": f"{fmt} {kind} sink: key and value both differ - the key is reported (checked first)",
+            "statements": [source(kind, "OTHER", "INT", "STRING"), f"{sink} AS SELECT * FROM SRC;"],
+            "topics": topics,
+            "expectedException": {"type": ERROR, "message": (
+                "The following key columns are changed, missing or reordered: [`OTHER` INTEGER KEY]. "
+                f"Schema from schema registry is [{shown}]")},
+        })
+        tests.append({
+            "name": f"{fmt} {kind} sink: a value column retyped against VALUE_SCHEMA_ID is refused",
+            "statements": [source(kind, key_col, "INT", "STRING"), f"{sink} AS SELECT * FROM SRC;"],
+            "topics": topics,
+            "expectedException": {"type": ERROR, "message": (
+                "The following value columns are changed, missing or reordered: [`V` STRING]. "
+                "Schema from schema registry is [`V` INTEGER]")},
+        })
+        tests.append({
+            "name": f"{fmt} {kind} sink: only KEY_SCHEMA_ID - the key is checked, the value schema generated",
+            "statements": [source(kind, key_col, "INT", "STRING"),
+                           f"CREATE {kind} SINK WITH (kafka_topic='sink', format='{fmt}', key_schema_id=41) "
+                           "AS SELECT * FROM SRC;"],
+            "topics": [{"name": "sink", "keyFormat": fmt, "keySchemaId": 41, "keySchema": key_schema}],
+            "inputs": [{"topic": "src", "key": 1, "value": {"V": "a"}}],
+            "outputs": [{"topic": "sink", "key": key_value(fmt, key_col, 1), "value": {"V": "a"}}],
+        })
+
+if __name__ == "__main__":
+    json.dump({"comments": ["ksqlpy's own cases, generated by tests/cases/serde/sink_schema_ids_gen.py (edit that): "
+                            "C*AS sinks with KEY_SCHEMA_ID/VALUE_SCHEMA_ID are checked against the registered "
+                            "schemas for keys as for values"], "tests": tests}, open(sys.argv[1], "w"), indent=1)
+    print(len(tests))
