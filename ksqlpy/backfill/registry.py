@@ -74,8 +74,8 @@ class SnapshotRegistry(EmbeddedSchemaRegistry):
 def check_sink_schemas(engine: Any, sink: Source, snap: dict[str, Any]) -> None:
     """Refuse (``BackfillUnsupported``) a sink whose schema-registry format would register a schema when its
     first record is written - a worker cannot: the sink's serdes are built here over the snapshot and asked
-    for the schema they write with, as the first record would. (An AVRO or PROTOBUF sink's schema is registered
-    when the statement creates it; a JSON_SR sink's by its first record.)"""
+    for the schema they write with, as the first record would. (The statement registers an AVRO, PROTOBUF or
+    JSON_SR sink's schemas when it creates the sink, so this refuses only a schema the snapshot lacks.)"""
     from ksqlpy.backfill import support
     from ksqlpy.runtime.serdes import SerdeFactory
 
@@ -99,8 +99,7 @@ def check_sink_schemas(engine: Any, sink: Source, snap: dict[str, Any]) -> None:
         except SchemaRegistryError:
             raise support.refuse(
                 f"the {fmt} format on the sink's {'key' if is_key else 'value'} before its schema is registered "
-                "(streaming registers it with the first record written; a backfill's workers do not register "
-                "schemas)") from None
+                "(a backfill's workers do not register schemas)") from None
 
 
 def worker_registry(extra: dict[str, Any]) -> Any:

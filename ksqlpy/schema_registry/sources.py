@@ -177,9 +177,14 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
             continue
         if not sink and registry.latest(subject(source.topic, is_key)) is not None:
             continue
-        serde = engine.key_serde(source) if is_key else engine.value_serde(source)
-        inner = getattr(serde, "inner", serde)  # a windowed key wraps the plain key serde
-        inner = getattr(inner, "_inner", inner)
+        inner = engine.key_serde(source) if is_key else engine.value_serde(source)
+        while not hasattr(inner, "writer") and not hasattr(inner, "header"):
+            # a windowed key wraps the plain key serde (a JSON_SR serde's own ``inner`` is its payload's JSON
+            # serde: the JSON_SR serde registers, at statement time as ksqlDB's SchemaRegisterInjector)
+            nested = getattr(inner, "inner", None) or getattr(inner, "_inner", None)
+            if nested is None:
+                break
+            inner = nested
         if hasattr(inner, "writer"):
             inner.writer()
         elif hasattr(inner, "header"):

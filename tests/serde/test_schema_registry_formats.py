@@ -130,3 +130,26 @@ def test_sink_schema_id_fills_fields_the_row_lacks() -> None:
         {"name": "A", "type": ["null", "long"]}, {"name": "B", "type": "double"}]}))
     with pytest.raises(SinkSchemaError, match=r"required field: \[B\]"):
         value_serde("AVRO", [("A", T.BIGINT)], registry=reg, topic="q", schema_id=avro).serialize((4,))
+
+
+@pytest.mark.parametrize("names", ["", ", key_schema_full_name='my.ns.K', value_schema_full_name='my.ns.V'"])
+@pytest.mark.parametrize("kind", ["CSAS", "CREATE"])
+def test_json_sr_schemas_are_registered_by_the_statement(tmp_path, kind: str, names: str) -> None:  # type: ignore[no-untyped-def]
+    """ksqlDB's SchemaRegisterInjector registers a JSON_SR sink's (or a new source's) key and value schemas when
+    the statement runs, before any record; JSON_SR accepts the schema names, and Connect's JSON Schema has no
+    title for them."""
+    e = Engine(str(tmp_path), {})
+    try:
+        if kind == "CSAS":
+            e.execute("CREATE STREAM src (k INT KEY, v INT) WITH (kafka_topic='src', format='JSON', partitions=1);")
+            e.execute(f"CREATE STREAM sink WITH (kafka_topic='sink', format='JSON_SR'{names}) AS SELECT * FROM src;")
+        else:
+            e.execute(f"CREATE STREAM sink (k INT KEY, v INT) WITH (kafka_topic='sink', format='JSON_SR', "
+                      f"partitions=1{names});")
+        key, value = e.schema_registry.latest("sink-key"), e.schema_registry.latest("sink-value")
+        assert key is not None and value is not None
+        assert json.loads(key.schema) == {"oneOf": [{"type": "null"}, {"type": "integer", "connect.type": "int32"}]}
+        assert json.loads(value.schema) == {"type": "object", "properties": {"V": {
+            "connect.index": 0, "oneOf": [{"type": "null"}, {"type": "integer", "connect.type": "int32"}]}}}
+    finally:
+        e.close()
