@@ -24,6 +24,7 @@ from ksqlpy.analysis.join_checks import check_foreign_key_join, check_key_type, 
 from ksqlpy.analysis.join_keys import KeyBinder, KeyExpr
 from ksqlpy.analysis.join_projection import KeyComponent, plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, text
+from ksqlpy.analysis.join_text import printed_join_query
 from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.source_hints import did_you_mean
@@ -143,8 +144,12 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         having=scope.rewrite(query.having, "HAVING") if query.having is not None else None,
         emit=query.emit, limit=query.limit,
     )
-    return analyze_query(rewritten, _Overlay(catalog, virtual), session, sink_name=sink_name, persistent=persistent,
+    plan = analyze_query(rewritten, _Overlay(catalog, virtual), session, sink_name=sink_name, persistent=persistent,
                          sql=sql, ctx=ctx, base=root, source_columns=frozenset(all_columns), **options)
+    printed = printed_join_query(query, scope, leaves, keys, [name for _, name in plan.project.printed])
+    if printed is not None:
+        plan.project.printed, plan.project.printed_from = printed
+    return plan
 
 
 # --------------------------------------------------------------------------- sources

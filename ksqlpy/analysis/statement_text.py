@@ -45,8 +45,7 @@ def _window(w: WindowSpec) -> str:
 
 
 def create_as_text(stmt: CreateAsSelect, plan: Sink) -> str:
-    """The statement as ksqlDB prints it after analysis (single-source queries; joins print their FROM
-    as written)."""
+    """The statement as ksqlDB prints it after analysis."""
     q: Query = stmt.query
     scan = plan.bottom
     alias = scan.alias if isinstance(scan, Scan) else plan.input_source.name
@@ -56,6 +55,10 @@ def create_as_text(stmt: CreateAsSelect, plan: Sink) -> str:
     lines = [f"{head} AS SELECT"]
     items = [f"  {text} {name}" for text, name in plan.project.printed]
     lines.append(",\n".join(items))
+    if plan.project.printed_from is not None:  # a join: printed by the join analysis
+        lines += plan.project.printed_from
+        lines.append(f"EMIT {q.emit or 'CHANGES'}")
+        return "\n".join(lines)
     source = q.source
     lines.append(f"FROM {source.name} {source.alias or source.name}")
     if q.window is not None:

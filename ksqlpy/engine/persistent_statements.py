@@ -30,7 +30,7 @@ from ksqlpy.engine.source_statements import ensure_topic, exists_warning, replac
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.bound import Cast
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.logical import Aggregate, Join, OutputColumn, ResultKind, Sink
+from ksqlpy.plan.logical import Aggregate, OutputColumn, ResultKind, Sink
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -138,7 +138,7 @@ def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[s
     try:
         sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
     except KsqlStatementError as e:
-        if not e.message.startswith("Key format does not support schema.") or isinstance(plan.bottom, Join):
+        if not e.message.startswith("Key format does not support schema."):
             raise
         # found while planning the physical form: ksqlDB quotes the statement it planned
         raise KsqlStatementError(f"{e.message}\nStatement: {create_as_text(stmt, plan)}") from None
