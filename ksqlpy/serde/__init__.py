@@ -96,7 +96,7 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
     if name == "KAFKA":
         return KafkaValueSerde(columns)
     if name == "PROTOBUF_NOSR":
-        return ProtobufNoSrSerde(columns, nullable)
+        return ProtobufNoSrSerde(columns, nullable, unwrapped=wrap_single_value is False and len(columns) == 1)
     if name in ("AVRO", "JSON_SR", "PROTOBUF"):
         wrap = True if wrap_single_value is None or len(columns) != 1 else wrap_single_value
         return _sr_serde(name, columns, wrap=wrap, is_key=False, registry=registry, topic=topic,
@@ -126,7 +126,7 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
     elif name == "KAFKA":
         inner = KafkaValueSerde(columns)
     elif name == "PROTOBUF_NOSR":
-        inner = ProtobufNoSrSerde(columns, nullable)
+        inner = ProtobufNoSrSerde(columns, nullable, unwrapped=len(columns) == 1)
     elif name in ("AVRO", "JSON_SR", "PROTOBUF"):
         inner = _sr_serde(name, columns, wrap=len(columns) != 1, is_key=True, registry=registry, topic=topic,
                           schema_id=schema_id, full_name=full_name, nullable=nullable)

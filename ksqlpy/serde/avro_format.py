@@ -554,7 +554,8 @@ class AvroSerde(ValueSerde):
         return self._writer
 
     def serialize(self, row: tuple | None) -> bytes | None:
-        if row is None:
+        if row is None or (not self.wrap and row[0] is None):
+            # unwrapped, a NULL column is no record at all: ksqlDB's KsqlConnectSerializer writes null bytes
             return None
         import fastavro
 

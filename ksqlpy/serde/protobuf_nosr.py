@@ -328,11 +328,15 @@ def _nullable_default(t: T.SqlType) -> Any:
 class ProtobufNoSrSerde(ValueSerde):
     format = "PROTOBUF_NOSR"
 
-    def __init__(self, columns: Columns, nullable: str | None = None) -> None:
-        """``nullable``: ``*_PROTOBUF_NULLABLE_REPRESENTATION`` (OPTIONAL, WRAPPER or None: plain proto3)."""
+    def __init__(self, columns: Columns, nullable: str | None = None, *, unwrapped: bool = False) -> None:
+        """``nullable``: ``*_PROTOBUF_NULLABLE_REPRESENTATION`` (OPTIONAL, WRAPPER or None: plain proto3).
+        ``unwrapped``: a single column written bare (a single key, WRAP_SINGLE_VALUE=false): still a one-field
+        message on the wire (Connect's wrapper for raw primitives), but a NULL column is no message at all -
+        null bytes, as ksqlDB's KsqlConnectSerializer writes a null datum."""
         super().__init__(columns)
         self.types = [t for _, t in self.columns]
         self.nullable = nullable.upper() if nullable else None
+        self.unwrapped = unwrapped and len(self.types) == 1
 
     def deserialize(self, data: bytes | None) -> tuple | None:
         if data is None:
@@ -345,7 +349,7 @@ class ProtobufNoSrSerde(ValueSerde):
             raise SerdeError(f"Failed to deserialize PROTOBUF_NOSR message: {e}") from None
 
     def serialize(self, row: tuple | None) -> bytes | None:
-        if row is None:
+        if row is None or (self.unwrapped and row[0] is None):
             return None
         try:
             return _encode_message(self.types, row, self.nullable)

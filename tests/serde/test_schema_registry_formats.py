@@ -153,3 +153,25 @@ def test_json_sr_schemas_are_registered_by_the_statement(tmp_path, kind: str, na
             "connect.index": 0, "oneOf": [{"type": "null"}, {"type": "integer", "connect.type": "int32"}]}}}
     finally:
         e.close()
+
+
+@pytest.mark.parametrize("fmt", ["JSON", "JSON_SR", "AVRO", "PROTOBUF_NOSR", "KAFKA"])
+def test_an_unwrapped_null_column_is_null_bytes(fmt: str) -> None:
+    """ksqlDB's UnwrappedSerializer hands the single column to KsqlConnectSerializer, which writes null for a
+    null datum: a single NULL key column is a null Kafka key, an unwrapped NULL value a tombstone."""
+    reg = EmbeddedSchemaRegistry()
+    cols = [("C", T.INTEGER)]
+    assert key_serde(fmt, cols, registry=reg, topic="t").serialize((None,)) is None
+    assert value_serde(fmt, cols, wrap_single_value=False, registry=reg, topic="t").serialize((None,)) is None
+    assert value_serde(fmt, cols, wrap_single_value=False, registry=reg, topic="t").serialize((5,)) is not None
+
+
+@pytest.mark.parametrize("fmt", ["AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"])
+def test_a_wrapped_null_column_is_a_record(fmt: str) -> None:
+    """Wrapped (a PROTOBUF key, a multi-column key, a wrapped value), NULL columns are a record's fields."""
+    reg = EmbeddedSchemaRegistry()
+    one, two = [("C", T.INTEGER)], [("C", T.INTEGER), ("D", T.STRING)]
+    assert key_serde(fmt, two, registry=reg, topic="t").serialize((None, None)) is not None
+    assert value_serde(fmt, one, wrap_single_value=True, registry=reg, topic="t").serialize((None,)) is not None
+    if fmt == "PROTOBUF":
+        assert key_serde(fmt, one, registry=reg, topic="t").serialize((None,)) is not None
