@@ -8,7 +8,9 @@ protobuf StreamedRow rows. PRINT only as delimited text (else 406). HTTP/1.1 or 
 
 ``/query`` has three routes sharing the path, the first compatible one wins:
 
-1. Accept ``application/vnd.ksql.v1+json``, ``application/json`` or none: the legacy handler. It serves
+1. Accept admitting ``application/vnd.ksql.v1+json`` or ``application/json`` - a wildcard (``*/*``,
+   ``application/*``) too, as Vert.x matches a route whose ``produces`` the header admits - or none: the
+   legacy handler. It serves
    PRINT itself (text lines), and a SELECT too when ``ksql.endpoint.migrate.query`` is false (the legacy
    writer: the StreamedRow format plus a bare newline whenever no row came for a while). Its chunked writer
    is not available over HTTP/2 (405). Otherwise it hands a SELECT on to route 2.
@@ -66,6 +68,16 @@ def accepted(path: Path, accept: str | None) -> str | None:
     return choose(accept, _QUERY_STREAM_TYPES if path is Path.QUERY_STREAM else _QUERY_TYPES, DELIMITED)
 
 
+_FIRST_ROUTE = (KSQL_V1_JSON, JSON, "*/*", "application/*")
+
+
+def _first_route_matches(accept: str | None) -> bool:
+    """Whether /query's first route (produces v1+json and json) takes the request: no Accept header, or
+    one admitting either type (wildcards included)."""
+    prefs = accept_list(accept)
+    return not prefs or any(m in _FIRST_ROUTE for m in prefs)
+
+
 def route(path: Path, accept: str | None, http_version: str, *, is_print: bool, migrate: bool) -> Route | Refusal:
     """The answer's handler and format for one request (see the module docstring)."""
     media = accepted(path, accept)
@@ -77,7 +89,7 @@ def route(path: Path, accept: str | None, http_version: str, *, is_print: bool, 
         if is_print:
             return Route(Handler.QUERY_STREAM, DELIMITED, DELIMITED) if media == DELIMITED else NOT_ACCEPTABLE
         return Route(Handler.QUERY_STREAM, media, media)
-    first_route = media in (KSQL_V1_JSON, JSON)  # route 1's media types (and no Accept header)
+    first_route = _first_route_matches(accept)
     if first_route and (is_print or not migrate):
         if http_version == "2":
             return LEGACY_ON_HTTP2

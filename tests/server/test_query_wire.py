@@ -56,6 +56,13 @@ SEND: dict[str, Callable[..., wire.Reply]] = {"http1": wire.h1, "http2": wire.h2
     (R.Path.QUERY, DELIMITED, "2", False, False, (R.Handler.QUERY_STREAM, DELIMITED)),
     (R.Path.QUERY, DELIMITED, "1.1", True, True, (R.Handler.QUERY_STREAM, DELIMITED)),
     (R.Path.QUERY, "text/html", "1.1", False, True, R.NOT_ACCEPTABLE),
+    # a wildcard admits the first route's types: PRINT and an unmigrated SELECT are its (curl's */*)
+    (R.Path.QUERY, "*/*", "1.1", True, True, (R.Handler.LEGACY, KSQL_V1_JSON)),
+    (R.Path.QUERY, "*/*", "2", True, True, R.LEGACY_ON_HTTP2),
+    (R.Path.QUERY, "application/*", "1.1", False, False, (R.Handler.LEGACY, KSQL_V1_JSON)),
+    (R.Path.QUERY, f"{DELIMITED}, */*;q=0.1", "2", True, True, R.LEGACY_ON_HTTP2),
+    (R.Path.QUERY, f"{DELIMITED}, */*;q=0.1", "1.1", False, True, (R.Handler.QUERY_STREAM, DELIMITED)),
+    (R.Path.QUERY, f"{DELIMITED}, {PROTOBUF}", "2", True, True, (R.Handler.QUERY_STREAM, DELIMITED)),
 ])
 def test_route_table(path: R.Path, accept: str | None, http: str, is_print: bool, migrate: bool,
                      expected: Any) -> None:
