@@ -66,6 +66,8 @@ class Puller:
     def __init__(self, client: Any) -> None:
         self.client = client
         self.latencies: list[float] = []
+        self.phase = ""  # the backfill's phase as last read (``GET /backfills``), kept with each sample
+        self.phases: list[str] = []
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self.errors = 0
@@ -76,6 +78,7 @@ class Puller:
                                              "streamsProperties": {}},
                              headers={"Accept": "application/vnd.ksql.v1+json"})
         self.latencies.append((time.perf_counter() - t0) * 1000)
+        self.phases.append(self.phase)
         if r.status_code != 200 or len(r.json()) != 2:
             self.errors += 1
 
@@ -152,8 +155,11 @@ def run(records: int, master: str, seed: int = 42, idle_queries: int = 400, log:
                     idle.one(i)
                 log(f"idle: {_summary(idle.latencies)}")
                 seen: list[int] = []
+                during: Puller | None = None
 
                 def progress(status: dict[str, Any]) -> None:
+                    if during is not None:
+                        during.phase = status["phase"]
                     if status["phase"] == "COMPUTING" and (not seen or seen[-1] != status["recordsRead"]):
                         seen.append(int(status["recordsRead"]))
 
@@ -163,7 +169,8 @@ def run(records: int, master: str, seed: int = 42, idle_queries: int = 400, log:
                     with PeakMemory(proc.proc.pid) as peak:
                         t1 = time.monotonic()
                         qid = _ksql(c, BACKFILL, {"ksqlpy.backfill": "spark"})[0]["commandStatus"]["queryId"]
-                        with Puller(pull_client) as during:
+                        during = Puller(pull_client)
+                        with during:
                             final = _wait_done(c, qid, 3600, progress)
                         wall = time.monotonic() - t1
                 log(f"during: {_summary(during.latencies)}")
@@ -174,6 +181,8 @@ def run(records: int, master: str, seed: int = 42, idle_queries: int = 400, log:
                     "phase": final["phase"], "sink_records": final.get("sinkRecords"),
                     "idle": idle_s, "during_backfill": during_s,
                     "p99_ratio": round(during_s["p99_ms"] / idle_s["p99_ms"], 2) if idle_s["p99_ms"] else None,
+                    "during_by_phase": {ph: _summary([x for x, q in zip(during.latencies, during.phases, strict=True)
+                                                      if q == ph]) for ph in dict.fromkeys(during.phases)},
                     "pull_errors": idle.errors + during.errors,
                     "progress_values_seen": len(seen), "progress_samples": seen[:20],
                     "server_peak_anon_mb": round(peak.peaks[proc.proc.pid], 1),

@@ -106,7 +106,7 @@ class NativePlan:
         return pa.schema(fields + [pa.field(f"a{i}", pa.int64()) for i in self.arg_columns()])
 
     def ddl(self) -> str:
-        """The same columns as Spark's schema string (the DataSource's ``schema`` option)."""
+        """The same columns as Spark's schema string (what stage 1's ``mapInArrow`` yields)."""
         return "kind byte, part int, kb binary, ws long, ts long, seq long, hd binary" + "".join(
             f", a{i} long" for i in self.arg_columns())
 
