@@ -27,7 +27,7 @@ from ksqlpy.analysis.statement_text import create_as_text
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.results import StatementResult, status
 from ksqlpy.engine.source_statements import ensure_topic, exists_warning, replace_enabled
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.errors import KsqlStatementError, name_location
 from ksqlpy.expr.bound import Cast
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.logical import Aggregate, OutputColumn, ResultKind, Sink
@@ -55,7 +55,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
                                  f"supported on source {existing.kind.lower()}s.")
     if stmt.query.limit is not None:
         raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
-    plan, props = plan_create_as(engine, stmt)
+    plan, props = _plan_for_schema_ids(engine, stmt)
     sink = plan.target
     assert sink is not None
     upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
@@ -117,6 +117,23 @@ def _retention_of(engine: Engine, topic: str) -> int | None:
     info = engine.log.describe_topic(topic)
     value = info.config.get("retention.ms") if info is not None else None
     return int(value) if value is not None else None
+
+
+SCHEMA_ID_PROPERTIES = ("KEY_SCHEMA_ID", "VALUE_SCHEMA_ID")
+
+
+def _plan_for_schema_ids(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[str, Any]]:
+    """``plan_create_as``; with a ``KEY_SCHEMA_ID`` or ``VALUE_SCHEMA_ID`` ksqlDB's DefaultSchemaInjector
+    plans the statement first to learn the columns it compares with the registered schemas, and words any
+    failure of that plan 'Could not determine output schema for query due to error: <message>'."""
+    if not any(p in normalize_properties(stmt.properties) for p in SCHEMA_ID_PROPERTIES):
+        return plan_create_as(engine, stmt)
+    try:
+        return plan_create_as(engine, stmt)
+    except KsqlStatementError as e:
+        name_location(e)
+        e.set_message(f"Could not determine output schema for query due to error: {e.message}")
+        raise
 
 
 def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[str, Any]]:
