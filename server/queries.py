@@ -133,16 +133,14 @@ def max_push_error(ctx: ServerContext) -> ServerError:
 PREPARED_STATEMENT_CLASS = "io.confluent.ksql.parser.KsqlParser$PreparedStatement"
 
 
-def parse_single(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool,
-                 overrides: dict[str, Any] | None = None) -> A.Statement:
-    """The one statement of a query request, of any kind (``resource``: /query's field name)."""
-    if not sql.strip():
-        raise bad_request('"ksql" field must be populated' if resource else '"sql" field must be populated')
-    stmts = [p.stmt for p in prepare(ctx, sql, session_variables(variables), overrides)
-             if not isinstance(p.stmt, A.DefineVariable | A.UndefineVariable)]
-    if len(stmts) != 1:
-        raise ServerError(40001, f"Expected exactly one statement, got {len(stmts)}", sql.strip())
-    return stmts[0]
+def parse_statements(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool,
+                     overrides: dict[str, Any] | None = None) -> list[A.Statement]:
+    """A query request's statements, of any kind (DEFINE/UNDEFINE applied and left out). ``resource``:
+    /query (and /ws/query), whose empty ``ksql`` is refused before parsing."""
+    if resource and not sql.strip():
+        raise bad_request('"ksql" field must be populated')
+    return [p.stmt for p in prepare(ctx, sql, session_variables(variables), overrides)
+            if not isinstance(p.stmt, A.DefineVariable | A.UndefineVariable)]
 
 
 def is_query(stmt: A.Statement) -> bool:
@@ -151,12 +149,17 @@ def is_query(stmt: A.Statement) -> bool:
 
 def parse_one(ctx: ServerContext, sql: str, variables: dict[str, Any], *, resource: bool,
               overrides: dict[str, Any] | None = None) -> A.Statement:
-    """The single SELECT/PRINT of a query request. ``resource``: /query's wording for other statements."""
-    stmt = parse_single(ctx, sql, variables, resource=resource, overrides=overrides)
+    """The single SELECT/PRINT of a query request. /query (``resource``) looks at its first statement
+    first, as ksqlDB's StreamedQueryResource does: one that is no query is refused naming the class of
+    its PreparedStatement wrapper (the same text for every kind of statement); the query is then handed
+    to the /query-stream handler, which - as for /query-stream itself - wants exactly one statement."""
+    stmts = parse_statements(ctx, sql, variables, resource=resource, overrides=overrides)
+    if resource and stmts and not is_query(stmts[0]):
+        raise bad_request(f"Statement type `{PREPARED_STATEMENT_CLASS}' not supported for this resource")
+    if len(stmts) != 1:
+        raise ServerError(40001, f"Expected exactly one KSQL statement; found {len(stmts)} instead", sql.strip())
+    stmt = stmts[0]
     if not is_query(stmt):
-        if resource:  # ksqlDB's StreamedQueryResource names the class of its PreparedStatement wrapper,
-            # not of the statement: the same text for every kind of statement
-            raise bad_request(f"Statement type `{PREPARED_STATEMENT_CLASS}' not supported for this resource")
         raise ServerError(40001, "Only SELECT and PRINT statements can be issued to this endpoint", stmt.text)
     return stmt
 

@@ -87,15 +87,19 @@ def _start(ctx: ServerContext, req: KsqlRequest) -> Q.QueryRun:
         overrides = check_overrides(req.streamsProperties, ctx.denied)
     except ServerError as e:
         raise _Refusal(INVALID_MESSAGE_TYPE, e.message) from e
-    try:
-        stmt = Q.parse_single(ctx, req.ksql, req.sessionVariables, resource=True, overrides=overrides)
+    try:  # the first statement, as ksqlDB's WSQueryEndpoint takes it
+        stmts = Q.parse_statements(ctx, req.ksql, req.sessionVariables, resource=True, overrides=overrides)
+        if not stmts:
+            raise ServerError(40001, '"ksql" field must be populated', req.ksql)
+        stmt = stmts[0]
     except ServerError as e:
         raise _Refusal(INVALID_MESSAGE_TYPE, f"Error parsing query: {e.message}") from e
     if not Q.is_query(stmt):
         raise _Refusal(INVALID_MESSAGE_TYPE,
                        f"Statement type `{java_class(stmt)}' not supported for this resource")
     try:
-        return Q.start_query(ctx, req.ksql, req.streamsProperties, req.sessionVariables, resource=True)
+        sql = req.ksql if len(stmts) == 1 else stmt.text  # statements after the first are not run
+        return Q.start_query(ctx, sql, req.streamsProperties, req.sessionVariables, resource=True)
     except ServerError as e:
         raise _Refusal(INVALID_MESSAGE_TYPE, e.message) from e
 

@@ -146,8 +146,16 @@ def test_ksql_field_absent_empty_or_wrong(client: Any, content_type: str) -> Non
     for body in ({}, {"sql": None}, {"ksql": "SELECT 1;"}):
         msg = _error(client.post("/query-stream", content=json.dumps(body), headers=headers))["message"]
         assert msg == PREFIX + "Missing required creator property 'sql' (index 0)"
-    for body in ({"sql": ""}, {"sql": "   "}):
-        assert _error(client.post("/query-stream", json=body))["message"] == '"sql" field must be populated'
+    for body, n in (({"sql": ""}, 0), ({"sql": "   "}, 0), ({"sql": "-- nothing"}, 0),
+                    ({"sql": "SELECT 1 FROM A; SELECT 2 FROM B;"}, 2), ({"sql": "SHOW STREAMS; SHOW TABLES;"}, 2)):
+        r = client.post("/query-stream", json=body)
+        assert r.status_code == 400 and r.json()["@type"] == "statement_error" and r.json()["error_code"] == 40001
+        assert r.json()["message"] == f"Expected exactly one KSQL statement; found {n} instead"
+    # /query looks at its first statement first: a non-query is refused as such, a query then counted
+    two = client.post("/query", json={"ksql": "SHOW STREAMS; SELECT * FROM X;"})
+    assert "not supported for this resource" in _error(two)["message"]
+    r = client.post("/query", json={"ksql": "SELECT * FROM X; SHOW STREAMS;"})
+    assert r.status_code == 400 and r.json()["message"] == "Expected exactly one KSQL statement; found 2 instead"
 
 
 @pytest.mark.parametrize("sql", ["SHOW STREAMS;", "LIST TOPICS;", "DESCRIBE FUNCTION ABS;", "SHOW VARIABLES;",

@@ -71,6 +71,16 @@ def test_websocket_close_codes(app_client: Any, query: str, code: int, reason: s
     assert len(got_reason.encode()) <= 123
 
 
+def test_websocket_runs_the_first_statement(app_client: Any) -> None:
+    with app_client.websocket_connect("/ws/query" + _req(ksql="SELECT * FROM WR; SHOW STREAMS;")) as ws:
+        assert [f["name"] for f in json.loads(ws.receive_text())] == ["ID", "V"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+    assert (closed.value.code, closed.value.reason) == (1000, "done")
+    assert _closed(app_client, _req(ksql="SHOW STREAMS; SELECT * FROM WR;"))[1].startswith(
+        "Statement type `io.confluent.ksql.parser.tree.ListStreams'")
+
+
 def test_websocket_pull_query_closes_done(app_client: Any) -> None:
     with app_client.websocket_connect("/ws/query" + _req(ksql="SELECT * FROM WR;")) as ws:
         assert [f["name"] for f in json.loads(ws.receive_text())] == ["ID", "V"]
