@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 
 _LOG = logging.getLogger("ksqlpy.backfill")
 WRITES_PROPERTY = "ksqlpy.backfill.writes"
+TRANSACTION_TIMEOUT_MS = 900_000
 
 
 class Writes(Enum):
@@ -118,6 +119,9 @@ def write_file(config: dict[str, Any], query_id: str, topic: str, part: int, sin
     from ksqlpy.log.kafka import KafkaLog
 
     group = file_group(query_id, path)
+    # a file is one transaction however long it takes to produce (librdkafka's 60 s default would abort a
+    # large one); the broker's transaction.max.timeout.ms (Kafka's default: 15 minutes) bounds it
+    config = {"producer.transaction.timeout.ms": TRANSACTION_TIMEOUT_MS, **config}
     # initializing the id aborts a predecessor's open transaction (a failed or zombie attempt)
     log = KafkaLog(config, transactional_id=transactional_id(query_id, path))
     try:

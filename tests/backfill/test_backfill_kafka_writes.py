@@ -206,3 +206,25 @@ def test_a_staged_file_is_written_once_whatever_the_attempts(tmp_path: Any, boot
         assert log.committed(writes.file_group(f"{qid}x", path), src, 1) is None  # not marked written
     finally:
         log.close()
+
+
+def test_a_file_writer_allows_a_long_transaction(tmp_path: Any, monkeypatch: Any) -> None:
+    """librdkafka aborts a transaction after 60 s by default: a large staged file is given the broker's
+    default maximum, unless the engine's properties say otherwise."""
+    import ksqlpy.log.kafka as kafka
+    from ksqlpy.backfill import writes
+
+    seen: list[tuple[dict[str, Any], str | None]] = []
+
+    class Probe:
+        def __init__(self, config: dict[str, Any], *, transactional_id: str | None = None) -> None:
+            seen.append((config, transactional_id))
+            raise RuntimeError("probe")
+
+    monkeypatch.setattr(kafka, "KafkaLog", Probe)
+    for config in ({"bootstrap.servers": "x"}, {"bootstrap.servers": "x", "producer.transaction.timeout.ms": 5}):
+        with pytest.raises(RuntimeError, match="probe"):
+            writes.write_file(config, "CTAS_Q_1", "src", 0, "sink", {}, str(tmp_path / "000000-1.arrow"))
+    assert seen[0] == ({"bootstrap.servers": "x", "producer.transaction.timeout.ms": 900_000},
+                       "ksqlpy-backfill-CTAS_Q_1-000000-1")
+    assert seen[1][0]["producer.transaction.timeout.ms"] == 5
