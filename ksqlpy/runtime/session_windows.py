@@ -22,7 +22,6 @@ from typing import Any
 
 from ksqlpy.runtime.accumulate import KEY
 from ksqlpy.runtime.aggregator import Aggregator, encode_key
-from ksqlpy.runtime.record_cache import cache_key
 from ksqlpy.runtime.session_batch import stream_sessions
 from ksqlpy.runtime.session_fold import build_run, fold_sessions
 from ksqlpy.state.windowed import SessionStore
@@ -45,51 +44,89 @@ class SessionAggregator(Aggregator):
             self.last_input_wall = time.monotonic()
             return
         self.new_batch()
-        cached = spec.cache_entries > 0
-        born: set[tuple] = set()  # sessions created in this batch (the record cache drops their deletes)
-        for key, args, ts, hd in items:
-            if ts > self.stream_time:
-                self.stream_time = ts
-            close = self.stream_time - grace - gap
-            kb = encode_key(key)
-            found = store.find(kb, ts - gap, ts + gap)
-            start, end = ts, ts
-            for s, e, _ in found:
-                if s < start:
-                    start = s
-                if e > end:
-                    end = e
-            if end < close:
-                self.late += 1
-                if final and self.emit_slot():
-                    self.emit_closed(out, hd)
-                continue
-            merging = (start, end) != (ts, ts)
-            # the deletes of merged-away sessions are decided before ``merge`` may reuse their accumulators
-            deletes: list[tuple] = []
-            if merging and not final:
-                for s, e, old in found:
-                    n = len(deletes)
-                    self.tombstone(deletes, old, s, e, e, hd)
-                    if len(deletes) > n and (kb, s, e) in born:  # never went out before this batch
-                        self.unseen.add(cache_key(deletes[-1][0]))
-            rec = accs.new(key, ts)
-            for _, _, old in found:
-                rec = accs.merge(rec, old)
-            rec = accs.add(rec, args, ts)
-            if merging:
+        cap = 0 if final else spec.cache_entries
+        self.cached = cap > 0
+        # the record cache (Kafka Streams' CachingSessionStore): session -> [accumulators, exists, headers]
+        # in the order of the last updates; ``visible``: whether downstream has a row of a session (known
+        # for the sessions this batch has met, from what the store held before it)
+        cache: dict[tuple[bytes, int, int], list[Any]] = {}
+        visible: dict[tuple[bytes, int, int], bool] = {}
+        try:
+            for key, args, ts, hd in items:
+                if ts > self.stream_time:
+                    self.stream_time = ts
+                close = self.stream_time - grace - gap
+                kb = encode_key(key)
+                found = store.find(kb, ts - gap, ts + gap)
+                start, end = ts, ts
                 for s, e, _ in found:
-                    store.remove(kb, s, e)
-                out.extend(deletes)
-            if cached and not any(s == start and e == end for s, e, _ in found):
-                born.add((kb, start, end))
-            store.put(kb, start, end, rec)
-            if not final:
-                # the new session's previous value is unknown downstream (Change(new, null))
-                self.emit(out, rec, False, start, end, end, hd)
-            elif self.emit_slot():  # EMIT FINAL, throttled on wall-clock time as Kafka Streams does
-                self.emit_closed(out, hd)
+                    if s < start:
+                        start = s
+                    if e > end:
+                        end = e
+                if end < close:
+                    self.late += 1
+                    if final and self.emit_slot():
+                        self.emit_closed(out, hd)
+                    continue
+                if cap:
+                    for s, e, old in found:
+                        if (kb, s, e) not in visible:  # first met: as stored before the batch
+                            visible[(kb, s, e)] = self.passes(old, s, e)
+                merging = (start, end) != (ts, ts)
+                # the deletes of merged-away sessions are decided before ``merge`` may reuse their accumulators
+                deletes: list[tuple] = []
+                if merging and not final and not cap:
+                    for s, e, old in found:
+                        self.tombstone(deletes, old, s, e, e, hd)
+                elif merging and cap:
+                    for s, e, old in found:
+                        self._cache(cache, (kb, s, e), [old, False, hd], visible, out)
+                rec = accs.new(key, ts)
+                for _, _, old in found:
+                    rec = accs.merge(rec, old)
+                rec = accs.add(rec, args, ts)
+                if merging:
+                    for s, e, _ in found:
+                        store.remove(kb, s, e)
+                    out.extend(deletes)
+                store.put(kb, start, end, rec)
+                if cap:
+                    self._cache(cache, (kb, start, end), [rec, True, hd], visible, out)
+                elif not final:
+                    # the new session's previous value is unknown downstream (Change(new, null))
+                    self.emit(out, rec, False, start, end, end, hd)
+                elif self.emit_slot():  # EMIT FINAL, throttled on wall-clock time as Kafka Streams does
+                    self.emit_closed(out, hd)
+        finally:
+            if cache:
+                self._flush(cache, visible, out)
         self.last_input_wall = time.monotonic()
+
+    def _cache(self, cache: dict[tuple[bytes, int, int], list[Any]], sk: tuple[bytes, int, int], entry: list[Any],
+               visible: dict[tuple[bytes, int, int], bool], out: list[tuple]) -> None:
+        """A session's update into the record cache: it goes last; a full cache goes out whole."""
+        visible.setdefault(sk, False)  # a session this batch made: downstream has no row of it
+        cache.pop(sk, None)
+        cache[sk] = entry
+        if len(cache) > self.spec.cache_entries:
+            self._flush(cache, visible, out)
+
+    def _flush(self, cache: dict[tuple[bytes, int, int], list[Any]], visible: dict[tuple[bytes, int, int], bool],
+               out: list[tuple]) -> None:
+        """The cache goes out as Kafka Streams flushes it: each session's ``Change(last value, value
+        downstream has)`` through HAVING's filter - its row if the last value exists and passes, else a
+        delete if downstream has a row, else nothing."""
+        for sk, (rec, exists, hd) in cache.items():
+            s, e = sk[1], sk[2]
+            if exists:
+                self.emit(out, rec, visible[sk], s, e, e, hd)
+                visible[sk] = self.passes(rec, s, e)
+            elif visible[sk]:
+                k = self.spec.project(self.row(rec, s, e))[0]
+                out.append(((k, s, e), None, e, hd))
+                visible[sk] = False
+        cache.clear()
 
     def emit_closed(self, out: list[tuple], hd: Any = None) -> None:
         close = self.close_time()

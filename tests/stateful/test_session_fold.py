@@ -1,9 +1,7 @@
 """SESSION windows with the record cache folded key by key (``runtime.session_fold``): the outputs and
 the stored sessions are those of the record-by-record loop (``runtime.session_batch``), batch after batch.
 
-(The generic loop that HAVING takes is no reference across batches: it counts a stored session updated in
-place by a batch as one downstream never saw, so the delete that merges it away later in that batch does
-not go out. Within one batch the three agree: ``test_record_cache.test_fast_loops_match_the_generic_ones``.)"""
+(Every session path against a model of Kafka Streams, HAVING and EMIT FINAL included: ``test_session_deletes``.)"""
 
 from __future__ import annotations
 
