@@ -35,23 +35,34 @@ def cache_key(key: Any) -> Any:
 def collapse(rows: list[tuple], entries: int, unseen: set[Any] | None = None) -> list[tuple]:
     """The generic form of the cache over a batch's updates ``(key, value, ts, headers)``: each key's last
     update, in the order of those last updates, the whole cache going out whenever it would overflow.
-    A last update that is a delete (``value`` None) of a key in ``unseen`` - one downstream never saw a
-    value of (a HAVING that did not pass before the batch, a session created in the batch) - does not go
-    out, as Kafka Streams skips a flush when neither the old nor the new value exists.
+    A delete (``value`` None) of a key downstream has no row of - in ``unseen`` (a HAVING that did not
+    pass before the batch), or deleted by an earlier flush of this batch - does not go out, as Kafka
+    Streams skips a flush when neither the old nor the new value exists; a row that went out in an earlier
+    flush makes its later delete go out.
     (The common aggregation loops fold updates in place instead and never build the superseded rows.)"""
     if entries <= 0 or (len(rows) <= 1 and not unseen):
         return rows
     out: list[tuple] = []
+    hidden = set(unseen) if unseen else set()
     cache: dict[Any, tuple] = {}
+
+    def flush() -> None:
+        for k, r in cache.items():
+            if r[1] is not None:
+                hidden.discard(k)
+            elif k in hidden:
+                continue
+            else:
+                hidden.add(k)
+            out.append(r)
+        cache.clear()
+
     for r in rows:
         k = cache_key(r[0])
         if k in cache:
             del cache[k]
         cache[k] = r
         if len(cache) > entries:
-            out.extend(cache.values())
-            cache.clear()
-    out.extend(cache.values())
-    if unseen:
-        out = [r for r in out if r[1] is not None or cache_key(r[0]) not in unseen]
+            flush()
+    flush()
     return out

@@ -174,6 +174,25 @@ def test_a_delete_of_a_row_never_sent_does_not_go_out(h: Harness) -> None:
     assert [(k, v) for k, v, _ in h.read("T")] == [(("b",), (2,)), (("b",), None)]
 
 
+def test_collapse_lets_out_the_delete_of_a_row_an_earlier_flush_sent() -> None:
+    """A key downstream had no row of before the batch (``unseen``) gets one when a full cache goes out;
+    its delete later in the batch must follow it, and a second delete after that has nothing to delete."""
+    a1, b1, c1 = (("a",), (1,), 1, None), (("b",), (1,), 2, None), (("c",), (1,), 3, None)
+    a_del, d1, e1, a_del2 = (("a",), None, 4, None), (("d",), (1,), 5, None), (("e",), (1,), 6, None), (("a",), None, 7, None)
+    assert collapse([a1, b1, c1, a_del], 2, {("a",)}) == [a1, b1, c1, a_del]
+    assert collapse([a1, b1, c1, a_del, d1, e1, a_del2], 2, {("a",)}) == [a1, b1, c1, a_del, d1, e1]
+    assert collapse([a1, a_del, b1], 2, {("a",)}) == [b1]  # made and deleted within one flush: nothing
+
+
+def test_having_delete_after_a_flush_of_a_full_cache_goes_out(h: Harness) -> None:
+    h.sql(STREAM)
+    h.sql(f"SET 'cache.max.bytes.buffering'='{2 * ENTRY_BYTES}';")  # two entries
+    h.sql("CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S GROUP BY K HAVING COUNT(*) < 3;")
+    _send(h, "aabca")  # c overflows the cache: a's row (2) goes out; then a's third record hides it again
+    h.run()
+    assert [(k, v) for k, v, _ in h.read("T")] == [(("a",), (2,)), (("b",), (1,)), (("c",), (1,)), (("a",), None)]
+
+
 def test_sessions_merged_in_the_batch_that_made_them_leave_no_delete(h: Harness) -> None:
     h.sql(STREAM)
     h.sql("SET 'cache.max.bytes.buffering'='10000000';")
