@@ -17,6 +17,7 @@ from typing import Any
 
 from bench import venvs
 from bench.inputs import PARTITIONS, input_records, jsonl_inputs, read_bids, work_copy
+from bench.join_reference import JOINS
 from bench.workloads import QUICK, WORKLOADS
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -101,10 +102,14 @@ def run_ksqlpy(src: str, opts: Options) -> list[dict[str, Any]]:
                      for w in opts.workloads]
     for w, engine, extra in runs:
         d = work_copy(src)
+        dump: dict[str, str] = {}
+        if engine == "ksqlpy" and w in JOINS:  # its rows, to tell which of a join's undecided rows it made
+            dump["rows_dump"] = os.path.join(tempfile.mkdtemp(prefix="ksqlpy-bench-rows-"), f"{w}.rows")
+            extra = [*extra, "--dump", dump["rows_dump"]]
         try:
             r = _run_json([sys.executable, "-m", "bench.run_ksqlpy", os.path.join(d, "log"), w, *extra],
                           opts.timeout_s)
-            out.append(_result(w, engine, "embedded", r))
+            out.append(_result(w, engine, "embedded", r, **dump))
             opts.say(progress_line(out[-1]))
         except Exception as e:  # noqa: BLE001 - one failing workload never stops the run
             out.append({"workload": w, "engine": engine, "log": "embedded", "error": str(e)[-500:]})

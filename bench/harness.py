@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import shutil
 import time
 from collections.abc import Callable
 from typing import Any
@@ -29,6 +30,7 @@ from bench.engine_runs import (
 )
 from bench.final_results import compare
 from bench.inputs import source_log
+from bench.join_reference import JOINS, explain, references
 from bench.report import agreement_targets, chart, evaluate, machine, print_summary
 
 
@@ -40,6 +42,21 @@ def compile_bytecode(say: Callable[[str], None]) -> None:
 
     if not compileall.compile_dir(os.path.join(REPO, "ksqlpy"), quiet=1, workers=1):
         say("  (some ksqlpy modules did not compile to bytecode)")
+
+
+def explain_joins(agreement: list[dict[str, Any]], results: list[dict[str, Any]], src: str, opts: Options) -> None:
+    """The stream-table joins whose engines disagree: what each engine's result is, against the rows the
+    generated events decide (``bench.join_reference``); then ksqlpy's row dumps go."""
+    differ = [a["workload"] for a in agreement if not a["agree"] and a["workload"] in JOINS]
+    try:
+        if differ:
+            opts.say(f"join results differ ({', '.join(differ)}): checking them against the generated events ...")
+            explain(agreement, results, references(opts.events, opts.seed, differ, src))
+    finally:
+        for r in results:
+            path = r.pop("rows_dump", None)
+            if path:
+                shutil.rmtree(os.path.dirname(path), ignore_errors=True)
 
 
 def run(opts: Options) -> dict[str, Any]:
@@ -68,6 +85,7 @@ def run(opts: Options) -> dict[str, Any]:
     say("Kafka side (same bids on a tansu broker):")
     results += run_kafka_side(src, opts)
     agreement = compare(results)
+    explain_joins(agreement, results, src, opts)
     latency = []
     if opts.latency:
         say("latency on the embedded engine:")
