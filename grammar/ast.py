@@ -11,7 +11,7 @@ Expression contract (what the analyzer relies on):
   ``struct->*`` is ``Dereference(this=struct_expr, field='*')``.
 - Literals: ``exp.Literal`` (string or number, number text kept as written, e.g. '1', '1.5', '1e3'),
   ``exp.Boolean``, ``exp.Null``.
-- Operators: exp.Add/Sub/Mul/Div/Mod, exp.Neg, exp.DPipe (``||``), exp.EQ/NEQ/GT/GTE/LT/LTE,
+- Operators: exp.Add/Sub/Mul/Div/Mod, exp.Neg, UnaryPlus (``+x``, never folded), exp.DPipe (``||``), exp.EQ/NEQ/GT/GTE/LT/LTE,
   exp.NullSafeEQ (IS NOT DISTINCT FROM), exp.NullSafeNEQ (IS DISTINCT FROM), exp.And/Or/Not,
   exp.Is(this, exp.Null()) for IS NULL (IS NOT NULL = exp.Not(exp.Is(...))), exp.In(this, expressions),
   exp.Between(this, low, high), exp.Like(this, expression) optionally wrapped in exp.Escape(this=like,
@@ -100,6 +100,13 @@ class Cast(exp.Expression):
     """``CAST(this AS to)`` with ``to`` a ksqlpy SqlType (not a sqlglot DataType)."""
 
     arg_types = {"this": True, "to": True}
+
+
+class UnaryPlus(exp.Expression):
+    """Unary ``+expr``: kept, as ksqlDB keeps an ArithmeticUnaryExpression with sign PLUS (typed as its
+    operand, numeric only, printed ``+x``; a select item written so is not a plain column)."""
+
+    arg_types = {"this": True}
 
 
 class IntervalUnit(exp.Expression):

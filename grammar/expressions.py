@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from sqlglot import exp
 from sqlglot.tokens import TokenType
 
-from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, StructConstructor
+from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, StructConstructor, UnaryPlus
 from .base import TokenParser
 from .errors import syntax_detail
 from .keywords import CANONICAL_UNIT, RESERVED
@@ -62,7 +62,7 @@ class ExpressionParser(TokenParser):
     JSON_OPERATORS: ClassVar[dict] = {}
     COLUMN_OPERATORS: ClassVar[dict] = {}
     UNARY_PARSERS: ClassVar[dict] = {
-        _T.PLUS: lambda self: self._parse_unary(),
+        _T.PLUS: lambda self: UnaryPlus(this=self._require(self._parse_unary())),
         _T.DASH: lambda self: self._parse_negation(),
     }
     RANGE_PARSERS: ClassVar[dict] = {

@@ -220,6 +220,13 @@ class Negate(Expr):
     operand: Expr
 
 
+@dataclass(frozen=True)
+class UnaryPlus(Expr):
+    """``+operand``: the operand's value (a NULL one fails the expression, as Java's unboxing does)."""
+
+    operand: Expr
+
+
 
 @dataclass(frozen=True)
 class Comparison(Expr):

@@ -271,6 +271,9 @@ class Codegen:
                         e.type)  # -MIN is MIN in Java
         return Code(self.guard([a], "-{0}", self._null_operand()), e.type)
 
+    def _g_UnaryPlus(self, e: B.UnaryPlus) -> Code:
+        return Code(self.guard([self.gen(e.operand)], "{0}", self._null_operand()), e.type)
+
     # ------------------------------------------------------------------ predicates
     def _g_Comparison(self, e: B.Comparison) -> Code:
         a, b = self.gen(e.left), self.gen(e.right)

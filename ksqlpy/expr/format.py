@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlglot import exp
 
-from ksqlpy.grammar.ast import Cast, Dereference, FunctionCall, MapConstructor, StructConstructor
+from ksqlpy.grammar.ast import Cast, Dereference, FunctionCall, MapConstructor, StructConstructor, UnaryPlus
 from ksqlpy.types import quote_ident
 
 _BINARY = {
@@ -38,6 +38,8 @@ def format_expression(node: exp.Expression) -> str:
         return f(node.this)
     if isinstance(node, exp.Neg):
         return f"-{f(node.this)}"
+    if isinstance(node, UnaryPlus):
+        return f"+{f(node.this)}"
     if isinstance(node, exp.Not):
         if isinstance(node.this, exp.Is):
             return f"({f(node.this.this)} IS NOT NULL)"

@@ -21,7 +21,7 @@ from ksqlpy.expr.type_rules import (
     comparable_types,
     resolve_type,
 )
-from ksqlpy.grammar.ast import Cast, Dereference, MapConstructor, StructConstructor
+from ksqlpy.grammar.ast import Cast, Dereference, MapConstructor, StructConstructor, UnaryPlus
 
 _COMPARE_OPS = {
     exp.EQ: B.CmpOp.EQUAL, exp.NEQ: B.CmpOp.NOT_EQUAL, exp.LT: B.CmpOp.LESS_THAN,
@@ -36,9 +36,17 @@ class OperatorTyping(BinderCore):
         a = self.bind(node.this)
         if isinstance(a, B.Literal) and a.value is not None and T.is_numeric(a.type):
             return B.Literal(_negate(a.value, a.type), type=a.type, pos=self.pos(node))
-        out = B.Negate(a, type=a.type, pos=self.pos(node))
+        return self._unary(node, B.Negate(a, type=a.type, pos=self.pos(node)), "-")
+
+    def _b_UnaryPlus(self, node: UnaryPlus) -> B.Expr:
+        a = self.bind(node.this)
+        return self._unary(node, B.UnaryPlus(a, type=a.type, pos=self.pos(node)), "+")
+
+    def _unary(self, node: exp.Expression, out: B.Negate | B.UnaryPlus, sign: str) -> B.Expr:
+        """ksqlDB types a signed operand as the operand; only its code generator needs a number."""
+        a = out.operand
         if not T.is_numeric(a.type) and not _null(a.type):
-            return self.codegen_error(f"Unsupported arithmetic: -{a} ({a.type})", node, out)
+            return self.codegen_error(f"Unsupported arithmetic: {sign}{a} ({a.type})", node, out)
         return out
 
     def _arith(self, node: exp.Binary, op: B.ArithOp) -> B.Expr:

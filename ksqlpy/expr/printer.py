@@ -47,6 +47,7 @@ _PRINTERS: dict[str, Callable[[Any], str]] = {
     "Comparison": _binary,
     "Logical": _binary,
     "Negate": lambda e: f"-{f(e.operand)}",
+    "UnaryPlus": lambda e: f"+{f(e.operand)}",
     "Not": lambda e: f"(NOT {f(e.operand)})",
     "IsNull": lambda e: f"({f(e.operand)} IS {'NOT ' if e.negated else ''}NULL)",
     "Between": lambda e: f"({f(e.operand)} BETWEEN {f(e.low)} AND {f(e.high)})",

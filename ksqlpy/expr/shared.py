@@ -35,7 +35,7 @@ _IMMUTABLE = (T.Primitive, T.Decimal)
 _MAX_NODES = 2000
 _LEAVES = (B.ColumnRef, B.Literal, B.LambdaVar, B.Lambda)
 # operators whose generated code tests its operands for NULL left to right and stops at the first one
-_GUARDED = (B.Arithmetic, B.Comparison, B.Between, B.Negate, B.Not, B.Subscript, B.Dereference, B.Cast,
+_GUARDED = (B.Arithmetic, B.Comparison, B.Between, B.Negate, B.UnaryPlus, B.Not, B.Subscript, B.Dereference, B.Cast,
             B.Like)
 
 

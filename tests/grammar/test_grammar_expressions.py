@@ -75,7 +75,13 @@ def test_unary_minus_folds_into_number_literals() -> None:
     assert pe("-9223372036854775808") == num("-9223372036854775808")
     assert pe("-x") == exp.Neg(this=col("X"))
     assert pe("-(5)") == exp.Neg(this=num("5"))
-    assert pe("+x") == col("X")
+    # unary plus is kept (ksqlDB's ArithmeticUnaryExpression with sign PLUS), never folded: +5 is not a literal
+    assert pe("+x") == A.UnaryPlus(this=col("X"))
+    assert pe("+5") == A.UnaryPlus(this=num("5"))
+    assert pe("+-5") == A.UnaryPlus(this=num("-5"))
+    assert pe("-+x") == exp.Neg(this=A.UnaryPlus(this=col("X")))
+    assert pe("+x * 2") == exp.Mul(this=A.UnaryPlus(this=col("X")), expression=num("2"))
+    assert pe("1 + +x") == exp.Add(this=num("1"), expression=A.UnaryPlus(this=col("X")))
 
 
 @pytest.mark.parametrize(
