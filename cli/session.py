@@ -65,7 +65,10 @@ class Session:
     def run_statement(self, text: str) -> bool:
         words = first_words(text, 3)
         if not words:
-            return True
+            if not text.strip():
+                return True
+            # not a statement the shell knows (an empty ';', a number...): the parser words the refusal
+            words = [""]
         try:
             if words[0].lower() in CLI_COMMANDS:
                 self._cli_command(text)

@@ -42,12 +42,20 @@ class KsqlParser(ExpressionParser):
             if token.token_type != TokenType.SEMICOLON:
                 chunk.append(token)
                 continue
-            if chunk:
-                statements.append(self._parse_chunk(sql, positions, chunk, token))
+            if not chunk:
+                raise self._empty_statement(sql, positions, token)
+            statements.append(self._parse_chunk(sql, positions, chunk, token))
             chunk = []
         if chunk:
             statements.append(self._parse_chunk(sql, positions, chunk, None))
         return statements
+
+    def _empty_statement(self, sql: str, positions: Positions, semicolon: Token) -> KsqlParseError:
+        """A ';' where a statement should start: ksqlDB's grammar has no empty statement, and ANTLR's
+        expected set there is the statement keywords, so ksqlDB words it as an unknown statement."""
+        self.start([semicolon], sql, positions, semicolon)
+        error = self.error(syntax_detail(unknown_statement(semicolon.text)), semicolon)
+        return with_statement(error, failing_line(sql, error.line))
 
     def _parse_chunk(
         self, sql: str, positions: Positions, chunk: list[Token], semicolon: Token | None

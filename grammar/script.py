@@ -53,8 +53,10 @@ def split_statements(text: str) -> list[str]:
     """Split a script at the ';' that end statements; each piece keeps its ';'.
 
     Semicolons inside strings, quoted names and comments do not split. A trailing piece without
-    ';' is returned as is (the CLI treats it as an unfinished statement); pieces holding only
-    whitespace and comments are dropped, and leading whitespace/comments are trimmed.
+    ';' is returned as is (the CLI treats it as an unfinished statement); a trailing piece holding only
+    whitespace and comments is dropped, and leading whitespace/comments are trimmed. An empty statement
+    (a ';' with only whitespace or comments before it) is kept as ``';'``: ksqlDB's grammar has no empty
+    statement (``statements: singleStatement* EOF``), so the parser refuses it wherever it is written.
     """
     pieces: list[str] = []
     begin: int | None = None  # where the current statement's first real character is
@@ -75,8 +77,7 @@ def split_statements(text: str) -> list[str]:
                 begin = k if k < stop else None
             if semi < 0:
                 break
-            if begin is not None:
-                pieces.append(text[begin : semi + 1])
+            pieces.append(text[begin if begin is not None else semi : semi + 1])
             begin, j = None, semi + 1
     if begin is not None:
         pieces.append(text[begin:].rstrip())

@@ -222,3 +222,17 @@ def test_insert_values_errors_and_struct_values_in_the_shell(sh: Captured) -> No
     assert sh.run("INSERT INTO parcels VALUES (2, STRUCT(city := 'Oslo', extra := true));")
     assert sh.run("SET 'auto.offset.reset' = 'earliest'; SELECT dest FROM parcels EMIT CHANGES LIMIT 1;")
     assert "{CITY=Oslo, ZIP=null}" in sh.take()[0]  # the struct's fields the value did not name are NULL
+
+
+@pytest.mark.parametrize("entry", [";", "  ;  ", "-- nothing but a comment\n;", "123;"])
+def test_text_that_is_no_statement_is_refused_by_the_parser(sh: Captured, entry: str) -> None:
+    """ksqlDB's shell parses what it is given: an empty statement or a bare value is a syntax error, not silence."""
+    assert not sh.run(entry)
+    out, err = sh.take()
+    assert out == ""
+    assert err.startswith("line ") and "Syntax Error" in err
+
+
+def test_blank_entries_are_nothing(sh: Captured) -> None:
+    assert sh.run("   \n")
+    assert sh.take() == ("", "")

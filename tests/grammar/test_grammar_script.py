@@ -51,7 +51,9 @@ def test_split_statements_respects_quotes_and_comments() -> None:
 
 def test_split_statements_edge_cases() -> None:
     assert split_statements("") == []
-    assert split_statements(";;  ; -- x\n") == []
+    # an empty statement is a piece of its own, for the parser to refuse; trailing blanks and comments are not
+    assert split_statements(";;  ; -- x\n") == [";", ";", ";"]
+    assert split_statements("SHOW TABLES; /* c */ ;") == ["SHOW TABLES;", ";"]
     assert split_statements("SELECT 'unterminated; still open") == ["SELECT 'unterminated; still open"]
     assert split_statements("SHOW TABLES; -- done") == ["SHOW TABLES;"]
     assert split_statements("SELECT a -- why; not\nFROM s;") == ["SELECT a -- why; not\nFROM s;"]

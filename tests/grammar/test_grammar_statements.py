@@ -389,4 +389,25 @@ def test_semicolons_inside_strings_and_names_do_not_split() -> None:
 def test_empty_script_and_empty_statements() -> None:
     assert parse("") == []
     assert parse("  -- nothing\n /* here */ ") == []
-    assert len(parse("SHOW STREAMS;;SHOW TABLES;")) == 2
+    assert len(parse("SHOW STREAMS; -- trailing comment\n")) == 1
+
+
+# ksqlDB's grammar is ``statements: singleStatement* EOF`` with ``singleStatement: statement ';'``: a ';' where a
+# statement should start is a syntax error whose expected set is the statement keywords (an unknown statement)
+@pytest.mark.parametrize(("script", "line", "column", "statement"), [
+    (";", 1, 1, ";"),
+    (";;", 1, 1, ";;"),
+    ("SHOW STREAMS;;", 1, 14, "SHOW STREAMS;;"),
+    ("SHOW STREAMS; ;SHOW TABLES;", 1, 15, "SHOW STREAMS; ;SHOW TABLES;"),
+    ("SHOW STREAMS;\n  ;", 2, 3, "  ;"),
+    ("-- a comment\n;", 2, 1, ";"),
+    ("/* block */ ;", 1, 13, "/* block */ ;"),
+    ("CREATE STREAM s (a INT) WITH (kafka_topic='s', value_format='JSON');\n;\nSHOW TABLES;", 2, 1, ";"),
+])
+def test_an_empty_statement_is_a_syntax_error(script: str, line: int, column: int, statement: str) -> None:
+    with pytest.raises(KsqlParseError) as info:
+        parse(script)
+    e = info.value
+    assert (e.line, e.column) == (line, column)
+    assert e.message == (f"line {line}:{column}: Syntax Error\nUnknown statement ';'\nDid you mean 'SET'?\n"
+                         f"Statement: {statement}")

@@ -83,3 +83,19 @@ def test_positions_count_from_the_start_of_the_request(client: TestClient) -> No
     assert r.json()["statementText"] == "SHOW STREAMS; SELEC x;"  # the failing line, as ksqlDB quotes it
     r = client.post("/ksql", json={"ksql": "SHOW STREAMS;\n\nCREATE STREAM Y AS SELECT NOPE FROM S;"})
     assert r.json()["message"] == "Line: 3, Col: 27: SELECT column 'NOPE' cannot be resolved."
+
+
+def test_an_empty_statement_is_refused_before_anything_runs(client: TestClient) -> None:
+    """ksqlDB's grammar has no empty statement: a request with ';;' fails as a whole at the second ';'."""
+    r = client.post("/ksql", json={"ksql": "CREATE STREAM EMPTY1 (A INT) WITH (kafka_topic='e1', partitions=1, "
+                                           "value_format='JSON');\n;\n"})
+    body = r.json()
+    assert (r.status_code, body["@type"], body["error_code"]) == (400, "statement_error", 40001)
+    assert body["message"] == "line 2:1: Syntax Error\nUnknown statement ';'\nDid you mean 'SET'?"
+    assert body["statementText"] == ";"
+    listed = client.post("/ksql", json={"ksql": "SHOW STREAMS;"}).json()[0]["streams"]
+    assert "EMPTY1" not in [s["name"] for s in listed]
+    r = client.post("/query", json={"ksql": "SELECT * FROM S;;"})
+    assert r.status_code == 400
+    assert r.json()["message"] == ("line 1:17: Syntax Error\nUnknown statement ';'\nDid you mean 'SET'?\n"
+                                   "Statement: SELECT * FROM S;;")
