@@ -358,9 +358,10 @@ def _json_array_contains(text: Any, value: Any) -> bool:
 
     ksqlDB reads the array with Jackson's streaming parser and answers at the first match: elements before
     a syntax error count (``'[1, 2'`` contains 1), and the error itself is ``false``, as is text that is
-    not an array."""
+    not an array. A NULL text fails the call (NULL, logged): Jackson's ``createParser`` dereferences it, a
+    NullPointerException the UDF does not catch (it catches only IOException)."""
     if text is None:
-        return False
+        raise FunctionError("Failed to invoke function JSON_ARRAY_CONTAINS: a NULL JSON text cannot be parsed")
     n = len(text)
     i = _skip_ws(text, 0)
     if i >= n or text[i] != "[":
@@ -430,7 +431,7 @@ def register(registry: FunctionRegistry) -> None:
     )
     add(
         "JSON_ARRAY_CONTAINS",
-        "True if a JSON array string contains a value at its top level.",
+        "True if a JSON array string contains a value at its top level; a NULL array string fails the call.",
         [("STRING, T", "BOOLEAN", _json_array_contains)],
         null_on_null=False,
     )

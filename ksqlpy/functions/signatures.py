@@ -91,6 +91,22 @@ class FunctionError(KsqlRuntimeError):
     entry, as ksqlDB does; it never stops the query."""
 
 
+def java_primitives(name: str, fn: Callable[..., Any], params: dict[int, str]) -> Callable[..., Any]:
+    """``fn`` as ksqlDB invokes a UDF whose parameters at these positions are Java primitives (``int``,
+    ``long``, ``double``): a NULL argument there cannot be unboxed, so the invocation fails (the call is NULL
+    and logged) before the function runs; NULL arguments elsewhere reach ``fn``. Declare the function with
+    ``null_on_null=False``."""
+    def invoke(*args: Any) -> Any:
+        for i, java_type in params.items():
+            if i < len(args) and args[i] is None:
+                article = "an" if java_type[0] in "aeiou" else "a"
+                raise FunctionError(f"Failed to invoke function {name}: a NULL argument for {article} {java_type} "
+                                    "parameter")
+        return fn(*args)
+
+    return invoke
+
+
 # ---------------------------------------------------------------------------------------------------------
 # Overloads
 

@@ -16,7 +16,7 @@ from functools import lru_cache
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, Overload, registrar
+from ksqlpy.functions.signatures import FunctionError, Overload, java_primitives, registrar
 
 CATEGORY = "STRING"
 
@@ -73,8 +73,9 @@ def _concat_ws(*args: Any) -> Any:
     return sep.join(a for a in args[1:] if a is not None)
 
 
-def _elt(n: Any, *args: Any) -> Any:
-    if n is None or n < 1 or n > len(args):
+def _elt(n: int, *args: Any) -> Any:
+    """ksqlDB's ``elt(int n, String... args)``: n is a Java ``int`` (``java_primitives``)."""
+    if n < 1 or n > len(args):
         return None
     return args[n - 1]
 
@@ -215,11 +216,9 @@ def _substring3(s: Any, pos: Any, length: Any) -> Any:
     return s[start:end]
 
 
-def _instr_nulls(s: str | None, sub: str | None, position: int | None = 1, occurrence: int | None = 1) -> int:
-    """ksqlDB's INSTR returns a Java ``int``: a NULL string or substring is 0 (not NULL), and its position and
-    occurrence are ``int`` parameters, so a NULL there fails the call (NULL, logged) as Java's unboxing."""
-    if position is None or occurrence is None:
-        raise FunctionError("Failed to invoke function INSTR: a NULL argument for an int parameter")
+def _instr_nulls(s: str | None, sub: str | None, position: int = 1, occurrence: int = 1) -> int:
+    """ksqlDB's INSTR returns a Java ``int``: a NULL string or substring is 0 (not NULL); its position and
+    occurrence are ``int`` parameters (``java_primitives``)."""
     if s is None or sub is None:
         return 0
     return _instr_java(s, sub, position, occurrence)
@@ -510,8 +509,8 @@ def register(registry: FunctionRegistry) -> None:
     )
     add(
         "ELT",
-        "The n-th (1-based) of the following strings; NULL when n is out of range.",
-        [("INT, STRING...", "STRING", _elt)],
+        "The n-th (1-based) of the following strings; NULL when n is out of range; a NULL n fails the call.",
+        [("INT, STRING...", "STRING", java_primitives("ELT", _elt, {0: "int"}))],
         null_on_null=False,
     )
     add(
@@ -541,8 +540,8 @@ def register(registry: FunctionRegistry) -> None:
         "n-th occurrence; 0 if not found.",
         [
             ("STRING, STRING", "INT", _instr_nulls),
-            ("STRING, STRING, INT", "INT", _instr_nulls),
-            ("STRING, STRING, INT, INT", "INT", _instr_nulls),
+            ("STRING, STRING, INT", "INT", java_primitives("INSTR", _instr_nulls, {2: "int"})),
+            ("STRING, STRING, INT, INT", "INT", java_primitives("INSTR", _instr_nulls, {2: "int", 3: "int"})),
         ],
         null_on_null=False,
     )

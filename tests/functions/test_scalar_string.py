@@ -97,7 +97,9 @@ def test_elt_and_field():
     assert call("ELT", [INTEGER, S, S, S], 3, "a", "b", "c") == "c"
     assert call("ELT", [INTEGER, S, S], 0, "a", "b") is None
     assert call("ELT", [INTEGER, S, S], 5, "a", "b") is None
-    assert call("ELT", [INTEGER, S], None, "a") is None
+    with pytest.raises(FunctionError):  # n is a Java int: a NULL fails the call
+        call("ELT", [INTEGER, S], None, "a")
+    assert call("ELT", [INTEGER, S, S], 2, "a", None) is None
     assert call("FIELD", [S, S, S, S], "b", "a", "b", "b") == 2
     assert call("FIELD", [S, S], "z", "a") == 0
     assert call("FIELD", [S, S], None, None) == 0
