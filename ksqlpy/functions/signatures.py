@@ -469,12 +469,15 @@ def select_overload(name: str, overloads: Sequence[Overload], arg_types: Sequenc
 
 def no_match(name: str, overloads: Sequence[Overload], arg_types: Sequence[SqlType]) -> KsqlTypeError:
     """ksqlDB's UdfIndex error when no overload accepts the arguments, listing every overload."""
-    alternatives = "\n".join(ov.alternative(name) for ov in overloads)
-    return KsqlTypeError(
-        f"Function '{name}' does not accept parameters {args_str(arg_types)}.\n"
-        f"Valid alternatives are:\n{alternatives}\n"
-        "For detailed information on a function run: DESCRIBE FUNCTION <Function-Name>;"
-    )
+    return KsqlTypeError(no_match_message(name, arg_types, [ov.alternative(name) for ov in overloads]))
+
+
+def no_match_message(name: str, arg_types: Sequence[SqlType], alternatives: Sequence[str]) -> str:
+    """The one wording of "no overload fits" for scalar, table and aggregate functions (ksqlDB's UdfIndex
+    serves all three): the argument types, then every alternative on its own line."""
+    return (f"Function '{name}' does not accept parameters {args_str(arg_types)}.\n"
+            "Valid alternatives are:\n" + "\n".join(alternatives) + "\n"
+            "For detailed information on a function run: DESCRIBE FUNCTION <Function-Name>;")
 
 
 def _rank(m: Match) -> tuple[int, int]:

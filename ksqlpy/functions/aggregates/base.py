@@ -11,7 +11,7 @@ from typing import Any
 
 from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions.registry import AggregateFunction, ResolvedAggregate
-from ksqlpy.functions.signatures import args_str
+from ksqlpy.functions.signatures import args_str, no_match_message
 from ksqlpy.types import (
     BIGINT,
     BOOLEAN,
@@ -81,7 +81,13 @@ class Udaf(AggregateFunction):
     def resolve(
         self, arg_types: list[SqlType], literals: list[Any], config: dict[str, Any]
     ) -> ResolvedAggregate:
-        return self._resolver(self.name, list(arg_types), list(literals), config or {})
+        try:
+            return self._resolver(self.name, list(arg_types), list(literals), config or {})
+        except Rejected as e:
+            raise self._no_match(e) from None
+
+    def _no_match(self, e: Rejected) -> KsqlTypeError:
+        return KsqlTypeError(no_match_message(e.name, e.arg_types, alternatives(self._signatures)))
 
     def literal_arg_count(self, n_args: int) -> int:
         if callable(self._literals):
@@ -93,7 +99,10 @@ class Udaf(AggregateFunction):
         checks that literal arguments are literals): the resolver sees a value of each literal's type."""
         n = self.literal_arg_count(len(arg_types))
         cols, lits = list(arg_types[: len(arg_types) - n]), arg_types[len(arg_types) - n:]
-        self._resolver(self.name, cols, [sample_value(t) for t in lits], {})
+        try:
+            self._resolver(self.name, cols, [sample_value(t) for t in lits], {})
+        except Rejected as e:
+            raise self._no_match(e) from None
         return n
 
     def signatures(self) -> list[str]:
@@ -131,10 +140,31 @@ def sample_value(t: SqlType) -> Any:
     return {BOOLEAN: True, INTEGER: 1, BIGINT: 2**40, DOUBLE: 1.0, STRING: "", BYTES: b""}.get(t)
 
 
+class Rejected(KsqlTypeError):
+    """No signature of a built-in aggregate fits the call; ``Udaf`` words it with every alternative."""
+
+    def __init__(self, name: str, arg_types: Sequence[SqlType]) -> None:
+        super().__init__(f"Function '{name}' does not accept parameters {args_str(arg_types)}.")
+        self.name, self.arg_types = name, list(arg_types)
+
+
 def reject(name: str, types: Sequence[SqlType], literals: Sequence[Any] = ()) -> KsqlTypeError:
     """ksqlDB's resolution error, listing column and literal argument types."""
-    all_types = list(types) + [literal_type(v) for v in literals]
-    return KsqlTypeError(f"Function '{name}' does not accept parameters {args_str(all_types)}.")
+    return Rejected(name, list(types) + [literal_type(v) for v in literals])
+
+
+def alternatives(signatures: Sequence[str]) -> list[str]:
+    """The "Valid alternatives" lines of documented signatures (``NAME(T [, BOOLEAN b]) -> R``): the call
+    form without its return type, an optional trailing part written out both ways."""
+    out: list[str] = []
+    for sig in signatures:
+        call = sig.split(" -> ", 1)[0].strip()
+        if " [" in call and call.endswith("])"):
+            head, optional = call[:-2].split(" [", 1)
+            out += [head + ")", head + optional + ")"]
+        else:
+            out.append(call)
+    return out
 
 
 def _is(t: SqlType, *options: SqlType) -> bool:

@@ -1,0 +1,73 @@
+"""A built-in aggregate no signature fits answers as every other function does (ksqlDB's UdfIndex serves
+scalar, table and aggregate functions alike): the argument types, then "Valid alternatives are:" with every
+signature on its own line, then the DESCRIBE FUNCTION hint - not the first line alone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from ksqlpy import types as T
+from ksqlpy.engine import Engine
+from ksqlpy.errors import KsqlError, KsqlTypeError
+from ksqlpy.functions import builtin_registry
+from ksqlpy.functions.aggregates.base import alternatives
+
+REGISTRY = builtin_registry()
+HINT = "For detailed information on a function run: DESCRIBE FUNCTION <Function-Name>;"
+MAP = T.Map(T.STRING, T.INTEGER)
+
+# one call per built-in aggregate that some argument types cannot fit
+CALLS = {
+    "AVG": [T.STRING], "SUM": [T.STRING], "SUM_LIST": [T.Array(T.STRING)], "MIN": [MAP], "MAX": [T.BOOLEAN],
+    "HISTOGRAM": [T.INTEGER], "STDDEV_SAMP": [T.STRING], "STDDEV_SAMPLE": [T.BOOLEAN],
+    "CORRELATION": [T.STRING, T.DOUBLE], "TOPK": [T.INTEGER, T.STRING], "TOPKDISTINCT": [T.INTEGER, T.DOUBLE],
+    "LATEST_BY_OFFSET": [T.INTEGER, T.STRING], "EARLIEST_BY_OFFSET": [T.INTEGER, T.STRING],
+}
+
+
+def _message(name: str, arg_types: list[T.SqlType]) -> str:
+    fn = REGISTRY.aggregates[name]
+    n = fn.literal_arg_count(len(arg_types))
+    with pytest.raises(KsqlTypeError) as info:
+        fn.init_arg_count(arg_types)
+    with pytest.raises(KsqlTypeError) as again:  # the same words whichever way resolution is reached
+        fn.resolve(arg_types[: len(arg_types) - n], [{"k": 1}] * n if n else [], {})
+    assert again.value.message.splitlines()[1:] == info.value.message.splitlines()[1:]
+    return info.value.message
+
+
+@pytest.mark.parametrize("name", sorted(CALLS))
+def test_every_alternative_is_listed(name: str) -> None:
+    lines = _message(name, CALLS[name]).splitlines()
+    assert lines[0].startswith(f"Function '{name}' does not accept parameters (")
+    assert lines[1] == "Valid alternatives are:"
+    assert lines[2:-1] == alternatives(REGISTRY.aggregates[name].signatures())
+    assert all(line.startswith(f"{name}(") and line.endswith(")") for line in lines[2:-1])
+    assert lines[-1] == HINT
+
+
+def test_the_whole_message() -> None:
+    assert _message("SUM", [T.STRING]) == (
+        "Function 'SUM' does not accept parameters (STRING).\nValid alternatives are:\n"
+        f"SUM(INT)\nSUM(BIGINT)\nSUM(DOUBLE)\nSUM(DECIMAL)\n{HINT}")
+
+
+def test_optional_parameters_are_written_out_both_ways() -> None:
+    assert alternatives(["LATEST_BY_OFFSET(T [, BOOLEAN ignoreNulls]) -> T", "X(INT) -> INT"]) == [
+        "LATEST_BY_OFFSET(T)", "LATEST_BY_OFFSET(T, BOOLEAN ignoreNulls)", "X(INT)"]
+
+
+@pytest.mark.parametrize("kind", ["CREATE TABLE T AS SELECT K, {call} AS A FROM S GROUP BY K;",
+                                  "SELECT K, {call} FROM S GROUP BY K EMIT CHANGES;",
+                                  "SELECT {call} FROM S WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY K EMIT CHANGES;"])
+def test_in_statements(tmp_path: Path, kind: str) -> None:
+    with Engine(str(tmp_path)) as e:
+        e.execute("CREATE STREAM S (K STRING KEY, V INT, W STRING) "
+                  "WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON', PARTITIONS=1);")
+        with pytest.raises(KsqlError) as err:
+            e.execute(kind.format(call="SUM(W)"))
+        text = str(err.value)
+        assert "Function 'SUM' does not accept parameters (STRING).\nValid alternatives are:\nSUM(INT)\n" in text
+        assert text.rstrip().endswith(HINT)
