@@ -16,7 +16,15 @@ _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
 
 
 class NullOperandError(ArithmeticError):
-    """Numeric arithmetic on a NULL operand: ksqlDB fails the whole expression (see ``null_operand``)."""
+    """Numeric arithmetic on a NULL operand: ksqlDB fails the whole expression (see ``null_operand``).
+
+    Java's unboxing NullPointerException has no message, and ksqlDB's processing log (``ErrorMessageUtil``)
+    names such an exception by its ``toString()``: the cause reads ``java.lang.NullPointerException``."""
+
+    java_text = "java.lang.NullPointerException"
+
+    def __str__(self) -> str:
+        return self.java_text
 
 
 def null_operand() -> None:
@@ -24,7 +32,7 @@ def null_operand() -> None:
     as the NullPointerException of ksqlDB's generated Java, which unboxes ``Integer``/``Long``/``Double``
     operands and calls ``BigDecimal`` methods. The whole expression fails, not just the operation:
     ``COALESCE(x + 1, 0)`` and ``(x + 1) IS NULL`` are NULL (logged), a WHERE drops the row."""
-    raise NullOperandError("arithmetic on a NULL value")
+    raise NullOperandError()
 
 
 def java_concat(a: str | None, b: str | None) -> str:

@@ -160,4 +160,4 @@ def test_inlined_string_functions_keep_java_semantics(registry: FunctionRegistry
     assert by_key["k4"][:2] == (8, 3)  # the emoji is two UTF-16 units
     assert by_key["k5"][4] == [""] and by_key["k1"][4] == list("Apple")  # an empty delimiter: characters
     assert by_key["k2"] == (None,) * 7
-    assert errors == [(1, "O1", "NullOperandError", "arithmetic on a NULL value")]  # NULL - NULL, both ways
+    assert errors == [(1, "O1", "NullOperandError", "java.lang.NullPointerException")]  # NULL - NULL, both ways
