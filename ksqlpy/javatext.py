@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import decimal
 import math
+import re
 from typing import Any
 
 
@@ -89,3 +90,44 @@ def java_str(v: Any) -> str:
 def struct_str(v: dict) -> str:
     """Kafka Connect ``Struct.toString``, which ksqlDB shows for CAST(struct AS STRING)."""
     return "Struct{" + ",".join(f"{k}={java_str(x)}" for k, x in v.items() if x is not None) + "}"
+
+
+# ``Double.parseDouble``'s grammar (FloatingDecimal.readJavaFormatString): an optional sign, then NaN, Infinity,
+# a decimal number (digits with an optional point - ``5.``, ``.5`` - and exponent) or a hexadecimal one (which
+# needs its binary exponent ``p``), the last two with an optional ``f``/``d`` type suffix. ASCII digits only.
+_JAVA_DOUBLE = re.compile(
+    r"(?P<sign>[+-]?)(?:(?P<nan>NaN)|(?P<inf>Infinity)"
+    r"|(?P<hex>0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)[pP][+-]?[0-9]+)[fFdD]?"
+    r"|(?P<dec>(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?)[fFdD]?)",
+    re.ASCII,
+)
+_JAVA_BLANKS = "".join(chr(i) for i in range(33))  # what String.trim removes: every char up to ' '
+
+
+def parse_double(text: str) -> float:
+    """``Double.parseDouble(text)``, the rule wherever ksqlDB reads a DOUBLE from text (CAST, the value formats
+    that coerce strings): ``NaN``, ``Infinity``, ``-Infinity``, ``1e5``, ``.5``, ``5.``, ``0x1.8p1``, ``2d``,
+    surrounding blanks. Raises ValueError with Java's NumberFormatException message otherwise."""
+    t = text.strip(_JAVA_BLANKS)
+    m = _JAVA_DOUBLE.fullmatch(t)
+    if m is None:
+        raise ValueError("empty String" if not t else f'For input string: "{t}"')
+    negative = m["sign"] == "-"
+    if m["nan"]:
+        return math.nan
+    if m["inf"]:
+        return -math.inf if negative else math.inf
+    if m["hex"]:
+        return float.fromhex(m["sign"] + m["hex"])
+    return float(m["sign"] + m["dec"])
+
+
+_BIG_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+
+
+def parse_big_decimal(text: str) -> decimal.Decimal:
+    """``new BigDecimal(text)``: an optional sign, digits with an optional point, an optional exponent (``1e3``,
+    ``+5``, ``.5``, ``5.``); no blanks, underscores, NaN or Infinity. Raises ValueError otherwise."""
+    if _BIG_DECIMAL.fullmatch(text) is None:
+        raise ValueError(f"Cannot parse '{text}' as a BigDecimal")
+    return decimal.Decimal(text)

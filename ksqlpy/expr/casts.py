@@ -7,7 +7,6 @@ Containers convert element-wise through converters built recursively.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import Any
 
@@ -76,17 +75,8 @@ def parse_boolean(s: str) -> bool:
 
 
 def _str_to_double(s: str) -> float:
-    """Java's ``Double.parseDouble`` of the text: ASCII digits only, no underscores (both of which Python's
-    ``float`` takes), an optional ``d``/``f`` type suffix."""
-    text = s.strip()
-    if "_" in text or not text.isascii():
-        raise ValueError(f'For input string: "{text}"')
-    if text[-1:] in ("d", "D", "f", "F") and (text[-2:-1].isdigit() or text[-2:-1] == "."):
-        text = text[:-1]
-    v = float(text)
-    if not math.isfinite(v):
-        raise ValueError(f"Cannot cast '{s}' to DOUBLE")
-    return v
+    """ksqlDB's STRING to DOUBLE is Java's ``Double.parseDouble`` (NaN and Infinity included)."""
+    return javatext.parse_double(s)
 
 
 def _saturate(lo: int, hi: int) -> Callable[[float], int]:

@@ -9,6 +9,8 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Context, Decimal, Inexact, InvalidOperation
 
+from ksqlpy import javatext
+
 DCTX = Context(prec=120)
 _EXACT = Context(prec=1000, traps=[Inexact, InvalidOperation])
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
@@ -151,9 +153,9 @@ def to_decimal(v: int | float | Decimal | str, precision: int, scale: int) -> De
             raise ArithmeticError(f"Cannot cast {v} to DECIMAL")
         v = Decimal(repr(v))
     elif isinstance(v, str):
-        try:
-            v = Decimal(v.strip())
-        except InvalidOperation:
+        try:  # ksqlDB trims the text, then reads it as new BigDecimal(text) does
+            v = javatext.parse_big_decimal(v.strip())
+        except ValueError:
             raise ValueError(f"Cannot cast '{v}' to DECIMAL({precision}, {scale})") from None
     elif not isinstance(v, Decimal):
         v = Decimal(v)

@@ -42,6 +42,7 @@ from typing import Any
 
 import orjson
 
+from ksqlpy import javatext
 from ksqlpy.serde.base import FormatRuleError, SerdeError
 from ksqlpy.serde.formats import type_text
 from ksqlpy.types import Array, Decimal, Map, SqlType, Struct
@@ -154,18 +155,9 @@ def parse_java_int(s: str, lo: int, hi: int) -> int | None:
 
 
 def parse_java_double(s: str) -> float | None:
-    """``Double.parseDouble``: surrounding whitespace, NaN, Infinity, an optional d/f suffix."""
-    t = s.strip()
-    if t in ("NaN", "+NaN", "-NaN"):
-        return float("nan")
-    if t.lstrip("+-") == "Infinity":
-        return float("-inf") if t[0] == "-" else float("inf")
-    if t[-1:] in ("d", "D", "f", "F"):
-        t = t[:-1]
-    if not t or "_" in t or t.lstrip("+-")[:1].isalpha():
-        return None
+    """``Double.parseDouble`` (``javatext.parse_double``, the one rule CAST follows too); None if it fails."""
     try:
-        return float(t)
+        return javatext.parse_double(s)
     except ValueError:
         return None
 
@@ -202,14 +194,11 @@ def _failure(reason: str, path: str | None) -> SerdeError:
 
 
 def decimal_from_text(s: str) -> decimal.Decimal | None:
-    """``new BigDecimal(s)``: finite numbers only, no whitespace or underscores."""
-    if not s or "_" in s or s != s.strip():
-        return None
+    """``new BigDecimal(s)`` (``javatext.parse_big_decimal``): finite numbers only, no blanks or underscores."""
     try:
-        d = _D(s)
-    except decimal.InvalidOperation:
+        return javatext.parse_big_decimal(s)
+    except ValueError:
         return None
-    return d if d.is_finite() else None
 
 
 # -- converters
