@@ -118,7 +118,10 @@ def parse_double(text: str) -> float:
     if m["inf"]:
         return -math.inf if negative else math.inf
     if m["hex"]:
-        return float.fromhex(m["sign"] + m["hex"])
+        try:
+            return float.fromhex(m["sign"] + m["hex"])
+        except OverflowError:  # Java rounds a too-large hexadecimal value to infinity, as a decimal one
+            return -math.inf if negative else math.inf
     return float(m["sign"] + m["dec"])
 
 

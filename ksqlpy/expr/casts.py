@@ -7,6 +7,7 @@ Containers convert element-wise through converters built recursively.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any
 
@@ -75,8 +76,13 @@ def parse_boolean(s: str) -> bool:
 
 
 def _str_to_double(s: str) -> float:
-    """ksqlDB's STRING to DOUBLE is Java's ``Double.parseDouble`` (NaN and Infinity included)."""
-    return javatext.parse_double(s)
+    """ksqlDB's CAST of STRING to DOUBLE: Java's ``Double.parseDouble`` (blanks, ``d``/``f`` suffixes, hex floats,
+    ``1e5``/``.5``/``5.``), but a NaN or infinite result is refused - ``NaN``, ``Infinity`` and text overflowing
+    to infinity (``1e400``). Only CAST checks this; the value formats' readers keep ``Double.parseDouble``."""
+    v = javatext.parse_double(s)
+    if not math.isfinite(v):
+        raise ValueError(f"Cannot cast '{s}' to DOUBLE")
+    return v
 
 
 def _saturate(lo: int, hi: int) -> Callable[[float], int]:

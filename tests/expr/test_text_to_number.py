@@ -1,7 +1,8 @@
 """Text to numbers, by Java's parsing rules, the same wherever ksqlDB reads a number from text.
 
 DOUBLE is ``Double.parseDouble`` (NaN, Infinity, blanks around, ``d``/``f`` suffixes, hexadecimal with a binary
-exponent, ``1e5``, ``.5``, ``5.``); INT and BIGINT are ``Integer.parseInt``/``Long.parseLong`` of the trimmed
+exponent, ``1e5``, ``.5``, ``5.``) in the value formats' readers, and the same grammar in CAST, which then refuses
+a NaN or infinite result (ksqlDB's rule, not Java's); INT and BIGINT are ``Integer.parseInt``/``Long.parseLong`` of the trimmed
 text (``+5``, Unicode decimal digits, nothing else); DECIMAL is ``new BigDecimal`` of the trimmed text (``1e3``,
 ``+5``; no NaN). The scope: CAST, and the value formats that coerce a string to a number (JSON, DELIMITED).
 Comparisons never coerce.
@@ -28,7 +29,7 @@ DOUBLES = [
     ("1.5", 1.5), ("  1.5\t", 1.5), ("-2", -2.0), ("+2", 2.0), ("1e5", 1e5), ("1E-2", 0.01), (".5", 0.5),
     ("5.", 5.0), ("2d", 2.0), ("2.5F", 2.5), ("1e3d", 1000.0), ("0x1.8p1", 3.0), ("-0X10P0", -16.0),
     ("0x.8p0d", 0.5), ("NaN", math.nan), ("-NaN", math.nan), ("Infinity", math.inf), ("+Infinity", math.inf),
-    ("-Infinity", -math.inf), ("1e400", math.inf), ("\x01 7 \x1f", 7.0),
+    ("-Infinity", -math.inf), ("1e400", math.inf), ("-0x1p2000", -math.inf), ("\x01 7 \x1f", 7.0),
 ]
 NOT_DOUBLES = ["", "  ", "nan", "inf", "infinity", "INFINITY", "1_000", "1e", "e5", ".", "0x10", "0x1.8", "1.5.2",
                "1 5", "NaNd", "Infinityf", "\u0661", "1,5", "--1", "0b101"]
@@ -44,6 +45,29 @@ def test_java_double_grammar(text: str, value: float) -> None:
 def test_not_java_doubles(text: str) -> None:
     with pytest.raises(ValueError, match="For input string|empty String"):
         javatext.parse_double(text)
+
+
+@pytest.mark.parametrize(("text", "value"), [(t, v) for t, v in DOUBLES if math.isfinite(v)])
+def test_cast_to_double_follows_the_java_grammar(text: str, value: float) -> None:
+    conv = converter(T.STRING, T.DOUBLE)
+    assert conv is not None and conv(text) == value
+
+
+@pytest.mark.parametrize("text", [t for t, v in DOUBLES if not math.isfinite(v)] + [" NaN ", "-1e999d", "0x1p2000"])
+def test_cast_to_double_refuses_nan_and_infinity(text: str) -> None:
+    """ksqlDB's CAST rejects a NaN or infinite result, although ``Double.parseDouble`` reads it (rules 2.6)."""
+    conv = converter(T.STRING, T.DOUBLE)
+    assert conv is not None
+    with pytest.raises(ValueError, match="to DOUBLE"):
+        conv(text)
+
+
+@pytest.mark.parametrize("text", NOT_DOUBLES)
+def test_cast_to_double_refuses_what_java_does_not_parse(text: str) -> None:
+    conv = converter(T.STRING, T.DOUBLE)
+    assert conv is not None
+    with pytest.raises(ValueError):
+        conv(text)
 
 
 @pytest.mark.parametrize(("dst", "text", "value"), [
@@ -86,15 +110,18 @@ def test_cast_in_a_query(engine: Engine) -> None:
     engine.execute("CREATE STREAM s (k INT KEY, t STRING) WITH (kafka_topic='s', value_format='JSON', partitions=1);")
     engine.execute("CREATE STREAM o AS SELECT k, CAST(CAST(t AS DOUBLE) AS STRING) AS d, "
                    "CAST(t AS DOUBLE) * 2 AS twice FROM s;")
-    for i, t in enumerate(["NaN", "-Infinity", " 0x1p4 ", "2.5d", "nan"]):
+    for i, t in enumerate([" 0x1p4 ", "2.5d", "nan", "NaN", "-Infinity"]):
         engine.execute(f"INSERT INTO s (k, t) VALUES ({i}, '{t}');")
     engine.drain()
     rows = [orjson.loads(v) for v in engine.log.fetch("O", 0, 0, 10).values]
-    assert [r["D"] for r in rows] == ["NaN", "-Infinity", "16.0", "2.5", None]
-    assert [r["TWICE"] for r in rows][2:] == [32.0, 5.0, None]
+    assert [r["D"] for r in rows] == ["16.0", "2.5", None, None, None]
+    assert [r["TWICE"] for r in rows] == [32.0, 5.0, None, None, None]
     causes = [x["message"]["recordProcessingError"]["cause"] for x in engine.plog.entries]
-    # the failing CAST is NULL on its own (logged), and NULL * 2 then fails the column as Java's unboxing does
-    assert causes == [['For input string: "nan"'], ['For input string: "nan"'], ["java.lang.NullPointerException"]]
+    # a failing CAST is NULL on its own (logged), and NULL * 2 then fails the column as Java's unboxing does
+    npe = ["java.lang.NullPointerException"]
+    assert causes == [['For input string: "nan"'], ['For input string: "nan"'], npe,
+                      ["Cannot cast 'NaN' to DOUBLE"], ["Cannot cast 'NaN' to DOUBLE"], npe,
+                      ["Cannot cast '-Infinity' to DOUBLE"], ["Cannot cast '-Infinity' to DOUBLE"], npe]
 
 
 @pytest.mark.parametrize(("fmt", "encode"), [
