@@ -19,11 +19,21 @@ from ksqlpy.errors import KsqlParseError
 
 from .errors import SYNTAX_ERROR, Positions, error_at, syntax_message, token_text
 from .keywords import RESERVED, WINDOW_UNITS_MS
+from .with_clause import PrepareError
 
 _NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _QUOTED = (TokenType.STRING, TokenType.IDENTIFIER)
 _LONG_MAX = 2**63 - 1
 _E = TypeVar("_E", bound=exp.Expression)
+
+
+def _java_long(text: str) -> int | None:
+    """``Long.parseLong(text)`` of a number token's text (with its sign), None where it throws."""
+    digits = text[1:] if text.startswith("-") else text
+    if not digits.isdigit():
+        return None
+    value = int(text)
+    return value if -(2**63) <= value <= _LONG_MAX else None
 
 
 class TokenParser(Parser):
@@ -42,6 +52,7 @@ class TokenParser(Parser):
         self._tokens = tokens
         self._tokens_size = len(tokens)
         self._index = -1
+        self.deferred: KsqlParseError | None = None
         self._advance()
 
     def word(self) -> str | None:
@@ -214,13 +225,38 @@ class TokenParser(Parser):
     # ------------------------------------------------------------------ clauses shared by statements
 
     def parse_duration(self) -> int:
-        """``number unit`` (WINDOW, WITHIN, GRACE PERIOD, RETENTION, TIMEOUT) in milliseconds."""
-        amount = self.parse_integer("a duration")
+        """``number windowUnit`` (WINDOW sizes, ADVANCE BY, RETENTION, GRACE PERIOD, WITHIN, TIMEOUT) in ms.
+
+        ksqlDB's grammar takes any ``number`` there - ``1.5``, ``.5``, ``1e3``, ``-1`` - and its AST builder
+        reads the text with ``Long.parseLong``: a number that is no long (a point, an exponent, beyond BIGINT)
+        fails the statement while it is prepared, i.e. only once the whole text has parsed (``defer``)."""
+        first = self._curr  # the error's position: where the number (its sign) starts
+        negative = first.token_type == TokenType.DASH and self._next.token_type in (TokenType.NUMBER, TokenType.DOT)
+        if negative:
+            self._advance()
+        token = self._curr
+        point = token.token_type == TokenType.DOT and self._next.token_type == TokenType.NUMBER  # ``.5``
+        if point:
+            self._advance()
+        elif token.token_type != TokenType.NUMBER:
+            raise self.syntax_error("a duration")
+        text = ("-" if negative else "") + ("." if point else "") + self._curr.text
+        self._advance()
         unit = self.word()
         if unit not in WINDOW_UNITS_MS:
             raise self.syntax_error("a time unit (MILLISECONDS, SECONDS, MINUTES, HOURS, DAYS)")
         self._advance()
+        amount = _java_long(text)
+        if amount is None:
+            self.defer(PrepareError(f'For input string: "{text}"', self.line_col(first)))
+            return 0
         return amount * WINDOW_UNITS_MS[unit]
+
+    def defer(self, error: KsqlParseError) -> None:
+        """An error ksqlDB's AST builder raises: reported after the statement's text parsed (a syntax error
+        anywhere in it comes first); the first one wins, as the builder stops there."""
+        if self.deferred is None:
+            self.deferred = error
 
     def parse_properties(self, upper_keys: bool = True) -> tuple[dict[str, Any], dict[str, Token]]:
         """``( key = literal, ... )``; keys upper-cased unless ``upper_keys`` is False (connectors).

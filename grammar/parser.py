@@ -69,6 +69,8 @@ class KsqlParser(ExpressionParser):
                 # text after a complete statement: ANTLR finds no viable alternative and ksqlDB prints
                 # no detail, only the position and the statement
                 raise self.error(syntax_detail(""))
+            if self.deferred is not None:
+                raise self.deferred
         except KsqlParseError as e:
             # ksqlDB quotes the failing line of the text, not the whole statement
             raise with_statement(e, failing_line(sql, e.line) if e.line else sql[start:end]) from None
