@@ -194,13 +194,10 @@ class Overload:
     def alternative(self, name: str) -> str:
         """The overload as ksqlDB's UdfIndex lists it under "Valid alternatives": ``NAME(TYPE name, ...)``,
         types in its parameter-type names (INT, DECIMAL, STRUCT<A INT>), ``TYPE...`` for the variadic one."""
-        parts = []
-        for i, p in enumerate(self.patterns):
-            text = param_type_text(p) + ("..." if self.variadic and i == self.variadic_index else "")
-            if i < len(self.param_names) and self.param_names[i]:
-                text += " " + self.param_names[i]
-            parts.append(text)
-        return f"{name}({', '.join(parts)})"
+        return alternative_text(name, [
+            (param_type_text(p) + ("..." if self.variadic and i == self.variadic_index else ""),
+             self.param_names[i] if i < len(self.param_names) else "")
+            for i, p in enumerate(self.patterns)])
 
     def arguments(self) -> list[dict[str, Any]]:
         """DESCRIBE FUNCTION's ``arguments`` of this overload (name, type, description, isVariadic)."""
@@ -218,6 +215,20 @@ class Overload:
         if self.returns_doc:
             return self.returns_doc
         return param_type_text(self.return_pattern) if self.return_pattern is not None else "ANY"
+
+
+def alternative_text(name: str, params: Sequence[tuple[str, str]]) -> str:
+    """One signature line of ksqlDB's resolution errors (``UdfIndex``), the same for scalar, table and
+    aggregate functions: ``NAME(TYPE name, TYPE...)`` - a parameter's name after its type when it has one."""
+    return f"{name}({', '.join(f'{t} {n}' if n else t for t, n in params)})"
+
+
+def named(params: str, *names: str) -> Params:
+    """A parameter list in the signature language with a name for each parameter (as ksqlDB's UDFs have)."""
+    patterns, variadic = parse_params(params)
+    if len(names) != len(patterns):
+        raise ValueError(f"{len(names)} names for {len(patterns)} parameters in {params!r}")
+    return Params(patterns, variadic, names)
 
 
 _PARAM_NAMES = {"INTEGER": "INT"}

@@ -13,6 +13,7 @@ from ksqlpy.engine import Engine
 from ksqlpy.errors import KsqlError, KsqlTypeError
 from ksqlpy.functions import builtin_registry
 from ksqlpy.functions.aggregates.base import alternatives
+from ksqlpy.functions.signatures import alternative_text
 
 REGISTRY = builtin_registry()
 HINT = "For detailed information on a function run: DESCRIBE FUNCTION <Function-Name>;"
@@ -71,3 +72,46 @@ def test_in_statements(tmp_path: Path, kind: str) -> None:
         text = str(err.value)
         assert "Function 'SUM' does not accept parameters (STRING).\nValid alternatives are:\nSUM(INT)\n" in text
         assert text.rstrip().endswith(HINT)
+
+
+# --------------------------------------------------------------------------- one formatter, parameter names
+
+
+def test_one_line_format_for_every_kind_of_function() -> None:
+    """Scalar, table and aggregate functions' lines come from one formatter: a named parameter reads
+    ``TYPE name``, an unnamed one its type alone, the variadic one ``TYPE...``."""
+    assert alternative_text("F", [("INT", "n"), ("STRING", ""), ("ANY...", "rest")]) == "F(INT n, STRING, ANY... rest)"
+    assert alternative_text("F", []) == "F()"
+    overload = REGISTRY.scalars["GEO_DISTANCE"].overloads[0]
+    assert overload.alternative("geo_distance") == alternative_text(
+        "geo_distance", [("DOUBLE", n) for n in ("lat1", "lon1", "lat2", "lon2")])
+    explode = REGISTRY.tables["EXPLODE"].overloads[0]
+    assert explode.alternative("explode") == alternative_text("explode", [("ARRAY<T>", "")])
+    assert alternatives(["TOPK(T col, ANY... otherCols, INT k) -> ARRAY<T>"]) == [
+        alternative_text("TOPK", [("T", "col"), ("ANY...", "otherCols"), ("INT", "k")])]
+
+
+@pytest.mark.parametrize(("name", "args", "lines"), [
+    ("CORRELATION", [T.STRING, T.DOUBLE], ["CORRELATION(DOUBLE x, DOUBLE y)"]),
+    ("TOPK", [T.INTEGER, T.STRING], ["TOPK(T col, INT k)", "TOPK(T col, ANY... otherCols, INT k)"]),
+    ("TOPKDISTINCT", [T.INTEGER, T.DOUBLE], ["TOPKDISTINCT(T col, INT k)"]),
+    ("LATEST_BY_OFFSET", [T.INTEGER, T.STRING], [
+        "LATEST_BY_OFFSET(T col)", "LATEST_BY_OFFSET(T col, BOOLEAN ignoreNulls)", "LATEST_BY_OFFSET(T col, INT n)",
+        "LATEST_BY_OFFSET(T col, INT n, BOOLEAN ignoreNulls)"]),
+])
+def test_aggregates_name_the_parameters_the_reference_names(name: str, args: list[T.SqlType],
+                                                            lines: list[str]) -> None:
+    assert _message(name, args).splitlines()[2:-1] == lines
+
+
+def test_a_scalar_with_named_parameters_lists_them(tmp_path: Path) -> None:
+    with Engine(str(tmp_path)) as e:
+        e.execute("CREATE STREAM S (K STRING KEY, V DOUBLE) WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON', PARTITIONS=1);")
+        with pytest.raises(KsqlError) as err:
+            e.execute("SELECT GEO_DISTANCE(V, 'x') FROM S EMIT CHANGES;")
+        assert str(err.value).split("\n")[1:] == [
+            "Valid alternatives are:",
+            "geo_distance(DOUBLE lat1, DOUBLE lon1, DOUBLE lat2, DOUBLE lon2)",
+            "geo_distance(DOUBLE lat1, DOUBLE lon1, DOUBLE lat2, DOUBLE lon2, STRING unit)", HINT]
+        described = e.execute("DESCRIBE FUNCTION GEO_DISTANCE;")
+        assert "lat1" in str(described) and "unit" in str(described)

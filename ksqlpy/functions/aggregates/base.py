@@ -11,7 +11,7 @@ from typing import Any
 
 from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions.registry import AggregateFunction, ResolvedAggregate
-from ksqlpy.functions.signatures import args_str, no_match_message
+from ksqlpy.functions.signatures import alternative_text, args_str, no_match_message
 from ksqlpy.types import (
     BIGINT,
     BOOLEAN,
@@ -155,16 +155,39 @@ def reject(name: str, types: Sequence[SqlType], literals: Sequence[Any] = ()) ->
 
 def alternatives(signatures: Sequence[str]) -> list[str]:
     """The "Valid alternatives" lines of documented signatures (``NAME(T [, BOOLEAN b]) -> R``): the call
-    form without its return type, an optional trailing part written out both ways."""
+    form without its return type, an optional trailing part written out both ways, each line by the one
+    formatter of scalar and table functions (``alternative_text``)."""
     out: list[str] = []
     for sig in signatures:
         call = sig.split(" -> ", 1)[0].strip()
-        if " [" in call and call.endswith("])"):
-            head, optional = call[:-2].split(" [", 1)
-            out += [head + ")", head + optional + ")"]
-        else:
-            out.append(call)
+        name, params = call[:-1].split("(", 1)
+        forms = [params]
+        if params.endswith("]") and " [" in params:
+            required, optional = params[:-1].split(" [", 1)
+            forms = [required, required + optional]
+        out += [alternative_text(name, [_type_and_name(p) for p in _split_params(f)]) for f in forms]
     return out
+
+
+def _split_params(text: str) -> list[str]:
+    """Parameters at the top level of a documented list (``MAP<K, V>`` and ``STRUCT<...>`` kept whole)."""
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch == "<"
+        depth -= ch == ">"
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _type_and_name(param: str) -> tuple[str, str]:
+    """``BOOLEAN ignoreNulls`` -> (type, name); a bare type has no name."""
+    head, _, last = param.rpartition(" ")
+    if head and ">" not in last and last[:1].islower():
+        return head, last
+    return param, ""
 
 
 def _is(t: SqlType, *options: SqlType) -> bool:
