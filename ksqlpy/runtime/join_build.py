@@ -10,11 +10,10 @@ once per query and shared by its tasks.
 
 from __future__ import annotations
 
-import pickle
 from collections.abc import Callable
 from typing import Any
 
-from ksqlpy.log.base import ProducerRecord, RecordBatch
+from ksqlpy.log.base import RecordBatch
 from ksqlpy.log.partitioner import partition_for_key
 from ksqlpy.plan.topology import (
     ForeignKeyLeft,
@@ -37,13 +36,11 @@ from ksqlpy.runtime.join_store import OuterStore, TableStore, WindowStore
 from ksqlpy.runtime.join_stream_stream import StreamStreamJoin
 from ksqlpy.runtime.join_stream_table import StreamTableJoin
 from ksqlpy.runtime.join_table_table import TableTableJoin
-from ksqlpy.runtime.join_task import Channel, TaskContext
+from ksqlpy.runtime.join_task import Channel, Run, TaskContext
 from ksqlpy.runtime.reader import SourceReader
+from ksqlpy.runtime.repartition import decode_values
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
-_dumps = pickle.dumps
-_loads = pickle.loads
-_HIGHEST = pickle.HIGHEST_PROTOCOL
 
 
 class JoinWiring:
@@ -115,10 +112,14 @@ class JoinWiring:
         return self.repartition_emit(ctx, target)
 
     def repartition_emit(self, ctx: TaskContext, target: ToRepartition) -> Emit:
-        """Emit into a repartition topic, re-keying each row (unless ``target.key`` is None)."""
-        plog, qid, topic = ctx.plog, ctx.query_id, target.topic
+        """Emit into a repartition topic, re-keying each row (unless ``target.key`` is None); the records
+        are written per batch as columns (``TaskContext.internal_topic``)."""
+        plog, qid = ctx.plog, ctx.query_id
         key_fn = self.key_fn(target.key) if target.key is not None else None
         key_bytes = self.codec(target.codec)
+        buf = ctx.internal_topic(target.topic)
+        add_key, add_payload, add_ts, add_headers = (buf.keys.append, buf.payloads.append, buf.timestamps.append,
+                                                     buf.headers.append)
 
         def emit(key: Any, new: Any, old: Any, ts: int, hdrs: Any) -> None:
             if key_fn is not None and new is not None:
@@ -128,8 +129,10 @@ class JoinWiring:
                     plog.record_error(qid, f"Error computing the join key: {e}", new)
                     return
             # a NULL join key goes on with a null Kafka key: an outer join side still emits the record
-            kb = None if key is None else key_bytes(key)
-            ctx.produce(ProducerRecord(topic, kb, _dumps((key, new), _HIGHEST), ts, hdrs))
+            add_key(None if key is None else key_bytes(key))
+            add_payload((key, new))
+            add_ts(ts)
+            add_headers(hdrs)
 
         return emit
 
@@ -137,13 +140,12 @@ class JoinWiring:
         emit = self.emitter(ctx, ch.target)
         if ch.source is None:
             def decode_internal(batch: RecordBatch) -> list[tuple]:
-                out = []
-                for off, v, ts, h in zip(batch.offsets, batch.values, batch.timestamps, batch.headers, strict=True):
-                    key, row = _loads(v)
-                    out.append((ts, off, (key, row, h)))
-                return out
+                # the ``(key, row)`` payloads by one C-level map (marshal, or pickle as older records are)
+                return [(ts, off, (key, row, h)) for ts, off, (key, row), h in
+                        zip(batch.timestamps, batch.offsets, decode_values(batch.values), batch.headers, strict=True)]
 
-            return Channel(ch.topic, decode_internal, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs))
+            return Channel(ch.topic, decode_internal, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs),
+                           run=self.runner(ctx, ch.target, emit))
         rctx, source = self.rctx, ch.source
         plog, qid = ctx.plog, ctx.query_id
         reader = SourceReader(source, rctx.key_serde(source), rctx.value_serde(source), plog, qid,
@@ -154,7 +156,21 @@ class JoinWiring:
         key_fn = self.key_fn(ch.key)
 
         def decode(batch: RecordBatch) -> list[tuple]:
+            # blocks and keys by C-level maps; a key function that fails on some record sends the batch
+            # through the loop below, which logs that record and skips it
             d = reader.decode(batch)
+            if not d.rows:
+                return []
+            blocks = list(map(block, d.rows, d.timestamps, d.partitions, d.offsets))
+            try:
+                keys = list(map(key_fn, blocks))
+            except Exception:  # noqa: BLE001
+                return decode_each(d)
+            values = [None if t else b for b, t in zip(blocks, d.tombstones, strict=True)] if any(d.tombstones) \
+                else blocks
+            return list(zip(d.timestamps, d.offsets, zip(keys, values, d.headers, strict=True), strict=True))
+
+        def decode_each(d: Any) -> list[tuple]:
             out = []
             for i, row in enumerate(d.rows):
                 ts = d.timestamps[i]
@@ -167,7 +183,23 @@ class JoinWiring:
                 out.append((ts, d.offsets[i], (key, None if d.tombstones[i] else b, d.headers[i])))
             return out
 
-        return Channel(ch.topic, decode, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs), ch.start_at)
+        return Channel(ch.topic, decode, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs), ch.start_at,
+                       run=self.runner(ctx, ch.target, emit))
+
+    @staticmethod
+    def runner(ctx: TaskContext, target: Target, emit: Emit) -> Run:
+        """A channel's run handler: the operator's own (``<handler>_run``, e.g. ``on_left_run``) when it
+        has one, else a loop over ``emit``."""
+        if isinstance(target, ToOperator):
+            run = getattr(ctx.ops[target.operator], f"{target.handler}_run", None)
+            if run is not None:
+                return run  # type: ignore[no-any-return]
+
+        def run_events(events: list[tuple], i: int, j: int) -> None:
+            for ts, _, (key, row, hdrs) in events[i:j]:
+                emit(key, row, None, ts, hdrs)
+
+        return run_events
 
     def operator(self, ctx: TaskContext, op: Any, store: Callable[[str], Any]) -> Any:
         if isinstance(op, JoinOperator):

@@ -60,6 +60,7 @@ def key_encoder(fmt: str, types: list[SqlType], delimiter: str | None = None) ->
     """Key tuple -> bytes in the join's internal key format (what co-partitioning and store order rest on);
     keys the format cannot write (windowed, structured) fall back to private bytes."""
     from ksqlpy.serde import key_serde
+    from ksqlpy.serde.kafka_format import column_writer
 
     try:
         ks = key_serde(fmt, [(f"K{i}", t) for i, t in enumerate(types)], delimiter=delimiter)
@@ -77,7 +78,21 @@ def key_encoder(fmt: str, types: list[SqlType], delimiter: str | None = None) ->
                 pass
         return pickle.dumps(key, pickle.HIGHEST_PROTOCOL)
 
-    return encode
+    one = column_writer(types[0].name) if ks is not None and fmt == "KAFKA" and n == 1 else None
+    if one is None:
+        return encode
+
+    def encode_one(key: tuple) -> bytes:
+        # the KAFKA writer of the one column, called directly (the serde's layers cost more than it does);
+        # anything it cannot write goes the general way, which fails the same and falls back
+        if len(key) == 1:
+            try:
+                return one(key[0])
+            except Exception:  # noqa: BLE001
+                pass
+        return encode(key)
+
+    return encode_one
 
 
 def concat(left_width: int, right_width: int) -> tuple[tuple, tuple]:

@@ -59,6 +59,16 @@ class StreamStreamJoin(BaseOperator):
     def on_right(self, key: Any, row: Any, old: Any, ts: int, hdrs: Any) -> None:
         self._process(key, row, ts, hdrs, left=False)
 
+    def on_left_run(self, events: list[tuple], i: int, j: int) -> None:
+        process = self._process
+        for ts, _, (key, row, hdrs) in events[i:j]:
+            process(key, row, ts, hdrs, True)
+
+    def on_right_run(self, events: list[tuple], i: int, j: int) -> None:
+        process = self._process
+        for ts, _, (key, row, hdrs) in events[i:j]:
+            process(key, row, ts, hdrs, False)
+
     def _process(self, key: Any, row: Any, ts: int, hdrs: Any, left: bool) -> None:
         before, after = (self.before, self.after) if left else (self.after, self.before)
         time_from = max(0, ts - before)

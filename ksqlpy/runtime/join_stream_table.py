@@ -38,6 +38,20 @@ class StreamTableJoin(BaseOperator):
         elif self.left_join:
             self.emit(key, row + self.rnull, None, ts, hdrs)
 
+    def on_left_run(self, events: list[tuple], i: int, j: int) -> None:
+        """``on_left`` over the run ``events[i:j]`` of (ts, offset, (key, row, headers)) in one loop."""
+        get, key_bytes, emit, rnull, left_join = self.table.get, self.key_bytes, self.emit, self.rnull, self.left_join
+        for ts, _, (key, row, hdrs) in events[i:j]:
+            if key is None or row is None:
+                if key is None and row is not None and left_join:
+                    emit(None, row + rnull, None, ts, hdrs)
+                continue
+            found = get(key_bytes(key))
+            if found is not None:
+                emit(key, row + found[0], None, ts, hdrs)
+            elif left_join:
+                emit(key, row + rnull, None, ts, hdrs)
+
     def on_right(self, key: Any, row: Any, old: Any, ts: int, hdrs: Any) -> None:
         if key is None:
             return

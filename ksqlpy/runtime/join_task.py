@@ -16,25 +16,37 @@ ahead of an unread, older one.
 from __future__ import annotations
 
 import heapq
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
+from itertools import islice
+from operator import le
 from typing import Any
 
 from ksqlpy.log.base import Log, ProducerRecord, RecordBatch
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.processor import Lifecycle, Processor
+from ksqlpy.runtime.repartition import encode_values
 from ksqlpy.state.store import KeyValueStore
 
 Event = tuple[int, int, tuple]  # (timestamp, offset, arguments of the channel's handler)
 
 
+Run = Callable[[list[Event], int, int], None]
+
+
 class Channel:
-    """One input topic of a task: how its records are decoded and where they go."""
+    """One input topic of a task: how its records are decoded and where they go.
+
+    ``handle(*args, ts)`` takes one event; ``run(events, i, j)``, when given, takes the run
+    ``events[i:j]`` (consecutive in processing order) in one call - the operator's loop over it saves a
+    call or two per record."""
 
     def __init__(self, topic: str, decode: Callable[[RecordBatch], list[Event]],
-                 handle: Callable[..., None], start_at: str = "earliest") -> None:
+                 handle: Callable[..., None], start_at: str = "earliest", run: Run | None = None) -> None:
         self.topic = topic
         self.decode = decode
         self.handle = handle  # handle(*args, ts)
+        self.run = run
         self.start_at = start_at
         self.position = 0
 
@@ -54,6 +66,8 @@ class TaskContext:
         self.channels: list[Channel] = []
         self.final: list[tuple] = []
         self.records: list[ProducerRecord] = []
+        # internal topics written as columns (``Internal``): one produce_batch per topic and batch
+        self.internal: dict[str, Internal] = {}
 
     def store(self, name: str, changelog: str | None) -> KeyValueStore:
         kv = self._make_store(name, changelog)
@@ -70,6 +84,54 @@ class TaskContext:
 
     def add_final(self, key: Any, new: Any, old: Any, ts: int, hdrs: Any) -> None:
         self.final.append((key, new, old, ts, hdrs))
+
+    def internal_topic(self, topic: str) -> Internal:
+        """The column buffer of an internal topic this task writes (one per topic, shared by its writers)."""
+        buf = self.internal.get(topic)
+        if buf is None:
+            buf = self.internal[topic] = Internal(topic)
+        return buf
+
+    def produce_internal(self, tx: Any) -> None:
+        for buf in self.internal.values():
+            buf.write(tx)
+
+    def clear_internal(self) -> None:
+        for buf in self.internal.values():
+            buf.clear()
+
+
+class Internal:
+    """The records of one internal topic in a batch, as columns: key bytes, ``(key, row)`` payloads,
+    timestamps, headers. Written by one ``produce_batch`` (partitioned by key, in append order) with the
+    payloads encoded by ``repartition.encode_values`` - a record object and a pickle call per record cost
+    more than the join that made it. The lists are cleared in place: writers hold their ``append``."""
+
+    def __init__(self, topic: str) -> None:
+        self.topic = topic
+        self.keys: list[bytes | None] = []
+        self.payloads: list[tuple] = []
+        self.timestamps: list[int] = []
+        self.headers: list[Any] = []
+
+    def write(self, tx: Any) -> None:
+        if not self.payloads:
+            return
+        hdrs = self.headers
+        tx.produce_batch(self.topic, None, self.keys, encode_values(self.payloads), self.timestamps,
+                         [h or None for h in hdrs] if any(hdrs) else None)
+
+    def clear(self) -> None:
+        del self.keys[:], self.payloads[:], self.timestamps[:], self.headers[:]
+
+
+def _ascending(events: list[Event]) -> list[int] | None:
+    """The events' timestamps if they never decrease (the common case: a run ends where the other inputs'
+    head falls, found by bisection), else None (found by a scan)."""
+    if len(events) < 2:
+        return None
+    times = [e[0] for e in events]
+    return times if all(map(le, times, islice(times, 1, None))) else None
 
 
 class JoinTask:
@@ -168,6 +230,7 @@ class JoinTask:
         try:
             with self.log.transaction() as tx:
                 rows = self.finish.process(ctx.final, tx) if self.finish is not None else None
+                ctx.produce_internal(tx)
                 if ctx.records:
                     tx.produce_many(ctx.records)
                 if self.writer is not None and rows:
@@ -190,6 +253,7 @@ class JoinTask:
         finally:
             ctx.final = []
             ctx.records = []
+            ctx.clear_internal()
         for kv in ctx.kvs:
             kv.commit_local()
         for op in ctx.operators:
@@ -216,26 +280,39 @@ class JoinTask:
         stop = any(f and not ev for f, (_, ev) in zip(full, fetched, strict=True))
         consumed_upto = [-1] * len(channels)
         heappop, heappush = heapq.heappop, heapq.heappush
+        times = [_ascending(events) if len(fetched) > 1 else None for _, events in fetched]
         while heap and not stop:
-            ts, c, i = heappop(heap)
+            _, c, i = heappop(heap)
             events = fetched[c][1]
-            handle = channels[c].handle
             n = len(events)
-            # a run of this input's events up to the next input's head (the heap's order: timestamp, then
-            # input), without a heap operation per event
-            top_ts, top_c = heap[0][:2] if heap else (None, 0)
-            while True:
-                handle(*events[i][2], ts)
-                consumed_upto[c] = i
-                i += 1
-                if i == n:
-                    if full[c]:
-                        stop = True
-                    break
-                ts = events[i][0]
-                if top_ts is not None and (ts > top_ts or (ts == top_ts and c > top_c)):
-                    heappush(heap, (ts, c, i))
-                    break
+            # the run of this input's events up to the next input's head (the heap's order: timestamp, then
+            # input), handed over in one call, without a heap operation per event
+            if not heap:
+                j = n
+            elif times[c] is not None:  # the input's times ascend: the run's end by bisection
+                top_ts, top_c = heap[0][:2]
+                j = (bisect_left if c > top_c else bisect_right)(times[c], top_ts, i + 1)  # type: ignore[arg-type]
+            else:
+                top_ts, top_c = heap[0][:2]
+                j = i + 1
+                while j < n:
+                    t = events[j][0]
+                    if t > top_ts or (t == top_ts and c > top_c):
+                        break
+                    j += 1
+            ch = channels[c]
+            if ch.run is not None:
+                ch.run(events, i, j)
+            else:
+                handle = ch.handle
+                for k in range(i, j):
+                    handle(*events[k][2], events[k][0])
+            consumed_upto[c] = j - 1
+            if j == n:
+                if full[c]:
+                    stop = True
+            else:
+                heappush(heap, (events[j][0], c, j))
         consumed = 0
         for c, (batch, events) in enumerate(fetched):
             if not batch.offsets:

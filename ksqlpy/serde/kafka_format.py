@@ -48,6 +48,16 @@ _CODECS: dict[str, tuple[Callable[[bytes], Any], Callable[[Any], bytes]]] = {
 }
 
 
+def column_writer(type_name: str) -> Callable[[Any], bytes] | None:
+    """The bare writer of one non-null INT, BIGINT, DOUBLE or STRING value (what ``serialize`` writes
+    for a one-column row), for hot paths that call it per record; it raises where ``serialize`` fails.
+    None for the other types."""
+    st = _STRUCTS.get(type_name)
+    if st is not None:
+        return st.pack
+    return str.encode if type_name == "STRING" else None  # UTF-8, strict
+
+
 class KafkaValueSerde(ValueSerde):
     """The KAFKA format over at most one column. With none (a value without columns) it is ksqlDB's
     ``KsqlVoidSerde``: whatever the bytes, the value reads as NULL, and nothing is written."""

@@ -25,6 +25,7 @@ import shutil
 import struct
 from bisect import bisect_left
 from collections.abc import Iterator
+from itertools import repeat
 from typing import Any, Protocol
 
 import lmdb
@@ -324,7 +325,11 @@ class KeyValueStore:
         changed = self.changed
         if not changed:
             return
-        fresh = {k: None if v is _DELETED else _dumps(v, _HIGHEST) for k, v in changed.items()}
+        values = list(changed.values())
+        if _DELETED in values:
+            fresh = {k: None if v is _DELETED else _dumps(v, _HIGHEST) for k, v in changed.items()}
+        else:  # no deletion: the payloads by one C-level map
+            fresh = dict(zip(changed, map(_dumps, values, repeat(_HIGHEST)), strict=True))
         changed.clear()
         self._encoded.update(fresh)
         if self.log is None or self.topic is None:
@@ -359,12 +364,16 @@ class KeyValueStore:
         self.changed.clear()
         end = self.log.end_offset(self.topic, self.partition) if self.log is not None and self.topic else 0
         with self.env.begin(write=True, db=self.data) as txn:
-            for k, v in self.dirty.items():
-                payload = enc[k] if k in enc else (None if v is _DELETED else _dumps(v, _HIGHEST))
-                if payload is None:
-                    txn.delete(k)
-                else:
-                    txn.put(k, payload)
+            if len(enc) == len(self.dirty) and None not in enc.values():
+                # every change flushed and none a deletion (the encoded keys are dirty keys): one C call
+                txn.cursor().putmulti(enc.items())
+            else:
+                for k, v in self.dirty.items():
+                    payload = enc[k] if k in enc else (None if v is _DELETED else _dumps(v, _HIGHEST))
+                    if payload is None:
+                        txn.delete(k)
+                    else:
+                        txn.put(k, payload)
             if self.log is not None:
                 txn.put(_CHECKPOINT, struct.pack(">q", end), db=self.meta)
         self.dirty.clear()
