@@ -2,8 +2,8 @@
 and every name are the lowering's, ``plan.lower_join``).
 
 A task's channels decode their input topics - a source's records into blocks keyed by the join key, an
-internal topic's pickled ``(key, row)`` pairs - and hand each record to its target: a join operator's input
-handler, a repartition topic (re-keyed), or the join's result. Operators are created in the order of the
+internal topic's ``(key, row)`` pairs (marshal, or pickle) - and hand each record to its target: a join
+operator's input handler, a repartition topic (re-keyed), or the join's result. Operators are created in the order of the
 stage's wiring, each before anything feeding it. Compiled pieces (key functions, key encoders) are built
 once per query and shared by its tasks.
 """
