@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ksqlpy.expr.bound import Expr
 from ksqlpy.plan import naming
+from ksqlpy.plan.join_prefilter import stream_prefilter
 from ksqlpy.plan.logical import (
     Aggregate,
     Filter,
@@ -240,11 +241,12 @@ class JoinLowering:
             first = self.counter
             self.advance(2)
             table = node.flavor is JoinFlavor.TABLE_TABLE
+            prefilter = stream_prefilter(self.plan.find(Filter), node) if node is self.root else []
             if node.repartition_left:
                 described = naming.join_repartition(ctx, node.flavor, "left", table=table)
                 topic = self.repartition_topic(described, sub.partitions)
                 self.repartition_source(left, key, topic, described, codec, table=table, index=first,
-                                        side="left", context=ctx)
+                                        side="left", context=ctx, prefilter=prefilter)
                 self.wiring[sub.id].append(JoinChannel(topic, target))
                 self.advance(4)
                 node_in = self.repartition_source_node(sub, described)
@@ -254,7 +256,7 @@ class JoinLowering:
                                        stores=[lstore])
                 return node_in
             self.wiring[sub.id].append(JoinChannel(left.source.topic, target, left.source, key, table,
-                                                   self.start_at(table)))
+                                                   self.start_at(table), prefilter))
             self.lo.add_topic(left.source.topic, TopicKind.SOURCE, sub.partitions)
             lstore = naming.join_table_store(ctx, "left", rekeyed=False) if table else None
             return self.leaf_nodes(sub, left, first, "left", ctx, [lstore] if lstore else None)
@@ -302,11 +304,13 @@ class JoinLowering:
         return self.leaf_nodes(sub, right, first, "right", ctx, [table_store] if (table and table_store) else None)
 
     def repartition_source(self, leaf: Scan, key: KeyFunction, topic: str, described: str, codec: KeyCodec, *,
-                           table: bool, index: int, side: str, context: str) -> None:
-        """A sub-topology moving a source's records to ``topic``, keyed by the join key."""
+                           table: bool, index: int, side: str, context: str,
+                           prefilter: list[Expr] | None = None) -> None:
+        """A sub-topology moving a source's records to ``topic``, keyed by the join key (``prefilter``: the
+        WHERE conjuncts its records are dropped by first, ``plan.join_prefilter``)."""
         sub = self.sub(leaf)
         self.wiring[sub.id].append(JoinChannel(leaf.source.topic, ToRepartition(topic, None, codec), leaf.source,
-                                               key, table, self.start_at(table)))
+                                               key, table, self.start_at(table), list(prefilter or [])))
         self.lo.add_topic(leaf.source.topic, TopicKind.SOURCE, sub.partitions)
         node = self.leaf_nodes(sub, leaf, index, side, context)
         node = sub.node(NodeKind.PROCESSOR, f"{context}{side.capitalize()}SourceKeyed-SelectKey", node)

@@ -270,6 +270,9 @@ class JoinChannel:
     key: KeyFunction | None = None
     table: bool = False
     start_at: StartAt = "earliest"
+    # WHERE conjuncts over the source's block that drop a record before it is re-keyed or joined
+    # (``plan.join_prefilter``); the WHERE still runs after the join
+    prefilter: list[Expr] = field(default_factory=list)
 
 
 @dataclass

@@ -31,7 +31,7 @@ from ksqlpy.plan.topology import (
 )
 from ksqlpy.runtime.context import RuntimeContext, fail_on_deserialization, strict_timestamps
 from ksqlpy.runtime.join_fk import FkLeft, FkRight
-from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function
+from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function, predicate
 from ksqlpy.runtime.join_store import OuterStore, TableStore, WindowStore
 from ksqlpy.runtime.join_stream_stream import StreamStreamJoin
 from ksqlpy.runtime.join_stream_table import StreamTableJoin
@@ -41,6 +41,16 @@ from ksqlpy.runtime.reader import SourceReader
 from ksqlpy.runtime.repartition import decode_values
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
+
+
+def _kept(events: list[tuple], keep: Callable[[tuple], bool]) -> list[tuple]:
+    """The events whose block passes ``keep`` (a tombstone, without one, is kept). The conjuncts cannot
+    fail (``plan.join_prefilter``); if one did, every event goes on and the WHERE after the join decides
+    and logs, as without them."""
+    try:
+        return [e for e in events if e[2][1] is None or keep(e[2][1])]
+    except Exception:  # noqa: BLE001
+        return events
 
 
 class JoinWiring:
@@ -154,6 +164,7 @@ class JoinWiring:
         block = block_builder(source)
         assert ch.key is not None
         key_fn = self.key_fn(ch.key)
+        keep = predicate(ch.prefilter, ch.key.columns, self.functions) if ch.prefilter else None
 
         def decode(batch: RecordBatch) -> list[tuple]:
             # blocks and keys by C-level maps; a key function that fails on some record sends the batch
@@ -168,7 +179,8 @@ class JoinWiring:
                 return decode_each(d)
             values = [None if t else b for b, t in zip(blocks, d.tombstones, strict=True)] if any(d.tombstones) \
                 else blocks
-            return list(zip(d.timestamps, d.offsets, zip(keys, values, d.headers, strict=True), strict=True))
+            events = list(zip(d.timestamps, d.offsets, zip(keys, values, d.headers, strict=True), strict=True))
+            return events if keep is None else _kept(events, keep)
 
         def decode_each(d: Any) -> list[tuple]:
             out = []
@@ -181,7 +193,7 @@ class JoinWiring:
                     plog.record_error(qid, f"Error computing the join key: {e}", row)
                     continue
                 out.append((ts, d.offsets[i], (key, None if d.tombstones[i] else b, d.headers[i])))
-            return out
+            return out if keep is None else _kept(out, keep)
 
         return Channel(ch.topic, decode, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs), ch.start_at,
                        run=self.runner(ctx, ch.target, emit))

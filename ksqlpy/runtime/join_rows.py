@@ -56,6 +56,17 @@ def key_function(exprs: list[Expr], columns: list[SchemaColumn], functions: Func
     return ns["_key"]
 
 
+def predicate(exprs: list[Expr], columns: list[SchemaColumn], functions: FunctionRegistry) -> Callable[[tuple], bool]:
+    """``fn(row) -> every one of exprs is TRUE`` over a row whose columns are ``columns`` (generated as the
+    WHERE's code is: NULL is not TRUE)."""
+    consts: dict[str, Any] = {}
+    cg = Codegen([f"r[{i}]" for i in range(len(columns))], consts, functions)
+    body = " and ".join(f"({cg.text(e)}) is True" for e in exprs)
+    ns = dict(consts)
+    exec(compile(f"def _keep(r):\n    return {body}\n", "<ksqlpy-join-prefilter>", "exec"), ns)  # noqa: S102
+    return ns["_keep"]
+
+
 def key_encoder(fmt: str, types: list[SqlType], delimiter: str | None = None) -> Callable[[tuple], bytes]:
     """Key tuple -> bytes in the join's internal key format (what co-partitioning and store order rest on);
     keys the format cannot write (windowed, structured) fall back to private bytes."""

@@ -1,0 +1,79 @@
+"""The conjuncts of a join query's WHERE that the stream side of a stream-table join can apply to its own
+records before they are re-keyed and joined.
+
+ksqlDB filters after the join (its plan, and the topology ksqlpy describes, stay so); the WHERE still runs
+there on every joined row. Applied early as well, a conjunct only saves work: a stream record of a
+stream-table join (INNER or LEFT) yields at most one row, which carries the record's columns unchanged,
+so a conjunct over those columns alone is false for that row exactly when it is false for the record -
+and a stream-table join keeps no time or other state that a dropped stream record would have moved. Only
+conjuncts that cannot fail are taken (columns and literals compared, combined, tested for NULL, of
+primitive types, numeric widening the only conversion), so no record's processing-log entry moves
+either. Stream-stream joins are left alone: a record kept in a window store is matched by the other
+side's later records, which an outer join would then emit unmatched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ksqlpy.expr import bound as B
+from ksqlpy.plan.logical import Filter, Join, JoinFlavor, JoinKind, Scan
+
+_NUMERIC = frozenset({"INTEGER", "BIGINT", "DOUBLE"})
+_SCALAR = _NUMERIC | {"STRING", "BOOLEAN"}
+
+
+def _family(t: object) -> str | None:
+    name = getattr(t, "name", None)
+    if name in _NUMERIC:
+        return "NUMBER"
+    return name if name in _SCALAR else None
+
+
+def _safe(e: B.Expr, columns: range) -> bool:
+    """``e`` reads only columns in ``columns`` and cannot raise (nor convert but by numeric widening)."""
+    if isinstance(e, B.ColumnRef):
+        return e.index in columns and _family(e.type) is not None
+    if isinstance(e, B.Literal):
+        return e.value is None or _family(e.type) is not None
+    if isinstance(e, B.Cast):
+        return (e.implicit and getattr(e.type, "name", None) in _NUMERIC
+                and getattr(e.operand.type, "name", None) in _NUMERIC and _safe(e.operand, columns))
+    if isinstance(e, B.Comparison):
+        fl, fr = _family(e.left.type), _family(e.right.type)
+        return fl is not None and fl == fr and _safe(e.left, columns) and _safe(e.right, columns)
+    if isinstance(e, B.Logical):
+        return _safe(e.left, columns) and _safe(e.right, columns)
+    if isinstance(e, (B.Not, B.IsNull)):
+        return _safe(e.operand, columns)
+    return False
+
+
+def _conjuncts(e: B.Expr) -> list[B.Expr]:
+    if isinstance(e, B.Logical) and e.op is B.LogicOp.AND:
+        return _conjuncts(e.left) + _conjuncts(e.right)
+    return [e]
+
+
+def stream_prefilter(where: Filter | None, join: Join) -> list[B.Expr]:
+    """The conjuncts of ``where`` (the WHERE right above the query's top ``join``) that the join's stream
+    side can apply first, over that side's own columns (its block); none when the join is no INNER or
+    LEFT stream-table join of a source stream."""
+    if (where is None or where.input is not join or join.flavor is not JoinFlavor.STREAM_TABLE
+            or join.kind not in (JoinKind.INNER, JoinKind.LEFT) or not isinstance(join.left, Scan)):
+        return []
+    leaf = join.left
+    # the join's row: its key columns, then every block (this leaf's first), then the pseudo columns
+    start = next((i for i, c in enumerate(join.schema.columns) if c.name == leaf.columns[0].name), -1) \
+        if leaf.columns else -1
+    if start < 0 or [c.name for c in join.schema.columns[start:start + len(leaf.columns)]] != \
+            [c.name for c in leaf.columns]:
+        return []
+    block = range(start, start + len(leaf.columns))
+
+    def to_block(e: B.Expr) -> B.Expr:
+        if isinstance(e, B.ColumnRef):
+            return replace(e, index=e.index - start)
+        return e
+
+    return [c.transform(to_block) for c in _conjuncts(where.predicate) if _safe(c, block)]
