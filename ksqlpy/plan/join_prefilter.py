@@ -55,6 +55,33 @@ def _conjuncts(e: B.Expr) -> list[B.Expr]:
     return [e]
 
 
+def _block_conjuncts(where: Filter, join: Join, leaf: Scan) -> list[B.Expr]:
+    """The safe conjuncts of ``where`` over ``leaf``'s block alone, rewritten over that block."""
+    # the join's row: its key columns, then every block, then the pseudo columns
+    names = [c.name for c in join.schema.columns]
+    mine = [c.name for c in leaf.columns]
+    start = names.index(mine[0]) if mine and mine[0] in names else -1
+    if start < 0 or names[start:start + len(mine)] != mine:
+        return []
+    block = range(start, start + len(mine))
+
+    def to_block(e: B.Expr) -> B.Expr:
+        return replace(e, index=e.index - start) if isinstance(e, B.ColumnRef) else e
+
+    return [c.transform(to_block) for c in _conjuncts(where.predicate) if _safe(c, block)]
+
+
+def table_prefilter(where: Filter | None, join: Join) -> list[B.Expr]:
+    """The conjuncts of ``where`` (right above the query's top ``join``) over the table side's own columns
+    that an INNER stream-table join checks on the table row it finds: a stream record meeting a row that
+    fails one yields a joined row the WHERE drops, so it is not built. None for other joins (a LEFT join
+    would emit the record unmatched instead)."""
+    if (where is None or where.input is not join or join.flavor is not JoinFlavor.STREAM_TABLE
+            or join.kind is not JoinKind.INNER or not isinstance(join.right, Scan)):
+        return []
+    return _block_conjuncts(where, join, join.right)
+
+
 def stream_prefilter(where: Filter | None, join: Join) -> list[B.Expr]:
     """The conjuncts of ``where`` (the WHERE right above the query's top ``join``) that the join's stream
     side can apply first, over that side's own columns (its block); none when the join is no INNER or
@@ -62,18 +89,4 @@ def stream_prefilter(where: Filter | None, join: Join) -> list[B.Expr]:
     if (where is None or where.input is not join or join.flavor is not JoinFlavor.STREAM_TABLE
             or join.kind not in (JoinKind.INNER, JoinKind.LEFT) or not isinstance(join.left, Scan)):
         return []
-    leaf = join.left
-    # the join's row: its key columns, then every block (this leaf's first), then the pseudo columns
-    start = next((i for i, c in enumerate(join.schema.columns) if c.name == leaf.columns[0].name), -1) \
-        if leaf.columns else -1
-    if start < 0 or [c.name for c in join.schema.columns[start:start + len(leaf.columns)]] != \
-            [c.name for c in leaf.columns]:
-        return []
-    block = range(start, start + len(leaf.columns))
-
-    def to_block(e: B.Expr) -> B.Expr:
-        if isinstance(e, B.ColumnRef):
-            return replace(e, index=e.index - start)
-        return e
-
-    return [c.transform(to_block) for c in _conjuncts(where.predicate) if _safe(c, block)]
+    return _block_conjuncts(where, join, join.left)

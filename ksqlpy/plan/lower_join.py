@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from ksqlpy.expr.bound import Expr
 from ksqlpy.plan import naming
-from ksqlpy.plan.join_prefilter import stream_prefilter
+from ksqlpy.plan.join_prefilter import stream_prefilter, table_prefilter
 from ksqlpy.plan.logical import (
     Aggregate,
     Filter,
@@ -213,7 +213,9 @@ class JoinLowering:
             result = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-merge", [this_j, other_j])
         elif node.flavor is JoinFlavor.STREAM_TABLE:
             assert right_store is not None
-            op = JoinOperator(me, JoinFlavor.STREAM_TABLE, node.kind, {"table": right_store}, lw, rw, codec, out)
+            op = JoinOperator(me, JoinFlavor.STREAM_TABLE, node.kind, {"table": right_store}, lw, rw, codec, out,
+                              right_prefilter=table_prefilter(self.plan.find(Filter), node) if node is self.root
+                              else [])
             result = sub.node(NodeKind.PROCESSOR, f"{ctx}Join", left, stores=[right_store])
             right.successors.append(result.name)
         else:

@@ -288,6 +288,9 @@ class JoinOperator:
     codec: KeyCodec
     output: Target
     within: tuple[int, int, int, bool] | None = None  # (before, after, grace, spurious-results fix)
+    # an INNER stream-table join: WHERE conjuncts over the table's block a found row must pass to be joined
+    # (``plan.join_prefilter.table_prefilter``); the WHERE still runs after the join
+    right_prefilter: list[Expr] = field(default_factory=list)
 
 
 @dataclass

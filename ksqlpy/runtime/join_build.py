@@ -164,7 +164,7 @@ class JoinWiring:
         block = block_builder(source)
         assert ch.key is not None
         key_fn = self.key_fn(ch.key)
-        keep = predicate(ch.prefilter, ch.key.columns, self.functions) if ch.prefilter else None
+        keep = predicate(ch.prefilter, len(ch.key.columns), self.functions) if ch.prefilter else None
 
         def decode(batch: RecordBatch) -> list[tuple]:
             # blocks and keys by C-level maps; a key function that fails on some record sends the batch
@@ -225,8 +225,9 @@ class JoinWiring:
                                         WindowStore(store(op.stores["other"]), retention), outer, emit,
                                         op.left_width, op.right_width, key_bytes)
             if op.flavor == "STREAM_TABLE":
+                keep = predicate(op.right_prefilter, op.right_width, self.functions) if op.right_prefilter else None
                 return StreamTableJoin(op.kind, TableStore(store(op.stores["table"])), emit, op.right_width,
-                                       key_bytes)
+                                       key_bytes, keep_right=keep)
             return TableTableJoin(op.kind, TableStore(store(op.stores["left"])), TableStore(store(op.stores["right"])),
                                   emit, op.left_width, op.right_width, key_bytes)
         if isinstance(op, ForeignKeyLeft):

@@ -56,11 +56,11 @@ def key_function(exprs: list[Expr], columns: list[SchemaColumn], functions: Func
     return ns["_key"]
 
 
-def predicate(exprs: list[Expr], columns: list[SchemaColumn], functions: FunctionRegistry) -> Callable[[tuple], bool]:
-    """``fn(row) -> every one of exprs is TRUE`` over a row whose columns are ``columns`` (generated as the
-    WHERE's code is: NULL is not TRUE)."""
+def predicate(exprs: list[Expr], width: int, functions: FunctionRegistry) -> Callable[[tuple], bool]:
+    """``fn(row) -> every one of exprs is TRUE`` over a row of ``width`` columns (generated as the WHERE's
+    code is: NULL is not TRUE)."""
     consts: dict[str, Any] = {}
-    cg = Codegen([f"r[{i}]" for i in range(len(columns))], consts, functions)
+    cg = Codegen([f"r[{i}]" for i in range(width)], consts, functions)
     body = " and ".join(f"({cg.text(e)}) is True" for e in exprs)
     ns = dict(consts)
     exec(compile(f"def _keep(r):\n    return {body}\n", "<ksqlpy-join-prefilter>", "exec"), ns)  # noqa: S102

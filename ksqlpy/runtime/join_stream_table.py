@@ -18,9 +18,21 @@ from ksqlpy.runtime.processor import BaseOperator
 Emit = Callable[[Any, Any, Any, int, Any], None]
 
 
+def _kept(keep: Callable[[tuple], bool], row: tuple) -> bool:
+    """``keep(row)``; a failure (its conjuncts cannot fail) joins the row and leaves it to the WHERE."""
+    try:
+        return keep(row)
+    except Exception:  # noqa: BLE001
+        return True
+
+
 class StreamTableJoin(BaseOperator):
     def __init__(self, kind: str, table: TableStore, emit: Emit, right_width: int,
-                 key_bytes: Callable[[tuple], bytes]) -> None:
+                 key_bytes: Callable[[tuple], bytes], keep_right: Callable[[tuple], bool] | None = None) -> None:
+        """``keep_right`` (INNER joins): a found table row failing it is not joined - the WHERE after the join
+        would drop the row (``plan.join_prefilter.table_prefilter``)."""
+        assert keep_right is None or kind == "INNER"
+        self.keep_right = keep_right
         self.left_join = kind == "LEFT"
         self.table = table
         self.emit = emit
@@ -33,7 +45,7 @@ class StreamTableJoin(BaseOperator):
                 self.emit(None, row + self.rnull, None, ts, hdrs)
             return
         found = self.table.get(self.key_bytes(key))
-        if found is not None:
+        if found is not None and (self.keep_right is None or _kept(self.keep_right, found[0])):
             self.emit(key, row + found[0], None, ts, hdrs)
         elif self.left_join:
             self.emit(key, row + self.rnull, None, ts, hdrs)
@@ -41,6 +53,7 @@ class StreamTableJoin(BaseOperator):
     def on_left_run(self, events: list[tuple], i: int, j: int) -> None:
         """``on_left`` over the run ``events[i:j]`` of (ts, offset, (key, row, headers)) in one loop."""
         get, key_bytes, emit, rnull, left_join = self.table.get, self.key_bytes, self.emit, self.rnull, self.left_join
+        keep = self.keep_right
         for ts, _, (key, row, hdrs) in events[i:j]:
             if key is None or row is None:
                 if key is None and row is not None and left_join:
@@ -48,6 +61,8 @@ class StreamTableJoin(BaseOperator):
                 continue
             found = get(key_bytes(key))
             if found is not None:
+                if keep is not None and not _kept(keep, found[0]):
+                    continue
                 emit(key, row + found[0], None, ts, hdrs)
             elif left_join:
                 emit(key, row + rnull, None, ts, hdrs)

@@ -24,8 +24,14 @@ SOURCES = [
 def _prefilters(h: Harness, sql: str) -> dict[str, list[str]]:
     h.sql(sql)
     q = list(h.engine.queries.values())[-1]
-    return {c.topic: [str(e) for e in c.prefilter] for sub in q.topology.sub_topologies
-            for st in sub.operators for c in getattr(st, "wiring", []) if getattr(c, "prefilter", None)}
+    out = {c.topic: [str(e) for e in c.prefilter] for sub in q.topology.sub_topologies
+           for st in sub.operators for c in getattr(st, "wiring", []) if getattr(c, "prefilter", None)}
+    for sub in q.topology.sub_topologies:
+        for st in sub.operators:
+            for op in getattr(st, "wiring", []):
+                if getattr(op, "right_prefilter", None):
+                    out["table"] = [str(e) for e in op.right_prefilter]
+    return out
 
 
 @pytest.fixture
@@ -38,7 +44,7 @@ def hs(h: Harness) -> Harness:
 @pytest.mark.parametrize(("sql", "want"), [
     # the stream side's own conjuncts, re-keyed (FK) or not (ID), INNER and LEFT
     ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N, W FROM S JOIN T ON S.FK = T.ID WHERE S.N = 3 AND T.W > 1;",
-     {"s": ["(S_N = 3)"]}),
+     {"s": ["(S_N = 3)"], "table": ["(T_W > 1)"]}),
     ("CREATE STREAM O AS SELECT S.ID, N, W FROM S LEFT JOIN T ON S.ID = T.ID WHERE S.N > 3 AND S.NAME <> 'x';",
      {"s": ["(S_N > 3)", "(S_NAME <> 'x')"]}),
     ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN T ON S.FK = T.ID "
@@ -51,8 +57,12 @@ def hs(h: Harness) -> Harness:
     ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN T ON S.FK = T.ID WHERE S.N / 0 = 1;", {}),
     ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN T ON S.FK = T.ID WHERE S.N = 1 OR T.W = 1;", {}),
     ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN T ON S.FK = T.ID WHERE S.NAME = CAST(S.N AS STRING);", {}),
-    ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN T ON S.FK = T.ID WHERE T.ROWTIME > 5;", {}),
-    ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN T ON S.FK = T.ID WHERE T.W = 1;", {}),
+    ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN T ON S.FK = T.ID WHERE T.ROWTIME > 5;",
+     {"table": ["(T_ROWTIME > 5)"]}),
+    ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN T ON S.FK = T.ID WHERE T.W = 1 AND T.CITY <> 'x';",
+     {"table": ["(T_W = 1)", "(T_CITY <> 'x')"]}),
+    ("CREATE STREAM O AS SELECT S.ID, N FROM S LEFT JOIN T ON S.ID = T.ID WHERE T.W = 1;", {}),  # LEFT: unmatched out
+    ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN T ON S.FK = T.ID WHERE LCASE(T.CITY) = 'x';", {}),
     # joins where a dropped record could change another's result: none
     ("CREATE STREAM O AS SELECT S.FK, S.ID AS SID, N FROM S JOIN S2 WITHIN 10 SECONDS ON S.FK = S2.FK WHERE S.N = 3;", {}),
     ("CREATE TABLE O AS SELECT T.ID, W FROM T JOIN T2 ON T.ID = T2.ID WHERE T.W = 3;", {}),
@@ -88,6 +98,8 @@ def _run(h: Harness, sql: str, monkeypatch: pytest.MonkeyPatch | None) -> list[t
     "CREATE STREAM O AS SELECT S.FK, S.ID AS SID, S.N, T.W FROM S LEFT JOIN T ON S.FK = T.ID WHERE S.N = 3 OR S.NAME IS NULL;",
     "CREATE STREAM O AS SELECT S.ID, S.N, T.W FROM S LEFT JOIN T ON S.ID = T.ID WHERE NOT S.OK AND S.B < 300;",
     "CREATE TABLE O AS SELECT S.FK, COUNT(*) AS C FROM S JOIN T ON S.FK = T.ID WHERE S.D > 2 GROUP BY S.FK;",
+    "CREATE STREAM O AS SELECT S.FK, S.ID AS SID, T.W FROM S JOIN T ON S.FK = T.ID WHERE T.W > 5 AND T.CITY IS NOT NULL;",
+    "CREATE STREAM O AS SELECT S.ID, T.W FROM S JOIN T ON S.ID = T.ID WHERE T.W IS NULL AND S.N >= 1;",
 ])
 def test_results_are_the_where_after_the_join_alone(tmp_path: Path, sql: str, monkeypatch: pytest.MonkeyPatch) -> None:
     def fresh(name: str) -> Harness:
