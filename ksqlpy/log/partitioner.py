@@ -16,17 +16,21 @@ _SEED = 0x9747B28C
 _MASK = 0xFFFFFFFF
 
 
+_WORDS = [struct.Struct(f"<{n}I") for n in range(65)]  # the little-endian words of keys up to 256 bytes
+
+
 def murmur2(data: bytes) -> int:
-    """Kafka's ``Utils.murmur2``: the 32-bit MurmurHash2 of ``data`` as a signed Java int."""
+    """Kafka's ``Utils.murmur2``: the 32-bit MurmurHash2 of ``data`` as a signed Java int. (Each mask is
+    taken once per step: ``((h * m) & mask) ^ k`` is ``((h * m) ^ k) & mask`` for a 32-bit ``k``.)"""
     length = len(data)
-    h = (_SEED ^ length) & _MASK
+    h = _SEED ^ length
     n4 = length >> 2
+    m, mask = _M, _MASK
     if n4:
-        for k in struct.unpack_from(f"<{n4}I", data):
-            k = (k * _M) & _MASK
-            k ^= k >> 24
-            k = (k * _M) & _MASK
-            h = ((h * _M) & _MASK) ^ k
+        words = _WORDS[n4] if n4 < len(_WORDS) else struct.Struct(f"<{n4}I")
+        for k in words.unpack_from(data):
+            k = (k * m) & mask
+            h = ((h * m) ^ (((k ^ (k >> 24)) * m) & mask)) & mask
     rest = length & 3
     if rest:
         base = length & ~3
@@ -35,9 +39,9 @@ def murmur2(data: bytes) -> int:
         if rest >= 2:
             h ^= data[base + 1] << 8
         h ^= data[base]
-        h = (h * _M) & _MASK
+        h = (h * m) & mask
     h ^= h >> 13
-    h = (h * _M) & _MASK
+    h = (h * m) & mask
     h ^= h >> 15
     return h - 0x100000000 if h & 0x80000000 else h
 
