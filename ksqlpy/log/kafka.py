@@ -376,12 +376,7 @@ class KafkaLog(Log):
             _raise_for(e, "begin transaction")
         try:
             tx.release()
-            for group, offsets in tx.offsets.items():
-                tps = [TopicPartition(t, part, off) for (t, part), off in offsets.items()]
-                p.send_offsets_to_transaction(tps, self._group_consumer(group).consumer_group_metadata(),
-                                              _TIMEOUT)
-            p.commit_transaction(_TIMEOUT)
-            self._wrote(tx.topics)
+            self._commit_transaction(p, tx)
         except BaseException as e:
             try:
                 p.abort_transaction(_TIMEOUT)
@@ -393,6 +388,14 @@ class KafkaLog(Log):
         errs = self._errors.take()
         if errs:
             raise KafkaLogError(f"delivery failed: {errs[0].str()}")
+
+    def _commit_transaction(self, p: Producer, tx: KafkaTransaction) -> None:
+        """Commit the open transaction with the offsets committed in it, then note the topics it wrote."""
+        for group, offsets in tx.offsets.items():
+            tps = [TopicPartition(t, part, off) for (t, part), off in offsets.items()]
+            p.send_offsets_to_transaction(tps, self._group_consumer(group).consumer_group_metadata(), _TIMEOUT)
+        p.commit_transaction(_TIMEOUT)
+        self._wrote(tx.topics)
 
     @contextmanager
     def streamed_transaction(self) -> Iterator[KafkaTransaction]:
@@ -411,12 +414,7 @@ class KafkaLog(Log):
             tx = KafkaTransaction(self, p)
             try:
                 yield tx
-                for group, offsets in tx.offsets.items():
-                    tps = [TopicPartition(t, part, off) for (t, part), off in offsets.items()]
-                    p.send_offsets_to_transaction(tps, self._group_consumer(group).consumer_group_metadata(),
-                                                  _TIMEOUT)
-                p.commit_transaction(_TIMEOUT)
-                self._wrote(tx.topics)
+                self._commit_transaction(p, tx)
             except BaseException as e:
                 with contextlib.suppress(KafkaException):
                     p.abort_transaction(_TIMEOUT)
