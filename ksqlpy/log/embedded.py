@@ -43,6 +43,7 @@ from ksqlpy.log.embedded_env import SE as _SE
 from ksqlpy.log.embedded_env import Env as _Env
 from ksqlpy.log.embedded_env import Q as _Q
 from ksqlpy.log.embedded_env import Topic as _Topic
+from ksqlpy.log.embedded_env import WriteTxn as _WriteTxn
 from ksqlpy.log.embedded_prepare import PreparedBatch, plain, prepare
 from ksqlpy.log.embedded_txn import EmbeddedTransaction
 from ksqlpy.log.record_codec import (
@@ -114,10 +115,10 @@ class EmbeddedLog(Log):
         self._rr[t.name] = n
         return n % t.partitions
 
-    def _write(self) -> lmdb.Transaction:
+    def _write(self) -> _WriteTxn:
         if getattr(self._local, "in_tx", False):
             raise RuntimeError("EmbeddedLog transactions cannot be nested in one thread")
-        return self._env.begin(write=True)
+        return _WriteTxn(self._e)
 
     def _notify(self) -> None:
         with self._e.cond:
@@ -191,17 +192,17 @@ class EmbeddedLog(Log):
     # -- writing
     @contextmanager
     def transaction(self) -> Iterator[EmbeddedTransaction]:
-        txn = self._write()
-        tx = EmbeddedTransaction(self, txn)
+        w = self._write()
+        tx = EmbeddedTransaction(self, w.txn)
         self._local.in_tx = True
         try:
             yield tx
             tx._finish()
         except BaseException:
-            txn.abort()
+            w.abort()
             raise
         else:
-            txn.commit()
+            w.commit()
         finally:
             self._local.in_tx = False
         if tx.last:

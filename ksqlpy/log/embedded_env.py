@@ -22,10 +22,13 @@ or old committed offsets.
 
 from __future__ import annotations
 
+import gc
+import logging
 import os
 import struct
 import sys
 import threading
+import time
 from dataclasses import dataclass
 
 import lmdb
@@ -35,6 +38,9 @@ from ksqlpy.private_files import FILE_MODE, private_dir
 
 DEFAULT_MAP_SIZE = (64 << 30) if sys.maxsize > 2**32 else (1 << 30)
 FLUSH_EVERY = 50_000  # records buffered in a transaction before they are put as chunks
+CLOSE_WAIT_S = 10.0  # how long the last close waits for another thread's write transaction to end
+
+LOG = logging.getLogger(__name__)
 
 PK = struct.Struct(">II")  # parts / groups key: topic id, partition
 RK = struct.Struct(">IIQ")  # records key: topic id, partition, first offset of the chunk
@@ -62,6 +68,7 @@ class Env:
 
     def __init__(self, path: str, map_size: int, sync: bool) -> None:
         private_dir(path)
+        self.path = path
         self.env = lmdb.open(
             path, map_size=map_size, max_dbs=16, max_readers=1024, sync=sync, metasync=sync,
             readahead=False, lock=True, mode=FILE_MODE,
@@ -72,6 +79,9 @@ class Env:
         self.groups = self.env.open_db(b"groups")
         self.cond = threading.Condition()
         self.refs = 0
+        # id(WriteTxn) -> (thread ident, "thread name in caller"): the write transactions begun and not
+        # ended yet, so the last close can tell whether py-lmdb's close would wait for one (see release)
+        self.writers: dict[int, tuple[int, str]] = {}
 
     @classmethod
     def acquire(cls, path: str, map_size: int, sync: bool) -> Env:
@@ -91,13 +101,74 @@ class Env:
 
     @classmethod
     def release(cls, env: Env) -> None:
+        """Drop a reference; the last one closes the environment - unless a write transaction begun by
+        another thread is still open. py-lmdb (3.x) makes ``close`` wait until the owning thread ends that
+        transaction, which never comes if the thread is gone and the transaction object lives on (in a
+        reference cycle, a stored exception): that was a hang at exit. Such a transaction gets a garbage
+        collection and ``CLOSE_WAIT_S`` to end; after that the environment is left open (registered as
+        unclosed, so reopening the directory in this process reuses it) and the error names where the
+        transaction began."""
         with cls._lock:
             env.refs -= 1
-            if env.refs == 0:
-                for k, v in list(cls._registry.items()):
-                    if v is env:
-                        del cls._registry[k]
-                env.env.close()
+            if env.refs > 0:
+                return
+            if env._others_writing():
+                gc.collect()  # a transaction left in a cycle is aborted when collected
+                deadline = time.monotonic() + CLOSE_WAIT_S
+                while env._others_writing() and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                if env._others_writing():
+                    LOG.error("EmbeddedLog %s left open: write transaction(s) never ended, begun in %s",
+                              env.path, ", ".join(sorted(w for _, w in env.writers.values())))
+                    return
+            for k, v in list(cls._registry.items()):
+                if v is env:
+                    del cls._registry[k]
+            env.env.close()
+
+    def _others_writing(self) -> bool:
+        me = threading.get_ident()
+        return any(ident != me for ident, _ in list(self.writers.values()))
+
+
+class WriteTxn:
+    """An LMDB write transaction the Env keeps account of (``Env.writers``) until it commits or aborts.
+
+    As a context manager it is LMDB's own: the transaction on entry, commit on a normal exit, abort on an
+    exception."""
+
+    __slots__ = ("env", "txn")
+
+    def __init__(self, env: Env) -> None:
+        self.env = env
+        self.txn = env.env.begin(write=True)
+        caller = sys._getframe(2).f_code
+        env.writers[id(self)] = (threading.get_ident(), f"{threading.current_thread().name} ({caller.co_qualname})")
+
+    def commit(self) -> None:
+        try:
+            self.txn.commit()
+        finally:
+            self.env.writers.pop(id(self), None)
+
+    def abort(self) -> None:
+        try:
+            self.txn.abort()
+        finally:
+            self.env.writers.pop(id(self), None)
+
+    def __del__(self) -> None:
+        # dropped without commit or abort: py-lmdb aborts the transaction as it frees it
+        self.env.writers.pop(id(self), None)
+
+    def __enter__(self) -> lmdb.Transaction:
+        return self.txn
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        if exc_type is None:
+            self.commit()
+        else:
+            self.abort()
 
 
 def _reset_after_fork() -> None:
