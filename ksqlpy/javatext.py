@@ -134,3 +134,25 @@ def parse_big_decimal(text: str) -> decimal.Decimal:
     if _BIG_DECIMAL.fullmatch(text) is None:
         raise ValueError(f"Cannot parse '{text}' as a BigDecimal")
     return decimal.Decimal(text)
+
+
+_B64_ALPHABET = frozenset(b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+
+
+def base64_decode(text: str) -> bytes:
+    """Java's ``Base64.getDecoder().decode``: padding is optional, but a final unit of one character, padding
+    of the wrong length, anything after the padding or a character outside the alphabet (whitespace included)
+    raises ``ValueError``."""
+    import base64
+
+    raw = text.encode("latin-1", "replace") if text.isascii() else None
+    if raw is None:
+        raise ValueError(f"Illegal base64 character in '{text}'")
+    body = raw.rstrip(b"=")
+    pad = len(raw) - len(body)
+    if any(c not in _B64_ALPHABET for c in body):
+        raise ValueError(f"Illegal base64 character in '{text}'")
+    tail = len(body) % 4
+    if tail == 1 or (pad and (tail == 0 or pad != 4 - tail)):
+        raise ValueError(f"Input byte array has wrong 4-byte ending unit: '{text}'")
+    return base64.b64decode(body + b"=" * (-len(body) % 4), validate=True)

@@ -100,9 +100,8 @@ def _saturate(lo: int, hi: int) -> Callable[[float], int]:
 
 
 def _bytes_of(s: str) -> bytes:
-    import base64
-
-    return base64.b64decode(s.strip(), validate=True)
+    """STRING -> BYTES: the trimmed text read as base64 the way Java's decoder reads it (padding optional)."""
+    return javatext.base64_decode(s.strip())
 
 
 def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:

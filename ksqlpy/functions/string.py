@@ -15,6 +15,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from ksqlpy import javatext
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, java_primitives, registrar
 
@@ -413,11 +414,8 @@ def _hex_to_bytes(s: str) -> bytes:
 
 
 def _base64_to_bytes(s: str) -> bytes:
-    body = s.rstrip("=")
-    if len(body) % 4 == 1:
-        raise FunctionError(f"Invalid base64 string '{s}'")
     try:
-        return base64.b64decode(body + "=" * (-len(body) % 4), validate=True)
+        return javatext.base64_decode(s)
     except (binascii.Error, ValueError):
         raise FunctionError(f"Invalid base64 string '{s}'") from None
 

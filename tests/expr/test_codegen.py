@@ -288,3 +288,23 @@ def test_a_like_pattern_ending_in_its_escape_fails_per_record(text: str) -> None
 
     with pytest.raises(LikePatternError, match="LIKE pattern must not end with escape character"):
         value(text)
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("CAST('AQI=' AS BYTES)", b"\x01\x02"),
+    ("CAST(' AQI= ' AS BYTES)", b"\x01\x02"),  # the text is trimmed first
+    ("CAST('AQI' AS BYTES)", b"\x01\x02"),     # Java's decoder: padding is optional
+    ("CAST('abc' AS BYTES)", b"\x69\xb7"),
+    ("CAST('' AS BYTES)", b""),
+    ("TO_BYTES('AQI', 'base64')", b"\x01\x02"),
+])
+def test_base64_text_reads_as_javas_decoder(text: str, expected: bytes) -> None:
+    assert value(text) == expected
+
+
+@pytest.mark.parametrize("text", ["A", "AQ=", "AQI==", "AQ==AQ==", "AQ I=", "AQI=\\n", "=", "AQ\u00e9="])
+def test_base64_text_javas_decoder_refuses(text: str) -> None:
+    from ksqlpy import javatext
+
+    with pytest.raises(ValueError):
+        javatext.base64_decode(text.replace("\\n", "\n"))
