@@ -23,6 +23,9 @@ def hashable(v: Any) -> Any:
         return ("\x00M", frozenset((k, hashable(x)) for k, x in v.items()))
     if isinstance(v, bool):
         return ("\x00B", v)  # keep True apart from 1
+    if isinstance(v, float) and (v == 0 or v != v):
+        # Double.equals compares bits: NaN equals NaN, -0.0 is not 0.0 (Python has it the other way round)
+        return ("\x00D", "NaN") if v != v else ("\x00D", math.copysign(1.0, v))
     return v
 
 
@@ -91,7 +94,7 @@ def _join(a: Any, delimiter: Any = ",") -> Any:
 _FLIP_SIGN = bytes((b ^ 0x80) for b in range(256))
 
 
-def _double_key(x: float) -> tuple[int, float, float]:
+def double_order(x: float) -> tuple[int, float, float]:
     """``Double.compareTo``'s order: -0.0 before 0.0, NaN after everything (and equal to itself)."""
     return (1, 0.0, 0.0) if math.isnan(x) else (0, x, math.copysign(1.0, x))
 
@@ -105,7 +108,7 @@ def _sort_key(t: SqlType) -> Callable[[Any], Any] | None:
     if t == BYTES:
         return lambda b: b.translate(_FLIP_SIGN)  # ByteBuffer compares signed bytes
     if t == DOUBLE:
-        return _double_key
+        return double_order
     return None
 
 

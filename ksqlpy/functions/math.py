@@ -11,6 +11,7 @@ from decimal import Decimal as PyDecimal
 from fractions import Fraction
 from typing import Any
 
+from ksqlpy.functions.array import double_order
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 from ksqlpy.types import NULL, Decimal, SqlType, widen_numeric
@@ -346,7 +347,7 @@ def _widened_decimal(ts: list[SqlType]) -> SqlType:
 
 def _extreme_overloads(pick: Callable[..., Any]) -> list[Overload]:
     rows = [
-        Overload(f"{t}, {t}...", t, make_impl=_make_extreme(pick))
+        Overload(f"{t}, {t}...", t, make_impl=_make_extreme(pick, double_order if t == "DOUBLE" else None))
         for t in ("INT", "BIGINT", "DOUBLE", "STRING", "DATE", "TIME", "TIMESTAMP")
     ]
     rows.append(Overload("BYTES, BYTES...", "BYTES", make_impl=_make_extreme(pick, _signed_bytes_key)))

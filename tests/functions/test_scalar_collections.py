@@ -183,3 +183,15 @@ def test_java_hashmap_order():
     ]  # 5 entries: 8 buckets
     assert buckets == sorted(buckets)
     assert java_map_items({1: "x"}) == [(1, "x")]
+
+
+def test_set_functions_compare_doubles_as_double_equals():
+    # Java's collections compare with Double.equals: NaN equals NaN, -0.0 differs from 0.0
+    nan = float("nan")
+    AD = Array(DOUBLE)
+    out = call("ARRAY_DISTINCT", [AD], [nan, float("nan"), -0.0, 0.0])
+    assert len(out) == 3 and out[0] != out[0] and str(out[1:]) == "[-0.0, 0.0]"
+    assert call("ARRAY_CONTAINS", [AD, DOUBLE], [float("nan")], nan) is True
+    assert str(call("ARRAY_REMOVE", [AD, DOUBLE], [-0.0, 0.0, 1.0], 0.0)) == "[-0.0, 1.0]"
+    assert str(call("ARRAY_EXCEPT", [AD, AD], [-0.0, 0.0], [0.0])) == "[-0.0]"
+    assert len(call("ARRAY_UNION", [AD, AD], [nan], [float("nan")])) == 1

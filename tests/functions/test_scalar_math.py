@@ -181,3 +181,12 @@ def test_greatest_resolution_errors():
 def test_abs_of_string_is_rejected():
     with pytest.raises(KsqlTypeError, match=r"Function 'abs' does not accept parameters \(STRING\)"):
         REG.scalars["ABS"].resolve([STRING])
+
+
+def test_greatest_and_least_order_doubles_as_double_compare_to():
+    # Stream.max/min(Double::compareTo): NaN above everything, -0.0 below 0.0, the first of equals kept
+    nan = float("nan")
+    assert math.isnan(call("GREATEST", [DOUBLE, DOUBLE], 1.0, nan))
+    assert call("LEAST", [DOUBLE, DOUBLE, DOUBLE], nan, 2.0, 1.0) == 1.0
+    assert math.copysign(1.0, call("LEAST", [DOUBLE, DOUBLE], 0.0, -0.0)) == -1.0
+    assert math.copysign(1.0, call("GREATEST", [DOUBLE, DOUBLE], -0.0, 0.0)) == 1.0
