@@ -6,7 +6,8 @@ store's sorted view of pending keys. Here each key's sessions near the batch's r
 batch (every session a record of the batch can touch ends at or after its first record - gap and
 starts at or before its last record + gap), merged and grown in a small per-key list, and written back
 once at the end of the batch: the final sessions that changed are put, the stored ones that were merged
-away are removed.
+away are removed. A session that falls past retention as the batch's stream time grows leaves the key's
+list (no later record reaches it: ``session_retention``); one the batch made or changed is still written.
 
 The rules are ``SessionAggregator``'s (module ``session``), record by record; outputs are the same:
 every update (the merged-away sessions' deletes, then the new session) when the record cache is off;
@@ -19,12 +20,13 @@ from __future__ import annotations
 from typing import Any
 
 from ksqlpy.runtime.aggregator import encode_key
+from ksqlpy.runtime.session_retention import expired_up_to
 
 
 def stream_sessions(agg: Any, items: list[tuple], out: list[tuple]) -> None:
     """``SessionAggregator.stream`` for EMIT CHANGES without HAVING (see the module docstring)."""
     spec = agg.spec
-    gap, grace, cap = spec.size, spec.grace, spec.cache_entries
+    gap, grace, cap, retention = spec.size, spec.grace, spec.cache_entries, spec.retention
     accs, store = spec.accs, agg.sessions
     new, merge, add = accs.new, accs.merge, accs.add
     kbs: dict[Any, bytes] = {}
@@ -53,6 +55,7 @@ def stream_sessions(agg: Any, items: list[tuple], out: list[tuple]) -> None:
         found = store.find(kb, lo - gap, hi + gap)
         live[kb] = [[s, e, rec, False] for s, e, rec in found]
         stored[kb] = {(s, e) for s, e, _ in found}
+    aged: dict[bytes, list[list[Any]]] = {}  # key bytes -> its sessions gone past retention in the batch
     cache: dict[tuple, list[Any]] = {}  # (kb, start, end) -> [rec, exists, headers], in update order
     seen: set[tuple] = {(kb, s, e) for kb, ses in stored.items() for s, e in ses}  # downstream has a row
     st = agg.stream_time
@@ -60,10 +63,15 @@ def stream_sessions(agg: Any, items: list[tuple], out: list[tuple]) -> None:
     agg.cached = cap > 0
     try:
         for (key, args, ts, hd), kb in zip(items, keyed, strict=True):
+            ses = live[kb]
+            if ses and ses[0][1] <= st - retention:  # past retention (session_retention): out of reach
+                gone = expired_up_to(st, retention)
+                old = aged.setdefault(kb, [])
+                while ses and ses[0][1] <= gone:
+                    old.append(ses.pop(0))
             if ts > st:
                 st = ts
             close = st - grace - gap  # SessionAggregator.close_time
-            ses = live[kb]
             lo, hi = ts - gap, ts + gap
             # sessions are ordered by end and never overlap: when the record reaches at most the last one
             # (records mostly come in time order), that is all there is to find, and the merged session
@@ -128,9 +136,14 @@ def stream_sessions(agg: Any, items: list[tuple], out: list[tuple]) -> None:
         if cache:
             _flush(cache, agg, out, seen)
     for kb, ses in live.items():
-        bounds = set()
+        bounds = {(s, e) for s, e, _, _ in ses}
+        # past retention: the batch's own still stored (of equal bounds the later, as aged last)
+        for s, e, rec, changed in reversed(aged.get(kb, ())):
+            if (s, e) not in bounds:
+                bounds.add((s, e))
+                if changed:
+                    store.put(kb, s, e, rec)
         for s, e, rec, changed in ses:
-            bounds.add((s, e))
             if changed:
                 store.put(kb, s, e, rec)
         for s, e in stored[kb] - bounds:

@@ -16,6 +16,10 @@ the merge from a fresh accumulator only when a fresh accumulator is merge's iden
 aggregate is ``order_free`` (COUNT, integer SUM, MIN/MAX of non-floating types), and only for a session
 made in this batch (a stored one is never changed in place).
 
+A session that falls past retention as the batch's stream time grows (``session_retention``) leaves the
+key's list at the first record it is out of reach for; if the batch made or changed it, it is still stored
+and its row goes out at its last update's place.
+
 It applies when the cache cannot fill during the batch: it holds at most one entry per session the batch
 touches - the stored ones it reads plus at most one new one per record. Otherwise (or with the cache off)
 ``session_batch.stream_sessions`` runs, which flushes a full cache as it goes.
@@ -32,6 +36,7 @@ from typing import Any
 
 from ksqlpy.runtime.accumulate import Accumulators
 from ksqlpy.runtime.aggregator import encode_key
+from ksqlpy.runtime.session_retention import expired_up_to
 
 # a session: [start, end, accumulators, made in this batch, position of its last update,
 #             its (start, end) is that of a stored session]
@@ -41,7 +46,7 @@ _first = itemgetter(0)
 _ts = itemgetter(2)
 
 
-# ``run(pos, k, tss, rows, rec, cs, ce, pe, safe) -> (k, cs, ce)``: the in-place steps from ``pos[k]`` on
+# ``run(pos, k, tss, rows, rec, cs, ce, pe, safe, aged) -> (k, cs, ce)``: the in-place steps from ``pos[k]`` on
 Run = Callable[..., tuple[int, int, int]]
 
 
@@ -49,18 +54,21 @@ def build_run(accs: Accumulators, gap: int) -> Run | None:
     """The in-place step over a run of one key's records, generated with the aggregates' inline updates;
     None unless every aggregate is ``order_free``. It stops before the first record that reaches more or
     less than the session ``[cs, ce]`` (the last of its key; ``pe``: the end of the one before) or could
-    be late (its session would end before ``safe``, the batch's last close time): the caller's exact step
-    takes that one."""
+    be late (its session would end before ``safe``, the batch's last close time), and does not start while
+    the session may be past retention at some record of the batch (it ends at or before ``aged``): the
+    caller's exact step takes that one."""
     if not all(getattr(r, "order_free", False) for r in accs.resolved):
         return None
     ns: dict[str, Any] = {}
     adds = accs.inline_add("q_rec", "q_a", ns, " " * 8)
     uses_args = any("q_a" in ln for ln in adds)
     src = "\n".join([
-        "def q_run(q_pos, q_k, q_tss, q_rows, q_rec, q_cs, q_ce, q_pe, q_safe):",
+        "def q_run(q_pos, q_k, q_tss, q_rows, q_rec, q_cs, q_ce, q_pe, q_safe, q_aged):",
         "    q_n = len(q_pos)",
         "    q_mts = q_rec[0]",
         f"    q_lo, q_hi = q_cs - {gap}, q_ce + {gap}",
+        "    if q_ce <= q_aged:",
+        "        return q_k, q_cs, q_ce",
         "    while q_k < q_n:",
         "        q_i = q_pos[q_k]",
         "        q_ts = q_tss[q_i]",
@@ -115,6 +123,8 @@ def fold_sessions(agg: Any, items: list[tuple], out: list[tuple], run: Run | Non
     gl = spec.grace + gap
     st_end = max(agg.stream_time, max(tss))
     safe = st_end - gl  # a session ending here or later is on time for every record of the batch
+    retention = spec.retention
+    aged_by_end = expired_up_to(st_end, retention)  # a session ending later is in reach for every record
     sts: list[int] = []  # the stream time at each record (sts[i + 1]), computed when a record may be late
     accs = spec.accs
     new, merge, add = accs.new, accs.merge, accs.add
@@ -125,13 +135,15 @@ def fold_sessions(agg: Any, items: list[tuple], out: list[tuple], run: Run | Non
         stored = {(s, e) for s, e, _ in f}
         ses: list[list[Any]] = [[s, e, rec, False, -1, True] for s, e, rec in f]
         gone: dict[tuple[int, int], tuple[int, int, Any]] = {}  # stored sessions merged away
+        aged: list[list[Any]] = []  # sessions past retention, in end order
         # ``hot``: the key's last session when it was made in this batch and ``run`` applies
         hot: list[Any] | None = None
         pe: float = -math.inf  # the end of the session before ``hot``
         k, n = 0, len(pos)
         while k < n:
             if hot is not None:
-                k2, hot[_S], hot[_E] = run(pos, k, tss, items, hot[_REC], hot[_S], hot[_E], pe, safe)  # type: ignore[misc]
+                k2, hot[_S], hot[_E] = run(pos, k, tss, items, hot[_REC], hot[_S], hot[_E], pe, safe,  # type: ignore[misc]
+                                           aged_by_end)
                 if k2 > k:
                     hot[_POS] = i = pos[k2 - 1]
                     hot[_REC][1] = items[i][0]  # as ``new(key, ts)`` would have it
@@ -141,6 +153,12 @@ def fold_sessions(agg: Any, items: list[tuple], out: list[tuple], run: Run | Non
                 hot = None
             i = pos[k]
             k += 1
+            if ses and ses[0][_E] <= aged_by_end:  # may be past retention at this record (session_retention)
+                if not sts:
+                    sts = list(accumulate(tss, max, initial=agg.stream_time))
+                cut = expired_up_to(sts[i], retention)
+                while ses and ses[0][_E] <= cut:  # out of reach; still written and sent if the batch made it
+                    aged.append(ses.pop(0))
             key, args, ts, _ = items[i]
             end = ts
             lo, hi = ts - gap, ts + gap
@@ -184,11 +202,20 @@ def fold_sessions(agg: Any, items: list[tuple], out: list[tuple], run: Run | Non
                 while m < len(ses) and ses[m][_E] < end:
                     m += 1
                 ses.insert(m, made)
-        live = set()
-        for x in ses:
+        live = {(x[_S], x[_E]) for x in ses}
+        # the ones the batch made or changed are stored and go out as any other; of two with the same
+        # bounds (one made where the other had aged) the later one is the session
+        for x in reversed(aged):
             s, e = x[_S], x[_E]
-            live.add((s, e))
+            if x[_OWN] and (s, e) not in live:
+                live.add((s, e))
+                store.put(kb, s, e, x[_REC])
+                events.append((x[_POS], 1, 0, s, e, x[_REC]))
+            elif not x[_OWN]:
+                live.add((s, e))  # stored and untouched: left to the purge
+        for x in ses:
             if x[_OWN]:
+                s, e = x[_S], x[_E]
                 store.put(kb, s, e, x[_REC])
                 events.append((x[_POS], 1, 0, s, e, x[_REC]))
         for s, e in stored - live:

@@ -12,7 +12,11 @@ Kafka Streams' ``KStreamSessionWindowAggregate`` rules:
   session goes out with timestamp = its end;
 * EMIT FINAL: sessions that ended before the close time go out once, in (end, key) order, when the close
   time moves;
-* retention (default gap + grace): sessions ending before stream time - retention are purged.
+* retention (default gap + grace): a session that ended at or before stream time - retention is past it:
+  the session store no longer finds it, so no record merges into it, even one within a gap of it and on
+  time (Kafka Streams' segmented store reads from ``max(earliest end, observed time - retention + 1)``,
+  its observed time being the newest session end written: the stream time before the record). Sessions
+  ending before stream time - retention are purged after each batch.
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ from ksqlpy.runtime.accumulate import KEY
 from ksqlpy.runtime.aggregator import Aggregator, encode_key
 from ksqlpy.runtime.session_batch import stream_sessions
 from ksqlpy.runtime.session_fold import build_run, fold_sessions
+from ksqlpy.runtime.session_retention import expired_up_to
 from ksqlpy.state.windowed import SessionStore
 
 
@@ -36,7 +41,7 @@ class SessionAggregator(Aggregator):
 
     def stream(self, items: list[tuple], out: list[tuple]) -> None:
         spec = self.spec
-        gap, grace, final = spec.size, spec.grace, spec.emit_final
+        gap, grace, final, retention = spec.size, spec.grace, spec.emit_final, spec.retention
         accs, store = spec.accs, self.sessions
         if not final and not spec.having:  # EMIT CHANGES: key by key (session_fold) or record by record
             if not fold_sessions(self, items, out, self._run):  # (session_batch), the batch's sessions in memory
@@ -53,11 +58,13 @@ class SessionAggregator(Aggregator):
         visible: dict[tuple[bytes, int, int], bool] = {}
         try:
             for key, args, ts, hd in items:
+                # the store finds no session past retention (``expired_up_to``), measured before this record
+                earliest = max(ts - gap, expired_up_to(self.stream_time, retention) + 1)
                 if ts > self.stream_time:
                     self.stream_time = ts
                 close = self.stream_time - grace - gap
                 kb = encode_key(key)
-                found = store.find(kb, ts - gap, ts + gap)
+                found = store.find(kb, earliest, ts + gap)
                 start, end = ts, ts
                 for s, e, _ in found:
                     if s < start:

@@ -44,11 +44,18 @@ HAVINGS: dict[str, Callable[[Agg], bool] | None] = {
 class Shape:
     gap: int
     grace: int | None = None
+    retention: int | None = None
 
     @property
     def sql(self) -> str:
+        retention = "" if self.retention is None else f", RETENTION {self.retention} MILLISECONDS"
         grace = "" if self.grace is None else f", GRACE PERIOD {self.grace} MILLISECONDS"
-        return f"WINDOW SESSION ({self.gap} MILLISECONDS{grace})"
+        return f"WINDOW SESSION ({self.gap} MILLISECONDS{retention}{grace})"
+
+    @property
+    def kept(self) -> int:
+        """The store's retention: RETENTION, else gap + grace."""
+        return self.close_lag if self.retention is None else self.retention
 
     @property
     def close_lag(self) -> int:
@@ -86,9 +93,12 @@ def reference(batches: list[list[Rec]], shape: Shape, having: Callable[[Agg], bo
     for batch in batches:
         before = copy.deepcopy(store)
         for key, v, ts in batch:
+            # the session store finds no session that ended at or before its observed time (the stream
+            # time before this record) - retention, whether purged yet or not
+            expired = st - shape.kept
             st = max(st, ts)
             ses = store.setdefault(key, {})
-            found = sorted(((s, e) for s, e in ses if e >= ts - shape.gap and s <= ts + shape.gap),
+            found = sorted(((s, e) for s, e in ses if e >= ts - shape.gap and s <= ts + shape.gap and e > expired),
                            key=lambda b: (b[1], b[0]))
             start = min([ts, *(s for s, _ in found)])
             end = max([ts, *(e for _, e in found)])
@@ -107,10 +117,10 @@ def reference(batches: list[list[Rec]], shape: Shape, having: Callable[[Agg], bo
             if new is not None or old is not None:  # CachingSessionStore: nothing for a session never stored
                 to_sink(key, s, e, new, old)
         cache.clear()
-        # retention (gap + grace): sessions that ended before it are purged at the commit (no record of
-        # these tests reaches one: that edge is not what they are about)
+        # retention: sessions that ended before it are purged at the commit; one that ended at it is kept
+        # (a pull query still reads it) but no record reaches it any more
         for ses in store.values():
-            for b in [b for b in ses if b[1] < st - shape.close_lag]:
+            for b in [b for b in ses if b[1] < st - shape.kept]:
                 del ses[b]
     sessions = {(k, s, e): v for k, ses in store.items() for (s, e), v in ses.items()}
     return out, sessions
@@ -328,6 +338,124 @@ def test_random_batches_on_every_path(tmp_path: Any, seed: int, monkeypatch: pyt
     within the grace period (so no record is late and none reaches a session past retention)."""
     batches = _random_batches(seed)
     shape = Shape(7, 25)
+    for i, having in enumerate(sorted(HAVINGS)):
+        for cache in (0, CACHED):
+            want, sessions = reference(batches, shape, HAVINGS[having], cache > 0)
+            got, scan = _run(tmp_path / f"{i}_{cache}", _sql(shape, having), batches, cache)
+            assert got == want, (having, cache)
+            assert _pulled(scan) == _scan_of(sessions, HAVINGS[having])
+    want, _ = reference(batches, shape, None, True)
+    got, _ = _run(tmp_path / "each", _sql(shape, ""), batches, CACHED, record_by_record=monkeypatch)
+    assert got == want
+
+
+# ------------------------------------------------------------------------------ sessions past retention
+# gap 5, grace 10 (retention 15): [6, 12] is made, b at 30 moves stream time to 30, then a at 16 is on
+# time (close time 15) and within a gap of [6, 12] - but that session ended before 30 - 15 and the store
+# no longer finds it: a at 16 starts [16, 16]. In one batch, record by record, and across batches.
+PAST = Shape(5, 10)
+EXPIRED_IN_BATCH = [[("a", 1, 6), ("a", 1, 9), ("a", 1, 12), ("b", 1, 30), ("a", 1, 16), ("a", 1, 19)]]
+# [6, 15] ends exactly at stream time - retention: kept by the purge, found by no record
+EXPIRED_AT_THE_EDGE = [[("a", 1, 6), ("a", 1, 10), ("a", 1, 15)], [("b", 1, 30)], [("a", 1, 16)], [("a", 1, 18), ("b", 1, 31)]]
+# the same session one millisecond later is still found and grows
+RETAINED_AT_THE_EDGE = [[("a", 1, 6), ("a", 1, 11), ("a", 1, 16)], [("b", 1, 30)], [("a", 1, 17)]]
+# a made session expires while the batch goes on, its key's later records start new sessions
+EXPIRED_MID_KEY = [[("a", 1, 1), ("a", 1, 4), ("c", 2, 3), ("b", 1, 22), ("a", 2, 9), ("c", 1, 8), ("b", 1, 40),
+                    ("a", 1, 28), ("a", 1, 30), ("c", 1, 26), ("a", 1, 33)]]
+RETENTION_SCENARIOS = {"in batch": EXPIRED_IN_BATCH, "at the edge": EXPIRED_AT_THE_EDGE,
+                       "retained at the edge": RETAINED_AT_THE_EDGE, "mid key": EXPIRED_MID_KEY}
+
+
+def test_a_record_does_not_merge_into_a_session_past_retention(tmp_path: Any) -> None:
+    """The defect: the batch loops found [6, 12] in their in-memory sessions and made [6, 16]."""
+    h = Harness(_engine(tmp_path, 0))
+    try:
+        h.sql(STREAM)
+        h.sql(_sql(PAST, ""))
+        for k, v, ts in EXPIRED_IN_BATCH[0][:5]:
+            h.send("s", k, {"V": v}, ts)
+        h.run()
+        assert _sink(h)[-3:] == [("a", 6, 12, (3, 3)), ("b", 30, 30, (1, 1)), ("a", 16, 16, (1, 1))]
+    finally:
+        h.engine.close()
+
+
+@pytest.mark.parametrize("name", sorted(RETENTION_SCENARIOS))
+@pytest.mark.parametrize("having", sorted(HAVINGS))
+@pytest.mark.parametrize("cache", [0, CACHED])
+def test_sessions_past_retention_on_every_path(tmp_path: Any, name: str, having: str, cache: int) -> None:
+    batches = RETENTION_SCENARIOS[name]
+    want, sessions = reference(batches, PAST, HAVINGS[having], cache > 0)
+    got, scan = _run(tmp_path, _sql(PAST, having), batches, cache)
+    assert got == want
+    assert _pulled(scan) == _scan_of(sessions, HAVINGS[having])
+
+
+@pytest.mark.parametrize("name", sorted(RETENTION_SCENARIOS))
+def test_sessions_past_retention_record_by_record_and_one_a_batch(tmp_path: Any, name: str,
+                                                                 monkeypatch: pytest.MonkeyPatch) -> None:
+    batches = RETENTION_SCENARIOS[name]
+    want, _ = reference(batches, PAST, None, True)
+    got, _ = _run(tmp_path / "each", _sql(PAST, ""), batches, CACHED, record_by_record=monkeypatch)
+    assert got == want
+    singles = [[r] for b in batches for r in b]
+    for cache in (0, CACHED):
+        want, _ = reference(singles, PAST, None, cache > 0)
+        got, _ = _run(tmp_path / f"one{cache}", _sql(PAST, ""), singles, cache)
+        assert got == want, cache
+
+
+def test_a_longer_retention_keeps_the_session_reachable(tmp_path: Any) -> None:
+    """RETENTION 40 ms: at stream time 30, [6, 12] is still in the store and a at 16 grows it."""
+    shape = Shape(5, 10, 40)
+    for cache in (0, CACHED):
+        want, sessions = reference(EXPIRED_IN_BATCH, shape, None, cache > 0)
+        got, _ = _run(tmp_path / str(cache), _sql(shape, ""), EXPIRED_IN_BATCH, cache)
+        assert got == want
+        assert ("a", 6, 19, (5, 5)) in got, cache
+
+
+def test_sessions_past_retention_after_a_restart(tmp_path: Any) -> None:
+    """The store rebuilt from its changelog (stream time included) still does not find [6, 15]."""
+    first, then = EXPIRED_AT_THE_EDGE[:2], EXPIRED_AT_THE_EDGE[2:]
+    for cache in (0, CACHED):
+        tmp = tmp_path / str(cache)
+        _run(tmp, _sql(PAST, ""), first, cache, restart=True)
+        engine = _engine(tmp, cache)
+        try:
+            h = Harness(engine)
+            h.sql(STREAM)
+            h.sql(_sql(PAST, ""))
+            for batch in then:
+                for k, v, ts in batch:
+                    h.send("s", k, {"V": v}, ts)
+                h.run()
+            want, _ = reference(EXPIRED_AT_THE_EDGE, PAST, None, cache > 0)
+            assert _sink(h) == want
+        finally:
+            engine.close()
+
+
+def _disordered_batches(seed: int, n: int = 300) -> list[list[Rec]]:
+    """Records out of order by up to 15 ms against gap 5 and grace 3: some late, some within a gap of a
+    session past retention."""
+    rnd = random.Random(seed)
+    t, recs = 0, []
+    for _ in range(n):
+        t += rnd.randrange(0, 4)
+        recs.append((rnd.choice("abc"), rnd.randrange(0, 9), max(0, t - rnd.randrange(0, 15))))
+    out, i = [], 0
+    while i < len(recs):
+        size = rnd.choice([1, 4, 30, 80])
+        out.append(recs[i:i + size])
+        i += size
+    return out
+
+
+@pytest.mark.parametrize("seed", [3, 4])
+def test_random_batches_reaching_past_retention(tmp_path: Any, seed: int, monkeypatch: pytest.MonkeyPatch) -> None:
+    batches = _disordered_batches(seed)
+    shape = Shape(5, 3)
     for i, having in enumerate(sorted(HAVINGS)):
         for cache in (0, CACHED):
             want, sessions = reference(batches, shape, HAVINGS[having], cache > 0)

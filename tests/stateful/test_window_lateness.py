@@ -73,7 +73,19 @@ def test_session_close_time_subtracts_the_gap(h: Harness, query: str, one_batch:
     assert (84, 84, (1,)) not in rows
     assert rows[0] == (100, 100, (1,))
     assert (85, 85, (1,)) in rows
-    assert rows[-1] == (85, 86, (2,))  # 86 merges with the session of 85
+    # 86 is within a gap of [85, 85], but that session ended at stream time - retention (100 - 15): past
+    # retention, the store no longer finds it (runtime.session_retention) and 86 starts its own session
+    assert rows[-1] == (86, 86, (1,))
+
+
+@pytest.mark.parametrize("one_batch", [True, False])
+@pytest.mark.parametrize("query", sorted(SESSION_QUERIES))
+def test_a_longer_retention_lets_a_record_reach_a_session_at_the_close_time(h: Harness, query: str,
+                                                                           one_batch: bool) -> None:
+    h.sql(STREAM)
+    h.sql(SESSION_QUERIES[query].replace("(5 MILLISECONDS,", "(5 MILLISECONDS, RETENTION 16 MILLISECONDS,"))
+    _send_all(h, [100, 85, 86], one_batch=one_batch)
+    assert _windows(h)[-1] == (85, 86, (2,))  # [85, 85] ends one after stream time - retention: reached
 
 
 @pytest.mark.parametrize("one_batch", [True, False])
@@ -99,3 +111,28 @@ def test_emit_final_session_closes_gap_after_its_end_plus_grace(h: Harness) -> N
     h.send("s", "b", {"V": 1}, 26)  # close time 11: [10, 10] is closed
     h.run()
     assert _windows(h) == [(10, 10, (1,))]
+
+
+TIME_WINDOWS = {
+    "tumbling": "TUMBLING (SIZE 10 MILLISECONDS, RETENTION 15 MILLISECONDS, GRACE PERIOD 5 MILLISECONDS)",
+    "hopping": "HOPPING (SIZE 10 MILLISECONDS, ADVANCE BY 5 MILLISECONDS, RETENTION 15 MILLISECONDS, "
+               "GRACE PERIOD 5 MILLISECONDS)",
+}
+
+
+@pytest.mark.parametrize("one_batch", [True, False])
+@pytest.mark.parametrize("having", ["", " HAVING COUNT(*) > 0"])
+@pytest.mark.parametrize("window", sorted(TIME_WINDOWS))
+def test_a_time_window_on_time_is_always_retained(h: Harness, window: str, having: str, one_batch: bool) -> None:
+    """Retention is at least size + grace, so a window that still accepts a record (end > stream time -
+    grace) starts after stream time - retention: the store still finds it, in one batch or across batches
+    (the generated loop, the generic loop with HAVING). At stream time 24 a record at 10 adds to [10, 20)
+    (ends after 19) and to hopping [5, 15) neither (ends at 15: late)."""
+    h.sql(STREAM)
+    h.sql(f"CREATE TABLE T AS SELECT K, COUNT(*) AS C FROM S WINDOW {TIME_WINDOWS[window]} GROUP BY K{having};")
+    _send_all(h, [12, 24, 10], one_batch=one_batch)
+    last = {(s, e): v for s, e, v in _windows(h)}
+    assert last[(10, 20)] == (2,)
+    if window == "hopping":
+        assert last[(5, 15)] == (1,)  # only the record at 12
+        assert last[(20, 30)] == (1,)

@@ -245,15 +245,25 @@ def _time_model(advance: int, final: bool) -> list[tuple[str, Any, int, tuple[in
     return out
 
 
-def _session_model() -> list[tuple[str, Any, int, tuple[int, int]]]:
+# a record within a gap of a session past retention (gap + grace by default), next to one still retained:
+# at stream time 13000 a at 4000 reaches [5500, 7000] but not [1000, 3000] (ended at or before 13000 - 7000)
+_RETENTION_EVENTS = [("a", 1, 1000), ("a", 2, 3000), ("b", 3, 10500), ("a", 4, 5500), ("b", 5, 9000),
+                     ("a", 6, 7000), ("c", 7, 13000), ("a", 8, 4000)]
+
+
+def _session_model(events: list[tuple[str, int, int]] = _WINDOW_EVENTS,
+                   retention: int = 86_400_000) -> list[tuple[str, Any, int, tuple[int, int]]]:
     """Session windows: a record within the gap of a session extends it (the old session's row is deleted
-    first); a record whose merged session ends before stream time - gap - grace is dropped."""
+    first); a record whose merged session ends before stream time - gap - grace is dropped; a session
+    that ended at or before stream time - retention (stream time before the record) is no longer found."""
     sessions: dict[str, list[list[int]]] = {}
     out: list[tuple[str, Any, int, tuple[int, int]]] = []
     stream_time = -1
-    for key, v, ts in _WINDOW_EVENTS:
+    for key, v, ts in events:
+        expired = stream_time - retention
         stream_time = max(stream_time, ts)
-        near = [s for s in sessions.get(key, []) if s[1] >= ts - _GAP and s[0] <= ts + _GAP]
+        near = [s for s in sessions.get(key, [])
+                if s[1] >= ts - _GAP and s[0] <= ts + _GAP and s[1] > expired]
         start = min([ts] + [s[0] for s in near])
         end = max([ts] + [s[1] for s in near])
         if end < stream_time - _GAP - _GRACE:
@@ -278,6 +288,7 @@ _WINDOWS = {
     "HOPPING": (f"HOPPING (SIZE {_SIZE} MILLISECONDS, ADVANCE BY {_ADVANCE} MILLISECONDS, RETENTION 1 DAY, "
                 f"GRACE PERIOD {_GRACE} MILLISECONDS)", "time"),
     "SESSION": (f"SESSION ({_GAP} MILLISECONDS, RETENTION 1 DAY, GRACE PERIOD {_GRACE} MILLISECONDS)", "session"),
+    "SESSION default retention": (f"SESSION ({_GAP} MILLISECONDS, GRACE PERIOD {_GRACE} MILLISECONDS)", "session"),
 }
 
 
@@ -301,12 +312,16 @@ def windowed_aggregates() -> list[dict[str, Any]]:
     for key_format in KEY_FORMATS:
         for window, (clause, wtype) in _WINDOWS.items():
             for final in (False, True):
-                if final and window == "SESSION":
+                session = window.startswith("SESSION")
+                if final and session:
                     continue
                 for multi in (False, True):
                     if multi and key_format == "KAFKA":
                         continue
-                    if window == "SESSION":
+                    events = _RETENTION_EVENTS if window == "SESSION default retention" else _WINDOW_EVENTS
+                    if window == "SESSION default retention":
+                        model = _session_model(events, _GAP + _GRACE)
+                    elif session:
                         model = _session_model()
                     else:
                         model = _time_model(_ADVANCE if window == "HOPPING" else _SIZE, final)
@@ -318,8 +333,8 @@ def windowed_aggregates() -> list[dict[str, Any]]:
                         group, keys = "K", "K, "
                         key_schema = "K STRING KEY"
                     emit = " EMIT FINAL" if final else ""
-                    window_key: dict[str, Any] = {"format": key_format, "windowType": window}
-                    if window != "SESSION":
+                    window_key: dict[str, Any] = {"format": key_format, "windowType": window.split()[0]}
+                    if not session:
                         window_key["windowSize"] = _SIZE
                     cases.append({
                         "name": f"{window}{' EMIT FINAL' if final else ''} with bounds in the projection, "
@@ -331,7 +346,7 @@ def windowed_aggregates() -> list[dict[str, Any]]:
                             f"COUNT(*) AS N, SUM(V) AS S FROM INPUT WINDOW {clause} GROUP BY {group}{emit};",
                         ],
                         "inputs": [{"topic": "input", "key": in_key(k), "value": {"V": v}, "timestamp": ts}
-                                   for k, v, ts in _WINDOW_EVENTS],
+                                   for k, v, ts in events],
                         "outputs": [{"topic": "OUTPUT", "key": out_key(k), "value": val, "timestamp": ts,
                                      "window": {"start": w[0], "end": w[1], "type": wtype}}
                                     for k, val, ts, w in model],
