@@ -251,31 +251,43 @@ _RETENTION_EVENTS = [("a", 1, 1000), ("a", 2, 3000), ("b", 3, 10500), ("a", 4, 5
                      ("a", 6, 7000), ("c", 7, 13000), ("a", 8, 4000)]
 
 
-def _session_model(events: list[tuple[str, int, int]] = _WINDOW_EVENTS,
-                   retention: int = 86_400_000) -> list[tuple[str, Any, int, tuple[int, int]]]:
+def _session_model(events: list[tuple[str, int, int]] = _WINDOW_EVENTS, retention: int = 86_400_000,
+                   final: bool = False) -> list[tuple[str, Any, int, tuple[int, int]]]:
     """Session windows: a record within the gap of a session extends it (the old session's row is deleted
     first); a record whose merged session ends before stream time - gap - grace is dropped; a session
-    that ended at or before stream time - retention (stream time before the record) is no longer found."""
+    that ended at or before stream time - retention (stream time before the record) is no longer found.
+    EMIT FINAL: after each record, the sessions that ended before stream time - gap - grace go out once,
+    in (end, key) order, with their last value and no deletes."""
     sessions: dict[str, list[list[int]]] = {}
     out: list[tuple[str, Any, int, tuple[int, int]]] = []
+    emitted: set[tuple[str, int, int]] = set()
     stream_time = -1
     for key, v, ts in events:
         expired = stream_time - retention
         stream_time = max(stream_time, ts)
+        close = stream_time - _GAP - _GRACE
         near = [s for s in sessions.get(key, [])
                 if s[1] >= ts - _GAP and s[0] <= ts + _GAP and s[1] > expired]
         start = min([ts] + [s[0] for s in near])
         end = max([ts] + [s[1] for s in near])
-        if end < stream_time - _GAP - _GRACE:
-            continue
-        n = 1 + sum(s[2] for s in near)
-        total = v + sum(s[3] for s in near)
-        last = max([ts] + [s[4] for s in near])
-        for s in near:
-            sessions[key].remove(s)
-            out.append((key, None, s[4], (s[0], s[1])))
-        sessions.setdefault(key, []).append([start, end, n, total, last])
-        out.append((key, {"WS": start, "WE": end, "N": n, "S": total}, last, (start, end)))
+        if end >= close:
+            n = 1 + sum(s[2] for s in near)
+            total = v + sum(s[3] for s in near)
+            last = max([ts] + [s[4] for s in near])
+            for s in near:
+                sessions[key].remove(s)
+                if not final:
+                    out.append((key, None, s[4], (s[0], s[1])))
+            sessions.setdefault(key, []).append([start, end, n, total, last])
+            if not final:
+                out.append((key, {"WS": start, "WE": end, "N": n, "S": total}, last, (start, end)))
+        if final:
+            closed = sorted((s[1], k, s[0]) for k, ses in sessions.items() for s in ses
+                            if s[1] < close and (k, s[0], s[1]) not in emitted)
+            for e, k, st in closed:
+                emitted.add((k, st, e))
+                (s,) = [s for s in sessions[k] if s[0] == st and s[1] == e]
+                out.append((k, {"WS": st, "WE": e, "N": s[2], "S": s[3]}, s[4], (st, e)))
     return out
 
 
@@ -313,16 +325,14 @@ def windowed_aggregates() -> list[dict[str, Any]]:
         for window, (clause, wtype) in _WINDOWS.items():
             for final in (False, True):
                 session = window.startswith("SESSION")
-                if final and session:
-                    continue
                 for multi in (False, True):
                     if multi and key_format == "KAFKA":
                         continue
                     events = _RETENTION_EVENTS if window == "SESSION default retention" else _WINDOW_EVENTS
                     if window == "SESSION default retention":
-                        model = _session_model(events, _GAP + _GRACE)
+                        model = _session_model(events, _GAP + _GRACE, final)
                     elif session:
-                        model = _session_model()
+                        model = _session_model(final=final)
                     else:
                         model = _time_model(_ADVANCE if window == "HOPPING" else _SIZE, final)
                     in_key, out_key = _window_keys(key_format, multi)
