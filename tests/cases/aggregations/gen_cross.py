@@ -319,53 +319,87 @@ def _window_keys(key_format: str, multi: bool) -> tuple[Callable[[str], Any], Ca
     return in_key, out_key
 
 
+def _having(model: list[tuple[str, Any, int, tuple[int, int]]], final: bool,
+            passes: Callable[[dict[str, int]], bool]) -> list[tuple[str, Any, int, tuple[int, int]]]:
+    """HAVING after the aggregation (ksqlDB's KTableFilter with old values): an update that passes goes
+    out; one that does not is a delete if the window's previous value had passed, else nothing; a merged
+    session's delete only if its value had passed. Under EMIT FINAL the filter sees each closed window
+    once (after the suppression): its row if it passes, else nothing."""
+    if final:
+        return [m for m in model if passes(m[1])]
+    out = []
+    shown: dict[tuple[str, tuple[int, int]], bool] = {}
+    for key, val, ts, w in model:
+        was = shown.get((key, w), False)
+        now = val is not None and passes(val)
+        if now:
+            out.append((key, val, ts, w))
+        elif was:
+            out.append((key, None, ts, w))
+        shown[(key, w)] = now
+    return out
+
+
+# HAVING that a window's sum passes, fails and passes again as it grows (SUM(V) of 1..7 by record)
+_HAVING_SQL = " HAVING SUM(V) % 2 = 1"
+
+
+def _having_passes(val: dict[str, int]) -> bool:
+    return val["S"] % 2 == 1
+
+
 def windowed_aggregates() -> list[dict[str, Any]]:
     cases = []
-    for key_format in KEY_FORMATS:
-        for window, (clause, wtype) in _WINDOWS.items():
-            for final in (False, True):
-                session = window.startswith("SESSION")
-                for multi in (False, True):
-                    if multi and key_format == "KAFKA":
-                        continue
-                    events = _RETENTION_EVENTS if window == "SESSION default retention" else _WINDOW_EVENTS
-                    if window == "SESSION default retention":
-                        model = _session_model(events, _GAP + _GRACE, final)
-                    elif session:
-                        model = _session_model(final=final)
-                    else:
-                        model = _time_model(_ADVANCE if window == "HOPPING" else _SIZE, final)
-                    in_key, out_key = _window_keys(key_format, multi)
-                    if multi:
-                        group, keys = "K, LEN(K) + 1", "K, LEN(K) + 1, "
-                        key_schema = "K STRING KEY, KSQL_COL_0 INTEGER KEY"
-                    else:
-                        group, keys = "K", "K, "
-                        key_schema = "K STRING KEY"
-                    emit = " EMIT FINAL" if final else ""
-                    window_key: dict[str, Any] = {"format": key_format, "windowType": window.split()[0]}
-                    if not session:
-                        window_key["windowSize"] = _SIZE
-                    cases.append({
-                        "name": f"{window}{' EMIT FINAL' if final else ''} with bounds in the projection, "
-                                f"key {key_format}{', two key columns' if multi else ''}",
-                        "statements": [
-                            f"CREATE STREAM INPUT (K STRING KEY, V INT) WITH (kafka_topic='input', "
-                            f"key_format='{key_format}', value_format='JSON');",
-                            f"CREATE TABLE OUTPUT AS SELECT {keys}WINDOWSTART AS WS, WINDOWEND AS WE, "
-                            f"COUNT(*) AS N, SUM(V) AS S FROM INPUT WINDOW {clause} GROUP BY {group}{emit};",
-                        ],
-                        "inputs": [{"topic": "input", "key": in_key(k), "value": {"V": v}, "timestamp": ts}
-                                   for k, v, ts in events],
-                        "outputs": [{"topic": "OUTPUT", "key": out_key(k), "value": val, "timestamp": ts,
-                                     "window": {"start": w[0], "end": w[1], "type": wtype}}
-                                    for k, val, ts, w in model],
-                        # stream time is per partition: one input partition keeps every key's records on it
-                        "topics": [{"name": "input", "partitions": 1}],
-                        "properties": {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0},
-                        "post": {"sources": [{"name": "OUTPUT", "type": "table", "keyFormat": window_key,
-                                              "schema": f"{key_schema}, WS BIGINT, WE BIGINT, N BIGINT, S INTEGER"}]},
-                    })
+    for key_format, window, final, multi, having in (
+            (kf, w, f, m, h) for kf in KEY_FORMATS for w in _WINDOWS for f in (False, True)
+            for m in (False, True) for h in (False, True)):
+        clause, wtype = _WINDOWS[window]
+        session = window.startswith("SESSION")
+        if multi and key_format == "KAFKA":
+            continue
+        if having and (multi or key_format in ("PROTOBUF_NOSR", "JSON_SR")):
+            continue  # HAVING over one key column of five key formats
+        events = _RETENTION_EVENTS if window == "SESSION default retention" else _WINDOW_EVENTS
+        if window == "SESSION default retention":
+            model = _session_model(events, _GAP + _GRACE, final)
+        elif session:
+            model = _session_model(final=final)
+        else:
+            model = _time_model(_ADVANCE if window == "HOPPING" else _SIZE, final)
+        if having:
+            model = _having(model, final, _having_passes)
+        in_key, out_key = _window_keys(key_format, multi)
+        if multi:
+            group, keys = "K, LEN(K) + 1", "K, LEN(K) + 1, "
+            key_schema = "K STRING KEY, KSQL_COL_0 INTEGER KEY"
+        else:
+            group, keys = "K", "K, "
+            key_schema = "K STRING KEY"
+        emit = (_HAVING_SQL if having else "") + (" EMIT FINAL" if final else "")
+        window_key: dict[str, Any] = {"format": key_format, "windowType": window.split()[0]}
+        if not session:
+            window_key["windowSize"] = _SIZE
+        cases.append({
+            "name": f"{window}{' EMIT FINAL' if final else ''} with bounds in the projection, "
+                    f"key {key_format}{', two key columns' if multi else ''}"
+                    f"{', HAVING an odd sum' if having else ''}",
+            "statements": [
+                f"CREATE STREAM INPUT (K STRING KEY, V INT) WITH (kafka_topic='input', "
+                f"key_format='{key_format}', value_format='JSON');",
+                f"CREATE TABLE OUTPUT AS SELECT {keys}WINDOWSTART AS WS, WINDOWEND AS WE, "
+                f"COUNT(*) AS N, SUM(V) AS S FROM INPUT WINDOW {clause} GROUP BY {group}{emit};",
+            ],
+            "inputs": [{"topic": "input", "key": in_key(k), "value": {"V": v}, "timestamp": ts}
+                       for k, v, ts in events],
+            "outputs": [{"topic": "OUTPUT", "key": out_key(k), "value": val, "timestamp": ts,
+                         "window": {"start": w[0], "end": w[1], "type": wtype}}
+                        for k, val, ts, w in model],
+            # stream time is per partition: one input partition keeps every key's records on it
+            "topics": [{"name": "input", "partitions": 1}],
+            "properties": {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0},
+            "post": {"sources": [{"name": "OUTPUT", "type": "table", "keyFormat": window_key,
+                                  "schema": f"{key_schema}, WS BIGINT, WE BIGINT, N BIGINT, S INTEGER"}]},
+        })
     return cases
 
 
