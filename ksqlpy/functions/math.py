@@ -407,13 +407,15 @@ def register(registry: FunctionRegistry) -> None:
     )
     add(
         "GREATEST",
-        "The highest non-null value among a variable number of comparable columns.",
+        "The highest non-null value among a variable number of comparable columns (doubles in Java's order: NaN "
+        "above every number, -0.0 below 0.0).",
         _extreme_overloads(max),
         null_on_null=False,
     )
     add(
         "LEAST",
-        "The lowest non-null value among a variable number of comparable columns.",
+        "The lowest non-null value among a variable number of comparable columns (doubles in Java's order: NaN "
+        "above every number, -0.0 below 0.0).",
         _extreme_overloads(min),
         null_on_null=False,
     )
