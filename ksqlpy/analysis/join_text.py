@@ -57,8 +57,9 @@ def printed_join_query(query: Query, scope: JoinScope, leaves: list[Scan], keys:
             return None
         select = [(format_expression(e if virtual else scope.qualify(e, "SELECT")), name)
                   for (e, _, virtual), name in zip(items, names, strict=True)]
-        lines = [f"FROM {query.source.name} {leaves[0].alias}"]
-        lines += [_joined(jc, scope, leaves[i + 1].alias) for i, jc in enumerate(query.joins)]
+        written = sorted(leaves, key=lambda lf: lf.index)  # the join tree may place them in another order
+        lines = [f"FROM {query.source.name} {written[0].alias}"]
+        lines += [_joined(jc, scope, written[i + 1].alias) for i, jc in enumerate(query.joins)]
         if query.where is not None:
             lines.append(f"WHERE {format_expression(scope.qualify(query.where, 'WHERE'))}")
         if query.group_by:

@@ -14,7 +14,7 @@ the composite key (x, y); by default such criteria are refused as ksqlDB refuses
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sqlglot import exp
@@ -100,23 +100,27 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     multi_condition = as_bool(session.properties.get(MULTI_CONDITION_PROPERTY, False))
     conditions = []
     for i, jc in enumerate(query.joins):
-        left_aliases = {lf.alias for lf in leaves[: i + 1]}
         with locating(location_within(jc.on)):
-            conditions.append(_conditions(jc.on, scope, keys_of, left_aliases, leaves[i + 1].alias,
+            conditions.append(_conditions(jc.on, scope, keys_of, leaves[i + 1].alias,
                                           multi_condition=multi_condition))
-    _check_join_tree(conditions, leaves)
+    root_leaf, placed = _build_join_tree(conditions, leaves)
     if persistent and any(lf.source.kind == "TABLE" and lf.source.windowed is not None for lf in leaves):
         # ksqlDB's PushQueryValidator: after the analyzer's checks of each join (windowing among them), before
         # logical planning, a persistent query reading any windowed table - joined or FROM - is refused
         for lf in leaves[1:]:
             check_windows(leaves[0].source, lf.source)
         raise KsqlStatementError("KSQL does not support persistent queries on windowed tables.")
+    written = leaves
+    leaves = [written[root_leaf]] + [written[p.leaf] for p in placed]  # the join tree's order, left to right
     current = _leaf_input(leaves[0], catalog, keys_of)
     nodes: list[Join] = []
-    for i, jc in enumerate(query.joins):
-        right = _leaf_input(leaves[i + 1], catalog, keys_of)
-        with locating(location(jc.right)):  # an error about a join step points at the source it joins
-            node, current = _step(jc, conditions[i], current, right, scope, typing_scope, session, all_columns, ctx,
+    for p in placed:
+        jc, conds = query.joins[p.join], conditions[p.join]
+        if p.flipped:
+            jc, conds = _flip(jc, conds)
+        right = _leaf_input(written[p.leaf], catalog, keys_of)
+        with locating(location(query.joins[p.join].right)):  # an error about a join step points at its source
+            node, current = _step(jc, conds, current, right, scope, typing_scope, session, all_columns, ctx,
                                   n_way=len(query.joins) > 1)
         nodes.append(node)
     for depth, node in enumerate(reversed(nodes)):
@@ -220,7 +224,6 @@ class _Condition:
     left_type: T.SqlType | None = None
     right_type: T.SqlType | None = None
     left_alias: str = ""  # the source the left side references
-    forward: bool = False  # the left side references a source joined only later
     sides: tuple[str, str] = ("", "")  # the sources of the comparison's two sides, as written
 
 
@@ -378,8 +381,8 @@ def _qualified(e: exp.Expression, scope: JoinScope) -> exp.Expression:
         return e
 
 
-def _conditions(on: exp.Expression, scope: JoinScope, keys_of: KeyBinder, left_aliases: set[str],
-                right: str, multi_condition: bool = False) -> list[_Condition]:
+def _conditions(on: exp.Expression, scope: JoinScope, keys_of: KeyBinder, right: str,
+                multi_condition: bool = False) -> list[_Condition]:
     for col in column_refs(on):
         if col.table:
             scope.check_qualifier(col.table)
@@ -407,11 +410,9 @@ def _conditions(on: exp.Expression, scope: JoinScope, keys_of: KeyBinder, left_a
         written = f"{text(qa)} = {text(qb)}"
         ka, kb = keys_of(a, "JOIN ON"), keys_of(b, "JOIN ON")
         if rb == right:
-            out.append(_Condition(qa, qb, written, ka, kb, left_alias=ra, forward=ra not in left_aliases,
-                                  sides=(ra, rb)))
+            out.append(_Condition(qa, qb, written, ka, kb, left_alias=ra, sides=(ra, rb)))
         elif ra == right:
-            out.append(_Condition(qb, qa, written, kb, ka, left_alias=rb, forward=rb not in left_aliases,
-                                  sides=(ra, rb)))
+            out.append(_Condition(qb, qa, written, kb, ka, left_alias=rb, sides=(ra, rb)))
         else:
             raise KsqlStatementError(f"A join criteria is expected to reference the source (`{right}`) in the FROM "
                                      f"clause, instead the right source references `{rb}` and the left source "
@@ -419,35 +420,70 @@ def _conditions(on: exp.Expression, scope: JoinScope, keys_of: KeyBinder, left_a
     return out
 
 
-def _check_join_tree(conditions: list[list[_Condition]], leaves: list[Scan]) -> None:
-    """ksqlDB's JoinTree.build: each join adds its new source to the tree of the joins before it. A criteria may
-    name a source joined only later (ksqlDB then builds the tree from that source); when both of a join's
-    sources are already in the tree the join is circular, when neither is it cannot be placed. ksqlpy joins in
-    the order written, so a criteria naming a later source that ksqlDB would place is refused."""
+@dataclass
+class _Placed:
+    """One written join as ksqlDB's JoinTree places it: the source it adds to the tree, and whether the join
+    was flipped to do so (its criteria's sides swapped, LEFT and RIGHT exchanged - JoinInfo.flip)."""
+
+    join: int  # the join's position as written
+    leaf: int  # the position (as written) of the source it adds
+    flipped: bool
+
+
+def _build_join_tree(conditions: list[list[_Condition]], leaves: list[Scan]) -> tuple[int, list[_Placed]]:
+    """ksqlDB's JoinTree.build over the joins as written: the tree starts from the first criteria's other source
+    (not the joined one - usually the FROM source, but a source joined later when the criteria names it), and
+    each join adds the source the tree lacks: its joined source, or - flipped - the criteria's other source when
+    the joined one is already in the tree. A join with both sources already in the tree is circular, one with
+    neither cannot be placed. Returns the root's position and the joins in tree order (which is written order)."""
+    positions = {lf.alias: i for i, lf in enumerate(leaves)}
     tree: _TreeNode | None = None
+    placed: list[_Placed] = []
+    root = 0
     for i, conds in enumerate(conditions):
         c = conds[0]
         right = leaves[i + 1].alias
         if tree is None:
             tree = _TreeNode(c.left_alias)
+            root = positions[c.left_alias]
         members = tree.aliases()
         if right in members and c.left_alias in members:
             raise KsqlStatementError(f"Cannot perform circular join - both `{right}` and {text(c.left)} are already "
                                      f"included in the current join tree: {tree.debug(0)}")
         if c.left_alias in members:
+            # ksqlpy's composite criteria: every condition's other side is already in the tree
+            for o in conds[1:]:
+                if o.left_alias not in members:
+                    _refuse_unjoined(o, right)
             tree = _TreeNode("", tree, _TreeNode(right))
+            placed.append(_Placed(i, i + 1, flipped=False))
         elif right in members:
+            if len(conds) > 1:
+                _refuse_unjoined(c, right)
             tree = _TreeNode("", tree, _TreeNode(c.left_alias))
+            placed.append(_Placed(i, positions[c.left_alias], flipped=True))
         else:
             raise KsqlStatementError("Cannot build JOIN tree; neither source in the join is the FROM source or "
                                      f"included in a previous JOIN: {c.written}")
-    for i, conds in enumerate(conditions):
-        for c in conds:
-            if c.forward:
-                ra, rb = c.sides
-                raise KsqlStatementError(f"A join criteria is expected to reference the source (`{leaves[i + 1].alias}`) "
-                                         f"in the FROM clause, instead the right source references `{rb}` and the "
-                                         f"left source references `{ra}`")
+    return root, placed
+
+
+def _refuse_unjoined(c: _Condition, joined: str) -> None:
+    ra, rb = c.sides
+    raise KsqlStatementError(f"A join criteria is expected to reference the source (`{joined}`) in the FROM clause, "
+                             f"instead the right source references `{rb}` and the left source references `{ra}`")
+
+
+_FLIPPED_KIND = {"LEFT": "RIGHT", "RIGHT": "LEFT"}
+
+
+def _flip(jc: JoinClause, conds: list[_Condition]) -> tuple[JoinClause, list[_Condition]]:
+    """JoinInfo.flip: the join seen from its other side - criteria sides swapped, LEFT and RIGHT exchanged."""
+    kind = _FLIPPED_KIND.get(jc.kind, jc.kind)
+    swapped = [replace(c, left=c.right, right=c.left, left_key=c.right_key, right_key=c.left_key,
+                       left_alias=c.sides[0] if c.sides[1] == c.left_alias else c.sides[1])
+               for c in conds]
+    return replace(jc, kind=kind), swapped  # type: ignore[arg-type]
 
 
 @dataclass
