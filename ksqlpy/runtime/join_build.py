@@ -73,6 +73,21 @@ class JoinWiring:
                                                     key.window_size)
         return fn
 
+    def logged_key_fn(self, ctx: TaskContext, key: KeyFunction) -> Callable[[tuple], Any]:
+        """A key function whose failure on a row (``L.FK + 1`` over a NULL) is logged to the processing log
+        and gives a NULL key, as an expression ksqlDB evaluates for a join key does: a foreign-key join
+        then treats the row as having no foreign key instead of stopping the query."""
+        fn, plog, qid = self.key_fn(key), ctx.plog, ctx.query_id
+
+        def logged(row: tuple) -> Any:
+            try:
+                return fn(row)
+            except Exception as e:  # noqa: BLE001 - a bad row never stops the query
+                plog.record_error(qid, f"Error computing the join key: {e}", row)
+                return None
+
+        return logged
+
     def codec(self, codec: KeyCodec) -> Callable[[tuple], bytes]:
         fn = self._codecs.get(id(codec))
         if fn is None:
@@ -232,7 +247,8 @@ class JoinWiring:
                                   emit, op.left_width, op.right_width, key_bytes)
         if isinstance(op, ForeignKeyLeft):
             return FkLeft(TableStore(store(op.stores["left"])), store(op.stores["results"]),
-                          self.emitter(ctx, op.output), ctx.produce, inner=op.inner, fk_of=self.key_fn(op.fk_of),
+                          self.emitter(ctx, op.output), ctx.produce, inner=op.inner,
+                          fk_of=self.logged_key_fn(ctx, op.fk_of),
                           fk_bytes=self.codec(op.fk_codec), left_key_bytes=self.codec(op.left_codec),
                           subscription_topic=op.subscription_topic, right_width=op.right_width,
                           partition=ctx.partition, fk_partition=self.router(op))
