@@ -23,7 +23,8 @@ every left change gets a version number instead: a response to a subscription ca
 it was sent for and is applied unless a newer version's response was already applied, which gives the
 results of processing records one at a time (ksqlDB's semantics) even when a batch holds several
 updates of a key; a response caused by a right change applies only to the current left version.
-Instructions and output timestamps (max of the left and right timestamps) follow Kafka Streams 3.x; rows
+Instructions and output timestamps (a left change's result: the later of the left and right rows' times;
+a right change's: its own) follow Kafka Streams 3.x; rows
 whose foreign key is NULL are skipped by an INNER join, and joined with no right row by a LEFT join
 (KIP-962).
 """
@@ -186,8 +187,10 @@ class FkRight(BaseOperator):
             self.right.delete(kb)
         else:
             self.right.put(kb, new, ts)
-        for _, (lkey, seq, sub_ts, lpart) in list(self.subs.items(self._prefix(kb))):
-            self._respond(lkey, seq, new, False, None, max(ts, sub_ts), hdrs, lpart)
+        # a right change's responses carry its own time: Kafka Streams forwards them with the right record's
+        # timestamp (only a subscription's answer takes the later of the left and right times)
+        for _, (lkey, seq, _sub_ts, lpart) in list(self.subs.items(self._prefix(kb))):
+            self._respond(lkey, seq, new, False, None, ts, hdrs, lpart)
 
     def on_subscription(self, fk: Any, payload: Any, old: Any, ts: int, hdrs: Any) -> None:
         lkey, instruction, seq, row, lpart = payload
