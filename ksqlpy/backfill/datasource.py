@@ -129,7 +129,7 @@ def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str,
         return
     staged = StagedFile(staging, name)
     try:
-        out = stages.Out(staged)
+        out = stages.Out(staged, job.sink_layout)
         if stage is Stage.STATELESS:
             stages.run_stateless(job, records, partition, out)
         elif stage is Stage.PARTIAL:
@@ -157,7 +157,7 @@ def merge_task(job: BackfillJob, partition: int, start: int, paths: list[str], s
     if not os.path.exists(final):  # (else a resumed run: merged by an earlier attempt)
         staged = StagedFile(staging, task_name(Stage.AGGREGATE, partition, start))
         try:
-            out = stages.Out(staged)
+            out = stages.Out(staged, job.sink_layout)
             merge_partials(job, partition, paths, out)
             out.spill()
             final = staged.commit()

@@ -18,7 +18,7 @@ import pickle
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ksqlpy.backfill.job import PLOG, SINK, STATE, SUMMARY
+from ksqlpy.backfill.job import PLOG, SINK, SINK_CHUNK, STATE, SUMMARY, SinkLayout
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -44,8 +44,11 @@ class HandOff:
     state entries into the query's stores, processing-log entries into the engine's log, counts into the
     result. The driver holds one batch at a time, whatever the size of the output."""
 
-    def __init__(self, engine: Engine, query: PersistentQuery, result: BackfillResult, progress: Any = None) -> None:
+    def __init__(self, engine: Engine, query: PersistentQuery, result: BackfillResult, progress: Any = None,
+                 layout: SinkLayout | None = None) -> None:
         self.engine = engine
+        self.layout = layout  # the sink as the tasks packed their chunks for (``job.SinkLayout``)
+        self._layout_checked = False
         # the sink and state rows were written by the tasks' own transactions (``writes``): only the
         # processing-log entries and counts remain for the driver
         self.tasks_wrote = False
@@ -89,6 +92,10 @@ class HandOff:
     def consume(self, batch: Any, tx: Any) -> None:
         """One Arrow batch of stage rows (``staging.OUT_SCHEMA``), in the order the task produced them."""
         kinds = batch.column(0).to_pylist()
+        if kinds[0] == SINK_CHUNK:  # (a batch of chunks holds nothing else: ``stages.Out.add_many``)
+            if not self.tasks_wrote:
+                self._write_chunks(batch, tx)
+            return
         if all(k == SINK for k in kinds):
             if not self.tasks_wrote:
                 self._write_sink(batch, tx)
@@ -137,6 +144,21 @@ class HandOff:
     def _write_sink(self, batch: Any, tx: Any) -> None:
         self.result.sink_records += write_sink(tx, self.topic, batch)
 
+    def _write_chunks(self, batch: Any, tx: Any) -> None:
+        """``SINK_CHUNK`` rows appended as they are, the layout they were packed for checked against the log
+        once, before the first."""
+        layout = self.layout
+        if layout is None:
+            raise RuntimeError("backfill: the tasks staged chunks of the embedded log, but no sink layout is known")
+        if not self._layout_checked:
+            now = self.log.topic_layout(layout.topic)
+            if now != (layout.topic_id, layout.partitions):
+                raise RuntimeError(f"backfill: the sink topic {layout.topic!r} changed while the backfill ran "
+                                   f"(id and partitions {now}, the tasks packed for "
+                                   f"{(layout.topic_id, layout.partitions)})")
+            self._layout_checked = True
+        self.result.sink_records += write_chunks(tx, layout, batch)
+
 
 def write_state(tx: Any, changelogs: dict[int, str], batch: Any) -> int:
     """STATE rows onto their task partition's changelog (``changelogs``: partition -> topic), as the payloads
@@ -175,3 +197,21 @@ def write_sink(tx: Any, topic: str, batch: Any) -> int:
                              [values[i] for i in idx], [tss[i] for i in idx],
                              None if hdrs is None else [hdrs[i] for i in idx])
     return len(parts)
+
+
+def write_chunks(tx: Any, layout: SinkLayout, batch: Any) -> int:
+    """``SINK_CHUNK`` rows (``stages.Out``: chunks the tasks packed for ``layout``) appended to the sink's
+    partitions in their order, at the partitions' next offsets - what ``produce_batch`` of the same records
+    would have stored; the number of records."""
+    from ksqlpy.log.embedded_prepare import PreparedBatch, PreparedPartition
+    from ksqlpy.log.record_codec import chunk_count
+
+    parts, chunks = batch.column(1).to_pylist(), batch.column(3).to_pylist()
+    n = 0
+    for p, chunk in zip(parts, chunks, strict=True):
+        count = chunk_count(chunk)
+        n += count
+        # (the call's own arguments are produced only if the topic changed since: the caller checked it did not)
+        tx.produce_prepared(PreparedBatch(layout.topic, layout.topic_id, layout.partitions,
+                                          [PreparedPartition(p, count, [(0, chunk)])], (layout.topic, p, [], [])))
+    return n

@@ -24,11 +24,24 @@ from ksqlpy.runtime.serdes import SerdeFactory
 # kinds of the rows a backfill stage produces (column ``kind``): a sink record, a state-store entry, a
 # processing-log entry, a summary of counts, a grouped item between the two stages of a repartitioned
 # aggregation, a staged file (``staging``: what a task returns through Spark), a chunk's partial aggregate
-# (``partials``)
-SINK, STATE, PLOG, SUMMARY, ITEM, STAGED, PARTIAL = 0, 1, 2, 3, 4, 5, 6
+# (``partials``), sink records already packed into the embedded log's chunks (``SinkLayout``)
+SINK, STATE, PLOG, SUMMARY, ITEM, STAGED, PARTIAL, SINK_CHUNK = 0, 1, 2, 3, 4, 5, 6, 7
 
 # every stage's rows have this schema (``staging.OUT_SCHEMA`` in Arrow)
 STAGE_SCHEMA = "kind byte, part int, key binary, value binary, ts long, headers binary, src int, off long"
+
+
+@dataclass(frozen=True)
+class SinkLayout:
+    """The sink topic as the embedded log stores it (its id and partition count), when the driver commits the
+    output there: a task then packs its plain sink records (key, value and timestamp, no headers) into the
+    log's own chunks (``embedded_prepare``) and stages those (``SINK_CHUNK`` rows: ``part`` the partition,
+    ``value`` the chunk), and the driver appends them as they are - no record is decoded or encoded again
+    in the server's process, whose commit then costs per chunk (up to 4,096 records), not per record."""
+
+    topic: str
+    topic_id: int
+    partitions: int
 
 
 @dataclass
@@ -41,6 +54,7 @@ class BackfillJob:
     repartition: bool = False  # GROUP BY on a non-key over several partitions: two stages
     sink_partitions: int = 1  # the sink writer places windowed records by their base key over these
     extra: dict[str, Any] = field(default_factory=dict)
+    sink_layout: SinkLayout | None = None  # set when the driver commits onto the embedded log
 
 
 class WorkerEngine:

@@ -317,7 +317,7 @@ def finish(job: BackfillJob, plan: NativePlan, batches: Iterator[pa.RecordBatch]
     for p in sorted(rows):
         staged = StagedFile(staging, task_name(Stage.AGGREGATE, p, starts[p]))
         try:
-            out = Out(staged)
+            out = Out(staged, job.sink_layout)
             _finish_partition(job, plan, p, rows[p], staging, out)
             out.spill()
             path = staged.commit()

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy.backfill import support
 from ksqlpy.backfill.handoff import BackfillResult, HandOff
-from ksqlpy.backfill.job import STAGE_SCHEMA, BackfillJob
+from ksqlpy.backfill.job import STAGE_SCHEMA, BackfillJob, SinkLayout
 from ksqlpy.plan.logical import Aggregate
 
 if TYPE_CHECKING:
@@ -71,7 +71,9 @@ def backfill(engine: Engine, sql: str, *, statements: Any = None, master: str | 
     query = engine.queries[query_id]
     try:
         support.check_sink(query.sink)
-        return _run(engine, query, partitions, master, spark)
+        result = _run(engine, query, partitions, master, spark)
+        drop_markers(engine, query_id)
+        return result
     except BaseException as e:
         if isinstance(e, support.BackfillUnsupported):
             _LOG.info("backfill of %s refused (%s): dropping the query and its sink", query_id, e)
@@ -81,6 +83,7 @@ def backfill(engine: Engine, sql: str, *, statements: Any = None, master: str | 
             runner.execute(f"DROP {query.sink.kind} IF EXISTS `{query.sink.name}` DELETE TOPIC;")
         except Exception:  # noqa: BLE001 - the original error matters more
             _LOG.exception("could not drop %s", query.sink.name)
+        drop_markers(engine, query_id)
         raise
 
 
@@ -203,6 +206,17 @@ def run_native(session: Any, job: BackfillJob, plan: Any, config: dict[str, Any]
     return [(r["part"], r["value"], r["src"], r["off"]) for r in df.select("part", "value", "src", "off").collect()]
 
 
+def sink_layout(engine: Engine, topic: str) -> SinkLayout | None:
+    """On the embedded log, the sink topic's id and partitions: the tasks then stage their sink records as
+    the log's chunks, which the driver appends as they are (``job.SinkLayout``). None on Kafka."""
+    from ksqlpy.log.embedded import EmbeddedLog
+
+    if not isinstance(engine.log, EmbeddedLog):
+        return None
+    layout = engine.log.topic_layout(topic)
+    return None if layout is None else SinkLayout(topic, *layout)
+
+
 class Cancelled(Exception):
     """The backfill was cancelled (its query terminated) while it ran."""
 
@@ -224,6 +238,22 @@ def pinned_ranges(engine: Engine, query: Any, partitions: int) -> dict[int, tupl
 def resume_group(query_id: str) -> str:
     """The group under which a run counts the batches it has committed per partition (``HandOff``)."""
     return f"_ksqlpy-backfill-{query_id}"
+
+
+def marker_groups(log: Any, query_id: str) -> list[str]:
+    """The consumer groups a run of ``query_id`` keeps its markers under: the driver's count of committed
+    batches (``resume_group``) and, when the tasks wrote on Kafka, one per staged file (``writes.file_group``)."""
+    own = resume_group(query_id)
+    return [g for g in log.groups() if g == own or g.startswith(own + "-")]
+
+
+def drop_markers(engine: Engine, query_id: str) -> None:
+    """Delete the run's marker groups once it has ended (done, or rolled back): they only serve a resume,
+    and a later statement given the same query id must not find them. A failure is logged, not raised."""
+    try:
+        engine.log.delete_groups(marker_groups(engine.log, query_id))
+    except Exception:  # noqa: BLE001 - the backfill's outcome does not depend on it
+        _LOG.warning("backfill of %s: could not delete its marker groups", query_id, exc_info=True)
 
 
 def staging_root(engine: Engine) -> str:
@@ -286,6 +316,7 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     native_plan = choose_tier(engine, job, result)  # (a refusal before Spark is touched)
     writes = choose_writes(engine)
     result.details["writes"] = writes.writes.value
+    job.sink_layout = sink_layout(engine, query.sink.topic) if writes.writes is Writes.DRIVER else None
     _LOG.info("backfill of %s: output written by the %s (%s)", query.query_id, writes.writes.value, writes.reason)
     if needs_registry(plan.input_source, query.sink):  # AVRO, JSON_SR, PROTOBUF: the schemas go with the job
         job.extra[REGISTRY] = snapshot(engine.schema_registry)
@@ -346,7 +377,7 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
             sc.removeJobTag(job_group)
     check()
     progress.enter(Phase.COMMITTING)
-    handoff = HandOff(engine, query, result, progress)
+    handoff = HandOff(engine, query, result, progress, job.sink_layout)
     if writes.writes is Writes.TASKS:  # the tasks write sink and changelog records, a transaction per file
         handoff.tasks_wrote = True
         if job_group is not None:

@@ -150,7 +150,7 @@ class BackfillService:
 
     def _work(self, query: Any, partitions: int, run: BackfillRun) -> None:
         from ksqlpy.backfill import staging
-        from ksqlpy.backfill.run import Cancelled, run_on
+        from ksqlpy.backfill.run import Cancelled, drop_markers, run_on
 
         try:
             session = self.spark()
@@ -164,6 +164,7 @@ class BackfillService:
             run.progress.enter(Phase.DONE)
             self._mark(query.query_id, run.sql, MarkerState.DONE)
             staging.remove(run.progress.staging)
+            drop_markers(self.engine, query.query_id)  # (after DONE: a resume no longer needs them)
             _LOG.info("backfill of %s done: %s", query.query_id, run.status())
         except BaseException as e:  # noqa: BLE001 - whatever happened, the statement is rolled back
             cancelled = run.cancel.is_set() or isinstance(e, Cancelled)
@@ -188,6 +189,7 @@ class BackfillService:
         """Drop the query and its sink with its topic (``DROP ... DELETE TOPIC``), so the statement can be
         run again and nothing it created is left; then the staging directory."""
         from ksqlpy.backfill import staging
+        from ksqlpy.backfill.run import drop_markers
 
         sink = query.sink
         sql = f"DROP {sink.kind} IF EXISTS `{sink.name}` DELETE TOPIC;"
@@ -204,6 +206,7 @@ class BackfillService:
         except OSError:
             pass
         staging.remove(run.progress.staging)
+        drop_markers(self.engine, query.query_id)
 
     def cancel(self, query_id: str) -> bool:
         """Cancel a running backfill (TERMINATE): its Spark jobs are cancelled, the statement rolled back."""

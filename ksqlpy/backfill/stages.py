@@ -36,16 +36,19 @@ from ksqlpy.backfill.job import (
     ITEM,
     PLOG,
     SINK,
+    SINK_CHUNK,
     STAGED,
     STATE,
     SUMMARY,
     BackfillJob,
     CollectingLog,
+    SinkLayout,
     WorkerEngine,
     new_plog,
 )
 from ksqlpy.backfill.staging import OUT_SCHEMA, StagedFile
 from ksqlpy.log.base import Headers, LogTransaction, ProducerRecord, RecordBatch
+from ksqlpy.log.embedded_prepare import plain, prepare
 from ksqlpy.log.partitioner import partition_for_key
 from ksqlpy.plan.topology import AggregateStage, GroupStage, ReadSource, StatelessStage, WriteRepartition
 from ksqlpy.runtime.aggregate import AggregateProcessor, aggregate_spec, aggregator_class, key_bytes
@@ -82,8 +85,9 @@ class Out:
     """Rows of OUT_SCHEMA, accumulated column-wise and cut into Arrow batches: written to the task's staged
     file when one is given, else kept for the caller to yield (``take``)."""
 
-    def __init__(self, staged: StagedFile | None = None) -> None:
+    def __init__(self, staged: StagedFile | None = None, layout: SinkLayout | None = None) -> None:
         self.staged = staged
+        self.layout = layout  # sink records packed into the embedded log's chunks (``job.SinkLayout``)
         self.cols: list[list[Any]] = [[] for _ in OUT_SCHEMA]
         self.ready: list[pa.RecordBatch] = []
 
@@ -102,11 +106,33 @@ class Out:
         if not n:
             return
         self.spill()  # what is pending first: rows keep their order
+        if kind == SINK and self.layout is not None and headers is None and plain(keys, values, timestamps, None):
+            self._add_chunks(part, keys, values, timestamps)  # type: ignore[arg-type]
+            return
         b = pa.RecordBatch.from_arrays([
             pa.array(np.full(n, kind, np.int8)), pa.array(np.full(n, part, np.int32)),
             pa.array(keys, pa.binary()), pa.array(values, pa.binary()),
             pa.array(timestamps, pa.int64()) if timestamps is not None else pa.nulls(n, pa.int64()),
             pa.array(headers, pa.binary()) if headers is not None else pa.nulls(n, pa.binary()),
+            pa.nulls(n, pa.int32()), pa.nulls(n, pa.int64())], schema=OUT_SCHEMA)
+        if self.staged is not None:
+            self.staged.write(b)
+        else:
+            self.ready.append(b)
+
+    def _add_chunks(self, part: int, keys: Sequence[bytes], values: Sequence[bytes], timestamps: Sequence[int]) -> None:
+        """Plain sink records packed as the embedded log packs a ``produce_batch`` (the same partitioning by
+        key hash for ``part`` -1): one ``SINK_CHUNK`` row per chunk, in the order the log would store them."""
+        layout = self.layout
+        assert layout is not None
+        prepared = prepare(layout.topic, layout.topic_id, layout.partitions, None if part < 0 else part, keys, values,
+                           timestamps)
+        parts = [pp.partition for pp in prepared.parts for _ in pp.chunks]
+        chunks = [c for pp in prepared.parts for _, c in pp.chunks]
+        n = len(chunks)
+        b = pa.RecordBatch.from_arrays([
+            pa.array(np.full(n, SINK_CHUNK, np.int8)), pa.array(parts, pa.int32()), pa.nulls(n, pa.binary()),
+            pa.array(chunks, pa.binary()), pa.nulls(n, pa.int64()), pa.nulls(n, pa.binary()),
             pa.nulls(n, pa.int32()), pa.nulls(n, pa.int64())], schema=OUT_SCHEMA)
         if self.staged is not None:
             self.staged.write(b)
@@ -326,7 +352,7 @@ def run_merge(job: BackfillJob, batches: Iterator[pa.RecordBatch], stage_dir: st
     def out_of(q: int) -> Out:
         o = outs.get(q)
         if o is None:
-            o = outs[q] = Out(StagedFile(stage_dir, f"merge-{q}"))
+            o = outs[q] = Out(StagedFile(stage_dir, f"merge-{q}"), job.sink_layout)
         return o
 
     try:

@@ -114,7 +114,7 @@ def write_file(config: dict[str, Any], query_id: str, topic: str, part: int, sin
     import pyarrow.compute as pc
 
     from ksqlpy.backfill.handoff import write_sink, write_state
-    from ksqlpy.backfill.job import SINK, STATE
+    from ksqlpy.backfill.job import SINK, SINK_CHUNK, STATE
     from ksqlpy.backfill.staging import read
     from ksqlpy.log.kafka import KafkaLog
 
@@ -135,6 +135,8 @@ def write_file(config: dict[str, Any], query_id: str, topic: str, part: int, sin
         sink = state = 0
         with log.streamed_transaction() as tx:
             for batch in read(path):
+                if pc.any(pc.equal(batch.column(0), SINK_CHUNK)).as_py():  # (packed for the embedded log only)
+                    raise RuntimeError(f"backfill: {path} holds chunks of the embedded log, not Kafka records")
                 rows = batch.filter(pc.equal(batch.column(0), SINK))
                 if rows.num_rows:
                     sink += write_sink(tx, sink_topic, rows)

@@ -8,7 +8,7 @@ runtime pays per batch, not per record.
 from __future__ import annotations
 
 import abc
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 
@@ -172,6 +172,15 @@ class Log(abc.ABC):
     @abc.abstractmethod
     def committed(self, group: str, topic: str, partition: int) -> int | None:
         """The group's committed offset for a partition, or None if it never committed."""
+
+    @abc.abstractmethod
+    def groups(self) -> list[str]:
+        """The consumer groups that have committed offsets (or, on Kafka, that the broker knows)."""
+
+    @abc.abstractmethod
+    def delete_groups(self, groups: Collection[str]) -> None:
+        """Forget ``groups``' committed offsets on every topic and partition (a group that does not exist is
+        no error): markers a run kept only while it could be resumed."""
 
     def prefetch(self, topic: str, partition: int, offset: int) -> None:  # noqa: B027 - optional hook
         """A hint from the thread that will ``fetch`` there: start reading ``offset`` now. A query's tasks

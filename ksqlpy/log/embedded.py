@@ -21,7 +21,7 @@ import struct
 import threading
 import time
 from array import array
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 
 import lmdb
@@ -228,6 +228,13 @@ class EmbeddedLog(Log):
             return None
         return prepare(topic, t.id, t.partitions, partition, keys, values, timestamps)  # type: ignore[arg-type]
 
+    def topic_layout(self, topic: str) -> tuple[int, int] | None:
+        """(topic id, partition count) of ``topic`` as stored, or None: what chunks packed outside this process
+        (``embedded_prepare.prepare``) are checked against before they are appended."""
+        with self._env.begin() as txn:
+            t = self._lookup(txn, topic)
+        return None if t is None else (t.id, t.partitions)
+
     def produce(self, record: ProducerRecord) -> tuple[int, int]:
         with self.transaction() as tx:
             tx.produce(record)
@@ -309,6 +316,21 @@ class EmbeddedLog(Log):
             t = self._topic_in(txn, topic)
             raw = txn.get(_PK.pack(t.id, partition) + group.encode("utf-8"), db=self._e.groups)
         return _Q.unpack(raw)[0] if raw else None
+
+    def groups(self) -> list[str]:
+        with self._env.begin() as txn:
+            return sorted({bytes(k[_PK.size:]).decode("utf-8")
+                           for k in txn.cursor(db=self._e.groups).iternext(keys=True, values=False)})
+
+    def delete_groups(self, groups: Collection[str]) -> None:
+        names = {g.encode("utf-8") for g in groups}
+        if not names:
+            return
+        with self.transaction() as tx:  # (a write transaction of its own: the groups of every topic)
+            cur = tx._txn.cursor(db=self._e.groups)
+            doomed = [bytes(k) for k in cur.iternext(keys=True, values=False) if bytes(k[_PK.size:]) in names]
+            for k in doomed:
+                tx._txn.delete(k, db=self._e.groups)
 
     def wait_for_data(self, timeout_s: float) -> None:
         """Return once a transaction committed after the oldest snapshot this thread fetched from

@@ -25,7 +25,7 @@ import contextlib
 import threading
 import time
 import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Collection, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
@@ -534,6 +534,32 @@ class KafkaLog(Log):
                 raise KafkaLogError(f"reading committed offsets of {group!r}: {e.args[0]}") from e
         off = got[0].offset
         return None if off in (OFFSET_INVALID, -1) or off < 0 else off
+
+    def groups(self) -> list[str]:
+        try:
+            listed = self.admin.list_consumer_groups(request_timeout=_TIMEOUT).result()
+        except KafkaException as e:
+            raise KafkaLogError(f"listing consumer groups: {e.args[0]}") from e
+        return sorted(g.group_id for g in listed.valid)
+
+    def delete_groups(self, groups: Collection[str]) -> None:
+        """Delete the groups on the broker (``DeleteGroups``), after closing this log's own consumers of them
+        (a group with a live member cannot be deleted)."""
+        names = sorted(set(groups))
+        if not names:
+            return
+        with self._lock:
+            consumers = [self._group_consumers.pop(g) for g in names if g in self._group_consumers]
+        for c in consumers:
+            with contextlib.suppress(KafkaException, RuntimeError):
+                c.close()
+        for name, fut in self.admin.delete_consumer_groups(names, request_timeout=_TIMEOUT).items():
+            try:
+                fut.result()
+            except KafkaException as e:
+                err = e.args[0]
+                if err.code() not in (KafkaError.GROUP_ID_NOT_FOUND, KafkaError.INVALID_GROUP_ID):
+                    raise KafkaLogError(f"cannot delete consumer group {name!r}: {err.str()}") from e
 
     def wait_for_data(self, timeout_s: float) -> None:
         time.sleep(min(timeout_s, 0.01))  # fetches themselves wait for broker responses

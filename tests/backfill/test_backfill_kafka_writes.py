@@ -19,6 +19,7 @@ from bench.backfill import _plog, late, state  # noqa: E402
 from bench.backfill import collapse as collapsed  # noqa: E402
 from bench.backfill import sink as sink_records  # noqa: E402
 from ksqlpy.backfill import BackfillUnsupported, backfill  # noqa: E402
+from ksqlpy.backfill.run import marker_groups  # noqa: E402
 from ksqlpy.engine.engine import Engine  # noqa: E402
 from tests.backfill.conftest import Record, make_engine, produce  # noqa: E402
 
@@ -137,6 +138,7 @@ def test_auto_on_tansu_has_the_driver_write_and_equals_streaming(tmp_path: Any, 
         assert result.details["writes"] == "driver"
         assert result.records_read == len(records)
         _assert_equal(ref, ref_plog, engine, plog, f"O{sfx}".upper(), table=True)
+        assert marker_groups(engine.log, result.query_id) == []  # the driver's batch counts: deleted at the end
     finally:
         engine.close()
         ref.close()
@@ -165,6 +167,8 @@ def test_task_transactions_equal_streaming(tmp_path: Any, bootstrap: str, spark:
             assert result.details["tasks"] > 2  # sub-ranges: more write transactions than partitions
         assert result.sink_records == len(sink_records(engine, f"O{sfx}".upper()))
         _assert_equal(ref, ref_plog, engine, plog, f"O{sfx}".upper(), table=kind == "table")
+        # each staged file's written-marker group (one per file) is deleted from the broker when the run ends
+        assert marker_groups(engine.log, result.query_id) == []
     finally:
         engine.close()
         ref.close()
