@@ -31,6 +31,11 @@ _DEFAULTS = {
     "spark.ui.showConsoleProgress": "false",
     "spark.sql.execution.arrow.maxRecordsPerBatch": "10000",
     "spark.sql.shuffle.partitions": "8",
+    # the JIT's first tier only: a backfill's JVM mostly schedules tasks and moves Arrow batches, and with C2
+    # its compiler threads were most of a run's JVM CPU (0.4-0.6 s per run on a warm session, measured per
+    # thread; 0.05-0.1 s without) - each backfill reaches new code paths, so the compiling never settles
+    "spark.driver.extraJavaOptions": "-XX:TieredStopAtLevel=1",
+    "spark.executor.extraJavaOptions": "-XX:TieredStopAtLevel=1",
 }
 
 
