@@ -18,6 +18,7 @@ from ksqlpy.backfill import BackfillUnsupported
 from ksqlpy.backfill.handoff import HandOff
 from ksqlpy.backfill.mode import Choice, estimate
 from ksqlpy.backfill.progress import Phase
+from ksqlpy.backfill.run import marker_groups, resume_group
 from ksqlpy.engine.command_log import DurableStatements
 from ksqlpy.engine.engine import Engine
 from ksqlpy.errors import KsqlStatementError
@@ -200,6 +201,7 @@ def test_an_interrupted_backfill_resumes_when_the_statement_is_replayed(tmp_path
     partial = len(sink_records(engine, "F"))
     assert 0 < partial < len(sink_records(ref, "F"))
     assert engine.backfills.marker(qid)["state"] == "RUNNING"
+    assert marker_groups(engine.log, qid) == [resume_group(qid)]  # kept for the resume
     engine.close()
     monkeypatch.undo()
 
@@ -218,6 +220,7 @@ def test_an_interrupted_backfill_resumes_when_the_statement_is_replayed(tmp_path
                 return [r for r in rs if r[0] == p and (json.loads(r[2])["V10"] // 10) % 2 == src]
             assert of(got, 0) == of(want, 0) and of(got, 1) == of(want, 1)
         assert engine.backfills.marker(qid)["state"] == "DONE"
+        assert marker_groups(engine.log, qid) == []  # the run ended: its batch counts are gone
     finally:
         engine.close()
     # a third start replays the statement again: the backfill is not run a second time

@@ -42,3 +42,17 @@ def test_local_spark_runs_niced(spark: Any) -> None:
     # the Python workers are the JVM's descendants and inherit it
     assert spark.sparkContext.parallelize([0], 1).map(lambda _: os.getpriority(os.PRIO_PROCESS, 0)).collect() == [
         min(19, mine + 10)]
+
+
+@pytest.mark.skipif(not os.path.exists("/proc/self/cmdline"), reason="reads the JVM's command line from /proc")
+def test_local_spark_jvm_compiles_with_the_first_jit_tier_only(spark: Any) -> None:
+    """The JVM's C2 compiler threads were most of a backfill run's JVM CPU: the session starts the JVM with
+    ``-XX:TieredStopAtLevel=1`` unless ``spark.driver.extraJavaOptions`` says otherwise."""
+    from ksqlpy.backfill.session import _DEFAULTS
+
+    jvms = _java_children()
+    assert jvms
+    with open(f"/proc/{jvms[0]}/cmdline", "rb") as f:
+        args = f.read().split(b"\0")
+    assert b"-XX:TieredStopAtLevel=1" in args
+    assert _DEFAULTS["spark.executor.extraJavaOptions"] == "-XX:TieredStopAtLevel=1"  # (a cluster's executors)
