@@ -104,7 +104,17 @@ def _bytes_of(s: str) -> bytes:
     return javatext.base64_decode(s.strip())
 
 
-def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
+_TIME_TYPES = (T.DATE, T.TIME, T.TIMESTAMP)
+
+
+def cast_converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
+    """``converter`` as an explicit CAST applies it: ksqlDB's cast trims text before it reads any type from it,
+    so a DATE/TIME/TIMESTAMP is parsed from the trimmed text too (comparisons and literal lists parse the text
+    as it is)."""
+    return converter(src, dst, trim_text=True)
+
+
+def converter(src: T.SqlType, dst: T.SqlType, *, trim_text: bool = False) -> Callable[[Any], Any] | None:
     """A function converting a non-null value of ``src`` to ``dst``; None means identity.
     Raises KsqlTypeError when the cast is not supported."""
     if src == dst or isinstance(src, T.NullType):
@@ -158,12 +168,10 @@ def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
             return parse_boolean
         if dst == T.BYTES:
             return _bytes_of
-        if dst == T.TIMESTAMP:
-            return isotime.parse_timestamp_iso
-        if dst == T.DATE:
-            return isotime.parse_date_iso
-        if dst == T.TIME:
-            return isotime.parse_time_iso
+        if dst in _TIME_TYPES:
+            parse = {T.TIMESTAMP: isotime.parse_timestamp_iso, T.DATE: isotime.parse_date_iso,
+                     T.TIME: isotime.parse_time_iso}[dst]
+            return (lambda v: parse(v.strip())) if trim_text else parse
     if src == T.TIMESTAMP and dst == T.DATE:
         return lambda v: v // _DAY_MS
     if src == T.TIMESTAMP and dst == T.TIME:
@@ -171,12 +179,13 @@ def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
     if src == T.DATE and dst == T.TIMESTAMP:
         return lambda v: v * _DAY_MS
     if isinstance(src, T.Array) and isinstance(dst, T.Array):
-        inner = converter(src.element, dst.element)
+        inner = converter(src.element, dst.element, trim_text=trim_text)
         if inner is None:
             return None
         return lambda v: [None if x is None else inner(x) for x in v]
     if isinstance(src, T.Map) and isinstance(dst, T.Map):
-        kc, vc = converter(src.key, dst.key), converter(src.value, dst.value)
+        kc = converter(src.key, dst.key, trim_text=trim_text)
+        vc = converter(src.value, dst.value, trim_text=trim_text)
         if kc is None and vc is None:
             return None
         kf = kc or (lambda x: x)
@@ -186,7 +195,7 @@ def converter(src: T.SqlType, dst: T.SqlType) -> Callable[[Any], Any] | None:
         convs = {}
         for name, ft in dst.fields:
             st = src.field(name)
-            convs[name] = converter(st, ft) if st is not None else None
+            convs[name] = converter(st, ft, trim_text=trim_text) if st is not None else None
         names = [n for n, _ in dst.fields]
         return lambda v: {n: (None if v.get(n) is None else (convs[n] or (lambda x: x))(v.get(n))) for n in names}
     raise KsqlTypeError(unsupported_message(src, dst))

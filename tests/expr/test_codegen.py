@@ -308,3 +308,15 @@ def test_base64_text_javas_decoder_refuses(text: str) -> None:
 
     with pytest.raises(ValueError):
         javatext.base64_decode(text.replace("\\n", "\n"))
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("CAST(' 1970-01-02 ' AS DATE)", 1),
+    ("CAST('\t00:00:01 ' AS TIME)", 1000),
+    ("CAST(' 1970-01-01T00:00:00.005 ' AS TIMESTAMP)", 5),
+    ("CAST(ARRAY[' 1970-01-03'] AS ARRAY<DATE>)", [2]),          # element-wise casts trim too
+    ("CAST(STRUCT(T := '00:00:02 ') AS STRUCT<T TIME>)", {"T": 2000}),
+])
+def test_cast_reads_time_types_from_trimmed_text(text: str, expected: Any) -> None:
+    # ksqlDB's CAST trims the text before it parses any type from it, DATE/TIME/TIMESTAMP included
+    assert value(text) == expected
