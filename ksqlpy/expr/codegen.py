@@ -201,7 +201,7 @@ class Codegen:
         src, dst = e.operand.type, e.type
         if src == dst or isinstance(src, T.NullType):
             return Code(inner.text, dst, inner.const, inner.value)
-        conv = casts.cast_converter(src, dst)
+        conv = casts.converter(src, dst) if e.implicit else casts.cast_converter(src, dst)
         if e.null_as_text and inner.const and inner.value is None:
             return Code("'null'", dst, True, "null")
         if inner.const and inner.value is not None and not isinstance(dst, T.Array | T.Map | T.Struct):

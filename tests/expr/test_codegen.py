@@ -320,3 +320,12 @@ def test_base64_text_javas_decoder_refuses(text: str) -> None:
 def test_cast_reads_time_types_from_trimmed_text(text: str, expected: Any) -> None:
     # ksqlDB's CAST trims the text before it parses any type from it, DATE/TIME/TIMESTAMP included
     assert value(text) == expected
+
+
+def test_a_comparison_parses_the_text_untrimmed() -> None:
+    # the comparison's parse (SqlTimeTypes.parseTimestamp of the text) does not trim: the record fails
+    from ksqlpy.functions.isotime import DateTimeError
+
+    assert value("TS = '1970-01-02T00:00:00'") is True
+    with pytest.raises(DateTimeError):
+        value("TS = ' 1970-01-02T00:00:00'")
