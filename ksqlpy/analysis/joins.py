@@ -127,6 +127,11 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         node.context = "L_" * depth
     root = nodes[-1]
 
+    if root.result_kind is ResultKind.TABLE and query.partition_by and not query.group_by and query.window is None:
+        # by the join's own key: nothing to re-key (else refused once the rest of the query is planned)
+        by = [scope.rewrite(p, "PARTITION BY") for p in query.partition_by]
+        if _table_join_partition_by(by, leaves[0], check=False) == []:
+            query = replace(query, partition_by=[])
     keys, key_columns = _final_key(current, root)
     for k in keys:
         if k.synthetic:
@@ -140,11 +145,14 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     fk_left = leaves[0].alias if root.flavor is JoinFlavor.FOREIGN_KEY else None
     select = plan_select(query, scope, keys_of, leaves, keys, sink_name=sink_name, persistent=persistent,
                          keyed=keyed, foreign_key_left=fk_left)
+    partition_by = [scope.rewrite(p, "PARTITION BY") for p in query.partition_by]
+    if root.result_kind is ResultKind.TABLE and partition_by and not query.group_by and query.window is None:
+        partition_by = _table_join_partition_by(partition_by, leaves[0]) or []
     rewritten = Query(
         select=select, source=SourceRef(virtual.name), joins=[], window=query.window,
         where=scope.rewrite(query.where, "WHERE") if query.where is not None else None,
         group_by=[scope.rewrite(g, "GROUP BY") for g in query.group_by],
-        partition_by=[scope.rewrite(p, "PARTITION BY") for p in query.partition_by],
+        partition_by=partition_by,
         having=scope.rewrite(query.having, "HAVING") if query.having is not None else None,
         emit=query.emit, limit=query.limit,
     )
@@ -616,6 +624,28 @@ def _final_key(current: _Input, root: Join) -> tuple[list[KeyComponent], list[Sc
         comps.append(KeyComponent(column=k.name, viable=list(viable), synthetic=k.synthetic))
         cols.append(SchemaColumn(k.name, k.type, ColumnRole.KEY))
     return comps, cols
+
+
+def _table_join_partition_by(partition_by: list[exp.Expression], first: Scan, *,
+                             check: bool = True) -> list[exp.Expression] | None:
+    """PARTITION BY over a table-table join's result, as ksqlDB's SchemaKTable.selectKey sees it: the join's key
+    column is the left-most table's key column under its joined name (``T_ID``); partitioning by it re-keys
+    nothing (``[]``), anything else would re-key a table and is refused, naming both in the joined row's names
+    (None without ``check``)."""
+    keys = first.source.key_columns
+    if not check and (len(partition_by) != 1 or len(keys) != 1):
+        return None
+    if len(partition_by) != 1 or len(keys) != 1:
+        raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, joins on tables with "
+                                 "multiple columns is not yet supported.")
+    key = f"{first.alias}_{keys[0].name}"
+    target = _unparen(partition_by[0])
+    if isinstance(target, exp.Column) and target.name == key:
+        return []
+    if not check:
+        return None
+    raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, make sure that the criteria "
+                             f"uses the TABLE's key column {key} instead of {text(target)}")
 
 
 def _virtual_source(leaves: list[Scan], root: Join, key_columns: list[SchemaColumn],
