@@ -54,6 +54,7 @@ from ksqlpy.server.models import (
     body_schema,
     parse_body,
 )
+from ksqlpy.server.produces import ProducesMiddleware
 from ksqlpy.server.properties import check_property
 from ksqlpy.server.routing import request_properties, source_hosts_header
 from ksqlpy.server.streaming import (
@@ -103,6 +104,7 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     app.state.ctx = ctx
     _install_error_handlers(app)
     _routes(app, ctx)
+    app.add_middleware(ProducesMiddleware)  # innermost: Vert.x matches a route's produces last
     if lookups_enabled(config):  # innermost: after the gate and authentication
         app.add_middleware(LookupMiddleware, ctx=ctx)
     from ksqlpy.server.metrics import install as install_metrics
