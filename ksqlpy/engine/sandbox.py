@@ -227,7 +227,8 @@ class Sandbox:
         self.queries[query.query_id] = query
         self.catalog.add_query(QueryInfo(query.query_id, query.sql, query.sink_name, query.source_names))
 
-    def stop_persistent(self, query_id: str) -> None:
+    def stop_persistent(self, query_id: str, cleanup: bool = True) -> None:
+        """As ``Engine.stop_persistent`` (``cleanup`` has nothing to delete here)."""
         self.queries.pop(query_id, None)
         self.catalog.remove_query(query_id)
 

@@ -189,3 +189,14 @@ def test_metadata_statements_validate_in_the_sandbox(engine: Any, stmt: str) -> 
                            None), {})
     with pytest.raises(KsqlError, match="does not exist"):
         validate(engine, parse("CREATE STREAM S3 AS SELECT * FROM S; EXPLAIN NOPE;", None), {})
+
+
+def test_create_or_replace_of_a_query_validates_in_the_sandbox(engine: Any) -> None:
+    """CREATE OR REPLACE of a CREATE ... AS SELECT stops the old query without cleanup; the sandbox took no
+    ``cleanup`` argument, so a request upgrading a query failed 'unexpectedly' (TypeError)."""
+    engine.execute("CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', partitions=1, value_format='JSON');"
+                   "CREATE STREAM S2 AS SELECT * FROM S;")
+    validate(engine, parse("CREATE STREAM S3 AS SELECT * FROM S;"
+                           "CREATE OR REPLACE STREAM S2 AS SELECT ID, V + 1 AS V FROM S;"
+                           "CREATE OR REPLACE STREAM S3 AS SELECT ID, V + 2 AS V FROM S;", None), {})
+    assert set(engine.catalog.queries_writing("S2")) == set(engine.queries)
