@@ -14,6 +14,7 @@ from server_helpers import ksql
 from ksqlpy.engine import Engine
 from ksqlpy.engine.sandbox import Sandbox, validate
 from ksqlpy.errors import KsqlError
+from ksqlpy.grammar import ast as A
 from ksqlpy.grammar import parse
 
 
@@ -108,6 +109,42 @@ def test_an_execution_failure_lists_what_ran(tmp_path: Any, monkeypatch: Any) ->
         assert [e["@type"] for e in body["entities"]] == ["currentStatus", "streams"], body
         assert body["entities"][0]["commandStatus"]["message"] == "Stream created"
         assert "A" in {x["name"] for x in c.post("/ksql", json={"ksql": "SHOW STREAMS;"}).json()[0]["streams"]}
+
+
+def test_a_sandbox_bug_does_not_refuse_the_request(tmp_path: Any, monkeypatch: Any) -> None:
+    """A statement the sandbox fails on unexpectedly (a bug of the stand-in, not a user error) does not refuse
+    the request: it runs; a user error before it still refuses the request with nothing run."""
+    import time
+    import warnings
+
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
+
+    from ksqlpy.engine import metadata_statements as M
+    from ksqlpy.engine import statements as S
+    from ksqlpy.server.app import create_app
+    from ksqlpy.server.config import build_config
+
+    real = M.show
+
+    def broken_in_sandbox(engine: Any, stmt: Any) -> Any:
+        if getattr(engine, "sandbox", False):
+            raise AttributeError("the stand-in lacks something")
+        return real(engine, stmt)
+
+    monkeypatch.setitem(S.HANDLERS, A.Show, broken_in_sandbox)
+    config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
+    with TestClient(create_app(config)) as c:
+        end = time.monotonic() + 30
+        while c.get("/info").status_code != 200 and time.monotonic() < end:
+            time.sleep(0.05)
+        r = c.post("/ksql", json={"ksql": "CREATE STREAM A (ID INT KEY, V INT) WITH (kafka_topic='a', partitions=1, "
+                                          "value_format='JSON'); SHOW STREAMS;"})
+        assert r.status_code == 200, r.text
+        assert [e["@type"] for e in r.json()] == ["currentStatus", "streams"]
+        r = c.post("/ksql", json={"ksql": "CREATE STREAM B AS SELECT * FROM A; DROP STREAM NOPE; SHOW STREAMS;"})
+        assert r.status_code == 400 and r.json()["statementText"] == "DROP STREAM NOPE;"
+        assert "B" not in {x["name"] for x in c.post("/ksql", json={"ksql": "SHOW STREAMS;"}).json()[0]["streams"]}
 
 
 # ---------------------------------------------------------------------------------------------- the sandbox
