@@ -298,7 +298,8 @@ def _body(spec: StageSpec, consts: dict[str, Any], safe: bool, batch: BatchCalls
 
     tail = ", _ts, hdrs[_i]" if spec.with_headers else ", _ts"
 
-    key_columns = {i for i, c in enumerate(schema.columns) if c.role is ColumnRole.KEY}
+    # what a deleted row still has: its key, and for a windowed source the window bounds the key carries
+    key_columns = {i for i, c in enumerate(schema.columns) if c.role in (ColumnRole.KEY, ColumnRole.WINDOW)}
 
     def rekey(indent: int, tombstone: bool = False) -> list[str]:
         """Emit the PARTITION BY key computations; the columns the projection then sees. For a null row
