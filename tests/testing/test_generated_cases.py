@@ -19,6 +19,12 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
         "cross-windowed-aggregates.json": lambda g: g["windowed_aggregates"](),
     }),
     ("rest/gen_pull_windows.py", {"pull-window-bounds.json": lambda g: g["cases"]()}),
+    ("rest/gen_rest_scope.py", {
+        "push-queries-by-format.json": lambda g: g["push_cases"](),
+        "pull-queries-by-table-kind.json": lambda g: g["pull_cases"](),
+        "insert-values-by-format.json": lambda g: g["insert_cases"](),
+        "multi-statement-requests.json": lambda g: g["multi_statement_cases"](),
+    }),
     ("joins/key_formats_gen.py", {"key-formats.json": lambda g: g["tests"]}),
     ("joins/foreign_key_formats_gen.py", {"foreign-key-formats.json": lambda g: g["tests"]}),
     ("joins/n_way_formats_gen.py", {"n-way-formats.json": lambda g: g["tests"]}),
