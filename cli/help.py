@@ -8,6 +8,9 @@ CLI commands (no ';' needed, case-insensitive):
     history                  list the statements entered so far
     spool <file> | spool off copy commands and output to a file
     version                  show the version
+    set cli WRAP ON|OFF      wrap long values in query results, or clip them with '...'
+    set cli COLUMN-WIDTH n   fixed column width for query results (0: fit the terminal)
+    request-pipelining [ON|OFF]  whether statements sent to a server wait for the earlier ones (OFF)
     clear                    clear the screen
     exit | quit | Ctrl-D     leave the shell
 

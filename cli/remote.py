@@ -205,6 +205,7 @@ class RemoteBackend:
         self._properties: list[str] | None = None
         self._info: dict[str, Any] | None = None
         self._sequence = -1  # highest commandSequenceNumber seen
+        self.pipelining = False  # the shell's request-pipelining: on, requests do not wait for earlier commands
 
     # ------------------------------------------------------------------ transport
     def _post(self, path: str, body: dict[str, Any], sql: str = "") -> Any:
@@ -252,7 +253,7 @@ class RemoteBackend:
     # ------------------------------------------------------------------ statements
     def execute(self, sql: str, properties: dict[str, Any]) -> list[Entity]:
         body: dict[str, Any] = {"ksql": sql, "streamsProperties": {k: str(v) for k, v in properties.items()}}
-        if self._sequence >= 0:  # wait until the server ran our earlier commands (ksqlDB CLI default)
+        if self._sequence >= 0 and not self.pipelining:  # wait until the server ran our earlier commands
             body["commandSequenceNumber"] = self._sequence
         result = self._post("/ksql", body, sql) or []
         for entity in result:

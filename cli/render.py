@@ -109,6 +109,13 @@ def _chunks(text: str, width: int) -> list[str]:
     return [text[i:i + width] for i in range(0, len(text), width)]
 
 
+def _clip(text: str, width: int) -> list[str]:
+    """A cell on one line: cut to ``width``, ending in ``...`` when something was left out."""
+    if len(text) <= width:
+        return [text]
+    return [text[:max(0, width - 3)] + "..."[:width]]
+
+
 def _shrink_to_fit(widths: list[int], available: int, floor: int = 8) -> list[int]:
     """Narrow the widest columns first until the row fits (narrow columns keep their width)."""
     widths = list(widths)
@@ -126,7 +133,10 @@ class QueryTable:
     between the columns, or fitted to ``sample`` rows when the result is already complete."""
 
     def __init__(self, names: Sequence[str], term_width: int, sample: Sequence[Sequence[Any]] | None = None,
-                 column_width: int = 0) -> None:
+                 column_width: int = 0, wrap: bool = True) -> None:
+        """``column_width``: every column that wide (the shell's ``set cli COLUMN-WIDTH``; 0 = fitted);
+        ``wrap``: a longer value goes on over more lines, else it is clipped, ending in ``...``."""
+        self.wrap = wrap
         self.names = list(names)
         n = max(1, len(self.names))
         share = max(5, (term_width - n - 1) // n)
@@ -144,7 +154,8 @@ class QueryTable:
         return "+" + "+".join("-" * w for w in self.widths) + "+"
 
     def _lines(self, values: Sequence[str]) -> list[str]:
-        wrapped = [_chunks(v.replace("\n", " "), w) for v, w in zip(values, self.widths, strict=False)]
+        cut = _chunks if self.wrap else _clip
+        wrapped = [cut(v.replace("\n", " "), w) for v, w in zip(values, self.widths, strict=False)]
         height = max(len(c) for c in wrapped)
         return ["|" + "|".join((c[i] if i < len(c) else "").ljust(w)
                                for c, w in zip(wrapped, self.widths, strict=False)) + "|"

@@ -10,8 +10,8 @@ import os
 import threading
 from typing import Any
 
-from ksqlpy.cli.lexer import first_words, make_prompt_lexer, statement_complete
-from ksqlpy.cli.session import CLI_COMMANDS, ExitShell, Session
+from ksqlpy.cli.lexer import make_prompt_lexer, statement_complete
+from ksqlpy.cli.session import CLI_COMMANDS, ExitShell, Session, is_cli_command
 
 PROMPT = "ksql> "
 
@@ -33,8 +33,7 @@ def should_submit(text: str) -> bool:
     """Whether Enter finishes the entry (as ksqlDB's line reader decides)."""
     if not text.strip():
         return True
-    words = first_words(text, 1)
-    if words and words[0].lower() in CLI_COMMANDS and "\n" not in text.strip():
+    if is_cli_command(text) and "\n" not in text.strip():
         return True
     return statement_complete(text)
 

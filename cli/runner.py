@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ksqlpy.cli.lexer import first_words, statement_complete
-from ksqlpy.cli.session import CLI_COMMANDS, ExitShell, Session
+from ksqlpy.cli.lexer import statement_complete
+from ksqlpy.cli.session import ExitShell, Session, is_cli_command
 
 
 def run_text(session: Session, text: str) -> int:
@@ -31,8 +31,7 @@ def run_lines(session: Session, lines: Iterable[str]) -> int:
             if not stripped:
                 buffer = ""
                 continue
-            words = first_words(stripped, 1)
-            is_command = bool(words) and words[0].lower() in CLI_COMMANDS and "\n" not in stripped
+            is_command = is_cli_command(stripped) and "\n" not in stripped
             if is_command or statement_complete(buffer):
                 if not session.run_entry(buffer):
                     return 1

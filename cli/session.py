@@ -23,7 +23,19 @@ from ksqlpy.grammar.variables import undefine as undefine_variable
 from ksqlpy.grammar.variables import undefine_warning
 
 # CLI-local commands: no ';' needed, matched on the first word (none of them starts a SQL statement).
-CLI_COMMANDS = ("help", "exit", "quit", "clear", "output", "history", "version", "spool", "server")
+CLI_COMMANDS = ("help", "exit", "quit", "clear", "output", "history", "version", "spool", "server",
+                "request-pipelining")
+# ``set cli <property> <value>``: how query results are drawn (ksqlDB's CliConfig)
+CLI_PROPERTIES = ("WRAP", "COLUMN-WIDTH")
+
+
+def is_cli_command(text: str) -> bool:
+    """Whether ``text`` is one of the shell's own commands (case-insensitive, ';' optional): its first word
+    is one (``request-pipelining`` is one word), or it starts ``set cli``."""
+    words = strip_terminator(text).split(None, 2)
+    if not words:
+        return False
+    return words[0].lower() in CLI_COMMANDS or [w.lower() for w in words[:2]] == ["set", "cli"]
 
 # ksqlDB's answer to a SELECT or PRINT sent to /ksql (a RUN SCRIPT is one /ksql request).
 QUERY_ENDPOINT_MESSAGE = ("The following statement types should be issued to the websocket endpoint '/query':\n"
@@ -52,6 +64,8 @@ class Session:
         self.history = history
         self.properties: dict[str, str] = {}
         self.variables: dict[str, str] = {}
+        self.wrap = True  # set cli WRAP ON|OFF
+        self.column_width = 0  # set cli COLUMN-WIDTH n (0: fitted to the terminal)
 
     # ------------------------------------------------------------------ entries
     def run_entry(self, text: str) -> bool:
@@ -70,8 +84,11 @@ class Session:
             # not a statement the shell knows (an empty ';', a number...): the parser words the refusal
             words = [""]
         try:
-            if words[0].lower() in CLI_COMMANDS:
-                self._cli_command(text)
+            if is_cli_command(text):
+                if strip_terminator(text).split()[0].lower() == "set":
+                    self._set_cli(text)
+                else:
+                    self._cli_command(text)
                 return True
             text = self._substitute(text)
             head = words[0]
@@ -273,7 +290,7 @@ class Session:
         else:
             sample = stream.data if complete else None
             width = self.console.width(unbounded=10_000 if complete else None)
-            grid = render.QueryTable(names, width, sample=sample)
+            grid = render.QueryTable(names, width, sample=sample, column_width=self.column_width, wrap=self.wrap)
             for line in grid.header():
                 self.console.print(line)
         count = 0
@@ -368,10 +385,47 @@ class Session:
                 except OSError as e:
                     raise BackendError(f"Cannot spool to '{path}': {e.strerror or e}") from e
                 self.console.print(f"Session will be spooled to '{path}'.")
+        elif cmd == "request-pipelining":
+            self._request_pipelining(arg)
         elif cmd == "server":
             if arg:
                 raise BackendError("Switching servers inside a session is not supported: restart with --server URL")
             self.console.print(f"{self.backend.mode}: {self.backend.location}")
+
+    def _request_pipelining(self, arg: str) -> None:
+        """Off (the default): each request names the last command it saw, so the server runs it after the
+        earlier ones (``commandSequenceNumber``); on: requests are sent without waiting for them."""
+        if not arg:
+            state = "ON" if getattr(self.backend, "pipelining", False) else "OFF"
+            self.console.print(f"Current request-pipelining value: {state}")
+            return
+        if arg.upper() not in ("ON", "OFF"):
+            raise BackendError(f"Invalid request-pipelining setting: {arg}. Valid options are 'ON' and 'OFF'.")
+        self.backend.pipelining = arg.upper() == "ON"  # type: ignore[attr-defined]
+        self.console.print(f"request-pipelining set to {arg.upper()}")
+
+    def _set_cli(self, text: str) -> None:
+        """``set cli WRAP ON|OFF`` and ``set cli COLUMN-WIDTH n`` (0: columns share the terminal's width)."""
+        args = strip_terminator(text).split()[2:]
+        if len(args) != 2:
+            raise BackendError("set cli takes a property and a value: set cli WRAP ON|OFF, "
+                               "set cli COLUMN-WIDTH <n>")
+        name, value = args[0].upper(), args[1]
+        if name == "WRAP":
+            if value.upper() not in ("ON", "OFF"):
+                raise BackendError(f"Invalid value {value} for configuration WRAP: String must be one of: ON, OFF")
+            self.wrap = value.upper() == "ON"
+        elif name == "COLUMN-WIDTH":
+            try:
+                width = int(value)
+            except ValueError:
+                raise BackendError(f"Invalid value {value} for configuration COLUMN-WIDTH: "
+                                   "Not a number of type INT") from None
+            if width < 0:
+                raise BackendError(f"Invalid value {width} for configuration COLUMN-WIDTH: Value must be at least 0")
+            self.column_width = width
+        else:
+            raise BackendError(f"Undefined property: {args[0]}. Valid properties are: {', '.join(CLI_PROPERTIES)}")
 
     def _server_version(self) -> str:
         if self.backend.mode != "remote":
@@ -385,9 +439,9 @@ class Session:
 def statement_kind(text: str) -> str:
     """A coarse classification used by tests and the runner: 'cli', 'query', 'print' or 'statement'."""
     words = first_words(text, 1)
+    if is_cli_command(text):
+        return "cli"
     if not words:
         return "empty"
-    if words[0].lower() in CLI_COMMANDS:
-        return "cli"
     return {"SELECT": "query", "PRINT": "print"}.get(words[0], "statement")
 

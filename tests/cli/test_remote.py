@@ -171,3 +171,25 @@ def test_run_script_is_one_ksql_request(backend: RemoteBackend, server: FakeServ
     script.write_text("CREATE STREAM pv (id INT) WITH (x='y');\nSELECT * FROM pv;\n")
     assert not session.run_entry(f"RUN SCRIPT '{script}';")
     assert len(server.requests) == sent and "websocket endpoint '/query'" in err.getvalue()
+
+
+def test_request_pipelining_stops_waiting_for_earlier_commands(backend: RemoteBackend, server: FakeServer) -> None:
+    """OFF (the default) each request names the last command seen; ON requests carry no commandSequenceNumber;
+    the command shows and sets the mode as ksqlDB's CLI prints it."""
+    session, out, err = session_for(backend)
+    assert session.run_entry("CREATE STREAM pv (id INT) WITH (x='y');")
+    assert session.run_entry("request-pipelining")
+    assert "Current request-pipelining value: OFF" in out.getvalue()
+    session.run_entry("SHOW STREAMS;")
+    assert server.requests[-1][1]["commandSequenceNumber"] == 2
+    assert session.run_entry("REQUEST-PIPELINING on;")
+    assert "request-pipelining set to ON" in out.getvalue()
+    session.run_entry("SHOW STREAMS;")
+    assert "commandSequenceNumber" not in server.requests[-1][1]
+    assert session.run_entry("request-pipelining")
+    assert "Current request-pipelining value: ON" in out.getvalue()
+    assert not session.run_entry("request-pipelining maybe")
+    assert "Invalid request-pipelining setting: maybe. Valid options are 'ON' and 'OFF'." in err.getvalue()
+    assert session.run_entry("request-pipelining OFF")
+    session.run_entry("SHOW STREAMS;")
+    assert server.requests[-1][1]["commandSequenceNumber"] == 2

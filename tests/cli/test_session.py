@@ -236,3 +236,29 @@ def test_text_that_is_no_statement_is_refused_by_the_parser(sh: Captured, entry:
 def test_blank_entries_are_nothing(sh: Captured) -> None:
     assert sh.run("   \n")
     assert sh.take() == ("", "")
+
+
+def test_set_cli_wrap_and_column_width(sh: Captured) -> None:
+    """``set cli COLUMN-WIDTH n`` fixes every column's width; ``set cli WRAP OFF`` clips a longer value to one
+    line ending in '...', ON (the default) continues it on the next lines; bad values are refused."""
+    sh.run(CREATE + " INSERT INTO pv (id, page) VALUES (1, 'a long page name');")
+    sh.take()
+    query = "SELECT page, id FROM pv EMIT CHANGES LIMIT 1;"
+    sh.session.properties["auto.offset.reset"] = "earliest"
+    assert sh.run("set cli COLUMN-WIDTH 8") and sh.run("SET CLI wrap off;")
+    assert sh.run(query)
+    out = sh.take()[0].splitlines()
+    assert out[:4] == ["+--------+--------+", "|PAGE    |ID      |", "+--------+--------+", "|a lon...|1       |"]
+    assert sh.run("set cli WRAP ON") and sh.run(query)
+    out = sh.take()[0].splitlines()
+    assert out[3:5] == ["|a long p|1       |", "|age name|        |"]
+    for bad, message in (("set cli WRAP maybe", "Invalid value maybe for configuration WRAP: String must be one of: "
+                                                "ON, OFF"),
+                         ("set cli COLUMN-WIDTH -1", "Invalid value -1 for configuration COLUMN-WIDTH: Value must "
+                                                     "be at least 0"),
+                         ("set cli COLUMN-WIDTH x", "Not a number of type INT"),
+                         ("set cli COLOR red", "Undefined property: COLOR"),
+                         ("set cli WRAP", "set cli takes a property and a value")):
+        assert not sh.run(bad)
+        assert message in sh.take()[1], bad
+    assert sh.run("set cli COLUMN-WIDTH 0") and sh.session.column_width == 0

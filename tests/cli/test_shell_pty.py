@@ -214,3 +214,17 @@ def test_startup_imports_nothing_heavy(tmp_path) -> None:  # type: ignore[no-unt
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300, cwd=tmp_path)
     assert "KSQL_PROCESSING_LOG" in done.stdout, done.stderr
     assert "LOADED []" in done.stdout, done.stdout[-500:]
+
+
+def test_set_cli_and_request_pipelining_need_no_semicolon(spawn_shell, name) -> None:  # type: ignore[no-untyped-def]
+    """The shell's own commands run on Enter without ';': ``set cli`` changes how the next result is drawn,
+    ``request-pipelining`` shows and sets its mode."""
+    sh = spawn_shell()
+    create(sh, name)
+    insert(sh, name, [(7, "a rather long page")])
+    sh.run("set cli COLUMN-WIDTH 9")
+    sh.run("set cli WRAP OFF")
+    sh.run("SET 'auto.offset.reset'='earliest';", "Successfully changed local property")
+    sh.run(f"SELECT page FROM {name} EMIT CHANGES LIMIT 1;", re.escape("|a rath...|"), "Limit Reached")
+    sh.run("request-pipelining", "Current request-pipelining value: OFF")
+    sh.run("request-pipelining ON", "request-pipelining set to ON")
