@@ -10,6 +10,7 @@ CLI commands (no ';' needed, case-insensitive):
     version                  show the version
     set cli WRAP ON|OFF      wrap long values in query results, or clip them with '...'
     set cli COLUMN-WIDTH n   fixed column width for query results (0: fit the terminal)
+    server [url]             show the server, or switch to another one
     request-pipelining [ON|OFF]  whether statements sent to a server wait for the earlier ones (OFF)
     clear                    clear the screen
     exit | quit | Ctrl-D     leave the shell

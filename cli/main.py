@@ -229,6 +229,6 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         console.close()
         try:
-            backend.close()
+            session.backend.close()  # the one the session ended with (``server <url>`` switches it)
         except Exception:
             pass

@@ -195,6 +195,7 @@ class RemoteBackend:
         import httpx
 
         self.location = url.rstrip("/")
+        self._credentials = (user, password, timeout_s, transport)  # for switch()
         auth = httpx.BasicAuth(user, password or "") if user else None
         self.client = httpx.Client(base_url=self.location, auth=auth, transport=transport,
                                    timeout=httpx.Timeout(timeout_s, read=None),
@@ -206,6 +207,12 @@ class RemoteBackend:
         self._info: dict[str, Any] | None = None
         self._sequence = -1  # highest commandSequenceNumber seen
         self.pipelining = False  # the shell's request-pipelining: on, requests do not wait for earlier commands
+
+    def switch(self, url: str) -> RemoteBackend:
+        """The same client for another server (the shell's ``server <url>``): nothing of this server's
+        state - its last command, its catalog - carries over."""
+        user, password, timeout_s, transport = self._credentials
+        return RemoteBackend(url, user, password, timeout_s, transport)
 
     # ------------------------------------------------------------------ transport
     def _post(self, path: str, body: dict[str, Any], sql: str = "") -> Any:

@@ -124,7 +124,9 @@ def run_repl(session: Session, history_path: str) -> int:
 
     history = make_history(history_path)
     session.history = lambda: list(history.get_strings())
-    completer = make_completer(CompletionSource(session.backend, CLI_COMMANDS))
+    source = CompletionSource(session.backend, CLI_COMMANDS)
+    session.backend_changed = lambda backend: setattr(source, "backend", backend)
+    completer = make_completer(source)
 
     def continuation(width: int, line_number: int, wrap_count: int) -> Any:
         return [("class:continuation", ">".rjust(width - 1) + " ")]

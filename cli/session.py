@@ -64,6 +64,7 @@ class Session:
         self.history = history
         self.properties: dict[str, str] = {}
         self.variables: dict[str, str] = {}
+        self.backend_changed: Callable[[Backend], None] | None = None  # told when ``server <url>`` switches
         self.wrap = True  # set cli WRAP ON|OFF
         self.column_width = 0  # set cli COLUMN-WIDTH n (0: fitted to the terminal)
 
@@ -388,9 +389,31 @@ class Session:
         elif cmd == "request-pipelining":
             self._request_pipelining(arg)
         elif cmd == "server":
-            if arg:
-                raise BackendError("Switching servers inside a session is not supported: restart with --server URL")
-            self.console.print(f"{self.backend.mode}: {self.backend.location}")
+            self._server(arg)
+
+    def _server(self, arg: str) -> None:
+        """``server``: where statements go; ``server <url>`` (remote shells): talk to another server from now on,
+        once it answers ``/info`` (the shell's SET properties and variables stay; the server's state does not)."""
+        if not arg:
+            self.console.print(str(self.backend.location))
+            return
+        switch = getattr(self.backend, "switch", None)
+        if switch is None:
+            raise BackendError("An embedded shell has no server to switch: restart it with --server URL")
+        fresh = switch(arg.strip("'\""))
+        try:
+            info = fresh.server_info()
+        except BackendError:
+            fresh.close()
+            raise
+        old, self.backend = self.backend, fresh
+        old.close()
+        if self.backend_changed is not None:
+            self.backend_changed(fresh)
+        self.console.print(f"Server now: {fresh.location}")
+        version = info.get("version")
+        if version:
+            self.console.print(f"Server Status: {info.get('serverStatus', 'RUNNING')}")
 
     def _request_pipelining(self, arg: str) -> None:
         """Off (the default): each request names the last command it saw, so the server runs it after the

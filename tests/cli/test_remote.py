@@ -193,3 +193,31 @@ def test_request_pipelining_stops_waiting_for_earlier_commands(backend: RemoteBa
     assert session.run_entry("request-pipelining OFF")
     session.run_entry("SHOW STREAMS;")
     assert server.requests[-1][1]["commandSequenceNumber"] == 2
+
+
+def test_server_command_shows_and_switches_the_server(backend: RemoteBackend, server: FakeServer) -> None:
+    """``server`` prints where statements go; ``server <url>`` talks to another server once it answers /info,
+    with the same credentials, starting over its command sequence; the session's properties stay."""
+    session, out, _ = session_for(backend)
+    assert session.run_entry("SET 'auto.offset.reset'='earliest'; CREATE STREAM pv (id INT) WITH (x='y');")
+    assert session.run_entry("server")
+    assert out.getvalue().rstrip().endswith("http://ksql:8088")
+    assert session.run_entry("server http://other:8089")
+    assert "Server now: http://other:8089" in out.getvalue()
+    assert server.requests[-1][0] == "/info"
+    assert session.run_entry("SHOW STREAMS;")
+    path, body = server.requests[-1]
+    assert path == "/ksql" and "commandSequenceNumber" not in body  # nothing seen from this server yet
+    assert body["streamsProperties"] == {"auto.offset.reset": "earliest"}
+    assert session.backend.location == "http://other:8089"
+
+
+def test_server_command_keeps_the_server_when_the_new_one_is_not_there(backend: RemoteBackend) -> None:
+    def nowhere(request: Any) -> Any:
+        raise httpx.ConnectError("refused", request=request)
+
+    switched = RemoteBackend("http://ksql:8088", transport=httpx.MockTransport(nowhere))
+    session, _, err = session_for(switched)
+    assert not session.run_entry("server http://gone:1")
+    assert "Could not reach the server at http://gone:1" in err.getvalue()
+    assert session.backend is switched

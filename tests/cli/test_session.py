@@ -262,3 +262,10 @@ def test_set_cli_wrap_and_column_width(sh: Captured) -> None:
         assert not sh.run(bad)
         assert message in sh.take()[1], bad
     assert sh.run("set cli COLUMN-WIDTH 0") and sh.session.column_width == 0
+
+
+def test_server_command_in_an_embedded_shell(sh: Captured) -> None:
+    assert sh.run("server")
+    assert sh.take()[0].strip()  # the data directory
+    assert not sh.run("server http://localhost:8088")
+    assert "An embedded shell has no server to switch" in sh.take()[1]
