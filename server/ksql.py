@@ -16,6 +16,7 @@ from ksqlpy import grammar
 from ksqlpy.engine.command_log import is_distributed
 from ksqlpy.engine.config import as_bool
 from ksqlpy.engine.property_names import denied, is_denied
+from ksqlpy.engine.query_statements import transient_id
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.engine.sandbox import validate
 from ksqlpy.engine.session_statements import check_override, set_override, unset_override
@@ -129,17 +130,18 @@ def _query_descriptions(ctx: ServerContext, stmt: A.Statement) -> StatementResul
 def run_statement(ctx: ServerContext, stmt: A.Statement, props: dict[str, Any]) -> dict[str, Any] | None:
     engine = ctx.engine
     try:
-        if is_distributed(stmt, frozenset(engine.transient)):
+        if is_distributed(stmt, frozenset(qid.upper() for qid in list(engine.transient))):
             result, seq, cid = ctx.run_distributed(stmt, props)
             if seq < 0:
                 return E.warning_entity(stmt.text, result.message)
             return E.current_status(stmt.text, cid, seq, result)
         if isinstance(stmt, A.Terminate):  # a transient push query
-            qid = (stmt.query_id or "").upper()
-            tq = engine.transient.get(qid)
+            found = transient_id(engine, stmt.query_id or "")
+            tq = engine.transient.get(found) if found is not None else None
             if tq is not None:
-                ctx.close_push(qid) or _close(engine, tq)
-            return E.to_entity(engine, StatementResult("terminate_query", stmt.text, query_id=qid),
+                ctx.close_push(found) or _close(engine, tq)
+            # the id as the statement wrote it, as ksqlDB's TerminateQueryEntity carries it
+            return E.to_entity(engine, StatementResult("terminate_query", stmt.text, query_id=stmt.query_id),
                                overrides=props, host=ctx.host)
         if isinstance(stmt, A.Show) and stmt.extended and stmt.what.upper() == "QUERIES":
             result = _query_descriptions(ctx, stmt)

@@ -14,15 +14,24 @@ if TYPE_CHECKING:
 
 
 
+def transient_id(engine: Engine, query_id: str) -> str | None:
+    """The running push query ``query_id`` names, if any: ksqlDB compares query ids case-insensitively
+    (``QueryId``), and a push query's id is mixed-case (``transient_S_123``) while an unquoted id in
+    TERMINATE may be written in any case."""
+    wanted = query_id.upper()
+    return next((qid for qid in list(engine.transient) if qid.upper() == wanted), None)
+
+
 def terminate(engine: Engine, stmt: A.Terminate) -> StatementResult:
     if stmt.query_id is None:
         for qid in list(engine.queries):
             engine.stop_persistent(qid)
         return status(stmt, "Query terminated.")  # ksqlDB's one success text for every TERMINATE
-    qid = stmt.query_id.upper()
-    if qid in engine.transient:
-        engine.transient[qid].close()
+    push = transient_id(engine, stmt.query_id)
+    if push is not None:
+        engine.transient[push].close()
         return status(stmt, "Query terminated.")
+    qid = stmt.query_id.upper()
     if qid not in engine.queries:
         raise KsqlStatementError(f"Unknown queryId: {stmt.query_id}")
     engine.stop_persistent(qid)
