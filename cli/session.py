@@ -31,11 +31,11 @@ CLI_PROPERTIES = ("WRAP", "COLUMN-WIDTH")
 
 def is_cli_command(text: str) -> bool:
     """Whether ``text`` is one of the shell's own commands (case-insensitive, ';' optional): its first word
-    is one (``request-pipelining`` is one word), or it starts ``set cli``."""
+    is one (``request-pipelining`` is one word), or it starts ``set cli`` or ``run script``."""
     words = strip_terminator(text).split(None, 2)
     if not words:
         return False
-    return words[0].lower() in CLI_COMMANDS or [w.lower() for w in words[:2]] == ["set", "cli"]
+    return words[0].lower() in CLI_COMMANDS or [w.lower() for w in words[:2]] in (["set", "cli"], ["run", "script"])
 
 # ksqlDB's answer to a SELECT or PRINT sent to /ksql (a RUN SCRIPT is one /ksql request).
 QUERY_ENDPOINT_MESSAGE = ("The following statement types should be issued to the websocket endpoint '/query':\n"
@@ -86,7 +86,10 @@ class Session:
             words = [""]
         try:
             if is_cli_command(text):
-                if strip_terminator(text).split()[0].lower() == "set":
+                first = strip_terminator(text).split()[0].lower()
+                if first == "run":
+                    return self._run_script(self._substitute(text))
+                if first == "set":
                     self._set_cli(text)
                 else:
                     self._cli_command(text)
@@ -253,8 +256,10 @@ class Session:
         """RUN SCRIPT as ksqlDB's shell runs it: the file's statements go to the server as ONE request, so
         SELECT and PRINT (which belong on the query endpoints) are refused before any statement runs, and a
         SET, UNSET, DEFINE or UNDEFINE in the file lasts for the rest of the file only."""
-        stmt = self._parse_one(text)
-        path = os.path.expanduser(stmt.path)
+        arg = (strip_terminator(text).split(None, 2)[2:] or [""])[0].strip()
+        if arg[:1] in ("'", '"', ""):  # a quoted path, read as the grammar reads a string ('' escapes)
+            arg = self._parse_one(text).path
+        path = os.path.expanduser(arg)  # or the rest of the line, as ksqlDB's shell splits its arguments
         try:
             with open(path, encoding="utf-8") as f:
                 content = f.read()

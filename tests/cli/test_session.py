@@ -269,3 +269,24 @@ def test_server_command_in_an_embedded_shell(sh: Captured) -> None:
     assert sh.take()[0].strip()  # the data directory
     assert not sh.run("server http://localhost:8088")
     assert "An embedded shell has no server to switch" in sh.take()[1]
+
+
+def test_run_script_is_a_shell_command(sh: Captured, tmp_path: Path) -> None:
+    """``run script <path>`` is one of the shell's own commands (case-insensitive, ';' optional): the path may
+    be quoted (read as a SQL string) or the rest of the line; a pipe or file feeding the shell submits it
+    without ';'."""
+    from ksqlpy.cli.runner import run_lines
+    from ksqlpy.cli.session import is_cli_command
+
+    script = tmp_path / "it's.sql"
+    script.write_text(CREATE)
+    plain = tmp_path / "plain.sql"
+    plain.write_text("CREATE STREAM pv3 (id INT KEY) WITH (kafka_topic='pv3', value_format='JSON', partitions=1);")
+    assert is_cli_command(f"run script {plain}") and is_cli_command("RUN SCRIPT 'x.sql';")
+    assert sh.run(f"RUN SCRIPT '{str(script).replace(chr(39), chr(39) * 2)}';")
+    assert "Stream created" in sh.take()[0]
+    assert run_lines(sh.session, [f"run script {plain}\n", "SHOW STREAMS;\n"]) == 0
+    out = sh.take()[0]
+    assert "Stream created" in out and "PV3" in out
+    assert not sh.run("run script /no/such/file.sql")
+    assert "Failed to read file: /no/such/file.sql" in sh.take()[1]
