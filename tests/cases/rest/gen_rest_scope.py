@@ -194,6 +194,12 @@ def push_cases() -> list[dict[str, Any]]:
             "responses": [STATUS, _query("`ID` INTEGER, `V` INTEGER", _rows([1, 1]), "Limit Reached")],
         },
         {
+            "name": "a SET among the admin statements lasts for their request only, not for the query",
+            "statements": [stream, "SET 'auto.offset.reset'='latest';", "SELECT * FROM S EMIT CHANGES LIMIT 1;"],
+            "inputs": events[:1],
+            "responses": [STATUS, _query("`ID` INTEGER, `V` INTEGER", _rows([1, 1]), "Limit Reached")],
+        },
+        {
             "name": "push query over a stream made by INSERT VALUES in the same request",
             "statements": [stream, "INSERT INTO S (ROWTIME, ID, V) VALUES (10, 7, 70);",
                            "INSERT INTO S (ROWTIME, ID, V) VALUES (20, 8, 80);",
