@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from ksqlpy.expr.bound import Expr
 from ksqlpy.plan import naming
+from ksqlpy.plan.join_columns import stream_columns_read
 from ksqlpy.plan.join_prefilter import stream_prefilter, table_prefilter
 from ksqlpy.plan.logical import (
     Aggregate,
@@ -105,6 +106,7 @@ class JoinLowering:
         self.wiring: dict[int, list[JoinWiring]] = {}
         self.next_operator = 0
         self.window_size = self._time_window_size()
+        self.columns_read = stream_columns_read(self.plan, root)
 
     def _time_window_size(self) -> int | None:
         """The size of the left-most source's time window: the window end of every join key (None: session
@@ -258,7 +260,7 @@ class JoinLowering:
                                        stores=[lstore])
                 return node_in
             self.wiring[sub.id].append(JoinChannel(left.source.topic, target, left.source, key, table,
-                                                   self.start_at(table), prefilter))
+                                                   self.start_at(table), prefilter, self.columns_read.get(id(left))))
             self.lo.add_topic(left.source.topic, TopicKind.SOURCE, sub.partitions)
             lstore = naming.join_table_store(ctx, "left", rekeyed=False) if table else None
             return self.leaf_nodes(sub, left, first, "left", ctx, [lstore] if lstore else None)
@@ -301,7 +303,7 @@ class JoinLowering:
                                    stores=[table_store] if table_store else None)
             return node_in
         self.wiring[sub.id].append(JoinChannel(right.source.topic, target, right.source, key, table,
-                                               self.start_at(table)))
+                                               self.start_at(table), columns_read=self.columns_read.get(id(right))))
         self.lo.add_topic(right.source.topic, TopicKind.SOURCE, sub.partitions)
         return self.leaf_nodes(sub, right, first, "right", ctx, [table_store] if (table and table_store) else None)
 
@@ -312,7 +314,8 @@ class JoinLowering:
         WHERE conjuncts its records are dropped by first, ``plan.join_prefilter``)."""
         sub = self.sub(leaf)
         self.wiring[sub.id].append(JoinChannel(leaf.source.topic, ToRepartition(topic, None, codec), leaf.source,
-                                               key, table, self.start_at(table), list(prefilter or [])))
+                                               key, table, self.start_at(table), list(prefilter or []),
+                                               self.columns_read.get(id(leaf))))
         self.lo.add_topic(leaf.source.topic, TopicKind.SOURCE, sub.partitions)
         node = self.leaf_nodes(sub, leaf, index, side, context)
         node = sub.node(NodeKind.PROCESSOR, f"{context}{side.capitalize()}SourceKeyed-SelectKey", node)

@@ -273,6 +273,9 @@ class JoinChannel:
     # WHERE conjuncts over the source's block that drop a record before it is re-keyed or joined
     # (``plan.join_prefilter``); the WHERE still runs after the join
     prefilter: list[Expr] = field(default_factory=list)
+    # the names of the source's non-key columns the query reads (None: every one); the others are NULL in
+    # its blocks (``plan.join_columns``)
+    columns_read: frozenset[str] | None = None
 
 
 @dataclass

@@ -176,7 +176,9 @@ class JoinWiring:
         reader = SourceReader(source, rctx.key_serde(source), rctx.value_serde(source), plog, qid,
                               keep_tombstones=ch.table, throw_on_invalid_timestamp=self.strict,
                               fail_on_deserialization=self.fail_on_deserialization)
-        block = block_builder(source)
+        # a logged failing row is the whole row: with rows in the processing log every column is kept
+        read = None if ch.table or getattr(plog, "include_rows", True) else ch.columns_read
+        block = block_builder(source, read)
         assert ch.key is not None
         key_fn = self.key_fn(ch.key)
         keep = predicate(ch.prefilter, len(ch.key.columns), self.functions) if ch.prefilter else None

@@ -20,12 +20,14 @@ from ksqlpy.types import SqlType
 KeyFn = Callable[[tuple], tuple | None]
 
 
-def block_builder(source: Source) -> Callable[[tuple, int, int, int], tuple]:
+def block_builder(source: Source, read: frozenset[str] | None = None) -> Callable[[tuple, int, int, int], tuple]:
     """``fn(reader_row, ts, partition, offset) -> block`` for a source (reader order: keys, values,
-    headers, window bounds)."""
+    headers, window bounds). ``read``: the non-key columns the query reads (None: all); the others are
+    NULL in the block (``plan.join_columns``)."""
     reader = ([c.name for c in source.key_columns] + [c.name for c in source.value_columns]
               + [c.name for c in source.header_columns])
-    parts = [f"r[{reader.index(c.name)}]" for c in source.columns if not c.key]
+    parts = [f"r[{reader.index(c.name)}]" if read is None or c.name in read else "None"
+             for c in source.columns if not c.key]
     parts += ["ts", "p", "o"]
     if source.windowed is not None:
         n = len(reader)
