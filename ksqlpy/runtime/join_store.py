@@ -124,6 +124,47 @@ class WindowStore:
         else:
             keys.add(kb)
 
+    def put_many(self, kbs: list[bytes], tss: list[int], rows: list[Any]) -> None:
+        """``put`` of each record in order, the LMDB keys built and the store written in bulk when no record
+        can expire on arrival, the sequence does not wrap and every record belongs in the index."""
+        n = len(kbs)
+        if not n:
+            return
+        top = max(tss)
+        observed = self.observed if self.observed > top else top
+        seq = self.seq
+        if min(tss) <= observed - self.retention or seq + n > 0xFFFFFFFF or min(tss) < self.cached_from:
+            put = self.put
+            for kb, ts, row in zip(kbs, tss, rows, strict=True):
+                put(kb, ts, row)
+            return
+        self.observed = observed
+        self.seq = seq + n
+        seqs = range(seq + 1, seq + n + 1)
+        seg, head, tail, window, off = self.segment, _HEAD.pack, _QI.pack, _WINDOW, _OFF
+        self.kv.put_many([head(window, ts // seg + off, len(kb)) + kb + tail(ts + off, q)
+                          for kb, ts, q in zip(kbs, tss, seqs, strict=True)], rows)
+        index, buckets, heap, width = self.index, self._buckets, self._heap, self.bucket
+        for kb, ts, q, row in zip(kbs, tss, seqs, rows, strict=True):
+            e = (ts, q, row)
+            entries = index.get(kb)
+            if entries is None:
+                index[kb] = [e]
+            else:
+                last = entries[-1]
+                if last[0] < ts or (last[0] == ts and last[1] < q):
+                    entries.append(e)
+                else:  # out of order
+                    entries.insert(bisect_right(entries, (ts, q)), e)
+            b = ts // width
+            keys = buckets.get(b)
+            if keys is None:
+                buckets[b] = {kb}
+                heappush(heap, b)
+            else:
+                keys.add(kb)
+        self.cached += n
+
     def fetch(self, kb: bytes, lo: int, hi: int) -> list[tuple[int, int, Any]]:
         """(timestamp, sequence, row) of the records of ``kb`` with ``lo <= ts <= hi``, oldest first."""
         floor = self.observed - self.retention + 1

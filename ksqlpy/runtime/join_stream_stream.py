@@ -60,14 +60,57 @@ class StreamStreamJoin(BaseOperator):
         self._process(key, row, ts, hdrs, left=False)
 
     def on_left_run(self, events: list[tuple], i: int, j: int) -> None:
+        if self.outer is None:
+            self._run(events, i, j, True)
+            return
         process = self._process
         for ts, _, (key, row, hdrs) in events[i:j]:
             process(key, row, ts, hdrs, True)
 
     def on_right_run(self, events: list[tuple], i: int, j: int) -> None:
+        if self.outer is None:
+            self._run(events, i, j, False)
+            return
         process = self._process
         for ts, _, (key, row, hdrs) in events[i:j]:
             process(key, row, ts, hdrs, False)
+
+    def _run(self, events: list[tuple], i: int, j: int, left: bool) -> None:
+        """``_process`` over a run of one side's records when no record waits in an outer store: each probes
+        the other side's store and emits as ``_process`` does, and the run's records go into this side's
+        store together afterwards - the other side's store is all a probe reads, so the order of the puts
+        against the probes does not matter."""
+        before, after = (self.before, self.after) if left else (self.after, self.before)
+        outer = self.left_outer if left else self.right_outer
+        mine, theirs = (self.this, self.other) if left else (self.other, self.this)
+        pad = self.rnull if left else self.lnull
+        emit, key_bytes, fetch = self.emit, self.key_bytes, theirs.fetch
+        kbs: list[bytes] = []
+        tss: list[int] = []
+        rows: list[Any] = []
+        add_kb, add_ts, add_row = kbs.append, tss.append, rows.append
+        stream_time = self.stream_time
+        for ts, _, (key, row, hdrs) in events[i:j]:
+            if ts > stream_time:
+                stream_time = ts
+            if key is None or row is None:
+                if key is None and row is not None and outer:
+                    emit(None, row + pad if left else pad + row, None, ts, hdrs)
+                continue
+            kb = key_bytes(key)
+            add_kb(kb)
+            add_ts(ts)
+            add_row(row)
+            lo = ts - before
+            hi = ts + after
+            matched = False
+            for other_ts, _, other_row in fetch(kb, lo if lo > 0 else 0, hi if hi > 0 else 0):
+                matched = True
+                emit(key, row + other_row if left else other_row + row, None, ts if ts > other_ts else other_ts, hdrs)
+            if outer and not matched:
+                emit(key, row + pad if left else pad + row, None, ts, hdrs)
+        self.stream_time = stream_time
+        mine.put_many(kbs, tss, rows)
 
     def _process(self, key: Any, row: Any, ts: int, hdrs: Any, left: bool) -> None:
         before, after = (self.before, self.after) if left else (self.after, self.before)

@@ -218,6 +218,17 @@ class KeyValueStore:
         dirty[key] = value
         self.changed[key] = value
 
+    def put_many(self, keys: list[bytes], values: list[Any]) -> None:
+        """``put`` of each pair in order (the dicts updated in bulk when range() keeps no sorted keys)."""
+        if self._dkeys is not None:
+            put = self.put
+            for k, v in zip(keys, values, strict=True):
+                put(k, v)
+            return
+        self.cache.update(zip(keys, values, strict=True))
+        self.dirty.update(zip(keys, values, strict=True))
+        self.changed.update(zip(keys, values, strict=True))
+
     def _list_dirty(self, key: bytes) -> None:
         """Add a newly dirty key to range()'s sorted keys (into the small list; merged when it grows)."""
         dk = self._dkeys
