@@ -16,6 +16,7 @@ from ksqlpy.runtime.join_store import TableStore
 from ksqlpy.runtime.processor import BaseOperator
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
+_UNSEEN = object()
 
 
 def _kept(keep: Callable[[tuple], bool], row: tuple) -> bool:
@@ -38,6 +39,10 @@ class StreamTableJoin(BaseOperator):
         self.emit = emit
         self.rnull = (None,) * right_width
         self.key_bytes = key_bytes
+        # key bytes -> the table row a stream record with that key joins (None: none), as looked up in this
+        # batch: stream records repeat keys (bids of one auction), and the table changes only through
+        # ``on_right``, which forgets its key; forgotten at each commit and abort
+        self._joins: dict[bytes, tuple | None] = {}
 
     def on_left(self, key: Any, row: Any, old: Any, ts: int, hdrs: Any) -> None:
         if key is None or row is None:
@@ -54,16 +59,22 @@ class StreamTableJoin(BaseOperator):
         """``on_left`` over the run ``events[i:j]`` of (ts, offset, (key, row, headers)) in one loop."""
         get, key_bytes, emit, rnull, left_join = self.table.get, self.key_bytes, self.emit, self.rnull, self.left_join
         keep = self.keep_right
+        joins = self._joins
+        seen = joins.get
         for ts, _, (key, row, hdrs) in events[i:j]:
             if key is None or row is None:
                 if key is None and row is not None and left_join:
                     emit(None, row + rnull, None, ts, hdrs)
                 continue
-            found = get(key_bytes(key))
-            if found is not None:
-                if keep is not None and not _kept(keep, found[0]):
-                    continue
-                emit(key, row + found[0], None, ts, hdrs)
+            kb = key_bytes(key)
+            right = seen(kb, _UNSEEN)
+            if right is _UNSEEN:
+                found = get(kb)
+                # (a row failing ``keep``, INNER joins only, joins nothing as a missing one)
+                right = joins[kb] = None if found is None or (keep is not None and not _kept(keep, found[0])) \
+                    else found[0]
+            if right is not None:
+                emit(key, row + right, None, ts, hdrs)
             elif left_join:
                 emit(key, row + rnull, None, ts, hdrs)
 
@@ -71,7 +82,14 @@ class StreamTableJoin(BaseOperator):
         if key is None:
             return
         kb = self.key_bytes(key)
+        self._joins.pop(kb, None)
         if row is None:
             self.table.delete(kb)
         else:
             self.table.put(kb, row, ts)
+
+    def after_commit(self) -> None:
+        self._joins.clear()
+
+    def abort(self) -> None:
+        self._joins.clear()
