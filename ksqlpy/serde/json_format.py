@@ -28,6 +28,8 @@ from __future__ import annotations
 import decimal
 import json
 from collections.abc import Callable, Sequence
+from functools import lru_cache
+from types import CodeType
 from typing import Any
 
 import orjson
@@ -176,6 +178,14 @@ def _with_fast_writer(fast: Callable[[Sequence[tuple]], list[bytes]],
     return serialize_batch
 
 
+@lru_cache(maxsize=256)
+def _compiled(src: str, filename: str) -> CodeType:
+    """The generated reader/writer source compiled once per text: a query's tasks (one per partition and
+    input) build serdes of the same columns, and compiling costs more than the rest of a serde's set-up.
+    The code is executed in each serde's own namespace, so the functions stay per serde."""
+    return compile(src, filename, "exec")
+
+
 class JsonValueSerde(ValueSerde):
     """JSON rows; ``wrap`` False means the single column's bare value."""
 
@@ -209,7 +219,7 @@ class JsonValueSerde(ValueSerde):
             src += self._batch_source(lower, "_batch_lower")
             src += _DISPATCH.replace("{n}", str(len(names)))
         src += self._writer_source(names, ns)
-        exec(compile(src, f"<json serde {names}>", "exec"), ns)
+        exec(_compiled(src, f"<json serde {names}>"), ns)
         self._row = ns["_row"]
         self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
         self.deserialize_batch = ns["deserialize_batch"]  # type: ignore[method-assign]
