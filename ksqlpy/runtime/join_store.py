@@ -82,6 +82,9 @@ class WindowStore:
         self.purged_segment: int | None = None
         self._read: Any = None  # one LMDB read transaction per batch (probes below cached_from)
         self._cursor: Any = None
+        # records ``put_many`` indexed but did not write to the store yet (probes read the index alone):
+        # written in one go before the store flushes (``write_puts``), or before a ``put`` writes one
+        self._puts: tuple[list[bytes], list[int], list[int], list[Any]] = ([], [], [], [])
 
     def _seg(self, ts: int) -> int:
         return ts // self.segment
@@ -91,6 +94,8 @@ class WindowStore:
         return self.observed - self.retention + 1
 
     def put(self, kb: bytes, ts: int, row: Any) -> None:
+        if self._puts[0]:
+            self.write_puts()
         if ts > self.observed:
             self.observed = ts
         if ts <= self.observed - self.retention:
@@ -125,8 +130,9 @@ class WindowStore:
             keys.add(kb)
 
     def put_many(self, kbs: list[bytes], tss: list[int], rows: list[Any]) -> None:
-        """``put`` of each record in order, the LMDB keys built and the store written in bulk when no record
-        can expire on arrival, the sequence does not wrap and every record belongs in the index."""
+        """``put`` of each record in order - indexed at once, written to the store in bulk (``write_puts``) -
+        when no record can expire on arrival, the sequence does not wrap and every record belongs in the
+        index; else by ``put``."""
         n = len(kbs)
         if not n:
             return
@@ -141,9 +147,11 @@ class WindowStore:
         self.observed = observed
         self.seq = seq + n
         seqs = range(seq + 1, seq + n + 1)
-        seg, head, tail, window, off = self.segment, _HEAD.pack, _QI.pack, _WINDOW, _OFF
-        self.kv.put_many([head(window, ts // seg + off, len(kb)) + kb + tail(ts + off, q)
-                          for kb, ts, q in zip(kbs, tss, seqs, strict=True)], rows)
+        pkb, pts, pseq, prow = self._puts
+        pkb += kbs
+        pts += tss
+        pseq += seqs
+        prow += rows
         index, buckets, heap, width = self.index, self._buckets, self._heap, self.bucket
         for kb, ts, q, row in zip(kbs, tss, seqs, rows, strict=True):
             e = (ts, q, row)
@@ -164,6 +172,18 @@ class WindowStore:
             else:
                 keys.add(kb)
         self.cached += n
+
+    def write_puts(self) -> None:
+        """Write the records ``put_many`` kept back to the store, in their order (LMDB keys by one
+        comprehension, the store's dicts by one update each)."""
+        kbs, tss, seqs, rows = self._puts
+        if not kbs:
+            return
+        seg, head, tail, window, off = self.segment, _HEAD.pack, _QI.pack, _WINDOW, _OFF
+        self.kv.put_many([head(window, ts // seg + off, len(kb)) + kb + tail(ts + off, q)
+                          for kb, ts, q in zip(kbs, tss, seqs, strict=True)], rows)
+        for column in self._puts:
+            column.clear()
 
     def fetch(self, kb: bytes, lo: int, hi: int) -> list[tuple[int, int, Any]]:
         """(timestamp, sequence, row) of the records of ``kb`` with ``lo <= ts <= hi``, oldest first."""
@@ -224,6 +244,7 @@ class WindowStore:
             self._read = None
 
     def before_flush(self) -> None:
+        self.write_puts()
         self.release()
         self.kv.put(_META_OBSERVED, self.observed)
         self.kv.put(_META_SEQ, self.seq)
@@ -243,6 +264,8 @@ class WindowStore:
         self.seq = self.kv.get(_META_SEQ) or 0
         self.index, self._buckets, self._heap = {}, {}, []
         self.cached, self.pending = 0, {}
+        for column in self._puts:
+            column.clear()
         self.release()
         floor = self.floor()
         start = _WINDOW + _u64(self._seg(floor))

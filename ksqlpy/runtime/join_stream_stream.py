@@ -172,6 +172,8 @@ class StreamStreamJoin(BaseOperator):
 
     # -------------------------------------------------------------------- batch boundaries
     def flush(self, tx: Any) -> None:
+        self.this.write_puts()  # the batch's records before the meta entries, in the order they came
+        self.other.write_puts()
         self.this.kv.put(_META, (self.stream_time, self.min_time))
         self.this.before_flush()
         self.other.before_flush()
