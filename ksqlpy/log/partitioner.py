@@ -3,13 +3,16 @@
 Co-partitioning (joins) and key-based ordering are only correct if every writer agrees on
 ``partition(key)``; Kafka's Java producer and librdkafka's ``murmur2_random`` use
 ``(murmur2(key_bytes) & 0x7fffffff) % partitions``, so we do too. Pure Python murmur2 costs about a
-microsecond per short key, so results are memoised in a bounded dict: streaming keys repeat a lot.
+microsecond per short key, so results are memoised in a bounded dict: streaming keys repeat a lot; a new
+key is hashed by librdkafka's murmur2 when one is installed (confluent-kafka bundles it), checked against
+the Python one when loaded.
 """
 
 from __future__ import annotations
 
 import struct
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
 _M = 0x5BD1E995
 _SEED = 0x9747B28C
@@ -53,6 +56,66 @@ def to_positive(n: int) -> int:
 
 _CACHE: dict[bytes, int] = {}
 _CACHE_MAX = 1 << 16
+_TOP = 0x7FFFFFFF
+
+
+def _positive_python(key: bytes) -> int:
+    return murmur2(key) & _TOP
+
+
+def positive_by(partitioner: Any) -> Callable[[bytes], int]:
+    """``to_positive(murmur2(key))`` from a function with the signature and result of librdkafka's
+    ``rd_kafka_msg_partitioner_murmur2`` (see ``_native_positive``)."""
+
+    def positive(key: bytes) -> int:
+        h = partitioner(None, key, len(key), _TOP, None, None)
+        if h == 0 and partitioner(None, key, len(key), _TOP - 1, None, None) == 1:
+            return _TOP  # the hash 2**31 - 1 is 0 modulo 2**31 - 1, and 1 modulo 2**31 - 2
+        return h  # type: ignore[no-any-return]
+
+    return positive
+
+
+def _native_positive() -> Callable[[bytes], int] | None:
+    """``to_positive(murmur2(key))`` computed by librdkafka (the one bundled with confluent-kafka, or the
+    system's), whose public ``rd_kafka_msg_partitioner_murmur2`` is ``(murmur2(key) & 0x7fffffff) % n``:
+    called with ``n = 2**31 - 1`` it is the hash itself, but for the hash ``2**31 - 1``, which reads 0 -
+    told apart from a hash of 0 by a second call with ``n = 2**31 - 2``. ~4x faster than the Python loop
+    per new key. None when no librdkafka loads or it disagrees with ``murmur2`` on Kafka's test vectors."""
+    import ctypes
+    import ctypes.util
+    import glob
+    import importlib.util
+    import os
+
+    paths = []
+    spec = importlib.util.find_spec("confluent_kafka")
+    if spec is not None and spec.submodule_search_locations:
+        for loc in spec.submodule_search_locations:
+            paths += sorted(glob.glob(os.path.join(os.path.dirname(loc), "confluent_kafka.libs", "librdkafka*.so*")))
+    found = ctypes.util.find_library("rdkafka")
+    if found:
+        paths.append(found)
+    for path in paths:
+        try:
+            fn = ctypes.PyDLL(path).rd_kafka_msg_partitioner_murmur2
+        except (OSError, AttributeError):
+            continue
+        fn.restype = ctypes.c_int32
+        fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int32, ctypes.c_void_p,
+                       ctypes.c_void_p]
+
+        positive = positive_by(fn)
+        probes = [b"", b"21", b"abc", b"foobar", b"a-little-bit-long-string", b"\x00\xff" * 9, bytes(range(37))]
+        if all(positive(k) == _positive_python(k) for k in probes):
+            return positive
+    return None
+
+
+try:
+    _positive: Callable[[bytes], int] = _native_positive() or _positive_python
+except Exception:  # noqa: BLE001 - any trouble loading it: the Python loop
+    _positive = _positive_python
 
 
 def key_hash(key: bytes) -> int:
@@ -61,7 +124,7 @@ def key_hash(key: bytes) -> int:
     if h is None:
         if len(_CACHE) >= _CACHE_MAX:
             _CACHE.clear()
-        h = _CACHE[key] = murmur2(key) & 0x7FFFFFFF
+        h = _CACHE[key] = _positive(key)
     return h
 
 

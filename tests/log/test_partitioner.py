@@ -102,3 +102,24 @@ def test_murmur2_matches_the_reference_formulation_over_random_keys() -> None:
         for _ in range(5):
             data = bytes(rnd.randrange(256) for _ in range(n))
             assert murmur2(data) == reference(data), n
+
+
+def test_native_murmur2_agrees_with_the_python_one_over_random_keys() -> None:
+    """A new key is hashed by librdkafka when it loads (``partitioner._positive``); whichever is in use
+    gives the Python loop's hash for keys of every length and tail."""
+    rng = random.Random(11)
+    for n in list(range(0, 70)) * 30:
+        key = bytes(rng.randrange(256) for _ in range(n))
+        assert partitioner._positive(key) == murmur2(key) & 0x7FFFFFFF
+
+
+def test_positive_by_tells_the_top_hash_from_zero() -> None:
+    """Modulo 2**31 - 1 the hash 2**31 - 1 reads 0: a second call modulo 2**31 - 2 tells it from a hash of 0."""
+    hashes = {b"top": 0x7FFFFFFF, b"zero": 0, b"one": 1, b"mid": 123456789}
+
+    def fake(rkt: object, key: bytes, n: int, partitions: int, a: object, b: object) -> int:
+        assert n == len(key)
+        return hashes[key] % partitions
+
+    positive = partitioner.positive_by(fake)
+    assert {k: positive(k) for k in hashes} == hashes
