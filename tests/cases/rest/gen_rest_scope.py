@@ -248,6 +248,39 @@ def pull_cases() -> list[dict[str, Any]]:
                        {"topic": "input", "key": 2, "value": val, "timestamp": 2}],
             "responses": [STATUS, _query(schema, _rows(row)), _query(schema, _rows(row, [2, *row[1:]]))],
         })
+    for kf in KEY_FORMATS[1:]:  # two key columns (KAFKA keys have one)
+        out.append({
+            "name": f"pull query against an aggregation grouped by two columns - {kf} keys",
+            "statements": [f"CREATE STREAM S2 (A INT KEY, B STRING KEY, V INT) WITH (kafka_topic='input', "
+                           f"key_format='{kf}', value_format='JSON');",
+                           "CREATE TABLE T2 AS SELECT A, B, SUM(V) AS TOT FROM S2 GROUP BY A, B;",
+                           "SELECT * FROM T2 WHERE A = 1 AND B = 'x';", "SELECT TOT FROM T2;"],
+            "inputs": [{"topic": "input", "key": "1,x" if kf == "DELIMITED" else {"A": 1, "B": "x"}, "value": {"V": 2}},
+                       {"topic": "input", "key": "2,y" if kf == "DELIMITED" else {"A": 2, "B": "y"}, "value": {"V": 3}}],
+            "responses": [STATUS, STATUS, _query("`A` INTEGER KEY, `B` STRING KEY, `TOT` INTEGER", _rows([1, "x", 2])),
+                          _query("`TOT` INTEGER", _rows([2], [3]))],
+        })
+    out += [
+        {
+            "name": "pull query against an aggregation of a table (a row moving to another group)",
+            "statements": ["CREATE TABLE U (ID INT PRIMARY KEY, G STRING, V INT) WITH (kafka_topic='u', "
+                           "value_format='JSON');",
+                           "CREATE TABLE G AS SELECT G, SUM(V) AS TOT, COUNT(*) AS C FROM U GROUP BY G;",
+                           "SELECT * FROM G WHERE G = 'a';"],
+            "inputs": [{"topic": "u", "key": 1, "value": {"G": "a", "V": 1}},
+                       {"topic": "u", "key": 2, "value": {"G": "a", "V": 2}},
+                       {"topic": "u", "key": 1, "value": {"G": "b", "V": 5}}],
+            "responses": [STATUS, STATUS, _query("`G` STRING KEY, `TOT` INTEGER, `C` BIGINT", _rows(["a", 2, 1]))],
+        },
+        {
+            "name": "pull query against an aggregation keyed by a STRUCT",
+            "statements": ["CREATE STREAM SK (K STRUCT<X INT> KEY, V INT) WITH (kafka_topic='sk', key_format='JSON', "
+                           "value_format='JSON');",
+                           "CREATE TABLE TK AS SELECT K, COUNT(*) AS C FROM SK GROUP BY K;", "SELECT * FROM TK;"],
+            "inputs": [{"topic": "sk", "key": {"X": 1}, "value": {"V": 1}}],
+            "responses": [STATUS, STATUS, _query("`K` STRUCT<`X` INTEGER> KEY, `C` BIGINT", _rows([{"X": 1}, 1]))],
+        },
+    ]
     stream = "CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='input', value_format='JSON');"
     events = [{"topic": "input", "key": 1, "value": {"V": 1}, "timestamp": 1000},
               {"topic": "input", "key": 1, "value": {"V": 2}, "timestamp": 1500},
