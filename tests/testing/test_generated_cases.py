@@ -16,7 +16,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("aggregations/gen_cross.py", {
         "cross-stream-aggregates.json": lambda g: g["stream_aggregates"]() + g["structured_aggregates"](),
         "cross-table-aggregates.json": lambda g: g["table_aggregates"](),
-        "cross-windowed-aggregates.json": lambda g: g["windowed_aggregates"](),
+        "cross-windowed-aggregates.json": lambda g: g["windowed_aggregates"]() + g["windowed_value_formats"](),
     }),
     ("rest/gen_pull_windows.py", {"pull-window-bounds.json": lambda g: g["cases"]()}),
     ("rest/gen_rest_scope.py", {
