@@ -72,12 +72,10 @@ def test_a_registry_format_sink_is_not_refused(tmp_path: Any, fmt: str) -> None:
 
 
 class _NoSpark:
-    """Where a refusal comes before Spark is touched: registering the DataSource would fail loudly."""
+    """Where a refusal comes before Spark is touched: any use of the session fails loudly."""
 
-    class dataSource:  # noqa: N801 - SparkSession's attribute
-        @staticmethod
-        def register(_: Any) -> None:
-            raise AssertionError("Spark touched before the refusal")
+    def __getattr__(self, name: str) -> Any:
+        raise AssertionError(f"Spark touched before the refusal (session.{name})")
 
 
 def test_the_snapshot_reads_and_never_registers(tmp_path: Any) -> None:

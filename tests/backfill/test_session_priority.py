@@ -56,3 +56,28 @@ def test_local_spark_jvm_compiles_with_the_first_jit_tier_only(spark: Any) -> No
         args = f.read().split(b"\0")
     assert b"-XX:TieredStopAtLevel=1" in args
     assert _DEFAULTS["spark.executor.extraJavaOptions"] == "-XX:TieredStopAtLevel=1"  # (a cluster's executors)
+
+
+def test_a_worker_freezes_its_imported_modules_once_and_the_driver_never(spark: Any) -> None:
+    """PySpark's daemon collects the whole heap after every task of a reused worker: the first backfill task
+    of a worker freezes what is alive then (the modules), so later collections walk only the tasks' objects."""
+    import gc
+
+    from ksqlpy.backfill.datasource import settle_worker
+
+    before = gc.get_freeze_count()
+    settle_worker()  # not in a Spark task: nothing
+    assert gc.get_freeze_count() == before
+
+    def frozen(_: Any) -> tuple[int, int]:
+        import gc
+
+        from ksqlpy.backfill import datasource
+
+        datasource.settle_worker()  # (a reused worker may have settled in an earlier test's task)
+        first = gc.get_freeze_count()
+        datasource.settle_worker()  # once per process
+        return first, gc.get_freeze_count()
+
+    (first, second), = spark.sparkContext.parallelize([0], 1).map(frozen).collect()
+    assert first > 1000 and second == first
