@@ -229,25 +229,23 @@ def topic_config(kind: str, props: dict[str, Any], *, windowed_sink: bool = Fals
     return config
 
 
-NAMED_SCHEMA_FORMATS = ("AVRO", "PROTOBUF")  # formats whose full schema name a sink of the same format inherits
+NAMED_SCHEMA_FORMATS = ("AVRO", "PROTOBUF")  # formats whose value schema full name a sink of the same format inherits
 
 
-def inherited_schema_names(source: Source, key_format: str, value_format: str,
-                           props: dict[str, Any]) -> dict[str, Any]:
-    """The ``*_SCHEMA_FULL_NAME`` a CREATE ... AS SELECT sink takes from its source: only for a side whose
-    format is unchanged and names its schemas, and only when the statement does not name one itself."""
-    out: dict[str, Any] = {}
+def inherited_schema_names(source: Source, value_format: str, props: dict[str, Any]) -> dict[str, Any]:
+    """The ``VALUE_SCHEMA_FULL_NAME`` a CREATE ... AS SELECT sink takes from its source (ksqlDB's
+    ``Format.getInheritableProperties``, applied by its Analyzer to the value format only): when the value
+    format is unchanged and names its schemas, and the statement names none itself. The schema id is not
+    inherited: a sink writes what its query produces. A sink's key takes its format properties from the
+    statement alone (``CreateSourceAsProperties.getKeyFormatProperties``: an AVRO key is ``<Sink>Key``)."""
+    if value_format != source.value_format or value_format not in NAMED_SCHEMA_FORMATS:
+        return {}
+    if any(n in props for n in ("VALUE_SCHEMA_FULL_NAME", "VALUE_AVRO_SCHEMA_FULL_NAME")):
+        return {}
     source_props = source.properties or {}
-    for which, fmt, src_fmt in (("KEY", key_format, source.key_format), ("VALUE", value_format, source.value_format)):
-        if fmt != src_fmt or fmt not in NAMED_SCHEMA_FORMATS:
-            continue
-        names = [f"{which}_SCHEMA_FULL_NAME"] + (["VALUE_AVRO_SCHEMA_FULL_NAME"] if which == "VALUE" else [])
-        if any(n in props for n in names):
-            continue
-        found = next((source_props[n] for n in names if source_props.get(n) is not None), None)
-        if found is not None:
-            out[f"{which}_SCHEMA_FULL_NAME"] = found
-    return out
+    found = next((source_props[n] for n in ("VALUE_SCHEMA_FULL_NAME", "VALUE_AVRO_SCHEMA_FULL_NAME")
+                  if source_props.get(n) is not None), None)
+    return {} if found is None else {"VALUE_SCHEMA_FULL_NAME": found}
 
 
 def check_timestamp_column(name: str, t: T.SqlType, timestamp_format: Any) -> None:

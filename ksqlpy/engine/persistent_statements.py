@@ -217,12 +217,11 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
     topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{name}"))
     sink = Source(
         name=name, kind=kind, topic=topic, columns=columns, key_format=key_fmt, value_format=value_fmt,
-        key_delimiter=parse_delimiter(props["KEY_DELIMITER"]) if "KEY_DELIMITER" in props else (
-            src.key_delimiter if key_fmt == src.key_format == "DELIMITED" else None),
+        key_delimiter=parse_delimiter(props["KEY_DELIMITER"]) if "KEY_DELIMITER" in props else None,
         value_delimiter=parse_delimiter(props["VALUE_DELIMITER"]) if "VALUE_DELIMITER" in props else (
             src.value_delimiter if value_fmt == src.value_format == "DELIMITED" else None),
         wrap_single_value=wrap, windowed=plan.windowed, sql=sql,
-        properties={**inherited_schema_names(src, key_fmt, value_fmt, props), **props},
+        properties={**inherited_schema_names(src, value_fmt, props), **props},
         timestamp_column=str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None,
         timestamp_format=props.get("TIMESTAMP_FORMAT"),
     )

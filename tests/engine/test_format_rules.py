@@ -179,25 +179,26 @@ def test_key_formats_without_unwrapping_carry_no_key_feature(engine: Engine, bui
     assert engine.catalog.source("S").key_features == set()
 
 
-def test_csas_inherits_the_delimiters_of_an_unchanged_format(engine: Engine) -> None:
+def test_csas_inherits_the_value_delimiter_of_an_unchanged_format_never_the_key_one(engine: Engine) -> None:
     engine.execute("CREATE STREAM d (k STRING KEY, v INT) WITH (kafka_topic='d', partitions=1, format='DELIMITED', "
                    "key_delimiter='|', value_delimiter='$');")
     engine.execute("CREATE STREAM same AS SELECT * FROM d;")
     engine.execute("CREATE STREAM other WITH (value_format='JSON') AS SELECT * FROM d;")
     same, other = engine.catalog.source("SAME"), engine.catalog.source("OTHER")
-    assert (same.key_delimiter, same.value_delimiter) == ("|", "$")
-    assert (other.key_delimiter, other.value_delimiter) == ("|", None)
+    assert (same.key_delimiter, same.value_delimiter) == (None, "$")
+    assert (other.key_delimiter, other.value_delimiter) == (None, None)
 
 
 @pytest.mark.parametrize("fmt", ["AVRO", "PROTOBUF"])
-def test_csas_inherits_schema_names_of_an_unchanged_format(engine: Engine, fmt: str) -> None:
+def test_csas_inherits_the_value_schema_name_of_an_unchanged_format_never_the_key_one(engine: Engine, fmt: str) -> None:
     engine.execute(f"CREATE STREAM named (k STRING KEY, v INT) WITH (kafka_topic='n', partitions=1, format='{fmt}', "
                    "key_schema_full_name='my.Key', value_schema_full_name='my.Value');")
     engine.execute("CREATE STREAM same AS SELECT * FROM named;")
     engine.execute("CREATE STREAM own WITH (value_schema_full_name='other.V') AS SELECT * FROM named;")
     engine.execute("CREATE STREAM json_value WITH (value_format='JSON') AS SELECT * FROM named;")
     props = {n: engine.catalog.source(n).properties for n in ("SAME", "OWN", "JSON_VALUE")}
-    assert (props["SAME"]["KEY_SCHEMA_FULL_NAME"], props["SAME"]["VALUE_SCHEMA_FULL_NAME"]) == ("my.Key", "my.Value")
+    assert "KEY_SCHEMA_FULL_NAME" not in props["SAME"]
+    assert props["SAME"]["VALUE_SCHEMA_FULL_NAME"] == "my.Value"
     assert props["OWN"]["VALUE_SCHEMA_FULL_NAME"] == "other.V"
     assert "VALUE_SCHEMA_FULL_NAME" not in props["JSON_VALUE"]
     assert "my" in engine.schema_registry.latest("SAME-value").schema
