@@ -28,9 +28,9 @@ def _formats(props: dict[str, Any], config: dict[str, Any]) -> tuple[str, str]:
 
 
 def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | None = None,
-                registry: SchemaRegistry | None = None) -> T.SqlType:
+                registry: SchemaRegistry | None = None, strict: bool = False) -> T.SqlType:
     """The SQL type of a registered schema, whatever its kind (for PROTOBUF: of message ``full_name``,
-    else of the first message)."""
+    else of the first message; ``strict``: a missing message is raised as is, for ``registry_type``)."""
     if rs.schema_type == "AVRO":
         from ksqlpy.serde.avro_format import sql_type_of as avro_type
         from ksqlpy.serde.avro_references import inline_references, registry_lookup
@@ -44,15 +44,47 @@ def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | No
         return json_type(resolve_references(json.loads(rs.schema), json_lookup(registry)), upper=upper)
     if rs.schema_type == "PROTOBUF":
         from ksqlpy.serde.protobuf_format import registry_loader
-        from ksqlpy.serde.protobuf_schema import ProtoSchemaError, parse_proto
+        from ksqlpy.serde.protobuf_schema import MissingMessageError, ProtoSchemaError, parse_proto
         from ksqlpy.serde.protobuf_types import sql_type_of as proto_type
 
         try:
             file = parse_proto(rs.schema, registry_loader(registry) if registry is not None else None)
             return proto_type(file, file.message(full_name), upper=upper)
+        except MissingMessageError:
+            if strict:
+                raise
+            raise KsqlStatementError(f"Unsupported: protobuf schema {rs.id}: no message {full_name}") from None
         except ProtoSchemaError as e:
             raise KsqlStatementError(f"Unsupported: protobuf schema {rs.id}: {e}") from None
     raise KsqlStatementError(f"Unsupported: inferring columns from {rs.schema_type} schemas")
+
+
+# the schema type ksqlDB's SchemaTranslator of each format reads (ParsedSchema.schemaType())
+SCHEMA_TYPES = {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF", "JSON_SR": "JSON"}
+
+
+def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, upper: bool = True,
+                  full_name: str | None = None, registry: SchemaRegistry | None = None) -> T.SqlType:
+    """The SQL type of a registry schema a source or sink of format ``fmt`` takes its columns from, checked as
+    ksqlDB's ``SchemaRegistryTopicSchemaSupplier.fromParsedSchema`` checks it: a schema of another kind is
+    refused naming the format it is in, one its format's translator cannot read (a PROTOBUF full name the
+    schema has no message of) is 'Unable to verify ... is compatible with ksqlDB'."""
+    from ksqlpy.serde.protobuf_schema import MissingMessageError
+
+    expected = SCHEMA_TYPES.get(fmt, fmt)
+    if rs.schema_type != expected:
+        which, prop = ("Key", "KEY_FORMAT") if is_key else ("Value", "VALUE_FORMAT")
+        raise KsqlStatementError(
+            f"{which} schema is not in the expected format. You may want to set {prop} to '{rs.schema_type}'.\n"
+            f"topic: {topic}\nexpected format: {expected}\nactual format from Schema Registry: {rs.schema_type}")
+    try:
+        return sql_type_of(rs, upper=upper, full_name=full_name, registry=registry, strict=True)
+    except MissingMessageError as e:
+        raise KsqlStatementError(
+            f"Unable to verify if the {'key' if is_key else 'value'} schema for topic: {topic} is compatible with "
+            f"ksqlDB.\nReason: {e}\n\nPlease see https://github.com/confluentinc/ksql/issues/ to see if this "
+            "particular reason is already known.\nIf not, please log a new issue, including this full error "
+            f"message.\nSchema:{rs.schema}") from None
 
 
 def _missing(topic: str, is_key: bool) -> KsqlStatementError:
@@ -88,8 +120,8 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
     new_props = dict(stmt.properties)
     if not values and value_fmt in SR_FORMATS:
         rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
-        t = sql_type_of(rs, upper="VALUE_SCHEMA_ID" not in props, full_name=_full_name(props, "VALUE"),
-                        registry=registry)
+        t = registry_type(rs, value_fmt, topic, is_key=False, upper="VALUE_SCHEMA_ID" not in props,
+                          full_name=_full_name(props, "VALUE"), registry=registry)
         if isinstance(t, T.Struct) and (not unwrapped or value_fmt == "PROTOBUF"):
             added_values = [A.ColumnDef(n, ft) for n, ft in t.fields]
         elif unwrapped:
@@ -102,7 +134,8 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         sid = props.get("KEY_SCHEMA_ID")
         if sid is not None or registry.latest(subject(topic, True)) is not None:
             rs = _lookup(registry, topic, True, sid)
-            kt = sql_type_of(rs, upper=sid is None, full_name=_full_name(props, "KEY"), registry=registry)
+            kt = registry_type(rs, key_fmt, topic, is_key=True, upper=sid is None, full_name=_full_name(props, "KEY"),
+                               registry=registry)
             key_cols = key_columns_of(key_fmt, kt)
             added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
     if not added_keys and not added_values:
@@ -202,8 +235,9 @@ def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full
     rs = registry.by_id(schema_id)
     if rs is None:
         raise KsqlStatementError(f"Schema with id {schema_id} does not exist in the Schema Registry")
-    t = sql_type_of(rs, upper=False, full_name=full_name if rs.schema_type == "PROTOBUF" else None,
-                    registry=registry)
+    fmt = sink.key_format if is_key else sink.value_format
+    t = registry_type(rs, fmt, sink.topic, is_key=is_key, upper=False,
+                      full_name=full_name if rs.schema_type == "PROTOBUF" else None, registry=registry)
     if is_key:
         fields = key_columns_of(sink.key_format, t)
         declared = sink.key_columns

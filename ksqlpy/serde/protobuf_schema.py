@@ -27,6 +27,10 @@ class ProtoSchemaError(ValueError):
     """The text is not a proto schema this parser understands."""
 
 
+class MissingMessageError(ProtoSchemaError):
+    """The schema parses but has no message of the name asked for (a ``*_SCHEMA_FULL_NAME`` it lacks)."""
+
+
 @dataclass
 class ProtoField:
     name: str
@@ -93,7 +97,7 @@ class ProtoFile:
             got = next((t for n, t in self.types.items() if n.rpartition(".")[2] == name
                         and isinstance(t, ProtoMessage) and not n.startswith(_BUILTIN_PREFIXES)), None)
         if not isinstance(got, ProtoMessage):
-            raise ProtoSchemaError(f"Schema does not contain a message named {name}")
+            raise MissingMessageError(f"Schema does not contain a message named {name}")
         return got
 
     def indexes(self, msg: ProtoMessage) -> list[int]:
