@@ -104,9 +104,11 @@ def spec_to_avro(schema: Any, spec: Any, names: dict[str, Any],
     if kind == "null":
         raise ValueError("not null")
     if kind in ("bytes", "fixed") and logical == "decimal":
-        d = Decimal(str(spec)).scaleb(int(s.get("scale", 0)))
-        unscaled = int(d.to_integral_value())
-        return unscaled.to_bytes(max(1, (unscaled.bit_length() + 8) // 8), "big", signed=True)
+        from ksqlpy.serde.avro_format import decimal_to_bytes
+
+        # a fixed schema's bytes are its whole length, the unscaled value sign-extended to it
+        return decimal_to_bytes(Decimal(str(spec)), int(s.get("scale", 0)),
+                                int(s["size"]) if kind == "fixed" else None)
     if kind in ("int", "long"):
         if isinstance(spec, bool | dict | list):
             raise TypeError(f"{spec!r} is not a number")
