@@ -28,12 +28,15 @@ from __future__ import annotations
 import datetime as _dt
 import struct
 from collections.abc import Callable
+from decimal import Context
 from decimal import Decimal as PyDecimal
 from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, signed, varint
+
+_WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
 
 _DOUBLE = struct.Struct("<d")
 _EPOCH = _dt.date(1970, 1, 1)
@@ -85,7 +88,7 @@ def _encode_present(out: bytearray, num: int, t: T.SqlType, v: Any, nullable: st
 def _decimal_message(v: PyDecimal, t: T.SqlType) -> bytes:
     scale = t.scale if isinstance(t, T.Decimal) else max(-v.as_tuple().exponent, 0)  # type: ignore[operator]
     precision = t.precision if isinstance(t, T.Decimal) else len(v.as_tuple().digits)
-    unscaled = int(v.scaleb(scale).to_integral_value())
+    unscaled = int(v.scaleb(scale, context=_WIDE).to_integral_value(context=_WIDE))
     size = max(1, (unscaled.bit_length() + 8) // 8)
     out = bytearray()
     _tag(out, 1, 2)
@@ -248,8 +251,8 @@ def _message_value(t: T.SqlType, raw: bytes, nullable: str | None = None) -> Any
                 unscaled = int.from_bytes(v, "big", signed=True) if v else 0
             elif num == 3 and wire == 0:
                 scale = _signed(v, 32)
-        d = PyDecimal(unscaled).scaleb(-scale)
-        return d.quantize(PyDecimal(1).scaleb(-t.scale)) if isinstance(t, T.Decimal) else d
+        d = PyDecimal(unscaled).scaleb(-scale, context=_WIDE)
+        return d.quantize(PyDecimal(1).scaleb(-t.scale), context=_WIDE) if isinstance(t, T.Decimal) else d
     if name == "DATE":
         y, m, d = _ints(raw, 3)
         return (_dt.date(y, m, d) - _EPOCH).days

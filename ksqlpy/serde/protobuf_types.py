@@ -30,6 +30,7 @@ the (possibly repeated) ``value = 2`` field. An ARRAY of ARRAYs or of MAPs has n
 from __future__ import annotations
 
 import datetime as _dt
+from decimal import Context
 from decimal import Decimal as PyDecimal
 from typing import Any
 
@@ -49,6 +50,8 @@ SCALAR_SQL = {"bool": T.BOOLEAN, "string": T.STRING, "bytes": T.BYTES, "double":
                "sint64": T.BIGINT, "sfixed64": T.BIGINT, "uint32": T.BIGINT, "fixed32": T.BIGINT,
                "uint64": T.BIGINT, "fixed64": T.BIGINT}
 _EPOCH = _dt.date(1970, 1, 1)
+
+_WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
 
 
 # --------------------------------------------------------------------------- schema -> SQL types
@@ -253,7 +256,7 @@ def to_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | Non
             + v.get("nanos", 0) // 1_000_000
     elif kind == DECIMAL:
         raw = v.get("value", b"")
-        v = PyDecimal(int.from_bytes(raw, "big", signed=True) if raw else 0).scaleb(-int(v.get("scale", 0)))
+        v = PyDecimal(int.from_bytes(raw, "big", signed=True) if raw else 0).scaleb(-int(v.get("scale", 0)), context=_WIDE)
     elif kind in WRAPPERS:
         v = v.get("value", default(file, WRAPPERS[kind]))
     elif isinstance(v, dict) and not isinstance(t, T.Map):
@@ -279,7 +282,7 @@ def coerce(v: Any, t: T.SqlType) -> Any:
     if n == "DOUBLE" and not isinstance(v, float):
         return float(v)
     if isinstance(t, T.Decimal):
-        return PyDecimal(str(v)).quantize(PyDecimal(1).scaleb(-t.scale))
+        return PyDecimal(str(v)).quantize(PyDecimal(1).scaleb(-t.scale), context=_WIDE)
     return v
 
 
@@ -371,7 +374,7 @@ def decimal_message(v: Any, t: T.SqlType, f: ProtoField | None) -> dict[str, Any
         max(-int(d.as_tuple().exponent), 0)
     precision = int(params["precision"]) if "precision" in params else t.precision if isinstance(t, T.Decimal) \
         else len(d.as_tuple().digits)
-    unscaled = int(d.scaleb(scale).to_integral_value())
+    unscaled = int(d.scaleb(scale, context=_WIDE).to_integral_value(context=_WIDE))
     raw = unscaled.to_bytes(max(1, (unscaled.bit_length() + 8) // 8), "big", signed=True)
     return {"value": raw, "precision": precision, "scale": scale}
 

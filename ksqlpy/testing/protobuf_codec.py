@@ -11,10 +11,12 @@ from __future__ import annotations
 import base64
 import datetime
 import struct
-from decimal import Decimal
+from decimal import Context, Decimal
 from typing import Any
 
 from ksqlpy import types as T
+
+_WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
 
 _SCALAR_WIRE = {"BOOLEAN": 0, "INTEGER": 0, "BIGINT": 0, "DOUBLE": 1}
 
@@ -69,7 +71,7 @@ def _write(field: int, t: T.SqlType, v: Any) -> bytes:
     if kind == "DECIMAL":
         d = Decimal(str(v))
         scale = t.scale if isinstance(t, T.Decimal) else 0
-        unscaled = int(d.scaleb(scale))
+        unscaled = int(d.scaleb(scale, context=_WIDE))
         raw = unscaled.to_bytes(max(1, (unscaled.bit_length() + 8) // 8), "big", signed=True)
         return _ld(field, _ld(1, raw) + _write(2, T.INTEGER, getattr(t, "precision", 0)) + _write(3, T.INTEGER, scale))
     if kind == "DATE":
@@ -146,7 +148,7 @@ def _read_one(t: T.SqlType, wire: int, raw: Any) -> Any:
     if kind == "DECIMAL":
         raw_value = sub.get(1, [(2, b"")])[-1][1]
         unscaled = int.from_bytes(raw_value, "big", signed=True) if raw_value else 0
-        return Decimal(unscaled).scaleb(-part(3))
+        return Decimal(unscaled).scaleb(-part(3), context=_WIDE)
     if kind == "DATE":
         return (datetime.date(part(1), part(2), part(3)) - datetime.date(1970, 1, 1)).days
     if kind == "TIME":
@@ -285,7 +287,7 @@ def _proto_to_spec(file: Any, kind: str, v: Any) -> Any:
         return pt.to_sql(file, kind, v, T.BIGINT)
     if kind == pt.DECIMAL:
         raw = v.get("value", b"")
-        return Decimal(int.from_bytes(raw, "big", signed=True) if raw else 0).scaleb(-int(v.get("scale", 0)))
+        return Decimal(int.from_bytes(raw, "big", signed=True) if raw else 0).scaleb(-int(v.get("scale", 0)), context=_WIDE)
     if kind in pt.WRAPPERS:  # a present wrapper without its value field holds the wrapped type's default
         from ksqlpy.serde.protobuf_wire import default
 

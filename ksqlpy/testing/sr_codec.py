@@ -14,10 +14,12 @@ import base64
 import io
 import json
 import struct
-from decimal import Decimal
+from decimal import Context, Decimal
 from typing import Any
 
 from ksqlpy.testing import exactjson
+
+_WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
 
 _HEADER = struct.Struct(">bI")
 
@@ -179,7 +181,7 @@ def avro_to_spec(schema: Any, datum: Any, names: dict[str, Any]) -> Any:
     kind = _kind(s)
     logical = s.get("logicalType") if isinstance(s, dict) else None
     if kind in ("bytes", "fixed") and logical == "decimal":
-        return Decimal(int.from_bytes(datum, "big", signed=True)).scaleb(-int(s.get("scale", 0)))
+        return Decimal(int.from_bytes(datum, "big", signed=True)).scaleb(-int(s.get("scale", 0)), context=_WIDE)
     if kind == "array":
         if _is_map_entries(s, names):
             entry = _node(s["items"], names)

@@ -32,6 +32,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("serde/sink_schema_ids_gen.py", {"sink-schema-ids.json": lambda g: g["tests"]}),
     ("serde/registry_schema_checks_gen.py", {"registry-schema-checks.json": lambda g: g["tests"]}),
     ("serde/sink_format_inheritance_gen.py", {"sink-format-inheritance.json": lambda g: g["tests"]}),
+    ("serde/wide_decimals_gen.py", {"wide-decimals.json": lambda g: g["tests"]}),
     ("serde/unwrapped_nulls_gen.py", {"unwrapped-nulls.json": lambda g: g["tests"]}),
 ])
 def test_generated_files_match_their_generator(generator: str, files: dict) -> None:  # type: ignore[type-arg]
