@@ -203,7 +203,8 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
         if ("KEY_FORMAT" in props or "FORMAT" in props) and key_fmt != "NONE":
             raise KsqlStatementError("Key format specified for stream without key columns.")
         key_fmt = "NONE"
-    elif key_fmt == "NONE":
+    elif key_fmt == "NONE" and "KEY_FORMAT" not in props and "FORMAT" not in props:
+        # an inherited NONE only: a NONE the statement names is checked against the key columns as any format
         key_fmt = str(engine.prop("ksql.persistence.default.format.key", "KAFKA")).upper()
     check_nullable_representation(key_fmt, value_fmt, props)
     for c in key:
