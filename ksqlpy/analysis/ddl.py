@@ -168,7 +168,12 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     if not columns:
         raise KsqlStatementError("No columns supplied.")
     if stmt.kind == "TABLE" and not keys:
-        raise KsqlStatementError("Tables require a PRIMARY KEY. Please define the PRIMARY KEY.")
+        # ksqlDB's CreateSourceFactory: with VALUE_SCHEMA_ID the value columns came from the registry, so it
+        # says how to declare the key alone
+        hint = ("\nUse a partial schema to define the primary key and still load the value columns from the Schema "
+                f"Registry, for example:\n\tCREATE TABLE {stmt.name} (ID INT PRIMARY KEY) WITH (...);"
+                if props.get("VALUE_SCHEMA_ID") is not None else "")
+        raise KsqlStatementError(f"Tables require a PRIMARY KEY. Please define the PRIMARY KEY.{hint}")
     values = [c for c in columns if not c.key and not c.headers and c.header_key is None]
     check_nullable_representation(key_fmt, value_fmt, props)
     wrap = single_value_wrapping(props, len(values), config, value_fmt)

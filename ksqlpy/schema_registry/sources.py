@@ -87,11 +87,22 @@ def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, u
             f"message.\nSchema:{rs.schema}") from None
 
 
-def _missing(topic: str, is_key: bool) -> KsqlStatementError:
+def _missing(topic: str, is_key: bool, schema_id: int | None = None) -> KsqlStatementError:
+    """ksqlDB's SchemaRegistryTopicSchemaSupplier.notFound: no schema under the topic's subject, or none of
+    the id given, with the causes it lists."""
     what = "keys" if is_key else "values"
+    id_line = f"Schema Id: {schema_id}\n" if schema_id is not None else ""
     return KsqlStatementError(
-        f"Schema for message {what} on topic '{topic}' does not exist in the Schema Registry.Subject: "
-        f"{subject(topic, is_key)}")
+        f"Schema for message {what} on topic '{topic}' does not exist in the Schema Registry.\n"
+        f"Subject: {subject(topic, is_key)}\n{id_line}\n"
+        "Possible causes include:\n"
+        "- Messages on the topic have not been serialized using a Confluent Schema Registry supported serializer\n"
+        "\t-> See https://docs.confluent.io/current/schema-registry/docs/serializer-formatter.html\n"
+        "- The schema is registered on a different instance of the Schema Registry\n"
+        "\t-> Use the REST API to list available subjects"
+        "\thttps://docs.confluent.io/current/schema-registry/docs/api.html#get--subjects\n"
+        "- You do not have permissions to access the Schema Registry.\n"
+        "\t-> See https://docs.confluent.io/current/schema-registry/docs/security.html")
 
 
 def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -> Any:
@@ -160,7 +171,7 @@ def _lookup(registry: SchemaRegistry, topic: str, is_key: bool, schema_id: Any) 
     if schema_id is not None:
         rs = registry.by_id(int(schema_id))
         if rs is None:
-            raise KsqlStatementError(f"Schema with id {int(schema_id)} does not exist in the Schema Registry")
+            raise _missing(topic, is_key, int(schema_id))
         return rs
     rs = registry.latest(subject(topic, is_key))
     if rs is None:
@@ -234,7 +245,7 @@ def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full
 
     rs = registry.by_id(schema_id)
     if rs is None:
-        raise KsqlStatementError(f"Schema with id {schema_id} does not exist in the Schema Registry")
+        raise _missing(sink.topic, is_key, schema_id)
     fmt = sink.key_format if is_key else sink.value_format
     t = registry_type(rs, fmt, sink.topic, is_key=is_key, upper=False,
                       full_name=full_name if rs.schema_type == "PROTOBUF" else None, registry=registry)
