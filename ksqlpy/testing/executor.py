@@ -320,10 +320,12 @@ class _Run:
 
                 value_columns = [c for c in source.columns
                                  if not c.key and not c.headers and c.header_key is None]
+                key_opts, value_opts = serde_options(source, True), serde_options(source, False)
                 return (codec(source.key_format, [c for c in source.columns if c.key], registry=registry,
-                              topic=topic, is_key=True, full_name=serde_options(source, True)["full_name"]),
+                              topic=topic, is_key=True, full_name=key_opts["full_name"],
+                              nullable=key_opts["nullable"]),
                         codec(source.value_format, value_columns, registry=registry, topic=topic,
-                              full_name=serde_options(source, False)["full_name"]), source)
+                              full_name=value_opts["full_name"], nullable=value_opts["nullable"]), source)
             spec = next((t for t in self.case.topics if t.name == topic), None)
             key = (codec(spec.key_format.format, [], registry=registry, topic=topic, is_key=True)
                    if spec and spec.key_format else GuessCodec())

@@ -19,6 +19,8 @@ from ksqlpy import types as T
 _WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
 
 _SCALAR_WIRE = {"BOOLEAN": 0, "INTEGER": 0, "BIGINT": 0, "DOUBLE": 1}
+# the fields *_PROTOBUF_NULLABLE_REPRESENTATION makes NULL-able: proto3's implicit-presence scalars
+_PRIMITIVES = ("BOOLEAN", "INTEGER", "BIGINT", "DOUBLE", "STRING", "BYTES")
 
 
 def _uvarint(n: int) -> bytes:
@@ -48,10 +50,17 @@ def _pick(spec: dict, name: str) -> Any:
     return None
 
 
-def _write(field: int, t: T.SqlType, v: Any) -> bytes:
+def _write(field: int, t: T.SqlType, v: Any, nullable: str | None = None) -> bytes:
+    """``nullable`` (WRAPPER, OPTIONAL): a non-NULL primitive of the message and its STRUCTs is present on the
+    wire even when it is the default - inside a google.protobuf.*Value message for WRAPPER."""
     if v is None:
         return b""
     kind = t.name
+    if nullable == "WRAPPER" and kind in _PRIMITIVES:
+        return _ld(field, _write(1, t, v))
+    if nullable == "OPTIONAL" and kind in _PRIMITIVES:
+        return _write(field, t, v) or (_key(field, 1) + bytes(8) if kind == "DOUBLE" else
+                                       _key(field, 0) + b"\0" if kind in _SCALAR_WIRE else _ld(field, b""))
     if kind in ("BOOLEAN", "INTEGER", "BIGINT"):
         n = int(v is True) if kind == "BOOLEAN" else int(Decimal(str(v)))
         return _key(field, 0) + _uvarint(n) if n else b""
@@ -67,7 +76,7 @@ def _write(field: int, t: T.SqlType, v: Any) -> bytes:
     if isinstance(t, T.Map):
         return b"".join(_ld(field, _write(1, t.key, k) + _write(2, t.value, x)) for k, x in v.items())
     if isinstance(t, T.Struct):
-        return _ld(field, b"".join(_write(i, ft, _pick(v, n)) for i, (n, ft) in enumerate(t.fields, 1)))
+        return _ld(field, b"".join(_write(i, ft, _pick(v, n), nullable) for i, (n, ft) in enumerate(t.fields, 1)))
     if kind == "DECIMAL":
         d = Decimal(str(v))
         scale = t.scale if isinstance(t, T.Decimal) else 0
@@ -125,7 +134,7 @@ def _as_int(n: int, bits: int) -> int:
     return n - (1 << bits) if n >= 1 << (bits - 1) else n
 
 
-def _read_one(t: T.SqlType, wire: int, raw: Any) -> Any:
+def _read_one(t: T.SqlType, wire: int, raw: Any, nullable: str | None = None) -> Any:
     kind = t.name
     if kind == "BOOLEAN":
         return bool(raw)
@@ -144,7 +153,7 @@ def _read_one(t: T.SqlType, wire: int, raw: Any) -> Any:
         return _as_int(entries[-1][1], 64) if entries else 0
 
     if isinstance(t, T.Struct):
-        return {n: _read_field(sub.get(i, []), ft) for i, (n, ft) in enumerate(t.fields, 1)}
+        return {n: _read_field(sub.get(i, []), ft, nullable) for i, (n, ft) in enumerate(t.fields, 1)}
     if kind == "DECIMAL":
         raw_value = sub.get(1, [(2, b"")])[-1][1]
         unscaled = int.from_bytes(raw_value, "big", signed=True) if raw_value else 0
@@ -158,7 +167,13 @@ def _read_one(t: T.SqlType, wire: int, raw: Any) -> Any:
     raise ValueError(f"no PROTOBUF_NOSR spec decoding for {t}")
 
 
-def _read_field(entries: list[tuple[int, Any]], t: T.SqlType) -> Any:
+def _read_field(entries: list[tuple[int, Any]], t: T.SqlType, nullable: str | None = None) -> Any:
+    """``nullable``: an absent primitive is NULL; a WRAPPER primitive is the ``value`` inside its message."""
+    if nullable is not None and t.name in _PRIMITIVES:
+        if not entries:
+            return None
+        if nullable == "WRAPPER":
+            return _read_field(_fields(bytes(entries[-1][1])).get(1, []), t)
     if isinstance(t, T.Array):
         out = []
         el = t.element
@@ -184,28 +199,30 @@ def _read_field(entries: list[tuple[int, Any]], t: T.SqlType) -> Any:
     if not entries:
         return {"BOOLEAN": False, "INTEGER": 0, "BIGINT": 0, "DOUBLE": 0.0, "STRING": "", "BYTES": ""}.get(t.name)
     wire, raw = entries[-1]
-    return _read_one(t, wire, raw)
+    return _read_one(t, wire, raw, nullable)
 
 
 class ProtobufNoSrCodec:
     """spec <-> bytes for one side (key or value) of a source in PROTOBUF_NOSR."""
 
-    def __init__(self, columns: list[Any]) -> None:
+    def __init__(self, columns: list[Any], nullable: str | None = None) -> None:
+        """``nullable``: the side's ``*_PROTOBUF_NULLABLE_REPRESENTATION`` (WRAPPER, OPTIONAL or None)."""
         self.columns = [(c.name, c.type) for c in columns]
+        self.nullable = nullable
 
     def encode(self, spec: Any) -> bytes | None:
         if spec is None:
             return None
         if not isinstance(spec, dict) and len(self.columns) == 1:
             spec = {self.columns[0][0]: spec}
-        return b"".join(_write(i, t, _pick(spec, n)) for i, (n, t) in enumerate(self.columns, 1))
+        return b"".join(_write(i, t, _pick(spec, n), self.nullable) for i, (n, t) in enumerate(self.columns, 1))
 
     def decode(self, data: bytes | None) -> Any:
         if data is None:
             return None
         try:
             got = _fields(bytes(data))
-            row = {n: _read_field(got.get(i, []), t) for i, (n, t) in enumerate(self.columns, 1)}
+            row = {n: _read_field(got.get(i, []), t, self.nullable) for i, (n, t) in enumerate(self.columns, 1)}
         except (ValueError, IndexError) as e:
             from ksqlpy.testing.specserde import Undecodable
 

@@ -30,6 +30,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("joins/n_way_formats_gen.py", {"n-way-formats.json": lambda g: g["tests"]}),
     ("serde/types_gen.py", {"types-by-format.json": lambda g: g["tests"]}),
     ("serde/sink_schema_ids_gen.py", {"sink-schema-ids.json": lambda g: g["tests"]}),
+    ("serde/protobuf_nullable_gen.py", {"protobuf-nullable-formats.json": lambda g: g["tests"]}),
     ("serde/registry_schema_checks_gen.py", {"registry-schema-checks.json": lambda g: g["tests"]}),
     ("serde/sink_format_inheritance_gen.py", {"sink-format-inheritance.json": lambda g: g["tests"]}),
     ("serde/wide_decimals_gen.py", {"wide-decimals.json": lambda g: g["tests"]}),
