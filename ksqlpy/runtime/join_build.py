@@ -161,8 +161,17 @@ class JoinWiring:
 
         return emit
 
+    @staticmethod
+    def _table_of_stream_table_join(ctx: TaskContext, target: Target) -> bool:
+        """Whether a channel feeds the table side of a stream-table join: its records go first on equal
+        timestamps, so a stream record joins the table row written at its own time (the table as of the
+        stream record's time, that time included - as a versioned table's lookup reads it)."""
+        return isinstance(target, ToOperator) and target.handler == "on_right" \
+            and isinstance(ctx.ops[target.operator], StreamTableJoin)
+
     def channel(self, ctx: TaskContext, ch: JoinChannel) -> Channel:
         emit = self.emitter(ctx, ch.target)
+        first = self._table_of_stream_table_join(ctx, ch.target)
         if ch.source is None:
             def decode_internal(batch: RecordBatch) -> list[tuple]:
                 # the ``(key, row)`` payloads by one C-level map (marshal, or pickle as older records are)
@@ -170,7 +179,7 @@ class JoinWiring:
                         zip(batch.timestamps, batch.offsets, decode_values(batch.values), batch.headers, strict=True)]
 
             return Channel(ch.topic, decode_internal, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs),
-                           run=self.runner(ctx, ch.target, emit))
+                           run=self.runner(ctx, ch.target, emit), first_on_ties=first)
         rctx, source = self.rctx, ch.source
         plog, qid = ctx.plog, ctx.query_id
         reader = SourceReader(source, rctx.key_serde(source), rctx.value_serde(source), plog, qid,
@@ -213,7 +222,7 @@ class JoinWiring:
             return out if keep is None else _kept(out, keep)
 
         return Channel(ch.topic, decode, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs), ch.start_at,
-                       run=self.runner(ctx, ch.target, emit))
+                       run=self.runner(ctx, ch.target, emit), first_on_ties=first)
 
     @staticmethod
     def runner(ctx: TaskContext, target: Target, emit: Emit) -> Run:

@@ -42,13 +42,17 @@ class Channel:
     call or two per record."""
 
     def __init__(self, topic: str, decode: Callable[[RecordBatch], list[Event]],
-                 handle: Callable[..., None], start_at: str = "earliest", run: Run | None = None) -> None:
+                 handle: Callable[..., None], start_at: str = "earliest", run: Run | None = None,
+                 first_on_ties: bool = False) -> None:
         self.topic = topic
         self.decode = decode
         self.handle = handle  # handle(*args, ts)
         self.run = run
         self.start_at = start_at
         self.position = 0
+        # on equal timestamps this input's records go before those of inputs without the flag (the table
+        # of a stream-table join: a stream record joins the table as of its time, that time included)
+        self.first_on_ties = first_on_ties
 
 
 class TaskContext:
@@ -271,10 +275,16 @@ class JoinTask:
         """Run the fetched events through the channels in timestamp order; the inputs' new positions."""
         channels = self.ctx.channels
         positions = [ch.position for ch in channels]
+        # the heap orders by (timestamp, rank, event index): on equal timestamps the inputs flagged
+        # ``first_on_ties`` first, then by input order
+        by_rank = sorted(range(len(channels)), key=lambda c: (not channels[c].first_on_ties, c))
+        rank = [0] * len(channels)
+        for r, c in enumerate(by_rank):
+            rank[c] = r
         heap: list[tuple[int, int, int]] = []
         for c, (_, events) in enumerate(fetched):
             if events:
-                heap.append((events[0][0], c, 0))
+                heap.append((events[0][0], rank[c], 0))
         heapq.heapify(heap)
         full = [len(b.offsets) >= self.max_batch for b, _ in fetched]
         stop = any(f and not ev for f, (_, ev) in zip(full, fetched, strict=True))
@@ -282,22 +292,23 @@ class JoinTask:
         heappop, heappush = heapq.heappop, heapq.heappush
         times = [_ascending(events) if len(fetched) > 1 else None for _, events in fetched]
         while heap and not stop:
-            _, c, i = heappop(heap)
+            _, r, i = heappop(heap)
+            c = by_rank[r]
             events = fetched[c][1]
             n = len(events)
             # the run of this input's events up to the next input's head (the heap's order: timestamp, then
-            # input), handed over in one call, without a heap operation per event
+            # rank), handed over in one call, without a heap operation per event
             if not heap:
                 j = n
             elif times[c] is not None:  # the input's times ascend: the run's end by bisection
-                top_ts, top_c = heap[0][:2]
-                j = (bisect_left if c > top_c else bisect_right)(times[c], top_ts, i + 1)  # type: ignore[arg-type]
+                top_ts, top_r = heap[0][:2]
+                j = (bisect_left if r > top_r else bisect_right)(times[c], top_ts, i + 1)  # type: ignore[arg-type]
             else:
-                top_ts, top_c = heap[0][:2]
+                top_ts, top_r = heap[0][:2]
                 j = i + 1
                 while j < n:
                     t = events[j][0]
-                    if t > top_ts or (t == top_ts and c > top_c):
+                    if t > top_ts or (t == top_ts and r > top_r):
                         break
                     j += 1
             ch = channels[c]
@@ -312,7 +323,7 @@ class JoinTask:
                 if full[c]:
                     stop = True
             else:
-                heappush(heap, (events[j][0], c, j))
+                heappush(heap, (events[j][0], r, j))
         consumed = 0
         for c, (batch, events) in enumerate(fetched):
             if not batch.offsets:
