@@ -66,13 +66,19 @@ DAY_MS = 24 * 3600 * 1000
 
 
 def join_windows(node: Join) -> tuple[int, int, int, bool]:
-    """(before, after, grace, spurious-results fix) of a WITHIN clause, as ksqlDB builds JoinWindows:
-    without GRACE PERIOD the grace is 24h minus twice the window and unmatched outer records go out at once."""
+    """(before, after, grace, spurious-results fix) of a WITHIN clause, seen from the left stream's records,
+    as ksqlDB builds JoinWindows: without GRACE PERIOD the grace is 24h minus twice the window (``before``)
+    and unmatched outer records go out at once.
+
+    ksqlDB runs a RIGHT join as ``right.leftJoin(left)`` with the JoinWindows of ``WITHIN (before, after)``
+    unchanged, so the right stream is the side the window is written for: a right record at R meets the
+    left records in [R - before, R + after] - seen from a left record, the window reversed."""
     w = node.within
     assert w is not None
+    before, after = (w.after_ms, w.before_ms) if node.kind is JoinKind.RIGHT else (w.before_ms, w.after_ms)
     if w.grace_ms is None:
-        return w.before_ms, w.after_ms, max(DAY_MS - 2 * w.before_ms, 0), False
-    return w.before_ms, w.after_ms, w.grace_ms, True
+        return before, after, max(DAY_MS - 2 * w.before_ms, 0), False
+    return before, after, w.grace_ms, True
 
 
 def _row_columns(side: Join | Scan) -> list[SchemaColumn]:
@@ -203,13 +209,18 @@ class JoinLowering:
             within = join_windows(node)
             this, other, shared = naming.stream_stream_stores(self.counter, node.kind, within[3])
             self.advance(2)
-            stores = {"this": self.store(this, StoreKind.WINDOW, sub), "other": self.store(other, StoreKind.WINDOW, sub)}
+            # the operator's "this" store holds the left stream's records; Kafka's holds its this side's,
+            # the right stream's for a RIGHT join (right.leftJoin(left))
+            this_side, other_side = (right, left) if node.kind is JoinKind.RIGHT else (left, right)
+            this_store, other_store = self.store(this, StoreKind.WINDOW, sub), self.store(other, StoreKind.WINDOW, sub)
+            stores = ({"this": other_store, "other": this_store} if node.kind is JoinKind.RIGHT
+                      else {"this": this_store, "other": other_store})
             if shared:
                 stores["outer"] = self.store(shared, StoreKind.KEY_VALUE, sub)
             op = JoinOperator(me, JoinFlavor.STREAM_STREAM, node.kind, stores, lw, rw, codec, out, within)
             extra = [shared] if shared else []
-            this_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-windowed", left, stores=[this])
-            other_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-windowed", right, stores=[other])
+            this_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-windowed", this_side, stores=[this])
+            other_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-windowed", other_side, stores=[other])
             this_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-join", this_w, stores=[other, *extra])
             other_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-join", other_w, stores=[this, *extra])
             result = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-merge", [this_j, other_j])
