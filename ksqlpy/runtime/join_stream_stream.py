@@ -150,7 +150,8 @@ class StreamStreamJoin(BaseOperator):
         this_after = self.after if left else self.before
         if self.min_time + this_after + self.grace >= self.stream_time:
             return
-        self.min_time = _MAX
+        # the minimum becomes the time of the last record looked at; none looked at (a match emptied the
+        # store) leaves it where it was, lower than a record added later - Kafka Streams' TimeTracker
         left_open = right_open = False
         done = []
         for k, ts, is_left, entries in self.outer.entries():
