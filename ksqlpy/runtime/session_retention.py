@@ -9,13 +9,16 @@ growing it. (A record that moves stream time is unaffected: the sessions it reac
 timestamp - gap, later than the bound, since retention is at least gap + grace.)
 
 Every session loop (``session_windows``, ``session_batch``, ``session_fold``) applies the same bound, the
-batch loops to the sessions they hold in memory as the batch's stream time grows.
+batch loops to the sessions they hold in memory as the batch's stream time grows; pull queries read with
+the same bound (``store_retention``).
 """
 
 from __future__ import annotations
+
+from ksqlpy.runtime.store_retention import first_retained
 
 
 def expired_up_to(stream_time: int, retention: int) -> int:
     """Sessions ending at or before this are past retention for a record that arrives when stream time is
     ``stream_time`` (before the record)."""
-    return stream_time - retention
+    return first_retained(stream_time, retention) - 1

@@ -15,7 +15,8 @@ Kafka Streams' ``KStreamSessionWindowAggregate`` rules:
 * retention (default gap + grace): a session that ended at or before stream time - retention is past it:
   the session store no longer finds it, so no record merges into it, even one within a gap of it and on
   time (Kafka Streams' segmented store reads from ``max(earliest end, observed time - retention + 1)``,
-  its observed time being the newest session end written: the stream time before the record). Sessions
+  its observed time being the newest session end written: the stream time before the record). A pull
+  query sees the sessions ending from stream time - retention + 1 on (``store_retention``); sessions
   ending before stream time - retention are purged after each batch.
 """
 
@@ -29,6 +30,7 @@ from ksqlpy.runtime.aggregator import Aggregator, encode_key
 from ksqlpy.runtime.session_batch import stream_sessions
 from ksqlpy.runtime.session_fold import build_run, fold_sessions
 from ksqlpy.runtime.session_retention import expired_up_to
+from ksqlpy.runtime.store_retention import first_retained
 from ksqlpy.state.windowed import SessionStore
 
 
@@ -161,11 +163,17 @@ class SessionAggregator(Aggregator):
     def close_idle(self, out: list[tuple]) -> None:
         self.emit_closed(out)
 
+    def retained_from(self) -> int:
+        """The earliest session end the store still returns (``store_retention``)."""
+        return first_retained(self.stream_time, self.spec.retention)
+
     def scan(self) -> list[tuple[list[Any], int | None, int | None]]:
-        return [(rec, s, e) for _, s, e, rec in self.sessions.all_sessions()]
+        floor = self.retained_from()
+        return [(rec, s, e) for _, s, e, rec in self.sessions.all_sessions() if e >= floor]
 
     def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None
                ) -> list[tuple[list[Any], int | None, int | None]]:
+        floor = self.retained_from()
         return [(rec, s, e) for s, e, rec in self.sessions.fetch(encode_key(key))
-                if (ws_lo is None or s >= ws_lo) and (ws_hi is None or s <= ws_hi)]
+                if e >= floor and (ws_lo is None or s >= ws_lo) and (ws_hi is None or s <= ws_hi)]
 

@@ -11,10 +11,11 @@ Kafka Streams' rules, which ksqlDB inherits:
   has moved, the windows that just closed go out once, ordered by (start, serialized key) - at most once
   per ``__emit.interval.ms.kstreams.windowed.aggregation__`` of wall-clock time (``Aggregator.emit_slot``). As in
   Kafka Streams, a window is only found while it is retained: its start must be at least the newest
-  window start written minus the retention, where retention defaults to size + grace. With a jump in
-  stream time larger than a window, windows that closed "in between" are therefore never emitted (ksqlDB
-  behaves the same);
-* retention: windows whose start is below stream time - retention are purged after each batch.
+  window start written minus the retention (``store_retention.emit_floor``), where retention defaults to
+  size + grace. With a jump in stream time larger than a window, windows that closed "in between" are
+  therefore never emitted (ksqlDB behaves the same);
+* retention: a pull query sees the windows from the newest window start - retention + 1 on
+  (``store_retention.first_retained``, the store's rule); older ones are purged after each batch.
 """
 
 from __future__ import annotations
@@ -24,6 +25,7 @@ from typing import Any
 
 from ksqlpy.runtime.accumulate import KEY
 from ksqlpy.runtime.aggregator import Aggregator, encode_key
+from ksqlpy.runtime.store_retention import emit_floor, first_retained, newest_window_start
 from ksqlpy.state.windowed import WindowStore
 
 
@@ -81,10 +83,7 @@ class TimeWindowAggregator(Aggregator):
         upper = close - spec.size
         if upper < 0:
             return
-        # the window store's "observed time" is the newest window start written (Kafka Streams measures
-        # retention from it, not from the record time)
-        newest = self.stream_time // spec.advance * spec.advance
-        lo = newest - spec.retention if retained_only else None
+        lo = emit_floor(self.stream_time, spec.advance, spec.retention) if retained_only else None
         if self.last_emit is not None:
             lo = max(lo if lo is not None else -(2**62), self.last_emit - spec.size + 1)
         closed = list(self.windows.fetch_all(lo, upper))
@@ -94,8 +93,13 @@ class TimeWindowAggregator(Aggregator):
             self.emit(out, rec, False, ws, ws + spec.size, hd=hd)
         self.last_emit = close
 
+    def retained_from(self) -> int:
+        """The earliest window start the store still returns (``store_retention``)."""
+        return first_retained(newest_window_start(self.stream_time, self.spec.advance), self.spec.retention)
+
     def end_batch(self, out: list[tuple]) -> None:
-        below = self.stream_time - self.spec.retention
+        # what EMIT FINAL may still emit stays (one window start below what reads return)
+        below = emit_floor(self.stream_time, self.spec.advance, self.spec.retention)
         if self._purged_below is None or below > self._purged_below:
             self.windows.purge(below)
             self._purged_below = below
@@ -105,10 +109,11 @@ class TimeWindowAggregator(Aggregator):
         self.emit_closed(out, retained_only=False)
 
     def scan(self) -> list[tuple[list[Any], int | None, int | None]]:
-        size = self.spec.size
-        return [(rec, ws, ws + size) for _, ws, rec in self.windows.all_keys()]
+        size, floor = self.spec.size, self.retained_from()
+        return [(rec, ws, ws + size) for _, ws, rec in self.windows.all_keys() if ws >= floor]
 
     def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None
                ) -> list[tuple[list[Any], int | None, int | None]]:
-        size = self.spec.size
-        return [(rec, ws, ws + size) for ws, rec in self.windows.fetch(encode_key(key), ws_lo, ws_hi)]
+        size, floor = self.spec.size, self.retained_from()
+        lo = floor if ws_lo is None else max(ws_lo, floor)
+        return [(rec, ws, ws + size) for ws, rec in self.windows.fetch(encode_key(key), lo, ws_hi)]

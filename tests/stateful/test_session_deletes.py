@@ -117,10 +117,10 @@ def reference(batches: list[list[Rec]], shape: Shape, having: Callable[[Agg], bo
             if new is not None or old is not None:  # CachingSessionStore: nothing for a session never stored
                 to_sink(key, s, e, new, old)
         cache.clear()
-        # retention: sessions that ended before it are purged at the commit; one that ended at it is kept
-        # (a pull query still reads it) but no record reaches it any more
+        # retention: a session that ended at or before stream time - retention is out of reach for records
+        # and for pull queries alike (the store reads from stream time - retention + 1: store_retention)
         for ses in store.values():
-            for b in [b for b in ses if b[1] < st - shape.kept]:
+            for b in [b for b in ses if b[1] <= st - shape.kept]:
                 del ses[b]
     sessions = {(k, s, e): v for k, ses in store.items() for (s, e), v in ses.items()}
     return out, sessions
