@@ -269,6 +269,8 @@ class Codegen:
             lo = _INT[0] if e.type == T.INTEGER else _LONG[0]
             return Code(self.guard([a], f"(-{{0}} if {{0}} != {lo} else {{0}})", self._null_operand()),
                         e.type)  # -MIN is MIN in Java
+        if isinstance(e.type, T.Decimal):
+            return Code(self.guard([a], f"{self._rt()}.dec_neg({{0}})", self._null_operand()), e.type)
         return Code(self.guard([a], "-{0}", self._null_operand()), e.type)
 
     def _g_UnaryPlus(self, e: B.UnaryPlus) -> Code:

@@ -11,7 +11,8 @@ from decimal import ROUND_HALF_UP, Context, Decimal, Inexact, InvalidOperation
 
 from ksqlpy import javatext
 
-DCTX = Context(prec=120)
+# Exact for any DECIMAL ksqlDB holds (Java's BigDecimal keeps every digit); Python's default context keeps 28.
+DCTX = Context(prec=1000)
 _EXACT = Context(prec=1000, traps=[Inexact, InvalidOperation])
 _INT_MIN, _INT_MAX = -(2**31), 2**31 - 1
 _LONG_MIN, _LONG_MAX = -(2**63), 2**63 - 1
@@ -115,6 +116,12 @@ def quantize(v: Decimal, scale: int, precision: int | None = None) -> Decimal:
             raise ArithmeticError(f"Numeric field overflow: A field with precision {precision} and scale "
                                   f"{scale} must round to an absolute value less than 10^{precision - scale}.")
     return q
+
+
+def dec_neg(a: Decimal) -> Decimal:
+    """``BigDecimal.negate()``: exact at any precision (Python's ``-a`` rounds to its context's 28 digits)
+    and never a negative zero."""
+    return a.copy_negate() if a else a
 
 
 def dec_add(a: Decimal, b: Decimal, precision: int, scale: int) -> Decimal:

@@ -372,7 +372,7 @@ def register(registry: FunctionRegistry) -> None:
             ("INT", "INT", _abs_int),
             ("BIGINT", "BIGINT", _abs_long),
             ("DOUBLE", "DOUBLE", abs),
-            Overload("DECIMAL", _same, abs, returns_doc="DECIMAL"),
+            Overload("DECIMAL", _same, PyDecimal.copy_abs, returns_doc="DECIMAL"),  # exact; abs() rounds to 28 digits
         ],
     )
     add("ACOS", "The inverse cosine of a value.", _double_fn(_java(math.acos)))

@@ -266,7 +266,8 @@ def _to_key(v: Any, col: Column, *, strict: bool) -> Any:
         import decimal
 
         ok = isinstance(v, (int, decimal.Decimal)) and not isinstance(v, bool)
-        v = decimal.Decimal(v).quantize(decimal.Decimal(1).scaleb(-t.scale)) if ok else v
+        if ok:  # every digit of a DECIMAL(38, s) key: the default context would round to 28
+            v = decimal.Decimal(v).quantize(decimal.Decimal(1).scaleb(-t.scale), context=decimal.Context(prec=1000))
     if not ok:
         if not strict:
             return _NO_KEY

@@ -53,6 +53,10 @@ def to_python(t: T.SqlType, ann: Any = None, namespace: Mapping[str, Any] | None
     return None
 
 
+# any DECIMAL's digits (Python's default context holds 28 and quantize refuses more)
+_WIDE = decimal.Context(prec=1000)
+
+
 def from_python(t: T.SqlType, ann: Any = None, namespace: Mapping[str, Any] | None = None) -> Convert | None:
     """Python value -> engine value for a result of type ``t``; None: as is."""
     ns = namespace or {}
@@ -67,7 +71,7 @@ def from_python(t: T.SqlType, ann: Any = None, namespace: Mapping[str, Any] | No
         return _TO_DOUBLE
     if isinstance(t, T.Decimal):
         quantum = decimal.Decimal(1).scaleb(-t.scale)
-        return _null_safe(lambda v: _as_decimal(v).quantize(quantum, rounding=decimal.ROUND_HALF_UP))
+        return _null_safe(lambda v: _as_decimal(v).quantize(quantum, rounding=decimal.ROUND_HALF_UP, context=_WIDE))
     if isinstance(t, T.Array):
         el = from_python(t.element, _arg(ann, 0), ns) or _same
         return _null_safe(lambda v: [el(x) for x in v])
