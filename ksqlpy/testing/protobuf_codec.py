@@ -3,7 +3,8 @@
 The message has one field per column, numbered from 1 in column order. Specs use the QTT conventions:
 DATE as days, TIME as ms of day, TIMESTAMP as epoch ms, DECIMAL as a number, BYTES as base64. Reading
 applies proto3's rules (an absent scalar is its default, an absent message is null), which is what ksqlDB's
-expected outputs show for NULL scalars ("" and 0).
+expected outputs show for NULL scalars ("" and 0) - except bytes: an unset bytes field reads NULL, as the
+engine's readers (ksqlDB's ProtobufData, which its harness shares) read it.
 """
 
 from __future__ import annotations
@@ -172,8 +173,9 @@ def _read_field(entries: list[tuple[int, Any]], t: T.SqlType, nullable: str | No
     if nullable is not None and t.name in _PRIMITIVES:
         if not entries:
             return None
-        if nullable == "WRAPPER":
-            return _read_field(_fields(bytes(entries[-1][1])).get(1, []), t)
+        if nullable == "WRAPPER":  # a present wrapper without its value holds the default, "" for bytes too
+            inner = _fields(bytes(entries[-1][1])).get(1, [])
+            return _read_field(inner, t) if inner or t.name != "BYTES" else ""
     if isinstance(t, T.Array):
         out = []
         el = t.element
@@ -196,8 +198,8 @@ def _read_field(entries: list[tuple[int, Any]], t: T.SqlType, nullable: str | No
             entry = _fields(bytes(raw))
             out_map[_read_field(entry.get(1, []), t.key)] = _read_field(entry.get(2, []), t.value)
         return out_map
-    if not entries:
-        return {"BOOLEAN": False, "INTEGER": 0, "BIGINT": 0, "DOUBLE": 0.0, "STRING": "", "BYTES": ""}.get(t.name)
+    if not entries:  # proto3's default, but an unset bytes field reads NULL (as the engine reads it)
+        return {"BOOLEAN": False, "INTEGER": 0, "BIGINT": 0, "DOUBLE": 0.0, "STRING": ""}.get(t.name)
     wire, raw = entries[-1]
     return _read_one(t, wire, raw, nullable)
 
@@ -336,7 +338,7 @@ def _message_spec(file: Any, msg: Any, values: dict[str, Any]) -> dict[str, Any]
         elif f.is_repeated:
             out[f.name] = [_proto_to_spec(file, f.type, x) for x in v or ()]
         elif v is None:
-            if f.label == "optional":  # an absent proto3 optional field is NULL
+            if f.label == "optional" or f.type == "bytes":  # an absent optional or bytes field is NULL
                 out[f.name] = None
             elif f.oneof is None:
                 d = default(file, f.type)
