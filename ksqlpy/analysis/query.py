@@ -116,6 +116,7 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
     where aggregates without GROUP BY make one group of the whole input (ksqlDB's
     ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error."""
     rejections.check_lambdas_enabled(query, session.properties)
+    rejections.check_lambda_arguments(query)
     if ctx is None:
         ctx = bind_context(session, interpreted=pull)
     kind = QueryKind.PERSISTENT if persistent else QueryKind.PULL if pull else QueryKind.PUSH

@@ -114,6 +114,27 @@ def check_lambdas_enabled(query: Query, properties: Mapping[str, Any]) -> None:
         raise KsqlStatementError("Exception while preparing statement: Lambdas are not enabled at this time.")
 
 
+def check_lambda_arguments(query: Query) -> None:
+    """ksqlDB's sanitizer (before analysis and typing) adds each lambda's parameters to the set of the
+    enclosing lambdas' parameters and refuses the lambda when the set grew by fewer names than it has
+    parameters: a name reused by a nested lambda, or twice in one lambda (``(x, x) => ...``)."""
+
+    def walk(node: exp.Expression, outer: frozenset[str]) -> None:
+        if isinstance(node, exp.Lambda):
+            names = [p.name for p in node.expressions]  # unquoted names are upper-cased already
+            inner = outer | set(names)
+            if len(inner) - len(outer) < len(names):
+                raise KsqlStatementError("Exception while preparing statement: Reusing lambda arguments in nested "
+                                         "lambda is not allowed")
+            walk(node.this, inner)
+            return
+        for child in node.iter_expressions():
+            walk(child, outer)
+
+    for n in _expressions(query):
+        walk(n, frozenset())
+
+
 def key_more_than_once(column: str, alias: str, other: str) -> str:
     """ksqlDB's FinalProjectNode refusal of one key column selected twice (aliases in sorted order); the
     same rule for single-source queries and joins."""
