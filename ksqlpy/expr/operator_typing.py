@@ -168,9 +168,9 @@ class OperatorTyping(BinderCore):
     # ------------------------------------------------------------------ logic
     def _logical(self, node: exp.Binary, op: B.LogicOp) -> B.Expr:
         a, b = self.bind(node.this), self.bind(node.expression)
-        # ksqlDB types AND/OR as its right operand and leaves operand checks to the code generator
-        rt = T.BOOLEAN if _null(b.type) else b.type
-        out = B.Logical(op, a, b, type=rt, pos=self.pos(node))
+        # ksqlDB types AND/OR as its right operand, a NULL one included (no type: a projection of it cannot
+        # infer one), and leaves operand checks to the code generator
+        out = B.Logical(op, a, b, type=b.type, pos=self.pos(node))
         for side in (a, b):
             if side.type != T.BOOLEAN and not _null(side.type):
                 return self.codegen_error(f"Logical operand must be BOOLEAN: {side} is {side.type}", node, out)

@@ -362,6 +362,22 @@ def test_logic_and_null_predicates() -> None:
     assert error("NOT S") == "Logical operand must be BOOLEAN: S is STRING"
 
 
+@pytest.mark.parametrize("op", ["AND", "OR"])
+@pytest.mark.parametrize(("left", "right", "expected"), [
+    ("FLAG", "FLAG", T.BOOLEAN),
+    ("NULL", "FLAG", T.BOOLEAN),
+    ("FLAG", "NULL", T.NULL),                       # the right operand's type: a NULL has none
+    ("FLAG", "(FLAG AND NULL)", T.NULL),
+    ("FLAG", "CAST(NULL AS BOOLEAN)", T.BOOLEAN),
+    ("(FLAG AND NULL)", "FLAG", T.BOOLEAN),
+])
+def test_and_or_are_typed_as_their_right_operand(op: str, left: str, right: str, expected: T.SqlType) -> None:
+    """ksqlDB's ExpressionTypeManager visits both operands and keeps the last type it saw; the operands are
+    checked only by the code generator (or the interpreter)."""
+    assert typ(f"{left} {op} {right}") == expected
+    assert typ(f"NOT ({left} {op} {right})") == T.BOOLEAN
+
+
 def test_between_and_like_operands() -> None:
     assert typ("I BETWEEN 1 AND DBL") == T.BOOLEAN
     assert error("S BETWEEN 1 AND 2") == "Cannot compare S (STRING) to 1 (INTEGER) with GREATER_THAN_OR_EQUAL."

@@ -261,3 +261,18 @@ def test_a_null_boolean_makes_logic_null_for_the_record(engine: Engine) -> None:
     got = run_values(engine, "flag AND true AS a, NOT flag AS b, CASE WHEN flag THEN 1 ELSE 0 END AS c, "
                              "false AND flag AS d, flag IS NULL AS e", {"X": 1})
     assert got == (None, None, None, False, True)
+
+
+@pytest.mark.parametrize("select", ["flag AND NULL", "flag OR NULL", "flag AND (flag OR NULL)"])
+def test_a_logical_operator_with_a_null_right_operand_has_no_type(engine: Engine, select: str) -> None:
+    """AND/OR are typed as their right operand: a bare NULL there leaves the projection without a type."""
+    assert error(engine, f"CREATE STREAM o AS SELECT k, {select} AS r FROM a;") == (
+        "Can't infer a type of null. Please explicitly cast it to a required type, e.g. CAST(null AS VARCHAR).")
+    assert error(engine, f"CREATE STREAM o AS SELECT k, ({select}) = true AS r FROM a;").startswith(
+        "Comparison with NULL not supported: NULL = BOOLEAN")
+
+
+def test_a_logical_operator_with_a_typed_right_operand_is_that_type(engine: Engine) -> None:
+    engine.execute("CREATE STREAM o AS SELECT k, NULL AND flag AS r1, flag OR CAST(NULL AS BOOLEAN) AS r2 FROM a;")
+    assert error(engine, "CREATE STREAM p AS SELECT k, x FROM a WHERE flag AND x;") == (
+        "Type error in WHERE expression: Should evaluate to boolean but is (FLAG AND X) (INTEGER) instead.")
