@@ -14,7 +14,8 @@ TYPES = [
     ("ARRAY<STRUCT<X DOUBLE>>", [{"X": 1.5}]), ("MAP<STRING, ARRAY<STRING>>", {"k": ["v"]}),
     ("STRUCT<S STRUCT<N BIGINT>, M MAP<STRING, DECIMAL(4,1)>>", {"S": {"N": 7}, "M": {"z": 1.5}}),
 ]
-PROTO_DEFAULTS = {"BOOLEAN": False, "INT": 0, "BIGINT": 0, "DOUBLE": 0.0, "STRING": "", "BYTES": "",
+# what a NULL written to PROTOBUF reads back as (an unset bytes field reads NULL, so BYTES has none)
+PROTO_DEFAULTS = {"BOOLEAN": False, "INT": 0, "BIGINT": 0, "DOUBLE": 0.0, "STRING": "",
                   "ARRAY<INT>": [], "MAP<STRING, INT>": {}, "ARRAY<STRUCT<X DOUBLE>>": [], "MAP<STRING, ARRAY<STRING>>": {}}
 PROTO_VALUES = {"ARRAY<INT>": [1, 3], "MAP<STRING, INT>": {"a": 1}, "STRUCT<A INT, B STRING>": {"A": 1, "B": "b"}}
 KEYABLE = {"BOOLEAN", "INT", "BIGINT", "DOUBLE", "STRING", "DECIMAL(5,2)", "BYTES", "DATE", "TIME", "TIMESTAMP", "STRUCT<A INT, B STRING>"}
