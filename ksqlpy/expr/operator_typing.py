@@ -23,6 +23,18 @@ from ksqlpy.expr.type_rules import (
 )
 from ksqlpy.grammar.ast import Cast, Dereference, MapConstructor, StructConstructor, UnaryPlus
 
+_TEMPORAL = (T.DATE, T.TIME, T.TIMESTAMP)
+
+
+def _unordered(t: T.SqlType) -> str | None:
+    """The word ksqlDB's generated comparisons use for an operand type they know only equality for."""
+    if t == T.BOOLEAN:
+        return "boolean"
+    for cls, word in ((T.Array, "array"), (T.Map, "map"), (T.Struct, "struct")):
+        if isinstance(t, cls):
+            return word
+    return None
+
 _COMPARE_OPS = {
     exp.EQ: B.CmpOp.EQUAL, exp.NEQ: B.CmpOp.NOT_EQUAL, exp.LT: B.CmpOp.LESS_THAN,
     exp.LTE: B.CmpOp.LESS_THAN_OR_EQUAL, exp.GT: B.CmpOp.GREATER_THAN, exp.GTE: B.CmpOp.GREATER_THAN_OR_EQUAL,
@@ -111,8 +123,14 @@ class OperatorTyping(BinderCore):
         return self.codegen_only(node, lambda: self._between(node))
 
     def _between(self, node: exp.Between) -> B.Expr:
+        """ksqlDB generates ``a >= lo`` and ``a <= hi`` with its comparison code: a BOOLEAN, ARRAY, MAP or
+        STRUCT operand (no DECIMAL or time type on either side) has no order there, whatever the bound."""
         a = self.bind(node.this)
         lo, hi = self.bind(node.args["low"]), self.bind(node.args["high"])
+        for bound_, symbol in ((lo, ">="), (hi, "<=")):
+            kind = _unordered(a.type)
+            if kind is not None and not any(isinstance(t, T.Decimal) or t in _TEMPORAL for t in (a.type, bound_.type)):
+                raise BindError(f"Unexpected {kind} comparison: {symbol}", Phase.CODEGEN)
         self.check_comparison(a, B.CmpOp.GREATER_THAN_OR_EQUAL, lo, Phase.CODEGEN)
         self.check_comparison(a, B.CmpOp.LESS_THAN_OR_EQUAL, hi, Phase.CODEGEN)
         a1, lo = _comparable(a, lo)

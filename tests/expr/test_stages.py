@@ -229,6 +229,7 @@ CODEGEN_RULES = {
     "cast": ("CAST(flag AS INT) = 1", "Cast of BOOLEAN to INTEGER is not supported."),
     "in list": ("x IN (1, 'one')", 'invalid input syntax for type INTEGER: "one".'),
     "between": ("s BETWEEN 1 AND 2", "Cannot compare S (STRING) to 1 (INTEGER) with GREATER_THAN_OR_EQUAL."),
+    "between boolean": ("flag BETWEEN false AND true", "Unexpected boolean comparison: >=."),
     "like": ("x LIKE 'a%'", "The column type for Like condition must be VARCHAR. The column type is INTEGER."),
     "logic": ("NOT s", "Logical operand must be BOOLEAN: S is STRING."),
 }
