@@ -245,6 +245,8 @@ def stream_aggs() -> list[Agg]:
     for t, vals in (("INT", [5, None, 3, 7]), ("BIGINT", [5, None, 3, 7]), ("DOUBLE", [5.0, None, 3.0, 7.0])):
         aggs.append(Agg(f"STDDEV_SAMP of {t}", "STDDEV_SAMP(V)", t, "DOUBLE", vals, lambda: _variance(False),
                         False))
+        aggs.append(Agg(f"STDDEV_SAMPLE of {t}", "STDDEV_SAMPLE(V)", t, "DOUBLE", vals, lambda: _variance(True),
+                        False))
     for t, vals in (("ARRAY<INT>", [[1, 2], None, [], [3, None]]), ("ARRAY<DOUBLE>", [[1.5], None, [0.25], []])):
         zero = 0.0 if "DOUBLE" in t else 0
         aggs.append(Agg(f"SUM_LIST of {t}", "SUM_LIST(V)", t, t[6:-1].replace("INT", "INTEGER"), vals,
@@ -400,6 +402,8 @@ def table_aggs() -> list[TableAgg]:
         TableAgg("ATTR of INT", "ATTR(V)", "INT", "INTEGER", [5, 5, 7], _attr, False),
         TableAgg("ATTR of STRING", "ATTR(V)", "STRING", "STRING", ["x", "x", "y"], _attr, False),
         TableAgg("STDDEV_SAMP", "STDDEV_SAMP(V)", "INT", "DOUBLE", [5, 3, 7], lambda: _variance(False), False),
+        TableAgg("STDDEV_SAMPLE", "STDDEV_SAMPLE(V)", "DOUBLE", "DOUBLE", [5.0, 3.0, 7.0], lambda: _variance(True),
+                 False),
         TableAgg("SUM_LIST", "SUM_LIST(V)", "ARRAY<INT>", "INTEGER", [[1, 2], [4], [None, 8]],
                  lambda: _sum_list(0), True),
     ]
