@@ -18,7 +18,8 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
         "cross-table-aggregates.json": lambda g: g["table_aggregates"](),
         "cross-windowed-aggregates.json": lambda g: g["windowed_aggregates"]() + g["windowed_value_formats"](),
     }),
-    ("aggregations/gen_udaf_scope.py", {"udaf-scope.json": lambda g: g["cases"]()}),
+    ("aggregations/gen_udaf_scope.py", {"udaf-scope.json": lambda g: g["cases"](),
+                                        "windowed-structured-keys.json": lambda g: g["key_cases"]()}),
     ("rest/gen_pull_windows.py", {"pull-window-bounds.json": lambda g: g["cases"]()}),
     ("rest/gen_rest_scope.py", {
         "push-queries-by-format.json": lambda g: g["push_cases"](),
