@@ -180,7 +180,9 @@ def decode(file: ProtoFile, msg: ProtoMessage, data: bytes) -> dict[str, Any]:
                     v = _value(file, f.type, w, r)
             if k is None:
                 k = _DEFAULTS.get(f.key_type or "", 0)
-            out.setdefault(f.name, {})[k] = v if v is not None else default(file, f.type)
+            if v is None and f.type != "bytes":  # an unset bytes value reads NULL, as an unset bytes field does
+                v = default(file, f.type)
+            out.setdefault(f.name, {})[k] = v
         elif f.is_repeated:
             items = out.setdefault(f.name, [])
             if wire == 2 and _wire_of(file, f.type) != 2:  # packed scalars

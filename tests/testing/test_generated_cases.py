@@ -40,6 +40,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("serde/wide_decimals_gen.py", {"wide-decimals.json": lambda g: g["tests"]}),
     ("serde/unwrapped_nulls_gen.py", {"unwrapped-nulls.json": lambda g: g["tests"]}),
     ("functions/gen_scalar_sweep.py", {"scalar-sweep.json": lambda g: g["tests"]}),
+    ("serde/null_bytes_gen.py", {"null-bytes.json": lambda g: g["tests"]}),
 ])
 def test_generated_files_match_their_generator(generator: str, files: dict) -> None:  # type: ignore[type-arg]
     path = CASES / generator
