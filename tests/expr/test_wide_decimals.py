@@ -85,6 +85,12 @@ def project(engine: Engine, select: str) -> dict[str, Any]:
     ("a BETWEEN a + 0.01 AND a + 1", False),
     ("a IN (b, 123456789012345678901234567890123456.78)", True),
     ("a IN (b)", False),
+    ("TO_JSON_STRING(a)", A),
+    ("ARRAY_MAX(ARRAY[a, -a])", Decimal(A)),
+    ("ARRAY_SORT(ARRAY[a, -a])[1]", Decimal("-" + A)),
+    ("TRANSFORM(ARRAY[a], x => -x)[1]", Decimal("-" + A)),
+    ("MAP('k' := -a)['k']", Decimal("-" + A)),
+    ("CASE WHEN a > b THEN -a ELSE b END", Decimal("-" + A)),
 ])
 def test_every_digit_is_kept(engine: Engine, expr: str, expected: Any) -> None:
     got = project(engine, f"{expr} AS r")["R"]
