@@ -8,9 +8,10 @@ their input handlers, and what reaches the end of the sub-topology goes through 
 Like ``runtime.task.Task`` it polls without waiting, and one log transaction carries a batch's outputs,
 internal records (repartition, subscription and response topics), state changelogs and the positions of
 every input. Across its inputs it processes the record with the lowest timestamp first (Kafka Streams'
-stream synchronization); within an input, offset order is kept. When an input's batch was cut at the
-batch limit, processing stops where that batch ends so that no record of another input is processed
-ahead of an unread, older one.
+stream synchronization); within an input, offset order is kept. When an input runs out of fetched
+records but may have more - its batch was cut at the batch limit, or the sub-topology writing it in this
+process still has records to process (``runtime.alignment``) - processing stops there, so that no record
+of another input is processed ahead of an unread, older one.
 """
 
 from __future__ import annotations
@@ -53,6 +54,14 @@ class Channel:
         # on equal timestamps this input's records go before those of inputs without the flag (the table
         # of a stream-table join: a stream record joins the table as of its time, that time included)
         self.first_on_ties = first_on_ties
+        # the in-process tasks writing this topic, waited for while they hold unprocessed records
+        # (``runtime.alignment``); None: none in this process
+        self.upstream: Any = None
+
+    def may_have_more(self, fetched_full: bool) -> bool:
+        """Whether this input may still have records older than what another input would run to: its
+        fetch stopped at the batch limit, or its upstream in this process has records to process."""
+        return fetched_full or (self.upstream is not None and self.upstream.pending())
 
 
 class TaskContext:
@@ -154,6 +163,8 @@ class JoinTask:
         self.commit = commit
         self.processed = 0
         self.initialized = False
+        self.upstream_tasks: list[Any] = []  # in-process tasks writing the topics this one reads (alignment)
+        self.drained = False  # the last fetches found nothing
 
     def init(self) -> None:
         """The restore phase: stores, then the operators' state, then the input positions; idempotent."""
@@ -195,6 +206,10 @@ class JoinTask:
     def position(self) -> int:
         return self.ctx.channels[0].position
 
+    def has_input(self) -> bool:
+        """Whether an input may hold records this task has not processed (``Task.has_input``)."""
+        return not self.drained
+
     def lag(self) -> int:
         return sum(max(0, self.log.end_offset(ch.topic, self.partition) - ch.position) for ch in self.ctx.channels)
 
@@ -219,6 +234,7 @@ class JoinTask:
                 fetched.append((batch, ch.decode(batch)))
             else:
                 fetched.append((batch, []))
+        self.drained = not any_records
         if not any_records:
             return 0
         # The inputs are fetched one after another: a record appended to an input that came back empty,
@@ -231,6 +247,8 @@ class JoinTask:
                 if batch.offsets:
                     fetched[i] = (batch, ch.decode(batch))
         new_positions, consumed = self._process(fetched)
+        if not consumed:  # waiting for an input (``runtime.alignment``): nothing was processed
+            return 0
         try:
             with self.log.transaction() as tx:
                 rows = self.finish.process(ctx.final, tx) if self.finish is not None else None
@@ -287,7 +305,10 @@ class JoinTask:
                 heap.append((events[0][0], rank[c], 0))
         heapq.heapify(heap)
         full = [len(b.offsets) >= self.max_batch for b, _ in fetched]
-        stop = any(f and not ev for f, (_, ev) in zip(full, fetched, strict=True))
+        # an input with nothing to process now that may have more (cut at the batch limit, or records its
+        # upstream in this process has not processed yet): nothing may run ahead of it
+        stop = len(channels) > 1 and any(not ev and channels[c].may_have_more(full[c])
+                                         for c, (_, ev) in enumerate(fetched))
         consumed_upto = [-1] * len(channels)
         heappop, heappush = heapq.heappop, heapq.heappush
         times = [_ascending(events) if len(fetched) > 1 else None for _, events in fetched]
@@ -320,7 +341,7 @@ class JoinTask:
                     handle(*events[k][2], events[k][0])
             consumed_upto[c] = j - 1
             if j == n:
-                if full[c]:
+                if heap and ch.may_have_more(full[c]):
                     stop = True
             else:
                 heappush(heap, (events[j][0], r, j))

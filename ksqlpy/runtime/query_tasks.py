@@ -45,6 +45,7 @@ from ksqlpy.runtime.aggregate import (
     key_bytes,
 )
 from ksqlpy.runtime.aggregator import AggregateSpec
+from ksqlpy.runtime.alignment import upstream_first, wire_upstream
 from ksqlpy.runtime.combine import Combiner, combinable
 from ksqlpy.runtime.context import (
     RuntimeContext,
@@ -159,7 +160,7 @@ def task_order(topology: Topology) -> list[SubTopology]:
     join's root) in reverse, then the others in order."""
     joins = [s for s in topology.sub_topologies if s.operator(JoinStage) is not None]
     rest = [s for s in topology.sub_topologies if s.operator(JoinStage) is None]
-    return [*reversed(joins), *rest]
+    return upstream_first([*reversed(joins), *rest], topology)
 
 
 class _Build:
@@ -302,10 +303,14 @@ class _Build:
     # ------------------------------------------------------------------ tasks
     def build(self) -> QueryTasks:
         self.internal_topics()
+        built: list[tuple[SubTopology, int, Any]] = []
         for sub in task_order(self.topology):
             for p in range(sub.partitions):
                 if self.ctx.owns(p):  # a worker builds only the partitions it runs
-                    self.out.tasks.append(self.task(sub, p))
+                    task = self.task(sub, p)
+                    built.append((sub, p, task))
+                    self.out.tasks.append(task)
+        wire_upstream(self.ctx, self.topology, built)
         self.materialization()
         init_all(self.out.tasks)
         return self.out

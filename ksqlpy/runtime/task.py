@@ -116,6 +116,14 @@ class Task:
         # a committer thread writing held batches while the next one is processed (runtime.commit_pipeline)
         self.committer: Any = None
         self._inflight: tuple[Any, int, list[tuple]] | None = None  # (future, position, rows) of that commit
+        self.upstream_tasks: list[Any] = []  # in-process tasks writing this one's topic (runtime.alignment)
+        self.drained = False  # the last fetch found nothing
+
+    def has_input(self) -> bool:
+        """Whether the task may hold records not processed (its last fetch found some, or it has not
+        fetched yet: as the consumer's lag tells Kafka Streams, without asking the log), or processed ones
+        not in the log yet."""
+        return not self.drained or self._held is not None or self._inflight is not None
 
     def add_store(self, kv: KeyValueStore) -> None:
         """Own ``kv`` (once, however many of the task's operators use it)."""
@@ -169,6 +177,7 @@ class Task:
         if self._inflight is not None:
             self._settle(wait=False)
         batch = self.log.fetch(self.topic, self.partition, self.position, self.max_batch)
+        self.drained = not batch.offsets
         if not batch.offsets:
             self.commit_now()  # caught up: what is held goes out now, not at the end of the interval
             if self.idle_ms is not None:

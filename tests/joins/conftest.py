@@ -14,9 +14,9 @@ PROPS = {"auto.offset.reset": "earliest", "ksql.service.id": "jt_"}
 
 
 class Harness:
-    def __init__(self, data_dir: str) -> None:
+    def __init__(self, data_dir: str, props: dict[str, Any] | None = None) -> None:
         self.data_dir = data_dir
-        self.engine = Engine(data_dir, dict(PROPS))
+        self.engine = Engine(data_dir, {**PROPS, **(props or {})})
 
     def restart(self, statements: list[str]) -> None:
         """A new engine over the same data directory, re-running ``statements`` (as a server replays them)."""
