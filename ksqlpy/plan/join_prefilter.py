@@ -1,5 +1,6 @@
 """The conjuncts of a join query's WHERE that the stream side of a stream-table join can apply to its own
-records before they are re-keyed and joined.
+records before they are re-keyed and joined, that an INNER stream-table join checks on the table row it
+finds, and that an INNER stream-stream join checks on a matched pair before building its row.
 
 ksqlDB filters after the join (its plan, and the topology ksqlpy describes, stay so); the WHERE still runs
 there on every joined row. Applied early as well, a conjunct only saves work: a stream record of a
@@ -39,6 +40,17 @@ def _safe(e: B.Expr, columns: range) -> bool:
     if isinstance(e, B.Cast):
         return (e.implicit and getattr(e.type, "name", None) in _NUMERIC
                 and getattr(e.operand.type, "name", None) in _NUMERIC and _safe(e.operand, columns))
+    if isinstance(e, B.Arithmetic):
+        # integer arithmetic wraps as Java's does and cannot fail; a division or remainder only by a positive
+        # literal (no zero divisor, no MIN / -1)
+        if getattr(e.type, "name", None) not in ("INTEGER", "BIGINT") or not _safe(e.left, columns):
+            return False
+        if e.op in (B.ArithOp.DIVIDE, B.ArithOp.MODULUS):
+            r = e.right
+            while isinstance(r, B.Cast) and r.implicit:
+                r = r.operand
+            return isinstance(r, B.Literal) and type(r.value) is int and r.value > 0
+        return _safe(e.right, columns)
     if isinstance(e, B.Comparison):
         fl, fr = _family(e.left.type), _family(e.right.type)
         return fl is not None and fl == fr and _safe(e.left, columns) and _safe(e.right, columns)
@@ -90,3 +102,26 @@ def stream_prefilter(where: Filter | None, join: Join) -> list[B.Expr]:
             or join.kind not in (JoinKind.INNER, JoinKind.LEFT) or not isinstance(join.left, Scan)):
         return []
     return _block_conjuncts(where, join, join.left)
+
+
+def pair_prefilter(where: Filter | None, join: Join) -> list[B.Expr]:
+    """The conjuncts of ``where`` (right above the query's top ``join``) over the two sides' own columns
+    that an INNER stream-stream join checks on each pair of records it matches, rewritten over the two
+    blocks side by side (left, then right): a pair failing one yields a joined row the WHERE drops, so it
+    is not built. Both records are still stored and move stream time as before - only the row goes. None
+    for other joins (an outer join would emit an unmatched record instead) and n-way steps."""
+    if (where is None or where.input is not join or join.flavor is not JoinFlavor.STREAM_STREAM
+            or join.kind is not JoinKind.INNER or not isinstance(join.left, Scan)
+            or not isinstance(join.right, Scan)):
+        return []
+    names = [c.name for c in join.schema.columns]
+    both = [c.name for c in join.left.columns] + [c.name for c in join.right.columns]
+    start = names.index(both[0]) if both and both[0] in names else -1
+    if start < 0 or names[start:start + len(both)] != both:
+        return []
+    blocks = range(start, start + len(both))
+
+    def to_blocks(e: B.Expr) -> B.Expr:
+        return replace(e, index=e.index - start) if isinstance(e, B.ColumnRef) else e
+
+    return [c.transform(to_blocks) for c in _conjuncts(where.predicate) if _safe(c, blocks)]

@@ -21,7 +21,7 @@ from __future__ import annotations
 from ksqlpy.expr.bound import Expr
 from ksqlpy.plan import naming
 from ksqlpy.plan.join_columns import stream_columns_read
-from ksqlpy.plan.join_prefilter import stream_prefilter, table_prefilter
+from ksqlpy.plan.join_prefilter import pair_prefilter, stream_prefilter, table_prefilter
 from ksqlpy.plan.logical import (
     Aggregate,
     Filter,
@@ -217,7 +217,9 @@ class JoinLowering:
                       else {"this": this_store, "other": other_store})
             if shared:
                 stores["outer"] = self.store(shared, StoreKind.KEY_VALUE, sub)
-            op = JoinOperator(me, JoinFlavor.STREAM_STREAM, node.kind, stores, lw, rw, codec, out, within)
+            op = JoinOperator(me, JoinFlavor.STREAM_STREAM, node.kind, stores, lw, rw, codec, out, within,
+                              pair_prefilter=pair_prefilter(self.plan.find(Filter), node) if node is self.root
+                              else [])
             extra = [shared] if shared else []
             this_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-windowed", this_side, stores=[this])
             other_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-windowed", other_side, stores=[other])

@@ -294,6 +294,9 @@ class JoinOperator:
     # an INNER stream-table join: WHERE conjuncts over the table's block a found row must pass to be joined
     # (``plan.join_prefilter.table_prefilter``); the WHERE still runs after the join
     right_prefilter: list[Expr] = field(default_factory=list)
+    # an INNER stream-stream join: WHERE conjuncts over both blocks side by side a matched pair must pass to
+    # be joined (``plan.join_prefilter.pair_prefilter``); the WHERE still runs after the join
+    pair_prefilter: list[Expr] = field(default_factory=list)
 
 
 @dataclass

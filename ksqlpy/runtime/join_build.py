@@ -34,7 +34,7 @@ from ksqlpy.runtime.join_fk import FkLeft, FkRight
 from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function, predicate
 from ksqlpy.runtime.join_store import OuterStore, TableStore, WindowStore
 from ksqlpy.runtime.join_stream_stream import StreamStreamJoin
-from ksqlpy.runtime.join_stream_table import StreamTableJoin
+from ksqlpy.runtime.join_stream_table import StreamTableJoin, exact_key_types
 from ksqlpy.runtime.join_table_table import TableTableJoin
 from ksqlpy.runtime.join_task import Channel, Run, TaskContext
 from ksqlpy.runtime.reader import SourceReader
@@ -247,13 +247,15 @@ class JoinWiring:
                 before, after, grace, _ = op.within
                 retention = before + after + grace
                 outer = OuterStore(store(op.stores["outer"])) if "outer" in op.stores else None
+                pair = predicate(op.pair_prefilter, op.left_width + op.right_width, self.functions) \
+                    if op.pair_prefilter else None
                 return StreamStreamJoin(op.kind, op.within, WindowStore(store(op.stores["this"]), retention),
                                         WindowStore(store(op.stores["other"]), retention), outer, emit,
-                                        op.left_width, op.right_width, key_bytes)
+                                        op.left_width, op.right_width, key_bytes, keep_pair=pair)
             if op.flavor == "STREAM_TABLE":
                 keep = predicate(op.right_prefilter, op.right_width, self.functions) if op.right_prefilter else None
                 return StreamTableJoin(op.kind, TableStore(store(op.stores["table"])), emit, op.right_width,
-                                       key_bytes, keep_right=keep)
+                                       key_bytes, keep_right=keep, exact_keys=exact_key_types(op.codec.types))
             return TableTableJoin(op.kind, TableStore(store(op.stores["left"])), TableStore(store(op.stores["right"])),
                                   emit, op.left_width, op.right_width, key_bytes)
         if isinstance(op, ForeignKeyLeft):

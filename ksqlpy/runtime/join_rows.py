@@ -58,6 +58,15 @@ def key_function(exprs: list[Expr], columns: list[SchemaColumn], functions: Func
     return ns["_key"]
 
 
+def kept(keep: Callable[[tuple], bool], row: tuple) -> bool:
+    """``keep(row)`` of a WHERE prefilter; a failure (its conjuncts cannot fail) keeps the row and leaves it
+    to the WHERE after the join, which logs it as ever."""
+    try:
+        return keep(row)
+    except Exception:  # noqa: BLE001
+        return True
+
+
 def predicate(exprs: list[Expr], width: int, functions: FunctionRegistry) -> Callable[[tuple], bool]:
     """``fn(row) -> every one of exprs is TRUE`` over a row of ``width`` columns (generated as the WHERE's
     code is: NULL is not TRUE)."""

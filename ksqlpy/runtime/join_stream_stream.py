@@ -18,6 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.runtime.join_rows import kept
 from ksqlpy.runtime.join_store import OuterStore, WindowStore
 from ksqlpy.runtime.processor import BaseOperator
 
@@ -30,9 +31,11 @@ Emit = Callable[[Any, Any, Any, int, Any], None]
 class StreamStreamJoin(BaseOperator):
     def __init__(self, kind: str, within: tuple[int, int, int, bool], this: WindowStore, other: WindowStore,
                  outer: OuterStore | None, emit: Emit, left_width: int, right_width: int,
-                 key_bytes: Callable[[tuple], bytes]) -> None:
+                 key_bytes: Callable[[tuple], bytes], keep_pair: Callable[[tuple], bool] | None = None) -> None:
         """``within``: (before, after, grace, spurious-results fix), as ksqlDB builds its JoinWindows
-        (``plan.lower_join.join_windows``)."""
+        (``plan.lower_join.join_windows``). ``keep_pair`` (INNER joins): a matched pair's joined blocks
+        failing it are not emitted - the WHERE after the join would drop the row
+        (``plan.join_prefilter.pair_prefilter``); the records are stored and move time as ever."""
         self.before, self.after, self.grace, fix = within
         self.left_outer = kind in ("LEFT", "FULL")
         self.right_outer = kind in ("RIGHT", "FULL")
@@ -43,6 +46,8 @@ class StreamStreamJoin(BaseOperator):
         self.lnull = (None,) * left_width
         self.rnull = (None,) * right_width
         self.key_bytes = key_bytes
+        assert keep_pair is None or kind == "INNER"
+        self.keep_pair = keep_pair
         self.stream_time, self.min_time = -_MAX, _MAX
 
     def init(self) -> None:
@@ -84,7 +89,7 @@ class StreamStreamJoin(BaseOperator):
         outer = self.left_outer if left else self.right_outer
         mine, theirs = (self.this, self.other) if left else (self.other, self.this)
         pad = self.rnull if left else self.lnull
-        emit, key_bytes, fetch = self.emit, self.key_bytes, theirs.fetch
+        emit, key_bytes, fetch, keep = self.emit, self.key_bytes, theirs.fetch, self.keep_pair
         kbs: list[bytes] = []
         tss: list[int] = []
         rows: list[Any] = []
@@ -106,7 +111,9 @@ class StreamStreamJoin(BaseOperator):
             matched = False
             for other_ts, _, other_row in fetch(kb, lo if lo > 0 else 0, hi if hi > 0 else 0):
                 matched = True
-                emit(key, row + other_row if left else other_row + row, None, ts if ts > other_ts else other_ts, hdrs)
+                joined = row + other_row if left else other_row + row
+                if keep is None or kept(keep, joined):
+                    emit(key, joined, None, ts if ts > other_ts else other_ts, hdrs)
             if outer and not matched:
                 emit(key, row + pad if left else pad + row, None, ts, hdrs)
         self.stream_time = stream_time
@@ -134,7 +141,8 @@ class StreamStreamJoin(BaseOperator):
             if self.outer is not None:
                 self.outer.remove(other_ts, not left, kb)
             joined = row + other_row if left else other_row + row
-            emit(key, joined, None, ts if ts > other_ts else other_ts, hdrs)
+            if self.keep_pair is None or kept(self.keep_pair, joined):
+                emit(key, joined, None, ts if ts > other_ts else other_ts, hdrs)
         if matched or not (self.left_outer if left else self.right_outer):
             return
         if self.outer is None or time_to < self.stream_time:

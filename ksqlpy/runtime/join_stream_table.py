@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.runtime.join_rows import kept
 from ksqlpy.runtime.join_store import TableStore
 from ksqlpy.runtime.processor import BaseOperator
 
@@ -19,19 +20,24 @@ Emit = Callable[[Any, Any, Any, int, Any], None]
 _UNSEEN = object()
 
 
-def _kept(keep: Callable[[tuple], bool], row: tuple) -> bool:
-    """``keep(row)``; a failure (its conjuncts cannot fail) joins the row and leaves it to the WHERE."""
-    try:
-        return keep(row)
-    except Exception:  # noqa: BLE001
-        return True
+# key types whose values are equal exactly when their encoded bytes are (not DOUBLE: 0.0 == -0.0; not
+# DECIMAL: 1.0 == 1.00; nothing structured: unhashable)
+EXACT_KEY_TYPES = frozenset({"INTEGER", "BIGINT", "STRING", "BOOLEAN"})
+
+
+def exact_key_types(types: list[Any]) -> bool:
+    """Whether keys of ``types`` are equal exactly when their bytes are (``StreamTableJoin``'s memo)."""
+    return bool(types) and all(getattr(t, "name", None) in EXACT_KEY_TYPES for t in types)
 
 
 class StreamTableJoin(BaseOperator):
     def __init__(self, kind: str, table: TableStore, emit: Emit, right_width: int,
-                 key_bytes: Callable[[tuple], bytes], keep_right: Callable[[tuple], bool] | None = None) -> None:
+                 key_bytes: Callable[[tuple], bytes], keep_right: Callable[[tuple], bool] | None = None,
+                 exact_keys: bool = False) -> None:
         """``keep_right`` (INNER joins): a found table row failing it is not joined - the WHERE after the join
-        would drop the row (``plan.join_prefilter.table_prefilter``)."""
+        would drop the row (``plan.join_prefilter.table_prefilter``). ``exact_keys``: two keys are equal
+        exactly when their bytes are (``exact_key_types``), so the rows a batch's stream records join are
+        remembered by key rather than by key bytes - a repeated key is not encoded again."""
         assert keep_right is None or kind == "INNER"
         self.keep_right = keep_right
         self.left_join = kind == "LEFT"
@@ -42,7 +48,8 @@ class StreamTableJoin(BaseOperator):
         # key bytes -> the table row a stream record with that key joins (None: none), as looked up in this
         # batch: stream records repeat keys (bids of one auction), and the table changes only through
         # ``on_right``, which forgets its key; forgotten at each commit and abort
-        self._joins: dict[bytes, tuple | None] = {}
+        self._joins: dict[Any, tuple | None] = {}
+        self.exact_keys = exact_keys  # ``_joins`` keyed by the key tuple (else by its bytes)
 
     def on_left(self, key: Any, row: Any, old: Any, ts: int, hdrs: Any) -> None:
         if key is None or row is None:
@@ -50,7 +57,7 @@ class StreamTableJoin(BaseOperator):
                 self.emit(None, row + self.rnull, None, ts, hdrs)
             return
         found = self.table.get(self.key_bytes(key))
-        if found is not None and (self.keep_right is None or _kept(self.keep_right, found[0])):
+        if found is not None and (self.keep_right is None or kept(self.keep_right, found[0])):
             self.emit(key, row + found[0], None, ts, hdrs)
         elif self.left_join:
             self.emit(key, row + self.rnull, None, ts, hdrs)
@@ -61,18 +68,26 @@ class StreamTableJoin(BaseOperator):
         keep = self.keep_right
         joins = self._joins
         seen = joins.get
+        exact = self.exact_keys
         for ts, _, (key, row, hdrs) in events[i:j]:
             if key is None or row is None:
                 if key is None and row is not None and left_join:
                     emit(None, row + rnull, None, ts, hdrs)
                 continue
-            kb = key_bytes(key)
-            right = seen(kb, _UNSEEN)
-            if right is _UNSEEN:
-                found = get(kb)
-                # (a row failing ``keep``, INNER joins only, joins nothing as a missing one)
-                right = joins[kb] = None if found is None or (keep is not None and not _kept(keep, found[0])) \
-                    else found[0]
+            if exact:
+                right = seen(key, _UNSEEN)
+                if right is _UNSEEN:
+                    found = get(key_bytes(key))
+                    right = joins[key] = None if found is None or (keep is not None and not kept(keep, found[0])) \
+                        else found[0]
+            else:
+                kb = key_bytes(key)
+                right = seen(kb, _UNSEEN)
+                if right is _UNSEEN:
+                    found = get(kb)
+                    # (a row failing ``keep``, INNER joins only, joins nothing as a missing one)
+                    right = joins[kb] = None if found is None or (keep is not None and not kept(keep, found[0])) \
+                        else found[0]
             if right is not None:
                 emit(key, row + right, None, ts, hdrs)
             elif left_join:
@@ -82,7 +97,7 @@ class StreamTableJoin(BaseOperator):
         if key is None:
             return
         kb = self.key_bytes(key)
-        self._joins.pop(kb, None)
+        self._joins.pop(key if self.exact_keys else kb, None)
         if row is None:
             self.table.delete(kb)
         else:
