@@ -89,14 +89,16 @@ def join_table_store(context: str, side: str, *, rekeyed: bool, nested: bool = F
 
 def stream_stream_stores(index: int, kind: str, spurious_fix: bool) -> tuple[str, str, str | None]:
     """A stream-stream join's window stores (this, other) and, with a grace period on an outer join, the
-    store its unmatched records wait in - Kafka Streams' generated names at ``index``. ksqlDB runs a RIGHT
-    join as ``right.leftJoin(left)``: a left join whose *this* side is the right stream."""
+    store its unmatched records wait in - Kafka Streams' generated names at ``index`` (ksqlDB names no join
+    store, so the shared one is ``KSTREAM-OUTERSHARED-`` with this store's number, as KStreamImplJoin's
+    buildOuterJoinWindowStoreName gives it). ksqlDB runs a RIGHT join as ``right.leftJoin(left)``: a left
+    join whose *this* side is the right stream."""
     left_outer, right_outer = kind in ("LEFT", "RIGHT", "FULL"), kind == "FULL"
     this = f"{generated('KSTREAM-OUTERTHIS' if right_outer else 'KSTREAM-JOINTHIS', index)}-store"
     other = f"{generated('KSTREAM-OUTEROTHER' if left_outer else 'KSTREAM-JOINOTHER', index + 1)}-store"
     shared = None
     if spurious_fix and (left_outer or right_outer):
-        shared = f"{this[:-len('-store')]}-{'outer' if right_outer else 'left'}-shared-join-store"
+        shared = f"{generated('KSTREAM-OUTERSHARED', index)}-store"
     return this, other, shared
 
 
