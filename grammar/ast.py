@@ -200,6 +200,9 @@ class WindowSpec:
     grace_ms: int | None = None
     line: int = field(default=0, compare=False)  # where the window expression starts (0: not parsed from text)
     column: int = field(default=0, compare=False)
+    # each duration as written, in ksqlDB's spelling (``size``/``advance``/``retention``/``grace`` ->
+    # ``1 SECONDS``): what a printed statement shows (``analysis.statement_text``)
+    printed: dict[str, str] = field(default_factory=dict, compare=False, repr=False)
 
 
 @dataclass

@@ -53,6 +53,7 @@ class TokenParser(Parser):
         self._tokens_size = len(tokens)
         self._index = -1
         self.deferred: KsqlParseError | None = None
+        self.last_duration = ""  # the last duration parsed, as ksqlDB prints it (``parse_duration``)
         self._advance()
 
     def word(self) -> str | None:
@@ -250,6 +251,8 @@ class TokenParser(Parser):
         if amount is None:
             self.defer(PrepareError(f'For input string: "{text}"', self.line_col(first)))
             return 0
+        # as ksqlDB's WindowTimeClause prints it (``1 SECONDS``: its TimeUnit, always plural)
+        self.last_duration = f"{amount} {unit if unit.endswith('S') else unit + 'S'}"
         return amount * WINDOW_UNITS_MS[unit]
 
     def defer(self, error: KsqlParseError) -> None:

@@ -149,18 +149,23 @@ def _parse_window(p: ExpressionParser) -> WindowSpec:
     if kind != "SESSION":
         p.expect_word("SIZE")
     spec = WindowSpec(type=kind, size_ms=p.parse_duration(), line=line, column=column)
+    spec.printed["size"] = p.last_duration
     if kind == "HOPPING":
         p.expect(TokenType.COMMA, ",")
         p.expect_word("ADVANCE", "BY")
         spec.advance_ms = p.parse_duration()
+        spec.printed["advance"] = p.last_duration
     if p._match(TokenType.COMMA):
         if p.match_word("RETENTION"):
             spec.retention_ms = p.parse_duration()
+            spec.printed["retention"] = p.last_duration
             if p._match(TokenType.COMMA):
                 p.expect_word("GRACE", "PERIOD")
                 spec.grace_ms = p.parse_duration()
+                spec.printed["grace"] = p.last_duration
         elif p.match_word("GRACE", "PERIOD"):
             spec.grace_ms = p.parse_duration()
+            spec.printed["grace"] = p.last_duration
         else:
             raise p.syntax_error("{'RETENTION', 'GRACE'}")
     p.expect(TokenType.R_PAREN, ")")

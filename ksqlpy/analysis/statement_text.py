@@ -31,16 +31,17 @@ def _literal(value: Any) -> str:
 
 
 def _window(w: WindowSpec) -> str:
-    def ms(v: int) -> str:
-        return f"{v} MILLISECONDS"
+    """Each duration in the unit it was written in (ksqlDB keeps the TimeUnit: ``SIZE 1 SECONDS``)."""
+    def ms(what: str, v: int) -> str:
+        return w.printed.get(what, f"{v} MILLISECONDS")
 
-    parts = [f"SIZE {ms(w.size_ms)}"] if w.type != "SESSION" else [ms(w.size_ms)]
+    parts = [f"SIZE {ms('size', w.size_ms)}"] if w.type != "SESSION" else [ms("size", w.size_ms)]
     if w.advance_ms is not None:
-        parts.append(f"ADVANCE BY {ms(w.advance_ms)}")
+        parts.append(f"ADVANCE BY {ms('advance', w.advance_ms)}")
     if w.retention_ms is not None:
-        parts.append(f"RETENTION {ms(w.retention_ms)}")
+        parts.append(f"RETENTION {ms('retention', w.retention_ms)}")
     if w.grace_ms is not None:
-        parts.append(f"GRACE PERIOD {ms(w.grace_ms)}")
+        parts.append(f"GRACE PERIOD {ms('grace', w.grace_ms)}")
     return f"WINDOW {w.type} ( {', '.join(parts)} )"
 
 
