@@ -178,6 +178,7 @@ class JoinTask:
             op.init()
         if self.finish is not None:
             self.finish.init()
+        pin: dict[tuple[str, int], int] = {}
         for ch in ctx.channels:
             committed = log.committed(self.group, ch.topic, self.partition) if self.commit else None
             if committed is not None:
@@ -186,6 +187,14 @@ class JoinTask:
                 ch.position = log.start_offset(ch.topic, self.partition)
             else:
                 ch.position = log.end_offset(ch.topic, self.partition)
+            if committed is None and self.commit:
+                pin[(ch.topic, self.partition)] = ch.position
+        if pin:
+            # where a new persistent query starts, as ``Task.init`` pins it: "latest" stays its creation
+            # across a restart before anything was processed, and an input that never gets a record still
+            # has a committed position (a drain of worker processes waits for one on every input)
+            with log.transaction() as tx:
+                tx.commit_offsets(self.group, pin)
         self.initialized = True
 
     def close(self) -> None:
