@@ -120,6 +120,9 @@ class HandOff:
                 summary = loads(values[i].as_py())
                 self.result.records_read += summary.get("read", 0)
                 self.result.late_records += summary.get("late", 0)
+                if "arrow_batches" in summary:  # (the native tier: log batches decoded straight into Arrow)
+                    details = self.result.details
+                    details["arrow_batches"] = details.get("arrow_batches", 0) + summary["arrow_batches"]
 
     def finish(self) -> None:
         """Each store replays what its changelog now holds, as a restarted task would; the aggregators

@@ -87,9 +87,15 @@ class Agg(Enum):
     MAX = "max"
 
 
+_KEY_TYPES = {"INTEGER": pa.int32(), "BIGINT": pa.int64(), "STRING": pa.string(), "BOOLEAN": pa.bool_()}
+_SPARK_KEY = {"INTEGER": "int", "BIGINT": "long", "STRING": "string", "BOOLEAN": "boolean"}
+
+
 @dataclass(frozen=True)
 class NativePlan:
-    """The lowered aggregation: one ``Agg`` per aggregate call with the index of its argument (-1: none)."""
+    """The lowered aggregation: one ``Agg`` per aggregate call with the index of its argument (-1: none).
+    ``key_type``: the group key's column type when it is one column (the key crosses as that column, its
+    store bytes made in stage 3), else None (the key's ``encode_key`` bytes cross)."""
 
     aggs: tuple[tuple[Agg, int], ...]
     windowed: bool
@@ -97,21 +103,38 @@ class NativePlan:
     advance: int
     grace: int
     retention: int
+    key_type: str | None = None
+
+    def partials(self) -> list[str]:
+        """The partial accumulator columns that cross into Spark, per aggregate: ``c<j>`` a count, ``s<j>``
+        an INT sum, ``h<j>``/``l<j>`` a BIGINT sum's two halves, ``m<j>`` a MIN or MAX."""
+        out = []
+        for j, (a, _) in enumerate(self.aggs):
+            if a in (Agg.COUNT_STAR, Agg.COUNT):
+                out.append(f"c{j}")
+            elif a is Agg.SUM_INT:
+                out.append(f"s{j}")
+            elif a is Agg.SUM_BIGINT:
+                out += [f"h{j}", f"l{j}"]
+            else:
+                out.append(f"m{j}")
+        return out
+
+    def key_arrow(self) -> pa.DataType:
+        return pa.binary() if self.key_type is None else _KEY_TYPES[self.key_type]
 
     def schema(self) -> pa.Schema:
-        """The Arrow columns a grouping task hands to Spark."""
-        fields = [pa.field("kind", pa.int8()), pa.field("part", pa.int32()), pa.field("kb", pa.binary()),
+        """The Arrow columns a grouping task hands to Spark: one row per (key, window) of a log batch."""
+        fields = [pa.field("kind", pa.int8()), pa.field("part", pa.int32()), pa.field("kv", self.key_arrow()),
                   pa.field("ws", pa.int64()), pa.field("ts", pa.int64()), pa.field("seq", pa.int64()),
                   pa.field("hd", pa.binary())]
-        return pa.schema(fields + [pa.field(f"a{i}", pa.int64()) for i in self.arg_columns()])
+        return pa.schema(fields + [pa.field(c, pa.int64()) for c in self.partials()])
 
     def ddl(self) -> str:
         """The same columns as Spark's schema string (what stage 1's ``mapInArrow`` yields)."""
-        return "kind byte, part int, kb binary, ws long, ts long, seq long, hd binary" + "".join(
-            f", a{i} long" for i in self.arg_columns())
-
-    def arg_columns(self) -> list[int]:
-        return sorted({i for _, i in self.aggs if i >= 0})
+        key = "binary" if self.key_type is None else _SPARK_KEY[self.key_type]
+        return f"kind byte, part int, kv {key}, ws long, ts long, seq long, hd binary" + "".join(
+            f", {c} long" for c in self.partials())
 
 
 @dataclass(frozen=True)
@@ -161,9 +184,10 @@ def lower(job: BackfillJob) -> NativePlan | Refused:
             shown = ", ".join(str(t) for t in types) or "*"
             return Refused(f"{fn}({shown}): only COUNT, and SUM, MIN, MAX of INT/BIGINT are lowered")
         pos += n
+    key_type = agg.key_columns[0][1].name if len(agg.key_columns) == 1 else None
     if w is None:
-        return NativePlan(tuple(aggs), False, 0, 0, 0, 0)
-    return NativePlan(tuple(aggs), True, w.size, w.advance or w.size, w.grace, w.retention)
+        return NativePlan(tuple(aggs), False, 0, 0, 0, 0, key_type)
+    return NativePlan(tuple(aggs), True, w.size, w.advance or w.size, w.grace, w.retention, key_type)
 
 
 def group_file(partition: int) -> str:
@@ -172,7 +196,8 @@ def group_file(partition: int) -> str:
 
 # ------------------------------------------------------------------------------------------------ stage 1
 class _Items:
-    """A task partition's items as Arrow columns, with the running stream time and the late drops."""
+    """A task partition's items, with the running stream time and the late drops, combined per log batch
+    into one row per (key, window) of partial accumulators (Arrow's hash aggregation): Spark merges them."""
 
     def __init__(self, plan: NativePlan, part: int) -> None:
         self.plan = plan
@@ -185,31 +210,52 @@ class _Items:
         self.per = -(-plan.size // plan.advance) if plan.windowed else 1
 
     def batches(self, items: list[tuple]) -> list[pa.RecordBatch]:
+        """The grouper's items (``(key, args, ts, headers)`` tuples: the batches the Arrow decoder leaves)."""
         n = len(items)
         if not n:
             return []
-        plan, kbs = self.plan, self.kbs
+        plan = self.plan
         keys, args, tss, hds = zip(*items, strict=True)
-        kb = np.empty(n, dtype=object)
-        for i, k in enumerate(keys):
-            b = kbs.get(k)
-            if b is None:
-                b = kbs[k] = encode_key(k)
-            kb[i] = b
-        ts = np.fromiter(tss, np.int64, n)
+        if plan.key_type is not None:
+            key = pa.array([k[0] for k in keys], plan.key_arrow())
+        else:
+            kbs = self.kbs
+            kb = []
+            for k in keys:
+                b = kbs.get(k)
+                if b is None:
+                    b = kbs[k] = encode_key(k)
+                kb.append(b)
+            key = pa.array(kb, pa.binary())
+        cols: list[pa.Array | None] = []
+        for a, i in plan.aggs:
+            if a is Agg.COUNT_STAR:
+                cols.append(None)
+            elif a is Agg.COUNT:  # any type: only whether it is NULL counts
+                cols.append(pa.array([None if r[i] is None else 1 for r in args], pa.int64()))
+            else:
+                cols.append(pa.array([r[i] for r in args], pa.int64()))
+        hd = (None if hds.count(None) == n
+              else pa.array([None if h is None else pickle.dumps(h, _HIGHEST) for h in hds], pa.binary()))
+        return self.columns(key, cols, np.fromiter(tss, np.int64, n), hd)
+
+    def columns(self, key: pa.Array, cols: list[pa.Array | None], ts: np.ndarray,
+                hd: pa.Array | None = None) -> list[pa.RecordBatch]:
+        """A batch's items as columns (the group key, each aggregate's argument - None for COUNT(*) -, the
+        timestamps, the headers: None when none has any), in offset order."""
+        n = len(ts)
+        if not n:
+            return []
+        plan = self.plan
+        if key.type != plan.key_arrow():
+            key = key.cast(plan.key_arrow())
+        cols = [c if c is None or a is Agg.COUNT or c.type == pa.int64() else c.cast(pa.int64())
+                for (a, _), c in zip(plan.aggs, cols, strict=True)]
         seq = np.arange(self.seq, self.seq + n, dtype=np.int64) * self.per
         self.seq += n
-        hd = np.array([None if h is None else pickle.dumps(h, _HIGHEST) for h in hds], dtype=object)
-        cols = {}
-        for (a, i) in plan.aggs:
-            if i >= 0 and i not in cols:
-                vals = [r[i] for r in args]
-                if a is Agg.COUNT:
-                    vals = [None if v is None else 1 for v in vals]
-                cols[i] = pa.array(vals, pa.int64())
         if not plan.windowed:
             self.stream_time = max(self.stream_time, int(ts.max()))
-            return [self._rows(kb, np.full(n, -1, np.int64), ts, seq, hd, cols, None, null_ws=True)]
+            return [self._combined(key, pa.nulls(n, pa.int64()), ts, seq, hd, cols, None)]
         st = np.maximum.accumulate(np.maximum(ts, self.stream_time))
         self.stream_time = int(st[-1])
         size, adv, grace = plan.size, plan.advance, plan.grace
@@ -222,22 +268,53 @@ class _Items:
             late = valid & (ws + size <= st - grace)
             self.late += int(late.sum())
             keep = valid & ~late
-            if keep.any():
-                out.append(self._rows(kb, ws, ts, seq + k, hd, cols, keep))
+            if keep.all():
+                out.append(self._combined(key, pa.array(ws), ts, seq + k, hd, cols, None))
+            elif keep.any():
+                out.append(self._combined(key, pa.array(ws), ts, seq + k, hd, cols, keep))
         return out
 
-    def _rows(self, kb: np.ndarray, ws: np.ndarray, ts: np.ndarray, seq: np.ndarray, hd: np.ndarray,
-              cols: dict[int, pa.Array], keep: np.ndarray | None, null_ws: bool = False) -> pa.RecordBatch:
+    def _combined(self, key: pa.Array, ws: pa.Array, ts: np.ndarray, seq: np.ndarray, hd: pa.Array | None,
+                  cols: list[pa.Array | None], keep: np.ndarray | None) -> pa.RecordBatch:
+        """One row per (key, window) of the kept items: the partial accumulators, the largest timestamp and
+        sequence number, and the headers of the last item (the one with the largest sequence number)."""
+        plan = self.plan
+        data: dict[str, Any] = {"kv": key, "ws": ws, "ts": ts, "seq": seq}
+        if hd is not None:
+            data["hd"] = hd
+        aggs: list[tuple[Any, ...]] = [("seq", "max"), ("ts", "max")]
+        names = ["seq_max", "ts_max"]
+        for j, (a, _) in enumerate(plan.aggs):
+            col = cols[j]
+            if a is Agg.COUNT_STAR:
+                aggs.append(("seq", "count"))
+                names.append("seq_count")
+                continue
+            assert col is not None
+            if a is Agg.SUM_BIGINT:  # two exact halves: Spark's long sum wraps, the accumulator does not
+                data[f"x{j}"] = pc.shift_right(col, 32)
+                data[f"y{j}"] = pc.bit_wise_and(col, pa.scalar(0xFFFFFFFF, pa.int64()))
+                aggs += [(f"x{j}", "sum"), (f"y{j}", "sum")]
+                names += [f"x{j}_sum", f"y{j}_sum"]
+                continue
+            data[f"x{j}"] = col
+            how = {Agg.COUNT: "count", Agg.SUM_INT: "sum", Agg.MIN: "min", Agg.MAX: "max"}[a]
+            aggs.append((f"x{j}", how))
+            names.append(f"x{j}_{how}")
+        if hd is not None:
+            aggs.append(("hd", "last", pc.ScalarAggregateOptions(skip_nulls=False)))
+            names.append("hd_last")
+        table = pa.table(data)
         if keep is not None:
-            idx = pa.array(np.flatnonzero(keep))
-            kb, ws, ts, seq, hd = kb[keep], ws[keep], ts[keep], seq[keep], hd[keep]
-            cols = {i: c.take(idx) for i, c in cols.items()}
-        m = len(ts)
+            table = table.filter(pa.array(keep))
+        grouped = table.group_by(["kv", "ws"], use_threads=False).aggregate(aggs)
+        m = grouped.num_rows
         arrays = [pa.array(np.zeros(m, np.int8)), pa.array(np.full(m, self.part, np.int32)),
-                  pa.array(kb, pa.binary()), pa.nulls(m, pa.int64()) if null_ws else pa.array(ws),
-                  pa.array(ts), pa.array(seq), pa.array(hd, pa.binary())]
-        arrays += [cols[i] for i in self.plan.arg_columns()]
-        return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
+                  grouped.column("kv"), grouped.column("ws"), grouped.column("ts_max"), grouped.column("seq_max"),
+                  grouped.column("hd_last") if hd is not None else pa.nulls(m, pa.binary())]
+        arrays += [grouped.column(c) for c in names[2:len(names) - (hd is not None)]]
+        return pa.RecordBatch.from_arrays([a.combine_chunks() if isinstance(a, pa.ChunkedArray) else a
+                                           for a in arrays], schema=self.schema)
 
     def marker(self) -> pa.RecordBatch:
         arrays = [pa.array([_MARKER], pa.int8()), pa.array([self.part], pa.int32())]
@@ -247,12 +324,17 @@ class _Items:
 
 def run_items(job: BackfillJob, plan: NativePlan, batches: Iterable[RecordBatch], part: int,
               staging: str) -> Iterator[pa.RecordBatch]:
-    """Stage 1 over one whole source partition in offset order: items out as Arrow columns; processing-log
-    entries and counts into the partition's own staged file (read by stage 3)."""
+    """Stage 1 over one whole source partition in offset order: each log batch's items as partial
+    accumulators per (key, window) in Arrow columns - decoded straight into Arrow where ``ArrowDecoder``
+    proves it exact, else through the streaming reader and grouper; processing-log entries and counts into
+    the partition's own staged file (read by stage 3)."""
+    from ksqlpy.backfill.arrow_decode import ArrowDecoder
+
     plog = new_plog(job)
     engine = WorkerEngine(job, plog)
     reader = _source_reader(job, engine)
     grouper = _grouper(job, engine)
+    decoder = ArrowDecoder.of(operator(job, GroupStage), reader.source, reader.key_serde, reader.value_serde)
     items = _Items(plan, part)
     staged = StagedFile(staging, group_file(part))
     try:
@@ -260,12 +342,18 @@ def run_items(job: BackfillJob, plan: NativePlan, batches: Iterable[RecordBatch]
         read_n = 0
         for batch in batches:
             read_n += len(batch)
-            with gc_paused():
-                done = items.batches(grouper(reader.decode(batch)))
-            out.plog(plog, part)
+            got = None if decoder is None else decoder(batch)
+            if got is not None:
+                done = items.columns(got.keys[0], [None if i < 0 else got.args[i] for _, i in plan.aggs],
+                                     got.timestamps)
+            else:
+                with gc_paused():
+                    done = items.batches(grouper(reader.decode(batch)))
+                out.plog(plog, part)
             yield from done
         out.add(SUMMARY, part, None, pickle.dumps({"read": read_n, "late": items.late,
-                                                   "stream_time": items.stream_time}))
+                                                   "stream_time": items.stream_time,
+                                                   "arrow_batches": 0 if decoder is None else decoder.batches}))
         out.spill()
         staged.commit()
     finally:
@@ -275,27 +363,24 @@ def run_items(job: BackfillJob, plan: NativePlan, batches: Iterable[RecordBatch]
 
 # ------------------------------------------------------------------------------------------------ stage 2
 def aggregate(df: Any, plan: NativePlan, partitions: int) -> Any:
-    """The Spark plan: the accumulators as Spark aggregates per (partition, key, window), then one Spark
-    partition per task partition (``repartition`` by it) for stage 3."""
+    """The Spark plan: the partial accumulators merged by Spark's aggregates per (partition, key, window),
+    then one Spark partition per task partition (``repartition`` by it) for stage 3."""
     from pyspark.sql import functions as F
 
     exprs = [F.max("ts").alias("ts"), F.max("seq").alias("seq"), F.max_by("hd", "seq").alias("hd")]
-    for j, (a, i) in enumerate(plan.aggs):
-        col = F.col(f"a{i}") if i >= 0 else None
-        if a is Agg.COUNT_STAR:
-            exprs.append(F.count(F.lit(1)).alias(f"r{j}"))
-        elif a is Agg.COUNT:
-            exprs.append(F.count(col).alias(f"r{j}"))
+    for j, (a, _) in enumerate(plan.aggs):
+        if a in (Agg.COUNT_STAR, Agg.COUNT):
+            exprs.append(F.sum(f"c{j}").alias(f"r{j}"))
         elif a is Agg.SUM_INT:
-            exprs.append(F.sum(col).alias(f"r{j}"))
-        elif a is Agg.SUM_BIGINT:  # two exact halves: Spark's long sum wraps, the accumulator does not
-            exprs.append(F.sum(F.shiftright(col, 32)).alias(f"r{j}"))
-            exprs.append(F.sum(col.bitwiseAND(F.lit(0xFFFFFFFF))).alias(f"r{j}lo"))
+            exprs.append(F.sum(f"s{j}").alias(f"r{j}"))
+        elif a is Agg.SUM_BIGINT:  # the halves' sums, recombined in stage 3
+            exprs.append(F.sum(f"h{j}").alias(f"r{j}"))
+            exprs.append(F.sum(f"l{j}").alias(f"r{j}lo"))
         elif a is Agg.MIN:
-            exprs.append(F.min(col).alias(f"r{j}"))
+            exprs.append(F.min(f"m{j}").alias(f"r{j}"))
         else:
-            exprs.append(F.max(col).alias(f"r{j}"))
-    return df.groupBy("part", "kind", "kb", "ws").agg(*exprs).repartition(partitions, "part")
+            exprs.append(F.max(f"m{j}").alias(f"r{j}"))
+    return df.groupBy("part", "kind", "kv", "ws").agg(*exprs).repartition(partitions, "part")
 
 
 # ------------------------------------------------------------------------------------------------ stage 3
@@ -348,6 +433,7 @@ def _finish_partition(job: BackfillJob, plan: NativePlan, part: int, chunks: lis
         st = summary["stream_time"]
         groups: list[tuple[int, list[Any], int, bytes, bytes | None]] = []  # (seq, record, start, key, headers)
         literal = ast.literal_eval
+        composite = plan.key_type is None
         for d in chunks:
             accs = []
             for j, (a, _) in enumerate(plan.aggs):
@@ -358,11 +444,12 @@ def _finish_partition(job: BackfillJob, plan: NativePlan, part: int, chunks: lis
                     accs.append([v or 0 for v in col])
                 else:
                     accs.append(col)
-            for n, (kind, kb, ws, ts, seq, hd) in enumerate(zip(d["kind"], d["kb"], d["ws"], d["ts"], d["seq"],
-                                                                d["hd"], strict=True)):
+            for n, (kind, kval, ws, ts, seq, hd) in enumerate(zip(d["kind"], d["kv"], d["ws"], d["ts"], d["seq"],
+                                                                  d["hd"], strict=True)):
                 if kind != _ITEM:
                     continue
-                key = literal(kb.decode())
+                key = literal(kval.decode()) if composite else (kval,)
+                kb = encode_key(key)
                 rec = [ts, key, *(c[n] for c in accs)]
                 groups.append((seq, rec, ws, kb, hd))
         groups.sort(key=lambda g: g[0])
@@ -398,6 +485,7 @@ def _finish_partition(job: BackfillJob, plan: NativePlan, part: int, chunks: lis
         kv.commit_local()
         for keys, values in kv.committed_payloads():
             out.add_many(STATE, part, keys, values)
-        out.add(SUMMARY, part, None, pickle.dumps({"read": summary["read"], "late": summary["late"]}))
+        out.add(SUMMARY, part, None, pickle.dumps({"read": summary["read"], "late": summary["late"],
+                                                   "arrow_batches": summary.get("arrow_batches", 0)}))
     finally:
         task.close()
