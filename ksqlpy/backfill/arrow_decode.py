@@ -19,6 +19,8 @@ makes it:
 * every column is in the schema under one spelling of the object keys (``json_fast.key_layouts``: the
   column names or their lower-case forms, which ksqlDB's case-insensitive lookup maps column by column);
   any other key (``"Price"`` next to ``"price"``, an unknown field) and a repeated key fail the batch;
+* the strings are valid UTF-8 (pyarrow's reader does not check it: the columns are validated when the
+  batch is not pure ASCII);
 * each value is one line that starts with ``{`` (a raw newline, a tombstone, an empty or non-object value -
   ``null`` even crashes pyarrow's reader - fails the batch before the reader sees it), and the reader
   returns one row per record;
@@ -41,6 +43,7 @@ from ksqlpy.expr import bound as B
 from ksqlpy.log.base import RecordBatch
 from ksqlpy.plan.logical import ColumnRole
 from ksqlpy.plan.topology import GroupStage
+from ksqlpy.serde.base import ValueKeySerde
 from ksqlpy.serde.json_fast import key_layouts
 from ksqlpy.serde.json_format import JsonValueSerde
 from ksqlpy.serde.kafka_format import KafkaValueSerde
@@ -99,7 +102,8 @@ class ArrowDecoder:
             return None
         key_type: str | None = None
         if n_keys:
-            if not isinstance(key_serde, KafkaValueSerde) or n_keys != 1:
+            inner = key_serde._inner if isinstance(key_serde, ValueKeySerde) else key_serde
+            if not isinstance(inner, KafkaValueSerde) or n_keys != 1:
                 return None
             key_type = source.key_columns[0].type.name
             if key_type not in _KEY_WIDTH and key_type != "STRING":
@@ -176,7 +180,15 @@ class ArrowDecoder:
                 continue
             if table.num_rows != n:
                 return None
+            columns = [c.combine_chunks() for c in table.columns]
+            if not joined.isascii():  # pyarrow's reader passes invalid UTF-8 through; the streaming one refuses it
+                try:
+                    for c in columns:
+                        if c.type == pa.string():
+                            c.validate(full=True)
+                except pa.ArrowInvalid:
+                    return None
             if j:  # this spelling first from now on
                 self.layouts = [schema] + [s for s in self.layouts if s is not schema]
-            return [c.combine_chunks() for c in table.columns]
+            return columns
         return None

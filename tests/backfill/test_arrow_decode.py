@@ -1,0 +1,173 @@
+"""The native tier's Arrow decoder (``ksqlpy.backfill.arrow_decode``): a batch it decodes gives exactly the
+group keys, aggregate arguments and timestamps of the streaming reader and grouper; a batch holding anything
+it cannot prove identical - across the JSON value's types and spellings, the KAFKA key's types, tombstones,
+headers, timestamps - is handed back (None) and never crashes; and the query shapes it does not cover have
+no decoder at all. In one process, no Spark."""
+
+from __future__ import annotations
+
+import json
+import struct
+from typing import Any
+
+import pytest
+
+from ksqlpy.backfill.arrow_decode import ArrowDecoder
+from ksqlpy.backfill.job import BackfillJob, WorkerEngine, new_plog
+from ksqlpy.backfill.stages import _grouper, _source_reader, operator
+from ksqlpy.log.base import RecordBatch
+from ksqlpy.plan.topology import GroupStage
+from tests.backfill.conftest import make_engine
+
+KEYS = {
+    "BIGINT": (lambda k: struct.pack(">q", k), [0, -1, 2**63 - 1, -(2**63), 42]),
+    "INT": (lambda k: struct.pack(">i", k), [0, -1, 2**31 - 1, -(2**31), 42]),
+    "STRING": (lambda k: str(k).encode(), ["a", "é", "", "x y", "42"]),
+}
+VALUE_COLUMNS = "v BIGINT, n INT, t STRING, b BOOLEAN"
+SQL = ("CREATE TABLE bf_out AS SELECT k, COUNT(*) AS c, COUNT(t) AS ct, SUM(v) AS sv, SUM(n) AS sn, MIN(v) AS lo "
+       "FROM s WINDOW TUMBLING (SIZE 2 SECONDS) GROUP BY k EMIT CHANGES;")
+
+
+def _job(tmp_path: Any, key_type: str = "BIGINT", sql: str = SQL, columns: str = VALUE_COLUMNS,
+         with_clause: str = "") -> BackfillJob:
+    ddl = (f"CREATE STREAM s (k {key_type} KEY, {columns}) WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON', "
+           f"PARTITIONS=1{with_clause});")
+    eng = make_engine(str(tmp_path / "plan"), ddl, [], "s")
+    res = eng.execute(sql, {"auto.offset.reset": "latest"})
+    query = eng.queries[next(r.query_id for r in res if r.query_id)]
+    return BackfillJob(topology=query.topology, sink=query.sink, query_id=query.query_id,
+                       properties=dict(eng.effective_properties()), partitions=1,
+                       repartition=len(query.topology.sub_topologies) > 1)
+
+
+def _parts(job: BackfillJob) -> tuple[Any, Any, ArrowDecoder | None]:
+    engine = WorkerEngine(job, new_plog(job))
+    reader = _source_reader(job, engine)
+    grouper = _grouper(job, engine)
+    decoder = ArrowDecoder.of(operator(job, GroupStage), reader.source, reader.key_serde, reader.value_serde)
+    return reader, grouper, decoder
+
+
+def _batch(keys: list[bytes | None], values: list[bytes | None], tss: list[int] | None = None,
+           headers: list[Any] | None = None) -> RecordBatch:
+    n = len(values)
+    return RecordBatch("s", 0, list(range(n)), keys, values, tss or [1000 + i for i in range(n)],
+                       headers or [None] * n)
+
+
+def _value(v: Any = 1, n: Any = 2, t: Any = "x", b: Any = True, spell: str = "lower") -> bytes:
+    d = {"v": v, "n": n, "t": t, "b": b}
+    if spell == "upper":
+        d = {k.upper(): x for k, x in d.items()}
+    return json.dumps(d).encode()
+
+
+def _same(reader: Any, grouper: Any, decoder: ArrowDecoder, batch: RecordBatch) -> None:
+    """The decoder answers, with the streaming reader's and grouper's items, column by column."""
+    got = decoder(batch)
+    assert got is not None
+    items = grouper(reader.decode(batch))
+    assert got.keys[0].to_pylist() == [k[0] for k, _, _, _ in items]
+    for i, col in enumerate(got.args):
+        assert col.to_pylist() == [a[i] for _, a, _, _ in items]
+    assert got.timestamps.tolist() == [ts for _, _, ts, _ in items]
+
+
+@pytest.mark.parametrize("key_type", sorted(KEYS))
+def test_decoded_batches_equal_the_streaming_items(tmp_path: Any, key_type: str) -> None:
+    reader, grouper, decoder = _parts(_job(tmp_path, key_type))
+    assert decoder is not None
+    enc, keys = KEYS[key_type]
+    values = [_value(), _value(v=None, n=None, t=None, b=None), _value(v=2**63 - 1, n=-(2**31), t="é\"\\\u0000"),
+              b'{"v": -0, "n": 7}', b"{}", _value(b=False, t="")]
+    _same(reader, grouper, decoder, _batch([enc(k) for k in keys] + [enc(keys[0])], values))
+    upper = [_value(v=i, spell="upper") for i in range(5)]
+    _same(reader, grouper, decoder, _batch([enc(k) for k in keys], upper))  # the column names' own spelling
+    assert decoder.batches == 2 and decoder.refused == 0
+
+
+BIGINT_KEY = struct.pack(">q", 7)
+# (name, key, value, timestamp, headers): each makes its batch go through the streaming reader
+REFUSED = {
+    "string for a number": (BIGINT_KEY, b'{"v": "12"}', 1, None),
+    "fraction": (BIGINT_KEY, b'{"v": 1.0}', 1, None),
+    "exponent": (BIGINT_KEY, b'{"v": 1e2}', 1, None),
+    "BIGINT overflow": (BIGINT_KEY, b'{"v": 9223372036854775808}', 1, None),
+    "INT overflow": (BIGINT_KEY, b'{"n": 2147483648}', 1, None),
+    "number for a string": (BIGINT_KEY, b'{"t": 5}', 1, None),
+    "number for a boolean": (BIGINT_KEY, b'{"b": 1}', 1, None),
+    "string for a boolean": (BIGINT_KEY, b'{"b": "true"}', 1, None),
+    "object for a string": (BIGINT_KEY, b'{"t": {"x": 1}}', 1, None),
+    "another spelling": (BIGINT_KEY, b'{"v": 1, "N": 2}', 1, None),
+    "both spellings": (BIGINT_KEY, b'{"v": 1, "V": 2}', 1, None),
+    "unknown field": (BIGINT_KEY, b'{"v": 1, "extra": 2}', 1, None),
+    "repeated key": (BIGINT_KEY, b'{"v": 1, "v": 2}', 1, None),
+    "raw newline": (BIGINT_KEY, b'{"v": 1,\n "n": 2}', 1, None),
+    "carriage return": (BIGINT_KEY, b'{"v": 1}\r{"v": 2}', 1, None),
+    "two objects": (BIGINT_KEY, b'{"v": 1} {"v": 2}', 1, None),
+    "null value": (BIGINT_KEY, b"null", 1, None),
+    "true value": (BIGINT_KEY, b"true", 1, None),
+    "array value": (BIGINT_KEY, b"[1]", 1, None),
+    "empty value": (BIGINT_KEY, b"", 1, None),
+    "leading space": (BIGINT_KEY, b' {"v": 1}', 1, None),
+    "byte order mark": (BIGINT_KEY, b'\xef\xbb\xbf{"v": 1}', 1, None),
+    "invalid UTF-8": (BIGINT_KEY, b'{"t": "\xff"}', 1, None),
+    "UTF-8 of a surrogate": (BIGINT_KEY, b'{"t": "\xed\xa0\x80"}', 1, None),
+    "escaped lone surrogate": (BIGINT_KEY, b'{"t": "\\ud800"}', 1, None),
+    "malformed": (BIGINT_KEY, b'{"v": 1', 1, None),
+    "tombstone": (BIGINT_KEY, None, 1, None),
+    "null key": (None, _value(), 1, None),
+    "short key": (b"\x00\x07", _value(), 1, None),
+    "negative timestamp": (BIGINT_KEY, _value(), -5, None),
+    "headers": (BIGINT_KEY, _value(), 1, [("h", b"1")]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(REFUSED))
+def test_anything_unproven_goes_to_the_streaming_reader(tmp_path: Any, name: str) -> None:
+    """One odd record among plain ones: the whole batch is handed back (and the decoder stays usable)."""
+    reader, grouper, decoder = _parts(_job(tmp_path))
+    assert decoder is not None
+    key, value, ts, headers = REFUSED[name]
+    n = 4
+    batch = _batch([BIGINT_KEY] * n + [key], [_value()] * n + [value], [10 + i for i in range(n)] + [ts],
+                   [None] * n + [headers])
+    assert decoder(batch) is None
+    grouper(reader.decode(batch))  # (the streaming reader reads or logs it)
+    _same(reader, grouper, decoder, _batch([BIGINT_KEY] * n, [_value()] * n))
+
+
+def test_invalid_utf8_string_key_goes_to_the_streaming_reader(tmp_path: Any) -> None:
+    """KAFKA STRING keys: the streaming reader replaces invalid bytes with U+FFFD; the decoder refuses them."""
+    reader, grouper, decoder = _parts(_job(tmp_path, "STRING"))
+    assert decoder is not None
+    batch = _batch([b"a", b"\xff"], [_value(), _value()])
+    assert decoder(batch) is None
+    assert [k for k, _, _, _ in grouper(reader.decode(batch))] == [("a",), ("\ufffd",)]
+
+
+def test_null_group_key_from_the_value_goes_to_the_streaming_grouper(tmp_path: Any) -> None:
+    sql = "CREATE TABLE bf_out AS SELECT t, COUNT(*) AS c FROM s GROUP BY t EMIT CHANGES;"
+    job = _job(tmp_path, sql=sql)
+    job = BackfillJob(topology=job.topology, sink=job.sink, query_id=job.query_id, properties=job.properties,
+                      partitions=1, repartition=False)
+    reader, grouper, decoder = _parts(job)
+    assert decoder is not None
+    assert decoder(_batch([BIGINT_KEY] * 2, [_value(t="a"), _value(t=None)])) is None
+    _same(reader, grouper, decoder, _batch([BIGINT_KEY] * 2, [_value(t="a"), _value(t="b")]))
+
+
+@pytest.mark.parametrize("sql, columns, with_clause", [
+    ("CREATE TABLE bf_out AS SELECT k, COUNT(*) AS c FROM s WHERE v > 0 GROUP BY k EMIT CHANGES;",
+     VALUE_COLUMNS, ""),  # WHERE runs as the generated Python
+    ("CREATE TABLE bf_out AS SELECT k, SUM(v + 1) AS c FROM s GROUP BY k EMIT CHANGES;", VALUE_COLUMNS, ""),
+    ("CREATE TABLE bf_out AS SELECT k, COUNT(*) AS c FROM s GROUP BY k EMIT CHANGES;",
+     "v BIGINT, d DOUBLE", ""),  # pyarrow reads 1e400 as infinity, which the streaming reader refuses
+    ("CREATE TABLE bf_out AS SELECT k, COUNT(*) AS c FROM s GROUP BY k EMIT CHANGES;",
+     "v BIGINT, a ARRAY<INT>", ""),
+    ("CREATE TABLE bf_out AS SELECT k, COUNT(*) AS c FROM s GROUP BY k EMIT CHANGES;",
+     VALUE_COLUMNS, ", TIMESTAMP='v'"),  # the timestamp from a column
+], ids=["where", "expression", "double", "array", "timestamp-column"])
+def test_shapes_without_a_decoder(tmp_path: Any, sql: str, columns: str, with_clause: str) -> None:
+    assert _parts(_job(tmp_path, sql=sql, columns=columns, with_clause=with_clause))[2] is None
