@@ -41,6 +41,8 @@ import pyarrow.json as pj
 
 from ksqlpy.expr import bound as B
 from ksqlpy.log.base import RecordBatch
+from ksqlpy.log.embedded import RawBatch
+from ksqlpy.log.record_codec import HEADER_SIZE
 from ksqlpy.plan.logical import ColumnRole
 from ksqlpy.plan.topology import GroupStage
 from ksqlpy.serde.base import ValueKeySerde
@@ -52,7 +54,10 @@ from ksqlpy.types import Primitive
 _ARROW = {"BOOLEAN": pa.bool_(), "INTEGER": pa.int32(), "BIGINT": pa.int64(), "STRING": pa.string()}
 # KAFKA's INT and BIGINT keys: big-endian on the wire, read into native-order numpy arrays
 _KEY_WIDTH = {"INTEGER": (np.dtype(">i4"), np.int32), "BIGINT": (np.dtype(">i8"), np.int64)}
-_NOT_OBJECT_LINE = re.compile(rb"\n[^{]")  # a line of the joined values that does not start an object
+# a line of the joined values that does not start or end an object, or a carriage return (a line break too)
+_NOT_OBJECT_LINE = re.compile(rb"\n[^{]|[^}]\n|\r")
+_HEAD = np.arange(HEADER_SIZE)
+_OPEN, _CLOSE, _SPACE, _NEWLINE = ord("{"), ord("}"), ord(" "), ord("\n")
 _READ = pj.ReadOptions(use_threads=False, block_size=1 << 30)  # (one block: the batch is already in memory)
 
 
@@ -119,8 +124,8 @@ class ArrowDecoder:
             return None
         return cls(key_type, layouts, keys, args, n_keys)  # type: ignore[arg-type]
 
-    def __call__(self, batch: RecordBatch) -> Decoded | None:
-        got = self._decode(batch)
+    def __call__(self, batch: RecordBatch | RawBatch) -> Decoded | None:
+        got = self._decode(batch) if isinstance(batch, RecordBatch) else self._raw(batch)
         if got is None:
             self.refused += 1
         else:
@@ -146,6 +151,51 @@ class ArrowDecoder:
             return None
         return Decoded(keys, [cols[i] for i in self.args], ts)
 
+    def _raw(self, batch: RawBatch) -> Decoded | None:
+        """A batch as the embedded log stores it, without a Python object per record: numpy reads each
+        record's header (``record_codec``: timestamp, key and value lengths, header count) and key, and
+        blanks the header and key bytes between the values - a newline, then spaces, which JSON reads as
+        whitespace - so the chunk's own bytes become the newline-delimited values pyarrow reads. Only
+        fixed-size KAFKA keys (INT, BIGINT), records without headers and with a value."""
+        width = _KEY_WIDTH.get(self.key_type or "")
+        if width is None or not batch.count:
+            return None
+        big, native = width
+        skip = HEADER_SIZE + big.itemsize  # (record header, key) before each value
+        keys, tss, texts = [], [], []
+        for data, positions in batch.segments:
+            pos = np.frombuffer(positions, np.uint32).astype(np.int64)
+            pos -= pos[0]
+            starts, ends = pos[:-1], pos[1:]
+            buf = np.frombuffer(data, np.uint8).copy()
+            head = buf[starts[:, None] + _HEAD]
+            kl = head[:, 8:12].copy().view("<i4").ravel()
+            vl = head[:, 12:16].copy().view("<i4").ravel()
+            hc = head[:, 16:18].copy().view("<u2").ravel()
+            if ((kl != big.itemsize).any() or hc.any() or (vl < 2).any() or (vl != ends - starts - skip).any()
+                    or (buf[starts + skip] != _OPEN).any() or (buf[ends - 1] != _CLOSE).any()):
+                return None  # (a tombstone, a value too short for an object, headers: the streaming reader)
+            tss.append(head[:, 0:8].copy().view("<i8").ravel())
+            keys.append(buf[starts[:, None] + np.arange(HEADER_SIZE, skip)].copy().view(big).ravel())
+            buf[starts[:, None] + np.arange(skip)] = _SPACE
+            buf[starts] = _NEWLINE
+            texts.append(buf[skip:].tobytes() if not texts else buf.tobytes())
+        ts = np.concatenate(tss)
+        if ts.min() < 0:
+            return None
+        joined = b"".join(texts)
+        n = batch.count
+        if joined.count(b"\n") != n - 1 or b"\r" in joined:  # (a raw newline inside a value: not one per line)
+            return None
+        values = self._parse(joined, n)
+        if values is None:
+            return None
+        cols = [pa.array(np.concatenate(keys).astype(native))] + values
+        group = [cols[i] for i in self.keys]
+        if any(k.null_count for k in group):
+            return None
+        return Decoded(group, [cols[i] for i in self.args], ts)
+
     def _key(self, keys: list[bytes | None], n: int) -> pa.Array | None:
         if not self.n_keys:
             return None
@@ -169,8 +219,12 @@ class ArrowDecoder:
             joined = b"\n".join(values)  # type: ignore[arg-type]  # (a tombstone raises TypeError)
         except TypeError:
             return None
-        if joined[:1] != b"{" or joined.count(b"\n") != n - 1 or _NOT_OBJECT_LINE.search(joined):
+        if joined[:1] != b"{" or joined[-1:] != b"}" or joined.count(b"\n") != n - 1 or _NOT_OBJECT_LINE.search(joined):
             return None
+        return self._parse(joined, n)
+
+    def _parse(self, joined: bytes, n: int) -> list[pa.Array] | None:
+        """The value columns of ``n`` newline-delimited JSON objects (each line checked to hold one)."""
         for j, schema in enumerate(self.layouts):
             try:
                 table = pj.read_json(pa.BufferReader(joined), read_options=_READ,

@@ -135,7 +135,7 @@ def run_task(job: BackfillJob, stage: Stage, config: dict[str, Any], topic: str,
             report.close()
 
     name = task_name(stage, partition, start)
-    records = counted(log_batches(config, topic, partition, start, end, batch))
+    records = counted(log_batches(config, topic, partition, start, end, batch, raw=stage is Stage.NATIVE))
     if stage is Stage.GROUP:
         yield from stages.run_group(job, records, partition, start)
         return
@@ -204,12 +204,23 @@ def _staged_row(path: str, partition: int, start: int) -> Iterator[pa.RecordBatc
 
 
 def log_batches(config: dict[str, Any], topic: str, partition: int, start: int, end: int,
-                batch: int = 10000) -> Iterator[RecordBatch]:
-    """Records ``[start, end)`` of one partition as the runtime's batches, in offset order."""
+                batch: int = 10000, raw: bool = False) -> Iterator[Any]:
+    """Records ``[start, end)`` of one partition as the runtime's batches, in offset order. ``raw``: as the
+    embedded log stores them where it can (``EmbeddedLog.fetch_raw``: the native tier decodes those whole)."""
     from ksqlpy.log import open_log
 
     log = open_log(config)
     try:
+        fetch_raw = getattr(log, "fetch_raw", None) if raw else None
+        if fetch_raw is not None:
+            offset = start
+            while offset < end:
+                rb = fetch_raw(topic, partition, offset, min(batch, end - offset))
+                if not len(rb):
+                    break
+                yield rb
+                offset = rb.offset + len(rb)
+            return
         offset = start
         while offset < end:
             b = log.fetch(topic, partition, offset, min(batch, end - offset))

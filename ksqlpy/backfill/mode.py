@@ -6,9 +6,10 @@ then the query continues (``service``); a statement the backfill cannot run exac
 the backfill when it can run the statement and its estimate beats streaming replay, else the query
 replays its history itself (as with ``auto.offset.reset=earliest``).
 
-The estimate is CPU per record as measured side by side (docs/backfill.md, "Measuring it"): streaming
-replay spends ``STREAMING_US`` per record on one core; the fused tier ``SPARK_US`` per record spread over
-Spark's cores, plus its start (``SESSION_START_S`` when no session is up yet, ``RUN_START_S`` per run).
+The estimate is CPU as measured side by side (docs/backfill.md, "Measuring it"): streaming replay spends
+``STREAMING_US`` per record on one core; the tier the backfill would run on (``ksqlpy.backfill.tier``) spends
+``TIER_COSTS``: a multiple of streaming's CPU per record spread over the tasks Spark runs at once, plus a
+fixed CPU per run, plus its start (``SESSION_START_S`` when no session is up yet, ``RUN_START_S`` per run).
 """
 
 from __future__ import annotations
@@ -38,11 +39,31 @@ def mode_of(engine: Any) -> BackfillMode:
     return BackfillMode(value) if value in {m.value for m in BackfillMode} else BackfillMode.OFF
 
 
-# measured µs of CPU per record, side by side (``python -m bench backfill --tiers python``, local[2], the mean
-# of a 300k and a 2M run under a load average of 10-13; docs/backfill.md "Measuring it"): streaming replay in
-# one process, the fused tier over every process (driver commit, JVM, Python workers)
+# measured µs of CPU per record of streaming replay in one process (``python -m bench backfill``, the mean of a
+# 300k and a 2M run under a load average of 10-13; docs/backfill.md "Measuring it")
 STREAMING_US = {"stateless": 2.2, "aggregate": 3.6}
-SPARK_US = {"stateless": 5.5, "aggregate": 5.5}
+
+
+@dataclass(frozen=True)
+class TierCost:
+    """A tier's CPU against streaming replay's on the same records, fitted to the side-by-side runs of one
+    workload at two sizes N (300k and 2M records): ``backfill / streaming = ratio + run_cpu_s / (N x
+    streaming's CPU per record)`` - the per-record part, and what a run costs whatever its size (the JVM's
+    scheduling and planning, the Python workers' job set-up)."""
+
+    ratio: float
+    run_cpu_s: float
+
+
+# (tier, kind) -> cost; docs/backfill.md "Acceptance status" has the runs they are fitted to
+TIER_COSTS = {
+    # filter/projection: 1.50x at 300k, 1.20x at 2M (2026-11-27, load 1.3-2.2)
+    ("python", "stateless"): TierCost(1.15, 0.3),
+    # tumbling COUNT/SUM: 1.46x at 300k, 1.17x at 2M (same runs)
+    ("python", "aggregate"): TierCost(1.12, 0.35),
+    # tumbling COUNT/SUM: NATIVE_300K at 300k, NATIVE_2M at 2M (2026-11-27, load LOAD)
+    ("native", "aggregate"): TierCost(1.3, 0.6),
+}
 SESSION_START_S = 60.0  # JVM, session and first Python workers, when no session runs yet (wall, loaded machine)
 RUN_START_S = 1.0  # a run on a session that is up: job set-up, the commit's fixed part
 
@@ -74,16 +95,20 @@ def spark_cores(master: str | None, session: Any = None) -> int:
     return os.cpu_count() or 1  # a cluster: at least this machine's worth (a lower bound is safe for auto)
 
 
-def estimate(plan: Sink, records: int, cores: int, session_up: bool, partitions: int | None = None) -> Estimate:
-    """Streaming replay's CPU on one core against Spark's spread over the tasks it can run at once: every
-    core for a stateless query (sub-ranges), at most one per source partition for an aggregation (partial
-    aggregates per chunk could use more, but cost a merge: not counted on)."""
+def estimate(plan: Sink, records: int, cores: int, session_up: bool, partitions: int | None = None,
+             tier: str = "python") -> Estimate:
+    """Streaming replay's CPU on one core against the tier's spread over the tasks Spark can run at once:
+    every core for a stateless query (sub-ranges), at most one per source partition for an aggregation
+    (partial aggregates per chunk could use more, but cost a merge: not counted on). A tier that does not
+    run the query's kind (the native tier lowers aggregations only) is costed as the Python tier."""
     from ksqlpy.plan.logical import Aggregate
 
     kind = "aggregate" if plan.find(Aggregate) is not None else "stateless"
+    cost = TIER_COSTS.get((tier, kind)) or TIER_COSTS[("python", kind)]
     parallel = cores if kind == "stateless" or partitions is None else max(1, min(cores, partitions))
     streaming = records * STREAMING_US[kind] / 1e6
-    spark = (0.0 if session_up else SESSION_START_S) + RUN_START_S + records * SPARK_US[kind] / 1e6 / parallel
+    spark = ((0.0 if session_up else SESSION_START_S) + RUN_START_S + cost.run_cpu_s
+             + streaming * cost.ratio / parallel)
     return Estimate(records, parallel, round(streaming, 3), round(spark, 3))
 
 
@@ -147,5 +172,8 @@ def choose(engine: Any, plan: Sink, query_id: str, sql: str, *, upgrade: bool) -
     partitions = topic_partitions(engine, topic)
     records = sum(max(0, log.end_offset(topic, p) - log.start_offset(topic, p)) for p in range(partitions))
     cores = spark_cores(engine.prop("spark.master"), service.session)
-    guess = estimate(plan, records, cores, service.session_up(), partitions)
+    from ksqlpy.backfill.native import TIER_PROPERTY
+
+    tier = str(engine.prop(TIER_PROPERTY) or "python").strip().lower()
+    guess = estimate(plan, records, cores, service.session_up(), partitions, tier)
     return Choice.SPARK if guess.spark_faster else Choice.STREAMING

@@ -322,7 +322,7 @@ class _Items:
         return pa.RecordBatch.from_arrays(arrays, schema=self.schema)
 
 
-def run_items(job: BackfillJob, plan: NativePlan, batches: Iterable[RecordBatch], part: int,
+def run_items(job: BackfillJob, plan: NativePlan, batches: Iterable[Any], part: int,
               staging: str) -> Iterator[pa.RecordBatch]:
     """Stage 1 over one whole source partition in offset order: each log batch's items as partial
     accumulators per (key, window) in Arrow columns - decoded straight into Arrow where ``ArrowDecoder``
@@ -343,6 +343,8 @@ def run_items(job: BackfillJob, plan: NativePlan, batches: Iterable[RecordBatch]
         for batch in batches:
             read_n += len(batch)
             got = None if decoder is None else decoder(batch)
+            if got is None and not isinstance(batch, RecordBatch):
+                batch = batch.decoded()  # (the embedded log's raw batch: decoded as ``fetch`` does)
             if got is not None:
                 done = items.columns(got.keys[0], [None if i < 0 else got.args[i] for _, i in plan.aggs],
                                      got.timestamps)

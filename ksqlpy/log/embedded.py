@@ -294,6 +294,37 @@ class EmbeddedLog(Log):
                     raise RuntimeError(f"EmbeddedLog corrupt: {topic}-{partition} ends before offset {end}")
         return RecordBatch(topic, partition, list(range(offset, offset + n)), keys, values, tss, hdrs)
 
+    def fetch_raw(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> RawBatch:
+        """``fetch``'s records as stored, not decoded: per chunk touched, the fetched records' bytes and their
+        positions (``record_codec``'s layout). For a reader that decodes whole columns at once (the native
+        backfill); ``RawBatch.decoded()`` is the batch ``fetch`` returns."""
+        segments: list[tuple[bytes, array]] = []
+        with self._env.begin(buffers=True) as txn:
+            t, start, end = self._partition_state(txn, topic, partition)
+            if offset < start:
+                offset = start
+            n = min(max_records, end - offset)
+            if n <= 0:
+                return RawBatch(topic, partition, offset, 0, segments)
+            cur = txn.cursor(db=self._e.records)
+            i0 = offset - self._seek_chunk(cur, t.id, partition, offset)
+            remaining = n
+            while True:
+                view = cur.value()
+                base, pos = chunk_positions(view)
+                i1 = min(len(pos) - 1, i0 + remaining)
+                first = pos[i0]
+                rel = array("I", pos[i0:i1 + 1])
+                segments.append((bytes(view[base + first:base + pos[i1]]), rel))
+                del view, pos
+                remaining -= i1 - i0
+                if remaining <= 0:
+                    break
+                i0 = 0
+                if not cur.next():
+                    raise RuntimeError(f"EmbeddedLog corrupt: {topic}-{partition} ends before offset {end}")
+        return RawBatch(topic, partition, offset, n, segments)
+
     @staticmethod
     def _seek_chunk(cur: lmdb.Cursor, tid: int, partition: int, offset: int) -> int:
         """Position ``cur`` on the chunk holding ``offset``; returns the chunk's first offset."""
@@ -468,6 +499,36 @@ def _decode(chunk: bytes, base: int, pos: memoryview | array, i0: int, i1: int, 
     hdrs.extend([None] * (len(tss) - first))
     for i, s, hc in with_headers:
         hdrs[i] = unpack_headers(chunk, s, hc)
+
+
+class RawBatch:
+    """Records of one partition as stored (``EmbeddedLog.fetch_raw``): ``segments`` of ``(data, positions)``,
+    one per chunk, where record j of a segment is ``data[positions[j] - positions[0]:positions[j + 1] -
+    positions[0]]`` in ``record_codec``'s layout; ``offset`` is the first record's."""
+
+    __slots__ = ("topic", "partition", "offset", "count", "segments")
+
+    def __init__(self, topic: str, partition: int, offset: int, count: int,
+                 segments: list[tuple[bytes, array]]) -> None:
+        self.topic = topic
+        self.partition = partition
+        self.offset = offset
+        self.count = count
+        self.segments = segments
+
+    def __len__(self) -> int:
+        return self.count
+
+    def decoded(self) -> RecordBatch:
+        """The same records as ``fetch`` returns them."""
+        keys: list[bytes | None] = []
+        values: list[bytes | None] = []
+        tss: list[int] = []
+        hdrs: list[Headers | None] = []
+        for data, pos in self.segments:
+            _decode(data, -pos[0], pos, 0, len(pos) - 1, keys, values, tss, hdrs)
+        offsets = list(range(self.offset, self.offset + self.count))
+        return RecordBatch(self.topic, self.partition, offsets, keys, values, tss, hdrs)
 
 
 def _delete_prefix(txn: lmdb.Transaction, db: lmdb._Database, prefix: bytes) -> None:

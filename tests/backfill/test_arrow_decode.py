@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import json
 import struct
+import tempfile
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -15,7 +17,9 @@ import pytest
 from ksqlpy.backfill.arrow_decode import ArrowDecoder
 from ksqlpy.backfill.job import BackfillJob, WorkerEngine, new_plog
 from ksqlpy.backfill.stages import _grouper, _source_reader, operator
-from ksqlpy.log.base import RecordBatch
+from ksqlpy.engine.engine import Engine
+from ksqlpy.log.base import ProducerRecord, RecordBatch
+from ksqlpy.log.embedded import RawBatch
 from ksqlpy.plan.topology import GroupStage
 from tests.backfill.conftest import make_engine
 
@@ -29,16 +33,48 @@ SQL = ("CREATE TABLE bf_out AS SELECT k, COUNT(*) AS c, COUNT(t) AS ct, SUM(v) A
        "FROM s WINDOW TUMBLING (SIZE 2 SECONDS) GROUP BY k EMIT CHANGES;")
 
 
+_ENGINES: list[Engine] = []
+
+
+@pytest.fixture(autouse=True)
+def _close_engines() -> Iterator[None]:
+    yield
+    while _ENGINES:
+        _ENGINES.pop().close()
+
+
 def _job(tmp_path: Any, key_type: str = "BIGINT", sql: str = SQL, columns: str = VALUE_COLUMNS,
          with_clause: str = "") -> BackfillJob:
     ddl = (f"CREATE STREAM s (k {key_type} KEY, {columns}) WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON', "
            f"PARTITIONS=1{with_clause});")
     eng = make_engine(str(tmp_path / "plan"), ddl, [], "s")
+    _ENGINES.append(eng)
     res = eng.execute(sql, {"auto.offset.reset": "latest"})
     query = eng.queries[next(r.query_id for r in res if r.query_id)]
     return BackfillJob(topology=query.topology, sink=query.sink, query_id=query.query_id,
                        properties=dict(eng.effective_properties()), partitions=1,
                        repartition=len(query.topology.sub_topologies) > 1)
+
+
+def _stored(batch: RecordBatch, via: str, chunk: int = 3) -> RecordBatch | RawBatch:
+    """``batch`` as given (``fetch``), or written to an embedded log in transactions of ``chunk`` records
+    (so that a fetch spans several chunks) and read back as it is stored (``fetch_raw``)."""
+    if via == "fetch":
+        return batch
+    eng = Engine(tempfile.mkdtemp(prefix="arrow-decode-"))
+    _ENGINES.append(eng)
+    eng.log.create_topic("raw", 1)
+    rows = list(zip(batch.keys, batch.values, batch.timestamps, batch.headers, strict=True))
+    for i in range(0, len(rows), chunk):
+        with eng.log.transaction() as tx:
+            for k, v, ts, h in rows[i:i + chunk]:
+                tx.produce(ProducerRecord("raw", k, v, ts, h, 0))
+    raw = eng.log.fetch_raw("raw", 0, 0, 10_000)
+    assert len(raw.segments) == -(-len(rows) // chunk)
+    decoded = raw.decoded()
+    assert (decoded.keys, decoded.values, decoded.timestamps) == (batch.keys, batch.values, batch.timestamps)
+    assert [h or None for h in decoded.headers] == [h or None for h in batch.headers]
+    return raw
 
 
 def _parts(job: BackfillJob) -> tuple[Any, Any, ArrowDecoder | None]:
@@ -63,9 +99,9 @@ def _value(v: Any = 1, n: Any = 2, t: Any = "x", b: Any = True, spell: str = "lo
     return json.dumps(d).encode()
 
 
-def _same(reader: Any, grouper: Any, decoder: ArrowDecoder, batch: RecordBatch) -> None:
+def _same(reader: Any, grouper: Any, decoder: ArrowDecoder, batch: RecordBatch, via: str = "fetch") -> None:
     """The decoder answers, with the streaming reader's and grouper's items, column by column."""
-    got = decoder(batch)
+    got = decoder(_stored(batch, via))
     assert got is not None
     items = grouper(reader.decode(batch))
     assert got.keys[0].to_pylist() == [k[0] for k, _, _, _ in items]
@@ -74,16 +110,23 @@ def _same(reader: Any, grouper: Any, decoder: ArrowDecoder, batch: RecordBatch) 
     assert got.timestamps.tolist() == [ts for _, _, ts, _ in items]
 
 
+@pytest.mark.parametrize("via", ["fetch", "raw"])
 @pytest.mark.parametrize("key_type", sorted(KEYS))
-def test_decoded_batches_equal_the_streaming_items(tmp_path: Any, key_type: str) -> None:
+def test_decoded_batches_equal_the_streaming_items(tmp_path: Any, key_type: str, via: str) -> None:
+    """Both ways a batch arrives: decoded by the log (``fetch``), or as the embedded log stores it
+    (``fetch_raw``: over several chunks; STRING keys, whose size varies, are refused there)."""
     reader, grouper, decoder = _parts(_job(tmp_path, key_type))
     assert decoder is not None
     enc, keys = KEYS[key_type]
     values = [_value(), _value(v=None, n=None, t=None, b=None), _value(v=2**63 - 1, n=-(2**31), t="é\"\\\u0000"),
               b'{"v": -0, "n": 7}', b"{}", _value(b=False, t="")]
-    _same(reader, grouper, decoder, _batch([enc(k) for k in keys] + [enc(keys[0])], values))
-    upper = [_value(v=i, spell="upper") for i in range(5)]
-    _same(reader, grouper, decoder, _batch([enc(k) for k in keys], upper))  # the column names' own spelling
+    first = _batch([enc(k) for k in keys] + [enc(keys[0])], values)
+    upper = _batch([enc(k) for k in keys], [_value(v=i, spell="upper") for i in range(5)])  # the names' own spelling
+    if via == "raw" and key_type == "STRING":
+        assert decoder(_stored(first, via)) is None
+        return
+    _same(reader, grouper, decoder, first, via)
+    _same(reader, grouper, decoder, upper, via)
     assert decoder.batches == 2 and decoder.refused == 0
 
 
@@ -124,8 +167,9 @@ REFUSED = {
 }
 
 
+@pytest.mark.parametrize("via", ["fetch", "raw"])
 @pytest.mark.parametrize("name", sorted(REFUSED))
-def test_anything_unproven_goes_to_the_streaming_reader(tmp_path: Any, name: str) -> None:
+def test_anything_unproven_goes_to_the_streaming_reader(tmp_path: Any, name: str, via: str) -> None:
     """One odd record among plain ones: the whole batch is handed back (and the decoder stays usable)."""
     reader, grouper, decoder = _parts(_job(tmp_path))
     assert decoder is not None
@@ -133,9 +177,9 @@ def test_anything_unproven_goes_to_the_streaming_reader(tmp_path: Any, name: str
     n = 4
     batch = _batch([BIGINT_KEY] * n + [key], [_value()] * n + [value], [10 + i for i in range(n)] + [ts],
                    [None] * n + [headers])
-    assert decoder(batch) is None
+    assert decoder(_stored(batch, via)) is None
     grouper(reader.decode(batch))  # (the streaming reader reads or logs it)
-    _same(reader, grouper, decoder, _batch([BIGINT_KEY] * n, [_value()] * n))
+    _same(reader, grouper, decoder, _batch([BIGINT_KEY] * n, [_value()] * n), via)
 
 
 def test_invalid_utf8_string_key_goes_to_the_streaming_reader(tmp_path: Any) -> None:
