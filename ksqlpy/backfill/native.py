@@ -71,6 +71,8 @@ SESSION_SETTINGS = {"spark.sql.ansi.enabled": "false", "spark.sql.session.timeZo
 _PLAIN_KEYS = (INTEGER, BIGINT, STRING, BOOLEAN)  # repr/literal_eval round-trips them (``encode_key``)
 _ITEM, _MARKER = 0, 1  # rows into Spark: an item, or one per task partition (so every partition is finished)
 _HIGHEST = pickle.HIGHEST_PROTOCOL
+# rows per Arrow batch into Spark: each batch costs the JVM a fixed set-up (a log batch combines to ~1,000 rows)
+_CROSSING_ROWS = 65_536
 
 
 class Tier(Enum):
@@ -340,6 +342,8 @@ def run_items(job: BackfillJob, plan: NativePlan, batches: Iterable[Any], part: 
     try:
         out = Out(staged)
         read_n = 0
+        pending: list[pa.RecordBatch] = []
+        rows = 0
         for batch in batches:
             read_n += len(batch)
             got = None if decoder is None else decoder(batch)
@@ -352,7 +356,13 @@ def run_items(job: BackfillJob, plan: NativePlan, batches: Iterable[Any], part: 
                 with gc_paused():
                     done = items.batches(grouper(reader.decode(batch)))
                 out.plog(plog, part)
-            yield from done
+            pending += done
+            rows += sum(b.num_rows for b in done)
+            if rows >= _CROSSING_ROWS:
+                yield pa.concat_batches(pending)
+                pending, rows = [], 0
+        if pending:
+            yield pa.concat_batches(pending)
         out.add(SUMMARY, part, None, pickle.dumps({"read": read_n, "late": items.late,
                                                    "stream_time": items.stream_time,
                                                    "arrow_batches": 0 if decoder is None else decoder.batches}))
