@@ -2,17 +2,20 @@
 
 What runs where:
 
-1. **Python workers, one task per source partition** (offset order): our ``SourceReader`` decodes, the
-   ``Grouper`` evaluates WHERE, the group key and the aggregate arguments (a NULL key, a failed expression:
-   the processing log, exactly as streaming), and numpy assigns each item its windows and decides its late
-   drops - stream time is the running maximum of the items' timestamps in offset order, an item late for a
-   window once ``window end + grace <= stream time`` (``np.maximum.accumulate``, the comparison the
-   streaming loop makes). What crosses into Spark are Arrow columns: task partition, group key bytes,
-   window start, timestamp, sequence, last headers and one column per aggregate argument. The task's
+1. **Python workers, one task per source partition** (offset order): each log batch is decoded straight into
+   Arrow columns where ``arrow_decode.ArrowDecoder`` proves that exact (on the embedded log from the chunks as
+   stored, ``fetch_raw``: no Python object per record); any other batch goes through our ``SourceReader`` and
+   the ``Grouper`` (WHERE, the group key and the aggregate arguments; a NULL key, a failed expression: the
+   processing log, exactly as streaming). numpy assigns each item its windows and decides its late drops -
+   stream time is the running maximum of the items' timestamps in offset order, an item late for a window
+   once ``window end + grace <= stream time`` (``np.maximum.accumulate``, the comparison the streaming loop
+   makes) - and Arrow's hash aggregation combines the batch's kept items into one row per (key, window) of
+   partial accumulators. What crosses into Spark are those rows: task partition, group key, window start,
+   largest timestamp and sequence number, the last item's headers and the partials. The task's
    processing-log entries and counts go to a staged file of its own (``native-<partition>``).
-2. **Spark** (the JVM): ``groupBy(part, key, window)`` with ``count``, ``sum``, ``min``, ``max``, ``max(ts)``
-   (the state record's timestamp) and ``max_by(headers, seq)`` (the last update's headers), under fixed
-   session settings (``spark.sql.ansi.enabled=false``, ``spark.sql.session.timeZone=UTC``).
+2. **Spark** (the JVM): ``groupBy(part, key, window)`` merging the partials with ``sum``, ``min``, ``max``,
+   ``max(ts)`` (the state record's timestamp) and ``max_by(headers, seq)`` (the last update's headers), under
+   fixed session settings (``spark.sql.ansi.enabled=false``, ``spark.sql.session.timeZone=UTC``).
 3. **Python workers, one task per task partition** (``mapInArrow`` after a shuffle by partition): each
    aggregate row becomes the streaming runtime's state record (``[max ts, key, acc...]``), emitted through
    the aggregator's own projection and the sink writer in the order of the groups' last updates, and put
@@ -22,11 +25,11 @@ What runs where:
 Exactness, aggregate by aggregate (``tests/backfill/test_native.py`` proves each against streaming, edge
 cases included):
 
-* ``COUNT(*)``: ``count(1)``; ``COUNT(x)``: ``count(x)`` over a non-null flag (any type of ``x``).
+* ``COUNT(*)``, ``COUNT(x)`` (any type of ``x``): per batch the count of kept items / non-null values, summed.
 * ``SUM`` of INT/BIGINT: the streaming accumulator is the exact (unbounded) integer sum, wrapped to Java's
   overflow only in the result. Spark sums longs modulo 2^64, so a BIGINT is summed as two exact halves,
-  ``sum(x >> 32)`` and ``sum(x & 0xFFFFFFFF)``, recombined in Python (exact below 2^31 records per
-  group); an INT as a long (exact below 2^32 records). SUM of nothing (every value NULL) is NULL in Spark
+  ``sum(x >> 32)`` and ``sum(x & 0xFFFFFFFF)`` (per batch, then across batches), recombined in Python
+  (exact below 2^31 records per group); an INT as a long (exact below 2^32 records). SUM of nothing (every value NULL) is NULL in Spark
   and 0 here: coalesced.
 * ``MIN``/``MAX`` of INT/BIGINT: ``min``/``max`` (NULLs ignored; NULL when there is no value - as here).
 
@@ -392,7 +395,8 @@ def aggregate(df: Any, plan: NativePlan, partitions: int) -> Any:
             exprs.append(F.min(f"m{j}").alias(f"r{j}"))
         else:
             exprs.append(F.max(f"m{j}").alias(f"r{j}"))
-    return df.groupBy("part", "kind", "kv", "ws").agg(*exprs).repartition(partitions, "part")
+    # one shuffle: hashed by the partition alone, which also clusters every (partition, key, window) group
+    return df.repartition(partitions, "part").groupBy("part", "kind", "kv", "ws").agg(*exprs)
 
 
 # ------------------------------------------------------------------------------------------------ stage 3
