@@ -59,10 +59,10 @@ class TierCost:
 TIER_COSTS = {
     # filter/projection: 1.50x at 300k, 1.20x at 2M (2026-11-27, load 1.3-2.2)
     ("python", "stateless"): TierCost(1.15, 0.3),
-    # tumbling COUNT/SUM: 1.46x at 300k, 1.17x at 2M (same runs)
-    ("python", "aggregate"): TierCost(1.12, 0.35),
-    # tumbling COUNT/SUM: NATIVE_300K at 300k, NATIVE_2M at 2M (2026-11-27, load LOAD)
-    ("native", "aggregate"): TierCost(1.3, 0.6),
+    # tumbling COUNT/SUM: 1.13x at 300k, 1.02x at 2M (2026-11-27, load 11 / 8, side by side with the native tier)
+    ("python", "aggregate"): TierCost(1.0, 0.15),
+    # tumbling COUNT/SUM: 1.06x at 300k, 0.78x at 2M (the same runs): the log decoded straight into Arrow
+    ("native", "aggregate"): TierCost(0.71, 0.56),
 }
 SESSION_START_S = 60.0  # JVM, session and first Python workers, when no session runs yet (wall, loaded machine)
 RUN_START_S = 1.0  # a run on a session that is up: job set-up, the commit's fixed part

@@ -16,7 +16,7 @@ from bench.backfill import collapse as collapsed
 from bench.backfill import sink as sink_records
 from ksqlpy.backfill import BackfillUnsupported
 from ksqlpy.backfill.handoff import HandOff
-from ksqlpy.backfill.mode import Choice, estimate
+from ksqlpy.backfill.mode import RUN_START_S, STREAMING_US, TIER_COSTS, Choice, estimate
 from ksqlpy.backfill.progress import Phase
 from ksqlpy.backfill.run import marker_groups, resume_group
 from ksqlpy.engine.command_log import DurableStatements
@@ -284,7 +284,7 @@ def test_estimate_prefers_spark_only_with_enough_records_and_cores(tmp_path: Any
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name="F", persistent=True,
                              sql=FILTER)
         assert not estimate(plan, 1_000, 2, session_up=False).spark_faster
-        assert not estimate(plan, 100_000_000, 2, session_up=True).spark_faster  # 2 cores: streaming wins
+        assert not estimate(plan, 100_000_000, 1, session_up=True).spark_faster  # one core: streaming wins
         assert estimate(plan, 100_000_000, 16, session_up=True).spark_faster
         agg_sql = "CREATE TABLE c AS SELECT k, COUNT(*) AS n FROM s GROUP BY k EMIT CHANGES;"
         agg = analyze_query(parse(agg_sql)[0].query, engine.catalog, engine.session_state(), sink_name="C",
@@ -326,5 +326,59 @@ def test_without_pyspark_spark_is_refused_before_anything_is_created(tmp_path: A
         engine.execute(FILTER, {"ksqlpy.backfill": "auto"})  # auto: streaming replay
         engine.drain()
         assert len(sink_records(engine, "F")) == sum(1 for i in range(50) if i % 3)
+    finally:
+        engine.close()
+
+
+def _threshold(kind: str, tier: str, parallel: int) -> float:
+    """Records from which the tier is estimated faster than streaming replay (session up)."""
+    cost = TIER_COSTS[(tier, kind)]
+    per_record = STREAMING_US[kind] / 1e6
+    return (RUN_START_S + cost.run_cpu_s) / (per_record * (1 - cost.ratio / parallel))
+
+
+def test_estimate_follows_the_tier(tmp_path: Any) -> None:
+    """``auto`` costs the tier the backfill would run on (``ksqlpy.backfill.tier``) from its measured figures:
+    between the two tiers' break-even points the choice differs; a tier that does not run the query's kind
+    (the native tier and a stateless query) is costed as the Python tier."""
+    engine = Engine(str(tmp_path))
+    try:
+        engine.execute(DDL)
+        from ksqlpy.analysis.query import analyze_query
+        from ksqlpy.grammar import parse
+
+        agg = analyze_query(parse(TABLE)[0].query, engine.catalog, engine.session_state(), sink_name="O",
+                            persistent=True, sql=TABLE)
+        python, native = _threshold("aggregate", "python", 2), _threshold("aggregate", "native", 2)
+        assert python != native
+        between = int((python + native) / 2)
+        faster = {t: estimate(agg, between, 2, session_up=True, partitions=2, tier=t).spark_faster
+                  for t in ("python", "native")}
+        assert faster == {"python": python < native, "native": native < python}  # the lower break-even wins
+        plan = analyze_query(parse(FILTER)[0].query, engine.catalog, engine.session_state(), sink_name="F",
+                             persistent=True, sql=FILTER)
+        assert (estimate(plan, 5_000_000, 2, session_up=True, tier="native")
+                == estimate(plan, 5_000_000, 2, session_up=True, tier="python"))
+    finally:
+        engine.close()
+
+
+def test_auto_estimates_with_the_tier_property(tmp_path: Any, spark: Any, monkeypatch: Any) -> None:
+    from ksqlpy.backfill import mode
+
+    seen: list[str] = []
+    real = mode.estimate
+
+    def spy(*args: Any, **kw: Any) -> Any:
+        got = real(*args, **kw)
+        seen.append(args[5] if len(args) > 5 else kw.get("tier", "python"))
+        return got
+
+    monkeypatch.setattr(mode, "estimate", spy)
+    engine = _engine(str(tmp_path), _records(50))
+    try:
+        engine.execute(TABLE, {"ksqlpy.backfill": "auto", "ksqlpy.backfill.tier": "native"})
+        engine.execute(FILTER, {"ksqlpy.backfill": "auto"})
+        assert seen == ["native", "python"]
     finally:
         engine.close()
