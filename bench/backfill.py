@@ -133,6 +133,55 @@ def cpu_by_process(jvm: int | None) -> dict[str, float]:
     return out
 
 
+class TreeCpu:
+    """CPU of the driver, the JVM and the JVM's descendants (Spark's Python workers) over a window, each
+    process's own user + system time sampled every 100 ms: a worker that exits inside the window keeps
+    what it was last seen with (a process's count dies with it, and its parent's count of reaped children
+    holds its whole life, not the window's part). The sampling thread's own CPU is taken off the driver's."""
+
+    def __init__(self, jvm: int | None) -> None:
+        self.jvm = jvm
+        self.first: dict[int, float] = {}
+        self.last: dict[int, float] = {}
+        self.own = 0.0
+        self.driver = 0.0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _sample(self, initial: bool = False) -> None:
+        if self.jvm is None:
+            return
+        for p in _tree(self.jvm):
+            c = process_cpu_seconds(p)
+            if not c and p not in self.last:
+                continue
+            self.first.setdefault(p, c if initial else 0.0)
+            self.last[p] = max(c, self.last.get(p, 0.0))
+
+    def _run(self) -> None:
+        t0 = time.thread_time()
+        while not self._stop.wait(0.1):
+            self._sample()
+        self._sample()
+        self.own = time.thread_time() - t0
+
+    def __enter__(self) -> TreeCpu:
+        self._sample(initial=True)
+        self.driver = process_cpu_seconds(os.getpid())
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self.driver = process_cpu_seconds(os.getpid()) - self.driver - self.own
+
+    def by_process(self) -> dict[str, float]:
+        jvm = self.last.get(self.jvm, 0.0) - self.first.get(self.jvm, 0.0) if self.jvm is not None else 0.0
+        workers = sum(self.last[p] - self.first[p] for p in self.last if p != self.jvm)
+        return {"driver": self.driver, "jvm": jvm, "python_workers": workers}
+
+
 def _anon_mb(pid: int) -> float:
     """Anonymous resident memory (heap): the log's and the stores' memory-mapped LMDB files, which count
     in the resident size of whoever reads them, are left out."""
@@ -335,17 +384,19 @@ def run(records: int, master: str, seed: int = 42, workloads: tuple[Workload, ..
             jvm = _jvm_pid()
             me = os.getpid()
             before_mb = _anon_mb(me)
-            with PeakMemory(*([me, jvm] if jvm else [me])) as peak:
-                c0, t1, by0 = tree_cpu_seconds(), time.monotonic(), cpu_by_process(jvm)
+            with PeakMemory(*([me, jvm] if jvm else [me])) as peak, TreeCpu(jvm) as cpu:
+                t1 = time.monotonic()
                 res = backfill(eng, w.sql, spark=spark)
-                b_cpu, b_wall, by1 = tree_cpu_seconds() - c0, time.monotonic() - t1, cpu_by_process(jvm)
+                b_wall = time.monotonic() - t1
+            by = cpu.by_process()
+            b_cpu = sum(by.values())
             diffs = differences(ref, eng, res.query_id, w.table, plog_ref, plog_bf)
             results.append(Result(
                 w.name, tier, len(data), round(s_cpu / len(data) * 1e6, 2), round(b_cpu / len(data) * 1e6, 2),
                 round(s_wall, 2), round(b_wall, 2), round(startup, 2), round(peak.peaks[me], 1),
                 round(peak.peaks[jvm], 1) if jvm else 0.0, round(peak.peaks[me] - before_mb, 1),
                 int(res.details.get("tasks", 0)),
-                {k: round((by1[k] - by0[k]) / len(data) * 1e6, 2) for k in by0}, res.sink_records,
+                {k: round(v / len(data) * 1e6, 2) for k, v in by.items()}, res.sink_records,
                 res.late_records, res.processing_errors, not diffs, diffs))
             log(json.dumps(asdict(results[-1])))
             ref.close()
