@@ -66,6 +66,7 @@ from ksqlpy.expr import bound as B
 from ksqlpy.log.base import RecordBatch
 from ksqlpy.plan.topology import AggregateStage, GroupStage, WindowType
 from ksqlpy.runtime.aggregator import encode_key
+from ksqlpy.runtime.store_retention import emit_floor
 from ksqlpy.types import BIGINT, BOOLEAN, INTEGER, STRING
 
 TIER_PROPERTY = "ksqlpy.backfill.tier"
@@ -445,8 +446,9 @@ def _finish_partition(job: BackfillJob, plan: NativePlan, part: int, chunks: lis
     try:
         agg = task.aggregator
         kv = task.kv
-        size, retention = plan.size, plan.retention
+        size = plan.size
         st = summary["stream_time"]
+        floor = emit_floor(st, plan.advance, plan.retention) if plan.windowed else 0
         groups: list[tuple[int, list[Any], int, bytes, bytes | None]] = []  # (seq, record, start, key, headers)
         literal = ast.literal_eval
         composite = plan.key_type is None
@@ -478,7 +480,7 @@ def _finish_partition(job: BackfillJob, plan: NativePlan, part: int, chunks: lis
             hd = None if hdb is None else loads(hdb)
             if plan.windowed:
                 agg.emit(pending, rec, False, ws, ws + size, hd=hd)
-                if ws >= st - retention:  # (else purged by the streaming query too)
+                if ws >= floor:  # (else purged by the streaming query too: ``TimeWindowAggregator.end_batch``)
                     agg.windows.put(kb, ws, rec, new=True)
                     puts += 1
             else:

@@ -168,6 +168,7 @@ def merge_partials(job: BackfillJob, part: int, paths: list[str], out: Out) -> N
     partition stages: sink records (each group's and window's final value), the store's entries, the
     processing-log entries of the chunks, and the counts."""
     from ksqlpy.backfill.staging import read
+    from ksqlpy.runtime.store_retention import emit_floor
 
     plog = new_plog(job)
     engine = WorkerEngine(job, plog)
@@ -179,6 +180,7 @@ def merge_partials(job: BackfillJob, part: int, paths: list[str], out: Out) -> N
         windowed = spec.window_type is not None
         size, grace = spec.size or 0, spec.grace or 0
         retention = spec.retention if spec.retention is not None else size + grace
+        advance = spec.advance or size
         writer = sink_writer(job, engine)
         merged: dict[tuple[bytes, int | None], list[Any]] = {}  # (key bytes, start) -> [state, last headers]
         st, late, records = -1, 0, 0
@@ -219,16 +221,18 @@ def merge_partials(job: BackfillJob, part: int, paths: list[str], out: Out) -> N
                         chunk_max = s["stream_time"]
             st = max(st, chunk_max)
             if windowed:  # closed and past retention: no later chunk changes them, nor are they state
-                done = [tk for tk in merged if tk[1] + size <= st - grace and tk[1] < st - retention]  # type: ignore[operator]
+                floor = emit_floor(st, advance, retention)  # (below it the streaming store has purged)
+                done = [tk for tk in merged if tk[1] + size <= st - grace and tk[1] < floor]  # type: ignore[operator]
                 emit(done)
                 for tk in done:
                     del merged[tk]
         emit(list(merged))
         kv = task.kv
         puts = 0
+        floor = emit_floor(st, advance, retention) if windowed else 0
         for (kb, ws), (rec, _) in merged.items():
             if windowed:
-                if ws < st - retention:  # type: ignore[operator]  # purged by the streaming query too
+                if ws < floor:  # type: ignore[operator]  # purged by the streaming query too (``end_batch``)
                     continue
                 agg.windows.put(kb, ws, rec, new=True)
             else:
