@@ -4,7 +4,7 @@ against streaming replay, per workload and tier, on the same Nexmark bids.
 Each workload's query runs twice over identical input: by the streaming runtime reading the history from
 the earliest offset (in this process), and as a backfill on Spark. Reported per workload and tier:
 ``records``, CPU per record of each (``streaming_cpu_us_per_record``; ``backfill_cpu_us_per_record`` over
-all processes - this driver, the JVM and its Python workers - measured from /proc), wall times, Spark's
+all processes - this driver, the JVM and its Python workers - each sampled from /proc, ``TreeCpu``), wall times, Spark's
 ``startup_seconds`` (paid once: the session is reused by every run), the driver's peak memory during the
 backfill (anonymous resident memory of this process and of the JVM, sampled every 50 ms: the LMDB files
 mapped into them are not counted) and ``equal``:
