@@ -10,6 +10,7 @@ for UDAFs. Each resolved call gets an adapter converting values for the concrete
 from __future__ import annotations
 
 import copy
+import decimal
 import inspect
 import typing
 from collections.abc import Callable, Mapping, Sequence
@@ -111,7 +112,8 @@ def _scalar_overload(d: Declaration) -> Overload:
         names = [p.name for p in params.params]
 
         def forms(types: list[T.SqlType], rt: T.SqlType) -> tuple[Callable[..., list[Any]], Callable[..., Any]]:
-            return batch_adapter(fn, d.name, d.vectorized, types, names, convert_args(types),
+            target = _exact_decimals(fn) if any(map(_has_decimal, [*types, rt])) else fn
+            return batch_adapter(target, d.name, d.vectorized, types, names, convert_args(types),
                                  from_python(rt, ret_ann, ns))
 
         return Overload(params.as_params(), returns, make_impl=lambda ts, rt: forms(ts, rt)[1],
@@ -121,12 +123,40 @@ def _scalar_overload(d: Declaration) -> Overload:
     def make_impl(types: list[T.SqlType], rt: T.SqlType) -> Callable[..., Any]:
         args = convert_args(types)
         result = from_python(rt, ret_ann, ns)
+        target = _exact_decimals(fn) if any(map(_has_decimal, [*types, rt])) else fn
         if d.kind is Kind.TABLE:
-            return _rows_adapter(fn, args, result)
-        return _adapter(fn, args, result)
+            return _rows_adapter(target, args, result)
+        return _adapter(target, args, result)
 
     return Overload(params.as_params(), returns, make_impl=make_impl, deterministic=d.deterministic,
                     returns_doc=returns_doc, description=d.description)
+
+
+# Java's BigDecimal adds, subtracts and multiplies exactly at any precision; Python's default decimal
+# context keeps 28 digits. A function that takes or returns a DECIMAL runs in this one.
+_WIDE_DECIMALS = decimal.Context(prec=1000, rounding=decimal.ROUND_HALF_UP)
+
+
+def _has_decimal(t: T.SqlType) -> bool:
+    if isinstance(t, T.Decimal):
+        return True
+    if isinstance(t, T.Array):
+        return _has_decimal(t.element)
+    if isinstance(t, T.Map):
+        return _has_decimal(t.key) or _has_decimal(t.value)
+    if isinstance(t, T.Struct):
+        return any(_has_decimal(ft) for _, ft in t.fields)
+    return False
+
+
+def _exact_decimals(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """``fn`` run in a decimal context wide enough for any DECIMAL (a DECIMAL(38, s) sum stays exact)."""
+
+    def call(*a: Any) -> Any:
+        with decimal.localcontext(_WIDE_DECIMALS):
+            return fn(*a)
+
+    return call
 
 
 def _adapter(fn: Callable[..., Any], args: list[Convert | None], result: Convert | None) -> Callable[..., Any]:

@@ -99,24 +99,28 @@ def test_every_digit_is_kept(engine: Engine, expr: str, expected: Any) -> None:
         assert str(got) == str(expected)  # the scale too
 
 
-def test_a_python_function_may_return_a_wide_decimal(tmp_path: Path) -> None:
+def test_a_python_function_computes_and_returns_a_wide_decimal(tmp_path: Path) -> None:
     ext = Extensions(tmp_path)
     ext.write("wide.py", '''
-        from decimal import Context, Decimal
+        from decimal import Decimal
         from ksqlpy.udf import udf
 
         @udf("WIDE_NEXT", returns="DECIMAL(38, 2)")
-        def wide_next(d: Decimal) -> Decimal:  # its own arithmetic in a context wide enough
-            return Context(prec=50).add(d, Decimal("0.005"))
+        def wide_next(d: Decimal) -> Decimal:  # runs in a context wider than Python's default 28 digits
+            return d + Decimal("0.005")
+
+        @udf("WIDE_NEXTS", returns="DECIMAL(38, 2)", vectorized=True)
+        def wide_nexts(ds: Decimal) -> Decimal:  # a whole batch (a list) per call, in the same context
+            return [d + Decimal("0.005") for d in ds]
     ''')
     try:
         e = ext.engine()
         e.execute("CREATE STREAM s (k STRING KEY, a DECIMAL(38, 2)) WITH (kafka_topic='s', value_format='JSON', "
                   "partitions=1);")
-        e.execute("CREATE STREAM o AS SELECT k, WIDE_NEXT(a) AS n FROM s;")
+        e.execute("CREATE STREAM o AS SELECT k, WIDE_NEXT(a) AS n, WIDE_NEXTS(a) AS n2 FROM s;")
         e.log.produce(ProducerRecord("s", b"r", f'{{"A": {A}}}'.encode(), 0))
         e.drain(10)
-        assert values(e, "O") == [(Decimal("123456789012345678901234567890123456.79"),)]  # half up
+        assert values(e, "O") == [(Decimal("123456789012345678901234567890123456.79"),) * 2]  # half up
     finally:
         ext.close()
 
