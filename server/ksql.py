@@ -33,7 +33,6 @@ from ksqlpy.server.errors import (
     BAD_REQUEST,
     QUERY_ENDPOINT,
     ServerError,
-    bad_request,
     from_ksql_error,
 )
 from ksqlpy.server.models import KsqlRequest
@@ -161,8 +160,8 @@ def _close(engine: Any, tq: Any) -> bool:
 def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
     """The whole of POST /ksql (runs in a worker thread: the engine is synchronous)."""
     ctx.wait_for_command(req.commandSequenceNumber)
-    if not req.ksql.strip():
-        raise bad_request('"ksql" field must be populated')
+    # no emptiness check: as ksqlDB's KsqlResource, a ksql that parses to no statement (empty, blank or only
+    # comments) validates and runs nothing and answers 200 [] - "ksql" field must be populated is /query's
     props = check_overrides(req.streamsProperties, ctx.denied)
     prepared = prepare(ctx, req.ksql, session_variables(req.sessionVariables), props, detail_only=True)
     for p in prepared:

@@ -131,13 +131,19 @@ def test_a_text_content_type_is_read_as_json(client: Any) -> None:
 
 @pytest.mark.parametrize("content_type", CONTENT_TYPES)
 def test_ksql_field_absent_empty_or_wrong(client: Any, content_type: str) -> None:
-    """``ksql`` absent, null, empty or blank is the one refusal '"ksql" field must be populated'; a number
-    is read as its text (a statement that does not parse); an array or object refuses the body."""
+    """``ksql`` absent, null, empty or blank: /query refuses it ('"ksql" field must be populated', its
+    StreamedQueryResource's check); /ksql has no such check - no statement is parsed, so none is validated
+    or run and the answer is ``200 []``, as for a ksql holding only comments. A number is read as its text
+    (a statement that does not parse); an array or object refuses the body."""
     headers = {"Content-Type": content_type}
+    nothing = ({}, {"ksql": None}, {"ksql": ""}, {"ksql": " \n\t "}, {"sql": "SHOW STREAMS;"})
+    for body in nothing:
+        r = client.post("/query", content=json.dumps(body), headers=headers)
+        assert _error(r)["message"] == '"ksql" field must be populated', body
+    for body in (*nothing, {"ksql": "-- only a comment"}, {"ksql": "/* a block */\n  -- and a line\n"}):
+        r = client.post("/ksql", content=json.dumps(body), headers=headers)
+        assert r.status_code == 200 and r.json() == [], (body, r.status_code, r.text)
     for endpoint in ("/ksql", "/query"):
-        for body in ({}, {"ksql": None}, {"ksql": ""}, {"ksql": " \n\t "}, {"sql": "SHOW STREAMS;"}):
-            r = client.post(endpoint, content=json.dumps(body), headers=headers)
-            assert _error(r)["message"] == '"ksql" field must be populated', (endpoint, body)
         r = client.post(endpoint, content=b'{"ksql": 5}', headers=headers)
         assert r.status_code == 400 and r.json()["@type"] == "statement_error" and r.json()["statementText"] == "5"
         for wrong in (b'{"ksql": ["SHOW STREAMS;"]}', b'{"ksql": {"a": 1}}'):
