@@ -8,7 +8,16 @@ from typing import Any
 
 import pytest
 
-from ksqlpy.server.produces import JSON_ROUTES, admits_json, is_json_route
+from ksqlpy.server.produces import (
+    INSERTS,
+    JSON_ROUTES,
+    PRODUCED,
+    STREAMING,
+    admits,
+    admits_json,
+    is_json_route,
+    produced_by,
+)
 
 
 @pytest.mark.parametrize("accept, ok", [
@@ -58,3 +67,63 @@ def test_406_comes_before_the_body(client: Any) -> None:
     assert r.status_code == 406
     r = client.post("/ksql", content=b"{bad", headers={"Accept": "application/json"})
     assert r.status_code == 400
+
+
+# ---------------------------------------------------------------------------- every route's produces
+
+@pytest.mark.parametrize("method, path, produced", [
+    ("POST", "/query-stream", STREAMING), ("POST", "/query", STREAMING), ("POST", "/inserts-stream", INSERTS),
+    ("POST", "/ksql", PRODUCED), ("GET", "/v1/metadata/id", PRODUCED),
+    ("POST", "/close-query", None), ("GET", "/", None), ("GET", "/chc/live", None), ("GET", "/ws/query", None),
+    ("GET", "/inserts-stream", None), ("GET", "/backfills", None),
+])
+def test_each_route_declares_what_it_produces(method: str, path: str, produced: tuple[str, ...] | None) -> None:
+    assert produced_by(method, path) == produced
+
+
+@pytest.mark.parametrize("accept, ok", [
+    (None, True), ("*/*", True), ("application/*", True), ("application/json", True),
+    ("application/vnd.ksqlapi.delimited.v1", True), ("text/plain, application/json;q=0.2", True),
+    ("application/vnd.ksql.v1+json", False), ("application/vnd.ksql.v1+protobuf", False), ("text/plain", False),
+    ("text/*", False),
+])
+def test_inserts_stream_accept_rule(accept: str | None, ok: bool) -> None:
+    """/inserts-stream produces the delimited type and application/json only: its acks have no StreamedRow
+    form, so ksqlDB's own v1+json is not acceptable there."""
+    assert admits(accept, INSERTS) is ok
+
+
+def test_inserts_stream_refuses_an_accept_it_does_not_produce(client: Any, unique: Any) -> None:
+    """406 before anything else the route checks: before the HTTP/2-only refusal (40004) and the header line."""
+    s = unique("ACC")
+    r = client.post("/ksql", json={"ksql": f"CREATE STREAM {s} (ID STRING KEY, V INT) WITH "
+                                           f"(kafka_topic='{s.lower()}', value_format='JSON', partitions=1);"})
+    assert r.status_code == 200, r.text
+    body = f'{{"target":"{s}"}}\n{{"ID":"a","V":1}}\n'.encode()
+    for accept in ("application/vnd.ksql.v1+json", "text/plain", "application/vnd.ksql.v1+protobuf"):
+        r = client.post("/inserts-stream", content=body, headers={"Accept": accept})
+        assert r.status_code == 406 and r.text == "Not Acceptable", (accept, r.status_code, r.text)
+        r = client.post("/inserts-stream", content=b"{bad", headers={"Accept": accept})
+        assert r.status_code == 406, (accept, r.status_code, r.text)
+    for accept in ("application/json", "application/vnd.ksqlapi.delimited.v1", "*/*"):
+        r = client.post("/inserts-stream", content=body, headers={"Accept": accept})
+        if r.http_version == "HTTP/2":
+            assert r.status_code == 200 and '"status":"ok"' in r.text.replace(" ", ""), (accept, r.text)
+        else:  # the route takes it; its handler refuses HTTP/1.x
+            assert r.status_code == 400 and r.json()["error_code"] == 40004, (accept, r.text)
+
+
+@pytest.mark.parametrize("path", ["/query", "/query-stream"])
+def test_query_routes_refuse_before_the_body(client: Any, path: str) -> None:
+    """No route of the query paths produces text/plain: 406 whatever the body holds (it is not read)."""
+    field = "ksql" if path == "/query" else "sql"
+    for content in (b"{bad", f'{{"{field}": "SELECT * FROM NOPE;"}}'.encode()):
+        r = client.post(path, content=content, headers={"Accept": "text/plain"})
+        assert r.status_code == 406 and r.text == "Not Acceptable", (content, r.status_code, r.text)
+    r = client.post(path, content=b"{bad", headers={"Accept": "application/vnd.ksql.v1+protobuf"})
+    assert r.status_code == 400 and r.json()["error_code"] == 40000, r.text
+
+
+def test_close_query_takes_any_accept(client: Any) -> None:
+    r = client.post("/close-query", json={"queryId": "transient_NOPE_1"}, headers={"Accept": "text/plain"})
+    assert r.status_code == 400 and r.json()["message"] == "No query with id transient_NOPE_1", r.text
