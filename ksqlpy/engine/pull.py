@@ -25,10 +25,13 @@ from ksqlpy.grammar import ast as A
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.logical import Filter, FlatMap, PullAccess, Sink
 from ksqlpy.plan.pull_access import decide_access
+from ksqlpy.properties import resolve
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
+PULL_ENABLED = "ksql.pull.queries.enable"
+STREAM_PULL_ENABLED = "ksql.query.pull.stream.enabled"
 _HINT = " See https://cnfl.io/queries for more info.\nAdd EMIT CHANGES if you intended to issue a push query."
 _DISALLOWED = ("ROWPARTITION", "ROWOFFSET")
 _TIME_COLUMNS = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
@@ -88,6 +91,7 @@ def _pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
     if src is None:
         raise KsqlStatementError(f"{q.source.name} does not exist.")
     _check_pseudo_columns(q)
+    _check_enabled(engine, stmt, src)
     if src.kind == "STREAM":
         return _pull_stream(engine, stmt)
     return _pull_table(engine, stmt, src)
@@ -121,6 +125,31 @@ def _check_pseudo_columns(q: A.Query) -> None:
         if bad:
             cols = ", ".join(f"`{b}`" for b in dict.fromkeys(bad))
             raise KsqlStatementError(f"Pull queries don't support the following columns in {clause} clauses: {cols}")
+
+
+def _check_enabled(engine: Engine, stmt: A.SelectStatement, src: Source) -> None:
+    """The switches ksqlDB checks once the query is analysed: ``ksql.pull.queries.enable`` as the server is
+    configured (its QueryExecutor reads the server's config, a request cannot turn it on or off), then for a
+    stream ``ksql.query.pull.stream.enabled`` with the request's overrides (KsqlEngine.createStreamPullQuery
+    reads the session config with them). A switch that is off refuses only an analysable query: its analysis
+    errors come first, as ksqlDB analyses before either check."""
+    pull_off = str(resolve(PULL_ENABLED, engine.config, default="true")).strip().lower() == "false"
+    stream_off = src.kind == "STREAM" and str(engine.prop(STREAM_PULL_ENABLED, "true")).strip().lower() == "false"
+    if not (pull_off or stream_off):
+        return
+    from ksqlpy.analysis.query import analyze_query
+
+    q = copy.copy(stmt.query)
+    if src.kind == "TABLE":
+        q.select = _expand_star(q.select, src)
+    analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False, sql=stmt.text,
+                  pull=src.kind == "TABLE")
+    if pull_off:
+        raise KsqlStatementError(f"Pull queries are disabled.{_HINT}\nPlease set {PULL_ENABLED}=true to enable "
+                                 "this feature.\n")
+    raise KsqlStatementError("Pull queries on streams are disabled. To create a push query on the stream, add "
+                             "EMIT CHANGES to the end. To enable pull queries on streams, set the "
+                             f"{STREAM_PULL_ENABLED} config to 'true'.")
 
 
 # ---------------------------------------------------------------------------------------------- streams

@@ -1,0 +1,187 @@
+"""Generates ``pull-query-rules.json``: every pull-query refusal rule (and its accepting counterpart) against
+every kind of queryable table, in ksqlDB's REST test format, with the properties that switch a rule on set the
+way ksqlDB's harness sets them (the case's ``properties``, sent with each request).
+
+Table kinds: CREATE TABLE AS SELECT with aggregation, windowed (TUMBLING) aggregation, a table-table join,
+CREATE SOURCE TABLE, and CREATE TABLE AS SELECT without aggregation; plus a stream and a plain CREATE TABLE
+(not queryable). Rules (ksqlDB's PullQueryValidator, then the pull planner's key and scan rules):
+
+- clauses a pull query does not support (JOIN, WINDOW, GROUP BY - also an aggregate without GROUP BY, which
+  the analyzer groups by a constant -, PARTITION BY, HAVING), each with the hint to add EMIT CHANGES;
+- ROWOFFSET / ROWPARTITION in SELECT or WHERE;
+- ``ksql.query.pull.limit.clause.enabled=false`` refuses LIMIT; LIMIT otherwise cuts the rows;
+- with ``ksql.query.pull.table.scan.enabled=false``: a disjunct without a key comparison (a non-key
+  predicate, a key OR'ed with a non-key), no WHERE at all and a range on a non-STRING key need a scan; a key
+  compared with ``!=`` is refused by its bound; an OR of key equalities is key lookups;
+- WINDOWSTART / WINDOWEND of a table that is not windowed cannot be resolved;
+- ``ksql.query.pull.stream.enabled=false`` refuses a pull query on a stream, whatever its WHERE;
+- a plain CREATE TABLE is not queryable.
+
+Run ``python tests/cases/rest/gen_pull_rules.py`` to rewrite the file next to it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+
+STATEMENT_ERROR = "io.confluent.ksql.rest.entity.KsqlStatementErrorMessage"
+HINT = " See https://cnfl.io/queries for more info.\nAdd EMIT CHANGES if you intended to issue a push query."
+NO_SCAN = {"ksql.query.pull.table.scan.enabled": False}
+
+STREAM = "CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', value_format='JSON');"
+T1 = "CREATE TABLE T1 (ID INT PRIMARY KEY, V INT) WITH (kafka_topic='t1', value_format='JSON');"
+T2 = "CREATE TABLE T2 (ID INT PRIMARY KEY, W INT) WITH (kafka_topic='t2', value_format='JSON');"
+
+# name -> (statements that make it, inputs, its rows as ``SELECT *`` gives them (key 1 then key 2), the
+# header's schema of SELECT *)
+KINDS: dict[str, tuple[list[str], list[dict[str, Any]], list[list[Any]], str]] = {
+    "CTAS aggregate": (
+        [STREAM, "CREATE TABLE X AS SELECT ID, COUNT(*) AS V FROM S GROUP BY ID;"],
+        [{"topic": "s", "key": 1, "value": {"V": 7}}, {"topic": "s", "key": 2, "value": {"V": 8}},
+         {"topic": "s", "key": 2, "value": {"V": 9}}],
+        [[1, 1], [2, 2]], "`ID` INTEGER KEY, `V` BIGINT"),
+    "windowed aggregate": (
+        [STREAM, "CREATE TABLE X AS SELECT ID, COUNT(*) AS V FROM S WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID;"],
+        [{"topic": "s", "key": 1, "value": {"V": 7}, "timestamp": 1000},
+         {"topic": "s", "key": 2, "value": {"V": 8}, "timestamp": 1100},
+         {"topic": "s", "key": 2, "value": {"V": 9}, "timestamp": 1200}],
+        [[1, 1000, 2000, 1], [2, 1000, 2000, 2]],
+        "`ID` INTEGER KEY, `WINDOWSTART` BIGINT KEY, `WINDOWEND` BIGINT KEY, `V` BIGINT"),
+    "table-table join": (
+        [T1, T2, "CREATE TABLE X AS SELECT T1.ID AS ID, T1.V AS V, T2.W AS W FROM T1 JOIN T2 ON T1.ID = T2.ID;"],
+        [{"topic": "t2", "key": 1, "value": {"W": 10}}, {"topic": "t2", "key": 2, "value": {"W": 20}},
+         {"topic": "t1", "key": 1, "value": {"V": 1}}, {"topic": "t1", "key": 2, "value": {"V": 2}}],
+        [[1, 1, 10], [2, 2, 20]], "`ID` INTEGER KEY, `V` INTEGER, `W` INTEGER"),
+    "SOURCE table": (
+        ["CREATE SOURCE TABLE X (ID INT PRIMARY KEY, V INT) WITH (kafka_topic='x', value_format='JSON');"],
+        [{"topic": "x", "key": 1, "value": {"V": 1}}, {"topic": "x", "key": 2, "value": {"V": 2}}],
+        [[1, 1], [2, 2]], "`ID` INTEGER KEY, `V` INTEGER"),
+    "CTAS without aggregation": (
+        [T1, "CREATE TABLE X AS SELECT * FROM T1 WHERE V > 0;"],
+        [{"topic": "t1", "key": 1, "value": {"V": 1}}, {"topic": "t1", "key": 2, "value": {"V": 2}},
+         {"topic": "t1", "key": 3, "value": {"V": -1}}],
+        [[1, 1], [2, 2]], "`ID` INTEGER KEY, `V` INTEGER"),
+}
+
+# a refused query: (rule, query, properties, message)
+CLAUSES = [
+    ("a JOIN", "SELECT * FROM X JOIN T9 ON X.ID = T9.ID;", "Pull queries don't support JOIN clauses." + HINT),
+    ("a WINDOW clause", "SELECT ID, COUNT(*) FROM X WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID;",
+     "Pull queries don't support WINDOW clauses." + HINT),
+    ("GROUP BY", "SELECT ID, COUNT(*) FROM X GROUP BY ID;", "Pull queries don't support GROUP BY clauses." + HINT),
+    ("an aggregate without GROUP BY", "SELECT COUNT(*) FROM X;",
+     "Pull queries don't support GROUP BY clauses." + HINT),
+    ("PARTITION BY", "SELECT * FROM X PARTITION BY V;", "Pull queries don't support PARTITION BY clauses." + HINT),
+    ("HAVING", "SELECT * FROM X HAVING V > 1;", "Pull queries don't support HAVING clauses." + HINT),
+    ("ROWOFFSET selected", "SELECT ID, ROWOFFSET FROM X;",
+     "Pull queries don't support the following columns in SELECT clauses: `ROWOFFSET`"),
+    ("ROWPARTITION in WHERE", "SELECT * FROM X WHERE ROWPARTITION = 1;",
+     "Pull queries don't support the following columns in WHERE clauses: `ROWPARTITION`"),
+]
+T9 = "CREATE TABLE T9 (ID INT PRIMARY KEY, Z INT) WITH (kafka_topic='t9', value_format='JSON');"
+LIMIT_OFF = {"ksql.query.pull.limit.clause.enabled": False}
+LIMIT_OFF_MESSAGE = ("LIMIT clause in pull queries is currently disabled. You can enable them by setting "
+                     "ksql.query.pull.limit.clause.enabled=true." + HINT)
+SCANS = [
+    ("a non-key predicate", "SELECT * FROM X WHERE V = 1;", "WHERE clause missing key column for disjunct: (V = 1)"),
+    ("a key OR'ed with a non-key predicate", "SELECT * FROM X WHERE ID = 1 OR V = 2;",
+     "WHERE clause missing key column for disjunct: (V = 2)"),
+    ("no WHERE", "SELECT * FROM X;", "Query requires table scan to be enabled"),
+    ("a range on an INT key", "SELECT * FROM X WHERE ID > 1;", "Query requires table scan to be enabled"),
+    ("a key compared with !=", "SELECT * FROM X WHERE ID != 1;",
+     "Bound on key columns '[`ID` INTEGER KEY]' must currently be '='. "),
+]
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"type": STATEMENT_ERROR, "message": message, "status": 400}
+
+
+def _query(schema: str, rows: list[list[Any]]) -> dict[str, Any]:
+    return {"query": [{"header": {"schema": schema}}, *({"row": {"columns": r}} for r in rows)]}
+
+
+def _status(n: int) -> list[dict[str, Any]]:
+    return [{"admin": {"@type": "currentStatus"}}] * n
+
+
+def _refused(kind: str, rule: str, setup: list[str], sql: str, message: str,
+             properties: dict[str, Any] | None = None) -> dict[str, Any]:
+    case: dict[str, Any] = {"name": f"{kind} - {rule} is refused", "statements": [*setup, sql],
+                            "expectedError": _error(message)}
+    if properties:
+        case["properties"] = properties
+    return case
+
+
+def cases() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for kind, (setup, inputs, rows, schema) in KINDS.items():
+        windowed = kind == "windowed aggregate"
+        for rule, sql, message in CLAUSES:
+            out.append(_refused(kind, rule, [*setup, T9] if "JOIN" in sql else setup, sql, message))
+        out.append(_refused(kind, "LIMIT with ksql.query.pull.limit.clause.enabled=false", setup,
+                            "SELECT * FROM X LIMIT 1;", LIMIT_OFF_MESSAGE, LIMIT_OFF))
+        for rule, sql, message in SCANS:
+            out.append(_refused(kind, f"{rule} with table scans disabled", setup, sql, message, NO_SCAN))
+        if not windowed:
+            for col in ("WINDOWSTART", "WINDOWEND"):
+                out.append(_refused(kind, f"{col} of a table that is not windowed", setup,
+                                    f"SELECT * FROM X WHERE ID = 1 AND {col} >= 0;",
+                                    f"WHERE column '{col}' cannot be resolved"))
+        accepted = [
+            ("a key lookup", "SELECT * FROM X WHERE ID = 2;", {}, [rows[1]]),
+            ("an OR of keys with table scans disabled", "SELECT * FROM X WHERE ID = 1 OR ID = 2;", NO_SCAN, rows),
+            ("an IN of keys with table scans disabled", "SELECT * FROM X WHERE ID IN (2, 1);", NO_SCAN, rows),
+            ("a non-key predicate (a table scan)", "SELECT * FROM X WHERE V >= 2;", {},
+             [r for r in rows if r[-1 if windowed else 1] >= 2]),
+            ("LIMIT", "SELECT * FROM X WHERE ID = 1 LIMIT 1;", {}, [rows[0]]),
+            ("LIMIT 0", "SELECT * FROM X LIMIT 0;", {}, []),
+        ]
+        if windowed:
+            accepted.append(("a key with WINDOWSTART bounds and table scans disabled",
+                             "SELECT * FROM X WHERE ID = 1 AND WINDOWSTART >= 1000 AND WINDOWEND <= 2000;",
+                             NO_SCAN, [rows[0]]))
+        for rule, sql, props, want in accepted:
+            case: dict[str, Any] = {"name": f"{kind} - {rule}", "statements": [*setup, sql], "inputs": inputs,
+                                    "responses": [*_status(len(setup)), _query(schema, want)]}
+            if props:
+                case["properties"] = props
+            out.append(case)
+    events = [{"topic": "s", "key": 1, "value": {"V": 7}}, {"topic": "s", "key": 2, "value": {"V": 8}}]
+    out += [
+        _refused("a stream", "a pull query with ksql.query.pull.stream.enabled=false", [STREAM], "SELECT * FROM S;",
+                 "Pull queries on streams are disabled. To create a push query on the stream, add EMIT CHANGES to "
+                 "the end. To enable pull queries on streams, set the ksql.query.pull.stream.enabled config to "
+                 "'true'.", {"ksql.query.pull.stream.enabled": False}),
+        _refused("a stream", "a pull query with a WHERE and ksql.query.pull.stream.enabled=false", [STREAM],
+                 "SELECT * FROM S WHERE ID = 1;", "Pull queries on streams are disabled.",
+                 {"ksql.query.pull.stream.enabled": False}),
+        _refused("a stream", "an unknown column before ksql.query.pull.stream.enabled=false", [STREAM],
+                 "SELECT NOPE FROM S;", "SELECT column 'NOPE' cannot be resolved.",
+                 {"ksql.query.pull.stream.enabled": False}),
+        {"name": "a stream - a pull query with table scans disabled reads it whole", "statements": [STREAM,
+         "SELECT * FROM S WHERE V = 8;"], "properties": NO_SCAN, "inputs": events,
+         "responses": [*_status(1), {"query": [{"header": {"schema": "`ID` INTEGER, `V` INTEGER"}},
+                                               {"row": {"columns": [2, 8]}}, {"finalMessage": "Query Completed"}]}]},
+        {"name": "a stream - a pull query with LIMIT", "statements": [STREAM, "SELECT * FROM S LIMIT 1;"],
+         "inputs": [{"topic": "s", "key": 1, "value": {"V": 7}}, {"topic": "s", "key": 1, "value": {"V": 8}}],
+         "responses": [*_status(1), {"query": [{"header": {"schema": "`ID` INTEGER, `V` INTEGER"}},
+                                               {"row": {"columns": [1, 7]}}, {"finalMessage": "Limit Reached"}]}]},
+        _refused("a plain CREATE TABLE", "a key lookup", [T1], "SELECT * FROM T1 WHERE ID = 1;",
+                 "The `T1` table isn't queryable. To derive a queryable table, you can do 'CREATE TABLE "
+                 "QUERYABLE_T1 AS SELECT * FROM T1'. See https://cnfl.io/queries for more info."),
+    ]
+    return out
+
+
+if __name__ == "__main__":
+    (HERE / "pull-query-rules.json").write_text(json.dumps({
+        "comments": ["Every pull-query refusal rule against every kind of queryable table, streams and a table "
+                     "that is not queryable. Generated by gen_pull_rules.py, in ksqlDB's REST test format, written "
+                     "for ksqlpy."],
+        "tests": cases()}, indent=1) + "\n")

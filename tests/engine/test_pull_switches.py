@@ -1,0 +1,75 @@
+"""The switches that turn pull queries off (engine/pull.py ``_check_enabled``): ``ksql.pull.queries.enable``
+as the server is configured - a session or request override does not change it, as ksqlDB's QueryExecutor
+reads the server's config -, and ``ksql.query.pull.stream.enabled`` for streams, overrides included. Both
+refuse only a query that analyses: its analysis error comes first."""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from ksqlpy.engine.engine import Engine
+from ksqlpy.errors import KsqlStatementError
+
+SETUP = ("CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);"
+         "CREATE TABLE A AS SELECT ID, COUNT(*) AS C FROM S GROUP BY ID;")
+DISABLED = ("Pull queries are disabled. See https://cnfl.io/queries for more info.\nAdd EMIT CHANGES if you "
+            "intended to issue a push query.\nPlease set ksql.pull.queries.enable=true to enable this feature.\n")
+STREAMS_DISABLED = ("Pull queries on streams are disabled. To create a push query on the stream, add EMIT CHANGES "
+                    "to the end. To enable pull queries on streams, set the ksql.query.pull.stream.enabled config "
+                    "to 'true'.")
+
+
+_dirs = itertools.count()
+
+
+@pytest.fixture
+def engine(tmp_path: Path) -> Callable[..., Engine]:
+    """An engine configured with ``config`` (``_`` for ``.`` in names), the stream S and its aggregation A."""
+    def make(**config: str) -> Engine:
+        e = Engine(str(tmp_path / f"e{next(_dirs)}"), {k.replace("_", "."): v for k, v in config.items()})
+        e.execute(SETUP)
+        return e
+    return make
+
+
+@pytest.mark.parametrize("sql", ["SELECT * FROM A WHERE ID = 1;", "SELECT * FROM A;", "SELECT * FROM S;"])
+def test_pull_queries_disabled_by_the_server_config(engine: Callable[..., Engine], sql: str) -> None:
+    e = engine(ksql_pull_queries_enable="false")
+    with pytest.raises(KsqlStatementError) as err:
+        e.execute(sql)
+    assert str(err.value) == DISABLED
+    with pytest.raises(KsqlStatementError) as err:  # a request cannot turn them back on
+        e.execute(sql, {"ksql.pull.queries.enable": "true"})
+    assert str(err.value) == DISABLED
+    e.execute("SELECT * FROM S EMIT CHANGES LIMIT 0;")  # push queries are not pull queries
+
+
+def test_an_override_does_not_disable_pull_queries(engine: Callable[..., Engine]) -> None:
+    e = engine()
+    e.execute("SELECT * FROM A;", {"ksql.pull.queries.enable": "false"})
+
+
+def test_analysis_errors_come_before_the_switches(engine: Callable[..., Engine]) -> None:
+    e = engine(ksql_pull_queries_enable="false")
+    with pytest.raises(KsqlStatementError, match="SELECT column 'NOPE' cannot be resolved"):
+        e.execute("SELECT NOPE FROM A;")
+    e = engine()
+    with pytest.raises(KsqlStatementError, match="SELECT column 'NOPE' cannot be resolved"):
+        e.execute("SELECT NOPE FROM S;", {"ksql.query.pull.stream.enabled": "false"})
+
+
+def test_stream_pull_queries_switch_follows_overrides(engine: Callable[..., Engine]) -> None:
+    e = engine()
+    for props in ({"ksql.query.pull.stream.enabled": "false"}, {"ksql.query.pull.stream.enabled": "FALSE"}):
+        with pytest.raises(KsqlStatementError) as err:
+            e.execute("SELECT * FROM S WHERE ID = 1;", props)
+        assert str(err.value) == STREAMS_DISABLED
+        e.execute("SELECT * FROM A WHERE ID = 1;", props)  # tables are not concerned
+    e = engine(ksql_query_pull_stream_enabled="false")
+    with pytest.raises(KsqlStatementError, match="Pull queries on streams are disabled"):
+        e.execute("SELECT * FROM S;")
+    e.execute("SELECT * FROM S;", {"ksql.query.pull.stream.enabled": "true"})
