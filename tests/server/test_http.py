@@ -248,7 +248,7 @@ def test_request_errors(client: Any) -> None:
     assert r.status_code == 400 and r.json() == {
         "@type": "generic_error", "error_code": 40000, "message": r.json()["message"]}
     assert r.json()["message"].startswith("Invalid JSON in request")
-    assert client.post("/ksql", json={"sql": "SHOW STREAMS;"}).json()["error_code"] == 40000
+    assert client.post("/ksql", json={"sql": "SHOW STREAMS;"}).json() == []  # no ksql: no statement, nothing runs
     assert client.post("/ksql", json={"ksql": 5}).status_code == 400
     # unknown fields are ignored, as ksqlDB does; the Content-Type is not checked
     ok = client.post("/ksql", content=b'{"ksql":"SHOW STREAMS;","extra":1}', headers={"Content-Type": "text/plain"})
