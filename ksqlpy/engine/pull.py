@@ -16,10 +16,11 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.analysis.written import is_star
 from ksqlpy.catalog import Source
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr.bound import ColumnRef, Expr
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.codegen import StageSpec, build_stateless
@@ -86,10 +87,14 @@ def pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
 
 def _pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
     q = stmt.query
+    # every source named must exist first: ksqlDB's sanitizer checks them while preparing the statement,
+    # before the analysis and its pull-query rules (worded as any query's analysis words it: position, hint)
+    for ref in [q.source, *(j.right for j in q.joins)]:
+        if engine.catalog.source(ref.name) is None:
+            raise KsqlStatementError(at(ref, f"{ref.name} does not exist.{did_you_mean(engine.catalog, ref.name)}"))
     _check_clauses(engine, q)
     src = engine.catalog.source(q.source.name)
-    if src is None:
-        raise KsqlStatementError(f"{q.source.name} does not exist.")
+    assert src is not None
     _check_pseudo_columns(q)
     _check_enabled(engine, stmt, src)
     if src.kind == "STREAM":

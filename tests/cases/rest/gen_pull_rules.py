@@ -15,7 +15,9 @@ CREATE SOURCE TABLE, and CREATE TABLE AS SELECT without aggregation; plus a stre
   compared with ``!=`` is refused by its bound; an OR of key equalities is key lookups;
 - WINDOWSTART / WINDOWEND of a table that is not windowed cannot be resolved;
 - ``ksql.query.pull.stream.enabled=false`` refuses a pull query on a stream, whatever its WHERE;
-- a plain CREATE TABLE is not queryable.
+- a plain CREATE TABLE is not queryable;
+- an unknown source (FROM or JOIN) is the sanitizer's error, before any of the rules above, with its position
+  and did-you-mean hint as in any query.
 
 Run ``python tests/cases/rest/gen_pull_rules.py`` to rewrite the file next to it.
 """
@@ -172,6 +174,16 @@ def cases() -> list[dict[str, Any]]:
          "inputs": [{"topic": "s", "key": 1, "value": {"V": 7}}, {"topic": "s", "key": 1, "value": {"V": 8}}],
          "responses": [*_status(1), {"query": [{"header": {"schema": "`ID` INTEGER, `V` INTEGER"}},
                                                {"row": {"columns": [1, 7]}}, {"finalMessage": "Limit Reached"}]}]},
+        _refused("an unknown source", "a pull query", [STREAM], "SELECT * FROM NOPE WHERE ID = 1;",
+                 "Line: 1, Col: 15: NOPE does not exist."),
+        _refused("an unknown source", "a pull query with GROUP BY (the source is checked first)", [STREAM],
+                 "SELECT ID, COUNT(*) FROM NOPE GROUP BY ID;", "Line: 1, Col: 26: NOPE does not exist."),
+        _refused("an unknown source", "a pull query joining it (the source is checked first)", [STREAM],
+                 "SELECT * FROM S JOIN NOPE ON S.ID = NOPE.ID;", "Line: 1, Col: 22: NOPE does not exist."),
+        _refused("an unknown source", "a pull query naming a quoted source unquoted",
+                 ["CREATE STREAM \"Low\" (ID INT KEY, V INT) WITH (kafka_topic='low', value_format='JSON');"],
+                 "SELECT * FROM low;", "LOW does not exist.\nDid you mean \"Low\"? Hint: wrap the source name in "
+                 "double quotes to make it case-sensitive."),
         _refused("a plain CREATE TABLE", "a key lookup", [T1], "SELECT * FROM T1 WHERE ID = 1;",
                  "The `T1` table isn't queryable. To derive a queryable table, you can do 'CREATE TABLE "
                  "QUERYABLE_T1 AS SELECT * FROM T1'. See https://cnfl.io/queries for more info."),
