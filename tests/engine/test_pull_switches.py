@@ -73,3 +73,22 @@ def test_stream_pull_queries_switch_follows_overrides(engine: Callable[..., Engi
     with pytest.raises(KsqlStatementError, match="Pull queries on streams are disabled"):
         e.execute("SELECT * FROM S;")
     e.execute("SELECT * FROM S;", {"ksql.query.pull.stream.enabled": "true"})
+
+
+@pytest.mark.parametrize("name, bad, reason", [
+    ("ksql.query.pull.stream.enabled", "nah", "Expected value to be either true or false"),
+    ("ksql.query.pull.range.scan.enabled", "1", "Expected value to be either true or false"),
+    ("ksql.query.pull.limit.clause.enabled", "yes", "Expected value to be either true or false"),
+    ("ksql.query.push.v2.enabled", "x", "Expected value to be either true or false"),
+    ("ksql.pull.queries.enable", "no", "Expected value to be either true or false"),
+    ("ksql.query.pull.max.qps", "fast", "Not a number of type INT"),
+    ("ksql.query.pull.forwarding.timeout.ms", "1.5", "Not a number of type LONG"),
+])
+def test_pull_and_push_switches_are_typed(engine: Callable[..., Engine], name: str, bad: str, reason: str) -> None:
+    """A request's value for a pull or push switch is read by its config type, as ksqlDB parses overrides:
+    one that is not of it is refused naming the setting, before the query runs."""
+    e = engine()
+    with pytest.raises(KsqlStatementError) as err:
+        e.execute("SELECT * FROM A;", {name: bad})
+    assert str(err.value) == f"Invalid value {bad} for configuration {name}: {reason}"
+    e.execute("SELECT * FROM A;", {name: "TRUE" if reason.endswith("false") else "5"})
