@@ -12,6 +12,9 @@ waiting records checked in (timestamp, side, key) order when a record at stream 
 whose window already ended on arrival goes out at once. Output time: max of the two for a match, the
 record's own for a null-padded row.
 
+Stream time is a task's: the model is one task, so the sources have one partition (spread over four, a
+key's padded row waits for records of its own partition - a case for the model of another file).
+
 Writes tests/cases/joins/stream-stream-windows.json: ``python tests/cases/joins/stream_stream_windows_gen.py``.
 """
 
@@ -138,8 +141,8 @@ def cases() -> list[dict[str, Any]]:
                     tests.append({
                         "name": f"{kind} {within}{grace_text or ' (no grace)'}, records {seq_name}",
                         "statements": [
-                            "CREATE STREAM L (K INT KEY, A STRING) WITH (kafka_topic='l', value_format='JSON');",
-                            "CREATE STREAM R (K INT KEY, B STRING) WITH (kafka_topic='r', value_format='JSON');",
+                            "CREATE STREAM L (K INT KEY, A STRING) WITH (kafka_topic='l', value_format='JSON', partitions=1);",
+                            "CREATE STREAM R (K INT KEY, B STRING) WITH (kafka_topic='r', value_format='JSON', partitions=1);",
                             f"CREATE STREAM OUT WITH (PARTITIONS=1) AS SELECT {KEY_SELECT[kind]}, A, B FROM L {join} R "
                             f"{within}{grace_text} ON L.K = R.K;"],
                         "inputs": [rec("l" if s == "L" else "r", k, {"A" if s == "L" else "B": v}, ts)
