@@ -9,8 +9,8 @@ the grouping pipeline would give; otherwise it returns None and the caller decod
 way (with its coercions and processing-log entries). The proof is by construction, as ``serde.json_fast``
 makes it:
 
-* the query's grouping reads plain columns only: no WHERE, group keys and aggregate arguments that are
-  columns of the source (key or value), the record's own timestamp (no ``TIMESTAMP`` column), no header
+* the query's grouping reads plain columns only: no WHERE, one group key column and aggregate arguments
+  that are columns of the source (key or value), the record's own timestamp (no ``TIMESTAMP`` column), no header
   columns, a source that is not windowed;
 * the value is wrapped JSON whose columns are BOOLEAN, INT, BIGINT or STRING - exactly the types for which
   pyarrow's typed reader accepts the same JSON values the streaming reader passes through unchanged
@@ -103,7 +103,7 @@ class ArrowDecoder:
 
         keys = [column(c.expr) for c in group.keys]
         args = [column(c.expr) for c in group.args]
-        if not keys or None in keys or None in args:
+        if len(keys) != 1 or None in keys or None in args:  # (a composite key crosses as its encoded bytes)
             return None
         key_type: str | None = None
         if n_keys:

@@ -340,7 +340,8 @@ def run_items(job: BackfillJob, plan: NativePlan, batches: Iterable[Any], part: 
     engine = WorkerEngine(job, plog)
     reader = _source_reader(job, engine)
     grouper = _grouper(job, engine)
-    decoder = ArrowDecoder.of(operator(job, GroupStage), reader.source, reader.key_serde, reader.value_serde)
+    decoder = (ArrowDecoder.of(operator(job, GroupStage), reader.source, reader.key_serde, reader.value_serde)
+               if plan.key_type is not None else None)  # (a composite key: its ``encode_key`` bytes, per record)
     items = _Items(plan, part)
     staged = StagedFile(staging, group_file(part))
     try:

@@ -212,6 +212,8 @@ def test_null_group_key_from_the_value_goes_to_the_streaming_grouper(tmp_path: A
      "v BIGINT, a ARRAY<INT>", ""),
     ("CREATE TABLE bf_out AS SELECT k, COUNT(*) AS c FROM s GROUP BY k EMIT CHANGES;",
      VALUE_COLUMNS, ", TIMESTAMP='v'"),  # the timestamp from a column
-], ids=["where", "expression", "double", "array", "timestamp-column"])
+    ("CREATE TABLE bf_out WITH (KEY_FORMAT='JSON') AS SELECT k, t, COUNT(*) AS c FROM s GROUP BY k, t EMIT CHANGES;",
+     VALUE_COLUMNS, ""),
+], ids=["where", "expression", "double", "array", "timestamp-column", "two-key-columns"])
 def test_shapes_without_a_decoder(tmp_path: Any, sql: str, columns: str, with_clause: str) -> None:
     assert _parts(_job(tmp_path, sql=sql, columns=columns, with_clause=with_clause))[2] is None
