@@ -118,11 +118,12 @@ def _rewrite(ctx: ServerContext, stmt: A.Statement) -> A.Statement | None:
 
 
 def _query_descriptions(ctx: ServerContext, stmt: A.Statement) -> StatementResult:
-    from ksqlpy.engine.describe import explain_query
+    from ksqlpy.engine.describe import explain_query, push_query_details
 
     engine = ctx.engine
-    with engine.lock:
+    with engine.lock:  # every live query, as SHOW QUERIES lists them: the persistent ones, then the push queries
         data = [explain_query(engine, A.Explain(query_id=qid, text=stmt.text)) for qid in list(engine.queries)]
+        data += [push_query_details(engine, t) for t in list(engine.transient.values())]
     return StatementResult("query_descriptions", stmt.text, data=data)
 
 

@@ -197,6 +197,26 @@ def query_details(engine: Engine, q: Any) -> dict[str, Any]:
             "queryErrors": [{"errorMessage": error, "type": "UNKNOWN"}] if error and q.state == "ERROR" else []}
 
 
+def push_query_details(engine: Engine, tq: Any) -> dict[str, Any]:
+    """SHOW QUERIES EXTENDED of a running push query, as ksqlDB describes every live query: no sink, its
+    projection as value columns, its plan and topology, its transient consumer group."""
+    plan = tq.plan
+    topology = getattr(tq, "topology", None)
+    try:
+        tasks = tasks_metadata(engine, tq)
+    except Exception:  # noqa: BLE001 - positions of a query that is closing meanwhile: none to report
+        tasks = []
+    service = engine.prop("ksql.service.id", "default_")
+    return {"queryString": plan.sql, "id": tq.query_id, "sinks": [],
+            "sources": list(dict.fromkeys(s.source.name for s in plan.scans)),
+            "fields": [_field(c.name, c.type) for c in plan.project.value],
+            "executionPlan": plan_text(plan, tq.query_id),
+            "topology": topology_text(topology) if topology is not None else "",
+            "windowType": plan.windowed.type if plan.windowed is not None else None,
+            "state": "RUNNING", "queryType": "PUSH", "overriddenProperties": {}, "tasksMetadata": tasks,
+            "consumerGroupId": f"_confluent-ksql-{service}transient_{tq.query_id}", "queryErrors": []}
+
+
 def would_run(engine: Engine, plan: Sink, query_id: str) -> Topology | None:
     """The topology the plan of a statement that is not run would run as ``query_id`` (nothing is created);
     None for a pull query, which reads state and runs none."""

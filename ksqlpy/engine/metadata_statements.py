@@ -28,10 +28,12 @@ def show(engine: Engine, stmt: A.Show) -> StatementResult:
         topics = list_topics(engine, show_all=what != "TOPICS", extended=stmt.extended)
         return StatementResult("kafka_topics_extended" if stmt.extended else "kafka_topics", stmt.text, data=topics)
     if what == "QUERIES" and stmt.extended:
-        from ksqlpy.engine.describe import query_details
+        from ksqlpy.engine.describe import push_query_details, query_details
 
+        # every live query, as SHOW QUERIES lists them: the persistent ones, then the push queries
         return StatementResult("query_descriptions", stmt.text,
-                               data=[query_details(engine, q) for q in engine.queries.values()])
+                               data=[query_details(engine, q) for q in engine.queries.values()]
+                               + [push_query_details(engine, t) for t in list(engine.transient.values())])
     if what == "QUERIES":
         qs = [{"queryString": q.sql, "sinks": [q.sink_name], "sinkKafkaTopics": [q.sink.topic], "id": q.query_id,
                "queryType": "PERSISTENT", "state": q.state, "statusCount": {q.state: 1}}

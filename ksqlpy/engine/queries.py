@@ -209,6 +209,7 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
     # the record cache: the request's properties over the session's over the engine's
     entries = cache_entries(engine.effective_properties(), properties)
     built = build_tasks(engine, topology, on_rows=on_rows, cache_entries=entries)
+    tq.topology = topology  # what runs (SHOW QUERIES EXTENDED describes it)
     tq.tasks.extend(built.tasks)
     tq.resources.append(built)
     engine.transient[qid] = tq

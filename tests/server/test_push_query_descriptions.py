@@ -1,0 +1,58 @@
+"""SHOW QUERIES EXTENDED lists every live query, as SHOW QUERIES does and as ksqlDB describes them all: a
+running push query is there with queryType PUSH, no sink, its projection as value columns, its source, plan
+and topology (it was left out: the EXTENDED list held the persistent queries only)."""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Callable
+from typing import Any
+
+import httpx
+from server_helpers import ksql, stream_lines
+
+from ksqlpy.testing.server_process import ServerProcess
+
+
+def test_show_queries_extended_describes_a_running_push_query(client: Any, server: ServerProcess,
+                                                              unique: Callable[[str], str]) -> None:
+    s = unique("PD")
+    ksql(client, f"CREATE STREAM {s} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}', partitions=1, "
+                 "value_format='JSON');")
+    header: dict[str, Any] = {}
+    ready, ended = threading.Event(), threading.Event()
+    sql = f"SELECT V, ID FROM {s} WHERE V IS NOT NULL EMIT CHANGES;"
+
+    # the push query streams on a connection of its own (the same protocol): the big descriptions share no
+    # HTTP/2 connection with it
+    h2 = client.get("/info").http_version == "HTTP/2"
+    reader = httpx.Client(base_url=server.url, http1=not h2, http2=h2, timeout=20)
+
+    def read() -> None:
+        with reader, reader.stream("POST", "/query-stream", json={"sql": sql}) as r:
+            for line in stream_lines(r, 30):
+                if line.strip() and not header:
+                    header.update(json.loads(line))
+                    ready.set()
+        ended.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    assert ready.wait(20), "no header"
+    qid = header["queryId"]
+    listed = {q["id"]: q for q in ksql(client, "SHOW QUERIES;")[0]["queries"]}
+    assert listed[qid]["queryType"] == "PUSH"
+    described = {d["id"]: d for d in ksql(client, "SHOW QUERIES EXTENDED;")[0]["queryDescriptions"]}
+    assert set(listed) <= set(described), (sorted(listed), sorted(described))
+    d = described[qid]
+    assert d["queryType"] == "PUSH" and d["state"] == "RUNNING" and d["sinks"] == [] and d["sources"] == [s]
+    assert d["statementText"] == sql and d["windowType"] is None
+    assert [(f["name"], f["schema"]["type"], f.get("type")) for f in d["fields"]] == [
+        ("V", "STRING", None), ("ID", "INTEGER", None)]
+    assert f"(topics: [{s.lower()}])" in d["topology"] and d["executionPlan"]
+    assert list(d["ksqlHostQueryStatus"].values()) == ["RUNNING"] and d["queryErrors"] == []
+    assert d["consumerGroupId"].endswith(f"transient_{qid}")
+    ksql(client, f"TERMINATE {qid};")
+    assert ended.wait(20), "the push query's stream did not end"
+    described = {d["id"] for d in ksql(client, "SHOW QUERIES EXTENDED;")[0]["queryDescriptions"]}
+    assert qid not in described
