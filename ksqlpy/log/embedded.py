@@ -275,23 +275,10 @@ class EmbeddedLog(Log):
             n = min(max_records, end - offset)
             if n <= 0:
                 return RecordBatch(topic, partition, [], keys, values, tss, hdrs)
-            cur = txn.cursor(db=self._e.records)
-            i0 = offset - self._seek_chunk(cur, t.id, partition, offset)
-            remaining = n
-            while True:
-                view = cur.value()
-                base, pos = chunk_positions(view)
-                i1 = min(len(pos) - 1, i0 + remaining)
+            for view, base, pos, i0, i1 in self._chunks(txn, t.id, topic, partition, offset, n, end):
                 first = pos[i0]
                 chunk = bytes(view[base + first:base + pos[i1]])
                 _decode(chunk, -first, pos, i0, i1, keys, values, tss, hdrs)
-                del view, pos
-                remaining -= i1 - i0
-                if remaining <= 0:
-                    break
-                i0 = 0
-                if not cur.next():
-                    raise RuntimeError(f"EmbeddedLog corrupt: {topic}-{partition} ends before offset {end}")
         return RecordBatch(topic, partition, list(range(offset, offset + n)), keys, values, tss, hdrs)
 
     def fetch_raw(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> RawBatch:
@@ -306,24 +293,32 @@ class EmbeddedLog(Log):
             n = min(max_records, end - offset)
             if n <= 0:
                 return RawBatch(topic, partition, offset, 0, segments)
-            cur = txn.cursor(db=self._e.records)
-            i0 = offset - self._seek_chunk(cur, t.id, partition, offset)
-            remaining = n
-            while True:
-                view = cur.value()
-                base, pos = chunk_positions(view)
-                i1 = min(len(pos) - 1, i0 + remaining)
+            for view, base, pos, i0, i1 in self._chunks(txn, t.id, topic, partition, offset, n, end):
                 first = pos[i0]
-                rel = array("I", pos[i0:i1 + 1])
-                segments.append((bytes(view[base + first:base + pos[i1]]), rel))
-                del view, pos
-                remaining -= i1 - i0
-                if remaining <= 0:
-                    break
-                i0 = 0
-                if not cur.next():
-                    raise RuntimeError(f"EmbeddedLog corrupt: {topic}-{partition} ends before offset {end}")
+                segments.append((bytes(view[base + first:base + pos[i1]]), array("I", pos[i0:i1 + 1])))
         return RawBatch(topic, partition, offset, n, segments)
+
+    def _chunks(self, txn: lmdb.Transaction, tid: int, topic: str, partition: int, offset: int, n: int,
+                end: int) -> Iterator[tuple[memoryview, int, memoryview | array, int, int]]:
+        """The chunks holding records ``offset`` .. ``offset + n - 1`` of a partition, in order, each as
+        ``(view, base, positions, i0, i1)``: the chunk's bytes (a view, valid in ``txn`` only), where its
+        records begin and their positions (``record_codec.chunk_positions``), and the fetched records'
+        indexes ``[i0, i1)`` in it. The walk ``fetch`` and ``fetch_raw`` share."""
+        cur = txn.cursor(db=self._e.records)
+        i0 = offset - self._seek_chunk(cur, tid, partition, offset)
+        remaining = n
+        while True:
+            view = cur.value()
+            base, pos = chunk_positions(view)
+            i1 = min(len(pos) - 1, i0 + remaining)
+            yield view, base, pos, i0, i1
+            del view, pos
+            remaining -= i1 - i0
+            if remaining <= 0:
+                return
+            i0 = 0
+            if not cur.next():
+                raise RuntimeError(f"EmbeddedLog corrupt: {topic}-{partition} ends before offset {end}")
 
     @staticmethod
     def _seek_chunk(cur: lmdb.Cursor, tid: int, partition: int, offset: int) -> int:

@@ -67,11 +67,12 @@ def _conjuncts(e: B.Expr) -> list[B.Expr]:
     return [e]
 
 
-def _block_conjuncts(where: Filter, join: Join, leaf: Scan) -> list[B.Expr]:
-    """The safe conjuncts of ``where`` over ``leaf``'s block alone, rewritten over that block."""
+def _block_conjuncts(where: Filter, join: Join, *leaves: Scan) -> list[B.Expr]:
+    """The safe conjuncts of ``where`` over the blocks of ``leaves`` alone (adjacent in the join's row, in
+    that order), rewritten over those blocks side by side."""
     # the join's row: its key columns, then every block, then the pseudo columns
     names = [c.name for c in join.schema.columns]
-    mine = [c.name for c in leaf.columns]
+    mine = [c.name for leaf in leaves for c in leaf.columns]
     start = names.index(mine[0]) if mine and mine[0] in names else -1
     if start < 0 or names[start:start + len(mine)] != mine:
         return []
@@ -114,14 +115,4 @@ def pair_prefilter(where: Filter | None, join: Join) -> list[B.Expr]:
             or join.kind is not JoinKind.INNER or not isinstance(join.left, Scan)
             or not isinstance(join.right, Scan)):
         return []
-    names = [c.name for c in join.schema.columns]
-    both = [c.name for c in join.left.columns] + [c.name for c in join.right.columns]
-    start = names.index(both[0]) if both and both[0] in names else -1
-    if start < 0 or names[start:start + len(both)] != both:
-        return []
-    blocks = range(start, start + len(both))
-
-    def to_blocks(e: B.Expr) -> B.Expr:
-        return replace(e, index=e.index - start) if isinstance(e, B.ColumnRef) else e
-
-    return [c.transform(to_blocks) for c in _conjuncts(where.predicate) if _safe(c, blocks)]
+    return _block_conjuncts(where, join, join.left, join.right)
