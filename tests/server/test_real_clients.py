@@ -1,7 +1,8 @@
 """Published ksqlDB clients, used as their documentation shows, against a real ``ksqlpy server``.
 
 - ``pyksql`` (PyPI; the ksql-python wrapper, imported as ``ksql``): /ksql and /query over urllib with no
-  Accept header (the StreamedRow format), rows parsed line by line; /close-query.
+  Accept header (the StreamedRow format), rows parsed line by line; /close-query. pip-installed into a cache
+  directory of its own (see ``_client_dir``: its setup.py builds only without build isolation).
 - ``ksqldb`` (PyPI): /ksql over requests, /query-stream and /inserts-stream over HTTP/2 (httpx), one JSON
   document per line.
 - ``ksqldb-client`` (npm): everything over one HTTP/2 session; the delimited push/lookup handler parses each
@@ -60,8 +61,45 @@ def _wait_for(check: Any, timeout_s: float = 15.0) -> Any:
 
 
 # ---------------------------------------------------------------------------------------------- pyksql
-def test_pyksql_statements_push_pull_and_close(server: ServerProcess, unique: Any) -> None:
-    pytest.importorskip("ksql")
+PYKSQL = "pyksql==0.11.0"
+
+
+def _client_dir(spec: str) -> Path:
+    """A pinned client package pip-installed (no dependencies) into a cache directory of its own.
+
+    Not a test extra: pyksql's setup.py imports pip and ``wheel``, which an isolated build environment lacks,
+    so it installs only with ``--no-build-isolation`` (setuptools and wheel are test extras); and
+    ksql-python-ng installs the same ``ksql`` module. Skipped only when PyPI cannot be reached."""
+    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ksqlpy-test-clients" / \
+        spec.replace("==", "-")
+    if not (cache / "ksql" / "client.py").exists():
+        work = cache.with_name(cache.name + ".tmp")
+        shutil.rmtree(work, ignore_errors=True)
+        try:
+            done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
+                                   "--no-build-isolation", "--target", str(work), spec],
+                                  capture_output=True, text=True, timeout=300)
+        except subprocess.TimeoutExpired:
+            pytest.skip(f"pip install {spec} timed out (is PyPI reachable?)")
+        unreachable = ("NewConnectionError", "Max retries exceeded", "No matching distribution")
+        if done.returncode != 0 and any(m in done.stderr for m in unreachable):
+            pytest.skip(f"pip install {spec}: PyPI cannot be reached: {done.stderr[-300:]}")
+        assert done.returncode == 0, f"pip install {spec} failed: {done.stderr[-1500:]}"
+        shutil.rmtree(cache, ignore_errors=True)
+        work.rename(cache)
+    return cache
+
+
+@pytest.fixture(scope="session")
+def pyksql() -> Path:
+    """pyksql's ``ksql`` module, importable in this process (ksql-python-ng runs in a subprocess of its own)."""
+    where = _client_dir(PYKSQL)
+    if str(where) not in sys.path:
+        sys.path.insert(0, str(where))
+    return where
+
+
+def test_pyksql_statements_push_pull_and_close(server: ServerProcess, unique: Any, pyksql: Path) -> None:
     from ksql import KSQLAPI
     from ksql.errors import KSQLError
 
@@ -223,11 +261,10 @@ def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Pa
     assert steps["drop"][0]["status"] == 200
 
 
-def test_pyksql_builder_statements_and_properties(server: ServerProcess, unique: Any) -> None:
+def test_pyksql_builder_statements_and_properties(server: ServerProcess, unique: Any, pyksql: Path) -> None:
     """The rest of pyksql's API: get_properties() (SHOW PROPERTIES' list), create_stream_as with its WHERE
     conditions, PARTITION BY and WITH properties, create_table (its legacy KEY property is refused, as by
     ksqlDB), and an error's message and code."""
-    pytest.importorskip("ksql")
     from ksql import KSQLAPI
     from ksql.errors import KSQLError
 
@@ -324,21 +361,7 @@ KSQL_PYTHON_NG = "ksql-python-ng==0.29.0.1"
 @pytest.fixture(scope="session")
 def ksql_python_ng() -> Path:
     """ksql-python-ng installed into a cache directory of its own (it shadows pyksql's ``ksql`` module)."""
-    cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ksqlpy-test-clients" / \
-        KSQL_PYTHON_NG.replace("==", "-")
-    if not (cache / "ksql" / "client.py").exists():
-        work = cache.with_name(cache.name + ".tmp")
-        shutil.rmtree(work, ignore_errors=True)
-        try:
-            done = subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps",
-                                   "--target", str(work), KSQL_PYTHON_NG], capture_output=True, text=True, timeout=300)
-        except subprocess.TimeoutExpired:
-            pytest.skip(f"pip install {KSQL_PYTHON_NG} timed out (is PyPI reachable?)")
-        if done.returncode != 0:
-            pytest.skip(f"pip install {KSQL_PYTHON_NG} failed (is PyPI reachable?): {done.stderr[-500:]}")
-        shutil.rmtree(cache, ignore_errors=True)
-        work.rename(cache)
-    return cache
+    return _client_dir(KSQL_PYTHON_NG)
 
 
 def test_ksql_python_ng_every_documented_call(server: ServerProcess, unique: Any, ksql_python_ng: Path) -> None:
