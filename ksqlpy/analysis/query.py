@@ -382,8 +382,11 @@ def _plan_rekey(exprs: list[exp.Expression], node: PlanNode, alias: str, ctx: Bi
 
 def _check_column_references(query: Query, scope: Scope) -> None:
     """ksqlDB's ColumnReferenceValidator: every column a clause names exists, checked for all clauses
-    (WHERE, GROUP BY, PARTITION BY, HAVING, SELECT) before any expression is typed. Window bounds are left
-    to the later stages, which know whether the query is windowed."""
+    (WHERE, GROUP BY, PARTITION BY, HAVING, SELECT) before any expression is typed. WINDOWSTART/WINDOWEND are
+    columns of the schema it validates against when the source is windowed (then ``scope`` has them) or the
+    query has a WINDOW clause (ksqlDB's ``Analysis.getFromSourceSchemas``: a windowed aggregation's source
+    schema carries the bounds; the later stages - WHERE typing, AggregateAnalyzer - refuse them where they
+    are not allowed); otherwise they cannot be resolved in any clause, as any unknown column."""
     clauses = [("WHERE", [query.where] if query.where is not None else []), ("GROUP BY", query.group_by),
                ("PARTITION BY", query.partition_by), ("HAVING", [query.having] if query.having is not None else []),
                ("SELECT", [i.expr for i in query.select])]
@@ -393,7 +396,7 @@ def _check_column_references(query: Query, scope: Scope) -> None:
             for col in e.find_all(exp.Column):
                 if isinstance(col.this, exp.Star) or (lambdas and lambda_parameter(col)):
                     continue
-                if col.name in WINDOW_COLUMNS:
+                if col.name in WINDOW_COLUMNS and query.window is not None:
                     continue
                 if scope.lookup(col.name, col.table or None) is None:
                     full = f"{col.table}.{col.name}" if col.table else col.name

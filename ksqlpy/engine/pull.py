@@ -196,11 +196,7 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     generation = engine.generation  # read first: a statement changing the catalog meanwhile voids the entry
     q = copy.copy(stmt.query)
     q.select = _expand_star(q.select, src)
-    if q.where is not None:
-        if src.windowed is None:
-            for c in q.where.find_all(exp.Column):
-                if not c.table and c.name.upper() in ("WINDOWSTART", "WINDOWEND"):
-                    raise KsqlStatementError(f"WHERE column '{c.name.upper()}' cannot be resolved")
+    if q.where is not None:  # WINDOWSTART/END over a non-windowed table: analysis's unknown column
         q.where = iso_time_literals(q.where)
     plan = analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False, sql=stmt.text,
                          pull=True)
