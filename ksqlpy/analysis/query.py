@@ -157,6 +157,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     registry = ctx.registry
     query = expand_struct_stars(query, in_scope, ctx)
 
+    if persistent:
+        _reject_reserved_select(query, in_scope, reserved)
     _check_column_references(query, in_scope)
     if query.where is not None:
         if source.windowed is None:  # an unknown column is reported before an aggregate in WHERE
@@ -378,6 +380,19 @@ def _plan_rekey(exprs: list[exp.Expression], node: PlanNode, alias: str, ctx: Bi
     same_key = bool(keys) and [e.index if isinstance(e, B.ColumnRef) else None for e in kept] == keys
     rekey = Rekey(RowSchema(new_keys + values + old_keys + rest), node, kept, names, types, repartition=not same_key)
     return rekey, written
+
+
+def _reject_reserved_select(query: Query, scope: Scope, reserved: frozenset[str]) -> None:
+    """ksqlDB's Analyzer visits the SELECT items - a persistent query may not select a reserved name
+    un-aliased - before it validates the clauses' column references: ``SELECT WINDOWSTART ... GROUP BY
+    WINDOWSTART`` over a non-windowed source is a reserved name, not an unresolved GROUP BY column. (Names the
+    source resolves are checked with the projection, where a key column may carry them.)"""
+    for item in query.select:
+        e = item.expr
+        if item.alias is None and isinstance(e, exp.Column) and not isinstance(e.this, exp.Star) and \
+                e.name in reserved and scope.lookup(e.name, e.table or None) is None:
+            raise KsqlStatementError(f"Reserved column name in select: `{e.name}`. Please remove or alias the "
+                                     "column.")
 
 
 def _check_column_references(query: Query, scope: Scope) -> None:

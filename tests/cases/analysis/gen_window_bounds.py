@@ -11,6 +11,8 @@ references are validated against only when its source is windowed or the query h
   (``Error in WHERE expression: Unknown column WINDOWSTART.``); GROUP BY, HAVING and aggregate arguments
   are refused by the aggregate analysis (``Window bounds column ... can only be used in the SELECT clause
   of windowed aggregations ...``).
+- a persistent query selecting one un-aliased: ``Reserved column name in select: ...`` - ksqlDB's Analyzer
+  visits the SELECT items before it validates any clause's column references.
 Statement kinds: CREATE STREAM/TABLE AS SELECT, INSERT INTO ... SELECT, CREATE OR REPLACE of an existing
 sink. (Push and pull queries: tests/analysis/test_window_bounds_scope.py.)
 
@@ -51,6 +53,13 @@ def _queries(kind: str) -> list[tuple[str, str, bool, str]]:
             (f"{b} in an aggregate", f"SELECT K, SUM({b}) AS M FROM SRC GROUP BY K", True, unresolved("SELECT", b)),
             (f"{b} in WHERE before SELECT", f"SELECT K, {b} AS B FROM SRC WHERE {b} > 0", False,
              unresolved("WHERE", b)),
+        ]
+        reserved = f"Reserved column name in select: `{b}`. Please remove or alias the column."
+        out += [  # the SELECT items are visited before any clause's column references are validated
+            (f"un-aliased {b} in SELECT and GROUP BY", f"SELECT K, {b}, COUNT(*) AS C FROM SRC GROUP BY {b}", True,
+             reserved),
+            (f"un-aliased {b} in SELECT, unknown WHERE column", f"SELECT K, {b} FROM SRC WHERE ZZ = 1", False,
+             reserved),
         ]
         if kind == "stream":
             out.append((f"{b} in PARTITION BY", f"SELECT * FROM SRC PARTITION BY {b}", False,
