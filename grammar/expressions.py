@@ -21,7 +21,7 @@ from sqlglot.tokens import TokenType
 
 from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, StructConstructor, UnaryPlus
 from .base import TokenParser
-from .errors import syntax_detail
+from .errors import error_at, syntax_detail, token_text
 from .keywords import CANONICAL_UNIT, RESERVED
 from .types import parse_type
 
@@ -156,8 +156,9 @@ class ExpressionParser(TokenParser):
             token = self._curr
             escape = self.parse_string("an escape character")
             like = exp.Escape(this=like, expression=exp.Literal(this=escape, is_string=True))
-            if len(escape) != 1:
-                raise self.error("Expected single character escape but got: " + escape, token)
+            if len(escape) != 1:  # ksqlDB's AST builder refuses it: a prepare-stage error
+                raise error_at(self.positions, token.start, "Expected single character escape but got: " + escape,
+                               token_text(token), prepared=True)
         return like
 
     def _parse_is(self, this: exp.Expression | None) -> exp.Expression:

@@ -126,3 +126,11 @@ def test_reserved_word_used_as_a_name() -> None:
     assert (e.line, e.column) == (1, 8)
     assert '"SIZE" is a reserved keyword' in str(e) and "escaping it as `SIZE`" in str(e)
     assert parse("SELECT `SIZE` FROM s;")
+
+
+@pytest.mark.parametrize("escape", ["", "ab", "\\\\"])
+def test_a_like_escape_of_more_or_less_than_one_character_fails_to_prepare(escape: str) -> None:
+    # ksqlDB's AST builder refuses it (prepare stage), not its parser
+    e = error_of(f"SELECT * FROM s WHERE c LIKE 'a%' ESCAPE '{escape}';")
+    assert str(e).startswith("Failed to prepare statement: ")
+    assert str(e).endswith(f"Expected single character escape but got: {escape}")

@@ -44,6 +44,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("functions/gen_scalar_sweep.py", {"scalar-sweep.json": lambda g: g["tests"]}),
     ("serde/null_bytes_gen.py", {"null-bytes.json": lambda g: g["tests"]}),
     ("analysis/gen_window_bounds.py", {"window-bounds-scope.json": lambda g: g["cases"]()}),
+    ("analysis/gen_clause_stages.py", {"clause-stages.json": lambda g: g["cases"]()}),
 ])
 def test_generated_files_match_their_generator(generator: str, files: dict) -> None:  # type: ignore[type-arg]
     path = CASES / generator
