@@ -106,17 +106,25 @@ def _implicit_alias_ahead(p: ExpressionParser) -> bool:
 
 
 def _parse_join(p: ExpressionParser) -> JoinClause:
+    """``joinType JOIN aliasedRelation joinWindow? joinCriteria``. A token that fits nowhere names what
+    could have come there, in the lexer's order as ANTLR lists them: ``OUTER?`` before ``JOIN``, the
+    optional window (or its grace period) before ``ON``."""
     kind = p.word() or "INNER"
     p._advance()
     if kind == "JOIN":
         kind = "INNER"
+    elif kind == "INNER":
+        p.expect_word("JOIN")
+    elif not p.match_word("OUTER") and p.word() != "JOIN":
+        raise p.syntax_error("{'JOIN', 'OUTER'}")
     else:
-        if kind != "INNER":
-            p.match_word("OUTER")
         p.expect_word("JOIN")
     right = _parse_source(p)
     within = _parse_within(p) if p.match_word("WITHIN") else None
-    p.expect_word("ON")
+    if p.word() != "ON":
+        raise p.syntax_error("'ON'" if within is not None and within.grace_ms is not None
+                             else "{'GRACE', 'ON'}" if within is not None else "{'WITHIN', 'ON'}")
+    p._advance()
     return JoinClause(kind=kind, right=right, on=p.parse_expression(), within=within)
 
 
@@ -128,7 +136,10 @@ def _parse_within(p: ExpressionParser) -> WithinSpec:
         p.expect(TokenType.R_PAREN, ")")
     else:
         before = after = p.parse_duration()
-    grace = p.parse_duration() if p.match_word("GRACE", "PERIOD") else None
+    grace = None
+    if p.match_word("GRACE"):
+        p.expect_word("PERIOD")
+        grace = p.parse_duration()
     return WithinSpec(before_ms=before, after_ms=after, grace_ms=grace)
 
 

@@ -110,3 +110,26 @@ def test_reserved_words_name_variables(word: str) -> None:
     [define, undefine] = parse(f"DEFINE {word} = 'v'; UNDEFINE {word};")
     assert (define.name, define.value, undefine.name) == (word, "v", word)
     assert "Syntax error at or near '1' at line 1:8" in _error("DEFINE 1 = 'v';").message
+
+
+@pytest.mark.parametrize(("sql", "where", "detail"), [
+    # joinType: LEFT/RIGHT/FULL take an optional OUTER before JOIN; INNER only JOIN
+    ("SELECT * FROM l LEFT t ON l.id = t.id;", "1:22", "Expecting {'JOIN', 'OUTER'}"),
+    ("SELECT * FROM l RIGHT t ON l.id = t.id;", "1:23", "Expecting {'JOIN', 'OUTER'}"),
+    ("SELECT * FROM l FULL t ON l.id = t.id;", "1:22", "Expecting {'JOIN', 'OUTER'}"),
+    ("SELECT * FROM l LEFT OUTER t ON l.id = t.id;", "1:28", "Expecting 'JOIN'"),
+    ("SELECT * FROM l INNER t ON l.id = t.id;", "1:23", "Expecting 'JOIN'"),
+    # after the joined source (and its alias): the optional window, then ON
+    ("SELECT * FROM l JOIN t;", "1:23", "Expecting {'WITHIN', 'ON'}"),
+    ("SELECT * FROM l JOIN t x y ON l.id = x.id;", "1:26", "Expecting {'WITHIN', 'ON'}"),
+    # GRACE is no reserved word: after a table it is an alias, and PERIOD is where it goes wrong
+    ("SELECT * FROM l JOIN t GRACE PERIOD 1 SECOND ON l.id = t.id;", "1:30", "Expecting {'WITHIN', 'ON'}"),
+    # after the window: its optional grace period, then ON
+    ("SELECT * FROM l JOIN r WITHIN 1 SECOND x ON l.id = r.id;", "1:40", "Expecting {'GRACE', 'ON'}"),
+    ("SELECT * FROM l JOIN r WITHIN (1 SECOND, 2 SECONDS) x;", "1:53", "Expecting {'GRACE', 'ON'}"),
+    ("SELECT * FROM l JOIN r WITHIN 1 SECOND GRACE PERIOD 2 SECONDS x;", "1:63", "Expecting 'ON'"),
+    ("SELECT * FROM l JOIN r WITHIN 1 SECOND GRACE 2 SECONDS ON l.id = r.id;", "1:46", "Expecting 'PERIOD'"),
+])
+def test_join_clause_names_what_could_come_next(sql: str, where: str, detail: str) -> None:
+    e = _error(sql)
+    assert e.message.startswith(f"line {where}: Syntax Error\n{detail}\n")
