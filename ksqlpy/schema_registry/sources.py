@@ -16,6 +16,13 @@ from typing import Any
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.schema_registry import RegisteredSchema, SchemaRegistry, require_registry, subject
+from ksqlpy.serde.capabilities import (
+    SCHEMA_ID,
+    SUPPORTED_PROPERTIES,
+    Side,
+    check_format_properties,
+    format_properties,
+)
 
 SR_FORMATS = ("AVRO", "JSON_SR", "PROTOBUF")
 
@@ -116,11 +123,18 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
     key_fmt, value_fmt = _formats(props, config)
     keys = [c for c in stmt.columns if c.key]
     values = [c for c in stmt.columns if not c.key and not c.headers and c.header_key is None]
-    for which, fmt, cols in (("KEY", key_fmt, keys), ("VALUE", value_fmt, values)):
+    for side, which, fmt, cols in ((Side.KEY, "KEY", key_fmt, keys), (Side.VALUE, "VALUE", value_fmt, values)):
+        # ksqlDB's DefaultSchemaInjector.shouldInferSchema builds each side's format first (key, then value):
+        # a format refusing only the schema id is told it cannot infer; refusing more, the format's own error
+        wrong_format = (f"{which}_FORMAT should support schema inference when {which}_SCHEMA_ID is provided. "
+                        f"Current format is {fmt}.")
+        format_props = format_properties(side, props)
+        if [p for p in format_props if p not in SUPPORTED_PROPERTIES.get(fmt, frozenset())] == [SCHEMA_ID]:
+            raise KsqlStatementError(wrong_format)
+        check_format_properties(fmt, format_props)
         if f"{which}_SCHEMA_ID" in props:
             if fmt not in SR_FORMATS:
-                raise KsqlStatementError(f"{which}_FORMAT should support schema inference when {which}_SCHEMA_ID "
-                                         f"is provided. Current format is {fmt}.")
+                raise KsqlStatementError(wrong_format)
             if cols:
                 raise KsqlStatementError(f"Table elements and {which}_SCHEMA_ID cannot both exist for create "
                                          "statement.")
