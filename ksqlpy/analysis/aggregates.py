@@ -314,18 +314,22 @@ def _reject_window_bounds(e: exp.Expression) -> None:
 
 def _check_window_shape(window: Any) -> None:
     """Kafka Streams' window constructors (ksqlDB builds them as written): a session needs a positive gap, a
-    time window a positive size and a hop within (0, size] - windows would otherwise leave gaps."""
+    time window a positive size and a hop within (0, size] - windows would otherwise leave gaps - and neither
+    takes a negative grace."""
     if window.type == "SESSION":
         if window.size_ms <= 0:
             raise KsqlStatementError("Gap time cannot be zero or negative.")
-        return
-    if window.size_ms <= 0:
-        raise KsqlStatementError("Window size (sizeMs) must be larger than zero.")
-    advance = window.advance_ms
-    if window.type == "HOPPING" and advance is not None and not 0 < advance <= window.size_ms:
-        raise KsqlStatementError(
-            "Window advancement interval should be more than zero and less than window duration which is "
-            f"{window.size_ms} ms, but given advancement interval is: {advance} ms")
+    else:
+        if window.size_ms <= 0:
+            raise KsqlStatementError("Window size (sizeMs) must be larger than zero.")
+        advance = window.advance_ms
+        if window.type == "HOPPING" and advance is not None and not 0 < advance <= window.size_ms:
+            raise KsqlStatementError(
+                "Window advancement interval should be more than zero and less than window duration which is "
+                f"{window.size_ms} ms, but given advancement interval is: {advance} ms")
+    # grace is set last on either window kind (`.grace(...)` after `of(...)`/`advanceBy(...)`)
+    if window.grace_ms is not None and window.grace_ms < 0:
+        raise KsqlStatementError("Grace period must not be negative.")
 
 
 def _check_retention(window: Any, emit: str | None) -> None:
