@@ -111,8 +111,9 @@ def plan_select(query: Query, scope: JoinScope, keys_of: KeyBinder, leaves: list
                 for j, s in enumerate(selected):
                     if j != best[1] and s is not None and s == key:
                         a, b = names[best[1]] or s.shown, names[j] or s.shown
-                        first = comp.viable[0].column
-                        column = comp.column if comp.synthetic or first is None else first.name
+                        # the join's key column is named after the viable key the projection selects
+                        # first (ksqlDB's LogicalPlanner.buildJoinKey), not after the first viable one
+                        column = comp.column if comp.synthetic or key.column is None else key.column.name
                         raise KsqlStatementError(key_more_than_once(column, a, b))
     out: list[SelectItem] = []
     for i, (e, _, virtual) in enumerate(items):

@@ -6,8 +6,9 @@ OUTER join has none. The first viable key (in that order, not the projection's) 
 is the result's key column, named by its alias (default ``<SOURCE>_<COLUMN>``); the other side's key column,
 if selected too, stays a value column. With no viable key the key is a synthetic ``ROWKEY`` that must be
 selected (it may be aliased; ``SELECT *`` puts it first). A persistent join selecting no viable key fails
-with ``The query used to build ... must include the join expression[s] ...``. The key's value is always the
-join key, whichever side names it - also on a row padded with NULLs for the side that named it.
+with ``The query used to build ... must include the join expression[s] ...``; one selecting the key column
+twice fails naming that key column (``L_ID`` or ``R_ID``: the viable key chosen as above). The key's value is
+always the join key, whichever side names it - also on a row padded with NULLs for the side that named it.
 
 Each case feeds one matching pair and one unmatched record per side (key 2 on the left, 3 on the right) and
 expects the rows of ksqlDB's join semantics: stream-stream without GRACE emits unmatched LEFT/FULL rows
@@ -121,6 +122,20 @@ def case(kind: str, join: str, criteria: str, what: str, select: str, key: str |
             "post": {"sources": [{"name": "OUT", "type": sink.lower(), "schema": schema}]}}
 
 
+KEY_TWICE = ("The projection contains a key column (`{column}`) more than once, aliased as: {a} and {b}.\nEach key "
+             "column must only be in the projection once. If you intended to copy the key into the value, then "
+             "consider using the AS_VALUE function to indicate which key reference should be copied.")
+
+
+def refused(kind: str, join: str, select: str, message: str) -> dict[str, Any]:
+    left_ddl, right_ddl, _, within = KINDS[kind]
+    sink = "TABLE" if kind == "table-table" else "STREAM"
+    return {"name": f"{kind} {join} join on L.ID = R.ID, projecting {select}: a key column twice",
+            "statements": [left_ddl, right_ddl, f"CREATE {sink} OUT AS SELECT {select} FROM L {JOIN_WORDS[join]} "
+                                                 f"R{within} ON L.ID = R.ID;"],
+            "expectedException": {"type": "io.confluent.ksql.util.KsqlStatementException", "message": message}}
+
+
 def cases() -> list[dict[str, Any]]:
     out = []
     for kind, (_, _, joins, _) in KINDS.items():
@@ -132,6 +147,15 @@ def cases() -> list[dict[str, Any]]:
             if join != "FULL":  # written the other way round: the same left and right
                 out.append(case(kind, join, "R.ID = L.ID", "both keys, right first",
                                 *PLAIN_PROJECTIONS[3][1:], viable))
+    # a key selected twice is refused, naming the key column after the side the projection selects first
+    for kind, (_, _, joins, _) in KINDS.items():
+        for join in joins:
+            selects = [("ROWKEY", "ROWKEY, ROWKEY AS K2, L.A")] if join == "FULL" else [
+                ("L_ID", "L.ID, L.ID AS K2, L.A"), ("R_ID", "R.ID, R.ID AS K2, L.A"),
+                ("L_ID", "R.ID, L.ID AS K2, L.ID AS K3")]
+            for column, select in selects:
+                aliases = sorted({"K2", column} if "K3" not in select else {"K2", "K3"})
+                out.append(refused(kind, join, select, KEY_TWICE.format(column=column, a=aliases[0], b=aliases[1])))
     # stream-stream joins on expressions: a side that is no plain column is no viable key
     for join in ("INNER", "LEFT", "RIGHT"):
         out.append(case("stream-stream", join, "L.ID + 0 = R.ID", "the right key", *PLAIN_PROJECTIONS[1][1:],
