@@ -15,6 +15,7 @@ from typing import Any
 
 from ksqlpy.log.base import RecordBatch
 from ksqlpy.log.partitioner import partition_for_key
+from ksqlpy.plan.column_rows import ColumnRows, rows_of
 from ksqlpy.plan.topology import (
     ForeignKeyLeft,
     ForeignKeyRight,
@@ -31,7 +32,7 @@ from ksqlpy.plan.topology import (
 )
 from ksqlpy.runtime.context import RuntimeContext, fail_on_deserialization, strict_timestamps
 from ksqlpy.runtime.join_fk import FkLeft, FkRight
-from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function, predicate
+from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function, predicate, struct_block_builder
 from ksqlpy.runtime.join_store import OuterStore, TableStore, WindowStore
 from ksqlpy.runtime.join_stream_stream import StreamStreamJoin
 from ksqlpy.runtime.join_stream_table import StreamTableJoin, exact_key_types
@@ -188,6 +189,9 @@ class JoinWiring:
         # a logged failing row is the whole row: with rows in the processing log every column is kept
         read = None if ch.table or getattr(plog, "include_rows", True) else ch.columns_read
         block = block_builder(source, read)
+        # a batch the JSON reader decoded into structs (``reader.columnar``): blocks straight from them
+        sblock = struct_block_builder(source, read)
+        reader.columnar = sblock is not None
         assert ch.key is not None
         key_fn = self.key_fn(ch.key)
         keep = predicate(ch.prefilter, len(ch.key.columns), self.functions) if ch.prefilter else None
@@ -196,9 +200,13 @@ class JoinWiring:
             # blocks and keys by C-level maps; a key function that fails on some record sends the batch
             # through the loop below, which logs that record and skips it
             d = reader.decode(batch)
-            if not d.rows:
+            rows = d.rows
+            if not rows:
                 return []
-            blocks = list(map(block, d.rows, d.timestamps, d.partitions, d.offsets))
+            if rows.__class__ is ColumnRows and rows.values is not None and rows.keys is not None:  # type: ignore[attr-defined]
+                blocks = list(map(sblock, rows.keys, rows.values, d.timestamps, d.partitions, d.offsets))  # type: ignore[attr-defined, arg-type]
+            else:
+                blocks = list(map(block, rows_of(rows), d.timestamps, d.partitions, d.offsets))
             try:
                 keys = list(map(key_fn, blocks))
             except Exception:  # noqa: BLE001

@@ -37,6 +37,22 @@ def block_builder(source: Source, read: frozenset[str] | None = None) -> Callabl
     return eval(code)  # noqa: S307 - generated from the catalog's column list
 
 
+def struct_block_builder(source: Source, read: frozenset[str] | None = None) -> Callable[..., tuple] | None:
+    """``fn(key, struct, ts, partition, offset) -> block``, the same block as ``block_builder``'s from a key
+    tuple and the value as the JSON reader's struct (field ``f<j>`` is value column j:
+    ``serde.json_fast``), so a batch's blocks are built without the row tuples in between (the struct to a
+    tuple, the key prepended, the block picked from that). None for a source whose blocks take more than
+    keys and values (header columns, window bounds)."""
+    if source.windowed is not None or source.header_columns:
+        return None
+    values = [c.name for c in source.value_columns]
+    parts = [f"s.f{values.index(c.name)}" if read is None or c.name in read else "None"
+             for c in source.columns if not c.key]
+    parts += ["ts", "p", "o"]
+    parts += [f"k[{i}]" for i in range(len(source.key_columns))]
+    return eval(f"lambda k, s, ts, p, o: ({', '.join(parts)},)")  # type: ignore[no-any-return]  # noqa: S307 - generated from the catalog's column list
+
+
 def key_function(exprs: list[Expr], columns: list[SchemaColumn], functions: FunctionRegistry,
                  window_at: int | None = None, window_size: int | None = None) -> KeyFn:
     """``fn(row) -> key tuple`` (None if any part is NULL) for bound join-key expressions over a row whose
