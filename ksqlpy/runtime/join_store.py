@@ -14,7 +14,6 @@ index over its LMDB file (see ``WindowStore``), so a probe does not read LMDB.
 
 from __future__ import annotations
 
-import pickle
 import struct
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
@@ -22,10 +21,11 @@ from heapq import heappop, heappush
 from operator import itemgetter
 from typing import Any
 
+from ksqlpy.state.codec import decode
 from ksqlpy.state.store import KeyValueStore
 
 _OFF = 1 << 63
-_loads = pickle.loads
+_loads = decode
 _Q = struct.Struct(">Q")
 _I = struct.Struct(">I")
 _QI = struct.Struct(">QI")

@@ -5,7 +5,8 @@ batch's updates; ``flush(tx)`` puts the changed keys on the changelog inside the
 transaction, and ``commit_local()`` (after that transaction committed) writes them to LMDB in one write
 transaction together with the changelog offset they correspond to (the checkpoint). On open, a store
 catches up by replaying its changelog from the checkpoint; with its files gone it rebuilds from offset 0.
-Values are pickled: they are accumulators and rows, private to ksqlpy.
+Values are accumulators and rows, private to ksqlpy: marshalled, or pickled when marshal cannot write
+them (``state.codec``).
 
 Why the changelog is written first and LMDB second: the log transaction is what commits a batch (outputs,
 changelog, input positions together). A crash between the two leaves LMDB behind its changelog, and the
@@ -20,27 +21,24 @@ thrown away on ``close()``.
 
 from __future__ import annotations
 
-import pickle
 import shutil
 import struct
 from bisect import bisect_left
 from collections.abc import Iterator
-from itertools import repeat
 from typing import Any, Protocol
 
 import lmdb
 
 from ksqlpy.log.base import Log, LogTransaction, ProducerRecord
 from ksqlpy.private_files import FILE_MODE, private_dir
+from ksqlpy.state.codec import decode, encode, encode_many
 
 _DELETED = object()
 _CHECKPOINT = b"checkpoint"
 _CACHE_LIMIT = 100_000
 _MERGE_AT = 1024  # range() keys dirtied since the last merge, kept apart until there are this many
-_dumps = pickle.dumps
-_loads = pickle.loads
-_HIGHEST = pickle.HIGHEST_PROTOCOL
-_INDEX_VALUE = pickle.dumps(1, pickle.HIGHEST_PROTOCOL)
+_loads = decode
+_INDEX_VALUE = encode(1)  # a derived index entry's value, as the store writes it
 
 
 class DerivedIndex(Protocol):
@@ -338,9 +336,9 @@ class KeyValueStore:
             return
         values = list(changed.values())
         if _DELETED in values:
-            fresh = {k: None if v is _DELETED else _dumps(v, _HIGHEST) for k, v in changed.items()}
+            fresh = {k: None if v is _DELETED else encode(v) for k, v in changed.items()}
         else:  # no deletion: the payloads by one C-level map
-            fresh = dict(zip(changed, map(_dumps, values, repeat(_HIGHEST)), strict=True))
+            fresh = dict(zip(changed, encode_many(values), strict=True))
         changed.clear()
         self._encoded.update(fresh)
         if self.log is None or self.topic is None:
@@ -380,7 +378,7 @@ class KeyValueStore:
                 txn.cursor().putmulti(enc.items())
             else:
                 for k, v in self.dirty.items():
-                    payload = enc[k] if k in enc else (None if v is _DELETED else _dumps(v, _HIGHEST))
+                    payload = enc[k] if k in enc else (None if v is _DELETED else encode(v))
                     if payload is None:
                         txn.delete(k)
                     else:

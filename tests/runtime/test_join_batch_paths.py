@@ -24,6 +24,7 @@ from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.reader import DecodedBatch
 from ksqlpy.runtime.repartition import decode_values
 from ksqlpy.serde import key_serde
+from ksqlpy.state.codec import decode
 from ksqlpy.state.store import KeyValueStore
 from ksqlpy.types import PRIMITIVES_BY_NAME
 
@@ -194,7 +195,7 @@ def _store(tmp: Path, log: EmbeddedLog, name: str) -> KeyValueStore:
 
 def _contents(kv: KeyValueStore) -> dict:
     with kv.env.begin(db=kv.data, buffers=False) as txn:
-        return {k: pickle.loads(v) for k, v in txn.cursor()}
+        return {k: decode(v) for k, v in txn.cursor()}
 
 
 @pytest.mark.parametrize("deletes", [False, True])
