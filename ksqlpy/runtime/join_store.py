@@ -181,7 +181,7 @@ class WindowStore:
             return
         seg, head, tail, window, off = self.segment, _HEAD.pack, _QI.pack, _WINDOW, _OFF
         self.kv.put_many([head(window, ts // seg + off, len(kb)) + kb + tail(ts + off, q)
-                          for kb, ts, q in zip(kbs, tss, seqs, strict=True)], rows)
+                          for kb, ts, q in zip(kbs, tss, seqs, strict=True)], rows, cached=False)
         for column in self._puts:
             column.clear()
 

@@ -49,6 +49,11 @@ class StreamStreamJoin(BaseOperator):
         assert keep_pair is None or kind == "INNER"
         self.keep_pair = keep_pair
         self.stream_time, self.min_time = -_MAX, _MAX
+        # what a run of each side reads, looked up once (q8's runs are ~6 records: per-run set-up counts)
+        self._sides = {
+            True: (self.before, self.after, self.left_outer, this, other.fetch, self.rnull),
+            False: (self.after, self.before, self.right_outer, other, this.fetch, self.lnull),
+        }
 
     def init(self) -> None:
         """Stream time and the oldest pending outer record, and each window store's meta, from the stores."""
@@ -85,11 +90,8 @@ class StreamStreamJoin(BaseOperator):
         the other side's store and emits as ``_process`` does, and the run's records go into this side's
         store together afterwards - the other side's store is all a probe reads, so the order of the puts
         against the probes does not matter."""
-        before, after = (self.before, self.after) if left else (self.after, self.before)
-        outer = self.left_outer if left else self.right_outer
-        mine, theirs = (self.this, self.other) if left else (self.other, self.this)
-        pad = self.rnull if left else self.lnull
-        emit, key_bytes, fetch, keep = self.emit, self.key_bytes, theirs.fetch, self.keep_pair
+        before, after, outer, mine, fetch, pad = self._sides[left]
+        emit, key_bytes, keep = self.emit, self.key_bytes, self.keep_pair
         kbs: list[bytes] = []
         tss: list[int] = []
         rows: list[Any] = []

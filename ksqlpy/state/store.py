@@ -216,14 +216,17 @@ class KeyValueStore:
         dirty[key] = value
         self.changed[key] = value
 
-    def put_many(self, keys: list[bytes], values: list[Any]) -> None:
-        """``put`` of each pair in order (the dicts updated in bulk when range() keeps no sorted keys)."""
+    def put_many(self, keys: list[bytes], values: list[Any], cached: bool = True) -> None:
+        """``put`` of each pair in order (the dicts updated in bulk when range() keeps no sorted keys).
+        ``cached=False``: keys that are never read back through ``get`` or ``range`` and never in the
+        cache (a window store's entries, each key new: it reads its own index and LMDB) stay out of it."""
         if self._dkeys is not None:
             put = self.put
             for k, v in zip(keys, values, strict=True):
                 put(k, v)
             return
-        self.cache.update(zip(keys, values, strict=True))
+        if cached:
+            self.cache.update(zip(keys, values, strict=True))
         self.dirty.update(zip(keys, values, strict=True))
         self.changed.update(zip(keys, values, strict=True))
 
