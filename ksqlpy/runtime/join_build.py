@@ -11,6 +11,7 @@ once per query and shared by its tasks.
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from ksqlpy.log.base import RecordBatch
@@ -32,7 +33,14 @@ from ksqlpy.plan.topology import (
 )
 from ksqlpy.runtime.context import RuntimeContext, fail_on_deserialization, strict_timestamps
 from ksqlpy.runtime.join_fk import FkLeft, FkRight
-from ksqlpy.runtime.join_rows import block_builder, key_encoder, key_function, predicate, struct_block_builder
+from ksqlpy.runtime.join_rows import (
+    block_builder,
+    is_source_key,
+    key_encoder,
+    key_function,
+    predicate,
+    struct_block_builder,
+)
 from ksqlpy.runtime.join_store import OuterStore, TableStore, WindowStore
 from ksqlpy.runtime.join_stream_stream import StreamStreamJoin
 from ksqlpy.runtime.join_stream_table import StreamTableJoin, exact_key_types
@@ -42,6 +50,10 @@ from ksqlpy.runtime.reader import SourceReader
 from ksqlpy.runtime.repartition import decode_values
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
+
+
+_TUPLE = {tuple}
+_FIRST = itemgetter(0)
 
 
 def _kept(events: list[tuple], keep: Callable[[tuple], bool]) -> list[tuple]:
@@ -194,6 +206,10 @@ class JoinWiring:
         reader.columnar = sblock is not None
         assert ch.key is not None
         key_fn = self.key_fn(ch.key)
+        # the join key is the record's one key column as read: a batch without a NULL key takes the reader's
+        # key tuples (what ``key_fn`` would build again from each block)
+        own_key = len(source.key_columns) == 1 and is_source_key(
+            list(ch.key.exprs), ch.key.columns, self.functions, 1, ch.key.window_at)
         keep = predicate(ch.prefilter, len(ch.key.columns), self.functions) if ch.prefilter else None
 
         def decode(batch: RecordBatch) -> list[tuple]:
@@ -203,14 +219,19 @@ class JoinWiring:
             rows = d.rows
             if not rows:
                 return []
+            keys = None
             if rows.__class__ is ColumnRows and rows.values is not None and rows.keys is not None:  # type: ignore[attr-defined]
-                blocks = list(map(sblock, rows.keys, rows.values, d.timestamps, d.partitions, d.offsets))  # type: ignore[attr-defined, arg-type]
+                rkeys = rows.keys  # type: ignore[attr-defined]
+                blocks = list(map(sblock, rkeys, rows.values, d.timestamps, d.partitions, d.offsets))  # type: ignore[attr-defined, arg-type]
+                if own_key and set(map(type, rkeys)) == _TUPLE and None not in map(_FIRST, rkeys):
+                    keys = rkeys
             else:
                 blocks = list(map(block, rows_of(rows), d.timestamps, d.partitions, d.offsets))
-            try:
-                keys = list(map(key_fn, blocks))
-            except Exception:  # noqa: BLE001
-                return decode_each(d)
+            if keys is None:
+                try:
+                    keys = list(map(key_fn, blocks))
+                except Exception:  # noqa: BLE001
+                    return decode_each(d)
             values = [None if t else b for b, t in zip(blocks, d.tombstones, strict=True)] if any(d.tombstones) \
                 else blocks
             events = list(zip(d.timestamps, d.offsets, zip(keys, values, d.headers, strict=True), strict=True))

@@ -83,6 +83,22 @@ def kept(keep: Callable[[tuple], bool], row: tuple) -> bool:
         return True
 
 
+def is_source_key(exprs: list[Expr], columns: list[SchemaColumn], functions: FunctionRegistry, n_keys: int,
+                  window_at: int | None = None) -> bool:
+    """Whether join-key expressions over a block (``block_builder``'s layout: its source's key columns
+    last) are the source's key columns themselves, in order and unconverted: the key of a record whose
+    key columns are all non-NULL is then its key tuple as read (q20's ``B.auction = A.id`` on the bids'
+    Kafka key)."""
+    if window_at is not None or not n_keys or len(exprs) != n_keys:
+        return False
+    cg = Codegen([f"r[{i}]" for i in range(len(columns))], {}, functions)
+    base = len(columns) - n_keys
+    try:
+        return [cg.text(e) for e in exprs] == [f"r[{base + i}]" for i in range(n_keys)]
+    except Exception:  # noqa: BLE001 - anything code generation will not write plainly: the key function
+        return False
+
+
 def predicate(exprs: list[Expr], width: int, functions: FunctionRegistry) -> Callable[[tuple], bool]:
     """``fn(row) -> every one of exprs is TRUE`` over a row of ``width`` columns (generated as the WHERE's
     code is: NULL is not TRUE)."""

@@ -20,7 +20,7 @@ import heapq
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from itertools import islice
-from operator import le
+from operator import itemgetter, le
 from typing import Any
 
 from ksqlpy.log.base import Log, ProducerRecord, RecordBatch
@@ -138,12 +138,15 @@ class Internal:
         del self.keys[:], self.payloads[:], self.timestamps[:], self.headers[:]
 
 
+_TS = itemgetter(0)
+
+
 def _ascending(events: list[Event]) -> list[int] | None:
     """The events' timestamps if they never decrease (the common case: a run ends where the other inputs'
     head falls, found by bisection), else None (found by a scan)."""
     if len(events) < 2:
         return None
-    times = [e[0] for e in events]
+    times = list(map(_TS, events))
     return times if all(map(le, times, islice(times, 1, None))) else None
 
 

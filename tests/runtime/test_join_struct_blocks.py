@@ -17,7 +17,7 @@ import ksqlpy.runtime.join_build as join_build
 from ksqlpy.engine import Engine
 from ksqlpy.log.base import ProducerRecord, RecordBatch
 from ksqlpy.plan.column_rows import ColumnRows
-from ksqlpy.runtime.join_rows import block_builder, struct_block_builder
+from ksqlpy.runtime.join_rows import block_builder, is_source_key, struct_block_builder
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.reader import SourceReader
 from tests.joins.conftest import PROPS, Harness
@@ -86,12 +86,15 @@ STATEMENTS = [
     "value_format='JSON', partitions=1);",
     "CREATE STREAM SS AS SELECT L.ID, L.NAME, R.ID AS RID FROM L JOIN R WITHIN 5 SECONDS ON L.ID = R.REF;",
     "CREATE STREAM ST AS SELECT L.ID, L.NAME, RT.REF FROM L LEFT JOIN RT ON L.ID = RT.ID;",
+    # a join key over the key column that is not the key as read
+    "CREATE STREAM SX AS SELECT R.REF, L.NAME, R.ID AS RID FROM L JOIN R WITHIN 5 SECONDS ON L.ID + 1 = R.REF;",
 ]
 
 
-def _results(tmp: Path, struct_blocks: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list, list]:
-    if not struct_blocks:
+def _results(tmp: Path, struct_blocks: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list, list, list]:
+    if not struct_blocks:  # the row path: blocks from rows, every key by the key function
         monkeypatch.setattr(join_build, "struct_block_builder", lambda source, read=None: None)
+        monkeypatch.setattr(join_build, "is_source_key", lambda *a: False)
     h = Harness(str(tmp), {**PROPS, "ksql.logging.processing.rows.include": "false"})
     try:
         for s in STATEMENTS:
@@ -109,7 +112,8 @@ def _results(tmp: Path, struct_blocks: bool, monkeypatch: pytest.MonkeyPatch) ->
         h.send("L", 5, {"NAME": "late", "T": 50_004}, 50_004)
         h.run()
         logged = sorted(str(e.get("message")) for e in h.engine.plog.entries)
-        return sorted(map(repr, h.read("SS"))), sorted(map(repr, h.read("ST"))), logged
+        return (sorted(map(repr, h.read("SS"))), sorted(map(repr, h.read("ST"))), logged,
+                sorted(map(repr, h.read("SX"))))
     finally:
         h.engine.close()
 
@@ -119,3 +123,30 @@ def test_join_results_equal_row_path(tmp_path: Path, monkeypatch: pytest.MonkeyP
     rows = _results(tmp_path / "rows", False, monkeypatch)
     assert fast == rows
     assert len(fast[0]) > 20 and len(fast[1]) > 40 and len(fast[2]) >= 2  # the bad value, the missing time
+    assert len(fast[3]) > 20
+
+
+@pytest.mark.parametrize(("criteria", "own"), [
+    ("L.ID = RT.ID", {"l": True, "r": True}),
+    ("L.ID + 1 = RT.ID", {"r": True}),  # the left side is re-keyed by an expression
+    ("ABS(L.ID) = RT.ID", {"r": True}),
+    ("L.T = RT.ID", {"r": True}),  # a value column
+])
+def test_own_key_detected(tmp_path: Path, criteria: str, own: dict[str, bool]) -> None:
+    """``is_source_key``: only a join key that is the source's key column as read."""
+    h = Harness(str(tmp_path))
+    try:
+        for s in STATEMENTS[:3]:
+            h.sql(s)
+        h.sql(f"CREATE STREAM O AS SELECT * FROM L JOIN RT ON {criteria};")
+        q = list(h.engine.queries.values())[-1]
+        got = {}
+        for sub in q.topology.sub_topologies:
+            for st in sub.operators:
+                for c in getattr(st, "wiring", []):
+                    if getattr(c, "source", None) is not None and c.key is not None:
+                        got[c.topic] = is_source_key(list(c.key.exprs), c.key.columns, h.engine.functions,
+                                                     len(c.source.key_columns), c.key.window_at)
+        assert {t: v for t, v in got.items() if v} == own
+    finally:
+        h.engine.close()
