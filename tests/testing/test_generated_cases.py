@@ -38,6 +38,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("joins/stream_table_changes_gen.py", {"stream-table-changes.json": lambda g: g["tests"]}),
     ("joins/result_keys_gen.py", {"result-keys.json": lambda g: g["tests"]}),
     ("joins/criteria_rejections_gen.py", {"criteria-rejections.json": lambda g: g["tests"]}),
+    ("joins/copartitioning_gen.py", {"copartitioning.json": lambda g: g["tests"]}),
     ("serde/types_gen.py", {"types-by-format.json": lambda g: g["tests"]}),
     ("serde/sink_schema_ids_gen.py", {"sink-schema-ids.json": lambda g: g["tests"]}),
     ("serde/protobuf_nullable_gen.py", {"protobuf-nullable-formats.json": lambda g: g["tests"]}),
