@@ -1,10 +1,15 @@
 """Durations written as text, like the WITH property ``WINDOW_SIZE='20 SECONDS'``.
 
 ksqlDB validates these while building its AST (so a bad one is a parse failure) with the message
-``Invalid duration: '30 bobs'. Unknown time unit: 'BOBS'``; the engine also needs the value in ms.
+``Invalid duration: '30 bobs'. Unknown time unit: 'BOBS'`` and the list of units; the engine also needs the
+value in ms. ksqlDB's ``DurationParser`` splits on each single whitespace character (Java's
+``text.split("\\s")``: two spaces make an empty token, trailing empty tokens are dropped) and reads the amount
+with ``Long.parseLong`` (an optional sign, decimal digits).
 """
 
 from __future__ import annotations
+
+import re
 
 # java.util.concurrent.TimeUnit names (singular forms are accepted too) in milliseconds.
 _UNITS_MS: dict[str, float] = {
@@ -22,19 +27,31 @@ class DurationError(ValueError):
     """A duration string that ksqlDB would not accept; the message is ksqlDB's."""
 
 
+_LONG = re.compile(r"[+-]?[0-9]+")
+_SUPPORTED = ", ".join(_UNITS_MS)
+
+
+def _java_split(text: str) -> list[str]:
+    """Java's ``String.split("\\s")``: one token per whitespace character, trailing empty tokens dropped."""
+    parts = re.split(r"[ \t\n\x0b\f\r]", text)
+    while len(parts) > 1 and parts[-1] == "":
+        parts.pop()
+    return parts
+
+
 def parse_duration_text(text: str) -> int:
     """``'<n> <unit>'`` in milliseconds, e.g. ``'20 SECONDS'`` -> 20000."""
-    parts = text.split()
+    parts = _java_split(text)
     try:
         if len(parts) != 2:
             raise DurationError(f"Expected 2 tokens, got: {len(parts)}")
         amount_text, unit_text = parts
-        if not amount_text.lstrip("-").isdigit():
+        if not _LONG.fullmatch(amount_text) or not -2**63 <= int(amount_text) < 2**63:
             raise DurationError(f"Not numeric: '{amount_text}'")
         unit = unit_text.upper()
-        factor = _UNITS_MS.get(unit, _UNITS_MS.get(unit + "S"))
+        factor = _UNITS_MS.get(unit) if unit.endswith("S") else _UNITS_MS.get(unit + "S")
         if factor is None:
-            raise DurationError(f"Unknown time unit: '{unit}'")
+            raise DurationError(f"Unknown time unit: '{unit}'\nSupported time units are: {_SUPPORTED}")
     except DurationError as e:
         raise DurationError(f"Invalid duration: '{text}'. {e}") from None
     return int(int(amount_text) * factor)

@@ -207,11 +207,14 @@ def _prepare(scope: PropertyScope, properties: dict[str, Any]) -> dict[str, Any]
 
 
 def _check_related(scope: PropertyScope, props: dict[str, Any]) -> None:
-    if scope is PropertyScope.CREATE_SOURCE and props.get("WINDOW_TYPE") is not None:
-        window_type = str(props["WINDOW_TYPE"]).upper()
+    if scope is PropertyScope.CREATE_SOURCE:
+        # CreateSourceProperties' window check (from memory): a size is required by a TUMBLING/HOPPING type and
+        # refused otherwise - with SESSION, and with no WINDOW_TYPE at all, in the SESSION wording
+        window_type = str(props["WINDOW_TYPE"]).upper() if props.get("WINDOW_TYPE") is not None else None
         has_size = props.get("WINDOW_SIZE") is not None
-        if window_type == "SESSION" and has_size:
-            raise PrepareError("'WINDOW_SIZE' should not be set for SESSION windows.")
-        if window_type != "SESSION" and not has_size:
+        requires_size = window_type is not None and window_type != "SESSION"
+        if requires_size and not has_size:
             raise PrepareError(f"{window_type} windows require 'WINDOW_SIZE' to be provided in the WITH clause. "
                                "For example: 'WINDOW_SIZE'='10 SECONDS'")
+        if not requires_size and has_size:
+            raise PrepareError("'WINDOW_SIZE' should not be set for SESSION windows.")

@@ -73,7 +73,7 @@ def test_invalid_window_size_property_is_a_parse_error() -> None:
             "CREATE TABLE t (k INT PRIMARY KEY) WITH (kafka_topic='t', format='JSON', "
             "window_type='TUMBLING', window_size='2 fortnights');"
         )
-    stmt = parse_one("CREATE TABLE t (k INT PRIMARY KEY) WITH (kafka_topic='t', window_size='20 seconds')")
+    stmt = parse_one("CREATE TABLE t (k INT PRIMARY KEY) WITH (kafka_topic='t', window_type='HOPPING', window_size='20 seconds')")
     assert isinstance(stmt, A.CreateSource) and stmt.properties["WINDOW_SIZE"] == "20 seconds"
 
 

@@ -119,7 +119,15 @@ WINDOWED = "CREATE TABLE w (k INT PRIMARY KEY, v INT) WITH (kafka_topic='t', val
     ("10", "Expected 2 tokens, got: 1"),
     ("1 2 SECONDS", "Expected 2 tokens, got: 3"),
     ("ten SECONDS", "Not numeric: 'ten'"),
-    ("10 fortnights", "Unknown time unit: 'FORTNIGHTS'"),
+    ("10 fortnights", "Unknown time unit: 'FORTNIGHTS'\nSupported time units are: NANOSECONDS, MICROSECONDS, "
+                      "MILLISECONDS, SECONDS, MINUTES, HOURS, DAYS"),
+    ("10 S", "Unknown time unit: 'S'\n"),
+    ("10  SECONDS", "Expected 2 tokens, got: 3"),  # Java's split("\\s"): two spaces make an empty token
+    (" 10 SECONDS", "Expected 2 tokens, got: 3"),
+    ("", "Expected 2 tokens, got: 1"),
+    ("--10 SECONDS", "Not numeric: '--10'"),
+    ("1.5 SECONDS", "Not numeric: '1.5'"),
+    ("99999999999999999999 SECONDS", "Not numeric: '99999999999999999999'"),
 ])
 def test_window_size_is_a_duration(size: str, reason: str) -> None:
     msg = _error(WINDOWED.format(props=f"WINDOW_TYPE='HOPPING', WINDOW_SIZE='{size}'"))
@@ -132,6 +140,16 @@ def test_time_windows_need_a_size(window_type: str) -> None:
         f"{PREFIX}{window_type.upper()} windows require 'WINDOW_SIZE' to be provided in the WITH clause. "
         "For example: 'WINDOW_SIZE'='10 SECONDS'")
     parse(WINDOWED.format(props=f"WINDOW_TYPE='{window_type}', WINDOW_SIZE='10 SECOND'"))
+
+
+@pytest.mark.parametrize("size", ["+10 SECONDS", "10 SECONDS ", "10\tseconds", "10 second"])
+def test_window_sizes_parsed_as_java_does(size: str) -> None:
+    parse(WINDOWED.format(props=f"WINDOW_TYPE='TUMBLING', WINDOW_SIZE='{size}'"))
+
+
+def test_a_size_without_a_window_type_is_refused_in_the_session_wording() -> None:
+    assert _error(WINDOWED.format(props="WINDOW_SIZE='10 SECONDS'")) == (
+        f"{PREFIX}'WINDOW_SIZE' should not be set for SESSION windows.")
 
 
 def test_session_windows_have_no_size() -> None:
