@@ -17,6 +17,7 @@ from sqlglot.tokens import TokenType
 from ksqlpy.errors import KsqlParseError
 
 from .ast import JoinClause, Query, SelectItem, SourceRef, WindowSpec, WithinSpec
+from .errors import syntax_detail, token_text
 from .keywords import CLAUSE_STARTS, RESERVED
 
 if TYPE_CHECKING:
@@ -40,8 +41,10 @@ def parse_query(p: ExpressionParser) -> Query:
         query.window = _parse_window(p)
     if p.match_word("WHERE"):
         query.where = p.parse_expression()
+    _expect_by_after(p, "GROUP")
     if p.match_word("GROUP", "BY"):
         query.group_by = _parse_grouping(p)
+    _expect_by_after(p, "PARTITION")
     if p.match_word("PARTITION", "BY"):
         query.partition_by = _parse_grouping(p)
         query.partition_by_written = True
@@ -55,6 +58,32 @@ def parse_query(p: ExpressionParser) -> Query:
     if p.match_word("LIMIT"):
         query.limit = parse_limit(p)
     return query
+
+
+_EXPRESSION_TOKENS = frozenset({TokenType.STRING, TokenType.NUMBER, TokenType.L_PAREN, TokenType.DASH, TokenType.PLUS,
+                                TokenType.NOT, TokenType.NULL, TokenType.TRUE, TokenType.FALSE, TokenType.CASE,
+                                TokenType.IDENTIFIER})
+_EXPRESSION_WORDS = frozenset({"CAST", "ARRAY", "MAP", "STRUCT", "INTERVAL"})
+
+
+def _starts_expression(p: ExpressionParser) -> bool:
+    """Whether the current token can begin an expression (ANTLR's first set of ``groupBy``/``partitionBy``)."""
+    token = p._curr
+    if not token or token.token_type == TokenType.SENTINEL:
+        return False
+    return token.token_type in _EXPRESSION_TOKENS or p.is_identifier(token) or p.word() in _EXPRESSION_WORDS
+
+
+def _expect_by_after(p: ExpressionParser, word: str) -> None:
+    """``GROUP``/``PARTITION`` in clause position must be followed by ``BY``. ANTLR's recovery words the miss
+    as its parser does: when the next token can begin the grouping it reports the keyword as missing there
+    (``missing 'BY' at 'K'``), otherwise a mismatch with the one token expected (``Expecting 'BY'``)."""
+    if p.word() != word or p.next_word() == "BY":
+        return
+    p._advance()
+    if _starts_expression(p):  # ANTLR shows the token's text in single quotes, a string's own quotes kept
+        raise p.error(syntax_detail(f"missing 'BY' at '{token_text(p._curr)}'"), p._curr)
+    raise p.syntax_error("'BY'")
 
 
 def parse_limit(p: ExpressionParser) -> int:
@@ -148,13 +177,15 @@ _WINDOW_KINDS = ("TUMBLING", "HOPPING", "SESSION")
 
 def _parse_window(p: ExpressionParser) -> WindowSpec:
     line, column = p.line_col(p._curr) if p._curr else (0, 0)
-    # ksqlDB's grammar allows a name before the window kind (``WINDOW w TUMBLING (...)``); it names nothing
-    if p.word() not in _WINDOW_KINDS and p.is_identifier() and p._next is not None and \
-            p._next.text.upper() in _WINDOW_KINDS:
+    # ksqlDB's grammar allows a name before the window kind (``WINDOW w TUMBLING (...)``); it names nothing.
+    # Consumed whatever follows, as ANTLR does: a missing kind is then reported at the token after it.
+    named = p.word() not in _WINDOW_KINDS and p.is_identifier()
+    if named:
         p._advance()
     kind = p.word()
-    if kind not in _WINDOW_KINDS:
-        raise p.syntax_error("{'TUMBLING', 'HOPPING', 'SESSION'}")
+    if kind not in _WINDOW_KINDS:  # without a name, IDENTIFIER is a fourth alternative: no list is shown
+        raise p.syntax_error("{'TUMBLING', 'HOPPING', 'SESSION'}" if named else
+                             "{IDENTIFIER, 'TUMBLING', 'HOPPING', 'SESSION'}")
     p._advance()
     p.expect(TokenType.L_PAREN, "(")
     if kind != "SESSION":

@@ -133,3 +133,31 @@ def test_reserved_words_name_variables(word: str) -> None:
 def test_join_clause_names_what_could_come_next(sql: str, where: str, detail: str) -> None:
     e = _error(sql)
     assert e.message.startswith(f"line {where}: Syntax Error\n{detail}\n")
+
+
+@pytest.mark.parametrize(("sql", "where", "detail"), [
+    # the next token can begin the grouping: ANTLR inserts the missing BY and says so at that token
+    ("SELECT * FROM s GROUP k EMIT CHANGES;", "1:23", "missing 'BY' at 'k'"),
+    ("SELECT * FROM s GROUP (k, v) EMIT CHANGES;", "1:23", "missing 'BY' at '('"),
+    ("SELECT * FROM s GROUP 'x';", "1:23", "missing 'BY' at ''x''"),
+    ("SELECT * FROM s WHERE a > 1 PARTITION k;", "1:39", "missing 'BY' at 'k'"),
+    ("SELECT * FROM s AS x PARTITION -k;", "1:32", "missing 'BY' at '-'"),
+    ("CREATE TABLE t AS SELECT k, COUNT(*) FROM s GROUP CAST(k AS INT);", "1:51", "missing 'BY' at 'CAST'"),
+    # it cannot: a mismatch with the one token expected
+    ("SELECT * FROM s GROUP;", "1:22", "Expecting 'BY'"),
+    ("SELECT * FROM s GROUP LIMIT 1;", "1:23", "Expecting 'BY'"),
+    ("SELECT * FROM s WHERE a > 1 PARTITION HAVING a > 1;", "1:39", "Expecting 'BY'"),
+])
+def test_group_or_partition_without_by(sql: str, where: str, detail: str) -> None:
+    assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}\n")
+
+
+@pytest.mark.parametrize(("window", "where", "detail"), [
+    # after a name only the three kinds fit; before it the name (IDENTIFIER) is a fourth alternative
+    ("WINDOW w (SIZE 1 SECOND)", "1:54", "Expecting {'TUMBLING', 'HOPPING', 'SESSION'}"),
+    ("WINDOW w SLIDING (SIZE 1 SECOND)", "1:54", "Expecting {'TUMBLING', 'HOPPING', 'SESSION'}"),
+    ("WINDOW (SIZE 1 SECOND)", "1:52", ""),
+])
+def test_a_missing_window_kind(window: str, where: str, detail: str) -> None:
+    e = _error(f"CREATE TABLE t AS SELECT k, COUNT(*) FROM s {window} GROUP BY k;")
+    assert e.message.startswith(f"line {where}: Syntax Error\n{detail}\n")
