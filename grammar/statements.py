@@ -149,7 +149,9 @@ def _insert(p: KsqlParser) -> ast.Statement:
             columns.append(_insert_column(p))
         p.expect(TokenType.R_PAREN, ")")
     if not p.match_word("VALUES"):
-        raise p.syntax_error("{'VALUES', 'SELECT', 'WITH', '('}")
+        # after a column list only INSERT VALUES fits (one token expected); without one, neither INSERT form
+        # fits this token: ANTLR's statement prediction finds no viable alternative
+        raise p.syntax_error("'VALUES'" if columns is not None else None)
     p.expect(TokenType.L_PAREN, "(")
     values = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
     p.expect(TokenType.R_PAREN, ")")
@@ -273,7 +275,13 @@ def _drop(p: KsqlParser) -> ast.Statement:
     if kind == "CONNECTOR":
         return ast.DropConnector(name=p.parse_identifier("a connector name"), if_exists=if_exists)
     name = p.parse_identifier("a source name")
-    return ast.Drop(kind=kind, name=name, if_exists=if_exists, delete_topic=p.match_word("DELETE", "TOPIC"))
+    delete_topic = p.match_word("DELETE")
+    if delete_topic and not p.match_word("TOPIC"):
+        if p._curr.token_type in (TokenType.SEMICOLON, TokenType.SENTINEL) or not p._curr:
+            # the statement could end after TOPIC: ANTLR inserts it and says it is missing here
+            raise p.error(syntax_detail(f"missing 'TOPIC' at '{token_text(p._curr) if p._curr else ';'}'"))
+        raise p.syntax_error("'TOPIC'")
+    return ast.Drop(kind=kind, name=name, if_exists=if_exists, delete_topic=delete_topic)
 
 
 def _alter(p: KsqlParser) -> ast.AlterSource | ast.AlterSystem:

@@ -161,3 +161,14 @@ def test_group_or_partition_without_by(sql: str, where: str, detail: str) -> Non
 def test_a_missing_window_kind(window: str, where: str, detail: str) -> None:
     e = _error(f"CREATE TABLE t AS SELECT k, COUNT(*) FROM s {window} GROUP BY k;")
     assert e.message.startswith(f"line {where}: Syntax Error\n{detail}\n")
+
+
+@pytest.mark.parametrize(("sql", "where", "detail"), [
+    ("DROP STREAM s DELETE;", "1:21", "missing 'TOPIC' at ';'"),  # the statement may end after TOPIC
+    ("DROP TABLE IF EXISTS t DELETE;", "1:30", "missing 'TOPIC' at ';'"),
+    ("DROP STREAM s DELETE TOPICS;", "1:22", "Expecting 'TOPIC'"),
+    ("INSERT INTO s (a) VALUE (1);", "1:19", "Expecting 'VALUES'"),  # after a column list only VALUES fits
+    ("INSERT INTO s RECORDS (1);", "1:15", "Syntax error at or near 'RECORDS' at line 1:15"),  # no INSERT form
+])
+def test_one_token_missing_or_expected(sql: str, where: str, detail: str) -> None:
+    assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}\n")
