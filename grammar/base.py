@@ -148,15 +148,18 @@ class TokenParser(Parser):
         """ksqlDB's identifier rule: quoted names verbatim, bare names upper-cased."""
         return token.text if token.token_type == TokenType.IDENTIFIER else token.text.upper()
 
+    def reserved_error(self, word: str, token: Token | None = None) -> KsqlParseError:
+        """ANTLR's extraneous reserved word (``SyntaxErrorValidator``'s first form)."""
+        return self.error(
+            f"{SYNTAX_ERROR}\n\"{word}\" is a reserved keyword and it can't be used as an identifier. "
+            f"You can use it as an identifier by escaping it as `{word}`", token)
+
     def parse_identifier(self, expected: str = "an identifier") -> str:
         token = self._curr
         if not self.is_identifier(token):
             word = token.text.upper()
             if word in RESERVED and token.token_type not in _QUOTED:
-                raise self.error(
-                    f"{SYNTAX_ERROR}\n\"{word}\" is a reserved keyword and it can't be used as an identifier. "
-                    f"You can use it as an identifier by escaping it as `{word}`"
-                )
+                raise self.reserved_error(word)
             raise self.syntax_error(expected)
         self._advance()
         return self.normalize(token)

@@ -8,7 +8,7 @@ recursive-descent layer over the same token cursor; every expression inside is p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NoReturn
 
 from sqlglot import exp
 from sqlglot.errors import ParseError
@@ -33,6 +33,8 @@ def parse_query(p: ExpressionParser) -> Query:
     select = [_parse_select_item(p)]
     while p._match(TokenType.COMMA):
         select.append(_parse_select_item(p))
+    if p.word() != "FROM":
+        _refuse_select_list_end(p)
     p.expect_word("FROM")
     query = Query(select=select, source=_parse_source(p))
     while p.word() in _JOIN_STARTS:
@@ -84,6 +86,16 @@ def _expect_by_after(p: ExpressionParser, word: str) -> None:
     if _starts_expression(p):  # ANTLR shows the token's text in single quotes, a string's own quotes kept
         raise p.error(syntax_detail(f"missing 'BY' at '{token_text(p._curr)}'"), p._curr)
     raise p.syntax_error("'BY'")
+
+
+def _refuse_select_list_end(p: ExpressionParser) -> NoReturn:
+    """After a select item only ``,`` or ``FROM`` fits (ANTLR's loop over ``(',' selectItem)*`` then
+    ``FROM``): a token there is extraneous when ``FROM`` follows it - a reserved word is then named as one -
+    else a mismatch; both list the two tokens (as ``Expecting {',', ')'}`` after a column definition)."""
+    word = p.word()
+    if word in RESERVED and p.next_word() == "FROM":
+        raise p.reserved_error(word)
+    raise p.syntax_error("{',', 'FROM'}")
 
 
 def parse_limit(p: ExpressionParser) -> int:

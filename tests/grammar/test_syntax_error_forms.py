@@ -172,3 +172,15 @@ def test_a_missing_window_kind(window: str, where: str, detail: str) -> None:
 ])
 def test_one_token_missing_or_expected(sql: str, where: str, detail: str) -> None:
     assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}\n")
+
+
+@pytest.mark.parametrize(("sql", "where", "detail"), [
+    ("SELECT * s EMIT CHANGES;", "1:10", "Expecting {',', 'FROM'}"),
+    ("SELECT a b c FROM s;", "1:12", "Expecting {',', 'FROM'}"),  # b is a's alias; c is extraneous
+    ("SELECT a) FROM s;", "1:9", "Expecting {',', 'FROM'}"),
+    ("SELECT *;", "1:9", "Expecting {',', 'FROM'}"),
+    # extraneous before FROM and reserved: named as a reserved word
+    ("SELECT * WHERE FROM s;", "1:10", '"WHERE" is a reserved keyword'),
+])
+def test_after_the_select_list_a_comma_or_from(sql: str, where: str, detail: str) -> None:
+    assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}")
