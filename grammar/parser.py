@@ -17,6 +17,7 @@ from ksqlpy.errors import KsqlParseError
 from .ast import Statement
 from .errors import Positions, failing_line, syntax_detail, unknown_statement, with_statement
 from .expressions import ExpressionParser
+from .keywords import RESERVED
 from .statements import STATEMENT_PARSERS, StatementParser
 
 _STATEMENT_STARTS = "{'CREATE', 'INSERT', 'SELECT', 'SHOW', 'DESCRIBE', 'DROP', ...}"
@@ -66,9 +67,7 @@ class KsqlParser(ExpressionParser):
         try:
             statement = self.parse_statement()
             if self._curr:
-                # text after a complete statement: ANTLR finds no viable alternative and ksqlDB prints
-                # no detail, only the position and the statement
-                raise self.error(syntax_detail(""))
+                raise self._trailing(semicolon is not None)
             if self.deferred is not None:
                 raise self.deferred
         except KsqlParseError as e:
@@ -77,6 +76,18 @@ class KsqlParser(ExpressionParser):
         statement.text = sql[start:end]
         statement.line, statement.column = positions.line_col(start)
         return statement
+
+    def _trailing(self, terminated: bool) -> KsqlParseError:
+        """Text after a complete statement, where ANTLR's ``singleStatement`` matches ';'. One token before
+        the ';' is extraneous (ANTLR deletes it and reports it): a reserved word is named as one, anything
+        else ``Expecting ';'``. More is a mismatch against everything the statement's optional clauses
+        allowed there - a long list, so ksqlDB prints no detail, only the position and the statement."""
+        if terminated and self._next is None or terminated and self._next.token_type == TokenType.SENTINEL:
+            word = self.word()
+            if word is not None and word in RESERVED:
+                return self.reserved_error(word)
+            return self.error(syntax_detail("Expecting ';'"))
+        return self.error(syntax_detail(""))
 
     def parse_statement(self) -> Statement:
         """One statement at the cursor (used for top-level statements and by EXPLAIN)."""

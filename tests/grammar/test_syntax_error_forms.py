@@ -184,3 +184,18 @@ def test_one_token_missing_or_expected(sql: str, where: str, detail: str) -> Non
 ])
 def test_after_the_select_list_a_comma_or_from(sql: str, where: str, detail: str) -> None:
     assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}")
+
+
+@pytest.mark.parametrize(("sql", "where", "detail"), [
+    # one extraneous token before the ';' singleStatement expects
+    ("SHOW STREAMS foo;", "1:14", "Expecting ';'"),
+    ("DROP STREAM s x;", "1:15", "Expecting ';'"),
+    ("SELECT * FROM s EMIT CHANGES foo;", "1:30", "Expecting ';'"),
+    ("SELECT * FROM s WHERE a > 1 foo;", "1:29", "Expecting ';'"),
+    ("SELECT * FROM s EMIT CHANGES WHERE;", "1:30", '"WHERE" is a reserved keyword'),
+    # more than one: a mismatch against every optional clause the statement allowed there (no list)
+    ("SELECT * FROM s EMIT CHANGES EMIT CHANGES;", "1:30", "\n"),
+    ("SHOW STREAMS foo bar;", "1:14", "\n"),
+])
+def test_text_after_a_complete_statement(sql: str, where: str, detail: str) -> None:
+    assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}")
