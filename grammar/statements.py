@@ -40,10 +40,13 @@ def _create(p: KsqlParser) -> ast.Statement:
             return _create_connector(p, source=False)
         if p.match_word("TYPE"):
             return _create_type(p)
+        if p._curr and p._curr.token_type == TokenType.OR:  # CREATE OR without REPLACE: no CREATE
+            p._advance()                                     # statement fits the word after OR
+            raise p.syntax_error(None)
     is_source = p.match_word("SOURCE")
     kind = p.word()
     if kind not in ("STREAM", "TABLE"):
-        raise p.syntax_error("{'STREAM', 'TABLE', 'TYPE', 'SOURCE', 'SINK'}")
+        raise p.syntax_error(None)  # no CREATE statement fits: no viable alternative
     p._advance()
     if_not_exists = p.match_word("IF", "NOT", "EXISTS")
     name = p.parse_identifier("a source name")
@@ -193,10 +196,9 @@ def _show(p: KsqlParser) -> ast.Show:
         return ast.Show(what=f"{word}_CONNECTORS")
     if p.match_word("CONNECTOR", "PLUGINS"):
         return ast.Show(what="CONNECTOR_PLUGINS")
-    raise p.syntax_error(
-        "{'STREAMS', 'TABLES', 'TOPICS', 'ALL', 'QUERIES', 'PROPERTIES', 'FUNCTIONS', 'TYPES', "
-        "'VARIABLES', 'CONNECTORS', 'SOURCE', 'SINK', 'CONNECTOR'}"
-    )
+    # no SHOW/LIST statement fits this word: ANTLR's prediction among the statement's alternatives finds
+    # no viable one (as for ASSERT), worded with the word and its position
+    raise p.syntax_error(None)
 
 
 def _describe(p: KsqlParser) -> ast.Describe:
@@ -267,7 +269,7 @@ def _drop(p: KsqlParser) -> ast.Statement:
     p.expect_word("DROP")
     kind = p.word()
     if kind not in ("STREAM", "TABLE", "TYPE", "CONNECTOR"):
-        raise p.syntax_error("{'STREAM', 'TABLE', 'TYPE', 'CONNECTOR'}")
+        raise p.syntax_error(None)  # no DROP statement fits: no viable alternative
     p._advance()
     if_exists = p.match_word("IF", "EXISTS")
     if kind == "TYPE":
