@@ -294,7 +294,7 @@ def _alter(p: KsqlParser) -> ast.AlterSource | ast.AlterSystem:
         return ast.AlterSystem(name=name, value=p.parse_string("a property value string"))
     kind = p.word()
     if kind not in ("STREAM", "TABLE"):
-        raise p.syntax_error("{'STREAM', 'TABLE', 'SYSTEM'}")
+        raise p.syntax_error(None)  # no ALTER statement fits: no viable alternative
     p._advance()
     name = p.parse_identifier("a source name")
     columns = []

@@ -62,6 +62,7 @@ def test_many_alternatives_give_no_detail() -> None:
     ("CREATE SOURCE foo x;", "'foo'", "1:15"),
     ("CREATE OR STREAM x AS SELECT * FROM s;", "'STREAM'", "1:11"),
     ("CREATE OR REPLACE x AS SELECT * FROM s;", "'x'", "1:19"),
+    ("ALTER VIEW v ADD COLUMN c INT;", "'VIEW'", "1:7"),
 ])
 def test_no_statement_alternative_fits(sql: str, near: str, where: str) -> None:
     assert _error(sql).message.startswith(f"line {where}: Syntax Error\nSyntax error at or near {near} at line {where}\n")
