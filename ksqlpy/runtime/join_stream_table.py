@@ -50,6 +50,9 @@ class StreamTableJoin(BaseOperator):
         # ``on_right``, which forgets its key; forgotten at each commit and abort
         self._joins: dict[Any, tuple | None] = {}
         self.exact_keys = exact_keys  # ``_joins`` keyed by the key tuple (else by its bytes)
+        # ``fn(key, value, ts, offset) -> block`` when the stream channel hands over records whose block is
+        # not built yet (``JoinWiring.channel``: the reader's struct in place of the tuple); built on emit
+        self.block: Callable[[Any, Any, int, int], tuple] | None = None
 
     def on_left(self, key: Any, row: Any, old: Any, ts: int, hdrs: Any) -> None:
         if key is None or row is None:
@@ -69,9 +72,12 @@ class StreamTableJoin(BaseOperator):
         joins = self._joins
         seen = joins.get
         exact = self.exact_keys
-        for ts, _, (key, row, hdrs) in events[i:j]:
+        block = self.block
+        for ts, off, (key, row, hdrs) in events[i:j]:
             if key is None or row is None:
                 if key is None and row is not None and left_join:
+                    if row.__class__ is not tuple and block is not None:
+                        row = block(key, row, ts, off)
                     emit(None, row + rnull, None, ts, hdrs)
                 continue
             if exact:
@@ -89,8 +95,12 @@ class StreamTableJoin(BaseOperator):
                     right = joins[kb] = None if found is None or (keep is not None and not kept(keep, found[0])) \
                         else found[0]
             if right is not None:
+                if row.__class__ is not tuple and block is not None:
+                    row = block(key, row, ts, off)
                 emit(key, row + right, None, ts, hdrs)
             elif left_join:
+                if row.__class__ is not tuple and block is not None:
+                    row = block(key, row, ts, off)
                 emit(key, row + rnull, None, ts, hdrs)
 
     def on_right(self, key: Any, row: Any, old: Any, ts: int, hdrs: Any) -> None:

@@ -18,6 +18,7 @@ from ksqlpy.engine import Engine
 from ksqlpy.log.base import ProducerRecord, RecordBatch
 from ksqlpy.plan.column_rows import ColumnRows
 from ksqlpy.runtime.join_rows import block_builder, is_source_key, struct_block_builder
+from ksqlpy.runtime.join_stream_table import StreamTableJoin
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.reader import SourceReader
 from tests.joins.conftest import PROPS, Harness
@@ -86,12 +87,14 @@ STATEMENTS = [
     "value_format='JSON', partitions=1);",
     "CREATE STREAM SS AS SELECT L.ID, L.NAME, R.ID AS RID FROM L JOIN R WITHIN 5 SECONDS ON L.ID = R.REF;",
     "CREATE STREAM ST AS SELECT L.ID, L.NAME, RT.REF FROM L LEFT JOIN RT ON L.ID = RT.ID;",
+    # INNER with a table-side WHERE: the stream's blocks built only for the records that find a row
+    "CREATE STREAM STI AS SELECT L.ID, L.NAME, L.T, RT.REF FROM L JOIN RT ON L.ID = RT.ID WHERE RT.REF > 2;",
     # a join key over the key column that is not the key as read
     "CREATE STREAM SX AS SELECT R.REF, L.NAME, R.ID AS RID FROM L JOIN R WITHIN 5 SECONDS ON L.ID + 1 = R.REF;",
 ]
 
 
-def _results(tmp: Path, struct_blocks: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list, list, list]:
+def _results(tmp: Path, struct_blocks: bool, monkeypatch: pytest.MonkeyPatch) -> tuple[list, list, list, list, list]:
     if not struct_blocks:  # the row path: blocks from rows, every key by the key function
         monkeypatch.setattr(join_build, "struct_block_builder", lambda source, read=None: None)
         monkeypatch.setattr(join_build, "is_source_key", lambda *a: False)
@@ -112,8 +115,11 @@ def _results(tmp: Path, struct_blocks: bool, monkeypatch: pytest.MonkeyPatch) ->
         h.send("L", 5, {"NAME": "late", "T": 50_004}, 50_004)
         h.run()
         logged = sorted(str(e.get("message")) for e in h.engine.plog.entries)
+        lazy = [op.block is not None for q in h.engine.queries.values() for t in q.tasks
+                for op in getattr(getattr(t, "ctx", None), "operators", []) if isinstance(op, StreamTableJoin)]
+        assert lazy and all(lazy) is struct_blocks
         return (sorted(map(repr, h.read("SS"))), sorted(map(repr, h.read("ST"))), logged,
-                sorted(map(repr, h.read("SX"))))
+                sorted(map(repr, h.read("SX"))), sorted(map(repr, h.read("STI"))))
     finally:
         h.engine.close()
 
@@ -123,7 +129,7 @@ def test_join_results_equal_row_path(tmp_path: Path, monkeypatch: pytest.MonkeyP
     rows = _results(tmp_path / "rows", False, monkeypatch)
     assert fast == rows
     assert len(fast[0]) > 20 and len(fast[1]) > 40 and len(fast[2]) >= 2  # the bad value, the missing time
-    assert len(fast[3]) > 20
+    assert len(fast[3]) > 20 and 0 < len(fast[4]) < 40
 
 
 @pytest.mark.parametrize(("criteria", "own"), [
