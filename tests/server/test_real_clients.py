@@ -15,7 +15,7 @@
 - ``ksql-python-ng`` (PyPI 0.29.0.1, the maintained fork of ksql-python, module ``ksql``): /info, /ksql,
   the SQL builders, /query over HTTP/1.1 (httpx's ``Accept: */*``: the delimited format), /query-stream
   and /inserts-stream over HTTP/2, /close-query, its errors. It installs the same ``ksql`` module as
-  pyksql, so it is pip-installed (no dependencies: requests, six and httpx are the project's) into a cache
+  pyksql, so it is pip-installed (no dependencies: requests, six and httpx are test extras) into a cache
   directory of its own and driven by tests/clients/ksql_python_ng_client.py in a subprocess with that
   directory first on PYTHONPATH; skipped, with the reason, where PyPI cannot be reached.
 
