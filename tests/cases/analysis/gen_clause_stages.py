@@ -1,7 +1,9 @@
 """Writes tests/cases/analysis/clause-stages.json: each expression rule in each clause it can occur in, over
 the persistent statement kinds, with the stage's wording - and which rule fires first when two are broken.
 
-ksqlDB's order (rules reference §1.1, §1.8, §1.9): analysis validates column references (WHERE, GROUP BY,
+ksqlDB's order (rules reference §1.1, §1.4, §1.8, §1.9): preparing the statement checks column qualifiers
+against the FROM source's name and alias (``Failed to prepare statement: 'X' is not a valid stream/table name
+or alias.``, before the source is even looked up) -> analysis validates column references (WHERE, GROUP BY,
 PARTITION BY, HAVING, SELECT) -> logical planning types WHERE (``FilterTypeValidator``: ``Error in WHERE
 expression: ...``, ``Type error in WHERE expression: ...``), PARTITION BY, GROUP BY, the aggregate and its
 HAVING (``Error in HAVING expression: ...``), then the projection (``ExpressionTypeManager``'s own text,
@@ -29,8 +31,21 @@ FN = "Function 'lcase' does not accept parameters (INTEGER)."
 ARITH = "Error processing expression: (A + AR). Unsupported arithmetic types. INTEGER ARRAY"
 CAST = "Cast of ARRAY<INTEGER> to INTEGER is not supported."
 
+QUAL = "Failed to prepare statement: 'X' is not a valid stream/table name or alias."
+
 # (label, stream query or None, aggregate query or None, expected message, codegen stage)
 RULES: list[tuple[str, str | None, str | None, str, bool]] = [
+    # a qualifier that is not the FROM source's name or alias: prepare stage (AstBuilder), every clause
+    ("unknown qualifier in SELECT", "SELECT X.A FROM S", None, QUAL, False),
+    ("unknown qualifier in a star", "SELECT X.* FROM S", None, QUAL, False),
+    ("unknown qualifier in a struct dereference", "SELECT K, X.AR[1] AS E FROM S", None, QUAL, False),
+    ("unknown qualifier in WHERE", "SELECT * FROM S WHERE X.A > 1", None, QUAL, False),
+    ("unknown qualifier in PARTITION BY", "SELECT * FROM S PARTITION BY X.A", None, QUAL, False),
+    ("unknown qualifier in GROUP BY", None, "SELECT K, COUNT(*) AS N FROM S GROUP BY X.K", QUAL, False),
+    ("unknown qualifier in HAVING", None, "SELECT K, COUNT(*) AS N FROM S GROUP BY K HAVING X.K = 'a'", QUAL,
+     False),
+    ("an unknown qualifier before an unknown column", "SELECT K, ZZ FROM S WHERE X.A > 1", None, QUAL, False),
+    ("an unknown qualifier before an unknown source", "SELECT X.A FROM NOSUCH", None, QUAL, False),
     # unknown columns: analysis, every clause
     ("unknown column in SELECT", "SELECT K, ZZ FROM S", None, "SELECT column 'ZZ' cannot be resolved.", False),
     ("unknown column in WHERE", "SELECT * FROM S WHERE ZZ = 1", None, "WHERE column 'ZZ' cannot be resolved.", False),
