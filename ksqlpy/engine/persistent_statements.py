@@ -284,6 +284,10 @@ def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
 
         raise KsqlStatementError(f"Incompatible schema between results and sink.\nResult schema is {fmt(result_cols)}"
                                  f"\nSink schema is {fmt(sink_cols)}")
+    if plan.windowed != target.windowed:
+        # the sink's keys keep their windowing (type and size): ksqlDB's SchemaKStream.into refuses to change it
+        # while the physical plan is built, after the schema check (message from memory)
+        raise KsqlStatementError("Into can't change windowing")
     plan.target = target
     return plan
 
