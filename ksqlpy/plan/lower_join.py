@@ -57,12 +57,21 @@ from ksqlpy.plan.topology import (
     StoreKind,
     Target,
     ToOperator,
+    TopicKey,
     TopicKind,
     ToRepartition,
     ToResult,
 )
 
 DAY_MS = 24 * 3600 * 1000
+
+
+def join_key(node: Join) -> TopicKey:
+    """The key of the repartition topics and stores of a join step: its key columns in the step's key format,
+    each named after the column it equals (``ALIAS_COL``; a synthetic key by its own name)."""
+    names = [k.display or (k.name if not k.name.startswith("$") else f"KSQL_COL_{i}")
+             for i, k in enumerate(node.keys)]
+    return TopicKey([(n, k.type) for n, k in zip(names, node.keys, strict=True)], node.key_format)
 
 
 def join_windows(node: Join) -> tuple[int, int, int, bool]:
@@ -140,11 +149,12 @@ class JoinLowering:
                      window_size: int | None = None) -> KeyFunction:
         return KeyFunction(list(exprs), list(columns), window_at, window_size)
 
-    def repartition_topic(self, described: str, partitions: int) -> str:
-        return self.lo.internal_topic(described, TopicKind.REPARTITION, partitions)
+    def repartition_topic(self, described: str, partitions: int, node: Join) -> str:
+        return self.lo.internal_topic(described, TopicKind.REPARTITION, partitions, join_key(node))
 
-    def store(self, name: str, kind: StoreKind, sub: SubBuilder) -> str:
-        return self.lo.add_store(name, kind, sub)
+    def store(self, name: str, kind: StoreKind, sub: SubBuilder, node: Join | None = None) -> str:
+        """A store of the join task; one keyed by ``node``'s join key logs it with that key's format."""
+        return self.lo.add_store(name, kind, sub, key=join_key(node) if node is not None else None)
 
     def operator_id(self) -> int:
         self.next_operator += 1
@@ -199,7 +209,7 @@ class JoinLowering:
             self.advance(12)
         right_store = None
         if node.flavor in (JoinFlavor.STREAM_TABLE, JoinFlavor.TABLE_TABLE):
-            right_store = self.store(f"{node.context}{self._table_store(node)}", StoreKind.KEY_VALUE, sub)
+            right_store = self.store(f"{node.context}{self._table_store(node)}", StoreKind.KEY_VALUE, sub, node)
         left = self.left_input(node, sub, ToOperator(me, "on_left"), codec)
         right = self.right_input(node, sub, ToOperator(me, "on_right"), codec, counted=table_rekey,
                                  table_store=right_store)
@@ -212,11 +222,12 @@ class JoinLowering:
             # the operator's "this" store holds the left stream's records; Kafka's holds its this side's,
             # the right stream's for a RIGHT join (right.leftJoin(left))
             this_side, other_side = (right, left) if node.kind is JoinKind.RIGHT else (left, right)
-            this_store, other_store = self.store(this, StoreKind.WINDOW, sub), self.store(other, StoreKind.WINDOW, sub)
+            this_store, other_store = (self.store(this, StoreKind.WINDOW, sub, node),
+                                        self.store(other, StoreKind.WINDOW, sub, node))
             stores = ({"this": other_store, "other": this_store} if node.kind is JoinKind.RIGHT
                       else {"this": this_store, "other": other_store})
             if shared:
-                stores["outer"] = self.store(shared, StoreKind.KEY_VALUE, sub)
+                stores["outer"] = self.store(shared, StoreKind.KEY_VALUE, sub, node)
             op = JoinOperator(me, JoinFlavor.STREAM_STREAM, node.kind, stores, lw, rw, codec, out, within,
                               pair_prefilter=pair_prefilter(self.plan.find(Filter), node) if node is self.root
                               else [])
@@ -237,7 +248,7 @@ class JoinLowering:
             assert right_store is not None
             lname = (f"{ctx}Join-Left-Materialize" if not isinstance(node.left, Scan)
                      else naming.join_table_store(ctx, "left", rekeyed=node.repartition_left))
-            left_store = self.store(lname, StoreKind.KEY_VALUE, sub)
+            left_store = self.store(lname, StoreKind.KEY_VALUE, sub, node)
             op = JoinOperator(me, JoinFlavor.TABLE_TABLE, node.kind, {"left": left_store, "right": right_store}, lw, rw,
                               codec, out)
             this_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-join-this", left, stores=[right_store])
@@ -261,7 +272,7 @@ class JoinLowering:
             prefilter = stream_prefilter(self.plan.find(Filter), node) if node is self.root else []
             if node.repartition_left:
                 described = naming.join_repartition(ctx, node.flavor, "left", table=table)
-                topic = self.repartition_topic(described, sub.partitions)
+                topic = self.repartition_topic(described, sub.partitions, node)
                 self.repartition_source(left, key, topic, described, codec, table=table, index=first,
                                         side="left", context=ctx, prefilter=prefilter)
                 self.wiring[sub.id].append(JoinChannel(topic, target))
@@ -279,7 +290,7 @@ class JoinLowering:
             return self.leaf_nodes(sub, left, first, "left", ctx, [lstore] if lstore else None)
         if node.repartition_left:
             described = naming.join_repartition(ctx, node.flavor, "left", table=False)
-            topic = self.repartition_topic(described, sub.partitions)
+            topic = self.repartition_topic(described, sub.partitions, node)
             child = self.sub(left)
             child_out = self.node(left, child, ToRepartition(topic, key, codec))
             self.repartition_nodes(child, child.node(NodeKind.PROCESSOR, f"{ctx}LeftSourceKeyed-SelectKey",
@@ -305,7 +316,7 @@ class JoinLowering:
         ctx = node.context
         if node.repartition_right:
             described = naming.join_repartition(ctx, node.flavor, "right", table=table)
-            topic = self.repartition_topic(described, sub.partitions)
+            topic = self.repartition_topic(described, sub.partitions, node)
             self.repartition_source(right, key, topic, described, codec, table=table, index=first, side="right",
                                     context=ctx)
             self.wiring[sub.id].append(JoinChannel(topic, target))

@@ -39,6 +39,7 @@ from ksqlpy.plan.topology import (
     StoreKind,
     SubTopology,
     Topic,
+    TopicKey,
     TopicKind,
     Topology,
     WindowConfig,
@@ -158,20 +159,23 @@ class Lowering:
             raise KsqlStatementError(f"Kafka topic does not exist: {topic}")
         return n
 
-    def add_topic(self, name: str, kind: TopicKind, partitions: int, described: str | None = None) -> str:
+    def add_topic(self, name: str, kind: TopicKind, partitions: int, described: str | None = None,
+                  key: TopicKey | None = None) -> str:
         if all(t.name != name for t in self.topics):
-            self.topics.append(Topic(name, kind, partitions, described if described is not None else name))
+            self.topics.append(Topic(name, kind, partitions, described if described is not None else name, key))
         return name
 
-    def internal_topic(self, described: str, kind: TopicKind, partitions: int) -> str:
-        return self.add_topic(self.names.topic(described), kind, partitions, described)
+    def internal_topic(self, described: str, kind: TopicKind, partitions: int, key: TopicKey | None = None) -> str:
+        return self.add_topic(self.names.topic(described), kind, partitions, described, key)
 
-    def add_store(self, name: str, kind: StoreKind, sub: SubBuilder, *, changelog: bool = True) -> str:
+    def add_store(self, name: str, kind: StoreKind, sub: SubBuilder, *, changelog: bool = True,
+                  key: TopicKey | None = None) -> str:
+        """A state store of ``sub``; persistent queries log it to ``<name>-changelog`` keyed by ``key``."""
         log = self.names.changelog(name) if (changelog and self.persistent) else None
         if all(s.name != name for s in self.stores):
             self.stores.append(Store(name, kind, log, sub.id))
             if log is not None:
-                self.add_topic(log, TopicKind.CHANGELOG, sub.partitions, f"{name}-changelog")
+                self.add_topic(log, TopicKind.CHANGELOG, sub.partitions, f"{name}-changelog", key)
         return name
 
     def topology(self) -> Topology:
@@ -378,19 +382,23 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     window = window_settings(agg)
     aggregate_node = lo.generated("KTABLE-AGGREGATE" if table else "KSTREAM-AGGREGATE")
     if not agg.repartition:
-        store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), sub)
+        stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
+        group_key = TopicKey(list(zip(agg.key_names, agg.key_types, strict=True)), stage.key_format)
+        store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), sub, key=group_key)
         # a table source's previous contributions share the aggregate's store
         sub.operators.append(group_stage(lo, agg, store if table else None))
         node = sub.node(NodeKind.PROCESSOR, "Aggregate-Prepare", after)
         node = sub.node(NodeKind.PROCESSOR, aggregate_node, node, stores=[store])
-        sub.operators.append(aggregate_stage(lo, agg, store))
+        sub.operators.append(stage)
         _aggregate_tail(lo, agg, sub, node)
         return
     previous = lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub) if table else None
     sub.operators.append(group_stage(lo, agg, previous))
-    topic = lo.internal_topic(lo.names.repartition(naming.GROUP_BY), TopicKind.REPARTITION, sub.partitions)
     key_columns = list(zip(agg.key_names, agg.key_types, strict=True))
     stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
+    group_key = TopicKey(key_columns, stage.key_format)
+    topic = lo.internal_topic(lo.names.repartition(naming.GROUP_BY), TopicKind.REPARTITION, sub.partitions,
+                              group_key)
     sub.operators.append(WriteRepartition(topic, key_columns, stage.key_format, stage.key_delimiter))
     node = sub.node(NodeKind.PROCESSOR, naming.GROUP_BY, after, stores=[previous] if previous else None)
     node = sub.node(NodeKind.PROCESSOR, f"{naming.GROUP_BY}-repartition-filter", node)
@@ -400,7 +408,7 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     second = lo.sub(sub.partitions)
     second.operators.append(ReadRepartition(topic))
     node = second.node(NodeKind.SOURCE, f"{naming.GROUP_BY}-repartition-source", topics=[described])
-    store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), second)
+    store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), second, key=group_key)
     node = second.node(NodeKind.PROCESSOR, aggregate_node, node, stores=[store])
     second.operators.append(stage)
     _aggregate_tail(lo, agg, second, node)

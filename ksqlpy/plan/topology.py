@@ -58,11 +58,22 @@ StartAt = Literal["earliest", "latest"]
 
 
 @dataclass
+class TopicKey:
+    """The key of an internal topic's records: its columns and format. A schema-registry format registers
+    the key's schema under ``<topic>-key`` when the query creates the topic, as ksqlDB's key serializer does
+    on first write (a client of the registry sees the subjects of repartition and changelog topics)."""
+
+    columns: list[tuple[str, SqlType]]
+    format: str
+
+
+@dataclass
 class Topic:
     name: str  # in the log
     kind: TopicKind
     partitions: int
     described: str = ""  # as TopologyDescription shows it: internal topics without the application id
+    key: TopicKey | None = None  # an internal topic's key, where ksqlDB writes it with the query's key format
 
     @property
     def internal(self) -> bool:

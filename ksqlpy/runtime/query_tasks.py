@@ -10,6 +10,7 @@ by each task in its restore phase. Internal topics the topology names are create
 
 from __future__ import annotations
 
+import logging
 import os
 import shutil
 from collections.abc import Callable
@@ -73,10 +74,14 @@ from ksqlpy.runtime.repartition import RepartitionReader, RepartitionWriter
 from ksqlpy.runtime.stateless import TableWhereDeletes, stateless_processor
 from ksqlpy.runtime.task import Task, init_all
 from ksqlpy.runtime.writer import SinkWriter
+from ksqlpy.schema_registry.sources import SR_FORMATS
+from ksqlpy.serde import key_serde, register_writer_schema
 from ksqlpy.state.store import KeyValueStore
 from ksqlpy.state.windowed import TIME_INDEX
 
 Rows = Callable[[list[tuple]], None]
+
+_LOG = logging.getLogger(__name__)
 
 
 @dataclass
@@ -185,12 +190,19 @@ class _Build:
         self._sink: SinkWriter | None = None  # one writer for every task of the query
 
     def internal_topics(self) -> None:
+        """Create the query's internal topics; a key in a schema-registry format registers its schema."""
         log = self.ctx.log
+        registry = getattr(self.ctx, "schema_registry", None)
         for t in self.topology.internal_topics():
             if t.kind is TopicKind.CHANGELOG and not self.persistent:
                 continue
             if not log.topic_exists(t.name):
                 log.create_topic(t.name, t.partitions, 1, {"cleanup.policy": t.cleanup_policy})
+            if t.key is not None and registry is not None and t.key.format in SR_FORMATS and self.persistent:
+                try:
+                    register_writer_schema(key_serde(t.key.format, t.key.columns, registry=registry, topic=t.name))
+                except Exception as e:  # noqa: BLE001 - the query's own records do not depend on it
+                    _LOG.warning("could not register the key schema of %s: %s", t.name, e)
 
     def store(self, sub: SubTopology, name: str, partition: int) -> KeyValueStore:
         spec = self.topology.store(name)

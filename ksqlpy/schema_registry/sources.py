@@ -16,6 +16,7 @@ from typing import Any
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.schema_registry import RegisteredSchema, SchemaRegistry, require_registry, subject
+from ksqlpy.serde import register_writer_schema
 from ksqlpy.serde.capabilities import (
     SCHEMA_ID,
     SUPPORTED_PROPERTIES,
@@ -235,18 +236,7 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
             continue
         if not sink and registry.latest(subject(source.topic, is_key)) is not None:
             continue
-        inner = engine.key_serde(source) if is_key else engine.value_serde(source)
-        while not hasattr(inner, "writer") and not hasattr(inner, "header"):
-            # a windowed key wraps the plain key serde (a JSON_SR serde's own ``inner`` is its payload's JSON
-            # serde: the JSON_SR serde registers, at statement time as ksqlDB's SchemaRegisterInjector)
-            nested = getattr(inner, "inner", None) or getattr(inner, "_inner", None)
-            if nested is None:
-                break
-            inner = nested
-        if hasattr(inner, "writer"):
-            inner.writer()
-        elif hasattr(inner, "header"):
-            inner.header()
+        register_writer_schema(engine.key_serde(source) if is_key else engine.value_serde(source))
 
 
 def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full_name: str | None = None, *,

@@ -136,3 +136,21 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
     if window is not None:
         ks = WindowedKeySerde(ks, window, window_size_ms)
     return ks
+
+
+def register_writer_schema(serde: Any) -> None:
+    """Register the schema a schema-registry serde writes with, now rather than at its first record (ksqlDB's
+    SchemaRegisterInjector at statement time; an internal topic when a query creates it). Other serdes, and
+    a windowed or key serde around one, are unwrapped to the serde that registers; a serde that registers
+    nothing is left alone."""
+    inner = serde
+    while not hasattr(inner, "writer") and not hasattr(inner, "header"):
+        # a windowed key wraps the plain key serde; a JSON_SR serde's own ``inner`` is its payload's JSON serde
+        nested = getattr(inner, "inner", None) or getattr(inner, "_inner", None)
+        if nested is None:
+            return
+        inner = nested
+    if hasattr(inner, "writer"):
+        inner.writer()
+    else:
+        inner.header()

@@ -10,7 +10,9 @@ Generated schemas, as ksqlDB's: a record ``io.confluent.ksql.avro_schemas.KsqlDa
 ``*_SCHEMA_FULL_NAME``), every field optional (``["null", T]``, default null), nested records named
 ``<parent>_<FIELD>``, DECIMAL as ``bytes`` + ``decimal`` logical type, DATE/TIME/TIMESTAMP as
 ``date``/``time-millis``/``timestamp-millis``, MAP as an Avro map (string keys only). An unwrapped single
-value (``WRAP_SINGLE_VALUE=false``, or a single key column) is the bare optional type.
+value (``WRAP_SINGLE_VALUE=false``, or a single key column) is the bare type, not optional: ksqlDB's
+``AvroSchemas.getAvroCompatibleConnectSchema`` keeps the root schema required (a NULL is no record at all),
+as its top-level record is (a key ``STRUCT`` registers ``{"type": "record", ...}``, not ``["null", ...]``).
 
 fastavro encodes and decodes; logical types are stripped from the schema it sees so values stay in
 ksqlpy's representation (DATE days, TIMESTAMP millis) and decimals are converted here with the scale
@@ -135,7 +137,7 @@ def avro_schema(columns: Columns, *, wrap: bool, full_name: str | None = None) -
     """ksqlDB's Avro schema for a row of ``columns`` (wrapped in a record unless ``wrap`` is False)."""
     full = full_name or DEFAULT_FULL_NAME
     if not wrap and len(columns) == 1:
-        return _optional(type_schema(columns[0][1], full))
+        return type_schema(columns[0][1], full)
     return _record(full, list(columns))
 
 

@@ -5,9 +5,10 @@ schema (structural, see ``schema``), the key/value format name, the key's window
 format without them means "not windowed"), the features and ``isSource`` the case gives; a format's
 ``fullSchemaName`` property is compared with the full name of the schema registered for it (other format
 properties, e.g. PROTOBUF's ``unwrapPrimitives``, are not something the engine exposes: not compared).
-Topics: existence, partition count, and formats when a source over the topic tells us its formats
-(formats of internal topics are not visible through the engine API, so only their existence and
-partitions are checked). ``blacklist``: no topic name fully matches the regex.
+Topics: existence, partition count, formats when a source over the topic tells us its formats
+(formats of internal topics are not visible through the engine API), and ``keySchema``/``valueSchema``
+against the latest schema registered under ``<topic>-key|value`` (``registered_schema_diff``), internal
+topics included. ``blacklist``: no topic name fully matches the regex.
 """
 
 from __future__ import annotations
@@ -162,4 +163,56 @@ def topic_spec_diff(spec: TopicSpec, info: Any, engine: Any) -> Mismatch | None:
             d = format_diff(spec.value_format, actual_format(source, False, engine))
             if d:
                 return Mismatch("post.topics", f"{label} valueFormat: {d}")
+    for field_name, is_key in (("keySchema", True), ("valueSchema", False)):
+        if field_name in spec.schemas:
+            d = registered_schema_diff(spec.schemas[field_name], engine, spec.name, is_key)
+            if d:
+                return Mismatch("post.topics.schema", f"{label} {field_name}: {d}")
     return None
+
+
+def registered_schema_diff(expected: Any, engine: Any, topic: str, is_key: bool) -> str | None:
+    """How the schema registered under ``<topic>-key|value`` differs from ``expected``, or None.
+
+    ksqlDB's harness reads the latest schema of each subject from its registry client and compares it with
+    the case's as a parsed schema: AVRO and JSON_SR as JSON trees (a primitive written as ``{"type": t}``
+    equals ``t``), PROTOBUF as schema text with whitespace runs collapsed."""
+    registry = getattr(engine, "schema_registry", None)
+    rs = registry.latest(f"{topic}-{'key' if is_key else 'value'}") if registry is not None else None
+    if rs is None:
+        return "no schema registered"
+    if isinstance(expected, str) and rs.schema_type == "PROTOBUF":
+        want, got = _proto_text(expected), _proto_text(rs.schema)
+    else:
+        try:
+            got = _json_schema(json.loads(rs.schema))
+        except ValueError as e:
+            return f"cannot read the registered schema: {e}"
+        try:  # a text node is the schema's text, or an Avro primitive's name
+            want = _json_schema(json.loads(expected) if isinstance(expected, str) else expected)
+        except ValueError:
+            want = expected
+    return None if want == got else f"expected {json.dumps(expected)}, got {rs.schema}"
+
+
+def _proto_text(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _json_schema(node: Any, namespace: str = "") -> Any:
+    """``node`` with what a parsed schema does not keep made equal: a primitive written ``{"type": t}`` is
+    ``t``; an Avro named type carries its full name (a nested record's namespace defaults to its parent's)."""
+    if isinstance(node, dict):
+        if set(node) == {"type"} and isinstance(node["type"], str):
+            return node["type"]
+        if node.get("type") in ("record", "enum", "fixed", "error") and isinstance(node.get("name"), str):
+            name = node["name"]
+            space = name.rpartition(".")[0] if "." in name else str(node.get("namespace", namespace) or "")
+            full = name if "." in name or not space else f"{space}.{name}"
+            out = {k: _json_schema(v, space) for k, v in node.items() if k != "namespace"}
+            out["name"] = full
+            return out
+        return {k: _json_schema(v, namespace) for k, v in node.items()}
+    if isinstance(node, list):
+        return [_json_schema(v, namespace) for v in node]
+    return node

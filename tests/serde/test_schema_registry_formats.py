@@ -43,7 +43,7 @@ def test_generated_schema_is_ksqldbs() -> None:
     assert schema["fields"][0] == {"name": "A", "type": ["null", "int"], "default": None}
     nested = schema["fields"][1]["type"][1]
     assert nested["name"] == "KsqlDataSourceSchema_S" and nested["fields"][0]["type"][1]["logicalType"] == "date"
-    assert avro_schema([("A", T.BIGINT)], wrap=False) == ["null", "long"]
+    assert avro_schema([("A", T.BIGINT)], wrap=False) == "long"  # the root is required, as ksqlDB's
     named = avro_schema([("A", T.BIGINT)], wrap=True, full_name="com.x.Rec")
     assert named["name"] == "Rec" and named["namespace"] == "com.x"
 
@@ -52,9 +52,14 @@ def test_unwrapped_value_and_key() -> None:
     reg = EmbeddedSchemaRegistry()
     v = value_serde("AVRO", [("V", T.STRING)], wrap_single_value=False, registry=reg, topic="t")
     assert v.deserialize(v.serialize(("a",))) == ("a",)
-    assert json.loads(reg.latest("t-value").schema) == ["null", "string"]
+    assert json.loads(reg.latest("t-value").schema) == "string"
+    assert v.serialize((None,)) is None  # a NULL unwrapped value is no record
     k = key_serde("AVRO", [("K", T.INTEGER)], registry=reg, topic="t")
     assert k.deserialize(k.serialize((5,))) == (5,)
+    assert json.loads(reg.latest("t-key").schema) == "int"
+    s = key_serde("AVRO", [("K", T.Struct((("A", T.INTEGER),)))], registry=reg, topic="u")
+    assert s.deserialize(s.serialize(({"A": 1},))) == ({"A": 1},)
+    assert json.loads(reg.latest("u-key").schema)["type"] == "record"
 
 
 def test_reader_uses_writer_schema_and_coerces() -> None:

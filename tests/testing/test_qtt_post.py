@@ -110,3 +110,35 @@ def test_a_source_is_found_by_its_name_as_given() -> None:
 
     assert find_source(_WithCatalog(catalog), "OUT") is not None
     assert find_source(_WithCatalog(catalog), "out") is None  # ksqlDB's hasName is exact
+
+
+def test_a_topics_key_and_value_schemas_are_compared_as_parsed_schemas() -> None:
+    """ksqlDB's harness reads each subject's latest schema and compares it with the case's ``keySchema`` /
+    ``valueSchema``: structure counts, spelling that a parsed schema forgets does not."""
+    from ksqlpy.testing.post import registered_schema_diff
+
+    inner = {"type": "record", "name": "OutKey_F", "fields": [{"name": "A", "type": ["null", "int"], "default": None}]}
+    record = {"type": "record", "name": "OutKey", "namespace": "io.confluent.ksql.avro_schemas",
+              "fields": [{"name": "F", "type": ["null", inner], "default": None}]}
+    with_namespace = json.loads(json.dumps(record))
+    with_namespace["fields"][0]["type"][1]["namespace"] = "io.confluent.ksql.avro_schemas"
+    engine = _Engine(_Registry({
+        "out-key": _Registered(json.dumps(with_namespace), "AVRO"),
+        "int-key": _Registered('"int"', "AVRO"),
+        "sr-key": _Registered(json.dumps({"oneOf": [{"type": "null"}, {"type": "string"}]}), "JSON"),
+        "pb-value": _Registered('syntax = "proto3";\n\nmessage V {\n  int32 A = 1;\n}\n', "PROTOBUF"),
+    }))
+    # a nested record's namespace is its parent's whether written or not
+    assert registered_schema_diff(record, engine, "out", True) is None
+    # a primitive as a name, as {"type": name}, or as schema text
+    for spelled in ("int", {"type": "int"}, '"int"'):
+        assert registered_schema_diff(spelled, engine, "int", True) is None, spelled
+    assert registered_schema_diff("long", engine, "int", True) is not None
+    # AVRO's root is not optional: a union with null is another schema
+    assert registered_schema_diff(["null", "int"], engine, "int", True) is not None
+    assert registered_schema_diff({"oneOf": [{"type": "null"}, {"type": "string"}]}, engine, "sr", True) is None
+    assert registered_schema_diff({"type": "string"}, engine, "sr", True) is not None
+    # PROTOBUF: the schema text, whitespace aside
+    assert registered_schema_diff('syntax = "proto3"; message V { int32 A = 1; }', engine, "pb", False) is None
+    assert registered_schema_diff('syntax = "proto3"; message V { int64 A = 1; }', engine, "pb", False) is not None
+    assert registered_schema_diff("int", engine, "absent", True) == "no schema registered"
