@@ -8,7 +8,7 @@ from typing import Any
 from ksqlpy import types as T
 from ksqlpy.catalog import WindowInfo
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.grammar.ast import JoinClause
+from ksqlpy.grammar.ast import JoinClause, WithinSpec
 from ksqlpy.plan.logical import JoinKey, ResultKind
 
 
@@ -19,6 +19,7 @@ def check_within(jc: JoinClause, left_kind: ResultKind, right_kind: ResultKind) 
                 "Stream-Stream joins must have a WITHIN clause specified. None was provided. To learn about how to "
                 "specify a WITHIN clause with a stream-stream join, please visit: "
                 "https://docs.confluent.io/current/ksql/docs/syntax-reference.html#create-stream-as-select")
+        check_join_window(jc.within)
     elif jc.within is not None:
         if left_kind is right_kind is ResultKind.TABLE:
             raise KsqlStatementError(
@@ -69,3 +70,19 @@ def check_key_type(k: JoinKey) -> None:
             "Map keys, including types that contain maps, are not supported as they may lead to unexpected "
             f"behavior due to inconsistent serialization. Key column name: `{name}`. Column type: {k.type}. "
             "See https://github.com/confluentinc/ksql/issues/6621 for more.")
+
+
+WINDOW_INTERVAL_NEGATIVE = "Window interval (ie, beforeMs+afterMs) must not be negative."
+
+
+def check_join_window(w: WithinSpec) -> None:
+    """Kafka Streams' JoinWindows as ksqlDB builds a WITHIN: ``of(before)`` (or ``ofTimeDifferenceAndGrace(before,
+    grace)``) - a window of ``before`` on both sides -, then ``.after(after)``; each constructor refuses a
+    negative interval (before + after), then a negative grace (messages from memory of Kafka's JoinWindows).
+    ``WITHIN (2 SECONDS, -1 SECOND)`` is a window [-2 s, -1 s] and is accepted."""
+    if w.before_ms < 0:
+        raise KsqlStatementError(WINDOW_INTERVAL_NEGATIVE)
+    if w.grace_ms is not None and w.grace_ms < 0:
+        raise KsqlStatementError("Grace period must not be negative.")
+    if w.before_ms + w.after_ms < 0:
+        raise KsqlStatementError(WINDOW_INTERVAL_NEGATIVE)
