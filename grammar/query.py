@@ -59,7 +59,21 @@ def parse_query(p: ExpressionParser) -> Query:
         p._advance()
     if p.match_word("LIMIT"):
         query.limit = parse_limit(p)
+    if not query.joins:  # (a join's qualifiers are checked with its sources: analysis.join_scope)
+        _check_qualifiers(p, query)
     return query
+
+
+def _check_qualifiers(p: ExpressionParser, query: Query) -> None:
+    """ksqlDB's AstBuilder, while it prepares the statement - before the source, an INSERT target or a sink
+    is looked up: a column's qualifier, in any clause, must be the FROM source's name or alias."""
+    allowed = {query.source.name, query.source.alias}
+    exprs = [i.expr for i in query.select] + [query.where, query.having, *query.group_by, *query.partition_by]
+    for e in exprs:
+        for col in e.find_all(exp.Column) if e is not None else ():
+            if col.table and col.table not in allowed:
+                raise KsqlParseError(f"'{col.table}' is not a valid stream/table name or alias.",
+                                     *p.line_col(p._prev), prepared=True, silent=True)
 
 
 _EXPRESSION_TOKENS = frozenset({TokenType.STRING, TokenType.NUMBER, TokenType.L_PAREN, TokenType.DASH, TokenType.PLUS,

@@ -115,8 +115,6 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
     code-generation errors (held in ``ctx``) once every clause is typed. ``implicit_group``: a push query,
     where aggregates without GROUP BY make one group of the whole input (ksqlDB's
     ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error."""
-    if not query.joins and base is None:  # (a join's qualifiers: analysis.join_scope)
-        _check_qualifiers(query)
     rejections.check_lambdas_enabled(query, session.properties)
     rejections.check_lambda_arguments(query)
     if ctx is None:
@@ -382,20 +380,6 @@ def _plan_rekey(exprs: list[exp.Expression], node: PlanNode, alias: str, ctx: Bi
     same_key = bool(keys) and [e.index if isinstance(e, B.ColumnRef) else None for e in kept] == keys
     rekey = Rekey(RowSchema(new_keys + values + old_keys + rest), node, kept, names, types, repartition=not same_key)
     return rekey, written
-
-
-def _check_qualifiers(query: Query) -> None:
-    """ksqlDB's AstBuilder, while it prepares the statement (before the source is looked up): a column's
-    qualifier, in any clause, must be the FROM source's name or alias."""
-    allowed = {query.source.name, query.source.alias}
-    exprs = [i.expr for i in query.select] + [query.where, query.having, *query.group_by, *query.partition_by]
-    for e in exprs:
-        if e is None:
-            continue
-        for col in e.find_all(exp.Column):
-            if col.table and col.table not in allowed:
-                raise KsqlStatementError(f"Failed to prepare statement: '{col.table}' is not a valid stream/table "
-                                         "name or alias.")
 
 
 def _reject_reserved_select(query: Query, scope: Scope, reserved: frozenset[str]) -> None:

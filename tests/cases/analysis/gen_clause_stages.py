@@ -108,8 +108,20 @@ RULES: list[tuple[str, str | None, str | None, str, bool]] = [
 ]
 
 
+# the qualifier is checked while the statement is prepared: before its INSERT target or sink is looked up
+PREPARE_FIRST: list[tuple[str, list[str]]] = [
+    ("an unknown qualifier before an unknown INSERT target", [DDL, "INSERT INTO NOSUCH SELECT X.A FROM S;"]),
+    ("an unknown qualifier before INSERT INTO a table", [
+        DDL, "CREATE TABLE T (K STRING PRIMARY KEY, V INT) WITH (kafka_topic='t', value_format='JSON', "
+             "partitions=1);", "INSERT INTO T SELECT X.A FROM S;"]),
+    ("an unknown qualifier before an existing sink", [DDL, "CREATE STREAM OUT AS SELECT * FROM S;",
+                                                      "CREATE STREAM OUT AS SELECT X.A FROM S;"]),
+]
+
+
 def cases() -> list[Case]:
-    out = []
+    out = [{"name": label, "statements": statements, "expectedException": {"type": EXCEPTION, "message": QUAL}}
+           for label, statements in PREPARE_FIRST]
     for label, stream_query, table_query, message, codegen in RULES:
         if stream_query is not None:
             kinds = {
