@@ -15,6 +15,7 @@ from typing import Any
 
 import orjson
 
+from ksqlpy.engine.insert_values import DISABLED
 from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.serde.base import SerdeError
@@ -47,10 +48,8 @@ class RowInserter:
         if src.is_source or src.name == str(engine.prop("ksql.logging.processing.stream.name", "")).upper():
             raise ServerError(BAD_STATEMENT, f"Cannot insert values into read-only {src.kind.lower()}: {src.name}",
                               statement)
-        if str(engine.prop("ksql.insert.into.values.enabled", "true")).lower() == "false":
-            raise ServerError(BAD_STATEMENT, "The server has disabled INSERT INTO ... VALUES functionality. To "
-                              "enable it, restart your ksqlDB server with 'ksql.insert.into.values.enabled'=true",
-                              statement)
+        if str(engine.configured("ksql.insert.into.values.enabled", "true")).lower() == "false":
+            raise ServerError(BAD_STATEMENT, DISABLED, statement)
         return cls(engine, src)
 
     @staticmethod

@@ -148,6 +148,12 @@ class Engine:
         """One property, resolved over every layer (either spelling of ``name``)."""
         return resolve(name, self.config, self.session_properties, self.request_properties, default=default)
 
+    def configured(self, name: str, default: Any = None) -> Any:
+        """One property as the configuration sets it, session and request overrides ignored: what ksqlDB
+        reads through ``SessionConfig.getConfig(false)`` (``ksql.insert.into.values.enabled``,
+        ``ksql.source.table.materialization.enabled``) - a server switch a request cannot turn back."""
+        return resolve(name, self.config, default=default)
+
     def explicit_properties(self) -> dict[str, Any]:
         """The properties set by the user (configuration, SET and the running request; not the defaults)."""
         return Properties(self.config, self.session_properties, self.request_properties)

@@ -41,15 +41,20 @@ class InsertTargetError(KsqlError):
     error_code = 40000
 
 
+DISABLED = ("The server has disabled INSERT INTO ... VALUES functionality. To enable it, restart your ksqlDB server "
+            "with 'ksql.insert.into.values.enabled'=true")
+
+
 class _Reason(Exception):
     """Why the values do not make a record; reported inside ``Failed to insert values into ...``."""
 
 
 def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
-    if str(engine.prop("ksql.insert.into.values.enabled", "true")).lower() == "false":
-        raise InsertTargetError("The server has disabled INSERT INTO ... VALUES functionality. To enable it, "
-                                "restart your ksqlDB server with 'ksql.insert.into.values.enabled'=true")
     src = _target(engine, stmt)
+    # after the target checks, read from the configuration alone (InsertValuesExecutor.throwIfDisabled over
+    # getConfig(false)): a request's override does not turn the server's switch
+    if str(engine.configured("ksql.insert.into.values.enabled", "true")).lower() == "false":
+        raise InsertTargetError(DISABLED)
     try:
         key, value, ts = _record(engine, src, stmt)
     except _Reason as e:

@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 
 def start_source_table_query(engine: Engine, source: Source, sql: str) -> PersistentQuery | None:
     """ksqlDB's ``CST_`` query: materialize a SOURCE table so pull queries can read it."""
-    enabled = str(engine.prop("ksql.source.table.materialization.enabled", "true")).lower() != "false"
+    # the configuration's switch, not a session's or request's (ksqlDB reads it with getConfig(false))
+    enabled = str(engine.configured("ksql.source.table.materialization.enabled", "true")).lower() != "false"
     if not enabled or source.kind != "TABLE":
         return None
     query_id = engine.next_query_id("CST", source.name)

@@ -204,6 +204,9 @@ class Sandbox:
     def prop(self, name: str, default: Any = None) -> Any:
         return resolve(name, self.config, self.session_properties, self.request_properties, default=default)
 
+    def configured(self, name: str, default: Any = None) -> Any:
+        return resolve(name, self.config, default=default)
+
     def next_query_id(self, kind: str, sink: str | None) -> str:
         from ksqlpy.engine.engine import Engine
 

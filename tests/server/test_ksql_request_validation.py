@@ -69,8 +69,9 @@ def test_set_applies_to_the_statements_after_it_in_the_sandbox_too(client: Any, 
     s = unique("SETV")
     r = client.post("/ksql", json={"ksql": f"CREATE STREAM {s} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}', "
                                            "partitions=1, value_format='JSON'); "
-                                           "SET 'ksql.insert.into.values.enabled'='false'; "
-                                           f"INSERT INTO {s} (ID, V) VALUES (1, 'a');"})
+                                           "SET 'ksql.lambdas.enabled'='false'; "
+                                           f"CREATE STREAM {s}_L AS SELECT ID, TRANSFORM(ARRAY[1], x => x + 1) A "
+                                           f"FROM {s};"})
     assert r.status_code == 400 and s not in _names(client, "STREAMS")
 
 
