@@ -56,8 +56,8 @@ OWN_PREFIXES = ("ksql.", "ksqlpy.")
 # ``ksql.*`` names resolve against ksqlDB's KsqlConfig definitions (``KsqlConfigResolver``): a name it does
 # not define is refused (``SET 'ksql.foo.bar'=...`` -> ``Unknown property: ksql.foo.bar``). The exact names
 # below, plus the namespaces whose members are free-form or too many to list (``ksql.functions.*`` reach a
-# function's configure(), ``ksql.schema.registry.*`` and ``ksql.connect.*`` are client settings, the pull
-# and push query, server, cluster and security families).
+# function's configure(), ``ksql.schema.registry.*`` and ``ksql.connect.*`` are client settings, the server,
+# cluster and security families). The pull and push query settings are listed by name.
 KSQL_CONFIGS = frozenset({
     "ksql.service.id", "ksql.persistent.prefix", "ksql.transient.prefix", "ksql.output.topic.name.prefix",
     "ksql.internal.topic.replicas", "ksql.internal.topic.min.insync.replicas", "ksql.sink.partitions",
@@ -93,9 +93,25 @@ KSQL_CONFIGS = frozenset({
     "ksql.shared.runtime.enabled", "ksql.deadletterqueue.insert.error", "ksql.metric.reporters",
     "ksql.fetch.remote.hosts.max.timeout.seconds", "ksql.internal.http2.max.pool.size",
     "ksql.resource.extension.class",
+    # pull queries (KsqlConfig's KSQL_QUERY_PULL_* and KSQL_QUERY_STREAM_PULL_QUERY_ENABLED / _RANGE_SCAN_ENABLED;
+    # the list from memory of KsqlConfig): a request naming another ``ksql.query.pull.*`` is refused
+    "ksql.query.pull.enable.standby.reads", "ksql.query.pull.max.allowed.offset.lag", "ksql.query.pull.metrics.enabled",
+    "ksql.query.pull.max.qps", "ksql.query.pull.max.concurrent.requests",
+    "ksql.query.pull.max.hourly.bandwidth.megabytes", "ksql.query.pull.thread.pool.size",
+    "ksql.query.pull.router.thread.pool.size", "ksql.query.pull.table.scan.enabled",
+    "ksql.query.pull.stream.enabled", "ksql.query.pull.interpreter.enabled", "ksql.query.pull.limit.clause.enabled",
+    "ksql.query.pull.range.scan.enabled", "ksql.query.pull.consistency.token.enabled",
+    "ksql.query.pull.forwarding.timeout.ms", "ksql.query.pull.streamsstore.rebalancing.timeout.ms",
+    "ksql.query.pull.cancel.on.disconnect.enabled",
+    # scalable push queries (KSQL_QUERY_PUSH_V2_*)
+    "ksql.query.push.v2.enabled", "ksql.query.push.v2.registry.installed", "ksql.query.push.v2.alos.enabled",
+    "ksql.query.push.v2.interpreter.enabled", "ksql.query.push.v2.new.latest.delay.ms",
+    "ksql.query.push.v2.latest.reset.age.ms", "ksql.query.push.v2.continuation.tokens.enabled",
+    "ksql.query.push.v2.max.hourly.bandwidth.megabytes", "ksql.query.push.v2.catchup.consumer.msg.window",
+    "ksql.query.push.v2.metrics.enabled", "ksql.query.push.v2.max.catchup.consumers",
 })
 KSQL_CONFIG_FAMILIES = ("ksql.functions.", "ksql.schema.registry.", "ksql.connect.", "ksql.logging.",
-                        "ksql.query.pull.", "ksql.query.push.", "ksql.server.", "ksql.heartbeat.", "ksql.lag.",
+                        "ksql.server.", "ksql.heartbeat.", "ksql.lag.",
                         "ksql.authentication.", "ksql.security.", "ksql.ssl.", "ksql.metrics.",
                         "ksql.command.", "ksql.api.", "ksql.precondition.", "ksql.local.")
 

@@ -97,6 +97,11 @@ def test_unknown_denylisted_and_invalid_overrides(c: httpx.Client) -> None:
     cases = [
         ({"no.such.thing": "1"}, "Not recognizable as ksql, streams, consumer, or producer property: 'no.such.thing'"),
         ({"ksql.foo.bar": "1"}, "Not recognizable as ksql, streams, consumer, or producer property: 'ksql.foo.bar'"),
+        # the pull and push query settings are names KsqlConfig defines, not an open namespace
+        ({"ksql.query.pull.table.scans.enabled": "true"},
+         "Not recognizable as ksql, streams, consumer, or producer property: 'ksql.query.pull.table.scans.enabled'"),
+        ({"ksql.query.push.v2.nope": "true"},
+         "Not recognizable as ksql, streams, consumer, or producer property: 'ksql.query.push.v2.nope'"),
         ({"ksql.streams.num.stream.threads": "2"},
          "One or more properties overrides set locally are prohibited by the KSQL server denylist (use UNSET to "
          "reset their default value): [ksql.streams.num.stream.threads]"),
@@ -114,8 +119,9 @@ def test_unknown_denylisted_and_invalid_overrides(c: httpx.Client) -> None:
     assert r.status_code == 400
     assert r.json()["message"] == "Unknown property: not.a.property"
     assert r.json()["statementText"] == "SET 'not.a.property'='1';"
-    r = c.post("/ksql", json={"ksql": "SET 'ksql.foo.bar'='1'; SHOW STREAMS;"})
-    assert (r.status_code, r.json()["message"]) == (400, "Unknown property: ksql.foo.bar")
+    for name in ("ksql.foo.bar", "ksql.query.pull.nope"):
+        r = c.post("/ksql", json={"ksql": f"SET '{name}'='1'; SHOW STREAMS;"})
+        assert (r.status_code, r.json()["message"]) == (400, f"Unknown property: {name}")
     for name in ("num.stream.threads", "ksql.streams.num.stream.threads", "ksql.foo.bar"):
         assert c.get(f"/is_valid_property/{name}").status_code == 400
     for name in ("ksql.nested.error.set.null", "ksql.functions.collect_set.limit", "ksql.any.key.name.enabled",
@@ -137,7 +143,10 @@ def test_cli_config_file_layering(tmp_path: Any) -> None:
 @pytest.mark.parametrize("name,value", [
     ("ksql.any.key.name.enabled", "true"), ("ksql.shared.runtime.enabled", "false"),
     ("ksql.string.case.config.toggle", "true"), ("ksql.deadletterqueue.insert.error", "x"),
-    ("ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__", "0")])
+    ("ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__", "0"),
+    ("ksql.query.pull.consistency.token.enabled", "false"), ("ksql.query.pull.enable.standby.reads", "true"),
+    ("ksql.query.pull.forwarding.timeout.ms", "20000"), ("ksql.query.push.v2.continuation.tokens.enabled", "false"),
+    ("ksql.query.push.v2.new.latest.delay.ms", "5000")])
 def test_defined_names_are_accepted_as_overrides_and_by_set(c: httpx.Client, name: str, value: str) -> None:
     """Every name KsqlConfig (or Kafka Streams, internal ones included) defines passes the request check and SET."""
     for path, key, pkey, sql in (("/ksql", "ksql", "streamsProperties", "SHOW STREAMS;"),
