@@ -174,6 +174,19 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
                 self._persist_deletion(subject)
             return [rs.version for rs in gone]
 
+    def clear(self) -> None:
+        """Forget every schema and id, as a new registry (an in-memory one only: a log's records stay)."""
+        if self._log is not None:
+            raise SchemaRegistryError("a registry kept on a log cannot be cleared")
+        with self._lock:
+            self._by_id.clear()
+            self._versions.clear()
+            self._ids_by_text.clear()
+
+    def is_empty(self) -> bool:
+        """No id was ever given out (or since ``clear``)."""
+        return not self._by_id
+
     def _persist_deletion(self, subject: str) -> None:
         from ksqlpy.log.base import ProducerRecord
 
