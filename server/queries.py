@@ -12,7 +12,6 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
-from ksqlpy.engine.config import resolve
 from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
@@ -28,6 +27,7 @@ from ksqlpy.server.errors import (
 )
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
+from ksqlpy.server.scalable_push import is_scalable
 from ksqlpy.server.streaming import Column, StreamedRowWriter, Writer, batches_of
 from ksqlpy.server.values import quote, row_converter
 
@@ -71,14 +71,15 @@ def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple
     return (PULL_TABLE if is_table else PULL_STREAM), cols
 
 
-def _scalable(ctx: ServerContext, tq: Any, props: dict[str, Any]) -> bool:
-    """ksqlDB serves a push query over a persistent query's sink as a *scalable* push query when
-    ``ksql.query.push.v2.enabled``; the rows are the same here, only the id tells them apart."""
-    enabled = resolve("ksql.query.push.v2.enabled", ctx.config.properties, props, default="false")
+def _scalable(ctx: ServerContext, stmt: A.SelectStatement, tq: Any, props: dict[str, Any]) -> bool:
+    """ksqlDB's rule (``scalable_push.py``) over the query as written; the plan adds what the AST does not
+    show (an aggregate without GROUP BY, a table function). The rows are the same either way, but the id,
+    and a scalable query leaves out records with a null key."""
     plan = tq.plan
-    if str(enabled).lower() != "true" or plan.find(Aggregate) is not None or not isinstance(plan.bottom, Scan):
-        return False  # (not over an aggregation or a join)
-    return bool(ctx.engine.catalog.queries_writing(plan.bottom.source.name))
+    if plan.find(Aggregate) is not None or not isinstance(plan.bottom, Scan):
+        return False
+    writers = len(ctx.engine.catalog.queries_writing(plan.bottom.source.name))
+    return is_scalable(stmt.query, ctx.config.properties, props, writers)
 
 
 def _rename(engine: Any, tq: Any, new_id: str) -> None:
@@ -230,7 +231,7 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
             try:
                 with engine.lock:  # (re-entrant) no poll of the new query before it is set up as scalable
                     tq = engine.push_query(stmt.text, props)
-                    if _scalable(ctx, tq, props):
+                    if _scalable(ctx, stmt, tq, props):
                         _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
                         _skip_null_keys(engine, tq)
             except BaseException:
