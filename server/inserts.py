@@ -1,7 +1,9 @@
 """POST /inserts-stream (HTTP/2 only): newline-separated JSON rows in, one ack per row out, as they go.
 
-The first line names the target (``{"target": "S", "properties": {}}``); each following line is a row keyed
-by column name (matched like ksqlDB's JSON reader: exact, then upper-cased). Acks are ``{"status":"ok",
+The first line names the target (``{"target": "S", "properties": {}}``), a stream: ksqlDB's endpoint refuses
+a table (``Cannot insert into a table``) and, before the target, a server with inserts disabled. Each following
+line is a row keyed by column name (matched like ksqlDB's JSON reader: exact, then upper-cased); every key
+column needs a value (``Key field must be specified: K``). Acks are ``{"status":"ok",
 "seq":N}``; the first failing row gets ``{"status":"error",...}`` and ends the response.
 """
 
@@ -16,12 +18,16 @@ from typing import Any
 import orjson
 
 from ksqlpy.engine.insert_values import DISABLED
-from ksqlpy.errors import KsqlError, KsqlStatementError
+from ksqlpy.errors import KsqlError
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.serde.base import SerdeError
 from ksqlpy.serde.coerce import NeedExact, json_converter
 from ksqlpy.server.errors import BAD_REQUEST, BAD_STATEMENT, SERVER_ERROR, ServerError
 from ksqlpy.server.values import dumps
+
+
+class MissingKey(ValueError):
+    """A row without a value for one of the stream's key columns (an error ack, 40000)."""
 
 
 class RowInserter:
@@ -37,6 +43,9 @@ class RowInserter:
 
     @classmethod
     def open(cls, engine: Any, target: str) -> RowInserter:
+        # ksqlDB's InsertsStreamEndpoint (from memory): the server's switch first, then the target
+        if str(engine.configured("ksql.insert.into.values.enabled", "true")).lower() == "false":
+            raise ServerError(BAD_REQUEST, DISABLED)
         name = target.upper() if not target.startswith("`") else target.strip("`")
         src = engine.catalog.source(name) or engine.catalog.source(target)
         statement = f"INSERT INTO {target}"
@@ -48,8 +57,8 @@ class RowInserter:
         if src.is_source or src.name == str(engine.prop("ksql.logging.processing.stream.name", "")).upper():
             raise ServerError(BAD_STATEMENT, f"Cannot insert values into read-only {src.kind.lower()}: {src.name}",
                               statement)
-        if str(engine.configured("ksql.insert.into.values.enabled", "true")).lower() == "false":
-            raise ServerError(BAD_STATEMENT, DISABLED, statement)
+        if src.kind == "TABLE":  # the endpoint inserts into streams only (INSERT VALUES takes tables)
+            raise ServerError(BAD_STATEMENT, "Cannot insert into a table", statement)
         return cls(engine, src)
 
     @staticmethod
@@ -60,12 +69,12 @@ class RowInserter:
 
     def record(self, row: dict[str, Any]) -> ProducerRecord:
         upper = {k.upper(): v for k, v in row.items()}
-        key = tuple(conv(self._lookup(row, upper, n)) for n, conv in self.keys)
+        raw_key = [self._lookup(row, upper, n) for n, _ in self.keys]
+        for (n, _), v in zip(self.keys, raw_key, strict=True):
+            if v is None:  # KeyValueExtractor.extractKey: every key column, not NULL
+                raise MissingKey(f"Key field must be specified: {n}")
+        key = tuple(conv(v) for (_, conv), v in zip(self.keys, raw_key, strict=True))
         value = tuple(conv(self._lookup(row, upper, n)) for n, conv in self.values)
-        if self.source.kind == "TABLE" and any(k is None for k in key):
-            names = ", ".join(n for n, _ in self.keys)
-            raise KsqlStatementError(f"Failed to insert values into '{self.source.name}'. Value for primary key "
-                                     f"column(s) {names} is required for tables")
         ts = upper.get("ROWTIME")
         ts_col = self.source.timestamp_column
         if ts_col is not None:

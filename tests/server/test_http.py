@@ -410,3 +410,25 @@ def test_inserts_stream_stops_at_the_first_bad_row(server: Any, unique: Any) -> 
         assert "path: $.ID" in acks[1]["message"]
         rows = h2.post("/query-stream", json={"sql": f"SELECT * FROM {s};"}, headers={"Accept": "application/json"})
         assert rows.json()[1:] == [[1, "a"]]  # the rows before the bad one are written, none after
+
+
+def test_inserts_stream_takes_streams_only_and_every_key_column(server: Any, unique: Any) -> None:
+    """ksqlDB's /inserts-stream inserts into streams (``Cannot insert into a table``, 400 before any row) and
+    needs a value for each key column of a row (``Key field must be specified: <K>``, an error ack 40000);
+    a stream without key columns takes rows as they are."""
+    s, t, n = unique("S"), unique("T"), unique("N")
+    with httpx.Client(base_url=server.url, http1=False, http2=True) as h2:
+        create_stream(h2, s)
+        ksql(h2, f"CREATE TABLE {t} (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='{t.lower()}', "
+                 f"partitions=1, value_format='JSON'); CREATE STREAM {n} (V STRING) WITH "
+                 f"(kafka_topic='{n.lower()}', partitions=1, value_format='JSON');")
+        table = h2.post("/inserts-stream", content=f'{{"target":"{t}"}}\n{{"ID":1,"V":"a"}}\n'.encode())
+        assert table.status_code == 400 and table.json()["message"] == "Cannot insert into a table", table.text
+        for row in ('{"V":"a"}', '{"ID":null,"V":"a"}'):
+            r = h2.post("/inserts-stream", headers={"Accept": "application/json"},
+                        content=f'{{"target":"{s}"}}\n{{"ID":1,"V":"x"}}\n{row}\n'.encode())
+            assert r.json() == [{"status": "ok", "seq": 0},
+                                {"@type": "generic_error", "status": "error", "seq": 1, "error_code": 40000,
+                                 "message": "Key field must be specified: ID"}], r.text
+        r = h2.post("/inserts-stream", content=f'{{"target":"{n}"}}\n{{"V":"a"}}\n'.encode())
+        assert [json.loads(x) for x in r.text.splitlines()] == [{"status": "ok", "seq": 0}]
