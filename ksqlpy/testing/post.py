@@ -5,8 +5,8 @@ schema (structural, see ``schema``), the key/value format name, the key's window
 format without them means "not windowed"), the features and ``isSource`` the case gives; a format's
 ``fullSchemaName`` property is compared with the full name of the schema registered for it (other format
 properties, e.g. PROTOBUF's ``unwrapPrimitives``, are not something the engine exposes: not compared).
-Topics: existence, partition count, formats when a source over the topic tells us its formats
-(formats of internal topics are not visible through the engine API), and ``keySchema``/``valueSchema``
+Topics: existence, partition count, formats when a source over the topic tells us its formats (an
+internal topic: its key format's name, from the query's plan; its value format is not recorded), and ``keySchema``/``valueSchema``
 against the latest schema registered under ``<topic>-key|value`` (``registered_schema_diff``), internal
 topics included. ``blacklist``: no topic name fully matches the regex.
 """
@@ -154,6 +154,9 @@ def topic_spec_diff(spec: TopicSpec, info: Any, engine: Any) -> Mismatch | None:
     if spec.partitions is not None and info.partitions != spec.partitions:
         return Mismatch("post.topics", f"{label}: expected {spec.partitions} partitions, got {info.partitions}")
     source = next((s for s in engine.catalog.sources() if s.topic == spec.name), None)
+    key = internal_topic_key(engine, spec.name) if source is None else None
+    if key is not None and spec.key_format is not None and spec.key_format.format != key.format.upper():
+        return Mismatch("post.topics", f"{label} keyFormat: expected {spec.key_format.format}, got {key.format}")
     if source is not None:
         if spec.key_format is not None:
             d = format_diff(spec.key_format, actual_format(source, True, engine))
@@ -168,6 +171,16 @@ def topic_spec_diff(spec: TopicSpec, info: Any, engine: Any) -> Mismatch | None:
             d = registered_schema_diff(spec.schemas[field_name], engine, spec.name, is_key)
             if d:
                 return Mismatch("post.topics.schema", f"{label} {field_name}: {d}")
+    return None
+
+
+def internal_topic_key(engine: Any, topic: str) -> Any:
+    """The key (columns, format) a running query writes an internal topic with, where its plan records one."""
+    for query in list(getattr(engine, "queries", {}).values()):
+        topology = getattr(query, "topology", None)
+        for t in getattr(topology, "topics", None) or []:
+            if t.name == topic and getattr(t, "key", None) is not None:
+                return t.key
     return None
 
 
