@@ -122,6 +122,11 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         return stmt
     topic = str(props["KAFKA_TOPIC"])
     key_fmt, value_fmt = _formats(props, config)
+    # the WITH clause's own rules come first (ksqlDB checks them while building the statement, before any
+    # format is built): a nullable representation on a format that is not protobuf
+    from ksqlpy.analysis.ddl import check_nullable_representation
+
+    check_nullable_representation(key_fmt, value_fmt, props)
     keys = [c for c in stmt.columns if c.key]
     values = [c for c in stmt.columns if not c.key and not c.headers and c.header_key is None]
     for side, which, fmt, cols in ((Side.KEY, "KEY", key_fmt, keys), (Side.VALUE, "VALUE", value_fmt, values)):

@@ -59,9 +59,10 @@ class FormatRuleError(KsqlStatementError, ValueError):
 
 
 class SinkSchemaError(SerdeError):
-    """A row the sink's registered schema (``*_SCHEMA_ID``) cannot hold: a required field the query does
-    not produce, or NULL in a required field without a default. ksqlDB's serializer throws and the query
-    fails (a StreamsException), so the writer stops the query on it instead of skipping the record."""
+    """A row the sink's schema cannot hold: a required field the query does not produce, NULL in a required
+    field without a default (``*_SCHEMA_ID``), a NULL element of a PROTOBUF array. ksqlDB's serializer throws
+    and the query fails (a StreamsException), so the writer stops the query on it instead of skipping the
+    record (an INSERT VALUES is refused)."""
 
 
 class ValueSerde(abc.ABC):

@@ -18,7 +18,7 @@ from __future__ import annotations
 import struct
 from typing import Any
 
-from ksqlpy.serde.base import SerdeError
+from ksqlpy.serde.base import SerdeError, SinkSchemaError
 from ksqlpy.serde.protobuf_schema import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
 
 _MASK64 = (1 << 64) - 1
@@ -292,7 +292,12 @@ def encode(file: ProtoFile, msg: ProtoMessage, values: dict[str, Any]) -> bytes:
                 varint(out, len(entry))
                 out += entry
         elif f.is_repeated:
-            items = [x for x in v if x is not None]
+            if any(x is None for x in v):
+                # a repeated field has no NULL element: protobuf's message builder refuses one
+                # (NullPointerException), so ksqlDB's serializer fails and the query with it (§4.5)
+                raise SinkSchemaError(f"Cannot write a NULL element into the repeated field '{f.name}' of "
+                                      f"message {msg.name}: protobuf arrays have no NULL elements")
+            items = list(v)
             if not items:
                 continue
             if _wire_of(file, f.type) != 2:  # packed, as proto3 writes repeated scalars
