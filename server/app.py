@@ -350,7 +350,9 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
     @app.post("/inserts-stream", tags=["queries"], openapi_extra=body_schema(InsertsStreamHeader))
     async def inserts_stream(request: Request) -> Response:
         if request.scope.get("http_version") != "2":
-            raise ServerError(HTTP2_ONLY, "This endpoint is only available when using HTTP2")
+            # the body (an insert stream, which may never end) is not read: the connection ends with the answer
+            raise ServerError(HTTP2_ONLY, "This endpoint is only available when using HTTP2",
+                              headers={"connection": "close"})
         media = choose(request.headers.get("accept"), [DELIMITED, JSON], DELIMITED) or DELIMITED
         batches = line_batches(request.stream(), ctx.config.int("ksqlpy.server.inserts.line.max.bytes"))
         try:
