@@ -381,9 +381,9 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
         after = lo.read_source(sub, scan.source, keep_tombstones=table)
     window = window_settings(agg)
     aggregate_node = lo.generated("KTABLE-AGGREGATE" if table else "KSTREAM-AGGREGATE")
+    stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
+    group_key = TopicKey(stage.key_columns, stage.key_format)  # the repartition's and the store's key
     if not agg.repartition:
-        stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
-        group_key = TopicKey(list(zip(agg.key_names, agg.key_types, strict=True)), stage.key_format)
         store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), sub, key=group_key)
         # a table source's previous contributions share the aggregate's store
         sub.operators.append(group_stage(lo, agg, store if table else None))
@@ -394,12 +394,9 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
         return
     previous = lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub) if table else None
     sub.operators.append(group_stage(lo, agg, previous))
-    key_columns = list(zip(agg.key_names, agg.key_types, strict=True))
-    stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
-    group_key = TopicKey(key_columns, stage.key_format)
     topic = lo.internal_topic(lo.names.repartition(naming.GROUP_BY), TopicKind.REPARTITION, sub.partitions,
                               group_key)
-    sub.operators.append(WriteRepartition(topic, key_columns, stage.key_format, stage.key_delimiter))
+    sub.operators.append(WriteRepartition(topic, stage.key_columns, stage.key_format, stage.key_delimiter))
     node = sub.node(NodeKind.PROCESSOR, naming.GROUP_BY, after, stores=[previous] if previous else None)
     node = sub.node(NodeKind.PROCESSOR, f"{naming.GROUP_BY}-repartition-filter", node)
     described = lo.names.repartition(naming.GROUP_BY)

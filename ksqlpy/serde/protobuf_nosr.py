@@ -33,8 +33,8 @@ from decimal import Decimal as PyDecimal
 from typing import Any
 
 from ksqlpy import types as T
-from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
-from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, signed, varint
+from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, repeated_items, signed, varint
 
 _WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
 
@@ -158,10 +158,7 @@ def _encode_field(out: bytearray, num: int, t: T.SqlType, v: Any, nullable: str 
             out += raw
     elif isinstance(t, T.Array):
         el = t.element
-        if any(x is None for x in v):  # as PROTOBUF (protobuf_wire.encode): a repeated field has no NULL element
-            raise SinkSchemaError(f"Cannot write a NULL element into the repeated field {num}: protobuf arrays "
-                                  "have no NULL elements")
-        items = list(v)
+        items = repeated_items(v, str(num))
         if not items:
             return
         if el.name in _SCALARS:

@@ -276,6 +276,16 @@ def _field(out: bytearray, file: ProtoFile, f: ProtoField, kind: str, num: int, 
     out += body
 
 
+def repeated_items(values: Any, field: str) -> list[Any]:
+    """The elements of a repeated field. Protobuf has no NULL element (its message builder refuses one), so
+    ksqlDB's serializer fails and the query with it (a SinkSchemaError; INSERT VALUES is refused)."""
+    items = list(values)
+    if any(x is None for x in items):
+        raise SinkSchemaError(f"Cannot write a NULL element into the repeated field {field}: protobuf arrays "
+                              "have no NULL elements")
+    return items
+
+
 def encode(file: ProtoFile, msg: ProtoMessage, values: dict[str, Any]) -> bytes:
     """The bytes of a message of type ``msg`` with the (proto) ``values`` given by field name."""
     out = bytearray()
@@ -292,12 +302,7 @@ def encode(file: ProtoFile, msg: ProtoMessage, values: dict[str, Any]) -> bytes:
                 varint(out, len(entry))
                 out += entry
         elif f.is_repeated:
-            if any(x is None for x in v):
-                # a repeated field has no NULL element: protobuf's message builder refuses one
-                # (NullPointerException), so ksqlDB's serializer fails and the query with it (§4.5)
-                raise SinkSchemaError(f"Cannot write a NULL element into the repeated field '{f.name}' of "
-                                      f"message {msg.name}: protobuf arrays have no NULL elements")
-            items = list(v)
+            items = repeated_items(v, f"'{f.name}' of message {msg.name}")
             if not items:
                 continue
             if _wire_of(file, f.type) != 2:  # packed, as proto3 writes repeated scalars
