@@ -413,6 +413,8 @@ def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any],
         return [to_avro(s["items"], x, el, names, unions) for x in v]
     if kind == "map":
         vt = t.value if isinstance(t, T.Map) else T.STRING
+        if None in v:  # Avro map keys are strings: its writer fails on a NULL key (the JSON formats write "null")
+            raise SinkSchemaError("Cannot write a NULL key into an Avro map: Avro map keys are non-null strings")
         return {str(k): to_avro(s["values"], x, vt, names, unions) for k, x in v.items()}
     if kind in ("record", "error"):
         sql_fields = dict(t.fields) if isinstance(t, T.Struct) else {}
