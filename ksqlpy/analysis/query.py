@@ -264,7 +264,9 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                             and n not in table_functions]
         t = be.type
         if isinstance(t, T.NullType):
-            if persistent:
+            # ksqlDB's FinalProjectNode (persistent and push queries alike, SelectionUtil); a pull query's
+            # QueryProjectNode has no such check (its NULL column is typed STRING here)
+            if kind is not QueryKind.PULL:
                 raise KsqlStatementError("Can't infer a type of null. Please explicitly cast it to a required type, "
                                          "e.g. CAST(null AS VARCHAR).")
             t = T.STRING
