@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from typing import Any, NoReturn, TypeVar
 
 from sqlglot import exp
@@ -17,7 +18,7 @@ from sqlglot.tokens import Token, TokenType
 
 from ksqlpy.errors import KsqlParseError
 
-from .errors import SYNTAX_ERROR, Positions, error_at, syntax_message, token_text
+from .errors import SYNTAX_ERROR, Positions, error_at, syntax_detail, syntax_message, token_text
 from .keywords import RESERVED, WINDOW_UNITS_MS
 from .with_clause import PrepareError
 
@@ -75,6 +76,27 @@ class TokenParser(Parser):
         for word in words:
             if not self._match_text_seq(word):
                 raise self.syntax_error(f"'{word}'")
+
+    def expect_keyword(self, word: str, starts_next: Callable[[Token], bool]) -> None:
+        """``match(word)`` with ANTLR's inline recovery (``DefaultErrorStrategy.recoverInline``), worded as
+        ksqlDB's ``SyntaxErrorValidator`` words it: the current token is extraneous when ``word`` follows it
+        (a reserved word is named as one, else ``Expecting 'WORD'``); ``word`` is missing when the current
+        token can begin what follows ``word`` (``starts_next``: ``missing 'WORD' at 'X'``); otherwise a
+        mismatch (``Expecting 'WORD'``)."""
+        if self.match_word(word):
+            return
+        token = self._curr
+        if token and self.next_word() == word:
+            found = self.word()
+            if found in RESERVED:
+                raise self.reserved_error(found)
+        elif token and token.token_type != TokenType.SENTINEL and starts_next(token):
+            raise self.error(syntax_detail(f"missing '{word}' at '{token_text(token)}'"), token)
+        raise self.syntax_error(f"'{word}'")
+
+    def starts_number(self, token: Token) -> bool:
+        """ksqlDB's ``number`` rule begins here (a window or grace period's size)."""
+        return token.token_type in (TokenType.NUMBER, TokenType.DASH)
 
     def expect(self, token_type: TokenType, shown: str) -> Token:
         token = self._curr

@@ -168,12 +168,10 @@ def _parse_join(p: ExpressionParser) -> JoinClause:
     p._advance()
     if kind == "JOIN":
         kind = "INNER"
-    elif kind == "INNER":
-        p.expect_word("JOIN")
-    elif not p.match_word("OUTER") and p.word() != "JOIN":
-        raise p.syntax_error("{'JOIN', 'OUTER'}")
     else:
-        p.expect_word("JOIN")
+        if kind != "INNER":
+            p.match_word("OUTER")
+        _expect_join(p)
     right = _parse_source(p)
     within = _parse_within(p) if p.match_word("WITHIN") else None
     if p.word() != "ON":
@@ -181,6 +179,13 @@ def _parse_join(p: ExpressionParser) -> JoinClause:
                              else "{'GRACE', 'ON'}" if within is not None else "{'WITHIN', 'ON'}")
     p._advance()
     return JoinClause(kind=kind, right=right, on=p.parse_expression(), within=within)
+
+
+def _expect_join(p: ExpressionParser) -> None:
+    """``JOIN`` after the join type; missing where the token can begin the joined source (``missing 'JOIN'
+    at 'T'``). ``OUTER?`` is behind the parser by then: the joinType rule may end before it, so no
+    alternative lists it."""
+    p.expect_keyword("JOIN", p.is_identifier)
 
 
 def _parse_within(p: ExpressionParser) -> WithinSpec:
@@ -193,7 +198,7 @@ def _parse_within(p: ExpressionParser) -> WithinSpec:
         before = after = p.parse_duration()
     grace = None
     if p.match_word("GRACE"):
-        p.expect_word("PERIOD")
+        p.expect_keyword("PERIOD", p.starts_number)
         grace = p.parse_duration()
     return WithinSpec(before_ms=before, after_ms=after, grace_ms=grace)
 
@@ -215,29 +220,40 @@ def _parse_window(p: ExpressionParser) -> WindowSpec:
     p._advance()
     p.expect(TokenType.L_PAREN, "(")
     if kind != "SESSION":
-        p.expect_word("SIZE")
+        p.expect_keyword("SIZE", p.starts_number)
     spec = WindowSpec(type=kind, size_ms=p.parse_duration(), line=line, column=column)
     spec.printed["size"] = p.last_duration
     if kind == "HOPPING":
         p.expect(TokenType.COMMA, ",")
-        p.expect_word("ADVANCE", "BY")
+        p.expect_keyword("ADVANCE", lambda t: p.normalize(t) == "BY" and t.token_type == TokenType.VAR)
+        p.expect_keyword("BY", p.starts_number)
         spec.advance_ms = p.parse_duration()
         spec.printed["advance"] = p.last_duration
-    if p._match(TokenType.COMMA):
+    # ``(',' retentionClause)? (',' gracePeriodClause)?``: ANTLR looks past the comma to choose; a word that
+    # is neither leaves it no viable alternative
+    if p._curr and p._curr.token_type == TokenType.COMMA:
+        if p.next_word() not in ("RETENTION", "GRACE"):
+            p._advance()
+            raise p.syntax_error()
+        p._advance()
         if p.match_word("RETENTION"):
             spec.retention_ms = p.parse_duration()
             spec.printed["retention"] = p.last_duration
             if p._match(TokenType.COMMA):
-                p.expect_word("GRACE", "PERIOD")
-                spec.grace_ms = p.parse_duration()
-                spec.printed["grace"] = p.last_duration
-        elif p.match_word("GRACE", "PERIOD"):
-            spec.grace_ms = p.parse_duration()
-            spec.printed["grace"] = p.last_duration
+                p.expect_keyword("GRACE", lambda t: p.normalize(t) == "PERIOD" and t.token_type == TokenType.VAR)
+                _grace(p, spec)
         else:
-            raise p.syntax_error("{'RETENTION', 'GRACE'}")
+            p._advance()
+            _grace(p, spec)
     p.expect(TokenType.R_PAREN, ")")
     return spec
+
+
+def _grace(p: ExpressionParser, spec: WindowSpec) -> None:
+    """``GRACE PERIOD windowSize`` after its ``GRACE``."""
+    p.expect_keyword("PERIOD", p.starts_number)
+    spec.grace_ms = p.parse_duration()
+    spec.printed["grace"] = p.last_duration
 
 
 def _parse_grouping(p: ExpressionParser) -> list[exp.Expression]:

@@ -130,12 +130,19 @@ def test_reserved_words_name_variables(word: str) -> None:
 
 
 @pytest.mark.parametrize(("sql", "where", "detail"), [
-    # joinType: LEFT/RIGHT/FULL take an optional OUTER before JOIN; INNER only JOIN
-    ("SELECT * FROM l LEFT t ON l.id = t.id;", "1:22", "Expecting {'JOIN', 'OUTER'}"),
-    ("SELECT * FROM l RIGHT t ON l.id = t.id;", "1:23", "Expecting {'JOIN', 'OUTER'}"),
-    ("SELECT * FROM l FULL t ON l.id = t.id;", "1:22", "Expecting {'JOIN', 'OUTER'}"),
-    ("SELECT * FROM l LEFT OUTER t ON l.id = t.id;", "1:28", "Expecting 'JOIN'"),
-    ("SELECT * FROM l INNER t ON l.id = t.id;", "1:23", "Expecting 'JOIN'"),
+    # joinType ends after its optional OUTER, so match(JOIN) fails with JOIN alone expected; a token that can
+    # begin the joined source is where ANTLR's single-token insertion puts the missing JOIN
+    ("SELECT * FROM l LEFT t ON l.id = t.id;", "1:22", "missing 'JOIN' at 't'"),
+    ("SELECT * FROM l RIGHT t ON l.id = t.id;", "1:23", "missing 'JOIN' at 't'"),
+    ("SELECT * FROM l FULL t ON l.id = t.id;", "1:22", "missing 'JOIN' at 't'"),
+    ("SELECT * FROM l LEFT OUTER t ON l.id = t.id;", "1:28", "missing 'JOIN' at 't'"),
+    ("SELECT * FROM l INNER t ON l.id = t.id;", "1:23", "missing 'JOIN' at 't'"),
+    ("SELECT * FROM l FULL OUTER `t` ON l.id = t.id;", "1:28", "missing 'JOIN' at '`t`'"),
+    # single-token deletion first: a token followed by JOIN is extraneous
+    ("SELECT * FROM l LEFT x JOIN t ON l.id = t.id;", "1:22", "Expecting 'JOIN'"),
+    # neither: a mismatch, JOIN alone expected
+    ("SELECT * FROM l LEFT 5 ON l.id = t.id;", "1:22", "Expecting 'JOIN'"),
+    ("SELECT * FROM l RIGHT;", "1:22", "Expecting 'JOIN'"),
     # after the joined source (and its alias): the optional window, then ON
     ("SELECT * FROM l JOIN t;", "1:23", "Expecting {'WITHIN', 'ON'}"),
     ("SELECT * FROM l JOIN t x y ON l.id = x.id;", "1:26", "Expecting {'WITHIN', 'ON'}"),
@@ -145,10 +152,35 @@ def test_reserved_words_name_variables(word: str) -> None:
     ("SELECT * FROM l JOIN r WITHIN 1 SECOND x ON l.id = r.id;", "1:40", "Expecting {'GRACE', 'ON'}"),
     ("SELECT * FROM l JOIN r WITHIN (1 SECOND, 2 SECONDS) x;", "1:53", "Expecting {'GRACE', 'ON'}"),
     ("SELECT * FROM l JOIN r WITHIN 1 SECOND GRACE PERIOD 2 SECONDS x;", "1:63", "Expecting 'ON'"),
-    ("SELECT * FROM l JOIN r WITHIN 1 SECOND GRACE 2 SECONDS ON l.id = r.id;", "1:46", "Expecting 'PERIOD'"),
+    ("SELECT * FROM l JOIN r WITHIN 1 SECOND GRACE 2 SECONDS ON l.id = r.id;", "1:46", "missing 'PERIOD' at '2'"),
+    ("SELECT * FROM l JOIN r WITHIN 1 SECOND GRACE x 2 SECONDS ON l.id = r.id;", "1:46", "Expecting 'PERIOD'"),
 ])
 def test_join_clause_names_what_could_come_next(sql: str, where: str, detail: str) -> None:
     e = _error(sql)
+    assert e.message.startswith(f"line {where}: Syntax Error\n{detail}\n")
+
+
+@pytest.mark.parametrize(("sql", "where", "detail"), [
+    # a keyword the window's grammar requires (SIZE, ADVANCE BY, GRACE PERIOD): missing where the token can
+    # begin what follows it (a number), extraneous when the keyword follows, else a mismatch
+    ("WINDOW TUMBLING (1 SECOND)", "1:44", "missing 'SIZE' at '1'"),
+    ("WINDOW TUMBLING (-1 SECOND)", "1:44", "missing 'SIZE' at '-'"),
+    ("WINDOW TUMBLING (x 1 SECOND)", "1:44", "Expecting 'SIZE'"),
+    ("WINDOW HOPPING (SIZE 2 SECONDS, ADVANCE 1 SECOND)", "1:67", "missing 'BY' at '1'"),
+    ("WINDOW HOPPING (SIZE 2 SECONDS, BY 1 SECOND)", "1:59", "missing 'ADVANCE' at 'BY'"),
+    ("WINDOW HOPPING (SIZE 2 SECONDS, 1 SECOND)", "1:59", "Expecting 'ADVANCE'"),
+    ("WINDOW TUMBLING (SIZE 1 SECOND, GRACE 2 SECONDS)", "1:65", "missing 'PERIOD' at '2'"),
+    ("WINDOW SESSION (1 SECOND, GRACE 2 SECONDS)", "1:59", "missing 'PERIOD' at '2'"),
+    ("WINDOW TUMBLING (SIZE 1 SECOND, RETENTION 2 SECONDS, GRACE 2 SECONDS)", "1:86", "missing 'PERIOD' at '2'"),
+    ("WINDOW TUMBLING (SIZE 1 SECOND, RETENTION 2 SECONDS, PERIOD 2 SECONDS)", "1:80", "missing 'GRACE' at 'PERIOD'"),
+    ("WINDOW TUMBLING (SIZE 1 SECOND, RETENTION 2 SECONDS, x)", "1:80", "Expecting 'GRACE'"),
+    # (',' retentionClause)? (',' gracePeriodClause)?: ANTLR predicts past the comma; a word that begins
+    # neither leaves no viable alternative
+    ("WINDOW TUMBLING (SIZE 1 SECOND, x 2 SECONDS)", "1:59", "Syntax error at or near 'x' at line 1:59"),
+    ("WINDOW TUMBLING (SIZE 1 SECOND,)", "1:58", "Syntax error at or near ')' at line 1:58"),
+])
+def test_window_keywords_recover_as_antlr_does(sql: str, where: str, detail: str) -> None:
+    e = _error(f"SELECT K, COUNT(*) FROM S {sql} GROUP BY K EMIT CHANGES;")
     assert e.message.startswith(f"line {where}: Syntax Error\n{detail}\n")
 
 
