@@ -37,6 +37,13 @@ def _java_long(text: str) -> int | None:
     return value if -(2**63) <= value <= _LONG_MAX else None
 
 
+
+# the tokens and words an expression can begin with (besides names), as ANTLR's first set of ``expression``
+_EXPRESSION_TOKENS = frozenset({TokenType.STRING, TokenType.NUMBER, TokenType.L_PAREN, TokenType.DASH, TokenType.PLUS,
+                                TokenType.NOT, TokenType.NULL, TokenType.TRUE, TokenType.FALSE, TokenType.CASE,
+                                TokenType.IDENTIFIER})
+_EXPRESSION_WORDS = frozenset({"CAST", "ARRAY", "MAP", "STRUCT", "INTERVAL"})
+
 class TokenParser(Parser):
     """sqlglot's token cursor with ksql's primitive rules; one instance parses one script."""
 
@@ -83,16 +90,37 @@ class TokenParser(Parser):
         (a reserved word is named as one, else ``Expecting 'WORD'``); ``word`` is missing when the current
         token can begin what follows ``word`` (``starts_next``: ``missing 'WORD' at 'X'``); otherwise a
         mismatch (``Expecting 'WORD'``)."""
-        if self.match_word(word):
-            return
+        if not self.match_word(word):
+            self._recover_inline(word, self.next_word() == word, starts_next)
+
+    def expect_token(self, token_type: TokenType, shown: str, starts_next: Callable[[Token], bool]) -> Token:
+        """``expect`` of a symbol (``:=``, ``THEN``...) with ANTLR's inline recovery (``expect_keyword``)."""
         token = self._curr
-        if token and self.next_word() == word:
+        if token and token.token_type == token_type:
+            self._advance()
+            return token
+        nxt = self._next
+        self._recover_inline(shown, bool(nxt) and nxt.token_type == token_type, starts_next)
+        raise AssertionError("unreachable")
+
+    def _recover_inline(self, shown: str, extraneous: bool, starts_next: Callable[[Token], bool]) -> NoReturn:
+        token = self._curr
+        if token and extraneous:
             found = self.word()
             if found in RESERVED:
                 raise self.reserved_error(found)
         elif token and token.token_type != TokenType.SENTINEL and starts_next(token):
-            raise self.error(syntax_detail(f"missing '{word}' at '{token_text(token)}'"), token)
-        raise self.syntax_error(f"'{word}'")
+            raise self.error(syntax_detail(f"missing '{shown}' at '{token_text(token)}'"), token)
+        raise self.syntax_error(f"'{shown}'")
+
+    def starts_expression(self, token: Token) -> bool:
+        """ksqlDB's ``expression`` rule can begin with ``token``."""
+        return (token.token_type in _EXPRESSION_TOKENS or self.is_identifier(token)
+                or token.text.upper() in _EXPRESSION_WORDS)
+
+    def starts_type(self, token: Token) -> bool:
+        """ksqlDB's ``type`` rule can begin with ``token`` (a base type is a name)."""
+        return self.is_identifier(token) or token.text.upper() in ("ARRAY", "MAP", "STRUCT", "DECIMAL")
 
     def starts_number(self, token: Token) -> bool:
         """ksqlDB's ``number`` rule begins here (a window or grace period's size)."""

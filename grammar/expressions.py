@@ -139,7 +139,7 @@ class ExpressionParser(TokenParser):
 
     def _parse_between(self, this: exp.Expression | None) -> exp.Between:
         low = self.parse_value_expression()
-        self.expect(_T.AND, "AND")
+        self.expect_token(_T.AND, "AND", self.starts_expression)
         return exp.Between(this=this, low=low, high=self.parse_value_expression())
 
     def _parse_in(self, this: exp.Expression | None, alias: bool = False) -> exp.In:
@@ -173,7 +173,8 @@ class ExpressionParser(TokenParser):
 
     def _parse_at_time_zone(self, this: exp.Expression | None) -> exp.Expression | None:
         while this is not None and self.match_word("AT"):
-            self.expect_word("TIME", "ZONE")
+            self.expect_keyword("TIME", lambda t: t.text.upper() == "ZONE")
+            self.expect_keyword("ZONE", lambda t: t.token_type == _T.STRING)
             zone = self.parse_string("a time zone string")
             this = exp.AtTimeZone(this=this, zone=exp.Literal(this=zone, is_string=True))
         return this
@@ -309,7 +310,7 @@ class ExpressionParser(TokenParser):
 
     def _parse_ksql_cast(self) -> Cast:
         this = self.parse_expression()
-        self.expect_word("AS")
+        self.expect_keyword("AS", self.starts_type)
         to = parse_type(self)
         self.expect(_T.R_PAREN, ")")
         return Cast(this=this, to=to)
@@ -320,7 +321,7 @@ class ExpressionParser(TokenParser):
         if self._curr.token_type != _T.R_PAREN:
             while True:
                 keys.append(self.parse_expression())
-                self.expect(_T.COLON_EQ, ":=")
+                self.expect_token(_T.COLON_EQ, ":=", self.starts_expression)
                 values.append(self.parse_expression())
                 if not self._match(_T.COMMA):
                     break
@@ -333,7 +334,7 @@ class ExpressionParser(TokenParser):
         if self._curr.token_type != _T.R_PAREN:
             while True:
                 names.append(self.parse_identifier("a field name"))
-                self.expect(_T.COLON_EQ, ":=")
+                self.expect_token(_T.COLON_EQ, ":=", self.starts_expression)
                 values.append(self.parse_expression())
                 if not self._match(_T.COMMA):
                     break
@@ -347,7 +348,7 @@ class ExpressionParser(TokenParser):
         ifs: list[exp.Expression] = []
         while self._match(_T.WHEN):
             condition = self.parse_expression()
-            self.expect(_T.THEN, "THEN")
+            self.expect_token(_T.THEN, "THEN", self.starts_expression)
             ifs.append(exp.If(this=condition, true=self.parse_expression()))
         if not ifs:
             raise self.syntax_error("'WHEN'")

@@ -76,18 +76,10 @@ def _check_qualifiers(p: ExpressionParser, query: Query) -> None:
                                      *p.line_col(p._prev), prepared=True, silent=True)
 
 
-_EXPRESSION_TOKENS = frozenset({TokenType.STRING, TokenType.NUMBER, TokenType.L_PAREN, TokenType.DASH, TokenType.PLUS,
-                                TokenType.NOT, TokenType.NULL, TokenType.TRUE, TokenType.FALSE, TokenType.CASE,
-                                TokenType.IDENTIFIER})
-_EXPRESSION_WORDS = frozenset({"CAST", "ARRAY", "MAP", "STRUCT", "INTERVAL"})
-
-
 def _starts_expression(p: ExpressionParser) -> bool:
     """Whether the current token can begin an expression (ANTLR's first set of ``groupBy``/``partitionBy``)."""
     token = p._curr
-    if not token or token.token_type == TokenType.SENTINEL:
-        return False
-    return token.token_type in _EXPRESSION_TOKENS or p.is_identifier(token) or p.word() in _EXPRESSION_WORDS
+    return bool(token) and token.token_type != TokenType.SENTINEL and p.starts_expression(token)
 
 
 def _expect_by_after(p: ExpressionParser, word: str) -> None:

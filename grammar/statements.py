@@ -124,7 +124,7 @@ def _create_connector(p: KsqlParser, source: bool) -> ast.CreateConnector:
 def _create_type(p: KsqlParser) -> ast.CreateType:
     if_not_exists = p.match_word("IF", "NOT", "EXISTS")
     name = p.parse_identifier("a type name")
-    p.expect_word("AS")
+    p.expect_keyword("AS", p.starts_type)
     return ast.CreateType(name=name, type=parse_type(p), if_not_exists=if_not_exists)
 
 
@@ -132,7 +132,11 @@ def _create_type(p: KsqlParser) -> ast.CreateType:
 
 
 def _insert(p: KsqlParser) -> ast.Statement:
-    p.expect_word("INSERT", "INTO")
+    p.expect_word("INSERT")
+    if not p.match_word("INTO"):
+        # both INSERT statements (``INSERT INTO s query``, ``INSERT INTO s (cols) VALUES``) begin INSERT INTO:
+        # ANTLR's statement prediction finds no viable alternative at the token after INSERT
+        raise p.syntax_error(None)
     line, col = p.line_col(p._curr)
     target = p.parse_identifier("a source name")
     with_at = p.line_col(p._curr)

@@ -185,6 +185,38 @@ def test_window_keywords_recover_as_antlr_does(sql: str, where: str, detail: str
 
 
 @pytest.mark.parametrize(("sql", "where", "detail"), [
+    # missing where the token can begin what follows the keyword (ANTLR's single-token insertion)
+    ("SELECT CAST(i INT) FROM s EMIT CHANGES;", "1:15", "missing 'AS' at 'INT'"),
+    ("SELECT CAST(i ARRAY<INT>) FROM s EMIT CHANGES;", "1:15", "missing 'AS' at 'ARRAY'"),
+    ("SELECT i FROM s WHERE i BETWEEN 1 2 EMIT CHANGES;", "1:35", "missing 'AND' at '2'"),
+    ("SELECT i FROM s WHERE i BETWEEN 1 j EMIT CHANGES;", "1:35", "missing 'AND' at 'j'"),
+    ("SELECT CASE WHEN i > 0 1 END FROM s EMIT CHANGES;", "1:24", "missing 'THEN' at '1'"),
+    ("SELECT CASE WHEN i > 0 'a' END FROM s EMIT CHANGES;", "1:24", "missing 'THEN' at ''a''"),
+    ("SELECT ts AT ZONE 'UTC' FROM s EMIT CHANGES;", "1:14", "missing 'TIME' at 'ZONE'"),
+    ("SELECT ts AT TIME 'UTC' FROM s EMIT CHANGES;", "1:19", "missing 'ZONE' at ''UTC''"),
+    ("SELECT STRUCT(a 1) FROM s EMIT CHANGES;", "1:17", "missing ':=' at '1'"),
+    ("SELECT MAP('a' 1) FROM s EMIT CHANGES;", "1:16", "missing ':=' at '1'"),
+    ("CREATE TYPE t STRUCT<a INT>;", "1:15", "missing 'AS' at 'STRUCT'"),
+    ("CREATE TYPE t INT;", "1:15", "missing 'AS' at 'INT'"),
+    # extraneous when the keyword follows the token
+    ("SELECT CASE WHEN i > 0 x THEN 1 END FROM s EMIT CHANGES;", "1:24", "Expecting 'THEN'"),
+    ("SELECT CAST(i x AS INT) FROM s EMIT CHANGES;", "1:15", "Expecting 'AS'"),
+    # a mismatch otherwise
+    ("SELECT CAST(i, INT) FROM s EMIT CHANGES;", "1:14", "Expecting 'AS'"),
+    ("SELECT STRUCT(a, 1) FROM s EMIT CHANGES;", "1:16", "Expecting ':='"),
+])
+def test_expression_keywords_recover_as_antlr_does(sql: str, where: str, detail: str) -> None:
+    e = _error(sql)
+    assert e.message.startswith(f"line {where}: Syntax Error\n{detail}\n")
+
+
+@pytest.mark.parametrize("sql", ["INSERT s (k) VALUES ('a');", "INSERT s SELECT * FROM t;"])
+def test_insert_without_into_has_no_viable_statement(sql: str) -> None:
+    # both INSERT statements begin INSERT INTO: the statement's prediction fails at the token after INSERT
+    assert _error(sql).message.startswith("line 1:8: Syntax Error\nSyntax error at or near 's' at line 1:8\n")
+
+
+@pytest.mark.parametrize(("sql", "where", "detail"), [
     # the next token can begin the grouping: ANTLR inserts the missing BY and says so at that token
     ("SELECT * FROM s GROUP k EMIT CHANGES;", "1:23", "missing 'BY' at 'k'"),
     ("SELECT * FROM s GROUP (k, v) EMIT CHANGES;", "1:23", "missing 'BY' at '('"),
