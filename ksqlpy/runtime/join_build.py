@@ -33,6 +33,7 @@ from ksqlpy.plan.topology import (
 )
 from ksqlpy.runtime.context import RuntimeContext, fail_on_deserialization, strict_timestamps
 from ksqlpy.runtime.join_fk import FkLeft, FkRight
+from ksqlpy.runtime.join_keys import rekey, store_encoder
 from ksqlpy.runtime.join_rows import (
     block_builder,
     is_source_key,
@@ -77,6 +78,7 @@ class JoinWiring:
         self.fail_on_deserialization = fail_on_deserialization(rctx)
         self._keys: dict[int, Callable[[tuple], Any]] = {}
         self._codecs: dict[int, Callable[[tuple], bytes]] = {}
+        self._store_codecs: dict[int, Callable[[tuple], bytes]] = {}
         self._routes: dict[int, Callable[[tuple], int | None]] = {}
 
     def key_fn(self, key: KeyFunction) -> Callable[[tuple], Any]:
@@ -102,10 +104,27 @@ class JoinWiring:
         return logged
 
     def codec(self, codec: KeyCodec) -> Callable[[tuple], bytes]:
+        """Key -> its bytes in the join's internal key format (an internal topic's record key)."""
         fn = self._codecs.get(id(codec))
         if fn is None:
             fn = self._codecs[id(codec)] = key_encoder(codec.format, codec.types, codec.delimiter)
         return fn
+
+    def store_codec(self, codec: KeyCodec) -> Callable[[tuple], bytes]:
+        """Key -> its join stores' key: the format's bytes without the registry's framing (``join_keys``)."""
+        fn = self._store_codecs.get(id(codec))
+        if fn is None:
+            fn = self._store_codecs[id(codec)] = store_encoder(codec.format, self.codec(codec))
+        return fn
+
+    @staticmethod
+    def migration(ctx: TaskContext, kv: Any, codec: KeyCodec, fk_codec: KeyCodec | None = None) -> Any:
+        """``kv``, registered to be re-keyed after its restore if an earlier version wrote it."""
+        key = rekey(codec.format, codec.types)
+        fk = rekey(fk_codec.format, fk_codec.types) if fk_codec is not None else None
+        if key is not None or fk is not None:
+            ctx.migrations.append((kv, key, fk))
+        return kv
 
     def router(self, op: ForeignKeyLeft) -> Callable[[tuple], int | None]:
         """Foreign key -> the partition of the right table's topic it is in: where the key written by that
@@ -284,31 +303,38 @@ class JoinWiring:
 
     def operator(self, ctx: TaskContext, op: Any, store: Callable[[str], Any]) -> Any:
         if isinstance(op, JoinOperator):
-            emit, key_bytes = self.emitter(ctx, op.output), self.codec(op.codec)
+            emit, key_bytes = self.emitter(ctx, op.output), self.store_codec(op.codec)
+
+            def kv(name: str) -> Any:
+                return self.migration(ctx, store(op.stores[name]), op.codec)
+
             if op.flavor == "STREAM_STREAM":
                 assert op.within is not None
                 before, after, grace, _ = op.within
                 retention = before + after + grace
-                outer = OuterStore(store(op.stores["outer"])) if "outer" in op.stores else None
+                outer = OuterStore(kv("outer")) if "outer" in op.stores else None
                 pair = predicate(op.pair_prefilter, op.left_width + op.right_width, self.functions) \
                     if op.pair_prefilter else None
-                return StreamStreamJoin(op.kind, op.within, WindowStore(store(op.stores["this"]), retention),
-                                        WindowStore(store(op.stores["other"]), retention), outer, emit,
+                return StreamStreamJoin(op.kind, op.within, WindowStore(kv("this"), retention),
+                                        WindowStore(kv("other"), retention), outer, emit,
                                         op.left_width, op.right_width, key_bytes, keep_pair=pair)
             if op.flavor == "STREAM_TABLE":
                 keep = predicate(op.right_prefilter, op.right_width, self.functions) if op.right_prefilter else None
-                return StreamTableJoin(op.kind, TableStore(store(op.stores["table"])), emit, op.right_width,
+                return StreamTableJoin(op.kind, TableStore(kv("table")), emit, op.right_width,
                                        key_bytes, keep_right=keep, exact_keys=exact_key_types(op.codec.types))
-            return TableTableJoin(op.kind, TableStore(store(op.stores["left"])), TableStore(store(op.stores["right"])),
+            return TableTableJoin(op.kind, TableStore(kv("left")), TableStore(kv("right")),
                                   emit, op.left_width, op.right_width, key_bytes)
         if isinstance(op, ForeignKeyLeft):
-            return FkLeft(TableStore(store(op.stores["left"])), store(op.stores["results"]),
+            return FkLeft(TableStore(self.migration(ctx, store(op.stores["left"]), op.left_codec)),
+                          self.migration(ctx, store(op.stores["results"]), op.left_codec),
                           self.emitter(ctx, op.output), ctx.produce, inner=op.inner,
                           fk_of=self.logged_key_fn(ctx, op.fk_of),
-                          fk_bytes=self.codec(op.fk_codec), left_key_bytes=self.codec(op.left_codec),
+                          fk_bytes=self.codec(op.fk_codec), left_key_bytes=self.store_codec(op.left_codec),
                           subscription_topic=op.subscription_topic, right_width=op.right_width,
                           partition=ctx.partition, fk_partition=self.router(op))
         assert isinstance(op, ForeignKeyRight)
-        return FkRight(TableStore(store(op.stores["right"])), store(op.stores["subscriptions"]), ctx.produce,
-                       right_key_bytes=self.codec(op.right_codec), left_key_bytes=self.codec(op.left_codec),
+        return FkRight(TableStore(self.migration(ctx, store(op.stores["right"]), op.right_codec)),
+                       self.migration(ctx, store(op.stores["subscriptions"]), op.left_codec, op.right_codec),
+                       ctx.produce, right_key_bytes=self.store_codec(op.right_codec),
+                       left_key_bytes=self.store_codec(op.left_codec), response_key_bytes=self.codec(op.left_codec),
                        response_topic=op.response_topic)

@@ -164,12 +164,15 @@ class FkLeft(BaseOperator):
 class FkRight(BaseOperator):
     def __init__(self, right: TableStore, subs: KeyValueStore, produce: Produce, *,
                  right_key_bytes: Callable[[tuple], bytes], left_key_bytes: Callable[[tuple], bytes],
-                 response_topic: str) -> None:
+                 response_topic: str, response_key_bytes: Callable[[tuple], bytes] | None = None) -> None:
+        """``right_key_bytes``/``left_key_bytes``: the stores' keys; ``response_key_bytes``: a response
+        record's key (the left key in its format; the stores' keys if not given)."""
         self.right = right
         self.subs = subs
         self.produce = produce
         self.right_key_bytes = right_key_bytes
         self.left_key_bytes = left_key_bytes
+        self.response_key_bytes = response_key_bytes or left_key_bytes
         self.topic = response_topic
 
     @staticmethod
@@ -218,4 +221,4 @@ class FkRight(BaseOperator):
                  partition: int) -> None:
         """To the left task that subscribed (``partition``), whatever its key bytes hash to."""
         value = _dumps((lkey, (seq, right_row, echoed, row)), _HIGHEST)
-        self.produce(ProducerRecord(self.topic, self.left_key_bytes(lkey), value, ts, hdrs, partition))
+        self.produce(ProducerRecord(self.topic, self.response_key_bytes(lkey), value, ts, hdrs, partition))

@@ -24,6 +24,7 @@ from operator import itemgetter, le
 from typing import Any
 
 from ksqlpy.log.base import Log, ProducerRecord, RecordBatch
+from ksqlpy.runtime.join_keys import migrate_store
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.processor import Lifecycle, Processor
 from ksqlpy.runtime.repartition import encode_values
@@ -81,6 +82,8 @@ class TaskContext:
         self.records: list[ProducerRecord] = []
         # internal topics written as columns (``Internal``): one produce_batch per topic and batch
         self.internal: dict[str, Internal] = {}
+        # join stores to re-key after their restore (``join_keys.migrate_store``): (store, key, foreign key)
+        self.migrations: list[tuple[KeyValueStore, Any, Any]] = []
 
     def store(self, name: str, changelog: str | None) -> KeyValueStore:
         kv = self._make_store(name, changelog)
@@ -177,6 +180,7 @@ class JoinTask:
         for kv in ctx.kvs:
             if not kv.is_restored:
                 kv.restore()
+        self._migrate()
         for op in ctx.operators:
             op.init()
         if self.finish is not None:
@@ -199,6 +203,18 @@ class JoinTask:
             with log.transaction() as tx:
                 tx.commit_offsets(self.group, pin)
         self.initialized = True
+
+    def _migrate(self) -> None:
+        """Re-key join stores written with older key bytes (``join_keys``), committed at once as a batch's
+        changes are (changelog, then the local files), so an abort or a crash after it keeps the new keys."""
+        moved = [kv for kv, key, fk in self.ctx.migrations if migrate_store(kv, key, fk)]
+        if not moved:
+            return
+        with self.log.transaction() as tx:
+            for kv in moved:
+                kv.flush(tx)
+        for kv in moved:
+            kv.commit_local()
 
     def close(self) -> None:
         for op in self.ctx.operators:

@@ -307,6 +307,12 @@ class KeyValueStore:
         """Entries whose key starts with ``prefix``, in key order (this batch's changes included)."""
         return self.range(prefix, _prefix_end(prefix))
 
+    def committed_keys(self) -> Iterator[bytes]:
+        """The keys in the local files, in key order, without reading a value (changes not yet committed
+        are not included: what a restored store holds before its task processes anything)."""
+        with self.env.begin(db=self.data, buffers=False) as txn:
+            yield from txn.cursor().iternext(keys=True, values=False)
+
     def committed_payloads(self, chunk: int = 10_000) -> Iterator[tuple[list[bytes], list[bytes]]]:
         """The committed entries as their changelog payloads (keys, values), in key order and in chunks,
         derived index entries left out: what a replica replays (the Spark backfill hands a store over

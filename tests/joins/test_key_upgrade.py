@@ -1,0 +1,167 @@
+"""Joins and pull queries across an upgrade of the key bytes of schema-registry key formats.
+
+Earlier releases wrote an unwrapped AVRO key as a ``["null", T]`` union (now the bare type, as ksqlDB) and
+keyed join stores by the key's framed bytes, whose schema id came from a process-local registry (so it
+could differ in the next process). A data directory written that way is built here by running the old
+encodings (the union schema, framed store keys, a registry whose ids are taken by other schemas), then the
+engine restarts with the current ones: every join and pull query must see the rows from before, exactly
+as one run without the upgrade does.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import ksqlpy.serde as serde_pkg
+from ksqlpy.engine import Engine
+from ksqlpy.runtime import join_build
+from ksqlpy.schema_registry import EmbeddedSchemaRegistry
+from ksqlpy.serde import avro_format
+from tests.joins.conftest import PROPS, Harness
+
+Send = Callable[[Harness, str], None]
+
+
+def _old_release(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The encodings of the earlier release: unwrapped AVRO roots as unions, framed store keys, and a
+    process-local registry whose first ids are someone else's."""
+    current = avro_format.avro_schema
+
+    def union_root(columns: Any, *, wrap: bool, full_name: str | None = None) -> Any:
+        schema = current(columns, wrap=wrap, full_name=full_name)
+        return ["null", schema] if not wrap and len(columns) == 1 else schema
+
+    monkeypatch.setattr(avro_format, "avro_schema", union_root)
+    monkeypatch.setattr(join_build, "store_encoder", lambda fmt, encode: encode)
+    local = EmbeddedSchemaRegistry()
+    for i in range(3):
+        local.register("other-key", f'{{"type": "record", "name": "R{i}", "fields": []}}', "AVRO")
+    monkeypatch.setattr(serde_pkg, "_LOCAL", [local])
+
+
+def _new_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(serde_pkg, "_LOCAL", [])
+
+
+def _sources(fmt: str, key: str) -> list[str]:
+    w = f"key_format='{fmt}', value_format='JSON', partitions=1"
+    return [f"CREATE STREAM S (ID {key} KEY, V STRING) WITH (kafka_topic='s', {w});",
+            f"CREATE STREAM R (ID {key} KEY, W STRING) WITH (kafka_topic='r', {w});",
+            f"CREATE TABLE T (ID {key} PRIMARY KEY, N STRING) WITH (kafka_topic='t', {w});",
+            f"CREATE TABLE U (ID {key} PRIMARY KEY, M STRING) WITH (kafka_topic='u', {w});",
+            f"CREATE TABLE F (FID STRING PRIMARY KEY, REF {key}) WITH (kafka_topic='f', {w.replace(fmt, 'KAFKA', 1)});"]
+
+
+JOINS = {
+    "stream-table": "CREATE STREAM J AS SELECT S.ID, V, N FROM S JOIN T ON S.ID = T.ID;",
+    "stream-table-left": "CREATE STREAM J AS SELECT S.ID, V, N FROM S LEFT JOIN T ON S.ID = T.ID;",
+    "table-table": "CREATE TABLE J AS SELECT T.ID, N, M FROM T JOIN U ON T.ID = U.ID;",
+    "table-table-outer": "CREATE TABLE J AS SELECT ROWKEY AS ID, N, M FROM T FULL JOIN U ON T.ID = U.ID;",
+    "stream-stream": "CREATE STREAM J AS SELECT S.ID, V, W FROM S JOIN R WITHIN 1 HOUR ON S.ID = R.ID;",
+    "stream-stream-outer": "CREATE STREAM J AS SELECT ROWKEY AS ID, V, W FROM S FULL JOIN R WITHIN 10 SECONDS "
+                           "GRACE PERIOD 0 SECONDS ON S.ID = R.ID;",
+    "foreign-key": "CREATE TABLE J AS SELECT FID, REF, N FROM F JOIN T ON REF = T.ID;",
+}
+
+
+def _keys(key: str) -> list[Any]:
+    return [f"k{i}" for i in range(4)] if key == "STRING" else [1, 2, 30, 1000]
+
+
+def _before(h: Harness, key: str) -> None:
+    for i, k in enumerate(_keys(key)):
+        h.send("T", k, {"N": f"n{i}"}, 1000 + i)
+        h.send("U", k, {"M": f"m{i}"}, 1000 + i)
+        h.send("S", k, {"V": f"v{i}"}, 1000 + i)
+        h.send("F", f"f{i}", {"REF": k}, 1000 + i)
+
+
+def _after(h: Harness, key: str) -> None:
+    for i, k in enumerate(_keys(key)):
+        h.send("R", k, {"W": f"w{i}"}, 2000 + i)
+        h.send("T", k, {"N": f"n{i}'"}, 2000 + i)
+        h.send("S", k, {"V": f"v{i}'"}, 1500 + i)
+        h.send("F", f"g{i}", {"REF": k}, 3000 + i)
+    h.send("R", _keys(key)[0], {"W": "late"}, 60_000)  # closes the outer join's windows
+
+
+def _run(tmp: Path, fmt: str, key: str, join: str, monkeypatch: pytest.MonkeyPatch, *, upgrade: bool) -> Counter:
+    statements = [*_sources(fmt, key), JOINS[join]]
+    with monkeypatch.context() as m:
+        if upgrade:
+            _old_release(m)
+        h = Harness(str(tmp))
+        for s in statements:
+            h.sql(s)
+        _before(h, key)
+        h.run()
+        if upgrade:
+            h.engine.close()
+    try:
+        if upgrade:
+            _new_process(monkeypatch)
+            h.engine = Engine(h.data_dir, dict(PROPS))
+            for s in statements:
+                h.sql(s)
+        _after(h, key)
+        h.run()
+        return Counter((repr(k), repr(v)) for k, v, _ in h.read("J"))
+    finally:
+        h.engine.close()
+
+
+@pytest.mark.parametrize("fmt", ["AVRO", "JSON_SR", "PROTOBUF"])
+@pytest.mark.parametrize("key", ["INT", "STRING"])
+@pytest.mark.parametrize("join", list(JOINS))
+def test_join_after_upgrade_sees_rows_from_before(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str,
+                                                  key: str, join: str) -> None:
+    expected = _run(tmp_path / "one-run", fmt, key, join, monkeypatch, upgrade=False)
+    got = _run(tmp_path / "upgraded", fmt, key, join, monkeypatch, upgrade=True)
+    assert got == expected
+
+
+def _pull(h: Harness, text: str) -> list[tuple]:
+    (res,) = h.engine.execute(text)
+    return sorted(tuple(r) for r in res.data["rows"])
+
+
+@pytest.mark.parametrize("fmt", ["AVRO", "JSON_SR", "PROTOBUF"])
+def test_tables_read_keys_of_both_encodings(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str) -> None:
+    """A table topic holding a key in the old and the new encoding (the writer's registered schema says
+    which) is one row per key: source tables, materialized tables and their joins after the restart."""
+    w = f"key_format='{fmt}', value_format='JSON', partitions=1"
+    statements = [f"CREATE SOURCE TABLE T (ID INT PRIMARY KEY, N STRING) WITH (kafka_topic='t', {w});",
+                  f"CREATE TABLE U (ID INT PRIMARY KEY, M STRING) WITH (kafka_topic='u', {w});",
+                  "CREATE TABLE MU AS SELECT * FROM U;",
+                  "CREATE TABLE J AS SELECT T.ID AS ID, N, M FROM T JOIN U ON T.ID = U.ID;"]
+    with monkeypatch.context() as m:
+        _old_release(m)
+        h = Harness(str(tmp_path))
+        for s in statements:
+            h.sql(s)
+        for k in (1, 2, 3):
+            h.send("T", k, {"N": f"n{k}"}, 1000 + k)
+            h.send("U", k, {"M": f"m{k}"}, 1000 + k)
+        h.run()
+        h.engine.close()
+    _new_process(monkeypatch)
+    h.engine = Engine(h.data_dir, dict(PROPS))
+    try:
+        for s in statements:
+            h.sql(s)
+        h.send("T", 2, {"N": "n2'"}, 2000)
+        h.send("U", 3, {"M": "m3'"}, 2000)
+        h.send("U", 4, {"M": "m4"}, 2000)
+        h.run()
+        assert _pull(h, "SELECT * FROM T;") == [(1, "n1"), (2, "n2'"), (3, "n3")]
+        assert _pull(h, "SELECT * FROM T WHERE ID = 2;") == [(2, "n2'")]
+        assert _pull(h, "SELECT * FROM MU;") == [(1, "m1"), (2, "m2"), (3, "m3'"), (4, "m4")]
+        assert _pull(h, "SELECT * FROM J;") == [(1, "n1", "m1"), (2, "n2'", "m2"), (3, "n3", "m3'")]
+        assert _pull(h, "SELECT * FROM J WHERE ID = 3;") == [(3, "n3", "m3'")]
+    finally:
+        h.engine.close()
