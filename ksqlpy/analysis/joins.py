@@ -70,6 +70,7 @@ class _Input:
     node: Join | Scan
     windowed: WindowInfo | None = None
     key_types: list[T.SqlType] = field(default_factory=list)
+    key_name: str | None = None  # the full schema name of its key format (``_key_name``)
 
 
 def _window_id(w: WindowInfo | None) -> Any:
@@ -210,13 +211,23 @@ def _partitions(catalog: Catalog, source: Source) -> int:
     return catalog.partition_count(source.topic) or 1
 
 
+def _key_name(source: Source) -> str | None:
+    """The full schema name a source's key format carries (``KEY_SCHEMA_FULL_NAME``; an AVRO key's default
+    ``<Source>Key``), which the internal topics of a join taking that key format register their key with
+    (ksqlDB's join key format is the source's ``FormatInfo``, properties included)."""
+    from ksqlpy.schema_registry.sources import serde_options
+
+    return serde_options(source, True)["full_name"] if source.key_columns else None
+
+
 def _leaf_input(leaf: Scan, catalog: Catalog, keys_of: KeyBinder) -> _Input:
     src = leaf.source
     keys = [keys_of(exp.column(c.name, table=leaf.alias), "JOIN ON") for c in src.key_columns]
     return _Input(kind=ResultKind(src.kind), name=src.name,
                   key_format=((src.key_format or "KAFKA").upper(), src.key_delimiter, _window_id(src.windowed)),
                   partitions=_partitions(catalog, src), classes=[[k] for k in keys], columns=[[k] for k in keys],
-                  node=leaf, windowed=src.windowed, key_types=[c.type for c in src.key_columns])
+                  node=leaf, windowed=src.windowed, key_types=[c.type for c in src.key_columns],
+                  key_name=_key_name(src))
 
 
 # --------------------------------------------------------------------------- one step
@@ -287,6 +298,10 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
     fmt, rep_left, rep_right, forced = join_repartitions(
         flavor, left.key_format, right.key_format, left_is_source=isinstance(left.node, Scan), need_left=need_left,
         need_right=need_right, default_format=default)
+    # the key format's full name comes with it, from the side whose format the step takes
+    named = left if not need_left else right if not need_right else \
+        next((s for s in (left, right) if s.key_format[0] != "NONE"), None)
+    key_name = named.key_name if named is not None and named.key_format == fmt else None
     for side, rep, need in ((left, rep_left, need_left), (right, rep_right, need_right)):
         # a windowed stream is only re-keyed into a schema-registry format on its own key (its windowed
         # key carried over); any other re-keying of a windowed source, and any of a windowed table, fails
@@ -316,11 +331,11 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
         keys=keys, join_result=ResultKind.TABLE if left.kind is right.kind is ResultKind.TABLE else ResultKind.STREAM,
         within=jc.within, left_from_child_key=left_keyed and isinstance(left.node, Join),
         repartition_left=rep_left, repartition_right=rep_right, key_format=fmt[0], key_delimiter=fmt[1],
-        join_windowed=left.windowed, text=described,
+        key_full_name=key_name, join_windowed=left.windowed, text=described,
     )
     out = _Input(kind=node.result_kind, name=left.name, key_format=fmt,
                  partitions=left.partitions, classes=classes, columns=columns, node=node, windowed=left.windowed,
-                 key_types=[k.type for k in keys])
+                 key_types=[k.type for k in keys], key_name=key_name)
     return node, out
 
 

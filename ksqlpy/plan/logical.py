@@ -308,6 +308,9 @@ class Join(PlanNode):
     repartition_right: bool = False
     key_format: str = "KAFKA"  # format of the internal (co-partitioned) key
     key_delimiter: str | None = None
+    # the full schema name of the internal key (the source whose key format the step takes: its
+    # ``KEY_SCHEMA_FULL_NAME``, or an AVRO key's ``<Source>Key``); None: the format's default
+    key_full_name: str | None = None
     join_windowed: WindowInfo | None = None
     text: str = ""  # e.g. "L [INNER] JOIN R", for messages
     virtual: Source | None = None  # the top join: its result as the source the rest of the query reads

@@ -71,7 +71,8 @@ def join_key(node: Join) -> TopicKey:
     each named after the column it equals (``ALIAS_COL``; a synthetic key by its own name)."""
     names = [k.display or (k.name if not k.name.startswith("$") else f"KSQL_COL_{i}")
              for i, k in enumerate(node.keys)]
-    return TopicKey([(n, k.type) for n, k in zip(names, node.keys, strict=True)], node.key_format)
+    return TopicKey([(n, k.type) for n, k in zip(names, node.keys, strict=True)], node.key_format,
+                    getattr(node, "key_full_name", None))
 
 
 def join_windows(node: Join) -> tuple[int, int, int, bool]:

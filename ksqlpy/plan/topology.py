@@ -65,6 +65,7 @@ class TopicKey:
 
     columns: list[tuple[str, SqlType]]
     format: str
+    full_name: str | None = None  # the key schema's full name (None: the format's default)
 
 
 @dataclass

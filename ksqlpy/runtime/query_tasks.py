@@ -200,7 +200,8 @@ class _Build:
                 log.create_topic(t.name, t.partitions, 1, {"cleanup.policy": t.cleanup_policy})
             if t.key is not None and registry is not None and t.key.format in SR_FORMATS and self.persistent:
                 try:
-                    register_writer_schema(key_serde(t.key.format, t.key.columns, registry=registry, topic=t.name))
+                    register_writer_schema(key_serde(t.key.format, t.key.columns, registry=registry, topic=t.name,
+                                                     full_name=getattr(t.key, "full_name", None)))
                 except Exception as e:  # noqa: BLE001 - the query's own records do not depend on it
                     _LOG.warning("could not register the key schema of %s: %s", t.name, e)
 
