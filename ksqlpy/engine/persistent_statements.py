@@ -3,7 +3,9 @@ OR REPLACE, or an existing stream) and started as a persistent query."""
 
 from __future__ import annotations
 
+import math
 import re
+from decimal import Decimal as PyDecimal
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy import types as T
@@ -28,8 +30,10 @@ from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.results import StatementResult, status
 from ksqlpy.engine.source_statements import ensure_topic, exists_warning, replace_enabled
 from ksqlpy.errors import KsqlStatementError, name_location
-from ksqlpy.expr.bound import Cast
+from ksqlpy.expr.bound import Cast, Literal
+from ksqlpy.expr.lists import decimal_type_of
 from ksqlpy.grammar import ast as A
+from ksqlpy.javatext import double_to_string, parse_big_decimal
 from ksqlpy.plan.logical import Aggregate, OutputColumn, ResultKind, Sink
 
 if TYPE_CHECKING:
@@ -270,6 +274,10 @@ def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
     result_cols = ([(c.name, c.type, True) for c in plan.project.key]
                    + [(c.name, c.type, False) for c in plan.project.value])
     sink_cols = [(c.name, c.type, c.key) for c in target.columns]
+    if result_cols != sink_cols:
+        _decimal_literals(plan, {n: t for n, t, k in sink_cols if not k})
+        result_cols = ([(c.name, c.type, True) for c in plan.project.key]
+                       + [(c.name, c.type, False) for c in plan.project.value])
     if result_cols != sink_cols and _castable_into(result_cols, sink_cols):
         # value columns the sink types can hold without loss (INT into DECIMAL(5, 2), DECIMAL(2, 1) into
         # DECIMAL(5, 2), INT into BIGINT...) are cast on the way, as ksqlDB does
@@ -302,6 +310,29 @@ def check_query_id(query_id: str) -> None:
     if query_id.startswith(RESERVED_QUERY_ID_PREFIXES):
         raise KsqlStatementError("Query IDs must not start with a reserved query ID prefix (INSERTQUERY_, CTAS_, "
                                  f"CSAS_, CST_). Got '{query_id}'.")
+
+
+def _decimal_literals(plan: Sink, sink_types: dict[str, T.SqlType]) -> None:
+    """ksqlDB's ``ImplicitlyCastResolver``: a DOUBLE literal projected into a DECIMAL column of the sink
+    becomes a DECIMAL literal when its value (``BigDecimal.valueOf``: the double's Java text) fits that
+    DECIMAL's digits without rounding (``DecimalUtil.canImplicitlyCast``); ``1.5e0`` goes into DECIMAL(4, 2),
+    ``123.5e0`` and ``1.234e0`` do not. (Integer and DECIMAL literals already widen to the sink's type.)"""
+    values = []
+    changed = False
+    for c in plan.project.value:
+        target = sink_types.get(c.name)
+        e = c.expr
+        if isinstance(target, T.Decimal) and isinstance(e, Literal) and e.type == T.DOUBLE and e.value is not None \
+                and math.isfinite(e.value):
+            value = parse_big_decimal(double_to_string(e.value))
+            if T.can_implicitly_cast(decimal_type_of(value), target):
+                values.append(OutputColumn(c.name, target, Literal(value.quantize(PyDecimal(1).scaleb(-target.scale)),
+                                                                    type=target, pos=e.pos)))
+                changed = True
+                continue
+        values.append(c)
+    if changed:
+        plan.with_values(values)
 
 
 def _castable_into(result: list[tuple[str, Any, bool]], sink: list[tuple[str, Any, bool]]) -> bool:
