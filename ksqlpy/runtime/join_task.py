@@ -25,6 +25,7 @@ from typing import Any
 
 from ksqlpy.log.base import Log, ProducerRecord, RecordBatch
 from ksqlpy.runtime.join_keys import migrate_store
+from ksqlpy.runtime.malloc_tuning import tune_malloc
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.processor import Lifecycle, Processor
 from ksqlpy.runtime.repartition import encode_values
@@ -157,6 +158,7 @@ class JoinTask:
     def __init__(self, *, task_id: str, log: Log, group: str, ctx: TaskContext, finish: Processor | None,
                  writer: Any, max_batch: int = 10000, on_rows: Callable[[list[tuple]], None] | None = None,
                  commit: bool = True) -> None:
+        tune_malloc()
         self.task_id = task_id
         self.log = log
         self.group = group

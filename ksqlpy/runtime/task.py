@@ -26,6 +26,7 @@ from typing import Any
 from ksqlpy.errors import StreamsError
 from ksqlpy.log.base import Log
 from ksqlpy.runtime.batch_writes import HeldWrites
+from ksqlpy.runtime.malloc_tuning import tune_malloc
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.processor import Processor
 from ksqlpy.runtime.reader import SourceReader
@@ -86,6 +87,7 @@ class Task:
                  on_rows: Callable[[list[tuple]], None] | None = None, commit: bool = True,
                  stores: list[KeyValueStore] | None = None) -> None:
         tune_gc()
+        tune_malloc()
         self.task_id = task_id
         self.log = log
         self.group = group
