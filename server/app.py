@@ -20,6 +20,7 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
+from ksqlpy.engine import consistency
 from ksqlpy.engine.config import as_bool, resolve
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
@@ -332,11 +333,14 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         if req.commandSequenceNumber is not None:
             await in_thread(ctx.wait_for_command, req.commandSequenceNumber)
         request_properties.set(req.requestProperties or None)  # a forwarded pull query's (routing.py)
+        consistency.requested.set(_token_of(req.requestProperties))
         return await _serve_query(ctx, request, R.Path.QUERY, req.ksql, req.streamsProperties, req.sessionVariables)
 
     @app.post("/query-stream", tags=["queries"], openapi_extra=body_schema(QueryStreamArgs))
     async def query_stream(request: Request) -> Response:
         args = parse_body(await request.body(), QueryStreamArgs)
+        request_properties.set(args.requestProperties or None)
+        consistency.requested.set(_token_of(args.requestProperties))
         return await _serve_query(ctx, request, R.Path.QUERY_STREAM, args.sql, args.properties,
                                   args.sessionVariables)
 
@@ -370,6 +374,12 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         from ksqlpy.server.websocket import serve_ws
 
         await serve_ws(ctx, ws)
+
+
+def _token_of(request_properties: dict[str, Any] | None) -> str | None:
+    """The consistency token a pull query brings (``engine/consistency.py``), if any."""
+    token = (request_properties or {}).get(consistency.REQUEST_VECTOR)
+    return str(token) if token else None
 
 
 def _cluster_id(ctx: ServerContext) -> dict[str, Any]:

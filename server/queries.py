@@ -49,6 +49,8 @@ class QueryRun:
     # a debug request's pull query (``request.ksql.debug.request``): the host (host:port) that served each row,
     # written as the row's ``sourceHost`` in the StreamedRow format, as ksqlDB does
     row_hosts: list[str] | None = None
+    # a table's pull query with ksql.query.pull.consistency.token.enabled: the token written after its rows
+    consistency_token: str | None = None
 
 
 def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple[str, list[Column]]:
@@ -250,7 +252,7 @@ def _pull_run(ctx: ServerContext, source_name: str, data: dict[str, Any], limit:
     kind, cols = _pull_columns(ctx, source_name, list(data.get("columns") or []))
     return QueryRun(kind, f"query_{int(time.time() * 1000)}", cols, rows=list(data.get("rows") or []),
                     convert=row_converter([t for _, t, _ in cols]), limit=limit,
-                    schema=_source_schema(ctx, source_name, cols))
+                    schema=_source_schema(ctx, source_name, cols), consistency_token=data.get("consistencyToken"))
 
 
 def _source_schema(ctx: ServerContext, source_name: str, cols: list[Column]) -> str | None:
@@ -278,7 +280,7 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
     """The response body of a SELECT in ``writer``'s format: the header, each row, the final message and
     the end each a write of its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2), so a client that reads
     one JSON document per chunk parses every one."""
-    yield writer.header(more=run.kind != PULL_TABLE or bool(run.rows))
+    yield writer.header(more=run.kind != PULL_TABLE or bool(run.rows) or run.consistency_token is not None)
     if run.kind == PUSH:
         tq = run.tq
         if tq.limit is None or tq.limit > 0:
@@ -299,21 +301,26 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
 
 
 def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[bytes]:
-    """The parts of a pull query's response: the header, each row, the final message, the end."""
+    """The parts of a pull query's response: the header, each row, the final message or the consistency
+    token, the end."""
     final = run.kind == PULL_STREAM  # a table's pull query has no final message
+    token = run.consistency_token
+    after = final or token is not None  # an element follows the rows
     if header:
-        yield writer.header(more=bool(run.rows) or final)
+        yield writer.header(more=bool(run.rows) or after)
     convert, row = run.convert, writer.row
     last = len(run.rows) - 1
     hosts = run.row_hosts if isinstance(writer, StreamedRowWriter) else None
     for i, values in enumerate(run.rows):
         if hosts is not None:
-            yield writer.row(convert(values), more=final or i < last, source_host=hosts[i])
+            yield writer.row(convert(values), more=after or i < last, source_host=hosts[i])
             continue
-        yield row(convert(values), more=final or i < last)
+        yield row(convert(values), more=after or i < last)
     if final:
         hit = run.limit is not None and len(run.rows) >= run.limit
         yield writer.final("Limit Reached" if hit else "Query Completed")
+    if token is not None:
+        yield writer.consistency(token)
     yield writer.end()
 
 

@@ -85,6 +85,7 @@ class Writer:
     def header(self, more: bool = True) -> bytes: ...
     def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes: ...
     def final(self, message: str) -> bytes: ...
+    def consistency(self, token: str) -> bytes: ...
     def error(self, envelope: dict[str, Any]) -> bytes: ...
     def end(self) -> bytes: ...
 
@@ -121,6 +122,10 @@ class StreamedRowWriter(Writer):
     def final(self, message: str) -> bytes:
         return dumps({"finalMessage": message})
 
+    def consistency(self, token: str) -> bytes:
+        """A pull query's last element: StreamedRow's ``consistencyToken``, a ConsistencyToken entity."""
+        return dumps({"consistencyToken": {"consistencyToken": token}})
+
     def error(self, envelope: dict[str, Any]) -> bytes:
         return dumps({"errorMessage": envelope})
 
@@ -151,6 +156,10 @@ class DelimitedWriter(Writer):
     def final(self, message: str) -> bytes:
         return b""
 
+    def consistency(self, token: str) -> bytes:
+        """The ConsistencyToken entity as a line of its own."""
+        return dumps({"consistencyToken": token}) + b"\n"
+
     def error(self, envelope: dict[str, Any]) -> bytes:
         return dumps(envelope) + b"\n"
 
@@ -166,6 +175,9 @@ class JsonArrayWriter(DelimitedWriter):
 
     def row(self, values: list[Any], tombstone: bool = False, more: bool = True) -> bytes:
         return b"" if tombstone else b"," + dumps(values)
+
+    def consistency(self, token: str) -> bytes:
+        return b"," + dumps({"consistencyToken": token})
 
     def error(self, envelope: dict[str, Any]) -> bytes:
         return b"," + dumps(envelope)

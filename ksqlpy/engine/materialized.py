@@ -46,6 +46,14 @@ def start_source_table_query(engine: Engine, source: Source, sql: str) -> Persis
     return query
 
 
+def materializing_query(engine: Engine, table: Source) -> PersistentQuery | None:
+    """The running query whose stores pull queries on ``table`` read (None: none)."""
+    for q in engine.queries.values():
+        if q.sink_name == table.name and getattr(q, "materialization", None) is not None and q.state != "TERMINATED":
+            return q  # type: ignore[no-any-return]
+    return None
+
+
 def materialization_for(engine: Engine, table: Source) -> Materialization | None:
     """The materialized state of ``table``, if a running query keeps one."""
     for q in engine.queries.values():

@@ -20,6 +20,7 @@ from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.analysis.written import is_star
 from ksqlpy.catalog import Source
+from ksqlpy.engine import consistency
 from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr.bound import ColumnRef, Expr
 from ksqlpy.grammar import ast as A
@@ -202,11 +203,41 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
                          pull=True)
     mat = queryable(engine, src)
     scan = decide_access(plan, q.where, engine.effective_properties())
+    token = consistency_token(engine, src, scan) if consistency.enabled(engine) else None
     candidates: Any = mat.scan() if scan.access is PullAccess.TABLE_SCAN else fetch(mat, scan.lookup, src)
     candidates = stored_view(engine, src, candidates)
     rows = evaluate_rows(engine, compile_rows(plan, where_of(plan)), candidates, q.limit)
     remember(engine, stmt, src, plan, generation)
-    return result_of(plan, src, rows)
+    result = result_of(plan, src, rows)
+    if token is not None:
+        result["consistencyToken"] = token
+    return result
+
+
+def consistency_token(engine: Engine, src: Source, scan: Any) -> str:
+    """The token a pull query on ``src`` answers with (``engine/consistency.py``), after refusing a read of
+    store partitions behind the vector the request brought: a key lookup reads the key's partition, a scan
+    (or a key whose partition cannot be computed) every partition."""
+    from ksqlpy.engine.materialized import materializing_query
+    from ksqlpy.engine.pull_partitions import key_partition
+
+    bound = consistency.requested_vector()
+    query = materializing_query(engine, src)
+    if query is None:
+        return bound.serialize()
+    n = consistency.store_partition_count(query)
+    partitions: set[int] = set()
+    if scan.access is PullAccess.TABLE_SCAN:
+        partitions = set(range(n))
+    else:
+        for key, _, _ in scan.lookup:
+            p = key_partition(query.materialization, key, n)
+            partitions |= set(range(n)) if p is None else {p}
+    positions = consistency.store_positions(engine, query, partitions, committed=getattr(_unlocked, "on", False))
+    consistency.check_bound(positions, bound)
+    for pos in positions.values():
+        bound.merge(pos)
+    return bound.serialize()
 
 
 def stored_view(engine: Engine, src: Source, candidates: Any) -> Any:

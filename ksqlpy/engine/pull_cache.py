@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING, Any
 from sqlglot import exp
 
 from ksqlpy.catalog import Column, Source
+from ksqlpy.engine import consistency
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.expr.type_rules import literal_type
 from ksqlpy.grammar import ast as A
@@ -226,6 +227,8 @@ def remember(engine: Engine, stmt: A.SelectStatement, src: Source, plan: Any, ge
     where = stmt.query.where
     if shape is None or where is None or src.kind != "TABLE" or not src.key_columns or engine.request_properties:
         return  # (a lookup is answered from here only when its request sets no properties)
+    if consistency.enabled(engine):
+        return  # every answer carries a token of the stores' positions then (consistency.py)
     text, params = shape
     if len(set(params)) != len(params):
         return  # a repeated literal could not be told apart from its twin

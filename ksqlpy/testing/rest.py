@@ -67,7 +67,7 @@ SERVER_PROPERTIES = {
     "ksql.streams.auto.offset.reset": "earliest",
 }
 PROTOBUF_MEDIA = "application/vnd.ksql.v1+protobuf"
-_SELECT = re.compile(r"^\s*(SELECT|PRINT)\b", re.IGNORECASE)
+_SELECT = re.compile(r"^\s*SELECT\b", re.IGNORECASE)
 _EMIT = re.compile(r"\bEMIT\s+(CHANGES|FINAL)\b", re.IGNORECASE)
 
 
@@ -297,10 +297,7 @@ class RestRunner:
     def _run(self, case: Case) -> None:
         props = {k: _prop_text(v) for k, v in case.properties.items()}
         stmts = list(case.statements)
-        split = len(stmts)
-        while split > 0 and _SELECT.match(stmts[split - 1]):
-            split -= 1
-        admin, queries = stmts[:split], stmts[split:]
+        admin, queries = split_statements(stmts)
         expected = list(case.responses or [])
         self.create_topics(case)
         actual: list[Any] = []
@@ -359,6 +356,15 @@ class RestRunner:
             check_outputs(self.log, self.schemas(), case, self.sources(),
                           lambda fields, kind: [_Col(f["name"], sql_type(f["schema"])) for f in fields
                                                 if f.get("type") == kind])
+
+
+def split_statements(statements: list[str]) -> tuple[list[str], list[str]]:
+    """(admin statements, queries) as ksqlDB's RestTestExecutor splits a case (``splitStatements``, from
+    memory): everything before the first SELECT goes to /ksql as one request, the first SELECT and every
+    statement after it - whatever its kind - to /query, one request each (a non-query there is refused
+    by /query)."""
+    first = next((i for i, s in enumerate(statements) if _SELECT.match(s)), len(statements))
+    return statements[:first], statements[first:]
 
 
 _SCHEMA_ID = re.compile(r"\b(KEY|VALUE)_SCHEMA_ID\b", re.IGNORECASE)

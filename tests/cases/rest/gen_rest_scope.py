@@ -218,11 +218,27 @@ def push_cases() -> list[dict[str, Any]]:
             "expectedError": {"type": STATEMENT_ERROR, "message": "Line: 1, Col: 8: SELECT column 'NOPE' cannot be resolved.", "status": 400},
         },
         {
-            "name": "a query sent as an admin statement is refused by /ksql",
-            "statements": [stream, "SELECT * FROM S EMIT CHANGES;", "SHOW STREAMS;"],
-            "expectedError": {"type": STATEMENT_ERROR, "status": 400,
-                              "message": "The following statement types should be issued to the websocket "
-                                         "endpoint '/query':\n\t* PRINT\n\t* SELECT"},
+            # ksqlDB's harness sends the first SELECT and everything after it to /query, one by one
+            "name": "a statement after the first query goes to /query, which refuses what is no query",
+            "statements": [stream, "SELECT * FROM S;", "SHOW STREAMS;"],
+            "expectedError": {"type": "io.confluent.ksql.rest.entity.KsqlErrorMessage", "status": 400,
+                              "message": "Statement type `io.confluent.ksql.parser.KsqlParser$PreparedStatement' "
+                                         "not supported for this resource"},
+        },
+        {
+            "name": "an INSERT after the first query goes to /query too and is refused there",
+            "statements": [stream, "SELECT * FROM S;", "INSERT INTO S (ID, V) VALUES (1, 1);",
+                           "SELECT * FROM S;"],
+            "expectedError": {"type": "io.confluent.ksql.rest.entity.KsqlErrorMessage", "status": 400,
+                              "message": "Statement type `io.confluent.ksql.parser.KsqlParser$PreparedStatement' "
+                                         "not supported for this resource"},
+        },
+        {
+            "name": "queries after the admin statements each answer in turn",
+            "statements": [stream, "INSERT INTO S (ROWTIME, ID, V) VALUES (10, 7, 70);", "SELECT * FROM S;",
+                           "SELECT V FROM S WHERE ID = 7;"],
+            "responses": [STATUS, _query("`ID` INTEGER, `V` INTEGER", _rows([7, 70]), "Query Completed"),
+                          _query("`V` INTEGER", _rows([70]), "Query Completed")],
         },
     ]
     return out
