@@ -2,14 +2,13 @@
 
 The first line names the target (``{"target": "S", "properties": {}}``), a stream: ksqlDB's endpoint refuses
 a table (``Cannot insert into a table``) and, before the target, a server with inserts disabled. Each following
-line is a row keyed by column name (matched like ksqlDB's JSON reader: exact, then upper-cased); every key
-column needs a value (``Key field must be specified: K``). Acks are ``{"status":"ok",
+line is a row keyed by column name, its values coerced as ksqlDB's KeyValueExtractor does (``api_coercion.py``);
+every key column needs a value (``Key field must be specified: K``). Acks are ``{"status":"ok",
 "seq":N}``; the first failing row gets ``{"status":"error",...}`` and ends the response.
 """
 
 from __future__ import annotations
 
-import decimal
 import json
 import time
 from collections.abc import AsyncIterator
@@ -21,7 +20,7 @@ from ksqlpy.engine.insert_values import DISABLED
 from ksqlpy.errors import KsqlError
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.serde.base import SerdeError
-from ksqlpy.serde.coerce import NeedExact, json_converter
+from ksqlpy.server.api_coercion import coerce, column_values
 from ksqlpy.server.errors import BAD_REQUEST, BAD_STATEMENT, SERVER_ERROR, ServerError
 from ksqlpy.server.values import dumps
 
@@ -36,8 +35,8 @@ class RowInserter:
     def __init__(self, engine: Any, source: Any) -> None:
         self.engine = engine
         self.source = source
-        self.keys = [(c.name, json_converter(c.type, f".{c.name}")) for c in source.key_columns]
-        self.values = [(c.name, json_converter(c.type, f".{c.name}")) for c in source.value_columns]
+        self.keys = [(c.name, c.type) for c in source.key_columns]
+        self.values = [(c.name, c.type) for c in source.value_columns]
         self.key_serde = engine.key_serde(source) if source.key_columns else None
         self.value_serde = engine.value_serde(source)
 
@@ -61,21 +60,15 @@ class RowInserter:
             raise ServerError(BAD_STATEMENT, "Cannot insert into a table", statement)
         return cls(engine, src)
 
-    @staticmethod
-    def _lookup(row: dict[str, Any], upper: dict[str, Any], name: str) -> Any:
-        if name in row:
-            return row[name]
-        return upper.get(name)
-
     def record(self, row: dict[str, Any]) -> ProducerRecord:
-        upper = {k.upper(): v for k, v in row.items()}
-        raw_key = [self._lookup(row, upper, n) for n, _ in self.keys]
+        cols = column_values(row)
+        raw_key = [cols.get(n) for n, _ in self.keys]
         for (n, _), v in zip(self.keys, raw_key, strict=True):
             if v is None:  # KeyValueExtractor.extractKey: every key column, not NULL
                 raise MissingKey(f"Key field must be specified: {n}")
-        key = tuple(conv(v) for (_, conv), v in zip(self.keys, raw_key, strict=True))
-        value = tuple(conv(self._lookup(row, upper, n)) for n, conv in self.values)
-        ts = upper.get("ROWTIME")
+        key = tuple(coerce(v, t) for (_, t), v in zip(self.keys, raw_key, strict=True))
+        value = tuple(coerce(cols.get(n), t) for n, t in self.values)
+        ts = cols.get("ROWTIME")
         ts_col = self.source.timestamp_column
         if ts_col is not None:
             ts = dict(zip([n for n, _ in self.keys + self.values], key + value, strict=True)).get(ts_col, ts)
@@ -88,14 +81,14 @@ class RowInserter:
     def parse(self, line: bytes) -> ProducerRecord:
         try:
             row = orjson.loads(line)
-        except orjson.JSONDecodeError as e:
-            raise ValueError("Invalid JSON in inserts stream") from e
+        except orjson.JSONDecodeError:
+            try:  # a whole number past 64 bits (orjson's limit): the standard parser reads it
+                row = json.loads(line)
+            except ValueError as e:
+                raise ValueError("Invalid JSON in inserts stream") from e
         if not isinstance(row, dict):
             raise ValueError("Invalid JSON in inserts stream")
-        try:
-            return self.record(row)
-        except NeedExact:
-            return self.record(json.loads(line, parse_float=decimal.Decimal))
+        return self.record(row)
 
     def write(self, records: list[ProducerRecord]) -> None:
         """All rows that arrived together go in one log transaction."""
