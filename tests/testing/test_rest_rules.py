@@ -1,4 +1,4 @@
-"""The REST runner's comparison rules that need no server: error classes and rows as a multiset."""
+"""The REST runner's rules that need no server: error classes, rows as a multiset, the admin/query split."""
 
 from __future__ import annotations
 
@@ -28,3 +28,18 @@ def test_a_row_pattern_matching_several_rows_does_not_steal_the_only_match_of_an
         return e == "any" or e == a
 
     assert unmatched_rows(["any", "b"], ["b", "c"], matches) == []
+
+
+def test_a_case_is_split_at_its_first_select() -> None:
+    from ksqlpy.testing.rest import split_statements
+
+    create, insert = "CREATE STREAM S (ID INT KEY) WITH (kafka_topic='s', value_format='JSON');", "INSERT INTO S (ID) VALUES (1);"
+    pull, push = "SELECT * FROM S;", "select * from S emit changes;"
+    assert split_statements([create, insert, pull, push]) == ([create, insert], [pull, push])
+    # whatever follows the first query goes to /query too (which refuses a non-query)
+    assert split_statements([create, pull, insert, pull]) == ([create], [pull, insert, pull])
+    assert split_statements([create, insert]) == ([create, insert], [])
+    assert split_statements([pull]) == ([], [pull])
+    # a statement merely containing SELECT is no query
+    csas = "CREATE STREAM S2 AS SELECT * FROM S;"
+    assert split_statements([create, csas]) == ([create, csas], [])
