@@ -410,7 +410,9 @@ class Codegen:
             if n and n % _CASE_CHUNK == 0:
                 code = self._hoist(code)
             c = self.gen(cond)
-            if c.const or isinstance(cond, B.Comparison | B.Between | B.InList | B.IsNull):  # never NULL
+            if c.const and c.value is None:  # WHEN NULL: the unboxing fails whenever this WHEN is reached
+                code = f"({self._null_boolean()})"
+            elif c.const or isinstance(cond, B.Comparison | B.Between | B.InList | B.IsNull):  # never NULL
                 code = f"({self.text(value)} if {c.text} else {code})"
             else:
                 t = self.tmp()
