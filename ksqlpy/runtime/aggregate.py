@@ -32,7 +32,7 @@ from ksqlpy.runtime.record_cache import collapse
 from ksqlpy.runtime.repartition import safe_key_bytes
 from ksqlpy.runtime.session_windows import SessionAggregator
 from ksqlpy.runtime.windows import TimeWindowAggregator
-from ksqlpy.serde import key_serde
+from ksqlpy.serde import key_serde, placed
 from ksqlpy.state.store import KeyValueStore
 from ksqlpy.types import SqlType
 
@@ -114,7 +114,7 @@ def key_bytes(columns: list[tuple[str, SqlType]], fmt: str, delimiter: str | Non
         ks = key_serde(fmt, columns, delimiter=delimiter)
     except Exception:  # noqa: BLE001 - a format that cannot hold the key: private bytes still place it
         return encode_key
-    return safe_key_bytes(ks.serialize)
+    return safe_key_bytes(placed(fmt, ks.serialize))  # the same bytes in every process (``serde.placed``)
 
 
 def aggregate_spec(stage: AggregateStage, functions: FunctionRegistry, function_config: dict[str, Any],

@@ -112,8 +112,9 @@ def predicate(exprs: list[Expr], width: int, functions: FunctionRegistry) -> Cal
 
 def key_encoder(fmt: str, types: list[SqlType], delimiter: str | None = None) -> Callable[[tuple], bytes]:
     """Key tuple -> bytes in the join's internal key format (what co-partitioning and store order rest on);
-    keys the format cannot write (windowed, structured) fall back to private bytes."""
-    from ksqlpy.serde import key_serde
+    keys the format cannot write (windowed, structured) fall back to private bytes. A schema-registry
+    format's framing names schema id 1 in every process (``serde.placed``)."""
+    from ksqlpy.serde import key_serde, placed
     from ksqlpy.serde.kafka_format import column_writer
 
     try:
@@ -121,11 +122,12 @@ def key_encoder(fmt: str, types: list[SqlType], delimiter: str | None = None) ->
     except Exception:  # noqa: BLE001
         ks = None
     n = len(types)
+    serialize = placed(fmt, ks.serialize) if ks is not None else None
 
     def encode(key: tuple) -> bytes:
-        if ks is not None and len(key) == n:
+        if serialize is not None and len(key) == n:
             try:
-                b = ks.serialize(key)
+                b = serialize(key)
                 if b is not None:
                     return b
             except Exception:  # noqa: BLE001

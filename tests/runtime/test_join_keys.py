@@ -118,3 +118,28 @@ def test_every_kind_of_join_store_entry_is_rekeyed() -> None:
         b"\x04" + new: "result",
         b"\x05" + i(len(fk_new)) + fk_new + new: "subscription",
     }
+
+
+@pytest.mark.parametrize("fmt", ["AVRO", "JSON_SR", "PROTOBUF"])
+def test_repartition_keys_are_placed_alike_in_every_process(fmt: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The keys of a join's and a GROUP BY's repartition topics: the process-local registry numbers schemas
+    in the order of first use, so another schema used first (another query's key) gave the same key
+    another id - and another partition, away from its stored rows."""
+    import ksqlpy.serde as serde_pkg
+    from ksqlpy.log.partitioner import partition_for_key
+    from ksqlpy.runtime.aggregate import key_bytes
+
+    def encoded() -> tuple[list[bytes], list[bytes]]:
+        join = key_encoder(fmt, [T.INTEGER])
+        group = key_bytes([("K", T.INTEGER)], fmt, None)
+        return [join((k,)) for k in range(20)], [group((k,)) for k in range(20)]
+
+    monkeypatch.setattr(serde_pkg, "_LOCAL", [])
+    first = encoded()
+    busy = EmbeddedSchemaRegistry()
+    for i in range(3):
+        busy.register("other-key", f'{{"type": "record", "name": "R{i}", "fields": []}}', "AVRO")
+    monkeypatch.setattr(serde_pkg, "_LOCAL", [busy])
+    assert encoded() == first
+    assert first[0][7][1:5] == b"\x00\x00\x00\x01"  # the id the first schema of a process got
+    assert [partition_for_key(b, 4) for b in first[0]] == [partition_for_key(b, 4) for b in encoded()[0]]
