@@ -95,11 +95,18 @@ def describe_function(reg: FunctionRegistry, name: str) -> dict[str, Any]:
 
 
 def explain_query(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
-    """EXPLAIN <query id> (a running persistent query) or EXPLAIN <statement> (the query it would run)."""
+    """EXPLAIN <query id> (a running persistent or push query; ids compare case-insensitively, as ksqlDB's
+    QueryId) or EXPLAIN <statement> (the query it would run)."""
     if stmt.query_id is not None:
         qid = stmt.query_id.upper()
         q = engine.queries.get(qid)
         if q is None:
+            from ksqlpy.engine.query_statements import transient_id
+
+            push = transient_id(engine, stmt.query_id)  # a running push query (ExplainExecutor: any live query)
+            tq = engine.transient.get(push) if push is not None else None
+            if tq is not None:
+                return push_query_details(engine, tq)
             raise KsqlStatementError(f"Query with id:{qid} does not exist, use SHOW QUERIES to view the "
                                      "full set of queries.")
         return query_details(engine, q)

@@ -1,6 +1,7 @@
 """SHOW QUERIES EXTENDED lists every live query, as SHOW QUERIES does and as ksqlDB describes them all: a
 running push query is there with queryType PUSH, no sink, its projection as value columns, its source, plan
-and topology (it was left out: the EXTENDED list held the persistent queries only)."""
+and topology (it was left out: the EXTENDED list held the persistent queries only); EXPLAIN <its id> describes it
+the same way (it said the query did not exist)."""
 
 from __future__ import annotations
 
@@ -52,6 +53,11 @@ def test_show_queries_extended_describes_a_running_push_query(client: Any, serve
     assert f"(topics: [{s.lower()}])" in d["topology"] and d["executionPlan"]
     assert list(d["ksqlHostQueryStatus"].values()) == ["RUNNING"] and d["queryErrors"] == []
     assert d["consumerGroupId"].endswith(f"transient_{qid}")
+    # EXPLAIN <id> describes it too (ksqlDB's ExplainExecutor looks up any live query), the id in any case
+    for written in (qid, qid.upper()):
+        explained = ksql(client, f"EXPLAIN {written};")[0]["queryDescription"]
+        assert {k: explained[k] for k in ("id", "queryType", "sinks", "sources", "statementText", "fields")} == {
+            k: d[k] for k in ("id", "queryType", "sinks", "sources", "statementText", "fields")}
     ksql(client, f"TERMINATE {qid};")
     assert ended.wait(20), "the push query's stream did not end"
     described = {d["id"] for d in ksql(client, "SHOW QUERIES EXTENDED;")[0]["queryDescriptions"]}
