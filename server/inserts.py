@@ -4,12 +4,15 @@ The first line names the target (``{"target": "S", "properties": {}}``), a strea
 a table (``Cannot insert into a table``) and, before the target, a server with inserts disabled. Each following
 line is a row keyed by column name, its values coerced as ksqlDB's KeyValueExtractor does (``api_coercion.py``);
 every key column needs a value (``Key field must be specified: K``). Acks are ``{"status":"ok",
-"seq":N}``; the first failing row gets ``{"status":"error",...}`` and ends the response.
+"seq":N}``; the first failing row gets ``{"status":"error",...}`` and ends the response: 40000 with the reason
+for a row that is not JSON, lacks a key or has a value its column does not take; 50000 ``Error in processing
+inserts. Check server logs for details.`` for any other failure (a serializer's), as ksqlDB answers those.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 import time
 from collections.abc import AsyncIterator
 from typing import Any
@@ -17,12 +20,14 @@ from typing import Any
 import orjson
 
 from ksqlpy.engine.insert_values import DISABLED
-from ksqlpy.errors import KsqlError
 from ksqlpy.log.base import ProducerRecord
-from ksqlpy.serde.base import SerdeError
 from ksqlpy.server.api_coercion import coerce, column_values
 from ksqlpy.server.errors import BAD_REQUEST, BAD_STATEMENT, SERVER_ERROR, ServerError
 from ksqlpy.server.values import dumps
+
+LOG = logging.getLogger(__name__)
+# ksqlDB's words for a row that failed other than by its own values (from memory of its inserts handler)
+PROCESSING_FAILED = "Error in processing inserts. Check server logs for details."
 
 
 class MissingKey(ValueError):
@@ -220,19 +225,21 @@ async def acks(inserter: RowInserter, first: list[bytes], batches: AsyncIterator
             try:
                 records.append(inserter.parse(line))
                 items.append(ack(seq))
-            except (ValueError, SerdeError, KsqlError) as e:
+            except ValueError as e:  # the row's own fault, worded (KsqlApiException: 40000)
                 items.append(failure(seq, BAD_REQUEST, str(e)))
                 failed = True
-            except Exception as e:  # noqa: BLE001 - reported to the client, then the stream ends
-                items.append(failure(seq, SERVER_ERROR, str(e)))
+            except Exception:  # noqa: BLE001 - e.g. the serializer's: ksqlDB answers any other failure so
+                LOG.warning("/inserts-stream: row %s of %s failed", seq, inserter.source.name, exc_info=True)
+                items.append(failure(seq, SERVER_ERROR, PROCESSING_FAILED))
                 failed = True
             seq += 1
             if failed:
                 break
         try:
             inserter.write(records)
-        except Exception as e:  # noqa: BLE001
-            items = [failure(items[0]["seq"], SERVER_ERROR, f"Failed to write rows: {e}")]
+        except Exception:  # noqa: BLE001 - the producer's failure (ksqlDB's send callback): the generic answer
+            LOG.warning("/inserts-stream: writing rows to %s failed", inserter.source.topic, exc_info=True)
+            items = [failure(items[0]["seq"], SERVER_ERROR, PROCESSING_FAILED)]
             failed = True
         if json_array:
             yield b"".join((b"," if opened or i else b"") + dumps(it) for i, it in enumerate(items))

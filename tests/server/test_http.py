@@ -432,3 +432,23 @@ def test_inserts_stream_takes_streams_only_and_every_key_column(server: Any, uni
                                  "message": "Key field must be specified: ID"}], r.text
         r = h2.post("/inserts-stream", content=f'{{"target":"{n}"}}\n{{"V":"a"}}\n'.encode())
         assert [json.loads(x) for x in r.text.splitlines()] == [{"status": "ok", "seq": 0}]
+
+
+def test_inserts_stream_answers_a_serializer_failure_with_the_generic_error(server: Any, unique: Any) -> None:
+    """A row whose values coerce but which the format cannot write (protobuf has no NULL array element) is
+    ksqlDB's 50000 'Error in processing inserts...' (not the row's fault in words), and ends the stream;
+    a value its column does not take is the row's fault: 40000 with the reason."""
+    s = unique("PB")
+    with httpx.Client(base_url=server.url, http1=False, http2=True) as h2:
+        ksql(h2, f"CREATE STREAM {s} (ID INT KEY, A ARRAY<INT>) WITH (kafka_topic='{s.lower()}', partitions=1, "
+                 "format='PROTOBUF');")
+        r = h2.post("/inserts-stream", headers={"Accept": "application/json"},
+                    content=f'{{"target":"{s}"}}\n{{"ID":1,"A":[1]}}\n{{"ID":2,"A":[1,null]}}\n{{"ID":3}}\n'.encode())
+        assert r.json() == [{"status": "ok", "seq": 0},
+                            {"@type": "generic_error", "status": "error", "seq": 1, "error_code": 50000,
+                             "message": "Error in processing inserts. Check server logs for details."}], r.text
+        r = h2.post("/inserts-stream", headers={"Accept": "application/json"},
+                    content=f'{{"target":"{s}"}}\n{{"ID":4,"A":["x"]}}\n'.encode())
+        assert r.json()[0]["error_code"] == 40000
+        assert r.json()[0]["message"] == ("Can't coerce a field of type class io.vertx.core.json.JsonArray ([\"x\"]) "
+                                          "into type ARRAY<INTEGER>")
