@@ -131,11 +131,11 @@ def _run_job(env: Any, workload: str, data: str, out: str, sink: str, tag: str) 
                         f"WATERMARK FOR dt AS dt) WITH ('connector' = 'filesystem', "
                         f"'path' = '{os.path.join(data, topic)}', 'format' = 'json')")
     if workload == "q20":
-        # the auction as a versioned table; each version valid from 1 ms after its time: at equal
-        # timestamps ksqlpy's join task takes the stream's record first (the bid meets the table without
-        # that auction), while Flink's temporal join sees a version of the bid's own time
+        # the auction as a versioned table, each version valid from its own time: Flink's temporal join
+        # sees a version of the bid's own time, as ksqlpy's join task, which takes the table side first at
+        # equal timestamps (as Kafka Streams does)
         env.execute_sql(f"CREATE TEMPORARY TABLE auction_v_{tag} ({COLUMNS['auction']}, dt AS TO_TIMESTAMP_LTZ("
-                        "date_time + 1, 3), WATERMARK FOR dt AS dt, PRIMARY KEY (id) NOT ENFORCED) WITH ("
+                        "date_time, 3), WATERMARK FOR dt AS dt, PRIMARY KEY (id) NOT ENFORCED) WITH ("
                         f"'connector' = 'filesystem', 'path' = '{os.path.join(data, 'auction')}', 'format' = 'json')")
     columns, changelog, select = QUERIES[workload]
     if sink == "blackhole":

@@ -153,9 +153,10 @@ def build(workload: str, t: dict[str, pw.Table]) -> pw.Table:
                         dir3=pw.apply_with_type(_url_part(5), str | None, pw.this.url))
     if workload == "q20":
         # the auction as of the bid's time: each auction is written once, so "as of" is an auction opened
-        # before the bid (at equal timestamps ksqlpy's join task takes the bid first: it finds none)
+        # at or before the bid - at equal timestamps ksqlpy's join task takes the table side first, as Kafka
+        # Streams does, so a bid meets an auction of its own millisecond
         a = t["auction"].filter(pw.this.category == 10)
-        j = t["bid"].join(a, pw.left.auction == pw.right.auction_id).filter(pw.right.date_time < pw.left.date_time)
+        j = t["bid"].join(a, pw.left.auction == pw.right.auction_id).filter(pw.right.date_time <= pw.left.date_time)
         return j.select(auction=pw.left.auction, bidder=pw.left.bidder, price=pw.left.price,
                         channel=pw.left.channel, url=pw.left.url, date_time=pw.left.date_time,
                         extra=pw.left.extra, item_name=pw.right.item_name, description=pw.right.description,
