@@ -321,7 +321,7 @@ class ExpressionParser(TokenParser):
         if self._curr.token_type != _T.R_PAREN:
             while True:
                 keys.append(self.parse_expression())
-                self.expect_token(_T.COLON_EQ, ":=", self.starts_expression)
+                self._expect_assign(first=len(keys) == 1)
                 values.append(self.parse_expression())
                 if not self._match(_T.COMMA):
                     break
@@ -334,12 +334,21 @@ class ExpressionParser(TokenParser):
         if self._curr.token_type != _T.R_PAREN:
             while True:
                 names.append(self.parse_identifier("a field name"))
-                self.expect_token(_T.COLON_EQ, ":=", self.starts_expression)
+                self._expect_assign(first=len(names) == 1)
                 values.append(self.parse_expression())
                 if not self._match(_T.COMMA):
                     break
         self.expect(_T.R_PAREN, ")")
         return StructConstructor(names=names, values=values)
+
+    def _expect_assign(self, *, first: bool) -> None:
+        """``:=`` after a constructor's key or field name. MAP and STRUCT are also names a function call
+        may have, so ANTLR chooses between the constructor and a call by the first ``:=``: without one,
+        neither fits and no alternative is viable there. Later entries are past that choice: a missing
+        ``:=`` is then reported where it is missing (``missing ':=' at '2'``)."""
+        if first and self._curr and self._curr.token_type not in (_T.COLON_EQ, _T.COMMA, _T.R_PAREN):
+            raise self.syntax_error(None)
+        self.expect_token(_T.COLON_EQ, ":=", self.starts_expression)
 
     def _parse_ksql_case(self) -> exp.Case:
         """Searched CASE, or simple ``CASE x WHEN v`` with its operand in ``this`` (ksqlDB parses the simple
