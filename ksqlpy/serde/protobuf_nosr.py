@@ -34,7 +34,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
-from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, repeated_items, signed, varint
+from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, repeated_items, signed, varint, wire_matches
 
 _WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
 
@@ -291,6 +291,9 @@ def _decode_message(buf: bytes, types: list[T.SqlType], nullable: str | None = N
         if not 1 <= num <= len(types):
             continue  # an unknown field: proto3 readers skip it
         t = types[num - 1]
+        wrapped = nullable == "WRAPPER" and t.name in _NULLABLE_PRIMITIVES
+        if not wire_matches(wire, 2 if wrapped else _wire(t), isinstance(t, T.Array)):
+            continue  # another wire type than declared: protobuf's parser skips it as an unknown field
         if isinstance(t, T.Array):
             cur = values[num - 1] if values[num - 1] is not missing else []
             el = t.element
@@ -304,19 +307,24 @@ def _decode_message(buf: bytes, types: list[T.SqlType], nullable: str | None = N
             k, v = _decode_message(raw, [t.key, t.value])
             cur[k] = v
             values[num - 1] = cur
-        elif nullable == "WRAPPER" and t.name in _NULLABLE_PRIMITIVES:
-            values[num - 1] = _wrapped(t, wire, raw)
+        elif wrapped:
+            values[num - 1] = _wrapped(t, raw)
         else:
             values[num - 1] = _value(t, wire, raw, nullable)
     absent = _default if nullable is None else _nullable_default
     return [absent(t) if v is missing else v for t, v in zip(types, values, strict=True)]
 
 
-def _wrapped(t: T.SqlType, wire: int, raw: Any) -> Any:
+def _wire(t: T.SqlType) -> int:
+    """The wire type protobuf writes a field of SQL type ``t`` with (an ARRAY: its elements')."""
+    if isinstance(t, T.Array):
+        return _wire(t.element)
+    return 1 if t.name == "DOUBLE" else 0 if t.name in _SCALARS else 2
+
+
+def _wrapped(t: T.SqlType, raw: Any) -> Any:
     """The ``value`` of a ``google.protobuf.*Value`` wrapper: present, so never NULL (empty: the default)."""
-    if wire != 2:
-        return _value(t, wire, raw)
-    inner = [(w, v) for num, w, v in _fields(raw) if num == 1]
+    inner = [(w, v) for num, w, v in _fields(raw) if num == 1 and w == _wire(t)]
     if not inner:
         return b"" if t.name == "BYTES" else _default(t)
     w, v = inner[-1]

@@ -162,21 +162,28 @@ def _value(file: ProtoFile, kind: str, wire: int, raw: Any) -> Any:
     return decode(file, t, raw)
 
 
+def wire_matches(wire: int, expected: int, repeated: bool) -> bool:
+    """Whether protobuf's parser reads a field sent with ``wire`` as the declared field: its own wire type,
+    or for a repeated scalar also the packed form (2). Anything else Java's ``MessageReflection`` treats
+    as an unknown field and skips, so the declared field stays unset (its default, or NULL)."""
+    return wire == expected or (repeated and wire == 2 and expected != 2)
+
+
 def decode(file: ProtoFile, msg: ProtoMessage, data: bytes) -> dict[str, Any]:
     """The fields present in ``data`` (a message of type ``msg``) as proto values."""
     fields = msg.by_number()
     out: dict[str, Any] = {}
     for num, wire, raw in raw_fields(data):
         f = fields.get(num)
-        if f is None:
-            continue  # unknown fields are skipped, as every proto3 reader does
+        if f is None or not wire_matches(wire, 2 if f.is_map else _wire_of(file, f.type), f.is_repeated):
+            continue  # unknown fields (and known ones with another wire type) are skipped, as protobuf does
         if f.is_map:
             entry = raw_fields(raw)
             k = v = None
             for n, w, r in entry:
-                if n == 1:
+                if n == 1 and w == _wire_of(file, f.key_type or "string"):
                     k = _value(file, f.key_type or "string", w, r)
-                elif n == 2:
+                elif n == 2 and w == _wire_of(file, f.type):
                     v = _value(file, f.type, w, r)
             if k is None:
                 k = _DEFAULTS.get(f.key_type or "", 0)
