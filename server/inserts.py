@@ -73,12 +73,9 @@ class RowInserter:
                 raise MissingKey(f"Key field must be specified: {n}")
         key = tuple(coerce(v, t) for (_, t), v in zip(self.keys, raw_key, strict=True))
         value = tuple(coerce(cols.get(n), t) for n, t in self.values)
-        ts = cols.get("ROWTIME")
-        ts_col = self.source.timestamp_column
-        if ts_col is not None:
-            ts = dict(zip([n for n, _ in self.keys + self.values], key + value, strict=True)).get(ts_col, ts)
-        if ts is None:
-            ts = int(time.time() * 1000)
+        # the record's timestamp is the time of the insert (InsertsSubscriber: System.currentTimeMillis(), from
+        # memory): a ROWTIME field is no column and is ignored; a TIMESTAMP column is read by queries as declared
+        ts = int(time.time() * 1000)
         kb = self.key_serde.serialize(key) if self.key_serde is not None else None
         vb = self.value_serde.serialize(value)
         return ProducerRecord(self.source.topic, kb, vb, int(ts))

@@ -452,3 +452,17 @@ def test_inserts_stream_answers_a_serializer_failure_with_the_generic_error(serv
         assert r.json()[0]["error_code"] == 40000
         assert r.json()[0]["message"] == ("Can't coerce a field of type class io.vertx.core.json.JsonArray ([\"x\"]) "
                                           "into type ARRAY<INTEGER>")
+
+
+def test_inserts_stream_stamps_rows_with_the_time_of_the_insert(server: Any, unique: Any) -> None:
+    """ksqlDB's inserts subscriber produces each row at the current time: a ROWTIME field is not a column
+    and does not set the record's timestamp."""
+    s = unique("TS")
+    before = int(time.time() * 1000)
+    with httpx.Client(base_url=server.url, http1=False, http2=True) as h2:
+        create_stream(h2, s)
+        r = h2.post("/inserts-stream", content=f'{{"target":"{s}"}}\n{{"ID":1,"V":"a","ROWTIME":5}}\n'.encode())
+        assert json.loads(r.text.splitlines()[0]) == {"status": "ok", "seq": 0}
+        rows = h2.post("/query-stream", json={"sql": f"SELECT ROWTIME, ID, V FROM {s};"},
+                       headers={"Accept": "application/json"}).json()[1:]
+    assert len(rows) == 1 and rows[0][1:] == [1, "a"] and rows[0][0] >= before
