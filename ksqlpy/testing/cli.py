@@ -41,6 +41,16 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="print every case with its status and reason")
     p.add_argument("--rest", action="store_true",
                    help="run REST cases through a real 'ksqlpy server' subprocess (see ksqlpy.testing.rest)")
+    p.add_argument("--backfill-differential", action="store_true",
+                   help="invariant 1: run each case's CREATE ... AS SELECT once streaming and once backfilled on "
+                        "Spark (local[2], one session) and compare the sinks; prints counts by reason "
+                        "(see ksqlpy.testing.differential)")
+    p.add_argument("--spark-master", default="local[2]", metavar="URL",
+                   help="Spark master of --backfill-differential (default local[2])")
+    p.add_argument("--backfill-property", action="append", default=[], metavar="K=V",
+                   help="an engine property of the backfilled side only, e.g. ksqlpy.backfill.task.records=2 "
+                        "(every partition cut into two-record tasks: sub-ranges, partial aggregates) or "
+                        "ksqlpy.backfill.tier=native (repeatable)")
     single = p.add_argument_group("single case (like ksql-test-runner)")
     single.add_argument("--statements", metavar="FILE.sql")
     single.add_argument("--input", metavar="FILE.json", help='{"inputs": [...]}')
@@ -103,6 +113,12 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
         except ImportError as e:
             print(f"ksqlpy test: the engine is not available: {e}", file=sys.stderr)
             return 2
+    if args.backfill_property and not args.backfill_differential:
+        parser.error("--backfill-property needs --backfill-differential")
+    if any("=" not in kv for kv in args.backfill_property):
+        parser.error("--backfill-property takes K=V")
+    if args.backfill_differential:
+        return _differential(cases, factory, args)
     extra: dict[str, Any] = {}
     jobs = args.jobs
     if args.bootstrap_servers:
@@ -129,6 +145,39 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
     if args.report:
         write_json(results, args.report)
     return 1 if survivors or any(r.status == "failed" for r in results) else 0
+
+
+def _differential(cases: list[Any], factory: EngineFactory, args: argparse.Namespace) -> int:
+    """``--backfill-differential``: exit 1 when some supported case differs between the lowerings."""
+    from ksqlpy.backfill.session import spark_session
+    from ksqlpy.testing.differential import Outcome, run_all_differential, summary
+
+    tty = sys.stderr.isatty()
+
+    def progress(done: int, total: int, r: Any) -> None:
+        if tty:
+            sys.stderr.write(f"\r\033[K[{done}/{total}] {r.outcome.value:11} {r.case_id[:100]}")
+        elif done % 50 == 0 or done == total:
+            sys.stderr.write(f"[{done}/{total}]\n")
+        sys.stderr.flush()
+
+    spark = spark_session(args.spark_master, {"spark.sql.shuffle.partitions": "4"})
+    spark.sparkContext.setLogLevel("ERROR")
+    try:
+        props = dict(kv.split("=", 1) for kv in args.backfill_property)
+        results = run_all_differential(cases, spark, factory, args.drain_timeout, progress, props)
+    finally:
+        spark.stop()
+    if tty:
+        sys.stderr.write("\r\033[K")
+    print(summary(results, args.top, args.verbose))
+    if args.report:
+        import json
+
+        with open(args.report, "w") as f:
+            json.dump([{"case": r.case_id, "outcome": r.outcome.value, "reason": r.reason, "queries": r.queries}
+                       for r in results], f, indent=1)
+    return 1 if any(r.outcome is Outcome.DIFFERENT for r in results) else 0
 
 
 def _rest_mutation_check(cases: list[Any], results: list[CaseResult], timeout_s: float) -> list[tuple[str, str]]:

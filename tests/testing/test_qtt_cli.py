@@ -68,6 +68,10 @@ def test_usage_errors(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> Non
     with pytest.raises(SystemExit):
         main([], factory=factory)
     assert main([str(tmp_path / "missing")], factory=factory) == 2
+    with pytest.raises(SystemExit):  # a backfill property only means something to the differential
+        main([str(tmp_path), "--backfill-property", "ksqlpy.backfill.task.records=2"], factory=factory)
+    with pytest.raises(SystemExit):
+        main([str(tmp_path), "--backfill-differential", "--backfill-property", "no-equals"], factory=factory)
 
 
 def test_reasons_are_grouped_by_normalized_text() -> None:

@@ -1,0 +1,270 @@
+"""``ksqlpy test --backfill-differential``: invariant 1 (same input + SQL -> same sink on both lowerings) over
+QTT cases.
+
+A case's expected outputs are not used: each case is run twice on fresh engines, once on the streaming
+runtime and once with every ``CREATE STREAM/TABLE ... AS SELECT`` backfilled on Spark, and the two sinks are
+compared. So that both sides see the same history, both do the same steps in the same order:
+
+1. the harness's topics and schemas; the statements before the first CREATE ... AS SELECT;
+2. the case's inputs, produced where their keys hash (Kafka's placement: the backfill's tasks read a real
+   log, not the TopologyTestDriver's one partition), nothing running yet;
+3. the remaining statements in order; each CREATE ... AS SELECT either starts at the earliest offset and
+   is drained (streaming) or is backfilled (``ksqlpy.backfill.backfill``), so a later query reads the
+   earlier one's complete sink on both sides.
+
+Compared per sink of a CREATE ... AS SELECT: a stream's records per (partition, key) in order; a table's
+records collapsed to the last value per (partition, key) (a tombstone removes it); and the processing-log
+entries of both runs (without their wall-clock time). A case the backfill refuses (``BackfillUnsupported``)
+is counted as unsupported with the refusal's feature, never as a difference; a case with an expected error,
+or a statement kind the differential cannot order against its inputs (INSERT, DROP, TERMINATE, ...), is not
+run.
+"""
+
+from __future__ import annotations
+
+import re
+import tempfile
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from ksqlpy.testing.executor import HARNESS_PROPERTIES, EngineFactory, _Done, _Run
+from ksqlpy.testing.model import Case
+from ksqlpy.testing.partitioning import Placement
+
+# EMIT FINAL unthrottled: its wall-clock throttle would make the streaming side depend on timing
+DIFFERENTIAL_PROPERTIES: dict[str, Any] = {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0}
+
+# statement kinds run as they come before and after the inputs (they read or write no records)
+_PLAIN = ("CreateSource", "CreateType", "SetProperty", "UnsetProperty", "DefineVariable", "UndefineVariable")
+
+
+class Outcome(Enum):
+    EQUAL = "equal"
+    DIFFERENT = "different"
+    UNSUPPORTED = "unsupported"  # the backfill refuses one of the case's queries
+    NOT_RUN = "not run"  # an expected error, a skipped case, an ordering the differential cannot keep
+
+
+@dataclass(frozen=True)
+class DiffResult:
+    case_id: str
+    outcome: Outcome
+    reason: str = ""
+    queries: int = 0
+    records: int = 0  # sink records the streaming side wrote (0: the comparison checked empty sinks)
+
+
+Record = tuple[int, bytes | None, bytes | None, int]
+
+
+class _Side(_Run):
+    """One lowering's run of a case (``spark`` None: the streaming runtime)."""
+
+    def __init__(self, case: Case, factory: EngineFactory, data_dir: str, spark: Any, drain_timeout_s: float,
+                 extra: dict[str, Any] | None = None) -> None:
+        super().__init__(case, factory, data_dir, extra or {}, drain_timeout_s, False, Placement.KAFKA)
+        self.spark = spark
+        self.sinks: list[tuple[str, bool]] = []  # (sink name, is a table) per CREATE ... AS SELECT
+
+    def run(self) -> None:
+        props = {**HARNESS_PROPERTIES, **self.case.properties, **DIFFERENTIAL_PROPERTIES, **self.extra}
+        self.engine = self.factory(self.data_dir, props)
+        self.create_topics()
+        fed = False
+        for i, sql in enumerate(self.case.statements):
+            self.stage = f"statement {i + 1}"
+            stmts = self.engine.parse(sql)
+            kinds = {type(s).__name__ for s in stmts}
+            if kinds <= set(_PLAIN):
+                self.engine.execute(sql)
+                self.snapshot_sources()
+                continue
+            if kinds != {"CreateAsSelect"} or len(stmts) != 1:
+                raise _Done(Outcome.NOT_RUN.value, f"statement kind {'/'.join(sorted(kinds))}")
+            if not fed:
+                self.feed()
+                fed = True
+            self.create_as_select(sql, stmts[0])
+            self.snapshot_sources()
+        if not self.sinks:
+            raise _Done(Outcome.NOT_RUN.value, "no CREATE ... AS SELECT")
+
+    def feed(self) -> None:
+        """Every input, placed by its key, before any query runs (one transaction per run of one topic)."""
+        self.stage = "producing inputs"
+        inputs = {r.topic for r in self.case.inputs}
+        declared = {t.name for t in self.engine.log.list_topics()}
+        for topic in sorted(inputs - declared):
+            self.engine.log.create_topic(topic, 4)
+        group: list[Any] = []
+        for r in self.case.inputs:
+            if group and group[-1].topic != r.topic:
+                self._produce(group)
+                group = []
+            group.append(self.serialize(r))
+        self._produce(group)
+
+    def _produce(self, records: list[Any]) -> None:
+        if records:
+            with self.engine.log.transaction() as tx:
+                tx.produce_many(records)
+
+    def create_as_select(self, sql: str, stmt: Any) -> None:
+        self.sinks.append((stmt.name, stmt.kind == "TABLE"))
+        if self.spark is None:
+            self.engine.execute(sql, {"auto.offset.reset": "earliest"})
+        else:
+            from ksqlpy.backfill import backfill
+
+            backfill(self.engine, sql, spark=self.spark)
+        self.engine.drain(self.drain_timeout_s)
+
+
+def run_differential(case: Case, spark: Any, factory: EngineFactory, drain_timeout_s: float = 10.0,
+                     backfill_properties: dict[str, Any] | None = None) -> DiffResult:
+    """Run ``case`` on both lowerings and compare; never raises. ``backfill_properties``: engine properties of
+    the backfilled side only (``ksqlpy.backfill.task.records=2`` cuts every partition into two-record tasks, so
+    stateless queries run as sub-ranges and aggregations as partial aggregates per chunk where exact;
+    ``ksqlpy.backfill.tier=native``)."""
+    if case.error or case.skip_reason:
+        return DiffResult(case.id, Outcome.NOT_RUN, "skipped case")
+    if case.expected_exception is not None:
+        return DiffResult(case.id, Outcome.NOT_RUN, "expected error")
+    from ksqlpy.backfill.support import BackfillUnsupported
+
+    with tempfile.TemporaryDirectory(prefix="ksqlpy-diff-") as d:
+        bf = _Side(case, factory, f"{d}/backfill", spark, drain_timeout_s, backfill_properties)
+        try:
+            bf.run()
+        except _Done as done:
+            bf.close()
+            return DiffResult(case.id, Outcome.NOT_RUN, done.reason)
+        except BackfillUnsupported as e:
+            bf.close()
+            return DiffResult(case.id, Outcome.UNSUPPORTED, _feature(str(e)))
+        except Exception as e:  # noqa: BLE001 - a differential run reports, never stops
+            bf.close()
+            return DiffResult(case.id, Outcome.DIFFERENT, f"backfill error ({bf.stage}): {type(e).__name__}: {_short(e)}")
+        ref = _Side(case, factory, f"{d}/streaming", None, drain_timeout_s)
+        try:
+            ref.run()
+        except Exception as e:  # noqa: BLE001
+            bf.close()
+            ref.close()
+            return DiffResult(case.id, Outcome.DIFFERENT,
+                              f"streaming error where the backfill ran ({ref.stage}): {type(e).__name__}: {_short(e)}")
+        try:
+            reasons = differences(ref.engine, bf.engine, ref.sinks)
+            records = sum(len(sink_records(ref.engine, name)) for name, _ in ref.sinks)
+        finally:
+            bf.close()
+            ref.close()
+    n = len(ref.sinks)
+    if reasons:
+        return DiffResult(case.id, Outcome.DIFFERENT, "; ".join(reasons), n, records)
+    return DiffResult(case.id, Outcome.EQUAL, "", n, records)
+
+
+def differences(ref: Any, eng: Any, sinks: list[tuple[str, bool]]) -> list[str]:
+    """What differs between the streaming engine ``ref`` and the backfilled ``eng``: per sink, then the
+    processing logs."""
+    out = []
+    for name, table in sinks:
+        want, got = sink_records(ref, name), sink_records(eng, name)
+        if table:
+            if collapse(want) != collapse(got):
+                out.append(f"table {name}: collapsed sink differs")
+        elif by_key(want) != by_key(got):
+            out.append(f"stream {name}: records per key differ")
+    if plog(ref) != plog(eng):
+        out.append("processing log differs")
+    return out
+
+
+def sink_records(engine: Any, name: str) -> list[Record]:
+    """Every record of the sink topic of ``name``: (partition, key, value, timestamp) in offset order."""
+    src = engine.catalog.source(name)
+    if src is None:
+        return []
+    out: list[Record] = []
+    for p in range(engine.log.partition_count(src.topic) or 0):
+        offset = 0
+        while True:
+            b = engine.log.fetch(src.topic, p, offset)
+            if not b.offsets:
+                break
+            out += [(p, k, v, ts) for k, v, ts in zip(b.keys, b.values, b.timestamps, strict=True)]
+            offset = b.next_offset
+    return out
+
+
+def collapse(records: Iterable[Record]) -> dict[tuple[int, bytes | None], tuple[bytes, int]]:
+    """A table topic as its final table: the last (value, timestamp) per (partition, key)."""
+    table: dict[tuple[int, bytes | None], tuple[bytes, int]] = {}
+    for p, k, v, ts in records:
+        if v is None:
+            table.pop((p, k), None)
+        else:
+            table[(p, k)] = (v, ts)
+    return table
+
+
+def by_key(records: Iterable[Record]) -> dict[tuple[int, bytes | None], list[tuple[bytes | None, int]]]:
+    """A stream topic as each (partition, key)'s records in order."""
+    out: dict[tuple[int, bytes | None], list[tuple[bytes | None, int]]] = {}
+    for p, k, v, ts in records:
+        out.setdefault((p, k), []).append((v, ts))
+    return out
+
+
+def plog(engine: Any) -> Counter[str]:
+    """The processing-log entries without their wall-clock time."""
+    return Counter(repr((e.get("logger"), e.get("message"))) for e in list(engine.plog.entries))
+
+
+def _feature(message: str) -> str:
+    m = re.search(r"does not support (.*?)(?::| yet|;)", message)
+    return m.group(1) if m else message.splitlines()[0]
+
+
+def _short(e: BaseException) -> str:
+    return str(e).splitlines()[0][:160] if str(e) else ""
+
+
+def run_all_differential(cases: list[Case], spark: Any, factory: EngineFactory, drain_timeout_s: float = 10.0,
+                         progress: Callable[[int, int, DiffResult], None] | None = None,
+                         backfill_properties: dict[str, Any] | None = None) -> list[DiffResult]:
+    out = []
+    for i, case in enumerate(cases):
+        out.append(run_differential(case, spark, factory, drain_timeout_s, backfill_properties))
+        if progress:
+            progress(i + 1, len(cases), out[-1])
+    return out
+
+
+def summary(results: list[DiffResult], top: int = 15, verbose: bool = False) -> str:
+    """Counts (run / supported / equal / different / unsupported / not run) and the top reasons of each."""
+    by = Counter(r.outcome for r in results)
+    supported = by[Outcome.EQUAL] + by[Outcome.DIFFERENT]
+    empty = sum(1 for r in results if r.outcome is Outcome.EQUAL and not r.records)
+    lines = [f"Backfill differential: {len(results)} cases, {supported} supported (run on both lowerings), "
+             f"{by[Outcome.EQUAL]} equal ({empty} of them with empty sinks), {by[Outcome.DIFFERENT]} different, {by[Outcome.UNSUPPORTED]} unsupported, "
+             f"{by[Outcome.NOT_RUN]} not run"]
+    for outcome in (Outcome.DIFFERENT, Outcome.UNSUPPORTED, Outcome.NOT_RUN):
+        reasons = Counter(_reason_group(r.reason) for r in results if r.outcome is outcome)
+        if reasons:
+            lines.append(f"{outcome.value}, by reason:" if outcome is not Outcome.UNSUPPORTED
+                         else "unsupported, by the feature the backfill refuses:")
+            lines += [f"  {n:5d}  {reason}" for reason, n in reasons.most_common(top)]
+    shown = [r for r in results if r.outcome is Outcome.DIFFERENT or verbose]
+    lines += [f"{r.outcome.value:11} {r.case_id}: {r.reason or f'{r.records} sink records'}" for r in shown]
+    return "\n".join(lines)
+
+
+def _reason_group(reason: str) -> str:
+    """A reason without its sink names, so alike reasons count as one."""
+    reason = re.sub(r"\b(table|stream) \S+:", r"\1 X:", reason)
+    return reason[:140]

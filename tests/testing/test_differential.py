@@ -1,0 +1,81 @@
+"""The backfill differential's comparison and bookkeeping, without Spark (the Spark runs are in
+tests/backfill/test_differential.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ksqlpy.engine import Engine
+from ksqlpy.testing.differential import (
+    DiffResult,
+    Outcome,
+    by_key,
+    collapse,
+    differences,
+    run_differential,
+    summary,
+)
+from ksqlpy.testing.model import Case, ExpectedException, TestRecord
+
+
+def test_collapse_keeps_the_last_value_per_partition_and_key_and_drops_tombstones() -> None:
+    recs = [(0, b"a", b"1", 1), (0, b"a", b"2", 2), (1, b"a", b"9", 3), (0, b"b", b"5", 4), (0, b"b", None, 5)]
+    assert collapse(recs) == {(0, b"a"): (b"2", 2), (1, b"a"): (b"9", 3)}
+
+
+def test_by_key_keeps_each_keys_order_but_not_the_interleaving() -> None:
+    a = [(0, b"a", b"1", 1), (0, b"b", b"2", 2), (0, b"a", b"3", 3)]
+    b = [(0, b"b", b"2", 2), (0, b"a", b"1", 1), (0, b"a", b"3", 3)]
+    assert by_key(a) == by_key(b)
+    assert by_key(a) != by_key([(0, b"a", b"3", 3), (0, b"b", b"2", 2), (0, b"a", b"1", 1)])
+
+
+def _engine(tmp: Any, name: str, sql: str, values: list[bytes]) -> Engine:
+    e = Engine(str(tmp / name))
+    e.execute("CREATE STREAM s (k STRING KEY, v INT) WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON', PARTITIONS=1);")
+    from ksqlpy.log.base import ProducerRecord
+
+    with e.log.transaction() as tx:
+        tx.produce_many([ProducerRecord("s", b"k", v, i, None, None) for i, v in enumerate(values)])
+    e.execute(sql, {"auto.offset.reset": "earliest"})
+    e.drain()
+    return e
+
+
+def test_differences_name_the_sink_and_the_processing_log(tmp_path: Any) -> None:
+    sql = "CREATE TABLE t AS SELECT k, COUNT(*) AS c FROM s GROUP BY k EMIT CHANGES;"
+    one = _engine(tmp_path, "a", sql, [b'{"V":1}', b'{"V":2}'])
+    same = _engine(tmp_path, "b", sql, [b'{"V":1}', b'{"V":2}'])
+    other = _engine(tmp_path, "c", sql, [b'{"V":1}', b"{bad", b'{"V":2}', b'{"V":3}'])
+    try:
+        assert differences(one, same, [("T", True)]) == []
+        assert differences(one, other, [("T", True)]) == ["table T: collapsed sink differs", "processing log differs"]
+    finally:
+        for e in (one, same, other):
+            e.close()
+
+
+def _factory(data_dir: str, props: dict[str, Any]) -> Engine:
+    return Engine(data_dir, props)
+
+
+def test_cases_the_differential_cannot_order_are_not_run_without_spark() -> None:
+    inputs = [TestRecord("s", "k", {"V": 1}, 1)]
+    ddl = "CREATE STREAM s (k STRING KEY, v INT) WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON');"
+    insert = Case(file="f", name="insert", statements=[ddl, "INSERT INTO s (k, v) VALUES ('a', 1);"], inputs=inputs)
+    error = Case(file="f", name="error", statements=[ddl], expected_exception=ExpectedException("KsqlException"))
+    none = Case(file="f", name="ddl only", statements=[ddl], inputs=inputs)
+    got = [run_differential(c, None, _factory) for c in (insert, error, none)]
+    assert [(r.outcome, r.reason) for r in got] == [(Outcome.NOT_RUN, "statement kind InsertValues"),
+                                                    (Outcome.NOT_RUN, "expected error"),
+                                                    (Outcome.NOT_RUN, "no CREATE ... AS SELECT")]
+
+
+def test_summary_counts_supported_cases_and_groups_reasons() -> None:
+    results = [DiffResult("a", Outcome.EQUAL), DiffResult("b", Outcome.DIFFERENT, "table T1: collapsed sink differs"),
+               DiffResult("c", Outcome.DIFFERENT, "table T2: collapsed sink differs"),
+               DiffResult("d", Outcome.UNSUPPORTED, "joins")]
+    text = summary(results)
+    assert text.splitlines()[0] == ("Backfill differential: 4 cases, 3 supported (run on both lowerings), 1 equal (1 "
+                                    "of them with empty sinks), 2 different, 1 unsupported, 0 not run")
+    assert "      2  table X: collapsed sink differs" in text
