@@ -242,6 +242,10 @@ def _integral_conv(bits: int) -> Callable[[SqlType, str], Converter]:
             if c is float or c is _D:
                 if v != v or v in (float("inf"), float("-inf")):
                     raise cannot_convert(v, t, path)
+                if c is float and v.is_integer():
+                    # orjson's double of an integer past 64 bits, or of 1.99999999999999999: Jackson truncates
+                    # the literal itself (BigInteger/BigDecimal intValue / longValue)
+                    raise NeedExact
                 return wrap(int(v))
             if c is str:
                 n = parse_java_int(v, lo, hi)
@@ -327,7 +331,7 @@ def _decimal_conv(t: Decimal, path: str) -> Converter:
         if v is None:
             return None
         if c is float:
-            if significant_digits(v) > 15:
+            if significant_digits(v) > 15 or not v:  # (0.0: maybe orjson's underflow of 1e-400)
                 raise NeedExact
             return fit_decimal(_D(repr(v)), t, path)
         if c is int or c is _D:

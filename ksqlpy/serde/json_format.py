@@ -89,6 +89,20 @@ def _invalid(e: Exception) -> SerdeError:
     return SerdeError(f"Invalid JSON: {e}")
 
 
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"Non-standard token '{name}'")
+
+
+def _exact_or_invalid(data: bytes, e: Exception) -> Any:
+    """A record orjson refuses, read again with exact decimals. Jackson (ksqlDB's reader, exact BigDecimal
+    mode) takes any number literal, orjson none past a double's range (``1e400``): such a record is read;
+    anything else orjson refuses stays invalid JSON (NaN and Infinity too, which Jackson refuses)."""
+    try:
+        return json.loads(data, parse_float=decimal.Decimal, parse_constant=_no_constant)
+    except (ValueError, RecursionError):
+        raise _invalid(e) from None
+
+
 _COMMON_SOURCE = """
 def _describe(d):
     from ksqlpy.serde.coerce import json_text, node_name
@@ -100,7 +114,7 @@ def deserialize(data):
     try:
         d = _loads(data)
     except JSONDecodeError as e:
-        raise _invalid(e) from None
+        return _row(_exact_or_invalid(data, e))
     try:
         return _row(d)
     except NeedExact:
@@ -130,8 +144,11 @@ def {fname}(datas):
             append(None)
             errors.append((i, str(e)))
         except JSONDecodeError as e:
-            append(None)
-            errors.append((i, str(_invalid(e))))
+            try:
+                append(_row(_exact_or_invalid(data, e)))
+            except (SerdeError, ValueError) as e2:
+                append(None)
+                errors.append((i, str(e2)))
     return rows, errors
 """
 
@@ -198,8 +215,8 @@ class JsonValueSerde(ValueSerde):
         self.wrap = wrap
         ns: dict[str, Any] = {
             "_loads": orjson.loads, "_dumps": orjson.dumps, "_default": json_default, "_nsk": orjson.OPT_NON_STR_KEYS,
-            "_exact_loads": _exact_loads, "NeedExact": NeedExact, "SerdeError": SerdeError,
-            "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid,
+            "_exact_loads": _exact_loads, "_exact_or_invalid": _exact_or_invalid, "NeedExact": NeedExact,
+            "SerdeError": SerdeError, "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid,
             "_copy": bytes, "_mv": memoryview, "_nf": nonfinite_text,
         }
         names = [n for n, _ in self.columns]
