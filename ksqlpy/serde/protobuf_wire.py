@@ -60,12 +60,23 @@ def signed(v: int, bits: int) -> int:
 
 
 def raw_fields(buf: bytes) -> list[tuple[int, int, Any]]:
-    """(field number, wire type, raw value) of every field of a message, in order."""
+    """(field number, wire type, raw value) of every field of a message, in order. A group (wire types 3
+    and 4, proto2's) is no field of a ksqlDB schema: skipped whole, as protobuf skips an unknown field."""
     out: list[tuple[int, int, Any]] = []
     pos, n = 0, len(buf)
+    groups: list[int] = []  # field numbers of the groups being skipped, innermost last
     while pos < n:
         key, pos = read_varint(buf, pos)
         num, wire = key >> 3, key & 7
+        if num == 0:
+            raise SerdeError("Protocol message contained an invalid tag (zero).")
+        if wire == 3:
+            groups.append(num)
+            continue
+        if wire == 4:
+            if not groups or groups.pop() != num:
+                raise SerdeError("Protocol message end-group tag did not match expected tag.")
+            continue
         if wire == 0:
             v, pos = read_varint(buf, pos)
         elif wire == 1:
@@ -76,10 +87,13 @@ def raw_fields(buf: bytes) -> list[tuple[int, int, Any]]:
         elif wire == 5:
             v, pos = buf[pos:pos + 4], pos + 4
         else:
-            raise SerdeError(f"Unsupported protobuf wire type {wire}")
+            raise SerdeError("Protocol message tag had invalid wire type.")
         if pos > n:
             raise SerdeError("Protobuf message is truncated")
-        out.append((num, wire, v))
+        if not groups:
+            out.append((num, wire, v))
+    if groups:
+        raise SerdeError("Protobuf message is truncated")
     return out
 
 

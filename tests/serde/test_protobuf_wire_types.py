@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from ksqlpy import types as T
+from ksqlpy.serde.base import SerdeError
 from ksqlpy.serde.protobuf_nosr import ProtobufNoSrSerde
 from ksqlpy.serde.protobuf_schema import parse_proto
 from ksqlpy.serde.protobuf_wire import decode
@@ -60,3 +61,26 @@ def test_nosr_reader_skipped_primitive_under_each_representation(nullable: str |
 def test_nosr_wrapper_value_of_another_wire_type_reads_the_default() -> None:
     wrapper = b"\x0a\x02\x0a\x00"  # field 1: a wrapper message whose value is length-delimited, not a varint
     assert ProtobufNoSrSerde([("C", T.INTEGER)], "WRAPPER").deserialize(wrapper) == (0,)
+
+
+GROUP_9 = b"\x4b" + b"\x08\x07" + b"\x4c"  # field 9: a group (start 3, a varint inside, end 4)
+
+
+@pytest.mark.parametrize("data", [GROUP_9 + VARINT_1, VARINT_1 + GROUP_9, b"\x4b\x53\x54\x4c" + VARINT_1])
+def test_groups_are_skipped_whole(data: bytes) -> None:
+    """Proto2 groups (nested ones too) are never fields of ksqlDB's schemas: skipped like unknown fields."""
+    assert decode(SCHEMA, M, data) == {"A": 5}
+    assert ProtobufNoSrSerde([("C", T.INTEGER)]).deserialize(data) == (5,)
+
+
+@pytest.mark.parametrize(("data", "message"), [
+    (b"\x00\x05", "invalid tag \\(zero\\)"), (b"\x0e\x05", "invalid wire type"), (b"\x0f", "invalid wire type"),
+    (b"\x4c" + VARINT_1, "end-group tag did not match"), (b"\x4b\x08\x07\x54", "end-group tag did not match"),
+    (b"\x4b\x08\x07", "truncated"),
+])
+def test_malformed_tags_fail_the_record(data: bytes, message: str) -> None:
+    """What protobuf's parser refuses (from memory of CodedInputStream's messages) fails the record."""
+    with pytest.raises(SerdeError, match=message):
+        decode(SCHEMA, M, data)
+    with pytest.raises(SerdeError, match=message):
+        ProtobufNoSrSerde([("C", T.INTEGER)]).deserialize(data)
