@@ -28,6 +28,7 @@ from ksqlpy.server import cluster_routes
 from ksqlpy.server import queries as Q
 from ksqlpy.server import query_routes as R
 from ksqlpy.server.auth import BasicAuthMiddleware, load_users
+from ksqlpy.server.body_drain import BodyDrainMiddleware
 from ksqlpy.server.config import ServerConfig
 from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.errors import (
@@ -117,6 +118,7 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     if config.auth_method == "BASIC":
         app.add_middleware(BasicAuthMiddleware, users=load_users(str(config.get("authentication.users.file"))),
                            realm=str(config.get("authentication.realm", "KsqlServer")))
+    app.add_middleware(BodyDrainMiddleware)  # outermost: whatever answered before reading the body
     return app
 
 
@@ -354,9 +356,8 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
     @app.post("/inserts-stream", tags=["queries"], openapi_extra=body_schema(InsertsStreamHeader))
     async def inserts_stream(request: Request) -> Response:
         if request.scope.get("http_version") != "2":
-            # the body (an insert stream, which may never end) is not read: the connection ends with the answer
-            raise ServerError(HTTP2_ONLY, "This endpoint is only available when using HTTP2",
-                              headers={"connection": "close"})
+            # the body is not read here: see body_drain (a bounded one keeps the connection)
+            raise ServerError(HTTP2_ONLY, "This endpoint is only available when using HTTP2")
         media = choose(request.headers.get("accept"), [DELIMITED, JSON], DELIMITED) or DELIMITED
         batches = line_batches(request.stream(), ctx.config.int("ksqlpy.server.inserts.line.max.bytes"))
         try:

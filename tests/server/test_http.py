@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import re
+import socket
 import threading
 import time
 from typing import Any
@@ -466,3 +468,43 @@ def test_inserts_stream_stamps_rows_with_the_time_of_the_insert(server: Any, uni
         rows = h2.post("/query-stream", json={"sql": f"SELECT ROWTIME, ID, V FROM {s};"},
                        headers={"Accept": "application/json"}).json()[1:]
     assert len(rows) == 1 and rows[0][1:] == [1, "a"] and rows[0][0] >= before
+
+
+def _read_response(sock: socket.socket, within_s: float = 10.0) -> bytes:
+    """One HTTP/1.1 response with a Content-Length body, read off a raw socket."""
+    sock.settimeout(within_s)
+    data = b""
+    while b"\r\n\r\n" not in data:
+        chunk = sock.recv(65536)
+        assert chunk, f"the server closed without an answer: {data!r}"
+        data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    length = int(re.search(rb"(?im)^content-length:\s*(\d+)", head).group(1))  # type: ignore[union-attr]
+    while len(body) < length:
+        chunk = sock.recv(65536)
+        assert chunk, "the server closed inside the answer"
+        body += chunk
+    return head + b"\r\n\r\n" + body
+
+
+def test_inserts_stream_http1_refusal_keeps_a_bounded_connection_and_ends_an_endless_one(server: Any) -> None:
+    """The HTTP/1.x refusal (40004) reads a bounded body first, so the same connection carries the next
+    request (a refusal that closed with the body unread made the kernel reset the connection, and the
+    client lost the answer now and then); an insert stream that never ends still gets its answer, then
+    the connection is closed."""
+    body = b'{"target":"x"}\n{"ID":1}\n'
+    request = (b"POST /inserts-stream HTTP/1.1\r\nHost: t\r\nContent-Type: application/json\r\n"
+               b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body)
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        for _ in range(3):  # one connection, three refusals, three answers
+            sock.sendall(request)
+            answer = _read_response(sock)
+            assert answer.startswith(b"HTTP/1.1 400") and b'"error_code":40004' in answer.replace(b" ", b"")
+            assert not re.search(rb"(?im)^connection:\s*close", answer)
+        sock.sendall(b"GET /info HTTP/1.1\r\nHost: t\r\n\r\n")
+        assert _read_response(sock).startswith(b"HTTP/1.1 200")
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        sock.sendall(b"POST /inserts-stream HTTP/1.1\r\nHost: t\r\nTransfer-Encoding: chunked\r\n\r\n"
+                     b"f\r\n{\"target\":\"x\"}\n\r\n")  # a chunked stream that goes on (no last chunk)
+        answer = _read_response(sock)
+        assert answer.startswith(b"HTTP/1.1 400") and re.search(rb"(?im)^connection:\s*close", answer)
