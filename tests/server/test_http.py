@@ -508,3 +508,17 @@ def test_inserts_stream_http1_refusal_keeps_a_bounded_connection_and_ends_an_end
                      b"f\r\n{\"target\":\"x\"}\n\r\n")  # a chunked stream that goes on (no last chunk)
         answer = _read_response(sock)
         assert answer.startswith(b"HTTP/1.1 400") and re.search(rb"(?im)^connection:\s*close", answer)
+
+
+def test_a_406_before_the_body_keeps_the_connection(server: Any) -> None:
+    """The Accept check answers 406 without reading the body; the connection still carries the next
+    requests (without body_drain, Hypercorn closed it when the body was still unread - the 3rd request on
+    a raw socket found the connection gone)."""
+    request = (b"POST /inserts-stream HTTP/1.1\r\nHost: t\r\nAccept: text/plain\r\nContent-Length: 4\r\n\r\n")
+    with socket.create_connection(("127.0.0.1", server.port)) as sock:
+        for i in range(20):
+            sock.sendall(request)
+            if i % 2:
+                time.sleep(0.01)  # the body after the head, in its own segment
+            sock.sendall(b"{bad")
+            assert _read_response(sock).startswith(b"HTTP/1.1 406"), i
