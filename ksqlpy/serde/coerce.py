@@ -56,6 +56,17 @@ class NeedExact(Exception):
     """A value's literal text is needed: re-parse the record with exact decimals."""
 
 
+class MissingNode:
+    """What Jackson's ``readTree`` gives for a record with no JSON in it (zero bytes or only blanks) since
+    2.10: not null, so ksqlDB coerces it like any node - a STRING is its text ``""``, anything else fails
+    (``Can't convert type. sourceType: MissingNode, ...``)."""
+
+    __slots__ = ()
+
+
+MISSING = MissingNode()
+
+
 # -- messages
 
 def node_name(v: Any) -> str:
@@ -321,6 +332,8 @@ def _string_conv(t: SqlType, path: str) -> Converter:
             return json_text(v)
         if c is list:
             return "[" + ", ".join("null" if e is None else conv(e) for e in v) + "]"
+        if c is MissingNode:
+            return ""
         raise cannot_convert(v, t, path)
     return conv
 

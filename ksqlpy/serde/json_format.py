@@ -36,6 +36,7 @@ import orjson
 
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import (
+    MISSING,
     NeedExact,
     cannot_convert,
     fast_names,
@@ -96,7 +97,10 @@ def _no_constant(name: str) -> Any:
 def _exact_or_invalid(data: bytes, e: Exception) -> Any:
     """A record orjson refuses, read again with exact decimals. Jackson (ksqlDB's reader, exact BigDecimal
     mode) takes any number literal, orjson none past a double's range (``1e400``): such a record is read;
-    anything else orjson refuses stays invalid JSON (NaN and Infinity too, which Jackson refuses)."""
+    anything else orjson refuses stays invalid JSON (NaN and Infinity too, which Jackson refuses). A record
+    of no JSON at all (zero bytes, blanks) is Jackson's ``MissingNode``."""
+    if not bytes(data).strip(b" \t\r\n"):
+        return MISSING
     try:
         return json.loads(data, parse_float=decimal.Decimal, parse_constant=_no_constant)
     except (ValueError, RecursionError):
