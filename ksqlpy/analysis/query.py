@@ -235,8 +235,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             query = dataclasses.replace(query, group_by=[IMPLICIT_GROUP.copy()])
         names = [key_name(g) for g in query.group_by]
         aggregation, key_exprs, agg_items = plan_aggregation(query, source, node, alias, session, names, ctx)
-        aggregation.repartition = group_by_repartition(aggregation.group_by, node,
-                                                       catalog.partition_count(source.topic))
+        aggregation.repartition = group_by_repartition(aggregation.group_by, node)
         node = aggregation
         proj_schema = aggregation.schema
         select_items = agg_items

@@ -309,7 +309,7 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     result = BackfillResult(query.query_id, ranges)
     t0 = time.monotonic()
     topology = query.topology
-    repartition = len(topology.sub_topologies) > 1  # (an aggregation around its repartition topic)
+    repartition = support.moves_records(len(topology.sub_topologies), partitions)
     job = BackfillJob(topology=topology, sink=query.sink, query_id=query.query_id,
                       properties=dict(engine.effective_properties()), partitions=partitions,
                       repartition=repartition, sink_partitions=log.partition_count(query.sink.topic) or 1)

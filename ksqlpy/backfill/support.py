@@ -54,6 +54,14 @@ def statement(engine: Engine, sql: str) -> A.CreateAsSelect:
     return stmt
 
 
+def moves_records(sub_topologies: int, partitions: int) -> bool:
+    """Does the query's aggregation move records between partitions? It has a repartition topic (two
+    sub-topologies) whenever its groups are not the source's key - ksqlDB plans it whatever the partition
+    count - but over one partition the topic hands the one task its records in source offset order, which
+    aggregating the source partition in place gives too."""
+    return sub_topologies > 1 and partitions > 1
+
+
 def check(engine: Engine, plan: Sink) -> None:
     """Raise ``BackfillUnsupported`` for what the backfill cannot reproduce exactly."""
     if str(engine.prop("ksqlpy.workers", "inline")).strip().lower() == "process":
@@ -74,7 +82,7 @@ def check(engine: Engine, plan: Sink) -> None:
     if agg is None:
         return
     if agg.window is not None:
-        if agg.repartition:
+        if moves_records(2 if agg.repartition else 1, engine.catalog.partition_count(source.topic) or 1):
             raise refuse("windowed GROUP BY on anything but the source key over several partitions (the "
                           "streaming result then depends on how the repartition topic interleaves partitions)")
 

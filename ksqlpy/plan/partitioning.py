@@ -8,7 +8,9 @@ Rows that are aggregated together must be in one task. They are when the groups 
 partitioned by: a stream's key, in order; after a join, the join key (either side's join column - rows
 with equal join keys meet in one task; a foreign-key join's result is keyed by the left table's key
 instead, so it moves). A table's groups always move (its rows are retracted from their old group by their
-own key), and with a single partition nothing needs to move at all.
+own key). The decision is the plan's, not the data's: it does not depend on the partition count (ksqlDB's
+plan has ``Aggregate-GroupBy-repartition`` over a one-partition source as over any other - SHOW TOPICS and
+a case's ``post.topics`` see it).
 """
 
 from __future__ import annotations
@@ -32,15 +34,18 @@ def _bottom(node: PlanNode) -> PlanNode:
     return node
 
 
-def group_by_repartition(group_by: list[Expr], input: PlanNode, partitions: int | None) -> bool:
+def group_by_repartition(group_by: list[Expr], input: PlanNode) -> bool:
     """Does GROUP BY ``group_by`` (over ``input``'s row) need ``Aggregate-GroupBy-repartition``?
-    ``partitions``: the input's partition count (None if its topic is unknown: decided as for several)."""
-    if partitions is not None and partitions <= 1:
-        return False
+
+    ksqlDB's ``SchemaKStream.groupBy`` (repartitionNeeded, from memory): no only when the grouping is the
+    input's key columns, in order, as plain column references; a windowed input, a table (``KTable.groupBy``)
+    or a join with a synthetic key (FULL OUTER, or joined on expressions: ``ROWKEY``) always moves."""
     bottom = _bottom(input)
     if isinstance(bottom, Join):
         if bottom.flavor is JoinFlavor.FOREIGN_KEY or len(group_by) != len(bottom.left_exprs):
             return True
+        if any(k.synthetic for k in bottom.keys):  # only the synthetic key column itself is the key
+            return [g.index if isinstance(g, ColumnRef) else None for g in group_by] != input.schema.key_positions()
         return any(_name(g) is None or _name(g) not in (_name(left), _name(right))
                    for g, left, right in zip(group_by, bottom.left_exprs, bottom.right_exprs, strict=True))
     keys = input.schema.key_positions()

@@ -18,7 +18,7 @@ from ksqlpy.backfill.handoff import BackfillResult
 from ksqlpy.backfill.job import BackfillJob
 from ksqlpy.backfill.native import TIER_PROPERTY, Agg, NativePlan, Refused, lower
 from ksqlpy.backfill.run import choose_tier
-from ksqlpy.backfill.support import BackfillUnsupported
+from ksqlpy.backfill.support import BackfillUnsupported, moves_records
 from ksqlpy.engine.engine import Engine
 from ksqlpy.errors import KsqlStatementError
 from tests.backfill.conftest import Record, make_engine, produce
@@ -84,9 +84,10 @@ def _job(tmp_path: Any, sql: str, ddl: str = DDL) -> BackfillJob:
     eng = make_engine(str(tmp_path / "plan"), ddl, [], "s")
     res = eng.execute(sql, {"auto.offset.reset": "latest"})
     query = eng.queries[next(r.query_id for r in res if r.query_id)]
+    partitions = eng.log.partition_count("s") or 1
     return BackfillJob(topology=query.topology, sink=query.sink, query_id=query.query_id,
-                       properties=dict(eng.effective_properties()), partitions=PARTITIONS,
-                       repartition=len(query.topology.sub_topologies) > 1)
+                       properties=dict(eng.effective_properties()), partitions=partitions,
+                       repartition=moves_records(len(query.topology.sub_topologies), partitions))
 
 
 # ------------------------------------------------------------------------------------------------ the planner

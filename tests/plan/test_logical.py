@@ -176,13 +176,15 @@ def test_partition_by_composite_key(engine: Engine, partition_by: str, moves: bo
     ("SELECT B, COUNT(*) FROM S GROUP BY B;", True),
     ("SELECT K, COUNT(*) FROM S WHERE A > 1 GROUP BY K;", False),  # a filter does not move rows
     ("SELECT K, COUNT(*) FROM ONE GROUP BY K;", False),
-    ("SELECT V, COUNT(*) FROM ONE GROUP BY V;", False),  # one partition: nothing to move
+    ("SELECT V, COUNT(*) FROM ONE GROUP BY V;", True),  # one partition moves too: the plan ignores the count
     ("SELECT ID, COUNT(*) FROM T GROUP BY ID;", True),  # a table's groups always move
     ("SELECT K2, K1, COUNT(*) FROM S2 GROUP BY K2, K1;", True),  # the key's columns in another order
     ("SELECT T.ID, COUNT(*) FROM S JOIN T ON S.K = T.ID GROUP BY T.ID;", False),  # the join key (right side)
     ("SELECT S.K, COUNT(*) FROM S JOIN T ON S.K = T.ID GROUP BY S.K;", False),  # the join key (left side)
     ("SELECT T.X, COUNT(*) FROM S JOIN T ON S.K = T.ID GROUP BY T.X;", True),
     ("SELECT T.ID, COUNT(*) FROM T JOIN U ON T.FK = U.ID GROUP BY T.ID;", True),  # foreign-key results move
+    ("SELECT T.ID, COUNT(*) FROM T FULL OUTER JOIN U ON T.ID = U.ID GROUP BY T.ID;", True),  # key is ROWKEY
+    ("SELECT ROWKEY, COUNT(*) FROM T FULL OUTER JOIN U ON T.ID = U.ID GROUP BY ROWKEY;", False),
 ])
 def test_group_by_repartition(engine: Engine, sql: str, moves: bool) -> None:
     p = plan(engine, sql, persistent=False)
@@ -190,10 +192,12 @@ def test_group_by_repartition(engine: Engine, sql: str, moves: bool) -> None:
     assert agg.repartition is moves
 
 
-def test_group_by_unknown_partitions_moves(engine: Engine) -> None:
+def test_group_by_repartition_reads_only_the_plan(engine: Engine) -> None:
+    """The decision takes the grouping and the input node, nothing about the topic's partitions."""
     agg = plan(engine, "SELECT V, COUNT(*) FROM ONE GROUP BY V;", persistent=False).find(Aggregate)
-    assert group_by_repartition(agg.group_by, agg.input, None) is True
-    assert group_by_repartition(agg.group_by, agg.input, 1) is False
+    assert group_by_repartition(agg.group_by, agg.input) is True
+    agg = plan(engine, "SELECT K, COUNT(*) FROM ONE GROUP BY K;", persistent=False).find(Aggregate)
+    assert group_by_repartition(agg.group_by, agg.input) is False
 
 
 @pytest.mark.parametrize(("where", "access", "keys"), [

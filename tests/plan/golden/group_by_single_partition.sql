@@ -1,2 +1,2 @@
--- a single-partition source: its groups need not move
+-- a single-partition source: grouping by a value column still repartitions (the plan does not depend on the partition count, as in ksqlDB)
 CREATE TABLE KINDS AS SELECT KIND, COUNT(*) AS N FROM EVENTS GROUP BY KIND;

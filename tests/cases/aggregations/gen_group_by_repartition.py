@@ -1,0 +1,204 @@
+"""Generates the GROUP BY repartition-topic cases (our own cases, ksqlDB's test format).
+
+Run ``python tests/cases/aggregations/gen_group_by_repartition.py`` to rewrite ``group-by-repartition.json``.
+
+ksqlDB's ``SchemaKStream.groupBy`` groups by key (no internal topic) only when the GROUP BY expressions are
+the input's key columns, in order, as plain column references; otherwise its plan has
+``<query>-Aggregate-GroupBy-repartition``, in the input's key format (a keyless input's: the default key
+format, KAFKA) and value format. A table always repartitions (``KTable.groupBy``), a windowed source too
+(its records are placed by the windowed key), and a join result is keyed by its join column (either side's,
+as the projection names it) unless the key is synthetic (FULL OUTER: ``ROWKEY``). The decision is the
+plan's: the same over one partition as over four (``post.topics`` and SHOW TOPICS see it).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+PARTITIONS = (1, 4)
+KEY_FORMATS = ("KAFKA", "JSON", "DELIMITED")
+TOPIC = "_confluent-ksql-some.ksql.service.idquery_CTAS_OUTPUT_0-Aggregate-GroupBy-repartition"
+RECORDS = ((1, 10, 0), (2, 20, 1), (3, 10, 2))  # (K, V, timestamp): distinct keys, so a table never updates
+
+
+def _key(value: Any, key_format: str) -> Any:
+    """A key as the case writes it: DELIMITED keys are their text."""
+    return str(value) if key_format == "DELIMITED" else value
+
+
+def _counts(groups: list[Any]) -> list[tuple[Any, int]]:
+    """(group, running count) per record, in order."""
+    seen: dict[str, int] = {}
+    out = []
+    for g in groups:
+        k = json.dumps(g, sort_keys=True)
+        seen[k] = seen.get(k, 0) + 1
+        out.append((g, seen[k]))
+    return out
+
+
+def _post(repartition: bool, key_format: str) -> dict[str, Any]:
+    if not repartition:
+        return {"topics": {"blacklist": ".*-repartition"}}
+    return {"topics": {"topics": [{"name": TOPIC, "keyFormat": {"format": key_format},
+                                   "valueFormat": {"format": "JSON"}}]}}
+
+
+def _case(name: str, statements: list[str], inputs: list[dict[str, Any]], outputs: list[dict[str, Any]],
+          repartition: bool, key_format: str) -> dict[str, Any]:
+    return {"name": name, "statements": statements, "inputs": inputs, "outputs": outputs,
+            "post": _post(repartition, key_format)}
+
+
+# GROUP BY shape over a one-key source: (select list, GROUP BY, group of a record (K, V), stream moves, window)
+SINGLE_KEY_SHAPES: dict[str, tuple[str, str, Any, bool, bool]] = {
+    "the key": ("K, COUNT(*) AS C", "K", lambda k, v: k, False, False),
+    "the key, filtered": ("K, COUNT(*) AS C", "K", lambda k, v: k, False, False),
+    "a value column": ("V, COUNT(*) AS C", "V", lambda k, v: v, True, False),
+    "an expression of the key": ("K + 1 AS K1, COUNT(*) AS C", "K + 1", lambda k, v: k + 1, True, False),
+    "the key, windowed": ("K, COUNT(*) AS C", "K", lambda k, v: k, False, True),
+}
+
+
+def single_key_cases() -> list[dict[str, Any]]:
+    out = []
+    for kind in ("STREAM", "TABLE"):
+        for shape, (select, group_by, group, stream_moves, windowed) in SINGLE_KEY_SHAPES.items():
+            if kind == "TABLE" and windowed:
+                continue  # ksqlDB has no windowed table aggregation
+            for fmt in KEY_FORMATS:
+                for p in PARTITIONS:
+                    key = "PRIMARY KEY" if kind == "TABLE" else "KEY"
+                    where = " WHERE V > 0" if "filtered" in shape else ""
+                    window = " WINDOW TUMBLING (SIZE 1 SECOND)" if windowed else ""
+                    statements = [
+                        f"CREATE {kind} S (K INT {key}, V INT) WITH (kafka_topic='s', key_format='{fmt}', "
+                        f"value_format='JSON', partitions={p});",
+                        f"CREATE TABLE OUTPUT AS SELECT {select} FROM S{window}{where} GROUP BY {group_by};",
+                    ]
+                    inputs = [{"topic": "s", "key": _key(k, fmt), "value": {"V": v}, "timestamp": ts}
+                              for k, v, ts in RECORDS]
+                    col = select.split(",")[1].split()[-1]
+                    outputs = []
+                    for (g, n), (_, _, ts) in zip(_counts([group(k, v) for k, v, _ in RECORDS]), RECORDS,
+                                                  strict=True):
+                        o: dict[str, Any] = {"topic": "OUTPUT", "key": _key(g, fmt), "value": {col: n},
+                                             "timestamp": ts}
+                        if windowed:
+                            o["window"] = {"start": 0, "end": 1000, "type": "time"}
+                        outputs.append(o)
+                    moves = stream_moves or kind == "TABLE"
+                    out.append(_case(f"{kind.lower()} grouped by {shape} - {fmt} key - {p} partition(s)",
+                                     statements, inputs, outputs, moves, fmt))
+    return out
+
+
+def keyless_cases() -> list[dict[str, Any]]:
+    out = []
+    for p in PARTITIONS:
+        statements = [f"CREATE STREAM S (V INT) WITH (kafka_topic='s', value_format='JSON', partitions={p});",
+                      "CREATE TABLE OUTPUT AS SELECT V, COUNT(*) AS C FROM S GROUP BY V;"]
+        inputs = [{"topic": "s", "key": None, "value": {"V": v}, "timestamp": ts} for _, v, ts in RECORDS]
+        outputs = [{"topic": "OUTPUT", "key": g, "value": {"C": n}, "timestamp": ts}
+                   for (g, n), (_, _, ts) in zip(_counts([v for _, v, _ in RECORDS]), RECORDS, strict=True)]
+        out.append(_case(f"keyless stream grouped by a value column (default key format) - {p} partition(s)",
+                         statements, inputs, outputs, True, "KAFKA"))
+    return out
+
+
+MULTI_KEYS = ((1, 1, 0), (1, 2, 1), (2, 1, 2))  # (K1, K2, timestamp)
+MULTI_SHAPES: dict[str, tuple[list[str], bool]] = {
+    "the key columns in order": (["K1", "K2"], False),
+    "the key columns in another order": (["K2", "K1"], True),
+    "a subset of the key columns": (["K1"], True),
+}
+
+
+def multi_key_cases() -> list[dict[str, Any]]:
+    out = []
+    for shape, (cols, moves) in MULTI_SHAPES.items():
+        for p in PARTITIONS:
+            listed = ", ".join(cols)
+            statements = [
+                f"CREATE STREAM S (K1 INT KEY, K2 INT KEY, V INT) WITH (kafka_topic='s', key_format='JSON', "
+                f"value_format='JSON', partitions={p});",
+                f"CREATE TABLE OUTPUT AS SELECT {listed}, COUNT(*) AS C FROM S GROUP BY {listed};",
+            ]
+            inputs = [{"topic": "s", "key": {"K1": a, "K2": b}, "value": {"V": 0}, "timestamp": ts}
+                      for a, b, ts in MULTI_KEYS]
+
+            def group(a: int, b: int, cols: list[str] = cols) -> Any:
+                values = {"K1": a, "K2": b}
+                return values[cols[0]] if len(cols) == 1 else {c: values[c] for c in cols}
+
+            outputs = [{"topic": "OUTPUT", "key": g, "value": {"C": n}, "timestamp": ts}
+                       for (g, n), (_, _, ts) in zip(_counts([group(a, b) for a, b, _ in MULTI_KEYS]), MULTI_KEYS,
+                                                     strict=True)]
+            out.append(_case(f"stream of two key columns grouped by {shape} - {p} partition(s)", statements,
+                             inputs, outputs, moves, "JSON"))
+    return out
+
+
+def windowed_source_cases() -> list[dict[str, Any]]:
+    """A windowed stream's groups always move: its records are placed by key and window."""
+    out = []
+    for shape, select, group_by, group in (("its key", "K, COUNT(*) AS C", "K", lambda k, v: k),
+                                           ("a value column", "V, COUNT(*) AS C", "V", lambda k, v: v)):
+        for p in PARTITIONS:
+            statements = [
+                "CREATE STREAM S (K INT KEY, V INT) WITH (kafka_topic='s', value_format='JSON', "
+                f"WINDOW_TYPE='TUMBLING', WINDOW_SIZE='1 SECOND', partitions={p});",
+                f"CREATE TABLE OUTPUT AS SELECT {select} FROM S GROUP BY {group_by};",
+            ]
+            inputs = [{"topic": "s", "key": k, "value": {"V": v}, "timestamp": ts,
+                       "window": {"start": 0, "end": 1000, "type": "time"}} for k, v, ts in RECORDS]
+            outputs = [{"topic": "OUTPUT", "key": g, "value": {"C": n}, "timestamp": ts}
+                       for (g, n), (_, _, ts) in zip(_counts([group(k, v) for k, v, _ in RECORDS]), RECORDS,
+                                                     strict=True)]
+            out.append(_case(f"windowed stream grouped by {shape} - {p} partition(s)", statements, inputs,
+                             outputs, True, "KAFKA"))
+    return out
+
+
+def join_cases() -> list[dict[str, Any]]:
+    out = []
+    for p in PARTITIONS:
+        stream_table = [
+            f"CREATE STREAM S (K INT KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions={p});",
+            f"CREATE TABLE T (ID INT PRIMARY KEY, X INT) WITH (kafka_topic='t', value_format='JSON', partitions={p});",
+        ]
+        table_rows = [{"topic": "t", "key": k, "value": {"X": k % 2}, "timestamp": 0} for k in (1, 2, 3)]
+        stream_rows = [{"topic": "s", "key": k, "value": {"V": v}, "timestamp": ts} for k, v, ts in RECORDS]
+        for shape, select, group_by, group, moves in (
+                ("the stream's join column", "S.K AS K, COUNT(*) AS C", "S.K", lambda k: k, False),
+                ("the table's join column", "T.ID AS ID, COUNT(*) AS C", "T.ID", lambda k: k, False),
+                ("a table value column", "T.X AS X, COUNT(*) AS C", "T.X", lambda k: k % 2, True)):
+            statements = [*stream_table,
+                          f"CREATE TABLE OUTPUT AS SELECT {select} FROM S JOIN T ON S.K = T.ID GROUP BY {group_by};"]
+            outputs = [{"topic": "OUTPUT", "key": g, "value": {"C": n}, "timestamp": ts}
+                       for (g, n), (_, _, ts) in zip(_counts([group(k) for k, _, _ in RECORDS]), RECORDS,
+                                                     strict=True)]
+            out.append(_case(f"stream-table join grouped by {shape} - {p} partition(s)", statements,
+                             table_rows + stream_rows, outputs, moves, "KAFKA"))
+        statements = [
+            f"CREATE TABLE L (ID INT PRIMARY KEY, A INT) WITH (kafka_topic='l', value_format='JSON', partitions={p});",
+            f"CREATE TABLE R (ID INT PRIMARY KEY, B INT) WITH (kafka_topic='r', value_format='JSON', partitions={p});",
+            "CREATE TABLE OUTPUT AS SELECT L.ID AS ID, COUNT(*) AS C FROM L FULL OUTER JOIN R ON L.ID = R.ID "
+            "GROUP BY L.ID;",
+        ]
+        inputs = [{"topic": "l", "key": k, "value": {"A": k}, "timestamp": ts} for k, _, ts in RECORDS]
+        outputs = [{"topic": "OUTPUT", "key": k, "value": {"C": 1}, "timestamp": ts} for k, _, ts in RECORDS]
+        out.append(_case(f"full outer join (synthetic key) grouped by a join column - {p} partition(s)",
+                         statements, inputs, outputs, True, "KAFKA"))
+    return out
+
+
+def cases() -> list[dict[str, Any]]:
+    return single_key_cases() + keyless_cases() + multi_key_cases() + windowed_source_cases() + join_cases()
+
+
+if __name__ == "__main__":
+    (HERE / "group-by-repartition.json").write_text(json.dumps({"tests": cases()}, indent=1) + "\n")
