@@ -18,6 +18,8 @@ the join's results in the task that completes the join) follows the join in the 
 
 from __future__ import annotations
 
+from typing import Literal
+
 from ksqlpy.expr.bound import Expr
 from ksqlpy.plan import naming
 from ksqlpy.plan.join_columns import stream_columns_read
@@ -66,13 +68,16 @@ from ksqlpy.plan.topology import (
 DAY_MS = 24 * 3600 * 1000
 
 
-def join_key(node: Join) -> TopicKey:
-    """The key of the repartition topics and stores of a join step: its key columns in the step's key format,
-    each named after the column it equals (``ALIAS_COL``; a synthetic key by its own name)."""
+def join_key(node: Join, side: Literal["left", "right"] = "left") -> TopicKey:
+    """The key of the repartition topics and stores of a join step: its key columns in the step's key format
+    and window (the left side's: a windowed source is never re-keyed out of its window), each named after
+    the column it equals (``ALIAS_COL``; a synthetic key by its own name); the values in ``side``'s value
+    format (its leftmost source's, as ksqlDB's join steps take each side's internal formats)."""
     names = [k.display or (k.name if not k.name.startswith("$") else f"KSQL_COL_{i}")
              for i, k in enumerate(node.keys)]
+    values = (node.left if side == "left" else node.right).leaves[0].source.value_format
     return TopicKey([(n, k.type) for n, k in zip(names, node.keys, strict=True)], node.key_format,
-                    getattr(node, "key_full_name", None))
+                    node.key_full_name, window=node.join_windowed, value_format=values)
 
 
 def join_windows(node: Join) -> tuple[int, int, int, bool]:
@@ -150,12 +155,14 @@ class JoinLowering:
                      window_size: int | None = None) -> KeyFunction:
         return KeyFunction(list(exprs), list(columns), window_at, window_size)
 
-    def repartition_topic(self, described: str, partitions: int, node: Join) -> str:
-        return self.lo.internal_topic(described, TopicKind.REPARTITION, partitions, join_key(node))
+    def repartition_topic(self, described: str, partitions: int, node: Join, side: Literal["left", "right"]) -> str:
+        return self.lo.internal_topic(described, TopicKind.REPARTITION, partitions, join_key(node, side))
 
-    def store(self, name: str, kind: StoreKind, sub: SubBuilder, node: Join | None = None) -> str:
-        """A store of the join task; one keyed by ``node``'s join key logs it with that key's format."""
-        return self.lo.add_store(name, kind, sub, key=join_key(node) if node is not None else None)
+    def store(self, name: str, kind: StoreKind, sub: SubBuilder, node: Join | None = None,
+              side: Literal["left", "right"] = "left") -> str:
+        """A store of the join task (holding ``side``'s rows); one keyed by ``node``'s join key logs it with
+        that key's format."""
+        return self.lo.add_store(name, kind, sub, key=join_key(node, side) if node is not None else None)
 
     def operator_id(self) -> int:
         self.next_operator += 1
@@ -210,7 +217,8 @@ class JoinLowering:
             self.advance(12)
         right_store = None
         if node.flavor in (JoinFlavor.STREAM_TABLE, JoinFlavor.TABLE_TABLE):
-            right_store = self.store(f"{node.context}{self._table_store(node)}", StoreKind.KEY_VALUE, sub, node)
+            right_store = self.store(f"{node.context}{self._table_store(node)}", StoreKind.KEY_VALUE, sub, node,
+                                     "right")
         left = self.left_input(node, sub, ToOperator(me, "on_left"), codec)
         right = self.right_input(node, sub, ToOperator(me, "on_right"), codec, counted=table_rekey,
                                  table_store=right_store)
@@ -224,7 +232,7 @@ class JoinLowering:
             # the right stream's for a RIGHT join (right.leftJoin(left))
             this_side, other_side = (right, left) if node.kind is JoinKind.RIGHT else (left, right)
             this_store, other_store = (self.store(this, StoreKind.WINDOW, sub, node),
-                                        self.store(other, StoreKind.WINDOW, sub, node))
+                                        self.store(other, StoreKind.WINDOW, sub, node, "right"))
             stores = ({"this": other_store, "other": this_store} if node.kind is JoinKind.RIGHT
                       else {"this": this_store, "other": other_store})
             if shared:
@@ -273,7 +281,7 @@ class JoinLowering:
             prefilter = stream_prefilter(self.plan.find(Filter), node) if node is self.root else []
             if node.repartition_left:
                 described = naming.join_repartition(ctx, node.flavor, "left", table=table)
-                topic = self.repartition_topic(described, sub.partitions, node)
+                topic = self.repartition_topic(described, sub.partitions, node, "left")
                 self.repartition_source(left, key, topic, described, codec, table=table, index=first,
                                         side="left", context=ctx, prefilter=prefilter)
                 self.wiring[sub.id].append(JoinChannel(topic, target))
@@ -291,7 +299,7 @@ class JoinLowering:
             return self.leaf_nodes(sub, left, first, "left", ctx, [lstore] if lstore else None)
         if node.repartition_left:
             described = naming.join_repartition(ctx, node.flavor, "left", table=False)
-            topic = self.repartition_topic(described, sub.partitions, node)
+            topic = self.repartition_topic(described, sub.partitions, node, "left")
             child = self.sub(left)
             child_out = self.node(left, child, ToRepartition(topic, key, codec))
             self.repartition_nodes(child, child.node(NodeKind.PROCESSOR, f"{ctx}LeftSourceKeyed-SelectKey",
@@ -317,7 +325,7 @@ class JoinLowering:
         ctx = node.context
         if node.repartition_right:
             described = naming.join_repartition(ctx, node.flavor, "right", table=table)
-            topic = self.repartition_topic(described, sub.partitions, node)
+            topic = self.repartition_topic(described, sub.partitions, node, "right")
             self.repartition_source(right, key, topic, described, codec, table=table, index=first, side="right",
                                     context=ctx)
             self.wiring[sub.id].append(JoinChannel(topic, target))

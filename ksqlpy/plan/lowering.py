@@ -3,6 +3,7 @@ the stateless stage, aggregation, writing the sink."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -17,6 +18,7 @@ from ksqlpy.plan.logical import (
     Filter,
     FlatMap,
     OutputColumn,
+    PlanNode,
     Rekey,
     ResultKind,
     RowSchema,
@@ -382,9 +384,11 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     window = window_settings(agg)
     aggregate_node = lo.generated("KTABLE-AGGREGATE" if table else "KSTREAM-AGGREGATE")
     stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
-    group_key = TopicKey(stage.key_columns, stage.key_format)  # the repartition's and the store's key
+    values = _leftmost(agg.input).source.value_format  # ksqlDB's internal formats: the input's value format
+    group_key = TopicKey(stage.key_columns, stage.key_format, value_format=values)  # the repartition's key
+    store_key = dataclasses.replace(group_key, window=agg.windowed)  # the store's: windowed by the WINDOW
     if not agg.repartition:
-        store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), sub, key=group_key)
+        store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), sub, key=store_key)
         # a table source's previous contributions share the aggregate's store
         sub.operators.append(group_stage(lo, agg, store if table else None))
         node = sub.node(NodeKind.PROCESSOR, "Aggregate-Prepare", after)
@@ -405,10 +409,17 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     second = lo.sub(sub.partitions)
     second.operators.append(ReadRepartition(topic))
     node = second.node(NodeKind.SOURCE, f"{naming.GROUP_BY}-repartition-source", topics=[described])
-    store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), second, key=group_key)
+    store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), second, key=store_key)
     node = second.node(NodeKind.PROCESSOR, aggregate_node, node, stores=[store])
     second.operators.append(stage)
     _aggregate_tail(lo, agg, second, node)
+
+
+def _leftmost(node: PlanNode) -> Scan:
+    """The first source under ``node`` (a join's leftmost): the input whose value format internal topics use."""
+    while not isinstance(node, Scan):
+        node = node.inputs[0]
+    return node
 
 
 def _aggregate_tail(lo: Lowering, agg: Aggregate, sub: SubBuilder, node: Node) -> None:

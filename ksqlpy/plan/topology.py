@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, Literal
 
-from ksqlpy.catalog import Source
+from ksqlpy.catalog import Source, WindowInfo
 from ksqlpy.expr.bound import Call, Expr
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.logical import JoinFlavor, JoinKind, OutputColumn, RowSchema, SchemaColumn
@@ -59,13 +59,18 @@ StartAt = Literal["earliest", "latest"]
 
 @dataclass
 class TopicKey:
-    """The key of an internal topic's records: its columns and format. A schema-registry format registers
+    """The key of an internal topic's records: its columns, format and window (the formats ksqlDB's plan step
+    gives the topic - a join over windowed sources keeps their window, a windowed aggregation's store its
+    WINDOW; a GroupBy repartition is never windowed), with ``value_format``, the format its values are
+    written in (the input's: the leftmost source's of the step's side). A schema-registry format registers
     the key's schema under ``<topic>-key`` when the query creates the topic, as ksqlDB's key serializer does
     on first write (a client of the registry sees the subjects of repartition and changelog topics)."""
 
     columns: list[tuple[str, SqlType]]
     format: str
     full_name: str | None = None  # the key schema's full name (None: the format's default)
+    window: WindowInfo | None = None
+    value_format: str | None = None
 
 
 @dataclass

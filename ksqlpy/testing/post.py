@@ -6,13 +6,14 @@ format without them means "not windowed"), the features and ``isSource`` the cas
 ``fullSchemaName`` property is compared with the full name of the schema registered for it (other format
 properties, e.g. PROTOBUF's ``unwrapPrimitives``, are not something the engine exposes: not compared).
 Topics: existence, partition count, formats when a source over the topic tells us its formats (an
-internal topic: its key format's name, from the query's plan; its value format is not recorded), and ``keySchema``/``valueSchema``
+internal topic: as its query's plan step writes it, ``internal_format_diff``), and ``keySchema``/``valueSchema``
 against the latest schema registered under ``<topic>-key|value`` (``registered_schema_diff``), internal
 topics included. ``blacklist``: no topic name fully matches the regex.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import re
 from collections.abc import Callable
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ksqlpy.errors import KsqlError
+from ksqlpy.serde.capabilities import key_unwraps
 from ksqlpy.testing.compare import Mismatch
 from ksqlpy.testing.model import FormatSpec, PostConditions, PostSource, TopicSpec
 from ksqlpy.testing.schema import columns_of, parse_schema, schema_diff
@@ -155,8 +157,10 @@ def topic_spec_diff(spec: TopicSpec, info: Any, engine: Any) -> Mismatch | None:
         return Mismatch("post.topics", f"{label}: expected {spec.partitions} partitions, got {info.partitions}")
     source = next((s for s in engine.catalog.sources() if s.topic == spec.name), None)
     key = internal_topic_key(engine, spec.name) if source is None else None
-    if key is not None and spec.key_format is not None and spec.key_format.format != key.format.upper():
-        return Mismatch("post.topics", f"{label} keyFormat: expected {spec.key_format.format}, got {key.format}")
+    if key is not None:
+        d = internal_format_diff(spec, key)
+        if d:
+            return Mismatch("post.topics", f"{label} {d}")
     if source is not None:
         if spec.key_format is not None:
             d = format_diff(spec.key_format, actual_format(source, True, engine))
@@ -171,6 +175,25 @@ def topic_spec_diff(spec: TopicSpec, info: Any, engine: Any) -> Mismatch | None:
             d = registered_schema_diff(spec.schemas[field_name], engine, spec.name, is_key)
             if d:
                 return Mismatch("post.topics.schema", f"{label} {field_name}: {d}")
+    return None
+
+
+def internal_format_diff(spec: TopicSpec, key: Any) -> str | None:
+    """How an internal topic's formats differ from ``spec``'s, or None: the key format as its plan step
+    has it (name, features - a single key column in a format that could wrap it is UNWRAP_SINGLES -, window)
+    and the value format's name. Format properties are not compared: ksqlDB's come from the step's source
+    formats (e.g. a source's ``fullSchemaName``), which an internal topic's registered schema (a bare
+    primitive for a single key) does not name."""
+    if spec.key_format is not None:
+        fmt = key.format.upper()
+        features = frozenset({"UNWRAP_SINGLES"}) if key_unwraps(fmt, len(key.columns)) else frozenset()
+        want = dataclasses.replace(spec.key_format, properties={})
+        d = format_diff(want, ActualFormat(fmt, features, key.window))
+        if d:
+            return f"keyFormat: {d}"
+    if spec.value_format is not None and key.value_format is not None:
+        if spec.value_format.format != key.value_format.upper():
+            return f"valueFormat: expected {spec.value_format.format}, got {key.value_format.upper()}"
     return None
 
 

@@ -196,8 +196,74 @@ def join_cases() -> list[dict[str, Any]]:
     return out
 
 
+INTERNAL_KEY_FORMATS = ("KAFKA", "DELIMITED", "JSON", "JSON_SR", "AVRO", "PROTOBUF")
+WRAPPED_KEYS = ("PROTOBUF",)  # a protobuf key is a message of one field
+WINDOWS = {"TUMBLING": "TUMBLING (SIZE 1 SECOND)", "HOPPING": "HOPPING (SIZE 2 SECONDS, ADVANCE BY 1 SECOND)",
+           "SESSION": "SESSION (1 SECOND)"}
+CHANGELOG = "_confluent-ksql-some.ksql.service.idquery_CTAS_OUTPUT_0-Aggregate-Aggregate-Materialize-changelog"
+
+
+def _key_format(fmt: str, window: str | None) -> dict[str, Any]:
+    """An internal topic's key format as ksqlDB's plan step has it: one key column is unwrapped by the formats
+    that could do either; the store of a windowed aggregation is windowed by its WINDOW."""
+    out: dict[str, Any] = {"format": fmt}
+    if fmt in ("JSON", "JSON_SR", "AVRO"):
+        out["features"] = ["UNWRAP_SINGLES"]
+    if window is not None:
+        out["windowInfo"] = {"type": window, **({"size": 1 if window == "TUMBLING" else 2}
+                                                if window != "SESSION" else {})}
+    return out
+
+
+def _value(v: int, fmt: str, name: str) -> Any:
+    return str(v) if fmt == "DELIMITED" else {name: v}
+
+
+def internal_format_cases() -> list[dict[str, Any]]:
+    """The repartition and changelog topics of a GROUP BY, their key and value formats listed in full."""
+    out = []
+    shapes = [(k, "JSON", None) for k in INTERNAL_KEY_FORMATS]
+    shapes += [(k, "JSON", w) for k in ("KAFKA", "JSON", "PROTOBUF") for w in WINDOWS]
+    shapes += [("KAFKA", v, None) for v in ("DELIMITED", "AVRO")]
+    for key_format, value_format, window in shapes:
+        clause = f" WINDOW {WINDOWS[window]}" if window else ""
+        statements = [
+            f"CREATE STREAM S (K INT KEY, V INT) WITH (kafka_topic='s', key_format='{key_format}', "
+            f"value_format='{value_format}');",
+            f"CREATE TABLE OUTPUT AS SELECT V, COUNT(*) AS C FROM S{clause} GROUP BY V;",
+        ]
+        records = ((1, 10, 0), (2, 20, 1), (3, 30, 2))  # a group each: no session merges
+
+        def key(v: int, key_format: str = key_format) -> Any:
+            wrapped = {"K": v} if key_format in WRAPPED_KEYS else v
+            return _key(wrapped, key_format)
+
+        def out_key(v: int, key_format: str = key_format) -> Any:
+            return _key({"V": v} if key_format in WRAPPED_KEYS else v, key_format)
+
+        inputs = [{"topic": "s", "key": key(k), "value": _value(v, value_format, "V"), "timestamp": ts}
+                  for k, v, ts in records]
+        outputs = []
+        for _, v, ts in records:
+            o: dict[str, Any] = {"topic": "OUTPUT", "key": out_key(v), "value": _value(1, value_format, "C"),
+                                 "timestamp": ts}
+            if window == "SESSION":
+                o["window"] = {"start": ts, "end": ts, "type": "session"}
+            elif window is not None:
+                o["window"] = {"start": 0, "end": 1000 if window == "TUMBLING" else 2000, "type": "time"}
+            outputs.append(o)
+        topics = [{"name": TOPIC, "keyFormat": _key_format(key_format, None), "valueFormat": {"format": value_format}},
+                  {"name": CHANGELOG, "keyFormat": _key_format(key_format, window),
+                   "valueFormat": {"format": value_format}}]
+        name = f"internal topics' formats - {key_format} key, {value_format} value" + (f", {window}" if window else "")
+        out.append({"name": name, "statements": statements, "inputs": inputs, "outputs": outputs,
+                    "post": {"topics": {"topics": topics}}})
+    return out
+
+
 def cases() -> list[dict[str, Any]]:
-    return single_key_cases() + keyless_cases() + multi_key_cases() + windowed_source_cases() + join_cases()
+    return (single_key_cases() + keyless_cases() + multi_key_cases() + windowed_source_cases() + join_cases()
+            + internal_format_cases())
 
 
 if __name__ == "__main__":
