@@ -17,6 +17,7 @@ from ksqlpy.plan.logical import (
     EmitMode,
     Filter,
     FlatMap,
+    Join,
     OutputColumn,
     PlanNode,
     Rekey,
@@ -51,6 +52,7 @@ from ksqlpy.plan.topology import (
 )
 from ksqlpy.plan.window_defaults import grace_ms
 from ksqlpy.properties import explicitly_set, resolve
+from ksqlpy.schema_registry.sources import serde_options
 
 IDLE_ADVANCE_PROPERTY = "ksqlpy.emit.final.idle.advance.ms"
 CACHE_PROPERTY = "cache.max.bytes.buffering"
@@ -385,7 +387,8 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     aggregate_node = lo.generated("KTABLE-AGGREGATE" if table else "KSTREAM-AGGREGATE")
     stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
     values = _leftmost(agg.input).source.value_format  # ksqlDB's internal formats: the input's value format
-    group_key = TopicKey(stage.key_columns, stage.key_format, value_format=values)  # the repartition's key
+    group_key = TopicKey(stage.key_columns, stage.key_format, value_format=values,  # the repartition's key
+                         full_name=_input_key_full_name(agg.input, stage.key_format))
     store_key = dataclasses.replace(group_key, window=agg.windowed)  # the store's: windowed by the WINDOW
     if not agg.repartition:
         store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), sub, key=store_key)
@@ -413,6 +416,18 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     node = second.node(NodeKind.PROCESSOR, aggregate_node, node, stores=[store])
     second.operators.append(stage)
     _aggregate_tail(lo, agg, second, node)
+
+
+def _input_key_full_name(node: PlanNode, key_format: str) -> str | None:
+    """The fullSchemaName the grouping's key format carries: the input's key format's (a source's, or the
+    join's), when the grouping keeps that format (a keyless input's default format has none)."""
+    while not isinstance(node, (Scan, Join)):
+        node = node.inputs[0]
+    if isinstance(node, Join):
+        return node.key_full_name if node.key_format.upper() == key_format.upper() else None
+    if (node.source.key_format or "").upper() != key_format.upper():
+        return None
+    return serde_options(node.source, True)["full_name"]
 
 
 def _leftmost(node: PlanNode) -> Scan:

@@ -61,14 +61,16 @@ StartAt = Literal["earliest", "latest"]
 class TopicKey:
     """The key of an internal topic's records: its columns, format and window (the formats ksqlDB's plan step
     gives the topic - a join over windowed sources keeps their window, a windowed aggregation's store its
-    WINDOW; a GroupBy repartition is never windowed), with ``value_format``, the format its values are
-    written in (the input's: the leftmost source's of the step's side). A schema-registry format registers
-    the key's schema under ``<topic>-key`` when the query creates the topic, as ksqlDB's key serializer does
-    on first write (a client of the registry sees the subjects of repartition and changelog topics)."""
+    WINDOW; a GroupBy repartition is never windowed) and properties (``full_name``: the key format's
+    fullSchemaName, which comes with the format from the source it is taken from - an AVRO source's
+    ``<Source>Key``), with ``value_format``, the format its values are written in (the input's: the leftmost
+    source's of the step's side). A schema-registry format registers the key's schema under ``<topic>-key``
+    when the query creates the topic, as ksqlDB's key serializer does on first write (a client of the
+    registry sees the subjects of repartition and changelog topics)."""
 
     columns: list[tuple[str, SqlType]]
     format: str
-    full_name: str | None = None  # the key schema's full name (None: the format's default)
+    full_name: str | None = None  # the key format's fullSchemaName: its record's name (None: the default)
     window: WindowInfo | None = None
     value_format: str | None = None
 

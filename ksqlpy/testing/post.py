@@ -180,15 +180,17 @@ def topic_spec_diff(spec: TopicSpec, info: Any, engine: Any) -> Mismatch | None:
 
 def internal_format_diff(spec: TopicSpec, key: Any) -> str | None:
     """How an internal topic's formats differ from ``spec``'s, or None: the key format as its plan step
-    has it (name, features - a single key column in a format that could wrap it is UNWRAP_SINGLES -, window)
-    and the value format's name. Format properties are not compared: ksqlDB's come from the step's source
-    formats (e.g. a source's ``fullSchemaName``), which an internal topic's registered schema (a bare
-    primitive for a single key) does not name."""
+    has it (name, features - a single key column in a format that could wrap it is UNWRAP_SINGLES -, window,
+    ``fullSchemaName``: the property the format brings from the source it is taken from, which names the
+    key's record) and the value format's name. Other properties (PROTOBUF's ``unwrapPrimitives``) are not
+    something the engine exposes."""
     if spec.key_format is not None:
         fmt = key.format.upper()
         features = frozenset({"UNWRAP_SINGLES"}) if key_unwraps(fmt, len(key.columns)) else frozenset()
-        want = dataclasses.replace(spec.key_format, properties={})
-        d = format_diff(want, ActualFormat(fmt, features, key.window))
+        full_name = spec.key_format.properties.get("fullSchemaName")
+        want = dataclasses.replace(spec.key_format,
+                                   properties={} if full_name is None else {"fullSchemaName": full_name})
+        d = format_diff(want, ActualFormat(fmt, features, key.window, lambda: key.full_name))
         if d:
             return f"keyFormat: {d}"
     if spec.value_format is not None and key.value_format is not None:

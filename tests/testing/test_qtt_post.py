@@ -145,21 +145,22 @@ def test_a_topics_key_and_value_schemas_are_compared_as_parsed_schemas() -> None
 
 
 def test_an_internal_topic_is_compared_with_its_plan_steps_formats() -> None:
-    """Key format name, features (a single key in a format that could wrap it is UNWRAP_SINGLES), window and
-    value format name, as ksqlDB's harness lists them for repartition and changelog topics; format
-    properties are the step's source's, not compared."""
+    """Key format name, features (a single key in a format that could wrap it is UNWRAP_SINGLES), window,
+    fullSchemaName (the step's source's) and value format name, as ksqlDB's harness lists them for
+    repartition and changelog topics."""
     from ksqlpy.plan.topology import TopicKey
     from ksqlpy.testing.expansion import parse_topic
     from ksqlpy.testing.post import internal_format_diff
 
-    key = TopicKey([("V", T.INTEGER)], "JSON_SR", window=WindowInfo("HOPPING", 5000), value_format="JSON")
+    key = TopicKey([("V", T.INTEGER)], "JSON_SR", "x.SKey", window=WindowInfo("HOPPING", 5000), value_format="JSON")
     spec = {"name": "t", "keyFormat": {"format": "JSON_SR", "features": ["UNWRAP_SINGLES"],
                                        "properties": {"fullSchemaName": "x.SKey"},
                                        "windowInfo": {"type": "HOPPING", "size": 5}},
             "valueFormat": {"format": "JSON"}}
     assert internal_format_diff(parse_topic(spec), key) is None
     for change, wanted in (({"features": []}, "features"), ({"windowInfo": {"type": "SESSION"}}, "window type"),
-                           ({"windowInfo": {"type": "HOPPING", "size": 6}}, "window size")):
+                           ({"windowInfo": {"type": "HOPPING", "size": 6}}, "window size"),
+                           ({"properties": {"fullSchemaName": "x.TKey"}}, "fullSchemaName")):
         diff = internal_format_diff(parse_topic({**spec, "keyFormat": {**spec["keyFormat"], **change}}), key)
         assert diff is not None and wanted in diff
     unwindowed = {k: v for k, v in spec["keyFormat"].items() if k != "windowInfo"}

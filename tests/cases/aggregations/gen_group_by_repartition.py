@@ -200,6 +200,7 @@ INTERNAL_KEY_FORMATS = ("KAFKA", "DELIMITED", "JSON", "JSON_SR", "AVRO", "PROTOB
 WRAPPED_KEYS = ("PROTOBUF",)  # a protobuf key is a message of one field
 WINDOWS = {"TUMBLING": "TUMBLING (SIZE 1 SECOND)", "HOPPING": "HOPPING (SIZE 2 SECONDS, ADVANCE BY 1 SECOND)",
            "SESSION": "SESSION (1 SECOND)"}
+AVRO_NAMESPACE = "io.confluent.ksql.avro_schemas"
 CHANGELOG = "_confluent-ksql-some.ksql.service.idquery_CTAS_OUTPUT_0-Aggregate-Aggregate-Materialize-changelog"
 
 
@@ -209,6 +210,8 @@ def _key_format(fmt: str, window: str | None) -> dict[str, Any]:
     out: dict[str, Any] = {"format": fmt}
     if fmt in ("JSON", "JSON_SR", "AVRO"):
         out["features"] = ["UNWRAP_SINGLES"]
+    if fmt == "AVRO":  # the property comes with the source's key format: its key schema's name
+        out["properties"] = {"fullSchemaName": f"{AVRO_NAMESPACE}.SKey"}
     if window is not None:
         out["windowInfo"] = {"type": window, **({"size": 1 if window == "TUMBLING" else 2}
                                                 if window != "SESSION" else {})}
@@ -261,9 +264,37 @@ def internal_format_cases() -> list[dict[str, Any]]:
     return out
 
 
+def internal_avro_record_key_cases() -> list[dict[str, Any]]:
+    """An internal topic's AVRO key of several columns is a record named by the key format's fullSchemaName,
+    the source's ``<Source>Key`` (registered when the query creates the topic)."""
+    out = []
+    for shape, group_by in (("two value columns", "V, W"), ("a struct", "STRUCT(V := V, W := W)")):
+        select = "V, W" if "," in group_by and "STRUCT" not in group_by else f"{group_by} AS G"
+        statements = [
+            "CREATE STREAM S (K INT KEY, V INT, W INT) WITH (kafka_topic='s', key_format='AVRO', value_format='JSON');",
+            f"CREATE TABLE OUTPUT AS SELECT {select}, COUNT(*) AS C FROM S GROUP BY {group_by};",
+        ]
+        fields = [{"name": n, "type": ["null", "int"], "default": None} for n in ("V", "W")]
+        record = {"type": "record", "name": "SKey", "namespace": AVRO_NAMESPACE, "fields": fields,
+                  "connect.name": f"{AVRO_NAMESPACE}.SKey"}
+        # one STRUCT column is unwrapped (the record is the struct); two columns make the record
+        key_format: dict[str, Any] = {"format": "AVRO", "properties": {"fullSchemaName": f"{AVRO_NAMESPACE}.SKey"},
+                                      **({"features": ["UNWRAP_SINGLES"]} if "STRUCT" in group_by else {})}
+        out.append({
+            "name": f"internal AVRO key of {shape} is a record named after the source",
+            "statements": statements,
+            "inputs": [{"topic": "s", "key": 1, "value": {"V": 1, "W": 2}, "timestamp": 0}],
+            "outputs": [{"topic": "OUTPUT", "key": {"V": 1, "W": 2}, "value": {"C": 1}, "timestamp": 0}],
+            "post": {"topics": {"topics": [
+                {"name": name, "keyFormat": key_format, "keySchema": record, "valueFormat": {"format": "JSON"}}
+                for name in (TOPIC, CHANGELOG)]}},
+        })
+    return out
+
+
 def cases() -> list[dict[str, Any]]:
     return (single_key_cases() + keyless_cases() + multi_key_cases() + windowed_source_cases() + join_cases()
-            + internal_format_cases())
+            + internal_format_cases() + internal_avro_record_key_cases())
 
 
 if __name__ == "__main__":
