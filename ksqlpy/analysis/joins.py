@@ -332,6 +332,7 @@ def _step(jc: JoinClause, conds: list[_Condition], left: _Input, right: _Input, 
         within=jc.within, left_from_child_key=left_keyed and isinstance(left.node, Join),
         repartition_left=rep_left, repartition_right=rep_right, key_format=fmt[0], key_delimiter=fmt[1],
         key_full_name=key_name, join_windowed=left.windowed, text=described,
+        key_columns_viable=[[k.column.name for k in cols if k.column is not None] for cols in columns],
     )
     out = _Input(kind=node.result_kind, name=left.name, key_format=fmt,
                  partitions=left.partitions, classes=classes, columns=columns, node=node, windowed=left.windowed,

@@ -312,6 +312,9 @@ class Join(PlanNode):
     # ``KEY_SCHEMA_FULL_NAME``, or an AVRO key's ``<Source>Key``); None: the format's default
     key_full_name: str | None = None
     join_windowed: WindowInfo | None = None
+    # per key column, the joined-row columns equal to it (this step's and, keyed alike, earlier steps' join
+    # columns: ksqlDB's viable key columns, any of which the projection may name the key after)
+    key_columns_viable: list[list[str]] = field(default_factory=list)
     text: str = ""  # e.g. "L [INNER] JOIN R", for messages
     virtual: Source | None = None  # the top join: its result as the source the rest of the query reads
 

@@ -46,8 +46,12 @@ def group_by_repartition(group_by: list[Expr], input: PlanNode) -> bool:
             return True
         if any(k.synthetic for k in bottom.keys):  # only the synthetic key column itself is the key
             return [g.index if isinstance(g, ColumnRef) else None for g in group_by] != input.schema.key_positions()
-        return any(_name(g) is None or _name(g) not in (_name(left), _name(right))
-                   for g, left, right in zip(group_by, bottom.left_exprs, bottom.right_exprs, strict=True))
+        # the join's key is named after the viable key column the projection names (LogicalPlanner.buildJoinKey,
+        # from memory), which a persistent GROUP BY of it must project: grouping by any viable column keeps it
+        viable = bottom.key_columns_viable or [[n for n in (_name(left), _name(right)) if n is not None]
+                                               for left, right in zip(bottom.left_exprs, bottom.right_exprs,
+                                                                      strict=True)]
+        return any(_name(g) is None or _name(g) not in names for g, names in zip(group_by, viable, strict=True))
     keys = input.schema.key_positions()
     # a windowed source is always re-keyed (ksqlDB: "Group by on windowed should always require rekey"): its
     # records are placed by the windowed key, so one key's windows can sit in different partitions

@@ -185,6 +185,8 @@ def test_partition_by_composite_key(engine: Engine, partition_by: str, moves: bo
     ("SELECT T.ID, COUNT(*) FROM T JOIN U ON T.FK = U.ID GROUP BY T.ID;", True),  # foreign-key results move
     ("SELECT T.ID, COUNT(*) FROM T FULL OUTER JOIN U ON T.ID = U.ID GROUP BY T.ID;", True),  # key is ROWKEY
     ("SELECT ROWKEY, COUNT(*) FROM T FULL OUTER JOIN U ON T.ID = U.ID GROUP BY ROWKEY;", False),
+    # an earlier join's column equal to the key is a viable key column too
+    ("SELECT U.ID, COUNT(*) FROM S JOIN U ON S.K = U.ID JOIN T ON S.K = T.ID GROUP BY U.ID;", False),
 ])
 def test_group_by_repartition(engine: Engine, sql: str, moves: bool) -> None:
     p = plan(engine, sql, persistent=False)

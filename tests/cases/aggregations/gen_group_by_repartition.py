@@ -7,7 +7,8 @@ the input's key columns, in order, as plain column references; otherwise its pla
 ``<query>-Aggregate-GroupBy-repartition``, in the input's key format (a keyless input's: the default key
 format, KAFKA) and value format. A table always repartitions (``KTable.groupBy``), a windowed source too
 (its records are placed by the windowed key), and a join result is keyed by its join column (either side's,
-as the projection names it) unless the key is synthetic (FULL OUTER: ``ROWKEY``). The decision is the
+as the projection names it, or an earlier join's column equal to it) unless the key is synthetic (FULL
+OUTER: ``ROWKEY``). The decision is the
 plan's: the same over one partition as over four (``post.topics`` and SHOW TOPICS see it).
 """
 
@@ -183,6 +184,23 @@ def join_cases() -> list[dict[str, Any]]:
                                                      strict=True)]
             out.append(_case(f"stream-table join grouped by {shape} - {p} partition(s)", statements,
                              table_rows + stream_rows, outputs, moves, "KAFKA"))
+        three = [
+            f"CREATE STREAM A (ID INT KEY, X INT) WITH (kafka_topic='a', value_format='JSON', partitions={p});",
+            f"CREATE TABLE B (ID INT PRIMARY KEY, Y INT) WITH (kafka_topic='b', value_format='JSON', partitions={p});",
+            f"CREATE TABLE C (ID INT PRIMARY KEY, Z INT) WITH (kafka_topic='c', value_format='JSON', partitions={p});",
+        ]
+        rows = [{"topic": "b", "key": 1, "value": {"Y": 1}, "timestamp": 0},
+                {"topic": "c", "key": 1, "value": {"Z": 5}, "timestamp": 0},
+                {"topic": "a", "key": 1, "value": {"X": 1}, "timestamp": 1}]
+        for shape, criteria, group_by, key, moves in (
+                ("the first join's right column", "A.ID = C.ID", "B.ID", 1, False),
+                ("the last join's column, joined on the first join's right column", "B.ID = C.ID", "C.ID", 1, False),
+                ("a value column", "B.ID = C.ID", "C.Z", 5, True)):
+            statements = [*three, f"CREATE TABLE OUTPUT AS SELECT {group_by} AS G, COUNT(*) AS N FROM A "
+                                  f"JOIN B ON A.ID = B.ID JOIN C ON {criteria} GROUP BY {group_by};"]
+            outputs = [{"topic": "OUTPUT", "key": key, "value": {"N": 1}, "timestamp": 1}]
+            out.append(_case(f"three-way join grouped by {shape} - {p} partition(s)", statements, rows, outputs,
+                             moves, "KAFKA"))
         statements = [
             f"CREATE TABLE L (ID INT PRIMARY KEY, A INT) WITH (kafka_topic='l', value_format='JSON', partitions={p});",
             f"CREATE TABLE R (ID INT PRIMARY KEY, B INT) WITH (kafka_topic='r', value_format='JSON', partitions={p});",
