@@ -17,6 +17,7 @@ import pytest
 from ksqlpy.backfill.arrow_decode import ArrowDecoder
 from ksqlpy.backfill.job import BackfillJob, WorkerEngine, new_plog
 from ksqlpy.backfill.stages import _grouper, _source_reader, operator
+from ksqlpy.backfill.support import moves_records
 from ksqlpy.engine.engine import Engine
 from ksqlpy.log.base import ProducerRecord, RecordBatch
 from ksqlpy.log.embedded import RawBatch
@@ -53,7 +54,7 @@ def _job(tmp_path: Any, key_type: str = "BIGINT", sql: str = SQL, columns: str =
     query = eng.queries[next(r.query_id for r in res if r.query_id)]
     return BackfillJob(topology=query.topology, sink=query.sink, query_id=query.query_id,
                        properties=dict(eng.effective_properties()), partitions=1,
-                       repartition=len(query.topology.sub_topologies) > 1)
+                       repartition=moves_records(len(query.topology.sub_topologies), 1))
 
 
 def _stored(batch: RecordBatch, via: str, chunk: int = 3) -> RecordBatch | RawBatch:
