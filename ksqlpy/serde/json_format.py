@@ -98,9 +98,17 @@ def _exact_or_invalid(data: bytes, e: Exception) -> Any:
     """A record orjson refuses, read again with exact decimals. Jackson (ksqlDB's reader, exact BigDecimal
     mode) takes any number literal, orjson none past a double's range (``1e400``): such a record is read;
     anything else orjson refuses stays invalid JSON (NaN and Infinity too, which Jackson refuses). A record
-    of no JSON at all (zero bytes, blanks) is Jackson's ``MissingNode``."""
+    of no JSON at all (zero bytes, blanks) is Jackson's ``MissingNode``; content after the first value is
+    not read."""
     if not bytes(data).strip(b" \t\r\n"):
         return MISSING
+    if isinstance(e, orjson.JSONDecodeError) and e.msg == "unexpected content after document":
+        # Jackson's readTree reads the first value and stops (FAIL_ON_TRAILING_TOKENS is off); only a root
+        # number or true/false/null must be followed by a blank (``5x`` fails, ``5 x`` is 5)
+        head = e.doc[:e.pos]
+        if not (head.lstrip()[:1] in ("{", "[", '"') or head[-1:].isspace()):
+            raise _invalid(e) from None
+        data = head.encode()
     try:
         return json.loads(data, parse_float=decimal.Decimal, parse_constant=_no_constant)
     except (ValueError, RecursionError):

@@ -1,6 +1,8 @@
-"""A JSON record with no JSON in it (zero bytes, or only blanks) is Jackson's MissingNode to ksqlDB's reader
-(``readTree`` since Jackson 2.10), not null: a STRING takes its text ``""``, every other type and a wrapped row
-fail the record, naming MissingNode. A JSON ``null`` stays NULL."""
+"""A JSON record as ksqlDB's reader gets it from Jackson's ``readTree``: with no JSON in it (zero bytes, or
+only blanks) a MissingNode (since Jackson 2.10), not null - a STRING takes its text ``""``, every other type
+and a wrapped row fail the record, naming MissingNode; a JSON ``null`` stays NULL. Only the first value is
+read (FAIL_ON_TRAILING_TOKENS is off): what follows it is ignored, except that a root number or keyword must
+be followed by a blank."""
 
 from __future__ import annotations
 
@@ -47,3 +49,19 @@ def test_json_null_stays_null() -> None:
 
 def test_an_empty_string_key() -> None:
     assert key_serde("JSON", [("K", STRING)]).deserialize(b"") == ("",)
+
+
+@pytest.mark.parametrize(("columns", "wrap", "data", "expected"), [
+    ([("C", INTEGER)], True, b'{"C":5}{', (5,)), ([("C", INTEGER)], True, b'{"C":5} junk', (5,)),
+    ([("C", INTEGER)], True, b'{"C":1.5}]', (1,)), ([("C", INTEGER)], False, b"5 x", (5,)),
+    ([("C", INTEGER)], False, b"5 {", (5,)), ([("C", STRING)], False, b'"a"x', ("a",)),
+    ([("C", STRING)], False, b"true x", ("true",)), ([("C", STRING)], False, '"é"é'.encode(), ("é",)),
+])
+def test_content_after_the_first_value_is_not_read(columns: list, wrap: bool, data: bytes, expected: tuple) -> None:
+    assert _both(value_serde("JSON", columns, wrap_single_value=wrap), data) == (expected, expected)
+
+
+@pytest.mark.parametrize(("t", "data"), [(INTEGER, b"5x"), (STRING, b"truex"), (INTEGER, b'{"C":5'), (INTEGER, b"")])
+def test_a_root_scalar_without_a_blank_after_it_or_a_cut_value_fails(t: SqlType, data: bytes) -> None:
+    one, batch = _both(value_serde("JSON", [("C", t)], wrap_single_value=False), data)
+    assert isinstance(one, str) and one == batch
