@@ -126,7 +126,12 @@ class HandOff:
 
     def finish(self) -> None:
         """Each store replays what its changelog now holds, as a restarted task would; the aggregators
-        reload their meta state (stream time, late count, EMIT FINAL position): now the backfill's."""
+        reload their meta state (stream time, late count, EMIT FINAL position): now the backfill's. The
+        by-offset aggregates' sequence moves past the numbers the workers took, so values arriving from now
+        on count as later than the backfilled ones (``offset.resync``)."""
+        from ksqlpy.functions.aggregates.offset import resync
+
+        resync()
         for kv in self.stores.values():
             kv.restore()
         for a in self.aggregators.values():

@@ -47,6 +47,9 @@ def build_parser() -> argparse.ArgumentParser:
                         "(see ksqlpy.testing.differential)")
     p.add_argument("--spark-master", default="local[2]", metavar="URL",
                    help="Spark master of --backfill-differential (default local[2])")
+    p.add_argument("--backfill-live", type=float, default=0.5, metavar="SHARE",
+                   help="share of each case's inputs (the last ones) produced after the queries start, so the "
+                        "hand-off to streaming is compared too (default 0.5; 0: all inputs are history)")
     p.add_argument("--backfill-property", action="append", default=[], metavar="K=V",
                    help="an engine property of the backfilled side only, e.g. ksqlpy.backfill.task.records=2 "
                         "(every partition cut into two-record tasks: sub-ranges, partial aggregates) or "
@@ -117,6 +120,8 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
         parser.error("--backfill-property needs --backfill-differential")
     if any("=" not in kv for kv in args.backfill_property):
         parser.error("--backfill-property takes K=V")
+    if not 0 <= args.backfill_live <= 1:
+        parser.error("--backfill-live takes a share from 0 to 1")
     if args.backfill_differential:
         return _differential(cases, factory, args)
     extra: dict[str, Any] = {}
@@ -165,7 +170,7 @@ def _differential(cases: list[Any], factory: EngineFactory, args: argparse.Names
     spark.sparkContext.setLogLevel("ERROR")
     try:
         props = dict(kv.split("=", 1) for kv in args.backfill_property)
-        results = run_all_differential(cases, spark, factory, args.drain_timeout, progress, props)
+        results = run_all_differential(cases, spark, factory, args.drain_timeout, progress, props, args.backfill_live)
     finally:
         spark.stop()
     if tty:

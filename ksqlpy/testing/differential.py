@@ -12,7 +12,8 @@ compared. So that both sides see the same history, both do the same steps in the
    is drained (streaming) or is backfilled (``ksqlpy.backfill.backfill``), so a later query reads the
    earlier one's complete sink on both sides.
 
-Compared per sink of a CREATE ... AS SELECT: a stream's records per (partition, key) in order; a table's
+Compared per sink of a CREATE ... AS SELECT: a stream's records per (partition, key) in order (those with a
+null key as one bag: the producer's partitioner places them where it likes); a table's
 records collapsed to the last value per (partition, key) (a tombstone removes it); and the processing-log
 entries of both runs (without their wall-clock time). A case the backfill refuses (``BackfillUnsupported``)
 is counted as unsupported with the refusal's feature, never as a difference; a case with an expected error,
@@ -64,9 +65,11 @@ class _Side(_Run):
     """One lowering's run of a case (``spark`` None: the streaming runtime)."""
 
     def __init__(self, case: Case, factory: EngineFactory, data_dir: str, spark: Any, drain_timeout_s: float,
-                 extra: dict[str, Any] | None = None) -> None:
+                 extra: dict[str, Any] | None = None, live: float = 0.0) -> None:
         super().__init__(case, factory, data_dir, extra or {}, drain_timeout_s, False, Placement.KAFKA)
         self.spark = spark
+        # the inputs before the queries start (the history a backfill computes); the rest come after
+        self.history = len(case.inputs) - int(len(case.inputs) * live)
         self.sinks: list[tuple[str, bool]] = []  # (sink name, is a table) per CREATE ... AS SELECT
 
     def run(self) -> None:
@@ -85,32 +88,38 @@ class _Side(_Run):
             if kinds != {"CreateAsSelect"} or len(stmts) != 1:
                 raise _Done(Outcome.NOT_RUN.value, f"statement kind {'/'.join(sorted(kinds))}")
             if not fed:
-                self.feed()
+                self.stage = "producing the history"
+                self.feed(self.case.inputs[:self.history])
                 fed = True
             self.create_as_select(sql, stmts[0])
             self.snapshot_sources()
         if not self.sinks:
             raise _Done(Outcome.NOT_RUN.value, "no CREATE ... AS SELECT")
+        if self.history < len(self.case.inputs):
+            self.stage = "producing live inputs"
+            self.feed(self.case.inputs[self.history:], drain=True)
 
-    def feed(self) -> None:
-        """Every input, placed by its key, before any query runs (one transaction per run of one topic)."""
-        self.stage = "producing inputs"
-        inputs = {r.topic for r in self.case.inputs}
+    def feed(self, inputs: list[Any], drain: bool = False) -> None:
+        """``inputs``, placed by their keys, a transaction per run of one topic (processed before the next
+        when the queries run: ``drain``)."""
+        topics = {r.topic for r in inputs}
         declared = {t.name for t in self.engine.log.list_topics()}
-        for topic in sorted(inputs - declared):
+        for topic in sorted(topics - declared):
             self.engine.log.create_topic(topic, 4)
         group: list[Any] = []
-        for r in self.case.inputs:
+        for r in inputs:
             if group and group[-1].topic != r.topic:
-                self._produce(group)
+                self._produce(group, drain)
                 group = []
             group.append(self.serialize(r))
-        self._produce(group)
+        self._produce(group, drain)
 
-    def _produce(self, records: list[Any]) -> None:
+    def _produce(self, records: list[Any], drain: bool) -> None:
         if records:
             with self.engine.log.transaction() as tx:
                 tx.produce_many(records)
+            if drain:
+                self.engine.drain(self.drain_timeout_s)
 
     def create_as_select(self, sql: str, stmt: Any) -> None:
         self.sinks.append((stmt.name, stmt.kind == "TABLE"))
@@ -124,11 +133,13 @@ class _Side(_Run):
 
 
 def run_differential(case: Case, spark: Any, factory: EngineFactory, drain_timeout_s: float = 10.0,
-                     backfill_properties: dict[str, Any] | None = None) -> DiffResult:
+                     backfill_properties: dict[str, Any] | None = None, live: float = 0.0) -> DiffResult:
     """Run ``case`` on both lowerings and compare; never raises. ``backfill_properties``: engine properties of
     the backfilled side only (``ksqlpy.backfill.task.records=2`` cuts every partition into two-record tasks, so
     stateless queries run as sub-ranges and aggregations as partial aggregates per chunk where exact;
-    ``ksqlpy.backfill.tier=native``)."""
+    ``ksqlpy.backfill.tier=native``). ``live``: the share of the inputs (the last ones) produced after the
+    queries started, so the backfilled queries' hand-off is checked too (nothing lost, nothing counted
+    twice: the streaming query continues from the backfill's positions and state)."""
     if case.error or case.skip_reason:
         return DiffResult(case.id, Outcome.NOT_RUN, "skipped case")
     if case.expected_exception is not None:
@@ -136,7 +147,7 @@ def run_differential(case: Case, spark: Any, factory: EngineFactory, drain_timeo
     from ksqlpy.backfill.support import BackfillUnsupported
 
     with tempfile.TemporaryDirectory(prefix="ksqlpy-diff-") as d:
-        bf = _Side(case, factory, f"{d}/backfill", spark, drain_timeout_s, backfill_properties)
+        bf = _Side(case, factory, f"{d}/backfill", spark, drain_timeout_s, backfill_properties, live)
         try:
             bf.run()
         except _Done as done:
@@ -148,7 +159,7 @@ def run_differential(case: Case, spark: Any, factory: EngineFactory, drain_timeo
         except Exception as e:  # noqa: BLE001 - a differential run reports, never stops
             bf.close()
             return DiffResult(case.id, Outcome.DIFFERENT, f"backfill error ({bf.stage}): {type(e).__name__}: {_short(e)}")
-        ref = _Side(case, factory, f"{d}/streaming", None, drain_timeout_s)
+        ref = _Side(case, factory, f"{d}/streaming", None, drain_timeout_s, live=live)
         try:
             ref.run()
         except Exception as e:  # noqa: BLE001
@@ -179,9 +190,28 @@ def differences(ref: Any, eng: Any, sinks: list[tuple[str, bool]]) -> list[str]:
                 out.append(f"table {name}: collapsed sink differs")
         elif by_key(want) != by_key(got):
             out.append(f"stream {name}: records per key differ")
+        if stores(ref, name) != stores(eng, name):
+            out.append(f"query of {name}: state stores differ")
     if plog(ref) != plog(eng):
         out.append("processing log differs")
     return out
+
+
+# EARLIEST/LATEST_BY_OFFSET's sequence numbers (wall-clock nanoseconds of the process that took them): the
+# same arrival order has other numbers in every run
+_SEQ = re.compile(r"(?<![0-9.])1[0-9]{18}(?![0-9])")
+
+
+def stores(engine: Any, name: str) -> tuple[int, dict[int, list[tuple[bytes, str]]]]:
+    """The late records dropped by the query writing ``name`` and its aggregation stores per task partition
+    (what the backfill hands over and the streaming query continues from)."""
+    query = next((q for q in engine.queries.values() if getattr(q, "sink_name", None) == name), None)
+    aggregation = getattr(query, "aggregation", None)
+    if aggregation is None:
+        return 0, {}
+    return (sum(a.late for a in aggregation.aggregators),
+            {a.kv.partition: [(k, _SEQ.sub("<seq>", repr(v))) for k, v in a.kv.items(b"")]
+             for a in aggregation.aggregators})
 
 
 def sink_records(engine: Any, name: str) -> list[Record]:
@@ -212,11 +242,17 @@ def collapse(records: Iterable[Record]) -> dict[tuple[int, bytes | None], tuple[
     return table
 
 
-def by_key(records: Iterable[Record]) -> dict[tuple[int, bytes | None], list[tuple[bytes | None, int]]]:
-    """A stream topic as each (partition, key)'s records in order."""
-    out: dict[tuple[int, bytes | None], list[tuple[bytes | None, int]]] = {}
+def by_key(records: Iterable[Record]) -> dict[tuple[int, bytes | None] | None, list[tuple[bytes | None, int]]]:
+    """A stream topic as each (partition, key)'s records in order. Records with a null key are one bag
+    (under ``None``, sorted): the producer places them where it likes (Kafka's sticky partitioner: a
+    partition per batch, ours per transaction), so neither their partition nor their order across
+    partitions is defined, and the backfill commits a transaction per staged file where streaming commits
+    one per batch it processed."""
+    out: dict[tuple[int, bytes | None] | None, list[tuple[bytes | None, int]]] = {}
     for p, k, v, ts in records:
-        out.setdefault((p, k), []).append((v, ts))
+        out.setdefault(None if k is None else (p, k), []).append((v, ts))
+    if None in out:
+        out[None].sort(key=lambda r: (r[0] is not None, r[0] or b"", r[1]))
     return out
 
 
@@ -236,10 +272,10 @@ def _short(e: BaseException) -> str:
 
 def run_all_differential(cases: list[Case], spark: Any, factory: EngineFactory, drain_timeout_s: float = 10.0,
                          progress: Callable[[int, int, DiffResult], None] | None = None,
-                         backfill_properties: dict[str, Any] | None = None) -> list[DiffResult]:
+                         backfill_properties: dict[str, Any] | None = None, live: float = 0.0) -> list[DiffResult]:
     out = []
     for i, case in enumerate(cases):
-        out.append(run_differential(case, spark, factory, drain_timeout_s, backfill_properties))
+        out.append(run_differential(case, spark, factory, drain_timeout_s, backfill_properties, live))
         if progress:
             progress(i + 1, len(cases), out[-1])
     return out

@@ -68,6 +68,6 @@ def _factory(data_dir: str, properties: dict[str, Any]) -> Engine:
 
 @pytest.mark.parametrize("case", _cases(), ids=lambda c: c.id)
 def test_backfill_sink_equals_streaming_sink(spark: Any, case: Any) -> None:
-    result = run_differential(case, spark, _factory)
+    result = run_differential(case, spark, _factory, live=0.5)
     assert result.outcome is Outcome.EQUAL, result.reason
     assert result.records > 0  # the comparison saw records

@@ -25,8 +25,18 @@ from ksqlpy.types import (
 # EARLIEST_BY_OFFSET / LATEST_BY_OFFSET
 
 # Arrival order across session merges: a process-wide counter started at the wall clock in ns, so sequence
-# numbers stay increasing across restarts (state from an earlier run has smaller ones).
-_SEQUENCE = itertools.count(time.time_ns())
+# numbers stay increasing across restarts (state from an earlier run has smaller ones). Held in a list so
+# that ``resync`` can move it on under functions resolved already.
+_SEQUENCE = [itertools.count(time.time_ns())]
+
+
+def resync() -> None:
+    """Move this process's sequence past every number another process has taken so far: a process that
+    continues state built elsewhere (the streaming query after a Spark backfill, whose workers started their
+    counters at their own, later, start) must number the values arriving next above the state's. A counter
+    started at the wall clock and taking one number per value never passes the clock, so the clock now
+    is past all of them (on one machine, or on clocks kept in step)."""
+    _SEQUENCE[0] = itertools.count(max(next(_SEQUENCE[0]), time.time_ns()))
 
 
 def _offset_literals(name: str, types: list[SqlType], literals: list[Any]) -> tuple[int | None, bool]:
@@ -54,17 +64,17 @@ def _resolve_by_offset(latest: bool) -> Resolver:
         t = types[0]
         n, ignore = _offset_literals(name, types, literals)
         state = Struct((("SEQ", BIGINT), ("VAL", t)))
-        seq = _SEQUENCE
+        sequence = _SEQUENCE
         if n is None:
             if latest:
 
                 def init() -> Any:
-                    return (next(seq), None)
+                    return (next(sequence[0]), None)
 
                 def add(acc: Any, v: Any) -> Any:
                     if v is None and ignore:
                         return acc
-                    return (next(seq), v)
+                    return (next(sequence[0]), v)
 
                 def merge(a: Any, b: Any) -> Any:
                     newer, older = (a, b) if a[0] > b[0] else (b, a)
@@ -81,7 +91,7 @@ def _resolve_by_offset(latest: bool) -> Resolver:
                 def add(acc: Any, v: Any) -> Any:
                     if acc is not None or (v is None and ignore):
                         return acc
-                    return (next(seq), v)
+                    return (next(sequence[0]), v)
 
                 def merge(a: Any, b: Any) -> Any:
                     if a is None or b is None:
@@ -99,7 +109,7 @@ def _resolve_by_offset(latest: bool) -> Resolver:
             def add_n(acc: list[Any], v: Any) -> list[Any]:
                 if v is None and ignore:
                     return acc
-                acc.append((next(seq), v))
+                acc.append((next(sequence[0]), v))
                 if len(acc) > limit:
                     del acc[0]
                 return acc
@@ -112,7 +122,7 @@ def _resolve_by_offset(latest: bool) -> Resolver:
             def add_n(acc: list[Any], v: Any) -> list[Any]:
                 if len(acc) >= limit or (v is None and ignore):
                     return acc
-                acc.append((next(seq), v))
+                acc.append((next(sequence[0]), v))
                 return acc
 
             def merge_n(a: list[Any], b: list[Any]) -> list[Any]:
