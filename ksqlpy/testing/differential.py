@@ -17,8 +17,8 @@ null key as one bag: the producer's partitioner places them where it likes); a t
 records collapsed to the last value per (partition, key) (a tombstone removes it); and the processing-log
 entries of both runs (without their wall-clock time). A case the backfill refuses (``BackfillUnsupported``)
 is counted as unsupported with the refusal's feature, never as a difference; a case with an expected error,
-or a statement kind the differential cannot order against its inputs (INSERT, DROP, TERMINATE, ...), is not
-run.
+a statement kind the differential cannot order against its inputs (INSERT, DROP, TERMINATE, ...), or a
+CREATE ... AS SELECT over an existing source (a query upgrade: a backfill creates its sink), is not run.
 """
 
 from __future__ import annotations
@@ -122,6 +122,9 @@ class _Side(_Run):
                 self.engine.drain(self.drain_timeout_s)
 
     def create_as_select(self, sql: str, stmt: Any) -> None:
+        if self.engine.catalog.source(stmt.name) is not None:
+            # a query upgrade (CREATE OR REPLACE) or a no-op (IF NOT EXISTS): a backfill creates its sink
+            raise _Done(Outcome.NOT_RUN.value, "CREATE ... AS SELECT over an existing source")
         self.sinks.append((stmt.name, stmt.kind == "TABLE"))
         if self.spark is None:
             self.engine.execute(sql, {"auto.offset.reset": "earliest"})

@@ -74,10 +74,14 @@ def test_cases_the_differential_cannot_order_are_not_run_without_spark() -> None
     insert = Case(file="f", name="insert", statements=[ddl, "INSERT INTO s (k, v) VALUES ('a', 1);"], inputs=inputs)
     error = Case(file="f", name="error", statements=[ddl], expected_exception=ExpectedException("KsqlException"))
     none = Case(file="f", name="ddl only", statements=[ddl], inputs=inputs)
-    got = [run_differential(c, None, _factory) for c in (insert, error, none)]
+    csas = "CREATE STREAM o AS SELECT * FROM s EMIT CHANGES;"
+    upgrade = Case(file="f", name="upgrade", statements=[ddl, csas, csas.replace("CREATE", "CREATE OR REPLACE")],
+                   inputs=inputs)
+    got = [run_differential(c, None, _factory) for c in (insert, error, none, upgrade)]
     assert [(r.outcome, r.reason) for r in got] == [(Outcome.NOT_RUN, "statement kind InsertValues"),
                                                     (Outcome.NOT_RUN, "expected error"),
-                                                    (Outcome.NOT_RUN, "no CREATE ... AS SELECT")]
+                                                    (Outcome.NOT_RUN, "no CREATE ... AS SELECT"),
+                                                    (Outcome.NOT_RUN, "CREATE ... AS SELECT over an existing source")]
 
 
 def test_summary_counts_supported_cases_and_groups_reasons() -> None:
