@@ -180,7 +180,8 @@ def _differential(cases: list[Any], factory: EngineFactory, args: argparse.Names
         import json
 
         with open(args.report, "w") as f:
-            json.dump([{"case": r.case_id, "outcome": r.outcome.value, "reason": r.reason, "queries": r.queries}
+            json.dump([{"case": r.case_id, "outcome": r.outcome.value, "reason": r.reason, "queries": r.queries,
+                        "records": r.records}
                        for r in results], f, indent=1)
     return 1 if any(r.outcome is Outcome.DIFFERENT for r in results) else 0
 
