@@ -205,7 +205,7 @@ def differences(ref: Any, eng: Any, sinks: list[tuple[str, bool]]) -> list[str]:
 _SEQ = re.compile(r"(?<![0-9.])1[0-9]{18}(?![0-9])")
 
 
-def stores(engine: Any, name: str) -> tuple[int, dict[int, list[tuple[bytes, str]]]]:
+def stores(engine: Any, name: str) -> tuple[int, dict[int, list[tuple[bytes, Any]]]]:
     """The late records dropped by the query writing ``name`` and its aggregation stores per task partition
     (what the backfill hands over and the streaming query continues from)."""
     query = next((q for q in engine.queries.values() if getattr(q, "sink_name", None) == name), None)
@@ -213,8 +213,20 @@ def stores(engine: Any, name: str) -> tuple[int, dict[int, list[tuple[bytes, str
     if aggregation is None:
         return 0, {}
     return (sum(a.late for a in aggregation.aggregators),
-            {a.kv.partition: [(k, _SEQ.sub("<seq>", repr(v))) for k, v in a.kv.items(b"")]
-             for a in aggregation.aggregators})
+            {a.kv.partition: [(k, _normal(v)) for k, v in a.kv.items(b"")] for a in aggregation.aggregators})
+
+
+def _normal(value: Any) -> Any:
+    """A state value compared by what it holds: sets as sets (their repr follows insertion history), the
+    by-offset sequence numbers as one placeholder."""
+    if isinstance(value, set | frozenset):
+        return frozenset(_normal(v) for v in value)
+    if isinstance(value, list | tuple):
+        return tuple(_normal(v) for v in value)
+    if isinstance(value, dict):
+        return tuple(sorted(((repr(k), _normal(v)) for k, v in value.items()), key=repr))
+    text = repr(value)
+    return _SEQ.sub("<seq>", text) if isinstance(value, int) else text
 
 
 def sink_records(engine: Any, name: str) -> list[Record]:
