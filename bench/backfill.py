@@ -27,6 +27,9 @@ import time
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from ksqlpy.testing.differential import collapse
+from ksqlpy.testing.differential import sink_records as sink
+
 DDL = ("CREATE STREAM bid (auction BIGINT KEY, bidder BIGINT, price BIGINT, channel STRING, url STRING, "
        "date_time BIGINT, extra STRING) WITH (kafka_topic='bid', key_format='KAFKA', value_format='JSON', "
        "partitions=2);")
@@ -265,33 +268,7 @@ def prepare(path: str, records: list[tuple[bytes, bytes, int]], tier: str | None
 
 
 # ------------------------------------------------------------------------------------------------ comparing
-def sink(engine: Any, name: str) -> list[tuple[int, bytes | None, bytes | None, int]]:
-    """Every record of the sink's topic: (partition, key, value, timestamp), partition by partition (the
-    backfill tests compare with it too)."""
-    src = engine.catalog.source(name)
-    out = []
-    for p in range(engine.log.partition_count(src.topic) or 0):
-        offset = 0
-        while True:
-            b = engine.log.fetch(src.topic, p, offset)
-            if not b.offsets:
-                break
-            out += [(p, k, v, ts) for k, v, ts in zip(b.keys, b.values, b.timestamps, strict=True)]
-            offset = b.next_offset
-    return out
-
-
-def collapse(records: list[tuple]) -> dict[tuple, Any]:
-    """A table topic as its final table: the last (value, timestamp) per (partition, key); deletes remove."""
-    table: dict[tuple, Any] = {}
-    for p, k, v, ts in records:
-        if v is None:
-            table.pop((p, k), None)
-        else:
-            table[(p, k)] = (v, ts)
-    return table
-
-
+# sink() and collapse(): the differential check's readers (ksqlpy.testing.differential), one copy for both
 def state(query: Any) -> dict[int, list[tuple[bytes, str]]]:
     if query.aggregation is None:
         return {}
