@@ -1,5 +1,5 @@
 """The backfill differential's comparison and bookkeeping, without Spark (the Spark runs are in
-tests/backfill/test_differential.py)."""
+tests/backfill/test_differential_sample.py)."""
 
 from __future__ import annotations
 
