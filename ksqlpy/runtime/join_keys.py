@@ -44,12 +44,9 @@ def payload(fmt: str, data: bytes) -> bytes:
     (a zig-zag count, then that many indexes)."""
     if fmt != "PROTOBUF":
         return data[5:]
-    from ksqlpy.serde.protobuf_wire import read_varint
+    from ksqlpy.serde.protobuf_wire import unframe
 
-    count, pos = read_varint(data, 5)
-    for _ in range((count >> 1) ^ -(count & 1)):
-        _, pos = read_varint(data, pos)
-    return data[pos:]
+    return unframe(data)[2]
 
 
 def store_encoder(fmt: str, encode: Encode) -> Encode:
