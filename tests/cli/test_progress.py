@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import io
+import time
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -72,7 +74,9 @@ def test_an_interactive_shell_shows_progress_for_a_new_query_over_a_backlog(tmp_
         for q in list(engine.queries.values()):
             engine._poll_timed(q)
 
-    monkeypatch.setattr(progress.time, "sleep", one_batch_each)
+    # only the progress module's view of ``time`` is replaced: patching ``time.sleep`` itself also drove the
+    # queries from any other thread that sleeps (py4j's worker threads left by a Spark test), racing this one
+    monkeypatch.setattr(progress, "time", SimpleNamespace(sleep=one_batch_each, monotonic=time.monotonic))
     try:
         session = Session(backend, Console(out, err, color=False), interactive=True)
         assert session.run_entry("CREATE STREAM s (id INT KEY, v INT) WITH (kafka_topic='s', value_format='JSON', "
