@@ -9,6 +9,11 @@
   DATA frame as one JSON document. Needs node and npm (the package comes from tests/clients/package.json);
   skipped, with the reason, where either is missing or the registry cannot be reached.
 
+- ``ksqldb-js`` (npm 1.1.2): /ksql, /query-stream over HTTP/1.1 with axios's ``Accept: application/json, text/plain,
+  */*`` (the JSON array), push queries and /inserts-stream over HTTP/2 parsing each DATA frame as one JSON
+  document, /status, /info, /healthcheck, /clusterStatus, /is_valid_property; every README method but
+  ``terminateCluster`` (the server is shared by the module's tests).
+
 - ``ksqldb-client`` (PyPI 0.28.2a2): pydantic models over /ksql, /query (StreamedRow JSON), /query-stream,
   /close-query, /status, /info; every call is made.
 
@@ -208,7 +213,7 @@ def node_clients(tmp_path_factory: pytest.TempPathFactory) -> Path:
     lock = (CLIENTS_DIR / "package-lock.json").read_bytes()
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ksqlpy-test-clients" / \
         hashlib.sha256(lock).hexdigest()[:16]
-    if not (cache / "node_modules" / "ksqldb-client" / "package.json").exists():
+    if not all((cache / "node_modules" / pkg / "package.json").exists() for pkg in ("ksqldb-client", "ksqldb-js")):
         work = tmp_path_factory.mktemp("npm")
         for name in ("package.json", "package-lock.json"):
             shutil.copy(CLIENTS_DIR / name, work / name)
@@ -259,6 +264,43 @@ def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Pa
     bad_query = steps["bad_query"][0]
     assert bad_query["status"] == 400 and bad_query["error"]["error_code"] == 40001, bad_query
     assert steps["drop"][0]["status"] == 200
+
+
+def test_node_ksqldb_js(server: ServerProcess, unique: Any, node_clients: Path) -> None:
+    s = unique("KJ")
+    env = dict(os.environ, NODE_PATH=str(node_clients / "node_modules"))
+    done = subprocess.run(["node", str(CLIENTS_DIR / "ksqldb_js_client.js"), str(server.port), s], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr + done.stdout
+    steps = {item["step"]: item["result"] for item in map(json.loads, done.stdout.splitlines())}
+    assert steps["createStream"]["data"][0]["commandStatus"]["status"] == "SUCCESS"
+    assert steps["createStreamAs"].startswith(f"CSAS_{s}_AS_")
+    assert steps["createTableAs"]["data"][0]["commandStatus"]["queryId"].startswith(f"CTAS_{s}_T_")
+    assert steps["push_id"].startswith("transient_")
+    assert steps["insertStream"] == [{"status": "ok", "seq": 0}, {"status": "ok", "seq": 1}]
+    # one JSON document per DATA frame: the header, then each row
+    assert steps["pushed"][0]["queryId"] == steps["push_id"]
+    assert steps["pushed"][1:] == [["jack", "123@mail.com", 25], ["john", "456@mail.com", 60]]
+    assert steps["terminate"]["@type"] == "terminate_query" and steps["terminate"]["wasTerminated"] is True
+    # pull answers in the JSON array axios parses: the header object first
+    header, *rows = steps["pull_table"]
+    assert header["columnNames"] == ["NAME", "RECENTAGE"] and sorted(rows) == [["jack", 25], ["john", 60]]
+    assert steps["pull_key"][1:] == [["jack", 25]]
+    assert steps["pull_stream"][1:] == [["jack", "123@mail.com", 25], ["john", "456@mail.com", 60]]
+    # pullFromTo: SELECT *, CONVERT_TZ(FROM_UNIXTIME(ROWTIME), 'UTC', zone) AS DATE, ROWTIME FROM a stream
+    assert [r[:3] for r in steps["pullFromTo"]] == [["jack", "123@mail.com", 25], ["john", "456@mail.com", 60]]
+    assert all(isinstance(r[3], str) and r[3][4] == "-" and "T" in r[3] for r in steps["pullFromTo"])
+    assert s in [x["name"] for x in steps["list"]["streams"]]
+    assert steps["status"] == {"status": 200, "data": {"status": "SUCCESS", "message": "Stream created",
+                                                       "queryId": None}}
+    assert steps["info"]["data"]["KsqlServerInfo"]["serverStatus"] == "RUNNING"
+    assert steps["health"]["data"]["isHealthy"] is True
+    assert "clusterStatus" in steps["cluster"]["data"]
+    assert steps["valid_property"] == {"status": 200, "data": True}
+    # errors surface as the client's ksqlDBError with ksqlDB's message
+    assert steps["bad_ksql"] == {"name": "ksqlDBError", "message": f"Stream {s}_NOPE does not exist."}
+    assert steps["bad_pull"]["name"] == "ksqlDBError" and f"{s}_NOPE does not exist" in steps["bad_pull"]["message"]
+    assert steps["drop"]["commandStatus"]["status"] == "SUCCESS"
 
 
 def test_pyksql_builder_statements_and_properties(server: ServerProcess, unique: Any, pyksql: Path) -> None:
