@@ -94,6 +94,9 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
     if kind == "string" or (kind is None and "enum" in schema):  # JsonSchemaData: an enum is a STRING
         return T.BYTES if ctype == "bytes" else T.STRING
     if kind == "array":
+        entry = _map_entry(schema) if ctype == "map" else None
+        if entry is not None:
+            return T.Map(sql_type_of(entry[0], upper=upper), sql_type_of(entry[1], upper=upper))
         return T.Array(sql_type_of(schema.get("items") or {}, upper=upper))
     if kind == "object" or "properties" in schema:
         if "properties" in schema and ctype != "map":
@@ -103,6 +106,18 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
             return T.Struct(tuple((n.upper() if upper else n, sql_type_of(s, upper=upper)) for n, s in ordered))
         return T.Map(T.STRING, sql_type_of(schema.get("additionalProperties") or {}, upper=upper))
     raise KsqlStatementError(f"Unsupported: JSON schema type {kind!r}")
+
+
+def _map_entry(schema: dict[str, Any]) -> tuple[Any, Any] | None:
+    """(key schema, value schema) of an array marked ``connect.type: map`` whose items are objects with
+    ``key`` and ``value`` properties: the form Connect's JsonSchemaData gives a map whose keys are not
+    strings, read back as a MAP (``toConnectSchema``; the keys' type is kept, so a map of INT keys is
+    refused by the JSON formats' STRING-key rule when a source is created over it). None otherwise."""
+    items = schema.get("items")
+    props = items.get("properties") if isinstance(items, dict) else None
+    if not isinstance(props, dict) or "key" not in props or "value" not in props:
+        return None
+    return props["key"], props["value"]
 
 
 # Connect's name for a JSON Schema union (JsonSchemaData.JSON_TYPE_ONE_OF), and its fields' prefix
@@ -138,8 +153,8 @@ class JsonSrSerde(ValueSerde):
         self.schema_id = schema_id
         self._header: bytes | None = None
         self._fill: Any = False  # not computed yet; see _layout
-        # union STRUCTs among the columns: read from the branch value (json_sr_unions)
-        self._reads_unions = any(U.has_union(t) for _, t in self.columns)
+        # union STRUCTs or MAPs among the columns: read from Connect's forms (json_sr_unions)
+        self._reads_unions = any(U.reads_connect_forms(t) for _, t in self.columns)
         self._union_writes: Any = False  # not computed yet; see _union_schemas
 
     def deserialize(self, data: bytes | None) -> tuple | None:
@@ -167,7 +182,7 @@ class JsonSrSerde(ValueSerde):
         elif isinstance(d, dict):
             d = dict(d)
             for name, t in self.columns:
-                if U.has_union(t) and (k := U.field_key(d, name)) is not None:
+                if U.reads_connect_forms(t) and (k := U.field_key(d, name)) is not None:
                     d[k] = U.read(d[k], t)
         return self.inner._row(d)  # type: ignore[no-any-return]
 

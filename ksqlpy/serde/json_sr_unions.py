@@ -10,6 +10,10 @@ just the branch's value. Connect's ``JsonSchemaData`` converts between the two:
   of the STRUCT's first non-NULL field is written (``fromConnectData``); all NULL writes null.
 
 The same rule holds for keys and values, at any depth (struct fields, array elements, map values).
+
+A MAP is read from either of the forms Connect's ``JsonSchemaData.toConnectData`` takes for STRING keys:
+an object, or an array of ``{"key": k, "value": v}`` entries (the form a ``connect.type: map`` array
+schema describes; ``json_sr`` infers such a schema as a MAP).
 """
 
 from __future__ import annotations
@@ -37,6 +41,28 @@ def has_union(t: T.SqlType) -> bool:
     if isinstance(t, T.Map):
         return has_union(t.value)
     return False
+
+
+def reads_connect_forms(t: T.SqlType) -> bool:
+    """Whether a value of ``t`` may be on the wire in a form ``read`` turns into the JSON serde's: it has a
+    union, or a MAP (which may come as an array of entries)."""
+    if is_union(t) or isinstance(t, T.Map):
+        return True
+    if isinstance(t, T.Struct):
+        return any(reads_connect_forms(ft) for _, ft in t.fields)
+    if isinstance(t, T.Array):
+        return reads_connect_forms(t.element)
+    return False
+
+
+def _entries(v: list[Any]) -> dict[str, Any] | None:
+    """An array of ``{"key": <text>, "value": v}`` objects as the map it stands for; None if it is not one."""
+    out: dict[str, Any] = {}
+    for e in v:
+        if not isinstance(e, dict) or not isinstance(e.get("key"), str):
+            return None
+        out[e["key"]] = e.get("value")
+    return out
 
 
 def _is_type_of(v: Any, t: T.SqlType) -> bool:
@@ -84,11 +110,13 @@ def read(v: Any, t: T.SqlType) -> Any:
     if isinstance(t, T.Struct) and isinstance(v, dict):
         out = dict(v)
         for name, ft in t.fields:
-            if has_union(ft) and (k := field_key(v, name)) is not None:
+            if reads_connect_forms(ft) and (k := field_key(v, name)) is not None:
                 out[k] = read(v[k], ft)
         return out
     if isinstance(t, T.Array) and isinstance(v, list):
         return [read(x, t.element) for x in v]
+    if isinstance(t, T.Map) and isinstance(v, list) and (m := _entries(v)) is not None:
+        v = m
     if isinstance(t, T.Map) and isinstance(v, dict):
         return {k: read(x, t.value) for k, x in v.items()}
     return v
