@@ -39,6 +39,7 @@ class Stage(Enum):
     GROUP = "group"  # the first stage of a repartitioned aggregation: grouped items out, into Spark
     PARTIAL = "partial"  # a chunk of an aggregation's partition: partial aggregates (``partials``)
     NATIVE = "native"  # a whole partition's grouped items as Arrow columns for Spark's aggregates (``native``)
+    REPLAY = "replay"  # the streaming runtime's tasks of a partition (or of all) over the history (``replay``)
 
 
 def task_name(stage: Stage, partition: int, start: int) -> str:

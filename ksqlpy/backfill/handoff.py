@@ -18,7 +18,7 @@ import pickle
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ksqlpy.backfill.job import PLOG, SINK, SINK_CHUNK, STATE, SUMMARY, SinkLayout
+from ksqlpy.backfill.job import CHANGELOG, PLOG, SINK, SINK_CHUNK, STATE, SUMMARY, SinkLayout
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -58,6 +58,7 @@ class HandOff:
         self.topic = query.sink.topic
         self.result = result
         self.stores: dict[int, Any] = {}
+        self.changelog_topics: list[str] = []  # a replayed query's changelogs (``CHANGELOG`` rows' ``src``)
         self.aggregators: dict[int, Any] = {}
         built = query.aggregation
         if built is not None:
@@ -109,6 +110,11 @@ class HandOff:
             state = batch.filter(pc.equal(batch.column(0), STATE))
             if state.num_rows:
                 self._write_state(state, tx)
+            logs = batch.filter(pc.equal(batch.column(0), CHANGELOG))
+            if logs.num_rows:
+                from ksqlpy.backfill.replay import write_changelogs
+
+                self.result.state_entries += write_changelogs(tx, self.changelog_topics, logs)
         loads = pickle.loads
         values = batch.column(3)
         for i, kind in enumerate(kinds):

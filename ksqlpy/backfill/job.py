@@ -24,8 +24,9 @@ from ksqlpy.runtime.serdes import SerdeFactory
 # kinds of the rows a backfill stage produces (column ``kind``): a sink record, a state-store entry, a
 # processing-log entry, a summary of counts, a grouped item between the two stages of a repartitioned
 # aggregation, a staged file (``staging``: what a task returns through Spark), a chunk's partial aggregate
-# (``partials``), sink records already packed into the embedded log's chunks (``SinkLayout``)
-SINK, STATE, PLOG, SUMMARY, ITEM, STAGED, PARTIAL, SINK_CHUNK = 0, 1, 2, 3, 4, 5, 6, 7
+# (``partials``), sink records already packed into the embedded log's chunks (``SinkLayout``), a changelog's
+# final entry per key of a replayed query (``replay``: ``src`` the changelog's index)
+SINK, STATE, PLOG, SUMMARY, ITEM, STAGED, PARTIAL, SINK_CHUNK, CHANGELOG = 0, 1, 2, 3, 4, 5, 6, 7, 8
 
 # every stage's rows have this schema (``staging.OUT_SCHEMA`` in Arrow)
 STAGE_SCHEMA = "kind byte, part int, key binary, value binary, ts long, headers binary, src int, off long"

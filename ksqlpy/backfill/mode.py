@@ -167,6 +167,10 @@ def choose(engine: Any, plan: Sink, query_id: str, sql: str, *, upgrade: bool) -
         return Choice.NONE
     if mode is BackfillMode.SPARK:
         return Choice.SPARK
+    from ksqlpy.backfill import support
+
+    if support.replayed(engine, plan):  # (the replay lowering's cost is not measured yet: streaming is the safe bet)
+        return Choice.STREAMING
     topic = plan.input_source.topic
     log = engine.log
     partitions = topic_partitions(engine, topic)

@@ -64,7 +64,7 @@ from ksqlpy.backfill.stages import (
 from ksqlpy.backfill.staging import StagedFile, read
 from ksqlpy.expr import bound as B
 from ksqlpy.log.base import RecordBatch
-from ksqlpy.plan.topology import AggregateStage, GroupStage, WindowType
+from ksqlpy.plan.topology import AggregateStage, GroupStage, JoinStage, ReadSource, WindowType
 from ksqlpy.runtime.aggregator import encode_key
 from ksqlpy.runtime.store_retention import emit_floor
 from ksqlpy.types import BIGINT, BOOLEAN, INTEGER, STRING
@@ -152,6 +152,11 @@ class Refused:
 
 def lower(job: BackfillJob) -> NativePlan | Refused:
     """The planner: the native plan of ``job``, or the reason it stays in the Python tier."""
+    if any(isinstance(op, JoinStage) for sub in job.topology.sub_topologies for op in sub.operators):
+        return Refused("a join (its inputs interleave as the runtime's tasks decide: the replay lowering runs them)")
+    if any(isinstance(op, ReadSource) and op.source.kind != "STREAM" for sub in job.topology.sub_topologies
+           for op in sub.operators):
+        return Refused("a TABLE source (its updates retract earlier contributions: the replay lowering runs it)")
     if not any(isinstance(op, AggregateStage) for sub in job.topology.sub_topologies for op in sub.operators):
         return Refused("a query without GROUP BY: decoding and serializing are its cost, which run in Python "
                        "either way; a filter in the JVM would add a Python-JVM-Python round trip per record")

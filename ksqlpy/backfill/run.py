@@ -293,7 +293,7 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     from ksqlpy.backfill.registry import KEY as REGISTRY
     from ksqlpy.backfill.registry import check_sink_schemas, needs_registry, snapshot
     from ksqlpy.backfill.stages import run_merge
-    from ksqlpy.backfill.writes import Writes, run_writes, units
+    from ksqlpy.backfill.writes import Writes, WritesChoice, run_writes, units
     from ksqlpy.backfill.writes import choose as choose_writes
 
     def check() -> None:
@@ -314,11 +314,15 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
                       properties=dict(engine.effective_properties()), partitions=partitions,
                       repartition=repartition, sink_partitions=log.partition_count(query.sink.topic) or 1)
     native_plan = choose_tier(engine, job, result)  # (a refusal before Spark is touched)
+    replayed = support.replayed(engine, plan)
     writes = choose_writes(engine)
+    if replayed and writes.writes is Writes.TASKS:  # (the changelogs of several stores: committed by the driver)
+        writes = WritesChoice(Writes.DRIVER, "a replayed query's output and changelogs are committed by the driver")
     result.details["writes"] = writes.writes.value
     job.sink_layout = sink_layout(engine, query.sink.topic) if writes.writes is Writes.DRIVER else None
     _LOG.info("backfill of %s: output written by the %s (%s)", query.query_id, writes.writes.value, writes.reason)
-    if needs_registry(plan.input_source, query.sink):  # AVRO, JSON_SR, PROTOBUF: the schemas go with the job
+    sources = [engine.catalog.source(n) for n in topology.sources]
+    if needs_registry(plan.input_source, query.sink, *[src for src in sources if src is not None]):  # AVRO, JSON_SR, PROTOBUF: the schemas go with the job
         job.extra[REGISTRY] = snapshot(engine.schema_registry)
         check_sink_schemas(engine, query.sink, job.extra[REGISTRY])
     aggregate = plan.find(Aggregate) is not None
@@ -326,7 +330,14 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     parallelism = session.sparkContext.defaultParallelism
     max_records = int(engine.prop(TASK_RECORDS_PROPERTY) or DEFAULT_TASK_RECORDS)
     tasks = split_ranges(ranges, parallelism, max_records)
-    if native_plan is not None:  # one task per partition: stream time runs over it in offset order
+    replay_bounds = None
+    if replayed:  # the runtime's own tasks over the history: one Spark task per partition or per query
+        from ksqlpy.backfill.replay import bounds, task_groups
+
+        stage = Stage.REPLAY
+        replay_bounds = bounds(log, topology)
+        tasks = [(g[0], 0, 0) for g in task_groups(topology, partitions)]
+    elif native_plan is not None:  # one task per partition: stream time runs over it in offset order
         stage = Stage.NATIVE
         tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]
     elif stage is Stage.AGGREGATE:
@@ -361,6 +372,11 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
                   .mapInArrow(lambda batches: run_merge(job, batches, stage_dir), STAGE_SCHEMA))
             files = [(r["part"], r["value"], r["src"], r["off"])  # one row per staged file: paths, not data
                      for r in df.select("part", "value", "src", "off").collect()]
+        elif stage is Stage.REPLAY:
+            from ksqlpy.backfill.replay import run_replay
+
+            assert replay_bounds is not None
+            files = run_replay(sc, job, config, replay_bounds, stage_dir)
         elif stage is Stage.NATIVE:
             assert native_plan is not None
             files = run_native(session, job, native_plan, config, topic, tasks, stage_dir)
@@ -378,6 +394,10 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
     check()
     progress.enter(Phase.COMMITTING)
     handoff = HandOff(engine, query, result, progress, job.sink_layout)
+    if replayed:
+        from ksqlpy.backfill.replay import changelog_topics
+
+        handoff.changelog_topics = changelog_topics(topology)
     if writes.writes is Writes.TASKS:  # the tasks write sink and changelog records, a transaction per file
         handoff.tasks_wrote = True
         if job_group is not None:
@@ -405,5 +425,9 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
         handoff.commit_file(row[1].decode(), (group, topic, part) if part >= 0 else None)
     with engine.lock:  # the stores are the query's: nothing else may read them half-replayed
         handoff.finish()
+        if replay_bounds is not None:
+            from ksqlpy.backfill.replay import hand_over
+
+            hand_over(engine, query, replay_bounds)
     result.details["seconds"] = round(time.monotonic() - t0, 3)
     return result

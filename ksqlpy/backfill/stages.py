@@ -142,6 +142,14 @@ class Out:
     def __len__(self) -> int:
         return len(self.cols[0])
 
+    def add_batch(self, b: pa.RecordBatch) -> None:
+        """Rows already built as one Arrow batch of OUT_SCHEMA, after what is pending."""
+        self.spill()
+        if self.staged is not None:
+            self.staged.write(b)
+        else:
+            self.ready.append(b)
+
     def spill(self) -> None:
         if not self.cols[0]:
             return

@@ -11,25 +11,10 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.logical import Aggregate, Join, JoinFlavor, Scan, Sink
+from ksqlpy.plan.logical import Aggregate, Join, Scan, Sink
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
-
-
-# what each join needs that a backfill task does not have: two inputs read together in one task
-_JOINS = {
-    JoinFlavor.STREAM_STREAM: "stream-stream joins (WITHIN): each side's records are buffered in join windows "
-                              "and matched in the order both topics interleave, so a task would read two "
-                              "co-partitioned topics in timestamp order with both window stores",
-    JoinFlavor.STREAM_TABLE: "stream-table joins: each stream record is matched against the table as it was "
-                             "when the record arrived, so a task would replay the table's topic interleaved "
-                             "with the stream's by timestamp into a store",
-    JoinFlavor.TABLE_TABLE: "table-table joins: either side's update re-joins against the other side's store, "
-                            "so a task would replay both tables' topics together into two stores",
-    JoinFlavor.FOREIGN_KEY: "foreign-key table joins: updates on either side re-join through a subscription "
-                            "store, so a task would replay both tables' topics together",
-}
 
 
 class BackfillUnsupported(KsqlStatementError):
@@ -62,6 +47,20 @@ def moves_records(sub_topologies: int, partitions: int) -> bool:
     return sub_topologies > 1 and partitions > 1
 
 
+def replayed(engine: Engine, plan: Sink) -> bool:
+    """Whether the query runs on the replay lowering (``replay``): a join, whose result depends on how its
+    inputs interleave; a TABLE source, whose updates retract earlier rows; a windowed GROUP BY on anything
+    but the source key over several partitions, whose result depends on how the repartition topic
+    interleaves the partitions - all decided by the streaming runtime's tasks, which the replay runs as
+    they are."""
+    scan = plan.bottom
+    if plan.find(Join) is not None or not isinstance(scan, Scan) or scan.source.kind != "STREAM":
+        return True
+    agg = plan.find(Aggregate)
+    return agg is not None and agg.window is not None and moves_records(
+        2 if agg.repartition else 1, engine.catalog.partition_count(scan.source.topic) or 1)
+
+
 def check(engine: Engine, plan: Sink) -> None:
     """Raise ``BackfillUnsupported`` for what the backfill cannot reproduce exactly."""
     if str(engine.prop("ksqlpy.workers", "inline")).strip().lower() == "process":
@@ -69,22 +68,6 @@ def check(engine: Engine, plan: Sink) -> None:
     from ksqlpy.backfill.writes import choose
 
     choose(engine)  # (who writes the output: ``tasks`` refused where the broker shows aborted transactions)
-    scan = plan.bottom
-    if not isinstance(scan, Scan):
-        join = plan.find(Join)
-        raise refuse(_JOINS.get(join.flavor, "joins") if join is not None else "joins")
-    source = scan.source
-    if source.kind != "STREAM":
-        raise refuse("a TABLE as the source: its updates replace and retract earlier rows, so a task would "
-                     "need the table's store as of each record (the source table's materialization and the "
-                     "grouper's previous contributions), which the backfill does not build")
-    agg = plan.find(Aggregate)
-    if agg is None:
-        return
-    if agg.window is not None:
-        if moves_records(2 if agg.repartition else 1, engine.catalog.partition_count(source.topic) or 1):
-            raise refuse("windowed GROUP BY on anything but the source key over several partitions (the "
-                          "streaming result then depends on how the repartition topic interleaves partitions)")
 
 
 def check_sink(sink: Any) -> None:

@@ -20,26 +20,8 @@ from ksqlpy.log.base import ProducerRecord
 DDL = "CREATE STREAM s (k STRING KEY, v INT) WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON', PARTITIONS=2);"
 
 
-@pytest.mark.parametrize(("sql", "what"), [
-    ("CREATE TABLE o AS SELECT v, COUNT(*) AS c FROM s WINDOW SESSION (5 SECONDS) GROUP BY v EMIT CHANGES;",
-     "windowed GROUP BY on anything but the source key"),
-    ("CREATE TABLE o AS SELECT v, COUNT(*) AS c FROM s WINDOW TUMBLING (SIZE 5 SECONDS) GROUP BY v EMIT CHANGES;",
-     "windowed GROUP BY on anything but the source key"),
-    ("CREATE TABLE o AS SELECT k, COUNT(*) AS c FROM t GROUP BY k EMIT CHANGES;", "a TABLE as the source"),
-    ("CREATE TABLE o AS SELECT k, v FROM t WHERE v > 1 EMIT CHANGES;", "a TABLE as the source"),
-    ("CREATE STREAM o AS SELECT s.k, s.v FROM s JOIN s2 WITHIN 1 SECOND ON s.k = s2.k EMIT CHANGES;",
-     "stream-stream joins \\(WITHIN\\)"),
-    ("CREATE STREAM o AS SELECT s.k, s.v, t.v AS tv FROM s JOIN t ON s.k = t.k EMIT CHANGES;",
-     "stream-table joins"),
-    ("CREATE STREAM o AS SELECT s.k, s.v, t.v AS tv FROM s LEFT JOIN t ON s.k = t.k EMIT CHANGES;",
-     "stream-table joins"),
-    ("CREATE TABLE o AS SELECT t.k, t.v, t2.v AS v2 FROM t JOIN t2 ON t.k = t2.k EMIT CHANGES;",
-     "table-table joins"),
-    ("CREATE TABLE o AS SELECT t.k, t.v, t3.w FROM t JOIN t3 ON t.v = t3.id EMIT CHANGES;",
-     "foreign-key table joins"),
-])
-def test_unsupported_queries_are_refused_before_anything_is_created(tmp_path: Any, sql: str, what: str) -> None:
-    engine = Engine(str(tmp_path))
+def _engine(tmp_path: Any, props: dict[str, Any] | None = None) -> Engine:
+    engine = Engine(str(tmp_path), props or {})
     engine.execute(DDL)
     engine.execute("CREATE STREAM s2 (k STRING KEY, v INT) WITH (KAFKA_TOPIC='s2', VALUE_FORMAT='JSON', PARTITIONS=2);")
     engine.execute("CREATE TABLE t (k STRING PRIMARY KEY, v INT) WITH (KAFKA_TOPIC='t', VALUE_FORMAT='JSON', "
@@ -48,7 +30,44 @@ def test_unsupported_queries_are_refused_before_anything_is_created(tmp_path: An
                    "PARTITIONS=2);")
     engine.execute("CREATE TABLE t3 (id INT PRIMARY KEY, w STRING) WITH (KAFKA_TOPIC='t3', VALUE_FORMAT='JSON', "
                    "PARTITIONS=2);")
-    with pytest.raises(BackfillUnsupported, match=what):
+    return engine
+
+
+REPLAYED = [  # the replay lowering: the runtime's own tasks decide how the inputs interleave
+    "CREATE TABLE o AS SELECT v, COUNT(*) AS c FROM s WINDOW SESSION (5 SECONDS) GROUP BY v EMIT CHANGES;",
+    "CREATE TABLE o AS SELECT v, COUNT(*) AS c FROM s WINDOW TUMBLING (SIZE 5 SECONDS) GROUP BY v EMIT CHANGES;",
+    "CREATE TABLE o AS SELECT k, COUNT(*) AS c FROM t GROUP BY k EMIT CHANGES;",
+    "CREATE TABLE o AS SELECT k, v FROM t WHERE v > 1 EMIT CHANGES;",
+    "CREATE STREAM o AS SELECT s.k, s.v FROM s JOIN s2 WITHIN 1 SECOND ON s.k = s2.k EMIT CHANGES;",
+    "CREATE STREAM o AS SELECT s.k, s.v, t.v AS tv FROM s JOIN t ON s.k = t.k EMIT CHANGES;",
+    "CREATE STREAM o AS SELECT s.k, s.v, t.v AS tv FROM s LEFT JOIN t ON s.k = t.k EMIT CHANGES;",
+    "CREATE TABLE o AS SELECT t.k, t.v, t2.v AS v2 FROM t JOIN t2 ON t.k = t2.k EMIT CHANGES;",
+    "CREATE TABLE o AS SELECT t.k, t.v, t3.w FROM t JOIN t3 ON t.v = t3.id EMIT CHANGES;",
+]
+FUSED = [  # the fused stages (one input read in offset order, or grouped and shuffled by Spark)
+    "CREATE STREAM o AS SELECT k, v FROM s WHERE v > 1 EMIT CHANGES;",
+    "CREATE TABLE o AS SELECT k, COUNT(*) AS c FROM s WINDOW TUMBLING (SIZE 5 SECONDS) GROUP BY k EMIT CHANGES;",
+    "CREATE TABLE o AS SELECT v, COUNT(*) AS c FROM s GROUP BY v EMIT CHANGES;",
+]
+
+
+@pytest.mark.parametrize("sql", REPLAYED + FUSED)
+def test_which_queries_the_replay_lowering_runs(tmp_path: Any, sql: str) -> None:
+    from ksqlpy.analysis.query import analyze_query
+    from ksqlpy.backfill.support import check, replayed, statement
+
+    engine = _engine(tmp_path)
+    stmt = statement(engine, sql)
+    plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
+                         sql=stmt.text)
+    check(engine, plan)  # nothing refused
+    assert replayed(engine, plan) is (sql in REPLAYED)
+
+
+@pytest.mark.parametrize("sql", [REPLAYED[5], FUSED[0]])
+def test_worker_processes_are_refused_before_anything_is_created(tmp_path: Any, sql: str) -> None:
+    engine = _engine(tmp_path, {"ksqlpy.workers": "process"})
+    with pytest.raises(BackfillUnsupported, match="worker processes"):
         backfill(engine, sql)
     assert engine.catalog.source("O") is None and not engine.queries
 
@@ -68,10 +87,11 @@ def test_cli_reports_a_refusal(tmp_path: Any) -> None:
     DurableStatements(engine).execute(DDL)
     engine.close()
     proc = subprocess.run([sys.executable, "-m", "ksqlpy", "backfill", "--data-dir", str(tmp_path / "d"),
+                           "--property", "ksqlpy.workers=process",
                            "CREATE TABLE o AS SELECT v, COUNT(*) AS c FROM s WINDOW SESSION (5 SECONDS) "
                            "GROUP BY v EMIT CHANGES;"], capture_output=True, text=True, timeout=120)
     assert proc.returncode == 1
-    assert "does not support windowed GROUP BY on anything but the source key" in proc.stderr
+    assert "does not support queries run by worker processes" in proc.stderr
 
 
 def test_log_batches_read_exactly_the_offsets_asked(tmp_path: Any) -> None:
