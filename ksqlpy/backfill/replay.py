@@ -61,11 +61,13 @@ def exchanges(topology: Topology) -> bool:
     return any(t.kind is not TopicKind.CHANGELOG for t in topology.internal_topics())
 
 
-def task_groups(topology: Topology, partitions: int) -> list[list[int]]:
-    """The partitions each Spark task replays."""
+def task_groups(topology: Topology) -> list[list[int]]:
+    """The partitions each Spark task replays (a sub-topology's task partitions: a foreign-key join's right
+    side may have other partitions than its left)."""
+    n = max((s.partitions for s in topology.sub_topologies), default=1)
     if exchanges(topology):
-        return [list(range(partitions))]
-    return [[p] for p in range(partitions)]
+        return [list(range(n))]
+    return [[p] for p in range(n)]
 
 
 @dataclass(frozen=True)
@@ -202,9 +204,10 @@ def replay(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partitions:
         out.plog(plog, part)
         _stage_sink(private, job.sink.topic, out)
         for i, topic in enumerate(changelog_topics(topology)):
-            for p in sorted(ctx.partitions):
-                if private.topic_exists(topic):
-                    _stage_changelog(private, topic, p, i, out)
+            if private.topic_exists(topic):
+                for p in range(private.partition_count(topic) or 0):
+                    if p in ctx.partitions:
+                        _stage_changelog(private, topic, p, i, out)
         out.add(SUMMARY, part, None, pickle.dumps({"read": bounds.records(partitions), "late": late}))
     finally:
         if built is not None:
@@ -266,7 +269,7 @@ def replay_task(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partit
 def run_replay(sc: Any, job: BackfillJob, config: dict[str, Any], bounds: Bounds, stage_dir: str
                ) -> list[tuple[int, bytes, int, int]]:
     """The replay's Spark job: one task per group of partitions (``task_groups``); the staged files' rows."""
-    groups = task_groups(job.topology, job.partitions)
+    groups = task_groups(job.topology)
 
     def one(items: Any) -> Any:
         for parts in items:

@@ -336,7 +336,7 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
 
         stage = Stage.REPLAY
         replay_bounds = bounds(log, topology)
-        tasks = [(g[0], 0, 0) for g in task_groups(topology, partitions)]
+        tasks = [(g[0], 0, 0) for g in task_groups(topology)]
     elif native_plan is not None:  # one task per partition: stream time runs over it in offset order
         stage = Stage.NATIVE
         tasks = [(p, s, e) for p, (s, e) in sorted(ranges.items())]

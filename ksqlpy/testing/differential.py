@@ -195,6 +195,8 @@ def differences(ref: Any, eng: Any, sinks: list[tuple[str, bool]]) -> list[str]:
             out.append(f"stream {name}: records per key differ")
         if stores(ref, name) != stores(eng, name):
             out.append(f"query of {name}: state stores differ")
+        elif task_stores(ref, name) != task_stores(eng, name):
+            out.append(f"query of {name}: join or table stores differ")
     if plog(ref) != plog(eng):
         out.append("processing log differs")
     return out
@@ -214,6 +216,20 @@ def stores(engine: Any, name: str) -> tuple[int, dict[int, list[tuple[bytes, Any
         return 0, {}
     return (sum(a.late for a in aggregation.aggregators),
             {a.kv.partition: [(k, _normal(v)) for k, v in a.kv.items(b"")] for a in aggregation.aggregators})
+
+
+def task_stores(engine: Any, name: str) -> dict[tuple[str, int], list[tuple[bytes, Any]]]:
+    """Every store of the tasks of the query writing ``name`` (join windows and tables, materialized tables,
+    aggregations) by its directory's name and partition - what a restarted task restores and continues from."""
+    import os
+
+    query = next((q for q in engine.queries.values() if getattr(q, "sink_name", None) == name), None)
+    out: dict[tuple[str, int], list[tuple[bytes, Any]]] = {}
+    for task in getattr(query, "tasks", None) or []:
+        ctx = getattr(task, "ctx", None)
+        for kv in (ctx.kvs if ctx is not None else getattr(task, "stores", [])):
+            out[(os.path.basename(kv.directory), kv.partition)] = [(k, _normal(v)) for k, v in kv.items(b"")]
+    return out
 
 
 def _normal(value: Any) -> Any:

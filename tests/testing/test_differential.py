@@ -113,3 +113,35 @@ def test_live_inputs_come_after_the_queries_start() -> None:
     for live in (0.0, 0.5, 1.0):
         got = run_differential(case, None, _factory, live=live)
         assert (got.outcome, got.queries, got.records) == (Outcome.EQUAL, 1, 10), live
+
+
+def _join_engine(tmp: Any, name: str, rows: list[tuple[str, bytes, bytes]]) -> Engine:
+    e = Engine(str(tmp / name))
+    e.execute("CREATE TABLE a (k STRING PRIMARY KEY, v INT) WITH (KAFKA_TOPIC='a', VALUE_FORMAT='JSON', PARTITIONS=1);"
+              "CREATE TABLE b (k STRING PRIMARY KEY, w INT) WITH (KAFKA_TOPIC='b', VALUE_FORMAT='JSON', PARTITIONS=1);")
+    from ksqlpy.log.base import ProducerRecord
+
+    with e.log.transaction() as tx:
+        tx.produce_many([ProducerRecord(t, k, v, i, None, None) for i, (t, k, v) in enumerate(rows)])
+    e.execute("CREATE TABLE j AS SELECT a.k, v, w FROM a LEFT JOIN b ON a.k = b.k EMIT CHANGES;",
+              {"auto.offset.reset": "earliest"})
+    e.drain()
+    return e
+
+
+def test_join_stores_are_compared_too(tmp_path: Any) -> None:
+    """A join's tables are what the streaming query continues from after a backfill: a right-side row that no
+    left row matched changes no sink record, only the right table's store."""
+    from ksqlpy.testing.differential import task_stores
+
+    rows = [("a", b"x", b'{"V":1}'), ("b", b"x", b'{"W":2}')]
+    one = _join_engine(tmp_path, "a", rows)
+    same = _join_engine(tmp_path, "b", rows)
+    other = _join_engine(tmp_path, "c", [*rows, ("b", b"unmatched", b'{"W":3}')])
+    try:
+        assert any(task_stores(one, "J").values())
+        assert differences(one, same, [("J", True)]) == []
+        assert differences(one, other, [("J", True)]) == ["query of J: join or table stores differ"]
+    finally:
+        for e in (one, same, other):
+            e.close()
