@@ -76,7 +76,8 @@ def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, u
     """The SQL type of a registry schema a source or sink of format ``fmt`` takes its columns from, checked as
     ksqlDB's ``SchemaRegistryTopicSchemaSupplier.fromParsedSchema`` checks it: a schema of another kind is
     refused naming the format it is in, one its format's translator cannot read (a PROTOBUF full name the
-    schema has no message of) is 'Unable to verify ... is compatible with ksqlDB'."""
+    schema has no message of, a type that contains itself) is 'Unable to verify ... is compatible with ksqlDB'."""
+    from ksqlpy.serde.base import UnreadableSchemaError
     from ksqlpy.serde.protobuf_schema import MissingMessageError
 
     expected = SCHEMA_TYPES.get(fmt, fmt)
@@ -87,7 +88,7 @@ def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, u
             f"topic: {topic}\nexpected format: {expected}\nactual format from Schema Registry: {rs.schema_type}")
     try:
         return sql_type_of(rs, upper=upper, full_name=full_name, registry=registry, strict=True)
-    except MissingMessageError as e:
+    except (MissingMessageError, UnreadableSchemaError) as e:
         raise KsqlStatementError(
             f"Unable to verify if the {'key' if is_key else 'value'} schema for topic: {topic} is compatible with "
             f"ksqlDB.\nReason: {e}\n\nPlease see https://github.com/confluentinc/ksql/issues/ to see if this "

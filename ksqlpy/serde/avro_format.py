@@ -33,7 +33,7 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.javatext import double_to_string
 from ksqlpy.serde import avro_unions as U
 from ksqlpy.serde.avro_references import inline_references, registry_lookup
-from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
+from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, UnreadableSchemaError, ValueSerde
 
 NAMESPACE = "io.confluent.ksql.avro_schemas"
 DEFAULT_NAME = "KsqlDataSourceSchema"
@@ -196,13 +196,17 @@ def non_null(schema: Any, names: dict[str, Any]) -> list[Any]:
     return [schema]
 
 
-def sql_type_of(schema: Any, names: dict[str, Any] | None = None, *, upper: bool = True) -> T.SqlType:
+def sql_type_of(schema: Any, names: dict[str, Any] | None = None, *, upper: bool = True,
+                _open: tuple[int, ...] = ()) -> T.SqlType:
     """The SQL type ksqlDB infers for an Avro schema (record field names upper-cased unless ``upper`` is
-    False: a schema named by id is the physical schema, its names kept)."""
+    False: a schema named by id is the physical schema, its names kept). A record that contains itself
+    (through a field, at any depth) has no SQL type: UnreadableSchemaError. ``_open``: the records being
+    expanded."""
     names = named_types(schema) if names is None else names
     node = resolve(schema, names)
     if U.is_union_struct(node):
-        return T.Struct(tuple((fname.upper() if upper else fname, sql_type_of(branch, names, upper=upper))
+        return T.Struct(tuple((fname.upper() if upper else fname,
+                               sql_type_of(branch, names, upper=upper, _open=_open))
                               for _, fname, branch in U.members(node)))
     branches = non_null(schema, names)
     if len(branches) != 1:
@@ -220,12 +224,16 @@ def sql_type_of(schema: Any, names: dict[str, Any] | None = None, *, upper: bool
     if kind in simple:
         return simple[kind]
     if kind == "array":
-        return T.Array(sql_type_of(s["items"], names, upper=upper))
+        return T.Array(sql_type_of(s["items"], names, upper=upper, _open=_open))
     if kind == "map":
-        return T.Map(T.STRING, sql_type_of(s["values"], names, upper=upper))
+        return T.Map(T.STRING, sql_type_of(s["values"], names, upper=upper, _open=_open))
     if kind in ("record", "error"):
+        if id(s) in _open:
+            raise UnreadableSchemaError(f"Recursive schema: record {s.get('name')} contains itself, which no "
+                                        "SQL type can hold")
+        inner = (*_open, id(s))
         return T.Struct(tuple((str(f["name"]).upper() if upper else str(f["name"]),
-                               sql_type_of(f["type"], names, upper=upper)) for f in s["fields"]))
+                               sql_type_of(f["type"], names, upper=upper, _open=inner)) for f in s["fields"]))
     raise KsqlStatementError(f"Unsupported: Avro schema type {kind}")
 
 

@@ -58,6 +58,13 @@ class FormatRuleError(KsqlStatementError, ValueError):
     the statement's error, raised by the format whose rule it is, in that rule's words."""
 
 
+class UnreadableSchemaError(KsqlStatementError):
+    """A registered schema its format's translator cannot turn into SQL columns (a type that contains
+    itself: SQL types are finite). ksqlDB's ``SchemaRegistryTopicSchemaSupplier`` reports any failure of
+    ``SchemaTranslator.toColumns`` as 'Unable to verify if the ... schema for topic: ... is compatible with
+    ksqlDB' with it as the reason (``schema_registry.sources.registry_type``)."""
+
+
 class SinkSchemaError(SerdeError):
     """A row the sink's schema cannot hold: a required field the query does not produce, NULL in a required
     field without a default (``*_SCHEMA_ID``), a NULL element of a PROTOBUF array. ksqlDB's serializer throws

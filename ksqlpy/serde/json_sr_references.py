@@ -17,6 +17,7 @@ from typing import Any
 from urllib.parse import unquote
 
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.serde.base import UnreadableSchemaError
 
 Lookup = Callable[[str], Any]
 
@@ -62,7 +63,8 @@ def resolve_references(schema: Any, lookup: Lookup | None = None) -> Any:
                 doc, doc_name = found_doc, name
             key = (doc_name, fragment.rstrip("/"))
             if key in seen:
-                raise KsqlStatementError(f"Unsupported: recursive JSON schema reference {ref!r}")
+                raise UnreadableSchemaError(f"Recursive schema: JSON schema reference {ref!r} leads back into itself, which no "
+                                            "SQL type can hold")
             return walk(_pointer(doc, fragment, ref), doc, doc_name, seen | {key})
         return {k: (v if k in ("definitions", "$defs") else walk(v, doc, doc_name, seen)) for k, v in node.items()}
 

@@ -35,7 +35,7 @@ from decimal import Decimal as PyDecimal
 from typing import Any
 
 from ksqlpy import types as T
-from ksqlpy.serde.base import SerdeError
+from ksqlpy.serde.base import SerdeError, UnreadableSchemaError
 from ksqlpy.serde.protobuf_schema import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
 from ksqlpy.serde.protobuf_wire import default
 
@@ -55,8 +55,15 @@ _WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) round
 
 
 # --------------------------------------------------------------------------- schema -> SQL types
-def sql_type_of(file: ProtoFile, msg: ProtoMessage, *, upper: bool = True) -> T.Struct:
-    """The STRUCT ksqlDB infers for message ``msg`` (field names upper-cased unless ``upper`` is False)."""
+def sql_type_of(file: ProtoFile, msg: ProtoMessage, *, upper: bool = True,
+                _open: tuple[int, ...] = ()) -> T.Struct:
+    """The STRUCT ksqlDB infers for message ``msg`` (field names upper-cased unless ``upper`` is False). A
+    message that contains itself (at any depth) has no SQL type: UnreadableSchemaError. ``_open``: the
+    messages being expanded."""
+    if id(msg) in _open:
+        raise UnreadableSchemaError(f"Recursive schema: message {msg.name} contains itself, which no SQL type "
+                                    "can hold")
+    _open = (*_open, id(msg))
     fields: list[tuple[str, T.SqlType]] = []
     seen: set[str] = set()
     for f in msg.fields:
@@ -67,9 +74,10 @@ def sql_type_of(file: ProtoFile, msg: ProtoMessage, *, upper: bool = True) -> T.
             group = [g for g in msg.fields if g.oneof == f.oneof]
             name = oneof_name(msg, f.oneof)
             fields.append((name.upper() if upper else name,
-                           T.Struct(tuple((_name(g.name, upper), field_type(file, g, upper=upper)) for g in group))))
+                           T.Struct(tuple((_name(g.name, upper), field_type(file, g, upper=upper, _open=_open))
+                                          for g in group))))
         else:
-            fields.append((_name(f.name, upper), field_type(file, f, upper=upper)))
+            fields.append((_name(f.name, upper), field_type(file, f, upper=upper, _open=_open)))
     return T.Struct(tuple(fields))
 
 
@@ -83,13 +91,15 @@ def _name(n: str, upper: bool) -> str:
     return n.upper() if upper else n
 
 
-def field_type(file: ProtoFile, f: ProtoField, *, upper: bool = True) -> T.SqlType:
+def field_type(file: ProtoFile, f: ProtoField, *, upper: bool = True, _open: tuple[int, ...] = ()) -> T.SqlType:
     if f.is_map:
-        return T.Map(kind_type(file, f.key_type or "string", f, upper), kind_type(file, f.type, f, upper))
+        return T.Map(kind_type(file, f.key_type or "string", f, upper, _open),
+                     kind_type(file, f.type, f, upper, _open))
     entry = entry_fields(file, f)
     if entry is not None:
-        return T.Map(field_type(file, entry[0], upper=upper), field_type(file, entry[1], upper=upper))
-    t = kind_type(file, f.type, f, upper)
+        return T.Map(field_type(file, entry[0], upper=upper, _open=_open),
+                     field_type(file, entry[1], upper=upper, _open=_open))
+    t = kind_type(file, f.type, f, upper, _open)
     return T.Array(t) if f.is_repeated else t
 
 
@@ -109,7 +119,8 @@ def entry_fields(file: ProtoFile, f: ProtoField) -> tuple[ProtoField, ProtoField
     return (key, value) if t.map_entry or t.name.endswith("Entry") else None
 
 
-def kind_type(file: ProtoFile, kind: str, f: ProtoField | None, upper: bool) -> T.SqlType:
+def kind_type(file: ProtoFile, kind: str, f: ProtoField | None, upper: bool,
+              _open: tuple[int, ...] = ()) -> T.SqlType:
     if kind in SCALAR_SQL:
         return SCALAR_SQL[kind]
     if kind == TIMESTAMP:
@@ -126,7 +137,7 @@ def kind_type(file: ProtoFile, kind: str, f: ProtoField | None, upper: bool) -> 
     t = file.lookup(kind)
     if isinstance(t, ProtoEnum):
         return T.STRING
-    return sql_type_of(file, t, upper=upper)
+    return sql_type_of(file, t, upper=upper, _open=_open)
 
 
 # --------------------------------------------------------------------------- proto values -> SQL values

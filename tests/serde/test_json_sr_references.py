@@ -38,10 +38,10 @@ def test_unknown_and_recursive_references_are_refused() -> None:
         resolve_references({"$ref": "nowhere.json"}, lambda name: None)
     loop = {"definitions": {"N": {"type": "object", "properties": {"next": {"$ref": "#/definitions/N"}}}},
             "$ref": "#/definitions/N"}
-    with pytest.raises(KsqlStatementError, match="recursive"):
+    with pytest.raises(KsqlStatementError, match="Recursive schema"):
         resolve_references(loop)
     mutual = {"a.json": {"$ref": "b.json"}, "b.json": {"$ref": "a.json"}}
-    with pytest.raises(KsqlStatementError, match="recursive"):
+    with pytest.raises(KsqlStatementError, match="Recursive schema"):
         resolve_references({"$ref": "a.json"}, mutual.get)
 
 
