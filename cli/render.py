@@ -327,6 +327,9 @@ def _describe_function(e: dict[str, Any]) -> list[str]:
             out.append(f"\t{'Returns':<12}: {returns}")
         if description:
             out.append(f"\t{'Description':<12}: {description}")
+        for a in v.get("arguments") or []:  # ksqlDB's Console: each argument that has a description
+            if str(a.get("description") or "").strip():
+                out.append(f"\t{a.get('name', ''):<12}: {str(a['description']).strip()}")
     return out
 
 

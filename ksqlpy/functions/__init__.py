@@ -9,6 +9,7 @@ from __future__ import annotations
 import importlib
 from functools import lru_cache
 
+from ksqlpy.functions.parameter_names import name_parameters
 from ksqlpy.functions.registry import (
     AggregateFunction,
     FunctionRegistry,
@@ -52,6 +53,7 @@ def _builtins() -> FunctionRegistry:
                 raise
             continue
         module.register(registry)
+    name_parameters(registry)  # ksqlDB's parameter names, one table for every family
     registry.origin = (builtin_registry, ())
     return registry
 

@@ -7,7 +7,7 @@ import math
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, named, udf
+from ksqlpy.functions.signatures import FunctionError, udf
 
 EARTH_RADIUS_KM = 6371.0
 EARTH_RADIUS_MILES = 3959.0
@@ -64,10 +64,8 @@ def register(registry: FunctionRegistry) -> None:
             description="The great-circle distance between two lat/lon points, in km or in the given unit "
             "('KM' or 'MI').",
             overloads=[
-                # the parameters' names are the reference's (ksqlDB lists them in resolution errors)
-                (named("DOUBLE, DOUBLE, DOUBLE, DOUBLE", "lat1", "lon1", "lat2", "lon2"), "DOUBLE", _geo_distance),
-                (named("DOUBLE, DOUBLE, DOUBLE, DOUBLE, STRING", "lat1", "lon1", "lat2", "lon2", "unit"), "DOUBLE",
-                 _geo_distance),
+                ("DOUBLE, DOUBLE, DOUBLE, DOUBLE", "DOUBLE", _geo_distance),
+                ("DOUBLE, DOUBLE, DOUBLE, DOUBLE, STRING", "DOUBLE", _geo_distance),
             ],
         )
     )

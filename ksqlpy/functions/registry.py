@@ -91,7 +91,7 @@ def variation_from_signature(text: str, description: str = "") -> Variation:
         return Variation([], "", text)
     params = head[head.find("(") + 1:].replace("[", "").replace("]", "")
     arguments = []
-    for part in _top_level_split(params):
+    for part in top_level_split(params):
         variadic = "..." in part
         part = part.replace("...", "").strip()
         type_text, _, name = part.rpartition(" ")
@@ -101,8 +101,8 @@ def variation_from_signature(text: str, description: str = "") -> Variation:
     return Variation(arguments, returns.strip(), description)
 
 
-def _top_level_split(text: str) -> list[str]:
-    """``text`` split at the commas outside ``<...>`` and ``(...)`` (a lambda's ``->`` is no bracket)."""
+def top_level_split(text: str) -> list[str]:
+    """``text`` split at the commas outside ``<...>`` and ``(...)`` (a lambda's ``->`` or ``=>`` is no bracket)."""
     parts, depth, cur = [], 0, ""
     for i, ch in enumerate(text):
         if ch == "," and depth == 0:
@@ -111,7 +111,7 @@ def _top_level_split(text: str) -> list[str]:
             continue
         if ch in "<(":
             depth += 1
-        elif ch in ">)" and not (ch == ">" and i > 0 and text[i - 1] == "-"):
+        elif ch in ">)" and not (ch == ">" and i > 0 and text[i - 1] in "-="):
             depth -= 1
         cur += ch
     parts.append(cur)

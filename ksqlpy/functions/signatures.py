@@ -188,6 +188,8 @@ class Overload:
         params = [str(p) for p in self.patterns]
         if self.variadic:
             params[self.variadic_index] += "..."
+        params = [f"{p} {self.param_names[i]}" if i < len(self.param_names) and self.param_names[i] else p
+                  for i, p in enumerate(params)]
         ret = self.returns_doc or (str(self.return_pattern) if self.return_pattern is not None else "?")
         return f"{name}({', '.join(params)}) -> {ret}"
 
@@ -195,9 +197,13 @@ class Overload:
         """The overload as ksqlDB's UdfIndex lists it under "Valid alternatives": ``NAME(TYPE name, ...)``,
         types in its parameter-type names (INT, DECIMAL, STRUCT<A INT>), ``TYPE...`` for the variadic one."""
         return alternative_text(name, [
-            (param_type_text(p) + ("..." if self.variadic and i == self.variadic_index else ""),
-             self.param_names[i] if i < len(self.param_names) else "")
-            for i, p in enumerate(self.patterns)])
+            (t, self.param_names[i] if i < len(self.param_names) else "")
+            for i, t in enumerate(self.parameter_types())])
+
+    def parameter_types(self) -> list[str]:
+        """Each parameter's type as "Valid alternatives" writes it (``TYPE...`` for the variadic one)."""
+        return [param_type_text(p) + ("..." if self.variadic and i == self.variadic_index else "")
+                for i, p in enumerate(self.patterns)]
 
     def arguments(self) -> list[dict[str, Any]]:
         """DESCRIBE FUNCTION's ``arguments`` of this overload (name, type, description, isVariadic)."""

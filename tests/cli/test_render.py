@@ -113,6 +113,17 @@ def test_describe_function_signature_descriptions() -> None:
     assert "Variation   : ABS(INTEGER)" in text and "Returns     : INTEGER" in text
 
 
+def test_describe_function_lists_argument_descriptions() -> None:
+    """ksqlDB's Console prints each argument with a description under its variation (name padded to 12)."""
+    arg = {"name": "str", "type": "STRING", "description": "The source string.", "isVariadic": False}
+    bare = {"name": "pos", "type": "INT", "description": "", "isVariadic": False}
+    e = {"@type": "describe_function", "name": "SUBSTRING", "type": "SCALAR",
+         "functions": [{"arguments": [arg, bare], "returnType": "STRING", "description": "d"}]}
+    lines = R.entity_lines(e)
+    i = lines.index("\tVariation   : SUBSTRING(str STRING, pos INT)")
+    assert lines[i + 1:] == ["\tReturns     : STRING", "\tDescription : d", "\tstr         : The source string."]
+
+
 def test_unknown_entities_print_as_json() -> None:
     lines = R.entity_lines({"@type": "something_new", "x": 1})
     assert json.loads("\n".join(lines)) == {"@type": "something_new", "x": 1}

@@ -86,7 +86,7 @@ def test_one_line_format_for_every_kind_of_function() -> None:
     assert overload.alternative("geo_distance") == alternative_text(
         "geo_distance", [("DOUBLE", n) for n in ("lat1", "lon1", "lat2", "lon2")])
     explode = REGISTRY.tables["EXPLODE"].overloads[0]
-    assert explode.alternative("explode") == alternative_text("explode", [("ARRAY<T>", "")])
+    assert explode.alternative("explode") == alternative_text("explode", [("ARRAY<T>", "list")])
     assert alternatives(["TOPK(T col, ANY... otherCols, INT k) -> ARRAY<T>"]) == [
         alternative_text("TOPK", [("T", "col"), ("ANY...", "otherCols"), ("INT", "k")])]
 

@@ -70,7 +70,7 @@ def test_a_name_clash_with_a_built_in_is_refused_unless_allowed(ext: Extensions)
         ext.engine()
     e = ext.engine(**{"ksqlpy.functions.allow.override": "true"})
     assert e.functions.scalars["ABS"].path.endswith("abs.py")
-    assert [ov.describe("ABS") for ov in e.functions.scalars["ABS"].overloads] == ["ABS(BIGINT) -> BIGINT"]
+    assert [ov.describe("ABS") for ov in e.functions.scalars["ABS"].overloads] == ["ABS(BIGINT x) -> BIGINT"]
 
 
 def test_a_function_declared_in_two_files_is_refused(ext: Extensions) -> None:

@@ -1,0 +1,78 @@
+"""Every built-in scalar and table overload carries ksqlDB's parameter names (its loader refuses an unnamed
+parameter), so "Valid alternatives" and DESCRIBE FUNCTION read ``NAME(TYPE name, ...)`` for all of them."""
+
+from __future__ import annotations
+
+import pytest
+
+from ksqlpy.engine.describe import describe_function
+from ksqlpy.errors import KsqlTypeError
+from ksqlpy.functions import builtin_registry
+from ksqlpy.functions.parameter_names import DESCRIPTIONS, SIGNATURES, name_parameters
+from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.functions.signatures import SignatureFunction
+from ksqlpy.types import BOOLEAN, INTEGER, STRING
+
+REGISTRY = builtin_registry()
+OVERLOADS = [(fn.name, ov) for fn in [*REGISTRY.scalars.values(), *REGISTRY.tables.values()]
+             if isinstance(fn, SignatureFunction) for ov in fn.overloads]
+
+
+def test_every_builtin_overload_names_each_parameter() -> None:
+    unnamed = [ov.alternative(name) for name, ov in OVERLOADS
+               if len(ov.param_names) != len(ov.patterns) or not all(n.isidentifier() for n in ov.param_names)]
+    assert unnamed == []
+    assert len(OVERLOADS) > 240
+
+
+def test_parameter_names_are_distinct_within_an_overload() -> None:
+    assert [ov.alternative(n) for n, ov in OVERLOADS if len(set(ov.param_names)) != len(ov.param_names)] == []
+
+
+def test_every_table_line_names_an_overload() -> None:
+    """A line with a type the registry does not declare (a typo, a removed overload) names nothing."""
+    fresh = FunctionRegistry()
+    for fn in [*REGISTRY.scalars.values(), *REGISTRY.tables.values()]:
+        fresh.register(fn)
+    assert name_parameters(fresh) == []
+    assert len(SIGNATURES.strip().splitlines()) == len(OVERLOADS)
+
+
+def test_descriptions_name_existing_parameters() -> None:
+    names = {name: set() for name, _ in OVERLOADS}
+    for name, ov in OVERLOADS:
+        names[name].update(ov.param_names)
+    stray = {(fn, p) for fn, docs in DESCRIPTIONS.items() for p in docs if p not in names.get(fn, set())}
+    assert stray == set()
+
+
+def test_alternatives_name_the_parameters() -> None:
+    with pytest.raises(KsqlTypeError) as e:
+        REGISTRY.scalars["SUBSTRING"].resolve([BOOLEAN, INTEGER])
+    assert e.value.message.splitlines()[1:6] == [
+        "Valid alternatives are:", "substring(STRING str, INT pos)", "substring(STRING str, INT pos, INT length)",
+        "substring(BYTES bytes, INT pos)", "substring(BYTES bytes, INT pos, INT length)"]
+
+
+def test_variadic_parameter_is_named_after_its_dots() -> None:
+    with pytest.raises(KsqlTypeError) as e:
+        REGISTRY.scalars["ELT"].resolve([STRING, STRING])
+    assert "elt(INT n, STRING... args)" in e.value.message.splitlines()
+
+
+def test_describe_function_lists_names_and_descriptions() -> None:
+    d = describe_function(REGISTRY, "substring")
+    assert d["functions"][1]["arguments"] == [
+        {"name": "str", "type": "STRING", "description": "The source string.", "isVariadic": False},
+        {"name": "pos", "type": "INT", "description": "The base-one position to start from.", "isVariadic": False},
+        {"name": "length", "type": "INT", "description": "The length to extract.", "isVariadic": False}]
+    table = describe_function(REGISTRY, "EXPLODE")
+    assert table["type"] == "TABLE" and table["functions"][0]["arguments"][0]["name"] == "list"
+
+
+def test_describe_function_names_lambda_and_variadic_arguments() -> None:
+    transform = describe_function(REGISTRY, "TRANSFORM")["functions"][1]["arguments"]
+    assert [a["name"] for a in transform] == ["map", "biFunction1", "biFunction2"]
+    concat = describe_function(REGISTRY, "CONCAT")["functions"][0]["arguments"]
+    assert concat == [{"name": "inputs", "type": "STRING[]", "description": "The values to concatenate",
+                       "isVariadic": True}]
