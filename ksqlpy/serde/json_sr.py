@@ -77,6 +77,8 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
     kind = schema.get("type")
     if isinstance(kind, list):
         kinds = [k for k in kind if k != "null"]
+        if len(kinds) > 1:  # the JSON Schema library reads it as an anyOf of one schema per type, in order
+            return _union_struct([{**schema, "type": k} for k in kinds], upper=upper)
         kind = kinds[0] if len(kinds) == 1 else None
     title = str(schema.get("title") or "")
     ctype = schema.get("connect.type")
