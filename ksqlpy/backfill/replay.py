@@ -75,6 +75,7 @@ class Bounds:
     """Per source topic and partition, the offsets ``[start, end)`` the replay reads."""
 
     ranges: dict[str, dict[int, tuple[int, int]]]
+    primary: str = ""  # the query's input source topic: the one its progress counts (``progress``)
 
     def end(self, topic: str, partition: int) -> int:
         return self.ranges[topic][partition][1]
@@ -86,13 +87,13 @@ class Bounds:
         return sum(e - s for parts in self.ranges.values() for p, (s, e) in parts.items() if p in partitions)
 
 
-def bounds(log: Log, topology: Topology) -> Bounds:
+def bounds(log: Log, topology: Topology, primary: str = "") -> Bounds:
     """Every source partition from its first retained offset to its end offset now."""
     out: dict[str, dict[int, tuple[int, int]]] = {}
     for topic in source_topics(topology):
         n = log.partition_count(topic) or 1
         out[topic] = {p: (log.start_offset(topic, p), log.end_offset(topic, p)) for p in range(n)}
-    return Bounds(out)
+    return Bounds(out, primary)
 
 
 class ReplayLog:
@@ -100,10 +101,11 @@ class ReplayLog:
     log holds empty topics of their names and partitions, for the tasks' committed positions), everything
     else in ``private``."""
 
-    def __init__(self, real: Log, private: Log, bounds: Bounds) -> None:
+    def __init__(self, real: Log, private: Log, bounds: Bounds, on_read: Any = None) -> None:
         self.real = real
         self.private = private
         self.bounds = bounds
+        self.on_read = on_read  # (topic, partition, records) after each fetch of a source
 
     def fetch(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> RecordBatch:
         if topic not in self.bounds.ranges:
@@ -118,6 +120,8 @@ class ReplayLog:
                             b.headers[:n])
         elif not b.offsets:  # a gap up to the end (compaction, transaction markers): nothing more to read
             return RecordBatch(topic, partition, [], [], [], [], [])
+        if self.on_read is not None:
+            self.on_read(topic, partition, b.offsets[-1] + 1)
         return b
 
     def end_offset(self, topic: str, partition: int) -> int:
@@ -176,9 +180,11 @@ def _read_all(log: Log, topic: str, partition: int) -> Iterator[RecordBatch]:
         offset = b.offsets[-1] + 1
 
 
-def replay(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partitions: list[int], out: Any) -> None:
+def replay(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partitions: list[int], out: Any,
+           staging: str | None = None) -> None:
     """Run the query's tasks of ``partitions`` over the history (``bounds``) and stage what they wrote into
-    ``out`` (``stages.Out``)."""
+    ``out`` (``stages.Out``); how far the primary source is read goes to ``staging``'s progress files."""
+    from ksqlpy.backfill.progress import TaskReport
     from ksqlpy.log import open_log
     from ksqlpy.log.embedded import EmbeddedLog
     from ksqlpy.runtime.query_tasks import build_tasks
@@ -190,6 +196,16 @@ def replay(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partitions:
     root = tempfile.mkdtemp(prefix=f"ksqlpy-replay-{job.query_id}-{part}-")
     private = EmbeddedLog(os.path.join(root, "log"))
     built = None
+    reports: dict[int, TaskReport] = {}
+    primary = bounds.ranges.get(bounds.primary, {})
+    if staging is not None:
+        reports = {p: TaskReport(staging, p, primary[p][0]) for p in partitions if p in primary}
+
+    def on_read(topic: str, partition: int, position: int) -> None:
+        report = reports.get(partition) if topic == bounds.primary else None
+        if report is not None:
+            report(position - primary[partition][0])
+
     try:
         for topic, parts in bounds.ranges.items():
             private.create_topic(topic, len(parts))
@@ -197,7 +213,8 @@ def replay(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partitions:
         with private.transaction() as tx:  # the tasks start at the history's first offsets, whatever their reset
             tx.commit_offsets(topology.application_id, {(t, p): s for t, parts in bounds.ranges.items()
                                                          for p, (s, _) in parts.items() if p in partitions})
-        ctx = ReplayContext(job, plog, ReplayLog(real, private, bounds), os.path.join(root, "data"), partitions)
+        ctx = ReplayContext(job, plog, ReplayLog(real, private, bounds, on_read), os.path.join(root, "data"),
+                            partitions)
         built = build_tasks(ctx, topology)
         _drain(built.tasks)
         late = sum(a.late for a in built.aggregation.aggregators) if built.aggregation is not None else 0
@@ -210,6 +227,8 @@ def replay(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partitions:
                         _stage_changelog(private, topic, p, i, out)
         out.add(SUMMARY, part, None, pickle.dumps({"read": bounds.records(partitions), "late": late}))
     finally:
+        for report in reports.values():
+            report.close()
         if built is not None:
             built.close()
         private.close()
@@ -258,7 +277,7 @@ def replay_task(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partit
         staged = StagedFile(staging, name)
         try:
             out = Out(staged, None)
-            replay(job, config, bounds, partitions, out)
+            replay(job, config, bounds, partitions, out, staging)
             out.spill()
             final = staged.commit()
         finally:

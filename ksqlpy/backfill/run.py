@@ -335,7 +335,7 @@ def run_on(engine: Engine, query: Any, partitions: int, session: Any, progress: 
         from ksqlpy.backfill.replay import bounds, task_groups
 
         stage = Stage.REPLAY
-        replay_bounds = bounds(log, topology)
+        replay_bounds = bounds(log, topology, topic)
         tasks = [(g[0], 0, 0) for g in task_groups(topology)]
     elif native_plan is not None:  # one task per partition: stream time runs over it in offset order
         stage = Stage.NATIVE
