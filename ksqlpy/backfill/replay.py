@@ -159,13 +159,16 @@ class ReplayContext(WorkerEngine):
         return partition in self.partitions
 
 
-def _drain(tasks: list[Any]) -> None:
-    """Poll every task until a round processes nothing (``Engine.drain`` without a clock: the log is bounded)."""
+def _drain(tasks: list[Any], after_round: Any) -> None:
+    """Poll every task until a round processes nothing (``Engine.drain`` without a clock: the log is bounded);
+    ``after_round()`` after each round (the processing log's entries staged as they come)."""
     from ksqlpy.runtime.task import poll_batch, prefetch_all
 
     while True:
         prefetch_all(tasks)
-        if not sum(poll_batch(t) for t in tasks):
+        done = not sum(poll_batch(t) for t in tasks)
+        after_round()
+        if done:
             return
 
 
@@ -216,9 +219,8 @@ def replay(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partitions:
         ctx = ReplayContext(job, plog, ReplayLog(real, private, bounds, on_read), os.path.join(root, "data"),
                             partitions)
         built = build_tasks(ctx, topology)
-        _drain(built.tasks)
+        _drain(built.tasks, lambda: out.plog(plog, part))
         late = sum(a.late for a in built.aggregation.aggregators) if built.aggregation is not None else 0
-        out.plog(plog, part)
         _stage_sink(private, job.sink.topic, out)
         for i, topic in enumerate(changelog_topics(topology)):
             if private.topic_exists(topic):

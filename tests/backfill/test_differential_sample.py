@@ -1,6 +1,7 @@
 """Invariant 1 over conformance cases: a sample of our own QTT cases, one or more per rule area the backfill
 runs (aggregations and their formats, every window kind and its lateness, EMIT FINAL, repartitioned GROUP BY,
-table functions, serdes, expression errors into the processing log), each run streaming and backfilled on
+table functions, serdes, expression errors into the processing log, joins and TABLE sources on the replay
+lowering), each run streaming and backfilled on
 Spark with the sinks compared (``ksqlpy.testing.differential``, ``ksqlpy test --backfill-differential``)."""
 
 from __future__ import annotations
@@ -51,6 +52,18 @@ SAMPLE: dict[str, tuple[str, ...]] = {
     "text-functions.json": ("TO_JSON_STRING writes DATE, TIME and TIMESTAMP as ISO text, at any depth",),
     "json-reading.json": ("nested NULLs are kept: struct fields, array elements, map values",),
     "with-clause.json": ("a tab-delimited copy keeps its delimiters",),
+    # the replay lowering: joins of every kind and TABLE sources
+    "joins/stream-table-changes.json": ("INNER stream-table join, JSON values: table updates, deletes and late "
+                                        "stream records",
+                                        "INNER stream-table join, AVRO values: table updates, deletes and late "
+                                        "stream records"),
+    "joins/table-table-changes.json": ("INNER table-table join, PROTOBUF values: updates, deletes and re-added keys",),
+    "joins/stream-stream-windows.json": ("INNER WITHIN 1 SECOND GRACE PERIOD 2 SECONDS, records out of order",
+                                         "INNER WITHIN 1 SECOND (no grace), records after an emptied outer store"),
+    "joins/foreign-key-formats.json": ("KAFKA/KAFKA INT foreign key LEFT",),
+    "join-rules.json": ("stream stream join output time is the later side", "left join unmatched stream rows keep nulls"),
+    "table-where.json": ("a source delete passes a filtered table only for a key whose row matched",
+                         "a table grouped after a WHERE retracts a row only when it had matched"),
 }
 
 
