@@ -57,13 +57,14 @@ SAMPLE: dict[str, tuple[str, ...]] = {
                                         "stream records",
                                         "INNER stream-table join, AVRO values: table updates, deletes and late "
                                         "stream records"),
-    "joins/table-table-changes.json": ("INNER table-table join, PROTOBUF values: updates, deletes and re-added keys",),
+    "joins/table-table-changes.json": ("INNER table-table join, PROTOBUF values: updates, deletes and re-added keys",
+                                       "FULL table-table join, PROTOBUF values: updates, deletes and re-added keys"),
     "joins/stream-stream-windows.json": ("INNER WITHIN 1 SECOND GRACE PERIOD 2 SECONDS, records out of order",
                                          "INNER WITHIN 1 SECOND (no grace), records after an emptied outer store"),
     "joins/foreign-key-formats.json": ("KAFKA/KAFKA INT foreign key LEFT",),
     "join-rules.json": ("stream stream join output time is the later side", "left join unmatched stream rows keep nulls"),
-    "table-where.json": ("a source delete passes a filtered table only for a key whose row matched",
-                         "a table grouped after a WHERE retracts a row only when it had matched"),
+    "table-where.json": ("a source delete passes a filtered table only for a key whose row matched [JSON]",
+                         "a table grouped after a WHERE retracts a row only when it had matched [JSON]"),
 }
 
 
