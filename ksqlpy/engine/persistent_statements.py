@@ -278,9 +278,9 @@ def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
         _decimal_literals(plan, {n: t for n, t, k in sink_cols if not k})
         result_cols = ([(c.name, c.type, True) for c in plan.project.key]
                        + [(c.name, c.type, False) for c in plan.project.value])
-    if result_cols != sink_cols and _castable_into(result_cols, sink_cols):
-        # value columns the sink types can hold without loss (INT into DECIMAL(5, 2), DECIMAL(2, 1) into
-        # DECIMAL(5, 2), INT into BIGINT...) are cast on the way, as ksqlDB does
+    if result_cols != sink_cols and _compatible_schema(result_cols, sink_cols):
+        # a DECIMAL value column the sink's DECIMAL holds without loss (DECIMAL(2, 1) into DECIMAL(5, 2)) is
+        # cast on the way (ksqlDB passes the value on as it is, from memory)
         sink_types = {n: t for n, t, k in sink_cols if not k}
         plan.with_values([c if c.type == sink_types[c.name] else
                           OutputColumn(c.name, sink_types[c.name], Cast(c.expr, type=sink_types[c.name], implicit=True))
@@ -313,31 +313,44 @@ def check_query_id(query_id: str) -> None:
 
 
 def _decimal_literals(plan: Sink, sink_types: dict[str, T.SqlType]) -> None:
-    """ksqlDB's ``ImplicitlyCastResolver``: a DOUBLE literal projected into a DECIMAL column of the sink
-    becomes a DECIMAL literal when its value (``BigDecimal.valueOf``: the double's Java text) fits that
-    DECIMAL's digits without rounding (``DecimalUtil.canImplicitlyCast``); ``1.5e0`` goes into DECIMAL(4, 2),
-    ``123.5e0`` and ``1.234e0`` do not. (Integer and DECIMAL literals already widen to the sink's type.)"""
+    """ksqlDB's ``ImplicitlyCastResolver`` (from memory): a numeric literal - INT, BIGINT, DOUBLE or DECIMAL -
+    projected into a DECIMAL column of the sink becomes a DECIMAL literal of that column's type when its value
+    fits that DECIMAL's digits without rounding (``DecimalUtil.canImplicitlyCast`` of the value's own DECIMAL
+    type; a DOUBLE's value is ``BigDecimal.valueOf``: its Java text). ``1`` and ``123`` go into DECIMAL(5, 2),
+    ``1234`` and ``1.234`` do not, nor ``1.5e0`` into DECIMAL(1, 0); a column is never rewritten."""
     values = []
     changed = False
     for c in plan.project.value:
         target = sink_types.get(c.name)
-        e = c.expr
-        if isinstance(target, T.Decimal) and isinstance(e, Literal) and e.type == T.DOUBLE and e.value is not None \
-                and math.isfinite(e.value):
-            value = parse_big_decimal(double_to_string(e.value))
-            if T.can_implicitly_cast(decimal_type_of(value), target):
-                values.append(OutputColumn(c.name, target, Literal(value.quantize(PyDecimal(1).scaleb(-target.scale)),
-                                                                    type=target, pos=e.pos)))
-                changed = True
-                continue
+        value = _literal_decimal(c.expr) if isinstance(target, T.Decimal) else None
+        if value is not None and isinstance(target, T.Decimal) and T.can_implicitly_cast(decimal_type_of(value),
+                                                                                          target):
+            scaled = value.quantize(PyDecimal(1).scaleb(-target.scale))
+            values.append(OutputColumn(c.name, target, Literal(scaled, type=target, pos=c.expr.pos)))
+            changed = True
+            continue
         values.append(c)
     if changed:
         plan.with_values(values)
 
 
-def _castable_into(result: list[tuple[str, Any, bool]], sink: list[tuple[str, Any, bool]]) -> bool:
-    """Same columns, keys identical, every value column implicitly castable to the sink's type."""
+def _literal_decimal(e: object) -> PyDecimal | None:
+    """The value of a numeric literal as a BigDecimal (None for anything else)."""
+    if not isinstance(e, Literal) or e.value is None:
+        return None
+    if e.type == T.DOUBLE:
+        return parse_big_decimal(double_to_string(e.value)) if math.isfinite(e.value) else None
+    if e.type in (T.INTEGER, T.BIGINT) or isinstance(e.type, T.Decimal):
+        return PyDecimal(e.value)
+    return None
+
+
+def _compatible_schema(result: list[tuple[str, Any, bool]], sink: list[tuple[str, Any, bool]]) -> bool:
+    """ksqlDB's ``LogicalSchema.compatibleSchema`` (from memory): the same columns in order, each of the sink's
+    type or - a value column - a DECIMAL that widens into the sink's DECIMAL (``SqlDecimal.canImplicitlyCast``).
+    No other implicit cast: INT into BIGINT, DOUBLE or DECIMAL is refused (a CAST in the query says it)."""
     if [(n, k) for n, _, k in result] != [(n, k) for n, _, k in sink]:
         return False
-    return all(rt == st or (not k and T.can_implicitly_cast(rt, st))
+    return all(rt == st or (not k and isinstance(rt, T.Decimal) and isinstance(st, T.Decimal)
+                            and T.can_implicitly_cast(rt, st))
                for (_, rt, k), (_, st, _) in zip(result, sink, strict=True))
