@@ -322,7 +322,7 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
                      "unit": "The units for the return value. Either MILES or KM."},
     "SUBSTRING": {"str": "The source string.", "bytes": "The source bytes.",
                   "pos": "The base-one position to start from.", "length": "The length to extract."},
-    "CONCAT": {"inputs": "The values to concatenate"},
+    "CONCAT": {"inputs": "The varchar fields to concatenate"},
     "CONCAT_WS": {"inputs": "Separator string and values to join"},
     "ELT": {"n": "the nth element to extract", "args": "the strings of which to extract the nth"},
     "FIELD": {"str": "the string to find", "args": "the strings to search"},
@@ -428,6 +428,20 @@ DESCRIPTIONS: dict[str, dict[str, str]] = {
 }
 
 
+# A variation's own description, where ksqlDB's @Udf gives one (DESCRIBE FUNCTION lists it under the variation;
+# the others show the function's).
+VARIATIONS: dict[str, str] = {
+    "SUBSTRING(STRING str, INT pos)": "Returns a substring of str from pos to the end of str",
+    "SUBSTRING(STRING str, INT pos, INT length)": "Returns a substring of str that starts at pos and is of length "
+                                                  "length",
+    "SUBSTRING(BYTES bytes, INT pos)": "Returns a substring of bytes from pos to the end of bytes",
+    "SUBSTRING(BYTES bytes, INT pos, INT length)": "Returns a substring of bytes that starts at pos and is of length "
+                                                   "length",
+    "CONCAT(STRING... inputs)": "Concatenate an arbitrary number of string fields together",
+    "CONCAT(BYTES... inputs)": "Concatenate an arbitrary number of bytes fields together",
+}
+
+
 def _entries() -> Iterator[tuple[str, str, tuple[str, ...]]]:
     """(function name, unnamed alternative, parameter names) of each line of ``SIGNATURES``."""
     for line in SIGNATURES.strip().splitlines():
@@ -453,5 +467,6 @@ def name_parameters(registry: FunctionRegistry) -> list[str]:
             docs = DESCRIPTIONS.get(fn.name, {})
             ov.param_names = names
             ov.param_docs = tuple(docs.get(n, "") for n in names)
+            ov.description = VARIATIONS.get(ov.alternative(fn.name), ov.description)
     return [key for key in table if key not in used]
 

@@ -8,7 +8,7 @@ import pytest
 from ksqlpy.engine.describe import describe_function
 from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions import builtin_registry
-from ksqlpy.functions.parameter_names import DESCRIPTIONS, SIGNATURES, name_parameters
+from ksqlpy.functions.parameter_names import DESCRIPTIONS, SIGNATURES, VARIATIONS, name_parameters
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import SignatureFunction
 from ksqlpy.types import BOOLEAN, INTEGER, STRING
@@ -74,5 +74,11 @@ def test_describe_function_names_lambda_and_variadic_arguments() -> None:
     transform = describe_function(REGISTRY, "TRANSFORM")["functions"][1]["arguments"]
     assert [a["name"] for a in transform] == ["map", "biFunction1", "biFunction2"]
     concat = describe_function(REGISTRY, "CONCAT")["functions"][0]["arguments"]
-    assert concat == [{"name": "inputs", "type": "STRING[]", "description": "The values to concatenate",
+    assert concat == [{"name": "inputs", "type": "STRING[]", "description": "The varchar fields to concatenate",
                        "isVariadic": True}]
+
+
+def test_variations_carry_their_own_description() -> None:
+    substring = describe_function(REGISTRY, "SUBSTRING")["functions"]
+    assert substring[1]["description"] == "Returns a substring of str that starts at pos and is of length length"
+    assert all(text in {ov.alternative(n) for n, ov in OVERLOADS} for text in VARIATIONS)
