@@ -108,7 +108,7 @@ def _avro_union_payload(t: SqlType) -> Callable[[bytes], bytes]:
     return convert
 
 
-def _entry_rekey(k: bytes, main: Rekey | None, fk: Rekey | None) -> bytes | None:
+def entry_rekey(k: bytes, main: Rekey | None, fk: Rekey | None) -> bytes | None:
     """A join store entry's key with its key bytes re-keyed (None: unchanged). ``main``: the store's key
     codec; ``fk``: a subscription entry's foreign-key codec."""
     tag = k[:1]
@@ -146,7 +146,7 @@ def migrate_store(kv: Any, main: Rekey | None, fk: Rekey | None = None) -> int:
     for k in list(kv.committed_keys()):
         if k[:1] == b"\x00":
             continue  # the store's own bookkeeping
-        new = _entry_rekey(k, main, fk)
+        new = entry_rekey(k, main, fk)
         if new is None:
             current.add(k)
         elif new != k:

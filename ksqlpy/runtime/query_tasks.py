@@ -24,6 +24,7 @@ from ksqlpy.plan import naming
 from ksqlpy.plan.topology import (
     AggregateStage,
     GroupStage,
+    JoinOperator,
     JoinResult,
     JoinStage,
     Materialize,
@@ -57,7 +58,9 @@ from ksqlpy.runtime.context import (
 )
 from ksqlpy.runtime.group_by import Grouper, compile_grouping
 from ksqlpy.runtime.join_build import JoinWiring
+from ksqlpy.runtime.join_keys import rekey
 from ksqlpy.runtime.join_output import JoinOutput, where_predicate
+from ksqlpy.runtime.join_placement import relocate
 from ksqlpy.runtime.join_task import JoinTask, TaskContext
 from ksqlpy.runtime.materialize import (
     AggregateMaterialization,
@@ -325,8 +328,23 @@ class _Build:
                     self.out.tasks.append(task)
         wire_upstream(self.ctx, self.topology, built)
         self.materialization()
+        if self.persistent:
+            self.relocate()
         init_all(self.out.tasks)
         return self.out
+
+    def relocate(self) -> None:
+        """Move join store entries whose key is placed in another partition since an upgrade of the key's
+        bytes (``join_placement``), before any task restores."""
+        for sub in self.topology.sub_topologies:
+            stage = sub.operator(JoinStage)
+            if stage is None or sub.partitions < 2:
+                continue
+            for op in stage.wiring:
+                if isinstance(op, JoinOperator) and op.codec.format in SR_FORMATS:
+                    topics = [t for t in (self.topology.store(n).changelog for n in op.stores.values()) if t]
+                    relocate(self.ctx.log, topics, op.codec.format, sub.partitions,
+                             rekey(op.codec.format, op.codec.types))
 
     def task(self, sub: SubTopology, p: int) -> Any:
         ctx, ops = self.ctx, sub.operators

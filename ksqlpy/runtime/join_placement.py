@@ -1,0 +1,121 @@
+"""Join store entries moved to the partition their key is placed in now, before a query's tasks restore.
+
+With several partitions, a join key's task is the partition its repartition record hashes to: the key's
+bytes in the join's internal key format (``serde.placed``). In a schema-registry format those bytes carry
+the registry's framing, and earlier releases framed them with the process-local registry's id (whatever
+schema came first) and wrote an unwrapped AVRO key as a ``["null", T]`` union. After the upgrade the same key
+is placed by the current bytes (schema id 1, the bare type) - often in another partition, while its stored
+rows (table rows, window records, outer-join records waiting for their window to close) stay in the task of
+the old one, where no record of that key comes any more: a restart after the upgrade would miss them.
+
+ksqlDB never changes the bytes of a running query's internal topics (the plan fixes their formats), so a
+key never changes task there; the guarantee kept here is the same one: every row stored before the restart
+is found by the key's records after it. So before any task of the query restores, each join store's
+changelog is read over every partition, and an entry whose key is placed elsewhere now is moved there - a
+delete in its old partition, the entry (under its current store key, ``join_keys``) in the new one - all
+in one log transaction; the tasks' restores replay the moves from their checkpoints into the local files.
+An entry the new partition already holds under the same key stays as it is there (it was written after
+the upgrade, by the key's own records). A query whose stores hold only placed keys moves nothing: the
+step is idempotent, and every worker process may run it at start.
+
+Stores whose task is not chosen by the join key's placed bytes are left alone: foreign-key joins (their
+tasks are the source topics' own partitions and the right table's key serde's routing), and formats
+without a registry (their bytes never changed).
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable
+from typing import Any
+
+from ksqlpy.log.partitioner import partition_for_key
+from ksqlpy.runtime.join_keys import SR_FORMATS, TAG, Rekey, entry_rekey
+from ksqlpy.serde import LOCAL_ID
+
+_I = struct.Struct(">I")
+_WINDOW, _OUTER, _TABLE, _RESULT = b"\x01", b"\x02", b"\x03", b"\x04"
+_FETCH = 50_000
+
+
+def framing(fmt: str) -> bytes:
+    """What ``serde.placed`` puts before a key's payload in ``fmt``: magic byte, schema id 1, and for
+    PROTOBUF the message indexes of the key's (first, only) message."""
+    return b"\x00" + LOCAL_ID + (b"\x00" if fmt == "PROTOBUF" else b"")
+
+
+def join_key(entry: bytes) -> bytes | None:
+    """The join key's store bytes inside a join store entry's key (None: bookkeeping, or not an entry
+    kind keyed by the join key)."""
+    tag = entry[:1]
+    if tag == _WINDOW:  # tag, segment (8), length (4), key, timestamp + sequence
+        n = _I.unpack_from(entry, 9)[0]
+        return entry[13:13 + n]
+    if tag == _OUTER:  # tag, timestamp (8), side (1), key
+        return entry[10:]
+    if tag in (_TABLE, _RESULT):
+        return entry[1:]
+    return None
+
+
+def placement(fmt: str, partitions: int) -> Callable[[bytes], int | None]:
+    """Join key store bytes -> the partition its records are placed in now (None: a key kept in private
+    bytes, placed by those bytes as ever)."""
+    head = framing(fmt)
+
+    def place(kb: bytes) -> int | None:
+        if kb[:1] != TAG:
+            return None
+        return partition_for_key(head + kb[1:], partitions)
+
+    return place
+
+
+def _live(log: Any, topic: str, partition: int) -> dict[bytes, bytes]:
+    """A changelog partition's entries as a compacted read gives them: the last value per key, deletes
+    dropped."""
+    entries: dict[bytes, bytes | None] = {}
+    offset = log.start_offset(topic, partition)
+    end = log.end_offset(topic, partition)
+    while offset < end:
+        batch = log.fetch(topic, partition, offset, _FETCH)
+        if not batch.offsets:
+            break
+        for k, v in zip(batch.keys, batch.values, strict=True):
+            if k is not None:
+                entries[k] = v
+        offset = batch.next_offset
+    return {k: v for k, v in entries.items() if v is not None}
+
+
+def relocate(log: Any, topics: list[str], fmt: str, partitions: int, rekey: Rekey | None) -> int:
+    """Move the entries of the join stores on changelogs ``topics`` (``partitions`` each) whose join key
+    is placed in another partition now; returns how many moved. ``rekey``: the store key codec's mapping
+    of older store keys to current ones (``join_keys.rekey``)."""
+    if fmt not in SR_FORMATS or partitions < 2:
+        return 0
+    place = placement(fmt, partitions)
+    moves: list[tuple[str, int, bytes, bytes | None]] = []
+    for topic in topics:
+        if not log.topic_exists(topic):
+            continue
+        live = [_live(log, topic, p) for p in range(partitions)]
+        for p, entries in enumerate(live):
+            for k, v in entries.items():
+                if k[:1] == b"\x00":
+                    continue  # the store's own bookkeeping (per partition)
+                current = entry_rekey(k, rekey, None) or k
+                kb = join_key(current)
+                target = None if kb is None else place(kb)
+                if target is None or target == p:
+                    continue
+                moves.append((topic, p, k, None))
+                if current not in live[target]:
+                    live[target][current] = v
+                    moves.append((topic, target, current, v))
+    if not moves:
+        return 0
+    with log.transaction() as tx:
+        for topic, p, k, v in moves:
+            tx.produce_batch(topic, p, [k], [v])
+    return sum(1 for m in moves if m[3] is None)
