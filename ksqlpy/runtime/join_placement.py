@@ -16,7 +16,8 @@ delete in its old partition, the entry (under its current store key, ``join_keys
 in one log transaction; the tasks' restores replay the moves from their checkpoints into the local files.
 An entry the new partition already holds under the same key stays as it is there (it was written after
 the upgrade, by the key's own records). A query whose stores hold only placed keys moves nothing: the
-step is idempotent, and every worker process may run it at start.
+step is idempotent, and every worker process may run it at start; a store it has read once is marked done
+(an offset in the query's consumer group) and not read again.
 
 Stores whose task is not chosen by the join key's placed bytes are left alone: foreign-key joins (their
 tasks are the source topics' own partitions and the right table's key serde's routing), and formats
@@ -36,6 +37,7 @@ from ksqlpy.serde import LOCAL_ID
 _I = struct.Struct(">I")
 _WINDOW, _OUTER, _TABLE, _RESULT = b"\x01", b"\x02", b"\x03", b"\x04"
 _FETCH = 50_000
+DONE = 1  # the offset marking a changelog whose entries are placed (``relocate``)
 
 
 def framing(fmt: str) -> bytes:
@@ -88,17 +90,23 @@ def _live(log: Any, topic: str, partition: int) -> dict[bytes, bytes]:
     return {k: v for k, v in entries.items() if v is not None}
 
 
-def relocate(log: Any, topics: list[str], fmt: str, partitions: int, rekey: Rekey | None) -> int:
+def relocate(log: Any, group: str, topics: list[str], fmt: str, partitions: int, rekey: Rekey | None) -> int:
     """Move the entries of the join stores on changelogs ``topics`` (``partitions`` each) whose join key
     is placed in another partition now; returns how many moved. ``rekey``: the store key codec's mapping
-    of older store keys to current ones (``join_keys.rekey``)."""
+    of older store keys to current ones (``join_keys.rekey``).
+
+    Done once per store: the pass commits, with its moves, an offset for partition 0 of each changelog in
+    the query's consumer group ``group`` (which never reads a changelog), and a store with that offset is
+    not read again - stores written since the placement is fixed hold nothing to move, and reading every
+    changelog at every start would cost a restart as much as a rebuild."""
     if fmt not in SR_FORMATS or partitions < 2:
+        return 0
+    topics = [t for t in topics if log.topic_exists(t) and log.committed(group, t, 0) is None]
+    if not topics:
         return 0
     place = placement(fmt, partitions)
     moves: list[tuple[str, int, bytes, bytes | None]] = []
     for topic in topics:
-        if not log.topic_exists(topic):
-            continue
         live = [_live(log, topic, p) for p in range(partitions)]
         for p, entries in enumerate(live):
             for k, v in entries.items():
@@ -113,9 +121,8 @@ def relocate(log: Any, topics: list[str], fmt: str, partitions: int, rekey: Reke
                 if current not in live[target]:
                     live[target][current] = v
                     moves.append((topic, target, current, v))
-    if not moves:
-        return 0
     with log.transaction() as tx:
         for topic, p, k, v in moves:
             tx.produce_batch(topic, p, [k], [v])
+        tx.commit_offsets(group, {(t, 0): DONE for t in topics})
     return sum(1 for m in moves if m[3] is None)

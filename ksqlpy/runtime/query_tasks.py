@@ -343,7 +343,7 @@ class _Build:
             for op in stage.wiring:
                 if isinstance(op, JoinOperator) and op.codec.format in SR_FORMATS:
                     topics = [t for t in (self.topology.store(n).changelog for n in op.stores.values()) if t]
-                    relocate(self.ctx.log, topics, op.codec.format, sub.partitions,
+                    relocate(self.ctx.log, self.topology.application_id, topics, op.codec.format, sub.partitions,
                              rekey(op.codec.format, op.codec.types))
 
     def task(self, sub: SubTopology, p: int) -> Any:

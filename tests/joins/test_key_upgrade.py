@@ -19,7 +19,7 @@ import pytest
 
 import ksqlpy.serde as serde_pkg
 from ksqlpy.engine import Engine
-from ksqlpy.runtime import join_build
+from ksqlpy.runtime import join_build, query_tasks
 from ksqlpy.schema_registry import EmbeddedSchemaRegistry
 from ksqlpy.serde import avro_format
 from tests.joins.conftest import PROPS, Harness
@@ -39,6 +39,7 @@ def _old_release(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(avro_format, "avro_schema", union_root)
     monkeypatch.setattr(join_build, "store_encoder", lambda fmt, encode: encode)
     monkeypatch.setattr(serde_pkg, "placed", lambda fmt, serialize: serialize)  # repartition keys: the local id
+    monkeypatch.setattr(query_tasks, "relocate", lambda *args: 0)  # (nor did it mark stores placed)
     local = EmbeddedSchemaRegistry()
     for i in range(3):
         local.register("other-key", f'{{"type": "record", "name": "R{i}", "fields": []}}', "AVRO")

@@ -49,11 +49,13 @@ def test_relocation_moves_misplaced_entries_once(tmp_path: Any) -> None:
         log.produce(ProducerRecord(topic, b"\x03" + encode((k,)), b"old%d" % k, None, None, wrong[k]))
     log.produce(ProducerRecord(topic, b"\x03" + encode((5,)), b"new5", None, None, home[5]))
     log.produce(ProducerRecord(topic, b"\x00seq", b"1", None, None, wrong[0]))  # bookkeeping stays
-    assert relocate(log, [topic], fmt, n, None) == 12
+    assert relocate(log, "q", [topic], "KAFKA", n, None) == 0  # no registry framing: nothing ever moves
+    assert relocate(log, "q", [topic], fmt, n, None) == 12
     for k in keys:
         assert b"\x03" + encode((k,)) not in _entries(log, topic, wrong[k])
         assert _entries(log, topic, home[k])[b"\x03" + encode((k,))] == (b"new5" if k == 5 else b"old%d" % k)
     assert _entries(log, topic, wrong[0])[b"\x00seq"] == b"1"
-    assert relocate(log, [topic], fmt, n, None) == 0  # idempotent
-    assert relocate(log, [topic], "KAFKA", n, None) == 0  # no registry framing: nothing ever moves
+    log.produce(ProducerRecord(topic, b"\x03" + encode((3,)), b"again", None, None, wrong[3]))
+    assert relocate(log, "q", [topic], fmt, n, None) == 0  # done once: the store is not read again
+    assert relocate(log, "other", [topic], fmt, n, None) == 1  # (read again, only the new entry moves)
     log.close()
