@@ -40,6 +40,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("joins/n_way_formats_gen.py", {"n-way-formats.json": lambda g: g["tests"]}),
     ("joins/stream_stream_windows_gen.py", {"stream-stream-windows.json": lambda g: g["tests"]}),
     ("joins/n_way_windows_gen.py", {"n-way-windows.json": lambda g: g["tests"]}),
+    ("joins/foreign_key_multi_column_gen.py", {"foreign-key-multi-column.json": lambda g: g["tests"]}),
     ("joins/table_table_changes_gen.py", {"table-table-changes.json": lambda g: g["tests"]}),
     ("joins/stream_table_changes_gen.py", {"stream-table-changes.json": lambda g: g["tests"]}),
     ("joins/result_keys_gen.py", {"result-keys.json": lambda g: g["tests"]}),
