@@ -19,6 +19,8 @@ the upgrade, by the key's own records). A query whose stores hold only placed ke
 step is idempotent, and every worker process may run it at start; a store it has read once is marked done
 (an offset in the query's consumer group) and not read again.
 
+A table join's materialized result (the rows pull queries read) is in the join's task too, keyed by the join
+key: its entries move the same way (a pull query found the row from before the upgrade beside the new one).
 Stores whose task is not chosen by the join key's placed bytes are left alone: foreign-key joins (their
 tasks are the source topics' own partitions and the right table's key serde's routing), and formats
 without a registry (their bytes never changed).
@@ -33,6 +35,7 @@ from typing import Any
 from ksqlpy.log.partitioner import partition_for_key
 from ksqlpy.runtime.join_keys import SR_FORMATS, TAG, Rekey, entry_rekey
 from ksqlpy.serde import LOCAL_ID
+from ksqlpy.state.codec import decode
 
 _I = struct.Struct(">I")
 _WINDOW, _OUTER, _TABLE, _RESULT = b"\x01", b"\x02", b"\x03", b"\x04"
@@ -90,10 +93,30 @@ def _live(log: Any, topic: str, partition: int) -> dict[bytes, bytes]:
     return {k: v for k, v in entries.items() if v is not None}
 
 
-def relocate(log: Any, group: str, topics: list[str], fmt: str, partitions: int, rekey: Rekey | None) -> int:
+def materialized(encode: Callable[[tuple], bytes], n_keys: int, partitions: int) -> Callable[[bytes, bytes], int | None]:
+    """(entry key, value) of a table join's materialized result store (``materialize.TableStore``: the row
+    with its key columns first, and its time) -> the partition its key is placed in now: the result's key is
+    the join key, placed by its bytes in the join's key format (``encode``)."""
+
+    def place(k: bytes, v: bytes) -> int | None:
+        if k[:1] != b"R":
+            return None
+        try:
+            row = decode(v)[0]
+            return partition_for_key(encode(tuple(row[:n_keys])), partitions)
+        except Exception:  # noqa: BLE001 - an entry it cannot read stays where it is
+            return None
+
+    return place
+
+
+def relocate(log: Any, group: str, topics: list[str], fmt: str, partitions: int, rekey: Rekey | None,
+             results: dict[str, Callable[[bytes, bytes], int | None]] | None = None) -> int:
     """Move the entries of the join stores on changelogs ``topics`` (``partitions`` each) whose join key
     is placed in another partition now; returns how many moved. ``rekey``: the store key codec's mapping
-    of older store keys to current ones (``join_keys.rekey``).
+    of older store keys to current ones (``join_keys.rekey``). ``results``: the changelogs of stores after
+    the join in its task keyed by the join key (a table join's materialized result, which pull queries
+    read), with the partition of each entry (``materialized``).
 
     Done once per store: the pass commits, with its moves, an offset for partition 0 of each changelog in
     the query's consumer group ``group`` (which never reads a changelog), and a store with that offset is
@@ -101,20 +124,25 @@ def relocate(log: Any, group: str, topics: list[str], fmt: str, partitions: int,
     changelog at every start would cost a restart as much as a rebuild."""
     if fmt not in SR_FORMATS or partitions < 2:
         return 0
-    topics = [t for t in topics if log.topic_exists(t) and log.committed(group, t, 0) is None]
+    results = results or {}
+    topics = [t for t in [*topics, *results] if log.topic_exists(t) and log.committed(group, t, 0) is None]
     if not topics:
         return 0
     place = placement(fmt, partitions)
     moves: list[tuple[str, int, bytes, bytes | None]] = []
     for topic in topics:
         live = [_live(log, topic, p) for p in range(partitions)]
+        result = results.get(topic)
         for p, entries in enumerate(live):
             for k, v in entries.items():
                 if k[:1] == b"\x00":
                     continue  # the store's own bookkeeping (per partition)
-                current = entry_rekey(k, rekey, None) or k
-                kb = join_key(current)
-                target = None if kb is None else place(kb)
+                if result is not None:
+                    current, target = k, result(k, v)
+                else:
+                    current = entry_rekey(k, rekey, None) or k
+                    kb = join_key(current)
+                    target = None if kb is None else place(kb)
                 if target is None or target == p:
                     continue
                 moves.append((topic, p, k, None))

@@ -35,6 +35,7 @@ from ksqlpy.plan.topology import (
     SubTopology,
     TopicKind,
     Topology,
+    ToResult,
     WriteRepartition,
     WriteSink,
 )
@@ -60,7 +61,7 @@ from ksqlpy.runtime.group_by import Grouper, compile_grouping
 from ksqlpy.runtime.join_build import JoinWiring
 from ksqlpy.runtime.join_keys import rekey
 from ksqlpy.runtime.join_output import JoinOutput, where_predicate
-from ksqlpy.runtime.join_placement import relocate
+from ksqlpy.runtime.join_placement import materialized, relocate
 from ksqlpy.runtime.join_task import JoinTask, TaskContext
 from ksqlpy.runtime.materialize import (
     AggregateMaterialization,
@@ -343,8 +344,14 @@ class _Build:
             for op in stage.wiring:
                 if isinstance(op, JoinOperator) and op.codec.format in SR_FORMATS:
                     topics = [t for t in (self.topology.store(n).changelog for n in op.stores.values()) if t]
+                    results = {}
+                    mat = sub.operator(Materialize)
+                    changelog = self.topology.store(mat.store).changelog if mat is not None else None
+                    if isinstance(op.output, ToResult) and changelog:
+                        results[changelog] = materialized(self.joins.codec(op.codec), len(mat.table.key_columns),
+                                                          sub.partitions)
                     relocate(self.ctx.log, self.topology.application_id, topics, op.codec.format, sub.partitions,
-                             rekey(op.codec.format, op.codec.types))
+                             rekey(op.codec.format, op.codec.types), results)
 
     def task(self, sub: SubTopology, p: int) -> Any:
         ctx, ops = self.ctx, sub.operators
