@@ -11,9 +11,10 @@ lowering runs the very tasks ``runtime.query_tasks`` builds for the query, on a 
   offsets (``Bounds``); every other topic - the sink, the changelogs, the repartition, subscription and
   response topics - lives in a private embedded log of the Spark task;
 * the tasks are polled until no input has records left, as ``Engine.drain`` polls them;
-* what they wrote is staged: the sink's records per partition in order (``SINK`` rows), the changelogs'
-  final entries per key (``CHANGELOG`` rows: ``src`` the changelog's index in ``changelog_topics``), the
-  processing log (``PLOG``) and the counts (``SUMMARY``).
+* what they wrote is staged: the sink's records per partition in order (``SINK`` rows, or on the embedded log
+  the log's own chunks, ``job.SinkLayout``), the changelogs' final entries per key (``CHANGELOG`` rows:
+  ``src`` the changelog's index in ``changelog_topics``), the processing log (``PLOG``) and the counts
+  (``SUMMARY``).
 
 The driver commits them (``handoff``), commits the query's positions at the run's end offsets and
 re-initializes the query's tasks: the stores replay their changelogs as a restarted task's do, so the
@@ -278,7 +279,7 @@ def replay_task(job: BackfillJob, config: dict[str, Any], bounds: Bounds, partit
     if not os.path.exists(final):
         staged = StagedFile(staging, name)
         try:
-            out = Out(staged, None)
+            out = Out(staged, job.sink_layout)  # plain sink records packed as the embedded log stores them
             replay(job, config, bounds, partitions, out, staging)
             out.spill()
             final = staged.commit()
