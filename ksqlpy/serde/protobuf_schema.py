@@ -52,10 +52,16 @@ class ProtoField:
 
 @dataclass
 class ProtoEnum:
+    """``values``: each number's name - the first declared, as protobuf-java's ``findValueByNumber`` gives
+    it when ``allow_alias`` lets several names share a number; ``names``: every name's number, aliases too."""
+
     full_name: str
     values: dict[int, str] = field(default_factory=dict)
+    names: dict[str, int] = field(default_factory=dict)
 
     def number(self, name: str) -> int:
+        if name in self.names:
+            return self.names[name]
         for n, v in self.values.items():
             if v == name:
                 return n
@@ -367,6 +373,7 @@ class _Parser:
                 self.field_options()
             self.expect(";")
             en.values.setdefault(number, tok)
+            en.names.setdefault(tok, number)
         return en
 
 

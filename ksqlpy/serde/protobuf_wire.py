@@ -133,8 +133,12 @@ def unframe(data: bytes, fmt: str = "PROTOBUF") -> tuple[int, list[int], bytes]:
 
 # --------------------------------------------------------------------------- reading
 def _scalar(kind: str, wire: int, raw: Any) -> Any:
+    """A scalar field's value as protobuf-java holds it: ``uint64``/``fixed64`` are a Java long (their bits,
+    so 2^64-1 is -1: a BIGINT, as ProtobufData passes the long on); ``uint32``/``fixed32`` unsigned
+    (ProtobufData widens them with Integer.toUnsignedLong)."""
     if kind in _FIXED:
-        return _FIXED[kind][1].unpack(raw)[0]
+        v = _FIXED[kind][1].unpack(raw)[0]
+        return signed(v, 64) if kind == "fixed64" else v
     if wire != 0:
         raise SerdeError(f"Protobuf {kind} field has wire type {wire}")
     if kind == "bool":
@@ -147,13 +151,13 @@ def _scalar(kind: str, wire: int, raw: Any) -> Any:
         return signed(raw, 64)
     if kind == "uint32":
         return raw & 0xFFFFFFFF
-    return raw  # uint64
+    return signed(raw, 64)  # uint64: a Java long
 
 
 def _packed(kind: str, raw: bytes) -> list[Any]:
     if kind in _FIXED:
         fmt = _FIXED[kind][1]
-        return [fmt.unpack_from(raw, i)[0] for i in range(0, len(raw), fmt.size)]
+        return [_scalar(kind, 1, raw[i:i + fmt.size]) for i in range(0, len(raw), fmt.size)]
     out, pos = [], 0
     while pos < len(raw):
         v, pos = read_varint(raw, pos)
@@ -245,8 +249,12 @@ def default(file: ProtoFile, kind: str) -> Any:
 
 # --------------------------------------------------------------------------- writing
 def _write_scalar(out: bytearray, kind: str, v: Any) -> None:
-    if kind in _FIXED:
-        out += _FIXED[kind][1].pack(float(v) if kind in ("double", "float") else int(v))
+    if kind in ("double", "float"):
+        out += _FIXED[kind][1].pack(float(v))
+    elif kind in ("fixed64", "fixed32"):  # the value's bits, as protobuf-java writes a long/int
+        out += _FIXED[kind][1].pack(int(v) & (_MASK64 if kind == "fixed64" else 0xFFFFFFFF))
+    elif kind in _FIXED:
+        out += _FIXED[kind][1].pack(int(v))
     elif kind in ("sint32", "sint64"):
         varint(out, _zigzag(int(v)))
     else:
