@@ -293,7 +293,8 @@ def test_functions(client: TestClient) -> None:
                                                                          "internal")
     first = abs_["functions"][0]
     assert set(first) == {"arguments", "returnType", "description"}
-    assert first["arguments"] == [{"name": "", "type": "INT", "description": "", "isVariadic": False}]
+    assert first["arguments"] == [{"name": "val", "type": "INT", "description": "The value to take the absolute value of",
+                                   "isVariadic": False}]
     assert first["returnType"] == "INT"
     (concat,) = ksql(client, "DESCRIBE FUNCTION CONCAT;")
     assert concat["functions"][0]["arguments"][0]["isVariadic"] is True
