@@ -9,8 +9,10 @@
 2. Spark reads every source partition from its first retained offset up to the pinned position through
    tasks that read the log themselves and run the stages (``stages``): stateless queries in one pass;
    aggregations per partition, or - GROUP BY on a non-key over several partitions - grouped, shuffled
-   to the task partition that owns each group, and aggregated there.
-3. The driver writes the results (``handoff``) and the query runs on from the pinned positions.
+   to the task partition that owns each group, and aggregated there. Joins, TABLE sources and windowed
+   GROUP BY on a non-key over several partitions run the streaming runtime's own tasks (``replay``).
+3. The driver writes the results (``handoff``) and the query runs on from the pinned positions (a replayed
+   query: from the end offsets its replay read to, its tasks initialized again from the handed-over state).
 
 If anything fails, the created query and its sink are dropped again (DROP ... DELETE TOPIC), so the
 statement can simply be run again.
