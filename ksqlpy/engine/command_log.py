@@ -6,8 +6,9 @@ is rebuilt and persistent queries come back under the same ids, resuming from th
 positions with their state stores, so nothing is processed twice.
 
 Record key: the command id as a JSON string (``"stream/S2/create"``). Value: ``{"statement",
-"streamsProperties", "originalProperties", "version"}``, and ``origin``: the server that wrote it (see
-``command_runner.py``). Query ids are ``<KIND>_<SINK>_<n>`` where ``n`` is the
+"streamsProperties", "originalProperties", "version", "planRules"}``, and ``origin``: the server that wrote it
+(see ``command_runner.py``). ``planRules`` is the plan rule revision the statement ran under
+(``plan.rules``; absent: 1); a replayed query is planned under its own, so its state keeps its layout. Query ids are ``<KIND>_<SINK>_<n>`` where ``n`` is the
 offset of the creating command, on the first run and on every replay alike.
 """
 
@@ -24,6 +25,7 @@ from ksqlpy.engine.secrets import SecretStore, restore, split
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import Log, ProducerRecord
+from ksqlpy.plan.rules import PLAN_RULES, UNRECORDED
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -77,6 +79,7 @@ class Command:
     original_properties: dict[str, Any] = field(default_factory=dict)
     version: int = COMMAND_VERSION
     origin: str = ""  # the server instance that wrote it (command_runner.py); empty for older commands
+    plan_rules: int = PLAN_RULES  # the plan rule revision it ran under (``plan.rules``)
 
 
 def _jsonable(props: dict[str, Any]) -> dict[str, Any]:
@@ -109,7 +112,7 @@ class CommandLog:
         shown, hidden = split(_jsonable(streams_properties))
         value: dict[str, Any] = {"statement": statement, "streamsProperties": shown,
                                  "originalProperties": split(_jsonable(original_properties))[0],
-                                 "version": COMMAND_VERSION}
+                                 "version": COMMAND_VERSION, "planRules": PLAN_RULES}
         if hidden and self.secrets is not None:
             value["secretsRef"] = self.secrets.put(hidden)  # the values in a 0600 file, not on the topic
         if origin:
@@ -143,7 +146,8 @@ class CommandLog:
                             f"command {cid} (offset {off})")
             out.append(Command(off, cid, body.get("statement", ""), props,
                                dict(body.get("originalProperties") or {}),
-                               int(body.get("version", COMMAND_VERSION)), str(body.get("origin") or "")))
+                               int(body.get("version", COMMAND_VERSION)), str(body.get("origin") or ""),
+                               int(body.get("planRules", UNRECORDED))))
         return out
 
 
@@ -194,12 +198,17 @@ class DurableStatements:
         return self.engine.execute_statement(stmt, properties)
 
 
-def execute_command(engine: Engine, stmt: A.Statement, offset: int,
-                    properties: dict[str, Any]) -> StatementResult:
-    """Run a distributed statement as command ``offset``: query ids take the offset as their number."""
+def execute_command(engine: Engine, stmt: A.Statement, offset: int, properties: dict[str, Any],
+                    plan_rules: int | None = None) -> StatementResult:
+    """Run a distributed statement as command ``offset``: query ids take the offset as their number, its
+    queries are planned under ``plan_rules`` (a replayed command's own revision; None: the current)."""
     with engine.lock:
         engine.query_counter = offset
-        return engine.execute_statement(stmt, properties)
+        engine.plan_rules = PLAN_RULES if plan_rules is None else plan_rules
+        try:
+            return engine.execute_statement(stmt, properties)
+        finally:
+            engine.plan_rules = PLAN_RULES
 
 
 def replay(engine: Engine, commands: list[Command],
@@ -223,7 +232,7 @@ def replay(engine: Engine, commands: list[Command],
             for stmt in stmts:
                 if isinstance(stmt, A.Drop):
                     stmt.delete_topic = False
-                result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties)
+                result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties, cmd.plan_rules)
         except Exception as e:  # noqa: BLE001 - one bad command must not stop the restore
             if on_result:
                 on_result(cmd, None, e)

@@ -29,6 +29,7 @@ from ksqlpy.functions import FunctionRegistry
 from ksqlpy.grammar import ast as A
 from ksqlpy.log import open_log
 from ksqlpy.log.base import Log
+from ksqlpy.plan.rules import PLAN_RULES
 from ksqlpy.private_files import private_dir
 from ksqlpy.runtime.context import ALONE, Hosting
 from ksqlpy.runtime.coordinator import (
@@ -102,6 +103,8 @@ class Engine:
         self.queries: dict[str, PersistentQuery] = {}
         self.transient: dict[str, TransientQuery] = {}
         self.query_counter = 0
+        # the plan rule revision (``plan.rules``) statements run under: a replayed command's own
+        self.plan_rules = PLAN_RULES
         self.transient_counter = 0
         self.lock = threading.RLock()
         self.worker_manager: WorkerManager | None = None  # started with the first query run in workers
@@ -274,6 +277,8 @@ class Engine:
         self.catalog.remove_query(query_id)
 
     def build_persistent(self, plan: Any, sink: Source, query_id: str, sql: str) -> PersistentQuery:
+        if getattr(plan, "plan_rules", None) is None:
+            plan.plan_rules = self.plan_rules
         return build_persistent(self, plan, sink, query_id, sql)
 
     def push_query(self, sql: str, properties: dict[str, Any] | None = None) -> TransientQuery:

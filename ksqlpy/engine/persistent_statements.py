@@ -84,6 +84,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         # without cleanup and the new one resumes from its committed positions (new logic, new records)
         query_id = upgraded.query_id
         paused = upgraded.state == "PAUSED"
+        plan.plan_rules = getattr(upgraded.plan, "plan_rules", None)  # its state's layout
         engine.stop_persistent(query_id, cleanup=False)
     else:
         kind = "CSAS" if stmt.kind == "STREAM" else "CTAS"

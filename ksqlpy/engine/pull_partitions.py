@@ -89,7 +89,7 @@ def partition_count(mat: Materialization) -> int:
 
 def key_partition(mat: Materialization, key: tuple, partitions: int) -> int | None:
     """The partition whose stores hold ``key``: Kafka's default partitioner over the key as the query
-    partitions its state (the group key serialized in the sink's key format, or the table's key)."""
+    partitions its state (the group key serialized in its internal key format, or the table's key)."""
     if isinstance(mat, AggregateMaterialization):
         sort_key = mat.built.spec.sort_key
     elif isinstance(mat, StoreMaterialization):

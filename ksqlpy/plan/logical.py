@@ -382,6 +382,7 @@ class Sink(PlanNode):
     emit: EmitMode | None = None
     limit: int | None = None
     sql: str = ""
+    plan_rules: int | None = None  # the layout revision (``plan.rules``) a persistent query runs under
 
     @property
     def inputs(self) -> list[PlanNode]:

@@ -12,6 +12,7 @@ from ksqlpy import types as T
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.plan import naming
+from ksqlpy.plan.group_key import GroupKeyFormat, group_key_format
 from ksqlpy.plan.logical import (
     Aggregate,
     EmitMode,
@@ -26,6 +27,7 @@ from ksqlpy.plan.logical import (
     Scan,
     Sink,
 )
+from ksqlpy.plan.rules import GROUP_KEY_FROM_INPUT
 from ksqlpy.plan.topology import (
     AggregateCall,
     AggregateStage,
@@ -54,6 +56,7 @@ from ksqlpy.plan.window_defaults import grace_ms
 from ksqlpy.properties import explicitly_set, resolve
 from ksqlpy.schema_registry.sources import serde_options
 
+DEFAULT_KEY_FORMAT_PROPERTY = "ksql.persistence.default.format.key"
 IDLE_ADVANCE_PROPERTY = "ksqlpy.emit.final.idle.advance.ms"
 CACHE_PROPERTY = "cache.max.bytes.buffering"
 # Kafka Streams' internal setting (KIP-825): EMIT FINAL looks for closed windows at most this often
@@ -336,8 +339,29 @@ def group_stage(lo: Lowering, agg: Aggregate, store: str | None) -> GroupStage:
                       bottom.result_kind is ResultKind.TABLE, len(bottom.schema.key_positions()), store)
 
 
+def grouped_key_format(lo: Lowering, agg: Aggregate) -> GroupKeyFormat:
+    """The format of the grouped key (repartition topic, store, changelog, pull-query placement): the
+    input's key format by ksqlDB's groupBy rule (``plan.group_key``), whatever the sink's KEY_FORMAT."""
+    node: PlanNode = agg.input
+    while not isinstance(node, (Scan, Join)):
+        node = node.inputs[0]
+    if isinstance(node, Join):
+        fmt, delimiter, full_name = node.key_format, node.key_delimiter, node.key_full_name
+    else:
+        src = node.source
+        fmt, delimiter = src.key_format or "NONE", src.key_delimiter
+        full_name = serde_options(src, True)["full_name"]
+    sink, rules = lo.sink, lo.plan.plan_rules
+    if sink is not None and rules is not None and rules < GROUP_KEY_FROM_INPUT:  # a query placed before
+        same = (sink.key_format or "").upper() == (fmt or "").upper()
+        return GroupKeyFormat(sink.key_format, sink.key_delimiter, full_name if same else None)
+    return group_key_format(fmt, list(agg.key_types), repartition=agg.repartition,
+                            default_format=str(lo.prop(DEFAULT_KEY_FORMAT_PROPERTY, "KAFKA")),
+                            delimiter=delimiter, full_name=full_name)
+
+
 def aggregate_stage(lo: Lowering, agg: Aggregate, store: str) -> AggregateStage:
-    sink = lo.sink
+    group_key = grouped_key_format(lo, agg)
     window = window_settings(agg)
     key_columns = list(zip(agg.key_names, agg.key_types, strict=True))
     idle = lo.prop(IDLE_ADVANCE_PROPERTY)
@@ -348,8 +372,7 @@ def aggregate_stage(lo: Lowering, agg: Aggregate, store: str) -> AggregateStage:
         arg_counts=[len(a.args) for a in agg.aggregates], window=window, emit_final=final,
         having=agg.having, projection_schema=lo.plan.project.input.schema,
         outputs=[list(g) for g in result_groups(lo)], key_columns=key_columns,
-        key_format=sink.key_format if sink is not None else ("KAFKA" if len(key_columns) == 1 else "JSON"),
-        key_delimiter=sink.key_delimiter if sink is not None else None, store=store,
+        key_format=group_key.format, key_delimiter=group_key.delimiter, store=store,
         table=agg.input.result_kind is ResultKind.TABLE, idle_advance_ms=idle_ms,
         cache_entries=0 if final else cache_entries(lo.settings.effective_properties(), lo.request),
         emit_interval_ms=emit_interval_ms(lo.prop(EMIT_INTERVAL_PROPERTY)))
@@ -388,7 +411,7 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
     values = _leftmost(agg.input).source.value_format  # ksqlDB's internal formats: the input's value format
     group_key = TopicKey(stage.key_columns, stage.key_format, value_format=values,  # the repartition's key
-                         full_name=_input_key_full_name(agg.input, stage.key_format))
+                         full_name=grouped_key_format(lo, agg).full_name)
     store_key = dataclasses.replace(group_key, window=agg.windowed)  # the store's: windowed by the WINDOW
     if not agg.repartition:
         store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), sub, key=store_key)
@@ -416,18 +439,6 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     node = second.node(NodeKind.PROCESSOR, aggregate_node, node, stores=[store])
     second.operators.append(stage)
     _aggregate_tail(lo, agg, second, node)
-
-
-def _input_key_full_name(node: PlanNode, key_format: str) -> str | None:
-    """The fullSchemaName the grouping's key format carries: the input's key format's (a source's, or the
-    join's), when the grouping keeps that format (a keyless input's default format has none)."""
-    while not isinstance(node, (Scan, Join)):
-        node = node.inputs[0]
-    if isinstance(node, Join):
-        return node.key_full_name if node.key_format.upper() == key_format.upper() else None
-    if (node.source.key_format or "").upper() != key_format.upper():
-        return None
-    return serde_options(node.source, True)["full_name"]
 
 
 def _leftmost(node: PlanNode) -> Scan:

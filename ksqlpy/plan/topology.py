@@ -198,7 +198,7 @@ class AggregateStage:
     projection_schema: RowSchema  # keys, aggregates, [WINDOWSTART, WINDOWEND], ROWTIME
     outputs: list[list[OutputColumn]]
     key_columns: list[tuple[str, SqlType]]  # the group key
-    key_format: str  # the key's serialized form (store order and partitioning): the sink's key format
+    key_format: str  # the key's serialized form (store order and partitioning): ``plan.group_key``'s
     key_delimiter: str | None
     store: str
     table: bool  # the input is a table's changes (retractions)

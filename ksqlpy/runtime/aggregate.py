@@ -109,7 +109,8 @@ class Aggregation:
 
 
 def key_bytes(columns: list[tuple[str, SqlType]], fmt: str, delimiter: str | None) -> Callable[[tuple], bytes]:
-    """Group key -> bytes in the sink's key format (ksqlDB's store and partitioning order)."""
+    """Group key -> bytes in its internal key format (``plan.group_key``: ksqlDB's store and partitioning
+    order)."""
     try:
         ks = key_serde(fmt, columns, delimiter=delimiter)
     except Exception:  # noqa: BLE001 - a format that cannot hold the key: private bytes still place it

@@ -2,8 +2,8 @@
 
 GROUP BY on something other than the source key, over a source with several partitions, splits the
 query in two sub-topologies, as in ksqlDB (``plan.lowering``): the first groups records and writes them to
-the internal topic ``<application id>-Aggregate-GroupBy-repartition`` keyed by the group key (serialized in the sink's key format, so the default partitioner places a key where ksqlDB
-would); the second reads that topic, one task per partition, and aggregates.
+the internal topic ``<application id>-Aggregate-GroupBy-repartition`` keyed by the group key (serialized in its internal key format, ``plan.group_key``, so the default
+partitioner places a key where ksqlDB would); the second reads that topic, one task per partition, and aggregates.
 
 The value is private to the query (the item, marshalled or pickled: ``encode_values``) and the record
 keeps its timestamp. Writing the repartition records and committing the first stage's input position

@@ -1,0 +1,17 @@
+"""Plan rule revisions: how a statement's physical plan is laid out, recorded with each command so that a
+running query keeps the layout its state was built with across an upgrade (as ksqlDB keeps a query's
+persisted plan in its command topic).
+
+* 1 - GROUP BY's internal topics (repartition, aggregate store and changelog) keyed in the sink's key format.
+* 2 - keyed in the input's key format (``plan.group_key``, ksqlDB's rule). The format decides which task
+  holds a group's state (the repartition topic's partitioner hashes the key's bytes), so a query whose state
+  was placed under revision 1 keeps revision 1.
+
+Commands written before revisions were recorded are revision 1.
+"""
+
+from __future__ import annotations
+
+PLAN_RULES = 2  # the revision statements are planned with now
+UNRECORDED = 1  # the revision of a command that records none (written before revisions existed)
+GROUP_KEY_FROM_INPUT = 2  # the first revision grouping in the input's key format
