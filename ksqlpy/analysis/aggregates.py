@@ -92,11 +92,19 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
         raise KsqlStatementError(f"Source(s) {source.name} are using the 'KAFKA' value format. This format does not "
                                  "yet support GROUP BY.")
     if not query.group_by:
+        _reject_nested_aggregates([i.expr for i in query.select if not is_star(i.expr)]
+                                  + ([query.having] if query.having is not None else []), registry)
         bad = [format_expression(i.expr) for i in query.select
                if not is_star(i.expr) and _outside_aggregates(i.expr, registry)]
         if bad:
             raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: {', '.join(bad)}\n"
                                      "Either add the column(s) to the GROUP BY or remove them from the SELECT.")
+        # ksqlDB groups such a query by a constant (Analyzer.addDummyGroupbyForUdafs), so AggregateAnalyzer's
+        # HAVING rule fires before the missing GROUP BY is refused (AggregateNode.validateKeyPresent)
+        having = _columns_outside_aggregates(query.having, registry) if query.having is not None else []
+        if having:
+            raise KsqlStatementError(f"Non-aggregate HAVING expression not part of GROUP BY: {', '.join(having)}\n"
+                                     "Consider switching the HAVING clause to a WHERE clause before the GROUP BY.")
         calls = [f for i in query.select if not is_star(i.expr) for f in i.expr.find_all(FunctionCall)
                  if registry.kind_of(f.fname) == "aggregate"]
         raise NoGroupByError([_aggregate_text(f, alias) for f in calls])
@@ -284,6 +292,37 @@ def _outside_aggregates(e: exp.Expression, registry: Any) -> bool:
         return any(walk(c) for c in n.iter_expressions())
 
     return walk(e)
+
+
+def _reject_nested_aggregates(nodes: list[exp.Expression], registry: Any) -> None:
+    """AggregateAnalyzer's visit: an aggregate call inside another is refused as it is met."""
+    for n in nodes:
+        for f in n.find_all(FunctionCall):
+            if registry.kind_of(f.fname) != "aggregate":
+                continue
+            for inner in f.find_all(FunctionCall):
+                if inner is not f and registry.kind_of(inner.fname) == "aggregate":
+                    raise KsqlStatementError(f"Aggregate functions can not be nested: {f.fname}({inner.fname}())")
+
+
+def _columns_outside_aggregates(e: exp.Expression, registry: Any) -> list[str]:
+    """The columns ``e`` references outside every aggregate call, once each in order (lambda parameters
+    are not columns)."""
+    lambdas = {p.name for lam in e.find_all(exp.Lambda) for p in lam.expressions}
+    out: list[str] = []
+
+    def walk(n: exp.Expression) -> None:
+        if isinstance(n, FunctionCall) and registry.kind_of(n.fname) == "aggregate":
+            return
+        if isinstance(n, exp.Column) and not isinstance(n.this, exp.Star):
+            if n.name not in lambdas:
+                out.append(format_expression(n))
+            return
+        for c in n.iter_expressions():
+            walk(c)
+
+    walk(e)
+    return list(dict.fromkeys(out))
 
 
 def _reject_reserved_select(query: Query) -> None:
