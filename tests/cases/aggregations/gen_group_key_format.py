@@ -217,8 +217,34 @@ def windowed_source_cases() -> list[dict[str, Any]]:
     return out
 
 
+def property_cases() -> list[dict[str, Any]]:
+    """The grouped key keeps the input format's properties with the format: an AVRO key's schema name (the
+    repartition topic's key record is named by it) and a DELIMITED key's delimiter."""
+    avro_key = {"type": "record", "name": "Key", "namespace": "my", "connect.name": "my.Key",
+                "fields": [{"name": c, "type": ["null", "int"], "default": None} for c in ("A", "B")]}
+    out = []
+    for fmt, prop, value, extra, schema in (("AVRO", "fullSchemaName", "my.Key", "KEY_SCHEMA_FULL_NAME='my.Key'",
+                                             avro_key),
+                                            ("DELIMITED", "delimiter", "|", "KEY_DELIMITER='|'", None)):
+        key_format = {"format": fmt, "properties": {prop: value}}
+        repartition: dict[str, Any] = {"name": REPARTITION, "keyFormat": key_format, "valueFormat": {"format": "JSON"}}
+        if schema is not None:
+            repartition["keySchema"] = schema
+        out.append({
+            "name": f"{fmt} input key with {prop} grouped by two value columns into a JSON key keeps it",
+            "statements": [
+                f"CREATE STREAM S (K INT KEY, A INT, B INT) WITH (kafka_topic='s', key_format='{fmt}', "
+                f"value_format='JSON', {extra}, partitions=1);",
+                "CREATE TABLE OUTPUT WITH (KEY_FORMAT='JSON') AS SELECT A, B, COUNT(*) AS C FROM S GROUP BY A, B;"],
+            "inputs": [{"topic": "s", "key": input_key(fmt, 1), "value": {"A": 10, "B": 1}, "timestamp": 0}],
+            "outputs": [{"topic": "OUTPUT", "key": {"A": 10, "B": 1}, "value": {"C": 1}, "timestamp": 0}],
+            "post": {"topics": {"topics": [repartition, {"name": CHANGELOG, "keyFormat": key_format,
+                                                         "valueFormat": {"format": "JSON"}}]}}})
+    return out
+
+
 def cases() -> list[dict[str, Any]]:
-    return source_cases() + windowed_source_cases() + join_cases()
+    return source_cases() + windowed_source_cases() + join_cases() + property_cases()
 
 
 def main() -> None:
