@@ -210,8 +210,10 @@ class JoinWiring:
                 return [(ts, off, (key, row, h)) for ts, off, (key, row), h in
                         zip(batch.timestamps, batch.offsets, decode_values(batch.values), batch.headers, strict=True)]
 
-            return Channel(ch.topic, decode_internal, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs),
-                           run=self.runner(ctx, ch.target, emit), first_on_ties=first)
+            internal = Channel(ch.topic, decode_internal, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs),
+                               run=self.runner(ctx, ch.target, emit), first_on_ties=first)
+            internal.merge = self.merge(ctx, ch.target)
+            return internal
         rctx, source = self.rctx, ch.source
         plog, qid = ctx.plog, ctx.query_id
         reader = SourceReader(source, rctx.key_serde(source), rctx.value_serde(source), plog, qid,
@@ -283,8 +285,20 @@ class JoinWiring:
                 out.append((ts, d.offsets[i], (key, None if d.tombstones[i] else b, d.headers[i])))
             return out if keep is None else _kept(out, keep)
 
-        return Channel(ch.topic, decode, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs), ch.start_at,
-                       run=run, first_on_ties=first)
+        channel = Channel(ch.topic, decode, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs), ch.start_at,
+                          run=run, first_on_ties=first)
+        channel.merge = self.merge(ctx, ch.target)
+        return channel
+
+    @staticmethod
+    def merge(ctx: TaskContext, target: Target) -> Any:
+        """A channel's ``Channel.merge``: a stream-stream join's side takes the batch's runs of both sides in
+        one call (``StreamStreamJoin.on_runs``)."""
+        if isinstance(target, ToOperator) and target.handler in ("on_left", "on_right"):
+            op = ctx.ops[target.operator]
+            if isinstance(op, StreamStreamJoin):
+                return op.on_runs, target.handler == "on_left"
+        return None
 
     @staticmethod
     def runner(ctx: TaskContext, target: Target, emit: Emit) -> Run:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import struct
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from heapq import heappop, heappush
 from operator import itemgetter
 from typing import Any
@@ -172,6 +172,54 @@ class WindowStore:
             else:
                 keys.add(kb)
         self.cached += n
+
+    def takes_batch(self, tss: list[int]) -> bool:
+        """Whether ``adder`` may take records with these timestamps, in any order and split in any runs: none
+        can expire on arrival, the sequence does not wrap, and every one belongs in the index (what
+        ``put_many`` checks per run, for the whole batch at once)."""
+        if not tss:
+            return True
+        top = max(tss)
+        low = min(tss)
+        observed = self.observed if self.observed > top else top
+        return low > observed - self.retention and self.seq + len(tss) <= 0xFFFFFFFF and low >= self.cached_from
+
+    def adder(self) -> Callable[[bytes, int, Any], None]:
+        """``add(kb, ts, row)``: ``put`` of one record that ``takes_batch`` admitted - indexed at once, written
+        to the store with the kept-back records (``write_puts``); the newest time is the store's at once (a
+        probe of this store reads its floor from it). The operator's loop over a whole batch calls it per
+        record without the per-run set-up of ``put_many``."""
+        index, buckets, heap, width = self.index, self._buckets, self._heap, self.bucket
+        pkb, pts, pseq, prow = (c.append for c in self._puts)
+
+        def add(kb: bytes, ts: int, row: Any) -> None:
+            if ts > self.observed:
+                self.observed = ts
+            q = self.seq = self.seq + 1
+            self.cached += 1
+            pkb(kb)
+            pts(ts)
+            pseq(q)
+            prow(row)
+            e = (ts, q, row)
+            entries = index.get(kb)
+            if entries is None:
+                index[kb] = [e]
+            else:
+                last = entries[-1]
+                if last[0] < ts or (last[0] == ts and last[1] < q):
+                    entries.append(e)
+                else:  # out of order
+                    entries.insert(bisect_right(entries, (ts, q)), e)
+            b = ts // width
+            keys = buckets.get(b)
+            if keys is None:
+                buckets[b] = {kb}
+                heappush(heap, b)
+            else:
+                keys.add(kb)
+
+        return add
 
     def write_puts(self) -> None:
         """Write the records ``put_many`` kept back to the store, in their order (LMDB keys by one

@@ -16,6 +16,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import itemgetter
 from typing import Any
 
 from ksqlpy.runtime.join_rows import kept
@@ -23,6 +24,7 @@ from ksqlpy.runtime.join_store import OuterStore, WindowStore
 from ksqlpy.runtime.processor import BaseOperator
 
 _MAX = 1 << 62
+_TS = itemgetter(0)
 _META = b"\x00ss-time"
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
@@ -84,6 +86,51 @@ class StreamStreamJoin(BaseOperator):
         process = self._process
         for ts, _, (key, row, hdrs) in events[i:j]:
             process(key, row, ts, hdrs, False)
+
+    def on_runs(self, schedule: list[tuple[bool, list[tuple], int, int]]) -> None:
+        """A batch's runs of both sides in processing order - ``(left, events, i, j)``: ``events[i:j]`` of the
+        left or right input - in one loop, each record stored at once (``WindowStore.adder``): the same results,
+        order and store writes as ``on_left_run``/``on_right_run`` per run, without their per-run set-up (q8's
+        runs average ~6 records). With an outer store, or records the window stores would not take in bulk
+        (``WindowStore.takes_batch``), run by run."""
+        if self.outer is None:
+            times: dict[bool, list[int]] = {True: [], False: []}
+            for left, events, i, j in schedule:
+                times[left] += map(_TS, events[i:j])
+            if self.this.takes_batch(times[True]) and self.other.takes_batch(times[False]):
+                self._runs(schedule)
+                return
+        for left, events, i, j in schedule:
+            (self.on_left_run if left else self.on_right_run)(events, i, j)
+
+    def _runs(self, schedule: list[tuple[bool, list[tuple], int, int]]) -> None:
+        emit, key_bytes, keep = self.emit, self.key_bytes, self.keep_pair
+        adders = {True: self.this.adder(), False: self.other.adder()}
+        sides = self._sides
+        stream_time = self.stream_time
+        for left, events, i, j in schedule:
+            before, after, outer, _, fetch, pad = sides[left]
+            add = adders[left]
+            for ts, _, (key, row, hdrs) in events[i:j]:
+                if ts > stream_time:
+                    stream_time = ts
+                if key is None or row is None:
+                    if key is None and row is not None and outer:
+                        emit(None, row + pad if left else pad + row, None, ts, hdrs)
+                    continue
+                kb = key_bytes(key)
+                lo = ts - before
+                hi = ts + after
+                matched = False
+                for other_ts, _, other_row in fetch(kb, lo if lo > 0 else 0, hi if hi > 0 else 0):
+                    matched = True
+                    joined = row + other_row if left else other_row + row
+                    if keep is None or kept(keep, joined):
+                        emit(key, joined, None, ts if ts > other_ts else other_ts, hdrs)
+                if outer and not matched:
+                    emit(key, row + pad if left else pad + row, None, ts, hdrs)
+                add(kb, ts, row)
+        self.stream_time = stream_time
 
     def _run(self, events: list[tuple], i: int, j: int, left: bool) -> None:
         """``_process`` over a run of one side's records when no record waits in an outer store: each probes

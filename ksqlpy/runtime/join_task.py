@@ -79,6 +79,10 @@ class Channel:
         self.upstream: Any = None
         # records fetched and decoded but not processed yet (``Held``), from ``position`` on; None: none
         self.held: Held | None = None
+        # (runs, side): an operator taking a batch's runs of all its inputs in one call, ``runs(schedule)``
+        # with ``schedule`` a list of ``(side, events, i, j)`` in processing order, and this input's side -
+        # used when every input of the task feeds that one operator (a stream-stream join's two sides)
+        self.merge: tuple[Callable[[list[tuple[Any, list[Event], int, int]]], None], Any] | None = None
 
     def may_have_more(self, fetched_full: bool) -> bool:
         """Whether this input may still have records older than what another input would run to: its
@@ -372,6 +376,11 @@ class JoinTask:
         consumed_upto = [-1] * len(channels)
         heappop, heappush = heapq.heappop, heapq.heappush
         times = [_ascending(f.events) if len(fetched) > 1 else None for f in fetched]
+        # every input feeds one operator taking the whole batch: the runs are collected, then handed over once
+        merge = channels[0].merge
+        if merge is not None and any(ch.merge is None or ch.merge[0] != merge[0] for ch in channels):
+            merge = None
+        schedule: list[tuple[Any, list[Event], int, int]] = []
         while heap and not stop:
             _, r, i = heappop(heap)
             c = by_rank[r]
@@ -393,7 +402,9 @@ class JoinTask:
                         break
                     j += 1
             ch = channels[c]
-            if ch.run is not None:
+            if merge is not None:
+                schedule.append((ch.merge[1], events, i, j))  # type: ignore[index]
+            elif ch.run is not None:
                 ch.run(events, i, j)
             else:
                 handle = ch.handle
@@ -405,6 +416,8 @@ class JoinTask:
                     stop = True
             else:
                 heappush(heap, (events[j][0], r, j))
+        if schedule:
+            merge[0](schedule)  # type: ignore[index]
         consumed = 0
         held: list[Held | None] = [None] * len(channels)
         for c, batch in enumerate(fetched):

@@ -88,3 +88,52 @@ def test_a_run_gives_what_record_by_record_gives(tmp_path: Path, kind: str, rete
                 j.after_commit()
             assert _state(a) == _state(b)
     assert by_run
+
+
+@pytest.mark.parametrize("kind", ["INNER", "LEFT", "RIGHT", "FULL"])
+@pytest.mark.parametrize(("retention_ms", "max_cached"), [(100_000, 100_000), (300, 100_000), (100_000, 20)])
+def test_a_batch_of_runs_gives_what_record_by_record_gives(tmp_path: Path, kind: str, retention_ms: int,
+                                                           max_cached: int) -> None:
+    """``on_runs`` over a batch of both sides' runs (in one loop when the stores take the batch, else run by
+    run): the same results in the same order, state and store writes as the record-by-record path."""
+    rnd = random.Random(f"batch{kind}{retention_ms}{max_cached}")
+    runs = _events(rnd, 200)
+    by_batch: list = []
+    by_record: list = []
+    a = _join(tmp_path, "batch", kind, retention_ms, max_cached, by_batch)
+    b = _join(tmp_path, "record", kind, retention_ms, max_cached, by_record)
+    k = 0
+    while k < len(runs):
+        n = rnd.randrange(1, 15)
+        schedule = []
+        for left, events in runs[k:k + n]:
+            i = rnd.randrange(2) if len(events) > 1 else 0  # a run is a slice of its input's events
+            schedule.append((left, events, i, len(events)))
+            for ts, _, (key, row, hdrs) in events[i:]:
+                b._process(key, row, ts, hdrs, left)
+        a.on_runs(schedule)
+        k += n
+        assert by_batch == by_record
+        assert _state(a) == _state(b)
+        for j in (a, b):
+            j.flush(None)
+        assert _written(a) == _written(b)
+        for j in (a, b):
+            for w in (j.this, j.other):
+                w.kv.flush(None)  # type: ignore[arg-type]
+                w.kv.commit_local()
+            j.after_commit()
+        assert _state(a) == _state(b)
+    assert by_batch
+
+
+def test_a_batch_of_ordered_runs_takes_the_one_loop(tmp_path: Path) -> None:
+    """Timestamps in order within the retention: the window stores take the batch (``takes_batch``), which
+    ``on_runs`` then runs in one loop; a record that would expire on arrival makes them refuse it."""
+    out: list = []
+    j = _join(tmp_path, "ordered", "INNER", 100_000, 100_000, out)
+    assert j.this.takes_batch([1000, 1005, 1003]) and j.other.takes_batch([])
+    j.on_runs([(True, [(1000, 0, ((1,), (1, "a"), None))], 0, 1),
+               (False, [(1010, 0, ((1,), (2, "b"), None))], 0, 1)])
+    assert out == [((1,), (1, "a", 2, "b"), None, 1010, None)]
+    assert not j.this.takes_batch([1000 - 100_000]) and j.this.takes_batch([1001 - 100_000])
