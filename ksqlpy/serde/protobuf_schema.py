@@ -6,7 +6,10 @@ It reads what ksqlDB and Confluent's serializers register: ``syntax``, ``package
 ``(confluent.field_meta)`` params are kept: DECIMAL's precision and scale). Services and extensions are
 skipped. Type names are resolved with protobuf's scoping rules (innermost scope first); the
 well-known types ksqlDB uses (``google.protobuf.Timestamp`` and the wrappers, ``google.type.Date`` and
-``TimeOfDay``, ``confluent.type.Decimal``) are built in, so their imports need no text.
+``TimeOfDay``, ``confluent.type.Decimal``) are built in, so their imports need no text; so are the other
+well-known types Confluent's ProtobufSchema resolves without a reference (``Duration``, ``Any``, ``Empty``,
+``FieldMask``, ``Struct``/``Value``/``ListValue``, ``google.type.LatLng``, ``Money``, ``DayOfWeek``,
+``Month``), which ProtobufData reads as the ordinary messages and enums they are (``Struct`` contains itself).
 
 The result is a ``ProtoFile``: its top-level messages in order (a message's *indexes* - its position
 path among nested messages - are what the Confluent wire format writes before the payload) and every
@@ -390,10 +393,25 @@ _BUILTIN_TEXTS = (
     message Int64Value { int64 value = 1; } message UInt64Value { uint64 value = 1; }
     message Int32Value { int32 value = 1; } message UInt32Value { uint32 value = 1; }
     message BoolValue { bool value = 1; } message StringValue { string value = 1; }
-    message BytesValue { bytes value = 1; }""",
+    message BytesValue { bytes value = 1; }
+    message Duration { int64 seconds = 1; int32 nanos = 2; }
+    message Any { string type_url = 1; bytes value = 2; }
+    message Empty { }
+    message FieldMask { repeated string paths = 1; }
+    message Struct { map<string, Value> fields = 1; }
+    message Value { oneof kind { NullValue null_value = 1; double number_value = 2; string string_value = 3;
+      bool bool_value = 4; Struct struct_value = 5; ListValue list_value = 6; } }
+    enum NullValue { NULL_VALUE = 0; }
+    message ListValue { repeated Value values = 1; }""",
     """syntax = "proto3"; package google.type;
     message Date { int32 year = 1; int32 month = 2; int32 day = 3; }
-    message TimeOfDay { int32 hours = 1; int32 minutes = 2; int32 seconds = 3; int32 nanos = 4; }""",
+    message TimeOfDay { int32 hours = 1; int32 minutes = 2; int32 seconds = 3; int32 nanos = 4; }
+    message LatLng { double latitude = 1; double longitude = 2; }
+    message Money { string currency_code = 1; int64 units = 2; int32 nanos = 3; }
+    enum DayOfWeek { DAY_OF_WEEK_UNSPECIFIED = 0; MONDAY = 1; TUESDAY = 2; WEDNESDAY = 3; THURSDAY = 4;
+      FRIDAY = 5; SATURDAY = 6; SUNDAY = 7; }
+    enum Month { MONTH_UNSPECIFIED = 0; JANUARY = 1; FEBRUARY = 2; MARCH = 3; APRIL = 4; MAY = 5; JUNE = 6;
+      JULY = 7; AUGUST = 8; SEPTEMBER = 9; OCTOBER = 10; NOVEMBER = 11; DECEMBER = 12; }""",
     """syntax = "proto3"; package confluent.type;
     message Decimal { bytes value = 1; uint32 precision = 2; int32 scale = 3; }""",
 )

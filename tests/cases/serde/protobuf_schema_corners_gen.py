@@ -8,6 +8,8 @@
 - enums read as their value's name: negative numbers, and with ``allow_alias`` the first name of a number;
 - syntax a parser must skip: comments, file/message/field options, ``reserved``, ``json_name``;
 - ``package`` and nested messages named by ``VALUE_SCHEMA_FULL_NAME`` (``pkg.Outer.Inner``);
+- the other well-known types (Duration, Any, FieldMask, google.type.LatLng, Money, DayOfWeek) are ordinary
+  messages and enums, imported without a reference; ``google.protobuf.Struct`` contains itself;
 - sinks whose ``VALUE_SCHEMA_ID`` has an enum or wrapper fields write STRING/INT columns into them, and
   BIGINTs into ``uint64``/``fixed64`` by their bits (-1 is 2^64-1 on the wire, read back as -1).
 
@@ -85,6 +87,36 @@ tests = [
         'syntax = "proto3"; package com.acme; message Outer { int32 a = 1; message Inner { string b = 1; } }',
         "*", [{"b": "x"}], [{"B": "x"}], "B STRING", full_name="com.acme.Outer.Inner"),
 ]
+
+tests.append(read_case(
+    "well-known types without a special mapping are the messages and enums they are",
+    'syntax = "proto3"; import "google/protobuf/duration.proto"; import "google/protobuf/any.proto"; '
+    'import "google/protobuf/field_mask.proto"; import "google/type/latlng.proto"; import "google/type/money.proto"; '
+    'import "google/type/dayofweek.proto"; message V { google.protobuf.Duration d = 1; int32 n = 2; '
+    'google.protobuf.Any a = 3; google.protobuf.FieldMask fm = 4; google.type.LatLng ll = 5; google.type.Money m = 6; '
+    'google.type.DayOfWeek dw = 7; }',
+    "*",
+    [{"d": {"seconds": 5, "nanos": 7}, "n": 1, "a": {"type_url": "t", "value": "AQ=="}, "fm": {"paths": ["a.b"]},
+      "ll": {"latitude": 1.5, "longitude": -2.5}, "m": {"currency_code": "EUR", "units": 3, "nanos": 5},
+      "dw": "FRIDAY"},
+     {"n": 2}],
+    [{"D": {"SECONDS": 5, "NANOS": 7}, "N": 1, "A": {"TYPE_URL": "t", "VALUE": "AQ=="}, "FM": {"PATHS": ["a.b"]},
+      "LL": {"LATITUDE": 1.5, "LONGITUDE": -2.5}, "M": {"CURRENCY_CODE": "EUR", "UNITS": 3, "NANOS": 5},
+      "DW": "FRIDAY"},
+     {"D": None, "N": 2, "A": None, "FM": None, "LL": None, "M": None, "DW": "DAY_OF_WEEK_UNSPECIFIED"}],
+    "D STRUCT<`SECONDS` BIGINT, NANOS INTEGER>, N INTEGER, A STRUCT<TYPE_URL STRING, VALUE BYTES>, "
+    "FM STRUCT<PATHS ARRAY<STRING>>, LL STRUCT<LATITUDE DOUBLE, LONGITUDE DOUBLE>, "
+    "M STRUCT<CURRENCY_CODE STRING, UNITS BIGINT, NANOS INTEGER>, DW STRING"))
+tests.append({
+    "name": "PROTOBUF google.protobuf.Struct contains itself (Value -> Struct): no SQL type",
+    "statements": ["CREATE STREAM INPUT WITH (kafka_topic='input', value_format='PROTOBUF');"],
+    "topics": [{"name": "input", "valueFormat": "PROTOBUF",
+                "valueSchema": 'syntax = "proto3"; import "google/protobuf/struct.proto"; '
+                               'message V { google.protobuf.Struct s = 1; int32 n = 2; }'}],
+    "expectedException": {"type": "io.confluent.ksql.util.KsqlStatementException",
+                          "message": "Unable to verify if the value schema for topic: input is compatible with "
+                                     "ksqlDB.\nReason: Recursive schema: message Struct contains itself"},
+})
 
 SINKS = [
     ("enum field", 'syntax = "proto3"; message R { enum En { A = 0; B = 1; } En E = 1; int32 N = 2; }',
