@@ -38,9 +38,9 @@ QUERIES = {
                 "FROM ORDERS WINDOW TUMBLING (SIZE 1 MINUTE) GROUP BY CUSTOMER;",
     "foreign_key": "CREATE TABLE OWNERS WITH (KAFKA_TOPIC='{p}owners') AS SELECT A.ID, A.BALANCE, C.REGION "
                    "FROM ACCOUNTS A JOIN CUSTOMERS C ON A.CUSTOMER = C.ID;",
-    # INSERT INTO casts INT to the sink's DECIMAL: a cast the statement adds after analysis, which a
-    # worker re-analysing the statement's text never had
-    "insert_cast": "INSERT INTO PRICED SELECT ID, CUSTOMER, AMOUNT FROM ORDERS;",
+    # INSERT INTO casts a DECIMAL(4, 1) to the sink's DECIMAL(6, 2): a cast the statement adds after analysis,
+    # which a worker re-analysing the statement's text never had
+    "insert_cast": "INSERT INTO PRICED SELECT ID, CUSTOMER, CAST(AMOUNT AS DECIMAL(4, 1)) AS AMOUNT FROM ORDERS;",
 }
 SINKS = {"join_group_by": "sales", "windowed": "per_minute", "foreign_key": "owners", "insert_cast": "priced"}
 
