@@ -137,11 +137,15 @@ def drop_type(engine: Engine, stmt: A.DropType) -> StatementResult:
 
 def alter_source(engine: Engine, stmt: A.AlterSource) -> StatementResult:
     src = engine.catalog.source(stmt.name)
+    # ksqlDB's order (from memory): AlterSourceFactory refuses a SOURCE stream/table in the statement's words,
+    # then DdlCommandExec checks existence, the kind (as DROP does) and a CREATE ... AS sink
+    if src is not None and src.is_source:
+        raise KsqlStatementError(f"Cannot alter {stmt.kind.lower()} '{stmt.name}': ALTER operations are not "
+                                 f"supported on source {stmt.kind.lower()}s.")
     if src is None:
         raise KsqlStatementError(f"Source {stmt.name} does not exist.")
-    if src.is_source:
-        raise KsqlStatementError(f"Cannot alter {src.kind.lower()} '{src.name}': ALTER operations are not supported "
-                                 f"on source {src.kind.lower()}s.")
+    if src.kind != stmt.kind:
+        raise KsqlStatementError(f"Incompatible data source type is {src.kind}, but statement was ALTER {stmt.kind}")
     if src.created_by_query:
         raise KsqlStatementError("ALTER command is not supported for CREATE ... AS statements.")
     new = check_columns(src.kind, stmt.columns, engine.catalog.types(), reserved_names(engine.effective_properties()))
