@@ -14,7 +14,8 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from ksqlpy.server.streaming import PROTOBUF, StreamedRowWriter
+from ksqlpy.serde.base import SinkSchemaError
+from ksqlpy.server.streaming import PROTOBUF, StreamedRowWriter, UnwritableRow
 
 
 class ProtobufRowWriter(StreamedRowWriter):
@@ -43,5 +44,8 @@ class ProtobufRowWriter(StreamedRowWriter):
 
         file, msg, _ = self._schemas()
         cols = [(n, t) for n, t, _ in self.columns]
-        body = encode(file, msg, row_to_message(file, msg, tuple(values), cols))
+        try:
+            body = encode(file, msg, row_to_message(file, msg, tuple(values), cols))
+        except SinkSchemaError as e:  # protobuf has no NULL element of a repeated field
+            raise UnwritableRow(str(e)) from e
         return {"row": {"protobufBytes": base64.b64encode(body).decode("ascii")}}

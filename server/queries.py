@@ -19,6 +19,7 @@ from ksqlpy.plan.logical import Aggregate, Scan
 from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.errors import (
     MAX_PUSH_QUERIES_EXCEEDED,
+    SERVER_ERROR,
     SERVER_SHUTTING_DOWN,
     ServerError,
     bad_request,
@@ -28,7 +29,7 @@ from ksqlpy.server.errors import (
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
 from ksqlpy.server.scalable_push import is_scalable
-from ksqlpy.server.streaming import Column, StreamedRowWriter, Writer, batches_of
+from ksqlpy.server.streaming import Column, StreamedRowWriter, UnwritableRow, Writer, batches_of
 from ksqlpy.server.values import quote, row_converter
 
 PUSH, PULL_TABLE, PULL_STREAM, PRINT = "push", "pull_table", "pull_stream", "print"
@@ -276,6 +277,13 @@ SHUTDOWN_MESSAGE = "The server is shutting down"  # ksqlDB's words for its 50303
 KEEPALIVE_S = 1.0  # the legacy /query writer's newline when no row came for this long
 
 
+def row_error(e: Exception) -> dict[str, Any]:
+    """The error element that ends a response whose next row its format cannot write (a NULL element of an
+    ARRAY in protobuf rows): as any failure in mid-stream, a 50000 ``generic_error``, then the end - the
+    rows before it stay, the stream stays well-formed."""
+    return envelope(SERVER_ERROR, f"Failed to write a row of the query: {e}")
+
+
 async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIterator[bytes]:
     """The response body of a SELECT in ``writer``'s format: the header, each row, the final message and
     the end each a write of its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2), so a client that reads
@@ -289,7 +297,13 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
                 if not batch:
                     yield writer.keepalive
                 for row in batch:  # a table's delete is a tombstone row (dropped by the delimited formats)
-                    yield writer.row(run.convert(row), tombstone=isinstance(row, TombstoneRow))
+                    try:
+                        chunk = writer.row(run.convert(row), tombstone=isinstance(row, TombstoneRow))
+                    except UnwritableRow as e:
+                        yield writer.error(row_error(e))
+                        yield writer.end()
+                        return
+                    yield chunk
         if tq.limit is not None and tq.emitted >= tq.limit:
             yield writer.final("Limit Reached")
         elif ctx.state != READY:  # ended by the server's shutdown (SIGTERM): the last element says so
@@ -312,10 +326,16 @@ def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[
     last = len(run.rows) - 1
     hosts = run.row_hosts if isinstance(writer, StreamedRowWriter) else None
     for i, values in enumerate(run.rows):
-        if hosts is not None:
-            yield writer.row(convert(values), more=after or i < last, source_host=hosts[i])
-            continue
-        yield row(convert(values), more=after or i < last)
+        try:
+            if hosts is not None:
+                chunk = writer.row(convert(values), more=after or i < last, source_host=hosts[i])
+            else:
+                chunk = row(convert(values), more=after or i < last)
+        except UnwritableRow as e:  # every element before it ended with its separator: the error closes the array
+            yield writer.error(row_error(e))
+            yield writer.end()
+            return
+        yield chunk
     if final:
         hit = run.limit is not None and len(run.rows) >= run.limit
         yield writer.final("Limit Reached" if hit else "Query Completed")

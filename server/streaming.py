@@ -69,6 +69,10 @@ def choose(header: str | None, supported: list[str], default: str) -> str | None
     return None
 
 
+class UnwritableRow(Exception):
+    """A row the response's format cannot represent (the response ends with an error element instead)."""
+
+
 class Writer:
     """Turns query events into bytes of one wire format, one write per event. ``more``: another element
     follows (the StreamedRow format ends an element with its separator, so a client reading lines sees
