@@ -7,6 +7,7 @@ engine under its lock); the returned ``QueryRun`` is then streamed asynchronousl
 from __future__ import annotations
 
 import dataclasses
+import secrets
 import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
@@ -246,14 +247,25 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
         result = engine.execute_statement(stmt, props)
     except KsqlError as e:
         raise from_ksql_error(e, stmt.text) from e
-    return _pull_run(ctx, stmt.query.source.name, result.data or {}, stmt.query.limit)
+    return _pull_run(ctx, stmt.query.source.name, result.data or {}, stmt.query.limit,
+                     alias=stmt.query.source.alias)
 
 
-def _pull_run(ctx: ServerContext, source_name: str, data: dict[str, Any], limit: int | None) -> QueryRun:
+def _pull_run(ctx: ServerContext, source_name: str, data: dict[str, Any], limit: int | None,
+              alias: str | None = None) -> QueryRun:
     kind, cols = _pull_columns(ctx, source_name, list(data.get("columns") or []))
-    return QueryRun(kind, f"query_{int(time.time() * 1000)}", cols, rows=list(data.get("rows") or []),
+    return QueryRun(kind, pull_query_id(kind, alias or source_name), cols, rows=list(data.get("rows") or []),
                     convert=row_converter([t for _, t, _ in cols]), limit=limit,
                     schema=_source_schema(ctx, source_name, cols), consistency_token=data.get("consistencyToken"))
+
+
+def pull_query_id(kind: str, alias: str) -> str:
+    """A table's pull query is ``query_<epoch ms>``; a stream's runs as a transient query reading up to the
+    end offsets, so its id is a transient query's, ``transient_<source alias>_<random positive long>``
+    (ksqlDB's QueryIdUtil, from memory)."""
+    if kind == PULL_STREAM:
+        return f"transient_{alias}_{secrets.randbits(63)}"
+    return f"query_{int(time.time() * 1000)}"
 
 
 def _source_schema(ctx: ServerContext, source_name: str, cols: list[Column]) -> str | None:
