@@ -1,11 +1,13 @@
 """Generates ``source-statements.json``: every statement that names an existing source by kind (ALTER STREAM/TABLE,
-DROP STREAM/TABLE with and without IF EXISTS) against every kind of target - a stream, a table, a SOURCE stream, a
+DROP STREAM/TABLE with and without IF EXISTS, CREATE OR REPLACE [SOURCE] STREAM/TABLE) against every kind of target - a stream, a table, a SOURCE stream, a
 SOURCE table, the sink of a CREATE STREAM/TABLE AS SELECT, and a name that is no source - with the ``/ksql``
 answer ksqlDB gives (from memory of its rules, written in our words):
 
 - ALTER: ``AlterSourceFactory`` refuses a SOURCE stream/table in the statement's own words, then
   ``DdlCommandExec`` checks that the source exists, that its kind is the statement's, and that no
   CREATE ... AS SELECT made it; success is ``<Kind> altered`` under ``<kind>/<NAME>/alter``.
+- CREATE OR REPLACE: a SOURCE on either side is refused, another kind is the upgrade check's ``type``
+  difference, the same kind and columns replace the source.
 - DROP: a missing source is ``<Kind> <NAME> does not exist.`` (IF EXISTS: a command status saying so); another
   kind is ``Incompatible data source type is <KIND>, but statement was DROP <KIND>``; success names the topic;
   a sink's query is terminated with it.
@@ -122,8 +124,37 @@ def dropped_sink_cases() -> list[dict[str, Any]]:
     return out
 
 
+def replace_cases() -> list[dict[str, Any]]:
+    """CREATE OR REPLACE of a source by its own statement: a SOURCE on either side is refused
+    (CreateSourceFactory), another kind is a difference of the metastore's upgrade check (``type = KSTREAM
+    which is not upgradeable to KTABLE``, as for CREATE OR REPLACE ... AS SELECT), the same kind with the same
+    columns replaces it."""
+    out: list[dict[str, Any]] = []
+    plain = {"STREAM": "a stream", "TABLE": "a table"}
+    source = {"STREAM": "a SOURCE stream", "TABLE": "a SOURCE table"}
+    for kind, key in (("STREAM", "KEY"), ("TABLE", "PRIMARY KEY")):
+        statement = (f"CREATE OR REPLACE {kind} X (ID INT {key}, V STRING) WITH (kafka_topic='x', "
+                     "value_format='JSON', partitions=1);")
+        for what in (plain["STREAM"], plain["TABLE"], source["STREAM"], source["TABLE"]):
+            src_kind, setup, _topic, is_source, _by_query = TARGETS[what]
+            name = f"CREATE OR REPLACE {kind} over {what}"
+            if is_source:
+                out.append(_error(name, setup, statement, f"Cannot add {kind.lower()} 'X': CREATE OR REPLACE is "
+                                                          f"not supported on source {kind.lower()}s."))
+            elif src_kind != kind:
+                out.append(_error(name, setup, statement, f"Cannot upgrade data source: DataSource '`X`' has type "
+                                                          f"= K{src_kind} which is not upgradeable to K{kind}"))
+            else:
+                out.append(_status(name, setup, statement, f"{kind.lower()}/X/create", f"{kind.capitalize()} created"))
+        source_statement = statement.replace("OR REPLACE", "OR REPLACE SOURCE")
+        out.append(_error(f"CREATE OR REPLACE SOURCE {kind} over {plain[kind]}", TARGETS[plain[kind]][1],
+                          source_statement, f"Cannot add {kind.lower()} 'X': CREATE OR REPLACE is not supported on "
+                                            f"source {kind.lower()}s."))
+    return out
+
+
 def cases() -> list[dict[str, Any]]:
-    return alter_cases() + drop_cases() + dropped_sink_cases()
+    return alter_cases() + drop_cases() + dropped_sink_cases() + replace_cases()
 
 
 if __name__ == "__main__":
