@@ -33,7 +33,7 @@ from ksqlpy.engine import consistency
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.expr.type_rules import literal_type
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.pull_access import _NO_KEY, _dnf, _to_key, _unparen
+from ksqlpy.plan.pull_access import _dnf, _to_key, _unparen
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -131,9 +131,9 @@ class PreparedLookup:
         out: list[tuple[tuple, None, None]] = []
         for disjunct in self.disjuncts:
             per_column = []
-            for col, (strict, slots) in zip(self.key_columns, disjunct, strict=True):
+            for col, (_in_list, slots) in zip(self.key_columns, disjunct, strict=True):
                 values = (_literal(*params[i], negated)[0] for i, negated in slots)
-                per_column.append([k for k in (_to_key(v, col, strict=strict) for v in values) if k is not _NO_KEY])
+                per_column.append([_to_key(v, col) for v in values])
             out.extend((combo, None, None) for combo in itertools.product(*per_column))
         return out
 

@@ -109,8 +109,7 @@ def _plan(where: exp.Expression | None, key_columns: list[Column], window_size: 
             kind, col, payload = _classify(atom, keys, windowed, functions)
             if kind == "eq" or kind == "in":
                 seen[col] = seen.get(col, 0) + 1
-                eqs[col] = [k for k in (_to_key(v, keys[col], strict=kind == "in") for v in payload)
-                            if k is not _NO_KEY]
+                eqs[col] = [_to_key(v, keys[col]) for v in payload]
             elif kind == "range":
                 seen[col] = seen.get(col, 0) + 1
                 ranges[col] = 1
@@ -239,20 +238,19 @@ def evaluate(e: exp.Expression, functions: FunctionRegistry) -> Any:
     return constant_value(bind(e, Scope(), BindContext(functions)), functions)
 
 
-_NO_KEY = object()
 
 
-def _to_key(v: Any, col: Column, *, strict: bool) -> Any:
-    """A lookup value in the key column's Python representation. ``strict`` (IN lists): ksqlDB's errors
-    when impossible; otherwise a value no key can equal is simply not looked up."""
+def _to_key(v: Any, col: Column) -> Any:
+    """A lookup value (of ``=`` or an IN list) in the key column's Python representation, coerced as ksqlDB's
+    QueryFilterNode.resolveKey does with DefaultSqlValueCoercer.STRICT (from memory): widening only (INT ->
+    BIGINT -> DECIMAL -> DOUBLE), a value it cannot take is an error naming it in quotes, NULL is refused."""
     if v is None:
-        if not strict:
-            return _NO_KEY
         raise KsqlStatementError(f"Primary key columns can not be NULL: ({col.name} = null)")
     t = col.type
     ok = True
     if t in (T.INTEGER, T.BIGINT):
-        ok = isinstance(v, int) and not isinstance(v, bool)
+        bits = 31 if t == T.INTEGER else 63
+        ok = isinstance(v, int) and not isinstance(v, bool) and -(1 << bits) <= v < (1 << bits)
     elif t == T.DOUBLE:
         import decimal
 
@@ -269,8 +267,6 @@ def _to_key(v: Any, col: Column, *, strict: bool) -> Any:
         if ok:  # every digit of a DECIMAL(38, s) key: the default context would round to 28
             v = decimal.Decimal(v).quantize(decimal.Decimal(1).scaleb(-t.scale), context=decimal.Context(prec=1000))
     if not ok:
-        if not strict:
-            return _NO_KEY
-        shown = f"'{v}'" if isinstance(v, str) else str(v)
-        raise KsqlStatementError(f"{shown} can not be converted to the type of the key column: {col.name} {t} KEY")
+        shown = str(v).lower() if isinstance(v, bool) else str(v)
+        raise KsqlStatementError(f"'{shown}' can not be converted to the type of the key column: {col.name} {t} KEY")
     return v
