@@ -64,8 +64,10 @@ def test_table_rows_that_stop_matching_where_are_deletes(engine: Engine) -> None
 def test_aggregation_deletes_are_tombstone_rows(engine: Engine) -> None:
     for i, v in enumerate("aab"):
         send(engine, "s", i, {"V": v, "N": i}, i)
-    assert push(engine, "SELECT V, COUNT(*) AS C FROM S GROUP BY V HAVING COUNT(*) < 2 EMIT CHANGES LIMIT 3;") == [
-        ("a", 1), ("DELETE", "a", None), ("b", 1)]
+    rows = push(engine, "SELECT V, COUNT(*) AS C FROM S GROUP BY V HAVING COUNT(*) < 2 EMIT CHANGES LIMIT 3;")
+    # the groups are repartitioned over S's two partitions: the order holds per key, not across keys
+    assert [r for r in rows if "a" in r] == [("a", 1), ("DELETE", "a", None)]
+    assert [r for r in rows if "b" in r] == [("b", 1)]
 
 
 def test_merged_session_deletes_keep_their_window(engine: Engine) -> None:
