@@ -186,6 +186,4 @@ class EmbeddedBackend:
         return None
 
     def close(self) -> None:
-        if self.plog_sink is not None:
-            self.plog_sink.close()
-        self.engine.close()
+        self.engine.close()  # stops the queries, then flushes the processing log (plog_sink) before the log closes

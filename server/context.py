@@ -173,8 +173,8 @@ class ServerContext:
                 engine.close()
             except Exception:  # noqa: BLE001
                 LOG.exception("error closing the engine")
-        if self.plog_sink is not None:
-            self.plog_sink.close()
+        if self.plog_sink is not None:  # engine.close flushed it after its queries stopped; this stops a sink
+            self.plog_sink.close()  # left by an engine that failed to start
         self.state = TERMINATED
 
     def check_ready(self) -> None:

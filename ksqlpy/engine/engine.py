@@ -397,6 +397,14 @@ class Engine:
             self.worker_manager.close()
         for q in list(self.queries.values()):
             q.close()
+        # the queries are stopped and their offsets committed: what they logged must reach the processing-log
+        # topic before the log closes (a sink closed earlier lost the entries of records committed after it)
+        sink_close = getattr(self.plog.sink, "close", None)
+        if sink_close is not None:
+            try:
+                sink_close()
+            except Exception:  # noqa: BLE001 - the engine still closes
+                LOG.exception("could not flush the processing log")
         try:
             self.log.close()
         finally:

@@ -9,8 +9,9 @@ import time
 from pathlib import Path
 
 import orjson
+import pytest
 
-from ksqlpy.engine import Engine
+from ksqlpy.engine import Engine, processing_log
 from ksqlpy.engine.command_log import DurableStatements
 from ksqlpy.engine.processing_log import open_processing_log
 
@@ -66,3 +67,21 @@ def test_a_library_engine_keeps_entries_in_memory_by_default(tmp_path: Path) -> 
             engine.drain(1)
         assert engine.plog.entries[0]["message"]["type"] == 0
         assert not engine.log.topic_exists("default_ksql_processing_log")
+
+
+def test_entries_logged_before_close_reach_the_topic(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # the sink's thread never flushes on its own here: what the query logged is still queued when the engine
+    # closes, and closing must write it before the log closes - the query's offset is committed by then, so a
+    # lost entry never comes back (the shell closed the sink before the engine and lost such entries)
+    monkeypatch.setattr(processing_log, "FLUSH_S", 3600.0)
+    props = {"auto.offset.reset": "earliest", "ksql.logging.processing.topic.auto.create": "true"}
+    engine = Engine(str(tmp_path), props)
+    sink = open_processing_log(engine, props, "default_", lambda s: None)
+    assert sink is not None
+    engine.execute(BAD_RECORD)
+    engine.drain()
+    assert len(sink.pending) == 1
+    engine.close()
+    with Engine(str(tmp_path), props) as again:
+        batch = again.log.fetch("default_ksql_processing_log", 0, 0, 10)
+        assert [orjson.loads(v)["message"]["type"] for v in batch.values] == [0]
