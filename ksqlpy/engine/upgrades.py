@@ -67,9 +67,23 @@ def _features(features: set[str]) -> str:
     return "SerdeFeatures{features=[" + ", ".join(sorted(features)) + "]}"
 
 
-def _format_info(name: str, delimiter: str | None) -> str:
-    props = f"delimiter={delimiter}" if delimiter is not None and name == "DELIMITED" else ""
-    return f"FormatInfo{{format={name}, properties={{{props}}}}}"
+def _format_info(s: Source, is_key: bool) -> str:
+    """``FormatInfo.toString()``: the format and the properties its statement gave it, in the order ksqlDB's
+    ``CreateSourceAsProperties`` builds them (full schema name - an AVRO key's default ``<Sink>Key`` too -,
+    delimiter, schema id); a change of any of them is a change of the topic."""
+    from ksqlpy.schema_registry.sources import serde_options
+
+    name = s.key_format if is_key else s.value_format
+    delimiter = s.key_delimiter if is_key else s.value_delimiter
+    options = serde_options(s, is_key) if not is_key or s.key_columns else {}
+    props: list[str] = []
+    if options.get("full_name") is not None:
+        props.append(f"fullSchemaName={options['full_name']}")
+    if delimiter is not None and name == "DELIMITED":
+        props.append(f"delimiter={delimiter}")
+    if options.get("schema_id") is not None:
+        props.append(f"schemaId={options['schema_id']}")
+    return f"FormatInfo{{format={name}, properties={{{', '.join(props)}}}}}"
 
 
 def _window(w: WindowInfo | None) -> str:
@@ -81,9 +95,9 @@ def _window(w: WindowInfo | None) -> str:
 
 def topic_text(s: Source) -> str:
     """A source's topic as ksqlDB's ``KsqlTopic.toString()`` prints it (name, key and value formats)."""
-    key = (f"KeyFormat{{format={_format_info(s.key_format, s.key_delimiter)}, "
+    key = (f"KeyFormat{{format={_format_info(s, True)}, "
            f"features={_features(s.key_features)}, window={_window(s.windowed)}}}")
-    value = (f"ValueFormat{{format={_format_info(s.value_format, s.value_delimiter)}, "
+    value = (f"ValueFormat{{format={_format_info(s, False)}, "
              f"features={_features(s.value_features)}}}")
     return f"KsqlTopic{{kafkaTopicName='{s.topic}', keyFormat={key}, valueFormat={value}}}"
 
@@ -180,8 +194,8 @@ def _list(items: list[str]) -> str:
 
 
 def _formats(s: Source) -> str:
-    return (f"Formats{{keyFormat={_format_info(s.key_format, s.key_delimiter)}, "
-            f"valueFormat={_format_info(s.value_format, s.value_delimiter)}, "
+    return (f"Formats{{keyFormat={_format_info(s, True)}, "
+            f"valueFormat={_format_info(s, False)}, "
             f"keyFeatures={_features(s.key_features)}, valueFeatures={_features(s.value_features)}}}")
 
 
@@ -218,7 +232,7 @@ def plan_steps(plan: Sink, sink: Source) -> list[PlanStep]:
     if plan.find(Filter) is not None:
         steps.append(PlanStep(f"{kind}Filter"))
     rekey = plan.find(Rekey)
-    if rekey is not None:
+    if rekey is not None and rekey.repartition:  # PARTITION BY the input's own key is no step (repartitionNeeded)
         steps.append(PlanStep(f"{kind}SelectKey", {"queryContext": "PartitionBy",
                                                     "keyExpression": _list([str(e) for e in rekey.exprs])}))
     if plan.find(FlatMap) is not None:

@@ -96,6 +96,20 @@ def test_a_partition_by_query_upgrades_when_its_key_expression_stays(engine: Eng
     assert upgraded.query_id == created.query_id
 
 
+@pytest.mark.parametrize(("first", "second"), [
+    ("CREATE STREAM out AS SELECT * FROM s;", "CREATE OR REPLACE STREAM out AS SELECT * FROM s PARTITION BY id;"),
+    ("CREATE STREAM out AS SELECT * FROM s PARTITION BY id;", "CREATE OR REPLACE STREAM out AS SELECT * FROM s WHERE v > 0;"),
+])
+def test_partition_by_the_input_key_is_no_step_to_match(engine: Engine, first: str, second: str) -> None:
+    """ksqlDB's repartitionNeeded: PARTITION BY the key columns keeps the stream as it is, so the plans match."""
+    [created] = engine.execute(first)
+    insert(engine, (1, 1))
+    [upgraded] = engine.execute(second)
+    assert upgraded.query_id == created.query_id
+    insert(engine, (2, 2))
+    assert [r["V"] for r in sink_values(engine, "OUT")] == [1, 2]
+
+
 def test_having_and_non_aggregate_projections_of_an_aggregation_may_change(engine: Engine) -> None:
     [created] = engine.execute("CREATE TABLE counts AS SELECT id, COUNT(*) AS n FROM s GROUP BY id;")
     insert(engine, (1, 1), (1, 1))
@@ -150,6 +164,17 @@ SCHEMA = "Cannot upgrade data source: DataSource '`{name}`' has schema = "
                  "Cannot upgrade data source: DataSource '`O`' has topic = KsqlTopic{kafkaTopicName='O', "
                  "keyFormat=KeyFormat{format=FormatInfo{format=KAFKA, properties={}}, features=SerdeFeatures{"
                  "features=[]}, window=Optional.empty}", id="window added"),
+    pytest.param("CREATE STREAM o WITH (value_format='AVRO') AS SELECT * FROM s;",
+                 "CREATE OR REPLACE STREAM o WITH (value_format='AVRO', value_schema_full_name='x.Y') AS SELECT * FROM s;",
+                 "valueFormat=ValueFormat{format=FormatInfo{format=AVRO, properties={}}, features=SerdeFeatures{"
+                 "features=[]}}} which is not upgradeable to KsqlTopic{kafkaTopicName='O', keyFormat=KeyFormat{format="
+                 "FormatInfo{format=KAFKA, properties={}}, features=SerdeFeatures{features=[]}, window=Optional.empty},"
+                 " valueFormat=ValueFormat{format=FormatInfo{format=AVRO, properties={fullSchemaName=x.Y}}",
+                 id="value schema full name"),
+    pytest.param("CREATE STREAM o WITH (format='AVRO') AS SELECT * FROM s;",
+                 "CREATE OR REPLACE STREAM o WITH (format='AVRO', key_schema_full_name='a.B') AS SELECT * FROM s;",
+                 "keyFormat=KeyFormat{format=FormatInfo{format=AVRO, properties={fullSchemaName=io.confluent.ksql."
+                 "avro_schemas.OKey}}, features=SerdeFeatures{features=[UNWRAP_SINGLES]}", id="key schema full name"),
     pytest.param("CREATE STREAM o AS SELECT * FROM s;", "CREATE OR REPLACE STREAM o WITH (value_format='DELIMITED') "
                  "AS SELECT id, v, w FROM s;", "has topic = KsqlTopic{kafkaTopicName='O'", id="format change"),
     pytest.param("CREATE STREAM o AS SELECT id, v FROM s;", "CREATE OR REPLACE TABLE o AS SELECT id, COUNT(*) AS v "

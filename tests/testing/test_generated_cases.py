@@ -72,6 +72,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("serde/protobuf_wire_types_gen.py", {"protobuf-wire-types.json": lambda g: g["tests"]}),
     ("serde/mistyped_values_gen.py", {"mistyped-values.json": lambda g: g["tests"]}),
     ("serde/avro_widening_gen.py", {"avro-widening.json": lambda g: g["tests"]}),
+    ("upgrades/gen_upgrade_scope.py", {"upgrade-scope.json": lambda g: g["cases"]()}),
 ])
 def test_generated_files_match_their_generator(generator: str, files: dict) -> None:  # type: ignore[type-arg]
     path = CASES / generator
