@@ -99,6 +99,47 @@ def _saturate(lo: int, hi: int) -> Callable[[float], int]:
     return conv
 
 
+def java_text(t: T.SqlType) -> Callable[[Any], str]:
+    """``Objects.toString`` of a non-null value of ``t`` as ksqlDB holds it, which CAST(container AS STRING)
+    prints: a list ``[a, b]``, a map ``{k=v, ...}`` in its java.util.HashMap's order, a Connect ``Struct{F=v,...}``
+    (NULL fields left out) at any depth, and inside them a DATE, TIME or TIMESTAMP as its java.sql class prints
+    itself (``2020-01-02``, ``10:11:12``, ``2020-01-02 10:11:12.5``, in UTC), a DECIMAL as BigDecimal.toString,
+    BYTES as its ByteBuffer."""
+    if isinstance(t, T.Array):
+        element = java_text(t.element)
+        return lambda v: "[" + ", ".join("null" if x is None else element(x) for x in v) + "]"
+    if isinstance(t, T.Map):
+        from ksqlpy.functions.map import java_map_items
+
+        key, value = java_text(t.key), java_text(t.value)
+        return lambda v: "{" + ", ".join(f"{'null' if k is None else key(k)}={'null' if x is None else value(x)}"
+                                         for k, x in java_map_items(v)) + "}"
+    if isinstance(t, T.Struct):
+        fields = [(name, java_text(ft)) for name, ft in t.fields]
+        return lambda v: "Struct{" + ",".join(f"{name}={text(v[name])}" for name, text in fields
+                                              if v.get(name) is not None) + "}"
+    if t == T.DATE:
+        return isotime.format_date_iso  # java.sql.Date: yyyy-mm-dd
+    if t == T.TIME:
+        return _sql_time_text
+    if t == T.TIMESTAMP:
+        return _sql_timestamp_text
+    return javatext.java_str
+
+
+def _sql_time_text(ms: int) -> str:
+    """``java.sql.Time.toString``: hh:mm:ss, never the milliseconds."""
+    seconds = ms // 1000
+    return f"{seconds // 3600 % 24:02d}:{seconds // 60 % 60:02d}:{seconds % 60:02d}"
+
+
+def _sql_timestamp_text(ms: int) -> str:
+    """``java.sql.Timestamp.toString``: yyyy-mm-dd hh:mm:ss.f, the fraction's trailing zeros dropped (``.0``)."""
+    days, rest = divmod(ms, _DAY_MS)
+    fraction = f"{rest % 1000 * 1_000_000:09d}".rstrip("0") or "0"
+    return f"{isotime.format_date_iso(days)} {_sql_time_text(rest)}.{fraction}"
+
+
 def _bytes_of(s: str) -> bytes:
     """STRING -> BYTES: the trimmed text read as base64 the way Java's decoder reads it (padding optional)."""
     return javatext.base64_decode(s.strip())
@@ -150,10 +191,8 @@ def converter(src: T.SqlType, dst: T.SqlType, *, trim_text: bool = False) -> Cal
             return isotime.format_date_iso
         if src == T.TIME:
             return isotime.format_time_cast
-        if isinstance(src, T.Struct):
-            return javatext.struct_str
-        if isinstance(src, (T.Array, T.Map)):
-            return javatext.java_str
+        if isinstance(src, T.Struct | T.Array | T.Map):
+            return java_text(src)
     if src == T.STRING:
         if dst == T.INTEGER:
             return _parse_integral(32)
