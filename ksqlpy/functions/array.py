@@ -10,7 +10,20 @@ from typing import Any
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 from ksqlpy.javatext import java_str
-from ksqlpy.types import BYTES, DOUBLE, Array, Map, SqlType, Struct
+from ksqlpy.types import (
+    BIGINT,
+    BOOLEAN,
+    BYTES,
+    DOUBLE,
+    INTEGER,
+    STRING,
+    Array,
+    Decimal,
+    Map,
+    NullType,
+    SqlType,
+    Struct,
+)
 
 CATEGORY = "ARRAY"
 
@@ -78,17 +91,28 @@ def _remove(a: Any, v: Any) -> Any:
     return [x for x in a if x is None or hashable(x) != h]
 
 
-def _join(a: Any, delimiter: Any = ",") -> Any:
-    if a is None:
-        return None
-    if delimiter is None:
-        delimiter = ""
-    parts = []
-    for x in a:
-        if isinstance(x, list | dict | bytes):
-            raise FunctionError("error message: ARRAY_JOIN only supports arrays of primitive types")
-        parts.append(java_str(x))
-    return delimiter.join(parts)
+# the element classes ksqlDB's ArrayJoin prints (KSQL_PRIMITIVES); any other non-null element - a DATE, TIME or
+# TIMESTAMP (java.sql classes), BYTES, a container - fails the call
+_JOINABLE = (BOOLEAN, INTEGER, BIGINT, DOUBLE, STRING)
+
+
+def _make_join(param_types: list[SqlType], _returns: SqlType) -> Callable[..., Any]:
+    element = param_types[0].element if isinstance(param_types[0], Array) else None
+    joinable = element is None or element in _JOINABLE or isinstance(element, Decimal | NullType)
+
+    def join(a: Any, delimiter: Any = ",") -> Any:
+        if a is None:
+            return None
+        if delimiter is None:
+            delimiter = ""
+        parts = []
+        for x in a:
+            if x is not None and (not joinable or isinstance(x, list | dict | bytes)):
+                raise FunctionError("error message: ARRAY_JOIN only supports arrays of primitive types")
+            parts.append(java_str(x))
+        return delimiter.join(parts)
+
+    return join
 
 
 _FLIP_SIGN = bytes((b ^ 0x80) for b in range(256))
@@ -233,7 +257,7 @@ def register(registry: FunctionRegistry) -> None:
     add(
         "ARRAY_JOIN",
         "Joins the elements of an array of primitives into a string, with ',' or the given delimiter.",
-        [("ARRAY<T>", "STRING", _join), ("ARRAY<T>, STRING", "STRING", _join)],
+        [Overload("ARRAY<T>", "STRING", make_impl=_make_join), Overload("ARRAY<T>, STRING", "STRING", make_impl=_make_join)],
         null_on_null=False,
     )
     add("ARRAY_LENGTH", "The number of elements of an array.", [("ARRAY<T>", "INT", len)])

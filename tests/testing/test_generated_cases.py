@@ -73,7 +73,8 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("serde/mistyped_values_gen.py", {"mistyped-values.json": lambda g: g["tests"]}),
     ("serde/avro_widening_gen.py", {"avro-widening.json": lambda g: g["tests"]}),
     ("upgrades/gen_upgrade_scope.py", {"upgrade-scope.json": lambda g: g["cases"]()}),
-    ("functions/gen_cast_to_string.py", {"cast-to-string.json": lambda g: g["cases"]()}),
+    ("functions/gen_cast_to_string.py", {"cast-to-string.json": lambda g: g["cases"](),
+                                          "array-join-elements.json": lambda g: g["array_join_cases"]()}),
 ])
 def test_generated_files_match_their_generator(generator: str, files: dict) -> None:  # type: ignore[type-arg]
     path = CASES / generator
