@@ -34,6 +34,8 @@ class RepartitionWriter:
     def __init__(self, topic: str, key_bytes: Callable[[tuple], bytes]) -> None:
         self.topic = topic
         self.key_bytes = key_bytes
+        # the writing task's ``handoff.Outbox`` when a task of this process reads the topic (set by the build)
+        self.outbox: Any = None
 
     def write(self, tx: LogTransaction, items: list[tuple]) -> int:
         """One columnar ``produce_batch`` (partitioned by key), each distinct key serialized once; the
@@ -50,10 +52,15 @@ class RepartitionWriter:
             for k in memo:
                 memo[k] = kb(k)
             keys = list(map(memo.__getitem__, ks))
-        values = encode_values(list(map(_PAYLOAD, items)))
+        payloads = list(map(_PAYLOAD, items))
+        values = encode_values(payloads)
         headers = list(map(_HEADERS, items))
-        tx.produce_batch(self.topic, None, keys, values, list(map(_TS, items)),
-                         [h or None for h in headers] if any(headers) else None)
+        with_headers = any(headers)
+        timestamps = list(map(_TS, items))
+        tx.produce_batch(self.topic, None, keys, values, timestamps,
+                         [h or None for h in headers] if with_headers else None)
+        if self.outbox is not None and not with_headers:
+            self.outbox.stage(self.topic, keys, payloads, timestamps)
         return len(items)
 
 
