@@ -45,6 +45,8 @@ _LOG = logging.getLogger("ksqlpy.workers")
 _WATCH_S = 0.05
 _RESTART_BACKOFF_S = 0.2
 _MAX_MESSAGES_PER_DRAIN = 10_000
+# taken spares are replaced once the engine's worker-run queries are idle, or this long after the take
+_REFILL_AFTER_S = 5.0
 WORKERS_PROPERTY = "ksqlpy.workers"
 SPARES_PROPERTY = "ksqlpy.workers.spares"
 
@@ -100,31 +102,62 @@ class Spares:
 
     A worker's start-up - a fresh interpreter importing ksqlpy - was ~0.3-0.4 s of CPU inside every query
     start (benchmarks, eighth pass); a spare has done it before the query exists and only builds its tasks.
-    Taken spares are replaced at once, so the next query (or a restarted worker) finds some too.
+    Taken spares are replaced (``refill``) once the worker-run queries are idle, or ``_REFILL_AFTER_S``
+    after the take: replaced at once, their imports competed for the cores with the workers that had just
+    taken them (q3 with two workers: 0.9 CPU-seconds of its process tree against 0.5 without).
     """
 
     def __init__(self, count: int) -> None:
         self.count = max(0, count)
         self.ready: list[tuple[Any, Connection]] = []
+        self.warm: set[int] = set()  # pids of the spares that reported their imports done (``wait_ready``)
+        self.short_since: float | None = None  # when fewer than ``count`` were left, until refilled
         self._lock = threading.Lock()
 
     def fill(self) -> None:
         with self._lock:
             while len(self.ready) < self.count:
                 self.ready.append(start_interpreter())
+            self.short_since = None
 
     def take(self) -> tuple[Any, Connection] | None:
         got = None
         with self._lock:
             while self.ready and got is None:
                 p, conn = self.ready.pop(0)
+                self.warm.discard(p.pid)
                 if p.poll() is None:
                     got = (p, conn)
                 else:
                     with contextlib.suppress(Exception):
                         conn.close()
-        self.fill()
+            if self.short_since is None and len(self.ready) < self.count:
+                self.short_since = time.monotonic()
         return got
+
+    def refill(self, idle: bool) -> None:
+        """Replace the taken spares when the worker-run queries are ``idle`` (caught up) or the first take
+        was ``_REFILL_AFTER_S`` ago."""
+        since = self.short_since
+        if since is not None and (idle or time.monotonic() - since >= _REFILL_AFTER_S):
+            self.fill()
+
+    def wait_ready(self, timeout_s: float) -> bool:
+        """Wait until every spare has imported what a worker runs (it says so before waiting for a spec),
+        at most ``timeout_s``; whether they all have."""
+        deadline = time.monotonic() + timeout_s
+        while True:
+            with self._lock:
+                for p, conn in self.ready:
+                    if p.pid in self.warm:
+                        continue
+                    with contextlib.suppress(EOFError, OSError):
+                        if conn.poll(0) and conn.recv().get("type") == "ready":
+                            self.warm.add(p.pid)
+                done = all(p.pid in self.warm for p, _ in self.ready)
+            if done or time.monotonic() >= deadline:
+                return done
+            time.sleep(0.01)
 
     def close(self) -> None:
         with self._lock:
@@ -299,6 +332,10 @@ class QueryWorkers:
     def pids(self) -> list[int]:
         return [w.process.pid for w in self.workers if w.process is not None and w.process.poll() is None]
 
+    def idle(self) -> bool:
+        """Every worker's last status says its last poll found no input."""
+        return all(w.status.get("idle") for w in self.workers)
+
     def statuses(self) -> list[dict[str, Any]]:
         for w in self.workers:
             self._drain_messages(w)
@@ -360,6 +397,11 @@ class WorkerManager:
                     qw.watch()
                 except Exception:  # noqa: BLE001 - the watcher must survive
                     _LOG.exception("watching workers of %s", qw.query_id)
+            if self.spares is not None:
+                try:
+                    self.spares.refill(all(qw.idle() for qw in current))
+                except Exception:  # noqa: BLE001 - a spare that cannot start now is started again later
+                    _LOG.exception("starting spare workers")
 
     def caught_up(self) -> dict[str, Any] | None:
         """Every worker-run query's ``ends()`` (None if one is behind). Caught up for good when two calls

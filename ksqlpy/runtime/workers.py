@@ -157,6 +157,7 @@ def main(argv: list[str]) -> None:
     conn = Connection(int(argv[0]))
     _die_with_parent()  # a spare waits here, maybe long (coordinator.Spares)
     try:
+        conn.send({"type": "ready"})  # imported: what is left of a start is building the tasks (Spares.wait_ready)
         spec = conn.recv()
     except (EOFError, OSError):
         os._exit(0)  # the engine closed, or let this spare go, before it had a query for it
