@@ -21,6 +21,10 @@ step is idempotent, and every worker process may run it at start; a store it has
 
 A table join's materialized result (the rows pull queries read) is in the join's task too, keyed by the join
 key: its entries move the same way (a pull query found the row from before the upgrade beside the new one).
+So does an aggregation grouped by the join key, which runs in the join's task without a repartition: its
+rows (per group, window or session) and a table aggregation's last row per source key (what its undo
+reads) are keyed by the join key's value; the restart after the upgrade continues each group's aggregate
+from its rows (it started the moved keys' groups anew, and a pull query found two rows).
 Stores whose task is not chosen by the join key's placed bytes are left alone: foreign-key joins (their
 tasks are the source topics' own partitions and the right table's key serde's routing), and formats
 without a registry (their bytes never changed).
@@ -33,6 +37,8 @@ from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.log.partitioner import partition_for_key
+from ksqlpy.runtime.accumulate import KEY
+from ksqlpy.runtime.group_by import SOURCE_PREFIX
 from ksqlpy.runtime.join_keys import SR_FORMATS, TAG, Rekey, entry_rekey
 from ksqlpy.serde import LOCAL_ID
 from ksqlpy.state.codec import decode
@@ -110,13 +116,38 @@ def materialized(encode: Callable[[tuple], bytes], n_keys: int, partitions: int)
     return place
 
 
+def aggregated(encode: Callable[[tuple], bytes], partitions: int) -> Callable[[bytes, bytes], int | None]:
+    """(entry key, value) of the store of an aggregation grouped by the join key in the join's task
+    (``runtime.aggregator``, ``state.windowed``, ``runtime.group_by``) -> the partition its group is placed
+    in now. A group's record (``K``, window ``W``, session ``S`` entries) holds its key; a table
+    aggregation's source row (``group_by.SOURCE_PREFIX``) its group key and arguments - the source key is
+    the group key there (the aggregation needs no repartition). The task's own bookkeeping (stream time,
+    ``\\x00``) stays."""
+
+    def place(k: bytes, v: bytes) -> int | None:
+        tag = k[:1]
+        try:
+            if tag in (b"K", b"W", b"S"):
+                key = decode(v)[KEY]
+            elif tag == SOURCE_PREFIX:
+                key = decode(v)[0]
+            else:
+                return None
+            return partition_for_key(encode(tuple(key)), partitions)
+        except Exception:  # noqa: BLE001 - an entry it cannot read stays where it is
+            return None
+
+    return place
+
+
 def relocate(log: Any, group: str, topics: list[str], fmt: str, partitions: int, rekey: Rekey | None,
              results: dict[str, Callable[[bytes, bytes], int | None]] | None = None) -> int:
     """Move the entries of the join stores on changelogs ``topics`` (``partitions`` each) whose join key
     is placed in another partition now; returns how many moved. ``rekey``: the store key codec's mapping
     of older store keys to current ones (``join_keys.rekey``). ``results``: the changelogs of stores after
     the join in its task keyed by the join key (a table join's materialized result, which pull queries
-    read), with the partition of each entry (``materialized``).
+    read; an aggregation grouped by the join key), with the partition of each entry (``materialized``,
+    ``aggregated``).
 
     Done once per store: the pass commits, with its moves, an offset for partition 0 of each changelog in
     the query's consumer group ``group`` (which never reads a changelog), and a store with that offset is

@@ -64,7 +64,7 @@ from ksqlpy.runtime.handoff import enabled as handoff_enabled
 from ksqlpy.runtime.join_build import JoinWiring
 from ksqlpy.runtime.join_keys import rekey
 from ksqlpy.runtime.join_output import JoinOutput, where_predicate
-from ksqlpy.runtime.join_placement import materialized, relocate
+from ksqlpy.runtime.join_placement import aggregated, materialized, relocate
 from ksqlpy.runtime.join_task import JoinTask, TaskContext
 from ksqlpy.runtime.materialize import (
     AggregateMaterialization,
@@ -365,7 +365,8 @@ class _Build:
 
     def relocate(self) -> None:
         """Move join store entries whose key is placed in another partition since an upgrade of the key's
-        bytes (``join_placement``), before any task restores."""
+        bytes (``join_placement``), before any task restores; with them the join's materialized result and
+        an aggregation on the join key in the join's task."""
         for sub in self.topology.sub_topologies:
             stage = sub.operator(JoinStage)
             if stage is None or sub.partitions < 2:
@@ -379,6 +380,10 @@ class _Build:
                     if isinstance(op.output, ToResult) and changelog:
                         results[changelog] = materialized(self.joins.codec(op.codec), len(mat.table.key_columns),
                                                           sub.partitions)
+                    agg = sub.operator(AggregateStage)  # grouped by the join key: no repartition before it
+                    changelog = self.topology.store(agg.store).changelog if agg is not None else None
+                    if isinstance(op.output, ToResult) and changelog:
+                        results[changelog] = aggregated(self.joins.codec(op.codec), sub.partitions)
                     relocate(self.ctx.log, self.topology.application_id, topics, op.codec.format, sub.partitions,
                              rekey(op.codec.format, op.codec.types), results)
 

@@ -221,3 +221,76 @@ def test_pull_queries_after_upgrade_see_one_row_per_key(tmp_path: Path, monkeypa
             assert _pull(h, f"SELECT * FROM J WHERE {key} = {row[0]};") == [row]
     finally:
         h.engine.close()
+
+
+# An aggregation grouped by the join key runs in the join's task (no repartition): its store is keyed by the
+# group key there, so its rows are placed by the join key's bytes as the join's stores are
+AGGREGATIONS = {
+    "stream-table": "CREATE TABLE A AS SELECT S.ID, COUNT(*) AS C, COLLECT_LIST(V) AS VS FROM S JOIN T "
+                    "ON S.ID = T.ID GROUP BY S.ID;",
+    "table-table": "CREATE TABLE A AS SELECT T.ID, COUNT(*) AS C, SUM(LEN(N)) AS L FROM T JOIN U "
+                   "ON T.ID = U.ID GROUP BY T.ID;",
+    "stream-stream-tumbling": "CREATE TABLE A AS SELECT S.ID, COUNT(*) AS C FROM S JOIN R WITHIN 1 HOUR "
+                              "ON S.ID = R.ID WINDOW TUMBLING (SIZE 1 HOUR) GROUP BY S.ID;",
+    "stream-table-hopping": "CREATE TABLE A AS SELECT S.ID, COUNT(*) AS C FROM S LEFT JOIN T ON S.ID = T.ID "
+                            "WINDOW HOPPING (SIZE 2 HOURS, ADVANCE BY 1 HOUR) GROUP BY S.ID;",
+    "stream-table-session": "CREATE TABLE A AS SELECT S.ID, COUNT(*) AS C FROM S JOIN T ON S.ID = T.ID "
+                            "WINDOW SESSION (1 HOUR) GROUP BY S.ID;",
+}
+
+
+def _aggregate(tmp: Path, fmt: str, aggregation: str, monkeypatch: pytest.MonkeyPatch, *, upgrade: bool,
+               pull: list[str]) -> tuple[Counter, list[list[tuple]]]:
+    """Records before the restart (in the old release's encodings with ``upgrade``) and after it: the
+    aggregate's output records and the pull queries' rows at the end."""
+    statements = [*_sources(fmt, "INT", 4), AGGREGATIONS[aggregation]]
+    keys = _keys("INT")
+    props = {**PROPS, "cache.max.bytes.buffering": 0}  # every update out: batches differ across the restart
+    with monkeypatch.context() as m:
+        if upgrade:
+            _old_release(m)
+        h = Harness(str(tmp), props)
+        for s in statements:
+            h.sql(s)
+        for i, k in enumerate(keys):
+            h.send("T", k, {"N": f"n{i}"}, 1000 + i)
+            h.send("U", k, {"M": f"m{i}"}, 1000 + i)
+        h.run()
+        for i, k in enumerate(keys):
+            h.send("S", k, {"V": f"v{i}"}, 2000 + i)
+            h.send("R", k, {"W": f"w{i}"}, 2000 + i)
+            h.send("S", k, {"V": f"x{i}"}, 3000 + i)
+        h.run()
+        if upgrade:
+            h.engine.close()
+    try:
+        if upgrade:
+            _new_process(monkeypatch)
+            h.engine = Engine(h.data_dir, props)
+            for s in statements:
+                h.sql(s)
+        for i, k in enumerate(keys):
+            h.send("T", k, {"N": f"n{i}''"}, 4000 + i)
+        h.run()
+        for i, k in enumerate(keys):
+            h.send("S", k, {"V": f"y{i}"}, 5000 + i)
+            h.send("R", k, {"W": f"z{i}"}, 5000 + i)
+        h.run()
+        return (Counter((repr(k), repr(v)) for k, v, _ in h.read("A")), [_pull(h, q) for q in pull])
+    finally:
+        h.engine.close()
+
+
+@pytest.mark.parametrize("fmt", ["AVRO", "JSON_SR", "PROTOBUF"])
+@pytest.mark.parametrize("aggregation", list(AGGREGATIONS))
+def test_aggregation_on_the_join_key_after_upgrade_continues_its_rows(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, fmt: str, aggregation: str) -> None:
+    """Over 4 partitions the old repartition bytes placed most keys in another task than the current ones:
+    the aggregate's rows (and a table aggregation's last row per source key, which its undo reads) move
+    there with the join's stores, so the aggregates after the restart continue from the rows before it as
+    one run does, and pull queries find one row per key and window."""
+    key = "T_ID" if aggregation == "table-table" else "S_ID"
+    pull = ["SELECT * FROM A;", *(f"SELECT * FROM A WHERE {key} = {k};" for k in _keys("INT"))]
+    expected = _aggregate(tmp_path / "one-run", fmt, aggregation, monkeypatch, upgrade=False, pull=pull)
+    got = _aggregate(tmp_path / "upgraded", fmt, aggregation, monkeypatch, upgrade=True, pull=pull)
+    assert got == expected

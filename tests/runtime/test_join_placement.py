@@ -11,9 +11,13 @@ from ksqlpy import types as T
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.log.embedded import EmbeddedLog
 from ksqlpy.log.partitioner import partition_for_key
+from ksqlpy.runtime.aggregator import META_STREAM_TIME, encode_key
+from ksqlpy.runtime.group_by import SOURCE_PREFIX
 from ksqlpy.runtime.join_keys import store_encoder
-from ksqlpy.runtime.join_placement import placement, relocate
+from ksqlpy.runtime.join_placement import aggregated, placement, relocate
 from ksqlpy.runtime.join_rows import key_encoder
+from ksqlpy.state import codec
+from ksqlpy.state.windowed import t8
 
 KEYS: list[tuple[list[T.SqlType], tuple]] = [
     ([T.INTEGER], (7,)), ([T.STRING], ("k-1",)), ([T.BIGINT, T.STRING], (3, "x")),
@@ -59,3 +63,20 @@ def test_relocation_moves_misplaced_entries_once(tmp_path: Any) -> None:
     assert relocate(log, "q", [topic], fmt, n, None) == 0  # done once: the store is not read again
     assert relocate(log, "other", [topic], fmt, n, None) == 1  # (read again, only the new entry moves)
     log.close()
+
+
+def test_an_aggregation_on_the_join_key_places_its_groups_by_their_key() -> None:
+    """Group records (plain, window, session) by the key they hold, a table aggregation's source row by its
+    group key; the task's bookkeeping and what it cannot read stay."""
+    fmt, n = "AVRO", 4
+    encode = key_encoder(fmt, [T.INTEGER])
+    place = aggregated(encode, n)
+    for k in range(8):
+        home = partition_for_key(encode((k,)), n)
+        rec = [1000, (k,), 3]  # time, key, accumulators (``runtime.accumulate``)
+        assert place(b"K" + encode_key((k,)), codec.encode(rec)) == home
+        assert place(b"W" + encode_key((k,)) + t8(0), codec.encode(rec)) == home
+        assert place(b"S" + encode_key((k,)) + t8(10) + t8(0), codec.encode(rec)) == home
+        assert place(SOURCE_PREFIX + encode_key((k,)), codec.encode(((k,), ("v",)))) == home
+    assert place(META_STREAM_TIME, codec.encode(1000)) is None
+    assert place(b"K(1,)", b"not a record") is None
