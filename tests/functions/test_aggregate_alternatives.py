@@ -5,14 +5,17 @@ signature on its own line, then the DESCRIBE FUNCTION hint - not the first line 
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from ksqlpy import types as T
 from ksqlpy.engine import Engine
+from ksqlpy.engine.describe import describe_function
 from ksqlpy.errors import KsqlError, KsqlTypeError
 from ksqlpy.functions import builtin_registry
 from ksqlpy.functions.aggregates.base import alternatives
+from ksqlpy.functions.registry import top_level_split
 from ksqlpy.functions.signatures import alternative_text
 
 REGISTRY = builtin_registry()
@@ -52,7 +55,7 @@ def test_every_alternative_is_listed(name: str) -> None:
 def test_the_whole_message() -> None:
     assert _message("SUM", [T.STRING]) == (
         "Function 'SUM' does not accept parameters (STRING).\nValid alternatives are:\n"
-        f"SUM(INT)\nSUM(BIGINT)\nSUM(DOUBLE)\nSUM(DECIMAL)\n{HINT}")
+        f"SUM(INT val)\nSUM(BIGINT val)\nSUM(DOUBLE val)\nSUM(DECIMAL val)\n{HINT}")
 
 
 def test_optional_parameters_are_written_out_both_ways() -> None:
@@ -70,7 +73,7 @@ def test_in_statements(tmp_path: Path, kind: str) -> None:
         with pytest.raises(KsqlError) as err:
             e.execute(kind.format(call="SUM(W)"))
         text = str(err.value)
-        assert "Function 'SUM' does not accept parameters (STRING).\nValid alternatives are:\nSUM(INT)\n" in text
+        assert "Function 'SUM' does not accept parameters (STRING).\nValid alternatives are:\nSUM(INT val)\n" in text
         assert text.rstrip().endswith(HINT)
 
 
@@ -92,16 +95,50 @@ def test_one_line_format_for_every_kind_of_function() -> None:
 
 
 @pytest.mark.parametrize(("name", "args", "lines"), [
-    ("CORRELATION", [T.STRING, T.DOUBLE], ["CORRELATION(DOUBLE x, DOUBLE y)"]),
-    ("TOPK", [T.INTEGER, T.STRING], ["TOPK(T col, INT k)", "TOPK(T col, ANY... otherCols, INT k)"]),
-    ("TOPKDISTINCT", [T.INTEGER, T.DOUBLE], ["TOPKDISTINCT(T col, INT k)"]),
+    ("CORRELATION", [T.STRING, T.DOUBLE], ["CORRELATION(DOUBLE val1, DOUBLE val2)"]),
+    ("TOPK", [T.INTEGER, T.STRING], ["TOPK(T val, INT k)", "TOPK(T val1, ANY... val2, INT k)"]),
+    ("TOPKDISTINCT", [T.INTEGER, T.DOUBLE], ["TOPKDISTINCT(T val, INT k)"]),
     ("LATEST_BY_OFFSET", [T.INTEGER, T.STRING], [
-        "LATEST_BY_OFFSET(T col)", "LATEST_BY_OFFSET(T col, BOOLEAN ignoreNulls)", "LATEST_BY_OFFSET(T col, INT n)",
-        "LATEST_BY_OFFSET(T col, INT n, BOOLEAN ignoreNulls)"]),
+        "LATEST_BY_OFFSET(T val)", "LATEST_BY_OFFSET(T val, BOOLEAN ignoreNulls)",
+        "LATEST_BY_OFFSET(T val, INT latestN)", "LATEST_BY_OFFSET(T val, INT latestN, BOOLEAN ignoreNulls)"]),
+    ("EARLIEST_BY_OFFSET", [T.INTEGER, T.STRING], [
+        "EARLIEST_BY_OFFSET(T val)", "EARLIEST_BY_OFFSET(T val, BOOLEAN ignoreNulls)",
+        "EARLIEST_BY_OFFSET(T val, INT earliestN)", "EARLIEST_BY_OFFSET(T val, INT earliestN, BOOLEAN ignoreNulls)"]),
+    ("SUM", [T.STRING], ["SUM(INT val)", "SUM(BIGINT val)", "SUM(DOUBLE val)", "SUM(DECIMAL val)"]),
+    ("HISTOGRAM", [T.INTEGER], ["HISTOGRAM(STRING val)"]),
 ])
-def test_aggregates_name_the_parameters_the_reference_names(name: str, args: list[T.SqlType],
-                                                            lines: list[str]) -> None:
+def test_aggregates_name_the_parameters_as_their_factories(name: str, args: list[T.SqlType],
+                                                           lines: list[str]) -> None:
+    """ksqlDB's names (from memory of its UDAF sources): the column arguments ``val`` (``val1``, ``val2``..
+    when there are several), the literal ones the factory method's parameters (``k``, ``latestN``,
+    ``earliestN``, ``ignoreNulls``)."""
     assert _message(name, args).splitlines()[2:-1] == lines
+
+
+AGGREGATES = sorted(REGISTRY.aggregates.items())
+
+
+@pytest.mark.parametrize(("name", "fn"), AGGREGATES, ids=[n for n, _ in AGGREGATES])
+def test_every_builtin_aggregate_overload_names_each_parameter(name: str, fn: Any) -> None:
+    """In "Valid alternatives" and in DESCRIBE FUNCTION alike: every parameter of every overload has a name,
+    distinct within the overload, and DESCRIBE lists the overloads the alternatives list."""
+    lines = alternatives(fn.signatures())
+    described = describe_function(REGISTRY, name)["functions"]
+    assert len(described) == len(lines) > 0
+    for line, variation in zip(lines, described, strict=True):
+        params = [p.strip() for p in top_level_split(line[len(name) + 1:-1])]
+        names = [p.rpartition(" ")[2] for p in params]
+        assert all(n.isidentifier() for n in names) and len(set(names)) == len(names), line
+        assert [a["name"] for a in variation["arguments"]] == names
+        assert [a["type"] + ("..." if a["isVariadic"] else "") for a in variation["arguments"]] == [
+            p.rpartition(" ")[0] for p in params]
+
+
+def test_describe_lists_each_form_of_an_optional_parameter() -> None:
+    described = describe_function(REGISTRY, "EARLIEST_BY_OFFSET")["functions"]
+    assert [([a["name"] for a in v["arguments"]], v["returnType"]) for v in described] == [
+        (["val"], "T"), (["val", "ignoreNulls"], "T"), (["val", "earliestN"], "ARRAY<T>"),
+        (["val", "earliestN", "ignoreNulls"], "ARRAY<T>")]
 
 
 def test_a_scalar_with_named_parameters_lists_them(tmp_path: Path) -> None:

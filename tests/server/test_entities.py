@@ -299,7 +299,7 @@ def test_functions(client: TestClient) -> None:
     (concat,) = ksql(client, "DESCRIBE FUNCTION CONCAT;")
     assert concat["functions"][0]["arguments"][0]["isVariadic"] is True
     (sum_,) = ksql(client, "DESCRIBE FUNCTION SUM;")
-    assert sum_["type"] == "AGGREGATE" and {"arguments": [{"name": "", "type": "BIGINT", "description": "",
+    assert sum_["type"] == "AGGREGATE" and {"arguments": [{"name": "val", "type": "BIGINT", "description": "",
                                                             "isVariadic": False}],
                                             "returnType": "BIGINT", "description": sum_["description"]} \
         in sum_["functions"]

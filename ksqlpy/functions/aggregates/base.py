@@ -10,7 +10,12 @@ from decimal import Decimal as PyDecimal
 from typing import Any
 
 from ksqlpy.errors import KsqlTypeError
-from ksqlpy.functions.registry import AggregateFunction, ResolvedAggregate
+from ksqlpy.functions.registry import (
+    AggregateFunction,
+    ResolvedAggregate,
+    Variation,
+    variation_from_signature,
+)
 from ksqlpy.functions.signatures import alternative_text, args_str, no_match_message
 from ksqlpy.types import (
     BIGINT,
@@ -108,6 +113,10 @@ class Udaf(AggregateFunction):
     def signatures(self) -> list[str]:
         return list(self._signatures)
 
+    def variations(self) -> list[Variation]:
+        """DESCRIBE FUNCTION's variations: one per overload (an optional parameter's two forms are two)."""
+        return [variation_from_signature(s, self.description) for s in overloads(self._signatures)]
+
 
 # ---------------------------------------------------------------------------------------------------------
 # Helpers
@@ -153,19 +162,30 @@ def reject(name: str, types: Sequence[SqlType], literals: Sequence[Any] = ()) ->
     return Rejected(name, list(types) + [literal_type(v) for v in literals])
 
 
-def alternatives(signatures: Sequence[str]) -> list[str]:
-    """The "Valid alternatives" lines of documented signatures (``NAME(T [, BOOLEAN b]) -> R``): the call
-    form without its return type, an optional trailing part written out both ways, each line by the one
-    formatter of scalar and table functions (``alternative_text``)."""
+def overloads(signatures: Sequence[str]) -> list[str]:
+    """The overloads of documented signatures (``NAME(T val [, BOOLEAN b]) -> R``), an optional trailing
+    part written out both ways: ksqlDB declares one ``@UdafFactory`` per form, and lists each."""
     out: list[str] = []
     for sig in signatures:
-        call = sig.split(" -> ", 1)[0].strip()
+        call, arrow, returns = sig.partition(" -> ")
+        call = call.strip()
         name, params = call[:-1].split("(", 1)
         forms = [params]
         if params.endswith("]") and " [" in params:
             required, optional = params[:-1].split(" [", 1)
             forms = [required, required + optional]
-        out += [alternative_text(name, [_type_and_name(p) for p in _split_params(f)]) for f in forms]
+        out += [f"{name}({f}){arrow}{returns}" for f in forms]
+    return out
+
+
+def alternatives(signatures: Sequence[str]) -> list[str]:
+    """The "Valid alternatives" lines of documented signatures: each overload's call form without its return
+    type, by the one formatter of scalar and table functions (``alternative_text``)."""
+    out: list[str] = []
+    for sig in overloads(signatures):
+        call = sig.split(" -> ", 1)[0].strip()
+        name, params = call[:-1].split("(", 1)
+        out.append(alternative_text(name, [_type_and_name(p) for p in _split_params(params)]))
     return out
 
 
