@@ -148,8 +148,21 @@ def run_statement(ctx: ServerContext, stmt: A.Statement, props: dict[str, Any]) 
         else:
             result = engine.execute_statement(_rewrite(ctx, stmt) or stmt, props)
     except KsqlError as e:
-        raise from_ksql_error(e, stmt.text) from e
+        raise statement_error(e, stmt.text) from e
     return E.to_entity(engine, result, overrides=props, host=ctx.host)
+
+
+def statement_error(e: KsqlError, statement: str | None) -> ServerError:
+    """A statement's error as /ksql answers it: a KsqlStatementException's raw details without the
+    ``Statement: ...`` line its message ends with on the query endpoints, and the statement that line names
+    as ``statementText`` (ksqlDB's KsqlResource: ``Errors.badStatement(e.getRawUnloggedDetails(),
+    e.getSqlStatement())``, from memory) - for an expression's error that is the expression."""
+    err = from_ksql_error(e, statement)
+    if err.statement is not None:
+        head, named = split_statement_suffix(err.message)
+        if named is not None:
+            err.message, err.statement = head, named
+    return err
 
 
 def _close(engine: Any, tq: Any) -> bool:
@@ -221,6 +234,6 @@ def _validate(ctx: ServerContext, statements: list[A.Statement], props: dict[str
             LOG.warning("validating a request in the sandbox failed unexpectedly; running it")
             return
         stmt = getattr(e, "sandbox_statement", None)
-        raise from_ksql_error(e, stmt.text if stmt is not None else None) from e
+        raise statement_error(e, stmt.text if stmt is not None else None) from e
     except Exception:  # noqa: BLE001 - a sandbox gap must not refuse a request that would run
         LOG.warning("validating a request in the sandbox failed unexpectedly; running it", exc_info=True)

@@ -2,7 +2,9 @@
 
 ksqlDB rewrites ``ROWTIME >= '2020-02-23T23:45'`` (and ``=``, ``<>``, ``<``, ``<=``, ``>``, ``BETWEEN``) into a
 comparison with epoch milliseconds before it plans a WHERE clause, for persistent, push and pull queries
-alike: the text is UTC unless it names a zone, and a partial text is padded with zeros.
+alike: the text is UTC unless it names a zone, and a partial text is padded with zeros. A text that is no
+timestamp fails the statement (ksqlDB's PartialStringToTimestampParser raises a KsqlException, which the
+engine words as the statement's error) - never a server error.
 """
 
 from __future__ import annotations
@@ -10,6 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from sqlglot import exp
+
+from ksqlpy.errors import KsqlStatementError
 
 TIME_COLUMNS = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
 _COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between)
@@ -31,9 +35,14 @@ def iso_time_literals(where: exp.Expression) -> exp.Expression:
 
 
 def _parse_iso(text: str, parse: Any) -> int:
+    from ksqlpy.functions.javatime import DateTimeError
+
     try:
         return int(parse(text))
-    except Exception:  # noqa: BLE001 - ksqlDB accepts hour 24 as the next day's midnight
-        if "T24" in text:
-            return int(parse(text.replace("T24", "T00"))) + 24 * 3600 * 1000
-        raise
+    except DateTimeError as e:
+        if "T24" in text:  # ksqlDB accepts hour 24 as the next day's midnight
+            try:
+                return int(parse(text.replace("T24", "T00"))) + 24 * 3600 * 1000
+            except DateTimeError:
+                pass
+        raise KsqlStatementError(e.message) from None

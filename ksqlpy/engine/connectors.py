@@ -5,6 +5,11 @@ As in ksqlDB they run on the server that receives them (nothing goes to the comm
 ``ConnectExecutor``/``ListConnectorsExecutor``/``DescribeConnectorExecutor`` forward each to the Connect
 worker at ``ksql.connect.url``. ksqlpy embeds no Connect worker, so without ``ksql.connect.url`` every
 connector statement is refused with one message that says what to configure.
+
+Errors are ksqlDB's kinds, not statement errors (from memory of ConnectExecutor and DefaultConnectClient): a
+Connect cluster that cannot be reached (or none configured) is a server-side KsqlException, ``400`` /
+``40000`` ``generic_error``; an error Connect answers is passed on with Connect's HTTP status and the error
+code that status makes (``409`` -> ``40900``).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy.engine.describe import describe_source
 from ksqlpy.engine.results import StatementResult
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 
 if TYPE_CHECKING:
@@ -26,6 +31,19 @@ if TYPE_CHECKING:
 NOT_CONFIGURED = ("Connector statements need a Kafka Connect cluster, and none is configured: set "
                   "'ksql.connect.url' to its REST endpoint (for example http://localhost:8083).")
 TIMEOUT_S = 10.0
+
+
+class ConnectorStatementError(KsqlError):
+    """A connector statement's failure: ``status`` is the HTTP status it answers with (Connect's own for an
+    error Connect returned, 400 when Connect was not reached), its error code that status x 100."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.error_code = (status if 400 <= status < 600 else 400) * 100
+
+
+def _failed(what: str, e: ConnectError) -> ConnectorStatementError:
+    return ConnectorStatementError(f"{what}: {e.message}", e.status)
 
 
 class ConnectError(Exception):
@@ -40,7 +58,7 @@ class ConnectError(Exception):
 def connect_url(engine: Engine) -> str:
     url = engine.effective_properties().get("ksql.connect.url")
     if not url:
-        raise KsqlStatementError(NOT_CONFIGURED)
+        raise ConnectorStatementError(NOT_CONFIGURED)
     return str(url).rstrip("/")
 
 
@@ -78,7 +96,7 @@ def create_connector(engine: Engine, stmt: A.CreateConnector) -> StatementResult
     except ConnectError as e:
         if e.status == 409 and stmt.if_not_exists:
             return StatementResult("warning_entity", stmt.text, message=f"Connector {stmt.name} already exists")
-        raise KsqlStatementError(f"Failed to create connector: {e.message}") from None
+        raise _failed("Failed to create connector", e) from None
     info = dict(info or {})
     info.setdefault("type", "source" if stmt.source else "sink")
     return StatementResult("connector_info", stmt.text, data={"info": info})
@@ -91,7 +109,7 @@ def drop_connector(engine: Engine, stmt: A.DropConnector) -> StatementResult:
     except ConnectError as e:
         if e.status == 404 and stmt.if_exists:
             return StatementResult("warning_entity", stmt.text, message=f"Connector {stmt.name} does not exist.")
-        raise KsqlStatementError(f"Failed to drop connector: {e.message}") from None
+        raise _failed("Failed to drop connector", e) from None
     return StatementResult("drop_connector", stmt.text, data={"connectorName": stmt.name})
 
 
@@ -113,7 +131,7 @@ def list_connectors(engine: Engine, stmt: A.Show) -> StatementResult:
                            "className": (info.get("config") or {}).get("connector.class"),
                            "state": _state(status)})
     except ConnectError as e:
-        raise KsqlStatementError(f"Failed to list connectors: {e.message}") from None
+        raise _failed("Failed to list connectors", e) from None
     wanted = {"SOURCE_CONNECTORS": "source", "SINK_CONNECTORS": "sink"}.get(stmt.what)
     if wanted:
         listed = [c for c in listed if str(c["type"]).lower() == wanted]
@@ -128,8 +146,8 @@ def describe_connector(engine: Engine, stmt: A.Describe) -> StatementResult:
         status = _status(base, name) or {}
     except ConnectError as e:
         if e.status == 404:
-            raise KsqlStatementError(f"Failed to query connector: Connector {name} not found") from None
-        raise KsqlStatementError(f"Failed to query connector: {e.message}") from None
+            raise ConnectorStatementError(f"Failed to query connector: Connector {name} not found", 404) from None
+        raise _failed("Failed to query connector", e) from None
     config = info.get("config") or {}
     topics = [t.strip() for t in str(config.get("topics", "")).split(",") if t.strip()]
     sources = [describe_source(engine, s, False) for s in engine.catalog.sources() if s.topic in topics]

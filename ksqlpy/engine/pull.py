@@ -26,7 +26,7 @@ from ksqlpy.expr.bound import ColumnRef, Expr
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.logical import Filter, FlatMap, PullAccess, Sink
-from ksqlpy.plan.pull_access import decide_access
+from ksqlpy.plan.pull_access import InvalidWhere, decide_access
 from ksqlpy.properties import resolve
 
 if TYPE_CHECKING:
@@ -202,7 +202,11 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     plan = analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False, sql=stmt.text,
                          pull=True)
     mat = queryable(engine, src)
-    scan = decide_access(plan, q.where, engine.effective_properties())
+    try:
+        scan = decide_access(plan, q.where, engine.effective_properties())
+    except InvalidWhere as e:
+        e.set_message(f"{e.message}\nStatement: {stmt.text}")
+        raise
     token = consistency_token(engine, src, scan) if consistency.enabled(engine) else None
     candidates: Any = mat.scan() if scan.access is PullAccess.TABLE_SCAN else fetch(mat, scan.lookup, src)
     candidates = stored_view(engine, src, candidates)

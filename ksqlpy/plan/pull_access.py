@@ -41,6 +41,11 @@ class NeedsScan(Exception):
     """This WHERE cannot be answered by key lookups; the message is ksqlDB's, for when scans are off."""
 
 
+class InvalidWhere(KsqlStatementError):
+    """A WHERE refused because scans are off; raised while planning the pull query, so the query endpoints
+    name the statement after it (``Statement: ...``), as ksqlDB's EngineExecutor wraps planning errors."""
+
+
 @dataclass
 class Lookup:
     """Keys to fetch, each with the window-start range to fetch for it."""
@@ -80,9 +85,34 @@ def plan_where(where: exp.Expression | None, key_columns: list[Column], *, windo
     except NeedsScan as e:
         if scan_enabled:
             return None
-        raise KsqlStatementError(str(e)) from None
+        raise InvalidWhere(invalid_where(str(e), windowed)) from None
     except _RangeScan:
         return None
+
+
+PULL_QUERY_SYNTAX_HELP = "See https://cnfl.io/queries for more info.\nAdd EMIT CHANGES if you intended to issue a push query."
+_WINDOW_BOUND_OPERATORS = "[EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL, LESS_THAN, LESS_THAN_OR_EQUAL]"
+
+
+def invalid_where(reason: str, windowed: bool) -> str:
+    """ksqlDB's refusal of a WHERE that key lookups cannot answer while table scans are off (its
+    QueryFilterNode.invalidWhereClauseException, wording from memory): the reason, the pull-query syntax help,
+    what a lookup's WHERE must be (and on a windowed table which window bounds may narrow it), and the switch
+    that allows scans."""
+    reason = reason.rstrip()
+    if reason.endswith("."):
+        reason = reason[:-1]
+    window = ("" if not windowed else
+              "\n - (optionally) limits the time bounds of the windowed table."
+              "\n\t Bounds on [`WINDOWSTART`, `WINDOWEND`] are supported"
+              f"\n\t Supported operators are {_WINDOW_BOUND_OPERATORS}")
+    return (f"{reason}. {PULL_QUERY_SYNTAX_HELP}"
+            "\nPull queries require a WHERE clause that:"
+            "\n - includes a key equality expression, e.g. `SELECT * FROM X WHERE <key-column>=Y;`."
+            "\n - in the case of a multi-column key, is a conjunction of equality expressions that cover all key "
+            f"columns.{window}"
+            "\nIf more flexible queries are needed, table scans can be enabled by setting "
+            "ksql.query.pull.table.scan.enabled=true.")
 
 
 class _RangeScan(Exception):
@@ -122,7 +152,7 @@ def _plan(where: exp.Expression | None, key_columns: list[Column], window_size: 
             text = " AND ".join(format_expression(a) for a in conj)
             raise NeedsScan(f"WHERE clause missing key column for disjunct: {text}")
         if len(seen) < len(keys):
-            raise NeedsScan("Multi-column sources must specify every key in the WHERE clause.")
+            raise NeedsScan("Multi-column sources must specify every key in the WHERE clause")
         if ranges:
             string_key = len(keys) == 1 and next(iter(keys.values())).type == T.STRING
             if range_enabled and string_key and not windowed and len(disjuncts) == 1:
@@ -196,7 +226,7 @@ def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool,
                 return "eq", lcol, [evaluate(right, functions)]
             if op is exp.NEQ:
                 c = keys[lcol]
-                raise NeedsScan(f"Bound on key columns '[`{c.name}` {c.type} KEY]' must currently be '='. ")
+                raise NeedsScan(f"Bound on key columns '[`{c.name}` {c.type} KEY]' must currently be '='")
             return "range", lcol, None
         if windowed and lcol in WINDOW_BOUNDS and not _has_columns(right) and op is not exp.NEQ:
             return "window", lcol, (op, evaluate(right, functions))

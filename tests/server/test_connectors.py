@@ -117,11 +117,14 @@ def test_connector_statements_go_to_connect(with_connect: ServerProcess) -> None
     again = _ksql(with_connect, "CREATE SINK CONNECTOR IF NOT EXISTS out_sink WITH ('connector.class'='x.Sink');")
     assert again.json()[0] == {"@type": "warning_entity", "statementText": again.json()[0]["statementText"],
                                "message": "Connector OUT_SINK already exists", "warnings": []}
+    # an error Connect answers keeps Connect's status, as a generic_error with the code that status makes
     dup = _ksql(with_connect, "CREATE SINK CONNECTOR out_sink WITH ('connector.class'='x.Sink');")
-    assert dup.status_code == 400 and dup.json()["message"] == \
-        "Failed to create connector: Connector OUT_SINK already exists"
+    assert dup.status_code == 409 and dup.json() == {
+        "@type": "generic_error", "error_code": 40900,
+        "message": "Failed to create connector: Connector OUT_SINK already exists"}
     bad = _ksql(with_connect, "CREATE SOURCE CONNECTOR nothing WITH ('tasks.max'='1');")
-    assert bad.status_code == 400 and bad.json()["message"].startswith("Failed to create connector: Missing required")
+    assert (bad.status_code, bad.json()["error_code"]) == (400, 40000)
+    assert bad.json()["message"].startswith("Failed to create connector: Missing required")
 
     listed = _ksql(with_connect, "SHOW CONNECTORS;").json()[0]
     assert listed["@type"] == "connector_list"
@@ -142,8 +145,8 @@ def test_connector_statements_go_to_connect(with_connect: ServerProcess) -> None
     assert described["topics"] == ["lines"] and [s["name"] for s in described["sources"]] == ["LINES_S"]
     assert described["status"]["connector"]["state"] == "RUNNING"
     missing = _ksql(with_connect, "DESCRIBE CONNECTOR nope;")
-    assert missing.status_code == 400 and missing.json()["message"] == \
-        "Failed to query connector: Connector NOPE not found"
+    assert missing.status_code == 404 and missing.json() == {
+        "@type": "generic_error", "error_code": 40400, "message": "Failed to query connector: Connector NOPE not found"}
 
     # the shell prints these entities as the ksql CLI's connector tables
     from ksqlpy.cli.render import entity_lines
@@ -159,7 +162,9 @@ def test_connector_statements_go_to_connect(with_connect: ServerProcess) -> None
     assert dropped["@type"] == "drop_connector" and dropped["connectorName"] == "files"
     gone = _ksql(with_connect, "DROP CONNECTOR IF EXISTS `files`;").json()[0]
     assert gone["@type"] == "warning_entity" and gone["message"] == "Connector files does not exist."
-    assert _ksql(with_connect, "DROP CONNECTOR `files`;").json()["message"].startswith("Failed to drop connector:")
+    again = _ksql(with_connect, "DROP CONNECTOR `files`;")
+    assert (again.status_code, again.json()["error_code"]) == (404, 40400)
+    assert again.json()["message"].startswith("Failed to drop connector:")
     # a request is validated as a whole before anything runs: nothing reaches Connect when a later
     # statement fails
     before = len(FakeConnect.calls)
@@ -174,8 +179,10 @@ def test_without_connect_every_connector_statement_says_what_to_configure(server
                 "DROP CONNECTOR IF EXISTS c;", "SHOW CONNECTORS;", "LIST SOURCE CONNECTORS;",
                 "SHOW SINK CONNECTORS;", "SHOW CONNECTOR PLUGINS;", "DESCRIBE CONNECTOR c;"):
         r = _ksql(server, sql)
+        # not reaching a Connect cluster is a server-side KsqlException in ksqlDB: a generic_error, 40000
         assert r.status_code == 400, sql
-        assert r.json()["error_code"] == 40001 and "'ksql.connect.url'" in r.json()["message"], sql
+        assert r.json()["@type"] == "generic_error" and r.json()["error_code"] == 40000, sql
+        assert "'ksql.connect.url'" in r.json()["message"], sql
 
 
 def test_unreachable_connect_is_a_clear_error(tmp_path_factory: pytest.TempPathFactory) -> None:
@@ -186,7 +193,7 @@ def test_unreachable_connect_is_a_clear_error(tmp_path_factory: pytest.TempPathF
     proc.start()
     try:
         r = _ksql(proc, "SHOW CONNECTORS;")
-        assert r.status_code == 400 and r.json()["message"].startswith(
+        assert r.status_code == 400 and r.json()["error_code"] == 40000 and r.json()["message"].startswith(
             "Failed to list connectors: Could not connect to the Kafka Connect cluster at http://127.0.0.1:")
     finally:
         proc.stop()

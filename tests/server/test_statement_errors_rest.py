@@ -99,3 +99,49 @@ def test_an_empty_statement_is_refused_before_anything_runs(client: TestClient) 
     assert r.status_code == 400
     assert r.json()["message"] == ("line 1:17: Syntax Error\nUnknown statement ';'\nDid you mean 'SET'?\n"
                                    "Statement: SELECT * FROM S;;")
+
+
+def test_ksql_answers_a_statement_error_without_its_statement_line(client: TestClient) -> None:
+    """/ksql words a KsqlStatementException by its raw details and names the statement its ``Statement:``
+    line named (for a WHERE's typing error, the expression); the query endpoints keep the line."""
+    r = client.post("/ksql", json={"ksql": "CREATE STREAM BAD AS SELECT * FROM S WHERE A = 'x';"})
+    body = r.json()
+    assert (r.status_code, body["@type"], body["error_code"]) == (400, "statement_error", 40001)
+    assert body["message"].endswith("Error in WHERE expression: Cannot compare A (INTEGER) to 'x' (STRING) with "
+                                    "EQUAL.")
+    assert body["statementText"] == "(A = 'x')"
+    for route, key in (("/query", "ksql"), ("/query-stream", "sql")):
+        r = client.post(route, json={key: "SELECT * FROM S WHERE A = 'x' EMIT CHANGES;"})
+        assert r.status_code == 400
+        assert r.json()["message"].endswith("with EQUAL.\nStatement: (A = 'x')")
+    # in a request of several statements the sandbox's error is worded the same way
+    r = client.post("/ksql", json={"ksql": "SHOW STREAMS; CREATE STREAM BAD AS SELECT * FROM S WHERE A = 'x';"})
+    assert r.status_code == 400 and "\nStatement:" not in r.json()["message"]
+    assert r.json()["statementText"] == "(A = 'x')"
+
+
+def test_a_time_text_that_is_no_timestamp_fails_the_statement(client: TestClient) -> None:
+    """It was a 500 with the parser's text: a 400 statement error on every endpoint."""
+    for route, key, sql in (("/ksql", "ksql", "CREATE STREAM BAD AS SELECT * FROM S WHERE ROWTIME > 'noon';"),
+                            ("/query", "ksql", "SELECT * FROM S WHERE ROWTIME = 'noon';"),
+                            ("/query-stream", "sql", "SELECT * FROM S WHERE ROWTIME < 'noon' EMIT CHANGES;")):
+        r = client.post(route, json={key: sql})
+        body = r.json()
+        assert (r.status_code, body["@type"], body["error_code"]) == (400, "statement_error", 40001), route
+        assert body["message"].startswith("Failed to parse timestamp 'noon': "), route
+
+
+def test_a_pull_query_refused_without_scans_explains_what_a_lookup_needs(client: TestClient) -> None:
+    r = client.post("/ksql", json={"ksql": "CREATE TABLE CT AS SELECT K, COUNT(*) AS N FROM S GROUP BY K;"})
+    assert r.status_code == 200, r.text
+    r = client.post("/query-stream", json={"sql": "SELECT * FROM CT WHERE N = 2;",
+                                           "properties": {"ksql.query.pull.table.scan.enabled": False}})
+    body = r.json()
+    assert (r.status_code, body["error_code"]) == (400, 40001)
+    assert body["message"] == (
+        "WHERE clause missing key column for disjunct: (N = 2). See https://cnfl.io/queries for more info.\n"
+        "Add EMIT CHANGES if you intended to issue a push query.\nPull queries require a WHERE clause that:\n"
+        " - includes a key equality expression, e.g. `SELECT * FROM X WHERE <key-column>=Y;`.\n"
+        " - in the case of a multi-column key, is a conjunction of equality expressions that cover all key columns.\n"
+        "If more flexible queries are needed, table scans can be enabled by setting "
+        "ksql.query.pull.table.scan.enabled=true.\nStatement: SELECT * FROM CT WHERE N = 2;")

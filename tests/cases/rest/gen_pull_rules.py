@@ -95,8 +95,27 @@ SCANS = [
     ("no WHERE", "SELECT * FROM X;", "Query requires table scan to be enabled"),
     ("a range on an INT key", "SELECT * FROM X WHERE ID > 1;", "Query requires table scan to be enabled"),
     ("a key compared with !=", "SELECT * FROM X WHERE ID != 1;",
-     "Bound on key columns '[`ID` INTEGER KEY]' must currently be '='. "),
+     "Bound on key columns '[`ID` INTEGER KEY]' must currently be '='"),
+    ("a key compared with a column", "SELECT * FROM X WHERE ID = V;",
+     "A comparison must be between a key column and a resolvable expression"),
+    ("an expression of the key", "SELECT * FROM X WHERE ID + 1 = 2;", "A comparison must directly reference a key column"),
+    ("a key with = and IN", "SELECT * FROM X WHERE ID = 1 AND ID IN (1, 2);",
+     "A comparison condition on the key column cannot be combined with other comparisons such as an IN predicate"),
 ]
+
+
+def _invalid_where(reason: str, windowed: bool, sql: str) -> str:
+    """The whole refusal of a WHERE key lookups cannot answer with scans off (ksqlDB's
+    QueryFilterNode.invalidWhereClauseException, from memory): reason, syntax help, what the WHERE must be -
+    with the window bounds a windowed table takes -, the scan switch; then the statement, as the pull query's
+    planning errors name it."""
+    window = ("\n - (optionally) limits the time bounds of the windowed table.\n\t Bounds on [`WINDOWSTART`, "
+              "`WINDOWEND`] are supported\n\t Supported operators are [EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL, "
+              "LESS_THAN, LESS_THAN_OR_EQUAL]") if windowed else ""
+    return (f"{reason}.{HINT}\nPull queries require a WHERE clause that:\n - includes a key equality expression, "
+            "e.g. `SELECT * FROM X WHERE <key-column>=Y;`.\n - in the case of a multi-column key, is a conjunction "
+            f"of equality expressions that cover all key columns.{window}\nIf more flexible queries are needed, "
+            f"table scans can be enabled by setting ksql.query.pull.table.scan.enabled=true.\nStatement: {sql}")
 
 
 def _error(message: str) -> dict[str, Any]:
@@ -129,7 +148,8 @@ def cases() -> list[dict[str, Any]]:
         out.append(_refused(kind, "LIMIT with ksql.query.pull.limit.clause.enabled=false", setup,
                             "SELECT * FROM X LIMIT 1;", LIMIT_OFF_MESSAGE, LIMIT_OFF))
         for rule, sql, message in SCANS:
-            out.append(_refused(kind, f"{rule} with table scans disabled", setup, sql, message, NO_SCAN))
+            out.append(_refused(kind, f"{rule} with table scans disabled", setup, sql,
+                                _invalid_where(message, windowed, sql), NO_SCAN))
         if not windowed:
             for col in ("WINDOWSTART", "WINDOWEND"):
                 out.append(_refused(kind, f"{col} of a table that is not windowed", setup,
