@@ -53,8 +53,8 @@ class StreamStreamJoin(BaseOperator):
         self.stream_time, self.min_time = -_MAX, _MAX
         # what a run of each side reads, looked up once (q8's runs are ~6 records: per-run set-up counts)
         self._sides = {
-            True: (self.before, self.after, self.left_outer, this, other.fetch, self.rnull),
-            False: (self.after, self.before, self.right_outer, other, this.fetch, self.lnull),
+            True: (self.before, self.after, self.left_outer, other.fetch, self.rnull),
+            False: (self.after, self.before, self.right_outer, this.fetch, self.lnull),
         }
 
     def init(self) -> None:
@@ -72,20 +72,23 @@ class StreamStreamJoin(BaseOperator):
         self._process(key, row, ts, hdrs, left=False)
 
     def on_left_run(self, events: list[tuple], i: int, j: int) -> None:
-        if self.outer is None:
-            self._run(events, i, j, True)
-            return
-        process = self._process
-        for ts, _, (key, row, hdrs) in events[i:j]:
-            process(key, row, ts, hdrs, True)
+        self._one_run(events, i, j, True)
 
     def on_right_run(self, events: list[tuple], i: int, j: int) -> None:
+        self._one_run(events, i, j, False)
+
+    def _one_run(self, events: list[tuple], i: int, j: int, left: bool) -> None:
+        """A run of one side's records: without a waiting outer store, ``_runs`` (each record stored as
+        soon as it has probed - by ``WindowStore.adder`` when the store takes the run's times, else by
+        ``put``); with one, record by record."""
         if self.outer is None:
-            self._run(events, i, j, False)
+            mine = self.this if left else self.other
+            add = mine.adder() if mine.takes_batch(list(map(_TS, events[i:j]))) else mine.put
+            self._runs([(left, events, i, j)], {left: add})
             return
         process = self._process
         for ts, _, (key, row, hdrs) in events[i:j]:
-            process(key, row, ts, hdrs, False)
+            process(key, row, ts, hdrs, left)
 
     def on_runs(self, schedule: list[tuple[bool, list[tuple], int, int]]) -> None:
         """A batch's runs of both sides in processing order - ``(left, events, i, j)``: ``events[i:j]`` of the
@@ -98,18 +101,22 @@ class StreamStreamJoin(BaseOperator):
             for left, events, i, j in schedule:
                 times[left] += map(_TS, events[i:j])
             if self.this.takes_batch(times[True]) and self.other.takes_batch(times[False]):
-                self._runs(schedule)
+                self._runs(schedule, {True: self.this.adder(), False: self.other.adder()})
                 return
         for left, events, i, j in schedule:
-            (self.on_left_run if left else self.on_right_run)(events, i, j)
+            self._one_run(events, i, j, left)
 
-    def _runs(self, schedule: list[tuple[bool, list[tuple], int, int]]) -> None:
+    def _runs(self, schedule: list[tuple[bool, list[tuple], int, int]],
+              adders: dict[bool, Callable[[bytes, int, Any], None]]) -> None:
+        """``_process`` over runs when no record waits in an outer store: each record probes the other side's
+        store and emits as ``_process`` does, then goes into its own side's store by that side's adder - a
+        probe reads only the other side's store, so storing right after the probe is what storing first does
+        to the results."""
         emit, key_bytes, keep = self.emit, self.key_bytes, self.keep_pair
-        adders = {True: self.this.adder(), False: self.other.adder()}
         sides = self._sides
         stream_time = self.stream_time
         for left, events, i, j in schedule:
-            before, after, outer, _, fetch, pad = sides[left]
+            before, after, outer, fetch, pad = sides[left]
             add = adders[left]
             for ts, _, (key, row, hdrs) in events[i:j]:
                 if ts > stream_time:
@@ -131,42 +138,6 @@ class StreamStreamJoin(BaseOperator):
                     emit(key, row + pad if left else pad + row, None, ts, hdrs)
                 add(kb, ts, row)
         self.stream_time = stream_time
-
-    def _run(self, events: list[tuple], i: int, j: int, left: bool) -> None:
-        """``_process`` over a run of one side's records when no record waits in an outer store: each probes
-        the other side's store and emits as ``_process`` does, and the run's records go into this side's
-        store together afterwards - the other side's store is all a probe reads, so the order of the puts
-        against the probes does not matter."""
-        before, after, outer, mine, fetch, pad = self._sides[left]
-        emit, key_bytes, keep = self.emit, self.key_bytes, self.keep_pair
-        kbs: list[bytes] = []
-        tss: list[int] = []
-        rows: list[Any] = []
-        add_kb, add_ts, add_row = kbs.append, tss.append, rows.append
-        stream_time = self.stream_time
-        for ts, _, (key, row, hdrs) in events[i:j]:
-            if ts > stream_time:
-                stream_time = ts
-            if key is None or row is None:
-                if key is None and row is not None and outer:
-                    emit(None, row + pad if left else pad + row, None, ts, hdrs)
-                continue
-            kb = key_bytes(key)
-            add_kb(kb)
-            add_ts(ts)
-            add_row(row)
-            lo = ts - before
-            hi = ts + after
-            matched = False
-            for other_ts, _, other_row in fetch(kb, lo if lo > 0 else 0, hi if hi > 0 else 0):
-                matched = True
-                joined = row + other_row if left else other_row + row
-                if keep is None or kept(keep, joined):
-                    emit(key, joined, None, ts if ts > other_ts else other_ts, hdrs)
-            if outer and not matched:
-                emit(key, row + pad if left else pad + row, None, ts, hdrs)
-        self.stream_time = stream_time
-        mine.put_many(kbs, tss, rows)
 
     def _process(self, key: Any, row: Any, ts: int, hdrs: Any, left: bool) -> None:
         before, after = (self.before, self.after) if left else (self.after, self.before)

@@ -1,5 +1,5 @@
-"""A stream-stream join's run of one side's records (``StreamStreamJoin._run``, the window store's
-``put_many``, its writes kept back until the flush) gives what the record-by-record path gives: the same
+"""A stream-stream join's run of one side's records (``StreamStreamJoin._one_run``, the window store's
+``adder``, its writes kept back until the flush) gives what the record-by-record path gives: the same
 results in the same order, the same window-store index and stream time, and at each flush the same store
 writes in the same order - over every join kind without a waiting
 outer store, random keys and timestamps (out of order, tied, expiring on arrival), NULL keys and rows, and
