@@ -76,16 +76,18 @@ def _mark(reads: dict[int, set[int]], exprs: list[Expr], columns: list[str], lea
     offsets = _leaf_offsets(columns, leaves)
     if offsets is None:
         return False
-    for e in exprs:
-        for i in columns_used(e):
-            for leaf in leaves:
-                start = offsets[id(leaf)]
-                if start <= i < start + len(leaf.columns):
-                    reads[id(leaf)].add(i - start)
-                    break
-            else:
-                return False
-    return True
+    return all(_read(reads, i, leaves, offsets) for e in exprs for i in columns_used(e))
+
+
+def _read(reads: dict[int, set[int]], i: int, leaves: list[Scan], offsets: dict[int, int]) -> bool:
+    """Count column ``i`` of a row of the ``leaves``' blocks (starting at ``offsets``) as read by the leaf whose
+    block holds it; False when no block does."""
+    for leaf in leaves:
+        start = offsets[id(leaf)]
+        if start <= i < start + len(leaf.columns):
+            reads[id(leaf)].add(i - start)
+            return True
+    return False
 
 
 def stream_columns_read(plan: Sink, join: Join) -> dict[int, frozenset[str]]:
@@ -102,11 +104,7 @@ def stream_columns_read(plan: Sink, join: Join) -> dict[int, frozenset[str]]:
     if offsets is None:
         return {}
     for i in row:  # the key and pseudo columns of the top join's row are in no block
-        for leaf in leaves:
-            start = offsets[id(leaf)]
-            if start <= i < start + len(leaf.columns):
-                reads[id(leaf)].add(i - start)
-                break
+        _read(reads, i, leaves, offsets)
     for step in (n for n in join.walk() if isinstance(n, Join)):
         left_leaves = step.left.leaves if isinstance(step.left, (Join, Scan)) else []
         left_cols = [c.name for lf in left_leaves for c in lf.columns]
