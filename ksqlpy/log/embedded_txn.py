@@ -36,11 +36,10 @@ _time = time.time
 class _PartState:
     """A partition's offsets inside one write transaction, plus its records not yet put."""
 
-    __slots__ = ("tid", "p", "start", "end", "first", "base", "pending")
+    __slots__ = ("tid", "p", "start", "end", "base", "pending")
 
     def __init__(self, tid: int, p: int, start: int, end: int) -> None:
         self.tid, self.p, self.start, self.end = tid, p, start, end
-        self.first = end  # the offset of the transaction's first record in the partition
         self.base = end  # offset of pending[0]
         self.pending: list[bytes] = []
 
@@ -94,17 +93,6 @@ class EmbeddedTransaction(LogTransaction):
             assert st is not None
             out[name] = (p, st.end - 1)
         return out
-
-    def written(self, topic: str) -> tuple[int, dict[int, tuple[int, int]]] | None:
-        """What this transaction wrote to ``topic``: its partition count and, per partition written, the
-        offsets ``(first, end)`` its records got (contiguous: a transaction holds the writer lock); None
-        if it wrote nothing there. Read after the commit by a writer handing its records to an in-process
-        reader (``runtime.handoff``)."""
-        states = self._pstates.get(topic)
-        if states is None:
-            return None
-        ranges = {st.p: (st.first, st.end) for st in states if st is not None and st.end > st.first}
-        return (len(states), ranges) if ranges else None
 
     def _null_key_partition(self, t: _Topic) -> int:
         p = self._sticky.get(t.name)

@@ -29,7 +29,6 @@ from operator import itemgetter, le
 from typing import Any
 
 from ksqlpy.log.base import Log, ProducerRecord, RecordBatch
-from ksqlpy.runtime.handoff import Inbox, Outbox, internal_events
 from ksqlpy.runtime.join_keys import migrate_store
 from ksqlpy.runtime.malloc_tuning import tune_malloc
 from ksqlpy.runtime.processing_log import ProcessingLog
@@ -84,9 +83,6 @@ class Channel:
         # with ``schedule`` a list of ``(side, events, i, j)`` in processing order, and this input's side -
         # used when every input of the task feeds that one operator (a stream-stream join's two sides)
         self.merge: tuple[Callable[[list[tuple[Any, list[Event], int, int]]], None], Any] | None = None
-        # an internal topic's records committed by a task of this process, taken before fetching from the log
-        # (``runtime.handoff``); None: always fetched
-        self.inbox: Inbox | None = None
 
     def may_have_more(self, fetched_full: bool) -> bool:
         """Whether this input may still have records older than what another input would run to: its
@@ -113,8 +109,6 @@ class TaskContext:
         self.internal: dict[str, Internal] = {}
         # join stores to re-key after their restore (``join_keys.migrate_store``): (store, key, foreign key)
         self.migrations: list[tuple[KeyValueStore, Any, Any]] = []
-        # the internal topics' records written in a batch, for their readers in this process (``runtime.handoff``)
-        self.outbox: Outbox | None = None
 
     def store(self, name: str, changelog: str | None) -> KeyValueStore:
         kv = self._make_store(name, changelog)
@@ -136,7 +130,7 @@ class TaskContext:
         """The column buffer of an internal topic this task writes (one per topic, shared by its writers)."""
         buf = self.internal.get(topic)
         if buf is None:
-            buf = self.internal[topic] = Internal(topic, self.outbox)
+            buf = self.internal[topic] = Internal(topic)
         return buf
 
     def produce_internal(self, tx: Any) -> None:
@@ -154,10 +148,8 @@ class Internal:
     payloads encoded by ``repartition.encode_values`` - a record object and a pickle call per record cost
     more than the join that made it. The lists are cleared in place: writers hold their ``append``."""
 
-    def __init__(self, topic: str, outbox: Outbox | None = None) -> None:
+    def __init__(self, topic: str) -> None:
         self.topic = topic
-        # where the batch's payloads go for a reader in this process (None: the topic has none)
-        self.outbox = outbox if outbox is not None and outbox.wants(topic) else None
         self.keys: list[bytes | None] = []
         self.payloads: list[tuple] = []
         self.timestamps: list[int] = []
@@ -167,11 +159,8 @@ class Internal:
         if not self.payloads:
             return
         hdrs = self.headers
-        with_headers = any(hdrs)
         tx.produce_batch(self.topic, None, self.keys, encode_values(self.payloads), self.timestamps,
-                         [h or None for h in hdrs] if with_headers else None)
-        if self.outbox is not None and not with_headers:
-            self.outbox.stage(self.topic, self.keys, self.payloads, self.timestamps)
+                         [h or None for h in hdrs] if any(hdrs) else None)
 
     def clear(self) -> None:
         del self.keys[:], self.payloads[:], self.timestamps[:], self.headers[:]
@@ -334,8 +323,6 @@ class JoinTask:
             ctx.final = []
             ctx.records = []
             ctx.clear_internal()
-        if ctx.outbox is not None:
-            ctx.outbox.deliver(tx)
         for kv in ctx.kvs:
             kv.commit_local()
         for op in ctx.operators:
@@ -345,8 +332,6 @@ class JoinTask:
         for ch, pos, h in zip(ctx.channels, new_positions, held, strict=True):
             ch.position = pos
             ch.held = h
-            if ch.inbox is not None:
-                ch.inbox.prune(pos)
         if self.on_rows is not None and rows:
             self.on_rows(rows)
         self.processed += consumed
@@ -357,31 +342,15 @@ class JoinTask:
         decoded ones, up to ``max_batch`` records in all."""
         held = ch.held
         if held is None:
-            return self._read(ch, ch.position, self.max_batch)
+            batch = self.log.fetch(ch.topic, self.partition, ch.position, self.max_batch)
+            return Held(batch.offsets, ch.decode(batch) if batch.offsets else [], batch.next_offset)
         room = self.max_batch - len(held.offsets)
         if room <= 0:
             return held
-        more = self._read(ch, held.next_offset, room)
-        if not more.offsets:
+        batch = self.log.fetch(ch.topic, self.partition, held.next_offset, room)
+        if not batch.offsets:
             return held
-        return Held(held.offsets + more.offsets, held.events + more.events, more.next_offset)
-
-    def _read(self, ch: Channel, offset: int, n: int) -> Held:
-        """Up to ``n`` records from ``offset``: those a task of this process handed over (``runtime.handoff``),
-        then what the log has after them - what one fetch there returns."""
-        inbox = ch.inbox
-        pairs = inbox.take(offset, n) if inbox is not None else None
-        if not pairs:
-            batch = self.log.fetch(ch.topic, self.partition, offset, n)
-            return Held(batch.offsets, ch.decode(batch) if batch.offsets else [], batch.next_offset)
-        k = len(pairs)
-        events = internal_events(offset, pairs)
-        offsets = list(range(offset, offset + k))
-        if k < n:
-            batch = self.log.fetch(ch.topic, self.partition, offset + k, n - k)
-            if batch.offsets:
-                return Held(offsets + batch.offsets, events + ch.decode(batch), batch.next_offset)
-        return Held(offsets, events, offset + k)
+        return Held(held.offsets + batch.offsets, held.events + ch.decode(batch), batch.next_offset)
 
     def _process(self, fetched: list[Held]) -> tuple[list[int], int, list[Held | None]]:
         """Run the fetched events through the channels in timestamp order; the inputs' new positions, the
@@ -471,8 +440,6 @@ class JoinTask:
         return positions, consumed, held
 
     def _abort(self) -> None:
-        if self.ctx.outbox is not None:
-            self.ctx.outbox.clear()
         for ch in self.ctx.channels:
             ch.held = None  # fetched again from the positions, which did not move
         for kv in self.ctx.kvs:

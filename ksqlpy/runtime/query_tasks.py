@@ -24,7 +24,6 @@ from ksqlpy.plan import naming
 from ksqlpy.plan.topology import (
     AggregateStage,
     GroupStage,
-    JoinChannel,
     JoinOperator,
     JoinResult,
     JoinStage,
@@ -59,8 +58,6 @@ from ksqlpy.runtime.context import (
     warm_copy,
 )
 from ksqlpy.runtime.group_by import Grouper, compile_grouping
-from ksqlpy.runtime.handoff import HandOff, Outbox, handed_topics
-from ksqlpy.runtime.handoff import enabled as handoff_enabled
 from ksqlpy.runtime.join_build import JoinWiring
 from ksqlpy.runtime.join_keys import rekey
 from ksqlpy.runtime.join_output import JoinOutput, where_predicate
@@ -195,8 +192,6 @@ class _Build:
         self.compiled: dict[int, Any] = {}  # generated functions by operator: compiled once, shared by the tasks
         self.tables: dict[int, TableStore] = {}  # materialized rows by partition
         self._sink: SinkWriter | None = None  # one writer for every task of the query
-        # repartition records handed from writer to reader tasks in this process (``runtime.handoff``)
-        self.handoff = HandOff() if handoff_enabled(ctx) else None
 
     def internal_topics(self) -> None:
         """Create the query's internal topics; a key in a schema-registry format registers its schema."""
@@ -325,7 +320,6 @@ class _Build:
     # ------------------------------------------------------------------ tasks
     def build(self) -> QueryTasks:
         self.internal_topics()
-        self.subscribe()
         built: list[tuple[SubTopology, int, Any]] = []
         for sub in task_order(self.topology):
             for p in range(sub.partitions):
@@ -339,29 +333,6 @@ class _Build:
             self.relocate()
         init_all(self.out.tasks)
         return self.out
-
-    def subscribe(self) -> None:
-        """Register the repartition topics' readers of this process before any writer is built (a writer
-        keeps its records for them only: ``runtime.handoff``)."""
-        if self.handoff is None:
-            return
-        topics = handed_topics(self.topology)
-        for sub in self.topology.sub_topologies:
-            first = sub.operators[0]
-            if isinstance(first, ReadRepartition):
-                read = {first.topic}
-            elif isinstance(first, JoinStage):
-                read = {w.topic for w in first.wiring if isinstance(w, JoinChannel) and w.source is None}
-            else:
-                continue
-            for topic in read & topics:
-                for p in range(sub.partitions):
-                    if self.ctx.owns(p):
-                        self.handoff.subscribe(topic, p)
-
-    def outbox(self) -> Outbox | None:
-        """A task's ``handoff.Outbox`` (None: nothing is handed over in this query)."""
-        return Outbox(self.handoff) if self.handoff is not None else None
 
     def relocate(self) -> None:
         """Move join store entries whose key is placed in another partition since an upgrade of the key's
@@ -411,11 +382,6 @@ class _Build:
         task = Task(task_id=f"{sub.id}_{p}", log=ctx.log, group=group, topic=topic, partition=p, reader=reader,
                     processor=proc, writer=writer, plog=ctx.plog, start_at=start_at, on_rows=on_rows,
                     commit=self.persistent, stores=stores)
-        if self.handoff is not None:
-            if isinstance(first, ReadRepartition) and self.handoff.wants(topic):
-                task.inbox = self.handoff.subscribe(topic, p)
-            if isinstance(writer, RepartitionWriter) and self.handoff.wants(writer.topic):
-                task.outbox = writer.outbox = self.outbox()
         agg = sub.operator(AggregateStage)
         if agg is not None and agg.idle_advance_ms is not None:
             task.idle_ms = agg.idle_advance_ms
@@ -426,13 +392,7 @@ class _Build:
         stage = ops[0]
         assert isinstance(stage, JoinStage)
         task_ctx = TaskContext(p, ctx.plog, self.query_id, lambda name, changelog: self.store(sub, name, p))
-        task_ctx.outbox = self.outbox()
         self.joins.wire(task_ctx, stage, lambda name: task_ctx.store(name, None))
-        if self.handoff is not None:
-            for ch, wired in zip(task_ctx.channels, (w for w in stage.wiring if isinstance(w, JoinChannel)),
-                                 strict=True):
-                if wired.source is None and self.handoff.wants(ch.topic):
-                    ch.inbox = self.handoff.subscribe(ch.topic, p)
         finish: Processor | None = None
         writer: Any = None
         final = False
@@ -440,8 +400,6 @@ class _Build:
         if result is not None:
             stores: list[KeyValueStore] = []
             downstream, writer, final = self.chain(sub, ops[2:], p, stores)
-            if isinstance(writer, RepartitionWriter) and self.handoff is not None and self.handoff.wants(writer.topic):
-                writer.outbox = task_ctx.outbox
             for kv in stores:
                 task_ctx.add_store(kv)
             assert downstream is not None

@@ -34,8 +34,6 @@ class RepartitionWriter:
     def __init__(self, topic: str, key_bytes: Callable[[tuple], bytes]) -> None:
         self.topic = topic
         self.key_bytes = key_bytes
-        # the writing task's ``handoff.Outbox`` when a task of this process reads the topic (set by the build)
-        self.outbox: Any = None
 
     def write(self, tx: LogTransaction, items: list[tuple]) -> int:
         """One columnar ``produce_batch`` (partitioned by key), each distinct key serialized once; the
@@ -52,15 +50,10 @@ class RepartitionWriter:
             for k in memo:
                 memo[k] = kb(k)
             keys = list(map(memo.__getitem__, ks))
-        payloads = list(map(_PAYLOAD, items))
-        values = encode_values(payloads)
+        values = encode_values(list(map(_PAYLOAD, items)))
         headers = list(map(_HEADERS, items))
-        with_headers = any(headers)
-        timestamps = list(map(_TS, items))
-        tx.produce_batch(self.topic, None, keys, values, timestamps,
-                         [h or None for h in headers] if with_headers else None)
-        if self.outbox is not None and not with_headers:
-            self.outbox.stage(self.topic, keys, payloads, timestamps)
+        tx.produce_batch(self.topic, None, keys, values, list(map(_TS, items)),
+                         [h or None for h in headers] if any(headers) else None)
         return len(items)
 
 

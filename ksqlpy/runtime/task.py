@@ -26,7 +26,6 @@ from typing import Any
 from ksqlpy.errors import StreamsError
 from ksqlpy.log.base import Log
 from ksqlpy.runtime.batch_writes import HeldWrites
-from ksqlpy.runtime.handoff import Inbox, Outbox, handed_batch
 from ksqlpy.runtime.malloc_tuning import tune_malloc
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.processor import Processor
@@ -118,12 +117,7 @@ class Task:
         self._prepare = getattr(log, "prepare_batch", None)
         # a committer thread writing held batches while the next one is processed (runtime.commit_pipeline)
         self.committer: Any = None
-        # (future, position, rows, staged hand-offs) of that commit
-        self._inflight: tuple[Any, int, list[tuple], Any] | None = None
-        # the repartition records this task's input takes from a task of this process, and where this task's
-        # repartition writes go for their readers here (``runtime.handoff``); None: none
-        self.inbox: Inbox | None = None
-        self.outbox: Outbox | None = None
+        self._inflight: tuple[Any, int, list[tuple]] | None = None  # (future, position, rows) of that commit
         self.upstream_tasks: list[Any] = []  # in-process tasks writing this one's topic (runtime.alignment)
         self.drained = False  # the last fetch found nothing
 
@@ -184,20 +178,14 @@ class Task:
             self.init()
         if self._inflight is not None:
             self._settle(wait=False)
-        pairs = self.inbox.take(self.position, self.max_batch) if self.inbox is not None else None
-        if pairs:
-            batch, decoded = self._handed(pairs)
-        else:
-            batch = self.log.fetch(self.topic, self.partition, self.position, self.max_batch)
-            decoded = None
+        batch = self.log.fetch(self.topic, self.partition, self.position, self.max_batch)
         self.drained = not batch.offsets
         if not batch.offsets:
             self.commit_now()  # caught up: what is held goes out now, not at the end of the interval
             if self.idle_ms is not None:
                 self._idle()
             return 0
-        if decoded is None:
-            decoded = self.reader.decode(batch)
+        decoded = self.reader.decode(batch)
         held = self._held
         try:
             if held is None:
@@ -231,21 +219,6 @@ class Task:
                 self.commit_now()
         return len(batch.offsets)
 
-    def _handed(self, pairs: list[tuple]) -> tuple[Any, Any]:
-        """The batch of records handed over by an in-process writer (``runtime.handoff``) from the task's
-        position, with what the log has after them (what one fetch there returns), and its decoded rows."""
-        batch, decoded = handed_batch(self.topic, self.partition, self.position, pairs)
-        k = len(pairs)
-        if k < self.max_batch:
-            rest = self.log.fetch(self.topic, self.partition, batch.next_offset, self.max_batch - k)
-            if rest.offsets:
-                more = self.reader.decode(rest)
-                batch.offsets += rest.offsets
-                for name in ("rows", "timestamps", "partitions", "offsets", "headers", "tombstones"):
-                    getattr(decoded, name).extend(getattr(more, name))
-                decoded.null_keys += [k + i for i in more.null_keys]
-        return batch, decoded
-
     def _commit_behind(self) -> None:
         """Hand the held batches to the committer thread and return (``runtime.commit_pipeline``): at most
         one commit in flight, so this first waits for the previous one."""
@@ -254,13 +227,11 @@ class Task:
         if held is None:
             return
         rows, self._held, self._held_rows = self._held_rows, None, []
-        staged = self.outbox.take() if self.outbox is not None else None
-        self._inflight = (self.committer.submit(self._write, held), self.position, rows, staged)
+        self._inflight = (self.committer.submit(self._write, held), self.position, rows)
 
-    def _write(self, held: HeldWrites) -> Any:
+    def _write(self, held: HeldWrites) -> None:
         with self.log.transaction() as tx:
             held.replay(tx)
-        return tx
 
     def _settle(self, *, wait: bool) -> None:
         """Take the result of the commit in flight (``wait``: block until it is done): done, its
@@ -268,23 +239,18 @@ class Task:
         inflight = self._inflight
         if inflight is None:
             return
-        fut, position, rows, staged = inflight
+        fut, position, rows = inflight
         if not wait and not fut.done():
             return
         self._inflight = None
         try:
-            tx = fut.result()
+            fut.result()
         except BaseException:
             self._abort()
             raise
-        self._committed(position, rows, tx, staged)
+        self._committed(position, rows)
 
-    def _committed(self, position: int, rows: list[tuple], tx: Any = None, staged: Any = None) -> None:
-        """After the commit ``tx`` (of the batches whose hand-offs are ``staged``, else those staged now)."""
-        if self.outbox is not None and tx is not None:
-            self.outbox.deliver(tx, staged)
-        if self.inbox is not None:
-            self.inbox.prune(position)
+    def _committed(self, position: int, rows: list[tuple]) -> None:
         self.committed_position = position
         for kv in self.stores:
             kv.commit_local()
@@ -313,22 +279,20 @@ class Task:
             raise
         self._held = None
         rows, self._held_rows = self._held_rows, []
-        self._committed(self.position, rows, tx)
+        self._committed(self.position, rows)
 
     def _abort(self) -> None:
         """The transaction failed: stateful processors drop their uncommitted changes and the task
         resumes from its committed position (after the commit in flight, whose outcome decides it)."""
         inflight, self._inflight = self._inflight, None
         if inflight is not None:
-            fut, position, rows, staged = inflight
+            fut, position, rows = inflight
             try:
-                tx = fut.result()
+                fut.result()
             except BaseException:  # noqa: BLE001, S110 - not committed: its batch is re-read as well
                 pass
             else:
-                self._committed(position, rows, tx, staged)
-        if self.outbox is not None:
-            self.outbox.clear()
+                self._committed(position, rows)
         self._held = None
         self._held_rows = []
         self.position = self.committed_position
@@ -360,8 +324,6 @@ class Task:
         except BaseException:
             self._abort()
             raise
-        if self.outbox is not None:
-            self.outbox.deliver(tx)
         for kv in self.stores:
             kv.commit_local()
         self.processor.after_commit()
