@@ -54,6 +54,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("joins/copartitioning_gen.py", {"copartitioning.json": lambda g: g["tests"]}),
     ("joins/aggregate_after_join_gen.py", {"aggregate-after-join.json": lambda g: g["cases"]()}),
     ("joins/table_aggregate_after_join_gen.py", {"table-aggregate-after-join.json": lambda g: g["cases"]()}),
+    ("joins/fk_aggregate_after_join_gen.py", {"fk-aggregate-after-join.json": lambda g: g["cases"]()}),
     ("serde/types_gen.py", {"types-by-format.json": lambda g: g["tests"]}),
     ("serde/sink_schema_ids_gen.py", {"sink-schema-ids.json": lambda g: g["tests"]}),
     ("serde/protobuf_nullable_gen.py", {"protobuf-nullable-formats.json": lambda g: g["tests"]}),
