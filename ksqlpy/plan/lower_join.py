@@ -64,20 +64,34 @@ from ksqlpy.plan.topology import (
     ToRepartition,
     ToResult,
 )
+from ksqlpy.schema_registry.sources import serde_options
 
 DAY_MS = 24 * 3600 * 1000
 
 
-def join_key(node: Join, side: Literal["left", "right"] = "left") -> TopicKey:
+def join_key(node: Join, side: Literal["left", "right"] = "left",
+             values: Literal["block", "source"] | None = "block") -> TopicKey:
     """The key of the repartition topics and stores of a join step: its key columns in the step's key format
     and window (the left side's: a windowed source is never re-keyed out of its window), each named after
     the column it equals (``ALIAS_COL``; a synthetic key by its own name); the values in ``side``'s value
-    format (its leftmost source's, as ksqlDB's join steps take each side's internal formats)."""
+    format (its leftmost source's, as ksqlDB's join steps take each side's internal formats) with that
+    source's value properties. ``values``: what the topic's values hold - ``block``, the side's rows as the
+    join reads them (its sources' ``ALIAS_COL`` blocks: ksqlDB's PrependAlias projection, or an inner join's
+    result); ``source``, the source's own value columns (a table materialized as read, before the alias
+    step: ``KafkaTopic_Right-Reduce``); None, not modelled (an outer join's shared store holds either side)."""
     names = [k.display or (k.name if not k.name.startswith("$") else f"KSQL_COL_{i}")
              for i, k in enumerate(node.keys)]
-    values = (node.left if side == "left" else node.right).leaves[0].source.value_format
+    side_node = node.left if side == "left" else node.right
+    source = side_node.leaves[0].source
+    options = serde_options(source, False)
+    columns = None
+    if values == "block":
+        columns = [(c.name, c.type) for c in _row_columns(side_node)]
+    elif values == "source":
+        columns = [(c.name, c.type) for c in source.value_columns]
     return TopicKey([(n, k.type) for n, k in zip(names, node.keys, strict=True)], node.key_format,
-                    node.key_full_name, window=node.join_windowed, value_format=values)
+                    node.key_full_name, window=node.join_windowed, value_format=source.value_format,
+                    values=columns, value_full_name=options["full_name"], value_nullable=options["nullable"])
 
 
 def join_windows(node: Join) -> tuple[int, int, int, bool]:
@@ -159,10 +173,10 @@ class JoinLowering:
         return self.lo.internal_topic(described, TopicKind.REPARTITION, partitions, join_key(node, side))
 
     def store(self, name: str, kind: StoreKind, sub: SubBuilder, node: Join | None = None,
-              side: Literal["left", "right"] = "left") -> str:
-        """A store of the join task (holding ``side``'s rows); one keyed by ``node``'s join key logs it with
-        that key's format."""
-        return self.lo.add_store(name, kind, sub, key=join_key(node, side) if node is not None else None)
+              side: Literal["left", "right"] = "left", values: Literal["block", "source"] | None = "block") -> str:
+        """A store of the join task (holding ``side``'s rows, as ``values`` says); one keyed by ``node``'s
+        join key logs it with that key's format."""
+        return self.lo.add_store(name, kind, sub, key=join_key(node, side, values) if node is not None else None)
 
     def operator_id(self) -> int:
         self.next_operator += 1
@@ -218,7 +232,7 @@ class JoinLowering:
         right_store = None
         if node.flavor in (JoinFlavor.STREAM_TABLE, JoinFlavor.TABLE_TABLE):
             right_store = self.store(f"{node.context}{self._table_store(node)}", StoreKind.KEY_VALUE, sub, node,
-                                     "right")
+                                     "right", "block" if node.repartition_right else "source")
         left = self.left_input(node, sub, ToOperator(me, "on_left"), codec)
         right = self.right_input(node, sub, ToOperator(me, "on_right"), codec, counted=table_rekey,
                                  table_store=right_store)
@@ -231,12 +245,14 @@ class JoinLowering:
             # the operator's "this" store holds the left stream's records; Kafka's holds its this side's,
             # the right stream's for a RIGHT join (right.leftJoin(left))
             this_side, other_side = (right, left) if node.kind is JoinKind.RIGHT else (left, right)
-            this_store, other_store = (self.store(this, StoreKind.WINDOW, sub, node),
-                                        self.store(other, StoreKind.WINDOW, sub, node, "right"))
+            # (a RIGHT join's this store holds the right stream's rows, in its formats)
+            this_of, other_of = ("right", "left") if node.kind is JoinKind.RIGHT else ("left", "right")
+            this_store, other_store = (self.store(this, StoreKind.WINDOW, sub, node, this_of),
+                                        self.store(other, StoreKind.WINDOW, sub, node, other_of))
             stores = ({"this": other_store, "other": this_store} if node.kind is JoinKind.RIGHT
                       else {"this": this_store, "other": other_store})
             if shared:
-                stores["outer"] = self.store(shared, StoreKind.KEY_VALUE, sub, node)
+                stores["outer"] = self.store(shared, StoreKind.KEY_VALUE, sub, node, values=None)
             op = JoinOperator(me, JoinFlavor.STREAM_STREAM, node.kind, stores, lw, rw, codec, out, within,
                               pair_prefilter=pair_prefilter(self.plan.find(Filter), node) if node is self.root
                               else [])
@@ -257,7 +273,8 @@ class JoinLowering:
             assert right_store is not None
             lname = (f"{ctx}Join-Left-Materialize" if not isinstance(node.left, Scan)
                      else naming.join_table_store(ctx, "left", rekeyed=node.repartition_left))
-            left_store = self.store(lname, StoreKind.KEY_VALUE, sub, node)
+            left_store = self.store(lname, StoreKind.KEY_VALUE, sub, node, "left",
+                                    "source" if isinstance(node.left, Scan) and not node.repartition_left else "block")
             op = JoinOperator(me, JoinFlavor.TABLE_TABLE, node.kind, {"left": left_store, "right": right_store}, lw, rw,
                               codec, out)
             this_j = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-join-this", left, stores=[right_store])

@@ -13,6 +13,7 @@ from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.plan import naming
 from ksqlpy.plan.group_key import GroupKeyFormat, group_key_format
+from ksqlpy.plan.internal_values import aggregate_store_values, repartition_values
 from ksqlpy.plan.logical import (
     Aggregate,
     EmitMode,
@@ -409,10 +410,14 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     window = window_settings(agg)
     aggregate_node = lo.generated("KTABLE-AGGREGATE" if table else "KSTREAM-AGGREGATE")
     stage = aggregate_stage(lo, agg, naming.AGGREGATE_STORE)
-    values = _leftmost(agg.input).source.value_format  # ksqlDB's internal formats: the input's value format
+    leftmost = _leftmost(agg.input).source
+    values = leftmost.value_format  # ksqlDB's internal formats: the input's value format
+    options = serde_options(leftmost, False)
     group_key = TopicKey(stage.key_columns, stage.key_format, value_format=values,  # the repartition's key
-                         full_name=grouped_key_format(lo, agg).full_name)
-    store_key = dataclasses.replace(group_key, window=agg.windowed)  # the store's: windowed by the WINDOW
+                         full_name=grouped_key_format(lo, agg).full_name, values=repartition_values(agg),
+                         value_full_name=options["full_name"], value_nullable=options["nullable"])
+    store_key = dataclasses.replace(group_key, window=agg.windowed,  # the store's: windowed by the WINDOW
+                                    values=aggregate_store_values(agg))
     if not agg.repartition:
         store = lo.add_store(naming.AGGREGATE_STORE, _store_kind(window), sub, key=store_key)
         # a table source's previous contributions share the aggregate's store

@@ -66,13 +66,19 @@ class TopicKey:
     ``<Source>Key``), with ``value_format``, the format its values are written in (the input's: the leftmost
     source's of the step's side). A schema-registry format registers the key's schema under ``<topic>-key``
     when the query creates the topic, as ksqlDB's key serializer does on first write (a client of the
-    registry sees the subjects of repartition and changelog topics)."""
+    registry sees the subjects of repartition and changelog topics); ``values``, the value columns ksqlDB
+    writes the topic with (``plan.internal_values``), likewise under ``<topic>-value`` in the value format,
+    with the input's value properties (``value_full_name``, ``value_nullable``: its protobuf nullable
+    representation). None: not modelled, nothing registered."""
 
     columns: list[tuple[str, SqlType]]
     format: str
     full_name: str | None = None  # the key format's fullSchemaName: its record's name (None: the default)
     window: WindowInfo | None = None
     value_format: str | None = None
+    values: list[tuple[str, SqlType]] | None = None
+    value_full_name: str | None = None
+    value_nullable: str | None = None
 
 
 @dataclass

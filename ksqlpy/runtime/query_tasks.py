@@ -79,7 +79,7 @@ from ksqlpy.runtime.stateless import TableWhereDeletes, stateless_processor
 from ksqlpy.runtime.task import Task, init_all
 from ksqlpy.runtime.writer import SinkWriter
 from ksqlpy.schema_registry.sources import SR_FORMATS
-from ksqlpy.serde import key_serde, register_writer_schema
+from ksqlpy.serde import key_serde, register_writer_schema, value_serde
 from ksqlpy.state.store import KeyValueStore
 from ksqlpy.state.windowed import TIME_INDEX
 
@@ -202,12 +202,22 @@ class _Build:
                 continue
             if not log.topic_exists(t.name):
                 log.create_topic(t.name, t.partitions, 1, {"cleanup.policy": t.cleanup_policy})
-            if t.key is not None and registry is not None and t.key.format in SR_FORMATS and self.persistent:
+            if t.key is None or registry is None or not self.persistent:
+                continue
+            if t.key.format in SR_FORMATS:
                 try:
                     register_writer_schema(key_serde(t.key.format, t.key.columns, registry=registry, topic=t.name,
                                                      full_name=getattr(t.key, "full_name", None)))
                 except Exception as e:  # noqa: BLE001 - the query's own records do not depend on it
                     _LOG.warning("could not register the key schema of %s: %s", t.name, e)
+            values = getattr(t.key, "values", None)  # (a plan from before values were modelled has none)
+            if values and (t.key.value_format or "").upper() in SR_FORMATS:
+                try:
+                    register_writer_schema(value_serde(t.key.value_format or "", values, registry=registry,
+                                                       topic=t.name, full_name=t.key.value_full_name,
+                                                       nullable=t.key.value_nullable))
+                except Exception as e:  # noqa: BLE001 - as for the key
+                    _LOG.warning("could not register the value schema of %s: %s", t.name, e)
 
     def store(self, sub: SubTopology, name: str, partition: int) -> KeyValueStore:
         spec = self.topology.store(name)

@@ -80,6 +80,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("upgrades/gen_upgrade_scope.py", {"upgrade-scope.json": lambda g: g["cases"]()}),
     ("functions/gen_cast_to_string.py", {"cast-to-string.json": lambda g: g["cases"](),
                                           "array-join-elements.json": lambda g: g["array_join_cases"]()}),
+    ("serde/internal_value_schemas_gen.py", {"internal-value-schemas.json": lambda g: g["tests"]}),
 ])
 def test_generated_files_match_their_generator(generator: str, files: dict) -> None:  # type: ignore[type-arg]
     path = CASES / generator

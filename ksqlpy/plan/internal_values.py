@@ -1,0 +1,67 @@
+"""The value columns ksqlDB writes its internal topics with, so a schema-registry value format can register
+them under ``<internal topic>-value`` as ksqlDB's serializers do on first write (from memory of ksqlDB's
+AggregateNode, AggregateAnalyzer and KudafAggregator; the runtime's own internal encoding is private).
+
+An aggregation first projects the columns it needs (its *required columns*: the column references of the
+GROUP BY expressions, then of the aggregate calls' arguments in call order - ``COUNT(*)`` reads ``ROWTIME``,
+ksqlDB's default argument -; window bounds excluded; each once) as ``KSQL_INTERNAL_COL_<n>``, followed by one
+internal column per aggregate argument that is not a plain column reference. That row is the value of
+``Aggregate-GroupBy-repartition``. The aggregate store (``Aggregate-Aggregate-Materialize``, and its
+changelog) holds the required columns, then ``KSQL_AGG_VARIABLE_<n>`` per aggregate call in its
+intermediate (state) type: AVG's ``STRUCT<SUM, COUNT>``, not its DOUBLE result.
+"""
+
+from __future__ import annotations
+
+from ksqlpy import types as T
+from ksqlpy.expr import bound as B
+from ksqlpy.plan.logical import Aggregate
+
+INTERNAL_COLUMN = "KSQL_INTERNAL_COL_{}"
+WINDOW_BOUNDS = ("WINDOWSTART", "WINDOWEND")
+Columns = list[tuple[str, T.SqlType]]
+
+
+def required_columns(agg: Aggregate) -> list[tuple[str, T.SqlType]]:
+    """The input columns the aggregation reads, in ksqlDB's order, by their names in the input row."""
+    seen: dict[str, T.SqlType] = {}
+
+    def visit(e: B.Expr) -> None:
+        for node in e.walk():
+            if isinstance(node, B.ColumnRef) and node.name.upper() not in WINDOW_BOUNDS:
+                seen.setdefault(node.name, node.type)
+
+    for g in agg.group_by:
+        visit(g)
+    for call in agg.aggregates:
+        if not call.args:  # COUNT(*): ksqlDB counts its default argument, the source's ROWTIME
+            seen.setdefault("ROWTIME", T.BIGINT)
+        for a in call.args:
+            visit(a)
+    return list(seen.items())
+
+
+def repartition_values(agg: Aggregate) -> Columns:
+    """The value of ``Aggregate-GroupBy-repartition``: every internal column of the Prepare step."""
+    required = required_columns(agg)
+    out: Columns = [(INTERNAL_COLUMN.format(i), t) for i, (_, t) in enumerate(required)]
+    names = {n for n, _ in required}
+    seen: set[B.Expr] = set()
+    for call in agg.aggregates:
+        for a in call.args:
+            if isinstance(a, B.ColumnRef) and a.name in names or a in seen:
+                continue
+            seen.add(a)
+            out.append((INTERNAL_COLUMN.format(len(out)), a.type))
+    return out
+
+
+def aggregate_store_values(agg: Aggregate) -> Columns:
+    """The value of the aggregate store and its changelog: the required columns, then each aggregate's
+    state in its intermediate type (the result type where a function keeps no other state)."""
+    out: Columns = [(INTERNAL_COLUMN.format(i), t) for i, (_, t) in enumerate(required_columns(agg))]
+    for call in agg.aggregates:
+        resolved = call.resolved
+        state = getattr(resolved, "intermediate_type", None) or resolved.return_type
+        out.append((call.name, state))
+    return out

@@ -1,0 +1,237 @@
+"""The value schemas of a query's internal topics in a schema-registry value format: ksqlDB's serializers
+register them under ``<internal topic>-value`` when they first write (from memory of ksqlDB's AggregateNode,
+AggregateAnalyzer, KudafAggregator and the join's PrependAlias step):
+
+- ``Aggregate-GroupBy-repartition``: the Prepare step's internal columns ``KSQL_INTERNAL_COL_<n>`` - the
+  required columns (column references of GROUP BY, then of the aggregate arguments in call order;
+  ``COUNT(*)`` reads ROWTIME), then one per aggregate argument that is not a plain column;
+- ``Aggregate-Aggregate-Materialize-changelog``: the required columns, then ``KSQL_AGG_VARIABLE_<n>`` in each
+  aggregate's intermediate type (AVG: ``STRUCT<SUM, COUNT>``);
+- a join side's repartition topic and its store's changelog: the side's ``ALIAS_COL`` block (value columns,
+  ROWTIME, ROWPARTITION, ROWOFFSET, key columns); a RIGHT join's JOINTHIS store holds the right side;
+- a table side materialized as read (``KafkaTopic_Right-Reduce``): the table's own value columns.
+
+Each in the input's value format with its record name (AVRO ``KsqlDataSourceSchema``, PROTOBUF
+``ConnectDefault1``); across AVRO, PROTOBUF and JSON_SR x stream/table/windowed aggregations x stream-stream,
+stream-table and table-table joins.
+
+Writes tests/cases/serde/internal-value-schemas.json: ``python tests/cases/serde/internal_value_schemas_gen.py
+tests/cases/serde/internal-value-schemas.json`` after changing this file.
+"""
+import json
+import sys
+
+APP = "_confluent-ksql-some.ksql.service.idquery_"
+FORMATS = ("AVRO", "PROTOBUF", "JSON_SR")
+AVRO = {"INT": "int", "BIGINT": "long", "STRING": "string", "DOUBLE": "double"}
+PROTO = {"INT": "int32", "BIGINT": "int64", "STRING": "string", "DOUBLE": "double"}
+JSON_SR = {"INT": {"type": "integer", "connect.type": "int32"}, "BIGINT": {"type": "integer", "connect.type": "int64"},
+           "STRING": {"type": "string"}, "DOUBLE": {"type": "number", "connect.type": "float64"}}
+PSEUDO = [("ROWTIME", "BIGINT"), ("ROWPARTITION", "INT"), ("ROWOFFSET", "BIGINT")]
+
+
+def avro(columns, name="KsqlDataSourceSchema"):  # type: ignore[no-untyped-def]
+    fields = []
+    for n, t in columns:
+        if isinstance(t, list):  # a struct: a nested record named after its parent and field
+            inner = avro(t, f"{name}_{n}")
+            fields.append({"name": n, "type": ["null", inner], "default": None})
+        else:
+            fields.append({"name": n, "type": ["null", AVRO[t]], "default": None})
+    return {"type": "record", "name": name, "namespace": "io.confluent.ksql.avro_schemas", "fields": fields,
+            "connect.name": f"io.confluent.ksql.avro_schemas.{name}"}
+
+
+def json_sr(columns):  # type: ignore[no-untyped-def]
+    props = {}
+    for i, (n, t) in enumerate(columns):
+        inner = json_sr(t) if isinstance(t, list) else JSON_SR[t]
+        props[n] = {"connect.index": i, "oneOf": [{"type": "null"}, inner]}
+    return {"type": "object", "properties": props}
+
+
+def proto(columns):  # type: ignore[no-untyped-def]
+    lines, nested = [], []
+    for i, (n, t) in enumerate(columns, 1):
+        if isinstance(t, list):
+            inner = "ConnectDefault2"
+            nested.append(f"message {inner} {{ " + " ".join(
+                f"{PROTO[ft]} {fn} = {j};" for j, (fn, ft) in enumerate(t, 1)) + " }")
+            lines.append(f"{inner} {n} = {i};")
+        else:
+            lines.append(f"{PROTO[t]} {n} = {i};")
+    return 'syntax = "proto3"; message ConnectDefault1 { ' + " ".join(lines + nested) + " }"
+
+
+def schema(fmt, columns):  # type: ignore[no-untyped-def]
+    return {"AVRO": avro, "JSON_SR": json_sr, "PROTOBUF": proto}[fmt](columns)
+
+
+def block(alias, values, keys):  # type: ignore[no-untyped-def]
+    return [(f"{alias}_{n}", t) for n, t in values + PSEUDO + keys]
+
+
+def internal(n, t):  # type: ignore[no-untyped-def]
+    return (f"KSQL_INTERNAL_COL_{n}", t)
+
+
+def agg(n, t):  # type: ignore[no-untyped-def]
+    return (f"KSQL_AGG_VARIABLE_{n}", t)
+
+
+AVG_BIGINT = [("SUM", "BIGINT"), ("COUNT", "BIGINT")]
+
+# name, statements (FMT substituted), query id, expected value columns by internal topic, inputs, outputs
+SHAPES = [
+    ("stream GROUP BY a value column: COUNT(*) reads ROWTIME, an expression argument is its own column",
+     ["CREATE STREAM S (K STRING KEY, A INT, B BIGINT) WITH (kafka_topic='s', format='{FMT}', partitions=1);",
+      "CREATE TABLE T AS SELECT A, COUNT(*) AS C, SUM(B) AS SB, AVG(B + 1) AS AV FROM S GROUP BY A;"],
+     "CTAS_T_0",
+     {"Aggregate-GroupBy-repartition": [internal(0, "INT"), internal(1, "BIGINT"), internal(2, "BIGINT"),
+                                        internal(3, "BIGINT")],
+      "Aggregate-Aggregate-Materialize-changelog": [internal(0, "INT"), internal(1, "BIGINT"),
+                                                    internal(2, "BIGINT"), agg(0, "BIGINT"), agg(1, "BIGINT"),
+                                                    agg(2, AVG_BIGINT)]},
+     [{"topic": "s", "key": "k", "value": {"A": 1, "B": 2}}],
+     [{"topic": "T", "key": 1, "value": {"C": 1, "SB": 2, "AV": 3.0}}]),
+    ("stream GROUP BY two columns, aggregates over a column not grouped",
+     ["CREATE STREAM S (K STRING KEY, A INT, B STRING, C DOUBLE) WITH (kafka_topic='s', format='{FMT}', "
+      "partitions=1);",
+      "CREATE TABLE T AS SELECT B, A, MAX(C) AS M, MIN(C) AS N FROM S GROUP BY B, A;"],
+     "CTAS_T_0",
+     {"Aggregate-GroupBy-repartition": [internal(0, "STRING"), internal(1, "INT"), internal(2, "DOUBLE")],
+      "Aggregate-Aggregate-Materialize-changelog": [internal(0, "STRING"), internal(1, "INT"),
+                                                    internal(2, "DOUBLE"), agg(0, "DOUBLE"), agg(1, "DOUBLE")]},
+     [{"topic": "s", "key": "k", "value": {"A": 1, "B": "x", "C": 2.5}}],
+     [{"topic": "T", "key": {"B": "x", "A": 1}, "value": {"M": 2.5, "N": 2.5}}]),
+    ("table GROUP BY a value column",
+     ["CREATE TABLE S (K STRING PRIMARY KEY, A STRING, B INT) WITH (kafka_topic='s', format='{FMT}', "
+      "partitions=1);",
+      "CREATE TABLE T AS SELECT A, COUNT(*) AS C, SUM(B) AS SB FROM S GROUP BY A;"],
+     "CTAS_T_0",
+     {"Aggregate-GroupBy-repartition": [internal(0, "STRING"), internal(1, "BIGINT"), internal(2, "INT")],
+      "Aggregate-Aggregate-Materialize-changelog": [internal(0, "STRING"), internal(1, "BIGINT"),
+                                                    internal(2, "INT"), agg(0, "BIGINT"), agg(1, "INT")]},
+     [{"topic": "s", "key": "k", "value": {"A": "a", "B": 2}}],
+     [{"topic": "T", "key": "a", "value": {"C": 1, "SB": 2}}]),
+    ("windowed GROUP BY the key: no repartition, the store's changelog",
+     ["CREATE STREAM S (K STRING KEY, B INT) WITH (kafka_topic='s', format='{FMT}', partitions=1);",
+      "CREATE TABLE T AS SELECT K, COUNT(B) AS C FROM S WINDOW TUMBLING (SIZE 10 SECONDS) GROUP BY K;"],
+     "CTAS_T_0",
+     {"Aggregate-Aggregate-Materialize-changelog": [internal(0, "STRING"), internal(1, "INT"),
+                                                    agg(0, "BIGINT")]},
+     [{"topic": "s", "key": "k", "value": {"B": 2}, "timestamp": 1}],
+     [{"topic": "T", "key": "k", "value": {"C": 1}, "timestamp": 1, "window": {"start": 0, "end": 10000,
+                                                                              "type": "time"}}]),
+    ("stream-stream join on a value column: each side's block in its repartition topic and store",
+     ["CREATE STREAM L (ID INT KEY, A INT, B STRING) WITH (kafka_topic='l', format='{FMT}', partitions=1);",
+      "CREATE STREAM R (ID INT KEY, C INT) WITH (kafka_topic='r', format='{FMT}', partitions=1);",
+      "CREATE STREAM O AS SELECT L.A, B, C FROM L JOIN R WITHIN 1 SECOND ON L.A = R.ID;"],
+     "CSAS_O_0",
+     {"Join-left-repartition": block("L", [("A", "INT"), ("B", "STRING")], [("ID", "INT")]),
+      "Join-right-repartition": block("R", [("C", "INT")], [("ID", "INT")]),
+      "KSTREAM-JOINTHIS-0000000016-store-changelog": block("L", [("A", "INT"), ("B", "STRING")], [("ID", "INT")]),
+      "KSTREAM-JOINOTHER-0000000017-store-changelog": block("R", [("C", "INT")], [("ID", "INT")])},
+     [{"topic": "l", "key": 1, "value": {"A": 7, "B": "b"}}, {"topic": "r", "key": 7, "value": {"C": 3}}],
+     [{"topic": "O", "key": 7, "value": {"B": "b", "C": 3}}]),
+    ("stream-stream RIGHT join: the this store holds the right side",
+     ["CREATE STREAM L (ID INT KEY, A INT) WITH (kafka_topic='l', format='{FMT}', partitions=1);",
+      "CREATE STREAM R (ID INT KEY, C STRING) WITH (kafka_topic='r', format='{FMT}', partitions=1);",
+      "CREATE STREAM O AS SELECT R.ID, A, C FROM L RIGHT JOIN R WITHIN 1 SECOND ON L.ID = R.ID;"],
+     "CSAS_O_0",
+     {"KSTREAM-JOINTHIS-0000000016-store-changelog": block("R", [("C", "STRING")], [("ID", "INT")]),
+      "KSTREAM-OUTEROTHER-0000000017-store-changelog": block("L", [("A", "INT")], [("ID", "INT")])},
+     [{"topic": "r", "key": 1, "value": {"C": "c"}}],
+     [{"topic": "O", "key": 1, "value": {"A": None, "C": "c"}}]),
+    ("stream-table join on a value column: both sides' blocks re-keyed (a schema-registry key)",
+     ["CREATE STREAM L (ID INT KEY, A INT) WITH (kafka_topic='l', format='{FMT}', partitions=1);",
+      "CREATE TABLE T (ID INT PRIMARY KEY, D STRING, E BIGINT) WITH (kafka_topic='t', format='{FMT}', "
+      "partitions=1);",
+      "CREATE STREAM O AS SELECT L.A, D FROM L JOIN T ON L.A = T.ID;"],
+     "CSAS_O_0",
+     {"Join-repartition": block("L", [("A", "INT")], [("ID", "INT")]),
+      "RightSourceKeyed-SelectKey-repartition": block("T", [("D", "STRING"), ("E", "BIGINT")], [("ID", "INT")]),
+      "RightSourceKeyed-Materialize-changelog": block("T", [("D", "STRING"), ("E", "BIGINT")], [("ID", "INT")])},
+     [{"topic": "t", "key": 5, "value": {"D": "d", "E": 1}}, {"topic": "l", "key": 1, "value": {"A": 5}}],
+     [{"topic": "O", "key": 5, "value": {"D": "d"}}]),
+    ("stream-table join with KAFKA keys: the table materialized as read holds its own value columns",
+     ["CREATE STREAM L (ID INT KEY, A INT) WITH (kafka_topic='l', key_format='KAFKA', value_format='{FMT}', "
+      "partitions=1);",
+      "CREATE TABLE T (ID INT PRIMARY KEY, D STRING, E BIGINT) WITH (kafka_topic='t', key_format='KAFKA', "
+      "value_format='{FMT}', partitions=1);",
+      "CREATE STREAM O AS SELECT L.A, D FROM L JOIN T ON L.A = T.ID;"],
+     "CSAS_O_0",
+     {"Join-repartition": block("L", [("A", "INT")], [("ID", "INT")]),
+      "KafkaTopic_Right-Reduce-changelog": [("D", "STRING"), ("E", "BIGINT")]},
+     [{"topic": "t", "key": 5, "value": {"D": "d", "E": 1}}, {"topic": "l", "key": 1, "value": {"A": 5}}],
+     [{"topic": "O", "key": 5, "value": {"D": "d"}}]),
+    ("table-table join: each re-keyed side's block in its repartition topic and materialization",
+     ["CREATE TABLE A (ID INT PRIMARY KEY, X STRING) WITH (kafka_topic='a', format='{FMT}', partitions=1);",
+      "CREATE TABLE B (ID INT PRIMARY KEY, Y INT) WITH (kafka_topic='b', format='{FMT}', partitions=1);",
+      "CREATE TABLE O AS SELECT A.ID, X, Y FROM A JOIN B ON A.ID = B.ID;"],
+     "CTAS_O_0",
+     {"LeftSourceKeyed-SelectKey-repartition": block("A", [("X", "STRING")], [("ID", "INT")]),
+      "RightSourceKeyed-SelectKey-repartition": block("B", [("Y", "INT")], [("ID", "INT")]),
+      "LeftSourceKeyed-Materialize-changelog": block("A", [("X", "STRING")], [("ID", "INT")]),
+      "RightSourceKeyed-Materialize-changelog": block("B", [("Y", "INT")], [("ID", "INT")])},
+     [{"topic": "a", "key": 1, "value": {"X": "x"}}, {"topic": "b", "key": 1, "value": {"Y": 2}}],
+     [{"topic": "O", "key": 1, "value": {"X": "x", "Y": 2}}]),
+]
+
+
+def key_columns(statements):  # type: ignore[no-untyped-def]
+    """The key column of each source's topic: the first column declared (a PROTOBUF key is a message of it)."""
+    out = {}
+    for sql in statements:
+        if "kafka_topic=" in sql and "key_format='KAFKA'" not in sql:
+            topic = sql.split("kafka_topic='")[1].split("'")[0]
+            out[topic] = sql.split("(")[1].split(" ")[0]
+    return out
+
+
+def proto_record(record, keys, sinks):  # type: ignore[no-untyped-def]
+    key = record["key"]
+    name = keys.get(record["topic"]) or sinks.get(record["topic"])
+    if not isinstance(key, dict) and name is not None:
+        key = {name: key}
+    # proto3 writes NULL as the type's default
+    value = {k: (0 if v is None and k == "A" else "" if v is None else v) for k, v in record["value"].items()}
+    return dict(record, key=key, value=value)
+
+
+SINK_KEYS = {"T": "A", "O": "ID"}
+SINK_KEYS_BY_SHAPE = {"windowed GROUP BY the key: no repartition, the store's changelog": {"T": "K"},
+                      "stream-stream join on a value column: each side's block in its repartition topic and store":
+                          {"O": "A"},
+                      "stream-table join on a value column: both sides' blocks re-keyed (a schema-registry key)":
+                          {"O": "A"},
+                      "stream-stream RIGHT join: the this store holds the right side": {"O": "R_ID"},
+                      "table-table join: each re-keyed side's block in its repartition topic and materialization":
+                          {"O": "A_ID"},
+                      "stream-table join with KAFKA keys: the table materialized as read holds its own value "
+                      "columns": {"O": None}}
+
+tests = []
+for fmt in FORMATS:
+    for name, statements, query, topics, inputs, outputs in SHAPES:
+        sql = [s.replace("{FMT}", fmt) for s in statements]
+        if fmt == "PROTOBUF":
+            keys, sinks = key_columns(sql), {**SINK_KEYS, **SINK_KEYS_BY_SHAPE.get(name, {})}
+            inputs = [proto_record(r, keys, sinks) for r in inputs]
+            outputs = [proto_record(r, keys, sinks) for r in outputs]
+        tests.append({
+            "name": f"{fmt} {name}",
+            "statements": sql,
+            "inputs": inputs,
+            "outputs": outputs,
+            "post": {"topics": {"topics": [
+                {"name": f"{APP}{query}-{topic}", "valueFormat": {"format": fmt},
+                 "valueSchema": schema(fmt, columns)}
+                for topic, columns in topics.items()]}},
+        })
+
+if __name__ == "__main__":
+    json.dump({"comments": ["ksqlpy's own cases, generated by tests/cases/serde/internal_value_schemas_gen.py "
+                            "(edit that): the value schemas ksqlDB registers for repartition and changelog topics"],
+               "tests": tests}, open(sys.argv[1], "w"), indent=1)
+    print(len(tests))
