@@ -36,9 +36,11 @@ def _formats(props: dict[str, Any], config: dict[str, Any]) -> tuple[str, str]:
 
 
 def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | None = None,
-                registry: SchemaRegistry | None = None, strict: bool = False) -> T.SqlType:
+                registry: SchemaRegistry | None = None, strict: bool = False,
+                nullable: str | None = None) -> T.SqlType:
     """The SQL type of a registered schema, whatever its kind (for PROTOBUF: of message ``full_name``,
-    else of the first message; ``strict``: a missing message is raised as is, for ``registry_type``)."""
+    else of the first message, its ``google.protobuf.*Value`` fields read as primitives only under the
+    WRAPPER ``nullable`` representation; ``strict``: a missing message is raised as is, for ``registry_type``)."""
     if rs.schema_type == "AVRO":
         from ksqlpy.serde.avro_format import sql_type_of as avro_type
         from ksqlpy.serde.avro_references import inline_references, registry_lookup
@@ -57,6 +59,7 @@ def sql_type_of(rs: RegisteredSchema, *, upper: bool = True, full_name: str | No
 
         try:
             file = parse_proto(rs.schema, registry_loader(registry) if registry is not None else None)
+            file.unwrap_wrappers = str(nullable or "").strip().upper() == "WRAPPER"
             return proto_type(file, file.message(full_name), upper=upper)
         except MissingMessageError:
             if strict:
@@ -72,7 +75,8 @@ SCHEMA_TYPES = {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF", "JSON_SR": "JSON"}
 
 
 def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, upper: bool = True,
-                  full_name: str | None = None, registry: SchemaRegistry | None = None) -> T.SqlType:
+                  full_name: str | None = None, registry: SchemaRegistry | None = None,
+                  nullable: str | None = None) -> T.SqlType:
     """The SQL type of a registry schema a source or sink of format ``fmt`` takes its columns from, checked as
     ksqlDB's ``SchemaRegistryTopicSchemaSupplier.fromParsedSchema`` checks it: a schema of another kind is
     refused naming the format it is in, one its format's translator cannot read (a PROTOBUF full name the
@@ -87,7 +91,7 @@ def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, u
             f"{which} schema is not in the expected format. You may want to set {prop} to '{rs.schema_type}'.\n"
             f"topic: {topic}\nexpected format: {expected}\nactual format from Schema Registry: {rs.schema_type}")
     try:
-        return sql_type_of(rs, upper=upper, full_name=full_name, registry=registry, strict=True)
+        return sql_type_of(rs, upper=upper, full_name=full_name, registry=registry, strict=True, nullable=nullable)
     except (MissingMessageError, UnreadableSchemaError) as e:
         raise KsqlStatementError(
             f"Unable to verify if the {'key' if is_key else 'value'} schema for topic: {topic} is compatible with "
@@ -153,7 +157,8 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
     if not values and value_fmt in SR_FORMATS:
         rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
         t = registry_type(rs, value_fmt, topic, is_key=False, upper="VALUE_SCHEMA_ID" not in props,
-                          full_name=_full_name(props, "VALUE"), registry=registry)
+                          full_name=_full_name(props, "VALUE"), registry=registry,
+                          nullable=props.get("VALUE_PROTOBUF_NULLABLE_REPRESENTATION"))
         if isinstance(t, T.Struct) and (not unwrapped or value_fmt == "PROTOBUF"):
             added_values = [A.ColumnDef(n, ft) for n, ft in t.fields]
         elif unwrapped:
@@ -167,7 +172,7 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         if sid is not None or registry.latest(subject(topic, True)) is not None:
             rs = _lookup(registry, topic, True, sid)
             kt = registry_type(rs, key_fmt, topic, is_key=True, upper=sid is None, full_name=_full_name(props, "KEY"),
-                               registry=registry)
+                               registry=registry, nullable=props.get("KEY_PROTOBUF_NULLABLE_REPRESENTATION"))
             key_cols = key_columns_of(key_fmt, kt)
             added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
     if not added_keys and not added_values:
@@ -258,7 +263,8 @@ def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full
         raise _missing(sink.topic, is_key, schema_id)
     fmt = sink.key_format if is_key else sink.value_format
     t = registry_type(rs, fmt, sink.topic, is_key=is_key, upper=False,
-                      full_name=full_name if rs.schema_type == "PROTOBUF" else None, registry=registry)
+                      full_name=full_name if rs.schema_type == "PROTOBUF" else None, registry=registry,
+                      nullable=serde_options(sink, is_key)["nullable"])
     if is_key:
         fields = key_columns_of(sink.key_format, t)
         declared = sink.key_columns

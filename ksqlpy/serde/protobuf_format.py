@@ -61,6 +61,7 @@ class ProtobufSerde(ValueSerde):
         f = self._files.get(schema_id)
         if f is None:
             f = self._files[schema_id] = parse_registered(self.registry, schema_id)
+            f.unwrap_wrappers = self.nullable == "WRAPPER"
         return f
 
     def deserialize(self, data: bytes | None) -> tuple | None:
@@ -90,6 +91,7 @@ class ProtobufSerde(ValueSerde):
                 text = schema_text(self.columns, self.full_name, nullable=self.nullable)
                 sid = self.registry.register(self.subject, text, "PROTOBUF")
                 file = self._files[sid] = parse_proto(text)
+                file.unwrap_wrappers = self.nullable == "WRAPPER"
                 msg = file.messages[0]
             self._writer = (sid, file, msg, frame(sid, file.indexes(msg), b""))
         return self._writer

@@ -94,6 +94,9 @@ class ProtoFile:
     messages: list[ProtoMessage] = field(default_factory=list)
     types: dict[str, ProtoMessage | ProtoEnum] = field(default_factory=dict)
     imports: list[str] = field(default_factory=list)
+    # read ``google.protobuf.*Value`` fields as their nullable primitive (ProtobufData's wrapper.for.nullables:
+    # ksqlDB sets it for ``*_PROTOBUF_NULLABLE_REPRESENTATION='WRAPPER'``); else they are the messages they are
+    unwrap_wrappers: bool = False
 
     def message(self, name: str | None = None) -> ProtoMessage:
         """The message ``name`` names (full or short name), else the first one: what a serde writes."""

@@ -13,7 +13,7 @@ ksqlDB goes through Kafka Connect's ``ProtobufData``; the mapping here is the on
 | message | STRUCT (a ``oneof`` group is one STRUCT field named ``<oneof>_<i>``, i its index among the oneofs) |
 | google.protobuf.Timestamp, google.type.Date, google.type.TimeOfDay | TIMESTAMP, DATE, TIME |
 | confluent.type.Decimal (precision/scale in ``confluent.field_meta`` params) | DECIMAL(p, s) |
-| google.protobuf.*Value wrappers | the wrapped type, nullable (absent wrapper = NULL) |
+| google.protobuf.*Value wrappers | STRUCT<value T>; with ``*_PROTOBUF_NULLABLE_REPRESENTATION='WRAPPER'`` the wrapped type, nullable (absent wrapper = NULL) |
 
 NULL handling is proto3's (ksqlDB's default ``PROTOBUF`` serde): a NULL scalar is not written and reads
 back as its default (0, "", false; [] and {} for repeated and map) - but an unset bytes field reads NULL, as
@@ -132,7 +132,7 @@ def kind_type(file: ProtoFile, kind: str, f: ProtoField | None, upper: bool,
     if kind == DECIMAL:
         params = f.params if f is not None else {}
         return T.Decimal(int(params.get("precision", 64)), int(params.get("scale", 0)))
-    if kind in WRAPPERS:
+    if kind in WRAPPERS and file.unwrap_wrappers:
         return SCALAR_SQL[WRAPPERS[kind]]
     t = file.lookup(kind)
     if isinstance(t, ProtoEnum):
@@ -211,7 +211,7 @@ def connect_type(file: ProtoFile, kind: str) -> str:
     """The Connect type ProtobufData reads a value of proto type ``kind`` as (one element of a repeated)."""
     if kind in _CONNECT_SCALARS:
         return _CONNECT_SCALARS[kind]
-    if kind in WRAPPERS:
+    if kind in WRAPPERS and file.unwrap_wrappers:
         return _CONNECT_SCALARS[WRAPPERS[kind]]
     return "string" if isinstance(file.lookup(kind), ProtoEnum) else "struct"
 
@@ -268,7 +268,7 @@ def to_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | Non
     elif kind == DECIMAL:
         raw = v.get("value", b"")
         v = PyDecimal(int.from_bytes(raw, "big", signed=True) if raw else 0).scaleb(-int(v.get("scale", 0)), context=_WIDE)
-    elif kind in WRAPPERS:
+    elif kind in WRAPPERS and file.unwrap_wrappers:
         v = v.get("value", default(file, WRAPPERS[kind]))
     elif isinstance(v, dict) and not isinstance(t, T.Map):
         target = file.lookup(kind)
@@ -357,7 +357,7 @@ def from_sql(file: ProtoFile, kind: str, v: Any, t: T.SqlType, f: ProtoField | N
                 "nanos": ms % 1000 * 1_000_000}
     if kind == DECIMAL:
         return decimal_message(v, t, f)
-    if kind in WRAPPERS:
+    if kind in WRAPPERS and not isinstance(v, dict):  # a STRUCT<value T> is written as the message it is
         return {"value": from_sql(file, WRAPPERS[kind], v, t)}
     if kind in ("string",):
         return v if isinstance(v, str) else str(v)

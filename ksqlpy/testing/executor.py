@@ -288,7 +288,8 @@ class _Run:
         if rs is None or (len(columns) == 1 and source.wrap_single_value is False):
             return columns
         try:
-            t = sql_type_of(rs, upper=False, full_name=opts["full_name"], registry=registry)
+            t = sql_type_of(rs, upper=False, full_name=opts["full_name"], registry=registry,
+                            nullable=opts["nullable"])
         except Exception:  # noqa: BLE001 - a schema we cannot read: compare against the columns
             return columns
         if not isinstance(t, T.Struct):

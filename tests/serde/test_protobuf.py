@@ -68,8 +68,10 @@ def test_types_map_as_ksqldb_infers_them() -> None:
         "lines": T.Map(T.STRING, T.Struct((("sku", T.STRING), ("price", T.Decimal(6, 2))))),
         "deltas": T.Array(T.INTEGER), "placed": T.TIMESTAMP,
         "payment_0": T.Struct((("card", T.STRING), ("voucher", T.INTEGER))), "rating": T.INTEGER,
-        "note": T.STRING}
+        "note": T.Struct((("value", T.STRING),))}  # a wrapper is the message it is (no WRAPPER representation)
     assert [n for n, _ in proto_type(f, f.message("Refund")).fields] == ["ORDER_ID"]
+    f.unwrap_wrappers = True  # *_PROTOBUF_NULLABLE_REPRESENTATION='WRAPPER'
+    assert dict(proto_type(f, f.message("Order"), upper=False).fields)["note"] == T.STRING
 
 
 def test_each_oneof_is_named_by_its_index_among_the_oneofs() -> None:
@@ -157,10 +159,17 @@ def test_reader_maps_a_foreign_schema_by_name() -> None:
             ("PAYMENT_0", T.Struct((("CARD", T.STRING), ("VOUCHER", T.INTEGER)))), ("PLACED", T.TIMESTAMP),
             ("RATING", T.INTEGER), ("NOTE", T.STRING),
             ("LINES", T.Map(T.STRING, T.Struct((("SKU", T.STRING), ("PRICE", T.Decimal(6, 2))))))]
-    s = value_serde("PROTOBUF", cols, registry=reg, topic="o")
+    s = value_serde("PROTOBUF", cols, registry=reg, topic="o", nullable="WRAPPER")
     assert s.deserialize(frame(sid, [0], body)) == (
         9, 0.5, "SHIPPED", [-1, 1], {"CARD": None, "VOUCHER": 3}, 2005, None, "hi",
         {"a": {"SKU": "s", "PRICE": Decimal("12.34")}})
+    # without the WRAPPER representation the wrapper is a struct: a STRING column cannot hold it
+    plain = value_serde("PROTOBUF", cols, registry=reg, topic="o")
+    with pytest.raises(SerdeError, match="Cannot deserialize type struct as type STRING for path: NOTE"):
+        plain.deserialize(frame(sid, [0], body))
+    as_struct = [(n, T.Struct((("VALUE", T.STRING),)) if n == "NOTE" else t) for n, t in cols]
+    assert value_serde("PROTOBUF", as_struct, registry=reg, topic="o").deserialize(frame(sid, [0], body))[7] == \
+        {"VALUE": "hi"}
     with pytest.raises(SerdeError, match="Schema 99 not found"):
         s.deserialize(frame(99, [0], body))
 

@@ -81,6 +81,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("functions/gen_cast_to_string.py", {"cast-to-string.json": lambda g: g["cases"](),
                                           "array-join-elements.json": lambda g: g["array_join_cases"]()}),
     ("serde/internal_value_schemas_gen.py", {"internal-value-schemas.json": lambda g: g["tests"]}),
+    ("serde/protobuf_wrappers_gen.py", {"protobuf-wrappers.json": lambda g: g["tests"]}),
 ])
 def test_generated_files_match_their_generator(generator: str, files: dict) -> None:  # type: ignore[type-arg]
     path = CASES / generator
