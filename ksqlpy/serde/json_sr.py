@@ -16,7 +16,7 @@ from typing import Any
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde import json_sr_unions as U
-from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, ValueSerde
+from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, UnreadableSchemaError, ValueSerde
 
 _HEADER = struct.Struct(">bI")
 _CONNECT = "org.apache.kafka.connect.data."
@@ -64,16 +64,48 @@ def json_schema(columns: Columns, *, wrap: bool) -> dict[str, Any]:
     return _object(list(columns))
 
 
+_EVERIT = "org.everit.json.schema."
+# connect.type on a number or integer schema decides its Connect type (JsonSchemaData reads both as a
+# NumberSchema and switches on connect.type first)
+_NUMBER_TYPES = {"int8": T.INTEGER, "int16": T.INTEGER, "int32": T.INTEGER, "int64": T.BIGINT,
+                 "float32": T.DOUBLE, "float64": T.DOUBLE, "bytes": T.BYTES}
+
+
+def _unsupported(schema: Any) -> UnreadableSchemaError:
+    """What JsonSchemaData says of a schema that is none of the kinds it converts, by the class the JSON Schema
+    library loads it as (from memory: 'Unsupported schema type <class>')."""
+    if schema is True or schema == {}:
+        kind = "TrueSchema" if schema is True else "EmptySchema"
+    elif schema is False:
+        kind = "FalseSchema"
+    elif isinstance(schema, dict) and "const" in schema:
+        kind = "ConstSchema"
+    elif isinstance(schema, dict) and "not" in schema:
+        kind = "NotSchema"
+    elif isinstance(schema, dict) and schema.get("type") == "null":
+        kind = "NullSchema"
+    else:
+        kind = "EmptySchema"
+    return UnreadableSchemaError(f"Unsupported schema type {_EVERIT}{kind}")
+
+
 def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
-    """The SQL type ksqlDB infers for a JSON Schema (property names upper-cased unless ``upper`` is False)."""
-    if not isinstance(schema, dict):
-        raise KsqlStatementError(f"Unsupported: JSON schema {schema!r}")
+    """The SQL type ksqlDB infers for a JSON Schema (property names upper-cased unless ``upper`` is False),
+    as Connect's JsonSchemaData converts it (from memory): ``connect.type`` decides a number's type; an object
+    is a MAP only when marked ``connect.type: map`` (its ``additionalProperties`` the values), else the STRUCT
+    of its ``properties`` (none: an empty STRUCT); ``allOf`` only as the JSON Schema library builds it for a
+    typed ``const``/``enum``; a schema of no convertible kind (``{}``, ``true``, a bare ``const``, ``not``,
+    ``null``) is refused."""
+    if not isinstance(schema, dict) or not schema:
+        raise _unsupported(schema)
     for key in ("oneOf", "anyOf"):
         if key in schema:
             branches = [s for s in schema[key] if not (isinstance(s, dict) and s.get("type") == "null")]
             if len(branches) == 1 and len(schema[key]) == 2:  # [null, T]: T, optional
                 return sql_type_of(branches[0], upper=upper)
             return _union_struct(branches, upper=upper)
+    if "allOf" in schema:
+        return _all_of(schema, upper=upper)
     kind = schema.get("type")
     if isinstance(kind, list):
         kinds = [k for k in kind if k != "null"]
@@ -89,10 +121,12 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
         return {"Date": T.DATE, "Time": T.TIME, "Timestamp": T.TIMESTAMP}[title.rpartition(".")[2]]
     if kind == "boolean":
         return T.BOOLEAN
-    if kind == "integer":
-        return T.INTEGER if ctype in ("int8", "int16", "int32") else T.BIGINT
-    if kind == "number":
-        return T.DOUBLE
+    if kind in ("integer", "number"):
+        if ctype is None:
+            return T.BIGINT if kind == "integer" else T.DOUBLE
+        if ctype not in _NUMBER_TYPES:
+            raise UnreadableSchemaError(f"Unsupported type {ctype}")
+        return _NUMBER_TYPES[ctype]
     if kind == "string" or (kind is None and "enum" in schema):  # JsonSchemaData: an enum is a STRING
         return T.BYTES if ctype == "bytes" else T.STRING
     if kind == "array":
@@ -100,14 +134,28 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
         if entry is not None:
             return T.Map(sql_type_of(entry[0], upper=upper), sql_type_of(entry[1], upper=upper))
         return T.Array(sql_type_of(schema.get("items") or {}, upper=upper))
-    if kind == "object" or "properties" in schema:
-        if "properties" in schema and ctype != "map":
-            props = schema["properties"]
-            ordered = sorted(props.items(), key=lambda kv: kv[1].get("connect.index", 0)
-                             if isinstance(kv[1], dict) else 0)
-            return T.Struct(tuple((n.upper() if upper else n, sql_type_of(s, upper=upper)) for n, s in ordered))
-        return T.Map(T.STRING, sql_type_of(schema.get("additionalProperties") or {}, upper=upper))
+    if kind == "object" or (kind is None and ("properties" in schema or "additionalProperties" in schema)):
+        if ctype == "map":
+            return T.Map(T.STRING, sql_type_of(schema.get("additionalProperties") or {}, upper=upper))
+        props = schema.get("properties") or {}
+        ordered = sorted(props.items(), key=lambda kv: kv[1].get("connect.index", 0)
+                         if isinstance(kv[1], dict) else 0)
+        return T.Struct(tuple((n.upper() if upper else n, sql_type_of(s, upper=upper)) for n, s in ordered))
+    if kind is None or kind == "null":
+        raise _unsupported(schema)
     raise KsqlStatementError(f"Unsupported: JSON schema type {kind!r}")
+
+
+def _all_of(schema: dict[str, Any], *, upper: bool) -> T.SqlType:
+    """JsonSchemaData's allOf: only a ``const`` or ``enum`` beside a string or number schema (the form the JSON
+    Schema library gives ``{"type": "string", "const": ...}``) reads, as that typed schema; any other
+    combination is refused, naming the criterion and the schema."""
+    subs = [s for s in schema["allOf"] if isinstance(s, dict)]
+    typed = next((s for s in subs if s.get("type") in ("string", "number", "integer")), None)
+    marker = any("const" in s or "enum" in s for s in subs)
+    if typed is not None and marker and len(subs) == len(schema["allOf"]):
+        return sql_type_of(typed, upper=upper)
+    raise UnreadableSchemaError(f"Unsupported criterion allOf for {json.dumps(schema, separators=(',', ':'))}")
 
 
 def _map_entry(schema: dict[str, Any]) -> tuple[Any, Any] | None:
