@@ -427,7 +427,8 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
         sub.operators.append(stage)
         _aggregate_tail(lo, agg, sub, node)
         return
-    previous = lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub) if table else None
+    previous = lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub,
+                            key=source_table_key(leftmost)) if table else None
     sub.operators.append(group_stage(lo, agg, previous))
     topic = lo.internal_topic(lo.names.repartition(naming.GROUP_BY), TopicKind.REPARTITION, sub.partitions,
                               group_key)
@@ -444,6 +445,16 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     node = second.node(NodeKind.PROCESSOR, aggregate_node, node, stores=[store])
     second.operators.append(stage)
     _aggregate_tail(lo, agg, second, node)
+
+
+def source_table_key(source: Source) -> TopicKey:
+    """The key and value of a table source materialized as read (``KsqlTopic-Reduce``): the source's own
+    columns in its own formats, as its serdes write them."""
+    key, value = serde_options(source, True), serde_options(source, False)
+    return TopicKey([(c.name, c.type) for c in source.key_columns], source.key_format or "NONE",
+                    key["full_name"], window=source.windowed, value_format=source.value_format,
+                    values=[(c.name, c.type) for c in source.value_columns], value_full_name=value["full_name"],
+                    value_nullable=value["nullable"])
 
 
 def _leftmost(node: PlanNode) -> Scan:

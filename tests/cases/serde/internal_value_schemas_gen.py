@@ -9,7 +9,8 @@ AggregateAnalyzer, KudafAggregator and the join's PrependAlias step):
   aggregate's intermediate type (AVG: ``STRUCT<SUM, COUNT>``);
 - a join side's repartition topic and its store's changelog: the side's ``ALIAS_COL`` block (value columns,
   ROWTIME, ROWPARTITION, ROWOFFSET, key columns); a RIGHT join's JOINTHIS store holds the right side;
-- a table side materialized as read (``KafkaTopic_Right-Reduce``): the table's own value columns.
+- a table materialized as read (a join's ``KafkaTopic_Right-Reduce``, a GROUP BY's ``KsqlTopic-Reduce``): the
+  table's own value columns.
 
 Each in the input's value format with its record name (AVRO ``KsqlDataSourceSchema``, PROTOBUF
 ``ConnectDefault1``); across AVRO, PROTOBUF and JSON_SR x stream/table/windowed aggregations x stream-stream,
@@ -104,12 +105,13 @@ SHAPES = [
                                                     internal(2, "DOUBLE"), agg(0, "DOUBLE"), agg(1, "DOUBLE")]},
      [{"topic": "s", "key": "k", "value": {"A": 1, "B": "x", "C": 2.5}}],
      [{"topic": "T", "key": {"B": "x", "A": 1}, "value": {"M": 2.5, "N": 2.5}}]),
-    ("table GROUP BY a value column",
+    ("table GROUP BY a value column: the table materialized as read, then grouped",
      ["CREATE TABLE S (K STRING PRIMARY KEY, A STRING, B INT) WITH (kafka_topic='s', format='{FMT}', "
       "partitions=1);",
       "CREATE TABLE T AS SELECT A, COUNT(*) AS C, SUM(B) AS SB FROM S GROUP BY A;"],
      "CTAS_T_0",
-     {"Aggregate-GroupBy-repartition": [internal(0, "STRING"), internal(1, "BIGINT"), internal(2, "INT")],
+     {"KsqlTopic-Reduce-changelog": [("A", "STRING"), ("B", "INT")],
+      "Aggregate-GroupBy-repartition": [internal(0, "STRING"), internal(1, "BIGINT"), internal(2, "INT")],
       "Aggregate-Aggregate-Materialize-changelog": [internal(0, "STRING"), internal(1, "BIGINT"),
                                                     internal(2, "INT"), agg(0, "BIGINT"), agg(1, "INT")]},
      [{"topic": "s", "key": "k", "value": {"A": "a", "B": 2}}],
