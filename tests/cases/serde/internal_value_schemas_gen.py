@@ -116,6 +116,18 @@ SHAPES = [
                                                     internal(2, "INT"), agg(0, "BIGINT"), agg(1, "INT")]},
      [{"topic": "s", "key": "k", "value": {"A": "a", "B": 2}}],
      [{"topic": "T", "key": "a", "value": {"C": 1, "SB": 2}}]),
+    ("GROUP BY after a join, HAVING's aggregate among the aggregates: the join's columns as internal columns",
+     ["CREATE STREAM L (ID INT KEY, A INT, B STRING) WITH (kafka_topic='l', format='{FMT}', partitions=1);",
+      "CREATE TABLE R (ID INT PRIMARY KEY, D STRING) WITH (kafka_topic='r', format='{FMT}', partitions=1);",
+      "CREATE TABLE T AS SELECT R.D, COUNT(*) AS C, MAX(L.A) AS M FROM L JOIN R ON L.ID = R.ID GROUP BY R.D "
+      "HAVING SUM(L.A) > 0;"],
+     "CTAS_T_0",
+     {"Aggregate-GroupBy-repartition": [internal(0, "STRING"), internal(1, "BIGINT"), internal(2, "INT")],
+      "Aggregate-Aggregate-Materialize-changelog": [internal(0, "STRING"), internal(1, "BIGINT"),
+                                                    internal(2, "INT"), agg(0, "BIGINT"), agg(1, "INT"),
+                                                    agg(2, "INT")]},
+     [{"topic": "r", "key": 1, "value": {"D": "d"}}, {"topic": "l", "key": 1, "value": {"A": 5, "B": "b"}}],
+     [{"topic": "T", "key": "d", "value": {"C": 1, "M": 5}}]),
     ("windowed GROUP BY the key: no repartition, the store's changelog",
      ["CREATE STREAM S (K STRING KEY, B INT) WITH (kafka_topic='s', format='{FMT}', partitions=1);",
       "CREATE TABLE T AS SELECT K, COUNT(B) AS C FROM S WINDOW TUMBLING (SIZE 10 SECONDS) GROUP BY K;"],
@@ -202,7 +214,9 @@ def proto_record(record, keys, sinks):  # type: ignore[no-untyped-def]
 
 
 SINK_KEYS = {"T": "A", "O": "ID"}
-SINK_KEYS_BY_SHAPE = {"windowed GROUP BY the key: no repartition, the store's changelog": {"T": "K"},
+SINK_KEYS_BY_SHAPE = {"GROUP BY after a join, HAVING's aggregate among the aggregates: the join's columns as "
+                      "internal columns": {"T": "D"},
+                      "windowed GROUP BY the key: no repartition, the store's changelog": {"T": "K"},
                       "stream-stream join on a value column: each side's block in its repartition topic and store":
                           {"O": "A"},
                       "stream-table join on a value column: both sides' blocks re-keyed (a schema-registry key)":
