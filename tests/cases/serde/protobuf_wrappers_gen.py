@@ -7,6 +7,7 @@ ProtobufSchemaTranslator sets for ``*_PROTOBUF_NULLABLE_REPRESENTATION='WRAPPER'
   present one without its value holds the type's default (bytes: NULL, as an unset bytes field anywhere);
 - under WRAPPER it is the wrapped type, nullable: absent is NULL, present without a value the default;
 - every wrapper kind: Double, Float (DOUBLE), Int64, UInt64, UInt32 (BIGINT), Int32 (INT), Bool, String, Bytes;
+- wrappers as repeated elements, map values and fields of nested messages alike;
 - declared primitive columns over wrapper fields read only under WRAPPER (else the record is dropped: a
   struct is no primitive), keys as values (``KEY_PROTOBUF_NULLABLE_REPRESENTATION``);
 - a sink whose ``VALUE_SCHEMA_ID`` has wrapper fields takes primitive columns only under WRAPPER; without it
@@ -105,6 +106,28 @@ for rep in REPRESENTATIONS:
         "inputs": [{"topic": "input", "key": {"id": 4}, "value": {"V": 1}}],
         "outputs": [{"topic": "OUTPUT", "key": read(rep, 4), "value": {"V": 1}}],
         "post": {"sources": [{"name": "INPUT", "type": "stream", "schema": f"ID {column} KEY, V INT"}]},
+    })
+
+NESTED = (f"{IMPORT}message Row {{ repeated google.protobuf.Int32Value r = 1; "
+          "map<string, google.protobuf.StringValue> m = 2; Inner i = 3; "
+          "message Inner { google.protobuf.BoolValue b = 1; } }")
+for rep in REPRESENTATIONS:
+    unwrapped = rep == "WRAPPER"
+    columns = ("R ARRAY<INT>, M MAP<STRING, STRING>, I STRUCT<B BOOLEAN>" if unwrapped else
+               "R ARRAY<STRUCT<VALUE INT>>, M MAP<STRING, STRUCT<VALUE STRING>>, I STRUCT<B STRUCT<VALUE BOOLEAN>>")
+    tests.append({
+        "name": f"PROTOBUF repeated, map-value and nested wrapper fields, {rep or 'no'} nullable representation",
+        "statements": [
+            f"CREATE STREAM INPUT WITH (kafka_topic='input', value_format='PROTOBUF'{with_nullable(rep)});",
+            "CREATE STREAM OUTPUT WITH (value_format='JSON') AS SELECT * FROM INPUT;",
+        ],
+        "topics": [{"name": "input", "valueFormat": "PROTOBUF", "valueSchema": NESTED}],
+        "inputs": [{"topic": "input", "value": {"r": [1, 0], "m": {"k": "v"}, "i": {"b": True}}},
+                   {"topic": "input", "value": {"i": {}}}],
+        "outputs": [{"topic": "OUTPUT", "value": {"R": [read(rep, 1), read(rep, 0)], "M": {"k": read(rep, "v")},
+                                                  "I": {"B": read(rep, True)}}},
+                    {"topic": "OUTPUT", "value": {"R": [], "M": {}, "I": {"B": None}}}],
+        "post": {"sources": [{"name": "INPUT", "type": "stream", "schema": columns}]},
     })
 
 SINK_SCHEMA = f"{IMPORT}message R {{ google.protobuf.StringValue S = 1; google.protobuf.Int32Value N = 2; }}"
