@@ -257,10 +257,20 @@ def _narrow(lo: int | None, hi: int | None, col: str, payload: tuple[Any, Any], 
     new_lo = {exp.EQ: v, exp.GT: v + 1, exp.GTE: v}.get(op)
     new_hi = {exp.EQ: v, exp.LT: v - 1, exp.LTE: v}.get(op)
     if new_lo is not None:
-        lo = new_lo if lo is None else max(lo, new_lo)
+        lo = _stored_start(new_lo if lo is None else max(lo, new_lo))
     if new_hi is not None:
-        hi = new_hi if hi is None else min(hi, new_hi)
+        hi = _stored_start(new_hi if hi is None else min(hi, new_hi))
     return lo, hi
+
+
+_START_MIN, _START_MAX = -(1 << 63), (1 << 63) - 2
+
+
+def _stored_start(v: int) -> int:
+    """A window-start bound within the starts a store can hold (a BIGINT whose window ends within BIGINT):
+    a bound beyond them (``WINDOWSTART = 9223372036854775807``, ``WINDOWEND`` minus the size below the least
+    BIGINT) fetches the nearest ones, and the WHERE, evaluated on every row fetched, decides."""
+    return min(max(v, _START_MIN), _START_MAX)
 
 
 def evaluate(e: exp.Expression, functions: FunctionRegistry) -> Any:

@@ -1,5 +1,5 @@
 """Generates pull-query probes over windowed aggregations: every window type x predicates on WINDOWSTART and
-WINDOWEND (each comparison, both sides, combined) x key lookup and table scan.
+WINDOWEND (each comparison, both sides, combined, at the ends of BIGINT) x key lookup and table scan.
 
 Run ``python tests/cases/rest/gen_pull_windows.py`` to rewrite ``pull-window-bounds.json`` next to it.
 Expected rows come from the windows the model below computes: a pull query returns the key's windows whose
@@ -67,7 +67,14 @@ def predicates(kind: str) -> list[list[tuple[str, str, int, bool]]]:
     out.append([("WINDOWSTART", ">", starts[0], False), ("WINDOWSTART", "<", starts[-1], False)])
     out.append([("WINDOWEND", ">=", ends[0], False), ("WINDOWEND", "<", ends[-1], False),
                 ("WINDOWSTART", ">=", starts[0], False)])
+    # bounds at the ends of BIGINT: beyond the window starts a store holds (they failed the lookup)
+    for op in ("=", ">", "<="):
+        out.append([("WINDOWSTART", op, BIGINT_MAX, False)])
+        out.append([("WINDOWEND", op, -BIGINT_MAX, False)])
     return out
+
+
+BIGINT_MAX = (1 << 63) - 1
 
 
 def _sql(conjuncts: list[tuple[str, str, int, bool]]) -> str:
