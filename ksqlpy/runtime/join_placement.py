@@ -24,7 +24,9 @@ key: its entries move the same way (a pull query found the row from before the u
 So does an aggregation grouped by the join key, which runs in the join's task without a repartition: its
 rows (per group, window or session) and a table aggregation's last row per source key (what its undo
 reads) are keyed by the join key's value; the restart after the upgrade continues each group's aggregate
-from its rows (it started the moved keys' groups anew, and a pull query found two rows).
+from its rows (it started the moved keys' groups anew, and a pull query found two rows). An aggregation
+reading a GROUP BY's repartition topic is placed by the group key's bytes there (``runtime.aggregate``'s
+``key_bytes``, in the input's key format): its rows move the same way.
 Stores whose task is not chosen by the join key's placed bytes are left alone: foreign-key joins (their
 tasks are the source topics' own partitions and the right table's key serde's routing), and formats
 without a registry (their bytes never changed).
@@ -117,12 +119,12 @@ def materialized(encode: Callable[[tuple], bytes], n_keys: int, partitions: int)
 
 
 def aggregated(encode: Callable[[tuple], bytes], partitions: int) -> Callable[[bytes, bytes], int | None]:
-    """(entry key, value) of the store of an aggregation grouped by the join key in the join's task
-    (``runtime.aggregator``, ``state.windowed``, ``runtime.group_by``) -> the partition its group is placed
-    in now. A group's record (``K``, window ``W``, session ``S`` entries) holds its key; a table
-    aggregation's source row (``group_by.SOURCE_PREFIX``) its group key and arguments - the source key is
-    the group key there (the aggregation needs no repartition). The task's own bookkeeping (stream time,
-    ``\\x00``) stays."""
+    """(entry key, value) of the store of an aggregation grouped by the join key in the join's task, or
+    reading a GROUP BY's repartition topic (``runtime.aggregator``, ``state.windowed``, ``runtime.group_by``)
+    -> the partition its group is placed in now by ``encode`` (the key's placed bytes). A group's record
+    (``K``, window ``W``, session ``S`` entries) holds its key; a table aggregation's source row
+    (``group_by.SOURCE_PREFIX``, beside the aggregate only when no repartition came between) its group key
+    and arguments - the source key is the group key there. The task's bookkeeping (``\\x00``) stays."""
 
     def place(k: bytes, v: bytes) -> int | None:
         tag = k[:1]

@@ -347,8 +347,19 @@ class _Build:
     def relocate(self) -> None:
         """Move join store entries whose key is placed in another partition since an upgrade of the key's
         bytes (``join_placement``), before any task restores; with them the join's materialized result and
-        an aggregation on the join key in the join's task."""
+        an aggregation on the join key in the join's task. An aggregation reading a repartition topic moves
+        its groups the same way: they are placed by the group key's repartition bytes."""
+        writers = {op.topic: op for s in self.topology.sub_topologies for op in s.operators
+                   if isinstance(op, WriteRepartition)}
         for sub in self.topology.sub_topologies:
+            first, agg = sub.operators[0], sub.operator(AggregateStage)
+            if isinstance(first, ReadRepartition) and agg is not None and sub.partitions > 1:
+                w = writers.get(first.topic)
+                changelog = self.topology.store(agg.store).changelog
+                if w is not None and changelog and w.key_format in SR_FORMATS:
+                    relocate(self.ctx.log, self.topology.application_id, [], w.key_format, sub.partitions, None,
+                             {changelog: aggregated(key_bytes(w.key_columns, w.key_format, w.key_delimiter),
+                                                    sub.partitions)})
             stage = sub.operator(JoinStage)
             if stage is None or sub.partitions < 2:
                 continue
