@@ -45,6 +45,7 @@ class AggregateProcessor(BaseProcessor):
         self.grouper = grouper
         self.aggregator = aggregator
         self.table = table
+        self.columnar = grouper is not None and grouper.columnar  # (``SourceReader.columnar``)
 
     def init(self) -> None:
         self.aggregator.load_meta()
@@ -87,6 +88,7 @@ class GroupProcessor(BaseProcessor):
     def __init__(self, grouper: Grouper, combiner: Combiner | None = None) -> None:
         self.grouper = grouper
         self.combiner = combiner
+        self.columnar = grouper.columnar  # the source batch may come as columns (``SourceReader.columnar``)
 
     def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
         items = self.grouper(d)
