@@ -148,6 +148,10 @@ def deal_by_key(keys: Sequence[bytes], recs: Sequence[bytes], partitions: int) -
         ps = [miss[k] if h is None else h for k, h in zip(keys, ps, strict=False)]
     ps = [h % partitions for h in ps]
     buckets: list[list[bytes]] = [[] for _ in range(partitions)]
+    last = ps[-1]
+    if ps.count(last) == len(ps):  # one partition for the whole batch (a key-preserving query of one input
+        buckets[last] = list(recs)  # partition, keyed by the default partitioner): no per-record deal
+        return last, buckets
     appends = [b.append for b in buckets]
     for q, r in zip(ps, recs, strict=False):
         appends[q](r)

@@ -67,6 +67,29 @@ def test_deal_by_key_puts_each_record_where_the_partitioner_says_in_order(partit
     assert last == partition_for_key(keys[-1], partitions)
 
 
+@pytest.mark.parametrize("partitions", [1, 4])
+def test_deal_by_key_of_a_batch_that_lands_in_one_partition(partitions: int) -> None:
+    """A batch whose every key falls in one partition (a key-preserving query over one input partition)
+    is that partition's list whole, in order, the others empty - also when the first keys are not cached;
+    one key elsewhere at either end deals record by record again."""
+    keys = [f"one-{i}".encode() for i in range(400)]
+    target = partition_for_key(keys[0], partitions)
+    same = [k for k in keys if partition_for_key(k, partitions) == target]
+    recs = [b"r%d" % i for i in range(len(same))]
+    last, buckets = deal_by_key(same, recs, partitions)
+    assert last == target and buckets[target] == recs and buckets[target] is not recs
+    assert all(not b for q, b in enumerate(buckets) if q != target)
+    other = next((k for k in keys if partition_for_key(k, partitions) != target), None)
+    if other is not None:
+        for ks in ([other, *same], [*same, other]):
+            rs = [b"x%d" % i for i in range(len(ks))]
+            last, buckets = deal_by_key(ks, rs, partitions)
+            want: list[list[bytes]] = [[] for _ in range(partitions)]
+            for k, r in zip(ks, rs, strict=True):
+                want[partition_for_key(k, partitions)].append(r)
+            assert buckets == want and last == partition_for_key(ks[-1], partitions)
+
+
 def test_murmur2_matches_the_reference_formulation_over_random_keys() -> None:
     """The hashed loop (each mask taken once per step) against the algorithm written step by step, for
     every tail length and keys past the precompiled word layouts."""
