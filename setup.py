@@ -1,6 +1,6 @@
 """Package discovery: the design card's top-level grammar/, server/ and cli/ folders install as
 ksqlpy.grammar, ksqlpy.server and ksqlpy.cli, so no generic top-level names land in site-packages."""
-from setuptools import find_packages, setup
+from setuptools import Extension, find_packages, setup
 
 MAPPED = {"grammar": "ksqlpy.grammar", "server": "ksqlpy.server", "cli": "ksqlpy.cli"}
 
@@ -13,4 +13,7 @@ for folder, name in MAPPED.items():
         packages.append(f"{name}.{sub}")
         package_dir[f"{name}.{sub}"] = f"{folder}/{sub.replace('.', '/')}"
 
-setup(packages=packages, package_dir=package_dir)
+# the log's record framing in C (ksqlpy/log/framing.py); optional: without a compiler the Python framing runs
+FRAMING = Extension("ksqlpy.log._framing", ["ksqlpy/log/_framing.c"], optional=True)
+
+setup(packages=packages, package_dir=package_dir, ext_modules=[FRAMING])

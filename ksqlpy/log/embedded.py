@@ -46,6 +46,7 @@ from ksqlpy.log.embedded_env import Topic as _Topic
 from ksqlpy.log.embedded_env import WriteTxn as _WriteTxn
 from ksqlpy.log.embedded_prepare import PreparedBatch, plain, prepare
 from ksqlpy.log.embedded_txn import EmbeddedTransaction
+from ksqlpy.log.framing import NATIVE
 from ksqlpy.log.record_codec import (
     HEADER,
     HEADER_SIZE,
@@ -468,10 +469,16 @@ def _decode(chunk: bytes, base: int, pos: memoryview | array, i0: int, i1: int, 
     The hot read loop: positions come as one list (``tolist``), and headers - rare - are filled in
     after the loop for the records that have them instead of appending a None per record.
     """
+    first = len(hdrs)
+    if NATIVE is not None:  # the same loop in C (``framing``)
+        with_headers = NATIVE.split(chunk, base, pos, i0, i1, keys, values, tss)
+        hdrs.extend([None] * (len(tss) - first))
+        for i, s, hc in with_headers:
+            hdrs[i] = unpack_headers(chunk, s, hc)
+        return
     unpack = HEADER.unpack_from
     ka, va, ta = keys.append, values.append, tss.append
     with_headers = []
-    first = len(hdrs)
     for p in pos[i0:i1].tolist():
         s = base + p
         ts, kl, vl, hc = unpack(chunk, s)

@@ -17,8 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import repeat
 
+from ksqlpy.log.framing import NATIVE
 from ksqlpy.log.partitioner import deal_by_key
-from ksqlpy.log.record_codec import HEADER, build_chunks
+from ksqlpy.log.record_codec import CHUNK_MAX_BYTES, CHUNK_MAX_RECORDS, HEADER, build_chunks
 
 _hpack = HEADER.pack
 
@@ -55,6 +56,11 @@ def prepare(topic: str, topic_id: int, partitions: int, partition: int | None, k
             values: Sequence[bytes], timestamps: Sequence[int]) -> PreparedBatch:
     """Pack a plain batch (see ``plain``) for ``topic``; ``partition`` None partitions by key hash, as
     ``EmbeddedTransaction.produce_batch`` does."""
+    if NATIVE is not None:
+        try:
+            return _prepare_native(topic, topic_id, partitions, partition, keys, values, timestamps)
+        except (TypeError, OverflowError, ValueError):  # a value that is not exactly bytes, a timestamp past
+            pass  # 64 bits: the Python packing decides (and raises what it raises)
     heads = list(map(_hpack, timestamps, map(len, keys), map(len, values), repeat(0)))
     recs = list(map(b"".join, zip(heads, keys, values, strict=False)))
     args = (topic, partition, keys, values, timestamps, None)
@@ -68,3 +74,29 @@ def prepare(topic: str, topic_id: int, partitions: int, partition: int | None, k
     order = [q for q in range(partitions) if buckets[q] and q != last] + [last]
     return PreparedBatch(topic, topic_id, partitions,
                          [PreparedPartition(q, len(buckets[q]), build_chunks(buckets[q])) for q in order], args)
+
+
+def _prepare_native(topic: str, topic_id: int, partitions: int, partition: int | None, keys: Sequence[bytes],
+                    values: Sequence[bytes], timestamps: Sequence[int]) -> PreparedBatch:
+    """``prepare`` by the C framing (``framing``): the same chunks, no bytes object per header or record."""
+    assert NATIVE is not None
+    chunks = NATIVE.chunks
+    args = (topic, partition, keys, values, timestamps, None)
+    if partition is None and partitions == 1:
+        partition = 0
+    if partition is not None:
+        return PreparedBatch(topic, topic_id, partitions, [PreparedPartition(
+            partition, len(keys), chunks(keys, values, timestamps, None, CHUNK_MAX_RECORDS, CHUNK_MAX_BYTES))], args)
+    ps = NATIVE.partitions(keys, partitions)  # Kafka's partitioner in C: no hash cache needed
+    last = ps[-1]
+    if ps.count(last) == len(ps):  # the whole batch in one partition (see ``deal_by_key``)
+        return PreparedBatch(topic, topic_id, partitions, [PreparedPartition(
+            last, len(keys), chunks(keys, values, timestamps, None, CHUNK_MAX_RECORDS, CHUNK_MAX_BYTES))], args)
+    rows: list[list[int]] = [[] for _ in range(partitions)]  # each partition's record numbers, in order
+    appends = [r.append for r in rows]
+    for i, q in enumerate(ps):
+        appends[q](i)
+    order = [q for q in range(partitions) if rows[q] and q != last] + [last]
+    return PreparedBatch(topic, topic_id, partitions, [PreparedPartition(
+        q, len(rows[q]), chunks(keys, values, timestamps, rows[q], CHUNK_MAX_RECORDS, CHUNK_MAX_BYTES)) for q in order],
+        args)

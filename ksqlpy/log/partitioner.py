@@ -133,12 +133,9 @@ def partition_for_key(key: bytes, partitions: int) -> int:
     return key_hash(key) % partitions
 
 
-def deal_by_key(keys: Sequence[bytes], recs: Sequence[bytes], partitions: int) -> tuple[int, list[list[bytes]]]:
-    """Records dealt into one list per partition by their keys, in order, and the last record's partition.
-
-    Kafka's partitioner per record, with each key missing from the cache hashed once per batch (a batch
-    repeats keys: a windowed aggregate's updates) and the rest by list operations - the hot path of a
-    keyed batch write, shared by the embedded log's transaction and its prepared batches."""
+def key_partitions(keys: Sequence[bytes], partitions: int) -> list[int]:
+    """Kafka's partitioner for each key of a batch, each key missing from the cache hashed once per batch (a
+    batch repeats keys: a windowed aggregate's updates)."""
     get = _CACHE.get
     ps = [get(k) for k in keys]
     if not all(ps) and None in ps:  # a cached hash of 0 only costs the exact test
@@ -146,8 +143,16 @@ def deal_by_key(keys: Sequence[bytes], recs: Sequence[bytes], partitions: int) -
         for k in miss:
             miss[k] = key_hash(k)
         ps = [miss[k] if h is None else h for k, h in zip(keys, ps, strict=False)]
-    ps = [h % partitions for h in ps]
-    buckets: list[list[bytes]] = [[] for _ in range(partitions)]
+    return [h % partitions for h in ps]
+
+
+def deal_by_key(keys: Sequence[bytes], recs: Sequence[Any], partitions: int) -> tuple[int, list[list[Any]]]:
+    """Records dealt into one list per partition by their keys, in order, and the last record's partition.
+
+    Kafka's partitioner per record (``key_partitions``) and the rest by list operations - the hot path of a
+    keyed batch write, shared by the embedded log's transaction and its prepared batches."""
+    ps = key_partitions(keys, partitions)
+    buckets: list[list[Any]] = [[] for _ in range(partitions)]
     last = ps[-1]
     if ps.count(last) == len(ps):  # one partition for the whole batch (a key-preserving query of one input
         buckets[last] = list(recs)  # partition, keyed by the default partitioner): no per-record deal
@@ -155,4 +160,4 @@ def deal_by_key(keys: Sequence[bytes], recs: Sequence[bytes], partitions: int) -
     appends = [b.append for b in buckets]
     for q, r in zip(ps, recs, strict=False):
         appends[q](r)
-    return ps[-1], buckets
+    return last, buckets
