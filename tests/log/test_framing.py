@@ -42,8 +42,9 @@ def _python_chunks(keys: list[bytes], values: list[bytes], tss: list[int]) -> li
 @pytest.mark.parametrize("seed", range(12))
 def test_chunks_are_the_python_framings_bytes(seed: int) -> None:
     rng = random.Random(seed)
-    n = rng.choice([1, 2, 50, CHUNK_MAX_RECORDS, CHUNK_MAX_RECORDS + 1, 3 * CHUNK_MAX_RECORDS + 5])
-    keys, values, tss = _records(rng, n, big=seed % 3 == 0)
+    big = seed % 3 == 0  # values past the byte limit: a few records (cut by bytes), else many small ones (by count)
+    n = rng.choice([1, 2, 12, 40] if big else [1, 2, 50, CHUNK_MAX_RECORDS, CHUNK_MAX_RECORDS + 1, 3 * CHUNK_MAX_RECORDS + 5])
+    keys, values, tss = _records(rng, n, big=big)
     assert NATIVE.chunks(keys, values, tss, None, CHUNK_MAX_RECORDS, CHUNK_MAX_BYTES) == _python_chunks(keys, values, tss)
     rows = sorted(rng.sample(range(n), rng.randint(1, n)))  # a partition's records, as dealt by key
     sub = ([keys[i] for i in rows], [values[i] for i in rows], [tss[i] for i in rows])
