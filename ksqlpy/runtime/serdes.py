@@ -1,7 +1,7 @@
 """The key and value serdes of a source, as every host of the runtime builds them.
 
 One implementation for the engine, worker processes and the Spark backfill: formats, columns, window,
-single-value wrapping (the source's own setting, else ``ksql.persistence.wrap.single.values``) and, for
+single-value wrapping (the source's own, fixed when it was created) and, for
 the schema-registry formats, the registry client of the host.
 """
 
@@ -31,9 +31,12 @@ class SerdeFactory:
                          topic=source.topic, **serde_options(source, True))
 
     def value_serde(self, source: Source) -> Any:
+        # fixed when the source was created (ksqlDB keeps its SerdeFeatures in the metastore): None is no
+        # feature, the format's natural shape - not ``ksql.persistence.wrap.single.values`` as a later
+        # statement sees it (a SET of it made a source created before unreadable to the queries after)
         wrap = source.wrap_single_value
         if wrap is None:
-            wrap = str(self.prop("ksql.persistence.wrap.single.values", "true")).lower() != "false"
+            wrap = True
         return value_serde(source.value_format, [(c.name, c.type) for c in source.value_columns],
                            wrap_single_value=wrap, delimiter=source.value_delimiter, registry=self.registry,
                            topic=source.topic, **serde_options(source, False))
