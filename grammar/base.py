@@ -224,12 +224,28 @@ class TokenParser(Parser):
 
     # ------------------------------------------------------------------ literals
 
-    def parse_string(self, expected: str = "a string literal") -> str:
+    def parse_string(self, follows: Callable[[Token | None], bool] | None = None) -> str:
+        """``match(STRING)``: ksqlDB's string literal is one token, so a miss is ANTLR's ``recoverInline``
+        like a keyword's (``expect_keyword``), with the token's symbolic name: ``Expecting STRING`` (the
+        current token extraneous before a string, or a mismatch), or ``missing STRING at 'X'`` when ``X``
+        can follow the string (``follows``: ``statement_ends`` after a statement's last string)."""
         token = self._curr
-        if token.token_type != TokenType.STRING:
-            raise self.syntax_error(expected)
+        if not token or token.token_type != TokenType.STRING:
+            nxt = self._next if token else None
+            extraneous = bool(token) and bool(nxt) and nxt.token_type == TokenType.STRING
+            if extraneous and self.word() in RESERVED:
+                raise self.reserved_error(self.word() or "")
+            if not extraneous and follows is not None and follows(token if token else None):
+                end = token if token else self.end_token
+                if end is not None:
+                    raise self.error(syntax_detail(f"missing STRING at '{token_text(end)}'"), token)
+            raise self.syntax_error("STRING")
         self._advance()
         return token.text
+
+    def statement_ends(self, token: Token | None) -> bool:
+        """``token`` is the ';' that ends the statement (ANTLR's ``singleStatement`` follows)."""
+        return not token and self.end_token is not None and self.end_token.token_type == TokenType.SEMICOLON
 
     def parse_number_token(self, negative: bool) -> str:
         """Validate the current NUMBER token like ksqlDB's literal rules; return its signed text."""

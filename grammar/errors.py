@@ -56,11 +56,11 @@ SYNTAX_ERROR = "Syntax Error"
 
 
 def _vocabulary_entries(expected: str) -> int | None:
-    """How many tokens an ANTLR-style expectation lists (``'FROM'`` is 1, ``{',', ')'}`` is 2); None when
-    ``expected`` describes what was expected in words instead."""
+    """How many tokens an ANTLR-style expectation lists (``'FROM'`` is 1, ``{',', ')'}`` is 2, ``STRING``
+    is 1); None when ``expected`` describes a sub-rule in words instead."""
     if expected.startswith("{") and expected.endswith("}"):
         return len(_split_entries(expected[1:-1]))
-    if expected.startswith("'") or expected.isupper():
+    if expected.startswith("'") or (expected.replace("_", "").isalpha() and expected.isupper()):
         return 1
     return None
 
@@ -93,9 +93,12 @@ def syntax_message(found: str, expected: str | None = None, where: tuple[int, in
 
     - the text ended while something was expected: a bracket is missing;
     - at most three alternatives (ANTLR's vocabulary form): ``Expecting {',', ')'}``;
-    - more alternatives: no detail;
-    - no alternative fits at all (``expected`` None, or only describable in words): ``Syntax error at or
-      near 'X' at line L:C``.
+    - more alternatives: no detail. A sub-rule the statement requires (an identifier, expression, literal,
+      number, type, relation), described in words, is such a set: ANTLR's ``sync`` before the rule's
+      alternatives (or ``recoverInline`` at its token) reports ``mismatched input 'X' expecting {...}`` with
+      every token that can begin it - always more than three;
+    - no alternative fits at all (``expected`` None: an ``adaptivePredict`` that failed after its first
+      token, as among a statement's forms): ``Syntax error at or near 'X' at line L:C``.
     A statement's error ends with ``Statement: <its text>`` (added by the statement parser).
     """
     entries = _vocabulary_entries(expected) if expected else None
@@ -103,6 +106,8 @@ def syntax_message(found: str, expected: str | None = None, where: tuple[int, in
         return f"{SYNTAX_ERROR}\n{MISSING_BRACKET}"
     if entries is not None:
         return f"{SYNTAX_ERROR}\nExpecting {expected}" if entries <= 3 else f"{SYNTAX_ERROR}\n"
+    if expected:
+        return f"{SYNTAX_ERROR}\n"
     position = f" at line {where[0]}:{where[1]}" if where else ""
     return f"{SYNTAX_ERROR}\nSyntax error at or near {near(found)}{position}"
 

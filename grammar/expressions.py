@@ -154,7 +154,7 @@ class ExpressionParser(TokenParser):
         like: exp.Expression = exp.Like(this=this, expression=self.parse_value_expression())
         if self.match_word("ESCAPE"):
             token = self._curr
-            escape = self.parse_string("an escape character")
+            escape = self.parse_string()
             like = exp.Escape(this=like, expression=exp.Literal(this=escape, is_string=True))
             if len(escape) != 1:  # ksqlDB's AST builder refuses it: a prepare-stage error
                 raise error_at(self.positions, token.start, "Expected single character escape but got: " + escape,
@@ -175,7 +175,7 @@ class ExpressionParser(TokenParser):
         while this is not None and self.match_word("AT"):
             self.expect_keyword("TIME", lambda t: t.text.upper() == "ZONE")
             self.expect_keyword("ZONE", lambda t: t.token_type == _T.STRING)
-            zone = self.parse_string("a time zone string")
+            zone = self.parse_string()
             this = exp.AtTimeZone(this=this, zone=exp.Literal(this=zone, is_string=True))
         return this
 
@@ -231,7 +231,9 @@ class ExpressionParser(TokenParser):
         if token_type == _T.DOT and self._next.token_type == _T.NUMBER:
             self._advance()
             return exp.Literal(this="." + self.parse_number_token(negative=False), is_string=False)
-        raise self.syntax_error()
+        # nothing begins a primary expression here: at the start of a required expression ANTLR's sync
+        # reports a mismatch against every token that can begin one
+        raise self.syntax_error("an expression")
 
     def _parse_name_expression(self) -> exp.Expression:
         """Everything that starts with a word: calls, constructors, column references."""

@@ -29,7 +29,9 @@ _CLAUSE_END = RESERVED | CLAUSE_STARTS
 
 def parse_query(p: ExpressionParser) -> Query:
     """``SELECT ... FROM ... [clauses]`` - the query of a SELECT, CSAS/CTAS or INSERT INTO."""
-    p.expect_word("SELECT")
+    # the query of CREATE ... AS: ANTLR's match(SELECT) recovers inline (a token that can begin a select
+    # item has SELECT missing before it)
+    p.expect_keyword("SELECT", lambda token: token.token_type == TokenType.STAR or p.starts_expression(token))
     select = [_parse_select_item(p)]
     while p._match(TokenType.COMMA):
         select.append(_parse_select_item(p))

@@ -12,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from sqlglot.tokens import TokenType
+from sqlglot.tokens import Token, TokenType
 
 from . import ast
 from .errors import syntax_detail, token_text, unknown_statement
@@ -100,7 +100,7 @@ def parse_column_def(p: KsqlParser, kind: str | None) -> ast.ColumnDef:
         column.headers = True
     elif p.match_word("HEADER"):
         p.expect(TokenType.L_PAREN, "(")
-        column.header_key = p.parse_string("a header key")
+        column.header_key = p.parse_string(_is(TokenType.R_PAREN))
         p.expect(TokenType.R_PAREN, ")")
     if kind == "TABLE" and column.key and not column.primary_key:
         raise p.error(
@@ -216,6 +216,8 @@ def _describe(p: KsqlParser) -> ast.Describe:
         return ast.Describe(name=p.parse_identifier("a function name").upper(), what="FUNCTION")
     if p.match_word("CONNECTOR"):
         return ast.Describe(name=p.parse_identifier("a connector name"), what="CONNECTOR")
+    if not p.is_identifier():
+        raise p.syntax_error(None)  # no DESCRIBE form begins here: ANTLR's prediction fails at this token
     name = p.parse_identifier("a source name")
     return ast.Describe(name=name, extended=p.match_word("EXTENDED"))
 
@@ -238,6 +240,9 @@ def _explain(p: KsqlParser) -> ast.Explain:
 def _query_id_or_all(p: KsqlParser) -> str | None:
     if p.match_word("ALL"):
         return None
+    if not p.is_identifier():
+        # <KEYWORD> identifier and <KEYWORD> ALL are two statement forms: ANTLR's prediction fails here
+        raise p.syntax_error(None)
     return p.parse_identifier("a query id or ALL")
 
 
@@ -253,7 +258,7 @@ def _reset(p: KsqlParser) -> ast.ResetQuery:
     to: int | str | None = None
     if p.match_word("TO"):
         if p.match_word("TIMESTAMP"):
-            to = p.parse_string("a timestamp") if p._curr.token_type == TokenType.STRING else p.parse_integer(
+            to = p.parse_string() if p._curr.token_type == TokenType.STRING else p.parse_integer(
                 "a timestamp (epoch milliseconds or an ISO-8601 string)")
         elif not p.match_word("EARLIEST"):
             raise p.syntax_error("{'EARLIEST', 'TIMESTAMP'}")
@@ -293,9 +298,9 @@ def _drop(p: KsqlParser) -> ast.Statement:
 def _alter(p: KsqlParser) -> ast.AlterSource | ast.AlterSystem:
     p.expect_word("ALTER")
     if p.match_word("SYSTEM"):  # ALTER SYSTEM 'prop'='value'
-        name = p.parse_string("a property name string")
-        p.expect(TokenType.EQ, "=")
-        return ast.AlterSystem(name=name, value=p.parse_string("a property value string"))
+        name = p.parse_string(_is(TokenType.EQ))
+        p.expect_token(TokenType.EQ, "=", _is(TokenType.STRING))
+        return ast.AlterSystem(name=name, value=p.parse_string(p.statement_ends))
     kind = p.word()
     if kind not in ("STREAM", "TABLE"):
         raise p.syntax_error(None)  # no ALTER statement fits: no viable alternative
@@ -316,14 +321,14 @@ def _alter(p: KsqlParser) -> ast.AlterSource | ast.AlterSystem:
 
 def _set(p: KsqlParser) -> ast.SetProperty:
     p.expect_word("SET")
-    name = p.parse_string("a property name string")
-    p.expect(TokenType.EQ, "=")
-    return ast.SetProperty(name=name, value=p.parse_string("a property value string"))
+    name = p.parse_string(_is(TokenType.EQ))
+    p.expect_token(TokenType.EQ, "=", _is(TokenType.STRING))
+    return ast.SetProperty(name=name, value=p.parse_string(p.statement_ends))
 
 
 def _unset(p: KsqlParser) -> ast.UnsetProperty:
     p.expect_word("UNSET")
-    return ast.UnsetProperty(name=p.parse_string("a property name string"))
+    return ast.UnsetProperty(name=p.parse_string(p.statement_ends))
 
 
 def _variable_name(p: KsqlParser) -> str:
@@ -332,10 +337,15 @@ def _variable_name(p: KsqlParser) -> str:
     bare_word = token is not None and token.token_type not in (TokenType.STRING, TokenType.NUMBER,
                                                                TokenType.IDENTIFIER) and _WORD.fullmatch(token.text)
     if not bare_word:
-        raise p.syntax_error("a variable name")
+        raise p.syntax_error(None)
     token = p._curr
     p._advance()
     return token.text
+
+
+def _is(token_type: TokenType) -> Callable[[Token | None], bool]:
+    """A ``follows`` test for ``parse_string``: the token after the string is of ``token_type``."""
+    return lambda token: token is not None and token.token_type == token_type
 
 
 _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
@@ -344,8 +354,8 @@ _WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 def _define(p: KsqlParser) -> ast.DefineVariable:
     p.expect_word("DEFINE")
     name = _variable_name(p)
-    p.expect(TokenType.EQ, "=")
-    return ast.DefineVariable(name=name, value=p.parse_string("a string value"))
+    p.expect_token(TokenType.EQ, "=", _is(TokenType.STRING))
+    return ast.DefineVariable(name=name, value=p.parse_string(p.statement_ends))
 
 
 def _undefine(p: KsqlParser) -> ast.UndefineVariable:
@@ -379,14 +389,12 @@ def _assert(p: KsqlParser) -> ast.Statement:
         return topic
     start = p._curr
     if not p.match_word("SCHEMA"):
-        # no statement form fits (ANTLR's no-viable-alternative among ASSERT TOPIC / ASSERT SCHEMA):
-        # ksqlDB words it with the position inside the detail
-        if not start:
-            raise p.syntax_error("{'NOT', 'TOPIC', 'SCHEMA'}" if exists else "{'TOPIC', 'SCHEMA'}")
-        shown = token_text(start)
-        shown = shown if shown[0] in "'`" else f"'{shown}'"
-        line, col = p.line_col(start)
-        raise p.error(syntax_detail(f"Syntax error at or near {shown} at line {line}:{col}"))
+        # no statement form fits: ANTLR's prediction among ASSERT TOPIC / ASSERT SCHEMA fails at the first
+        # token neither continues with (after a NOT, the one that is not EXISTS)
+        curr, nxt = p._curr, p._next
+        after_not = bool(curr) and curr.text.upper() == "NOT" and not (nxt and nxt.text.upper() == "EXISTS")
+        failing = (nxt or p.end_token) if after_not else curr
+        raise p.syntax_error(None, failing or None)
     schema = ast.AssertSchema(exists=exists)
     if p.match_word("SUBJECT"):
         schema.subject = p.parse_verbatim_name("a subject name")
@@ -406,7 +414,7 @@ def _run_script(p: KsqlParser) -> ast.RunScript:
     if not p.allow_run_script:
         raise p.error(syntax_detail(unknown_statement(p._curr.text)))
     p.expect_word("RUN", "SCRIPT")
-    return ast.RunScript(path=p.parse_string("a script path string"))
+    return ast.RunScript(path=p.parse_string(p.statement_ends))
 
 
 STATEMENT_PARSERS: dict[str, StatementParser] = {
