@@ -126,6 +126,21 @@ class TokenParser(Parser):
         """ksqlDB's ``number`` rule begins here (a window or grace period's size)."""
         return token.token_type in (TokenType.NUMBER, TokenType.DASH)
 
+    def expect_list_end(self, close: TokenType, shown: str) -> Token:
+        """The bracket closing ``item (',' item)* CLOSE``. After an item ANTLR's ``sync`` at the loop's entry
+        expects ``','`` or the bracket: a token is extraneous when one of them follows it (a reserved word is
+        named as one), else a mismatch - both list the two: ``Expecting {',', ')'}``."""
+        token = self._curr
+        if token and token.token_type == close:
+            self._advance()
+            return token
+        nxt = self._next if token else None
+        if nxt and nxt.token_type in (TokenType.COMMA, close):
+            word = self.word()
+            if word is not None and word in RESERVED:
+                raise self.reserved_error(word)
+        raise self.syntax_error(f"{{',', '{shown}'}}")
+
     def expect(self, token_type: TokenType, shown: str) -> Token:
         token = self._curr
         if token.token_type != token_type:
@@ -350,5 +365,5 @@ class TokenParser(Parser):
             props[key] = self.parse_literal_value()
             if not self._match(TokenType.COMMA):
                 break
-        self.expect(TokenType.R_PAREN, ")")
+        self.expect_list_end(TokenType.R_PAREN, ")")
         return props, tokens

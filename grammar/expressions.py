@@ -14,10 +14,10 @@ sqlglot keeps doing what it is good at - OR / AND, string concatenation, + - * /
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, NoReturn
 
 from sqlglot import exp
-from sqlglot.tokens import TokenType
+from sqlglot.tokens import Token, TokenType
 
 from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, StructConstructor, UnaryPlus
 from .base import TokenParser
@@ -147,7 +147,7 @@ class ExpressionParser(TokenParser):
         values = [self.parse_expression()]
         while self._match(_T.COMMA):
             values.append(self.parse_expression())
-        self.expect(_T.R_PAREN, ")")
+        self.expect_list_end(_T.R_PAREN, ")")
         return exp.In(this=this, expressions=values)
 
     def _parse_like(self, this: exp.Expression | None) -> exp.Expression:
@@ -231,8 +231,16 @@ class ExpressionParser(TokenParser):
         if token_type == _T.DOT and self._next.token_type == _T.NUMBER:
             self._advance()
             return exp.Literal(this="." + self.parse_number_token(negative=False), is_string=False)
-        # nothing begins a primary expression here: at the start of a required expression ANTLR's sync
-        # reports a mismatch against every token that can begin one
+        return self._no_expression_at(token)
+
+    def _no_expression_at(self, token: Token) -> NoReturn:
+        """Nothing begins a primary expression at ``token``: at the start of a required expression ANTLR's
+        sync reports a mismatch against every token that can begin one (no detail) - or, when the token
+        after can begin it, deletes this one as extraneous, naming a reserved word as one."""
+        nxt = self._next
+        word = token.text.upper() if token else ""
+        if word in RESERVED and nxt and nxt.token_type != _T.SENTINEL and self.starts_expression(nxt):
+            raise self.reserved_error(word)
         raise self.syntax_error("an expression")
 
     def _parse_name_expression(self) -> exp.Expression:
@@ -253,7 +261,7 @@ class ExpressionParser(TokenParser):
         if bare and upper == "ARRAY" and next_type == _T.L_BRACKET:
             self._advance(2)
             items = [] if self._curr.token_type == _T.R_BRACKET else self._parse_list(self.parse_expression)
-            self.expect(_T.R_BRACKET, "]")
+            self.expect_list_end(_T.R_BRACKET, "]")
             return exp.Array(expressions=items)
         name = self.parse_identifier("an expression")
         if self._curr.token_type == _T.DOT and self.is_identifier(self._next):
@@ -269,13 +277,13 @@ class ExpressionParser(TokenParser):
 
     def _parse_call(self, name: str) -> FunctionCall:
         """After ``NAME(``: ``*``, nothing, or arguments - expressions, time units, lambdas."""
-        if self._match(_T.STAR):
-            args: list[exp.Expression] = [exp.Star()]
-        elif self._curr.token_type == _T.R_PAREN:
-            args = []
-        else:
+        if self._match(_T.STAR):  # identifier '(' ASTERISK ')': one token expected
+            self.expect(_T.R_PAREN, ")")
+            return FunctionCall(name=name, args=[exp.Star()])
+        args: list[exp.Expression] = []
+        if self._curr.token_type != _T.R_PAREN:
             args = self._parse_list(self._parse_argument)
-        self.expect(_T.R_PAREN, ")")
+        self.expect_list_end(_T.R_PAREN, ")")
         return FunctionCall(name=name, args=args)
 
     def _parse_argument(self) -> exp.Expression:
@@ -327,7 +335,7 @@ class ExpressionParser(TokenParser):
                 values.append(self.parse_expression())
                 if not self._match(_T.COMMA):
                     break
-        self.expect(_T.R_PAREN, ")")
+        self.expect_list_end(_T.R_PAREN, ")")
         return MapConstructor(keys=keys, values=values)
 
     def _parse_struct_constructor(self) -> StructConstructor:
@@ -340,7 +348,7 @@ class ExpressionParser(TokenParser):
                 values.append(self.parse_expression())
                 if not self._match(_T.COMMA):
                     break
-        self.expect(_T.R_PAREN, ")")
+        self.expect_list_end(_T.R_PAREN, ")")
         return StructConstructor(names=names, values=values)
 
     def _expect_assign(self, *, first: bool) -> None:
@@ -355,12 +363,22 @@ class ExpressionParser(TokenParser):
     def _parse_ksql_case(self) -> exp.Case:
         """Searched CASE, or simple ``CASE x WHEN v`` with its operand in ``this`` (ksqlDB parses the simple
         form and refuses it when typing it)."""
-        operand = None if self._curr.token_type == _T.WHEN else self.parse_value_expression()
+        curr = self._curr
+        if curr and curr.token_type != _T.WHEN and not self.starts_expression(curr):
+            raise self.syntax_error(None)  # neither CASE form (simple, searched) continues with this token
+        operand = None if curr.token_type == _T.WHEN else self.parse_value_expression()
         ifs: list[exp.Expression] = []
         while self._match(_T.WHEN):
             condition = self.parse_expression()
             self.expect_token(_T.THEN, "THEN", self.starts_expression)
             ifs.append(exp.If(this=condition, true=self.parse_expression()))
+            if self._curr.token_type not in (_T.WHEN, _T.ELSE, _T.END):
+                # whenClause+ then ELSE or END: ANTLR's sync at the loop's back edge reports the token as
+                # extraneous whatever follows it (a reserved word is named as one)
+                word = self._curr.text.upper() if self._curr else ""
+                if word in RESERVED:
+                    raise self.reserved_error(word)
+                raise self.syntax_error("{'WHEN', 'ELSE', 'END'}")
         if not ifs:
             raise self.syntax_error("'WHEN'")
         default = self.parse_expression() if self._match(_T.ELSE) else None

@@ -121,6 +121,13 @@ def parse_limit(p: ExpressionParser) -> int:
 def _parse_select_item(p: ExpressionParser) -> SelectItem:
     if p._match(TokenType.STAR):
         return SelectItem(exp.Star())
+    if p.is_identifier() and p._next.token_type == TokenType.DOT and _token_after_next(p) != TokenType.STAR:
+        after = p._tokens[p._index + 2] if p._index + 2 < p._tokens_size else None
+        if after is None or after.token_type == TokenType.SENTINEL or not p.is_identifier(after):
+            # `name.` then neither a column nor '*': the select item's prediction (expression, source.*)
+            # finds no viable alternative at that token
+            raise p.syntax_error(None, after if after is not None and after.token_type != TokenType.SENTINEL
+                                 else p.end_token)
     if p.is_identifier() and p._next.token_type == TokenType.DOT and _token_after_next(p) == TokenType.STAR:
         source = p.parse_identifier()
         p._advance(2)

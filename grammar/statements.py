@@ -154,14 +154,14 @@ def _insert(p: KsqlParser) -> ast.Statement:
         columns = [_insert_column(p)]
         while p._match(TokenType.COMMA):
             columns.append(_insert_column(p))
-        p.expect(TokenType.R_PAREN, ")")
+        p.expect_list_end(TokenType.R_PAREN, ")")
     if not p.match_word("VALUES"):
         # after a column list only INSERT VALUES fits (one token expected); without one, neither INSERT form
         # fits this token: ANTLR's statement prediction finds no viable alternative
         raise p.syntax_error("'VALUES'" if columns is not None else None)
     p.expect(TokenType.L_PAREN, "(")
     values = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
-    p.expect(TokenType.R_PAREN, ")")
+    p.expect_list_end(TokenType.R_PAREN, ")")
     return prepare_insert_values(ast.InsertValues(target=target, columns=columns, values=values), (line, col))
 
 

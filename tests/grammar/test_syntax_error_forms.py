@@ -372,3 +372,40 @@ def test_after_the_select_list_a_comma_or_from(sql: str, where: str, detail: str
 ])
 def test_text_after_a_complete_statement(sql: str, where: str, detail: str) -> None:
     assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}")
+
+
+@pytest.mark.parametrize(("sql", "where", "detail"), [
+    # after an item of ``item (',' item)* CLOSE``: ANTLR's sync at the loop's entry expects ',' or CLOSE
+    ("CREATE STREAM s (a INT) WITH (kafka_topic='t' value_format='JSON');", "1:47", "Expecting {',', ')'}"),
+    ("CREATE STREAM s (a INT) WITH (kafka_topic='t';", "1:46", "Expecting {',', ')'}"),
+    ("INSERT INTO s (a b) VALUES (1);", "1:18", "Expecting {',', ')'}"),
+    ("INSERT INTO s VALUES (1 2);", "1:25", "Expecting {',', ')'}"),
+    ("SELECT f(a b) FROM s;", "1:12", "Expecting {',', ')'}"),
+    ("SELECT f(a, b FROM s;", "1:15", "Expecting {',', ')'}"),
+    ("SELECT * FROM s WHERE a IN (1 2);", "1:31", "Expecting {',', ')'}"),
+    ("SELECT ARRAY[1 2] FROM s;", "1:16", "Expecting {',', ']'}"),
+    ("SELECT STRUCT(a := 1 b := 2) FROM s;", "1:22", "Expecting {',', ')'}"),
+    ("SELECT MAP('a' := 1 'b' := 2) FROM s;", "1:21", "Expecting {',', ')'}"),
+    ("SELECT f(a FROM) FROM s;", "1:12", '"FROM" is a reserved keyword'),  # extraneous: ')' follows
+    # COUNT(*) is its own form: ')' alone is expected after the star
+    ("SELECT COUNT(* FROM s;", "1:16", "Expecting ')'"),
+])
+def test_a_list_expects_a_comma_or_its_bracket(sql: str, where: str, detail: str) -> None:
+    assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}")
+
+
+@pytest.mark.parametrize(("sql", "where", "detail"), [
+    # whenClause+ (ELSE expression)? END: the loop's back edge reports any other token as extraneous
+    ("SELECT CASE WHEN a THEN 1 x END FROM s;", "1:27", "Expecting {'WHEN', 'ELSE', 'END'}"),
+    ("SELECT CASE WHEN a THEN 1 FROM s;", "1:27", '"FROM" is a reserved keyword'),
+    ("SELECT CASE WHEN a THEN 1 ELSE 2 x END FROM s;", "1:34", "Expecting 'END'"),  # extraneous before END
+    # neither CASE form goes on with END: no viable alternative
+    ("SELECT CASE END FROM s;", "1:13", "Syntax error at or near 'END' at line 1:13"),
+    # THEN deleted as extraneous before the condition's first token
+    ("SELECT CASE WHEN THEN 1 END FROM s;", "1:18", '"THEN" is a reserved keyword'),
+    # `name.` then neither a column nor '*': the select item's prediction fails at that token
+    ("SELECT a. FROM s;", "1:11", "Syntax error at or near 'FROM' at line 1:11"),
+    ("SELECT x, a.;", "1:13", "Syntax error at or near ';' at line 1:13"),
+])
+def test_case_and_select_item_recovery(sql: str, where: str, detail: str) -> None:
+    assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}")

@@ -146,6 +146,44 @@ INLINE: list[tuple[str, str, str]] = [
 ]
 
 
+# a stray token after an item of ``item (',' item)* CLOSE``: sync at the loop's entry lists ',' and CLOSE
+LIST_ENDS_IN_QUERIES: list[tuple[str, str, str]] = [
+    ("function arguments", "SELECT CONCAT(B @B) FROM S;", "Expecting {',', ')'}"),
+    ("function arguments before FROM", "SELECT CONCAT(B, B @FROM S;", "Expecting {',', ')'}"),
+    ("function arguments, a reserved word before ')'", "SELECT CONCAT(B @FROM) FROM S;", "reserved FROM"),
+    ("an IN list", "SELECT * FROM S WHERE A IN (1 @2);", "Expecting {',', ')'}"),
+    ("an array constructor", "SELECT ARRAY[1 @2] FROM S;", "Expecting {',', ']'}"),
+    ("a struct constructor", "SELECT STRUCT(F := 1 @G := 2) FROM S;", "Expecting {',', ')'}"),
+    ("a map constructor", "SELECT MAP('a' := 1 @'b' := 2) FROM S;", "Expecting {',', ')'}"),
+    # whenClause+ then ELSE or END: the loop's back edge reports the token as extraneous
+    ("a CASE after its WHEN clause", "SELECT CASE WHEN A > 1 THEN 1 @x END FROM S;", "Expecting {'WHEN', 'ELSE', 'END'}"),
+    ("a CASE after two WHEN clauses", "SELECT CASE WHEN A > 1 THEN 1 WHEN A > 2 THEN 2 @x END FROM S;",
+     "Expecting {'WHEN', 'ELSE', 'END'}"),
+    ("a CASE without END", "SELECT CASE WHEN A > 1 THEN 1 @FROM S;", "reserved FROM"),
+    ("a CASE condition missing", "SELECT CASE WHEN @THEN 1 END FROM S;", "reserved THEN"),
+    # prediction among a select item's forms (expression, source.*) fails after the dot
+    ("a select item ending in a dot", "SELECT S. @FROM S;", None),
+    ("a CASE with neither an operand nor WHEN", "SELECT CASE @END FROM S;", None),
+]
+LIST_ENDS: list[tuple[str, str, str]] = [
+    ("WITH properties of CREATE STREAM", "CREATE STREAM X (ID INT KEY) WITH (kafka_topic='x' @value_format='JSON');",
+     "Expecting {',', ')'}"),
+    ("WITH properties of CREATE TABLE",
+     "CREATE TABLE X (ID INT PRIMARY KEY) WITH (kafka_topic='x', value_format='JSON' @partitions=1);",
+     "Expecting {',', ')'}"),
+    ("WITH properties of CSAS", "CREATE STREAM OUT WITH (kafka_topic='out' @partitions=1) AS SELECT * FROM S;",
+     "Expecting {',', ')'}"),
+    ("WITH properties of CTAS",
+     "CREATE TABLE OUT WITH (kafka_topic='out' @partitions=1) AS SELECT K, COUNT(*) FROM S GROUP BY K;",
+     "Expecting {',', ')'}"),
+    ("WITH properties, a reserved word before ')'", "CREATE STREAM X (ID INT KEY) WITH (kafka_topic='x' @FROM);",
+     "reserved FROM"),
+    ("INSERT VALUES' columns", "INSERT INTO S (K @A) VALUES ('k', 1);", "Expecting {',', ')'}"),
+    ("INSERT VALUES' values", "INSERT INTO S (K, A) VALUES ('k' @1);", "Expecting {',', ')'}"),
+    ("INSERT VALUES' values without columns", "INSERT INTO S VALUES ('k' @1 'b');", "Expecting {',', ')'}"),
+]
+
+
 def _at(statement: str) -> tuple[str, int]:
     """The statement without MARK, and the 1-based column MARK stood at."""
     return statement.replace(MARK, "", 1), statement.index(MARK) + 1
@@ -195,7 +233,16 @@ def cases() -> list[Case]:
         out.append(_case(f"no statement form fits: {what}", statement, None))
     for what, statement, detail in INLINE:
         out.append(_case(what, statement, detail))
+    for what, query, detail in LIST_ENDS_IN_QUERIES:
+        for kind, wrap in WRAPS:
+            out.append(_case(f"{kind}: a stray token in {what}", wrap.format(q=query), _detail(detail), setup))
+    for what, statement, detail in LIST_ENDS:
+        out.append(_case(f"a stray token in {what}", statement, _detail(detail)))
     return out
+
+
+def _detail(detail: str | None) -> str | None:
+    return _reserved(detail.split(" ", 1)[1]) if detail and detail.startswith("reserved ") else detail
 
 
 def main() -> None:
