@@ -16,12 +16,13 @@ PROPS = {"auto.offset.reset": "earliest", "ksql.service.id": "jt_"}
 class Harness:
     def __init__(self, data_dir: str, props: dict[str, Any] | None = None) -> None:
         self.data_dir = data_dir
-        self.engine = Engine(data_dir, {**PROPS, **(props or {})})
+        self.props = {**PROPS, **(props or {})}
+        self.engine = Engine(data_dir, self.props)
 
     def restart(self, statements: list[str]) -> None:
         """A new engine over the same data directory, re-running ``statements`` (as a server replays them)."""
         self.engine.close()
-        self.engine = Engine(self.data_dir, dict(PROPS))
+        self.engine = Engine(self.data_dir, self.props)
         for s in statements:
             self.engine.execute(s)
 

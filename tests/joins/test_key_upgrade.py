@@ -22,7 +22,7 @@ from ksqlpy.engine import Engine
 from ksqlpy.runtime import aggregate, join_build, query_tasks
 from ksqlpy.schema_registry import EmbeddedSchemaRegistry
 from ksqlpy.serde import avro_format
-from tests.joins.conftest import PROPS, Harness
+from tests.joins.conftest import Harness
 
 Send = Callable[[Harness, str], None]
 
@@ -49,6 +49,34 @@ def _old_release(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _new_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(serde_pkg, "_LOCAL", [])
+
+
+def _across_upgrade(tmp: Path, statements: list[str], before: Callable[[Harness], None],
+                    monkeypatch: pytest.MonkeyPatch, *, upgrade: bool = True,
+                    props: dict[str, Any] | None = None) -> Harness:
+    """A harness whose ``statements`` ran and ``before`` fed (and ran) them under the old release's
+    encodings, then a new process's engine over the same data directory with the statements replayed, as a
+    server restarts; without ``upgrade`` the current release's engine runs on (one run, to compare with).
+    The caller closes ``h.engine``."""
+    with monkeypatch.context() as m:
+        if upgrade:
+            _old_release(m)
+        h = Harness(str(tmp), props)
+        for s in statements:
+            h.sql(s)
+        before(h)
+        if not upgrade:
+            return h
+        h.engine.close()
+    _new_process(monkeypatch)
+    h.engine = Engine(h.data_dir, h.props)
+    try:
+        for s in statements:
+            h.sql(s)
+    except BaseException:
+        h.engine.close()
+        raise
+    return h
 
 
 def _sources(fmt: str, key: str, partitions: int = 1) -> list[str]:
@@ -98,23 +126,12 @@ def _after(h: Harness, key: str) -> None:
 
 def _run(tmp: Path, fmt: str, key: str, join: str, monkeypatch: pytest.MonkeyPatch, *, upgrade: bool,
          partitions: int = 1) -> Counter:
-    statements = [*_sources(fmt, key, partitions), JOINS[join]]
-    with monkeypatch.context() as m:
-        if upgrade:
-            _old_release(m)
-        h = Harness(str(tmp))
-        for s in statements:
-            h.sql(s)
+    def before(h: Harness) -> None:
         _before(h, key)
         h.run()
-        if upgrade:
-            h.engine.close()
+
+    h = _across_upgrade(tmp, [*_sources(fmt, key, partitions), JOINS[join]], before, monkeypatch, upgrade=upgrade)
     try:
-        if upgrade:
-            _new_process(monkeypatch)
-            h.engine = Engine(h.data_dir, dict(PROPS))
-            for s in statements:
-                h.sql(s)
         _after(h, key)
         h.run()
         return Counter((repr(k), repr(v)) for k, v, _ in h.read("J"))
@@ -164,21 +181,15 @@ def test_tables_read_keys_of_both_encodings(tmp_path: Path, monkeypatch: pytest.
                   f"CREATE TABLE U (ID INT PRIMARY KEY, M STRING) WITH (kafka_topic='u', {w});",
                   "CREATE TABLE MU AS SELECT * FROM U;",
                   "CREATE TABLE J AS SELECT T.ID AS ID, N, M FROM T JOIN U ON T.ID = U.ID;"]
-    with monkeypatch.context() as m:
-        _old_release(m)
-        h = Harness(str(tmp_path))
-        for s in statements:
-            h.sql(s)
+
+    def before(h: Harness) -> None:
         for k in (1, 2, 3):
             h.send("T", k, {"N": f"n{k}"}, 1000 + k)
             h.send("U", k, {"M": f"m{k}"}, 1000 + k)
         h.run()
-        h.engine.close()
-    _new_process(monkeypatch)
-    h.engine = Engine(h.data_dir, dict(PROPS))
+
+    h = _across_upgrade(tmp_path, statements, before, monkeypatch)
     try:
-        for s in statements:
-            h.sql(s)
         h.send("T", 2, {"N": "n2'"}, 2000)
         h.send("U", 3, {"M": "m3'"}, 2000)
         h.send("U", 4, {"M": "m4"}, 2000)
@@ -199,20 +210,12 @@ def test_pull_queries_after_upgrade_see_one_row_per_key(tmp_path: Path, monkeypa
     """A table join's materialized result is in the join's task too: its rows move with the join's stores,
     so a pull query over 4 partitions finds one row per key after the upgrade (it found the row from before
     beside the new one, and a key lookup the old one)."""
-    statements = [*_sources(fmt, "INT", 4), JOINS[join]]
-    with monkeypatch.context() as m:
-        _old_release(m)
-        h = Harness(str(tmp_path))
-        for s in statements:
-            h.sql(s)
+    def before(h: Harness) -> None:
         _before(h, "INT")
         h.run()
-        h.engine.close()
-    _new_process(monkeypatch)
-    h.engine = Engine(h.data_dir, dict(PROPS))
+
+    h = _across_upgrade(tmp_path, [*_sources(fmt, "INT", 4), JOINS[join]], before, monkeypatch)
     try:
-        for s in statements:
-            h.sql(s)
         _after(h, "INT")
         h.run()
         want = [(k, f"n{i}'", f"m{i}") for i, k in enumerate(_keys("INT"))]
@@ -246,13 +249,9 @@ def _aggregate(tmp: Path, fmt: str, aggregation: str, monkeypatch: pytest.Monkey
     aggregate's output records and the pull queries' rows at the end."""
     statements = [*_sources(fmt, "INT", 4), AGGREGATIONS[aggregation]]
     keys = _keys("INT")
-    props = {**PROPS, "cache.max.bytes.buffering": 0}  # every update out: batches differ across the restart
-    with monkeypatch.context() as m:
-        if upgrade:
-            _old_release(m)
-        h = Harness(str(tmp), props)
-        for s in statements:
-            h.sql(s)
+    props = {"cache.max.bytes.buffering": 0}  # every update out: batches differ across the restart
+
+    def before(h: Harness) -> None:
         for i, k in enumerate(keys):
             h.send("T", k, {"N": f"n{i}"}, 1000 + i)
             h.send("U", k, {"M": f"m{i}"}, 1000 + i)
@@ -262,14 +261,9 @@ def _aggregate(tmp: Path, fmt: str, aggregation: str, monkeypatch: pytest.Monkey
             h.send("R", k, {"W": f"w{i}"}, 2000 + i)
             h.send("S", k, {"V": f"x{i}"}, 3000 + i)
         h.run()
-        if upgrade:
-            h.engine.close()
+
+    h = _across_upgrade(tmp, statements, before, monkeypatch, upgrade=upgrade, props=props)
     try:
-        if upgrade:
-            _new_process(monkeypatch)
-            h.engine = Engine(h.data_dir, props)
-            for s in statements:
-                h.sql(s)
         for i, k in enumerate(keys):
             h.send("T", k, {"N": f"n{i}''"}, 4000 + i)
         h.run()
@@ -314,24 +308,15 @@ def _grouped(tmp: Path, fmt: str, grouping: str, monkeypatch: pytest.MonkeyPatch
     key = "KEY" if kind == "STREAM" else "PRIMARY KEY"
     statements = [f"CREATE {kind} S (ID INT {key}, G INT, V STRING) WITH (kafka_topic='s', key_format='{fmt}', "
                   "value_format='JSON', partitions=4);", query]
-    props = {**PROPS, "cache.max.bytes.buffering": 0}
-    with monkeypatch.context() as m:
-        if upgrade:
-            _old_release(m)
-        h = Harness(str(tmp), props)
-        for s in statements:
-            h.sql(s)
+
+    def before(h: Harness) -> None:
         for i in range(8):
             h.send("S", i, {"G": i % 4 * 7, "V": f"v{chr(97 + i)}"}, 1000 + i)
         h.run()
-        if upgrade:
-            h.engine.close()
+
+    h = _across_upgrade(tmp, statements, before, monkeypatch, upgrade=upgrade,
+                        props={"cache.max.bytes.buffering": 0})
     try:
-        if upgrade:
-            _new_process(monkeypatch)
-            h.engine = Engine(h.data_dir, props)
-            for s in statements:
-                h.sql(s)
         # a table's rows 4..7 change (their old values are taken back), then rows 8..11 come: every V is as
         # long and each step is processed before the next, so no result depends on the order the 4 source
         # partitions' records meet in a group
