@@ -15,9 +15,15 @@ changelog is read over every partition, and an entry whose key is placed elsewhe
 delete in its old partition, the entry (under its current store key, ``join_keys``) in the new one - all
 in one log transaction; the tasks' restores replay the moves from their checkpoints into the local files.
 An entry the new partition already holds under the same key stays as it is there (it was written after
-the upgrade, by the key's own records). A query whose stores hold only placed keys moves nothing: the
-step is idempotent, and every worker process may run it at start; a store it has read once is marked done
-(an offset in the query's consumer group) and not read again.
+the upgrade, by the key's own records). A query whose stores hold only placed keys moves nothing.
+
+The move into a partition is made by the task that holds it (the worker process owning the partition, at
+its start, before the task restores), and once: it takes from every partition what is placed in its own -
+the entry into its partition, the delete in the old one - and marks its partition of the changelog done
+(an offset in the query's consumer group). No other process writes into that partition: with ``--workers N``
+every worker ran the whole move at start, so one starting late, having read the changelogs before another
+worker's task began to run, wrote the old entry over the newer one that task had written since. The
+deletes it writes in other partitions are of keys placed in its own, which their tasks never write.
 
 A table join's materialized result (the rows pull queries read) is in the join's task too, keyed by the join
 key: its entries move the same way (a pull query found the row from before the upgrade beside the new one).
@@ -35,7 +41,7 @@ without a registry (their bytes never changed).
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any
 
 from ksqlpy.log.partitioner import partition_for_key
@@ -143,27 +149,31 @@ def aggregated(encode: Callable[[tuple], bytes], partitions: int) -> Callable[[b
 
 
 def relocate(log: Any, group: str, topics: list[str], fmt: str, partitions: int, rekey: Rekey | None,
-             results: dict[str, Callable[[bytes, bytes], int | None]] | None = None) -> int:
-    """Move the entries of the join stores on changelogs ``topics`` (``partitions`` each) whose join key
-    is placed in another partition now; returns how many moved. ``rekey``: the store key codec's mapping
-    of older store keys to current ones (``join_keys.rekey``). ``results``: the changelogs of stores after
-    the join in its task keyed by the join key (a table join's materialized result, which pull queries
-    read; an aggregation grouped by the join key), with the partition of each entry (``materialized``,
-    ``aggregated``).
+             results: dict[str, Callable[[bytes, bytes], int | None]] | None = None,
+             owned: Collection[int] | None = None) -> int:
+    """Move into the partitions ``owned`` (None: all) of the join stores on changelogs ``topics``
+    (``partitions`` each) the entries whose join key is placed there now; returns how many moved.
+    ``rekey``: the store key codec's mapping of older store keys to current ones (``join_keys.rekey``).
+    ``results``: the changelogs of stores after the join in its task keyed by the join key (a table join's
+    materialized result, which pull queries read; an aggregation grouped by the join key), with the
+    partition of each entry (``materialized``, ``aggregated``).
 
-    Done once per store: the pass commits, with its moves, an offset for partition 0 of each changelog in
-    the query's consumer group ``group`` (which never reads a changelog), and a store with that offset is
-    not read again - stores written since the placement is fixed hold nothing to move, and reading every
-    changelog at every start would cost a restart as much as a rebuild."""
+    Done once per partition of a store: the pass commits, with its moves, an offset for each owned partition
+    of each changelog in the query's consumer group ``group`` (which never reads a changelog), and a
+    partition with that offset is not moved into again - stores written since the placement is fixed hold
+    nothing to move, and reading every changelog at every start would cost a restart as much as a rebuild."""
     if fmt not in SR_FORMATS or partitions < 2:
         return 0
     results = results or {}
-    topics = [t for t in [*topics, *results] if log.topic_exists(t) and log.committed(group, t, 0) is None]
-    if not topics:
+    mine = set(range(partitions) if owned is None else owned) & set(range(partitions))
+    todo = {t: {p for p in mine if log.committed(group, t, p) is None}
+            for t in [*topics, *results] if log.topic_exists(t)}
+    todo = {t: ps for t, ps in todo.items() if ps}
+    if not todo:
         return 0
     place = placement(fmt, partitions)
     moves: list[tuple[str, int, bytes, bytes | None]] = []
-    for topic in topics:
+    for topic, targets in todo.items():
         live = [_live(log, topic, p) for p in range(partitions)]
         result = results.get(topic)
         for p, entries in enumerate(live):
@@ -176,7 +186,7 @@ def relocate(log: Any, group: str, topics: list[str], fmt: str, partitions: int,
                     current = entry_rekey(k, rekey, None) or k
                     kb = join_key(current)
                     target = None if kb is None else place(kb)
-                if target is None or target == p:
+                if target is None or target == p or target not in targets:
                     continue
                 moves.append((topic, p, k, None))
                 if current not in live[target]:
@@ -185,5 +195,5 @@ def relocate(log: Any, group: str, topics: list[str], fmt: str, partitions: int,
     with log.transaction() as tx:
         for topic, p, k, v in moves:
             tx.produce_batch(topic, p, [k], [v])
-        tx.commit_offsets(group, {(t, 0): DONE for t in topics})
+        tx.commit_offsets(group, {(t, p): DONE for t, ps in todo.items() for p in ps})
     return sum(1 for m in moves if m[3] is None)

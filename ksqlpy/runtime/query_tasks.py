@@ -345,8 +345,8 @@ class _Build:
         return self.out
 
     def relocate(self) -> None:
-        """Move join store entries whose key is placed in another partition since an upgrade of the key's
-        bytes (``join_placement``), before any task restores; with them the join's materialized result and
+        """Move into the partitions whose tasks run here the join store entries whose key is placed there
+        since an upgrade of the key's bytes (``join_placement``), before any task restores; with them the join's materialized result and
         an aggregation on the join key in the join's task. An aggregation reading a repartition topic moves
         its groups the same way: they are placed by the group key's repartition bytes."""
         writers = {op.topic: op for s in self.topology.sub_topologies for op in s.operators
@@ -359,7 +359,7 @@ class _Build:
                 if w is not None and changelog and w.key_format in SR_FORMATS:
                     relocate(self.ctx.log, self.topology.application_id, [], w.key_format, sub.partitions, None,
                              {changelog: aggregated(key_bytes(w.key_columns, w.key_format, w.key_delimiter),
-                                                    sub.partitions)})
+                                                    sub.partitions)}, self.owned(sub))
             stage = sub.operator(JoinStage)
             if stage is None or sub.partitions < 2:
                 continue
@@ -377,7 +377,11 @@ class _Build:
                     if isinstance(op.output, ToResult) and changelog:
                         results[changelog] = aggregated(self.joins.codec(op.codec), sub.partitions)
                     relocate(self.ctx.log, self.topology.application_id, topics, op.codec.format, sub.partitions,
-                             rekey(op.codec.format, op.codec.types), results)
+                             rekey(op.codec.format, op.codec.types), results, self.owned(sub))
+
+    def owned(self, sub: SubTopology) -> list[int]:
+        """The partitions of ``sub`` whose tasks run here: the move into a partition is its task's."""
+        return [p for p in range(sub.partitions) if self.ctx.owns(p)]
 
     def task(self, sub: SubTopology, p: int) -> Any:
         ctx, ops = self.ctx, sub.operators

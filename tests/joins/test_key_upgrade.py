@@ -53,10 +53,11 @@ def _new_process(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def _across_upgrade(tmp: Path, statements: list[str], before: Callable[[Harness], None],
                     monkeypatch: pytest.MonkeyPatch, *, upgrade: bool = True,
-                    props: dict[str, Any] | None = None) -> Harness:
+                    props: dict[str, Any] | None = None, restart_props: dict[str, Any] | None = None) -> Harness:
     """A harness whose ``statements`` ran and ``before`` fed (and ran) them under the old release's
     encodings, then a new process's engine over the same data directory with the statements replayed, as a
-    server restarts; without ``upgrade`` the current release's engine runs on (one run, to compare with).
+    server restarts (with ``restart_props`` too); without ``upgrade`` the current release's engine runs on
+    (one run, to compare with).
     The caller closes ``h.engine``."""
     with monkeypatch.context() as m:
         if upgrade:
@@ -69,6 +70,7 @@ def _across_upgrade(tmp: Path, statements: list[str], before: Callable[[Harness]
             return h
         h.engine.close()
     _new_process(monkeypatch)
+    h.props = {**h.props, **(restart_props or {})}
     h.engine = Engine(h.data_dir, h.props)
     try:
         for s in statements:
@@ -125,12 +127,13 @@ def _after(h: Harness, key: str) -> None:
 
 
 def _run(tmp: Path, fmt: str, key: str, join: str, monkeypatch: pytest.MonkeyPatch, *, upgrade: bool,
-         partitions: int = 1) -> Counter:
+         partitions: int = 1, restart_props: dict[str, Any] | None = None) -> Counter:
     def before(h: Harness) -> None:
         _before(h, key)
         h.run()
 
-    h = _across_upgrade(tmp, [*_sources(fmt, key, partitions), JOINS[join]], before, monkeypatch, upgrade=upgrade)
+    h = _across_upgrade(tmp, [*_sources(fmt, key, partitions), JOINS[join]], before, monkeypatch, upgrade=upgrade,
+                        restart_props=restart_props)
     try:
         _after(h, key)
         h.run()
@@ -349,3 +352,17 @@ def test_group_by_after_upgrade_continues_its_groups(tmp_path: Path, monkeypatch
         assert got[1] == expected[1]
     else:
         assert got == expected
+
+
+WORKERS = {"ksqlpy.workers": "process", "num.stream.threads": 2}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("join", ["table-table", "stream-stream-outer"])
+def test_join_after_upgrade_with_worker_processes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, join: str) -> None:
+    """The restart after the upgrade runs the query in two worker processes: each moves the stored rows
+    placed in its own partitions (``join_placement``), and together they join as one run does."""
+    expected = _run(tmp_path / "one-run", "AVRO", "INT", join, monkeypatch, upgrade=False, partitions=4)
+    got = _run(tmp_path / "upgraded", "AVRO", "INT", join, monkeypatch, upgrade=True, partitions=4,
+               restart_props=WORKERS)
+    assert got == expected
