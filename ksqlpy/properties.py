@@ -33,8 +33,6 @@ DEFAULT_PROPERTIES: dict[str, Any] = {
     "ksql.query.pull.table.scan.enabled": "true",
     "ksql.logging.processing.rows.include": "false",
     "ksql.logging.processing.stream.name": "KSQL_PROCESSING_LOG",
-    "ksql.functions.collect_list.limit": 1000,
-    "ksql.functions.collect_set.limit": 1000,
     "ksql.max.push.queries": 100,
     "ksql.streams.auto.offset.reset": "latest",
     "ksql.streams.processing.guarantee": "at_least_once",

@@ -221,6 +221,23 @@ class TestCollections:
         assert run(res, 1, 2, 3) == [[1], [1, 2], [1, 2]]
         assert res.undo is not None and res.result(res.undo(feed(res, 1, 2), 1)) == [2]
 
+    @pytest.mark.parametrize(("value", "kept"), [
+        (None, 5), (-1, 5), ("-7", 5), (-(2**31), 5), (0, 0), ("0", 0), (3, 3), ("3", 3),
+        (2**32 + 2, 2),  # a Java Number's intValue() wraps to 32 bits
+    ])
+    @pytest.mark.parametrize("name", ["COLLECT_LIST", "COLLECT_SET"])
+    def test_collect_limit_rule(self, registry: FunctionRegistry, name: str, value: Any, kept: int) -> None:
+        """Unset or negative: no limit (ksqlDB's configure sets Integer.MAX_VALUE); 0: always empty."""
+        config = {} if value is None else {f"ksql.functions.{name.lower()}.limit": value}
+        res = agg(registry, name, INTEGER, config=config)
+        assert run(res, 1, 2, 3, 4, 5)[-1] == [1, 2, 3, 4, 5][:kept]
+        assert res.merge is not None and res.result(res.merge(feed(res, 1, 2), feed(res, 3, 4, 5))) == \
+            [1, 2, 3, 4, 5][:kept]
+
+    def test_collect_limit_of_text_outside_int_is_refused(self, registry: FunctionRegistry) -> None:
+        with pytest.raises(KsqlTypeError, match="collect_list.limit"):
+            agg(registry, "COLLECT_LIST", INTEGER, config={"ksql.functions.collect_list.limit": str(2**31)})
+
     def test_collect_set_dedupes_structures(self, registry: FunctionRegistry) -> None:
         res = agg(registry, "COLLECT_SET", Struct((("A", STRING), ("B", BIGINT))))
         rows = [{"A": "x", "B": 1}, {"B": 1, "A": "x"}, {"A": "y", "B": 2}, None, None]

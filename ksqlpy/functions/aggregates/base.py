@@ -34,7 +34,8 @@ from ksqlpy.types import (
 
 COLLECT_LIST_LIMIT = "ksql.functions.collect_list.limit"
 COLLECT_SET_LIMIT = "ksql.functions.collect_set.limit"
-DEFAULT_COLLECT_LIMIT = 1000
+JAVA_INT_MAX = 2**31 - 1
+DEFAULT_COLLECT_LIMIT = JAVA_INT_MAX  # unlimited unless the property is set (ksqlDB's Collect.limit)
 HISTOGRAM_LIMIT = 1000
 
 
@@ -256,11 +257,24 @@ def _copy_list(acc: list[Any]) -> list[Any]:
 
 
 def _limit(config: dict[str, Any], key: str) -> int:
-    value = config.get(key, DEFAULT_COLLECT_LIMIT)
+    """A collect limit as ksqlDB's COLLECT_LIST/COLLECT_SET ``configure`` reads it (from memory of their
+    source): a number is taken as Java's ``intValue()`` (wrapping to 32 bits), text by ``Integer.parseInt``;
+    unset or negative means no limit (Integer.MAX_VALUE); 0 keeps the array empty."""
+    value = config.get(key)
+    if value is None:
+        return DEFAULT_COLLECT_LIMIT
+    if isinstance(value, bool):
+        raise KsqlTypeError(f"Invalid value for {key}: {value!r}")
     try:
-        return int(value)
+        if isinstance(value, float):  # Double.intValue saturates
+            n = max(-(2**31), min(JAVA_INT_MAX, int(value)))
+        else:
+            n = _wrap32(value) if isinstance(value, int) else int(str(value).strip())
     except (TypeError, ValueError):
         raise KsqlTypeError(f"Invalid value for {key}: {value!r}") from None
+    if not isinstance(value, int | float) and not -(2**31) <= n < 2**31:
+        raise KsqlTypeError(f"Invalid value for {key}: {value!r}")
+    return DEFAULT_COLLECT_LIMIT if n < 0 else n
 
 
 def _no_literals(name: str, types: list[SqlType], literals: list[Any]) -> None:
