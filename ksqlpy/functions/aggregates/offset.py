@@ -11,10 +11,12 @@ from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions.aggregates.base import (
     ResolvedUdaf,
     Resolver,
+    literal_type,
     reject,
 )
 from ksqlpy.types import (
     BIGINT,
+    INTEGER,
     Array,
     NullType,
     SqlType,
@@ -44,7 +46,7 @@ def _offset_literals(name: str, types: list[SqlType], literals: list[Any]) -> tu
     n: int | None = None
     ignore = True
     rest = list(literals)
-    if rest and isinstance(rest[0], int) and not isinstance(rest[0], bool):
+    if rest and literal_type(rest[0]) == INTEGER:  # n is an INT parameter: a BIGINT literal fits no overload
         n = rest.pop(0)
         if n <= 0:
             # the text of ksqlDB's factory check (latestN / earliestN), after the function it comes from

@@ -11,10 +11,12 @@ from ksqlpy.functions.aggregates.base import (
     ResolvedUdaf,
     _bytes_key,
     _orderable,
+    literal_type,
     reject,
 )
 from ksqlpy.types import (
     BYTES,
+    INTEGER,
     Array,
     SqlType,
     Struct,
@@ -25,7 +27,8 @@ from ksqlpy.types import (
 
 
 def _k_literal(name: str, types: list[SqlType], literals: list[Any]) -> int:
-    if len(literals) != 1 or isinstance(literals[0], bool) or not isinstance(literals[0], int):
+    # k is an INT parameter: a BIGINT literal (outside INT's range) matches no overload, as in ksqlDB
+    if len(literals) != 1 or literal_type(literals[0]) != INTEGER:
         raise reject(name, types, literals)
     k = literals[0]
     if k <= 0:
