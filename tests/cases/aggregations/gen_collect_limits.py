@@ -1,4 +1,4 @@
-"""Generates the COLLECT_LIST / COLLECT_SET limit cases (our own cases, ksqlDB's test format).
+"""Generates the COLLECT_LIST / COLLECT_SET (and HISTOGRAM) limit cases (our own cases, ksqlDB's test format).
 
 Run ``python tests/cases/aggregations/gen_collect_limits.py`` to rewrite ``collect-limits.json`` next to it.
 
@@ -82,6 +82,26 @@ def _no_default_cap(function: str) -> dict[str, Any]:
     }
 
 
+def _histogram_limit() -> dict[str, Any]:
+    """HISTOGRAM's limit is fixed (HistogramUdaf.LIMIT, 1000, no property): a new value past 1000 distinct ones
+    is dropped, a value already counted keeps counting."""
+    values = [f"v{i}" for i in range(1001)] + ["v0", "v1000", "v999"]
+    counts = {f"v{i}": 1 for i in range(1000)}
+    counts["v0"], counts["v999"] = 2, 2
+    source = SOURCE.replace("V INT", "V STRING")
+    return {
+        "name": "HISTOGRAM keeps 1000 distinct values whatever the collect limits say",
+        "properties": {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0,
+                       "ksql.functions.collect_list.limit": -1, "ksql.functions.collect_set.limit": -1},
+        "statements": [source, "CREATE TABLE OUTPUT AS SELECT ID, HISTOGRAM(V) AS C FROM INPUT "
+                               "WINDOW TUMBLING (SIZE 10 SECONDS, GRACE PERIOD 0 SECONDS) GROUP BY ID EMIT FINAL;"],
+        "inputs": [{"topic": "input_topic", "key": 0, "value": {"V": v}, "timestamp": 1000} for v in values]
+        + [{"topic": "input_topic", "key": 0, "value": {"V": "x"}, "timestamp": 10000}],
+        "outputs": [{"topic": "OUTPUT", "key": 0, "value": {"C": counts}, "timestamp": 1000,
+                     "window": {"start": 0, "end": 10000, "type": "time"}}],
+    }
+
+
 def _windowed_case(function: str, label: str) -> dict[str, Any]:
     """Each window keeps its own array, limited separately."""
     value, limit = LIMITS[label]
@@ -149,6 +169,7 @@ def cases() -> list[dict[str, Any]]:
     out += [_windowed_case(f, label) for f in FUNCTIONS for label in ("unset", "0", "1", "-1")]
     out += [_table_undo_case(label) for label in ("unset", "-1", "0", "1", "text '2'")]
     out += [_no_default_cap(f) for f in FUNCTIONS]
+    out.append(_histogram_limit())
     return out
 
 
