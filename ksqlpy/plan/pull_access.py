@@ -123,7 +123,7 @@ def _plan(where: exp.Expression | None, key_columns: list[Column], window_size: 
           range_enabled: bool, functions: FunctionRegistry) -> Lookup:
     if where is None:
         raise NeedsScan("Query requires table scan to be enabled")
-    disjuncts = _dnf(where)
+    disjuncts = _dnf(where.copy())  # _dnf builds new nodes over the operands
     if disjuncts is None:
         raise NeedsScan("Query requires table scan to be enabled")
     keys = {c.name: c for c in key_columns}
@@ -167,7 +167,7 @@ def _plan(where: exp.Expression | None, key_columns: list[Column], window_size: 
 
 
 def _dnf(e: exp.Expression) -> list[list[exp.Expression]] | None:
-    e = _unparen(e)
+    e = _negations(e)
     if isinstance(e, exp.Or):
         a, b = _dnf(e.this), _dnf(e.expression)
         if a is None or b is None or len(a) + len(b) > MAX_DISJUNCTS:
@@ -179,6 +179,30 @@ def _dnf(e: exp.Expression) -> list[list[exp.Expression]] | None:
             return None
         return [x + y for x in a for y in b]
     return [[e]]
+
+
+# a comparison's negation (ComparisonExpression.Type.negate; IS NOT DISTINCT FROM is NOT over IS DISTINCT FROM)
+_NEGATE: dict[type[exp.Expression], type[exp.Expression]] = {
+    exp.EQ: exp.NEQ, exp.NEQ: exp.EQ, exp.GT: exp.LTE, exp.LTE: exp.GT, exp.LT: exp.GTE, exp.GTE: exp.LT,
+    exp.NullSafeEQ: exp.NullSafeNEQ, exp.NullSafeNEQ: exp.NullSafeEQ}
+
+
+def _negations(e: exp.Expression, negated: bool = False) -> exp.Expression:
+    """``e`` with NOT pushed down to its comparisons, as ksqlDB's LogicRewriter.rewriteNegations does before
+    the pull planner reads a WHERE (from memory): De Morgan over AND/OR, a negated comparison becomes the
+    opposite comparison (``NOT WINDOWSTART = 1`` is ``WINDOWSTART <> 1``), anything else keeps its NOT."""
+    e = _unparen(e)
+    if isinstance(e, exp.Not):
+        return _negations(e.this, not negated)
+    if isinstance(e, (exp.And, exp.Or)):
+        kind = type(e) if not negated else (exp.Or if isinstance(e, exp.And) else exp.And)
+        return kind(this=_negations(e.this, negated), expression=_negations(e.expression, negated))
+    if not negated:
+        return e
+    flipped = _NEGATE.get(type(e))
+    if flipped is not None:
+        return flipped(this=e.this, expression=e.expression)
+    return exp.Not(this=e)
 
 
 def _unparen(e: exp.Expression) -> exp.Expression:
@@ -228,8 +252,15 @@ def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool,
                 c = keys[lcol]
                 raise NeedsScan(f"Bound on key columns '[`{c.name}` {c.type} KEY]' must currently be '='")
             return "range", lcol, None
-        if windowed and lcol in WINDOW_BOUNDS and not _has_columns(right) and op is not exp.NEQ:
+        if windowed and lcol in WINDOW_BOUNDS and not _has_columns(right):
+            if op is exp.NEQ:
+                raise NeedsScan(f"Unsupported {lcol} bounds: NOT_EQUAL")
             return "window", lcol, (op, evaluate(right, functions))
+    if windowed and isinstance(atom, (exp.NullSafeEQ, exp.NullSafeNEQ)):
+        side = next((c for c in (_column(atom.this), _column(atom.expression)) if c in WINDOW_BOUNDS), None)
+        if side is not None:
+            kind = "IS_NOT_DISTINCT_FROM" if isinstance(atom, exp.NullSafeEQ) else "IS_DISTINCT_FROM"
+            raise NeedsScan(f"Unsupported {side} bounds: {kind}")
     _no_indirect_key(atom, keys)
     return "other", "", None
 

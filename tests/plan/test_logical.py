@@ -233,3 +233,40 @@ def test_pull_scan_refused_when_disabled(engine: Engine) -> None:
         decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": "false"})  # type: ignore[attr-defined]
     # a ksql.* property has one name: with the streams prefix it is another (unknown) property
     decide_access(p, stmt.query.where, {"ksql.streams.ksql.query.pull.table.scan.enabled": False})  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("where", "keys"), [
+    # NOT is pushed down to the comparisons before the WHERE is read (ksqlDB's LogicRewriter.rewriteNegations)
+    ("NOT ID <> 'a'", [(("a",), None, None)]),
+    ("NOT (ID <> 'a' AND ID <> 'b')", [(("a",), None, None), (("b",), None, None)]),
+    ("ID = 'a' AND NOT WINDOWSTART < 10000", [(("a",), 10000, None)]),
+    ("ID = 'a' AND NOT NOT WINDOWSTART <= 10000", [(("a",), None, 10000)]),
+])
+def test_pull_access_negations(engine: Engine, where: str, keys: list) -> None:
+    sql = f"SELECT * FROM W WHERE {where};"
+    p = plan(engine, sql, persistent=False, pull=True)
+    (stmt,) = engine.parse(sql)
+    where_before = stmt.query.where.sql()  # type: ignore[attr-defined]
+    scan = decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": False})  # type: ignore[attr-defined]
+    assert scan.access is PullAccess.KEY_LOOKUP and scan.lookup == keys
+    assert stmt.query.where.sql() == where_before  # type: ignore[attr-defined]  # the WHERE itself is unchanged
+
+
+@pytest.mark.parametrize(("where", "reason"), [
+    ("ID = 'a' AND WINDOWSTART != 10000", "Unsupported WINDOWSTART bounds: NOT_EQUAL"),
+    ("ID = 'a' AND 10000 <> WINDOWEND", "Unsupported WINDOWEND bounds: NOT_EQUAL"),
+    ("ID = 'a' AND NOT WINDOWSTART = 10000", "Unsupported WINDOWSTART bounds: NOT_EQUAL"),
+    ("ID = 'a' AND WINDOWSTART IS DISTINCT FROM 10000", "Unsupported WINDOWSTART bounds: IS_DISTINCT_FROM"),
+    ("ID = 'a' AND WINDOWEND IS NOT DISTINCT FROM 10000", "Unsupported WINDOWEND bounds: IS_NOT_DISTINCT_FROM"),
+    ("NOT ID = 'a'", "Bound on key columns '[`ID` STRING KEY]' must currently be '='"),
+])
+def test_pull_window_bound_operators(engine: Engine, where: str, reason: str) -> None:
+    """Window bounds take =, <, <=, >, >= only: anything else needs a scan (QueryFilterNode's
+    VALID_WINDOW_BOUND_COMPARISONS); with scans on the WHERE filters what a scan reads."""
+    sql = f"SELECT * FROM W WHERE {where};"
+    p = plan(engine, sql, persistent=False, pull=True)
+    (stmt,) = engine.parse(sql)
+    with pytest.raises(KsqlStatementError) as e:
+        decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": False})  # type: ignore[attr-defined]
+    assert str(e.value).startswith(reason + ". See https://cnfl.io/queries")
+    assert decide_access(p, stmt.query.where, {}).access is PullAccess.TABLE_SCAN  # type: ignore[attr-defined]

@@ -12,7 +12,9 @@ CREATE SOURCE TABLE, and CREATE TABLE AS SELECT without aggregation; plus a stre
 - ``ksql.query.pull.limit.clause.enabled=false`` refuses LIMIT; LIMIT otherwise cuts the rows;
 - with ``ksql.query.pull.table.scan.enabled=false``: a disjunct without a key comparison (a non-key
   predicate, a key OR'ed with a non-key), no WHERE at all and a range on a non-STRING key need a scan; a key
-  compared with ``!=`` is refused by its bound; an OR of key equalities is key lookups;
+  compared with ``!=`` is refused by its bound; an OR of key equalities is key lookups; NOT is pushed down to
+  the comparisons first (``NOT ID <> 1`` is a lookup, ``NOT ID = 1`` a key compared with ``<>``); a window
+  bound compared with anything but =, <, <=, >, >= (``!=``, IS [NOT] DISTINCT FROM) needs a scan;
 - WINDOWSTART / WINDOWEND of a table that is not windowed cannot be resolved;
 - ``ksql.query.pull.stream.enabled=false`` refuses a pull query on a stream, whatever its WHERE;
 - a plain CREATE TABLE is not queryable;
@@ -101,6 +103,24 @@ SCANS = [
     ("an expression of the key", "SELECT * FROM X WHERE ID + 1 = 2;", "A comparison must directly reference a key column"),
     ("a key with = and IN", "SELECT * FROM X WHERE ID = 1 AND ID IN (1, 2);",
      "A comparison condition on the key column cannot be combined with other comparisons such as an IN predicate"),
+    # NOT is pushed down to the comparisons first (LogicRewriter.rewriteNegations): NOT ID = 1 is ID <> 1
+    ("a negated key equality", "SELECT * FROM X WHERE NOT ID = 1;",
+     "Bound on key columns '[`ID` INTEGER KEY]' must currently be '='"),
+    ("a negated OR of keys", "SELECT * FROM X WHERE NOT (ID = 1 OR ID = 2);",
+     "Bound on key columns '[`ID` INTEGER KEY]' must currently be '='"),
+]
+# window bounds take =, <, <=, >, >= only (QueryFilterNode's VALID_WINDOW_BOUND_COMPARISONS, texts from memory)
+WINDOW_SCANS = [
+    ("WINDOWSTART compared with !=", "SELECT * FROM X WHERE ID = 1 AND WINDOWSTART != 1000;",
+     "Unsupported WINDOWSTART bounds: NOT_EQUAL"),
+    ("WINDOWEND compared with <>", "SELECT * FROM X WHERE ID = 1 AND 2000 <> WINDOWEND;",
+     "Unsupported WINDOWEND bounds: NOT_EQUAL"),
+    ("a negated WINDOWSTART equality", "SELECT * FROM X WHERE ID = 1 AND NOT WINDOWSTART = 1000;",
+     "Unsupported WINDOWSTART bounds: NOT_EQUAL"),
+    ("WINDOWSTART IS DISTINCT FROM", "SELECT * FROM X WHERE ID = 1 AND WINDOWSTART IS DISTINCT FROM 1000;",
+     "Unsupported WINDOWSTART bounds: IS_DISTINCT_FROM"),
+    ("WINDOWEND IS NOT DISTINCT FROM", "SELECT * FROM X WHERE ID = 1 AND WINDOWEND IS NOT DISTINCT FROM 2000;",
+     "Unsupported WINDOWEND bounds: IS_NOT_DISTINCT_FROM"),
 ]
 
 
@@ -147,7 +167,7 @@ def cases() -> list[dict[str, Any]]:
             out.append(_refused(kind, rule, [*setup, T9] if "JOIN" in sql else setup, sql, message))
         out.append(_refused(kind, "LIMIT with ksql.query.pull.limit.clause.enabled=false", setup,
                             "SELECT * FROM X LIMIT 1;", LIMIT_OFF_MESSAGE, LIMIT_OFF))
-        for rule, sql, message in SCANS:
+        for rule, sql, message in SCANS + (WINDOW_SCANS if windowed else []):
             out.append(_refused(kind, f"{rule} with table scans disabled", setup, sql,
                                 _invalid_where(message, windowed, sql), NO_SCAN))
         if not windowed:
@@ -163,8 +183,22 @@ def cases() -> list[dict[str, Any]]:
              [r for r in rows if r[-1 if windowed else 1] >= 2]),
             ("LIMIT", "SELECT * FROM X WHERE ID = 1 LIMIT 1;", {}, [rows[0]]),
             ("LIMIT 0", "SELECT * FROM X LIMIT 0;", {}, []),
+            ("a negated key inequality with table scans disabled", "SELECT * FROM X WHERE NOT ID <> 2;", NO_SCAN,
+             [rows[1]]),
+            ("a negated AND of key inequalities with table scans disabled",
+             "SELECT * FROM X WHERE NOT (ID <> 1 AND ID <> 2);", NO_SCAN, rows),
         ]
         if windowed:
+            accepted += [
+                ("a key with WINDOWSTART != (a table scan)",
+                 "SELECT * FROM X WHERE ID IN (1, 2) AND WINDOWSTART != 2000;", {}, rows),
+                ("a key with WINDOWEND IS DISTINCT FROM (a table scan)",
+                 "SELECT * FROM X WHERE ID = 2 AND WINDOWEND IS DISTINCT FROM 2000;", {}, []),
+                ("a key with a negated WINDOWSTART bound and table scans disabled",
+                 "SELECT * FROM X WHERE ID = 1 AND NOT WINDOWSTART < 1000;", NO_SCAN, [rows[0]]),
+                ("a key with a negated WINDOWEND bound and table scans disabled",
+                 "SELECT * FROM X WHERE ID = 2 AND NOT WINDOWEND > 1500;", NO_SCAN, []),
+            ]
             accepted.append(("a key with WINDOWSTART bounds and table scans disabled",
                              "SELECT * FROM X WHERE ID = 1 AND WINDOWSTART >= 1000 AND WINDOWEND <= 2000;",
                              NO_SCAN, [rows[0]]))
