@@ -17,6 +17,10 @@
 - ``ksqldb-client`` (PyPI 0.28.2a2): pydantic models over /ksql, /query (StreamedRow JSON), /query-stream,
   /close-query, /status, /info; every call is made.
 
+- ``@cubejs-backend/ksql-driver`` (npm 1.7.43, Cube's driver; tests/clients/cube, installed without scripts): /ksql
+  only - SHOW VARIABLES/TABLES/STREAMS, DESCRIBE of backquoted dashed names, a rollup built by CREATE TABLE ...
+  AS SELECT in Cube's dialect, DROP TABLE ... DELETE TOPIC; every driver call that reaches the server.
+
 - ``ksql-python-ng`` (PyPI 0.29.0.1, the maintained fork of ksql-python, module ``ksql``): /info, /ksql,
   the SQL builders, /query over HTTP/1.1 (httpx's ``Accept: */*``: the delimited format), /query-stream
   and /inserts-stream over HTTP/2, /close-query, its errors. It installs the same ``ksql`` module as
@@ -25,7 +29,8 @@
   directory first on PYTHONPATH; skipped, with the reason, where PyPI cannot be reached.
 
 Not tested, with the reason: ``jetblack-ksql-dbapi`` needs Python 3.12 (its only release for this Python,
-0.1.0, predates the API it documents); ``ksql`` 0.10.2 (PyPI) cannot be imported on Python 3.10+ (its dependency
+0.1.0, predates the API it documents; its 0.2.x wheels and sdist for 3.12 lack the grammar file its connection
+loads, ``_grammars/ksql.lark``, so ``connect()`` fails before any request); ``ksql`` 0.10.2 (PyPI) cannot be imported on Python 3.10+ (its dependency
 ``hyper`` imports ``collections.Iterable``; ``hyper`` also pins h2 < 3, which Hypercorn cannot run with,
 and the package installs the same ``ksql`` module as pyksql); ``@confluentinc/ksqldb-client`` (npm 0.2.4)
 cannot be installed (it pins ``@thi.ng/bitstream@1.1.10``, a version the registry no longer has).
@@ -204,21 +209,22 @@ def test_ksqldb_http2_queries_inserts_and_close(server: ServerProcess, unique: A
 
 
 # ---------------------------------------------------------------------------------------------- node
-@pytest.fixture(scope="session")
-def node_clients(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """tests/clients installed with npm (cached per lockfile), or a skip naming what is missing."""
+def _npm_installed(where: Path, packages: tuple[str, ...], tmp_path_factory: pytest.TempPathFactory,
+                  *npm_args: str) -> Path:
+    """The npm project in ``where`` installed with ``npm ci`` (cached per lockfile), or a skip naming what is
+    missing."""
     node, npm = shutil.which("node"), shutil.which("npm")
     if node is None or npm is None:
-        pytest.skip("node and npm are needed for the npm ksqlDB client (not installed on this machine)")
-    lock = (CLIENTS_DIR / "package-lock.json").read_bytes()
+        pytest.skip("node and npm are needed for the npm ksqlDB clients (not installed on this machine)")
+    lock = (where / "package-lock.json").read_bytes()
     cache = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "ksqlpy-test-clients" / \
         hashlib.sha256(lock).hexdigest()[:16]
-    if not all((cache / "node_modules" / pkg / "package.json").exists() for pkg in ("ksqldb-client", "ksqldb-js")):
+    if not all((cache / "node_modules" / pkg / "package.json").exists() for pkg in packages):
         work = tmp_path_factory.mktemp("npm")
         for name in ("package.json", "package-lock.json"):
-            shutil.copy(CLIENTS_DIR / name, work / name)
+            shutil.copy(where / name, work / name)
         try:
-            done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error"], cwd=work,
+            done = subprocess.run([npm, "ci", "--no-audit", "--no-fund", "--loglevel=error", *npm_args], cwd=work,
                                   capture_output=True, text=True, timeout=300)
         except subprocess.TimeoutExpired:
             pytest.skip("npm ci timed out (is the npm registry reachable?)")
@@ -226,8 +232,14 @@ def node_clients(tmp_path_factory: pytest.TempPathFactory) -> Path:
             pytest.skip(f"npm ci failed (is the npm registry reachable?): {done.stderr[-500:]}")
         cache.mkdir(parents=True, exist_ok=True)
         shutil.rmtree(cache / "node_modules", ignore_errors=True)
-        shutil.copytree(work / "node_modules", cache / "node_modules")
+        shutil.copytree(work / "node_modules", cache / "node_modules", symlinks=True)
     return cache
+
+
+@pytest.fixture(scope="session")
+def node_clients(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/clients installed with npm (cached per lockfile), or a skip naming what is missing."""
+    return _npm_installed(CLIENTS_DIR, ("ksqldb-client", "ksqldb-js"), tmp_path_factory)
 
 
 def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Path) -> None:
@@ -301,6 +313,65 @@ def test_node_ksqldb_js(server: ServerProcess, unique: Any, node_clients: Path) 
     assert steps["bad_ksql"] == {"name": "ksqlDBError", "message": f"Stream {s}_NOPE does not exist."}
     assert steps["bad_pull"]["name"] == "ksqlDBError" and f"{s}_NOPE does not exist" in steps["bad_pull"]["message"]
     assert steps["drop"]["commandStatus"]["status"] == "SUCCESS"
+
+
+@pytest.fixture(scope="session")
+def cube_driver(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/clients/cube installed with npm: scripts off, as the driver's native add-on downloads a prebuilt
+    binary at install (which the driver does not load)."""
+    return _npm_installed(CLIENTS_DIR / "cube", ("@cubejs-backend/ksql-driver",), tmp_path_factory, "--ignore-scripts")
+
+
+def test_cube_ksql_driver(server: ServerProcess, unique: Any, cube_driver: Path) -> None:
+    """Cube's ksqlDB driver builds a rollup as Cube does: ``schema.table`` kept as the backquoted
+    ``schema-table``, CREATE TABLE ... WITH (KEY_FORMAT='JSON') AS SELECT in its dialect (aliases without AS,
+    FORMAT_TIMESTAMP/PARSE_TIMESTAMP/CONVERT_TZ, a GROUP BY of two expressions), then reads it back through
+    SHOW TABLES/STREAMS and DESCRIBE (windowed too) and drops it."""
+    prefix = unique("CB")
+    schema = f"{prefix.lower()}_pre_aggregations"
+    env = dict(os.environ, NODE_PATH=str(cube_driver / "node_modules"))
+    done = subprocess.run(["node", str(CLIENTS_DIR / "cube_ksql_driver.js"), str(server.port), prefix], env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr + done.stdout
+    steps: dict[str, list[Any]] = {}
+    for item in map(json.loads, done.stdout.splitlines()):
+        steps.setdefault(item["step"], []).append(item["result"])
+    one = {k: v[0] for k, v in steps.items()}
+    assert one["testConnection"] == {"ok": True}
+    for step in ("createSource", "createRaw", "load", "loadWindowed", "dropTable", "dropWindowed"):
+        assert one[step]["ok"]["commandStatus"]["status"] == "SUCCESS", (step, one[step])
+    assert one["load"]["ok"]["commandStatus"]["queryId"].startswith("CTAS_")
+    assert steps["insert"] == [{}] * 3  # INSERT VALUES answers an empty list: the driver returns its undefined [0]
+    assert one["fetchTables"]["ok"] == [{"tableName": "events_main", "tableSchema": schema,
+                                         "fullTableName": f"{schema}-events_main"}]
+    assert one["getTablesQuery"]["ok"] == [{"table_name": "events_main"}]
+    fields = [("events__name", "STRING"), ("events__ts_day", "TIMESTAMP"), ("events__amount", "DOUBLE"),
+              ("events__count", "BIGINT")]
+    assert one["tablesSchema"]["ok"] == {"events_main": [{"name": n, "type": t} for n, t in fields]}
+    types = [{"name": "events__name", "type": "text"}, {"name": "events__ts_day", "type": "TIMESTAMP"},
+             {"name": "events__amount", "type": "DOUBLE"}, {"name": "events__count", "type": "bigint"}]
+    assert one["tableColumnTypes"]["ok"] == types
+    download = one["downloadTable"]["ok"]
+    assert download["types"] == types and download["streamingTable"] == f"{schema}-events_main"
+    assert download["partitions"] == 0  # DESCRIBE without EXTENDED describes no topic
+    assert download["streamingSource"]["type"] == "ksql" and download["streamOffset"] == "earliest"
+    header, *rows = one["rows"]["ok"]
+    assert header["columnNames"] == [n for n, _ in fields]
+    assert sorted(rows) == [["a", "2026-07-28T00:00:00.000", 4.0, 2], ["b", "2026-07-29T00:00:00.000", 4.0, 1]]
+    results = one["downloadQueryResults"]["ok"]
+    assert results["streamingTable"] == f"{prefix}_RAW"
+    assert results["selectStatement"] == f"SELECT * FROM {prefix}_RAW WHERE NAME = 'a'"
+    assert results["types"] == [{"name": "ID", "type": "int"}, {"name": "NAME", "type": "text"}]
+    # the driver's own defect: a backquoted source is quoted twice (DESCRIBE ``x``), a syntax error in ksqlDB too
+    quoted = one["downloadQueryResultsQuoted"]["error"]
+    assert quoted.startswith(f"ksql API error for 'DESCRIBE ``{prefix.lower()}-events``;': line 1:"), quoted
+    assert [c["name"] for c in one["windowedColumnTypes"]["ok"]] == \
+        ["events__name", "WINDOWSTART", "WINDOWEND", "events__count"]
+    assert one["selectRefused"]["error"].startswith("Select queries for ksql allowed only from Cube Store")
+    assert one["describeMissing"]["error"] == (f"ksql API error for 'DESCRIBE `{schema}-nope`;': Could not find "
+                                               f"STREAM/TABLE '{schema}-nope' in the Metastore")
+    assert one["fetchTablesAfterDrop"]["ok"] == []
+    assert one["dropSources"]["ok"] == ["SUCCESS", "SUCCESS"]
 
 
 def test_pyksql_builder_statements_and_properties(server: ServerProcess, unique: Any, pyksql: Path) -> None:
