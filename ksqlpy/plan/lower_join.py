@@ -40,6 +40,7 @@ from ksqlpy.plan.lowering import (
     Lowering,
     SubBuilder,
     lower_aggregation,
+    materialize_key,
     result_groups,
 )
 from ksqlpy.plan.topology import (
@@ -461,7 +462,9 @@ class JoinLowering:
         sub.operators.append(stage)
         stores = []
         if persistent and lo.sink is not None and lo.sink.kind == "TABLE":
-            stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub)]
+            key = materialize_key(lo.sink, join.leaves[0].source, join.key_format, join.key_full_name,
+                                  join.join_windowed)
+            stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub, key=key)]
             sub.operators.append(Materialize(naming.MATERIALIZE_STORE, lo.sink))
         else:
             stores = lo.table_where_store(stage, sub)

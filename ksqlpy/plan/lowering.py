@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ksqlpy import types as T
-from ksqlpy.catalog import Source
+from ksqlpy.catalog import Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.plan import naming
 from ksqlpy.plan.group_key import GroupKeyFormat, group_key_format
@@ -293,7 +293,10 @@ def lower_stateless(lo: Lowering) -> None:
     sub.operators.append(stage)
     stores = []
     if persistent and sink is not None and sink.kind == "TABLE":
-        stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub)]
+        key = serde_options(source, True)
+        stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub,
+                               key=materialize_key(sink, source, source.key_format or "NONE", key["full_name"],
+                                                   source.windowed))]
         sub.operators.append(Materialize(naming.MATERIALIZE_STORE, sink))
     else:
         stores = lo.table_where_store(stage, sub)
@@ -455,6 +458,19 @@ def source_table_key(source: Source) -> TopicKey:
                     key["full_name"], window=source.windowed, value_format=source.value_format,
                     values=[(c.name, c.type) for c in source.value_columns], value_full_name=value["full_name"],
                     value_nullable=value["nullable"])
+
+
+def materialize_key(sink: Source, leftmost: Source, key_format: str, key_full_name: str | None,
+                    window: WindowInfo | None) -> TopicKey:
+    """The key and value of a table sink's ``Materialize`` store (a CTAS without aggregation): the rows the
+    query's projection produces - the sink's key and value columns - in its internal formats, which ksqlDB's
+    TableSelect step takes from the stream it selects from (the key format the rows are keyed in, the leftmost
+    source's value format with that source's value properties), not from the sink's WITH clause (from memory
+    of SchemaKTable.select / TableSelectBuilder)."""
+    value = serde_options(leftmost, False)
+    return TopicKey([(c.name, c.type) for c in sink.key_columns], key_format, key_full_name, window=window,
+                    value_format=leftmost.value_format, values=[(c.name, c.type) for c in sink.value_columns],
+                    value_full_name=value["full_name"], value_nullable=value["nullable"])
 
 
 def _leftmost(node: PlanNode) -> Scan:

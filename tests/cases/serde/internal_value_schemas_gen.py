@@ -10,7 +10,10 @@ AggregateAnalyzer, KudafAggregator and the join's PrependAlias step):
 - a join side's repartition topic and its store's changelog: the side's ``ALIAS_COL`` block (value columns,
   ROWTIME, ROWPARTITION, ROWOFFSET, key columns); a RIGHT join's JOINTHIS store holds the right side;
 - a table materialized as read (a join's ``KafkaTopic_Right-Reduce``, a GROUP BY's ``KsqlTopic-Reduce``): the
-  table's own value columns.
+  table's own value columns;
+- a table sink's ``Materialize-changelog`` (a CTAS without aggregation: a table projected, a table-table
+  join): the sink's value columns, in the leftmost source's value format whatever the sink's (TableSelect's
+  internal formats).
 
 Each in the input's value format with its record name (AVRO ``KsqlDataSourceSchema``, PROTOBUF
 ``ConnectDefault1``); across AVRO, PROTOBUF and JSON_SR x stream/table/windowed aggregations x stream-stream,
@@ -187,9 +190,26 @@ SHAPES = [
      {"LeftSourceKeyed-SelectKey-repartition": block("A", [("X", "STRING")], [("ID", "INT")]),
       "RightSourceKeyed-SelectKey-repartition": block("B", [("Y", "INT")], [("ID", "INT")]),
       "LeftSourceKeyed-Materialize-changelog": block("A", [("X", "STRING")], [("ID", "INT")]),
-      "RightSourceKeyed-Materialize-changelog": block("B", [("Y", "INT")], [("ID", "INT")])},
+      "RightSourceKeyed-Materialize-changelog": block("B", [("Y", "INT")], [("ID", "INT")]),
+      "Materialize-changelog": [("X", "STRING"), ("Y", "INT")]},
      [{"topic": "a", "key": 1, "value": {"X": "x"}}, {"topic": "b", "key": 1, "value": {"Y": 2}}],
      [{"topic": "O", "key": 1, "value": {"X": "x", "Y": 2}}]),
+    ("table projected and filtered without aggregation: the sink's Materialize store holds the projection",
+     ["CREATE TABLE S (K STRING PRIMARY KEY, A INT, B STRING, C DOUBLE) WITH (kafka_topic='s', format='{FMT}', "
+      "partitions=1);",
+      "CREATE TABLE T AS SELECT K, A * 2 AS A2, C FROM S WHERE A > 0;"],
+     "CTAS_T_0",
+     {"Materialize-changelog": [("A2", "INT"), ("C", "DOUBLE")]},
+     [{"topic": "s", "key": "k", "value": {"A": 1, "B": "b", "C": 1.5}}],
+     [{"topic": "T", "key": "k", "value": {"A2": 2, "C": 1.5}}]),
+    ("table projected into another value format: the Materialize store keeps the source's value format",
+     ["CREATE TABLE S (K STRING PRIMARY KEY, A INT, B STRING) WITH (kafka_topic='s', format='{FMT}', "
+      "partitions=1);",
+      "CREATE TABLE T WITH (value_format='JSON') AS SELECT K, B, A FROM S;"],
+     "CTAS_T_0",
+     {"Materialize-changelog": [("B", "STRING"), ("A", "INT")]},
+     [{"topic": "s", "key": "k", "value": {"A": 1, "B": "b"}}],
+     [{"topic": "T", "key": "k", "value": {"B": "b", "A": 1}}]),
 ]
 
 
@@ -225,7 +245,11 @@ SINK_KEYS_BY_SHAPE = {"GROUP BY after a join, HAVING's aggregate among the aggre
                       "table-table join: each re-keyed side's block in its repartition topic and materialization":
                           {"O": "A_ID"},
                       "stream-table join with KAFKA keys: the table materialized as read holds its own value "
-                      "columns": {"O": None}}
+                      "columns": {"O": None},
+                      "table projected and filtered without aggregation: the sink's Materialize store holds the "
+                      "projection": {"T": "K"},
+                      "table projected into another value format: the Materialize store keeps the source's value "
+                      "format": {"T": "K"}}
 
 tests = []
 for fmt in FORMATS:
