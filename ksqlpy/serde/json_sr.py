@@ -89,6 +89,41 @@ def _unsupported(schema: Any) -> UnreadableSchemaError:
     return UnreadableSchemaError(f"Unsupported schema type {_EVERIT}{kind}")
 
 
+def _java_hash(name: str) -> int:
+    """``HashMap.hash(name)``: Java's String.hashCode over UTF-16 code units, its high half folded in."""
+    h = 0
+    data = name.encode("utf-16-be", "surrogatepass")
+    for i in range(0, len(data), 2):
+        h = (31 * h + (data[i] << 8 | data[i + 1])) & 0xFFFFFFFF
+    return h ^ (h >> 16)
+
+
+def _hash_map_order(names: list[str]) -> list[str]:
+    """The order a ``java.util.HashMap`` filled with ``names`` (in this order, default capacity 16, doubled
+    past 0.75 full) iterates them: by bucket, then as inserted. The JSON Schema library keeps an object's
+    ``properties`` in such maps (org.json's JSONObject, everit's ObjectSchema), so that is the order
+    JsonSchemaData meets them in."""
+    capacity = 16
+    while len(names) > capacity * 3 // 4:
+        capacity *= 2
+    return [n for _, n in sorted(((_java_hash(n) & (capacity - 1), i), n) for i, n in enumerate(names))]
+
+
+def connect_fields(props: dict[str, Any]) -> list[tuple[str, Any]]:
+    """An object schema's properties as JsonSchemaData makes STRUCT fields of them (from memory of
+    toConnectSchema): met in the JSON Schema library's map order, each placed at its ``connect.index`` or,
+    without one, at the number of fields placed so far - a later property placed at a taken position replaces
+    the earlier one - and the fields ordered by position."""
+    placed: dict[int, tuple[str, Any]] = {}
+    for name in _hash_map_order(list(props)):
+        sub = props[name]
+        index = sub.get("connect.index") if isinstance(sub, dict) else None
+        if not isinstance(index, int) or isinstance(index, bool):
+            index = len(placed)
+        placed[index] = (name, sub)
+    return [placed[i] for i in sorted(placed)]
+
+
 def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
     """The SQL type ksqlDB infers for a JSON Schema (property names upper-cased unless ``upper`` is False),
     as Connect's JsonSchemaData converts it (from memory): ``connect.type`` decides a number's type; an object
@@ -136,10 +171,11 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
         return T.Array(sql_type_of(schema.get("items") or {}, upper=upper))
     if kind == "object" or (kind is None and ("properties" in schema or "additionalProperties" in schema)):
         if ctype == "map":
-            return T.Map(T.STRING, sql_type_of(schema.get("additionalProperties") or {}, upper=upper))
-        props = schema.get("properties") or {}
-        ordered = sorted(props.items(), key=lambda kv: kv[1].get("connect.index", 0)
-                         if isinstance(kv[1], dict) else 0)
+            values = schema.get("additionalProperties")
+            if not isinstance(values, dict):  # absent or boolean: no value schema (Connect's SchemaBuilder.map)
+                raise UnreadableSchemaError("valueSchema cannot be null.")
+            return T.Map(T.STRING, sql_type_of(values, upper=upper))
+        ordered = connect_fields(schema.get("properties") or {})
         return T.Struct(tuple((n.upper() if upper else n, sql_type_of(s, upper=upper)) for n, s in ordered))
     if kind is None or kind == "null":
         raise _unsupported(schema)
@@ -291,7 +327,7 @@ class JsonSrSerde(ValueSerde):
         from ksqlpy.serde.json_format import JsonValueSerde
 
         required = set(schema.get("required") or [])
-        ordered = sorted(props.items(), key=lambda kv: kv[1].get("connect.index", 0) if isinstance(kv[1], dict) else 0)
+        ordered = connect_fields(props)
         names = [n for n, _ in self.columns]
         folded = {n.upper(): i for i, n in enumerate(names)}
         cols: list[tuple[str, T.SqlType]] = []

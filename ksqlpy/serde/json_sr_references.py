@@ -65,7 +65,14 @@ def resolve_references(schema: Any, lookup: Lookup | None = None) -> Any:
             if key in seen:
                 raise UnreadableSchemaError(f"Recursive schema: JSON schema reference {ref!r} leads back into itself, which no "
                                             "SQL type can hold")
-            return walk(_pointer(doc, fragment, ref), doc, doc_name, seen | {key})
+            target = walk(_pointer(doc, fragment, ref), doc, doc_name, seen | {key})
+            # a property's connect.index stays with the reference (the reference schema's own unprocessed
+            # property, which JsonSchemaData reads its position from)
+            if isinstance(target, dict):
+                target = {k: v for k, v in target.items() if k != "connect.index"}
+                if "connect.index" in node:
+                    target["connect.index"] = node["connect.index"]
+            return target
         return {k: (v if k in ("definitions", "$defs") else walk(v, doc, doc_name, seen)) for k, v in node.items()}
 
     return walk(schema, schema, "", frozenset())

@@ -86,6 +86,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("serde/internal_value_schemas_gen.py", {"internal-value-schemas.json": lambda g: g["tests"]}),
     ("serde/protobuf_wrappers_gen.py", {"protobuf-wrappers.json": lambda g: g["tests"]}),
     ("serde/json_sr_schema_kinds_gen.py", {"json-sr-schema-kinds.json": lambda g: g["tests"]}),
+    ("serde/json_sr_field_order_gen.py", {"json-sr-field-order.json": lambda g: g["tests"]}),
 ])
 def test_generated_files_match_their_generator(generator: str, files: dict) -> None:  # type: ignore[type-arg]
     path = CASES / generator

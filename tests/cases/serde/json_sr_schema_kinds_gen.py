@@ -3,9 +3,10 @@ its ``toConnectSchema``):
 
 - ``integer`` and ``number`` are one kind (NumberSchema): ``connect.type`` decides (int8/int16/int32 INT,
   int64 BIGINT, float32/float64 DOUBLE, bytes BYTES); without it an integer is BIGINT, a number DOUBLE;
-- an object is a MAP only when marked ``connect.type: map`` (values: ``additionalProperties``); otherwise the
-  STRUCT of its ``properties`` in ``connect.index`` order - ``additionalProperties`` ignored, no properties an
-  empty STRUCT;
+- an object is a MAP only when marked ``connect.type: map`` (values: ``additionalProperties``; absent or a
+  boolean there is no value schema, which Connect's ``SchemaBuilder.map`` refuses: 'valueSchema cannot be
+  null.'); otherwise the STRUCT of its ``properties`` in ``connect.index`` order (without one, see
+  json_sr_field_order_gen.py) - ``additionalProperties`` ignored, no properties an empty STRUCT;
 - ``allOf`` reads only as the JSON Schema library builds it for a typed ``const`` or ``enum`` (the typed
   schema); any other ``allOf`` is refused ('Unsupported criterion allOf for <schema>');
 - ``$ref`` to ``definitions`` reads the referred schema;
@@ -103,6 +104,14 @@ ALL_OF = {"allOf": [{"type": "object", "properties": {"X": {"type": "integer"}}}
                     {"type": "object", "properties": {"Y": {"type": "string"}}}]}
 tests.append(refused("allOf of two objects", ALL_OF,
                      "Unsupported criterion allOf for " + json.dumps(ALL_OF, separators=(",", ":"))))
+for shape, extra, reason in (("without additionalProperties", {}, "valueSchema cannot be null."),
+                              ("with additionalProperties true", {"additionalProperties": True},
+                               "valueSchema cannot be null."),
+                              ("with additionalProperties false", {"additionalProperties": False},
+                               "valueSchema cannot be null."),
+                              ("with additionalProperties {}", {"additionalProperties": {}}, EVERIT + "EmptySchema")):
+    tests.append(refused(f"object marked connect.type map {shape}", {"type": "object", "connect.type": "map", **extra},
+                         reason))
 tests.append(refused("unknown connect.type on a number", {"type": "number", "connect.type": "int128"},
                      "Unsupported type int128"))
 
