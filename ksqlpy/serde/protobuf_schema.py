@@ -39,7 +39,7 @@ class ProtoField:
     name: str
     number: int
     type: str  # a scalar name, or the full name of a message or enum (after ``resolve``)
-    label: str = ""  # "" | "repeated" | "optional"
+    label: str = ""  # "" | "repeated" | "optional" | "required" (proto2's: parsing fails without it)
     key_type: str | None = None  # set for map<K, V> fields (then ``type`` is V)
     oneof: str | None = None
     params: dict[str, str] = field(default_factory=dict)
@@ -61,6 +61,8 @@ class ProtoEnum:
     full_name: str
     values: dict[int, str] = field(default_factory=dict)
     names: dict[str, int] = field(default_factory=dict)
+    # a proto2 file's enums are closed: an undeclared number is kept as an unknown field, not as the value
+    closed: bool = False
 
     def number(self, name: str) -> int:
         if name in self.names:
@@ -186,6 +188,7 @@ class _Parser:
         self.load = load
         self.seen = seen
         self.pending: list[tuple[ProtoField, str]] = []  # (field, scope) whose type names need resolving
+        self.syntax = "proto2"  # protoc's default for a file without a syntax statement
 
     def peek(self) -> str | None:
         return self.toks[self.i] if self.i < len(self.toks) else None
@@ -220,7 +223,11 @@ class _Parser:
     def parse(self) -> ProtoFile:
         while self.peek() is not None:
             tok = self.next()
-            if tok == "syntax" or tok == "edition":
+            if tok == "syntax" and self.peek() == "=":
+                self.next()
+                self.syntax = _unquote(self.next())
+                self.skip_statement()
+            elif tok == "syntax" or tok == "edition":
                 self.skip_statement()
             elif tok == "package":
                 self.file.package = self.next()
@@ -314,7 +321,7 @@ class _Parser:
                     elif inner != ";":
                         msg.fields.append(self.field(inner, "", full, oneof=group))
             elif tok in ("repeated", "optional", "required"):
-                msg.fields.append(self.field(self.next(), tok if tok != "required" else "", full))
+                msg.fields.append(self.field(self.next(), tok, full))
             else:
                 msg.fields.append(self.field(tok, "", full))
         return msg
@@ -364,7 +371,7 @@ class _Parser:
     def enum(self, scope: str) -> ProtoEnum:
         name = self.next()
         full = f"{scope}.{name}" if scope else name
-        en = ProtoEnum(full)
+        en = ProtoEnum(full, closed=self.syntax == "proto2")
         self.file.types[full] = en
         self.expect("{")
         while (tok := self.next()) != "}":

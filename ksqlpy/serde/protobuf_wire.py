@@ -174,7 +174,7 @@ def _value(file: ProtoFile, kind: str, wire: int, raw: Any) -> Any:
         return _scalar(kind, wire, raw)
     t = file.lookup(kind)
     if isinstance(t, ProtoEnum):
-        return t.values.get(signed(raw, 32), str(signed(raw, 32)))
+        return enum_name(t, signed(raw, 32))
     if wire != 2:
         raise SerdeError(f"Protobuf message field {t.full_name} has wire type {wire}")
     return decode(file, t, raw)
@@ -187,8 +187,23 @@ def wire_matches(wire: int, expected: int, repeated: bool) -> bool:
     return wire == expected or (repeated and wire == 2 and expected != 2)
 
 
+UNKNOWN = object()  # a closed enum's undeclared number: protobuf keeps it as an unknown field
+
+
+def enum_name(t: ProtoEnum, number: int) -> Any:
+    """The value protobuf-java reads for ``number`` of enum ``t`` (MessageReflection, from memory): the first
+    name declared for it; an undeclared number of an open (proto3) enum a value created for it, named
+    ``UNKNOWN_ENUM_VALUE_<Enum>_<n>`` (findValueByNumberCreatingIfUnknown); of a closed (proto2) enum no value
+    at all (``UNKNOWN``: the field reads as unset, the element or map entry is dropped)."""
+    name = t.values.get(number)
+    if name is not None:
+        return name
+    return UNKNOWN if t.closed else f"UNKNOWN_ENUM_VALUE_{t.full_name.rpartition('.')[2]}_{number}"
+
+
 def decode(file: ProtoFile, msg: ProtoMessage, data: bytes) -> dict[str, Any]:
-    """The fields present in ``data`` (a message of type ``msg``) as proto values."""
+    """The fields present in ``data`` (a message of type ``msg``) as proto values. A proto2 ``required``
+    field missing fails the parse, as DynamicMessage.parseFrom does (the record is a bad record)."""
     fields = msg.by_number()
     out: dict[str, Any] = {}
     for num, wire, raw in raw_fields(data):
@@ -207,26 +222,34 @@ def decode(file: ProtoFile, msg: ProtoMessage, data: bytes) -> dict[str, Any]:
                 k = _DEFAULTS.get(f.key_type or "", 0)
             if v is None and f.type != "bytes":  # an unset bytes value reads NULL, as an unset bytes field does
                 v = default(file, f.type)
+            if v is UNKNOWN:
+                continue
             out.setdefault(f.name, {})[k] = v
         elif f.is_repeated:
             items = out.setdefault(f.name, [])
             if wire == 2 and _wire_of(file, f.type) != 2:  # packed scalars
                 if _is_enum(file, f.type):
                     en = file.lookup(f.type)
-                    items.extend(_value(file, en.full_name, 0, x) for x in _packed("uint64", raw))
+                    items.extend(x for x in (_value(file, en.full_name, 0, x) for x in _packed("uint64", raw))
+                                 if x is not UNKNOWN)
                 else:
                     items.extend(_packed(f.type, raw))
-            else:
-                items.append(_value(file, f.type, wire, raw))
+            elif (item := _value(file, f.type, wire, raw)) is not UNKNOWN:
+                items.append(item)
         else:
+            value = _value(file, f.type, wire, raw)
+            if value is UNKNOWN:
+                continue
             if f.oneof is not None:
                 for other in msg.fields:
                     if other.oneof == f.oneof:
                         out.pop(other.name, None)
-            value = _value(file, f.type, wire, raw)
             if isinstance(value, dict) and isinstance(out.get(f.name), dict):
                 value = {**out[f.name], **value}  # repeated occurrences of a message field merge
             out[f.name] = value
+    missing = [f.name for f in msg.fields if f.label == "required" and f.name not in out]
+    if missing:
+        raise SerdeError(f"Message missing required fields: {', '.join(missing)}")
     return out
 
 
@@ -349,5 +372,7 @@ def encode(file: ProtoFile, msg: ProtoMessage, values: dict[str, Any]) -> bytes:
                 for x in items:
                     _field(out, file, f, f.type, f.number, x, True)
         else:
-            _field(out, file, f, f.type, f.number, v, f.label == "optional" or f.oneof is not None)
+            # fields with presence (proto2's labels, proto3's optional, oneof members) are written when set, even
+            # to their default
+            _field(out, file, f, f.type, f.number, v, f.label in ("optional", "required") or f.oneof is not None)
     return bytes(out)

@@ -6,6 +6,8 @@
 - numbers: ``uint64`` is BIGINT by its bits (2^64-1 reads -1), ``uint32``/``fixed32`` are BIGINT unsigned
   (Integer.toUnsignedLong), a ``float`` widens to DOUBLE as Java's (double) cast (1.1f = 1.100000023841858);
 - enums read as their value's name: negative numbers, and with ``allow_alias`` the first name of a number;
+- proto2: absent ``optional`` fields are NULL (Connect skips unset fields with the optional keyword; a
+  ``[default = ...]`` is not applied), a message missing a ``required`` field fails to parse (dropped);
 - syntax a parser must skip: comments, file/message/field options, ``reserved``, ``json_name``;
 - ``package`` and nested messages named by ``VALUE_SCHEMA_FULL_NAME`` (``pkg.Outer.Inner``);
 - the other well-known types (Duration, Any, FieldMask, google.type.LatLng, Money, DayOfWeek) are ordinary
@@ -88,6 +90,18 @@ tests = [
         'syntax = "proto3"; package com.acme; message Outer { int32 a = 1; message Inner { string b = 1; } }',
         "*", [{"b": "x"}], [{"B": "x"}], "B STRING", full_name="com.acme.Outer.Inner"),
 ]
+
+tests.append(read_case(
+    "proto2: an absent optional field is NULL (its declared default not applied), a repeated one empty; a "
+    "record missing a required field, at any depth, is dropped",
+    'syntax = "proto2"; message V { required int32 a = 1; optional int32 b = 2 [default = 5]; '
+    'optional string c = 3; repeated int32 d = 4; optional N e = 5; message N { required int32 x = 1; } }',
+    "*",
+    [{"a": 1}, {"b": 2}, {"a": 2, "e": {}}, {"a": 3, "b": 0, "c": "", "d": [1], "e": {"x": 0}}],
+    [{"A": 1, "B": None, "C": None, "D": [], "E": None},
+     {"A": 3, "B": 0, "C": "", "D": [1], "E": {"X": 0}}],
+    "A INTEGER, B INTEGER, C STRING, D ARRAY<INTEGER>, E STRUCT<X INTEGER>"))
+tests[-1]["outputs"][1]["timestamp"] = 3  # (the two dropped records in between)
 
 tests.append(read_case(
     "well-known types without a special mapping are the messages and enums they are",
