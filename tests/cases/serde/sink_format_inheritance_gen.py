@@ -3,7 +3,9 @@ format's inheritable properties when the value format is unchanged - AVRO's and 
 DELIMITED's delimiter; JSON_SR's nothing - and never the schema id, so a sink writes the schema of what its
 query produces. The key format's properties come from the statement alone: an AVRO key is named
 ``io.confluent.ksql.avro_schemas.<Sink>Key``, a PROTOBUF key message keeps the generated name, a DELIMITED key
-uses ',' unless KEY_DELIMITER says otherwise. A property the statement gives wins over an inherited one.
+uses ',' unless KEY_DELIMITER says otherwise. A property the statement gives wins over an inherited one. A
+PROTOBUF nullable representation (``*_PROTOBUF_NULLABLE_REPRESENTATION``) is inherited neither for the key
+nor the value: the sink writes plain proto3 fields unless its own statement names one.
 
 Writes tests/cases/serde/sink-format-inheritance.json: ``python tests/cases/serde/sink_format_inheritance_gen.py
 tests/cases/serde/sink-format-inheritance.json`` after changing this file.
@@ -88,6 +90,35 @@ for fmt, schema in REGISTERED.items():
         "outputs": [{"topic": "OUT", "key": None, "value": {"V": 1}}],
         "post": {"sources": [{"name": "OUT", "type": "stream", "schema": "V INT"}]},
     })
+# a PROTOBUF nullable representation is no inheritable property (ProtobufProperties: fullSchemaName only):
+# a sink writes plain proto3 fields unless its own statement names a representation
+PLAIN = 'syntax = "proto3"; message ConnectDefault1 { int32 V = 1; string W = 2; }'
+OPTIONAL = 'syntax = "proto3"; message ConnectDefault1 { optional int32 V = 1; optional string W = 2; }'
+PLAIN_KEY = 'syntax = "proto3"; message ConnectDefault1 { string K = 1; }'
+for rep in ("WRAPPER", "OPTIONAL"):
+    for sql, sink, kind in (("CREATE STREAM OUT AS SELECT * FROM S;", "OUT", "stream"),
+                            ("CREATE TABLE LATEST AS SELECT K, LATEST_BY_OFFSET(V) AS V, LATEST_BY_OFFSET(W) AS W "
+                             "FROM S GROUP BY K;", "LATEST", "table")):
+        tests.append({
+            "name": f"PROTOBUF {kind} sink ({sink}) does not inherit the source's {rep} nullable representation",
+            "statements": ["CREATE STREAM S (K STRING KEY, V INT, W STRING) WITH (kafka_topic='s', partitions=1, "
+                           f"format='PROTOBUF', VALUE_PROTOBUF_NULLABLE_REPRESENTATION='{rep}', "
+                           f"KEY_PROTOBUF_NULLABLE_REPRESENTATION='{rep}');", sql],
+            "inputs": [{"topic": "s", "key": {"K": "a"}, "value": {"V": 1, "W": None}}],
+            # (a NULL in a plain proto3 field is not written: it reads back as the default)
+            "outputs": [{"topic": sink, "key": {"K": "a"}, "value": {"V": 1, "W": ""}}],
+            "post": {"topics": {"topics": [{"name": sink, "keyFormat": "PROTOBUF", "valueFormat": "PROTOBUF",
+                                            "keySchema": PLAIN_KEY, "valueSchema": PLAIN}]}},
+        })
+tests.append({
+    "name": "PROTOBUF sink's own VALUE_PROTOBUF_NULLABLE_REPRESENTATION applies whatever the source's",
+    "statements": ["CREATE STREAM S (K STRING KEY, V INT, W STRING) WITH (kafka_topic='s', partitions=1, "
+                   "format='PROTOBUF', VALUE_PROTOBUF_NULLABLE_REPRESENTATION='WRAPPER');",
+                   "CREATE STREAM OUT WITH (VALUE_PROTOBUF_NULLABLE_REPRESENTATION='OPTIONAL') AS SELECT * FROM S;"],
+    "inputs": [{"topic": "s", "key": {"K": "a"}, "value": {"V": 1, "W": None}}],
+    "outputs": [{"topic": "OUT", "key": {"K": "a"}, "value": {"V": 1, "W": None}}],
+    "post": {"topics": {"topics": [{"name": "OUT", "valueFormat": "PROTOBUF", "valueSchema": OPTIONAL}]}},
+})
 tests.append({
     "name": "DELIMITED sink inherits the value delimiter, not the key delimiter",
     "statements": ["CREATE STREAM S (K STRING KEY, K2 INT KEY, V INT, W STRING) WITH (kafka_topic='s', partitions=1, "
