@@ -194,6 +194,14 @@ SHAPES = [
       "Materialize-changelog": [("X", "STRING"), ("Y", "INT")]},
      [{"topic": "a", "key": 1, "value": {"X": "x"}}, {"topic": "b", "key": 1, "value": {"Y": 2}}],
      [{"topic": "O", "key": 1, "value": {"X": "x", "Y": 2}}]),
+    ("foreign-key table-table join: the sink's Materialize store holds the projection, keyed by the left key",
+     ["CREATE TABLE L (ID INT PRIMARY KEY, FK STRING, A INT) WITH (kafka_topic='l', format='{FMT}', partitions=1);",
+      "CREATE TABLE R (ID STRING PRIMARY KEY, B DOUBLE) WITH (kafka_topic='r', format='{FMT}', partitions=1);",
+      "CREATE TABLE O AS SELECT L.ID, A, B FROM L JOIN R ON L.FK = R.ID;"],
+     "CTAS_O_0",
+     {"Materialize-changelog": [("A", "INT"), ("B", "DOUBLE")]},
+     [{"topic": "r", "key": "x", "value": {"B": 1.5}}, {"topic": "l", "key": 1, "value": {"FK": "x", "A": 2}}],
+     [{"topic": "O", "key": 1, "value": {"A": 2, "B": 1.5}}]),
     ("table projected and filtered without aggregation: the sink's Materialize store holds the projection",
      ["CREATE TABLE S (K STRING PRIMARY KEY, A INT, B STRING, C DOUBLE) WITH (kafka_topic='s', format='{FMT}', "
       "partitions=1);",
@@ -248,6 +256,8 @@ SINK_KEYS_BY_SHAPE = {"GROUP BY after a join, HAVING's aggregate among the aggre
                       "columns": {"O": None},
                       "table projected and filtered without aggregation: the sink's Materialize store holds the "
                       "projection": {"T": "K"},
+                      "foreign-key table-table join: the sink's Materialize store holds the projection, keyed by "
+                      "the left key": {"O": "L_ID"},
                       "table projected into another value format: the Materialize store keeps the source's value "
                       "format": {"T": "K"}}
 
