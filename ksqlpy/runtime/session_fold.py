@@ -236,9 +236,8 @@ def fold_sessions(agg: Any, items: list[tuple], out: list[tuple], run: Run | Non
     return True
 
 
-def _order(ev: tuple) -> tuple[int, int, int]:
-    """Cache order: the position of the last update; within one record its deletes (in end order), then its row."""
-    return ev[0], ev[1], ev[2]
+# cache order: the position of the last update; within one record its deletes (in end order), then its row
+_order = itemgetter(0, 1, 2)
 
 
 def _groups(items: list[tuple]) -> dict[bytes, list[int]]:

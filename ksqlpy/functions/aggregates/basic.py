@@ -160,6 +160,7 @@ def _avg_init() -> list[Any]:
     return [0, 0]
 
 
+@inline("{t} = {v0}\nif {t} is not None:\n    {acc}[0] += {t}\n    {acc}[1] += 1")
 def _avg_add(acc: list[Any], v: Any) -> list[Any]:
     if v is not None:
         acc[0] += v
