@@ -415,17 +415,27 @@ _NULLABLE_WRAPPERS = {"BOOLEAN": "Bool", "INTEGER": "Int32", "BIGINT": "Int64", 
                       "STRING": "String", "BYTES": "Bytes"}
 
 class _Writer:
-    def __init__(self, map_entries: bool = False, nullable: str | None = None) -> None:
-        self.counter = 1
+    """Writes the messages ProtobufData makes of Connect schemas. Unnamed messages take Connect's default
+    names ``ConnectDefault<n>``, n counting from the root's 1. With a full schema name (``named``) ksqlDB's
+    ProtobufSchemaTranslator first names every STRUCT after its path (SchemaFullNameAppender, from memory: a
+    field's STRUCT ``<parent>_<field>``, an ARRAY's or MAP's STRUCT that of the ARRAY or MAP), so nested
+    messages are ``<Root>_<field>``...; only what stays unnamed (a map entry) counts default names, from 1."""
+
+    def __init__(self, map_entries: bool = False, nullable: str | None = None, *, named: bool = False) -> None:
+        self.counter = 0 if named else 1
         self.imports: set[str] = set()
         self.map_entries = map_entries
         self.nullable = nullable
 
-    def message(self, name: str, fields: list[tuple[str, T.SqlType]], indent: str) -> list[str]:
+    def message(self, name: str, fields: list[tuple[str, T.SqlType]], indent: str,
+                full: str | None = None, paths: list[str | None] | None = None) -> list[str]:
+        """``full``: the message's full name when STRUCTs are named after their path, else None; ``paths``:
+        the fields' own paths instead (a map entry's key and value are named as the MAP is)."""
         lines = [f"{indent}message {name} {{"]
         nested: list[str] = []
         for num, (fname, ft) in enumerate(fields, 1):
-            decl, extra = self.field(fname, ft, num, indent + "  ")
+            path = paths[num - 1] if paths is not None else f"{full}_{fname}" if full else None
+            decl, extra = self.field(fname, ft, num, indent + "  ", path)
             lines.append(f"{indent}  {decl}")
             nested += extra
         if nested:
@@ -434,13 +444,14 @@ class _Writer:
         lines.append(f"{indent}}}")
         return lines
 
-    def field(self, name: str, t: T.SqlType, num: int, indent: str) -> tuple[str, list[str]]:
+    def field(self, name: str, t: T.SqlType, num: int, indent: str,
+              path: str | None = None) -> tuple[str, list[str]]:
         if isinstance(t, T.Array):
             if isinstance(t.element, T.Array | T.Map):
                 # Connect's ProtobufData refuses it ("Array cannot be nested"): a repeated field holds
                 # no repeated values, and an ARRAY of MAPs would read back as one merged MAP
                 raise SerdeError(f"PROTOBUF cannot represent {t}: Array cannot be nested")
-            kind, nested, opts = self.kind(t.element, indent)
+            kind, nested, opts = self.kind(t.element, indent, path)
             return f"repeated {kind} {name} = {num}{opts};", nested
         if isinstance(t, T.Map):
             key, _, _ = self.kind(t.key, indent)
@@ -451,10 +462,10 @@ class _Writer:
                 self.counter += 1
                 entry = f"ConnectDefault{self.counter}Entry"
                 return f"repeated {entry} {name} = {num};", self.message(entry, [("key", t.key), ("value", t.value)],
-                                                                          indent)
-            kind, nested, opts = self.kind(t.value, indent)
+                                                                          indent, paths=[path, path])
+            kind, nested, opts = self.kind(t.value, indent, path)
             return f"map<{key}, {kind}> {name} = {num}{opts};", nested
-        kind, nested, opts = self.kind(t, indent)
+        kind, nested, opts = self.kind(t, indent, path)
         if t.name in _NULLABLE_WRAPPERS and self.nullable == "WRAPPER":
             self.imports.add("google/protobuf/wrappers.proto")
             return f"google.protobuf.{_NULLABLE_WRAPPERS[t.name]}Value {name} = {num};", nested
@@ -462,7 +473,7 @@ class _Writer:
             return f"optional {kind} {name} = {num}{opts};", nested
         return f"{kind} {name} = {num}{opts};", nested
 
-    def kind(self, t: T.SqlType, indent: str) -> tuple[str, list[str], str]:
+    def kind(self, t: T.SqlType, indent: str, path: str | None = None) -> tuple[str, list[str], str]:
         simple = {"BOOLEAN": "bool", "INTEGER": "int32", "BIGINT": "int64", "DOUBLE": "double",
                   "STRING": "string", "BYTES": "bytes"}
         if t.name in simple:
@@ -483,6 +494,9 @@ class _Writer:
             self.imports.add("google/type/timeofday.proto")
             return TIME, [], ""
         if isinstance(t, T.Struct):
+            if path is not None:
+                name = path.rpartition(".")[2]
+                return name, self.message(name, list(t.fields), indent, path), ""
             self.counter += 1
             name = f"ConnectDefault{self.counter}"
             return name, self.message(name, list(t.fields), indent), ""
@@ -499,8 +513,8 @@ def schema_text(columns: list[tuple[str, T.SqlType]], full_name: str | None = No
     and of its STRUCTs) as ``google.protobuf.*Value`` wrappers, ``OPTIONAL`` as proto3 ``optional`` fields,
     so a NULL is absent rather than the type's default; None keeps plain proto3 fields."""
     package, _, name = (full_name or DEFAULT_NAME).rpartition(".")
-    w = _Writer(map_entries, nullable)
-    body = w.message(name, list(columns), "")
+    w = _Writer(map_entries, nullable, named=bool(full_name))
+    body = w.message(name, list(columns), "", full_name or None)
     head = ['syntax = "proto3";']
     if package:
         head += ["", f"package {package};"]

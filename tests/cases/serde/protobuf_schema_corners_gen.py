@@ -9,7 +9,8 @@
 - proto2: absent ``optional`` fields are NULL (Connect skips unset fields with the optional keyword; a
   ``[default = ...]`` is not applied), a message missing a ``required`` field fails to parse (dropped);
 - syntax a parser must skip: comments, file/message/field options, ``reserved``, ``json_name``;
-- ``package`` and nested messages named by ``VALUE_SCHEMA_FULL_NAME`` (``pkg.Outer.Inner``);
+- ``package`` and nested messages named by ``VALUE_SCHEMA_FULL_NAME`` (``pkg.Outer.Inner``); a schema ksqlDB
+  generates under a full name names its nested messages after their path (``Val_S``, ``Val_S_Y``);
 - the other well-known types (Duration, Any, FieldMask, google.type.LatLng, Money, DayOfWeek) are ordinary
   messages and enums, imported without a reference; ``google.protobuf.Struct`` contains itself;
 - sinks whose ``VALUE_SCHEMA_ID`` has an enum field write STRING columns into it, and BIGINTs into
@@ -152,6 +153,34 @@ for what, schema, columns, inputs, outputs in SINKS:
         "inputs": [{"topic": "input", "value": v, "timestamp": i} for i, v in enumerate(inputs)],
         "outputs": [{"topic": "out", "value": v, "timestamp": i} for i, v in enumerate(outputs)],
     })
+
+# with a full schema name ksqlDB names every STRUCT after its path before ProtobufData sees it
+# (ProtobufSchemaTranslator's SchemaFullNameAppender, from memory): nested messages <Root>_<field>, an ARRAY's
+# or MAP's STRUCT named as the ARRAY or MAP; without one they are ConnectDefault<n>
+NAMED_VALUE = ('syntax = "proto3"; package com.acme; message Val { int32 A = 1; Val_S S = 2; repeated Val_L L = 3; '
+               'map<string, Val_M> M = 4; message Val_S { int32 X = 1; Val_S_Y Y = 2; '
+               'message Val_S_Y { string Z = 1; } } message Val_L { int32 X = 1; } message Val_M { int32 X = 1; } }')
+NAMED_KEY = 'syntax = "proto3"; package com.acme; message Key { Key_K K = 1; message Key_K { string ID = 1; } }'
+tests.append({
+    "name": "PROTOBUF schemas named by *_SCHEMA_FULL_NAME name their nested messages after the path",
+    "statements": [
+        "CREATE STREAM INPUT (K STRUCT<ID STRING> KEY, A INT, S STRUCT<X INT, Y STRUCT<Z STRING>>, "
+        "L ARRAY<STRUCT<X INT>>, M MAP<STRING, STRUCT<X INT>>) WITH (kafka_topic='input', format='JSON', partitions=1);",
+        "CREATE STREAM OUTPUT WITH (format='PROTOBUF', KEY_SCHEMA_FULL_NAME='com.acme.Key', "
+        "VALUE_SCHEMA_FULL_NAME='com.acme.Val') AS SELECT * FROM INPUT;",
+        "CREATE STREAM BACK WITH (format='JSON') AS SELECT * FROM OUTPUT;",
+    ],
+    "inputs": [{"topic": "input", "key": {"ID": "k"}, "value": {
+        "A": 1, "S": {"X": 2, "Y": {"Z": "z"}}, "L": [{"X": 3}], "M": {"m": {"X": 4}}}}],
+    "outputs": [
+        {"topic": "OUTPUT", "key": {"K": {"ID": "k"}}, "value": {
+            "A": 1, "S": {"X": 2, "Y": {"Z": "z"}}, "L": [{"X": 3}], "M": {"m": {"X": 4}}}},
+        {"topic": "BACK", "key": {"ID": "k"}, "value": {
+            "A": 1, "S": {"X": 2, "Y": {"Z": "z"}}, "L": [{"X": 3}], "M": {"m": {"X": 4}}}},
+    ],
+    "post": {"topics": {"topics": [{"name": "OUTPUT", "keyFormat": "PROTOBUF", "valueFormat": "PROTOBUF",
+                                    "keySchema": NAMED_KEY, "valueSchema": NAMED_VALUE}]}},
+})
 
 if __name__ == "__main__":
     with open(sys.argv[1], "w") as f:
