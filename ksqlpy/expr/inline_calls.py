@@ -29,7 +29,8 @@ def _split(args: Sequence[tuple[bool, Any]]) -> str | None:
 INLINE: dict[Callable[..., Any], Template] = {
     S._lcase: lambda _: "{0}.lower()",
     S._ucase: lambda _: "{0}.upper()",
-    S._replace: lambda _: "{0}.replace({1}, {2})",
+    # String.replace by unit: ASCII text holds no half character; anything else goes to the implementation
+    S._replace: lambda _: "({0}.replace({1}, {2}) if {0}.isascii() else {impl}({0}, {1}, {2}))",
     # String.length(): ASCII is one UTF-16 unit per character; anything else goes to the implementation
     S._len_str: lambda _: "(len({0}) if {0}.isascii() else {impl}({0}))",
     S._split: _split,

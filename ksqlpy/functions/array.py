@@ -7,6 +7,7 @@ import math
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from ksqlpy import utf16
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 from ksqlpy.javatext import java_str
@@ -110,7 +111,7 @@ def _make_join(param_types: list[SqlType], _returns: SqlType) -> Callable[..., A
             if x is not None and (not joinable or isinstance(x, list | dict | bytes)):
                 raise FunctionError("error message: ARRAY_JOIN only supports arrays of primitive types")
             parts.append(java_str(x))
-        return delimiter.join(parts)
+        return utf16.joined(delimiter.join(parts))  # halves of a character cut apart join again
 
     return join
 

@@ -8,6 +8,12 @@ HEADER = """# Built-in functions
 
 Generated from the function registry by `python -m ksqlpy.functions.docs > docs/functions.md`;
 `DESCRIBE FUNCTION name;` shows the same signatures. A test keeps this page in step with the registry.
+
+Strings are Java's: sequences of UTF-16 units. Lengths and positions (LEN, SUBSTRING, INSTR, LPAD, RPAD,
+the MASK family), SPLIT and REGEXP_SPLIT_TO_ARRAY by '' and REPLACE work by unit, so a character outside
+the BMP (an emoji) counts twice and can be cut in half. A half joins its other half again when
+concatenated (CONCAT, `||`, ARRAY_JOIN, padding); a half left alone is written to JSON as its escape
+(`"\\ud83d"`, as Jackson writes it) and by the other formats as `?`.
 """
 
 

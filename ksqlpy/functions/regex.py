@@ -10,6 +10,7 @@ import warnings
 from functools import lru_cache
 from typing import Any
 
+from ksqlpy import utf16
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, registrar
 
@@ -289,12 +290,18 @@ def _extract_all(pattern: str, s: str, group: int = 0) -> list[Any]:
 
 def _replace(s: str, pattern: str, replacement: str) -> str:
     p = compile_java_regex(pattern)
-    return p.sub(java_replacement(replacement, p.groups), s)
+    if pattern == "" and utf16.has_astral(s):
+        # the empty pattern matches at every UTF-16 index, between a character's surrogates too
+        return utf16.joined(p.sub(java_replacement(replacement, p.groups), utf16.as_units(s)))
+    return utf16.joined(p.sub(java_replacement(replacement, p.groups), s))
 
 
 def _split(s: str, pattern: str) -> list[str]:
     p = compile_java_regex(pattern)
-    if pattern == "" or p.fullmatch("") is not None:
+    if pattern == "":
+        # the empty pattern matches at every UTF-16 index: a character outside the BMP comes apart
+        return _java_pattern_split(p, utf16.as_units(s))
+    if p.fullmatch("") is not None:
         return _java_pattern_split(p, s)
     out = []
     index = 0

@@ -1,7 +1,8 @@
 """STRING scalar functions with ksqlDB's edge behaviour: 1-based positions with negative positions counted
 from the end, NULL-skipping CONCAT, Java's TRIM (every char <= U+0020), Guava-style SPLIT, LPAD/RPAD that return
 NULL for empty padding, Oracle-style INSTR, and ENCODE/TO_BYTES/FROM_BYTES over hex, utf8, ascii and base64.
-Lengths and positions (LEN, SUBSTRING, INSTR, LPAD/RPAD) count UTF-16 units, as Java's String does."""
+Lengths, positions, SPLIT by '' and the masks work by UTF-16 unit, as Java's String does (see ``ksqlpy.utf16``):
+a character outside the BMP is two units and can be cut in half."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
-from ksqlpy import javatext
+from ksqlpy import javatext, utf16
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, java_primitives, registrar
 
@@ -44,8 +45,10 @@ _INITCAP_WORD = re.compile(r"[^ \t\n\x0b\f\r]+[ \t\n\x0b\f\r]*")
 
 
 def _initcap(s: str) -> str:
-    """Capitalises each word and lower-cases the rest; leading whitespace is dropped, as in ksqlDB."""
-    return "".join(w[0].upper() + w[1:] for w in _INITCAP_WORD.findall(s.lower()))
+    """Capitalises each word and lower-cases the rest; leading whitespace is dropped, as in ksqlDB. ksqlDB
+    upper-cases ``part.substring(0, 1)``, one UTF-16 unit: a word starting outside the BMP keeps its case."""
+    return "".join((w[0].upper() if ord(w[0]) <= 0xFFFF else w[0]) + w[1:]
+                   for w in _INITCAP_WORD.findall(s.lower()))
 
 
 def _len_str(s: str) -> int:
@@ -56,7 +59,7 @@ def _len_str(s: str) -> int:
 
 
 def _concat(*args: Any) -> Any:
-    return "".join(a for a in args if a is not None)
+    return utf16.joined("".join(a for a in args if a is not None))
 
 
 def _concat_bytes(*args: Any) -> bytes:
@@ -71,7 +74,8 @@ def _concat_ws(*args: Any) -> Any:
     sep = args[0]
     if sep is None:
         return None
-    return sep.join(a for a in args[1:] if a is not None)
+    out = sep.join(a for a in args[1:] if a is not None)
+    return utf16.joined(out) if isinstance(out, str) else out
 
 
 def _elt(n: int, *args: Any) -> Any:
@@ -94,7 +98,7 @@ def _chr_int(code: int) -> Any:
     """Character.toChars of a valid code point (0 to 0x10FFFF), else NULL."""
     if code < 0 or code > 0x10FFFF:
         return None
-    return _no_lone_surrogates(chr(code))
+    return chr(code)
 
 
 def _chr_str(code: str) -> Any:
@@ -147,7 +151,7 @@ def unescape_java(s: str) -> str:
             i += 2
         else:
             i += 1  # a lone backslash: dropped
-    return _no_lone_surrogates(b"".join(u.to_bytes(2, "little") for u in units).decode("utf-16-le", "surrogatepass"))
+    return utf16.joined("".join(map(chr, units)))
 
 
 def _utf16(c: str) -> list[int]:
@@ -158,41 +162,24 @@ def _utf16(c: str) -> list[int]:
     return [0xD800 + (o >> 10), 0xDC00 + (o & 0x3FF)]
 
 
-def _no_lone_surrogates(s: str) -> str:
-    """A lone surrogate has no UTF-8 form: Java's encoder writes it as '?', and so does every sink here."""
-    return s.encode("utf-8", "replace").decode("utf-8") if any("\ud800" <= c <= "\udfff" for c in s) else s
-
-
 def _java_indexed(fn: Callable[..., Any]) -> Callable[..., Any]:
     """``fn`` indexing strings as Java does, by UTF-16 unit: a character outside the BMP is two positions
     (String.length, substring, indexOf). Strings of BMP characters only (the usual case) pass unchanged."""
 
     def wrapped(*args: Any) -> Any:
-        if not any(isinstance(a, str) and not a.isascii() and any(ord(c) > 0xFFFF for c in a) for a in args):
+        if not any(isinstance(a, str) and (utf16.has_astral(a) or utf16.has_surrogate(a)) for a in args):
             return fn(*args)
-        out = fn(*(_as_units(a) if isinstance(a, str) else a for a in args))
-        return _from_units(out) if isinstance(out, str) else out
+        out = fn(*(utf16.as_units(a) if isinstance(a, str) else a for a in args))
+        return utf16.joined(out) if isinstance(out, str) else out
 
     return wrapped
-
-
-def _as_units(s: str) -> str:
-    """``s`` with each character outside the BMP as its two surrogates: one Python index per UTF-16 unit."""
-    return "".join(c if ord(c) <= 0xFFFF else "".join(map(chr, _utf16(c))) for c in s)
-
-
-def _from_units(s: str) -> str:
-    """Surrogate pairs joined back into characters; a pair split by the indexing is a lone surrogate, which
-    has no UTF-8 form ('?', as Java's encoder writes it)."""
-    return _no_lone_surrogates(s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass"))
 
 
 def _md5(s: str) -> str:
     return hashlib.md5(s.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def _replace(s: str, old: str, new: str) -> str:
-    return s.replace(old, new)
+_replace = _java_indexed(str.replace)  # String.replace works by unit: a half character can be replaced
 
 
 # --------------------------------------------------------------------------------- positions
@@ -284,7 +271,11 @@ def _split(s: Any, delim: Any) -> Any:
             return [s]
         if isinstance(s, bytes):
             return [s[i : i + 1] for i in range(len(s))]
-        return list(s)
+        # ksqlDB splits by Pattern.compile(""), which matches between any two UTF-16 units: a character
+        # outside the BMP comes apart into its two surrogates
+        return list(utf16.as_units(s))
+    if isinstance(s, str) and (utf16.has_surrogate(s) or utf16.has_surrogate(delim)):
+        return [utf16.joined(p) for p in utf16.as_units(s).split(utf16.as_units(delim))]
     return s.split(delim)
 
 
@@ -316,7 +307,10 @@ def _mask_char(c: Any, default: str | None = None) -> str | None:
 
 @lru_cache(maxsize=64)
 def _masker(upper: str | None, lower: str | None, digit: str | None, other: str | None):
-    """A translate table for one set of mask characters (NULL keeps that class of characters)."""
+    """The masking of one set of mask characters (NULL keeps that class of characters). ksqlDB's Masker
+    (from memory) appends ``mask(s.codePointAt(i))`` for every UTF-16 index i: a character outside the BMP
+    is classified twice - as itself at its high unit and as a surrogate ('other') at its low unit - so it
+    is masked as two characters, and when kept is written whole and then followed by its low unit."""
 
     class Table(dict):
         def __missing__(self, code: int) -> str:
@@ -335,7 +329,14 @@ def _masker(upper: str | None, lower: str | None, digit: str | None, other: str 
             return v
 
     table = Table()
-    return lambda s: s.translate(table)
+
+    def mask(s: str) -> str:
+        if not (utf16.has_astral(s) or utf16.has_surrogate(s)):
+            return s.translate(table)
+        units = utf16.as_units(s)
+        return utf16.joined("".join(table[utf16.code_point_at(units, i)] for i in range(len(units))))
+
+    return mask
 
 
 _DEFAULT_MASKS = ("X", "x", "n", "-")
@@ -361,34 +362,33 @@ def _check_n(n: Any) -> int:
     return n
 
 
-def _mask_keep_left(s: Any, n: Any, *masks: Any) -> Any:
+def _masked_cut(s: Any, n: Any, masks: tuple, from_right: bool, mask_cut: bool) -> Any:
+    """``s`` cut n UTF-16 units from its left or right end, the part before the cut masked (``mask_cut``)
+    or the part after it; the cut may fall inside a character outside the BMP, as in Java."""
     if s is None:
         return None
     n = _check_n(n)
-    return s[:n] + _masker(*_masks(masks))(s[n:])
+    units = utf16.as_units(s)
+    cut = max(len(units) - n, 0) if from_right else min(n, len(units))
+    head, tail = units[:cut], units[cut:]
+    masker = _masker(*_masks(masks))
+    return utf16.joined(masker(head) + tail if mask_cut else head + masker(tail))
+
+
+def _mask_keep_left(s: Any, n: Any, *masks: Any) -> Any:
+    return _masked_cut(s, n, masks, from_right=False, mask_cut=False)
 
 
 def _mask_keep_right(s: Any, n: Any, *masks: Any) -> Any:
-    if s is None:
-        return None
-    n = _check_n(n)
-    cut = max(len(s) - n, 0)
-    return _masker(*_masks(masks))(s[:cut]) + s[cut:]
+    return _masked_cut(s, n, masks, from_right=True, mask_cut=True)
 
 
 def _mask_left(s: Any, n: Any, *masks: Any) -> Any:
-    if s is None:
-        return None
-    n = _check_n(n)
-    return _masker(*_masks(masks))(s[:n]) + s[n:]
+    return _masked_cut(s, n, masks, from_right=False, mask_cut=True)
 
 
 def _mask_right(s: Any, n: Any, *masks: Any) -> Any:
-    if s is None:
-        return None
-    n = _check_n(n)
-    cut = max(len(s) - n, 0)
-    return s[:cut] + _masker(*_masks(masks))(s[cut:])
+    return _masked_cut(s, n, masks, from_right=True, mask_cut=False)
 
 
 # ------------------------------------------------------------------------------------ encodings
@@ -592,7 +592,7 @@ def register(registry: FunctionRegistry) -> None:
     add(
         "SPLIT",
         "Splits a string or bytes on a literal delimiter, keeping empty parts; an empty delimiter splits into "
-        "characters.",
+        "UTF-16 units (a character outside the BMP into its two halves) or single bytes.",
         [("STRING, STRING", "ARRAY<STRING>", _split), ("BYTES, BYTES", "ARRAY<BYTES>", _split)],
     )
     add(

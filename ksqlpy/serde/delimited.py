@@ -254,7 +254,7 @@ def serialize(r):
     if r is None:
         return None
     {vs} = r
-    return ({line}).encode('utf-8')
+    return ({line}).encode('utf-8', 'replace')
 
 def serialize_batch(rows):
     return [serialize(r) for r in rows]

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import decimal
 import json
+import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import CodeType
@@ -34,6 +35,7 @@ from typing import Any
 
 import orjson
 
+from ksqlpy import utf16
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import (
     MISSING,
@@ -84,6 +86,39 @@ def key_plan(names: list[str], keys: tuple[str, ...], cache: dict) -> tuple[str 
 
 def _exact_loads(data: bytes) -> Any:
     return json.loads(data, parse_float=decimal.Decimal)
+
+
+_MARK = "\ue000\ue001\ue002"  # private-use characters around a lone surrogate's hex while orjson writes
+_MARKED = re.compile(_MARK.encode() + rb"([0-9a-f]{4})")
+
+
+def dumps_refused(obj: Any) -> bytes:
+    """The JSON of a value orjson refused: a map with a NULL key (Jackson writes it as "null") or a string
+    holding a lone surrogate (half of a character cut by a unit-indexed function, see ``ksqlpy.utf16``),
+    which Jackson's UTF-8 writer escapes as ``\\ud83d`` and orjson cannot write at all."""
+    try:
+        return orjson.dumps(obj, default=json_default, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:
+        marked = _marked(obj)
+        if marked is obj:
+            raise
+        out = orjson.dumps(marked, default=json_default, option=orjson.OPT_NON_STR_KEYS)
+        return _MARKED.sub(rb"\\u\1", out)
+
+
+def _marked(v: Any) -> Any:
+    """``v`` with each lone surrogate in its strings (keys too) as ``_MARK`` and its hex; ``v`` itself if none."""
+    if isinstance(v, str):
+        return utf16.SURROGATE.sub(lambda m: f"{_MARK}{ord(m.group()):04x}", v) if utf16.has_surrogate(v) else v
+    if isinstance(v, dict):
+        items = [(_marked(k), _marked(x)) for k, x in v.items()]
+        if all(k is k0 and x is x0 for (k, x), (k0, x0) in zip(items, v.items(), strict=True)):
+            return v
+        return dict(items)
+    if isinstance(v, list):
+        out = [_marked(x) for x in v]
+        return v if all(a is b for a, b in zip(out, v, strict=True)) else out
+    return v
 
 
 def _invalid(e: Exception) -> SerdeError:
@@ -229,7 +264,7 @@ class JsonValueSerde(ValueSerde):
             "_loads": orjson.loads, "_dumps": orjson.dumps, "_default": json_default, "_nsk": orjson.OPT_NON_STR_KEYS,
             "_exact_loads": _exact_loads, "_exact_or_invalid": _exact_or_invalid, "NeedExact": NeedExact,
             "SerdeError": SerdeError, "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid,
-            "_copy": bytes, "_mv": memoryview, "_nf": nonfinite_text,
+            "_copy": bytes, "_mv": memoryview, "_nf": nonfinite_text, "_refused": dumps_refused,
         }
         names = [n for n, _ in self.columns]
         row_type = Struct(tuple(self.columns))
@@ -393,8 +428,8 @@ def serialize(r):
     {body}
     try:
         return _copy(_mv(_dumps({obj}, default=_default)))
-    except TypeError:  # a map with a NULL key: Jackson writes it as "null"
-        return _copy(_mv(_dumps({obj}, default=_default, option=_nsk)))
+    except TypeError:  # a map with a NULL key or a lone surrogate: dumps_refused
+        return _copy(_mv(_refused({obj})))
 
 def serialize_batch(rows):
     return [None if {null_check} else serialize(r) for r in rows]
@@ -405,8 +440,8 @@ def serialize(r):
         return None
     try:
         return _copy(_mv(_dumps({obj}, default=_default)))
-    except TypeError:  # a map with a NULL key: Jackson writes it as "null" (the batch path falls back here)
-        return _copy(_mv(_dumps({obj}, default=_default, option=_nsk)))
+    except TypeError:  # a map with a NULL key or a lone surrogate: dumps_refused (the batch path falls back here)
+        return _copy(_mv(_refused({obj})))
 
 def serialize_batch(rows):
     return [None if {null_check} else _copy(_mv(_dumps({obj}, default=_default))) for r in rows]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Callable, Sequence
+from functools import partial
 from itertools import repeat
 from operator import itemgetter
 from typing import Any
@@ -19,6 +20,8 @@ _I = struct.Struct(">i")
 _Q = struct.Struct(">q")
 _D = struct.Struct(">d")
 _first = itemgetter(0)
+# String.getBytes(UTF_8): a lone surrogate (half of a character cut by SUBSTRING) has no UTF-8 form, '?'
+_utf8: Callable[[str], bytes] = partial(str.encode, encoding="utf-8", errors="replace")
 _STRUCTS = {"INTEGER": _I, "BIGINT": _Q, "DOUBLE": _D}
 
 
@@ -43,7 +46,7 @@ _CODECS: dict[str, tuple[Callable[[bytes], Any], Callable[[Any], bytes]]] = {
     "INTEGER": _fixed(_I, "Integer"),
     "BIGINT": _fixed(_Q, "Long"),
     "DOUBLE": _fixed(_D, "Double"),
-    "STRING": (lambda b: bytes(b).decode("utf-8", "replace"), lambda v: v.encode("utf-8")),
+    "STRING": (lambda b: bytes(b).decode("utf-8", "replace"), _utf8),
     "BYTES": (bytes, bytes),
 }
 
@@ -55,7 +58,7 @@ def column_writer(type_name: str) -> Callable[[Any], bytes] | None:
     st = _STRUCTS.get(type_name)
     if st is not None:
         return st.pack
-    return str.encode if type_name == "STRING" else None  # UTF-8, strict
+    return _utf8 if type_name == "STRING" else None
 
 
 class KafkaValueSerde(ValueSerde):
@@ -119,7 +122,7 @@ class KafkaValueSerde(ValueSerde):
                 pass  # the generic path raises the format's error
         elif self.columns and self.columns[0][1].name == "STRING":
             try:  # (a null row or value, or one that is not a string: the generic path)
-                return list(map(str.encode, map(_first, rows)))
+                return list(map(_utf8, map(_first, rows)))
             except (TypeError, IndexError, UnicodeEncodeError):
                 pass
         return super().serialize_batch(rows)

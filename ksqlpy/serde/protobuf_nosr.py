@@ -79,7 +79,7 @@ def _encode_present(out: bytearray, num: int, t: T.SqlType, v: Any, nullable: st
     elif t.name in _SCALARS:
         _scalar(out, num, t.name, v)
     else:
-        raw = v.encode("utf-8") if t.name == "STRING" else bytes(v)
+        raw = v.encode("utf-8", "replace") if t.name == "STRING" else bytes(v)
         _tag(out, num, 2)
         _varint(out, len(raw))
         out += raw
@@ -151,7 +151,7 @@ def _encode_field(out: bytearray, num: int, t: T.SqlType, v: Any, nullable: str 
             return
         _scalar(out, num, name, v)
     elif name in ("STRING", "BYTES"):
-        raw = v.encode("utf-8") if name == "STRING" else bytes(v)
+        raw = v.encode("utf-8", "replace") if name == "STRING" else bytes(v)
         if raw:
             _tag(out, num, 2)
             _varint(out, len(raw))

@@ -304,7 +304,7 @@ def _field(out: bytearray, file: ProtoFile, f: ProtoField, kind: str, num: int, 
     if v is None:
         return
     if kind == "string" or kind == "bytes":
-        raw = v.encode("utf-8") if isinstance(v, str) else bytes(v)
+        raw = v.encode("utf-8", "replace") if isinstance(v, str) else bytes(v)
         if raw or presence:
             varint(out, num << 3 | 2)
             varint(out, len(raw))

@@ -85,6 +85,8 @@ def preflight(factory: EngineFactory, properties: dict[str, Any]) -> str | None:
 def main(argv: list[str], factory: EngineFactory | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if hasattr(sys.stdout, "reconfigure"):  # a value may hold a lone surrogate (half of a cut character)
+        sys.stdout.reconfigure(errors="backslashreplace")
     if args.statements is None and (args.input or args.output):
         parser.error("--input/--output need --statements")
     if args.statements is None and not args.paths:

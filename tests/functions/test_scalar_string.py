@@ -50,13 +50,14 @@ def test_len_counts_utf16_units_and_bytes():
 def test_positions_count_utf16_units_as_java_does():
     e = "a\U0001f600b"  # the emoji is two UTF-16 units: positions 2 and 3
     assert call("SUBSTRING", [S, INTEGER, INTEGER], e, 2, 2) == "\U0001f600"
-    assert call("SUBSTRING", [S, INTEGER], e, 3) == "?b"  # a split pair: a lone surrogate, written '?'
+    assert call("SUBSTRING", [S, INTEGER], e, 3) == "\ude00b"  # a split pair: a lone surrogate stays
+    assert call("CONCAT", [S, S], call("SUBSTRING", [S, INTEGER, INTEGER], e, 1, 2), "\ude00") == "a\U0001f600"
     assert call("SUBSTRING", [S, INTEGER], e, -1) == "b"
     assert call("INSTR", [S, S], e, "b") == 4
     assert call("INSTR", [S, S, INTEGER], e, "\U0001f600", -1) == 2
     assert call("LPAD", [S, INTEGER, S], e, 6, "-") == "--" + e
     assert call("RPAD", [S, INTEGER, S], e, 5, "xy") == e + "x"
-    assert call("RPAD", [S, INTEGER, S], e, 2, "x") == "a?"
+    assert call("RPAD", [S, INTEGER, S], e, 2, "x") == "a\ud83d"
 
 
 def test_substring_positions():
@@ -214,7 +215,7 @@ def test_chr_unescapes_java_escapes():
     assert call("CHR", [S], "\\u004bxyz") == "Kxyz"  # the whole text is unescaped
     assert call("CHR", [S], "\\u0041\\n\\t\\101\\\\") == "A\n\tA\\"
     assert call("CHR", [S], "\\uuu0041") == "A"
-    assert call("CHR", [S], "\\ud83d") == "?"  # a lone surrogate has no UTF-8 form
+    assert call("CHR", [S], "\\ud83d") == "\ud83d"  # a lone surrogate stays (the sink decides its bytes)
     for short in ("\\u004", "u004b0", "", "\\n\\u0041"):
         assert call("CHR", [S], short) is None
     with pytest.raises(FunctionError, match="Unable to parse unicode value: 00zz"):
@@ -227,7 +228,7 @@ def test_chr_of_code_points():
     assert call("CHR", [INTEGER], 0) == "\x00"
     assert call("CHR", [INTEGER], 0x10FFFF) == "\U0010ffff"
     assert call("CHR", [INTEGER], 0x110000) is None
-    assert call("CHR", [INTEGER], 0xD800) == "?"
+    assert call("CHR", [INTEGER], 0xD800) == "\ud800"  # a lone surrogate: JSON escapes it, other sinks write "?"
     assert call("CHR", [INTEGER], None) is None
 
 

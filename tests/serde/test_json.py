@@ -293,3 +293,16 @@ def test_map_null_keys_are_written_as_the_string_null() -> None:
     assert orjson.loads(s.serialize(rows[0])) == {"M": {"null": 1, "a": 2}, "D": "NaN"}
     plain = value_serde("JSON", [("M", Map(STRING, INTEGER))])
     assert orjson.loads(plain.serialize(({None: 7},))) == {"M": {"null": 7}}
+
+
+def test_lone_surrogates_are_written_as_their_escapes_like_jackson() -> None:
+    """Half of a character cut by SUBSTRING (a lone surrogate) has no UTF-8 form; Jackson's UTF-8 writer
+    escapes it, and the escape reads back as the same half. orjson refuses such a string outright."""
+    s = value_serde("JSON", [("S", STRING), ("A", Array(STRING)), ("M", Map(STRING, STRING))])
+    row = ("a\ud83d", ["\ude00", "ok"], {"k\ud83d": "v", None: "\ude00"})
+    data = s.serialize(row)
+    assert data == b'{"S":"a\\ud83d","A":["\\ude00","ok"],"M":{"k\\ud83d":"v","null":"\\ude00"}}'
+    assert s.deserialize(data) == ("a\ud83d", ["\ude00", "ok"], {"k\ud83d": "v", "null": "\ude00"})
+    bare = value_serde("JSON", [("S", STRING)], wrap_single_value=False)
+    assert bare.serialize(("\ud83d\ude00",)) == b'"\\ud83d\\ude00"'  # the halves, escaped one by one
+    assert bare.deserialize(b'"\\ud83d\\ude00"') == ("\U0001f600",)

@@ -80,5 +80,5 @@ def test_string_batches_read_and_write_as_record_by_record() -> None:
         assert s.serialize_batch(expect) == [s.serialize(r) for r in expect]
     v = value_serde("KAFKA", [("V", STRING)])
     assert v.serialize_batch([("a",), (None,), None]) == [b"a", None, None]
-    with pytest.raises(UnicodeEncodeError):
-        v.serialize_batch([("a",), ("\ud800",)])
+    # a lone surrogate (half of a character cut by SUBSTRING) has no UTF-8 form: String.getBytes writes '?'
+    assert v.serialize_batch([("a",), ("\ud800",)]) == [b"a", b"?"]

@@ -1,0 +1,121 @@
+"""Java strings are UTF-16 units, and ksqlDB's string functions index, split and mask them by unit: a character
+outside the BMP (an emoji) is two positions and can be cut in half. The halves join again when concatenated;
+a half left alone is written by Jackson's JSON writer as its escape (read back as the same lone surrogate) and
+by every other writer (String.getBytes(UTF_8)) as '?'. Expected values are written out from the Java
+implementations (String.substring/indexOf, Pattern.compile("").split, Masker's codePointAt(i) per index,
+InitCap's substring(0, 1).toUpperCase()), never computed by ours.
+
+Writes tests/cases/functions/utf16-units.json: ``python tests/cases/functions/gen_utf16_units.py
+tests/cases/functions/utf16-units.json`` after changing this file.
+"""
+import json
+import sys
+
+EMOJI = "\U0001f600"  # U+1F600: units D83D DE00
+HIGH, LOW = "\ud83d", "\ude00"
+DESERET = "\U00010428"  # a lower-case letter outside the BMP; its upper case is U+10400
+COLUMNS = "S STRING, E STRING, D STRING, N STRING"
+ROW = {"S": f"a{EMOJI}b", "E": EMOJI, "D": f"{DESERET}x y"}
+
+# family -> [(expression, expected JSON value)]
+FAMILIES: dict[str, list[tuple[str, object]]] = {
+    "lengths and positions count UTF-16 units; a cut half stays and joins its other half again": [
+        ("LEN(S)", 4),
+        ("LEN(E)", 2),
+        ("SUBSTRING(S, 2, 2)", EMOJI),
+        ("SUBSTRING(S, 2, 1)", HIGH),
+        ("SUBSTRING(S, 3)", f"{LOW}b"),
+        ("SUBSTRING(S, -2)", f"{LOW}b"),
+        ("LEN(SUBSTRING(S, 2, 1))", 1),
+        ("CONCAT(SUBSTRING(S, 1, 2), SUBSTRING(S, 3))", f"a{EMOJI}b"),
+        ("SUBSTRING(S, 1, 2) || SUBSTRING(S, 3)", f"a{EMOJI}b"),
+        ("CONCAT_WS('', SUBSTRING(E, 1, 1), SUBSTRING(E, 2))", EMOJI),
+        ("CONCAT(SUBSTRING(S, 1, 2), SUBSTRING(S, 3)) = S", True),
+        ("INSTR(S, 'b')", 4),
+        ("INSTR(S, E)", 2),
+        ("INSTR(S, SUBSTRING(E, 2))", 3),
+        ("LPAD(S, 2, '-')", f"a{HIGH}"),
+        ("LPAD(E, 3, E)", f"{HIGH}{EMOJI}"),
+        ("RPAD(S, 3, '-')", f"a{EMOJI}"),
+        ("RPAD('a', 2, E)", f"a{HIGH}"),
+        ("REPLACE(S, SUBSTRING(E, 1, 1), 'x')", f"ax{LOW}b"),
+        ("UCASE(S)", f"A{EMOJI}B"),
+        ("TRIM(CONCAT(' ', E, ' '))", EMOJI),
+    ],
+    "the empty delimiter splits between every two units, a character's surrogates too; ARRAY_JOIN joins them": [
+        ("SPLIT(S, '')", ["a", HIGH, LOW, "b"]),
+        ("SPLIT(E, '')", [HIGH, LOW]),
+        ("ARRAY_LENGTH(SPLIT(S, ''))", 4),
+        ("ARRAY_JOIN(SPLIT(S, ''), '')", f"a{EMOJI}b"),
+        ("SPLIT(S, E)", ["a", "b"]),
+        ("SPLIT(S, SUBSTRING(E, 2))", [f"a{HIGH}", "b"]),
+        ("REGEXP_SPLIT_TO_ARRAY(S, '')", ["a", HIGH, LOW, "b"]),
+        ("REGEXP_REPLACE(E, '', '-')", f"-{HIGH}-{LOW}-"),
+        ("REGEXP_REPLACE(S, '.', '-')", "---"),
+        ("REGEXP_EXTRACT('.b', S)", f"{EMOJI}b"),
+    ],
+    "masks go by index with the code point at it: the high unit is the character, the low unit a surrogate": [
+        ("MASK(S)", "x--x"),
+        ("MASK(E)", "--"),
+        ("MASK(S, NULL, NULL, NULL, NULL)", f"a{EMOJI}{LOW}b"),
+        ("MASK(S, 'U', 'L', 'D', '*')", "L**L"),
+        ("MASK_LEFT(S, 2)", f"x-{LOW}b"),
+        ("MASK_RIGHT(S, 2)", f"a{HIGH}-x"),
+        ("MASK_KEEP_LEFT(S, 2)", f"a{HIGH}-x"),
+        ("MASK_KEEP_RIGHT(S, 2)", f"x-{LOW}b"),
+        ("MASK_LEFT(S, 3)", "x--b"),
+        ("MASK(D)", "x-x-x"),
+    ],
+    "case: UCASE and LCASE map whole characters, INITCAP upper-cases one unit, so a word starting outside the "
+    "BMP keeps its case": [
+        ("UCASE(D)", "\U00010400X Y"),
+        ("LCASE(UCASE(D))", f"{DESERET}x y"),
+        ("INITCAP(D)", f"{DESERET}x Y"),
+        ("INITCAP(CONCAT('a', D))", f"A{DESERET}x Y"),
+    ],
+    "CHR of a surrogate code point or escape is a lone surrogate; two join": [
+        ("CHR(55357)", HIGH),
+        ("CHR('\\ud83d')", HIGH),
+        ("CONCAT(CHR(55357), CHR(56832))", EMOJI),
+        ("CHR(128512)", EMOJI),
+        ("LEN(CHR(128512))", 2),
+    ],
+}
+
+
+def case(title: str, probes: list[tuple[str, object]]) -> dict:  # type: ignore[type-arg]
+    select = ", ".join(f"{e} AS C{i}" for i, (e, _) in enumerate(probes))
+    return {
+        "name": title,
+        "statements": [
+            f"CREATE STREAM S (K STRING KEY, {COLUMNS}) WITH (kafka_topic='s', value_format='JSON');",
+            f"CREATE STREAM O AS SELECT K, {select} FROM S;",
+        ],
+        "inputs": [{"topic": "s", "key": "k", "value": ROW}],
+        "outputs": [{"topic": "O", "key": "k", "value": {f"C{i}": v for i, (_, v) in enumerate(probes)}}],
+    }
+
+
+def sink_case(fmt: str, value: object) -> dict:  # type: ignore[type-arg]
+    """A half character written by a sink of ``fmt``: Jackson escapes it, String.getBytes writes '?'."""
+    return {
+        "name": f"a lone surrogate in a {fmt} sink",
+        "statements": [
+            f"CREATE STREAM S (K STRING KEY, {COLUMNS}) WITH (kafka_topic='s', value_format='JSON');",
+            f"CREATE STREAM O WITH (value_format='{fmt}') AS SELECT K, SUBSTRING(S, 1, 2) AS C FROM S;",
+        ],
+        "inputs": [{"topic": "s", "key": "k", "value": ROW}],
+        "outputs": [{"topic": "O", "key": "k", "value": value}],
+    }
+
+
+tests = [case(title, probes) for title, probes in FAMILIES.items()] + [
+    sink_case("JSON", {"C": f"a{HIGH}"}),
+    sink_case("DELIMITED", "a?"),
+    sink_case("KAFKA", "a?"),
+]
+
+if __name__ == "__main__":
+    with open(sys.argv[1], "w") as f:
+        json.dump({"comments": [__doc__.split("\n\n")[0].replace("\n", " ")], "tests": tests}, f, indent=1)
+        f.write("\n")
