@@ -25,6 +25,8 @@ def literal_type(text: str) -> tuple[Any, T.SqlType]:
         return float(text), T.DOUBLE
     if "." in text:  # the written digits (0.5 is DECIMAL(2, 1))
         d = PyDecimal(text)
+        if d.is_zero():  # new BigDecimal("-0.00") is 0.00: BigDecimal has no negative zero
+            d = d.copy_abs()
         return d, lists.decimal_type_of(d)
     v = int(text)
     if _INT_RANGE[0] <= v <= _INT_RANGE[1]:
@@ -141,6 +143,8 @@ def _negate(v: Any, t: T.SqlType) -> Any:
         return v
     if t == T.BIGINT and v == _LONG_RANGE[0]:
         return v
+    if isinstance(v, PyDecimal):  # BigDecimal.negate(): exact at any precision, no negative zero
+        return v.copy_negate() if v else v
     return -v
 
 

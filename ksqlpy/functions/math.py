@@ -227,9 +227,8 @@ def _decimal_setter(scale: int, rounding: str) -> Callable[[PyDecimal], PyDecima
     back = _exponent(scale)
 
     def impl(d: PyDecimal) -> PyDecimal:
-        return d.quantize(exp, rounding=rounding, context=DECIMAL_CONTEXT).quantize(
-            back, context=DECIMAL_CONTEXT
-        )
+        # (_nz: CEIL(-0.5) is 0.0, BigDecimal having no negative zero)
+        return _nz(d.quantize(exp, rounding=rounding, context=DECIMAL_CONTEXT).quantize(back, context=DECIMAL_CONTEXT))
 
     return impl
 

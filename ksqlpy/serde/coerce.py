@@ -184,7 +184,7 @@ def fit_decimal(d: decimal.Decimal, t: Decimal, path: str | None = None) -> deci
     if not d.is_finite():
         raise _failure(f"Invalid DECIMAL value {d}", path)
     digits = t.precision - t.scale
-    if abs(d) >= _D(10) ** digits:
+    if d.copy_abs() >= _D(10) ** digits:  # (abs() would round to the default context's 28 digits)
         raise _failure(
             f"Numeric field overflow: A field with precision {t.precision} and scale {t.scale} must round "
             f"to an absolute value less than 10^{digits}. Got {format(d, 'f')}", path)
@@ -195,7 +195,7 @@ def fit_decimal(d: decimal.Decimal, t: Decimal, path: str | None = None) -> deci
         raise _failure(
             f"Cannot fit decimal '{format(d, 'f')}' into DECIMAL({t.precision}, {t.scale}) without rounding. "
             f"(Requires {len(digits)},{scale})", path)
-    return q
+    return q.copy_abs() if q.is_zero() else q  # BigDecimal has no negative zero: -0.00 reads as 0.00
 
 
 def _failure(reason: str, path: str | None) -> SerdeError:
@@ -344,7 +344,10 @@ def _decimal_conv(t: Decimal, path: str) -> Converter:
         if v is None:
             return None
         if c is float:
-            if significant_digits(v) > 15 or not v:  # (0.0: maybe orjson's underflow of 1e-400)
+            # the exact text when the float may have lost digits: more than 15 significant ones, 0.0 (maybe
+            # orjson's underflow of 1e-400), or a magnitude from 2^63 up (orjson reads an integer outside
+            # the 64-bit range as a float: 99999999999999999999999999999999999999 as 1e38)
+            if significant_digits(v) > 15 or not v or not -9.2e18 < v < 9.2e18:
                 raise NeedExact
             return fit_decimal(_D(repr(v)), t, path)
         if c is int or c is _D:
