@@ -104,6 +104,12 @@ _JAVA_DOUBLE = re.compile(
 _JAVA_BLANKS = "".join(chr(i) for i in range(33))  # what String.trim removes: every char up to ' '
 
 
+def java_trim(text: str) -> str:
+    """``String.trim()``: strips every character <= U+0020 from both ends - not Unicode spaces such as
+    U+00A0, which Python's ``str.strip()`` would take too. ksqlDB trims text so before reading a value."""
+    return text.strip(_JAVA_BLANKS)
+
+
 def parse_double(text: str) -> float:
     """``Double.parseDouble(text)``, the rule wherever ksqlDB reads a DOUBLE from text (CAST, the value formats
     that coerce strings): ``NaN``, ``Infinity``, ``-Infinity``, ``1e5``, ``.5``, ``5.``, ``0x1.8p1``, ``2d``,

@@ -56,7 +56,7 @@ def _parse_integral(bits: int) -> Callable[[str], int]:
     lo, hi = -(2 ** (bits - 1)), 2 ** (bits - 1) - 1
 
     def parse(s: str) -> int:
-        text = s.strip()
+        text = javatext.java_trim(s)
         body = text[1:] if text[:1] in "+-" else text
         if not body.isdecimal():  # Java's Character.digit takes any Unicode decimal digit
             raise ValueError(f"For input string: \"{text}\"")
@@ -71,7 +71,7 @@ def _parse_integral(bits: int) -> Callable[[str], int]:
 def parse_boolean(s: str) -> bool:
     """ksqlDB's string to BOOLEAN: a non-empty prefix of ``true`` or ``yes`` (any case); anything else is
     false."""
-    low = s.strip().lower()
+    low = javatext.java_trim(s).lower()
     return bool(low) and ("true".startswith(low) or "yes".startswith(low))
 
 
@@ -142,7 +142,7 @@ def _sql_timestamp_text(ms: int) -> str:
 
 def _bytes_of(s: str) -> bytes:
     """STRING -> BYTES: the trimmed text read as base64 the way Java's decoder reads it (padding optional)."""
-    return javatext.base64_decode(s.strip())
+    return javatext.base64_decode(javatext.java_trim(s))
 
 
 _TIME_TYPES = (T.DATE, T.TIME, T.TIMESTAMP)
@@ -210,7 +210,7 @@ def converter(src: T.SqlType, dst: T.SqlType, *, trim_text: bool = False) -> Cal
         if dst in _TIME_TYPES:
             parse = {T.TIMESTAMP: isotime.parse_timestamp_iso, T.DATE: isotime.parse_date_iso,
                      T.TIME: isotime.parse_time_iso}[dst]
-            return (lambda v: parse(v.strip())) if trim_text else parse
+            return (lambda v: parse(javatext.java_trim(v))) if trim_text else parse
     if src == T.TIMESTAMP and dst == T.DATE:
         return lambda v: v // _DAY_MS
     if src == T.TIMESTAMP and dst == T.TIME:

@@ -179,7 +179,7 @@ _NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?")
 def _numeric_type_of(text: str, running: T.SqlType) -> T.SqlType:
     """The type of a numeric string literal: INT if it parses as one, else BIGINT, else the DECIMAL of its
     value (``'2e1'`` is DECIMAL(2, 0))."""
-    s = text.strip()
+    s = javatext.java_trim(text)
     if _INTEGRAL.fullmatch(s):
         v = int(s)
         if -(2**31) <= v < 2**31:
@@ -206,7 +206,7 @@ def decimal_type_of(d: PyDecimal) -> T.Decimal:
 
 
 def _boolean_word(text: str, running: T.SqlType) -> bool:
-    low = text.strip().lower()
+    low = javatext.java_trim(text).lower()
     if low and ("true".startswith(low) or "yes".startswith(low)):
         return True
     if low and ("false".startswith(low) or "no".startswith(low)):
@@ -221,7 +221,7 @@ def literal_value(value: Any, src: T.SqlType, dst: T.SqlType) -> Any:
     if dst == T.STRING:
         return value if isinstance(value, str) else javatext.java_str(value)
     if src == T.STRING:
-        text = value.strip()
+        text = javatext.java_trim(value)
         if dst == T.BOOLEAN:
             return _boolean_word(value, dst)
         if T.is_numeric(dst):

@@ -161,7 +161,7 @@ def to_decimal(v: int | float | Decimal | str, precision: int, scale: int) -> De
         v = Decimal(repr(v))
     elif isinstance(v, str):
         try:  # ksqlDB trims the text, then reads it as new BigDecimal(text) does
-            v = javatext.parse_big_decimal(v.strip())
+            v = javatext.parse_big_decimal(javatext.java_trim(v))
         except ValueError:
             raise ValueError(f"Cannot cast '{v}' to DECIMAL({precision}, {scale})") from None
     elif not isinstance(v, Decimal):

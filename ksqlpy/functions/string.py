@@ -33,12 +33,7 @@ def _ucase(s: str) -> str:
     return s.upper()
 
 
-_JAVA_TRIM = "".join(chr(i) for i in range(0x21))
-
-
-def _trim(s: str) -> str:
-    """String.trim(): strips every character <= U+0020 from both ends (not Unicode spaces)."""
-    return s.strip(_JAVA_TRIM)
+_trim = javatext.java_trim  # String.trim(): every character <= U+0020 from both ends (not Unicode spaces)
 
 
 _INITCAP_WORD = re.compile(r"[^ \t\n\x0b\f\r]+[ \t\n\x0b\f\r]*")
