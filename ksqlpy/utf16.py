@@ -62,3 +62,18 @@ def utf8(s: str) -> bytes:
     except UnicodeEncodeError:
         return s.encode("utf-8", "replace")
 
+
+
+def order_key(s: str) -> bytes:
+    """A key ordering strings as ``String.compareTo`` does: by UTF-16 unit, so a character outside the BMP
+    (its high unit from U+D800) sorts below U+E000-U+FFFF, where Python's code point order puts it above."""
+    return s.encode("utf-16-be", "surrogatepass")
+
+
+def compare(a: str, b: str) -> int:
+    """``a.compareTo(b)``'s sign. When either side is ASCII the code point order is the unit order (the two
+    only differ between a character outside the BMP and one from U+E000), so Python compares directly."""
+    if a.isascii() or b.isascii():
+        return (a > b) - (a < b)
+    ka, kb = order_key(a), order_key(b)
+    return (ka > kb) - (ka < kb)

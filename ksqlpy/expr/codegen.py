@@ -287,6 +287,8 @@ class Codegen:
         body = "{0} " + _PY_COMPARE[e.op] + " {1}"
         if e.left.type == T.BYTES and not e.op.is_equality:
             body = self._signed_bytes(body, 2)
+        elif e.left.type == T.STRING == e.right.type and not e.op.is_equality:
+            body = f"{self._rt()}.str_compare({{0}}, {{1}}) {_PY_COMPARE[e.op]} 0"  # String.compareTo: UTF-16
         return Code(self.guard([a, b], body, "False"), T.BOOLEAN)
 
     def _g_Between(self, e: B.Between) -> Code:
@@ -294,6 +296,9 @@ class Codegen:
         body = "{1} <= {0} <= {2}"
         if e.operand.type == T.BYTES:
             body = self._signed_bytes(body, 3)
+        elif e.operand.type == T.STRING == e.low.type == e.high.type:
+            rt = self._rt()
+            body = f"{rt}.str_compare({{1}}, {{0}}) <= 0 and {rt}.str_compare({{0}}, {{2}}) <= 0"
         return Code(self.guard(parts, body, "False"), T.BOOLEAN)
 
     def _signed_bytes(self, body: str, n: int) -> str:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 from decimal import ROUND_HALF_UP, Context, Decimal, Inexact, InvalidOperation
 
-from ksqlpy import javatext
+from ksqlpy import javatext, utf16
 
 # Exact for any DECIMAL ksqlDB holds (Java's BigDecimal keeps every digit); Python's default context keeps 28.
 DCTX = Context(prec=1000)
@@ -221,6 +221,9 @@ def array_index(arr: list, i: int):  # type: ignore[no-untyped-def]
     if i < 0:
         return arr[n + i] if -i <= n else None
     return None
+
+
+str_compare = utf16.compare  # String.compareTo: by UTF-16 unit
 
 
 def signed_bytes(b: bytes) -> bytes:

@@ -134,6 +134,8 @@ def _sort_key(t: SqlType) -> Callable[[Any], Any] | None:
         return lambda b: b.translate(_FLIP_SIGN)  # ByteBuffer compares signed bytes
     if t == DOUBLE:
         return double_order
+    if t == STRING:
+        return utf16.order_key  # String.compareTo: by UTF-16 unit
     return None
 
 

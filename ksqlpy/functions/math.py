@@ -11,6 +11,7 @@ from decimal import Decimal as PyDecimal
 from fractions import Fraction
 from typing import Any
 
+from ksqlpy import utf16
 from ksqlpy.functions.array import double_order
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, registrar
@@ -316,6 +317,10 @@ def _signed_bytes_key(b: bytes) -> bytes:
     return b.translate(_FLIP_SIGN)
 
 
+# Java's orders where Python's differ: Double.compareTo, String.compareTo (by UTF-16 unit)
+_EXTREME_KEYS: dict[str, Callable[[Any], Any]] = {"DOUBLE": double_order, "STRING": utf16.order_key}
+
+
 def _make_extreme(pick: Callable[..., Any], key: Callable[[Any], Any] | None = None):
     # A DECIMAL result keeps the scale of the argument it came from, as ksqlDB's does (no rescaling).
     def make(params: list[SqlType], ret: SqlType) -> Callable[..., Any]:
@@ -346,7 +351,7 @@ def _widened_decimal(ts: list[SqlType]) -> SqlType:
 
 def _extreme_overloads(pick: Callable[..., Any]) -> list[Overload]:
     rows = [
-        Overload(f"{t}, {t}...", t, make_impl=_make_extreme(pick, double_order if t == "DOUBLE" else None))
+        Overload(f"{t}, {t}...", t, make_impl=_make_extreme(pick, _EXTREME_KEYS.get(t)))
         for t in ("INT", "BIGINT", "DOUBLE", "STRING", "DATE", "TIME", "TIMESTAMP")
     ]
     rows.append(Overload("BYTES, BYTES...", "BYTES", make_impl=_make_extreme(pick, _signed_bytes_key)))

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from decimal import Decimal as PyDecimal
 from typing import Any
 
+from ksqlpy import utf16
 from ksqlpy.functions.aggregates.base import (
     ResolvedUdaf,
     Resolver,
@@ -259,6 +260,18 @@ def _min_bytes_add(acc: bytes | None, v: bytes | None) -> bytes | None:
     return v if acc is None or _bytes_key(v) < _bytes_key(acc) else acc
 
 
+def _max_string_add(acc: str | None, v: str | None) -> str | None:
+    if v is None:
+        return acc
+    return v if acc is None or utf16.compare(v, acc) > 0 else acc
+
+
+def _min_string_add(acc: str | None, v: str | None) -> str | None:
+    if v is None:
+        return acc
+    return v if acc is None or utf16.compare(v, acc) < 0 else acc
+
+
 def _resolve_min_max(is_max: bool) -> Resolver:
     def resolve(name: str, types: list[SqlType], literals: list[Any], config: dict[str, Any]) -> ResolvedUdaf:
         t = _single(name, types, literals)
@@ -266,6 +279,8 @@ def _resolve_min_max(is_max: bool) -> Resolver:
             raise reject(name, types, literals)
         if t == BYTES:
             add = _max_bytes_add if is_max else _min_bytes_add
+        elif t == STRING:  # String.compareTo: by UTF-16 unit
+            add = _max_string_add if is_max else _min_string_add
         else:
             add = _max_add if is_max else _min_add
         return ResolvedUdaf(t, _none, add, _identity, None, add, t,

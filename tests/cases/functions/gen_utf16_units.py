@@ -1,9 +1,10 @@
 """Java strings are UTF-16 units, and ksqlDB's string functions index, split and mask them by unit: a character
 outside the BMP (an emoji) is two positions and can be cut in half. The halves join again when concatenated;
 a half left alone is written by Jackson's JSON writer as its escape (read back as the same lone surrogate) and
-by every other writer (String.getBytes(UTF_8)) as '?'. Expected values are written out from the Java
-implementations (String.substring/indexOf, Pattern.compile("").split, Masker's codePointAt(i) per index,
-InitCap's substring(0, 1).toUpperCase()), never computed by ours.
+by every other writer (String.getBytes(UTF_8)) as '?'. Order is String.compareTo's,
+by unit too. Expected values are written out from the Java implementations (String.substring/indexOf/
+compareTo, Pattern.compile("").split, Masker's codePointAt(i) per index, InitCap's substring(0, 1)
+.toUpperCase()), never computed by ours.
 
 Writes tests/cases/functions/utf16-units.json: ``python tests/cases/functions/gen_utf16_units.py
 tests/cases/functions/utf16-units.json`` after changing this file.
@@ -14,8 +15,9 @@ import sys
 EMOJI = "\U0001f600"  # U+1F600: units D83D DE00
 HIGH, LOW = "\ud83d", "\ude00"
 DESERET = "\U00010428"  # a lower-case letter outside the BMP; its upper case is U+10400
-COLUMNS = "S STRING, E STRING, D STRING, N STRING"
-ROW = {"S": f"a{EMOJI}b", "E": EMOJI, "D": f"{DESERET}x y"}
+FULLWIDTH_F = "\uff46"  # U+FF46: above a high surrogate (U+D83D) as a unit, below U+1F600 as a code point
+COLUMNS = "S STRING, E STRING, D STRING, N STRING, F STRING, A ARRAY<STRING>"
+ROW = {"S": f"a{EMOJI}b", "E": EMOJI, "D": f"{DESERET}x y", "F": FULLWIDTH_F, "A": [FULLWIDTH_F, EMOJI, "a"]}
 
 # family -> [(expression, expected JSON value)]
 FAMILIES: dict[str, list[tuple[str, object]]] = {
@@ -73,6 +75,20 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("INITCAP(D)", f"{DESERET}x Y"),
         ("INITCAP(CONCAT('a', D))", f"A{DESERET}x Y"),
     ],
+    "order is String.compareTo's, by unit: a character outside the BMP sorts below U+E000 to U+FFFF": [
+        ("E < F", True),
+        ("F > E", True),
+        ("E >= F", False),
+        ("E BETWEEN 'a' AND F", True),
+        ("F BETWEEN E AND 'z'", False),
+        ("E < 'a'", False),
+        ("GREATEST(E, F)", FULLWIDTH_F),
+        ("LEAST(E, F)", EMOJI),
+        ("ARRAY_SORT(A)", ["a", EMOJI, FULLWIDTH_F]),
+        ("ARRAY_SORT(A, 'DESC')", [FULLWIDTH_F, EMOJI, "a"]),
+        ("ARRAY_MAX(A)", FULLWIDTH_F),
+        ("ARRAY_MIN(ARRAY[E, F])", EMOJI),
+    ],
     "CHR of a surrogate code point or escape is a lone surrogate; two join": [
         ("CHR(55357)", HIGH),
         ("CHR('\\ud83d')", HIGH),
@@ -109,7 +125,20 @@ def sink_case(fmt: str, value: object) -> dict:  # type: ignore[type-arg]
     }
 
 
-tests = [case(title, probes) for title, probes in FAMILIES.items()] + [
+AGGREGATE_CASE = {
+    "name": "MIN and MAX of strings order them by UTF-16 unit, as String.compareTo",
+    "statements": [
+        "CREATE STREAM S (K STRING KEY, V STRING) WITH (kafka_topic='s', value_format='JSON');",
+        "CREATE TABLE O AS SELECT K, MIN(V) AS LO, MAX(V) AS HI FROM S GROUP BY K;",
+    ],
+    "inputs": [{"topic": "s", "key": "k", "value": {"V": v}} for v in (FULLWIDTH_F, EMOJI)],
+    "outputs": [
+        {"topic": "O", "key": "k", "value": {"LO": FULLWIDTH_F, "HI": FULLWIDTH_F}},
+        {"topic": "O", "key": "k", "value": {"LO": EMOJI, "HI": FULLWIDTH_F}},
+    ],
+}
+
+tests = [case(title, probes) for title, probes in FAMILIES.items()] + [AGGREGATE_CASE] + [
     sink_case("JSON", {"C": f"a{HIGH}"}),
     sink_case("DELIMITED", "a?"),
     sink_case("KAFKA", "a?"),
