@@ -171,7 +171,7 @@ def _java_indexed(fn: Callable[..., Any]) -> Callable[..., Any]:
 
 
 def _md5(s: str) -> str:
-    return hashlib.md5(s.encode("utf-8", "surrogatepass")).hexdigest()
+    return hashlib.md5(utf16.utf8(s)).hexdigest()  # getBytes(UTF_8): a lone surrogate is "?"
 
 
 _replace = _java_indexed(str.replace)  # String.replace works by unit: a half character can be replaced

@@ -43,6 +43,8 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REPLACE(S, SUBSTRING(E, 1, 1), 'x')", f"ax{LOW}b"),
         ("UCASE(S)", f"A{EMOJI}B"),
         ("TRIM(CONCAT(' ', E, ' '))", EMOJI),
+        ("MD5(E)", "2a02eac39d716a70ecf37579185927b6"),
+        ("MD5(SUBSTRING(E, 1, 1))", "d1457b72c3fb323a2671125aef3eab5d"),  # getBytes(UTF_8) writes a half as '?'
     ],
     "the empty delimiter splits between every two units, a character's surrogates too; ARRAY_JOIN joins them": [
         ("SPLIT(S, '')", ["a", HIGH, LOW, "b"]),
