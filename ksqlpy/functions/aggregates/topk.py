@@ -6,6 +6,7 @@ import operator
 from bisect import bisect_left
 from typing import Any
 
+from ksqlpy import utf16
 from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions.aggregates.base import (
     ResolvedUdaf,
@@ -17,6 +18,7 @@ from ksqlpy.functions.aggregates.base import (
 from ksqlpy.types import (
     BYTES,
     INTEGER,
+    STRING,
     Array,
     SqlType,
     Struct,
@@ -51,6 +53,8 @@ def _resolve_topk(
     if not _orderable(t):
         raise reject(name, types, literals)
     is_bytes = t == BYTES
+    # strings order by String.compareTo (UTF-16 units); the accumulator keeps the strings themselves
+    order = utf16.order_key if t == STRING else None
     if len(types) == 1:
 
         def add(acc: list[Any], v: Any) -> list[Any]:
@@ -58,15 +62,21 @@ def _resolve_topk(
                 return acc
             if is_bytes:
                 v = _bytes_key(v)
-            if len(acc) >= k and v <= acc[0]:
-                return acc
-            acc.insert(bisect_left(acc, v), v)
+            if order is not None:
+                kv = order(v)
+                if len(acc) >= k and kv <= order(acc[0]):
+                    return acc
+                acc.insert(bisect_left(acc, kv, key=order), v)
+            else:
+                if len(acc) >= k and v <= acc[0]:
+                    return acc
+                acc.insert(bisect_left(acc, v), v)
             if len(acc) > k:
                 del acc[0]
             return acc
 
         def merge(a: list[Any], b: list[Any]) -> list[Any]:
-            return sorted(a + b)[-k:]
+            return sorted(a + b, key=order)[-k:]
 
         def result(acc: list[Any]) -> list[Any]:
             out = acc[::-1]
@@ -77,16 +87,18 @@ def _resolve_topk(
 
     names = ["sort_col"] + [f"col{i}" for i in range(len(types) - 1)]
     struct = Struct(tuple(zip(names, types, strict=True)))
-    first = operator.itemgetter(0)
+    first = operator.itemgetter(0) if order is None else (lambda e: order(e[0]))
+    ordered = (lambda x: x) if order is None else order
 
     def add_struct(acc: list[Any], v: Any, *others: Any) -> list[Any]:
         if v is None:
             return acc
         if is_bytes:
             v = _bytes_key(v)
-        if len(acc) >= k and v <= acc[0][0]:
+        kv = ordered(v)
+        if len(acc) >= k and kv <= first(acc[0]):
             return acc
-        acc.insert(bisect_left(acc, v, key=first), (v, *others))
+        acc.insert(bisect_left(acc, kv, key=first), (v, *others))
         if len(acc) > k:
             del acc[0]
         return acc
@@ -117,13 +129,14 @@ def _resolve_topk_distinct(
     if not _orderable(t):
         raise reject(name, types, literals)
     is_bytes = t == BYTES
+    order = utf16.order_key if t == STRING else None  # String.compareTo: by UTF-16 unit
 
     def add(acc: list[Any], v: Any) -> list[Any]:
         if v is None:
             return acc
         if is_bytes:
             v = _bytes_key(v)
-        i = bisect_left(acc, v)
+        i = bisect_left(acc, v) if order is None else bisect_left(acc, order(v), key=order)
         if i < len(acc) and acc[i] == v:
             return acc
         if len(acc) >= k:
@@ -136,7 +149,7 @@ def _resolve_topk_distinct(
         return acc
 
     def merge(a: list[Any], b: list[Any]) -> list[Any]:
-        return sorted(set(a) | set(b))[-k:]
+        return sorted(set(a) | set(b), key=order)[-k:]
 
     def result(acc: list[Any]) -> list[Any]:
         out = acc[::-1]

@@ -128,15 +128,25 @@ def sink_case(fmt: str, value: object) -> dict:  # type: ignore[type-arg]
 
 
 AGGREGATE_CASE = {
-    "name": "MIN and MAX of strings order them by UTF-16 unit, as String.compareTo",
+    "name": "MIN, MAX, TOPK and TOPKDISTINCT of strings order them by UTF-16 unit, as String.compareTo",
     "statements": [
         "CREATE STREAM S (K STRING KEY, V STRING) WITH (kafka_topic='s', value_format='JSON');",
-        "CREATE TABLE O AS SELECT K, MIN(V) AS LO, MAX(V) AS HI FROM S GROUP BY K;",
+        "CREATE TABLE O AS SELECT K, MIN(V) AS LO, MAX(V) AS HI, TOPK(V, 2) AS TOP, TOPKDISTINCT(V, 3) AS TOPD, "
+        "TOPK(V, V, 2) AS TOPS FROM S GROUP BY K;",
     ],
-    "inputs": [{"topic": "s", "key": "k", "value": {"V": v}} for v in (FULLWIDTH_F, EMOJI)],
+    "inputs": [{"topic": "s", "key": "k", "value": {"V": v}} for v in (FULLWIDTH_F, EMOJI, "a")],
     "outputs": [
-        {"topic": "O", "key": "k", "value": {"LO": FULLWIDTH_F, "HI": FULLWIDTH_F}},
-        {"topic": "O", "key": "k", "value": {"LO": EMOJI, "HI": FULLWIDTH_F}},
+        {"topic": "O", "key": "k", "value": {"LO": FULLWIDTH_F, "HI": FULLWIDTH_F, "TOP": [FULLWIDTH_F],
+                                             "TOPD": [FULLWIDTH_F],
+                                             "TOPS": [{"SORT_COL": FULLWIDTH_F, "COL0": FULLWIDTH_F}]}},
+        {"topic": "O", "key": "k", "value": {"LO": EMOJI, "HI": FULLWIDTH_F, "TOP": [FULLWIDTH_F, EMOJI],
+                                             "TOPD": [FULLWIDTH_F, EMOJI],
+                                             "TOPS": [{"SORT_COL": FULLWIDTH_F, "COL0": FULLWIDTH_F},
+                                                      {"SORT_COL": EMOJI, "COL0": EMOJI}]}},
+        {"topic": "O", "key": "k", "value": {"LO": "a", "HI": FULLWIDTH_F, "TOP": [FULLWIDTH_F, EMOJI],
+                                             "TOPD": [FULLWIDTH_F, EMOJI, "a"],
+                                             "TOPS": [{"SORT_COL": FULLWIDTH_F, "COL0": FULLWIDTH_F},
+                                                      {"SORT_COL": EMOJI, "COL0": EMOJI}]}},
     ],
 }
 
