@@ -13,7 +13,9 @@ Strings are Java's: sequences of UTF-16 units. Lengths and positions (LEN, SUBST
 the MASK family), SPLIT and REGEXP_SPLIT_TO_ARRAY by '' and REPLACE work by unit, so a character outside
 the BMP (an emoji) counts twice and can be cut in half. A half joins its other half again when
 concatenated (CONCAT, `||`, ARRAY_JOIN, padding); a half left alone is written to JSON as its escape
-(`"\\ud83d"`, as Jackson writes it) and by the other formats as `?`.
+(`"\\ud83d"`, as Jackson writes it) and by the other formats as `?`. Strings order by unit too
+(`String.compareTo`: comparisons, BETWEEN, GREATEST/LEAST, ARRAY_SORT/MAX/MIN, MIN/MAX, TOPK, TOPKDISTINCT),
+so an emoji sorts below the characters U+E000 to U+FFFF.
 """
 
 
