@@ -11,6 +11,7 @@ from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
+from ksqlpy import utf16
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, registrar
 from ksqlpy.types import BIGINT, BOOLEAN, DOUBLE, INTEGER, STRING, Array, SqlType, Struct
@@ -82,7 +83,8 @@ def _entries(m: Any, sort: Any) -> Any:
         return None
     if sort is None:  # ksqlDB's parameter is a primitive boolean: a NULL fails the call
         raise FunctionError("ENTRIES needs a non-NULL sort flag")
-    items = sorted(m.items(), key=lambda kv: kv[0]) if sort else java_map_items(m)
+    # sorted as Java sorts String keys: String.compareTo, by UTF-16 unit
+    items = sorted(m.items(), key=lambda kv: utf16.order_key(kv[0])) if sort else java_map_items(m)
     return [{"K": k, "V": v} for k, v in items]
 
 

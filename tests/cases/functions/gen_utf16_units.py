@@ -90,6 +90,8 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("ARRAY_SORT(A, 'DESC')", [FULLWIDTH_F, EMOJI, "a"]),
         ("ARRAY_MAX(A)", FULLWIDTH_F),
         ("ARRAY_MIN(ARRAY[E, F])", EMOJI),
+        ("ENTRIES(MAP(F := 1, E := 2, 'a' := 3), true)",
+         [{"K": "a", "V": 3}, {"K": EMOJI, "V": 2}, {"K": FULLWIDTH_F, "V": 1}]),
     ],
     "CHR of a surrogate code point or escape is a lone surrogate; two join": [
         ("CHR(55357)", HIGH),
