@@ -29,6 +29,7 @@ from decimal import Decimal as PyDecimal
 from typing import Any
 
 from ksqlpy import types as T
+from ksqlpy import utf16
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.javatext import double_to_string
 from ksqlpy.serde import avro_unions as U
@@ -480,6 +481,19 @@ def _fits(schema: Any, t: T.SqlType) -> bool:
                                                                                                       ).__contains__(kind)
 
 
+def _without_lone_surrogates(v: Any) -> Any:
+    """``v`` with every string's lone surrogates (halves of characters cut by SUBSTRING) as '?'."""
+    if isinstance(v, str):
+        return utf16.utf8(v).decode("utf-8")
+    if isinstance(v, dict):
+        return {_without_lone_surrogates(k): _without_lone_surrogates(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_without_lone_surrogates(x) for x in v]
+    if isinstance(v, tuple):
+        return tuple(_without_lone_surrogates(x) for x in v)
+    return v
+
+
 # --------------------------------------------------------------------------- the serde
 class _Compiled:
     """A registered schema ready for fastavro (parsed once per id)."""
@@ -580,7 +594,12 @@ class AvroSerde(ValueSerde):
                 datum = to_avro(c.schema, row[0], self.columns[0][1], c.names, c.unions)
             out = io.BytesIO()
             out.write(_HEADER.pack(0, sid))
-            fastavro.schemaless_writer(out, c.parsed, datum)
+            try:
+                fastavro.schemaless_writer(out, c.parsed, datum)
+            except UnicodeEncodeError:  # a lone surrogate: Avro's Utf8 (String.getBytes) writes it as '?'
+                out = io.BytesIO()
+                out.write(_HEADER.pack(0, sid))
+                fastavro.schemaless_writer(out, c.parsed, _without_lone_surrogates(datum))
             return out.getvalue()
         except SerdeError:
             raise

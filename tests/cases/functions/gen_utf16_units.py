@@ -156,6 +156,8 @@ tests = [case(title, probes) for title, probes in FAMILIES.items()] + [AGGREGATE
     sink_case("JSON", {"C": f"a{HIGH}"}),
     sink_case("DELIMITED", "a?"),
     sink_case("KAFKA", "a?"),
+    sink_case("AVRO", {"C": "a?"}),
+    sink_case("PROTOBUF", {"C": "a?"}),
 ]
 
 if __name__ == "__main__":
