@@ -15,5 +15,7 @@ for folder, name in MAPPED.items():
 
 # the log's record framing in C (ksqlpy/log/framing.py); optional: without a compiler the Python framing runs
 FRAMING = Extension("ksqlpy.log._framing", ["ksqlpy/log/_framing.c"], optional=True)
+# a stream-stream join's batch loop in C (ksqlpy/runtime/join_native.py); optional: without it the Python loop runs
+SSJOIN = Extension("ksqlpy.runtime._ssjoin", ["ksqlpy/runtime/_ssjoin.c"], optional=True)
 
-setup(packages=packages, package_dir=package_dir, ext_modules=[FRAMING])
+setup(packages=packages, package_dir=package_dir, ext_modules=[FRAMING, SSJOIN])

@@ -331,7 +331,8 @@ class JoinWiring:
                     if op.pair_prefilter else None
                 return StreamStreamJoin(op.kind, op.within, WindowStore(kv("this"), retention),
                                         WindowStore(kv("other"), retention), outer, emit,
-                                        op.left_width, op.right_width, key_bytes, keep_pair=pair)
+                                        op.left_width, op.right_width, key_bytes, keep_pair=pair,
+                                        exact_keys=exact_key_types(op.codec.types))
             if op.flavor == "STREAM_TABLE":
                 keep = predicate(op.right_prefilter, op.right_width, self.functions) if op.right_prefilter else None
                 return StreamTableJoin(op.kind, TableStore(kv("table")), emit, op.right_width,

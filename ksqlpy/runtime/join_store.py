@@ -21,6 +21,7 @@ from heapq import heappop, heappush
 from operator import itemgetter
 from typing import Any
 
+from ksqlpy.runtime.join_native import NATIVE
 from ksqlpy.state.codec import decode
 from ksqlpy.state.store import KeyValueStore
 
@@ -185,8 +186,16 @@ class WindowStore:
         if not kbs:
             return
         seg, head, tail, window, off = self.segment, _HEAD.pack, _QI.pack, _WINDOW, _OFF
-        self.kv.put_many([head(window, ts // seg + off, len(kb)) + kb + tail(ts + off, q)
-                          for kb, ts, q in zip(kbs, tss, seqs, strict=True)], rows, cached=False)
+        keys = None
+        if NATIVE is not None:
+            try:
+                keys = NATIVE.window_keys(kbs, tss, seqs, seg)
+            except (OverflowError, TypeError, ValueError):  # beyond its layout: the struct packing decides
+                keys = None
+        if keys is None:
+            keys = [head(window, ts // seg + off, len(kb)) + kb + tail(ts + off, q)
+                    for kb, ts, q in zip(kbs, tss, seqs, strict=True)]
+        self.kv.put_many(keys, rows, cached=False)
         for column in self._puts:
             column.clear()
 

@@ -19,13 +19,16 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
+from ksqlpy.runtime.join_native import NATIVE
 from ksqlpy.runtime.join_rows import kept
 from ksqlpy.runtime.join_store import OuterStore, WindowStore
+from ksqlpy.runtime.join_task import TaskContext
 from ksqlpy.runtime.processor import BaseOperator
 
 _MAX = 1 << 62
 _TS = itemgetter(0)
 _META = b"\x00ss-time"
+_ADD_FINAL = TaskContext.add_final
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
 
@@ -33,11 +36,14 @@ Emit = Callable[[Any, Any, Any, int, Any], None]
 class StreamStreamJoin(BaseOperator):
     def __init__(self, kind: str, within: tuple[int, int, int, bool], this: WindowStore, other: WindowStore,
                  outer: OuterStore | None, emit: Emit, left_width: int, right_width: int,
-                 key_bytes: Callable[[tuple], bytes], keep_pair: Callable[[tuple], bool] | None = None) -> None:
+                 key_bytes: Callable[[tuple], bytes], keep_pair: Callable[[tuple], bool] | None = None,
+                 exact_keys: bool = False) -> None:
         """``within``: (before, after, grace, spurious-results fix), as ksqlDB builds its JoinWindows
         (``plan.lower_join.join_windows``). ``keep_pair`` (INNER joins): a matched pair's joined blocks
         failing it are not emitted - the WHERE after the join would drop the row
-        (``plan.join_prefilter.pair_prefilter``); the records are stored and move time as ever."""
+        (``plan.join_prefilter.pair_prefilter``); the records are stored and move time as ever.
+        ``exact_keys``: two keys are equal exactly when their bytes are (``join_stream_table.exact_key_types``),
+        so the C loop encodes a key repeated in a batch once."""
         self.before, self.after, self.grace, fix = within
         self.left_outer = kind in ("LEFT", "FULL")
         self.right_outer = kind in ("RIGHT", "FULL")
@@ -50,6 +56,8 @@ class StreamStreamJoin(BaseOperator):
         self.key_bytes = key_bytes
         assert keep_pair is None or kind == "INNER"
         self.keep_pair = keep_pair
+        self.exact_keys = exact_keys
+        self.native = NATIVE  # the batch loop in C (``join_native``), or None: the Python loop
         self.stream_time, self.min_time = -_MAX, _MAX
         # what a run of each side reads, looked up once (q8's runs are ~6 records: per-run set-up counts)
         self._sides = {
@@ -83,8 +91,8 @@ class StreamStreamJoin(BaseOperator):
         ``put``); with one, record by record."""
         if self.outer is None:
             mine = self.this if left else self.other
-            add = mine.adder() if mine.takes_batch(list(map(_TS, events[i:j]))) else mine.put
-            self._runs([(left, events, i, j)], {left: add})
+            inline = mine.takes_batch(list(map(_TS, events[i:j])))
+            self._runs([(left, events, i, j)], {left: mine.adder() if inline else mine.put}, inline)
             return
         process = self._process
         for ts, _, (key, row, hdrs) in events[i:j]:
@@ -101,18 +109,28 @@ class StreamStreamJoin(BaseOperator):
             for left, events, i, j in schedule:
                 times[left] += map(_TS, events[i:j])
             if self.this.takes_batch(times[True]) and self.other.takes_batch(times[False]):
-                self._runs(schedule, {True: self.this.adder(), False: self.other.adder()})
+                self._runs(schedule, {True: self.this.adder(), False: self.other.adder()}, True)
                 return
         for left, events, i, j in schedule:
             self._one_run(events, i, j, left)
 
     def _runs(self, schedule: list[tuple[bool, list[tuple], int, int]],
-              adders: dict[bool, Callable[[bytes, int, Any], None]]) -> None:
+              adders: dict[bool, Callable[[bytes, int, Any], None]], inline: bool = False) -> None:
         """``_process`` over runs when no record waits in an outer store: each record probes the other side's
         store and emits as ``_process`` does, then goes into its own side's store by that side's adder - a
         probe reads only the other side's store, so storing right after the probe is what storing first does
-        to the results."""
+        to the results. ``inline``: the adders are the stores' own (``WindowStore.adder``), so the C loop
+        (``join_native``) may do their work."""
         emit, key_bytes, keep = self.emit, self.key_bytes, self.keep_pair
+        if inline and self.native is not None:
+            # the join's result straight into the task's list when that is where ``emit`` puts it
+            final = emit.__self__.final if getattr(emit, "__func__", None) is _ADD_FINAL else None  # type: ignore[attr-defined]
+            st = self.native.runs(schedule, self.this, self.other, self.before, self.after, self.left_outer,
+                                  self.right_outer, self.lnull, self.rnull, emit, final, key_bytes, keep,
+                                  {} if self.exact_keys else None, self.stream_time)
+            if st is not NotImplemented:
+                self.stream_time = st
+                return
         sides = self._sides
         stream_time = self.stream_time
         for left, events, i, j in schedule:

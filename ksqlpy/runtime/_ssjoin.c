@@ -1,0 +1,656 @@
+/* A stream-stream join's batch of runs in C (``ksqlpy.runtime.join_native``): the loop of
+ * ``StreamStreamJoin._runs`` with ``WindowStore.fetch`` and ``WindowStore.adder``'s indexing inlined -
+ * each record probes the other side's window index, each matched pair's joined row is built, checked by
+ * the pair prefilter and emitted, and the record is indexed into its own side's store and kept back for
+ * ``write_puts``. The same results, in the same order, and the same store state as the Python loop, which
+ * stays the fallback and the reference. Only plain cases come here: ``runs`` returns NotImplemented,
+ * before touching anything, for a batch it does not take (a timestamp beyond +-2**61, an event not shaped
+ * as the channels build them). A probe reaching below the index (``cached_from``) calls the store's
+ * ``_fetch_below``. Built by setup.py when a compiler is there (optional). */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <string.h>
+
+#define LIMIT (1LL << 61)
+
+static PyObject *heappush;     /* heapq.heappush */
+static PyObject *str_index, *str_buckets, *str_heap, *str_bucket, *str_observed, *str_seq, *str_cached,
+    *str_retention, *str_cached_from, *str_puts, *str_fetch_below;
+
+/* one window store as the loop reads and writes it */
+typedef struct {
+    PyObject *store;
+    PyObject *index;   /* kb -> [(ts, seq, row)] in (ts, seq) order */
+    PyObject *buckets; /* time bucket -> {kb} */
+    PyObject *heap;    /* the buckets, a heap */
+    PyObject *pkb, *pts, *pseq, *prow; /* records kept back for write_puts */
+    long long width, observed, seq, cached, retention, cached_from;
+} Store;
+
+static int get_ll(PyObject *obj, PyObject *name, long long *out) {
+    PyObject *v = PyObject_GetAttr(obj, name);
+    if (v == NULL)
+        return -1;
+    int overflow = 0;
+    *out = PyLong_AsLongLongAndOverflow(v, &overflow);
+    Py_DECREF(v);
+    if (overflow) {
+        PyErr_SetString(PyExc_OverflowError, "a window store's counter beyond 64 bits");
+        return -1;
+    }
+    return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
+}
+
+static void store_clear(Store *s) {
+    Py_CLEAR(s->index);
+    Py_CLEAR(s->buckets);
+    Py_CLEAR(s->heap);
+    Py_CLEAR(s->pkb);
+    Py_CLEAR(s->pts);
+    Py_CLEAR(s->pseq);
+    Py_CLEAR(s->prow);
+}
+
+static int store_load(Store *s, PyObject *store) {
+    s->store = store;
+    s->index = PyObject_GetAttr(store, str_index);
+    s->buckets = PyObject_GetAttr(store, str_buckets);
+    s->heap = PyObject_GetAttr(store, str_heap);
+    if (s->index == NULL || s->buckets == NULL || s->heap == NULL)
+        return -1;
+    if (!PyDict_CheckExact(s->index) || !PyDict_CheckExact(s->buckets) || !PyList_CheckExact(s->heap)) {
+        PyErr_SetString(PyExc_TypeError, "a window store's index, buckets and heap must be a dict, a dict, a list");
+        return -1;
+    }
+    PyObject *puts = PyObject_GetAttr(store, str_puts);
+    if (puts == NULL)
+        return -1;
+    if (!PyTuple_CheckExact(puts) || PyTuple_GET_SIZE(puts) != 4) {
+        Py_DECREF(puts);
+        PyErr_SetString(PyExc_TypeError, "a window store's kept-back records must be a tuple of 4 lists");
+        return -1;
+    }
+    PyObject **cols[4] = {&s->pkb, &s->pts, &s->pseq, &s->prow};
+    for (int i = 0; i < 4; i++) {
+        PyObject *c = PyTuple_GET_ITEM(puts, i);
+        if (!PyList_CheckExact(c)) {
+            Py_DECREF(puts);
+            PyErr_SetString(PyExc_TypeError, "a window store's kept-back records must be lists");
+            return -1;
+        }
+        Py_INCREF(c);
+        *cols[i] = c;
+    }
+    Py_DECREF(puts);
+    if (get_ll(store, str_bucket, &s->width) < 0 || get_ll(store, str_observed, &s->observed) < 0
+        || get_ll(store, str_seq, &s->seq) < 0 || get_ll(store, str_cached, &s->cached) < 0
+        || get_ll(store, str_retention, &s->retention) < 0 || get_ll(store, str_cached_from, &s->cached_from) < 0)
+        return -1;
+    if (s->width <= 0) {
+        PyErr_SetString(PyExc_ValueError, "a window store's bucket width must be positive");
+        return -1;
+    }
+    return 0;
+}
+
+/* the counters back into the store object (also after an error: what was indexed is counted) */
+static int store_save(Store *s) {
+    long long vals[3] = {s->observed, s->seq, s->cached};
+    PyObject *names[3] = {str_observed, str_seq, str_cached};
+    for (int i = 0; i < 3; i++) {
+        PyObject *v = PyLong_FromLongLong(vals[i]);
+        if (v == NULL)
+            return -1;
+        int r = PyObject_SetAttr(s->store, names[i], v);
+        Py_DECREF(v);
+        if (r < 0)
+            return -1;
+    }
+    return 0;
+}
+
+static long long floordiv(long long a, long long b) {
+    long long q = a / b;
+    if ((a % b != 0) && ((a < 0) != (b < 0)))
+        q--;
+    return q;
+}
+
+/* an index entry's (ts, seq); -1 with an exception set if it is not one */
+static int entry_key(PyObject *e, long long *ts, long long *seq) {
+    if (!PyTuple_Check(e) || PyTuple_GET_SIZE(e) < 3) {
+        PyErr_SetString(PyExc_TypeError, "a window index entry must be (ts, seq, row)");
+        return -1;
+    }
+    *ts = PyLong_AsLongLong(PyTuple_GET_ITEM(e, 0));
+    if (*ts == -1 && PyErr_Occurred())
+        return -1;
+    *seq = PyLong_AsLongLong(PyTuple_GET_ITEM(e, 1));
+    if (*seq == -1 && PyErr_Occurred())
+        return -1;
+    return 0;
+}
+
+/* ``WindowStore.adder``'s ``add(kb, ts, row)``; ts_obj is ts as the event holds it */
+static int store_add(Store *s, PyObject *kb, long long ts, PyObject *ts_obj, PyObject *row) {
+    if (ts > s->observed)
+        s->observed = ts;
+    long long q = ++s->seq;
+    s->cached++;
+    PyObject *q_obj = PyLong_FromLongLong(q);
+    if (q_obj == NULL)
+        return -1;
+    if (PyList_Append(s->pkb, kb) < 0 || PyList_Append(s->pts, ts_obj) < 0 || PyList_Append(s->pseq, q_obj) < 0
+        || PyList_Append(s->prow, row) < 0) {
+        Py_DECREF(q_obj);
+        return -1;
+    }
+    PyObject *e = PyTuple_Pack(3, ts_obj, q_obj, row);
+    Py_DECREF(q_obj);
+    if (e == NULL)
+        return -1;
+    PyObject *entries = PyDict_GetItemWithError(s->index, kb); /* borrowed */
+    if (entries == NULL) {
+        if (PyErr_Occurred())
+            goto fail;
+        PyObject *lst = PyList_New(1);
+        if (lst == NULL)
+            goto fail;
+        Py_INCREF(e);
+        PyList_SET_ITEM(lst, 0, e);
+        int r = PyDict_SetItem(s->index, kb, lst);
+        Py_DECREF(lst);
+        if (r < 0)
+            goto fail;
+    } else {
+        if (!PyList_Check(entries)) {
+            PyErr_SetString(PyExc_TypeError, "a window index value must be a list");
+            goto fail;
+        }
+        Py_ssize_t n = PyList_GET_SIZE(entries);
+        long long lts, lseq;
+        if (n == 0) {
+            if (PyList_Append(entries, e) < 0)
+                goto fail;
+        } else {
+            if (entry_key(PyList_GET_ITEM(entries, n - 1), &lts, &lseq) < 0)
+                goto fail;
+            if (lts < ts || (lts == ts && lseq < q)) {
+                if (PyList_Append(entries, e) < 0)
+                    goto fail;
+            } else { /* out of order: bisect_right(entries, (ts, q)) */
+                Py_ssize_t lo = 0, hi = n;
+                while (lo < hi) {
+                    Py_ssize_t mid = (lo + hi) / 2;
+                    long long mts, mseq;
+                    if (entry_key(PyList_GET_ITEM(entries, mid), &mts, &mseq) < 0)
+                        goto fail;
+                    if (ts < mts || (ts == mts && q < mseq))
+                        hi = mid;
+                    else
+                        lo = mid + 1;
+                }
+                if (PyList_Insert(entries, lo, e) < 0)
+                    goto fail;
+            }
+        }
+    }
+    Py_DECREF(e);
+    PyObject *b = PyLong_FromLongLong(floordiv(ts, s->width));
+    if (b == NULL)
+        return -1;
+    PyObject *keys = PyDict_GetItemWithError(s->buckets, b); /* borrowed */
+    int r;
+    if (keys == NULL) {
+        if (PyErr_Occurred()) {
+            Py_DECREF(b);
+            return -1;
+        }
+        PyObject *set = PySet_New(NULL);
+        if (set == NULL || PySet_Add(set, kb) < 0) {
+            Py_XDECREF(set);
+            Py_DECREF(b);
+            return -1;
+        }
+        r = PyDict_SetItem(s->buckets, b, set);
+        Py_DECREF(set);
+        if (r == 0) {
+            PyObject *res = PyObject_CallFunctionObjArgs(heappush, s->heap, b, NULL);
+            if (res == NULL)
+                r = -1;
+            Py_XDECREF(res);
+        }
+    } else {
+        r = PySet_Add(keys, kb);
+    }
+    Py_DECREF(b);
+    return r;
+fail:
+    Py_DECREF(e);
+    return -1;
+}
+
+/* ``WindowStore.fetch(kb, lo, hi)``: a new reference to a list holding the entries at [*a, *b), or NULL
+ * with an exception set; Py_None (a new reference) for none */
+static PyObject *store_fetch(Store *s, PyObject *kb, long long lo, long long hi, Py_ssize_t *a, Py_ssize_t *b) {
+    long long floor = s->observed - s->retention + 1;
+    if (lo < floor)
+        lo = floor;
+    if (lo > hi)
+        Py_RETURN_NONE;
+    if (lo < s->cached_from) { /* below the index: the store's own reading of LMDB and the batch */
+        PyObject *lo_obj = PyLong_FromLongLong(lo), *hi_obj = PyLong_FromLongLong(hi);
+        PyObject *found = NULL;
+        if (lo_obj != NULL && hi_obj != NULL)
+            found = PyObject_CallMethodObjArgs(s->store, str_fetch_below, kb, lo_obj, hi_obj, NULL);
+        Py_XDECREF(lo_obj);
+        Py_XDECREF(hi_obj);
+        if (found == NULL)
+            return NULL;
+        if (!PyList_Check(found)) {
+            Py_DECREF(found);
+            PyErr_SetString(PyExc_TypeError, "_fetch_below must return a list");
+            return NULL;
+        }
+        *a = 0;
+        *b = PyList_GET_SIZE(found);
+        return found;
+    }
+    PyObject *entries = PyDict_GetItemWithError(s->index, kb); /* borrowed */
+    if (entries == NULL) {
+        if (PyErr_Occurred())
+            return NULL;
+        Py_RETURN_NONE;
+    }
+    if (!PyList_Check(entries)) {
+        PyErr_SetString(PyExc_TypeError, "a window index value must be a list");
+        return NULL;
+    }
+    Py_ssize_t n = PyList_GET_SIZE(entries);
+    if (n == 0)
+        Py_RETURN_NONE;
+    /* bisect_left(entries, (lo,)): the first ts >= lo; bisect_right(entries, (hi, _SEQ_END)): the first ts > hi */
+    Py_ssize_t l = 0, h = n;
+    long long ets, eseq;
+    while (l < h) {
+        Py_ssize_t mid = (l + h) / 2;
+        if (entry_key(PyList_GET_ITEM(entries, mid), &ets, &eseq) < 0)
+            return NULL;
+        if (ets < lo)
+            l = mid + 1;
+        else
+            h = mid;
+    }
+    *a = l;
+    h = n;
+    while (l < h) {
+        Py_ssize_t mid = (l + h) / 2;
+        if (entry_key(PyList_GET_ITEM(entries, mid), &ets, &eseq) < 0)
+            return NULL;
+        if (hi < ets)
+            h = mid;
+        else
+            l = mid + 1;
+    }
+    *b = l;
+    Py_INCREF(entries);
+    return entries;
+}
+
+/* emit(key, row, None, ts, hdrs), or that tuple appended to ``final`` (``TaskContext.add_final``) */
+static int do_emit(PyObject *emit, PyObject *final, PyObject *key, PyObject *row, long long ts, PyObject *hdrs) {
+    PyObject *ts_obj = PyLong_FromLongLong(ts);
+    if (ts_obj == NULL)
+        return -1;
+    if (final != Py_None) {
+        PyObject *t = PyTuple_Pack(5, key, row, Py_None, ts_obj, hdrs);
+        Py_DECREF(ts_obj);
+        if (t == NULL)
+            return -1;
+        int r = PyList_Append(final, t);
+        Py_DECREF(t);
+        return r;
+    }
+    PyObject *argv[5] = {key, row, Py_None, ts_obj, hdrs};
+    PyObject *res = PyObject_Vectorcall(emit, argv, 5, NULL);
+    Py_DECREF(ts_obj);
+    if (res == NULL)
+        return -1;
+    Py_DECREF(res);
+    return 0;
+}
+
+/* a ++ b (two tuples) */
+static PyObject *concat(PyObject *a, PyObject *b) {
+    if (PyTuple_CheckExact(a) && PyTuple_CheckExact(b)) {
+        Py_ssize_t na = PyTuple_GET_SIZE(a), nb = PyTuple_GET_SIZE(b);
+        PyObject *t = PyTuple_New(na + nb);
+        if (t == NULL)
+            return NULL;
+        for (Py_ssize_t i = 0; i < na; i++) {
+            PyObject *v = PyTuple_GET_ITEM(a, i);
+            Py_INCREF(v);
+            PyTuple_SET_ITEM(t, i, v);
+        }
+        for (Py_ssize_t i = 0; i < nb; i++) {
+            PyObject *v = PyTuple_GET_ITEM(b, i);
+            Py_INCREF(v);
+            PyTuple_SET_ITEM(t, na + i, v);
+        }
+        return t;
+    }
+    return PyNumber_Add(a, b);
+}
+
+/* kb of key: memo[key] when the memo has it (a dict, or None for no memo) else key_bytes(key) */
+static PyObject *key_bytes_of(PyObject *key_bytes, PyObject *memo, PyObject *key) {
+    if (memo != Py_None) {
+        PyObject *kb = PyDict_GetItemWithError(memo, key);
+        if (kb != NULL) {
+            Py_INCREF(kb);
+            return kb;
+        }
+        if (PyErr_Occurred())
+            return NULL;
+    }
+    PyObject *kb = PyObject_CallOneArg(key_bytes, key);
+    if (kb != NULL && memo != Py_None && PyDict_SetItem(memo, key, kb) < 0)
+        Py_CLEAR(kb);
+    if (kb != NULL && !PyBytes_Check(kb)) {
+        Py_DECREF(kb);
+        PyErr_SetString(PyExc_TypeError, "key bytes must be bytes");
+        return NULL;
+    }
+    return kb;
+}
+
+/* whether the batch is one ``runs`` takes: every event (ts, offset, (key, row, hdrs)) with |ts| <= 2**61,
+ * every run's bounds within its events; 0 for no, -1 on an error */
+static int takes(PyObject *schedule) {
+    if (!PyList_CheckExact(schedule))
+        return 0;
+    for (Py_ssize_t r = 0; r < PyList_GET_SIZE(schedule); r++) {
+        PyObject *run = PyList_GET_ITEM(schedule, r);
+        if (!PyTuple_Check(run) || PyTuple_GET_SIZE(run) != 4 || !PyList_CheckExact(PyTuple_GET_ITEM(run, 1)))
+            return 0;
+        PyObject *events = PyTuple_GET_ITEM(run, 1);
+        Py_ssize_t i = PyLong_AsSsize_t(PyTuple_GET_ITEM(run, 2)), j = PyLong_AsSsize_t(PyTuple_GET_ITEM(run, 3));
+        if ((i == -1 || j == -1) && PyErr_Occurred())
+            return -1;
+        if (i < 0 || j > PyList_GET_SIZE(events))
+            return 0;
+        for (Py_ssize_t k = i; k < j; k++) {
+            PyObject *ev = PyList_GET_ITEM(events, k);
+            if (!PyTuple_Check(ev) || PyTuple_GET_SIZE(ev) != 3 || !PyLong_CheckExact(PyTuple_GET_ITEM(ev, 0)))
+                return 0;
+            PyObject *inner = PyTuple_GET_ITEM(ev, 2);
+            if (!PyTuple_Check(inner) || PyTuple_GET_SIZE(inner) != 3)
+                return 0;
+            int overflow = 0;
+            long long ts = PyLong_AsLongLongAndOverflow(PyTuple_GET_ITEM(ev, 0), &overflow);
+            if (overflow || ts > LIMIT || ts < -LIMIT)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* runs(schedule, this, other, before, after, left_outer, right_outer, lnull, rnull, emit, final, key_bytes,
+ *      keep, memo, stream_time) -> the new stream time, or NotImplemented (nothing done)
+ * ``StreamStreamJoin._runs`` with both sides stored by their adders: schedule is [(left, events, i, j)],
+ * each record of events[i:j] probes the other side's store and goes into its own. */
+static PyObject *runs(PyObject *self, PyObject *args) {
+    PyObject *schedule, *this_obj, *other_obj, *lnull, *rnull, *emit, *final, *key_bytes, *keep, *memo;
+    long long before, after, stream_time;
+    int left_outer, right_outer;
+    if (!PyArg_ParseTuple(args, "OOOLLppOOOOOOOL", &schedule, &this_obj, &other_obj, &before, &after, &left_outer,
+                          &right_outer, &lnull, &rnull, &emit, &final, &key_bytes, &keep, &memo, &stream_time))
+        return NULL;
+    if (final != Py_None && !PyList_CheckExact(final)) {
+        PyErr_SetString(PyExc_TypeError, "final must be a list or None");
+        return NULL;
+    }
+    if (memo != Py_None && !PyDict_CheckExact(memo)) {
+        PyErr_SetString(PyExc_TypeError, "memo must be a dict or None");
+        return NULL;
+    }
+    int ok = takes(schedule);
+    if (ok < 0)
+        return NULL;
+    if (!ok || before > LIMIT || before < -LIMIT || after > LIMIT || after < -LIMIT)
+        Py_RETURN_NOTIMPLEMENTED;
+    Store stores[2] = {{0}, {0}}; /* [0]: this (left), [1]: other (right) */
+    if (store_load(&stores[0], this_obj) < 0 || store_load(&stores[1], other_obj) < 0) {
+        store_clear(&stores[0]);
+        store_clear(&stores[1]);
+        return NULL;
+    }
+    int failed = 0;
+    for (Py_ssize_t r = 0; r < PyList_GET_SIZE(schedule) && !failed; r++) {
+        PyObject *run = PyList_GET_ITEM(schedule, r);
+        int left = PyObject_IsTrue(PyTuple_GET_ITEM(run, 0));
+        if (left < 0) {
+            failed = 1;
+            break;
+        }
+        PyObject *events = PyTuple_GET_ITEM(run, 1);
+        Py_ssize_t i = PyLong_AsSsize_t(PyTuple_GET_ITEM(run, 2)), j = PyLong_AsSsize_t(PyTuple_GET_ITEM(run, 3));
+        long long b4 = left ? before : after, aft = left ? after : before;
+        int outer = left ? left_outer : right_outer;
+        PyObject *pad = left ? rnull : lnull;
+        Store *mine = &stores[left ? 0 : 1], *theirs = &stores[left ? 1 : 0];
+        Py_INCREF(events);
+        for (Py_ssize_t k = i; k < j && k < PyList_GET_SIZE(events); k++) {
+            PyObject *ev = PyList_GET_ITEM(events, k);
+            PyObject *ts_obj = PyTuple_GET_ITEM(ev, 0), *inner = PyTuple_GET_ITEM(ev, 2);
+            PyObject *key = PyTuple_GET_ITEM(inner, 0), *row = PyTuple_GET_ITEM(inner, 1), *hdrs = PyTuple_GET_ITEM(inner, 2);
+            long long ts = PyLong_AsLongLong(ts_obj);
+            if (ts > stream_time)
+                stream_time = ts;
+            if (key == Py_None || row == Py_None) {
+                if (key == Py_None && row != Py_None && outer) {
+                    PyObject *joined = left ? concat(row, pad) : concat(pad, row);
+                    if (joined == NULL || do_emit(emit, final, Py_None, joined, ts, hdrs) < 0)
+                        failed = 1;
+                    Py_XDECREF(joined);
+                    if (failed)
+                        break;
+                }
+                continue;
+            }
+            PyObject *kb = key_bytes_of(key_bytes, memo, key);
+            if (kb == NULL) {
+                failed = 1;
+                break;
+            }
+            long long lo = ts - b4, hi = ts + aft;
+            Py_ssize_t a = 0, b = 0;
+            PyObject *found = store_fetch(theirs, kb, lo > 0 ? lo : 0, hi > 0 ? hi : 0, &a, &b);
+            if (found == NULL) {
+                Py_DECREF(kb);
+                failed = 1;
+                break;
+            }
+            int matched = 0;
+            if (found != Py_None) {
+                for (Py_ssize_t m = a; m < b && m < PyList_GET_SIZE(found); m++) {
+                    PyObject *e = PyList_GET_ITEM(found, m);
+                    long long other_ts, other_seq;
+                    if (entry_key(e, &other_ts, &other_seq) < 0) {
+                        failed = 1;
+                        break;
+                    }
+                    matched = 1;
+                    PyObject *other_row = PyTuple_GET_ITEM(e, 2);
+                    PyObject *joined = left ? concat(row, other_row) : concat(other_row, row);
+                    if (joined == NULL) {
+                        failed = 1;
+                        break;
+                    }
+                    int keepit = 1;
+                    if (keep != Py_None) { /* ``join_rows.kept``: a failing prefilter keeps the row */
+                        PyObject *res = PyObject_CallOneArg(keep, joined);
+                        if (res == NULL) {
+                            PyErr_Clear();
+                        } else {
+                            keepit = PyObject_IsTrue(res);
+                            Py_DECREF(res);
+                            if (keepit < 0) {
+                                Py_DECREF(joined);
+                                failed = 1;
+                                break;
+                            }
+                        }
+                    }
+                    if (keepit && do_emit(emit, final, key, joined, ts > other_ts ? ts : other_ts, hdrs) < 0)
+                        failed = 1;
+                    Py_DECREF(joined);
+                    if (failed)
+                        break;
+                }
+            }
+            Py_DECREF(found);
+            if (!failed && outer && !matched) {
+                PyObject *joined = left ? concat(row, pad) : concat(pad, row);
+                if (joined == NULL || do_emit(emit, final, key, joined, ts, hdrs) < 0)
+                    failed = 1;
+                Py_XDECREF(joined);
+            }
+            if (!failed && store_add(mine, kb, ts, ts_obj, row) < 0)
+                failed = 1;
+            Py_DECREF(kb);
+            if (failed)
+                break;
+        }
+        Py_DECREF(events);
+    }
+    PyObject *exc_type = NULL, *exc_value = NULL, *exc_tb = NULL;
+    if (failed)
+        PyErr_Fetch(&exc_type, &exc_value, &exc_tb);
+    int saved = store_save(&stores[0]) == 0 && store_save(&stores[1]) == 0;
+    store_clear(&stores[0]);
+    store_clear(&stores[1]);
+    if (failed) {
+        if (saved)
+            PyErr_Restore(exc_type, exc_value, exc_tb);
+        else {
+            Py_XDECREF(exc_type);
+            Py_XDECREF(exc_value);
+            Py_XDECREF(exc_tb);
+        }
+        return NULL;
+    }
+    if (!saved)
+        return NULL;
+    return PyLong_FromLongLong(stream_time);
+}
+
+/* window_keys(kbs, tss, seqs, segment, off) -> [the LMDB key of each record], as ``WindowStore.write_puts``
+ * builds them: b"\x01" + >Q(ts // segment + off) + >I(len(kb)) + kb + >Q(ts + off) + >I(seq) */
+static void put_be64(unsigned char *p, uint64_t v) {
+    for (int i = 7; i >= 0; i--) {
+        p[i] = (unsigned char)(v & 0xFF);
+        v >>= 8;
+    }
+}
+
+static void put_be32(unsigned char *p, uint32_t v) {
+    for (int i = 3; i >= 0; i--) {
+        p[i] = (unsigned char)(v & 0xFF);
+        v >>= 8;
+    }
+}
+
+static PyObject *window_keys(PyObject *self, PyObject *args) {
+    PyObject *kbs, *tss, *seqs;
+    long long segment;
+    if (!PyArg_ParseTuple(args, "O!O!O!L", &PyList_Type, &kbs, &PyList_Type, &tss, &PyList_Type, &seqs, &segment))
+        return NULL;
+    Py_ssize_t n = PyList_GET_SIZE(kbs);
+    if (PyList_GET_SIZE(tss) != n || PyList_GET_SIZE(seqs) != n) {
+        PyErr_SetString(PyExc_ValueError, "window_keys: columns of different lengths");
+        return NULL;
+    }
+    if (segment <= 0) {
+        PyErr_SetString(PyExc_ValueError, "window_keys: the segment must be positive");
+        return NULL;
+    }
+    PyObject *out = PyList_New(n);
+    if (out == NULL)
+        return NULL;
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *kb = PyList_GET_ITEM(kbs, i);
+        if (!PyBytes_Check(kb)) {
+            PyErr_SetString(PyExc_TypeError, "window_keys: a key must be bytes");
+            goto fail;
+        }
+        int overflow = 0;
+        long long ts = PyLong_AsLongLongAndOverflow(PyList_GET_ITEM(tss, i), &overflow);
+        if (overflow || ts > LIMIT || ts < -LIMIT) {
+            PyErr_SetString(PyExc_OverflowError, "window_keys: a timestamp beyond 2**61");
+            goto fail;
+        }
+        if (ts == -1 && PyErr_Occurred())
+            goto fail;
+        unsigned long long seq = PyLong_AsUnsignedLongLong(PyList_GET_ITEM(seqs, i));
+        if (seq == (unsigned long long)-1 && PyErr_Occurred())
+            goto fail;
+        if (seq > 0xFFFFFFFFULL) {
+            PyErr_SetString(PyExc_OverflowError, "window_keys: a sequence beyond 32 bits");
+            goto fail;
+        }
+        Py_ssize_t kl = PyBytes_GET_SIZE(kb);
+        if (kl > 0xFFFFFFFFLL) {
+            PyErr_SetString(PyExc_OverflowError, "window_keys: a key too long");
+            goto fail;
+        }
+        PyObject *k = PyBytes_FromStringAndSize(NULL, 13 + kl + 12);
+        if (k == NULL)
+            goto fail;
+        unsigned char *p = (unsigned char *)PyBytes_AS_STRING(k);
+        const uint64_t off = (uint64_t)1 << 63;
+        p[0] = 1;
+        put_be64(p + 1, (uint64_t)floordiv(ts, segment) + off);
+        put_be32(p + 9, (uint32_t)kl);
+        memcpy(p + 13, PyBytes_AS_STRING(kb), (size_t)kl);
+        put_be64(p + 13 + kl, (uint64_t)ts + off);
+        put_be32(p + 13 + kl + 8, (uint32_t)seq);
+        PyList_SET_ITEM(out, i, k);
+    }
+    return out;
+fail:
+    Py_DECREF(out);
+    return NULL;
+}
+
+static PyMethodDef methods[] = {
+    {"runs", runs, METH_VARARGS, "A stream-stream join's batch of runs (StreamStreamJoin._runs with adders)."},
+    {"window_keys", window_keys, METH_VARARGS, "A window store's LMDB keys of kept-back records."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_ssjoin", NULL, -1, methods};
+
+PyMODINIT_FUNC PyInit__ssjoin(void) {
+    PyObject *heapq = PyImport_ImportModule("heapq");
+    if (heapq == NULL)
+        return NULL;
+    heappush = PyObject_GetAttrString(heapq, "heappush");
+    Py_DECREF(heapq);
+    if (heappush == NULL)
+        return NULL;
+#define INTERN(var, s) if ((var = PyUnicode_InternFromString(s)) == NULL) return NULL;
+    INTERN(str_index, "index")
+    INTERN(str_buckets, "_buckets")
+    INTERN(str_heap, "_heap")
+    INTERN(str_bucket, "bucket")
+    INTERN(str_observed, "observed")
+    INTERN(str_seq, "seq")
+    INTERN(str_cached, "cached")
+    INTERN(str_retention, "retention")
+    INTERN(str_cached_from, "cached_from")
+    INTERN(str_puts, "_puts")
+    INTERN(str_fetch_below, "_fetch_below")
+    return PyModule_Create(&module);
+}
