@@ -76,6 +76,18 @@ def prepare(topic: str, topic_id: int, partitions: int, partition: int | None, k
                          [PreparedPartition(q, len(buckets[q]), build_chunks(buckets[q])) for q in order], args)
 
 
+def native_prepare(topic: str, topic_id: int, partitions: int, partition: int | None, keys: Sequence[bytes],
+                   values: Sequence[bytes], timestamps: Sequence[int]) -> PreparedBatch | None:
+    """``prepare`` by the C framing, or None when it is not built or refuses the batch (a value that is not
+    exactly bytes, a timestamp past 64 bits): the caller's Python packing decides then."""
+    if NATIVE is None:
+        return None
+    try:
+        return _prepare_native(topic, topic_id, partitions, partition, keys, values, timestamps)
+    except (TypeError, OverflowError, ValueError):
+        return None
+
+
 def _prepare_native(topic: str, topic_id: int, partitions: int, partition: int | None, keys: Sequence[bytes],
                     values: Sequence[bytes], timestamps: Sequence[int]) -> PreparedBatch:
     """``prepare`` by the C framing (``framing``): the same chunks, no bytes object per header or record."""

@@ -21,6 +21,7 @@ from ksqlpy.log.embedded_env import RK as _RK
 from ksqlpy.log.embedded_env import SE as _SE
 from ksqlpy.log.embedded_env import Q as _Q
 from ksqlpy.log.embedded_env import Topic as _Topic
+from ksqlpy.log.embedded_prepare import native_prepare
 from ksqlpy.log.partitioner import _CACHE as _HASHES
 from ksqlpy.log.partitioner import deal_by_key, key_hash
 from ksqlpy.log.record_codec import HEADER, build_chunks, pack_record
@@ -208,7 +209,14 @@ class EmbeddedTransaction(LogTransaction):
     def _produce_plain(self, t: _Topic, partition: int | None, keys: Sequence[bytes], values: Sequence[bytes],
                        timestamps: Sequence[int]) -> None:
         """produce_batch's common case - every record has a key, a value and a timestamp, no headers:
-        records are packed by one comprehension and handed to their partitions by list operations."""
+        with the C framing (``framing``), packed into chunks and dealt by Kafka's partitioner in C as a
+        prepared batch is (``produce_prepared``: the batch's chunks start after the records held) - no
+        header struct, joined record or hash lookup per record; else records are packed by one
+        comprehension and handed to their partitions by list operations."""
+        batch = native_prepare(t.name, t.id, t.partitions, partition, keys, values, timestamps)
+        if batch is not None:
+            self.produce_prepared(batch)
+            return
         n = len(values)
         hdr = _hpack
         # header structs by one map, then header+key+value joined by another: no per-record bytecode
