@@ -166,11 +166,14 @@ class EmbeddedTransaction(LogTransaction):
             raise UnknownTopicError(f"topic {t.name!r} has no partition {partition} (it has {t.partitions})")
         # (``all(x) or None not in x``: the same test, but a truthiness check per record instead of a rich
         # comparison with None, ~5 ns against ~40-55 ns a record and column)
-        if (headers is None and timestamps is not None and (all(keys) or None not in keys)
-                and (all(values) or None not in values) and (all(timestamps) or None not in timestamps)):
-            self._produce_plain(t, partition, keys, values, timestamps)
-            return
         now = int(_time() * 1000)
+        if headers is None and (all(keys) or None not in keys) and (all(values) or None not in values):
+            if timestamps is None:  # stamped now, every one (a store's changelog): the plain case too
+                self._produce_plain(t, partition, keys, values, [now] * n)
+                return
+            if all(timestamps) or None not in timestamps:
+                self._produce_plain(t, partition, keys, values, timestamps)
+                return
         nparts = t.partitions
         states = self._pstates[topic]
         hdr = _hpack

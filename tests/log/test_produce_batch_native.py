@@ -1,4 +1,4 @@
-"""``EmbeddedTransaction.produce_batch``'s plain case by the C framing (``embedded_prepare.native_prepare``:
+"""``EmbeddedTransaction.produce_batch``'s plain case (timestamps given, or all stamped at the call) by the C framing (``embedded_prepare.native_prepare``:
 packed and dealt by Kafka's partitioner in C, put as a prepared batch) stores exactly what the Python packing
 stores: the same records at the same offsets of the same partitions, and the same last record per topic -
 over random sequences of plain and not-plain batches, single records, fixed and key-hashed partitions, one
@@ -41,7 +41,7 @@ def _ops(rnd: random.Random) -> list[list[tuple]]:
             n = rnd.choice((1, 3, 40, CHUNK_MAX_RECORDS + 5))
             keys: list[Any] = [b"k%d" % rnd.randrange(50) for _ in range(n)]
             values: list[Any] = [bytes(rnd.randrange(256) for _ in range(rnd.randrange(0, 30))) for _ in range(n)]
-            tss: list[Any] = [rnd.randrange(-5, 1 << 45) for _ in range(n)]
+            tss: Any = [rnd.randrange(-5, 1 << 45) for _ in range(n)]
             headers = None
             kind = rnd.random()
             if kind < 0.1:
@@ -51,6 +51,10 @@ def _ops(rnd: random.Random) -> list[list[tuple]]:
                 headers[rnd.randrange(n)] = [("h", b"1")]
             elif kind < 0.25:
                 keys = [b"same"] * n  # every record in one partition
+            elif kind < 0.4:
+                tss = None  # stamped at the call (a store's changelog)
+            elif kind < 0.45:
+                values[rnd.randrange(n)] = None  # a tombstone
             partition = rnd.choice((None, None, 0)) if topic == "t4" else rnd.choice((None, 0))
             ops.append(("batch", topic, partition, keys, values, tss, headers))
         txs.append(ops)
@@ -88,6 +92,7 @@ def test_the_c_framing_stores_what_the_python_packing_stores(tmp_path: Path, see
         calls.append(r is not None)
         return r
 
+    monkeypatch.setattr(embedded_txn, "_time", lambda: 1_700_000_000.123)
     monkeypatch.setattr(embedded_txn, "native_prepare", spy)
     last_c = _run(logs[0], txs)
     monkeypatch.setattr(embedded_txn, "native_prepare", lambda *a: None)
