@@ -132,6 +132,25 @@ static int entry_key(PyObject *e, long long *ts, long long *seq) {
     return 0;
 }
 
+/* Untrack a tuple of atomic values (int, float, str, bytes, bool, None) from the cyclic GC, as CPython's own
+ * collector does the first time it scans one (``_PyTuple_MaybeUntrack``): it can be in no cycle. Done as a
+ * record enters the window index, where it lives for the retention - a young collection after each batch
+ * need not scan it first. Returns whether the tuple is untracked. */
+static int untrack_atomic(PyObject *t) {
+    if (!PyTuple_CheckExact(t))
+        return 0;
+    if (!PyObject_GC_IsTracked(t))
+        return 1;
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(t); i++) {
+        PyObject *v = PyTuple_GET_ITEM(t, i);
+        if (!(v == Py_None || PyLong_CheckExact(v) || PyUnicode_CheckExact(v) || PyFloat_CheckExact(v)
+              || PyBytes_CheckExact(v) || PyBool_Check(v)))
+            return 0;
+    }
+    PyObject_GC_UnTrack(t);
+    return 1;
+}
+
 /* ``WindowStore.adder``'s ``add(kb, ts, row)``; ts_obj is ts as the event holds it */
 static int store_add(Store *s, PyObject *kb, long long ts, PyObject *ts_obj, PyObject *row) {
     if (ts > s->observed)
@@ -150,6 +169,8 @@ static int store_add(Store *s, PyObject *kb, long long ts, PyObject *ts_obj, PyO
     Py_DECREF(q_obj);
     if (e == NULL)
         return -1;
+    if (untrack_atomic(row))
+        PyObject_GC_UnTrack(e); /* (ts, seq, row): ints and an untracked tuple */
     PyObject *entries = PyDict_GetItemWithError(s->index, kb); /* borrowed */
     if (entries == NULL) {
         if (PyErr_Occurred())

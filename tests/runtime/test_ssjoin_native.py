@@ -203,3 +203,19 @@ def test_window_keys_refuse_what_the_layout_cannot_hold() -> None:
     for kbs, tss, seqs in (([b"k"], [1 << 62], [1]), ([b"k"], [1], [1 << 32]), (["k"], [1], [1]), ([b"k"], [1], [-1])):
         with pytest.raises((OverflowError, TypeError, ValueError)):
             NATIVE.window_keys(kbs, tss, seqs, 60_000)  # type: ignore[union-attr]
+
+
+def test_records_of_atomic_values_enter_the_index_untracked_by_the_cyclic_gc(tmp_path: Path) -> None:
+    """A record whose block holds only atomic values (and its index entry) is untracked from the cyclic GC as
+    it is indexed - what CPython's collector does at its first scan; a block holding a list stays tracked."""
+    import gc
+
+    j, _ = _join(tmp_path, "gc", "INNER", 100_000, 100_000, True, [], False, True, False)
+    plain = (1, "a", 2.5, b"x", None, True)
+    nested = (1, ["a"], None)
+    events = [(1000, 0, ((1,), tuple(list(plain)), None)), (1001, 0, ((2,), nested, None))]
+    assert gc.is_tracked(events[0][2][1])
+    j.on_runs([(True, events, 0, 2)])
+    (e1,), (e2,) = j.this.index[repr((1,)).encode()], j.this.index[repr((2,)).encode()]
+    assert e1[2] == plain and not gc.is_tracked(e1[2]) and not gc.is_tracked(e1)
+    assert e2[2] is nested and gc.is_tracked(e2[2]) and gc.is_tracked(e2)
