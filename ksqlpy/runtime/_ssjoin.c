@@ -28,6 +28,7 @@ typedef struct {
     long long width, observed, seq, cached, retention, cached_from;
 } Store;
 
+/* an int attribute: 0, 1 when it is beyond 64 bits (the loop does not take the batch), -1 on an error */
 static int get_ll(PyObject *obj, PyObject *name, long long *out) {
     PyObject *v = PyObject_GetAttr(obj, name);
     if (v == NULL)
@@ -35,10 +36,8 @@ static int get_ll(PyObject *obj, PyObject *name, long long *out) {
     int overflow = 0;
     *out = PyLong_AsLongLongAndOverflow(v, &overflow);
     Py_DECREF(v);
-    if (overflow) {
-        PyErr_SetString(PyExc_OverflowError, "a window store's counter beyond 64 bits");
-        return -1;
-    }
+    if (overflow)
+        return 1;
     return (*out == -1 && PyErr_Occurred()) ? -1 : 0;
 }
 
@@ -52,6 +51,7 @@ static void store_clear(Store *s) {
     Py_CLEAR(s->prow);
 }
 
+/* 0, 1 for a store the loop does not take (see the end), -1 on an error */
 static int store_load(Store *s, PyObject *store) {
     s->store = store;
     s->index = PyObject_GetAttr(store, str_index);
@@ -83,14 +83,20 @@ static int store_load(Store *s, PyObject *store) {
         *cols[i] = c;
     }
     Py_DECREF(puts);
-    if (get_ll(store, str_bucket, &s->width) < 0 || get_ll(store, str_observed, &s->observed) < 0
-        || get_ll(store, str_seq, &s->seq) < 0 || get_ll(store, str_cached, &s->cached) < 0
-        || get_ll(store, str_retention, &s->retention) < 0 || get_ll(store, str_cached_from, &s->cached_from) < 0)
-        return -1;
-    if (s->width <= 0) {
-        PyErr_SetString(PyExc_ValueError, "a window store's bucket width must be positive");
-        return -1;
+    PyObject *names[6] = {str_bucket, str_observed, str_seq, str_cached, str_retention, str_cached_from};
+    long long *outs[6] = {&s->width, &s->observed, &s->seq, &s->cached, &s->retention, &s->cached_from};
+    int wide = 0;
+    for (int i = 0; i < 6; i++) {
+        int r = get_ll(store, names[i], outs[i]);
+        if (r < 0)
+            return -1;
+        wide |= r;
     }
+    /* beyond what the loop's arithmetic holds (floor = observed - retention + 1, ts +- the window): the
+     * Python loop takes the batch */
+    if (wide || s->width <= 0 || s->retention < 0 || s->retention > LIMIT || s->observed < -2 * LIMIT
+        || s->observed > LIMIT || s->seq < 0 || s->seq > LIMIT)
+        return 1;
     return 0;
 }
 
@@ -442,10 +448,14 @@ static PyObject *runs(PyObject *self, PyObject *args) {
     if (!ok || before > LIMIT || before < -LIMIT || after > LIMIT || after < -LIMIT)
         Py_RETURN_NOTIMPLEMENTED;
     Store stores[2] = {{0}, {0}}; /* [0]: this (left), [1]: other (right) */
-    if (store_load(&stores[0], this_obj) < 0 || store_load(&stores[1], other_obj) < 0) {
+    int l0 = store_load(&stores[0], this_obj);
+    int l1 = l0 < 0 ? 0 : store_load(&stores[1], other_obj);
+    if (l0 != 0 || l1 != 0) {
         store_clear(&stores[0]);
         store_clear(&stores[1]);
-        return NULL;
+        if (l0 < 0 || l1 < 0)
+            return NULL;
+        Py_RETURN_NOTIMPLEMENTED;
     }
     int failed = 0;
     for (Py_ssize_t r = 0; r < PyList_GET_SIZE(schedule) && !failed; r++) {

@@ -181,7 +181,22 @@ def test_a_batch_the_loop_refuses_is_left_untouched(tmp_path: Path) -> None:
             j.stream_time)
     assert NATIVE.runs([(True, big, 0, 1)], *args) is NotImplemented  # type: ignore[union-attr]
     assert NATIVE.runs([(True, [(1000, 0, ((1,), (1, "l")))], 0, 1)], *args) is NotImplemented  # type: ignore[union-attr]
+    # a window beyond what the loop's arithmetic holds (retention 2**63 ms): refused too, not an error
+    assert NATIVE.runs([(True, [(1000, 0, ((1,), (1, "l"), None))], 0, 1)], *args) is NotImplemented  # type: ignore[union-attr]
     assert _state(j) == before
+
+
+def test_a_window_beyond_the_loops_arithmetic_runs_in_python(tmp_path: Path) -> None:
+    out_c: list = []
+    out_py: list = []
+    c, _ = _join(tmp_path, "wide-c", "LEFT", 1 << 63, 100_000, True, out_c, False, False, False)
+    py, _ = _join(tmp_path, "wide-py", "LEFT", 1 << 63, 100_000, False, out_py, False, False, False)
+    events = [(1000 + i, 0, ((i % 2,), (i, "l" if i % 3 else "r"), None)) for i in range(9)]
+    schedule = [(i % 3 != 0, events, i, i + 1) for i in range(9)]
+    c.on_runs(schedule)
+    py.on_runs(schedule)
+    assert out_c == out_py and out_c
+    assert _state(c) == _state(py)
 
 
 @pytest.mark.parametrize("seed", range(5))
