@@ -382,8 +382,11 @@ def _check_retention(window: Any, emit: str | None) -> None:
 
 
 def _non_key_columns(e: exp.Expression, post: RowSchema) -> list[str]:
+    """Columns of ``e`` that are neither grouping keys, aggregates nor window bounds. ROWTIME is none of them:
+    the result row has one, but a SELECT or HAVING naming it is not part of GROUP BY (ksqlDB's
+    AggregateAnalyzer, from memory: ``Non-aggregate SELECT expression(s) not part of GROUP BY: ROWTIME``)."""
     bad = []
-    names = {c.name for c in post.columns}
+    names = {c.name for c in post.columns if c.role is not ColumnRole.SYSTEM}
     for col in e.find_all(exp.Column):
         if isinstance(col.this, exp.Star):
             continue
