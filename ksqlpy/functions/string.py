@@ -469,9 +469,10 @@ def _uuid() -> str:
 
 
 def _uuid_from_bytes(b: bytes) -> Any:
-    if len(b) < 16:
-        raise FunctionError(f"UUID requires 16 bytes, got {len(b)}")
-    return str(uuid.UUID(bytes=bytes(b[:16])))
+    """ksqlDB's ``uuid(ByteBuffer)`` (from memory): NULL unless the buffer holds exactly 16 bytes."""
+    if len(b) != 16:
+        return None
+    return str(uuid.UUID(bytes=bytes(b)))
 
 
 # ------------------------------------------------------------------------------------- register

@@ -192,6 +192,8 @@ def test_md5_chr_uuid():
     assert re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[0-9a-f]{4}-[0-9a-f]{12}", u)
     assert REG.scalars["UUID"].resolve([]).deterministic is False
     assert call("UUID", [BYTES], bytes(range(16))) == "00010203-0405-0607-0809-0a0b0c0d0e0f"
+    assert call("UUID", [BYTES], bytes(range(15))) is None  # exactly 16 bytes, else NULL
+    assert call("UUID", [BYTES], bytes(range(17))) is None
 
 
 def test_hex_output_case_per_function():

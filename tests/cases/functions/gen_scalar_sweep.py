@@ -67,6 +67,10 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("FROM_BYTES(NBY, 'hex')", None),
         ("TO_BYTES(NS, 'hex')", None),
         ("LEN(BT)", 3),
+        ("UUID(TO_BYTES('000102030405060708090a0b0c0d0e0f', 'hex'))", "00010203-0405-0607-0809-0a0b0c0d0e0f"),
+        ("UUID(TO_BYTES('000102030405060708090a0b0c0d0e', 'hex'))", None),  # exactly 16 bytes, else NULL
+        ("UUID(TO_BYTES('000102030405060708090a0b0c0d0e0f10', 'hex'))", None),
+        ("UUID(NBY)", None),
     ],
     "date and time arithmetic: NULL in any position is NULL, TIME wraps around midnight, time zones": [
         ("DATEADD(DAYS, 5, DT)", 15),
