@@ -619,7 +619,7 @@ def register(registry: FunctionRegistry) -> None:
     add("UCASE", "Converts a string to upper case.", [("STRING", "STRING", _ucase)])
     add(
         "UUID",
-        "A random type-4 UUID, or the UUID spelled by 16 bytes.",
+        "A random type-4 UUID, or the UUID spelled by 16 bytes (NULL for any other length).",
         [
             Overload("", "STRING", _uuid, deterministic=False),
             Overload("BYTES", "STRING", _uuid_from_bytes),
