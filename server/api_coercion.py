@@ -3,7 +3,7 @@
 The row's field names are identifiers (``Identifiers.getIdentifierText``): upper-cased unless written in
 back-quotes, then exact. Each value, as Vert.x decoded it (a whole number an ``Integer`` when it fits 32
 bits, else a ``Long``, else a ``BigInteger``; a fraction a ``Double``; text, booleans, objects and arrays),
-goes through the STRICT coercion INSERT VALUES uses (``engine/strict_coercion.py``: numbers only widen,
+goes through the STRICT coercion INSERT VALUES uses (``expr/strict_coercion.py``: numbers only widen,
 strings become DATE/TIME/TIMESTAMP or base64 BYTES, nothing else becomes a STRING), plus what the API adds
 for clients that send a DECIMAL as a JSON number: a ``Double`` becomes a DECIMAL that holds it without
 rounding. An object is a STRUCT (fields by name, exact then upper-cased) or a MAP, an array an ARRAY.
@@ -20,7 +20,7 @@ import orjson
 
 from ksqlpy import javatext
 from ksqlpy import types as T
-from ksqlpy.engine.strict_coercion import CoercionFailed, coerce_strict
+from ksqlpy.expr.strict_coercion import CoercionFailed, coerce_strict
 
 INT32 = (-(2 ** 31), 2 ** 31 - 1)
 INT64 = (-(2 ** 63), 2 ** 63 - 1)

@@ -18,12 +18,12 @@ from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.insert_key_schema import KeySchemaMismatch, check_key_schema
 from ksqlpy.engine.results import StatementResult
-from ksqlpy.engine.strict_coercion import CoercionFailed, base_type_name, coerce_strict, java_value_text
 from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.expr.binder import bind
 from ksqlpy.expr.fold import constant_value
 from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext
+from ksqlpy.expr.strict_coercion import CoercionFailed, base_type_name, coerce_strict, java_value_text
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.serde.formats import type_text

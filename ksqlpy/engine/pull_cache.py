@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from ksqlpy import types as T
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine import consistency
 from ksqlpy.engine.results import StatementResult
@@ -101,16 +102,15 @@ def shape_of(sql: str) -> tuple[str, list[Param]] | None:
     return "".join(parts).strip(), params
 
 
-def _literal(kind: str, text: str, negated: bool = False) -> tuple[Any, str]:
+def _literal(kind: str, text: str, negated: bool = False) -> tuple[Any, T.SqlType]:
     """(value, SQL type) of a literal token, exactly as the binder reads it."""
     if kind == "str":
-        return text[1:-1].replace("''", "'"), "STRING"
-    value, t = literal_type(("-" + text) if negated else text)
-    return value, str(t)
+        return text[1:-1].replace("''", "'"), T.STRING
+    return literal_type(("-" + text) if negated else text)
 
 
 def _key(shape: str, params: list[Param]) -> tuple[str, tuple[str, ...]]:
-    return shape, tuple(_literal(k, t)[1] for k, t in params)
+    return shape, tuple(str(_literal(k, t)[1]) for k, t in params)
 
 
 @dataclass
@@ -132,8 +132,8 @@ class PreparedLookup:
         for disjunct in self.disjuncts:
             per_column = []
             for col, (_in_list, slots) in zip(self.key_columns, disjunct, strict=True):
-                values = (_literal(*params[i], negated)[0] for i, negated in slots)
-                per_column.append([_to_key(v, col) for v in values])
+                values = (_literal(*params[i], negated) for i, negated in slots)
+                per_column.append([_to_key(v, t, col) for v, t in values])
             out.extend((combo, None, None) for combo in itertools.product(*per_column))
         return out
 

@@ -27,6 +27,7 @@ from ksqlpy.expr.fold import constant_value
 from ksqlpy.expr.format import format_expression
 from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext
+from ksqlpy.expr.strict_coercion import CoercionFailed, coerce_strict, java_value_text
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.logical import PullAccess, Scan, Sink
 from ksqlpy.properties import resolve
@@ -139,7 +140,7 @@ def _plan(where: exp.Expression | None, key_columns: list[Column], window_size: 
             kind, col, payload = _classify(atom, keys, windowed, functions)
             if kind == "eq" or kind == "in":
                 seen[col] = seen.get(col, 0) + 1
-                eqs[col] = [_to_key(v, keys[col]) for v in payload]
+                eqs[col] = [_to_key(v, t, keys[col]) for v, t in payload]
             elif kind == "range":
                 seen[col] = seen.get(col, 0) + 1
                 ranges[col] = 1
@@ -235,7 +236,7 @@ def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool,
             values = list(atom.expressions)
             if any(_has_columns(v) for v in values):
                 raise NeedsScan("A comparison must be between a key column and a resolvable expression.")
-            return "in", col, [evaluate(v, functions) for v in values]
+            return "in", col, [typed_value(v, functions) for v in values]
         _no_indirect_key(atom, keys)
         return "other", "", None
     if isinstance(atom, _COMPARE):
@@ -247,7 +248,7 @@ def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool,
             if _has_columns(right):
                 raise NeedsScan("A comparison must be between a key column and a resolvable expression.")
             if op is exp.EQ:
-                return "eq", lcol, [evaluate(right, functions)]
+                return "eq", lcol, [typed_value(right, functions)]
             if op is exp.NEQ:
                 c = keys[lcol]
                 raise NeedsScan(f"Bound on key columns '[`{c.name}` {c.type} KEY]' must currently be '='")
@@ -306,38 +307,26 @@ def _stored_start(v: int) -> int:
 
 def evaluate(e: exp.Expression, functions: FunctionRegistry) -> Any:
     """The value of an expression without columns (literals, arithmetic, functions of constants)."""
-    return constant_value(bind(e, Scope(), BindContext(functions)), functions)
+    return typed_value(e, functions)[0]
 
 
+def typed_value(e: exp.Expression, functions: FunctionRegistry) -> tuple[Any, T.SqlType]:
+    """The value of an expression without columns, with its SQL type."""
+    bound = bind(e, Scope(), BindContext(functions))
+    return constant_value(bound, functions), bound.type
 
 
-def _to_key(v: Any, col: Column) -> Any:
-    """A lookup value (of ``=`` or an IN list) in the key column's Python representation, coerced as ksqlDB's
-    QueryFilterNode.resolveKey does with DefaultSqlValueCoercer.STRICT (from memory): widening only (INT ->
-    BIGINT -> DECIMAL -> DOUBLE), a value it cannot take is an error naming it in quotes, NULL is refused."""
+def _to_key(v: Any, src: T.SqlType, col: Column) -> Any:
+    """A lookup value (of ``=`` or an IN list, of SQL type ``src``) in the key column's representation, as
+    ksqlDB's QueryFilterNode.resolveKey takes it (from memory): the literal's value through
+    DefaultSqlValueCoercer.STRICT - numbers only widen (INT -> BIGINT -> DECIMAL -> DOUBLE), text becomes a
+    DATE/TIME/TIMESTAMP (or BYTES from base64) -, a value it cannot take is an error naming it in quotes, NULL
+    is refused."""
     if v is None:
         raise KsqlStatementError(f"Primary key columns can not be NULL: ({col.name} = null)")
-    t = col.type
-    ok = True
-    if t in (T.INTEGER, T.BIGINT):
-        bits = 31 if t == T.INTEGER else 63
-        ok = isinstance(v, int) and not isinstance(v, bool) and -(1 << bits) <= v < (1 << bits)
-    elif t == T.DOUBLE:
-        import decimal
-
-        ok = isinstance(v, (int, float, decimal.Decimal)) and not isinstance(v, bool)
-        v = float(v) if ok else v
-    elif t == T.STRING:
-        ok = isinstance(v, str)
-    elif t == T.BOOLEAN:
-        ok = isinstance(v, bool)
-    elif isinstance(t, T.Decimal):
-        import decimal
-
-        ok = isinstance(v, (int, decimal.Decimal)) and not isinstance(v, bool)
-        if ok:  # every digit of a DECIMAL(38, s) key: the default context would round to 28
-            v = decimal.Decimal(v).quantize(decimal.Decimal(1).scaleb(-t.scale), context=decimal.Context(prec=1000))
-    if not ok:
-        shown = str(v).lower() if isinstance(v, bool) else str(v)
-        raise KsqlStatementError(f"'{shown}' can not be converted to the type of the key column: {col.name} {t} KEY")
-    return v
+    try:
+        return coerce_strict(v, src, col.type)
+    except CoercionFailed:
+        shown = str(v).lower() if isinstance(v, bool) else java_value_text(v, src)
+        raise KsqlStatementError(
+            f"'{shown}' can not be converted to the type of the key column: {col.name} {col.type} KEY") from None

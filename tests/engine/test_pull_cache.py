@@ -255,3 +255,30 @@ def test_never_waiting_for_the_lock_reads_a_locked_table_when_the_lock_is_free(e
     finally:
         release.set()
         t.join()
+
+
+@pytest.mark.parametrize(("key_type", "stored", "first", "other", "other_stored"), [
+    ("TIMESTAMP", "'2020-01-01T00:00:00'", "'2020-01-01T00:00:00.000'", "'2020-01-02T10:00:00'",
+     "'2020-01-02T10:00'"),
+    ("DATE", "'2020-01-02'", "'2020-01-02'", "'2021-03-04'", "'2021-03-04'"),
+    ("TIME", "'10:00:01'", "'10:00:01.000'", "'23:59:59'", "'23:59:59'"),
+])
+def test_time_keys_take_text_as_the_where_does(tmp_path: Path, key_type: str, stored: str, first: str, other: str,
+                                               other_stored: str) -> None:
+    """A DATE/TIME/TIMESTAMP key looked up by text finds its row, on the full path and the prepared one
+    (ksqlDB's resolveKey coerces the literal with DefaultSqlValueCoercer.STRICT, which parses text for the time
+    types) - the text was used as the key itself, and found nothing."""
+    e = _engine(tmp_path)
+    try:
+        e.execute(f"CREATE STREAM s (k {key_type} KEY, v INT) WITH (kafka_topic='s', format='JSON', partitions=1);")
+        e.execute("CREATE TABLE t AS SELECT k, SUM(v) AS total FROM s GROUP BY k;")
+        e.execute(f"INSERT INTO s (k, v) VALUES ({stored}, 5);")
+        e.execute(f"INSERT INTO s (k, v) VALUES ({other_stored}, 7);")
+        e.drain()
+        assert [r[1] for r in _full(e, f"SELECT * FROM t WHERE k = {first};")["rows"]] == [5]
+        assert [r[1] for r in _cached(e, f"SELECT * FROM t WHERE k = {other};")["rows"]] == [7]
+        assert sorted(r[1] for r in _full(e, f"SELECT * FROM t WHERE k IN ({first}, {other});")["rows"]) == [5, 7]
+        with pytest.raises(KsqlError, match=f"'nope' can not be converted to the type of the key column: K {key_type}"):
+            _full(e, "SELECT * FROM t WHERE k = 'nope';")
+    finally:
+        e.close()

@@ -245,14 +245,21 @@ def cases() -> list[dict[str, Any]]:
     return out
 
 
-# a key lookup's value, coerced to the key column's type as ksqlDB's resolveKey does (STRICT: widening only;
-# from memory): key type, literal, the row's key as the response shows it (None: refused)
+# a key lookup's value, coerced to the key column's type as ksqlDB's resolveKey does (DefaultSqlValueCoercer.STRICT:
+# numbers only widen, text becomes a DATE/TIME/TIMESTAMP; from memory): key type, literal, the row's key as the
+# response shows it (None: refused)
 KEY_VALUES: list[tuple[str, str, Any]] = [
     ("INT", "1", 1), ("INT", "1.0", None), ("INT", "3000000000", None),
     ("BIGINT", "1", 1), ("BIGINT", "1.5", None),
     ("DOUBLE", "1", 1.0), ("DOUBLE", "1.0", 1.0), ("DOUBLE", "1e0", 1.0),
     ("DECIMAL(4, 1)", "1", 1.0), ("DECIMAL(4, 1)", "1.0", 1.0), ("DECIMAL(4, 1)", "1e0", None),
+    ("TIMESTAMP", "'2020-01-01T00:00:00'", "2020-01-01T00:00:00.000"),
+    ("TIMESTAMP", "'2020-01-01T00:00:00.000'", "2020-01-01T00:00:00.000"),
+    ("DATE", "'2020-01-02'", "2020-01-02"),
+    ("TIME", "'10:00:01'", "10:00:01"),
 ]
+# the record key that makes the shown key, where the JSON key's form is not the shown one (millis, days)
+KEY_RECORDS: dict[str, Any] = {"2020-01-01T00:00:00.000": 1577836800000, "2020-01-02": 18263, "10:00:01": 36001000}
 
 
 def key_value_cases() -> list[dict[str, Any]]:
@@ -270,7 +277,8 @@ def key_value_cases() -> list[dict[str, Any]]:
                                     f"the type of the key column: ID {type_text} KEY"))
                 continue
             out.append({"name": f"a {key_type} key - a lookup with {form} {literal} takes the value", "statements":
-                        [*setup, sql], "inputs": [{"topic": "s", "key": shown, "value": {"V": 1}}],
+                        [*setup, sql], "inputs": [{"topic": "s", "key": KEY_RECORDS.get(shown, shown),
+                                                   "value": {"V": 1}}],
                         "responses": [*_status(2), _query(f"`ID` {type_text} KEY, `N` BIGINT", [[shown, 1]])]})
     return out
 
