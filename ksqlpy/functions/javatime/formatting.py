@@ -188,10 +188,10 @@ def _format_expr(f: _Field, ns: dict[str, Any]) -> str:
         if n > 1:
             raise _too_many(c)
         return "_wom(d)"
-    if c == "F":
+    if c == "F":  # ALIGNED_DAY_OF_WEEK_IN_MONTH up to JDK 18, ksqlDB's runtimes (JDK-8282081 changed it in 19)
         if n > 1:
             raise _too_many(c)
-        return "(d.day - 1) // 7 + 1"
+        return "(d.day - 1) % 7 + 1"
     if c in "Eec":
         if c != "E" and n <= 2:
             return _num("((d.weekday() + 1) % 7 + 1)", n)

@@ -100,7 +100,7 @@ _JAVA_FIELD_NAMES = {
     "G": "Era", "u": "Year", "y": "YearOfEra", "D": "DayOfYear", "M": "MonthOfYear", "L": "MonthOfYear",
     "d": "DayOfMonth", "Q": "QuarterOfYear", "q": "QuarterOfYear", "Y": "WeekBasedYear",
     "w": "WeekOfWeekBasedYear", "W": "WeekOfMonth", "E": "DayOfWeek", "e": "DayOfWeek", "c": "DayOfWeek",
-    "F": "AlignedWeekOfMonth", "a": "AmPmOfDay", "h": "ClockHourOfAmPm", "K": "HourOfAmPm",
+    "F": "AlignedDayOfWeekInMonth", "a": "AmPmOfDay", "h": "ClockHourOfAmPm", "K": "HourOfAmPm",
     "k": "ClockHourOfDay", "H": "HourOfDay", "m": "MinuteOfHour", "s": "SecondOfMinute", "S": "NanoOfSecond",
     "A": "MilliOfDay", "n": "NanoOfSecond", "N": "NanoOfDay", "V": "ZoneId", "v": "ZoneId", "z": "ZoneId",
     "O": "OffsetSeconds", "X": "OffsetSeconds", "x": "OffsetSeconds", "Z": "OffsetSeconds",

@@ -109,6 +109,8 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
     ],
     "time formats and zones: Java's DateTimeFormatter patterns, offsets, daylight saving, deprecated forms": [
         ("TIMESTAMPTOSTRING(1000, 'yyyy-MM-dd HH:mm:ss', 'America/New_York')", "1969-12-31 19:00:01"),
+        # 'F' is ALIGNED_DAY_OF_WEEK_IN_MONTH on ksqlDB's JDKs (11, 17): the 11th is the 4th day of its week
+        ("FORMAT_DATE(DT, 'd F W')", "11 4 3"),
         ("TIMESTAMPTOSTRING(1000, 'yyyy-MM-dd HH:mm:ss.SSS', 'UTC')", "1970-01-01 00:00:01.000"),
         ("STRINGTOTIMESTAMP('1970-01-01 00:00:01', 'yyyy-MM-dd HH:mm:ss', 'UTC')", 1000),
         ("STRINGTOTIMESTAMP('1970-01-01 05:30:01', 'yyyy-MM-dd HH:mm:ss', 'Asia/Kolkata')", 1000),
