@@ -257,6 +257,7 @@ KEY_VALUES: list[tuple[str, str, Any]] = [
     ("TIMESTAMP", "'2020-01-01T00:00:00.000'", "2020-01-01T00:00:00.000"),
     ("DATE", "'2020-01-02'", "2020-01-02"),
     ("TIME", "'10:00:01'", "10:00:01"),
+    ("BOOLEAN", "true", True), ("BYTES", "TO_BYTES('AQI=', 'base64')", "AQI="),
 ]
 # the record key that makes the shown key, where the JSON key's form is not the shown one (millis, days)
 KEY_RECORDS: dict[str, Any] = {"2020-01-01T00:00:00.000": 1577836800000, "2020-01-02": 18263, "10:00:01": 36001000}
