@@ -131,7 +131,8 @@ def parse_double(text: str) -> float:
     return float(m["sign"] + m["dec"])
 
 
-_BIG_DECIMAL = re.compile(r"[+-]?(?:[0-9]+\.?[0-9]*|\.[0-9]+)(?:[eE][+-]?[0-9]+)?", re.ASCII)
+# digits are any Unicode decimal digits: BigDecimal reads them with Character.digit (Double.parseDouble does not)
+_BIG_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 
 
 def parse_big_decimal(text: str) -> decimal.Decimal:
