@@ -106,9 +106,12 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         if p.flipped:
             jc, conds = flip(jc, conds)
         right = leaf_input(written[p.leaf], catalog, keys_of)
+        found = len(ctx.planning)
         with locating(location(query.joins[p.join].right)):  # an error about a join step points at its source
             node, current = _step(jc, conds, current, right, scope, typing_scope, session, all_columns, ctx,
                                   n_way=len(query.joins) > 1)
+        for e in ctx.planning[found:]:
+            e.location = e.location or location(query.joins[p.join].right)
         nodes.append(node)
     for depth, node in enumerate(reversed(nodes)):
         node.context = "L_" * depth
@@ -251,19 +254,23 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
     named = left if not need_left else right if not need_right else \
         next((s for s in (left, right) if s.key_format[0] != "NONE"), None)
     key_name = named.key_name if named is not None and named.key_format == fmt else None
+    # ksqlDB finds these while building the physical plan (``JoinNode.buildStream``, from memory): the sides'
+    # partition counts, then each side's re-keying (``SchemaKStream.selectKey``), then the joiner of the
+    # kind - after the whole statement is analysed and logically planned (its SELECT, WHERE, HAVING, key
+    # checks), before code generation: held in ``ctx`` until then
+    if flavor is not JoinFlavor.FOREIGN_KEY and left.partitions != right.partitions:
+        ctx.planned(KsqlStatementError(
+            f"Can't join `{left.name}` with `{right.name}` since the number of partitions don't match. "
+            f"`{left.name}` partitions = {left.partitions}; `{right.name}` partitions = {right.partitions}. "
+            "Please repartition either one so that the number of partitions match."))
     for side, rep, need in ((left, rep_left, need_left), (right, rep_right, need_right)):
         # a windowed stream is only re-keyed into a schema-registry format on its own key (its windowed
         # key carried over); any other re-keying of a windowed source, and any of a windowed table, fails
         if rep and side.windowed is not None and (need or not forced or side.kind is ResultKind.TABLE):
-            raise KsqlStatementError(_windowed_repartition_message(side.kind is ResultKind.TABLE and forced))
-    if flavor is not JoinFlavor.FOREIGN_KEY and left.partitions != right.partitions:
-        raise KsqlStatementError(
-            f"Can't join `{left.name}` with `{right.name}` since the number of partitions don't match. "
-            f"`{left.name}` partitions = {left.partitions}; `{right.name}` partitions = {right.partitions}. "
-            "Please repartition either one so that the number of partitions match.")
+            ctx.planned(KsqlStatementError(_windowed_repartition_message(side.kind is ResultKind.TABLE and forced)))
     if flavor is JoinFlavor.STREAM_TABLE and kind is JoinKind.RIGHT:
         # ksqlDB's analysis and logical planning accept it; only building the stream-table join refuses it
-        raise KsqlStatementError(f"Invalid join type encountered: {JOIN_TEXT[kind]}")
+        ctx.planned(KsqlStatementError(f"Invalid join type encountered: {JOIN_TEXT[kind]}"))
     if rep_left and isinstance(left.node, Scan):
         left.node.repartitioned = True
     right_leaf.repartitioned = rep_right

@@ -89,6 +89,9 @@ class BindContext:
     custom_types: dict[str, T.SqlType] = field(default_factory=dict)
     interpreted: bool = False
     deferred: list[KsqlError] = field(default_factory=list)
+    # what building the physical plan refuses (a join's partition counts, re-keying, kind): found while
+    # analysing, reported after the logical planning's errors and before code generation's (``check``)
+    planning: list[KsqlError] = field(default_factory=list)
     # the compatibility-breaking switches of ksqlDB's code generation (``ksql.cast.strings.preserve.nulls``,
     # ``ksql.nested.error.set.null``), both true for queries planned now; recorded on the bound nodes
     preserve_string_nulls: bool = True
@@ -113,8 +116,15 @@ class BindContext:
         """Hold a code-generation error back until ``check``."""
         self.deferred.append(self.report(e, clause))
 
+    def planned(self, e: KsqlError) -> None:
+        """Hold back an error of physical planning until ``check``."""
+        self.planning.append(e)
+
     def check(self) -> None:
-        """Raise the first code-generation error found, in the order the clauses were bound."""
+        """Raise the first physical-planning error found, else the first code-generation error, in the order
+        the clauses were bound."""
+        if self.planning:
+            raise self.planning[0]
         if self.deferred:
             raise self.deferred[0]
 
