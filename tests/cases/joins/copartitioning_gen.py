@@ -102,6 +102,7 @@ def cases() -> list[dict[str, Any]]:
                        "JOIN U ON L.ID = U.ID;"],
         "expectedException": {"type": ERROR, "message": mismatch("L", 2, "T", 3)}})
     out += ordered()
+    out += key_formats()
     # foreign-key joins: no co-partitioning
     for n, m in ((2, 3), (3, 1)):
         out.append({
@@ -111,6 +112,29 @@ def cases() -> list[dict[str, Any]]:
             "inputs": [{"topic": "r", "key": 7, "value": {"A": 70}, "timestamp": 0},
                        {"topic": "l", "key": 1, "value": {"A": 7}, "timestamp": 1}],
             "outputs": [{"topic": "OUT", "key": 1, "value": {"RA": 70}, "timestamp": 1}]})
+    return out
+
+
+# (left, right) key formats: the same, a format change (one side re-keyed), schema-registry formats (both sides
+# forced through a repartition topic, ``JoinNode.resolveKeyFormats``) and a delimited key
+KEY_FORMATS = [("JSON", "JSON"), ("KAFKA", "JSON"), ("AVRO", "AVRO"), ("PROTOBUF", "KAFKA"), ("JSON_SR", "AVRO"),
+               ("DELIMITED", "KAFKA")]
+
+
+def key_formats() -> list[dict[str, Any]]:
+    """Key formats change nothing: a side re-keyed into the join's key format, or forced through a repartition
+    topic by a schema-registry format, still reports its source's count."""
+    out: list[dict[str, Any]] = []
+    for kind, (left, right, sink, within) in KINDS.items():
+        for lf, rf in KEY_FORMATS:
+            def keyed(ddl: str, fmt: str) -> str:
+                return ddl.replace("value_format='JSON'", f"key_format='{fmt}', value_format='JSON'")
+            out.append({
+                "name": f"{kind} join of {lf} and {rf} keys: 3 and 2 partitions are refused",
+                "statements": [keyed(left("L", 3), lf), keyed(right("R", 2), rf),
+                               f"CREATE {sink} OUT AS SELECT L.ID AS K, L.A AS LA, R.A AS RA FROM L JOIN R{within} "
+                               "ON L.ID = R.ID;"],
+                "expectedException": {"type": ERROR, "message": mismatch("L", 3, "R", 2)}})
     return out
 
 
