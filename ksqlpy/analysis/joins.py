@@ -211,7 +211,6 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
     if left.kind is ResultKind.STREAM and right.kind is ResultKind.TABLE and kind is JoinKind.FULL:
         raise KsqlStatementError(f"Invalid join type: full-outer join not supported for stream-table join. "
                                  f"Got {described}.")
-    check_within(jc, left.kind, right.kind)
 
     # the right side of a join with a table must be the table's primary key
     if right.kind is ResultKind.TABLE:
@@ -255,14 +254,19 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
         next((s for s in (left, right) if s.key_format[0] != "NONE"), None)
     key_name = named.key_name if named is not None and named.key_format == fmt else None
     # ksqlDB finds these while building the physical plan (``JoinNode.buildStream``, from memory): the sides'
-    # partition counts, then each side's re-keying (``SchemaKStream.selectKey``), then the joiner of the
-    # kind - after the whole statement is analysed and logically planned (its SELECT, WHERE, HAVING, key
-    # checks), before code generation: held in ``ctx`` until then
+    # partition counts, then the joiner of the kind's WITHIN (its presence, then the window Kafka builds of it),
+    # each side's re-keying (``SchemaKStream.selectKey``), the join type - after the whole statement is
+    # analysed and logically planned (its SELECT, WHERE, HAVING, key checks), before code generation: held in
+    # ``ctx`` until then
     if flavor is not JoinFlavor.FOREIGN_KEY and left.partitions != right.partitions:
         ctx.planned(KsqlStatementError(
             f"Can't join `{left.name}` with `{right.name}` since the number of partitions don't match. "
             f"`{left.name}` partitions = {left.partitions}; `{right.name}` partitions = {right.partitions}. "
             "Please repartition either one so that the number of partitions match."))
+    try:
+        check_within(jc, left.kind, right.kind)
+    except KsqlStatementError as e:
+        ctx.planned(e)
     for side, rep, need in ((left, rep_left, need_left), (right, rep_right, need_right)):
         # a windowed stream is only re-keyed into a schema-registry format on its own key (its windowed
         # key carried over); any other re-keying of a windowed source, and any of a windowed table, fails

@@ -10,8 +10,9 @@ match.``
 Its place in ksqlDB's validation order (from memory: ``JoinNode.buildStream`` checks the counts first thing
 when the physical plan is built): after analysis and logical planning - an error of the projection (the
 join key missing or selected twice, no value columns), of a WHERE's or a SELECT expression's types - is
-reported instead; before what building the sides finds (re-keying a windowed source), what the joiner of the
-kind refuses (a RIGHT stream-table join) and code generation (an unsupported CAST).
+reported instead; before what the joiner of the kind refuses (a missing or extra WITHIN, then a RIGHT
+stream-table join), what building the sides finds (re-keying a windowed source) and code generation (an
+unsupported CAST).
 
 Writes tests/cases/joins/copartitioning.json: ``python tests/cases/joins/copartitioning_gen.py``.
 """
@@ -180,6 +181,7 @@ def ordered() -> list[dict[str, Any]]:
                                                       "JOIN R ON L.ID = R.ID WHERE L.A = 'x';"],
         "expectedException": {"type": ERROR, "message": "Error in WHERE expression: Cannot compare L_A (INTEGER) to "
                                                         "'x' (STRING) with EQUAL.\nStatement: (L_A = 'x')"}})
+    out += within_order(logical)
     windowed = ", window_type='TUMBLING', window_size='10 SECONDS'"
     out.append({
         "name": "windowed streams joined on a value column with unequal partition counts: the counts are checked "
@@ -187,6 +189,40 @@ def ordered() -> list[dict[str, Any]]:
         "statements": [stream("L", 2).replace(");", f"{windowed});"), stream("R", 3).replace(");", f"{windowed});"),
                        "CREATE STREAM OUT AS SELECT L.A AS K, R.A AS RA FROM L JOIN R WITHIN 1 MINUTE ON L.A = R.ID;"],
         "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
+    return out
+
+
+def within_order(logical: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    """The WITHIN rules are the joiner's (``JoinNode``'s stream-stream, stream-table and table-table joiners,
+    from memory): a missing or extra WITHIN is reported after logical planning and after the partition
+    counts, before re-keying a side."""
+    out: list[dict[str, Any]] = []
+    # (kind, the WITHIN written, its refusal)
+    wrong = [("stream-stream", "", "Stream-Stream joins must have a WITHIN clause specified. None was provided."),
+             ("stream-table", " WITHIN 1 MINUTE", "A window definition was provided for a Stream-Table join."),
+             ("table-table", " WITHIN 1 MINUTE", "A window definition was provided for a Table-Table join.")]
+    for kind, within, refusal in wrong:
+        left, right, sink, _ = KINDS[kind]
+        join = f"FROM L JOIN R{within} ON L.ID = R.ID"
+        out.append({
+            "name": f"{kind} join with a wrong WITHIN: refused",
+            "statements": [left("L", 2), right("R", 2), f"CREATE {sink} OUT AS SELECT L.ID, L.A AS LA {join};"],
+            "expectedException": {"type": ERROR, "message": refusal}})
+        for what, text, message in logical:
+            out.append({
+                "name": f"{kind} join with a wrong WITHIN and {what}: logical planning reports first",
+                "statements": [left("L", 2), right("R", 2), f"CREATE {sink} OUT AS {text.format(join=join)};"],
+                "expectedException": {"type": ERROR, "message": message}})
+        out.append({
+            "name": f"{kind} join with a wrong WITHIN and unequal partition counts: the counts are checked first",
+            "statements": [left("L", 2), right("R", 3), f"CREATE {sink} OUT AS SELECT L.ID, L.A AS LA {join};"],
+            "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
+    windowed = ", window_type='TUMBLING', window_size='10 SECONDS'"
+    out.append({
+        "name": "windowed streams joined on a value column without WITHIN: the WITHIN is checked before the re-keying",
+        "statements": [stream("L", 2).replace(");", f"{windowed});"), stream("R", 2).replace(");", f"{windowed});"),
+                       "CREATE STREAM OUT AS SELECT L.A AS K, R.A AS RA FROM L JOIN R ON L.A = R.ID;"],
+        "expectedException": {"type": ERROR, "message": wrong[0][2]}})
     return out
 
 
