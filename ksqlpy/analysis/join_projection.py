@@ -25,7 +25,7 @@ from ksqlpy.analysis.join_keys import KeyBinder, KeyExpr
 from ksqlpy.analysis.join_scope import JoinScope, join_list
 from ksqlpy.analysis.query_rejections import key_more_than_once
 from ksqlpy.analysis.written import is_star
-from ksqlpy.errors import KsqlStatementError
+from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.grammar.ast import Query, SelectItem
 from ksqlpy.plan.logical import Scan
 
@@ -90,10 +90,13 @@ def natural_join_name(e: exp.Expression, scope: JoinScope) -> str | None:
 
 def plan_select(query: Query, scope: JoinScope, keys_of: KeyBinder, leaves: list[Scan], keys: list[KeyComponent], *,
                 sink_name: str | None, persistent: bool, keyed: bool,
-                foreign_key_left: str | None = None) -> list[SelectItem]:
+                foreign_key_left: str | None = None, held: list[KsqlError] | None = None) -> list[SelectItem]:
     """The select list rewritten over the joined row. ``keyed``: the join key is the result's key (no
     GROUP BY / PARTITION BY re-keys it), so the projection must include it. ``foreign_key_left``: the left
-    table of a foreign-key join, whose primary key is the result's key."""
+    table of a foreign-key join, whose primary key is the result's key. ``held``: where the projection's key
+    errors go (ksqlDB's ``FinalProjectNode`` finds them once the WHERE, GROUP BY and the rest below the
+    projection are planned), else they are raised."""
+    found: list[KsqlError] = [] if held is None else held
     items = expand_stars(query, scope, leaves, keys, rekey=bool(query.partition_by))
     selected = [None if virtual else keys_of(e, "SELECT") for e, _, virtual in items]
     names = [alias if virtual else (alias or natural_join_name(e, scope)) for e, alias, virtual in items]
@@ -109,12 +112,12 @@ def plan_select(query: Query, scope: JoinScope, keys_of: KeyBinder, leaves: list
                 claimed.add(k)
                 key = selected[best[1]]
                 for j, s in enumerate(selected):
-                    if j != best[1] and s is not None and s == key:
+                    if j != best[1] and s is not None and s == key and not found:
                         a, b = names[best[1]] or s.shown, names[j] or s.shown
                         # the join's key column is named after the viable key the projection selects
                         # first (ksqlDB's LogicalPlanner.buildJoinKey), not after the first viable one
                         column = comp.column if comp.synthetic or key.column is None else key.column.name
-                        raise KsqlStatementError(key_more_than_once(column, a, b))
+                        found.append(KsqlStatementError(key_more_than_once(column, a, b)))
     out: list[SelectItem] = []
     for i, (e, _, virtual) in enumerate(items):
         name = names[i]
@@ -130,22 +133,23 @@ def plan_select(query: Query, scope: JoinScope, keys_of: KeyBinder, leaves: list
     if keyed and persistent and sink_name is not None:
         missing = [k for i, k in enumerate(keys) if i not in claimed]
         if missing and foreign_key_left is not None:
-            _missing_primary_key(foreign_key_left, missing)
-        for k in missing:
-            _missing_key(sink_name, k)
+            found.append(_missing_primary_key(foreign_key_left, missing))
+        found += [_missing_key(sink_name, k) for k in missing]
+    if found and held is None:
+        raise found[0]
     return out
 
 
-def _missing_primary_key(left: str, missing: list[KeyComponent]) -> None:
+def _missing_primary_key(left: str, missing: list[KeyComponent]) -> KsqlStatementError:
     """A foreign-key join is keyed by the left table's primary key: every column of it must be selected."""
     what = "column" if len(missing) == 1 else "columns"
     names = ", ".join(f"`{k.viable[0].shown.split('.', 1)[-1]}`" for k in missing)
-    raise KsqlStatementError(f"Primary key {what} missing in projection. For foreign-key table-table joins, the "
-                             "projection must include all primary key columns "
-                             f"from the left input table (`{left}`). Missing {what}: {names}.")
+    return KsqlStatementError(f"Primary key {what} missing in projection. For foreign-key table-table joins, the "
+                              "projection must include all primary key columns "
+                              f"from the left input table (`{left}`). Missing {what}: {names}.")
 
 
-def _missing_key(sink: str, key: KeyComponent) -> None:
+def _missing_key(sink: str, key: KeyComponent) -> KsqlStatementError:
     shown = [k.shown for k in key.viable]
     what = "join expression" if len(shown) == 1 else "join expressions"
     link = "See https://cnfl.io/2LV7ouS." if key.synthetic or len(shown) > 1 else ""
@@ -154,4 +158,4 @@ def _missing_key(sink: str, key: KeyComponent) -> None:
     if key.synthetic:
         msg += (f"\n{shown[0]} was added as a synthetic key column because the join criteria did not match "
                 "any source column. This expression must be included in the projection and may be aliased.")
-    raise KsqlStatementError(msg)
+    return KsqlStatementError(msg)

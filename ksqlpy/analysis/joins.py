@@ -134,7 +134,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     keyed = not query.group_by and not query.partition_by and not _has_aggregate(query, session.functions)
     fk_left = leaves[0].alias if root.flavor is JoinFlavor.FOREIGN_KEY else None
     select = plan_select(query, scope, keys_of, leaves, keys, sink_name=sink_name, persistent=persistent,
-                         keyed=keyed, foreign_key_left=fk_left)
+                         keyed=keyed, foreign_key_left=fk_left, held=ctx.projection)
     partition_by = [scope.rewrite(p, "PARTITION BY") for p in query.partition_by]
     if root.result_kind is ResultKind.TABLE and partition_by and not query.group_by and query.window is None:
         partition_by = _table_join_partition_by(partition_by, leaves[0]) or []

@@ -242,6 +242,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
 
     items = _expand_select(query, proj_schema, alias, source, select_items, transient=not persistent)
     rejections.check_sources(query, source, registry, persistent=persistent)
+    if ctx.projection:  # a join's key missing from its projection or selected twice
+        raise ctx.projection[0]
 
     proj_scope = scope_for(proj_schema, alias)
     key_refs = [try_bind(k, proj_scope, ctx) for k in key_exprs]

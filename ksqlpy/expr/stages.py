@@ -89,6 +89,9 @@ class BindContext:
     custom_types: dict[str, T.SqlType] = field(default_factory=dict)
     interpreted: bool = False
     deferred: list[KsqlError] = field(default_factory=list)
+    # a join's projection errors (a join key missing or selected twice; ksqlDB's FinalProjectNode): found
+    # while the join is analysed, reported once the clauses below the projection are planned
+    projection: list[KsqlError] = field(default_factory=list)
     # what building the physical plan refuses (a join's partition counts, re-keying, kind): found while
     # analysing, reported after the logical planning's errors and before code generation's (``check``)
     planning: list[KsqlError] = field(default_factory=list)

@@ -7,12 +7,7 @@ co-partitioning. The refusal: ``Can't join `<L>` with `<R>` since the number of 
 `<L>` partitions = <n>; `<R>` partitions = <m>. Please repartition either one so that the number of partitions
 match.``
 
-Its place in ksqlDB's validation order (from memory: ``JoinNode.buildStream`` checks the counts first thing
-when the physical plan is built): after analysis and logical planning - an error of the projection (the
-join key missing or selected twice, no value columns), of a WHERE's or a SELECT expression's types - is
-reported instead; before what the joiner of the kind refuses (a missing or extra WITHIN, then a RIGHT
-stream-table join), what building the sides finds (re-keying a windowed source) and code generation (an
-unsupported CAST).
+Its place among the other refusals: validation_order_gen.py.
 
 Writes tests/cases/joins/copartitioning.json: ``python tests/cases/joins/copartitioning_gen.py``.
 """
@@ -102,7 +97,6 @@ def cases() -> list[dict[str, Any]]:
                        "CREATE STREAM OUT AS SELECT L.ID, T.A AS TA, U.A AS UA FROM L JOIN T ON L.ID = T.ID "
                        "JOIN U ON L.ID = U.ID;"],
         "expectedException": {"type": ERROR, "message": mismatch("L", 2, "T", 3)}})
-    out += ordered()
     out += key_formats()
     # foreign-key joins: no co-partitioning
     for n, m in ((2, 3), (3, 1)):
@@ -136,93 +130,6 @@ def key_formats() -> list[dict[str, Any]]:
                                f"CREATE {sink} OUT AS SELECT L.ID AS K, L.A AS LA, R.A AS RA FROM L JOIN R{within} "
                                "ON L.ID = R.ID;"],
                 "expectedException": {"type": ERROR, "message": mismatch("L", 3, "R", 2)}})
-    return out
-
-
-def ordered() -> list[dict[str, Any]]:
-    """Unequal counts beside an error of another stage: the earlier stage's error is the one reported."""
-    key_missing = ("Key missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\nThe query used to build "
-                   "`OUT` must include the join expressions L.ID or R.ID in its projection (eg, SELECT L.ID...).")
-    twice = ("The projection contains a key column (`L_ID`) more than once, aliased as: K2 and L_ID.\nEach key "
-             "column must only be in the projection once. If you intended to copy the key into the value, then "
-             "consider using the AS_VALUE function to indicate which key reference should be copied.")
-    # (what, SELECT ... FROM L JOIN R ON L.ID = R.ID ..., the error of logical planning)
-    logical = [
-        ("the join key missing from the projection", "SELECT L.A AS LA, R.A AS RA {join}", key_missing),
-        ("the join key selected twice", "SELECT L.ID, L.ID AS K2, L.A AS LA {join}", twice),
-        ("no value columns", "SELECT L.ID {join}", "The projection contains no value columns."),
-        ("a WHERE comparing INT to STRING", "SELECT L.ID, L.A AS LA {join} WHERE L.A = 'x'",
-         "Error in WHERE expression: Cannot compare L_A (INTEGER) to 'x' (STRING) with EQUAL.\n"
-         "Statement: (L_A = 'x')"),
-        ("INT plus STRING selected", "SELECT L.ID, L.A + 'x' AS Q {join}",
-         "Error processing expression: (L_A + 'x'). Unsupported arithmetic types. INTEGER STRING"),
-    ]
-    out: list[dict[str, Any]] = []
-    for kind, (left, right, sink, within) in KINDS.items():
-        join = f"FROM L JOIN R{within} ON L.ID = R.ID"
-        for what, text, message in logical:
-            out.append({
-                "name": f"{kind} join with unequal partition counts and {what}: logical planning reports first",
-                "statements": [left("L", 2), right("R", 3), f"CREATE {sink} OUT AS {text.format(join=join)};"],
-                "expectedException": {"type": ERROR, "message": message}})
-        out.append({
-            "name": f"{kind} join with unequal partition counts and an unsupported CAST: code generation comes after",
-            "statements": [left("L", 2), right("R", 3),
-                           f"CREATE {sink} OUT AS SELECT L.ID, CAST(L.A AS ARRAY<INT>) AS Q {join};"],
-            "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
-    out.append({
-        "name": "RIGHT stream-table join with unequal partition counts: the counts are checked before the joiner",
-        "statements": [stream("L", 2), table("R", 3), "CREATE STREAM OUT AS SELECT R.ID, L.A AS LA FROM L RIGHT "
-                                                      "JOIN R ON L.ID = R.ID;"],
-        "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
-    out.append({
-        "name": "RIGHT stream-table join with a WHERE type error: logical planning reports before the joiner",
-        "statements": [stream("L", 2), table("R", 2), "CREATE STREAM OUT AS SELECT R.ID, L.A AS LA FROM L RIGHT "
-                                                      "JOIN R ON L.ID = R.ID WHERE L.A = 'x';"],
-        "expectedException": {"type": ERROR, "message": "Error in WHERE expression: Cannot compare L_A (INTEGER) to "
-                                                        "'x' (STRING) with EQUAL.\nStatement: (L_A = 'x')"}})
-    out += within_order(logical)
-    windowed = ", window_type='TUMBLING', window_size='10 SECONDS'"
-    out.append({
-        "name": "windowed streams joined on a value column with unequal partition counts: the counts are checked "
-                "before the re-keying",
-        "statements": [stream("L", 2).replace(");", f"{windowed});"), stream("R", 3).replace(");", f"{windowed});"),
-                       "CREATE STREAM OUT AS SELECT L.A AS K, R.A AS RA FROM L JOIN R WITHIN 1 MINUTE ON L.A = R.ID;"],
-        "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
-    return out
-
-
-def within_order(logical: list[tuple[str, str, str]]) -> list[dict[str, Any]]:
-    """The WITHIN rules are the joiner's (``JoinNode``'s stream-stream, stream-table and table-table joiners,
-    from memory): a missing or extra WITHIN is reported after logical planning and after the partition
-    counts, before re-keying a side."""
-    out: list[dict[str, Any]] = []
-    # (kind, the WITHIN written, its refusal)
-    wrong = [("stream-stream", "", "Stream-Stream joins must have a WITHIN clause specified. None was provided."),
-             ("stream-table", " WITHIN 1 MINUTE", "A window definition was provided for a Stream-Table join."),
-             ("table-table", " WITHIN 1 MINUTE", "A window definition was provided for a Table-Table join.")]
-    for kind, within, refusal in wrong:
-        left, right, sink, _ = KINDS[kind]
-        join = f"FROM L JOIN R{within} ON L.ID = R.ID"
-        out.append({
-            "name": f"{kind} join with a wrong WITHIN: refused",
-            "statements": [left("L", 2), right("R", 2), f"CREATE {sink} OUT AS SELECT L.ID, L.A AS LA {join};"],
-            "expectedException": {"type": ERROR, "message": refusal}})
-        for what, text, message in logical:
-            out.append({
-                "name": f"{kind} join with a wrong WITHIN and {what}: logical planning reports first",
-                "statements": [left("L", 2), right("R", 2), f"CREATE {sink} OUT AS {text.format(join=join)};"],
-                "expectedException": {"type": ERROR, "message": message}})
-        out.append({
-            "name": f"{kind} join with a wrong WITHIN and unequal partition counts: the counts are checked first",
-            "statements": [left("L", 2), right("R", 3), f"CREATE {sink} OUT AS SELECT L.ID, L.A AS LA {join};"],
-            "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
-    windowed = ", window_type='TUMBLING', window_size='10 SECONDS'"
-    out.append({
-        "name": "windowed streams joined on a value column without WITHIN: the WITHIN is checked before the re-keying",
-        "statements": [stream("L", 2).replace(");", f"{windowed});"), stream("R", 2).replace(");", f"{windowed});"),
-                       "CREATE STREAM OUT AS SELECT L.A AS K, R.A AS RA FROM L JOIN R ON L.A = R.ID;"],
-        "expectedException": {"type": ERROR, "message": wrong[0][2]}})
     return out
 
 

@@ -1,0 +1,167 @@
+"""Where a join's refusals come in ksqlDB's validation order (from memory of its sources), over the three
+primary-key join kinds: analysis (unknown columns in any clause) -> logical planning, bottom up (the join
+node's key rules, the WHERE's filter types, then the projection: ``FinalProjectNode`` finds a join key missing
+from it or selected twice, and SELECT types) -> building the physical plan (``JoinNode.buildStream``: the
+sides' partition counts first, then the joiner of the kind - a missing or extra WITHIN -, the sides' re-keying
+of a windowed source, a RIGHT stream-table join) -> code generation (an unsupported CAST). A statement with
+two faults is refused by the earlier stage's.
+
+Writes tests/cases/joins/validation-order.json: ``python tests/cases/joins/validation_order_gen.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import pathlib
+from typing import Any
+
+ERROR = "io.confluent.ksql.util.KsqlStatementException"
+WINDOWED = ", window_type='TUMBLING', window_size='10 SECONDS'"
+
+
+def stream(name: str, partitions: int, extra: str = "") -> str:
+    return (f"CREATE STREAM {name} (ID INT KEY, A INT) WITH (kafka_topic='{name.lower()}', value_format='JSON', "
+            f"partitions={partitions}{extra});")
+
+
+def table(name: str, partitions: int, extra: str = "") -> str:
+    return (f"CREATE TABLE {name} (ID INT PRIMARY KEY, A INT) WITH (kafka_topic='{name.lower()}', "
+            f"value_format='JSON', partitions={partitions}{extra});")
+
+
+def mismatch(left: str, n: int, right: str, m: int) -> str:
+    return (f"Can't join `{left}` with `{right}` since the number of partitions don't match. `{left}` partitions = "
+            f"{n}; `{right}` partitions = {m}. Please repartition either one so that the number of partitions match.")
+
+
+# kind -> (left DDL builder, right DDL builder, sink kind, WITHIN)
+KINDS = {
+    "stream-stream": (stream, stream, "STREAM", " WITHIN 1 MINUTE"),
+    "stream-table": (stream, table, "STREAM", ""),
+    "table-table": (table, table, "TABLE", ""),
+}
+KEY_MISSING = ("Key missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\nThe query used to build "
+               "`OUT` must include the join expressions L.ID or R.ID in its projection (eg, SELECT L.ID...).")
+KEY_TWICE = ("The projection contains a key column (`L_ID`) more than once, aliased as: K2 and L_ID.\nEach key "
+             "column must only be in the projection once. If you intended to copy the key into the value, then "
+             "consider using the AS_VALUE function to indicate which key reference should be copied.")
+WHERE_TYPES = ("Error in WHERE expression: Cannot compare L_A (INTEGER) to 'x' (STRING) with EQUAL.\n"
+               "Statement: (L_A = 'x')")
+# (what, SELECT ... {join}, the error of logical planning)
+LOGICAL = [
+    ("the join key missing from the projection", "SELECT L.A AS LA, R.A AS RA {join}", KEY_MISSING),
+    ("the join key selected twice", "SELECT L.ID, L.ID AS K2, L.A AS LA {join}", KEY_TWICE),
+    ("no value columns", "SELECT L.ID {join}", "The projection contains no value columns."),
+    ("a WHERE comparing INT to STRING", "SELECT L.ID, L.A AS LA {join} WHERE L.A = 'x'", WHERE_TYPES),
+    ("INT plus STRING selected", "SELECT L.ID, L.A + 'x' AS Q {join}",
+     "Error processing expression: (L_A + 'x'). Unsupported arithmetic types. INTEGER STRING"),
+]
+
+
+def ordered() -> list[dict[str, Any]]:
+    """Unequal partition counts beside an error of another stage: the earlier stage's error is reported."""
+    out: list[dict[str, Any]] = []
+    for kind, (left, right, sink, within) in KINDS.items():
+        join = f"FROM L JOIN R{within} ON L.ID = R.ID"
+        for what, text, message in LOGICAL:
+            out.append({
+                "name": f"{kind} join with unequal partition counts and {what}: logical planning reports first",
+                "statements": [left("L", 2), right("R", 3), f"CREATE {sink} OUT AS {text.format(join=join)};"],
+                "expectedException": {"type": ERROR, "message": message}})
+        out.append({
+            "name": f"{kind} join with unequal partition counts and an unsupported CAST: code generation comes after",
+            "statements": [left("L", 2), right("R", 3),
+                           f"CREATE {sink} OUT AS SELECT L.ID, CAST(L.A AS ARRAY<INT>) AS Q {join};"],
+            "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
+    out.append({
+        "name": "RIGHT stream-table join with unequal partition counts: the counts are checked before the joiner",
+        "statements": [stream("L", 2), table("R", 3), "CREATE STREAM OUT AS SELECT R.ID, L.A AS LA FROM L RIGHT "
+                                                      "JOIN R ON L.ID = R.ID;"],
+        "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
+    out.append({
+        "name": "RIGHT stream-table join with a WHERE type error: logical planning reports before the joiner",
+        "statements": [stream("L", 2), table("R", 2), "CREATE STREAM OUT AS SELECT R.ID, L.A AS LA FROM L RIGHT "
+                                                      "JOIN R ON L.ID = R.ID WHERE L.A = 'x';"],
+        "expectedException": {"type": ERROR, "message": WHERE_TYPES}})
+    out.append({
+        "name": "windowed streams joined on a value column with unequal partition counts: the counts are checked "
+                "before the re-keying",
+        "statements": [stream("L", 2, WINDOWED), stream("R", 3, WINDOWED),
+                       "CREATE STREAM OUT AS SELECT L.A AS K, R.A AS RA FROM L JOIN R WITHIN 1 MINUTE ON L.A = R.ID;"],
+        "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
+    return out
+
+
+def within_order() -> list[dict[str, Any]]:
+    """The WITHIN rules are the joiner's (``JoinNode``'s stream-stream, stream-table and table-table joiners,
+    from memory): a missing or extra WITHIN is reported after logical planning and after the partition
+    counts, before re-keying a side."""
+    out: list[dict[str, Any]] = []
+    # (kind, the WITHIN written, its refusal)
+    wrong = [("stream-stream", "", "Stream-Stream joins must have a WITHIN clause specified. None was provided."),
+             ("stream-table", " WITHIN 1 MINUTE", "A window definition was provided for a Stream-Table join."),
+             ("table-table", " WITHIN 1 MINUTE", "A window definition was provided for a Table-Table join.")]
+    for kind, within, refusal in wrong:
+        left, right, sink, _ = KINDS[kind]
+        join = f"FROM L JOIN R{within} ON L.ID = R.ID"
+        out.append({
+            "name": f"{kind} join with a wrong WITHIN: refused",
+            "statements": [left("L", 2), right("R", 2), f"CREATE {sink} OUT AS SELECT L.ID, L.A AS LA {join};"],
+            "expectedException": {"type": ERROR, "message": refusal}})
+        for what, text, message in LOGICAL:
+            out.append({
+                "name": f"{kind} join with a wrong WITHIN and {what}: logical planning reports first",
+                "statements": [left("L", 2), right("R", 2), f"CREATE {sink} OUT AS {text.format(join=join)};"],
+                "expectedException": {"type": ERROR, "message": message}})
+        out.append({
+            "name": f"{kind} join with a wrong WITHIN and unequal partition counts: the counts are checked first",
+            "statements": [left("L", 2), right("R", 3), f"CREATE {sink} OUT AS SELECT L.ID, L.A AS LA {join};"],
+            "expectedException": {"type": ERROR, "message": mismatch("L", 2, "R", 3)}})
+    out.append({
+        "name": "windowed streams joined on a value column without WITHIN: the WITHIN is checked before the re-keying",
+        "statements": [stream("L", 2, WINDOWED), stream("R", 2, WINDOWED),
+                       "CREATE STREAM OUT AS SELECT L.A AS K, R.A AS RA FROM L JOIN R ON L.A = R.ID;"],
+        "expectedException": {"type": ERROR, "message": wrong[0][2]}})
+    return out
+
+
+
+
+def projection_order() -> list[dict[str, Any]]:
+    """The projection's key errors after analysis (an unknown column in WHERE) and after the WHERE's types:
+    ksqlDB plans the filter below the projection."""
+    out: list[dict[str, Any]] = []
+    projections = [("the join key missing from the projection", "SELECT L.A AS LA, R.A AS RA", KEY_MISSING),
+                   ("the join key selected twice", "SELECT L.ID, L.ID AS K2, L.A AS LA", KEY_TWICE)]
+    for kind, (left, right, sink, within) in KINDS.items():
+        join = f"FROM L JOIN R{within} ON L.ID = R.ID"
+        for what, select, message in projections:
+            out.append({
+                "name": f"{kind} join with {what}: refused",
+                "statements": [left("L", 1), right("R", 1), f"CREATE {sink} OUT AS {select} {join};"],
+                "expectedException": {"type": ERROR, "message": message}})
+            out.append({
+                "name": f"{kind} join with {what} and an unknown WHERE column: analysis reports first",
+                "statements": [left("L", 1), right("R", 1), f"CREATE {sink} OUT AS {select} {join} WHERE NOPE = 1;"],
+                "expectedException": {"type": ERROR, "message": "WHERE column 'NOPE' cannot be resolved."}})
+            out.append({
+                "name": f"{kind} join with {what} and a WHERE comparing INT to STRING: the filter reports first",
+                "statements": [left("L", 1), right("R", 1), f"CREATE {sink} OUT AS {select} {join} WHERE L.A = 'x';"],
+                "expectedException": {"type": ERROR, "message": WHERE_TYPES}})
+    out.append({
+        "name": "foreign-key join without the left key, with a WHERE comparing INT to STRING: the filter reports first",
+        "statements": [table("L", 1), table("R", 1), "CREATE TABLE OUT AS SELECT R.A AS RA FROM L JOIN R ON L.A = R.ID "
+                                                     "WHERE L.A = 'x';"],
+        "expectedException": {"type": ERROR, "message": WHERE_TYPES}})
+    return out
+
+
+def cases() -> list[dict[str, Any]]:
+    return ordered() + within_order() + projection_order()
+
+
+tests = cases()
+
+if __name__ == "__main__":
+    path = pathlib.Path(__file__).with_name("validation-order.json")
+    path.write_text(json.dumps({"comments": [__doc__.strip().splitlines()[0]], "tests": tests}, indent=2) + "\n")
