@@ -1,5 +1,5 @@
 """Stream-stream joins over their scope: every join kind x WITHIN symmetric / (before, after) either way x
-GRACE PERIOD given / absent x records in and out of order.
+GRACE PERIOD given / absent x records in and out of order; GRACE PERIOD 0 over records at the window edges.
 
 The expected rows come from a record-at-a-time model of what ksqlDB runs (``StreamStreamJoinBuilder``):
 INNER ``left.join(right)``, LEFT ``left.leftJoin(right)``, FULL ``left.outerJoin(right)`` and RIGHT
@@ -48,7 +48,17 @@ SEQUENCES = {
         ("L", 1, "l1", 1000), ("R", 1, "r0", 1500), ("R", 7, "r1", 10000), ("L", 2, "l2", 9800), ("R", 8, "r2", 14000),
         ("L", 5, "l5", 13900), ("R", 5, "r5", 14200),
         ("L", 9, "end", 40000), ("R", 9, "end", 40001)],
+    # records exactly at the window bounds (inclusive) and at the end of the wait for an outer record (it
+    # waits while stream time <= its time + window + grace): no record is behind stream time by more than the
+    # smallest store retention (before + after + grace = 2 s), so they hold for GRACE PERIOD 0 too
+    "at the window edges": [
+        ("L", 1, "l1", 10000), ("R", 1, "r1", 11000), ("R", 2, "r2", 12000), ("L", 2, "l2", 11000),
+        ("L", 3, "l3", 13000), ("R", 3, "r3", 14001), ("L", 5, "l5", 16000), ("R", 6, "r6", 17000),
+        ("R", 5, "r5", 17000), ("L", 7, "l7", 19000), ("R", 7, "r7", 18000), ("R", 8, "r8", 21000),
+        ("L", 8, "l8", 20000), ("L", 9, "end", 40000), ("R", 9, "end", 40001)],
 }
+# sequences run with GRACE PERIOD 0 too: their records stay within every store's retention
+ZERO_GRACE = ("at the window edges",)
 
 
 class Side:
@@ -135,8 +145,11 @@ def cases() -> list[dict[str, Any]]:
     tests = []
     for kind, join in KINDS.items():
         for within, (before, after) in WINDOWS.items():
-            for grace_text, grace in GRACES.items():
+            graces = [*GRACES.items(), (" GRACE PERIOD 0 SECONDS", 0)]
+            for grace_text, grace in graces:
                 for seq_name, seq in SEQUENCES.items():
+                    if grace == 0 and seq_name not in ZERO_GRACE:
+                        continue
                     rows = run(kind, before, after, grace, seq)
                     tests.append({
                         "name": f"{kind} {within}{grace_text or ' (no grace)'}, records {seq_name}",
