@@ -52,7 +52,9 @@ class Grouper:
             raise ValueError("a table-source aggregation needs a store for the previous rows")
         # a stream's grouping without a per-record loop reads only its key and argument columns: the reader
         # may hand it the batch as columns (``SourceReader.columnar``), no row tuple built per record
-        self.columnar = not self.table and getattr(pipeline, "columnar", False)
+        # (or it loops over only the columns it reads: ``codegen._column_loop``)
+        self.columnar = not self.table and (getattr(pipeline, "columnar", False)
+                                            or getattr(pipeline, "column_loop", False))
 
     def __call__(self, d: DecodedBatch) -> list[tuple]:
         return self._table(d) if self.table else self._stream(d)
