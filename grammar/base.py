@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
 from sqlglot import exp
@@ -19,6 +20,7 @@ from sqlglot.tokens import Token, TokenType
 from ksqlpy.errors import KsqlParseError
 
 from .errors import SYNTAX_ERROR, Positions, error_at, syntax_detail, syntax_message, token_text
+from .follow import Follow
 from .keywords import RESERVED, WINDOW_UNITS_MS
 from .with_clause import PrepareError
 
@@ -61,6 +63,7 @@ class TokenParser(Parser):
         self._tokens_size = len(tokens)
         self._index = -1
         self.deferred: KsqlParseError | None = None
+        self.follows: list[Follow] = []  # ANTLR's invocation context, as what may follow each enclosing rule
         self.last_duration = ""  # the last duration parsed, as ksqlDB prints it (``parse_duration``)
         self._advance()
 
@@ -125,6 +128,45 @@ class TokenParser(Parser):
     def starts_number(self, token: Token) -> bool:
         """ksqlDB's ``number`` rule begins here (a window or grace period's size)."""
         return token.token_type in (TokenType.NUMBER, TokenType.DASH)
+
+    @contextmanager
+    def followed_by(self, follow: Follow) -> Iterator[None]:
+        """Parse a rule that ``follow`` may follow at this call site (see ``grammar.follow``)."""
+        self.follows.append(follow)
+        try:
+            yield
+        finally:
+            self.follows.pop()
+
+    def can_follow(self, token: Token | None) -> bool:
+        """``token`` (None: the statement's ';') is in ANTLR's follow set in context of the rule just parsed:
+        the innermost frames' sets, outwards as long as a frame may end; below every frame, the statement."""
+        for follow in reversed(self.follows):
+            if follow.admits(token, self):
+                return True
+            if not follow.more:
+                return False
+        return token is None and self.statement_ends(None)
+
+    def expect_close(self, token_type: TokenType, shown: str, after: Follow, *, open_end: bool = False) -> Token:
+        """``match`` of a token that ends a rule alone (``)`` of CAST or a parenthesized expression, ``]`` of a
+        subscript, ``>`` of a type), ``after`` being what follows that token in its rule. ANTLR's
+        ``recoverInline``: extraneous when the token follows the current one; missing when the current token -
+        the statement's ';' too - can follow it in context (``missing ')' at 'FROM'``); else a mismatch.
+
+        ``open_end``: what precedes the token is an expression, which could have gone on. ANTLR's ``sync`` in
+        the expression's last loop recorded that point (``nextTokensContext``), and a mismatch lists what could
+        come there - every operator and the bracket, more than three: no detail."""
+        with self.followed_by(after):
+            if not self._curr and self.can_follow(None):
+                raise self.error(syntax_detail(f"missing '{shown}' at ';'"))
+            token, nxt = self._curr, self._next
+            mismatch = self.statement_ends(None) if not token else (
+                token.token_type != token_type and not (nxt and nxt.token_type == token_type)
+                and not self.can_follow(token))
+            if open_end and mismatch:
+                raise self.syntax_error("an expression or the bracket")
+            return self.expect_token(token_type, shown, self.can_follow)
 
     def expect_list_end(self, close: TokenType, shown: str) -> Token:
         """The bracket closing ``item (',' item)* CLOSE``. After an item ANTLR's ``sync`` at the loop's entry
@@ -219,15 +261,27 @@ class TokenParser(Parser):
             f"{SYNTAX_ERROR}\n\"{word}\" is a reserved keyword and it can't be used as an identifier. "
             f"You can use it as an identifier by escaping it as `{word}`", token)
 
-    def parse_identifier(self, expected: str = "an identifier") -> str:
+    def parse_identifier(self, expected: str = "an identifier", also: Callable[[Token], bool] | None = None) -> str:
+        """ksqlDB's ``identifier`` rule. A reserved word in its place is named as one only where ANTLR deletes
+        it as extraneous - the token after it can begin the identifier (or ``also``, another alternative
+        at that point): ``SelectItem AS from x``. Otherwise it is a plain mismatch against every token that
+        could begin an identifier, which ksqlDB's SyntaxErrorValidator prints without detail
+        (``SELECT a AS from FROM s``)."""
         token = self._curr
         if not self.is_identifier(token):
             word = token.text.upper()
-            if word in RESERVED and token.token_type not in _QUOTED:
+            if word in RESERVED and token.token_type not in _QUOTED and self._deletable(also):
                 raise self.reserved_error(word)
             raise self.syntax_error(expected)
         self._advance()
         return self.normalize(token)
+
+    def _deletable(self, also: Callable[[Token], bool] | None) -> bool:
+        """ANTLR's ``singleTokenDeletion`` at an identifier: the token after the current one is expected here."""
+        nxt = self._next
+        if not nxt or nxt.token_type == TokenType.SENTINEL:
+            return False
+        return self.is_identifier(nxt) or (also is not None and also(nxt))
 
     def parse_verbatim_name(self, expected: str = "a name") -> str:
         """A name kept exactly as written (topic names): identifier or string literal."""

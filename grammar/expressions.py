@@ -19,9 +19,10 @@ from typing import Any, ClassVar, NoReturn
 from sqlglot import exp
 from sqlglot.tokens import Token, TokenType
 
+from . import follow as F
 from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, StructConstructor, UnaryPlus
 from .base import TokenParser
-from .errors import error_at, syntax_detail, token_text
+from .errors import error_at, token_text
 from .keywords import CANONICAL_UNIT, RESERVED
 from .types import parse_type
 
@@ -88,7 +89,8 @@ class ExpressionParser(TokenParser):
 
     def parse_expression(self) -> exp.Expression:
         """ksqlDB's ``expression`` (a boolean expression)."""
-        this = self._parse_disjunction()
+        with self.followed_by(F.AFTER_BOOLEAN):
+            this = self._parse_disjunction()
         if this is None:
             raise self.syntax_error("an expression")
         return this
@@ -106,7 +108,8 @@ class ExpressionParser(TokenParser):
         """ksqlDB's ``NOT* predicated``: one value expression and at most one predicate on it."""
         if self._match(_T.NOT):
             return exp.Not(this=self._require(self._parse_equality()))
-        this = self._parse_bitwise()
+        with self.followed_by(F.AFTER_PREDICAND):
+            this = self._parse_bitwise()
         if this is None:
             return None
         token_type = self._curr.token_type
@@ -138,20 +141,24 @@ class ExpressionParser(TokenParser):
         return this
 
     def _parse_between(self, this: exp.Expression | None) -> exp.Between:
-        low = self.parse_value_expression()
+        with self.followed_by(F.BETWEEN_LOW):
+            low = self.parse_value_expression()
         self.expect_token(_T.AND, "AND", self.starts_expression)
         return exp.Between(this=this, low=low, high=self.parse_value_expression())
 
     def _parse_in(self, this: exp.Expression | None, alias: bool = False) -> exp.In:
         self.expect(_T.L_PAREN, "(")
-        values = [self.parse_expression()]
-        while self._match(_T.COMMA):
-            values.append(self.parse_expression())
+        with self.followed_by(F.IN_LIST):
+            values = [self.parse_expression()]
+            while self._match(_T.COMMA):
+                values.append(self.parse_expression())
         self.expect_list_end(_T.R_PAREN, ")")
         return exp.In(this=this, expressions=values)
 
     def _parse_like(self, this: exp.Expression | None) -> exp.Expression:
-        like: exp.Expression = exp.Like(this=this, expression=self.parse_value_expression())
+        with self.followed_by(F.LIKE_PATTERN):
+            pattern = self.parse_value_expression()
+        like: exp.Expression = exp.Like(this=this, expression=pattern)
         if self.match_word("ESCAPE"):
             token = self._curr
             escape = self.parse_string()
@@ -196,8 +203,9 @@ class ExpressionParser(TokenParser):
         while token_type == _T.L_BRACKET or token_type == _T.ARROW:
             self._advance()
             if token_type == _T.L_BRACKET:
-                index = self.parse_value_expression()
-                self.expect(_T.R_BRACKET, "]")
+                with self.followed_by(F.IN_INDEX):
+                    index = self.parse_value_expression()
+                self.expect_close(_T.R_BRACKET, "]", F.AFTER_PRIMARY, open_end=True)
                 this = exp.Bracket(this=this, expressions=[index])
             elif self._match(_T.STAR):
                 this = Dereference(this=this, field="*")
@@ -219,11 +227,9 @@ class ExpressionParser(TokenParser):
             return self._parse_name_expression()
         if token_type == _T.L_PAREN:
             self._advance()
-            this = self.parse_expression()
-            if self._curr.token_type == _T.COMMA:
-                # ANTLR's single-token insertion: a ',' may follow the ')' that is missing here
-                raise self.error(syntax_detail("missing ')' at ','"))
-            self.expect(_T.R_PAREN, ")")
+            with self.followed_by(F.IN_PARENS):
+                this = self.parse_expression()
+            self.expect_close(_T.R_PAREN, ")", F.AFTER_PRIMARY, open_end=True)
             return this
         if token_type == _T.CASE:
             self._advance()
@@ -260,10 +266,11 @@ class ExpressionParser(TokenParser):
             return self.place(self._parse_call(upper), token)
         if bare and upper == "ARRAY" and next_type == _T.L_BRACKET:
             self._advance(2)
-            items = [] if self._curr.token_type == _T.R_BRACKET else self._parse_list(self.parse_expression)
+            with self.followed_by(F.IN_ARRAY):
+                items = [] if self._curr.token_type == _T.R_BRACKET else self._parse_list(self.parse_expression)
             self.expect_list_end(_T.R_BRACKET, "]")
             return exp.Array(expressions=items)
-        name = self.parse_identifier("an expression")
+        name = self.parse_identifier("an expression", self.starts_expression)
         if self._curr.token_type == _T.DOT and self.is_identifier(self._next):
             self._advance()
             return self.place(_column(self.parse_identifier(), table=name), token)
@@ -278,11 +285,12 @@ class ExpressionParser(TokenParser):
     def _parse_call(self, name: str) -> FunctionCall:
         """After ``NAME(``: ``*``, nothing, or arguments - expressions, time units, lambdas."""
         if self._match(_T.STAR):  # identifier '(' ASTERISK ')': one token expected
-            self.expect(_T.R_PAREN, ")")
+            self.expect_close(_T.R_PAREN, ")", F.AFTER_PRIMARY)
             return FunctionCall(name=name, args=[exp.Star()])
         args: list[exp.Expression] = []
         if self._curr.token_type != _T.R_PAREN:
-            args = self._parse_list(self._parse_argument)
+            with self.followed_by(F.IN_LIST):
+                args = self._parse_list(self._parse_argument)
         self.expect_list_end(_T.R_PAREN, ")")
         return FunctionCall(name=name, args=args)
 
@@ -296,33 +304,63 @@ class ExpressionParser(TokenParser):
         lambda_params = self._lambda_params_ahead()
         if lambda_params is not None:
             return exp.Lambda(this=self.parse_expression(), expressions=lambda_params)
-        return self.parse_expression()
+        start = self._index
+        argument = self.parse_expression()
+        curr = self._curr
+        used = self._index - start  # ``x`` or ``(x)``
+        lone_name = isinstance(argument, exp.Column) and (
+            used == 1 or used == 3 and self._tokens[start].token_type == _T.L_PAREN)
+        if lone_name and not (curr and curr.token_type in (_T.COMMA, _T.R_PAREN)):
+            # ``x`` and ``(x)`` may begin an argument or a lambda (``x =>``, ``(x) =>``): ANTLR's prediction
+            # between them looks at the token after, where neither continues - no viable alternative
+            raise self.syntax_error(None)
+        return argument
 
     def _lambda_params_ahead(self) -> list[exp.Identifier] | None:
-        """``x =>`` or ``(x, y) =>``: consume the parameters and the arrow, else leave the cursor."""
+        """``x =>`` or ``(x, y) =>``: consume the parameters and the arrow, else leave the cursor.
+
+        ``(x`` begins a parenthesized expression or a lambda's parameters: ANTLR predicts at the token after
+        the name - a ',' only continues the parameters (that form is then parsed, with its errors); a token
+        that continues neither has no viable alternative."""
         if self.is_identifier() and self._next.token_type == _T.FARROW:
             name = self.parse_identifier()
             self._advance()
             return [exp.Identifier(this=name)]
-        if self._curr.token_type != _T.L_PAREN:
+        if self._curr.token_type != _T.L_PAREN or not self.is_identifier(self._next):
             return None
         index = self._index
-        self._advance()
-        params: list[exp.Identifier] = []
-        while self.is_identifier():
-            params.append(exp.Identifier(this=self.parse_identifier()))
-            if not self._match(_T.COMMA):
-                break
-        if params and self._match(_T.R_PAREN) and self._match(_T.FARROW):
+        self._advance(2)
+        after = self._curr
+        if after and after.token_type == _T.COMMA:
+            params = [exp.Identifier(this=self.normalize(self._prev))]
+            with self.followed_by(F.IN_LIST):
+                while self._match(_T.COMMA):
+                    params.append(exp.Identifier(this=self.parse_identifier()))
+            self.expect_list_end(_T.R_PAREN, ")")
+            self.expect_token(_T.FARROW, "=>", self.starts_expression)
             return params
+        if after and after.token_type == _T.R_PAREN and self._next and self._next.token_type == _T.FARROW:
+            self._advance(2)
+            return [exp.Identifier(this=self.normalize(self._tokens[index + 1]))]
+        if not (after and (after.token_type == _T.R_PAREN or self._continues_name(after))):
+            raise self.syntax_error(None)
         self._retreat(index)
         return None
 
+    def _continues_name(self, token: Token) -> bool:
+        """``token`` can come after a name in an expression: a call, a qualifier's dot, a type constructor's
+        string, a postfix, an operator or a predicate."""
+        if token.token_type in (_T.L_PAREN, _T.DOT, _T.STRING):
+            return True
+        return any(f.admits(token, self) for f in (F.AFTER_PRIMARY, F.AFTER_PREDICAND, F.AFTER_BOOLEAN))
+
     def _parse_ksql_cast(self) -> Cast:
-        this = self.parse_expression()
+        with self.followed_by(F.BEFORE_AS):
+            this = self.parse_expression()
         self.expect_keyword("AS", self.starts_type)
-        to = parse_type(self)
-        self.expect(_T.R_PAREN, ")")
+        with self.followed_by(F.CAST_TYPE):
+            to = parse_type(self)
+        self.expect_close(_T.R_PAREN, ")", F.AFTER_PRIMARY)
         return Cast(this=this, to=to)
 
     def _parse_map_constructor(self) -> MapConstructor:
@@ -330,9 +368,11 @@ class ExpressionParser(TokenParser):
         values: list[exp.Expression] = []
         if self._curr.token_type != _T.R_PAREN:
             while True:
-                keys.append(self.parse_expression())
+                with self.followed_by(F.BEFORE_ASSIGN):
+                    keys.append(self.parse_expression())
                 self._expect_assign(first=len(keys) == 1)
-                values.append(self.parse_expression())
+                with self.followed_by(F.IN_LIST):
+                    values.append(self.parse_expression())
                 if not self._match(_T.COMMA):
                     break
         self.expect_list_end(_T.R_PAREN, ")")
@@ -343,9 +383,12 @@ class ExpressionParser(TokenParser):
         values: list[exp.Expression] = []
         if self._curr.token_type != _T.R_PAREN:
             while True:
+                if not names and not self.is_identifier() and self.word() in RESERVED:
+                    raise self.syntax_error(None)  # the constructor and a call named STRUCT: neither fits
                 names.append(self.parse_identifier("a field name"))
                 self._expect_assign(first=len(names) == 1)
-                values.append(self.parse_expression())
+                with self.followed_by(F.IN_LIST):
+                    values.append(self.parse_expression())
                 if not self._match(_T.COMMA):
                     break
         self.expect_list_end(_T.R_PAREN, ")")
@@ -366,12 +409,18 @@ class ExpressionParser(TokenParser):
         curr = self._curr
         if curr and curr.token_type != _T.WHEN and not self.starts_expression(curr):
             raise self.syntax_error(None)  # neither CASE form (simple, searched) continues with this token
-        operand = None if curr.token_type == _T.WHEN else self.parse_value_expression()
+        operand = None
+        if curr.token_type != _T.WHEN:
+            with self.followed_by(F.CASE_OPERAND):
+                operand = self.parse_value_expression()
         ifs: list[exp.Expression] = []
         while self._match(_T.WHEN):
-            condition = self.parse_expression()
+            with self.followed_by(F.WHEN_CONDITION):
+                condition = self.parse_expression()
             self.expect_token(_T.THEN, "THEN", self.starts_expression)
-            ifs.append(exp.If(this=condition, true=self.parse_expression()))
+            with self.followed_by(F.WHEN_RESULT):
+                result = self.parse_expression()
+            ifs.append(exp.If(this=condition, true=result))
             if self._curr.token_type not in (_T.WHEN, _T.ELSE, _T.END):
                 # whenClause+ then ELSE or END: ANTLR's sync at the loop's back edge reports the token as
                 # extraneous whatever follows it (a reserved word is named as one)
@@ -381,6 +430,9 @@ class ExpressionParser(TokenParser):
                 raise self.syntax_error("{'WHEN', 'ELSE', 'END'}")
         if not ifs:
             raise self.syntax_error("'WHEN'")
-        default = self.parse_expression() if self._match(_T.ELSE) else None
+        default = None
+        if self._match(_T.ELSE):
+            with self.followed_by(F.ELSE_RESULT):
+                default = self.parse_expression()
         self.expect(_T.END, "END")
         return exp.Case(this=operand, ifs=ifs, default=default)

@@ -8,7 +8,8 @@ recursive-descent layer over the same token cursor; every expression inside is p
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NoReturn
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple, NoReturn
 
 from sqlglot import exp
 from sqlglot.errors import ParseError
@@ -16,8 +17,9 @@ from sqlglot.tokens import TokenType
 
 from ksqlpy.errors import KsqlParseError
 
+from . import follow as F
 from .ast import JoinClause, Query, SelectItem, SourceRef, WindowSpec, WithinSpec
-from .errors import syntax_detail, token_text
+from .errors import SYNTAX_ERROR, syntax_detail, token_text
 from .keywords import CLAUSE_STARTS, RESERVED
 
 if TYPE_CHECKING:
@@ -44,16 +46,18 @@ def parse_query(p: ExpressionParser) -> Query:
     if p.match_word("WINDOW"):
         query.window = _parse_window(p)
     if p.match_word("WHERE"):
-        query.where = p.parse_expression()
+        with p.followed_by(F.WHERE_CLAUSE):
+            query.where = p.parse_expression()
     _expect_by_after(p, "GROUP")
     if p.match_word("GROUP", "BY"):
-        query.group_by = _parse_grouping(p)
+        query.group_by = _parse_grouping(p, F.GROUP_BY_ITEM)
     _expect_by_after(p, "PARTITION")
     if p.match_word("PARTITION", "BY"):
-        query.partition_by = _parse_grouping(p)
+        query.partition_by = _parse_grouping(p, F.PARTITION_BY_ITEM)
         query.partition_by_written = True
     if p.match_word("HAVING"):
-        query.having = p.parse_expression()
+        with p.followed_by(F.HAVING_CLAUSE):
+            query.having = p.parse_expression()
     if p.match_word("EMIT"):
         if p.word() not in ("CHANGES", "FINAL"):
             raise p.syntax_error("{'CHANGES', 'FINAL'}")
@@ -132,7 +136,8 @@ def _parse_select_item(p: ExpressionParser) -> SelectItem:
         source = p.parse_identifier()
         p._advance(2)
         return SelectItem(exp.Column(this=exp.Star(), table=exp.Identifier(this=source)))
-    item = SelectItem(p.parse_expression())
+    with p.followed_by(F.SELECT_ITEM):
+        item = SelectItem(p.parse_expression())
     if p.match_word("AS") or p.is_identifier():  # FROM, the only follower, is reserved
         item.alias = p.parse_identifier("an alias")
     return item
@@ -179,7 +184,9 @@ def _parse_join(p: ExpressionParser) -> JoinClause:
         raise p.syntax_error("'ON'" if within is not None and within.grace_ms is not None
                              else "{'GRACE', 'ON'}" if within is not None else "{'WITHIN', 'ON'}")
     p._advance()
-    return JoinClause(kind=kind, right=right, on=p.parse_expression(), within=within)
+    with p.followed_by(F.JOIN_CRITERIA):
+        on = p.parse_expression()
+    return JoinClause(kind=kind, right=right, on=on, within=within)
 
 
 def _expect_join(p: ExpressionParser) -> None:
@@ -192,9 +199,9 @@ def _expect_join(p: ExpressionParser) -> None:
 def _parse_within(p: ExpressionParser) -> WithinSpec:
     if p._match(TokenType.L_PAREN):
         before = p.parse_duration()
-        p.expect(TokenType.COMMA, ",")
+        p.expect_token(TokenType.COMMA, ",", p.starts_number)
         after = p.parse_duration()
-        p.expect(TokenType.R_PAREN, ")")
+        p.expect_close(TokenType.R_PAREN, ")", F.WITHIN_CLAUSE)
     else:
         before = after = p.parse_duration()
     grace = None
@@ -232,6 +239,7 @@ def _parse_window(p: ExpressionParser) -> WindowSpec:
         spec.printed["advance"] = p.last_duration
     # ``(',' retentionClause)? (',' gracePeriodClause)?``: ANTLR looks past the comma to choose; a word that
     # is neither leaves it no viable alternative
+    graced = False
     if p._curr and p._curr.token_type == TokenType.COMMA:
         if p.next_word() not in ("RETENTION", "GRACE"):
             p._advance()
@@ -243,10 +251,15 @@ def _parse_window(p: ExpressionParser) -> WindowSpec:
             if p._match(TokenType.COMMA):
                 p.expect_keyword("GRACE", lambda t: p.normalize(t) == "PERIOD" and t.token_type == TokenType.VAR)
                 _grace(p, spec)
+                graced = True
         else:
             p._advance()
             _grace(p, spec)
-    p.expect(TokenType.R_PAREN, ")")
+            graced = True
+    if graced:  # the window's last clause: ')' alone is expected (missing where the next clause begins)
+        p.expect_close(TokenType.R_PAREN, ")", F.WINDOW_CLAUSE)
+    else:  # ANTLR's sync before the optional ``(',' gracePeriodClause)?`` expects ',' or ')'
+        p.expect_list_end(TokenType.R_PAREN, ")")
     return spec
 
 
@@ -257,21 +270,61 @@ def _grace(p: ExpressionParser, spec: WindowSpec) -> None:
     spec.printed["grace"] = p.last_duration
 
 
-def _parse_grouping(p: ExpressionParser) -> list[exp.Expression]:
+def _parse_grouping(p: ExpressionParser, follow: F.Follow) -> list[exp.Expression]:
     """GROUP BY / PARTITION BY: ``e1, e2`` or the wrapped form ``(e1, e2)`` (also ``()``).
 
     ksqlDB's grammar has both alternatives; ``(a, b)`` is only the wrapped list when nothing but the
     next clause follows it - ``(a) + 1`` or ``(x IS NULL)`` are single parenthesized expressions.
+    Text that fits neither is reported as ANTLR's prediction between the two does: the alternative that
+    reads further is chosen and fails with its own error; when both stop at the same token, no alternative
+    is viable there (``GROUP BY (a EMIT``).
     """
-    if p._curr.token_type == TokenType.L_PAREN:
-        index = p._index
-        try:
-            p._advance()
+    def listed() -> list[exp.Expression]:
+        with p.followed_by(follow):
+            return p._parse_list(p.parse_value_expression)
+
+    def wrapped() -> list[exp.Expression]:
+        p._advance()
+        with p.followed_by(F.IN_LIST):
             items = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
-            p.expect(TokenType.R_PAREN, ")")
-            if not p._curr or p.word() in _CLAUSE_END:
-                return items
-        except (KsqlParseError, ParseError):
-            pass
-        p._retreat(index)
-    return p._parse_list(p.parse_value_expression)
+        p.expect_list_end(TokenType.R_PAREN, ")")
+        return items
+
+    if p._curr.token_type != TokenType.L_PAREN:
+        return listed()
+    start = p._index
+    as_wrapped = _attempt(p, wrapped)
+    if as_wrapped.error is None and (not p._curr or p.word() in _CLAUSE_END):
+        return as_wrapped.items
+    p._retreat(start)
+    as_listed = _attempt(p, listed)
+    if as_listed.error is None:
+        return as_listed.items
+    for error in (as_wrapped.error, as_listed.error):  # what the AST builder refuses in well-formed text
+        if error is not None and not error.raw_message.startswith(SYNTAX_ERROR):
+            raise error
+    if as_listed.end == as_wrapped.end:
+        p._retreat(as_listed.end)
+        raise p.syntax_error(None)
+    if as_listed.end > as_wrapped.end:
+        raise as_listed.error
+    p._retreat(start)
+    return wrapped() if as_wrapped.error is None else _raise(as_wrapped.error)
+
+
+class _Attempt(NamedTuple):
+    items: list[exp.Expression]
+    error: KsqlParseError | None
+    end: int  # the token it stopped at
+
+
+def _attempt(p: ExpressionParser, parse: Callable[[], list[exp.Expression]]) -> _Attempt:
+    try:
+        return _Attempt(parse(), None, p._index)
+    except (KsqlParseError, ParseError) as e:
+        error = e if isinstance(e, KsqlParseError) else p.syntax_error()
+        return _Attempt([], error, p._index)
+
+
+def _raise(error: KsqlParseError) -> NoReturn:
+    raise error

@@ -10,12 +10,15 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlglot.tokens import Token, TokenType
 
+from ksqlpy.errors import KsqlParseError
+
 from . import ast
-from .errors import syntax_detail, token_text, unknown_statement
+from . import follow as F
+from .errors import SYNTAX_ERROR, syntax_detail, token_text, unknown_statement
 from .insert_values import prepare_insert_values
 from .query import parse_limit, parse_query
 from .types import parse_type
@@ -49,10 +52,20 @@ def _create(p: KsqlParser) -> ast.Statement:
         raise p.syntax_error(None)  # no CREATE statement fits: no viable alternative
     p._advance()
     if_not_exists = p.match_word("IF", "NOT", "EXISTS")
+    # CREATE [OR REPLACE] STREAM|TABLE begins both CREATE forms (with columns, AS query): ANTLR's prediction
+    # reads on until they part - at the column list, AS, or the statement's end - so any syntax error
+    # before that point has no viable alternative (a SOURCE stream or table has one form)
+    undecided = not is_source
+    if undecided and not p.is_identifier():
+        raise p.syntax_error(None)
     name = p.parse_identifier("a source name")
     columns = _table_elements(p, kind) if p._curr.token_type == TokenType.L_PAREN else None
+    undecided = undecided and columns is None
     with_at = p.line_col(p._curr)
-    properties, _ = p.parse_properties() if p.match_word("WITH") else ({}, {})
+    properties, _ = _undecided_properties(p) if undecided else (
+        p.parse_properties() if p.match_word("WITH") else ({}, {}))
+    if undecided and p._curr and p.word() != "AS":
+        raise p.syntax_error(None)
     as_token = p._curr
     if p.match_word("AS"):
         if columns is not None or is_source:
@@ -77,6 +90,18 @@ def _create(p: KsqlParser) -> ast.Statement:
     )
 
 
+def _undecided_properties(p: KsqlParser) -> tuple[dict[str, Any], dict[str, Any]]:
+    """``WITH (...)`` while both CREATE forms are viable: a syntax error in it fails the prediction there."""
+    if not p.match_word("WITH"):
+        return {}, {}
+    try:
+        return p.parse_properties()
+    except KsqlParseError as e:
+        if e.raw_message.startswith(SYNTAX_ERROR):
+            raise p.syntax_error(None) from None
+        raise
+
+
 def _table_elements(p: KsqlParser, kind: str | None) -> list[ast.ColumnDef]:
     p.expect(TokenType.L_PAREN, "(")
     columns = [parse_column_def(p, kind)]
@@ -91,7 +116,9 @@ def parse_column_def(p: KsqlParser, kind: str | None) -> ast.ColumnDef:
     """``name type [KEY | PRIMARY KEY | HEADERS | HEADER('k')]``; ``kind`` checks KEY vs PRIMARY KEY."""
     name_token = p._curr
     line, col = p.line_col(name_token)
-    column = ast.ColumnDef(name=p.parse_identifier("a column name"), type=parse_type(p), line=line, column=col)
+    name = p.parse_identifier("a column name")
+    with p.followed_by(F.COLUMN_TYPE):
+        column = ast.ColumnDef(name=name, type=parse_type(p), line=line, column=col)
     if p.match_word("PRIMARY", "KEY"):
         column.key = column.primary_key = True
     elif p.match_word("KEY"):
@@ -101,7 +128,7 @@ def parse_column_def(p: KsqlParser, kind: str | None) -> ast.ColumnDef:
     elif p.match_word("HEADER"):
         p.expect(TokenType.L_PAREN, "(")
         column.header_key = p.parse_string(_is(TokenType.R_PAREN))
-        p.expect(TokenType.R_PAREN, ")")
+        p.expect_close(TokenType.R_PAREN, ")", F.COLUMN_END)
     if kind == "TABLE" and column.key and not column.primary_key:
         raise p.error(
             f"Column `{column.name}` is a 'KEY' column: please use 'PRIMARY KEY' for tables.", name_token, located=True
@@ -125,7 +152,8 @@ def _create_type(p: KsqlParser) -> ast.CreateType:
     if_not_exists = p.match_word("IF", "NOT", "EXISTS")
     name = p.parse_identifier("a type name")
     p.expect_keyword("AS", p.starts_type)
-    return ast.CreateType(name=name, type=parse_type(p), if_not_exists=if_not_exists)
+    with p.followed_by(F.STATEMENT_END):
+        return ast.CreateType(name=name, type=parse_type(p), if_not_exists=if_not_exists)
 
 
 # --------------------------------------------------------------------------- INSERT / SELECT
@@ -138,6 +166,8 @@ def _insert(p: KsqlParser) -> ast.Statement:
         # ANTLR's statement prediction finds no viable alternative at the token after INSERT
         raise p.syntax_error(None)
     line, col = p.line_col(p._curr)
+    if not p.is_identifier():
+        raise p.syntax_error(None)  # both INSERT INTO forms need the target: the prediction fails here
     target = p.parse_identifier("a source name")
     with_at = p.line_col(p._curr)
     if p.match_word("WITH"):
@@ -160,7 +190,8 @@ def _insert(p: KsqlParser) -> ast.Statement:
         # fits this token: ANTLR's statement prediction finds no viable alternative
         raise p.syntax_error("'VALUES'" if columns is not None else None)
     p.expect(TokenType.L_PAREN, "(")
-    values = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
+    with p.followed_by(F.IN_LIST):
+        values = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
     p.expect_list_end(TokenType.R_PAREN, ")")
     return prepare_insert_values(ast.InsertValues(target=target, columns=columns, values=values), (line, col))
 
@@ -310,7 +341,9 @@ def _alter(p: KsqlParser) -> ast.AlterSource | ast.AlterSystem:
     while True:
         p.expect_word("ADD")
         p.match_word("COLUMN")
-        columns.append(ast.ColumnDef(name=p.parse_identifier("a column name"), type=parse_type(p)))
+        column = p.parse_identifier("a column name")
+        with p.followed_by(F.ADDED_COLUMN_TYPE):
+            columns.append(ast.ColumnDef(name=column, type=parse_type(p)))
         if not p._match(TokenType.COMMA):
             break
     return ast.AlterSource(kind=kind, name=name, columns=columns)
@@ -334,10 +367,12 @@ def _unset(p: KsqlParser) -> ast.UnsetProperty:
 def _variable_name(p: KsqlParser) -> str:
     """A variable name: a bare word, reserved words included (ksqlDB tolerates them in DEFINE/UNDEFINE)."""
     token = p._curr
-    bare_word = token is not None and token.token_type not in (TokenType.STRING, TokenType.NUMBER,
-                                                               TokenType.IDENTIFIER) and _WORD.fullmatch(token.text)
+    bare_word = bool(token) and token.token_type not in (TokenType.STRING, TokenType.NUMBER, TokenType.IDENTIFIER,
+                                                         TokenType.SENTINEL) and _WORD.fullmatch(token.text)
     if not bare_word:
-        raise p.syntax_error(None)
+        # ``variableName: IDENTIFIER | nonReserved``: ANTLR's sync before it reports a mismatch against every
+        # token that can begin it - no detail (the statement was predicted at DEFINE / UNDEFINE)
+        raise p.syntax_error("a variable name")
     token = p._curr
     p._advance()
     return token.text

@@ -15,6 +15,7 @@ from sqlglot.tokens import Token, TokenType
 from ksqlpy.errors import KsqlParseError
 from ksqlpy.types import PRIMITIVES_BY_NAME, Array, Decimal, Map, SqlType, Struct
 
+from . import follow as F
 from .ast import TypeName
 
 if TYPE_CHECKING:
@@ -29,15 +30,18 @@ def parse_type(p: TokenParser) -> SqlType:
     nxt = p._next.token_type
     if word == "ARRAY" and nxt == TokenType.LT:
         p._advance(2)
-        element = parse_type(p)
-        p.expect(TokenType.GT, ">")
+        with p.followed_by(F.ELEMENT_TYPE):
+            element = parse_type(p)
+        p.expect_close(TokenType.GT, ">", F.AFTER_TYPE)
         return Array(element)
     if word == "MAP" and nxt == TokenType.LT:
         p._advance(2)
-        key = parse_type(p)
-        p.expect(TokenType.COMMA, ",")
-        value = parse_type(p)
-        p.expect(TokenType.GT, ">")
+        with p.followed_by(F.MAP_KEY_TYPE):
+            key = parse_type(p)
+        p.expect_token(TokenType.COMMA, ",", p.starts_type)
+        with p.followed_by(F.ELEMENT_TYPE):
+            value = parse_type(p)
+        p.expect_close(TokenType.GT, ">", F.AFTER_TYPE)
         return Map(key, value)
     if word == "STRUCT" and nxt in (TokenType.LT, TokenType.NEQ):
         p._advance()
@@ -49,7 +53,7 @@ def parse_type(p: TokenParser) -> SqlType:
         precision = p.parse_integer("a precision")
         p.expect(TokenType.COMMA, ",")
         scale = p.parse_integer("a scale")
-        p.expect(TokenType.R_PAREN, ")")
+        p.expect_close(TokenType.R_PAREN, ")", F.AFTER_TYPE)
         _check_decimal(p, start, precision, scale)
         return Decimal(precision, scale)
     token = p._curr
@@ -84,10 +88,11 @@ def _parse_struct_fields(p: TokenParser) -> Struct:
     if not p._match(TokenType.GT):
         while True:
             name = p.parse_identifier("a field name")
-            fields.append((name, parse_type(p)))
+            with p.followed_by(F.FIELD_TYPE):
+                fields.append((name, parse_type(p)))
             if not p._match(TokenType.COMMA):
                 break
-        p.expect(TokenType.GT, ">")
+        p.expect_list_end(TokenType.GT, ">")
     return Struct(tuple(fields))
 
 
@@ -100,4 +105,4 @@ def _skip_type_parameters(p: TokenParser) -> None:
             raise p.syntax_error(_TYPE_PARAMETER)
         if not p._match(TokenType.COMMA):
             break
-    p.expect(TokenType.R_PAREN, ")")
+    p.expect_list_end(TokenType.R_PAREN, ")")

@@ -18,6 +18,7 @@ Run ``python tests/cases/syntax-errors/gen_syntax_errors.py`` after changing it.
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +30,7 @@ TABLE = "CREATE TABLE T (K STRING PRIMARY KEY, C INT) WITH (kafka_topic='t', val
 MARK = "@"  # where the failing token begins (removed from the statement)
 # reserved words in hole templates that a token able to begin the rule follows (ANTLR deletes them)
 EXTRANEOUS_RESERVED = {"FROM", "ON", "AS"}
+RESERVED_WORDS = {"FROM", "ON", "AS", "WHERE", "GROUP", "HAVING", "WITH", "LIMIT", "SELECT"}  # those used here
 
 # query bodies with a required rule left empty at MARK, and what the rule is
 QUERY_HOLES: list[tuple[str, str]] = [
@@ -147,10 +149,19 @@ INLINE: list[tuple[str, str, str]] = [
 
 
 # a stray token after an item of ``item (',' item)* CLOSE``: sync at the loop's entry lists ',' and CLOSE
-LIST_ENDS_IN_QUERIES: list[tuple[str, str, str]] = [
-    ("function arguments", "SELECT CONCAT(B @B) FROM S;", "Expecting {',', ')'}"),
-    ("function arguments before FROM", "SELECT CONCAT(B, B @FROM S;", "Expecting {',', ')'}"),
-    ("function arguments, a reserved word before ')'", "SELECT CONCAT(B @FROM) FROM S;", "reserved FROM"),
+LIST_ENDS_IN_QUERIES: list[tuple[str, str | None, str]] = [
+    ("function arguments", "SELECT CONCAT(B + 'x' @B) FROM S;", "Expecting {',', ')'}"),
+    ("function arguments before FROM", "SELECT CONCAT(B, 'x' @FROM S;", "Expecting {',', ')'}"),
+    ("function arguments, a reserved word before ')'", "SELECT CONCAT('x' @FROM) FROM S;", "reserved FROM"),
+    # a lone name (or (name)) may begin an argument or a lambda: the prediction between them fails at the
+    # token after it when neither continues
+    ("function arguments after a lone name", "SELECT CONCAT(B @B) FROM S;", None),
+    ("function arguments after a lone name before FROM", "SELECT CONCAT(B, B @FROM S;", None),
+    ("function arguments after a lone name, a reserved word", "SELECT CONCAT(B @FROM) FROM S;", None),
+    ("function arguments after a parenthesized name", "SELECT CONCAT((B) @FROM S;", None),
+    ("function arguments after an unclosed name", "SELECT CONCAT((B @FROM S;", None),
+    ("COUNT's only argument", "SELECT COUNT(K @FROM S;", None),
+    ("a lambda's parameters", "SELECT TRANSFORM(ARRAY[1], (X, Y @FROM S;", "Expecting {',', ')'}"),
     ("an IN list", "SELECT * FROM S WHERE A IN (1 @2);", "Expecting {',', ')'}"),
     ("an array constructor", "SELECT ARRAY[1 @2] FROM S;", "Expecting {',', ']'}"),
     ("a struct constructor", "SELECT STRUCT(F := 1 @G := 2) FROM S;", "Expecting {',', ')'}"),
@@ -165,23 +176,202 @@ LIST_ENDS_IN_QUERIES: list[tuple[str, str, str]] = [
     ("a select item ending in a dot", "SELECT S. @FROM S;", None),
     ("a CASE with neither an operand nor WHEN", "SELECT CASE @END FROM S;", None),
 ]
-LIST_ENDS: list[tuple[str, str, str]] = [
+LIST_ENDS: list[tuple[str, str, str | None]] = [
     ("WITH properties of CREATE STREAM", "CREATE STREAM X (ID INT KEY) WITH (kafka_topic='x' @value_format='JSON');",
      "Expecting {',', ')'}"),
     ("WITH properties of CREATE TABLE",
      "CREATE TABLE X (ID INT PRIMARY KEY) WITH (kafka_topic='x', value_format='JSON' @partitions=1);",
      "Expecting {',', ')'}"),
+    # without columns CREATE STREAM|TABLE's two forms are still both viable: the prediction fails at the token
     ("WITH properties of CSAS", "CREATE STREAM OUT WITH (kafka_topic='out' @partitions=1) AS SELECT * FROM S;",
-     "Expecting {',', ')'}"),
+     None),
     ("WITH properties of CTAS",
-     "CREATE TABLE OUT WITH (kafka_topic='out' @partitions=1) AS SELECT K, COUNT(*) FROM S GROUP BY K;",
-     "Expecting {',', ')'}"),
+     "CREATE TABLE OUT WITH (kafka_topic='out' @partitions=1) AS SELECT K, COUNT(*) FROM S GROUP BY K;", None),
     ("WITH properties, a reserved word before ')'", "CREATE STREAM X (ID INT KEY) WITH (kafka_topic='x' @FROM);",
      "reserved FROM"),
     ("INSERT VALUES' columns", "INSERT INTO S (K @A) VALUES ('k', 1);", "Expecting {',', ')'}"),
     ("INSERT VALUES' values", "INSERT INTO S (K, A) VALUES ('k' @1);", "Expecting {',', ')'}"),
     ("INSERT VALUES' values without columns", "INSERT INTO S VALUES ('k' @1 'b');", "Expecting {',', ')'}"),
 ]
+
+
+# a reserved word where an identifier is required: named as one only when ANTLR deletes it as extraneous (the
+# token after it can begin the identifier); else a plain mismatch (no detail), or - where two statement forms
+# are still being predicted (CREATE STREAM|TABLE before its columns or AS, INSERT INTO) - no viable alternative
+RESERVED_NAMES: list[tuple[str, str, str | None]] = [
+    ("a column name before its type", "CREATE STREAM X (@FROM INT KEY) WITH (kafka_topic='x', value_format='JSON');",
+     "reserved FROM"),
+    ("a column name without a type", "CREATE STREAM X (ID INT KEY, @FROM) WITH (kafka_topic='x', value_format='JSON');",
+     ""),
+    ("a source name before a name", "SELECT * FROM @FROM S;", "reserved FROM"),
+    ("a source name at the end", "SELECT * FROM @WHERE;", ""),
+    ("an alias before FROM", "SELECT A AS @SELECT FROM S;", ""),
+    ("an alias before a name", "SELECT A AS @SELECT B FROM S;", "reserved SELECT"),
+    ("a source alias at the end", "SELECT * FROM S AS @FROM;", ""),
+    ("a select item before FROM", "SELECT @SIZE FROM S;", ""),
+    ("a select item before an expression", "SELECT @SIZE A FROM S;", "reserved SIZE"),
+    ("a struct field", "SELECT S2->@FROM FROM S;", ""),
+    ("DROP's source name", "DROP STREAM @SELECT;", ""),
+    ("DROP's source name before a name", "DROP STREAM @SELECT S;", "reserved SELECT"),
+    ("an INSERT column", "INSERT INTO S (K, @FROM) VALUES ('k', 1);", ""),
+    ("a SOURCE stream's name", "CREATE SOURCE STREAM @SELECT (ID INT KEY) WITH (kafka_topic='x', value_format='JSON');",
+     ""),
+    ("a stream's name", "CREATE STREAM @SELECT (ID INT KEY) WITH (kafka_topic='x', value_format='JSON');", None),
+    ("a table's name before AS", "CREATE TABLE @FROM AS SELECT K, COUNT(*) FROM S GROUP BY K;", None),
+    ("an INSERT INTO target", "INSERT INTO @FROM SELECT * FROM S;", None),
+    ("the first field of a STRUCT constructor", "SELECT STRUCT(@FROM := 1) FROM S;", None),
+    ("a later field of a STRUCT constructor", "SELECT STRUCT(A := 1, @FROM := 1) FROM S;", ""),
+]
+# DEFINE / UNDEFINE: variableName is IDENTIFIER | nonReserved, predicted at the keyword; a reserved word is
+# tolerated there (SyntaxErrorValidator suppresses that mismatch), anything else is a mismatch (no detail)
+VARIABLE_NAMES: list[tuple[str, str, str | None]] = [
+    ("a digit-led name", "DEFINE @1X = 'v';", ""),
+    ("a number", "DEFINE @1 = 'v';", ""),
+    ("a back-quoted name", "DEFINE @`x` = 'v';", ""),
+    ("a string", "DEFINE @'x' = 'v';", ""),
+    ("no name", "DEFINE @= 'v';", ""),
+    ("UNDEFINE of nothing", "UNDEFINE @;", ""),
+    ("UNDEFINE of a number", "UNDEFINE @1;", ""),
+    ("a second word after UNDEFINE's name", "UNDEFINE X @Y;", "Expecting ';'"),
+]
+
+
+# a bracket that closes its rule alone, left open: ANTLR's match misses it and recoverInline reports it missing
+# when the next token can follow the bracket in the rules the parser is in (singleTokenInsertion over the
+# follow set in context), else a mismatch. The mismatch lists what could come at the earliest point the
+# parser could have stopped (DefaultErrorStrategy's nextTokensContext, recorded by sync): after an
+# expression every operator and the bracket - no detail; where nothing optional came before, the bracket.
+# (what, text left open, bracket, what a mismatch says - None where it depends on the type rule's loops)
+OPEN_BRACKETS: list[tuple[str, str, str, str | None]] = [
+    ("a parenthesized expression", "(A + 1", ")", ""),
+    ("a CAST", "CAST(A AS STRING", ")", None),
+    ("a subscript", "B[1", "]", ""),
+]
+# (where, query with {x} for the open bracket and MARK before the next token, the token can follow); a first
+# GROUP BY / PARTITION BY expression in brackets is GROUPINGS' business
+BRACKET_PLACES: list[tuple[str, str, bool]] = [
+    ("the last select item", "SELECT {x} @FROM S;", True),
+    ("a select item before a comma", "SELECT {x} @, K FROM S;", True),
+    ("a select item before its alias", "SELECT {x} @AS Y FROM S;", True),
+    ("a select item before an implicit alias", "SELECT {x} @Y FROM S;", True),
+    ("WHERE before EMIT", "SELECT * FROM S WHERE {x} @EMIT CHANGES;", True),
+    ("WHERE at the end", "SELECT * FROM S WHERE {x} @;", True),
+    ("WHERE before PARTITION BY", "SELECT * FROM S WHERE {x} @PARTITION BY K;", True),
+    ("a PARTITION BY expression after a comma", "SELECT * FROM S PARTITION BY K, {x} @;", True),
+    ("a PARTITION BY expression before a comma", "SELECT * FROM S PARTITION BY K, {x} @, A;", True),
+    ("the join criteria before WHERE", "SELECT * FROM S JOIN S2 WITHIN 1 SECOND ON S.K = {x} @WHERE S.A = 1;", True),
+    ("a function argument before a comma", "SELECT CONCAT({x} @, 'y') FROM S;", True),
+    ("a CASE condition", "SELECT CASE WHEN {x} @THEN 1 END FROM S;", True),
+    ("a CASE result", "SELECT CASE WHEN A > 1 THEN {x} @END FROM S;", True),
+    ("a LIKE pattern before ESCAPE", "SELECT * FROM S WHERE B LIKE {x} @ESCAPE '!';", True),
+    # the enclosing rule needs its own token first
+    ("a function argument before FROM", "SELECT CONCAT({x} @FROM S;", False),
+    ("an IN element before FROM", "SELECT * FROM S WHERE A IN ({x} @FROM S);", False),
+    ("a CASE result before FROM", "SELECT CASE WHEN A > 1 THEN {x} @FROM S;", False),
+    ("BETWEEN's lower bound", "SELECT * FROM S WHERE A BETWEEN {x} @;", False),
+    ("a select item before a word that cannot follow it", "SELECT {x} @WHERE FROM S;", False),
+]
+AGG_BRACKET_PLACES: list[tuple[str, str, bool]] = [
+    ("a GROUP BY expression after a comma", "SELECT K, COUNT(*) FROM S GROUP BY K, {x} @;", True),
+    ("a GROUP BY expression before a comma", "SELECT K, A, COUNT(*) FROM S GROUP BY K, {x} @, A;", True),
+    ("a GROUP BY expression before HAVING", "SELECT K, COUNT(*) FROM S GROUP BY K, {x} @HAVING COUNT(*) > 1;", True),
+    ("WHERE before GROUP BY", "SELECT K, COUNT(*) FROM S WHERE {x} @GROUP BY K;", True),
+    ("the HAVING expression", "SELECT K, COUNT(*) FROM S GROUP BY K HAVING {x} @;", True),
+    ("the HAVING expression before LIMIT", "SELECT K, COUNT(*) FROM S GROUP BY K HAVING {x} @LIMIT 1;", True),
+]
+# an unclosed COUNT(*): ')' alone closes it
+COUNT_STAR_PLACES: list[tuple[str, str, bool]] = [
+    ("a select item", "SELECT K, COUNT(* @FROM S GROUP BY K;", True),
+    ("a select item before a comma", "SELECT COUNT(* @, K FROM S GROUP BY K;", True),
+    ("HAVING", "SELECT K, COUNT(*) FROM S GROUP BY K HAVING COUNT(* @> 1;", True),
+    ("a function argument", "SELECT K, ABS(COUNT(* @FROM S GROUP BY K;", False),
+]
+# GROUP BY's two forms (a list, or a list in brackets) both begin with '(': the prediction reads on while both
+# fit; where both fail at one token nothing is viable, else the one that read further fails with its own error
+GROUPINGS: list[tuple[str, str, str | None]] = [
+    ("an unclosed bracket", "SELECT K, COUNT(*) FROM S GROUP BY (K @EMIT CHANGES;", None),
+    ("an unclosed bracket at the end", "SELECT K, COUNT(*) FROM S GROUP BY (K + 1 @;", None),
+    ("an unclosed bracket before HAVING", "SELECT K, COUNT(*) FROM S GROUP BY (K @HAVING COUNT(*) > 1;", None),
+    ("an unclosed list", "SELECT K, A, COUNT(*) FROM S GROUP BY (K, A @EMIT CHANGES;", "Expecting {',', ')'}"),
+    ("an unclosed second expression", "SELECT K, A, COUNT(*) FROM S GROUP BY (K), (A @EMIT CHANGES;",
+     "missing ')' at 'EMIT'"),
+]
+# the types of a column definition, ALTER's ADD COLUMN, CREATE TYPE and CAST
+OPEN_TYPES: list[tuple[str, str, str, str | None]] = [
+    ("an ARRAY type", "ARRAY<INT", ">", None),
+    ("a MAP type", "MAP<STRING, INT", ">", None),
+    ("a DECIMAL type", "DECIMAL(4, 2", ")", "Expecting ')'"),
+]
+# (where, statement with {t} and MARK, the token can follow); ANTLR first deletes a token that the closing
+# one follows (``DECIMAL(4, 2 KEY)``: extraneous)
+TYPE_PLACES: list[tuple[str, str, bool]] = [
+    ("a column before a comma", "CREATE {kind} X (ID INT {key}, V {t} @, W INT) WITH (kafka_topic='x', "
+     "value_format='JSON');", True),
+    ("a key column", "CREATE {kind} X (ID {t} @{key}) WITH (kafka_topic='x', value_format='JSON');", True),
+    ("a header column", "CREATE {kind} X (ID INT {key}, V {t} @HEADERS) WITH (kafka_topic='x', value_format='JSON');",
+     True),
+    ("a column before WITH", "CREATE {kind} X (ID INT {key}, V {t} @WITH (kafka_topic='x', value_format='JSON');",
+     False),
+]
+OTHER_TYPE_PLACES: list[tuple[str, str, bool]] = [
+    ("CREATE TYPE's type", "CREATE TYPE MYTYPE AS {t} @;", True),
+    ("ALTER's added column", "ALTER STREAM S ADD COLUMN C {t} @;", True),
+    ("ALTER's added column before another", "ALTER STREAM S ADD COLUMN C {t} @, ADD D INT;", True),
+    ("a STRUCT field's type", "CREATE TYPE MYTYPE AS STRUCT<F {t} @, G INT>;", True),
+    ("CAST's type before FROM", "SELECT CAST(A AS {t} @FROM S;", False),
+]
+# single closing tokens in statements and clauses: (what, statement with MARK, detail)
+CLOSES: list[tuple[str, str, str]] = [
+    ("a header's key", "CREATE STREAM H (V BYTES HEADER('k' @, W INT) WITH (kafka_topic='h', value_format='JSON');",
+     "missing ')' at ','"),
+    ("a header's key before WITH", "CREATE STREAM H (V BYTES HEADER('k' @WITH (kafka_topic='h', value_format='JSON');",
+     "Expecting ')'"),
+    ("a STRUCT type's fields", "CREATE TYPE MYTYPE AS STRUCT<F INT @;", "Expecting {',', '>'}"),
+    ("type's parameters", "CREATE STREAM X (ID VARCHAR(STRING @KEY, V INT) WITH (kafka_topic='x', "
+     "value_format='JSON');", "Expecting {',', ')'}"),
+    ("ARRAY type in a column before ')'", "CREATE STREAM X (ID INT KEY, V ARRAY<INT @) WITH (kafka_topic='x', "
+     "value_format='JSON');", "missing '>' at ')'"),
+    ("ARRAY type in CAST", "SELECT CAST(A AS ARRAY<INT @) FROM S;", "missing '>' at ')'"),
+    ("MAP type in a STRUCT", "CREATE TYPE MYTYPE AS STRUCT<F MAP<STRING, INT >@;", "Expecting {',', '>'}"),
+    ("DECIMAL type in a STRUCT", "CREATE TYPE MYTYPE AS STRUCT<F DECIMAL(4, 2 @>;", "missing ')' at '>'"),
+    ("DECIMAL type in an ARRAY", "CREATE TYPE MYTYPE AS ARRAY<DECIMAL(4, 2 @>;", "missing ')' at '>'"),
+    ("DECIMAL type in CAST", "SELECT CAST(A AS DECIMAL(4, 2 @X) FROM S;", "Expecting ')'"),
+    ("DECIMAL type in CAST, a reserved word", "SELECT CAST(A AS DECIMAL(4, 2 @AS) FROM S;", "reserved AS"),
+    ("a MAP type's comma", "CREATE TYPE MYTYPE AS MAP<STRING @INT>;", "missing ',' at 'INT'"),
+    ("a WITHIN window before ON", "SELECT * FROM S JOIN S2 WITHIN (1 SECOND, 2 SECONDS @ON S.K = S2.K;",
+     "missing ')' at 'ON'"),
+    ("a WITHIN window before GRACE",
+     "SELECT * FROM S JOIN S2 WITHIN (1 SECOND, 2 SECONDS @GRACE PERIOD 1 SECOND ON S.K = S2.K;",
+     "missing ')' at 'GRACE'"),
+    ("a WITHIN window's comma", "SELECT * FROM S JOIN S2 WITHIN (1 SECOND @2 SECONDS) ON S.K = S2.K;",
+     "missing ',' at '2'"),
+    ("a tumbling window before WHERE", "SELECT K, COUNT(*) FROM S WINDOW TUMBLING (SIZE 1 SECOND @WHERE A > 1 "
+     "GROUP BY K;", "Expecting {',', ')'}"),
+    ("a tumbling window with retention", "SELECT K, COUNT(*) FROM S WINDOW TUMBLING (SIZE 1 SECOND, RETENTION 1 DAY "
+     "@GROUP BY K;", "Expecting {',', ')'}"),
+    ("a tumbling window after its grace period", "SELECT K, COUNT(*) FROM S WINDOW TUMBLING (SIZE 1 SECOND, "
+     "GRACE PERIOD 1 SECOND @GROUP BY K;", "missing ')' at 'GROUP'"),
+    ("a hopping window after its grace period", "SELECT K, COUNT(*) FROM S WINDOW HOPPING (SIZE 2 SECONDS, "
+     "ADVANCE BY 1 SECOND, GRACE PERIOD 1 SECOND @WHERE A > 1 GROUP BY K;", "missing ')' at 'WHERE'"),
+    ("a session window after its grace period", "SELECT K, COUNT(*) FROM S WINDOW SESSION (1 SECOND, "
+     "GRACE PERIOD 1 SECOND @FROM S GROUP BY K;", "Expecting ')'"),
+    ("INSERT VALUES' CAST before a comma", "INSERT INTO S VALUES ('k', CAST(1 AS INT @, 'b');", "missing ')' at ','"),
+    ("INSERT VALUES' bracket before its end", "INSERT INTO S VALUES ('k', (1 + 1 @, 'b');", "missing ')' at ','"),
+]
+
+
+def _closing(close: str, follows: bool, statement: str, mismatch: str | None = None) -> str | None:
+    """ANTLR's recoverInline of a closing token at MARK: extraneous when the closing token comes next (a reserved
+    word is named as one), else missing when the token there can follow it, else ``mismatch`` (None: no case)."""
+    sql, col = _at(statement)
+    token, after = (_tokens(sql[col - 1:]) + [";", ";"])[:2]
+    if after == close:
+        return _reserved(token) if token in RESERVED_WORDS else f"Expecting '{close}'"
+    return f"missing '{close}' at '{token}'" if follows else mismatch
+
+
+def _tokens(text: str) -> list[str]:
+    return re.findall(r"'[^']*'|\w+|\S", text)
 
 
 def _at(statement: str) -> tuple[str, int]:
@@ -207,7 +397,7 @@ def _case(name: str, statement: str, detail: str | None, setup: tuple[str, ...] 
     sql, col = _at(statement)
     line = len(setup) + 1
     if detail is None:
-        near = sql[col - 1:].split(" ")[0].rstrip(";") or ";"
+        near = (_tokens(sql[col - 1:]) or [";"])[0]
         detail = f"Syntax error at or near '{near}' at line {line}:{col}"
     return {"name": name, "statements": [*setup, sql],
             "expectedException": {"type": EXCEPTION,
@@ -226,7 +416,9 @@ def cases() -> list[Case]:
             out.append(_case(f"{kind}: nothing begins {what}", wrap.format(q=query), ""))
     for what, template in DDL_HOLES:
         for kind, key in KINDS:
-            out.append(_case(f"CREATE {kind}: nothing begins {what}", template.format(kind=kind, key=key), ""))
+            # before its name, CREATE STREAM|TABLE is still one of two forms (a SOURCE one is not)
+            detail = None if what == "the source name" and not kind.startswith("SOURCE") else ""
+            out.append(_case(f"CREATE {kind}: nothing begins {what}", template.format(kind=kind, key=key), detail))
     for what, statement in OTHER_HOLES:
         out.append(_case(f"nothing begins {what}", statement, ""))
     for what, statement in NO_VIABLE:
@@ -238,6 +430,50 @@ def cases() -> list[Case]:
             out.append(_case(f"{kind}: a stray token in {what}", wrap.format(q=query), _detail(detail), setup))
     for what, statement, detail in LIST_ENDS:
         out.append(_case(f"a stray token in {what}", statement, _detail(detail)))
+    out.extend(_closing_cases(setup))
+    for what, statement, detail in RESERVED_NAMES:
+        out.append(_case(f"a reserved word as {what}", statement, _detail(detail), setup))
+    for what, statement, detail in VARIABLE_NAMES:
+        out.append(_case(f"a variable named by {what}", statement, detail))
+    return out
+
+
+def _closing_cases(setup: tuple[str, ...]) -> list[Case]:
+    out: list[Case] = []
+    for bracket, opened, close, mismatch in OPEN_BRACKETS:
+        for where, query, follows in BRACKET_PLACES:
+            for kind, wrap in WRAPS:
+                statement = wrap.format(q=query.format(x=opened))
+                detail = _closing(close, follows, statement, mismatch)
+                if detail is not None:
+                    out.append(_case(f"{kind}: {bracket} left open in {where}", statement, detail, setup))
+        for where, query, follows in AGG_BRACKET_PLACES:
+            for kind, wrap in AGG_WRAPS:
+                statement = wrap.format(q=query.format(x=opened))
+                out.append(_case(f"{kind}: {bracket} left open in {where}", statement,
+                                 _closing(close, follows, statement, mismatch)))
+    for where, query, follows in COUNT_STAR_PLACES:  # nothing optional between '*' and ')'
+        for kind, wrap in AGG_WRAPS:
+            statement = wrap.format(q=query)
+            out.append(_case(f"{kind}: COUNT(* left open in {where}", statement,
+                             _closing(")", follows, statement, "Expecting ')'")))
+    for what, query, detail in GROUPINGS:
+        for kind, wrap in AGG_WRAPS:
+            out.append(_case(f"{kind}: GROUP BY with {what}", wrap.format(q=query), detail))
+    for name, opened, close, mismatch in OPEN_TYPES:
+        for where, template, follows in TYPE_PLACES:
+            for kind, key in KINDS:
+                statement = template.format(kind=kind, key=key, t=opened)
+                detail = _closing(close, follows, statement, mismatch)
+                if detail is not None:
+                    out.append(_case(f"CREATE {kind}: {name} left open in {where}", statement, detail))
+        for where, template, follows in OTHER_TYPE_PLACES:
+            statement = template.format(t=opened)
+            detail = _closing(close, follows, statement, mismatch)
+            if detail is not None:
+                out.append(_case(f"{name} left open in {where}", statement, detail))
+    for what, statement, detail in CLOSES:
+        out.append(_case(f"left unclosed: {what}", statement, _detail(detail), setup))
     return out
 
 
