@@ -53,8 +53,9 @@ def _create(p: KsqlParser) -> ast.Statement:
     p._advance()
     if_not_exists = p.match_word("IF", "NOT", "EXISTS")
     # CREATE [OR REPLACE] STREAM|TABLE begins both CREATE forms (with columns, AS query): ANTLR's prediction
-    # reads on until they part - at the column list, AS, or the statement's end - so any syntax error
-    # before that point has no viable alternative (a SOURCE stream or table has one form)
+    # reads on until they part - at the column list or AS - so a syntax error in the name or the WITH clause
+    # has no viable alternative (a SOURCE stream or table has one form). Once the form without a query
+    # could end, the prediction settles on it and a stray token is the statement's own error.
     undecided = not is_source
     if undecided and not p.is_identifier():
         raise p.syntax_error(None)
@@ -64,8 +65,6 @@ def _create(p: KsqlParser) -> ast.Statement:
     with_at = p.line_col(p._curr)
     properties, _ = _undecided_properties(p) if undecided else (
         p.parse_properties() if p.match_word("WITH") else ({}, {}))
-    if undecided and p._curr and p.word() != "AS":
-        raise p.syntax_error(None)
     as_token = p._curr
     if p.match_word("AS"):
         if columns is not None or is_source:
@@ -74,7 +73,7 @@ def _create(p: KsqlParser) -> ast.Statement:
         return ast.CreateAsSelect(
             kind=kind,
             name=name,
-            properties=prepare_properties(PropertyScope.CREATE_AS_SELECT, properties, with_at),
+            properties=_prepare_properties(p, PropertyScope.CREATE_AS_SELECT, properties, with_at),
             query=query,
             or_replace=or_replace,
             if_not_exists=if_not_exists,
@@ -83,11 +82,24 @@ def _create(p: KsqlParser) -> ast.Statement:
         kind=kind,
         name=name,
         columns=columns or [],
-        properties=prepare_properties(PropertyScope.CREATE_SOURCE, properties, with_at),
+        properties=_prepare_properties(p, PropertyScope.CREATE_SOURCE, properties, with_at),
         or_replace=or_replace,
         if_not_exists=if_not_exists,
         is_source=is_source,
     )
+
+
+def _prepare_properties(p: KsqlParser, scope: PropertyScope, properties: dict[str, Any],
+                        where: tuple[int, int]) -> dict[str, Any]:
+    """The WITH clause prepared as ksqlDB's AST builder does - after the whole text parsed: with text left
+    after the statement (a syntax error, reported first) its refusal waits (``defer``)."""
+    try:
+        return prepare_properties(scope, properties, where)
+    except KsqlParseError as e:
+        if not p._curr:
+            raise
+        p.defer(e)
+        return {}
 
 
 def _undecided_properties(p: KsqlParser) -> tuple[dict[str, Any], dict[str, Any]]:
@@ -173,7 +185,7 @@ def _insert(p: KsqlParser) -> ast.Statement:
     if p.match_word("WITH"):
         properties, _ = p.parse_properties()
         query = parse_query(p)  # ksqlDB parses the whole statement before it prepares it
-        properties = prepare_properties(PropertyScope.INSERT_INTO, properties, with_at)
+        properties = _prepare_properties(p, PropertyScope.INSERT_INTO, properties, with_at)
         return ast.InsertInto(target=target, properties=properties, query=query, target_line=line,
                               target_column=col)
     if p.word() == "SELECT":
