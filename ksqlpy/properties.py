@@ -20,6 +20,13 @@ from typing import Any
 STREAMS_PREFIX = "ksql.streams."
 _OWN_NAMESPACES = ("ksql.", "ksqlpy.")  # names that are not Kafka client settings
 
+# Set only by the test harness (``ksqlpy.testing.executor``): the topics a case feeds through its ``inputs``,
+# comma-separated. ksqlDB's TestExecutor pipes those records into each query's TopologyTestDriver and, for
+# a source topic the case gives no inputs for, every record the topic holds (``pipeRecordsFromKafka``: rows
+# of an INSERT VALUES run before the query included) - so under the harness a query reads a fed topic from
+# what is fed after the statements and any other topic whole, whatever ``auto.offset.reset`` says.
+HARNESS_INPUT_TOPICS = "ksqlpy.testing.input.topics"
+
 DEFAULT_PROPERTIES: dict[str, Any] = {
     "ksql.service.id": "default_",
     "ksql.persistent.prefix": "query_",

@@ -54,7 +54,7 @@ from ksqlpy.plan.topology import (
     WriteSink,
 )
 from ksqlpy.plan.window_defaults import grace_ms
-from ksqlpy.properties import explicitly_set, resolve
+from ksqlpy.properties import HARNESS_INPUT_TOPICS, explicitly_set, resolve
 from ksqlpy.schema_registry.sources import serde_options
 
 DEFAULT_KEY_FORMAT_PROPERTY = "ksql.persistence.default.format.key"
@@ -139,11 +139,23 @@ class Lowering:
     def start_at(self) -> StartAt:
         return "earliest" if str(self.prop("auto.offset.reset", "latest")).lower() == "earliest" else "latest"
 
+    def harness_start(self, topic: str) -> StartAt | None:
+        """Where a query reads ``topic`` under the test harness (``HARNESS_INPUT_TOPICS`` set; None
+        otherwise): a topic the case feeds from what is fed after the statements, any other whole."""
+        fed = self.prop(HARNESS_INPUT_TOPICS)
+        if fed is None:
+            return None
+        return "latest" if topic in str(fed).split(",") else "earliest"
+
     def start_for(self, source: Source) -> StartAt:
         """Where a query without committed offsets starts reading ``source``: ``auto.offset.reset`` when
         it is set (either spelling, any layer: configuration, SET, the request) for every source alike;
         otherwise by the source's kind, as ksqlDB's source builders default it - a stream at the latest
-        offset, a table (windowed or not) at the earliest, since a table is its whole topic."""
+        offset, a table (windowed or not) at the earliest, since a table is its whole topic. Under the
+        test harness as ksqlDB's TestExecutor pipes records (``harness_start``)."""
+        piped = self.harness_start(source.topic)
+        if piped is not None:
+            return piped
         explicit = getattr(self.settings, "explicit_properties", None)
         layers = [self.request, explicit() if explicit is not None else self.settings.effective_properties()]
         if explicitly_set("auto.offset.reset", layers):

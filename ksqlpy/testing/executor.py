@@ -6,7 +6,9 @@
    section, then those of plain CREATE STREAM/TABLE statements.
 3. Statements run in order; an error stops the case and is judged against ``expectedException``.
 4. Topics named only by ``inputs``/``outputs`` that no statement created get the harness's 4 partitions.
-5. Inputs are produced in file order. Consecutive records of one topic go as one group (one record at a
+5. Queries read a topic the case feeds from what is fed, any other topic whole (``HARNESS_INPUT_TOPICS``:
+   TestExecutor's ``pipeRecordsFromProvidedInput`` / ``pipeRecordsFromKafka``, whatever ``auto.offset.reset``).
+   Inputs are produced in file order. Consecutive records of one topic go as one group (one record at a
    time under ``Placement.KAFKA``); the engine then processes everything before the next group, so
    cross-topic order (joins) is kept.
 6. Sink topics of ``outputs`` are read in full and compared (``compare``), then ``post`` (``post``).
@@ -30,6 +32,7 @@ from typing import Any, NoReturn
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.log.base import ProducerRecord
+from ksqlpy.properties import HARNESS_INPUT_TOPICS
 from ksqlpy.testing.coerce import resolve_row
 from ksqlpy.testing.compare import ActualRecord, Mismatch, topic_diff
 from ksqlpy.testing.harness_topics import (
@@ -153,7 +156,8 @@ class _Run:
 
     # -- steps
     def run(self) -> None:
-        props = {**HARNESS_PROPERTIES, **self.case.properties, **self.extra}
+        props = {**HARNESS_PROPERTIES, **self.case.properties, **self.extra,
+                 HARNESS_INPUT_TOPICS: ",".join(sorted({r.topic for r in self.case.inputs}))}
         try:
             self.engine = self.factory(self.data_dir, props)
         except Exception as e:  # noqa: BLE001

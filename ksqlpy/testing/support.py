@@ -20,37 +20,6 @@ UNSUPPORTED_FORMATS: frozenset[str] = frozenset()
 SUPPORTED_FORMATS = frozenset({"JSON", "DELIMITED", "KAFKA", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR",
                                "PROTOBUF"})
 
-# Properties the runner knows to pass to the engine. Anything else skips the case: we would not know
-# whether the engine honoured it. The engine may still refuse one with an ``Unsupported:`` error.
-KNOWN_PROPERTIES = frozenset({
-    "auto.offset.reset",
-    "ksql.new.query.planner.enabled",
-    "ksql.output.topic.name.prefix",
-    "ksql.persistence.default.format.key",
-    "ksql.persistence.default.format.value",
-    "ksql.persistence.wrap.single.values",
-    "ksql.sink.partitions",
-    "ksql.sink.replicas",
-    "ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__",
-    "ksql.timestamp.throw.on.invalid",
-    "ksql.functions.substring.legacy.args",
-    "ksql.windowed.session.key.legacy",
-    "ksql.streams.default.timestamp.extractor",
-    "use.exact.numeric.comparison",
-    "ksql.query.pull.table.scan.enabled",
-    "ksql.query.pull.range.scan.enabled",
-    "ksql.query.pull.stream.enabled",
-    "ksql.query.pull.limit.clause.enabled",
-    "ksql.suppress.enabled",
-    "ksql.insert.into.values.enabled",
-    "ksql.lambdas.enabled",
-    "ksqlpy.join.multi.condition.enabled",
-    "ksql.cast.strings.preserve.nulls",
-    "ksql.nested.error.set.null",
-})
-# ksql.functions.<name>.* reaches the function's configure() as in ksqlDB (limits, a UDAF's initial value)
-KNOWN_PROPERTY_PATTERNS = (re.compile(r"ksql\.functions\.[a-z_0-9]+\.[a-z_0-9.]+"),)
-
 _FORMAT_IN_SQL = re.compile(r"\b(?:KEY_FORMAT|VALUE_FORMAT|FORMAT)\s*=\s*'([^']*)'", re.IGNORECASE)
 
 
@@ -72,19 +41,14 @@ def static_skip_reason(case: Case) -> str | None:
                 if f.endswith("References") and _side_format(topic, f) not in ("PROTOBUF", "AVRO", "JSON_SR")]
         if refs:
             return f"Unsupported: schema references (topics[].{refs[0]})"
-    for name in case.properties:
-        if not is_known_property(name):
-            return f"Unsupported property: {name}"
+    # properties never skip a case: ksqlDB's harness hands every one to its KsqlConfig (either spelling,
+    # names it does not know ignored), so the engine decides - it may refuse one with ``Unsupported:``
     return None
 
 
 def _side_format(topic: TopicSpec, schema_field: str) -> str | None:
     spec = topic.key_format if schema_field.startswith("key") else topic.value_format
     return spec.format if spec is not None else None
-
-
-def is_known_property(name: str) -> bool:
-    return name in KNOWN_PROPERTIES or any(p.fullmatch(name) for p in KNOWN_PROPERTY_PATTERNS)
 
 
 def unsupported_format(case: Case) -> str | None:
