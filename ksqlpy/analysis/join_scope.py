@@ -9,6 +9,7 @@ rest of the query can be analyzed as a query over one (virtual) source.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from sqlglot import exp
@@ -18,10 +19,13 @@ from ksqlpy.analysis.written import column_refs
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr.format import format_expression
+from ksqlpy.grammar.ast import Query
 from ksqlpy.plan.logical import ColumnRole, SchemaColumn
 
 PSEUDO = (("ROWTIME", T.BIGINT), ("ROWPARTITION", T.INTEGER), ("ROWOFFSET", T.BIGINT))
 WINDOW_BOUNDS = ("WINDOWSTART", "WINDOWEND")
+# a name the join may give its synthetic key column (ksqlDB's ColumnNames.maybeSyntheticJoinKey, from memory)
+MAYBE_SYNTHETIC_KEY = re.compile(r"ROWKEY(_\d+)?")
 
 
 def block_columns(source: Source, alias: str) -> list[SchemaColumn]:
@@ -144,6 +148,22 @@ class JoinScope:
                 return new
             col.replace(new)
         return root
+
+
+def check_clause_columns(query: Query, scope: JoinScope) -> None:
+    """ksqlDB's Analyzer, once the FROM clause and its joins are read, resolves the columns of WHERE, GROUP BY,
+    PARTITION BY, HAVING and then SELECT (its ColumnReferenceValidator; from memory) - all before the logical
+    planner checks any join's order, type and keys. A name that may be the join's synthetic key, and a window
+    bound (resolved by the clause that may read it), are left to the later stages."""
+    clauses = [("WHERE", [query.where] if query.where is not None else []), ("GROUP BY", query.group_by),
+               ("PARTITION BY", query.partition_by), ("HAVING", [query.having] if query.having is not None else []),
+               ("SELECT", [i.expr for i in query.select])]
+    for clause, exprs in clauses:
+        for e in exprs:
+            for col in column_refs(e):
+                if not col.table and (col.name in WINDOW_BOUNDS or MAYBE_SYNTHETIC_KEY.fullmatch(col.name)):
+                    continue
+                scope.resolve(col, clause)
 
 
 def text(e: exp.Expression) -> str:

@@ -35,7 +35,7 @@ from ksqlpy.analysis.join_inputs import StepInput, leaf_input
 from ksqlpy.analysis.join_key_naming import final_key, keyed, order_by_key, step_keys
 from ksqlpy.analysis.join_keys import KeyBinder
 from ksqlpy.analysis.join_projection import plan_select
-from ksqlpy.analysis.join_scope import JoinScope, block_columns, text
+from ksqlpy.analysis.join_scope import JoinScope, block_columns, check_clause_columns, text
 from ksqlpy.analysis.join_text import printed_join_query
 from ksqlpy.analysis.join_tree import build_join_tree, flip
 from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled
@@ -90,13 +90,19 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         with locating(location_within(jc.on)):
             conditions.append(join_conditions(jc.on, scope, keys_of, leaves[i + 1].alias,
                                           multi_condition=multi_condition))
-    root_leaf, placed = build_join_tree(conditions, leaves)
-    if persistent and any(lf.source.kind == "TABLE" and lf.source.windowed is not None for lf in leaves):
-        # ksqlDB's PushQueryValidator: after the analyzer's checks of each join (windowing among them), before
-        # logical planning, a persistent query reading any windowed table - joined or FROM - is refused
+    windowed_table = persistent and any(lf.source.kind == "TABLE" and lf.source.windowed is not None
+                                        for lf in leaves)
+    if windowed_table:
         for lf in leaves[1:]:
             check_windows(leaves[0].source, lf.source)
+    # ksqlDB's Analyzer resolves every clause's columns after the FROM clause, before the logical planner
+    # builds the join tree and checks each join's order, type and keys
+    check_clause_columns(query, scope)
+    if windowed_table:
+        # ksqlDB's PushQueryValidator: after the analyzer's checks of each join (windowing among them), before
+        # logical planning, a persistent query reading any windowed table - joined or FROM - is refused
         raise KsqlStatementError("KSQL does not support persistent queries on windowed tables.")
+    root_leaf, placed = build_join_tree(conditions, leaves)
     written = leaves
     leaves = [written[root_leaf]] + [written[p.leaf] for p in placed]  # the join tree's order, left to right
     current = leaf_input(leaves[0], catalog, keys_of)

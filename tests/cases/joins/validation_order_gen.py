@@ -4,7 +4,9 @@ node's key rules, the WHERE's filter types, then the projection: ``FinalProjectN
 from it or selected twice, and SELECT types) -> building the physical plan (``JoinNode.buildStream``: the
 sides' partition counts first, then the joiner of the kind - a missing or extra WITHIN -, the sides' re-keying
 of a windowed source, a RIGHT stream-table join) -> code generation (an unsupported CAST). A statement with
-two faults is refused by the earlier stage's.
+two faults is refused by the earlier stage's. Analysis resolves the columns of WHERE, GROUP BY, PARTITION BY,
+HAVING and SELECT (ksqlDB's Analyzer, from memory) before the logical planner checks any join's order, type,
+keys and key types (``LogicalPlanner.verifyJoin``): an unknown column in any clause comes before those.
 
 Writes tests/cases/joins/validation-order.json: ``python tests/cases/joins/validation_order_gen.py``.
 """
@@ -156,8 +158,82 @@ def projection_order() -> list[dict[str, Any]]:
     return out
 
 
+JOIN_TEXT = {"JOIN": "[INNER] JOIN", "LEFT JOIN": "LEFT [OUTER] JOIN", "FULL OUTER JOIN": "[FULL] OUTER JOIN"}
+TYPES = "Invalid join condition: types don't match. Got CAST(L.ID AS STRING){STRING} = R.ID{INTEGER}."
+# (fault, left DDL, right DDL, sink of a non-aggregate query, join kinds, ON criteria, its refusal for a kind)
+JOIN_FAULTS = [
+    ("key types that differ", stream, stream, "STREAM", ["JOIN", "LEFT JOIN", "FULL OUTER JOIN"],
+     " WITHIN 1 MINUTE ON CAST(L.ID AS STRING) = R.ID", lambda k: TYPES),
+    ("key types that differ", stream, table, "STREAM", ["JOIN", "LEFT JOIN"], " ON CAST(L.ID AS STRING) = R.ID",
+     lambda k: TYPES),
+    ("the right side not the table's key", stream, table, "STREAM", ["JOIN", "LEFT JOIN"], " ON L.ID = R.A",
+     lambda k: "Invalid join condition: stream-table joins require to join on the table's primary key. Got "
+               "L.ID = R.A."),
+    ("the right side not the table's key", table, table, "TABLE", ["JOIN", "LEFT JOIN", "FULL OUTER JOIN"],
+     " ON L.ID = R.A",
+     lambda k: "Invalid join condition: table-table joins require to join on the primary key of the right input "
+               "table. Got L.ID = R.A."),
+    ("a table joined to a stream", table, stream, "STREAM", ["JOIN", "LEFT JOIN"], " ON L.ID = R.ID",
+     lambda k: "Invalid join order: table-stream joins are not supported; only stream-table joins. Got "
+               f"L {JOIN_TEXT[k]} R."),
+    ("a full outer stream-table join", stream, table, "STREAM", ["FULL OUTER JOIN"], " ON L.ID = R.ID",
+     lambda k: "Invalid join type: full-outer join not supported for stream-table join. Got L [FULL] OUTER JOIN R."),
+    ("a full outer foreign-key join", table, table, "TABLE", ["FULL OUTER JOIN"], " ON L.A = R.ID",
+     lambda k: "Invalid join type: full-outer join not supported for foreign-key table-table join. Got "
+               "L [FULL] OUTER JOIN R."),
+]
+# (clause, the query with {sink} and {join}, the analyzer's refusal)
+UNKNOWN_IN = [
+    ("WHERE", "CREATE {sink} OUT AS SELECT L.ID, L.A AS LA {join} WHERE NOPE = 1;",
+     "WHERE column 'NOPE' cannot be resolved."),
+    ("WHERE, qualified", "CREATE {sink} OUT AS SELECT L.ID, L.A AS LA {join} WHERE L.NOPE = 1;",
+     "WHERE column 'L.NOPE' cannot be resolved."),
+    ("SELECT", "CREATE {sink} OUT AS SELECT L.ID, NOPE AS N {join};", "SELECT column 'NOPE' cannot be resolved."),
+    ("PARTITION BY", "CREATE STREAM OUT AS SELECT L.ID, L.A AS LA {join} PARTITION BY NOPE;",
+     "PARTITION BY column 'NOPE' cannot be resolved."),
+    ("GROUP BY", "CREATE TABLE OUT AS SELECT COUNT(*) AS C {join} GROUP BY NOPE;",
+     "GROUP BY column 'NOPE' cannot be resolved."),
+    ("HAVING", "CREATE TABLE OUT AS SELECT L.A AS K, COUNT(*) AS C {join} GROUP BY L.A HAVING NOPE > 1;",
+     "HAVING column 'NOPE' cannot be resolved."),
+]
+
+
+def clause_order() -> list[dict[str, Any]]:
+    """An unknown column in each clause beside each fault of a join's order, type, keys or key types, over the
+    join kinds each fault admits: analysis reports the column first."""
+    out: list[dict[str, Any]] = []
+    for fault, left, right, sink, kinds, on, refusal in JOIN_FAULTS:
+        for k in kinds:
+            join = f"FROM L {k} R{on}"
+            head = f"{left('L', 1).split()[1].lower()}-{right('R', 1).split()[1].lower()} {k}"
+            out.append({
+                "name": f"{head} with {fault}: refused",
+                "statements": [left("L", 1), right("R", 1), f"CREATE {sink} OUT AS SELECT L.ID, L.A AS LA {join};"],
+                "expectedException": {"type": ERROR, "message": refusal(k)}})
+            for clause, text, message in UNKNOWN_IN:
+                out.append({
+                    "name": f"{head} with {fault} and an unknown column in {clause}: analysis reports first",
+                    "statements": [left("L", 1), right("R", 1), text.format(sink=sink, join=join)],
+                    "expectedException": {"type": ERROR, "message": message}})
+    # a name the join may give its synthetic key is the logical planner's to resolve
+    out.append({
+        "name": "stream-stream FULL OUTER JOIN on expressions selecting ROWKEY: the synthetic key",
+        "statements": [stream("L", 1), stream("R", 1), "CREATE STREAM OUT AS SELECT ROWKEY, L.A AS LA FROM L FULL "
+                                                       "OUTER JOIN R WITHIN 1 MINUTE ON L.ID + 1 = R.ID + 1;"],
+        "inputs": [{"topic": "l", "key": 1, "value": {"A": 10}, "timestamp": 0},
+                   {"topic": "r", "key": 1, "value": {"A": 20}, "timestamp": 10}],
+        "outputs": [{"topic": "OUT", "key": 2, "value": {"LA": 10}, "timestamp": 0},
+                    {"topic": "OUT", "key": 2, "value": {"LA": 10}, "timestamp": 10}]})
+    out.append({
+        "name": "stream-stream join selecting ROWKEY_1 with key types that differ: the join's types report first",
+        "statements": [stream("L", 1), stream("R", 1), "CREATE STREAM OUT AS SELECT ROWKEY_1, L.A AS LA FROM L "
+                                                       "JOIN R WITHIN 1 MINUTE ON CAST(L.ID AS STRING) = R.ID;"],
+        "expectedException": {"type": ERROR, "message": TYPES}})
+    return out
+
+
 def cases() -> list[dict[str, Any]]:
-    return ordered() + within_order() + projection_order()
+    return ordered() + within_order() + projection_order() + clause_order()
 
 
 tests = cases()
