@@ -92,9 +92,10 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
                                           multi_condition=multi_condition))
     windowed_table = persistent and any(lf.source.kind == "TABLE" and lf.source.windowed is not None
                                         for lf in leaves)
-    if windowed_table:
-        for lf in leaves[1:]:
-            check_windows(leaves[0].source, lf.source)
+    # ksqlDB's Analyzer refuses incompatibly windowed sources once it has read the FROM clause (every side
+    # against the FROM source: compatibility is an equivalence, so no later step's check can fail)
+    for lf in leaves[1:]:
+        check_windows(leaves[0].source, lf.source)
     # ksqlDB's Analyzer resolves every clause's columns after the FROM clause, before the logical planner
     # builds the join tree and checks each join's order, type and keys
     check_clause_columns(query, scope)

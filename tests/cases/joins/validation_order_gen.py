@@ -6,7 +6,8 @@ sides' partition counts first, then the joiner of the kind - a missing or extra 
 of a windowed source, a RIGHT stream-table join) -> code generation (an unsupported CAST). A statement with
 two faults is refused by the earlier stage's. Analysis resolves the columns of WHERE, GROUP BY, PARTITION BY,
 HAVING and SELECT (ksqlDB's Analyzer, from memory) before the logical planner checks any join's order, type,
-keys and key types (``LogicalPlanner.verifyJoin``): an unknown column in any clause comes before those.
+keys and key types (``LogicalPlanner.verifyJoin``): an unknown column in any clause comes before those, and
+incompatibly windowed sources (found as the FROM clause is read) before both.
 
 Writes tests/cases/joins/validation-order.json: ``python tests/cases/joins/validation_order_gen.py``.
 """
@@ -232,8 +233,37 @@ def clause_order() -> list[dict[str, Any]]:
     return out
 
 
+def windowing_order() -> list[dict[str, Any]]:
+    """Incompatibly windowed sources are refused as the FROM clause is read (ksqlDB's Analyzer, from memory):
+    before an unknown column in any clause and before the logical planner's key rules."""
+    out: list[dict[str, Any]] = []
+    session = ", window_type='SESSION'"
+    pairs = [("a windowed stream joined to a non-windowed one", stream("L", 1, WINDOWED), stream("R", 1),
+              "Can not join windowed source to non-windowed source.\n`L` is TUMBLING windowed\n`R` is not windowed"),
+             ("session and tumbling windowed streams", stream("L", 1, session), stream("R", 1, WINDOWED),
+              "Incompatible windowed sources.\nLeft source: SESSION\nRight source: TUMBLING\n")]
+    faults = [("", " ON L.ID = R.ID"), (" with key types that differ", " ON CAST(L.ID AS STRING) = R.ID")]
+    for what, left, right, message in pairs:
+        for fault, on in faults:
+            join = f"FROM L JOIN R WITHIN 1 MINUTE{on}"
+            for clause, text, _ in [("no clause", "CREATE STREAM OUT AS SELECT L.ID, L.A AS LA {join};", ""),
+                                    *UNKNOWN_IN]:
+                out.append({
+                    "name": f"{what}{fault} and an unknown column in {clause}: the windowing reports first",
+                    "statements": [left, right, text.format(sink="STREAM", join=join)],
+                    "expectedException": {"type": ERROR, "message": message}})
+    out.append({
+        "name": "n-way: a windowed stream joined to a non-windowed one with an unknown WHERE column",
+        "statements": [stream("L", 1, WINDOWED), stream("M", 1, WINDOWED), stream("R", 1),
+                       "CREATE STREAM OUT AS SELECT L.ID, L.A AS LA FROM L JOIN M WITHIN 1 MINUTE ON L.ID = M.ID "
+                       "JOIN R WITHIN 1 MINUTE ON M.A = R.ID WHERE NOPE = 1;"],
+        "expectedException": {"type": ERROR, "message": "Can not join windowed source to non-windowed source.\n"
+                                                        "`L` is TUMBLING windowed\n`R` is not windowed"}})
+    return out
+
+
 def cases() -> list[dict[str, Any]]:
-    return ordered() + within_order() + projection_order() + clause_order()
+    return ordered() + within_order() + projection_order() + clause_order() + windowing_order()
 
 
 tests = cases()
