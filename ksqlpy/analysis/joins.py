@@ -73,7 +73,6 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         ctx = bind_context(session)
 
     leaves = _resolve_leaves(query, catalog)
-    _check_value_formats(leaves)
     for lf in leaves:
         check_queryable([c.name for c in lf.source.columns], session.properties)
     scope = JoinScope([(lf.source, lf.alias) for lf in leaves], offsets=offsets_enabled(session.properties))
@@ -99,6 +98,9 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     # ksqlDB's Analyzer resolves every clause's columns after the FROM clause, before the logical planner
     # builds the join tree and checks each join's order, type and keys
     check_clause_columns(query, scope)
+    # then (its analysis of the sink's properties between) the sources' value formats, before the
+    # push-query validator and any join's logical planning
+    _check_value_formats(leaves)
     if windowed_table:
         # ksqlDB's PushQueryValidator: after the analyzer's checks of each join (windowing among them), before
         # logical planning, a persistent query reading any windowed table - joined or FROM - is refused

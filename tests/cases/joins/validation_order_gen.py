@@ -262,8 +262,37 @@ def windowing_order() -> list[dict[str, Any]]:
     return out
 
 
+def kafka_order() -> list[dict[str, Any]]:
+    """A side in the KAFKA value format is refused at the end of analysis (ksqlDB's Analyzer, after the
+    column references; from memory): after windowing and unknown columns, before the join's logical planning
+    (its key rules and types) and the joiner's WITHIN."""
+    out: list[dict[str, Any]] = []
+    kafka = ("CREATE STREAM K (ID INT KEY, A INT) WITH (kafka_topic='k', value_format='KAFKA', partitions=1);")
+    refusal = "Source(s) K are using the 'KAFKA' value format. This format does not yet support JOIN."
+    on = "FROM L JOIN K WITHIN 1 MINUTE ON L.ID = K.ID"
+    for clause, text, message in UNKNOWN_IN:
+        out.append({
+            "name": f"a KAFKA-format side and an unknown column in {clause}: the column reports first",
+            "statements": [stream("L", 1), kafka, text.format(sink="STREAM", join=on)],
+            "expectedException": {"type": ERROR, "message": message}})
+    later = [("no other fault", on), ("key types that differ", "FROM L JOIN K WITHIN 1 MINUTE ON CAST(L.ID AS "
+                                                                "STRING) = K.ID"),
+             ("no WITHIN", "FROM L JOIN K ON L.ID = K.ID"), ("a table joined to it", "FROM T JOIN K ON T.ID = K.ID")]
+    for what, join in later:
+        out.append({
+            "name": f"a KAFKA-format side and {what}: the format reports first",
+            "statements": [stream("L", 1), table("T", 1), kafka, f"CREATE STREAM OUT AS SELECT K.ID, K.A AS KA {join};"],
+            "expectedException": {"type": ERROR, "message": refusal}})
+    out.append({
+        "name": "a KAFKA-format side joined to a windowed stream: the windowing reports first",
+        "statements": [stream("L", 1, WINDOWED), kafka, f"CREATE STREAM OUT AS SELECT L.ID, K.A AS KA {on};"],
+        "expectedException": {"type": ERROR, "message": "Can not join windowed source to non-windowed source.\n"
+                                                        "`L` is TUMBLING windowed\n`K` is not windowed"}})
+    return out
+
+
 def cases() -> list[dict[str, Any]]:
-    return ordered() + within_order() + projection_order() + clause_order() + windowing_order()
+    return ordered() + within_order() + projection_order() + clause_order() + windowing_order() + kafka_order()
 
 
 tests = cases()
