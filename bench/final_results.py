@@ -111,7 +111,8 @@ class Result:
 
 def compare(results: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per workload: whether every engine that reported a final result reported the same one. The
-    reference is ksqlpy on the embedded log; rows without a ``final`` are skipped."""
+    reference is ksqlpy on the embedded log; rows without a ``final`` are skipped. ``engines`` are those
+    agreeing with the reference, ``differ`` the others (it listed every engine, the differing ones too)."""
     by: dict[str, list[dict[str, Any]]] = {}
     for r in results:
         if r.get("final"):
@@ -121,7 +122,9 @@ def compare(results: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
         ref = next((r for r in rs if r["engine"] == "ksqlpy" and r["log"] == "embedded"), rs[0])
         differ = [f"{r['engine']} ({r['log']}): {r['final']['rows']:,} rows, digest {r['final']['digest']}"
                   for r in rs if r["final"] != ref["final"]]
-        out.append({"workload": w, "engines": sorted({f"{r['engine']} ({r['log']})" for r in rs}),
+        # ``engines``: those with the reference's result (the rows and digest printed beside them)
+        out.append({"workload": w, "engines": sorted({f"{r['engine']} ({r['log']})" for r in rs
+                                                      if r["final"] == ref["final"]}),
                     "rows": ref["final"]["rows"], "digest": ref["final"]["digest"], "agree": not differ,
                     "reference": f"{ref['engine']} ({ref['log']})", "differ": differ})
     return out

@@ -72,6 +72,7 @@ def test_compare_names_the_engines_that_differ() -> None:
     by = {a["workload"]: a for a in compare(rs)}
     assert by["q1"]["reference"] == "ksqlpy (embedded)" and not by["q1"]["agree"]
     assert by["q1"]["differ"] == ["pathway (files): 2 rows, digest bb"]
+    assert by["q1"]["engines"] == ["flink-p1 (files)", "ksqlpy (embedded)"]  # the reference's result only
     assert by["q2"]["agree"] and by["q2"]["engines"] == ["ksqlpy (embedded)"]
 
 
