@@ -258,9 +258,34 @@ def test_the_one_record_form_of_a_numpy_function(registry) -> None:  # type: ign
 
 def test_results_are_read_unchecked_only_when_the_batch_computed_every_record(registry) -> None:  # type: ignore[no-untyped-def]
     got, _, source = _run(registry, "NPMUL(X, 2.0)", ROWS, t=T.DOUBLE)
-    unchecked, checked = source.split("    if _vok:\n", 1)[1].split("\n    else:\n", 1)
-    assert "_vr0[_i]" in unchecked and "_RETRY else" not in unchecked
-    assert "_RETRY else" in checked
+    # every ``if _vok:`` of the stage (the row loop, and the column loop of a columnar batch) reads the
+    # results unchecked and its ``else:`` checks them for the records to retry one by one
+    branches = _vok_branches(source)
+    assert len(branches) == 2
+    for unchecked, checked in branches:
+        assert "_vr0[_i]" in unchecked and "_RETRY else" not in unchecked
+        assert "_RETRY else" in checked
+
+
+def _vok_branches(source: str) -> list[tuple[str, str]]:
+    """The (if, else) bodies of each ``if _vok:`` statement in generated ``source``."""
+    lines = source.split("\n")
+    out = []
+    for i, line in enumerate(lines):
+        if line.strip() != "if _vok:":
+            continue
+        indent = line[: len(line) - len(line.lstrip())]
+        body: dict[str, list[str]] = {"if": [], "else": []}
+        part = "if"
+        for nxt in lines[i + 1:]:
+            if nxt == indent + "else:":
+                part = "else"
+                continue
+            if nxt.strip() and not nxt.startswith(indent + " "):
+                break
+            body[part].append(nxt)
+        out.append(("\n".join(body["if"]), "\n".join(body["else"])))
+    return out
 
 
 def test_a_list_result_of_ints_for_a_double_becomes_floats(registry) -> None:  # type: ignore[no-untyped-def]
