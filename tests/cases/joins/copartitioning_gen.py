@@ -21,14 +21,15 @@ from typing import Any
 ERROR = "io.confluent.ksql.util.KsqlStatementException"
 
 
-def stream(name: str, partitions: int) -> str:
+def stream(name: str, partitions: int, extra: str = "") -> str:
+    """A JSON stream keyed by ID; ``extra`` adds WITH properties (a window type, say)."""
     return (f"CREATE STREAM {name} (ID INT KEY, A INT) WITH (kafka_topic='{name.lower()}', value_format='JSON', "
-            f"partitions={partitions});")
+            f"partitions={partitions}{extra});")
 
 
-def table(name: str, partitions: int) -> str:
+def table(name: str, partitions: int, extra: str = "") -> str:
     return (f"CREATE TABLE {name} (ID INT PRIMARY KEY, A INT) WITH (kafka_topic='{name.lower()}', "
-            f"value_format='JSON', partitions={partitions});")
+            f"value_format='JSON', partitions={partitions}{extra});")
 
 
 def mismatch(left: str, n: int, right: str, m: int) -> str:

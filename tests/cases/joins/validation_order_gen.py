@@ -16,33 +16,13 @@ from __future__ import annotations
 
 import json
 import pathlib
+import sys
 from typing import Any
 
-ERROR = "io.confluent.ksql.util.KsqlStatementException"
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from copartitioning_gen import ERROR, KINDS, mismatch, stream, table  # noqa: E402
+
 WINDOWED = ", window_type='TUMBLING', window_size='10 SECONDS'"
-
-
-def stream(name: str, partitions: int, extra: str = "") -> str:
-    return (f"CREATE STREAM {name} (ID INT KEY, A INT) WITH (kafka_topic='{name.lower()}', value_format='JSON', "
-            f"partitions={partitions}{extra});")
-
-
-def table(name: str, partitions: int, extra: str = "") -> str:
-    return (f"CREATE TABLE {name} (ID INT PRIMARY KEY, A INT) WITH (kafka_topic='{name.lower()}', "
-            f"value_format='JSON', partitions={partitions}{extra});")
-
-
-def mismatch(left: str, n: int, right: str, m: int) -> str:
-    return (f"Can't join `{left}` with `{right}` since the number of partitions don't match. `{left}` partitions = "
-            f"{n}; `{right}` partitions = {m}. Please repartition either one so that the number of partitions match.")
-
-
-# kind -> (left DDL builder, right DDL builder, sink kind, WITHIN)
-KINDS = {
-    "stream-stream": (stream, stream, "STREAM", " WITHIN 1 MINUTE"),
-    "stream-table": (stream, table, "STREAM", ""),
-    "table-table": (table, table, "TABLE", ""),
-}
 KEY_MISSING = ("Key missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\nThe query used to build "
                "`OUT` must include the join expressions L.ID or R.ID in its projection (eg, SELECT L.ID...).")
 KEY_TWICE = ("The projection contains a key column (`L_ID`) more than once, aliased as: K2 and L_ID.\nEach key "
