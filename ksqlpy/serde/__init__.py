@@ -44,7 +44,8 @@ __all__ = [
 
 
 def _sr_serde(name: str, columns: Columns, *, wrap: bool, is_key: bool, registry: Any, topic: str | None,
-              schema_id: int | None, full_name: str | None, nullable: str | None = None) -> ValueSerde:
+              schema_id: int | None, full_name: str | None, nullable: str | None = None,
+              json_sr_converter: bool = True) -> ValueSerde:
     """An AVRO, JSON_SR or PROTOBUF serde over ``registry`` for ``topic``'s key or value subject."""
     from ksqlpy.schema_registry import subject
 
@@ -63,7 +64,8 @@ def _sr_serde(name: str, columns: Columns, *, wrap: bool, is_key: bool, registry
                              nullable=nullable)
     from ksqlpy.serde.json_sr import JsonSrSerde
 
-    return JsonSrSerde(columns, wrap=wrap, registry=registry, subject=subj, schema_id=schema_id)
+    return JsonSrSerde(columns, wrap=wrap, registry=registry, subject=subj, schema_id=schema_id,
+                       converter=json_sr_converter)
 
 
 _LOCAL: list[Any] = []
@@ -101,11 +103,12 @@ def placed(fmt: str, serialize: Any) -> Any:
 def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = None,
                 delimiter: str | None = None, registry: Any = None, topic: str | None = None,
                 schema_id: int | None = None, full_name: str | None = None,
-                nullable: str | None = None) -> ValueSerde:
+                nullable: str | None = None, json_sr_converter: bool = True) -> ValueSerde:
     """The value serde of ``fmt`` for ``columns``.
 
     ``wrap_single_value`` None means the format's default (JSON wraps); it only matters for JSON
-    with exactly one column.
+    with exactly one column. ``json_sr_converter``: ``ksql.json_sr.converter.deserializer.enabled``
+    (``JsonSrSerde``).
     """
     name = normalize_format(fmt)
     nullable = nullable.strip().upper() if nullable else None
@@ -122,14 +125,15 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
     if name in ("AVRO", "JSON_SR", "PROTOBUF"):
         wrap = True if wrap_single_value is None or len(columns) != 1 else wrap_single_value
         return _sr_serde(name, columns, wrap=wrap, is_key=False, registry=registry, topic=topic,
-                         schema_id=schema_id, full_name=full_name, nullable=nullable)
+                         schema_id=schema_id, full_name=full_name, nullable=nullable,
+                         json_sr_converter=json_sr_converter)
     return NoneSerde(columns)
 
 
 def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, window: str | None = None,
               window_size_ms: int | None = None, registry: Any = None, topic: str | None = None,
               schema_id: int | None = None, full_name: str | None = None,
-              nullable: str | None = None) -> KeySerde:
+              nullable: str | None = None, json_sr_converter: bool = True) -> KeySerde:
     """The key serde of ``fmt`` for the key ``columns``; windowed if ``window`` is given.
 
     ``window``: TUMBLING, HOPPING or SESSION; time windows need ``window_size_ms`` to compute ends.
@@ -151,7 +155,8 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
         inner = ProtobufNoSrSerde(columns, nullable, unwrapped=len(columns) == 1)
     elif name in ("AVRO", "JSON_SR", "PROTOBUF"):
         inner = _sr_serde(name, columns, wrap=len(columns) != 1, is_key=True, registry=registry, topic=topic,
-                          schema_id=schema_id, full_name=full_name, nullable=nullable)
+                          schema_id=schema_id, full_name=full_name, nullable=nullable,
+                          json_sr_converter=json_sr_converter)
     else:
         inner = NoneSerde(columns)
     ks: KeySerde = ValueKeySerde(columns, inner)

@@ -223,12 +223,19 @@ def _union_struct(branches: list[Any], *, upper: bool) -> T.SqlType:
 
 
 class JsonSrSerde(ValueSerde):
-    """JSON rows behind the Confluent header; the JSON serde reads and writes the payload."""
+    """JSON rows behind the Confluent header; the JSON serde reads and writes the payload.
+
+    ``converter`` is ``ksql.json_sr.converter.deserializer.enabled`` (KsqlConfig, default true; from memory of
+    KsqlJsonSerdeFactory.createDeserializer): on, ksqlDB reads through Connect's JsonSchemaConverter, which
+    takes a union's bare branch value into its STRUCT and a MAP from an array of ``{key, value}`` entries
+    (``json_sr_unions``); off, through its plain JSON reader (KsqlJsonDeserializer, after the header
+    check), which knows neither form: such a record fails like any value of the wrong JSON type, while a
+    union given as an object of its field names still reads. Writing is the same either way."""
 
     format = "JSON_SR"
 
     def __init__(self, columns: Columns, *, wrap: bool, registry: Any, subject: str,
-                 schema_id: int | None = None) -> None:
+                 schema_id: int | None = None, converter: bool = True) -> None:
         from ksqlpy.serde.json_format import JsonValueSerde
 
         super().__init__(columns)
@@ -240,7 +247,7 @@ class JsonSrSerde(ValueSerde):
         self._header: bytes | None = None
         self._fill: Any = False  # not computed yet; see _layout
         # union STRUCTs or MAPs among the columns: read from Connect's forms (json_sr_unions)
-        self._reads_unions = any(U.reads_connect_forms(t) for _, t in self.columns)
+        self._reads_unions = converter and any(U.reads_connect_forms(t) for _, t in self.columns)
         self._union_writes: Any = False  # not computed yet; see _union_schemas
 
     def deserialize(self, data: bytes | None) -> tuple | None:
