@@ -34,8 +34,11 @@ def check_key_schema(registry: Any, source: Source) -> None:
         raise KeySchemaMismatch(f"Failed to fetch key schema ({name}). Please check if schema exists in Schema "
                                 "Registry and/or check connection with Schema Registry.")
     try:
+        # read as the key format reads it: its nullable representation too (WRAPPER: *Value fields are
+        # the primitives they wrap), as ksqlDB's check goes through the format's schema translator
         registered = sql_type_of(latest, upper=False, registry=registry,
-                                 full_name=options["full_name"] if fmt == "PROTOBUF" else None)
+                                 full_name=options["full_name"] if fmt == "PROTOBUF" else None,
+                                 nullable=options["nullable"])
     except Exception:  # noqa: BLE001 - a schema we cannot read proves nothing either way
         raise KeySchemaMismatch("Could not determine that insert values operations is safe; operation potentially "
                                 "overrides existing key schema in schema registry.") from None
