@@ -16,6 +16,17 @@ concatenated (CONCAT, `||`, ARRAY_JOIN, padding); a half left alone is written t
 (`"\\ud83d"`, as Jackson writes it) and by the other formats as `?`. Strings order by unit too
 (`String.compareTo`: comparisons, BETWEEN, GREATEST/LEAST, ARRAY_SORT/MAX/MIN, MIN/MAX, TOPK, TOPKDISTINCT),
 so an emoji sorts below the characters U+E000 to U+FFFF.
+
+Regular expressions (REGEXP_*) are java.util.regex's: `.` stops at every line terminator (`\\n`, `\\r`,
+U+0085, U+2028, U+2029; `(?s)` takes them, `(?d)` keeps only `\\n`), `$` matches before a final terminator
+(`\\r\\n` counts as one) and with `(?m)` before each, `^` with `(?m)` after each but not at the end; `\\w \\d
+\\s`, POSIX classes (`\\p{Alpha}`) and `(?i)` are ASCII, Unicode categories and properties (`\\p{L}`, `\\p{Lu}`,
+`\\p{IsDigit}`, `\\p{javaLowerCase}`) are not, and `\\b` sees Unicode letters; `{` is only a bound. Matches are
+found as `Matcher.find` does: after an empty match the search goes on one UTF-16 unit further, so `x*`
+matches between an emoji's surrogates. A back reference to a group that has not matched fails the match; a
+replacement's `$n` takes as many digits as there are groups, and is read only when something matched. An
+invalid pattern or replacement makes the result NULL for that record. Not supported: character class
+intersection (`&&`), scripts and blocks (`\\p{IsLatin}`, `\\p{InGreek}`) and `(?u)` Unicode case folding.
 """
 
 

@@ -1,7 +1,9 @@
 """REGULAR EXPRESSION functions. Patterns use Java's syntax, translated once per distinct pattern to Python's
 ``re`` (named groups, ``\\Q..\\E``, ``\\z``/``\\Z``, ``\\p{..}`` classes, mid-pattern flags, nested class
-unions) and compiled with ASCII semantics for ``\\w \\d \\s \\b`` and case folding, as Java's defaults are.
-Replacement strings use Java's ``$1`` / ``${name}`` / ``\\$`` syntax."""
+unions, Java's line terminators for ``.``, ``^``, ``$``, back references to groups not matched, ``{`` only as
+a bound) and compiled with ASCII semantics for ``\\w \\d \\s`` and case folding, as Java's defaults are;
+``\\b`` sees Unicode letters as Java's before 19. Matches are found by Java's ``Matcher.find`` loop
+(``regex_find``). Replacement strings use Java's ``$1`` / ``${name}`` / ``\\$`` syntax."""
 
 from __future__ import annotations
 
@@ -10,68 +12,59 @@ import warnings
 from functools import lru_cache
 from typing import Any
 
-from ksqlpy import utf16
+from ksqlpy.functions import regex_find
+from ksqlpy.functions.regex_properties import property_class
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, registrar
 
 CATEGORY = "REGULAR EXPRESSION"
 
-_POSIX = {
-    "Lower": "a-z",
-    "Upper": "A-Z",
-    "ASCII": "\\x00-\\x7f",
-    "Alpha": "a-zA-Z",
-    "Digit": "0-9",
-    "Alnum": "a-zA-Z0-9",
-    "Punct": "!-/:-@\\[-`{-~",
-    "Graph": "!-~",
-    "Print": " -~",
-    "Blank": " \\t",
-    "Cntrl": "\\x00-\\x1f\\x7f",
-    "XDigit": "0-9a-fA-F",
-    "Space": " \\t\\n\\x0b\\f\\r",
-    "L": "^\\W\\d_",  # handled specially (negated inner form)
-    "IsAlphabetic": "^\\W\\d_",
-    "IsLetter": "^\\W\\d_",
-    "javaLowerCase": "a-z",
-    "javaUpperCase": "A-Z",
-    "IsDigit": "0-9",
-    "N": "0-9",
-    "Nd": "0-9",
-    "Lu": "A-Z",
-    "IsUppercase": "A-Z",
-    "Ll": "a-z",
-    "IsLowercase": "a-z",
-    "IsWhite_Space": " \\t\\n\\x0b\\f\\r",
-    "javaWhitespace": " \\t\\n\\x0b\\f\\r\\x1c-\\x1f",
-    "P": "!-/:-@\\[-`{-~",
-    "IsPunctuation": "!-/:-@\\[-`{-~",
-}
-
 _HSPACE = " \\t\\xa0\\u1680\\u180e\\u2000-\\u200a\\u202f\\u205f\\u3000"
+_VSPACE = "\\n\\x0b\\f\\r\\x85\\u2028\\u2029"
+# Java's line terminators (all of them unless UNIX_LINES, (?d)): what '.', '^' and '$' look at
+_TERMINATORS = "\\n\\r\\x85\\u2028\\u2029"
+# \b before Java 19 (JDK-8264160): a word character is Character.isLetterOrDigit or '_', Unicode-wide,
+# whatever \w is; Python's Unicode \w differs from it only on other numerics (Nl, No)
+_WORD = "(?u:\\w)"
+_FLAG_GROUP = re.compile(r"\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?([:)])")
+_BOUND = re.compile(r"\{(\d+)(?:,(\d*))?\}")
+_PY_FLAGS = "ix"  # handed to Python; s, m, d are read by the translation of '.', '^', '$'
 
 
-def _prop_class(name: str, negated: bool, in_class: bool) -> str:
-    body = _POSIX.get(name)
-    if body is None and name.startswith("Is"):
-        body = _POSIX.get(name[2:])
-    if body is None:
-        raise FunctionError(f"Unsupported regular expression property \\p{{{name}}}")
-    if body.startswith("^"):  # a class defined by exclusion, e.g. letters = [^\W\d_]
-        inner = body[1:]
-        if negated:
-            return inner if in_class else f"[{inner}]"
-        if in_class:
-            raise FunctionError(f"Unsupported regular expression: \\p{{{name}}} inside a character class")
-        return f"[{body}]"
-    if in_class:
-        if negated:
-            raise FunctionError(f"Unsupported regular expression: \\P{{{name}}} inside a character class")
-        return body
-    return f"[{'^' if negated else ''}{body}]"
+def _dot(flags: frozenset[str]) -> str:
+    if "s" in flags:
+        return "(?s:.)"
+    return "[^\\n]" if "d" in flags else f"[^{_TERMINATORS}]"
 
 
-_FLAG_GROUP = re.compile(r"\(\?([a-zA-Z]*)(?:-([a-zA-Z]*))?\)")
+def _caret(flags: frozenset[str]) -> str:
+    """Java's ^: input start; with (?m) also after a line terminator, never at the input's end and never
+    between \\r and \\n."""
+    if "m" not in flags:
+        return "\\A"
+    if "d" in flags:
+        return "(?:(?<![^\\n])(?!\\Z))"
+    return f"(?:(?<![^{_TERMINATORS}])(?!\\Z)(?!(?<=\\r)\\n))"
+
+
+def _dollar(flags: frozenset[str], multiline: bool) -> str:
+    """Java's $ (and \\Z): the input's end or before a final line terminator (\\r\\n one terminator); with
+    (?m) before any line terminator; never between \\r and \\n."""
+    if "d" in flags:
+        return "(?=\\n|\\Z)" if multiline else "(?=\\n?\\Z)"
+    if multiline:
+        return "(?=(?<!\\r)\\n|[\\r\\x85\\u2028\\u2029]|\\Z)"
+    return "(?=\\r\\n\\Z|(?<!\\r)\\n\\Z|[\\r\\x85\\u2028\\u2029]\\Z|\\Z)"
+
+
+def _flag_change(flags: frozenset[str], on: str, off: str) -> frozenset[str]:
+    return frozenset((set(flags) | set(on)) - set(off))
+
+
+def _py_flags(on: str, off: str) -> str:
+    on = "".join(f for f in on if f in _PY_FLAGS)
+    off = "".join(f for f in off if f in _PY_FLAGS)
+    return on + ("-" + off if off else "")
 
 
 def translate_java_regex(pattern: str) -> tuple[str, int]:
@@ -81,9 +74,13 @@ def translate_java_regex(pattern: str) -> tuple[str, int]:
     n = len(pattern)
     in_class = 0
     ascii_mode = True
-    # Open groups; for each, how many extra ')' to emit when it closes (scoped mid-pattern flags).
-    groups: list[int] = []
+    flags: frozenset[str] = frozenset()
+    # Open groups: the flags outside each, how many extra ')' to emit when it closes (mid-pattern flags),
+    # its capturing group number (0: not capturing).
+    groups: list[tuple[frozenset[str], int, int]] = []
     top_extra = 0
+    opened = 0  # capturing groups opened so far
+    closed: set[int] = set()
     while i < n:
         c = pattern[i]
         if c == "\\" and i + 1 < n:
@@ -101,7 +98,7 @@ def translate_java_regex(pattern: str) -> tuple[str, int]:
             if d == "z":
                 out.append("\\Z")
             elif d == "Z":
-                out.append("(?=\\n?\\Z)")
+                out.append(_dollar(flags, multiline=False))
             elif d == "k" and i + 2 < n and pattern[i + 2] == "<":
                 end = pattern.index(">", i + 3)
                 out.append(f"(?P={pattern[i + 3 : end]})")
@@ -115,14 +112,30 @@ def translate_java_regex(pattern: str) -> tuple[str, int]:
                 else:
                     name = pattern[i + 2]
                     i += 3
-                if name.startswith("Is") and name[2:] in _POSIX:
-                    name = name[2:]
-                out.append(_prop_class(name, d == "P", in_class > 0))
+                out.append(property_class(name, d == "P", in_class > 0))
                 continue
             elif d == "h":
                 out.append(_HSPACE if in_class else f"[{_HSPACE}]")
             elif d == "H":
                 out.append(f"[^{_HSPACE}]")
+            elif d == "v":
+                out.append(_VSPACE if in_class else f"[{_VSPACE}]")
+            elif d == "V":
+                out.append(f"[^{_VSPACE}]")
+            elif d in "123456789" and not in_class:
+                # Java's back reference: one digit, more while they name a group opened so far; a group not
+                # closed yet (or never defined) has not matched, so the reference fails - no compile error
+                ref = int(d)
+                i += 2
+                while i < n and pattern[i].isdigit() and ref * 10 + int(pattern[i]) <= opened:
+                    ref = ref * 10 + int(pattern[i])
+                    i += 1
+                out.append(f"(?:\\{ref})" if ref in closed else "(?!)")
+                continue
+            elif d in "bB" and not in_class and ascii_mode:
+                inside = f"(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD})"
+                across = f"(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD})"
+                out.append(f"(?:{across if d == 'b' else inside})")
             elif d == "R":
                 out.append("(?:\\r\\n|[\\n\\x0b\\f\\r\\x85\\u2028\\u2029])")
             elif d == "e":
@@ -180,34 +193,65 @@ def translate_java_regex(pattern: str) -> tuple[str, int]:
                 on, off = m.group(1), m.group(2) or ""
                 if "U" in on:
                     ascii_mode = False
-                on = "".join(f for f in on if f in "imsx")
-                off = "".join(f for f in off if f in "imsx")
-                if on or off:
+                py = _py_flags(on, off)
+                if m.group(3) == ":":  # (?flags:X) - a group with its own flags
+                    groups.append((flags, 0, 0))
+                    flags = _flag_change(flags, on, off)
+                    out.append(f"(?{py}:" if py else "(?:")
+                    i = m.end()
+                    continue
+                flags = _flag_change(flags, on, off)
+                if py:
                     if not out and not groups and not off:
-                        out.append(f"(?{on})")
+                        out.append(f"(?{py})")
                     else:
-                        out.append(f"(?{on}{'-' + off if off else ''}:")
+                        out.append(f"(?{py}:")
                         if groups:
-                            groups[-1] += 1
+                            outer, extra, number = groups[-1]
+                            groups[-1] = (outer, extra + 1, number)
                         else:
                             top_extra += 1
                 i = m.end()
                 continue
-            if pattern.startswith("(?<", i) and i + 3 < n and pattern[i + 3] not in "=!":
+            named = pattern.startswith("(?<", i) and i + 3 < n and pattern[i + 3] not in "=!"
+            if named or not pattern.startswith("(?", i):
+                opened += 1
+                groups.append((flags, 0, opened))
+            else:
+                groups.append((flags, 0, 0))
+            if named:
                 out.append("(?P<")
-                groups.append(0)
                 i += 3
                 continue
-            groups.append(0)
             out.append("(")
             i += 1
             continue
         if c == ")":
-            extra = groups.pop() if groups else 0
+            if groups:
+                flags, extra, number = groups.pop()
+                closed.add(number)
+            else:
+                extra = 0
             out.append(")" * (extra + 1))
             i += 1
             continue
-        out.append(c)
+        if c == "{":
+            # Java reads '{' only as a bound {n}, {n,} or {n,m}; anything else is an illegal repetition
+            # (Python would take it literally)
+            m = _BOUND.match(pattern, i)
+            if m is None:
+                raise FunctionError(f"Illegal repetition near index {i}")
+            out.append(m.group(0))
+            i = m.end()
+            continue
+        if c == ".":
+            out.append(_dot(flags))
+        elif c == "^":
+            out.append(_caret(flags))
+        elif c == "$":
+            out.append(_dollar(flags, multiline="m" in flags))
+        else:
+            out.append(c)
         i += 1
     out.append(")" * top_extra)
     return "".join(out), (re.ASCII if ascii_mode else 0)
@@ -270,63 +314,36 @@ def java_replacement(replacement: str, group_count: int) -> str:
 
 
 def _extract(pattern: str, s: str, group: int = 0) -> Any:
-    m = compile_java_regex(pattern).search(s)
-    if m is None:
+    p = compile_java_regex(pattern)
+    found = regex_find.find_first(p, s)
+    if found is None:
         return None
     try:
-        return m.group(group)
+        return found.match.group(group)
     except IndexError:
         raise FunctionError(f"No group {group}") from None
 
 
 def _extract_all(pattern: str, s: str, group: int = 0) -> list[Any]:
     p = compile_java_regex(pattern)
-    if group > p.groups or group < 0:
-        if p.search(s) is None:
-            return []
+    matches = list(regex_find.find_all(p, s))
+    if (group > p.groups or group < 0) and matches:
         raise FunctionError(f"No group {group}")
-    return [m.group(group) for m in p.finditer(s)]
+    return [f.match.group(group) for f in matches]
 
 
 def _replace(s: str, pattern: str, replacement: str) -> str:
     p = compile_java_regex(pattern)
-    if pattern == "" and utf16.has_astral(s):
-        # the empty pattern matches at every UTF-16 index, between a character's surrogates too
-        return utf16.joined(p.sub(java_replacement(replacement, p.groups), utf16.as_units(s)))
-    return utf16.joined(p.sub(java_replacement(replacement, p.groups), s))
+    return regex_find.replace_all(p, s, lambda: java_replacement(replacement, p.groups))
 
 
 def _split(s: str, pattern: str) -> list[str]:
+    """ksqlDB's RegexpSplitToArray: ``Pattern.split`` when the pattern is '' or matches '', else Guava's
+    ``Splitter.on(pattern)``, which keeps every part."""
     p = compile_java_regex(pattern)
-    if pattern == "":
-        # the empty pattern matches at every UTF-16 index: a character outside the BMP comes apart
-        return _java_pattern_split(p, utf16.as_units(s))
-    if p.fullmatch("") is not None:
-        return _java_pattern_split(p, s)
-    out = []
-    index = 0
-    for m in p.finditer(s):
-        out.append(s[index : m.start()])
-        index = m.end()
-    out.append(s[index:])
-    return out
-
-
-def _java_pattern_split(p: re.Pattern[str], s: str) -> list[str]:
-    """Pattern.split(s): no leading empty part for a zero-width match at 0, trailing empty parts dropped."""
-    out: list[str] = []
-    index = 0
-    for m in p.finditer(s):
-        if index == 0 and m.start() == 0 and m.end() == 0:
-            continue
-        out.append(s[index : m.start()])
-        index = m.end()
-    if index == 0:
-        return [s]
-    out.append(s[index:])
-    while out and out[-1] == "":
-        out.pop()
-    return out
+    if pattern == "" or p.fullmatch("") is not None:
+        return regex_find.pattern_split(p, s)
+    return regex_find.guava_split(p, s)
 
 
 def register(registry: FunctionRegistry) -> None:

@@ -91,3 +91,38 @@ def test_invalid_pattern_is_a_function_error():
     with pytest.raises(FunctionError, match="Invalid regular expression"):
         call("REGEXP_EXTRACT", [S, S], "(unclosed", "x")
     assert isinstance(compile_java_regex("a|b"), re.Pattern)
+
+
+def test_line_terminators_are_javas():
+    assert call("REGEXP_EXTRACT", [S, S], "a.b", "a\rb") is None
+    assert call("REGEXP_EXTRACT", [S, S], "(?s)a.b", "a\u2028b") == "a\u2028b"
+    assert call("REGEXP_REPLACE", [S, S, S], "a\r\n", "$", "X") == "aX\r\nX"
+    assert call("REGEXP_REPLACE", [S, S, S], "a\r\nb", "(?m)^", "X") == "Xa\r\nXb"
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "(?m)^", "a\n") == [""]
+
+
+def test_find_loop_moves_one_unit_after_an_empty_match():
+    assert call("REGEXP_REPLACE", [S, S, S], "a", "|a", "-") == "-a-"  # Python's finditer also takes 'a' at 0
+    assert call("REGEXP_REPLACE", [S, S, S], "a\U0001f600", "x*", "-") == "-a-\ud83d-\ude00-"
+    assert call("REGEXP_SPLIT_TO_ARRAY", [S, S], "1a2", r"\d*") == ["", "", "a"]
+    assert call("REGEXP_SPLIT_TO_ARRAY", [S, S], "abc", "(?=b)|(?=c)") == ["a", "b", "c"]  # Guava's Splitter
+
+
+def test_brace_is_only_a_bound_and_back_references_never_fail_the_pattern():
+    for bad in ("{", "a{", "a{1", "x{,2}"):
+        with pytest.raises(FunctionError, match="Illegal repetition"):
+            compile_java_regex(bad)
+    assert call("REGEXP_REPLACE", [S, S, S], "abc", r"(a)\2", "x") == "abc"
+    assert call("REGEXP_REPLACE", [S, S, S], "aa1", r"(a)\11", "x") == "x"
+    assert call("REGEXP_REPLACE", [S, S, S], "abc", "x", "$9") == "abc"  # replacement read only on a match
+
+
+def test_unicode_properties_and_word_boundaries():
+    assert call("REGEXP_EXTRACT", [S, S], r"\p{L}+", "Éé1") == "Éé"
+    assert call("REGEXP_EXTRACT", [S, S], r"[\P{L}]+", "Éé1") == "1"
+    assert call("REGEXP_EXTRACT", [S, S], r"\p{Alpha}+", "Éé1") is None
+    assert call("REGEXP_EXTRACT", [S, S], r"\p{IsDigit}+", "١٢3") == "١٢3"
+    assert call("REGEXP_EXTRACT", [S, S], r"\bé", "é") == "é"
+    assert call("REGEXP_EXTRACT", [S, S], r"\v", "a\u2028") == "\u2028"
+    with pytest.raises(FunctionError, match="Unknown character property"):
+        compile_java_regex(r"\p{Nope}")

@@ -1,0 +1,183 @@
+"""Java's ``\\p{..}`` character properties as Python character-class bodies.
+
+Why: Python's ``re`` has no ``\\p``. Java's POSIX names (``Lower``, ``Alpha``, ``Punct``...) are ASCII unless
+UNICODE_CHARACTER_CLASS is set, but its general categories (``L``, ``Lu``, ``Nd``, ``IsL``, ``gc=Lu``), its
+binary properties (``IsAlphabetic``, ``IsLetter``, ``IsDigit``...) and the ``java*`` names
+(``Character.isX``) are always Unicode. Unicode tables are built once, on first use, from ``unicodedata``.
+Scripts (``IsLatin``) and blocks (``InGreek``) are not known to Python and are refused.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Callable
+from functools import cache
+
+from ksqlpy.functions.signatures import FunctionError
+
+# ASCII unless (?U): java.util.regex.Pattern's POSIX classes
+POSIX = {
+    "Lower": "a-z",
+    "Upper": "A-Z",
+    "ASCII": "\\x00-\\x7f",
+    "Alpha": "a-zA-Z",
+    "Digit": "0-9",
+    "Alnum": "a-zA-Z0-9",
+    "Punct": "!-/:-@\\[-`{-~",
+    "Graph": "!-~",
+    "Print": " -~",
+    "Blank": " \\t",
+    "Cntrl": "\\x00-\\x1f\\x7f",
+    "XDigit": "0-9a-fA-F",
+    "Space": " \\t\\n\\x0b\\f\\r",
+}
+
+_GROUPS = {
+    "L": ("Lu", "Ll", "Lt", "Lm", "Lo"),
+    "LC": ("Lu", "Ll", "Lt"),
+    "M": ("Mn", "Mc", "Me"),
+    "N": ("Nd", "Nl", "No"),
+    "P": ("Pc", "Pd", "Ps", "Pe", "Pi", "Pf", "Po"),
+    "S": ("Sm", "Sc", "Sk", "So"),
+    "Z": ("Zs", "Zl", "Zp"),
+    "C": ("Cc", "Cf", "Co", "Cs", "Cn"),
+}
+_CATEGORIES = frozenset(c for cats in _GROUPS.values() for c in cats)
+_WHITE_SPACE = frozenset(
+    chr(c) for c in [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029,
+                     0x202F, 0x205F, 0x3000]
+)
+
+
+def _java_whitespace(c: str) -> bool:
+    """``Character.isWhitespace``: space separators but the non-breaking ones, and the ASCII controls."""
+    if c in "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f":
+        return True
+    return unicodedata.category(c) in ("Zs", "Zl", "Zp") and c not in "\xa0\u2007\u202f"
+
+
+def _in(*cats: str) -> Callable[[str], bool]:
+    return lambda c: unicodedata.category(c) in cats
+
+
+_LETTER = _in(*_GROUPS["L"])
+
+
+def _alphabetic(c: str) -> bool:
+    return unicodedata.category(c) in (*_GROUPS["L"], "Nl")
+
+
+# \p{IsX}: Unicode binary properties, names compared upper-case (CharPredicates.forUnicodeProperty)
+_BINARY: dict[str, Callable[[str], bool]] = {
+    "ALPHABETIC": _alphabetic,
+    "LETTER": _LETTER,
+    "DIGIT": _in("Nd"),
+    "UPPERCASE": str.isupper,
+    "LOWERCASE": str.islower,
+    "TITLECASE": _in("Lt"),
+    "PUNCTUATION": _in(*_GROUPS["P"]),
+    "CONTROL": _in("Cc"),
+    "WHITE_SPACE": _WHITE_SPACE.__contains__,
+    "WHITESPACE": _WHITE_SPACE.__contains__,
+    "ALNUM": lambda c: _alphabetic(c) or unicodedata.category(c) == "Nd",
+    "ASSIGNED": lambda c: unicodedata.category(c) != "Cn",
+}
+# \p{javaX}: Character.isX
+_JAVA: dict[str, Callable[[str], bool]] = {
+    "javaLowerCase": str.islower,
+    "javaUpperCase": str.isupper,
+    "javaTitleCase": _in("Lt"),
+    "javaDigit": _in("Nd"),
+    "javaLetter": _LETTER,
+    "javaLetterOrDigit": lambda c: _LETTER(c) or unicodedata.category(c) == "Nd",
+    "javaAlphabetic": _alphabetic,
+    "javaWhitespace": _java_whitespace,
+    "javaSpaceChar": _in("Zs", "Zl", "Zp"),
+    "javaISOControl": lambda c: ord(c) <= 0x1F or 0x7F <= ord(c) <= 0x9F,
+    "javaDefined": lambda c: unicodedata.category(c) != "Cn",
+}
+
+
+def _ranges_body(ranges: list[tuple[int, int]]) -> str:
+    return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
+
+
+def _ranges_of(pred: Callable[[str], bool], limit: int = 0x110000) -> list[tuple[int, int]]:
+    ranges: list[tuple[int, int]] = []
+    start = -1
+    for cp in range(limit):
+        if pred(chr(cp)):
+            if start < 0:
+                start = cp
+        elif start >= 0:
+            ranges.append((start, cp - 1))
+            start = -1
+    if start >= 0:
+        ranges.append((start, limit - 1))
+    return ranges
+
+
+def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    out: list[tuple[int, int]] = []
+    nxt = 0
+    for a, b in ranges:
+        if a > nxt:
+            out.append((nxt, a - 1))
+        nxt = b + 1
+    if nxt <= 0x10FFFF:
+        out.append((nxt, 0x10FFFF))
+    return out
+
+
+@cache
+def _unicode_ranges(kind: str, name: str) -> list[tuple[int, int]]:
+    if kind == "category":
+        cats = frozenset(_GROUPS.get(name, (name,)))
+        return _ranges_of(lambda c: unicodedata.category(c) in cats)
+    return _ranges_of(_BINARY[name] if kind == "binary" else _JAVA[name])
+
+
+def _resolve(name: str) -> tuple[str, str] | None:
+    """(kind, key) as Pattern reads ``\\p{name}``: 'posix' (ASCII), 'category', 'binary' or 'java'."""
+    for prefix in ("general_category=", "gc="):
+        if name.startswith(prefix):
+            rest = name[len(prefix) :]
+            return ("category", rest) if rest in _CATEGORIES or rest in _GROUPS else None
+    if name.startswith("Is") and name[2:].upper() in _BINARY:
+        return "binary", name[2:].upper()
+    if name.startswith("Is"):
+        name = name[2:]
+    if name in _CATEGORIES or name in _GROUPS:
+        return "category", name
+    if name in POSIX:
+        return "posix", name
+    if name in _JAVA:
+        return "java", name
+    return None
+
+
+def property_class(name: str, negated: bool, in_class: bool) -> str:
+    """A class (``[..]``) or, inside a class, a class body for ``\\p{name}`` / ``\\P{name}``."""
+    resolved = _resolve(name)
+    if resolved is None:
+        raise FunctionError(f"Unknown character property name {{{name}}}")
+    kind, key = resolved
+    if kind == "posix":
+        body = POSIX[key]
+        if not in_class:
+            return f"[{'^' if negated else ''}{body}]"
+        if not negated:
+            return body
+        ranges = _complement(_ascii_ranges(body))
+    else:
+        ranges = _unicode_ranges(kind, key)
+        if negated:
+            ranges = _complement(ranges)
+    body = _ranges_body(ranges)
+    return body if in_class else f"[{body}]"
+
+
+def _ascii_ranges(body: str) -> list[tuple[int, int]]:
+    p = re.compile(f"[{body}]")
+    return _ranges_of(lambda c: p.match(c) is not None, 0x80)

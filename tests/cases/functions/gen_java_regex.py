@@ -1,0 +1,213 @@
+"""ksqlDB's regex functions run java.util.regex: REGEXP_EXTRACT(_ALL) and REGEXP_REPLACE loop on Matcher.find,
+REGEXP_SPLIT_TO_ARRAY uses Pattern.split (a pattern matching '') or Guava's Splitter.on(pattern). The rules
+of Java's engine over their scope: line terminators for '.', '^', '$' and \\Z (\\r, \\r\\n, U+0085, U+2028,
+U+2029 as well as \\n; (?s), (?m), (?d)); the find loop moves one UTF-16 unit on after an empty match (between
+an emoji's surrogates too, and never takes a non-empty match where an empty one was found); '{' only as a
+bound; back references to groups not matched fail the match, never the pattern; replacement syntax ($n as
+many digits as groups exist, ${name}, \\ escapes); Unicode categories and binary properties whatever the
+flags, POSIX classes and \\w \\d \\s ASCII, \\b Unicode (Java before 19); invalid patterns NULL per record.
+Expected values are written out from Java's behaviour, never computed by ours.
+
+Writes tests/cases/functions/java-regex.json: ``python tests/cases/functions/gen_java_regex.py
+tests/cases/functions/java-regex.json`` after changing this file.
+"""
+import json
+import sys
+
+EMOJI = "\U0001f600"  # units D83D DE00
+HIGH, LOW = "\ud83d", "\ude00"
+COLUMNS = ("CR STRING, CRLF STRING, LF STRING, NEL STRING, LS STRING, LINES STRING, CRLINES STRING, "
+           "E STRING, AE STRING, W STRING, ACC STRING, AR STRING, NS STRING")
+ROW = {"CR": "a\rb", "CRLF": "a\r\n", "LF": "a\n", "NEL": "a\x85b", "LS": "a\u2028b", "LINES": "a\nb\n",
+       "CRLINES": "a\r\nb", "E": EMOJI, "AE": f"a{EMOJI}b", "W": "Hello World", "ACC": "Éé1", "AR": "١٢3"}
+
+# family -> [(expression, expected JSON value)]
+FAMILIES: dict[str, list[tuple[str, object]]] = {
+    "'.' stops at every Java line terminator, not only \\n; (?s) takes them, (?d) leaves only \\n": [
+        ("REGEXP_EXTRACT('a.b', CR)", None),
+        ("REGEXP_EXTRACT('a.b', NEL)", None),
+        ("REGEXP_EXTRACT('a.b', LS)", None),
+        ("REGEXP_EXTRACT('(?s)a.b', CR)", "a\rb"),
+        ("REGEXP_EXTRACT('(?s:a.b)', LS)", "a\u2028b"),
+        ("REGEXP_EXTRACT('(?d)a.b', CR)", "a\rb"),
+        ("REGEXP_EXTRACT('(?d)a.b', 'a' + LF + 'b')", None),
+        ("REGEXP_REPLACE(CRLINES, '.', '-')", "-\r\n-"),
+        ("REGEXP_REPLACE(CR, '(?s).', '-')", "---"),
+    ],
+    "'$' and \\Z: the input's end or before one final terminator (\\r\\n is one); (?m) before each": [
+        ("REGEXP_EXTRACT('a$', CRLF)", "a"),
+        ("REGEXP_EXTRACT('a$', 'a' + CR)", None),
+        ("REGEXP_EXTRACT('b$', CR)", "b"),
+        ("REGEXP_EXTRACT('a$', LF)", "a"),
+        ("REGEXP_REPLACE(CRLF, '$', 'X')", "aX\r\nX"),
+        ("REGEXP_REPLACE(LF, '$', 'X')", "aX\nX"),
+        ("REGEXP_REPLACE(CRLF, '\\Z', 'X')", "aX\r\nX"),
+        ("REGEXP_REPLACE(CRLF, '\\z', 'X')", "a\r\nX"),
+        ("REGEXP_REPLACE(LINES, '(?m)$', 'X')", "aX\nbX\nX"),
+        ("REGEXP_REPLACE(CRLINES, '(?m)$', 'X')", "aX\r\nbX"),
+        ("REGEXP_EXTRACT('(?m)a$', CR)", "a"),
+        ("REGEXP_EXTRACT('(?m)a$', NEL)", "a"),
+        ("REGEXP_EXTRACT('(?d)a$', CRLF)", None),
+    ],
+    "'^' is the input's start; with (?m) also after a terminator, not at the input's end, not inside \\r\\n": [
+        ("REGEXP_EXTRACT('^b', CR)", None),
+        ("REGEXP_EXTRACT('(?m)^b', CR)", "b"),
+        ("REGEXP_EXTRACT('(?m)^b', LS)", "b"),
+        ("REGEXP_REPLACE(CRLINES, '(?m)^', 'X')", "Xa\r\nXb"),
+        ("REGEXP_REPLACE(LINES, '(?m)^', 'X')", "Xa\nXb\n"),
+        ("REGEXP_EXTRACT_ALL('(?m)^', LF)", [""]),
+        ("REGEXP_EXTRACT('(?d)(?m)^b', CR)", None),
+    ],
+    "the find loop: after an empty match the next search starts one UTF-16 unit on, between surrogates too": [
+        ("REGEXP_REPLACE('a', '|a', '-')", "-a-"),
+        ("REGEXP_EXTRACT_ALL('|a', 'a')", ["", ""]),
+        ("REGEXP_REPLACE('baaac', 'a*', '-')", "-b--c-"),
+        ("REGEXP_REPLACE(AE, 'x*', '-')", f"-a-{HIGH}-{LOW}-b-"),
+        ("REGEXP_EXTRACT_ALL('x*', AE)", ["", "", "", "", ""]),
+        ("REGEXP_REPLACE('ab' + E, 'b*', '-')", f"-a--{HIGH}-{LOW}-"),
+        ("REGEXP_SPLIT_TO_ARRAY(AE, 'x*')", ["a", HIGH, LOW, "b"]),
+        ("REGEXP_REPLACE(E, '(?=b)|x*', '-')", f"-{HIGH}-{LOW}-"),
+        ("REGEXP_REPLACE(AE, '.', '-')", "---"),
+        ("REGEXP_REPLACE(E + E, '[^a]', '-')", "--"),
+        ("REGEXP_REPLACE(E, '\\W', '-')", "-"),
+        ("REGEXP_SPLIT_TO_ARRAY(AE, '(?=b)')", [f"a{EMOJI}", "b"]),
+        ("REGEXP_SPLIT_TO_ARRAY('a,b', '(?<=,)')", ["a,", "b"]),
+        ("REGEXP_SPLIT_TO_ARRAY('abc', '(?=b)|(?=c)')", ["a", "b", "c"]),
+        ("REGEXP_SPLIT_TO_ARRAY('a,,b,', ',')", ["a", "", "b", ""]),
+        ("REGEXP_SPLIT_TO_ARRAY('1a2', '\\d*')", ["", "", "a"]),
+    ],
+    "'{' is only a bound: a lone or unfinished one is an invalid pattern (NULL); '}' alone is literal": [
+        ("REGEXP_EXTRACT('{', 'a{')", None),
+        ("REGEXP_EXTRACT('a{', 'a{')", None),
+        ("REGEXP_EXTRACT('a{1', 'a{1')", None),
+        ("REGEXP_EXTRACT('x{,2}', 'xx')", None),
+        ("REGEXP_REPLACE('a{b}', '{b}', '')", None),
+        ("REGEXP_REPLACE('a{b}', '\\{b\\}', '')", "a"),
+        ("REGEXP_EXTRACT('}', 'a}')", "}"),
+        ("REGEXP_EXTRACT('a{2}', 'aaa')", "aa"),
+        ("REGEXP_EXTRACT('a{2,}', 'aaa')", "aaa"),
+        ("REGEXP_EXTRACT('a{1,2}?', 'aaa')", "a"),
+    ],
+    "other invalid patterns are NULL for the record; the query runs on": [
+        ("REGEXP_EXTRACT('[', 'a[')", None),
+        ("REGEXP_EXTRACT('(?', 'a')", None),
+        ("REGEXP_EXTRACT('a**', 'a')", None),
+        ("REGEXP_EXTRACT('\\y', 'y')", None),
+        ("REGEXP_EXTRACT('(?<n>a)(?<n>b)', 'ab')", None),
+        ("REGEXP_REPLACE('abc', '(', 'x')", None),
+        ("REGEXP_SPLIT_TO_ARRAY('abc', '[')", None),
+        ("REGEXP_EXTRACT_ALL('*', 'a')", None),
+        ("REGEXP_EXTRACT('[b-a]', 'a')", None),
+    ],
+    "back references: a group not matched (later, or not defined) fails the match, not the pattern; \\11 "
+    "takes the second digit only while such a group exists": [
+        ("REGEXP_REPLACE('abc', '(a)\\2', 'x')", "abc"),
+        ("REGEXP_REPLACE('a', '\\1(a)', 'x')", "a"),
+        ("REGEXP_REPLACE('aab', '(a)\\1', 'x')", "xb"),
+        ("REGEXP_REPLACE('aa1', '(a)\\11', 'x')", "x"),
+        ("REGEXP_REPLACE('abab', '(a)(b)\\1\\2', 'x')", "x"),
+        ("REGEXP_EXTRACT('(?<y>a)\\k<y>', 'baa')", "aa"),
+        ("REGEXP_EXTRACT('\\8', '8')", None),
+    ],
+    "replacement strings: $n takes as many digits as groups exist, ${name}, a backslash escapes the next "
+    "character; a missing group or a trailing '$' or '\\' is an error (NULL)": [
+        ("REGEXP_REPLACE('abc', '(b)', '[$1]')", "a[b]c"),
+        ("REGEXP_REPLACE('abc', '(b)', '[$12]')", "a[b2]c"),
+        ("REGEXP_REPLACE('abc', '(b)', '[$0]')", "a[b]c"),
+        ("REGEXP_REPLACE('abc', '(?<nm>b)', '[${nm}]')", "a[b]c"),
+        ("REGEXP_REPLACE('abc', '(b)', '[\\1]')", "a[1]c"),
+        ("REGEXP_REPLACE('abc', '(b)', '[\\$1]')", "a[$1]c"),
+        ("REGEXP_REPLACE('abc', '(b)', '\\\\')", "a\\c"),
+        ("REGEXP_REPLACE('abc', '(b)', '[$2]')", None),
+        ("REGEXP_REPLACE('abc', '(b)', '$')", None),
+        ("REGEXP_REPLACE('abc', '(b)', '\\')", None),
+        ("REGEXP_REPLACE('abc', '(b)', '$a')", None),
+        ("REGEXP_REPLACE('abc', '(b)', '${x}')", None),
+        ("REGEXP_REPLACE('abc', 'x', '$9')", "abc"),
+    ],
+    "groups of REGEXP_EXTRACT and REGEXP_EXTRACT_ALL: a group that took no part is NULL; a group number "
+    "beyond the pattern's is an error when there is a match": [
+        ("REGEXP_EXTRACT('(a)|(b)', 'b', 1)", None),
+        ("REGEXP_EXTRACT('(a)|(b)', 'b', 2)", "b"),
+        ("REGEXP_EXTRACT_ALL('(a)(x)?', 'aa', 2)", [None, None]),
+        ("REGEXP_EXTRACT_ALL('(a)', 'bb', 2)", []),
+        ("REGEXP_EXTRACT_ALL('(a)', 'aa', 2)", None),
+        ("REGEXP_EXTRACT('(a)', 'bb', 2)", None),
+        ("REGEXP_EXTRACT('(a)', 'aa', 2)", None),
+        ("REGEXP_EXTRACT('(?<x>a)(b)', 'ab', 2)", "b"),
+        ("REGEXP_EXTRACT_ALL('(\\w)(\\d)?', 'a1b', 2)", ["1", None]),
+    ],
+    "flags: (?i) folds ASCII only (no Unicode case without u), mid-pattern from where it stands, scoped in "
+    "(?i:..); (?x) drops blanks": [
+        ("REGEXP_EXTRACT('(?i)AB', 'xaby')", "ab"),
+        ("REGEXP_EXTRACT('(?i)É', ACC)", "É"),
+        ("REGEXP_EXTRACT('(?i)é', 'É')", None),
+        ("REGEXP_EXTRACT('a(?i)b', 'aB')", "aB"),
+        ("REGEXP_EXTRACT('a(?i)b', 'AB')", None),
+        ("REGEXP_EXTRACT('a(?i:b)c', 'aBc')", "aBc"),
+        ("REGEXP_EXTRACT('a(?i:b)c', 'aBC')", None),
+        ("REGEXP_EXTRACT('(a(?i)b)c', 'aBC')", None),
+        ("REGEXP_EXTRACT('(?i)straße', 'STRASSE')", None),
+        ("REGEXP_EXTRACT('(?x) a b ', 'ab')", "ab"),
+    ],
+    "character classes: \\w \\d \\s and POSIX names are ASCII, Unicode categories and binary properties "
+    "are not; \\v and \\h are Java's vertical and horizontal blanks; \\b is Unicode-aware (Java before 19)": [
+        ("REGEXP_EXTRACT('\\w+', ACC)", "1"),
+        ("REGEXP_EXTRACT('\\d+', AR)", "3"),
+        ("REGEXP_EXTRACT('\\p{L}+', ACC)", "Éé"),
+        ("REGEXP_EXTRACT('\\p{Lu}', ACC)", "É"),
+        ("REGEXP_EXTRACT('\\p{IsLu}', ACC)", "É"),
+        ("REGEXP_EXTRACT('\\pL+', ACC)", "Éé"),
+        ("REGEXP_EXTRACT('\\P{L}+', ACC)", "1"),
+        ("REGEXP_EXTRACT('[\\P{L}]+', ACC)", "1"),
+        ("REGEXP_EXTRACT('[\\p{L}1]+', ACC)", "Éé1"),
+        ("REGEXP_EXTRACT('\\p{Nd}+', AR)", "١٢3"),
+        ("REGEXP_EXTRACT('\\p{IsDigit}+', AR)", "١٢3"),
+        ("REGEXP_EXTRACT('\\p{Digit}+', AR)", "3"),
+        ("REGEXP_EXTRACT('\\p{Alpha}+', ACC)", None),
+        ("REGEXP_EXTRACT('\\p{IsAlphabetic}+', ACC)", "Éé"),
+        ("REGEXP_EXTRACT('\\p{javaLowerCase}', ACC)", "é"),
+        ("REGEXP_EXTRACT('\\p{Lower}', ACC)", None),
+        ("REGEXP_EXTRACT('\\p{IsPunctuation}', 'a¿b')", "¿"),
+        ("REGEXP_EXTRACT('\\v', LS)", "\u2028"),
+        ("REGEXP_EXTRACT('a\\v', CRLF)", "a\r"),
+        ("REGEXP_EXTRACT('\\h', 'a\u00a0b')", "\u00a0"),
+        ("REGEXP_EXTRACT('\\s', 'a\u00a0b')", None),
+        ("REGEXP_EXTRACT('\\bé', 'é')", "é"),
+        ("REGEXP_REPLACE(W, '\\b', '|')", "|Hello| |World|"),
+        ("REGEXP_REPLACE('éa b', '\\B', '|')", "é|a b"),
+        ("REGEXP_EXTRACT('(?U)\\w+', ACC)", "Éé1"),
+    ],
+    "NULL in any position is NULL": [
+        ("REGEXP_EXTRACT(NS, 'a')", None),
+        ("REGEXP_EXTRACT('a', NS)", None),
+        ("REGEXP_EXTRACT('(a)', 'a', CAST(NULL AS INT))", None),
+        ("REGEXP_EXTRACT_ALL(NS, 'a')", None),
+        ("REGEXP_REPLACE(NS, 'a', 'b')", None),
+        ("REGEXP_REPLACE('a', NS, 'b')", None),
+        ("REGEXP_REPLACE('a', 'a', NS)", None),
+        ("REGEXP_SPLIT_TO_ARRAY(NS, 'a')", None),
+        ("REGEXP_SPLIT_TO_ARRAY('a', NS)", None),
+    ],
+}
+
+
+def case(title: str, probes: list[tuple[str, object]]) -> dict:  # type: ignore[type-arg]
+    select = ", ".join(f"{e} AS C{i}" for i, (e, _) in enumerate(probes))
+    return {
+        "name": title,
+        "statements": [
+            f"CREATE STREAM S (K STRING KEY, {COLUMNS}) WITH (kafka_topic='s', value_format='JSON');",
+            f"CREATE STREAM O AS SELECT K, {select} FROM S;",
+        ],
+        "inputs": [{"topic": "s", "key": "k", "value": ROW}],
+        "outputs": [{"topic": "O", "key": "k", "value": {f"C{i}": v for i, (_, v) in enumerate(probes)}}],
+    }
+
+
+tests = [case(title, probes) for title, probes in FAMILIES.items()]
+
+if __name__ == "__main__":
+    with open(sys.argv[1], "w") as f:
+        json.dump({"comments": [__doc__.split("\n\n")[0].replace("\n", " ")], "tests": tests}, f, indent=1)
+        f.write("\n")
