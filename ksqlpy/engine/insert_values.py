@@ -19,14 +19,10 @@ from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.insert_key_schema import KeySchemaMismatch, check_key_schema
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError, KsqlStatementError
-from ksqlpy.expr.binder import bind
-from ksqlpy.expr.fold import constant_value
-from ksqlpy.expr.scope import Scope
+from ksqlpy.expr.constant_resolver import ResolveFailed, resolve_constant
 from ksqlpy.expr.stages import BindContext
-from ksqlpy.expr.strict_coercion import CoercionFailed, base_type_name, coerce_strict, java_value_text
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import ProducerRecord
-from ksqlpy.serde.formats import type_text
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -131,22 +127,10 @@ def _value(engine: Engine, e: exp.Expression, target: T.SqlType, column: str) ->
     reference = _column_reference(e)
     if reference is not None:
         raise _Reason(f"Unsupported column reference in insert value: {_sql(reference)}")
-    ctx = BindContext(engine.functions, engine.catalog.types())
     try:
-        b = bind(e, Scope(), ctx)
-    except KsqlError as ex:
-        raise _Reason(ex.message) from None
-    try:
-        result = constant_value(b, ctx.registry)
-    except KsqlError as ex:
-        raise _Reason(ex.message) from None
-    except Exception:  # noqa: BLE001 - a failure while evaluating: ksqlDB aborts with an empty reason
-        raise _Reason("") from None
-    try:
-        return coerce_strict(result, b.type, target)
-    except CoercionFailed as failed:
-        raise _Reason(f"Expected type {type_text(target)} for field `{column}` but got "
-                      f"{base_type_name(b.type)}({java_value_text(result, b.type)}){failed.hint}") from None
+        return resolve_constant(e, target, column, BindContext(engine.functions, engine.catalog.types()))
+    except ResolveFailed as failed:
+        raise _Reason(failed.reason) from None
 
 
 def _column_reference(e: exp.Expression) -> exp.Column | None:

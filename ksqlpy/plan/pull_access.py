@@ -23,6 +23,7 @@ from ksqlpy import types as T
 from ksqlpy.catalog import Column
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.binder import bind
+from ksqlpy.expr.constant_resolver import ResolveFailed, resolve_constant
 from ksqlpy.expr.fold import constant_value
 from ksqlpy.expr.format import format_expression
 from ksqlpy.expr.scope import Scope
@@ -140,7 +141,7 @@ def _plan(where: exp.Expression | None, key_columns: list[Column], window_size: 
             kind, col, payload = _classify(atom, keys, windowed, functions)
             if kind == "eq" or kind == "in":
                 seen[col] = seen.get(col, 0) + 1
-                eqs[col] = [_to_key(v, t, keys[col]) for v, t in payload]
+                eqs[col] = [key_value(v, keys[col], functions) for v in payload]
             elif kind == "range":
                 seen[col] = seen.get(col, 0) + 1
                 ranges[col] = 1
@@ -236,7 +237,7 @@ def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool,
             values = list(atom.expressions)
             if any(_has_columns(v) for v in values):
                 raise NeedsScan("A comparison must be between a key column and a resolvable expression.")
-            return "in", col, [typed_value(v, functions) for v in values]
+            return "in", col, values
         _no_indirect_key(atom, keys)
         return "other", "", None
     if isinstance(atom, _COMPARE):
@@ -248,7 +249,7 @@ def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool,
             if _has_columns(right):
                 raise NeedsScan("A comparison must be between a key column and a resolvable expression.")
             if op is exp.EQ:
-                return "eq", lcol, [typed_value(right, functions)]
+                return "eq", lcol, [right]
             if op is exp.NEQ:
                 c = keys[lcol]
                 raise NeedsScan(f"Bound on key columns '[`{c.name}` {c.type} KEY]' must currently be '='")
@@ -314,6 +315,35 @@ def typed_value(e: exp.Expression, functions: FunctionRegistry) -> tuple[Any, T.
     """The value of an expression without columns, with its SQL type."""
     bound = bind(e, Scope(), BindContext(functions))
     return constant_value(bound, functions), bound.type
+
+
+def key_value(e: exp.Expression, col: Column, functions: FunctionRegistry) -> Any:
+    """The key a lookup's value (after ``=`` or in an IN list) names, as ksqlDB's QueryFilterNode.resolveKey
+    takes it (from memory): a literal is taken as it is (``_to_key``); anything else - arithmetic, a CAST,
+    a function of constants - goes through the GenericExpressionResolver with the key column's type, as an
+    INSERT VALUES value does, and fails with its reason. NULL is refused naming the comparison."""
+    if _is_literal(e):
+        v, t = typed_value(e, functions)
+        if v is not None:
+            return _to_key(v, t, col)
+    else:
+        try:
+            v = resolve_constant(e, col.type, col.name, BindContext(functions))
+        except ResolveFailed as failed:
+            raise KsqlStatementError(failed.reason) from None
+        if v is not None:
+            return v
+    raise KsqlStatementError(f"Primary key columns can not be NULL: ({col.name} = {format_expression(e)})")
+
+
+def _is_literal(e: exp.Expression) -> bool:
+    """A literal of ksqlDB's grammar: a number (with its sign: ``MINUS? INTEGER_VALUE``), text, a boolean or
+    NULL."""
+    e = _unparen(e)
+    if isinstance(e, exp.Neg):
+        e = _unparen(e.this)
+        return isinstance(e, exp.Literal) and not e.is_string
+    return isinstance(e, (exp.Literal, exp.Boolean, exp.Null))
 
 
 def _to_key(v: Any, src: T.SqlType, col: Column) -> Any:

@@ -270,3 +270,32 @@ def test_pull_window_bound_operators(engine: Engine, where: str, reason: str) ->
         decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": False})  # type: ignore[attr-defined]
     assert str(e.value).startswith(reason + ". See https://cnfl.io/queries")
     assert decide_access(p, stmt.query.where, {}).access is PullAccess.TABLE_SCAN  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("where", "keys"), [
+    # a key value that is no literal is resolved once with the key column's type (GenericExpressionResolver)
+    ("ID = CONCAT('a', 'b')", [(("ab",), None, None)]),
+    ("ID IN (LCASE('A'), 'b')", [(("a",), None, None), (("b",), None, None)]),
+])
+def test_pull_key_values_that_are_expressions(engine: Engine, where: str, keys: list) -> None:
+    sql = f"SELECT * FROM T WHERE {where};"
+    p = plan(engine, sql, persistent=False, pull=True)
+    (stmt,) = engine.parse(sql)
+    assert decide_access(p, stmt.query.where, {}).lookup == keys  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize(("where", "message"), [
+    # the resolver's texts, as INSERT VALUES gives them (a literal keeps resolveKey's own text)
+    ("ID = CAST(1 AS BIGINT)", r"Expected type INTEGER for field `ID` but got BIGINT\(1\)"),
+    ("ID IN (1, 2.0 - 1)", r"Expected type INTEGER for field `ID` but got DECIMAL\(1.0\)"),
+    ("ID = CAST(NULL AS INT)", r"Primary key columns can not be NULL: \(ID = CAST\(null AS INTEGER\)\)"),
+    ("ID = 1.5", "'1.5' can not be converted to the type of the key column: ID INTEGER KEY"),
+    ("ID = CAST('x' AS INT)", "^$"),  # evaluation failed: the resolver gives no reason
+])
+def test_pull_key_values_refused(engine: Engine, where: str, message: str) -> None:
+    engine.execute("CREATE TABLE TI (ID INT PRIMARY KEY, X INT) WITH (KAFKA_TOPIC='ti', VALUE_FORMAT='JSON', "
+                   "PARTITIONS=1);")
+    sql = f"SELECT * FROM TI WHERE {where};"
+    (stmt,) = engine.parse(sql)
+    with pytest.raises(KsqlStatementError, match=message):
+        decide_access(plan(engine, sql, persistent=False, pull=True), stmt.query.where, {})  # type: ignore[attr-defined]

@@ -33,6 +33,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("aggregations/gen_pseudo_grouping.py", {"pseudo-grouping.json": lambda g: g["cases"]()}),
     ("rest/gen_pull_windows.py", {"pull-window-bounds.json": lambda g: g["cases"]()}),
     ("rest/gen_pull_rules.py", {"pull-query-rules.json": lambda g: g["cases"]() + g["key_value_cases"]()}),
+    ("rest/gen_pull_where_shapes.py", {"pull-where-shapes.json": lambda g: g["cases"]()}),
     ("rest/gen_schema_ids.py", {"insert-values-schema-ids.json": lambda g: g["cases"]()}),
     ("rest/gen_consistency.py", {"consistency-tokens.json": lambda g: g["cases"]()}),
     ("rest/gen_source_statements.py", {"source-statements.json": lambda g: g["cases"]()}),

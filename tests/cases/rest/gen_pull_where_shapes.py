@@ -1,0 +1,277 @@
+"""Generates ``pull-where-shapes.json``: the shapes of a pull query's WHERE that are neither a plain key
+equality nor a plain range, against a single-key table, a multi-column-key table and a windowed table, with
+table scans allowed (the rows; the WHERE decides them whatever the access) and, where ksqlDB's rule is
+known, with them disabled (key lookups or the refusal).
+
+Shapes: WINDOWSTART/WINDOWEND IN, NOT IN, IS [NOT] NULL, BETWEEN (ksqlDB rewrites BETWEEN on a window bound
+into two bounds); OR across a key and a window bound; IN on one column of a multi-column key; key values
+that are expressions (arithmetic, CAST, functions of constants), which ksqlDB's QueryFilterNode.resolveKey
+hands to the GenericExpressionResolver with the key column's type (an INSERT VALUES value's rule and texts;
+from memory) while a literal is taken as it is; BETWEEN, NOT BETWEEN, NOT IN, IS [NOT] NULL on a key (a
+scan); pull queries on streams (a scan of the topic up to the offsets at the start) with WHERE, LIMIT and
+ROWTIME.
+
+Expected rows come from the model below: every row of the table whose columns satisfy the WHERE.
+Run ``python tests/cases/rest/gen_pull_where_shapes.py`` to rewrite the file next to it.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).parent
+
+STATEMENT_ERROR = "io.confluent.ksql.rest.entity.KsqlStatementErrorMessage"
+NO_SCAN = {"ksql.query.pull.table.scan.enabled": False}
+HINT = " See https://cnfl.io/queries for more info.\nAdd EMIT CHANGES if you intended to issue a push query."
+Row = list[Any]
+
+# name -> (statements, inputs, rows of SELECT * (in store order), header schema)
+TABLES: dict[str, tuple[list[str], list[dict[str, Any]], list[Row], str]] = {
+    "single key": (
+        ["CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);",
+         "CREATE TABLE X AS SELECT ID, COUNT(*) AS N FROM S GROUP BY ID;"],
+        [{"topic": "s", "key": k, "value": {"V": 1}, "timestamp": 1000} for k in (1, 2, 2, 3)],
+        [[1, 1], [2, 2], [3, 1]], "`ID` INTEGER KEY, `N` BIGINT"),
+    "multi-column key": (
+        ["CREATE STREAM S (K1 INT KEY, K2 STRING KEY, V INT) WITH (kafka_topic='s', format='JSON', partitions=1);",
+         "CREATE TABLE X AS SELECT K1, K2, COUNT(*) AS N FROM S GROUP BY K1, K2;"],
+        [{"topic": "s", "key": {"K1": k1, "K2": k2}, "value": {"V": 1}, "timestamp": 1000}
+         for k1, k2 in ((1, "a"), (1, "b"), (2, "a"))],
+        [[1, "a", 1], [1, "b", 1], [2, "a", 1]], "`K1` INTEGER KEY, `K2` STRING KEY, `N` BIGINT"),
+    "windowed": (
+        ["CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);",
+         "CREATE TABLE X AS SELECT ID, COUNT(*) AS N FROM S WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID;"],
+        [{"topic": "s", "key": k, "value": {"V": 1}, "timestamp": ts} for k, ts in ((1, 1000), (2, 1500), (2, 2500))],
+        [[1, 1000, 2000, 1], [2, 1000, 2000, 1], [2, 2000, 3000, 1]],
+        "`ID` INTEGER KEY, `WINDOWSTART` BIGINT KEY, `WINDOWEND` BIGINT KEY, `N` BIGINT"),
+}
+
+Pred = Callable[[Row], bool]
+
+
+def _ws(r: Row) -> int:
+    return int(r[1])
+
+
+def _we(r: Row) -> int:
+    return int(r[2])
+
+
+# (table, WHERE, the rows it selects, with table scans disabled: None = refused like a scan would be (not
+# generated), "rows" = the same rows by key lookups, or the refusal's reason)
+SHAPES: list[tuple[str, str, Pred, str | None]] = [
+    # window bounds in shapes other than a comparison: the key lookup fetches the key's windows, the WHERE
+    # filters them
+    ("windowed", "ID = 2 AND WINDOWSTART IN (1000, 2000)", lambda r: r[0] == 2 and _ws(r) in (1000, 2000), None),
+    ("windowed", "ID = 2 AND WINDOWSTART IN (2000)", lambda r: r[0] == 2 and _ws(r) == 2000, None),
+    ("windowed", "ID IN (1, 2) AND WINDOWEND IN (2000, 5000)", lambda r: _we(r) == 2000, None),
+    ("windowed", "ID = 2 AND WINDOWSTART NOT IN (1000)", lambda r: r[0] == 2 and _ws(r) != 1000, None),
+    ("windowed", "ID = 2 AND WINDOWSTART IS NULL", lambda r: False, None),
+    ("windowed", "ID = 2 AND WINDOWEND IS NOT NULL", lambda r: r[0] == 2, None),
+    ("windowed", "ID = 2 AND WINDOWSTART BETWEEN 1000 AND 1500", lambda r: r[0] == 2 and _ws(r) <= 1500, "rows"),
+    ("windowed", "ID = 2 AND WINDOWEND BETWEEN 2500 AND 3000", lambda r: r[0] == 2 and _we(r) == 3000, "rows"),
+    ("windowed", "ID = 2 AND WINDOWSTART NOT BETWEEN 1000 AND 1500", lambda r: r[0] == 2 and _ws(r) > 1500, None),
+    # OR across keys and window bounds
+    ("windowed", "ID = 2 OR WINDOWSTART = 1000", lambda r: r[0] == 2 or _ws(r) == 1000,
+     "WHERE clause missing key column for disjunct: (WINDOWSTART = 1000)"),
+    ("windowed", "WINDOWEND = 2000 OR ID = 2", lambda r: r[0] == 2 or _we(r) == 2000,
+     "WHERE clause missing key column for disjunct: (WINDOWEND = 2000)"),
+    ("windowed", "(ID = 1 AND WINDOWSTART = 1000) OR (ID = 2 AND WINDOWEND = 3000)",
+     lambda r: (r[0], _ws(r)) in ((1, 1000), (2, 2000)), "rows"),
+    ("windowed", "ID = 2 AND (WINDOWSTART = 1000 OR WINDOWEND = 3000)", lambda r: r[0] == 2, "rows"),
+    ("windowed", "ID = 2 AND WINDOWSTART >= 2000 OR ID = 1 AND WINDOWEND <= 2000",
+     lambda r: (r[0] == 2 and _ws(r) >= 2000) or r[0] == 1, "rows"),
+    ("windowed", "WINDOWSTART = 1000", lambda r: _ws(r) == 1000,
+     "WHERE clause missing key column for disjunct: (WINDOWSTART = 1000)"),
+    # IN on the columns of a multi-column key
+    ("multi-column key", "K1 IN (1, 2) AND K2 = 'a'", lambda r: r[1] == "a", "rows"),
+    ("multi-column key", "K1 = 1 AND K2 IN ('a', 'b', 'c')", lambda r: r[0] == 1, "rows"),
+    ("multi-column key", "K1 IN (1, 2) AND K2 IN ('b', 'a')", lambda r: True, "rows"),
+    ("multi-column key", "K2 = 'a' AND K1 IN (2)", lambda r: r[:2] == [2, "a"], "rows"),
+    ("multi-column key", "K1 IN (1, 2)", lambda r: True, "Multi-column sources must specify every key in the WHERE clause"),
+    ("multi-column key", "K2 IN ('a')", lambda r: r[1] == "a",
+     "Multi-column sources must specify every key in the WHERE clause"),
+    ("multi-column key", "K1 = 1", lambda r: r[0] == 1, "Multi-column sources must specify every key in the WHERE clause"),
+    ("multi-column key", "(K1 = 1 AND K2 = 'b') OR (K1 = 2 AND K2 = 'a')",
+     lambda r: r[:2] in ([1, "b"], [2, "a"]), "rows"),
+    ("multi-column key", "K1 = 1 AND K2 = 'a' OR K1 = 2", lambda r: r[:2] == [1, "a"] or r[0] == 2,
+     "Multi-column sources must specify every key in the WHERE clause"),
+    ("multi-column key", "K1 = 0 + 1 AND K2 = CONCAT('b', '')", lambda r: r[:2] == [1, "b"], "rows"),
+    ("multi-column key", "K1 IN (1 + 1) AND K2 = SUBSTRING('xa', 2)", lambda r: r[:2] == [2, "a"], "rows"),
+    ("multi-column key", "K1 BETWEEN 1 AND 2 AND K2 = 'a'", lambda r: r[1] == "a", None),
+    ("multi-column key", "K1 NOT IN (2) AND K2 = 'a'", lambda r: r[:2] == [1, "a"], None),
+    ("multi-column key", "K1 = 1 AND K2 > 'a'", lambda r: r[:2] == [1, "b"], None),
+    # key values that are expressions: resolved once, with the key column's type
+    ("single key", "ID = 1 + 1", lambda r: r[0] == 2, "rows"),
+    ("single key", "ID = CAST('2' AS INT)", lambda r: r[0] == 2, "rows"),
+    ("single key", "ID = ABS(-3)", lambda r: r[0] == 3, "rows"),
+    ("single key", "ID = -(-2)", lambda r: r[0] == 2, "rows"),
+    ("single key", "ID IN (0 + 1, 4 - 1)", lambda r: r[0] in (1, 3), "rows"),
+    ("single key", "2 * 1 = ID", lambda r: r[0] == 2, "rows"),
+    ("single key", "ID = 2147483647 + 3", lambda r: False, "rows"),  # INT arithmetic wraps as Java's
+    # BETWEEN, NOT BETWEEN, NOT IN, IS [NOT] NULL on the key: the rows of a scan
+    ("single key", "ID BETWEEN 1 AND 2", lambda r: r[0] in (1, 2), None),
+    ("single key", "ID NOT BETWEEN 1 AND 2", lambda r: r[0] == 3, None),
+    ("single key", "ID NOT IN (1, 2)", lambda r: r[0] == 3, None),
+    ("single key", "NOT ID IN (1, 3)", lambda r: r[0] == 2, None),
+    ("single key", "ID IS NULL", lambda r: False, None),
+    ("single key", "ID IS NOT NULL", lambda r: True, None),
+    ("single key", "ID IN (1, 2) AND ID IN (2, 3)", lambda r: r[0] == 2,
+     "A comparison condition on the key column cannot be combined with other comparisons such as an IN predicate"),
+    ("single key", "ID = 2 AND N IS NOT NULL", lambda r: r[0] == 2, None),
+    ("single key", "ID = 2 AND N BETWEEN 1 AND 2", lambda r: r[0] == 2, "rows"),
+]
+
+# key values no key can take: (key type, WHERE, the refusal). A literal is coerced by resolveKey itself
+# ("'<value>' can not be converted ..."); any other expression by the resolver ("Expected type ...").
+KEY_VALUE_ERRORS: list[tuple[str, str, str]] = [
+    ("INT", "ID = CAST(2 AS BIGINT)", "Expected type INTEGER for field `ID` but got BIGINT(2)"),
+    ("INT", "ID IN (1, CAST(2 AS BIGINT))", "Expected type INTEGER for field `ID` but got BIGINT(2)"),
+    ("INT", "ID = 2.0 - 0.0", "Expected type INTEGER for field `ID` but got DECIMAL(2.0)"),
+    ("INT", "ID = 1.5", "'1.5' can not be converted to the type of the key column: ID INTEGER KEY"),
+    ("BIGINT", "ID = CAST(2 AS DOUBLE)", "Expected type BIGINT for field `ID` but got DOUBLE(2.0)"),
+    ("INT", "ID = CAST(NULL AS INT)", "Primary key columns can not be NULL: (ID = CAST(null AS INTEGER))"),
+    ("INT", "ID IN (1, NULL)", "Primary key columns can not be NULL: (ID = null)"),
+    ("BIGINT", "ID IN (ABS(CAST(NULL AS BIGINT)))",
+     "Primary key columns can not be NULL: (ID = ABS(CAST(null AS BIGINT)))"),
+    ("DATE", "ID = CAST(1 AS INT)", "Cannot compare ID (DATE) to CAST(1 AS INTEGER) (INTEGER) with EQUAL"),
+]
+# key values that are expressions and widen to the key's type: (key type, record key, WHERE, shown key)
+KEY_VALUE_LOOKUPS: list[tuple[str, Any, str, Any]] = [
+    ("BIGINT", 2, "ID = 1 + 1", 2),
+    ("BIGINT", 2, "ID = CAST(2 AS BIGINT)", 2),
+    ("DOUBLE", 2.0, "ID = 1 + 1", 2.0),
+    ("DOUBLE", 2.5, "ID = 5.0 / 2", 2.5),
+    ("DECIMAL(3, 1)", 2.5, "ID = 2.0 + 0.5", 2.5),
+    ("DECIMAL(3, 1)", 2.0, "ID = 1 + 1", 2.0),
+    ("STRING", "ab", "ID = CONCAT('a', 'b')", "ab"),
+    ("STRING", "ab", "ID IN (LCASE('AB'), 'x')", "ab"),
+    ("TIMESTAMP", 1000, "ID = FROM_UNIXTIME(1000)", "1970-01-01T00:00:01.000"),
+    ("DATE", 1, "ID = FROM_DAYS(1)", "1970-01-02"),
+    ("BOOLEAN", True, "ID = (1 = 1)", True),
+]
+
+
+def _error(message: str) -> dict[str, Any]:
+    return {"type": STATEMENT_ERROR, "message": message, "status": 400}
+
+
+def _query(schema: str, rows: list[Row], final: str | None = None) -> dict[str, Any]:
+    body: list[dict[str, Any]] = [{"header": {"schema": schema}}, *({"row": {"columns": r}} for r in rows)]
+    if final:
+        body.append({"finalMessage": final})
+    return {"query": body}
+
+
+def _status(n: int) -> list[dict[str, Any]]:
+    return [{"admin": {"@type": "currentStatus"}}] * n
+
+
+def _refusal(reason: str, windowed: bool, sql: str) -> str:
+    """ksqlDB's whole refusal of a WHERE that needs a scan while scans are off (QueryFilterNode's
+    invalidWhereClauseException, from memory), naming the statement."""
+    window = ("\n - (optionally) limits the time bounds of the windowed table.\n\t Bounds on [`WINDOWSTART`, "
+              "`WINDOWEND`] are supported\n\t Supported operators are [EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL, "
+              "LESS_THAN, LESS_THAN_OR_EQUAL]") if windowed else ""
+    return (f"{reason}.{HINT}\nPull queries require a WHERE clause that:\n - includes a key equality expression, "
+            "e.g. `SELECT * FROM X WHERE <key-column>=Y;`.\n - in the case of a multi-column key, is a conjunction "
+            f"of equality expressions that cover all key columns.{window}\nIf more flexible queries are needed, "
+            f"table scans can be enabled by setting ksql.query.pull.table.scan.enabled=true.\nStatement: {sql}")
+
+
+def shape_cases() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for table, where, pred, no_scan in SHAPES:
+        setup, inputs, rows, schema = TABLES[table]
+        sql = f"SELECT * FROM X WHERE {where};"
+        want = [r for r in rows if pred(r)]
+        out.append({"name": f"{table} - WHERE {where}", "statements": [*setup, sql], "inputs": inputs,
+                    "responses": [*_status(len(setup)), _query(schema, want)]})
+        if no_scan == "rows":
+            out.append({"name": f"{table} - WHERE {where} - key lookups with table scans disabled",
+                        "statements": [*setup, sql], "inputs": inputs, "properties": NO_SCAN,
+                        "responses": [*_status(len(setup)), _query(schema, want)]})
+        elif no_scan is not None:
+            out.append({"name": f"{table} - WHERE {where} - refused with table scans disabled",
+                        "statements": [*setup, sql], "properties": NO_SCAN,
+                        "expectedError": _error(_refusal(no_scan, table == "windowed", sql))})
+    return out
+
+
+def _key_table(key_type: str) -> list[str]:
+    return [f"CREATE STREAM S (ID {key_type} KEY, V INT) WITH (kafka_topic='s', key_format='JSON', "
+            "value_format='JSON', partitions=1);",
+            "CREATE TABLE X AS SELECT ID, COUNT(*) AS N FROM S GROUP BY ID;"]
+
+
+def key_value_cases() -> list[dict[str, Any]]:
+    out: list[dict[str, Any]] = []
+    for key_type, where, message in KEY_VALUE_ERRORS:
+        sql = f"SELECT * FROM X WHERE {where};"
+        out.append({"name": f"a {key_type} key - WHERE {where} is refused", "statements": [*_key_table(key_type), sql],
+                    "expectedError": _error(message)})
+    for key_type, record_key, where, shown in KEY_VALUE_LOOKUPS:
+        sql = f"SELECT * FROM X WHERE {where};"
+        type_text = "INTEGER" if key_type == "INT" else key_type
+        for props in ({}, NO_SCAN):
+            case: dict[str, Any] = {
+                "name": f"a {key_type} key - WHERE {where} looks the key up" + (" with table scans disabled"
+                                                                                 if props else ""),
+                "statements": [*_key_table(key_type), sql],
+                "inputs": [{"topic": "s", "key": record_key, "value": {"V": 1}},
+                           {"topic": "s", "key": None, "value": {"V": 1}}],
+                "responses": [*_status(2), _query(f"`ID` {type_text} KEY, `N` BIGINT", [[shown, 1]])]}
+            if props:
+                case["properties"] = props
+            out.append(case)
+    return out
+
+
+STREAM = ("CREATE STREAM S (ID INT KEY, V INT, H ARRAY<STRUCT<KEY STRING, VALUE BYTES>> HEADERS) "
+          "WITH (kafka_topic='s', value_format='JSON', partitions=1);")
+EVENTS = [(1, 10, 100), (2, 20, 200), (2, 30, 300), (3, 40, 400)]
+
+
+def stream_cases() -> list[dict[str, Any]]:
+    """Pull queries on a stream: the topic read from the start to the offsets at the query's start, each
+    record a row; LIMIT ends with 'Limit Reached', the end of the topic with 'Query Completed'."""
+    inputs = [{"topic": "s", "key": k, "value": {"V": v}, "timestamp": ts,
+               "headers": [{"KEY": "h", "VALUE": "AQ=="}]} for k, v, ts in EVENTS]
+    schema = "`ID` INTEGER, `V` INTEGER, `H` ARRAY<STRUCT<`KEY` STRING, `VALUE` BYTES>>"
+    header = [{"KEY": "h", "VALUE": "AQ=="}]
+    rows = [[k, v, header] for k, v, _ in EVENTS]
+    queries: list[tuple[str, str, list[Row], str]] = [
+        ("SELECT * FROM S;", schema, rows, "Query Completed"),
+        ("SELECT * FROM S WHERE ID = 2;", schema, [r for r in rows if r[0] == 2], "Query Completed"),
+        ("SELECT * FROM S WHERE ID IN (1, 3);", schema, [r for r in rows if r[0] in (1, 3)], "Query Completed"),
+        ("SELECT * FROM S WHERE V > 15 LIMIT 2;", schema, rows[1:3], "Limit Reached"),
+        ("SELECT * FROM S WHERE V > 35 LIMIT 2;", schema, rows[3:], "Query Completed"),
+        ("SELECT * FROM S LIMIT 0;", schema, [], "Limit Reached"),
+        ("SELECT ID, ROWTIME FROM S WHERE ROWTIME >= 200;", "`ID` INTEGER, `ROWTIME` BIGINT",
+         [[k, ts] for k, _, ts in EVENTS if ts >= 200], "Query Completed"),
+        ("SELECT V, H[1]->KEY AS HK FROM S WHERE ID = 1;", "`V` INTEGER, `HK` STRING", [[10, "h"]],
+         "Query Completed"),
+        ("SELECT ID, V * 2 AS W FROM S WHERE ID BETWEEN 2 AND 3 AND V <> 30;", "`ID` INTEGER, `W` INTEGER",
+         [[2, 40], [3, 80]], "Query Completed"),
+    ]
+    out: list[dict[str, Any]] = []
+    for sql, sch, want, final in queries:
+        out.append({"name": f"a stream - {sql}", "statements": [STREAM, sql], "inputs": inputs,
+                    "responses": [*_status(1), _query(sch, want, final)]})
+    return out
+
+
+def cases() -> list[dict[str, Any]]:
+    return shape_cases() + key_value_cases() + stream_cases()
+
+
+if __name__ == "__main__":
+    (HERE / "pull-where-shapes.json").write_text(json.dumps({
+        "comments": ["Pull-query WHERE shapes beyond a plain key equality, key values that are expressions, and "
+                     "pull queries on streams. Generated by gen_pull_where_shapes.py, in ksqlDB's REST test "
+                     "format, written for ksqlpy."],
+        "tests": cases()}, indent=1) + "\n")
