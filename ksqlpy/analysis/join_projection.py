@@ -29,8 +29,6 @@ from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.grammar.ast import Query, SelectItem
 from ksqlpy.plan.logical import Scan
 
-RESERVED_IN_JOIN = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
-
 
 @dataclass
 class KeyComponent:
@@ -126,9 +124,6 @@ def plan_select(query: Query, scope: JoinScope, keys_of: KeyBinder, leaves: list
         elif i in chosen:
             out.append(SelectItem(exp.column(keys[chosen[i]].column), name))
         else:
-            if persistent and name in RESERVED_IN_JOIN:
-                raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the "
-                                         "column.")
             out.append(SelectItem(scope.rewrite(e, "SELECT"), name))
     if keyed and persistent and sink_name is not None:
         missing = [k for i, k in enumerate(keys) if i not in claimed]

@@ -13,6 +13,7 @@ from ksqlpy import types as T
 from ksqlpy.analysis import query_rejections as rejections
 from ksqlpy.analysis.aggregates import plan_aggregation
 from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled, reserved_names
+from ksqlpy.analysis.reserved_select import check_reserved_select
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.struct_star import expand_struct_stars
@@ -157,8 +158,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     registry = ctx.registry
     query = expand_struct_stars(query, in_scope, ctx)
 
-    if persistent:
-        _reject_reserved_select(query, in_scope, reserved)
+    if persistent and base is None:  # a join's select items were checked as its FROM clause was read
+        check_reserved_select(query, reserved, join=False)
     _check_column_references(query, in_scope)
     if query.where is not None:
         if source.windowed is None:  # an unknown column is reported before an aggregate in WHERE
@@ -258,8 +259,6 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         name = name or given or natural_name(e) or gen.next()
         written = query.select[index].expr if index is not None else e
         printed.append((format_expression(qualified(written, alias)), name))
-        if persistent and given in reserved:
-            raise KsqlStatementError(f"`{given}` is a reserved column name. You cannot use it as an alias for a column.")
         be = bind(e, proj_scope, ctx, Clause.SELECT, table_functions=True)
         table_functions += [n for n in be.walk() if isinstance(n, B.Call) and n.fn.kind is B.FunctionKind.TABLE
                             and n not in table_functions]
@@ -285,9 +284,6 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             used_keys.add(key_index)
             key_cols.append((key_index, col))
         else:
-            if persistent and given is None and name in reserved:
-                raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the "
-                                         "column.")
             if name in names_seen:
                 raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {t}")
             value_cols.append(col)
@@ -383,19 +379,6 @@ def _plan_rekey(exprs: list[exp.Expression], node: PlanNode, alias: str, ctx: Bi
     same_key = bool(keys) and [e.index if isinstance(e, B.ColumnRef) else None for e in kept] == keys
     rekey = Rekey(RowSchema(new_keys + values + old_keys + rest), node, kept, names, types, repartition=not same_key)
     return rekey, written
-
-
-def _reject_reserved_select(query: Query, scope: Scope, reserved: frozenset[str]) -> None:
-    """ksqlDB's Analyzer visits the SELECT items - a persistent query may not select a reserved name
-    un-aliased - before it validates the clauses' column references: ``SELECT WINDOWSTART ... GROUP BY
-    WINDOWSTART`` over a non-windowed source is a reserved name, not an unresolved GROUP BY column. (Names the
-    source resolves are checked with the projection, where a key column may carry them.)"""
-    for item in query.select:
-        e = item.expr
-        if item.alias is None and isinstance(e, exp.Column) and not isinstance(e.this, exp.Star) and \
-                e.name in reserved and scope.lookup(e.name, e.table or None) is None:
-            raise KsqlStatementError(f"Reserved column name in select: `{e.name}`. Please remove or alias the "
-                                     "column.")
 
 
 def _check_column_references(query: Query, scope: Scope) -> None:

@@ -1,0 +1,46 @@
+"""Reserved column names as the names of a persistent query's result columns.
+
+ksqlDB's Analyzer visits the SELECT items after the FROM clause (sources, join criteria, windowing) and
+before it validates any clause's column references (Analyzer.validateSelect, from memory); the logical
+planner (join steps, aggregation, WHERE typing) and code generation come later still. So this check runs
+there, for every persistent query shape (CSAS, CTAS, INSERT INTO; joins or not, aggregates or not), before
+an unknown column in any clause, a join's key/type faults, a non-aggregate select item or a type error.
+
+Two messages, by what the item is:
+* an item whose result name is a pseudo or window column's own name - selected un-aliased, or aliased to the
+  name it has anyway (``ROWTIME AS ROWTIME``, ``L.ROWTIME AS ROWTIME``, ``S->ROWTIME``):
+  ``Reserved column name in select: `<NAME>`. Please remove or alias the column.``
+* any other expression aliased to a reserved name (``X AS ROWTIME``, ``COUNT(*) AS WINDOWSTART``):
+  ``` `<NAME>` is a reserved column name. You cannot use it as an alias for a column.```
+Transient (push and pull) queries may name their columns so.
+"""
+
+from __future__ import annotations
+
+from sqlglot import exp
+
+from ksqlpy.analysis.written import is_star, natural_name
+from ksqlpy.errors import KsqlStatementError
+from ksqlpy.grammar.ast import Query
+
+
+def check_reserved_select(query: Query, reserved: frozenset[str], *, join: bool) -> None:
+    """Refuse the first SELECT item (in select order) whose result column takes a reserved name.
+    ``join``: an un-aliased column reference of a join is named ``<SOURCE>_<COL>`` (AstSanitizer), never
+    a reserved name by itself."""
+    for item in query.select:
+        e = item.expr
+        if is_star(e):
+            continue
+        natural = natural_name(e)
+        if item.alias is None:
+            if join and isinstance(e, exp.Column):
+                continue
+            name = natural
+        else:
+            name = item.alias
+        if name is None or name not in reserved:
+            continue
+        if item.alias is None or natural == item.alias:
+            raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the column.")
+        raise KsqlStatementError(f"`{name}` is a reserved column name. You cannot use it as an alias for a column.")
