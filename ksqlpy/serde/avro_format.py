@@ -189,6 +189,15 @@ def kind_of(schema: Any) -> str:
     return str(schema.get("type"))
 
 
+def connect_type_name(schema: Any) -> str:
+    """The Connect type a (resolved, non-union) Avro schema is read as, as Connect's messages print it -
+    ConnectSchema.validateValue's ``schema type: INT32`` for an Avro ``int`` (a logical type keeps its base's)."""
+    kind = kind_of(schema)
+    if isinstance(schema, dict) and isinstance(schema.get("type"), dict | list):
+        kind = kind_of(schema["type"])
+    return _CONNECT_TYPES.get(kind, kind).upper()
+
+
 def non_null(schema: Any, names: dict[str, Any]) -> list[Any]:
     """The branches of a union other than null (the schema itself if it is not a union)."""
     schema = resolve(schema, names)
@@ -439,7 +448,7 @@ def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any],
                 if src is None:
                     raise SinkSchemaError(f"Missing default value for required field: [{f['name']}].")
                 raise SinkSchemaError(f"Invalid value: null used for required field: \"{f['name']}\", "
-                                      f"schema type: {kind_of(resolve(f['type'], names)).upper()}")
+                                      f"schema type: {connect_type_name(resolve(f['type'], names))}")
             out[f["name"]] = value
         return out
     raise SerdeError(f"AVRO cannot write {t} as {kind}")

@@ -206,6 +206,37 @@ def _map_entry(schema: dict[str, Any]) -> tuple[Any, Any] | None:
     return props["key"], props["value"]
 
 
+def _nullable(schema: Any) -> bool:
+    """Whether a property's schema admits null itself: a ``oneOf``/``anyOf`` with a ``null`` branch or a
+    ``type`` list naming ``null`` (Connect reads those as optional wherever they stand)."""
+    if not isinstance(schema, dict):
+        return True
+    for key in ("oneOf", "anyOf"):
+        if any(isinstance(b, dict) and b.get("type") == "null" for b in schema.get(key) or []):
+            return True
+    kind = schema.get("type")
+    return kind == "null" or (isinstance(kind, list) and "null" in kind)
+
+
+_SQL_CONNECT_TYPES = {"BOOLEAN": "BOOLEAN", "INTEGER": "INT32", "BIGINT": "INT64", "DOUBLE": "FLOAT64",
+                      "STRING": "STRING", "BYTES": "BYTES", "DECIMAL": "BYTES", "DATE": "INT32", "TIME": "INT32",
+                      "TIMESTAMP": "INT64", "ARRAY": "ARRAY", "MAP": "MAP", "STRUCT": "STRUCT"}
+
+
+def _connect_type_name(schema: Any, column: T.SqlType) -> str:
+    """The Connect type a property is read as, as Connect's messages print it (``INT32``): its
+    ``connect.type`` when it has one (``float32`` stays FLOAT32), else that of the SQL type it reads as."""
+    ctype = schema.get("connect.type") if isinstance(schema, dict) else None
+    if isinstance(ctype, str) and ctype != "map":
+        return ctype.upper()
+    try:
+        t = sql_type_of(schema, upper=False)
+    except (SerdeError, KsqlStatementError):
+        t = column
+    name = "DECIMAL" if isinstance(t, T.Decimal) else t.name
+    return _SQL_CONNECT_TYPES.get("INTEGER" if name == "INT" else name, name)
+
+
 # Connect's name for a JSON Schema union (JsonSchemaData.JSON_TYPE_ONE_OF), and its fields' prefix
 ONE_OF = "io.confluent.connect.json.OneOf"
 
@@ -249,6 +280,7 @@ class JsonSrSerde(ValueSerde):
         # union STRUCTs or MAPs among the columns: read from Connect's forms (json_sr_unions)
         self._reads_unions = converter and any(U.reads_connect_forms(t) for _, t in self.columns)
         self._union_writes: Any = False  # not computed yet; see _union_schemas
+        self._required: Any = False  # not computed yet; see _required_columns
 
     def deserialize(self, data: bytes | None) -> tuple | None:
         if data is None:
@@ -359,9 +391,39 @@ class JsonSrSerde(ValueSerde):
         self._fill = (JsonValueSerde(cols, wrap=True), plan)
         return self._fill
 
+    def _required_columns(self) -> list[tuple[int, str, str]]:
+        """With a ``VALUE_SCHEMA_ID`` object: (column index, field name, Connect type) of each column written
+        to a field Connect reads as required - listed in ``required`` and not a union with ``null``
+        (JsonSchemaData.toConnectSchema, from memory)."""
+        if self._required is not False:
+            return self._required  # type: ignore[no-any-return]
+        self._required = []
+        rs = self.registry.by_id(self.schema_id) if self.schema_id is not None else None
+        schema = json.loads(rs.schema) if rs is not None and rs.schema_type == "JSON" else None
+        if schema is not None:
+            from ksqlpy.serde.json_sr_references import registry_lookup, resolve_references
+
+            schema = resolve_references(schema, registry_lookup(self.registry))
+        props = schema.get("properties") if isinstance(schema, dict) and self.wrap else None
+        if not isinstance(props, dict):
+            return self._required  # type: ignore[no-any-return]
+        required = set(schema.get("required") or [])
+        names = [n for n, _ in self.columns]
+        folded = {n.upper(): i for i, n in enumerate(names)}
+        for name, sub in props.items():
+            idx = names.index(name) if name in names else folded.get(name.upper())
+            if idx is not None and name in required and not _nullable(sub):
+                self._required.append((idx, name, _connect_type_name(sub, self.columns[idx][1])))
+        return self._required  # type: ignore[no-any-return]
+
     def serialize(self, row: tuple | None) -> bytes | None:
         if row is None:
             return None
+        if self.schema_id is not None:
+            for idx, name, ctype in self._required_columns():
+                if row[idx] is None:  # Connect's Struct.put refuses it (ConnectSchema.validateValue)
+                    raise SinkSchemaError(f"Invalid value: null used for required field: \"{name}\", "
+                                          f"schema type: {ctype}")
         unions = self._union_schemas() if self.schema_id is not None else None
         if unions is not None:
             row = tuple(U.write(v, t, sub) for v, (_, t), sub in zip(row, self.columns, unions, strict=True))
