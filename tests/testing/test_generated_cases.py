@@ -74,6 +74,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("serde/schema_versions_gen.py", {"schema-versions.json": lambda g: g["tests"]}),
     ("serde/protobuf_keys_gen.py", {"protobuf-keys.json": lambda g: g["tests"]}),
     ("serde/required_fields_gen.py", {"required-fields.json": lambda g: g["tests"]}),
+    ("serde/inferred_key_types_gen.py", {"inferred-key-types.json": lambda g: g["tests"]}),
     ("serde/recursive_schemas_gen.py", {"recursive-schemas.json": lambda g: g["tests"]}),
     ("serde/json_sr_type_lists_gen.py", {"json-sr-type-lists.json": lambda g: g["tests"]}),
     ("serde/protobuf_schema_corners_gen.py", {"protobuf-schema-corners.json": lambda g: g["tests"]}),
