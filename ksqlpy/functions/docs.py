@@ -27,6 +27,13 @@ matches between an emoji's surrogates. A back reference to a group that has not 
 replacement's `$n` takes as many digits as there are groups, and is read only when something matched. An
 invalid pattern or replacement makes the result NULL for that record. Not supported: character class
 intersection (`&&`), scripts and blocks (`\\p{IsLatin}`, `\\p{InGreek}`) and `(?u)` Unicode case folding.
+
+PARSE_TIMESTAMP reads text with a java.time pattern (Locale.US: weeks start on Sunday) as ksqlDB does: a full
+date (year-month-day, year-day of year, year-month-week of month (`W`)-day of week, week-based year (`Y`)-week
+(`w`)-day of week) is resolved and must agree with the other fields given; otherwise each field is set on
+1970-01-01T00:00 in java.time's field order - a day of week alone moves to that day of 1970-01-01's ISO week
+(Monday first), then day, month and year overwrite - and week-based fields or a quarter without a full date
+are ignored; `a` alone means noon.
 """
 
 

@@ -302,3 +302,13 @@ def test_the_bound_timestamp_format_follows_zone_rules() -> None:
         assert format_timestamp(after - 25_200_001, "yyyy-MM-dd", "UTC") == "2021-03-13"
     with pytest.raises(DateTimeError, match="Failed to format timestamp 1 with formatter 'yyyy'"):
         format_timestamp(1, "yyyy", "Not/AZone")
+
+
+def test_week_based_dates_resolve_only_when_complete_and_fields_override_in_chronofield_order():
+    day = 86_400_000
+    assert compile_pattern("YYYY-ww-e").parse_timestamp("2021-01-6") == 18628 * day  # 2021-01-01
+    assert compile_pattern("YYYY-MM-dd").parse_timestamp("2021-01-01") == 0  # week-based year alone: ignored
+    assert compile_pattern("EEE").parse_timestamp("Mon") == -3 * day  # ISO week of 1970-01-01
+    assert compile_pattern("a").parse_timestamp("PM") == 12 * 3_600_000
+    with pytest.raises(DateTimeError):
+        compile_pattern("yyyy-MM-dd YYYY").parse_timestamp("2020-12-31 2020")  # cross-checked: 2021

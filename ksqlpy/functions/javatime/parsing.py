@@ -9,8 +9,9 @@ from dataclasses import dataclass
 from datetime import timedelta, timezone, tzinfo
 from typing import Any
 
+from . import weeks
 from .base import _EPOCH_NAIVE, MS_PER_DAY, NANOS_PER_DAY, DateTimeError
-from .civil import _is_leap, _month_length, days_from_civil
+from .civil import _is_leap, _month_length, civil_from_days, days_from_civil
 from .pattern import (
     _DAYS_FULL,
     _DAYS_SHORT,
@@ -154,8 +155,16 @@ def _parse_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
             raise _too_many(c)
         zero = re.escape(style[1])
         return f"(?:{zero}|{_OFFSET_RE})", "offset", _parse_offset_text
-    if c in "YwWF":
-        raise DateTimeError(f"Parsing week-based fields is not supported: {c * n}")
+    if c == "Y":
+        if n == 2:
+            return digits(2, 2), "wby2", int
+        return ("[+-]?" if n >= 4 else "") + digits(n if n > 1 else 1, 19), "wby", int
+    if c == "w":
+        return num("woy")
+    if c == "W":
+        return num("wom", 1)
+    if c == "F":
+        return num("adowm", 1)
     raise DateTimeError(f"Unknown pattern letter: {c}")  # pragma: no cover
 
 
@@ -177,32 +186,119 @@ def _check(value: int, lo: int, hi: int, name: str, text: str) -> int:
     return value
 
 
-def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
-    """Java's SMART resolution of parsed fields, with ksqlDB's parseDefaulting values."""
-    # Date
+def _year_of(f: dict[str, Any]) -> int | None:
     if "year" in f:
-        year = f["year"]
-    elif "yoe" in f:
+        return f["year"]
+    if "yoe" in f:
         yoe = f["yoe"]
-        year = yoe if f.get("era", 1) == 1 else 1 - yoe
-    elif "year2" in f:
-        year = 2000 + f["year2"]
-    else:
-        year = 1970
+        return yoe if f.get("era", 1) == 1 else 1 - yoe
+    if "year2" in f:
+        return 2000 + f["year2"]
+    return None
+
+
+def _iso_dow(f: dict[str, Any], text: str) -> int | None:
+    """The parsed day of week as ISO (Monday 1): E's text, or e/c's Locale.US number (Sunday 1)."""
+    iso = f["dow"] + 1 if "dow" in f else None
+    if "dow_local" in f:
+        local = weeks.iso_from_local(_check(f["dow_local"], 1, 7, "DayOfWeek", text))
+        if iso is not None and iso != local:
+            raise DateTimeError(f"Text '{text}' could not be parsed: Conflict found: DayOfWeek differs")
+        iso = local
+    return iso
+
+
+def _resolved_date(
+    f: dict[str, Any], year: int | None, iso: int | None, text: str
+) -> tuple[int, frozenset[str]] | None:
+    """The day count Java's SMART resolver makes of the date fields, or None when they do not make a date:
+    year-month-day (an invalid day clamped to the month's last), year-day of year, year-month-week of
+    month-day of week, week-based year-week-day of week."""
+    if year is not None and "month" in f and "day" in f:
+        month = _check(f["month"], 1, 12, "MonthOfYear", text)
+        day = _check(f["day"], 1, 31, "DayOfMonth", text)
+        return days_from_civil(year, month, min(day, _month_length(year, month))), frozenset(("year", "month", "day"))
+    if year is not None and "doy" in f:
+        doy = _check(f["doy"], 1, 366, "DayOfYear", text)
+        if doy == 366 and not _is_leap(year):
+            raise DateTimeError(
+                f"Text '{text}' could not be parsed: Invalid date 'DayOfYear 366' as '{year}' is not a leap year"
+            )
+        return days_from_civil(year, 1, 1) + doy - 1, frozenset(("year", "doy"))
+    if iso is None:
+        return None
+    local = weeks.local_dow(iso - 4)  # day count 0 is a Thursday (ISO 4)
+    if year is not None and "month" in f and "wom" in f:
+        month = _check(f["month"], 1, 12, "MonthOfYear", text)
+        wom = _check(f["wom"], 0, 6, "WeekOfMonth", text)
+        return weeks.of_week_of_month(year, month, wom, local), frozenset(("year", "month", "wom", "dow"))
+    wby = f["wby"] if "wby" in f else (2000 + f["wby2"] if "wby2" in f else None)
+    if wby is not None and "woy" in f:
+        woy = _check(f["woy"], 1, 53, "WeekOfWeekBasedYear", text)
+        return weeks.of_week_based_year(wby, woy, local), frozenset(("wby", "woy", "dow"))
+    return None
+
+
+def _cross_check(
+    days: int, used: frozenset[str], f: dict[str, Any], year: int | None, iso: int | None, text: str
+) -> None:
+    """Fields the resolved date does not come from must agree with it (Parsed.crossCheck)."""
+    y, m, d = civil_from_days(days)
+    wby, woy = weeks.week_based(days)
+    checks = [
+        ("year", year, y), ("month", f.get("month"), m), ("day", f.get("day"), d),
+        ("dow", iso, weeks.iso_dow(days)), ("quarter", f.get("quarter"), (m - 1) // 3 + 1),
+        ("doy", f.get("doy"), days - days_from_civil(y, 1, 1) + 1),
+        ("wby", f.get("wby", 2000 + f["wby2"] if "wby2" in f else None), wby), ("woy", f.get("woy"), woy),
+        ("wom", f.get("wom"), weeks.week_of_month(days)), ("adowm", f.get("adowm"), (d - 1) % 7 + 1),
+    ]
+    for key, parsed, actual in checks:
+        if key not in used and parsed is not None and parsed != actual:
+            raise DateTimeError(f"Text '{text}' could not be parsed: Conflict found: {parsed} differs from {actual}")
+
+
+def _overridden_date(f: dict[str, Any], year: int | None, iso: int | None, text: str) -> int:
+    """No date resolved: ksqlDB's StringToTimestampParser sets each parsed ChronoField on 1970-01-01 with
+    ``ZonedDateTime.with``, in the enum's order (day of week, aligned day of week in month, day of month, day
+    of year, month, year); week-based fields and the quarter are not ChronoFields and are ignored."""
+    days = 0
+    if iso is not None:
+        days += iso - weeks.iso_dow(days)
+    if "adowm" in f:
+        dom = civil_from_days(days)[2]
+        days += _check(f["adowm"], 1, 7, "AlignedDayOfWeekInMonth", text) - ((dom - 1) % 7 + 1)
+    if "day" in f:
+        y, m, _ = civil_from_days(days)
+        days = days_from_civil(y, m, _check(f["day"], 1, 31, "DayOfMonth", text))
+    if "doy" in f:
+        doy = _check(f["doy"], 1, 366, "DayOfYear", text)
+        y = civil_from_days(days)[0]
+        if doy == 366:
+            raise DateTimeError("Leap day cannot be parsed without supplying the year field")
+        days = days_from_civil(y, 1, 1) + doy - 1
+    if "month" in f:
+        y, _, d = civil_from_days(days)
+        month = _check(f["month"], 1, 12, "MonthOfYear", text)
+        days = days_from_civil(y, month, min(d, _month_length(y, month)))
+    if year is not None:
+        _, m, d = civil_from_days(days)
+        days = days_from_civil(year, m, min(d, _month_length(year, m)))
+    return days
+
+
+def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
+    """Java's SMART resolution of parsed fields, then ksqlDB's overrides on 1970-01-01T00:00."""
+    # Date
     if "month_narrow" in f and "month" not in f:
         raise DateTimeError(f"Text '{text}' could not be parsed: narrow month names are ambiguous")
-    if "doy" in f and "month" not in f and "day" not in f:
-        doy = _check(f["doy"], 1, 366 if _is_leap(year) else 365, "DayOfYear", text)
-        days = days_from_civil(year, 1, 1) + doy - 1
+    year = _year_of(f)
+    iso = _iso_dow(f, text)
+    resolved = _resolved_date(f, year, iso, text)
+    if resolved is not None:
+        days, used = resolved
+        _cross_check(days, used, f, year, iso, text)
     else:
-        month = _check(f.get("month", 1), 1, 12, "MonthOfYear", text)
-        day = _check(f.get("day", 1), 1, 31, "DayOfMonth", text)
-        day = min(day, _month_length(year, month))
-        days = days_from_civil(year, month, day)
-        if "quarter" in f and (month - 1) // 3 + 1 != f["quarter"]:
-            raise DateTimeError(f"Text '{text}' could not be parsed: conflicting QuarterOfYear")
-    if "dow" in f and (days + 3) % 7 != f["dow"]:  # 1970-01-01 was a Thursday (Monday = 0)
-        raise DateTimeError(f"Text '{text}' could not be parsed: Conflict found: DayOfWeek differs")
+        days = _overridden_date(f, year, iso, text)
     # Time
     if "hour" in f:
         hour = _check(f["hour"], 0, 24, "HourOfDay", text)
@@ -214,6 +310,8 @@ def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
         else:
             h = _check(f["hour_ampm"], 0, 11, "HourOfAmPm", text)
         hour = h + 12 * f.get("ampm", 0)
+    elif "ampm" in f:  # AM/PM alone: ZonedDateTime.with(AMPM_OF_DAY, 1) moves midnight to noon
+        hour = 12 * f["ampm"]
     else:
         hour = None
     if hour is None and "milli_of_day" in f:
