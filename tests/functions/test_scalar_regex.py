@@ -126,3 +126,10 @@ def test_unicode_properties_and_word_boundaries():
     assert call("REGEXP_EXTRACT", [S, S], r"\v", "a\u2028") == "\u2028"
     with pytest.raises(FunctionError, match="Unknown character property"):
         compile_java_regex(r"\p{Nope}")
+
+
+def test_class_intersection():
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "[a-z&&[^aeiou]]+", "hello world") == ["h", "ll", "w", "rld"]
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"[\w&&\D]+", "ab12cd") == ["ab", "cd"]
+    with pytest.raises(FunctionError):
+        compile_java_regex("[^a&&b]")

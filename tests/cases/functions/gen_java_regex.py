@@ -4,7 +4,7 @@ of Java's engine over their scope: line terminators for '.', '^', '$' and \\Z (\
 U+2029 as well as \\n; (?s), (?m), (?d)); the find loop moves one UTF-16 unit on after an empty match (between
 an emoji's surrogates too, and never takes a non-empty match where an empty one was found); '{' only as a
 bound; back references to groups not matched fail the match, never the pattern; replacement syntax ($n as
-many digits as groups exist, ${name}, \\ escapes); Unicode categories and binary properties whatever the
+many digits as groups exist, ${name}, \\ escapes); class intersections; Unicode categories and binary properties whatever the
 flags, POSIX classes and \\w \\d \\s ASCII, \\b Unicode (Java before 19); invalid patterns NULL per record.
 Expected values are written out from Java's behaviour, never computed by ours.
 
@@ -177,6 +177,17 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REGEXP_REPLACE(W, '\\b', '|')", "|Hello| |World|"),
         ("REGEXP_REPLACE('éa b', '\\B', '|')", "é|a b"),
         ("REGEXP_EXTRACT('(?U)\\w+', ACC)", "Éé1"),
+    ],
+    "class intersection: [A&&B] is a character in every operand, operands nested or not, an empty one "
+    "ignored": [
+        ("REGEXP_EXTRACT_ALL('[a-z&&[^aeiou]]+', W)", ["ll", "rld"]),
+        ("REGEXP_EXTRACT_ALL('[a-z&&[^aeiou]&&[^l]]+', W)", ["r", "d"]),
+        ("REGEXP_EXTRACT_ALL('[\\w&&\\D]+', 'ab12cd')", ["ab", "cd"]),
+        ("REGEXP_EXTRACT_ALL('[a-z&&def]', 'abcdefg')", ["d", "e", "f"]),
+        ("REGEXP_EXTRACT_ALL('x[a-c&&b-d]y', 'xby xay')", ["xby"]),
+        ("REGEXP_EXTRACT_ALL('[&&a]', 'a&')", ["a"]),
+        ("REGEXP_REPLACE(ACC, '[\\p{L}&&\\p{Ll}]', '-')", "É-1"),
+        ("REGEXP_EXTRACT('[a&&', 'a')", None),
     ],
     "NULL in any position is NULL": [
         ("REGEXP_EXTRACT(NS, 'a')", None),
