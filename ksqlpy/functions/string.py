@@ -195,8 +195,14 @@ def _substring3(s: Any, pos: Any, length: Any) -> Any:
         return None
     n = len(s)
     start = _start_index(n, pos)
-    end = max(min(start + length, n), start)
+    # Substring.getEndIndex: max(start, min(length of s, start + len)) in Java ints - a length near
+    # Integer.MAX_VALUE overflows start + len to a negative, and the result is empty
+    end = max(min(_int32(start + length), n), start)
     return s[start:end]
+
+
+def _int32(v: int) -> int:
+    return ((v + 2**31) % 2**32) - 2**31
 
 
 def _instr_nulls(s: str | None, sub: str | None, position: int = 1, occurrence: int = 1) -> int:
