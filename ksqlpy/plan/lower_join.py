@@ -37,8 +37,10 @@ from ksqlpy.plan.logical import (
     SchemaColumn,
 )
 from ksqlpy.plan.lowering import (
+    OUTER_JOIN_EMIT_INTERVAL_PROPERTY,
     Lowering,
     SubBuilder,
+    emit_interval_ms,
     lower_aggregation,
     materialize_key,
     result_groups,
@@ -256,7 +258,8 @@ class JoinLowering:
                 stores["outer"] = self.store(shared, StoreKind.KEY_VALUE, sub, node, values=None)
             op = JoinOperator(me, JoinFlavor.STREAM_STREAM, node.kind, stores, lw, rw, codec, out, within,
                               pair_prefilter=pair_prefilter(self.plan.find(Filter), node) if node is self.root
-                              else [])
+                              else [],
+                              emit_interval_ms=emit_interval_ms(self.lo.prop(OUTER_JOIN_EMIT_INTERVAL_PROPERTY)))
             extra = [shared] if shared else []
             this_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-windowed", this_side, stores=[this])
             other_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-windowed", other_side, stores=[other])

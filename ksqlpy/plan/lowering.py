@@ -62,6 +62,9 @@ IDLE_ADVANCE_PROPERTY = "ksqlpy.emit.final.idle.advance.ms"
 CACHE_PROPERTY = "cache.max.bytes.buffering"
 # Kafka Streams' internal setting (KIP-825): EMIT FINAL looks for closed windows at most this often
 EMIT_INTERVAL_PROPERTY = "__emit.interval.ms.kstreams.windowed.aggregation__"
+# Kafka Streams' internal setting: an outer stream-stream join with a GRACE PERIOD looks for the unmatched
+# records whose window closed at most this often (``runtime.join_stream_stream``)
+OUTER_JOIN_EMIT_INTERVAL_PROPERTY = "__emit.interval.ms.kstreams.outer.join.spurious.results.fix__"
 DEFAULT_EMIT_INTERVAL_MS = 1000
 CACHE_ENTRY_BYTES = 128  # see runtime.record_cache
 DEFAULT_CACHE_BYTES = 10_000_000
@@ -395,7 +398,8 @@ def aggregate_stage(lo: Lowering, agg: Aggregate, store: str) -> AggregateStage:
 
 
 def emit_interval_ms(value: Any) -> int:
-    """EMIT FINAL's throttle from the property's value (Kafka Streams reads it as a long; unset: 1000)."""
+    """A throttle (EMIT FINAL's, an outer join's) from the property's value (Kafka Streams reads it as a long;
+    unset: 1000)."""
     if value in (None, ""):
         return DEFAULT_EMIT_INTERVAL_MS
     try:

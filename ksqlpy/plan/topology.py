@@ -322,6 +322,9 @@ class JoinOperator:
     # an INNER stream-stream join: WHERE conjuncts over both blocks side by side a matched pair must pass to
     # be joined (``plan.join_prefilter.pair_prefilter``); the WHERE still runs after the join
     pair_prefilter: list[Expr] = field(default_factory=list)
+    # an outer stream-stream join with a GRACE PERIOD: the unmatched records whose window closed are looked for
+    # at most once per this many wall-clock ms (``__emit.interval.ms.kstreams.outer.join.spurious.results.fix__``)
+    emit_interval_ms: int = 1000
 
 
 @dataclass

@@ -332,7 +332,8 @@ class JoinWiring:
                 return StreamStreamJoin(op.kind, op.within, WindowStore(kv("this"), retention),
                                         WindowStore(kv("other"), retention), outer, emit,
                                         op.left_width, op.right_width, key_bytes, keep_pair=pair,
-                                        exact_keys=exact_key_types(op.codec.types))
+                                        exact_keys=exact_key_types(op.codec.types),
+                                        emit_interval_ms=getattr(op, "emit_interval_ms", 1000))  # (older plans)
             if op.flavor == "STREAM_TABLE":
                 keep = predicate(op.right_prefilter, op.right_width, self.functions) if op.right_prefilter else None
                 return StreamTableJoin(op.kind, TableStore(kv("table")), emit, op.right_width,

@@ -8,6 +8,11 @@
 - With GRACE PERIOD (the spurious-results fix): the unmatched record waits in the outer store and is
   emitted null-padded only once its window has closed (stream time > ts + window + grace), unless a
   match arrives first; a record whose window already ended when it arrived is emitted at once.
+  The look for closed windows runs after a record at stream time, at most once per
+  ``__emit.interval.ms.kstreams.outer.join.spurious.results.fix__`` (default 1000) ms of wall-clock time,
+  from the first look on: Kafka Streams' TimeTracker (``nextTimeToEmit``), shared by both sides, in memory.
+  A held-back record goes out at a later look; in ksqlDB's tests (a clock that never moves) only the first
+  look happens unless the interval is 0.
 - Stream time is shared by both sides; records with a NULL value are skipped, and so are records with a
   NULL key (a null Kafka key, or a NULL join expression) - except on an outer side (the left of LEFT,
   either of FULL), where Kafka Streams (KIP-962) emits them at once, null-padded and with a null key.
@@ -15,6 +20,7 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
@@ -33,17 +39,23 @@ _ADD_FINAL = TaskContext.add_final
 Emit = Callable[[Any, Any, Any, int, Any], None]
 
 
+def wall_ms() -> float:
+    """The wall clock the outer store's look is throttled on (ms; a module function so tests can set it)."""
+    return time.monotonic() * 1000.0
+
+
 class StreamStreamJoin(BaseOperator):
     def __init__(self, kind: str, within: tuple[int, int, int, bool], this: WindowStore, other: WindowStore,
                  outer: OuterStore | None, emit: Emit, left_width: int, right_width: int,
                  key_bytes: Callable[[tuple], bytes], keep_pair: Callable[[tuple], bool] | None = None,
-                 exact_keys: bool = False) -> None:
+                 exact_keys: bool = False, emit_interval_ms: int = 1000) -> None:
         """``within``: (before, after, grace, spurious-results fix), as ksqlDB builds its JoinWindows
         (``plan.lower_join.join_windows``). ``keep_pair`` (INNER joins): a matched pair's joined blocks
         failing it are not emitted - the WHERE after the join would drop the row
         (``plan.join_prefilter.pair_prefilter``); the records are stored and move time as ever.
         ``exact_keys``: two keys are equal exactly when their bytes are (``join_stream_table.exact_key_types``),
-        so the C loop encodes a key repeated in a batch once."""
+        so the C loop encodes a key repeated in a batch once. ``emit_interval_ms``: the outer store's look
+        throttle (``_may_look``)."""
         self.before, self.after, self.grace, fix = within
         self.left_outer = kind in ("LEFT", "FULL")
         self.right_outer = kind in ("RIGHT", "FULL")
@@ -58,6 +70,8 @@ class StreamStreamJoin(BaseOperator):
         self.keep_pair = keep_pair
         self.exact_keys = exact_keys
         self.native = NATIVE  # the batch loop in C (``join_native``), or None: the Python loop
+        self.emit_interval_ms = emit_interval_ms
+        self._next_look: float | None = None  # wall-clock ms before which the outer store is not looked at
         self.stream_time, self.min_time = -_MAX, _MAX
         # what a run of each side reads, looked up once (q8's runs are ~6 records: per-run set-up counts)
         self._sides = {
@@ -194,7 +208,7 @@ class StreamStreamJoin(BaseOperator):
         """Emit the waiting unmatched records whose window has closed (Kafka Streams' order and checks)."""
         assert self.outer is not None
         this_after = self.after if left else self.before
-        if self.min_time + this_after + self.grace >= self.stream_time:
+        if self.min_time + this_after + self.grace >= self.stream_time or not self._may_look():
             return
         # the minimum becomes the time of the last record looked at; none looked at (a match emptied the
         # store) leaves it where it was, lower than a record added later - Kafka Streams' TimeTracker
@@ -216,6 +230,17 @@ class StreamStreamJoin(BaseOperator):
             done.append(k)
         for k in done:
             self.outer.delete_key(k)
+
+    def _may_look(self) -> bool:
+        """Whether this look at the outer store may run: Kafka Streams throttles it on wall-clock time once a
+        record might have closed its window - the first look sets the schedule, each look moves it one
+        interval on (from the schedule, not from now: after a pause looks catch up)."""
+        now = wall_ms()
+        nxt = self._next_look
+        if nxt is not None and now < nxt:
+            return False
+        self._next_look = (now if nxt is None else nxt) + self.emit_interval_ms
+        return True
 
     # -------------------------------------------------------------------- batch boundaries
     def flush(self, tx: Any) -> None:

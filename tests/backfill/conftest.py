@@ -36,8 +36,10 @@ def spark() -> Iterator[Any]:
 
 
 def make_engine(path: str, ddl: str, records: Sequence[Record], topic: str) -> Engine:
-    # EMIT FINAL unthrottled (its wall-clock throttle would make the streaming reference depend on timing)
-    engine = Engine(path, {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0})
+    # EMIT FINAL and outer joins unthrottled (wall-clock throttles would make the streaming reference depend on
+    # timing)
+    engine = Engine(path, {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0,
+                           "ksql.streams.__emit.interval.ms.kstreams.outer.join.spurious.results.fix__": 0})
     engine.execute(ddl)
     produce(engine, topic, records)
     return engine

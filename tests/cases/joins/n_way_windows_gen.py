@@ -12,7 +12,9 @@ expected rows come from ``stream_stream_windows_gen``'s record-at-a-time model o
 The projection selects the key as ksqlDB requires it: the second step's left expression for INNER/LEFT,
 ``C.ID`` for RIGHT (ksqlDB's ``right.leftJoin(left)``), the synthetic ``ROWKEY`` for FULL.
 
-One task's stream time: one-partition sources. Writes tests/cases/joins/n-way-windows.json:
+An outer step's look at its waiting records is throttled on wall-clock time in Kafka Streams; the cases set
+the interval to 0 so that every look runs (see ``stream_stream_windows_gen``). One task's stream time:
+one-partition sources. Writes tests/cases/joins/n-way-windows.json:
 ``python tests/cases/joins/n_way_windows_gen.py``.
 """
 
@@ -24,7 +26,7 @@ import sys
 from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from stream_stream_windows_gen import DAY_MS, rec  # noqa: E402
+from stream_stream_windows_gen import DAY_MS, THROTTLE, rec  # noqa: E402
 
 KINDS = {"INNER": "JOIN", "LEFT": "LEFT JOIN", "RIGHT": "RIGHT JOIN", "FULL": "FULL OUTER JOIN"}
 FIRST = ["INNER", "LEFT", "RIGHT"]  # (a FULL first step has a synthetic key: the second could not join on it)
@@ -166,6 +168,8 @@ def cases() -> list[dict[str, Any]]:
                             f"{KINDS[k1]} B {w1} ON A.ID = B.ID {KINDS[k2]} C {w2} ON {left_key} = C.ID;"],
                         "inputs": [rec(s.lower(), k, {{"A": "X", "B": "Y", "C": "Z"}[s]: v}, ts) for s, k, v, ts in seq],
                         "outputs": [rec("OUT", k, {"X": x, "Y": y, "Z": z}, ts) for k, x, y, z, ts in rows],
+                        # every look at an outer store runs (the model has no wall-clock throttle)
+                        "properties": {THROTTLE: 0},
                     })
     return tests
 

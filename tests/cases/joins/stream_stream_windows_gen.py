@@ -12,6 +12,13 @@ waiting records checked in (timestamp, side, key) order when a record at stream 
 whose window already ended on arrival goes out at once. Output time: max of the two for a match, the
 record's own for a null-padded row.
 
+With a GRACE PERIOD the look at the outer store is throttled on wall-clock time (Kafka Streams'
+``__emit.interval.ms.kstreams.outer.join.spurious.results.fix__``, default 1000 ms, the schedule in the
+join's TimeTracker): ksqlDB's harness never moves its clock, so there only the first look that passes the
+minimum-time check happens. Each outer case with a GRACE PERIOD runs twice: with the interval 0 (every look
+runs, as ksqlDB's own EMIT FINAL tests set theirs) and with 60000 ms (one look within the case's run, what
+ksqlDB's tests see with the default).
+
 Stream time is a task's: the model is one task, so the sources have one partition (spread over four, a
 key's padded row waits for records of its own partition - a case for the model of another file).
 
@@ -25,6 +32,9 @@ import pathlib
 from typing import Any
 
 DAY_MS = 24 * 3600 * 1000
+THROTTLE = "ksql.streams.__emit.interval.ms.kstreams.outer.join.spurious.results.fix__"
+# the interval of each variant: 0 looks after every record at stream time; 60000 looks once in a case's run
+INTERVALS = {"every look": 0, "one look": 60000}
 KINDS = {"INNER": "JOIN", "LEFT": "LEFT JOIN", "RIGHT": "RIGHT JOIN", "FULL": "FULL OUTER JOIN"}
 KEY_SELECT = {"INNER": "L.K AS K", "LEFT": "L.K AS K", "RIGHT": "R.K AS K", "FULL": "ROWKEY AS K"}
 WINDOWS = {"WITHIN 1 SECOND": (1000, 1000), "WITHIN (1 SECOND, 4 SECONDS)": (1000, 4000),
@@ -71,8 +81,9 @@ class Side:
 
 
 def run(kind: str, before: int, after: int, grace: int | None,
-        seq: list[tuple[str, int, str, int]]) -> list[tuple[int, str | None, str | None, int]]:
-    """The rows (key, A, B, ts) ksqlDB emits, record at a time."""
+        seq: list[tuple[str, int, str, int]], one_look: bool = False) -> list[tuple[int, str | None, str | None, int]]:
+    """The rows (key, A, B, ts) ksqlDB emits, record at a time. ``one_look``: the throttle lets only the
+    first look at the outer store run."""
     fix = grace is not None
     g = grace if fix else max(DAY_MS - 2 * before, 0)
     # Kafka's left side ("this"): the left stream, but the right one for RIGHT (right.leftJoin(left))
@@ -83,6 +94,7 @@ def run(kind: str, before: int, after: int, grace: int | None,
     stores: dict[bool, list[tuple[int, int, str]]] = {True: [], False: []}  # Kafka side -> (key, ts, value)
     outer: list[tuple[int, bool, int, str]] = []  # (ts, kafka-left side, key, value), insertion order
     stream_time, min_time = -1, 1 << 62
+    looked = False
     out: list[tuple[int, str | None, str | None, int]] = []
 
     def row(kafka_left: bool, key: int, mine: str | None, theirs: str | None, ts: int) -> None:
@@ -92,9 +104,10 @@ def run(kind: str, before: int, after: int, grace: int | None,
         out.append((key, a, b, ts))
 
     def emit_non_joined(side: Side) -> None:
-        nonlocal min_time
-        if min_time + side.after + g >= stream_time:
+        nonlocal min_time, looked
+        if min_time + side.after + g >= stream_time or (one_look and looked):
             return
+        looked = True
         left_open = right_open = False
         emitted: list[tuple[int, bool, int]] = []
         for ts, is_left, key, value in sorted(outer, key=lambda e: (e[0], e[1], e[2])):
@@ -141,27 +154,38 @@ def rec(topic: str, key: Any, value: Any, ts: int) -> dict[str, Any]:
     return {"topic": topic, "key": key, "value": value, "timestamp": ts}
 
 
+def case(kind: str, within: str, grace_text: str, seq_name: str, rows: list[tuple],
+         seq: list[tuple[str, int, str, int]]) -> dict[str, Any]:
+    return {
+        "name": f"{kind} {within}{grace_text or ' (no grace)'}, records {seq_name}",
+        "statements": [
+            "CREATE STREAM L (K INT KEY, A STRING) WITH (kafka_topic='l', value_format='JSON', partitions=1);",
+            "CREATE STREAM R (K INT KEY, B STRING) WITH (kafka_topic='r', value_format='JSON', partitions=1);",
+            f"CREATE STREAM OUT WITH (PARTITIONS=1) AS SELECT {KEY_SELECT[kind]}, A, B FROM L {KINDS[kind]} R "
+            f"{within}{grace_text} ON L.K = R.K;"],
+        "inputs": [rec("l" if s == "L" else "r", k, {"A" if s == "L" else "B": v}, ts) for s, k, v, ts in seq],
+        "outputs": [rec("OUT", k, {"A": a, "B": b}, ts) for k, a, b, ts in rows],
+    }
+
+
 def cases() -> list[dict[str, Any]]:
     tests = []
-    for kind, join in KINDS.items():
+    for kind in KINDS:
         for within, (before, after) in WINDOWS.items():
             graces = [*GRACES.items(), (" GRACE PERIOD 0 SECONDS", 0)]
             for grace_text, grace in graces:
                 for seq_name, seq in SEQUENCES.items():
                     if grace == 0 and seq_name not in ZERO_GRACE:
                         continue
-                    rows = run(kind, before, after, grace, seq)
-                    tests.append({
-                        "name": f"{kind} {within}{grace_text or ' (no grace)'}, records {seq_name}",
-                        "statements": [
-                            "CREATE STREAM L (K INT KEY, A STRING) WITH (kafka_topic='l', value_format='JSON', partitions=1);",
-                            "CREATE STREAM R (K INT KEY, B STRING) WITH (kafka_topic='r', value_format='JSON', partitions=1);",
-                            f"CREATE STREAM OUT WITH (PARTITIONS=1) AS SELECT {KEY_SELECT[kind]}, A, B FROM L {join} R "
-                            f"{within}{grace_text} ON L.K = R.K;"],
-                        "inputs": [rec("l" if s == "L" else "r", k, {"A" if s == "L" else "B": v}, ts)
-                                   for s, k, v, ts in seq],
-                        "outputs": [rec("OUT", k, {"A": a, "B": b}, ts) for k, a, b, ts in rows],
-                    })
+                    if grace is None or kind == "INNER":  # no outer store: nothing to throttle
+                        tests.append(case(kind, within, grace_text, seq_name, run(kind, before, after, grace, seq),
+                                          seq))
+                        continue
+                    for look, interval in INTERVALS.items():
+                        rows = run(kind, before, after, grace, seq, one_look=look == "one look")
+                        c = case(kind, within, grace_text, f"{seq_name}, {look} at the outer store", rows, seq)
+                        c["properties"] = {THROTTLE: interval}
+                        tests.append(c)
     return tests
 
 
