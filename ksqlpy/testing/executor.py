@@ -8,10 +8,11 @@
 4. Topics named only by ``inputs``/``outputs`` that no statement created get the harness's 4 partitions.
 5. Queries read a topic the case feeds from what is fed, any other topic whole (``HARNESS_INPUT_TOPICS``:
    TestExecutor's ``pipeRecordsFromProvidedInput`` / ``pipeRecordsFromKafka``, whatever ``auto.offset.reset``).
-   Inputs are produced in file order. Consecutive records of one topic go as one group (one record at a
-   time under ``Placement.KAFKA``); the engine then processes everything before the next group, so
-   cross-topic order (joins) is kept.
-6. Sink topics of ``outputs`` are read in full and compared (``compare``), then ``post`` (``post``).
+   Inputs are produced in file order, consecutive records of one topic as one group (one record at a
+   time under ``Placement.KAFKA``). The queries are then fed one by one as ksqlDB feeds its drivers
+   (``piping``): a query's groups in order, each processed before the next, then its other topics whole.
+6. Sink topics of ``outputs`` are read in full and compared (``compare``; absent headers expect none, an
+   expected timestamp 0 is not compared in a case without inputs: ``as_checked``), then ``post`` (``post``).
 
 Errors whose message starts with ``Unsupported:`` skip the case instead of failing it.
 """
@@ -43,6 +44,7 @@ from ksqlpy.testing.harness_topics import (
 )
 from ksqlpy.testing.model import Case, TestRecord
 from ksqlpy.testing.partitioning import PartitionZeroLog, Placement, virtual_partitions
+from ksqlpy.testing.piping import GatedLog, Group, pipe_by_driver, settle_query
 from ksqlpy.testing.post import post_diff
 from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult, normalize
 from ksqlpy.testing.specserde import (
@@ -164,6 +166,8 @@ class _Run:
             self.judge_error(e, "statement")
         if self.placement is Placement.TTD:
             self.engine.log = PartitionZeroLog(self.engine.log)
+        self.gate = GatedLog(self.engine.log)
+        self.engine.log = self.gate
         self.topics_before = {t.name for t in self.engine.log.list_topics()}
         self.stage = "creating topics"
         self.create_topics()
@@ -243,15 +247,44 @@ class _Run:
             self.seen_sources[source.topic] = source
 
     def feed_inputs(self) -> None:
+        """Produce the inputs, then feed the queries as ksqlDB's drivers are fed (``piping``); an engine
+        without in-process queries to poll one by one (worker processes, a stand-in) is drained after each
+        group of inputs instead."""
         log = self.engine.log
         one_by_one = self.placement is Placement.KAFKA
+        queries = self.driver_queries()
+        input_topics = {r.topic for r in self.case.inputs}
+        before = {t: self.gate.ends(t) for t in input_topics}
+        groups: list[Group] = []
         for _, group in itertools.groupby(self.case.inputs, key=id if one_by_one else lambda r: r.topic):
             records = [self.serialize(r) for r in group]
             with log.transaction() as tx:
                 tx.produce_many(records)
-            self.drain()
-        if not self.case.inputs:
-            self.drain()
+            if queries is None:
+                self.drain()
+            else:
+                t = records[0].topic
+                groups.append(Group(t, self.gate.ends(t)))
+        if queries is None:
+            if not self.case.inputs:
+                self.drain()
+            return
+        try:
+            pipe_by_driver(self.gate, queries, groups, before, input_topics,
+                           lambda q: settle_query(q, self.drain_timeout_s))
+        except TimeoutError as e:
+            raise _Done(FAILED, f"engine did not finish processing within {self.drain_timeout_s:g}s: {e}",
+                        "drain timeout") from e
+        except Exception as e:  # noqa: BLE001
+            self.judge_error(e, "processing")
+
+    def driver_queries(self) -> list[Any] | None:
+        """The persistent queries in the order they were started (ksqlDB's drivers), or None when the
+        engine cannot poll them one by one here."""
+        queries = getattr(self.engine, "queries", None)
+        if not isinstance(queries, dict) or getattr(self.engine, "worker_manager", None) is not None:
+            return None
+        return [q for q in queries.values() if hasattr(q, "topology") and hasattr(q, "poll")]
 
     def drain(self) -> None:
         try:
@@ -265,7 +298,7 @@ class _Run:
     def check_outputs(self) -> None:
         by_topic: dict[str, list[TestRecord]] = {}
         for r in self.case.outputs:
-            by_topic.setdefault(r.topic, []).append(r)
+            by_topic.setdefault(r.topic, []).append(as_checked(r, ran_with_inserts=not self.case.inputs))
         for topic, expected in by_topic.items():
             partitions, source = self.read_topic(topic)
             if partitions is None:
@@ -390,6 +423,19 @@ class _Run:
             raise _Done(FAILED, reason,
                         f"expected error not matched: {short_type(exc.type)}: {normalize(exc.message or '')}")
         raise _Done(FAILED, reason, f"{phase} error: {type(e).__name__}: {normalize(msg)}")
+
+
+def as_checked(expected: TestRecord, ran_with_inserts: bool) -> TestRecord:
+    """An expected output as ksqlDB's TestExecutor checks it (``validateCreatedMessage``, from memory):
+    absent ``headers`` expect none (``headers().orElse(ImmutableList.of())``; a record the engine wrote with
+    headers fails); a case without inputs (its records come from INSERT VALUES, stamped with the wall
+    clock) does not compare an expected ``timestamp`` of 0 (``!ranWithInsertStatements || expected != 0``).
+    An absent ``timestamp`` is never compared (``timestamp().orElse(actualTimestamp)``)."""
+    timestamp = None if ran_with_inserts and expected.timestamp == 0 else expected.timestamp
+    headers = [] if expected.headers is None else expected.headers
+    if timestamp == expected.timestamp and headers is expected.headers:
+        return expected
+    return replace(expected, timestamp=timestamp, headers=headers)
 
 
 def short_type(java_class: str) -> str:

@@ -1,0 +1,66 @@
+"""The runner's model of ksqlDB's driver-by-driver piping (``ksqlpy.testing.piping``); the case-level pins
+are tests/cases/harness-drivers.json."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ksqlpy.log.base import ProducerRecord
+from ksqlpy.log.embedded import EmbeddedLog
+from ksqlpy.testing.piping import GatedLog, java_hash_order, java_string_hash
+
+
+def _log(tmp_path: Path, n: int) -> GatedLog:
+    log = EmbeddedLog(str(tmp_path / "log"))
+    log.create_topic("t", 1)
+    with log.transaction() as tx:
+        tx.produce_many([ProducerRecord("t", b"k", str(i).encode(), i, None, 0) for i in range(n)])
+    return GatedLog(log)
+
+
+def test_java_string_hash_is_string_hash_code() -> None:
+    assert java_string_hash("") == 0
+    assert java_string_hash("hello") == 99162322
+    assert java_string_hash("polygenelubricants") == 2**31  # Integer.MIN_VALUE, unsigned
+    assert java_string_hash("\U0001f600") == (0xD83D * 31 + 0xDE00)  # UTF-16 code units
+
+
+def test_hash_set_order_is_by_bucket() -> None:
+    # 'L' = 76 -> bucket 12, 'R' = 82 -> bucket 2; 'T1' = 2653 -> 13, 'T2' -> 14, 'LEFT' -> 4, 'RIGHT' -> 9
+    assert java_hash_order(["L", "R"]) == ["R", "L"]
+    assert java_hash_order(["T1", "T2", "LEFT", "RIGHT"]) == ["LEFT", "RIGHT", "T1", "T2"]
+
+
+def test_hash_set_order_grows_the_table_past_three_quarters() -> None:
+    # 13 names: 32 buckets, where 'p' (112) is bucket 16 - after 'b'..'m' (2..13); among 16 it came first
+    names = ["p"] + [chr(c) for c in range(ord("b"), ord("m") + 1)]
+    assert java_hash_order(names) == [chr(c) for c in range(ord("b"), ord("m") + 1)] + ["p"]
+    assert java_hash_order(names[:12])[0] == "p"
+
+
+def test_a_limited_topic_reads_up_to_its_limit(tmp_path: Path) -> None:
+    gate = _log(tmp_path, 5)
+    try:
+        gate.limit("t", {0: 3})
+        assert gate.end_offset("t", 0) == 3
+        assert gate.fetch("t", 0, 0).offsets == [0, 1, 2]
+        assert gate.fetch("t", 0, 2).offsets == [2]
+        assert gate.fetch("t", 0, 3).offsets == []
+        assert gate.fetch_raw("t", 0, 1).count == 2
+        gate.limit("t")  # no partition listed: nothing visible
+        assert gate.end_offset("t", 0) == 0 and gate.fetch("t", 0, 0).offsets == []
+        gate.lift("t")
+        assert gate.end_offset("t", 0) == 5 and len(gate.fetch("t", 0, 0).offsets) == 5
+        gate.limit("t", {0: 1})
+        gate.lift_all()
+        assert gate.fetch_raw("t", 0, 0).count == 5
+        assert gate.ends("t") == {0: 5} and gate.ends("missing") == {}
+    finally:
+        gate.close()  # the wrapped log's close: the engine closes its log through the gate
+
+
+def test_closing_the_gate_closes_the_log(tmp_path: Path) -> None:
+    gate = _log(tmp_path, 1)
+    assert not gate.wrapped._closed
+    gate.close()  # Engine.close calls log.close(): a gate method of that name leaked every case's stores
+    assert gate.wrapped._closed
