@@ -312,3 +312,10 @@ def test_week_based_dates_resolve_only_when_complete_and_fields_override_in_chro
     assert compile_pattern("a").parse_timestamp("PM") == 12 * 3_600_000
     with pytest.raises(DateTimeError):
         compile_pattern("yyyy-MM-dd YYYY").parse_timestamp("2020-12-31 2020")  # cross-checked: 2021
+
+
+def test_years_are_read_with_javas_strict_sign_styles():
+    assert compile_pattern("yyyyMMdd").parse_timestamp("20210101") == 18628 * 86_400_000
+    for text, pattern in (("20210101", "yyyy"), ("+2021", "yyyy"), ("-2021", "yyyy"), ("+2021", "u")):
+        with pytest.raises(DateTimeError):
+            compile_pattern(pattern).parse_timestamp(text)

@@ -61,6 +61,15 @@ def _parse_offset_text(text: str) -> int:
     return -total if text[0] == "-" else total
 
 
+def _year_digits(n: int) -> str:
+    """A year of ``n`` letters (not 2) as DateTimeFormatterBuilder reads it strictly: fewer than 4 letters
+    SignStyle.NORMAL (at least n digits, '-' allowed, never '+'); 4 or more SignStyle.EXCEEDS_PAD - exactly n
+    digits unsigned, a '+' only before more than n, a '-' before at least n (so '20210101' is no 'yyyy')."""
+    if n < 4:
+        return rf"-?\d{{{n},19}}"
+    return rf"(?:\+\d{{{n + 1},19}}|-\d{{{n},19}}|\d{{{n}}})"
+
+
 def _parse_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
     """(regex, parsed-field key, converter) for one pattern field."""
     c, n = f.letter, f.count
@@ -77,8 +86,7 @@ def _parse_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
         key = "year" if c == "u" else "yoe"
         if n == 2:
             return digits(2, 2), "year2", int
-        sign = "[+-]?" if c == "u" or n >= 4 else ""
-        return sign + digits(n if n > 1 else 1, 19), key, int
+        return _year_digits(n), key, int
     if c == "G":
         if n > 5:
             raise _too_many(c)
@@ -158,7 +166,7 @@ def _parse_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
     if c == "Y":
         if n == 2:
             return digits(2, 2), "wby2", int
-        return ("[+-]?" if n >= 4 else "") + digits(n if n > 1 else 1, 19), "wby", int
+        return _year_digits(n), "wby", int
     if c == "w":
         return num("woy")
     if c == "W":
@@ -186,11 +194,11 @@ def _check(value: int, lo: int, hi: int, name: str, text: str) -> int:
     return value
 
 
-def _year_of(f: dict[str, Any]) -> int | None:
+def _year_of(f: dict[str, Any], text: str) -> int | None:
     if "year" in f:
         return f["year"]
     if "yoe" in f:
-        yoe = f["yoe"]
+        yoe = _check(f["yoe"], 1, 999_999_999, "YearOfEra", text)
         return yoe if f.get("era", 1) == 1 else 1 - yoe
     if "year2" in f:
         return 2000 + f["year2"]
@@ -291,7 +299,7 @@ def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
     # Date
     if "month_narrow" in f and "month" not in f:
         raise DateTimeError(f"Text '{text}' could not be parsed: narrow month names are ambiguous")
-    year = _year_of(f)
+    year = _year_of(f, text)
     iso = _iso_dow(f, text)
     resolved = _resolved_date(f, year, iso, text)
     if resolved is not None:

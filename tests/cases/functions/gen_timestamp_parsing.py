@@ -74,6 +74,23 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         (shown("12:30 PM", "hh:mm a"), "1970-01-01 12:30 Thu"),
         (shown("2021-01-01 24:00", "yyyy-MM-dd HH:mm"), "2021-01-02 00:00 Sat"),
     ],
+    "years read as DateTimeFormatterBuilder reads them strictly: 4+ letters exactly that many digits unsigned, "
+    "'+' only before more; fewer letters no '+'; a year of era is positive; ISO casts read 'yyyy' too": [
+        (shown("20210101", "yyyyMMdd"), "2021-01-01 00:00 Fri"),
+        (shown("202103", "yyyyMM"), "2021-03-01 00:00 Mon"),
+        (shown("20210101", "yyyy"), None),
+        (shown("12021-01-01", "yyyy-MM-dd"), None),
+        (shown("+2021-01-01", "yyyy-MM-dd"), None),
+        (shown("-2021-01-01", "yyyy-MM-dd"), None),
+        (shown("2021-01-01", "y-MM-dd"), "2021-01-01 00:00 Fri"),
+        (shown("+2021-01-01", "u-MM-dd"), None),
+        (shown("2021-01-01", "u-MM-dd"), "2021-01-01 00:00 Fri"),
+        ("CAST('20210101' AS DATE)", None),
+        ("CAST('+2021-01-01' AS TIMESTAMP)", None),
+        ("CAST('-2021-01-01' AS DATE)", None),
+        ("CAST('2021' AS DATE)", 18628),
+        ("CAST('2021-03' AS DATE)", 18687),
+    ],
     "day of year: a 366th day needs a leap year, and without a year it is refused": [
         (shown("2020-366", "yyyy-DDD"), "2020-12-31 00:00 Thu"),
         (shown("2021-366", "yyyy-DDD"), None),
