@@ -26,7 +26,8 @@ found as `Matcher.find` does: after an empty match the search goes on one UTF-16
 matches between an emoji's surrogates. A back reference to a group that has not matched fails the match; a
 replacement's `$n` takes as many digits as there are groups, and is read only when something matched. An
 invalid pattern or replacement makes the result NULL for that record. Class intersections (`[a-z&&[^aeiou]]`)
-are supported, not negated ones; not supported either: scripts and blocks (`\\p{IsLatin}`, `\\p{InGreek}`) and `(?u)` Unicode case folding.
+are supported, not negated ones, and `(?iu)` folds the case of non-ASCII letters; not supported: scripts
+and blocks (`\\p{IsLatin}`, `\\p{InGreek}`).
 
 PARSE_TIMESTAMP reads text with a java.time pattern (Locale.US: weeks start on Sunday) as ksqlDB does: a full
 date (year-month-day, year-day of year, year-month-week of month (`W`)-day of week, week-based year (`Y`)-week

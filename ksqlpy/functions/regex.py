@@ -57,6 +57,17 @@ def _dollar(flags: frozenset[str], multiline: bool) -> str:
     return "(?=\\r\\n\\Z|(?<!\\r)\\n\\Z|[\\r\\x85\\u2028\\u2029]\\Z|\\Z)"
 
 
+def _unicode_case(c: str, flags: frozenset[str], in_class: bool) -> str:
+    """A literal character under (?iu): Java's UNICODE_CASE matches a non-ASCII letter's upper and lower
+    case too (Python's re.ASCII folds ASCII only, as Java does without u)."""
+    if "i" not in flags or "u" not in flags or c.isascii() or not c.isalpha():
+        return c
+    variants = sorted({v for v in (c, c.lower(), c.upper(), c.lower().upper()) if len(v) == 1})
+    if len(variants) == 1:
+        return c
+    return "".join(variants) if in_class else f"[{''.join(variants)}]"
+
+
 def _flag_change(flags: frozenset[str], on: str, off: str) -> frozenset[str]:
     return frozenset((set(flags) | set(on)) - set(off))
 
@@ -224,7 +235,8 @@ def translate_java_regex(pattern: str) -> tuple[str, int]:
                 continue
             if c == "&" and pattern.startswith("&&", i):
                 raise FunctionError("Unsupported regular expression: character class intersection (&&)")
-            out.append(c)
+            in_range = pattern[i - 1] == "-" or pattern.startswith("-", i + 1)
+            out.append(c if in_range else _unicode_case(c, flags, in_class=True))
             i += 1
             continue
         if c == "[":
@@ -307,7 +319,7 @@ def translate_java_regex(pattern: str) -> tuple[str, int]:
         elif c == "$":
             out.append(_dollar(flags, multiline="m" in flags))
         else:
-            out.append(c)
+            out.append(_unicode_case(c, flags, in_class=False))
         i += 1
     out.append(")" * top_extra)
     return "".join(out), (re.ASCII if ascii_mode else 0)

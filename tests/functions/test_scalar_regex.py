@@ -133,3 +133,9 @@ def test_class_intersection():
     assert call("REGEXP_EXTRACT_ALL", [S, S], r"[\w&&\D]+", "ab12cd") == ["ab", "cd"]
     with pytest.raises(FunctionError):
         compile_java_regex("[^a&&b]")
+
+
+def test_unicode_case_only_with_u():
+    assert call("REGEXP_EXTRACT", [S, S], "(?iu)é", "É") == "É"
+    assert call("REGEXP_EXTRACT", [S, S], "(?i)é", "É") is None
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "(?iu)[É-Ö]", "éÉÖ") == ["É", "Ö"]  # range ends kept as written

@@ -137,8 +137,8 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REGEXP_EXTRACT('(?<x>a)(b)', 'ab', 2)", "b"),
         ("REGEXP_EXTRACT_ALL('(\\w)(\\d)?', 'a1b', 2)", ["1", None]),
     ],
-    "flags: (?i) folds ASCII only (no Unicode case without u), mid-pattern from where it stands, scoped in "
-    "(?i:..); (?x) drops blanks": [
+    "flags: (?i) folds ASCII only (Unicode case with u, which leaves \\w ASCII), mid-pattern from where it "
+    "stands, scoped in (?i:..); (?x) drops blanks": [
         ("REGEXP_EXTRACT('(?i)AB', 'xaby')", "ab"),
         ("REGEXP_EXTRACT('(?i)É', ACC)", "É"),
         ("REGEXP_EXTRACT('(?i)é', 'É')", None),
@@ -148,6 +148,10 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REGEXP_EXTRACT('a(?i:b)c', 'aBC')", None),
         ("REGEXP_EXTRACT('(a(?i)b)c', 'aBC')", None),
         ("REGEXP_EXTRACT('(?i)straße', 'STRASSE')", None),
+        ("REGEXP_EXTRACT('(?iu)é', 'É')", "É"),
+        ("REGEXP_EXTRACT('(?ui)[é]+', ACC)", "Éé"),
+        ("REGEXP_EXTRACT('(?u)é', 'É')", None),
+        ("REGEXP_EXTRACT('(?iu)\\w+', ACC)", "1"),
         ("REGEXP_EXTRACT('(?x) a b ', 'ab')", "ab"),
     ],
     "character classes: \\w \\d \\s and POSIX names are ASCII, Unicode categories and binary properties "
