@@ -177,6 +177,54 @@ def nested_data(p: str) -> list[Step]:
     ]
 
 
+def function_pages(p: str) -> list[Step]:
+    """The scalar-function page's examples as written there (string, regex and date-time families), each
+    called on a row of our own, with the results the page gives or Java's rules imply."""
+    s = f"{p}texts"
+    q = f"FROM {s} EMIT CHANGES LIMIT 1;"
+    return [
+        Step(f"CREATE STREAM {s} (id INT KEY, txt VARCHAR) WITH (kafka_topic='{s}', value_format='JSON', "
+             "partitions=1);", ok(CS)),
+        Step(f"INSERT INTO {s} (id, txt) VALUES (1, 'My Test $123');", ok()),
+        Step("SELECT INSTR('CORPORATE FLOOR', 'OR') AS a, INSTR('CORPORATE FLOOR', 'OR', 3) AS b,\n"
+             "       INSTR('CORPORATE FLOOR', 'OR', 3, 2) AS c, INSTR('CORPORATE FLOOR', 'OR', -3) AS d,\n"
+             "       INSTR('CORPORATE FLOOR', 'OR', -3, 2) AS e, INSTR('CORPORATE FLOOR', 'MISSING') AS f\n" + q,
+             rows(["A", "B", "C", "D", "E", "F"], [[2, 5, 14, 5, 2, 0]]), body=EARLIEST_Q),
+        Step("SELECT MASK(txt) AS m, MASK(txt, 'X', 'x', 'n', '-') AS m2, MASK_KEEP_LEFT(txt, 4) AS kl,\n"
+             "       MASK_KEEP_RIGHT(txt, 4) AS kr, MASK_LEFT(txt, 4) AS ml, MASK_RIGHT(txt, 4) AS mr\n" + q,
+             rows(["M", "M2", "KL", "KR", "ML", "MR"],
+                  [["Xx-Xxxx--nnn", "Xx-Xxxx--nnn", "My Txxx--nnn", "Xx-Xxxx-$123", "Xx-Xest $123",
+                    "My Test -nnn"]]), body=EARLIEST_Q),
+        Step("SELECT CHR(75) AS k, CHR('\\u004b') AS k2, CHR(22909) AS h, CHR('\\u597d') AS h2,\n"
+             "       CONCAT_WS(', ', 'apple', 'banana', NULL, 'date') AS fruit, LPAD('Foo', 7, 'Bar') AS l,\n"
+             "       RPAD('Foo', 7, 'Bar') AS r, ENCODE('ksqlDB', 'ascii', 'base64') AS enc\n" + q,
+             rows(["K", "K2", "H", "H2", "FRUIT", "L", "R", "ENC"],
+                  [["K", "K", "\u597d", "\u597d", "apple, banana, date", "BarBFoo", "FooBarB", "a3NxbERC"]]),
+             body=EARLIEST_Q),
+        Step("SELECT SPLIT_TO_MAP('apple:green/banana:yellow/cherry:red', '/', ':') AS colours,\n"
+             "       SPLIT('a,b,,c', ',') AS parts, SUBSTRING(txt, 4, 4) AS sub\n" + q,
+             rows(["COLOURS", "PARTS", "SUB"],
+                  [[{"apple": "green", "banana": "yellow", "cherry": "red"}, ["a", "b", "", "c"], "Test"]]),
+             body=EARLIEST_Q),
+        Step("SELECT REGEXP_EXTRACT('\\$(\\d+)', txt, 1) AS num, REGEXP_EXTRACT_ALL('[A-Z]', txt) AS caps,\n"
+             "       REGEXP_REPLACE(txt, '(\\w+) (\\w+)', '$2 $1') AS swapped,\n"
+             "       REGEXP_SPLIT_TO_ARRAY(txt, '\\s+') AS words\n" + q,
+             rows(["NUM", "CAPS", "SWAPPED", "WORDS"],
+                  [["123", ["M", "T"], "Test My $123", ["My", "Test", "$123"]]]), body=EARLIEST_Q),
+        Step("SELECT PARSE_TIMESTAMP('2021-12-01 15:53:00.123', 'yyyy-MM-dd HH:mm:ss.SSS') AS ts,\n"
+             "       FORMAT_TIMESTAMP(PARSE_TIMESTAMP('2021-12-01 15:53:00.123', 'yyyy-MM-dd HH:mm:ss.SSS'),\n"
+             "         'yyyy-MM-dd''T''HH:mm:ssXXX', 'America/Los_Angeles') AS la,\n"
+             "       PARSE_DATE('2021-12-01', 'yyyy-MM-dd') AS d, FORMAT_DATE(DATEADD(DAYS, 31, "
+             "PARSE_DATE('2021-12-01', 'yyyy-MM-dd')), 'dd MMM yyyy') AS later,\n"
+             "       CONVERT_TZ(PARSE_TIMESTAMP('2021-12-01 15:53', 'yyyy-MM-dd HH:mm'), 'UTC', 'Asia/Tokyo') AS tokyo\n"
+             + q,
+             rows(["TS", "LA", "D", "LATER", "TOKYO"],
+                  [["2021-12-01T15:53:00.123", "2021-12-01T07:53:00-08:00", "2021-12-01", "01 Jan 2022",
+                    "2021-12-02T00:53:00.000"]]), body=EARLIEST_Q),
+        Step(f"DROP STREAM {s};", ok(CS)),
+    ]
+
+
 def time_and_windows(p: str) -> list[Step]:
     """Event time from a column, windows of every kind, pull queries over windowed tables."""
     s = f"{p}clicks"
@@ -371,5 +419,5 @@ def migrations_tool(p: str) -> list[Step]:
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
-    "cli_only": cli_only, "migrations_tool": migrations_tool,
+    "cli_only": cli_only, "migrations_tool": migrations_tool, "function_pages": function_pages,
 }
