@@ -153,6 +153,8 @@ KEY_VALUE_LOOKUPS: list[tuple[str, Any, str, Any]] = [
     ("TIMESTAMP", 1000, "ID = FROM_UNIXTIME(1000)", "1970-01-01T00:00:01.000"),
     ("DATE", 1, "ID = FROM_DAYS(1)", "1970-01-02"),
     ("BOOLEAN", True, "ID = (1 = 1)", True),
+    ("ARRAY<BIGINT>", [1, 2], "ID = ARRAY[1, 2]", [1, 2]),
+    ("STRUCT<F1 STRING, F2 INT>", {"F1": "a", "F2": 1}, "ID = STRUCT(F2 := 1, F1 := 'a')", {"F1": "a", "F2": 1}),
 ]
 
 
@@ -216,7 +218,7 @@ def key_value_cases() -> list[dict[str, Any]]:
                     "expectedError": _error(message)})
     for key_type, record_key, where, shown in KEY_VALUE_LOOKUPS:
         sql = f"SELECT * FROM X WHERE {where};"
-        type_text = "INTEGER" if key_type == "INT" else key_type
+        type_text = {"INT": "INTEGER", "STRUCT<F1 STRING, F2 INT>": "STRUCT<`F1` STRING, `F2` INTEGER>"}.get(key_type, key_type)
         for props in ({}, NO_SCAN):
             case: dict[str, Any] = {
                 "name": f"a {key_type} key - WHERE {where} looks the key up" + (" with table scans disabled"
