@@ -26,7 +26,7 @@ from ksqlpy.expr.bound import ColumnRef, Expr
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.logical import Filter, FlatMap, PullAccess, Sink
-from ksqlpy.plan.pull_access import InvalidWhere, decide_access
+from ksqlpy.plan.pull_access import PullPlanError, decide_access
 from ksqlpy.properties import resolve
 
 if TYPE_CHECKING:
@@ -204,7 +204,7 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     mat = queryable(engine, src)
     try:
         scan = decide_access(plan, q.where, engine.effective_properties())
-    except InvalidWhere as e:
+    except PullPlanError as e:
         e.set_message(f"{e.message}\nStatement: {stmt.text}")
         raise
     token = consistency_token(engine, src, scan) if consistency.enabled(engine) else None

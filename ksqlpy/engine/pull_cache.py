@@ -34,7 +34,7 @@ from ksqlpy.engine import consistency
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.expr.type_rules import literal_type
 from ksqlpy.grammar import ast as A
-from ksqlpy.plan.pull_access import _dnf, _to_key, _unparen
+from ksqlpy.plan.pull_access import PullPlanError, _dnf, _to_key, _unparen
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -214,7 +214,10 @@ def run_cached(engine: Engine, sql: str, unlocked_only: bool = False) -> tuple[S
     if found is None:
         return None
     entry, params = found
-    data = entry.answer(engine, params, unlocked_only)
+    try:
+        data = entry.answer(engine, params, unlocked_only)
+    except PullPlanError:
+        return None  # a key these literals cannot be: the full path refuses it, naming the statement
     if data is None:
         return None
     engine.stats.pull(time.perf_counter() - started)  # the pull-latency metric (metrics.py)

@@ -43,9 +43,14 @@ class NeedsScan(Exception):
     """This WHERE cannot be answered by key lookups; the message is ksqlDB's, for when scans are off."""
 
 
-class InvalidWhere(KsqlStatementError):
-    """A WHERE refused because scans are off; raised while planning the pull query, so the query endpoints
-    name the statement after it (``Statement: ...``), as ksqlDB's EngineExecutor wraps planning errors."""
+class PullPlanError(KsqlStatementError):
+    """An error found while planning a pull query (ksqlDB's QueryFilterNode: the WHERE's key analysis and
+    resolveKey); the query endpoints name the statement after it (``Statement: ...``), as ksqlDB's
+    EngineExecutor.executeTablePullQuery wraps every planning error in a KsqlStatementException (from memory)."""
+
+
+class InvalidWhere(PullPlanError):
+    """A WHERE refused because scans are off."""
 
 
 @dataclass
@@ -330,10 +335,10 @@ def key_value(e: exp.Expression, col: Column, functions: FunctionRegistry) -> An
         try:
             v = resolve_constant(e, col.type, col.name, BindContext(functions))
         except ResolveFailed as failed:
-            raise KsqlStatementError(failed.reason) from None
+            raise PullPlanError(failed.reason) from None
         if v is not None:
             return v
-    raise KsqlStatementError(f"Primary key columns can not be NULL: ({col.name} = {format_expression(e)})")
+    raise PullPlanError(f"Primary key columns can not be NULL: ({col.name} = {format_expression(e)})")
 
 
 def _is_literal(e: exp.Expression) -> bool:
@@ -353,10 +358,10 @@ def _to_key(v: Any, src: T.SqlType, col: Column) -> Any:
     DATE/TIME/TIMESTAMP (or BYTES from base64) -, a value it cannot take is an error naming it in quotes, NULL
     is refused."""
     if v is None:
-        raise KsqlStatementError(f"Primary key columns can not be NULL: ({col.name} = null)")
+        raise PullPlanError(f"Primary key columns can not be NULL: ({col.name} = null)")
     try:
         return coerce_strict(v, src, col.type)
     except CoercionFailed:
         shown = str(v).lower() if isinstance(v, bool) else java_value_text(v, src)
-        raise KsqlStatementError(
+        raise PullPlanError(
             f"'{shown}' can not be converted to the type of the key column: {col.name} {col.type} KEY") from None

@@ -151,6 +151,7 @@ def test_errors_are_those_of_the_full_path(engine: Engine) -> None:
         with pytest.raises(KsqlError) as cached:
             engine.execute(bad)
         assert str(cached.value) == str(full.value)
+        assert str(full.value).endswith(f"\nStatement: {bad}")  # a planning error names the statement
     # a literal of another type is another shape: the full path reports its error every time
     for _ in range(2):
         with pytest.raises(KsqlError, match="Cannot compare REGION"):

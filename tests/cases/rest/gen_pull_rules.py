@@ -275,7 +275,7 @@ def key_value_cases() -> list[dict[str, Any]]:
             if shown is None:
                 out.append(_refused(f"a {key_type} key", f"a lookup with {form} {literal}", setup, sql,
                                     f"'{literal if 'e' not in literal else float(literal)}' can not be converted to "
-                                    f"the type of the key column: ID {type_text} KEY"))
+                                    f"the type of the key column: ID {type_text} KEY\nStatement: {sql}"))
                 continue
             out.append({"name": f"a {key_type} key - a lookup with {form} {literal} takes the value", "statements":
                         [*setup, sql], "inputs": [{"topic": "s", "key": KEY_RECORDS.get(shown, shown),
