@@ -270,8 +270,38 @@ def stream_cases() -> list[dict[str, Any]]:
     return out
 
 
+def windowed_source_cases() -> list[dict[str, Any]]:
+    """Pull queries on windowed sources declared over a topic (WINDOW_TYPE): a windowed stream's rows carry
+    their window bounds as value columns after the key; a windowed SOURCE table is looked up like a windowed
+    aggregation, its bounds KEY columns."""
+    window = "WINDOW_TYPE='TUMBLING', WINDOW_SIZE='1 SECOND'"
+    inputs = [{"topic": "w", "key": 1, "value": {"V": 1}, "timestamp": 500,
+               "window": {"start": 0, "end": 1000, "type": "time"}},
+              {"topic": "w", "key": 2, "value": {"V": 2}, "timestamp": 1500,
+               "window": {"start": 1000, "end": 2000, "type": "time"}}]
+    stream = f"CREATE STREAM X (ID INT KEY, V INT) WITH (kafka_topic='w', value_format='JSON', partitions=1, {window});"
+    table = (f"CREATE SOURCE TABLE X (ID INT PRIMARY KEY, V INT) WITH (kafka_topic='w', value_format='JSON', "
+             f"partitions=1, {window});")
+    s_schema = "`ID` INTEGER, `WINDOWSTART` BIGINT, `WINDOWEND` BIGINT, `V` INTEGER"
+    t_schema = "`ID` INTEGER KEY, `WINDOWSTART` BIGINT KEY, `WINDOWEND` BIGINT KEY, `V` INTEGER"
+    rows = [[1, 0, 1000, 1], [2, 1000, 2000, 2]]
+    queries: list[tuple[str, str, str, list[Row], str | None]] = [
+        (stream, "SELECT * FROM X;", s_schema, rows, "Query Completed"),
+        (stream, "SELECT * FROM X WHERE WINDOWSTART >= 1000;", s_schema, rows[1:], "Query Completed"),
+        (stream, "SELECT ID, WINDOWEND FROM X WHERE ID = 2 LIMIT 1;", "`ID` INTEGER, `WINDOWEND` BIGINT",
+         [[2, 2000]], "Limit Reached"),
+        (table, "SELECT * FROM X WHERE ID = 2;", t_schema, rows[1:], None),
+        (table, "SELECT * FROM X WHERE ID = 1 AND WINDOWSTART = 0;", t_schema, rows[:1], None),
+        (table, "SELECT * FROM X WHERE ID IN (1, 2) AND WINDOWEND IN (2000);", t_schema, rows[1:], None),
+        (table, "SELECT * FROM X;", t_schema, rows, None),
+    ]
+    return [{"name": f"a windowed {'stream' if create is stream else 'SOURCE table'} - {sql}",
+             "statements": [create, sql], "inputs": inputs,
+             "responses": [*_status(1), _query(sch, want, final)]} for create, sql, sch, want, final in queries]
+
+
 def cases() -> list[dict[str, Any]]:
-    return shape_cases() + key_value_cases() + stream_cases()
+    return shape_cases() + key_value_cases() + stream_cases() + windowed_source_cases()
 
 
 if __name__ == "__main__":

@@ -6,6 +6,8 @@ in our words):
   only records produced after it started, ``earliest`` also those before;
 - the header of a push query over a windowed source (a windowed stream declared with WINDOW_TYPE, a windowed
   aggregation's table) lists ``WINDOWSTART``/``WINDOWEND`` after the key columns, as value columns;
+- a push query that aggregates shows each change of a group: over a table a row moving between groups
+  leaves the old one first (its count may fall to 0; the group stays), a deleted row leaves its group;
 - a row of a table that goes away - a delete in the topic, an update no longer passing the query's WHERE, or
   the same through a CREATE TABLE AS SELECT - is a tombstone row: the key's columns filled, the others NULL.
 
@@ -118,8 +120,33 @@ def tombstone_cases() -> list[dict[str, Any]]:
     ]
 
 
+def aggregation_cases() -> list[dict[str, Any]]:
+    """A push query that aggregates (a transient aggregation): its header marks no key; over a table a row
+    moving to another group first takes itself out of the old one (its count falls, to 0 here: the group
+    stays), then adds to the new one; a tombstone in the source takes the row out of its group."""
+    table = "CREATE TABLE T (K STRING PRIMARY KEY, V INT) WITH (kafka_topic='input', value_format='JSON');"
+    stream = "CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='input', value_format='JSON');"
+    moves = [_record("a", {"V": 1}, 1000), _record("a", {"V": 2}, 2000), _record("b", {"V": 2}, 3000)]
+    return [
+        {"name": "a push query grouping a table moves a row between groups",
+         "statements": [table, "SELECT V, COUNT(*) AS C FROM T GROUP BY V EMIT CHANGES LIMIT 4;"], "topics": TOPIC,
+         "inputs": moves, "responses": [STATUS, _query("`V` INTEGER, `C` BIGINT",
+                                                      [_row(1, 1), _row(1, 0), _row(2, 1), _row(2, 2)])]},
+        {"name": "a push query grouping a table takes a deleted row out of its group",
+         "statements": [table, "SELECT V, SUM(V) AS S, COUNT(*) AS C FROM T GROUP BY V EMIT CHANGES LIMIT 3;"],
+         "topics": TOPIC,
+         "inputs": [_record("a", {"V": 1}, 1000), _record("b", {"V": 1}, 2000), _record("a", None, 3000)],
+         "responses": [STATUS, _query("`V` INTEGER, `S` INTEGER, `C` BIGINT",
+                                      [_row(1, 1, 1), _row(1, 2, 2), _row(1, 1, 1)])]},
+        {"name": "a push query grouping a stream by an expression counts each record",
+         "statements": [stream, "SELECT V * 10 AS G, COUNT(*) AS C FROM S GROUP BY V * 10 EMIT CHANGES LIMIT 3;"],
+         "topics": TOPIC, "inputs": moves,
+         "responses": [STATUS, _query("`G` INTEGER, `C` BIGINT", [_row(10, 1), _row(20, 1), _row(20, 2)])]},
+    ]
+
+
 def cases() -> list[dict[str, Any]]:
-    return offset_cases() + windowed_cases() + tombstone_cases()
+    return offset_cases() + windowed_cases() + tombstone_cases() + aggregation_cases()
 
 
 if __name__ == "__main__":
