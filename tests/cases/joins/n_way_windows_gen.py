@@ -12,8 +12,9 @@ expected rows come from ``stream_stream_windows_gen``'s record-at-a-time model o
 The projection selects the key as ksqlDB requires it: the second step's left expression for INNER/LEFT,
 ``C.ID`` for RIGHT (ksqlDB's ``right.leftJoin(left)``), the synthetic ``ROWKEY`` for FULL.
 
-An outer step's look at its waiting records is throttled on wall-clock time in Kafka Streams; the cases set
-the interval to 0 so that every look runs (see ``stream_stream_windows_gen``). One task's stream time:
+An outer step's look at its waiting records is throttled on wall-clock time in Kafka Streams, per join (each
+join has its own TimeTracker): every case runs with the interval 0 (every look, the names without a suffix)
+and, where the results differ, with 60 s (each join's first look only; see ``stream_stream_windows_gen``). One task's stream time:
 one-partition sources. Writes tests/cases/joins/n-way-windows.json:
 ``python tests/cases/joins/n_way_windows_gen.py``.
 """
@@ -26,7 +27,7 @@ import sys
 from typing import Any
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from stream_stream_windows_gen import DAY_MS, THROTTLE, rec  # noqa: E402
+from stream_stream_windows_gen import DAY_MS, INTERVALS, THROTTLE, rec  # noqa: E402
 
 KINDS = {"INNER": "JOIN", "LEFT": "LEFT JOIN", "RIGHT": "RIGHT JOIN", "FULL": "FULL OUTER JOIN"}
 FIRST = ["INNER", "LEFT", "RIGHT"]  # (a FULL first step has a synthetic key: the second could not join on it)
@@ -56,8 +57,9 @@ class Join:
     """One Kafka Streams stream-stream join as ksqlDB builds it for ``kind`` (RIGHT: ``right.leftJoin(left)``),
     fed a record at a time; ``process`` returns the rows it emits as (key, left value, right value, ts)."""
 
-    def __init__(self, kind: str, before: int, after: int, grace: int | None) -> None:
+    def __init__(self, kind: str, before: int, after: int, grace: int | None, one_look: bool = False) -> None:
         self.kind = kind
+        self.one_look, self.looked = one_look, False  # the throttle lets only this join's first look run
         self.before, self.after = before, after
         self.fix = grace is not None
         self.g = grace if grace is not None else max(DAY_MS - 2 * before, 0)
@@ -78,8 +80,9 @@ class Join:
 
     def _emit_non_joined(self, out: list, kafka_left: bool) -> None:
         after = self._windows(kafka_left)[1]
-        if self.min_time + after + self.g >= self.stream_time:
+        if self.min_time + after + self.g >= self.stream_time or (self.one_look and self.looked):
             return
+        self.looked = True
         left_open = right_open = False
         emitted = []
         for ts, is_left, key, value in sorted(self.outer, key=lambda e: (e[0], e[1], e[2])):
@@ -124,10 +127,11 @@ class Join:
         return out
 
 
-def run(k1: str, k2: str, step: tuple, seq: list[tuple[str, int, str, int]]) -> list[tuple]:
-    """The rows (key, X, Y, Z, ts) of the three-way join, record at a time."""
+def run(k1: str, k2: str, step: tuple, seq: list[tuple[str, int, str, int]], one_look: bool = False) -> list[tuple]:
+    """The rows (key, X, Y, Z, ts) of the three-way join, record at a time. ``one_look``: each join's throttle
+    lets only its own first look run."""
     w1, g1, w2, g2 = step
-    first, second = Join(k1, *w1, g1), Join(k2, *w2, g2)
+    first, second = Join(k1, *w1, g1, one_look), Join(k2, *w2, g2, one_look)
     out = []
     for stream, key, value, ts in seq:
         if stream == "C":
@@ -157,20 +161,24 @@ def cases() -> list[dict[str, Any]]:
             for (w1, w2), step in STEPS.items():
                 left_key = "B.ID" if k1 == "RIGHT" else "A.ID"
                 for seq_name, seq in SEQUENCES.items():
-                    rows = run(k1, k2, step, seq)
-                    tests.append({
-                        "name": f"{k1} then {k2}, {w1} then {w2}, records {seq_name}",
-                        "statements": [
-                            "CREATE STREAM A (ID INT KEY, X STRING) WITH (kafka_topic='a', value_format='JSON', partitions=1);",
-                            "CREATE STREAM B (ID INT KEY, Y STRING) WITH (kafka_topic='b', value_format='JSON', partitions=1);",
-                            "CREATE STREAM C (ID INT KEY, Z STRING) WITH (kafka_topic='c', value_format='JSON', partitions=1);",
-                            f"CREATE STREAM OUT WITH (PARTITIONS=1) AS SELECT {key_select(k1, k2)}, X, Y, Z FROM A "
-                            f"{KINDS[k1]} B {w1} ON A.ID = B.ID {KINDS[k2]} C {w2} ON {left_key} = C.ID;"],
-                        "inputs": [rec(s.lower(), k, {{"A": "X", "B": "Y", "C": "Z"}[s]: v}, ts) for s, k, v, ts in seq],
-                        "outputs": [rec("OUT", k, {"X": x, "Y": y, "Z": z}, ts) for k, x, y, z, ts in rows],
-                        # every look at an outer store runs (the model has no wall-clock throttle)
-                        "properties": {THROTTLE: 0},
-                    })
+                    for look, interval in INTERVALS.items():
+                        rows = run(k1, k2, step, seq, one_look=look == "one look")
+                        tests.append({
+                            "name": f"{k1} then {k2}, {w1} then {w2}, records {seq_name}"
+                                    + ("" if look == "every look" else ", one look at each outer store"),
+                            "statements": [
+                                "CREATE STREAM A (ID INT KEY, X STRING) WITH (kafka_topic='a', value_format='JSON', partitions=1);",
+                                "CREATE STREAM B (ID INT KEY, Y STRING) WITH (kafka_topic='b', value_format='JSON', partitions=1);",
+                                "CREATE STREAM C (ID INT KEY, Z STRING) WITH (kafka_topic='c', value_format='JSON', partitions=1);",
+                                f"CREATE STREAM OUT WITH (PARTITIONS=1) AS SELECT {key_select(k1, k2)}, X, Y, Z FROM A "
+                                f"{KINDS[k1]} B {w1} ON A.ID = B.ID {KINDS[k2]} C {w2} ON {left_key} = C.ID;"],
+                            "inputs": [rec(s.lower(), k, {{"A": "X", "B": "Y", "C": "Z"}[s]: v}, ts)
+                                       for s, k, v, ts in seq],
+                            "outputs": [rec("OUT", k, {"X": x, "Y": y, "Z": z}, ts) for k, x, y, z, ts in rows],
+                            "properties": {THROTTLE: interval},
+                        })
+                        if look == "every look" and rows == run(k1, k2, step, seq, one_look=True):
+                            break  # the throttle changes nothing here: no case of its own
     return tests
 
 
