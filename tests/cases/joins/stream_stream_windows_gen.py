@@ -1,5 +1,7 @@
 """Stream-stream joins over their scope: every join kind x WITHIN symmetric / (before, after) either way x
-GRACE PERIOD given / absent x records in and out of order; GRACE PERIOD 0 over records at the window edges.
+GRACE PERIOD given / absent x records in and out of order; GRACE PERIOD 0 over records at the window edges;
+WITHIN 1 SECOND GRACE PERIOD 2 SECONDS over records older than a window store's newest time minus its retention
+(each store keeps ``before + after + grace`` behind the newest time put into it, and a fetch sees only that).
 
 The expected rows come from a record-at-a-time model of what ksqlDB runs (``StreamStreamJoinBuilder``):
 INNER ``left.join(right)``, LEFT ``left.leftJoin(right)``, FULL ``left.outerJoin(right)`` and RIGHT
@@ -67,6 +69,15 @@ SEQUENCES = {
         ("R", 5, "r5", 17000), ("L", 7, "l7", 19000), ("R", 7, "r7", 18000), ("R", 8, "r8", 21000),
         ("L", 8, "l8", 20000), ("L", 9, "end", 40000), ("R", 9, "end", 40001)],
 }
+# records behind the other store's (or their own store's) newest time by more than the retention (WITHIN 1 SECOND
+# GRACE PERIOD 2 SECONDS: 4 s): not kept, and they do not see the other store's records that old; they still
+# probe the visible ones, and an unmatched outer one goes out at once (its window ended)
+LATE = {
+    "beyond the retention": [
+        ("L", 1, "l1", 10000), ("R", 2, "r1", 20000), ("L", 1, "l2", 15000), ("R", 1, "r2", 10500),
+        ("R", 1, "r3", 14500), ("L", 1, "l3", 14800), ("L", 2, "l4", 19500), ("R", 1, "r4", 15200),
+        ("L", 9, "end", 40000), ("R", 9, "end", 40001)],
+}
 # sequences run with GRACE PERIOD 0 too: their records stay within every store's retention
 ZERO_GRACE = ("at the window edges",)
 
@@ -95,6 +106,8 @@ def run(kind: str, before: int, after: int, grace: int | None,
     outer: list[tuple[int, bool, int, str]] = []  # (ts, kafka-left side, key, value), insertion order
     stream_time, min_time = -1, 1 << 62
     looked = False
+    retention = before + after + g
+    observed = {True: -(1 << 62), False: -(1 << 62)}
     out: list[tuple[int, str | None, str | None, int]] = []
 
     def row(kafka_left: bool, key: int, mine: str | None, theirs: str | None, ts: int) -> None:
@@ -129,13 +142,18 @@ def run(kind: str, before: int, after: int, grace: int | None,
         kafka_left = (stream == "L") == this_is_left
         side = sides[kafka_left]
         stream_time = max(stream_time, ts)
-        stores[kafka_left].append((key, ts, value))
+        # a window store keeps ``before + after + grace`` behind the newest time put into it: a record at or below
+        # that is not kept, and a fetch sees only the records above it (the store's own newest time)
+        observed[kafka_left] = max(observed[kafka_left], ts)
+        if ts > observed[kafka_left] - retention:
+            stores[kafka_left].append((key, ts, value))
         if fix and (outer_this or outer_other) and ts == stream_time:
             emit_non_joined(side)
         matched = False
         lo, hi = max(0, ts - side.before), max(0, ts + side.after)
+        floor = observed[not kafka_left] - retention
         for okey, ots, ovalue in sorted(stores[not kafka_left], key=lambda r: r[1]):
-            if okey == key and lo <= ots <= hi:
+            if okey == key and lo <= ots <= hi and ots > floor:
                 matched = True
                 if fix:
                     outer[:] = [e for e in outer if (e[0], e[1], e[2]) != (ots, not kafka_left, key)]
@@ -174,7 +192,8 @@ def cases() -> list[dict[str, Any]]:
         for within, (before, after) in WINDOWS.items():
             graces = [*GRACES.items(), (" GRACE PERIOD 0 SECONDS", 0)]
             for grace_text, grace in graces:
-                for seq_name, seq in SEQUENCES.items():
+                sequences = {**SEQUENCES, **LATE} if (within, grace) == ("WITHIN 1 SECOND", 2000) else SEQUENCES
+                for seq_name, seq in sequences.items():
                     if grace == 0 and seq_name not in ZERO_GRACE:
                         continue
                     if grace is None or kind == "INNER":  # no outer store: nothing to throttle
