@@ -8,6 +8,7 @@ JSON writer escapes it (``\\ud83d``), every other writer (``String.getBytes(UTF_
 
 from __future__ import annotations
 
+import codecs
 import re
 
 SURROGATE = re.compile("[\ud800-\udfff]")
@@ -62,6 +63,24 @@ def utf8(s: str) -> bytes:
     except UnicodeEncodeError:
         return s.encode("utf-8", "replace")
 
+
+
+def _java_utf8_replace(e: UnicodeError) -> tuple[str, int]:
+    """Java's decoder reads a 3-byte sequence encoding a surrogate (ED A0..BF 80..BF, CESU-8) as one
+    malformed character; Python, by maximal subparts, as three. Everything else is replaced alike."""
+    assert isinstance(e, UnicodeDecodeError)
+    b, i = e.object, e.start
+    if b[i] == 0xED and i + 2 < len(b) and 0xA0 <= b[i + 1] <= 0xBF and 0x80 <= b[i + 2] <= 0xBF:
+        return "\ufffd", i + 3
+    return "\ufffd", e.end
+
+
+codecs.register_error("ksqlpy.java_utf8", _java_utf8_replace)
+
+
+def from_utf8(b: bytes) -> str:
+    """``new String(bytes, UTF_8)``: malformed input becomes U+FFFD as Java's decoder replaces it."""
+    return b.decode("utf-8", "ksqlpy.java_utf8")
 
 
 def order_key(s: str) -> bytes:

@@ -438,7 +438,7 @@ _TO_BYTES = {
 _FROM_BYTES = {
     # FROM_BYTES writes hex upper-case (Guava's base16); ENCODE's hex is commons-codec's lower-case one
     "hex": lambda b: b.hex().upper(),
-    "utf8": lambda b: b.decode("utf-8", "replace"),
+    "utf8": utf16.from_utf8,
     "ascii": lambda b: b.decode("ascii", "replace"),
     "base64": lambda b: base64.b64encode(b).decode("ascii"),
 }

@@ -10,6 +10,7 @@ from functools import lru_cache
 from typing import Any
 from urllib.parse import unquote, unquote_to_bytes
 
+from ksqlpy import utf16
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, registrar
 
@@ -134,7 +135,8 @@ def _decode_param(s: str) -> str:
     s = s.replace("+", " ")
     if "%" not in s:
         return s
-    return unquote_to_bytes(s).decode("utf-8", "replace") if s.isascii() else unquote(s, errors="replace")
+    # each run of %XX bytes is read as new String(bytes, UTF_8) reads it (utf16.from_utf8)
+    return utf16.from_utf8(unquote_to_bytes(s)) if s.isascii() else unquote(s, errors="ksqlpy.java_utf8")
 
 
 def register(registry: FunctionRegistry) -> None:

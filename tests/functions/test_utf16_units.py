@@ -32,3 +32,12 @@ def test_order_is_string_compare_to() -> None:
     assert utf16.compare(EMOJI, fullwidth) < 0 < utf16.compare(fullwidth, EMOJI)  # code points say the opposite
     assert utf16.compare("a", EMOJI) < 0 and utf16.compare("b", "b") == 0
     assert sorted([fullwidth, EMOJI, "a", HIGH], key=utf16.order_key) == ["a", HIGH, EMOJI, fullwidth]
+
+
+def test_from_utf8_replaces_malformed_input_as_java():
+    from ksqlpy import utf16
+
+    assert utf16.from_utf8(b"\xed\xa0\x80A") == "\ufffdA"  # an encoded surrogate is one malformed character
+    assert utf16.from_utf8(b"\xe0\x82\xac") == "\ufffd" * 3  # overlong: part by part
+    assert utf16.from_utf8(b"\xe2\x82") == "\ufffd"  # truncated at the end
+    assert utf16.from_utf8("é😀".encode()) == "é😀"
