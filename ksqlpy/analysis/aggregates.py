@@ -21,7 +21,6 @@ from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.binder import bind, bind_filter, try_bind
-from ksqlpy.expr.fold import fold
 from ksqlpy.expr.format import format_expression
 from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext, Clause, window_bounds_message
@@ -408,12 +407,13 @@ def _resolve_aggregate(f: FunctionCall, index: int, scope: Scope, ctx: BindConte
     n_lit = fn.init_arg_count([b.type for b in typed])
     n_cols = len(args) - n_lit
     literals = []
-    for a, c in zip(args[n_cols:], typed[n_cols:], strict=True):
-        if isinstance(c, B.Cast) and isinstance(c.operand, B.Literal):  # CAST of a literal is still one
-            c = fold(c, ctx.registry)
+    # ksqlDB's UdafUtil.createAggregateFunctionInitArgs (from memory): an initial argument must be a Literal
+    # node of the AST - a CAST, arithmetic or a column is refused, whatever it folds to; it is named by its
+    # 1-based position in the call and its text
+    for position, (a, c) in enumerate(zip(args[n_cols:], typed[n_cols:], strict=True), start=n_cols + 1):
         if not isinstance(c, B.Literal):
-            raise KsqlStatementError(f"Parameter {format_expression(a)} passed to function {f.fname} must be a "
-                                     "literal constant.")
+            raise KsqlStatementError(f"Parameter {position} passed to function {f.fname} must be a literal "
+                                     f"constant, but was expression: '{format_expression(a)}'")
         literals.append(c.value)
     bound_args = typed[:n_cols]
     types = [b.type for b in bound_args]

@@ -147,7 +147,7 @@ def test_an_aggregate_without_undo_is_refused_over_a_table(engine) -> None:  # t
 
 
 def test_literal_arguments_must_be_literals_and_configuration_reaches_the_function(engine) -> None:  # type: ignore[no-untyped-def]
-    with pytest.raises(KsqlError, match="Parameter A passed to function JOINED must be a literal constant"):
+    with pytest.raises(KsqlError, match="Parameter 3 passed to function JOINED must be a literal constant, but was expression: 'A'"):
         engine.execute("CREATE TABLE T AS SELECT K, JOINED(A, B, A, 3) AS J FROM S GROUP BY K;")
     with pytest.raises(KsqlError, match=r"Function 'JOINED' does not accept parameters \(STRING, STRING\)"):
         engine.execute("CREATE TABLE T AS SELECT K, JOINED(A, B) AS J FROM S GROUP BY K;")
