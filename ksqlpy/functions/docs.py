@@ -43,7 +43,12 @@ TABLE_AGGREGATES = """Over a TABLE source (`GROUP BY` on a table) an aggregate m
 changes or goes, so only ATTR, AVG, COLLECT_LIST, CORRELATION, COUNT, HISTOGRAM, STDDEV_SAMP, STDDEV_SAMPLE,
 SUM and SUM_LIST apply; the others (COLLECT_SET, COUNT_DISTINCT, EARLIEST_BY_OFFSET, LATEST_BY_OFFSET, MAX, MIN,
 TOPK, TOPKDISTINCT) are refused as ksqlDB refuses them: `The aggregation function MIN cannot be applied to a
-table source, only to a stream source.`"""
+table source, only to a stream source.`
+
+The arguments after an aggregate's columns (TOPK's k, the n and ignoreNulls of EARLIEST/LATEST_BY_OFFSET) are
+fixed when the query starts, so each must be written as a literal: a parenthesised or negative number is one,
+a CAST, arithmetic, a function call or a column is not, whatever its value (`Parameter 2 passed to function TOPK
+must be a literal constant, but was expression: 'CAST(2 AS INTEGER)'`)."""
 
 
 def _cell(text: str) -> str:
