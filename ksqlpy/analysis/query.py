@@ -281,6 +281,11 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                                              f"`{name}`.")
                 raise KsqlStatementError(rejections.key_more_than_once(be.name, dup.name, name))
         if key_index is not None and persistent:
+            if name in names_seen:
+                # ksqlDB types every SELECT item as a value column of the projection before it moves the key
+                # columns out (the visible "Duplicate value columns found in schema: `COUNT` BIGINT" for
+                # `DATA AS COUNT, COUNT(*) AS COUNT`): a key column named like an earlier item is that error too
+                raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {t}")
             used_keys.add(key_index)
             key_cols.append((key_index, col))
         else:
