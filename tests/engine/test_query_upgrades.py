@@ -8,6 +8,7 @@ first, then the plan's steps), each allowed one with the records and state it le
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import orjson
 import pytest
@@ -35,7 +36,7 @@ def insert(engine: Engine, *rows: tuple[int, int]) -> None:
     engine.drain()
 
 
-def pull(engine: Engine, table: str) -> dict[int, tuple]:
+def pull(engine: Engine, table: str) -> dict[Any, tuple]:
     [res] = engine.execute(f"SELECT * FROM {table};")
     return {r[0]: tuple(r[1:]) for r in res.data["rows"]}
 
@@ -118,6 +119,20 @@ def test_having_and_non_aggregate_projections_of_an_aggregation_may_change(engin
     assert upgraded.query_id == created.query_id
     insert(engine, (1, 1))
     assert pull(engine, "counts") == {1: (3, 2)}
+
+
+def test_a_grouping_by_a_value_column_keeps_its_sums_when_a_column_of_its_aggregate_is_appended(
+        engine: Engine) -> None:
+    """GROUP BY a value column re-partitions; the upgrade keeps the aggregate's store behind the repartition: a
+    column computed from an existing aggregate and a WHERE are passive steps (the aggregate calls are unchanged)."""
+    [created] = engine.execute("CREATE TABLE sums AS SELECT w, SUM(v) AS total FROM s GROUP BY w;")
+    insert(engine, (1, 4), (2, 6))  # both rows have w = 'x'
+    assert pull(engine, "sums") == {"x": (10,)}
+    [upgraded] = engine.execute("CREATE OR REPLACE TABLE sums AS SELECT w, SUM(v) AS total, SUM(v) * 10 AS tens "
+                                "FROM s WHERE v > 0 GROUP BY w;")
+    assert upgraded.query_id == created.query_id
+    insert(engine, (3, 5), (4, -100))
+    assert pull(engine, "sums") == {"x": (15, 150)}
 
 
 def test_a_paused_query_stays_paused_after_an_upgrade(engine: Engine) -> None:
