@@ -8,9 +8,9 @@
 4. Topics named only by ``inputs``/``outputs`` that no statement created get the harness's 4 partitions.
 5. Queries read a topic the case feeds from what is fed, any other topic whole (``HARNESS_INPUT_TOPICS``:
    TestExecutor's ``pipeRecordsFromProvidedInput`` / ``pipeRecordsFromKafka``, whatever ``auto.offset.reset``).
-   Inputs are produced in file order, consecutive records of one topic as one group (one record at a
-   time under ``Placement.KAFKA``). The queries are then fed one by one as ksqlDB feeds its drivers
-   (``piping``): a query's groups in order, each processed before the next, then its other topics whole.
+   Inputs are produced in file order. The queries are then fed one by one as ksqlDB feeds its drivers
+   (``piping``): a query's inputs in order, each processed to completion before the next (as
+   TopologyTestDriver.pipeInput), then its other topics whole.
 6. Sink topics of ``outputs`` are read in full and compared (``compare``; absent headers expect none, an
    expected timestamp 0 is not compared in a case without inputs: ``as_checked``), then ``post`` (``post``).
 
@@ -19,7 +19,6 @@ Errors whose message starts with ``Unsupported:`` skip the case instead of faili
 
 from __future__ import annotations
 
-import itertools
 import re
 import signal
 import tempfile
@@ -43,7 +42,7 @@ from ksqlpy.testing.harness_topics import (
     statement_subjects,
 )
 from ksqlpy.testing.model import Case, TestRecord
-from ksqlpy.testing.partitioning import PartitionZeroLog, Placement, virtual_partitions
+from ksqlpy.testing.partitioning import PartitionZeroLog, Placement
 from ksqlpy.testing.piping import GatedLog, Group, pipe_by_driver, settle_query
 from ksqlpy.testing.post import post_diff
 from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult, normalize
@@ -247,24 +246,23 @@ class _Run:
             self.seen_sources[source.topic] = source
 
     def feed_inputs(self) -> None:
-        """Produce the inputs, then feed the queries as ksqlDB's drivers are fed (``piping``); an engine
+        """Produce the inputs, then feed the queries as ksqlDB feeds its drivers (``piping``), each input
+        processed to completion before the next, as TopologyTestDriver.pipeInput processes it; an engine
         without in-process queries to poll one by one (worker processes, a stand-in) is drained after each
-        group of inputs instead."""
+        input instead."""
         log = self.engine.log
-        one_by_one = self.placement is Placement.KAFKA
         queries = self.driver_queries()
         input_topics = {r.topic for r in self.case.inputs}
         before = {t: self.gate.ends(t) for t in input_topics}
         groups: list[Group] = []
-        for _, group in itertools.groupby(self.case.inputs, key=id if one_by_one else lambda r: r.topic):
-            records = [self.serialize(r) for r in group]
+        for r in self.case.inputs:
+            record = self.serialize(r)
             with log.transaction() as tx:
-                tx.produce_many(records)
+                tx.produce_many([record])
             if queries is None:
                 self.drain()
             else:
-                t = records[0].topic
-                groups.append(Group(t, self.gate.ends(t)))
+                groups.append(Group(record.topic, self.gate.ends(record.topic)))
         if queries is None:
             if not self.case.inputs:
                 self.drain()
@@ -393,8 +391,6 @@ class _Run:
         size = source.windowed.size_ms if windowed else None
         partitions = read_partitions(log, topic, info.partitions, key_codec, value_codec,
                                      kind if windowed else None, size)
-        if self.placement is Placement.TTD:
-            partitions = virtual_partitions(partitions, info.partitions)
         return partitions, source
 
     # -- errors

@@ -14,9 +14,10 @@ as always, only the tasks of partition 0 see records. ``Placement.KAFKA`` leaves
 where their key hashes, and the runner feeds one input at a time so each is processed before the next
 (our own cases run this way too, to catch what only several partitions show).
 
-Either way output order is compared per partition of the sink topic, Kafka's only ordering guarantee:
-under TTD each record's partition is the one its key hashes to (``virtual_partitions``), since the engine
-may group a batch's writes by partition before they reach the log.
+Under TTD a sink topic's records are compared as one sequence, in the order written, as ksqlDB's harness
+compares them (each input is processed to completion before the next, so the engine's grouping of a
+batch's writes by partition cannot reorder them); under KAFKA per partition, Kafka's only ordering
+guarantee.
 """
 
 from __future__ import annotations
@@ -24,13 +25,9 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ksqlpy.log.base import Headers, ProducerRecord
-from ksqlpy.log.partitioner import partition_for_key
-
-if TYPE_CHECKING:
-    from ksqlpy.testing.compare import ActualRecord
 
 
 class Placement(Enum):
@@ -95,17 +92,3 @@ class PartitionZeroLog:
         then, so it too goes to partition 0 - delegated as it was, it went where its keys hash."""
         prepare = getattr(self._log, "prepare_batch", None)
         return None if prepare is None else prepare(topic, 0, keys, values, timestamps, headers)
-
-
-def virtual_partitions(partitions: list[list[ActualRecord]], count: int) -> list[list[ActualRecord]]:
-    """The records of each partition split by the partition their key hashes to among ``count`` (the
-    inner key of a windowed record, as Kafka Streams partitions windowed keys); records without a key
-    stay together, in their order."""
-    out: list[list[ActualRecord]] = []
-    for records in partitions:
-        groups: dict[int, list[ActualRecord]] = {}
-        for r in records:
-            p = -1 if r.key_bytes is None else partition_for_key(r.key_bytes, count)
-            groups.setdefault(p, []).append(r)
-        out.extend(groups[p] for p in sorted(groups))
-    return out
