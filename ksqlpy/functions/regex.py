@@ -235,6 +235,13 @@ def translate_java_regex(pattern: str) -> tuple[str, int]:
                 continue
             if c == "&" and pattern.startswith("&&", i):
                 raise FunctionError("Unsupported regular expression: character class intersection (&&)")
+            if "x" in flags and c in " \t\n\x0b\f\r#":
+                # (?x) drops blanks and comments inside classes too (Python's verbose mode keeps them there)
+                if c == "#":
+                    end = pattern.find("\n", i)
+                    i = n if end < 0 else end
+                i += 1
+                continue
             in_range = pattern[i - 1] == "-" or pattern.startswith("-", i + 1)
             out.append(c if in_range else _unicode_case(c, flags, in_class=True))
             i += 1

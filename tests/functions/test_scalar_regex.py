@@ -139,3 +139,8 @@ def test_unicode_case_only_with_u():
     assert call("REGEXP_EXTRACT", [S, S], "(?iu)é", "É") == "É"
     assert call("REGEXP_EXTRACT", [S, S], "(?i)é", "É") is None
     assert call("REGEXP_EXTRACT_ALL", [S, S], "(?iu)[É-Ö]", "éÉÖ") == ["É", "Ö"]  # range ends kept as written
+
+
+def test_comments_mode_drops_blanks_inside_classes():
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "(?x)[a b]+", "a b") == ["a", "b"]
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "[a b]+", "a b") == ["a b"]

@@ -138,7 +138,7 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REGEXP_EXTRACT_ALL('(\\w)(\\d)?', 'a1b', 2)", ["1", None]),
     ],
     "flags: (?i) folds ASCII only (Unicode case with u, which leaves \\w ASCII), mid-pattern from where it "
-    "stands, scoped in (?i:..); (?x) drops blanks": [
+    "stands, scoped in (?i:..); (?x) drops blanks, in classes too": [
         ("REGEXP_EXTRACT('(?i)AB', 'xaby')", "ab"),
         ("REGEXP_EXTRACT('(?i)É', ACC)", "É"),
         ("REGEXP_EXTRACT('(?i)é', 'É')", None),
@@ -153,6 +153,9 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REGEXP_EXTRACT('(?u)é', 'É')", None),
         ("REGEXP_EXTRACT('(?iu)\\w+', ACC)", "1"),
         ("REGEXP_EXTRACT('(?x) a b ', 'ab')", "ab"),
+        ("REGEXP_EXTRACT_ALL('(?x)[a b]+', 'a b')", ["a", "b"]),
+        ("REGEXP_EXTRACT_ALL('[a b]+', 'a b')", ["a b"]),
+        ("REGEXP_EXTRACT_ALL('(?x)[\\ ]', 'a b')", [" "]),
     ],
     "character classes: \\w \\d \\s and POSIX names are ASCII, Unicode categories and binary properties "
     "are not; \\v and \\h are Java's vertical and horizontal blanks; \\b is Unicode-aware (Java before 19)": [
