@@ -26,6 +26,11 @@ _OWN_NAMESPACES = ("ksql.", "ksqlpy.")  # names that are not Kafka client settin
 # of an INSERT VALUES run before the query included) - so under the harness a query reads a fed topic from
 # what is fed after the statements and any other topic whole, whatever ``auto.offset.reset`` says.
 HARNESS_INPUT_TOPICS = "ksqlpy.testing.input.topics"
+# Set only by the test harness: its wall clock never moves. ksqlDB's TopologyTestDriver reads a mock clock
+# that stays where the case started, so a look Kafka Streams throttles on wall-clock time (EMIT FINAL's, an
+# outer join's) runs once and its interval never elapses: a positive interval means "the first look only",
+# however long the case takes here (``plan.lowering.emit_interval_ms``).
+HARNESS_FROZEN_CLOCK = "ksqlpy.testing.wall.clock.frozen"
 
 DEFAULT_PROPERTIES: dict[str, Any] = {
     "ksql.service.id": "default_",

@@ -41,6 +41,7 @@ from ksqlpy.plan.lowering import (
     Lowering,
     SubBuilder,
     emit_interval_ms,
+    frozen_clock,
     lower_aggregation,
     materialize_key,
     result_groups,
@@ -259,7 +260,8 @@ class JoinLowering:
             op = JoinOperator(me, JoinFlavor.STREAM_STREAM, node.kind, stores, lw, rw, codec, out, within,
                               pair_prefilter=pair_prefilter(self.plan.find(Filter), node) if node is self.root
                               else [],
-                              emit_interval_ms=emit_interval_ms(self.lo.prop(OUTER_JOIN_EMIT_INTERVAL_PROPERTY)))
+                              emit_interval_ms=emit_interval_ms(self.lo.prop(OUTER_JOIN_EMIT_INTERVAL_PROPERTY),
+                                                               frozen_clock(self.lo)))
             extra = [shared] if shared else []
             this_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-this-windowed", this_side, stores=[this])
             other_w = sub.node(NodeKind.PROCESSOR, f"{ctx}Join-other-windowed", other_side, stores=[other])

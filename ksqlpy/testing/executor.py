@@ -32,7 +32,7 @@ from typing import Any, NoReturn
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.log.base import ProducerRecord
-from ksqlpy.properties import HARNESS_INPUT_TOPICS
+from ksqlpy.properties import HARNESS_FROZEN_CLOCK, HARNESS_INPUT_TOPICS
 from ksqlpy.testing.coerce import resolve_row
 from ksqlpy.testing.compare import ActualRecord, Mismatch, topic_diff
 from ksqlpy.testing.harness_topics import (
@@ -158,7 +158,8 @@ class _Run:
     # -- steps
     def run(self) -> None:
         props = {**HARNESS_PROPERTIES, **self.case.properties, **self.extra,
-                 HARNESS_INPUT_TOPICS: ",".join(sorted({r.topic for r in self.case.inputs}))}
+                 HARNESS_INPUT_TOPICS: ",".join(sorted({r.topic for r in self.case.inputs})),
+                 HARNESS_FROZEN_CLOCK: "true"}
         try:
             self.engine = self.factory(self.data_dir, props)
         except Exception as e:  # noqa: BLE001

@@ -119,11 +119,12 @@ def test_properties_reach_the_engine_and_topics_are_precreated() -> None:
     [case] = expand_case(raw, "mine.json")
     assert run_case(case, spy, extra_properties={"x.y": 1}).status == "passed"
     # as ksqlDB's TestExecutor: its service id, and the record cache off (every aggregation update expected);
-    # the topics fed from ``inputs`` (the others are read whole, as pipeRecordsFromKafka does)
+    # the topics fed from ``inputs`` (the others are read whole, as pipeRecordsFromKafka does); a wall clock
+    # that never moves (the driver's mock clock)
     assert seen["properties"] == {"ksql.service.id": "some.ksql.service.id",
                                   "ksql.streams.cache.max.bytes.buffering": 0,
                                   "ksql.persistence.wrap.single.values": "false", "x.y": 1,
-                                  "ksqlpy.testing.input.topics": "src"}
+                                  "ksqlpy.testing.input.topics": "src", "ksqlpy.testing.wall.clock.frozen": "true"}
     # the harness's count for topics the case gives none (see harness_partitions)
     assert seen["topics"]["extra"] == 3 and seen["topics"]["src"] == 4
 
