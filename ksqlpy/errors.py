@@ -65,13 +65,20 @@ def error_location(e: BaseException | None) -> tuple[int, int] | None:
     return None
 
 
+# the wording ksqlDB's engine puts before the message of an error from the stage that raised it; a
+# location belongs to that message, after the stage's words ('Exception while preparing statement: Line: 2,
+# Col: 32: Column 'X' is ambiguous...', EngineContext.prepare wrapping the sanitizer's error)
+STAGE_PREFIXES = ("Exception while preparing statement: ", "Failed to prepare statement: ")
+
+
 def name_location(e: KsqlError) -> None:
     """Prefix ``e``'s message with ksqlDB's ``Line: n, Col: m: `` if it carries a location and does not
-    say where it is yet."""
+    say where it is yet - after the words of the stage that wrapped it, if any."""
     where = error_location(e)
     if where is None or "Line: " in e.message or e.message.startswith("line "):
         return
-    e.set_message(f"Line: {where[0]}, Col: {where[1]}: {e.message}")
+    stage = next((p for p in STAGE_PREFIXES if e.message.startswith(p)), "")
+    e.set_message(f"{stage}Line: {where[0]}, Col: {where[1]}: {e.message[len(stage):]}")
 
 
 @contextmanager

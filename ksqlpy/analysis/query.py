@@ -116,8 +116,13 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
     code-generation errors (held in ``ctx``) once every clause is typed. ``implicit_group``: a push query,
     where aggregates without GROUP BY make one group of the whole input (ksqlDB's
     ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error."""
-    rejections.check_lambdas_enabled(query, session.properties)
-    rejections.check_lambda_arguments(query)
+    sources = [catalog.source(r.name) for r in [query.source, *(j.right for j in query.joins)]]
+    if base is None and all(sources):
+        # ksqlDB's sanitizer, once its DataSourceExtractor has found every source (an unknown one is
+        # reported first, by _analyze); a join's rewritten query was checked as written
+        rejections.check_lambdas_enabled(query, session.properties)
+        names = frozenset(c.name for src in sources if src is not None for c in src.columns)
+        rejections.check_lambda_arguments(query, names)
     if ctx is None:
         ctx = bind_context(session, interpreted=pull)
     kind = QueryKind.PERSISTENT if persistent else QueryKind.PULL if pull else QueryKind.PUSH

@@ -114,10 +114,12 @@ def check_lambdas_enabled(query: Query, properties: Mapping[str, Any]) -> None:
         raise KsqlStatementError("Exception while preparing statement: Lambdas are not enabled at this time.")
 
 
-def check_lambda_arguments(query: Query) -> None:
-    """ksqlDB's sanitizer (before analysis and typing) adds each lambda's parameters to the set of the
-    enclosing lambdas' parameters and refuses the lambda when the set grew by fewer names than it has
-    parameters: a name reused by a nested lambda, or twice in one lambda (``(x, x) => ...``)."""
+def check_lambda_arguments(query: Query, column_names: frozenset[str] = frozenset()) -> None:
+    """ksqlDB's sanitizer (AstSanitizer, before analysis and typing; from memory) adds each lambda's parameters
+    to the set of the enclosing lambdas' parameters and refuses the lambda when the set grew by fewer names
+    than it has parameters: a name reused by a nested lambda, or twice in one lambda (``(x, x) => ...``); then a
+    parameter named like a column of any source the query reads (``column_names``: key, value and header
+    columns of the FROM and joined sources - its DataSourceExtractor's names). Neither carries a position."""
 
     def walk(node: exp.Expression, outer: frozenset[str]) -> None:
         if isinstance(node, exp.Lambda):
@@ -126,6 +128,10 @@ def check_lambda_arguments(query: Query) -> None:
             if len(inner) - len(outer) < len(names):
                 raise KsqlStatementError("Exception while preparing statement: Reusing lambda arguments in nested "
                                          "lambda is not allowed")
+            clash = next((n for n in names if n in column_names), None)
+            if clash is not None:
+                raise KsqlStatementError("Exception while preparing statement: Lambda function argument can't be a "
+                                         f"column name: {clash}")
             walk(node.this, inner)
             return
         for child in node.iter_expressions():
