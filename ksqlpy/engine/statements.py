@@ -10,6 +10,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ksqlpy.analysis.prepared_types import check_types_resolve
 from ksqlpy.engine import (
     asserts,
     connectors,
@@ -73,6 +74,7 @@ HANDLERS: dict[type, Callable[[Any, Any], StatementResult]] = {
 def dispatch(engine: Engine, stmt: A.Statement) -> StatementResult:
     handler = HANDLERS.get(type(stmt), unsupported)
     try:
+        check_types_resolve(stmt, engine.catalog.types())  # prepared before the statement's handler runs
         with limits.guard():  # a statement within the nesting limit that still overflows is too large
             return handler(engine, stmt)
     except KsqlParseError:
