@@ -191,17 +191,20 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     gen = AliasGenerator(taken | source_columns)
     # ksqlDB names unnamed select items KSQL_COL_n in select order, before naming keys
     item_names: dict[int, str] = {}
+    field_names: set[str] = set()  # the names unaliased struct fields took so far
     for i, item in enumerate(query.select):
         if not is_star(item.expr):
             name = item.alias or natural_name(item.expr)
-            clash = name in item_names.values() or (isinstance(item.expr, Dereference) and name in source_names)
-            if name is not None and item.alias is None and clash:
-                # a second A->B or B, or a struct field named like a source column (ITEMID->ITEMID): ksqlDB
-                # makes the name unique with a suffix (B_1, B_2, ...)
-                k = 1
-                while f"{name}_{k}" in item_names.values():
+            if name is not None and item.alias is None and isinstance(item.expr, Dereference):
+                # ksqlDB's alias generator (AstSanitizer, from memory) names an unaliased struct field by the
+                # field, made unique against the source columns and the fields named before it (B, B_1, ...;
+                # ITEMID->ITEMID is ITEMID_1); a plain column keeps its own name - a repeated one is the
+                # schema's "Duplicate value columns" error, in every kind of query
+                base, k = name, 0
+                while name in source_names or name in field_names:
                     k += 1
-                name = f"{name}_{k}"
+                    name = f"{base}_{k}"
+                field_names.add(name)
             item_names[i] = name or gen.next()
 
     def key_name(e: exp.Expression) -> str:
@@ -327,8 +330,9 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
 
 
 def _check_pull(query: Query, plan: Sink) -> None:
-    """Push queries rename a repeated column (VAL, VAL_1); pull queries reject it, as in ksqlDB. (How a pull
-    query reads its table is decided once the table is known to be queryable: ``plan.pull_access``.)"""
+    """A repeated column name in a pull query's projection (its QueryProjectNode keeps key columns as
+    values: the check above sees keys apart). (How a pull query reads its table is decided once the table
+    is known to be queryable: ``plan.pull_access``.)"""
     value_cols = plan.project.value
     given = [item.alias or natural_name(item.expr) for item in query.select]
     for i, name in enumerate(given):
