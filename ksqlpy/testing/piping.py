@@ -17,7 +17,8 @@ earlier one.
 
 Our engine runs all queries over one log. ``GatedLog`` lets the runner reproduce the drivers' order: it
 caps how far the topics a query reads are visible (``fetch``, ``fetch_raw``, ``end_offset``) while only
-that query is polled (``pipe_by_driver``).
+that query is polled (``pipe_by_driver``), and hides what the log holds of a fed topic before the inputs
+(rows INSERT VALUES wrote after the query started: ksqlDB never pipes them, the topic being one with inputs).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ class GatedLog:
     def __init__(self, log: Any) -> None:
         self._log = log
         self._limits: dict[str, dict[int, int]] = {}  # topic -> partition -> visible end (absent: 0)
+        self._floors: dict[str, dict[int, int]] = {}  # topic -> partition -> first visible offset
 
     @property
     def wrapped(self) -> Any:
@@ -51,11 +53,21 @@ class GatedLog:
         """Show ``topic`` up to ``ends`` (partition -> offset; a partition not listed: nothing)."""
         self._limits[topic] = dict(ends or {})
 
+    def skip_before(self, topic: str, floors: dict[int, int]) -> None:
+        """Hide the records of ``topic`` below ``floors`` (partition -> offset): a read from below starts
+        there, as a read below a log's start offset does."""
+        self._floors[topic] = dict(floors)
+
     def lift(self, topic: str) -> None:
         self._limits.pop(topic, None)
 
     def lift_all(self) -> None:
         self._limits.clear()
+        self._floors.clear()
+
+    def _floor(self, topic: str, partition: int, offset: int) -> int:
+        floors = self._floors.get(topic)
+        return offset if floors is None else max(offset, floors.get(partition, 0))
 
     def ends(self, topic: str) -> dict[int, int]:
         """The real end offset of each partition of ``topic`` (empty if it does not exist)."""
@@ -73,6 +85,7 @@ class GatedLog:
         return end if limit == _UNBOUNDED else min(end, limit)
 
     def fetch(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> RecordBatch:
+        offset = self._floor(topic, partition, offset)
         limit = self._limit(topic, partition)
         if limit == _UNBOUNDED:
             return self._log.fetch(topic, partition, offset, max_records)  # type: ignore[no-any-return]
@@ -87,6 +100,7 @@ class GatedLog:
 
     def fetch_raw(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> Any:
         """The embedded log's raw fetch (a backfill's reader), capped like ``fetch``; its offsets are dense."""
+        offset = self._floor(topic, partition, offset)
         limit = self._limit(topic, partition)
         if limit != _UNBOUNDED:
             max_records = max(0, min(max_records, limit - offset))
@@ -144,7 +158,10 @@ def pipe_by_driver(gate: GatedLog, queries: Sequence[Any], groups: Sequence[Grou
             fed = [t for t in reads if t in input_topics]
             from_kafka = [t for t in reads if t not in input_topics]
             for t in fed:
+                # only the case's inputs: rows INSERT VALUES wrote to the topic after the query started are
+                # in the log before them, but ksqlDB pipes the inputs alone (``pipeRecordsFromProvidedInput``)
                 gate.limit(t, before.get(t))
+                gate.skip_before(t, before.get(t) or {})
             for t in from_kafka:
                 gate.limit(t)
             for g in groups:

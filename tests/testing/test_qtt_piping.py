@@ -64,3 +64,18 @@ def test_closing_the_gate_closes_the_log(tmp_path: Path) -> None:
     assert not gate.wrapped._closed
     gate.close()  # Engine.close calls log.close(): a gate method of that name leaked every case's stores
     assert gate.wrapped._closed
+
+
+def test_records_below_a_floor_are_skipped_until_lifted(tmp_path: Path) -> None:
+    gate = _log(tmp_path, 5)
+    try:
+        gate.skip_before("t", {0: 2})
+        assert gate.fetch("t", 0, 0).offsets == [2, 3, 4]  # a read from below starts at the floor
+        assert gate.fetch("t", 0, 3).offsets == [3, 4]
+        assert gate.fetch_raw("t", 0, 0).offset == 2
+        gate.limit("t", {0: 3})
+        assert gate.fetch("t", 0, 0).offsets == [2]
+        gate.lift_all()
+        assert gate.fetch("t", 0, 0).offsets == [0, 1, 2, 3, 4]
+    finally:
+        gate.close()
