@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -111,17 +112,28 @@ def test_json_lines_export_holds_every_event_with_its_key(tmp_path: Path, monkey
 
 
 def test_process_tree_cpu_counts_children() -> None:
-    before = tree_cpu_seconds()
-    child = subprocess.Popen([sys.executable, "-c", "import time\nt=time.process_time()\n"
-                              "while time.process_time() - t < 0.3: pass\ntime.sleep(30)"])
+    """A descendant's CPU counts in its ancestor's tree. Measured on a process tree of the test's own
+    (a parent that only waits, a busy grandchild): the test process's tree also holds whatever earlier
+    tests left running, and one of those exiting mid-test took its CPU out of the sum."""
+    busy = "import time\nt=time.process_time()\nwhile time.process_time() - t < 0.3: pass\ntime.sleep(30)"
+    parent = subprocess.Popen([sys.executable, "-c", f"import subprocess, sys\n"
+                               f"subprocess.Popen([sys.executable, '-c', {busy!r}]).wait()"],
+                              start_new_session=True)
     try:
         deadline = time.monotonic() + 20
-        while tree_cpu_seconds() - before < 0.25 and time.monotonic() < deadline:
+        while tree_cpu_seconds(parent.pid) - own_cpu(parent.pid) < 0.25 and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert tree_cpu_seconds() - before >= 0.25  # the busy child is in this process's tree
+        assert tree_cpu_seconds(parent.pid) - own_cpu(parent.pid) >= 0.25  # the busy grandchild is in the tree
     finally:
-        child.kill()
-        child.wait()
+        os.killpg(parent.pid, signal.SIGKILL)  # the session the parent leads: it and the grandchild
+        parent.wait()
+
+
+def own_cpu(pid: int) -> float:
+    """CPU seconds of one process alone (utime + stime from /proc)."""
+    with open(f"/proc/{pid}/stat") as f:
+        fields = f.read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def test_one_process_measures_shared_by_every_runner() -> None:
