@@ -6,7 +6,10 @@
  * stays the fallback and the reference. Only plain cases come here: ``runs`` returns NotImplemented,
  * before touching anything, for a batch it does not take (a timestamp beyond +-2**61, an event not shaped
  * as the channels build them). A probe reaching below the index (``cached_from``) calls the store's
- * ``_fetch_below``. Built by setup.py when a compiler is there (optional). */
+ * ``_fetch_below``. When the join's output is the task's stream result (``join_task.ResultRows``), each
+ * result is built once as the result row itself - the key columns, then both blocks, one tuple - and appended
+ * with its timestamp and headers to the sink's lists (such a join has no pair prefilter: the WHERE after it
+ * decides). Built by setup.py when a compiler is there (optional). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <stdint.h>
@@ -370,6 +373,92 @@ static PyObject *concat(PyObject *a, PyObject *b) {
     return PyNumber_Add(a, b);
 }
 
+/* the result sink of ``join_task.ResultRows.sink``: (rows, timestamps, headers, null_keys, nk) */
+typedef struct {
+    PyObject *rows, *tss, *hdrs, *null_keys;
+    Py_ssize_t nk;
+} Sink;
+
+static int sink_load(Sink *k, PyObject *final) {
+    if (!PyTuple_CheckExact(final) || PyTuple_GET_SIZE(final) != 5)
+        return 0;
+    k->rows = PyTuple_GET_ITEM(final, 0);
+    k->tss = PyTuple_GET_ITEM(final, 1);
+    k->hdrs = PyTuple_GET_ITEM(final, 2);
+    k->null_keys = PyTuple_GET_ITEM(final, 3);
+    if (!PyList_CheckExact(k->rows) || !PyList_CheckExact(k->tss) || !PyList_CheckExact(k->hdrs)
+        || !PyList_CheckExact(k->null_keys) || !PyLong_CheckExact(PyTuple_GET_ITEM(final, 4)))
+        return 0;
+    k->nk = PyLong_AsSsize_t(PyTuple_GET_ITEM(final, 4));
+    if (k->nk < 0) {
+        PyErr_Clear();
+        return 0;
+    }
+    return 1;
+}
+
+/* ``ResultRows.add(key, a ++ b, None, ts, hdrs)``: the row key[:nk] ++ a ++ b (NULL key columns for a NULL
+ * key, its index noted in null_keys) */
+static int sink_emit(Sink *k, PyObject *key, PyObject *a, PyObject *b, long long ts, PyObject *hdrs) {
+    Py_ssize_t nk = k->nk;
+    PyObject *t;
+    if (PyTuple_CheckExact(a) && PyTuple_CheckExact(b) && (key == Py_None || (PyTuple_CheckExact(key)
+                                                                             && PyTuple_GET_SIZE(key) >= nk))) {
+        Py_ssize_t na = PyTuple_GET_SIZE(a), nb = PyTuple_GET_SIZE(b);
+        t = PyTuple_New(nk + na + nb);
+        if (t == NULL)
+            return -1;
+        for (Py_ssize_t i = 0; i < nk; i++) {
+            PyObject *v = key == Py_None ? Py_None : PyTuple_GET_ITEM(key, i);
+            Py_INCREF(v);
+            PyTuple_SET_ITEM(t, i, v);
+        }
+        for (Py_ssize_t i = 0; i < na; i++) {
+            PyObject *v = PyTuple_GET_ITEM(a, i);
+            Py_INCREF(v);
+            PyTuple_SET_ITEM(t, nk + i, v);
+        }
+        for (Py_ssize_t i = 0; i < nb; i++) {
+            PyObject *v = PyTuple_GET_ITEM(b, i);
+            Py_INCREF(v);
+            PyTuple_SET_ITEM(t, nk + na + i, v);
+        }
+    } else { /* anything else as ``ResultRows.add`` builds it: key[:nk] + (a + b) */
+        PyObject *joined = concat(a, b);
+        if (joined == NULL)
+            return -1;
+        PyObject *head = key == Py_None ? PyTuple_New(nk) : PySequence_GetSlice(key, 0, nk);
+        if (head != NULL && key == Py_None)
+            for (Py_ssize_t i = 0; i < nk; i++) {
+                Py_INCREF(Py_None);
+                PyTuple_SET_ITEM(head, i, Py_None);
+            }
+        t = head == NULL ? NULL : PyNumber_Add(head, joined);
+        Py_XDECREF(head);
+        Py_DECREF(joined);
+        if (t == NULL)
+            return -1;
+    }
+    if (key == Py_None) {
+        PyObject *at = PyLong_FromSsize_t(PyList_GET_SIZE(k->rows));
+        int r = at == NULL ? -1 : PyList_Append(k->null_keys, at);
+        Py_XDECREF(at);
+        if (r < 0) {
+            Py_DECREF(t);
+            return -1;
+        }
+    }
+    PyObject *ts_obj = PyLong_FromLongLong(ts);
+    int r = ts_obj == NULL ? -1 : PyList_Append(k->rows, t);
+    Py_DECREF(t);
+    if (r == 0)
+        r = PyList_Append(k->tss, ts_obj);
+    Py_XDECREF(ts_obj);
+    if (r == 0)
+        r = PyList_Append(k->hdrs, hdrs);
+    return r;
+}
+
 /* kb of key: memo[key] when the memo has it (a dict, or None for no memo) else key_bytes(key) */
 static PyObject *key_bytes_of(PyObject *key_bytes, PyObject *memo, PyObject *key) {
     if (memo != Py_None) {
@@ -426,7 +515,8 @@ static int takes(PyObject *schedule) {
 /* runs(schedule, this, other, before, after, left_outer, right_outer, lnull, rnull, emit, final, key_bytes,
  *      keep, memo, stream_time) -> the new stream time, or NotImplemented (nothing done)
  * ``StreamStreamJoin._runs`` with both sides stored by their adders: schedule is [(left, events, i, j)],
- * each record of events[i:j] probes the other side's store and goes into its own. */
+ * each record of events[i:j] probes the other side's store and goes into its own. ``final``: None (results
+ * to ``emit``), the task's list of result tuples, or a result sink (``Sink``: rows built whole). */
 static PyObject *runs(PyObject *self, PyObject *args) {
     PyObject *schedule, *this_obj, *other_obj, *lnull, *rnull, *emit, *final, *key_bytes, *keep, *memo;
     long long before, after, stream_time;
@@ -434,9 +524,16 @@ static PyObject *runs(PyObject *self, PyObject *args) {
     if (!PyArg_ParseTuple(args, "OOOLLppOOOOOOOL", &schedule, &this_obj, &other_obj, &before, &after, &left_outer,
                           &right_outer, &lnull, &rnull, &emit, &final, &key_bytes, &keep, &memo, &stream_time))
         return NULL;
+    Sink sink = {0};
+    int to_sink = 0;
     if (final != Py_None && !PyList_CheckExact(final)) {
-        PyErr_SetString(PyExc_TypeError, "final must be a list or None");
-        return NULL;
+        to_sink = sink_load(&sink, final);
+        if (PyErr_Occurred())
+            return NULL;
+        if (!to_sink) {
+            PyErr_SetString(PyExc_TypeError, "final must be a list, a result sink or None");
+            return NULL;
+        }
     }
     if (memo != Py_None && !PyDict_CheckExact(memo)) {
         PyErr_SetString(PyExc_TypeError, "memo must be a dict or None");
@@ -481,10 +578,15 @@ static PyObject *runs(PyObject *self, PyObject *args) {
                 stream_time = ts;
             if (key == Py_None || row == Py_None) {
                 if (key == Py_None && row != Py_None && outer) {
-                    PyObject *joined = left ? concat(row, pad) : concat(pad, row);
-                    if (joined == NULL || do_emit(emit, final, Py_None, joined, ts, hdrs) < 0)
-                        failed = 1;
-                    Py_XDECREF(joined);
+                    if (to_sink) {
+                        if (sink_emit(&sink, Py_None, left ? row : pad, left ? pad : row, ts, hdrs) < 0)
+                            failed = 1;
+                    } else {
+                        PyObject *joined = left ? concat(row, pad) : concat(pad, row);
+                        if (joined == NULL || do_emit(emit, final, Py_None, joined, ts, hdrs) < 0)
+                            failed = 1;
+                        Py_XDECREF(joined);
+                    }
                     if (failed)
                         break;
                 }
@@ -514,6 +616,14 @@ static PyObject *runs(PyObject *self, PyObject *args) {
                     }
                     matched = 1;
                     PyObject *other_row = PyTuple_GET_ITEM(e, 2);
+                    if (to_sink) {
+                        if (sink_emit(&sink, key, left ? row : other_row, left ? other_row : row,
+                                      ts > other_ts ? ts : other_ts, hdrs) < 0) {
+                            failed = 1;
+                            break;
+                        }
+                        continue;
+                    }
                     PyObject *joined = left ? concat(row, other_row) : concat(other_row, row);
                     if (joined == NULL) {
                         failed = 1;
@@ -543,10 +653,15 @@ static PyObject *runs(PyObject *self, PyObject *args) {
             }
             Py_DECREF(found);
             if (!failed && outer && !matched) {
-                PyObject *joined = left ? concat(row, pad) : concat(pad, row);
-                if (joined == NULL || do_emit(emit, final, key, joined, ts, hdrs) < 0)
-                    failed = 1;
-                Py_XDECREF(joined);
+                if (to_sink) {
+                    if (sink_emit(&sink, key, left ? row : pad, left ? pad : row, ts, hdrs) < 0)
+                        failed = 1;
+                } else {
+                    PyObject *joined = left ? concat(row, pad) : concat(pad, row);
+                    if (joined == NULL || do_emit(emit, final, key, joined, ts, hdrs) < 0)
+                        failed = 1;
+                    Py_XDECREF(joined);
+                }
             }
             if (!failed && store_add(mine, kb, ts, ts_obj, row) < 0)
                 failed = 1;
@@ -683,5 +798,11 @@ PyMODINIT_FUNC PyInit__ssjoin(void) {
     INTERN(str_cached_from, "cached_from")
     INTERN(str_puts, "_puts")
     INTERN(str_fetch_below, "_fetch_below")
-    return PyModule_Create(&module);
+    PyObject *m = PyModule_Create(&module);
+    /* ``runs`` takes a result sink as ``final`` (``join_task.ResultRows``) */
+    if (m != NULL && PyModule_AddIntConstant(m, "RESULT_ROWS", 1) < 0) {
+        Py_DECREF(m);
+        return NULL;
+    }
+    return m;
 }

@@ -55,6 +55,8 @@ Emit = Callable[[Any, Any, Any, int, Any], None]
 
 _TUPLE = {tuple}
 _FIRST = itemgetter(0)
+_SECOND = itemgetter(1)
+_THIRD = itemgetter(2)
 
 
 def _kept(events: list[tuple], keep: Callable[[tuple], bool]) -> list[tuple]:
@@ -80,6 +82,7 @@ class JoinWiring:
         self._codecs: dict[int, Callable[[tuple], bytes]] = {}
         self._store_codecs: dict[int, Callable[[tuple], bytes]] = {}
         self._routes: dict[int, Callable[[tuple], int | None]] = {}
+        self._predicates: dict[tuple[int, int], Callable[[tuple], bool]] = {}
 
     def key_fn(self, key: KeyFunction) -> Callable[[tuple], Any]:
         fn = self._keys.get(id(key))
@@ -102,6 +105,15 @@ class JoinWiring:
                 return None
 
         return logged
+
+    def predicate(self, exprs: Any, width: int) -> Callable[[tuple], bool]:
+        """A prefilter (``join_rows.predicate``), compiled once per query: every task of q8 compiled its
+        pair prefilter and the channels' own (a code object per task and prefilter)."""
+        key = (id(exprs), width)
+        fn = self._predicates.get(key)
+        if fn is None:
+            fn = self._predicates[key] = predicate(list(exprs), width, self.functions)
+        return fn
 
     def codec(self, codec: KeyCodec) -> Callable[[tuple], bytes]:
         """Key -> its bytes in the join's internal key format (an internal topic's record key)."""
@@ -162,7 +174,7 @@ class JoinWiring:
 
     def emitter(self, ctx: TaskContext, target: Target) -> Emit:
         if isinstance(target, ToResult):
-            return ctx.add_final
+            return ctx.result_rows.add if ctx.result_rows is not None else ctx.add_final
         if isinstance(target, ToOperator):
             return getattr(ctx.ops[target.operator], target.handler)  # type: ignore[no-any-return]
         assert isinstance(target, ToRepartition)
@@ -192,6 +204,39 @@ class JoinWiring:
             add_headers(hdrs)
 
         return emit
+
+    def repartition_run(self, ctx: TaskContext, target: ToRepartition, emit: Emit) -> Run:
+        """A run of records into a repartition topic as ``emit`` writes them one by one, by C-level maps over
+        the run: the new keys (q8's 60,000 auctions re-keyed by seller), their bytes, and the columns of
+        the topic's buffer. A run with a tombstone or a NULL key, or whose key function fails on some
+        record, goes record by record through ``emit`` (which logs the failing record and skips it)."""
+        key_fn = self.key_fn(target.key) if target.key is not None else None
+        key_bytes = self.codec(target.codec)
+        buf = ctx.internal_topic(target.topic)
+
+        def run(events: list[tuple], i: int, j: int) -> None:
+            run = events[i:j]
+            inner = list(map(_THIRD, run))
+            rows = list(map(_SECOND, inner))
+            keys: list[Any] | None = None
+            if None not in rows:
+                if key_fn is None:
+                    keys = list(map(_FIRST, inner))
+                else:
+                    try:
+                        keys = list(map(key_fn, rows))
+                    except Exception:  # noqa: BLE001 - logged record by record below
+                        keys = None
+            if keys is None or None in keys:
+                for ts, _, (key, row, hdrs) in run:
+                    emit(key, row, None, ts, hdrs)
+                return
+            buf.keys += map(key_bytes, keys)
+            buf.payloads += zip(keys, rows, strict=True)
+            buf.timestamps += map(_FIRST, run)
+            buf.headers += map(_THIRD, inner)
+
+        return run
 
     @staticmethod
     def _table_of_stream_table_join(ctx: TaskContext, target: Target) -> bool:
@@ -231,7 +276,7 @@ class JoinWiring:
         # key tuples (what ``key_fn`` would build again from each block)
         own_key = len(source.key_columns) == 1 and is_source_key(
             list(ch.key.exprs), ch.key.columns, self.functions, 1, ch.key.window_at)
-        keep = predicate(ch.prefilter, len(ch.key.columns), self.functions) if ch.prefilter else None
+        keep = self.predicate(ch.prefilter, len(ch.key.columns)) if ch.prefilter else None
         run = self.runner(ctx, ch.target, emit)
         # the stream side of a stream-table join whose records are keyed as read and not prefiltered: a
         # record's block is built by the operator when it emits a row for it (``StreamTableJoin.block``) -
@@ -300,14 +345,16 @@ class JoinWiring:
                 return op.on_runs, target.handler == "on_left"
         return None
 
-    @staticmethod
-    def runner(ctx: TaskContext, target: Target, emit: Emit) -> Run:
+    def runner(self, ctx: TaskContext, target: Target, emit: Emit) -> Run:
         """A channel's run handler: the operator's own (``<handler>_run``, e.g. ``on_left_run``) when it
-        has one, else a loop over ``emit``."""
+        has one, a repartition's run of records re-keyed at once (``repartition_run``), else a loop over
+        ``emit``."""
         if isinstance(target, ToOperator):
             run = getattr(ctx.ops[target.operator], f"{target.handler}_run", None)
             if run is not None:
                 return run  # type: ignore[no-any-return]
+        if isinstance(target, ToRepartition):
+            return self.repartition_run(ctx, target, emit)
 
         def run_events(events: list[tuple], i: int, j: int) -> None:
             for ts, _, (key, row, hdrs) in events[i:j]:
@@ -327,15 +374,18 @@ class JoinWiring:
                 before, after, grace, _ = op.within
                 retention = before + after + grace
                 outer = OuterStore(kv("outer")) if "outer" in op.stores else None
-                pair = predicate(op.pair_prefilter, op.left_width + op.right_width, self.functions) \
-                    if op.pair_prefilter else None
+                # no pair prefilter for results built straight into the task's rows (``ResultRows``): the
+                # WHERE after the join decides them, and a pair it drops costs one tuple
+                to_rows = isinstance(op.output, ToResult) and ctx.result_rows is not None
+                pair = self.predicate(op.pair_prefilter, op.left_width + op.right_width) \
+                    if op.pair_prefilter and not to_rows else None
                 return StreamStreamJoin(op.kind, op.within, WindowStore(kv("this"), retention),
                                         WindowStore(kv("other"), retention), outer, emit,
                                         op.left_width, op.right_width, key_bytes, keep_pair=pair,
                                         exact_keys=exact_key_types(op.codec.types),
                                         emit_interval_ms=getattr(op, "emit_interval_ms", 1000))  # (older plans)
             if op.flavor == "STREAM_TABLE":
-                keep = predicate(op.right_prefilter, op.right_width, self.functions) if op.right_prefilter else None
+                keep = self.predicate(op.right_prefilter, op.right_width) if op.right_prefilter else None
                 return StreamTableJoin(op.kind, TableStore(kv("table")), emit, op.right_width,
                                        key_bytes, keep_right=keep, exact_keys=exact_key_types(op.codec.types))
             return TableTableJoin(op.kind, TableStore(kv("left")), TableStore(kv("right")),

@@ -18,6 +18,7 @@ from typing import Any
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.topology import JoinResult
+from ksqlpy.runtime.join_task import ResultRows
 from ksqlpy.runtime.processor import Processor, Wrapping
 from ksqlpy.runtime.reader import DecodedBatch
 
@@ -42,8 +43,10 @@ class JoinOutput(Wrapping):
     """The final stage of the task that completes the join: virtual rows -> downstream processor."""
 
     def __init__(self, result: JoinResult, where: Callable[[tuple, int, int], bool] | None, downstream: Processor,
-                 partition: int) -> None:
+                 partition: int, result_rows: ResultRows | None = None) -> None:
+        """``result_rows``: the task's results already as rows (``takes_rows``), else None: changes."""
         super().__init__(downstream)
+        self.result_rows = result_rows
         self.downstream = downstream
         self.partition = partition
         self.table = result.table
@@ -52,6 +55,12 @@ class JoinOutput(Wrapping):
         self.window_keys = result.window_keys
         self.nulls = (None,) * result.width
         self.where = where if self.table else None
+
+    @staticmethod
+    def takes_rows(result: JoinResult) -> bool:
+        """Whether the join's results may come as rows (``join_task.ResultRows``): a stream's, without
+        window bounds - where ``rows`` only builds each change's row (no WHERE, no delete)."""
+        return not result.table and not result.windowed and not result.window_keys
 
     def rows(self, events: list[tuple]) -> DecodedBatch:
         if not self.table and not self.windowed:
@@ -108,6 +117,14 @@ class JoinOutput(Wrapping):
         return DecodedBatch(rows, timestamps, [self.partition] * n, [0] * n, headers, [False] * n, null_keys)
 
     def process(self, events: list[tuple], tx: Any) -> list[tuple]:
+        rr = self.result_rows
+        if rr is not None:
+            n = len(rr.rows)
+            if not n:
+                return []
+            p = self.partition
+            return self.downstream.process(DecodedBatch(rr.rows, rr.timestamps, [p] * n, [0] * n, rr.headers,
+                                                        [False] * n, rr.null_keys), tx)
         if not events:
             return []
         d = self.rows(events)

@@ -28,13 +28,14 @@ from typing import Any
 from ksqlpy.runtime.join_native import NATIVE
 from ksqlpy.runtime.join_rows import kept
 from ksqlpy.runtime.join_store import OuterStore, WindowStore
-from ksqlpy.runtime.join_task import TaskContext
+from ksqlpy.runtime.join_task import ResultRows, TaskContext
 from ksqlpy.runtime.processor import BaseOperator
 
 _MAX = 1 << 62
 _TS = itemgetter(0)
 _META = b"\x00ss-time"
 _ADD_FINAL = TaskContext.add_final
+_ADD_ROW = ResultRows.add
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
 
@@ -138,7 +139,10 @@ class StreamStreamJoin(BaseOperator):
         emit, key_bytes, keep = self.emit, self.key_bytes, self.keep_pair
         if inline and self.native is not None:
             # the join's result straight into the task's list when that is where ``emit`` puts it
-            final = emit.__self__.final if getattr(emit, "__func__", None) is _ADD_FINAL else None  # type: ignore[attr-defined]
+            func = getattr(emit, "__func__", None)
+            final = emit.__self__.final if func is _ADD_FINAL else None  # type: ignore[attr-defined]
+            if func is _ADD_ROW and keep is None and getattr(self.native, "RESULT_ROWS", 0):
+                final = emit.__self__.sink()  # type: ignore[attr-defined]
             st = self.native.runs(schedule, self.this, self.other, self.before, self.after, self.left_outer,
                                   self.right_outer, self.lnull, self.rnull, emit, final, key_bytes, keep,
                                   {} if self.exact_keys else None, self.stream_time)

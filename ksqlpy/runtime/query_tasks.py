@@ -62,7 +62,7 @@ from ksqlpy.runtime.join_build import JoinWiring
 from ksqlpy.runtime.join_keys import rekey
 from ksqlpy.runtime.join_output import JoinOutput, where_predicate
 from ksqlpy.runtime.join_placement import aggregated, materialized, relocate
-from ksqlpy.runtime.join_task import JoinTask, TaskContext
+from ksqlpy.runtime.join_task import JoinTask, ResultRows, TaskContext
 from ksqlpy.runtime.materialize import (
     AggregateMaterialization,
     Materialization,
@@ -417,11 +417,13 @@ class _Build:
         stage = ops[0]
         assert isinstance(stage, JoinStage)
         task_ctx = TaskContext(p, ctx.plog, self.query_id, lambda name, changelog: self.store(sub, name, p))
+        result = sub.operator(JoinResult)
+        if result is not None and JoinOutput.takes_rows(result):
+            task_ctx.result_rows = ResultRows(result.key_columns)
         self.joins.wire(task_ctx, stage, lambda name: task_ctx.store(name, None))
         finish: Processor | None = None
         writer: Any = None
         final = False
-        result = sub.operator(JoinResult)
         if result is not None:
             stores: list[KeyValueStore] = []
             downstream, writer, final = self.chain(sub, ops[2:], p, stores)
@@ -429,7 +431,7 @@ class _Build:
                 task_ctx.add_store(kv)
             assert downstream is not None
             where = self.once(result, lambda: where_predicate(result, self.functions))
-            finish = JoinOutput(result, where, downstream, p)
+            finish = JoinOutput(result, where, downstream, p, task_ctx.result_rows)
         return JoinTask(task_id=f"{sub.id}_{p}", log=ctx.log, group=self.topology.application_id, ctx=task_ctx,
                         finish=finish, writer=writer, on_rows=self.on_rows if final else None,
                         commit=self.persistent)

@@ -3,7 +3,8 @@ replaces: the same results in the same order, the same window-store state (index
 kept-back records) and the same store writes at each flush - over every join kind without a waiting outer
 store, random keys and timestamps (out of order, tied, expiring on arrival), NULL keys and rows, a store
 whose index no longer holds the oldest records (probes below it), a pair prefilter that drops, keeps and
-fails, the key-bytes memo, and results put straight into the task's list. Also: the LMDB keys ``window_keys``
+fails, the key-bytes memo, and results put straight into the task's list or built as the task's result rows
+(``join_task.ResultRows``). Also: the LMDB keys ``window_keys``
 builds are ``write_puts``'s Python bytes, and what the loop refuses it leaves untouched."""
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from ksqlpy.runtime import join_store
 from ksqlpy.runtime.join_native import NATIVE
 from ksqlpy.runtime.join_store import WindowStore
 from ksqlpy.runtime.join_stream_stream import StreamStreamJoin
-from ksqlpy.runtime.join_task import TaskContext
+from ksqlpy.runtime.join_task import ResultRows, TaskContext
 from ksqlpy.state.store import KeyValueStore
 
 pytestmark = pytest.mark.skipif(NATIVE is None, reason="the _ssjoin extension is not built")
@@ -37,16 +38,22 @@ def _keep(row: tuple) -> bool:
 
 
 def _join(tmp: Path, name: str, kind: str, retention_ms: int, max_cached: int, native: bool, out: list,
-          keep: bool, exact: bool, to_final: bool) -> tuple[StreamStreamJoin, TaskContext | None]:
+          keep: bool, exact: bool, to_final: bool | str) -> tuple[StreamStreamJoin, TaskContext | None]:
+    """``to_final``: False (results to an emit function), True (the task's list of changes) or "rows" (the
+    task's result rows)."""
     def store(side: str) -> WindowStore:
         kv = KeyValueStore(str(tmp / f"{name}-{side}"), None, None, 0)
         kv.restore()
         return WindowStore(kv, retention_ms, max_cached=max_cached)
 
     ctx = None
-    if to_final:
+    if to_final == "rows":
         ctx = TaskContext(0, None, "q", lambda n, c: None)  # type: ignore[arg-type,return-value]
-        emit: Any = ctx.add_final
+        ctx.result_rows = ResultRows(1)
+        emit: Any = ctx.result_rows.add
+    elif to_final:
+        ctx = TaskContext(0, None, "q", lambda n, c: None)  # type: ignore[arg-type,return-value]
+        emit = ctx.add_final
     else:
         def emit(key: Any, new: Any, old: Any, ts: int, hdrs: Any) -> None:
             out.append((key, new, old, ts, hdrs))
@@ -87,16 +94,20 @@ def _written(j: StreamStreamJoin) -> Any:
     return [(list(w.kv.dirty.items()), list(w.kv.changed.items())) for w in (j.this, j.other)]
 
 
-def _results(out: list, ctx: TaskContext | None) -> list:
+def _results(out: list, ctx: TaskContext | None) -> Any:
+    if ctx is not None and ctx.result_rows is not None:
+        r = ctx.result_rows
+        return list(r.rows), list(r.timestamps), list(r.headers), list(r.null_keys)
     return list(ctx.final) if ctx is not None else list(out)
 
 
 @pytest.mark.parametrize("kind", ["INNER", "LEFT", "RIGHT", "FULL"])
 @pytest.mark.parametrize(("retention_ms", "max_cached"), [(100_000, 100_000), (300, 100_000), (100_000, 20)])
 @pytest.mark.parametrize(("keep", "exact", "to_final"), [(False, False, False), (True, True, True),
-                                                          (True, False, False), (False, True, True)])
+                                                          (True, False, False), (False, True, True),
+                                                          (False, True, "rows"), (False, False, "rows")])
 def test_the_c_loop_gives_what_the_python_loop_gives(tmp_path: Path, kind: str, retention_ms: int, max_cached: int,
-                                                     keep: bool, exact: bool, to_final: bool) -> None:
+                                                     keep: bool, exact: bool, to_final: bool | str) -> None:
     if keep and kind != "INNER":
         pytest.skip("a pair prefilter is for INNER joins")
     rnd = random.Random(f"native{kind}{retention_ms}{max_cached}{keep}{exact}")
@@ -106,13 +117,17 @@ def test_the_c_loop_gives_what_the_python_loop_gives(tmp_path: Path, kind: str, 
     c, ctx_c = _join(tmp_path, "c", kind, retention_ms, max_cached, True, out_c, keep, exact, to_final)
     py, ctx_py = _join(tmp_path, "py", kind, retention_ms, max_cached, False, out_py, keep, exact, to_final)
     calls = []
+    sinks: list[type] = []
     real = NATIVE.runs  # type: ignore[union-attr]
 
     class Spy:
+        RESULT_ROWS = NATIVE.RESULT_ROWS  # type: ignore[union-attr]
+
         @staticmethod
         def runs(*args: Any) -> Any:
             r = real(*args)
             calls.append(r is not NotImplemented)
+            sinks.append(type(args[10]))  # what the results went to: None, the list, or the rows' sink
             return r
 
     c.native = Spy  # type: ignore[assignment]
@@ -143,6 +158,10 @@ def test_the_c_loop_gives_what_the_python_loop_gives(tmp_path: Path, kind: str, 
             x.after_commit()
         assert _state(c) == _state(py)
     assert _results(out_c, ctx_c) and any(calls)
+    if to_final == "rows":  # the C loop built the rows (a NULL key's among them, for the outer kinds)
+        assert ctx_c is not None and ctx_c.result_rows is not None and ctx_c.result_rows.rows
+        assert kind == "INNER" or ctx_c.result_rows.null_keys
+    assert set(sinks) == {tuple if to_final == "rows" else list if to_final else type(None)}
 
 
 def test_an_emit_that_fails_leaves_the_stores_as_the_python_loop_does(tmp_path: Path) -> None:
