@@ -119,6 +119,7 @@ class JoinOutput(Wrapping):
     def process(self, events: list[tuple], tx: Any) -> list[tuple]:
         rr = self.result_rows
         if rr is not None:
+            assert not events, "a join task collecting result rows got result changes"
             n = len(rr.rows)
             if not n:
                 return []

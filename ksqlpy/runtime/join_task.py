@@ -100,7 +100,7 @@ class ResultRows:
     drops costs one tuple here, and the WHERE in the stage after the join evaluates every conjunct anyway -
     the prefilter's call per pair (q8: 60,000 calls to drop 3,339 rows) cost more than it saved."""
 
-    __slots__ = ("headers", "keep", "nk", "null_head", "null_keys", "rows", "timestamps")
+    __slots__ = ("headers", "nk", "null_head", "null_keys", "rows", "timestamps")
 
     def __init__(self, n_keys: int) -> None:
         self.nk = n_keys
