@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import Any
 
+from ksqlpy import utf16  # noqa: F401 - registers the java_utf8 decoding handler the generated code names
 from ksqlpy.javatext import decimal_to_plain, double_to_string
 from ksqlpy.serde.base import ColumnCountMismatch, Columns, FormatRuleError, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import decimal_from_text, fit_decimal, parse_java_double, parse_java_int
@@ -216,10 +217,8 @@ def _row(s):
 def deserialize(data):
     if data is None:
         return None
-    try:
-        s = data.decode('utf-8') if data.__class__ is bytes else bytes(data).decode('utf-8')
-    except UnicodeDecodeError as e:
-        raise SerdeError('Invalid DELIMITED record: not UTF-8 (' + str(e) + ')') from None
+    # new String(bytes, UTF_8) before the CSV parser: malformed UTF-8 reads as U+FFFD (utf16.from_utf8)
+    s = data.decode('utf-8', 'ksqlpy.java_utf8') if data.__class__ is bytes else bytes(data).decode('utf-8', 'ksqlpy.java_utf8')
     return _row(s)
 
 def deserialize_batch(datas):
@@ -233,7 +232,7 @@ def deserialize_batch(datas):
             append(None)
             continue
         try:
-            s = data.decode('utf-8')
+            s = data.decode('utf-8', 'ksqlpy.java_utf8')
             if '"' in s or '\\n' in s or '\\r' in s:
                 f = _parse(s, D)
             else:

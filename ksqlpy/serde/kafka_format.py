@@ -15,6 +15,7 @@ from operator import itemgetter
 from typing import Any
 
 from ksqlpy.serde.base import Columns, FormatRuleError, SerdeError, ValueSerde
+from ksqlpy.utf16 import JAVA_UTF8
 
 _I = struct.Struct(">i")
 _Q = struct.Struct(">q")
@@ -46,7 +47,7 @@ _CODECS: dict[str, tuple[Callable[[bytes], Any], Callable[[Any], bytes]]] = {
     "INTEGER": _fixed(_I, "Integer"),
     "BIGINT": _fixed(_Q, "Long"),
     "DOUBLE": _fixed(_D, "Double"),
-    "STRING": (lambda b: bytes(b).decode("utf-8", "replace"), _utf8),
+    "STRING": (lambda b: bytes(b).decode("utf-8", JAVA_UTF8), _utf8),
     "BYTES": (bytes, bytes),
 }
 
@@ -102,8 +103,8 @@ class KafkaValueSerde(ValueSerde):
             except (struct.error, TypeError):
                 pass  # a record of the wrong size: the generic path reports it
         elif self.columns and self.columns[0][1].name == "STRING":
-            try:  # one C loop decoding (as ``_CODECS``: invalid UTF-8 as U+FFFD), one zip making the tuples
-                return list(zip(map(str, datas, repeat("utf-8"), repeat("replace")))), []
+            try:  # one C loop decoding (as ``_CODECS``: invalid UTF-8 as Java's U+FFFD), one zip making the tuples
+                return list(zip(map(str, datas, repeat("utf-8"), repeat(JAVA_UTF8)))), []
             except TypeError:  # a null record: the generic path
                 pass
         return super().deserialize_batch(datas)

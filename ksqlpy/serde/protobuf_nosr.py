@@ -35,6 +35,7 @@ from typing import Any
 from ksqlpy import types as T
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, repeated_items, signed, varint, wire_matches
+from ksqlpy.utf16 import JAVA_UTF8
 
 _WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
 
@@ -275,7 +276,7 @@ def _value(t: T.SqlType, wire: int, raw: Any, nullable: str | None = None) -> An
     if wire != 2:
         raise SerdeError(f"Protobuf {name} field is not length-delimited")
     if name == "STRING":
-        return bytes(raw).decode("utf-8", "replace")
+        return bytes(raw).decode("utf-8", JAVA_UTF8)
     if name == "BYTES":
         return bytes(raw)
     return _message_value(t, raw, nullable)

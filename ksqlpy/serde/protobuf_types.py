@@ -38,6 +38,7 @@ from ksqlpy import types as T
 from ksqlpy.serde.base import SerdeError, UnreadableSchemaError
 from ksqlpy.serde.protobuf_schema import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
 from ksqlpy.serde.protobuf_wire import default
+from ksqlpy.utf16 import JAVA_UTF8
 
 DEFAULT_NAME = "ConnectDefault1"
 TIMESTAMP, DATE, TIME, DECIMAL = ("google.protobuf.Timestamp", "google.type.Date", "google.type.TimeOfDay",
@@ -286,7 +287,7 @@ def coerce(v: Any, t: T.SqlType) -> Any:
         return None
     n = t.name
     if n == "STRING" and not isinstance(v, str):
-        return v.decode("utf-8", "replace") if isinstance(v, bytes) else str(v).lower() if isinstance(v, bool) \
+        return v.decode("utf-8", JAVA_UTF8) if isinstance(v, bytes) else str(v).lower() if isinstance(v, bool) \
             else str(v)
     if n in ("INTEGER", "BIGINT", "DATE", "TIME", "TIMESTAMP") and not isinstance(v, int):
         return int(v)

@@ -20,6 +20,7 @@ from typing import Any
 
 from ksqlpy.serde.base import SerdeError, SinkSchemaError
 from ksqlpy.serde.protobuf_schema import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
+from ksqlpy.utf16 import JAVA_UTF8
 
 _MASK64 = (1 << 64) - 1
 _HEADER = struct.Struct(">bI")
@@ -167,7 +168,7 @@ def _packed(kind: str, raw: bytes) -> list[Any]:
 
 def _value(file: ProtoFile, kind: str, wire: int, raw: Any) -> Any:
     if kind == "string":
-        return bytes(raw).decode("utf-8", "replace")
+        return bytes(raw).decode("utf-8", JAVA_UTF8)
     if kind == "bytes":
         return bytes(raw)
     if kind in _VARINT_TYPES or kind in _FIXED:
