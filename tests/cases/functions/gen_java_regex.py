@@ -12,7 +12,11 @@ Writes tests/cases/functions/java-regex.json: ``python tests/cases/functions/gen
 tests/cases/functions/java-regex.json`` after changing this file.
 """
 import json
+import pathlib
 import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from probe_case import probe_case  # noqa: E402
 
 EMOJI = "\U0001f600"  # units D83D DE00
 HIGH, LOW = "\ud83d", "\ude00"
@@ -211,16 +215,7 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
 
 
 def case(title: str, probes: list[tuple[str, object]]) -> dict:  # type: ignore[type-arg]
-    select = ", ".join(f"{e} AS C{i}" for i, (e, _) in enumerate(probes))
-    return {
-        "name": title,
-        "statements": [
-            f"CREATE STREAM S (K STRING KEY, {COLUMNS}) WITH (kafka_topic='s', value_format='JSON');",
-            f"CREATE STREAM O AS SELECT K, {select} FROM S;",
-        ],
-        "inputs": [{"topic": "s", "key": "k", "value": ROW}],
-        "outputs": [{"topic": "O", "key": "k", "value": {f"C{i}": v for i, (_, v) in enumerate(probes)}}],
-    }
+    return probe_case(title, probes, COLUMNS, ROW)
 
 
 tests = [case(title, probes) for title, probes in FAMILIES.items()]
