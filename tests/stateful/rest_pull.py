@@ -21,6 +21,7 @@ from typing import Any
 
 from ksqlpy.testing.executor import HARNESS_PROPERTIES, _Done, _Run, deadline
 from ksqlpy.testing.model import Case
+from ksqlpy.testing.piping import GatedLog
 from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult
 
 DEFAULT_FILES = [
@@ -61,6 +62,9 @@ class PullRun(_Run):
         if case.input_conditions:
             raise _Done(SKIPPED, "inputConditions (REST-specific)")
         self.engine = self.factory(self.data_dir, {**HARNESS_PROPERTIES, **case.properties})
+        # the inputs are fed through the harness's gate, as the QTT runner feeds them (``executor.feed_inputs``)
+        self.gate = GatedLog(self.engine.log)
+        self.engine.log = self.gate
         self.create_topics()
         responses = case.responses or []
         fed = False
