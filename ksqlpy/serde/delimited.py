@@ -24,12 +24,12 @@ from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import Any
 
-from ksqlpy import utf16  # noqa: F401 - registers the java_utf8 decoding handler the generated code names
 from ksqlpy.javatext import decimal_to_plain, double_to_string
 from ksqlpy.serde.base import ColumnCountMismatch, Columns, FormatRuleError, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import decimal_from_text, fit_decimal, parse_java_double, parse_java_int
 from ksqlpy.serde.formats import resolve_delimiter, type_text
 from ksqlpy.types import Decimal, SqlType
+from ksqlpy.utf16 import JAVA_UTF8
 
 
 def parse_record(s: str, delim: str) -> list[str]:
@@ -181,7 +181,7 @@ class DelimitedValueSerde(ValueSerde):
         n = len(self.columns)
         ns: dict[str, Any] = {
             "SerdeError": SerdeError, "_parse": parse_record, "_mismatch": _mismatch, "D": d, "N": n,
-            "_quote": quote_field,
+            "_quote": quote_field, "JAVA_UTF8": JAVA_UTF8,
         }
         fields, values, texts = [], [], []
         for i, (name, t) in enumerate(self.columns):
@@ -218,7 +218,7 @@ def deserialize(data):
     if data is None:
         return None
     # new String(bytes, UTF_8) before the CSV parser: malformed UTF-8 reads as U+FFFD (utf16.from_utf8)
-    s = data.decode('utf-8', 'ksqlpy.java_utf8') if data.__class__ is bytes else bytes(data).decode('utf-8', 'ksqlpy.java_utf8')
+    s = data.decode('utf-8', JAVA_UTF8) if data.__class__ is bytes else bytes(data).decode('utf-8', JAVA_UTF8)
     return _row(s)
 
 def deserialize_batch(datas):
@@ -232,7 +232,7 @@ def deserialize_batch(datas):
             append(None)
             continue
         try:
-            s = data.decode('utf-8', 'ksqlpy.java_utf8')
+            s = data.decode('utf-8', JAVA_UTF8)
             if '"' in s or '\\n' in s or '\\r' in s:
                 f = _parse(s, D)
             else:

@@ -11,12 +11,11 @@ Expected values are written out from Java's behaviour, never computed by ours.
 Writes tests/cases/functions/java-regex.json: ``python tests/cases/functions/gen_java_regex.py
 tests/cases/functions/java-regex.json`` after changing this file.
 """
-import json
 import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from probe_case import probe_case  # noqa: E402
+from probe_case import probe_case, write_cases  # noqa: E402
 
 EMOJI = "\U0001f600"  # units D83D DE00
 HIGH, LOW = "\ud83d", "\ude00"
@@ -221,6 +220,4 @@ def case(title: str, probes: list[tuple[str, object]]) -> dict:  # type: ignore[
 tests = [case(title, probes) for title, probes in FAMILIES.items()]
 
 if __name__ == "__main__":
-    with open(sys.argv[1], "w") as f:
-        json.dump({"comments": [__doc__.split("\n\n")[0].replace("\n", " ")], "tests": tests}, f, indent=1)
-        f.write("\n")
+    write_cases(sys.argv[1], __doc__, tests)

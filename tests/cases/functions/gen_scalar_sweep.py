@@ -7,12 +7,11 @@ computed by ours.
 Writes tests/cases/functions/scalar-sweep.json: ``python tests/cases/functions/gen_scalar_sweep.py
 tests/cases/functions/scalar-sweep.json`` after changing this file.
 """
-import json
 import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from probe_case import probe_case  # noqa: E402
+from probe_case import probe_case, write_cases  # noqa: E402
 
 # one source with a column per type, and a NULL column of the types NULL arguments need
 COLUMNS = ("I INT, B BIGINT, D DOUBLE, S STRING, BO BOOLEAN, DC DECIMAL(4, 2), TS TIMESTAMP, DT DATE, TM TIME, "
@@ -299,7 +298,4 @@ def case(title: str, probes: list[tuple[str, object]]) -> dict:  # type: ignore[
 tests = [case(title, probes) for title, probes in FAMILIES.items()]
 
 if __name__ == "__main__":
-    with open(sys.argv[1], "w") as f:
-        json.dump({"comments": [__doc__.split("\n\n")[0].replace("\n", " ")], "tests": tests}, f, indent=1,
-                  ensure_ascii=False)
-        f.write("\n")
+    write_cases(sys.argv[1], __doc__, tests, ensure_ascii=False)

@@ -9,12 +9,11 @@ compareTo, Pattern.compile("").split, Masker's codePointAt(i) per index, InitCap
 Writes tests/cases/functions/utf16-units.json: ``python tests/cases/functions/gen_utf16_units.py
 tests/cases/functions/utf16-units.json`` after changing this file.
 """
-import json
 import pathlib
 import sys
 
 sys.path.insert(0, str(pathlib.Path(__file__).parent))
-from probe_case import probe_case  # noqa: E402
+from probe_case import probe_case, write_cases  # noqa: E402
 
 EMOJI = "\U0001f600"  # U+1F600: units D83D DE00
 HIGH, LOW = "\ud83d", "\ude00"
@@ -156,6 +155,4 @@ tests = [case(title, probes) for title, probes in FAMILIES.items()] + [AGGREGATE
 ]
 
 if __name__ == "__main__":
-    with open(sys.argv[1], "w") as f:
-        json.dump({"comments": [__doc__.split("\n\n")[0].replace("\n", " ")], "tests": tests}, f, indent=1)
-        f.write("\n")
+    write_cases(sys.argv[1], __doc__, tests)

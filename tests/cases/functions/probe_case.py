@@ -3,6 +3,7 @@ probe ``(expression, expected)`` becomes a column ``C<i>`` of one CSAS over a JS
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 
@@ -18,3 +19,11 @@ def probe_case(title: str, probes: list[tuple[str, object]], columns: str, row: 
         "inputs": [{"topic": "s", "key": "k", "value": row}],
         "outputs": [{"topic": "O", "key": "k", "value": {f"C{i}": v for i, (_, v) in enumerate(probes)}}],
     }
+
+
+def write_cases(path: str, doc: str, tests: list[dict[str, Any]], ensure_ascii: bool = True) -> None:
+    """The generator's file: its docstring's first paragraph as the comment, then the cases."""
+    with open(path, "w") as f:
+        json.dump({"comments": [doc.split("\n\n")[0].replace("\n", " ")], "tests": tests}, f, indent=1,
+                  ensure_ascii=ensure_ascii)
+        f.write("\n")

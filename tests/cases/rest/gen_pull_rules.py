@@ -124,7 +124,7 @@ WINDOW_SCANS = [
 ]
 
 
-def _invalid_where(reason: str, windowed: bool, sql: str) -> str:
+def invalid_where(reason: str, windowed: bool, sql: str) -> str:
     """The whole refusal of a WHERE key lookups cannot answer with scans off (ksqlDB's
     QueryFilterNode.invalidWhereClauseException, from memory): reason, syntax help, what the WHERE must be -
     with the window bounds a windowed table takes -, the scan switch; then the statement, as the pull query's
@@ -169,7 +169,7 @@ def cases() -> list[dict[str, Any]]:
                             "SELECT * FROM X LIMIT 1;", LIMIT_OFF_MESSAGE, LIMIT_OFF))
         for rule, sql, message in SCANS + (WINDOW_SCANS if windowed else []):
             out.append(_refused(kind, f"{rule} with table scans disabled", setup, sql,
-                                _invalid_where(message, windowed, sql), NO_SCAN))
+                                invalid_where(message, windowed, sql), NO_SCAN))
         if not windowed:
             for col in ("WINDOWSTART", "WINDOWEND"):
                 out.append(_refused(kind, f"{col} of a table that is not windowed", setup,

@@ -18,15 +18,18 @@ Run ``python tests/cases/rest/gen_pull_where_shapes.py`` to rewrite the file nex
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+sys.path.insert(0, str(Path(__file__).parent))
+from gen_pull_rules import invalid_where  # noqa: E402 - ksqlDB's whole refusal text, written once
 
 HERE = Path(__file__).parent
 
 STATEMENT_ERROR = "io.confluent.ksql.rest.entity.KsqlStatementErrorMessage"
 NO_SCAN = {"ksql.query.pull.table.scan.enabled": False}
-HINT = " See https://cnfl.io/queries for more info.\nAdd EMIT CHANGES if you intended to issue a push query."
 Row = list[Any]
 
 # name -> (statements, inputs, rows of SELECT * (in store order), header schema)
@@ -173,18 +176,6 @@ def _status(n: int) -> list[dict[str, Any]]:
     return [{"admin": {"@type": "currentStatus"}}] * n
 
 
-def _refusal(reason: str, windowed: bool, sql: str) -> str:
-    """ksqlDB's whole refusal of a WHERE that needs a scan while scans are off (QueryFilterNode's
-    invalidWhereClauseException, from memory), naming the statement."""
-    window = ("\n - (optionally) limits the time bounds of the windowed table.\n\t Bounds on [`WINDOWSTART`, "
-              "`WINDOWEND`] are supported\n\t Supported operators are [EQUAL, GREATER_THAN, GREATER_THAN_OR_EQUAL, "
-              "LESS_THAN, LESS_THAN_OR_EQUAL]") if windowed else ""
-    return (f"{reason}.{HINT}\nPull queries require a WHERE clause that:\n - includes a key equality expression, "
-            "e.g. `SELECT * FROM X WHERE <key-column>=Y;`.\n - in the case of a multi-column key, is a conjunction "
-            f"of equality expressions that cover all key columns.{window}\nIf more flexible queries are needed, "
-            f"table scans can be enabled by setting ksql.query.pull.table.scan.enabled=true.\nStatement: {sql}")
-
-
 def shape_cases() -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     for table, where, pred, no_scan in SHAPES:
@@ -200,7 +191,7 @@ def shape_cases() -> list[dict[str, Any]]:
         elif no_scan is not None:
             out.append({"name": f"{table} - WHERE {where} - refused with table scans disabled",
                         "statements": [*setup, sql], "properties": NO_SCAN,
-                        "expectedError": _error(_refusal(no_scan, table == "windowed", sql))})
+                        "expectedError": _error(invalid_where(no_scan, table == "windowed", sql))})
     return out
 
 
