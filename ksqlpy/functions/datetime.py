@@ -21,8 +21,10 @@ from typing import Any
 from ksqlpy.functions.javatime import (
     MS_PER_DAY,
     NANOS_PER_DAY,
+    SAFE_MS,
     DateTimeError,
     compile_pattern,
+    into_safe_years,
     zone_of,
 )
 from ksqlpy.functions.registry import FunctionRegistry
@@ -110,11 +112,11 @@ def timestampsub(unit: str, interval: int, ms: int) -> int:
 
 
 def _offset_ms(zone_id: str, ms: int) -> int:
+    """TimeZone.getOffset(ms): any instant of a Java long (far years by the zone's rules, see into_safe_years)."""
     tz = zone_of(zone_id)
-    try:
-        instant = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=ms)
-    except OverflowError as e:
-        raise DateTimeError(f"Timestamp out of range: {ms}") from e
+    if not SAFE_MS[0] <= ms < SAFE_MS[1]:
+        ms = into_safe_years(ms, MS_PER_DAY)[0]
+    instant = datetime(1970, 1, 1, tzinfo=UTC) + timedelta(milliseconds=ms)
     off = instant.astimezone(tz).utcoffset()
     return 0 if off is None else int(off.total_seconds() * 1000)
 

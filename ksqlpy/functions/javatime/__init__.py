@@ -21,7 +21,7 @@ expression, as in ksqlDB.
 from __future__ import annotations
 
 from .base import MS_PER_DAY, NANOS_PER_DAY, DateTimeError
-from .civil import civil_from_days, days_from_civil
+from .civil import SAFE_MS, civil_from_days, days_from_civil, into_safe_years
 from .compiled import JavaPattern, compile_pattern, timestamp_formatter, timestamp_parser
 from .parsing import ParsedDateTime
 from .zones import UTC_ZONE, zone_of
@@ -29,6 +29,7 @@ from .zones import UTC_ZONE, zone_of
 __all__ = [
     "MS_PER_DAY",
     "NANOS_PER_DAY",
+    "SAFE_MS",
     "UTC_ZONE",
     "DateTimeError",
     "JavaPattern",
@@ -36,6 +37,7 @@ __all__ = [
     "civil_from_days",
     "compile_pattern",
     "days_from_civil",
+    "into_safe_years",
     "timestamp_formatter",
     "timestamp_parser",
     "zone_of",

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime, timedelta, timezone, tzinfo
+from datetime import timedelta, timezone, tzinfo
 from functools import lru_cache
 from typing import Any
 
 from .base import _EPOCH_NAIVE, _EPOCH_UTC, MS_PER_DAY, DateTimeError
+from .civil import SAFE_DAYS, SAFE_MS, into_safe_years
 from .formatting import _HELPERS, _format_expr
 from .parsing import ParsedDateTime, _parse_spec, _resolve, _to_epoch_ms
 from .pattern import (
@@ -32,7 +33,7 @@ class JavaPattern:
         self.pattern = pattern
         self.items = _lex(pattern)
         self.categories = self._required_categories(self.items)
-        self._formatters: dict[frozenset[str], Callable[[datetime], str]] = {}
+        self._formatters: dict[frozenset[str], Callable[..., str]] = {}
         self._parser: tuple[re.Pattern[str], list[tuple[str, str, Callable[[str], Any]]]] | None = None
         # Validate letters/counts eagerly so a bad pattern fails when the query starts, not per record.
         self.formatter(frozenset((DATE_FIELDS, TIME_FIELDS, ZONE_FIELDS)))
@@ -61,7 +62,7 @@ class JavaPattern:
 
     # -- formatting ------------------------------------------------------------------------------------
 
-    def formatter(self, available: frozenset[str]) -> Callable[[datetime], str]:
+    def formatter(self, available: frozenset[str]) -> Callable[..., str]:
         """A generated function printing a datetime whose ``available`` field categories are meaningful."""
         fn = self._formatters.get(available)
         if fn is not None:
@@ -88,13 +89,20 @@ class JavaPattern:
                             _format_expr(f, {})
 
         emit(self.items)
-        src = f"def _fmt(d):\n    return f{''.join(template)!r}\n"
+        src = f"def _fmt(d, ys=0):\n    return f{''.join(template)!r}\n"
         exec(compile(src, f"<java pattern {self.pattern!r}>", "exec"), ns)
         fn = ns["_fmt"]
         self._formatters[available] = fn
         return fn
 
     def format_timestamp(self, ms: int, zone: tzinfo = UTC_ZONE) -> str:
+        if not SAFE_MS[0] <= ms < SAFE_MS[1]:  # outside what a Python datetime holds: no memo
+            ms, ys = into_safe_years(ms, MS_PER_DAY)
+            if isinstance(zone, timezone):
+                d = (_EPOCH_NAIVE + timedelta(milliseconds=ms) + zone.utcoffset(None)).replace(tzinfo=zone)
+            else:
+                d = (_EPOCH_UTC + timedelta(milliseconds=ms)).astimezone(zone)
+            return self.formatter(_ALL)(d, ys)
         if isinstance(zone, timezone):  # fixed offset: no zone rules to consult
             off = zone.utcoffset(None)
             unit = self._unit
@@ -143,7 +151,10 @@ class JavaPattern:
         return unit
 
     def format_date(self, days: int) -> str:
-        return self.formatter(_DATE_ONLY)(_EPOCH_NAIVE + timedelta(days=days))
+        ys = 0
+        if not SAFE_DAYS[0] <= days < SAFE_DAYS[1]:
+            days, ys = into_safe_years(days, 1)
+        return self.formatter(_DATE_ONLY)(_EPOCH_NAIVE + timedelta(days=days), ys)
 
     def format_time(self, ms: int) -> str:
         return self.formatter(_TIME_ONLY)(_EPOCH_NAIVE + timedelta(milliseconds=ms % MS_PER_DAY))

@@ -4,6 +4,7 @@ over a datetime ``d``, with the helpers it calls."""
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta
+from functools import lru_cache
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -73,8 +74,24 @@ def _zone_id(d: datetime) -> str:
 
 
 def _zone_short(d: datetime) -> str:
+    """Java prints a region's standard or daylight name (TimeZoneNames, by ZoneRules.isDaylightSavings); the
+    tz database's ``LMT`` (local mean time, before a region's first transition) is not a Java name: Java
+    prints the region's standard name there."""
     name = d.tzname() or "Z"
+    if name == "LMT" and isinstance(d.tzinfo, ZoneInfo):
+        return _standard_name(d.tzinfo.key)
     return name
+
+
+@lru_cache(maxsize=256)
+def _standard_name(key: str) -> str:
+    """The region's standard-time abbreviation today (January or July, whichever is not daylight time)."""
+    zone = ZoneInfo(key)
+    for month in (1, 7):
+        probe = datetime(2001, month, 1, tzinfo=zone)
+        if not probe.dst():
+            return probe.tzname() or key
+    return key
 
 
 def _zone_full(d: datetime) -> str:
@@ -105,7 +122,25 @@ def _week_of_month_us(d: date) -> int:
     return (d.day - 1 + (first.weekday() + 1) % 7) // 7 + 1
 
 
+def _year_of_era(year: int) -> int:
+    return year if year > 0 else 1 - year
+
+
+def _java_number(value: int, min_width: int, exceeds_pad: bool) -> str:
+    """NumberPrinterParser.format with maxWidth 19: zero padded to ``min_width``, '-' before a negative value
+    (SignStyle NORMAL and EXCEEDS_PAD), '+' before a value wider than the padding (EXCEEDS_PAD: 'yyyy' of year
+    10000 is '+10000')."""
+    digits = str(abs(value)).rjust(min_width, "0")
+    if value < 0:
+        return "-" + digits
+    if exceeds_pad and value >= 10**min_width:
+        return "+" + digits
+    return digits
+
+
 _HELPERS: dict[str, Any] = {
+    "_yoe": _year_of_era,
+    "_jnum": _java_number,
     "_MF": _MONTHS_FULL,
     "_MS": _MONTHS_SHORT,
     "_MN": _MONTHS_NARROW,
@@ -148,13 +183,18 @@ def _format_expr(f: _Field, ns: dict[str, Any]) -> str:
     if c == "G":
         if n > 5:
             raise _too_many(c)
-        return f"{const(_ERA[1 if n <= 3 else n])}[d.year > 0]"
+        return f"{const(_ERA[1 if n <= 3 else n])}[d.year + ys > 0]"
     if c in "yuY":
-        # Python datetimes hold years 1..9999, so year-of-era is the year and 4+ letters never overflow.
-        base = "_wk(d)[0]" if c == "Y" else "d.year"
-        if n == 2:
-            return f"{base} % 100:02d"
-        return _num(base, n)
+        # ``ys``: the whole 400-year cycles the caller moved ``d`` by to bring its year into Python's 1..9999
+        # (the Gregorian calendar repeats every 146097 days, a whole number of weeks).
+        year = "(_wk(d)[0] + ys)" if c == "Y" else "(d.year + ys)"
+        if c == "y":  # YEAR_OF_ERA: year 0 is 1 BC
+            year = f"_yoe{year}"
+        if n == 2:  # appendValueReduced(field, 2, 2, 2000): the last two digits of |value|
+            return f"abs({year}) % 100:02d"
+        if n > 19:
+            raise DateTimeError(f"The minimum width must be from 1 to 19 inclusive but was {n}")
+        return f"_jnum({year}, {n}, {n >= 4})"
     if c in "ML":
         if n <= 2:
             return _num("d.month", n)

@@ -11,7 +11,7 @@ from typing import Any
 
 from . import weeks
 from .base import _EPOCH_NAIVE, MS_PER_DAY, NANOS_PER_DAY, DateTimeError
-from .civil import _is_leap, _month_length, civil_from_days, days_from_civil
+from .civil import SAFE_MS, _is_leap, _month_length, civil_from_days, days_from_civil, into_safe_years
 from .pattern import (
     _DAYS_FULL,
     _DAYS_SHORT,
@@ -348,9 +348,7 @@ def _to_epoch_ms(p: ParsedDateTime, zone: tzinfo) -> int:
     if isinstance(tz, timezone):
         off = tz.utcoffset(None)
         return local_ms - int(off.total_seconds()) * 1000
-    try:
-        local = _EPOCH_NAIVE + timedelta(milliseconds=local_ms)
-    except OverflowError as e:
-        raise DateTimeError(f"Timestamp out of range: {local_ms}") from e
+    safe_ms = local_ms if SAFE_MS[0] <= local_ms < SAFE_MS[1] else into_safe_years(local_ms, MS_PER_DAY)[0]
+    local = _EPOCH_NAIVE + timedelta(milliseconds=safe_ms)
     off = local.replace(tzinfo=tz).utcoffset()  # fold=0: earlier offset in overlaps, pre-gap offset in gaps
     return local_ms - (0 if off is None else int(off.total_seconds()) * 1000)
