@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import Any
 
 from ksqlpy.functions import regex_find
+from ksqlpy.functions.regex_classes import is_compound, translate_class
 from ksqlpy.functions.regex_properties import property_class
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, registrar
@@ -78,65 +79,15 @@ def _py_flags(on: str, off: str) -> str:
     return on + ("-" + off if off else "")
 
 
-def _intersection(pattern: str, start: int) -> tuple[list[str], int] | None:
-    """The operands of a class ``[A&&B..]`` starting at ``start`` when it is an intersection at its top
-    level, and the index after its ``]``; None for any other class."""
-    depth = 0
-    i = start
-    n = len(pattern)
-    cuts: list[int] = []
-    while i < n:
-        c = pattern[i]
-        if c == "\\":
-            if pattern.startswith("\\Q", i):
-                end = pattern.find("\\E", i + 2)
-                i = n if end < 0 else end + 2
-                continue
-            i += 2
-            continue
-        if c == "[":
-            depth += 1
-            i += 1
-            if depth == 1 and i < n and pattern[i] == "^":
-                i += 1
-            if i < n and pattern[i] == "]":  # a leading ']' is literal
-                i += 1
-            continue
-        if c == "]":
-            depth -= 1
-            if depth == 0:
-                if not cuts:
-                    return None
-                if pattern[start + 1] == "^":
-                    raise FunctionError("Unsupported regular expression: a negated class intersection ([^..&&..])")
-                starts = [start + 1] + [cut + 2 for cut in cuts]
-                ends = [*cuts, i]
-                operands = [pattern[a:b] for a, b in zip(starts, ends, strict=True)]
-                return [op for op in operands if op], i + 1  # an empty operand takes no part
-        elif c == "&" and depth == 1 and pattern.startswith("&&", i):
-            cuts.append(i)
-            i += 2
-            continue
-        i += 1
-    return None
-
-
-def _intersected(operands: list[str]) -> str:
-    """Java's ``[A&&B]``: a character in every operand, as lookaheads on all but the last."""
-    if not operands:
-        raise FunctionError("Unclosed character class")
-    classes = [translate_java_regex(f"[{op}]")[0] for op in operands]
-    return "(?:" + "".join(f"(?={c})" for c in classes[:-1]) + classes[-1] + ")"
-
-
-def translate_java_regex(pattern: str) -> tuple[str, int]:
-    """Java regex -> (Python regex, extra flags)."""
+def translate_java_regex(pattern: str, initial_flags: frozenset[str] = frozenset()) -> tuple[str, int]:
+    """Java regex -> (Python regex, extra flags). ``initial_flags``: the Java flags in force where ``pattern``
+    is a part of a larger one (a flat run of a compound class)."""
     out: list[str] = []
     i = 0
     n = len(pattern)
     in_class = 0
     ascii_mode = True
-    flags: frozenset[str] = frozenset()
+    flags = initial_flags
     # Open groups: the flags outside each, how many extra ')' to emit when it closes (mid-pattern flags),
     # its capturing group number (0: not capturing).
     groups: list[tuple[frozenset[str], int, int]] = []
@@ -247,10 +198,12 @@ def translate_java_regex(pattern: str) -> tuple[str, int]:
             i += 1
             continue
         if c == "[":
-            split = _intersection(pattern, i)
-            if split is not None:
-                operands, i = split
-                out.append(_intersected(operands))
+            if is_compound(pattern, i):
+                def flat(body: str, scoped: frozenset[str] = flags) -> str:
+                    return translate_java_regex(f"[{body}]", scoped)[0]
+
+                regex, i = translate_class(pattern, i, flat)
+                out.append(regex)
                 continue
             in_class = 1
             out.append("[")

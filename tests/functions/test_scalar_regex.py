@@ -131,8 +131,17 @@ def test_unicode_properties_and_word_boundaries():
 def test_class_intersection():
     assert call("REGEXP_EXTRACT_ALL", [S, S], "[a-z&&[^aeiou]]+", "hello world") == ["h", "ll", "w", "rld"]
     assert call("REGEXP_EXTRACT_ALL", [S, S], r"[\w&&\D]+", "ab12cd") == ["ab", "cd"]
+    # the negation applies to the whole intersection (Pattern.clazz since JDK 9)
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "[^a-z&&[aeiou]]", "abz1") == ["b", "z", "1"]
+
+
+def test_nested_classes_are_a_union_negated_as_a_whole():
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "[a[^b]]", "abc") == ["a", "c"]
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "[^a[^b]]", "abc") == ["b"]
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "[^a[b]]", "abcd") == ["c", "d"]
+    assert call("REGEXP_EXTRACT_ALL", [S, S], "[a&&^b]", "a^b") == []  # '^' after && is a literal
     with pytest.raises(FunctionError):
-        compile_java_regex("[^a&&b]")
+        compile_java_regex("[a&&")
 
 
 def test_unicode_case_only_with_u():

@@ -199,6 +199,21 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REGEXP_REPLACE(ACC, '[\\p{L}&&\\p{Ll}]', '-')", "É-1"),
         ("REGEXP_EXTRACT('[a&&', 'a')", None),
     ],
+    "nested classes and intersections are one set, a leading '^' negates all of it (JDK 9+): [a[^b]] is "
+    "a or not b, [^a[^b]] b but not a, [^A&&B] outside the intersection; '^' after && is a literal": [
+        ("REGEXP_EXTRACT_ALL('[a[^b]]', 'abc')", ["a", "c"]),
+        ("REGEXP_EXTRACT_ALL('[^a[^b]]', 'abc')", ["b"]),
+        ("REGEXP_EXTRACT_ALL('[^a[b]]', 'abcd')", ["c", "d"]),
+        ("REGEXP_EXTRACT_ALL('[^a-z&&[aeiou]]', 'abz1')", ["b", "z", "1"]),
+        ("REGEXP_EXTRACT_ALL('[^a-z&&[^aeiou]]', 'abz1')", ["a", "1"]),
+        ("REGEXP_EXTRACT_ALL('[^&&b]', 'abc')", ["a", "c"]),
+        ("REGEXP_EXTRACT_ALL('(?i)[^a&&[a-c]]', 'AbC')", ["b", "C"]),
+        ("REGEXP_EXTRACT_ALL('[[a-c]&&[b-d]]+', 'abcde')", ["bc"]),
+        ("REGEXP_EXTRACT_ALL('[a&&^b]', 'a^b')", []),
+        ("REGEXP_EXTRACT_ALL('[a&&]b]', 'ab]')", ["ab]"]),
+        ("REGEXP_REPLACE('x[y', '[\\Q[\\E]', '-')", "x-y"),
+        ("REGEXP_EXTRACT('[^[]]', 'a')", None),
+    ],
     "NULL in any position is NULL": [
         ("REGEXP_EXTRACT(NS, 'a')", None),
         ("REGEXP_EXTRACT('a', NS)", None),
