@@ -3,8 +3,9 @@
 Why: Python's ``re`` has no ``\\p``. Java's POSIX names (``Lower``, ``Alpha``, ``Punct``...) are ASCII unless
 UNICODE_CHARACTER_CLASS is set, but its general categories (``L``, ``Lu``, ``Nd``, ``IsL``, ``gc=Lu``), its
 binary properties (``IsAlphabetic``, ``IsLetter``, ``IsDigit``...) and the ``java*`` names
-(``Character.isX``) are always Unicode. Unicode tables are built once, on first use, from ``unicodedata``.
-Scripts (``IsLatin``) and blocks (``InGreek``) are not known to Python and are refused.
+(``Character.isX``) are always Unicode. Unicode tables are built once, on first use, from ``unicodedata``;
+scripts (``IsLatin``, ``script=Latn``) and blocks (``InGreek``, ``block=Greek and Coptic``), which Python does
+not know, from ``unicode_scripts`` (Unicode's own ranges).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from collections.abc import Callable
 from functools import cache
 
 from ksqlpy.functions.signatures import FunctionError
+from ksqlpy.functions.unicode_scripts import BLOCKS, SCRIPTS
 
 # ASCII unless (?U): java.util.regex.Pattern's POSIX classes
 POSIX = {
@@ -135,19 +137,42 @@ def _unicode_ranges(kind: str, name: str) -> list[tuple[int, int]]:
     if kind == "category":
         cats = frozenset(_GROUPS.get(name, (name,)))
         return _ranges_of(lambda c: unicodedata.category(c) in cats)
+    if kind == "block":
+        return _hex_ranges(BLOCKS[name])
+    if kind == "script":
+        if name == "Unknown":
+            known = sorted(r for _, ranges in SCRIPTS.values() for r in _hex_ranges(ranges))
+            return _complement(known)
+        return _hex_ranges(SCRIPTS[name][1])
     return _ranges_of(_BINARY[name] if kind == "binary" else _JAVA[name])
 
 
 def _resolve(name: str) -> tuple[str, str] | None:
-    """(kind, key) as Pattern reads ``\\p{name}``: 'posix' (ASCII), 'category', 'binary' or 'java'."""
-    for prefix in ("general_category=", "gc="):
-        if name.startswith(prefix):
-            rest = name[len(prefix) :]
-            return ("category", rest) if rest in _CATEGORIES or rest in _GROUPS else None
-    if name.startswith("Is") and name[2:].upper() in _BINARY:
-        return "binary", name[2:].upper()
+    """(kind, key) as Pattern reads ``\\p{name}``: 'posix' (ASCII), 'category', 'binary', 'java', 'script' or
+    'block'. ``key=value`` names a script (sc, script), block (blk, block) or category (gc, general_category);
+    ``In..`` a block; ``Is..`` a binary property, else a category or POSIX name, else a script."""
+    if "=" in name:
+        key, value = name.split("=", 1)
+        key = key.lower()
+        if key in ("sc", "script"):
+            return _script(value)
+        if key in ("blk", "block"):
+            return _block(value)
+        if key in ("gc", "general_category"):
+            return _property(value)
+        return None
+    if name.startswith("In"):
+        return _block(name[2:])
     if name.startswith("Is"):
-        name = name[2:]
+        short = name[2:]
+        if short.upper() in _BINARY:
+            return "binary", short.upper()
+        return _property(short) or _script(short)
+    return _property(name)
+
+
+def _property(name: str) -> tuple[str, str] | None:
+    """CharPredicates.forProperty: a general category or group, a POSIX name, a ``java..`` name."""
     if name in _CATEGORIES or name in _GROUPS:
         return "category", name
     if name in POSIX:
@@ -155,6 +180,35 @@ def _resolve(name: str) -> tuple[str, str] | None:
     if name in _JAVA:
         return "java", name
     return None
+
+
+def _script(name: str) -> tuple[str, str] | None:
+    """Character.UnicodeScript.forName: the enum name or ISO 15924 code, any case."""
+    key = _SCRIPT_NAMES.get(name.upper())
+    return None if key is None else ("script", key)
+
+
+def _block(name: str) -> tuple[str, str] | None:
+    """Character.UnicodeBlock.forName: the Unicode name, without spaces, or the Java constant, any case."""
+    key = _BLOCK_NAMES.get(name.upper())
+    return None if key is None else ("block", key)
+
+
+_SCRIPT_NAMES = {k: name for name, (code, _) in SCRIPTS.items() for k in (name.upper(), code.upper())}
+_SCRIPT_NAMES["UNKNOWN"] = _SCRIPT_NAMES["ZZZZ"] = "Unknown"  # UnicodeScript.of a code point no script has
+_BLOCK_NAMES = {k: name for name in BLOCKS
+                for k in (name.upper(), name.replace(" ", "").upper(), re.sub("[ -]", "_", name).upper())}
+# the Java constants named after a block's earlier Unicode name
+_BLOCK_NAMES.update({"GREEK": "Greek and Coptic", "CYRILLIC_SUPPLEMENTARY": "Cyrillic Supplement",
+                     "COMBINING_MARKS_FOR_SYMBOLS": "Combining Diacritical Marks for Symbols"})
+
+
+def _hex_ranges(text: str) -> list[tuple[int, int]]:
+    out = []
+    for part in text.split(","):
+        a, _, b = part.partition("-")
+        out.append((int(a, 16), int(b or a, 16)))
+    return out
 
 
 def property_class(name: str, negated: bool, in_class: bool) -> str:

@@ -153,3 +153,12 @@ def test_unicode_case_only_with_u():
 def test_comments_mode_drops_blanks_inside_classes():
     assert call("REGEXP_EXTRACT_ALL", [S, S], "(?x)[a b]+", "a b") == ["a", "b"]
     assert call("REGEXP_EXTRACT_ALL", [S, S], "[a b]+", "a b") == ["a b"]
+
+
+def test_scripts_and_blocks():
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"\p{IsGreek}+", "a\u03b1\u1f00") == ["\u03b1\u1f00"]  # script
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"\p{InGreek}+", "a\u03b1\u1f00") == ["\u03b1"]  # block
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"\p{sc=LATN}+", "ab\u03b1") == ["ab"]
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"\p{blk=CYRILLIC}", "a\u0431") == ["\u0431"]
+    with pytest.raises(FunctionError):
+        compile_java_regex(r"\p{IsNoSuchScript}")

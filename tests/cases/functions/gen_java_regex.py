@@ -214,6 +214,25 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REGEXP_REPLACE('x[y', '[\\Q[\\E]', '-')", "x-y"),
         ("REGEXP_EXTRACT('[^[]]', 'a')", None),
     ],
+    "scripts and blocks: Is<script> (after binary properties and categories), In<block>, sc=/script=, "
+    "blk=/block= with Unicode's names, ISO 15924 codes or Java's constants, any case; an unknown one is no "
+    "pattern": [
+        ("REGEXP_EXTRACT_ALL('\\p{IsLatin}+', 'abcαβ dé')", ["abc", "dé"]),
+        ("REGEXP_EXTRACT_ALL('\\p{IsGreek}+', 'aαβἀ')", ["αβἀ"]),
+        ("REGEXP_EXTRACT_ALL('\\p{InGreek}+', 'aαβἀ')", ["αβ"]),
+        ("REGEXP_EXTRACT_ALL('\\p{InGreekandCoptic}+', 'aα')", ["α"]),
+        ("REGEXP_EXTRACT_ALL('\\p{block=Greek Extended}', 'ἀα')", ["ἀ"]),
+        ("REGEXP_EXTRACT_ALL('\\p{blk=Basic_Latin}+', 'abé')", ["ab"]),
+        ("REGEXP_EXTRACT_ALL('\\p{script=Cyrl}', 'aбx')", ["б"]),
+        ("REGEXP_EXTRACT_ALL('\\p{sc=greek}', 'aα')", ["α"]),
+        ("REGEXP_EXTRACT_ALL('\\p{IsLatn}', 'aα')", ["a"]),
+        ("REGEXP_EXTRACT_ALL('\\P{IsLatin}+', 'ab12')", ["12"]),
+        ("REGEXP_EXTRACT_ALL('[\\p{IsCyrillic}a]+', 'aбx')", ["aб"]),
+        ("REGEXP_EXTRACT_ALL('\\p{IsHan}', '中x')", ["中"]),
+        ("REGEXP_EXTRACT_ALL('\\p{IsCommon}+', '1 a')", ["1 "]),
+        ("REGEXP_EXTRACT('\\p{IsFoo}', 'x')", None),
+        ("REGEXP_EXTRACT('\\p{InFoo}', 'x')", None),
+    ],
     "NULL in any position is NULL": [
         ("REGEXP_EXTRACT(NS, 'a')", None),
         ("REGEXP_EXTRACT('a', NS)", None),
