@@ -14,7 +14,7 @@ from typing import Any
 
 from ksqlpy.functions import regex_find
 from ksqlpy.functions.regex_classes import is_compound, translate_class
-from ksqlpy.functions.regex_properties import property_class
+from ksqlpy.functions.regex_properties import grapheme_cluster, property_class
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, registrar
 
@@ -149,6 +149,8 @@ def translate_java_regex(pattern: str, initial_flags: frozenset[str] = frozenset
                 inside = f"(?<={_WORD})(?={_WORD})|(?<!{_WORD})(?!{_WORD})"
                 across = f"(?<={_WORD})(?!{_WORD})|(?<!{_WORD})(?={_WORD})"
                 out.append(f"(?:{across if d == 'b' else inside})")
+            elif d == "X" and not in_class:
+                out.append(grapheme_cluster())
             elif d == "R":
                 out.append("(?:\\r\\n|[\\n\\x0b\\f\\r\\x85\\u2028\\u2029])")
             elif d == "e":

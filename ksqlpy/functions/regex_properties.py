@@ -235,3 +235,25 @@ def property_class(name: str, negated: bool, in_class: bool) -> str:
 def _ascii_ranges(body: str) -> list[tuple[int, int]]:
     p = re.compile(f"[{body}]")
     return _ranges_of(lambda c: p.match(c) is not None, 0x80)
+
+
+@cache
+def grapheme_cluster() -> str:
+    """Java's ``\\X`` (JDK 9+): one extended grapheme cluster (UAX #29) - CR LF, a control alone, a pair of
+    regional indicators, a Hangul syllable sequence, an emoji ZWJ sequence, or any character - each followed by
+    its extending marks (Grapheme_Extend ~ Mn, Me, ZWNJ, emoji modifiers, tags), spacing marks (Mc) and ZWJs.
+    Approximates Unicode's Grapheme_Cluster_Break and Extended_Pictographic from general categories and
+    their main ranges (Prepend characters are not joined to what follows)."""
+    extend = _ranges_body(_unicode_ranges("category", "Mn") + _unicode_ranges("category", "Me")) + (
+        "\\u200c\\U0001f3fb-\\U0001f3ff\\U000e0020-\\U000e007f\\uff9e\\uff9f")
+    spacing = _ranges_body(_unicode_ranges("category", "Mc"))
+    trail = f"[{extend}{spacing}\\u200d]*"
+    control = "\\x00-\\x09\\x0b\\x0c\\x0e-\\x1f\\x7f-\\x9f\\u2028\\u2029\\u200b\\u2060\\ufeff"
+    pict = ("\\u00a9\\u00ae\\u203c\\u2049\\u2122\\u2139\\u2194-\\u2199\\u21a9\\u21aa\\u231a\\u231b\\u2328\\u23cf"
+            "\\u23e9-\\u23f3\\u23f8-\\u23fa\\u24c2\\u25aa\\u25ab\\u25b6\\u25c0\\u25fb-\\u25fe\\u2600-\\u27bf"
+            "\\u2934\\u2935\\u2b05-\\u2b07\\u2b1b\\u2b1c\\u2b50\\u2b55\\u3030\\u303d\\u3297\\u3299"
+            "\\U0001f000-\\U0001f1e5\\U0001f200-\\U0001f3fa\\U0001f400-\\U0001faff")
+    lead, vowel, tail = "\\u1100-\\u115f\\ua960-\\ua97c", "\\u1160-\\u11a7\\ud7b0-\\ud7c6", "\\u11a8-\\u11ff\\ud7cb-\\ud7fb"
+    hangul = f"[{lead}]*(?:[{vowel}]+|[\\uac00-\\ud7a3][{vowel}]*)[{tail}]*|[{lead}]+|[{tail}]+"
+    return (f"(?:\\r\\n|[{control}\\r\\n]|[\\U0001f1e6-\\U0001f1ff]{{2}}{trail}|(?:{hangul}){trail}"
+            f"|[{pict}](?:[{extend}]*\\u200d[{pict}])*{trail}|(?s:.){trail})")

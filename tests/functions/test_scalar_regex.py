@@ -162,3 +162,8 @@ def test_scripts_and_blocks():
     assert call("REGEXP_EXTRACT_ALL", [S, S], r"\p{blk=CYRILLIC}", "a\u0431") == ["\u0431"]
     with pytest.raises(FunctionError):
         compile_java_regex(r"\p{IsNoSuchScript}")
+
+
+def test_grapheme_clusters():
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"\X", "e\u0301x\r\n") == ["e\u0301", "x", "\r\n"]
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"\X", "\U0001f44d\U0001f3fd") == ["\U0001f44d\U0001f3fd"]

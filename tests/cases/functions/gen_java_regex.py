@@ -233,6 +233,17 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REGEXP_EXTRACT('\\p{IsFoo}', 'x')", None),
         ("REGEXP_EXTRACT('\\p{InFoo}', 'x')", None),
     ],
+    "\\X is one extended grapheme cluster: a character with its combining marks, CR LF, a regional "
+    "indicator pair, a Hangul syllable sequence, an emoji with its modifier or ZWJ sequence": [
+        ("REGEXP_EXTRACT_ALL('\\X', 'e\u0301x')", ["e\u0301", "x"]),
+        ("ARRAY_LENGTH(REGEXP_EXTRACT_ALL('\\X', CRLINES))", 3),
+        ("REGEXP_EXTRACT_ALL('\\X', '\U0001f1eb\U0001f1f7\U0001f1e9')", ["\U0001f1eb\U0001f1f7", "\U0001f1e9"]),
+        ("REGEXP_EXTRACT_ALL('\\X', '\U0001f44d\U0001f3fdk')", ["\U0001f44d\U0001f3fd", "k"]),
+        ("ARRAY_LENGTH(REGEXP_EXTRACT_ALL('\\X', '\U0001f468\u200d\U0001f469\u200d\U0001f467!'))", 2),
+        ("REGEXP_EXTRACT_ALL('\\X', '\u1100\u1161\u11a8\ud55c')", ["\u1100\u1161\u11a8", "\ud55c"]),
+        ("REGEXP_EXTRACT_ALL('\\X', '\u0915\u093fa')", ["\u0915\u093f", "a"]),
+        ("REGEXP_REPLACE('ae\u0301', '\\X', '.')", ".."),
+    ],
     "NULL in any position is NULL": [
         ("REGEXP_EXTRACT(NS, 'a')", None),
         ("REGEXP_EXTRACT('a', NS)", None),
