@@ -17,11 +17,13 @@ from ksqlpy.functions.javatime import (
 
 
 def format_timestamp_iso(ms: int) -> str:
-    """CAST(ts AS STRING): ``yyyy-MM-dd'T'HH:mm:ss.SSS`` in UTC."""
+    """CAST(ts AS STRING): ksqlDB's SqlTimeTypes formats with the pattern ``yyyy-MM-dd'T'HH:mm:ss.SSS`` in UTC
+    (from memory), so the year is the year of era: year 0 prints 0001, year -1 0002 (a DATE's
+    ``LocalDate.toString`` signs them instead)."""
     days, rem = divmod(ms, MS_PER_DAY)
     y, mo, d = civil_from_days(days)
     secs, milli = divmod(rem, 1000)
-    return f"{_iso_year(y)}-{mo:02d}-{d:02d}T{secs // 3600:02d}:{secs // 60 % 60:02d}:{secs % 60:02d}.{milli:03d}"
+    return f"{_iso_year(y if y > 0 else 1 - y)}-{mo:02d}-{d:02d}T{secs // 3600:02d}:{secs // 60 % 60:02d}:{secs % 60:02d}.{milli:03d}"
 
 
 def _iso_year(y: int) -> str:

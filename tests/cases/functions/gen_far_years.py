@@ -71,6 +71,15 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("FORMAT_TIMESTAMP(FROM_UNIXTIME(-9223372036854775807), 'uuuu-MM-dd HH:mm:ss.SSS')",
          "-292275055-05-16 16:47:04.193"),
     ],
+    "casts to STRING: a TIMESTAMP as the pattern yyyy-MM-dd'T'HH:mm:ss.SSS (the year of era), a DATE as "
+    "LocalDate.toString (the signed year)": [
+        ("CAST(Y10K AS STRING)", "+10000-01-01T00:00:00.000"),
+        ("CAST(Y0 AS STRING)", "0001-12-31T23:59:59.999"),
+        ("CAST(YM1 AS STRING)", "0002-01-01T00:00:00.000"),
+        ("CAST(TMAX AS STRING)", "+292278994-08-17T07:12:55.807"),
+        ("CAST(D10K AS STRING)", "+10000-01-01"),
+        ("CAST(DM1 AS STRING)", "-0001-12-31"),
+    ],
     "zone rules at any year: CONVERT_TZ and PARSE_TIMESTAMP in a region": [
         ("CONVERT_TZ(Y10K, 'UTC', 'America/New_York')", 253402282800000),
         ("CONVERT_TZ(Y1, 'UTC', 'America/New_York')", -62135614562000),
