@@ -63,13 +63,17 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("FORMAT_DATE(DM1, 'uuuu-MM-dd')", "-0001-12-31"),
         ("FORMAT_DATE(DATEADD(DAYS, 1, DM1), 'uuuu-MM-dd D')", "0000-01-01 1"),
     ],
-    "the bounds of a Java long and more than 19 year letters": [
+    "the bounds of a Java long (TIMESTAMPADD wraps as a long sum does) and more than 19 year letters": [
         ("FORMAT_TIMESTAMP(TMAX, 'uuuu-MM-dd HH:mm:ss.SSS')", "+292278994-08-17 07:12:55.807"),
         ("FORMAT_TIMESTAMP(TMAX, 'y EEE')", "292278994 Sun"),
         ("FORMAT_TIMESTAMP(TMAX, 'yyyyyyyyyyyyyyyyyyy')", "0000000000292278994"),
         ("FORMAT_TIMESTAMP(TMAX, 'yyyyyyyyyyyyyyyyyyyy')", None),
         ("FORMAT_TIMESTAMP(FROM_UNIXTIME(-9223372036854775807), 'uuuu-MM-dd HH:mm:ss.SSS')",
          "-292275055-05-16 16:47:04.193"),
+        ("TIMESTAMPADD(MILLISECONDS, 1, TMAX)", -9223372036854775808),
+        ("TIMESTAMPSUB(MILLISECONDS, -1, TMAX)", -9223372036854775808),
+        ("TIMESTAMPADD(DAYS, 2147483647, FROM_UNIXTIME(0))", 185542587100800000),
+        ("UNIX_TIMESTAMP(TIMESTAMPADD(SECONDS, -1, TMAX))", 9223372036854774807),
     ],
     "casts to STRING: a TIMESTAMP as the pattern yyyy-MM-dd'T'HH:mm:ss.SSS (the year of era), a DATE as "
     "LocalDate.toString (the signed year)": [
