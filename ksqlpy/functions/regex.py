@@ -14,6 +14,7 @@ from typing import Any
 
 from ksqlpy.functions import regex_find
 from ksqlpy.functions.regex_classes import is_compound, translate_class
+from ksqlpy.functions.regex_lookbehind import expand_lookbehinds
 from ksqlpy.functions.regex_properties import grapheme_cluster, property_class
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, registrar
@@ -294,7 +295,12 @@ def compile_java_regex(pattern: str) -> re.Pattern[str]:
         py, flags = translate_java_regex(pattern)
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return re.compile(py, flags)
+            try:
+                return re.compile(py, flags)
+            except re.error as e:
+                if "look-behind requires fixed-width" not in str(e):
+                    raise
+                return re.compile(expand_lookbehinds(py), flags)  # Java's bounded variable widths
     except FunctionError:
         raise
     except (re.error, ValueError, IndexError) as e:

@@ -167,3 +167,11 @@ def test_scripts_and_blocks():
 def test_grapheme_clusters():
     assert call("REGEXP_EXTRACT_ALL", [S, S], r"\X", "e\u0301x\r\n") == ["e\u0301", "x", "\r\n"]
     assert call("REGEXP_EXTRACT_ALL", [S, S], r"\X", "\U0001f44d\U0001f3fd") == ["\U0001f44d\U0001f3fd"]
+
+
+def test_bounded_variable_width_lookbehind():
+    assert call("REGEXP_REPLACE", [S, S, S], "abx cx dx", "(?<=ab|c)x", "-") == "ab- c- dx"
+    assert call("REGEXP_REPLACE", [S, S, S], "abx cx dx", "(?<!ab|c)x", "-") == "abx cx d-"
+    assert call("REGEXP_EXTRACT_ALL", [S, S], r"(?<=\d{2,3})-", "12- 1- 123-") == ["-", "-"]
+    with pytest.raises(FunctionError):
+        compile_java_regex("(?<=a+)b")

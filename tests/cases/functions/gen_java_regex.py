@@ -244,6 +244,17 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("REGEXP_EXTRACT_ALL('\\X', '\u0915\u093fa')", ["\u0915\u093f", "a"]),
         ("REGEXP_REPLACE('ae\u0301', '\\X', '.')", ".."),
     ],
+    "a look-behind of bounded variable width (alternatives of different lengths, ?, {m,n}) is accepted; an "
+    "unbounded one (+, *, {m,}) is no pattern": [
+        ("REGEXP_REPLACE('abx cx dx', '(?<=ab|c)x', '-')", "ab- c- dx"),
+        ("REGEXP_REPLACE('abx cx dx', '(?<!ab|c)x', '-')", "abx cx d-"),
+        ("REGEXP_REPLACE('ab aab b', '(?<=a{1,2})b', '-')", "a- aa- b"),
+        ("REGEXP_REPLACE('yz xyz z', '(?<=x?y)z', '-')", "y- xy- z"),
+        ("REGEXP_REPLACE('cabd ccd d', '(?<=(?:ab|c){1,2})d', '-')", "cab- cc- d"),
+        ("REGEXP_EXTRACT_ALL('(?<=\\d{2,3})-', '12- 1- 123-')", ["-", "-"]),
+        ("REGEXP_EXTRACT('ab', '(?<=a+)b')", None),
+        ("REGEXP_EXTRACT('aab', '(?<=a{2,})b')", None),
+    ],
     "NULL in any position is NULL": [
         ("REGEXP_EXTRACT(NS, 'a')", None),
         ("REGEXP_EXTRACT('a', NS)", None),
