@@ -182,7 +182,10 @@ class JoinWiring:
 
     def repartition_emit(self, ctx: TaskContext, target: ToRepartition) -> Emit:
         """Emit into a repartition topic, re-keying each row (unless ``target.key`` is None); the records
-        are written per batch as columns (``TaskContext.internal_topic``)."""
+        are written per batch as columns (``TaskContext.internal_topic``). A join key that fails to compute
+        (``L.X + 1`` over a NULL X) is logged and is NULL: ksqlDB re-keys a join side with the PARTITION BY
+        machinery (StreamSelectKeyBuilder, whose evaluator logs the error and returns null - from memory),
+        so the record goes on under a null key as a NULL join expression's does."""
         plog, qid = ctx.plog, ctx.query_id
         key_fn = self.key_fn(target.key) if target.key is not None else None
         key_bytes = self.codec(target.codec)
@@ -196,7 +199,7 @@ class JoinWiring:
                     key = key_fn(new)
                 except Exception as e:  # noqa: BLE001
                     plog.record_error(qid, f"Error computing the join key: {e}", new)
-                    return
+                    key = None
             # a NULL join key goes on with a null Kafka key: an outer join side still emits the record
             add_key(None if key is None else key_bytes(key))
             add_payload((key, new))
@@ -291,7 +294,7 @@ class JoinWiring:
 
         def decode(batch: RecordBatch) -> list[tuple]:
             # blocks and keys by C-level maps; a key function that fails on some record sends the batch
-            # through the loop below, which logs that record and skips it
+            # through the loop below, which logs that record and gives it a NULL key
             d = reader.decode(batch)
             rows = d.rows
             if not rows:
@@ -326,7 +329,7 @@ class JoinWiring:
                     key = key_fn(b)
                 except Exception as e:  # noqa: BLE001 - a bad record never stops the query
                     plog.record_error(qid, f"Error computing the join key: {e}", row)
-                    continue
+                    key = None  # goes on with a NULL key, as a re-keyed record does (repartition_emit)
                 out.append((ts, d.offsets[i], (key, None if d.tombstones[i] else b, d.headers[i])))
             return out if keep is None else _kept(out, keep)
 
