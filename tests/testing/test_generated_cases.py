@@ -59,6 +59,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("joins/result_keys_gen.py", {"result-keys.json": lambda g: g["tests"]}),
     ("joins/criteria_rejections_gen.py", {"criteria-rejections.json": lambda g: g["tests"]}),
     ("joins/criteria_shapes_gen.py", {"criteria-shapes.json": lambda g: g["tests"]}),
+    ("joins/join_statements_gen.py", {"join-statements.json": lambda g: g["tests"]}),
     ("joins/copartitioning_gen.py", {"copartitioning.json": lambda g: g["tests"]}),
     ("joins/validation_order_gen.py", {"validation-order.json": lambda g: g["tests"]}),
     ("joins/aggregate_after_join_gen.py", {"aggregate-after-join.json": lambda g: g["stream_cases"](),
