@@ -256,8 +256,10 @@ def _classify(atom: exp.Expression, keys: dict[str, Column], windowed: bool,
             if op is exp.EQ:
                 return "eq", lcol, [right]
             if op is exp.NEQ:
-                c = keys[lcol]
-                raise NeedsScan(f"Bound on key columns '[`{c.name}` {c.type} KEY]' must currently be '='")
+                # the source's whole key, as ksqlDB's message prints LogicalSchema.key() (from memory; the
+                # list's brackets in its text are a List's toString)
+                listed = ", ".join(f"`{c.name}` {c.type} KEY" for c in keys.values())
+                raise NeedsScan(f"Bound on key columns '[{listed}]' must currently be '='")
             return "range", lcol, None
         if windowed and lcol in WINDOW_BOUNDS and not _has_columns(right):
             if op is exp.NEQ:
