@@ -22,6 +22,14 @@ def transient_id(engine: Engine, query_id: str) -> str | None:
     return next((qid for qid in list(engine.transient) if qid.upper() == wanted), None)
 
 
+def materializes_source_table(engine: Engine, query_id: str) -> bool:
+    """Whether ``query_id`` is the query that keeps a CREATE SOURCE TABLE materialized (ksqlDB's
+    PersistentQueryType.CREATE_SOURCE): only DROP of the table ends it."""
+    q = engine.queries.get(query_id)
+    sink = engine.catalog.source(q.sink_name) if q is not None and q.sink_name else None
+    return sink is not None and sink.is_source and sink.created_by_query == query_id
+
+
 def terminate(engine: Engine, stmt: A.Terminate) -> StatementResult:
     if stmt.query_id is None:
         for qid in list(engine.queries):
@@ -34,6 +42,9 @@ def terminate(engine: Engine, stmt: A.Terminate) -> StatementResult:
     qid = stmt.query_id.upper()
     if qid not in engine.queries:
         raise KsqlStatementError(f"Unknown queryId: {stmt.query_id}")
+    if materializes_source_table(engine, qid):
+        # ksqlDB's TerminateQueryValidator (from memory): a SOURCE table's CST_ query goes with its table
+        raise KsqlStatementError(f"Cannot terminate query '{qid}' because it is linked to a source table.")
     engine.stop_persistent(qid)
     return status(stmt, "Query terminated.")
 

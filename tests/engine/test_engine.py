@@ -136,6 +136,19 @@ def test_terminate_stops_processing(engine: Engine) -> None:
     assert values(engine, "COPY") == []
 
 
+@pytest.mark.parametrize("written", ["CST_PRICES_0", "cst_prices_0"])
+def test_terminate_refuses_a_source_tables_query(engine: Engine, written: str) -> None:
+    """A SOURCE table's CST_ query ends only with DROP of its table (ksqlDB's TerminateQueryValidator)."""
+    engine.execute("CREATE SOURCE TABLE prices (id STRING PRIMARY KEY, p INT) WITH (kafka_topic='prices', "
+                   "value_format='JSON', partitions=1);")
+    with pytest.raises(KsqlStatementError, match=r"^Cannot terminate query 'CST_PRICES_0' because it is linked "
+                                                  r"to a source table\.$"):
+        engine.execute(f"TERMINATE {written};")
+    assert list(engine.queries) == ["CST_PRICES_0"]
+    engine.execute("DROP TABLE prices;")
+    assert engine.queries == {}
+
+
 def test_variables_substitute_into_later_statements(engine: Engine) -> None:
     engine.execute("DEFINE tname = 'orders'; " + ORDERS.replace("'orders'", "'${tname}'"))
     assert engine.catalog.source("ORDERS").topic == "orders"
