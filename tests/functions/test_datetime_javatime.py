@@ -319,3 +319,11 @@ def test_years_are_read_with_javas_strict_sign_styles():
     for text, pattern in (("20210101", "yyyy"), ("+2021", "yyyy"), ("-2021", "yyyy"), ("+2021", "u")):
         with pytest.raises(DateTimeError):
             compile_pattern(pattern).parse_timestamp(text)
+
+
+def test_zone_names_of_one_offset_are_not_shared_by_the_memo():
+    from ksqlpy.functions import datetime as fdt
+
+    for zone, name in [("UTC", "UTC"), ("GMT", "GMT"), ("Z", "Z"), ("UTC+5", "UTC+05:00"), ("GMT+5", "GMT+05:00"),
+                       ("+5", "+05:00")]:
+        assert fdt.format_timestamp(1_600_000_000_000, "HH:mm z", zone).endswith(" " + name)

@@ -107,9 +107,9 @@ class JavaPattern:
             off = zone.utcoffset(None)
             unit = self._unit
             if unit:  # every instant of one local day (hour, minute...) prints the same: memoised by it
-                memo = self._memo.get(off)
+                memo = self._memo.get((off, zone.tzname(None)))
                 if memo is None:
-                    memo = self._memo[off] = {}
+                    memo = self._memo[(off, zone.tzname(None))] = {}
                 k = (ms + off // _ONE_MS) // unit
                 text = memo.get(k)
                 if text is None:
@@ -130,7 +130,9 @@ class JavaPattern:
             return lambda ms: self.format_timestamp(ms, zone)
         off = zone.utcoffset(None)
         off_ms, unit = off // _ONE_MS, self._unit
-        memo = self._memo.setdefault(off, {})  # the one format_timestamp fills (cleared in place)
+        # the one format_timestamp fills (cleared in place); by offset and name, as zones of one offset
+        # print different names (UTC+05:00, GMT+05:00, +05:00) - timezone objects compare by offset alone
+        memo = self._memo.setdefault((off, zone.tzname(None)), {})
         slow = self.format_timestamp
 
         def fmt(ms: int) -> str:
@@ -147,7 +149,7 @@ class JavaPattern:
         if unit is None:
             spans = [_FIELD_SPAN_MS.get(f.letter, 0) for f in self._all_fields()]
             unit = self.__dict__["_unit_ms"] = min(spans, default=0) if all(spans) else 0
-            self._memo: dict[timedelta, dict[int, str]] = {}
+            self._memo: dict[tuple[timedelta, str | None], dict[int, str]] = {}
         return unit
 
     def format_date(self, days: int) -> str:
