@@ -17,6 +17,9 @@ The rules (ksqlDB's ``Analyzer.visitJoinedSource``, ``LogicalPlanner.buildJoinKe
 - stream-stream joins here have no GRACE (the legacy window): an unmatched outer record is emitted at
   once; the result's time is the later of the two records', a stream-table result's the stream record's.
 
+The topics take the harness's 4 partitions: under the own cases' kafka placement the keys spread and the
+re-keyed sides move between partitions.
+
 Writes tests/cases/joins/criteria-shapes.json: ``python tests/cases/joins/criteria_shapes_gen.py``.
 """
 
@@ -31,13 +34,13 @@ Row = dict[str, Any]
 
 STREAM_COLUMNS = "X INT, S STRING, ST STRUCT<F INT>, D DOUBLE"
 LEFT_DDL = (f"CREATE STREAM L (ID INT KEY, {STREAM_COLUMNS}, A STRING) "
-            "WITH (kafka_topic='l', format='JSON', partitions=1);")
+            "WITH (kafka_topic='l', format='JSON');")
 RIGHT_DDL = (f"CREATE STREAM R (ID INT KEY, {STREAM_COLUMNS}, B STRING) "
-             "WITH (kafka_topic='r', format='JSON', partitions=1);")
+             "WITH (kafka_topic='r', format='JSON');")
 TABLE_DDL = {"INTEGER": "CREATE TABLE R (ID INT PRIMARY KEY, B STRING) "
-                        "WITH (kafka_topic='r', format='JSON', partitions=1);",
+                        "WITH (kafka_topic='r', format='JSON');",
              "STRING": "CREATE TABLE R (ID STRING PRIMARY KEY, B STRING) "
-                       "WITH (kafka_topic='r', format='JSON', partitions=1);"}
+                       "WITH (kafka_topic='r', format='JSON');"}
 
 
 def _x(r: Row) -> Any:

@@ -11,6 +11,9 @@ key included, to equal the query's (``Incompatible schema between results and si
 (``INSERT INTO can only be used to insert into a stream. <SINK> is a table.``; a table-table join's query
 ``... The query produces a table.``).
 
+The topics take the harness's 4 partitions: under the own cases' kafka placement the keys spread and the
+re-keyed sides move between partitions.
+
 Writes tests/cases/joins/join-statements.json: ``python tests/cases/joins/join_statements_gen.py``.
 """
 
@@ -23,11 +26,9 @@ from typing import Any
 
 Row = dict[str, Any]
 LEFT_DDL = ("CREATE STREAM L (ID INT KEY, X INT, ARR ARRAY<INT>, A STRING) "
-            "WITH (kafka_topic='l', format='JSON', partitions=1);")
-RIGHT_DDL = {"stream": "CREATE STREAM R (ID INT KEY, Y INT, B STRING) WITH (kafka_topic='r', format='JSON', "
-                       "partitions=1);",
-             "table": "CREATE TABLE R (ID INT PRIMARY KEY, Y INT, B STRING) WITH (kafka_topic='r', format='JSON', "
-                      "partitions=1);"}
+            "WITH (kafka_topic='l', format='JSON');")
+RIGHT_DDL = {"stream": "CREATE STREAM R (ID INT KEY, Y INT, B STRING) WITH (kafka_topic='r', format='JSON');",
+             "table": "CREATE TABLE R (ID INT PRIMARY KEY, Y INT, B STRING) WITH (kafka_topic='r', format='JSON');"}
 JOINS = {("stream", "INNER"): "JOIN R WITHIN 1 MINUTE", ("stream", "LEFT"): "LEFT JOIN R WITHIN 1 MINUTE",
          ("table", "INNER"): "JOIN R", ("table", "LEFT"): "LEFT JOIN R"}
 
@@ -86,8 +87,7 @@ def statements(on: str) -> list[Statement]:
         ("a CSAS", [f"CREATE STREAM OUT AS SELECT L.ID, L.A, R.B FROM L {on} ON L.ID = R.ID;"], "OUT",
          "L_ID INT KEY, A STRING, B STRING", lambda lr, rr: [(lr["ID"], {"A": lr["A"], "B": _b(rr)})]),
         ("INSERT INTO an existing stream",
-         ["CREATE STREAM OUT (L_ID INT KEY, A STRING, B STRING) WITH (kafka_topic='OUT', format='JSON', "
-          "partitions=1);",
+         ["CREATE STREAM OUT (L_ID INT KEY, A STRING, B STRING) WITH (kafka_topic='OUT', format='JSON');",
           f"INSERT INTO OUT SELECT L.ID, L.A, R.B FROM L {on} ON L.ID = R.ID;"], "OUT",
          "L_ID INT KEY, A STRING, B STRING", lambda lr, rr: [(lr["ID"], {"A": lr["A"], "B": _b(rr)})]),
         ("PARTITION BY a left value column",
@@ -147,20 +147,18 @@ def refused(name: str, sqls: list[str], message: str) -> dict[str, Any]:
             "expectedException": {"type": "io.confluent.ksql.util.KsqlStatementException", "message": message}}
 
 
-TABLES = ["CREATE TABLE T (ID INT PRIMARY KEY, A STRING) WITH (kafka_topic='t', format='JSON', partitions=1);",
-          "CREATE TABLE U (ID INT PRIMARY KEY, B STRING) WITH (kafka_topic='u', format='JSON', partitions=1);"]
+TABLES = ["CREATE TABLE T (ID INT PRIMARY KEY, A STRING) WITH (kafka_topic='t', format='JSON');",
+          "CREATE TABLE U (ID INT PRIMARY KEY, B STRING) WITH (kafka_topic='u', format='JSON');"]
 
 
 def refusals() -> list[dict[str, Any]]:
     out = [
         refused("INSERT INTO a table from a table-table join is refused", TABLES + [
-            "CREATE TABLE OUT (T_ID INT PRIMARY KEY, A STRING, B STRING) WITH (kafka_topic='OUT', format='JSON', "
-            "partitions=1);",
+            "CREATE TABLE OUT (T_ID INT PRIMARY KEY, A STRING, B STRING) WITH (kafka_topic='OUT', format='JSON');",
             "INSERT INTO OUT SELECT T.ID, A, B FROM T JOIN U ON T.ID = U.ID;"],
             "INSERT INTO can only be used to insert into a stream. OUT is a table."),
         refused("INSERT INTO a stream from a table-table join is refused", TABLES + [
-            "CREATE STREAM OUT (T_ID INT KEY, A STRING, B STRING) WITH (kafka_topic='OUT', format='JSON', "
-            "partitions=1);",
+            "CREATE STREAM OUT (T_ID INT KEY, A STRING, B STRING) WITH (kafka_topic='OUT', format='JSON');",
             "INSERT INTO OUT SELECT T.ID, A, B FROM T JOIN U ON T.ID = U.ID;"],
             "INSERT INTO can only be used to insert into a stream. The query produces a table."),
     ]
@@ -175,8 +173,7 @@ def refusals() -> list[dict[str, Any]]:
             out.append(refused(
                 f"INSERT INTO a stream with {why} from a stream-{right} {join} join is refused",
                 [LEFT_DDL, RIGHT_DDL[right],
-                 f"CREATE STREAM OUT ({key}, A STRING, B STRING) WITH (kafka_topic='OUT', format='JSON', "
-                 "partitions=1);",
+                 f"CREATE STREAM OUT ({key}, A STRING, B STRING) WITH (kafka_topic='OUT', format='JSON');",
                  f"INSERT INTO OUT SELECT L.ID, L.A, R.B FROM L {on} ON L.ID = R.ID;"],
                 "Incompatible schema between results and sink.\nResult schema is `L_ID` INTEGER KEY, `A` STRING, "
                 f"`B` STRING\nSink schema is {shown}, `A` STRING, `B` STRING"))
