@@ -137,6 +137,12 @@ SHAPES: list[tuple[str, str, Pred, str | None]] = [
     ("single key", "ID IN (1, 2) AND ID IN (2, 3)", lambda r: r[0] == 2,
      "A comparison condition on the key column cannot be combined with other comparisons such as an IN predicate"),
     ("single key", "ID = 2 AND N IS NOT NULL", lambda r: r[0] == 2, "rows"),
+    # a key reached through a function or a cast is not compared directly; a non-key one beside a key is a filter
+    ("single key", "ABS(ID) = 2", lambda r: r[0] == 2, INDIRECT),
+    ("single key", "CAST(ID AS STRING) = '3'", lambda r: r[0] == 3, INDIRECT),
+    ("single key", "ID = 2 AND ABS(N) = 2", lambda r: r[0] == 2, "rows"),
+    ("single key", "ID IN (1, 2) AND N * 2 > 3", lambda r: r[0] == 2, "rows"),
+    ("multi-column key", "K1 = 1 AND CONCAT(K2, '') = 'a'", lambda r: r[:2] == [1, "a"], INDIRECT),
     ("single key", "ID = 2 AND N BETWEEN 1 AND 2", lambda r: r[0] == 2, "rows"),
 ]
 
