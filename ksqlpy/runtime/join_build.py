@@ -49,6 +49,7 @@ from ksqlpy.runtime.join_table_table import TableTableJoin
 from ksqlpy.runtime.join_task import Channel, Run, TaskContext
 from ksqlpy.runtime.reader import SourceReader
 from ksqlpy.runtime.repartition import decode_values
+from ksqlpy.runtime.serdes import QuerySerdes
 
 Emit = Callable[[Any, Any, Any, int, Any], None]
 
@@ -72,8 +73,9 @@ def _kept(events: list[tuple], keep: Callable[[tuple], bool]) -> list[tuple]:
 class JoinWiring:
     """Wires the join stages of one query's tasks; compiles each key function and encoder once."""
 
-    def __init__(self, rctx: RuntimeContext, topology: Topology) -> None:
+    def __init__(self, rctx: RuntimeContext, topology: Topology, serdes: QuerySerdes | None = None) -> None:
         self.rctx = rctx
+        self.serdes = serdes if serdes is not None else QuerySerdes(rctx)  # the query's, shared by its tasks
         self.topology = topology
         self.functions = topology.functions
         self.strict = strict_timestamps(rctx)
@@ -145,7 +147,7 @@ class JoinWiring:
         if route is not None:
             return route
         try:
-            serde = self.rctx.key_serde(op.right_source)
+            serde = self.serdes.key_serde(op.right_source)
         except Exception:  # noqa: BLE001 - no serde for the source's keys: leave routing to the log
             route = self._routes[id(op)] = lambda key: None
             return route
@@ -262,9 +264,9 @@ class JoinWiring:
                                run=self.runner(ctx, ch.target, emit), first_on_ties=first)
             internal.merge = self.merge(ctx, ch.target)
             return internal
-        rctx, source = self.rctx, ch.source
+        source = ch.source
         plog, qid = ctx.plog, ctx.query_id
-        reader = SourceReader(source, rctx.key_serde(source), rctx.value_serde(source), plog, qid,
+        reader = SourceReader(source, self.serdes.key_serde(source), self.serdes.value_serde(source), plog, qid,
                               keep_tombstones=ch.table, throw_on_invalid_timestamp=self.strict,
                               fail_on_deserialization=self.fail_on_deserialization)
         # a logged failing row is the whole row: with rows in the processing log every column is kept

@@ -75,11 +75,13 @@ from ksqlpy.runtime.materialize import (
 from ksqlpy.runtime.processor import Processor
 from ksqlpy.runtime.reader import SourceReader
 from ksqlpy.runtime.repartition import RepartitionReader, RepartitionWriter
+from ksqlpy.runtime.serdes import QuerySerdes
 from ksqlpy.runtime.stateless import TableWhereDeletes, stateless_processor
 from ksqlpy.runtime.task import Task, init_all
 from ksqlpy.runtime.writer import SinkWriter
 from ksqlpy.schema_registry.sources import SR_FORMATS
 from ksqlpy.serde import key_serde, register_writer_schema, value_serde
+from ksqlpy.state.environment import StoreEnvironment
 from ksqlpy.state.store import KeyValueStore
 from ksqlpy.state.windowed import TIME_INDEX
 
@@ -186,7 +188,8 @@ class _Build:
         self.strict = strict_timestamps(ctx)
         self.fail_on_deserialization = fail_on_deserialization(ctx)
         self.out = QueryTasks(topology, [], log=ctx.log)
-        self.joins = JoinWiring(ctx, topology)
+        self.serdes = QuerySerdes(ctx)  # one serde per (format, schema) for every task of the query
+        self.joins = JoinWiring(ctx, topology, self.serdes)
         self.functions = topology.functions if topology.functions is not None else builtin_registry()
         self.specs: dict[int, AggregateSpec] = {}
         self.compiled: dict[int, Any] = {}  # generated functions by operator: compiled once, shared by the tasks
@@ -227,8 +230,12 @@ class _Build:
         where = naming.store_directory(name, sub.id, partition, join=sub.operator(JoinStage) is not None)
         if self.out.state_root is None:  # (a query without stores has no state directory)
             self.out.state_root = state_root(self.ctx, self.query_id, persistent=self.persistent)
+        # the query's stores here share one LMDB environment (``state.environment``): room for every store
+        # of every task this host could build
+        environment = StoreEnvironment.shared_at(self.out.state_root, len(self.topology.stores) * sum(
+            s.partitions for s in self.topology.sub_topologies))
         kv = KeyValueStore(os.path.join(self.out.state_root, where),
-                           self.ctx.log if self.persistent else None, changelog, partition, index)
+                           self.ctx.log if self.persistent else None, changelog, partition, index, environment)
         kv.seed = warm_copy(self.ctx, changelog, partition)  # a standby's copy: the restore replays the tail
         self.out.stores.append(kv)
         return kv
@@ -316,7 +323,8 @@ class _Build:
                     kv0 = self.store(sub, grouping.store, partition)
                     stores.append(kv0)
                 proc = GroupProcessor(self.grouper(grouping, kv0), self.combiner(grouping, op.topic))
-                writer = RepartitionWriter(op.topic, key_bytes(op.key_columns, op.key_format, op.key_delimiter))
+                writer = RepartitionWriter(op.topic, self.serdes.key_bytes(op.key_columns, op.key_format,
+                                                                           op.key_delimiter))
                 grouping = None
             elif isinstance(op, WriteSink):
                 writer = self.sink_writer(op)
@@ -395,7 +403,7 @@ class _Build:
         on_rows = self.on_rows if final else None
         if isinstance(first, ReadSource):
             source = first.source
-            reader: Any = SourceReader(source, ctx.key_serde(source), ctx.value_serde(source), ctx.plog,
+            reader: Any = SourceReader(source, self.serdes.key_serde(source), self.serdes.value_serde(source), ctx.plog,
                                        self.query_id, keep_tombstones=first.keep_tombstones,
                                        throw_on_invalid_timestamp=self.strict and first.strict_timestamps,
                                        fail_on_deserialization=self.fail_on_deserialization)

@@ -12,6 +12,7 @@ from typing import Any
 
 from ksqlpy.catalog import Source
 from ksqlpy.properties import as_bool
+from ksqlpy.runtime.aggregate import key_bytes
 from ksqlpy.schema_registry.sources import serde_options
 from ksqlpy.serde import key_serde, value_serde
 
@@ -48,3 +49,50 @@ class SerdeFactory:
                            wrap_single_value=wrap, delimiter=source.value_delimiter, registry=self.registry,
                            topic=source.topic, json_sr_converter=self.json_sr_converter(),
                            **serde_options(source, False))
+
+
+def serde_identity(source: Source, is_key: bool) -> str:
+    """What ``SerdeFactory`` builds a source's key (``is_key``) or value serde from: sources equal in it get
+    equal serdes (format, columns and their types, delimiter, window, wrapping, topic - the registry's
+    subject - and the schema options)."""
+    if is_key:
+        parts: tuple = (source.key_format, [(c.name, c.type) for c in source.key_columns], source.key_delimiter,
+                        source.windowed, source.topic, serde_options(source, True))
+    else:
+        parts = (source.value_format, [(c.name, c.type) for c in source.value_columns], source.wrap_single_value,
+                 source.value_delimiter, source.topic, serde_options(source, False))
+    return repr((is_key, *parts))
+
+
+class QuerySerdes:
+    """The serdes of one query's set-up on one host: one instance per (key or value, format, schema), shared
+    by every task and stage that reads or writes it. Building a JSON serde generates and binds its reader and
+    writer and msgspec's struct types; q8's four partitions per input built each of its serdes four times.
+    A serde keeps nothing of one task between calls (its caches are of layouts and schemas), so the tasks of
+    one query may share it."""
+
+    def __init__(self, ctx: Any) -> None:
+        self.ctx = ctx  # the host (``RuntimeContext``): what builds the serdes
+        self._made: dict[str, Any] = {}
+        self._key_bytes: dict[str, Callable[[tuple], bytes]] = {}
+
+    def key_serde(self, source: Source) -> Any:
+        return self._serde(source, True)
+
+    def value_serde(self, source: Source) -> Any:
+        return self._serde(source, False)
+
+    def _serde(self, source: Source, is_key: bool) -> Any:
+        ident = serde_identity(source, is_key)
+        serde = self._made.get(ident)
+        if serde is None:
+            serde = self._made[ident] = self.ctx.key_serde(source) if is_key else self.ctx.value_serde(source)
+        return serde
+
+    def key_bytes(self, columns: list[tuple[str, Any]], fmt: str, delimiter: str | None) -> Callable[[tuple], bytes]:
+        """``aggregate.key_bytes`` (a group key's bytes in its internal format), one function per key schema."""
+        ident = repr((fmt, columns, delimiter))
+        fn = self._key_bytes.get(ident)
+        if fn is None:
+            fn = self._key_bytes[ident] = key_bytes(columns, fmt, delimiter)
+        return fn

@@ -21,6 +21,7 @@ thrown away on ``close()``.
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 from bisect import bisect_left
@@ -30,11 +31,10 @@ from typing import Any, Protocol
 import lmdb
 
 from ksqlpy.log.base import Log, LogTransaction, ProducerRecord
-from ksqlpy.private_files import FILE_MODE, private_dir
 from ksqlpy.state.codec import decode, encode, encode_many
+from ksqlpy.state.environment import StoreEnvironment
 
 _DELETED = object()
-_CHECKPOINT = b"checkpoint"
 _CACHE_LIMIT = 100_000
 _MERGE_AT = 1024  # range() keys dirtied since the last merge, kept apart until there are this many
 _loads = decode
@@ -54,15 +54,14 @@ class KeyValueStore:
     """Bytes keys -> picklable values; see the module docstring for the commit protocol."""
 
     def __init__(self, directory: str, log: Log | None, changelog_topic: str | None, partition: int,
-                 index: DerivedIndex | None = None) -> None:
+                 index: DerivedIndex | None = None, environment: StoreEnvironment | None = None) -> None:
         """``index``: entries derived from others (a window store's time index), kept in LMDB but not on
-        the changelog - the restore derives them again from the entries it replays."""
-        private_dir(directory)
+        the changelog - the restore derives them again from the entries it replays. ``environment``: the
+        query's shared one (``state.environment``; the store is ``directory``'s path under its root), else
+        an environment of the store's own at ``directory``."""
         self.directory = directory
-        self.env = lmdb.open(directory, map_size=1 << 36, max_dbs=2, subdir=True, sync=False, metasync=False,
-                             readahead=False, mode=FILE_MODE)
-        self.data = self.env.open_db(b"data")
-        self.meta = self.env.open_db(b"meta")
+        self._environment, (self.data, self.meta, self._checkpoint) = self._open(directory, environment)
+        self.env = self._environment.env
         self.log = log
         self.topic = changelog_topic
         self.partition = partition
@@ -85,11 +84,24 @@ class KeyValueStore:
         self.closed = False
         self.is_restored = False  # restore() ran: what the processors read is what was committed
 
+    @staticmethod
+    def _open(directory: str, shared: StoreEnvironment | None) -> tuple[StoreEnvironment, tuple[Any, Any, bytes]]:
+        """``shared`` with room for this store, else an environment of its own (a query rebuilt in this
+        process while its earlier stores are open may need more databases than the first build opened);
+        with the store's databases and checkpoint key in it."""
+        if shared is not None:
+            try:
+                return shared, shared.open_store(os.path.relpath(directory, shared.root))
+            except lmdb.DbsFullError:
+                shared.release()
+        own = StoreEnvironment.private(directory)
+        return own, own.open_store("")
+
     # ---------------------------------------------------------------- restore
     def checkpoint(self) -> int:
         """The changelog offset the local files match (0: nothing applied yet)."""
         with self.env.begin(db=self.meta) as txn:
-            raw = txn.get(_CHECKPOINT)
+            raw = txn.get(self._checkpoint)
         return struct.unpack(">q", raw)[0] if raw else 0
 
     def restore(self) -> int:
@@ -133,14 +145,14 @@ class KeyValueStore:
             end = self.log.end_offset(self.topic, self.partition)
             mine = self.checkpoint()
             with seed.env.begin(buffers=False) as src:
-                raw = src.get(_CHECKPOINT, db=seed.meta)
+                raw = src.get(seed._checkpoint, db=seed.meta)
                 at = struct.unpack(">q", raw)[0] if raw else 0
                 if at <= mine or at > end:
                     return
                 with self.env.begin(write=True) as dst:
                     dst.drop(self.data, delete=False)
                     _, added = dst.cursor(db=self.data).putmulti(src.cursor(db=seed.data).iternext(), append=True)
-                    dst.put(_CHECKPOINT, raw, db=self.meta)
+                    dst.put(self._checkpoint, raw, db=self.meta)
         except lmdb.Error:  # the copy was closed meanwhile (its query stopped): replay the changelog instead
             return
         self.seeded = added
@@ -163,7 +175,7 @@ class KeyValueStore:
                         else:
                             txn.put(ik, _INDEX_VALUE, db=self.data)
             offset = batch.next_offset
-            txn.put(_CHECKPOINT, struct.pack(">q", offset), db=self.meta)
+            txn.put(self._checkpoint, struct.pack(">q", offset), db=self.meta)
         self.restored += len(batch.offsets)
         return offset
 
@@ -188,7 +200,7 @@ class KeyValueStore:
     def _wipe(self) -> None:
         with self.env.begin(write=True) as txn:
             txn.drop(self.data, delete=False)
-            txn.drop(self.meta, delete=False)
+            txn.delete(self._checkpoint, db=self.meta)
 
     # ---------------------------------------------------------------- access
     def get(self, key: bytes) -> Any:
@@ -393,7 +405,7 @@ class KeyValueStore:
                     else:
                         txn.put(k, payload)
             if self.log is not None:
-                txn.put(_CHECKPOINT, struct.pack(">q", end), db=self.meta)
+                txn.put(self._checkpoint, struct.pack(">q", end), db=self.meta)
         self.dirty.clear()
         self._dkeys = None
         self._dnew = []
@@ -426,8 +438,12 @@ class KeyValueStore:
             return
         self.closed = True
         self._end_read()
-        self.env.close()
-        if self.log is None:
+        environment = self._environment
+        if self.log is None and environment.shared:  # a private store's entries go (the root goes with the query)
+            with self.env.begin(write=True) as txn:
+                txn.drop(self.data, delete=True)
+        environment.release()
+        if self.log is None and not environment.shared:
             shutil.rmtree(self.directory, ignore_errors=True)
 
 

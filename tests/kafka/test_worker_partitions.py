@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from ksqlpy.engine import Engine
+from ksqlpy.state.environment import stores_in
 
 
 def test_each_worker_has_the_stores_of_its_own_partitions_only(tmp_path: Path) -> None:
@@ -26,7 +27,7 @@ def test_each_worker_has_the_stores_of_its_own_partitions_only(tmp_path: Path) -
         assert sorted(tuple(s["assigned"]) for s in query.workers.statuses()) == [(0, 2), (1, 3)]
         for w in query.workers.workers:
             state = os.path.join(engine.data_dir, "workers", qid, str(w.spec.index), "state", qid)
-            stores = sorted(os.listdir(state))
+            stores = stores_in(state)  # the worker's one LMDB environment for the query's stores
             assert stores == [f"Aggregate-Materialize-{p}" for p in w.spec.partitions]
     finally:
         engine.close()
