@@ -1,7 +1,7 @@
 """Join criteria shapes over their runtime scope: each side of ``ON`` a plain key column, a value column, an
 arithmetic expression, a function, a CAST or a struct field, for every join kind that admits it (stream-stream
-INNER/LEFT/RIGHT/FULL, stream-table INNER/LEFT) - the result's key column (name and type), its repartitions'
-effect on the rows, and NULL join keys.
+INNER/LEFT/RIGHT/FULL, stream-table INNER/LEFT, and a stream-table step on an expression after a stream-stream
+join) - the result's key column (name and type), its repartitions' effect on the rows, and NULL join keys.
 
 The rules (ksqlDB's ``Analyzer.visitJoinedSource``, ``LogicalPlanner.buildJoinKey``, ``JoinNode``,
 ``PreJoinRepartitionNode``; Kafka Streams' joins, from memory):
@@ -223,9 +223,39 @@ def stream_table_case(join: str, name: str, left: Side, key_type: str) -> dict[s
     }
 
 
+C_DDL = "CREATE TABLE C (ID INT PRIMARY KEY, VC STRING) WITH (kafka_topic='c', format='JSON');"
+C_ROWS = {2: "c2", 8: "c8"}
+
+
+def three_way_case(first: str, second: str) -> dict[str, Any]:
+    """L and R joined on their keys, then the table C on an expression of L: the first join's rows are
+    re-keyed by it - a row whose expression fails (``L.X + 1`` over a NULL X) goes on under a null key."""
+    outputs = []
+    for _, lr, rr, ts in stream_stream_rows(first, ID, ID):
+        assert lr is not None
+        key = _plus1(lr)
+        vc = None if key is None else C_ROWS.get(key)
+        if vc is not None or second == "LEFT":
+            outputs.append({"topic": "OUT", "key": key, "value": {"A": lr["A"], "B": None if rr is None else rr["B"],
+                                                               "VC": vc}, "timestamp": ts})
+    on = "L.X + 1 = C.ID"
+    return {
+        "name": f"stream-stream {first} join on the keys, then stream-table {second} join on {on}",
+        "statements": [LEFT_DDL, RIGHT_DDL, C_DDL,
+                       f"CREATE STREAM OUT AS SELECT C.ID, L.A, R.B, C.VC FROM L {JOIN_WORDS[first]} R WITHIN 1 MINUTE "
+                       f"ON L.ID = R.ID {JOIN_WORDS[second]} C ON {on};"],
+        "inputs": [{"topic": "c", "key": k, "value": {"VC": v}, "timestamp": 0} for k, v in C_ROWS.items()]
+        + sorted(stream_records("l", LEFT_ROWS) + stream_records("r", RIGHT_ROWS), key=lambda r: r["timestamp"]),
+        "outputs": outputs,
+        "post": {"sources": [{"name": "OUT", "type": "stream",
+                              "schema": "C_ID INTEGER KEY, A STRING, B STRING, VC STRING"}]},
+    }
+
+
 def cases() -> list[dict[str, Any]]:
     out = [stream_stream_case(join, *shape) for join in ("INNER", "LEFT", "RIGHT", "FULL") for shape in STREAM_SHAPES]
     out += [stream_table_case(join, *shape) for join in ("INNER", "LEFT") for shape in TABLE_SHAPES]
+    out += [three_way_case(first, second) for first in ("INNER", "LEFT") for second in ("INNER", "LEFT")]
     return out
 
 
