@@ -264,10 +264,12 @@ def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
 
 
 def offset_summaries(engine: Engine, source_name: str) -> list[dict[str, Any]]:
-    """ksqlDB's ``queryOffsetSummaries``: the consumer groups of the queries reading the source."""
+    """ksqlDB's ``queryOffsetSummaries``: the consumer groups of the queries writing the source, with the offsets
+    of the topics they read - how far the source is behind its inputs (ListSourceExecutor passes the source's
+    sink queries, from memory)."""
     out = []
     for q in engine.queries.values():
-        if source_name not in getattr(q, "source_names", []):
+        if q.sink_name != source_name:
             continue
         by_topic: dict[str, list[dict[str, Any]]] = {}
         for p in positions(engine, q):

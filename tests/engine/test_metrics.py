@@ -52,14 +52,17 @@ def test_describe_extended_shows_statistics_and_consumer_offsets(engine: Engine)
     stats = sink.data["statistics"]
     assert "messages-per-sec:" in stats and "total-messages:" in stats and "last-message:" in stats
     assert "dropped-late-records: 0" in stats
+    # the consumer groups are those of the queries writing the source, reading its inputs
+    [group] = sink.data["queryOffsetSummaries"]
+    assert group["groupId"] == f"_confluent-ksql-default_query_{res.query_id}"
+    assert [t["kafkaTopic"] for t in group["topicSummaries"]] == ["s"]
     [source] = engine.execute("DESCRIBE s EXTENDED;")
     assert "consumer-total-messages:" in source.data["statistics"]
     assert "    consumer-lag:         0" in source.data["statistics"]
     assert "consumer-total-messages:        10" in source.data["statistics"]
     assert source.data["errorStats"] == " failed-messages:         0"
-    [group] = source.data["queryOffsetSummaries"]
-    assert group["groupId"] == f"_confluent-ksql-default_query_{res.query_id}"
-    lines = "\n".join(line for e in to_entities(source) for line in render.entity_lines(e, {}))
+    assert source.data["queryOffsetSummaries"] == []  # no query writes s
+    lines = "\n".join(line for e in to_entities(sink) for line in render.entity_lines(e, {}))
     assert "Local runtime statistics" in lines and "Consumer Groups summary:" in lines
     assert "Max lag              : 0" in lines
     assert " Partition | Start Offset | End Offset | Offset | Lag" in lines
