@@ -48,7 +48,13 @@ table source, only to a stream source.`
 The arguments after an aggregate's columns (TOPK's k, the n and ignoreNulls of EARLIEST/LATEST_BY_OFFSET) are
 fixed when the query starts, so each must be written as a literal: a parenthesised or negative number is one,
 a CAST, arithmetic, a function call or a column is not, whatever its value (`Parameter 2 passed to function TOPK
-must be a literal constant, but was expression: 'CAST(2 AS INTEGER)'`)."""
+must be a literal constant, but was expression: 'CAST(2 AS INTEGER)'`).
+
+Their ranges are the functions' own. EARLIEST/LATEST_BY_OFFSET refuse an n below 1 when the query is built
+(`latestN must be 1 or greater`). TOPK and TOPKDISTINCT check no range, as ksqlDB's do: the list is full when
+its size equals k, so a negative k keeps every value (largest first), and with k = 0 the first non-NULL value
+stops the query (`Index -1 out of bounds for length 0`), as does a record that joins a session window when k
+is negative (`Illegal Capacity: -1`)."""
 
 
 def _cell(text: str) -> str:

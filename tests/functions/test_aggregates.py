@@ -304,8 +304,19 @@ class TestTopK:
         assert fn.literal_arg_count(2) == 1 and fn.literal_arg_count(4) == 1
         with pytest.raises(KsqlTypeError):
             agg(registry, "TOPK", INTEGER, literals=["3"])
-        with pytest.raises(KsqlTypeError):
-            agg(registry, "TOPK", INTEGER, literals=[0])
+
+    @pytest.mark.parametrize("name", ["TOPK", "TOPKDISTINCT"])
+    def test_k_below_one_is_accepted_and_runs_ksqldbs_algorithm(self, registry: FunctionRegistry, name: str) -> None:
+        # no range check (TopkKudaf, from memory): k < 0 never fills the list, k = 0 fails at the first value
+        res = agg(registry, name, INTEGER, literals=[-1])
+        assert res.result(feed(res, 3, None, 9, 3)) == ([9, 3, 3] if name == "TOPK" else [9, 3])
+        with pytest.raises(FunctionError, match="Illegal Capacity: -1"):
+            res.merge(feed(res, 1), feed(res, 2))
+        zero = agg(registry, name, INTEGER, literals=[0])
+        assert zero.result(feed(zero, None)) == []
+        assert zero.merge(feed(zero), feed(zero)) == []
+        with pytest.raises(FunctionError, match="Index -1 out of bounds for length 0"):
+            feed(zero, None, 4)
 
     def test_merge(self, registry: FunctionRegistry) -> None:
         res = agg(registry, "TOPK", INTEGER, literals=[2])

@@ -7,7 +7,6 @@ from bisect import bisect_left
 from typing import Any
 
 from ksqlpy import utf16
-from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions.aggregates.base import (
     ResolvedUdaf,
     _bytes_key,
@@ -15,6 +14,7 @@ from ksqlpy.functions.aggregates.base import (
     literal_type,
     reject,
 )
+from ksqlpy.functions.signatures import FunctionError
 from ksqlpy.types import (
     BYTES,
     INTEGER,
@@ -29,13 +29,33 @@ from ksqlpy.types import (
 
 
 def _k_literal(name: str, types: list[SqlType], literals: list[Any]) -> int:
-    # k is an INT parameter: a BIGINT literal (outside INT's range) matches no overload, as in ksqlDB
+    """k as the factory takes it: an INT parameter (a BIGINT literal, outside INT's range, matches no overload,
+    as in ksqlDB). Any value is accepted - ksqlDB's TopkKudaf/TopkDistinctKudaf check no range (from memory);
+    what k <= 0 does is their per-record algorithm's (``_list_of``, ``_full``)."""
     if len(literals) != 1 or literal_type(literals[0]) != INTEGER:
         raise reject(name, types, literals)
-    k = literals[0]
-    if k <= 0:
-        raise KsqlTypeError(f"Function '{name}' requires k to be a positive integer, got {k}.")
-    return k
+    return literals[0]
+
+
+def _full(size: int, k: int) -> bool:
+    """The aggregate list is full when its size *equals* k (``currentSize == topKSize``): a negative k is never
+    reached, so the list keeps every value; with k = 0 the empty list is full and replacing its last element
+    (``list.set(-1, v)`` / ``list.get(-1)``) fails for the first non-null value."""
+    if size == k == 0:
+        raise FunctionError("java.lang.IndexOutOfBoundsException: Index -1 out of bounds for length 0")
+    return size == k
+
+
+def _merged_size(k: int, a: list[Any], b: list[Any]) -> None:
+    """The merger (session windows merge every session a record reaches into a fresh aggregate) allocates
+    ``new ArrayList<>(Math.min(k, a + b))``: a negative k fails there."""
+    if k < 0:
+        raise FunctionError(f"java.lang.IllegalArgumentException: Illegal Capacity: {min(k, len(a) + len(b))}")
+
+
+def _top(entries: list[Any], k: int) -> list[Any]:
+    """The k largest of an ascending list (k = 0: none)."""
+    return entries[len(entries) - k:] if k > 0 else []
 
 
 def _resolve_topk(
@@ -64,19 +84,22 @@ def _resolve_topk(
                 v = _bytes_key(v)
             if order is not None:
                 kv = order(v)
-                if len(acc) >= k and kv <= order(acc[0]):
+                full = _full(len(acc), k)
+                if full and kv <= order(acc[0]):
                     return acc
                 acc.insert(bisect_left(acc, kv, key=order), v)
             else:
-                if len(acc) >= k and v <= acc[0]:
+                full = _full(len(acc), k)
+                if full and v <= acc[0]:
                     return acc
                 acc.insert(bisect_left(acc, v), v)
-            if len(acc) > k:
+            if full:
                 del acc[0]
             return acc
 
         def merge(a: list[Any], b: list[Any]) -> list[Any]:
-            return sorted(a + b, key=order)[-k:]
+            _merged_size(k, a, b)
+            return _top(sorted(a + b, key=order), k)
 
         def result(acc: list[Any]) -> list[Any]:
             out = acc[::-1]
@@ -96,15 +119,17 @@ def _resolve_topk(
         if is_bytes:
             v = _bytes_key(v)
         kv = ordered(v)
-        if len(acc) >= k and kv <= first(acc[0]):
+        full = _full(len(acc), k)
+        if full and kv <= first(acc[0]):
             return acc
         acc.insert(bisect_left(acc, kv, key=first), (v, *others))
-        if len(acc) > k:
+        if full:
             del acc[0]
         return acc
 
     def merge_struct(a: list[Any], b: list[Any]) -> list[Any]:
-        return sorted(a + b, key=first)[-k:]
+        _merged_size(k, a, b)
+        return _top(sorted(a + b, key=first), k)
 
     def result_struct(acc: list[Any]) -> list[dict[str, Any]]:
         out = []
@@ -137,19 +162,19 @@ def _resolve_topk_distinct(
         if is_bytes:
             v = _bytes_key(v)
         i = bisect_left(acc, v) if order is None else bisect_left(acc, order(v), key=order)
+        full = _full(len(acc), k)  # checked first: with k = 0 even a value seen before fails
+        if full and i == 0:
+            return acc
         if i < len(acc) and acc[i] == v:
             return acc
-        if len(acc) >= k:
-            if i == 0:
-                return acc
-            acc.insert(i, v)
+        acc.insert(i, v)
+        if full:
             del acc[0]
-        else:
-            acc.insert(i, v)
         return acc
 
     def merge(a: list[Any], b: list[Any]) -> list[Any]:
-        return sorted(set(a) | set(b), key=order)[-k:]
+        _merged_size(k, a, b)
+        return _top(sorted(set(a) | set(b), key=order), k)
 
     def result(acc: list[Any]) -> list[Any]:
         out = acc[::-1]
