@@ -78,6 +78,14 @@ def _aggregate_text(call: FunctionCall, alias: str) -> str:
     return format_expression(FunctionCall(name=q.fname, args=args))
 
 
+def check_group_by_format(source: Source) -> None:
+    """Analysis (before the windowed-table refusal and every AggregateAnalyzer rule): the KAFKA value format
+    has no GROUP BY."""
+    if source.value_format.upper() == "KAFKA":
+        raise KsqlStatementError(f"Source(s) {source.name} are using the 'KAFKA' value format. This format does not "
+                                 "yet support GROUP BY.")
+
+
 def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, session: SessionState,
                      key_names: list[str], ctx: BindContext,
                      ) -> tuple[Aggregate, list[exp.Expression], list[tuple[exp.Expression, str | None]]]:
@@ -87,9 +95,6 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
     schema = node.schema
     pre_scope = scope_for(schema, alias)
     ident = _Identity(pre_scope, ctx)
-    if source.value_format.upper() == "KAFKA":
-        raise KsqlStatementError(f"Source(s) {source.name} are using the 'KAFKA' value format. This format does not "
-                                 "yet support GROUP BY.")
     if not query.group_by:
         _reject_nested_aggregates([i.expr for i in query.select if not is_star(i.expr)]
                                   + ([query.having] if query.having is not None else []), registry)
@@ -154,15 +159,23 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
             aggs.append(call)
     if not aggs:
         raise KsqlStatementError("GROUP BY requires aggregate functions in either the SELECT or HAVING clause.")
-    if source.kind == "TABLE":
-        check_undo([a.function for a in aggs], [a.resolved for a in aggs])
-    if source.value_format.upper() == "DELIMITED":
-        _check_intermediate_types(aggs)
-
     window = query.window
-    if window is not None:
-        _check_window_shape(window)
-        _check_retention(window, query.emit)
+    # Building the aggregation step (physical planning: after every analysis and logical-planning error, as
+    # ksqlDB's SchemaKGroupedTable.aggregate, from memory): a table's aggregation takes no WINDOW, then only
+    # functions that can undo; then the value format must hold the state, and Kafka Streams' window objects
+    # must accept the WINDOW as written (built with the topology)
+    try:
+        if source.kind == "TABLE":
+            if window is not None:
+                raise KsqlStatementError("Windowing not supported for table aggregations.")
+            check_undo([a.function for a in aggs], [a.resolved for a in aggs])
+        if source.value_format.upper() == "DELIMITED":
+            _check_intermediate_types(aggs)
+        if window is not None:
+            _check_window_shape(window)
+            _check_retention(window, query.emit)
+    except KsqlStatementError as e:
+        ctx.planned(e)
 
     post = [SchemaColumn(n, t, ColumnRole.KEY, _text(g) if not isinstance(g, exp.Column) else None)
             for n, t, g in zip(key_names, key_types, group_by, strict=True)]

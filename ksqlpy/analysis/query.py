@@ -11,7 +11,7 @@ from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.analysis import query_rejections as rejections
-from ksqlpy.analysis.aggregates import plan_aggregation
+from ksqlpy.analysis.aggregates import check_group_by_format, plan_aggregation
 from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled, reserved_names
 from ksqlpy.analysis.reserved_select import check_reserved_select
 from ksqlpy.analysis.scope import scope_for
@@ -222,7 +222,10 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     key_exprs: list[exp.Expression] = [exp.column(c.name) for c in source.key_columns]
     select_items: list[tuple[exp.Expression, str | None]] | None = None
 
-    rejections.check_window(query, source, registry)
+    if query.group_by or _has_aggregate(query, registry):
+        check_group_by_format(source)
+    rejections.check_windowed_table(source, persistent=persistent)
+    rejections.check_window(query, registry)
     if query.partition_by and query.group_by:
         raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
     if query.partition_by and rejections.keeps_key(query.partition_by, source) and (
@@ -250,7 +253,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         select_items = agg_items
 
     items = _expand_select(query, proj_schema, alias, source, select_items, transient=not persistent)
-    rejections.check_sources(query, source, registry, persistent=persistent)
+    rejections.check_table_function_source(query, source, registry)
     if ctx.projection:  # a join's key missing from its projection or selected twice
         raise ctx.projection[0]
 

@@ -1,5 +1,5 @@
 """Queries ksqlDB refuses outright, with its messages: table functions where they cannot run (nested, in
-CASE, beside aggregates, over a table), WINDOW without GROUP BY or over a table aggregation, persistent
+CASE, beside aggregates, over a table), WINDOW without GROUP BY, persistent
 queries reading a windowed table, and re-keying a table or a windowed source.
 
 Each check names the stage ksqlDB makes it in; ``analyze_query`` calls them in that order.
@@ -44,10 +44,16 @@ def check_table_functions(query: Query, registry: FunctionRegistry) -> None:
         raise KsqlStatementError("Table functions cannot be used with aggregations.")
 
 
-def check_sources(query: Query, source: Source, registry: FunctionRegistry, *, persistent: bool) -> None:
-    """After analysis (ksqlDB's ``QueryAnalyzer``): what the FROM source cannot feed."""
+def check_windowed_table(source: Source, *, persistent: bool) -> None:
+    """The end of analysis (ksqlDB's ``PushQueryValidator``, from memory): a persistent query cannot read a
+    windowed table - before anything logical or physical planning finds (AggregateAnalyzer's rules, a missing
+    key, WINDOW on a table aggregation, re-keying a windowed source)."""
     if persistent and source.kind == "TABLE" and source.windowed is not None:
         raise KsqlStatementError("KSQL does not support persistent queries on windowed tables.")
+
+
+def check_table_function_source(query: Query, source: Source, registry: FunctionRegistry) -> None:
+    """After analysis (ksqlDB's ``QueryAnalyzer``): a table cannot feed table functions."""
     if source.kind == "TABLE" and _calls(query, "table", registry):
         raise KsqlStatementError("Table source is not supported with table functions")
 
@@ -77,15 +83,14 @@ def check_repartition(exprs: list[exp.Expression], source: Source, alias: str) -
                                  "See https://github.com/confluentinc/ksql/issues/4385.")
 
 
-def check_window(query: Query, source: Source, registry: FunctionRegistry) -> None:
-    """Logical planning: a WINDOW groups an aggregation of a stream."""
+def check_window(query: Query, registry: FunctionRegistry) -> None:
+    """Logical planning: a WINDOW groups an aggregation. (That it groups a stream's is checked when the
+    aggregation step is built: ``aggregates.plan_aggregation``.)"""
     if query.window is None:
         return
     if not query.group_by and not has_aggregate(query, registry):
         where = f"Line: {query.window.line}, Col: {query.window.column}: " if query.window.line else ""
         raise KsqlStatementError(f"{where}WINDOW clause requires a GROUP BY clause.")
-    if source.kind == "TABLE":
-        raise KsqlStatementError("Windowing not supported for table aggregations.")
 
 
 def check_emit_final(query: Query, windowed_aggregation: bool, properties: Mapping[str, Any]) -> None:
