@@ -71,10 +71,15 @@ class NoGroupByError(KsqlStatementError):
         return NoGroupByError(self.functions, statement)
 
 
+# the argument ksqlDB's AggregateAnalyzer gives an aggregate called without one (from memory)
+DEFAULT_ARGUMENT = "ROWTIME"
+
+
 def _aggregate_text(call: FunctionCall, alias: str) -> str:
-    """An aggregate call as ksqlDB lists it: columns qualified, ``COUNT(*)`` as ``COUNT(ROWTIME)``."""
+    """An aggregate call as ksqlDB lists it: columns qualified, no argument (``COUNT(*)``, ``COUNT()``) as the
+    default argument (``COUNT(ROWTIME)``)."""
     q = qualified(call, alias)
-    args = [exp.column("ROWTIME") if isinstance(a, exp.Star) else a for a in q.call_args]
+    args = [a for a in q.call_args if not isinstance(a, exp.Star)] or [exp.column(DEFAULT_ARGUMENT)]
     return format_expression(FunctionCall(name=q.fname, args=args))
 
 
@@ -415,6 +420,14 @@ def _resolve_aggregate(f: FunctionCall, index: int, scope: Scope, ctx: BindConte
     args = list(f.call_args)
     if len(args) == 1 and isinstance(args[0], exp.Star):
         args = []
+    if not args:
+        # ksqlDB's AggregateAnalyzer (from memory): an aggregate called without arguments - COUNT(*) is one,
+        # so are COUNT(), SUM(*), MAX() - takes the default argument ROWTIME (typed BIGINT by
+        # ExpressionTypeManager's DEFAULT_FUNCTION_ARG_SCHEMA). COUNT keeps its argument-less form here: it
+        # counts rows, which is COUNT(ROWTIME), ROWTIME never being NULL
+        args = [exp.column(DEFAULT_ARGUMENT)]
+        if f.fname == "COUNT":
+            args = []
     # every argument is typed and the overload chosen before the literal arguments are checked (ksqlDB)
     typed = [bind(a, scope, ctx, Clause.SELECT) for a in args]
     n_lit = fn.init_arg_count([b.type for b in typed])
@@ -432,4 +445,5 @@ def _resolve_aggregate(f: FunctionCall, index: int, scope: Scope, ctx: BindConte
     types = [b.type for b in bound_args]
     resolved = fn.resolve(types, literals, dict(session.properties))
     return AggregateCall(name=f"KSQL_AGG_VARIABLE_{index}", function=f.fname, args=bound_args, literals=literals,
-                         text=_text(f), resolved=resolved, arg_types=types)
+                         text=_text(f), resolved=resolved, arg_types=types,
+                         literal_texts=[format_expression(a) for a in args[n_cols:]])

@@ -21,10 +21,23 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ksqlpy.analysis.aggregates import DEFAULT_ARGUMENT
 from ksqlpy.catalog import Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.bound import ColumnRef, Expr
-from ksqlpy.plan.logical import Aggregate, EmitMode, Filter, FlatMap, Join, Rekey, ResultKind, Scan, Sink
+from ksqlpy.plan.internal_values import internal_names, internal_text
+from ksqlpy.plan.logical import (
+    Aggregate,
+    AggregateCall,
+    EmitMode,
+    Filter,
+    FlatMap,
+    Join,
+    Rekey,
+    ResultKind,
+    Scan,
+    Sink,
+)
 
 _JOIN_STEPS = {"STREAM_STREAM": "StreamStreamJoin", "STREAM_TABLE": "StreamTableJoin",
                "TABLE_TABLE": "TableTableJoin", "FOREIGN_KEY": "ForeignKeyTableTableJoin"}
@@ -209,13 +222,11 @@ def _join_root(node: Join) -> PlanStep:
     return PlanStep(_JOIN_STEPS.get(node.flavor, "StreamStreamJoin"), {"queryContext": "Join"})
 
 
-def _columns_in(exprs: list[Expr]) -> list[str]:
-    names: list[str] = []
-    for e in exprs:
-        for col in e.walk():
-            if isinstance(col, ColumnRef) and col.name not in names:
-                names.append(col.name)
-    return names
+def _call_text(call: AggregateCall, names: tuple[dict[str, str], dict[Expr, str]]) -> str:
+    """An aggregate call over the internal columns: ``COUNT(*)`` reads its default argument ROWTIME
+    (``COUNT(KSQL_INTERNAL_COL_1)``), literal arguments as written (``TOPK(KSQL_INTERNAL_COL_1, 2)``)."""
+    args = [internal_text(a, names) for a in call.args] or [names[0][DEFAULT_ARGUMENT]]
+    return f"{call.function}({', '.join(args + call.literal_texts)})"
 
 
 def plan_steps(plan: Sink, sink: Source) -> list[PlanStep]:
@@ -239,7 +250,11 @@ def plan_steps(plan: Sink, sink: Source) -> list[PlanStep]:
         steps.append(PlanStep("StreamFlatMap"))
     agg = plan.find(Aggregate)
     if agg is not None:
-        group_text = _list([str(e) for e in agg.group_by])
+        # the steps after the Prepare step read its internal columns, and ksqlDB's plan names them so
+        # (AggregateNode: internalGroupByColumns, requiredColumnNames, functionsWithInternalIdentifiers, from
+        # memory): two aggregations compare by the shape of their state, not by the source columns they read
+        names = internal_names(agg)
+        group_text = _list([internal_text(e, names) for e in agg.group_by])
         if table:
             steps += [PlanStep("TableGroupBy"), PlanStep("TableAggregate")]
         else:
@@ -248,11 +263,10 @@ def plan_steps(plan: Sink, sink: Source) -> list[PlanStep]:
             steps.append(PlanStep("StreamGroupByKey", {"queryContext": "Aggregate/GroupBy"}) if by_key else
                          PlanStep("StreamGroupByV2", {"queryContext": "Aggregate/GroupBy",
                                                       "groupByExpressions": group_text}))
-            calls = _list([a.text for a in agg.aggregates])
+            calls = _list([_call_text(a, names) for a in agg.aggregates])
             steps.append(PlanStep("StreamWindowedAggregate" if agg.window is not None else "StreamAggregate",
                                   {"queryContext": "Aggregate/Aggregate",
-                                   "nonAggregateColumns": _list([_q(n) for n in
-                                                                 _columns_in(list(agg.group_by))]),
+                                   "nonAggregateColumns": _list([_q(n) for n in names[0].values()]),
                                    "aggregationFunctions": calls}))
         if agg.having is not None:
             steps.append(PlanStep("TableFilter"))

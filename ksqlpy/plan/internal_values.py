@@ -13,6 +13,8 @@ intermediate (state) type: AVG's ``STRUCT<SUM, COUNT>``, not its DOUBLE result.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ksqlpy import types as T
 from ksqlpy.expr import bound as B
 from ksqlpy.plan.logical import Aggregate
@@ -41,19 +43,40 @@ def required_columns(agg: Aggregate) -> list[tuple[str, T.SqlType]]:
     return list(seen.items())
 
 
-def repartition_values(agg: Aggregate) -> Columns:
-    """The value of ``Aggregate-GroupBy-repartition``: every internal column of the Prepare step."""
-    required = required_columns(agg)
-    out: Columns = [(INTERNAL_COLUMN.format(i), t) for i, (_, t) in enumerate(required)]
-    names = {n for n, _ in required}
-    seen: set[B.Expr] = set()
+def internal_names(agg: Aggregate) -> tuple[dict[str, str], dict[B.Expr, str]]:
+    """ksqlDB's ``InternalSchema``: each required column's internal name, then each aggregate argument's that
+    is not a plain required column (by expression, each once)."""
+    columns = {n: INTERNAL_COLUMN.format(i) for i, (n, _) in enumerate(required_columns(agg))}
+    expressions: dict[B.Expr, str] = {}
     for call in agg.aggregates:
         for a in call.args:
-            if isinstance(a, B.ColumnRef) and a.name in names or a in seen:
+            if isinstance(a, B.ColumnRef) and a.name in columns or a in expressions:
                 continue
-            seen.add(a)
-            out.append((INTERNAL_COLUMN.format(len(out)), a.type))
-    return out
+            expressions[a] = INTERNAL_COLUMN.format(len(columns) + len(expressions))
+    return columns, expressions
+
+
+def internal_text(e: B.Expr, names: tuple[dict[str, str], dict[B.Expr, str]]) -> str:
+    """An expression over the aggregation's input as ksqlDB's steps after the Prepare step print it: over the
+    internal columns (``UCASE(KSQL_INTERNAL_COL_0)``)."""
+    columns, expressions = names
+    if e in expressions:
+        return expressions[e]
+
+    def rename(node: B.Expr) -> B.Expr:
+        if isinstance(node, B.ColumnRef) and node.name in columns:
+            return replace(node, display=columns[node.name])
+        return node
+
+    return str(e.transform(rename))
+
+
+def repartition_values(agg: Aggregate) -> Columns:
+    """The value of ``Aggregate-GroupBy-repartition``: every internal column of the Prepare step."""
+    out: Columns = list(required_columns(agg))
+    _, expressions = internal_names(agg)
+    out += [(name, e.type) for e, name in expressions.items()]
+    return [(INTERNAL_COLUMN.format(i), t) for i, (_, t) in enumerate(out)]
 
 
 def aggregate_store_values(agg: Aggregate) -> Columns:

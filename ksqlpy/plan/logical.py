@@ -132,11 +132,14 @@ class AggregateCall:
 
     name: str
     function: str
-    args: list[Expr]  # non-literal arguments (COUNT(*) has none), over the pre-aggregation row
+    # non-literal arguments, over the pre-aggregation row; COUNT(*) / COUNT() has none: it counts the default
+    # argument ROWTIME (``analysis.aggregates.DEFAULT_ARGUMENT``), which is never NULL, so every row
+    args: list[Expr]
     literals: list[Any]
     text: str = ""  # the call as written, e.g. COUNT(*)
     resolved: Any = None  # ResolvedAggregate once typed
     arg_types: list[SqlType] = field(default_factory=list)
+    literal_texts: list[str] = field(default_factory=list)  # the literal arguments as written (TOPK's k)
 
 
 @dataclass

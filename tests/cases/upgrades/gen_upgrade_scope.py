@@ -7,7 +7,9 @@ The rule (ksqlDB's ``StructuredDataSource.canUpgradeTo`` when the sink is put in
   value columns may only be appended;
 - passive steps (filters, projections) may be added, removed or changed; every other step must match:
   the source's topic, PARTITION BY's key expressions (PARTITION BY the input's own key is no step), GROUP BY's
-  expressions, the aggregate calls; a plan with a join (any kind) cannot be upgraded at all, and a
+  expressions, the aggregation's columns and calls - all three over the Prepare step's internal columns
+  (KSQL_INTERNAL_COL_<n>: the columns GROUP BY and the aggregates read, COUNT(*) reading ROWTIME), so an
+  aggregation whose state keeps its shape is upgradable; a plan with a join (any kind) cannot be upgraded at all, and a
   non-join plan cannot become one.
 An accepted upgrade runs the new query (the harness feeds its inputs after every statement ran, so the
 outputs are the new query's); a refused one names the first rule that fails.
@@ -199,6 +201,9 @@ def accepted(shape: Shape) -> list[Accepted]:
             Accepted("a HAVING is added", "CREATE OR REPLACE TABLE O AS SELECT ID, COUNT(*) AS C FROM S GROUP BY ID "
                      "HAVING COUNT(*) > 1;", Counting(every_row, by_id, lambda g, n: {"C": n}, lambda n: n > 1),
                      "ID INT KEY, C BIGINT"),
+            Accepted("the aggregate's argument changes (COUNT(*) reads ROWTIME, both one internal column)",
+                     "CREATE OR REPLACE TABLE O AS SELECT ID, COUNT(W) AS C FROM S GROUP BY ID;",
+                     Counting(every_row, by_id, lambda g, n: {"C": n}), "ID INT KEY, C BIGINT"),
             Accepted("a column of the key and the aggregate is appended",
                      "CREATE OR REPLACE TABLE O AS SELECT ID, COUNT(*) AS C, ID * 100 + COUNT(*) AS D FROM S "
                      "GROUP BY ID;", Counting(every_row, by_id, lambda g, n: {"C": n, "D": g * 100 + n}),
@@ -284,10 +289,12 @@ def refused(shape: Shape, fmt: str) -> list[Refused]:
         return [
             Refused("an aggregate is added", "CREATE OR REPLACE TABLE O AS SELECT ID, COUNT(*) AS C, SUM(V) AS T "
                     "FROM S GROUP BY ID;", "Query is not upgradeable. Plan step of type StreamAggregate must have "
-                    "matching aggregationFunctions. Values differ: [COUNT(*)] vs. [COUNT(*), SUM(V)]"),
-            Refused("the aggregate changes, its type kept", "CREATE OR REPLACE TABLE O AS SELECT ID, COUNT(W) AS C "
-                    "FROM S GROUP BY ID;", "Query is not upgradeable. Plan step of type StreamAggregate must have "
-                    "matching aggregationFunctions. Values differ: [COUNT(*)] vs. [COUNT(W)]"),
+                    "matching nonAggregateColumns. Values differ: [`KSQL_INTERNAL_COL_0`, `KSQL_INTERNAL_COL_1`] vs. "
+                    "[`KSQL_INTERNAL_COL_0`, `KSQL_INTERNAL_COL_1`, `KSQL_INTERNAL_COL_2`]"),
+            Refused("the aggregate function changes over the same internal column",
+                    "CREATE OR REPLACE TABLE O AS SELECT ID, MAX(ROWTIME) AS C FROM S GROUP BY ID;",
+                    "Query is not upgradeable. Plan step of type StreamAggregate must have matching "
+                    "aggregationFunctions. Values differ: [COUNT(KSQL_INTERNAL_COL_1)] vs. [MAX(KSQL_INTERNAL_COL_1)]"),
             Refused("a window is added", "CREATE OR REPLACE TABLE O AS SELECT ID, COUNT(*) AS C FROM S WINDOW "
                     "TUMBLING (SIZE 1 MINUTE) GROUP BY ID;",
                     "Cannot upgrade data source: DataSource '`O`' has topic = KsqlTopic{kafkaTopicName='O', "
@@ -301,7 +308,8 @@ def refused(shape: Shape, fmt: str) -> list[Refused]:
         return [
             Refused("the GROUP BY expression changes", "CREATE OR REPLACE TABLE O AS SELECT UCASE(W) AS W, COUNT(*) "
                     "AS C FROM S GROUP BY UCASE(W);", "Query is not upgradeable. Plan step of type StreamGroupByV2 "
-                    "must have matching groupByExpressions. Values differ: [W] vs. [UCASE(W)]"),
+                    "must have matching groupByExpressions. Values differ: [KSQL_INTERNAL_COL_0] vs. "
+                    "[UCASE(KSQL_INTERNAL_COL_0)]"),
             schema("CREATE OR REPLACE TABLE O AS SELECT ID, COUNT(*) AS C FROM S GROUP BY ID;",
                    "the GROUP BY column changes", "`ID` INTEGER KEY, `C` BIGINT", KEYS_CHANGED + "`W` STRING KEY]"),
         ]
