@@ -153,15 +153,20 @@ class JoinScope:
 def check_clause_columns(query: Query, scope: JoinScope) -> None:
     """ksqlDB's Analyzer, once the FROM clause and its joins are read, resolves the columns of WHERE, GROUP BY,
     PARTITION BY, HAVING and then SELECT (its ColumnReferenceValidator; from memory) - all before the logical
-    planner checks any join's order, type and keys. A name that may be the join's synthetic key, and a window
-    bound (resolved by the clause that may read it), are left to the later stages."""
+    planner checks any join's order, type and keys. A window bound (resolved by the clause that may read it) is
+    left to the later stages, and so is a name that may be the join's synthetic key - in SELECT only, and only
+    when there is no GROUP BY (the one place the joined row's key column is read: WHERE, GROUP BY, PARTITION BY
+    and HAVING are resolved against the sources, and a grouped SELECT reads the aggregation's columns; ksqlDB's
+    Analyzer, from memory). Whether the join has such a key is known once its tree is planned."""
     clauses = [("WHERE", [query.where] if query.where is not None else []), ("GROUP BY", query.group_by),
                ("PARTITION BY", query.partition_by), ("HAVING", [query.having] if query.having is not None else []),
                ("SELECT", [i.expr for i in query.select])]
+    synthetic_clauses = () if query.group_by else ("SELECT",)
     for clause, exprs in clauses:
         for e in exprs:
             for col in column_refs(e):
-                if not col.table and (col.name in WINDOW_BOUNDS or MAYBE_SYNTHETIC_KEY.fullmatch(col.name)):
+                if not col.table and (col.name in WINDOW_BOUNDS or (clause in synthetic_clauses
+                                                                    and MAYBE_SYNTHETIC_KEY.fullmatch(col.name))):
                     continue
                 scope.resolve(col, clause)
 
