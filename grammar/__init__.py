@@ -13,7 +13,7 @@ Every syntax problem is a ``ksqlpy.errors.KsqlParseError`` with a 1-based line a
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import TypeVar
 
 from sqlglot import exp
@@ -67,11 +67,15 @@ def tokenize(sql: str) -> list[Token]:
 
 
 def parse(
-    sql: str, variables: dict[str, str] | None = None, *, allow_run_script: bool = True
+    sql: str, variables: dict[str, str] | None = None, *, allow_run_script: bool = True,
+    types: Collection[str] | None = None,
 ) -> list[Statement]:
     """Parse a script into statements, substituting ``${var}`` references first if ``variables``.
 
     ``allow_run_script=False`` rejects RUN SCRIPT like ksqlDB's server does (it is a CLI command).
+    ``types``: the registered custom type names, so a statement is prepared as ksqlDB's AST builder does it
+    (an unknown type reported in its place among the builder's other refusals); None leaves type names to
+    the engine (``ksqlpy.analysis.prepared_types``).
     """
     if variables is not None:
         undefined = undefined_reference(sql, variables)
@@ -83,6 +87,7 @@ def parse(
         sql = substitute_variables(sql, variables)
     parser = KsqlParser(dialect=DIALECT)
     parser.allow_run_script = allow_run_script
+    parser.types = types
     return _guarded(parser, sql, lambda tokens: parser.parse_script(sql, tokens))
 
 
@@ -135,9 +140,9 @@ def parse_schema(text: str) -> list[ColumnDef]:
         parser.start(tokens, text, Positions(text), None)
         if not parser._curr:
             return []
-        columns = [parse_column_def(parser, None)]
+        columns = [parse_column_def(parser)]
         while parser._match(TokenType.COMMA):
-            columns.append(parse_column_def(parser, None))
+            columns.append(parse_column_def(parser))
         if parser._curr:
             raise parser.syntax_error("{',', <EOF>}")
         return columns

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Collection, Iterator
 from contextlib import contextmanager
 from typing import Any, NoReturn, TypeVar
 
@@ -51,6 +51,9 @@ class TokenParser(Parser):
 
     positions: Positions
     end_token: Token | None
+    # the custom type names registered when the statement is prepared (ksqlDB's AST builder resolves every
+    # written type against its TypeRegistry); None: not known here, types are resolved later (prepared_types)
+    types: Collection[str] | None = None
 
     # ------------------------------------------------------------------ cursor
 

@@ -39,16 +39,25 @@ class KsqlParser(ExpressionParser):
         positions = Positions(sql)
         statements: list[Statement] = []
         chunk: list[Token] = []
+        # ksqlDB parses the whole text before it prepares any statement: a statement's preparation failure
+        # waits until every later statement parsed (a syntax error anywhere comes first)
+        prepare_failure: KsqlParseError | None = None
         for token in tokens:
             if token.token_type != TokenType.SEMICOLON:
                 chunk.append(token)
                 continue
             if not chunk:
                 raise self._empty_statement(sql, positions, token)
-            statements.append(self._parse_chunk(sql, positions, chunk, token))
+            statement, failure = self._parse_chunk(sql, positions, chunk, token)
+            statements.append(statement)
+            prepare_failure = prepare_failure or failure
             chunk = []
         if chunk:
-            statements.append(self._parse_chunk(sql, positions, chunk, None))
+            statement, failure = self._parse_chunk(sql, positions, chunk, None)
+            statements.append(statement)
+            prepare_failure = prepare_failure or failure
+        if prepare_failure is not None:
+            raise prepare_failure
         return statements
 
     def _empty_statement(self, sql: str, positions: Positions, semicolon: Token) -> KsqlParseError:
@@ -60,7 +69,8 @@ class KsqlParser(ExpressionParser):
 
     def _parse_chunk(
         self, sql: str, positions: Positions, chunk: list[Token], semicolon: Token | None
-    ) -> Statement:
+    ) -> tuple[Statement, KsqlParseError | None]:
+        """The statement, and the first fault found while preparing it (``defer``), if any."""
         self.start(chunk, sql, positions, semicolon)
         start = chunk[0].start
         end = (semicolon or chunk[-1]).end + 1
@@ -68,14 +78,15 @@ class KsqlParser(ExpressionParser):
             statement = self.parse_statement()
             if self._curr:
                 raise self._trailing(semicolon is not None)
-            if self.deferred is not None:
-                raise self.deferred
         except KsqlParseError as e:
             # ksqlDB quotes the failing line of the text, not the whole statement
             raise with_statement(e, failing_line(sql, e.line) if e.line else sql[start:end]) from None
+        failure = self.deferred
+        if failure is not None:
+            failure = with_statement(failure, failing_line(sql, failure.line) if failure.line else sql[start:end])
         statement.text = sql[start:end]
         statement.line, statement.column = positions.line_col(start)
-        return statement
+        return statement, failure
 
     def _trailing(self, terminated: bool) -> KsqlParseError:
         """Text after a complete statement, where ANTLR's ``singleStatement`` matches ';'. One token before

@@ -60,7 +60,7 @@ def _create(p: KsqlParser) -> ast.Statement:
     if undecided and not p.is_identifier():
         raise p.syntax_error(None)
     name = p.parse_identifier("a source name")
-    columns = _table_elements(p, kind) if p._curr.token_type == TokenType.L_PAREN else None
+    columns = _table_elements(p) if p._curr.token_type == TokenType.L_PAREN else None
     undecided = undecided and columns is None
     with_at = p.line_col(p._curr)
     properties, _ = _undecided_properties(p) if undecided else (
@@ -78,25 +78,61 @@ def _create(p: KsqlParser) -> ast.Statement:
             or_replace=or_replace,
             if_not_exists=if_not_exists,
         )
+    # ksqlDB's AstBuilder.visitCreateStream/Table, once the whole text parsed: each column's type (deferred as
+    # it was read), TableElements.of (duplicate names), CreateSourceProperties.from (the WITH clause), then the
+    # CreateStream/CreateTable constructor (KEY vs PRIMARY KEY) - the first fault in that order is reported
+    _defer_duplicate_columns(p, columns or [])
+    prepared = _prepare_properties(p, PropertyScope.CREATE_SOURCE, properties, with_at, defer=True)
+    _defer_key_constraint(p, kind, columns or [])
     return ast.CreateSource(
         kind=kind,
         name=name,
         columns=columns or [],
-        properties=_prepare_properties(p, PropertyScope.CREATE_SOURCE, properties, with_at),
+        properties=prepared,
         or_replace=or_replace,
         if_not_exists=if_not_exists,
         is_source=is_source,
     )
 
 
+def _defer_duplicate_columns(p: KsqlParser, columns: list[ast.ColumnDef]) -> None:
+    """ksqlDB's TableElements refuses a name declared twice (from memory): ``Duplicate column names: `V```,
+    the names in the order they are first declared, without a position."""
+    names = [c.name for c in columns]
+    duplicates = [n for i, n in enumerate(names) if names.count(n) > 1 and names.index(n) == i]
+    if duplicates:
+        p.defer(KsqlParseError("Duplicate column names: " + ", ".join(f"`{n}`" for n in duplicates), prepared=True))
+
+
+KEY_KINDS = ("\nTables have PRIMARY KEYs, which are unique and NON NULL.\n"
+             "Streams have KEYs, which have no uniqueness or NON NULL constraints.")
+
+
+def _defer_key_constraint(p: KsqlParser, kind: str, columns: list[ast.ColumnDef]) -> None:
+    """A stream's PRIMARY KEY or a table's KEY: refused by ksqlDB's CreateStream/CreateTable constructor, at the
+    first such column, as a ParseFailedException of its own - worded ``Line: L, Col: C: ...`` and not prefixed
+    ``Failed to prepare statement:`` (from memory)."""
+    for c in columns:
+        if kind == "STREAM" and c.primary_key:
+            wrong, right, kinds = "PRIMARY KEY", "KEY", "streams"
+        elif kind == "TABLE" and c.key and not c.primary_key:
+            wrong, right, kinds = "KEY", "PRIMARY KEY", "tables"
+        else:
+            continue
+        p.defer(KsqlParseError(f"Column `{c.name}` is a '{wrong}' column: please use '{right}' for {kinds}.{KEY_KINDS}",
+                               c.line, c.column, located=True))
+        return
+
+
 def _prepare_properties(p: KsqlParser, scope: PropertyScope, properties: dict[str, Any],
-                        where: tuple[int, int]) -> dict[str, Any]:
+                        where: tuple[int, int], *, defer: bool = False) -> dict[str, Any]:
     """The WITH clause prepared as ksqlDB's AST builder does - after the whole text parsed: with text left
-    after the statement (a syntax error, reported first) its refusal waits (``defer``)."""
+    after the statement (a syntax error, reported first), or a fault the builder found earlier (``defer``),
+    its refusal waits."""
     try:
         return prepare_properties(scope, properties, where)
     except KsqlParseError as e:
-        if not p._curr:
+        if not p._curr and not defer and p.deferred is None:
             raise
         p.defer(e)
         return {}
@@ -114,18 +150,18 @@ def _undecided_properties(p: KsqlParser) -> tuple[dict[str, Any], dict[str, Any]
         raise
 
 
-def _table_elements(p: KsqlParser, kind: str | None) -> list[ast.ColumnDef]:
+def _table_elements(p: KsqlParser) -> list[ast.ColumnDef]:
     p.expect(TokenType.L_PAREN, "(")
-    columns = [parse_column_def(p, kind)]
+    columns = [parse_column_def(p)]
     while p._match(TokenType.COMMA):
-        columns.append(parse_column_def(p, kind))
+        columns.append(parse_column_def(p))
     if not p._match(TokenType.R_PAREN):
         raise p.syntax_error("{',', ')'}")
     return columns
 
 
-def parse_column_def(p: KsqlParser, kind: str | None) -> ast.ColumnDef:
-    """``name type [KEY | PRIMARY KEY | HEADERS | HEADER('k')]``; ``kind`` checks KEY vs PRIMARY KEY."""
+def parse_column_def(p: KsqlParser) -> ast.ColumnDef:
+    """``name type [KEY | PRIMARY KEY | HEADERS | HEADER('k')]`` (KEY vs PRIMARY KEY: ``_defer_key_constraint``)."""
     name_token = p._curr
     line, col = p.line_col(name_token)
     name = p.parse_identifier("a column name")
@@ -141,14 +177,6 @@ def parse_column_def(p: KsqlParser, kind: str | None) -> ast.ColumnDef:
         p.expect(TokenType.L_PAREN, "(")
         column.header_key = p.parse_string(_is(TokenType.R_PAREN))
         p.expect_close(TokenType.R_PAREN, ")", F.COLUMN_END)
-    if kind == "TABLE" and column.key and not column.primary_key:
-        raise p.error(
-            f"Column `{column.name}` is a 'KEY' column: please use 'PRIMARY KEY' for tables.", name_token, located=True
-        )
-    if kind == "STREAM" and column.primary_key:
-        raise p.error(
-            f"Column `{column.name}` is a 'PRIMARY KEY' column: please use 'KEY' for streams.", name_token, located=True
-        )
     return column
 
 

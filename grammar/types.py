@@ -66,7 +66,12 @@ def parse_type(p: TokenParser) -> SqlType:
         primitive = PRIMITIVES_BY_NAME.get(token.text.upper())
         if primitive is not None:
             return primitive
-    return TypeName(p.normalize(token))
+    name = TypeName(p.normalize(token))
+    if p.types is not None and name.type_name not in p.types:
+        # ksqlDB's SqlTypeParser while its AST builder visits the statement: after the whole text parsed, in
+        # the order the statement writes its parts (message as in analysis/prepared_types)
+        p.defer(KsqlParseError(f"Cannot resolve unknown type: {name.type_name}", prepared=True))
+    return name
 
 
 def _check_decimal(p: TokenParser, token: Token, precision: int, scale: int) -> None:

@@ -103,7 +103,8 @@ class KsqlParseError(KsqlError):
 
     Syntax errors read ``line L:C: ...`` (ksqlDB's ANTLR form). ``prepared=True`` marks what ksqlDB's AST
     builder rejects in well-formed text, while it prepares the statement: ``Failed to prepare statement: ``
-    then ``line L:C: ...`` or, with ``located=True``, its node-location form ``Line: L, Col: C: ...``.
+    then ``line L:C: ...``. ``located=True``: a ParseFailedException the builder throws itself, in the
+    node-location form ``Line: L, Col: C: ...``, which ksqlDB's prepare passes on without the prefix.
     """
 
     error_code = 40001
@@ -116,7 +117,7 @@ class KsqlParseError(KsqlError):
             where = f"Line: {line}, Col: {column}: "
         else:
             where = f"line {line}:{column}: "
-        stage = "Failed to prepare statement: " if prepared or located else ""
+        stage = "Failed to prepare statement: " if prepared else ""
         super().__init__(f"{stage}{where}{message}")
         self.raw_message = message
         self.line = line

@@ -73,6 +73,9 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], overrides:
     server_enabled = as_bool(ctx.engine.prop(SUBSTITUTION, "true"))
     enabled = as_bool((overrides or {}).get(SUBSTITUTION, server_enabled))
     out: list[Prepared] = []
+    # each statement is prepared against the types the request's earlier statements leave registered (ksqlDB
+    # prepares it against its sandbox): a CREATE TYPE adds its name, a DROP TYPE removes it
+    types = set(ctx.engine.catalog.types())
     try:
         pieces = grammar.split_statements(text)
     except KsqlError as e:
@@ -85,7 +88,8 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], overrides:
         # behind blanks standing for the text before it (line breaks kept)
         padding = "".join(c if c == "\n" else " " for c in text[:start]) if start > 0 else ""
         try:
-            stmts = grammar.parse(padding + piece, variables if enabled else None, allow_run_script=False)
+            stmts = grammar.parse(padding + piece, variables if enabled else None, allow_run_script=False,
+                                  types=frozenset(types))
         except KsqlParseError as e:
             head, statement = split_statement_suffix(e.message)
             if statement is not None and e.line and not (enabled and variables):
@@ -101,6 +105,10 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], overrides:
                 enabled = as_bool(stmt.value)
             elif isinstance(stmt, A.UnsetProperty) and stmt.name == SUBSTITUTION:
                 enabled = server_enabled
+            elif isinstance(stmt, A.CreateType):
+                types.add(stmt.name)
+            elif isinstance(stmt, A.DropType):
+                types.discard(stmt.name)
             elif isinstance(stmt, A.DefineVariable):
                 define_variable(variables, stmt.name, stmt.value)
             elif isinstance(stmt, A.UndefineVariable) and undefine_variable(variables, stmt.name) is None:

@@ -77,7 +77,7 @@ def _check_column(kind: str, c: ColumnDef, seen: set[str], custom: dict[str, T.S
     if c.name in (reserved if reserved is not None else frozenset(SYSTEM_COLUMNS) | frozenset(WINDOW_COLUMNS)):
         raise KsqlStatementError(f"'{c.name}' is a reserved column name. You cannot use it as a name for a column.")
     if c.name in seen:
-        raise KsqlStatementError(f"Duplicate column name '{c.name}'")
+        raise KsqlStatementError(f"Duplicate column names: `{c.name}`")  # as the parser's (grammar.statements)
     seen.add(c.name)
     t = resolve_type(c.type, custom)
     if c.key and kind == "STREAM" and c.primary_key:
@@ -161,10 +161,13 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
                                  f"supported on source {stmt.kind.lower()}s.")
     check_topic_properties(stmt.kind, props, windowed=False)
+    # the formats are resolved before the columns are checked: ksqlDB's DefaultFormatInjector (a missing
+    # VALUE_FORMAT) and SchemaRegisterInjector (an unknown format) run before CreateSourceFactory (reserved
+    # names, a table's key; from memory)
+    key_fmt, value_fmt = formats_from_properties(props, config, has_key=any(c.key for c in stmt.columns))
     columns = check_columns(stmt.kind, stmt.columns, custom, reserved_names(config))
     check_headers_enabled(columns, config)
     keys = [c for c in columns if c.key]
-    key_fmt, value_fmt = formats_from_properties(props, config, has_key=bool(keys))
     if not columns:
         raise KsqlStatementError("No columns supplied.")
     if stmt.kind == "TABLE" and not keys:

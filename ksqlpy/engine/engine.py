@@ -169,7 +169,9 @@ class Engine:
     def parse(self, sql: str) -> list[A.Statement]:
         enabled = str(self.prop("ksql.variable.substitution.enable", "true")).lower() == "true"
         # RUN SCRIPT is the shell's (it reads the file itself); ksqlDB's engine does not parse it
-        return grammar.parse(sql, self.variables if enabled else None, allow_run_script=False)
+        # prepared against the types registered now: execute() parses each statement just before it runs
+        return grammar.parse(sql, self.variables if enabled else None, allow_run_script=False,
+                             types=frozenset(self.catalog.types()))
 
     def execute(self, sql: str, properties: dict[str, Any] | None = None,
                 run: Callable[[A.Statement, dict[str, Any] | None], StatementResult] | None = None,

@@ -68,8 +68,9 @@ def test_type_errors_name_the_expression_they_come_from(engine: Engine) -> None:
 
 
 def test_declared_column_errors_point_at_the_column(engine: Engine) -> None:
-    msg = error(engine, "CREATE STREAM c (k STRING KEY,\n  v INT, v STRING) WITH (kafka_topic='c', value_format='JSON');")
-    assert msg == "Line: 2, Col: 10: Duplicate column name 'V'"
+    msg = error(engine, "CREATE STREAM c (k STRING KEY,\n  v INT, ROWTIME STRING) WITH (kafka_topic='c', "
+                        "value_format='JSON');")
+    assert msg == "Line: 2, Col: 10: 'ROWTIME' is a reserved column name. You cannot use it as a name for a column."
     msg = error(engine, "CREATE STREAM c (k MAP<STRING, INT> KEY) WITH (kafka_topic='c', value_format='JSON');")
     assert msg.startswith("Line: 1, Col: 18: Map keys, including types that contain maps, are not supported")
 

@@ -101,6 +101,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("analysis/gen_lambda_sanitizer.py", {"lambda-sanitizer.json": lambda g: g["cases"]()}),
     ("analysis/gen_unknown_types.py", {"unknown-types.json": lambda g: g["cases"]()}),
     ("analysis/gen_rowkey_scope.py", {"rowkey-scope.json": lambda g: g["cases"]()}),
+    ("analysis/gen_create_fault_order.py", {"create-fault-order.json": lambda g: g["cases"]()}),
     ("serde/create_schema_ids_gen.py", {"create-schema-ids.json": lambda g: g["tests"]}),
     ("serde/protobuf_wire_types_gen.py", {"protobuf-wire-types.json": lambda g: g["tests"]}),
     ("serde/mistyped_values_gen.py", {"mistyped-values.json": lambda g: g["tests"]}),
