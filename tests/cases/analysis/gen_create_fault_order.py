@@ -153,7 +153,40 @@ def cases() -> list[Case]:
                                "value_format='JSON', partitions=1) EMIT;"],
                 "expectedException": {"type": "io.confluent.ksql.parser.exception.ParseFailedException",
                                       "message": "Syntax Error"}})
+    out += as_select_cases()
     return out
+
+
+SOURCE = "CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);"
+SINK = "CREATE STREAM O AS SELECT K, V FROM S;"
+
+
+def as_select_cases() -> list[Case]:
+    """CREATE ... AS SELECT and INSERT INTO ... SELECT: AstBuilder visits the query (its CAST types) before the
+    WITH clause (CreateSourceAsProperties / InsertIntoProperties); both before the sanitizer (unknown sources)
+    and the analyzer (unknown columns, then the sink's formats)."""
+    unknown_type = PREPARE + "Cannot resolve unknown type: NOSUCHTYPE"
+    unknown_prop = PREPARE + "Invalid config variable(s) in the WITH clause: FOO"
+    shapes = [
+        ("CSAS: an unknown CAST type before an unknown WITH property", [SOURCE],
+         "CREATE STREAM O2 WITH (foo=1) AS SELECT K, CAST(V AS NOSUCHTYPE) AS W FROM S;", unknown_type),
+        ("CSAS: an unknown WITH property before an unknown source", [],
+         "CREATE STREAM O2 WITH (foo=1) AS SELECT K, V FROM NOPE;", unknown_prop),
+        ("CSAS: an unknown WITH property before an unknown column", [SOURCE],
+         "CREATE STREAM O2 WITH (foo=1) AS SELECT K, NOPE FROM S;", unknown_prop),
+        ("CSAS: an unknown column before an unknown sink format", [SOURCE],
+         "CREATE STREAM O2 WITH (value_format='NOPE') AS SELECT K, NOPE FROM S;",
+         "SELECT column 'NOPE' cannot be resolved."),
+        ("CTAS: an unknown WITH property before an unknown source", [],
+         "CREATE TABLE O2 WITH (foo=1) AS SELECT K, COUNT(*) AS C FROM NOPE GROUP BY K;", unknown_prop),
+        ("INSERT INTO: an unknown CAST type before an unknown WITH property", [SOURCE, SINK],
+         "INSERT INTO O WITH (foo=1) SELECT K, CAST(V AS NOSUCHTYPE) AS V FROM S;", unknown_type),
+        ("INSERT INTO: an unknown WITH property before an unknown source", [SOURCE, SINK],
+         "INSERT INTO O WITH (foo=1) SELECT K, V FROM NOPE;", unknown_prop),
+    ]
+    return [{"name": label, "statements": [*before, statement],
+             "expectedException": {"type": EXCEPTION, "message": message}}
+            for label, before, statement, message in shapes]
 
 
 if __name__ == "__main__":
