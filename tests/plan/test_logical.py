@@ -184,7 +184,7 @@ def test_partition_by_composite_key(engine: Engine, partition_by: str, moves: bo
     ("SELECT T.X, COUNT(*) FROM S JOIN T ON S.K = T.ID GROUP BY T.X;", True),
     ("SELECT T.ID, COUNT(*) FROM T JOIN U ON T.FK = U.ID GROUP BY T.ID;", True),  # foreign-key results move
     ("SELECT T.ID, COUNT(*) FROM T FULL OUTER JOIN U ON T.ID = U.ID GROUP BY T.ID;", True),  # key is ROWKEY
-    ("SELECT ROWKEY, COUNT(*) FROM T FULL OUTER JOIN U ON T.ID = U.ID GROUP BY ROWKEY;", False),
+    # (GROUP BY the synthetic key itself is refused by the analyzer: tests/cases/analysis/rowkey-scope.json)
     # an earlier join's column equal to the key is a viable key column too
     ("SELECT U.ID, COUNT(*) FROM S JOIN U ON S.K = U.ID JOIN T ON S.K = T.ID GROUP BY U.ID;", False),
 ])
