@@ -39,6 +39,7 @@ from ksqlpy.runtime.join_rows import (
     is_source_key,
     key_encoder,
     key_function,
+    keys_encoder,
     predicate,
     struct_block_builder,
 )
@@ -83,6 +84,7 @@ class JoinWiring:
         self._keys: dict[int, Callable[[tuple], Any]] = {}
         self._codecs: dict[int, Callable[[tuple], bytes]] = {}
         self._store_codecs: dict[int, Callable[[tuple], bytes]] = {}
+        self._codecs_many: dict[int, Callable[[list[tuple]], list[bytes]]] = {}
         self._routes: dict[int, Callable[[tuple], int | None]] = {}
         self._predicates: dict[tuple[int, int], Callable[[tuple], bool]] = {}
 
@@ -122,6 +124,13 @@ class JoinWiring:
         fn = self._codecs.get(id(codec))
         if fn is None:
             fn = self._codecs[id(codec)] = key_encoder(codec.format, codec.types, codec.delimiter)
+        return fn
+
+    def codec_many(self, codec: KeyCodec) -> Callable[[list[tuple]], list[bytes]]:
+        """A batch of keys -> their bytes, each as ``codec``'s function writes it (``join_rows.keys_encoder``)."""
+        fn = self._codecs_many.get(id(codec))
+        if fn is None:
+            fn = self._codecs_many[id(codec)] = keys_encoder(codec.format, codec.types, codec.delimiter)
         return fn
 
     def store_codec(self, codec: KeyCodec) -> Callable[[tuple], bytes]:
@@ -216,7 +225,7 @@ class JoinWiring:
         the topic's buffer. A run with a tombstone or a NULL key, or whose key function fails on some
         record, goes record by record through ``emit`` (which logs the failing record and skips it)."""
         key_fn = self.key_fn(target.key) if target.key is not None else None
-        key_bytes = self.codec(target.codec)
+        keys_bytes = self.codec_many(target.codec)
         buf = ctx.internal_topic(target.topic)
 
         def run(events: list[tuple], i: int, j: int) -> None:
@@ -236,7 +245,7 @@ class JoinWiring:
                 for ts, _, (key, row, hdrs) in run:
                     emit(key, row, None, ts, hdrs)
                 return
-            buf.keys += map(key_bytes, keys)
+            buf.keys += keys_bytes(keys)
             buf.payloads += zip(keys, rows, strict=True)
             buf.timestamps += map(_FIRST, run)
             buf.headers += map(_THIRD, inner)
@@ -256,9 +265,11 @@ class JoinWiring:
         first = self._table_of_stream_table_join(ctx, ch.target)
         if ch.source is None:
             def decode_internal(batch: RecordBatch) -> list[tuple]:
-                # the ``(key, row)`` payloads by one C-level map (marshal, or pickle as older records are)
-                return [(ts, off, (key, row, h)) for ts, off, (key, row), h in
-                        zip(batch.timestamps, batch.offsets, decode_values(batch.values), batch.headers, strict=True)]
+                # the ``(key, row)`` payloads by one C-level map (marshal, or pickle as older records are), the
+                # events by C-level zips (a comprehension unpacking each payload cost twice as much)
+                pairs = decode_values(batch.values)
+                return list(zip(batch.timestamps, batch.offsets,
+                                zip(map(_FIRST, pairs), map(_SECOND, pairs), batch.headers, strict=True), strict=True))
 
             internal = Channel(ch.topic, decode_internal, lambda key, row, hdrs, ts: emit(key, row, None, ts, hdrs),
                                run=self.runner(ctx, ch.target, emit), first_on_ties=first)

@@ -27,6 +27,7 @@ def _wiring() -> JoinWiring:
     w = JoinWiring.__new__(JoinWiring)
     w.key_fn = lambda key: _key  # type: ignore[method-assign]
     w.codec = lambda codec: lambda key: repr(key).encode()  # type: ignore[method-assign]
+    w.codec_many = lambda codec: lambda keys: [repr(k).encode() for k in keys]  # type: ignore[method-assign]
     return w
 
 
