@@ -1,5 +1,5 @@
 """``python -m bench run [--quick] [--events 10M] [--log embedded|kafka] [--peers quix,bytewax,flink,pathway]
-[--workers 2] [--report FILE.json] [--chart FILE.png]``.
+[--workers 2] [--report FILE.json] [--chart FILE.png] [--dry-run]``.
 
 Also: ``python -m bench profile WORKLOAD [--events N]`` - cProfile of one drained ksqlpy workload;
 ``python -m bench backfill [--quick] [--online] [--report FILE.json]`` - the Spark backfill against streaming
@@ -53,6 +53,8 @@ def main(argv: list[str] | None = None) -> int:
                    help="bids the Kafka-side runs read (a prefix; default 300k quick, 1M full)")
     r.add_argument("--report", help="write the JSON report here")
     r.add_argument("--chart", help="write a PNG chart here (needs matplotlib)")
+    r.add_argument("--dry-run", action="store_true",
+                   help="print the run's plan and what each step lacks; measure nothing (bench/dry_run.py)")
     p = sub.add_parser("profile", help="cProfile one drained ksqlpy workload")
     p.add_argument("workload", choices=sorted(WORKLOADS))
     p.add_argument("--events", type=int, default=300_000)
@@ -110,11 +112,16 @@ def main(argv: list[str] | None = None) -> int:
     variants = tuple(v.strip() for v in args.flink_variants.split(",") if v.strip())
     if set(variants) - set(FLINK_VARIANTS):
         ap.error(f"unknown Flink variants: {sorted(set(variants) - set(FLINK_VARIANTS))}; known: {sorted(FLINK_VARIANTS)}")
-    run_bench(Options(events=events, log=args.log, workers=args.workers, workloads=workloads,
-                      peers=bool(peers & {"quix", "bytewax"}), flink="flink" in peers, pathway="pathway" in peers,
-                      flink_variants=variants, latency=not args.no_latency, seed=args.seed,
-                      peer_records=args.peer_records or (300_000 if events <= 1_000_000 else 1_000_000),
-                      report=args.report, chart=args.chart, pipelined=args.pipelined))
+    opts = Options(events=events, log=args.log, workers=args.workers, workloads=workloads,
+                   peers=bool(peers & {"quix", "bytewax"}), flink="flink" in peers, pathway="pathway" in peers,
+                   flink_variants=variants, latency=not args.no_latency, seed=args.seed,
+                   peer_records=args.peer_records or (300_000 if events <= 1_000_000 else 1_000_000),
+                   report=args.report, chart=args.chart, pipelined=args.pipelined)
+    if args.dry_run:
+        from bench.dry_run import report
+
+        return report(opts)
+    run_bench(opts)
     return 0
 
 
