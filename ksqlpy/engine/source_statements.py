@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy.analysis.ddl import check_columns, resolve_type, source_from_create, topic_config
 from ksqlpy.analysis.pseudo_columns import reserved_names
-from ksqlpy.catalog import Source
+from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.results import StatementResult, status
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
@@ -148,10 +148,17 @@ def alter_source(engine: Engine, stmt: A.AlterSource) -> StatementResult:
         raise KsqlStatementError(f"Incompatible data source type is {src.kind}, but statement was ALTER {stmt.kind}")
     if src.created_by_query:
         raise KsqlStatementError("ALTER command is not supported for CREATE ... AS statements.")
-    new = check_columns(src.kind, stmt.columns, engine.catalog.types(), reserved_names(engine.effective_properties()))
-    for c in new:
+    # DdlCommandExec (from memory): each new column in turn against the source's schema, then into the new
+    # schema's builder - which refuses a name the statement itself adds twice as LogicalSchema does
+    reserved = reserved_names(engine.effective_properties())
+    added: list[Column] = []
+    for written in stmt.columns:
+        [c] = check_columns(src.kind, [written], engine.catalog.types(), reserved)
         if src.column(c.name) is not None:
             raise KsqlStatementError(f"Cannot add column `{c.name}` to schema. A column with the same name already "
                                      "exists.")
-        src.columns.append(c)
+        if any(a.name == c.name for a in added):
+            raise KsqlStatementError(f"Duplicate value columns found in schema: `{c.name}` {c.type}")
+        added.append(c)
+    src.columns.extend(added)
     return status(stmt, f"{src.kind.capitalize()} altered")
