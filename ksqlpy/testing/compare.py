@@ -17,7 +17,19 @@ Values (ksqlDB's ExpectedRecordComparator, made exact):
   An expected non-integer against an actual JSON integer compares by value only (ksqlDB compares
   ``intValue()`` there; we do not truncate).
 - An expected *string* matches an actual decimal number when it parses to the same value and scale
-  (ksqlDB's ``new BigDecimal(text).equals(actual)``: DECIMAL expectations are often written "3.40").
+  (ksqlDB's ``new BigDecimal(text).equals(actual)``: DECIMAL expectations are often written "3.40";
+  the text as Java's BigDecimal reads it: no surrounding blanks, no ``_``, no NaN/Infinity).
+
+Records (``record=True``, ksqlDB's ExpectedRecordComparator from memory; REST responses keep the rules
+above): an actual integer is compared by its Java type - ``expected.intValue() == actual`` for an Integer,
+``expected.longValue()`` for a Long, so an expected ``1.9`` matches an actual ``1`` and an expected
+``4294967297`` an Integer ``1`` (truncation toward zero, then the low 32/64 bits). A JSON integer is an
+Integer, Long or BigInteger by its size (Jackson's untyped read); AVRO ``long`` and KAFKA BIGINT are Longs
+(``JavaLong``). A BigInteger (a JSON integer beyond a long: a DECIMAL(38, 0), say) compares by value, as
+before: whether compareNumber has a branch for it is not remembered, and only the looser reading can
+never fail a case ksqlDB passes. An expected object
+matches an actual one with as many fields whose every expected field equals ``actual.get(name)`` - a name
+the actual lacks reads null, an actual field the expected one lacks is never looked at (``compareStruct``).
 - A number read by a KAFKA DOUBLE serde (a float) equals an expected number of the same double value.
 - Object field names are compared exactly; ``coerce.resolve_names`` first gives the expected names the
   sink schema's spelling (row columns and STRUCT fields match case-insensitively, as ksqlDB reads JSON;
@@ -31,12 +43,13 @@ within each partition (records of different partitions may interleave in any ord
 from __future__ import annotations
 
 import base64
+import re
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Any
 
 from ksqlpy.testing import exactjson
-from ksqlpy.testing.exactjson import JsonNumber
+from ksqlpy.testing.exactjson import JavaLong, JsonNumber
 from ksqlpy.testing.model import Header, TestRecord, Window, header_to_spec
 from ksqlpy.testing.specserde import Undecodable
 
@@ -46,6 +59,10 @@ DOUBLE_TOLERANCE = Decimal("1e-6")
 
 class ApproxDouble(JsonNumber):
     """An expected number where the sink holds a DOUBLE: compared within ``DOUBLE_TOLERANCE``."""
+
+
+_INT_BITS, _LONG_BITS = 32, 64
+_BIGDECIMAL_TEXT = re.compile(r"[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 
 
 def doubles_close(expected: Decimal, actual: Any) -> bool:
@@ -84,8 +101,9 @@ class Mismatch:
 # --------------------------------------------------------------------------- values
 
 
-def value_diff(expected: Any, actual: Any, path: str = "") -> str | None:
-    """None if ``actual`` matches ``expected``, else where and how they first differ."""
+def value_diff(expected: Any, actual: Any, path: str = "", record: bool = False) -> str | None:
+    """None if ``actual`` matches ``expected``, else where and how they first differ; ``record``: the
+    rules of an expected record (see the module docstring)."""
     where = path or "<root>"
     if isinstance(expected, float):  # specs built in Python rather than read from a file
         expected = JsonNumber(repr(expected))
@@ -99,7 +117,8 @@ def value_diff(expected: Any, actual: Any, path: str = "") -> str | None:
             return None
         return f"{where}: expected {show(expected)}, got {show(actual)}"
     if isinstance(expected, int | Decimal):
-        return None if numbers_equal(expected, actual) else f"{where}: expected {show(expected)}, got {show(actual)}"
+        same = record_numbers_equal(expected, actual) if record else numbers_equal(expected, actual)
+        return None if same else f"{where}: expected {show(expected)}, got {show(actual)}"
     if isinstance(expected, str):
         if isinstance(actual, bytes | bytearray):
             actual = base64.b64encode(actual).decode("ascii")
@@ -114,19 +133,20 @@ def value_diff(expected: Any, actual: Any, path: str = "") -> str | None:
         if len(actual) != len(expected):
             return f"{where}: expected {len(expected)} elements {show(expected)}, got {len(actual)} {show(actual)}"
         for i, (e, a) in enumerate(zip(expected, actual, strict=True)):
-            d = value_diff(e, a, f"{path}[{i}]")
+            d = value_diff(e, a, f"{path}[{i}]", record)
             if d:
                 return d
         return None
     if isinstance(expected, dict):
         if not isinstance(actual, dict):
             return f"{where}: expected object {show(expected)}, got {show(actual)}"
-        if set(expected) != set(actual):
+        differ = len(expected) != len(actual) if record else set(expected) != set(actual)
+        if differ:
             missing = sorted(set(expected) - set(actual))
             extra = sorted(set(actual) - set(expected))
             return f"{where}: fields differ (missing {missing}, unexpected {extra}): expected {show(expected)}, got {show(actual)}"
         for k, e in expected.items():
-            d = value_diff(e, actual[k], f"{path}.{k}" if path else k)
+            d = value_diff(e, actual.get(k), f"{path}.{k}" if path else k, record)
             if d:
                 return d
         return None
@@ -148,13 +168,36 @@ def numbers_equal(expected: int | Decimal, actual: Any) -> bool:
     return _java_prints_scientific(actual)
 
 
-def _decimal_text_equal(expected: str, actual: Decimal) -> bool:
-    """ksqlDB accepts a DECIMAL expected as a string: ``new BigDecimal(text).equals(actual)``."""
-    try:
-        want = Decimal(expected.strip())
-    except ArithmeticError:
+def record_numbers_equal(expected: int | Decimal, actual: Any) -> bool:
+    """An expected number against a record's actual value as ExpectedRecordComparator.compareNumber."""
+    if isinstance(actual, bool) or not isinstance(actual, int):
+        return numbers_equal(expected, actual)
+    bits = _LONG_BITS if isinstance(actual, JavaLong) else _INT_BITS if _fits(actual, _INT_BITS) else \
+        _LONG_BITS if _fits(actual, _LONG_BITS) else None
+    if bits is None:
+        return numbers_equal(expected, actual)  # a BigInteger (see the module docstring)
+    if isinstance(expected, Decimal) and not expected.is_finite():
         return False
-    return want.is_finite() and want == actual and _scale(want) == _scale(actual)
+    return _wrap(int(expected), bits) == actual  # int() truncates toward zero, as BigDecimal.intValue
+
+
+def _fits(n: int, bits: int) -> bool:
+    return -(1 << (bits - 1)) <= n < 1 << (bits - 1)
+
+
+def _wrap(n: int, bits: int) -> int:
+    """The low ``bits`` bits of ``n`` as a two's complement number: Java's narrowing to int/long."""
+    n &= (1 << bits) - 1
+    return n - (1 << bits) if n >> (bits - 1) else n
+
+
+def _decimal_text_equal(expected: str, actual: Decimal) -> bool:
+    """ksqlDB accepts a DECIMAL expected as a string: ``new BigDecimal(text).equals(actual)``; text
+    BigDecimal cannot read (blanks, ``_``, NaN) throws there, a failed case."""
+    if not _BIGDECIMAL_TEXT.fullmatch(expected):
+        return False
+    want = Decimal(expected)
+    return want == actual and _scale(want) == _scale(actual)
 
 
 def _scientific(n: int | Decimal) -> bool:
@@ -187,7 +230,7 @@ def show(value: Any, limit: int = 300) -> str:
 
 def record_diff(expected: TestRecord, actual: ActualRecord, windowed: bool) -> Mismatch | None:
     """The first field of ``actual`` that does not match ``expected``."""
-    d = value_diff(expected.key, actual.key, "key")
+    d = value_diff(expected.key, actual.key, "key", record=True)
     if d:
         return Mismatch("key", d)
     if windowed or expected.window is not None:
@@ -197,7 +240,7 @@ def record_diff(expected: TestRecord, actual: ActualRecord, windowed: bool) -> M
             return Mismatch("window", f"window: sink is windowed ({actual.window}), expected record has none")
         if actual.window != expected.window:
             return Mismatch("window", f"window: expected {expected.window}, got {actual.window}")
-    d = value_diff(expected.value, actual.value, "value")
+    d = value_diff(expected.value, actual.value, "value", record=True)
     if d:
         return Mismatch("value", d)
     if expected.timestamp is not None and expected.timestamp != actual.timestamp:
@@ -254,7 +297,7 @@ def _explain(topic: str, expected: list[TestRecord], parts: list[list[ActualReco
     partition holding a record of its key, then each partition is compared in order."""
     mine: list[list[TestRecord]] = [[] for _ in parts]
     for e in expected:
-        p = next((i for i, part in enumerate(parts) if any(value_diff(e.key, a.key) is None for a in part)), None)
+        p = next((i for i, part in enumerate(parts) if any(value_diff(e.key, a.key, record=True) is None for a in part)), None)
         if p is None:
             return Mismatch("key", f"no record has the key of {show_expected(e)}")
         mine[p].append(e)

@@ -28,6 +28,11 @@ class JsonNumber(Decimal):
         return "e" in self.text or "E" in self.text
 
 
+class JavaLong(int):
+    """An integer read back where ksqlDB's harness holds a Long whatever its size (AVRO ``long``, KAFKA
+    BIGINT); a plain int is what Jackson makes of a JSON integer (Integer, Long or BigInteger by size)."""
+
+
 def loads(data: str | bytes) -> Any:
     """Parse standard JSON; integers as int, other numbers as JsonNumber. Bare NaN/Infinity tokens are
     rejected (Jackson rejects them too; ksqlDB writes such doubles as the strings "NaN", "Infinity")."""

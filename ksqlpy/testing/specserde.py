@@ -121,7 +121,8 @@ class KafkaCodec(Codec):
             size = struct.calcsize(self.pack)
             if len(data) != size:
                 return Undecodable(data, f"{self.sql_type} needs {size} bytes, got {len(data)}")
-            return struct.unpack(self.pack, data)[0]
+            number = struct.unpack(self.pack, data)[0]
+            return exactjson.JavaLong(number) if self.pack == ">q" else number
         if self.sql_type is not None and self.sql_type.name == "BYTES":
             return bytes(data)
         try:
