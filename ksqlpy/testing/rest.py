@@ -213,10 +213,15 @@ class RestRunner:
             vc = codec(desc["valueFormat"], values, registry=registry, topic=topic)
             records = []
             for r in group:
-                key = kc.encode(r.key)
+                try:
+                    key = kc.encode(r.key)
+                    value = vc.encode(r.value)
+                except Exception as e:  # noqa: BLE001 - a codec's refusal fails the case (executor.serialize_input)
+                    raise Done(FAILED, f"input ({topic}): the harness cannot write it with the topic's formats: "
+                               f"{type(e).__name__}: {e}", "input not serializable") from e
                 if r.window is not None:
                     key = encode_windowed(key, r.window)
-                records.append(ProducerRecord(topic, key, vc.encode(r.value), r.timestamp,
+                records.append(ProducerRecord(topic, key, value, r.timestamp,
                                               list(r.headers) if r.headers is not None else None))
             with self.log.transaction() as tx:
                 tx.produce_many(records)
