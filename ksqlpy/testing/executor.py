@@ -179,7 +179,7 @@ class _Run:
                 # positions ("line 2:40") name the same line
                 self.engine.execute("\n" * line + sql)
             except Exception as e:  # noqa: BLE001
-                self.judge_error(e, "statement", last=i == len(self.case.statements) - 1)
+                self.judge_error(e, "statement", last=i == len(self.case.statements) - 1, sql=sql)
             line += sql.count("\n") + 1
             self.snapshot_sources()
         self.create_record_topics()
@@ -407,14 +407,15 @@ class _Run:
         return partitions, source
 
     # -- errors
-    def judge_error(self, e: BaseException, phase: str, last: bool = True) -> NoReturn:
+    def judge_error(self, e: BaseException, phase: str, last: bool = True, sql: str | None = None) -> NoReturn:
         """Raise the _Done an error leads to: pass if expected, skip if unsupported, else fail. ``last``:
-        the statement that failed is the case's last one."""
+        the statement that failed is the case's last one; ``sql``: its text."""
         if isinstance(e, CaseTimeout | _Done):
             raise e
         msg = str(e)
         exc = self.case.expected_exception
-        if exc is not None and error_matches(exc.type, exc.message, exc.cause_message, str(e), e, phase, last):
+        text = java_message(e, sql) if phase == "statement" else msg
+        if exc is not None and error_matches(exc.type, exc.message, exc.cause_message, text, e, phase, last):
             raise _Done(PASSED)
         unsupported = _UNSUPPORTED.match(msg)
         if unsupported:
@@ -449,6 +450,18 @@ def as_checked(expected: TestRecord, ran_with_inserts: bool) -> TestRecord:
 
 def short_type(java_class: str) -> str:
     return java_class.rsplit(".", 1)[-1]
+
+
+def java_message(e: BaseException, sql: str | None) -> str:
+    """The message ksqlDB's harness matches for a statement's error: ksqlDB's engine rethrows whatever
+    preparing, planning or executing a statement raises as a KsqlStatementException of that statement,
+    whose getMessage() is the message, a line break and ``Statement: <the statement's text>`` (from memory
+    of KsqlEngine.prepare / EngineExecutor and KsqlStatementException.buildMessage). An error that names its
+    statement already (a syntax error; one about a rewritten statement) keeps its text."""
+    text = str(e)
+    if sql is None or not isinstance(e, KsqlError) or "\nStatement: " in text:
+        return text
+    return f"{text}\nStatement: {sql.strip()}"
 
 
 def error_matches(java_type: str, message: str | None, cause_message: str | None, text: str,
