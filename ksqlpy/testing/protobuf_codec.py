@@ -16,11 +16,13 @@ from decimal import Context, Decimal
 from typing import Any
 
 from ksqlpy import types as T
+from ksqlpy.testing.exactjson import JavaLong
 
 _WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
 
 _SCALAR_WIRE = {"BOOLEAN": 0, "INTEGER": 0, "BIGINT": 0, "DOUBLE": 1}
 # the fields *_PROTOBUF_NULLABLE_REPRESENTATION makes NULL-able: proto3's implicit-presence scalars
+_LONG_KINDS = frozenset({"int64", "sint64", "sfixed64", "uint64", "fixed64"})
 _PRIMITIVES = ("BOOLEAN", "INTEGER", "BIGINT", "DOUBLE", "STRING", "BYTES")
 
 
@@ -139,8 +141,10 @@ def _read_one(t: T.SqlType, wire: int, raw: Any, nullable: str | None = None) ->
     kind = t.name
     if kind == "BOOLEAN":
         return bool(raw)
-    if kind in ("INTEGER", "BIGINT"):
-        return _as_int(raw, 32 if kind == "INTEGER" else 64)
+    if kind == "INTEGER":
+        return _as_int(raw, 32)
+    if kind == "BIGINT":
+        return JavaLong(_as_int(raw, 64))  # a Long in ksqlDB's harness (compare.record_numbers_equal)
     if kind == "DOUBLE":
         return struct.unpack("<d", raw)[0]
     if kind == "STRING":
@@ -313,6 +317,8 @@ def _proto_to_spec(file: Any, kind: str, v: Any) -> Any:
         return _proto_to_spec(file, pt.WRAPPERS[kind], v.get("value", default(file, pt.WRAPPERS[kind])))
     if kind == "bytes":
         return base64.b64encode(v).decode()
+    if kind in _LONG_KINDS and isinstance(v, int) and not isinstance(v, bool):
+        return JavaLong(v)  # a Long in ksqlDB's harness (compare.record_numbers_equal)
     if kind == "float":
         return float(f"{v:.7g}")
     if isinstance(v, dict):

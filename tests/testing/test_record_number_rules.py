@@ -93,3 +93,12 @@ def test_readers_mark_what_java_reads_as_a_long() -> None:
     assert not isinstance(avro_to_spec("int", 1, {}), JavaLong)
     record = {"type": "record", "name": "R", "fields": [{"name": "L", "type": ["null", "long"]}]}
     assert isinstance(avro_to_spec(record, {"L": 5}, {})["L"], JavaLong)
+
+
+def test_protobuf_readers_mark_64_bit_integers_as_longs() -> None:
+    from ksqlpy.catalog import Column
+    from ksqlpy.testing.protobuf_codec import ProtobufNoSrCodec
+
+    nosr = ProtobufNoSrCodec([Column("B", T.BIGINT), Column("I", T.INTEGER)])
+    row = nosr.decode(nosr.encode({"B": 1, "I": 1}))
+    assert isinstance(row["B"], JavaLong) and not isinstance(row["I"], JavaLong)
