@@ -126,13 +126,18 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
         seen_groups.append(identity)
     key_types: list[T.SqlType] = []
     bound_groups: list[B.Expr] = []
+    # ksqlDB's AggregateAnalyzer (throwOnWindowBoundColumnIfWindowedAggregate, from memory): with a WINDOW clause
+    # the window bounds are the new windows', so GROUP BY, HAVING and aggregate arguments cannot read them - even
+    # over a windowed source, whose own bounds are columns only without a WINDOW clause (a non-windowed source
+    # has none: the same message when binding)
+    bounds_select_only = query.window is not None or source.windowed is None
     for g in group_by:
         for f in g.find_all(FunctionCall):
             if registry.kind_of(f.fname) == "aggregate":
                 raise KsqlStatementError(f"GROUP BY does not support aggregate functions: {f.fname} is an aggregate "
                                          "function.")
-        if source.windowed is None and any(not c.table and c.name.upper() in ("WINDOWSTART", "WINDOWEND")
-                                           for c in g.find_all(exp.Column)):
+        if bounds_select_only and any(not c.table and c.name.upper() in ("WINDOWSTART", "WINDOWEND")
+                                      for c in g.find_all(exp.Column)):
             _reject_reserved_select(query)  # ksqlDB names the select item first
             _reject_window_bounds(g)
         bg = bind(g, pre_scope, ctx, Clause.GROUP_BY)
@@ -140,7 +145,7 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
             raise KsqlStatementError("GROUP BY does not support NULL expressions")
         key_types.append(bg.type)
         bound_groups.append(bg)
-    if query.having is not None and source.windowed is None:
+    if query.having is not None and bounds_select_only:
         _reject_window_bounds(query.having)
 
     # distinct aggregate calls, in order of appearance (select, then having)
@@ -159,6 +164,9 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
             for inner in f.find_all(FunctionCall):
                 if inner is not f and registry.kind_of(inner.fname) == "aggregate":
                     raise KsqlStatementError(f"Aggregate functions can not be nested: {f.fname}({inner.fname}())")
+            if bounds_select_only:
+                for a in f.call_args:
+                    _reject_window_bounds(a)
             call = _resolve_aggregate(f, len(aggs), pre_scope, ctx, session)
             by_identity.append((identity, call))
             aggs.append(call)
@@ -362,7 +370,8 @@ def _check_intermediate_types(aggs: list[AggregateCall]) -> None:
 
 
 def _reject_window_bounds(e: exp.Expression) -> None:
-    """WINDOWSTART/WINDOWEND of a non-windowed source may only be selected (first one in text order)."""
+    """WINDOWSTART/WINDOWEND may only be selected (first one in text order): of a windowed aggregation, or of a
+    non-windowed source."""
     for col in e.find_all(exp.Column, bfs=False):
         if not col.table and col.name.upper() in ("WINDOWSTART", "WINDOWEND"):
             raise KsqlStatementError(window_bounds_message(col.name.upper()))
