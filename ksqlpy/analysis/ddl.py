@@ -6,6 +6,7 @@ suite) see the errors they know.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from ksqlpy import types as T
@@ -154,8 +155,10 @@ def check_headers_enabled(columns: list[Column], config: dict[str, Any]) -> None
                                  f"('{HEADERS_PROPERTY}' is false).")
 
 
-def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[str, T.SqlType]) -> Source:
-    """``stmt``'s WITH clause has been prepared (``ksqlpy.grammar.with_clause``)."""
+def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[str, T.SqlType],
+                       name_check: Callable[[], None] | None = None) -> Source:
+    """``stmt``'s WITH clause has been prepared (``ksqlpy.grammar.with_clause``); ``name_check`` refuses a name
+    another source has, at its place among the checks."""
     props = normalize_properties(stmt.properties)
     if stmt.or_replace and stmt.is_source:
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
@@ -170,6 +173,19 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     keys = [c for c in columns if c.key]
     if not columns:
         raise KsqlStatementError("No columns supplied.")
+    # CreateSourceFactory's order (from memory): the schema (reserved names above), the TIMESTAMP column, the
+    # name (taken by another source), a table's PRIMARY KEY, then the formats' serde features and windows
+    ts_col = props.get("TIMESTAMP")
+    ts_fmt = props.get("TIMESTAMP_FORMAT")
+    if ts_col is not None:
+        ts_col = str(ts_col).upper() if not str(ts_col).startswith("`") else str(ts_col).strip("`")
+        col = next((c for c in columns if c.name == ts_col), None)
+        if col is None:
+            raise KsqlStatementError(f"The TIMESTAMP column set in the WITH clause does not exist in the schema: "
+                                     f"'{ts_col}'")
+        check_timestamp_column(ts_col, col.type, ts_fmt)
+    if name_check is not None:
+        name_check()
     if stmt.kind == "TABLE" and not keys:
         # ksqlDB's CreateSourceFactory: with VALUE_SCHEMA_ID the value columns came from the registry, so it
         # says how to declare the key alone
@@ -187,15 +203,6 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
         if not keys:
             raise KsqlStatementError("Windowed sources require a key column.")
         windowed = WindowInfo(wt, size)
-    ts_col = props.get("TIMESTAMP")
-    ts_fmt = props.get("TIMESTAMP_FORMAT")
-    if ts_col is not None:
-        ts_col = str(ts_col).upper() if not str(ts_col).startswith("`") else str(ts_col).strip("`")
-        col = next((c for c in columns if c.name == ts_col), None)
-        if col is None:
-            raise KsqlStatementError(f"The TIMESTAMP column set in the WITH clause does not exist in the schema: "
-                                     f"'{ts_col}'")
-        check_timestamp_column(ts_col, col.type, ts_fmt)
     src = Source(
         name=stmt.name, kind=stmt.kind, topic=str(props["KAFKA_TOPIC"]), columns=columns,
         key_format=key_fmt, value_format=value_fmt,

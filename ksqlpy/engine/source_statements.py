@@ -32,11 +32,14 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
     from ksqlpy.schema_registry.sources import infer_columns, register_source_schemas, require_source_registry
 
     stmt = infer_columns(stmt, engine.schema_registry, engine.effective_properties())
-    src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types())
-    if existing is not None:
-        if not (stmt.or_replace and replace_enabled(engine)):
+
+    def name_taken() -> None:
+        if existing is not None and not (stmt.or_replace and replace_enabled(engine)):
             raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
                                      "the same name already exists")
+
+    src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types(), name_taken)
+    if existing is not None:
         if existing.is_source or stmt.is_source:  # either side a SOURCE: CreateSourceFactory refuses it
             raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
                                      f"supported on source {stmt.kind.lower()}s.")

@@ -154,7 +154,44 @@ def cases() -> list[Case]:
                 "expectedException": {"type": "io.confluent.ksql.parser.exception.ParseFailedException",
                                       "message": "Syntax Error"}})
     out += as_select_cases()
+    out += factory_cases()
     return out
+
+
+def factory_cases() -> list[Case]:
+    """CreateSourceFactory's own order (from memory): the schema (reserved names), the TIMESTAMP column, a name
+    another source has, a table's PRIMARY KEY, then the formats' serde features (WRAP_SINGLE_VALUE)."""
+    def create(kind: str, cols: str, extra: str = "", fmt: str = "JSON") -> str:
+        return (f"CREATE {kind} N ({cols}) WITH (kafka_topic='n', value_format='{fmt}', partitions=1{extra});")
+
+    existing_stream = create("STREAM", "K STRING KEY, V INT")
+    existing_table = create("TABLE", "K STRING PRIMARY KEY, V INT")
+    reserved = "'ROWTIME' is a reserved column name. You cannot use it as a name for a column."
+    no_ts = "The TIMESTAMP column set in the WITH clause does not exist in the schema: 'NOPE'"
+    no_key = "Tables require a PRIMARY KEY. Please define the PRIMARY KEY."
+    wrap = "Format 'KAFKA' does not support 'WRAP_SINGLE_VALUE' set to 'true'."
+    shapes = [
+        ("table: a reserved column name before a missing TIMESTAMP column", [],
+         create("TABLE", "K STRING PRIMARY KEY, V INT, ROWTIME BIGINT", ", timestamp='NOPE'"), reserved),
+        ("table: a missing TIMESTAMP column before no PRIMARY KEY", [],
+         create("TABLE", "V INT", ", timestamp='NOPE'"), no_ts),
+        ("stream: a missing TIMESTAMP column before a taken name", [existing_stream],
+         create("STREAM", "K STRING KEY, V INT", ", timestamp='NOPE'"), no_ts),
+        ("table: a taken name before no PRIMARY KEY", [existing_table], create("TABLE", "V INT"),
+         "Cannot add table 'N': A table with the same name already exists"),
+        ("table: no PRIMARY KEY before an unsupported WRAP_SINGLE_VALUE", [],
+         create("TABLE", "V INT", ", wrap_single_value='true'", "KAFKA"), no_key),
+        ("stream: a missing TIMESTAMP column before an unsupported WRAP_SINGLE_VALUE", [],
+         create("STREAM", "K STRING KEY, V INT", ", wrap_single_value='true', timestamp='NOPE'", "KAFKA"), no_ts),
+        ("stream: a taken name before an unsupported WRAP_SINGLE_VALUE", [existing_stream],
+         create("STREAM", "K STRING KEY, V INT", ", wrap_single_value='true'", "KAFKA"),
+         "Cannot add stream 'N': A stream with the same name already exists"),
+        ("stream: an unsupported WRAP_SINGLE_VALUE alone", [],
+         create("STREAM", "K STRING KEY, V INT", ", wrap_single_value='true'", "KAFKA"), wrap),
+    ]
+    return [{"name": label, "statements": [*before, statement],
+             "expectedException": {"type": EXCEPTION, "message": message}}
+            for label, before, statement, message in shapes]
 
 
 SOURCE = "CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);"
