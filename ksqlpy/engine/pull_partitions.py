@@ -74,8 +74,7 @@ def only(mat: Materialization, partitions: frozenset[int]) -> Materialization:
                                spec=built.spec, stores=[s for s in built.stores if s.partition in partitions])
         return AggregateMaterialization(view, mat.windowed)
     if isinstance(mat, StoreMaterialization):
-        return StoreMaterialization([s for s in mat.stores if _partition_of_store(s) in partitions], mat.windowed,
-                                    mat.sort_key)
+        return mat.with_stores([s for s in mat.stores if _partition_of_store(s) in partitions])
     return mat
 
 

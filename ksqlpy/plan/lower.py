@@ -19,7 +19,15 @@ from ksqlpy.plan import naming
 from ksqlpy.plan.logical import Aggregate, Join, Scan, Sink
 from ksqlpy.plan.lower_join import lower_join
 from ksqlpy.plan.lowering import Lowering, Settings, lower_aggregation, lower_stateless
-from ksqlpy.plan.topology import Materialize, NodeKind, ReadSource, StoreKind, TopicKind, Topology
+from ksqlpy.plan.topology import (
+    Materialize,
+    MaterializedRows,
+    NodeKind,
+    ReadSource,
+    StoreKind,
+    TopicKind,
+    Topology,
+)
 
 
 def lower(plan: Sink, query_id: str, settings: Settings, *, sink: Source | None, persistent: bool,
@@ -49,7 +57,7 @@ def lower_source_table(source: Source, query_id: str, settings: Settings,
     sub.operators.append(ReadSource(source, True, "earliest", strict_timestamps=False))
     node = sub.node(NodeKind.SOURCE, lo.generated("KSTREAM-SOURCE"), topics=[source.topic])
     store = lo.add_store(naming.CST_STORE, StoreKind.KEY_VALUE, sub)
-    sub.operators.append(Materialize(store, source, source_table=True))
+    sub.operators.append(Materialize(store, source, MaterializedRows.SOURCE))
     sub.node(NodeKind.PROCESSOR, lo.generated("KTABLE-SOURCE"), node, stores=[store])
     topo = lo.topology()
     topo.sources = []  # it reads the table's own topic: not a reader that blocks DROP

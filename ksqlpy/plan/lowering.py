@@ -28,12 +28,13 @@ from ksqlpy.plan.logical import (
     Scan,
     Sink,
 )
-from ksqlpy.plan.rules import GROUP_KEY_FROM_INPUT
+from ksqlpy.plan.rules import GROUP_KEY_FROM_INPUT, SOURCE_ROWS_FOR_TABLE_SELECT
 from ksqlpy.plan.topology import (
     AggregateCall,
     AggregateStage,
     GroupStage,
     Materialize,
+    MaterializedRows,
     Node,
     NodeKind,
     Operator,
@@ -308,12 +309,22 @@ def lower_stateless(lo: Lowering) -> None:
                                windowed_keys=windowed_keys)
     sub.operators.append(stage)
     stores = []
-    if persistent and sink is not None and sink.kind == "TABLE":
+    rules = plan.plan_rules
+    if persistent and sink is not None and sink.kind == "TABLE" and rules is not None and \
+            rules < SOURCE_ROWS_FOR_TABLE_SELECT:  # a query whose store was built before: its result rows
         key = serde_options(source, True)
         stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub,
                                key=materialize_key(sink, source, source.key_format or "NONE", key["full_name"],
                                                    source.windowed))]
         sub.operators.append(Materialize(naming.MATERIALIZE_STORE, sink))
+    elif persistent and sink is not None and sink.kind == "TABLE":
+        # ksqlDB materializes the table source as read (TableSourceV2: the source's columns in its formats,
+        # on the KTABLE-TRANSFORMVALUES after KTABLE-SOURCE); its WhereFilter and Project keep no store -
+        # pull queries apply them to the source's rows (KsqlMaterialization's transforms), from memory of
+        # SourceBuilder / TableSelectBuilder: a select over a materialized table does not materialize again
+        node.stores.append(lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub,
+                                        key=source_table_key(source)))
+        sub.operators.append(Materialize(naming.SOURCE_TABLE_STORE, sink, MaterializedRows.INPUT, source))
     else:
         stores = lo.table_where_store(stage, sub)
     node = lo.stateless_nodes(sub, node, stores=stores)
@@ -486,7 +497,8 @@ def source_table_key(source: Source) -> TopicKey:
 
 def materialize_key(sink: Source, leftmost: Source, key_format: str, key_full_name: str | None,
                     window: WindowInfo | None) -> TopicKey:
-    """The key and value of a table sink's ``Materialize`` store (a CTAS without aggregation): the rows the
+    """The key and value of a table sink's ``Materialize`` store (a table-table join's result; a table CTAS
+    planned under plan rules before ``SOURCE_ROWS_FOR_TABLE_SELECT``): the rows the
     query's projection produces - the sink's key and value columns - in its internal formats, which ksqlDB's
     TableSelect step takes from the stream it selects from (the key format the rows are keyed in, the leftmost
     source's value format with that source's value properties), not from the sink's WITH clause (from memory

@@ -16,9 +16,9 @@ from typing import Any
 # ksqlDB's step names
 GROUP_BY = "Aggregate-GroupBy"
 AGGREGATE_STORE = "Aggregate-Aggregate-Materialize"
-SOURCE_TABLE_STORE = "KsqlTopic-Reduce"  # a table source materialized for a GROUP BY's retractions
+SOURCE_TABLE_STORE = "KsqlTopic-Reduce"  # a table source materialized as read (GROUP BY retractions, CTAS)
 CST_STORE = "Reduce"  # a SOURCE table's CST query
-MATERIALIZE_STORE = "Materialize"  # a non-aggregate CTAS's rows, for pull queries
+MATERIALIZE_STORE = "Materialize"  # a table-table join's result rows, for pull queries
 # a filtered table in a push query: ksqlDB materializes the source table (KsqlTopic-Reduce) so the filter
 # sees each key's previous row; we keep only whether that row passed
 TABLE_WHERE_STORE = "KsqlTopic-Reduce-Filter"

@@ -6,12 +6,17 @@ persisted plan in its command topic).
 * 2 - keyed in the input's key format (``plan.group_key``, ksqlDB's rule). The format decides which task
   holds a group's state (the repartition topic's partitioner hashes the key's bytes), so a query whose state
   was placed under revision 1 keeps revision 1.
+* 3 - a CREATE TABLE AS SELECT without aggregation over a table keeps the source's rows as read
+  (``KsqlTopic-Reduce``, ksqlDB's table source materialization) and applies its WHERE and projection when
+  they are read; before, it kept its result rows (``Materialize``). A query whose store was built under
+  revision 2 keeps that store.
 
 Commands written before revisions were recorded are revision 1.
 """
 
 from __future__ import annotations
 
-PLAN_RULES = 2  # the revision statements are planned with now
+PLAN_RULES = 3  # the revision statements are planned with now
 UNRECORDED = 1  # the revision of a command that records none (written before revisions existed)
 GROUP_KEY_FROM_INPUT = 2  # the first revision grouping in the input's key format
+SOURCE_ROWS_FOR_TABLE_SELECT = 3  # the first revision keeping a table CTAS's source rows

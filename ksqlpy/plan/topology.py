@@ -223,14 +223,25 @@ class WriteRepartition:
     key_delimiter: str | None
 
 
+class MaterializedRows(Enum):
+    """What a ``Materialize`` store holds per key."""
+
+    OUTPUT = "output"  # the query's result rows (a table-table join's): pull queries read them as stored
+    SOURCE = "source"  # a CST query's: the topic's records as read, which are the table's rows
+    # a CTAS over a table source: the source's rows as read (ksqlDB's ``KsqlTopic-Reduce``, TableSourceV2
+    # materializing the source); the query's WHERE and projection apply when the rows are read
+    INPUT = "input"
+
+
 @dataclass
 class Materialize:
-    """A table's rows upserted into a store per task, for pull queries: the task's output rows, or for a
-    source table (``source_table``) its input rows."""
+    """A table's rows kept in a store per task, for pull queries (``table``: the table they read; ``rows``:
+    what the store holds; ``source``: for ``INPUT`` rows, the table source whose rows they are)."""
 
     store: str
     table: Source
-    source_table: bool = False
+    rows: MaterializedRows = MaterializedRows.OUTPUT
+    source: Source | None = None
 
 
 @dataclass

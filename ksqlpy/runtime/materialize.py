@@ -4,8 +4,10 @@ Three ways a table gets one, as in ksqlDB:
 
 * a CTAS with GROUP BY - its aggregate stores are the table (``AggregateMaterialization`` applies the
   query's projection and HAVING to the state records on read);
-* a CTAS without aggregation (a filter/projection of a table) - its output rows are also upserted into a
-  store (``MaterializingProcessor``);
+* a CTAS without aggregation over a table source - the source's rows as read are kept in a store
+  (``InputRowsProcessor``; ksqlDB's ``KsqlTopic-Reduce``) and the query's WHERE and projection apply when
+  they are read (``ProjectedMaterialization``); over a table-table join its result rows are
+  (``MaterializingProcessor``);
 * CREATE SOURCE TABLE - an internal ``CST_`` query reads the topic into a store (``SourceTableProcessor``).
 
 A materialized row is ``(row, timestamp)`` with ``row`` in the table's input layout: key columns, value
@@ -163,9 +165,13 @@ class StoreMaterialization(Materialization):
         for s in self.stores:
             s.kv.refresh()
 
+    def with_stores(self, stores: list[Any]) -> StoreMaterialization:
+        """The same table read from ``stores`` (some partitions' stores, or committed views of them)."""
+        return StoreMaterialization(stores, self.windowed, self.sort_key)
+
     def committed(self) -> Materialization:
-        return StoreMaterialization([TableStore(CommittedView(s.kv), s.n_keys, s.windowed, s.width)  # type: ignore[arg-type]
-                                     for s in self.stores], self.windowed, self.sort_key)
+        return self.with_stores([TableStore(CommittedView(s.kv), s.n_keys, s.windowed, s.width)  # type: ignore[arg-type]
+                                 for s in self.stores])
 
     def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
         return [r for s in self.stores for r in s.lookup(key, ws_lo, ws_hi)]
@@ -179,6 +185,149 @@ class StoreMaterialization(Materialization):
             rows = list(store.scan())
             rows.sort(key=lambda r: (sk(r[0][:n]), r[0][-2] if windowed else 0))
             yield from rows
+
+
+class InputRowStore(TableStore):
+    """The rows a table source's task read: ``R kb [start end]`` -> (row, timestamp, offset), ``row`` in the
+    source's input layout. The offset is kept with the row because the query's projection may read
+    ROWOFFSET when the row is read back (ksqlDB materializes ROWPARTITION and ROWOFFSET with the source's
+    rows for the same reason; the partition is the task's)."""
+
+    def __init__(self, kv: KeyValueStore, source: Source) -> None:
+        super().__init__(kv, len(source.key_columns), source.windowed is not None)
+        self.partition = int(getattr(kv, "partition", 0))
+        self.values_end = len(source.key_columns) + len(source.value_columns)
+        self.source_width = self.values_end + len(source.header_columns) + (2 if self.windowed else 0)
+
+    def put(self, row: tuple, ts: int, offset: int) -> None:
+        ws, we = (row[-2], row[-1]) if self.windowed else (None, None)
+        self.kv.put(self._key(row[: self.n_keys], ws, we), (row, ts, offset))
+
+    def _fit(self, got: Any) -> Any:
+        """A row stored before the source gained value columns reads them as NULL."""
+        row, ts, offset = got
+        short = self.source_width - len(row)
+        if short <= 0:
+            return got
+        at = self.values_end - short
+        return (*row[:at], *(None,) * short, *row[at:]), ts, offset
+
+
+class ProjectedMaterialization(StoreMaterialization):
+    """A CTAS over a table: the source's rows (``InputRowStore``s) with the query's WHERE and projection
+    applied as they are read (``project``: the query's stateless processor), as ksqlDB's pull queries read
+    a ``KsqlTopic-Reduce`` store through KsqlMaterialization's transforms. Keys are the sink's key columns;
+    ``key_order`` gives, per source key column, the position of the sink key column holding it (None when
+    the sink key is not the source key's columns: lookups then scan)."""
+
+    def __init__(self, stores: list[InputRowStore], windowed: WindowInfo | None, project: Processor,
+                 key_order: list[int] | None, source_sort_key: Callable[[tuple], bytes] = encode_key) -> None:
+        super().__init__(stores, windowed, self._sink_sort_key)  # type: ignore[arg-type]
+        self.project = project
+        self.key_order = key_order
+        self.source_sort_key = source_sort_key
+
+    def _source_key(self, key: tuple) -> tuple | None:
+        order = self.key_order
+        if order is None or len(key) != len(order):
+            return None
+        return tuple(key[i] for i in order)
+
+    def _sink_sort_key(self, key: tuple) -> bytes:
+        """The bytes a sink key is placed and ordered by: the source key's, which partition the store."""
+        source_key = self._source_key(key)
+        return self.source_sort_key(source_key if source_key is not None else key)
+
+    def with_stores(self, stores: list[Any]) -> StoreMaterialization:
+        return ProjectedMaterialization(stores, self.windowed, self.project, self.key_order, self.source_sort_key)
+
+    def committed(self) -> Materialization:
+        views = []
+        for s in self.stores:
+            view = copy.copy(s)
+            view.kv = CommittedView(s.kv)  # type: ignore[assignment]
+            views.append(view)
+        return self.with_stores(views)
+
+    def _rows(self, store: InputRowStore, found: list[Any]) -> list[Row]:
+        """The sink's rows of stored source rows (those passing WHERE), in the sink's layout."""
+        if not found:
+            return []
+        n = len(found)
+        batch = DecodedBatch([f[0] for f in found], [f[1] for f in found], [store.partition] * n,
+                             [f[2] for f in found], [None] * n, [False] * n)
+        out = []
+        for r in self.project.process(batch, None):
+            key, value, ts = r[0], r[1], r[2]
+            if value is None:
+                continue
+            if self.windowed is not None:
+                key, ws, we = key
+                out.append(((*key, *value, ws, we), ts))
+            else:
+                out.append(((*key, *value), ts))
+        return out
+
+    def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Row]:
+        source_key = self._source_key(key)
+        if source_key is None:
+            n = len(key)
+            return [r for r in self.scan() if r[0][:n] == tuple(key)
+                    and (self.windowed is None or ((ws_lo is None or r[0][-2] >= ws_lo)
+                                                   and (ws_hi is None or r[0][-2] <= ws_hi)))]
+        return [r for s in self.stores for r in self._rows(s, s.lookup(source_key, ws_lo, ws_hi))]
+
+    def scan(self) -> Iterator[Row]:
+        """Rows in ksqlDB's store order: partition by partition, within one by the source key's serialized
+        bytes (the store's key), then window."""
+        windowed, sk = self.windowed is not None, self.source_sort_key
+        for store in self.stores:  # one per partition, in partition order
+            n = store.n_keys
+            found = list(store.scan())
+            found.sort(key=lambda f: (sk(f[0][:n]), f[0][-2] if windowed else 0))
+            yield from self._rows(store, found)
+
+
+class InputRowsProcessor(Wrapping):
+    """Wraps a CTAS-over-a-table's stateless processor: the source rows it reads are stored as read
+    (tombstones delete), and its output goes on.
+
+    ``filtered``: the query has a WHERE. ksqlDB filters a table with the previous row at hand (Kafka
+    Streams' KTableFilter computes the filter of the old value too, which the materialized source gives): a
+    row failing WHERE, or a delete, deletes its key downstream only if the key's previous row passed;
+    otherwise nothing goes out. The previous row is the stored source row, run through the stage again."""
+
+    def __init__(self, inner: Processor, store: InputRowStore, filtered: bool = False) -> None:
+        super().__init__(inner)
+        self.store = store
+        self.filtered = filtered
+
+    def _passed(self, got: Any) -> bool:
+        row, ts, offset = got
+        one = DecodedBatch([row], [ts], [self.store.partition], [offset], [None], [False])
+        return any(r[1] is not None for r in self.inner.process(one, None))
+
+    def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
+        rows = self.inner.process(d, tx)
+        store, nk = self.store, self.store.n_keys
+        decide = self.filtered and len(rows) == len(d.rows)  # (a table's stage is one-to-one)
+        keep: list[tuple] = []
+        for i, src in enumerate(d.rows):
+            ws, we = (src[-2], src[-1]) if store.windowed else (None, None)
+            key = src[:nk]
+            if decide:
+                out = rows[i]
+                if out[1] is not None:
+                    keep.append(out)
+                else:
+                    before = store.lookup(key, ws, ws)
+                    if before and self._passed(before[0]):
+                        keep.append(out)
+            if d.tombstones[i]:
+                store.delete(key, ws, we)
+            else:
+                store.put(src, d.timestamps[i], d.offsets[i])
+        return keep if decide else rows
 
 
 class MaterializingProcessor(Wrapping):

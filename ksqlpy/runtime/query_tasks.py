@@ -19,6 +19,7 @@ from typing import Any
 
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.functions import builtin_registry, javatime
 from ksqlpy.plan import naming
 from ksqlpy.plan.topology import (
@@ -28,6 +29,7 @@ from ksqlpy.plan.topology import (
     JoinResult,
     JoinStage,
     Materialize,
+    MaterializedRows,
     ReadRepartition,
     ReadSource,
     StatelessStage,
@@ -65,8 +67,11 @@ from ksqlpy.runtime.join_placement import aggregated, materialized, relocate
 from ksqlpy.runtime.join_task import JoinTask, ResultRows, TaskContext
 from ksqlpy.runtime.materialize import (
     AggregateMaterialization,
+    InputRowsProcessor,
+    InputRowStore,
     Materialization,
     MaterializingProcessor,
+    ProjectedMaterialization,
     SourceTableProcessor,
     StoreMaterialization,
     TableStore,
@@ -166,6 +171,23 @@ def _width(table: Source) -> int:
     return len(table.key_columns) + len(table.value_columns) + (2 if table.windowed is not None else 0)
 
 
+def sink_key_order(topology: Topology) -> list[int] | None:
+    """Per key column of the source a CTAS over a table reads, the position of the sink's key column that
+    holds it (the sink's keys are the source's, possibly renamed or reordered); None when they are not
+    plain references to the source's key columns."""
+    stage = next(op for s in topology.sub_topologies for op in s.operators if isinstance(op, StatelessStage))
+    keys = stage.outputs[0][:-2] if stage.windowed_keys else stage.outputs[0]
+    positions = stage.projection_schema.key_positions()
+    order: dict[int, int] = {}
+    for j, col in enumerate(keys):
+        if not isinstance(col.expr, ColumnRef) or col.expr.index not in positions:
+            return None
+        order[positions.index(col.expr.index)] = j
+    if sorted(order) != list(range(len(positions))):
+        return None
+    return [order[i] for i in range(len(positions))]
+
+
 def task_order(topology: Topology) -> list[SubTopology]:
     """Sub-topologies in the order their tasks are polled, upstream first: join stages (numbered from the
     join's root) in reverse, then the others in order."""
@@ -194,6 +216,7 @@ class _Build:
         self.specs: dict[int, AggregateSpec] = {}
         self.compiled: dict[int, Any] = {}  # generated functions by operator: compiled once, shared by the tasks
         self.tables: dict[int, TableStore] = {}  # materialized rows by partition
+        self.read_stage: Processor | None = None  # a CTAS over a table: the stage its stored rows are read through
         self._sink: SinkWriter | None = None  # one writer for every task of the query
 
     def internal_topics(self) -> None:
@@ -310,12 +333,20 @@ class _Build:
             elif isinstance(op, Materialize):
                 kv = self.store(sub, op.store, partition)
                 stores.append(kv)
-                table = TableStore(kv, len(op.table.key_columns), op.table.windowed is not None,
-                                   None if op.source_table else _width(op.table))
-                self.tables[partition] = table
-                proc = (SourceTableProcessor(table) if op.source_table
-                        else MaterializingProcessor(proc, table, filtered_table))  # type: ignore[arg-type]
                 final = True
+                if op.rows is MaterializedRows.INPUT:
+                    assert op.source is not None and proc is not None
+                    inputs = InputRowStore(kv, op.source)
+                    self.tables[partition] = inputs
+                    self.read_stage = proc  # the sink's rows are the stage's output of the stored rows
+                    proc = InputRowsProcessor(proc, inputs, filtered_table)
+                    continue
+                source_rows = op.rows is MaterializedRows.SOURCE
+                table = TableStore(kv, len(op.table.key_columns), op.table.windowed is not None,
+                                   None if source_rows else _width(op.table))
+                self.tables[partition] = table
+                proc = (SourceTableProcessor(table) if source_rows
+                        else MaterializingProcessor(proc, table, filtered_table))  # type: ignore[arg-type]
             elif isinstance(op, WriteRepartition):
                 assert grouping is not None
                 kv0 = None
@@ -451,10 +482,16 @@ class _Build:
                 self.out.materialization = AggregateMaterialization(self.out.aggregation, sink.windowed)
             return
         if self.tables:
-            table = next(op.table for s in self.topology.sub_topologies for op in s.operators
-                         if isinstance(op, Materialize))
-            self.out.materialization = StoreMaterialization([self.tables[p] for p in sorted(self.tables)],
-                                                            table.windowed, table_sort_key(table))
+            mat = next(op for s in self.topology.sub_topologies for op in s.operators
+                       if isinstance(op, Materialize))
+            stores = [self.tables[p] for p in sorted(self.tables)]
+            if mat.rows is MaterializedRows.INPUT:
+                assert mat.source is not None and self.read_stage is not None
+                self.out.materialization = ProjectedMaterialization(
+                    stores, mat.table.windowed, self.read_stage,  # type: ignore[arg-type]
+                    sink_key_order(self.topology), table_sort_key(mat.source))
+                return
+            self.out.materialization = StoreMaterialization(stores, mat.table.windowed, table_sort_key(mat.table))
 
 
 def build_tasks(ctx: RuntimeContext, topology: Topology, *, on_rows: Rows | None = None,

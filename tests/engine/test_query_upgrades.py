@@ -81,14 +81,16 @@ def test_a_removed_filter_is_an_upgrade_too(engine: Engine) -> None:
     assert [r["V"] for r in sink_values(engine, "OUT")] == [2]
 
 
-def test_an_appended_column_of_a_materialized_table_reads_null_for_older_rows(engine: Engine) -> None:
+def test_an_appended_column_of_a_materialized_table_is_computed_from_the_stored_source_rows(engine: Engine) -> None:
+    """The store of a CTAS over a table holds the source's rows (ksqlDB's KsqlTopic-Reduce): a pull query
+    after the upgrade reads the rows stored before it through the new projection."""
     engine.execute("CREATE TABLE copy AS SELECT id, v FROM t;")
     engine.execute("INSERT INTO t (id, v, w) VALUES (1, 1, 'a');")
     engine.drain()
     engine.execute("CREATE OR REPLACE TABLE copy AS SELECT id, v, w FROM t;")
     engine.execute("INSERT INTO t (id, v, w) VALUES (2, 2, 'b');")
     engine.drain()
-    assert pull(engine, "copy") == {1: (1, None), 2: (2, "b")}
+    assert pull(engine, "copy") == {1: (1, "a"), 2: (2, "b")}
 
 
 def test_a_partition_by_query_upgrades_when_its_key_expression_stays(engine: Engine) -> None:

@@ -9,11 +9,10 @@ AggregateAnalyzer, KudafAggregator and the join's PrependAlias step):
   aggregate's intermediate type (AVG: ``STRUCT<SUM, COUNT>``);
 - a join side's repartition topic and its store's changelog: the side's ``ALIAS_COL`` block (value columns,
   ROWTIME, ROWPARTITION, ROWOFFSET, key columns); a RIGHT join's JOINTHIS store holds the right side;
-- a table materialized as read (a join's ``KafkaTopic_Right-Reduce``, a GROUP BY's ``KsqlTopic-Reduce``): the
-  table's own value columns;
-- a table sink's ``Materialize-changelog`` (a CTAS without aggregation: a table projected, a table-table
-  join): the sink's value columns, in the leftmost source's value format whatever the sink's (TableSelect's
-  internal formats).
+- a table materialized as read (a join's ``KafkaTopic_Right-Reduce``, a GROUP BY's or a projected/filtered
+  table's ``KsqlTopic-Reduce``): the table's own value columns, whatever the query projects;
+- a table sink's ``Materialize-changelog`` (a table-table join's result): the sink's value columns, in the
+  leftmost source's value format whatever the sink's (TableSelect's internal formats).
 
 Each in the input's value format with its record name (AVRO ``KsqlDataSourceSchema``, PROTOBUF
 ``ConnectDefault1``); across AVRO, PROTOBUF and JSON_SR x stream/table/windowed aggregations x stream-stream,
@@ -202,20 +201,20 @@ SHAPES = [
      {"Materialize-changelog": [("A", "INT"), ("B", "DOUBLE")]},
      [{"topic": "r", "key": "x", "value": {"B": 1.5}}, {"topic": "l", "key": 1, "value": {"FK": "x", "A": 2}}],
      [{"topic": "O", "key": 1, "value": {"A": 2, "B": 1.5}}]),
-    ("table projected and filtered without aggregation: the sink's Materialize store holds the projection",
+    ("table projected and filtered without aggregation: the source materialized as read (KsqlTopic-Reduce) holds the source's value columns",
      ["CREATE TABLE S (K STRING PRIMARY KEY, A INT, B STRING, C DOUBLE) WITH (kafka_topic='s', format='{FMT}', "
       "partitions=1);",
       "CREATE TABLE T AS SELECT K, A * 2 AS A2, C FROM S WHERE A > 0;"],
      "CTAS_T_0",
-     {"Materialize-changelog": [("A2", "INT"), ("C", "DOUBLE")]},
+     {"KsqlTopic-Reduce-changelog": [("A", "INT"), ("B", "STRING"), ("C", "DOUBLE")]},
      [{"topic": "s", "key": "k", "value": {"A": 1, "B": "b", "C": 1.5}}],
      [{"topic": "T", "key": "k", "value": {"A2": 2, "C": 1.5}}]),
-    ("table projected into another value format: the Materialize store keeps the source's value format",
+    ("table projected into another value format: the source materialized as read keeps the source's columns and format",
      ["CREATE TABLE S (K STRING PRIMARY KEY, A INT, B STRING) WITH (kafka_topic='s', format='{FMT}', "
       "partitions=1);",
       "CREATE TABLE T WITH (value_format='JSON') AS SELECT K, B, A FROM S;"],
      "CTAS_T_0",
-     {"Materialize-changelog": [("B", "STRING"), ("A", "INT")]},
+     {"KsqlTopic-Reduce-changelog": [("A", "INT"), ("B", "STRING")]},
      [{"topic": "s", "key": "k", "value": {"A": 1, "B": "b"}}],
      [{"topic": "T", "key": "k", "value": {"B": "b", "A": 1}}]),
 ]
@@ -254,12 +253,12 @@ SINK_KEYS_BY_SHAPE = {"GROUP BY after a join, HAVING's aggregate among the aggre
                           {"O": "A_ID"},
                       "stream-table join with KAFKA keys: the table materialized as read holds its own value "
                       "columns": {"O": None},
-                      "table projected and filtered without aggregation: the sink's Materialize store holds the "
-                      "projection": {"T": "K"},
+                      "table projected and filtered without aggregation: the source materialized as read "
+                      "(KsqlTopic-Reduce) holds the source's value columns": {"T": "K"},
                       "foreign-key table-table join: the sink's Materialize store holds the projection, keyed by "
                       "the left key": {"O": "L_ID"},
-                      "table projected into another value format: the Materialize store keeps the source's value "
-                      "format": {"T": "K"}}
+                      "table projected into another value format: the source materialized as read keeps the "
+                      "source's columns and format": {"T": "K"}}
 
 tests = []
 for fmt in FORMATS:
