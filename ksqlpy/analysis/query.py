@@ -173,6 +173,12 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             if bound is not None:
                 raise KsqlStatementError(f"Error in WHERE expression: Unknown column {bound.name.upper()}.")
         _check_no_aggregates(query.where, "WHERE", ctx.registry)
+    # the rest of analysis (SELECT's table functions, the KAFKA format's GROUP BY, PushQueryValidator's windowed
+    # table) comes before logical planning types WHERE
+    rejections.check_table_functions(query, registry)
+    if query.group_by or _has_aggregate(query, registry):
+        check_group_by_format(source)
+    rejections.check_windowed_table(source, persistent=persistent)
     where = bind_filter(query.where, in_scope, ctx, Clause.WHERE) if query.where is not None else None
     node: PlanNode
     if base is None:
@@ -183,7 +189,6 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     if where is not None:
         node = Filter(schema, node, where)
 
-    rejections.check_table_functions(query, registry)
     taken = {c.name for c in schema.columns}
     source_names = set(taken)
     # a join's sources keep their own column names for this (ksqlDB's generator skips the KSQL_COL_n
@@ -222,9 +227,6 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     key_exprs: list[exp.Expression] = [exp.column(c.name) for c in source.key_columns]
     select_items: list[tuple[exp.Expression, str | None]] | None = None
 
-    if query.group_by or _has_aggregate(query, registry):
-        check_group_by_format(source)
-    rejections.check_windowed_table(source, persistent=persistent)
     rejections.check_window(query, registry)
     if query.partition_by and query.group_by:
         raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")

@@ -5,14 +5,15 @@ topology) and reports the first failing check. For aggregations (from memory of 
 
 1. analysis - a source with the KAFKA value format cannot GROUP BY (``Analyzer``); then, at the end of
    analysis, a persistent query cannot read a windowed table (``PushQueryValidator``);
-2. logical planning - ``AggregateAnalyzer`` (a non-aggregate SELECT column not in GROUP BY), then
+2. logical planning - the WHERE's type (``FilterTypeValidator``, as the filter node is built below the
+   aggregation), ``AggregateAnalyzer`` (a non-aggregate SELECT column not in GROUP BY), then
    ``AggregateNode``'s key check (a GROUP BY expression missing from the projection);
 3. physical planning - ``SchemaKGroupedTable.aggregate``: a table aggregation takes no WINDOW, then only
    functions that can undo (MIN cannot);
 4. building the topology - Kafka Streams' ``TimeWindows`` refuses a window of size 0.
 
-Every combination of sources (stream, table, windowed table, each in JSON and KAFKA) and faults (a
-non-aggregate column, the key missing, MIN, a WINDOW of 1 s or of size 0) with at least two faults is a case;
+Every combination of sources (stream, table, windowed table, each in JSON and KAFKA) and faults (a WHERE
+that is no BOOLEAN, a non-aggregate column, the key missing, MIN, a WINDOW of 1 s or of size 0) with at least two faults is a case;
 the expected error is the first fault in that order.
 
 Run ``python tests/cases/aggregations/gen_aggregation_check_order.py`` after changing it.
@@ -35,6 +36,7 @@ SOURCES = [(f"{kind[0]}{'W' if windowed else ''}_{fmt}", kind, windowed, fmt)
 MESSAGES = {
     "kafka": "Source(s) {source} are using the 'KAFKA' value format. This format does not yet support GROUP BY.",
     "windowed table": "KSQL does not support persistent queries on windowed tables.",
+    "WHERE not BOOLEAN": "Type error in WHERE expression: Should evaluate to boolean but is V (INTEGER) instead.",
     "non-aggregate column": "Non-aggregate SELECT expression(s) not part of GROUP BY: V\nEither add the column(s) to "
                             "the GROUP BY or remove them from the SELECT.",
     "key missing": "Key missing from projection (ie, SELECT).",
@@ -54,12 +56,14 @@ def _ddl(name: str, kind: str, windowed: bool, fmt: str) -> str:
 
 def cases() -> list[dict[str, Any]]:
     out = []
-    for (name, kind, windowed, fmt), nonagg, keymiss, fn, window in itertools.product(
-            SOURCES, (False, True), (False, True), ("COUNT(*)", "MIN(V)"), (None, "1 SECOND", "0 SECONDS")):
+    for (name, kind, windowed, fmt), where, nonagg, keymiss, fn, window in itertools.product(
+            SOURCES, (False, True), (False, True), (False, True), ("COUNT(*)", "MIN(V)"),
+            (None, "1 SECOND", "0 SECONDS")):
         table = kind == "TABLE"
         faults = [f for f, present in (
             ("kafka", fmt == "KAFKA"),
             ("windowed table", windowed),
+            ("WHERE not BOOLEAN", where),
             ("non-aggregate column", nonagg),
             ("key missing", keymiss),
             ("table window", table and window is not None),
@@ -70,7 +74,8 @@ def cases() -> list[dict[str, Any]]:
             continue
         items = ([] if keymiss else ["ID"]) + (["V"] if nonagg else []) + [f"{fn} AS C"]
         clause = f" WINDOW TUMBLING (SIZE {window})" if window else ""
-        query = f"CREATE TABLE O AS SELECT {', '.join(items)} FROM {name}{clause} GROUP BY ID;"
+        filtered = " WHERE V" if where else ""
+        query = f"CREATE TABLE O AS SELECT {', '.join(items)} FROM {name}{clause}{filtered} GROUP BY ID;"
         first = min(faults, key=ORDER.index)
         out.append({
             "name": f"{' + '.join(faults)}: {first} first ({name})",
