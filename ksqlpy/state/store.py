@@ -97,6 +97,11 @@ class KeyValueStore:
         own = StoreEnvironment.private(directory)
         return own, own.open_store("")
 
+    @property
+    def environment_root(self) -> str:
+        """Where this store's bytes live: its query's shared LMDB environment, or its own directory."""
+        return self._environment.root
+
     # ---------------------------------------------------------------- restore
     def checkpoint(self) -> int:
         """The changelog offset the local files match (0: nothing applied yet)."""

@@ -74,11 +74,11 @@ def test_passing_keys_live_in_a_store_that_goes_with_the_query(engine: Engine) -
     assert len(filters) == 2 and not any(hasattr(f, "passing") for f in filters)
     kept = sum(len(list(f.store.items())) for f in filters)
     assert kept == 100  # the keys whose last row passed, and only them
-    directories = [f.store.directory for f in filters]
-    assert all(os.path.isdir(d) for d in directories)
+    roots = {f.store.environment_root for f in filters}  # the query's stores share one LMDB environment
+    assert roots and all(os.path.isdir(r) for r in roots)
     tq.close()
     engine.drain(1)
-    assert not any(os.path.exists(d) for d in directories)
+    assert not any(os.path.exists(r) for r in roots)
 
 
 def test_a_limit_ends_the_query_and_removes_its_store(engine: Engine) -> None:
@@ -86,10 +86,10 @@ def test_a_limit_ends_the_query_and_removes_its_store(engine: Engine) -> None:
     for key in range(4):
         _put(engine, key, key)
     engine.drain(5)
-    directories = [f.store.directory for f in _filters(tq)]
-    assert directories and tq.done
+    roots = {f.store.environment_root for f in _filters(tq)}
+    assert roots and tq.done
     engine.drain(1)
-    assert not any(os.path.exists(d) for d in directories)
+    assert not any(os.path.exists(r) for r in roots)
 
 
 def test_a_persistent_table_query_keeps_its_rows_in_its_own_table_not_a_filter_store(engine: Engine) -> None:
