@@ -288,11 +288,26 @@ class ExpressionParser(TokenParser):
             self.expect_close(_T.R_PAREN, ")", F.AFTER_PRIMARY)
             return FunctionCall(name=name, args=[exp.Star()])
         args: list[exp.Expression] = []
+        if not self._begins_call_body(self._curr):
+            # ANTLR chooses among primaryExpression's three call forms at the name, looking at this token:
+            # one that begins none of them (DISTINCT, ALL, a reserved word, an operator) leaves no viable
+            # alternative - reported here, never as an extraneous word inside an argument
+            raise self.syntax_error(None)
         if self._curr.token_type != _T.R_PAREN:
             with self.followed_by(F.IN_LIST):
                 args = self._parse_list(self._parse_argument)
         self.expect_list_end(_T.R_PAREN, ")")
         return FunctionCall(name=name, args=args)
+
+    def _begins_call_body(self, token: Token | None) -> bool:
+        """``token`` after ``NAME(`` begins one of the call forms: ``)``, an argument (an expression or a
+        time unit) or a lambda (a name or ``(``, both able to begin an expression too)."""
+        if token is None or token.token_type == _T.SENTINEL:
+            return False
+        if token.token_type == _T.R_PAREN:
+            return True
+        upper = token.text.upper()
+        return self.starts_expression(token) or (token.token_type == _T.VAR and upper in CANONICAL_UNIT)
 
     def _parse_argument(self) -> exp.Expression:
         token = self._curr
