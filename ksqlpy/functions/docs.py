@@ -54,7 +54,13 @@ Their ranges are the functions' own. EARLIEST/LATEST_BY_OFFSET refuse an n below
 (`latestN must be 1 or greater`). TOPK and TOPKDISTINCT check no range, as ksqlDB's do: the list is full when
 its size equals k, so a negative k keeps every value (largest first), and with k = 0 the first non-NULL value
 stops the query (`Index -1 out of bounds for length 0`), as does a record that joins a session window when k
-is negative (`Illegal Capacity: -1`)."""
+is negative (`Illegal Capacity: -1`).
+
+DOUBLE values are told apart and ordered as Java's `Double.equals`/`compareTo` do, also inside an ARRAY, MAP
+or STRUCT: -0.0 is below 0.0 and not equal to it, NaN equals NaN and is above everything, +Infinity included.
+So MIN and MAX, TOPK and TOPKDISTINCT order that way, COLLECT_SET, TOPKDISTINCT, COUNT_DISTINCT and ATTR keep
+-0.0 and 0.0 apart and every NaN together, and COLLECT_LIST over a table takes back exactly the value that
+went (a NaN too)."""
 
 
 def _cell(text: str) -> str:

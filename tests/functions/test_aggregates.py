@@ -521,3 +521,58 @@ def test_count_distinct_of_structures_and_stable_hashes(registry: FunctionRegist
 def test_by_offset_n_must_be_positive_with_ksqldbs_text(registry: FunctionRegistry, name: str, which: str) -> None:
     with pytest.raises(KsqlTypeError, match=f"{which} must be 1 or greater"):
         agg(registry, name, INTEGER, literals=[0])
+
+
+def _texts(values: Any) -> list[str]:
+    """Doubles as Java prints them, so -0.0 and NaN are seen (``==`` would not tell -0.0 from 0.0)."""
+    return [repr(v) for v in values]
+
+
+class TestJavaDoubles:
+    """DOUBLEs compared as Java's Double.equals/compareTo: -0.0 below and unequal to 0.0, NaN equal to itself and
+    above everything (aggregates/java_values)."""
+
+    NAN = float("nan")
+
+    def test_min_max_order_signed_zeros_and_nan(self, registry: FunctionRegistry) -> None:
+        assert _texts(run(agg(registry, "MIN", DOUBLE), 0.0, -0.0, 0.0)) == ["0.0", "-0.0", "-0.0"]
+        assert _texts(run(agg(registry, "MAX", DOUBLE), -0.0, 0.0, -0.0)) == ["-0.0", "0.0", "0.0"]
+        assert _texts(run(agg(registry, "MAX", DOUBLE), 1.0, self.NAN, math.inf)) == ["1.0", "nan", "nan"]
+        assert _texts(run(agg(registry, "MIN", DOUBLE), self.NAN, 1.0)) == ["nan", "1.0"]
+
+    def test_min_max_merge_sessions_by_the_same_order(self, registry: FunctionRegistry) -> None:
+        res = agg(registry, "MIN", DOUBLE)
+        assert repr(res.merge(feed(res, 0.0), feed(res, -0.0))) == "-0.0"
+
+    def test_collect_set_keeps_both_zeros_and_one_nan(self, registry: FunctionRegistry) -> None:
+        res = agg(registry, "COLLECT_SET", DOUBLE)
+        assert _texts(run(res, 0.0, -0.0, self.NAN, self.NAN, 0.0)[-1]) == ["0.0", "-0.0", "nan"]
+        assert _texts(res.result(res.merge(feed(res, 0.0, self.NAN), feed(res, -0.0, self.NAN)))) == [
+            "0.0", "nan", "-0.0"]
+
+    def test_collect_set_of_nested_doubles(self, registry: FunctionRegistry) -> None:
+        res = agg(registry, "COLLECT_SET", Array(DOUBLE))
+        assert run(res, [0.0], [-0.0], [self.NAN], [self.NAN])[-1].__len__() == 3
+
+    def test_count_distinct(self, registry: FunctionRegistry) -> None:
+        assert run(agg(registry, "COUNT_DISTINCT", DOUBLE), 0.0, -0.0, self.NAN, self.NAN) == [1, 2, 3, 3]
+        res = agg(registry, "COUNT_DISTINCT", Struct((("V", DOUBLE),)))
+        assert run(res, {"V": 0.0}, {"V": -0.0}, {"V": self.NAN}, {"V": self.NAN}) == [1, 2, 3, 3]
+
+    def test_topk_and_topkdistinct_order(self, registry: FunctionRegistry) -> None:
+        topk = agg(registry, "TOPK", DOUBLE, literals=[3])
+        assert _texts(run(topk, -0.0, self.NAN, 0.0, math.inf)[-1]) == ["nan", "inf", "0.0"]
+        distinct = agg(registry, "TOPKDISTINCT", DOUBLE, literals=[3])
+        assert _texts(run(distinct, self.NAN, -0.0, self.NAN, 0.0)[-1]) == ["nan", "0.0", "-0.0"]
+        merged = distinct.merge(feed(distinct, self.NAN, 0.0), feed(distinct, self.NAN, -0.0))
+        assert _texts(distinct.result(merged)) == ["nan", "0.0", "-0.0"]
+
+    def test_attr_and_collect_list_undo(self, registry: FunctionRegistry) -> None:
+        attr = agg(registry, "ATTR", DOUBLE)
+        assert run(attr, 0.0, -0.0)[-1] is None
+        assert math.isnan(run(attr, self.NAN, self.NAN)[-1])
+        collect = agg(registry, "COLLECT_LIST", DOUBLE)
+        assert collect.undo is not None
+        acc = collect.undo(feed(collect, 0.0, -0.0, 0.0, self.NAN), -0.0)
+        acc = collect.undo(acc, self.NAN)
+        assert _texts(collect.result(acc)) == ["0.0", "0.0"]

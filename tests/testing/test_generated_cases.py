@@ -24,6 +24,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("aggregations/gen_udaf_windows.py", {"udaf-windows.json": lambda g: g["cases"]()}),
     ("syntax-errors/gen_syntax_errors.py", {"syntax-error-positions.json": lambda g: g["cases"]()}),
     ("aggregations/gen_aggregate_call_shapes.py", {"aggregate-call-shapes.json": lambda g: g["cases"]()}),
+    ("aggregations/gen_java_double_values.py", {"java-double-values.json": lambda g: g["cases"]()}),
     ("syntax-errors/gen_keyword_names.py", {"keyword-names.json": lambda g: g["cases"]()}),
     ("aggregations/gen_windowed_readback.py", {"windowed-sink-readback.json": lambda g: g["cases"]()}),
     ("aggregations/gen_windowed_source_props.py", {"windowed-source-props.json": lambda g: g["cases"]()}),

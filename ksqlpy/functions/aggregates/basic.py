@@ -21,6 +21,7 @@ from ksqlpy.functions.aggregates.base import (
     inline,
     reject,
 )
+from ksqlpy.functions.aggregates.java_values import double_order
 from ksqlpy.functions.signatures import FunctionError
 from ksqlpy.types import (
     BIGINT,
@@ -272,6 +273,18 @@ def _min_string_add(acc: str | None, v: str | None) -> str | None:
     return v if acc is None or utf16.compare(v, acc) < 0 else acc
 
 
+def _max_double_add(acc: float | None, v: float | None) -> float | None:
+    if v is None:
+        return acc
+    return v if acc is None or double_order(v) > double_order(acc) else acc
+
+
+def _min_double_add(acc: float | None, v: float | None) -> float | None:
+    if v is None:
+        return acc
+    return v if acc is None or double_order(v) < double_order(acc) else acc
+
+
 def _resolve_min_max(is_max: bool) -> Resolver:
     def resolve(name: str, types: list[SqlType], literals: list[Any], config: dict[str, Any]) -> ResolvedUdaf:
         t = _single(name, types, literals)
@@ -281,6 +294,8 @@ def _resolve_min_max(is_max: bool) -> Resolver:
             add = _max_bytes_add if is_max else _min_bytes_add
         elif t == STRING:  # String.compareTo: by UTF-16 unit
             add = _max_string_add if is_max else _min_string_add
+        elif t == DOUBLE:  # Double.compareTo: -0.0 below 0.0, NaN above everything
+            add = _max_double_add if is_max else _min_double_add
         else:
             add = _max_add if is_max else _min_add
         return ResolvedUdaf(t, _none, add, _identity, None, add, t,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import operator
+from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.functions.aggregates.base import (
@@ -14,6 +16,7 @@ from ksqlpy.functions.aggregates.base import (
     _single,
     reject,
 )
+from ksqlpy.functions.aggregates.java_values import equality_key, has_double
 from ksqlpy.types import (
     BIGINT,
     STRING,
@@ -40,9 +43,13 @@ def _resolve_collect_list(
             acc.append(v)
         return acc
 
+    # an undo removes the value's last occurrence (List.lastIndexOf: Double.equals - NaN is NaN, -0.0 no 0.0)
+    same: Callable[[Any, Any], bool] = (
+        (lambda x, v: equality_key(x) == equality_key(v)) if has_double(t) else operator.eq)
+
     def undo(acc: list[Any], v: Any) -> list[Any]:
         for i in range(len(acc) - 1, -1, -1):
-            if acc[i] == v:
+            if same(acc[i], v):
                 del acc[i]
                 break
         return acc
@@ -65,6 +72,15 @@ def _resolve_collect_set(
         if len(acc) < limit and v not in acc:
             acc.append(v)
         return acc
+
+    if has_double(t):  # List.contains is Double.equals: -0.0 is no 0.0, NaN is NaN
+
+        def add(acc: list[Any], v: Any) -> list[Any]:
+            if len(acc) < limit:
+                key = equality_key(v)
+                if all(equality_key(x) != key for x in acc):
+                    acc.append(v)
+            return acc
 
     def merge(a: list[Any], b: list[Any]) -> list[Any]:
         out = list(a)

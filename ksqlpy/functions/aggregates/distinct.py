@@ -10,6 +10,7 @@ from ksqlpy.functions.aggregates.base import (
     _single,
     reject,
 )
+from ksqlpy.functions.aggregates.java_values import equality_key, has_double
 from ksqlpy.functions.aggregates_sketch import count_distinct_add, count_distinct_merge, count_distinct_result
 from ksqlpy.types import (
     BIGINT,
@@ -43,7 +44,8 @@ def _resolve_attr(
     name: str, types: list[SqlType], literals: list[Any], config: dict[str, Any]
 ) -> ResolvedUdaf:
     t = _single(name, types, literals)
-    key = freeze if _needs_freeze(t) else _identity
+    # rows agree as Java's equals says: -0.0 is no 0.0, NaN is NaN
+    key = equality_key if has_double(t) else freeze if _needs_freeze(t) else _identity
 
     def add(acc: dict[Any, list[Any]], v: Any) -> dict[Any, list[Any]]:
         k = key(v)
@@ -92,7 +94,12 @@ def _resolve_count_distinct(
     if isinstance(t, NullType):
         raise reject(name, types, literals)
     add = count_distinct_add
-    if _needs_freeze(t):
+    if has_double(t):  # values hashed as Java tells them apart: -0.0 is no 0.0, NaN is NaN
+
+        def add(acc: Any, v: Any) -> Any:
+            return count_distinct_add(acc, None if v is None else equality_key(v))
+
+    elif _needs_freeze(t):
 
         def add(acc: Any, v: Any) -> Any:
             return count_distinct_add(acc, None if v is None else freeze(v))

@@ -14,6 +14,7 @@ from ksqlpy.functions.aggregates.base import (
     literal_type,
     reject,
 )
+from ksqlpy.functions.aggregates.java_values import order_key as java_order_key
 from ksqlpy.functions.signatures import FunctionError
 from ksqlpy.types import (
     BYTES,
@@ -73,8 +74,9 @@ def _resolve_topk(
     if not _orderable(t):
         raise reject(name, types, literals)
     is_bytes = t == BYTES
-    # strings order by String.compareTo (UTF-16 units); the accumulator keeps the strings themselves
-    order = utf16.order_key if t == STRING else None
+    # strings order by String.compareTo (UTF-16 units), doubles by Double.compareTo (-0.0 below 0.0, NaN above
+    # everything); the accumulator keeps the values themselves
+    order = utf16.order_key if t == STRING else java_order_key(t)
     if len(types) == 1:
 
         def add(acc: list[Any], v: Any) -> list[Any]:
@@ -154,7 +156,9 @@ def _resolve_topk_distinct(
     if not _orderable(t):
         raise reject(name, types, literals)
     is_bytes = t == BYTES
-    order = utf16.order_key if t == STRING else None  # String.compareTo: by UTF-16 unit
+    # String.compareTo (by UTF-16 unit), Double.compareTo; a duplicate is one List.contains finds (Double.equals:
+    # -0.0 is no 0.0, NaN is NaN - the order's equality)
+    order = utf16.order_key if t == STRING else java_order_key(t)
 
     def add(acc: list[Any], v: Any) -> list[Any]:
         if v is None:
@@ -165,7 +169,7 @@ def _resolve_topk_distinct(
         full = _full(len(acc), k)  # checked first: with k = 0 even a value seen before fails
         if full and i == 0:
             return acc
-        if i < len(acc) and acc[i] == v:
+        if i < len(acc) and (acc[i] == v if order is None else order(acc[i]) == order(v)):
             return acc
         acc.insert(i, v)
         if full:
@@ -174,7 +178,10 @@ def _resolve_topk_distinct(
 
     def merge(a: list[Any], b: list[Any]) -> list[Any]:
         _merged_size(k, a, b)
-        return _top(sorted(set(a) | set(b), key=order), k)
+        if order is None:
+            return _top(sorted(set(a) | set(b)), k)
+        distinct = {order(v): v for v in a + b}
+        return _top(sorted(distinct.values(), key=order), k)
 
     def result(acc: list[Any]) -> list[Any]:
         out = acc[::-1]
