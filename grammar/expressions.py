@@ -325,6 +325,11 @@ class ExpressionParser(TokenParser):
         used = self._index - start  # ``x`` or ``(x)``
         lone_name = isinstance(argument, exp.Column) and (
             used == 1 or used == 3 and self._tokens[start].token_type == _T.L_PAREN)
+        if used == 1 and lone_name and curr and curr.token_type == _T.DOT:
+            # ``x.`` goes on only as ``x.name``: the call's form is chosen at the dot (no lambda begins so), and
+            # the prediction among x's own forms fails at the token after it (``COUNT(s.*)``)
+            nxt = self._next
+            raise self.syntax_error(None, self.end_token if nxt is None or nxt.token_type == _T.SENTINEL else nxt)
         if lone_name and not (curr and curr.token_type in (_T.COMMA, _T.R_PAREN)):
             # ``x`` and ``(x)`` may begin an argument or a lambda (``x =>``, ``(x) =>``): ANTLR's prediction
             # between them looks at the token after, where neither continues - no viable alternative

@@ -55,6 +55,13 @@ OTHER_SHAPES: list[tuple[str, str, str | None]] = [
     # extraneous (an expression follows it) and names it as reserved
     ("a quantifier after the first argument", "SELECT K, TOPK(A, @DISTINCT 2) FROM S GROUP BY K",
      "reserved DISTINCT"),
+    # COUNT(x.*): the call's form is chosen at the dot (x.name), x's own forms fail at the star
+    ("a source's star in a call", "SELECT K, COUNT(S.@*) FROM S GROUP BY K", NO_VIABLE),
+    ("a source's star in a call's second argument", "SELECT K, TOPK(A, S.@*, 2) FROM S GROUP BY K", NO_VIABLE),
+    # name(*) is chosen at the star: its ')' is missing before a ',' (a ',' may follow the call), extraneous
+    # before a ')'
+    ("a second argument after *", "SELECT K, COUNT(*@, 1) FROM S GROUP BY K", "missing ')' at ','"),
+    ("two stars", "SELECT K, COUNT(*@*) FROM S GROUP BY K", "Expecting ')'"),
     ("ORDER BY after a lone name", "SELECT K, COLLECT_LIST(A @ORDER BY A) FROM S GROUP BY K", NO_VIABLE),
     ("ORDER BY after a name in brackets", "SELECT K, COLLECT_LIST((A) @ORDER BY A) FROM S GROUP BY K", NO_VIABLE),
     ("ORDER BY after an expression", "SELECT K, COLLECT_LIST(A * 2 @ORDER BY A) FROM S GROUP BY K",
