@@ -39,7 +39,7 @@ from ksqlpy.analysis.join_scope import JoinScope, block_columns, check_clause_co
 from ksqlpy.analysis.join_text import printed_join_query
 from ksqlpy.analysis.join_tree import build_join_tree, flip
 from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled, reserved_names
-from ksqlpy.analysis.reserved_select import check_reserved_select
+from ksqlpy.analysis.query_rejections import check_select_items
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.catalog import Catalog, Column, Source
@@ -96,8 +96,8 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     # against the FROM source: compatibility is an equivalence, so no later step's check can fail)
     for lf in leaves[1:]:
         check_windows(leaves[0].source, lf.source)
-    if persistent:  # then its SELECT items, before any clause's column references
-        check_reserved_select(query, reserved_names(session.properties), join=True)
+    # then its SELECT items, before any clause's column references
+    check_select_items(query, ctx.registry, reserved_names(session.properties) if persistent else None, join=True)
     # ksqlDB's Analyzer resolves every clause's columns after the FROM clause, before the logical planner
     # builds the join tree and checks each join's order, type and keys
     check_clause_columns(query, scope)

@@ -13,7 +13,6 @@ from ksqlpy import types as T
 from ksqlpy.analysis import query_rejections as rejections
 from ksqlpy.analysis.aggregates import check_group_by_format, plan_aggregation
 from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled, reserved_names
-from ksqlpy.analysis.reserved_select import check_reserved_select
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.struct_star import expand_struct_stars
@@ -163,8 +162,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     registry = ctx.registry
     query = expand_struct_stars(query, in_scope, ctx)
 
-    if persistent and base is None:  # a join's select items were checked as its FROM clause was read
-        check_reserved_select(query, reserved, join=False)
+    if base is None:  # a join's select items were checked as its FROM clause was read
+        rejections.check_select_items(query, registry, reserved if persistent else None, join=False)
     _check_column_references(query, in_scope)
     if query.where is not None:
         if source.windowed is None:  # an unknown column is reported before an aggregate in WHERE

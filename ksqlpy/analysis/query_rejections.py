@@ -7,11 +7,13 @@ Each check names the stage ksqlDB makes it in; ``analyze_query`` calls them in t
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Mapping
 from typing import Any
 
 from sqlglot import exp
 
+from ksqlpy.analysis.reserved_select import check_reserved_select
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.format import format_expression
@@ -29,10 +31,22 @@ def has_aggregate(query: Query, registry: FunctionRegistry) -> bool:
     return any(registry.kind_of(f.fname) == "aggregate" for n in nodes for f in n.find_all(FunctionCall))
 
 
-def check_table_functions(query: Query, registry: FunctionRegistry) -> None:
-    """SELECT analysis (ksqlDB's ``TableFunctionVisitor``): one level, outside CASE, no aggregation."""
-    table_functions = _calls(query, "table", registry)
-    for f in table_functions:
+def check_select_items(query: Query, registry: FunctionRegistry, reserved: frozenset[str] | None, *,
+                       join: bool) -> None:
+    """ksqlDB's ``Analyzer.visitSelect`` (from memory): item by item, the result's reserved name (persistent
+    queries: ``reserved`` given) and then its table functions (``TableFunctionVisitor``) - before any clause's
+    column references are resolved, so a nested table function over an unknown column is refused as nested."""
+    for item in query.select:
+        if reserved is not None:
+            check_reserved_select(dataclasses.replace(query, select=[item]), reserved, join=join)
+        check_table_function_forms(item.expr, registry)
+
+
+def check_table_function_forms(node: exp.Expression, registry: FunctionRegistry) -> None:
+    """A SELECT item's table functions: one level, outside CASE."""
+    for f in node.find_all(FunctionCall):
+        if registry.kind_of(f.fname) != "table":
+            continue
         inner = next((g for g in f.find_all(FunctionCall)
                       if g is not f and registry.kind_of(g.fname) == "table"), None)
         if inner is not None:
@@ -40,6 +54,14 @@ def check_table_functions(query: Query, registry: FunctionRegistry) -> None:
         case = f.find_ancestor(exp.Case)
         if case is not None:
             raise KsqlStatementError(f"Table functions cannot be used in CASE: {format_expression(case)}")
+
+
+def check_table_functions(query: Query, registry: FunctionRegistry) -> None:
+    """The end of SELECT analysis: table functions do not mix with aggregation (their forms were checked
+    item by item: ``check_select_items``)."""
+    table_functions = _calls(query, "table", registry)
+    for item in query.select:
+        check_table_function_forms(item.expr, registry)
     if table_functions and (query.group_by or has_aggregate(query, registry)):
         raise KsqlStatementError("Table functions cannot be used with aggregations.")
 

@@ -47,8 +47,7 @@ class FunctionBinding(BinderCore):
 
     def _table_call(self, name: str, args: list[exp.Expression], node: exp.Expression) -> B.Expr:
         if not self.table_functions:
-            raise BindError(f"Table functions are only supported in the SELECT list: {format_expression(node)}",
-                            Phase.ANALYSIS)
+            return self._misplaced_table_call(name, args, node)
         if self.in_case:
             raise BindError(f"Table functions cannot be used in CASE: {format_expression(node)}", Phase.ANALYSIS)
         for a in args:
@@ -65,6 +64,17 @@ class FunctionBinding(BinderCore):
             self.clause = saved
         return B.Call(B.FunctionRef(B.FunctionKind.TABLE, name, tuple(arg_types)), tuple(bound),
                       resolved.null_on_null, resolved.deterministic, type=resolved.return_type, pos=self.pos(node))
+
+    def _misplaced_table_call(self, name: str, args: list[exp.Expression], node: exp.Expression) -> B.Expr:
+        """A table function outside the SELECT list (WHERE, GROUP BY, PARTITION BY, HAVING, an aggregate's
+        arguments): ksqlDB's analysis looks for table functions in SELECT items only, ExpressionTypeManager
+        types the call as the function's result, and only code generation fails - its CodeGenRunner asks the
+        scalar registry for the function (``getUdfFactory``: "Can't find any functions with the name ..."),
+        worded by the clause's context (``Invalid Predicate: ...``). From memory of ksqlDB's source."""
+        bound, resolved, arg_types = self._arguments(self.ctx.registry.tables[name], name, args)
+        call = B.Call(B.FunctionRef(B.FunctionKind.TABLE, name, tuple(arg_types)), tuple(bound),
+                      resolved.null_on_null, resolved.deterministic, type=resolved.return_type, pos=self.pos(node))
+        return self.codegen_error(f"Can't find any functions with the name '{name}'", node, call)
 
     def _arguments(self, fn: Any, name: str, args: list[exp.Expression]) -> tuple[list[B.Expr], Any, list[T.SqlType]]:
         bound: list[B.Expr | None] = []
