@@ -99,6 +99,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("functions/gen_implicit_casts.py", {"implicit-casts.json": lambda g: g["tests"]}),
     ("functions/gen_table_function_scope.py", {"table-function-scope.json": lambda g: g["cases"]()}),
     ("functions/gen_access_chains.py", {"access-chains.json": lambda g: g["cases"]()}),
+    ("functions/gen_cast_refusals.py", {"cast-refusals.json": lambda g: g["cases"]()}),
     ("serde/null_bytes_gen.py", {"null-bytes.json": lambda g: g["tests"]}),
     ("analysis/gen_window_bounds.py", {"window-bounds-scope.json": lambda g: g["cases"]()}),
     ("analysis/gen_clause_stages.py", {"clause-stages.json": lambda g: g["cases"]()}),
