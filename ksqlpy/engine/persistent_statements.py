@@ -35,6 +35,7 @@ from ksqlpy.expr.lists import decimal_type_of
 from ksqlpy.grammar import ast as A
 from ksqlpy.javatext import double_to_string, parse_big_decimal
 from ksqlpy.plan.logical import Aggregate, OutputColumn, ResultKind, Sink
+from ksqlpy.plan.source_topics import check_source_topics
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -63,6 +64,8 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     sink = plan.target
     assert sink is not None
     upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
+    # building the topology refuses it (``lower`` checks again): before the sink's topic and schemas exist
+    check_source_topics(plan)
     from ksqlpy.backfill.mode import Choice, admissible, choose
 
     admissible(engine, plan, upgrade=upgraded is not None)  # ksqlpy.backfill=spark: refused before creating

@@ -19,6 +19,7 @@ from ksqlpy.plan import naming
 from ksqlpy.plan.logical import Aggregate, Join, Scan, Sink
 from ksqlpy.plan.lower_join import lower_join
 from ksqlpy.plan.lowering import Lowering, Settings, lower_aggregation, lower_stateless
+from ksqlpy.plan.source_topics import check_source_topics
 from ksqlpy.plan.topology import (
     Materialize,
     MaterializedRows,
@@ -35,6 +36,7 @@ def lower(plan: Sink, query_id: str, settings: Settings, *, sink: Source | None,
     """The topology of ``plan`` run as ``query_id``: a persistent query writing ``sink``, or (``sink`` None)
     a transient one whose rows go to its caller. ``partitions(topic)``: a topic's partition count (None if it
     does not exist); ``properties``: the request's own, over ``settings``."""
+    check_source_topics(plan)  # Kafka Streams refuses the topology before anything is built
     lo = Lowering(plan, query_id, sink, settings, persistent=persistent, partitions=partitions,
                   properties=properties)
     bottom = plan.bottom
