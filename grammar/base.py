@@ -394,7 +394,8 @@ class TokenParser(Parser):
             return 0
         # as ksqlDB's WindowTimeClause prints it (``1 SECONDS``: its TimeUnit, always plural)
         self.last_duration = f"{amount} {unit if unit.endswith('S') else unit + 'S'}"
-        return amount * WINDOW_UNITS_MS[unit]
+        # ``TimeUnit.toMillis``: saturated at Long.MIN_VALUE / Long.MAX_VALUE (from memory of the JDK)
+        return max(-(2**63), min(2**63 - 1, amount * WINDOW_UNITS_MS[unit]))
 
     def defer(self, error: KsqlParseError) -> None:
         """An error ksqlDB's AST builder raises: reported after the statement's text parsed (a syntax error

@@ -72,6 +72,7 @@ def check_key_type(k: JoinKey) -> None:
             "See https://github.com/confluentinc/ksql/issues/6621 for more.")
 
 
+DAY_MS = 24 * 3600 * 1000
 WINDOW_INTERVAL_NEGATIVE = "Window interval (ie, beforeMs+afterMs) must not be negative."
 
 
@@ -79,10 +80,23 @@ def check_join_window(w: WithinSpec) -> None:
     """Kafka Streams' JoinWindows as ksqlDB builds a WITHIN: ``of(before)`` (or ``ofTimeDifferenceAndGrace(before,
     grace)``) - a window of ``before`` on both sides -, then ``.after(after)``; each constructor refuses a
     negative interval (before + after), then a negative grace (messages from memory of Kafka's JoinWindows).
-    ``WITHIN (2 SECONDS, -1 SECOND)`` is a window [-2 s, -1 s] and is accepted."""
-    if w.before_ms < 0:
+    ``WITHIN (2 SECONDS, -1 SECOND)`` is a window [-2 s, -1 s] and is accepted. The interval is Java long
+    arithmetic: ``WITHIN 9223372036854775807 MILLISECONDS`` (a duration saturated there) overflows to a
+    negative interval and is refused."""
+    if _java_long(w.before_ms + w.before_ms) < 0:
         raise KsqlStatementError(WINDOW_INTERVAL_NEGATIVE)
     if w.grace_ms is not None and w.grace_ms < 0:
         raise KsqlStatementError("Grace period must not be negative.")
-    if w.before_ms + w.after_ms < 0:
+    if _java_long(w.before_ms + w.after_ms) < 0:
         raise KsqlStatementError(WINDOW_INTERVAL_NEGATIVE)
+    # then the join builds its window stores (``KStreamImplJoin``, from memory): retention = size + grace,
+    # the grace of ``of(before)`` being what is left of 24 hours after 2 x before; ``Stores.persistentWindowStore``
+    # refuses a retention that overflowed
+    grace = w.grace_ms if w.grace_ms is not None else max(_java_long(DAY_MS - _java_long(2 * w.before_ms)), 0)
+    if _java_long(_java_long(w.before_ms + w.after_ms) + grace) < 0:
+        raise KsqlStatementError("retentionPeriod cannot be negative")
+
+
+def _java_long(n: int) -> int:
+    """``n`` wrapped as a Java long's arithmetic wraps it."""
+    return (n + 2**63) % 2**64 - 2**63

@@ -179,6 +179,14 @@ def test_joins_with_within_and_grace() -> None:
     assert query.joins[2].within is None
 
 
+@pytest.mark.parametrize(("duration", "ms"), [("1000000000000 DAYS", 2**63 - 1), ("-1000000000000 DAYS", -(2**63)),
+                                             ("9223372036854775807 MILLISECONDS", 2**63 - 1),
+                                             ("106751991167 DAYS", 106751991167 * 86_400_000)])
+def test_durations_in_ms_saturate_as_time_unit_to_millis(duration: str, ms: int) -> None:
+    query = parse_one(f"SELECT * FROM A JOIN B WITHIN {duration} ON A.ID = B.ID EMIT CHANGES").query
+    assert query.joins[0].within == A.WithinSpec(ms, ms)
+
+
 @pytest.mark.parametrize(
     ("window", "spec"),
     [

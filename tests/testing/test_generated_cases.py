@@ -71,6 +71,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("joins/copartitioning_gen.py", {"copartitioning.json": lambda g: g["tests"]}),
     ("joins/validation_order_gen.py", {"validation-order.json": lambda g: g["tests"]}),
     ("joins/same_topic_gen.py", {"same-topic.json": lambda g: g["tests"]}),
+    ("joins/window_extremes_gen.py", {"window-extremes.json": lambda g: g["tests"]}),
     ("joins/aggregate_after_join_gen.py", {"aggregate-after-join.json": lambda g: g["stream_cases"](),
                                            "table-aggregate-after-join.json": lambda g: g["table_cases"](),
                                            "fk-aggregate-after-join.json": lambda g: g["fk_cases"]()}),
