@@ -57,6 +57,32 @@ def stream_stream(records: list[tuple[int, int, int]], kind: str,
     return out
 
 
+def n_way_inner(records: list[tuple[int, int, int]], n: int) -> list[tuple[int, tuple[int, ...], int]]:
+    """(key, (V of each source), ts) of ``n`` streams over one topic inner-joined left-deep on their key: per
+    record, source 0 reaches the first join's left side, then source s (s >= 1) join s's right side; a side
+    stores what arrives and probes the other side's store (by timestamp, then arrival), each result (at the
+    later time) going on to the next join's left side at once, or out after the last join."""
+    lefts: list[list[tuple[int, int, int, tuple[int, ...]]]] = [[] for _ in range(n - 1)]  # (ts, seq, key, vs)
+    rights: list[list[tuple[int, int, int, tuple[int, ...]]]] = [[] for _ in range(n - 1)]
+    out: list[tuple[int, tuple[int, ...], int]] = []
+    seq = iter(range(10**9))
+
+    def arrive(j: int, left: bool, ts: int, k: int, vs: tuple[int, ...]) -> None:
+        if j == n - 1:
+            out.append((k, vs, ts))
+            return
+        (lefts if left else rights)[j].append((ts, next(seq), k, vs))
+        for qts, _, qk, qvs in sorted(rights[j] if left else lefts[j]):
+            if qk == k and abs(qts - ts) <= WITHIN_MS:
+                arrive(j + 1, True, max(ts, qts), k, vs + qvs if left else qvs + vs)
+
+    for k, v, ts in records:
+        arrive(0, True, ts, k, (v,))
+        for j in range(n - 1):
+            arrive(j, False, ts, k, (v,))
+    return out
+
+
 def rec(topic: str, key: Any, val: Any, ts: int) -> dict[str, Any]:
     return {"topic": topic, "key": key, "value": val, "timestamp": ts}
 
@@ -83,6 +109,16 @@ def joined_cases() -> list[dict[str, Any]]:
                 "inputs": inputs,
                 "outputs": [rec("OUT", k, {"AV": a, "BV": b}, ts) for k, (a, b), ts in rows],
             })
+    names = ["A", "B", "C"]
+    three = [s.replace("STREAM B ", f"STREAM {n} ") for n in names for s in streams("JSON")[1:]]
+    tests.append({
+        "name": "three streams over one topic, n-way inner join: each record joins itself at every step",
+        "statements": [*three, "CREATE STREAM OUT AS SELECT A.ID AS ID, A.V AS AV, B.V AS BV, C.V AS CV FROM A "
+                               "JOIN B WITHIN 1 MINUTE ON A.ID = B.ID JOIN C WITHIN 1 MINUTE ON A.ID = C.ID;"],
+        "inputs": inputs,
+        "outputs": [rec("OUT", k, dict(zip(["AV", "BV", "CV"], vs, strict=True)), ts)
+                    for k, vs, ts in n_way_inner(RECORDS, 3)],
+    })
     # both sides re-keyed by a value column: two repartition topics, each value once (no tie to order)
     distinct = [(k, v, ts) for k, v, ts in RECORDS]
     tests.append({
