@@ -288,7 +288,15 @@ class Engine:
         if len(stmts) != 1 or not isinstance(stmts[0], A.SelectStatement):
             raise KsqlStatementError("Expected a single SELECT statement")
         with self.lock:
-            tq = build_transient(self, stmts[0], properties or {})
+            # the request's overrides are in force while the query is analysed (ksqlDB plans a push query
+            # against the KsqlConfig the request's streamsProperties overwrite: ksql.suppress.enabled,
+            # ksql.lambdas.enabled, ...), as for a statement on /ksql
+            saved = self.request_properties
+            self.request_properties = {**saved, **(properties or {})}
+            try:
+                tq = build_transient(self, stmts[0], properties or {})
+            finally:
+                self.request_properties = saved
         self.stats.push_started += 1
         return tq
 

@@ -48,6 +48,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("rest/gen_ctas_table_store.py", {"ctas-table-store.json": lambda g: g["cases"]()}),
     ("rest/gen_source_statements.py", {"source-statements.json": lambda g: g["cases"]()}),
     ("rest/gen_push_rules.py", {"push-query-rules.json": lambda g: g["cases"]()}),
+    ("rest/gen_push_emit_final.py", {"push-emit-final.json": lambda g: g["cases"]()}),
     ("rest/gen_time_literals.py", {"time-literal-errors.json": lambda g: g["cases"]()}),
     ("rest/gen_query_types.py", {"query-types.json": lambda g: json.loads(g["_text"](g["cases"]()))["tests"]}),
     ("rest/gen_rest_scope.py", {
