@@ -23,8 +23,11 @@ def grace_ms(size_ms: int, grace: int | None, emit_final: bool) -> int:
 
 
 def retention_error(window_type: str, size_ms: int, grace: int, retention_ms: int) -> str | None:
-    """Kafka Streams' refusal of a window store whose retention is shorter than size (gap) plus grace."""
-    if retention_ms >= size_ms + grace:
+    """Kafka Streams' refusal of a window store whose retention is shorter than size (gap) plus grace. The sum
+    is a Java long: one that overflows (a saturated size or grace, ``grammar.base.parse_duration``) wraps
+    negative and passes, as in Kafka Streams."""
+    total = (size_ms + grace + 2**63) % 2**64 - 2**63
+    if retention_ms >= total:
         return None
     if window_type == "SESSION":
         return (f"The retention period of the session store {STORE_NAME} must be no smaller than the session "
