@@ -98,7 +98,22 @@ class KsqlParser(ExpressionParser):
             if word is not None and word in RESERVED:
                 return self.reserved_error(word)
             return self.error(syntax_detail("Expecting ';'"))
-        return self.error(syntax_detail(""))
+        return self.error(syntax_detail(self._expected_after_end()))
+
+    def _expected_after_end(self) -> str:
+        """What ANTLR's mismatch lists at the ';' when more than one token follows a complete statement: the
+        tokens possible at the first optional point since the last token a sync was sure of (its
+        ``nextTokensContext``). A statement ending ``LIMIT n`` has none left - only ';' fits; one ending
+        ``EMIT CHANGES``/``EMIT FINAL`` still has ``limitClause?``; anything else ends in an expression or
+        name whose loops and optional clauses allow many tokens (no detail)."""
+        before = self._tokens[max(self._index - 3, 0):self._index]
+        words = [t.text.upper() for t in before]
+        if before and before[-1].token_type == TokenType.NUMBER and (
+                words[-2:-1] == ["LIMIT"] or words[-3:-1] == ["LIMIT", "-"]):
+            return "Expecting ';'"
+        if words[-2:] in (["EMIT", "CHANGES"], ["EMIT", "FINAL"]):
+            return "Expecting {';', 'LIMIT'}"
+        return ""
 
     def parse_statement(self) -> Statement:
         """One statement at the cursor (used for top-level statements and by EXPLAIN)."""

@@ -137,8 +137,21 @@ def test_a_rule_described_in_words_is_a_long_alternative_list() -> None:
 
 
 def test_many_alternatives_give_no_detail() -> None:
-    e = _error("SELECT * FROM s EMIT CHANGES EMIT CHANGES;")
-    assert e.message == "line 1:30: Syntax Error\n\nStatement: SELECT * FROM s EMIT CHANGES EMIT CHANGES;"
+    e = _error("SELECT * FROM s WHERE a = 1 x y;")
+    assert e.message == "line 1:29: Syntax Error\n\nStatement: SELECT * FROM s WHERE a = 1 x y;"
+
+
+@pytest.mark.parametrize(("sql", "detail"), [
+    # text after a complete query fails at singleStatement's ';': the mismatch lists what the first optional
+    # point since the last token a sync was sure of allowed (nextTokensContext) - after EMIT CHANGES only
+    # limitClause? is left, after LIMIT n nothing (the ';' alone)
+    ("SELECT * FROM s EMIT CHANGES EMIT CHANGES;", "Expecting {';', 'LIMIT'}"),
+    ("SELECT * FROM s EMIT FINAL x y;", "Expecting {';', 'LIMIT'}"),
+    ("SELECT * FROM s LIMIT 2 EMIT CHANGES;", "Expecting ';'"),
+    ("PRINT t LIMIT 2 x y;", "Expecting ';'"),
+])
+def test_text_after_the_last_clause_lists_what_was_left(sql: str, detail: str) -> None:
+    assert _error(sql).message.split("\n")[1] == detail
 
 
 @pytest.mark.parametrize(("sql", "near", "where"), [
@@ -416,8 +429,9 @@ def test_after_the_select_list_a_comma_or_from(sql: str, where: str, detail: str
     ("SELECT * FROM s EMIT CHANGES foo;", "1:30", "Expecting ';'"),
     ("SELECT * FROM s WHERE a > 1 foo;", "1:29", "Expecting ';'"),
     ("SELECT * FROM s EMIT CHANGES WHERE;", "1:30", '"WHERE" is a reserved keyword'),
-    # more than one: a mismatch against every optional clause the statement allowed there (no list)
-    ("SELECT * FROM s EMIT CHANGES EMIT CHANGES;", "1:30", "\n"),
+    # more than one: a mismatch against what the first optional point since the last sure token allowed (after
+    # EMIT CHANGES only the LIMIT clause, see test_text_after_the_last_clause_lists_what_was_left)
+    ("SELECT * FROM s EMIT CHANGES EMIT CHANGES;", "1:30", "Expecting {';', 'LIMIT'}"),
     ("SHOW STREAMS foo bar;", "1:14", "\n"),
 ])
 def test_text_after_a_complete_statement(sql: str, where: str, detail: str) -> None:
