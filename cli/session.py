@@ -152,12 +152,21 @@ class Session:
 
     # ------------------------------------------------------------------ statements
     def _substitute(self, text: str) -> str:
+        """The shell's variables into ``text`` before it is sent, as the ksql CLI substitutes them: on the
+        statement as parsed, so a ``${x}`` where no identifier or literal may stand is a syntax error here.
+        A reference left undefined goes to the server as written, which names it."""
         if "${" not in text or not self.variables:
             return text
         if str(self.properties.get("ksql.variable.substitution.enable", "true")).lower() == "false":
             return text
-        from ksqlpy.grammar import substitute_variables
+        from ksqlpy.errors import KsqlError
+        from ksqlpy.grammar import check_variable_positions, substitute_variables
 
+        try:
+            check_variable_positions(text)
+        except KsqlError as e:
+            raise BackendError(e.message, statement=text, line=getattr(e, "line", 0),
+                               column=getattr(e, "column", 0)) from e
         return substitute_variables(text, self.variables)
 
     def _parse_one(self, text: str) -> Any:

@@ -5,7 +5,8 @@ Public API:
 - ``parse(sql, variables=None)`` -> list of statements (a script of ';'-terminated statements; the
   last ';' is optional). Each statement has ``.text``, ``.line`` and ``.column``.
 - ``parse_one(sql)``, ``parse_expression(sql)``, ``parse_type(text)``, ``parse_schema(text)``.
-- ``substitute_variables(text, variables)`` and ``split_statements(text)`` for the CLI.
+- ``substitute_variables(text, variables)``, ``check_variable_positions(text)`` and ``split_statements(text)``
+  for the CLI.
 - ``tokenize(sql)`` for tools that want sqlglot tokens of the dialect.
 
 Every syntax problem is a ``ksqlpy.errors.KsqlParseError`` with a 1-based line and column.
@@ -32,7 +33,7 @@ from .parser import KsqlParser
 from .script import split_statements
 from .statements import parse_column_def
 from .types import parse_type as _parse_type_at
-from .variables import substitute_variables, undefined_reference
+from .variables import references, substitute_variables, undefined_reference
 
 __all__ = [
     "DIALECT",
@@ -45,6 +46,7 @@ __all__ = [
     "parse_schema",
     "parse_type",
     "split_statements",
+    "check_variable_positions",
     "substitute_variables",
     "tokenize",
 ]
@@ -56,7 +58,7 @@ def tokenize(sql: str) -> list[Token]:
     """The dialect's tokens for ``sql``; an unterminated string or name is a KsqlParseError."""
     tokenizer = Ksql.Tokenizer(dialect=DIALECT)
     try:
-        return tokenizer.tokenize(sql)
+        tokens = tokenizer.tokenize(sql)
     except SqlglotError:
         core = tokenizer._core
         offset = min(core._start, max(len(sql) - 1, 0))
@@ -64,6 +66,33 @@ def tokenize(sql: str) -> list[Token]:
         what = {"'": "string literal", "`": "quoted identifier", '"': "quoted identifier"}.get(quote)
         message = syntax_detail(f"unterminated {what}" if what else f"Syntax error at or near '{quote}'")
         raise error_at(Positions(sql), offset, message, quote) from None
+    return variable_tokens(sql, tokens)
+
+
+def variable_tokens(sql: str, tokens: list[Token]) -> list[Token]:
+    """ksqlDB's lexer has a VARIABLE token, ``'${' IDENTIFIER '}'``: each ``${name}`` becomes one bare-word
+    token with that text (sqlglot reads ``$``, ``{``, ``name``, ``}``), so the grammar takes it wherever an
+    identifier stands (and ``parse_literal_value`` where a literal does), and ``${a}_b`` is two tokens."""
+    spans = references(sql)
+    if not spans:
+        return tokens
+    positions = Positions(sql)
+    out: list[Token] = []
+    i = 0
+    for start, end, _name in spans:
+        while i < len(tokens) and tokens[i].end < start:
+            out.append(tokens[i])
+            i += 1
+        if i < len(tokens) and tokens[i].start < start:  # ``x${a}``: sqlglot's word took the '$'
+            head = tokens[i]
+            line, col = positions.line_col(start - 1)
+            out.append(Token(head.token_type, sql[head.start:start], line, col, head.start, start - 1))
+        while i < len(tokens) and tokens[i].start < end:
+            i += 1
+        line, col = positions.line_col(end - 1)
+        out.append(Token(TokenType.VAR, sql[start:end], line, col, start, end - 1))
+    out.extend(tokens[i:])
+    return out
 
 
 def parse(
@@ -77,6 +106,8 @@ def parse(
     (an unknown type reported in its place among the builder's other refusals); None leaves type names to
     the engine (``ksqlpy.analysis.prepared_types``).
     """
+    if "${" in sql:  # the grammar has VARIABLE tokens whether or not they are substituted
+        check_variable_positions(sql)
     if variables is not None:
         undefined = undefined_reference(sql, variables)
         if undefined is not None:
@@ -89,6 +120,21 @@ def parse(
     parser.allow_run_script = allow_run_script
     parser.types = types
     return _guarded(parser, sql, lambda tokens: parser.parse_script(sql, tokens))
+
+
+def check_variable_positions(sql: str) -> None:
+    """ksqlDB parses the text as written before it substitutes (VariableSubstitutor visits that parse tree,
+    then the result is parsed again): a VARIABLE token where no identifier or literal may stand - a keyword,
+    a number, a type's size, ``${a}_b`` - is a syntax error at the reference, whatever the values.
+    Only syntax counts here; what the statement's builder refuses is decided on the substituted text."""
+    parser = KsqlParser(dialect=DIALECT)
+    parser.allow_run_script = True
+    parser.variable_literals = True
+    try:
+        _guarded(parser, sql, lambda tokens: parser.parse_script(sql, tokens))
+    except KsqlParseError as e:
+        if not (e.prepared or e.located):
+            raise
 
 
 def parse_one(sql: str, variables: dict[str, str] | None = None) -> Statement:

@@ -356,6 +356,13 @@ class TokenParser(Parser):
         if tt == TokenType.NULL:
             self._advance()
             return None
+        if tt == TokenType.VAR and token.text.startswith("${"):
+            if self.variable_literals:  # ksqlDB's ``variableLiteral``: checking a script's shape before substitution
+                self._advance()
+                return token.text
+            # left by ksql.variable.substitution.enable=false (our wording: ksqlDB's builder is not known here)
+            raise error_at(self.positions, token.start, f"Variable '{token.text}' is not substituted: variable "
+                           "substitution is disabled (ksql.variable.substitution.enable)", token.text, prepared=True)
         negative = tt == TokenType.DASH and self._next.token_type == TokenType.NUMBER
         if negative or tt == TokenType.NUMBER:
             if negative:

@@ -29,6 +29,7 @@ class KsqlParser(ExpressionParser):
     STATEMENT_PARSERS: ClassVar[dict[str, StatementParser]] = STATEMENT_PARSERS  # type: ignore[assignment]
 
     allow_run_script: bool = True
+    variable_literals: bool = False  # a ``${x}`` may stand for a literal (the shape check before substitution)
 
     def parse(self, raw_tokens: list[Token], sql: str | None = None) -> list[Statement]:  # type: ignore[override]
         """sqlglot's entry point, so ``sqlglot.parse(text, read="ksql")`` yields ksql statements."""

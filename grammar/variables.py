@@ -16,12 +16,13 @@ a value can never end the literal early; elsewhere the value is inserted as is.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from typing import Any
 
-from .script import STRING, scan
+from .script import CODE, STRING, scan
 
-_REFERENCE = re.compile(r"\$?\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_REFERENCE = re.compile(r"\$?\$\{([A-Za-z_][A-Za-z0-9_@]*)\}")
+_TOKEN = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_@]*)\}")  # ksqlDB's IDENTIFIER: a letter or '_', then also digits, '@'
 
 
 def name_key(name: str) -> str:
@@ -57,45 +58,65 @@ def from_json(raw: Mapping[str, Any] | None) -> dict[str, str]:
     return out
 
 
+def references(text: str) -> list[tuple[int, int, str]]:
+    """``(start, end, name)`` of every VARIABLE token of ``text``: a ``${name}`` outside string literals,
+    quoted names and comments (ksqlDB's lexer rule ``VARIABLE: '${' IDENTIFIER '}'``), not escaped as ``$${``."""
+    if "${" not in text:
+        return []
+    out = []
+    for kind, s, e in scan(text):
+        if kind != CODE:
+            continue
+        for match in _TOKEN.finditer(text, s, e):
+            if match.start() > 0 and text[match.start() - 1] == "$":
+                continue
+            out.append((match.start(), match.end(), match.group(1)))
+    return out
+
+
 def substitute_variables(text: str, variables: dict[str, str] | None) -> str:
-    """Replace ``${name}`` references in ``text`` with their values from ``variables``."""
+    """Replace the VARIABLE tokens of ``text`` and the ``${name}`` references inside its string literals
+    with their values (ksqlDB's VariableSubstitutor, from memory: it visits the variable identifiers and
+    literals and the string literals of the parsed statement, so a ``${x}`` inside a quoted name or a
+    comment is text). A token without a value stays as written; ``$${x}`` in a literal is ``${x}``."""
     if "${" not in text:
         return text
     lookup = {name_key(k): v for k, v in (variables or {}).items()}
-    in_string = _string_spans(text)
+    pieces: list[str] = []
+    done = 0
+    for kind, s, e in scan(text):
+        if kind == STRING:
+            pieces.append(text[done:s])
+            pieces.append(_REFERENCE.sub(lambda m: _in_string(m, lookup), text[s:e]))
+            done = e
+        elif kind == CODE:
+            for start, end, name in references(text[s:e]):
+                value = lookup.get(name_key(name))
+                if value is not None:
+                    pieces.append(text[done:s + start])
+                    pieces.append(value)
+                    done = s + end
+    pieces.append(text[done:])
+    return "".join(pieces)
 
-    def replace(match: re.Match[str]) -> str:
-        ref = match.group(0)
-        if ref.startswith("$$"):
-            return ref[1:]
-        value = lookup.get(name_key(match.group(1)))
-        if value is None:
-            return ref
-        return value.replace("'", "''") if in_string(match.start()) else value
 
-    return _REFERENCE.sub(replace, text)
-
-
-def _string_spans(text: str) -> Callable[[int], bool]:
-    """A predicate telling whether an offset lies inside a single-quoted literal of ``text``."""
-    spans = [(s, e) for kind, s, e in scan(text) if kind == STRING]
-    return lambda offset: any(start < offset < end for start, end in spans)
+def _in_string(match: re.Match[str], lookup: Mapping[str, str]) -> str:
+    """A reference inside a single-quoted literal: the value with its quotes doubled, so it cannot end the
+    literal early; an escaped or undefined one is text."""
+    ref = match.group(0)
+    if ref.startswith("$$"):
+        return ref[1:]
+    value = lookup.get(name_key(match.group(1)))
+    return ref if value is None else value.replace("'", "''")
 
 
 def undefined_reference(text: str, variables: dict[str, str] | None) -> tuple[int, str] | None:
-    """(offset, reference) of the first ``${name}`` outside string literals with no value, else None.
+    """(offset, reference) of the first VARIABLE token with no value, else None.
 
-    Left in the text it could only fail to parse, with a message about a '$' character; naming the
-    undefined variable tells the user what is actually wrong."""
-    if "${" not in text:
-        return None
+    Left in the text it would be read as a name ``${X}``; naming the undefined variable tells the user
+    what is actually wrong (our own message: ksqlDB's is not known)."""
     defined = {name_key(k) for k in (variables or {})}
-    in_string = None
-    for match in _REFERENCE.finditer(text):
-        ref = match.group(0)
-        if ref.startswith("$$") or name_key(match.group(1)) in defined:
-            continue
-        in_string = in_string or _string_spans(text)
-        if not in_string(match.start()):
-            return match.start(), ref
+    for start, end, name in references(text):
+        if name_key(name) not in defined:
+            return start, text[start:end]
     return None

@@ -120,6 +120,8 @@ class KsqlParseError(KsqlError):
         stage = "Failed to prepare statement: " if prepared else ""
         super().__init__(f"{stage}{where}{message}")
         self.raw_message = message
+        self.prepared = prepared
+        self.located = located
         self.line = line
         self.column = column
         self.token = token

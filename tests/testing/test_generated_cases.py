@@ -109,6 +109,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("analysis/gen_insert_select_types.py", {"insert-select-types.json": lambda g: g["cases"]()}),
     ("analysis/gen_null_typing.py", {"null-typing.json": lambda g: g["cases"]()}),
     ("analysis/gen_reserved_select.py", {"reserved-select.json": lambda g: g["cases"]()}),
+    ("analysis/gen_variable_positions.py", {"variable-positions.json": lambda g: g["cases"]()}),
     ("analysis/gen_lambda_sanitizer.py", {"lambda-sanitizer.json": lambda g: g["cases"]()}),
     ("analysis/gen_unknown_types.py", {"unknown-types.json": lambda g: g["cases"]()}),
     ("analysis/gen_rowkey_scope.py", {"rowkey-scope.json": lambda g: g["cases"]()}),
