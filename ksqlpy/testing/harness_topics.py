@@ -13,6 +13,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.grammar.variables import define, substitute_variables, undefine
 from ksqlpy.testing import exactjson
 
 # what ksqlDB's harnesses give a topic the case does not declare a count for (its Topic default)
@@ -25,6 +26,8 @@ _DECLARES_COLUMNS = re.compile(r"^[^(]*?\b(?:STREAM|TABLE)\s+(?:IF\s+NOT\s+EXIST
                                re.IGNORECASE)
 _FORMAT_PROP = re.compile(r"(?<![_\w])FORMAT\s*=\s*'(\w+)'", re.IGNORECASE)
 _PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(\d+)", re.IGNORECASE)
+_DEFINE = re.compile(r"^\s*DEFINE\s+(\w+)\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
+_UNDEFINE = re.compile(r"^\s*UNDEFINE\s+(\w+)", re.IGNORECASE)
 
 # Registers a schema (subject, text, schema type, id or None) and returns its id.
 Register = Callable[[str, str, str, "int | None"], int]
@@ -33,13 +36,27 @@ Register = Callable[[str, str, str, "int | None"], int]
 def plain_creates(statements: list[str]) -> list[tuple[str, int | None]]:
     """(topic, PARTITIONS or None) of every CREATE STREAM/TABLE that is not AS SELECT, in order."""
     out: list[tuple[str, int | None]] = []
-    for sql in statements:
+    for sql in substituted(statements):
         if not CREATE_SOURCE.match(sql) or AS_SELECT.search(sql):
             continue
         m = KAFKA_TOPIC.search(sql)
         if m:
             n = _PARTITIONS_N.search(sql)
             out.append((m.group(1).replace("''", "'"), int(n.group(1)) if n else None))
+    return out
+
+
+def substituted(statements: list[str]) -> list[str]:
+    """The statements as the engine will run them: the variables their DEFINEs (and UNDEFINEs) set so far
+    substituted, so ``KAFKA_TOPIC='${t}', PARTITIONS=${n}`` names the topic and count it will have."""
+    variables: dict[str, str] = {}
+    out = []
+    for sql in statements:
+        if m := _DEFINE.match(sql):
+            define(variables, m.group(1), m.group(2).replace("''", "'"))
+        elif m := _UNDEFINE.match(sql):
+            undefine(variables, m.group(1))
+        out.append(substitute_variables(sql, variables))
     return out
 
 
