@@ -144,3 +144,45 @@ def test_a_pull_query_refused_without_scans_explains_what_a_lookup_needs(client:
         " - in the case of a multi-column key, is a conjunction of equality expressions that cover all key columns.\n"
         "If more flexible queries are needed, table scans can be enabled by setting "
         "ksql.query.pull.table.scan.enabled=true.\nStatement: SELECT * FROM CT WHERE N = 2;")
+
+
+@pytest.mark.parametrize("where, reason", [
+    ("K BETWEEN 'a' AND 'b'", "A comparison must directly reference a key column"),
+    ("K LIKE 'a%'", "A comparison must directly reference a key column"),
+    ("'a' <> K", "Bound on key columns '[`K` STRING KEY]' must currently be '='"),
+    ("NOT K = 'a'", "Bound on key columns '[`K` STRING KEY]' must currently be '='"),
+    ("K > 'a' AND K < 'c'", "A comparison condition on the key column cannot be combined with other comparisons "
+                            "such as an IN predicate"),
+    ("CAST(N AS STRING) = K", "A comparison must be between a key column and a resolvable expression"),
+    ("1 < N", "WHERE clause missing key column for disjunct: (1 < N)"),
+])
+def test_both_query_endpoints_refuse_a_where_without_scans_alike(client: TestClient, where: str, reason: str) -> None:
+    """/query and /query-stream plan a pull query the same way: one refusal, one text, one code."""
+    r = client.post("/ksql", json={"ksql": "CREATE TABLE IF NOT EXISTS CT2 AS SELECT K, COUNT(*) AS N FROM S GROUP BY K;"})
+    assert r.status_code == 200, r.text
+    sql = f"SELECT * FROM CT2 WHERE {where};"
+    props = {"ksql.query.pull.table.scan.enabled": False}
+    bodies = [client.post("/query", json={"ksql": sql, "streamsProperties": props}),
+              client.post("/query-stream", json={"sql": sql, "properties": props})]
+    for r in bodies:
+        body = r.json()
+        assert (r.status_code, body["@type"], body["error_code"]) == (400, "statement_error", 40001), r.text
+        assert body["message"].startswith(f"{reason}. See https://cnfl.io/queries for more info.\n"), r.text
+        assert body["message"].endswith(f"\nStatement: {sql}"), r.text
+    assert bodies[0].json()["message"] == bodies[1].json()["message"]
+
+
+def test_a_string_key_range_is_served_without_scans_on_both_endpoints(client: TestClient) -> None:
+    """A single range on a single STRING key is a range scan (ksql.query.pull.range.scan.enabled), which table
+    scans being off does not refuse - written either way round."""
+    r = client.post("/ksql", json={"ksql": "CREATE TABLE IF NOT EXISTS CT2 AS SELECT K, COUNT(*) AS N FROM S GROUP BY K;"})
+    assert r.status_code == 200, r.text
+    props = {"ksql.query.pull.table.scan.enabled": False}
+    for sql in ("SELECT * FROM CT2 WHERE K > 'a';", "SELECT * FROM CT2 WHERE 'a' < K;"):
+        r = client.post("/query", json={"ksql": sql, "streamsProperties": props})
+        assert r.status_code == 200 and '"columnNames":["K","N"]' in r.text, r.text
+        r = client.post("/query-stream", json={"sql": sql, "properties": props})
+        assert r.status_code == 200 and '"columnNames":["K","N"]' in r.text, r.text
+    r = client.post("/query", json={"ksql": "SELECT * FROM CT2 WHERE K > 'a';", "streamsProperties": {
+        "ksql.query.pull.table.scan.enabled": False, "ksql.query.pull.range.scan.enabled": False}})
+    assert r.status_code == 400 and r.json()["message"].startswith("Query requires table scan to be enabled. "), r.text

@@ -1,5 +1,6 @@
 """Generates ``pull-where-shapes.json``: the shapes of a pull query's WHERE that are neither a plain key
-equality nor a plain range, against a single-key table, a multi-column-key table and a windowed table, with
+equality nor a plain range, against a single-key table, a multi-column-key table, a windowed table and a
+single STRING key (whose one range is a range scan), with
 table scans allowed (the rows; the WHERE decides them whatever the access) and, where ksqlDB's rule is
 known, with them disabled (key lookups or the refusal).
 
@@ -7,8 +8,11 @@ Shapes: WINDOWSTART/WINDOWEND IN, NOT IN, IS [NOT] NULL, BETWEEN (ksqlDB rewrite
 into two bounds); OR across a key and a window bound; IN on one column of a multi-column key; key values
 that are expressions (arithmetic, CAST, functions of constants), which ksqlDB's QueryFilterNode.resolveKey
 hands to the GenericExpressionResolver with the key column's type (an INSERT VALUES value's rule and texts;
-from memory) while a literal is taken as it is; BETWEEN, NOT BETWEEN, NOT IN, IS [NOT] NULL on a key (a
-scan); pull queries on streams (a scan of the topic up to the offsets at the start) with WHERE, LIMIT and
+from memory) while a literal is taken as it is; BETWEEN, NOT BETWEEN, NOT IN, IS [NOT] NULL, LIKE on a key
+(a scan; with scans off the key is met outside a comparison - ksqlDB's StatementRewriteForMagicPseudoTimestamp
+rewrites BETWEEN on ROWTIME and window bounds only, from memory); the key on the right of its comparison and
+value columns on the left of theirs; ranges on one part of a multi-column key; NOT over key conditions
+(pushed down first, LogicRewriter); pull queries on streams (a scan of the topic up to the offsets at the start) with WHERE, LIMIT and
 ROWTIME.
 
 Expected rows come from the model below: every row of the table whose columns satisfy the WHERE.
@@ -51,6 +55,11 @@ TABLES: dict[str, tuple[list[str], list[dict[str, Any]], list[Row], str]] = {
         [{"topic": "s", "key": k, "value": {"V": 1}, "timestamp": ts} for k, ts in ((1, 1000), (2, 1500), (2, 2500))],
         [[1, 1000, 2000, 1], [2, 1000, 2000, 1], [2, 2000, 3000, 1]],
         "`ID` INTEGER KEY, `WINDOWSTART` BIGINT KEY, `WINDOWEND` BIGINT KEY, `N` BIGINT"),
+    "string key": (
+        ["CREATE STREAM S (ID STRING KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);",
+         "CREATE TABLE X AS SELECT ID, COUNT(*) AS N FROM S GROUP BY ID;"],
+        [{"topic": "s", "key": k, "value": {"V": 1}, "timestamp": 1000} for k in ("a", "ab", "ab", "b", "c")],
+        [["a", 1], ["ab", 2], ["b", 1], ["c", 1]], "`ID` STRING KEY, `N` BIGINT"),
 }
 
 Pred = Callable[[Row], bool]
@@ -58,6 +67,13 @@ Pred = Callable[[Row], bool]
 # with scans off, a key column reached other than as a comparison's or IN's column side - under NOT IN,
 # IS [NOT] NULL, an expression - is refused by the validator's column visitor (QueryFilterNode, from memory)
 INDIRECT = "A comparison must directly reference a key column"
+# a range (<, <=, >, >=) on a key that is no single STRING key (a range scan's), or on a STRING key beside
+# another disjunct, needs a table scan (the visible range-scan cases show the text for INT keys and a
+# multi-column key's parts)
+NEEDS_SCAN = "Query requires table scan to be enabled"
+COMBINED = "A comparison condition on the key column cannot be combined with other comparisons such as an IN predicate"
+RESOLVABLE = "A comparison must be between a key column and a resolvable expression"
+SINGLE_KEY_BOUND = "Bound on key columns '[`ID` INTEGER KEY]' must currently be '='"
 MULTI_KEY_BOUND = "Bound on key columns '[`K1` INTEGER KEY, `K2` STRING KEY]' must currently be '='"
 
 
@@ -111,9 +127,24 @@ SHAPES: list[tuple[str, str, Pred, str | None]] = [
      "Multi-column sources must specify every key in the WHERE clause"),
     ("multi-column key", "K1 = 0 + 1 AND K2 = CONCAT('b', '')", lambda r: r[:2] == [1, "b"], "rows"),
     ("multi-column key", "K1 IN (1 + 1) AND K2 = SUBSTRING('xa', 2)", lambda r: r[:2] == [2, "a"], "rows"),
-    ("multi-column key", "K1 BETWEEN 1 AND 2 AND K2 = 'a'", lambda r: r[1] == "a", None),
+    ("multi-column key", "K1 BETWEEN 1 AND 2 AND K2 = 'a'", lambda r: r[1] == "a", INDIRECT),
     ("multi-column key", "K1 NOT IN (2) AND K2 = 'a'", lambda r: r[:2] == [1, "a"], INDIRECT),
-    ("multi-column key", "K1 = 1 AND K2 > 'a'", lambda r: r[:2] == [1, "b"], None),
+    ("multi-column key", "K1 = 1 AND K2 > 'a'", lambda r: r[:2] == [1, "b"], NEEDS_SCAN),
+    # a range on one part of a multi-column key, a key written on the right, BETWEEN/LIKE on a part
+    ("multi-column key", "K1 = 1 AND K2 >= 'a'", lambda r: r[0] == 1, NEEDS_SCAN),
+    ("multi-column key", "K1 > 0 AND K2 = 'a'", lambda r: r[1] == "a", NEEDS_SCAN),
+    ("multi-column key", "K1 <= 1 AND 'b' > K2", lambda r: r[:2] == [1, "a"], NEEDS_SCAN),
+    ("multi-column key", "K1 = 1 AND K2 BETWEEN 'a' AND 'b'", lambda r: r[0] == 1, INDIRECT),
+    ("multi-column key", "K1 = 1 AND K2 LIKE 'a%'", lambda r: r[:2] == [1, "a"], INDIRECT),
+    ("multi-column key", "1 = K1 AND 'a' = K2", lambda r: r[:2] == [1, "a"], "rows"),
+    ("multi-column key", "'b' = K2 AND K1 = 1", lambda r: r[:2] == [1, "b"], "rows"),
+    ("multi-column key", "N = 1 AND 2 = K1 AND K2 = 'a'", lambda r: r[:2] == [2, "a"], "rows"),
+    ("multi-column key", "K1 = 1 AND K2 = K2", lambda r: r[0] == 1, RESOLVABLE),
+    # NOT over key conditions: pushed down to the comparisons first (LogicRewriter), then judged
+    ("multi-column key", "NOT (K1 <> 1 OR K2 <> 'a')", lambda r: r[:2] == [1, "a"], "rows"),
+    ("multi-column key", "K1 = 1 AND NOT (K2 <> 'b')", lambda r: r[:2] == [1, "b"], "rows"),
+    ("multi-column key", "NOT (K1 = 1 AND K2 = 'a')", lambda r: r[:2] != [1, "a"], MULTI_KEY_BOUND),
+    ("multi-column key", "K1 = 1 AND NOT K2 < 'b'", lambda r: r[:2] == [1, "b"], NEEDS_SCAN),
     # a key compared with != names the source's whole key (LogicalSchema.key())
     ("multi-column key", "K1 != 1 AND K2 = 'a'", lambda r: r[:2] == [2, "a"], MULTI_KEY_BOUND),
     ("multi-column key", "K1 = 1 AND NOT K2 = 'a'", lambda r: r[:2] == [1, "b"], MULTI_KEY_BOUND),
@@ -127,9 +158,52 @@ SHAPES: list[tuple[str, str, Pred, str | None]] = [
     ("single key", "ID IN (0 + 1, 4 - 1)", lambda r: r[0] in (1, 3), "rows"),
     ("single key", "2 * 1 = ID", lambda r: r[0] == 2, "rows"),
     ("single key", "ID = 2147483647 + 3", lambda r: False, "rows"),  # INT arithmetic wraps as Java's
-    # BETWEEN, NOT BETWEEN, NOT IN, IS [NOT] NULL on the key: the rows of a scan
-    ("single key", "ID BETWEEN 1 AND 2", lambda r: r[0] in (1, 2), None),
-    ("single key", "ID NOT BETWEEN 1 AND 2", lambda r: r[0] == 3, None),
+    # the key written on the right of its comparison, a value column on the left of another
+    ("single key", "2 = ID", lambda r: r[0] == 2, "rows"),
+    ("single key", "(2) = (ID)", lambda r: r[0] == 2, "rows"),
+    ("single key", "1 + 2 = ID", lambda r: r[0] == 3, "rows"),
+    ("single key", "N = 1 AND 2 = ID", lambda r: False, "rows"),
+    ("single key", "N = 2 AND ID = 2", lambda r: r[0] == 2, "rows"),
+    ("single key", "N > 1 AND ID IN (1, 2)", lambda r: r[0] == 2, "rows"),
+    ("single key", "2 < ID", lambda r: r[0] == 3, NEEDS_SCAN),
+    ("single key", "2 >= ID", lambda r: r[0] in (1, 2), NEEDS_SCAN),
+    ("single key", "2 <> ID", lambda r: r[0] != 2, SINGLE_KEY_BOUND),
+    ("single key", "N = ID", lambda r: r[0] == r[1], RESOLVABLE),
+    ("single key", "N + 1 = ID", lambda r: r[0] == r[1] + 1, RESOLVABLE),
+    ("single key", "ID > 1 AND ID < 3", lambda r: r[0] == 2, COMBINED),
+    ("single key", "N > 1", lambda r: r[1] > 1, "WHERE clause missing key column for disjunct: (N > 1)"),
+    ("single key", "1 < N", lambda r: r[1] > 1, "WHERE clause missing key column for disjunct: (1 < N)"),
+    # NOT over a key condition: a negated comparison is the opposite comparison
+    ("single key", "NOT ID = 2", lambda r: r[0] != 2, SINGLE_KEY_BOUND),
+    ("single key", "NOT NOT ID = 2", lambda r: r[0] == 2, "rows"),
+    ("single key", "NOT (ID <> 2)", lambda r: r[0] == 2, "rows"),
+    ("single key", "NOT (ID <> 1 AND ID <> 3)", lambda r: r[0] in (1, 3), "rows"),
+    ("single key", "NOT ID > 2", lambda r: r[0] <= 2, NEEDS_SCAN),
+    ("single key", "NOT (ID = 2 AND N = 1)", lambda r: not (r[0] == 2 and r[1] == 1), SINGLE_KEY_BOUND),
+    ("single key", "NOT (ID <> 2 OR N <> 2)", lambda r: r[0] == 2, "rows"),
+    ("single key", "ID IN (1) AND NOT ID = 1", lambda r: False, SINGLE_KEY_BOUND),
+    # BETWEEN, NOT BETWEEN, NOT IN, IS [NOT] NULL, LIKE on the key: not rewritten (ksqlDB rewrites BETWEEN
+    # only on ROWTIME and the window bounds), so the key is met outside a comparison
+    ("single key", "ID BETWEEN 1 AND 2", lambda r: r[0] in (1, 2), INDIRECT),
+    ("single key", "ID NOT BETWEEN 1 AND 2", lambda r: r[0] == 3, INDIRECT),
+    ("single key", "NOT ID BETWEEN 1 AND 2", lambda r: r[0] == 3, INDIRECT),
+    ("single key", "ID = 2 AND ID BETWEEN 1 AND 2", lambda r: r[0] == 2, INDIRECT),
+    ("windowed", "ID BETWEEN 1 AND 2", lambda r: True, INDIRECT),
+    ("windowed", "2 = ID AND 1000 = WINDOWSTART", lambda r: r[0] == 2 and _ws(r) == 1000, "rows"),
+    ("windowed", "ID = 2 AND 2000 <= WINDOWSTART", lambda r: r[0] == 2 and _ws(r) >= 2000, "rows"),
+    ("windowed", "2000 > WINDOWEND AND 1 = ID", lambda r: False, "rows"),
+    # a single STRING key: one range (either side) is a range scan, allowed with table scans off
+    ("string key", "'a' < ID", lambda r: r[0] > "a", "rows"),
+    ("string key", "ID >= 'ab'", lambda r: r[0] >= "ab", "rows"),
+    ("string key", "NOT ID < 'b'", lambda r: r[0] >= "b", "rows"),
+    ("string key", "'b' >= ID AND N = 2", lambda r: r[0] == "ab", "rows"),
+    ("string key", "ID > 'a' AND ID < 'c'", lambda r: r[0] in ("ab", "b"), COMBINED),
+    ("string key", "ID < 'ab' OR ID > 'b'", lambda r: r[0] in ("a", "c"), NEEDS_SCAN),
+    ("string key", "ID BETWEEN 'a' AND 'b'", lambda r: r[0] in ("a", "ab", "b"), INDIRECT),
+    ("string key", "ID LIKE 'a%'", lambda r: r[0].startswith("a"), INDIRECT),
+    ("string key", "ID NOT LIKE 'a%'", lambda r: not r[0].startswith("a"), INDIRECT),
+    ("string key", "ID = 'ab' AND ID LIKE 'a%'", lambda r: r[0] == "ab", INDIRECT),
+    ("string key", "'ab' LIKE ID", lambda r: r[0] == "ab", "Like condition must be between strings"),
     ("single key", "ID NOT IN (1, 2)", lambda r: r[0] == 3, INDIRECT),
     ("single key", "NOT ID IN (1, 3)", lambda r: r[0] == 2, INDIRECT),
     ("single key", "ID IS NULL", lambda r: False, INDIRECT),
