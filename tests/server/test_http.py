@@ -76,7 +76,7 @@ def test_info_health_metadata(client: Any) -> None:
     assert server["version"].startswith("0.")
     health = client.get("/healthcheck").json()
     assert health["isHealthy"] is True and health["serverState"] == "READY"
-    assert set(health["details"]) == {"metastore", "kafka", "commandRunner", "queries"}
+    assert set(health["details"]) == {"metastore", "kafka", "commandRunner"}
     meta = client.get("/v1/metadata").json()
     assert meta["clusterId"]["scope"]["clusters"]["ksql-cluster"] == "default_"
     assert client.get("/v1/metadata/id").json() == meta["clusterId"]
