@@ -12,6 +12,9 @@ class KsqlError(Exception):
 
     error_code = 40000
     location: tuple[int, int] | None = None
+    # ksqlDB names no position for it (an expression's type or code-generation error, raised without a
+    # NodeLocation), whatever the errors it was raised from knew
+    unplaced: bool = False
 
     def __init__(self, message: str) -> None:
         super().__init__(message)
@@ -58,6 +61,8 @@ def error_location(e: BaseException | None) -> tuple[int, int] | None:
     seen: set[int] = set()
     while e is not None and id(e) not in seen:
         seen.add(id(e))
+        if getattr(e, "unplaced", False):
+            return None
         where = getattr(e, "location", None)
         if where:
             return where

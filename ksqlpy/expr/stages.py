@@ -101,19 +101,23 @@ class BindContext:
     nested_errors_null: bool = True
 
     def report(self, e: BindError, clause: Clause | None) -> KsqlError:
-        """The user-facing error for ``e`` found while binding an expression of ``clause``."""
+        """The user-facing error for ``e`` found while binding an expression of ``clause``. Only analysis
+        errors say where they are (``Line: n, Col: m:``): ksqlDB's column and source checks put the node's
+        location in their text, while ExpressionTypeManager, FilterTypeValidator and CodeGenRunner raise
+        theirs without one (from memory) - so a type error reads the same in a pull query, a push query and
+        a CREATE ... AS SELECT."""
         if e.phase is Phase.ANALYSIS:
             return _located(KsqlStatementError(e.message), e)
         if e.phase is Phase.TYPING:
             if clause is not None and clause.filter:
-                return _located(KsqlStatementError(f"Error in {clause.label} expression: {e.detailed}"), e)
-            return _located((KsqlExpressionError if e.plain else KsqlTypeError)(e.message), e)
+                return _unplaced(KsqlStatementError(f"Error in {clause.label} expression: {e.detailed}"))
+            return _unplaced((KsqlExpressionError if e.plain else KsqlTypeError)(e.message))
         if clause is None:
-            return _located(KsqlTypeError(e.message), e)
+            return _unplaced(KsqlTypeError(e.message))
         context = "expression" if self.interpreted else clause.codegen
         text = e.detailed if e.statement is None else e.message
         end = "" if text.endswith(".") else "."
-        return _located(KsqlStatementError(f"Invalid {context}: {text}{end}"), e)
+        return _unplaced(KsqlStatementError(f"Invalid {context}: {text}{end}"))
 
     def defer(self, e: BindError, clause: Clause | None) -> None:
         """Hold a code-generation error back until ``check``."""
@@ -130,6 +134,11 @@ class BindContext:
             raise self.planning[0]
         if self.deferred:
             raise self.deferred[0]
+
+
+def _unplaced(err: KsqlError) -> KsqlError:
+    err.unplaced = True
+    return err
 
 
 def _located(err: KsqlError, cause: KsqlError) -> KsqlError:
