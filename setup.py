@@ -18,4 +18,7 @@ FRAMING = Extension("ksqlpy.log._framing", ["ksqlpy/log/_framing.c"], optional=T
 # a stream-stream join's batch loop in C (ksqlpy/runtime/join_native.py); optional: without it the Python loop runs
 SSJOIN = Extension("ksqlpy.runtime._ssjoin", ["ksqlpy/runtime/_ssjoin.c"], optional=True)
 
-setup(packages=packages, package_dir=package_dir, ext_modules=[FRAMING, SSJOIN])
+# a batch of JSON values decoded straight into a join's blocks (ksqlpy/serde/json_blocks.py); optional likewise
+JSONBLOCKS = Extension("ksqlpy.serde._jsonblocks", ["ksqlpy/serde/_jsonblocks.c"], optional=True)
+
+setup(packages=packages, package_dir=package_dir, ext_modules=[FRAMING, SSJOIN, JSONBLOCKS])

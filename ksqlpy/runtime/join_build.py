@@ -40,6 +40,7 @@ from ksqlpy.runtime.join_rows import (
     key_encoder,
     key_function,
     keys_encoder,
+    native_blocks,
     predicate,
     struct_block_builder,
 )
@@ -305,9 +306,34 @@ class JoinWiring:
             part = ctx.partition
             op.block = lambda k, s, ts, o: sblock(k, s, ts, part, o)
 
+        native = None if lazy else native_blocks(source, reader, read)
+        key_batch = reader.key_serde.deserialize_batch
+
+        def decode_native(batch: RecordBatch) -> list[tuple] | None:
+            # the batch's blocks straight from the JSON in C (``serde.json_blocks``); None: the reader's way
+            keys, kerr = key_batch(batch.keys)
+            if not reader.columns_apply(keys, kerr):
+                return None
+            got = native(batch.values, keys if reader.n_keys else None, batch.timestamps,  # type: ignore[misc]
+                         batch.partition, batch.offsets)
+            if got is None:
+                return None
+            blocks, tss = got
+            if not (own_key and set(map(type, keys)) == _TUPLE and None not in map(_FIRST, keys)):
+                try:
+                    keys = list(map(key_fn, blocks))
+                except Exception:  # noqa: BLE001 - the reader's way logs the record
+                    return None
+            events = list(zip(tss, batch.offsets, zip(keys, blocks, batch.headers, strict=True), strict=True))
+            return events if keep is None else _kept(events, keep)
+
         def decode(batch: RecordBatch) -> list[tuple]:
             # blocks and keys by C-level maps; a key function that fails on some record sends the batch
             # through the loop below, which logs that record and gives it a NULL key
+            if native is not None and batch.offsets:
+                events = decode_native(batch)
+                if events is not None:
+                    return events
             d = reader.decode(batch)
             rows = d.rows
             if not rows:

@@ -16,6 +16,7 @@ from ksqlpy.expr.bound import Expr
 from ksqlpy.expr.codegen import Codegen
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.logical import SchemaColumn
+from ksqlpy.serde.json_blocks import JsonBlocks, json_blocks
 from ksqlpy.types import SqlType
 
 KeyFn = Callable[[tuple], tuple | None]
@@ -52,6 +53,25 @@ def struct_block_builder(source: Source, read: frozenset[str] | None = None) -> 
     parts += ["ts", "p", "o"]
     parts += [f"k[{i}]" for i in range(len(source.key_columns))]
     return eval(f"lambda k, s, ts, p, o: ({', '.join(parts)},)")  # type: ignore[no-any-return]  # noqa: S307 - generated from the catalog's column list
+
+
+def native_blocks(source: Source, reader: Any, read: frozenset[str] | None = None) -> JsonBlocks | None:
+    """The C decoder of a batch's JSON values straight into ``struct_block_builder``'s blocks
+    (``serde.json_blocks``), or None where it does not apply: a value serde other than wrapped JSON with the
+    typed fast path, a block of more than keys and values, a timestamp from anything but a value column
+    read as an integer (``SourceReader.ts_index``) or the record's own."""
+    vs = reader.value_serde
+    if getattr(vs, "deserialize_structs", None) is None or struct_block_builder(source, read) is None:
+        return None
+    names = [c.name for c in source.value_columns]
+    if [c.name for c in source.columns if not c.key] != names or [n for n, _ in vs.columns] != names:
+        return None
+    ts_col = None
+    if source.timestamp_column:
+        if reader.ts_index is None or reader.ts_index < reader.n_keys:
+            return None
+        ts_col = reader.ts_index - reader.n_keys
+    return json_blocks(vs.columns, [read is None or n in read for n in names], ts_col)
 
 
 def key_function(exprs: list[Expr], columns: list[SchemaColumn], functions: FunctionRegistry,

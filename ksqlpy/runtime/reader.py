@@ -100,7 +100,7 @@ class SourceReader:
         ks, vs = self.key_serde, self.value_serde
         try:
             keys, kerr = ks.deserialize_batch(batch.keys)
-            if self.columnar and self._columns_apply(keys, kerr):
+            if self.columnar and self.columns_apply(keys, kerr):
                 columnar = self._decode_columns(batch, keys)
                 if columnar is not None:
                     return columnar
@@ -134,7 +134,7 @@ class SourceReader:
             tss = batch.timestamps
         return DecodedBatch(rows, tss, [batch.partition] * n, batch.offsets, batch.headers, [False] * n)
 
-    def _columns_apply(self, keys: list, kerr: list) -> bool:
+    def columns_apply(self, keys: list, kerr: list) -> bool:
         """Whether the batch may be read as columns: every key read and present, no window or header
         columns, no timestamp but a BIGINT/TIMESTAMP column's (anything else: the row path decides)."""
         return not (kerr or self.windowed or self.header_cols
