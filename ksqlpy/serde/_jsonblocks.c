@@ -365,6 +365,11 @@ static int parse_value(Cur *c, char t, int keep, PyObject **out) {
     }
 }
 
+static inline int is_atomic(PyObject *x) {
+    return x == Py_None || PyLong_CheckExact(x) || PyUnicode_CheckExact(x) || PyFloat_CheckExact(x)
+           || PyBool_Check(x) || PyBytes_CheckExact(x);
+}
+
 typedef struct {
     Py_ssize_t ncols;
     const char *types;
@@ -544,8 +549,17 @@ static PyObject *blocks(PyObject *self, PyObject *args) {
         PyTuple_SET_ITEM(b, ntypes, ts);
         PyTuple_SET_ITEM(b, ntypes + 1, Py_NewRef(partition));
         PyTuple_SET_ITEM(b, ntypes + 2, Py_NewRef(PyList_GET_ITEM(offsets, i)));
-        for (Py_ssize_t j = 0; j < nk; j++)
-            PyTuple_SET_ITEM(b, ntypes + 3 + j, Py_NewRef(PyTuple_GET_ITEM(key, j)));
+        int atomic = 1;
+        for (Py_ssize_t j = 0; j < nk; j++) {
+            PyObject *x = PyTuple_GET_ITEM(key, j);
+            atomic &= is_atomic(x);
+            PyTuple_SET_ITEM(b, ntypes + 3 + j, Py_NewRef(x));
+        }
+        /* a block of atomic values only (every value column is; the keys mostly): untracked by the cyclic GC
+         * now, as CPython's collector would untrack it at its first scan - the young collections after a
+         * batch no longer scan each block once */
+        if (atomic && is_atomic(ts) && is_atomic(partition) && is_atomic(PyTuple_GET_ITEM(b, ntypes + 2)))
+            PyObject_GC_UnTrack(b);
         PyList_SET_ITEM(out, i - lo, b);
     }
     PyObject *r = PyTuple_Pack(2, out, tss);

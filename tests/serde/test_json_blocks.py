@@ -208,3 +208,13 @@ def test_edge_records_read_as_the_generic_reader(good: bytes) -> None:
     got, keys = _decode([good, GOOD])
     assert got is not None
     assert all(_same(b, w) for b, w in zip(got[0], _expected([good, GOOD], keys), strict=True))
+
+
+def test_blocks_of_atomic_values_are_untracked_and_others_tracked() -> None:
+    import gc
+
+    dec = _decoder()
+    got = dec([GOOD, GOOD], [(1,), ([1, 2],)], [5, 5], 0, [0, 1])  # type: ignore[list-item]
+    assert got is not None
+    assert not gc.is_tracked(got[0][0])  # every value atomic: as the collector would leave it
+    assert gc.is_tracked(got[0][1])  # a key holding a list keeps its block tracked
