@@ -16,12 +16,30 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ksqlpy import types as T
+from ksqlpy.analysis.pseudo_columns import OFFSET_COLUMNS
+from ksqlpy.catalog import Source
 from ksqlpy.expr import bound as B
 from ksqlpy.plan.logical import Aggregate
 
 INTERNAL_COLUMN = "KSQL_INTERNAL_COL_{}"
 WINDOW_BOUNDS = ("WINDOWSTART", "WINDOWEND")
 Columns = list[tuple[str, T.SqlType]]
+
+
+# the pseudo columns a table source's store keeps with each row, in order (ksqlDB's
+# SystemColumns.mustBeMaterializedForTableJoins): ROWTIME is the record's timestamp, so only these two
+MATERIALIZED_PSEUDO = dict(zip(OFFSET_COLUMNS, (T.INTEGER, T.BIGINT), strict=True))
+
+
+def materialized_source_values(source: Source, offsets: bool) -> Columns:
+    """The value columns of a table source materialized as read (``KsqlTopic-Reduce``, a join's
+    ``KafkaTopic_Left|Right-Reduce``): the source's value columns, then ROWPARTITION INTEGER and ROWOFFSET
+    BIGINT when the query was planned with ``ksql.rowpartition.rowoffset.enabled`` on (``offsets``), because
+    a later step reads them from the stored row, not from a record. From memory of ksqlDB's
+    SourceBuilder.buildTableMaterialized / LogicalSchema.withPseudoColumnsToMaterialize under the source
+    step's pseudoColumnVersion (1 with the property on, 0 off)."""
+    columns = [(c.name, c.type) for c in source.value_columns]
+    return columns + list(MATERIALIZED_PSEUDO.items()) if offsets else columns
 
 
 def required_columns(agg: Aggregate) -> list[tuple[str, T.SqlType]]:

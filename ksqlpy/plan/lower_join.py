@@ -22,6 +22,7 @@ from typing import Literal
 
 from ksqlpy.expr.bound import Expr
 from ksqlpy.plan import naming
+from ksqlpy.plan.internal_values import materialized_source_values
 from ksqlpy.plan.join_columns import stream_columns_read
 from ksqlpy.plan.join_prefilter import pair_prefilter, stream_prefilter, table_prefilter
 from ksqlpy.plan.logical import (
@@ -74,7 +75,7 @@ DAY_MS = 24 * 3600 * 1000
 
 
 def join_key(node: Join, side: Literal["left", "right"] = "left",
-             values: Literal["block", "source"] | None = "block") -> TopicKey:
+             values: Literal["block", "source"] | None = "block", offsets: bool = True) -> TopicKey:
     """The key of the repartition topics and stores of a join step: its key columns in the step's key format
     and window (the left side's: a windowed source is never re-keyed out of its window), each named after
     the column it equals (``ALIAS_COL``; a synthetic key by its own name); the values in ``side``'s value
@@ -82,7 +83,9 @@ def join_key(node: Join, side: Literal["left", "right"] = "left",
     source's value properties. ``values``: what the topic's values hold - ``block``, the side's rows as the
     join reads them (its sources' ``ALIAS_COL`` blocks: ksqlDB's PrependAlias projection, or an inner join's
     result); ``source``, the source's own value columns (a table materialized as read, before the alias
-    step: ``KafkaTopic_Right-Reduce``); None, not modelled (an outer join's shared store holds either side)."""
+    step: ``KafkaTopic_Right-Reduce``, with ROWPARTITION and ROWOFFSET when ``offsets``:
+    ``internal_values.materialized_source_values``); None, not modelled (an outer join's shared store holds
+    either side)."""
     names = [k.display or (k.name if not k.name.startswith("$") else f"KSQL_COL_{i}")
              for i, k in enumerate(node.keys)]
     side_node = node.left if side == "left" else node.right
@@ -92,7 +95,7 @@ def join_key(node: Join, side: Literal["left", "right"] = "left",
     if values == "block":
         columns = [(c.name, c.type) for c in _row_columns(side_node)]
     elif values == "source":
-        columns = [(c.name, c.type) for c in source.value_columns]
+        columns = materialized_source_values(source, offsets)
     return TopicKey([(n, k.type) for n, k in zip(names, node.keys, strict=True)], node.key_format,
                     node.key_full_name, window=node.join_windowed, value_format=source.value_format,
                     values=columns, value_full_name=options["full_name"], value_nullable=options["nullable"])
@@ -180,7 +183,7 @@ class JoinLowering:
               side: Literal["left", "right"] = "left", values: Literal["block", "source"] | None = "block") -> str:
         """A store of the join task (holding ``side``'s rows, as ``values`` says); one keyed by ``node``'s
         join key logs it with that key's format."""
-        return self.lo.add_store(name, kind, sub, key=join_key(node, side, values) if node is not None else None)
+        return self.lo.add_store(name, kind, sub, key=join_key(node, side, values, self.lo.offsets) if node is not None else None)
 
     def operator_id(self) -> int:
         self.next_operator += 1

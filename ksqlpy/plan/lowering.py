@@ -9,11 +9,13 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ksqlpy import types as T
+from ksqlpy.analysis.pseudo_columns import PROPERTY as PSEUDO_PROPERTY
+from ksqlpy.analysis.pseudo_columns import offsets_enabled
 from ksqlpy.catalog import Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.plan import naming
 from ksqlpy.plan.group_key import GroupKeyFormat, group_key_format
-from ksqlpy.plan.internal_values import aggregate_store_values, repartition_values
+from ksqlpy.plan.internal_values import aggregate_store_values, materialized_source_values, repartition_values
 from ksqlpy.plan.logical import (
     Aggregate,
     EmitMode,
@@ -139,6 +141,12 @@ class Lowering:
         if explicitly_set(name, [self.request]):
             return resolve(name, self.request)
         return self.settings.prop(name, default)
+
+    @property
+    def offsets(self) -> bool:
+        """ROWPARTITION and ROWOFFSET are pseudo columns for this query (ksqlDB's pseudoColumnVersion of its
+        source steps): a materialized table source keeps them with its rows."""
+        return offsets_enabled({PSEUDO_PROPERTY: self.prop(PSEUDO_PROPERTY, "true")})
 
     @property
     def start_at(self) -> StartAt:
@@ -323,7 +331,7 @@ def lower_stateless(lo: Lowering) -> None:
         # pull queries apply them to the source's rows (KsqlMaterialization's transforms), from memory of
         # SourceBuilder / TableSelectBuilder: a select over a materialized table does not materialize again
         node.stores.append(lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub,
-                                        key=source_table_key(source)))
+                                        key=source_table_key(source, lo.offsets)))
         sub.operators.append(Materialize(naming.SOURCE_TABLE_STORE, sink, MaterializedRows.INPUT, source))
     else:
         stores = lo.table_where_store(stage, sub)
@@ -466,7 +474,7 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
         _aggregate_tail(lo, agg, sub, node)
         return
     previous = lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub,
-                            key=source_table_key(leftmost)) if table else None
+                            key=source_table_key(leftmost, lo.offsets)) if table else None
     sub.operators.append(group_stage(lo, agg, previous))
     topic = lo.internal_topic(lo.names.repartition(naming.GROUP_BY), TopicKind.REPARTITION, sub.partitions,
                               group_key)
@@ -485,13 +493,14 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
     _aggregate_tail(lo, agg, second, node)
 
 
-def source_table_key(source: Source) -> TopicKey:
+def source_table_key(source: Source, offsets: bool) -> TopicKey:
     """The key and value of a table source materialized as read (``KsqlTopic-Reduce``): the source's own
-    columns in its own formats, as its serdes write them."""
+    columns in its own formats, as its serdes write them, the values followed by the materialized pseudo
+    columns when ``offsets`` (``internal_values.materialized_source_values``)."""
     key, value = serde_options(source, True), serde_options(source, False)
     return TopicKey([(c.name, c.type) for c in source.key_columns], source.key_format or "NONE",
                     key["full_name"], window=source.windowed, value_format=source.value_format,
-                    values=[(c.name, c.type) for c in source.value_columns], value_full_name=value["full_name"],
+                    values=materialized_source_values(source, offsets), value_full_name=value["full_name"],
                     value_nullable=value["nullable"])
 
 

@@ -10,7 +10,10 @@ AggregateAnalyzer, KudafAggregator and the join's PrependAlias step):
 - a join side's repartition topic and its store's changelog: the side's ``ALIAS_COL`` block (value columns,
   ROWTIME, ROWPARTITION, ROWOFFSET, key columns); a RIGHT join's JOINTHIS store holds the right side;
 - a table materialized as read (a join's ``KafkaTopic_Right-Reduce``, a GROUP BY's or a projected/filtered
-  table's ``KsqlTopic-Reduce``): the table's own value columns, whatever the query projects;
+  table's ``KsqlTopic-Reduce``): the table's own value columns, whatever the query projects, then the pseudo
+  columns its rows keep (ROWPARTITION INTEGER, ROWOFFSET BIGINT: SourceBuilder's withPseudoColumnsToMaterialize
+  under the source step's pseudoColumnVersion) - none when the query is planned with
+  ``ksql.rowpartition.rowoffset.enabled`` false;
 - a table sink's ``Materialize-changelog`` (a table-table join's result): the sink's value columns, in the
   leftmost source's value format whatever the sink's (TableSelect's internal formats).
 
@@ -31,6 +34,13 @@ PROTO = {"INT": "int32", "BIGINT": "int64", "STRING": "string", "DOUBLE": "doubl
 JSON_SR = {"INT": {"type": "integer", "connect.type": "int32"}, "BIGINT": {"type": "integer", "connect.type": "int64"},
            "STRING": {"type": "string"}, "DOUBLE": {"type": "number", "connect.type": "float64"}}
 PSEUDO = [("ROWTIME", "BIGINT"), ("ROWPARTITION", "INT"), ("ROWOFFSET", "BIGINT")]
+MATERIALIZED = [("ROWPARTITION", "INT"), ("ROWOFFSET", "BIGINT")]  # kept with a table source's stored rows
+OFFSETS_OFF = {"ksql.rowpartition.rowoffset.enabled": False}
+
+
+def reduce(values):  # type: ignore[no-untyped-def]
+    """A table source's ``-Reduce`` store: its value columns, then the materialized pseudo columns."""
+    return values + MATERIALIZED
 
 
 def avro(columns, name="KsqlDataSourceSchema"):  # type: ignore[no-untyped-def]
@@ -112,7 +122,7 @@ SHAPES = [
       "partitions=1);",
       "CREATE TABLE T AS SELECT A, COUNT(*) AS C, SUM(B) AS SB FROM S GROUP BY A;"],
      "CTAS_T_0",
-     {"KsqlTopic-Reduce-changelog": [("A", "STRING"), ("B", "INT")],
+     {"KsqlTopic-Reduce-changelog": reduce([("A", "STRING"), ("B", "INT")]),
       "Aggregate-GroupBy-repartition": [internal(0, "STRING"), internal(1, "BIGINT"), internal(2, "INT")],
       "Aggregate-Aggregate-Materialize-changelog": [internal(0, "STRING"), internal(1, "BIGINT"),
                                                     internal(2, "INT"), agg(0, "BIGINT"), agg(1, "INT")]},
@@ -178,7 +188,7 @@ SHAPES = [
       "CREATE STREAM O AS SELECT L.A, D FROM L JOIN T ON L.A = T.ID;"],
      "CSAS_O_0",
      {"Join-repartition": block("L", [("A", "INT")], [("ID", "INT")]),
-      "KafkaTopic_Right-Reduce-changelog": [("D", "STRING"), ("E", "BIGINT")]},
+      "KafkaTopic_Right-Reduce-changelog": reduce([("D", "STRING"), ("E", "BIGINT")])},
      [{"topic": "t", "key": 5, "value": {"D": "d", "E": 1}}, {"topic": "l", "key": 1, "value": {"A": 5}}],
      [{"topic": "O", "key": 5, "value": {"D": "d"}}]),
     ("table-table join: each re-keyed side's block in its repartition topic and materialization",
@@ -206,7 +216,7 @@ SHAPES = [
       "partitions=1);",
       "CREATE TABLE T AS SELECT K, A * 2 AS A2, C FROM S WHERE A > 0;"],
      "CTAS_T_0",
-     {"KsqlTopic-Reduce-changelog": [("A", "INT"), ("B", "STRING"), ("C", "DOUBLE")]},
+     {"KsqlTopic-Reduce-changelog": reduce([("A", "INT"), ("B", "STRING"), ("C", "DOUBLE")])},
      [{"topic": "s", "key": "k", "value": {"A": 1, "B": "b", "C": 1.5}}],
      [{"topic": "T", "key": "k", "value": {"A2": 2, "C": 1.5}}]),
     ("table projected into another value format: the source materialized as read keeps the source's columns and format",
@@ -214,7 +224,7 @@ SHAPES = [
       "partitions=1);",
       "CREATE TABLE T WITH (value_format='JSON') AS SELECT K, B, A FROM S;"],
      "CTAS_T_0",
-     {"KsqlTopic-Reduce-changelog": [("A", "INT"), ("B", "STRING")]},
+     {"KsqlTopic-Reduce-changelog": reduce([("A", "INT"), ("B", "STRING")])},
      [{"topic": "s", "key": "k", "value": {"A": 1, "B": "b"}}],
      [{"topic": "T", "key": "k", "value": {"B": "b", "A": 1}}]),
 ]
@@ -260,15 +270,30 @@ SINK_KEYS_BY_SHAPE = {"GROUP BY after a join, HAVING's aggregate among the aggre
                       "table projected into another value format: the source materialized as read keeps the "
                       "source's columns and format": {"T": "K"}}
 
+def without_offsets(topics):  # type: ignore[no-untyped-def]
+    """The same topics planned with ``ksql.rowpartition.rowoffset.enabled`` false: a ``-Reduce`` store keeps
+    no pseudo columns (a join's alias blocks are not modelled off: only the shapes with a store are run)."""
+    return {t: (c[:-len(MATERIALIZED)] if t.endswith("-Reduce-changelog") else c) for t, c in topics.items()}
+
+
+RUNS = [(name, statements, query, topics, inputs, outputs, None)
+        for name, statements, query, topics, inputs, outputs in SHAPES]
+RUNS += [(f"{name} (rowpartition/rowoffset off: no pseudo columns kept)", statements, query,
+          {t: c for t, c in without_offsets(topics).items() if t.endswith("-Reduce-changelog")}, inputs, outputs,
+          OFFSETS_OFF)
+         for name, statements, query, topics, inputs, outputs in SHAPES
+         if any(t.endswith("-Reduce-changelog") for t in topics)]
+
 tests = []
 for fmt in FORMATS:
-    for name, statements, query, topics, inputs, outputs in SHAPES:
+    for name, statements, query, topics, inputs, outputs, properties in RUNS:
         sql = [s.replace("{FMT}", fmt) for s in statements]
         if fmt == "PROTOBUF":
-            keys, sinks = key_columns(sql), {**SINK_KEYS, **SINK_KEYS_BY_SHAPE.get(name, {})}
+            shape = name.split(" (rowpartition/rowoffset off")[0]
+            keys, sinks = key_columns(sql), {**SINK_KEYS, **SINK_KEYS_BY_SHAPE.get(shape, {})}
             inputs = [proto_record(r, keys, sinks) for r in inputs]
             outputs = [proto_record(r, keys, sinks) for r in outputs]
-        tests.append({
+        case = {
             "name": f"{fmt} {name}",
             "statements": sql,
             "inputs": inputs,
@@ -277,7 +302,10 @@ for fmt in FORMATS:
                 {"name": f"{APP}{query}-{topic}", "valueFormat": {"format": fmt},
                  "valueSchema": schema(fmt, columns)}
                 for topic, columns in topics.items()]}},
-        })
+        }
+        if properties:
+            case["properties"] = properties
+        tests.append(case)
 
 if __name__ == "__main__":
     json.dump({"comments": ["ksqlpy's own cases, generated by tests/cases/serde/internal_value_schemas_gen.py "
