@@ -39,7 +39,7 @@ def start_source_table_query(engine: Engine, source: Source, sql: str) -> Persis
         source.created_by_query = query_id
         engine.start_persistent(stand_in)
         return None
-    topology = lower_source_table(source, query_id, engine, partition_counts(engine))
+    topology = lower_source_table(source, query_id, engine, partition_counts(engine), engine.plan_rules)
     query = PersistentQuery(query_id, sql, plan, source, build_tasks(engine, topology))
     source.created_by_query = query_id
     engine.start_persistent(query)

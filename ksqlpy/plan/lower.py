@@ -18,7 +18,8 @@ from ksqlpy.catalog import Source
 from ksqlpy.plan import naming
 from ksqlpy.plan.logical import Aggregate, Join, Scan, Sink
 from ksqlpy.plan.lower_join import lower_join
-from ksqlpy.plan.lowering import Lowering, Settings, lower_aggregation, lower_stateless
+from ksqlpy.plan.lowering import Lowering, Settings, lower_aggregation, lower_stateless, source_table_key
+from ksqlpy.plan.rules import SOURCE_TABLE_STORE_FOR_CST
 from ksqlpy.plan.source_topics import check_source_topics
 from ksqlpy.plan.topology import (
     Materialize,
@@ -51,14 +52,20 @@ def lower(plan: Sink, query_id: str, settings: Settings, *, sink: Source | None,
 
 
 def lower_source_table(source: Source, query_id: str, settings: Settings,
-                       partitions: Callable[[str], int | None]) -> Topology:
-    """ksqlDB's ``CST_`` query of a SOURCE table: its topic read into a store per partition."""
+                       partitions: Callable[[str], int | None], rules: int | None = None) -> Topology:
+    """ksqlDB's ``CST_`` query of a SOURCE table: its topic read into a store per partition - the table
+    source materialized as read (``KsqlTopic-Reduce``, with the source's key and value schemas), or under
+    plan rules ``rules`` before ``SOURCE_TABLE_STORE_FOR_CST`` the ``Reduce`` store it was created with."""
     lo = Lowering(None, query_id, None, settings, persistent=True, partitions=partitions)
     sub = lo.sub(partitions(source.topic) or 1)
     lo.add_topic(source.topic, TopicKind.SOURCE, sub.partitions)
     sub.operators.append(ReadSource(source, True, "earliest", strict_timestamps=False))
     node = sub.node(NodeKind.SOURCE, lo.generated("KSTREAM-SOURCE"), topics=[source.topic])
-    store = lo.add_store(naming.CST_STORE, StoreKind.KEY_VALUE, sub)
+    if rules is not None and rules < SOURCE_TABLE_STORE_FOR_CST:
+        store = lo.add_store(naming.CST_STORE, StoreKind.KEY_VALUE, sub)
+    else:
+        store = lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub,
+                             key=source_table_key(source, lo.offsets))
     sub.operators.append(Materialize(store, source, MaterializedRows.SOURCE))
     sub.node(NodeKind.PROCESSOR, lo.generated("KTABLE-SOURCE"), node, stores=[store])
     topo = lo.topology()

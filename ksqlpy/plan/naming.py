@@ -17,7 +17,7 @@ from typing import Any
 GROUP_BY = "Aggregate-GroupBy"
 AGGREGATE_STORE = "Aggregate-Aggregate-Materialize"
 SOURCE_TABLE_STORE = "KsqlTopic-Reduce"  # a table source materialized as read (GROUP BY retractions, CTAS)
-CST_STORE = "Reduce"  # a SOURCE table's CST query
+CST_STORE = "Reduce"  # a SOURCE table's CST query created before plan rules revision 4
 MATERIALIZE_STORE = "Materialize"  # a table-table join's result rows, for pull queries
 # a filtered table in a push query: ksqlDB materializes the source table (KsqlTopic-Reduce) so the filter
 # sees each key's previous row; we keep only whether that row passed

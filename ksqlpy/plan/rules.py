@@ -10,13 +10,18 @@ persisted plan in its command topic).
   (``KsqlTopic-Reduce``, ksqlDB's table source materialization) and applies its WHERE and projection when
   they are read; before, it kept its result rows (``Materialize``). A query whose store was built under
   revision 2 keeps that store.
+* 4 - a SOURCE table's ``CST_`` query keeps its rows in ``KsqlTopic-Reduce`` (changelog
+  ``<app>-KsqlTopic-Reduce-changelog``, with the source's key and value schemas as a table CTAS's store:
+  ksqlDB plans it as ``SELECT ... FROM <table> EMIT CHANGES``, whose table source step materializes as any);
+  before, the store was ``Reduce``. A CST query created under revision 3 keeps its store and changelog.
 
 Commands written before revisions were recorded are revision 1.
 """
 
 from __future__ import annotations
 
-PLAN_RULES = 3  # the revision statements are planned with now
+PLAN_RULES = 4  # the revision statements are planned with now
 UNRECORDED = 1  # the revision of a command that records none (written before revisions existed)
 GROUP_KEY_FROM_INPUT = 2  # the first revision grouping in the input's key format
 SOURCE_ROWS_FOR_TABLE_SELECT = 3  # the first revision keeping a table CTAS's source rows
+SOURCE_TABLE_STORE_FOR_CST = 4  # the first revision naming a CST query's store as any table source's

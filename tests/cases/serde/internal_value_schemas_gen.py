@@ -227,6 +227,13 @@ SHAPES = [
      {"KsqlTopic-Reduce-changelog": reduce([("A", "INT"), ("B", "STRING")])},
      [{"topic": "s", "key": "k", "value": {"A": 1, "B": "b"}}],
      [{"topic": "T", "key": "k", "value": {"B": "b", "A": 1}}]),
+    ("SOURCE table: its CST query keeps the table materialized as read (KsqlTopic-Reduce)",
+     ["CREATE SOURCE TABLE S (K STRING PRIMARY KEY, A INT, B STRING) WITH (kafka_topic='s', format='{FMT}', "
+      "partitions=1);"],
+     "CST_S_0",
+     {"KsqlTopic-Reduce-changelog": reduce([("A", "INT"), ("B", "STRING")])},
+     [{"topic": "s", "key": "k", "value": {"A": 1, "B": "b"}}],
+     []),
 ]
 
 
