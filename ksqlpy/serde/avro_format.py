@@ -82,6 +82,9 @@ def check_columns(columns: Columns, is_key: bool) -> None:
         walk(t)
 
 
+MAP_VALUE_NAME = "MapValue"
+
+
 def _optional(schema: Any) -> list[Any]:
     return ["null", schema]
 
@@ -117,7 +120,9 @@ def type_schema(t: T.SqlType, name: str) -> Any:
     if isinstance(t, T.Array):
         return {"type": "array", "items": _optional(type_schema(t.element, name))}
     if isinstance(t, T.Map):
-        return {"type": "map", "values": _optional(type_schema(t.value, name))}
+        # a map's values are named one level down (ksqlDB's TypeNameGenerator.MAP_VALUE_NAME, from memory of
+        # AvroSchemas.buildAvroCompatibleMap); an array's elements keep the array's name
+        return {"type": "map", "values": _optional(type_schema(t.value, f"{name}_{MAP_VALUE_NAME}"))}
     if isinstance(t, T.Struct):
         return _record(name, [(fn, ft) for fn, ft in t.fields])
     raise SerdeError(f"AVRO cannot represent type {t}")

@@ -122,6 +122,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("functions/gen_cast_to_string.py", {"cast-to-string.json": lambda g: g["cases"](),
                                           "array-join-elements.json": lambda g: g["array_join_cases"]()}),
     ("serde/internal_value_schemas_gen.py", {"internal-value-schemas.json": lambda g: g["tests"]}),
+    ("serde/avro_type_names_gen.py", {"avro-type-names.json": lambda g: g["cases"]()}),
     ("serde/protobuf_wrappers_gen.py", {"protobuf-wrappers.json": lambda g: g["tests"]}),
     ("serde/json_sr_schema_kinds_gen.py", {"json-sr-schema-kinds.json": lambda g: g["tests"]}),
     ("serde/json_sr_field_order_gen.py", {"json-sr-field-order.json": lambda g: g["tests"]}),
