@@ -63,6 +63,19 @@ So MIN and MAX, TOPK and TOPKDISTINCT order that way, COLLECT_SET, TOPKDISTINCT,
 went (a NaN too)."""
 
 
+TABLE_FUNCTIONS = """Table functions belong in the SELECT list of a query over a stream (a join's too, when its FROM source is a
+stream). Several of them in one SELECT are zipped: a record gives as many rows as the longest result, the
+shorter results NULL past their end; a NULL or empty array gives no rows. The SELECT items are checked one by one,
+before any column name is resolved: a table function inside another (`Table functions cannot be nested:
+EXPLODE(EXPLODE())`) or inside CASE (`Table functions cannot be used in CASE: ...`) is refused even when the
+expression names an unknown column. Beside an aggregate or GROUP BY: `Table functions cannot be used with
+aggregations.`; over a table (persistent, push or pull query): `Table source is not supported with table
+functions`. Anywhere else (WHERE, PARTITION BY, an aggregate's argument in HAVING) the call is typed as its
+result - a WHERE that is no BOOLEAN is refused as such - and fails where the expression is compiled, as in
+ksqlDB: `Invalid Predicate: Can't find any functions with the name 'EXPLODE'.` (`Invalid SelectKey: ...` for
+PARTITION BY)."""
+
+
 def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", " ")
 
@@ -85,6 +98,7 @@ def render_markdown(registry: FunctionRegistry) -> str:
     lines += _table("Aggregate functions", list(registry.aggregates.items()))
     lines += [TABLE_AGGREGATES, ""]
     lines += _table("Table functions", list(registry.tables.items()))
+    lines += [TABLE_FUNCTIONS, ""]
     return "\n".join(lines).rstrip() + "\n"
 
 

@@ -36,10 +36,13 @@ def test_a_defined_variable_is_substituted_and_an_undefined_one_inside_a_literal
     engine.execute("INSERT INTO s (id, v) VALUES (1, '${not_defined}');")  # a literal: left as written
 
 
-def test_without_substitution_a_variable_is_an_ordinary_syntax_error(engine: Engine) -> None:
+def test_without_substitution_a_variable_is_the_name_it_is_written_as(engine: Engine) -> None:
+    """A VARIABLE token stands where a name may (ksqlDB's grammar); with substitution off nothing replaces it,
+    so the source named ``${ORDERS}`` is unknown - not a variable that is undefined."""
     engine.execute("SET 'ksql.variable.substitution.enable'='false';")
-    with pytest.raises(KsqlParseError) as err:
+    with pytest.raises(KsqlStatementError) as err:
         engine.execute("SELECT * FROM ${orders} EMIT CHANGES;")
+    assert "${ORDERS} does not exist" in str(err.value)
     assert "is not defined" not in str(err.value)
 
 
