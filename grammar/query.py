@@ -78,8 +78,14 @@ def _check_qualifiers(p: ExpressionParser, query: Query) -> None:
     for e in exprs:
         for col in e.find_all(exp.Column) if e is not None else ():
             if col.table and col.table not in allowed:
-                raise KsqlParseError(f"'{col.table}' is not a valid stream/table name or alias.",
-                                     *p.line_col(p._prev), prepared=True, silent=True)
+                error = KsqlParseError(f"'{col.table}' is not a valid stream/table name or alias.",
+                                       *p.line_col(p._prev), prepared=True, silent=True)
+                if p._curr:
+                    # text the query cannot take follows (``FROM L OUTER JOIN R ...``: OUTER is no alias and
+                    # starts no join): the statement does not parse, and that syntax error comes first
+                    p.defer(error)
+                    return
+                raise error
 
 
 def _starts_expression(p: ExpressionParser) -> bool:
