@@ -30,7 +30,7 @@ def table_rows(client: Any, table: str) -> dict[int, int]:
     return {e["row"]["columns"][0]: e["row"]["columns"][1] for e in r.json() if "row" in e}
 
 
-def wait_for(client: Any, table: str, expected: dict[int, int], timeout: float = 15.0) -> dict[int, int]:
+def wait_for(client: Any, table: str, expected: dict[int, int], timeout: float = 60.0) -> dict[int, int]:
     end = time.monotonic() + timeout
     rows: dict[int, int] = {}
     while time.monotonic() < end:

@@ -30,7 +30,7 @@ def pull(client: Any, table: str) -> dict[int, list[Any]]:
     return {e["row"]["columns"][0]: e["row"]["columns"][1:] for e in r.json() if "row" in e}
 
 
-def wait_rows(client: Any, table: str, expected: dict[int, list[Any]], timeout: float = 30.0) -> dict[int, list[Any]]:
+def wait_rows(client: Any, table: str, expected: dict[int, list[Any]], timeout: float = 60.0) -> dict[int, list[Any]]:
     import time
 
     end = time.monotonic() + timeout
