@@ -3,13 +3,23 @@ SHOW CONNECTOR PLUGINS, DESCRIBE CONNECTOR) as calls to a Kafka Connect cluster'
 
 As in ksqlDB they run on the server that receives them (nothing goes to the command log): ksqlDB's
 ``ConnectExecutor``/``ListConnectorsExecutor``/``DescribeConnectorExecutor`` forward each to the Connect
-worker at ``ksql.connect.url``. ksqlpy embeds no Connect worker, so without ``ksql.connect.url`` every
-connector statement is refused with one message that says what to configure.
+worker at ``ksql.connect.url``, whose default is ``http://localhost:8083`` (ksqlDB's
+``KsqlConfig.CONNECT_URL_PROPERTY``): with none configured the statements go there. ksqlpy embeds no Connect
+worker.
 
-Errors are ksqlDB's kinds, not statement errors (from memory of ConnectExecutor and DefaultConnectClient): a
-Connect cluster that cannot be reached (or none configured) is a server-side KsqlException, ``400`` /
-``40000`` ``generic_error``; an error Connect answers is passed on with Connect's HTTP status and the error
-code that status makes (``409`` -> ``40900``).
+Errors are ksqlDB's kinds (from memory of ConnectExecutor, DefaultConnectClient, RequestValidator and
+ErrorMessageUtil):
+
+* a Connect cluster that cannot be reached: DefaultConnectClient turns the HTTP client's exception into a
+  KsqlServerException. CREATE ... CONNECTOR meets it while validated (``ConnectExecutor.validate`` lists the
+  connectors first), where RequestValidator makes any KsqlException a KsqlStatementException: ``400``
+  ``statement_error`` ``40001``. The other connector statements are not validated (``NO_VALIDATION``) and meet
+  it when they run: ``400`` ``generic_error`` ``40000``. Either message ends with ErrorMessageUtil's line for
+  a refused connection (``Caused by: Could not connect to the server. ...``, wrapped at 80 columns);
+* CREATE of a connector that exists (without IF NOT EXISTS) is refused while validated: ``409``/``40900``
+  ``Connector <name> already exists``;
+* an error Connect answers is passed on with Connect's HTTP status and the error code that status makes
+  (``404`` -> ``40400``), its message prefixed ``Failed to <create|drop|list|query> connector: ``.
 """
 
 from __future__ import annotations
@@ -28,22 +38,43 @@ from ksqlpy.grammar import ast as A
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
-NOT_CONFIGURED = ("Connector statements need a Kafka Connect cluster, and none is configured: set "
-                  "'ksql.connect.url' to its REST endpoint (for example http://localhost:8083).")
+DEFAULT_CONNECT_URL = "http://localhost:8083"
+# ksqlDB's ErrorMessageUtil.getErrorMessage for a java.net.ConnectException in the cause chain
+COULD_NOT_CONNECT = ("Could not connect to the server. Please check the server details are correct and that the "
+                     "server is running.")
 TIMEOUT_S = 10.0
 
 
 class ConnectorStatementError(KsqlError):
     """A connector statement's failure: ``status`` is the HTTP status it answers with (Connect's own for an
-    error Connect returned, 400 when Connect was not reached), its error code that status x 100."""
+    error Connect returned, 400 when Connect was not reached), its error code that status x 100;
+    ``error_code`` 40001 (a statement error) when it failed while validated."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, error_code: int | None = None) -> None:
         super().__init__(message)
-        self.error_code = (status if 400 <= status < 600 else 400) * 100
+        self.error_code = error_code or (status if 400 <= status < 600 else 400) * 100
 
 
-def _failed(what: str, e: ConnectError) -> ConnectorStatementError:
+def _failed(what: str, e: ConnectError, validating: bool = False) -> ConnectorStatementError:
+    """Connect's own error answered with its status; one that never reached Connect (status 0) is the
+    client's exception, unprefixed - a statement error while validating."""
+    if e.status == 0:
+        return ConnectorStatementError(e.message, 400, 40001 if validating else None)
     return ConnectorStatementError(f"{what}: {e.message}", e.status)
+
+
+def caused_by(message: str) -> str:
+    """ErrorMessageUtil's cause line: ``Caused by: <message>`` wrapped at 80 columns, each continuation
+    line starting with a tab (commons-text ``WordUtils.wrap(text, 80, "\\n\\t", true)``)."""
+    words, lines, line = ("Caused by: " + message).split(" "), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > 80:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n\t".join(lines)
 
 
 class ConnectError(Exception):
@@ -56,9 +87,7 @@ class ConnectError(Exception):
 
 
 def connect_url(engine: Engine) -> str:
-    url = engine.effective_properties().get("ksql.connect.url")
-    if not url:
-        raise ConnectorStatementError(NOT_CONFIGURED)
+    url = engine.effective_properties().get("ksql.connect.url") or DEFAULT_CONNECT_URL
     return str(url).rstrip("/")
 
 
@@ -79,7 +108,9 @@ def call(base: str, method: str, path: str, body: Any = None) -> Any:
         raise ConnectError(e.code, str(message)) from None
     except (urllib.error.URLError, OSError) as e:
         reason = getattr(e, "reason", e)
-        raise ConnectError(0, f"Could not connect to the Kafka Connect cluster at {base}: {reason}") from None
+        reason = getattr(reason, "strerror", None) or reason
+        raise ConnectError(0, f"Could not connect to the Kafka Connect cluster at {base}: {reason}\n"
+                              + caused_by(COULD_NOT_CONNECT)) from None
     return json.loads(raw) if raw.strip() else None
 
 
@@ -87,7 +118,23 @@ def _path(name: str) -> str:
     return "/connectors/" + urllib.parse.quote(name, safe="")
 
 
+def validate_create(engine: Engine, stmt: A.CreateConnector) -> bool:
+    """ConnectExecutor.validate: the connector must not exist yet unless IF NOT EXISTS (409); True when it
+    exists. Listing the connectors is the first call to Connect, so an unreachable cluster fails here, as a
+    statement error."""
+    try:
+        names = call(connect_url(engine), "GET", "/connectors") or []
+    except ConnectError as e:
+        raise _failed("Failed to list connectors", e, validating=True) from None
+    exists = stmt.name in names
+    if exists and not stmt.if_not_exists:
+        raise ConnectorStatementError(f"Connector {stmt.name} already exists", 409)
+    return exists
+
+
 def create_connector(engine: Engine, stmt: A.CreateConnector) -> StatementResult:
+    if validate_create(engine, stmt):
+        return StatementResult("warning_entity", stmt.text, message=f"Connector {stmt.name} already exists")
     base = connect_url(engine)
     config = {str(k): _config_value(v) for k, v in stmt.properties.items()}
     config.setdefault("name", stmt.name)

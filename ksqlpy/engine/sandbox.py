@@ -267,11 +267,13 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
             continue  # variables are applied while parsing; an assertion is checked when it runs
         try:
             if _is_connector_statement(stmt):
-                # the Connect cluster is asked once, when the statement runs; here only that there is one
-                from ksqlpy.engine.connectors import connect_url
+                # as ksqlDB's CustomValidators: CREATE ... CONNECTOR is validated against the Connect cluster
+                # (it must be reachable, the connector new unless IF NOT EXISTS); the others are not validated
+                if isinstance(stmt, A.CreateConnector):
+                    from ksqlpy.engine.connectors import validate_create
 
-                box.request_properties = dict(props)
-                connect_url(box)  # type: ignore[arg-type]
+                    box.request_properties = dict(props)
+                    validate_create(box, stmt)  # type: ignore[arg-type]
                 continue
             box.execute_statement(stmt, props)
         except Exception as e:

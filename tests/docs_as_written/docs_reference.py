@@ -192,11 +192,11 @@ def bind(form: str, n: int) -> Bound | None:
         return None
     if words[0] in ("SHOW", "LIST"):
         if "CONNECTOR" in sql:
-            return Bound(form, [], sql + ";", False, message="'ksql.connect.url'")
+            return Bound(form, [], sql + ";", False, message="Could not connect to the server")
         return Bound(form, [], sql + ";", True)
     if words[0] == "DESCRIBE":
         if "CONNECTOR" in words:
-            return Bound(form, [], sql.replace(" c", f" conn_{n}") + ";", False, message="'ksql.connect.url'")
+            return Bound(form, [], sql.replace(" c", f" conn_{n}") + ";", False, message="Could not connect to the server")
         return Bound(form, [], sql.replace("FUNCTION f", "FUNCTION ABS").replace("name", SRC) + ";", True)
     if words[0] == "EXPLAIN":
         if "<statement>" in sql:
@@ -211,7 +211,7 @@ def bind(form: str, n: int) -> Bound | None:
         return Bound(form, setup, f"{words[0]} CSAS_{name}_QID;", True)
     if words[0] == "DROP":
         if "CONNECTOR" in words:
-            return Bound(form, [], sql.replace("name", f"conn_{n}") + ";", False, message="'ksql.connect.url'")
+            return Bound(form, [], sql.replace("name", f"conn_{n}") + ";", False, message="Could not connect to the server")
         if "TYPE" in words:
             return Bound(form, [f"CREATE TYPE {name} AS STRUCT<a INT>;"], sql.replace("name", name) + ";", True)
         table = "TABLE" in words
@@ -256,7 +256,7 @@ def bind(form: str, n: int) -> Bound | None:
         return Bound(form, [], sql + ";", False, status=417 if named else 400)
     if head == "CREATE SOURCE" or head == "CREATE SINK":
         return Bound(form, [], sql.replace("name", f"conn_{n}").replace("'k'='v', ...", "'connector.class'='x'")
-                     + ";", False, message="'ksql.connect.url'")
+                     + ";", False, message="Could not connect to the server")
     if words[0] == "PRINT":
         sql = re.sub(r"'topic'|\btopic\b", f"'{SRC_TOPIC}'", sql).replace(" n", " 1")
         return Bound(form, [], " ".join(sql.split()) + ";", True, headers_only="FROM BEGINNING" not in sql)

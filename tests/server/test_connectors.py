@@ -117,11 +117,13 @@ def test_connector_statements_go_to_connect(with_connect: ServerProcess) -> None
     again = _ksql(with_connect, "CREATE SINK CONNECTOR IF NOT EXISTS out_sink WITH ('connector.class'='x.Sink');")
     assert again.json()[0] == {"@type": "warning_entity", "statementText": again.json()[0]["statementText"],
                                "message": "Connector OUT_SINK already exists", "warnings": []}
-    # an error Connect answers keeps Connect's status, as a generic_error with the code that status makes
+    # an existing connector is refused while validated (ksqlDB's ConnectExecutor.validate): 409, nothing posted
+    posts = len([c for c in FakeConnect.calls if c[0] == "POST"])
     dup = _ksql(with_connect, "CREATE SINK CONNECTOR out_sink WITH ('connector.class'='x.Sink');")
     assert dup.status_code == 409 and dup.json() == {
-        "@type": "generic_error", "error_code": 40900,
-        "message": "Failed to create connector: Connector OUT_SINK already exists"}
+        "@type": "generic_error", "error_code": 40900, "message": "Connector OUT_SINK already exists"}
+    assert len([c for c in FakeConnect.calls if c[0] == "POST"]) == posts
+    # an error Connect answers keeps Connect's status, as a generic_error with the code that status makes
     bad = _ksql(with_connect, "CREATE SOURCE CONNECTOR nothing WITH ('tasks.max'='1');")
     assert (bad.status_code, bad.json()["error_code"]) == (400, 40000)
     assert bad.json()["message"].startswith("Failed to create connector: Missing required")
@@ -173,27 +175,62 @@ def test_connector_statements_go_to_connect(with_connect: ServerProcess) -> None
     assert r.status_code == 400 and not [c for c in FakeConnect.calls[before:] if c[0] != "GET"]
 
 
-def test_without_connect_every_connector_statement_says_what_to_configure(server: ServerProcess) -> None:
-    for sql in ("CREATE SOURCE CONNECTOR c WITH ('connector.class'='x');",
-                "CREATE SINK CONNECTOR IF NOT EXISTS c WITH ('connector.class'='x');", "DROP CONNECTOR c;",
-                "DROP CONNECTOR IF EXISTS c;", "SHOW CONNECTORS;", "LIST SOURCE CONNECTORS;",
-                "SHOW SINK CONNECTORS;", "SHOW CONNECTOR PLUGINS;", "DESCRIBE CONNECTOR c;"):
-        r = _ksql(server, sql)
-        # not reaching a Connect cluster is a server-side KsqlException in ksqlDB: a generic_error, 40000
-        assert r.status_code == 400, sql
-        assert r.json()["@type"] == "generic_error" and r.json()["error_code"] == 40000, sql
-        assert "'ksql.connect.url'" in r.json()["message"], sql
+def test_without_connect_url_the_statements_go_to_ksqldbs_default() -> None:
+    """ksql.connect.url defaults to http://localhost:8083, as ksqlDB's KsqlConfig: unset, the statements are
+    sent there."""
+    from ksqlpy.engine.connectors import connect_url
+
+    class Unset:
+        def effective_properties(self) -> dict[str, str]:
+            return {}
+
+    class Set:
+        def effective_properties(self) -> dict[str, str]:
+            return {"ksql.connect.url": "http://connect:8083/"}
+
+    assert connect_url(Unset()) == "http://localhost:8083"  # type: ignore[arg-type]
+    assert connect_url(Set()) == "http://connect:8083"  # type: ignore[arg-type]
+
+
+UNREACHABLE_CAUSE = ("Caused by: Could not connect to the server. Please check the server details are\n"
+                     "\tcorrect and that the server is running.")
 
 
 def test_unreachable_connect_is_a_clear_error(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """A Connect cluster that cannot be reached: CREATE ... CONNECTOR fails while validated (ksqlDB's
+    ConnectExecutor.validate lists the connectors first; RequestValidator makes the KsqlServerException a
+    statement error, 40001); the other connector statements are not validated and fail when they run, a
+    generic_error 40000. IF [NOT] EXISTS changes nothing: Connect must be asked."""
     from ksqlpy.testing.server_process import free_port
 
-    proc = ServerProcess(str(tmp_path_factory.mktemp("noconnect")),
-                         {"ksql.connect.url": f"http://127.0.0.1:{free_port()}"})
+    url = f"http://127.0.0.1:{free_port()}"
+    proc = ServerProcess(str(tmp_path_factory.mktemp("noconnect")), {"ksql.connect.url": url})
     proc.start()
     try:
-        r = _ksql(proc, "SHOW CONNECTORS;")
-        assert r.status_code == 400 and r.json()["error_code"] == 40000 and r.json()["message"].startswith(
-            "Failed to list connectors: Could not connect to the Kafka Connect cluster at http://127.0.0.1:")
+        for sql in ("CREATE SOURCE CONNECTOR c WITH ('connector.class'='x');",
+                    "CREATE SINK CONNECTOR IF NOT EXISTS c WITH ('connector.class'='x');"):
+            r = _ksql(proc, sql)
+            assert r.status_code == 400, sql
+            body = r.json()
+            assert (body["@type"], body["error_code"], body["statementText"], body["entities"]) == (
+                "statement_error", 40001, sql, []), sql
+            assert body["message"].startswith(f"Could not connect to the Kafka Connect cluster at {url}: "), sql
+            assert body["message"].endswith("\n" + UNREACHABLE_CAUSE), sql
+        for sql in ("DROP CONNECTOR c;", "DROP CONNECTOR IF EXISTS c;", "SHOW CONNECTORS;",
+                    "LIST SOURCE CONNECTORS;", "SHOW SINK CONNECTORS;", "SHOW CONNECTOR PLUGINS;",
+                    "DESCRIBE CONNECTOR c;"):
+            r = _ksql(proc, sql)
+            assert r.status_code == 400, sql
+            body = r.json()
+            assert set(body) == {"@type", "error_code", "message"}, sql
+            assert (body["@type"], body["error_code"]) == ("generic_error", 40000), sql
+            assert body["message"].startswith(f"Could not connect to the Kafka Connect cluster at {url}: "), sql
+            assert body["message"].endswith("\n" + UNREACHABLE_CAUSE), sql
+        # in a request of several statements, CREATE ... CONNECTOR fails the validation: nothing runs
+        r = _ksql(proc, "CREATE STREAM s1 (v STRING) WITH (kafka_topic='s1', value_format='JSON', partitions=1); "
+                        "CREATE SOURCE CONNECTOR c WITH ('connector.class'='x');")
+        assert r.status_code == 400 and r.json()["@type"] == "statement_error" and r.json()["entities"] == []
+        assert r.json()["statementText"] == "CREATE SOURCE CONNECTOR c WITH ('connector.class'='x');"
+        assert "S1" not in [s["name"] for s in _ksql(proc, "SHOW STREAMS;").json()[0]["streams"]]
     finally:
         proc.stop()
