@@ -14,6 +14,7 @@ from sqlglot.tokens import Token, TokenType
 
 from ksqlpy.errors import KsqlParseError
 
+from . import ast as A
 from .ast import Statement
 from .errors import Positions, failing_line, syntax_detail, unknown_statement, with_statement
 from .expressions import ExpressionParser
@@ -78,7 +79,7 @@ class KsqlParser(ExpressionParser):
         try:
             statement = self.parse_statement()
             if self._curr:
-                raise self._trailing(semicolon is not None)
+                raise self._trailing(semicolon is not None, statement)
         except KsqlParseError as e:
             # ksqlDB quotes the failing line of the text, not the whole statement
             raise with_statement(e, failing_line(sql, e.line) if e.line else sql[start:end]) from None
@@ -89,24 +90,44 @@ class KsqlParser(ExpressionParser):
         statement.line, statement.column = positions.line_col(start)
         return statement, failure
 
-    def _trailing(self, terminated: bool) -> KsqlParseError:
+    def _trailing(self, terminated: bool, statement: Statement) -> KsqlParseError:
         """Text after a complete statement, where ANTLR's ``singleStatement`` matches ';'. One token before
         the ';' is extraneous (ANTLR deletes it and reports it): a reserved word is named as one, anything
-        else ``Expecting ';'``. More is a mismatch against everything the statement's optional clauses
-        allowed there - a long list, so ksqlDB prints no detail, only the position and the statement."""
+        else ``Expecting ';'``. More is a mismatch (``_expected_after_end``)."""
         if terminated and self._next is None or terminated and self._next.token_type == TokenType.SENTINEL:
             word = self.word()
             if word is not None and word in RESERVED:
                 return self.reserved_error(word)
             return self.error(syntax_detail("Expecting ';'"))
-        return self.error(syntax_detail(self._expected_after_end()))
+        return self.error(syntax_detail(self._expected_after_end(statement)))
 
-    def _expected_after_end(self) -> str:
-        """What ANTLR's mismatch lists at the ';' when more than one token follows a complete statement: the
-        tokens possible at the first optional point since the last token a sync was sure of (its
-        ``nextTokensContext``). A statement ending ``LIMIT n`` has none left - only ';' fits; one ending
-        ``EMIT CHANGES``/``EMIT FINAL`` still has ``limitClause?``; anything else ends in an expression or
-        name whose loops and optional clauses allow many tokens (no detail)."""
+    def _expected_after_end(self, statement: Statement) -> str:
+        """What ANTLR's mismatch lists at the ';' when more than one token follows a complete statement.
+
+        DefaultErrorStrategy.sync, at each optional clause or loop the parser passes, remembers the first
+        place since the last token it was sure of where the rule could also end (``nextTokensContext``); the
+        mismatch at ';' lists what was possible there - ';' and the optional clause's first tokens - or, with
+        no such place, ';' alone. So (ksqlDB's SqlBase.g4 from memory): a statement ending before an
+        optional keyword lists it - ``SHOW|LIST STREAMS|TABLES|QUERIES|[ALL] TOPICS`` and ``DESCRIBE
+        STREAMS|TABLES|<source>`` without EXTENDED: ``{';', 'EXTENDED'}``; ``DROP STREAM|TABLE <name>``
+        without DELETE TOPIC: ``{';', 'DELETE'}``; a query ending ``EMIT CHANGES|FINAL``: ``{';', 'LIMIT'}``.
+        One ending in a fixed token with nothing optional after it (the other SHOW/LIST forms, those with
+        EXTENDED, DESCRIBE FUNCTION|CONNECTOR, DROP ... DELETE TOPIC, DROP TYPE|CONNECTOR, SET, UNSET,
+        DEFINE, UNDEFINE, a query's ``LIMIT n``): ``';'``. Anything else ends in an expression or name
+        whose loops and optional clauses allow many tokens (no detail)."""
+        extended, delete = "Expecting {';', 'EXTENDED'}", "Expecting {';', 'DELETE'}"
+        if isinstance(statement, A.Show):
+            listed = statement.what in ("STREAMS", "TABLES", "QUERIES", "TOPICS", "ALL_TOPICS")
+            return extended if listed and not statement.extended else "Expecting ';'"
+        if isinstance(statement, A.Describe):
+            if statement.what in ("STREAMS", "TABLES", "SOURCE"):
+                return "Expecting ';'" if statement.extended else extended
+            return "Expecting ';'"
+        if isinstance(statement, A.Drop):
+            return "Expecting ';'" if statement.delete_topic else delete
+        if isinstance(statement, A.DropType | A.DropConnector | A.SetProperty | A.UnsetProperty
+                      | A.DefineVariable | A.UndefineVariable):
+            return "Expecting ';'"
         before = self._tokens[max(self._index - 3, 0):self._index]
         words = [t.text.upper() for t in before]
         if before and before[-1].token_type == TokenType.NUMBER and (

@@ -432,7 +432,15 @@ def test_after_the_select_list_a_comma_or_from(sql: str, where: str, detail: str
     # more than one: a mismatch against what the first optional point since the last sure token allowed (after
     # EMIT CHANGES only the LIMIT clause, see test_text_after_the_last_clause_lists_what_was_left)
     ("SELECT * FROM s EMIT CHANGES EMIT CHANGES;", "1:30", "Expecting {';', 'LIMIT'}"),
-    ("SHOW STREAMS foo bar;", "1:14", "\n"),
+    # after a statement ending before an optional keyword, what that keyword's sync remembered: ';' and it
+    ("SHOW STREAMS foo bar;", "1:14", "Expecting {';', 'EXTENDED'}"),
+    ("DESCRIBE s foo bar;", "1:12", "Expecting {';', 'EXTENDED'}"),
+    ("DROP TABLE t foo bar;", "1:14", "Expecting {';', 'DELETE'}"),
+    # after a fixed last token nothing was remembered: ';' alone
+    ("SHOW STREAMS EXTENDED foo bar;", "1:23", "Expecting ';'"),
+    ("SHOW FUNCTIONS foo bar;", "1:16", "Expecting ';'"),
+    ("DROP STREAM s DELETE TOPIC foo bar;", "1:28", "Expecting ';'"),
+    ("UNSET 'a' foo bar;", "1:11", "Expecting ';'"),
 ])
 def test_text_after_a_complete_statement(sql: str, where: str, detail: str) -> None:
     assert _error(sql).message.startswith(f"line {where}: Syntax Error\n{detail}")
