@@ -15,9 +15,14 @@ closes it (code, reason):
 * a failure while rows stream -> 1011; the end of the rows (LIMIT, completion) -> 1000 ``done``;
 * the server shutting down while rows stream -> 1001 (going away) with ksqlDB's 50303 message.
 
+Every close the server makes is ksqlDB's ``SessionUtil.closeSilently`` (from memory): first a final text
+frame ``{"error":"<the whole message>"}`` - the normal end's ``{"error":"done"}`` too -, then the close frame
+with the code and the message as its reason; a reason longer than a close frame allows (123 bytes) is cut
+and ends with ``...`` (the final frame keeps it whole). A failure without a message is named
+``KSQL exception: <its class>`` (``WebSocketSubscriber.onError``).
+
 Refusals before the handshake (the server-state gate, authentication) are HTTP responses with the error
-envelope, as for every other endpoint (gate.py, auth.py). A reason longer than a close frame allows (123
-bytes) is cut and ends with ``...``.
+envelope, as for every other endpoint (gate.py, auth.py).
 """
 
 from __future__ import annotations
@@ -53,6 +58,16 @@ def close_reason(message: str) -> str:
         return message
     cut = message.encode()[:MAX_REASON_BYTES - 3].decode(errors="ignore")
     return cut + "..."
+
+
+async def close(ws: WebSocket, code: int, message: str) -> None:
+    """SessionUtil.closeSilently: the message whole in a final ``{"error": ...}`` frame, then the close frame
+    with it as the (cut) reason; a client already gone is ignored."""
+    try:
+        await ws.send_text(dumps({"error": message}).decode())
+        await ws.close(code, close_reason(message))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
 
 
 class _Refusal(Exception):
@@ -111,10 +126,10 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
         req = _request(ws)
         run = await Q.start(ctx, lambda: _start(ctx, req))
     except _Refusal as e:
-        await ws.close(e.code, close_reason(e.message))
+        await close(ws, e.code, e.message)
         return
     except ServerError as e:
-        await ws.close(INVALID_MESSAGE_TYPE, close_reason(e.message))
+        await close(ws, INVALID_MESSAGE_TYPE, e.message)
         return
     stopping = False
 
@@ -140,13 +155,14 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
                 for row in run.rows:
                     await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())
         if stopping:
-            await ws.close(GOING_AWAY, SHUTTING_DOWN)
+            await close(ws, GOING_AWAY, SHUTTING_DOWN)
         else:
-            await ws.close(NORMAL, "done")
+            await close(ws, NORMAL, "done")
     except WebSocketDisconnect:
         pass
-    except Exception as e:  # noqa: BLE001 - the client learns why through the close frame
-        await ws.close(INTERNAL_ERROR, close_reason(str(e)))
+    except Exception as e:  # noqa: BLE001 - the client learns why through the final frame and the close frame
+        message = getattr(e, "message", None) or str(e)
+        await close(ws, INTERNAL_ERROR, message if message.strip() else f"KSQL exception: {type(e).__name__}")
     finally:
         with anyio.CancelScope(shield=True):
             await Q.closer(ctx, run)()

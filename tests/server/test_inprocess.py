@@ -46,6 +46,7 @@ def test_websocket_push_query(app_client: TestClient) -> None:
                           {"name": "V", "schema": {"type": "STRING", "fields": None, "memberSchema": None}}]
         assert json.loads(ws.receive_text()) == {"row": {"columns": [1, "a"]}}
         assert json.loads(ws.receive_text()) == {"row": {"columns": [2, "b"]}}
+        assert json.loads(ws.receive_text()) == {"error": "done"}  # SessionUtil.closeSilently's final frame
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_text()
         assert closed.value.code == 1000
@@ -53,6 +54,7 @@ def test_websocket_push_query(app_client: TestClient) -> None:
 
 def test_websocket_bad_statement_closes_1003(app_client: TestClient) -> None:
     with app_client.websocket_connect(ws_url("SELECT * FROM NOPE EMIT CHANGES;")) as ws:
+        assert "NOPE does not exist" in json.loads(ws.receive_text())["error"]
         with pytest.raises(WebSocketDisconnect) as closed:
             ws.receive_text()
         assert closed.value.code == 1003

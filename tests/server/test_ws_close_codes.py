@@ -36,11 +36,22 @@ def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         yield c
 
 
+def _ended(ws: Any) -> tuple[int, str, str]:
+    """The end of a socket: ksqlDB's SessionUtil.closeSilently sends the message whole in a final
+    {"error": ...} frame, then closes with the code and the message (cut to 123 bytes) as the reason.
+    (code, reason, the final frame's message)."""
+    final = json.loads(ws.receive_text())
+    assert set(final) == {"error"}, final
+    with pytest.raises(WebSocketDisconnect) as closed:
+        ws.receive_text()
+    return closed.value.code, closed.value.reason, final["error"]
+
+
 def _closed(app_client: Any, query: str) -> tuple[int, str]:
     with app_client.websocket_connect("/ws/query" + query) as ws:
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_text()
-    return closed.value.code, closed.value.reason
+        code, reason, message = _ended(ws)
+    assert reason == close_reason(message)
+    return code, reason
 
 
 def _req(**body: Any) -> str:
@@ -74,9 +85,7 @@ def test_websocket_close_codes(app_client: Any, query: str, code: int, reason: s
 def test_websocket_runs_the_first_statement(app_client: Any) -> None:
     with app_client.websocket_connect("/ws/query" + _req(ksql="SELECT * FROM WR; SHOW STREAMS;")) as ws:
         assert [f["name"] for f in json.loads(ws.receive_text())] == ["ID", "V"]
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_text()
-    assert (closed.value.code, closed.value.reason) == (1000, "done")
+        assert _ended(ws) == (1000, "done", "done")
     assert _closed(app_client, _req(ksql="SHOW STREAMS; SELECT * FROM WR;"))[1].startswith(
         "Statement type `io.confluent.ksql.parser.tree.ListStreams'")
 
@@ -84,9 +93,16 @@ def test_websocket_runs_the_first_statement(app_client: Any) -> None:
 def test_websocket_pull_query_closes_done(app_client: Any) -> None:
     with app_client.websocket_connect("/ws/query" + _req(ksql="SELECT * FROM WR;")) as ws:
         assert [f["name"] for f in json.loads(ws.receive_text())] == ["ID", "V"]
-        with pytest.raises(WebSocketDisconnect) as closed:
-            ws.receive_text()
-    assert (closed.value.code, closed.value.reason) == (1000, "done")
+        # the normal end is closeSilently too (WebSocketSubscriber.onComplete): its final frame says "done"
+        assert _ended(ws) == (1000, "done", "done")
+
+
+def test_a_long_message_is_whole_in_the_final_frame_and_cut_in_the_reason(app_client: Any) -> None:
+    name = "N" * 150
+    with app_client.websocket_connect("/ws/query" + _req(ksql=f"SELECT * FROM {name} EMIT CHANGES;")) as ws:
+        code, reason, message = _ended(ws)
+    assert code == 1003 and name in message and len(message) > 150
+    assert reason == message[:120] + "..."
 
 
 def test_close_reason_fits_a_close_frame() -> None:
@@ -126,8 +142,7 @@ def test_a_push_query_ends_going_away_when_the_server_shuts_down(app_client: Any
         before = ctx.state
         ctx.state = "TERMINATING"
         try:
-            with pytest.raises(WebSocketDisconnect) as closed:
-                ws.receive_text()
+            ended = _ended(ws)
         finally:
             ctx.state = before
-    assert (closed.value.code, closed.value.reason) == (1001, "The server is shutting down")
+    assert ended == (1001, "The server is shutting down", "The server is shutting down")
