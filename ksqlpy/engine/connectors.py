@@ -161,8 +161,12 @@ def drop_connector(engine: Engine, stmt: A.DropConnector) -> StatementResult:
 
 
 def list_connectors(engine: Engine, stmt: A.Show) -> StatementResult:
-    """SHOW [SOURCE|SINK] CONNECTORS: name, type, class and state of each (ksqlDB's SimpleConnectorInfo);
-    SHOW CONNECTOR PLUGINS: the plugins the workers have."""
+    """SHOW [SOURCE|SINK] CONNECTORS: name, type, class and state of each (ksqlDB's SimpleConnectorInfo, from
+    memory of ListConnectorsExecutor); SHOW CONNECTOR PLUGINS: the plugins the workers have.
+
+    Each listed connector is described, in scope (SOURCE / SINK / all) its status asked. One Connect cannot
+    describe is a warning ``Could not describe connector <name>: <error>`` - and, listing all, a row of
+    type ``unknown`` with no class and no state; one whose status fails is such a row too."""
     base = connect_url(engine)
     try:
         if stmt.what == "CONNECTOR_PLUGINS":
@@ -170,19 +174,38 @@ def list_connectors(engine: Engine, stmt: A.Show) -> StatementResult:
             return StatementResult("connector_plugins_list", stmt.text, data={"connectorsPlugins": [
                 {"className": p.get("class"), "type": p.get("type"), "version": p.get("version")} for p in plugins]})
         names = call(base, "GET", "/connectors") or []
-        listed = []
-        for name in names:
-            info = call(base, "GET", _path(name)) or {}
-            status = _status(base, name)
-            listed.append({"name": name, "type": info.get("type") or (status or {}).get("type"),
-                           "className": (info.get("config") or {}).get("connector.class"),
-                           "state": _state(status)})
     except ConnectError as e:
         raise _failed("Failed to list connectors", e) from None
     wanted = {"SOURCE_CONNECTORS": "source", "SINK_CONNECTORS": "sink"}.get(stmt.what)
-    if wanted:
-        listed = [c for c in listed if str(c["type"]).lower() == wanted]
-    return StatementResult("connector_list", stmt.text, data={"connectors": listed})
+    listed: list[dict[str, Any]] = []
+    warnings: list[str] = []
+    for name in names:
+        try:
+            info = call(base, "GET", _path(name)) or {}
+        except ConnectError as e:
+            if e.status == 0:
+                raise _failed("Failed to describe connector", e) from None
+            if wanted is None:
+                listed.append(_unknown(name))
+            warnings.append(f"Could not describe connector {name}: {e.message}")
+            continue
+        kind = str(info.get("type") or "").lower()
+        if wanted is not None and kind != wanted:
+            continue
+        try:
+            status = call(base, "GET", _path(name) + "/status") or {}
+        except ConnectError as e:
+            if e.status == 0:
+                raise _failed("Failed to query connector status", e) from None
+            listed.append(_unknown(name))
+            continue
+        listed.append({"name": name, "type": kind or "unknown",
+                       "className": (info.get("config") or {}).get("connector.class"), "state": _state(status)})
+    return StatementResult("connector_list", stmt.text, data={"connectors": listed}, warnings=warnings)
+
+
+def _unknown(name: str) -> dict[str, Any]:
+    return {"name": name, "type": "unknown", "className": None, "state": None}
 
 
 def describe_connector(engine: Engine, stmt: A.Describe) -> StatementResult:
@@ -212,15 +235,19 @@ def _status(base: str, name: str) -> dict[str, Any] | None:
         raise
 
 
-def _state(status: dict[str, Any] | None) -> str:
-    """ksqlDB's summary: the connector's state and how many of its tasks run, e.g.
-    ``RUNNING (1/1 tasks RUNNING)``."""
+def _state(status: dict[str, Any] | None) -> str | None:
+    """ksqlDB's ListConnectorsExecutor.summarizeState: a connector not RUNNING is its state alone; a running
+    one with tasks says how many of them run (``RUNNING (1/2 tasks RUNNING)``), without tasks ``RUNNING``."""
     if not status:
-        return "UNKNOWN"
-    state = (status.get("connector") or {}).get("state", "UNKNOWN")
+        return None
+    state = str((status.get("connector") or {}).get("state", "UNASSIGNED"))
+    if state != "RUNNING":
+        return state
     tasks = status.get("tasks") or []
+    if not tasks:
+        return "RUNNING"
     running = sum(1 for t in tasks if t.get("state") == "RUNNING")
-    return f"{state} ({running}/{len(tasks)} tasks RUNNING)"
+    return f"RUNNING ({running}/{len(tasks)} tasks RUNNING)"
 
 
 def _config_value(v: Any) -> str:

@@ -25,6 +25,8 @@ pytestmark = pytest.mark.timeout(120)
 class FakeConnect(BaseHTTPRequestHandler):
     connectors: dict[str, dict[str, Any]] = {}
     calls: list[tuple[str, str, Any]] = []
+    listed_only: set[str] = set()            # listed by /connectors, but describing them fails (500)
+    states: dict[str, tuple[str, list[str]]] = {}  # connector state and its tasks' states (default RUNNING, [RUNNING])
 
     def log_message(self, *args: Any) -> None:
         pass
@@ -41,7 +43,9 @@ class FakeConnect(BaseHTTPRequestHandler):
         self.calls.append(("GET", self.path, None))
         parts = [p for p in self.path.split("?")[0].split("/") if p]
         if parts == ["connectors"]:
-            return self._send(200, sorted(self.connectors))
+            return self._send(200, sorted(self.connectors) + sorted(self.listed_only))
+        if len(parts) >= 2 and parts[0] == "connectors" and parts[1] in self.listed_only:
+            return self._send(500, {"error_code": 500, "message": "Request timed out"})
         if parts == ["connector-plugins"]:
             return self._send(200, [{"class": "io.example.FileSource", "type": "source", "version": "1.0"}])
         if len(parts) >= 2 and parts[0] == "connectors":
@@ -49,8 +53,10 @@ class FakeConnect(BaseHTTPRequestHandler):
             if c is None:
                 return self._send(404, {"error_code": 404, "message": f"Connector {parts[1]} not found"})
             if len(parts) == 3 and parts[2] == "status":
-                return self._send(200, {"name": parts[1], "connector": {"state": "RUNNING", "worker_id": "w:8083"},
-                                        "tasks": [{"id": 0, "state": "RUNNING", "worker_id": "w:8083"}],
+                state, tasks = self.states.get(parts[1], ("RUNNING", ["RUNNING"]))
+                return self._send(200, {"name": parts[1], "connector": {"state": state, "worker_id": "w:8083"},
+                                        "tasks": [{"id": i, "state": t, "worker_id": "w:8083"}
+                                                  for i, t in enumerate(tasks)],
                                         "type": c["type"]})
             return self._send(200, c)
         return self._send(404, {"error_code": 404, "message": "Not found"})
@@ -173,6 +179,36 @@ def test_connector_statements_go_to_connect(with_connect: ServerProcess) -> None
     r = _ksql(with_connect, "CREATE SOURCE CONNECTOR c2 WITH ('connector.class'='io.example.FileSource'); "
                             "DROP STREAM no_such_stream;")
     assert r.status_code == 400 and not [c for c in FakeConnect.calls[before:] if c[0] != "GET"]
+
+
+def test_show_connectors_summarizes_states_and_warns_of_what_it_cannot_describe(with_connect: ServerProcess) -> None:
+    """ksqlDB's ListConnectorsExecutor: a connector not RUNNING shows its state alone, a running one without
+    tasks RUNNING, with tasks how many run; one Connect fails to describe is a warning, and listing all
+    connectors a row of type unknown with no class and no state."""
+    FakeConnect.connectors.clear()
+    for name, cls in (("a_src", "io.example.FileSource"), ("b_sink", "io.example.Sink"),
+                      ("c_src", "io.example.OtherSource"), ("d_sink", "io.example.Sink")):
+        kind = "source" if "Source" in cls else "sink"
+        FakeConnect.connectors[name] = {"name": name, "config": {"connector.class": cls}, "tasks": [], "type": kind}
+    FakeConnect.states.update({"a_src": ("PAUSED", ["PAUSED"]), "b_sink": ("RUNNING", ["RUNNING", "FAILED"]),
+                               "c_src": ("RUNNING", [])})
+    FakeConnect.listed_only.add("e_gone")
+    try:
+        listed = _ksql(with_connect, "SHOW CONNECTORS;").json()[0]
+        assert listed["connectors"] == [
+            {"name": "a_src", "type": "source", "className": "io.example.FileSource", "state": "PAUSED"},
+            {"name": "b_sink", "type": "sink", "className": "io.example.Sink", "state": "RUNNING (1/2 tasks RUNNING)"},
+            {"name": "c_src", "type": "source", "className": "io.example.OtherSource", "state": "RUNNING"},
+            {"name": "d_sink", "type": "sink", "className": "io.example.Sink", "state": "RUNNING (1/1 tasks RUNNING)"},
+            {"name": "e_gone", "type": "unknown", "className": None, "state": None}]
+        assert listed["warnings"] == [{"message": "Could not describe connector e_gone: Request timed out"}]
+        sinks = _ksql(with_connect, "SHOW SINK CONNECTORS;").json()[0]
+        assert [c["name"] for c in sinks["connectors"]] == ["b_sink", "d_sink"]  # no unknown row in a scope
+        assert sinks["warnings"] == listed["warnings"]
+    finally:
+        FakeConnect.states.clear()
+        FakeConnect.listed_only.clear()
+        FakeConnect.connectors.clear()
 
 
 def test_without_connect_url_the_statements_go_to_ksqldbs_default() -> None:
