@@ -417,8 +417,155 @@ def migrations_tool(p: str) -> list[Step]:
     ]
 
 
+def event_driven_tutorial(p: str) -> list[Step]:
+    """The event-driven microservice tutorial: Avro transactions with a string event-time column named
+    ``timestamp``, a windowed anomaly table with backquoted lower-case names, ``AS_VALUE`` and a full Avro
+    schema name, read by a push query, a pull query and PRINT."""
+    tx, an = f"{p}transactions", f"{p}possible_anomalies"
+    ins = "\n".join(
+        f"INSERT INTO {tx} (\n    email_address, card_number, tx_id, timestamp, amount\n) VALUES (\n"
+        f"    '{who}@example.com',\n    '{card}',\n    '{tid}',\n    '2020-04-22T{at}',\n    {amt}\n);"
+        for who, card, tid, at, amt in (
+            ("ann", "4111", "t1", "03:19:58", "50.25"), ("bob", "5222", "t2", "12:50:30", "18.97"),
+            ("ann", "4111", "t3", "03:19:54", "103.43"), ("bob", "5222", "t4", "12:50:25", "3200.80"),
+            ("ann", "4111", "t5", "03:19:32", "78.73"), ("bob", "5222", "t6", "12:51:55", "154.32")))
+    cols = ["card_number_key", "WINDOWSTART", "WINDOWEND", "card_number", "email_address", "n_attempts",
+            "total_amount", "tx_ids", "start_boundary", "end_boundary"]
+    row = ["4111", 1587525570000, 1587525600000, "4111", "ann@example.com", 3, 232.41, ["t1", "t3", "t5"],
+           1587525570000, 1587525600000]
+
+    def anomaly(expect_cols: list[str], expect_row: list[Any]) -> Callable[[Any], str | None]:
+        # the three transactions sit on different partitions of eight: COLLECT_LIST's order is theirs
+        def check(answer: Any) -> str | None:
+            got = [[sorted(v) if isinstance(v, list) else v for v in r] for r in answer["rows"][:1]]
+            if answer["columns"] != expect_cols or got != [expect_row]:
+                return f"columns {answer['columns']} rows {answer['rows']}"
+            return None
+        return check
+
+    return [
+        Step(f"CREATE STREAM {tx} (\n    tx_id VARCHAR KEY,\n    email_address VARCHAR,\n    card_number VARCHAR,\n"
+             "    timestamp VARCHAR,\n    amount DECIMAL(12, 2)\n) WITH (\n"
+             f"    kafka_topic = '{tx.lower()}',\n    partitions = 8,\n    value_format = 'avro',\n"
+             "    timestamp = 'timestamp',\n    timestamp_format = 'yyyy-MM-dd''T''HH:mm:ss'\n);", ok(CS)),
+        Step(ins, ok()),
+        Step("SET 'auto.offset.reset' = 'earliest';\n"
+             f"CREATE TABLE {an} WITH (\n    kafka_topic = '{an.lower()}',\n"
+             "    VALUE_AVRO_SCHEMA_FULL_NAME = 'io.ksqldb.example.Anomaly'\n)   AS\n"
+             "    SELECT card_number AS `card_number_key`,\n           as_value(card_number) AS `card_number`,\n"
+             "           latest_by_offset(email_address) AS `email_address`,\n"
+             "           count(*) AS `n_attempts`,\n           sum(amount) AS `total_amount`,\n"
+             "           collect_list(tx_id) AS `tx_ids`,\n           WINDOWSTART as `start_boundary`,\n"
+             "           WINDOWEND as `end_boundary`\n"
+             f"    FROM {tx}\n    WINDOW TUMBLING (SIZE 30 SECONDS, RETENTION 1000 DAYS)\n"
+             "    GROUP BY card_number\n    HAVING count(*) >= 3\n    EMIT CHANGES;", ok(CS)),
+        Step(f"SELECT * FROM {an} EMIT CHANGES;", Expect(check=anomaly(cols, row)), body=EARLIEST_Q, take=1),
+        Step(f"SELECT * FROM {an};", Expect(check=anomaly(cols, row)), wait=15),
+        Step(f"SELECT `n_attempts`, `tx_ids` FROM {an} WHERE `card_number_key` = '4111';",
+             Expect(check=anomaly(["n_attempts", "tx_ids"], [3, ["t1", "t3", "t5"]])), wait=10),
+        # PRINT reads the Avro records through the schema they were written with
+        Step(f"PRINT '{tx.lower()}' FROM BEGINNING LIMIT 1;",
+             Expect(text=["Key format: KAFKA_STRING", "Value format: AVRO",
+                          're:value: \\{"EMAIL_ADDRESS": "\\w+@example.com", "CARD_NUMBER": "\\d+", '
+                          '"TIMESTAMP": "2020-04-22T[0-9:]+", "AMOUNT": \\{"bytes": "[^"]*"\\}\\}, partition: \\d']),
+             endpoint="/query", http2_expect=refused(40500, "The /query endpoint is not available using HTTP2")),
+        Step(f"DROP TABLE {an} DELETE TOPIC;", ok(CS)),
+    ]
+
+
+def update_running_query(p: str) -> list[Step]:
+    """How to update a running persistent query: CREATE OR REPLACE keeps the query id when the change
+    is compatible (a filter, a column added at the end) and refuses one that changes the sink's schema."""
+    pu, f, c = f"{p}purchases", f"{p}purchases_filtered", f"{p}purchase_count"
+    qid = f"CSAS_{f.upper()}_"
+    return [
+        Step(f"CREATE STREAM {pu} (\n    product_id INT KEY,\n    name VARCHAR,\n    cost DOUBLE,\n    quantity INT\n"
+             f") WITH (\n    kafka_topic = '{pu.lower()}',\n    format = 'json',\n    partitions = 1\n);", ok(CS)),
+        Step(f"CREATE STREAM {f} AS\n  SELECT product_id, name, cost, quantity\n  FROM {pu}\n  WHERE quantity > 0;",
+             ok(CS, check=_has([0, "commandStatus", "queryId"], lambda q: q.startswith(qid)))),
+        Step(f"CREATE OR REPLACE STREAM {f} AS\n  SELECT product_id, name, cost, quantity\n  FROM {pu}\n"
+             "  WHERE quantity > 0 AND cost > 1;",
+             ok(CS, check=_has([0, "commandStatus", "queryId"], lambda q: q.startswith(qid)))),
+        Step(f"CREATE OR REPLACE STREAM {f} AS\n  SELECT product_id, name, cost, quantity, cost * quantity AS total\n"
+             f"  FROM {pu}\n  WHERE quantity > 0 AND cost > 1;", ok(CS)),
+        Step(f"INSERT INTO {pu} (product_id, name, cost, quantity) VALUES (1, 'tea', 2.5, 2);\n"
+             f"INSERT INTO {pu} (product_id, name, cost, quantity) VALUES (2, 'gum', 0.5, 4);", ok()),
+        Step(f"SELECT * FROM {f} EMIT CHANGES LIMIT 1;",
+             rows(["PRODUCT_ID", "NAME", "COST", "QUANTITY", "TOTAL"], [[1, "tea", 2.5, 2, 5.0]]), body=EARLIEST_Q),
+        Step(f"CREATE OR REPLACE STREAM {f} AS SELECT product_id, name FROM {pu};",
+             refused(40001, f"Cannot upgrade data source: DataSource '`{f.upper()}`' has schema = `PRODUCT_ID` "
+                            "INTEGER KEY, `NAME` STRING, `COST` DOUBLE, `QUANTITY` INTEGER, `TOTAL` DOUBLE which is "
+                            "not upgradeable to `PRODUCT_ID` INTEGER KEY, `NAME` STRING.")),
+        Step(f"CREATE TABLE {c} AS SELECT product_id, COUNT(*) AS n FROM {pu} GROUP BY product_id;", ok(CS)),
+        Step(f"CREATE OR REPLACE TABLE {c} AS SELECT product_id, SUM(quantity) AS n FROM {pu} GROUP BY product_id;",
+             refused(40001, "re:Cannot upgrade data source: .*`N` BIGINT which is not upgradeable to .*`N` INTEGER")),
+        Step("SHOW QUERIES;", ok("queries", check=_has([0, "queries"], lambda qs: sum(
+            q["id"].startswith(qid) for q in qs) == 1))),
+    ]
+
+
+def identifiers_and_variables(p: str) -> list[Step]:
+    """How to control the case of identifiers (backquoted names keep their case everywhere) and how to
+    substitute variables (DEFINE in the statement text, sessionVariables in the request)."""
+    s1 = f"{p}s1"
+    return [
+        Step(f"CREATE STREAM `{s1}` (`foo` VARCHAR, `Bar` INT, baz BOOLEAN) WITH (kafka_topic='{s1}', partitions=1, "
+             "value_format='json');", ok(CS)),
+        Step(f"INSERT INTO `{s1}` (`foo`, `Bar`, baz) VALUES ('a', 1, true);", ok()),
+        Step(f"SELECT `foo`, `Bar`, baz FROM `{s1}` EMIT CHANGES LIMIT 1;", rows(["foo", "Bar", "BAZ"],
+                                                                               [["a", 1, True]]), body=EARLIEST_Q),
+        Step(f"SELECT foo FROM `{s1}` EMIT CHANGES;", refused(40001, "Line: 1, Col: 8: SELECT column 'FOO' cannot be resolved.")),
+        Step(f"SELECT * FROM {s1} EMIT CHANGES;", refused(40001, f"{s1.upper()} does not exist.")),
+        Step(f"DESCRIBE `{s1}`;", ok("sourceDescription", check=_has([0, "sourceDescription", "fields", 1, "name"],
+                                                                    "Bar"))),
+        Step(f"DEFINE format = 'JSON';\nDEFINE replicas = '1';\nDEFINE topicName = '{p.lower()}vars';\n"
+             f"CREATE STREAM {p}stream1 (id INT) WITH (kafka_topic='${{topicName}}', value_format='${{format}}', "
+             "partitions=1, replicas=${replicas});",
+             ok(CS, check=_has([0, "statementText"], lambda t: f"kafka_topic='{p.lower()}vars'" in t))),
+        Step(f"DESCRIBE {p}stream1 EXTENDED;", ok("sourceDescription", check=_has(
+            [0, "sourceDescription", "topic"], f"{p.lower()}vars"))),
+        Step("INSERT INTO ${s} (id) VALUES (${v});", ok(), body={"sessionVariables": {"s": f"{p}stream1", "v": 7}}),
+        Step(f"SELECT id FROM {p}stream1 WHERE id = ${{v}} EMIT CHANGES LIMIT 1;", rows(["ID"], [[7]]),
+             body={"properties": {"auto.offset.reset": "earliest"}, "sessionVariables": {"v": 7}}),
+    ]
+
+
+def custom_timestamp(p: str) -> list[Step]:
+    """How to use a custom timestamp column: a string column with a format, a TIMESTAMP column, and a
+    derived stream whose records carry the new event time."""
+    s1, s2, s3 = f"{p}s1", f"{p}s2", f"{p}s3"
+    return [
+        Step(f"CREATE STREAM {s1} (\n    k VARCHAR KEY,\n    ts VARCHAR,\n    v INT\n) WITH (\n"
+             f"    kafka_topic = '{s1.lower()}',\n    partitions = 1,\n    value_format = 'avro',\n"
+             "    timestamp = 'ts',\n    timestamp_format = 'yyyy-MM-dd HH:mm:ss'\n);", ok(CS)),
+        Step(f"INSERT INTO {s1} (k, ts, v) VALUES ('k1', '2020-05-04 01:00:00', 0);\n"
+             f"INSERT INTO {s1} (k, ts, v) VALUES ('k2', '2020-05-04 02:00:00', 1);", ok()),
+        Step(f"SELECT k,\n       ROWTIME,\n       TIMESTAMPTOSTRING(ROWTIME, 'yyyy-MM-dd HH:mm:ss') AS rowtime_formatted,\n"
+             f"       ts,\n       v\nFROM {s1}\nEMIT CHANGES LIMIT 2;",
+             rows(["K", "ROWTIME", "ROWTIME_FORMATTED", "TS", "V"],
+                  [["k1", 1588554000000, "2020-05-04 01:00:00", "2020-05-04 01:00:00", 0],
+                   ["k2", 1588557600000, "2020-05-04 02:00:00", "2020-05-04 02:00:00", 1]]), body=EARLIEST_Q),
+        Step(f"CREATE STREAM {s2} WITH (timestamp = 'ts2', timestamp_format = 'yyyy-MM-dd HH:mm:ss') AS\n"
+             "    SELECT k, v, FORMAT_TIMESTAMP(TIMESTAMPADD(HOURS, 1, PARSE_TIMESTAMP(ts, 'yyyy-MM-dd HH:mm:ss')), "
+             f"'yyyy-MM-dd HH:mm:ss') AS ts2\n    FROM {s1}\n    EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(f"SELECT k, ROWTIME, ts2 FROM {s2} EMIT CHANGES LIMIT 1;",
+             rows(["K", "ROWTIME", "TS2"], [["k1", 1588557600000, "2020-05-04 02:00:00"]]), body=EARLIEST_Q),
+        Step(f"CREATE STREAM {s3} (k VARCHAR KEY, ts TIMESTAMP, v INT) WITH (kafka_topic = '{s3.lower()}', "
+             "partitions = 1, value_format = 'json', timestamp = 'ts');", ok(CS)),
+        Step(f"INSERT INTO {s3} (k, ts, v) VALUES ('k1', '2020-05-04T01:00:00', 0);", ok()),
+        Step(f"SELECT k, ROWTIME, ts FROM {s3} EMIT CHANGES LIMIT 1;",
+             rows(["K", "ROWTIME", "TS"], [["k1", 1588554000000, "2020-05-04T01:00:00.000"]]), body=EARLIEST_Q),
+        Step(f"CREATE STREAM {p}bad (k VARCHAR KEY, ts INT) WITH (kafka_topic='{p.lower()}bad', partitions=1, "
+             "value_format='json', timestamp='ts');",
+             refused(40001, "re:Timestamp column, `TS`, should be LONG\\(INT64\\), TIMESTAMP, or a String with a "
+                            "timestamp_format specified")),
+    ]
+
+
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
     "cli_only": cli_only, "migrations_tool": migrations_tool, "function_pages": function_pages,
+    "event_driven_tutorial": event_driven_tutorial, "update_running_query": update_running_query,
+    "identifiers_and_variables": identifiers_and_variables, "custom_timestamp": custom_timestamp,
 }
