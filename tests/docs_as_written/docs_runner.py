@@ -88,6 +88,7 @@ class Step:
     # what ksqlDB answers when the same request comes over HTTP/2, where that differs (the pages' curl
     # calls are HTTP/1.1; ksqlDB's legacy /query handler - PRINT, unmigrated queries - refuses HTTP/2)
     http2_expect: Expect | None = None
+    method: str = "POST"  # GET for the pages' read-only endpoints (/info, /healthcheck, /status, ...)
 
 
 @dataclass
@@ -146,6 +147,9 @@ class Runner:
         else:
             key = "sql" if ep == "/query-stream" else "ksql"
             content = json.dumps({key: step.sql, **step.body}).encode()
+        if step.method != "POST":
+            r = self.client.request(step.method, ep, headers=headers)
+            return r.status_code, _json(r.text), r.text
         if ep != "/query-stream" and ep != "/query":
             r = self.client.post(ep, content=content, headers=headers)
             return r.status_code, _json(r.text), r.text

@@ -562,10 +562,108 @@ def custom_timestamp(p: str) -> list[Step]:
     ]
 
 
+def rest_endpoints(p: str) -> list[Step]:
+    """The REST API pages' other endpoints as their curl calls use them: server info, health, cluster
+    status, command status, property check, closing a query, streaming inserts."""
+    s = f"{p}ins"
+    return [
+        Step("", Expect(check=_has(["KsqlServerInfo"], lambda i: i.get("version") == "0.29.0" and
+                                   i.get("serverStatus") == "RUNNING" and {"kafkaClusterId", "ksqlServiceId"} <= set(i))),
+             endpoint="/info", method="GET"),
+        Step("", Expect(check=_has([], lambda h: h.get("isHealthy") is True and h.get("serverState") == "READY" and
+                                   set(h["details"]) == {"metastore", "kafka", "commandRunner"})),
+             endpoint="/healthcheck", method="GET"),
+        Step("", Expect(check=_has(["clusterStatus"], lambda c: all(
+            {"hostAlive", "lastStatusUpdateMs", "activeStandbyPerQuery", "hostStoreLags"} <= set(h)
+            for h in c.values()) and len(c) >= 1)), endpoint="/clusterStatus", method="GET"),
+        Step(f"CREATE STREAM {s} (id INT KEY, name VARCHAR) WITH (kafka_topic='{s.lower()}', value_format='JSON', "
+             "partitions=1);", ok(CS)),
+        Step("", Expect(check=_has(["commandStatuses", f"stream/{s.upper()}/create"], "SUCCESS")),
+             endpoint="/status", method="GET"),
+        Step("", Expect(check=_has([], {"status": "SUCCESS", "message": "Stream created", "queryId": None})),
+             endpoint=f"/status/stream/{s.upper()}/create", method="GET"),
+        Step("", refused(40400, "Command not found", status=404), endpoint=f"/status/stream/{s.upper()}_NOPE/create",
+             method="GET"),
+        Step("", Expect(text=["true"]), endpoint="/is_valid_property/ksql.streams.auto.offset.reset", method="GET"),
+        Step("", refused(40000, "Not recognizable as ksql, streams, consumer, or producer property: 'no.such.prop'"),
+             endpoint="/is_valid_property/no.such.prop", method="GET"),
+        Step("", refused(40000, "No query with id transient_NOPE_1"), endpoint="/close-query",
+             raw_body='{"queryId": "transient_NOPE_1"}'),
+        # the inserts page's body: the target, then one object per row (HTTP/2 only; HTTP/1.1 is refused)
+        Step("", Expect(status=400, error_code=40004), endpoint="/inserts-stream",
+             raw_body=f'{{"target": "{s}"}}\n{{"ID": 1, "NAME": "a"}}\n',
+             http2_expect=Expect(text=['{"status":"ok","seq":0}'])),
+        Step(f"SELECT * FROM {s};", rows(["ID", "NAME"], []), http2_expect=rows(["ID", "NAME"], [[1, "a"]])),
+    ]
+
+
+def statement_pages(p: str) -> list[Step]:
+    """The syntax reference's statements not shown elsewhere: an n-way join, PARTITION BY, INSERT INTO ...
+    SELECT, CREATE SOURCE TABLE, the aggregate-function page's aggregates, PAUSE / RESUME / TERMINATE,
+    ALTER ... ADD COLUMN, ASSERT TOPIC and DROP ... DELETE TOPIC."""
+    o, c, i = f"{p}orders", f"{p}customers", f"{p}items"
+    return [
+        Step(f"CREATE STREAM {o} (order_id INT KEY, customer_id INT, item_id INT, qty INT)\n"
+             f"  WITH (kafka_topic='{o.lower()}', value_format='protobuf', partitions=1);\n"
+             f"CREATE TABLE {c} (id INT PRIMARY KEY, name VARCHAR)\n"
+             f"  WITH (kafka_topic='{c.lower()}', value_format='protobuf', partitions=1);\n"
+             f"CREATE TABLE {i} (id INT PRIMARY KEY, descr VARCHAR, price DOUBLE)\n"
+             f"  WITH (kafka_topic='{i.lower()}', format='json', partitions=1);", ok(CS, CS, CS)),
+        Step(f"CREATE SOURCE TABLE {p}items_src (id INT PRIMARY KEY, descr VARCHAR)\n"
+             f"  WITH (kafka_topic='{i.lower()}', format='json');", ok(CS)),
+        Step(f"INSERT INTO {c} (id, name) VALUES (1, 'ann');\nINSERT INTO {i} (id, descr, price) VALUES (10, 'pen', 1.5);",
+             ok()),
+        Step(f"INSERT INTO {o} (order_id, customer_id, item_id, qty) VALUES (100, 1, 10, 3);\n"
+             f"INSERT INTO {o} (order_id, customer_id, item_id, qty) VALUES (101, 1, 10, 5);", ok()),
+        Step(f"CREATE STREAM {p}enriched AS\n  SELECT i.id AS item_id, o.order_id, c.name, i.descr, "
+             f"o.qty * i.price AS total\n  FROM {o} o\n    LEFT JOIN {c} c ON o.customer_id = c.id\n"
+             f"    LEFT JOIN {i} i ON o.item_id = i.id\n  EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(f"CREATE STREAM {p}enriched_bad AS SELECT o.order_id, c.name FROM {o} o\n"
+             f"  LEFT JOIN {c} c ON o.customer_id = c.id\n  LEFT JOIN {i} i ON o.item_id = i.id;",
+             refused(40001, "Key missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\nThe query used to "
+                            f"build `{p.upper()}ENRICHED_BAD` must include the join expressions O.ITEM_ID or I.ID in "
+                            "its projection (eg, SELECT O.ITEM_ID...).")),
+        Step(f"CREATE STREAM {p}by_customer AS SELECT * FROM {o} PARTITION BY customer_id;", ok(CS),
+             body=EARLIEST_K),
+        Step(f"CREATE STREAM {p}all_orders (order_id INT KEY, customer_id INT, item_id INT, qty INT)\n"
+             f"  WITH (kafka_topic='{p.lower()}all_orders', value_format='json', partitions=1);\n"
+             f"INSERT INTO {p}all_orders SELECT * FROM {o};", ok(CS, CS), body=EARLIEST_K),
+        Step(f"CREATE TABLE {p}item_stats AS SELECT item_id, TOPK(qty, 2) AS top2,\n"
+             "  HISTOGRAM(CAST(qty AS VARCHAR)) AS h, COLLECT_SET(customer_id) AS custs,\n"
+             "  EARLIEST_BY_OFFSET(qty) AS first_qty, MIN(qty) AS mn, MAX(qty) AS mx, AVG(qty) AS av,\n"
+             f"  SUM(qty) AS total FROM {o} GROUP BY item_id;", ok(CS), body=EARLIEST_K),
+        Step(f"SELECT * FROM {p}enriched;", rows(["ITEM_ID", "ORDER_ID", "NAME", "DESCR", "TOTAL"],
+                                                [[10, 100, "ann", "pen", 4.5], [10, 101, "ann", "pen", 7.5]]),
+             wait=15),
+        Step(f"SELECT * FROM {p}by_customer;", rows(["CUSTOMER_ID", "ITEM_ID", "QTY", "ORDER_ID"],
+                                                   [[1, 10, 3, 100], [1, 10, 5, 101]]), wait=15),
+        Step(f"SELECT * FROM {p}all_orders;", rows(["ORDER_ID", "CUSTOMER_ID", "ITEM_ID", "QTY"],
+                                                  [[100, 1, 10, 3], [101, 1, 10, 5]]), wait=15),
+        Step(f"SELECT * FROM {p}item_stats WHERE item_id = 10;",
+             rows(["ITEM_ID", "TOP2", "H", "CUSTS", "FIRST_QTY", "MN", "MX", "AV", "TOTAL"],
+                  [[10, [5, 3], {"3": 1, "5": 1}, [1], 3, 3, 5, 4.0, 8]]), wait=15),
+        Step(f"SELECT * FROM {p}items_src WHERE id = 10;", rows(["ID", "DESCR"], [[10, "pen"]]), wait=15),
+        Step(f"ALTER STREAM {p}all_orders ADD COLUMN note VARCHAR, ADD COLUMN tags ARRAY<VARCHAR>;", ok(CS)),
+        Step(f"DESCRIBE {p}all_orders;", ok("sourceDescription", check=_has(
+            [0, "sourceDescription", "fields"], lambda fs: [f["name"] for f in fs][-2:] == ["NOTE", "TAGS"]))),
+        Step(f"ALTER TABLE {p}item_stats ADD COLUMN x INT;",
+             refused(40001, "ALTER command is not supported for CREATE ... AS statements.")),
+        Step(f"ASSERT TOPIC '{o.lower()}' WITH (PARTITIONS=1) TIMEOUT 3 SECONDS;", ok("assert_topic")),
+        Step(f"ASSERT NOT EXISTS TOPIC '{p.lower()}nothing';", ok("assert_topic")),
+        Step(f"ASSERT TOPIC '{p.lower()}nothing' TIMEOUT 1 SECONDS;",
+             refused(41700, f"Topic {p.lower()}nothing does not exist", status=417)),
+        Step(f"DROP STREAM {p}by_customer;", ok(CS)),  # its own query goes with it
+        Step(f"DROP STREAM {o};", refused(40001, f"Cannot drop {o.upper()}.\nThe following queries read "
+                                                 "from this source: [")),
+        Step("SHOW QUERIES;", ok("queries")),
+    ]
+
+
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
     "cli_only": cli_only, "migrations_tool": migrations_tool, "function_pages": function_pages,
     "event_driven_tutorial": event_driven_tutorial, "update_running_query": update_running_query,
     "identifiers_and_variables": identifiers_and_variables, "custom_timestamp": custom_timestamp,
+    "rest_endpoints": rest_endpoints, "statement_pages": statement_pages,
 }
