@@ -659,6 +659,29 @@ def statement_pages(p: str) -> list[Step]:
     ]
 
 
+def changelog_to_table(p: str) -> list[Step]:
+    """How to convert a changelog to a table: LATEST_BY_OFFSET per key over an Avro stream, read back by
+    pull query and by PRINT of the table's topic (Avro values the query wrote)."""
+    s1, t1 = f"{p}s1", f"{p}t1"
+    ins = "\n".join(f"INSERT INTO {s1} (k, v1, v2) VALUES ('{k}', {v1}, '{v2}');"
+                    for k, v1, v2 in (("k1", 0, "a"), ("k2", 1, "b"), ("k1", 2, "c"), ("k3", 3, "d"), ("k2", 4, "e")))
+    return [
+        Step(f"CREATE STREAM {s1} (\n    k VARCHAR KEY,\n    v1 INT,\n    v2 VARCHAR\n) WITH (\n"
+             f"    kafka_topic = '{s1.lower()}',\n    partitions = 1,\n    value_format = 'avro'\n);", ok(CS)),
+        Step(f"SET 'auto.offset.reset' = 'earliest';\nCREATE TABLE {t1} AS\n    SELECT k,\n"
+             "           LATEST_BY_OFFSET(v1) AS v1,\n           LATEST_BY_OFFSET(v2) AS v2\n"
+             f"    FROM {s1}\n    GROUP BY k\n    EMIT CHANGES;", ok(CS)),
+        Step(ins, ok()),
+        Step(f"SELECT * FROM {t1} WHERE k = 'k2';", rows(["K", "V1", "V2"], [["k2", 4, "e"]]), wait=15),
+        Step(f"SELECT * FROM {t1};", rows(["K", "V1", "V2"], [["k1", 2, "c"], ["k2", 4, "e"], ["k3", 3, "d"]]),
+             wait=15),
+        Step(f"PRINT '{t1.upper()}' FROM BEGINNING LIMIT 1;",
+             Expect(text=["Key format: KAFKA_STRING", "Value format: AVRO", 're:key: k\\d, value: \\{"V1": \\d, '
+                                                                            '"V2": "\\w"\\}, partition: 0']),
+             endpoint="/query", http2_expect=refused(40500, "The /query endpoint is not available using HTTP2")),
+    ]
+
+
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
@@ -666,4 +689,5 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "event_driven_tutorial": event_driven_tutorial, "update_running_query": update_running_query,
     "identifiers_and_variables": identifiers_and_variables, "custom_timestamp": custom_timestamp,
     "rest_endpoints": rest_endpoints, "statement_pages": statement_pages,
+    "changelog_to_table": changelog_to_table,
 }
