@@ -562,7 +562,7 @@ def custom_timestamp(p: str) -> list[Step]:
     ]
 
 
-def rest_endpoints(p: str) -> list[Step]:
+def info_status_endpoints(p: str) -> list[Step]:
     """The REST API pages' other endpoints as their curl calls use them: server info, health, cluster
     status, command status, property check, closing a query, streaming inserts."""
     s = f"{p}ins"
@@ -597,7 +597,7 @@ def rest_endpoints(p: str) -> list[Step]:
     ]
 
 
-def statement_pages(p: str) -> list[Step]:
+def syntax_reference(p: str) -> list[Step]:
     """The syntax reference's statements not shown elsewhere: an n-way join, PARTITION BY, INSERT INTO ...
     SELECT, CREATE SOURCE TABLE, the aggregate-function page's aggregates, PAUSE / RESUME / TERMINATE,
     ALTER ... ADD COLUMN, ASSERT TOPIC and DROP ... DELETE TOPIC."""
@@ -688,6 +688,6 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "cli_only": cli_only, "migrations_tool": migrations_tool, "function_pages": function_pages,
     "event_driven_tutorial": event_driven_tutorial, "update_running_query": update_running_query,
     "identifiers_and_variables": identifiers_and_variables, "custom_timestamp": custom_timestamp,
-    "rest_endpoints": rest_endpoints, "statement_pages": statement_pages,
+    "info_status_endpoints": info_status_endpoints, "syntax_reference": syntax_reference,
     "changelog_to_table": changelog_to_table,
 }

@@ -22,3 +22,9 @@ def test_doc_scenario(docs_server: ServerProcess, name: str, http2: bool) -> Non
         assert tally(runner.results)["right"] == len(runner.results), report(runner.results)
     finally:
         runner.close()
+
+
+def test_scenario_prefixes_are_distinct() -> None:
+    """Scenarios share one server and name their objects after their first four letters."""
+    prefixes = [name[:4].upper() for name in SCENARIOS]
+    assert len(set(prefixes)) == len(prefixes), sorted(prefixes)
