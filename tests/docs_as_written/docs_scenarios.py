@@ -682,6 +682,34 @@ def changelog_to_table(p: str) -> list[Step]:
     ]
 
 
+def data_types(p: str) -> list[Step]:
+    """The data types page: DATE, TIME, TIMESTAMP, BYTES and DECIMAL columns written from string and numeric
+    literals, compared with string literals, cast between each other."""
+    s = f"{p}types"
+    return [
+        Step(f"CREATE STREAM {s} (\n  d DATE,\n  t TIME,\n  ts TIMESTAMP,\n  b BYTES,\n  dec DECIMAL(5, 2),\n"
+             f"  m MAP<STRING, ARRAY<INT>>\n) WITH (kafka_topic='{s.lower()}', value_format='json', partitions=1);",
+             ok(CS)),
+        Step(f"INSERT INTO {s} (d, t, ts, b, dec, m) VALUES ('2021-03-04', '10:11:12', '2021-03-04T10:11:12.345',\n"
+             "  TO_BYTES('abc', 'utf8'), 12.34, MAP('a' := ARRAY[1, 2]));", ok()),
+        Step(f"SELECT * FROM {s} EMIT CHANGES LIMIT 1;",
+             rows(["D", "T", "TS", "B", "DEC", "M"],
+                  [["2021-03-04", "10:11:12", "2021-03-04T10:11:12.345", "YWJj", 12.34, {"a": [1, 2]}]]),
+             body=EARLIEST_Q),
+        Step(f"SELECT d, ts FROM {s} WHERE ts > '2021-03-04T10:00:00' AND d = '2021-03-04' EMIT CHANGES LIMIT 1;",
+             rows(["D", "TS"], [["2021-03-04", "2021-03-04T10:11:12.345"]]), body=EARLIEST_Q),
+        Step("SELECT CAST('2021-03-04' AS DATE) AS d, CAST('10:11:12' AS TIME) AS t,\n"
+             "       CAST('2021-03-04T10:11:12' AS TIMESTAMP) AS ts, CAST(ts AS DATE) AS td, CAST(ts AS TIME) AS tt,\n"
+             "       CAST(ts AS VARCHAR) AS tv, CAST(d AS TIMESTAMP) AS dts, CAST(12.3456 AS DECIMAL(5,2)) AS dec,\n"
+             "       UNIX_TIMESTAMP(ts) AS u, UNIX_DATE(d) AS ud, FROM_BYTES(b, 'utf8') AS bs,\n"
+             f"       DATEADD(DAYS, 1, d) AS d1, dec * 2 AS dec2, m['a'][1] AS m1\nFROM {s} EMIT CHANGES LIMIT 1;",
+             rows(["D", "T", "TS", "TD", "TT", "TV", "DTS", "DEC", "U", "UD", "BS", "D1", "DEC2", "M1"],
+                  [["2021-03-04", "10:11:12", "2021-03-04T10:11:12.000", "2021-03-04", "10:11:12.345",
+                    "2021-03-04T10:11:12.345", "2021-03-04T00:00:00.000", 12.35, 1614852672345, 18690, "abc",
+                    "2021-03-05", 24.68, 1]]), body=EARLIEST_Q),
+    ]
+
+
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
@@ -689,5 +717,5 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "event_driven_tutorial": event_driven_tutorial, "update_running_query": update_running_query,
     "identifiers_and_variables": identifiers_and_variables, "custom_timestamp": custom_timestamp,
     "info_status_endpoints": info_status_endpoints, "syntax_reference": syntax_reference,
-    "changelog_to_table": changelog_to_table,
+    "changelog_to_table": changelog_to_table, "data_types": data_types,
 }
