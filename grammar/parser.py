@@ -113,8 +113,9 @@ class KsqlParser(ExpressionParser):
         without DELETE TOPIC: ``{';', 'DELETE'}``; a query ending ``EMIT CHANGES|FINAL``: ``{';', 'LIMIT'}``.
         One ending in a fixed token with nothing optional after it (the other SHOW/LIST forms, those with
         EXTENDED, DESCRIBE FUNCTION|CONNECTOR, DROP ... DELETE TOPIC, DROP TYPE|CONNECTOR, SET, UNSET,
-        DEFINE, UNDEFINE, a query's ``LIMIT n``): ``';'``. Anything else ends in an expression or name
-        whose loops and optional clauses allow many tokens (no detail)."""
+        DEFINE, UNDEFINE, TERMINATE|PAUSE|RESUME|EXPLAIN <query id>, a query's ``LIMIT n``): ``';'``.
+        Anything else ends in an expression or name whose loops and optional clauses allow many tokens (no
+        detail)."""
         extended, delete = "Expecting {';', 'EXTENDED'}", "Expecting {';', 'DELETE'}"
         if isinstance(statement, A.Show):
             listed = statement.what in ("STREAMS", "TABLES", "QUERIES", "TOPICS", "ALL_TOPICS")
@@ -128,6 +129,8 @@ class KsqlParser(ExpressionParser):
         if isinstance(statement, A.DropType | A.DropConnector | A.SetProperty | A.UnsetProperty
                       | A.DefineVariable | A.UndefineVariable):
             return "Expecting ';'"
+        if isinstance(statement, A.Terminate | A.PauseResume | A.Explain) and statement.query_id is not None:
+            return "Expecting ';'"  # TERMINATE|PAUSE|RESUME|EXPLAIN <query id>: nothing optional after the id
         before = self._tokens[max(self._index - 3, 0):self._index]
         words = [t.text.upper() for t in before]
         if before and before[-1].token_type == TokenType.NUMBER and (
