@@ -97,12 +97,12 @@ def _format_reason(name: str, columns: Columns, is_key: bool) -> str | None:
         except KsqlStatementError as e:
             return str(e)
     elif name in ("PROTOBUF", "PROTOBUF_NOSR"):
-        from ksqlpy.serde.protobuf_types import nesting_reason
+        from ksqlpy.serde.protobuf_types import nesting_reason, schema_reason
 
         if any(_has_non_string_map_key(t) for _, t in columns):  # both share ksqlDB's protobuf serde factory
             return ("PROTOBUF format only supports MAP types with STRING keys. "
                     "See https://github.com/confluentinc/ksql/issues/6177.")
-        return nesting_reason(list(columns), name)
+        return nesting_reason(list(columns), name) or schema_reason(list(columns), name)
     elif name == "NONE":
         if columns:
             return f"The 'NONE' format can only be used when no columns are defined. Got: {_columns_text(columns, is_key)}"

@@ -30,6 +30,7 @@ the (possibly repeated) ``value = 2`` field. An ARRAY of ARRAYs or of MAPs has n
 from __future__ import annotations
 
 import datetime as _dt
+import re
 from decimal import Context
 from decimal import Decimal as PyDecimal
 from typing import Any
@@ -412,6 +413,27 @@ def nesting_reason(columns: list[tuple[str, T.SqlType]], fmt: str = "PROTOBUF") 
     return None
 
 
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
+
+
+def check_identifier(scope: str, name: str) -> None:
+    """protobuf-java's rule for a field's name (Descriptors.validateSymbolName, from memory): ASCII letters,
+    digits and ``_``, not starting with a digit. ProtobufData builds its descriptor from the columns, so a
+    column (or STRUCT field) named otherwise has no PROTOBUF schema: SerdeError with protobuf's text, the
+    field named by its full name (``ConnectDefault1.my-col``)."""
+    if not _IDENTIFIER.match(name):
+        raise SerdeError(f'{scope}.{name}: "{name}" is not a valid identifier.')
+
+
+def schema_reason(columns: list[tuple[str, T.SqlType]], fmt: str = "PROTOBUF") -> str | None:
+    """Why no ``.proto`` can be written for ``columns`` (a name protobuf refuses), None when one can."""
+    try:
+        schema_text(columns)
+    except SerdeError as e:
+        return f"Schema is not compatible with {fmt}: {e}"
+    return None
+
+
 _NULLABLE_WRAPPERS = {"BOOLEAN": "Bool", "INTEGER": "Int32", "BIGINT": "Int64", "DOUBLE": "Double",
                       "STRING": "String", "BYTES": "Bytes"}
 
@@ -422,11 +444,13 @@ class _Writer:
     field's STRUCT ``<parent>_<field>``, an ARRAY's or MAP's STRUCT that of the ARRAY or MAP), so nested
     messages are ``<Root>_<field>``...; only what stays unnamed (a map entry) counts default names, from 1."""
 
-    def __init__(self, map_entries: bool = False, nullable: str | None = None, *, named: bool = False) -> None:
+    def __init__(self, map_entries: bool = False, nullable: str | None = None, *, named: bool = False,
+                 package: str = "") -> None:
         self.counter = 0 if named else 1
         self.imports: set[str] = set()
         self.map_entries = map_entries
         self.nullable = nullable
+        self.scope = [package] if package else []  # the enclosing message names: descriptor full names
 
     def message(self, name: str, fields: list[tuple[str, T.SqlType]], indent: str,
                 full: str | None = None, paths: list[str | None] | None = None) -> list[str]:
@@ -434,11 +458,14 @@ class _Writer:
         the fields' own paths instead (a map entry's key and value are named as the MAP is)."""
         lines = [f"{indent}message {name} {{"]
         nested: list[str] = []
+        self.scope.append(name)
         for num, (fname, ft) in enumerate(fields, 1):
+            check_identifier(".".join(self.scope), fname)
             path = paths[num - 1] if paths is not None else f"{full}_{fname}" if full else None
             decl, extra = self.field(fname, ft, num, indent + "  ", path)
             lines.append(f"{indent}  {decl}")
             nested += extra
+        self.scope.pop()
         if nested:
             lines.append("")
             lines += nested
@@ -514,7 +541,7 @@ def schema_text(columns: list[tuple[str, T.SqlType]], full_name: str | None = No
     and of its STRUCTs) as ``google.protobuf.*Value`` wrappers, ``OPTIONAL`` as proto3 ``optional`` fields,
     so a NULL is absent rather than the type's default; None keeps plain proto3 fields."""
     package, _, name = (full_name or DEFAULT_NAME).rpartition(".")
-    w = _Writer(map_entries, nullable, named=bool(full_name))
+    w = _Writer(map_entries, nullable, named=bool(full_name), package=package)
     body = w.message(name, list(columns), "", full_name or None)
     head = ['syntax = "proto3";']
     if package:
