@@ -18,6 +18,7 @@ from ksqlpy.grammar.ast import ColumnDef, CreateSource
 from ksqlpy.grammar.durations import DurationError, parse_duration_text
 from ksqlpy.serde import capabilities
 from ksqlpy.serde.capabilities import (
+    FULL_SCHEMA_NAME,
     Side,
     check_format_properties,
     format_properties,
@@ -287,8 +288,10 @@ def finish_formats(src: Source) -> None:
     props = src.properties or {}
     check_format_properties(src.key_format, format_properties(Side.KEY, props))
     check_format_properties(src.value_format, format_properties(Side.VALUE, props))
-    check_format(src.key_format, is_key=True, columns=[(c.name, c.type) for c in keys])
-    check_format(src.value_format, is_key=False, columns=[(c.name, c.type) for c in values])
+    check_format(src.key_format, is_key=True, columns=[(c.name, c.type) for c in keys],
+                 full_name=format_properties(Side.KEY, props).get(FULL_SCHEMA_NAME))
+    check_format(src.value_format, is_key=False, columns=[(c.name, c.type) for c in values],
+                 full_name=format_properties(Side.VALUE, props).get(FULL_SCHEMA_NAME))
     if src.wrap_single_value is False:
         src.value_features.add("UNWRAP_SINGLES")
     elif src.wrap_single_value is True:

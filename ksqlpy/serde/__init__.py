@@ -112,7 +112,7 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
     """
     name = normalize_format(fmt)
     nullable = nullable.strip().upper() if nullable else None
-    check_format(name, is_key=False, columns=columns)
+    check_format(name, is_key=False, columns=columns, full_name=full_name)
     if name == "JSON":
         wrap = True if wrap_single_value is None or len(columns) != 1 else wrap_single_value
         return JsonValueSerde(columns, wrap=wrap)
@@ -140,7 +140,7 @@ def key_serde(fmt: str, columns: Columns, *, delimiter: str | None = None, windo
     """
     name = normalize_format(fmt)
     nullable = nullable.strip().upper() if nullable else None
-    check_format(name, is_key=True, columns=columns)
+    check_format(name, is_key=True, columns=columns, full_name=full_name)
     inner: ValueSerde
     if not columns:  # a keyless source: no key bytes to read or write, whatever the format
         inner = NoneSerde(columns)

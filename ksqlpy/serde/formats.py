@@ -74,8 +74,9 @@ def _has_non_string_map_key(t: SqlType) -> bool:
     return False
 
 
-def _format_reason(name: str, columns: Columns, is_key: bool) -> str | None:
-    """Why ``name`` cannot carry ``columns`` (ksqlDB's wording), or None if it can."""
+def _format_reason(name: str, columns: Columns, is_key: bool, full_name: str | None = None) -> str | None:
+    """Why ``name`` cannot carry ``columns`` (ksqlDB's wording), or None if it can; ``full_name``: the
+    schema full name the format writes with (a PROTOBUF message's name)."""
     if name == "KAFKA":
         if len(columns) > 1:  # none: ksqlDB's void serde (no key, or a value that reads as NULL)
             return f"The 'KAFKA' format only supports a single field. Got: {_columns_text(columns, is_key)}"
@@ -102,7 +103,7 @@ def _format_reason(name: str, columns: Columns, is_key: bool) -> str | None:
         if any(_has_non_string_map_key(t) for _, t in columns):  # both share ksqlDB's protobuf serde factory
             return ("PROTOBUF format only supports MAP types with STRING keys. "
                     "See https://github.com/confluentinc/ksql/issues/6177.")
-        return nesting_reason(list(columns), name) or schema_reason(list(columns), name)
+        return nesting_reason(list(columns), name) or schema_reason(list(columns), name, full_name)
     elif name == "NONE":
         if columns:
             return f"The 'NONE' format can only be used when no columns are defined. Got: {_columns_text(columns, is_key)}"
@@ -110,12 +111,12 @@ def _format_reason(name: str, columns: Columns, is_key: bool) -> str | None:
 
 
 def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value: bool | None = None,
-                 delimiter: str | None = None) -> None:
+                 delimiter: str | None = None, full_name: str | None = None) -> None:
     """Raise KsqlStatementError (ksqlDB's message) if ``fmt`` cannot carry ``columns``.
 
     ``wrap_single_value`` is the *explicit* WRAP_SINGLE_VALUE of the statement (None when not given;
     a default from ``ksql.persistence.wrap.single.values`` is not checked). ``delimiter`` is the
-    statement's KEY_/VALUE_DELIMITER, if any.
+    statement's KEY_/VALUE_DELIMITER, if any; ``full_name`` its KEY_/VALUE_SCHEMA_FULL_NAME.
     """
     if is_key:
         for n, t in columns:
@@ -131,7 +132,7 @@ def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value:
         value_wrapping(name, len(columns), wrap_single_value, None)
     if delimiter is not None:
         resolve_delimiter(delimiter)
-    reason = _format_reason(name, columns, is_key)
+    reason = _format_reason(name, columns, is_key, full_name)
     if reason is None:
         return
     if is_key:

@@ -425,10 +425,11 @@ def check_identifier(scope: str, name: str) -> None:
         raise SerdeError(f'{scope}.{name}: "{name}" is not a valid identifier.')
 
 
-def schema_reason(columns: list[tuple[str, T.SqlType]], fmt: str = "PROTOBUF") -> str | None:
+def schema_reason(columns: list[tuple[str, T.SqlType]], fmt: str = "PROTOBUF",
+                  full_name: str | None = None) -> str | None:
     """Why no ``.proto`` can be written for ``columns`` (a name protobuf refuses), None when one can."""
     try:
-        schema_text(columns)
+        schema_text(columns, full_name)
     except SerdeError as e:
         return f"Schema is not compatible with {fmt}: {e}"
     return None
