@@ -417,12 +417,12 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\Z")
 
 
 def check_identifier(scope: str, name: str) -> None:
-    """protobuf-java's rule for a field's name (Descriptors.validateSymbolName, from memory): ASCII letters,
-    digits and ``_``, not starting with a digit. ProtobufData builds its descriptor from the columns, so a
-    column (or STRUCT field) named otherwise has no PROTOBUF schema: SerdeError with protobuf's text, the
-    field named by its full name (``ConnectDefault1.my-col``)."""
+    """protobuf-java's rule for a name (Descriptors.validateSymbolName, from memory): ASCII letters, digits
+    and ``_``, not starting with a digit. ProtobufData builds its descriptor from the columns and the schema
+    full name, so a column, STRUCT field or message (``*_SCHEMA_FULL_NAME``) named otherwise has no PROTOBUF
+    schema: SerdeError with protobuf's text, naming the symbol by its full name (``ConnectDefault1.my-col``)."""
     if not _IDENTIFIER.match(name):
-        raise SerdeError(f'{scope}.{name}: "{name}" is not a valid identifier.')
+        raise SerdeError(f'{scope}{"." if scope else ""}{name}: "{name}" is not a valid identifier.')
 
 
 def schema_reason(columns: list[tuple[str, T.SqlType]], fmt: str = "PROTOBUF",
@@ -459,6 +459,7 @@ class _Writer:
         the fields' own paths instead (a map entry's key and value are named as the MAP is)."""
         lines = [f"{indent}message {name} {{"]
         nested: list[str] = []
+        check_identifier(".".join(self.scope), name)  # a message named by *_SCHEMA_FULL_NAME
         self.scope.append(name)
         for num, (fname, ft) in enumerate(fields, 1):
             check_identifier(".".join(self.scope), fname)
@@ -542,6 +543,9 @@ def schema_text(columns: list[tuple[str, T.SqlType]], full_name: str | None = No
     and of its STRUCTs) as ``google.protobuf.*Value`` wrappers, ``OPTIONAL`` as proto3 ``optional`` fields,
     so a NULL is absent rather than the type's default; None keeps plain proto3 fields."""
     package, _, name = (full_name or DEFAULT_NAME).rpartition(".")
+    for part in package.split(".") if package else ():  # the package of a *_SCHEMA_FULL_NAME
+        if not _IDENTIFIER.match(part):
+            raise SerdeError(f'{package}: "{part}" is not a valid identifier.')
     w = _Writer(map_entries, nullable, named=bool(full_name), package=package)
     body = w.message(name, list(columns), "", full_name or None)
     head = ['syntax = "proto3";']
