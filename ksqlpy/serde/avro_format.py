@@ -62,8 +62,13 @@ def check_avro_name(name: str) -> None:
             raise KsqlStatementError(f"Schema is not compatible with Avro: Illegal character in: {name}")
 
 
-def check_columns(columns: Columns, is_key: bool) -> None:
-    """Statement-time checks: map keys must be strings, names must be Avro names."""
+def check_columns(columns: Columns, is_key: bool, full_name: str | None = None) -> None:
+    """Statement-time checks: map keys must be strings, names must be Avro names - the field names and the
+    name of the record a ``*_SCHEMA_FULL_NAME`` gives (its last part: Avro's Schema.Name validates the name,
+    not the namespace, from memory). A single key column that is no STRUCT is written bare: no record to
+    name. A value is taken to be a record (an unwrapped single value is not known here)."""
+    if full_name and (not is_key or len(columns) > 1 or any(isinstance(t, T.Struct) for _, t in columns)):
+        check_avro_name(full_name.rpartition(".")[2])
     def walk(t: T.SqlType) -> None:
         if isinstance(t, T.Map):
             if t.key.name != "STRING":

@@ -94,7 +94,7 @@ def _format_reason(name: str, columns: Columns, is_key: bool, full_name: str | N
         from ksqlpy.serde.avro_format import check_columns
 
         try:
-            check_columns(columns, is_key)
+            check_columns(columns, is_key, full_name)
         except KsqlStatementError as e:
             return str(e)
     elif name in ("PROTOBUF", "PROTOBUF_NOSR"):
