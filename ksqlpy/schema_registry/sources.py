@@ -91,13 +91,37 @@ def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, u
             f"{which} schema is not in the expected format. You may want to set {prop} to '{rs.schema_type}'.\n"
             f"topic: {topic}\nexpected format: {expected}\nactual format from Schema Registry: {rs.schema_type}")
     try:
-        return sql_type_of(rs, upper=upper, full_name=full_name, registry=registry, strict=True, nullable=nullable)
+        t = sql_type_of(rs, upper=upper, full_name=full_name, registry=registry, strict=True, nullable=nullable)
+        if upper:
+            _check_upper_cased_names(t)
+        return t
     except (MissingMessageError, UnreadableSchemaError) as e:
         raise KsqlStatementError(
             f"Unable to verify if the {'key' if is_key else 'value'} schema for topic: {topic} is compatible with "
             f"ksqlDB.\nReason: {e}\n\nPlease see https://github.com/confluentinc/ksql/issues/ to see if this "
             "particular reason is already known.\nIf not, please log a new issue, including this full error "
             f"message.\nSchema:{rs.schema}") from None
+
+
+def _check_upper_cased_names(t: T.SqlType) -> None:
+    """Inference without a schema id upper-cases field names (ksqlDB's ConnectKsqlSchemaTranslator under
+    UPPERCASE_FIELD_NAME, from memory): it builds each STRUCT with Connect's SchemaBuilder, a field's type
+    first, and two fields of a record, message or object whose names differ only in case become one name
+    twice, which the builder refuses. UnreadableSchemaError with Connect's text."""
+    from ksqlpy.serde.base import UnreadableSchemaError
+
+    if isinstance(t, T.Struct):
+        seen: set[str] = set()
+        for name, ft in t.fields:
+            _check_upper_cased_names(ft)
+            if name in seen:
+                raise UnreadableSchemaError(f"Cannot create field because of field name duplication {name}")
+            seen.add(name)
+    elif isinstance(t, T.Array):
+        _check_upper_cased_names(t.element)
+    elif isinstance(t, T.Map):
+        _check_upper_cased_names(t.key)
+        _check_upper_cased_names(t.value)
 
 
 def _missing(topic: str, is_key: bool, schema_id: int | None = None) -> KsqlStatementError:
