@@ -96,11 +96,20 @@ def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, u
             _check_upper_cased_names(t)
         return t
     except (MissingMessageError, UnreadableSchemaError) as e:
-        raise KsqlStatementError(
-            f"Unable to verify if the {'key' if is_key else 'value'} schema for topic: {topic} is compatible with "
-            f"ksqlDB.\nReason: {e}\n\nPlease see https://github.com/confluentinc/ksql/issues/ to see if this "
-            "particular reason is already known.\nIf not, please log a new issue, including this full error "
-            f"message.\nSchema:{rs.schema}") from None
+        raise unverifiable(rs, topic, is_key, str(e)) from None
+
+
+def unverifiable(rs: RegisteredSchema, topic: str, is_key: bool, reason: str) -> KsqlStatementError:
+    """ksqlDB's SchemaRegistryTopicSchemaSupplier.notCompatible: the format's translator could not read ``rs``."""
+    return KsqlStatementError(
+        f"Unable to verify if the {'key' if is_key else 'value'} schema for topic: {topic} is compatible with "
+        f"ksqlDB.\nReason: {reason}\n\nPlease see https://github.com/confluentinc/ksql/issues/ to see if this "
+        "particular reason is already known.\nIf not, please log a new issue, including this full error "
+        f"message.\nSchema:{rs.schema}")
+
+
+# ConnectKsqlSchemaTranslator.toKsqlSchema (from memory): a row schema without a field has no column to read
+NO_COLUMNS = "Schema does not include any columns with types that ksqlDB supports.\nschema: STRUCT<>"
 
 
 def _check_upper_cased_names(t: T.SqlType) -> None:
@@ -184,6 +193,8 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
                           full_name=_full_name(props, "VALUE"), registry=registry,
                           nullable=props.get("VALUE_PROTOBUF_NULLABLE_REPRESENTATION"))
         if isinstance(t, T.Struct) and (not unwrapped or value_fmt == "PROTOBUF"):
+            if not t.fields:
+                raise unverifiable(rs, topic, False, NO_COLUMNS)
             added_values = [A.ColumnDef(n, ft) for n, ft in t.fields]
         elif unwrapped:
             added_values = [A.ColumnDef("ROWVAL", t)]
@@ -198,6 +209,8 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
             kt = registry_type(rs, key_fmt, topic, is_key=True, upper=sid is None, full_name=_full_name(props, "KEY"),
                                registry=registry, nullable=props.get("KEY_PROTOBUF_NULLABLE_REPRESENTATION"))
             key_cols = key_columns_of(key_fmt, kt)
+            if not key_cols:
+                raise unverifiable(rs, topic, True, NO_COLUMNS)
             added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
     if not added_keys and not added_values:
         return stmt
