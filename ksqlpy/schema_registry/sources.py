@@ -187,6 +187,17 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
     wrap_prop = props.get("WRAP_SINGLE_VALUE")
     unwrapped = wrap_prop is not None and str(wrap_prop).lower() == "false"
     new_props = dict(stmt.properties)
+    if not keys and key_fmt in SR_FORMATS:
+        # ksqlDB's DefaultSchemaInjector (from memory): the key schema is fetched first, whenever the key format
+        # infers and no key column is declared - an empty <topic>-key subject is refused like the value's
+        sid = props.get("KEY_SCHEMA_ID")
+        rs = _lookup(registry, topic, True, sid)
+        kt = registry_type(rs, key_fmt, topic, is_key=True, upper=sid is None, full_name=_full_name(props, "KEY"),
+                           registry=registry, nullable=props.get("KEY_PROTOBUF_NULLABLE_REPRESENTATION"))
+        key_cols = key_columns_of(key_fmt, kt)
+        if not key_cols:
+            raise unverifiable(rs, topic, True, NO_COLUMNS)
+        added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
     if not values and value_fmt in SR_FORMATS:
         rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
         t = registry_type(rs, value_fmt, topic, is_key=False, upper="VALUE_SCHEMA_ID" not in props,
@@ -202,16 +213,6 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
             # ksqlDB's ConnectFormat.toColumns: only an unwrapped value may be a bare type
             raise KsqlStatementError("Schema returned from schema registry is anonymous type. To use this schema "
                                      "with ksqlDB, set 'WRAP_SINGLE_VALUE=false' in the WITH clause properties.")
-    if not keys and key_fmt in SR_FORMATS:
-        sid = props.get("KEY_SCHEMA_ID")
-        if sid is not None or registry.latest(subject(topic, True)) is not None:
-            rs = _lookup(registry, topic, True, sid)
-            kt = registry_type(rs, key_fmt, topic, is_key=True, upper=sid is None, full_name=_full_name(props, "KEY"),
-                               registry=registry, nullable=props.get("KEY_PROTOBUF_NULLABLE_REPRESENTATION"))
-            key_cols = key_columns_of(key_fmt, kt)
-            if not key_cols:
-                raise unverifiable(rs, topic, True, NO_COLUMNS)
-            added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
     if not added_keys and not added_values:
         return stmt
     return dataclasses.replace(stmt, columns=added_keys + list(stmt.columns) + added_values, properties=new_props)
