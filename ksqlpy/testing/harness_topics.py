@@ -13,6 +13,9 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from ksqlpy.errors import KsqlParseError
+from ksqlpy.grammar import ast as A
+from ksqlpy.grammar import parse
 from ksqlpy.grammar.variables import define, substitute_variables, undefine
 from ksqlpy.testing import exactjson
 
@@ -26,8 +29,6 @@ _DECLARES_COLUMNS = re.compile(r"^[^(]*?\b(?:STREAM|TABLE)\s+(?:IF\s+NOT\s+EXIST
                                re.IGNORECASE)
 _FORMAT_PROP = re.compile(r"(?<![_\w])FORMAT\s*=\s*'(\w+)'", re.IGNORECASE)
 _PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(\d+)", re.IGNORECASE)
-_DEFINE = re.compile(r"^\s*DEFINE\s+(\w+)\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
-_UNDEFINE = re.compile(r"^\s*UNDEFINE\s+(\w+)", re.IGNORECASE)
 
 # Registers a schema (subject, text, schema type, id or None) and returns its id.
 Register = Callable[[str, str, str, "int | None"], int]
@@ -48,15 +49,26 @@ def plain_creates(statements: list[str]) -> list[tuple[str, int | None]]:
 
 def substituted(statements: list[str]) -> list[str]:
     """The statements as the engine will run them: the variables their DEFINEs (and UNDEFINEs) set so far
-    substituted, so ``KAFKA_TOPIC='${t}', PARTITIONS=${n}`` names the topic and count it will have."""
+    substituted, so ``KAFKA_TOPIC='${t}', PARTITIONS=${n}`` names the topic and count it will have.
+
+    A DEFINE/UNDEFINE is read by the grammar's parser with the variables defined before it, as the engine
+    reads it (a value's ``${x}`` substituted, comments, quoting and case as the grammar has them); a
+    statement the parser refuses sets nothing here - the engine reports it when the case runs."""
     variables: dict[str, str] = {}
     out = []
     for sql in statements:
-        if m := _DEFINE.match(sql):
-            define(variables, m.group(1), m.group(2).replace("''", "'"))
-        elif m := _UNDEFINE.match(sql):
-            undefine(variables, m.group(1))
         out.append(substitute_variables(sql, variables))
+        if "DEFINE" not in sql.upper():  # neither a DEFINE nor an UNDEFINE: no need to parse it here
+            continue
+        try:
+            parsed = parse(sql, variables)
+        except KsqlParseError:
+            continue
+        for stmt in parsed:
+            if isinstance(stmt, A.DefineVariable):
+                define(variables, stmt.name, stmt.value)
+            elif isinstance(stmt, A.UndefineVariable):
+                undefine(variables, stmt.name)
     return out
 
 

@@ -5,7 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ksqlpy.testing.expansion import parse_topic
-from ksqlpy.testing.harness_topics import harness_partitions, plain_creates, register_topic_schemas
+from ksqlpy.testing.harness_topics import (
+    harness_partitions,
+    plain_creates,
+    register_topic_schemas,
+    substituted,
+)
 
 CREATE = "CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='t', value_format='JSON'{extra});"
 
@@ -44,3 +49,20 @@ def test_references_are_registered_only_with_an_explicit_schema_id() -> None:
     assert _registrations(raw) == [("t-value", "PROTOBUF", None)]
     raw["valueSchemaId"] = 9
     assert _registrations(raw) == [("common.proto", "PROTOBUF", None), ("t-value", "PROTOBUF", 9)]
+
+
+def test_variables_are_read_by_the_grammar_as_the_engine_reads_them() -> None:
+    """DEFINE/UNDEFINE are the grammar's statements: a comment before one, a keyword in lower case, a doubled
+    quote in the value, a value that refers to an earlier variable, several statements in one entry."""
+    create = "CREATE STREAM s (x INT) WITH (KAFKA_TOPIC='${t}', PARTITIONS=${n});"
+    out = substituted([
+        "DEFINE t = 'o''k';", create,
+        "-- the count\n define N = '3';", create,
+        "DEFINE m = '${n}0'; UNDEFINE t;", "CREATE STREAM s (x INT) WITH (KAFKA_TOPIC='${t}', PARTITIONS=${m});",
+        "DEFINE bad = ;", "SELECT ${bad} FROM s;",
+    ])
+    assert out[1] == "CREATE STREAM s (x INT) WITH (KAFKA_TOPIC='o''k', PARTITIONS=${n});"
+    assert out[3] == "CREATE STREAM s (x INT) WITH (KAFKA_TOPIC='o''k', PARTITIONS=3);"
+    assert out[5] == "CREATE STREAM s (x INT) WITH (KAFKA_TOPIC='${t}', PARTITIONS=30);"
+    assert out[7] == "SELECT ${bad} FROM s;"  # a DEFINE the parser refuses defines nothing
+    assert plain_creates(["DEFINE t = 'tp';", "DEFINE n = '2';", create]) == [("tp", 2)]
