@@ -13,6 +13,8 @@ from sqlglot.tokens import Token, TokenType
 
 from ksqlpy.errors import KsqlParseError
 
+from .keywords import KEYWORD_ORDER
+
 EOF_TEXT = "<EOF>"
 
 
@@ -78,6 +80,18 @@ def _split_entries(text: str) -> list[str]:
     if current.strip():
         entries.append(current.strip())
     return entries
+
+
+def expectation(entries: tuple[str, ...]) -> str:
+    """The detail ksqlDB prints for ANTLR's expected set of ``entries`` (';' and keywords): ``Expecting`` and
+    the set in token-type order (the grammar's literals, then the keywords in the lexer's order) when it has
+    at most three entries, else nothing."""
+    rank = {word: i + 1 for i, word in enumerate(KEYWORD_ORDER)}
+    ordered = sorted(set(entries), key=lambda e: rank.get(e, 0))
+    if len(ordered) > 3:
+        return ""
+    shown = ", ".join(f"'{e}'" for e in ordered)
+    return f"Expecting {shown if len(ordered) == 1 else '{' + shown + '}'}"
 
 
 def near(found: str) -> str:

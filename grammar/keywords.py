@@ -9,8 +9,10 @@ is what makes "is this word a name?" answerable the way ksqlDB answers it.
 
 from __future__ import annotations
 
-# Every keyword of ksqlDB's lexer.
-KEYWORDS: frozenset[str] = frozenset(
+# Every keyword of ksqlDB's lexer, in the lexer's order: the order of their token types, which is the order
+# ANTLR lists them in an expected set (``{';', 'WITH', 'TIMEOUT'}``; the grammar's literals such as ';' come
+# first).
+KEYWORD_ORDER: tuple[str, ...] = tuple(
     """
     EMIT CHANGES FINAL SELECT FROM AS ALL DISTINCT WHERE WITHIN WINDOW GROUP BY HAVING LIMIT AT OR
     AND IN NOT EXISTS BETWEEN LIKE ESCAPE IS NULL TRUE FALSE INTEGER DATE TIME TIMESTAMP INTERVAL
@@ -24,6 +26,7 @@ KEYWORDS: frozenset[str] = frozenset(
     ASSERT ADD ALTER VARIABLES PLUGINS HEADERS HEADER SYSTEM IF TIMEOUT SCHEMA SUBJECT ID
     """.split()
 )
+KEYWORDS: frozenset[str] = frozenset(KEYWORD_ORDER)
 
 # Keywords ksqlDB also accepts as identifiers (its ``nonReserved`` rule).
 NON_RESERVED: frozenset[str] = frozenset(

@@ -14,9 +14,16 @@ from sqlglot.tokens import Token, TokenType
 
 from ksqlpy.errors import KsqlParseError
 
-from . import ast as A
 from .ast import Statement
-from .errors import Positions, failing_line, syntax_detail, unknown_statement, with_statement
+from .errors import (
+    STATEMENT_KEYWORDS,
+    Positions,
+    expectation,
+    failing_line,
+    syntax_detail,
+    unknown_statement,
+    with_statement,
+)
 from .expressions import ExpressionParser
 from .keywords import RESERVED
 from .statements import STATEMENT_PARSERS, StatementParser
@@ -31,6 +38,9 @@ class KsqlParser(ExpressionParser):
 
     allow_run_script: bool = True
     variable_literals: bool = False  # a ``${x}`` may stand for a literal (the shape check before substitution)
+    # what the statement's optional tail could still have begun with at its end (``statements.ends``); None:
+    # the statement does not say (queries, CREATE STREAM/TABLE, types), judged by ``_expected_after_end``
+    tail: tuple[str, ...] | None = None
 
     def parse(self, raw_tokens: list[Token], sql: str | None = None) -> list[Statement]:  # type: ignore[override]
         """sqlglot's entry point, so ``sqlglot.parse(text, read="ksql")`` yields ksql statements."""
@@ -76,6 +86,7 @@ class KsqlParser(ExpressionParser):
         self.start(chunk, sql, positions, semicolon)
         start = chunk[0].start
         end = (semicolon or chunk[-1]).end + 1
+        self.tail = None
         try:
             statement = self.parse_statement()
             if self._curr:
@@ -99,6 +110,10 @@ class KsqlParser(ExpressionParser):
             if word is not None and word in RESERVED:
                 return self.reserved_error(word)
             return self.error(syntax_detail("Expecting ';'"))
+        if self.word() in STATEMENT_KEYWORDS:
+            # a token that begins a statement: ANTLR's single-token insertion (after the deletion failed)
+            # finds it may follow the ';' - the next statement of ``statements`` - and reports the ';' missing
+            return self.error(syntax_detail(f"missing ';' at '{self._curr.text}'"))
         return self.error(syntax_detail(self._expected_after_end(statement)))
 
     def _expected_after_end(self, statement: Statement) -> str:
@@ -106,31 +121,15 @@ class KsqlParser(ExpressionParser):
 
         DefaultErrorStrategy.sync, at each optional clause or loop the parser passes, remembers the first
         place since the last token it was sure of where the rule could also end (``nextTokensContext``); the
-        mismatch at ';' lists what was possible there - ';' and the optional clause's first tokens - or, with
-        no such place, ';' alone. So (ksqlDB's SqlBase.g4 from memory): a statement ending before an
-        optional keyword lists it - ``SHOW|LIST STREAMS|TABLES|QUERIES|[ALL] TOPICS`` and ``DESCRIBE
-        STREAMS|TABLES|<source>`` without EXTENDED: ``{';', 'EXTENDED'}``; ``DROP STREAM|TABLE <name>``
-        without DELETE TOPIC: ``{';', 'DELETE'}``; a query ending ``EMIT CHANGES|FINAL``: ``{';', 'LIMIT'}``.
-        One ending in a fixed token with nothing optional after it (the other SHOW/LIST forms, those with
-        EXTENDED, DESCRIBE FUNCTION|CONNECTOR, DROP ... DELETE TOPIC, DROP TYPE|CONNECTOR, SET, UNSET,
-        DEFINE, UNDEFINE, TERMINATE|PAUSE|RESUME|EXPLAIN <query id>, a query's ``LIMIT n``): ``';'``.
-        Anything else ends in an expression or name whose loops and optional clauses allow many tokens (no
-        detail)."""
-        extended, delete = "Expecting {';', 'EXTENDED'}", "Expecting {';', 'DELETE'}"
-        if isinstance(statement, A.Show):
-            listed = statement.what in ("STREAMS", "TABLES", "QUERIES", "TOPICS", "ALL_TOPICS")
-            return extended if listed and not statement.extended else "Expecting ';'"
-        if isinstance(statement, A.Describe):
-            if statement.what in ("STREAMS", "TABLES", "SOURCE"):
-                return "Expecting ';'" if statement.extended else extended
-            return "Expecting ';'"
-        if isinstance(statement, A.Drop):
-            return "Expecting ';'" if statement.delete_topic else delete
-        if isinstance(statement, A.DropType | A.DropConnector | A.SetProperty | A.UnsetProperty
-                      | A.DefineVariable | A.UndefineVariable):
-            return "Expecting ';'"
-        if isinstance(statement, A.Terminate | A.PauseResume | A.Explain) and statement.query_id is not None:
-            return "Expecting ';'"  # TERMINATE|PAUSE|RESUME|EXPLAIN <query id>: nothing optional after the id
+        mismatch at ';' lists what was possible there - ';' and the optional clauses' first tokens - or, with
+        no such place, ';' alone. A statement parser records that tail where it ends (``tail``, from
+        ``statements.ends``): ``SHOW STREAMS a b`` -> ``{';', 'EXTENDED'}``, ``DROP STREAM s a b`` ->
+        ``{';', 'DELETE'}``, ``ASSERT TOPIC t a b`` -> ``{';', 'WITH', 'TIMEOUT'}``, ``DROP TYPE t a b`` ->
+        ``';'``. A query ending ``LIMIT n`` has none left (';'); one ending ``EMIT CHANGES|FINAL`` still has
+        ``limitClause?``; anything else ends in an expression or name whose loops and optional clauses allow
+        many tokens (no detail)."""
+        if self.tail is not None:
+            return expectation((";", *self.tail))
         before = self._tokens[max(self._index - 3, 0):self._index]
         words = [t.text.upper() for t in before]
         if before and before[-1].token_type == TokenType.NUMBER and (

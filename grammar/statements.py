@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from sqlglot.tokens import Token, TokenType
 
@@ -185,7 +185,7 @@ def _create_connector(p: KsqlParser, source: bool) -> ast.CreateConnector:
     name = p.parse_identifier("a connector name")
     p.expect_word("WITH")
     properties, _ = p.parse_properties(upper_keys=False)
-    return ast.CreateConnector(name=name, source=source, properties=properties, if_not_exists=if_not_exists)
+    return ends(p, ast.CreateConnector(name=name, source=source, properties=properties, if_not_exists=if_not_exists))
 
 
 def _create_type(p: KsqlParser) -> ast.CreateType:
@@ -233,6 +233,7 @@ def _insert(p: KsqlParser) -> ast.Statement:
     with p.followed_by(F.IN_LIST):
         values = [] if p._curr.token_type == TokenType.R_PAREN else p._parse_list(p.parse_value_expression)
     p.expect_list_end(TokenType.R_PAREN, ")")
+    p.tail = ()
     return prepare_insert_values(ast.InsertValues(target=target, columns=columns, values=values), (line, col))
 
 
@@ -255,22 +256,40 @@ _SHOW_SIMPLE = ("PROPERTIES", "FUNCTIONS", "TYPES", "VARIABLES", "CONNECTORS")
 _SHOW_EXTENDED = ("STREAMS", "TABLES", "TOPICS", "QUERIES")
 
 
+_S = TypeVar("_S", bound=ast.Statement)
+
+
+def ends(p: KsqlParser, statement: _S, *optional: str) -> _S:
+    """``statement`` parsed up to its end, where ``optional`` are the keywords that could still have begun
+    the optional clauses it left out: from the first one left out since its last required token (ANTLR's
+    ``sync`` keeps the first optional point where a token did not fit), to the end. Text after the statement
+    is reported against these and ';' (``KsqlParser._trailing``)."""
+    p.tail = optional
+    return statement
+
+
+def _extended(p: KsqlParser, make: Callable[[bool], _S]) -> _S:
+    """A statement ending ``EXTENDED?``."""
+    extended = p.match_word("EXTENDED")
+    return ends(p, make(extended), *(() if extended else ("EXTENDED",)))
+
+
 def _show(p: KsqlParser) -> ast.Show:
     p._advance()  # SHOW | LIST
     word = p.word()
     if word in _SHOW_SIMPLE:
         p._advance()
-        return ast.Show(what=word)
+        return ends(p, ast.Show(what=word))
     if p.match_word("ALL", "TOPICS"):
-        return ast.Show(what="ALL_TOPICS", extended=p.match_word("EXTENDED"))
+        return _extended(p, lambda extended: ast.Show(what="ALL_TOPICS", extended=extended))
     if word in _SHOW_EXTENDED:
         p._advance()
-        return ast.Show(what=word, extended=p.match_word("EXTENDED"))
+        return _extended(p, lambda extended: ast.Show(what=word, extended=extended))
     if word in ("SOURCE", "SINK") and p.next_word() == "CONNECTORS":
         p._advance(2)
-        return ast.Show(what=f"{word}_CONNECTORS")
+        return ends(p, ast.Show(what=f"{word}_CONNECTORS"))
     if p.match_word("CONNECTOR", "PLUGINS"):
-        return ast.Show(what="CONNECTOR_PLUGINS")
+        return ends(p, ast.Show(what="CONNECTOR_PLUGINS"))
     # no SHOW/LIST statement fits this word: ANTLR's prediction among the statement's alternatives finds
     # no viable one (as for ASSERT), worded with the word and its position
     raise p.syntax_error(None)
@@ -281,16 +300,16 @@ def _describe(p: KsqlParser) -> ast.Describe:
     word = p.word()
     if word in ("STREAMS", "TABLES"):
         p._advance()
-        return ast.Describe(name=None, what=word, extended=p.match_word("EXTENDED"))
+        return _extended(p, lambda extended: ast.Describe(name=None, what=word, extended=extended))
     if word == "FUNCTION" and p.is_identifier(p._next):
         p._advance()
-        return ast.Describe(name=p.parse_identifier("a function name").upper(), what="FUNCTION")
+        return ends(p, ast.Describe(name=p.parse_identifier("a function name").upper(), what="FUNCTION"))
     if p.match_word("CONNECTOR"):
-        return ast.Describe(name=p.parse_identifier("a connector name"), what="CONNECTOR")
+        return ends(p, ast.Describe(name=p.parse_identifier("a connector name"), what="CONNECTOR"))
     if not p.is_identifier():
         raise p.syntax_error(None)  # no DESCRIBE form begins here: ANTLR's prediction fails at this token
     name = p.parse_identifier("a source name")
-    return ast.Describe(name=name, extended=p.match_word("EXTENDED"))
+    return _extended(p, lambda extended: ast.Describe(name=name, extended=extended))
 
 
 def _explain(p: KsqlParser) -> ast.Explain:
@@ -302,7 +321,7 @@ def _explain(p: KsqlParser) -> ast.Explain:
         inner.text = p.sql[first.start : last.end + 1]
         inner.line, inner.column = p.positions.line_col(first.start)
         return ast.Explain(statement=inner)
-    return ast.Explain(query_id=p.parse_identifier("a query id or a statement"))
+    return ends(p, ast.Explain(query_id=p.parse_identifier("a query id or a statement")))
 
 
 # --------------------------------------------------------------------------- queries lifecycle
@@ -319,7 +338,7 @@ def _query_id_or_all(p: KsqlParser) -> str | None:
 
 def _terminate(p: KsqlParser) -> ast.Terminate:
     p.expect_word("TERMINATE")
-    return ast.Terminate(query_id=_query_id_or_all(p))
+    return ends(p, ast.Terminate(query_id=_query_id_or_all(p)))
 
 
 def _reset(p: KsqlParser) -> ast.ResetQuery:
@@ -339,7 +358,7 @@ def _reset(p: KsqlParser) -> ast.ResetQuery:
 def _pause_resume(p: KsqlParser) -> ast.PauseResume:
     action = p.word() or ""
     p._advance()
-    return ast.PauseResume(action=action, query_id=_query_id_or_all(p))
+    return ends(p, ast.PauseResume(action=action, query_id=_query_id_or_all(p)))
 
 
 # --------------------------------------------------------------------------- DROP / ALTER
@@ -353,9 +372,9 @@ def _drop(p: KsqlParser) -> ast.Statement:
     p._advance()
     if_exists = p.match_word("IF", "EXISTS")
     if kind == "TYPE":
-        return ast.DropType(name=p.parse_identifier("a type name"), if_exists=if_exists)
+        return ends(p, ast.DropType(name=p.parse_identifier("a type name"), if_exists=if_exists))
     if kind == "CONNECTOR":
-        return ast.DropConnector(name=p.parse_identifier("a connector name"), if_exists=if_exists)
+        return ends(p, ast.DropConnector(name=p.parse_identifier("a connector name"), if_exists=if_exists))
     name = p.parse_identifier("a source name")
     delete_topic = p.match_word("DELETE")
     if delete_topic and not p.match_word("TOPIC"):
@@ -363,7 +382,8 @@ def _drop(p: KsqlParser) -> ast.Statement:
             # the statement could end after TOPIC: ANTLR inserts it and says it is missing here
             raise p.error(syntax_detail(f"missing 'TOPIC' at '{token_text(p._curr) if p._curr else ';'}'"))
         raise p.syntax_error("'TOPIC'")
-    return ast.Drop(kind=kind, name=name, if_exists=if_exists, delete_topic=delete_topic)
+    return ends(p, ast.Drop(kind=kind, name=name, if_exists=if_exists, delete_topic=delete_topic),
+                *(() if delete_topic else ("DELETE",)))
 
 
 def _alter(p: KsqlParser) -> ast.AlterSource | ast.AlterSystem:
@@ -371,7 +391,7 @@ def _alter(p: KsqlParser) -> ast.AlterSource | ast.AlterSystem:
     if p.match_word("SYSTEM"):  # ALTER SYSTEM 'prop'='value'
         name = p.parse_string(_is(TokenType.EQ))
         p.expect_token(TokenType.EQ, "=", _is(TokenType.STRING))
-        return ast.AlterSystem(name=name, value=p.parse_string(p.statement_ends))
+        return ends(p, ast.AlterSystem(name=name, value=p.parse_string(p.statement_ends)))
     kind = p.word()
     if kind not in ("STREAM", "TABLE"):
         raise p.syntax_error(None)  # no ALTER statement fits: no viable alternative
@@ -396,12 +416,12 @@ def _set(p: KsqlParser) -> ast.SetProperty:
     p.expect_word("SET")
     name = p.parse_string(_is(TokenType.EQ))
     p.expect_token(TokenType.EQ, "=", _is(TokenType.STRING))
-    return ast.SetProperty(name=name, value=p.parse_string(p.statement_ends))
+    return ends(p, ast.SetProperty(name=name, value=p.parse_string(p.statement_ends)))
 
 
 def _unset(p: KsqlParser) -> ast.UnsetProperty:
     p.expect_word("UNSET")
-    return ast.UnsetProperty(name=p.parse_string(p.statement_ends))
+    return ends(p, ast.UnsetProperty(name=p.parse_string(p.statement_ends)))
 
 
 def _variable_name(p: KsqlParser) -> str:
@@ -430,12 +450,12 @@ def _define(p: KsqlParser) -> ast.DefineVariable:
     p.expect_word("DEFINE")
     name = _variable_name(p)
     p.expect_token(TokenType.EQ, "=", _is(TokenType.STRING))
-    return ast.DefineVariable(name=name, value=p.parse_string(p.statement_ends))
+    return ends(p, ast.DefineVariable(name=name, value=p.parse_string(p.statement_ends)))
 
 
 def _undefine(p: KsqlParser) -> ast.UndefineVariable:
     p.expect_word("UNDEFINE")
-    return ast.UndefineVariable(name=_variable_name(p))
+    return ends(p, ast.UndefineVariable(name=_variable_name(p)))
 
 
 # --------------------------------------------------------------------------- PRINT / ASSERT / RUN SCRIPT
@@ -450,7 +470,10 @@ def _print(p: KsqlParser) -> ast.PrintTopic:
         stmt.interval = p.parse_integer("an interval")
     if p.match_word("LIMIT"):
         stmt.limit = parse_limit(p)
-    return stmt
+        return ends(p, stmt)
+    # printClause: (FROM BEGINNING)? intervalClause? limitClause?
+    return ends(p, stmt, *(["LIMIT"] if stmt.interval is not None else
+                           ["INTERVAL", "SAMPLE", "LIMIT"] + ([] if stmt.from_beginning else ["FROM"])))
 
 
 def _assert(p: KsqlParser) -> ast.Statement:
@@ -458,10 +481,13 @@ def _assert(p: KsqlParser) -> ast.Statement:
     exists = not p.match_word("NOT", "EXISTS")
     if p.match_word("TOPIC"):
         topic = ast.AssertTopic(topic=p.parse_verbatim_name("a topic name"), exists=exists)
-        if p.match_word("WITH"):
+        with_clause = p.match_word("WITH")
+        if with_clause:
             topic.properties, _ = p.parse_properties()
         topic.timeout_ms = _timeout(p)
-        return topic
+        # assertTopic: ... identifier (WITH tableProperties)? timeout?
+        return ends(p, topic, *([] if topic.timeout_ms is not None else
+                                ["TIMEOUT"] if with_clause else ["WITH", "TIMEOUT"]))
     start = p._curr
     if not p.match_word("SCHEMA"):
         # no statement form fits: ANTLR's prediction among ASSERT TOPIC / ASSERT SCHEMA fails at the first
@@ -478,7 +504,9 @@ def _assert(p: KsqlParser) -> ast.Statement:
     schema.timeout_ms = _timeout(p)
     if schema.subject is None and schema.schema_id is None:
         raise p.error("ASSERT SCHEMA statements must include a subject name or an id", start)
-    return schema
+    # assertSchema: ... SCHEMA (SUBJECT name)? (ID literal)? timeout?
+    return ends(p, schema, *([] if schema.timeout_ms is not None else
+                             ["TIMEOUT"] if schema.schema_id is not None else ["ID", "TIMEOUT"]))
 
 
 def _timeout(p: KsqlParser) -> int | None:
@@ -489,7 +517,7 @@ def _run_script(p: KsqlParser) -> ast.RunScript:
     if not p.allow_run_script:
         raise p.error(syntax_detail(unknown_statement(p._curr.text)))
     p.expect_word("RUN", "SCRIPT")
-    return ast.RunScript(path=p.parse_string(p.statement_ends))
+    return ends(p, ast.RunScript(path=p.parse_string(p.statement_ends)))
 
 
 STATEMENT_PARSERS: dict[str, StatementParser] = {

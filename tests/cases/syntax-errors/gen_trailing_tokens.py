@@ -1,0 +1,121 @@
+"""Writes tests/cases/syntax-errors/trailing-tokens.json: text after a complete statement, for every statement kind.
+
+ksqlDB's rule (from memory of SqlBase.g4's ``singleStatement: statement ';'`` and ANTLR 4's DefaultErrorStrategy,
+worded by ksqlDB's SyntaxErrorValidator, rules reference §1.3). After a complete statement the parser matches ';':
+- one token, then the ';': ANTLR deletes it (``extraneous input``) - ``Expecting ';'``, or a reserved word named
+  as one;
+- a token that can begin a statement, not followed by ';': ANTLR inserts the ';' (the token may begin the next
+  statement) - ``missing ';' at '<token>'``;
+- anything else: a mismatch against the expected set at the first optional point the statement left out since its
+  last required token (``sync`` remembers it) - that clause's first keywords, the later optional ones' and ';',
+  in token-type order; at most three are printed as ``Expecting ...``, more print nothing.
+
+Run ``python tests/cases/syntax-errors/gen_trailing_tokens.py`` after changing it.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+Case = dict[str, Any]
+EXCEPTION = "io.confluent.ksql.parser.exception.ParseFailedException"
+SOURCE = ("CREATE STREAM S (K STRING KEY, A INT, B STRING) "
+          "WITH (kafka_topic='s', value_format='JSON', partitions=1);")
+RESERVED = ('"WHERE" is a reserved keyword and it can\'t be used as an identifier. '
+            "You can use it as an identifier by escaping it as `WHERE`")
+
+# a complete statement, and the expected set after it when two tokens follow (None: more than three entries)
+STATEMENTS: list[tuple[str, str | None]] = [
+    ("SHOW STREAMS", "{';', 'EXTENDED'}"),
+    ("LIST TABLES", "{';', 'EXTENDED'}"),
+    ("SHOW ALL TOPICS", "{';', 'EXTENDED'}"),
+    ("LIST TOPICS", "{';', 'EXTENDED'}"),
+    ("SHOW QUERIES", "{';', 'EXTENDED'}"),
+    ("SHOW STREAMS EXTENDED", "';'"),
+    ("LIST QUERIES EXTENDED", "';'"),
+    ("SHOW PROPERTIES", "';'"),
+    ("LIST FUNCTIONS", "';'"),
+    ("SHOW TYPES", "';'"),
+    ("SHOW VARIABLES", "';'"),
+    ("LIST CONNECTORS", "';'"),
+    ("SHOW SOURCE CONNECTORS", "';'"),
+    ("SHOW CONNECTOR PLUGINS", "';'"),
+    ("DESCRIBE S", "{';', 'EXTENDED'}"),
+    ("DESCRIBE S EXTENDED", "';'"),
+    ("DESCRIBE STREAMS", "{';', 'EXTENDED'}"),
+    ("DESCRIBE TABLES EXTENDED", "';'"),
+    ("DESCRIBE FUNCTION CONCAT", "';'"),
+    ("DESCRIBE CONNECTOR C", "';'"),
+    ("EXPLAIN CSAS_X_1", "';'"),
+    ("EXPLAIN SHOW TABLES", "{';', 'EXTENDED'}"),
+    ("TERMINATE CSAS_X_1", "';'"),
+    ("TERMINATE ALL", "';'"),
+    ("PAUSE ALL", "';'"),
+    ("RESUME CSAS_X_1", "';'"),
+    ("DROP STREAM S", "{';', 'DELETE'}"),
+    ("DROP TABLE IF EXISTS T", "{';', 'DELETE'}"),
+    ("DROP STREAM S DELETE TOPIC", "';'"),
+    ("DROP TYPE T", "';'"),
+    ("DROP TYPE IF EXISTS T", "';'"),
+    ("DROP CONNECTOR C", "';'"),
+    ("SET 'auto.offset.reset'='earliest'", "';'"),
+    ("UNSET 'auto.offset.reset'", "';'"),
+    ("ALTER SYSTEM 'auto.offset.reset'='earliest'", "';'"),
+    ("DEFINE v = 'x'", "';'"),
+    ("UNDEFINE v", "';'"),
+    ("INSERT INTO S VALUES ('k', 1, 'b')", "';'"),
+    ("INSERT INTO S (K, A) VALUES ('k', 1)", "';'"),
+    ("CREATE SOURCE CONNECTOR C WITH ('connector.class'='x')", "';'"),
+    ("ASSERT TOPIC t", "{';', 'WITH', 'TIMEOUT'}"),
+    ("ASSERT NOT EXISTS TOPIC t", "{';', 'WITH', 'TIMEOUT'}"),
+    ("ASSERT TOPIC t WITH (partitions=1)", "{';', 'TIMEOUT'}"),
+    ("ASSERT TOPIC t TIMEOUT 1 SECOND", "';'"),
+    ("ASSERT SCHEMA ID 3", "{';', 'TIMEOUT'}"),
+    ("ASSERT SCHEMA SUBJECT 's'", "{';', 'TIMEOUT', 'ID'}"),
+    ("ASSERT SCHEMA SUBJECT 's' ID 3", "{';', 'TIMEOUT'}"),
+    ("ASSERT NOT EXISTS SCHEMA ID 3 TIMEOUT 2 SECONDS", "';'"),
+    ("PRINT 's'", None),                      # FROM BEGINNING, INTERVAL|SAMPLE, LIMIT and ';'
+    ("PRINT 's' FROM BEGINNING", None),       # INTERVAL|SAMPLE, LIMIT and ';'
+    ("PRINT 's' INTERVAL 2", "{';', 'LIMIT'}"),
+    ("PRINT 's' FROM BEGINNING LIMIT 2", "';'"),
+]
+
+# what follows the statement, and the detail it gets (None: the statement's expected set)
+TRAILS: list[tuple[str, str, str | None]] = [
+    ("one word", " x", "Expecting ';'"),
+    ("one reserved word", " WHERE", RESERVED),
+    ("two words", " x y", None),
+    ("a quoted name and a word", " `x` y", None),
+    ("a statement keyword and a word", " show x", "missing ';' at 'show'"),
+    ("a statement keyword and a statement", " SELECT * FROM S", "missing ';' at 'SELECT'"),
+]
+
+
+def cases() -> list[Case]:
+    out: list[Case] = []
+    for statement, expected in STATEMENTS:
+        for what, trail, detail in TRAILS:
+            sql = f"{statement}{trail};"
+            col = len(statement) + 2
+            if detail is None:
+                detail = f"Expecting {expected}" if expected else ""
+            out.append({"name": f"{statement}: {what} after it", "statements": [SOURCE, sql],
+                        "expectedException": {"type": EXCEPTION,
+                                              "message": f"line 2:{col}: Syntax Error\n{detail}\nStatement: {sql}"}})
+    return out
+
+
+def main() -> None:
+    doc = {"comments": ["Generated by gen_trailing_tokens.py: text after a complete statement of every kind - one "
+                        "extraneous token, a missing ';' before a statement keyword, or a mismatch against the "
+                        "statement's optional tail (ANTLR's recovery at singleStatement's ';')."],
+           "tests": cases()}
+    path = Path(__file__).with_name("trailing-tokens.json")
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+    print(f"wrote {path} ({len(doc['tests'])} cases)")
+
+
+if __name__ == "__main__":
+    main()
