@@ -18,7 +18,7 @@ from ksqlpy.errors import KsqlParseError
 
 from . import ast
 from . import follow as F
-from .errors import SYNTAX_ERROR, syntax_detail, token_text, unknown_statement
+from .errors import SYNTAX_ERROR, syntax_detail, unknown_statement
 from .insert_values import prepare_insert_values
 from .query import parse_limit, parse_query
 from .types import parse_type
@@ -51,7 +51,7 @@ def _create(p: KsqlParser) -> ast.Statement:
     if kind not in ("STREAM", "TABLE"):
         raise p.syntax_error(None)  # no CREATE statement fits: no viable alternative
     p._advance()
-    if_not_exists = p.match_word("IF", "NOT", "EXISTS")
+    if_not_exists = _if_not_exists(p, undecided=not is_source)
     # CREATE [OR REPLACE] STREAM|TABLE begins both CREATE forms (with columns, AS query): ANTLR's prediction
     # reads on until they part - at the column list or AS - so a syntax error in the name or the WITH clause
     # has no viable alternative (a SOURCE stream or table has one form). Once the form without a query
@@ -93,6 +93,25 @@ def _create(p: KsqlParser) -> ast.Statement:
         if_not_exists=if_not_exists,
         is_source=is_source,
     )
+
+
+def _if_not_exists(p: KsqlParser, *, undecided: bool = False) -> bool:
+    """``(IF NOT EXISTS)?``. ANTLR predicts the clause from IF NOT (IF alone may be the name: nonReserved), then
+    matches EXISTS with inline recovery: a token before EXISTS is extraneous, a name where EXISTS should be
+    has it missing (``missing 'EXISTS' at 'x'``), anything else is a mismatch (``Expecting 'EXISTS'``).
+    ``undecided``: the statement's form is still being predicted (CREATE STREAM|TABLE, with columns or AS
+    query), so a token that is not EXISTS fails that prediction - no viable alternative at it."""
+    curr, nxt = p._curr, p._next
+    if not (curr and nxt and p.word() == "IF" and nxt.text.upper() == "NOT"
+            and nxt.token_type not in (TokenType.IDENTIFIER, TokenType.STRING)):
+        return False
+    p._advance(2)
+    if p.match_word("EXISTS"):
+        return True
+    if undecided:
+        raise p.syntax_error(None)
+    p.expect_keyword("EXISTS", p.is_identifier)
+    return True
 
 
 def _defer_duplicate_columns(p: KsqlParser, columns: list[ast.ColumnDef]) -> None:
@@ -181,7 +200,7 @@ def parse_column_def(p: KsqlParser) -> ast.ColumnDef:
 
 
 def _create_connector(p: KsqlParser, source: bool) -> ast.CreateConnector:
-    if_not_exists = p.match_word("IF", "NOT", "EXISTS")
+    if_not_exists = _if_not_exists(p)
     name = p.parse_identifier("a connector name")
     p.expect_word("WITH")
     properties, _ = p.parse_properties(upper_keys=False)
@@ -189,7 +208,7 @@ def _create_connector(p: KsqlParser, source: bool) -> ast.CreateConnector:
 
 
 def _create_type(p: KsqlParser) -> ast.CreateType:
-    if_not_exists = p.match_word("IF", "NOT", "EXISTS")
+    if_not_exists = _if_not_exists(p)
     name = p.parse_identifier("a type name")
     p.expect_keyword("AS", p.starts_type)
     with p.followed_by(F.STATEMENT_END):
@@ -378,9 +397,10 @@ def _drop(p: KsqlParser) -> ast.Statement:
     name = p.parse_identifier("a source name")
     delete_topic = p.match_word("DELETE")
     if delete_topic and not p.match_word("TOPIC"):
-        if p._curr.token_type in (TokenType.SEMICOLON, TokenType.SENTINEL) or not p._curr:
-            # the statement could end after TOPIC: ANTLR inserts it and says it is missing here
-            raise p.error(syntax_detail(f"missing 'TOPIC' at '{token_text(p._curr) if p._curr else ';'}'"))
+        if p.statement_ends(p._curr):
+            # the statement could end after TOPIC: ANTLR inserts it and says it is missing at the ';' (with no
+            # ';' the text's end cannot follow TOPIC: a mismatch)
+            raise p.error(syntax_detail("missing 'TOPIC' at ';'"))
         raise p.syntax_error("'TOPIC'")
     return ends(p, ast.Drop(kind=kind, name=name, if_exists=if_exists, delete_topic=delete_topic),
                 *(() if delete_topic else ("DELETE",)))
@@ -464,7 +484,12 @@ def _undefine(p: KsqlParser) -> ast.UndefineVariable:
 def _print(p: KsqlParser) -> ast.PrintTopic:
     p.expect_word("PRINT")
     stmt = ast.PrintTopic(topic=p.parse_verbatim_name("a topic name"))
-    stmt.from_beginning = p.match_word("FROM", "BEGINNING")
+    if p.word() == "FROM":  # printClause: (FROM BEGINNING)? - entered at FROM, then BEGINNING is matched
+        p._advance()
+        if p.statement_ends(p._curr):  # the clause may end the statement: the ';' may follow it
+            raise p.error(syntax_detail("missing 'BEGINNING' at ';'"))
+        p.expect_keyword("BEGINNING", lambda token: token.text.upper() in ("INTERVAL", "SAMPLE", "LIMIT"))
+        stmt.from_beginning = True
     if p.word() in ("INTERVAL", "SAMPLE"):
         p._advance()
         stmt.interval = p.parse_integer("an interval")

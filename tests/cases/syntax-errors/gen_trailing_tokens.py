@@ -10,6 +10,13 @@ worded by ksqlDB's SyntaxErrorValidator, rules reference §1.3). After a complet
   last required token (``sync`` remembers it) - that clause's first keywords, the later optional ones' and ';',
   in token-type order; at most three are printed as ``Expecting ...``, more print nothing.
 
+It also writes keyword-clauses.json: an optional clause of several keywords (IF NOT EXISTS, IF EXISTS, FROM
+BEGINNING, DELETE TOPIC) begun and not finished. ANTLR enters the clause at its first keywords (IF NOT; IF alone
+may be a name), then matches the next one with inline recovery: a token before it is extraneous (``Expecting``,
+a reserved word named as one), a token that may follow it has it missing (``missing 'EXISTS' at 'x'``; at the
+';' when the clause may end the statement), anything else is a mismatch (``Expecting 'EXISTS'``). CREATE
+STREAM|TABLE without SOURCE is still one of two forms being predicted there: no viable alternative at the token.
+
 Run ``python tests/cases/syntax-errors/gen_trailing_tokens.py`` after changing it.
 """
 
@@ -107,7 +114,66 @@ def cases() -> list[Case]:
     return out
 
 
+MARK = "@"  # where the failing token begins (removed from the statement)
+# a clause begun and left unfinished at MARK, and the detail (None: no viable alternative at MARK)
+CLAUSES: list[tuple[str, str, str | None]] = [
+    ("CREATE SOURCE STREAM: a name for EXISTS", "CREATE SOURCE STREAM IF NOT @X (ID INT KEY) "
+     "WITH (kafka_topic='x', value_format='JSON');", "missing 'EXISTS' at 'X'"),
+    ("CREATE SOURCE TABLE: a quoted name for EXISTS", "CREATE SOURCE TABLE IF NOT @`X` (ID INT PRIMARY KEY) "
+     "WITH (kafka_topic='x', value_format='JSON');", "missing 'EXISTS' at '`X`'"),
+    ("CREATE SOURCE TABLE: the end for EXISTS", "CREATE SOURCE TABLE IF NOT @;", "Expecting 'EXISTS'"),
+    ("CREATE SOURCE STREAM: a word before EXISTS", "CREATE SOURCE STREAM IF NOT @Y EXISTS X (ID INT KEY) "
+     "WITH (kafka_topic='x', value_format='JSON');", "Expecting 'EXISTS'"),
+    ("CREATE STREAM: a name for EXISTS", "CREATE STREAM IF NOT @X (ID INT KEY) "
+     "WITH (kafka_topic='x', value_format='JSON');", None),
+    ("CREATE TABLE: a name for EXISTS", "CREATE TABLE IF NOT @X AS SELECT K, COUNT(*) FROM S GROUP BY K;", None),
+    ("CREATE OR REPLACE STREAM: a name for EXISTS", "CREATE OR REPLACE STREAM IF NOT @X AS SELECT * FROM S;", None),
+    ("CREATE TYPE: a name for EXISTS", "CREATE TYPE IF NOT @T AS INT;", "missing 'EXISTS' at 'T'"),
+    ("CREATE TYPE: a number for EXISTS", "CREATE TYPE IF NOT @1 AS INT;", "Expecting 'EXISTS'"),
+    ("CREATE TYPE: a reserved word before EXISTS", "CREATE TYPE IF NOT @FROM EXISTS T AS INT;",
+     RESERVED.replace("WHERE", "FROM")),
+    ("CREATE TYPE: a reserved word for EXISTS", "CREATE TYPE IF NOT @FROM T AS INT;", "Expecting 'EXISTS'"),
+    ("CREATE SOURCE CONNECTOR: a name for EXISTS", "CREATE SOURCE CONNECTOR IF NOT @C WITH ('a'='b');",
+     "missing 'EXISTS' at 'C'"),
+    ("CREATE SINK CONNECTOR: a reserved word for EXISTS", "CREATE SINK CONNECTOR IF NOT @WHERE C WITH ('a'='b');",
+     "Expecting 'EXISTS'"),
+    ("PRINT: the end for BEGINNING", "PRINT 's' FROM @;", "missing 'BEGINNING' at ';'"),
+    ("PRINT: LIMIT for BEGINNING", "PRINT 's' FROM @LIMIT 2;", "missing 'BEGINNING' at 'LIMIT'"),
+    ("PRINT: INTERVAL for BEGINNING", "PRINT 's' FROM @INTERVAL 2;", "missing 'BEGINNING' at 'INTERVAL'"),
+    ("PRINT: SAMPLE for BEGINNING", "PRINT 's' FROM @SAMPLE 2;", "missing 'BEGINNING' at 'SAMPLE'"),
+    ("PRINT: a word for BEGINNING", "PRINT 's' FROM @x;", "Expecting 'BEGINNING'"),
+    ("PRINT: a word before BEGINNING", "PRINT 's' FROM @x BEGINNING;", "Expecting 'BEGINNING'"),
+    ("PRINT: a reserved word before BEGINNING", "PRINT 's' FROM @WHERE BEGINNING;", RESERVED),
+    ("DROP STREAM: the end for TOPIC", "DROP STREAM S DELETE @;", "missing 'TOPIC' at ';'"),
+    ("DROP TABLE: a word for TOPIC", "DROP TABLE IF EXISTS T DELETE @x;", "Expecting 'TOPIC'"),
+    # IF alone is a name (nonReserved): a statement about a source, type or connector named IF
+    ("DROP STREAM: IF as the name, then a word", "DROP STREAM IF @x;", "Expecting ';'"),
+    ("DROP TYPE: IF as the name, then a word", "DROP TYPE IF @x;", "Expecting ';'"),
+    ("CREATE TYPE: IF as the name, then a word", "CREATE TYPE IF @x AS INT;", "Expecting 'AS'"),
+]
+
+
+def clause_cases() -> list[Case]:
+    out: list[Case] = []
+    for what, statement, detail in CLAUSES:
+        sql = statement.replace(MARK, "", 1)
+        col = statement.index(MARK) + 1
+        if detail is None:
+            near = sql[col - 1:].split(" ")[0]
+            detail = f"Syntax error at or near '{near}' at line 2:{col}"
+        out.append({"name": what, "statements": [SOURCE, sql],
+                    "expectedException": {"type": EXCEPTION,
+                                          "message": f"line 2:{col}: Syntax Error\n{detail}\nStatement: {sql}"}})
+    return out
+
+
 def main() -> None:
+    clauses = {"comments": ["Generated by gen_trailing_tokens.py: an optional clause of several keywords begun and "
+                            "not finished (ANTLR's inline recovery at its next keyword)."],
+               "tests": clause_cases()}
+    path = Path(__file__).with_name("keyword-clauses.json")
+    path.write_text(json.dumps(clauses, indent=1) + "\n")
+    print(f"wrote {path} ({len(clauses['tests'])} cases)")
     doc = {"comments": ["Generated by gen_trailing_tokens.py: text after a complete statement of every kind - one "
                         "extraneous token, a missing ';' before a statement keyword, or a mismatch against the "
                         "statement's optional tail (ANTLR's recovery at singleStatement's ';')."],
