@@ -54,12 +54,89 @@ TYPES: dict[str, str | tuple[str, ...]] = {
     "ksql.lambdas.enabled": _BOOLEAN,
     "ksql.fail.on.deserialization.error": _BOOLEAN,
     "ksql.fail.on.production.error": _BOOLEAN,
+    # more of KsqlConfig's typed definitions (from memory of KsqlConfig.buildConfigDef)
+    "ksql.sink.window.change.log.additional.retention": _LONG,
+    "ksql.persistence.wrap.single.values": _BOOLEAN,
+    "ksql.timestamp.throw.on.invalid": _BOOLEAN,
+    "ksql.suppress.enabled": _BOOLEAN,
+    "ksql.rowpartition.rowoffset.enabled": _BOOLEAN,
+    "ksql.headers.columns.enabled": _BOOLEAN,
+    "ksql.query.persistent.active.limit": _INT,
+    "ksql.nested.error.set.null": _BOOLEAN,
+    "ksql.cast.strings.preserve.nulls": _BOOLEAN,
+    "ksql.query.error.max.queue.size": _INT,
+    "ksql.source.table.materialization.enabled": _BOOLEAN,
+    "ksql.shared.runtime.enabled": _BOOLEAN,
+    "ksql.any.key.name.enabled": _BOOLEAN,
+    "ksql.multicol.key.format.enabled": _BOOLEAN,
+    "ksql.udfs.enabled": _BOOLEAN,
+    # Kafka Streams' definitions (StreamsConfig), bare or after ksql.streams.
+    "acceptable.recovery.lag": _LONG,
+    "buffered.records.per.partition": _INT,
+    "max.task.idle.ms": _LONG,
+    "max.warmup.replicas": _INT,
+    "num.standby.replicas": _INT,
+    "poll.ms": _LONG,
+    "replication.factor": _INT,
+    "state.cleanup.delay.ms": _LONG,
+    "task.timeout.ms": _LONG,
+    "window.size.ms": _LONG,
+    "windowstore.changelog.additional.retention.ms": _LONG,
+    "repartition.purge.interval.ms": _LONG,
+    # the consumer's (ConsumerConfig)
+    "auto.commit.interval.ms": _INT,
+    "check.crcs": _BOOLEAN,
+    "enable.auto.commit": _BOOLEAN,
+    "exclude.internal.topics": _BOOLEAN,
+    "allow.auto.create.topics": _BOOLEAN,
+    "fetch.max.bytes": _INT,
+    "fetch.max.wait.ms": _INT,
+    "fetch.min.bytes": _INT,
+    "heartbeat.interval.ms": _INT,
+    "max.partition.fetch.bytes": _INT,
+    "max.poll.interval.ms": _INT,
+    "max.poll.records": _INT,
+    "session.timeout.ms": _INT,
+    "default.api.timeout.ms": _INT,
+    # the producer's (ProducerConfig)
+    "batch.size": _INT,
+    "buffer.memory": _LONG,
+    "delivery.timeout.ms": _INT,
+    "enable.idempotence": _BOOLEAN,
+    "linger.ms": _LONG,
+    "max.block.ms": _LONG,
+    "max.in.flight.requests.per.connection": _INT,
+    "max.request.size": _INT,
+    "retries": _INT,
+    "transaction.timeout.ms": _INT,
+    # every client's (CommonClientConfigs)
+    "connections.max.idle.ms": _LONG,
+    "metadata.max.age.ms": _LONG,
+    "receive.buffer.bytes": _INT,
+    "send.buffer.bytes": _INT,
+    "reconnect.backoff.ms": _LONG,
+    "reconnect.backoff.max.ms": _LONG,
+    "request.timeout.ms": _INT,
+    "retry.backoff.ms": _LONG,
     "ksqlpy.backfill": ("off", "spark", "auto"),  # a new persistent query's history on Spark (docs/backfill.md)
     "ksqlpy.backfill.tier": ("python", "native"),  # the fused Python tier or the native one (docs/backfill.md)
     "ksqlpy.backfill.writes": ("auto", "tasks", "driver"),  # who writes a backfill's output (docs/backfill.md)
 }
 
 _LIMITS = {_LONG: 2**63, _INT: 2**31}
+
+# The ``Range.atLeast`` validators of those definitions (Kafka's ConfigDef runs a definition's validator on the
+# parsed value: ``Value must be at least <min>``).
+MINIMUM: dict[str, int] = {
+    "commit.interval.ms": 0, "cache.max.bytes.buffering": 0, "statestore.cache.max.bytes": 0,
+    "acceptable.recovery.lag": 0, "max.warmup.replicas": 1, "task.timeout.ms": 0,
+    "auto.commit.interval.ms": 0, "fetch.max.bytes": 0, "fetch.max.wait.ms": 0, "fetch.min.bytes": 0,
+    "max.partition.fetch.bytes": 0, "max.poll.interval.ms": 1, "max.poll.records": 1, "default.api.timeout.ms": 0,
+    "batch.size": 0, "buffer.memory": 0, "delivery.timeout.ms": 0, "linger.ms": 0, "max.block.ms": 0,
+    "max.in.flight.requests.per.connection": 1, "max.request.size": 0, "retries": 0,
+    "metadata.max.age.ms": 0, "receive.buffer.bytes": -1, "send.buffer.bytes": -1, "reconnect.backoff.ms": 0,
+    "reconnect.backoff.max.ms": 0, "request.timeout.ms": 0, "retry.backoff.ms": 0,
+}
 
 
 def _reason(kind: str | tuple[str, ...], text: str) -> str | None:
@@ -82,6 +159,9 @@ def check_property(name: str, value: Any) -> None:
         return
     text = str(value).strip()
     reason = _reason(kind, text)
+    minimum = MINIMUM.get(bare)
+    if reason is None and minimum is not None and int(text) < minimum:
+        value, reason = int(text), f"Value must be at least {minimum}"
     if reason is not None:
         raise KsqlStatementError(f"Invalid value {value} for configuration {name}: {reason}")
     if bare == "auto.offset.reset" and text.lower() == "none":

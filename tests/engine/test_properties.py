@@ -140,6 +140,39 @@ def test_set_refuses_unknown_properties_and_invalid_values(engine: Any, sql: str
     assert engine.session_properties == {}
 
 
+@pytest.mark.parametrize("name,value,reason", [
+    # each kind of config a name resolves to: KsqlConfig, Kafka Streams, consumer, producer, common clients -
+    # parsed by the definition's type, then checked by its validator
+    ("ksql.sink.window.change.log.additional.retention", "soon", "Not a number of type LONG"),
+    ("ksql.persistence.wrap.single.values", "maybe", "Expected value to be either true or false"),
+    ("ksql.query.persistent.active.limit", "1.5", "Not a number of type INT"),
+    ("ksql.streams.num.standby.replicas", "one", "Not a number of type INT"),
+    ("commit.interval.ms", "-1", "Value must be at least 0"),
+    ("ksql.streams.cache.max.bytes.buffering", "-10", "Value must be at least 0"),
+    ("max.poll.records", "0", "Value must be at least 1"),
+    ("ksql.streams.enable.auto.commit", "yes", "Expected value to be either true or false"),
+    ("retries", "-1", "Value must be at least 0"),
+    ("linger.ms", "later", "Not a number of type LONG"),
+    ("request.timeout.ms", "99999999999", "Not a number of type INT"),
+    ("receive.buffer.bytes", "-2", "Value must be at least -1"),
+])
+def test_a_value_is_parsed_by_its_definition_s_type_then_validated(engine: Any, name: str, value: str,
+                                                                   reason: str) -> None:
+    with pytest.raises(KsqlError) as e:
+        engine.execute(f"SET '{name}'='{value}';")
+    assert e.value.message == f"Invalid value {value} for configuration {name}: {reason}"
+    assert engine.session_properties == {}
+
+
+@pytest.mark.parametrize("name,value", [
+    ("commit.interval.ms", "0"), ("max.poll.records", "1"), ("receive.buffer.bytes", "-1"),
+    ("ksql.persistence.wrap.single.values", "False"), ("ksql.streams.num.standby.replicas", "2"),
+])
+def test_a_value_at_its_definition_s_bound_is_set(engine: Any, name: str, value: str) -> None:
+    engine.execute(f"SET '{name}'='{value}';")
+    assert engine.session_properties == {name: value}
+
+
 def test_explain_shows_the_overrides_a_query_was_created_with(engine: Any) -> None:
     engine.execute("CREATE STREAM S (ID INT KEY, V STRING) WITH (kafka_topic='s', partitions=1, value_format='JSON');"
                    "SET 'cache.max.bytes.buffering'='0';")
