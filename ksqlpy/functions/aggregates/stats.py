@@ -83,7 +83,9 @@ def _resolve_stddev(sqrt: bool) -> Resolver:
         t = _single(name, types, literals)
         if not (_is(t, INTEGER, BIGINT, DOUBLE) or isinstance(t, Decimal)):
             raise reject(name, types, literals)
-        state = Struct((("COUNT", BIGINT), ("SUM", DOUBLE), ("M2", DOUBLE)))
+        # ksqlDB's aggregate schema STRUCT<SUM t, COUNT bigint, M2 double>, SUM in the INT/BIGINT/DOUBLE
+        # overload's type (a DECIMAL argument is cast to DOUBLE); the runtime keeps its own list
+        state = Struct((("SUM", t if _is(t, INTEGER, BIGINT) else DOUBLE), ("COUNT", BIGINT), ("M2", DOUBLE)))
         result = _stddev if sqrt else _variance
         return ResolvedUdaf(DOUBLE, _stddev_init, _stddev_add, result, _stddev_undo, _stddev_merge, state)
 
@@ -150,8 +152,9 @@ def _resolve_correlation(
         raise reject(name, types, literals)
     if not all(_is(t, INTEGER, BIGINT, DOUBLE) or isinstance(t, Decimal) for t in types):
         raise reject(name, types, literals)
-    state = Struct(tuple((f, DOUBLE) for f in ("X_SUM", "Y_SUM", "X_SQUARED_SUM", "Y_SQUARED_SUM", "XY_SUM")))
-    state = Struct((("COUNT", BIGINT), *state.fields))
+    # ksqlDB's aggregate schema: the five DOUBLE sums, then COUNT BIGINT last
+    sums = tuple((f, DOUBLE) for f in ("X_SUM", "Y_SUM", "X_SQUARED_SUM", "Y_SQUARED_SUM", "XY_SUM"))
+    state = Struct((*sums, ("COUNT", BIGINT)))
     return ResolvedUdaf(DOUBLE, _corr_init, _corr_add, _corr_result, _corr_undo, _corr_merge, state)
 
 
