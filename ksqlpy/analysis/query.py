@@ -211,14 +211,29 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                 field_names.add(name)
             item_names[i] = name or gen.next()
 
+    key_names_taken: set[str] = set()
+
     def key_name(e: exp.Expression) -> str:
+        """A GROUP BY / PARTITION BY expression's key column: a column keeps its name; another expression
+        takes the name of an identical select item (ksqlDB's LogicalPlanner.buildAggregateSchema, from
+        memory), else a struct field is named by the field made unique against the source's columns and the
+        keys named before it (ksqlDB's key alias generator: S1->F, S2->F are F and F_1 - two keys never share
+        a name), else a generated KSQL_COL_n."""
         natural = natural_name(e)
-        if natural:
-            return natural
-        for i, item in enumerate(query.select):
-            if i in item_names and same_expression(item.expr, e, in_scope, ctx):
-                return item_names[i]
-        return gen.next()
+        if natural and not isinstance(e, Dereference):
+            name = natural
+        else:
+            name = next((item_names[i] for i, item in enumerate(query.select)
+                         if i in item_names and same_expression(item.expr, e, in_scope, ctx)), None)
+            if name is None and natural:
+                name, k = natural, 0
+                while name in source_names or name in key_names_taken:
+                    k += 1
+                    name = f"{natural}_{k}"
+            if name is None:
+                name = gen.next()
+        key_names_taken.add(name)
+        return name
 
     rekey = None
     rekey_written: list[exp.Expression] = []
