@@ -5,9 +5,10 @@ join's virtual source (key columns, every source's block, window bounds) and go 
 usual stateless stage (WHERE, PARTITION BY, projection) - or, for an aggregation, to its grouping, in the
 same task.
 
-Table results with a WHERE follow Kafka Streams' filter with old values: a change whose new row passes is
-emitted; one whose new row fails (or is a delete) becomes a delete only if the previous row passed;
-otherwise nothing is emitted.
+Table results with a WHERE follow Kafka Streams' filter with old values (ksqlDB's filter step computes the
+WHERE of the new row, then of the previous row, at the change's ROWTIME, a failure logged each time): a
+change whose new row passes is emitted; one whose new row fails (or is a delete) becomes a delete only if
+the previous row passed; otherwise nothing is emitted.
 """
 
 from __future__ import annotations
@@ -19,12 +20,15 @@ from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.codegen import StageSpec, build_stateless
 from ksqlpy.plan.topology import JoinResult
 from ksqlpy.runtime.join_task import ResultRows
+from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.processor import Processor, Wrapping
 from ksqlpy.runtime.reader import DecodedBatch
 
 
-def where_predicate(result: JoinResult, functions: FunctionRegistry) -> Callable[[tuple, int, int], bool] | None:
-    """``fn(row, ts, partition) -> passes`` for the query's WHERE over the join's virtual rows."""
+def where_predicate(result: JoinResult, functions: FunctionRegistry, plog: ProcessingLog | None = None,
+                    query_id: str = "") -> Callable[[tuple, int, int], bool] | None:
+    """``fn(row, ts, partition) -> passes`` for the query's WHERE over the join's virtual rows; a WHERE
+    failing on a row is logged to ``plog`` (as the stateless stage logs it) and does not pass."""
     if result.where is None:
         return None
     spec = StageSpec(input_schema=result.input_schema, where=result.where, rekey_exprs=None,
@@ -33,7 +37,12 @@ def where_predicate(result: JoinResult, functions: FunctionRegistry) -> Callable
 
     def passes(row: tuple, ts: int, partition: int) -> bool:
         out: list[Any] = []
-        fn([row], [ts], [partition], [0], [None], [False], out, lambda *a: None)
+
+        def err(_i: int, what: Any, exc: BaseException) -> None:
+            if plog is not None:
+                plog.expression_error(query_id, what, exc, row)
+
+        fn([row], [ts], [partition], [0], [None], [False], out, err)
         return bool(out)
 
     return passes
@@ -74,9 +83,11 @@ class JoinOutput(Wrapping):
             else:
                 head = key[:nk]
                 tail = (key[-2], key[-1]) if self.windowed else ()
-            if where is not None:
-                if new is None or not where(head + new + tail, ts, p):
-                    if old is None or not where(head + old + tail, ts, p):
+            if where is not None:  # the new row's WHERE, then the previous row's, each whenever there is one
+                new_passed = new is not None and where(head + new + tail, ts, p)
+                old_passed = old is not None and where(head + old + tail, ts, p)
+                if not new_passed:
+                    if not old_passed:
                         continue
                     new = None
             if new is None:

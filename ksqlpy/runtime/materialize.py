@@ -28,6 +28,7 @@ from ksqlpy.runtime.aggregator import encode_key
 from ksqlpy.runtime.processor import BaseProcessor, Processor, Wrapping
 from ksqlpy.runtime.reader import DecodedBatch
 from ksqlpy.runtime.repartition import safe_key_bytes
+from ksqlpy.runtime.stateless import filter_with_previous
 from ksqlpy.serde import key_serde
 from ksqlpy.state.store import CommittedView, KeyValueStore, _prefix_end
 from ksqlpy.state.windowed import from_t8, t8
@@ -292,42 +293,40 @@ class InputRowsProcessor(Wrapping):
     """Wraps a CTAS-over-a-table's stateless processor: the source rows it reads are stored as read
     (tombstones delete), and its output goes on.
 
-    ``filtered``: the query has a WHERE. ksqlDB filters a table with the previous row at hand (Kafka
-    Streams' KTableFilter computes the filter of the old value too, which the materialized source gives): a
-    row failing WHERE, or a delete, deletes its key downstream only if the key's previous row passed;
-    otherwise nothing goes out. The previous row is the stored source row, run through the stage again."""
+    A query with a WHERE filters with the key's previous row, the stored source row
+    (``runtime.stateless.filter_with_previous``): ``where`` is the stage's WHERE alone, ``project`` the
+    stage without it."""
 
-    def __init__(self, inner: Processor, store: InputRowStore, filtered: bool = False) -> None:
+    def __init__(self, inner: Processor, store: InputRowStore, where: Processor | None = None,
+                 project: Processor | None = None) -> None:
         super().__init__(inner)
         self.store = store
-        self.filtered = filtered
-
-    def _passed(self, got: Any) -> bool:
-        row, ts, offset = got
-        one = DecodedBatch([row], [ts], [self.store.partition], [offset], [None], [False])
-        return any(r[1] is not None for r in self.inner.process(one, None))
+        self.where = where
+        self.project = project
 
     def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
-        rows = self.inner.process(d, tx)
         store, nk = self.store, self.store.n_keys
-        decide = self.filtered and len(rows) == len(d.rows)  # (a table's stage is one-to-one)
-        keep: list[tuple] = []
-        for i, src in enumerate(d.rows):
-            ws, we = (src[-2], src[-1]) if store.windowed else (None, None)
-            key = src[:nk]
-            if decide:
-                out = rows[i]
-                if out[1] is not None:
-                    keep.append(out)
+        if self.where is None or self.project is None:
+            rows = self.inner.process(d, tx)
+            for i, src in enumerate(d.rows):
+                ws, we = (src[-2], src[-1]) if store.windowed else (None, None)
+                if d.tombstones[i]:
+                    store.delete(src[:nk], ws, we)
                 else:
-                    before = store.lookup(key, ws, ws)
-                    if before and self._passed(before[0]):
-                        keep.append(out)
+                    store.put(src, d.timestamps[i], d.offsets[i])
+            return rows
+
+        def previous(i: int) -> tuple[tuple, int] | None:
+            src = d.rows[i]
+            ws, we = (src[-2], src[-1]) if store.windowed else (None, None)
+            before = store.lookup(src[:nk], ws, ws)
             if d.tombstones[i]:
-                store.delete(key, ws, we)
+                store.delete(src[:nk], ws, we)
             else:
                 store.put(src, d.timestamps[i], d.offsets[i])
-        return keep if decide else rows
+            return (before[0][0], before[0][2]) if before else None
+
+        return filter_with_previous(d, tx, self.where, self.project, previous)
 
 
 class MaterializingProcessor(Wrapping):

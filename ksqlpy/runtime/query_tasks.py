@@ -22,6 +22,7 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.functions import builtin_registry, javatime
 from ksqlpy.plan import naming
+from ksqlpy.plan.logical import ColumnRole
 from ksqlpy.plan.topology import (
     AggregateStage,
     GroupStage,
@@ -81,7 +82,12 @@ from ksqlpy.runtime.processor import Processor
 from ksqlpy.runtime.reader import SourceReader
 from ksqlpy.runtime.repartition import RepartitionReader, RepartitionWriter
 from ksqlpy.runtime.serdes import QuerySerdes
-from ksqlpy.runtime.stateless import TableWhereDeletes, stateless_processor
+from ksqlpy.runtime.stateless import (
+    TableWhereDeletes,
+    projection_processor,
+    stateless_processor,
+    where_processor,
+)
 from ksqlpy.runtime.task import Task, init_all
 from ksqlpy.runtime.writer import SinkWriter
 from ksqlpy.schema_registry.sources import SR_FORMATS
@@ -214,7 +220,7 @@ class _Build:
         self.joins = JoinWiring(ctx, topology, self.serdes)
         self.functions = topology.functions if topology.functions is not None else builtin_registry()
         self.specs: dict[int, AggregateSpec] = {}
-        self.compiled: dict[int, Any] = {}  # generated functions by operator: compiled once, shared by the tasks
+        self.compiled: dict[Any, Any] = {}  # generated functions by operator: compiled once, shared by the tasks
         self.tables: dict[int, TableStore] = {}  # materialized rows by partition
         self.read_stage: Processor | None = None  # a CTAS over a table: the stage its stored rows are read through
         self._sink: SinkWriter | None = None  # one writer for every task of the query
@@ -270,6 +276,16 @@ class _Build:
             got = self.compiled[id(op)] = make()
         return got
 
+    def table_filter(self, stage: StatelessStage) -> tuple[Processor, Processor]:
+        """A table's stage split for filtering with the previous row (``stateless.filter_with_previous``):
+        its WHERE alone, and the stage without it (compiled once per query)."""
+        got = self.compiled.get(("table filter", id(stage)))
+        if got is None:
+            functions, plog, qid = self.functions, self.ctx.plog, self.query_id
+            got = self.compiled[("table filter", id(stage))] = (
+                where_processor(stage, functions, plog, qid), projection_processor(stage, functions, plog, qid))
+        return got
+
     def grouper(self, stage: GroupStage, kv: KeyValueStore | None) -> Grouper:
         pipeline = self.once(stage, lambda: compile_grouping(stage, self.functions))
         return Grouper(stage, pipeline, self.ctx.plog, self.query_id, kv)
@@ -304,15 +320,19 @@ class _Build:
         final = False
         grouping: GroupStage | None = None
         filtered_table = False  # a table's WHERE: deletes only for keys whose previous row passed
+        stage: StatelessStage | None = None
         for op in ops:
             if isinstance(op, StatelessStage):
+                stage = op
                 proc = self.once(op, lambda op=op: stateless_processor(op, functions, plog, qid))
                 filtered_table = op.tombstone_on_filter and op.where is not None
                 if filtered_table and not any(isinstance(o, Materialize) for o in ops):
                     assert op.where_store is not None, "a filtered table without Materialize declares its store"
                     kv = self.store(sub, op.where_store, partition)  # per task: its own keys
                     stores.append(kv)
-                    proc = TableWhereDeletes(proc, op.input_schema.key_positions(), kv)
+                    keys = [i for i, c in enumerate(op.input_schema.columns)
+                            if c.role in (ColumnRole.KEY, ColumnRole.WINDOW)]
+                    proc = TableWhereDeletes(proc, keys, kv, *self.table_filter(op))
                 final = True
             elif isinstance(op, GroupStage):
                 grouping = op
@@ -339,7 +359,11 @@ class _Build:
                     inputs = InputRowStore(kv, op.source)
                     self.tables[partition] = inputs
                     self.read_stage = proc  # the sink's rows are the stage's output of the stored rows
-                    proc = InputRowsProcessor(proc, inputs, filtered_table)
+                    where = project = None
+                    if filtered_table:
+                        assert stage is not None
+                        where, project = self.table_filter(stage)
+                    proc = InputRowsProcessor(proc, inputs, where, project)
                     continue
                 source_rows = op.rows is MaterializedRows.SOURCE
                 table = TableStore(kv, len(op.table.key_columns), op.table.windowed is not None,
@@ -469,7 +493,8 @@ class _Build:
             for kv in stores:
                 task_ctx.add_store(kv)
             assert downstream is not None
-            where = self.once(result, lambda: where_predicate(result, self.functions))
+            where = self.once(result, lambda: where_predicate(result, self.functions, self.ctx.plog,
+                                                                    self.query_id))
             finish = JoinOutput(result, where, downstream, p, task_ctx.result_rows)
         return JoinTask(task_id=f"{sub.id}_{p}", log=ctx.log, group=self.topology.application_id, ctx=task_ctx,
                         finish=finish, writer=writer, on_rows=self.on_rows if final else None,

@@ -3,6 +3,7 @@ projection, fused into one generated function per query (``plan.codegen``)."""
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from typing import Any
 
@@ -85,37 +86,97 @@ class WindowedKeys(Wrapping):
                 for r in self.inner.process(d, tx)]
 
 
+def filter_with_previous(d: DecodedBatch, tx: Any, where: Processor, project: Processor,
+                         previous: Callable[[int], tuple[tuple, int] | None]) -> list[tuple]:
+    """A table's WHERE as ksqlDB's table filter computes it over a materialized parent (Kafka Streams'
+    KTableFilter sending old values; ksqlDB's filter step is a transformValues computing the WHERE of the new
+    value, then of the old): each record's new row (not for a delete) and its key's previous row (when there
+    is one) go through ``where`` (the WHERE alone: ``where_processor``), in that order, a failure logged
+    each time. A new row that passes goes on through ``project`` (the stage without its WHERE); otherwise a
+    delete of its key goes on if the previous row passed, nothing if it did not or there was none. The
+    projection of a previous row is never computed.
+
+    ``previous(i)``: record ``i``'s key's previous row and offset (or None), asked in record order - the
+    caller then keeps record ``i`` as the key's row (a delete: none). The previous row is evaluated as the
+    source step hands it to the filter: its own columns, ROWPARTITION and ROWOFFSET (materialized with it),
+    and the ROWTIME of the record being processed (added from the processor context)."""
+    w_rows: list[tuple] = []
+    w_ts: list[int] = []
+    w_parts: list[int] = []
+    w_offs: list[int] = []
+    slots: list[tuple[int, int]] = []  # per record: where its new and its previous row are (-1: none)
+    for i, src in enumerate(d.rows):
+        before = previous(i)
+        n = o = -1
+        ts, part = d.timestamps[i], d.partitions[i]
+        if not d.tombstones[i]:
+            n = len(w_rows)
+            w_rows.append(src)
+            w_ts.append(ts)
+            w_parts.append(part)
+            w_offs.append(d.offsets[i])
+        if before is not None:
+            o = len(w_rows)
+            w_rows.append(before[0])
+            w_ts.append(ts)
+            w_parts.append(part)
+            w_offs.append(before[1])
+        slots.append((n, o))
+    if not w_rows:
+        return []
+    passed = [r[1] is not None for r in where.process(
+        DecodedBatch(w_rows, w_ts, w_parts, w_offs, [None] * len(w_rows), [False] * len(w_rows)), tx)]
+    emit: list[int] = []
+    deletes: list[bool] = []
+    for i, (n, o) in enumerate(slots):
+        if n >= 0 and passed[n]:
+            emit.append(i)
+            deletes.append(False)
+        elif o >= 0 and passed[o]:
+            emit.append(i)
+            deletes.append(True)
+    if not emit:
+        return []
+    null_keys = set(d.null_keys)
+    return project.process(DecodedBatch(
+        [d.rows[i] for i in emit], [d.timestamps[i] for i in emit], [d.partitions[i] for i in emit],
+        [d.offsets[i] for i in emit], [d.headers[i] for i in emit], deletes,
+        [j for j, i in enumerate(emit) if i in null_keys]), tx)
+
+
 class TableWhereDeletes(Wrapping):
     """A table's WHERE with the previous row at hand, for a query that keeps no table of its own (a push
-    query): a row failing WHERE, or a delete, goes out as a delete only if the key's previous row passed
-    (ksqlDB filters a materialized table source, whose filter sends old values); otherwise nothing does.
+    query, whose table source ksqlDB materializes too): ``filter_with_previous`` over the rows of the keys
+    this task has read.
 
-    The keys whose last row passed are kept in a state store (``store``, by the input row's key columns):
-    LMDB-backed, so a push query over a large table holds no per-key memory, and private to the query (no
-    changelog; its files go when the query ends). A table's stage gives one output row per input row (no
-    re-keying or table functions over tables), deletes with no value group."""
+    The previous rows are kept in a state store (``store``, by the input row's key and window columns, the
+    row and its offset): LMDB-backed, so a push query over a large table holds no per-key memory, and
+    private to the query (no changelog; its files go when the query ends). ``inner`` is the whole stage (a
+    table's stage gives one output row per input row: no re-keying or table functions over tables)."""
 
-    def __init__(self, inner: Processor, key_positions: list[int], store: KeyValueStore) -> None:
+    def __init__(self, inner: Processor, key_positions: list[int], store: KeyValueStore, where: Processor,
+                 project: Processor) -> None:
         super().__init__(inner)
         self.key_positions = key_positions
         self.store = store
+        self.where = where
+        self.project = project
 
     def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
-        rows = self.inner.process(d, tx)
-        if len(rows) != len(d.rows):  # (not a table's one-to-one stage: nothing to decide)
-            return rows
         positions, kv = self.key_positions, self.store
-        out = []
-        for src, row in zip(d.rows, rows, strict=True):
+
+        def previous(i: int) -> tuple[tuple, int] | None:
+            src = d.rows[i]
             kb = encode_key(tuple(src[p] for p in positions))
-            if row[1] is not None:
-                if kv.get(kb) is None:
-                    kv.put(kb, True)
-                out.append(row)
-            elif kv.get(kb) is not None:
-                kv.delete(kb)
-                out.append(row)
-        return out
+            before = kv.get(kb)
+            if d.tombstones[i]:
+                if before is not None:
+                    kv.delete(kb)
+            else:
+                kv.put(kb, (src, d.offsets[i]))
+            return before
+
+        return filter_with_previous(d, tx, self.where, self.project, previous)
 
 
 def stage_spec(stage: StatelessStage, functions: FunctionRegistry) -> StageSpec:
@@ -135,3 +196,20 @@ def stateless_processor(stage: StatelessStage, functions: FunctionRegistry, plog
     proc: Processor = StatelessProcessor(build_stateless(stage_spec(stage, functions)), plog, query_id,
                                          keep_null_keys=stage.keep_null_keys)
     return WindowedKeys(proc) if stage.windowed_keys else proc
+
+
+def where_processor(stage: StatelessStage, functions: FunctionRegistry, plog: ProcessingLog,
+                    query_id: str) -> Processor:
+    """The stage's WHERE alone (a table's stage, one output per input): a row that passes goes out as
+    ``((), ())``, one that fails or errs (logged as the stage logs it) or a delete as ``((), None)``. What
+    ksqlDB's table filter computes for a key's previous row, whose projection it never computes."""
+    assert stage.where is not None and stage.tombstone_on_filter
+    spec = dataclasses.replace(stage_spec(stage, functions), rekey_exprs=None, table_functions=[],
+                               outputs=[[], []], key_group=0, with_headers=False, grouping=False)
+    return StatelessProcessor(build_stateless(spec), plog, query_id)
+
+
+def projection_processor(stage: StatelessStage, functions: FunctionRegistry, plog: ProcessingLog,
+                         query_id: str) -> Processor:
+    """The stage without its WHERE: for rows already filtered (a delete still goes out as one)."""
+    return stateless_processor(dataclasses.replace(stage, where=None), functions, plog, query_id)

@@ -1,6 +1,7 @@
-"""A push query over a table with WHERE keeps the keys whose last row passed in a state store (LMDB, private
-to the query, gone when it ends) - not in memory - and gives the same rows as before: a delete when a key
-stops matching or is deleted, nothing for keys that never matched."""
+"""A push query over a table with WHERE keeps each key's last row in a state store (LMDB, private to the
+query, gone when it ends) - not in memory - and filters it again with each update, as ksqlDB's filter over
+its materialized table source: a delete when a key stops matching or is deleted, nothing for keys whose
+previous row does not match."""
 
 from __future__ import annotations
 
@@ -26,11 +27,11 @@ def engine(tmp_path: Path) -> Iterator[Engine]:
     e.close()
 
 
-def _put(engine: Engine, key: int, v: int | None) -> None:
+def _put(engine: Engine, key: int, v: int | None, ts: int = 0) -> None:
     src = engine.catalog.source("T")
     kb = engine.key_serde(src).serialize((key,))
     value = None if v is None else b'{"V": %d}' % v
-    engine.log.produce(ProducerRecord("t", kb, value, 0, partition=key % 2))
+    engine.log.produce(ProducerRecord("t", kb, value, ts, partition=key % 2))
 
 
 def _drain(engine: Engine, tq: Any) -> list[tuple]:
@@ -62,18 +63,34 @@ def test_rows_are_those_of_kafka_streams_filter_on_a_materialized_table(engine: 
     tq.close()
 
 
-def test_passing_keys_live_in_a_store_that_goes_with_the_query(engine: Engine) -> None:
+def test_the_previous_row_is_filtered_at_the_rowtime_of_the_update(engine: Engine) -> None:
+    tq = engine.push_query("SELECT ID, V FROM T WHERE ROWTIME < 100 OR V > 10 EMIT CHANGES;", EARLIEST)
+    # key 1: V=1 passes at 50; V=2 at 150 fails, and so does V=1 at 150: nothing. key 3: V=30 passes at 60;
+    # V=4 at 160 fails, V=30 at 160 passes: a delete. key 5: V=5 passes at 70, its delete at 80 goes on.
+    for key, v, ts in [(1, 1, 50), (1, 2, 150), (3, 30, 60), (3, 4, 160), (5, 5, 70), (5, None, 80)]:
+        _put(engine, key, v, ts)
+    got = _drain(engine, tq)
+    by_key: dict[int, list[Any]] = {}
+    for row in got:
+        by_key.setdefault(row[0], []).append(row[1])
+    assert by_key == {1: [1], 3: [30, None], 5: [5, None]}
+    tq.close()
+
+
+def test_last_rows_live_in_a_store_that_goes_with_the_query(engine: Engine) -> None:
     tq = engine.push_query("SELECT ID, V FROM T WHERE V >= 0 EMIT CHANGES;", EARLIEST)
     for key in range(200):
         _put(engine, key, key)
     for key in range(0, 200, 2):
         _put(engine, key, -1)  # half of them stop matching
+    for key in range(0, 200, 4):
+        _put(engine, key, None)  # a quarter deleted (after they stopped matching: nothing goes out)
     got = _drain(engine, tq)
     assert len(got) == 300
     filters = _filters(tq)
     assert len(filters) == 2 and not any(hasattr(f, "passing") for f in filters)
     kept = sum(len(list(f.store.items())) for f in filters)
-    assert kept == 100  # the keys whose last row passed, and only them
+    assert kept == 150  # each key's last row; deleted keys have none
     roots = {f.store.environment_root for f in filters}  # the query's stores share one LMDB environment
     assert roots and all(os.path.isdir(r) for r in roots)
     tq.close()
