@@ -47,6 +47,7 @@ from ksqlpy.plan.lowering import (
     materialize_key,
     result_groups,
 )
+from ksqlpy.plan.rules import PROJECT_STORE_FOR_JOIN_TABLE
 from ksqlpy.plan.topology import (
     ForeignKeyLeft,
     ForeignKeyRight,
@@ -476,8 +477,11 @@ class JoinLowering:
         if persistent and lo.sink is not None and lo.sink.kind == "TABLE":
             key = materialize_key(lo.sink, join.leaves[0].source, join.key_format, join.key_full_name,
                                   join.join_windowed)
-            stores = [lo.add_store(naming.MATERIALIZE_STORE, StoreKind.KEY_VALUE, sub, key=key)]
-            sub.operators.append(Materialize(naming.MATERIALIZE_STORE, lo.sink))
+            rules = plan.plan_rules
+            name = (naming.MATERIALIZE_STORE if rules is not None and rules < PROJECT_STORE_FOR_JOIN_TABLE
+                    else naming.PROJECT_STORE)  # (a query created before keeps its store)
+            stores = [lo.add_store(name, StoreKind.KEY_VALUE, sub, key=key)]
+            sub.operators.append(Materialize(name, lo.sink))
         else:
             stores = lo.table_where_store(stage, sub)
         node = lo.stateless_nodes(sub, after, stores=stores)

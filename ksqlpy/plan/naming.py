@@ -18,9 +18,15 @@ GROUP_BY = "Aggregate-GroupBy"
 AGGREGATE_STORE = "Aggregate-Aggregate-Materialize"
 SOURCE_TABLE_STORE = "KsqlTopic-Reduce"  # a table source materialized as read (GROUP BY retractions, CTAS)
 CST_STORE = "Reduce"  # a SOURCE table's CST query created before plan rules revision 4
-MATERIALIZE_STORE = "Materialize"  # a table-table join's result rows, for pull queries
+# a table-table join's result rows, for pull queries: ksqlDB's TableSelect step materializes a table that
+# has no materialization of its own (a join's result) under its step name, the final projection's
+# ``Project`` (from memory of ksqlDB's TableSelectBuilder: materializedFactory.create(..,
+# StreamsUtil.buildOpName(queryContext)) when the table has no MaterializationInfo); ``Materialize`` for a
+# query created before plan rules revision 5 (``plan.rules``)
+PROJECT_STORE = "Project"
+MATERIALIZE_STORE = "Materialize"
 # a filtered table in a push query: ksqlDB materializes the source table (KsqlTopic-Reduce) so the filter
-# sees each key's previous row; we keep only whether that row passed
+# sees each key's previous row; we keep each key's last row (private to the query, no changelog)
 TABLE_WHERE_STORE = "KsqlTopic-Reduce-Filter"
 REPARTITION_SUFFIX = "-repartition"
 CHANGELOG_SUFFIX = "-changelog"
@@ -59,7 +65,7 @@ class Names:
 def store_directory(name: str, sub_topology: int, partition: int, *, join: bool) -> str:
     """Where a store's files live under the query's state directory (the layout of earlier releases, so a
     restarted engine finds its checkpoints): join stores per task, the others by name and partition."""
-    if join and name != MATERIALIZE_STORE:
+    if join and name not in (MATERIALIZE_STORE, PROJECT_STORE):
         return f"{sub_topology}_{partition}/{name}"
     if name == AGGREGATE_STORE:
         return f"Aggregate-Materialize-{partition}"

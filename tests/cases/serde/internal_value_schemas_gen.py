@@ -14,8 +14,9 @@ AggregateAnalyzer, KudafAggregator and the join's PrependAlias step):
   columns its rows keep (ROWPARTITION INTEGER, ROWOFFSET BIGINT: SourceBuilder's withPseudoColumnsToMaterialize
   under the source step's pseudoColumnVersion) - none when the query is planned with
   ``ksql.rowpartition.rowoffset.enabled`` false;
-- a table sink's ``Materialize-changelog`` (a table-table join's result): the sink's value columns, in the
-  leftmost source's value format whatever the sink's (TableSelect's internal formats).
+- a table sink's ``Project-changelog`` (a table-table join's result, which TableSelect materializes under
+  its step name): the sink's value columns, in the leftmost source's value format whatever the sink's
+  (TableSelect's internal formats).
 
 Each in the input's value format with its record name (AVRO ``KsqlDataSourceSchema``, PROTOBUF
 ``ConnectDefault1``); across AVRO, PROTOBUF and JSON_SR x stream/table/windowed aggregations x stream-stream,
@@ -200,15 +201,15 @@ SHAPES = [
       "RightSourceKeyed-SelectKey-repartition": block("B", [("Y", "INT")], [("ID", "INT")]),
       "LeftSourceKeyed-Materialize-changelog": block("A", [("X", "STRING")], [("ID", "INT")]),
       "RightSourceKeyed-Materialize-changelog": block("B", [("Y", "INT")], [("ID", "INT")]),
-      "Materialize-changelog": [("X", "STRING"), ("Y", "INT")]},
+      "Project-changelog": [("X", "STRING"), ("Y", "INT")]},
      [{"topic": "a", "key": 1, "value": {"X": "x"}}, {"topic": "b", "key": 1, "value": {"Y": 2}}],
      [{"topic": "O", "key": 1, "value": {"X": "x", "Y": 2}}]),
-    ("foreign-key table-table join: the sink's Materialize store holds the projection, keyed by the left key",
+    ("foreign-key table-table join: the sink's Project store holds the projection, keyed by the left key",
      ["CREATE TABLE L (ID INT PRIMARY KEY, FK STRING, A INT) WITH (kafka_topic='l', format='{FMT}', partitions=1);",
       "CREATE TABLE R (ID STRING PRIMARY KEY, B DOUBLE) WITH (kafka_topic='r', format='{FMT}', partitions=1);",
       "CREATE TABLE O AS SELECT L.ID, A, B FROM L JOIN R ON L.FK = R.ID;"],
      "CTAS_O_0",
-     {"Materialize-changelog": [("A", "INT"), ("B", "DOUBLE")]},
+     {"Project-changelog": [("A", "INT"), ("B", "DOUBLE")]},
      [{"topic": "r", "key": "x", "value": {"B": 1.5}}, {"topic": "l", "key": 1, "value": {"FK": "x", "A": 2}}],
      [{"topic": "O", "key": 1, "value": {"A": 2, "B": 1.5}}]),
     ("table projected and filtered without aggregation: the source materialized as read (KsqlTopic-Reduce) holds the source's value columns",
@@ -272,7 +273,7 @@ SINK_KEYS_BY_SHAPE = {"GROUP BY after a join, HAVING's aggregate among the aggre
                       "columns": {"O": None},
                       "table projected and filtered without aggregation: the source materialized as read "
                       "(KsqlTopic-Reduce) holds the source's value columns": {"T": "K"},
-                      "foreign-key table-table join: the sink's Materialize store holds the projection, keyed by "
+                      "foreign-key table-table join: the sink's Project store holds the projection, keyed by "
                       "the left key": {"O": "L_ID"},
                       "table projected into another value format: the source materialized as read keeps the "
                       "source's columns and format": {"T": "K"}}
