@@ -6,7 +6,7 @@ AggregateAnalyzer, KudafAggregator and the join's PrependAlias step):
   required columns (column references of GROUP BY, then of the aggregate arguments in call order;
   ``COUNT(*)`` reads ROWTIME), then one per aggregate argument that is not a plain column;
 - ``Aggregate-Aggregate-Materialize-changelog``: the required columns, then ``KSQL_AGG_VARIABLE_<n>`` in each
-  aggregate's intermediate type (AVG: ``STRUCT<SUM, COUNT>``);
+  aggregate's intermediate type (AVG: ``STRUCT<SUM, COUNT>``; STDDEV_SAMP: ``STRUCT<SUM, COUNT, M2>``);
 - a join side's repartition topic and its store's changelog: the side's ``ALIAS_COL`` block (value columns,
   ROWTIME, ROWPARTITION, ROWOFFSET, key columns); a RIGHT join's JOINTHIS store holds the right side;
 - a table materialized as read (a join's ``KafkaTopic_Right-Reduce``, a GROUP BY's or a projected/filtered
@@ -67,8 +67,8 @@ def json_sr(columns):  # type: ignore[no-untyped-def]
 def proto(columns):  # type: ignore[no-untyped-def]
     lines, nested = [], []
     for i, (n, t) in enumerate(columns, 1):
-        if isinstance(t, list):
-            inner = "ConnectDefault2"
+        if isinstance(t, list):  # an unnamed nested message: Connect's ConnectDefault<n>, numbered in order
+            inner = f"ConnectDefault{2 + len(nested)}"
             nested.append(f"message {inner} {{ " + " ".join(
                 f"{PROTO[ft]} {fn} = {j};" for j, (fn, ft) in enumerate(t, 1)) + " }")
             lines.append(f"{inner} {n} = {i};")
@@ -95,6 +95,11 @@ def agg(n, t):  # type: ignore[no-untyped-def]
 
 AVG_BIGINT = [("SUM", "BIGINT"), ("COUNT", "BIGINT")]
 
+
+def stddev(t):  # type: ignore[no-untyped-def]
+    """STDDEV_SAMP's state (ksqlDB's StandardDeviationSampUdaf): the sum in the overload's type, the count, M2."""
+    return [("SUM", t), ("COUNT", "BIGINT"), ("M2", "DOUBLE")]
+
 # name, statements (FMT substituted), query id, expected value columns by internal topic, inputs, outputs
 SHAPES = [
     ("stream GROUP BY a value column: COUNT(*) reads ROWTIME, an expression argument is its own column",
@@ -108,6 +113,18 @@ SHAPES = [
                                                     agg(2, AVG_BIGINT)]},
      [{"topic": "s", "key": "k", "value": {"A": 1, "B": 2}}],
      [{"topic": "T", "key": 1, "value": {"C": 1, "SB": 2, "AV": 3.0}}]),
+    ("stream GROUP BY with STDDEV_SAMP over INT, BIGINT and DOUBLE: each state a STRUCT<SUM, COUNT, M2>, SUM in the overload's type",
+     ["CREATE STREAM S (K STRING KEY, A INT, B BIGINT, C DOUBLE) WITH (kafka_topic='s', format='{FMT}', "
+      "partitions=1);",
+      "CREATE TABLE T AS SELECT A, STDDEV_SAMP(A) AS SA, STDDEV_SAMP(B) AS SB, STDDEV_SAMP(C) AS SC FROM S "
+      "GROUP BY A;"],
+     "CTAS_T_0",
+     {"Aggregate-GroupBy-repartition": [internal(0, "INT"), internal(1, "BIGINT"), internal(2, "DOUBLE")],
+      "Aggregate-Aggregate-Materialize-changelog": [internal(0, "INT"), internal(1, "BIGINT"),
+                                                    internal(2, "DOUBLE"), agg(0, stddev("INT")),
+                                                    agg(1, stddev("BIGINT")), agg(2, stddev("DOUBLE"))]},
+     [{"topic": "s", "key": "k", "value": {"A": 1, "B": 2, "C": 1.5}}],
+     [{"topic": "T", "key": 1, "value": {"SA": 0.0, "SB": 0.0, "SC": 0.0}}]),
     ("stream GROUP BY two columns, aggregates over a column not grouped",
      ["CREATE STREAM S (K STRING KEY, A INT, B STRING, C DOUBLE) WITH (kafka_topic='s', format='{FMT}', "
       "partitions=1);",
