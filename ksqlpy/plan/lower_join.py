@@ -482,8 +482,8 @@ class JoinLowering:
                     else naming.PROJECT_STORE)  # (a query created before keeps its store)
             stores = [lo.add_store(name, StoreKind.KEY_VALUE, sub, key=key)]
             sub.operators.append(Materialize(name, lo.sink))
-        else:
-            stores = lo.table_where_store(stage, sub)
+        # (a push query over a table join keeps no filter store: its WHERE already saw each change's new and
+        # previous joined rows in JoinOutput, as ksqlDB's filter over the join's result)
         node = lo.stateless_nodes(sub, after, stores=stores)
         lo.write_sink(sub, node, table=table)
 

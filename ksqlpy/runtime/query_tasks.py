@@ -326,8 +326,8 @@ class _Build:
                 stage = op
                 proc = self.once(op, lambda op=op: stateless_processor(op, functions, plog, qid))
                 filtered_table = op.tombstone_on_filter and op.where is not None
-                if filtered_table and not any(isinstance(o, Materialize) for o in ops):
-                    assert op.where_store is not None, "a filtered table without Materialize declares its store"
+                if filtered_table and op.where_store is not None and not any(isinstance(o, Materialize) for o in ops):
+                    # (no store: the rows come filtered with their previous rows - a table join's JoinOutput)
                     kv = self.store(sub, op.where_store, partition)  # per task: its own keys
                     stores.append(kv)
                     keys = [i for i, c in enumerate(op.input_schema.columns)

@@ -113,3 +113,22 @@ def test_a_persistent_table_query_keeps_its_rows_in_its_own_table_not_a_filter_s
     engine.execute("CREATE TABLE F AS SELECT ID, V FROM T WHERE V > 10;")
     [q] = engine.queries.values()
     assert not any(isinstance(t.processor, TableWhereDeletes) for t in q.tasks)
+
+
+def test_a_push_query_over_a_table_join_filters_with_the_previous_joined_row(engine: Engine) -> None:
+    """The join's WHERE sees each change's new and previous joined rows (JoinOutput): no filter store."""
+    engine.execute("CREATE TABLE U (ID INT PRIMARY KEY, W INT) WITH (kafka_topic='u', partitions=2, "
+                   "value_format='JSON');")
+    tq = engine.push_query("SELECT T.ID, V, W FROM T JOIN U ON T.ID = U.ID WHERE V + W > 10 EMIT CHANGES;",
+                           EARLIEST)
+    src = engine.catalog.source("U")
+    kb = engine.key_serde(src).serialize((1,))
+    _put(engine, 1, 5, 1)
+    engine.drain(5)
+    for w, ts in [(1, 2), (9, 3), (2, 4)]:  # (5, 1) fails; (5, 9) passes; (5, 2) fails, previous passed
+        engine.log.produce(ProducerRecord("u", kb, b'{"W": %d}' % w, ts, partition=1))
+        engine.drain(5)
+    _put(engine, 1, None, 5)  # the left row deleted: its previous joined row (5, 2) did not pass
+    got = _drain(engine, tq)
+    assert got == [(1, 5, 9), (1, None, None)]
+    tq.close()
