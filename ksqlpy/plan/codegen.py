@@ -15,6 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from ksqlpy.codegen_cache import compiled
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.codegen import Codegen
 from ksqlpy.expr.failures import GroupBySite, PredicateSite, ProjectionSite
@@ -140,7 +141,7 @@ def build_stateless(spec: StageSpec) -> Pipeline:
 
     def run(code: str) -> None:
         try:
-            exec(compile(code, "<ksqlpy-pipeline>", "exec"), ns)  # noqa: S102 - generated from a typed plan
+            exec(compiled(code, "<ksqlpy-pipeline>"), ns)  # noqa: S102 - generated from a typed plan
         except SyntaxError as e:  # pragma: no cover - a bug in codegen
             raise RuntimeError(f"generated pipeline does not compile: {e}\n{text}") from e
 

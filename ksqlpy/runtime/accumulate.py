@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from ksqlpy.codegen_cache import compiled
+
 TS, KEY, FIRST = 0, 1, 2
 
 
@@ -66,7 +68,7 @@ class Accumulators:
             "def results(r):",
             f"    return ({tuple_src})",
         ])
-        exec(compile(src, "<ksqlpy-accumulators>", "exec"), ns)  # noqa: S102 - generated from resolved UDAFs
+        exec(compiled(src, "<ksqlpy-accumulators>"), ns)  # noqa: S102 - generated from resolved UDAFs
         self.new: Callable[[tuple, int], list[Any]] = ns["new"]
         self.add: Callable[[list[Any], tuple, int], list[Any]] = ns["add"]
         self.undo: Callable[[list[Any], tuple], list[Any]] = ns["undo"]

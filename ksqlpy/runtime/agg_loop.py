@@ -22,6 +22,7 @@ from collections.abc import Callable
 from operator import itemgetter
 from typing import Any
 
+from ksqlpy.codegen_cache import compiled
 from ksqlpy.runtime.aggregator import AggregateSpec, encode_key
 from ksqlpy.runtime.emit import InlineProjection
 from ksqlpy.state.windowed import t8
@@ -40,7 +41,7 @@ def build_batch_loop(spec: AggregateSpec, parts: InlineProjection | None) -> Bat
     ns: dict[str, Any] = {"encode_key": encode_key, "t8": t8, "q_project": spec.project}
     cached = spec.cache_entries > 0 and not spec.emit_final
     src = _source(spec, windowed, cached, parts, ns)
-    exec(compile(src, "<ksqlpy-aggregate-batch>", "exec"), ns)  # noqa: S102 - generated from the plan
+    exec(compiled(src, "<ksqlpy-aggregate-batch>"), ns)  # noqa: S102 - generated from the plan
     loop: BatchLoop = ns["q_loop"]
     return loop
 

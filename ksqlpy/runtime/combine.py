@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ksqlpy.codegen_cache import compiled
 from ksqlpy.plan.topology import AggregateStage, GroupStage
 from ksqlpy.runtime.accumulate import KEY, TS, Accumulators
 from ksqlpy.runtime.aggregator import AggregateSpec, encode_key
@@ -64,7 +65,7 @@ class Combiner:
             "            q_rec[0] = q_ts",
             "        q_last[q_k] = (q_i, q_hd)",
         ]
-        exec(compile("\n".join(lines), "<ksqlpy-combine>", "exec"), ns)  # noqa: S102 - from resolved UDAFs
+        exec(compiled("\n".join(lines), "<ksqlpy-combine>"), ns)  # noqa: S102 - from resolved UDAFs
         self._fold = ns["q_fold"]
 
     def __call__(self, items: list[tuple]) -> list[tuple]:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
+from ksqlpy.codegen_cache import compiled
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.codegen import Codegen
 from ksqlpy.expr.failures import PredicateSite, ProjectionSite
@@ -80,7 +81,7 @@ def build_projector(schema: RowSchema, registry: FunctionRegistry, groups: list[
     safe.append("    return (" + ", ".join(tup([f"o{g}_{k}" for k in range(len(cols))])
                                        for g, cols in enumerate(groups)) + ", _h is True)")
     ns = dict(consts)
-    exec(compile("\n".join(fast + safe), "<ksqlpy-aggregate-project>", "exec"), ns)  # noqa: S102
+    exec(compiled("\n".join(fast + safe), "<ksqlpy-aggregate-project>"), ns)  # noqa: S102
     fast_fn, safe_fn = ns["_fast"], ns["_safe"]
 
     def project(row: tuple) -> tuple:

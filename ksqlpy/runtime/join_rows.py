@@ -12,6 +12,7 @@ from operator import itemgetter
 from typing import Any
 
 from ksqlpy.catalog import Source
+from ksqlpy.codegen_cache import compiled
 from ksqlpy.expr.bound import Expr
 from ksqlpy.expr.codegen import Codegen
 from ksqlpy.functions.registry import FunctionRegistry
@@ -91,7 +92,7 @@ def key_function(exprs: list[Expr], columns: list[SchemaColumn], functions: Func
     null_check = " or ".join(f"{n} is None" for n in names[: len(exprs)])
     src = f"def _key(r):\n    k = ({body},)\n    return None if {null_check} else k\n"
     ns = dict(consts)
-    exec(compile(src, "<ksqlpy-join-key>", "exec"), ns)  # noqa: S102 - generated from a typed plan
+    exec(compiled(src, "<ksqlpy-join-key>"), ns)  # noqa: S102 - generated from a typed plan
     return ns["_key"]
 
 
@@ -127,7 +128,7 @@ def predicate(exprs: list[Expr], width: int, functions: FunctionRegistry) -> Cal
     cg = Codegen([f"r[{i}]" for i in range(width)], consts, functions)
     body = " and ".join(f"({cg.text(e)}) is True" for e in exprs)
     ns = dict(consts)
-    exec(compile(f"def _keep(r):\n    return {body}\n", "<ksqlpy-join-prefilter>", "exec"), ns)  # noqa: S102
+    exec(compiled(f"def _keep(r):\n    return {body}\n", "<ksqlpy-join-prefilter>"), ns)  # noqa: S102
     return ns["_keep"]
 
 

@@ -24,6 +24,7 @@ from collections.abc import Callable, Sequence
 from itertools import repeat
 from typing import Any
 
+from ksqlpy.codegen_cache import compiled
 from ksqlpy.javatext import decimal_to_plain, double_to_string
 from ksqlpy.serde.base import ColumnCountMismatch, Columns, FormatRuleError, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import decimal_from_text, fit_decimal, parse_java_double, parse_java_int
@@ -258,7 +259,7 @@ def serialize(r):
 def serialize_batch(rows):
     return [serialize(r) for r in rows]
 """
-        exec(compile(src, f"<delimited serde {[c for c, _ in self.columns]}>", "exec"), ns)
+        exec(compiled(src, f"<delimited serde {[c for c, _ in self.columns]}>"), ns)
         self.source = src
         self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
         self.deserialize_batch = ns["deserialize_batch"]  # type: ignore[method-assign]

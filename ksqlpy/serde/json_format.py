@@ -29,13 +29,12 @@ import decimal
 import json
 import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
-from types import CodeType
 from typing import Any
 
 import orjson
 
 from ksqlpy import utf16
+from ksqlpy.codegen_cache import compiled
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import (
     MISSING,
@@ -242,14 +241,6 @@ def _with_fast_writer(fast: Callable[[Sequence[tuple]], list[bytes]],
     return serialize_batch
 
 
-@lru_cache(maxsize=256)
-def _compiled(src: str, filename: str) -> CodeType:
-    """The generated reader/writer source compiled once per text: a query's tasks (one per partition and
-    input) build serdes of the same columns, and compiling costs more than the rest of a serde's set-up.
-    The code is executed in each serde's own namespace, so the functions stay per serde."""
-    return compile(src, filename, "exec")
-
-
 class JsonValueSerde(ValueSerde):
     """JSON rows; ``wrap`` False means the single column's bare value."""
 
@@ -283,7 +274,7 @@ class JsonValueSerde(ValueSerde):
             src += self._batch_source(lower, "_batch_lower")
             src += _DISPATCH.replace("{n}", str(len(names)))
         src += self._writer_source(names, ns)
-        exec(_compiled(src, f"<json serde {names}>"), ns)
+        exec(compiled(src, f"<json serde {names}>"), ns)  # once per text (codegen_cache)
         self._row = ns["_row"]
         self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
         self.deserialize_batch = ns["deserialize_batch"]  # type: ignore[method-assign]
