@@ -52,7 +52,11 @@ class ServerProcess:
             self.proc = subprocess.Popen(args, stdout=log, stderr=subprocess.STDOUT, env=env,
                                          preexec_fn=self._limits if self.open_files else None)
         if wait:
-            self.wait_ready()
+            try:
+                self.wait_ready()
+            except BaseException:
+                self.stop()  # a server that never became ready must not outlive the test that started it
+                raise
         return self
 
     def _limits(self) -> None:
