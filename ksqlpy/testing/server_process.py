@@ -33,6 +33,7 @@ class ServerProcess:
         self.scheme = scheme
         self.port = 0
         self.proc: subprocess.Popen[bytes] | None = None
+        self.exit_code: int | None = None  # the last stopped process's, kept after stop() forgets the process
         self.log_path = os.path.join(data_dir, "server.log")
 
     @property
@@ -96,11 +97,12 @@ class ServerProcess:
         if proc.poll() is None:
             proc.send_signal(sig)
             try:
-                return proc.wait(timeout_s)
+                proc.wait(timeout_s)
             except subprocess.TimeoutExpired:
                 proc.kill()
-                return proc.wait(5)
-        return proc.returncode
+                proc.wait(5)
+        self.exit_code = proc.returncode
+        return self.exit_code
 
     def kill(self) -> None:
         self.stop(signal.SIGKILL)

@@ -15,3 +15,4 @@ def test_a_server_not_ready_in_time_is_stopped(tmp_path: Path) -> None:
     with pytest.raises(RuntimeError, match="not ready"):
         server.start()
     assert server.proc is None  # stopped and forgotten, not left running
+    assert server.exit_code is not None
