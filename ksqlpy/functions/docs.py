@@ -25,9 +25,9 @@ U+0085, U+2028, U+2029; `(?s)` takes them, `(?d)` keeps only `\\n`), `$` matches
 found as `Matcher.find` does: after an empty match the search goes on one UTF-16 unit further, so `x*`
 matches between an emoji's surrogates. A back reference to a group that has not matched fails the match; a
 replacement's `$n` takes as many digits as there are groups, and is read only when something matched. An
-invalid pattern or replacement makes the result NULL for that record. Class intersections (`[a-z&&[^aeiou]]`)
-are supported, not negated ones, and `(?iu)` folds the case of non-ASCII letters; not supported: scripts
-and blocks (`\\p{IsLatin}`, `\\p{InGreek}`).
+invalid pattern or replacement makes the result NULL for that record. Nested classes and intersections
+(`[a-z&&[^aeiou]]`, negated: `[^a-z&&[^aeiou]]`), scripts and blocks (`\\p{IsLatin}`, `\\p{InGreek}`,
+`\\p{sc=Greek}`), `\\X` (one grapheme cluster) are supported, and `(?iu)` folds the case of non-ASCII letters.
 
 PARSE_TIMESTAMP reads text with a java.time pattern (Locale.US: weeks start on Sunday) as ksqlDB does: a full
 date (year-month-day, year-day of year, year-month-week of month (`W`)-day of week, week-based year (`Y`)-week

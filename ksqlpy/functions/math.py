@@ -115,6 +115,23 @@ def _cot(x: float) -> float:
     return 1.0 / t
 
 
+def _ceil_double(x: float) -> float:
+    """java.lang.Math.ceil: a whole double; infinities and NaN as they are, and a zero result keeps the
+    argument's sign (-0.5 and -0.0 give -0.0), where Python's int-valued math.ceil gives 0.0."""
+    if not math.isfinite(x):
+        return x
+    r = float(math.ceil(x))
+    return math.copysign(0.0, x) if r == 0 else r
+
+
+def _floor_double(x: float) -> float:
+    """java.lang.Math.floor: as ``_ceil_double`` (FLOOR(-0.0) is -0.0)."""
+    if not math.isfinite(x):
+        return x
+    r = float(math.floor(x))
+    return math.copysign(0.0, x) if r == 0 else r
+
+
 def _is_odd_integer(y: float) -> bool:
     return y == math.floor(y) and not math.isinf(y) and int(y) % 2 == 1
 
@@ -390,7 +407,7 @@ def register(registry: FunctionRegistry) -> None:
         [
             ("INT", "INT", lambda x: x),
             ("BIGINT", "BIGINT", lambda x: x),
-            ("DOUBLE", "DOUBLE", lambda x: float(math.ceil(x)) if math.isfinite(x) else x),
+            ("DOUBLE", "DOUBLE", _ceil_double),
             Overload("DECIMAL", _same, make_impl=_make_floor_ceil(ROUND_CEILING), returns_doc="DECIMAL"),
         ],
     )
@@ -405,7 +422,7 @@ def register(registry: FunctionRegistry) -> None:
         [
             ("INT", "INT", lambda x: x),
             ("BIGINT", "BIGINT", lambda x: x),
-            ("DOUBLE", "DOUBLE", lambda x: float(math.floor(x)) if math.isfinite(x) else x),
+            ("DOUBLE", "DOUBLE", _floor_double),
             Overload("DECIMAL", _same, make_impl=_make_floor_ceil(ROUND_FLOOR), returns_doc="DECIMAL"),
         ],
     )
