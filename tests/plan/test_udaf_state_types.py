@@ -1,7 +1,7 @@
 """Each built-in aggregate's state (intermediate) type, as the aggregate store's changelog registers it
 after the required columns (``KSQL_AGG_VARIABLE_<n>``): ksqlDB's UDAF aggregate schemas, from memory of
 its Kudaf/Udaf classes (AverageUdaf, StandardDeviationSampUdaf, CorrelationUdaf, KudafByOffsetUtils,
-TopkKudaf, CountDistinct, HistogramUdaf, ...). The internal encoding of our own stores is private; this type
+TopkKudaf, CountDistinct, Attr, HistogramUdaf, ...). The internal encoding of our own stores is private; this type
 is what a schema-registry value format registers and what DELIMITED refuses when it is not primitive."""
 
 from __future__ import annotations
@@ -34,6 +34,9 @@ CASES = [
     ("CORRELATION(D, L)", "STRUCT<`X_SUM` DOUBLE, `Y_SUM` DOUBLE, `X_SQUARED_SUM` DOUBLE, `Y_SQUARED_SUM` DOUBLE, "
                           "`XY_SUM` DOUBLE, `COUNT` BIGINT>"),
     ("COUNT_DISTINCT(S)", "ARRAY<INTEGER>"),
+    ("ATTR(S)", "ARRAY<STRUCT<`VALUE` STRING, `COUNT` INTEGER>>"),
+    ("ATTR(N)", "ARRAY<STRUCT<`VALUE` DECIMAL(4, 2), `COUNT` INTEGER>>"),
+    ("TOPK(D, S, 2)", "ARRAY<STRUCT<`sort_col` DOUBLE, `col0` STRING>>"),
 ]
 
 

@@ -15,7 +15,6 @@ from ksqlpy.functions.aggregates_sketch import count_distinct_add, count_distinc
 from ksqlpy.types import (
     BIGINT,
     INTEGER,
-    STRING,
     Array,
     Map,
     NullType,
@@ -80,7 +79,10 @@ def _resolve_attr(
             return None
         return next(iter(acc.values()))[0]
 
-    return ResolvedUdaf(t, dict, add, result, undo, merge, Map(STRING, INTEGER))
+    # ksqlDB's state is the list of distinct values with their counts, ARRAY<STRUCT<VALUE t, COUNT INTEGER>>
+    # (from memory of ksqlDB's Attr UDAF, getAggregateSqlType); our store keeps a dict, this type is what a
+    # registry value format registers for the aggregate store
+    return ResolvedUdaf(t, dict, add, result, undo, merge, Array(Struct((("VALUE", t), ("COUNT", INTEGER)))))
 
 
 # ---------------------------------------------------------------------------------------------------------
