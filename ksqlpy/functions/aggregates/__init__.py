@@ -116,9 +116,12 @@ BUILTINS: list[Udaf] = [
          signatures=["LATEST_BY_OFFSET(T val [, BOOLEAN ignoreNulls]) -> T",
                      "LATEST_BY_OFFSET(T val, INT latestN [, BOOLEAN ignoreNulls]) -> ARRAY<T>"]),
     Udaf("STDDEV_SAMP", _resolve_stddev(False),
-         description="Sample variance of the non-NULL values (ksqlDB's STDDEV_SAMP returns the variance).",
+         description="Sample variance of the non-NULL values (ksqlDB's STDDEV_SAMP returns the variance). "
+                     "Over INT or BIGINT the running sum is kept in that type and wraps on overflow, as ksqlDB's.",
          signatures=_sigs("STDDEV_SAMP", [(f"{t} val", "DOUBLE") for t in _NUMERIC])),
-    Udaf("STDDEV_SAMPLE", _resolve_stddev(True), description="Sample standard deviation of the non-NULL values.",
+    Udaf("STDDEV_SAMPLE", _resolve_stddev(True),
+         description="Sample standard deviation of the non-NULL values. Over INT or BIGINT the running sum is kept "
+                     "in that type and wraps on overflow, as ksqlDB's.",
          signatures=_sigs("STDDEV_SAMPLE", [(f"{t} val", "DOUBLE") for t in _NUMERIC])),
     Udaf("CORRELATION", _resolve_correlation,
          description="Pearson correlation of the pairs where both values are non-NULL.",

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 from ksqlpy.functions.aggregates.base import (
@@ -10,6 +11,8 @@ from ksqlpy.functions.aggregates.base import (
     Resolver,
     _is,
     _single,
+    _wrap32,
+    _wrap64,
     reject,
 )
 from ksqlpy.types import (
@@ -29,44 +32,82 @@ def _stddev_init() -> list[Any]:
     return [0, 0.0, 0.0]  # count, sum, sum of squared deviations (m2)
 
 
-def _stddev_add(acc: list[Any], v: Any) -> list[Any]:
-    """Youngs-Cramer update, the formula ksqlDB uses (matches its outputs to the last bit)."""
-    if v is None:
+def _stddev_ops(t: SqlType) -> tuple[Callable[..., Any], Callable[..., Any], Callable[..., Any], Callable[[], Any]]:
+    """add, undo, merge and init of the running moments for the INT, BIGINT or DOUBLE overload.
+
+    ksqlDB's overloads keep SUM in their own type (from memory of StandardDeviationSampUdaf): an INT sum is a
+    Java int and a BIGINT sum a Java long, so they wrap on overflow, and each step's deviation
+    ``value * newCount - (sum + value)`` is long arithmetic (wrapping at 64 bits) turned into a double; the
+    DOUBLE overload (DECIMAL arguments cast to it) is double arithmetic throughout."""
+    if t in (INTEGER, BIGINT):
+        wrap_sum = _wrap32 if t == INTEGER else _wrap64
+
+        def init() -> list[Any]:
+            return [0, 0, 0.0]
+
+        def delta(n: int, s: int, v: int) -> float:
+            return float(_wrap64(_wrap64(v * n) - s))
+
+        def add_sum(a: int, b: int) -> int:
+            return wrap_sum(a + b)
+
+        def sub_sum(a: int, b: int) -> int:
+            return wrap_sum(a - b)
+
+        def num(v: Any) -> Any:
+            return v
+    else:
+        init = _stddev_init
+
+        def delta(n: int, s: float, v: float) -> float:
+            return n * v - s
+
+        def add_sum(a: float, b: float) -> float:
+            return a + b
+
+        def sub_sum(a: float, b: float) -> float:
+            return a - b
+
+        num = float
+
+    def add(acc: list[Any], v: Any) -> list[Any]:
+        """Youngs-Cramer update, the formula ksqlDB uses (matches its outputs to the last bit)."""
+        if v is None:
+            return acc
+        v = num(v)
+        n = acc[0] + 1
+        s = add_sum(acc[1], v)
+        if n > 1:
+            d = delta(n, s, v)
+            acc[2] += d * d / (n * (n - 1))
+        acc[0] = n
+        acc[1] = s
         return acc
-    v = float(v)
-    n = acc[0] + 1
-    s = acc[1] + v
-    if n > 1:
-        t = n * v - s
-        acc[2] += t * t / (n * (n - 1))
-    acc[0] = n
-    acc[1] = s
-    return acc
 
-
-def _stddev_undo(acc: list[Any], v: Any) -> list[Any]:
-    if v is None or acc[0] == 0:
+    def undo(acc: list[Any], v: Any) -> list[Any]:
+        if v is None or acc[0] == 0:
+            return acc
+        v = num(v)
+        n, s = acc[0], acc[1]
+        if n == 1:
+            return init()
+        d = delta(n, s, v)
+        acc[2] -= d * d / (n * (n - 1))
+        acc[0] = n - 1
+        acc[1] = sub_sum(s, v)
         return acc
-    v = float(v)
-    n, s = acc[0], acc[1]
-    if n == 1:
-        return _stddev_init()
-    t = n * v - s
-    acc[2] -= t * t / (n * (n - 1))
-    acc[0] = n - 1
-    acc[1] = s - v
-    return acc
 
+    def merge(a: list[Any], b: list[Any]) -> list[Any]:
+        ca, cb = a[0], b[0]
+        if ca == 0:
+            return list(b)
+        if cb == 0:
+            return list(a)
+        n = ca + cb
+        d = (cb / ca) * float(a[1]) - float(b[1])
+        return [n, add_sum(a[1], b[1]), a[2] + b[2] + (ca / (cb * n)) * d * d]
 
-def _stddev_merge(a: list[Any], b: list[Any]) -> list[Any]:
-    ca, cb = a[0], b[0]
-    if ca == 0:
-        return list(b)
-    if cb == 0:
-        return list(a)
-    n = ca + cb
-    t = (cb / ca) * a[1] - b[1]
-    return [n, a[1] + b[1], a[2] + b[2] + (ca / (cb * n)) * t * t]
+    return add, undo, merge, init
 
 
 def _variance(acc: list[Any]) -> float:
@@ -87,7 +128,8 @@ def _resolve_stddev(sqrt: bool) -> Resolver:
         # overload's type (a DECIMAL argument is cast to DOUBLE); the runtime keeps its own list
         state = Struct((("SUM", t if _is(t, INTEGER, BIGINT) else DOUBLE), ("COUNT", BIGINT), ("M2", DOUBLE)))
         result = _stddev if sqrt else _variance
-        return ResolvedUdaf(DOUBLE, _stddev_init, _stddev_add, result, _stddev_undo, _stddev_merge, state)
+        add, undo, merge, init = _stddev_ops(t)
+        return ResolvedUdaf(DOUBLE, init, add, result, undo, merge, state)
 
     return resolve
 
