@@ -159,7 +159,9 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         emit=query.emit, limit=query.limit,
     )
     plan = analyze_query(rewritten, _Overlay(catalog, virtual), session, sink_name=sink_name, persistent=persistent,
-                         sql=sql, ctx=ctx, base=root, source_columns=frozenset(all_columns), **options)
+                         sql=sql, ctx=ctx, base=root, source_columns=frozenset(all_columns),
+                         partition_by_written=[scope.qualify(p, "PARTITION BY") for p in query.partition_by],
+                         **options)
     printed = printed_join_query(query, scope, leaves, keys, [name for _, name in plan.project.printed])
     if printed is not None:
         plan.project.printed, plan.project.printed_from = printed

@@ -107,14 +107,17 @@ IMPLICIT_GROUP = exp.Literal.string("")
 def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None,
                   persistent: bool, sql: str = "", sink_timestamp: str | None = None,
                   ctx: BindContext | None = None, pull: bool = False, implicit_group: bool = False,
-                  base: Join | None = None, source_columns: frozenset[str] = frozenset()) -> Sink:
+                  base: Join | None = None, source_columns: frozenset[str] = frozenset(),
+                  partition_by_written: list[exp.Expression] | None = None) -> Sink:
     """The logical plan of ``query`` (``ksqlpy.plan.logical``). ``catalog``: the sources; ``session``: the
     engine's functions, the statement's properties, custom types; ``pull``: a pull query; ``base``: the
     join the query reads (its FROM clause analysed by ``analysis.joins``, whose result ``catalog`` shows as
     a source). Expression errors follow ksqlDB's stages: typing errors as each clause is planned,
     code-generation errors (held in ``ctx``) once every clause is typed. ``implicit_group``: a push query,
     where aggregates without GROUP BY make one group of the whole input (ksqlDB's
-    ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error."""
+    ``Analyzer.addDummyGroupbyForUdafs``); elsewhere they are an error. ``partition_by_written``: a join's
+    PARTITION BY expressions qualified by their sources, as messages name them (``query`` has them over the
+    joined row's columns)."""
     sources = [catalog.source(r.name) for r in [query.source, *(j.right for j in query.joins)]]
     if base is None and all(sources):
         # ksqlDB's sanitizer, once its DataSourceExtractor has found every source (an unknown one is
@@ -127,7 +130,7 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
     kind = QueryKind.PERSISTENT if persistent else QueryKind.PULL if pull else QueryKind.PUSH
     plan = _analyze(query, catalog, session, sink_name=sink_name, kind=kind, sql=sql,
                     sink_timestamp=sink_timestamp, ctx=ctx, base=base, implicit_group=implicit_group,
-                    source_columns=source_columns)
+                    source_columns=source_columns, partition_by_written=partition_by_written)
     agg = plan.find(Aggregate)
     rejections.check_emit_final(query, agg is not None and agg.window is not None, session.properties)
     ctx.check()
@@ -138,7 +141,8 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
 
 def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None, kind: QueryKind,
              sql: str, sink_timestamp: str | None, ctx: BindContext, base: Join | None,
-             implicit_group: bool = False, source_columns: frozenset[str] = frozenset()) -> Sink:
+             implicit_group: bool = False, source_columns: frozenset[str] = frozenset(),
+             partition_by_written: list[exp.Expression] | None = None) -> Sink:
     persistent = kind is QueryKind.PERSISTENT
     source = catalog.source(query.source.name)
     if source is None:
@@ -334,7 +338,10 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             else:  # named as written in GROUP BY, not by the generated key column names
                 missing = [g for i, g in enumerate(query.group_by) if i not in used_keys]
             if rekey is not None:
-                missing = [qualified(x, alias) for x in rekey_written]
+                # ksqlDB's UserRepartitionNode names its original (sanitized) expressions, not the ones
+                # rewritten over a join's columns
+                missing = (partition_by_written if partition_by_written is not None
+                           else [qualified(x, alias) for x in rekey_written])
             _missing_key_error(sink_name, missing, aggregation is not None, rekey is not None)
         if not value_cols:
             raise KsqlStatementError("The projection contains no value columns.")
