@@ -226,9 +226,14 @@ class Session:
         stmt = self._parse_one(text)
         name, value = stmt.name, stmt.value
         self.backend.validate_property(name)
+        from ksqlpy.engine import property_names as N
         from ksqlpy.engine.property_values import check_property
         from ksqlpy.errors import KsqlError
 
+        if not N.recognized(name):
+            # the server's /is_valid_property consults only its denylist; ksqlDB's CLI (LocalProperties,
+            # a strict ConfigResolver) refuses a name it cannot place
+            raise BackendError(N.not_recognizable(name), statement=text)
         try:
             check_property(name, value)  # ksqlDB's CLI refuses such values when they are set
         except KsqlError as e:

@@ -57,7 +57,7 @@ from ksqlpy.server.models import (
     parse_body,
 )
 from ksqlpy.server.produces import ProducesMiddleware
-from ksqlpy.server.properties import check_property
+from ksqlpy.server.properties import check_valid_property
 from ksqlpy.server.routing import request_properties, source_hosts_header
 from ksqlpy.server.streaming import (
     DELIMITED,
@@ -273,7 +273,8 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
 
     @app.get("/is_valid_property/{property}", tags=["info"])
     async def is_valid_property(property: str) -> Response:
-        check_property(property, ctx.denied)
+        shared = as_bool(resolve("ksql.runtime.feature.shared.enabled", ctx.config.properties, {}, default="false"))
+        check_valid_property(property, ctx.denied, shared)
         return KsqlJSONResponse(True)
 
     @app.get("/status", tags=["status"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ksqlpy.engine import property_names as N
+from ksqlpy.engine.config import canonical
 from ksqlpy.engine.property_values import check_property as check_value
 from ksqlpy.errors import KsqlError
 from ksqlpy.server.errors import bad_request
@@ -24,6 +25,18 @@ def check_property(name: str, denied: set[str]) -> None:
         raise bad_request(N.denied([name]))
     if not N.recognized(name):
         raise bad_request(N.not_recognizable(name))
+
+
+def check_valid_property(name: str, denied: set[str], shared_runtimes: bool) -> None:
+    """``GET /is_valid_property/<name>`` (from memory of ksqlDB's KsqlResource.isValidProperty): only the
+    server's denylist is consulted - an unknown name is valid there (the request carrying it is refused
+    later) - and, with shared runtimes on, a property that is not query-level is refused too."""
+    if N.is_denied(name, denied):
+        raise bad_request(N.denied([name]))
+    if shared_runtimes and canonical(name) not in N.QUERY_LEVEL:
+        raise bad_request(f"When shared runtimes are enabled, the config {{{name}=}} can only be set for the "
+                          "entire cluster and all queries currently running in it, and not configurable for "
+                          "individual queries. Please use ALTER SYSTEM to change this config for all queries.")
 
 
 def check_overrides(props: dict[str, Any], denied: set[str]) -> dict[str, Any]:

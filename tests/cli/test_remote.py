@@ -106,6 +106,15 @@ def test_rejected_property(backend: RemoteBackend) -> None:
     assert session.properties == {}
 
 
+def test_unknown_property_the_server_accepts(backend: RemoteBackend, server: FakeServer) -> None:
+    """/is_valid_property consults only the server's denylist; the CLI itself refuses a name it cannot place."""
+    session, _, err = session_for(backend)
+    assert not session.run_entry("SET 'ksql.foo.bar'='1';")
+    assert ("/is_valid_property/ksql.foo.bar", None) in server.requests
+    assert "Not recognizable as ksql, streams, consumer, or producer property: 'ksql.foo.bar'" in err.getvalue()
+    assert session.properties == {}
+
+
 def test_error_envelope_with_position(backend: RemoteBackend) -> None:
     session, _, err = session_for(backend)
     # SELEC is not SELECT: it goes to /ksql, which answers with a statement_error

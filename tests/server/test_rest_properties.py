@@ -122,8 +122,16 @@ def test_unknown_denylisted_and_invalid_overrides(c: httpx.Client) -> None:
     for name in ("ksql.foo.bar", "ksql.query.pull.nope"):
         r = c.post("/ksql", json={"ksql": f"SET '{name}'='1'; SHOW STREAMS;"})
         assert (r.status_code, r.json()["message"]) == (400, f"Unknown property: {name}")
-    for name in ("num.stream.threads", "ksql.streams.num.stream.threads", "ksql.foo.bar"):
-        assert c.get(f"/is_valid_property/{name}").status_code == 400
+    for name in ("num.stream.threads", "ksql.streams.num.stream.threads"):
+        r = c.get(f"/is_valid_property/{name}")
+        assert (r.status_code, r.json()) == (400, {"@type": "generic_error", "error_code": 40000, "message": (
+            "One or more properties overrides set locally are prohibited by the KSQL server denylist (use UNSET "
+            f"to reset their default value): [{name}]")})
+    # /is_valid_property consults only the denylist: a name no config defines is valid there (the request that
+    # then carries it is refused, and the CLI refuses to SET it)
+    for name in ("ksql.foo.bar", "not.a.property", "ksql.query.pull.nope"):
+        r = c.get(f"/is_valid_property/{name}")
+        assert (r.status_code, r.json()) == (200, True)
     for name in ("ksql.nested.error.set.null", "ksql.functions.collect_set.limit", "ksql.any.key.name.enabled",
                  "ksql.string.case.config.toggle", "ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__"):
         assert c.get(f"/is_valid_property/{name}").json() is True
@@ -155,3 +163,24 @@ def test_defined_names_are_accepted_as_overrides_and_by_set(c: httpx.Client, nam
         assert "Not recognizable" not in r.text, (path, r.text)
     r = c.post("/ksql", json={"ksql": f"SET '{name}'='{value}'; SHOW STREAMS;"})
     assert r.status_code == 200, r.text
+
+
+def test_is_valid_property_with_shared_runtimes(tmp_path: Any) -> None:
+    """With shared runtimes on, /is_valid_property refuses a property that is not query-level (it can only be
+    set for the whole cluster) and still accepts the query-level ones (from memory of ksqlDB's
+    KsqlResource.isValidProperty)."""
+    proc = ServerProcess(str(tmp_path), {"ksql.runtime.feature.shared.enabled": "true"})
+    proc.start()
+    try:
+        with httpx.Client(base_url=proc.url, timeout=20) as c:
+            for name in ("auto.offset.reset", "ksql.streams.auto.offset.reset", "ksql.query.pull.table.scan.enabled"):
+                assert (c.get(f"/is_valid_property/{name}").json()) is True
+            for name in ("ksql.any.key.name.enabled", "num.stream.threads", "ksql.foo.bar"):
+                r = c.get(f"/is_valid_property/{name}")
+                assert r.status_code == 400
+                assert r.json() == {"@type": "generic_error", "error_code": 40000, "message": (
+                    f"When shared runtimes are enabled, the config {{{name}=}} can only be set for the entire "
+                    "cluster and all queries currently running in it, and not configurable for individual "
+                    "queries. Please use ALTER SYSTEM to change this config for all queries.")}
+    finally:
+        proc.stop()
