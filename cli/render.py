@@ -309,10 +309,16 @@ def query_description(d: dict[str, Any]) -> list[str]:
 
 
 def _describe_function(e: dict[str, Any]) -> list[str]:
-    out = [labelled("Name", e.get("name")), labelled("Author", e.get("author", "")),
-           labelled("Version", e.get("version", "")), labelled("Overview", e.get("description", "")),
-           labelled("Type", e.get("type", "")), labelled("Jar", e.get("path", "")),
-           labelled("Variations", "")]
+    # ksqlDB's Console.printFunctionDescription: labels padded to 12; Author, Version and Overview only when
+    # they say something (a built-in has no version)
+    def line(label: str, value: Any) -> str:
+        return f"{label:<12}: {'' if value is None else value}"
+
+    out = [line("Name", str(e.get("name") or "").upper())]
+    for label, key in (("Author", "author"), ("Version", "version"), ("Overview", "description")):
+        if str(e.get(key) or "").strip():
+            out.append(line(label, str(e[key]).strip()))
+    out += [line("Type", e.get("type", "")), line("Jar", e.get("path", "")), line("Variations", "")]
     for v in e.get("functions") or []:
         args = ", ".join(f"{a.get('name')} {a.get('type')}".strip() for a in v.get("arguments") or [])
         description = str(v.get("description") or "")

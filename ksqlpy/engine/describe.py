@@ -89,7 +89,9 @@ def describe_function(reg: FunctionRegistry, name: str) -> dict[str, Any]:
     kind = "SCALAR" if name in reg.scalars else ("AGGREGATE" if name in reg.aggregates else "TABLE")
     variations = [{"arguments": v.arguments, "returnType": v.return_type, "description": v.description}
                   for v in fn.variations()]
-    author = fn.author or ("ksqlpy" if fn.path == "internal" else "")  # a user function says its own
+    # a built-in is written by "Confluent" (ksqlDB's built-in UDFs say author = KsqlConstants.CONFLUENT_AUTHOR
+    # and no version); a user function says its own author and version, "" if it gives none
+    author = fn.author or ("Confluent" if fn.path == "internal" else "")
     return {"name": name, "description": fn.description, "author": author, "version": fn.version,
             "path": fn.path, "type": kind, "functions": variations}
 

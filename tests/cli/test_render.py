@@ -124,6 +124,18 @@ def test_describe_function_lists_argument_descriptions() -> None:
     assert lines[i + 1:] == ["\tReturns     : STRING", "\tDescription : d", "\tstr         : The source string."]
 
 
+def test_describe_function_header() -> None:
+    """ksqlDB's Console.printFunctionDescription: labels padded to 12, Author / Version / Overview printed only
+    when the entity says something."""
+    e = {"@type": "describe_function", "name": "substring", "author": "Confluent", "version": "",
+         "description": "Substrings.", "path": "internal", "type": "SCALAR", "functions": []}
+    assert R.entity_lines(e) == ["Name        : SUBSTRING", "Author      : Confluent", "Overview    : Substrings.",
+                                 "Type        : SCALAR", "Jar         : internal", "Variations  : "]
+    e.update(author=" ", version="1.2", description="")
+    assert R.entity_lines(e) == ["Name        : SUBSTRING", "Version     : 1.2", "Type        : SCALAR",
+                                 "Jar         : internal", "Variations  : "]
+
+
 def test_unknown_entities_print_as_json() -> None:
     lines = R.entity_lines({"@type": "something_new", "x": 1})
     assert json.loads("\n".join(lines)) == {"@type": "something_new", "x": 1}

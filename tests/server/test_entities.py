@@ -291,6 +291,8 @@ def test_functions(client: TestClient) -> None:
                          "type", "functions"}
     assert (abs_["@type"], abs_["name"], abs_["type"], abs_["path"]) == ("describe_function", "ABS", "SCALAR",
                                                                          "internal")
+    # a built-in's author is Confluent, its version empty (ksqlDB's KsqlConstants.CONFLUENT_AUTHOR)
+    assert (abs_["author"], abs_["version"]) == ("Confluent", "")
     first = abs_["functions"][0]
     assert set(first) == {"arguments", "returnType", "description"}
     assert first["arguments"] == [{"name": "val", "type": "INT", "description": "The value to take the absolute value of",
