@@ -445,25 +445,33 @@ def _connector_lines(e: dict[str, Any]) -> list[str]:
     if t == "drop_connector":
         return table(["Message"], [(f'Dropped connector "{e.get("connectorName")}"',)])
     if t == "connector_list":
+        # ksqlDB's ConnectorListTableBuilder: no type is UNKNOWN, no class or state an empty cell
         return table(["Connector Name", "Type", "Class", "Status"],
-                     [(c.get("name"), str(c.get("type") or "").upper(), c.get("className"), c.get("state"))
-                      for c in e.get("connectors") or []])
+                     [(c.get("name"), str(c.get("type") or "unknown").upper(), c.get("className") or "",
+                       c.get("state") or "") for c in e.get("connectors") or []])
     if t == "connector_plugins_list":
         return table(["Class", "Type", "Version"],
                      [(c.get("className"), str(c.get("type") or "").upper(), c.get("version"))
                       for c in e.get("connectorsPlugins") or []])
     status = e.get("status") or {}
     connector = status.get("connector") or {}
+    # ksqlDB's Console.printConnectorDescription: the connector's trace when it has one, then (each when
+    # not empty) the tasks, the ksql sources over its topics and its topics
     out = [labelled("Name", status.get("name", "")), labelled("Class", e.get("connectorClass", "")),
            labelled("Type", str(status.get("type", "")).lower()), labelled("State", connector.get("state", "")),
-           labelled("WorkerId", connector.get("worker_id", "")), ""]
+           labelled("WorkerId", connector.get("worker_id", ""))]
+    if connector.get("trace"):
+        out.append(labelled("Trace", connector["trace"]))
     tasks = status.get("tasks") or []
     if tasks:
-        out += table(["Task ID", "State", "Error Trace"],
-                     [(task.get("id"), task.get("state"), task.get("trace", "")) for task in tasks]) + [""]
+        out += [""] + table(["Task ID", "State", "Error Trace"],
+                            [(task.get("id"), task.get("state"), task.get("trace") or "") for task in tasks])
     sources = e.get("sources") or []
     if sources:
-        out += table(["Related Topics"], [(s,) for s in e.get("topics") or []])
+        out += [""] + table(["KSQL Source Name", "Kafka Topic", "Type"],
+                            [(s.get("name"), s.get("topic"), s.get("type")) for s in sources])
+    if e.get("topics"):
+        out += [""] + table(["Related Topics"], [(t,) for t in e["topics"]])
     return out
 
 

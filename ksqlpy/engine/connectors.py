@@ -219,11 +219,24 @@ def describe_connector(engine: Engine, stmt: A.Describe) -> StatementResult:
             raise ConnectorStatementError(f"Failed to query connector: Connector {name} not found", 404) from None
         raise _failed("Failed to query connector", e) from None
     config = info.get("config") or {}
-    topics = [t.strip() for t in str(config.get("topics", "")).split(",") if t.strip()]
+    # the topics the connector uses, as Connect tracks them (GET /connectors/<name>/topics answers
+    # {"<name>": {"topics": [...]}}); Connect failing to list them is a warning and no topics (from memory
+    # of ksqlDB's DescribeConnectorExecutor)
+    warnings: list[str] = []
+    try:
+        listed = call(base, "GET", _path(name) + "/topics") or {}
+        entry = listed.get(name) if isinstance(listed, dict) else None
+        topics = [str(t) for t in ((entry or {}).get("topics") or [])] if isinstance(entry, dict) else []
+    except ConnectError as e:
+        topics = []
+        warnings.append(f"Could not list related topics due to error: {e.message}")
+    except ValueError:  # an answer that is no JSON
+        topics = []
+        warnings.append("Could not list related topics due to error: the answer was not JSON")
     sources = [describe_source(engine, s, False) for s in engine.catalog.sources() if s.topic in topics]
     return StatementResult("connector_description", stmt.text, data={
         "connectorClass": config.get("connector.class"), "status": status, "sources": sources,
-        "topics": topics, "errors": []})
+        "topics": topics, "errors": []}, warnings=warnings)
 
 
 def _status(base: str, name: str) -> dict[str, Any] | None:

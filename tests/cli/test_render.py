@@ -136,6 +136,22 @@ def test_describe_function_header() -> None:
                                  "Jar         : internal", "Variations  : "]
 
 
+def test_connector_description() -> None:
+    """ksqlDB's Console.printConnectorDescription: the trace when the connector has one; tasks, sources and
+    topics each a table when not empty (the topics whether or not a source reads them)."""
+    e = {"@type": "connector_description", "connectorClass": "io.x.Sink", "sources": [], "topics": ["t1"],
+         "status": {"name": "C", "type": "sink", "tasks": [],
+                    "connector": {"state": "FAILED", "worker_id": "w:8083", "trace": "boom"}}}
+    assert R.entity_lines(e) == [
+        "Name                 : C", "Class                : io.x.Sink", "Type                 : sink",
+        "State                : FAILED", "WorkerId             : w:8083", "Trace                : boom", "",
+        " Related Topics", "----------------", " t1", "----------------"]
+    e["topics"] = []
+    e["status"]["tasks"] = [{"id": 0, "state": "RUNNING", "worker_id": "w:8083"}]
+    assert R.entity_lines(e)[-4:] == [" Task ID | State   | Error Trace", "-" * 33,
+                                      " 0       | RUNNING |", "-" * 33]
+
+
 def test_unknown_entities_print_as_json() -> None:
     lines = R.entity_lines({"@type": "something_new", "x": 1})
     assert json.loads("\n".join(lines)) == {"@type": "something_new", "x": 1}

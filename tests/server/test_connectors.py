@@ -26,6 +26,7 @@ class FakeConnect(BaseHTTPRequestHandler):
     connectors: dict[str, dict[str, Any]] = {}
     calls: list[tuple[str, str, Any]] = []
     listed_only: set[str] = set()            # listed by /connectors, but describing them fails (500)
+    topics_fail: set[str] = set()            # /connectors/{name}/topics fails (500)
     states: dict[str, tuple[str, list[str]]] = {}  # connector state and its tasks' states (default RUNNING, [RUNNING])
 
     def log_message(self, *args: Any) -> None:
@@ -52,6 +53,11 @@ class FakeConnect(BaseHTTPRequestHandler):
             c = self.connectors.get(parts[1])
             if c is None:
                 return self._send(404, {"error_code": 404, "message": f"Connector {parts[1]} not found"})
+            if len(parts) == 3 and parts[2] == "topics":  # the topics Connect tracked the connector using
+                if parts[1] in self.topics_fail:
+                    return self._send(500, {"error_code": 500, "message": "Topic tracking is disabled."})
+                used = c["config"].get("topics") or c["config"].get("topic") or ""
+                return self._send(200, {parts[1]: {"topics": [t for t in used.split(",") if t]}})
             if len(parts) == 3 and parts[2] == "status":
                 state, tasks = self.states.get(parts[1], ("RUNNING", ["RUNNING"]))
                 return self._send(200, {"name": parts[1], "connector": {"state": state, "worker_id": "w:8083"},
@@ -164,7 +170,21 @@ def test_connector_statements_go_to_connect(with_connect: ServerProcess) -> None
     assert "RUNNING (1/1 tasks RUNNING)" in shown
     assert "Created connector files" in "\n".join(entity_lines(created))
     assert "io.example.FileSource" in "\n".join(entity_lines(plugins))
-    assert "Related Topics" in "\n".join(entity_lines(described))
+    lines = entity_lines(described)
+    i = lines.index(" KSQL Source Name | Kafka Topic | Type")
+    assert lines[i + 2] == " LINES_S          | lines       | STREAM"
+    i = lines.index(" Related Topics")
+    assert lines[i + 2] == " lines"
+    # Connect failing to list the topics: no topics, no sources, a warning
+    FakeConnect.topics_fail.add("OUT_SINK")
+    try:
+        failed = _ksql(with_connect, "DESCRIBE CONNECTOR out_sink;").json()[0]
+    finally:
+        FakeConnect.topics_fail.clear()
+    assert (failed["topics"], failed["sources"]) == ([], [])
+    assert failed["warnings"] == [{"message": "Could not list related topics due to error: Topic tracking is "
+                                              "disabled."}]
+    assert "Related Topics" not in "\n".join(entity_lines(failed))
     dropped = _ksql(with_connect, "DROP CONNECTOR `files`;").json()[0]
     assert 'Dropped connector "files"' in "\n".join(entity_lines(dropped))
     assert dropped["@type"] == "drop_connector" and dropped["connectorName"] == "files"
@@ -205,6 +225,11 @@ def test_show_connectors_summarizes_states_and_warns_of_what_it_cannot_describe(
         sinks = _ksql(with_connect, "SHOW SINK CONNECTORS;").json()[0]
         assert [c["name"] for c in sinks["connectors"]] == ["b_sink", "d_sink"]  # no unknown row in a scope
         assert sinks["warnings"] == listed["warnings"]
+        # the shell: an unknown connector's type is UNKNOWN, its class and state empty cells
+        from ksqlpy.cli.render import entity_lines
+
+        row = entity_lines(listed)[-2]
+        assert [c.strip() for c in row.split("|")] == ["e_gone", "UNKNOWN", "", ""]
     finally:
         FakeConnect.states.clear()
         FakeConnect.listed_only.clear()
