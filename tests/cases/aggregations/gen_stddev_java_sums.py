@@ -3,7 +3,9 @@ the argument's Java type, so it wraps on overflow, and each step's deviation ``v
 Java long arithmetic (wrapping at 64 bits) turned into a double (from memory of ksqlDB's
 StandardDeviationSampUdaf: aggregate schema STRUCT<SUM integer|bigint, COUNT bigint, M2 double>, the
 Youngs-Cramer update ``M2 += delta^2 / (newCount * (newCount - 1))``). Values near the type's limits show it:
-summed as doubles the results differ. A table source undoes a row by the inverse step.
+summed as doubles the results differ. A table source undoes a row by the inverse step. AVG over INT and
+BIGINT keeps its SUM the same way (STRUCT<SUM integer|bigint, COUNT bigint>, from memory of ksqlDB's
+AverageUdaf): the average is the wrapped sum divided by the count.
 
 Run ``python tests/cases/aggregations/gen_stddev_java_sums.py`` after changing this file.
 """
@@ -49,6 +51,8 @@ class Moments:
         self.n, self.s = self.n - 1, wrap(self.s - v, self.bits)
 
     def result(self, fn: str) -> float:
+        if fn == "AVG":
+            return self.s / self.n if self.n else 0.0
         var = self.m2 / (self.n - 1) if self.n > 1 else 0.0
         return var if fn == "STDDEV_SAMP" else math.sqrt(max(var, 0.0))
 
@@ -109,7 +113,7 @@ def table_case(fn: str, bits: int) -> dict[str, Any]:
 
 def main() -> None:
     tests = []
-    for fn in ("STDDEV_SAMP", "STDDEV_SAMPLE"):
+    for fn in ("STDDEV_SAMP", "STDDEV_SAMPLE", "AVG"):
         for bits in (32, 64):
             tests.append(stream_case(fn, bits))
             tests.append(table_case(fn, bits))
