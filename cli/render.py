@@ -372,7 +372,10 @@ def entity_lines(e: dict[str, Any], session_properties: dict[str, Any] | None = 
     if t == "queries":
         rows = []
         for q in e.get("queries") or []:
-            status = q.get("state") or ", ".join(f"{k}:{v}" for k, v in (q.get("statusCount") or {}).items())
+            # ksqlDB's QueriesTableBuilder prints the status count (STATE:hosts, as its docs show RUNNING:1);
+            # an entity without one falls back to its state
+            counts = [f"{k}:{v}" for k, v in (q.get("statusCount") or {}).items() if v]
+            status = ",".join(counts) or q.get("state") or ""
             rows.append((q.get("id"), q.get("queryType", ""), status, ",".join(q.get("sinks") or []),
                          ",".join(q.get("sinkKafkaTopics") or []), " ".join(str(q.get("queryString", "")).split())))
         return table(["Query ID", "Query Type", "Status", "Sink Name", "Sink Kafka Topic", "Query String"], rows) + [

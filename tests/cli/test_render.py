@@ -81,6 +81,9 @@ def test_streams_and_queries() -> None:
                                           "queryString": "CREATE STREAM S2\n AS SELECT * FROM S;"}]}
     text = "\n".join(R.entity_lines(q))
     assert "CSAS_S2_0" in text and "CREATE STREAM S2 AS SELECT * FROM S;" in text
+    # the Status column is the status count (ksqlDB's docs: RUNNING:1), states with no host left out
+    q["queries"][0]["statusCount"] = {"RUNNING": 1, "ERROR": 0}
+    assert [c.strip() for c in R.entity_lines(q)[2].split("|")][:3] == ["CSAS_S2_0", "PERSISTENT", "RUNNING:1"]
 
 
 def test_describe_source() -> None:
