@@ -233,11 +233,11 @@ def source_description(d: dict[str, Any]) -> list[str]:
             out += _queries_block(f"Queries that read from this {kind}", d["readQueries"])
         if d.get("writeQueries"):
             out += _queries_block(f"Queries that write from this {kind}", d["writeQueries"])
-        stats, errors = d.get("statistics"), d.get("errorStats")
-        if stats or errors:
-            out += ["", "Local runtime statistics", "------------------------"]
-            out += [str(x) for x in (stats, errors) if x]
-            out.append(f"(Statistics of the local KSQL server interaction with the Kafka topic {d.get('topic')})")
+        # ksqlDB's Console prints the block for every extended description: the statistics line and the
+        # error statistics line as the server wrote them (empty lines when no query uses the source)
+        out += ["", "Local runtime statistics", "------------------------",
+                str(d.get("statistics") or ""), str(d.get("errorStats") or ""),
+                f"(Statistics of the local KSQL server interaction with the Kafka topic {d.get('topic')})"]
         out += _offset_summaries(d.get("queryOffsetSummaries") or [])
     else:
         out.append("For runtime statistics and query details run: DESCRIBE <Stream,Table> EXTENDED;")

@@ -102,6 +102,20 @@ def test_describe_source() -> None:
     assert text.endswith("DESCRIBE <Stream,Table> EXTENDED;")
 
 
+def test_describe_extended_always_prints_the_statistics_block() -> None:
+    """ksqlDB's Console: every extended description has the local runtime statistics block, the statistics
+    and error statistics lines empty when no query uses the source."""
+    d = {"name": "S", "type": "STREAM", "extended": True, "topic": "s", "partitions": 1, "replication": 1,
+         "statement": "CREATE STREAM S ...;", "keyFormat": "KAFKA", "valueFormat": "JSON", "statistics": "",
+         "errorStats": "", "fields": [{"name": "V", "schema": {"type": "STRING"}}]}
+    lines = R.entity_lines({"@type": "sourceDescription", "sourceDescription": d})
+    assert lines[-6:] == ["", "Local runtime statistics", "------------------------", "", "",
+                          "(Statistics of the local KSQL server interaction with the Kafka topic s)"]
+    d.update(statistics="messages-per-sec:      0.10", errorStats=" failed-messages:         0")
+    lines = R.entity_lines({"@type": "sourceDescription", "sourceDescription": d})
+    assert lines[-3:-1] == ["messages-per-sec:      0.10", " failed-messages:         0"]
+
+
 def test_properties_mark_session_overrides() -> None:
     e = {"@type": "properties", "properties": [{"name": "auto.offset.reset", "scope": "KSQL", "value": "earliest"},
                                                {"name": "ksql.service.id", "scope": "KSQL", "value": "x"}]}
