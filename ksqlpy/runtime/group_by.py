@@ -18,6 +18,7 @@ from typing import Any
 from ksqlpy.expr.failures import GroupBySite
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.codegen import StageSpec, build_stateless
+from ksqlpy.plan.logical import ColumnRole
 from ksqlpy.plan.topology import GroupStage
 from ksqlpy.runtime.aggregator import encode_key
 from ksqlpy.runtime.processing_log import ProcessingLog
@@ -47,6 +48,8 @@ class Grouper:
         self.query_id = query_id
         self.table = stage.table
         self.n_source_keys = stage.source_keys
+        # where a stored source row from before the source gained value columns reads them as NULL
+        self.values_end = sum(1 for c in stage.input_schema.columns if c.role in (ColumnRole.KEY, ColumnRole.VALUE))
         self.kv = kv
         if self.table and kv is None:
             raise ValueError("a table-source aggregation needs a store for the previous rows")
@@ -63,6 +66,13 @@ class Grouper:
         def err(i: int, what: object, e: BaseException) -> None:
             self.plog.expression_error(self.query_id, what, e, d.rows[i], step="GroupBy")
             if failed is not None and isinstance(what, GroupBySite):
+                failed[what.index] += 1
+        return err
+
+    def _row_err(self, row: tuple, failed: Counter[int]) -> Any:
+        def err(_i: int, what: object, e: BaseException) -> None:
+            self.plog.expression_error(self.query_id, what, e, row, step="GroupBy")
+            if isinstance(what, GroupBySite):
                 failed[what.index] += 1
         return err
 
@@ -91,29 +101,61 @@ class Grouper:
                 self._excluded(item[0], failed)
         return keep
 
+    def _evaluate(self, row: tuple, ts: int, partition: int, offset: int, headers: Any, err: Any,
+                  failed: Counter[int]) -> tuple | None:
+        """One table row through WHERE, the group key and the arguments: its item, or None when it does not
+        pass the WHERE, an expression failed it out, or its group key has a NULL column (logged)."""
+        got: list[tuple] = []
+        self.pre([row], [ts], [partition], [offset], [headers], [False], got, err)
+        if got and not self._excluded(got[0][0], failed, row):
+            return got[0]
+        return None
+
+    def _fit(self, before: tuple, width: int) -> tuple:
+        """A previous row stored before the source gained value columns (a replaced query) reads them as
+        NULL (``materialize.InputRowStore``'s rule)."""
+        short = width - len(before)
+        if short <= 0:
+            return before
+        at = self.values_end - short
+        return (*before[:at], *(None,) * short, *before[at:])
+
     def _table(self, d: DecodedBatch) -> list[tuple]:
+        """ksqlDB's table aggregation (Kafka Streams' KTableFilter and KTableRepartitionMap over a
+        materialized source sending old values): each record's new row and its key's previous source row
+        both go through WHERE, the group key and the arguments - the new row first, the previous one at the
+        ROWTIME of the record being processed, with its own ROWOFFSET (``stateless.filter_with_previous``'s
+        rule) - and the previous row's contribution is taken back only if it passes now, the new row's added
+        only if it passes. So a previous row that passed when it came but fails at the new record's ROWTIME
+        is never taken back.
+
+        The store keeps per source key its row and offset as read (whether or not it passed), with the
+        group key and arguments it contributed (None: none) - which placing the store's entries reads. An
+        entry written before the rows were kept (``(group key, arguments)``) is taken back as stored."""
         kv = self.kv
         assert kv is not None
         items: list[tuple] = []
         failed: Counter[int] = Counter()
-        err = self._err(d, failed)
         nk = self.n_source_keys
         for i, row in enumerate(d.rows):
-            ts = d.timestamps[i]
+            ts, part, hd = d.timestamps[i], d.partitions[i], d.headers[i]
             skb = SOURCE_PREFIX + encode_key(row[:nk])
-            previous = kv.get(skb)
+            stored = kv.get(skb)
             new = None
             if not d.tombstones[i]:
-                got: list[tuple] = []
-                self.pre([row], [ts], [d.partitions[i]], [d.offsets[i]], [d.headers[i]], [False], got,
-                         lambda _i, what, e, i=i: err(i, what, e))
-                if got and not self._excluded(got[0][0], failed, row):
-                    new = got[0]
-            if new is not None:
-                kv.put(skb, (new[0], new[1]))
-            elif previous is not None:
+                new = self._evaluate(row, ts, part, d.offsets[i], hd, self._row_err(row, failed), failed)
+            previous = None
+            if stored is not None:
+                if len(stored) == 2:
+                    previous = stored
+                else:
+                    before = self._fit(stored[2], len(row))
+                    previous = self._evaluate(before, ts, part, stored[3], hd, self._row_err(before, failed),
+                                              failed)
+            if not d.tombstones[i]:
+                kv.put(skb, (*(new[:2] if new is not None else (None, None)), row, d.offsets[i]))
+            elif stored is not None:
                 kv.delete(skb)
-            hd = d.headers[i]
             if previous is not None and new is not None and previous[0] == new[0]:
                 items.append((new[0], new[1], previous[1], ts, hd))
                 continue

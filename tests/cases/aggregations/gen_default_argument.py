@@ -59,11 +59,13 @@ def _stream_cases() -> list[dict[str, Any]]:
 
 
 def _table_case() -> dict[str, Any]:
-    """A table's aggregation undoes the old row's ROWTIME when the row changes."""
+    """A table's aggregation takes back the old row's arguments computed when the row changes: its ROWTIME is
+    the update's (ksqlDB computes the old value through the source's transformValues with the timestamp of the
+    record being processed - ``runtime.group_by``; the same rule as a table WHERE's previous row)."""
     rows = [(1, 10), (2, 20), (1, 30)]  # (key, timestamp): key 1 updated at 30
-    sums = [10, 30, 50]  # group 7: 10; +20; -10 +30
+    sums = [10, 30, 30]  # group 7: 10; +20; -30 +30
     return {
-        "name": "SUM(*) over a table: the old row's ROWTIME is taken back",
+        "name": "SUM(*) over a table: an update takes back the old row at the update's ROWTIME",
         "statements": [TABLE, "CREATE TABLE O AS SELECT 7 AS G, SUM(*) AS R FROM T GROUP BY 7;"],
         "inputs": [{"topic": "t", "key": k, "value": {"V": 0}, "timestamp": ts} for k, ts in rows],
         "outputs": [{"topic": "O", "key": 7, "value": {"R": r}, "timestamp": ts}
