@@ -92,10 +92,15 @@ def _decoder(columns: list[tuple[str, SqlType]], keys: list[str]) -> msgspec.jso
 
 class FastRows:
     """``fast(datas) -> rows | None``: the batch's rows as tuples, or None when the generic reader
-    must decode it (see the module docstring for when)."""
+    must decode it (see the module docstring for when).
 
-    def __init__(self, decoders: list[msgspec.json.Decoder]) -> None:
-        self.decoders = decoders
+    The msgspec decoders (a struct type each, ~0.25 ms) are built on the first batch: a serde is made
+    for every source and sink a query touches, most of them never read."""
+
+    def __init__(self, columns: list[tuple[str, SqlType]], layouts: list[list[str]]) -> None:
+        self.columns = columns
+        self.layouts = layouts
+        self._decoders: list[msgspec.json.Decoder] | None = None
         self.skip = 0  # batches left to hand straight to the generic reader
         self.backoff = 1
 
@@ -106,6 +111,17 @@ class FastRows:
         """The batch as msgspec structs (field ``f<i>`` is column i), or None as for rows: a reader that
         builds only the columns a stage reads (``ksqlpy.plan.column_rows``)."""
         return self._decode(datas, False)
+
+    @property
+    def decoders(self) -> list[msgspec.json.Decoder]:
+        decs = self._decoders
+        if decs is None:
+            decs = self._decoders = [_decoder(self.columns, keys) for keys in self.layouts]
+        return decs
+
+    @decoders.setter
+    def decoders(self, decs: list[msgspec.json.Decoder]) -> None:
+        self._decoders = decs
 
     def _decode(self, datas: Sequence[bytes | None], as_rows: bool) -> list | None:
         if self.skip:
@@ -142,7 +158,7 @@ def fast_rows(columns: list[tuple[str, SqlType]]) -> FastRows | None:
     layouts = key_layouts([n for n, _ in columns])
     if not layouts:
         return None
-    return FastRows([_decoder(columns, keys) for keys in layouts])
+    return FastRows(columns, layouts)
 
 
 _WRITABLE = frozenset(("BOOLEAN", "INTEGER", "BIGINT", "STRING", "DATE", "TIME", "TIMESTAMP", "DOUBLE"))

@@ -251,12 +251,34 @@ class JsonValueSerde(ValueSerde):
         if not wrap and len(self.columns) != 1:
             raise ValueError("an unwrapped JSON serde needs exactly one column")
         self.wrap = wrap
-        ns: dict[str, Any] = {
+        # the reader and the writer are generated and compiled on first use, each on its own (``_reading``,
+        # ``_writing``): a query makes a serde for every source, sink and internal topic it touches and
+        # uses one side of most of them (a source is only read, a sink only written); compiling both
+        # sides of every serde was ~3 ms a serde of query set-up
+        self._reader: dict[str, Any] | None = None
+        self._writer: dict[str, Any] | None = None
+        fast = fast_rows(self.columns) if wrap else None  # (its msgspec decoders are built on first use too)
+        self._fast = fast
+        # the batch as structs, one field per column (None: decode rows): for readers that build columns
+        self.deserialize_structs: Callable[[Sequence[bytes | None]], list | None] | None = (
+            fast.structs if fast is not None else None)
+
+    def _namespace(self) -> dict[str, Any]:
+        return {
             "_loads": orjson.loads, "_dumps": orjson.dumps, "_default": json_default, "_nsk": orjson.OPT_NON_STR_KEYS,
             "_exact_loads": _exact_loads, "_exact_or_invalid": _exact_or_invalid, "NeedExact": NeedExact,
             "SerdeError": SerdeError, "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid,
             "_copy": bytes, "_mv": memoryview, "_nf": nonfinite_text, "_refused": dumps_refused,
         }
+
+    def _reading(self) -> dict[str, Any]:
+        """Generate, compile (once per text: ``codegen_cache``) and bind the reader: ``_row``,
+        ``deserialize``, ``deserialize_batch`` replace the class's lazy methods on this instance."""
+        ns = self._reader
+        if ns is not None:
+            return ns
+        ns = self._namespace()
+        wrap = self.wrap
         names = [n for n, _ in self.columns]
         row_type = Struct(tuple(self.columns))
         ns["_not_row"] = lambda d: cannot_convert(d, row_type, "")  # ksqlDB: the record is not the row's STRUCT
@@ -273,23 +295,57 @@ class JsonValueSerde(ValueSerde):
             src = src.replace("def deserialize_batch(datas):", "def _batch_exact(datas):")
             src += self._batch_source(lower, "_batch_lower")
             src += _DISPATCH.replace("{n}", str(len(names)))
-        src += self._writer_source(names, ns)
-        exec(compiled(src, f"<json serde {names}>"), ns)  # once per text (codegen_cache)
-        self._row = ns["_row"]
+        exec(compiled(src, f"<json serde reader {names}>"), ns)  # once per text (codegen_cache)
+        ns["__source__"] = src
+        self._row = ns["_row"]  # type: ignore[method-assign]
         self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
-        self.deserialize_batch = ns["deserialize_batch"]  # type: ignore[method-assign]
-        fast = fast_rows(self.columns) if wrap else None
-        # the batch as structs, one field per column (None: decode rows): for readers that build columns
-        self.deserialize_structs: Callable[[Sequence[bytes | None]], list | None] | None = None
-        if fast is not None:
-            self.deserialize_batch = _with_fast_path(fast, ns["deserialize_batch"])  # type: ignore[method-assign]
-            self.deserialize_structs = fast.structs
+        batch = ns["deserialize_batch"]
+        if self._fast is not None:
+            batch = _with_fast_path(self._fast, batch)
+        self.deserialize_batch = ns["_deserialize_batch"] = batch  # type: ignore[method-assign]
+        self._reader = ns
+        return ns
+
+    def _writing(self) -> dict[str, Any]:
+        """As ``_reading`` for the writer: ``serialize``, ``serialize_batch``."""
+        ns = self._writer
+        if ns is not None:
+            return ns
+        ns = self._namespace()
+        names = [n for n, _ in self.columns]
+        src = self._writer_source(names, ns)
+        exec(compiled(src, f"<json serde writer {names}>"), ns)  # once per text (codegen_cache)
+        ns["__source__"] = src
         self.serialize = ns["serialize"]  # type: ignore[method-assign]
-        self.serialize_batch = ns["serialize_batch"]  # type: ignore[method-assign]
-        write = fast_writer(self.columns) if wrap else None
+        batch = ns["serialize_batch"]
+        write = fast_writer(self.columns) if self.wrap else None
         if write is not None:
-            self.serialize_batch = _with_fast_writer(write, ns["serialize_batch"])  # type: ignore[method-assign]
-        self.source = src
+            batch = _with_fast_writer(write, batch)
+        self.serialize_batch = ns["_serialize_batch"] = batch  # type: ignore[method-assign]
+        self._writer = ns
+        return ns
+
+    @property
+    def source(self) -> str:
+        """The generated reader and writer (generating both)."""
+        return self._reading()["__source__"] + self._writing()["__source__"]
+
+    # Until first use these build their side, which then replaces them on the instance; a caller that
+    # kept the bound method before that goes through one more call to the generated function.
+    def _row(self, d: Any) -> tuple | None:
+        return self._reading()["_row"](d)  # type: ignore[no-any-return]
+
+    def deserialize(self, data: bytes | None) -> tuple | None:
+        return self._reading()["deserialize"](data)  # type: ignore[no-any-return]
+
+    def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[tuple | None], list[tuple[int, str]]]:
+        return self._reading()["_deserialize_batch"](datas)  # type: ignore[no-any-return]
+
+    def serialize(self, row: tuple | None) -> bytes | None:
+        return self._writing()["serialize"](row)  # type: ignore[no-any-return]
+
+    def serialize_batch(self, rows: Sequence[tuple | None]) -> list[bytes | None]:
+        return self._writing()["_serialize_batch"](rows)  # type: ignore[no-any-return]
 
     # -- code generation
     def _reader_source(self, names: list[str], ns: dict[str, Any]) -> str:
@@ -437,13 +493,3 @@ def serialize(r):
 def serialize_batch(rows):
     return [None if {null_check} else _copy(_mv(_dumps({obj}, default=_default))) for r in rows]
 """
-
-    # (the generated functions replace these on the instance)
-    def deserialize(self, data: bytes | None) -> tuple | None:  # pragma: no cover
-        raise NotImplementedError
-
-    def serialize(self, row: tuple | None) -> bytes | None:  # pragma: no cover
-        raise NotImplementedError
-
-    def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[tuple | None], list[tuple[int, str]]]:  # pragma: no cover
-        raise NotImplementedError
