@@ -259,13 +259,44 @@ def serialize(r):
 def serialize_batch(rows):
     return [serialize(r) for r in rows]
 """
-        exec(compiled(src, f"<delimited serde {[c for c, _ in self.columns]}>"), ns)
-        self.source = src
-        self.deserialize = ns["deserialize"]  # type: ignore[method-assign]
-        self.deserialize_batch = ns["deserialize_batch"]  # type: ignore[method-assign]
-        self.serialize = ns["serialize"]  # type: ignore[method-assign]
-        self.serialize_batch = ns["serialize_batch"]  # type: ignore[method-assign]
+        # compiled on first use, the reader and the writer each on its own (``_side``): a query makes a serde
+        # for every source and sink it touches and uses one side of most
+        cut = src.index("\ndef serialize(r):")
+        self._sources = {"reader": src[:cut], "writer": src[cut:]}
+        self._ns = ns
+        self._sides: dict[str, dict[str, Any]] = {}
         self._column_parsers = [(t.name, ns[f"_p{i}"]) for i, (_, t) in enumerate(self.columns)]
+
+    _SIDE_FUNCTIONS = {"reader": ("deserialize", "deserialize_batch"), "writer": ("serialize", "serialize_batch")}
+
+    def _side(self, side: str) -> dict[str, Any]:
+        """Compile (once per text: ``codegen_cache``) and bind one side; its functions replace the class's
+        lazy methods on this instance."""
+        got = self._sides.get(side)
+        if got is None:
+            got = dict(self._ns)
+            exec(compiled(self._sources[side], f"<delimited serde {side} {[c for c, _ in self.columns]}>"), got)
+            for name in self._SIDE_FUNCTIONS[side]:
+                setattr(self, name, got[name])
+            self._sides[side] = got
+        return got
+
+    @property
+    def source(self) -> str:
+        return self._sources["reader"] + self._sources["writer"]
+
+    # Until first use these compile their side (see ``_side``); a method kept from before that forwards.
+    def deserialize(self, data: bytes | None) -> tuple | None:
+        return self._side("reader")["deserialize"](data)  # type: ignore[no-any-return]
+
+    def deserialize_batch(self, datas: Sequence[bytes | None]) -> tuple[list[tuple | None], list[tuple[int, str]]]:
+        return self._side("reader")["deserialize_batch"](datas)  # type: ignore[no-any-return]
+
+    def serialize(self, row: tuple | None) -> bytes | None:
+        return self._side("writer")["serialize"](row)  # type: ignore[no-any-return]
+
+    def serialize_batch(self, rows: Sequence[tuple | None]) -> list[bytes | None]:
+        return self._side("writer")["serialize_batch"](rows)  # type: ignore[no-any-return]
 
     def deserialize_columns(self, datas: Sequence[bytes | None]) -> list[list[Any]] | None:
         """The batch as one list per column, or None when the row reader must read it.
@@ -299,10 +330,3 @@ def serialize_batch(rows):
         except Exception:  # noqa: BLE001 - the row reader reports the record
             return None
         return columns
-
-    # (the generated functions replace these on the instance)
-    def deserialize(self, data: bytes | None) -> tuple | None:  # pragma: no cover
-        raise NotImplementedError
-
-    def serialize(self, row: tuple | None) -> bytes | None:  # pragma: no cover
-        raise NotImplementedError
