@@ -25,6 +25,7 @@ from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.plan.batch_calls import RETRY_RECORD, BatchCalls, PartialBatch, gather, vcall
 from ksqlpy.plan.column_rows import ColumnRows, column_of, rows_of
 from ksqlpy.plan.logical import ColumnRole, OutputColumn, RowSchema
+from ksqlpy.serde.json_fast import CHUNK  # records per C-level loop between GIL hand-overs
 
 ErrorSink = Callable[[int, object, BaseException], None]
 
@@ -99,7 +100,8 @@ def build_stateless(spec: StageSpec) -> Pipeline:
     """
     consts: dict[str, Any] = {"_itemgetter": operator.itemgetter, "_vcall": vcall, "_RETRY": RETRY_RECORD,
                               "_PartialBatch": PartialBatch, "_vgather": gather, "_repeat": itertools.repeat,
-                              "_vcolumn": column_of, "_rows_of": rows_of, "_ColumnRows": ColumnRows}
+                              "_vcolumn": column_of, "_rows_of": rows_of, "_ColumnRows": ColumnRows,
+                              "_islice": itertools.islice, "_CHUNK": CHUNK}
     batch = BatchCalls(consts)
     fast = _body(spec, consts, safe=False, batch=batch)
     slow = _body(spec, consts, safe=True)
@@ -272,7 +274,11 @@ def _columnar(spec: StageSpec, body: list[str], by_column: bool = False) -> list
                      for c in codes]
             groups.append(f"zip({', '.join(parts)})")
     tail = ", tss, hdrs" if append.group(2) else ", tss"
-    return [f"out.extend(zip({', '.join(groups)}{tail}))"]
+    # in chunks of ``CHUNK`` records: one ``extend`` over a whole batch is a C loop of 10,000 tuples (1-2 ms)
+    # holding the GIL throughout, which a pull query's thread waits out; between chunks it can get in
+    return [f"_it = zip({', '.join(groups)}{tail})",
+            "for _s in range(0, len(tss), _CHUNK):",
+            "    out.extend(_islice(_it, _CHUNK))"]
 
 
 def input_layout(schema: RowSchema) -> list[str]:

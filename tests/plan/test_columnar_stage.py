@@ -163,3 +163,13 @@ def test_what_is_computed_per_record_keeps_the_loop(registry: FunctionRegistry, 
     out, _, source = _same(registry, groups, rows, where=where)
     loop_free = "out.extend(" in source
     assert loop_free is (groups[1] == ["NP_TWICE(X + 1.0)"])
+
+
+@pytest.mark.parametrize("n", [0, 1, 999, 1000, 1001, 2500])
+def test_a_batch_is_extended_in_chunks_with_every_record_in_order(registry: FunctionRegistry, n: int) -> None:
+    # chunks of ``json_fast.CHUNK`` records, so a pull query's thread can take the GIL between them; the chunks
+    # together are the whole batch, in order, whatever its size against the chunk
+    rows = [(f"k{i}", i, i * 3, i / 2, "s") for i in range(n)]
+    out, errors, source = _same(registry, [["K1"], ["A", "ROWOFFSET", "L_UPPER(S)"]], rows)
+    assert "_islice(_it, _CHUNK)" in source and not errors
+    assert out[1:] == [((f"k{i}",), (i * 3, 1000 + i, "S"), 100 + i) for i in range(n)]
