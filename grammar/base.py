@@ -54,6 +54,9 @@ class TokenParser(Parser):
     # the custom type names registered when the statement is prepared (ksqlDB's AST builder resolves every
     # written type against its TypeRegistry); None: not known here, types are resolved later (prepared_types)
     types: Collection[str] | None = None
+    # what ANTLR's sync remembered for the last type parsed: (tokens possible there, whether the type could
+    # end there) - ``types.TypeTail``
+    type_tail: tuple[tuple[str, ...], bool] = ((), True)
 
     # ------------------------------------------------------------------ cursor
 

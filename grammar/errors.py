@@ -82,11 +82,20 @@ def _split_entries(text: str) -> list[str]:
     return entries
 
 
+# SqlBase.g4's implicit literal tokens (T__0...) in the order the grammar first writes them - ';' in
+# singleStatement, ',' in the statement rule's ALTER and the query's select list, then the brackets - which
+# come before every lexer rule; the named operator tokens (``GT: '>'``...) follow the keywords (from memory).
+_LITERAL_ORDER = (";", ",", "(", ")")
+_OPERATOR_ORDER = ("=", "<>", "<", "<=", ">", ">=")
+
+
 def expectation(entries: tuple[str, ...]) -> str:
-    """The detail ksqlDB prints for ANTLR's expected set of ``entries`` (';' and keywords): ``Expecting`` and
-    the set in token-type order (the grammar's literals, then the keywords in the lexer's order) when it has
-    at most three entries, else nothing."""
-    rank = {word: i + 1 for i, word in enumerate(KEYWORD_ORDER)}
+    """The detail ksqlDB prints for ANTLR's expected set of ``entries`` (literals such as ';', '(' and '>', and
+    keywords): ``Expecting`` and the set in token-type order (the grammar's implicit literals, the keywords in
+    the lexer's order, the named operators) when it has at most three entries, else nothing."""
+    rank = {word: i - len(_LITERAL_ORDER) for i, word in enumerate(_LITERAL_ORDER)}
+    rank.update({word: i + 1 for i, word in enumerate(KEYWORD_ORDER)})
+    rank.update({word: len(KEYWORD_ORDER) + 1 + i for i, word in enumerate(_OPERATOR_ORDER)})
     ordered = sorted(set(entries), key=lambda e: rank.get(e, 0))
     if len(ordered) > 3:
         return ""

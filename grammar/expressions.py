@@ -24,7 +24,7 @@ from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, 
 from .base import TokenParser
 from .errors import error_at, token_text
 from .keywords import CANONICAL_UNIT, RESERVED
-from .types import parse_type
+from .types import close_after_type, parse_type
 
 _T = TokenType
 _COMPARISONS: dict[TokenType, type[exp.Expression]] = {
@@ -380,7 +380,7 @@ class ExpressionParser(TokenParser):
         self.expect_keyword("AS", self.starts_type)
         with self.followed_by(F.CAST_TYPE):
             to = parse_type(self)
-        self.expect_close(_T.R_PAREN, ")", F.AFTER_PRIMARY)
+        close_after_type(self, _T.R_PAREN, ")", F.AFTER_PRIMARY)
         return Cast(this=this, to=to)
 
     def _parse_map_constructor(self) -> MapConstructor:

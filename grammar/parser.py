@@ -41,6 +41,9 @@ class KsqlParser(ExpressionParser):
     # what the statement's optional tail could still have begun with at its end (``statements.ends``); None:
     # the statement does not say (queries, CREATE STREAM/TABLE, types), judged by ``_expected_after_end``
     tail: tuple[str, ...] | None = None
+    # the whole detail, where the statement ends in a type (``types.expected_after_type``: its remembered
+    # point may not admit the ';')
+    tail_detail: str | None = None
 
     def parse(self, raw_tokens: list[Token], sql: str | None = None) -> list[Statement]:  # type: ignore[override]
         """sqlglot's entry point, so ``sqlglot.parse(text, read="ksql")`` yields ksql statements."""
@@ -87,6 +90,7 @@ class KsqlParser(ExpressionParser):
         start = chunk[0].start
         end = (semicolon or chunk[-1]).end + 1
         self.tail = None
+        self.tail_detail = None
         try:
             statement = self.parse_statement()
             if self._curr:
@@ -128,6 +132,8 @@ class KsqlParser(ExpressionParser):
         ``';'``. A query ending ``LIMIT n`` has none left (';'); one ending ``EMIT CHANGES|FINAL`` still has
         ``limitClause?``; anything else ends in an expression or name whose loops and optional clauses allow
         many tokens (no detail)."""
+        if self.tail_detail is not None:
+            return self.tail_detail
         if self.tail is not None:
             return expectation((";", *self.tail))
         before = self._tokens[max(self._index - 3, 0):self._index]

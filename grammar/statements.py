@@ -21,7 +21,7 @@ from . import follow as F
 from .errors import SYNTAX_ERROR, syntax_detail, unknown_statement
 from .insert_values import prepare_insert_values
 from .query import parse_limit, parse_query
-from .types import parse_type
+from .types import expected_after_type, parse_type
 from .with_clause import PropertyScope, prepare_properties
 
 if TYPE_CHECKING:
@@ -84,6 +84,10 @@ def _create(p: KsqlParser) -> ast.Statement:
     _defer_duplicate_columns(p, columns or [])
     prepared = _prepare_properties(p, PropertyScope.CREATE_SOURCE, properties, with_at, defer=True)
     _defer_key_constraint(p, kind, columns or [])
+    # text after the statement (two or more tokens): ANTLR's sync remembered the first optional clause left out
+    # - ``(tableElements)?`` ('(' or WITH) or ``(WITH tableProperties)?`` - and lists it with ';'; after the WITH
+    # clause nothing is left (its ')' was matched after a sync sure of it)
+    p.tail = () if properties else ("WITH",) if columns is not None else ("(", "WITH")
     return ast.CreateSource(
         kind=kind,
         name=name,
@@ -212,7 +216,9 @@ def _create_type(p: KsqlParser) -> ast.CreateType:
     name = p.parse_identifier("a type name")
     p.expect_keyword("AS", p.starts_type)
     with p.followed_by(F.STATEMENT_END):
-        return ast.CreateType(name=name, type=parse_type(p), if_not_exists=if_not_exists)
+        statement = ast.CreateType(name=name, type=parse_type(p), if_not_exists=if_not_exists)
+    p.tail_detail = expected_after_type(p, (";",))
+    return statement
 
 
 # --------------------------------------------------------------------------- INSERT / SELECT
@@ -426,6 +432,9 @@ def _alter(p: KsqlParser) -> ast.AlterSource | ast.AlterSystem:
             columns.append(ast.ColumnDef(name=column, type=parse_type(p)))
         if not p._match(TokenType.COMMA):
             break
+    # the ``(',' alterOption)*`` loop and the statement's end follow the last type (ANTLR's sync at the loop
+    # found its point remembered already, in the type)
+    p.tail_detail = expected_after_type(p, (",", ";"))
     return ast.AlterSource(kind=kind, name=name, columns=columns)
 
 

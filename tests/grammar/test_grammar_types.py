@@ -72,3 +72,15 @@ def test_duration_text() -> None:
         parse_duration_text("30 bobs")
     with pytest.raises(ValueError, match="Expected 2 tokens"):
         parse_duration_text("30")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    # SqlBase.g4's left-recursive ``type ARRAY`` (from memory; kept from Presto's grammar): T ARRAY is ARRAY<T>
+    ("INT ARRAY", T.Array(T.INTEGER)),
+    ("STRING ARRAY ARRAY", T.Array(T.Array(T.STRING))),
+    ("STRUCT<A INT> ARRAY", T.Array(T.Struct((("A", T.INTEGER),)))),
+    ("MAP<STRING, DECIMAL(3, 1) ARRAY>", T.Map(T.STRING, T.Array(T.Decimal(3, 1)))),
+    ("ARRAY<BIGINT> ARRAY", T.Array(T.Array(T.BIGINT))),
+])
+def test_a_postfix_array(text: str, expected: T.SqlType) -> None:
+    assert parse_type(text) == expected

@@ -87,6 +87,31 @@ STATEMENTS: list[tuple[str, str | None]] = [
     ("PRINT 's' FROM BEGINNING", None),       # INTERVAL|SAMPLE, LIMIT and ';'
     ("PRINT 's' INTERVAL 2", "{';', 'LIMIT'}"),
     ("PRINT 's' FROM BEGINNING LIMIT 2", "';'"),
+    # CREATE STREAM|TABLE: the first of (tableElements)? / (WITH tableProperties)? left out
+    ("CREATE STREAM X (A INT)", "{';', 'WITH'}"),
+    ("CREATE TABLE X (ID INT PRIMARY KEY, A STRUCT<B INT>)", "{';', 'WITH'}"),
+    ("CREATE SOURCE STREAM X (ID INT KEY)", "{';', 'WITH'}"),
+    ("CREATE OR REPLACE TABLE X (ID INT PRIMARY KEY)", "{';', 'WITH'}"),
+    ("CREATE STREAM X", "{';', '(', 'WITH'}"),
+    ("CREATE SOURCE TABLE X", "{';', '(', 'WITH'}"),
+    ("CREATE STREAM X (A INT) WITH (kafka_topic='x', value_format='JSON')", "';'"),
+    ("CREATE TABLE X WITH (kafka_topic='x', value_format='JSON')", "';'"),
+    # a statement ending in a type: the point the type's sync remembered - a base type's ('(' typeParameter)?
+    # and the type ARRAY loop, a bracketed type's loop only; inside ARRAY<...> / MAP<...> the '>' it required
+    ("CREATE TYPE T AS INT", "{';', '(', 'ARRAY'}"),
+    ("CREATE TYPE T AS VARCHAR(STRING)", "{';', 'ARRAY'}"),
+    ("CREATE TYPE T AS DECIMAL(4, 2)", "{';', 'ARRAY'}"),
+    ("CREATE TYPE T AS STRUCT<A INT, B STRING>", "{';', 'ARRAY'}"),
+    ("CREATE TYPE T AS STRUCT<>", "{';', 'ARRAY'}"),
+    ("CREATE TYPE T AS INT ARRAY", "{';', 'ARRAY'}"),
+    ("CREATE TYPE T AS ARRAY<INT>", "{'(', 'ARRAY', '>'}"),
+    ("CREATE TYPE T AS ARRAY<ARRAY<BIGINT>>", "{'(', 'ARRAY', '>'}"),
+    ("CREATE TYPE T AS MAP<STRING, STRUCT<A INT>>", "{'ARRAY', '>'}"),
+    ("CREATE TYPE T AS ARRAY<INT> ARRAY", "{';', 'ARRAY'}"),
+    ("ALTER STREAM S ADD COLUMN C INT", None),             # '(', ARRAY, ',' and ';'
+    ("ALTER TABLE T ADD C STRUCT<A INT>", "{';', ',', 'ARRAY'}"),
+    ("ALTER STREAM S ADD COLUMN C INT, ADD D DECIMAL(2, 1)", "{';', ',', 'ARRAY'}"),
+    ("ALTER STREAM S ADD COLUMN C MAP<STRING, INT>", "{'(', 'ARRAY', '>'}"),
 ]
 
 # what follows the statement, and the detail it gets (None: the statement's expected set)
