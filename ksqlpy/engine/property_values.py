@@ -151,10 +151,32 @@ def _reason(kind: str | tuple[str, ...], text: str) -> str | None:
     return None if -_LIMITS[kind] <= n < _LIMITS[kind] else f"Not a number of type {kind}"
 
 
-def check_property(name: str, value: Any) -> None:
-    """Raise the statement error ksqlDB gives for a value its config would not accept."""
+# The client prefixes ksqlDB's KsqlConfigResolver resolves a Streams-side name under, against the consumer's and
+# the producer's definitions (StreamsConfig.CONSUMER_PREFIX / PRODUCER_PREFIX, from memory).
+_CLIENT_PREFIXES = ("consumer.", "producer.")
+
+
+def definition_name(name: str) -> str:
+    """The name of the definition a property resolves to, as Kafka's ConfigDef names it in its messages: ksqlDB's
+    KsqlConfigResolver strips ``ksql.streams.`` and a client prefix (``consumer.``, ``producer.``) to find the key,
+    and ConfigItem.Resolved.parseValue parses and validates under the key's own name (``ConfigDef.parseType(
+    key.name, ...)``, ``key.validator.ensureValid(key.name, ...)``, from memory) - so ``SET
+    'ksql.streams.num.stream.threads'='x'`` names ``num.stream.threads``. ``ksql.*`` and ``ksqlpy.*`` names are
+    their definitions' names."""
     bare = name[len("ksql.streams."):] if name.startswith("ksql.streams.") else name
-    kind = TYPES.get(bare) or TYPES.get(name)
+    if bare is name and name.startswith(("ksql.", "ksqlpy.")):
+        return name
+    for prefix in _CLIENT_PREFIXES:
+        if bare.startswith(prefix) and bare[len(prefix):] in TYPES:
+            return bare[len(prefix):]
+    return bare
+
+
+def check_property(name: str, value: Any) -> None:
+    """Raise the statement error ksqlDB gives for a value its config would not accept, naming the definition."""
+    bare = definition_name(name)
+    kind = TYPES.get(bare)
+    name = bare
     if kind is None or value is None:
         return
     text = str(value).strip()

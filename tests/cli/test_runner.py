@@ -89,7 +89,7 @@ def test_bad_arguments(ksqlpy) -> None:  # type: ignore[no-untyped-def]
     ("no.such.setting=1", "invalid property found: Not recognizable as ksql, streams, consumer, or producer "
                           "property: 'no.such.setting'"),
     ("ksql.streams.auto.offset.reset=sideways", "invalid property found: Invalid value sideways for configuration "
-                                                "ksql.streams.auto.offset.reset: String must be one of: latest, "
+                                                "auto.offset.reset: String must be one of: latest, "
                                                 "earliest, none"),
 ])
 def test_config_file_properties_are_checked_as_ksqldb_checks_them(ksqlpy, tmp_path: Path, line: str,  # type: ignore[no-untyped-def]

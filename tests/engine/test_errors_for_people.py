@@ -72,7 +72,7 @@ def test_an_unexpected_failure_becomes_a_statement_error_without_python_text(eng
                                       "one of: latest, earliest, none"),
     ("auto.offset.reset", "none", "'none' is not valid for this property within KSQL"),
     ("commit.interval.ms", "abc", "Invalid value abc for configuration commit.interval.ms: Not a number of type LONG"),
-    ("ksql.streams.num.stream.threads", "2.5", "Invalid value 2.5 for configuration ksql.streams.num.stream.threads: "
+    ("ksql.streams.num.stream.threads", "2.5", "Invalid value 2.5 for configuration num.stream.threads: "
                                                "Not a number of type INT"),
     ("ksql.create.or.replace.enabled", "maybe", "Invalid value maybe for configuration ksql.create.or.replace.enabled: "
                                                 "Expected value to be either true or false"),

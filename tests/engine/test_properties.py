@@ -131,7 +131,7 @@ def test_show_properties_lists_canonical_names_and_what_changed(engine: Any) -> 
     ("SET 'auto.offset.reset'='sometimes';",
      "Invalid value sometimes for configuration auto.offset.reset: String must be one of: latest, earliest, none"),
     ("SET 'ksql.streams.commit.interval.ms'='soon';",
-     "Invalid value soon for configuration ksql.streams.commit.interval.ms: Not a number of type LONG"),
+     "Invalid value soon for configuration commit.interval.ms: Not a number of type LONG"),
 ])
 def test_set_refuses_unknown_properties_and_invalid_values(engine: Any, sql: str, message: str) -> None:
     with pytest.raises(KsqlError) as e:
@@ -160,7 +160,9 @@ def test_a_value_is_parsed_by_its_definition_s_type_then_validated(engine: Any, 
                                                                    reason: str) -> None:
     with pytest.raises(KsqlError) as e:
         engine.execute(f"SET '{name}'='{value}';")
-    assert e.value.message == f"Invalid value {value} for configuration {name}: {reason}"
+    # Kafka's ConfigDef names the definition's key: without ksql.streams. (KsqlConfigResolver strips it)
+    key = name.removeprefix("ksql.streams.")
+    assert e.value.message == f"Invalid value {value} for configuration {key}: {reason}"
     assert engine.session_properties == {}
 
 
@@ -199,3 +201,24 @@ def test_explain_shows_the_overrides_a_query_was_created_with(engine: Any) -> No
 def test_set_accepts_defined_ksql_names_and_free_form_namespaces(engine: Any, name: str, value: str) -> None:
     engine.execute(f"SET '{name}'='{value}';")
     assert engine.session_properties == {name: value}
+
+
+@pytest.mark.parametrize("name,value,message", [
+    # the message names the definition the name resolved to (ConfigItem.Resolved.parseValue under key.name):
+    # ksql.streams. and a client prefix are not part of it; ksql.* names are their definitions' own
+    ("ksql.streams.num.stream.threads", "x", "Invalid value x for configuration num.stream.threads: "
+                                             "Not a number of type INT"),
+    ("ksql.streams.consumer.max.poll.records", "0", "Invalid value 0 for configuration max.poll.records: "
+                                                    "Value must be at least 1"),
+    ("consumer.fetch.min.bytes", "-1", "Invalid value -1 for configuration fetch.min.bytes: Value must be at least 0"),
+    ("ksql.streams.producer.linger.ms", "later", "Invalid value later for configuration linger.ms: "
+                                                 "Not a number of type LONG"),
+    ("ksql.streams.auto.offset.reset", "up", "Invalid value up for configuration auto.offset.reset: "
+                                             "String must be one of: latest, earliest, none"),
+    ("ksql.suppress.enabled", "perhaps", "Invalid value perhaps for configuration ksql.suppress.enabled: "
+                                         "Expected value to be either true or false"),
+])
+def test_a_refused_value_names_the_definition(engine: Any, name: str, value: str, message: str) -> None:
+    with pytest.raises(KsqlError) as e:
+        engine.execute(f"SET '{name}'='{value}';")
+    assert e.value.message == message
