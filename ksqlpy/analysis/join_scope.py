@@ -56,6 +56,10 @@ class JoinScope:
         self.sources = sources
         self.aliases = [a for _, a in sources]
         self.by_alias = {a: s for s, a in sources}
+        # ksqlDB's AstBuilder knows every name its SourceAccumulator saw in FROM and JOIN - each source's own
+        # name (visitTableName) and its alias (visitAliasedRelation) - so a qualifier naming an aliased source
+        # is no prepare error; the analysis then finds no source of that alias with the column
+        self.written = {s.name for s, _ in sources}
         self.names = {a: source_column_names(s, offsets) for s, a in sources}
         self.types = {a: {**{c.name: c.type for c in s.columns}, **dict(PSEUDO),
                           **({"WINDOWSTART": T.BIGINT, "WINDOWEND": T.BIGINT} if s.windowed else {})}
@@ -64,7 +68,9 @@ class JoinScope:
 
     # ---------------------------------------------------------------- resolution
     def check_qualifier(self, qual: str) -> None:
-        if qual not in self.by_alias:
+        """ksqlDB's AstBuilder.throwOnUnknownNameOrAlias (from memory): a qualifier must be a source's name or
+        alias written in FROM / JOIN."""
+        if qual not in self.by_alias and qual not in self.written:
             raise KsqlStatementError(f"Failed to prepare statement: '{qual}' is not a valid stream/table name or "
                                      "alias.")
 
@@ -74,7 +80,7 @@ class JoinScope:
         qual = col.table or None
         if qual:
             self.check_qualifier(qual)
-            if name not in self.names[qual]:
+            if qual not in self.by_alias or name not in self.names[qual]:
                 raise KsqlStatementError(at(col, f"{clause} column '{qual}.{name}' cannot be resolved."))
             return qual, name
         # a window bound is reached only qualified: ksqlDB's sanitizer looks names up in the sources' columns

@@ -60,14 +60,16 @@ def _case(what: str, before: list[str], marked: str) -> dict[str, Any]:
 
 
 def _alias_cases() -> list[dict[str, Any]]:
-    """A word that is not reserved after the source is its alias: the source's own name then names nothing."""
+    """A word that is not reserved after the source is its alias: the source's own name then qualifies nothing -
+    it passes the prepare stage (ksqlDB's AstBuilder knows every source name and alias written), and the join
+    criteria, analysed first, do not resolve (``JOIN ON column 'L.FK' cannot be resolved.``)."""
     out = []
     for word in ("CROSS", "NATURAL"):
         out.append({
             "name": f"{word} before JOIN is the left source's alias: its name no longer qualifies its columns",
             "statements": [L, R, f"CREATE TABLE O AS SELECT L.ID, R.V FROM L {word} JOIN R ON L.FK = R.ID;"],
             "expectedException": {"type": "io.confluent.ksql.util.KsqlStatementException",
-                                  "message": "'L' is not a valid stream/table name or alias."},
+                                  "message": "JOIN ON column 'L.FK' cannot be resolved."},
         })
         out.append({
             "name": f"{word} before JOIN is the left source's alias, and the join runs under it",
