@@ -83,6 +83,7 @@ from ksqlpy.runtime.reader import SourceReader
 from ksqlpy.runtime.repartition import RepartitionReader, RepartitionWriter
 from ksqlpy.runtime.serdes import QuerySerdes
 from ksqlpy.runtime.stateless import (
+    SplitStage,
     TableWhereDeletes,
     projection_processor,
     stateless_processor,
@@ -324,9 +325,16 @@ class _Build:
         for op in ops:
             if isinstance(op, StatelessStage):
                 stage = op
-                proc = self.once(op, lambda op=op: stateless_processor(op, functions, plog, qid))
                 filtered_table = op.tombstone_on_filter and op.where is not None
-                if filtered_table and op.where_store is not None and not any(isinstance(o, Materialize) for o in ops):
+                materialize = next((o for o in ops if isinstance(o, Materialize)), None)
+                if filtered_table and ((materialize is None and op.where_store is not None)
+                                       or (materialize is not None and materialize.rows is MaterializedRows.INPUT)):
+                    # filtered with the previous row: the WHERE alone and the stage without it are what run,
+                    # and give the whole stage's rows too (a pull query's) - the whole stage is not compiled
+                    proc = self.once(op, lambda op=op: SplitStage(*self.table_filter(op)))
+                else:
+                    proc = self.once(op, lambda op=op: stateless_processor(op, functions, plog, qid))
+                if filtered_table and op.where_store is not None and materialize is None:
                     # (no store: the rows come filtered with their previous rows - a table join's JoinOutput)
                     kv = self.store(sub, op.where_store, partition)  # per task: its own keys
                     stores.append(kv)

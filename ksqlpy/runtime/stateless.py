@@ -144,6 +144,26 @@ def filter_with_previous(d: DecodedBatch, tx: Any, where: Processor, project: Pr
         [j for j, i in enumerate(emit) if i in null_keys]), tx)
 
 
+class SplitStage(BaseProcessor):
+    """A table's stage as its WHERE alone and the stage without it (``where_processor``,
+    ``projection_processor``), for a query that filters with the previous row and so compiles those two
+    anyway: the whole stage's output - one row per input row, a delete for a row failing the WHERE - from
+    them, without compiling the whole stage a third time. A pull query reads a CTAS's stored source rows
+    through it."""
+
+    def __init__(self, where: Processor, project: Processor) -> None:
+        self.where = where
+        self.project = project
+
+    def process(self, d: DecodedBatch, tx: Any) -> list[tuple]:
+        if not d.rows:
+            return []
+        passed = self.where.process(d, tx)
+        deletes = [tomb or r[1] is None for tomb, r in zip(d.tombstones, passed, strict=True)]
+        return self.project.process(DecodedBatch(d.rows, d.timestamps, d.partitions, d.offsets, d.headers,
+                                                 deletes, d.null_keys), tx)
+
+
 class TableWhereDeletes(Wrapping):
     """A table's WHERE with the previous row at hand, for a query that keeps no table of its own (a push
     query, whose table source ksqlDB materializes too): ``filter_with_previous`` over the rows of the keys
