@@ -156,7 +156,8 @@ class EmbeddedBackend:
         except KsqlError as e:
             raise _error(e, sql) from e
         return print_topic(self.engine.log, stmt.topic, from_beginning=stmt.from_beginning,
-                           interval=stmt.interval, limit=stmt.limit)
+                           interval=stmt.interval, limit=stmt.limit,
+                           registry=getattr(self.engine, "schema_registry", None))
 
     def validate_property(self, name: str) -> None:
         return None
