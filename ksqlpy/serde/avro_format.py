@@ -62,13 +62,34 @@ def check_avro_name(name: str) -> None:
             raise KsqlStatementError(f"Schema is not compatible with Avro: Illegal character in: {name}")
 
 
-def check_columns(columns: Columns, is_key: bool, full_name: str | None = None) -> None:
-    """Statement-time checks: map keys must be strings, names must be Avro names - the field names and the
-    name of the record a ``*_SCHEMA_FULL_NAME`` gives (its last part: Avro's Schema.Name validates the name,
-    not the namespace, from memory). A single key column that is no STRUCT is written bare: no record to
-    name. A value is taken to be a record (an unwrapped single value is not known here)."""
-    if full_name and (not is_key or len(columns) > 1 or any(isinstance(t, T.Struct) for _, t in columns)):
-        check_avro_name(full_name.rpartition(".")[2])
+def _record_name(t: T.SqlType, name: str) -> str | None:
+    """The name of the first record the bare schema of ``t`` holds when it is named ``name``: a STRUCT's
+    own, an ARRAY's elements' (the array's name), a MAP's values' (``<name>_MapValue``); None without one."""
+    if isinstance(t, T.Struct):
+        return name
+    if isinstance(t, T.Array):
+        return _record_name(t.element, name)
+    if isinstance(t, T.Map):
+        return _record_name(t.value, f"{name}_{MAP_VALUE_NAME}")
+    return None
+
+
+def check_columns(columns: Columns, is_key: bool, full_name: str | None = None, unwrapped: bool = False) -> None:
+    """Statement-time checks of the names the written schema holds (ksqlDB's AvroSchemas /
+    AvroData.fromConnectSchema, from memory): map keys must be strings, the field names and the name of the
+    records a ``*_SCHEMA_FULL_NAME`` gives (its last part: Avro's Schema.Name validates the name, not the
+    namespace) must be Avro names. A single key column, and a single value column written unwrapped
+    (``unwrapped``: WRAP_SINGLE_VALUE=false), is the bare type: its column name is in no schema, and the
+    full name names a record only when the type holds a STRUCT (itself, or an ARRAY's elements / a MAP's
+    values, ``<name>_MapValue``, named after it), and the message names that record."""
+    bare = len(columns) == 1 and (is_key or unwrapped)
+    if full_name:
+        name: str | None = full_name.rpartition(".")[2]
+        if bare:
+            name = _record_name(columns[0][1], name)  # type: ignore[arg-type]
+        if name is not None:
+            check_avro_name(name)
+
     def walk(t: T.SqlType) -> None:
         if isinstance(t, T.Map):
             if t.key.name != "STRING":
@@ -82,7 +103,7 @@ def check_columns(columns: Columns, is_key: bool, full_name: str | None = None) 
                 walk(ft)
 
     for n, t in columns:
-        if not is_key or len(columns) > 1:
+        if not bare:
             check_avro_name(n)
         walk(t)
 

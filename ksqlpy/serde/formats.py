@@ -74,9 +74,11 @@ def _has_non_string_map_key(t: SqlType) -> bool:
     return False
 
 
-def _format_reason(name: str, columns: Columns, is_key: bool, full_name: str | None = None) -> str | None:
+def _format_reason(name: str, columns: Columns, is_key: bool, full_name: str | None = None,
+                   unwrapped: bool = False) -> str | None:
     """Why ``name`` cannot carry ``columns`` (ksqlDB's wording), or None if it can; ``full_name``: the
-    schema full name the format writes with (a PROTOBUF message's name)."""
+    schema full name the format writes with (a PROTOBUF message's name); ``unwrapped``: a single value
+    written without its record (WRAP_SINGLE_VALUE=false)."""
     if name == "KAFKA":
         if len(columns) > 1:  # none: ksqlDB's void serde (no key, or a value that reads as NULL)
             return f"The 'KAFKA' format only supports a single field. Got: {_columns_text(columns, is_key)}"
@@ -94,7 +96,7 @@ def _format_reason(name: str, columns: Columns, is_key: bool, full_name: str | N
         from ksqlpy.serde.avro_format import check_columns
 
         try:
-            check_columns(columns, is_key, full_name)
+            check_columns(columns, is_key, full_name, unwrapped)
         except KsqlStatementError as e:
             return str(e)
     elif name in ("PROTOBUF", "PROTOBUF_NOSR"):
@@ -111,12 +113,13 @@ def _format_reason(name: str, columns: Columns, is_key: bool, full_name: str | N
 
 
 def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value: bool | None = None,
-                 delimiter: str | None = None, full_name: str | None = None) -> None:
+                 delimiter: str | None = None, full_name: str | None = None, unwrapped: bool = False) -> None:
     """Raise KsqlStatementError (ksqlDB's message) if ``fmt`` cannot carry ``columns``.
 
     ``wrap_single_value`` is the *explicit* WRAP_SINGLE_VALUE of the statement (None when not given;
     a default from ``ksql.persistence.wrap.single.values`` is not checked). ``delimiter`` is the
-    statement's KEY_/VALUE_DELIMITER, if any; ``full_name`` its KEY_/VALUE_SCHEMA_FULL_NAME.
+    statement's KEY_/VALUE_DELIMITER, if any; ``full_name`` its KEY_/VALUE_SCHEMA_FULL_NAME; ``unwrapped``:
+    a single value column is written without a wrapping record (WRAP_SINGLE_VALUE false, explicit or default).
     """
     if is_key:
         for n, t in columns:
@@ -132,7 +135,7 @@ def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value:
         value_wrapping(name, len(columns), wrap_single_value, None)
     if delimiter is not None:
         resolve_delimiter(delimiter)
-    reason = _format_reason(name, columns, is_key, full_name)
+    reason = _format_reason(name, columns, is_key, full_name, unwrapped=not is_key and unwrapped and len(columns) == 1)
     if reason is None:
         return
     if is_key:
