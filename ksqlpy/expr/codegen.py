@@ -279,6 +279,17 @@ class Codegen:
     # ------------------------------------------------------------------ predicates
     def _g_Comparison(self, e: B.Comparison) -> Code:
         a, b = self.gen(e.left), self.gen(e.right)
+        if isinstance(e.left.type, T.Array | T.Map | T.Struct) and isinstance(e.right.type, T.Array | T.Map | T.Struct):
+            # ksqlDB compares these with Java's equals (runtime.java_key): element classes and Double.equals
+            a = Code(f"{self._rt()}.java_key({a.text}, {self.const(e.left.type, 'ty')})", e.left.type)
+            b = Code(f"{self._rt()}.java_key({b.text}, {self.const(e.right.type, 'ty')})", e.right.type)
+        elif (T.DOUBLE in (e.left.type, e.right.type) and not isinstance(e.left.type, T.Decimal)
+              and not isinstance(e.right.type, T.Decimal)):
+            # ksqlDB's scalar comparison of unboxed numbers: <> is (a < b) || (a > b), so NaN <> x is FALSE
+            if e.op is B.CmpOp.IS_DISTINCT_FROM:
+                return Code(f"{self._rt()}.double_distinct({a.text}, {b.text})", T.BOOLEAN)
+            if e.op is B.CmpOp.NOT_EQUAL:
+                return Code(self.guard([a, b], "({0} < {1} or {0} > {1})", "False"), T.BOOLEAN)
         if e.op is B.CmpOp.IS_DISTINCT_FROM:
             return Code(f"({a.text} != {b.text})", T.BOOLEAN)
         if e.op is B.CmpOp.IS_NOT_DISTINCT_FROM:

@@ -232,6 +232,41 @@ def signed_bytes(b: bytes) -> bytes:
     return bytes(x ^ 0x80 for x in b)
 
 
+def double_distinct(a: float | None, b: float | None) -> bool:
+    """``a IS DISTINCT FROM b`` with a DOUBLE operand, as ksqlDB's generated Java: one NULL is distinct, two
+    are not; otherwise ``(a < b) || (a > b)`` on the unboxed values, so a NaN is distinct from nothing (not
+    even another number) and -0.0 is not distinct from 0.0."""
+    if a is None or b is None:
+        return (a is None) != (b is None)
+    return a < b or a > b
+
+
+def java_key(v: object, t: object) -> object:
+    """A value of SQL type ``t`` as what ARRAY, MAP and STRUCT comparisons compare (ksqlDB's generated
+    ``((Object) a).equals(b)``: List.equals, Map.equals and Struct.equals, each comparing elements with their
+    own ``equals``): a DOUBLE element as Double.equals - NaN equals NaN, -0.0 is not 0.0 - where Python's ==
+    has it the other way round; other elements by value, a STRUCT field by field name. NULL is None.
+    (Java's equals also tells element classes apart - an ARRAY<INT> never equals an ARRAY<BIGINT> - which is
+    not modelled: a pull query's key lookup compares a coerced literal with the key.)"""
+    from ksqlpy import types as T
+
+    if v is None:
+        return None
+    if isinstance(t, T.Array):
+        return ("A", tuple(java_key(x, t.element) for x in v))  # type: ignore[attr-defined]
+    if isinstance(t, T.Map):
+        return ("M", frozenset((java_key(k, t.key), java_key(x, t.value)) for k, x in v.items()))  # type: ignore[attr-defined]
+    if isinstance(t, T.Struct):
+        return ("S", frozenset((n, java_key(v.get(n), ft)) for n, ft in t.fields))  # type: ignore[attr-defined]
+    if t == T.DOUBLE:
+        f = float(v)  # type: ignore[arg-type]
+        if f != f:
+            return ("D", "NaN")
+        if f == 0:
+            return ("D", math.copysign(1.0, f))
+    return v
+
+
 def null_boolean() -> bool:
     """What a NULL BOOLEAN evaluates to where ksqlDB's generated Java unboxes it - an AND/OR/NOT operand, a
     CASE condition, a LIKE operand: an error, so the expression is NULL for the record (and logged) and a
