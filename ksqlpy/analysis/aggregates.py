@@ -24,6 +24,7 @@ from ksqlpy.expr.binder import bind, bind_filter, try_bind
 from ksqlpy.expr.format import format_expression
 from ksqlpy.expr.scope import Scope
 from ksqlpy.expr.stages import BindContext, Clause, window_bounds_message
+from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import FunctionCall, Query
 from ksqlpy.plan.logical import (
     Aggregate,
@@ -83,6 +84,19 @@ def _aggregate_text(call: FunctionCall, alias: str) -> str:
     return format_expression(FunctionCall(name=q.fname, args=args))
 
 
+def aggregate_calls(query: Query, registry: FunctionRegistry) -> list[FunctionCall]:
+    """The aggregate function calls of SELECT, then HAVING, in order of appearance (repeats included)."""
+    nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
+    return [f for n in nodes for f in n.find_all(FunctionCall) if registry.kind_of(f.fname) == "aggregate"]
+
+
+def has_aggregate(query: Query, registry: FunctionRegistry) -> bool:
+    """Whether the query aggregates without a GROUP BY: an aggregate call in SELECT or HAVING (ksqlDB groups such
+    a query by a constant; from memory of ksqlDB's Analyzer and AggregateAnalyzer, which collects the calls of
+    both clauses)."""
+    return bool(aggregate_calls(query, registry))
+
+
 def check_group_by_format(source: Source) -> None:
     """Analysis (before the windowed-table refusal and every AggregateAnalyzer rule): the KAFKA value format
     has no GROUP BY."""
@@ -103,10 +117,16 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
     if not query.group_by:
         _reject_nested_aggregates([i.expr for i in query.select if not is_star(i.expr)]
                                   + ([query.having] if query.having is not None else []), registry)
-        bad = [format_expression(i.expr) for i in query.select
-               if not is_star(i.expr) and _outside_aggregates(i.expr, registry)]
+        # the constant groups no column: a star's columns are all outside it, as written ones are
+        bad: list[str] = []
+        for i in query.select:
+            if is_star(i.expr):
+                bad += [c.name for c in source.key_columns + source.value_columns + source.header_columns]
+            elif _outside_aggregates(i.expr, registry):
+                bad.append(format_expression(i.expr))
         if bad:
-            raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: {', '.join(bad)}\n"
+            raise KsqlStatementError(f"Non-aggregate SELECT expression(s) not part of GROUP BY: "
+                                     f"{', '.join(dict.fromkeys(bad))}\n"
                                      "Either add the column(s) to the GROUP BY or remove them from the SELECT.")
         # ksqlDB groups such a query by a constant (Analyzer.addDummyGroupbyForUdafs), so AggregateAnalyzer's
         # HAVING rule fires before the missing GROUP BY is refused (AggregateNode.validateKeyPresent)
@@ -114,9 +134,11 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
         if having:
             raise KsqlStatementError(f"Non-aggregate HAVING expression not part of GROUP BY: {', '.join(having)}\n"
                                      "Consider switching the HAVING clause to a WHERE clause before the GROUP BY.")
-        calls = [f for i in query.select if not is_star(i.expr) for f in i.expr.find_all(FunctionCall)
-                 if registry.kind_of(f.fname) == "aggregate"]
-        raise NoGroupByError([_aggregate_text(f, alias) for f in calls])
+        # the distinct aggregate calls of SELECT, then HAVING, as the aggregation would hold them
+        calls: dict[object, str] = {}
+        for f in aggregate_calls(query, registry):
+            calls.setdefault(ident.of(f), _aggregate_text(f, alias))
+        raise NoGroupByError(list(calls.values()))
     group_by = list(query.group_by)
     seen_groups: list[object] = []
     for g in group_by:
@@ -264,7 +286,7 @@ def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, s
     return agg, key_exprs, items
 
 
-def _aggregate_calls(e: exp.Expression, registry: Any) -> list[FunctionCall]:
+def _aggregate_calls(e: exp.Expression, registry: FunctionRegistry) -> list[FunctionCall]:
     return [f for f in e.find_all(FunctionCall, bfs=False) if registry.kind_of(f.fname) == "aggregate"]
 
 

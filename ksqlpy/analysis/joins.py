@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from ksqlpy.analysis.aggregates import has_aggregate
 from ksqlpy.analysis.join_checks import check_foreign_key_join, check_key_type, check_windows, check_within
 from ksqlpy.analysis.join_criteria import (
     MULTI_CONDITION_PROPERTY,
@@ -46,8 +47,7 @@ from ksqlpy.catalog import Catalog, Column, Source
 from ksqlpy.errors import KsqlStatementError, at, locating, location, location_within
 from ksqlpy.expr.binder import bind
 from ksqlpy.expr.stages import BindContext, Clause
-from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.grammar.ast import FunctionCall, JoinClause, Query, SourceRef
+from ksqlpy.grammar.ast import JoinClause, Query, SourceRef
 from ksqlpy.plan.logical import (
     Join,
     JoinFlavor,
@@ -143,7 +143,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         lf.offset = offset
         offset += len(lf.columns)
     virtual = _virtual_source(leaves, root, key_columns, current)
-    keyed = not query.group_by and not query.partition_by and not _has_aggregate(query, session.functions)
+    keyed = not query.group_by and not query.partition_by and not has_aggregate(query, session.functions)
     fk_left = leaves[0].alias if root.flavor is JoinFlavor.FOREIGN_KEY else None
     select = plan_select(query, scope, keys_of, leaves, keys, sink_name=sink_name, persistent=persistent,
                          keyed=keyed, foreign_key_left=fk_left, held=ctx.projection)
@@ -368,11 +368,6 @@ def _virtual_source(leaves: list[Scan], root: Join, key_columns: list[SchemaColu
                   value_format=first.value_format,
                   key_delimiter=first.key_delimiter if same else current.key_format[1],
                   value_delimiter=first.value_delimiter, wrap_single_value=None, windowed=root.windowed)
-
-
-def _has_aggregate(query: Query, registry: FunctionRegistry) -> bool:
-    nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
-    return any(registry.kind_of(f.fname) == "aggregate" for n in nodes for f in n.find_all(FunctionCall))
 
 
 class _Overlay:

@@ -11,7 +11,7 @@ from sqlglot import exp
 
 from ksqlpy import types as T
 from ksqlpy.analysis import query_rejections as rejections
-from ksqlpy.analysis.aggregates import check_group_by_format, plan_aggregation
+from ksqlpy.analysis.aggregates import check_group_by_format, has_aggregate, plan_aggregation
 from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled, reserved_names
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.source_hints import did_you_mean
@@ -179,7 +179,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     # the rest of analysis (SELECT's table functions, the KAFKA format's GROUP BY, PushQueryValidator's windowed
     # table) comes before logical planning types WHERE
     rejections.check_table_functions(query, registry)
-    if query.group_by or _has_aggregate(query, registry):
+    if query.group_by or has_aggregate(query, registry):
         check_group_by_format(source)
     rejections.check_windowed_table(source, persistent=persistent)
     where = bind_filter(query.where, in_scope, ctx, Clause.WHERE) if query.where is not None else None
@@ -262,7 +262,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                         for item in query.select]
 
     aggregation = None
-    if query.group_by or _has_aggregate(query, registry):
+    if query.group_by or has_aggregate(query, registry):
         if not query.group_by and implicit_group and not persistent:
             query = dataclasses.replace(query, group_by=[IMPLICIT_GROUP.copy()])
         names = [key_name(g) for g in query.group_by]
@@ -515,11 +515,6 @@ def _expand_select(query: Query, schema: RowSchema, alias: str, source: Source,
                 out.append((rewritten[idx][0], item.alias, i))
                 idx += 1
     return out
-
-
-def _has_aggregate(query: Query, registry: FunctionRegistry) -> bool:
-    nodes = [i.expr for i in query.select] + ([query.having] if query.having is not None else [])
-    return any(registry.kind_of(f.fname) == "aggregate" for n in nodes for f in n.find_all(FunctionCall))
 
 
 def _check_no_aggregates(e: exp.Expression, clause: str, registry: FunctionRegistry) -> None:
