@@ -121,7 +121,8 @@ BUILTINS: list[Udaf] = [
          signatures=_sigs("STDDEV_SAMP", [(f"{t} val", "DOUBLE") for t in _NUMERIC])),
     Udaf("STDDEV_SAMPLE", _resolve_stddev(True),
          description="Sample standard deviation of the non-NULL values. Over INT or BIGINT the running sum is kept "
-                     "in that type and wraps on overflow, as ksqlDB's.",
+                     "in that type and wraps on overflow, as ksqlDB's; the square root of a variance that undoing table rows "
+                     "left below zero (floating-point cancellation) is NaN, as Java's Math.sqrt.",
          signatures=_sigs("STDDEV_SAMPLE", [(f"{t} val", "DOUBLE") for t in _NUMERIC])),
     Udaf("CORRELATION", _resolve_correlation,
          description="Pearson correlation of the pairs where both values are non-NULL.",

@@ -116,7 +116,10 @@ def _variance(acc: list[Any]) -> float:
 
 
 def _stddev(acc: list[Any]) -> float:
-    return math.sqrt(max(_variance(acc), 0.0))
+    """Math.sqrt of the variance (from memory of ksqlDB's StandardDeviationSampleUdaf.map, which does not clamp):
+    a variance undo has driven below zero (floating-point cancellation) gives NaN, not 0.0."""
+    v = _variance(acc)
+    return math.sqrt(v) if v >= 0 else math.nan
 
 
 def _resolve_stddev(sqrt: bool) -> Resolver:
