@@ -234,7 +234,8 @@ def _validate(ctx: ServerContext, statements: list[A.Statement], props: dict[str
     if len(runnable) < 2:
         return
     try:
-        validate(ctx.engine, statements, props)
+        validate(ctx.engine, statements, props,
+                 next_offset=ctx.commands.next_offset() if ctx.commands is not None else None)
     except KsqlError as e:
         if e.__cause__ is not None and not isinstance(e.__cause__, KsqlError):
             # the sandbox failed where the engine may not (a bug of the sandbox, logged by dispatch): the

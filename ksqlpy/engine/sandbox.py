@@ -247,10 +247,18 @@ class Sandbox:
             self.request_properties = saved
 
 
-def validate(engine: Engine, statements: list[A.Statement], properties: dict[str, Any]) -> None:
+def validate(engine: Engine, statements: list[A.Statement], properties: dict[str, Any],
+             next_offset: int | None = None) -> None:
     """Run ``statements`` in order against one sandbox of ``engine`` (SET/UNSET change the properties
     of the statements after them); raises the first statement's error, with the statement attached as
-    ``sandbox_statement``."""
+    ``sandbox_statement``.
+
+    ``next_offset``: the command topic's next offset. Each distributed statement then runs as the command
+    it will be - its queries numbered by that offset, the next one's by the following offset (one not
+    written, IF NOT EXISTS on an existing object, takes none) - so a PAUSE, RESUME, TERMINATE or EXPLAIN
+    later in the request finds a query an earlier statement made under the id it will really have.
+    Without it, the ids continue from the engine's last one."""
+    from ksqlpy.engine.command_log import is_distributed
     from ksqlpy.engine.session_statements import set_override, unset_override
 
     with engine.lock:
@@ -275,7 +283,13 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
                     box.request_properties = dict(props)
                     validate_create(box, stmt)  # type: ignore[arg-type]
                 continue
-            box.execute_statement(stmt, props)
+            distributed = next_offset is not None and is_distributed(stmt, set(box.transient))
+            if distributed:
+                box.query_counter = next_offset  # type: ignore[assignment]
+            result = box.execute_statement(stmt, props)
+            if distributed and not (getattr(stmt, "if_not_exists", False)
+                                    and result.message.startswith("Cannot add")):
+                next_offset += 1  # type: ignore[operator]
         except Exception as e:
             e.sandbox_statement = stmt  # type: ignore[attr-defined]
             raise
