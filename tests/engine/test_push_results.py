@@ -120,6 +120,18 @@ def test_non_aggregate_column_with_an_implicit_group_is_an_error(engine: Engine)
         engine.execute("SELECT V, COUNT(*) FROM S EMIT CHANGES;")
 
 
+def test_an_aggregate_only_in_having_groups_the_push_query(engine: Engine) -> None:
+    # HAVING's aggregate alone makes the implicit group, as SELECT's does: one row per update, filtered on it
+    for i in range(4):
+        send(engine, "s", i, {"V": "x", "N": i + 1}, i, partition=i % 2)
+    assert push(engine, "SELECT 'all' AS G FROM S HAVING SUM(N) > 2 EMIT CHANGES LIMIT 3;") == [("all",)] * 3
+
+
+def test_a_star_with_an_aggregate_only_in_having_is_outside_the_implicit_group(engine: Engine) -> None:
+    with pytest.raises(KsqlStatementError, match="^Non-aggregate SELECT expression\\(s\\) not part of GROUP BY: ID, V, N\n"):
+        engine.execute("SELECT * FROM S HAVING COUNT(*) > 1 EMIT CHANGES;")
+
+
 def test_a_pull_query_over_a_stream_does_not_aggregate(engine: Engine) -> None:
     # grouped by a constant first (as every aggregate without GROUP BY), then refused by the pull-query rules
     with pytest.raises(KsqlStatementError, match="Pull queries don't support GROUP BY clauses"):
