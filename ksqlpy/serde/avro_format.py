@@ -237,6 +237,27 @@ def non_null(schema: Any, names: dict[str, Any]) -> list[Any]:
     return [schema]
 
 
+def map_entry(schema: Any, names: dict[str, Any]) -> dict[str, Any] | None:
+    """The record an Avro array's items are when Connect reads the array as a MAP (AvroData.isMapEntry, from
+    memory): a record named ``io.confluent.connect.avro.MapEntry`` or carrying ``"connect.internal.type":
+    "MapEntry"`` - how AvroData writes a map with non-string keys. One without exactly the fields ``key`` and
+    ``value`` is Connect's DataException."""
+    items = resolve(schema.get("items"), names) if isinstance(schema, dict) else None
+    if not isinstance(items, dict) or kind_of(items) not in ("record", "error"):
+        return None
+    name = str(items.get("name", ""))
+    namespace = items.get("namespace")
+    if "." in name:
+        namespace, name = name.rsplit(".", 1)
+    if not ((namespace == "io.confluent.connect.avro" and name == "MapEntry")
+            or items.get("connect.internal.type") == "MapEntry"):
+        return None
+    if sorted(str(f.get("name")) for f in items.get("fields", [])) != ["key", "value"]:
+        raise UnreadableSchemaError("Found map encoded as array of key-value pairs, but array elements do not "
+                                 "match the expected format.")
+    return items
+
+
 def sql_type_of(schema: Any, names: dict[str, Any] | None = None, *, upper: bool = True,
                 _open: tuple[int, ...] = ()) -> T.SqlType:
     """The SQL type ksqlDB infers for an Avro schema (record field names upper-cased unless ``upper`` is
@@ -265,6 +286,11 @@ def sql_type_of(schema: Any, names: dict[str, Any] | None = None, *, upper: bool
     if kind in simple:
         return simple[kind]
     if kind == "array":
+        entry = map_entry(s, names)
+        if entry is not None:  # Connect's map of non-string keys: a MAP (AVRO then refuses keys not STRING)
+            fields = {f["name"]: f["type"] for f in entry["fields"]}
+            return T.Map(sql_type_of(fields["key"], names, upper=upper, _open=_open),
+                         sql_type_of(fields["value"], names, upper=upper, _open=_open))
         return T.Array(sql_type_of(s["items"], names, upper=upper, _open=_open))
     if kind == "map":
         return T.Map(T.STRING, sql_type_of(s["values"], names, upper=upper, _open=_open))
@@ -382,12 +408,12 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any], path: str =
         if isinstance(v, dict):
             values = s.get("values") if isinstance(s, dict) else None
             return {k: to_sql(values, x, t.value, names, f"{path}->MAP_VALUE") for k, x in v.items()}
-        if isinstance(v, list):  # Connect's map as an array of {key, value} records
-            entry = resolve(s.get("items"), names) if isinstance(s, dict) else None
-            fields = {f["name"]: f["type"] for f in (entry or {}).get("fields", [])}
+        entry = map_entry(s, names) if isinstance(v, list) and kind == "array" else None
+        if entry is not None:  # Connect's map as an array of {key, value} records
+            fields = {f["name"]: f["type"] for f in entry["fields"]}
             return {to_sql(fields.get("key"), e.get("key"), t.key, names, f"{path}->MAP_KEY"):
                     to_sql(fields.get("value"), e.get("value"), t.value, names, f"{path}->MAP_VALUE") for e in v}
-        raise SerdeError(f"Cannot read Avro {kind} as MAP")
+        raise SerdeError(f"Cannot deserialize type {_CONNECT_TYPES.get(kind, kind)} as type MAP for path: {path}")
     if isinstance(t, T.Struct):
         if not isinstance(v, dict) or kind not in ("record", "error"):
             raise SerdeError(f"Cannot read Avro {kind} as STRUCT")
