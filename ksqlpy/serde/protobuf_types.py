@@ -22,9 +22,12 @@ in ksqlDB; message-typed values
 
 ``schema_text`` writes the ``.proto`` ksqlDB registers for columns it serializes: ``syntax = "proto3"``,
 the imports the types need, one message ``ConnectDefault1`` (or ``*_SCHEMA_FULL_NAME``) with a field per
-column numbered from 1, nested STRUCTs as nested messages ``ConnectDefault2``, ``ConnectDefault3``, ...; a MAP
-whose values are ARRAYs or MAPs as ProtobufData writes it, a repeated ``ConnectDefault<n>Entry`` message with
-the (possibly repeated) ``value = 2`` field. An ARRAY of ARRAYs or of MAPs has no protobuf form.
+column numbered from 1, nested STRUCTs as nested messages ``ConnectDefault2``, ``ConnectDefault3``, ...; every
+MAP as ProtobufData writes it (from memory of its fromConnectSchema: the entry is named ``getNameOrDefault`` +
+``Entry`` and built without the map_entry option, so ProtobufSchema prints it as a message), a repeated
+``ConnectDefault<n>Entry`` field whose nested message has ``key = 1`` and ``value = 2`` - a STRUCT value's
+message nested inside the entry; the entry takes its default name (n) before its value's. An ARRAY of ARRAYs
+or of MAPs has no protobuf form.
 """
 
 from __future__ import annotations
@@ -445,7 +448,7 @@ class _Writer:
     field's STRUCT ``<parent>_<field>``, an ARRAY's or MAP's STRUCT that of the ARRAY or MAP), so nested
     messages are ``<Root>_<field>``...; only what stays unnamed (a map entry) counts default names, from 1."""
 
-    def __init__(self, map_entries: bool = False, nullable: str | None = None, *, named: bool = False,
+    def __init__(self, map_entries: bool = True, nullable: str | None = None, *, named: bool = False,
                  package: str = "") -> None:
         self.counter = 0 if named else 1
         self.imports: set[str] = set()
@@ -487,7 +490,8 @@ class _Writer:
             key, _, _ = self.kind(t.key, indent)
             if key not in ("string", "int32", "int64", "bool"):
                 raise SerdeError(f"PROTOBUF cannot represent {t}: map keys must be integers, booleans or strings")
-            # Connect's own form: a nested entry message, repeated - the only one for ARRAY or MAP values
+            # ProtobufData's form: a nested entry message, repeated, named ConnectDefault<n>Entry (n a default
+            # name it takes before the value's); ``map<K, V>`` only where a caller asks for it
             if self.map_entries or isinstance(t.value, T.Array | T.Map):
                 self.counter += 1
                 entry = f"ConnectDefault{self.counter}Entry"
@@ -534,10 +538,11 @@ class _Writer:
 
 
 def schema_text(columns: list[tuple[str, T.SqlType]], full_name: str | None = None, *,
-                map_entries: bool = False, nullable: str | None = None) -> str:
-    """The ``.proto`` ksqlDB registers for a message of ``columns``; ``map_entries``: MAPs as repeated
-    ``ConnectDefault<n>Entry`` {key = 1; value = 2} messages, as ProtobufData prints them (the protobuf
-    query responses' ``protoSchema``) - the same wire format as ``map<K, V>``.
+                map_entries: bool = True, nullable: str | None = None) -> str:
+    """The ``.proto`` ksqlDB registers for a message of ``columns`` (the same text as the protobuf query
+    responses' ``protoSchema``); ``map_entries``: MAPs as repeated ``ConnectDefault<n>Entry`` {key = 1;
+    value = 2} messages, as ProtobufData prints them - False writes ``map<K, V>`` where protobuf allows it (the
+    same wire format).
 
     ``nullable`` is ``*_PROTOBUF_NULLABLE_REPRESENTATION``: ``WRAPPER`` writes primitive fields (of the row
     and of its STRUCTs) as ``google.protobuf.*Value`` wrappers, ``OPTIONAL`` as proto3 ``optional`` fields,

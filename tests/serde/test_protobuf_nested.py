@@ -1,6 +1,6 @@
 """PROTOBUF schemas for collections inside collections, as Connect's ProtobufData (ksqlDB's converter) writes
 them: a MAP whose values are ARRAYs or MAPs is a repeated ``ConnectDefault<n>Entry {key = 1; value = 2}``
-message (``map<K, V>`` cannot hold a repeated value); such entries read back as the MAP they were."""
+message - every MAP so, as ProtobufData builds no map_entry option; such entries read back as the MAP they were."""
 
 from __future__ import annotations
 
@@ -26,7 +26,7 @@ def test_generated_schema_nests_entries_as_connect_does() -> None:
     assert "repeated ConnectDefault2Entry ROUTES = 2;" in text
     assert "repeated int32 value = 2;" in text  # an ARRAY value: a repeated field inside the entry
     assert "repeated ConnectDefault3Entry GRID = 3;" in text and "repeated ConnectDefault4Entry value = 2;" in text
-    assert "map<string, ConnectDefault5> STOPS = 4;" in text  # a STRUCT value fits map<K, V>
+    assert "repeated ConnectDefault5Entry STOPS = 4;" in text and "ConnectDefault6 value = 2;" in text
     file = parse_proto(text)
     assert list(sql_type_of(file, file.messages[0]).fields) == COLS  # inference gives the columns back
 

@@ -158,8 +158,9 @@ for what, schema, columns, inputs, outputs in SINKS:
 # (ProtobufSchemaTranslator's SchemaFullNameAppender, from memory): nested messages <Root>_<field>, an ARRAY's
 # or MAP's STRUCT named as the ARRAY or MAP; without one they are ConnectDefault<n>
 NAMED_VALUE = ('syntax = "proto3"; package com.acme; message Val { int32 A = 1; Val_S S = 2; repeated Val_L L = 3; '
-               'map<string, Val_M> M = 4; message Val_S { int32 X = 1; Val_S_Y Y = 2; '
-               'message Val_S_Y { string Z = 1; } } message Val_L { int32 X = 1; } message Val_M { int32 X = 1; } }')
+               'repeated ConnectDefault1Entry M = 4; message Val_S { int32 X = 1; Val_S_Y Y = 2; '
+               'message Val_S_Y { string Z = 1; } } message Val_L { int32 X = 1; } '
+               'message ConnectDefault1Entry { string key = 1; Val_M value = 2; message Val_M { int32 X = 1; } } }')
 NAMED_KEY = 'syntax = "proto3"; package com.acme; message Key { Key_K K = 1; message Key_K { string ID = 1; } }'
 tests.append({
     "name": "PROTOBUF schemas named by *_SCHEMA_FULL_NAME name their nested messages after the path",
