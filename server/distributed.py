@@ -68,8 +68,7 @@ def submit(ctx: ServerContext, stmt: A.Statement, properties: dict[str, Any]) ->
         if not runner.wait_for(end, timeout):
             raise catch_up_error(end)
         checked = _sandboxed(ctx, stmt, properties)
-        if (checked is not None and getattr(stmt, "if_not_exists", False)
-                and checked.message.startswith("Cannot add")):
+        if checked is not None and checked.unchanged:
             return checked, -1, cid
         seq = commands.append(cid, stmt.text, properties, ctx.original_properties, origin=runner.origin)
         if not runner.wait_for(seq, max(timeout, 60.0)):  # a CREATE ... AS SELECT may take a while to start

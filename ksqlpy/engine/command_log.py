@@ -49,12 +49,6 @@ def is_distributed(stmt: A.Statement, transient_ids: set[str] | frozenset[str] =
     return isinstance(stmt, DISTRIBUTED)
 
 
-def writes_nothing(stmt: A.Statement, result: StatementResult) -> bool:
-    """Whether a distributed statement that ran is left out of the command topic (and so takes no offset):
-    IF NOT EXISTS on an object that exists already."""
-    return bool(getattr(stmt, "if_not_exists", False)) and result.message.startswith("Cannot add")
-
-
 def command_id(stmt: A.Statement) -> str:
     """ksqlDB's ``<type>/<entity>/<action>``."""
     if isinstance(stmt, A.CreateSource | A.CreateAsSelect):
@@ -168,7 +162,7 @@ def run_and_record(log: CommandLog, engine: Engine, stmt: A.Statement, propertie
     with engine.lock:
         offset = log.next_offset()
         result = execute_command(engine, stmt, offset, properties)
-        if writes_nothing(stmt, result):
+        if result.unchanged:  # IF NOT EXISTS on an existing source: nothing to replay
             return result, -1
         seq = log.append(command_id(stmt), stmt.text, properties, original_properties or {})
     return result, seq

@@ -24,6 +24,10 @@ class StatementResult:
     data: Any = None
     query_id: str | None = None
     warnings: list[str] = field(default_factory=list)
+    # The statement found its work done already (IF NOT EXISTS on an existing source): it changed nothing,
+    # so a distributed statement takes no command offset (ksqlDB's DistributingExecutor answers it without
+    # writing the command).
+    unchanged: bool = False
 
 
 def status(stmt: A.Statement, message: str, query_id: str | None = None) -> StatementResult:

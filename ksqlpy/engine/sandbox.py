@@ -258,7 +258,7 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
     written, IF NOT EXISTS on an existing object, takes none) - so a PAUSE, RESUME, TERMINATE or EXPLAIN
     later in the request finds a query an earlier statement made under the id it will really have.
     Without it, the ids continue from the engine's last one."""
-    from ksqlpy.engine.command_log import is_distributed, writes_nothing
+    from ksqlpy.engine.command_log import is_distributed
     from ksqlpy.engine.session_statements import set_override, unset_override
 
     with engine.lock:
@@ -287,7 +287,7 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
             if distributed:
                 box.query_counter = next_offset  # type: ignore[assignment]
             result = box.execute_statement(stmt, props)
-            if distributed and not writes_nothing(stmt, result):
+            if distributed and not result.unchanged:
                 next_offset += 1  # type: ignore[operator]
         except Exception as e:
             e.sandbox_statement = stmt  # type: ignore[attr-defined]

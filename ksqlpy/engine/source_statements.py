@@ -22,7 +22,7 @@ def exists_warning(stmt: A.Statement, kind: str, existing: Source) -> StatementR
     ``DistributingExecutor`` words it with the statement's kind twice (whatever the existing source is) and
     the name as a SourceName prints itself, back-quoted."""
     msg = f"Cannot add {kind.lower()} `{stmt.name}`: A {kind.lower()} with the same name already exists."  # type: ignore[attr-defined]
-    return StatementResult("warning_entity", stmt.text, message=msg, warnings=[msg])
+    return StatementResult("warning_entity", stmt.text, message=msg, warnings=[msg], unchanged=True)
 
 
 def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
