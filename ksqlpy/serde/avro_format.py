@@ -31,7 +31,6 @@ from typing import Any
 from ksqlpy import types as T
 from ksqlpy import utf16
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.javatext import double_to_string
 from ksqlpy.serde import avro_unions as U
 from ksqlpy.serde.avro_references import inline_references, registry_lookup
 from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, UnreadableSchemaError, ValueSerde
@@ -351,12 +350,13 @@ def _java_text(v: Any) -> str:
 
 
 # Connect's widening on read (ksqlDB's ConnectDataTranslator): the Avro types a column of each SQL type
-# accepts; anything else fails the record
+# accepts; anything else fails the record. A STRING column takes the integer types, boolean and string (its
+# STRING_ACCEPTABLE_TYPES: Java's String.valueOf of an int or a Boolean), never float or double
 _ACCEPTS: dict[str, frozenset[str]] = {
     "INTEGER": frozenset({"int"}), "DATE": frozenset({"int"}), "TIME": frozenset({"int"}),
     "BIGINT": frozenset({"int", "long"}), "TIMESTAMP": frozenset({"int", "long"}),
     "DOUBLE": frozenset({"float", "double"}),
-    "STRING": frozenset({"int", "long", "float", "double", "boolean", "string", "enum"}),
+    "STRING": frozenset({"int", "long", "boolean", "string", "enum"}),
 }
 _CONNECT_TYPES = {"int": "int32", "long": "int64", "float": "float32", "double": "float64", "enum": "string",
                   "fixed": "bytes", "record": "struct", "error": "struct"}
@@ -386,7 +386,7 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any], path: str =
     if n == "STRING":
         if isinstance(v, str):
             return v
-        return double_to_string(v) if isinstance(v, float) else _java_text(v)
+        return _java_text(v)
     if n in ("INTEGER", "BIGINT", "DATE", "TIME", "TIMESTAMP"):
         return int(v)
     if n == "DOUBLE":

@@ -196,12 +196,13 @@ def _slot_value(file: ProtoFile, msg: ProtoMessage, slot: Any, values: dict[str,
 
 
 # Connect's widening on read (ksqlDB's ConnectDataTranslator), by the Connect type ProtobufData gives a field:
-# the Connect types a column of each SQL type accepts; anything else fails the record
+# the Connect types a column of each SQL type accepts; anything else fails the record (a STRING column: the
+# integer types, boolean and string - its STRING_ACCEPTABLE_TYPES - never float32 or float64)
 _ACCEPTS: dict[str, frozenset[str]] = {
     "INTEGER": frozenset({"int32"}), "DATE": frozenset({"int32"}), "TIME": frozenset({"int32"}),
     "BIGINT": frozenset({"int32", "int64"}), "TIMESTAMP": frozenset({"int32", "int64"}),
     "DOUBLE": frozenset({"float32", "float64"}),
-    "STRING": frozenset({"int32", "int64", "float32", "float64", "boolean", "string"}),
+    "STRING": frozenset({"int32", "int64", "boolean", "string"}),
     "BOOLEAN": frozenset({"boolean"}), "BYTES": frozenset({"bytes"}), "DECIMAL": frozenset({"bytes"}),
     "ARRAY": frozenset({"array"}), "MAP": frozenset({"map"}), "STRUCT": frozenset({"struct"}),
 }

@@ -1,7 +1,7 @@
 """AVRO read into declared columns of other types, over every Avro type x column type: Kafka Connect's
 widening on read (ksqlDB's ConnectDataTranslator) and nothing else - INT takes int; BIGINT int or long;
-DOUBLE float or double; STRING any primitive but bytes (Java's String.valueOf: ``true``, ``1.5``) and enum
-symbols; BOOLEAN, BYTES, ARRAY, MAP and STRUCT only their own kind (elements, values and fields by the same
+DOUBLE float or double; STRING int, long, boolean (Java's String.valueOf: ``true``), string and enum symbols -
+never float or double (ConnectDataTranslator's STRING_ACCEPTABLE_TYPES); BOOLEAN, BYTES, ARRAY, MAP and STRUCT only their own kind (elements, values and fields by the same
 rule). Any other pairing fails the record (processing log); the query keeps reading the next one.
 
 Writes tests/cases/serde/avro-widening.json: ``python tests/cases/serde/avro_widening_gen.py
@@ -29,7 +29,7 @@ def rule(written: str, read: str) -> object:
     accepts = {
         "INT": {"int": value}, "BIGINT": {"int": value, "long": value},
         "DOUBLE": {"float": value, "double": value}, "BOOLEAN": {"boolean": value},
-        "STRING": {"int": "5", "long": "5000000000", "float": "1.5", "double": "2.5", "boolean": "true",
+        "STRING": {"int": "5", "long": "5000000000", "boolean": "true",
                    "string": "s", "enum": "Y"},
         "BYTES": {"bytes": value}, "ARRAY<BIGINT>": {"array<int>": value}, "MAP<STRING, BIGINT>": {"map<int>": value},
         "STRUCT<A BIGINT>": {"record": value},
