@@ -107,16 +107,16 @@ class FkLeft(BaseOperator):
 
     def _left_join_null_fk(self, key: tuple, kb: bytes, seq: int, new: Any, old: Any, new_fk: tuple | None,
                            ts: int, hdrs: Any) -> None:
-        """A LEFT join change where the old or new foreign key is NULL. Since KIP-962 Kafka Streams joins
-        such a row with no right row instead of skipping it: the row leaves its old foreign key's
-        subscription, and a NULL foreign key is subscribed to nothing - the right side answers with no row,
-        so the result is the row padded with NULLs (a delete once the row is gone). The answer takes the
-        round trip like any other, keeping the results in the order of the changes."""
+        """A LEFT join change where the old or new foreign key is NULL - a delete's new foreign key is. Since
+        KIP-962 Kafka Streams joins such a row with no right row instead of skipping it: the row leaves its
+        old foreign key's subscription without an answer (DELETE_KEY_NO_PROPAGATE since KAFKA-16394), and a
+        NULL foreign key is subscribed to nothing - the right side answers with no row, so the result is the
+        row padded with NULLs, or a delete at the delete's own time once the row is gone (an INNER join's
+        DELETE_KEY_AND_PROPAGATE answer takes the later of its time and the right row's). The answer takes
+        the round trip like any other, keeping the results in the order of the changes. From memory of
+        Kafka Streams' SubscriptionSendProcessorSupplier.leftJoinInstructions."""
         old_fk = self.fk_of(old) if old is not None else None
         if old_fk is not None:
-            if new is None:  # the delete of a joined row: its response deletes the result
-                self._send(old_fk, key, DELETE_KEY_AND_PROPAGATE, seq, None, ts, hdrs)
-                return
             self._send(old_fk, key, DELETE_KEY_NO_PROPAGATE, seq, None, ts, hdrs)
         if new is None and old is None:
             return

@@ -101,7 +101,7 @@ def _reference(ops: list[tuple[str, Any, dict | None]], fk_of: Any, *,
         if not inner:
             if old is not None:
                 if old_fk is not None and old_fk != new_fk:
-                    send(old_fk, key, "DELETE_KEY_AND_PROPAGATE")
+                    send(old_fk, key, "DELETE_KEY_NO_PROPAGATE")  # KAFKA-16394
                 send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL")
             elif value is not None:
                 send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL")

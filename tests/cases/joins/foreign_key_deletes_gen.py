@@ -1,0 +1,153 @@
+"""Foreign-key joins (INNER, LEFT): the result of a left row's delete and the time it is written at, over key
+formats and partition counts of both tables.
+
+Expected records come from a model of Kafka Streams' foreign-key join processed a record at a time (from memory
+of SubscriptionSendProcessorSupplier, SubscriptionReceiveProcessorSupplier, SubscriptionJoinProcessorSupplier,
+ForeignTableJoinProcessorSupplier and ResponseJoinProcessorSupplier, Kafka 3.8+: KIP-962 and KAFKA-16394):
+
+- INNER (defaultJoinInstructions): a left delete sends DELETE_KEY_AND_PROPAGATE to the old foreign key; the answer
+  is a delete written at the later of the delete's time and the right row's (when the right table holds one), and
+  it is sent whether or not a result was ever written. A change from or to a NULL foreign key is skipped.
+- LEFT (leftJoinInstructions): a left change leaves a different old foreign key with DELETE_KEY_NO_PROPAGATE and
+  subscribes the new one (NULL for a delete) with PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE; a NULL foreign key has
+  no right row, so a delete is answered at its own time, whatever the old foreign key's right row holds.
+- A right change answers every subscriber at its own time; a subscription's answer takes the later time.
+
+Writes tests/cases/joins/foreign-key-deletes.json: ``python tests/cases/joins/foreign_key_deletes_gen.py
+tests/cases/joins/foreign-key-deletes.json`` after changing this file.
+"""
+import json
+import sys
+
+PAIRS = [("KAFKA", "KAFKA"), ("JSON", "JSON"), ("AVRO", "AVRO"), ("KAFKA", "AVRO"), ("PROTOBUF", "JSON_SR"),
+         ("DELIMITED", "KAFKA")]
+
+# (name, [(side, key, value, ts)]) - left values {"FK", "V"}, right values {"W"}; None deletes
+SCENARIOS = [
+    ("the right row newer than the delete",
+     [("r", "a", {"W": 1}, 10), ("l", 1, {"FK": "a", "V": 1}, 5), ("l", 1, None, 6)]),
+    ("the right row older than the delete",
+     [("r", "a", {"W": 1}, 1), ("l", 1, {"FK": "a", "V": 1}, 5), ("l", 1, None, 6)]),
+    ("the right row updated after the left row, newer than the delete",
+     [("r", "a", {"W": 1}, 1), ("l", 1, {"FK": "a", "V": 1}, 5), ("r", "a", {"W": 2}, 20), ("l", 1, None, 15)]),
+    ("the right row deleted before the left row",
+     [("r", "a", {"W": 1}, 10), ("l", 1, {"FK": "a", "V": 1}, 5), ("r", "a", None, 12), ("l", 1, None, 13)]),
+    ("the foreign key moved to a newer right row, then the delete",
+     [("r", "a", {"W": 1}, 10), ("r", "b", {"W": 2}, 30), ("l", 1, {"FK": "a", "V": 1}, 5),
+      ("l", 1, {"FK": "b", "V": 1}, 6), ("l", 1, None, 7)]),
+    ("no right row for the foreign key",
+     [("l", 1, {"FK": "z", "V": 1}, 5), ("l", 1, None, 6), ("r", "z", {"W": 3}, 8)]),
+    ("a NULL foreign key",
+     [("l", 1, {"FK": None, "V": 1}, 5), ("l", 1, None, 6)]),
+    ("a delete of a key the left table never held",
+     [("r", "a", {"W": 1}, 10), ("l", 9, None, 4)]),
+    ("the row re-created after its delete",
+     [("r", "a", {"W": 1}, 10), ("l", 1, {"FK": "a", "V": 1}, 5), ("l", 1, None, 6), ("l", 1, {"FK": "a", "V": 2}, 7)]),
+    ("two rows on one right row, one deleted, then the right row changes",
+     [("r", "a", {"W": 1}, 10), ("l", 1, {"FK": "a", "V": 1}, 5), ("l", 2, {"FK": "a", "V": 2}, 6),
+      ("l", 1, None, 7), ("r", "a", {"W": 2}, 8)]),
+]
+# every case ends with a row that joins, so that a case expecting no other record still checks the topic
+SENTINEL = [("r", "s", {"W": 0}, 0), ("l", 100, {"FK": "s", "V": 0}, 50)]
+
+
+def model(ops, inner):
+    left, right, subs, out = {}, {}, {}, []
+
+    def answer(lkey, right_row, ts, sent_for):
+        """ResponseJoinProcessorSupplier: applied only if the left row is still the one subscribed."""
+        cur = left.get(lkey)
+        if cur is not sent_for:
+            return
+        if right_row is None and (inner or cur is None):
+            out.append((lkey, None, ts))
+        else:
+            out.append((lkey, {"V": cur["V"], "W": right_row["W"] if right_row else None}, ts))
+
+    def send(fk, lkey, instruction, ts, sent_for):
+        if fk is None:  # LEFT only (KIP-962): no right row to look up, answered with none at the change's time
+            answer(lkey, None, ts, sent_for)
+            return
+        if instruction.startswith("DELETE"):
+            subs.get(fk, {}).pop(lkey, None)
+        else:
+            subs.setdefault(fk, {})[lkey] = sent_for
+        found = right.get(fk)
+        at = max(ts, found[1]) if found else ts
+        if instruction == "DELETE_KEY_AND_PROPAGATE":
+            answer(lkey, None, at, sent_for)
+        elif instruction == "PROPAGATE_NULL_IF_NO_FK_VAL":
+            answer(lkey, found[0] if found else None, at, sent_for)
+        elif instruction == "PROPAGATE_ONLY_IF_FK_VAL" and found:
+            answer(lkey, found[0], at, sent_for)
+
+    for side, key, value, ts in ops:
+        if side == "r":
+            if value is None:
+                if right.pop(key, None) is None:
+                    continue
+            else:
+                right[key] = (value, ts)
+            for lkey, sent_for in sorted(subs.get(key, {}).items(), key=lambda kv: kv[0]):
+                answer(lkey, value, ts, sent_for)  # dropped unless the left row is still the one subscribed
+            continue
+        old = left.get(key)
+        if value is None:
+            left.pop(key, None)
+        else:
+            left[key] = value
+        cur = left.get(key)
+        old_fk = old["FK"] if old is not None else None
+        new_fk = value["FK"] if value is not None else None
+        if not inner:
+            if old is not None:
+                if old_fk is not None and old_fk != new_fk:
+                    send(old_fk, key, "DELETE_KEY_NO_PROPAGATE", ts, cur)
+                send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL", ts, cur)
+            elif value is not None:
+                send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL", ts, cur)
+        elif old is not None:
+            if old_fk is None or (value is not None and new_fk is None):
+                continue
+            if value is None:
+                send(old_fk, key, "DELETE_KEY_AND_PROPAGATE", ts, cur)
+            else:
+                if new_fk != old_fk:
+                    send(old_fk, key, "DELETE_KEY_NO_PROPAGATE", ts, cur)
+                send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL", ts, cur)
+        elif value is not None and new_fk is not None:
+            send(new_fk, key, "PROPAGATE_ONLY_IF_FK_VAL", ts, cur)
+    return out
+
+
+def key(fmt, col, v):
+    if fmt == "DELIMITED":
+        return str(v)
+    if fmt == "PROTOBUF":
+        return {col: v}
+    return v
+
+
+tests = []
+for lf, rf in PAIRS:
+    for kind, words in (("INNER", "JOIN"), ("LEFT", "LEFT JOIN")):
+        for name, ops in SCENARIOS:
+            ops = SENTINEL[:1] + ops + SENTINEL[1:]
+            stmts = [f"CREATE TABLE L (ID INT PRIMARY KEY, FK STRING, V INT) WITH (kafka_topic='l', partitions=4, "
+                     f"key_format='{lf}', value_format='JSON');",
+                     f"CREATE TABLE R (RID STRING PRIMARY KEY, W INT) WITH (kafka_topic='r', partitions=2, "
+                     f"key_format='{rf}', value_format='JSON');",
+                     f"CREATE TABLE OUTPUT AS SELECT L.ID AS ID, V, W FROM L {words} R ON L.FK = R.RID;"]
+            inputs = [{"topic": side, "key": key(lf, "ID", k) if side == "l" else key(rf, "RID", k),
+                       "value": v, "timestamp": ts} for side, k, v, ts in ops]
+            outputs = [{"topic": "OUTPUT", "key": key(lf, "ID", k), "value": v, "timestamp": ts}
+                       for k, v, ts in model(ops, kind == "INNER")]
+            tests.append({"name": f"{kind} foreign-key join, {lf}/{rf} keys: {name}", "statements": stmts,
+                          "topics": [{"name": "l", "partitions": 4}, {"name": "r", "partitions": 2}],
+                          "inputs": inputs, "outputs": outputs})
+
+if __name__ == "__main__":
+    json.dump({"comments": ["ksqlpy's own cases, generated by tests/cases/joins/foreign_key_deletes_gen.py (edit "
+                            "that): a foreign-key join's result of left deletes and its times, INNER and LEFT, over "
+                            "key formats"], "tests": tests}, open(sys.argv[1], "w"), indent=1)
+    print(len(tests))
