@@ -205,8 +205,35 @@ _EXPONENTS: dict[int, PyDecimal] = {}
 def _exponent(places: int) -> PyDecimal:
     e = _EXPONENTS.get(places)
     if e is None:
-        e = _EXPONENTS[places] = PyDecimal(1).scaleb(-places)
+        e = PyDecimal(1).scaleb(-places)
+        if -64 <= places <= 64:  # a column of places would grow the cache without bound
+            _EXPONENTS[places] = e
     return e
+
+
+# BigInteger holds at most 2^31 bits (Integer.MAX_VALUE / 32 + 1 ints): 10^n overflows it from this n on
+_TEN_POW_LIMIT = int((2**31) / math.log2(10))
+_INT_MAX = 2**31 - 1
+
+
+def _set_scale(d: PyDecimal, places: int, rounding: str) -> PyDecimal:
+    """Java's ``BigDecimal.setScale(places, rounding)``, numerically: a larger scale appends zeros (the value
+    unchanged) unless 10^raise overflows BigInteger; a smaller one divides by 10^raise and rounds - zero once
+    the raise passes every digit -, 'Underflow' where the scale difference overflows an int (checkScale)."""
+    scale = -int(d.as_tuple().exponent)
+    if places >= scale:
+        if places - scale >= _TEN_POW_LIMIT:
+            raise FunctionError("BigInteger would overflow supported range")
+        return d
+    raise_ = scale - places
+    if raise_ > _INT_MAX:
+        raise FunctionError("Underflow")
+    if raise_ >= _TEN_POW_LIMIT:
+        raise FunctionError("BigInteger would overflow supported range")
+    if raise_ > len(d.as_tuple().digits):
+        # |d| < 10^-places / 10: HALF_UP, HALF_DOWN and DOWN all give zero
+        return PyDecimal(0)
+    return d.quantize(_exponent(places), rounding=rounding, context=DECIMAL_CONTEXT)
 
 
 def _double_to_decimal(x: float) -> PyDecimal:
@@ -223,12 +250,12 @@ def _nz(d: PyDecimal) -> PyDecimal:
 
 def _round_double_places(x: float, places: int) -> float:
     d = _double_to_decimal(x)
-    return float(_nz(d.quantize(_exponent(places), rounding=_half_up_mode(d), context=DECIMAL_CONTEXT)))
+    return float(_nz(_set_scale(d, places, _half_up_mode(d))))
 
 
 def _trunc_double_places(x: float, places: int) -> float:
     d = _double_to_decimal(x)
-    return float(_nz(d.quantize(_exponent(places), rounding=ROUND_DOWN, context=DECIMAL_CONTEXT)))
+    return float(_nz(_set_scale(d, places, ROUND_DOWN)))
 
 
 def _whole_decimal(t: SqlType) -> Decimal:
@@ -263,7 +290,7 @@ def _make_round_decimal_places(params: list[SqlType], ret: SqlType) -> Callable[
     back = _exponent(ret.scale)
 
     def impl(d: PyDecimal, places: int) -> PyDecimal:
-        r = d.quantize(_exponent(places), rounding=_half_up_mode(d), context=DECIMAL_CONTEXT)
+        r = _set_scale(d, places, _half_up_mode(d))
         return _nz(r.quantize(back, context=DECIMAL_CONTEXT))
 
     return impl
@@ -281,7 +308,7 @@ def _make_trunc_decimal_places(params: list[SqlType], ret: SqlType) -> Callable[
     back = _exponent(ret.scale)
 
     def impl(d: PyDecimal, places: int) -> PyDecimal:
-        r = d.quantize(_exponent(places), rounding=ROUND_DOWN, context=DECIMAL_CONTEXT)
+        r = _set_scale(d, places, ROUND_DOWN)
         return _nz(r.quantize(back, context=DECIMAL_CONTEXT))
 
     return impl

@@ -15,9 +15,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from probe_case import probe_case, write_cases  # noqa: E402
 
 COLUMNS = ("S STRING, NS STRING, U STRING, E STRING, D DOUBLE, NZ DOUBLE, I INT, BI BIGINT, DC DECIMAL(6, 3), "
-           "BT BYTES, DT DATE, TM TIME, TS TIMESTAMP, NTM TIME")
+           "BT BYTES, DT DATE, TM TIME, TS TIMESTAMP, NTM TIME, P INT")
 ROW = {"S": "Zeta", "NS": None, "U": "\uffff", "E": "\U0001F600", "D": -123.456, "NZ": -0.0, "I": -17,
-       "BI": 12345, "DC": -123.456, "BT": "gA==", "DT": 19000, "TM": 45296789, "TS": 5000, "NTM": None}
+       "BI": 12345, "DC": -123.456, "BT": "gA==", "DT": 19000, "TM": 45296789, "TS": 5000, "NTM": None,
+       "P": 2147483647}
 
 FAMILIES: dict[str, list[tuple[str, object]]] = {
     "LEAST and GREATEST beyond numbers: Java's orders of STRING (UTF-16 units), BYTES (signed), DATE, TIME, "
@@ -54,6 +55,26 @@ FAMILIES: dict[str, list[tuple[str, object]]] = {
         ("CAST(TRUNC(DC, -2) AS STRING)", "-100.000"),
         ("CAST(TRUNC(DC, 5) AS STRING)", "-123.456"),
         ("TRUNC(DC, CAST(NULL AS INT))", None),
+    ],
+    "ROUND and TRUNC to places far beyond the digits, as BigDecimal.setScale: more places keep the value, fewer "
+    "than every digit give zero, a scale whose 10^n BigInteger cannot hold or whose difference overflows an int "
+    "fails (NULL)": [
+        ("CAST(ROUND(DC, 1000000) AS STRING)", "-123.456"),
+        ("CAST(ROUND(DC, -1000000) AS STRING)", "0.000"),
+        ("CAST(TRUNC(DC, 5000) AS STRING)", "-123.456"),
+        ("CAST(TRUNC(DC, -5000) AS STRING)", "0.000"),
+        ("ROUND(D, 1000000)", -123.456),
+        ("ROUND(D, -1000000)", 0.0),
+        ("TRUNC(D, 5000)", -123.456),
+        ("TRUNC(D, -5000)", 0.0),
+        ("ROUND(D, -3)", 0.0),
+        ("ROUND(-500.0E0, -3)", 0.0),
+        ("ROUND(500.0E0, -3)", 1000.0),
+        ("ROUND(DC, P)", None),
+        ("ROUND(DC, -P)", None),
+        ("TRUNC(D, P)", None),
+        ("TRUNC(D, -P)", None),
+        ("ROUND(DC, 700000000)", None),
     ],
     "CBRT, SIGN, POWER and LOG corners: Math.cbrt keeps the sign, SIGN of NaN is 0, POWER and LOG give "
     "Java's NaN and infinities": [
