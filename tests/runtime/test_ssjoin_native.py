@@ -253,3 +253,10 @@ def test_records_of_atomic_values_enter_the_index_untracked_by_the_cyclic_gc(tmp
     (e1,), (e2,) = j.this.index[repr((1,)).encode()], j.this.index[repr((2,)).encode()]
     assert e1[2] == plain and not gc.is_tracked(e1[2]) and not gc.is_tracked(e1)
     assert e2[2] is nested and gc.is_tracked(e2[2]) and gc.is_tracked(e2)
+    # each key's list of entries is untracked (record data only: no cycle can pass through it), whatever its
+    # entries hold, and stays a working list: later records append to it, in (ts, seq) order
+    lists = j.this.index[repr((1,)).encode()], j.this.index[repr((2,)).encode()]
+    assert not any(gc.is_tracked(x) for x in lists)
+    j.on_runs([(True, [(1003, 0, ((1,), (3,), None)), (1002, 0, ((1,), (2,), None))], 0, 2)])
+    assert [e[0] for e in j.this.index[repr((1,)).encode()]] == [1000, 1002, 1003]
+    assert not gc.is_tracked(j.this.index[repr((1,)).encode()])
