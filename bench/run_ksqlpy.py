@@ -24,14 +24,14 @@ from bench.workloads import SOURCES_SQL, WORKLOADS
 
 def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | None = None,
         cache: int | None = None, check: bool = True, dump: str | None = None, workers: int = 1,
-        pipelined: bool = False, settings: dict[str, str] | None = None) -> dict:
+        pipelined: bool = False, settings: dict[str, str] | None = None, batches: bool = False) -> dict:
     """``cache``: ``cache.max.bytes.buffering`` (None: ksqlDB's default, 10 MB; 0: every update goes out).
     ``workers`` > 1: the query in that many worker processes (``ksqlpy.workers=process``); the clock starts
     once the engine's spare interpreters have done their imports (as a server's have long before a query
     arrives: engine start-up, like the peers' start-up outside their clocks); the workers' own start-up -
     taking a spare, building their tasks - is in the clock (and reported as ``startup_seconds``: until every
     worker processed its first batch), and the CPU is the whole process tree's. ``pipelined``: ``ksqlpy.commit.pipelined``. ``settings``: more
-    properties (``--set KEY=VALUE``)."""
+    properties (``--set KEY=VALUE``). ``batches``: also report every batch (``BatchClock``)."""
     from ksqlpy.engine import Engine
     from ksqlpy.log import EmbeddedLog
 
@@ -61,11 +61,14 @@ def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | 
 
             prof = cProfile.Profile()
             prof.enable()
+        clock = BatchClock() if batches and workers == 1 else None
         c0, t0 = cpu(), time.perf_counter()
         engine.execute(w.sql.format(sink=sink))
         startup = _workers_started(engine, t0) if workers > 1 else None
         engine.drain(3600)
         t1, c1 = time.perf_counter(), cpu()
+        if clock is not None:
+            clock.stop()
         if prof is not None:
             prof.disable()
             prof.dump_stats(profile)  # type: ignore[arg-type]
@@ -79,7 +82,38 @@ def run(log_dir: str, workload: str, profile: str | None = None, sampler: str | 
         "outputs": out, "seconds": t1 - t0, "cpu_seconds": c1 - c0,
         "peak_rss_mb": peak, **({"final": final} if final else {}),
         **({"startup_seconds": round(startup, 3)} if startup is not None else {}),
+        **({"batches": clock.batches} if clock is not None else {}),
     }
+
+
+class BatchClock:
+    """Every batch a task processes in this process (``runtime.task.poll_batch`` as the queries call it):
+    ``[task id, records, thread CPU microseconds]`` in processing order, the batch's young collection included.
+
+    Why: a workload's batches are the same from run to run (one thread drains inputs that are all there),
+    so two runs' lists pair batch by batch - a run slower in every batch by one factor was slowed by the
+    machine (its other work sharing the core and its caches), one slower in some batches by something of
+    its own. Records per CPU-second alone cannot tell the two apart."""
+
+    def __init__(self) -> None:
+        import ksqlpy.engine.queries as queries
+
+        self._module = queries
+        self._poll = queries.poll_batch
+        self.batches: list[list[Any]] = []
+        clock, add, poll = time.thread_time_ns, self.batches.append, self._poll
+
+        def timed(task: Any) -> int:
+            c0 = clock()
+            n = poll(task)
+            if n:
+                add([task.task_id, n, (clock() - c0) // 1000])
+            return n
+
+        queries.poll_batch = timed  # type: ignore[assignment]
+
+    def stop(self) -> None:
+        self._module.poll_batch = self._poll  # type: ignore[assignment]
 
 
 def _workers_started(engine: Any, t0: float, timeout_s: float = 120.0) -> float | None:
@@ -199,11 +233,14 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--workers", type=int, default=1, help="worker processes (ksqlpy.workers=process)")
     ap.add_argument("--pipelined", action="store_true", help="ksqlpy.commit.pipelined=true")
     ap.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="a property (repeatable)")
+    ap.add_argument("--batches", action="store_true",
+                    help="also report every batch: [task, records, thread CPU us] (compare runs batch by batch)")
     args = ap.parse_args(argv)
     sys.stdout.buffer.write(orjson.dumps(run(args.log_dir, args.workload, args.profile, cache=args.cache,
                                              check=not args.no_check, dump=args.dump,
                                              workers=args.workers, pipelined=args.pipelined,
-                                             settings=dict(kv.split("=", 1) for kv in args.set))) + b"\n")
+                                             settings=dict(kv.split("=", 1) for kv in args.set),
+                                             batches=args.batches)) + b"\n")
     sys.stdout.flush()
     os._exit(0)  # skip interpreter teardown (nothing left to flush)
 
