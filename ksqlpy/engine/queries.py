@@ -106,11 +106,16 @@ class TransientQuery:
         self.resources: list[Any] = []  # state stores, internal topics: released once no task runs
         self._polling = False
         self._started = time.monotonic()  # for the push-query latency metric (metrics.py)
+        # False: the query's deletes (TombstoneRow) are left out before LIMIT counts - a scalable push query
+        # taps its source's writer, where ksqlDB ignores records with a null value
+        self.keep_deletes = True
 
     def _on_rows(self, rows: list[tuple]) -> None:
         for r in rows:
             if self.done:
                 return
+            if not self.keep_deletes and isinstance(r, TombstoneRow):
+                continue
             self.rows.put(r)
             self.emitted += 1
             if self.limit is not None and self.emitted >= self.limit:
