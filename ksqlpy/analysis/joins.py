@@ -249,9 +249,11 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
                                      f"condition. Got {' AND '.join(c.written for c in conds)}.")
     for c in conds:
         if c.left_type != c.right_type:
-            raise KsqlStatementError(f"Invalid join condition: types don't match. Got "
-                                     f"{c.written.split(' = ')[0]}{{{c.left_type}}} = "
-                                     f"{c.written.split(' = ', 1)[1]}{{{c.right_type}}}.")
+            # the comparison as written, each side with its own type (the criteria may be written right side first)
+            sides = ((c.left, c.left_type), (c.right, c.right_type))
+            (a, ta), (b, tb) = sides if c.left_alias == c.sides[0] else sides[::-1]
+            raise KsqlStatementError(f"Invalid join condition: types don't match. Got {text(a)}{{{ta}}} = "
+                                     f"{text(b)}{{{tb}}}.")
 
     check_windows(left, right)
     if flavor is JoinFlavor.FOREIGN_KEY and (left.windowed is not None or right.windowed is not None):
