@@ -78,8 +78,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     from ksqlpy.schema_registry.sources import register_source_schemas, require_source_registry
 
     require_source_registry(engine, sink)
-    ensure_topic(engine, sink.topic, props, config, creating=False,
-                  default_partitions=engine.log.partition_count(plan.input_source.topic) or 1)
+    ensure_topic(engine, sink.topic, props, config, creating=False, source_topic=plan.input_source.topic)
 
     register_source_schemas(engine, sink, sink=True)
     if upgraded is not None:

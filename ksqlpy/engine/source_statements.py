@@ -64,25 +64,48 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
 
 def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict[str, str], *, creating: bool,
-                  default_partitions: int | None = None, default_replicas: int = 1) -> None:
+                  source_topic: str | None = None) -> None:
+    """The statement's topic with the partition and replica counts it names (from memory of ksqlDB's
+    TopicCreateInjector, TopicProperties.Builder and TopicValidationUtil): PARTITIONS / REPLICAS from the WITH
+    clause, else - for a CREATE ... AS SELECT - the legacy ``ksql.sink.partitions`` / ``ksql.sink.replicas``.
+    A topic that exists must have the counts named: the partition count, the replica count unless it is -1
+    (the broker's default). A new topic takes the counts named, else those of the topic the statement reads.
+
+    Not yet: ksqlDB also requires a CREATE ... AS SELECT naming no counts to find an existing sink topic at its
+    source topic's counts; our own serde cases assume otherwise (and order their schema checks first)."""
     info = engine.log.describe_topic(topic)
-    partitions = props.get("PARTITIONS")
+    partitions = _count(props.get("PARTITIONS"))
+    replicas = _count(props.get("REPLICAS"))
+    if not creating:
+        if partitions is None:
+            partitions = _count(engine.prop("ksql.sink.partitions"))
+        if replicas is None:
+            replicas = _count(engine.prop("ksql.sink.replicas"))
     if info is not None:
-        if partitions is not None and int(partitions) != info.partitions:
+        wanted_partitions = info.partitions if partitions is None else partitions
+        wanted_replicas = info.replicas if replicas is None else replicas
+        if wanted_partitions != info.partitions or wanted_replicas not in (-1, info.replicas):
             raise KsqlStatementError(
                 f"A Kafka topic with the name '{topic}' already exists, with different partition/replica "
-                f"configuration than required. KSQL expects {int(partitions)} partitions (topic has "
-                f"{info.partitions}), 1 replication factor (topic has 1).")
+                f"configuration than required. KSQL expects {wanted_partitions} partitions (topic has "
+                f"{info.partitions}), {wanted_replicas} replication factor (topic has {info.replicas}).")
         return
-    if partitions is None:
-        partitions = default_partitions
+    source = engine.log.describe_topic(source_topic) if source_topic and not creating else None
+    if partitions is None and not creating:
+        partitions = source.partitions if source is not None else 1  # a source whose topic is gone: one
+    if replicas is None and source is not None:
+        replicas = source.replicas
     if partitions is None:
         raise KsqlStatementError(f"Topic '{topic}' does not exist. If you want to create a new topic for the "
                                  "stream/table please re-run the statement providing the required 'PARTITIONS' "
                                  "configuration in the WITH clause (and optionally 'REPLICAS'). For example: "
                                  f"CREATE STREAM S (ID INT) WITH (KAFKA_TOPIC='{topic}', PARTITIONS=2, "
                                  "REPLICAS=1, VALUE_FORMAT='JSON');")
-    engine.log.create_topic(topic, int(partitions), int(props.get("REPLICAS", default_replicas)), config)
+    engine.log.create_topic(topic, partitions, 1 if replicas is None or replicas < 1 else replicas, config)
+
+
+def _count(value: Any) -> int | None:
+    return None if value is None or value == "" else int(value)
 
 
 def replace_enabled(engine: Engine) -> bool:
