@@ -300,7 +300,36 @@ def sql_type_of(schema: Any, names: dict[str, Any] | None = None, *, upper: bool
         inner = (*_open, id(s))
         return T.Struct(tuple((str(f["name"]).upper() if upper else str(f["name"]),
                                sql_type_of(f["type"], names, upper=upper, _open=inner)) for f in s["fields"]))
+    if kind == "null":
+        raise UnreadableSchemaError(STANDALONE_NULL)
     raise KsqlStatementError(f"Unsupported: Avro schema type {kind}")
+
+
+# Confluent's AvroData.toConnectSchema (from memory): Connect has no null type, so a null schema is accepted
+# only as a union member; anywhere else (a field, array items, map values, the whole schema) the converter
+# refuses the schema - at inference ('Unable to verify ...') and for every record written with it
+STANDALONE_NULL = "Standalone null schemas are not supported by this converter"
+
+
+def has_standalone_null(schema: Any, names: dict[str, Any], _seen: set[int] | None = None) -> bool:
+    """Whether an Avro schema holds a ``null`` outside a union (STANDALONE_NULL)."""
+    seen = set() if _seen is None else _seen
+    node = resolve(schema, names)
+    if isinstance(node, list):
+        return any(has_standalone_null(m, names, seen) for m in node if kind_of(resolve(m, names)) != "null")
+    kind = kind_of(node)
+    if kind == "null":
+        return True
+    if not isinstance(node, dict) or id(node) in seen:
+        return False
+    seen.add(id(node))
+    if kind in ("record", "error"):
+        return any(has_standalone_null(f.get("type"), names, seen) for f in node.get("fields", []))
+    if kind == "array":
+        return has_standalone_null(node.get("items"), names, seen)
+    if kind == "map":
+        return has_standalone_null(node.get("values"), names, seen)
+    return False
 
 
 def strip_logical(schema: Any) -> Any:
@@ -569,6 +598,8 @@ class _Compiled:
 
         self.schema = schema
         self.names = named_types(schema)
+        # a schema Connect cannot convert fails every record written with it
+        self.unreadable = STANDALONE_NULL if has_standalone_null(schema, self.names) else None
         # a union struct is read and written through records that name its branches (avro_unions)
         self.tagged = U.contains_union(schema)
         wrapped = U.Wrapped(schema) if self.tagged else None
@@ -614,6 +645,8 @@ class AvroSerde(ValueSerde):
             raise SerdeError("Failed to deserialize data from AVRO: Unknown magic byte!")
         schema_id = _HEADER.unpack_from(data)[1]
         c = self._reader(schema_id)
+        if c.unreadable is not None:
+            raise SerdeError(f"Failed to deserialize data from AVRO: {c.unreadable}")
         try:
             datum = fastavro.schemaless_reader(io.BytesIO(data[5:]), c.parsed, None, return_record_name=c.tagged)
         except Exception as e:  # noqa: BLE001 - any malformed record is a bad record
