@@ -403,11 +403,11 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any], path: str =
     s = _pick(non_null(schema, names), v)
     kind = kind_of(s)
     n = t.name
-    if isinstance(t, T.Decimal):
-        if kind in ("bytes", "fixed"):
-            d = bytes_to_decimal(v, int(s.get("scale", 0)) if isinstance(s, dict) else 0)
-        else:
-            d = PyDecimal(str(v))
+    if isinstance(t, T.Decimal):  # Connect's Decimal is BYTES: a DECIMAL column takes only bytes or fixed
+        if kind not in ("bytes", "fixed"):
+            raise SerdeError(f"Cannot deserialize type {_CONNECT_TYPES.get(kind, kind)} as type DECIMAL for path: "
+                             f"{path}")
+        d = bytes_to_decimal(v, int(s.get("scale", 0)) if isinstance(s, dict) else 0)
         return d.quantize(PyDecimal(1).scaleb(-t.scale), context=_WIDE)
     accepted = _ACCEPTS.get(n)
     if accepted is not None and kind not in accepted:
