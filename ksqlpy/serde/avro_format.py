@@ -34,6 +34,7 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde import avro_unions as U
 from ksqlpy.serde.avro_references import inline_references, registry_lookup
 from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, UnreadableSchemaError, ValueSerde
+from ksqlpy.serde.coerce import fit_decimal
 
 NAMESPACE = "io.confluent.ksql.avro_schemas"
 DEFAULT_NAME = "KsqlDataSourceSchema"
@@ -408,7 +409,7 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any], path: str =
             raise SerdeError(f"Cannot deserialize type {_CONNECT_TYPES.get(kind, kind)} as type DECIMAL for path: "
                              f"{path}")
         d = bytes_to_decimal(v, int(s.get("scale", 0)) if isinstance(s, dict) else 0)
-        return d.quantize(PyDecimal(1).scaleb(-t.scale), context=_WIDE)
+        return fit_decimal(d, t)  # DecimalUtil.ensureFit: never rounded, an overflow fails the record
     accepted = _ACCEPTS.get(n)
     if accepted is not None and kind not in accepted:
         raise SerdeError(f"Cannot deserialize type {_CONNECT_TYPES.get(kind, kind)} as type {n} for path: {path}")

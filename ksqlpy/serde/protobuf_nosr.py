@@ -34,6 +34,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
+from ksqlpy.serde.coerce import fit_decimal
 from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, repeated_items, signed, varint, wire_matches
 from ksqlpy.utf16 import JAVA_UTF8
 
@@ -253,7 +254,7 @@ def _message_value(t: T.SqlType, raw: bytes, nullable: str | None = None) -> Any
             elif num == 3 and wire == 0:
                 scale = _signed(v, 32)
         d = PyDecimal(unscaled).scaleb(-scale, context=_WIDE)
-        return d.quantize(PyDecimal(1).scaleb(-t.scale), context=_WIDE) if isinstance(t, T.Decimal) else d
+        return fit_decimal(d, t) if isinstance(t, T.Decimal) else d  # DecimalUtil.ensureFit: never rounded
     if name == "DATE":
         y, m, d = _ints(raw, 3)
         return (_dt.date(y, m, d) - _EPOCH).days

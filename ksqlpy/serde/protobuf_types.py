@@ -40,6 +40,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.serde.base import SerdeError, UnreadableSchemaError
+from ksqlpy.serde.coerce import fit_decimal
 from ksqlpy.serde.protobuf_schema import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
 from ksqlpy.serde.protobuf_wire import default
 from ksqlpy.utf16 import JAVA_UTF8
@@ -298,8 +299,8 @@ def coerce(v: Any, t: T.SqlType) -> Any:
         return int(v)
     if n == "DOUBLE" and not isinstance(v, float):
         return float(v)
-    if isinstance(t, T.Decimal):
-        return PyDecimal(str(v)).quantize(PyDecimal(1).scaleb(-t.scale), context=_WIDE)
+    if isinstance(t, T.Decimal):  # DecimalUtil.ensureFit: never rounded, an overflow fails the record
+        return fit_decimal(v if isinstance(v, PyDecimal) else PyDecimal(str(v)), t)
     return v
 
 
