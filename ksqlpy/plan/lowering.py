@@ -374,8 +374,11 @@ def group_stage(lo: Lowering, agg: Aggregate, store: str | None) -> GroupStage:
     keys = [OutputColumn(n, t, e) for n, t, e in zip(agg.key_names, agg.key_types, agg.group_by, strict=True)]
     args = [OutputColumn(f"A{i}_{j}", t, e) for i, a in enumerate(agg.aggregates)
             for j, (e, t) in enumerate(zip(a.args, a.arg_types, strict=True))]
+    table = bottom.result_kind is ResultKind.TABLE
+    # (a join's result grouped without a repartition keeps the rule of its own cases: aggregate-after-join)
+    by_key = isinstance(bottom, Scan) and not table and not agg.repartition
     return GroupStage(bottom.schema, where.predicate if where is not None else None, keys, args,
-                      bottom.result_kind is ResultKind.TABLE, len(bottom.schema.key_positions()), store)
+                      table, len(bottom.schema.key_positions()), store, by_key=by_key)
 
 
 def grouped_key_format(lo: Lowering, agg: Aggregate) -> GroupKeyFormat:

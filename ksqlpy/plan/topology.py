@@ -166,6 +166,9 @@ class GroupStage:
     table: bool  # over a table: each source key's last contribution is retracted on update
     source_keys: int  # key columns of the input rows (a table's previous contributions are by them)
     store: str | None  # the previous contributions of a table source's keys
+    # the grouping is the input stream's own key (ksqlDB's groupByKey, no repartition): no group-by mapper
+    # runs, so a key with NULL columns is a group; only a record without a Kafka key is skipped, unlogged
+    by_key: bool = False
 
 
 class WindowType(Enum):

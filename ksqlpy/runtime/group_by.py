@@ -1,9 +1,11 @@
 """The stateless half of an aggregation: from source records to grouped items.
 
 A generated function (``plan.codegen``) applies WHERE and computes the group key and the aggregate
-arguments of each record. Records whose group key has a NULL column are dropped, as ksqlDB drops them
-("Group-by column ... resolved to null"); stream records with a null value never get here (the reader
-skips them for stream aggregations).
+arguments of each record. Records whose group key has a NULL column are dropped, as ksqlDB's group-by
+mapper drops them ("Group-by column ... resolved to null"); stream records with a null value never get here
+(the reader skips them for stream aggregations). A GROUP BY of the input stream's own key columns, in order,
+runs no mapper (ksqlDB's ``StreamGroupByKey``: ``groupByKey``): its group is the record's key as read, NULL
+columns included, and only a record without a Kafka key is skipped, without a processing-log entry.
 
 Over a TABLE source, each source key's last contribution (group key, arguments) is remembered in the
 store, so an update or a delete can retract it: the items then carry ``(key, new, old, ts)``.
@@ -48,6 +50,7 @@ class Grouper:
         self.query_id = query_id
         self.table = stage.table
         self.n_source_keys = stage.source_keys
+        self.by_key = getattr(stage, "by_key", False)  # (a plan pickled before it existed: grouped by mapper)
         # where a stored source row from before the source gained value columns reads them as NULL
         self.values_end = sum(1 for c in stage.input_schema.columns if c.role in (ColumnRole.KEY, ColumnRole.VALUE))
         self.kv = kv
@@ -93,8 +96,12 @@ class Grouper:
     def _stream(self, d: DecodedBatch) -> list[tuple]:
         out: list[tuple] = []
         failed: Counter[int] = Counter()
+        if self.by_key and d.null_keys:
+            d = _keyed(d)
         self.pre(d.rows, d.timestamps, d.partitions, d.offsets, d.headers, d.tombstones, out,
                  self._err(d, failed))
+        if self.by_key:
+            return out
         keep = [item for item in out if None not in item[0]]
         if len(keep) != len(out):  # rare: log the rows a NULL key excludes
             for item in out:
@@ -164,3 +171,13 @@ class Grouper:
             if new is not None:
                 items.append((new[0], new[1], None, ts, hd))
         return items
+
+
+def _keyed(d: DecodedBatch) -> DecodedBatch:
+    """``d`` without its records that have no Kafka key: Kafka Streams' stream aggregation skips them
+    (``KStreamAggregate``: "Skipping record due to null key", a dropped-records metric, no processing-log
+    entry)."""
+    gone = set(d.null_keys)
+    keep = [i for i in range(len(d.rows)) if i not in gone]
+    return DecodedBatch([d.rows[i] for i in keep], [d.timestamps[i] for i in keep], [d.partitions[i] for i in keep],
+                        [d.offsets[i] for i in keep], [d.headers[i] for i in keep], [d.tombstones[i] for i in keep])

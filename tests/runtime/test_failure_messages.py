@@ -75,6 +75,25 @@ def test_group_by_null_excludes_the_row(engine: Engine) -> None:
     ]
 
 
+def _grouped_without_kafka_key(engine: Engine, group_by: str) -> list[tuple[str, list[str]]]:
+    engine.execute(f"CREATE TABLE T AS SELECT {group_by}, COUNT(*) AS C FROM S GROUP BY {group_by};")
+    engine.log.produce(ProducerRecord("s", None, orjson.dumps({"A": 1, "B": "x"}), 0, None, partition=0))
+    engine.drain()
+    return [(e["message"]["recordProcessingError"]["errorMessage"], e["message"]["recordProcessingError"]["cause"])
+            for e in engine.plog.entries]
+
+
+def test_grouping_by_the_streams_own_key_skips_a_record_without_a_kafka_key_unlogged(engine: Engine) -> None:
+    # groupByKey runs no group-by mapper: Kafka Streams' aggregation skips the record (a metric, no log entry)
+    assert _grouped_without_kafka_key(engine, "ID") == []
+
+
+def test_grouping_by_an_expression_of_the_key_logs_the_null_it_excludes(engine: Engine) -> None:
+    assert _grouped_without_kafka_key(engine, "CAST(ID AS STRING)") == [
+        ("Group-by column with index 0 resolved to null. The source row will be excluded from the table.", []),
+    ]
+
+
 def test_having_failure_is_a_predicate_error(engine: Engine) -> None:
     got = _run(engine, "CREATE TABLE T AS SELECT B, COUNT(*) AS C FROM S WHERE B IS NOT NULL GROUP BY B "
                        "HAVING 10 / (COUNT(*) - 1) > 0;")
