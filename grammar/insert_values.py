@@ -32,12 +32,8 @@ def prepare_insert_values(stmt: ast.InsertValues, where: tuple[int, int]) -> ast
                     raise PrepareError(_unknown_qualifier(qualifier))
                 columns.append(name)
             if len(columns) != len(stmt.values):
-                # both lists as Java prints them: the column names' text, each value's SQL text (from memory of
-                # ksqlDB's InsertValues constructor: columns.stream().map(ColumnName::text) + ", " + values)
-                from ksqlpy.expr.format import format_expression
-
-                raise PrepareError(f"Expected number columns and values to match: [{', '.join(columns)}], "
-                                   f"[{', '.join(format_expression(v) for v in stmt.values)}]")
+                raise PrepareError(f"Expected number columns and values to match: {len(columns)}, "
+                                   f"{len(stmt.values)}")
         for value in stmt.values:
             for column in value.find_all(exp.Column):
                 qualifier = column.table

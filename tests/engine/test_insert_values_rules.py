@@ -64,7 +64,7 @@ def test_a_value_per_column_without_a_list(engine: Engine, values: str) -> None:
 def test_a_column_list_pairs_with_the_values_while_preparing(engine: Engine, kind: str) -> None:
     err = _error(engine, "INSERT INTO s (k, a) VALUES ('k', 1, 2);")
     assert isinstance(err, KsqlParseError)
-    assert err.message == "Failed to prepare statement: Expected number columns and values to match: [K, A], ['k', 1, 2]"
+    assert err.message == "Failed to prepare statement: Expected number columns and values to match: 2, 3"
     assert _error(engine, "INSERT INTO s (k) VALUES ();").message == (
         "Failed to prepare statement: Expected some values for INSERT INTO statement.")
 

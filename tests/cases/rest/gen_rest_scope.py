@@ -441,7 +441,7 @@ def insert_cases() -> list[dict[str, Any]]:
         ("into an unknown source", "INSERT INTO NOPE (ID) VALUES (1);", ERROR,
          "Cannot insert values into an unknown stream/table: "),
         ("with more values than columns", "INSERT INTO S (ID, V) VALUES (1, 'a', 'b');", STATEMENT_ERROR,
-         "Failed to prepare statement: Expected number columns and values to match: [ID, V], [1, 'a', 'b']"),
+         "Failed to prepare statement: Expected number columns and values to match: 2, 3"),
         ("without a column list and too few values", "INSERT INTO S VALUES (1, 'a');", STATEMENT_ERROR,
          "Failed to insert values into 'S'. Expected a value for each column. Expected Columns: []. Got [1, 'a']"),
         ("into an unknown column", "INSERT INTO S (ID, NOPE) VALUES (1, 2);", STATEMENT_ERROR,
