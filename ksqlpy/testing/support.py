@@ -1,8 +1,8 @@
 """What the runner can check at all: cases needing something we do not have are skipped, with a reason.
 
-Skipping is decided here from the case text alone (before any engine runs). At run time an engine
-error whose message starts with ``Unsupported:`` also turns a case into a skip (see ``executor``).
-A skipped case is never counted as passed.
+Skipping is decided here from the case text alone (before any engine runs); at run time only what the
+harness's own serdes cannot write skips a case. An engine error, ``Unsupported: ...`` included, fails
+the case: ksqlDB's harness would see a refusal. A skipped case is never counted as passed.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ def static_skip_reason(case: Case) -> str | None:
         if refs:
             return f"Unsupported: schema references (topics[].{refs[0]})"
     # properties never skip a case: ksqlDB's harness hands every one to its KsqlConfig (either spelling,
-    # names it does not know ignored), so the engine decides - it may refuse one with ``Unsupported:``
+    # names it does not know ignored), so the engine decides
     return None
 
 

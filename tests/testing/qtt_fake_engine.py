@@ -7,7 +7,7 @@ It understands just enough SQL for the runner's tests:
 - ``CREATE STREAM|TABLE N [WITH (PARTITIONS=n)] AS SELECT * FROM S;`` starts a copy query: JSON values
   have their field names upper-cased (as ksqlDB's sink schema does), other bytes are copied as they are;
 - statements starting with ``BOOM`` fail to parse, ``FAIL`` fails as a statement, ``NEEDS`` raises an
-  ``Unsupported:`` error; a JSON input value with field ``explode`` fails processing, one with field
+  ``Unsupported:`` error (a failure like any other); a JSON input value with field ``explode`` fails processing, one with field
   ``complain`` is written to the processing log (``plog.entries``) and skipped.
 """
 
