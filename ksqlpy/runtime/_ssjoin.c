@@ -775,9 +775,23 @@ fail:
     return NULL;
 }
 
+/* untrack(obj) -> obj: a list taken out of the cyclic GC (anything else given back as it is). For the state
+ * records of a GROUP BY ([ts, key, acc...], runtime/accumulate.py): the stores and a batch's dicts refer to a
+ * record, the record only to record data (its key, the accumulators its UDAFs returned, which never see the
+ * record), so no cycle can pass through it and refcounting frees it; tracked, every young collection after a
+ * batch walked each new record once, and the older generations again. */
+static PyObject *untrack(PyObject *self, PyObject *o) {
+    (void)self;
+    if (PyList_CheckExact(o) && PyObject_GC_IsTracked(o))
+        PyObject_GC_UnTrack(o);
+    Py_INCREF(o);
+    return o;
+}
+
 static PyMethodDef methods[] = {
     {"runs", runs, METH_VARARGS, "A stream-stream join's batch of runs (StreamStreamJoin._runs with adders)."},
     {"window_keys", window_keys, METH_VARARGS, "A window store's LMDB keys of kept-back records."},
+    {"untrack", untrack, METH_O, "A list taken out of the cyclic GC (a GROUP BY state record); returns it."},
     {NULL, NULL, 0, NULL},
 };
 

@@ -17,6 +17,14 @@ from typing import Any
 
 from ksqlpy.codegen_cache import compiled
 
+try:  # a list out of the cyclic GC (C, runtime/_ssjoin.c); without the extension records stay tracked
+    from ksqlpy.runtime._ssjoin import untrack  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - the optional extension not built
+
+    def untrack(obj: Any) -> Any:
+        return obj
+
+
 TS, KEY, FIRST = 0, 1, 2
 
 
@@ -48,10 +56,11 @@ class Accumulators:
             results.append(f"r{i}(r[{slot}])")
         ns["_NoUndo"] = _NoUndo
         ns["_NoMerge"] = _NoMerge
+        ns["_untrack"] = untrack
         tuple_src = ", ".join(results) + ("," if len(results) == 1 else "")
         src = "\n".join([
             "def new(key, ts):",
-            f"    return [ts, key, {', '.join(inits)}]",
+            f"    return _untrack([ts, key, {', '.join(inits)}])",
             "def add(r, a, ts):",
             *adds,
             "    if ts > r[0]:",

@@ -23,6 +23,7 @@ from operator import itemgetter
 from typing import Any
 
 from ksqlpy.codegen_cache import compiled
+from ksqlpy.runtime.accumulate import untrack
 from ksqlpy.runtime.aggregator import AggregateSpec, encode_key
 from ksqlpy.runtime.emit import InlineProjection
 from ksqlpy.state.windowed import t8
@@ -38,7 +39,7 @@ def build_batch_loop(spec: AggregateSpec, parts: InlineProjection | None) -> Bat
     if parts is None:
         return None
     windowed = spec.window_type is not None
-    ns: dict[str, Any] = {"encode_key": encode_key, "t8": t8, "q_project": spec.project}
+    ns: dict[str, Any] = {"encode_key": encode_key, "t8": t8, "q_project": spec.project, "q_untrack": untrack}
     cached = spec.cache_entries > 0 and not spec.emit_final
     src = _source(spec, windowed, cached, parts, ns)
     exec(compiled(src, "<ksqlpy-aggregate-batch>"), ns)  # noqa: S102 - generated from the plan
@@ -124,7 +125,7 @@ def _source(spec: AggregateSpec, windowed: bool, cached: bool, parts: Any, ns: d
     L += [f"{i2}q_rec = q_get(q_sk)",
           f"{i2}q_created = q_rec is None",
           f"{i2}if q_created:",
-          f"{i2}    q_rec = [q_ts, q_key, {', '.join(f'q_init{i}()' for i in range(len(accs.resolved)))}]"]
+          f"{i2}    q_rec = q_untrack([q_ts, q_key, {', '.join(f'q_init{i}()' for i in range(len(accs.resolved)))}])"]
     for i, r in enumerate(accs.resolved):
         ns[f"q_init{i}"] = r.init
     # a failing aggregate function is not caught: it stops the task, as in ksqlDB (errors.StreamsError)
@@ -239,7 +240,7 @@ def _sliced_source(spec: AggregateSpec, accs: Any, parts: Any, ns: dict[str, Any
           "                q_sk = b'W' + q_kb + t8(q_ws)",
           "                q_rec = q_get(q_sk)",
           "                if q_rec is None:",
-          f"                    q_rec = [q_p[0], q_key, {inits}]",
+          f"                    q_rec = q_untrack([q_p[0], q_key, {inits}])",
           "                    q_put(b'I' + t8(q_ws) + q_kb, 1)",
           "                q_put(q_sk, q_rec)",
           "                q_wins[q_tk] = q_w = [q_rec, q_pos, q_ws]",

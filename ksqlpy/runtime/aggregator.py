@@ -24,7 +24,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from ksqlpy.runtime.accumulate import KEY, TS, Accumulators
+from ksqlpy.runtime.accumulate import KEY, TS, Accumulators, untrack
 from ksqlpy.runtime.emit import Projector
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.record_cache import cache_key
@@ -73,6 +73,7 @@ class Aggregator:
     def __init__(self, spec: AggregateSpec, kv: KeyValueStore, plog: ProcessingLog, query_id: str) -> None:
         self.spec = spec
         self.kv = kv
+        kv.loaded = untrack  # state records read back leave the cyclic GC as new ones do (accumulate.untrack)
         self.plog = plog
         self.query_id = query_id
         self.last_input_wall = time.monotonic()  # wall-clock time of the last input (idle advance)
@@ -203,7 +204,7 @@ class Aggregator:
             rec = kv.get(kb)
             old_passed = having and rec is not None and self.passes(rec)
             if partial is not None:
-                rec = partial if rec is None else accs.merge(rec, partial)
+                rec = untrack(partial) if rec is None else accs.merge(rec, partial)
             else:
                 rec = accs.add(rec if rec is not None else accs.new(key, ts), args, ts)
             kv.put(kb, rec)

@@ -25,7 +25,7 @@ import os
 import shutil
 import struct
 from bisect import bisect_left
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, Protocol
 
 import lmdb
@@ -83,6 +83,8 @@ class KeyValueStore:
         self.index = index
         self.closed = False
         self.is_restored = False  # restore() ran: what the processors read is what was committed
+        # applied to each value ``get`` reads from LMDB (an aggregation's: its state records out of the cyclic GC)
+        self.loaded: Callable[[Any], Any] | None = None
 
     @staticmethod
     def _open(directory: str, shared: StoreEnvironment | None) -> tuple[StoreEnvironment, tuple[Any, Any, bytes]]:
@@ -219,6 +221,8 @@ class KeyValueStore:
         if raw is None:
             return None
         value = _loads(raw)
+        if self.loaded is not None:
+            value = self.loaded(value)
         if len(self.cache) < _CACHE_LIMIT:
             self.cache[key] = value
         return value
