@@ -133,6 +133,14 @@ def plan(opts: Options) -> list[Step]:
                 kafka.runs.append(f"{e} {w}")
     steps.append(kafka)
 
+    if opts.rounds > 1:  # ``--rounds N``: the engines' steps again, in order, N - 1 times (what they make is made once)
+        measured = steps[1:]
+        for s in measured:
+            s.name = f"round 1 of {opts.rounds}: {s.name}"
+        for n in range(2, opts.rounds + 1):
+            steps += [Step(f"round {n} of {opts.rounds}: {s.name.split(': ', 1)[1]}", runs=list(s.runs))
+                      for s in measured]
+
     if opts.latency:
         steps.append(Step("latency on the embedded engine", runs=list(LATENCY_RUNS)))
     return steps

@@ -44,6 +44,7 @@ class Options:
     peer_records: int = 300_000  # the Kafka side reads a prefix of this many bids (Quix is ~20x slower)
     report: str | None = None
     chart: str | None = None
+    rounds: int = 1  # every engine's runs this many times, ksqlpy and its peers alternating (bench.report.rounds)
     say: Callable[[str], None] = field(default=print)
 
     @property

@@ -31,7 +31,7 @@ from bench.engine_runs import (
 from bench.final_results import compare
 from bench.inputs import source_log
 from bench.join_reference import JOINS, explain, references
-from bench.report import agreement_targets, chart, evaluate, machine, print_summary
+from bench.report import agreement_targets, chart, judge_rounds, machine, print_summary
 
 
 def compile_bytecode(say: Callable[[str], None]) -> None:
@@ -59,13 +59,9 @@ def explain_joins(agreement: list[dict[str, Any]], results: list[dict[str, Any]]
                 shutil.rmtree(os.path.dirname(path), ignore_errors=True)
 
 
-def run(opts: Options) -> dict[str, Any]:
-    t_start = time.perf_counter()
+def run_round(src: str, data: dict[str, Any], opts: Options) -> list[dict[str, Any]]:
+    """Every engine once on every workload: ksqlpy, then the peers it is compared with."""
     say = opts.say
-    compile_bytecode(say)
-    src = source_log(opts.events, opts.seed, say)
-    with open(os.path.join(src, "READY")) as f:
-        data = json.load(f)
     results: list[dict[str, Any]] = []
     say(f"ksqlpy on the embedded log ({data['bids']:,} bids, ~{data['avg_bid_bytes']:.0f} B each):")
     results += run_ksqlpy(src, opts)
@@ -84,17 +80,40 @@ def run(opts: Options) -> dict[str, Any]:
         results += run_pathway(opts)
     say("Kafka side (same bids on a tansu broker):")
     results += run_kafka_side(src, opts)
-    agreement = compare(results)
-    explain_joins(agreement, results, src, opts)
+    return results
+
+
+def run(opts: Options) -> dict[str, Any]:
+    t_start = time.perf_counter()
+    say = opts.say
+    compile_bytecode(say)
+    src = source_log(opts.events, opts.seed, say)
+    with open(os.path.join(src, "READY")) as f:
+        data = json.load(f)
+    # ``--rounds N``: ksqlpy and its peers alternate N times, so each ratio is taken N times from runs close
+    # in time (a pair) and the verdict is the median pair's - the machine's other work slows a whole run
+    per_round: list[list[dict[str, Any]]] = []
+    agreement: list[dict[str, Any]] = []
+    for n in range(max(1, opts.rounds)):
+        if opts.rounds > 1:
+            say(f"round {n + 1} of {opts.rounds}:")
+        results = run_round(src, data, opts)
+        if n == 0:  # the final results are the same every round: compared once
+            agreement = compare(results)
+        explain_joins(agreement if n == 0 else [], results, src, opts)
+        per_round.append(results)
+    results = per_round[0]
     latency = []
     if opts.latency:
         say("latency on the embedded engine:")
         latency = run_latency(opts)
     report = {"machine": machine(), "data": data, "events": opts.events, "seed": opts.seed,
               "results": results, "latency": latency, "agreement": agreement,
-              "targets": evaluate(results, latency) + agreement_targets(agreement),
+              "targets": judge_rounds(per_round, latency) + agreement_targets(agreement),
               "wall_seconds": round(time.perf_counter() - t_start, 1),
               "when": time.strftime("%Y-%m-%d %H:%M:%S")}
+    if len(per_round) > 1:  # "results" is the first round's (its tables and chart); every round's rows here
+        report["rounds"] = per_round
     print_summary(report, say)
     if opts.report:
         with open(opts.report, "w") as f:
