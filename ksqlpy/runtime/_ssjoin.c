@@ -782,8 +782,24 @@ fail:
  * batch walked each new record once, and the older generations again. */
 static PyObject *untrack(PyObject *self, PyObject *o) {
     (void)self;
-    if (PyList_CheckExact(o) && PyObject_GC_IsTracked(o))
+    if (PyList_CheckExact(o) && PyObject_GC_IsTracked(o)) {
         PyObject_GC_UnTrack(o);
+        /* its key tuple too when it holds only untracked values, as the collector itself would untrack it the
+         * first time it walked it (a record's key is new with the record: ~24k such tuples a young collection) */
+        if (PyList_GET_SIZE(o) > 1) {
+            PyObject *key = PyList_GET_ITEM(o, 1);
+            if (PyTuple_CheckExact(key) && PyObject_GC_IsTracked(key)) {
+                Py_ssize_t i, n = PyTuple_GET_SIZE(key);
+                for (i = 0; i < n; i++) {
+                    PyObject *v = PyTuple_GET_ITEM(key, i);
+                    if (v == NULL || (PyObject_IS_GC(v) && PyObject_GC_IsTracked(v)))
+                        break;
+                }
+                if (i == n)
+                    PyObject_GC_UnTrack(key);
+            }
+        }
+    }
     Py_INCREF(o);
     return o;
 }
@@ -791,7 +807,7 @@ static PyObject *untrack(PyObject *self, PyObject *o) {
 static PyMethodDef methods[] = {
     {"runs", runs, METH_VARARGS, "A stream-stream join's batch of runs (StreamStreamJoin._runs with adders)."},
     {"window_keys", window_keys, METH_VARARGS, "A window store's LMDB keys of kept-back records."},
-    {"untrack", untrack, METH_O, "A list taken out of the cyclic GC (a GROUP BY state record); returns it."},
+    {"untrack", untrack, METH_O, "A list taken out of the cyclic GC (a GROUP BY state record; its key tuple of untracked values too); returns it."},
     {NULL, NULL, 0, NULL},
 };
 
