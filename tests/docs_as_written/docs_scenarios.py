@@ -319,7 +319,7 @@ def joins(p: str) -> list[Step]:
         Step(f"SELECT * FROM {o} o JOIN {c} c ON o.customer_id = c.customer_id;",
              refused(40001, "re:(?i)pull queries don't support JOIN")),
         Step(f"SELECT * FROM {o} RIGHT JOIN {c} ON {o}.customer_id = {c}.customer_id EMIT CHANGES;",
-             refused(40001)),
+             refused(40001, "Function 'transform' does not accept parameters (MAP<STRING, INTEGER>, ")),
     ]
 
 
@@ -710,6 +710,49 @@ def data_types(p: str) -> list[Step]:
     ]
 
 
+def lambda_functions(p: str) -> list[Step]:
+    """The lambda functions how-to: TRANSFORM over a map (key and value lambdas), REDUCE over an array with an
+    initial state, FILTER over a map, each in a CREATE STREAM AS SELECT whose unnamed column is KSQL_COL_0, and
+    lambdas in a push query (nested, over an array of structs)."""
+    s1, s2, s3 = f"{p}stream1", f"{p}stream2", f"{p}stream3"
+    o1, o2, o3 = f"{p}output1", f"{p}output2", f"{p}output3"
+    return [
+        Step(f"CREATE STREAM {s1} (\n  id INT,\n  lambda_map MAP<STRING, INTEGER>\n) WITH (\n"
+             f"  kafka_topic = '{s1.lower()}',\n  partitions = 1,\n  value_format = 'avro'\n);", ok(CS)),
+        Step(f"CREATE STREAM {o1} AS\n  SELECT id,\n  TRANSFORM(lambda_map, (k, v) => UCASE(k), (k, v) => v + 5)\n"
+             f"  FROM {s1}\n  EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(f"INSERT INTO {s1} (id, lambda_map) VALUES (3, MAP('hello' := 15, 'goodbye' := -5));", ok()),
+        Step(f"SELECT * FROM {o1} EMIT CHANGES LIMIT 1;",
+             rows(["ID", "KSQL_COL_0"], [[3, {"HELLO": 20, "GOODBYE": 0}]]), body=EARLIEST_Q),
+        Step(f"CREATE STREAM {s2} (\n  id INT,\n  lambda_arr ARRAY<INTEGER>\n) WITH (\n"
+             f"  kafka_topic = '{s2.lower()}',\n  partitions = 1,\n  value_format = 'avro'\n);", ok(CS)),
+        Step(f"CREATE STREAM {o2} AS\n  SELECT id,\n  REDUCE(lambda_arr, 2, (s, x) => ceil(x/s))\n"
+             f"  FROM {s2}\n  EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        # integer division as Java's: 2/2=1, 3/1=3, 4/3=1, 5/1=5; CEIL of an INT is that INT
+        Step(f"INSERT INTO {s2} (id, lambda_arr) VALUES (1, ARRAY[2, 3, 4, 5]);", ok()),
+        Step(f"SELECT * FROM {o2} EMIT CHANGES LIMIT 1;", rows(["ID", "KSQL_COL_0"], [[1, 5]]), body=EARLIEST_Q),
+        Step(f"CREATE STREAM {s3} (\n  id INT,\n  lambda_map MAP<STRING, STRING>\n) WITH (\n"
+             f"  kafka_topic = '{s3.lower()}',\n  partitions = 1,\n  value_format = 'avro'\n);", ok(CS)),
+        Step(f"CREATE STREAM {o3} AS\n  SELECT id,\n"
+             "  FILTER(lambda_map, (k, v) => instr(k, 'name') > 0 AND v != 'Ada')\n"
+             f"  FROM {s3}\n  EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(f"INSERT INTO {s3} (id, lambda_map) VALUES (7, MAP('first name' := 'Ada', 'last name' := 'Byron',\n"
+             "  'nickname' := 'Countess', 'title' := 'Lady'));", ok()),
+        Step(f"SELECT * FROM {o3} EMIT CHANGES LIMIT 1;",
+             rows(["ID", "KSQL_COL_0"], [[7, {"last name": "Byron", "nickname": "Countess"}]]), body=EARLIEST_Q),
+        Step("SELECT id, TRANSFORM(lambda_arr, x => x * 10) AS tens,\n"
+             "       FILTER(lambda_arr, x => x % 2 = 0) AS evens,\n"
+             "       REDUCE(lambda_arr, 0, (acc, x) => acc + x) AS total,\n"
+             "       TRANSFORM(ARRAY[lambda_arr, ARRAY[7]], a => REDUCE(a, 0, (acc, x) => acc + x)) AS sums,\n"
+             "       TRANSFORM(MAP('a' := 1), (k, v) => CONCAT(k, '!'), (k, v) => v > 0) AS flags\n"
+             f"FROM {s2} EMIT CHANGES LIMIT 1;",
+             rows(["ID", "TENS", "EVENS", "TOTAL", "SUMS", "FLAGS"],
+                  [[1, [20, 30, 40, 50], [2, 4], 14, [14, 7], {"a!": True}]]), body=EARLIEST_Q),
+        Step(f"SELECT TRANSFORM(lambda_map, k => k) FROM {s1} EMIT CHANGES LIMIT 1;",
+             refused(40001, "Function 'transform' does not accept parameters (MAP<STRING, INTEGER>, ")),
+    ]
+
+
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
@@ -718,4 +761,5 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "identifiers_and_variables": identifiers_and_variables, "custom_timestamp": custom_timestamp,
     "info_status_endpoints": info_status_endpoints, "syntax_reference": syntax_reference,
     "changelog_to_table": changelog_to_table, "data_types": data_types,
+    "lambda_functions": lambda_functions,
 }
