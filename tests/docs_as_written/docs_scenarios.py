@@ -753,6 +753,39 @@ def lambda_functions(p: str) -> list[Step]:
     ]
 
 
+def table_and_aggregate_functions(p: str) -> list[Step]:
+    """The table-function and aggregate-function pages: EXPLODE of several arrays in one SELECT (the shorter
+    padded with NULL), CUBE_EXPLODE, and the collection aggregates
+    (TOPK, TOPKDISTINCT, HISTOGRAM, COLLECT_SET/LIST, EARLIEST/LATEST_BY_OFFSET with n, COUNT_DISTINCT, AVG)
+    read back by a pull query."""
+    s, t = f"{p}events", f"{p}stats"
+    ins = "\n".join(f"INSERT INTO {s} (k, n, tags) VALUES ('{k}', {n}, ARRAY[{tags}]);"
+                    for k, n, tags in (("a", 3, "'x', 'y'"), ("a", 1, "'z'"), ("b", 5, "'w'"), ("a", 3, "'q'")))
+    return [
+        Step(f"CREATE STREAM {s} (k VARCHAR KEY, n INT, tags ARRAY<VARCHAR>)\n"
+             f"  WITH (kafka_topic='{s.lower()}', value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"CREATE TABLE {t} AS\n  SELECT k,\n         TOPK(n, 2) AS top2,\n         TOPKDISTINCT(n, 2) AS topd,\n"
+             "         HISTOGRAM(CAST(n AS VARCHAR)) AS hist,\n         COLLECT_SET(n) AS cs,\n"
+             "         COLLECT_LIST(n) AS cl,\n         EARLIEST_BY_OFFSET(n, 2) AS e2,\n"
+             "         LATEST_BY_OFFSET(n, 2) AS l2,\n         COUNT_DISTINCT(n) AS cd,\n         AVG(n) AS av\n"
+             f"  FROM {s}\n  GROUP BY k\n  EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(ins, ok()),
+        Step(f"SELECT k, EXPLODE(tags) AS tag, EXPLODE(ARRAY[n, n * 10]) AS m FROM {s} EMIT CHANGES LIMIT 8;",
+             rows(["K", "TAG", "M"], [["a", "x", 3], ["a", "y", 30], ["a", "z", 1], ["a", None, 10],
+                                      ["b", "w", 5], ["b", None, 50], ["a", "q", 3], ["a", None, 30]]),
+             body=EARLIEST_Q),
+        Step(f"SELECT k, CUBE_EXPLODE(ARRAY[k, CAST(n AS VARCHAR)]) AS combo FROM {s} WHERE n = 5 EMIT CHANGES LIMIT 4;",
+             rows(["K", "COMBO"], [["b", [None, None]], ["b", [None, "5"]], ["b", ["b", None]], ["b", ["b", "5"]]]),
+             body=EARLIEST_Q),
+        Step(f"SELECT * FROM {t} WHERE k = 'a';",
+             rows(["K", "TOP2", "TOPD", "HIST", "CS", "CL", "E2", "L2", "CD", "AV"],
+                  [["a", [3, 3], [3, 1], {"3": 2, "1": 1}, [3, 1], [3, 1, 3], [3, 1], [1, 3], 2,
+                    2.3333333333333335]]), wait=15),
+        Step(f"SELECT EXPLODE(n) FROM {s} EMIT CHANGES;",
+             refused(40001, "Function 'explode' does not accept parameters (INTEGER)")),
+    ]
+
+
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
@@ -761,5 +794,5 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "identifiers_and_variables": identifiers_and_variables, "custom_timestamp": custom_timestamp,
     "info_status_endpoints": info_status_endpoints, "syntax_reference": syntax_reference,
     "changelog_to_table": changelog_to_table, "data_types": data_types,
-    "lambda_functions": lambda_functions,
+    "lambda_functions": lambda_functions, "table_and_aggregate_functions": table_and_aggregate_functions,
 }
