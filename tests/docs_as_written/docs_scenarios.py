@@ -786,6 +786,32 @@ def table_and_aggregate_functions(p: str) -> list[Step]:
     ]
 
 
+def serialization_formats(p: str) -> list[Step]:
+    """The serialization formats page: DELIMITED with a VALUE_DELIMITER, WRAP_SINGLE_VALUE=false on a sink
+    (PRINT shows the bare value), the single-field rules of WRAP_SINGLE_VALUE and the KAFKA format."""
+    dl, one = f"{p}people", f"{p}names"
+    return [
+        Step(f"CREATE STREAM {dl} (id BIGINT, name STRING, age INT)\n"
+             f"  WITH (KAFKA_TOPIC='{dl.lower()}', VALUE_FORMAT='DELIMITED', VALUE_DELIMITER='|', PARTITIONS=1);",
+             ok(CS)),
+        Step(f"INSERT INTO {dl} (id, name, age) VALUES (1, 'ann', 30);", ok()),
+        Step(f"PRINT '{dl.lower()}' FROM BEGINNING LIMIT 1;",
+             Expect(text=["Value format: KAFKA_BIGINT or KAFKA_DOUBLE or KAFKA_STRING", "re:value: 1\\|ann\\|30, partition: 0"]),
+             endpoint="/query", http2_expect=refused(40500, "The /query endpoint is not available using HTTP2")),
+        Step(f"CREATE STREAM {one} WITH (WRAP_SINGLE_VALUE=false, VALUE_FORMAT='JSON') AS\n"
+             f"  SELECT name FROM {dl} EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(f"PRINT '{one.upper()}' FROM BEGINNING LIMIT 1;",
+             Expect(text=['re:value: "ann", partition: 0']),
+             endpoint="/query", http2_expect=refused(40500, "The /query endpoint is not available using HTTP2"), wait=10),
+        Step(f"CREATE STREAM {p}two (a INT, b INT)\n"
+             f"  WITH (KAFKA_TOPIC='{p.lower()}two', VALUE_FORMAT='JSON', PARTITIONS=1, WRAP_SINGLE_VALUE=false);",
+             refused(40001, "'WRAP_SINGLE_VALUE' is only valid for single-field value schemas")),
+        Step(f"CREATE STREAM {p}kaf (a INT, b INT)\n"
+             f"  WITH (KAFKA_TOPIC='{p.lower()}kaf', VALUE_FORMAT='KAFKA', PARTITIONS=1);",
+             refused(40001, "The 'KAFKA' format only supports a single field. Got: [`A` INTEGER, `B` INTEGER]")),
+    ]
+
+
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
@@ -795,4 +821,5 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "info_status_endpoints": info_status_endpoints, "syntax_reference": syntax_reference,
     "changelog_to_table": changelog_to_table, "data_types": data_types,
     "lambda_functions": lambda_functions, "table_and_aggregate_functions": table_and_aggregate_functions,
+    "serialization_formats": serialization_formats,
 }
