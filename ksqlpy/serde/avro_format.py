@@ -32,6 +32,7 @@ from ksqlpy import types as T
 from ksqlpy import utf16
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde import avro_unions as U
+from ksqlpy.serde import connect_types as CT
 from ksqlpy.serde.avro_references import inline_references, registry_lookup
 from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, UnreadableSchemaError, ValueSerde
 from ksqlpy.serde.coerce import fit_decimal
@@ -379,22 +380,32 @@ def _java_text(v: Any) -> str:
     return str(v)
 
 
-# Connect's widening on read (ksqlDB's ConnectDataTranslator): the Avro types a column of each SQL type
-# accepts; anything else fails the record. A STRING column takes the integer types, boolean and string (its
-# STRING_ACCEPTABLE_TYPES: Java's String.valueOf of an int or a Boolean), never float or double
-_ACCEPTS: dict[str, frozenset[str]] = {
-    "INTEGER": frozenset({"int"}), "DATE": frozenset({"int"}), "TIME": frozenset({"int"}),
-    "BIGINT": frozenset({"int", "long"}), "TIMESTAMP": frozenset({"int", "long"}),
-    "DOUBLE": frozenset({"float", "double"}),
-    "STRING": frozenset({"int", "long", "boolean", "string", "enum"}),
-}
 _CONNECT_TYPES = {"int": "int32", "long": "int64", "float": "float32", "double": "float64", "enum": "string",
                   "fixed": "bytes", "record": "struct", "error": "struct"}
 
 
+def connect_kind(schema: Any, names: dict[str, Any]) -> str:
+    """The Connect type AvroData reads a field of this schema as (lowercase, ``Schema.Type.getName``): a
+    union of one type and null is that type, any other union a struct, an array of MapEntry records a map."""
+    node = resolve(schema, names)
+    if U.is_union_struct(node):
+        return "struct"
+    branches = non_null(schema, names)
+    if not branches:
+        return "null"
+    s = branches[0]
+    kind = kind_of(s)
+    if kind == "array" and map_entry(s, names) is not None:
+        return "map"
+    return _CONNECT_TYPES.get(kind, kind)
+
+
 def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any], path: str = "") -> Any:
     """A decoded Avro datum (written with ``schema``) as the value of SQL type ``t``; ``path`` names it in
-    errors as ksqlDB does (``->F->ARRAY``)."""
+    errors as ksqlDB does (``->F->ARRAY``). The writer's type is checked before the value, as
+    ConnectDataTranslator.validateSchema is, so a type the column cannot read fails a NULL too
+    (``connect_types.check``: Connect's widening on read and nothing else)."""
+    CT.check(connect_kind(schema, names), t, path)
     if v is None:
         return None
     node = resolve(schema, names)
@@ -402,17 +413,10 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any], path: str =
         return _union_to_sql(node, v, t, names, path)
     v = U.unwrap_record(v)
     s = _pick(non_null(schema, names), v)
-    kind = kind_of(s)
     n = t.name
     if isinstance(t, T.Decimal):  # Connect's Decimal is BYTES: a DECIMAL column takes only bytes or fixed
-        if kind not in ("bytes", "fixed"):
-            raise SerdeError(f"Cannot deserialize type {_CONNECT_TYPES.get(kind, kind)} as type DECIMAL for path: "
-                             f"{path}")
         d = bytes_to_decimal(v, int(s.get("scale", 0)) if isinstance(s, dict) else 0)
         return fit_decimal(d, t)  # DecimalUtil.ensureFit: never rounded, an overflow fails the record
-    accepted = _ACCEPTS.get(n)
-    if accepted is not None and kind not in accepted:
-        raise SerdeError(f"Cannot deserialize type {_CONNECT_TYPES.get(kind, kind)} as type {n} for path: {path}")
     if n == "STRING":
         if isinstance(v, str):
             return v
@@ -421,32 +425,21 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any], path: str =
         return int(v)
     if n == "DOUBLE":
         return float(v)
-    if n == "BOOLEAN":
-        if not isinstance(v, bool):
-            raise SerdeError(f"Cannot read Avro {kind} as BOOLEAN")
-        return v
-    if n == "BYTES":
-        if not isinstance(v, bytes | bytearray):
-            raise SerdeError(f"Cannot read Avro {kind} as BYTES")
-        return bytes(v)
+    if n in ("BOOLEAN", "BYTES"):
+        return bytes(v) if n == "BYTES" else v
     if isinstance(t, T.Array):
-        if not isinstance(v, list):
-            raise SerdeError(f"Cannot read Avro {kind} as ARRAY")
         items = s.get("items") if isinstance(s, dict) else None
         return [to_sql(items, x, t.element, names, f"{path}->ARRAY") for x in v]
     if isinstance(t, T.Map):
         if isinstance(v, dict):
             values = s.get("values") if isinstance(s, dict) else None
-            return {k: to_sql(values, x, t.value, names, f"{path}->MAP_VALUE") for k, x in v.items()}
-        entry = map_entry(s, names) if isinstance(v, list) and kind == "array" else None
-        if entry is not None:  # Connect's map as an array of {key, value} records
-            fields = {f["name"]: f["type"] for f in entry["fields"]}
-            return {to_sql(fields.get("key"), e.get("key"), t.key, names, f"{path}->MAP_KEY"):
-                    to_sql(fields.get("value"), e.get("value"), t.value, names, f"{path}->MAP_VALUE") for e in v}
-        raise SerdeError(f"Cannot deserialize type {_CONNECT_TYPES.get(kind, kind)} as type MAP for path: {path}")
+            return {to_sql("string", k, t.key, names, f"{path}->MAP_KEY"):
+                    to_sql(values, x, t.value, names, f"{path}->MAP_VALUE") for k, x in v.items()}
+        entry = map_entry(s, names)  # Connect's map as an array of {key, value} records
+        fields = {f["name"]: f["type"] for f in entry["fields"]} if entry is not None else {}
+        return {to_sql(fields.get("key"), e.get("key"), t.key, names, f"{path}->MAP_KEY"):
+                to_sql(fields.get("value"), e.get("value"), t.value, names, f"{path}->MAP_VALUE") for e in v}
     if isinstance(t, T.Struct):
-        if not isinstance(v, dict) or kind not in ("record", "error"):
-            raise SerdeError(f"Cannot read Avro {kind} as STRUCT")
         fields = {f["name"]: f["type"] for f in s["fields"]}
         out: dict[str, Any] = {}
         for fname, ftype in t.fields:
@@ -461,8 +454,6 @@ def _union_to_sql(union: list[Any], v: Any, t: T.SqlType, names: dict[str, Any],
     got = U.branch_of(v)
     if got is None:
         raise SerdeError("Cannot read an Avro union value without its branch")
-    if not isinstance(t, T.Struct):
-        raise SerdeError(f"Cannot deserialize type struct as type {t}")
     index, value = got
     out: dict[str, Any] = dict.fromkeys((n for n, _ in t.fields))
     for i, fname, branch in U.members(union):
@@ -655,7 +646,7 @@ class AvroSerde(ValueSerde):
         if datum is None:
             return None
         if not self.wrap:
-            return (to_sql(c.schema, datum, self.columns[0][1], c.names, self.columns[0][0]),)
+            return (to_sql(c.schema, datum, self.columns[0][1], c.names),)  # a bare value: the empty path
         datum = U.unwrap_record(datum)
         top = _pick(non_null(c.schema, c.names), datum)
         if kind_of(top) != "record" or not isinstance(datum, dict):
@@ -664,7 +655,7 @@ class AvroSerde(ValueSerde):
         row = []
         for name, t in self.columns:
             src = match_name(name, fields)
-            row.append(None if src is None else to_sql(fields[src], datum.get(src), t, c.names, name))
+            row.append(None if src is None else to_sql(fields[src], datum.get(src), t, c.names, f"->{name}"))
         return tuple(row)
 
     # -- writing

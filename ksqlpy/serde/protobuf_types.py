@@ -39,6 +39,7 @@ from decimal import Decimal as PyDecimal
 from typing import Any
 
 from ksqlpy import types as T
+from ksqlpy.serde import connect_types as CT
 from ksqlpy.serde.base import SerdeError, UnreadableSchemaError
 from ksqlpy.serde.coerce import fit_decimal
 from ksqlpy.serde.protobuf_schema import ProtoEnum, ProtoField, ProtoFile, ProtoMessage
@@ -162,9 +163,10 @@ def message_to_row(file: ProtoFile, msg: ProtoMessage, values: dict[str, Any],
     row = []
     for name, t in columns:
         src = match(name, slots)
+        path = f"->{name}"
         if src is None and len(columns) == 1 and len(slots) == 1:
-            src = next(iter(slots))
-        row.append(None if src is None else _slot_value(file, msg, slots[src], values, t, name))
+            src, path = next(iter(slots)), ""  # a bare value: the empty path
+        row.append(None if src is None else _slot_value(file, msg, slots[src], values, t, path))
     return tuple(row)
 
 
@@ -184,9 +186,9 @@ def _slot_value(file: ProtoFile, msg: ProtoMessage, slot: Any, values: dict[str,
     if isinstance(slot, ProtoField):
         return field_value(file, slot, values.get(slot.name), t, path)
     group = [g for g in msg.fields if g.oneof == slot]
+    _check("struct", t, path)  # a oneof is a Connect struct: checked before its value (validateSchema)
     if not any(g.name in values for g in group):
         return None
-    _check("struct", t, path)
     targets = dict(t.fields) if isinstance(t, T.Struct) else {}
     out = {}
     for name, ft in targets.items():
@@ -196,17 +198,8 @@ def _slot_value(file: ProtoFile, msg: ProtoMessage, slot: Any, values: dict[str,
     return out
 
 
-# Connect's widening on read (ksqlDB's ConnectDataTranslator), by the Connect type ProtobufData gives a field:
-# the Connect types a column of each SQL type accepts; anything else fails the record (a STRING column: the
-# integer types, boolean and string - its STRING_ACCEPTABLE_TYPES - never float32 or float64)
-_ACCEPTS: dict[str, frozenset[str]] = {
-    "INTEGER": frozenset({"int32"}), "DATE": frozenset({"int32"}), "TIME": frozenset({"int32"}),
-    "BIGINT": frozenset({"int32", "int64"}), "TIMESTAMP": frozenset({"int32", "int64"}),
-    "DOUBLE": frozenset({"float32", "float64"}),
-    "STRING": frozenset({"int32", "int64", "boolean", "string"}),
-    "BOOLEAN": frozenset({"boolean"}), "BYTES": frozenset({"bytes"}), "DECIMAL": frozenset({"bytes"}),
-    "ARRAY": frozenset({"array"}), "MAP": frozenset({"map"}), "STRUCT": frozenset({"struct"}),
-}
+# Connect's widening on read (ksqlDB's ConnectDataTranslator): connect_types.check, by the Connect type
+# ProtobufData gives a field
 _CONNECT_SCALARS = {"int32": "int32", "sint32": "int32", "sfixed32": "int32", "int64": "int64", "sint64": "int64",
                     "sfixed64": "int64", "uint32": "int64", "fixed32": "int64", "uint64": "int64",
                     "fixed64": "int64", "float": "float32", "double": "float64", "bool": "boolean",
@@ -223,10 +216,7 @@ def connect_type(file: ProtoFile, kind: str) -> str:
     return "string" if isinstance(file.lookup(kind), ProtoEnum) else "struct"
 
 
-def _check(got: str, t: T.SqlType, path: str) -> None:
-    accepted = _ACCEPTS.get("DECIMAL" if isinstance(t, T.Decimal) else t.name)
-    if accepted is not None and got not in accepted:
-        raise SerdeError(f"Cannot deserialize type {got} as type {t} for path: {path}")
+_check = CT.check
 
 
 def field_value(file: ProtoFile, f: ProtoField, v: Any, t: T.SqlType, path: str = "") -> Any:
@@ -251,13 +241,13 @@ def field_value(file: ProtoFile, f: ProtoField, v: Any, t: T.SqlType, path: str 
         if v:
             _check(connect_type(file, f.type), el, f"{path}->ARRAY")
         return [to_sql(file, f.type, x, el, f, f"{path}->ARRAY") for x in v or ()]
+    _check(connect_type(file, f.type), t, path)  # the field's type before its value: an unset one too
     if v is None:
         if f.label == "optional" or f.oneof is not None or f.type == "bytes":  # ksqlDB reads unset bytes as NULL
             return None
         v = default(file, f.type)
         if v is None:
             return None
-    _check(connect_type(file, f.type), t, path)
     return to_sql(file, f.type, v, t, f, path)
 
 

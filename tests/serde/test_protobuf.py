@@ -165,7 +165,7 @@ def test_reader_maps_a_foreign_schema_by_name() -> None:
         {"a": {"SKU": "s", "PRICE": Decimal("12.34")}})
     # without the WRAPPER representation the wrapper is a struct: a STRING column cannot hold it
     plain = value_serde("PROTOBUF", cols, registry=reg, topic="o")
-    with pytest.raises(SerdeError, match="Cannot deserialize type struct as type STRING for path: NOTE"):
+    with pytest.raises(SerdeError, match="Cannot deserialize type struct as type string for path: ->NOTE"):
         plain.deserialize(frame(sid, [0], body))
     as_struct = [(n, T.Struct((("VALUE", T.STRING),)) if n == "NOTE" else t) for n, t in cols]
     assert value_serde("PROTOBUF", as_struct, registry=reg, topic="o").deserialize(frame(sid, [0], body))[7] == \

@@ -24,18 +24,33 @@ def test_widening_reads() -> None:
 
 
 @pytest.mark.parametrize(("values", "column", "message"), [
-    ({"A": 5}, ("A", T.INTEGER), "Cannot deserialize type int64 as type INTEGER for path: A"),
-    ({}, ("A", T.INTEGER), "Cannot deserialize type int64 as type INTEGER for path: A"),
+    ({"A": 5}, ("A", T.INTEGER), "Cannot deserialize type int64 as type int32 for path: ->A"),
+    ({}, ("A", T.INTEGER), "Cannot deserialize type int64 as type int32 for path: ->A"),
     ({"S": {"X": "q"}}, ("S", T.Struct((("X", T.INTEGER),))),
-     "Cannot deserialize type string as type INTEGER for path: S->X"),
-    ({"L": [1]}, ("L", T.Array(T.INTEGER)), "Cannot deserialize type int64 as type INTEGER for path: L->ARRAY"),
+     "Cannot deserialize type string as type int32 for path: ->S->X"),
+    ({"L": [1]}, ("L", T.Array(T.INTEGER)), "Cannot deserialize type int64 as type int32 for path: ->L->ARRAY"),
     ({"P": {"k": "v"}}, ("P", T.Map(T.STRING, T.DOUBLE)),
-     "Cannot deserialize type string as type DOUBLE for path: P->MAP_VALUE"),
-    ({"A": 1}, ("A", T.Array(T.BIGINT)), "Cannot deserialize type int64 as type ARRAY<BIGINT> for path: A"),
-    ({"L": [1]}, ("L", T.BIGINT), "Cannot deserialize type array as type BIGINT for path: L"),
-    ({"F": 1.5}, ("F", T.STRING), "Cannot deserialize type float32 as type STRING for path: F"),
+     "Cannot deserialize type string as type float64 for path: ->P->MAP_VALUE"),
+    ({"A": 1}, ("A", T.Array(T.BIGINT)), "Cannot deserialize type int64 as type array for path: ->A"),
+    ({"L": [1]}, ("L", T.BIGINT), "Cannot deserialize type array as type int64 for path: ->L"),
+    ({"F": 1.5}, ("F", T.STRING), "Cannot deserialize type float32 as type string for path: ->F"),
+    ({"A": 1}, ("A", T.Decimal(4, 1)), "Cannot deserialize type int64 as type bytes for path: ->A"),
+    ({"A": 1}, ("A", T.BOOLEAN), "Cannot deserialize type int64 as type boolean for path: ->A"),
+    # the type is checked before the value (validateSchema): an unset message field fails as a set one
+    ({}, ("S", T.STRING), "Cannot deserialize type struct as type string for path: ->S"),
+    ({}, ("S", T.Map(T.STRING, T.STRING)), "Cannot deserialize type struct as type map for path: ->S"),
+    # an empty repeated or map field checks no element
+    ({}, ("L", T.BOOLEAN), "Cannot deserialize type array as type boolean for path: ->L"),
 ])
 def test_other_pairings_fail_the_record(values: dict, column: tuple[str, T.SqlType], message: str) -> None:
     with pytest.raises(SerdeError) as e:
         read(values, [column])
     assert str(e.value) == message
+
+
+def test_empty_repeated_and_map_fields_check_no_element() -> None:
+    assert read({}, [("L", T.Array(T.BOOLEAN)), ("P", T.Map(T.STRING, T.INTEGER))]) == ([], {})
+
+
+def test_an_unset_message_field_of_a_readable_type_is_null() -> None:
+    assert read({}, [("S", T.Struct((("X", T.STRING),)))]) == (None,)

@@ -2,7 +2,8 @@
 widening on read (ksqlDB's ConnectDataTranslator) and nothing else - INT takes int; BIGINT int or long;
 DOUBLE float or double; STRING int, long, boolean (Java's String.valueOf: ``true``), string and enum symbols -
 never float or double (ConnectDataTranslator's STRING_ACCEPTABLE_TYPES); BOOLEAN, BYTES, ARRAY, MAP and STRUCT only their own kind (elements, values and fields by the same
-rule). Any other pairing fails the record (processing log); the query keeps reading the next one.
+rule). Any other pairing fails the record (processing log) - a NULL in the field too, the writer's schema being
+checked before the value (ConnectDataTranslator.validateSchema); the query keeps reading the next one.
 
 Writes tests/cases/serde/avro-widening.json: ``python tests/cases/serde/avro_widening_gen.py
 tests/cases/serde/avro-widening.json`` after changing this file.
@@ -45,12 +46,13 @@ for written, (schema, value) in WRITTEN.items():
                           "value_format='AVRO');")
         statements.append(f"CREATE STREAM O{i} WITH (value_format='JSON') AS SELECT * FROM R{i};")
         got = rule(written, read)
-        if got is not DROP:
+        if got is not DROP:  # the schema is checked before the value: a NULL under a wrong schema fails too
             outputs.append({"topic": f"O{i}", "key": "a", "value": {"C": got}})
-        outputs.append({"topic": f"O{i}", "key": "n", "value": {"C": None}})
+            outputs.append({"topic": f"O{i}", "key": "n", "value": {"C": None}})
     tests.append({
         "name": f"AVRO {written} read as each column type: "
-                + ", ".join(r for r in READ if rule(written, r) is not DROP) + " read it, the others drop the record",
+                + ", ".join(r for r in READ if rule(written, r) is not DROP)
+                + " read it and its NULL, the others drop both records",
         "statements": statements,
         "topics": [{"name": "i", "valueFormat": "AVRO", "valueSchema": {
             "type": "record", "name": "R", "fields": [{"name": "C", "type": ["null", schema]}]}}],
