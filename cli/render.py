@@ -208,11 +208,26 @@ def _fields_table(fields: list[dict[str, Any]], kind: str = "STREAM", window: st
 
 
 def _queries_block(title: str, queries: list[dict[str, Any]]) -> list[str]:
-    out = ["", title, "-" * max(len(title), 20)]
+    # ksqlDB's Console.printQueries: the title over a fixed rule of 35 dashes, each query as
+    # "ID (STATE) : statement" (N/A when the entity has no state)
+    out = ["", title, "-" * 35]
     for q in queries:
-        out.append(f"{q.get('id')} : {q.get('queryString', '')}")
+        out.append(f"{q.get('id')} ({q.get('state') or 'N/A'}) : {q.get('queryString', '')}")
     out.append("")
     out.append("For query topology and execution plan please run: EXPLAIN <QueryId>")
+    return out
+
+
+def _topic_info(d: dict[str, Any]) -> list[str]:
+    """ksqlDB's Console.printTopicInfo: the Kafka topic line only for a source with a topic, its partitions
+    and replication only when the server knows them (partitions not 0)."""
+    out = [labelled("Timestamp field", d.get("timestamp") or "Not set - using <ROWTIME>"),
+           labelled("Key format", d.get("keyFormat")), labelled("Value format", d.get("valueFormat"))]
+    if d.get("topic"):
+        topic = labelled("Kafka topic", d.get("topic"))
+        if d.get("partitions"):
+            topic += f" (partitions: {d.get('partitions')}, replication: {d.get('replication')})"
+        out.append(topic)
     return out
 
 
@@ -220,15 +235,13 @@ def source_description(d: dict[str, Any]) -> list[str]:
     kind = d.get("type", "STREAM")
     out = [labelled("Name", d.get("name"))]
     if d.get("extended"):
-        ts = d.get("timestamp") or "Not set - using <ROWTIME>"
-        out += [labelled("Type", kind), labelled("Timestamp field", ts), labelled("Key format", d.get("keyFormat")),
-                labelled("Value format", d.get("valueFormat")),
-                labelled("Kafka topic", f"{d.get('topic')} (partitions: {d.get('partitions')}, replication: "
-                                        f"{d.get('replication')})"),
-                labelled("Statement", d.get("statement", ""))]
+        out += [labelled("Type", kind), *_topic_info(d), labelled("Statement", d.get("statement", ""))]
         out.append("")
     out += _fields_table(d.get("fields") or [], kind, d.get("windowType"))
     if d.get("extended"):
+        constraints = d.get("sourceConstraints") or []
+        if constraints:  # ksqlDB's Console.printSourceConstraints
+            out += ["", "Sources that have a DROP constraint on this source", "-" * 50, *map(str, constraints)]
         if d.get("readQueries"):
             out += _queries_block(f"Queries that read from this {kind}", d["readQueries"])
         if d.get("writeQueries"):
@@ -284,28 +297,65 @@ def _tasks(tasks: list[dict[str, Any]]) -> list[str]:
     return ["", "Tasks", "-----", *_grid(["Task", "State", "Input", "Offset", "End Offset", "Lag"], rows)]
 
 
+def _error_date(ms: Any) -> str:
+    """A query error's time as ksqlDB's Console prints it: ``yyyy-MM-dd HH:mm:ss,SSS (zone)``, local time."""
+    import datetime
+
+    if not isinstance(ms, int | float) or isinstance(ms, bool):
+        return ""
+    t = datetime.datetime.fromtimestamp(ms / 1000).astimezone()
+    return f"{t:%Y-%m-%d %H:%M:%S},{t.microsecond // 1000:03d} ({t.tzname()})"
+
+
 def query_description(d: dict[str, Any]) -> list[str]:
-    out = [labelled("ID", d.get("id")), labelled("Query Type", d.get("queryType", "")),
-           labelled("SQL", d.get("statementText") or d.get("queryString", ""))]
-    if d.get("state"):
+    """EXPLAIN / SHOW QUERIES EXTENDED as ksqlDB's Console.printQueryDescription: ID, type, SQL (when there
+    is one) and the host status map as Java prints it (``{host:port=RUNNING}``), then the schema, the sources
+    and sinks, the plan, the topology, the overridden properties and the errors."""
+    out = [labelled("ID", d.get("id")), labelled("Query Type", d.get("queryType", ""))]
+    sql = d.get("statementText") or d.get("queryString") or ""
+    if sql:
+        out.append(labelled("SQL", sql))
+    hosts = d.get("ksqlHostQueryStatus") or {}
+    if hosts:
+        out.append(labelled("Host Query Status", "{" + ", ".join(f"{h}={s}" for h, s in hosts.items()) + "}"))
+    elif d.get("state"):  # the embedded engine has no hosts: its query's state
         out.append(labelled("Status", d.get("state")))
+    out.append("")
     if d.get("fields"):
-        out += [""] + _fields_table(d["fields"])
-    for title, key, hint in (("Sources that this query reads from:", "sources",
+        out += _fields_table(d["fields"])
+    for title, key, hint in (("Sources that this query reads from: ", "sources",
                               "For source description please run: DESCRIBE [EXTENDED] <SourceId>"),
-                             ("Sinks that this query writes to:", "sinks",
+                             ("Sinks that this query writes to: ", "sinks",
                               "For sink description please run: DESCRIBE [EXTENDED] <SinkId>")):
         if d.get(key):
-            out += ["", title, "-" * len(title), *d[key], "", hint]
+            out += ["", title, "-" * 35, *d[key], "", hint]
     if d.get("executionPlan"):
         out += ["", "Execution plan", "--------------", *str(d["executionPlan"]).rstrip("\n").split("\n")]
     if d.get("topology"):
         out += ["", "Processing topology", "-------------------", *str(d["topology"]).rstrip("\n").split("\n")]
+    overridden = d.get("overriddenProperties") or {}
+    if overridden:
+        out += ["", "Overridden Properties", "---------------------"]
+        out += table(["Property", "Value"], [(k, _java_text(v)) for k, v in sorted(overridden.items())])
     out += _tasks(d.get("tasksMetadata") or [])
     errors = d.get("queryErrors") or []
     if errors:
-        out += ["", "Query errors", "------------"] + [str(e.get("errorMessage", e)) for e in errors]
+        out.append("")
+        for e in errors:
+            if not isinstance(e, dict):
+                e = {"errorMessage": e}
+            out += [labelled("Error Date", _error_date(e.get("timestamp"))),
+                    labelled("Error Details", e.get("errorMessage", "")), labelled("Error Type", e.get("type", ""))]
     return out
+
+
+def _java_text(v: Any) -> str:
+    """Objects.toString of a JSON value: null, true/false, numbers and strings as Java prints them."""
+    if v is None:
+        return "null"
+    if isinstance(v, bool):
+        return "true" if v else "false"
+    return cell(v)
 
 
 def _describe_function(e: dict[str, Any]) -> list[str]:
@@ -386,7 +436,7 @@ def entity_lines(e: dict[str, Any], session_properties: dict[str, Any] | None = 
         rows = []
         for tp in e.get("topics") or []:
             replicas = tp.get("replicaInfo") or []
-            row = [tp.get("name"), len(replicas) or tp.get("partitions", ""), " ".join(str(r) for r in replicas)]
+            row = [tp.get("name"), len(replicas), _replica_info(replicas)]
             if t == "kafka_topics_extended":
                 row += [tp.get("consumerCount", 0), tp.get("consumerGroupCount", 0)]
             rows.append(row)
@@ -438,6 +488,16 @@ def entity_lines(e: dict[str, Any], session_properties: dict[str, Any] | None = 
 
 _CONNECTOR_ENTITIES = ("connector_info", "drop_connector", "connector_list", "connector_plugins_list",
                        "connector_description")
+
+
+def _replica_info(replicas: list[Any]) -> str:
+    """ksqlDB's KafkaTopicsListTableBuilder: the replica count once when every partition has the same, else
+    the counts joined by ", "; no partitions is 0."""
+    if not replicas:
+        return "0"
+    if len(set(replicas)) == 1:
+        return str(replicas[0])
+    return ", ".join(str(r) for r in replicas)
 
 
 def _connector_lines(e: dict[str, Any]) -> list[str]:

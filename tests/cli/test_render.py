@@ -172,3 +172,53 @@ def test_connector_description() -> None:
 def test_unknown_entities_print_as_json() -> None:
     lines = R.entity_lines({"@type": "something_new", "x": 1})
     assert json.loads("\n".join(lines)) == {"@type": "something_new", "x": 1}
+
+
+def test_describe_extended_queries_constraints_and_topic() -> None:
+    """ksqlDB's Console.printSourceDescription: the DROP constraints block, each query as "ID (STATE) : sql"
+    under a 35-dash rule, the Kafka topic line without partitions when the server does not know them."""
+    d = {"name": "T", "type": "TABLE", "extended": True, "topic": "t", "partitions": 0, "replication": 0,
+         "statement": "CREATE TABLE T ...;", "keyFormat": "KAFKA", "valueFormat": "JSON", "statistics": "",
+         "errorStats": "", "fields": [{"name": "V", "schema": {"type": "STRING"}}],
+         "sourceConstraints": ["T2", "T3"],
+         "readQueries": [{"id": "CTAS_T2_3", "state": "PAUSED", "queryString": "CREATE TABLE T2 AS ..."},
+                         {"id": "CTAS_T3_4", "queryString": "CREATE TABLE T3 AS ..."}]}
+    lines = R.entity_lines({"@type": "sourceDescription", "sourceDescription": d})
+    assert "Kafka topic          : t" in lines
+    i = lines.index("Sources that have a DROP constraint on this source")
+    assert lines[i - 1:i + 4] == ["", "Sources that have a DROP constraint on this source", "-" * 50, "T2", "T3"]
+    i = lines.index("Queries that read from this TABLE")
+    assert lines[i + 1:i + 4] == ["-" * 35, "CTAS_T2_3 (PAUSED) : CREATE TABLE T2 AS ...",
+                                  "CTAS_T3_4 (N/A) : CREATE TABLE T3 AS ..."]
+    d.update(partitions=3, replication=1)
+    lines = R.entity_lines({"@type": "sourceDescription", "sourceDescription": d})
+    assert "Kafka topic          : t (partitions: 3, replication: 1)" in lines
+
+
+def test_explain_as_the_console_prints_it() -> None:
+    """ksqlDB's Console.printQueryDescription: host status map, sources/sinks under 35 dashes, overridden
+    properties table, errors with date, details and type."""
+    d = {"id": "CSAS_S2_1", "queryType": "PERSISTENT", "statementText": "CREATE STREAM S2 AS SELECT * FROM S;",
+         "ksqlHostQueryStatus": {"h:8088": "ERROR"}, "fields": [{"name": "V", "schema": {"type": "INTEGER"}}],
+         "sources": ["S"], "sinks": ["S2"], "executionPlan": "", "topology": "",
+         "overriddenProperties": {"auto.offset.reset": "earliest", "ksql.x": 5},
+         "queryErrors": [{"timestamp": 0, "errorMessage": "boom", "type": "USER"}]}
+    lines = R.entity_lines({"@type": "queryDescription", "queryDescription": d})
+    assert lines[:5] == ["ID                   : CSAS_S2_1", "Query Type           : PERSISTENT",
+                         "SQL                  : CREATE STREAM S2 AS SELECT * FROM S;",
+                         "Host Query Status    : {h:8088=ERROR}", ""]
+    i = lines.index("Sources that this query reads from: ")
+    assert lines[i + 1:i + 3] == ["-" * 35, "S"]
+    i = lines.index("Overridden Properties")
+    assert [c.strip() for c in lines[i + 5].split("|")] == ["ksql.x", "5"]
+    assert "Error Details        : boom" in lines and "Error Type           : USER" in lines
+    assert any(x.startswith("Error Date           : 1970-01-01 ") or x.startswith("Error Date           : 1969-12-31 ")
+               for x in lines)
+
+
+def test_topics_replica_info() -> None:
+    """ksqlDB's KafkaTopicsListTableBuilder: one replica count when every partition has it, else the list."""
+    e = {"@type": "kafka_topics", "topics": [{"name": "a", "replicaInfo": [1, 1, 1]},
+                                             {"name": "b", "replicaInfo": [2, 1]}]}
+    rows = [[c.strip() for c in x.split("|")] for x in R.entity_lines(e)[2:4]]
+    assert rows == [["a", "3", "1"], ["b", "2", "2, 1"]]
