@@ -3,6 +3,7 @@ created where the statement asks for them."""
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy.analysis.ddl import check_columns, resolve_type, source_from_create, topic_config
@@ -15,6 +16,8 @@ from ksqlpy.grammar import ast as A
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
+
+LOG = logging.getLogger(__name__)
 
 
 def exists_warning(stmt: A.Statement, kind: str, existing: Source) -> StatementResult:
@@ -118,6 +121,8 @@ def drop_source(engine: Engine, stmt: A.Drop) -> StatementResult:
         if stmt.if_exists:
             return status(stmt, f"Source `{stmt.name}` does not exist.")
         raise KsqlStatementError(f"{stmt.kind.capitalize()} {stmt.name} does not exist.")
+    if stmt.delete_topic:
+        check_topic_delete(engine, src)
     if src.kind != stmt.kind:
         raise KsqlStatementError(f"Incompatible data source type is {src.kind}, but statement was DROP {stmt.kind}")
     readers = [q for q in engine.catalog.queries_reading(stmt.name)]
@@ -132,14 +137,44 @@ def drop_source(engine: Engine, stmt: A.Drop) -> StatementResult:
         raise KsqlStatementError(
             f"Cannot drop {stmt.name}.\nThe following streams and/or tables read from this source: "
             f"[{', '.join(constraints)}].\nYou need to drop them before dropping {stmt.name}.")
-    if stmt.delete_topic and src.is_source:
-        raise KsqlStatementError(f"Cannot delete topic for read-only source: {stmt.name}")
     if src.created_by_query:
         engine.stop_persistent(src.created_by_query)
     engine.catalog.remove_source(stmt.name)
-    if stmt.delete_topic and engine.log.topic_exists(src.topic):
-        engine.log.delete_topic(src.topic)
+    if stmt.delete_topic:
+        if engine.log.topic_exists(src.topic):
+            engine.log.delete_topic(src.topic)
+        delete_subjects(engine, src)
     return status(stmt, f"Source `{stmt.name}` (topic: {src.topic}) was dropped.")
+
+
+def check_topic_delete(engine: Engine, src: Source) -> None:
+    """DROP ... DELETE TOPIC, checked before the drop itself is (ksqlDB's TopicDeleteInjector runs ahead of the
+    engine, from memory): a SOURCE stream/table's topic is never deleted, nor a topic another source reads -
+    those are named in order."""
+    if src.is_source:
+        raise KsqlStatementError(f"Cannot delete topic for read-only source: {src.name}")
+    others = sorted(o.name for o in engine.catalog.sources_for_topic(src.topic) if o.name != src.name)
+    if others:
+        raise KsqlStatementError(f"Refusing to delete topic. Found other data sources ({', '.join(others)}) "
+                                 f"using topic {src.topic}")
+
+
+def delete_subjects(engine: Engine, src: Source) -> None:
+    """DROP ... DELETE TOPIC also deletes the topic's key and value subjects of a schema-registry format
+    (``<topic>-key`` / ``<topic>-value``; none registered is nothing to delete), as ksqlDB's
+    TopicDeleteInjector does after deleting the topic (from memory)."""
+    from ksqlpy.schema_registry import is_configured, subject
+    from ksqlpy.schema_registry.sources import SR_FORMATS
+
+    registry = getattr(engine, "schema_registry", None)
+    if registry is None or not is_configured(registry):
+        return
+    for is_key, fmt in ((True, src.key_format), (False, src.value_format)):
+        if str(fmt).upper() in SR_FORMATS:
+            try:
+                registry.delete_subject(subject(src.topic, is_key))
+            except Exception:  # noqa: BLE001 - the source and its topic are gone already; the schema stays
+                LOG.warning("could not delete the schema subject of %s", src.topic, exc_info=True)
 
 
 def create_type(engine: Engine, stmt: A.CreateType) -> StatementResult:

@@ -249,6 +249,10 @@ class HttpSchemaRegistry(SchemaRegistry):
     def subjects(self) -> list[str]:
         return list(self._call("GET", "/subjects") or [])
 
+    def delete_subject(self, subject: str) -> list[int]:
+        """Confluent's soft delete of every version of ``subject``; an unknown subject deletes nothing."""
+        return list(self._call("DELETE", f"/subjects/{urllib.parse.quote(subject, safe='')}") or [])
+
 
 URL_PROPERTY = "ksql.schema.registry.url"
 NOT_CONFIGURED = f"KSQL is not configured to use a schema registry. To enable it, please set {URL_PROPERTY}"
