@@ -203,7 +203,13 @@ def query_details(engine: Engine, q: Any) -> dict[str, Any]:
             "state": q.state, "queryType": "PERSISTENT",
             "overriddenProperties": dict(getattr(q, "overridden_properties", None) or {}),
             "tasksMetadata": tasks_metadata(engine, q),
-            "queryErrors": [{"errorMessage": error, "type": "UNKNOWN"}] if error and q.state == "ERROR" else []}
+            "queryErrors": [query_error(q, error)] if error and q.state == "ERROR" else []}
+
+
+def query_error(q: Any, error: str) -> dict[str, Any]:
+    """ksqlDB's QueryError entity: when it happened (epoch ms), the message, its type (UNKNOWN: no error
+    classifier says USER or SYSTEM)."""
+    return {"timestamp": int(getattr(q, "error_at", 0) or 0), "errorMessage": error, "type": "UNKNOWN"}
 
 
 def push_query_details(engine: Engine, tq: Any) -> dict[str, Any]:

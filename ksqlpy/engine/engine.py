@@ -381,6 +381,7 @@ class Engine:
             backoff = float(self.prop("ksql.query.retry.backoff.initial.ms", 15000)) / 1000.0
             q.state = "ERROR"
             q.error = str(e) or "the query failed unexpectedly (details in the engine's log)"
+            q.error_at = int(time.time() * 1000)  # QueryError's timestamp (epoch ms)
             q.retry_at = time.monotonic() + backoff
             info = self.catalog.query(q.query_id)
             if info is not None:

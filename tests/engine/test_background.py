@@ -40,6 +40,12 @@ def test_one_failing_query_does_not_stop_the_others(tmp_path: Path) -> None:
         assert _wait(lambda: broken.state == "ERROR")
         assert engine.catalog.query("CSAS_A_0").state == "ERROR"
         assert any(e["message"]["type"] == 4 for e in engine.plog.entries)
+        # EXPLAIN's queryErrors: ksqlDB's QueryError - when (epoch ms), the message, the type
+        from ksqlpy.engine.describe import query_details
+
+        errors = query_details(engine, broken)["queryErrors"]
+        assert [list(e) for e in errors] == [["timestamp", "errorMessage", "type"]]
+        assert errors[0]["errorMessage"] == "disk on fire" and abs(errors[0]["timestamp"] / 1000 - time.time()) < 60
         # the healthy query keeps going after the failure
         engine.execute("INSERT INTO src (id, v) VALUES ('k', 2);")
         assert _wait(lambda: len(engine.log.fetch("B", 0, 0, 10)) == 2)
