@@ -358,6 +358,23 @@ def _java_text(v: Any) -> str:
     return cell(v)
 
 
+def _function_rows(functions: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    """ksqlDB's FunctionNameListTableBuilder: by category then name, a blank row between two categories; a
+    listing without categories (an older server) by name with each function's type."""
+    if not functions or not functions[0].get("category"):
+        return [(str(f.get("name", "")), str(f.get("type", "")).upper())
+                for f in sorted(functions, key=lambda f: str(f.get("name", "")))]
+    rows: list[tuple[str, str]] = []
+    previous = None
+    for f in sorted(functions, key=lambda f: (str(f.get("category") or ""), str(f.get("name", "")))):
+        category = str(f.get("category") or "")
+        if previous is not None and category != previous:
+            rows.append((" ", " "))
+        rows.append((str(f.get("name", "")), category))
+        previous = category
+    return rows
+
+
 def _describe_function(e: dict[str, Any]) -> list[str]:
     # ksqlDB's Console.printFunctionDescription: labels padded to 12; Author, Version and Overview only when
     # they say something (a built-in has no version)
@@ -445,8 +462,7 @@ def entity_lines(e: dict[str, Any], session_properties: dict[str, Any] | None = 
             headers += ["Consumers", "ConsumerGroups"]
         return table(headers, rows)
     if t == "function_names":
-        rows = [(f.get("name"), f.get("category", f.get("type", ""))) for f in e.get("functions") or []]
-        return table(["Function Name", "Category"], rows) + [
+        return table(["Function Name", "Category"], _function_rows(e.get("functions") or [])) + [
             "For detailed information about a function, run: DESCRIBE FUNCTION <Function Name>;"]
     if t == "describe_function":
         return _describe_function(e)

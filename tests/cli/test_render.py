@@ -222,3 +222,20 @@ def test_topics_replica_info() -> None:
                                              {"name": "b", "replicaInfo": [2, 1]}]}
     rows = [[c.strip() for c in x.split("|")] for x in R.entity_lines(e)[2:4]]
     assert rows == [["a", "3", "1"], ["b", "2", "2, 1"]]
+
+
+def test_show_functions_grouped_by_category() -> None:
+    """ksqlDB's FunctionNameListTableBuilder: sorted by category then name, a blank row between categories;
+    without categories (an older server) by name with the type."""
+    e = {"@type": "function_names", "functions": [
+        {"name": "UCASE", "type": "SCALAR", "category": "STRING"},
+        {"name": "ABS", "type": "SCALAR", "category": "MATHEMATICAL"},
+        {"name": "CONCAT", "type": "SCALAR", "category": "STRING"},
+        {"name": "ROUND", "type": "SCALAR", "category": "MATHEMATICAL"}]}
+    rows = [[c.strip() for c in x.split("|")] for x in R.entity_lines(e)[2:7]]
+    assert rows == [["ABS", "MATHEMATICAL"], ["ROUND", "MATHEMATICAL"], ["", ""], ["CONCAT", "STRING"],
+                    ["UCASE", "STRING"]]
+    old = {"@type": "function_names", "functions": [{"name": "TOPK", "type": "aggregate", "category": ""},
+                                                    {"name": "ABS", "type": "scalar", "category": ""}]}
+    assert [[c.strip() for c in x.split("|")] for x in R.entity_lines(old)[2:4]] == [["ABS", "SCALAR"],
+                                                                                    ["TOPK", "AGGREGATE"]]
