@@ -36,7 +36,7 @@ from ksqlpy.expr.function_binding import FunctionBinding
 from ksqlpy.expr.name_binding import NameBinding
 from ksqlpy.expr.operator_typing import OperatorTyping
 from ksqlpy.expr.scope import Scope
-from ksqlpy.expr.stages import BindContext, BindError, Clause
+from ksqlpy.expr.stages import BindContext, BindError, Clause, Phase
 
 # --------------------------------------------------------------------------- entry points
 
@@ -56,7 +56,15 @@ def bind_filter(node: exp.Expression, scope: Scope, ctx: BindContext, clause: Cl
     """Bind a WHERE or HAVING expression: also a BOOLEAN (``FilterTypeValidator``). ``shown``: the
     filter as written, when ``node`` was rewritten (HAVING over aggregate results)."""
     e = bind(node, scope, ctx, clause)
-    if e.type != T.BOOLEAN and not isinstance(e.type, T.NullType):
+    if isinstance(e.type, T.NullType):
+        # a filter of no type (an untyped NULL, however parenthesised): ksqlDB's code generator (and the
+        # pull-query interpreter) refuse an expression whose type is null - "NULL expression not supported",
+        # worded "Invalid Predicate: ..." ("Invalid expression: ..." interpreted), reported after every
+        # clause is typed. From memory of ksqlDB's CodeGenRunner.buildCodeGenFromParseTree and
+        # InterpretedExpressionFactory.create (the returnType == null check).
+        ctx.defer(BindError("NULL expression not supported", Phase.CODEGEN), clause)
+        return e
+    if e.type != T.BOOLEAN:
         text = shown if shown is not None else str(e)
         raise KsqlStatementError(f"Type error in {clause.label} expression: Should evaluate to boolean but is "
                                  f"{text} ({e.type}) instead.")
