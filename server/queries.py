@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ksqlpy.engine.pull import PullExecutionError
 from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
@@ -53,6 +54,9 @@ class QueryRun:
     row_hosts: list[str] | None = None
     # a table's pull query with ksql.query.pull.consistency.token.enabled: the token written after its rows
     consistency_token: str | None = None
+    # a table's pull query that failed when it ran (ksqlDB's HARouting, after the header): the message of the
+    # 50000 error element written after the header and the rows read before the failure
+    error: str | None = None
 
 
 def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple[str, list[Column]]:
@@ -82,7 +86,11 @@ def _scalable(ctx: ServerContext, stmt: A.SelectStatement, tq: Any, props: dict[
     plan = tq.plan
     if plan.find(Aggregate) is not None or not isinstance(plan.bottom, Scan):
         return False
-    writers = len(ctx.engine.catalog.queries_writing(plan.bottom.source.name))
+    # a SOURCE table's CST_ query materializes it without a sink (ksqlDB's EngineExecutor.sourceTablePlan
+    # plans it with no sink, from memory), so it is not among getQueriesWithSink: not a writer here
+    source = plan.bottom.source
+    cst = source.created_by_query if getattr(source, "is_source", False) else None
+    writers = len([q for q in ctx.engine.catalog.queries_writing(source.name) if q != cst])
     return is_scalable(stmt.query, ctx.config.properties, props, writers)
 
 
@@ -249,10 +257,23 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
             cols = [(n, t, False) for n, t in tq.columns]
             return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]))
         result = engine.execute_statement(stmt, props)
+    except PullExecutionError as e:
+        return dataclasses.replace(
+            _pull_run(ctx, stmt.query.source.name, e.data, stmt.query.limit, alias=stmt.query.source.alias),
+            error=exhausted_message(sql))
     except KsqlError as e:
         raise from_ksql_error(e, stmt.text) from e
     return _pull_run(ctx, stmt.query.source.name, result.data or {}, stmt.query.limit,
                      alias=stmt.query.source.alias)
+
+
+def exhausted_message(sql: str) -> str:
+    """What a table's pull query that failed when it ran says. ksqlDB's HARouting runs the physical plan on
+    the hosts of each partition after the response's header; a host whose run throws (a local run's error
+    becomes 'Error executing query locally at node ...', only logged) gives way to the partition's next host,
+    and when none is left the query ends with this error, whatever the hosts' errors were (from memory of
+    HARouting.executeRounds and groupByHost)."""
+    return f"Unable to execute pull query: {sql.strip()}. Exhausted standby hosts to try."
 
 
 def _pull_run(ctx: ServerContext, source_name: str, data: dict[str, Any], limit: int | None,
@@ -304,7 +325,8 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
     """The response body of a SELECT in ``writer``'s format: the header, each row, the final message and
     the end each a write of its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2), so a client that reads
     one JSON document per chunk parses every one."""
-    yield writer.header(more=run.kind != PULL_TABLE or bool(run.rows) or run.consistency_token is not None)
+    yield writer.header(more=run.kind != PULL_TABLE or bool(run.rows) or run.consistency_token is not None
+                        or run.error is not None)
     if run.kind == PUSH:
         tq = run.tq
         if tq.limit is None or tq.limit > 0:
@@ -335,7 +357,7 @@ def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[
     token, the end."""
     final = run.kind == PULL_STREAM  # a table's pull query has no final message
     token = run.consistency_token
-    after = final or token is not None  # an element follows the rows
+    after = final or token is not None or run.error is not None  # an element follows the rows
     if header:
         yield writer.header(more=bool(run.rows) or after)
     convert, row = run.convert, writer.row
@@ -352,6 +374,10 @@ def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[
             yield writer.end()
             return
         yield chunk
+    if run.error is not None:  # the query failed when it ran: the error ends the response
+        yield writer.error(envelope(SERVER_ERROR, run.error))
+        yield writer.end()
+        return
     if final:
         hit = run.limit is not None and len(run.rows) >= run.limit
         yield writer.final("Limit Reached" if hit else "Query Completed")

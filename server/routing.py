@@ -111,6 +111,8 @@ def routed_start(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
         first = local(props)
     from ksqlpy.server.queries import PULL_TABLE
 
+    if first.error is not None:  # failed when it ran here before any partition was known: no host can serve it
+        return _served_here(first, me, debug)
     if first.kind != PULL_TABLE or probe.query_id is None:
         return _served_here(first, me, debug)  # not a table's pull query: what ran is the answer
     needed = set(range(probe.partitions)) if probe.scan or not probe.keyed else set(probe.needed)
@@ -196,6 +198,8 @@ def _gather(ctx: ServerContext, first: QueryRun, plan: dict[int, list[str]], sql
             if host == me:
                 with reading(frozenset(parts)):
                     run = local(props)
+                if run.error is not None:  # failed when it ran here: as a host that failed, the next one is asked
+                    raise ForwardError(run.error)
                 return [run.convert(r) for r in run.rows]
             return forward(host, sql, props, variables, parts, timeout_s=_forward_timeout(ctx, props))
 
@@ -220,13 +224,20 @@ def _gather(ctx: ServerContext, first: QueryRun, plan: dict[int, list[str]], sql
                 row_hosts.extend([host_key(h)] * len(results[h]))
                 served.append(host_key(h))
         next_pending = {}
+        exhausted = False
         for p, hosts in pending.items():
             if hosts[0] in failed:
                 if len(hosts) == 1:
                     LOG.debug("partition %s could not be read from %s: %s", p, hosts[0], failed[hosts[0]])
-                    raise RoutingError(f"Unable to execute pull query: {sql.strip()}. "
-                                       "Exhausted standby hosts to try.")
+                    exhausted = True
                 next_pending[p] = hosts[1:]
+        if exhausted:
+            from ksqlpy.server.queries import exhausted_message
+
+            # ksqlDB's groupByHost throws while HARouting runs the rounds, after the response's header: the
+            # rows read so far, then the error element
+            return dataclasses.replace(first, rows=rows, convert=list, source_hosts=served,
+                                       row_hosts=row_hosts if debug else None, error=exhausted_message(sql))
         pending = next_pending
     if first.limit is not None:
         rows = rows[:first.limit]

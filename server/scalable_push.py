@@ -1,7 +1,8 @@
 """Which push queries ksqlDB serves as *scalable* push queries (``ScalablePushUtil.isScalablePushQuery``, the
 conditions from memory of its source): ``ksql.query.push.v2.enabled``; one source, not a join; no GROUP BY,
 WINDOW, HAVING or PARTITION BY; reading from ``latest`` (the request's ``auto.offset.reset`` in either
-spelling, else the server's, else latest); exactly one persistent query writing the source; ROWPARTITION and
+spelling, else the server's, else latest); exactly one persistent query writing the source (a SOURCE table's
+CST_ query has no sink: not one); ROWPARTITION and
 ROWOFFSET not referenced. Any other push query runs as a conventional one: an id ``transient_...``, the
 requested offset reset, and records with a null key shown (a scalable one taps the writer's output, where
 such records are not)."""

@@ -154,6 +154,9 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
             else:
                 for row in run.rows:
                     await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())
+                if run.error is not None:  # failed when it ran: the close frame says why, as any failure
+                    await close(ws, INTERNAL_ERROR, run.error)
+                    return
         if stopping:
             await close(ws, GOING_AWAY, SHUTTING_DOWN)
         else:

@@ -295,13 +295,13 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                             and n not in table_functions]
         t = be.type
         if isinstance(t, T.NullType):
-            # ksqlDB's FinalProjectNode (persistent and push queries alike, SelectionUtil); a pull query's
-            # QueryProjectNode has no such check (its NULL column is typed STRING here)
-            if kind is not QueryKind.PULL:
-                raise KsqlStatementError("Can't infer a type of null. Please explicitly cast it to a required type, "
-                                         "e.g. CAST(null AS VARCHAR).")
-            t = T.STRING
-            be = B.Literal(None, type=t, pos=be.pos) if isinstance(be, B.Literal) else B.Cast(be, type=t, implicit=True)
+            # every query refuses a projected expression without a type. ksqlDB's FinalProjectNode (persistent
+            # and conventional push queries, SelectionUtil) says so in these words; a table pull query's and a
+            # scalable push query's QueryProjectNode builds its schema column by column and fails at the
+            # column's type (Column's requireNonNull(type, "type"), whose message "type" EngineExecutor
+            # rethrows as the statement's error - from memory): the same refusal, given here in the clear words
+            raise KsqlStatementError("Can't infer a type of null. Please explicitly cast it to a required type, "
+                                     "e.g. CAST(null AS VARCHAR).")
         key_index = next((i for i, k in enumerate(key_refs) if i not in used_keys and k == be), None)
         col = OutputColumn(name, t, be)
         if key_index is None and persistent:

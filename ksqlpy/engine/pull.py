@@ -158,6 +158,16 @@ def _check_enabled(engine: Engine, stmt: A.SelectStatement, src: Source) -> None
                              f"{STREAM_PULL_ENABLED} config to 'true'.")
 
 
+class PullExecutionError(KsqlStatementError):
+    """A table's pull query that planned but failed when its physical plan read the store (ksqlDB: an
+    operator of PullPhysicalPlan, run by HARouting once the response has begun). ``data``: the result without
+    rows - its columns - so that a server can write the header the failure follows (server/queries.py)."""
+
+    def __init__(self, message: str, data: dict[str, Any]) -> None:
+        super().__init__(message)
+        self.data = data
+
+
 # ---------------------------------------------------------------------------------------------- streams
 def _pull_stream(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
     from ksqlpy.engine.queries import build_transient
@@ -208,6 +218,13 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
         e.set_message(f"{e.message}\nStatement: {stmt.text}")
         raise
     token = consistency_token(engine, src, scan) if consistency.enabled(engine) else None
+    if scan.access is PullAccess.TABLE_SCAN and src.windowed is not None and src.windowed.type == "SESSION":
+        # a session store is read key by key: ksqlDB's KsMaterializedSessionTable answers a scan (no WHERE, a
+        # WHERE on value columns or on window bounds only, a key range, a disjunct without the key) with
+        # "Table scan unsupported on session tables" (from memory) when its operator opens - at execution,
+        # after every planning check, table scans enabled. Key lookups, with or without WINDOWSTART/WINDOWEND
+        # bounds, are served.
+        raise PullExecutionError("Table scan unsupported on session tables", result_of(plan, src, []))
     candidates: Any = mat.scan() if scan.access is PullAccess.TABLE_SCAN else fetch(mat, scan.lookup, src)
     candidates = stored_view(engine, src, candidates)
     rows = evaluate_rows(engine, compile_rows(plan, where_of(plan)), candidates, q.limit)

@@ -110,9 +110,21 @@ def test_failed_hosts_give_way_and_then_the_query_is_exhausted(monkeypatch: pyte
     assert sorted(run.rows) == [["k0", 2], ["k1", 4]] and asked == [B, C]
     assert dict(zip([r[0] for r in run.rows], run.row_hosts or [], strict=True)) == {"k0": "a:1", "k1": "c:3"}
     assert sorted(run.source_hosts) == ["a:1", "c:3"]
-    with pytest.raises(routing.RoutingError) as e:
-        routing._gather(ctx, _first(), {1: [B]}, sql + "\n", {}, {}, local)
-    assert e.value.message == "Unable to execute pull query: SELECT * FROM T;. Exhausted standby hosts to try."
+    # no host left for partition 1: the rows read meanwhile (partition 0's, here), then the error that ends the
+    # response after them (ksqlDB's HARouting fails while it runs the rounds, after the header)
+    run = routing._gather(ctx, _first(), {0: [ME], 1: [B]}, sql + "\n", {}, {}, local)
+    assert run.rows == [["k0", 2]]
+    assert run.error == "Unable to execute pull query: SELECT * FROM T;. Exhausted standby hosts to try."
+
+
+def test_a_local_run_that_fails_gives_way_to_the_next_host(monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = _ctx({ME: ([0], [], {}, True), C: ([], [0], {}, True)})
+    monkeypatch.setattr(routing, "forward", lambda *a, **k: [["k0", 5]])
+    local = lambda props: QueryRun(PULL_TABLE, "query_1", error="boom")  # noqa: E731
+    run = routing._gather(ctx, _first(), {0: [ME, C]}, "SELECT * FROM T;", {}, {}, local)
+    assert run.rows == [["k0", 5]] and run.error is None
+    run = routing._gather(ctx, _first(), {0: [ME]}, "SELECT * FROM T;", {}, {}, local)
+    assert run.rows == [] and run.error.endswith("Exhausted standby hosts to try.")
 
 
 def test_a_debug_requests_rows_carry_their_source_host() -> None:

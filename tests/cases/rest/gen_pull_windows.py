@@ -1,5 +1,8 @@
 """Generates pull-query probes over windowed aggregations: every window type x predicates on WINDOWSTART and
-WINDOWEND (each comparison, both sides, combined, at the ends of BIGINT) x key lookup and table scan.
+WINDOWEND (each comparison, both sides, combined, at the ends of BIGINT) x key lookup and table scan (a session
+table's scan fails when it runs - ksqlDB's KsMaterializedSessionTable: "Table scan unsupported on session
+tables" - and HARouting, no other host left, ends the response after its header with "Unable to execute pull
+query: <statement>. Exhausted standby hosts to try.", from memory).
 
 Run ``python tests/cases/rest/gen_pull_windows.py`` to rewrite ``pull-window-bounds.json`` next to it.
 Expected rows come from the windows the model below computes: a pull query returns the key's windows whose
@@ -94,6 +97,30 @@ def cases() -> list[dict[str, Any]]:
                 match = [[k, s, e, n] for (k, s, e), n in sorted(rows.items())
                          if (not keyed or k == "10")
                          and all(OPS[op]({"WINDOWSTART": s, "WINDOWEND": e}[b], v) for b, op, v, _ in conjuncts)]
+                if kind == "SESSION" and not keyed:  # a session store is read key by key only
+                    out.append({
+                        "name": f"{kind} table scan where {_sql(conjuncts)} fails when it runs",
+                        "statements": [
+                            "CREATE STREAM INPUT (ID STRING KEY, V INT) WITH (kafka_topic='test_topic', "
+                            "value_format='JSON');",
+                            f"CREATE TABLE AGG AS SELECT ID, COUNT(1) AS N FROM INPUT WINDOW {clause} GROUP BY ID;",
+                            f"SELECT * FROM AGG WHERE {where};",
+                        ],
+                        "inputs": [{"topic": "test_topic", "timestamp": ts, "key": k, "value": {"V": 1}}
+                                   for k, ts in EVENTS],
+                        # planned, then failed when it ran: the header, then HARouting's error (no other host)
+                        "responses": [
+                            {"admin": {"@type": "currentStatus"}},
+                            {"admin": {"@type": "currentStatus"}},
+                            {"query": [{"header": {"schema": "`ID` STRING KEY, `WINDOWSTART` BIGINT KEY, "
+                                                             "`WINDOWEND` BIGINT KEY, `N` BIGINT"}},
+                                       {"errorMessage": {"@type": "generic_error", "error_code": 50000,
+                                                         "message": f"Unable to execute pull query: SELECT * FROM AGG "
+                                                                    f"WHERE {where};. Exhausted standby hosts to "
+                                                                    "try."}}]},
+                        ],
+                    })
+                    continue
                 out.append({
                     "name": f"{kind} {'key lookup' if keyed else 'table scan'} where {_sql(conjuncts)}",
                     "statements": [
