@@ -202,11 +202,12 @@ async def _serve_query(ctx: ServerContext, request: Request, path: R.Path, sql: 
         return _refusal(as_select)
     chosen: list[R.Route] = []
 
-    def check(stmt: Any, overrides: dict[str, Any]) -> None:
+    def check(stmt: Any, overrides: dict[str, Any]) -> R.Route:
         found = R.route(path, accept, http, is_print=isinstance(stmt, A.PrintTopic), migrate=migrate(overrides))
         if isinstance(found, R.Refusal):
             raise _Refused(found)
         chosen.append(found)
+        return found
 
     run = None
     if isinstance(as_select, R.Route):

@@ -31,7 +31,15 @@ from ksqlpy.server.errors import (
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
 from ksqlpy.server.scalable_push import is_scalable
-from ksqlpy.server.streaming import Column, StreamedRowWriter, UnwritableRow, Writer, batches_of
+from ksqlpy.server.streaming import (
+    DELIMITED,
+    JSON,
+    Column,
+    StreamedRowWriter,
+    UnwritableRow,
+    Writer,
+    batches_of,
+)
 from ksqlpy.server.values import quote, row_converter
 
 PUSH, PULL_TABLE, PULL_STREAM, PRINT = "push", "pull_table", "pull_stream", "print"
@@ -200,7 +208,7 @@ def prepared_run(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
 
 
 def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
-                *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], None] | None = None,
+                *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], Any] | None = None,
                 ) -> QueryRun:
     """Parse, check and start the request's SELECT or PRINT. ``check(statement, overrides)`` runs once
     the statement is known and before anything starts (the route may refuse it). In a cluster a table's
@@ -219,7 +227,7 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
 
 
 def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
-                 *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], None] | None = None,
+                 *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], Any] | None = None,
                  ) -> QueryRun:
     props = check_overrides(properties, ctx.denied)
     engine = ctx.engine
@@ -233,8 +241,8 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
         if hit is not None:
             return _pull_run(ctx, hit[1], hit[0].data, None)
     stmt = parse_one(ctx, sql, variables, resource=resource, overrides=props)
-    if check is not None:
-        check(stmt, props)
+    # the route may refuse the statement; what it answers names the response's format
+    media = getattr(check(stmt, props), "media", None) if check is not None else None
     if isinstance(stmt, A.PrintTopic):
         from ksqlpy.server.printing import TopicPrinter
 
@@ -250,6 +258,11 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
                     if _scalable(ctx, stmt, tq, props):
                         _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
                         _skip_null_keys(engine, tq)
+                    elif media in (DELIMITED, JSON):
+                        # formats without a tombstone row: a table's deletes are left out before the LIMIT
+                        # counts rows, as ksqlDB's QueryStreamEndpoint builds the transient query with
+                        # excludeTombstones (its queue never sees them; from memory)
+                        tq.keep_deletes = False
             except BaseException:
                 ctx.push_slots.give_back()  # it never started
                 raise

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy.analysis.query import analyze_query
 from ksqlpy.catalog import Source
 from ksqlpy.engine.results import TombstoneRow
+from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.grammar import ast as A
 from ksqlpy.plan.logical import Aggregate, ColumnRole, ResultKind, Sink
@@ -211,6 +212,12 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
 
     topology = lower(plan, qid, engine, sink=None, persistent=False, partitions=partition_counts(engine),
                      properties=properties)
+    if plan.limit is not None and plan.limit < 0:
+        # the grammar's LIMIT takes a signed integer and only pull queries have a rule against a negative one
+        # (PullQueryValidator, checked before this); a push query's row queue takes the LIMIT in ksqlDB's
+        # LimitedQueueCallback, which refuses it when the query is built - after planning - with an
+        # IllegalArgumentException that EngineExecutor rethrows as the statement's error (from memory)
+        raise KsqlStatementError(f"limit must be positive, was:{plan.limit}")
     # the record cache: the request's properties over the session's over the engine's
     entries = cache_entries(engine.effective_properties(), properties)
     built = build_tasks(engine, topology, on_rows=on_rows, cache_entries=entries)
