@@ -76,13 +76,19 @@ def test_a_session_table_key_lookup_is_served(client: Any, unique: Callable[[str
 
 
 @pytest.mark.parametrize("window", ["TUMBLING (SIZE 60 SECONDS)", "HOPPING (SIZE 60 SECONDS, ADVANCE BY 60 SECONDS)"])
-def test_a_time_windowed_table_scan_is_served(client: Any, unique: Callable[[str], str], window: str) -> None:
+def test_a_time_windowed_table_scan_and_lookup_are_served(client: Any, unique: Callable[[str], str], window: str) -> None:
     name = _session_table(client, unique, window)
     for path, body in (("/query", {"ksql": f"SELECT * FROM {name};"}), ("/query-stream", {"sql": f"SELECT * FROM {name};"})):
         r = client.post(path, json=body, headers={"Accept": KSQL_V1_JSON if path == "/query" else JSON})
         assert r.status_code == 200, r.text
         rows = [e["row"]["columns"] if path == "/query" else e for e in json.loads(r.text)[1:]]
         assert sorted(rows) == [["a", 60000, 120000, 1], ["b", 120000, 180000, 1]]
+    for path, body in (("/query", {"ksql": f"SELECT * FROM {name} WHERE U = 'b';"}),
+                       ("/query-stream", {"sql": f"SELECT * FROM {name} WHERE U = 'b' AND WINDOWSTART >= 120000;"})):
+        r = client.post(path, json=body, headers={"Accept": KSQL_V1_JSON if path == "/query" else JSON})
+        assert r.status_code == 200, r.text
+        rows = [e["row"]["columns"] if path == "/query" else e for e in json.loads(r.text)[1:]]
+        assert rows == [["b", 120000, 180000, 1]]
 
 
 def test_the_engine_names_the_store_refusal() -> None:
