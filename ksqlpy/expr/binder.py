@@ -55,6 +55,7 @@ def bind_filter(node: exp.Expression, scope: Scope, ctx: BindContext, clause: Cl
                 shown: str | None = None) -> B.Expr:
     """Bind a WHERE or HAVING expression: also a BOOLEAN (``FilterTypeValidator``). ``shown``: the
     filter as written, when ``node`` was rewritten (HAVING over aggregate results)."""
+    first = len(ctx.deferred)
     e = bind(node, scope, ctx, clause)
     if isinstance(e.type, T.NullType):
         # a filter of no type (an untyped NULL, however parenthesised): ksqlDB's code generator (and the
@@ -62,7 +63,9 @@ def bind_filter(node: exp.Expression, scope: Scope, ctx: BindContext, clause: Cl
         # worded "Invalid Predicate: ..." ("Invalid expression: ..." interpreted), reported after every
         # clause is typed. From memory of ksqlDB's CodeGenRunner.buildCodeGenFromParseTree and
         # InterpretedExpressionFactory.create (the returnType == null check).
-        ctx.defer(BindError("NULL expression not supported", Phase.CODEGEN), clause)
+        # CodeGenRunner checks the type before it compiles: ahead of the clause's compile errors (the NULL
+        # operand of 'OK OR NULL')
+        ctx.deferred.insert(first, ctx.report(BindError("NULL expression not supported", Phase.CODEGEN), clause))
         return e
     if e.type != T.BOOLEAN:
         text = shown if shown is not None else str(e)

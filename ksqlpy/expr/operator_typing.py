@@ -190,7 +190,7 @@ class OperatorTyping(BinderCore):
         # infer one), and leaves operand checks to the code generator
         out = B.Logical(op, a, b, type=b.type, pos=self.pos(node))
         for side in (a, b):
-            if side.type != T.BOOLEAN and not _null(side.type):
+            if side.type != T.BOOLEAN:
                 return self.codegen_error(f"Logical operand must be BOOLEAN: {side} is {side.type}", node, out)
         return out
 
@@ -208,7 +208,10 @@ class OperatorTyping(BinderCore):
             return B.IsNull(self.bind(inner.this), True, type=T.BOOLEAN, pos=self.pos(node))
         a = self.bind(node.this)
         out = B.Not(a, type=T.BOOLEAN, pos=self.pos(node))
-        if a.type != T.BOOLEAN and not _null(a.type):
+        # an untyped NULL operand too: ksqlDB generates Java's &&, || and ! over the operands' code, and a
+        # NULL literal's code is Java's null, which Janino refuses there ('Not a boolean expression') - from
+        # memory of SqlToJavaVisitor.visitLogicalBinaryExpression / visitNotExpression / visitNullLiteral
+        if a.type != T.BOOLEAN:
             return self.codegen_error(f"Logical operand must be BOOLEAN: {a} is {a.type}", node, out)
         return out
 

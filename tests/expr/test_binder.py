@@ -17,7 +17,7 @@ from ksqlpy.errors import KsqlError
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.binder import bind
 from ksqlpy.expr.scope import Scope
-from ksqlpy.expr.stages import BindContext
+from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.functions import builtin_registry
 from ksqlpy.grammar import parse_expression
 
@@ -373,9 +373,19 @@ def test_logic_and_null_predicates() -> None:
 ])
 def test_and_or_are_typed_as_their_right_operand(op: str, left: str, right: str, expected: T.SqlType) -> None:
     """ksqlDB's ExpressionTypeManager visits both operands and keeps the last type it saw; the operands are
-    checked only by the code generator (or the interpreter)."""
-    assert typ(f"{left} {op} {right}") == expected
-    assert typ(f"NOT ({left} {op} {right})") == T.BOOLEAN
+    checked only by the code generator (or the interpreter), which refuses a bare NULL one too."""
+    for text, want in ((f"{left} {op} {right}", expected), (f"NOT ({left} {op} {right})", T.BOOLEAN)):
+        ctx = BindContext(REGISTRY)
+        assert bind(parse_expression(text), SCOPE, ctx, Clause.SELECT).type == want
+        refused = [e.message for e in ctx.deferred[:1]]   # the first is reported
+        bare_null = "NULL" in text.replace("CAST(NULL", "")
+        assert refused == (["Invalid Select: Logical operand must be BOOLEAN: null is NULL."] if bare_null else [])
+
+
+@pytest.mark.parametrize("text", ["NULL AND FLAG", "FLAG OR NULL", "NOT NULL", "NOT (NULL)", "FLAG OR (NOT NULL)"])
+def test_a_null_literal_operand_of_and_or_not_is_a_code_generation_error(text: str) -> None:
+    """Java's &&, || and ! over the literal null: Janino refuses it ('Not a boolean expression')."""
+    assert error(text) == "Logical operand must be BOOLEAN: null is NULL"
 
 
 def test_between_and_like_operands() -> None:

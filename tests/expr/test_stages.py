@@ -274,6 +274,7 @@ def test_a_logical_operator_with_a_null_right_operand_has_no_type(engine: Engine
 
 
 def test_a_logical_operator_with_a_typed_right_operand_is_that_type(engine: Engine) -> None:
-    engine.execute("CREATE STREAM o AS SELECT k, NULL AND flag AS r1, flag OR CAST(NULL AS BOOLEAN) AS r2 FROM a;")
+    engine.execute("CREATE STREAM o AS SELECT k, CAST(NULL AS BOOLEAN) AND flag AS r1, "
+                   "flag OR CAST(NULL AS BOOLEAN) AS r2 FROM a;")
     assert error(engine, "CREATE STREAM p AS SELECT k, x FROM a WHERE flag AND x;") == (
         "Type error in WHERE expression: Should evaluate to boolean but is (FLAG AND X) (INTEGER) instead.")
