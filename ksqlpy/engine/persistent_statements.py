@@ -75,9 +75,14 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     config = topic_config(stmt.kind, props, windowed_sink=window is not None,
                           window_retention_ms=window.retention_ms if window is not None else None,
                           inherited_retention_ms=_retention_of(engine, plan.input_source.topic))
-    from ksqlpy.schema_registry.sources import register_source_schemas, require_source_registry
+    from ksqlpy.schema_registry.sources import (
+        check_sink_schema_ids,
+        register_source_schemas,
+        require_source_registry,
+    )
 
     require_source_registry(engine, sink)
+    check_sink_schema_ids(engine, sink)  # DefaultSchemaInjector, then TopicCreateInjector, SchemaRegisterInjector
     ensure_topic(engine, sink.topic, props, config, creating=False, source_topic=plan.input_source.topic)
 
     register_source_schemas(engine, sink, sink=True)

@@ -68,14 +68,14 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
 def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict[str, str], *, creating: bool,
                   source_topic: str | None = None) -> None:
-    """The statement's topic with the partition and replica counts it names (from memory of ksqlDB's
-    TopicCreateInjector, TopicProperties.Builder and TopicValidationUtil): PARTITIONS / REPLICAS from the WITH
-    clause, else - for a CREATE ... AS SELECT - the legacy ``ksql.sink.partitions`` / ``ksql.sink.replicas``.
-    A topic that exists must have the counts named: the partition count, the replica count unless it is -1
-    (the broker's default). A new topic takes the counts named, else those of the topic the statement reads.
-
-    Not yet: ksqlDB also requires a CREATE ... AS SELECT naming no counts to find an existing sink topic at its
-    source topic's counts; our own serde cases assume otherwise (and order their schema checks first)."""
+    """The statement's topic with the partition and replica counts ksqlDB's TopicCreateInjector asks for (from
+    memory of its injectForCreateSource / injectForCreateAsSelect, TopicProperties.Builder and
+    TopicValidationUtil): PARTITIONS / REPLICAS from the WITH clause, else - for a CREATE ... AS SELECT - the
+    legacy ``ksql.sink.partitions`` / ``ksql.sink.replicas``, else the counts of the topic the statement reads
+    (a CREATE: its own topic; a CREATE ... AS SELECT: the topic of its first source, ``source_topic``). The
+    topic is then created with those counts, or - when it exists - must have them: the partition count, and
+    the replica count unless it is -1 (the broker's default). So a CREATE ... AS SELECT naming no counts
+    into an existing topic needs that topic at its source topic's partition and replica counts."""
     info = engine.log.describe_topic(topic)
     partitions = _count(props.get("PARTITIONS"))
     replicas = _count(props.get("REPLICAS"))
@@ -84,6 +84,10 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
             partitions = _count(engine.prop("ksql.sink.partitions"))
         if replicas is None:
             replicas = _count(engine.prop("ksql.sink.replicas"))
+    source = engine.log.describe_topic(source_topic) if source_topic and not creating else None
+    if source is not None:  # TopicProperties.Builder.withSource: what neither the WITH clause nor ksql.sink.* give
+        partitions = source.partitions if partitions is None else partitions
+        replicas = source.replicas if replicas is None else replicas
     if info is not None:
         wanted_partitions = info.partitions if partitions is None else partitions
         wanted_replicas = info.replicas if replicas is None else replicas
@@ -93,11 +97,8 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
                 f"configuration than required. KSQL expects {wanted_partitions} partitions (topic has "
                 f"{info.partitions}), {wanted_replicas} replication factor (topic has {info.replicas}).")
         return
-    source = engine.log.describe_topic(source_topic) if source_topic and not creating else None
     if partitions is None and not creating:
-        partitions = source.partitions if source is not None else 1  # a source whose topic is gone: one
-    if replicas is None and source is not None:
-        replicas = source.replicas
+        partitions = 1  # a source whose topic is gone: one
     if partitions is None:
         raise KsqlStatementError(f"Topic '{topic}' does not exist. If you want to create a new topic for the "
                                  "stream/table please re-run the statement providing the required 'PARTITIONS' "

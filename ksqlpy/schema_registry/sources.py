@@ -270,18 +270,33 @@ def require_source_registry(engine: Any, source: Any) -> None:
             require_registry(registry, source.topic, fmt)
 
 
+def check_sink_schema_ids(engine: Any, sink: Any) -> None:
+    """A C*AS sink's KEY_SCHEMA_ID / VALUE_SCHEMA_ID against its columns (``check_sink_matches``), keys first.
+    ksqlDB's DefaultSchemaInjector does it, and it runs before the TopicCreateInjector (from memory of
+    ksqlDB's Injectors chain: DefaultFormatInjector, SourcePropertyInjector, DefaultSchemaInjector,
+    TopicCreateInjector, SchemaRegisterInjector): a refused schema wins over the sink topic's counts."""
+    registry = getattr(engine, "schema_registry", None)
+    if registry is None:
+        return
+    for is_key, fmt in ((True, sink.key_format), (False, sink.value_format)):
+        if fmt not in ("AVRO", "JSON_SR", "PROTOBUF") or (is_key and not sink.key_columns):
+            continue
+        options = serde_options(sink, is_key)
+        if options["schema_id"] is not None:
+            check_sink_matches(registry, options["schema_id"], sink, options["full_name"], is_key=is_key)
+
+
 def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
-    """Register the schemas a new source writes: always for a C*AS sink, else only into empty subjects."""
+    """Register the schemas a new source writes (ksqlDB's SchemaRegisterInjector, after its topic exists):
+    always for a C*AS sink, else only into empty subjects; a schema given by id is not registered (a sink's
+    was checked before its topic: ``check_sink_schema_ids``)."""
     registry = getattr(engine, "schema_registry", None)
     if registry is None:
         return
     for is_key, fmt in ((True, source.key_format), (False, source.value_format)):
         if fmt not in ("AVRO", "JSON_SR", "PROTOBUF") or (is_key and not source.key_columns):
             continue
-        sid = serde_options(source, is_key)["schema_id"]
-        if sid is not None:
-            if sink:  # keys first, as ksqlDB's DefaultSchemaInjector checks them
-                check_sink_matches(registry, sid, source, serde_options(source, is_key)["full_name"], is_key=is_key)
+        if serde_options(source, is_key)["schema_id"] is not None:
             continue
         if not sink and registry.latest(subject(source.topic, is_key)) is not None:
             continue

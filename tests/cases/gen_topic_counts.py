@@ -101,5 +101,71 @@ ok("REPLICAS=-1 in a CREATE AS SELECT accepts the existing sink topic's replica 
      "CREATE STREAM COPY WITH (kafka_topic='target', replicas=-1) AS SELECT * FROM ORDERS;"],
     [{"topic":"orders","key":7,"value":{"AMOUNT":70}}], [{"topic":"target","key":7,"value":{"AMOUNT":70}}])
 
+# a CREATE ... AS SELECT naming no counts (and no ksql.sink.*) expects an existing sink topic at the counts of
+# the topic it reads first (TopicProperties.Builder.withSource), as it would create it
+for kind in ("STREAM", "TABLE"):
+    err(f"a CREATE {kind} AS SELECT naming no counts expects its source topic's partitions of an existing sink topic",
+        [src("ORDERS", "orders", ", partitions=2", kind), src("TARGET", "target", ", partitions=3", kind),
+         f"CREATE {kind} COPY WITH (kafka_topic='target') AS SELECT * FROM ORDERS;"], msg("target", 2, 3, 1, 1))
+    err(f"a CREATE {kind} AS SELECT naming no counts expects its source topic's replicas of an existing sink topic",
+        [src("ORDERS", "orders", ", partitions=2, replicas=2", kind), src("TARGET", "target", ", partitions=2", kind),
+         f"CREATE {kind} COPY WITH (kafka_topic='target') AS SELECT * FROM ORDERS;"], msg("target", 2, 2, 2, 1))
+ok("a CREATE AS SELECT writes to an existing sink topic with its source topic's partitions and replicas",
+    [src("ORDERS", "orders", ", partitions=3, replicas=2"), src("TARGET", "target", ", partitions=3, replicas=2"),
+     "CREATE STREAM COPY WITH (kafka_topic='target') AS SELECT ID, AMOUNT + 1 AS NEXT FROM ORDERS;"],
+    [{"topic":"orders","key":4,"value":{"AMOUNT":9}}], [{"topic":"target","key":4,"value":{"NEXT":10}}])
+err("PARTITIONS alone in a CREATE AS SELECT: the replica count is still its source topic's",
+    [src("ORDERS", "orders", ", partitions=2, replicas=3"), src("TARGET", "target", ", partitions=5"),
+     "CREATE STREAM COPY WITH (kafka_topic='target', partitions=5) AS SELECT * FROM ORDERS;"], msg("target", 5, 5, 3, 1))
+err("ksql.sink.replicas alone: the partition count is still the source topic's",
+    [src("ORDERS", "orders", ", partitions=2"), src("TARGET", "target", ", partitions=4"),
+     "CREATE STREAM COPY WITH (kafka_topic='target') AS SELECT * FROM ORDERS;"], msg("target", 2, 4, 1, 1),
+    props={"ksql.sink.replicas": "1"})
+err("a sink topic declared in the case's topics at other counts than the source topic's is refused",
+    [src("ORDERS", "orders", ", partitions=1"), "CREATE STREAM SHIPPED AS SELECT * FROM ORDERS;"],
+    msg("SHIPPED", 1, 6, 1, 1), topics=[{"name":"SHIPPED","partitions":6}])
+ok("a sink topic declared in the case's topics at the source topic's counts is written to",
+    [src("ORDERS", "orders", ", partitions=1"), "CREATE STREAM SHIPPED AS SELECT * FROM ORDERS;"],
+    [{"topic":"orders","key":3,"value":{"AMOUNT":30}}], [{"topic":"SHIPPED","key":3,"value":{"AMOUNT":30}}],
+    topics=[{"name":"SHIPPED","partitions":1}])
+ok("a sink topic only the outputs name is the CREATE AS SELECT's to create, at its source topic's counts",
+    [src("ORDERS", "orders", ", partitions=7"), "CREATE STREAM SHIPPED AS SELECT * FROM ORDERS;"],
+    [{"topic":"orders","key":3,"value":{"AMOUNT":30}}], [{"topic":"SHIPPED","key":3,"value":{"AMOUNT":30}}])
+# a join reads its left-most source first: a foreign-key join needs no co-partitioning, so the sides differ
+FK_LEFT = ("CREATE TABLE ITEMS (ID BIGINT PRIMARY KEY, SHOP BIGINT, QTY INT) WITH (kafka_topic='items', "
+           "value_format='JSON', partitions=2);")
+FK_RIGHT = ("CREATE TABLE SHOPS (ID BIGINT PRIMARY KEY, CITY STRING) WITH (kafka_topic='shops', "
+            "value_format='JSON', partitions=5);")
+FK_JOIN = ("CREATE TABLE PLACED WITH (kafka_topic='placed') AS SELECT I.ID AS ID, I.QTY, S.CITY FROM ITEMS I "
+           "JOIN SHOPS S ON I.SHOP = S.ID;")
+err("a join's sink topic is expected at its left source topic's counts, not its right's",
+    [FK_LEFT, FK_RIGHT, src("EXISTING", "placed", ", partitions=5", "TABLE"), FK_JOIN], msg("placed", 2, 5, 1, 1))
+ok("a join writes to an existing sink topic at its left source topic's counts",
+    [FK_LEFT, FK_RIGHT, src("EXISTING", "placed", ", partitions=2", "TABLE"), FK_JOIN],
+    [{"topic":"shops","key":1,"value":{"CITY":"Oslo"}}, {"topic":"items","key":8,"value":{"SHOP":1,"QTY":2}}],
+    [{"topic":"placed","key":8,"value":{"QTY":2,"CITY":"Oslo"}}])
+# ksqlDB's injectors run DefaultSchemaInjector before TopicCreateInjector: a sink's registered schema is
+# checked (and a CREATE's columns inferred) before any topic count
+REGISTERED = {"type": "record", "name": "Shipped", "fields": [{"name": "WEIGHT", "type": ["null", "string"]}]}
+for kind in ("STREAM", "TABLE"):
+    err(f"a CREATE {kind} AS SELECT's VALUE_SCHEMA_ID mismatch is reported before its sink topic's counts",
+        [src("ORDERS", "orders", ", partitions=2", kind),
+         f"CREATE {kind} SHIPPED WITH (kafka_topic='shipped', value_format='AVRO', value_schema_id=77) AS "
+         "SELECT * FROM ORDERS;"],
+        "The following value columns are changed, missing or reordered: [`AMOUNT` INTEGER]. "
+        "Schema from schema registry is [`WEIGHT` STRING]",
+        topics=[{"name":"shipped","partitions":6,"valueFormat":"AVRO","valueSchemaId":77,"valueSchema":REGISTERED}])
+err("a VALUE_SCHEMA_ID mismatch is reported before the PARTITIONS a CREATE AS SELECT names differ from its topic's",
+    [src("ORDERS", "orders", ", partitions=2"),
+     "CREATE STREAM SHIPPED WITH (kafka_topic='shipped', partitions=4, value_format='AVRO', value_schema_id=77) AS "
+     "SELECT * FROM ORDERS;"],
+    "The following value columns are changed, missing or reordered: [`AMOUNT` INTEGER]. "
+    "Schema from schema registry is [`WEIGHT` STRING]",
+    topics=[{"name":"shipped","partitions":6,"valueFormat":"AVRO","valueSchemaId":77,"valueSchema":REGISTERED}])
+err("a CREATE inferring its columns reports a missing value schema before its topic's counts",
+    ["CREATE STREAM ORDERS WITH (kafka_topic='orders', value_format='AVRO', partitions=3);"],
+    "Schema for message values on topic 'orders' does not exist in the Schema Registry.",
+    topics=[{"name":"orders","partitions":2}])
 
-json.dump({"comments":["The partition and replica counts a statement requires of a topic that already exists (from memory of ksqlDB's TopicCreateInjector, TopicProperties.Builder and TopicValidationUtil): PARTITIONS / REPLICAS of the WITH clause, else for CREATE ... AS SELECT the legacy ksql.sink.partitions / ksql.sink.replicas; REPLICAS=-1 accepts any replica count. A new sink topic takes its source topic's counts."],"tests":tests}, open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "topic-counts.json"), "w"), indent=1)
+
+json.dump({"comments":["The partition and replica counts a statement requires of a topic that already exists (from memory of ksqlDB's TopicCreateInjector, TopicProperties.Builder and TopicValidationUtil): PARTITIONS / REPLICAS of the WITH clause, else for CREATE ... AS SELECT the legacy ksql.sink.partitions / ksql.sink.replicas, else the counts of the topic the CREATE ... AS SELECT reads first; REPLICAS=-1 accepts any replica count. A new sink topic takes the same counts. A sink's registered schema (DefaultSchemaInjector) is checked before them (TopicCreateInjector)."],"tests":tests}, open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "topic-counts.json"), "w"), indent=1)

@@ -75,7 +75,8 @@ for rep, key_schema in SINK_KEY_SCHEMAS.items():
             "CREATE STREAM J (K INT KEY, K2 STRING KEY, V INT) WITH (kafka_topic='j', format='JSON', partitions=1);",
             f"CREATE STREAM P{with_rep} AS SELECT * FROM J;",
             "CREATE STREAM R (K INT KEY, K2 STRING KEY, V INT) WITH (kafka_topic='P', key_format='PROTOBUF', "
-            f"value_format='JSON'{f', KEY_PROTOBUF_NULLABLE_REPRESENTATION={chr(39)}{rep}{chr(39)}' if rep else ''});",
+            # R names P's count (J's): the harness creates P at it before the CSAS meets it
+            f"value_format='JSON', partitions=1{f', KEY_PROTOBUF_NULLABLE_REPRESENTATION={chr(39)}{rep}{chr(39)}' if rep else ''});",
             "CREATE STREAM RO WITH (key_format='JSON') AS SELECT *, K IS NULL AS KN FROM R;",
         ],
         "inputs": [{"topic": "j", "key": {"K": None, "K2": "a"}, "value": {"V": 1}, "timestamp": 0},

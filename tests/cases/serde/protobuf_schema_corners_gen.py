@@ -149,7 +149,9 @@ for what, schema, columns, inputs, outputs in SINKS:
             "CREATE STREAM OUTPUT WITH (kafka_topic='out', value_format='PROTOBUF', VALUE_SCHEMA_ID=100) AS "
             "SELECT * FROM INPUT;",
         ],
-        "topics": [{"name": "out", "valueSchema": schema, "valueSchemaId": 100, "valueFormat": "PROTOBUF"}],
+        # the sink topic exists (its schema is registered) at INPUT's count, as the CSAS expects of it
+        "topics": [{"name": "out", "valueSchema": schema, "valueSchemaId": 100, "valueFormat": "PROTOBUF",
+                    "partitions": 1}],
         "inputs": [{"topic": "input", "value": v, "timestamp": i} for i, v in enumerate(inputs)],
         "outputs": [{"topic": "out", "value": v, "timestamp": i} for i, v in enumerate(outputs)],
     })

@@ -138,7 +138,9 @@ for rep in REPRESENTATIONS:
         "name": f"PROTOBUF sink whose VALUE_SCHEMA_ID has wrapper fields, {rep or 'no'} nullable representation",
         "statements": ["CREATE STREAM INPUT (S STRING, N INT) WITH (kafka_topic='input', value_format='JSON', "
                        "partitions=1);", sink],
-        "topics": [{"name": "out", "valueSchema": SINK_SCHEMA, "valueSchemaId": 100, "valueFormat": "PROTOBUF"}],
+        # the sink topic exists (its schema is registered) at INPUT's count, as the CSAS expects of it
+        "topics": [{"name": "out", "valueSchema": SINK_SCHEMA, "valueSchemaId": 100, "valueFormat": "PROTOBUF",
+                    "partitions": 1}],
     }
     if rep == "WRAPPER":
         case["inputs"] = [{"topic": "input", "value": {"S": "x", "N": 1}, "timestamp": 0},
@@ -158,7 +160,7 @@ tests.append({
         "partitions=1);",
         "CREATE STREAM MID WITH (kafka_topic='mid', format='PROTOBUF', "
         "VALUE_PROTOBUF_NULLABLE_REPRESENTATION='WRAPPER') AS SELECT * FROM INPUT;",
-        "CREATE STREAM BACK WITH (kafka_topic='mid', format='PROTOBUF');",
+        "CREATE STREAM BACK WITH (kafka_topic='mid', format='PROTOBUF', partitions=1);",  # mid at INPUT's count
         "CREATE STREAM OUTPUT WITH (format='JSON') AS SELECT * FROM BACK;",
     ],
     "inputs": [{"topic": "input", "key": "k", "value": {"S": "x", "N": 0}},

@@ -39,8 +39,10 @@ def source(kind: str, key_name: str, key_type: str = "INT", value_type: str = "I
 tests = []
 for fmt, (key_schema, key_col) in KEY_SCHEMAS.items():
     for kind in ("STREAM", "TABLE"):
+        # the sink topic exists (its schemas are registered) at the source topic's one partition: the count
+        # a CREATE ... AS SELECT naming none expects of an existing sink topic
         topics = [{"name": "sink", "keyFormat": fmt, "keySchemaId": 41, "keySchema": key_schema,
-                   "valueFormat": fmt, "valueSchemaId": 42, "valueSchema": VALUE_SCHEMAS[fmt]}]
+                   "valueFormat": fmt, "valueSchemaId": 42, "valueSchema": VALUE_SCHEMAS[fmt], "partitions": 1}]
         sink = f"CREATE {kind} SINK WITH (kafka_topic='sink', format='{fmt}', key_schema_id=41, value_schema_id=42)"
         tests.append({
             "name": f"{fmt} {kind} sink: key and value columns equal to the registered schemas' are written with them",
@@ -83,7 +85,7 @@ for fmt, (key_schema, key_col) in KEY_SCHEMAS.items():
             "statements": [source(kind, key_col, "INT", "STRING"),
                            f"CREATE {kind} SINK WITH (kafka_topic='sink', format='{fmt}', key_schema_id=41) "
                            "AS SELECT * FROM SRC;"],
-            "topics": [{"name": "sink", "keyFormat": fmt, "keySchemaId": 41, "keySchema": key_schema}],
+            "topics": [{"name": "sink", "keyFormat": fmt, "keySchemaId": 41, "keySchema": key_schema, "partitions": 1}],
             "inputs": [{"topic": "src", "key": 1, "value": {"V": "a"}}],
             "outputs": [{"topic": "sink", "key": key_value(fmt, key_col, 1), "value": {"V": "a"}}],
         })

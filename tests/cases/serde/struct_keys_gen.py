@@ -68,8 +68,9 @@ for f in FORMATS:
         "statements": [
             "CREATE STREAM S (ID INT KEY, A INT, B STRING) WITH (kafka_topic='s', format='JSON', partitions=1);",
             f"CREATE STREAM O WITH (key_format='{f}') AS SELECT * FROM S PARTITION BY STRUCT(B:=B, A:=A);",
+            # R names O's count: the harness creates O for it at that count before the CSAS meets it
             f"CREATE STREAM R (K STRUCT<B STRING, A INT> KEY, ID INT) WITH (kafka_topic='O', key_format='{f}', "
-            "value_format='JSON');",
+            "value_format='JSON', partitions=1);",
             "CREATE STREAM RO WITH (key_format='JSON') AS SELECT K, K->A AS KA, ID FROM R;",
         ],
         "inputs": [{"topic": "s", "key": 1, "value": {"A": 5, "B": "x"}, "timestamp": 0}],

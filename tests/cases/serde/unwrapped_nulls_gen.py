@@ -25,7 +25,9 @@ for fmt in KEY_FORMATS:
         "statements": [
             "CREATE STREAM S (K INT KEY, V INT) WITH (kafka_topic='s', format='JSON', partitions=1);",
             f"CREATE STREAM O WITH (kafka_topic='o', key_format='{fmt}') AS SELECT * FROM S;",
-            f"CREATE TABLE T (K INT PRIMARY KEY, V INT) WITH (kafka_topic='o', key_format='{fmt}', value_format='JSON');",
+            # T names o's count (the CSAS's source's): the harness creates o at it before the CSAS meets it
+            f"CREATE TABLE T (K INT PRIMARY KEY, V INT) WITH (kafka_topic='o', key_format='{fmt}', value_format='JSON', "
+            "partitions=1);",
             "CREATE TABLE TOUT AS SELECT * FROM T;",
         ],
         "inputs": [
@@ -45,7 +47,7 @@ for fmt in VALUE_FORMATS:
             "CREATE STREAM S (K INT KEY, V INT) WITH (kafka_topic='s', format='JSON', partitions=1);",
             f"CREATE STREAM O WITH (kafka_topic='o', value_format='{fmt}', wrap_single_value=false) AS SELECT * FROM S;",
             f"CREATE TABLE T (K INT PRIMARY KEY, V INT) WITH (kafka_topic='o', key_format='JSON', "
-            f"value_format='{fmt}', wrap_single_value=false);",
+            f"value_format='{fmt}', wrap_single_value=false, partitions=1);",
             "CREATE TABLE TOUT WITH (value_format='JSON') AS SELECT * FROM T;",
         ],
         "inputs": [
