@@ -251,7 +251,13 @@ class RestRunner:
 
     def create_topics(self, case: Case) -> None:
         """As ksqlDB's REST harness, before the statements: every topic the case names (on a real log, so a
-        CSAS meeting one at another count fails as it would on Kafka), then the ``topics`` schemas."""
+        CSAS meeting one at another count fails as it would on Kafka), then the ``topics`` schemas.
+
+        From memory of ksqlDB's RestTestExecutor.initializeTopics over TestCaseBuilderUtil.getAllTopics: the
+        ``topics`` section, the topic of each plain CREATE STREAM/TABLE (not AS SELECT) and then every topic
+        an ``inputs`` or ``outputs`` record names are all created on the cluster before the first statement -
+        a sink that only ``outputs`` names included, so a CREATE ... AS SELECT from a source at another count
+        than the harness's meets it and is refused, as on ksqlDB."""
         create_harness_topics(self.log, case, records=True)
         for t in case.topics:
             if not t.schemas:
