@@ -81,9 +81,11 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         require_source_registry,
     )
 
-    require_source_registry(engine, sink)
-    check_sink_schema_ids(engine, sink)  # DefaultSchemaInjector, then TopicCreateInjector, SchemaRegisterInjector
-    ensure_topic(engine, sink.topic, props, config, creating=False, source_topic=plan.input_source.topic)
+    # ksqlDB's Injectors order: DefaultSchemaInjector (schema ids), TopicCreateInjector (the sink topic's
+    # counts), SchemaRegisterInjector (a registry to register in)
+    check_sink_schema_ids(engine, sink)
+    ensure_topic(engine, sink.topic, props, config, creating=False, source_topic=plan.input_source.topic,
+                 before_create=lambda: require_source_registry(engine, sink))
 
     register_source_schemas(engine, sink, sink=True)
     if upgraded is not None:

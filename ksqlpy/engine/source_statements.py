@@ -4,6 +4,7 @@ created where the statement asks for them."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy.analysis.ddl import check_columns, resolve_type, source_from_create, topic_config
@@ -53,8 +54,9 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
         check_source_upgrade(existing, src)
         src.created_by_query = existing.created_by_query
-    require_source_registry(engine, src)
-    ensure_topic(engine, src.topic, src.properties, topic_config(src.kind, src.properties), creating=True)
+    # TopicCreateInjector, then SchemaRegisterInjector (ksqlDB's Injectors order)
+    ensure_topic(engine, src.topic, src.properties, topic_config(src.kind, src.properties), creating=True,
+                 before_create=lambda: require_source_registry(engine, src))
     register_source_schemas(engine, src, sink=False)
     engine.catalog.add_source(src, replace=existing is not None)
     if src.is_source and src.kind == "TABLE":
@@ -67,7 +69,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
 
 def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict[str, str], *, creating: bool,
-                  source_topic: str | None = None) -> None:
+                  source_topic: str | None = None, before_create: Callable[[], None] | None = None) -> None:
     """The statement's topic with the partition and replica counts ksqlDB's TopicCreateInjector asks for (from
     memory of its injectForCreateSource / injectForCreateAsSelect, TopicProperties.Builder and
     TopicValidationUtil): PARTITIONS / REPLICAS from the WITH clause, else - for a CREATE ... AS SELECT - the
@@ -75,7 +77,12 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
     (a CREATE: its own topic; a CREATE ... AS SELECT: the topic of its first source, ``source_topic``). The
     topic is then created with those counts, or - when it exists - must have them: the partition count, and
     the replica count unless it is -1 (the broker's default). So a CREATE ... AS SELECT naming no counts
-    into an existing topic needs that topic at its source topic's partition and replica counts."""
+    into an existing topic needs that topic at its source topic's partition and replica counts.
+
+    ``before_create`` runs once the counts are judged, before a new topic is created: the checks of the
+    injectors after ksqlDB's TopicCreateInjector (its SchemaRegisterInjector's 'Cannot create topic ... without
+    configuring ksql.schema.registry.url'), which fire after a count error yet leave no topic behind (ksqlDB
+    validates the statement on a sandbox first)."""
     info = engine.log.describe_topic(topic)
     partitions = _count(props.get("PARTITIONS"))
     replicas = _count(props.get("REPLICAS"))
@@ -96,6 +103,8 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
                 f"A Kafka topic with the name '{topic}' already exists, with different partition/replica "
                 f"configuration than required. KSQL expects {wanted_partitions} partitions (topic has "
                 f"{info.partitions}), {wanted_replicas} replication factor (topic has {info.replicas}).")
+        if before_create is not None:
+            before_create()
         return
     if partitions is None and not creating:
         partitions = 1  # a source whose topic is gone: one
@@ -105,6 +114,8 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
                                  "configuration in the WITH clause (and optionally 'REPLICAS'). For example: "
                                  f"CREATE STREAM S (ID INT) WITH (KAFKA_TOPIC='{topic}', PARTITIONS=2, "
                                  "REPLICAS=1, VALUE_FORMAT='JSON');")
+    if before_create is not None:
+        before_create()
     engine.log.create_topic(topic, partitions, 1 if replicas is None or replicas < 1 else replicas, config)
 
 

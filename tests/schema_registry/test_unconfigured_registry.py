@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import pytest
 
 from ksqlpy.engine.engine import Engine
-from ksqlpy.errors import KsqlSchemaRegistryUnconfigured
+from ksqlpy.errors import KsqlSchemaRegistryUnconfigured, KsqlStatementError
 from ksqlpy.schema_registry import (
     EmbeddedSchemaRegistry,
     HttpSchemaRegistry,
@@ -78,6 +78,46 @@ def test_create_as_select(engine: Engine, fmt: str) -> None:
     assert refused(engine, f"CREATE STREAM K WITH (format='{fmt}') AS SELECT * FROM J PARTITION BY V;") == \
         CREATE_TOPIC.format(topic="K", fmt=fmt)
     assert engine.catalog.source("S") is None and not engine.queries
+    assert not any(engine.log.topic_exists(t) for t in ("S", "T", "K"))  # refused before its topic was created
+
+
+COUNTS = ("A Kafka topic with the name '{topic}' already exists, with different partition/replica configuration "
+          "than required. KSQL expects {want} partitions (topic has {has}), 1 replication factor (topic has 1).")
+
+
+@pytest.mark.parametrize("fmt", SR)
+@pytest.mark.parametrize("which", ["FORMAT", "KEY_FORMAT", "VALUE_FORMAT"])
+def test_create_as_select_topic_counts_come_before_the_registry(engine: Engine, fmt: str, which: str) -> None:
+    """ksqlDB's Injectors run the TopicCreateInjector before the SchemaRegisterInjector: a sink topic at other
+    counts than the C*AS expects is the error, whatever the registry; the counts right, the registry's."""
+    other = "" if which == "FORMAT" else (", value_format='JSON'" if which == "KEY_FORMAT" else "")
+    engine.log.create_topic("wide", 3)
+    for kind, select in (("STREAM", "SELECT * FROM J"), ("TABLE", "SELECT ID, COUNT(*) AS C FROM J GROUP BY ID")):
+        sql = f"CREATE {kind} W_{kind} WITH (kafka_topic='wide', {which}='{fmt}'{other}) AS {select};"
+        with pytest.raises(KsqlStatementError) as got:
+            engine.execute(sql)
+        assert got.value.message == COUNTS.format(topic="wide", want=1, has=3)
+        sql = f"CREATE {kind} W_{kind} WITH (kafka_topic='wide', partitions=3, {which}='{fmt}'{other}) AS {select};"
+        assert refused(engine, sql) == CREATE_TOPIC.format(topic="wide", fmt=fmt)
+    assert not engine.queries
+
+
+@pytest.mark.parametrize("fmt", SR)
+@pytest.mark.parametrize("kind", ["STREAM", "TABLE"])
+def test_create_topic_checks_come_before_the_registry(engine: Engine, fmt: str, kind: str) -> None:
+    """A plain CREATE with columns: a missing topic without PARTITIONS, or an existing one at other counts, is
+    the TopicCreateInjector's error before the SchemaRegisterInjector's."""
+    key = "PRIMARY KEY" if kind == "TABLE" else "KEY"
+    with pytest.raises(KsqlStatementError) as got:
+        engine.execute(f"CREATE {kind} S (ID INT {key}, V INT) WITH (kafka_topic='missing', format='{fmt}');")
+    assert got.value.message.startswith("Topic 'missing' does not exist. If you want to create a new topic")
+    engine.log.create_topic("two", 2)
+    with pytest.raises(KsqlStatementError) as got:
+        engine.execute(f"CREATE {kind} S (ID INT {key}, V INT) WITH (kafka_topic='two', partitions=4, format='{fmt}');")
+    assert got.value.message == COUNTS.format(topic="two", want=4, has=2)
+    assert refused(engine, f"CREATE {kind} S (ID INT {key}, V INT) WITH (kafka_topic='two', format='{fmt}');") == \
+        CREATE_TOPIC.format(topic="two", fmt=fmt)
+    assert engine.catalog.source("S") is None and not engine.log.topic_exists("missing")
 
 
 def test_assert_schema_needs_a_registry(engine: Engine) -> None:
