@@ -327,3 +327,25 @@ def test_zone_names_of_one_offset_are_not_shared_by_the_memo():
     for zone, name in [("UTC", "UTC"), ("GMT", "GMT"), ("Z", "Z"), ("UTC+5", "UTC+05:00"), ("GMT+5", "GMT+05:00"),
                        ("+5", "+05:00")]:
         assert fdt.format_timestamp(1_600_000_000_000, "HH:mm z", zone).endswith(" " + name)
+
+
+@pytest.mark.parametrize(("pattern", "message"), [
+    ("ppMMM", "Cannot print as output of 3 characters exceeds pad width of 2"),
+    ("pEEEE", "Cannot print as output of 6 characters exceeds pad width of 1"),
+    ("p:H", "Pad letter 'p' must be followed by valid pad pattern: p:H"),
+    ("HHp", "Pad letter 'p' must be followed by valid pad pattern: HHp"),
+    ("g" * 20, "The minimum width must be from 1 to 19 inclusive but was 20"),
+])
+def test_pad_and_modified_julian_day_errors(pattern: str, message: str) -> None:
+    """Java's texts (PadPrinterParserDecorator.format, DateTimeFormatterBuilder.parsePattern / appendValue)."""
+    with pytest.raises(DateTimeError) as info:
+        compile_pattern(pattern).format_timestamp(MAY_11_2018_UTC)
+    assert str(info.value) == message
+
+
+def test_pad_and_modified_julian_day_round_trip() -> None:
+    p = compile_pattern("pppppppg ppH")
+    assert p.format_timestamp(MAY_11_2018_UTC) == "  58249 21"
+    assert p.parse_timestamp("  58249 21") == MAY_11_2018_UTC - (58 * 60 + 33) * 1000
+    with pytest.raises(DateTimeError):
+        p.parse_timestamp("58249 21")          # fewer characters than the pad

@@ -10,7 +10,7 @@ from typing import Any
 
 from .base import _EPOCH_NAIVE, _EPOCH_UTC, MS_PER_DAY, DateTimeError
 from .civil import SAFE_DAYS, SAFE_MS, into_safe_years
-from .formatting import _HELPERS, _format_expr
+from .formatting import _HELPERS, _format_expr, padded
 from .parsing import ParsedDateTime, _parse_spec, _resolve, _to_epoch_ms
 from .pattern import (
     _JAVA_FIELD_NAMES,
@@ -79,7 +79,8 @@ class JavaPattern:
                 if isinstance(it, _Literal):
                     template.append(it.text.replace("{", "{{").replace("}", "}}"))
                 elif isinstance(it, _Field):
-                    template.append("{" + _format_expr(it, ns) + "}")
+                    body = _format_expr(it, ns)
+                    template.append("{" + (padded(body, it.pad, ns) if it.pad else body) + "}")
                 else:  # optional section: printed when all its fields are available
                     fields = self._all_fields(it.items)
                     if all(_category(f.letter) in available for f in fields):
@@ -238,7 +239,7 @@ _MEMO_MAX = 4096
 # the local-time span over which a field's printed value cannot change (zone letters: constant for a fixed
 # offset). Fields finer than a second, and letters not listed, turn the memo off.
 _DAY, _HOUR = 86_400_000, 3_600_000
-_FIELD_SPAN_MS = {**dict.fromkeys("GuyYDMLdQqwWEecF", _DAY), **dict.fromkeys("aBhKkH", _HOUR), "m": 60_000,
+_FIELD_SPAN_MS = {**dict.fromkeys("GuyYDMLdQqwWEecFg", _DAY), **dict.fromkeys("aBhKkH", _HOUR), "m": 60_000,
                   "s": 1000, **dict.fromkeys("VzOXxZv", _DAY)}
 _DATE_ONLY = frozenset((DATE_FIELDS,))
 _TIME_ONLY = frozenset((TIME_FIELDS,))

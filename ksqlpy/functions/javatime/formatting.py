@@ -3,6 +3,7 @@ over a datetime ``d``, with the helpers it calls."""
 
 from __future__ import annotations
 
+import re
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -138,6 +139,13 @@ def _java_number(value: int, min_width: int, exceeds_pad: bool) -> str:
     return digits
 
 
+def _pad(text: str, width: int) -> str:
+    """PadPrinterParserDecorator.format: right-aligned in ``width`` spaces; wider text is an error."""
+    if len(text) > width:
+        raise DateTimeError(f"Cannot print as output of {len(text)} characters exceeds pad width of {width}")
+    return text.rjust(width)
+
+
 _HELPERS: dict[str, Any] = {
     "_yoe": _year_of_era,
     "_jnum": _java_number,
@@ -159,12 +167,28 @@ _HELPERS: dict[str, Any] = {
     "_zgen": _zone_generic,
     "_wk": _week_fields_us,
     "_wom": _week_of_month_us,
+    "_pad": _pad,
 }
 
 
 def _num(expr: str, width: int) -> str:
     """An f-string field printing a number with ``appendValue``: unpadded for one letter, else zero padded."""
     return expr if width <= 1 else f"{expr}:0{width}d"
+
+
+_MJD_ORDINAL = date(1858, 11, 17).toordinal()
+_DAYS_PER_400_YEARS = 146097
+
+
+def padded(expr: str, width: int, ns: dict[str, Any]) -> str:
+    """The replacement field of ``expr`` (an f-string field body, ``value`` or ``value:spec``) padded."""
+    value, spec = expr, ""
+    m = re.fullmatch(r"(.*):(0\d+d)", expr, re.S)
+    if m:
+        value, spec = m.group(1), m.group(2)
+    name = f"_c{len(ns)}"
+    ns[name] = spec
+    return f"_pad(format({value}, {name}), {width})"
 
 
 _ERA = {1: ("BC", "AD"), 4: ("Before Christ", "Anno Domini"), 5: ("B", "A")}
@@ -232,6 +256,10 @@ def _format_expr(f: _Field, ns: dict[str, Any]) -> str:
         if n > 1:
             raise _too_many(c)
         return "(d.day - 1) % 7 + 1"
+    if c == "g":  # JulianFields.MODIFIED_JULIAN_DAY: appendValue(field, n, 19, NORMAL); day 0 is 1858-11-17
+        if n > 19:
+            raise DateTimeError(f"The minimum width must be from 1 to 19 inclusive but was {n}")
+        return f"_jnum(d.toordinal() - {_MJD_ORDINAL} + ys // 400 * {_DAYS_PER_400_YEARS}, {n}, False)"
     if c in "Eec":
         if c != "E" and n <= 2:
             return _num("((d.weekday() + 1) % 7 + 1)", n)

@@ -40,6 +40,7 @@ def _alternation(words: list[str]) -> str:
     return "(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
 
 
+_MJD_EPOCH_DAY = 40587  # the modified Julian day of 1970-01-01
 _OFFSET_RE = r"[+-]\d{2}(?::?\d{2}(?::?\d{2})?)?"
 
 
@@ -72,6 +73,8 @@ def _year_digits(n: int) -> str:
 
 def _parse_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
     """(regex, parsed-field key, converter) for one pattern field."""
+    if f.pad:
+        return _padded_spec(f)
     c, n = f.letter, f.count
 
     def digits(lo: int, hi: int) -> str:
@@ -173,7 +176,26 @@ def _parse_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
         return num("wom", 1)
     if c == "F":
         return num("adowm", 1)
+    if c == "g":  # appendValue(MODIFIED_JULIAN_DAY, n, 19, NORMAL): a '-' sign, no '+' (strict)
+        if n > 19:
+            raise DateTimeError(f"The minimum width must be from 1 to 19 inclusive but was {n}")
+        return rf"-?\d{{{n},19}}", "mjd", int
     raise DateTimeError(f"Unknown pattern letter: {c}")  # pragma: no cover
+
+
+def _padded_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
+    """PadPrinterParserDecorator.parse (strict): exactly ``pad`` characters, leading spaces skipped, the field
+    reading all the rest of them."""
+    inner_regex, key, conv = _parse_spec(_Field(f.letter, f.count))
+    inner = re.compile(inner_regex, re.IGNORECASE | re.ASCII)
+
+    def padded(text: str) -> Any:
+        body = text.lstrip(" ")
+        if not inner.fullmatch(body):
+            raise ValueError(f"'{text}' does not fill the pad width of {f.pad}")
+        return conv(body)
+
+    return f".{{{f.pad}}}", key, padded
 
 
 @dataclass
@@ -222,6 +244,8 @@ def _resolved_date(
     """The day count Java's SMART resolver makes of the date fields, or None when they do not make a date:
     year-month-day (an invalid day clamped to the month's last), year-day of year, year-month-week of
     month-day of week, week-based year-week-day of week."""
+    if "mjd" in f:  # JulianFields resolve to EPOCH_DAY first, which makes the date before anything else
+        return f["mjd"] - _MJD_EPOCH_DAY, frozenset(("mjd",))
     if year is not None and "month" in f and "day" in f:
         month = _check(f["month"], 1, 12, "MonthOfYear", text)
         day = _check(f["day"], 1, 31, "DayOfMonth", text)

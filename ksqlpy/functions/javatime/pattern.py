@@ -14,6 +14,7 @@ from .base import DateTimeError
 class _Field:
     letter: str
     count: int
+    pad: int = 0  # 'p' letters before it: printed right-aligned in that many characters (padNext)
 
 
 @dataclass
@@ -26,7 +27,7 @@ class _Optional:
     items: list[Any] = field(default_factory=list)
 
 
-_KNOWN_LETTERS = set("GuyDMLdQqYwWEecFahKkHmsSAnNVvzOXxZ")
+_KNOWN_LETTERS = set("GuyDMLdQqYwWEecFgahKkHmsSAnNVvzOXxZ")
 _RESERVED = set("#{}")
 
 
@@ -41,9 +42,17 @@ def _lex(pattern: str) -> list[Any]:
             j = i
             while j < n and pattern[j] == c:
                 j += 1
+            pad = 0
+            if c == "p":  # padNext(count of p) for the letter run that follows (DateTimeFormatterBuilder)
+                if j < n and (("A" <= pattern[j] <= "Z") or ("a" <= pattern[j] <= "z")):
+                    pad, i, c = j - i, j, pattern[j]
+                    while j < n and pattern[j] == c:
+                        j += 1
+                else:
+                    raise DateTimeError(f"Pad letter 'p' must be followed by valid pad pattern: {pattern}")
             if c not in _KNOWN_LETTERS:
                 raise DateTimeError(f"Unknown pattern letter: {c}")
-            stack[-1].append(_Field(c, j - i))
+            stack[-1].append(_Field(c, j - i, pad))
             i = j
         elif c == "'":
             j = i + 1
@@ -100,7 +109,7 @@ _JAVA_FIELD_NAMES = {
     "G": "Era", "u": "Year", "y": "YearOfEra", "D": "DayOfYear", "M": "MonthOfYear", "L": "MonthOfYear",
     "d": "DayOfMonth", "Q": "QuarterOfYear", "q": "QuarterOfYear", "Y": "WeekBasedYear",
     "w": "WeekOfWeekBasedYear", "W": "WeekOfMonth", "E": "DayOfWeek", "e": "DayOfWeek", "c": "DayOfWeek",
-    "F": "AlignedDayOfWeekInMonth", "a": "AmPmOfDay", "h": "ClockHourOfAmPm", "K": "HourOfAmPm",
+    "F": "AlignedDayOfWeekInMonth", "g": "ModifiedJulianDay", "a": "AmPmOfDay", "h": "ClockHourOfAmPm", "K": "HourOfAmPm",
     "k": "ClockHourOfDay", "H": "HourOfDay", "m": "MinuteOfHour", "s": "SecondOfMinute", "S": "NanoOfSecond",
     "A": "MilliOfDay", "n": "NanoOfSecond", "N": "NanoOfDay", "V": "ZoneId", "v": "ZoneId", "z": "ZoneId",
     "O": "OffsetSeconds", "X": "OffsetSeconds", "x": "OffsetSeconds", "Z": "OffsetSeconds",
@@ -108,7 +117,7 @@ _JAVA_FIELD_NAMES = {
 
 
 def _category(letter: str) -> str:
-    if letter in "GuyDMLdQqYwWEecF":
+    if letter in "GuyDMLdQqYwWEecFg":
         return DATE_FIELDS
     if letter in "ahKkHmsSAnN":
         return TIME_FIELDS
