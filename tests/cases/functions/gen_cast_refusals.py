@@ -3,7 +3,8 @@ CastEvaluator's table: numbers among themselves, everything but BYTES to STRING,
 TIMESTAMP to DATE/TIME, DATE to TIMESTAMP, containers of one kind element-wise): the cast is typed as its target and
 refused only when the expression is compiled - ``Invalid Select: Cast of BOOLEAN to INTEGER is not supported.``
 (``Invalid Predicate`` in WHERE), after every logical-planning error of the statement (a WHERE that is no
-BOOLEAN reads as such first). BYTES to and from STRING are left out: unsure.
+BOOLEAN reads as such first). Columns and literals alike: the source type decides. BYTES to and from STRING
+are left out: unsure.
 
 Writes tests/cases/functions/cast-refusals.json: ``python tests/cases/functions/gen_cast_refusals.py
 tests/cases/functions/cast-refusals.json`` after changing this file.
@@ -31,6 +32,18 @@ TYPES: list[tuple[str, str, str]] = [
     ("AI", "ARRAY<INT>", "ARRAY<INTEGER>"),
     ("MI", "MAP<STRING, INT>", "MAP<STRING, INTEGER>"),
     ("SI", "STRUCT<F INT>", "STRUCT<`F` INTEGER>"),
+]
+# literal, the SQL type it has (as TYPES names it), the type as ksqlDB prints it
+LITERALS: list[tuple[str, str, str]] = [
+    ("TRUE", "BOOLEAN", "BOOLEAN"),
+    ("7", "INT", "INTEGER"),
+    ("12345678901", "BIGINT", "BIGINT"),
+    ("1.5E0", "DOUBLE", "DOUBLE"),
+    ("12.25", "DECIMAL(4, 2)", "DECIMAL(4, 2)"),
+    ("'abc'", "STRING", "STRING"),
+    ("ARRAY[1, 2]", "ARRAY<INT>", "ARRAY<INTEGER>"),
+    ("MAP('a' := 1)", "MAP<STRING, INT>", "MAP<STRING, INTEGER>"),
+    ("STRUCT(F := 1)", "STRUCT<F INT>", "STRUCT<`F` INTEGER>"),
 ]
 NUMBERS = {"INT", "BIGINT", "DOUBLE", "DECIMAL(4, 2)"}
 PRIMITIVES = NUMBERS | {"BOOLEAN", "STRING", "DATE", "TIME", "TIMESTAMP"}
@@ -63,6 +76,14 @@ def cases() -> list[dict[str, Any]]:
                 continue
             tests.append(_refused(f"CAST of {shown} to {dst_shown}",
                                   f"CREATE STREAM O AS SELECT K, CAST({col} AS {dst}) AS X FROM S;",
+                                  f"Invalid Select: Cast of {shown} to {dst_shown} is not supported."))
+    # the same table over literals (no DATE/TIME/TIMESTAMP/BYTES literal syntax): the literal's type decides
+    for lit, src, shown in LITERALS:
+        for _, dst, dst_shown in TYPES:
+            if accepted(src, dst) or (src, dst) in UNSURE:
+                continue
+            tests.append(_refused(f"CAST of the literal {lit} ({shown}) to {dst_shown}",
+                                  f"CREATE STREAM O AS SELECT K, CAST({lit} AS {dst}) AS X FROM S;",
                                   f"Invalid Select: Cast of {shown} to {dst_shown} is not supported."))
     tests += [
         _refused("CAST of a container's elements it cannot convert: ARRAY<INTEGER> to ARRAY<BOOLEAN>",
