@@ -47,7 +47,7 @@ from ksqlpy.plan.lowering import (
     materialize_key,
     result_groups,
 )
-from ksqlpy.plan.rules import PROJECT_STORE_FOR_JOIN_TABLE
+from ksqlpy.plan.rules import FK_RESULTS_IN_LEFT_STORE, PROJECT_STORE_FOR_JOIN_TABLE
 from ksqlpy.plan.topology import (
     ForeignKeyLeft,
     ForeignKeyRight,
@@ -408,10 +408,13 @@ class JoinLowering:
         ctx = node.context
         lname = (f"{ctx}KafkaTopic_Left-Reduce" if isinstance(left, Scan) else f"{ctx}Join-Left-Materialize")
         rname = f"{ctx}KafkaTopic_Right-Reduce"
-        results = f"{ctx}FkJoin-Result"
         me = self.operator_id()
-        stores = {"left": self.store(lname, StoreKind.KEY_VALUE, sub),
-                  "results": self.store(results, StoreKind.KEY_VALUE, sub)}
+        stores = {"left": self.store(lname, StoreKind.KEY_VALUE, sub)}
+        # the results the join applied live in the left table's store, as Kafka Streams' join has no store
+        # of its own for them; a query created before keeps the ``FkJoin-Result`` store it was built with
+        rules = self.plan.plan_rules
+        if rules is not None and rules < FK_RESULTS_IN_LEFT_STORE:
+            stores["results"] = self.store(f"{ctx}FkJoin-Result", StoreKind.KEY_VALUE, sub)
         self.wiring[sub.id].append(ForeignKeyLeft(me, stores, node.kind is JoinKind.INNER, fk_of, right_codec, left_codec,
                                                   sub_topic, len(right.columns), out, rsrc, right_sub.partitions))
         if isinstance(left, Scan):
@@ -447,7 +450,7 @@ class JoinLowering:
         response = sub.node(NodeKind.SOURCE, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-source",
                             topics=[resp_described])
         result = sub.node(NodeKind.PROCESSOR, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-RESOLVER", response,
-                          stores=[lname, results])
+                          stores=list(stores.values()))
         self.advance(30)
         return result
 

@@ -433,8 +433,11 @@ class JoinWiring:
             return TableTableJoin(op.kind, TableStore(kv("left")), TableStore(kv("right")),
                                   emit, op.left_width, op.right_width, key_bytes)
         if isinstance(op, ForeignKeyLeft):
-            return FkLeft(TableStore(self.migration(ctx, store(op.stores["left"]), op.left_codec)),
-                          self.migration(ctx, store(op.stores["results"]), op.left_codec),
+            left = self.migration(ctx, store(op.stores["left"]), op.left_codec)
+            # the applied results share the left table's store (plan rules 6), unless a store of their own
+            results = self.migration(ctx, store(op.stores["results"]), op.left_codec) \
+                if "results" in op.stores else left
+            return FkLeft(TableStore(left), results,
                           self.emitter(ctx, op.output), ctx.produce, inner=op.inner,
                           fk_of=self.logged_key_fn(ctx, op.fk_of),
                           fk_bytes=self.codec(op.fk_codec), left_key_bytes=self.store_codec(op.left_codec),

@@ -22,7 +22,9 @@ Kafka Streams checks a response against a hash of the current left row and drops
 every left change gets a version number instead: a response to a subscription carries back the left row
 it was sent for and is applied unless a newer version's response was already applied, which gives the
 results of processing records one at a time (ksqlDB's semantics) even when a batch holds several
-updates of a key; a response caused by a right change applies only to the current left version.
+updates of a key; a response caused by a right change applies only to the current left version. The
+applied results and the version counter are kept in the left table's store, beside its rows (other key
+prefixes): Kafka Streams' join has no store of its own for them, so neither has the query a topic for one.
 Instructions and output timestamps (a left change's result: the later of the left and right rows' times;
 a right change's: its own) follow Kafka Streams 3.x; rows
 whose foreign key is NULL are skipped by an INNER join, and joined with no right row by a LEFT join
