@@ -407,7 +407,8 @@ class JoinLowering:
         resp_topic = self.lo.internal_topic(resp_described, TopicKind.RESPONSE, sub.partitions)
         ctx = node.context
         lname = (f"{ctx}KafkaTopic_Left-Reduce" if isinstance(left, Scan) else f"{ctx}Join-Left-Materialize")
-        rname = f"{ctx}KafkaTopic_Right-Reduce"
+        rekeyed = node.repartition_right  # (``partitioning.foreign_key_right_rekeyed``)
+        rname = f"{ctx}RightSourceKeyed-Materialize" if rekeyed else f"{ctx}KafkaTopic_Right-Reduce"
         me = self.operator_id()
         stores = {"left": self.store(lname, StoreKind.KEY_VALUE, sub)}
         # the results the join applied live in the left table's store, as Kafka Streams' join has no store
@@ -416,7 +417,8 @@ class JoinLowering:
         if rules is not None and rules < FK_RESULTS_IN_LEFT_STORE:
             stores["results"] = self.store(f"{ctx}FkJoin-Result", StoreKind.KEY_VALUE, sub)
         self.wiring[sub.id].append(ForeignKeyLeft(me, stores, node.kind is JoinKind.INNER, fk_of, right_codec, left_codec,
-                                                  sub_topic, len(right.columns), out, rsrc, right_sub.partitions))
+                                                  sub_topic, len(right.columns), out, rsrc, right_sub.partitions,
+                                                  rekeyed))
         if isinstance(left, Scan):
             left_key = self.key_function(_refs(left.columns, [f"{left.alias}_{c.name}"
                                                               for c in left.source.key_columns]), left.columns)
@@ -430,9 +432,17 @@ class JoinLowering:
         rstores = {"right": self.store(rname, StoreKind.KEY_VALUE, right_sub),
                    "subscriptions": self.store(state, StoreKind.KEY_VALUE, right_sub)}
         self.wiring[right_sub.id].append(ForeignKeyRight(me, rstores, right_codec, left_codec, resp_topic))
-        self.wiring[right_sub.id].append(JoinChannel(rsrc.topic, ToOperator(me, "on_right"), rsrc, right_key, True,
-                                                     self.start_at(True, rsrc.topic)))
-        self.lo.add_topic(rsrc.topic, TopicKind.SOURCE, right_sub.partitions)
+        if rekeyed:  # the right table's rows, re-keyed by a sub-topology of their own
+            described = naming.join_repartition(ctx, node.flavor, "right", table=True)
+            topic = self.lo.internal_topic(described, TopicKind.REPARTITION, right_sub.partitions,
+                                           self.fk_right_key(right))
+            self.repartition_source(right, right_key, topic, described, right_codec, table=True, index=n - 10,
+                                    side="right", context=ctx)
+            self.wiring[right_sub.id].append(JoinChannel(topic, ToOperator(me, "on_right")))
+        else:
+            self.wiring[right_sub.id].append(JoinChannel(rsrc.topic, ToOperator(me, "on_right"), rsrc, right_key,
+                                                         True, self.start_at(True, rsrc.topic)))
+            self.lo.add_topic(rsrc.topic, TopicKind.SOURCE, right_sub.partitions)
         self.wiring[right_sub.id].append(JoinChannel(sub_topic, ToOperator(me, "on_subscription")))
         # the description: registration out of the left side, the right side answering, the left resolving
         registration = sub.node(NodeKind.PROCESSOR, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-REGISTRATION", left_node)
@@ -442,7 +452,11 @@ class JoinLowering:
                                   topics=[sub_described])
         processor = right_sub.node(NodeKind.PROCESSOR, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-PROCESSOR", incoming,
                                    stores=[state, rname])
-        right_node = self.leaf_nodes(right_sub, right, n - 10, "right", ctx, [rname])  # (the left leaf: n - 12)
+        if rekeyed:
+            right_node = right_sub.node(NodeKind.PROCESSOR, f"{ctx}RightSourceKeyed-Materialize",
+                                  self.repartition_source_node(right_sub, described), stores=[rname])
+        else:
+            right_node = self.leaf_nodes(right_sub, right, n - 10, "right", ctx, [rname])  # (the left leaf: n - 12)
         changes = right_sub.node(NodeKind.PROCESSOR, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-CHANGES", right_node,
                                  stores=[state])
         right_sub.node(NodeKind.SINK, f"{ctx}KTABLE-FK-JOIN-SUBSCRIPTION-RESPONSE-sink", [processor, changes],
@@ -453,6 +467,18 @@ class JoinLowering:
                           stores=list(stores.values()))
         self.advance(30)
         return result
+
+    @staticmethod
+    def fk_right_key(right: Scan) -> TopicKey:
+        """The key of a foreign-key join's re-keyed right table (``RightSourceKeyed-SelectKey-repartition``):
+        the table's own key columns (``ALIAS_COL``) in its own key format and full name; its rows as the join
+        reads them, in its value format."""
+        src = right.source
+        key, value = serde_options(src, True), serde_options(src, False)
+        return TopicKey([(f"{right.alias}_{c.name}", c.type) for c in src.key_columns],
+                        (src.key_format or "KAFKA").upper(), key["full_name"], value_format=src.value_format,
+                        values=[(c.name, c.type) for c in _row_columns(right)], value_full_name=value["full_name"],
+                        value_nullable=value["nullable"])
 
     # ------------------------------------------------------------------ the rest of the query
     def rest(self, sub: SubBuilder, after: Node) -> None:

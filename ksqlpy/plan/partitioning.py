@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ksqlpy import types as T
 from ksqlpy.expr.bound import ColumnRef, Expr
 from ksqlpy.plan.logical import Join, JoinFlavor, PlanNode, ResultKind, Scan
 
@@ -60,8 +61,24 @@ def group_by_repartition(group_by: list[Expr], input: PlanNode) -> bool:
     return [g.index if isinstance(g, ColumnRef) else None for g in group_by] != keys
 
 
+def _has_struct(t: Any) -> bool:
+    """A STRUCT in a key type (a key holds no MAP)."""
+    return isinstance(t, T.Struct) or (isinstance(t, T.Array) and _has_struct(t.element))
+
+
+def foreign_key_right_rekeyed(right: KeyFormat, right_key_types: list[Any]) -> bool:
+    """Whether a foreign-key join re-keys its right table through ``RightSourceKeyed-SelectKey-repartition``:
+    when the table's key format is AVRO, JSON_SR or PROTOBUF and its primary key holds a STRUCT. Such a key's
+    registered schema (its record name, field docs...) is the producer's, so its bytes in the table's topic
+    need not be the bytes the join's own serializer writes for the foreign key - the subscription would hash
+    to another partition than the row it asks for. Re-keyed, the table's rows sit where the join's own bytes
+    place them. Any other key is trusted as written: no co-partitioning is needed for a foreign key."""
+    return right[0] in SR_KEY_FORMATS and any(_has_struct(t) for t in right_key_types)
+
+
 def join_repartitions(flavor: JoinFlavor, left: KeyFormat, right: KeyFormat, *, left_is_source: bool,
-                      need_left: bool, need_right: bool, default_format: str) -> tuple[KeyFormat, bool, bool, bool]:
+                      need_left: bool, need_right: bool, default_format: str,
+                      right_key_types: list[Any] | None = None) -> tuple[KeyFormat, bool, bool, bool]:
     """(join key format, repartition left, repartition right, schema-registry key format) of one join step,
     as ksqlDB's ``JoinNode.resolveKeyFormats`` and ``PreJoinRepartitionNode`` decide them.
 
@@ -72,9 +89,10 @@ def join_repartitions(flavor: JoinFlavor, left: KeyFormat, right: KeyFormat, *, 
     ``default_format``, ``ksql.persistence.default.format.key``). A source side is then re-keyed into that
     format when its own differs (windows included) - and always when the format is AVRO, JSON_SR or
     PROTOBUF: a schema-registry key is never trusted to be byte-compatible with the other side's. A
-    foreign-key join keeps the left key and re-keys nothing."""
+    foreign-key join keeps the left key and re-keys its left table never, its right table only as
+    ``foreign_key_right_rekeyed`` says (``right_key_types``: the right table's key types)."""
     if flavor is JoinFlavor.FOREIGN_KEY:
-        return left, False, False, False
+        return left, False, foreign_key_right_rekeyed(right, right_key_types or []), False
     if not need_left:
         fmt = left
     elif not need_right:

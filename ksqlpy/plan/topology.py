@@ -356,6 +356,7 @@ class ForeignKeyLeft:
     output: Target
     right_source: Source  # subscriptions go where its topic holds the foreign key (its own key serde)
     right_partitions: int
+    right_rekeyed: bool = False  # the right table is re-keyed first: subscriptions go where the join's bytes hash
 
 
 @dataclass

@@ -152,10 +152,20 @@ class JoinWiring:
 
     def router(self, op: ForeignKeyLeft) -> Callable[[tuple], int | None]:
         """Foreign key -> the partition of the right table's topic it is in: where the key written by that
-        source's own key serde hashes (None, left to the log's partitioner, when that serde cannot)."""
+        source's own key serde hashes (None, left to the log's partitioner, when that serde cannot); for a
+        re-keyed right table, where the repartition topic's key (the join's own bytes) hashes."""
         route = self._routes.get(id(op))
         if route is not None:
             return route
+        if getattr(op, "right_rekeyed", False):  # (older plans: not re-keyed)
+            # the right table's rows were re-keyed with the join's own key bytes, which the subscription's key is
+            fk_bytes, count = self.codec(op.fk_codec), op.right_partitions
+
+            def route_placed(key: tuple) -> int | None:
+                return partition_for_key(fk_bytes(key), count)
+
+            self._routes[id(op)] = route_placed
+            return route_placed
         try:
             serde = self.serdes.key_serde(op.right_source)
         except Exception:  # noqa: BLE001 - no serde for the source's keys: leave routing to the log

@@ -10,11 +10,17 @@ Kafka Streams' foreign-key join gives processing the records one at a time (``_r
 
 from __future__ import annotations
 
+import json
 import random
+import sys
 import zlib
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
+
+sys.path.insert(0, str(Path(__file__).parents[1] / "cases" / "joins"))
+from fk_model import fk_join  # noqa: E402 - the model the case generators use, next to them
 
 if TYPE_CHECKING:  # the fixture's type only
     from conftest import Harness
@@ -33,6 +39,10 @@ FK_FROM = {
         "CREATE TABLE L (ID INT PRIMARY KEY, FK INT, V STRING) WITH (kafka_topic='l', value_format='JSON', "
         "key_format='{kf}', PARTITIONS={lp});",
         "L.FK + 1 = R.ID", lambda k, v: None if v["FK"] is None else v["FK"] + 1),
+    "struct value column": (
+        "CREATE TABLE L (ID INT PRIMARY KEY, FK STRUCT<A INT>, V STRING) WITH (kafka_topic='l', "
+        "value_format='JSON', key_format='{kf}', PARTITIONS={lp});",
+        "L.FK = R.ID", lambda k, v: None if v["FK"] is None else v["FK"]["A"]),
     "left key column": (
         "CREATE TABLE L (ID INT PRIMARY KEY, FK INT PRIMARY KEY, V STRING) WITH (kafka_topic='l', "
         "value_format='JSON', key_format='JSON', PARTITIONS={lp});",
@@ -40,97 +50,62 @@ FK_FROM = {
 }
 
 
-def _reference(ops: list[tuple[str, Any, dict | None]], fk_of: Any, *,
+def _reference(ops: list[tuple[str, Any, dict | None, int]], fk_of: Any, *,
                inner: bool) -> tuple[dict[Any, tuple], set[Any]]:
-    """The join's final table, computed record at a time as Kafka Streams' foreign-key join does it: the left
-    side's subscription instructions (an INNER join skips a change from or to a NULL foreign key and keeps
-    the row's earlier subscription; a LEFT join subscribes a NULL foreign key to nothing - KIP-962), the right
-    side's subscription store, and responses dropped when the left row changed since they were asked for.
-    Also returns the left keys whose last change an INNER join skipped: their result is the one an earlier
-    change got, which depends on what the right table held when that change was answered - with several
-    partitions and records processed in batches that is a matter of timing (in Kafka Streams too)."""
-    left: dict[Any, dict] = {}
-    right: dict[Any, dict] = {}
-    subs: dict[Any, dict[Any, int]] = {}  # foreign key -> left key -> version of the left row subscribed
-    version: dict[Any, int] = {}
+    """The join's final table (left key -> (V, W)) as Kafka Streams' foreign-key join processing the records
+    one at a time gives it (``fk_model``, shared with the case generators), and the left keys whose last
+    change an INNER join skipped: their result is the one an earlier change got, which depends on what the
+    right table held when that change was answered - with several partitions and records processed in
+    batches that is a matter of timing (in Kafka Streams too)."""
+    records, skipped = fk_join(ops, fk_of, inner=inner)
     out: dict[Any, tuple] = {}
-    skipped: set[Any] = set()
-
-    def respond(lkey: Any, seen: int, r: dict | None) -> None:
-        if version.get(lkey) != seen:
-            return  # the left row changed since: a stale response
-        row = left.get(lkey)
-        if row is None or (r is None and inner):
-            out.pop(lkey, None)
+    for key, result, _ in records:
+        if result is None:
+            out.pop(key, None)
         else:
-            out[lkey] = (row["V"], r["W"] if r is not None else None)
-
-    def send(fk: Any, lkey: Any, instruction: str) -> None:
-        seen = version[lkey]
-        if fk is None:  # LEFT joins only: nothing to subscribe to, answered with no right row
-            respond(lkey, seen, None)
-            return
-        if instruction.startswith("DELETE"):
-            subs.get(fk, {}).pop(lkey, None)
-        else:
-            subs.setdefault(fk, {})[lkey] = seen
-        r = right.get(fk)
-        if instruction == "DELETE_KEY_AND_PROPAGATE" or instruction == "PROPAGATE_NULL_IF_NO_FK_VAL":
-            respond(lkey, seen, r if instruction != "DELETE_KEY_AND_PROPAGATE" else None)
-        elif instruction == "PROPAGATE_ONLY_IF_FK_VAL" and r is not None:
-            respond(lkey, seen, r)
-
-    for n, (side, key, value) in enumerate(ops):
-        if side == "R":
-            if value is None:
-                right.pop(key, None)
-            else:
-                right[key] = value
-            for lkey, seen in list(subs.get(key, {}).items()):
-                respond(lkey, seen, value)
-            continue
-        old = left.get(key)
-        if value is None:
-            left.pop(key, None)
-        else:
-            left[key] = value
-        version[key] = n
-        skipped.discard(key)
-        old_fk = fk_of(key, old) if old is not None else None
-        new_fk = fk_of(key, value) if value is not None else None
-        if not inner:
-            if old is not None:
-                if old_fk is not None and old_fk != new_fk:
-                    send(old_fk, key, "DELETE_KEY_NO_PROPAGATE")  # KAFKA-16394
-                send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL")
-            elif value is not None:
-                send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL")
-        elif old is not None:
-            if old_fk is None or (value is not None and new_fk is None):
-                skipped.add(key)
-                continue  # skipped: the row keeps its earlier subscription, whose answers are now stale
-            if value is None:
-                send(old_fk, key, "DELETE_KEY_AND_PROPAGATE")
-            else:
-                if new_fk != old_fk:
-                    send(old_fk, key, "DELETE_KEY_NO_PROPAGATE")
-                send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL")
-        elif value is not None and new_fk is not None:
-            send(new_fk, key, "PROPAGATE_ONLY_IF_FK_VAL")
+            row, r = result
+            out[key] = (row["V"], r["W"] if r is not None else None)
     return out, skipped
 
 
-def _right_ddl(kf: str, rp: int) -> str:
-    return (f"CREATE TABLE R (ID INT PRIMARY KEY, W STRING) WITH (kafka_topic='r', value_format='JSON', "
-            f"key_format='{kf}', PARTITIONS={rp});")
+STRUCT_KEYED = {"struct value column"}  # the right table keyed by a STRUCT<A INT>, foreign keys {"A": n}
+# a producer's own AVRO key schema for the right topic of the STRUCT-keyed shapes: another record name than
+# the one ksqlpy would register, so the topic's key bytes carry another schema id than the join's own
+PRODUCER_KEY = {"type": "record", "name": "CustomerKey", "namespace": "com.example",
+                "fields": [{"name": "A", "type": ["null", "int"], "default": None}]}
+
+
+def _right_ddl(kf: str, rp: int, struct: bool = False) -> str:
+    return (f"CREATE TABLE R (ID {'STRUCT<A INT>' if struct else 'INT'} PRIMARY KEY, W STRING) WITH "
+            f"(kafka_topic='r', value_format='JSON', key_format='{kf}', PARTITIONS={rp});")
+
+
+def _producer_send(h: Harness, schema_id: int, rid: int, value: dict | None, ts: int) -> None:
+    """A right record as its producer writes it: the key framed with the producer's schema id."""
+    import io
+    import json
+    import struct
+
+    import fastavro
+
+    from ksqlpy.log.base import ProducerRecord
+
+    buf = io.BytesIO()
+    fastavro.schemaless_writer(buf, fastavro.parse_schema(PRODUCER_KEY), {"A": rid})
+    kb = b"\x00" + struct.pack(">I", schema_id) + buf.getvalue()
+    vb = None if value is None else json.dumps(value).encode()
+    h.engine.log.produce(ProducerRecord("r", kb, vb, ts))
 
 
 def _params() -> list[Any]:
     out = []
     shapes = [("KAFKA", 4, 4), ("KAFKA", 4, 1), ("JSON", 1, 4), ("KAFKA", 3, 2)]
+    # schema-registry key formats: a STRUCT right key is re-keyed first, a primitive one is taken as written
+    sr_shapes = [("AVRO", 4, 4), ("PROTOBUF", 1, 4), ("JSON_SR", 4, 1), ("AVRO", 3, 2)]
     for fk_from in FK_FROM:
         for kind in ("JOIN", "LEFT JOIN"):
-            for i, (kf, lp, rp) in enumerate(shapes):
+            chosen = sr_shapes if fk_from in STRUCT_KEYED else shapes + sr_shapes[:3]
+            for i, (kf, lp, rp) in enumerate(chosen):
                 for batched in (False, True) if i % 2 == 0 else (True,):
                     mode = "batches" if batched else "one at a time"
                     out.append(pytest.param(fk_from, kind, kf, lp, rp, batched,
@@ -143,14 +118,25 @@ def test_foreign_key_join_final_table(h: Harness, fk_from: str, kind: str, kf: s
                                       batched: bool) -> None:
     ddl, criteria, fk_of = FK_FROM[fk_from]
     multi_key = fk_from == "left key column"
+    struct = fk_from in STRUCT_KEYED
+    producer_id = None
+    if struct and kf == "AVRO":  # the right topic's key schema is its producer's
+        producer_id = h.engine.schema_registry.register("r-key", json.dumps(PRODUCER_KEY))
     h.sql(ddl.format(kf=kf, lp=lp))
-    h.sql(_right_ddl(kf, rp))
+    h.sql(_right_ddl(kf, rp, struct))
     key_cols = "L.ID, L.FK" if multi_key else "L.ID"
     h.sql(f"CREATE TABLE OUT AS SELECT {key_cols}, V, W FROM L {kind} R ON {criteria};")
+
+    def send_right(rid: int, value: dict | None, ts: int) -> None:
+        if producer_id is not None:
+            _producer_send(h, producer_id, rid, value, ts)
+        else:
+            h.send("R", {"A": rid} if struct else rid, value, ts)
+
     rnd = random.Random(zlib.crc32(f"{fk_from}/{kind}/{kf}/{lp}/{rp}".encode()))
     left: dict[Any, dict] = {}
     right: dict[int, dict] = {}
-    ops: list[tuple[str, Any, dict | None]] = []
+    ops: list[tuple[str, Any, dict | None, int]] = []
     for n in range(120):
         ts = 1000 + n
         roll = rnd.random()
@@ -163,25 +149,25 @@ def test_foreign_key_join_final_table(h: Harness, fk_from: str, kind: str, kf: s
                 left[key] = value
             else:
                 key = lid
-                value = {"FK": fk, "V": f"v{n}"}
+                value = {"FK": {"A": fk} if struct and fk is not None else fk, "V": f"v{n}"}
                 left[key] = value
             h.send("L", key, value, ts)
-            ops.append(("L", key, value))
+            ops.append(("l", key, value, ts))
         elif roll < 0.55 and left:
             key = rnd.choice(sorted(left))
             del left[key]
             h.send("L", key, None, ts)
-            ops.append(("L", key, None))
+            ops.append(("l", key, None, ts))
         elif roll < 0.9:
             rid = rnd.randrange(9)
             right[rid] = {"W": f"w{n}"}
-            h.send("R", rid, right[rid], ts)
-            ops.append(("R", rid, right[rid]))
+            send_right(rid, right[rid], ts)
+            ops.append(("r", rid, right[rid], ts))
         elif right:
             rid = rnd.choice(sorted(right))
             del right[rid]
-            h.send("R", rid, None, ts)
-            ops.append(("R", rid, None))
+            send_right(rid, None, ts)
+            ops.append(("r", rid, None, ts))
         if not batched or rnd.random() < 0.15:
             h.run()
     h.run()
