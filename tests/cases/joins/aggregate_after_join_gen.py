@@ -36,6 +36,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from case_keys import key
+
 FORMATS = ["KAFKA", "JSON", "DELIMITED", "AVRO", "PROTOBUF", "JSON_SR"]
 
 Record = tuple[str, int, Any, int]  # (topic, key, value, timestamp)
@@ -155,15 +157,6 @@ def _aggregated(changes: list[Change], group_of: Callable[[Row], Any]) -> list[t
     return out
 
 
-def _key(fmt: str, column: str, value: Any) -> Any:
-    """A key as the test format writes it: DELIMITED keys are text, PROTOBUF keys a message."""
-    if fmt == "DELIMITED":
-        return str(value)
-    if fmt == "PROTOBUF":
-        return {column: value}
-    return value
-
-
 def _case(name: str, fmt: str, grouping: str, sources: tuple[str, str], join: str, records: list[Record],
           changes: list[Change], one_partition: bool) -> dict[str, Any]:
     expr, ktype, group_of = GROUPINGS[grouping]
@@ -175,8 +168,8 @@ def _case(name: str, fmt: str, grouping: str, sources: tuple[str, str], join: st
     return {
         "name": f"{fmt} keys: {name} grouped by {grouping}",
         "statements": statements,
-        "inputs": [{"topic": t, "key": _key(fmt, "ID", k), "value": v, "timestamp": ts} for t, k, v, ts in records],
-        "outputs": [{"topic": "OUTPUT", "key": _key(fmt, "K", g), "value": {"C": c, "CB": cb}, "timestamp": ts}
+        "inputs": [{"topic": t, "key": key(fmt, "ID", k), "value": v, "timestamp": ts} for t, k, v, ts in records],
+        "outputs": [{"topic": "OUTPUT", "key": key(fmt, "K", g), "value": {"C": c, "CB": cb}, "timestamp": ts}
                     for g, c, cb, ts in _aggregated(changes, group_of)],
         "post": {"sources": [{"name": "OUTPUT", "type": "table", "schema": f"K {ktype} KEY, C BIGINT, CB BIGINT",
                               "keyFormat": {"format": fmt}}]},

@@ -1,9 +1,8 @@
 """Foreign-key joins (INNER, LEFT): the result of a left row's delete and the time it is written at, over key
 formats and partition counts of both tables.
 
-Expected records come from a model of Kafka Streams' foreign-key join processed a record at a time (from memory
-of SubscriptionSendProcessorSupplier, SubscriptionReceiveProcessorSupplier, SubscriptionJoinProcessorSupplier,
-ForeignTableJoinProcessorSupplier and ResponseJoinProcessorSupplier, Kafka 3.8+: KIP-962 and KAFKA-16394):
+Expected records come from the model of Kafka Streams' foreign-key join processed a record at a time
+(``fk_model.py``; Kafka 3.8+: KIP-962 and KAFKA-16394):
 
 - INNER (defaultJoinInstructions): a left delete sends DELETE_KEY_AND_PROPAGATE to the old foreign key; the answer
   is a delete written at the later of the delete's time and the right row's (when the right table holds one), and
@@ -18,6 +17,9 @@ tests/cases/joins/foreign-key-deletes.json`` after changing this file.
 """
 import json
 import sys
+
+from case_keys import key
+from fk_model import fk_join
 
 PAIRS = [("KAFKA", "KAFKA"), ("JSON", "JSON"), ("AVRO", "AVRO"), ("KAFKA", "AVRO"), ("PROTOBUF", "JSON_SR"),
          ("DELIMITED", "KAFKA")]
@@ -52,80 +54,10 @@ SENTINEL = [("r", "s", {"W": 0}, 0), ("l", 100, {"FK": "s", "V": 0}, 50)]
 
 
 def model(ops, inner):
-    left, right, subs, out = {}, {}, {}, []
-
-    def answer(lkey, right_row, ts, sent_for):
-        """ResponseJoinProcessorSupplier: applied only if the left row is still the one subscribed."""
-        cur = left.get(lkey)
-        if cur is not sent_for:
-            return
-        if right_row is None and (inner or cur is None):
-            out.append((lkey, None, ts))
-        else:
-            out.append((lkey, {"V": cur["V"], "W": right_row["W"] if right_row else None}, ts))
-
-    def send(fk, lkey, instruction, ts, sent_for):
-        if fk is None:  # LEFT only (KIP-962): no right row to look up, answered with none at the change's time
-            answer(lkey, None, ts, sent_for)
-            return
-        if instruction.startswith("DELETE"):
-            subs.get(fk, {}).pop(lkey, None)
-        else:
-            subs.setdefault(fk, {})[lkey] = sent_for
-        found = right.get(fk)
-        at = max(ts, found[1]) if found else ts
-        if instruction == "DELETE_KEY_AND_PROPAGATE":
-            answer(lkey, None, at, sent_for)
-        elif instruction == "PROPAGATE_NULL_IF_NO_FK_VAL":
-            answer(lkey, found[0] if found else None, at, sent_for)
-        elif instruction == "PROPAGATE_ONLY_IF_FK_VAL" and found:
-            answer(lkey, found[0], at, sent_for)
-
-    for side, key, value, ts in ops:
-        if side == "r":
-            if value is None:
-                if right.pop(key, None) is None:
-                    continue
-            else:
-                right[key] = (value, ts)
-            for lkey, sent_for in sorted(subs.get(key, {}).items(), key=lambda kv: kv[0]):
-                answer(lkey, value, ts, sent_for)  # dropped unless the left row is still the one subscribed
-            continue
-        old = left.get(key)
-        if value is None:
-            left.pop(key, None)
-        else:
-            left[key] = value
-        cur = left.get(key)
-        old_fk = old["FK"] if old is not None else None
-        new_fk = value["FK"] if value is not None else None
-        if not inner:
-            if old is not None:
-                if old_fk is not None and old_fk != new_fk:
-                    send(old_fk, key, "DELETE_KEY_NO_PROPAGATE", ts, cur)
-                send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL", ts, cur)
-            elif value is not None:
-                send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL", ts, cur)
-        elif old is not None:
-            if old_fk is None or (value is not None and new_fk is None):
-                continue
-            if value is None:
-                send(old_fk, key, "DELETE_KEY_AND_PROPAGATE", ts, cur)
-            else:
-                if new_fk != old_fk:
-                    send(old_fk, key, "DELETE_KEY_NO_PROPAGATE", ts, cur)
-                send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL", ts, cur)
-        elif value is not None and new_fk is not None:
-            send(new_fk, key, "PROPAGATE_ONLY_IF_FK_VAL", ts, cur)
-    return out
-
-
-def key(fmt, col, v):
-    if fmt == "DELIMITED":
-        return str(v)
-    if fmt == "PROTOBUF":
-        return {col: v}
-    return v
+    """The join's records: the left row's V and the right row's W, or None for a delete."""
+    records, _ = fk_join(ops, lambda k, v: v["FK"], inner=inner)
+    return [(k, None if r is None else {"V": r[0]["V"], "W": r[1]["W"] if r[1] else None}, ts)
+            for k, r, ts in records]
 
 
 tests = []

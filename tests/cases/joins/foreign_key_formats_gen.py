@@ -8,16 +8,11 @@ Writes tests/cases/joins/foreign-key-formats.json: ``python tests/cases/joins/fo
 import json
 import sys
 
+from case_keys import key
+
 FORMATS = ["KAFKA", "JSON", "DELIMITED", "AVRO", "PROTOBUF", "JSON_SR"]
 TYPES = {"INT": (1, 2), "BIGINT": (10000000000, 2), "STRING": ("a", "b"), "DOUBLE": (1.5, 2.5)}
 tests = []
-
-def key(fmt, col, v):
-    if fmt == "DELIMITED":
-        return str(v)
-    if fmt == "PROTOBUF":
-        return {col: v}
-    return v
 
 def inp(topic, k, v, ts):
     return {"topic": topic, "key": k, "value": v, "timestamp": ts}

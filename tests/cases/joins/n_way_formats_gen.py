@@ -8,15 +8,9 @@ tests/cases/joins/n-way-formats.json`` after changing this file.
 import json
 import sys
 
+from case_keys import key
+
 FORMATS = ["KAFKA", "JSON", "AVRO", "PROTOBUF", "JSON_SR", "DELIMITED"]
-
-
-def key(fmt, col, v):
-    if fmt == "DELIMITED":
-        return str(v)
-    if fmt == "PROTOBUF":
-        return {col: v}
-    return v
 
 
 tests = []
