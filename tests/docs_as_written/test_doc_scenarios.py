@@ -1,4 +1,4 @@
-"""Doc-style scenarios (docs_scenarios.py) against a real server, each answer right / different / failing."""
+"""Doc-style scenarios (the docs_scenarios package, one module per page family) against a real server, each answer right / different / failing."""
 
 from __future__ import annotations
 
