@@ -13,6 +13,14 @@ from collections.abc import Callable
 
 from docs_runner import Step
 
+from .concepts import (
+    ha_and_exactly_once,
+    operators,
+    partitioning,
+    processing_log,
+    pull_queries,
+    type_coercion,
+)
 from .data_and_formats import data_types, nested_data, serialization_formats
 from .functions import function_pages, lambda_functions, table_and_aggregate_functions
 from .getting_started import identifiers_and_variables, quickstart, statements_text, with_spellings
@@ -31,4 +39,6 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "changelog_to_table": changelog_to_table, "data_types": data_types,
     "lambda_functions": lambda_functions, "table_and_aggregate_functions": table_and_aggregate_functions,
     "serialization_formats": serialization_formats,
+    "processing_log": processing_log, "type_coercion": type_coercion, "operators": operators,
+    "partitioning": partitioning, "pull_queries": pull_queries, "high_availability": ha_and_exactly_once,
 }
