@@ -27,7 +27,7 @@ from .getting_started import identifiers_and_variables, quickstart, statements_t
 from .queries_and_joins import changelog_to_table, joins, syntax_reference, update_running_query
 from .rest_and_cli import cli_only, info_status_endpoints, rest_pages
 from .time_and_windows import custom_timestamp, time_and_windows
-from .tutorials import event_driven_tutorial, migrations_tool
+from .tutorials import event_driven_tutorial, materialized_cache, migrations_tool, streaming_etl
 
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
@@ -41,4 +41,5 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "serialization_formats": serialization_formats,
     "processing_log": processing_log, "type_coercion": type_coercion, "operators": operators,
     "partitioning": partitioning, "pull_queries": pull_queries, "high_availability": ha_and_exactly_once,
+    "materialized_cache": materialized_cache, "streaming_etl": streaming_etl,
 }

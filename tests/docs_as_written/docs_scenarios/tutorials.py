@@ -7,7 +7,7 @@ from typing import Any
 
 from docs_runner import Expect, Step, ok, refused, rows
 
-from ._common import CS, EARLIEST_K, EARLIEST_Q
+from ._common import CS, EARLIEST_K, EARLIEST_Q, _has
 
 
 def event_driven_tutorial(p: str) -> list[Step]:
@@ -103,4 +103,110 @@ def migrations_tool(p: str) -> list[Step]:
         Step("SHOW PROPERTIES;", ok("properties")),  # the tool reads ksql.service.id from here
         # destroy-metadata: the table (its query goes with it) and the stream, with their topics
         Step(f"DROP TABLE {ver} DELETE TOPIC;\nDROP STREAM {ev} DELETE TOPIC;", ok(CS, CS)),
+    ]
+
+
+def _avro_source(name: str, topic: str, columns: str) -> str:
+    """What a connector would have produced: an Avro topic whose value schema is registered. Declared with
+    its columns once, so the page's own statements can declare it again with the columns inferred."""
+    return (f"CREATE STREAM {name} ({columns}) WITH (kafka_topic='{topic}', value_format='avro', partitions=1);")
+
+
+def materialized_cache(p: str) -> list[Step]:
+    """The materialized cache tutorial: a change stream of Debezium-shaped Avro records (its columns inferred
+    from the registered schema), two tables over the `after` struct, read by pull queries as a cache."""
+    topic = f"{p.lower()}call-center-db.call-center.calls"
+    ins = "\n".join(f"INSERT INTO {p}calls_src (after) VALUES (STRUCT(name := '{n}', reason := '{r}', "
+                    f"duration_seconds := {d}));"
+                    for n, r, d in (("michael", "purchase", 540), ("derek", "help", 300), ("derek", "refund", 120),
+                                    ("michael", "help", 60), ("derek", "help", 240), ("colin", "refund", 420)))
+    return [
+        Step(_avro_source(f"{p}calls_src", topic, "after STRUCT<name VARCHAR, reason VARCHAR, duration_seconds INT>"),
+             ok(CS)),
+        Step(f"SET 'auto.offset.reset' = 'earliest';\nCREATE STREAM {p}calls WITH (\n    kafka_topic = '{topic}',\n"
+             "    value_format = 'avro'\n);", ok(CS)),
+        Step(f"DESCRIBE {p}calls;", ok("sourceDescription", check=_has([0, "sourceDescription", "fields"], lambda fs: (
+            [f["name"] for f in fs] == ["AFTER"]
+            and [g["name"] for g in fs[0]["schema"]["fields"]] == ["NAME", "REASON", "DURATION_SECONDS"])))),
+        Step(f"CREATE TABLE {p}support_view AS\n    SELECT after->name AS name,\n"
+             "           count_distinct(after->reason) AS distinct_reasons,\n"
+             "           latest_by_offset(after->reason) AS last_reason\n"
+             f"    FROM {p}calls\n    GROUP BY after->name\n    EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(f"CREATE TABLE {p}lifetime_view AS\n    SELECT after->name AS name,\n"
+             "           count(after->reason) AS total_calls,\n"
+             "           (sum(after->duration_seconds) / 60) as minutes_engaged\n"
+             f"    FROM {p}calls\n    GROUP BY after->name\n    EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(ins, ok()),
+        Step(f"SELECT name, distinct_reasons, last_reason\nFROM {p}support_view\nWHERE name = 'derek';",
+             rows(["NAME", "DISTINCT_REASONS", "LAST_REASON"], [["derek", 2, "help"]]), wait=15),
+        Step(f"SELECT name, total_calls, minutes_engaged\nFROM {p}lifetime_view\nWHERE name = 'michael';",
+             rows(["NAME", "TOTAL_CALLS", "MINUTES_ENGAGED"], [["michael", 2, 10]]), wait=15),
+        Step(f"SELECT * FROM {p}lifetime_view WHERE name IN ('colin', 'derek');",
+             rows(["NAME", "TOTAL_CALLS", "MINUTES_ENGAGED"], [["colin", 1, 7], ["derek", 3, 11]]), wait=15),
+    ]
+
+
+def streaming_etl(p: str) -> list[Step]:
+    """The streaming ETL tutorial: three Avro change streams declared with inferred columns (two with a
+    string event time and its format), a table of the latest customer by id, a stream-table LEFT JOIN, and a
+    stream-stream join WITHIN 7 DAYS written to a topic the page names; read back by push query and PRINT."""
+    ct, ot, st = (f"{p.lower()}customers.public.customers", f"{p.lower()}my-replica-set.logistics.orders",
+                  f"{p.lower()}my-replica-set.logistics.shipments")
+    ts = "    timestamp = 'ts',\n    timestamp_format = 'yyyy-MM-dd''T''HH:mm:ss'\n"
+    ins = "\n".join([
+        # the customers were in the database before the orders: their records are older than the orders' event
+        # times (a stream-table join processes both inputs in timestamp order and looks up the table as of then)
+        *(f"INSERT INTO {p}customers_src (ROWTIME, id, name, age) VALUES (1585699200000, {i}, '{n}', {a});"
+          for i, n, a in ((1, "fred", 34), (2, "sue", 25), (3, "bill", 51))),
+        *(f"INSERT INTO {p}orders_src (order_id, customer_id, price, currency, ts) VALUES "
+          f"('{o}', {c}, {pr}, '{cur}', '{t}');"
+          for o, c, pr, cur, t in (("o1", 2, 6.20, "usd", "2020-04-03T11:20:00"),
+                                   ("o2", 1, 3.45, "eur", "2020-04-04T12:55:00"),
+                                   ("o3", 3, 2.99, "usd", "2020-04-05T13:10:00"))),
+        *(f"INSERT INTO {p}shipments_src (shipment_id, order_id, origin, ts) VALUES ('{s}', '{o}', '{og}', '{t}');"
+          for s, o, og, t in (("s1", "o1", "ca", "2020-04-04T08:00:00"), ("s2", "o2", "us", "2020-04-05T09:30:00"),
+                              ("s3", "o3", "mx", "2020-04-20T10:00:00"))),
+    ])
+    return [
+        Step("\n".join((_avro_source(f"{p}customers_src", ct, "id INT, name VARCHAR, age INT"),
+                        _avro_source(f"{p}orders_src", ot,
+                                     "order_id VARCHAR, customer_id INT, price DOUBLE, currency VARCHAR, ts VARCHAR"),
+                        _avro_source(f"{p}shipments_src", st,
+                                     "shipment_id VARCHAR, order_id VARCHAR, origin VARCHAR, ts VARCHAR"))),
+             ok(CS, CS, CS)),
+        Step(f"CREATE STREAM {p}customers WITH (\n    kafka_topic = '{ct}',\n    value_format = 'avro'\n);\n\n"
+             f"CREATE STREAM {p}orders WITH (\n    kafka_topic = '{ot}',\n    value_format = 'avro',\n{ts});\n\n"
+             f"CREATE STREAM {p}shipments WITH (\n    kafka_topic = '{st}',\n    value_format = 'avro',\n{ts});",
+             ok(CS, CS, CS)),
+        Step(f"SET 'auto.offset.reset' = 'earliest';\n"
+             f"CREATE TABLE {p}customers_by_key AS\n    SELECT id,\n           latest_by_offset(name) AS name,\n"
+             f"           latest_by_offset(age) AS age\n    FROM {p}customers\n    GROUP BY id\n    EMIT CHANGES;",
+             ok(CS)),
+        Step(ins, ok()),
+        # the table first: a stream-table join looks the customer up when the order arrives
+        Step(f"SELECT * FROM {p}customers_by_key;", rows(["ID", "NAME", "AGE"],
+                                                         [[1, "fred", 34], [2, "sue", 25], [3, "bill", 51]]), wait=15),
+        Step(f"SET 'auto.offset.reset' = 'earliest';\n"
+             f"CREATE STREAM {p}enriched_orders AS\n    SELECT o.order_id,\n           o.price,\n           o.currency,\n"
+             "           c.id AS customer_id,\n           c.name AS customer_name,\n           c.age AS customer_age\n"
+             f"    FROM {p}orders AS o\n    LEFT JOIN {p}customers_by_key c\n    ON o.customer_id = c.id\n"
+             "    EMIT CHANGES;", ok(CS)),
+        Step(f"SET 'auto.offset.reset' = 'earliest';\n"
+             f"CREATE STREAM {p}shipped_orders WITH (\n    kafka_topic = '{p.lower()}shipped_orders'\n)   AS\n"
+             "    SELECT o.order_id,\n           s.shipment_id,\n           o.customer_id,\n           o.customer_name,\n"
+             "           o.customer_age,\n           s.origin,\n           o.price,\n           o.currency\n"
+             f"    FROM {p}enriched_orders AS o\n    INNER JOIN {p}shipments s\n    WITHIN 7 DAYS\n"
+             "    ON s.order_id = o.order_id\n    EMIT CHANGES;", ok(CS)),
+        Step(f"SELECT * FROM {p}enriched_orders EMIT CHANGES LIMIT 3;",
+             rows(["CUSTOMER_ID", "ORDER_ID", "PRICE", "CURRENCY", "CUSTOMER_NAME", "CUSTOMER_AGE"],
+                  [[2, "o1", 6.2, "usd", "sue", 25], [1, "o2", 3.45, "eur", "fred", 34],
+                   [3, "o3", 2.99, "usd", "bill", 51]]), body=EARLIEST_Q),
+        Step(f"SELECT * FROM {p}shipped_orders EMIT CHANGES LIMIT 2;",
+             rows(["O_ORDER_ID", "SHIPMENT_ID", "CUSTOMER_ID", "CUSTOMER_NAME", "CUSTOMER_AGE", "ORIGIN", "PRICE",
+                   "CURRENCY"],
+                  [["o1", "s1", 2, "sue", 25, "ca", 6.2, "usd"], ["o2", "s2", 1, "fred", 34, "us", 3.45, "eur"]]),
+             body=EARLIEST_Q),
+        Step(f"PRINT '{p.lower()}shipped_orders' FROM BEGINNING LIMIT 1;",
+             Expect(text=["Key format: KAFKA_STRING", "Value format: AVRO", "re:key: o\\d, value: \\{\"SHIPMENT_ID\""]),
+             endpoint="/query", http2_expect=refused(40500, "The /query endpoint is not available using HTTP2")),
     ]
