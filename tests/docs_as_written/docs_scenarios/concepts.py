@@ -128,6 +128,27 @@ def type_coercion(p: str) -> list[Step]:
              refused(40001, "Expected type INTEGER for field `I` but got BIGINT(3000000000)")),
         Step(f"INSERT INTO {s} (id, s) VALUES (5, 10);", refused(40001, "Expected type STRING for field `S` but got "
                                                                        "INTEGER(10)")),
+        Step(f"CREATE STREAM {p}c (id INT KEY, ad ARRAY<DOUBLE>, mb MAP<STRING, BIGINT>, st STRUCT<a BIGINT, b DOUBLE>,\n"
+             f"  dec DECIMAL(4, 1), ts TIMESTAMP, d DATE) WITH (kafka_topic='{p.lower()}c', value_format='JSON', "
+             "partitions=1);", ok(CS)),
+        Step(f"INSERT INTO {p}c (id, ad, mb, st, ts, d) VALUES (1, ARRAY[1, 2], MAP('a' := 1), STRUCT(a := 1, b := 2),\n"
+             "  '2024-01-02', '2024-01-02');", ok()),
+        Step(f"SELECT * FROM {p}c EMIT CHANGES LIMIT 1;",
+             rows(["ID", "AD", "MB", "ST", "DEC", "TS", "D"],
+                  [[1, [1.0, 2.0], {"a": 1}, {"A": 1, "B": 2.0}, None, "2024-01-02T00:00:00.000", "2024-01-02"]]),
+             body=EARLIEST_Q),
+        Step(f"INSERT INTO {p}c (id, dec) VALUES (2, 1e0);",
+             refused(40001, "Expected type DECIMAL(4, 1) for field `DEC` but got DOUBLE(1.0)")),
+        Step(f"INSERT INTO {p}c (id, ts) VALUES (3, 'not a time');",
+             refused(40001, "Expected type TIMESTAMP for field `TS` but got STRING(not a time). Timestamp format must "
+                            "be yyyy-mm-ddThh:mm:ss[.S]")),
+        Step(f"INSERT INTO {p}c (id, d) VALUES (4, '2024-13-45');",
+             refused(40001, "Expected type DATE for field `D` but got STRING(2024-13-45). Date format must be "
+                            "yyyy-mm-dd")),
+        Step(f"INSERT INTO {p}c (id, ts) VALUES (5, 1000);",
+             refused(40001, "Expected type TIMESTAMP for field `TS` but got INTEGER(1000)")),
+        Step(f"INSERT INTO {p}c (id, st) VALUES (6, STRUCT(a := 'x'));",
+             refused(40001, "Expected type STRUCT<`A` BIGINT, `B` DOUBLE> for field `ST` but got STRUCT(Struct{A=x})")),
         Step(f"INSERT INTO {s} (id, dec) VALUES (6, 5.55);",
              refused(40001, "Expected type DECIMAL(4, 1) for field `DEC` but got DECIMAL(5.55)")),
     ]
@@ -185,6 +206,9 @@ def operators(p: str) -> list[Step]:
              refused(40001, "Expected single character escape but got: ab")),
         Step(f"SELECT 'a' || 1 FROM {u} EMIT CHANGES;",
              refused(40001, "Function 'concat' does not accept parameters (STRING, INTEGER).")),
+        # || binds looser than + (the grammar's alternatives in order), as the refusal's printed tree shows
+        Step(f"SELECT userid FROM {u} WHERE lastname || 'a' + 'b' = 1 EMIT CHANGES;",
+             refused(40001, "Cannot compare CONCAT(LASTNAME, ('a' + 'b')) (STRING) to 1 (INTEGER) with EQUAL.")),
         Step(f"SELECT 'a' + 1 FROM {u} EMIT CHANGES;",
              refused(40001, "Error processing expression: ('a' + 1). Unsupported arithmetic types. STRING INTEGER")),
         Step(f"SELECT 1 IS DISTINCT FROM NULL FROM {u} EMIT CHANGES;",
@@ -262,6 +286,19 @@ def pull_queries(p: str) -> list[Step]:
         Step(f"SELECT * FROM {w} WHERE WINDOWEND > 150000;",
              rows(["SENSOR", "WINDOWSTART", "WINDOWEND", "N"], [["s2", 120000, 180000, 1], ["s3", 180000, 240000, 1]]),
              wait=15),
+        # the bounds as the pull-query page writes them: the literal first, and ISO-8601 text (UTC unless
+        # the text names an offset)
+        Step(f"SELECT * FROM {w}\n  WHERE sensor = 's1'\n    AND 60000 <= WINDOWSTART\n    AND WINDOWEND <= 120000;",
+             rows(["SENSOR", "WINDOWSTART", "WINDOWEND", "N"], [["s1", 60000, 120000, 2]]), wait=15),
+        Step(f"SELECT * FROM {w}\n  WHERE sensor = 's1'\n    AND '1970-01-01T00:01:00' <= WINDOWSTART\n"
+             "    AND WINDOWEND <= '1970-01-01T00:02:00';",
+             rows(["SENSOR", "WINDOWSTART", "WINDOWEND", "N"], [["s1", 60000, 120000, 2]]), wait=15),
+        Step(f"SELECT sensor, n FROM {w} WHERE sensor = 's1' AND WINDOWSTART >= '1970-01-01T00:31:00+0030';",
+             rows(["SENSOR", "N"], [["s1", 2]]), wait=15),
+        Step(f"SELECT sensor, WINDOWSTART FROM {w} WHERE WINDOWSTART BETWEEN '1970-01-01T00:02' AND '1970-01-01T00:03';",
+             rows(["SENSOR", "WINDOWSTART"], [["s2", 120000], ["s3", 180000]]), wait=15),
+        Step(f"SELECT sensor, ROWTIME FROM {s}\n  WHERE ROWTIME >= '1970-01-01T00:01:01' AND ROWTIME <= '1970-01-01T00:02:10'\n"
+             "  EMIT CHANGES LIMIT 2;", rows(["SENSOR", "ROWTIME"], [["s1", 61000], ["s2", 130000]]), body=EARLIEST_Q),
         Step(f"SELECT * FROM {s} WHERE area = 'south';",
              rows(["SENSOR", "AREA", "READING"], [["s2", "south", 5], ["s3", "south", 7]])),
         Step(f"SELECT sensor, reading FROM {s} LIMIT 2;", rows(["SENSOR", "READING"], [["s1", 10], ["s1", 20]])),
