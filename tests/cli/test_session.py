@@ -99,6 +99,25 @@ def test_set_unset_define_and_substitution(sh: Captured) -> None:
     assert sh.take()[0].strip() == "Cannot undefine variable 'nothing' which was never defined."
 
 
+def test_set_refuses_what_a_server_fixes_at_start(sh: Captured) -> None:
+    """ksqlDB's shell validates SET with LocalPropertyValidator: immutable properties are refused under the name
+    their definition resolves to, after the value is parsed; the rest are set."""
+    for name, shown, value in (("ksql.extension.dir", "ksql.extension.dir", "/x"),
+                               ("bootstrap.servers", "bootstrap.servers", "h:9092"),
+                               ("ksql.streams.bootstrap.servers", "bootstrap.servers", "h:9092"),
+                               ("ksql.query.persistent.active.limit", "ksql.query.persistent.active.limit", "1"),
+                               ("ksql.pull.queries.enable", "ksql.pull.queries.enable", "false"),
+                               ("ksql.headers.columns.enabled", "ksql.headers.columns.enabled", "false"),
+                               ("ssl.truststore.location", "ssl.truststore.location", "/t"),
+                               ("consumer.ssl.keystore.password", "ssl.keystore.password", "p")):
+        assert not sh.run(f"SET '{name}'='{value}';"), name
+        assert f"Cannot override property '{shown}'" in sh.take()[1], name
+    assert not sh.run("SET 'ksql.query.persistent.active.limit'='x';")  # the value is parsed first
+    assert "Invalid value x for configuration ksql.query.persistent.active.limit" in sh.take()[1]
+    assert sh.run("SET 'ksql.streams.num.stream.threads'='2';")
+    assert "Successfully changed local property 'ksql.streams.num.stream.threads'" in sh.take()[0]
+
+
 def test_if_not_exists_is_a_warning(sh: Captured) -> None:
     sh.run(CREATE)
     sh.take()
