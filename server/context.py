@@ -99,6 +99,11 @@ class ServerContext:
 
             self.engine = Engine(self.config.data_dir, self.config.engine_properties)
         engine = self.engine
+        # the queries share this interpreter with the request path: a task takes Kafka Streams' default
+        # max.poll.records per poll, so a pull query never waits behind a 10,000-record batch's stretches
+        from ksqlpy.runtime.context import KAFKA_STREAMS_MAX_POLL_RECORDS
+
+        engine.poll_records_default = KAFKA_STREAMS_MAX_POLL_RECORDS
         from ksqlpy.engine.secrets import SecretStore
         from ksqlpy.server.membership import Membership, prepare_engine
 

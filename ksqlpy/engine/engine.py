@@ -55,6 +55,9 @@ _SWITCH_INTERVAL_S = 0.001  # see Engine.start
 class Engine:
     """Executes statements; the ``RuntimeContext`` (``ksqlpy.runtime.context``) of the queries it runs."""
 
+    # records a task takes per poll when ``max.poll.records`` is not set (None: ``context.BATCH_RECORDS``)
+    poll_records_default: int | None = None
+
     def __init__(self, data_dir: str | None = None, properties: dict[str, Any] | None = None,
                  log: Log | None = None, *, lock: bool = True) -> None:
         """``lock=False`` only for the worker processes of an engine that holds the directory's lock."""

@@ -111,6 +111,30 @@ def fail_on_deserialization(ctx: RuntimeContext) -> bool:
     return str(ctx.prop("ksql.fail.on.deserialization.error", "false")).strip().lower() == "true"
 
 
+# The records a task takes per poll when ``max.poll.records`` is not set: a batch amortizes the fetch, the
+# log transaction and the stores' commit; a runner that shares its interpreter with a request path (the
+# server) takes Kafka Streams' consumer default instead (``poll_records``).
+BATCH_RECORDS = 10_000
+KAFKA_STREAMS_MAX_POLL_RECORDS = 1000  # StreamsConfig's CONSUMER_DEFAULT_OVERRIDES
+
+
+def poll_records(ctx: RuntimeContext) -> int:
+    """How many records a task takes from an input per poll: ``max.poll.records`` (``ksql.streams.`` or
+    plain spelling; validated as an INT >= 1 where it is set), else the context's ``poll_records_default``
+    (the server sets Kafka Streams' 1000: every stretch the runner holds the interpreter without a switch -
+    a batch's decode, its columns, its encode, freeing it - is proportional to the batch, and a pull query
+    waits for the end of one), else ``BATCH_RECORDS``."""
+    v = ctx.prop("max.poll.records", None)
+    if v is not None:
+        try:
+            n = int(v)
+        except (TypeError, ValueError):
+            n = 0
+        if n >= 1:
+            return n
+    return int(getattr(ctx, "poll_records_default", None) or BATCH_RECORDS)
+
+
 def state_root(ctx: RuntimeContext, query_id: str, *, persistent: bool) -> str:
     """Where a query's stores live: ``<data_dir>/state/<query id>`` for a persistent query, a fresh private
     directory under ``<data_dir>/state/transient`` for a transient one (thrown away with it)."""

@@ -56,6 +56,7 @@ from ksqlpy.runtime.combine import Combiner, combinable
 from ksqlpy.runtime.context import (
     RuntimeContext,
     fail_on_deserialization,
+    poll_records,
     state_root,
     strict_timestamps,
     warm_copy,
@@ -216,6 +217,7 @@ class _Build:
         self.cache_entries = cache_entries
         self.strict = strict_timestamps(ctx)
         self.fail_on_deserialization = fail_on_deserialization(ctx)
+        self.max_batch = poll_records(ctx)
         self.out = QueryTasks(topology, [], log=ctx.log)
         self.serdes = QuerySerdes(ctx)  # one serde per (format, schema) for every task of the query
         self.joins = JoinWiring(ctx, topology, self.serdes)
@@ -477,7 +479,7 @@ class _Build:
             reader, topic, start_at = RepartitionReader(), first.topic, "earliest"
         task = Task(task_id=f"{sub.id}_{p}", log=ctx.log, group=group, topic=topic, partition=p, reader=reader,
                     processor=proc, writer=writer, plog=ctx.plog, start_at=start_at, on_rows=on_rows,
-                    commit=self.persistent, stores=stores)
+                    commit=self.persistent, stores=stores, max_batch=self.max_batch)
         agg = sub.operator(AggregateStage)
         if agg is not None and agg.idle_advance_ms is not None:
             task.idle_ms = agg.idle_advance_ms
@@ -506,7 +508,7 @@ class _Build:
             finish = JoinOutput(result, where, downstream, p, task_ctx.result_rows)
         return JoinTask(task_id=f"{sub.id}_{p}", log=ctx.log, group=self.topology.application_id, ctx=task_ctx,
                         finish=finish, writer=writer, on_rows=self.on_rows if final else None,
-                        commit=self.persistent)
+                        commit=self.persistent, max_batch=self.max_batch)
 
     def materialization(self) -> None:
         sink = self.topology.sink
