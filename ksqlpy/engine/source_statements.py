@@ -129,6 +129,9 @@ def replace_enabled(engine: Engine) -> bool:
 
 def drop_source(engine: Engine, stmt: A.Drop) -> StatementResult:
     src = engine.catalog.source(stmt.name)
+    if src is None and stmt.delete_topic and not stmt.if_exists:
+        # ksqlDB's TopicDeleteInjector runs before the drop is planned and names the statement as its AST prints
+        raise KsqlStatementError(f"Could not find source to delete topic for: {_drop_repr(stmt)}")
     if src is None:
         if stmt.if_exists:
             return status(stmt, f"Source `{stmt.name}` does not exist.")
@@ -157,6 +160,14 @@ def drop_source(engine: Engine, stmt: A.Drop) -> StatementResult:
             engine.log.delete_topic(src.topic)
         delete_subjects(engine, src)
     return status(stmt, f"Source `{stmt.name}` (topic: {src.topic}) was dropped.")
+
+
+def _drop_repr(stmt: A.Drop) -> str:
+    """A DROP STREAM/TABLE as ksqlDB's AST node prints itself (Guava's toStringHelper over its name - a
+    SourceName prints back-quoted - and its two flags), from memory of its DropStream / DropTable."""
+    flag = "true" if stmt.delete_topic else "false"
+    exists = "true" if stmt.if_exists else "false"
+    return f"Drop{stmt.kind.capitalize()}{{name=`{stmt.name}`, ifExists={exists}, deleteTopic={flag}}}"
 
 
 def check_topic_delete(engine: Engine, src: Source) -> None:

@@ -11,6 +11,9 @@ answer ksqlDB gives (from memory of its rules, written in our words):
 - DROP: a missing source is ``<Kind> <NAME> does not exist.`` (IF EXISTS: a command status saying so); another
   kind is ``Incompatible data source type is <KIND>, but statement was DROP <KIND>``; success names the topic;
   a sink's query is terminated with it.
+- DROP ... DELETE TOPIC: the TopicDeleteInjector's checks first (a SOURCE; a missing source without IF EXISTS:
+  ``Could not find source to delete topic for: DropStream{name=`X`, ifExists=false, deleteTopic=true}``),
+  then the drop's; a dropped source's topic is gone.
 
 Run ``python tests/cases/rest/gen_source_statements.py`` to rewrite the file next to it.
 """
@@ -105,6 +108,44 @@ def drop_cases() -> list[dict[str, Any]]:
     return out
 
 
+def drop_delete_topic_cases() -> list[dict[str, Any]]:
+    """DROP ... DELETE TOPIC: ksqlDB's TopicDeleteInjector runs before the drop is planned - a SOURCE is refused in
+    its words whatever the statement's kind, a missing source without IF EXISTS is its 'Could not find source to
+    delete topic for: <the statement as its AST prints>'; then the drop's own rules (another kind, IF EXISTS)."""
+    out: list[dict[str, Any]] = []
+    for kind in ("STREAM", "TABLE"):
+        for if_exists in (False, True):
+            statement = f"DROP {kind} {'IF EXISTS ' if if_exists else ''}X DELETE TOPIC;"
+            label = f"DROP {kind}{' IF EXISTS' if if_exists else ''} ... DELETE TOPIC"
+            for what, (src_kind, setup, topic, is_source, _by_query) in TARGETS.items():
+                name = f"{label} of {what}"
+                if is_source:
+                    out.append(_error(name, setup, statement, "Cannot delete topic for read-only source: X"))
+                elif src_kind != kind:
+                    out.append(_error(name, setup, statement,
+                                      f"Incompatible data source type is {src_kind}, but statement was DROP {kind}"))
+                else:
+                    out.append({"name": name, "statements": [*setup, statement, f"ASSERT NOT EXISTS TOPIC {topic};"],
+                                "responses": [STATUS] * len(setup) + [{"admin": {
+                                    "@type": "currentStatus", "commandId": f"{kind.lower()}/X/drop",
+                                    "commandStatus": {"status": "SUCCESS", "queryId": None,
+                                                      "message": f"Source `X` (topic: {topic}) was dropped."}}},
+                                    {"admin": {"@type": "assert_topic", "topicName": topic, "exists": False}}]})
+            name = f"{label} of a name that is no source"
+            if if_exists:
+                out.append({"name": name, "statements": [statement], "responses": [{"admin": {
+                    "@type": "currentStatus", "commandId": f"{kind.lower()}/X/drop",
+                    "commandStatus": {"status": "SUCCESS", "message": "Source `X` does not exist.", "queryId": None}}}]})
+            else:
+                out.append(_error(name, [], statement, "Could not find source to delete topic for: "
+                                  f"Drop{kind.capitalize()}{{name=`X`, ifExists=false, deleteTopic=true}}"))
+        quoted = f'DROP {kind} "lower_x" DELETE TOPIC;'
+        out.append(_error(f"DROP {kind} ... DELETE TOPIC of a quoted name that is no source keeps its case", [],
+                          quoted, "Could not find source to delete topic for: "
+                          f"Drop{kind.capitalize()}{{name=`lower_x`, ifExists=false, deleteTopic=true}}"))
+    return out
+
+
 def dropped_sink_cases() -> list[dict[str, Any]]:
     """A dropped sink's query goes with it: its source can be dropped next, and the query is no longer listed."""
     out: list[dict[str, Any]] = []
@@ -154,7 +195,7 @@ def replace_cases() -> list[dict[str, Any]]:
 
 
 def cases() -> list[dict[str, Any]]:
-    return alter_cases() + drop_cases() + dropped_sink_cases() + replace_cases()
+    return alter_cases() + drop_cases() + drop_delete_topic_cases() + dropped_sink_cases() + replace_cases()
 
 
 if __name__ == "__main__":
