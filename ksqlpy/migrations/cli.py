@@ -147,6 +147,10 @@ def _apply(args: argparse.Namespace, server: Server, files: list[Migration]) -> 
     previous = str(done) if done else NONE
     for m in pending:
         print(f"Applying migration version {m.version}: {m.name}")
+        try:
+            m.statements()  # the file must split into statements before anything is recorded or run
+        except MigrationsError as e:
+            raise MigrationsError(f"Failed to apply migration version {m.version}: {e}") from None
         if args.dry_run:
             print(m.sql().rstrip())
             continue

@@ -41,6 +41,23 @@ class Migration:
     def sql(self) -> str:
         return self.path.read_text()
 
+    def statements(self) -> list[str]:
+        """The file's statements (``statements_of``)."""
+        return statements_of(self.sql())
+
+
+def statements_of(sql: str) -> list[str]:
+    """A migration file's statements, each ending in its ';'. Unlike a /ksql request or a CLI line, the file's last
+    statement must end in ';' too: ksqlDB's migrations tool splits the file itself and refuses what follows the
+    last ';' unless it is only whitespace and comments - 'Unmatched command at end of file; missing semicolon:
+    \'<the text>\'' - before it runs any of the file (from memory of ksql-migrations' CommandParser.splitSql)."""
+    from ksqlpy.grammar.script import split_statements
+
+    pieces = split_statements(sql)
+    if pieces and not pieces[-1].endswith(";"):
+        raise MigrationsError(f"Unmatched command at end of file; missing semicolon: '{pieces[-1]}'")
+    return pieces
+
 
 def read_config(path: Path) -> dict[str, str]:
     """A Java properties file: ``name=value`` lines, ``#``/``!`` comments."""
