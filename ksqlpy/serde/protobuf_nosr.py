@@ -343,18 +343,26 @@ class ProtobufNoSrSerde(ValueSerde):
 
     def __init__(self, columns: Columns, nullable: str | None = None, *, unwrapped: bool = False) -> None:
         """``nullable``: ``*_PROTOBUF_NULLABLE_REPRESENTATION`` (OPTIONAL, WRAPPER or None: plain proto3).
-        ``unwrapped``: a single column written bare (a single key, WRAP_SINGLE_VALUE=false): still a one-field
-        message on the wire (Connect's wrapper for raw primitives), but a NULL column is no message at all -
-        null bytes, as ksqlDB's KsqlConnectSerializer writes a null datum."""
+        ``unwrapped``: a single column written bare (a single key, WRAP_SINGLE_VALUE=false): the Connect
+        schema handed to ProtobufData is the column's own, and a NULL column is no message at all - null
+        bytes, as ksqlDB's KsqlConnectSerializer writes a null datum. A STRUCT column is then the root
+        message itself: its fields numbered from 1 (ProtobufData turns a root STRUCT schema into the
+        message); any other type is still a one-field message (the wrapper a raw root value needs), the
+        same bytes as wrapped."""
         super().__init__(columns)
         self.types = [t for _, t in self.columns]
         self.nullable = nullable.upper() if nullable else None
         self.unwrapped = unwrapped and len(self.types) == 1
+        self.root_struct: T.Struct | None = None
+        if self.unwrapped and isinstance(self.types[0], T.Struct):
+            self.root_struct = self.types[0]
 
     def deserialize(self, data: bytes | None) -> tuple | None:
         if data is None:
             return None
         try:
+            if self.root_struct is not None:
+                return (_message_value(self.root_struct, bytes(data), self.nullable),)
             return tuple(_decode_message(bytes(data), self.types, self.nullable))
         except SerdeError:
             raise
@@ -365,6 +373,8 @@ class ProtobufNoSrSerde(ValueSerde):
         if row is None or (self.unwrapped and row[0] is None):
             return None
         try:
+            if self.root_struct is not None:
+                return _message_bytes(self.root_struct, row[0], self.nullable)
             return _encode_message(self.types, row, self.nullable)
         except SerdeError:
             raise

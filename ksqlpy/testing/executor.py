@@ -361,7 +361,8 @@ class _Run:
                               topic=topic, is_key=True, full_name=key_opts["full_name"],
                               nullable=key_opts["nullable"]),
                         codec(source.value_format, value_columns, registry=registry, topic=topic,
-                              full_name=value_opts["full_name"], nullable=value_opts["nullable"]), source)
+                              full_name=value_opts["full_name"], nullable=value_opts["nullable"],
+                              wrap_single_value=getattr(source, "wrap_single_value", None)), source)
             spec = next((t for t in self.case.topics if t.name == topic), None)
             key = (codec(spec.key_format.format, [], registry=registry, topic=topic, is_key=True)
                    if spec and spec.key_format else GuessCodec())

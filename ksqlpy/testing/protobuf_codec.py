@@ -211,14 +211,21 @@ def _read_field(entries: list[tuple[int, Any]], t: T.SqlType, nullable: str | No
 class ProtobufNoSrCodec:
     """spec <-> bytes for one side (key or value) of a source in PROTOBUF_NOSR."""
 
-    def __init__(self, columns: list[Any], nullable: str | None = None) -> None:
-        """``nullable``: the side's ``*_PROTOBUF_NULLABLE_REPRESENTATION`` (WRAPPER, OPTIONAL or None)."""
+    def __init__(self, columns: list[Any], nullable: str | None = None, unwrapped: bool = False) -> None:
+        """``nullable``: the side's ``*_PROTOBUF_NULLABLE_REPRESENTATION`` (WRAPPER, OPTIONAL or None).
+        ``unwrapped``: a single column written bare (a single key, WRAP_SINGLE_VALUE=false); a STRUCT column
+        is then the root message itself, its spec the struct's fields."""
         self.columns = [(c.name, c.type) for c in columns]
         self.nullable = nullable
+        self.root: T.Struct | None = None
+        if unwrapped and len(self.columns) == 1 and isinstance(self.columns[0][1], T.Struct):
+            self.root = self.columns[0][1]
 
     def encode(self, spec: Any) -> bytes | None:
         if spec is None:
             return None
+        if self.root is not None:
+            return b"".join(_write(i, ft, _pick(spec, n), self.nullable) for i, (n, ft) in enumerate(self.root.fields, 1))
         if not isinstance(spec, dict) and len(self.columns) == 1:
             spec = {self.columns[0][0]: spec}
         return b"".join(_write(i, t, _pick(spec, n), self.nullable) for i, (n, t) in enumerate(self.columns, 1))
@@ -228,6 +235,8 @@ class ProtobufNoSrCodec:
             return None
         try:
             got = _fields(bytes(data))
+            if self.root is not None:
+                return _read_one(self.root, 2, bytes(data), self.nullable)
             row = {n: _read_field(got.get(i, []), t, self.nullable) for i, (n, t) in enumerate(self.columns, 1)}
         except (ValueError, IndexError) as e:
             from ksqlpy.testing.specserde import Undecodable

@@ -132,12 +132,14 @@ class KafkaCodec(Codec):
 
 
 def codec(fmt: str, columns: list[Any], *, registry: Any = None, topic: str | None = None,
-          is_key: bool = False, full_name: str | None = None, nullable: str | None = None) -> Codec:
+          is_key: bool = False, full_name: str | None = None, nullable: str | None = None,
+          wrap_single_value: bool | None = None) -> Codec:
     """The codec for ``fmt`` over the columns of one side (key or value) of a source.
 
     The schema-registry formats need the engine's ``registry`` and the ``topic`` (for its subjects);
     ``full_name`` picks the PROTOBUF message of a schema with several; ``nullable`` is PROTOBUF_NOSR's
-    nullable representation (the registry formats' is in their registered schema)."""
+    nullable representation (the registry formats' is in their registered schema); ``wrap_single_value``
+    the value's WRAP_SINGLE_VALUE (False: a single value column written bare, as a single key is)."""
     fmt = fmt.upper()
     if fmt == "PROTOBUF" and registry is not None and topic is not None:
         from ksqlpy.testing.protobuf_codec import ProtobufSrCodec
@@ -158,7 +160,8 @@ def codec(fmt: str, columns: list[Any], *, registry: Any = None, topic: str | No
     if fmt == "PROTOBUF_NOSR":
         from ksqlpy.testing.protobuf_codec import ProtobufNoSrCodec
 
-        return ProtobufNoSrCodec(columns, nullable)  # type: ignore[return-value]
+        unwrapped = len(columns) == 1 and (is_key or wrap_single_value is False)
+        return ProtobufNoSrCodec(columns, nullable, unwrapped)  # type: ignore[return-value]
     if fmt == "KAFKA":
         if len(columns) > 1:
             raise UnsupportedFeature(f"KAFKA format over {len(columns)} columns")

@@ -32,7 +32,9 @@ def _group_key(grouping: str, key_format: str, value: dict[str, Any]) -> Any:
     cols = [c.strip() for c in grouping.split(",")]
     row = {"K": "k", **value}
     if len(cols) == 1:
-        return {cols[0]: row[cols[0]]} if key_format.startswith("PROTOBUF") else row[cols[0]]
+        # PROTOBUF_NOSR unwraps a single key: a STRUCT is the root message itself, shown bare
+        in_message = key_format == "PROTOBUF" or (key_format == "PROTOBUF_NOSR" and not isinstance(row[cols[0]], dict))
+        return {cols[0]: row[cols[0]]} if in_message else row[cols[0]]
     if key_format == "DELIMITED":
         return ",".join(str(row[c]) for c in cols)
     return {c: row[c] for c in cols}

@@ -52,7 +52,8 @@ for f in FORMATS:
                 continue
             if f.startswith("PROTOBUF"):
                 v = PROTO_VALUES.get(t, v)
-            k = {"K": v} if f.startswith("PROTOBUF") else v
+            # a single PROTOBUF_NOSR key is unwrapped: a STRUCT is the root message itself, shown bare
+            k = {"K": v} if f == "PROTOBUF" or (f == "PROTOBUF_NOSR" and not t.startswith("STRUCT")) else v
             kd = {True: "true"}.get(v, str(v)) if f == "DELIMITED" else k
             tests.append({"name": f"{f} key {t} through a stream-table join", "statements": [
                 f"CREATE STREAM S (K {t} KEY, A INT) WITH (kafka_topic='s', key_format='{f}', value_format='JSON');",
