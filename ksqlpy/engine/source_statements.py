@@ -152,13 +152,16 @@ def drop_source(engine: Engine, stmt: A.Drop) -> StatementResult:
         raise KsqlStatementError(
             f"Cannot drop {stmt.name}.\nThe following streams and/or tables read from this source: "
             f"[{', '.join(constraints)}].\nYou need to drop them before dropping {stmt.name}.")
-    if src.created_by_query:
-        engine.stop_persistent(src.created_by_query)
-    engine.catalog.remove_source(stmt.name)
     if stmt.delete_topic:
+        # ksqlDB's TopicDeleteInjector deletes the topic, then the subjects, before the DROP itself runs: a
+        # subject it cannot delete fails the statement with the topic gone and the source (and the query
+        # writing it) still there
         if engine.log.topic_exists(src.topic):
             engine.log.delete_topic(src.topic)
         delete_subjects(engine, src)
+    if src.created_by_query:
+        engine.stop_persistent(src.created_by_query)
+    engine.catalog.remove_source(stmt.name)
     return status(stmt, f"Source `{stmt.name}` (topic: {src.topic}) was dropped.")
 
 
@@ -184,20 +187,26 @@ def check_topic_delete(engine: Engine, src: Source) -> None:
 
 def delete_subjects(engine: Engine, src: Source) -> None:
     """DROP ... DELETE TOPIC also deletes the topic's key and value subjects of a schema-registry format
-    (``<topic>-key`` / ``<topic>-value``; none registered is nothing to delete), as ksqlDB's
-    TopicDeleteInjector does after deleting the topic (from memory)."""
+    (``<topic>-key`` / ``<topic>-value``; none registered - the registry's 404 - is nothing to delete), as
+    ksqlDB's TopicDeleteInjector does after deleting the topic (from memory: deleteKeySubject and
+    deleteValueSubject both run, then checkSchemaError turns any failure but a 404 into 'Could not clean up
+    the schema registry for topic: <topic>', failing the statement)."""
     from ksqlpy.schema_registry import is_configured, subject
     from ksqlpy.schema_registry.sources import SR_FORMATS
 
     registry = getattr(engine, "schema_registry", None)
     if registry is None or not is_configured(registry):
         return
+    failed = False
     for is_key, fmt in ((True, src.key_format), (False, src.value_format)):
         if str(fmt).upper() in SR_FORMATS:
             try:
                 registry.delete_subject(subject(src.topic, is_key))
-            except Exception:  # noqa: BLE001 - the source and its topic are gone already; the schema stays
+            except Exception:  # noqa: BLE001 - any refusal or failure to answer (a missing subject is no error)
                 LOG.warning("could not delete the schema subject of %s", src.topic, exc_info=True)
+                failed = True
+    if failed:
+        raise KsqlStatementError(f"Could not clean up the schema registry for topic: {src.topic}")
 
 
 def create_type(engine: Engine, stmt: A.CreateType) -> StatementResult:
