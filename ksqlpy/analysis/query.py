@@ -267,7 +267,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
             query = dataclasses.replace(query, group_by=[IMPLICIT_GROUP.copy()])
         names = [key_name(g) for g in query.group_by]
         aggregation, key_exprs, agg_items = plan_aggregation(query, source, node, alias, session, names, ctx)
-        aggregation.repartition = group_by_repartition(aggregation.group_by, node)
+        aggregation.repartition = group_by_repartition(aggregation.group_by, node,
+                                                       _plain_columns(query, in_scope, ctx) if base else ())
         node = aggregation
         proj_schema = aggregation.schema
         select_items = agg_items
@@ -521,3 +522,18 @@ def _check_no_aggregates(e: exp.Expression, clause: str, registry: FunctionRegis
     for f in e.find_all(FunctionCall):
         if registry.kind_of(f.fname) == "aggregate":
             raise KsqlStatementError(f"{clause} does not support aggregate functions: {f.fname} is an aggregate function.")
+
+
+def _plain_columns(query: Query, scope: Scope, ctx: BindContext) -> set[str]:
+    """The input-row columns the SELECT names as plain column references (a star: all of them) - what
+    ksqlDB's ``Projection.containsExpression`` finds when it names a join's key column."""
+    out: set[str] = set()
+    for item in query.select:
+        e = item.expr
+        if is_star(e):
+            out |= set(scope.columns)
+        elif isinstance(e, exp.Column):
+            bound = try_bind(e, scope, ctx)
+            if isinstance(bound, B.ColumnRef):
+                out.add(bound.name)
+    return out

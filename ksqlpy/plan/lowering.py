@@ -13,6 +13,7 @@ from ksqlpy.analysis.pseudo_columns import PROPERTY as PSEUDO_PROPERTY
 from ksqlpy.analysis.pseudo_columns import offsets_enabled
 from ksqlpy.catalog import Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError
+from ksqlpy.expr.bound import ColumnRef
 from ksqlpy.plan import naming
 from ksqlpy.plan.group_key import GroupKeyFormat, group_key_format
 from ksqlpy.plan.internal_values import aggregate_store_values, materialized_source_values, repartition_values
@@ -375,8 +376,15 @@ def group_stage(lo: Lowering, agg: Aggregate, store: str | None) -> GroupStage:
     args = [OutputColumn(f"A{i}_{j}", t, e) for i, a in enumerate(agg.aggregates)
             for j, (e, t) in enumerate(zip(a.args, a.arg_types, strict=True))]
     table = bottom.result_kind is ResultKind.TABLE
-    # (a join's result grouped without a repartition keeps the rule of its own cases: aggregate-after-join)
-    by_key = isinstance(bottom, Scan) and not table and not agg.repartition
+    by_key = not table and not agg.repartition
+    if by_key and isinstance(bottom, Join):
+        # a stream join's result grouped by its key column (``partitioning.group_by_repartition``): ksqlDB's
+        # groupByKey runs no group-by mapper, so the group is the joined record's key - the join key, also
+        # for a row the outer join padded on the side whose column names the key (that column's value copy
+        # is NULL there, the key is not)
+        cols = bottom.schema.columns
+        keys = [dataclasses.replace(k, expr=ColumnRef(i, cols[i].name, type=cols[i].type))
+                for k, i in zip(keys, bottom.schema.key_positions(), strict=True)]
     return GroupStage(bottom.schema, where.predicate if where is not None else None, keys, args,
                       table, len(bottom.schema.key_positions()), store, by_key=by_key)
 

@@ -5,16 +5,16 @@ logical plan (analysis asks them as it builds the tree, between ksqlDB's checks;
 Rows that are joined must meet in one task, keyed alike: ``join_repartitions``.
 
 Rows that are aggregated together must be in one task. They are when the groups are what the input is
-partitioned by: a stream's key, in order; after a join, the join key (either side's join column - rows
-with equal join keys meet in one task; a foreign-key join's result is keyed by the left table's key
-instead, so it moves). A table's groups always move (its rows are retracted from their old group by their
-own key). The decision is the plan's, not the data's: it does not depend on the partition count (ksqlDB's
+partitioned by: a stream's key, in order; after a stream join, its key column (the join column the
+projection names - rows with equal join keys meet in one task). A table's groups always move (its rows are
+retracted from their old group by their own key): a table-table or foreign-key join's result too. The decision is the plan's, not the data's: it does not depend on the partition count (ksqlDB's
 plan has ``Aggregate-GroupBy-repartition`` over a one-partition source as over any other - SHOW TOPICS and
 a case's ``post.topics`` see it).
 """
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from typing import Any
 
 from ksqlpy import types as T
@@ -35,24 +35,30 @@ def _bottom(node: PlanNode) -> PlanNode:
     return node
 
 
-def group_by_repartition(group_by: list[Expr], input: PlanNode) -> bool:
+def group_by_repartition(group_by: list[Expr], input: PlanNode, projected: Collection[str] = ()) -> bool:
     """Does GROUP BY ``group_by`` (over ``input``'s row) need ``Aggregate-GroupBy-repartition``?
 
     ksqlDB's ``SchemaKStream.groupBy`` (repartitionNeeded, from memory): no only when the grouping is the
-    input's key columns, in order, as plain column references; a windowed input, a table (``KTable.groupBy``)
-    or a join with a synthetic key (FULL OUTER, or joined on expressions: ``ROWKEY``) always moves."""
+    input's key columns, in order, as plain column references; a windowed input or a table
+    (``SchemaKTable.groupBy`` is always ``KTable.groupBy``: a table-table or foreign-key join's result too)
+    always moves. A stream join's result is keyed by one key column, which ``LogicalPlanner.buildJoinKey``
+    (from memory) names after the first viable key column (each side's join column, an earlier join's
+    column equal to it) that the projection selects as a plain column, else after the first viable one
+    (``projected``: the joined-row columns the SELECT names plainly); grouping by that column is grouping
+    by the key - by any other viable column it is not, though its values are equal wherever present. A
+    synthetic key (FULL OUTER, or joined on expressions: ``ROWKEY``) is only grouped by itself."""
     bottom = _bottom(input)
     if isinstance(bottom, Join):
-        if bottom.flavor is JoinFlavor.FOREIGN_KEY or len(group_by) != len(bottom.left_exprs):
+        if (bottom.flavor is JoinFlavor.FOREIGN_KEY or bottom.result_kind is ResultKind.TABLE
+                or len(group_by) != len(bottom.left_exprs)):
             return True
         if any(k.synthetic for k in bottom.keys):  # only the synthetic key column itself is the key
             return [g.index if isinstance(g, ColumnRef) else None for g in group_by] != input.schema.key_positions()
-        # the join's key is named after the viable key column the projection names (LogicalPlanner.buildJoinKey,
-        # from memory), which a persistent GROUP BY of it must project: grouping by any viable column keeps it
         viable = bottom.key_columns_viable or [[n for n in (_name(left), _name(right)) if n is not None]
                                                for left, right in zip(bottom.left_exprs, bottom.right_exprs,
                                                                       strict=True)]
-        return any(_name(g) is None or _name(g) not in names for g, names in zip(group_by, viable, strict=True))
+        return any(_name(g) is None or _name(g) != join_key_column(names, projected)
+                   for g, names in zip(group_by, viable, strict=True))
     keys = input.schema.key_positions()
     # a windowed source is always re-keyed (ksqlDB: "Group by on windowed should always require rekey"): its
     # records are placed by the windowed key, so one key's windows can sit in different partitions
@@ -74,6 +80,11 @@ def foreign_key_right_rekeyed(right: KeyFormat, right_key_types: list[Any]) -> b
     to another partition than the row it asks for. Re-keyed, the table's rows sit where the join's own bytes
     place them. Any other key is trusted as written: no co-partitioning is needed for a foreign key."""
     return right[0] in SR_KEY_FORMATS and any(_has_struct(t) for t in right_key_types)
+
+
+def join_key_column(viable: list[str], projected: Collection[str]) -> str | None:
+    """The viable key column a stream join's key column is named after (``group_by_repartition``)."""
+    return next((n for n in viable if n in projected), viable[0] if viable else None)
 
 
 def join_repartitions(flavor: JoinFlavor, left: KeyFormat, right: KeyFormat, *, left_is_source: bool,

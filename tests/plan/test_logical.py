@@ -187,6 +187,14 @@ def test_partition_by_composite_key(engine: Engine, partition_by: str, moves: bo
     # (GROUP BY the synthetic key itself is refused by the analyzer: tests/cases/analysis/rowkey-scope.json)
     # an earlier join's column equal to the key is a viable key column too
     ("SELECT U.ID, COUNT(*) FROM S JOIN U ON S.K = U.ID JOIN T ON S.K = T.ID GROUP BY U.ID;", False),
+    # the key column is named after the first viable column the projection selects, else the first viable one:
+    # grouping by another viable column is not grouping by the key (LogicalPlanner.buildJoinKey)
+    ("SELECT COUNT(*) FROM S LEFT JOIN T ON S.K = T.ID GROUP BY T.ID;", True),
+    ("SELECT COUNT(*) FROM S LEFT JOIN T ON S.K = T.ID GROUP BY S.K;", False),
+    ("SELECT T.ID AS I, COUNT(*) FROM S LEFT JOIN T ON S.K = T.ID GROUP BY T.ID;", False),
+    # a table-table join's result is a table: KTable.groupBy, whatever it groups by
+    ("SELECT T.ID, COUNT(*) FROM T JOIN U ON T.ID = U.ID GROUP BY T.ID;", True),
+    ("SELECT U.ID, COUNT(*) FROM T LEFT JOIN U ON T.ID = U.ID GROUP BY U.ID;", True),
 ])
 def test_group_by_repartition(engine: Engine, sql: str, moves: bool) -> None:
     p = plan(engine, sql, persistent=False)

@@ -211,6 +211,59 @@ def join_cases() -> list[dict[str, Any]]:
         outputs = [{"topic": "OUTPUT", "key": k, "value": {"C": 1}, "timestamp": ts} for k, _, ts in RECORDS]
         out.append(_case(f"full outer join (synthetic key) grouped by a join column - {p} partition(s)",
                          statements, inputs, outputs, True, "KAFKA"))
+        # a table-table join's result is a table: grouped through KTable.groupBy, by its key as well
+        tables = [
+            f"CREATE TABLE L (ID INT PRIMARY KEY, A INT) WITH (kafka_topic='l', value_format='JSON', partitions={p});",
+            f"CREATE TABLE R (ID INT PRIMARY KEY, B INT) WITH (kafka_topic='r', value_format='JSON', partitions={p});",
+        ]
+        rows = [{"topic": "r", "key": k, "value": {"B": k}, "timestamp": 0} for k, _, _ in RECORDS]
+        rows += [{"topic": "l", "key": k, "value": {"A": k}, "timestamp": ts} for k, _, ts in RECORDS]
+        for kind, side in (("INNER", "L"), ("LEFT", "R")):
+            join = "JOIN" if kind == "INNER" else "LEFT JOIN"
+            statements = [*tables, f"CREATE TABLE OUTPUT AS SELECT {side}.ID AS ID, COUNT(*) AS C FROM L {join} R "
+                                   f"ON L.ID = R.ID GROUP BY {side}.ID;"]
+            outputs = [{"topic": "OUTPUT", "key": k, "value": {"C": 1}, "timestamp": ts} for k, _, ts in RECORDS]
+            out.append(_case(f"table-table {kind} join grouped by the {side} join column - {p} partition(s)",
+                             statements, rows, outputs, True, "KAFKA"))
+        # a stream join grouped by the join column its projection names is grouped by key: a row padded on that
+        # side groups under the join key (groupByKey runs no group-by mapper)
+        streams = [
+            f"CREATE STREAM L (ID INT KEY, A INT) WITH (kafka_topic='l', value_format='JSON', partitions={p});",
+            f"CREATE STREAM R (ID INT KEY, B INT) WITH (kafka_topic='r', value_format='JSON', partitions={p});",
+        ]
+        rows = [{"topic": "r", "key": 1, "value": {"B": 1}, "timestamp": 0},
+                {"topic": "l", "key": 1, "value": {"A": 1}, "timestamp": 10},
+                {"topic": "l", "key": 2, "value": {"A": 2}, "timestamp": 20}]
+        statements = [*streams, "CREATE TABLE OUTPUT AS SELECT R.ID AS ID, COUNT(*) AS C, COUNT(R.B) AS CB FROM L "
+                                "LEFT JOIN R WITHIN 1 MINUTE ON L.ID = R.ID GROUP BY R.ID;"]
+        outputs = [{"topic": "OUTPUT", "key": 1, "value": {"C": 1, "CB": 1}, "timestamp": 10},
+                   {"topic": "OUTPUT", "key": 2, "value": {"C": 1, "CB": 0}, "timestamp": 20}]
+        out.append(_case(f"stream-stream LEFT join grouped by the right join column - {p} partition(s)",
+                         statements, rows, outputs, False, "KAFKA"))
+        statements = [*streams, "CREATE TABLE OUTPUT AS SELECT R.ID AS ID, COUNT(*) AS C FROM L LEFT JOIN R WITHIN "
+                                "1 MINUTE ON L.ID = R.ID WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY R.ID;"]
+        outputs = [{"topic": "OUTPUT", "key": 1, "value": {"C": 1}, "timestamp": 10,
+                    "window": {"start": 0, "end": 1000, "type": "time"}},
+                   {"topic": "OUTPUT", "key": 2, "value": {"C": 1}, "timestamp": 20,
+                    "window": {"start": 0, "end": 1000, "type": "time"}}]
+        out.append(_case(f"stream-stream LEFT join, windowed, grouped by the right join column - {p} partition(s)",
+                         statements, rows, outputs, False, "KAFKA"))
+        three = [
+            f"CREATE STREAM A (ID INT KEY, X INT) WITH (kafka_topic='a', value_format='JSON', partitions={p});",
+            f"CREATE TABLE B (ID INT PRIMARY KEY, Y INT) WITH (kafka_topic='b', value_format='JSON', partitions={p});",
+            f"CREATE TABLE C (ID INT PRIMARY KEY, Z INT) WITH (kafka_topic='c', value_format='JSON', partitions={p});",
+        ]
+        rows = [{"topic": "b", "key": 1, "value": {"Y": 1}, "timestamp": 0},
+                {"topic": "b", "key": 2, "value": {"Y": 2}, "timestamp": 0},
+                {"topic": "c", "key": 1, "value": {"Z": 5}, "timestamp": 0},
+                {"topic": "a", "key": 1, "value": {"X": 1}, "timestamp": 1},
+                {"topic": "a", "key": 2, "value": {"X": 2}, "timestamp": 2}]
+        statements = [*three, "CREATE TABLE OUTPUT AS SELECT C.ID AS G, COUNT(*) AS N, COUNT(C.Z) AS NZ FROM A "
+                              "JOIN B ON A.ID = B.ID LEFT JOIN C ON A.ID = C.ID GROUP BY C.ID;"]
+        outputs = [{"topic": "OUTPUT", "key": 1, "value": {"N": 1, "NZ": 1}, "timestamp": 1},
+                   {"topic": "OUTPUT", "key": 2, "value": {"N": 1, "NZ": 0}, "timestamp": 2}]
+        out.append(_case(f"three-way join grouped by the padded last join's column - {p} partition(s)",
+                         statements, rows, outputs, False, "KAFKA"))
     return out
 
 

@@ -19,8 +19,13 @@ join expression - the join key, aggregated in the join's task - or a value colum
   an INNER result (pads on LEFT); a right change reaches the rows subscribed to it at its own time; a right
   delete deletes (INNER) or pads (LEFT) them; a left delete deletes its result.
 
-Everywhere: a NULL grouping value (a padded side's column) is no group - that half of an update is skipped,
-even when the grouping is the join key; ``COUNT(*)`` counts rows, ``COUNT(R.B)`` matched ones; counts that
+A stream join's result grouped by the join column the projection names (either side's, for INNER, LEFT and RIGHT)
+is grouped by its key (ksqlDB's ``LogicalPlanner.buildJoinKey`` names the key column after the first viable
+join column the projection selects, ``SchemaKStream.groupBy`` finds the GROUP BY is that key column and takes
+``groupByKey``, which runs no group-by mapper - from memory): a row padded on that side groups under the join
+key, though the column's value is NULL in the row. FULL OUTER's key is synthetic, and a table-table or
+foreign-key result is a table (``KTable.groupBy``, a mapper always): there, and for value columns, a NULL
+grouping value (a padded side's column) is no group - that half of an update is skipped; ``COUNT(*)`` counts rows, ``COUNT(R.B)`` matched ones; counts that
 reach 0 stay as rows; the result is keyed in the sources' key format; output time is the later of the
 update's and the group's last. Table and foreign-key changes grouped by a value column can leave one group for
 another, whose updates come from different tasks in no order across them: those cases read one-partition
@@ -157,9 +162,16 @@ def _aggregated(changes: list[Change], group_of: Callable[[Row], Any]) -> list[t
     return out
 
 
+def _join_key(row: Row) -> Any:
+    """The key of a joined record: the join key, from whichever side is present."""
+    return row[0][1] if row[0] else row[1][1]
+
+
 def _case(name: str, fmt: str, grouping: str, sources: tuple[str, str], join: str, records: list[Record],
-          changes: list[Change], one_partition: bool) -> dict[str, Any]:
+          changes: list[Change], one_partition: bool, by_key: bool = False) -> dict[str, Any]:
     expr, ktype, group_of = GROUPINGS[grouping]
+    if by_key:
+        group_of = _join_key
     parts = ", partitions=1" if one_partition else ""
     statements = [f"{s} WITH (kafka_topic='{t}', key_format='{fmt}', value_format='JSON'{parts});"
                   for s, t in zip(sources, ("l", "r"), strict=True)]
@@ -184,8 +196,9 @@ def stream_cases() -> list[dict[str, Any]]:
             sources = ("CREATE STREAM L (ID INT KEY, A STRING, G STRING)", f"CREATE {right}, B STRING, H STRING)")
             changes: list[Change] = [((lr, rr), None, ts) for lr, rr, ts in joined]
             for grouping in GROUPINGS:
+                by_key = "join expression" in grouping and not kind.endswith("FULL")
                 out.append(_case(f"{kind} join", fmt, grouping, sources, f"{STREAM_JOIN_SQL[kind]} ON L.ID = R.ID",
-                                 STREAM_RECORDS, changes, False))
+                                 STREAM_RECORDS, changes, False, by_key))
     return out
 
 
