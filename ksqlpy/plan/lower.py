@@ -16,10 +16,11 @@ from typing import Any
 
 from ksqlpy.catalog import Source
 from ksqlpy.plan import naming
-from ksqlpy.plan.logical import Aggregate, Join, Scan, Sink
+from ksqlpy.plan.logical import Aggregate, Join, JoinFlavor, ResultKind, Scan, Sink
 from ksqlpy.plan.lower_join import lower_join
 from ksqlpy.plan.lowering import Lowering, Settings, lower_aggregation, lower_stateless, source_table_key
-from ksqlpy.plan.rules import SOURCE_TABLE_STORE_FOR_CST
+from ksqlpy.plan.partitioning import group_by_repartition
+from ksqlpy.plan.rules import SOURCE_TABLE_STORE_FOR_CST, TABLE_JOIN_GROUP_BY_REPARTITION
 from ksqlpy.plan.source_topics import check_source_topics
 from ksqlpy.plan.topology import (
     Materialize,
@@ -41,6 +42,13 @@ def lower(plan: Sink, query_id: str, settings: Settings, *, sink: Source | None,
     lo = Lowering(plan, query_id, sink, settings, persistent=persistent, partitions=partitions,
                   properties=properties)
     bottom = plan.bottom
+    agg = plan.find(Aggregate)
+    rules = plan.plan_rules
+    if (agg is not None and isinstance(bottom, Join) and bottom.result_kind is ResultKind.TABLE
+            and bottom.flavor is not JoinFlavor.FOREIGN_KEY and rules is not None
+            and rules < TABLE_JOIN_GROUP_BY_REPARTITION and agg.repartition):
+        # a query placed before: grouped by the join key in the join's task, where its state is (plan.rules)
+        agg.repartition = group_by_repartition(agg.group_by, agg.input, table_joins_move=False)
     if isinstance(bottom, Join):
         lower_join(lo)
     elif plan.find(Aggregate) is not None:

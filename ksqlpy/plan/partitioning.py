@@ -35,7 +35,8 @@ def _bottom(node: PlanNode) -> PlanNode:
     return node
 
 
-def group_by_repartition(group_by: list[Expr], input: PlanNode, projected: Collection[str] = ()) -> bool:
+def group_by_repartition(group_by: list[Expr], input: PlanNode, projected: Collection[str] = (), *,
+                         table_joins_move: bool = True) -> bool:
     """Does GROUP BY ``group_by`` (over ``input``'s row) need ``Aggregate-GroupBy-repartition``?
 
     ksqlDB's ``SchemaKStream.groupBy`` (repartitionNeeded, from memory): no only when the grouping is the
@@ -46,17 +47,23 @@ def group_by_repartition(group_by: list[Expr], input: PlanNode, projected: Colle
     column equal to it) that the projection selects as a plain column, else after the first viable one
     (``projected``: the joined-row columns the SELECT names plainly); grouping by that column is grouping
     by the key - by any other viable column it is not, though its values are equal wherever present. A
-    synthetic key (FULL OUTER, or joined on expressions: ``ROWKEY``) is only grouped by itself."""
+    synthetic key (FULL OUTER, or joined on expressions: ``ROWKEY``) is only grouped by itself.
+    ``table_joins_move`` False: the layout of queries placed before ``plan.rules``' revision 6, where a
+    table-table join's result grouped by any of its join columns stayed in the join's task."""
     bottom = _bottom(input)
     if isinstance(bottom, Join):
-        if (bottom.flavor is JoinFlavor.FOREIGN_KEY or bottom.result_kind is ResultKind.TABLE
-                or len(group_by) != len(bottom.left_exprs)):
+        if bottom.flavor is JoinFlavor.FOREIGN_KEY or len(group_by) != len(bottom.left_exprs):
+            return True
+        table = bottom.result_kind is ResultKind.TABLE
+        if table and table_joins_move:
             return True
         if any(k.synthetic for k in bottom.keys):  # only the synthetic key column itself is the key
             return [g.index if isinstance(g, ColumnRef) else None for g in group_by] != input.schema.key_positions()
         viable = bottom.key_columns_viable or [[n for n in (_name(left), _name(right)) if n is not None]
                                                for left, right in zip(bottom.left_exprs, bottom.right_exprs,
                                                                       strict=True)]
+        if table:
+            return any(_name(g) not in names for g, names in zip(group_by, viable, strict=True))
         return any(_name(g) is None or _name(g) != join_key_column(names, projected)
                    for g, names in zip(group_by, viable, strict=True))
     keys = input.schema.key_positions()

@@ -21,16 +21,20 @@ persisted plan in its command topic).
   ``KafkaTopic_Left-Reduce`` (``Join-Left-Materialize`` for a nested join), so the query has no topic Kafka
   Streams' foreign-key join does not have; before, in a store of its own, ``FkJoin-Result`` (changelog
   ``<app>-FkJoin-Result-changelog``). A query created under revision 5 keeps that store and changelog.
+* 7 - a GROUP BY over a table-table join's result goes through ``Aggregate-GroupBy-repartition`` whatever it
+  groups by (ksqlDB's ``SchemaKTable.groupBy`` is always ``KTable.groupBy``); before, a grouping by the join
+  key aggregated in the join's task. A query whose aggregate state was placed under revision 6 keeps it there.
 
 Commands written before revisions were recorded are revision 1.
 """
 
 from __future__ import annotations
 
-PLAN_RULES = 6  # the revision statements are planned with now
+PLAN_RULES = 7  # the revision statements are planned with now
 UNRECORDED = 1  # the revision of a command that records none (written before revisions existed)
 GROUP_KEY_FROM_INPUT = 2  # the first revision grouping in the input's key format
 SOURCE_ROWS_FOR_TABLE_SELECT = 3  # the first revision keeping a table CTAS's source rows
 SOURCE_TABLE_STORE_FOR_CST = 4  # the first revision naming a CST query's store as any table source's
 PROJECT_STORE_FOR_JOIN_TABLE = 5  # the first revision naming a table join's result store Project
 FK_RESULTS_IN_LEFT_STORE = 6  # the first revision without a foreign-key join's FkJoin-Result store
+TABLE_JOIN_GROUP_BY_REPARTITION = 7  # the first revision re-grouping a table join's result through a topic

@@ -19,6 +19,7 @@ import pytest
 
 import ksqlpy.serde as serde_pkg
 from ksqlpy.engine import Engine
+from ksqlpy.plan.rules import TABLE_JOIN_GROUP_BY_REPARTITION
 from ksqlpy.runtime import aggregate, join_build, query_tasks
 from ksqlpy.schema_registry import EmbeddedSchemaRegistry
 from ksqlpy.serde import avro_format
@@ -51,6 +52,11 @@ def _new_process(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(serde_pkg, "_LOCAL", [])
 
 
+# the plan rule revision (``plan.rules``) the old release's statements were planned under: a restart replays
+# them under it, so the state keeps its layout (a table join's GROUP BY on its key stays in the join's task)
+OLD_RELEASE_RULES = TABLE_JOIN_GROUP_BY_REPARTITION - 1
+
+
 def _across_upgrade(tmp: Path, statements: list[str], before: Callable[[Harness], None],
                     monkeypatch: pytest.MonkeyPatch, *, upgrade: bool = True,
                     props: dict[str, Any] | None = None, restart_props: dict[str, Any] | None = None) -> Harness:
@@ -63,6 +69,8 @@ def _across_upgrade(tmp: Path, statements: list[str], before: Callable[[Harness]
         if upgrade:
             _old_release(m)
         h = Harness(str(tmp), props)
+        if upgrade:
+            h.engine.plan_rules = OLD_RELEASE_RULES
         for s in statements:
             h.sql(s)
         before(h)
@@ -72,6 +80,7 @@ def _across_upgrade(tmp: Path, statements: list[str], before: Callable[[Harness]
     _new_process(monkeypatch)
     h.props = {**h.props, **(restart_props or {})}
     h.engine = Engine(h.data_dir, h.props)
+    h.engine.plan_rules = OLD_RELEASE_RULES  # the statements replay with the revision they were recorded with
     try:
         for s in statements:
             h.sql(s)
