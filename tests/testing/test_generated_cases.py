@@ -30,6 +30,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("aggregations/gen_windowed_source_props.py", {"windowed-source-props.json": lambda g: g["cases"]()}),
     ("aggregations/gen_insert_windowing.py", {"insert-windowing.json": lambda g: g["cases"]()}),
     ("aggregations/gen_group_by_repartition.py", {"group-by-repartition.json": lambda g: g["cases"]()}),
+    ("aggregations/gen_emit_final_scope.py", {"emit-final-scope.json": lambda g: g["cases"]()}),
     ("aggregations/gen_group_key_format.py", {"group-key-format.json": lambda g: g["cases"]()}),
     ("aggregations/gen_collect_limits.py", {"collect-limits.json": lambda g: g["cases"]()}),
     ("aggregations/gen_hopping_assignment.py", {"hopping-assignment.json": lambda g: g["cases"]()}),

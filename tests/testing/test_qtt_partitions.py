@@ -159,3 +159,39 @@ def test_under_ttd_a_topic_is_one_sequence_across_keys() -> None:
     result = run({**raw, "outputs": b_first}, Placement.TTD)
     assert result.status == "failed" and "record 1/3" in result.reason, result.reason
     assert run({**raw, "outputs": b_first}, Placement.KAFKA).status == "passed"
+
+
+def _emit_final_case(first: str, second: str) -> dict[str, Any]:
+    """Two keys' windows [0, 10) closed by one record of ``first`` (EMIT FINAL, looking after every record)."""
+    window = "WINDOW TUMBLING (SIZE 10 MILLISECONDS, GRACE PERIOD 0 MILLISECONDS)"
+    return {"properties": {"ksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__": 0},
+            "statements": ["CREATE STREAM EVENTS (ID STRING KEY, V INT) "
+                           "WITH (kafka_topic='events', value_format='JSON', key_format='KAFKA');",
+                           f"CREATE TABLE COUNTS AS SELECT ID, COUNT(*) AS N FROM EVENTS {window} GROUP BY ID "
+                           "EMIT FINAL;"],
+            "inputs": [{"topic": "events", "key": k, "value": {"V": 1}, "timestamp": ts}
+                       for k, ts in ((first, 1), (second, 2), (first, 10))]}
+
+
+def test_under_ttd_windows_one_record_closes_are_one_sequence_across_partitions() -> None:
+    # the closed windows go out ordered by (start, key bytes) and TopologyTestDriver keeps that order, though
+    # the keys' windowed records belong to different partitions of the sink - here the first key's partition
+    # comes after the second's
+    a, b = next((x, y) for x in "abcdefgh" for y in "abcdefgh"
+                if x < y and partition_for_key(x.encode(), 4) > partition_for_key(y.encode(), 4))
+    raw = _emit_final_case(b, a)
+    raw["outputs"] = [{"topic": "COUNTS", "key": k, "value": {"N": 1}, "timestamp": ts,
+                       "window": {"start": 0, "end": 10, "type": "time"}} for k, ts in ((a, 2), (b, 1))]
+    result = run(raw, Placement.TTD)
+    assert result.status == "passed", result.reason
+
+
+def test_on_kafka_placement_each_partition_closes_windows_on_its_own_stream_time() -> None:
+    # the closing record moves only its own task's stream time: the other key's window stays open
+    a, b = _keys_on_two_partitions()
+    raw = _emit_final_case(a, b)
+    raw["outputs"] = [{"topic": "COUNTS", "key": a, "value": {"N": 1}, "timestamp": 1,
+                       "window": {"start": 0, "end": 10, "type": "time"}}]
+    assert run(raw, Placement.KAFKA).status == "passed"
+    result = run(raw, Placement.TTD)  # one stream time: both windows close
+    assert result.status == "failed" and "expected 1 records, got 2" in result.reason, result.reason
