@@ -2,10 +2,8 @@
 
 Only widening numbers (INT -> BIGINT/DECIMAL/DOUBLE, BIGINT -> DECIMAL/DOUBLE, DECIMAL -> DECIMAL that fits
 without rounding, or DOUBLE), strings parsed as DATE/TIME/TIMESTAMP or decoded as base64 BYTES, and containers element by
-element; a STRUCT takes the target's fields by exact name (a missing one is NULL), at every nesting level,
-and a value with a field the target lacks cannot be coerced (``coerceStruct`` walks the value's fields: "if
-there was a field in the struct that wasn't in the schema we cannot coerce" - names compared exactly, so
-``b`` is not ``B``; NULL-valued or not). Nothing narrows and nothing becomes a STRING.
+element; a STRUCT takes the target's fields by exact name (a missing one is NULL, an extra one dropped), at
+every nesting level. Nothing narrows and nothing becomes a STRING.
 """
 
 from __future__ import annotations
@@ -40,8 +38,6 @@ def coerce_strict(value: Any, src: T.SqlType, dst: T.SqlType) -> Any:
         return None
     if isinstance(dst, T.Struct):
         if not isinstance(src, T.Struct):
-            raise CoercionFailed
-        if any(dst.field(name) is None for name, _ in src.fields):
             raise CoercionFailed
         out: dict[str, Any] = {}
         for name, ft in dst.fields:
