@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 import orjson
@@ -45,6 +45,14 @@ class Harness:
     def pull(self, text: str) -> list[tuple]:
         (res,) = self.engine.execute(text)
         return [tuple(r) for r in res.data["rows"]]
+
+    def pull_keys(self, table: str, key_column: str, keys: Iterable[str]) -> list[tuple]:
+        """Every row of ``table`` under ``keys`` (give every key written: the whole state), by one key lookup
+        ``WHERE <key_column> IN (...)``. A session-windowed table is read key by key - a scan of it fails, as
+        ksqlDB's KsMaterializedSessionTable's does ('Table scan unsupported on session tables')."""
+        literals = ", ".join("'" + k.replace("'", "''") + "'" for k in sorted(set(keys)))
+        assert literals, "no key to look up"
+        return self.pull(f"SELECT * FROM {table} WHERE {key_column} IN ({literals});")
 
 
 @pytest.fixture
