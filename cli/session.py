@@ -17,6 +17,7 @@ from ksqlpy.cli import render
 from ksqlpy.cli.backend import Backend, BackendError, ListStream
 from ksqlpy.cli.console import Console
 from ksqlpy.cli.lexer import KEYWORD, code_tokens, first_words, split_statements, strip_terminator
+from ksqlpy.engine.property_names import immutable_name
 from ksqlpy.engine.session_statements import unset_override
 from ksqlpy.grammar.variables import define as define_variable
 from ksqlpy.grammar.variables import undefine as undefine_variable
@@ -238,7 +239,7 @@ class Session:
             check_property(name, value)  # ksqlDB's CLI refuses such values when they are set
         except KsqlError as e:
             raise BackendError(e.message, statement=text) from None
-        resolved = immutable_name(name)
+        resolved = immutable_name(name)  # ksqlpy.engine.property_names
         if resolved is not None:
             raise BackendError(f"Cannot override property '{resolved}'", statement=text)
         old = unset_override(self.properties, name)
@@ -479,34 +480,6 @@ class Session:
             return str(self.backend.server_info().get("version", ""))
         except BackendError:
             return ""
-
-
-# What ksqlDB's shell refuses to SET (its LocalPropertyValidator over ImmutableProperties, from memory): the
-# properties a server fixes at start - its brokers, extension directory, persistent-query limit, pull-query
-# switch, hidden and read-only topics, source-table materialization, header columns - and every client SSL
-# setting (KsqlConfig.SSL_CONFIG_NAMES: SslConfigs.addClientSslSupport's names).
-IMMUTABLE_PROPERTIES = frozenset({
-    "bootstrap.servers", "ksql.extension.dir", "ksql.query.persistent.active.limit", "ksql.pull.queries.enable",
-    "ksql.hidden.topics", "ksql.readonly.topics", "ksql.source.table.materialization.enabled",
-    "ksql.headers.columns.enabled",
-    "ssl.protocol", "ssl.provider", "ssl.cipher.suites", "ssl.enabled.protocols", "ssl.keystore.type",
-    "ssl.keystore.location", "ssl.keystore.password", "ssl.key.password", "ssl.keystore.key",
-    "ssl.keystore.certificate.chain", "ssl.truststore.certificates", "ssl.truststore.type",
-    "ssl.truststore.location", "ssl.truststore.password", "ssl.keymanager.algorithm", "ssl.trustmanager.algorithm",
-    "ssl.endpoint.identification.algorithm", "ssl.secure.random.implementation", "ssl.engine.factory.class",
-})
-
-
-def immutable_name(name: str) -> str | None:
-    """The name ksqlDB's validator is given - the resolved definition's (``ksql.streams.`` and a client prefix
-    stripped) - when it is immutable, else None."""
-    from ksqlpy.engine.property_names import CLIENT_PREFIXES
-
-    bare = name[len("ksql.streams."):] if name.startswith("ksql.streams.") else name
-    for prefix in CLIENT_PREFIXES:
-        if bare.startswith(prefix) and bare[len(prefix):] in IMMUTABLE_PROPERTIES:
-            return bare[len(prefix):]
-    return bare if bare in IMMUTABLE_PROPERTIES else None
 
 
 def statement_kind(text: str) -> str:

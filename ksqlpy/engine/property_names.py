@@ -172,3 +172,29 @@ def is_denied(name: str, denylist: set[str]) -> bool:
     """Denylisted under either spelling of the name."""
     key = canonical(name)
     return any(canonical(d) == key for d in denylist)
+
+
+# What ksqlDB's shell refuses to SET (its LocalPropertyValidator over ImmutableProperties, from memory): the
+# properties a server fixes at start - its brokers, extension directory, persistent-query limit, pull-query
+# switch, hidden and read-only topics, source-table materialization, header columns - and every client SSL
+# setting (KsqlConfig.SSL_CONFIG_NAMES: SslConfigs.addClientSslSupport's names).
+IMMUTABLE_PROPERTIES = frozenset({
+    "bootstrap.servers", "ksql.extension.dir", "ksql.query.persistent.active.limit", "ksql.pull.queries.enable",
+    "ksql.hidden.topics", "ksql.readonly.topics", "ksql.source.table.materialization.enabled",
+    "ksql.headers.columns.enabled",
+    "ssl.protocol", "ssl.provider", "ssl.cipher.suites", "ssl.enabled.protocols", "ssl.keystore.type",
+    "ssl.keystore.location", "ssl.keystore.password", "ssl.key.password", "ssl.keystore.key",
+    "ssl.keystore.certificate.chain", "ssl.truststore.certificates", "ssl.truststore.type",
+    "ssl.truststore.location", "ssl.truststore.password", "ssl.keymanager.algorithm", "ssl.trustmanager.algorithm",
+    "ssl.endpoint.identification.algorithm", "ssl.secure.random.implementation", "ssl.engine.factory.class",
+})
+
+
+def immutable_name(name: str) -> str | None:
+    """The name ksqlDB's validator is given - the resolved definition's (``ksql.streams.`` and a client prefix
+    stripped) - when it is immutable, else None."""
+    bare = name[len("ksql.streams."):] if name.startswith("ksql.streams.") else name
+    for prefix in CLIENT_PREFIXES:
+        if bare.startswith(prefix) and bare[len(prefix):] in IMMUTABLE_PROPERTIES:
+            return bare[len(prefix):]
+    return bare if bare in IMMUTABLE_PROPERTIES else None
