@@ -46,7 +46,7 @@ from ksqlpy.testing.extension import with_test_functions
 from ksqlpy.testing.harness_topics import create_harness_topics, register_topic_schemas
 from ksqlpy.testing.model import Case
 from ksqlpy.testing.report import FAILED, PASSED, SKIPPED, CaseResult
-from ksqlpy.testing.rest_outputs import check_outputs
+from ksqlpy.testing.rest_outputs import check_outputs, codec_options
 from ksqlpy.testing.rest_protobuf import element_of
 from ksqlpy.testing.rest_responses import Done, compare_responses, judge_error
 from ksqlpy.testing.server_process import ServerProcess
@@ -195,6 +195,10 @@ class RestRunner:
         # the server's embedded registry lives on its log: read the schemas its statements registered
         return EmbeddedSchemaRegistry(self.log)
 
+    def config(self, case: Case) -> dict[str, Any]:
+        """The properties the case's statements ran with: the server's, then the case's own."""
+        return {**self.server.properties, **{k: _prop_text(v) for k, v in case.properties.items()}}
+
     def produce_inputs(self, case: Case) -> None:
         from ksqlpy.log.base import ProducerRecord
 
@@ -209,8 +213,9 @@ class RestRunner:
             values = [_Col(f["name"], sql_type(f["schema"])) for f in desc["fields"] if f.get("type") is None]
             registry = self.schemas() if {desc["keyFormat"], desc["valueFormat"]} & {
                 "AVRO", "JSON_SR", "PROTOBUF"} else self.registry
-            kc = codec(desc["keyFormat"], keys, registry=registry, topic=topic, is_key=True)
-            vc = codec(desc["valueFormat"], values, registry=registry, topic=topic)
+            key_opts, value_opts = codec_options(desc, len(values), self.config(case))
+            kc = codec(desc["keyFormat"], keys, registry=registry, topic=topic, is_key=True, **key_opts)
+            vc = codec(desc["valueFormat"], values, registry=registry, topic=topic, **value_opts)
             records = []
             for r in group:
                 try:
@@ -366,7 +371,7 @@ class RestRunner:
             self.wait_processed()
             check_outputs(self.log, self.schemas(), case, self.sources(),
                           lambda fields, kind: [_Col(f["name"], sql_type(f["schema"])) for f in fields
-                                                if f.get("type") == kind])
+                                                if f.get("type") == kind], self.config(case))
 
 
 def split_statements(statements: list[str]) -> tuple[list[str], list[str]]:

@@ -46,6 +46,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("rest/gen_pull_rules.py", {"pull-query-rules.json": lambda g: g["cases"]() + g["key_value_cases"]()}),
     ("rest/gen_pull_where_shapes.py", {"pull-where-shapes.json": lambda g: g["cases"]()}),
     ("rest/gen_schema_ids.py", {"insert-values-schema-ids.json": lambda g: g["cases"]()}),
+    ("rest/gen_source_serde_options.py", {"source-serde-options.json": lambda g: g["cases"]()}),
     ("rest/gen_consistency.py", {"consistency-tokens.json": lambda g: g["cases"]()}),
     ("rest/gen_ctas_table_store.py", {"ctas-table-store.json": lambda g: g["cases"]()}),
     ("rest/gen_source_statements.py", {"source-statements.json": lambda g: g["cases"]()}),
