@@ -3,7 +3,9 @@ format, as a key and as a value property, in a CREATE and in a CREATE ... AS SEL
 formats AVRO, PROTOBUF and JSON_SR accept it (JsonSchemaProperties lists FULL_SCHEMA_NAME beside SCHEMA_ID,
 with no default name); KAFKA, JSON, DELIMITED, PROTOBUF_NOSR and NONE refuse it with
 Format.validateProperties' '<FORMAT> does not support the following configs: [fullSchemaName]' (from memory of
-ksqlDB's *Properties.SUPPORTED_PROPERTIES and FormatProperties.validateProperties).
+ksqlDB's *Properties.SUPPORTED_PROPERTIES and FormatProperties.validateProperties). Where accepted, the source's
+format holds the name as its fullSchemaName property (a post condition on the topic's format checks it), JSON_SR's
+too; an AVRO C*AS key's format holds ``<Sink>Key`` whatever the key's type.
 
 Writes tests/cases/serde/full-name-by-format.json:
 ``python tests/cases/serde/full_name_by_format_gen.py tests/cases/serde/full-name-by-format.json``
@@ -34,15 +36,38 @@ def csas(side: str, fmt: str) -> list[str]:
             f"CREATE STREAM S WITH ({formats}, {side}_SCHEMA_FULL_NAME='{NAME}') AS SELECT * FROM I;"]
 
 
+def named(side: str, fmt: str, topic: str, name: str = NAME) -> dict[str, Any]:
+    """The post condition on the topic's format: its fullSchemaName property, as ksqlDB's harness compares the
+    format's properties - JSON_SR's too, though its JSON Schema carries no name."""
+    return {"topics": [{"name": topic, f"{side.lower()}Format": {"format": fmt, "properties": {
+        "fullSchemaName": name}}}]}
+
+
 tests: list[dict[str, Any]] = []
 for side in ("KEY", "VALUE"):
     for fmt in ACCEPTING:
         tests.append({"name": f"{fmt} {side.lower()}: CREATE with {side}_SCHEMA_FULL_NAME is accepted",
                       "statements": [create(side, fmt)],
-                      "post": {"sources": [{"name": "S", "type": "stream", "schema": "K INT KEY, V INT"}]}})
+                      "post": {"sources": [{"name": "S", "type": "stream", "schema": "K INT KEY, V INT"}],
+                               "topics": named(side, fmt, "s")}})
         tests.append({"name": f"{fmt} {side.lower()}: C*AS with {side}_SCHEMA_FULL_NAME is accepted",
                       "statements": csas(side, fmt),
-                      "post": {"sources": [{"name": "S", "type": "stream", "schema": "K INT KEY, V INT"}]}})
+                      "inputs": [{"topic": "i", "key": 1, "value": {"V": 2}, "timestamp": 0}],
+                      # a PROTOBUF key is a message, its columns fields, whatever their count
+                      "outputs": [{"topic": "S", "key": {"K": 1} if fmt == "PROTOBUF" and side == "KEY" else 1,
+                                   "value": {"V": 2}, "timestamp": 0}],
+                      "post": {"sources": [{"name": "S", "type": "stream", "schema": "K INT KEY, V INT"}],
+                               "topics": named(side, fmt, "S")}})
+for key_type, key in (("INT", 1), ("STRING", "a"), ("DECIMAL(4,2)", 1.25)):
+    tests.append({"name": f"AVRO {key_type} key of a C*AS sink: its format's fullSchemaName is <Sink>Key though "
+                          "a primitive's schema has no name to carry it",
+                  "statements": [f"CREATE STREAM I (K {key_type} KEY, V INT) WITH (kafka_topic='i', partitions=1, "
+                                 "format='JSON');",
+                                 "CREATE STREAM OUT_STREAM WITH (format='AVRO') AS SELECT * FROM I;"],
+                  "inputs": [{"topic": "i", "key": key, "value": {"V": 2}, "timestamp": 0}],
+                  "outputs": [{"topic": "OUT_STREAM", "key": key, "value": {"V": 2}, "timestamp": 0}],
+                  "post": {"topics": named("KEY", "AVRO", "OUT_STREAM",
+                                           "io.confluent.ksql.avro_schemas.OutStreamKey")}})
     for fmt in REFUSING:
         message = f"{fmt} does not support the following configs: [fullSchemaName]"
         tests.append({"name": f"{fmt} {side.lower()}: CREATE with {side}_SCHEMA_FULL_NAME is refused",
