@@ -11,7 +11,8 @@ back and compared:
 - a single STRUCT value unwrapped (WRAP_SINGLE_VALUE=false, or ``ksql.persistence.wrap.single.values``
   false in the request) in PROTOBUF_NOSR, where the STRUCT is the root message itself, and in JSON, AVRO,
   JSON_SR;
-- a single primitive value unwrapped in JSON, AVRO, JSON_SR, KAFKA and DELIMITED: the bare value.
+- a single primitive value unwrapped in JSON, AVRO, JSON_SR, KAFKA and DELIMITED: the bare value;
+- a PROTOBUF key or value schema of two messages, the source naming the second (``*_SCHEMA_FULL_NAME``).
 
 Run: python tests/cases/rest/gen_source_serde_options.py (writes the JSON beside it)."""
 
@@ -134,8 +135,40 @@ def unwrapped_cases() -> list[dict[str, Any]]:
     return out
 
 
+PROTO = ('syntax = "proto3";\n\nmessage First {\n  string A = 1;\n}\n\n'
+         'message Second {\n  int32 N = 1;\n  string S = 2;\n}\n')
+
+
+def full_name_cases() -> list[dict[str, Any]]:
+    """A PROTOBUF schema of two messages: the source reads the one its ``*_SCHEMA_FULL_NAME`` names, and the
+    harness writes that one too (the first would put a STRING where N is)."""
+    out: list[dict[str, Any]] = []
+    for side in ("VALUE", "KEY"):
+        if side == "VALUE":
+            create = ("CREATE STREAM S (ID INT KEY) WITH (kafka_topic='input', key_format='KAFKA', "
+                      "value_format='PROTOBUF', VALUE_SCHEMA_FULL_NAME='Second');")
+            topic = {"name": "input", "valueFormat": "PROTOBUF", "valueSchema": PROTO}
+            record = {"topic": "input", "key": 1, "value": {"N": 5, "S": "five"}, "timestamp": 0}
+            header, row = "`ID` INTEGER, `N` INTEGER, `S` STRING", [1, 5, "five"]
+        else:
+            create = ("CREATE STREAM S (V STRING) WITH (kafka_topic='input', key_format='PROTOBUF', "
+                      "value_format='JSON', KEY_SCHEMA_FULL_NAME='Second');")
+            topic = {"name": "input", "keyFormat": "PROTOBUF", "keySchema": PROTO}
+            record = {"topic": "input", "key": {"N": 5, "S": "five"}, "value": {"V": "v"}, "timestamp": 0}
+            header, row = "`N` INTEGER, `S` STRING, `V` STRING", [5, "five", "v"]
+        out.append({
+            "name": f"PROTOBUF {side.lower()} schema of two messages: the harness writes the one "
+                    f"{side}_SCHEMA_FULL_NAME names",
+            "statements": [create, "SELECT * FROM S EMIT CHANGES LIMIT 1;"],
+            "topics": [topic],
+            "inputs": [record],
+            "responses": [STATUS, _push(header, [row])],
+        })
+    return out
+
+
 def cases() -> list[dict[str, Any]]:
-    return nullable_cases() + unwrapped_cases()
+    return nullable_cases() + unwrapped_cases() + full_name_cases()
 
 
 def main() -> None:
