@@ -242,6 +242,9 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
         flavor = JoinFlavor.STREAM_TABLE
     else:
         flavor = JoinFlavor.TABLE_TABLE if left_keyed else JoinFlavor.FOREIGN_KEY
+    rekeyed_table = _on_own_source_key(conds, left) if flavor is JoinFlavor.FOREIGN_KEY else None
+    if rekeyed_table is not None:
+        flavor = JoinFlavor.TABLE_TABLE
     if flavor is JoinFlavor.FOREIGN_KEY:
         check_foreign_key_join(kind, described, [c.written for c in conds], n_way=n_way)
         if len(conds) != 1:
@@ -283,6 +286,11 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
         check_within(jc, left.kind, right.kind)
     except KsqlStatementError as e:
         ctx.planned(e)
+    if rekeyed_table is not None:
+        # building the left table (SchemaKTable.selectKey) refuses to re-key it by the source key
+        key = left.node.keys[0].name if isinstance(left.node, Join) else rekeyed_table
+        ctx.planned(KsqlStatementError("Cannot repartition a TABLE source. If this is a join, make sure that the "
+                                       f"criteria uses the TABLE's key column {key} instead of {rekeyed_table}"))
     for side, rep, need in ((left, rep_left, need_left), (right, rep_right, need_right)):
         # a windowed stream is only re-keyed into a schema-registry format on its own key (its windowed
         # key carried over); any other re-keying of a windowed source, and any of a windowed table, fails
@@ -314,6 +322,26 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
                  partitions=left.partitions, classes=classes, columns=columns, node=node, windowed=left.windowed,
                  key_types=[k.type for k in keys], key_name=key_name)
     return node, out
+
+
+def _on_own_source_key(conds: list[Condition], left: StepInput) -> str | None:
+    """A table-table step whose left side is a result of earlier steps not keyed by the criteria: is its left
+    expression the single primary-key column of the source it names? As ksqlDB's
+    ``LogicalPlanner.joinOnNonKeyAttribute`` decides a foreign-key join (from memory): by the key of the
+    source the left expression's qualifier names among the left node's sources, not by the key of the result
+    so far - so after a FULL OUTER step (keyed by the synthetic ROWKEY) ``ON T1.ID = T3.ID`` is a primary-key
+    join whose left table would have to be re-keyed, not a foreign-key join inside an n-way join. Returns the
+    column's joined name (``T1_ID``), else None."""
+    if len(conds) != 1 or not isinstance(left.node, Join):
+        return None
+    e = unparen(conds[0].left)
+    if not isinstance(e, exp.Column) or not e.table:
+        return None
+    leaf = next((lf for lf in left.node.leaves if lf.alias == e.table), None)
+    if leaf is None:
+        return None
+    keys = leaf.source.key_columns
+    return f"{leaf.alias}_{e.name}" if len(keys) == 1 and keys[0].name == e.name else None
 
 
 def _windowed_repartition_message(forced_table: bool) -> str:
