@@ -32,7 +32,9 @@ from urllib.parse import urlsplit
 
 import orjson
 
+from ksqlpy.engine import consistency
 from ksqlpy.engine.config import as_bool, resolve
+from ksqlpy.engine.consistency import merged
 from ksqlpy.engine.pull_partitions import Probe, reading
 from ksqlpy.errors import KsqlError
 from ksqlpy.server.membership import host_key
@@ -188,6 +190,9 @@ def _gather(ctx: ServerContext, first: QueryRun, plan: dict[int, list[str]], sql
     row_hosts: list[str] = []
     served: list[str] = []
     pending = dict(plan)
+    # a consistency token's parts: every host that served some partitions answers with the vector of what it
+    # read; HARouting merges each into the query's vector (from memory of HARouting.forwardTo)
+    tokens: list[str | None] = [first.consistency_token]
     while pending:
         by_host: dict[str, set[int]] = {}
         for p, hosts in pending.items():
@@ -200,8 +205,10 @@ def _gather(ctx: ServerContext, first: QueryRun, plan: dict[int, list[str]], sql
                     run = local(props)
                 if run.error is not None:  # failed when it ran here: as a host that failed, the next one is asked
                     raise ForwardError(run.error)
+                tokens.append(run.consistency_token)
                 return [run.convert(r) for r in run.rows]
-            return forward(host, sql, props, variables, parts, timeout_s=_forward_timeout(ctx, props))
+            return forward(host, sql, props, variables, parts, timeout_s=_forward_timeout(ctx, props),
+                           tokens=tokens)
 
         results: dict[str, list[Any]] = {}
         if len(by_host) == 1:
@@ -242,8 +249,9 @@ def _gather(ctx: ServerContext, first: QueryRun, plan: dict[int, list[str]], sql
     if first.limit is not None:
         rows = rows[:first.limit]
         row_hosts = row_hosts[:first.limit]
+    token = None if first.consistency_token is None else merged(tokens)
     return dataclasses.replace(first, rows=rows, convert=list, source_hosts=served,
-                               row_hosts=row_hosts if debug else None)
+                               row_hosts=row_hosts if debug else None, consistency_token=token)
 
 
 def _forward_timeout(ctx: ServerContext, props: dict[str, Any]) -> float:
@@ -271,11 +279,17 @@ def _connection(url: str, timeout_s: float) -> http.client.HTTPConnection:
 
 
 def forward(url: str, sql: str, props: dict[str, Any], variables: dict[str, Any], partitions: set[int],
-            timeout_s: float = 20.0) -> list[list[Any]]:
-    """Ask ``url`` for the rows of ``partitions`` (ksqlDB's internal /query request); the rows' columns."""
+            timeout_s: float = 20.0, tokens: list[str | None] | None = None) -> list[list[Any]]:
+    """Ask ``url`` for the rows of ``partitions`` (ksqlDB's internal /query request); the rows' columns.
+    The request's consistency vector goes along (the host checks its stores against it) and the host's
+    token, if it answers with one, is appended to ``tokens``."""
+    internal: dict[str, Any] = {SKIP_FORWARDING: True, INTERNAL_REQUEST: True,
+                                PULL_PARTITIONS: ",".join(str(p) for p in sorted(partitions))}
+    vector = consistency.requested.get()
+    if vector:
+        internal[consistency.REQUEST_VECTOR] = vector
     body = orjson.dumps({"ksql": sql, "streamsProperties": props, "sessionVariables": variables,
-                         "requestProperties": {SKIP_FORWARDING: True, INTERNAL_REQUEST: True,
-                                               PULL_PARTITIONS: ",".join(str(p) for p in sorted(partitions))}})
+                         "requestProperties": internal})
     headers = {"Content-Type": "application/json", "Accept": "application/vnd.ksql.v1+json"}
     for attempt in (0, 1):  # a kept-alive connection the server closed meanwhile is opened again once
         conn = _connection(url, timeout_s)
@@ -301,6 +315,9 @@ def forward(url: str, sql: str, props: dict[str, Any], variables: dict[str, Any]
     for item in orjson.loads(raw):
         if "row" in item:
             rows.append(item["row"]["columns"])
+        elif "consistencyToken" in item and tokens is not None:
+            token = item["consistencyToken"]
+            tokens.append(token.get("consistencyToken") if isinstance(token, dict) else token)
         elif "errorMessage" in item:
             message = item["errorMessage"].get("message", "error") if isinstance(item["errorMessage"], dict) else \
                 str(item["errorMessage"])

@@ -39,6 +39,11 @@ class ConsistencyError(KsqlError):
     """A token that cannot be read, or a store not yet as far as the token says."""
 
 
+class NotUpToBound(ConsistencyError):
+    """A store partition read is behind the request's bound (ksqlDB's ``NotUpToBoundException``, thrown by
+    ``KsMaterializedTableIQv2`` when the physical plan reads the store: a failure of the host that ran it)."""
+
+
 @dataclass
 class OffsetVector:
     """topic -> partition -> offset of the last record processed."""
@@ -101,6 +106,17 @@ def _java_order(keys: list[Any], hash_of: Any) -> list[Any]:
     return sorted(keys, key=bin_of)
 
 
+def merged(tokens: Iterable[str | None]) -> str:
+    """The tokens of the parts of one answer (the hosts that served its partitions) as one token: each
+    component the largest offset any part saw (ksqlDB's HARouting merges each forwarded response's token
+    into the query's vector)."""
+    vector = OffsetVector()
+    for token in tokens:
+        if token:
+            vector.merge(OffsetVector.deserialize(token))
+    return vector.serialize()
+
+
 def enabled(engine: Any) -> bool:
     """The switch, with the session's and request's overrides (a request turns tokens on for itself)."""
     return str(engine.prop(ENABLED, "false")).strip().lower() == "true"
@@ -128,7 +144,7 @@ def check_bound(position: dict[int, OffsetVector], bound: OffsetVector) -> None:
     """Refuse a read of store partitions (``position``: each one's vector) behind ``bound``."""
     for partition, pos in sorted(position.items()):
         if not permits(pos, bound, partition):
-            raise ConsistencyError(
+            raise NotUpToBound(
                 "Failed to get value from materialized table: NOT_UP_TO_BOUND: For store partition "
                 f"{partition}, the current position {pos.text()} is not yet up to the bound "
                 f"PositionBound{{position={bound.text()}}}")

@@ -217,7 +217,6 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     except PullPlanError as e:
         e.set_message(f"{e.message}\nStatement: {stmt.text}")
         raise
-    token = consistency_token(engine, src, scan) if consistency.enabled(engine) else None
     if scan.access is PullAccess.TABLE_SCAN and src.windowed is not None and src.windowed.type == "SESSION":
         # a session store is read key by key: ksqlDB's KsMaterializedSessionTable answers a scan (no WHERE, a
         # WHERE on value columns or on window bounds only, a key range, a disjunct without the key) with
@@ -225,6 +224,12 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
         # after every planning check, table scans enabled. Key lookups, with or without WINDOWSTART/WINDOWEND
         # bounds, are served.
         raise PullExecutionError("Table scan unsupported on session tables", result_of(plan, src, []))
+    try:
+        token = consistency_token(engine, src, scan) if consistency.enabled(engine) else None
+    except consistency.NotUpToBound as e:
+        # the store's read fails (KsMaterializedTableIQv2's NOT_UP_TO_BOUND) when the physical plan runs - for
+        # HARouting a failure of the host, as any other error of the run (from memory of HARouting)
+        raise PullExecutionError(e.message, result_of(plan, src, [])) from e
     candidates: Any = mat.scan() if scan.access is PullAccess.TABLE_SCAN else fetch(mat, scan.lookup, src)
     candidates = stored_view(engine, src, candidates)
     rows = evaluate_rows(engine, compile_rows(plan, where_of(plan)), candidates, q.limit)
@@ -240,12 +245,14 @@ def consistency_token(engine: Engine, src: Source, scan: Any) -> str:
     store partitions behind the vector the request brought: a key lookup reads the key's partition, a scan
     (or a key whose partition cannot be computed) every partition."""
     from ksqlpy.engine.materialized import materializing_query
+    from ksqlpy.engine.pull_partitions import current as current_restriction
     from ksqlpy.engine.pull_partitions import key_partition
 
     bound = consistency.requested_vector()
     query = materializing_query(engine, src)
-    if query is None:
-        return bound.serialize()
+    mode = current_restriction()
+    if query is None or mode is not None and mode[1] is not None:
+        return bound.serialize()  # a cluster's probe reads nothing (pull_partitions.py): no store to bound
     n = consistency.store_partition_count(query)
     partitions: set[int] = set()
     if scan.access is PullAccess.TABLE_SCAN:
@@ -254,6 +261,8 @@ def consistency_token(engine: Engine, src: Source, scan: Any) -> str:
         for key, _, _ in scan.lookup:
             p = key_partition(query.materialization, key, n)
             partitions |= set(range(n)) if p is None else {p}
+    if mode is not None:  # a cluster's host reads the partitions routed to it alone
+        partitions &= set(mode[0] or ())
     positions = consistency.store_positions(engine, query, partitions, committed=getattr(_unlocked, "on", False))
     consistency.check_bound(positions, bound)
     for pos in positions.values():

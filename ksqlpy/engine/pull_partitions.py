@@ -51,6 +51,11 @@ def restricted() -> bool:
     return getattr(_state, "mode", None) is not None
 
 
+def current() -> tuple[frozenset[int] | None, Probe | None] | None:
+    """This thread's restriction: (the partitions read, the probe), or None (every partition is read)."""
+    return getattr(_state, "mode", None)
+
+
 def restrict(query: Any, mat: Materialization) -> Materialization:
     """The materialization as this thread's pull queries may read it."""
     mode = getattr(_state, "mode", None)

@@ -5,6 +5,7 @@ refusal when every candidate failed, and the ``sourceHost`` of each row for a de
 
 from __future__ import annotations
 
+import dataclasses
 import threading
 import time
 from types import SimpleNamespace
@@ -13,6 +14,7 @@ from typing import Any
 import orjson
 import pytest
 
+from ksqlpy.engine import consistency
 from ksqlpy.server import routing
 from ksqlpy.server.membership import HostView, Membership
 from ksqlpy.server.ownership import QueryPlacement
@@ -97,7 +99,8 @@ def test_failed_hosts_give_way_and_then_the_query_is_exhausted(monkeypatch: pyte
     ctx = _ctx({ME: ([0], [], {}, True), B: ([1], [], {}, True), C: ([], [1], {}, True)})
     asked: list[str] = []
 
-    def forward(url: str, sql: str, props: Any, variables: Any, parts: set[int], timeout_s: float) -> list[Any]:
+    def forward(url: str, sql: str, props: Any, variables: Any, parts: set[int], timeout_s: float,
+                tokens: Any = None) -> list[Any]:
         asked.append(url)
         if url == B:
             raise routing.ForwardError("connection refused")
@@ -137,3 +140,67 @@ def test_a_debug_requests_rows_carry_their_source_host() -> None:
     run.row_hosts = None  # not a debug request: rows as ever
     assert orjson.loads(b"".join(pull_chunks(run, StreamedRowWriter(run.query_id, run.columns))))[1] == \
         {"row": {"columns": ["k0", 2]}}
+
+
+def _vector(offsets: dict[str, dict[int, int]]) -> str:
+    return consistency.OffsetVector(offsets).serialize()
+
+
+def test_a_consistency_token_merges_the_parts_every_host_served(monkeypatch: pytest.MonkeyPatch) -> None:
+    ctx = _ctx({ME: ([0], [], {}, True), B: ([1], [], {}, True)})
+
+    def forward(url: str, sql: str, props: Any, variables: Any, parts: set[int], timeout_s: float,
+                tokens: list[Any]) -> list[Any]:
+        tokens.append(_vector({"in": {1: 7}}))  # what host B read of partition 1
+        return [["k1", 4]]
+
+    monkeypatch.setattr(routing, "forward", forward)
+    local = lambda props: QueryRun(PULL_TABLE, "query_1", rows=[("k0", 2)],  # noqa: E731
+                                   consistency_token=_vector({"in": {0: 3}}))
+    first = dataclasses.replace(_first(), consistency_token=_vector({"other": {5: 1}}))  # the request's bound
+    run = routing._gather(ctx, first, {0: [ME], 1: [B]}, "SELECT * FROM T;", {}, {}, local)
+    assert consistency.OffsetVector.deserialize(run.consistency_token).offsets == {
+        "other": {5: 1}, "in": {0: 3, 1: 7}}
+    # without tokens (the switch off) the answer has none
+    run = routing._gather(ctx, _first(), {0: [ME], 1: [B]}, "SELECT * FROM T;", {}, {},
+                          lambda props: QueryRun(PULL_TABLE, "query_1", rows=[("k0", 2)]))
+    assert run.consistency_token is None
+
+
+class _Conn:
+    """An HTTP connection that records the request and answers with ``body``."""
+
+    def __init__(self, body: list[Any]) -> None:
+        self.body, self.sent, self.timeout = body, None, 1.0
+
+    def request(self, method: str, path: str, body: bytes, headers: dict[str, str]) -> None:
+        self.sent = orjson.loads(body)
+
+    def getresponse(self) -> Any:
+        return SimpleNamespace(status=200, read=lambda: orjson.dumps(self.body))
+
+
+def test_a_forwarded_pull_query_carries_the_requests_vector_and_brings_back_its_token(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    token = _vector({"in": {1: 9}})
+    conn = _Conn([{"header": {"queryId": "q", "schema": "`K` STRING KEY"}}, {"row": {"columns": ["k1"]}},
+                  {"consistencyToken": {"consistencyToken": token}}])
+    monkeypatch.setattr(routing, "_connection", lambda url, timeout_s: conn)
+    bound = _vector({"in": {1: 2}})
+    tokens: list[Any] = []
+    ctx_token = consistency.requested.set(bound)
+    try:
+        assert routing.forward(B, "SELECT * FROM T;", {}, {}, {1}, tokens=tokens) == [["k1"]]
+    finally:
+        consistency.requested.reset(ctx_token)
+    assert conn.sent["requestProperties"][consistency.REQUEST_VECTOR] == bound
+    assert conn.sent["requestProperties"][routing.PULL_PARTITIONS] == "1"
+    assert tokens == [token]
+    # a request without a vector forwards none
+    routing.forward(B, "SELECT * FROM T;", {}, {}, {1}, tokens=[])
+    assert consistency.REQUEST_VECTOR not in conn.sent["requestProperties"]
+    # a host whose store is behind the bound answers with the error element: a failed host, the next is asked
+    conn.body = [{"header": {"queryId": "q", "schema": "`K` STRING KEY"}},
+                 {"errorMessage": {"@type": "generic_error", "error_code": 50000, "message": "Exhausted"}}]
+    with pytest.raises(routing.ForwardError):
+        routing.forward(B, "SELECT * FROM T;", {}, {}, {1}, tokens=[])

@@ -4,10 +4,14 @@ from __future__ import annotations
 
 import base64
 import json
+from pathlib import Path
 
 import pytest
 
-from ksqlpy.engine.consistency import ConsistencyError, OffsetVector, check_bound, permits
+from ksqlpy.engine.consistency import ConsistencyError, OffsetVector, check_bound, permits, requested
+from ksqlpy.engine.engine import Engine
+from ksqlpy.engine.pull import PullExecutionError
+from ksqlpy.engine.pull_partitions import Probe, reading
 
 
 def _decoded(token: str) -> str:
@@ -62,3 +66,39 @@ def test_the_refusal_names_partition_position_and_bound() -> None:
         "Failed to get value from materialized table: NOT_UP_TO_BOUND: For store partition 0, the current "
         "position Position{position={t={0=1}}} is not yet up to the bound "
         "PositionBound{position=Position{position={t={0=4}}}}")
+
+
+def test_a_bound_the_store_has_not_reached_fails_the_run_and_a_cluster_host_checks_its_own_partitions(
+        tmp_path: Path) -> None:
+    """The bound is checked where the store is read: a run behind it fails as the plan runs (PullExecutionError,
+    with the columns for the header); a cluster's host checks only the partitions routed to it, and the probe
+    that finds the partitions reads no store, so checks none."""
+    e = Engine(str(tmp_path / "e"), {})
+    try:
+        e.execute("CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=2);"
+                  "CREATE TABLE T AS SELECT ID, COUNT(*) AS C FROM S GROUP BY ID;"
+                  "INSERT INTO S (ID, V) VALUES (1, 1); INSERT INTO S (ID, V) VALUES (2, 1);")
+        e.drain()
+        props = {"ksql.query.pull.consistency.token.enabled": "true"}
+        behind_on_1 = OffsetVector({"s": {1: 9}}).serialize()  # key 2 lives on partition 1, key 1 on 0
+        token = requested.set(behind_on_1)
+        try:
+            with pytest.raises(PullExecutionError) as err:
+                e.execute("SELECT * FROM T;", props)
+            assert err.value.message.startswith("Failed to get value from materialized table: NOT_UP_TO_BOUND: "
+                                                "For store partition 1,")
+            assert [c[0] for c in err.value.data["columns"]] == ["ID", "C"]
+            assert e.execute("SELECT * FROM T WHERE ID = 1;", props)[-1].data["rows"] == [(1, 1)]
+            with reading(frozenset({0})):  # this host reads partition 0 alone: its bound is reached
+                got = e.execute("SELECT * FROM T;", props)[-1].data
+            assert got["rows"] == [(1, 1)]
+            assert OffsetVector.deserialize(got["consistencyToken"]).offsets == {"s": {0: 0, 1: 9}}
+            with reading(frozenset({1})), pytest.raises(PullExecutionError):
+                e.execute("SELECT * FROM T;", props)
+            with reading(None, Probe()):  # the probe: no store read, no check; the request's vector as it came
+                got = e.execute("SELECT * FROM T;", props)[-1].data
+            assert got["rows"] == [] and got["consistencyToken"] == behind_on_1
+        finally:
+            requested.reset(token)
+    finally:
+        e.close()

@@ -101,19 +101,44 @@ def test_a_token_the_store_has_reached_is_served_and_merged(c: httpx.Client) -> 
     assert got == {"version": 0, "offsetVector": {"other": {"5": 7}, "cons_s": {"1": 0}}}
 
 
-def test_a_store_behind_the_token_refuses_the_read(c: httpx.Client) -> None:
-    r = _stream(c, "SELECT * FROM T WHERE ID = 1;", token=_token({"cons_s": {"0": 5}}))
-    assert r.status_code == 400
-    assert r.json()["message"] == (
-        "Failed to get value from materialized table: NOT_UP_TO_BOUND: For store partition 0, the current "
-        "position Position{position={cons_s={0=1}}} is not yet up to the bound "
-        "PositionBound{position=Position{position={cons_s={0=5}}}}")
+def _exhausted(sql: str) -> dict[str, Any]:
+    return {"@type": "generic_error", "error_code": 50000,
+            "message": f"Unable to execute pull query: {sql}. Exhausted standby hosts to try."}
+
+
+@pytest.mark.parametrize("accept", ["application/vnd.ksqlapi.delimited.v1", "application/json"])
+def test_a_store_behind_the_token_fails_the_run_after_the_header(c: httpx.Client, accept: str) -> None:
+    # the store's read fails (NOT_UP_TO_BOUND) when the plan runs, after the header: for HARouting a failure
+    # of the only host, so the query ends with its 'Exhausted standby hosts' error element (no rows, no token)
+    sql = "SELECT * FROM T WHERE ID = 1;"
+    r = _stream(c, sql, token=_token({"cons_s": {"0": 5}}), accept=accept)
+    assert r.status_code == 200, r.text
+    elements = _lines(r) if accept.endswith("delimited.v1") else r.json()
+    assert len(elements) == 2 and elements[0]["columnNames"] == ["ID", "C"]
+    assert elements[1] == _exhausted(sql)
     # a bound on the other partition does not hold back a lookup of this one
-    ok = _stream(c, "SELECT * FROM T WHERE ID = 1;", token=_token({"cons_s": {"1": 5}}))
+    ok = _stream(c, sql, token=_token({"cons_s": {"1": 5}}))
     assert _lines(ok)[1] == [1, 2]
     # a topic the store never took in, bounded on the partition read: behind (Kafka Streams' rule)
-    r = _stream(c, "SELECT * FROM T WHERE ID = 1;", token=_token({"other": {"0": 0}}))
-    assert r.status_code == 400 and "NOT_UP_TO_BOUND" in r.json()["message"]
+    r = _stream(c, sql, token=_token({"other": {"0": 0}}), accept=accept)
+    elements = _lines(r) if accept.endswith("delimited.v1") else r.json()
+    assert elements[1:] == [_exhausted(sql)]
+
+
+def test_a_scan_fails_when_any_partition_is_behind_on_every_endpoint(c: httpx.Client) -> None:
+    sql = "SELECT * FROM T;"
+    behind = _token({"cons_s": {"0": 1, "1": 3}})  # partition 0 is as far, partition 1 is not
+    body = {"ksql": sql, "streamsProperties": ON, "requestProperties": {VECTOR: behind}}
+    for accept in ("application/vnd.ksql.v1+json", "application/json"):
+        r = c.post("/query", json=body, headers={"Accept": accept})
+        assert r.status_code == 200, r.text
+        elements = r.json()  # still one JSON array: the header, then the error element
+        assert [list(e) for e in elements] == [["header"], ["errorMessage"]]
+        assert elements[1]["errorMessage"] == _exhausted(sql)
+    r = _stream(c, sql, token=behind, accept="application/vnd.ksql.v1+json")
+    assert r.status_code == 200 and r.json()[-1] == {"errorMessage": _exhausted(sql)}
+    # the same bound without partition 1 is reached: every row and the merged token
+    assert _lines(_stream(c, sql, token=_token({"cons_s": {"0": 1}})))[-1] == {"consistencyToken": SCAN}
 
 
 def test_a_token_that_cannot_be_read_is_refused(c: httpx.Client) -> None:
