@@ -209,14 +209,16 @@ def prepared_run(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
 
 def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
                 *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], Any] | None = None,
-                ) -> QueryRun:
+                exclude_tombstones: bool = False) -> QueryRun:
     """Parse, check and start the request's SELECT or PRINT. ``check(statement, overrides)`` runs once
     the statement is known and before anything starts (the route may refuse it). In a cluster a table's
-    pull query is answered by the servers holding its partitions (``routing.py``)."""
+    pull query is answered by the servers holding its partitions (``routing.py``). ``exclude_tombstones``:
+    the endpoint's rows have no tombstone form (the WebSocket), so a push query leaves a table's deletes out."""
     from ksqlpy.server.routing import routed_start
 
     def local(props: dict[str, Any]) -> QueryRun:
-        return _start_local(ctx, sql, props, variables, resource=resource, check=check)
+        return _start_local(ctx, sql, props, variables, resource=resource, check=check,
+                            exclude_tombstones=exclude_tombstones)
 
     try:
         return routed_start(ctx, sql, properties, variables, local)
@@ -228,7 +230,7 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
 
 def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
                  *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], Any] | None = None,
-                 ) -> QueryRun:
+                 exclude_tombstones: bool = False) -> QueryRun:
     props = check_overrides(properties, ctx.denied)
     engine = ctx.engine
     if not props and not variables:
@@ -258,10 +260,11 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
                     if _scalable(ctx, stmt, tq, props):
                         _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
                         _skip_null_keys(engine, tq)
-                    elif media in (DELIMITED, JSON):
+                    elif media in (DELIMITED, JSON) or exclude_tombstones:
                         # formats without a tombstone row: a table's deletes are left out before the LIMIT
-                        # counts rows, as ksqlDB's QueryStreamEndpoint builds the transient query with
-                        # excludeTombstones (its queue never sees them; from memory)
+                        # counts rows, as ksqlDB's QueryStreamEndpoint - and the WebSocket's
+                        # PushQueryPublisher - build the transient query with excludeTombstones (its queue
+                        # never sees them; from memory)
                         tq.keep_deletes = False
             except BaseException:
                 ctx.push_slots.give_back()  # it never started

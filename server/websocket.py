@@ -1,8 +1,9 @@
 """GET /ws/query: a query over a WebSocket (reference §1.8).
 
 The request travels URL-encoded in the ``request`` parameter. Frames: the columns as FieldInfo, then one
-``{"row":{"columns":[...]}}`` per row, with ``"tombstone":true`` for a delete of a table result (PRINT: one
-JSON string per line). Every failure after the handshake is a close frame, as ksqlDB's WSQueryEndpoint
+``{"row":{"columns":[...]}}`` per row (PRINT: one JSON string per line). A push query over a table leaves
+the table's deletes out, as ksqlDB's PushQueryPublisher builds its transient query with excludeTombstones
+(its rows are ``StreamedRow.pushRow`` of a value, which a delete lacks): LIMIT counts the rows shown. Every failure after the handshake is a close frame, as ksqlDB's WSQueryEndpoint
 closes it (code, reason):
 
 * an invalid ``version`` -> 1003 ``Received invalid api version: <v>``;
@@ -27,12 +28,9 @@ envelope, as for every other endpoint (gate.py, auth.py).
 
 from __future__ import annotations
 
-from typing import Any
-
 import anyio
 from fastapi import WebSocket, WebSocketDisconnect
 
-from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.server import queries as Q
 from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.entities import schema_info
@@ -114,7 +112,10 @@ def _start(ctx: ServerContext, req: KsqlRequest) -> Q.QueryRun:
                        f"Statement type `{java_class(stmt)}' not supported for this resource")
     try:
         sql = req.ksql if len(stmts) == 1 else stmt.text  # statements after the first are not run
-        return Q.start_query(ctx, sql, req.streamsProperties, req.sessionVariables, resource=True)
+        # ksqlDB's PushQueryPublisher runs the push query with excludeTombstones (its rows are
+        # StreamedRow.pushRow of the value; from memory): a table's deletes are left out before LIMIT counts
+        return Q.start_query(ctx, sql, req.streamsProperties, req.sessionVariables, resource=True,
+                             exclude_tombstones=True)
     except ServerError as e:
         raise _Refusal(INVALID_MESSAGE_TYPE, e.message) from e
 
@@ -146,11 +147,8 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
             fields = [{"name": n, "schema": schema_info(t)} for n, t, _ in run.columns]
             await ws.send_text(dumps(fields).decode())
             if run.kind == Q.PUSH:
-                async for row in rows_of(run.tq, stop):
-                    body: dict[str, Any] = {"columns": run.convert(row)}
-                    if isinstance(row, TombstoneRow):  # a delete of a table result, as ksqlDB's StreamedRow
-                        body["tombstone"] = True
-                    await ws.send_text(dumps({"row": body}).decode())
+                async for row in rows_of(run.tq, stop):  # a table's deletes never come (see _start)
+                    await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())
             else:
                 for row in run.rows:
                     await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())

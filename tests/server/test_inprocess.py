@@ -190,15 +190,26 @@ def test_a_join_is_never_a_scalable_push_query(app_client: TestClient) -> None:
     assert [e["row"]["columns"] for e in body if "row" in e] == [[None, 1, None], [2, 2, None]]
 
 
-def test_websocket_push_query_on_a_table_marks_deletes(app_client: TestClient) -> None:
+def test_websocket_push_query_on_a_table_leaves_deletes_out(app_client: TestClient) -> None:
+    """ksqlDB's WebSocket push query runs with excludeTombstones: a table's delete sends no frame, and LIMIT
+    counts the rows sent (a WHERE's row that stops matching is a delete of the result too)."""
     app_client.post("/ksql", json={"ksql": "CREATE TABLE WT (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='wt', "
                                            "partitions=1, value_format='JSON'); INSERT INTO WT (ID, V) VALUES (1, 'a');"})
     from ksqlpy.log.base import ProducerRecord
 
-    # a tombstone for key 1 (a KAFKA INT key), straight onto the table's topic
+    # a tombstone for key 1 (a KAFKA INT key), straight onto the table's topic, then two more rows
     app_client.app.state.ctx.engine.log.produce(ProducerRecord("wt", (1).to_bytes(4, "big"), None, None, None, 0))
+    app_client.post("/ksql", json={"ksql": "INSERT INTO WT (ID, V) VALUES (2, 'b'); INSERT INTO WT (ID, V) VALUES "
+                                           "(3, 'x'); INSERT INTO WT (ID, V) VALUES (3, 'c');"})
     with app_client.websocket_connect(ws_url("SELECT * FROM WT EMIT CHANGES LIMIT 2;",
                                              **{"auto.offset.reset": "earliest"})) as ws:
         ws.receive_text()
         assert json.loads(ws.receive_text()) == {"row": {"columns": [1, "a"]}}
-        assert json.loads(ws.receive_text()) == {"row": {"columns": [1, None], "tombstone": True}}
+        assert json.loads(ws.receive_text()) == {"row": {"columns": [2, "b"]}}
+        assert json.loads(ws.receive_text()) == {"error": "done"}
+    with app_client.websocket_connect(ws_url("SELECT * FROM WT WHERE V <> 'x' EMIT CHANGES LIMIT 3;",
+                                             **{"auto.offset.reset": "earliest"})) as ws:
+        ws.receive_text()
+        rows = [json.loads(ws.receive_text()) for _ in range(3)]
+        assert rows == [{"row": {"columns": [1, "a"]}}, {"row": {"columns": [2, "b"]}},
+                        {"row": {"columns": [3, "c"]}}]
