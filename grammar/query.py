@@ -118,14 +118,20 @@ def _refuse_select_list_end(p: ExpressionParser) -> NoReturn:
 
 def parse_limit(p: ExpressionParser) -> int:
     """``LIMIT n``: a number that is not an integer is rejected with ksqlDB's message."""
+    return parse_integer_number(p, "LIMIT", "an integer limit")
+
+
+def parse_integer_number(p: ExpressionParser, command: str, expected: str) -> int:
+    """The ``number`` of a clause that wants an integer (LIMIT, PRINT's INTERVAL): the grammar takes any
+    number, then ksqlDB's ParserUtil.processIntegerNumber refuses one that is not an integer literal."""
     index = 1 if p._curr.token_type == TokenType.DASH else 0
     token = p._tokens[p._index + index] if p._index + index < p._tokens_size else None
     if token is not None and token.token_type == TokenType.NUMBER and not token.text.isdigit():
         # ksqlDB's AST builder words this one without a position (the error still carries it)
         line, col = p.line_col(token)
-        raise KsqlParseError("Value must be integer for command: LIMIT", line, col, token.text, prepared=True,
-                             silent=True)
-    return p.parse_integer("an integer limit")
+        raise KsqlParseError(f"Value must be integer for command: {command}", line, col, token.text,
+                             prepared=True, silent=True)
+    return p.parse_integer(expected)
 
 
 def _parse_select_item(p: ExpressionParser) -> SelectItem:

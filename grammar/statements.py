@@ -20,7 +20,7 @@ from . import ast
 from . import follow as F
 from .errors import SYNTAX_ERROR, syntax_detail, unknown_statement
 from .insert_values import prepare_insert_values
-from .query import parse_limit, parse_query
+from .query import parse_integer_number, parse_limit, parse_query
 from .types import expected_after_type, parse_type
 from .with_clause import PropertyScope, prepare_properties
 
@@ -501,7 +501,7 @@ def _print(p: KsqlParser) -> ast.PrintTopic:
         stmt.from_beginning = True
     if p.word() in ("INTERVAL", "SAMPLE"):
         p._advance()
-        stmt.interval = p.parse_integer("an interval")
+        stmt.interval = parse_integer_number(p, "INTERVAL", "an interval")
     if p.match_word("LIMIT"):
         stmt.limit = parse_limit(p)
         return ends(p, stmt)

@@ -164,3 +164,42 @@ def test_print_over_rest_query_reads_protobuf_and_windowed_keys(tmp_path) -> Non
                              "Value format: PROTOBUF or KAFKA_BIGINT or KAFKA_DOUBLE"]
         assert lines[2] == ("rowtime: 2023/11/14 22:13:20.000 Z, key: [ID: 1000@1699999980000/Infinity], value: C: 1, "
                             "partition: 0")
+
+
+def test_print_clauses_want_integers_and_interval_prints_every_nth_record(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """PRINT's ``INTERVAL``/``SAMPLE`` and ``LIMIT`` take the grammar's ``number``; one that is not an integer
+    literal is refused naming its clause (ksqlDB's ParserUtil.processIntegerNumber: 'Value must be integer for
+    command: INTERVAL'); INTERVAL n prints the 1st, (n+1)th... record, LIMIT counts the records printed."""
+    pytest.importorskip("fastapi")
+    import time
+    import warnings
+
+    warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+    from starlette.testclient import TestClient
+
+    from ksqlpy.server.app import create_app
+    from ksqlpy.server.config import build_config
+
+    config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
+    with TestClient(create_app(config)) as c:
+        end = time.monotonic() + 30
+        while c.get("/info").status_code != 200 and time.monotonic() < end:
+            time.sleep(0.05)
+        r = c.post("/ksql", json={"ksql": "CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='s', "
+                                          "format='JSON', partitions=1); " + " ".join(
+                                              f"INSERT INTO S (K, V, ROWTIME) VALUES ('key{i}', {i}, 0);"
+                                              for i in range(5))})
+        assert r.status_code == 200, r.text
+        for sql, clause in (("PRINT 's' FROM BEGINNING INTERVAL 1.5 LIMIT 2;", "INTERVAL"),
+                            ("PRINT 's' SAMPLE 2.0;", "INTERVAL"), ("PRINT s INTERVAL 1E3 LIMIT 1;", "INTERVAL"),
+                            ("PRINT 's' FROM BEGINNING LIMIT 1.5;", "LIMIT"),
+                            ("PRINT 's' INTERVAL 2 LIMIT -0.5;", "LIMIT")):
+            r = c.post("/query", json={"ksql": sql})
+            assert r.status_code == 400, (sql, r.text)
+            assert r.json()["message"] == f"Failed to prepare statement: Value must be integer for command: {clause}"
+        for sql, keys in (("PRINT 's' FROM BEGINNING INTERVAL 2 LIMIT 3;", ["k0", "k2", "k4"]),
+                          ("PRINT 's' FROM BEGINNING SAMPLE 3 LIMIT 2;", ["k0", "k3"]),
+                          ("PRINT 's' FROM BEGINNING LIMIT 2;", ["k0", "k1"])):
+            lines = c.post("/query", json={"ksql": sql}).text.splitlines()
+            assert lines[:2] == ["Key format: JSON or KAFKA_STRING", "Value format: JSON or KAFKA_STRING"], sql
+            assert [line.split("key: ")[1].split(",")[0] for line in lines[2:]] == [f'"key{k[1:]}"' for k in keys], sql
