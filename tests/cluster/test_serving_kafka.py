@@ -173,3 +173,49 @@ def test_pull_rows_name_their_host_and_a_lag_bound_no_host_meets_is_refused(
             assert re.fullmatch(rf"Unable to execute pull query\. \[Partition {part} failed to find valid host\. "
                                 rf"Hosts scanned: \[{re.escape(owners[part])} \(Host excluded because lag \d+ "
                                 r"exceeds maximum allowed lag -1\.\)\]\]", err["message"]), err["message"]
+
+
+@pytest.mark.slow
+def test_consistency_tokens_span_every_host_and_a_bound_travels_with_the_forwarded_query(
+        served: tuple[list[Any], str, str, str], bootstrap: str) -> None:
+    """A scan through any server answers with one token covering every partition (each host's part merged);
+    a request's vector goes with the query to the partition's owner, whose store behind it fails the run:
+    200, the header, then ksqlDB's 'Exhausted standby hosts' element (no standbys here)."""
+    from ksqlpy.engine.consistency import OffsetVector
+
+    servers, topic, _, table = served
+    if topic not in WRITTEN:
+        produce(bootstrap, topic, FIRST + LATER)
+        WRITTEN.add(topic)
+    counts = [0] * PARTITIONS
+    for k in KEY_NAMES:
+        counts[partition_for_key(k.encode(), PARTITIONS)] += 2  # both writes
+    want = {topic: {p: n - 1 for p, n in enumerate(counts) if n}}
+    on = {"ksql.query.pull.consistency.token.enabled": True}
+    accept = {"Accept": "application/vnd.ksql.v1+json"}
+
+    def query(cl: httpx.Client, sql: str, vector: str | None = None) -> list[dict[str, Any]]:
+        body: dict[str, Any] = {"ksql": sql, "streamsProperties": on}
+        if vector is not None:
+            body["requestProperties"] = {"request.ksql.query.pull.consistency.offset.vector": vector}
+        r = cl.post("/query", json=body, headers=accept)
+        assert r.status_code == 200, r.text
+        return orjson.loads(r.content)  # type: ignore[no-any-return]
+
+    def token_of(elements: list[dict[str, Any]]) -> dict[str, dict[int, int]]:
+        return OffsetVector.deserialize(elements[-1]["consistencyToken"]["consistencyToken"]).offsets
+
+    part = partition_for_key(b"k1", PARTITIONS)
+    other = next(k for k in KEY_NAMES if partition_for_key(k.encode(), PARTITIONS) != part)
+    behind = OffsetVector({topic: {part: 10**9}}).serialize()
+    for s in servers:
+        with httpx.Client(base_url=s.url, timeout=30) as cl:
+            wait_until(lambda cl=cl: token_of(query(cl, f"SELECT K, S FROM {table};")) == want, 90,
+                       f"a scan's token through {s.url} to name every partition's last offset", every_s=0.5)
+            elements = query(cl, f"SELECT K, S FROM {table} WHERE K='k1';", behind)
+            assert [list(e) for e in elements] == [["header"], ["errorMessage"]], elements
+            assert elements[1]["errorMessage"]["message"].endswith("Exhausted standby hosts to try.")
+            elements = query(cl, f"SELECT K, S FROM {table} WHERE K='{other}';", behind)
+            assert elements[1] == {"row": {"columns": [other, SUMS[other]]}}
+            got = token_of(elements)
+            assert got[topic][part] == 10**9 and len(got[topic]) == 2  # the bound, merged with the part read
