@@ -153,8 +153,8 @@ _WHOLE_BODY_ROWS = 1000
 def _query_response(ctx: ServerContext, run: Q.QueryRun, route: R.Route, path: R.Path) -> Response:
     if run.kind == Q.PRINT:
         async def text() -> AsyncIterator[bytes]:
-            async for line in run.printer.lines(lambda: ctx.state != READY):
-                yield line.encode() + b"\n"
+            async for line in run.printer.lines(lambda: ctx.state != READY, idle_s=Q.KEEPALIVE_S):
+                yield line.encode() + b"\n"  # an empty line: no record for a while (the keepalive)
 
         return StreamingBody(text(), route.content_type, on_close=Q.closer(ctx, run))
     if route.media == PROTOBUF:

@@ -34,6 +34,7 @@ import datetime as dt
 import io
 import json
 import struct
+import time
 from collections.abc import AsyncIterator, Callable, Iterable, Sequence
 from typing import Any
 
@@ -483,15 +484,25 @@ class TopicPrinter:
     def close(self) -> None:
         self.closed = True
 
-    async def lines(self, stop: Callable[[], bool] = lambda: False) -> AsyncIterator[str]:
+    async def lines(self, stop: Callable[[], bool] = lambda: False, idle_s: float | None = None
+                    ) -> AsyncIterator[str]:
+        """The PRINT's lines. ``idle_s``: after that long without a record, an empty line - ksqlDB's
+        TopicStreamWriter writes a newline for a poll (of its disconnect-check interval, 1 s) that brought
+        no record, which is how it finds a client gone (from memory); the CLI reads it as 'waiting'. The
+        WebSocket's PrintPublisher sends no such frame (``None``)."""
         session = PrintSession(self.registry, self.interval, self.limit)
         delay = 0.01
+        quiet_since = time.monotonic()
         while not self.closed and not stop() and not session.done:
             records = poll(self.log, self.topic, self.positions)
             for line in session.lines(records):
                 yield line
             if not records:
+                if idle_s is not None and time.monotonic() - quiet_since >= idle_s:
+                    quiet_since = time.monotonic()
+                    yield ""
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 0.1)
             else:
+                quiet_since = time.monotonic()
                 delay = 0.01

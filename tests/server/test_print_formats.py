@@ -203,3 +203,40 @@ def test_print_clauses_want_integers_and_interval_prints_every_nth_record(tmp_pa
             lines = c.post("/query", json={"ksql": sql}).text.splitlines()
             assert lines[:2] == ["Key format: JSON or KAFKA_STRING", "Value format: JSON or KAFKA_STRING"], sql
             assert [line.split("key: ")[1].split(",")[0] for line in lines[2:]] == [f'"key{k[1:]}"' for k in keys], sql
+
+
+def test_an_idle_print_over_http_writes_a_newline_each_second_and_the_websocket_does_not(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """ksqlDB's TopicStreamWriter writes a newline for each poll (1 s) that brought no record; a record ends
+    the quiet. PRINT over /ws/query sends text frames of records only."""
+    import asyncio
+
+    from ksqlpy.engine.engine import Engine
+    from ksqlpy.grammar import parse_one
+    from ksqlpy.server.printing import TopicPrinter
+
+    engine = Engine(str(tmp_path / "e"), {})
+    try:
+        engine.execute("CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='s', format='JSON', partitions=1);")
+
+        async def collect(idle_s: float | None) -> list[str]:
+            printer = TopicPrinter.open(engine, parse_one("PRINT 's' LIMIT 1;"))
+            out: list[str] = []
+
+            async def read() -> None:
+                async for line in printer.lines(idle_s=idle_s):
+                    out.append(line)
+
+            task = asyncio.ensure_future(read())
+            await asyncio.sleep(0.75)
+            engine.execute("INSERT INTO S (K, V) VALUES ('key1', 1);")
+            await asyncio.wait_for(task, 10)
+            return out
+
+        lines = asyncio.run(collect(0.2))
+        assert lines[:2] == ["", ""] and lines[-3:-1] == ["Key format: JSON or KAFKA_STRING",
+                                                          "Value format: JSON or KAFKA_STRING"]
+        assert set(lines[:-3]) == {""} and lines[-1].startswith("rowtime: ")
+        lines = asyncio.run(collect(None))
+        assert len(lines) == 3 and lines[0].startswith("Key format: ")
+    finally:
+        engine.close()
