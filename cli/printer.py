@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ksqlpy.server.printing import NO_DATA, PrintSession, format_rowtime, poll
+from ksqlpy.server.printing import NO_DATA, PrintSession, format_rowtime, missing_topic_message, poll
 
 __all__ = ["NO_DATA", "format_rowtime", "print_topic"]
 
@@ -24,10 +24,7 @@ def print_topic(log: Any, topic: str, *, from_beginning: bool, interval: int | N
     if info is None:
         from ksqlpy.cli.backend import BackendError
 
-        similar = [t.name for t in log.list_topics() if t.name.lower() == topic.lower()]
-        hint = f" Did you mean:\n\t{', '.join(similar)}" if similar else ""
-        raise BackendError(f"Could not find topic '{topic}', or the KSQL user does not have permissions to list "
-                           f"the topic. Topic names are case-sensitive.{hint}")
+        raise BackendError(missing_topic_message(log, topic))
     parts = range(info.partitions)
     positions = [log.start_offset(topic, p) if from_beginning else log.end_offset(topic, p) for p in parts]
     session = PrintSession(registry, interval, limit)

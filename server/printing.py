@@ -460,6 +460,16 @@ class PrintSession:
         return out
 
 
+def missing_topic_message(log: Any, topic: str) -> str:
+    """PRINT of a topic that does not exist (ksqlDB's StreamedQueryResource.handlePrintTopic, from memory):
+    the topics whose names match but for case are suggested as the statements to type, one per line
+    (``\tprint <name>;``)."""
+    similar = [t.name for t in log.list_topics() if t.name.lower() == topic.lower()]
+    hint = "\nDid you mean:\n" + "\n".join(f"\tprint {name};" for name in similar) if similar else ""
+    return (f"Could not find topic '{topic}', or the KSQL user does not have permissions to list the topic. "
+            f"Topic names are case-sensitive.{hint}")
+
+
 class TopicPrinter:
     def __init__(self, engine: Any, stmt: A.PrintTopic, partitions: int) -> None:
         self.log = engine.log
@@ -475,10 +485,7 @@ class TopicPrinter:
     def open(cls, engine: Any, stmt: A.PrintTopic) -> TopicPrinter:
         info = engine.log.describe_topic(stmt.topic)
         if info is None:
-            similar = [t.name for t in engine.log.list_topics() if t.name.lower() == stmt.topic.lower()]
-            hint = f"\n\nDid you mean:\n\t{chr(10).join(similar)}" if similar else ""
-            raise bad_request(f"Could not find topic '{stmt.topic}', or the KSQL user does not have permissions to "
-                              f"list the topic. Topic names are case-sensitive.{hint}")
+            raise bad_request(missing_topic_message(engine.log, stmt.topic))
         return cls(engine, stmt, info.partitions)
 
     def close(self) -> None:

@@ -67,7 +67,14 @@ def test_print_topic(app_client: TestClient) -> None:
     assert lines[2].startswith("rowtime: ") and lines[2].endswith(', key: 1, value: {"V":"a"}, partition: 0')
     assert len(lines) == 4
     missing = app_client.post("/query", json={"ksql": "PRINT 'WS';"})
-    assert missing.status_code == 400 and "Did you mean" in missing.json()["message"]
+    # the topics matching but for case, as the statements to type (ksqlDB's handlePrintTopic)
+    assert missing.status_code == 400 and missing.json()["message"] == (
+        "Could not find topic 'WS', or the KSQL user does not have permissions to list the topic. Topic names are "
+        "case-sensitive.\nDid you mean:\n\tprint ws;")
+    missing = app_client.post("/query", json={"ksql": "PRINT 'nowhere';"})
+    assert missing.status_code == 400 and missing.json()["message"] == (
+        "Could not find topic 'nowhere', or the KSQL user does not have permissions to list the topic. Topic names "
+        "are case-sensitive.")
     assert app_client.post("/query-stream", json={"sql": "PRINT 'ws';"},
                            headers={"Accept": "application/json"}).status_code == 406
 
