@@ -148,7 +148,8 @@ def _parse_value(name: str, ptype: PropertyType, value: Any) -> Any:
         raise PrepareError(f"Invalid value {value} for property {name}: Expected value to be either true or false")
     low, high = _INT_RANGES[ptype]
     if isinstance(value, bool) or isinstance(value, float):
-        raise PrepareError(f"Invalid value {value} for property {name}: Expected value to be a "
+        shown = str(value).lower() if isinstance(value, bool) else value  # Java's Boolean.toString
+        raise PrepareError(f"Invalid value {shown} for property {name}: Expected value to be a "
                            f"{_bits(ptype)}-bit integer, but it was a {_java_class(value)}")
     if isinstance(value, int):
         number = value

@@ -106,6 +106,13 @@ def cases() -> list[dict[str, Any]]:
             create(kind, key_decl(kind), "key_format='KAFKA', value_format='JSON', VALUE_SCHEMA_ID=42"),
             "VALUE_FORMAT should support schema inference when VALUE_SCHEMA_ID is provided. "
             "Current format is JSON."))
+        for which, literal in (("KEY", "true"), ("VALUE", "false")):
+            # Kafka's ConfigDef.parseType: a value that is neither an Integer nor a String, shown as Java prints it
+            out.append(refused(
+                f"{kind}: {which}_SCHEMA_ID={literal} is no 32-bit integer",
+                create(kind, "", f"format='AVRO', {which}_SCHEMA_ID={literal}"),
+                f"Failed to prepare statement: Invalid value {literal} for property {which}_SCHEMA_ID: Expected "
+                "value to be a 32-bit integer, but it was a java.lang.Boolean"))
         for fmt in SR_FORMATS:
             key_col = KEY_SCHEMAS[fmt][1]
             out.append({
