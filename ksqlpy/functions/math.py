@@ -12,6 +12,7 @@ from fractions import Fraction
 from typing import Any
 
 from ksqlpy import utf16
+from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions.array import double_order
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError, Overload, registrar
@@ -258,9 +259,23 @@ def _trunc_double_places(x: float, places: int) -> float:
     return float(_nz(_set_scale(d, places, ROUND_DOWN)))
 
 
-def _whole_decimal(t: SqlType) -> Decimal:
-    assert isinstance(t, Decimal)
-    return Decimal(max(1, t.precision - t.scale), 0)
+def _whole_decimal_of(name: str) -> Callable[[list[SqlType]], SqlType]:
+    """ROUND(d) and TRUNC(d): ksqlDB's provideDecimalSchema, ``SqlDecimal.of(precision - scale, 0)`` (from
+    memory of ksqlDB's Round/Trunc; DECIMAL(33,16) gives DECIMAL(17,0)). A DECIMAL with no integer digits
+    (precision == scale) makes DECIMAL(0,0), which DecimalUtil.validateParameters refuses: the provider's
+    failure, wrapped by the UDF loader, is the statement's error with its cause."""
+
+    def provide(ts: list[SqlType]) -> SqlType:
+        t = ts[0]
+        assert isinstance(t, Decimal)
+        p = t.precision - t.scale
+        if p < 1:
+            raise KsqlTypeError(
+                f"Cannot invoke the schema provider method provideDecimalSchema for UDF {name}. "
+                f"\nCaused by: DECIMAL precision must be >= 1: DECIMAL({p},0)")
+        return Decimal(p, 0)
+
+    return provide
 
 
 def _same(ts: list[SqlType]) -> SqlType:
@@ -488,7 +503,7 @@ def register(registry: FunctionRegistry) -> None:
             ("DOUBLE, INT", "DOUBLE", _round_double_places),
             Overload(
                 "DECIMAL",
-                _whole_decimal_of_first,
+                _whole_decimal_of("ROUND"),
                 make_impl=_make_round_decimal,
                 returns_doc="DECIMAL(p-s, 0)",
             ),
@@ -520,7 +535,7 @@ def register(registry: FunctionRegistry) -> None:
             ("DOUBLE, INT", "DOUBLE", _trunc_double_places),
             Overload(
                 "DECIMAL",
-                _whole_decimal_of_first,
+                _whole_decimal_of("TRUNC"),
                 make_impl=_make_trunc_decimal,
                 returns_doc="DECIMAL(p-s, 0)",
             ),
@@ -529,5 +544,3 @@ def register(registry: FunctionRegistry) -> None:
     )
 
 
-def _whole_decimal_of_first(ts: list[SqlType]) -> SqlType:
-    return _whole_decimal(ts[0])
