@@ -24,6 +24,7 @@ from .pattern import (
     _Field,
     _too_many,
 )
+from .zone_names import NAMES
 from .zones import _GENERIC_NAMES, _ZONE_FULL_NAMES
 
 
@@ -74,10 +75,38 @@ def _zone_id(d: datetime) -> str:
     return d.tzname() or "Z"
 
 
+def _java_names(d: datetime) -> tuple[str | None, ...] | None:
+    """java.time's names of a region zone (``zone_names.NAMES``), None for a zone it has none for: a fixed
+    offset, ``UT``, or an id this JDK table lacks."""
+    tz = d.tzinfo
+    key = tz.key if isinstance(tz, ZoneInfo) else d.tzname()
+    return NAMES.get(key) if key else None
+
+
+def _is_daylight(d: datetime) -> bool:
+    """ZoneRules.isDaylightSavings: the offset differs from the standard one (a negative save, as the tz
+    database gives Europe/Dublin's winter, is standard time)."""
+    dst = d.dst()
+    return dst is not None and dst > timedelta(0)
+
+
+def _zone_text(d: datetime, full: bool) -> str | None:
+    names = _java_names(d)
+    if names is None:
+        return None
+    i = 2 if _is_daylight(d) and names[2] is not None else 0
+    return names[i + 1] if full else names[i]
+
+
 def _zone_short(d: datetime) -> str:
-    """Java prints a region's standard or daylight name (TimeZoneNames, by ZoneRules.isDaylightSavings); the
-    tz database's ``LMT`` (local mean time, before a region's first transition) is not a Java name: Java
-    prints the region's standard name there."""
+    """``z``: ZoneTextPrinterParser prints a region's standard or daylight short name (by
+    ZoneRules.isDaylightSavings) as the JDK's locale data has it (``zone_names``): CLDR's, else COMPAT's, else
+    the GMT format of its offset (``Etc/GMT+5`` is ``GMT-05:00``); a fixed offset or a zone without names
+    prints its id. Zones the table lacks fall back to the tz database's abbreviation (its ``LMT``, local mean
+    time, replaced by the region's standard name)."""
+    text = _zone_text(d, False)
+    if text is not None:
+        return text
     name = d.tzname() or "Z"
     if name == "LMT" and isinstance(d.tzinfo, ZoneInfo):
         return _standard_name(d.tzinfo.key)
@@ -96,16 +125,24 @@ def _standard_name(key: str) -> str:
 
 
 def _zone_full(d: datetime) -> str:
+    """``zzzz``: the full name as ``z``'s short one (``Pacific Standard Time``, ``Coordinated Universal Time``)."""
+    text = _zone_text(d, True)
+    if text is not None:
+        return text
     name = _zone_short(d)
     return _ZONE_FULL_NAMES.get(name, name)
 
 
 def _zone_generic(d: datetime, full: bool) -> str:
+    """``v``/``vvvv``: the generic name (``PT``, ``Pacific Time``); a fixed offset prints its id."""
+    names = _java_names(d)
+    if names is not None:
+        return str(names[5] if full else names[4])
     key = _zone_id(d)
-    names = _GENERIC_NAMES.get(key)
-    if names is None:
+    generic = _GENERIC_NAMES.get(key)
+    if generic is None:
         return key
-    return names[1] if full else names[0]
+    return generic[1] if full else generic[0]
 
 
 def _week_fields_us(d: date) -> tuple[int, int]:

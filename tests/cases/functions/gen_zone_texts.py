@@ -1,0 +1,76 @@
+"""The zone texts of FORMAT_TIMESTAMP and TIMESTAMPTOSTRING as java.time prints them (Locale.US): ``z``/``zzzz``
+a region's standard or daylight name from the JDK's locale data, the GMT format of the offset for a zone without
+names (``Etc/GMT+5`` is ``GMT-05:00``), the id itself for a fixed offset; ``v``/``vvvv`` the generic name;
+``VV`` the id (``GMT-8`` normalised to ``GMT-08:00``); ``Z``/``X``/``O`` the offset in their styles. The
+expected texts were printed by java.time (JDK 17) for the same instants and zones.
+
+Writes tests/cases/functions/zone-texts.json: ``python tests/cases/functions/gen_zone_texts.py``.
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+from typing import Any
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from probe_case import probe_case, write_cases  # noqa: E402
+
+PATTERNS = ['z', 'zzzz', 'v', 'vvvv', 'VV', 'Z', 'ZZZZ', 'X', 'XXX', 'O', 'OOOO']
+
+# (zone, epoch ms, java.time's text for each pattern)
+JAVA: list[tuple[str, int, list[str]]] = [
+    ('Etc/GMT+5', 1700000000000, ['GMT-05:00', 'GMT-05:00', 'GMT-05:00', 'GMT-05:00', 'Etc/GMT+5', '-0500', 'GMT-05:00', '-05', '-05:00', 'GMT-5', 'GMT-05:00']),
+    ('Etc/GMT+5', 1690000000000, ['GMT-05:00', 'GMT-05:00', 'GMT-05:00', 'GMT-05:00', 'Etc/GMT+5', '-0500', 'GMT-05:00', '-05', '-05:00', 'GMT-5', 'GMT-05:00']),
+    ('Etc/GMT-14', 1700000000000, ['GMT+14:00', 'GMT+14:00', 'GMT+14:00', 'GMT+14:00', 'Etc/GMT-14', '+1400', 'GMT+14:00', '+14', '+14:00', 'GMT+14', 'GMT+14:00']),
+    ('Etc/GMT-14', 1690000000000, ['GMT+14:00', 'GMT+14:00', 'GMT+14:00', 'GMT+14:00', 'Etc/GMT-14', '+1400', 'GMT+14:00', '+14', '+14:00', 'GMT+14', 'GMT+14:00']),
+    ('UTC', 1700000000000, ['UTC', 'Coordinated Universal Time', 'UTC', 'Coordinated Universal Time', 'UTC', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('UTC', 1690000000000, ['UTC', 'Coordinated Universal Time', 'UTC', 'Coordinated Universal Time', 'UTC', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('GMT', 1700000000000, ['GMT', 'Greenwich Mean Time', 'GMT', 'Greenwich Mean Time', 'GMT', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('GMT', 1690000000000, ['GMT', 'Greenwich Mean Time', 'GMT', 'Greenwich Mean Time', 'GMT', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('UT', 1700000000000, ['UT', 'UT', 'UT', 'UT', 'UT', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('UT', 1690000000000, ['UT', 'UT', 'UT', 'UT', 'UT', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('Etc/UTC', 1700000000000, ['UTC', 'Coordinated Universal Time', 'UTC', 'Coordinated Universal Time', 'Etc/UTC', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('Etc/UTC', 1690000000000, ['UTC', 'Coordinated Universal Time', 'UTC', 'Coordinated Universal Time', 'Etc/UTC', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('Z', 1700000000000, ['Z', 'Z', 'Z', 'Z', 'Z', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('Z', 1690000000000, ['Z', 'Z', 'Z', 'Z', 'Z', '+0000', 'GMT', 'Z', 'Z', 'GMT', 'GMT']),
+    ('America/Los_Angeles', 1700000000000, ['PST', 'Pacific Standard Time', 'PT', 'Pacific Time', 'America/Los_Angeles', '-0800', 'GMT-08:00', '-08', '-08:00', 'GMT-8', 'GMT-08:00']),
+    ('America/Los_Angeles', 1690000000000, ['PDT', 'Pacific Daylight Time', 'PT', 'Pacific Time', 'America/Los_Angeles', '-0700', 'GMT-07:00', '-07', '-07:00', 'GMT-7', 'GMT-07:00']),
+    ('Asia/Kathmandu', 1700000000000, ['NPT', 'Nepal Time', 'NPT', 'Nepal Time', 'Asia/Kathmandu', '+0545', 'GMT+05:45', '+0545', '+05:45', 'GMT+5:45', 'GMT+05:45']),
+    ('Asia/Kathmandu', 1690000000000, ['NPT', 'Nepal Time', 'NPT', 'Nepal Time', 'Asia/Kathmandu', '+0545', 'GMT+05:45', '+0545', '+05:45', 'GMT+5:45', 'GMT+05:45']),
+    ('America/Sao_Paulo', 1700000000000, ['BRT', 'Brasilia Standard Time', 'BRT', 'Brasilia Time', 'America/Sao_Paulo', '-0300', 'GMT-03:00', '-03', '-03:00', 'GMT-3', 'GMT-03:00']),
+    ('America/Sao_Paulo', 1690000000000, ['BRT', 'Brasilia Standard Time', 'BRT', 'Brasilia Time', 'America/Sao_Paulo', '-0300', 'GMT-03:00', '-03', '-03:00', 'GMT-3', 'GMT-03:00']),
+    ('Asia/Kolkata', 1700000000000, ['IST', 'India Standard Time', 'IT', 'India Time', 'Asia/Kolkata', '+0530', 'GMT+05:30', '+0530', '+05:30', 'GMT+5:30', 'GMT+05:30']),
+    ('Asia/Kolkata', 1690000000000, ['IST', 'India Standard Time', 'IT', 'India Time', 'Asia/Kolkata', '+0530', 'GMT+05:30', '+0530', '+05:30', 'GMT+5:30', 'GMT+05:30']),
+    ('Europe/Berlin', 1700000000000, ['CET', 'Central European Standard Time', 'CET', 'Central European Time', 'Europe/Berlin', '+0100', 'GMT+01:00', '+01', '+01:00', 'GMT+1', 'GMT+01:00']),
+    ('Europe/Berlin', 1690000000000, ['CEST', 'Central European Summer Time', 'CET', 'Central European Time', 'Europe/Berlin', '+0200', 'GMT+02:00', '+02', '+02:00', 'GMT+2', 'GMT+02:00']),
+    ('Australia/Sydney', 1700000000000, ['AEDT', 'Australian Eastern Daylight Time', 'AET', 'Eastern Australia Time', 'Australia/Sydney', '+1100', 'GMT+11:00', '+11', '+11:00', 'GMT+11', 'GMT+11:00']),
+    ('Australia/Sydney', 1690000000000, ['AEST', 'Australian Eastern Standard Time', 'AET', 'Eastern Australia Time', 'Australia/Sydney', '+1000', 'GMT+10:00', '+10', '+10:00', 'GMT+10', 'GMT+10:00']),
+    ('Pacific/Chatham', 1700000000000, ['CHADT', 'Chatham Daylight Time', 'CHAT', 'Chatham Time', 'Pacific/Chatham', '+1345', 'GMT+13:45', '+1345', '+13:45', 'GMT+13:45', 'GMT+13:45']),
+    ('Pacific/Chatham', 1690000000000, ['CHAST', 'Chatham Standard Time', 'CHAT', 'Chatham Time', 'Pacific/Chatham', '+1245', 'GMT+12:45', '+1245', '+12:45', 'GMT+12:45', 'GMT+12:45']),
+    ('+05:30', 1700000000000, ['+05:30', '+05:30', '+05:30', '+05:30', '+05:30', '+0530', 'GMT+05:30', '+0530', '+05:30', 'GMT+5:30', 'GMT+05:30']),
+    ('+05:30', 1690000000000, ['+05:30', '+05:30', '+05:30', '+05:30', '+05:30', '+0530', 'GMT+05:30', '+0530', '+05:30', 'GMT+5:30', 'GMT+05:30']),
+    ('-08:00', 1700000000000, ['-08:00', '-08:00', '-08:00', '-08:00', '-08:00', '-0800', 'GMT-08:00', '-08', '-08:00', 'GMT-8', 'GMT-08:00']),
+    ('-08:00', 1690000000000, ['-08:00', '-08:00', '-08:00', '-08:00', '-08:00', '-0800', 'GMT-08:00', '-08', '-08:00', 'GMT-8', 'GMT-08:00']),
+    ('UTC+05:30', 1700000000000, ['UTC+05:30', 'UTC+05:30', 'UTC+05:30', 'UTC+05:30', 'UTC+05:30', '+0530', 'GMT+05:30', '+0530', '+05:30', 'GMT+5:30', 'GMT+05:30']),
+    ('UTC+05:30', 1690000000000, ['UTC+05:30', 'UTC+05:30', 'UTC+05:30', 'UTC+05:30', 'UTC+05:30', '+0530', 'GMT+05:30', '+0530', '+05:30', 'GMT+5:30', 'GMT+05:30']),
+    ('GMT-8', 1700000000000, ['GMT-08:00', 'GMT-08:00', 'GMT-08:00', 'GMT-08:00', 'GMT-08:00', '-0800', 'GMT-08:00', '-08', '-08:00', 'GMT-8', 'GMT-08:00']),
+    ('GMT-8', 1690000000000, ['GMT-08:00', 'GMT-08:00', 'GMT-08:00', 'GMT-08:00', 'GMT-08:00', '-0800', 'GMT-08:00', '-08', '-08:00', 'GMT-8', 'GMT-08:00']),
+]
+
+
+def cases() -> list[dict[str, Any]]:
+    out = []
+    for zone, ms, texts in JAVA:
+        probes: list[tuple[str, object]] = []
+        for pattern, text in zip(PATTERNS, texts, strict=True):
+            probes.append((f"FORMAT_TIMESTAMP(TS, '{pattern}', '{zone}')", text))
+        # the deprecated BIGINT form formats the same way
+        probes.append((f"TIMESTAMPTOSTRING(MS, 'z|zzzz|VV|O', '{zone}')",
+                       "|".join(texts[PATTERNS.index(p)] for p in ("z", "zzzz", "VV", "O"))))
+        out.append(probe_case(f"zone texts of {zone} at {ms}", probes, "TS TIMESTAMP, MS BIGINT",
+                              {"TS": ms, "MS": ms}))
+    return out
+
+
+if __name__ == "__main__":
+    write_cases(str(pathlib.Path(__file__).with_name("zone-texts.json")), __doc__ or "", cases())
