@@ -4,6 +4,7 @@ over a datetime ``d``, with the helpers it calls."""
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 from datetime import date, datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -24,28 +25,30 @@ from .pattern import (
     _Field,
     _too_many,
 )
-from .zone_names import NAMES
+from .zone_names import DAYLIGHT, NAMES
 from .zones import _GENERIC_NAMES, _ZONE_FULL_NAMES
+
+_OFFSET_TYPES = ("+HH", "+HHmm", "+HH:mm", "+HHMM", "+HH:MM", "+HHMMss", "+HH:MM:ss", "+HHMMSS", "+HH:MM:SS",
+                 "+HHmmss", "+HH:mm:ss")
 
 
 def _format_offset(seconds: int, style: str, zero_text: str) -> str:
-    if seconds == 0:
-        return zero_text
-    sign = "-" if seconds < 0 else "+"
-    s = abs(seconds)
-    hh, mm, ss = s // 3600, s // 60 % 60, s % 60
+    """OffsetIdPrinterParser.format: the hours, then the minutes where the style always has them or they are
+    not zero, then the seconds likewise; a text whose printed fields are all zero is the no-offset text (so
+    +00:00:30 is 'Z' for 'X', and +01:00:30 is '+01')."""
+    kind = _OFFSET_TYPES.index(style)
     colon = ":" if ":" in style else ""
-    out = f"{sign}{hh:02d}"
-    if style in ("+HH",):
-        return out
-    if style in ("+HHmm", "+HH:mm"):
-        return out + (f"{colon}{mm:02d}" if mm or ss else "")
-    out += f"{colon}{mm:02d}"
-    if style in ("+HHMMss", "+HH:MM:ss"):
-        return out + (f"{colon}{ss:02d}" if ss else "")
-    if style in ("+HHMMSS", "+HH:MM:SS"):
-        return out + f"{colon}{ss:02d}"
-    return out
+    s = abs(seconds)
+    hh, mm, ss = s // 3600 % 100, s // 60 % 60, s % 60
+    out = f"{'-' if seconds < 0 else '+'}{hh:02d}"
+    printed = hh
+    if 3 <= kind <= 8 or (kind >= 9 and ss > 0) or (kind >= 1 and mm > 0):
+        out += f"{colon}{mm:02d}"
+        printed += mm
+        if kind in (7, 8) or (kind >= 5 and ss > 0):
+            out += f"{colon}{ss:02d}"
+            printed += ss
+    return zero_text if printed == 0 else out
 
 
 def _format_localized_offset(seconds: int, full: bool) -> str:
@@ -84,8 +87,14 @@ def _java_names(d: datetime) -> tuple[str | None, ...] | None:
 
 
 def _is_daylight(d: datetime) -> bool:
-    """ZoneRules.isDaylightSavings: the offset differs from the standard one (a negative save, as the tz
-    database gives Europe/Dublin's winter, is standard time)."""
+    """ZoneRules.isDaylightSavings: the offset differs from the standard one - the tz data's positive save,
+    except in the zones whose rules java.time reads otherwise (``zone_names.DAYLIGHT``: a negative save, as
+    Europe/Dublin's winter, where Java calls the summer daylight)."""
+    tz = d.tzinfo
+    changes = DAYLIGHT.get(tz.key) if isinstance(tz, ZoneInfo) else None
+    if changes is not None:
+        i = bisect_right(changes, (int(d.timestamp()), True))
+        return i > 0 and changes[i - 1][1]
     dst = d.dst()
     return dst is not None and dst > timedelta(0)
 

@@ -11,6 +11,9 @@ import json
 import pathlib
 import subprocess
 import tempfile
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 _JAVA = r"""
 import java.time.*; import java.time.format.*; import java.time.temporal.*; import java.util.*;
@@ -60,6 +63,21 @@ public class ZoneNames {
       first = false;
       for (int k = 0; k < 6; k++) if (n[k] != null) (k % 2 == 0 ? shortNames : longNames).add(n[k]);
     }
+    sb.append("},\n\"daylight\": {");
+    first = true;
+    for (String id : ids) {
+      ZoneRules r = ZoneId.of(id).getRules();
+      if (r.isFixedOffset()) continue;
+      sb.append(first ? "" : ",").append("\n").append(q(id)).append(": [");
+      Instant i = Instant.parse("1800-01-01T00:00:00Z");
+      sb.append("[").append(i.getEpochSecond()).append(", ").append(r.isDaylightSavings(i)).append("]");
+      for (ZoneOffsetTransition t = r.nextTransition(i); t != null
+           && t.getInstant().isBefore(Instant.parse("2100-01-01T00:00:00Z")); t = r.nextTransition(t.getInstant())) {
+        sb.append(", [").append(t.toEpochSecond()).append(", ").append(r.isDaylightSavings(t.getInstant())).append("]");
+      }
+      sb.append("]");
+      first = false;
+    }
     sb.append("},\n\"parse_short\": {");
     first = true;
     for (String name : shortNames) { sb.append(first ? "" : ",").append("\n").append(q(name)).append(": ").append(q(parse(name, "z"))); first = false; }
@@ -73,11 +91,28 @@ public class ZoneNames {
 """
 
 
+def _differs(key: str, changes: list[list[Any]]) -> bool:
+    """Whether java.time's daylight flag differs from this machine's tz data (a positive save) after any change."""
+    try:
+        zone = ZoneInfo(key)
+    except (ZoneInfoNotFoundError, ValueError):
+        return False
+    for sec, daylight in changes:
+        if sec < 0:  # before 1970 the two tz data sets differ in offsets too
+            continue
+        d = datetime.fromtimestamp(sec + 1, zone)
+        dst = d.dst()
+        if (dst is not None and dst > timedelta(0)) != daylight:
+            return True
+    return False
+
+
 def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         src = pathlib.Path(tmp, "ZoneNames.java")
         src.write_text(_JAVA)
         data = json.loads(subprocess.run(["java", str(src)], check=True, capture_output=True, text=True).stdout)
+    daylight = {k: v for k, v in data["daylight"].items() if _differs(k, v)}
     out = pathlib.Path(__file__).with_name("zone_names.py")
     lines = [
         f'"""java.time\'s zone texts in Locale.US (JDK {data["java"]}); written by gen_zone_names.py from the JDK\'s locale',
@@ -88,6 +123,10 @@ def main() -> None:
         "NAMES: dict[str, tuple[str | None, ...]] = {",
     ]
     lines += [f"    {k!r}: {tuple(v)!r}," for k, v in sorted(data["names"].items())]
+    lines += ["}", "", "# the zones whose daylight time java.time (ZoneRules.isDaylightSavings) tells otherwise than the tz",
+              "# database's save does (a negative save: Europe/Dublin's winter): from each epoch second on, daylight",
+              "# or not", "DAYLIGHT: dict[str, tuple[tuple[int, bool], ...]] = {"]
+    lines += [f"    {k!r}: {tuple(tuple(x) for x in v)!r}," for k, v in sorted(daylight.items())]
     lines += ["}", "", "# a short name (z) -> the zone java.time parses it to", "PARSE_SHORT: dict[str, str] = {"]
     lines += [f"    {k!r}: {v!r}," for k, v in sorted(data["parse_short"].items())]
     lines += ["}", "", "# a full name (zzzz) -> the zone java.time parses it to", "PARSE_FULL: dict[str, str] = {"]

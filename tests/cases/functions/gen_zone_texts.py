@@ -1,7 +1,8 @@
 """The zone texts of FORMAT_TIMESTAMP and TIMESTAMPTOSTRING as java.time prints them (Locale.US): ``z``/``zzzz``
 a region's standard or daylight name from the JDK's locale data, the GMT format of the offset for a zone without
 names (``Etc/GMT+5`` is ``GMT-05:00``), the id itself for a fixed offset; ``v``/``vvvv`` the generic name;
-``VV`` the id (``GMT-8`` normalised to ``GMT-08:00``); ``Z``/``X``/``O`` the offset in their styles. The
+``VV`` the id (``GMT-8`` normalised to ``GMT-08:00``); ``Z``/``X``/``x``/``O`` the offset in their styles
+(seconds and zero fields as OffsetIdPrinterParser prints them). The
 expected texts were printed by java.time (JDK 17) for the same instants and zones.
 
 Writes tests/cases/functions/zone-texts.json: ``python tests/cases/functions/gen_zone_texts.py``.
@@ -57,6 +58,31 @@ JAVA: list[tuple[str, int, list[str]]] = [
     ('GMT-8', 1690000000000, ['GMT-08:00', 'GMT-08:00', 'GMT-08:00', 'GMT-08:00', 'GMT-08:00', '-0800', 'GMT-08:00', '-08', '-08:00', 'GMT-8', 'GMT-08:00']),
 ]
 
+# the offset letters over fixed offsets with seconds: minutes and seconds are printed where the style always has
+# them or they are not zero, and a text whose printed fields are all zero is the style's no-offset text
+OFFSET_PATTERNS = ['X', 'XX', 'XXX', 'XXXX', 'XXXXX', 'x', 'xx', 'xxx', 'xxxx', 'xxxxx', 'Z', 'ZZ', 'ZZZ', 'ZZZZ', 'ZZZZZ', 'O', 'OOOO']
+OFFSETS: list[tuple[str, list[str]]] = [
+    ('+00:00:30', ['Z', 'Z', 'Z', '+000030', '+00:00:30', '+00', '+0000', '+00:00', '+000030', '+00:00:30', '+0000', '+0000', '+0000', 'GMT+00:00:30', '+00:00:30', 'GMT+0:00:30', 'GMT+00:00:30']),
+    ('-00:00:30', ['Z', 'Z', 'Z', '-000030', '-00:00:30', '+00', '+0000', '+00:00', '-000030', '-00:00:30', '+0000', '+0000', '+0000', 'GMT-00:00:30', '-00:00:30', 'GMT-0:00:30', 'GMT-00:00:30']),
+    ('+01:00:30', ['+01', '+0100', '+01:00', '+010030', '+01:00:30', '+01', '+0100', '+01:00', '+010030', '+01:00:30', '+0100', '+0100', '+0100', 'GMT+01:00:30', '+01:00:30', 'GMT+1:00:30', 'GMT+01:00:30']),
+    ('-01:00:30', ['-01', '-0100', '-01:00', '-010030', '-01:00:30', '-01', '-0100', '-01:00', '-010030', '-01:00:30', '-0100', '-0100', '-0100', 'GMT-01:00:30', '-01:00:30', 'GMT-1:00:30', 'GMT-01:00:30']),
+    ('+00:30', ['+0030', '+0030', '+00:30', '+0030', '+00:30', '+0030', '+0030', '+00:30', '+0030', '+00:30', '+0030', '+0030', '+0030', 'GMT+00:30', '+00:30', 'GMT+0:30', 'GMT+00:30']),
+    ('+05:30:15', ['+0530', '+0530', '+05:30', '+053015', '+05:30:15', '+0530', '+0530', '+05:30', '+053015', '+05:30:15', '+0530', '+0530', '+0530', 'GMT+05:30:15', '+05:30:15', 'GMT+5:30:15', 'GMT+05:30:15']),
+    ('-12:00', ['-12', '-1200', '-12:00', '-1200', '-12:00', '-12', '-1200', '-12:00', '-1200', '-12:00', '-1200', '-1200', '-1200', 'GMT-12:00', '-12:00', 'GMT-12', 'GMT-12:00']),
+    ('+00:00', ['Z', 'Z', 'Z', 'Z', 'Z', '+00', '+0000', '+00:00', '+0000', '+00:00', '+0000', '+0000', '+0000', 'GMT', 'Z', 'GMT', 'GMT']),
+    ('+18:00', ['+18', '+1800', '+18:00', '+1800', '+18:00', '+18', '+1800', '+18:00', '+1800', '+18:00', '+1800', '+1800', '+1800', 'GMT+18:00', '+18:00', 'GMT+18', 'GMT+18:00']),
+    ('-00:59:59', ['-0059', '-0059', '-00:59', '-005959', '-00:59:59', '-0059', '-0059', '-00:59', '-005959', '-00:59:59', '-0059', '-0059', '-0059', 'GMT-00:59:59', '-00:59:59', 'GMT-0:59:59', 'GMT-00:59:59']),
+    ('+10:00:01', ['+10', '+1000', '+10:00', '+100001', '+10:00:01', '+10', '+1000', '+10:00', '+100001', '+10:00:01', '+1000', '+1000', '+1000', 'GMT+10:00:01', '+10:00:01', 'GMT+10:00:01', 'GMT+10:00:01']),
+]
+
+# zones whose tz data has a negative save: java.time calls Dublin's summer and Casablanca's +01:00 daylight
+NEGATIVE_SAVES = [
+    ("Europe/Dublin", 1700000000000, "GMT|Greenwich Mean Time|IT|Z"),
+    ("Europe/Dublin", 1690000000000, "IST|Irish Standard Time|IT|+01:00"),
+    ("Africa/Casablanca", 1700000000000, "WEST|Western European Summer Time|WET|+01:00"),
+    ("Africa/Windhoek", 1690000000000, "WAT|Western African Time|CAT|+02:00"),
+]
+
 
 def cases() -> list[dict[str, Any]]:
     out = []
@@ -69,6 +95,15 @@ def cases() -> list[dict[str, Any]]:
                        "|".join(texts[PATTERNS.index(p)] for p in ("z", "zzzz", "VV", "O"))))
         out.append(probe_case(f"zone texts of {zone} at {ms}", probes, "TS TIMESTAMP, MS BIGINT",
                               {"TS": ms, "MS": ms}))
+    for zone, texts in OFFSETS:
+        probes = [(f"FORMAT_TIMESTAMP(TS, '{pattern}', '{zone}')", text)
+                  for pattern, text in zip(OFFSET_PATTERNS, texts, strict=True)]
+        out.append(probe_case(f"offset texts of {zone}", probes, "TS TIMESTAMP", {"TS": 0}))
+    out.append(probe_case("daylight names where the tz data saves negatively",
+                          [(f"FORMAT_TIMESTAMP(TS{i}, 'z|zzzz|v|XXX', '{zone}')", text)
+                           for i, (zone, _, text) in enumerate(NEGATIVE_SAVES)],
+                          ", ".join(f"TS{i} TIMESTAMP" for i in range(len(NEGATIVE_SAVES))),
+                          {f"TS{i}": ms for i, (_, ms, _) in enumerate(NEGATIVE_SAVES)}))
     return out
 
 
