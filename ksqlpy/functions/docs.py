@@ -35,6 +35,11 @@ date (year-month-day, year-day of year, year-month-week of month (`W`)-day of we
 1970-01-01T00:00 in java.time's field order - a day of week alone moves to that day of 1970-01-01's ISO week
 (Monday first), then day, month and year overwrite - and week-based fields or a quarter without a full date
 are ignored; `a` alone means noon.
+
+FORMAT_TIMESTAMP and TIMESTAMPTOSTRING print zone texts as java.time does in Locale.US, from the JDK's locale
+data: `z` and `zzzz` a region's standard or daylight name (`PST`, `Pacific Daylight Time`, `BRT`, `NPT`), the
+GMT format of its offset for a zone without names (`Etc/GMT+5` is `GMT-05:00`), the id itself for a fixed
+offset (`+05:30`, `UTC+05:30`); `v` and `vvvv` the generic name (`PT`, `Pacific Time`); `VV` the id.
 """
 
 
