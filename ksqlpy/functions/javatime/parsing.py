@@ -22,7 +22,8 @@ from .pattern import (
     _Field,
     _too_many,
 )
-from .zones import _zone_from_text
+from .zone_names import NAMES, PARSE_FULL, PARSE_SHORT
+from .zones import _zone_from_text, zone_of
 
 # Parsing: each field becomes a regex group and a setter writing into a dict of parsed field values.
 
@@ -38,6 +39,36 @@ _TEXT_DAYS = {
 
 def _alternation(words: list[str]) -> str:
     return "(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + ")"
+
+
+_ZONE_BY_NAME = {
+    False: {k.upper(): v for k, v in {**{z: z for z in NAMES}, **PARSE_SHORT}.items()},
+    True: {k.upper(): v for k, v in {**{z: z for z in NAMES}, **PARSE_FULL}.items()},
+}
+_ZONE_TEXT_REGEX: dict[bool, str] = {}
+
+
+def _zone_text_regex(full: bool) -> str:
+    """ZoneTextPrinterParser.parse (z, zzzz, v, vvvv): an offset (``+05:30``, ``+HH:MM:ss``) or a UTC/GMT/UT
+    prefix with one (``GMT+05:30``, ``GMT0``) first, then the longest of the zone names java.time knows - the
+    short ones for z/v, the full ones for zzzz/vvvv - and the zone ids, else ``Z``."""
+    regex = _ZONE_TEXT_REGEX.get(full)
+    if regex is None:
+        offset = r"[+-]\d{2}:\d{2}(?::\d{2})?"
+        names = _alternation(list(_ZONE_BY_NAME[full]))
+        regex = _ZONE_TEXT_REGEX[full] = rf"(?:{offset}|GMT0|(?:UTC|GMT|UT)(?:{offset})?|{names}|Z)"
+    return regex
+
+
+def _zone_from_name(text: str) -> tzinfo:
+    """The zone a name parses to as java.time's name tree maps it (the metazone's preferred zone: ``PST`` is
+    America/Los_Angeles); offsets, prefixed offsets and zone ids as ZoneId.of reads them."""
+    upper = text.upper()
+    if upper[:1] in ("+", "-") or upper.startswith(("UTC", "GMT", "UT")):
+        return zone_of(upper)
+    if upper == "Z":
+        return zone_of("Z")
+    return zone_of(_ZONE_BY_NAME[False].get(upper) or _ZONE_BY_NAME[True].get(upper) or text)
 
 
 _MJD_EPOCH_DAY = 40587  # the modified Julian day of 1970-01-01
@@ -146,13 +177,14 @@ def _parse_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
         return digits(max(n, 1), 19), "nano", int
     if c == "N":
         return digits(max(n, 1), 19), "nano_of_day", int
-    if c in "Vvz":
-        if c == "V" and n != 2:
+    if c in "vz":
+        if n > 4 or (c == "v" and n not in (1, 4)):
+            raise _too_many(c) if c == "z" else DateTimeError("Wrong number of pattern letters: v")
+        return _zone_text_regex(n == 4), "zone", _zone_from_name
+    if c == "V":
+        if n != 2:
             raise DateTimeError("Pattern letter count must be 2: V")
-        if n > 4:
-            raise _too_many(c)
-        words = r"(?: [A-Za-z][A-Za-z-]*)*" if n == 4 else ""
-        regex = rf"(?:[A-Za-z][A-Za-z0-9~/._+:-]*{words}|[+-]\d{{1,2}}(?::?\d{{2}})*)"
+        regex = r"(?:[A-Za-z][A-Za-z0-9~/._+:-]*|[+-]\d{1,2}(?::?\d{2})*)"
         return regex, "zone", _zone_from_text
     if c == "O":
         if n not in (1, 4):

@@ -2,7 +2,7 @@
 a region's standard or daylight name from the JDK's locale data, the GMT format of the offset for a zone without
 names (``Etc/GMT+5`` is ``GMT-05:00``), the id itself for a fixed offset; ``v``/``vvvv`` the generic name;
 ``VV`` the id (``GMT-8`` normalised to ``GMT-08:00``); ``Z``/``X``/``x``/``O`` the offset in their styles
-(seconds and zero fields as OffsetIdPrinterParser prints them). The
+(seconds and zero fields as OffsetIdPrinterParser prints them); PARSE_TIMESTAMP reads the same names back. The
 expected texts were printed by java.time (JDK 17) for the same instants and zones.
 
 Writes tests/cases/functions/zone-texts.json: ``python tests/cases/functions/gen_zone_texts.py``.
@@ -84,6 +84,85 @@ NEGATIVE_SAVES = [
 ]
 
 
+# PARSE_TIMESTAMP of zone texts: (pattern, text, java.time's epoch ms or None where it fails to parse). z and v read
+# the short names, zzzz and vvvv the full ones, each mapped to its metazone's preferred zone (whose rules give
+# the offset of the local time, so PST in June is UTC-7); zone ids, +HH:MM offsets and UTC/GMT/UT with one too
+PARSED: list[tuple[str, str, int | None]] = [
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 ACST', 1622566800000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 ACST', 1609520400000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 ACT', 1622566800000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 ACT', 1609520400000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 AET', 1622512800000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 AET', 1609462800000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 ART', 1622559600000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 ART', 1609513200000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 BRT', 1622559600000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 BRT', 1609513200000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 CST', 1622566800000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 CST', 1609524000000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 CDT', 1622566800000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 CDT', 1609524000000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 CET', 1622541600000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 CET', 1609498800000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 CEST', 1622541600000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 CEST', 1609498800000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 EST', 1622563200000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 EST', 1609520400000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 IST', 1622548800000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 IST', 1609502400000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 BST', 1622509200000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 BST', 1609462800000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 JST', 1622516400000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 JST', 1609470000000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 NPT', 1622528100000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 NPT', 1609481700000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 PST', 1622574000000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 PST', 1609531200000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 PDT', 1622574000000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 PDT', 1609531200000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 WAT', 1622545200000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 WAT', 1609498800000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 SGT', 1622520000000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 SGT', 1609473600000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 HKT', 1622520000000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 HKT', 1609473600000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 MSK', 1622538000000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 MSK', 1609491600000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 NZST', 1622505600000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 NZST', 1609455600000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 AEDT', 1622512800000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 AEDT', 1609462800000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 ChST', 1622512800000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 ChST', 1609466400000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 GMT+03:00', 1622538000000),
+    ('yyyy-MM-dd HH:mm z', '2021-01-01 12:00 GMT+03:00', 1609491600000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 GMT+05:30', 1622529000000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 UTC+05:30:15', 1622528985000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 GMT0', 1622548800000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 Z', 1622548800000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 +05:30', 1622529000000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 UTC+5', None),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 -0800', None),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Pacific Standard Time', 1622574000000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Pacific Daylight Time', 1622574000000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 India Standard Time', 1622529000000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Brasilia Standard Time', 1622559600000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Nepal Time', 1622528100000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Coordinated Universal Time', 1622548800000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Greenwich Mean Time', 1622548800000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Central European Summer Time', 1622541600000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Australian Eastern Standard Time', 1622512800000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Pacific Time', 1622574000000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Moscow Standard Time', 1622538000000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 Hawaii-Aleutian Standard Time', 1622584800000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 America/Los_Angeles', 1622574000000),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 Asia/Kolkata', 1622529000000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 PST', None),
+    ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 Pacific Standard Time', None),
+    ('yyyy-MM-dd HH:mm v', '2021-06-01 12:00 PT', 1622574000000),
+    ('yyyy-MM-dd HH:mm vvvv', '2021-06-01 12:00 Central European Time', 1622541600000),
+]
+
 def cases() -> list[dict[str, Any]]:
     out = []
     for zone, ms, texts in JAVA:
@@ -104,6 +183,11 @@ def cases() -> list[dict[str, Any]]:
                            for i, (zone, _, text) in enumerate(NEGATIVE_SAVES)],
                           ", ".join(f"TS{i} TIMESTAMP" for i in range(len(NEGATIVE_SAVES))),
                           {f"TS{i}": ms for i, (_, ms, _) in enumerate(NEGATIVE_SAVES)}))
+    for i in range(0, len(PARSED), 20):
+        chunk = PARSED[i:i + 20]
+        out.append(probe_case(f"zone texts parsed ({i // 20 + 1})",
+                              [(f"PARSE_TIMESTAMP('{text}', '{pattern}')", ms) for pattern, text, ms in chunk],
+                              "N INT", {"N": 1}))
     return out
 
 
