@@ -55,7 +55,7 @@ def _zone_text_regex(full: bool) -> str:
     regex = _ZONE_TEXT_REGEX.get(full)
     if regex is None:
         offset = r"[+-]\d{2}:\d{2}(?::\d{2})?"
-        names = _alternation(list(_ZONE_BY_NAME[full]))
+        names = _alternation([*NAMES, *(PARSE_FULL if full else PARSE_SHORT)])  # as written: é is not É here
         regex = _ZONE_TEXT_REGEX[full] = rf"(?:{offset}|GMT0|(?:UTC|GMT|UT)(?:{offset})?|{names}|Z)"
     return regex
 

@@ -161,6 +161,7 @@ PARSED: list[tuple[str, str, int | None]] = [
     ('yyyy-MM-dd HH:mm z', '2021-06-01 12:00 Pacific Standard Time', None),
     ('yyyy-MM-dd HH:mm v', '2021-06-01 12:00 PT', 1622574000000),
     ('yyyy-MM-dd HH:mm vvvv', '2021-06-01 12:00 Central European Time', 1622541600000),
+    ('yyyy-MM-dd HH:mm zzzz', '2021-06-01 12:00 R\u00e9union Time', 1622534400000),
 ]
 
 def cases() -> list[dict[str, Any]]:
