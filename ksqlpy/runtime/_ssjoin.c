@@ -12,8 +12,22 @@
  * decides). Built by setup.py when a compiler is there (optional). */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include <marshal.h>
 #include <stdint.h>
 #include <string.h>
+
+/* PyLong_AsLongLong's result and errors by PyLong_AsLongLongAndOverflow: CPython 3.11's PyLong_AsLongLong
+ * takes every int of two or more digits (every epoch-millisecond timestamp) through _PyLong_AsByteArray,
+ * ~190 instructions a call, where the overflow variant folds the digits in a short loop */
+static inline long long as_ll(PyObject *v) {
+    int overflow = 0;
+    long long r = PyLong_AsLongLongAndOverflow(v, &overflow);
+    if (overflow) {
+        PyErr_SetString(PyExc_OverflowError, "int too big to convert");
+        return -1;
+    }
+    return r;
+}
 
 #define LIMIT (1LL << 61)
 
@@ -132,10 +146,10 @@ static int entry_key(PyObject *e, long long *ts, long long *seq) {
         PyErr_SetString(PyExc_TypeError, "a window index entry must be (ts, seq, row)");
         return -1;
     }
-    *ts = PyLong_AsLongLong(PyTuple_GET_ITEM(e, 0));
+    *ts = as_ll(PyTuple_GET_ITEM(e, 0));
     if (*ts == -1 && PyErr_Occurred())
         return -1;
-    *seq = PyLong_AsLongLong(PyTuple_GET_ITEM(e, 1));
+    *seq = as_ll(PyTuple_GET_ITEM(e, 1));
     if (*seq == -1 && PyErr_Occurred())
         return -1;
     return 0;
@@ -578,7 +592,7 @@ static PyObject *runs(PyObject *self, PyObject *args) {
             PyObject *ev = PyList_GET_ITEM(events, k);
             PyObject *ts_obj = PyTuple_GET_ITEM(ev, 0), *inner = PyTuple_GET_ITEM(ev, 2);
             PyObject *key = PyTuple_GET_ITEM(inner, 0), *row = PyTuple_GET_ITEM(inner, 1), *hdrs = PyTuple_GET_ITEM(inner, 2);
-            long long ts = PyLong_AsLongLong(ts_obj);
+            long long ts = as_ll(ts_obj);
             if (ts > stream_time)
                 stream_time = ts;
             if (key == Py_None || row == Py_None) {
@@ -804,9 +818,184 @@ static PyObject *untrack(PyObject *self, PyObject *o) {
     return o;
 }
 
+
+/* ------------------------------------------------------------------ marshal version 2, written directly
+ * The payloads ``marshal.dumps(v, 2)`` gives, byte for byte, for the values store records and repartition
+ * items are made of - None, bools, ints within 64 bits, floats, ASCII str, bytes, and tuples and lists of
+ * those (nested up to MW_DEPTH) -, without marshal's per-call set-up (its output buffer grown from 50 bytes,
+ * an audit hook, the generic dispatch per object). Any other value goes to marshal itself
+ * (PyMarshal_WriteObjectToString, version 2), whose ValueError the caller turns into pickles. */
+
+#define MW_DEPTH 8
+
+typedef struct {
+    char *buf;
+    Py_ssize_t len, cap;
+} MBuf;
+
+static int mb_grow(MBuf *b, Py_ssize_t need) {
+    if (b->len + need <= b->cap)
+        return 0;
+    Py_ssize_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + need)
+        cap *= 2;
+    char *nb = PyMem_Realloc(b->buf, (size_t)cap);
+    if (nb == NULL) {
+        PyErr_NoMemory();
+        return -1;
+    }
+    b->buf = nb;
+    b->cap = cap;
+    return 0;
+}
+
+static inline void mb_u32(MBuf *b, uint32_t v) {
+    unsigned char *q = (unsigned char *)b->buf + b->len;
+    q[0] = (unsigned char)(v & 0xFF);
+    q[1] = (unsigned char)((v >> 8) & 0xFF);
+    q[2] = (unsigned char)((v >> 16) & 0xFF);
+    q[3] = (unsigned char)((v >> 24) & 0xFF);
+    b->len += 4;
+}
+
+/* 1 written, 0 a value this writer does not take (marshal decides), -1 an error */
+static int mw_object(MBuf *b, PyObject *v, int depth) {
+    if (v == Py_None || v == Py_True || v == Py_False) {
+        if (mb_grow(b, 1) < 0)
+            return -1;
+        b->buf[b->len++] = v == Py_None ? 'N' : (v == Py_True ? 'T' : 'F');
+        return 1;
+    }
+    if (PyLong_CheckExact(v)) {
+        int overflow = 0;
+        long long x = PyLong_AsLongLongAndOverflow(v, &overflow);
+        if (overflow)
+            return 0;
+        if (x == -1 && PyErr_Occurred())
+            return -1;
+        if (x >= -2147483647LL - 1 && x <= 2147483647LL) {
+            if (mb_grow(b, 5) < 0)
+                return -1;
+            b->buf[b->len++] = 'i';
+            mb_u32(b, (uint32_t)(int32_t)x);
+            return 1;
+        }
+        /* TYPE_LONG: the count of 15-bit digits (negative for a negative int), then the digits, low first */
+        unsigned long long a = x < 0 ? (unsigned long long)0 - (unsigned long long)x : (unsigned long long)x;
+        int n = 0;
+        unsigned short digits[5];
+        while (a) {
+            digits[n++] = (unsigned short)(a & 0x7FFF);
+            a >>= 15;
+        }
+        if (mb_grow(b, 5 + 2 * n) < 0)
+            return -1;
+        b->buf[b->len++] = 'l';
+        mb_u32(b, (uint32_t)(int32_t)(x < 0 ? -n : n));
+        for (int i = 0; i < n; i++) {
+            b->buf[b->len++] = (char)(digits[i] & 0xFF);
+            b->buf[b->len++] = (char)(digits[i] >> 8);
+        }
+        return 1;
+    }
+    if (PyFloat_CheckExact(v)) {
+        if (mb_grow(b, 9) < 0)
+            return -1;
+        b->buf[b->len++] = 'g';
+        if (PyFloat_Pack8(PyFloat_AS_DOUBLE(v), b->buf + b->len, 1) < 0)
+            return -1;
+        b->len += 8;
+        return 1;
+    }
+    if (PyUnicode_CheckExact(v)) {
+        if (PyUnicode_READY(v) < 0)
+            return -1;
+        if (!PyUnicode_IS_ASCII(v))
+            return 0; /* marshal's utf-8 with surrogatepass */
+        Py_ssize_t n = PyUnicode_GET_LENGTH(v);
+        if (n > 0x7FFFFFFF)
+            return 0;
+        if (mb_grow(b, 5 + n) < 0)
+            return -1;
+        b->buf[b->len++] = 'u';
+        mb_u32(b, (uint32_t)n);
+        memcpy(b->buf + b->len, PyUnicode_DATA(v), (size_t)n);
+        b->len += n;
+        return 1;
+    }
+    if (PyBytes_CheckExact(v)) {
+        Py_ssize_t n = PyBytes_GET_SIZE(v);
+        if (n > 0x7FFFFFFF)
+            return 0;
+        if (mb_grow(b, 5 + n) < 0)
+            return -1;
+        b->buf[b->len++] = 's';
+        mb_u32(b, (uint32_t)n);
+        memcpy(b->buf + b->len, PyBytes_AS_STRING(v), (size_t)n);
+        b->len += n;
+        return 1;
+    }
+    int tuple = PyTuple_CheckExact(v);
+    if ((tuple || PyList_CheckExact(v)) && depth < MW_DEPTH) {
+        Py_ssize_t n = tuple ? PyTuple_GET_SIZE(v) : PyList_GET_SIZE(v);
+        if (n > 0x7FFFFFFF)
+            return 0;
+        if (mb_grow(b, 5) < 0)
+            return -1;
+        b->buf[b->len++] = tuple ? '(' : '[';
+        mb_u32(b, (uint32_t)n);
+        for (Py_ssize_t i = 0; i < n; i++) {
+            /* a list's length is read each time: nothing here runs Python code, so it cannot change */
+            PyObject *item = tuple ? PyTuple_GET_ITEM(v, i) : PyList_GET_ITEM(v, i);
+            int r = mw_object(b, item, depth + 1);
+            if (r <= 0)
+                return r;
+        }
+        return 1;
+    }
+    return 0;
+}
+
+/* dumps_many(values): [marshal.dumps(v, 2) for v in values], the common values written here */
+static PyObject *dumps_many(PyObject *self, PyObject *arg) {
+    PyObject *seq = PySequence_Fast(arg, "dumps_many takes a sequence");
+    if (seq == NULL)
+        return NULL;
+    Py_ssize_t n = PySequence_Fast_GET_SIZE(seq);
+    PyObject *out = PyList_New(n);
+    if (out == NULL) {
+        Py_DECREF(seq);
+        return NULL;
+    }
+    MBuf b = {NULL, 0, 0};
+    for (Py_ssize_t i = 0; i < n; i++) {
+        PyObject *v = PySequence_Fast_GET_ITEM(seq, i), *payload;
+        b.len = 0;
+        int r = mw_object(&b, v, 0);
+        if (r < 0)
+            goto fail;
+        if (r == 1)
+            payload = PyBytes_FromStringAndSize(b.buf, b.len);
+        else
+            payload = PyMarshal_WriteObjectToString(v, 2);
+        if (payload == NULL)
+            goto fail;
+        PyList_SET_ITEM(out, i, payload);
+    }
+    PyMem_Free(b.buf);
+    Py_DECREF(seq);
+    return out;
+fail:
+    PyMem_Free(b.buf);
+    Py_DECREF(seq);
+    Py_DECREF(out);
+    return NULL;
+}
+
 static PyMethodDef methods[] = {
     {"runs", runs, METH_VARARGS, "A stream-stream join's batch of runs (StreamStreamJoin._runs with adders)."},
     {"window_keys", window_keys, METH_VARARGS, "A window store's LMDB keys of kept-back records."},
+    {"dumps_many", dumps_many, METH_O, "[marshal.dumps(v, 2) for v in values]: the common values written directly."},
     {"untrack", untrack, METH_O, "A list taken out of the cyclic GC (a GROUP BY state record; its key tuple of untracked values too); returns it."},
     {NULL, NULL, 0, NULL},
 };

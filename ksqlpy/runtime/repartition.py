@@ -21,6 +21,7 @@ from typing import Any
 
 from ksqlpy.log.base import LogTransaction, RecordBatch
 from ksqlpy.runtime.reader import DecodedBatch
+from ksqlpy.state.codec import marshal_many
 
 _HIGHEST = pickle.HIGHEST_PROTOCOL
 _PICKLED = b"\x80"  # the first byte of every pickle of protocol 2 and later
@@ -72,9 +73,11 @@ class RepartitionReader:
 def encode_values(payloads: list[tuple]) -> list[bytes]:
     """The repartition values of a batch: ``marshal`` (about twice as fast both ways as pickle) when it
     writes every one - it writes only the exact built-in types, which it reads back exactly -, else
-    (a DECIMAL, a subclass, a nesting too deep) pickles."""
+    (a DECIMAL, a subclass, a nesting too deep) pickles. marshal's version 2, as store values
+    (``state.codec.marshal_many``): no per-value table of shared objects to build and free, the common
+    values written by the C writer."""
     try:
-        return list(map(marshal.dumps, payloads))
+        return marshal_many(payloads)
     except ValueError:
         return list(map(pickle.dumps, payloads, repeat(_HIGHEST)))
 

@@ -118,3 +118,22 @@ def test_a_batch_the_c_framing_refuses_is_packed_in_python(tmp_path: Path) -> No
         tx.produce_batch("t", None, [b"k", b"j"], [b"v", b"w"], [1, 2])
     assert sorted(v for part in _all(lg, "t") for _, _, v, _, _ in part) == [b"v", b"w"]
     lg.close()
+
+
+def test_timestamps_of_every_width_are_framed_exactly(tmp_path: Path) -> None:
+    """The C framing reads a timestamp of one, two or three 30-bit digits, either sign, up to the 64-bit bounds
+    (by ``PyLong_AsLongLongAndOverflow``; CPython 3.11's ``PyLong_AsLongLong`` took every int of two or more
+    digits through ``_PyLong_AsByteArray``): what it stores is what was given; one past 64 bits is refused
+    as before."""
+    tss = [0, 1, -1, (1 << 30) - 1, 1 << 30, -(1 << 30), 1_700_000_000_000, -1_700_000_000_000, 1 << 60,
+           -(1 << 60) - 7, (1 << 63) - 1, -(1 << 63)]
+    lg = EmbeddedLog(tmp_path / "log")
+    lg.create_topic("t", 1)
+    with lg.transaction() as tx:
+        tx.produce_batch("t", None, [b"k%d" % i for i in range(len(tss))], [b"v"] * len(tss), tss)
+    assert [ts for _, _, _, ts, _ in _all(lg, "t")[0]] == tss
+    for bad in (1 << 63, -(1 << 63) - 1):
+        with pytest.raises(Exception) as err, lg.transaction() as tx:
+            tx.produce_batch("t", None, [b"k"], [b"v"], [bad])
+        assert err.type.__name__ in ("error", "OverflowError")
+    lg.close()

@@ -5,14 +5,20 @@ accumulator can hold comes back equal and of the same type."""
 
 from __future__ import annotations
 
+import marshal
 import pickle
+import random
 import shutil
 from decimal import Decimal
 from enum import IntEnum
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.log.embedded import EmbeddedLog
+from ksqlpy.state import codec
 from ksqlpy.state.codec import decode, encode, encode_many
 from ksqlpy.state.store import KeyValueStore
 from tests.runtime.test_repartition_values import _same
@@ -123,3 +129,72 @@ def test_store_restores_a_changelog_of_pickles_as_older_versions_wrote(tmp_path:
     assert _same([v for _, v in s2.range(b"k1", b"k2")], [VALUES[1]])
     s2.close()
     log.close()
+
+
+def _no_references(payload: bytes) -> bool:
+    """A marshal payload written without its table of shared objects (no type code flagged as a reference
+    target): the version-2 encoding of the value it holds is the payload itself."""
+    return payload == marshal.dumps(marshal.loads(payload), 2)
+
+
+def test_values_go_as_marshal_version_2_and_earlier_version_4_payloads_read_back() -> None:
+    """marshal's version 2 writes no table of shared objects (versions 3 and 4 build one per value); every
+    version reads back the same value, so version-4 payloads written by earlier versions of ksqlpy - in LMDB
+    and on the changelog - read as they did."""
+    shared = "shared string"
+    row = (shared, 1_700_000_000_000, shared, [shared, 1_700_000_000_000], None)
+    for v in [*VALUES, row]:
+        assert encode(v) == marshal.dumps(v, 2)
+        assert _same(decode(encode(v)), v)
+        assert _same(decode(marshal.dumps(v, 4)), v) and _same(decode(marshal.dumps(v, 3)), v)
+    assert encode_many([row, VALUES[0]]) == [marshal.dumps(row, 2), marshal.dumps(VALUES[0], 2)]
+    assert all(_no_references(p) for p in encode_many(VALUES))
+
+
+def test_a_value_that_refers_to_itself_is_pickled() -> None:
+    """Only marshal's references could write a structure that contains itself; without them marshal refuses
+    it (too deeply nested) and the value is pickled, as any value marshal cannot write."""
+    loop: list = [1]
+    loop.append(loop)
+    payload = encode(loop)
+    assert payload[:1] == b"\x80"
+    back = decode(payload)
+    assert back[0] == 1 and back[1] is back
+    assert all(p[:1] == b"\x80" for p in encode_many([VALUES[0], loop]))
+
+
+def _random_value(rnd: random.Random, depth: int = 0) -> Any:
+    if depth < 3 and rnd.random() < 0.5:
+        items = [_random_value(rnd, depth + 1) for _ in range(rnd.randrange(0, 6))]
+        return tuple(items) if rnd.random() < 0.6 else items
+    return rnd.choice((
+        lambda: None, lambda: True, lambda: False,
+        lambda: rnd.choice((0, 1, -1, 2**31 - 1, -(2**31), 2**31, -(2**31) - 1, 2**63 - 1, -(2**63), 2**15, 2**30,
+                            -(2**30), 1_700_000_000_170, -1_700_000_000_170, 2**64, -(2**70))),
+        lambda: rnd.randrange(-(2**64), 2**64),
+        lambda: rnd.choice((0.0, -0.0, 1.5, float("nan"), float("inf"), -float("inf"), 1e300)),
+        lambda: "".join(chr(rnd.randrange(32, 127)) for _ in range(rnd.randrange(0, 40))),
+        lambda: rnd.choice(("caf\u00e9", "\U0001F600", "", "a\udc80")),
+        lambda: bytes(rnd.randrange(256) for _ in range(rnd.randrange(0, 10))),
+        lambda: rnd.choice(({"a": 1}, frozenset({1}), {2}, (), [])),
+    ))()
+
+
+@pytest.mark.skipif(codec._dumps_many is None, reason="the _ssjoin extension is not built")
+@pytest.mark.parametrize("seed", range(3))
+def test_the_c_writer_gives_marshals_bytes(seed: int) -> None:
+    """``marshal_many`` by the C writer (``dumps_many``) is ``marshal.dumps(v, 2)`` byte for byte - over None,
+    bools, ints from one digit to past 64 bits, floats (NaN, -0.0, infinities), ASCII and other strings (a lone
+    surrogate too), bytes, dicts and sets, tuples and lists nested and deeper than the writer goes - and raises
+    marshal's ValueError for what marshal cannot write (then the batch is pickled)."""
+    rnd = random.Random(seed)
+    values = [_random_value(rnd) for _ in range(3000)]
+    deep: Any = (1,)
+    for _ in range(12):
+        deep = (deep, [deep])
+    values.append(deep)
+    assert codec.marshal_many(values) == [marshal.dumps(v, 2) for v in values]
+    assert codec._dumps_many(values) == [marshal.dumps(v, 2) for v in values]
+    with pytest.raises(ValueError):
+        codec.marshal_many([1, Decimal("1")])
+    assert all(p[:1] == b"\x80" for p in encode_many([1, Decimal("1")]))
