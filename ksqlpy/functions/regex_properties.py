@@ -51,53 +51,96 @@ _WHITE_SPACE = frozenset(
                      0x202F, 0x205F, 0x3000]
 )
 
+# A property is a mask over every code point (one byte each, 1 = in), built once per property from one
+# table of general categories. Masks are built with C-level map/translate, never a Python call per code point:
+# a per-code-point lambda took ~0.3 s per property (seconds for a pattern naming several, on the first
+# record) - the "character classes" case of tests/cases/functions/java-regex.json timed out under load.
+_LIMIT = 0x110000
+Mask = bytes
 
-def _java_whitespace(c: str) -> bool:
+
+@cache
+def _category_table() -> tuple[bytes, dict[str, int]]:
+    """Each code point's general category as one byte (an index into the returned names)."""
+    names = sorted(_CATEGORIES)
+    index = {name: i for i, name in enumerate(names)}
+    return bytes(map(index.__getitem__, map(unicodedata.category, map(chr, range(_LIMIT))))), index
+
+
+def _cats(*cats: str) -> Mask:
+    table, index = _category_table()
+    wanted = {index[c] for c in cats}
+    return table.translate(bytes(1 if i in wanted else 0 for i in range(256)))
+
+
+def _chars(pred: Callable[[str], object]) -> Mask:
+    """A C-level predicate (``str.isupper``, ``set.__contains__``) over every code point."""
+    return bytes(map(bool, map(pred, map(chr, range(_LIMIT)))))
+
+
+def _union(*masks: Mask) -> Mask:
+    out = int.from_bytes(masks[0], "big")
+    for m in masks[1:]:
+        out |= int.from_bytes(m, "big")
+    return out.to_bytes(_LIMIT, "big")
+
+
+def _code_points(*ranges: tuple[int, int]) -> Mask:
+    out = bytearray(_LIMIT)
+    for a, b in ranges:
+        out[a : b + 1] = b"\x01" * (b - a + 1)
+    return bytes(out)
+
+
+def _without(mask: Mask, chars: str) -> Mask:
+    out = bytearray(mask)
+    for c in chars:
+        out[ord(c)] = 0
+    return bytes(out)
+
+
+def _java_whitespace() -> Mask:
     """``Character.isWhitespace``: space separators but the non-breaking ones, and the ASCII controls."""
-    if c in "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f":
-        return True
-    return unicodedata.category(c) in ("Zs", "Zl", "Zp") and c not in "\xa0\u2007\u202f"
+    return _union(_without(_cats("Zs", "Zl", "Zp"), "\xa0\u2007\u202f"),
+                  _code_points((0x09, 0x0D), (0x1C, 0x1F)))
 
 
-def _in(*cats: str) -> Callable[[str], bool]:
-    return lambda c: unicodedata.category(c) in cats
+def _letter() -> Mask:
+    return _cats(*_GROUPS["L"])
 
 
-_LETTER = _in(*_GROUPS["L"])
-
-
-def _alphabetic(c: str) -> bool:
-    return unicodedata.category(c) in (*_GROUPS["L"], "Nl")
+def _alphabetic() -> Mask:
+    return _cats(*_GROUPS["L"], "Nl")
 
 
 # \p{IsX}: Unicode binary properties, names compared upper-case (CharPredicates.forUnicodeProperty)
-_BINARY: dict[str, Callable[[str], bool]] = {
+_BINARY: dict[str, Callable[[], Mask]] = {
     "ALPHABETIC": _alphabetic,
-    "LETTER": _LETTER,
-    "DIGIT": _in("Nd"),
-    "UPPERCASE": str.isupper,
-    "LOWERCASE": str.islower,
-    "TITLECASE": _in("Lt"),
-    "PUNCTUATION": _in(*_GROUPS["P"]),
-    "CONTROL": _in("Cc"),
-    "WHITE_SPACE": _WHITE_SPACE.__contains__,
-    "WHITESPACE": _WHITE_SPACE.__contains__,
-    "ALNUM": lambda c: _alphabetic(c) or unicodedata.category(c) == "Nd",
-    "ASSIGNED": lambda c: unicodedata.category(c) != "Cn",
+    "LETTER": _letter,
+    "DIGIT": lambda: _cats("Nd"),
+    "UPPERCASE": lambda: _chars(str.isupper),
+    "LOWERCASE": lambda: _chars(str.islower),
+    "TITLECASE": lambda: _cats("Lt"),
+    "PUNCTUATION": lambda: _cats(*_GROUPS["P"]),
+    "CONTROL": lambda: _cats("Cc"),
+    "WHITE_SPACE": lambda: _chars(_WHITE_SPACE.__contains__),
+    "WHITESPACE": lambda: _chars(_WHITE_SPACE.__contains__),
+    "ALNUM": lambda: _cats(*_GROUPS["L"], "Nl", "Nd"),
+    "ASSIGNED": lambda: _cats(*(_CATEGORIES - {"Cn"})),
 }
 # \p{javaX}: Character.isX
-_JAVA: dict[str, Callable[[str], bool]] = {
-    "javaLowerCase": str.islower,
-    "javaUpperCase": str.isupper,
-    "javaTitleCase": _in("Lt"),
-    "javaDigit": _in("Nd"),
-    "javaLetter": _LETTER,
-    "javaLetterOrDigit": lambda c: _LETTER(c) or unicodedata.category(c) == "Nd",
+_JAVA: dict[str, Callable[[], Mask]] = {
+    "javaLowerCase": lambda: _chars(str.islower),
+    "javaUpperCase": lambda: _chars(str.isupper),
+    "javaTitleCase": lambda: _cats("Lt"),
+    "javaDigit": lambda: _cats("Nd"),
+    "javaLetter": _letter,
+    "javaLetterOrDigit": lambda: _cats(*_GROUPS["L"], "Nd"),
     "javaAlphabetic": _alphabetic,
     "javaWhitespace": _java_whitespace,
-    "javaSpaceChar": _in("Zs", "Zl", "Zp"),
-    "javaISOControl": lambda c: ord(c) <= 0x1F or 0x7F <= ord(c) <= 0x9F,
-    "javaDefined": lambda c: unicodedata.category(c) != "Cn",
+    "javaSpaceChar": lambda: _cats("Zs", "Zl", "Zp"),
+    "javaISOControl": lambda: _code_points((0x00, 0x1F), (0x7F, 0x9F)),
+    "javaDefined": lambda: _cats(*(_CATEGORIES - {"Cn"})),
 }
 
 
@@ -105,19 +148,9 @@ def _ranges_body(ranges: list[tuple[int, int]]) -> str:
     return "".join(f"\\U{a:08x}" if a == b else f"\\U{a:08x}-\\U{b:08x}" for a, b in ranges)
 
 
-def _ranges_of(pred: Callable[[str], bool], limit: int = 0x110000) -> list[tuple[int, int]]:
-    ranges: list[tuple[int, int]] = []
-    start = -1
-    for cp in range(limit):
-        if pred(chr(cp)):
-            if start < 0:
-                start = cp
-        elif start >= 0:
-            ranges.append((start, cp - 1))
-            start = -1
-    if start >= 0:
-        ranges.append((start, limit - 1))
-    return ranges
+def _ranges_of(mask: Mask) -> list[tuple[int, int]]:
+    """The runs of 1s in a mask as inclusive code point ranges."""
+    return [(m.start(), m.end() - 1) for m in re.finditer(b"\x01+", mask)]
 
 
 def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
@@ -135,8 +168,7 @@ def _complement(ranges: list[tuple[int, int]]) -> list[tuple[int, int]]:
 @cache
 def _unicode_ranges(kind: str, name: str) -> list[tuple[int, int]]:
     if kind == "category":
-        cats = frozenset(_GROUPS.get(name, (name,)))
-        return _ranges_of(lambda c: unicodedata.category(c) in cats)
+        return _ranges_of(_cats(*_GROUPS.get(name, (name,))))
     if kind == "block":
         return _hex_ranges(BLOCKS[name])
     if kind == "script":
@@ -144,7 +176,7 @@ def _unicode_ranges(kind: str, name: str) -> list[tuple[int, int]]:
             known = sorted(r for _, ranges in SCRIPTS.values() for r in _hex_ranges(ranges))
             return _complement(known)
         return _hex_ranges(SCRIPTS[name][1])
-    return _ranges_of(_BINARY[name] if kind == "binary" else _JAVA[name])
+    return _ranges_of((_BINARY[name] if kind == "binary" else _JAVA[name])())
 
 
 def _resolve(name: str) -> tuple[str, str] | None:
@@ -233,8 +265,8 @@ def property_class(name: str, negated: bool, in_class: bool) -> str:
 
 
 def _ascii_ranges(body: str) -> list[tuple[int, int]]:
-    p = re.compile(f"[{body}]")
-    return _ranges_of(lambda c: p.match(c) is not None, 0x80)
+    p = re.compile(f"[{body}]+")
+    return [(m.start(), m.end() - 1) for m in p.finditer("".join(map(chr, range(0x80))))]
 
 
 @cache

@@ -175,3 +175,34 @@ def test_bounded_variable_width_lookbehind():
     assert call("REGEXP_EXTRACT_ALL", [S, S], r"(?<=\d{2,3})-", "12- 1- 123-") == ["-", "-"]
     with pytest.raises(FunctionError):
         compile_java_regex("(?<=a+)b")
+
+
+def test_property_tables_match_their_per_code_point_definitions():
+    """The ``\\p{..}`` tables are built from byte masks; each equals its definition read per code point."""
+    import unicodedata
+
+    from ksqlpy.functions import regex_properties as P
+
+    def runs(pred):
+        out, start = [], -1
+        for cp in range(0x110000):
+            if pred(chr(cp)):
+                start = cp if start < 0 else start
+            elif start >= 0:
+                out.append((start, cp - 1))
+                start = -1
+        return out + ([(start, 0x10FFFF)] if start >= 0 else [])
+
+    cat = unicodedata.category
+    nbsp = "\xa0\u2007\u202f"
+    definitions = {
+        ("category", "L"): lambda c: cat(c) in ("Lu", "Ll", "Lt", "Lm", "Lo"),
+        ("binary", "UPPERCASE"): str.isupper,
+        ("binary", "ALNUM"): lambda c: cat(c) in ("Lu", "Ll", "Lt", "Lm", "Lo", "Nl", "Nd"),
+        ("java", "javaWhitespace"): lambda c: c in "\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f"
+        or (cat(c) in ("Zs", "Zl", "Zp") and c not in nbsp),
+        ("java", "javaISOControl"): lambda c: ord(c) <= 0x1F or 0x7F <= ord(c) <= 0x9F,
+    }
+    for (kind, name), pred in definitions.items():
+        assert P._unicode_ranges(kind, name) == runs(pred), (kind, name)
+    assert P._ascii_ranges(P.POSIX["Punct"]) == [(0x21, 0x2F), (0x3A, 0x40), (0x5B, 0x60), (0x7B, 0x7E)]
