@@ -100,6 +100,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("functions/gen_utf16_units.py", {"utf16-units.json": lambda g: g["tests"]}),
     ("functions/gen_parameter_names.py", {"parameter-names.json": lambda g: g["tests"]}),
     ("functions/gen_java_regex.py", {"java-regex.json": lambda g: g["tests"]}),
+    ("functions/gen_operator_scope.py", {"operator-scope.json": lambda g: g["cases"]()}),
     ("functions/gen_timestamp_parsing.py", {"timestamp-parsing.json": lambda g: g["tests"]}),
     ("functions/gen_far_years.py", {"far-years.json": lambda g: g["tests"]}),
     ("functions/gen_implicit_casts.py", {"implicit-casts.json": lambda g: g["tests"]}),
