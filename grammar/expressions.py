@@ -129,10 +129,14 @@ class ExpressionParser(TokenParser):
         return exp.Not(this=result) if negate else result
 
     def _parse_bitwise(self) -> exp.Expression | None:
-        """ksqlDB's lowest value operator is ``||`` (sqlglot's bitwise operators do not exist in ksql)."""
+        """ksqlDB's lowest value operator is ``||`` (sqlglot's bitwise operators do not exist in ksql). ksqlDB's
+        AstBuilder.visitConcatenation builds the call ``CONCAT(left, right)`` placed at the ``||``, so it is
+        that call everywhere after parsing: printed, typed and matched against GROUP BY / PARTITION BY as one."""
         this = self._parse_term()
-        while this is not None and self._match(_T.DPIPE):
-            this = exp.DPipe(this=this, expression=self._require(self._parse_term()), safe=True)
+        while this is not None and self._curr.token_type == _T.DPIPE:
+            token = self._curr
+            self._advance()
+            this = self.place(FunctionCall(name="CONCAT", args=[this, self._require(self._parse_term())]), token)
         return this
 
     def _require(self, this: exp.Expression | None) -> exp.Expression:

@@ -109,8 +109,12 @@ def test_arithmetic_precedence() -> None:
 
 
 def test_concatenation_binds_loosest_among_value_operators() -> None:
-    assert pe("a || b + c") == exp.DPipe(
-        this=col("A"), expression=exp.Add(this=col("B"), expression=col("C")), safe=True
+    """``||`` is the call CONCAT(left, right), as ksqlDB's AstBuilder.visitConcatenation builds it."""
+    assert pe("a || b + c") == A.FunctionCall(
+        name="CONCAT", args=[col("A"), exp.Add(this=col("B"), expression=col("C"))]
+    )
+    assert pe("a || b || c") == A.FunctionCall(
+        name="CONCAT", args=[A.FunctionCall(name="CONCAT", args=[col("A"), col("B")]), col("C")]
     )
 
 

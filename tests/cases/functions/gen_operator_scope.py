@@ -247,9 +247,42 @@ def error_cases() -> list[dict[str, Any]]:
     } for item, message in ERRORS]
 
 
+# ``a || b`` is the call CONCAT(a, b) from parsing on (AstBuilder.visitConcatenation): printed so wherever ksqlDB
+# prints the expression as written, and one with a CONCAT call written out
+CONCAT_ERRORS: list[tuple[str, str]] = [
+    ("CREATE TABLE O AS SELECT K, COUNT(*) AS C, S || 'x' AS X FROM S GROUP BY K;",
+     "Non-aggregate SELECT expression(s) not part of GROUP BY: CONCAT(S, 'x')\n"
+     "Either add the column(s) to the GROUP BY or remove them from the SELECT."),
+    ("CREATE TABLE O AS SELECT K, COUNT(*) AS C, S || 'x' || S AS X FROM S GROUP BY K;",
+     "Non-aggregate SELECT expression(s) not part of GROUP BY: CONCAT(CONCAT(S, 'x'), S)\n"
+     "Either add the column(s) to the GROUP BY or remove them from the SELECT."),
+    ("CREATE TABLE O AS SELECT S || 'y' AS Y, COUNT(*) AS C FROM S GROUP BY S || 'x';",
+     "Non-aggregate SELECT expression(s) not part of GROUP BY: CONCAT(S, 'y')\n"
+     "Either add the column(s) to the GROUP BY or remove them from the SELECT."),
+    ("CREATE STREAM O AS SELECT K, I FROM S PARTITION BY S || 'y';",
+     "Key missing from projection (ie, SELECT). \nThe query used to build `O` must include the partitioning "
+     "expression CONCAT(S.S, 'y') in its projection (eg, SELECT CONCAT(S.S, 'y')...)."),
+]
+
+
+def concat_cases() -> list[dict[str, Any]]:
+    refused = [{"name": f"|| is CONCAT: {sql}", "statements": [SOURCE, sql],
+                "expectedException": {"type": EXC, "message": message}} for sql, message in CONCAT_ERRORS]
+    grouped = {
+        "name": "|| is CONCAT: GROUP BY a || b matches CONCAT(a, b) in the projection and the other way round",
+        "statements": [SOURCE,
+                       "CREATE TABLE O AS SELECT CONCAT(S, '!') AS G, COUNT(*) AS C FROM S GROUP BY S || '!';",
+                       "CREATE TABLE P AS SELECT S || '?' AS G, COUNT(*) AS C FROM S GROUP BY CONCAT(S, '?');"],
+        "inputs": [{"topic": "s", "key": "v", "value": VALUES}],
+        "outputs": [{"topic": "O", "key": "abc!", "value": {"C": 1}}, {"topic": "P", "key": "abc?", "value": {"C": 1}}],
+    }
+    return refused + [grouped]
+
+
 def _doc() -> dict[str, Any]:
     return {"comments": [__doc__.split("\n\n")[0].replace("\n", " ")],
-            "tests": [family_case(n, p) for n, p in FAMILIES.items()] + [decimal_types_case()] + error_cases()}
+            "tests": [family_case(n, p) for n, p in FAMILIES.items()] + [decimal_types_case()] + error_cases()
+            + concat_cases()}
 
 
 def cases() -> list[dict[str, Any]]:
