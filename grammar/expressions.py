@@ -178,8 +178,10 @@ class ExpressionParser(TokenParser):
             result: exp.Expression = exp.Is(this=this, expression=exp.Null())
             return exp.Not(this=result) if negate else result
         if self.match_word("DISTINCT", "FROM"):
-            klass = exp.NullSafeEQ if negate else exp.NullSafeNEQ
-            return klass(this=this, expression=self.parse_value_expression())
+            # ksqlDB's AstBuilder.visitDistinctFrom: IS NOT DISTINCT FROM is NOT over IS DISTINCT FROM, from
+            # parsing on (typed, printed and negated as such)
+            distinct = exp.NullSafeNEQ(this=this, expression=self.parse_value_expression())
+            return exp.Not(this=distinct) if negate else distinct
         raise self.syntax_error("{'NULL', 'DISTINCT'}")
 
     def _parse_at_time_zone(self, this: exp.Expression | None) -> exp.Expression | None:

@@ -155,7 +155,8 @@ def test_predicates() -> None:
     assert pe("a IS NULL") == exp.Is(this=a, expression=exp.Null())
     assert pe("a IS NOT NULL") == exp.Not(this=exp.Is(this=a, expression=exp.Null()))
     assert pe("a IS DISTINCT FROM b") == exp.NullSafeNEQ(this=a, expression=col("B"))
-    assert pe("a IS NOT DISTINCT FROM b") == exp.NullSafeEQ(this=a, expression=col("B"))
+    # ksqlDB's AstBuilder.visitDistinctFrom: NOT over IS DISTINCT FROM
+    assert pe("a IS NOT DISTINCT FROM b") == exp.Not(this=exp.NullSafeNEQ(this=a, expression=col("B")))
 
 
 @pytest.mark.parametrize(

@@ -67,6 +67,14 @@ FAMILIES: dict[str, list[tuple[str, Any, Any]]] = {
         ("ST IN (STRUCT(F1 := 1, F2 := 'x'))", True, False),
         ("TS IN ('1970-01-01T00:00:01')", True, False),
     ],
+    "IS [NOT] DISTINCT FROM: NULL is not distinct from NULL, distinct from a value": [
+        ("I IS DISTINCT FROM 5", False, True),
+        ("I IS NOT DISTINCT FROM 5", True, False),
+        ("I IS NOT DISTINCT FROM BI - 5", True, None),  # NULL - 5 fails the expression
+        ("S IS DISTINCT FROM 'x'", True, True),
+        ("A IS NOT DISTINCT FROM ARRAY[1, 2, 3]", True, False),
+        ("NOT I IS DISTINCT FROM 5", True, False),
+    ],
     "LIKE: % and _ over the whole value, regex characters literal, ESCAPE": [
         ("S LIKE 'a%'", True, None),
         ("S LIKE '_b_'", True, None),
@@ -247,8 +255,9 @@ def error_cases() -> list[dict[str, Any]]:
     } for item, message in ERRORS]
 
 
-# ``a || b`` is the call CONCAT(a, b) from parsing on (AstBuilder.visitConcatenation): printed so wherever ksqlDB
-# prints the expression as written, and one with a CONCAT call written out
+# ``a || b`` is the call CONCAT(a, b) from parsing on (AstBuilder.visitConcatenation) and ``a IS NOT DISTINCT
+# FROM b`` is NOT (a IS DISTINCT FROM b) (visitDistinctFrom): printed so wherever ksqlDB prints the expression as
+# written; a GROUP BY of one matches the other written out
 CONCAT_ERRORS: list[tuple[str, str]] = [
     ("CREATE TABLE O AS SELECT K, COUNT(*) AS C, S || 'x' AS X FROM S GROUP BY K;",
      "Non-aggregate SELECT expression(s) not part of GROUP BY: CONCAT(S, 'x')\n"
@@ -259,6 +268,9 @@ CONCAT_ERRORS: list[tuple[str, str]] = [
     ("CREATE TABLE O AS SELECT S || 'y' AS Y, COUNT(*) AS C FROM S GROUP BY S || 'x';",
      "Non-aggregate SELECT expression(s) not part of GROUP BY: CONCAT(S, 'y')\n"
      "Either add the column(s) to the GROUP BY or remove them from the SELECT."),
+    ("CREATE TABLE O AS SELECT K, COUNT(*) AS C, I IS NOT DISTINCT FROM 2 AS X FROM S GROUP BY K;",
+     "Non-aggregate SELECT expression(s) not part of GROUP BY: (NOT (I IS DISTINCT FROM 2))\n"
+     "Either add the column(s) to the GROUP BY or remove them from the SELECT."),
     ("CREATE STREAM O AS SELECT K, I FROM S PARTITION BY S || 'y';",
      "Key missing from projection (ie, SELECT). \nThe query used to build `O` must include the partitioning "
      "expression CONCAT(S.S, 'y') in its projection (eg, SELECT CONCAT(S.S, 'y')...)."),
@@ -266,7 +278,7 @@ CONCAT_ERRORS: list[tuple[str, str]] = [
 
 
 def concat_cases() -> list[dict[str, Any]]:
-    refused = [{"name": f"|| is CONCAT: {sql}", "statements": [SOURCE, sql],
+    refused = [{"name": f"as parsed: {sql}", "statements": [SOURCE, sql],
                 "expectedException": {"type": EXC, "message": message}} for sql, message in CONCAT_ERRORS]
     grouped = {
         "name": "|| is CONCAT: GROUP BY a || b matches CONCAT(a, b) in the projection and the other way round",
