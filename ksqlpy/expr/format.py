@@ -29,7 +29,14 @@ def format_expression(node: exp.Expression) -> str:
     if isinstance(node, exp.Star):
         return "*"
     if isinstance(node, exp.Literal):
-        return "'" + node.this.replace("'", "''") + "'" if node.is_string else node.this
+        if node.is_string:
+            return "'" + node.this.replace("'", "''") + "'"
+        # a number as ksqlDB's ExpressionFormatter prints its literal node, not as written: Integer/Long
+        # toString, BigDecimal.toString (1E-7, 12.50), Double.toString (1000.0, 1.0E10)
+        from ksqlpy.expr.printer import format_literal
+        from ksqlpy.expr.type_rules import literal_type
+
+        return format_literal(*literal_type(node.this))
     if isinstance(node, exp.Boolean):
         return "true" if node.this else "false"
     if isinstance(node, exp.Null):
