@@ -44,7 +44,9 @@ def format_expression(node: exp.Expression) -> str:
     if isinstance(node, exp.Paren):
         return f(node.this)
     if isinstance(node, exp.Neg):
-        return f"-{f(node.this)}"
+        from ksqlpy.expr.printer import negate_text
+
+        return negate_text(f(node.this))
     if isinstance(node, UnaryPlus):
         return f"+{f(node.this)}"
     if isinstance(node, exp.Not):

@@ -46,7 +46,7 @@ _PRINTERS: dict[str, Callable[[Any], str]] = {
     "Arithmetic": _binary,
     "Comparison": _binary,
     "Logical": _binary,
-    "Negate": lambda e: f"-{f(e.operand)}",
+    "Negate": lambda e: negate_text(f(e.operand)),
     "UnaryPlus": lambda e: f"+{f(e.operand)}",
     "Not": lambda e: f"(NOT {f(e.operand)})",
     "IsNull": lambda e: f"({f(e.operand)} IS {'NOT ' if e.negated else ''}NULL)",
@@ -62,6 +62,12 @@ _PRINTERS: dict[str, Callable[[Any], str]] = {
     "Case": _case,
     "Lambda": lambda e: f"({', '.join(e.params)}) => {f(e.body)}",
 }
+
+
+def negate_text(operand: str) -> str:
+    """``-x``; ``- -x`` when the operand's text starts with a minus, as ksqlDB's ExpressionFormatter writes it
+    (so that the two minuses never read as a comment)."""
+    return "- " + operand if operand.startswith("-") else "-" + operand
 
 
 def format_literal(value: Any, t: T.SqlType) -> str:

@@ -258,7 +258,7 @@ def error_cases() -> list[dict[str, Any]]:
 # ``a || b`` is the call CONCAT(a, b) from parsing on (AstBuilder.visitConcatenation) and ``a IS NOT DISTINCT
 # FROM b`` is NOT (a IS DISTINCT FROM b) (visitDistinctFrom): printed so wherever ksqlDB prints the expression as
 # written; a GROUP BY of one matches the other written out. Numbers print as their literal nodes do (Integer,
-# BigDecimal and Double toString), not as written
+# BigDecimal and Double toString), not as written; a minus before a minus is set apart (``- -I``)
 CONCAT_ERRORS: list[tuple[str, str]] = [
     ("CREATE TABLE O AS SELECT K, COUNT(*) AS C, S || 'x' AS X FROM S GROUP BY K;",
      "Non-aggregate SELECT expression(s) not part of GROUP BY: CONCAT(S, 'x')\n"
@@ -277,6 +277,11 @@ CONCAT_ERRORS: list[tuple[str, str]] = [
      "Non-aggregate SELECT expression(s) not part of GROUP BY: (I * 1000.0), (D * 1.5E-7), (I * 1E-7), "
      "(I * 1.0E10), (I * 12), (DC * 12.50), (D + 0.5)\n"
      "Either add the column(s) to the GROUP BY or remove them from the SELECT."),
+    ("CREATE TABLE O AS SELECT K, COUNT(*) AS C, - -I AS X1, -(I + 1) AS X2, +I AS X3 FROM S GROUP BY K;",
+     "Non-aggregate SELECT expression(s) not part of GROUP BY: - -I, -(I + 1), +I\n"
+     "Either add the column(s) to the GROUP BY or remove them from the SELECT."),
+    ("CREATE STREAM O AS SELECT K, - -I + 'a' AS X FROM S;",
+     "Error processing expression: (- -I + 'a'). Unsupported arithmetic types. INTEGER STRING"),
     ("CREATE STREAM O AS SELECT K, I FROM S PARTITION BY S || 'y';",
      "Key missing from projection (ie, SELECT). \nThe query used to build `O` must include the partitioning "
      "expression CONCAT(S.S, 'y') in its projection (eg, SELECT CONCAT(S.S, 'y')...)."),
