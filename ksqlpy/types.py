@@ -22,6 +22,7 @@ NULL is ``None`` for every type. Types are immutable and hashable so they can ke
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 
@@ -265,7 +266,17 @@ _PLAIN_IDENT_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
 
 
 def quote_ident(name: str) -> str:
-    """Backtick-quote an identifier when it would not survive a round trip unquoted."""
-    if name and name[0] not in "0123456789" and all(c in _PLAIN_IDENT_CHARS for c in name):
+    """Backtick-quote an identifier when it would not survive a round trip unquoted: not upper case, not a
+    plain name, or a word ksqlDB reserves (IdentifierUtil.needsQuotes parses the name as an identifier; a
+    reserved word such as SELECT fails, a non-reserved keyword such as KEY passes)."""
+    if (name and name[0] not in "0123456789" and all(c in _PLAIN_IDENT_CHARS for c in name)
+            and name not in _reserved_words()):
         return name
     return "`" + name.replace("`", "``") + "`"
+
+
+@functools.cache
+def _reserved_words() -> frozenset[str]:
+    from ksqlpy.grammar.keywords import RESERVED  # the grammar imports this module
+
+    return RESERVED

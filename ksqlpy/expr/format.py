@@ -58,7 +58,8 @@ def format_expression(node: exp.Expression) -> str:
     if isinstance(node, FunctionCall):
         return f"{node.fname}({', '.join(f(a) for a in node.call_args)})"
     if isinstance(node, Dereference):
-        return f"{f(node.this)}->{node.args['field']}"
+        field = node.args["field"]
+        return f"{f(node.this)}->{field if field == '*' else quote_ident(field)}"
     if isinstance(node, Cast):
         return f"CAST({f(node.this)} AS {node.args['to']})"
     if isinstance(node, exp.Bracket):

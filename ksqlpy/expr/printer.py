@@ -55,7 +55,7 @@ _PRINTERS: dict[str, Callable[[Any], str]] = {
     "Like": lambda e: f"({f(e.operand)} LIKE {f(e.pattern)}"
                       + (f" ESCAPE {format_literal(e.escape, T.STRING)}" if e.escape is not None else "") + ")",
     "Subscript": lambda e: f"{f(e.base)}[{f(e.index)}]",
-    "Dereference": lambda e: f"{f(e.base)}->{e.field}",
+    "Dereference": lambda e: f"{f(e.base)}->{e.field if e.field == '*' else quote_ident(e.field)}",
     "ArrayCtor": lambda e: "ARRAY[" + ", ".join(f(i) for i in e.items) + "]",
     "MapCtor": lambda e: "MAP(" + ", ".join(f"{f(k)}:={f(v)}" for k, v in e.entries) + ")",
     "StructCtor": lambda e: "STRUCT(" + ", ".join(f"{quote_ident(n)}:={f(v)}" for n, v in e.fields) + ")",

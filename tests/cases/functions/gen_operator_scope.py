@@ -288,6 +288,24 @@ CONCAT_ERRORS: list[tuple[str, str]] = [
 ]
 
 
+# names printed in an expression are quoted when they would not parse back as the same identifier
+# (IdentifierUtil.needsQuotes): not upper case, not a plain name, or a reserved word; struct fields too
+QUOTED_SOURCE = ("CREATE STREAM `q` (`some.key` STRING KEY, `SELECT` INT, `Mixed` STRUCT<`a.b` INT, `Sel` INT, "
+                 "`FROM` INT, KEY INT>, `x y` ARRAY<INT>) WITH (kafka_topic='q', value_format='JSON');")
+QUOTED_ERRORS: list[tuple[str, str]] = [
+    ("CREATE TABLE O AS SELECT `some.key`, COUNT(*) AS C, `SELECT` + 1 AS X1, `q`.`SELECT` * 2 AS X2, "
+     "`Mixed`->`a.b` AS X3, `Mixed`->`Sel` AS X4, `Mixed`->`FROM` AS X5, `Mixed`->KEY AS X6, `x y`[1] AS X7, "
+     "STRUCT(`SELECT` := 1, `lower` := `SELECT`) AS X8 FROM `q` GROUP BY `some.key`;",
+     "Non-aggregate SELECT expression(s) not part of GROUP BY: (`SELECT` + 1), (`q`.`SELECT` * 2), `Mixed`->`a.b`, "
+     "`Mixed`->`Sel`, `Mixed`->`FROM`, `Mixed`->KEY, `x y`[1], STRUCT(`SELECT`:=1, `lower`:=`SELECT`)\n"
+     "Either add the column(s) to the GROUP BY or remove them from the SELECT."),
+    ("CREATE STREAM O AS SELECT `some.key`, `SELECT` + 'a' AS X FROM `q`;",
+     "Error processing expression: (`SELECT` + 'a'). Unsupported arithmetic types. INTEGER STRING"),
+    ("CREATE STREAM O AS SELECT `some.key`, `Mixed`->`FROM` + 'a' AS X FROM `q`;",
+     "Error processing expression: (`Mixed`->`FROM` + 'a'). Unsupported arithmetic types. INTEGER STRING"),
+]
+
+
 def concat_cases() -> list[dict[str, Any]]:
     refused = [{"name": f"as parsed: {sql}", "statements": [SOURCE, sql],
                 "expectedException": {"type": EXC, "message": message}} for sql, message in CONCAT_ERRORS]
@@ -299,7 +317,9 @@ def concat_cases() -> list[dict[str, Any]]:
         "inputs": [{"topic": "s", "key": "v", "value": VALUES}],
         "outputs": [{"topic": "O", "key": "abc!", "value": {"C": 1}}, {"topic": "P", "key": "abc?", "value": {"C": 1}}],
     }
-    return refused + [grouped]
+    quoted = [{"name": f"as parsed, names quoted: {sql}", "statements": [QUOTED_SOURCE, sql],
+               "expectedException": {"type": EXC, "message": message}} for sql, message in QUOTED_ERRORS]
+    return refused + [grouped] + quoted
 
 
 def _doc() -> dict[str, Any]:
