@@ -31,7 +31,11 @@ from ksqlpy.plan.logical import (
     Scan,
     Sink,
 )
-from ksqlpy.plan.rules import GROUP_KEY_FROM_INPUT, SOURCE_ROWS_FOR_TABLE_SELECT
+from ksqlpy.plan.rules import (
+    GROUP_KEY_FROM_INPUT,
+    SOURCE_ROWS_FOR_TABLE_SELECT,
+    TABLE_JOIN_PREVIOUS_FROM_JOIN,
+)
 from ksqlpy.plan.topology import (
     AggregateCall,
     AggregateStage,
@@ -484,9 +488,13 @@ def lower_aggregation(lo: Lowering, sub: SubBuilder, after: Node | None) -> None
         sub.operators.append(stage)
         _aggregate_tail(lo, agg, sub, node)
         return
+    # a table join's changes carry each key's previous joined row (Kafka Streams' KTable-KTable join sends
+    # old values to KTable.groupBy): no store of them, unless the query was created keeping one
+    olds = table and isinstance(plan.bottom, Join) and (
+        plan.plan_rules is None or plan.plan_rules >= TABLE_JOIN_PREVIOUS_FROM_JOIN)
     previous = lo.add_store(naming.SOURCE_TABLE_STORE, StoreKind.KEY_VALUE, sub,
-                            key=source_table_key(leftmost, lo.offsets)) if table else None
-    sub.operators.append(group_stage(lo, agg, previous))
+                            key=source_table_key(leftmost, lo.offsets)) if table and not olds else None
+    sub.operators.append(dataclasses.replace(group_stage(lo, agg, previous), olds=olds))
     topic = lo.internal_topic(lo.names.repartition(naming.GROUP_BY), TopicKind.REPARTITION, sub.partitions,
                               group_key)
     sub.operators.append(WriteRepartition(topic, stage.key_columns, stage.key_format, stage.key_delimiter))

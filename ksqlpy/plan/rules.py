@@ -24,13 +24,19 @@ persisted plan in its command topic).
 * 7 - a GROUP BY over a table-table join's result goes through ``Aggregate-GroupBy-repartition`` whatever it
   groups by (ksqlDB's ``SchemaKTable.groupBy`` is always ``KTable.groupBy``); before, a grouping by the join
   key aggregated in the join's task. A query whose aggregate state was placed under revision 6 keeps it there.
+* 8 - a GROUP BY over a table join's result (primary-key or foreign-key) takes each key's previous joined row
+  from the join's change (Kafka Streams' KTable-KTable join sends old values to ``KTable.groupBy``) and keeps
+  no store of them; before, the previous rows were kept in ``KsqlTopic-Reduce`` (changelog
+  ``<app>-KsqlTopic-Reduce-changelog``), a store and topic ksqlDB's topology for that query does not have (its
+  table sources are ``KafkaTopic_Left-Reduce`` and ``KafkaTopic_Right-Reduce``). A query created under
+  revision 7 or before keeps that store and changelog.
 
 Commands written before revisions were recorded are revision 1.
 """
 
 from __future__ import annotations
 
-PLAN_RULES = 7  # the revision statements are planned with now
+PLAN_RULES = 8  # the revision statements are planned with now
 UNRECORDED = 1  # the revision of a command that records none (written before revisions existed)
 GROUP_KEY_FROM_INPUT = 2  # the first revision grouping in the input's key format
 SOURCE_ROWS_FOR_TABLE_SELECT = 3  # the first revision keeping a table CTAS's source rows
@@ -38,3 +44,4 @@ SOURCE_TABLE_STORE_FOR_CST = 4  # the first revision naming a CST query's store 
 PROJECT_STORE_FOR_JOIN_TABLE = 5  # the first revision naming a table join's result store Project
 FK_RESULTS_IN_LEFT_STORE = 6  # the first revision without a foreign-key join's FkJoin-Result store
 TABLE_JOIN_GROUP_BY_REPARTITION = 7  # the first revision re-grouping a table join's result through a topic
+TABLE_JOIN_PREVIOUS_FROM_JOIN = 8  # the first revision taking a table join's previous rows from its changes

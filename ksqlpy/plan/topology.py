@@ -169,6 +169,9 @@ class GroupStage:
     # the grouping is the input stream's own key (ksqlDB's groupByKey, no repartition): no group-by mapper
     # runs, so a key with NULL columns is a group; only a record without a Kafka key is skipped, unlogged
     by_key: bool = False
+    # over a table join's results: each change brings its key's previous joined row (``DecodedBatch.olds``),
+    # no store remembers them (``store`` None)
+    olds: bool = False
 
 
 class WindowType(Enum):

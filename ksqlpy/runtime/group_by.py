@@ -54,7 +54,9 @@ class Grouper:
         # where a stored source row from before the source gained value columns reads them as NULL
         self.values_end = sum(1 for c in stage.input_schema.columns if c.role in (ColumnRole.KEY, ColumnRole.VALUE))
         self.kv = kv
-        if self.table and kv is None:
+        # a table join's changes bring their previous rows (``DecodedBatch.olds``): no store
+        self.olds = getattr(stage, "olds", False)
+        if self.table and kv is None and not self.olds:
             raise ValueError("a table-source aggregation needs a store for the previous rows")
         # a stream's grouping without a per-record loop reads only its key and argument columns: the reader
         # may hand it the batch as columns (``SourceReader.columnar``), no row tuple built per record
@@ -63,7 +65,9 @@ class Grouper:
                                             or getattr(pipeline, "column_loop", False))
 
     def __call__(self, d: DecodedBatch) -> list[tuple]:
-        return self._table(d) if self.table else self._stream(d)
+        if not self.table:
+            return self._stream(d)
+        return self._changes(d) if self.olds else self._table(d)
 
     def _err(self, d: DecodedBatch, failed: Counter[int] | None = None) -> Any:
         def err(i: int, what: object, e: BaseException) -> None:
@@ -127,6 +131,27 @@ class Grouper:
         at = self.values_end - short
         return (*before[:at], *(None,) * short, *before[at:])
 
+    def _changes(self, d: DecodedBatch) -> list[tuple]:
+        """A table join's changes: each record's new row and the previous joined row of its key that came
+        with it (Kafka Streams' KTable-KTable join forwarding ``Change(new, old)`` to ``KTable.groupBy``'s
+        KTableRepartitionMap) each go through WHERE, the group key and the arguments, the previous one at the
+        ROWTIME of the change; then the contributions as ``_table``'s."""
+        olds = d.olds
+        assert olds is not None, "a table join's aggregation got rows without their previous rows"
+        items: list[tuple] = []
+        failed: Counter[int] = Counter()
+        for i, row in enumerate(d.rows):
+            ts, part, hd = d.timestamps[i], d.partitions[i], d.headers[i]
+            new = None
+            if not d.tombstones[i]:
+                new = self._evaluate(row, ts, part, d.offsets[i], hd, self._row_err(row, failed), failed)
+            old = olds[i]
+            previous = None
+            if old is not None:
+                previous = self._evaluate(old, ts, part, d.offsets[i], hd, self._row_err(old, failed), failed)
+            _contributions(items, new, previous, ts, hd)
+        return items
+
     def _table(self, d: DecodedBatch) -> list[tuple]:
         """ksqlDB's table aggregation (Kafka Streams' KTableFilter and KTableRepartitionMap over a
         materialized source sending old values): each record's new row and its key's previous source row
@@ -163,14 +188,20 @@ class Grouper:
                 kv.put(skb, (*(new[:2] if new is not None else (None, None)), row, d.offsets[i]))
             elif stored is not None:
                 kv.delete(skb)
-            if previous is not None and new is not None and previous[0] == new[0]:
-                items.append((new[0], new[1], previous[1], ts, hd))
-                continue
-            if previous is not None:
-                items.append((previous[0], None, previous[1], ts, hd))
-            if new is not None:
-                items.append((new[0], new[1], None, ts, hd))
+            _contributions(items, new, previous, ts, hd)
         return items
+
+
+def _contributions(items: list[tuple], new: tuple | None, previous: tuple | None, ts: int, hd: Any) -> None:
+    """A table record's items: one change of its group when the new row and the previous one fall in the same
+    group, else the previous contribution taken back, then the new one added."""
+    if previous is not None and new is not None and previous[0] == new[0]:
+        items.append((new[0], new[1], previous[1], ts, hd))
+        return
+    if previous is not None:
+        items.append((previous[0], None, previous[1], ts, hd))
+    if new is not None:
+        items.append((new[0], new[1], None, ts, hd))
 
 
 def _keyed(d: DecodedBatch) -> DecodedBatch:

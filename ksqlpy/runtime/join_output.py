@@ -76,6 +76,9 @@ class JoinOutput(Wrapping):
             return self._stream_rows(events)
         d = DecodedBatch([], [], [], [], [], [])
         nk, p, where = self.nkeys, self.partition, self.where
+        olds: list[tuple | None] | None = [] if self.table else None
+        if olds is not None:
+            d.olds = olds
         for key, new, old, ts, hdrs in events:
             if key is None:  # an outer join's record with a null key: its key columns read NULL
                 d.null_keys.append(len(d.rows))
@@ -90,6 +93,8 @@ class JoinOutput(Wrapping):
                     if not old_passed:
                         continue
                     new = None
+                if not old_passed:
+                    old = None
             if new is None:
                 if not self.table:
                     continue
@@ -98,6 +103,8 @@ class JoinOutput(Wrapping):
             else:
                 d.rows.append(head + new + tail)
                 d.tombstones.append(False)
+            if olds is not None:
+                olds.append(head + old + tail if old is not None else None)
             d.timestamps.append(ts)
             d.partitions.append(p)
             d.offsets.append(0)

@@ -35,6 +35,9 @@ class DecodedBatch:
     # indices (ascending) of the records whose Kafka key is null (absent), as opposed to a key whose columns
     # are all NULL: their key columns read NULL, and a query that keeps the key writes it back as null
     null_keys: list[int] = field(default_factory=list)
+    # a table join's changes: per record its key's previous joined row (None: none), which a GROUP BY over
+    # the join takes back (``group_by.Grouper``); None when the batch carries no previous rows
+    olds: list[tuple | None] | None = None
 
 
 class SourceReader:
