@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from ksqlpy.analysis.aggregates import DEFAULT_ARGUMENT
 from ksqlpy.catalog import Column, Source, WindowInfo
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.expr.bound import ColumnRef, Expr
+from ksqlpy.expr.bound import Expr
 from ksqlpy.plan.internal_values import internal_names, internal_text
 from ksqlpy.plan.logical import (
     Aggregate,
@@ -258,8 +258,10 @@ def plan_steps(plan: Sink, sink: Source) -> list[PlanStep]:
         if table:
             steps += [PlanStep("TableGroupBy"), PlanStep("TableAggregate")]
         else:
-            by_key = ([e.name if isinstance(e, ColumnRef) else None for e in agg.group_by]
-                      == [c.name for c in plan.input_source.key_columns])
+            # the plan's decision (``partitioning.group_by_repartition``, ksqlDB's repartitionNeeded): a GROUP BY
+            # of the input's key - a stream join's result by the column its key is named after included - is
+            # groupByKey (StreamGroupByKey); any other re-keys (StreamGroupByV2)
+            by_key = not agg.repartition
             steps.append(PlanStep("StreamGroupByKey", {"queryContext": "Aggregate/GroupBy"}) if by_key else
                          PlanStep("StreamGroupByV2", {"queryContext": "Aggregate/GroupBy",
                                                       "groupByExpressions": group_text}))
