@@ -137,9 +137,10 @@ class _NullKeyFilter:
         if d.null_keys:
             drop = set(d.null_keys)
             keep = [i for i in range(len(d.rows)) if i not in drop]
-            # every other field of a DecodedBatch is a list parallel to its rows
+            # every other field of a DecodedBatch is a list parallel to its rows, or None (``olds``: not carried)
             d = dataclasses.replace(d, null_keys=[], **{f.name: [getattr(d, f.name)[i] for i in keep]
-                                                        for f in dataclasses.fields(d) if f.name != "null_keys"})
+                                                        for f in dataclasses.fields(d) if f.name != "null_keys"
+                                                        and getattr(d, f.name) is not None})
         return self.inner.process(d, tx)
 
     def __getattr__(self, name: str) -> Any:  # init, flush, after_commit, abort, punctuate... of the wrapped one
