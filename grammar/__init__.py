@@ -3,7 +3,8 @@
 Public API:
 
 - ``parse(sql, variables=None)`` -> list of statements (a script of ';'-terminated statements; the
-  last ';' is optional). Each statement has ``.text``, ``.line`` and ``.column``.
+  last ';' is optional unless ``terminated``, as ksqlDB's front doors parse). Each statement has ``.text``,
+  ``.line`` and ``.column``.
 - ``parse_one(sql)``, ``parse_expression(sql)``, ``parse_type(text)``, ``parse_schema(text)``.
 - ``substitute_variables(text, variables)``, ``check_variable_positions(text)`` and ``split_statements(text)``
   for the CLI.
@@ -97,9 +98,13 @@ def variable_tokens(sql: str, tokens: list[Token]) -> list[Token]:
 
 def parse(
     sql: str, variables: dict[str, str] | None = None, *, allow_run_script: bool = True,
-    types: Collection[str] | None = None,
+    types: Collection[str] | None = None, terminated: bool = False,
 ) -> list[Statement]:
     """Parse a script into statements, substituting ``${var}`` references first if ``variables``.
+
+    ``terminated``: every statement ends in ';', the last one too, as ksqlDB's grammar has it
+    (``statements: singleStatement* EOF``, ``singleStatement: statement ';'``) - what a client sends to the
+    server. Without it the last ';' is optional (the engine's Python API, statements the engine re-reads).
 
     ``allow_run_script=False`` rejects RUN SCRIPT like ksqlDB's server does (it is a CLI command).
     ``types``: the registered custom type names, so a statement is prepared as ksqlDB's AST builder does it
@@ -118,6 +123,7 @@ def parse(
         sql = substitute_variables(sql, variables)
     parser = KsqlParser(dialect=DIALECT)
     parser.allow_run_script = allow_run_script
+    parser.require_terminator = terminated
     parser.types = types
     return _guarded(parser, sql, lambda tokens: parser.parse_script(sql, tokens))
 

@@ -16,8 +16,10 @@ from ksqlpy.errors import KsqlParseError
 
 from .ast import Statement
 from .errors import (
+    EOF_TEXT,
     STATEMENT_KEYWORDS,
     Positions,
+    error_at,
     expectation,
     failing_line,
     syntax_detail,
@@ -37,6 +39,9 @@ class KsqlParser(ExpressionParser):
     STATEMENT_PARSERS: ClassVar[dict[str, StatementParser]] = STATEMENT_PARSERS  # type: ignore[assignment]
 
     allow_run_script: bool = True
+    # a script as ksqlDB's front doors parse it (``statements: singleStatement* EOF``, each ending in ';'):
+    # the last statement's ';' is required too (``terminated`` of ``grammar.parse``)
+    require_terminator: bool = False
     variable_literals: bool = False  # a ``${x}`` may stand for a literal (the shape check before substitution)
     # what the statement's optional tail could still have begun with at its end (``statements.ends``); None:
     # the statement does not say (queries, CREATE STREAM/TABLE, types), judged by ``_expected_after_end``
@@ -69,6 +74,8 @@ class KsqlParser(ExpressionParser):
             chunk = []
         if chunk:
             statement, failure = self._parse_chunk(sql, positions, chunk, None)
+            if self.require_terminator:
+                raise self._missing_terminator(sql, positions)
             statements.append(statement)
             prepare_failure = prepare_failure or failure
         if prepare_failure is not None:
@@ -80,6 +87,15 @@ class KsqlParser(ExpressionParser):
         expected set there is the statement keywords, so ksqlDB words it as an unknown statement."""
         self.start([semicolon], sql, positions, semicolon)
         error = self.error(syntax_detail(unknown_statement(semicolon.text)), semicolon)
+        return with_statement(error, failing_line(sql, error.line))
+
+    def _missing_terminator(self, sql: str, positions: Positions) -> KsqlParseError:
+        """A complete statement at the end of the text without its ';'. ANTLR's ``singleStatement`` matches
+        ';' there and finds EOF; its single-token insertion sees that EOF may follow the ';' (the end of
+        ``statements``) and reports the ';' missing at EOF - positioned where the lexer stopped, after any
+        trailing blanks and comments. A syntax error, so it comes before any statement's preparation
+        failure."""
+        error = error_at(positions, len(sql), syntax_detail(f"missing ';' at '{EOF_TEXT}'"), EOF_TEXT)
         return with_statement(error, failing_line(sql, error.line))
 
     def _parse_chunk(

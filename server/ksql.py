@@ -81,23 +81,37 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], overrides:
     except KsqlError as e:
         raise from_ksql_error(e, text) from e
     cursor = 0
+    # ksqlDB parses the whole text before it prepares a statement: a statement's preparation failure waits
+    # until every later statement's syntax is checked (a syntax error anywhere comes first)
+    unprepared: ServerError | None = None
     for piece in pieces:
         start = text.find(piece, cursor)
         cursor = start + len(piece) if start >= 0 else cursor
         # positions count from the start of the request, as ksqlDB parses it whole: the piece is parsed
         # behind blanks standing for the text before it (line breaks kept)
         padding = "".join(c if c == "\n" else " " for c in text[:start]) if start > 0 else ""
+        if not piece.endswith(";"):  # the last statement, unterminated: parsed to the end of the text, where
+            piece = text[start:]     # the grammar finds its ';' missing (at EOF, after any trailing blanks)
         try:
+            if unprepared is not None:  # syntax only from here on (no substitution, no types)
+                grammar.parse(padding + piece, None, allow_run_script=False, terminated=True)
+                continue
             stmts = grammar.parse(padding + piece, variables if enabled else None, allow_run_script=False,
-                                  types=frozenset(types))
+                                  types=frozenset(types), terminated=True)
         except KsqlParseError as e:
             head, statement = split_statement_suffix(e.message)
             if statement is not None and e.line and not (enabled and variables):
                 statement = failing_line(text, e.line)
             statement = statement or piece.strip()
             message = head if detail_only or "\nStatement: " not in e.message else f"{head}\nStatement: {statement}"
-            raise ServerError(e.error_code, message, statement) from e
+            error = ServerError(e.error_code, message, statement)
+            if e.prepared or e.located:
+                unprepared = unprepared or error
+                continue
+            raise error from e
         except KsqlError as e:
+            if unprepared is not None:
+                continue
             raise from_ksql_error(e, piece.strip()) from e
         for stmt in stmts:
             warning = None
@@ -115,6 +129,8 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], overrides:
                 warning = undefine_warning(stmt.name)
             shown = dict(variables) if isinstance(stmt, A.Show) and stmt.what.upper() == "VARIABLES" else None
             out.append(Prepared(stmt, warning, shown))
+    if unprepared is not None:
+        raise unprepared
     return out
 
 

@@ -95,9 +95,11 @@ def shape_of(sql: str) -> tuple[str, list[Param]] | None:
             parts.append(text)
     while parts and parts[-1] == " ":
         parts.pop()
-    if parts and parts[-1] == ";":
-        parts.pop()
-    if not seen_where or ";" in parts:
+    # the ';' stays in the shape (blanks before it do not): a text without it is another text (a client's is
+    # refused by the parser, the engine's Python API takes it), never answered from a lookup prepared for the other
+    if parts and parts[-1] == ";" and len(parts) > 1 and parts[-2] == " ":
+        del parts[-2]
+    if not seen_where or ";" in parts[:-1]:
         return None
     return "".join(parts).strip(), params
 

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
+
+from ksqlpy import grammar
+from ksqlpy.errors import KsqlParseError
 from ksqlpy.grammar import ast as A
 from ksqlpy.grammar import parse, parse_one, split_statements, substitute_variables
 
@@ -75,3 +79,23 @@ def test_a_long_script_parses_statement_by_statement() -> None:
     assert len(statements) == 2000
     assert (statements[-1].line, statements[-1].column) == (2000, 1)
     assert statements[-1].query.where is not None
+
+
+@pytest.mark.parametrize("sql, where", [
+    ("SHOW STREAMS", "1:13"), ("SHOW STREAMS  ", "1:15"), ("SHOW STREAMS\n", "2:1"), ("SHOW STREAMS -- c", "1:18"),
+    ("SHOW STREAMS; DESCRIBE S", "1:25"), ("SELECT * FROM S EMIT CHANGES", "1:29"),
+    ("INSERT INTO S (A) VALUES (1)", "1:29"), ("SET 'a.b'='c'", "1:14"), ("DEFINE x = 'y'", "1:15"),
+])
+def test_terminated_scripts_want_the_last_semicolon(sql: str, where: str) -> None:
+    """``terminated`` (what a client sends): ``statements: singleStatement* EOF`` - the ';' missing at EOF."""
+    with pytest.raises(KsqlParseError) as err:
+        grammar.parse(sql, terminated=True)
+    assert str(err.value).startswith(f"line {where}: Syntax Error\nmissing ';' at '<EOF>'\nStatement: ")
+    assert grammar.parse(sql)  # the engine's own texts may leave it out
+
+
+def test_terminated_a_syntax_error_comes_before_a_preparation_failure() -> None:
+    with pytest.raises(KsqlParseError) as err:
+        grammar.parse("CREATE STREAM X (A INT, A INT) WITH (kafka_topic='x'); SHOW STREAMS", terminated=True)
+    assert "missing ';' at '<EOF>'" in str(err.value)
+    assert grammar.parse("SHOW STREAMS;", terminated=True)[0].text == "SHOW STREAMS;"

@@ -186,3 +186,30 @@ def test_a_string_key_range_is_served_without_scans_on_both_endpoints(client: Te
     r = client.post("/query", json={"ksql": "SELECT * FROM CT2 WHERE K > 'a';", "streamsProperties": {
         "ksql.query.pull.table.scan.enabled": False, "ksql.query.pull.range.scan.enabled": False}})
     assert r.status_code == 400 and r.json()["message"].startswith("Query requires table scan to be enabled. "), r.text
+
+
+def test_every_endpoint_wants_the_last_statements_semicolon(client: TestClient) -> None:
+    """ksqlDB's grammar ends every statement in ';' (``singleStatement: statement ';'``): a text whose last
+    statement lacks it is a syntax error at the end of the text on /ksql, /query and /query-stream alike."""
+    missing = "Syntax Error\nmissing ';' at '<EOF>'"
+    r = client.post("/ksql", json={"ksql": "SHOW STREAMS"})
+    assert (r.status_code, r.json()["message"], r.json()["statementText"]) == (400, f"line 1:13: {missing}",
+                                                                                "SHOW STREAMS")
+    for path, key in (("/query", "ksql"), ("/query-stream", "sql")):
+        r = client.post(path, json={key: "SELECT * FROM S EMIT CHANGES"})
+        assert r.status_code == 400, (path, r.text)
+        assert r.json()["message"] == f"line 1:29: {missing}\nStatement: SELECT * FROM S EMIT CHANGES", path
+
+
+def test_websocket_wants_the_semicolon_too(client: TestClient) -> None:
+    import json
+    from urllib.parse import quote
+
+    from starlette.websockets import WebSocketDisconnect
+
+    url = "/ws/query?request=" + quote(json.dumps({"ksql": "SELECT * FROM S EMIT CHANGES", "streamsProperties": {}}))
+    with client.websocket_connect(url) as ws:
+        assert "missing ';' at '<EOF>'" in json.loads(ws.receive_text())["error"]
+        with pytest.raises(WebSocketDisconnect) as closed:
+            ws.receive_text()
+        assert closed.value.code == 1003
