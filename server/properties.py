@@ -1,7 +1,11 @@
 """Which properties a request (``streamsProperties``, ``properties``, SET, /is_valid_property) may override.
 
 The names and values are the engine's (``ksqlpy.engine.property_names``); this module turns a refusal into
-the REST answer: 400/40000 for a request's overrides and /is_valid_property.
+the REST answer: 400/40000 for a request's overrides and /is_valid_property. A request's overrides are read
+as ksqlDB's KsqlRequest reads them (its LocalPropertyParser, from memory): the name resolved (unknown ->
+not recognizable), the value parsed by its config (a bad value named), then LocalPropertyValidator - a
+property the server fixes at start (``IMMUTABLE_PROPERTIES``) cannot be overridden - on /ksql, /query,
+/query-stream and /ws/query alike.
 """
 
 from __future__ import annotations
@@ -57,5 +61,8 @@ def check_overrides(props: dict[str, Any], denied: set[str]) -> dict[str, Any]:
             check_value(name, text)
         except KsqlError as e:
             raise bad_request(e.message) from e
+        fixed = N.immutable_name(name)  # what the server fixes at start (ksqlDB's LocalPropertyValidator)
+        if fixed is not None:
+            raise bad_request(N.cannot_override(fixed))
         out[name] = text
     return out

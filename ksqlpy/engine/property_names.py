@@ -174,7 +174,8 @@ def is_denied(name: str, denylist: set[str]) -> bool:
     return any(canonical(d) == key for d in denylist)
 
 
-# What ksqlDB's shell refuses to SET (its LocalPropertyValidator over ImmutableProperties, from memory): the
+# What ksqlDB refuses to override (its LocalPropertyValidator over ImmutableProperties, from memory) - the
+# shell's SET, the server's SET (PropertyOverrider) and a request's overrides (KsqlRequest): the
 # properties a server fixes at start - its brokers, extension directory, persistent-query limit, pull-query
 # switch, hidden and read-only topics, source-table materialization, header columns - and every client SSL
 # setting (KsqlConfig.SSL_CONFIG_NAMES: SslConfigs.addClientSslSupport's names).
@@ -188,6 +189,11 @@ IMMUTABLE_PROPERTIES = frozenset({
     "ssl.truststore.location", "ssl.truststore.password", "ssl.keymanager.algorithm", "ssl.trustmanager.algorithm",
     "ssl.endpoint.identification.algorithm", "ssl.secure.random.implementation", "ssl.engine.factory.class",
 })
+
+
+def cannot_override(name: str) -> str:
+    """LocalPropertyValidator's refusal of an immutable property (``immutable_name``'s name)."""
+    return f"Cannot override property '{name}'"
 
 
 def immutable_name(name: str) -> str | None:

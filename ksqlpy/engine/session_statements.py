@@ -39,13 +39,17 @@ def set_property(engine: Engine, stmt: A.SetProperty) -> StatementResult:
 
 
 def check_override(name: str, value: Any) -> None:
-    """SET's checks (``PropertyOverrider``): a known property, a value its config accepts."""
+    """SET's checks (``PropertyOverrider``, from memory): a known property, a value its config accepts
+    (LocalPropertyParser), then one the server does not fix at start (LocalPropertyValidator)."""
     from ksqlpy.engine import property_names as N
     from ksqlpy.engine.property_values import check_property
 
     if not N.recognized(name):
         raise KsqlStatementError(N.unknown_property(name))
     check_property(name, value)
+    fixed = N.immutable_name(name)
+    if fixed is not None:
+        raise KsqlStatementError(N.cannot_override(fixed))
 
 
 def set_override(overrides: dict[str, Any], name: str, value: Any) -> None:

@@ -4,8 +4,8 @@ ksqlDB merges a request's overrides (``/ksql`` ``streamsProperties``, SET, ``/qu
 configuration it reads (``SessionConfig.getConfig(true)``) - ``ksql.query.pull.table.scan.enabled`` can be
 turned on by a request over a server's ``false`` as well as off. A few reads use the configuration alone
 (``getConfig(false)``): ``ksql.insert.into.values.enabled`` (``InsertValuesExecutor``, and
-``/inserts-stream``) and ``ksql.source.table.materialization.enabled``; there a request's override changes
-nothing. The disabled-inserts refusal comes after the target checks (unknown, windowed, read-only)."""
+``/inserts-stream``), where a request's override changes nothing, and ``ksql.source.table.materialization.enabled``,
+which a request cannot override at all (an immutable property). The disabled-inserts refusal comes after the target checks (unknown, windowed, read-only)."""
 
 from __future__ import annotations
 
@@ -114,8 +114,14 @@ def test_a_request_override_does_not_disable_inserts(open_: httpx.Client) -> Non
 
 
 def test_a_request_override_does_not_stop_source_table_materialization(open_: httpx.Client) -> None:
+    # the server fixes it at start: a request's override is refused (ksqlDB's LocalPropertyValidator over
+    # ImmutableProperties), and the table is materialized as the configuration says
     r = _ksql(open_, "CREATE SOURCE TABLE ST (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='st', partitions=1, "
                      "value_format='JSON');", {"ksql.source.table.materialization.enabled": "false"})
+    assert r.status_code == 400 and r.json()["message"] == (
+        "Cannot override property 'ksql.source.table.materialization.enabled'"), r.text
+    r = _ksql(open_, "CREATE SOURCE TABLE ST (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='st', partitions=1, "
+                     "value_format='JSON');")
     assert r.status_code == 200 and r.json()[0]["commandStatus"]["queryId"].startswith("CST_ST"), r.text
 
 

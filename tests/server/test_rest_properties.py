@@ -139,6 +139,48 @@ def test_unknown_denylisted_and_invalid_overrides(c: httpx.Client) -> None:
         assert c.get(f"/is_valid_property/{name}").json() is True
 
 
+# (request name, the definition's name the refusal gives): the properties the server fixes at start, under
+# ksql.streams. and a client prefix too (named as their definitions)
+IMMUTABLE = [("ksql.extension.dir", "ksql.extension.dir"), ("bootstrap.servers", "bootstrap.servers"),
+             ("ksql.streams.bootstrap.servers", "bootstrap.servers"),
+             ("ksql.query.persistent.active.limit", "ksql.query.persistent.active.limit"),
+             ("ksql.pull.queries.enable", "ksql.pull.queries.enable"), ("ksql.hidden.topics", "ksql.hidden.topics"),
+             ("ksql.readonly.topics", "ksql.readonly.topics"),
+             ("ksql.source.table.materialization.enabled", "ksql.source.table.materialization.enabled"),
+             ("ksql.headers.columns.enabled", "ksql.headers.columns.enabled"),
+             ("ssl.truststore.location", "ssl.truststore.location"),
+             ("ksql.streams.producer.ssl.keystore.password", "ssl.keystore.password")]
+
+
+@pytest.mark.parametrize("name,definition", IMMUTABLE)
+def test_a_property_the_server_fixes_cannot_be_overridden(c: httpx.Client, name: str, definition: str) -> None:
+    """ksqlDB reads a request's overrides and SET with its LocalPropertyParser, whose LocalPropertyValidator
+    refuses what ImmutableProperties lists: 'Cannot override property '<definition's name>'' - a request
+    override on every endpoint (400/40000), SET in /ksql as the statement's error (40001), nothing run."""
+    value = "true" if name.endswith(("enable", "enabled")) else "5" if name.endswith("limit") else "x"
+    message = f"Cannot override property '{definition}'"
+    for path, key, pkey, sql in (("/ksql", "ksql", "streamsProperties", "SHOW STREAMS;"),
+                                 ("/query", "ksql", "streamsProperties", "SELECT * FROM CONF1;"),
+                                 ("/query-stream", "sql", "properties", "SELECT * FROM CONF1;")):
+        r = c.post(path, json={key: sql, pkey: {name: value}})
+        assert (r.status_code, r.json()) == (400, {"@type": "generic_error", "error_code": 40000,
+                                                   "message": message}), (path, r.text)
+    set_ = f"SET '{name}'='{value}';"
+    r = c.post("/ksql", json={"ksql": f"{set_} CREATE STREAM IMM (ID INT KEY) WITH (kafka_topic='imm', "
+                                      "partitions=1, value_format='JSON');"})
+    assert r.status_code == 400, r.text
+    assert {k: r.json()[k] for k in ("error_code", "message", "statementText")} == {
+        "error_code": 40001, "message": message, "statementText": set_}
+    assert "IMM" not in {s["name"] for s in ksql(c, "SHOW STREAMS;")[0]["streams"]}
+
+
+def test_an_immutable_property_with_a_bad_value_names_the_value_first(c: httpx.Client) -> None:
+    """The value is parsed by its config before the validator looks at the name (LocalPropertyParser)."""
+    r = c.post("/ksql", json={"ksql": "SHOW STREAMS;", "streamsProperties": {"ksql.pull.queries.enable": "no"}})
+    assert r.status_code == 400
+    assert r.json()["message"].startswith("Invalid value no for configuration ksql.pull.queries.enable:"), r.text
+
+
 def test_cli_config_file_layering(tmp_path: Any) -> None:
     """The server's own layering: the file's prefixed spelling loses to -D's bare one."""
     f = tmp_path / "p.properties"
