@@ -20,14 +20,19 @@ def properties_listing(engine: Engine) -> dict[str, Any]:
     what the session or request changed from the configuration; ``defaultProperties``: what nobody set."""
     from ksqlpy.engine import config as C
     from ksqlpy.engine import property_names as N
+    from ksqlpy.engine.property_listing import LISTED_DEFAULTS, listed
 
     effective = engine.effective_properties()
     configured = C.Properties(C.DEFAULT_PROPERTIES, engine.config)
     explicit = C.Properties(engine.config, engine.session_properties, engine.request_properties)
-    listing = [{"name": k, "scope": "KSQL", "value": N.shown_value(k, v), "editable": k in N.QUERY_LEVEL,
-                "level": "QUERY" if k in N.QUERY_LEVEL else "SERVER"} for k, v in sorted(effective.items())]
+    # every property ksqlDB lists (property_listing.py) - its SSL settings never - with what resolves here
+    shown = {k: v for k, v in listed(dict(effective.items())).items() if not C.bare(k).startswith("ssl.")}
+    listing = [{"name": k, "scope": "KSQL", "value": N.shown_value(k, v),
+                "editable": k in N.QUERY_LEVEL, "level": "QUERY" if k in N.QUERY_LEVEL else "SERVER"}
+               for k, v in sorted(shown.items())]
     overwritten = sorted(k for k, v in engine.overrides().items() if str(configured.get(k)) != str(v))
-    defaults = sorted(k for k in effective if k in C.DEFAULT_PROPERTIES and k not in explicit)
+    # at its default: a value nobody set, whether ksqlpy's default or ksqlDB's for what ksqlpy leaves unset
+    defaults = sorted(k for k in shown if k not in explicit and (k in C.DEFAULT_PROPERTIES or k in LISTED_DEFAULTS))
     return {"properties": listing, "overwrittenProperties": overwritten, "defaultProperties": defaults}
 
 

@@ -119,6 +119,49 @@ def test_show_properties_lists_canonical_names_and_what_changed(engine: Any) -> 
     assert "ksql.streams.cache.max.bytes.buffering" not in defaults
 
 
+def test_show_properties_lists_every_ksqldb_property_with_its_default(engine: Any) -> None:
+    """ksqlDB's SHOW PROPERTIES lists every KsqlConfig definition with its value (SSL settings left out) and the
+    Streams settings it hands Kafka Streams - not only what ksqlpy reads: each at ksqlDB's default unless set
+    (ksqlpy's own default where it has one), a set one not among the defaults, the SET and request overrides
+    in overwrittenProperties."""
+    (result,) = engine.execute("SHOW PROPERTIES;")
+    listing = {p["name"]: p for p in result.data["properties"]}
+    expected = {"ksql.extension.dir": "ext", "ksql.query.persistent.active.limit": "2147483647",
+                "ksql.query.pull.max.allowed.offset.lag": "9223372036854775807", "ksql.suppress.enabled": "true",
+                "ksql.query.retry.backoff.initial.ms": "15000", "ksql.query.retry.backoff.max.ms": "900000",
+                "ksql.query.error.max.queue.size": "10", "ksql.fail.on.deserialization.error": "false",
+                "ksql.hidden.topics": "_confluent.*,__confluent.*,_schemas,__consumer_offsets,__transaction_state,"
+                                      "connect-configs,connect-offsets,connect-status,connect-statuses",
+                "ksql.streams.num.standby.replicas": "0", "ksql.streams.task.timeout.ms": "300000",
+                "ksql.streams.default.deserialization.exception.handler":
+                    "io.confluent.ksql.errors.LogMetricAndContinueExceptionHandler",
+                "ksql.service.id": "default_", "ksql.persistent.prefix": "query_"}
+    assert {k: listing[k]["value"] for k in expected} == expected
+    assert all(p["scope"] == "KSQL" and p["level"] in ("QUERY", "SERVER") for p in listing.values())
+    assert listing["ksql.streams.num.standby.replicas"]["level"] == "QUERY"
+    assert listing["ksql.extension.dir"]["editable"] is False
+    assert not [n for n in listing if ".ssl." in n or n.startswith("ssl.")]
+    assert set(expected) <= set(result.data["defaultProperties"])
+    assert len(listing) > 90
+    # set: not a default any more; the session's and the request's overrides are overwritten properties
+    engine.execute("SET 'ksql.query.error.max.queue.size'='20';")
+    (result,) = engine.execute("SHOW PROPERTIES;", {"ksql.fail.on.deserialization.error": "true"})
+    listing = {p["name"]: p["value"] for p in result.data["properties"]}
+    assert listing["ksql.query.error.max.queue.size"] == "20"
+    assert listing["ksql.streams.default.deserialization.exception.handler"] == (
+        "org.apache.kafka.streams.errors.LogAndFailExceptionHandler")  # no lenient handler when failing
+    assert {"ksql.query.error.max.queue.size", "ksql.fail.on.deserialization.error"} <= set(
+        result.data["overwrittenProperties"])
+    assert "ksql.query.error.max.queue.size" not in result.data["defaultProperties"]
+
+
+def test_set_of_a_property_the_server_fixes_is_refused(engine: Any) -> None:
+    for name, shown in (("ksql.extension.dir", "ksql.extension.dir"),
+                        ("ksql.streams.consumer.ssl.truststore.location", "ssl.truststore.location")):
+        with pytest.raises(KsqlError, match=f"^Cannot override property '{shown}'$"):
+            engine.execute(f"SET '{name}'='x';")
+
+
 @pytest.mark.parametrize("sql,message", [
     ("SET 'no.such.property'='1';", "Unknown property: no.such.property"),
     # a ksql.* name resolves against KsqlConfig's definitions: one it does not define is unknown too
