@@ -15,6 +15,8 @@ from ksqlpy.cli.session import ExitShell, Session, is_cli_command
 
 def run_text(session: Session, text: str) -> int:
     """Run a whole script; 0 if every statement succeeded, 1 otherwise."""
+    if session.refuse_unterminated(text):
+        return 1
     try:
         return 0 if session.run_entry(text) else 1
     except ExitShell:
@@ -36,7 +38,7 @@ def run_lines(session: Session, lines: Iterable[str]) -> int:
                 if not session.run_entry(buffer):
                     return 1
                 buffer = ""
-        if buffer.strip() and not session.run_entry(buffer):
+        if buffer.strip() and (session.refuse_unterminated(buffer) or not session.run_entry(buffer)):
             return 1
     except ExitShell:
         return 0

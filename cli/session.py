@@ -16,7 +16,14 @@ from typing import Any
 from ksqlpy.cli import render
 from ksqlpy.cli.backend import Backend, BackendError, ListStream
 from ksqlpy.cli.console import Console
-from ksqlpy.cli.lexer import KEYWORD, code_tokens, first_words, split_statements, strip_terminator
+from ksqlpy.cli.lexer import (
+    KEYWORD,
+    code_tokens,
+    first_words,
+    split_statements,
+    statement_complete,
+    strip_terminator,
+)
 from ksqlpy.engine.property_names import immutable_name
 from ksqlpy.engine.session_statements import unset_override
 from ksqlpy.grammar.variables import define as define_variable
@@ -77,6 +84,31 @@ class Session:
             if not self.run_statement(piece):
                 return False
         return True
+
+    def refuse_unterminated(self, text: str) -> bool:
+        """A script (``-e``, ``--file``, piped input, RUN SCRIPT) whose last statement lacks its ';' is refused
+        before anything in it runs, as ksqlDB's shell parses the whole text first and its grammar ends every
+        statement with ';' - so the embedded engine answers as a server does. The shell's own commands need
+        none. Returns True when refused (the error is shown)."""
+        pieces = split_statements(text)
+        if not pieces:
+            return False
+        last = pieces[-1]
+        if is_cli_command(last) or statement_complete(last) or not code_tokens(last):
+            return False
+        from ksqlpy import grammar
+        from ksqlpy.errors import KsqlError
+
+        start = text.rfind(last)
+        padding = "".join(c if c == "\n" else " " for c in text[:start])  # positions count in the whole text
+        try:
+            grammar.parse(padding + text[start:], None, allow_run_script=False, terminated=True)
+        except KsqlError as e:
+            head = e.message.split("\nStatement: ")[0]
+            self.show_error(BackendError(head, statement=text, line=getattr(e, "line", 0),
+                                         column=getattr(e, "column", 0), error_code=40001))
+            return True
+        return False
 
     def run_statement(self, text: str) -> bool:
         words = first_words(text, 3)
@@ -284,6 +316,8 @@ class Session:
         except OSError as e:
             raise BackendError(f"Failed to read file: {path} ({e.strerror or e})", statement=text) from e
         content = self._substitute(content)
+        if self.refuse_unterminated(content):
+            return False
         for piece in split_statements(content):
             if first_words(piece, 1)[:1] in (["SELECT"], ["PRINT"]):
                 raise BackendError(QUERY_ENDPOINT_MESSAGE, statement=piece.strip(), error_code=40002)

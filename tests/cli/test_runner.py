@@ -52,12 +52,15 @@ def test_file(ksqlpy, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_piped_stdin(ksqlpy) -> None:  # type: ignore[no-untyped-def]
-    r = ksqlpy(stdin=CREATE + "\nSHOW\n STREAMS;\nhelp\nINSERT INTO pv (id, page) VALUES (3, 'c');\nSELECT * FROM pv")
+    r = ksqlpy(stdin=CREATE + "\nSHOW\n STREAMS;\nhelp\nINSERT INTO pv (id, page) VALUES (3, 'c');\nSELECT * FROM pv;")
     assert r.returncode == 0, r.stderr
     assert "PV " in r.stdout and "CLI commands" in r.stdout and "|3 |c   |" in r.stdout
     assert "ksqlpy v" not in r.stdout  # no banner when not interactive
     bad = ksqlpy(stdin="DESCRIBE missing;\nSHOW STREAMS;\n")
     assert bad.returncode == 1 and "Stream Name" not in bad.stdout
+    # a statement left without its ';' at the end of the input is refused, not run (nor dropped silently)
+    cut = ksqlpy(stdin="SHOW STREAMS;\nSHOW TOPICS\n")
+    assert cut.returncode == 1 and "missing ';' at '<EOF>'" in cut.stderr and "Stream Name" in cut.stdout
 
 
 def test_json_output_defines_and_row_limit(ksqlpy) -> None:  # type: ignore[no-untyped-def]
@@ -102,3 +105,26 @@ def test_config_file_properties_are_checked_as_ksqldb_checks_them(ksqlpy, tmp_pa
     cfg.write_text("ksql.streams.auto.offset.reset=earliest\nksql.functions.collect_list.limit=5\n"
                    "ksql.any.key.name.enabled=true\nksql.streams.__emit.interval.ms.kstreams.windowed.aggregation__=0\n")
     assert ksqlpy("--config-file", str(cfg), "-e", "SHOW STREAMS;").returncode == 0
+
+
+@pytest.mark.parametrize("text, where", [
+    ("SHOW STREAMS", "line 1:13"),
+    (CREATE + " SHOW TOPICS", "line 1:115"),
+    ("SHOW STREAMS;\nSHOW\n  TOPICS ", "line 3:10"),
+])
+def test_unterminated_last_statement_refused(ksqlpy, tmp_path: Path, text: str, where: str) -> None:  # type: ignore[no-untyped-def]
+    """Every statement ends in ';', the last one too (ksqlDB's grammar; its shell parses a script whole): the
+    embedded shell refuses an unterminated last statement before anything runs, as a server does - through
+    -e, --file and RUN SCRIPT - with the position in the whole text. The shell's own commands need no ';'."""
+    r = ksqlpy("-e", text)
+    assert r.returncode == 1
+    assert where in r.stderr and "missing ';' at '<EOF>'" in r.stderr, r.stderr
+    assert "Stream created" not in r.stdout and "Stream Name" not in r.stdout  # nothing ran
+    script = tmp_path / "s.sql"
+    script.write_text(text)
+    assert ksqlpy("--file", str(script)).returncode == 1
+    runner = tmp_path / "run.sql"
+    runner.write_text(f"RUN SCRIPT '{script}';\nSHOW STREAMS;\n")
+    r = ksqlpy("--file", str(runner))
+    assert r.returncode == 1 and "missing ';' at '<EOF>'" in r.stderr
+    assert ksqlpy("-e", "SHOW STREAMS; version").returncode == 0
