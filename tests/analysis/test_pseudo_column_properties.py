@@ -77,10 +77,16 @@ def test_on_they_are_reserved_and_a_source_using_them_cannot_be_queried(engine: 
     assert message in _error(engine, "CREATE STREAM O AS SELECT S2.ID FROM S2 JOIN T ON S2.ID = T.ID;")
 
 
-def test_header_columns_need_the_feature(engine: Engine) -> None:
+def test_header_columns_need_the_feature(engine: Engine, tmp_path: Path) -> None:
+    """The switch is the server's (fixed at start, as ksqlDB's ImmutableProperties has it): a SET of it is
+    refused, an engine started with it off refuses header columns."""
     ddl = ("CREATE STREAM H (ID INT KEY, HS ARRAY<STRUCT<KEY STRING, VALUE BYTES>> HEADERS, A BYTES HEADER('a')) "
            "WITH (kafka_topic='h', format='JSON', partitions=1);")
-    _set(engine, {"ksql.headers.columns.enabled": "false"})
-    assert "Cannot declare header columns (HS, A)" in _error(engine, ddl)
-    _set(engine, {"ksql.headers.columns.enabled": "true"})
+    assert "Cannot override property 'ksql.headers.columns.enabled'" in _error(
+        engine, "SET 'ksql.headers.columns.enabled'='false';")
+    off = Engine(str(tmp_path / "off"), {"ksql.headers.columns.enabled": "false"})
+    try:
+        assert "Cannot declare header columns (HS, A)" in _error(off, ddl)
+    finally:
+        off.close()
     engine.execute(ddl)
