@@ -10,7 +10,7 @@ from ksqlpy.testing.server_process import ServerProcess
 
 def test_alter_system_parses_and_is_refused(docs_server: ServerProcess) -> None:
     for sql in ("ALTER SYSTEM 'ksql.streams.num.stream.threads'='2';",
-                "alter system 'auto.offset.reset' = 'earliest'"):
+                "alter system 'auto.offset.reset' = 'earliest';"):
         r = httpx.post(docs_server.url + "/ksql", json={"ksql": sql}, timeout=30)
         assert r.status_code == 400 and r.json()["error_code"] == 40001, r.text
         assert r.json()["message"].startswith("ALTER SYSTEM is only available in Confluent Cloud. Set '")

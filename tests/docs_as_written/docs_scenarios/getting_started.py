@@ -96,8 +96,11 @@ def statements_text(p: str) -> list[Step]:
         Step(f"-- a stream of orders\nCREATE STREAM {p}orders (\n  id INT KEY, -- the key\n  item VARCHAR,\n"
              f"  /* price in cents */ price BIGINT\n) WITH (kafka_topic='{p.lower()}orders', value_format='JSON', "
              "partitions=1);", ok(CS)),
+        # every statement ends in ';', the last one too (ksqlDB's grammar: singleStatement is statement ';')
         Step(f"CREATE STREAM {p}o2 (id INT KEY) WITH (kafka_topic='{p}o2', value_format='JSON', partitions=1)",
-             ok(CS)),  # no trailing ';'
+             refused(40001, "Syntax Error\nmissing ';' at '<EOF>'")),
+        Step(f"CREATE STREAM {p}o2 (id INT KEY) WITH (kafka_topic='{p}o2', value_format='JSON', partitions=1);",
+             ok(CS)),
         Step("SHOW STREAMS; SHOW TABLES;\nLIST TOPICS;", ok("streams", "tables", "kafka_topics")),
         Step(f"INSERT INTO {p}orders (id, item, price) VALUES (1, 'tea', 250); "
              f"INSERT INTO {p}orders (id, item, price) VALUES (2, 'it''s', 100);", ok()),
