@@ -99,7 +99,7 @@ class Session:
         from ksqlpy import grammar
         from ksqlpy.errors import KsqlError
 
-        start = text.rfind(last)
+        start = max(text.rfind(last), 0)
         padding = "".join(c if c == "\n" else " " for c in text[:start])  # positions count in the whole text
         try:
             grammar.parse(padding + text[start:], None, allow_run_script=False, terminated=True)
