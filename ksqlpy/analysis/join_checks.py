@@ -52,7 +52,9 @@ def check_windows(left: Any, right: Any) -> None:
 
 def check_foreign_key_join(kind: str, described: str, conditions: list[str], *, n_way: bool) -> None:
     """What ksqlDB refuses of a foreign-key table-table join: FULL and RIGHT joins, and joining by a foreign
-    key inside an n-way join."""
+    key inside an n-way join - ``n_way``: the step's left side is the result of earlier steps. ksqlDB's
+    ``LogicalPlanner.verifyJoin`` (from memory) refuses a foreign-key join unless both its inputs are data
+    source nodes, so the innermost join of an n-way join may be one; any later step may not."""
     if kind == "FULL":
         raise KsqlStatementError("Invalid join type: full-outer join not supported for foreign-key table-table "
                                  f"join. Got {described}.")
@@ -61,6 +63,13 @@ def check_foreign_key_join(kind: str, described: str, conditions: list[str], *, 
     if n_way:
         raise KsqlStatementError("Invalid join condition: foreign-key table-table joins are not supported as part "
                                  f"of n-way joins. Got {' AND '.join(conditions)}.")
+
+
+def table_rekey_refusal(key: str, *expressions: str) -> KsqlStatementError:
+    """ksqlDB's ``SchemaKTable.selectKey`` refusing to re-key a table (from memory): the table's key column's
+    name, then the list of key expressions it was asked for, printed as a Java list (``[T1_ID]``)."""
+    return KsqlStatementError("Cannot repartition a TABLE source. If this is a join, make sure that the criteria "
+                              f"uses the TABLE's key column {key} instead of [{', '.join(expressions)}]")
 
 
 def check_key_type(k: JoinKey) -> None:

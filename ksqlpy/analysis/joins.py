@@ -24,7 +24,13 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy.analysis.aggregates import has_aggregate
-from ksqlpy.analysis.join_checks import check_foreign_key_join, check_key_type, check_windows, check_within
+from ksqlpy.analysis.join_checks import (
+    check_foreign_key_join,
+    check_key_type,
+    check_windows,
+    check_within,
+    table_rekey_refusal,
+)
 from ksqlpy.analysis.join_criteria import (
     MULTI_CONDITION_PROPERTY,
     Condition,
@@ -121,7 +127,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         found = len(ctx.planning)
         with locating(location(query.joins[p.join].right)):  # an error about a join step points at its source
             node, current = _step(jc, conds, current, right, scope, typing_scope, session, all_columns, ctx,
-                                  n_way=len(query.joins) > 1)
+                                  n_way=isinstance(current.node, Join))
         for e in ctx.planning[found:]:
             e.location = e.location or location(query.joins[p.join].right)
         nodes.append(node)
@@ -288,9 +294,7 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
         ctx.planned(e)
     if rekeyed_table is not None:
         # building the left table (SchemaKTable.selectKey) refuses to re-key it by the source key
-        key = left.node.keys[0].name if isinstance(left.node, Join) else rekeyed_table
-        ctx.planned(KsqlStatementError("Cannot repartition a TABLE source. If this is a join, make sure that the "
-                                       f"criteria uses the TABLE's key column {key} instead of {rekeyed_table}"))
+        ctx.planned(table_rekey_refusal(_key_column_name(left), rekeyed_table))
     for side, rep, need in ((left, rep_left, need_left), (right, rep_right, need_right)):
         # a windowed stream is only re-keyed into a schema-registry format on its own key (its windowed
         # key carried over); any other re-keying of a windowed source, and any of a windowed table, fails
@@ -344,6 +348,21 @@ def _on_own_source_key(conds: list[Condition], left: StepInput) -> str | None:
     return f"{leaf.alias}_{e.name}" if len(keys) == 1 and keys[0].name == e.name else None
 
 
+def _key_column_name(inp: StepInput) -> str:
+    """The key column of a join result as ksqlDB's JoinNode names it in its schema: the synthetic ``ROWKEY``,
+    a foreign-key join's left table key under its joined name (``L_ID``: ksqlDB's ``JoinKey.foreignKey`` over
+    the left source's key columns), else the column the key equals (``T1_ID``)."""
+    node = inp.node
+    assert isinstance(node, Join)
+    k = node.keys[0]
+    if k.synthetic:
+        return k.name
+    if node.flavor is JoinFlavor.FOREIGN_KEY:
+        leaf = node.leaves[0]
+        return f"{leaf.alias}_{leaf.source.key_columns[0].name}"
+    return k.display or k.name
+
+
 def _windowed_repartition_message(forced_table: bool) -> str:
     text = ("Implicit repartitioning of windowed sources is not supported. "
             "See https://github.com/confluentinc/ksql/issues/4385.")
@@ -381,8 +400,7 @@ def _table_join_partition_by(partition_by: list[exp.Expression], first: Scan, *,
         return []
     if not check:
         return None
-    raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, make sure that the criteria "
-                             f"uses the TABLE's key column {key} instead of {text(target)}")
+    raise table_rekey_refusal(key, text(target))
 
 
 def _virtual_source(leaves: list[Scan], root: Join, key_columns: list[SchemaColumn],

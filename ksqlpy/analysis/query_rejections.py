@@ -13,6 +13,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from ksqlpy.analysis.join_checks import table_rekey_refusal
 from ksqlpy.analysis.reserved_select import check_reserved_select
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
@@ -98,8 +99,7 @@ def check_repartition(exprs: list[exp.Expression], source: Source, alias: str) -
         for col in shown.find_all(exp.Column):
             if not col.table:
                 col.set("table", exp.to_identifier(alias))
-        raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, make sure that the criteria "
-                                 f"uses the TABLE's key column {keys[0].name} instead of {format_expression(shown)}")
+        raise table_rekey_refusal(keys[0].name, format_expression(shown))
     if source.windowed is not None:
         raise KsqlStatementError("Implicit repartitioning of windowed sources is not supported. "
                                  "See https://github.com/confluentinc/ksql/issues/4385.")
