@@ -344,8 +344,10 @@ class _Build:
                     # (no store: the rows come filtered with their previous rows - a table join's JoinOutput)
                     kv = self.store(sub, op.where_store, partition)  # per task: its own keys
                     stores.append(kv)
-                    keys = [i for i, c in enumerate(op.input_schema.columns)
-                            if c.role in (ColumnRole.KEY, ColumnRole.WINDOW)]
+                    # positions in the rows the stage reads: every column but ROWTIME/ROWPARTITION/ROWOFFSET,
+                    # which come beside them - a windowed table's bounds follow its pseudo columns in the schema
+                    carried = [c for c in op.input_schema.columns if c.role is not ColumnRole.SYSTEM]
+                    keys = [i for i, c in enumerate(carried) if c.role in (ColumnRole.KEY, ColumnRole.WINDOW)]
                     proc = TableWhereDeletes(proc, keys, kv, *self.table_filter(op))
                 final = True
             elif isinstance(op, GroupStage):
