@@ -3,7 +3,7 @@ test format).
 
 A windowed CTAS keyed in AVRO, PROTOBUF or JSON_SR writes the key's own schema under ``<topic>-key`` and the
 window after it (tests/cases/serde/windowed-key-schemas.json); its state store is read by pull queries by key
-(one column, two columns) with and without window bounds, and push queries stream its changes with
+(one column, two columns) with and without window bounds, and with protobuf output, and push queries stream its changes with
 WINDOWSTART/WINDOWEND after the key - in every window type. A push query's WHERE over a windowed table keeps
 each key's previous row by key and window (ksqlDB's table filter over the materialized source), in any key
 format. A stream declared over the sink's topic with its
@@ -63,6 +63,22 @@ def pull_case(fmt: str, kind: str, multi: bool) -> dict[str, Any]:
                           {"query": [{"header": {"schema": header}}, *bounded]}]}
 
 
+def proto_pull_case(fmt: str, kind: str) -> dict[str, Any]:
+    """The pull query again with protobuf output: the result's columns as one message, window bounds int64
+    fields after the key, a field at its default (a window start of 0) absent from the text form."""
+    case = pull_case(fmt, kind, True)
+    case["name"] = f"pull query with protobuf output by two key columns of a {kind} table keyed in {fmt}"
+    case["testPullWithProtoFormat"] = True
+    case["statements"] = case["statements"][:3]
+    case["responses"] = case["responses"][:3]
+    schema = ('syntax = "proto3";\n\nmessage ConnectDefault1 {\n  int32 A = 1;\n  string B = 2;\n'
+              '  int64 WINDOWSTART = 3;\n  int64 WINDOWEND = 4;\n  int64 C = 5;\n}\n')
+    rows = [{"row": f'A: 2\nB: "x"\n{f"WINDOWSTART: {s}" + chr(10) if s else ""}WINDOWEND: {e}\nC: {c}\n'}
+            for s, e, c in windows(kind, 2)]
+    case["responses"].append({"queryProto": [{"header": {"protoSchema": schema}}, *rows]})
+    return case
+
+
 def push_case(fmt: str, kind: str) -> dict[str, Any]:
     header = "`A` INTEGER, `WINDOWSTART` BIGINT, `WINDOWEND` BIGINT, `C` BIGINT"
     rows = [{"row": {"columns": [2, s, e, c]}} for s, e, c in windows(kind, 2) if c == 2]
@@ -96,6 +112,7 @@ def main() -> None:
             tests.append(pull_case(fmt, kind, False))
             tests.append(pull_case(fmt, kind, True))
             tests.append(readback_case(fmt, kind))
+        tests.append(proto_pull_case(fmt, tuple(WINDOWS)[FORMATS.index(fmt)]))
     for fmt in PUSH_FORMATS:
         for kind in WINDOWS:
             tests.append(push_case(fmt, kind))
