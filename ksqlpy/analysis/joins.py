@@ -148,7 +148,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     for lf in leaves:
         lf.offset = offset
         offset += len(lf.columns)
-    virtual = _virtual_source(leaves, root, key_columns, current)
+    virtual = _virtual_source(leaves, root, key_columns, current, written[0].source)
     keyed = not query.group_by and not query.partition_by and not has_aggregate(query, session.functions)
     fk_left = leaves[0].alias if root.flavor is JoinFlavor.FOREIGN_KEY else None
     select = plan_select(query, scope, keys_of, leaves, keys, sink_name=sink_name, persistent=persistent,
@@ -404,15 +404,19 @@ def _table_join_partition_by(partition_by: list[exp.Expression], first: Scan, *,
 
 
 def _virtual_source(leaves: list[Scan], root: Join, key_columns: list[SchemaColumn],
-                    current: StepInput) -> Source:
-    first = leaves[0].source
+                    current: StepInput, from_source: Source) -> Source:
+    """The join's result as the rest of the query reads it: its key and every source's block of columns, in
+    the join tree's order, with the formats and topic of the FROM source as written (``from_source``) - which
+    the sink inherits, as ksqlDB's Analyzer takes them from ``analysis.getFrom()``, the first source it
+    visited, whichever source the join tree starts from."""
+    first = from_source
     key_format = (first.key_format or "KAFKA").upper()
     if key_format == "NONE":
         key_format = current.key_format[0]
     columns = [Column(c.name, c.type, key=True) for c in key_columns]
     columns += [Column(c.name, c.type) for lf in leaves for c in lf.columns]
     same = key_format == (first.key_format or "").upper()
-    return Source(name=first.name, kind=root.result_kind, topic=first.topic, columns=columns, key_format=key_format,
+    return Source(name=leaves[0].source.name, kind=root.result_kind, topic=first.topic, columns=columns, key_format=key_format,
                   value_format=first.value_format,
                   key_delimiter=first.key_delimiter if same else current.key_format[1],
                   value_delimiter=first.value_delimiter, wrap_single_value=None, windowed=root.windowed)
