@@ -12,7 +12,14 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from ksqlpy.server.printing import NO_DATA, PrintSession, format_rowtime, missing_topic_message, poll
+from ksqlpy.server.printing import (
+    NO_DATA,
+    PrintSession,
+    format_rowtime,
+    interval_error,
+    missing_topic_message,
+    poll,
+)
 
 __all__ = ["NO_DATA", "format_rowtime", "print_topic"]
 
@@ -25,6 +32,11 @@ def print_topic(log: Any, topic: str, *, from_beginning: bool, interval: int | N
         from ksqlpy.cli.backend import BackendError
 
         raise BackendError(missing_topic_message(log, topic))
+    refused = interval_error(interval)
+    if refused is not None:
+        from ksqlpy.cli.backend import BackendError
+
+        raise BackendError(refused)
     parts = range(info.partitions)
     positions = [log.start_offset(topic, p) if from_beginning else log.end_offset(topic, p) for p in parts]
     session = PrintSession(registry, interval, limit)

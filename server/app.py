@@ -20,7 +20,6 @@ from fastapi.exceptions import RequestValidationError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.responses import PlainTextResponse, RedirectResponse, Response
 
-from ksqlpy.engine import consistency
 from ksqlpy.engine.config import as_bool, resolve
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
@@ -58,7 +57,7 @@ from ksqlpy.server.models import (
 )
 from ksqlpy.server.produces import ProducesMiddleware
 from ksqlpy.server.properties import check_valid_property
-from ksqlpy.server.routing import request_properties, source_hosts_header
+from ksqlpy.server.routing import bind_request, source_hosts_header
 from ksqlpy.server.streaming import (
     DELIMITED,
     JSON,
@@ -335,15 +334,13 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         req = parse_body(await request.body(), KsqlRequest)
         if req.commandSequenceNumber is not None:
             await in_thread(ctx.wait_for_command, req.commandSequenceNumber)
-        request_properties.set(req.requestProperties or None)  # a forwarded pull query's (routing.py)
-        consistency.requested.set(_token_of(req.requestProperties))
+        bind_request(req.requestProperties)  # a forwarded pull query's flags, a consistency token (routing.py)
         return await _serve_query(ctx, request, R.Path.QUERY, req.ksql, req.streamsProperties, req.sessionVariables)
 
     @app.post("/query-stream", tags=["queries"], openapi_extra=body_schema(QueryStreamArgs))
     async def query_stream(request: Request) -> Response:
         args = parse_body(await request.body(), QueryStreamArgs)
-        request_properties.set(args.requestProperties or None)
-        consistency.requested.set(_token_of(args.requestProperties))
+        bind_request(args.requestProperties)
         return await _serve_query(ctx, request, R.Path.QUERY_STREAM, args.sql, args.properties,
                                   args.sessionVariables)
 
@@ -376,12 +373,6 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
         from ksqlpy.server.websocket import serve_ws
 
         await serve_ws(ctx, ws)
-
-
-def _token_of(request_properties: dict[str, Any] | None) -> str | None:
-    """The consistency token a pull query brings (``engine/consistency.py``), if any."""
-    token = (request_properties or {}).get(consistency.REQUEST_VECTOR)
-    return str(token) if token else None
 
 
 def _cluster_id(ctx: ServerContext) -> dict[str, Any]:

@@ -427,23 +427,41 @@ def poll(log: Any, topic: str, positions: list[int]) -> list[tuple[int, bytes | 
 
 
 class PrintSession:
-    """The lines of one PRINT: the header after the first poll with records, then every INTERVAL-th record
-    up to LIMIT (ksqlDB's TopicStreamWriter)."""
+    """The lines of one PRINT. Over HTTP (ksqlDB's TopicStreamWriter): every record of a poll is formatted
+    (narrowing the formats), the header follows the first poll with records, then every INTERVAL-th record
+    up to LIMIT. Over the WebSocket (``websocket``: ksqlDB's PrintPublisher, from memory): a poll's records
+    are sampled first - every INTERVAL-th, up to what LIMIT leaves - and only those are formatted, so only
+    they narrow the formats; no header line is sent (PrintPublisher has no FormatsTracker)."""
 
-    def __init__(self, registry: Any, interval: int | None, limit: int | None) -> None:
+    def __init__(self, registry: Any, interval: int | None, limit: int | None, *, websocket: bool = False) -> None:
         self.formatter = RecordFormatter(registry)
         self.interval = max(int(interval or 1), 1)
         self.limit = limit
         self.seen = self.printed = 0
-        self.header_done = False
+        self.header_done = websocket
+        self.websocket = websocket
 
     @property
     def done(self) -> bool:
         return self.limit is not None and self.printed >= self.limit
 
+    def _sampled(self, records: Sequence[Any]) -> list[Any]:
+        out = []
+        for r in records:
+            if self.done or self.limit is not None and self.printed + len(out) >= self.limit:
+                break
+            self.seen += 1
+            if (self.seen - 1) % self.interval == 0:
+                out.append(r)
+        return out
+
     def lines(self, records: Sequence[tuple[int, bytes | None, bytes | None, int]]) -> list[str]:
         if not records or self.done:
             return []
+        if self.websocket:
+            lines = self.formatter.format(self._sampled(records))
+            self.printed += len(lines)
+            return lines
         formatted = self.formatter.format(records)
         out = []
         if not self.header_done:
@@ -470,6 +488,15 @@ def missing_topic_message(log: Any, topic: str) -> str:
             f"Topic names are case-sensitive.{hint}")
 
 
+def interval_error(interval: int | None) -> str | None:
+    """A PRINT's INTERVAL below 1 (0, or a negative one the grammar reads): ksqlDB's TopicStreamWriter
+    refuses it when it is built - after the topic is found, before anything is read (from memory):
+    ``INTERVAL must be greater than one, but was: <n>``. None when it is fine (absent is 1)."""
+    if interval is not None and int(interval) < 1:
+        return f"INTERVAL must be greater than one, but was: {int(interval)}"
+    return None
+
+
 class TopicPrinter:
     def __init__(self, engine: Any, stmt: A.PrintTopic, partitions: int) -> None:
         self.log = engine.log
@@ -486,18 +513,22 @@ class TopicPrinter:
         info = engine.log.describe_topic(stmt.topic)
         if info is None:
             raise bad_request(missing_topic_message(engine.log, stmt.topic))
+        refused = interval_error(stmt.interval)
+        if refused is not None:
+            raise bad_request(refused)
         return cls(engine, stmt, info.partitions)
 
     def close(self) -> None:
         self.closed = True
 
-    async def lines(self, stop: Callable[[], bool] = lambda: False, idle_s: float | None = None
-                    ) -> AsyncIterator[str]:
+    async def lines(self, stop: Callable[[], bool] = lambda: False, idle_s: float | None = None,
+                    websocket: bool = False) -> AsyncIterator[str]:
         """The PRINT's lines. ``idle_s``: after that long without a record, an empty line - ksqlDB's
         TopicStreamWriter writes a newline for a poll (of its disconnect-check interval, 1 s) that brought
         no record, which is how it finds a client gone (from memory); the CLI reads it as 'waiting'. The
-        WebSocket's PrintPublisher sends no such frame (``None``)."""
-        session = PrintSession(self.registry, self.interval, self.limit)
+        WebSocket's PrintPublisher sends no such frame (``None``), nor the header (``websocket``, see
+        PrintSession)."""
+        session = PrintSession(self.registry, self.interval, self.limit, websocket=websocket)
         delay = 0.01
         quiet_since = time.monotonic()
         while not self.closed and not stop() and not session.done:

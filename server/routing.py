@@ -58,6 +58,16 @@ request_properties: contextvars.ContextVar[dict[str, Any] | None] = contextvars.
     "ksqlpy_request_properties", default=None)
 
 
+def bind_request(properties: dict[str, Any] | None) -> None:
+    """The request being served is ``properties`` (its ``requestProperties``): the routing flags a forwarded
+    pull query brings, and the consistency vector that bounds a pull query (``engine/consistency.py``) -
+    for /query, /query-stream and /ws/query alike, as ksqlDB's QueryExecutor reads both from the request
+    whatever endpoint it came through (from memory)."""
+    request_properties.set(properties or None)
+    token = (properties or {}).get(consistency.REQUEST_VECTOR)
+    consistency.requested.set(str(token) if token else None)
+
+
 def source_hosts_header(run: Any) -> dict[str, str]:
     """The response header naming the hosts that served a routed pull query (none for other queries)."""
     hosts = getattr(run, "source_hosts", None)

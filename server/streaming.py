@@ -257,6 +257,9 @@ async def batches_of(tq: Any, stop: Callable[[], bool], most: int = 2000,
     Polls the query's queue with a short, growing sleep (2-50 ms) rather than parking a worker thread
     per query: hundreds of idle push queries then cost nothing but timers.
     """
+    limit = getattr(tq, "limit", None)
+    if limit is not None and limit <= 0:  # LIMIT 0: done before any row, on every endpoint
+        return
     delay = 0.002
     q = tq.rows
     loop = asyncio.get_running_loop()

@@ -1,7 +1,11 @@
 """GET /ws/query: a query over a WebSocket (reference §1.8).
 
 The request travels URL-encoded in the ``request`` parameter. Frames: the columns as FieldInfo, then one
-``{"row":{"columns":[...]}}`` per row (PRINT: one JSON string per line). A push query over a table leaves
+``{"row":{"columns":[...]}}`` per row; a table's pull query with consistency tokens on ends with
+``{"consistencyToken":{"consistencyToken":"..."}}`` and is bounded by the token its ``requestProperties``
+bring, as on /query (a store behind it fails the run: 1011). PRINT: one JSON string per record line, as
+ksqlDB's PrintPublisher sends them - no ``Key format:``/``Value format:`` lines, and INTERVAL samples the
+records before the formats are guessed (printing.PrintSession). A push query over a table leaves
 the table's deletes out, as ksqlDB's PushQueryPublisher builds its transient query with excludeTombstones
 (its rows are ``StreamedRow.pushRow`` of a value, which a delete lacks): LIMIT counts the rows shown. Every failure after the handshake is a close frame, as ksqlDB's WSQueryEndpoint
 closes it (code, reason):
@@ -37,6 +41,7 @@ from ksqlpy.server.entities import schema_info
 from ksqlpy.server.errors import COMMAND_QUEUE_CATCHUP_TIMEOUT, ServerError
 from ksqlpy.server.models import BodyError, KsqlRequest, parse_body
 from ksqlpy.server.properties import check_overrides
+from ksqlpy.server.routing import bind_request
 from ksqlpy.server.statement_classes import java_class
 from ksqlpy.server.streaming import rows_of
 from ksqlpy.server.values import dumps
@@ -125,6 +130,7 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
     run: Q.QueryRun | None = None
     try:
         req = _request(ws)
+        bind_request(req.requestProperties)  # a pull query's consistency bound, as on /query
         run = await Q.start(ctx, lambda: _start(ctx, req))
     except _Refusal as e:
         await close(ws, e.code, e.message)
@@ -141,7 +147,7 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
 
     try:
         if run.kind == Q.PRINT:
-            async for line in run.printer.lines(stop):
+            async for line in run.printer.lines(stop, websocket=True):
                 await ws.send_text(dumps(line).decode())
         else:
             fields = [{"name": n, "schema": schema_info(t)} for n, t, _ in run.columns]
@@ -155,6 +161,9 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
                 if run.error is not None:  # failed when it ran: the close frame says why, as any failure
                     await close(ws, INTERNAL_ERROR, run.error)
                     return
+                if run.consistency_token is not None:  # StreamedRow.consistencyToken, after the rows
+                    await ws.send_text(dumps({"consistencyToken": {"consistencyToken": run.consistency_token}
+                                              }).decode())
         if stopping:
             await close(ws, GOING_AWAY, SHUTTING_DOWN)
         else:

@@ -117,6 +117,9 @@ class TransientQuery:
                 return
             if not self.keep_deletes and isinstance(r, TombstoneRow):
                 continue
+            if self.limit is not None and self.emitted >= self.limit:  # LIMIT 0: no row is ever queued
+                self.close()
+                return
             self.rows.put(r)
             self.emitted += 1
             if self.limit is not None and self.emitted >= self.limit:

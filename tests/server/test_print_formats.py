@@ -218,12 +218,12 @@ def test_an_idle_print_over_http_writes_a_newline_each_second_and_the_websocket_
     try:
         engine.execute("CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='s', format='JSON', partitions=1);")
 
-        async def collect(idle_s: float | None) -> list[str]:
+        async def collect(idle_s: float | None, websocket: bool = False) -> list[str]:
             printer = TopicPrinter.open(engine, parse_one("PRINT 's' LIMIT 1;"))
             out: list[str] = []
 
             async def read() -> None:
-                async for line in printer.lines(idle_s=idle_s):
+                async for line in printer.lines(idle_s=idle_s, websocket=websocket):
                     out.append(line)
 
             task = asyncio.ensure_future(read())
@@ -238,5 +238,7 @@ def test_an_idle_print_over_http_writes_a_newline_each_second_and_the_websocket_
         assert set(lines[:-3]) == {""} and lines[-1].startswith("rowtime: ")
         lines = asyncio.run(collect(None))
         assert len(lines) == 3 and lines[0].startswith("Key format: ")
+        lines = asyncio.run(collect(None, websocket=True))  # PrintPublisher: the record alone
+        assert len(lines) == 1 and lines[0].startswith("rowtime: ")
     finally:
         engine.close()
