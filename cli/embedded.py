@@ -104,14 +104,26 @@ class EmbeddedBackend:
     def _run(self, sql: str, properties: dict[str, Any]) -> list[Any]:
         """``sql`` as one request, as a server runs a /ksql request: a SET, UNSET, DEFINE or UNDEFINE in it
         lasts for the rest of the request only (the session's own are the shell's, sent as ``properties``)."""
+        from ksqlpy.cli.entities import to_entities
         from ksqlpy.errors import KsqlError
 
         engine = self.engine
         saved = dict(engine.session_properties), dict(engine.variables)
+        ran: list[Any] = []
+
+        def run(stmt: Any, props: dict[str, Any] | None) -> Any:
+            result = self.statements.run(stmt, props)
+            ran.append(result)
+            return result
+
         try:
-            return self.statements.execute(sql, properties or None)
+            return engine.execute(sql, properties or None, run=run)  # DurableStatements.execute, keeping count
         except KsqlError as e:
-            raise _error(e, sql) from e
+            # a server's statement_error carries the entities of the statements before the failing one
+            # (ksqlDB's KsqlResource), which the shell prints: so does the embedded engine's
+            error = _error(e, sql)
+            error.entities = [entity for r in ran if r.kind != "push" for entity in to_entities(r)]
+            raise error from e
         finally:
             engine.session_properties.clear()
             engine.session_properties.update(saved[0])

@@ -79,7 +79,10 @@ class Session:
     # ------------------------------------------------------------------ entries
     def run_entry(self, text: str) -> bool:
         """Run every statement of ``text`` in order; stops at the first failure (returns False).
-        Raises ExitShell on EXIT."""
+        Raises ExitShell on EXIT. An entry of several statements with a syntax error in any of them runs
+        none (``refuse_syntax``)."""
+        if self.refuse_syntax(text):
+            return False
         for piece in split_statements(text):
             if not self.run_statement(piece):
                 return False
@@ -108,6 +111,39 @@ class Session:
             self.show_error(BackendError(head, statement=text, line=getattr(e, "line", 0),
                                          column=getattr(e, "column", 0), error_code=40001))
             return True
+        return False
+
+    def refuse_syntax(self, text: str) -> bool:
+        """ksqlDB's shell parses a whole entry (a line typed, ``-e``, a file) with the grammar before it sends
+        or runs any statement of it (Cli.handleStatements over KsqlParser.parse, from memory): a syntax error
+        in a later statement refuses the entry before an earlier one runs, placed in the whole text. Only
+        the grammar's syntax counts here - what the AST builder or the engine refuses is still the
+        statement's own error when it runs, after the ones before it. One statement alone is left to its
+        own run (the same error); the shell's own commands are not grammar. Returns True when refused."""
+        pieces = [p for p in split_statements(text) if code_tokens(p) and not is_cli_command(p)]
+        if len(pieces) < 2:
+            return False
+        from ksqlpy import grammar
+        from ksqlpy.errors import KsqlParseError
+
+        cursor = 0
+        for piece in pieces:
+            start = text.find(piece, cursor)
+            if start < 0:  # not found verbatim: no position to give, the statement's run reports it
+                continue
+            cursor = start + len(piece)
+            padding = "".join(c if c == "\n" else " " for c in text[:start])  # positions in the whole text
+            try:
+                grammar.parse(padding + piece)
+            except KsqlParseError as e:
+                if e.prepared or e.located:  # the AST builder's refusal: the statement's own, when it runs
+                    continue
+                head = e.message.split("\nStatement: ")[0]
+                self.show_error(BackendError(head, statement=text, line=e.line, column=e.column,
+                                             error_code=40001))
+                return True
+            except Exception:  # noqa: BLE001 - anything else is the statement's own run to report
+                continue
         return False
 
     def run_statement(self, text: str) -> bool:
@@ -169,7 +205,11 @@ class Session:
 
     # ------------------------------------------------------------------ errors
     def show_error(self, e: BackendError) -> None:
-        """The message in red; for a syntax error, the offending line with a caret under the column."""
+        """The entities of the statements that ran before the failing one (a statement_error's), then the
+        message in red - ksqlDB's Console.printErrorMessage prints a KsqlStatementErrorMessage's entities
+        first (from memory) -; for a syntax error, the offending line with a caret under the column."""
+        if e.entities:
+            self.show_entities(list(e.entities))
         lines = e.message.rstrip().split("\n")
         for line in lines:
             self.console.error(line)
@@ -179,9 +219,6 @@ class Session:
                 number = f"{e.line} | "
                 self.console.error(f"{number}{src[e.line - 1]}")
                 self.console.error(" " * (len(number) + max(e.column - 1, 0)) + "^")
-        for entity in e.entities:
-            for line in render.entity_lines(entity):
-                self.console.print(line)
 
     # ------------------------------------------------------------------ statements
     def _substitute(self, text: str) -> str:
@@ -316,7 +353,7 @@ class Session:
         except OSError as e:
             raise BackendError(f"Failed to read file: {path} ({e.strerror or e})", statement=text) from e
         content = self._substitute(content)
-        if self.refuse_unterminated(content):
+        if self.refuse_unterminated(content) or self.refuse_syntax(content):  # parsed whole, as a server does
             return False
         for piece in split_statements(content):
             if first_words(piece, 1)[:1] in (["SELECT"], ["PRINT"]):

@@ -32,11 +32,14 @@ def test_execute_success_and_failure(ksqlpy) -> None:  # type: ignore[no-untyped
     ok = ksqlpy("-e", CREATE + " INSERT INTO pv (id, page) VALUES (1, 'a'); SELECT * FROM pv;")
     assert ok.returncode == 0, ok.stderr
     assert "Stream created" in ok.stdout and "|1 |a   |" in ok.stdout
-    bad = ksqlpy("-e", "SHOW STREAMS; SELECT * FRM pv; SHOW TOPICS;")
+    bad = ksqlpy("-e", "SHOW STREAMS; DESCRIBE nope; SHOW TOPICS;")
     assert bad.returncode == 1
-    assert "line 1:10" in bad.stderr and "^" in bad.stderr
     assert "Stream Name" in bad.stdout and "Partition Replicas" not in bad.stdout  # stopped at the error
     assert "\x1b[" not in bad.stderr  # no colour when not on a terminal
+    bad = ksqlpy("-e", "SHOW STREAMS; SELECT * FRM pv; SHOW TOPICS;")  # parsed whole first: nothing runs
+    assert bad.returncode == 1
+    assert "line 1:24" in bad.stderr and "^" in bad.stderr
+    assert "Stream Name" not in bad.stdout and "Partition Replicas" not in bad.stdout
 
 
 def test_file(ksqlpy, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
@@ -128,3 +131,31 @@ def test_unterminated_last_statement_refused(ksqlpy, tmp_path: Path, text: str, 
     r = ksqlpy("--file", str(runner))
     assert r.returncode == 1 and "missing ';' at '<EOF>'" in r.stderr
     assert ksqlpy("-e", "SHOW STREAMS; version").returncode == 0
+
+
+@pytest.mark.parametrize("how", ["-e", "--file", "RUN SCRIPT"])
+def test_a_later_statements_syntax_error_refuses_the_whole_entry(ksqlpy, tmp_path: Path, how: str) -> None:  # type: ignore[no-untyped-def]
+    """ksqlDB's shell parses a whole entry before it runs any statement of it (Cli.handleStatements): a
+    syntax error in the third statement is shown with its place in the whole text and nothing runs; an error
+    only the running statement finds (an unknown source) comes after the statements before it ran and were
+    printed, and the ones after it do not run."""
+    def run(text: str) -> subprocess.CompletedProcess[str]:
+        script = tmp_path / "s.sql"
+        script.write_text(text)
+        if how == "-e":
+            return ksqlpy("-e", text)
+        if how == "--file":
+            return ksqlpy("--file", str(script))
+        runner = tmp_path / "run.sql"
+        runner.write_text(f"RUN SCRIPT '{script}';\n")
+        return ksqlpy("--file", str(runner))
+
+    r = run(CREATE + "\nSHOW STREAMS;\nCREATE STREAMS x (a INT) WITH (kafka_topic='x', value_format='JSON');\n")
+    assert r.returncode == 1
+    assert "line 3:8: Syntax Error" in r.stderr, r.stderr
+    assert "Stream created" not in r.stdout and "Stream Name" not in r.stdout  # nothing ran
+    r = run(CREATE + "\nDESCRIBE nope;\nCREATE STREAM q (a INT) WITH (kafka_topic='q', value_format='JSON', "
+            "partitions=1);\n")
+    assert r.returncode == 1 and "nope" in r.stderr.lower(), r.stderr
+    assert "Stream created" in r.stdout and r.stdout.count("Stream created") == 1  # the first ran, the last not
+    assert "Q " not in ksqlpy("-e", "SHOW STREAMS;").stdout

@@ -309,3 +309,32 @@ def test_run_script_is_a_shell_command(sh: Captured, tmp_path: Path) -> None:
     assert "Stream created" in out and "PV3" in out
     assert not sh.run("run script /no/such/file.sql")
     assert "Failed to read file: /no/such/file.sql" in sh.take()[1]
+
+
+def test_a_failing_statement_of_a_request_prints_the_ones_that_ran_before_its_error(tmp_path: Path) -> None:
+    """A request's statement_error carries the entities of the statements before the failing one; the shell
+    prints them, then the error (ksqlDB's Console.printErrorMessage) - for RUN SCRIPT's one request to the
+    embedded engine as for a server's answer. A syntax error anywhere in it runs nothing."""
+    both = io.StringIO()  # stdout and stderr in one stream: the order the user sees
+    backend = EmbeddedBackend(str(tmp_path / "data"))
+    try:
+        session = Session(backend, Console(both, both, color=False))
+        script = tmp_path / "s.sql"
+        script.write_text(CREATE + "\nDESCRIBE nope;\nCREATE STREAM q (a INT) WITH (kafka_topic='q', "
+                          "value_format='JSON', partitions=1);\n")
+        assert not session.run_entry(f"RUN SCRIPT '{script}';")
+        text = both.getvalue()
+        assert text.count("Stream created") == 1 and "Could not find STREAM/TABLE 'NOPE'" in text
+        assert text.index("Stream created") < text.index("Could not find STREAM/TABLE 'NOPE'")
+        both.seek(0), both.truncate()
+        session.show_error(BackendError("boom", entities=[{"@type": "currentStatus", "statementText": "x;",
+                                                           "commandStatus": {"status": "SUCCESS",
+                                                                             "message": "Table created"}}]))
+        assert both.getvalue().index("Table created") < both.getvalue().index("boom")
+        both.seek(0), both.truncate()
+        script.write_text("SHOW STREAMS;\nDROP STREAM pv;\nSHOW STREAMX;\n")
+        assert not session.run_entry(f"RUN SCRIPT '{script}';")
+        assert "line 3:6: Syntax Error" in both.getvalue() and "Stream Name" not in both.getvalue()
+        assert session.run_entry("DESCRIBE pv;")  # the DROP before the syntax error did not run
+    finally:
+        backend.close()
