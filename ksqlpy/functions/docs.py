@@ -40,6 +40,12 @@ FORMAT_TIMESTAMP and TIMESTAMPTOSTRING print zone texts as java.time does in Loc
 data: `z` and `zzzz` a region's standard or daylight name (`PST`, `Pacific Daylight Time`, `BRT`, `NPT`), the
 GMT format of its offset for a zone without names (`Etc/GMT+5` is `GMT-05:00`), the id itself for a fixed
 offset (`+05:30`, `UTC+05:30`); `v` and `vvvv` the generic name (`PT`, `Pacific Time`); `VV` the id.
+
+The day-period letter `B` (as in JDK 17) prints `midnight` (00:00), `noon` (12:00), `in the morning`
+(06:00-12:00), `in the afternoon`, `in the evening` (18:00-21:00) or `at night` (21:00-06:00); `BBBBB` prints
+`mi` and `n` for midnight and noon. Parsed alone it means the period's mid-point (`at night` is 01:30); with
+`h` it tells morning from afternoon (`3 in the afternoon` is 15:00); beside `H` it must contain the time, else
+the value is NULL.
 """
 
 

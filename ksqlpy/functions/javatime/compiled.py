@@ -239,7 +239,8 @@ _MEMO_MAX = 4096
 # the local-time span over which a field's printed value cannot change (zone letters: constant for a fixed
 # offset). Fields finer than a second, and letters not listed, turn the memo off.
 _DAY, _HOUR = 86_400_000, 3_600_000
-_FIELD_SPAN_MS = {**dict.fromkeys("GuyYDMLdQqwWEecFg", _DAY), **dict.fromkeys("aBhKkH", _HOUR), "m": 60_000,
+_FIELD_SPAN_MS = {**dict.fromkeys("GuyYDMLdQqwWEecFg", _DAY), **dict.fromkeys("ahKkH", _HOUR), "m": 60_000,
+                  "B": 60_000,  # midnight and noon are one minute each
                   "s": 1000, **dict.fromkeys("VzOXxZv", _DAY)}
 _DATE_ONLY = frozenset((DATE_FIELDS,))
 _TIME_ONLY = frozenset((TIME_FIELDS,))

@@ -24,6 +24,8 @@ from .pattern import (
     _QUARTERS_SHORT,
     _Field,
     _too_many,
+    day_period_letters,
+    day_period_of,
 )
 from .zone_names import DAYLIGHT, NAMES
 from .zones import _GENERIC_NAMES, _ZONE_FULL_NAMES
@@ -192,6 +194,13 @@ def _pad(text: str, width: int) -> str:
     return text.rjust(width)
 
 
+def _day_period(d: Any, narrow: bool) -> str:
+    """DayPeriodPrinterParser.format: the period the minute of the day falls in (midnight and noon are their
+    one minute: 00:00:30 is 'midnight')."""
+    period = day_period_of(d.hour * 60 + d.minute)
+    return period.narrow if narrow else period.text
+
+
 _HELPERS: dict[str, Any] = {
     "_yoe": _year_of_era,
     "_jnum": _java_number,
@@ -204,6 +213,7 @@ _HELPERS: dict[str, Any] = {
     "_QF": _QUARTERS_FULL,
     "_QS": _QUARTERS_SHORT,
     "_AMPM": _AMPM,
+    "_dp": _day_period,
     "_fo": _format_offset,
     "_flo": _format_localized_offset,
     "_off": _offset_seconds,
@@ -317,6 +327,8 @@ def _format_expr(f: _Field, ns: dict[str, Any]) -> str:
         if n > 1:
             raise _too_many(c)
         return "_AMPM[d.hour >= 12]"
+    if c == "B":
+        return f"_dp(d, {day_period_letters(n)})"
     simple = {"H": "d.hour", "m": "d.minute", "s": "d.second", "K": "(d.hour % 12)",
               "h": "(d.hour % 12 or 12)", "k": "(d.hour or 24)"}  # fmt: skip
     if c in simple:

@@ -19,8 +19,11 @@ from .pattern import (
     _MONTHS_SHORT,
     _OFFSET_STYLES,
     _QUARTERS_FULL,
+    DAY_PERIODS,
+    DayPeriod,
     _Field,
     _too_many,
+    day_period_letters,
 )
 from .zone_names import NAMES, PARSE_FULL, PARSE_SHORT
 from .zones import _zone_from_text, zone_of
@@ -163,6 +166,10 @@ def _parse_spec(f: _Field) -> tuple[str, str, Callable[[str], Any]]:
         if n > 1:
             raise _too_many(c)
         return "(?:AM|PM)", "ampm", lambda t: 0 if t.upper() == "AM" else 1
+    if c == "B":
+        narrow = day_period_letters(n)
+        periods = {(p.narrow if narrow else p.text).upper(): p for p in DAY_PERIODS}
+        return _alternation(list(periods)), "day_period", lambda t, periods=periods: periods[t.upper()]
     keys = {"H": "hour", "m": "minute", "s": "second", "K": "hour_ampm", "h": "clock_hour_ampm",
             "k": "clock_hour"}  # fmt: skip
     if c in keys:
@@ -364,6 +371,8 @@ def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
     else:
         days = _overridden_date(f, year, iso, text)
     # Time
+    period: DayPeriod | None = f.get("day_period")
+    period_minute = None
     if "hour" in f:
         hour = _check(f["hour"], 0, 24, "HourOfDay", text)
     elif "clock_hour" in f:
@@ -373,7 +382,19 @@ def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
             h = _check(f["clock_hour_ampm"], 1, 12, "ClockHourOfAmPm", text) % 12
         else:
             h = _check(f["hour_ampm"], 0, 11, "HourOfAmPm", text)
-        hour = h + 12 * f.get("ampm", 0)
+        if "ampm" in f or period is None:
+            hour = h + 12 * f.get("ampm", 0)
+        else:  # Parsed.resolveTimeFields: the day period says whether the hour is after noon
+            moh = f.get("minute", 0) % 60
+            hour = h + (12 if period.includes((h + 12) * 60 + moh) else 0)
+            period = None
+    elif period is not None and not any(k in f for k in ("minute", "second", "nano", "milli_of_day", "nano_of_day")):
+        hour, period_minute = divmod(period.mid(), 60)  # a day period alone: its mid-point
+        if "ampm" in f and f["ampm"] != (hour >= 12):
+            raise DateTimeError(f"Text '{text}' could not be parsed: Conflict found: Field AmPmOfDay "
+                                f"{int(hour >= 12)} differs from AmPmOfDay {f['ampm']} derived from {hour:02d}:"
+                                f"{period_minute:02d}")
+        period = None
     elif "ampm" in f:  # AM/PM alone: ZonedDateTime.with(AMPM_OF_DAY, 1) moves midnight to noon
         hour = 12 * f["ampm"]
     else:
@@ -383,7 +404,7 @@ def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
     elif hour is None and "nano_of_day" in f:
         nanos = _check(f["nano_of_day"], 0, NANOS_PER_DAY - 1, "NanoOfDay", text)
     else:
-        minute = _check(f.get("minute", 0), 0, 59, "MinuteOfHour", text)
+        minute = _check(f.get("minute", period_minute or 0), 0, 59, "MinuteOfHour", text)
         second = _check(f.get("second", 0), 0, 59, "SecondOfMinute", text)
         nano = _check(f.get("nano", 0), 0, 999_999_999, "NanoOfSecond", text)
         h = hour or 0
@@ -393,7 +414,21 @@ def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
             h = 0
             days += 1
         nanos = ((h * 60 + minute) * 60 + second) * 1_000_000_000 + nano
+    if period is not None and hour is not None and not all(k in f for k in ("minute", "second", "nano")):
+        _check_day_period(period, nanos, text)
     return ParsedDateTime(days, nanos, f.get("offset"), f.get("zone"))
+
+
+def _check_day_period(period: DayPeriod, nanos: int, text: str) -> None:
+    """A day period parsed beside an hour must contain its hour and minute (Parsed.resolveTimeLenient, which
+    checks them where the time is not already made of all four of hour, minute, second and nano; its message
+    prints the hour and minute alone)."""
+    minute_of_day = nanos // 60_000_000_000
+    if period.includes(minute_of_day):
+        return
+    time = f"{minute_of_day // 60:02d}:{minute_of_day % 60:02d}"
+    raise DateTimeError(f"Text '{text}' could not be parsed: Conflict found: Resolved time {time} conflicts with "
+                        f"{period}")
 
 
 def _to_epoch_ms(p: ParsedDateTime, zone: tzinfo) -> int:

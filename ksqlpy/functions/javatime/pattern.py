@@ -27,7 +27,7 @@ class _Optional:
     items: list[Any] = field(default_factory=list)
 
 
-_KNOWN_LETTERS = set("GuyDMLdQqYwWEecFgahKkHmsSAnNVvzOXxZ")
+_KNOWN_LETTERS = set("GuyDMLdQqYwWEecFgaBhKkHmsSAnNVvzOXxZ")
 _RESERVED = set("#{}")
 
 
@@ -101,6 +101,50 @@ _QUARTERS_FULL = ["1st quarter", "2nd quarter", "3rd quarter", "4th quarter"]
 _QUARTERS_SHORT = ["Q1", "Q2", "Q3", "Q4"]
 _AMPM = ("AM", "PM")
 
+
+@dataclass(frozen=True)
+class DayPeriod:
+    """One of Locale.US's day periods (CLDR's English dayPeriodRules, as java.time's ``B`` letter reads them):
+    minutes of the day from ``start`` to ``end`` (exclusive, wrapping past midnight; midnight and noon are
+    their one minute), its text (SHORT and FULL alike in English) and NARROW text."""
+
+    start: int
+    end: int
+    text: str
+    narrow: str
+
+    def includes(self, minute_of_day: int) -> bool:
+        if self.start < self.end:
+            return self.start <= minute_of_day < self.end
+        return minute_of_day >= self.start or minute_of_day < self.end
+
+    def mid(self) -> int:
+        """DayPeriod.mid(): the time a period alone parses to."""
+        length = (self.end - self.start) % 1440
+        return (self.start + length // 2) % 1440
+
+    def __str__(self) -> str:
+        """DayPeriod.toString as Java's conflict message prints it: ``DayPeriod(12:00-18:00)``, or one time."""
+        def hm(m: int) -> str:
+            return f"{m // 60:02d}:{m % 60:02d}"
+        if self.end - self.start == 1:
+            return f"DayPeriod({hm(self.start)})"
+        return f"DayPeriod({hm(self.start)}-{hm(self.end)})"
+
+
+# In the order DayPeriodPrinterParser tries them: midnight and noon before the periods that contain them.
+DAY_PERIODS = (
+    DayPeriod(0, 1, "midnight", "mi"), DayPeriod(720, 721, "noon", "n"),
+    DayPeriod(360, 720, "in the morning", "in the morning"),
+    DayPeriod(720, 1080, "in the afternoon", "in the afternoon"),
+    DayPeriod(1080, 1260, "in the evening", "in the evening"),
+    DayPeriod(1260, 360, "at night", "at night"),
+)  # fmt: skip
+
+
+def day_period_of(minute_of_day: int) -> DayPeriod:
+    return next(p for p in DAY_PERIODS if p.includes(minute_of_day))
+
 DATE_FIELDS = "date"
 TIME_FIELDS = "time"
 ZONE_FIELDS = "zone"
@@ -109,7 +153,7 @@ _JAVA_FIELD_NAMES = {
     "G": "Era", "u": "Year", "y": "YearOfEra", "D": "DayOfYear", "M": "MonthOfYear", "L": "MonthOfYear",
     "d": "DayOfMonth", "Q": "QuarterOfYear", "q": "QuarterOfYear", "Y": "WeekBasedYear",
     "w": "WeekOfWeekBasedYear", "W": "WeekOfMonth", "E": "DayOfWeek", "e": "DayOfWeek", "c": "DayOfWeek",
-    "F": "AlignedDayOfWeekInMonth", "g": "ModifiedJulianDay", "a": "AmPmOfDay", "h": "ClockHourOfAmPm", "K": "HourOfAmPm",
+    "F": "AlignedDayOfWeekInMonth", "g": "ModifiedJulianDay", "a": "AmPmOfDay", "B": "HourOfDay", "h": "ClockHourOfAmPm", "K": "HourOfAmPm",
     "k": "ClockHourOfDay", "H": "HourOfDay", "m": "MinuteOfHour", "s": "SecondOfMinute", "S": "NanoOfSecond",
     "A": "MilliOfDay", "n": "NanoOfSecond", "N": "NanoOfDay", "V": "ZoneId", "v": "ZoneId", "z": "ZoneId",
     "O": "OffsetSeconds", "X": "OffsetSeconds", "x": "OffsetSeconds", "Z": "OffsetSeconds",
@@ -119,9 +163,16 @@ _JAVA_FIELD_NAMES = {
 def _category(letter: str) -> str:
     if letter in "GuyDMLdQqYwWEecFg":
         return DATE_FIELDS
-    if letter in "ahKkHmsSAnN":
+    if letter in "aBhKkHmsSAnN":
         return TIME_FIELDS
     return ZONE_FIELDS
+
+
+def day_period_letters(n: int) -> bool:
+    """``B`` (SHORT), ``BBBB`` (FULL) or ``BBBBB`` (NARROW), else Java's pattern error; True for NARROW."""
+    if n not in (1, 4, 5):
+        raise DateTimeError("Wrong number of pattern letters: B")
+    return n == 5
 
 
 def _too_many(letter: str) -> DateTimeError:
