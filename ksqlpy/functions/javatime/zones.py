@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from datetime import timedelta, timezone, tzinfo
+from datetime import datetime, timedelta, timezone, tzinfo
 from functools import lru_cache
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
@@ -40,6 +40,92 @@ def _parse_offset_id(text: str) -> int | None:
     return -total if m.group(1) == "-" else total
 
 
+# Files of the tz database that are no zone java.time knows: ids are looked up case-sensitively in the JDK's
+# tzdb.dat, which has no Factory, localtime, posixrules or posix/ and right/ copies, and leaves out ROC.
+_NOT_JAVA_IDS = frozenset(("Factory", "localtime", "posixrules", "ROC"))
+
+_HOUR = timedelta(hours=1)
+
+
+def _last_sunday(year: int, month: int, last_day: int) -> datetime:
+    """02:00 on the Sunday on or after ``last_day - 6`` (the month's last Sunday)."""
+    first = datetime(year, month, last_day - 6, 2)
+    return first + timedelta(days=(6 - first.weekday()) % 7)
+
+
+class SystemVZone(tzinfo):
+    """One of the JDK's SystemV zones (its own 'systemv' tz file, which the tz database dropped): a fixed
+    standard offset and, for the ``...DT`` ones, daylight time (+1h) every year from 1900 from the last Sunday of
+    April 02:00 to the last Sunday of October 02:00 wall time (ZoneRules: SUNDAY on or after APRIL 24 / OCTOBER
+    25), but from January 6 to November 24 in 1974 and from February 23 in 1975. ``tzname`` is the id, as for
+    the other zones whose names come from ``zone_names``."""
+
+    def __init__(self, zone_id: str, standard_hours: int, daylight: bool) -> None:
+        self.zone_id = zone_id
+        self.standard = timedelta(hours=standard_hours)
+        self.daylight = daylight
+
+    def __repr__(self) -> str:
+        return f"SystemVZone({self.zone_id!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[str]]:
+        return _system_v, (self.zone_id,)
+
+    def _bounds(self, year: int) -> tuple[datetime, datetime] | None:
+        """Wall-clock start and end of daylight time in ``year`` (standard time before the start, daylight
+        time before the end)."""
+        if not self.daylight or year < 1900:
+            return None
+        if year == 1974:  # the US's emergency daylight time, as the JDK's systemv file has it
+            return datetime(1974, 1, 6, 2), _last_sunday(1974, 11, 30)
+        if year == 1975:
+            return datetime(1975, 2, 23, 2), _last_sunday(1975, 10, 31)
+        return _last_sunday(year, 4, 30), _last_sunday(year, 10, 31)
+
+    def dst(self, dt: datetime | None) -> timedelta:
+        if dt is None:
+            return timedelta(0)
+        bounds = self._bounds(dt.year)
+        if bounds is None:
+            return timedelta(0)
+        start, end = bounds
+        wall = dt.replace(tzinfo=None)
+        # a wall time in the gap after the start is read with the offset before it (fold 0), one in the
+        # overlap before the end with the earlier, daylight, offset (fold 0), as zoneinfo reads them
+        if start + (_HOUR if dt.fold == 0 else timedelta(0)) <= wall < end - (timedelta(0) if dt.fold == 0 else _HOUR):
+            return _HOUR
+        return timedelta(0)
+
+    def utcoffset(self, dt: datetime | None) -> timedelta:
+        return self.standard + self.dst(dt)
+
+    def tzname(self, dt: datetime | None) -> str:
+        return self.zone_id
+
+    def fromutc(self, dt: datetime) -> datetime:
+        standard = dt.replace(tzinfo=None) + self.standard
+        bounds = self._bounds(standard.year)
+        if bounds is not None:
+            start, end = bounds  # in standard time: the start as written, the end one hour before its wall time
+            if start <= standard < end - _HOUR:
+                return (standard + _HOUR).replace(tzinfo=self)
+            if end - _HOUR <= standard < end:
+                return standard.replace(tzinfo=self, fold=1)
+        return standard.replace(tzinfo=self)
+
+
+_SYSTEM_V = {
+    f"SystemV/{name}": SystemVZone(f"SystemV/{name}", -hours, name.endswith("DT"))
+    for name, hours in (("AST4", 4), ("AST4ADT", 4), ("EST5", 5), ("EST5EDT", 5), ("CST6", 6), ("CST6CDT", 6),
+                        ("MST7", 7), ("MST7MDT", 7), ("PST8", 8), ("PST8PDT", 8), ("YST9", 9), ("YST9YDT", 9),
+                        ("HST10", 10))
+}
+
+
+def _system_v(zone_id: str) -> SystemVZone:
+    return _SYSTEM_V[zone_id]
+
+
 @lru_cache(maxsize=512)
 def zone_of(zone_id: str) -> tzinfo:
     """The tzinfo for a Java zone id: region ids (``America/Los_Angeles``), ``UTC``/``GMT``/``UT``, ``Z``,
@@ -65,6 +151,11 @@ def zone_of(zone_id: str) -> tzinfo:
             return timezone(timedelta(seconds=secs), name)
     if not re.fullmatch(r"[A-Za-z][A-Za-z0-9~/._+-]+", zone_id):
         raise DateTimeError(f"Invalid ID for region-based ZoneId, invalid format: {zone_id}")
+    system_v = _SYSTEM_V.get(zone_id)
+    if system_v is not None:
+        return system_v
+    if zone_id in _NOT_JAVA_IDS or zone_id.startswith(("posix/", "right/")):
+        raise DateTimeError(f"Unknown time-zone ID: {zone_id}")
     try:
         return ZoneInfo(zone_id)
     except (ZoneInfoNotFoundError, ValueError, OSError) as e:

@@ -1,0 +1,68 @@
+"""Zone ids as java.time's ZoneId.of reads them (from memory of ZoneId.of / ZoneRegion.ofId and the JDK's
+tzdb.dat, expected values printed by JDK 17): a region id is looked up case-sensitively among the zones the
+JDK knows - the tz database's, less the files that are no zone there (Factory, localtime, posixrules, posix/...,
+right/...) and ROC, plus the JDK's own SystemV zones (SystemV/AST4, AST4ADT, EST5, EST5EDT, CST6, CST6CDT, MST7,
+MST7MDT, PST8, PST8PDT, YST9, YST9YDT, HST10: a fixed standard offset, the ...DT ones with daylight time from
+the last Sunday of April to the last Sunday of October, January 6 to November 24 in 1974, from February 23 in
+1975; their names are the US zones' ones). An unknown id is 'Unknown time-zone ID' (CONVERT_TZ: 'Invalid time
+zone: ...'): the processing log, and NULL. Scope: FORMAT_TIMESTAMP (z, zzzz, v, VV, O), PARSE_TIMESTAMP (the zone
+argument and a VV text), CONVERT_TZ, TIMESTAMPTOSTRING, STRINGTOTIMESTAMP.
+
+Writes tests/cases/functions/zone-ids.json: ``python tests/cases/functions/gen_zone_ids.py``.
+"""
+from __future__ import annotations
+
+import pathlib
+import sys
+
+sys.path.insert(0, str(pathlib.Path(__file__).parent))
+from probe_case import probe_case, write_cases  # noqa: E402
+
+# TS is 2024-07-01T00:00Z (summer: the ...DT zones in daylight time); OLD is 1975-04-03T11:04:44.493Z (daylight
+# time since February 23 in the SystemV zones of 1975), EMERGENCY 1974-03-19T07:52:44.095Z (since January 6)
+COLUMNS = "TS TIMESTAMP, OLD TIMESTAMP, EMERGENCY TIMESTAMP, Z STRING"
+ROW = {"TS": 1719792000000, "OLD": 165755084493, "EMERGENCY": 132911564095, "Z": "SystemV/PST8PDT"}
+
+SYSTEM_V = [
+    ("FORMAT_TIMESTAMP(TS, 'yyyy-MM-dd HH:mm z VV', 'SystemV/PST8PDT')", "2024-06-30 17:00 PDT SystemV/PST8PDT"),
+    ("FORMAT_TIMESTAMP(TS, 'yyyy-MM-dd HH:mm z VV', Z)", "2024-06-30 17:00 PDT SystemV/PST8PDT"),
+    ("FORMAT_TIMESTAMP(TS, 'yyyy-MM-dd HH:mm zzzz', 'SystemV/YST9YDT')", "2024-06-30 16:00 Alaska Daylight Time"),
+    ("FORMAT_TIMESTAMP(TS, 'yyyy-MM-dd HH:mm z O', 'SystemV/HST10')", "2024-06-30 14:00 HST GMT-10"),
+    ("FORMAT_TIMESTAMP(TS, 'yyyy-MM-dd HH:mm v', 'SystemV/AST4ADT')", "2024-06-30 21:00 AT"),
+    ("FORMAT_TIMESTAMP(OLD, 'yyyy-MM-dd HH:mm z', 'SystemV/CST6CDT')", "1975-04-03 06:04 CDT"),
+    ("FORMAT_TIMESTAMP(EMERGENCY, 'yyyy-MM-dd HH:mm z', 'SystemV/EST5EDT')", "1974-03-19 03:52 EDT"),
+    ("TIMESTAMPTOSTRING(1719792000000, 'HH:mm', 'SystemV/PST8')", "16:00"),
+    ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-07-01 12:00', 'yyyy-MM-dd HH:mm', 'SystemV/MST7MDT'))", 1719856800000),
+    ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-07-01 12:00', 'yyyy-MM-dd HH:mm', 'SystemV/MST7'))", 1719860400000),
+    ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-07-01 12:00 SystemV/PST8PDT', 'yyyy-MM-dd HH:mm VV'))", 1719860400000),
+    ("STRINGTOTIMESTAMP('2024-04-28 02:30', 'yyyy-MM-dd HH:mm', 'SystemV/CST6CDT')", 1714293000000),  # the gap
+    ("UNIX_TIMESTAMP(CONVERT_TZ(TS, 'UTC', 'SystemV/PST8PDT'))", 1719766800000),
+    ("UNIX_TIMESTAMP(CONVERT_TZ(TS, 'UTC', 'SystemV/PST8'))", 1719763200000),
+    ("UNIX_TIMESTAMP(CONVERT_TZ(TS, 'SystemV/EST5EDT', 'UTC'))", 1719806400000),
+]
+
+NOT_JAVA = [
+    (f"FORMAT_TIMESTAMP(TS, 'yyyy HH', '{z}')", None)
+    for z in ("Factory", "localtime", "posixrules", "posix/UTC", "right/UTC", "ROC", "systemv/PST8", "SystemV",
+              "SYSTEMV/PST8PDT", "utc", "america/new_york")
+] + [
+    ("FORMAT_TIMESTAMP(TS, 'yyyy HH', 'Asia/Taipei')", "2024 08"),
+    ("UNIX_TIMESTAMP(CONVERT_TZ(TS, 'UTC', 'Factory'))", None),
+    ("UNIX_TIMESTAMP(CONVERT_TZ(TS, 'ROC', 'UTC'))", None),
+    ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-07-01 12:00', 'yyyy-MM-dd HH:mm', 'posixrules'))", None),
+    ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-07-01 12:00 posixrules', 'yyyy-MM-dd HH:mm VV'))", None),
+    ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-07-01 12:00 right/UTC', 'yyyy-MM-dd HH:mm VV'))", None),
+]
+
+
+def main() -> None:
+    tests = [
+        probe_case("the JDK's SystemV zones, with their daylight time and names", SYSTEM_V, COLUMNS, ROW),
+        probe_case("tz database files that are no Java zone, and ids in the wrong case, are unknown", NOT_JAVA,
+                   COLUMNS, ROW),
+    ]
+    write_cases(str(pathlib.Path(__file__).with_name("zone-ids.json")), __doc__ or "", tests)
+
+
+if __name__ == "__main__":
+    main()
