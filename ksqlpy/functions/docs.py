@@ -34,7 +34,11 @@ date (year-month-day, year-day of year, year-month-week of month (`W`)-day of we
 (`w`)-day of week) is resolved and must agree with the other fields given; otherwise each field is set on
 1970-01-01T00:00 in java.time's field order - a day of week alone moves to that day of 1970-01-01's ISO week
 (Monday first), then day, month and year overwrite - and week-based fields or a quarter without a full date
-are ignored; `a` alone means noon.
+are ignored; `a` alone means noon. A local time the zone passes twice (clocks going back) takes the offset
+that time of day had on the same day of the year in 1970 where it is one of the two (`2024-11-03 01:30` in
+America/New_York is the later, standard-time instant), else the earlier; with a zone in the text, the earlier.
+A local time the clocks skip is moved later by the gap. Zone ids are Java's: case-sensitive, the JDK's SystemV
+zones included, the tz database's Factory, localtime, posixrules, posix/ and right/ not.
 
 FORMAT_TIMESTAMP and TIMESTAMPTOSTRING print zone texts as java.time does in Locale.US, from the JDK's locale
 data: `z` and `zzzz` a region's standard or daylight name (`PST`, `Pacific Daylight Time`, `BRT`, `NPT`), the

@@ -245,6 +245,12 @@ class ParsedDateTime:
     nanos: int
     offset: int | None
     zone: tzinfo | None
+    # the days ksqlDB's resolver passes through before ``days`` (each with the parsed time): in a zone's
+    # overlap the offset is the one the step before had, where it is one of the two (ZonedDateTime.with)
+    steps: tuple[int, ...] = ()
+    # a zone, a date and a time parsed: Parsed makes the instant itself (LocalDateTime.atZone: the earlier
+    # offset of an overlap), which the resolver's last step sets
+    zoned_instant: bool = False
 
 
 def _check(value: int, lo: int, hi: int, name: str, text: str) -> int:
@@ -328,33 +334,60 @@ def _cross_check(
             raise DateTimeError(f"Text '{text}' could not be parsed: Conflict found: {parsed} differs from {actual}")
 
 
-def _overridden_date(f: dict[str, Any], year: int | None, iso: int | None, text: str) -> int:
+def _overridden_date(f: dict[str, Any], year: int | None, iso: int | None, text: str,
+                     steps: list[int] | None = None) -> int:
     """No date resolved: ksqlDB's StringToTimestampParser sets each parsed ChronoField on 1970-01-01 with
     ``ZonedDateTime.with``, in the enum's order (day of week, aligned day of week in month, day of month, day
     of year, month, year); week-based fields and the quarter are not ChronoFields and are ignored."""
     days = 0
     if iso is not None:
         days += iso - weeks.iso_dow(days)
+        steps is None or steps.append(days)
     if "adowm" in f:
         dom = civil_from_days(days)[2]
         days += _check(f["adowm"], 1, 7, "AlignedDayOfWeekInMonth", text) - ((dom - 1) % 7 + 1)
+        steps is None or steps.append(days)
     if "day" in f:
         y, m, _ = civil_from_days(days)
         days = days_from_civil(y, m, _check(f["day"], 1, 31, "DayOfMonth", text))
+        steps is None or steps.append(days)
     if "doy" in f:
         doy = _check(f["doy"], 1, 366, "DayOfYear", text)
         y = civil_from_days(days)[0]
         if doy == 366:
             raise DateTimeError("Leap day cannot be parsed without supplying the year field")
         days = days_from_civil(y, 1, 1) + doy - 1
+        steps is None or steps.append(days)
     if "month" in f:
         y, _, d = civil_from_days(days)
         month = _check(f["month"], 1, 12, "MonthOfYear", text)
         days = days_from_civil(y, month, min(d, _month_length(y, month)))
+        steps is None or steps.append(days)
     if year is not None:
         _, m, d = civil_from_days(days)
         days = days_from_civil(year, m, min(d, _month_length(year, m)))
     return days
+
+
+def _steps_to(days: int) -> list[int]:
+    """The days a resolved date passes through in ksqlDB's StringToTimestampParser, which sets every field the
+    parsed date supports on 1970-01-01 in ChronoField's order with ZonedDateTime.with: day of week (within
+    1970-01-01's ISO week), aligned day of week in month and in year, day of month, day of year (in the year
+    reached, 1969 or 1970: 366 sets the date's own year first), then the epoch day, the date itself."""
+    y, _, d = civil_from_days(days)
+    doy = days - days_from_civil(y, 1, 1) + 1
+    out = []
+    cur = weeks.iso_dow(days) - weeks.iso_dow(0)
+    out.append(cur)
+    for aligned in (lambda x: (civil_from_days(x)[2] - 1) % 7,
+                    lambda x: (x - days_from_civil(civil_from_days(x)[0], 1, 1)) % 7):
+        cur += aligned(days) - aligned(cur)
+        out.append(cur)
+    cy, cm, _ = civil_from_days(cur)
+    cur = days_from_civil(cy, cm, min(d, _month_length(cy, cm)))
+    out.append(cur)
+    out.append(days if doy == 366 else days_from_civil(civil_from_days(cur)[0], 1, 1) + doy - 1)
+    return out
 
 
 def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
@@ -365,11 +398,13 @@ def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
     year = _year_of(f, text)
     iso = _iso_dow(f, text)
     resolved = _resolved_date(f, year, iso, text)
+    steps: list[int] = []
     if resolved is not None:
         days, used = resolved
         _cross_check(days, used, f, year, iso, text)
+        steps = _steps_to(days)
     else:
-        days = _overridden_date(f, year, iso, text)
+        days = _overridden_date(f, year, iso, text, steps)
     # Time
     period: DayPeriod | None = f.get("day_period")
     period_minute = None
@@ -416,7 +451,9 @@ def _resolve(f: dict[str, Any], text: str) -> ParsedDateTime:
         nanos = ((h * 60 + minute) * 60 + second) * 1_000_000_000 + nano
     if period is not None and hour is not None and not all(k in f for k in ("minute", "second", "nano")):
         _check_day_period(period, nanos, text)
-    return ParsedDateTime(days, nanos, f.get("offset"), f.get("zone"))
+    zoned_instant = "zone" in f and resolved is not None and (
+        hour is not None or "milli_of_day" in f or "nano_of_day" in f)
+    return ParsedDateTime(days, nanos, f.get("offset"), f.get("zone"), tuple(steps), zoned_instant)
 
 
 def _check_day_period(period: DayPeriod, nanos: int, text: str) -> None:
@@ -439,7 +476,26 @@ def _to_epoch_ms(p: ParsedDateTime, zone: tzinfo) -> int:
     if isinstance(tz, timezone):
         off = tz.utcoffset(None)
         return local_ms - int(off.total_seconds()) * 1000
+    off: int | None = None
+    if not p.zoned_instant:
+        time_ms = p.nanos // 1_000_000
+        off = _offset_at(0, tz, None)  # ksqlDB's resolver starts at 1970-01-01T00:00 in the zone
+        for day in (0, *p.steps):
+            off = _offset_at(day * MS_PER_DAY + time_ms, tz, off)
+    off = _offset_at(local_ms, tz, off)
+    return local_ms - off * 1000
+
+
+def _offset_at(local_ms: int, tz: tzinfo, preferred: int | None) -> int:
+    """ZonedDateTime.ofLocal's offset in seconds: the one valid offset; in a gap the one before it (Java moves
+    the local time later by the gap, the same instant); in an overlap the preferred one - the offset the
+    date-time had before this step - where it is one of the two, else the earlier."""
     safe_ms = local_ms if SAFE_MS[0] <= local_ms < SAFE_MS[1] else into_safe_years(local_ms, MS_PER_DAY)[0]
     local = _EPOCH_NAIVE + timedelta(milliseconds=safe_ms)
-    off = local.replace(tzinfo=tz).utcoffset()  # fold=0: earlier offset in overlaps, pre-gap offset in gaps
-    return local_ms - (0 if off is None else int(off.total_seconds()) * 1000)
+    first = local.replace(tzinfo=tz).utcoffset()
+    second = local.replace(tzinfo=tz, fold=1).utcoffset()
+    earlier = 0 if first is None else int(first.total_seconds())
+    later = 0 if second is None else int(second.total_seconds())
+    if earlier > later and preferred == later:  # an overlap (the offset falls back)
+        return later
+    return earlier

@@ -6,7 +6,8 @@ MST7MDT, PST8, PST8PDT, YST9, YST9YDT, HST10: a fixed standard offset, the ...DT
 the last Sunday of April to the last Sunday of October, January 6 to November 24 in 1974, from February 23 in
 1975; their names are the US zones' ones). An unknown id is 'Unknown time-zone ID' (CONVERT_TZ: 'Invalid time
 zone: ...'): the processing log, and NULL. Scope: FORMAT_TIMESTAMP (z, zzzz, v, VV, O), PARSE_TIMESTAMP (the zone
-argument and a VV text), CONVERT_TZ, TIMESTAMPTOSTRING, STRINGTOTIMESTAMP.
+argument and a VV text), CONVERT_TZ, TIMESTAMPTOSTRING, STRINGTOTIMESTAMP; and which of a zone's two offsets a
+local time in its overlap is parsed with.
 
 Writes tests/cases/functions/zone-ids.json: ``python tests/cases/functions/gen_zone_ids.py``.
 """
@@ -54,11 +55,37 @@ NOT_JAVA = [
     ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-07-01 12:00 right/UTC', 'yyyy-MM-dd HH:mm VV'))", None),
 ]
 
+# A local time a zone passes twice (clocks go back): ksqlDB's StringToTimestampParser sets each parsed field on
+# 1970-01-01T00:00 in the zone with ZonedDateTime.with, which keeps the offset the date-time had before where it
+# is one of the two - so the offset of the date's day of year in 1970 decides (New York's November 1970 was
+# standard time: the later instant; London kept +01:00 all 1970: the earlier). A zone parsed with the date and
+# time makes the instant directly (LocalDateTime.atZone): the earlier one. A gap moves the time later.
+OVERLAPS = [
+    ("STRINGTOTIMESTAMP('2024-11-03 01:30', 'yyyy-MM-dd HH:mm', 'America/New_York')", 1730615400000),
+    ("STRINGTOTIMESTAMP('2024-11-03 00:59', 'yyyy-MM-dd HH:mm', 'America/New_York')", 1730609940000),
+    ("STRINGTOTIMESTAMP('2024-11-03 02:00', 'yyyy-MM-dd HH:mm', 'America/New_York')", 1730617200000),
+    ("STRINGTOTIMESTAMP('2024-03-10 02:30', 'yyyy-MM-dd HH:mm', 'America/New_York')", 1710055800000),
+    ("STRINGTOTIMESTAMP('2024-308 01:30', 'yyyy-DDD HH:mm', 'America/New_York')", 1730615400000),
+    ("STRINGTOTIMESTAMP('Sun 1961-10-29 01:30', 'EEE yyyy-MM-dd HH:mm', 'America/New_York')", -257967000000),
+    ("STRINGTOTIMESTAMP('10-25 01:30', 'MM-dd HH:mm', 'America/New_York')", 25684200000),
+    ("STRINGTOTIMESTAMP('2024-10-27 01:30', 'yyyy-MM-dd HH:mm', 'Europe/London')", 1729989000000),
+    ("STRINGTOTIMESTAMP('2024-10-27 01:30', 'yyyy-MM-dd HH:mm', 'Europe/Dublin')", 1729989000000),
+    ("STRINGTOTIMESTAMP('2024-04-07 02:30', 'yyyy-MM-dd HH:mm', 'Australia/Sydney')", 1712421000000),
+    ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-11-03 01:30:15.250', 'yyyy-MM-dd HH:mm:ss.SSS', 'America/Los_Angeles'))",
+     1730626215250),
+    ("STRINGTOTIMESTAMP('2024-10-27 01:30', 'yyyy-MM-dd HH:mm', 'SystemV/EST5EDT')", 1730010600000),
+    ("STRINGTOTIMESTAMP('2024-11-03 01:30 America/Chicago', 'yyyy-MM-dd HH:mm VV')", 1730615400000),
+    ("STRINGTOTIMESTAMP('2024-11-03 01:30 PST', 'yyyy-MM-dd HH:mm z')", 1730622600000),
+    ("STRINGTOTIMESTAMP('2024-11-03 01:30 PDT', 'yyyy-MM-dd HH:mm z')", 1730622600000),
+]
+
 
 def main() -> None:
     tests = [
         probe_case("the JDK's SystemV zones, with their daylight time and names", SYSTEM_V, COLUMNS, ROW),
         probe_case("tz database files that are no Java zone, and ids in the wrong case, are unknown", NOT_JAVA,
+                   COLUMNS, ROW),
+        probe_case("a local time a zone passes twice takes the offset ksqlDB's resolver carries to it", OVERLAPS,
                    COLUMNS, ROW),
     ]
     write_cases(str(pathlib.Path(__file__).with_name("zone-ids.json")), __doc__ or "", tests)
