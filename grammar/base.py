@@ -7,6 +7,7 @@ integers, durations, WITH properties - and errors that always carry a 1-based li
 
 from __future__ import annotations
 
+import decimal
 import math
 import re
 from collections.abc import Callable, Collection, Iterator
@@ -18,6 +19,7 @@ from sqlglot.parser import Parser
 from sqlglot.tokens import Token, TokenType
 
 from ksqlpy.errors import KsqlParseError
+from ksqlpy.javatext import decimal_to_string, double_to_string
 
 from .errors import SYNTAX_ERROR, Positions, error_at, syntax_detail, syntax_message, token_text
 from .follow import Follow
@@ -28,6 +30,30 @@ _NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _QUOTED = (TokenType.STRING, TokenType.IDENTIFIER)
 _LONG_MAX = 2**63 - 1
 _E = TypeVar("_E", bound=exp.Expression)
+
+
+class JavaDecimal(float):
+    """A WITH-clause number with a point and no exponent: ksqlDB's DecimalLiteral, whose value is a
+    ``java.math.BigDecimal`` of the text (``1.50`` stays ``1.50``)."""
+
+    java_class = "java.math.BigDecimal"
+
+    def __new__(cls, text: str) -> JavaDecimal:
+        value = super().__new__(cls, text)
+        value.java_text = decimal_to_string(decimal.Decimal(text))
+        return value
+
+
+class JavaDouble(float):
+    """A WITH-clause number with an exponent: ksqlDB's DoubleLiteral, a ``java.lang.Double``
+    (``1e3`` reads ``1000.0``)."""
+
+    java_class = "java.lang.Double"
+
+    def __new__(cls, text: str) -> JavaDouble:
+        value = super().__new__(cls, text)
+        value.java_text = double_to_string(float(value))
+        return value
 
 
 def _java_long(text: str) -> int | None:
@@ -346,6 +372,15 @@ class TokenParser(Parser):
             raise self.syntax_error(expected)
         return int(self.parse_number_token(negative))
 
+    def _point_number(self, offset: int) -> bool:
+        """Whether the token ``offset`` ahead is a '.' right before a number's digits (``.5``)."""
+        index = self._index + offset
+        if index + 1 >= self._tokens_size:
+            return False
+        dot, digits = self._tokens[index], self._tokens[index + 1]
+        return (dot.token_type == TokenType.DOT and digits.token_type == TokenType.NUMBER
+                and digits.text[:1].isdigit() and digits.start == dot.end + 1)
+
     def parse_literal_value(self) -> Any:
         """A WITH-clause literal as a Python value: str, int, float, bool or None."""
         token = self._curr
@@ -366,12 +401,22 @@ class TokenParser(Parser):
             # left by ksql.variable.substitution.enable=false (our wording: ksqlDB's builder is not known here)
             raise error_at(self.positions, token.start, f"Variable '{token.text}' is not substituted: variable "
                            "substitution is disabled (ksql.variable.substitution.enable)", token.text, prepared=True)
-        negative = tt == TokenType.DASH and self._next.token_type == TokenType.NUMBER
-        if negative or tt == TokenType.NUMBER:
+        negative = tt == TokenType.DASH and (self._next.token_type == TokenType.NUMBER or self._point_number(1))
+        if negative or tt == TokenType.NUMBER or self._point_number(0):
             if negative:
                 self._advance()
+            point = self._point_number(0)  # DECIMAL_VALUE's '.' DIGIT+ form: '.5' (a '.' token, then the digits)
+            if point:
+                self._advance()
             text = self.parse_number_token(negative)
-            return int(text) if text.lstrip("-").isdigit() else float(text)
+            if point:
+                text = text.replace("-", "-.") if negative else "." + text
+            if text.lstrip("-").isdigit():
+                return int(text)
+            # ksqlDB's number rule: an exponent makes a floatLiteral (a Double), a point alone a decimalLiteral
+            # (a BigDecimal of the text): the value keeps which, and Java's text of it, for the WITH clause's
+            # messages
+            return JavaDouble(text) if "e" in text.lower() else JavaDecimal(text)
         raise self.syntax_error("a literal")
 
     # ------------------------------------------------------------------ clauses shared by statements

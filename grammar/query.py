@@ -121,13 +121,21 @@ def parse_limit(p: ExpressionParser) -> int:
     return parse_integer_number(p, "LIMIT", "an integer limit")
 
 
+_INT_MAX = 2**31 - 1
+
+
 def parse_integer_number(p: ExpressionParser, command: str, expected: str) -> int:
     """The ``number`` of a clause that wants an integer (LIMIT, PRINT's INTERVAL): the grammar takes any
     number, then ksqlDB's ParserUtil.processIntegerNumber refuses one that is not an integer literal."""
     index = 1 if p._curr.token_type == TokenType.DASH else 0
     token = p._tokens[p._index + index] if p._index + index < p._tokens_size else None
-    if token is not None and token.token_type == TokenType.NUMBER and not token.text.isdigit():
-        # ksqlDB's AST builder words this one without a position (the error still carries it)
+    if token is not None and token.token_type == TokenType.NUMBER and (
+            not token.text.isdigit() or int(token.text) > _INT_MAX):
+        # ksqlDB's AST builder words this one without a position (the error still carries it); an integer
+        # beyond INT is a LongLiteral (ParserUtil.visitIntegerLiteral), which processIntegerNumber refuses the
+        # same way - unless it is no long either ('Invalid numeric literal', as every literal)
+        if token.text.isdigit():
+            _ = p.parse_integer(expected)  # a number beyond BIGINT fails as a literal first
         line, col = p.line_col(token)
         raise KsqlParseError(f"Value must be integer for command: {command}", line, col, token.text,
                              prepared=True, silent=True)

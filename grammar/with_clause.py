@@ -82,10 +82,12 @@ def _check_duration(name: str) -> Callable[[Any], None]:
 
 
 def _one_of(name: str, allowed: tuple[str, ...]) -> Callable[[Any], None]:
+    """ksqlDB's ``ConfigValidators.enumValues``: the enum's names, case-insensitive, plus null (the unset
+    default) - which its message lists too (``String must be one of: SESSION, HOPPING, TUMBLING, null``)."""
     def check(value: Any) -> None:
         if str(value).upper() not in allowed:
             raise _Invalid(f"Invalid value {value} for property {name}: String must be one of: "
-                           f"{', '.join(allowed)}")
+                           f"{', '.join(allowed)}, null")
     return check
 
 
@@ -148,9 +150,10 @@ def _parse_value(name: str, ptype: PropertyType, value: Any) -> Any:
         raise PrepareError(f"Invalid value {value} for property {name}: Expected value to be either true or false")
     low, high = _INT_RANGES[ptype]
     if isinstance(value, bool) or isinstance(value, float):
-        shown = str(value).lower() if isinstance(value, bool) else value  # Java's Boolean.toString
-        raise PrepareError(f"Invalid value {shown} for property {name}: Expected value to be a "
-                           f"{_bits(ptype)}-bit integer, but it was a {_java_class(value)}")
+        # Kafka's ConfigDef.parseType takes a String (parsed) or the type's own Java class; the literal's class
+        # is named otherwise: a Boolean, a BigDecimal (1.50) or a Double (1e3)
+        raise PrepareError(f"Invalid value {_java_text(value)} for property {name}: Expected value to be a "
+                           f"{_EXPECTED[ptype]}, but it was a {_java_class(value)}")
     if isinstance(value, int):
         number = value
     else:
@@ -165,12 +168,22 @@ def _parse_value(name: str, ptype: PropertyType, value: Any) -> Any:
     return number
 
 
-def _bits(ptype: PropertyType) -> int:
-    return {PropertyType.INT: 32, PropertyType.SHORT: 16, PropertyType.LONG: 64}[ptype]
+# ConfigDef.parseType's words for each integer type
+_EXPECTED = {PropertyType.INT: "32-bit integer", PropertyType.SHORT: "16-bit integer (short)",
+             PropertyType.LONG: "64-bit integer (long)"}
+
+
+def _java_text(value: Any) -> str:
+    """The value as Java prints it in ConfigException's ``Invalid value <v>``."""
+    if isinstance(value, bool):
+        return str(value).lower()  # Boolean.toString
+    return getattr(value, "java_text", None) or str(value)
 
 
 def _java_class(value: Any) -> str:
-    return "java.lang.Boolean" if isinstance(value, bool) else "java.math.BigDecimal"
+    if isinstance(value, bool):
+        return "java.lang.Boolean"
+    return getattr(value, "java_class", "java.math.BigDecimal")
 
 
 def prepare_properties(scope: PropertyScope, properties: dict[str, Any],

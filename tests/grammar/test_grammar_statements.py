@@ -240,6 +240,30 @@ def test_limit_must_be_an_integer() -> None:
     assert parse_one("SELECT * FROM s LIMIT -1").query.limit == -1  # rejected later, by the engine
 
 
+@pytest.mark.parametrize(("sql", "command"), [
+    ("SELECT * FROM s LIMIT 2147483648;", "LIMIT"),
+    ("SELECT * FROM s EMIT CHANGES LIMIT 10000000000;", "LIMIT"),
+    ("PRINT t LIMIT 2147483648;", "LIMIT"),
+    ("PRINT t FROM BEGINNING INTERVAL 2147483648;", "INTERVAL"),
+    ("PRINT t SAMPLE 2147483648 LIMIT 1;", "INTERVAL"),
+    ("PRINT t INTERVAL 1e3;", "INTERVAL"),
+])
+def test_a_count_beyond_int_is_no_integer(sql: str, command: str) -> None:
+    # ParserUtil.visitIntegerLiteral makes a LongLiteral of an integer beyond INT, which processIntegerNumber
+    # refuses as it refuses a decimal
+    with pytest.raises(KsqlParseError) as info:
+        parse(sql)
+    assert str(info.value) == f"Failed to prepare statement: Value must be integer for command: {command}"
+    assert parse_one(sql.replace("2147483648", "2147483647").replace("10000000000", "2147483647")
+                     .replace("1e3", "1000")) is not None
+
+
+def test_a_count_beyond_bigint_is_no_literal() -> None:
+    with pytest.raises(KsqlParseError) as info:
+        parse("SELECT * FROM s LIMIT 9223372036854775808;")
+    assert "Invalid numeric literal: 9223372036854775808" in str(info.value)
+
+
 def test_implicit_alias_never_swallows_a_clause() -> None:
     query = parse_one("SELECT * FROM s EMIT CHANGES").query
     assert query.source.alias is None and query.emit == "CHANGES"

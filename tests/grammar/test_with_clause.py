@@ -109,7 +109,7 @@ def test_timestamp_format_is_a_java_pattern(template: str, pattern: str, reason:
 def test_nullable_representation_values(template: str, which: str) -> None:
     assert _error(template.format(props=f"{which}_PROTOBUF_NULLABLE_REPRESENTATION='MAYBE'")) == (
         f"{PREFIX}Invalid value MAYBE for property {which}_PROTOBUF_NULLABLE_REPRESENTATION: String must be one "
-        "of: OPTIONAL, WRAPPER")
+        "of: OPTIONAL, WRAPPER, null")
 
 
 WINDOWED = "CREATE TABLE w (k INT PRIMARY KEY, v INT) WITH (kafka_topic='t', value_format='JSON', {props});"
@@ -156,7 +156,38 @@ def test_session_windows_have_no_size() -> None:
     assert _error(WINDOWED.format(props="WINDOW_TYPE='session', WINDOW_SIZE='10 SECONDS'")) == (
         f"{PREFIX}'WINDOW_SIZE' should not be set for SESSION windows.")
     assert _error(WINDOWED.format(props="WINDOW_TYPE='SLIDING'")) == (
-        f"{PREFIX}Invalid value SLIDING for property WINDOW_TYPE: String must be one of: SESSION, HOPPING, TUMBLING")
+        f"{PREFIX}Invalid value SLIDING for property WINDOW_TYPE: String must be one of: SESSION, HOPPING, TUMBLING, null")
+
+
+@pytest.mark.parametrize("prop", ["KEY_PROTOBUF_NULLABLE_REPRESENTATION", "VALUE_PROTOBUF_NULLABLE_REPRESENTATION"])
+def test_enum_values_list_null_among_the_valid_ones(prop: str) -> None:
+    # ConfigValidators.enumValues: the enum's names plus null (the unset default), listed in its message
+    assert _error(CREATE.format(props=f"{prop}='sometimes'")) == (
+        f"{PREFIX}Invalid value sometimes for property {prop}: String must be one of: OPTIONAL, WRAPPER, null")
+
+
+_NUMERIC = [("PARTITIONS", "32-bit integer"), ("REPLICAS", "16-bit integer (short)"),
+            ("RETENTION_MS", "64-bit integer (long)"), ("KEY_SCHEMA_ID", "32-bit integer"),
+            ("VALUE_SCHEMA_ID", "32-bit integer")]
+
+
+@pytest.mark.parametrize("template", EVERY_CREATE)
+@pytest.mark.parametrize(("prop", "expected"), _NUMERIC)
+@pytest.mark.parametrize(("literal", "shown", "java_class"), [
+    ("1.50", "1.50", "java.math.BigDecimal"),  # a decimalLiteral: BigDecimal keeps the text's scale
+    ("-2.0", "-2.0", "java.math.BigDecimal"),
+    (".5", "0.5", "java.math.BigDecimal"),
+    ("1e3", "1000.0", "java.lang.Double"),  # a floatLiteral: Double.toString
+    ("2.5E7", "2.5E7", "java.lang.Double"),
+    ("true", "true", "java.lang.Boolean"),
+])
+def test_a_number_property_names_the_literal_class_it_got(template: str, prop: str, expected: str, literal: str,
+                                                          shown: str, java_class: str) -> None:
+    # Kafka's ConfigDef.parseType takes a String (parsed) or the type's own class; ksqlDB swaps 'configuration'
+    # for 'property'
+    assert _error(template.format(props=f"{prop}={literal}")) == (
+        f"{PREFIX}Invalid value {shown} for property {prop}: Expected value to be a {expected}, "
+        f"but it was a {java_class}")
 
 
 def test_prepare_errors_keep_the_clause_position_out_of_their_text() -> None:
