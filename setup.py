@@ -13,12 +13,15 @@ for folder, name in MAPPED.items():
         packages.append(f"{name}.{sub}")
         package_dir[f"{name}.{sub}"] = f"{folder}/{sub.replace('.', '/')}"
 
+# what the C extensions share (as_ll): on each one's include path, and a dependency (a change rebuilds all three);
+# MANIFEST.in ships it in the sdist
+NATIVE = {"include_dirs": ["ksqlpy/include"], "depends": ["ksqlpy/include/ksqlpy_long.h"]}
 # the log's record framing in C (ksqlpy/log/framing.py); optional: without a compiler the Python framing runs
-FRAMING = Extension("ksqlpy.log._framing", ["ksqlpy/log/_framing.c"], optional=True)
+FRAMING = Extension("ksqlpy.log._framing", ["ksqlpy/log/_framing.c"], optional=True, **NATIVE)
 # a stream-stream join's batch loop in C (ksqlpy/runtime/join_native.py); optional: without it the Python loop runs
-SSJOIN = Extension("ksqlpy.runtime._ssjoin", ["ksqlpy/runtime/_ssjoin.c"], optional=True)
+SSJOIN = Extension("ksqlpy.runtime._ssjoin", ["ksqlpy/runtime/_ssjoin.c"], optional=True, **NATIVE)
 
 # a batch of JSON values decoded straight into a join's blocks (ksqlpy/serde/json_blocks.py); optional likewise
-JSONBLOCKS = Extension("ksqlpy.serde._jsonblocks", ["ksqlpy/serde/_jsonblocks.c"], optional=True)
+JSONBLOCKS = Extension("ksqlpy.serde._jsonblocks", ["ksqlpy/serde/_jsonblocks.c"], optional=True, **NATIVE)
 
 setup(packages=packages, package_dir=package_dir, ext_modules=[FRAMING, SSJOIN, JSONBLOCKS])

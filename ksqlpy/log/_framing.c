@@ -5,21 +5,9 @@
  * little-endian machines, where a native int's bytes are the layout's. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
+#include "ksqlpy_long.h" /* as_ll */
 #include <stdint.h>
 #include <string.h>
-
-/* PyLong_AsLongLong's result and errors by PyLong_AsLongLongAndOverflow: CPython 3.11's PyLong_AsLongLong
- * takes every int of two or more digits (every epoch-millisecond timestamp) through _PyLong_AsByteArray,
- * ~190 instructions a call, where the overflow variant folds the digits in a short loop */
-static inline long long as_ll(PyObject *v) {
-    int overflow = 0;
-    long long r = PyLong_AsLongLongAndOverflow(v, &overflow);
-    if (overflow) {
-        PyErr_SetString(PyExc_OverflowError, "int too big to convert");
-        return -1;
-    }
-    return r;
-}
 
 #define HEADER_SIZE 18
 
