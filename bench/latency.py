@@ -42,7 +42,7 @@ def _summary(kind: str, lat_ms: list[float], extra: dict[str, Any]) -> dict[str,
             "mean_ms": statistics.fmean(lat_ms), **extra}
 
 
-def _engine(events: int) -> tuple[Any, Any, Any]:
+def _engine(events: int, properties: dict[str, str] | None = None) -> tuple[Any, Any, Any]:
     from ksqlpy.engine import Engine
     from ksqlpy.log import EmbeddedLog
 
@@ -51,7 +51,7 @@ def _engine(events: int) -> tuple[Any, Any, Any]:
     g = generate(events)
     for t in ("bid", "auction", "person"):
         log.create_topic(t, 4)
-    engine = Engine(f"{d}/engine", {"auto.offset.reset": "earliest"}, log=log)
+    engine = Engine(f"{d}/engine", {"auto.offset.reset": "earliest", **(properties or {})}, log=log)
     engine.execute(SOURCES_SQL)
     return engine, log, g
 
@@ -63,13 +63,23 @@ def _load(log: Any, g: Any, topic: str = "bid") -> None:
             tx.produce_batch(topic, None, ks[s:s + 50_000], vs[s:s + 50_000], ts[s:s + 50_000])
 
 
-def _paced(lookup: Any, busy: Any, lookups: int, gap_s: float, deadline_s: float = 120.0) -> tuple[list[float], int]:
+def _paced(lookup: Any, busy: Any, lookups: int, gap_s: float, deadline_s: float = 120.0, more: Any = None,
+           min_samples: int = 0) -> tuple[list[float], int, int]:
     """Time ``lookup(i)`` calls while ``busy()``: one every ``gap_s`` (a client asking now and then,
-    so each lookup must win the interpreter back from the busy query), back to back with ``gap_s=0``."""
+    so each lookup must win the interpreter back from the busy query), back to back with ``gap_s=0``.
+    When the load has drained with fewer than ``min_samples`` lookups taken, ``more()`` adds another copy of
+    it (a p99 of a few hundred samples is its two or three slowest); returns (latencies, found, copies)."""
     lat: list[float] = []
     found = 0
+    copies = 1
     deadline = time.perf_counter() + deadline_s
-    while busy() and len(lat) < lookups and time.perf_counter() < deadline:
+    while len(lat) < lookups and time.perf_counter() < deadline:
+        if not busy():
+            if more is None or len(lat) >= min_samples:
+                break
+            more()
+            copies += 1
+            continue
         if gap_s:
             time.sleep(gap_s)
         ms, ok = lookup(len(lat))
@@ -77,7 +87,7 @@ def _paced(lookup: Any, busy: Any, lookups: int, gap_s: float, deadline_s: float
         found += ok
     if not lat:
         raise RuntimeError("the load query finished before any lookup")
-    return lat, found
+    return lat, found, copies
 
 
 def _auctions(g: Any) -> list[int]:
@@ -88,15 +98,14 @@ TABLE_SQL = "CREATE TABLE bids_per_auction AS SELECT auction, COUNT(*) AS n FROM
 
 
 def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float = 2.0, client: str = "stdlib",
-         server_properties: dict[str, str] | None = None) -> dict[str, Any]:
+         server_properties: dict[str, str] | None = None, min_samples: int = 1000) -> dict[str, Any]:
     """Key lookups through the Engine API while a second copy of the bids drains through q7 and the table's
     own query. ``mode``: ``engine`` - queries in the engine's background thread (one interpreter with the
     lookups); ``workers`` - queries in worker processes (``ksqlpy.workers=process``)."""
     if mode == "rest":
-        return pull_rest(events, lookups, gap_ms, client, server_properties)
-    engine, log, g = _engine(events)
-    if mode == "workers":
-        engine.properties["ksqlpy.workers"] = "process"
+        return pull_rest(events, lookups, gap_ms, client, server_properties, min_samples)
+    # ksqlpy.workers is read from the engine's configuration: it has to be there when the engine is built
+    engine, log, g = _engine(events, {"ksqlpy.workers": "process"} if mode == "workers" else None)
     _load(log, g)
     engine.execute(TABLE_SQL)
     engine.drain(3600)
@@ -118,25 +127,43 @@ def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float =
     if mode == "workers":
         from ksqlpy.runtime.coordinator import workers_caught_up
 
-        state = {"n": 0, "busy": True}
+        inline = [qid for qid, q in engine.queries.items() if getattr(q, "workers", None) is None]
+        if inline:  # the row would measure the engine's own thread under the workers' name
+            raise RuntimeError(f"not run in worker processes: {', '.join(inline)}")
+        state: dict[str, Any] = {}
+
+        def restart() -> None:
+            state.update(seen=None, busy=True, checked=0.0)
 
         def busy() -> bool:
-            state["n"] += 1
-            if state["n"] % 25 == 0:
-                state["busy"] = not workers_caught_up(engine.worker_manager, None)[0]
-            return state["busy"]
+            # caught up: every worker-run query committed its inputs' ends, twice in a row with the same
+            # ends (Engine.drain's rule); read from the log every 50 ms, not per lookup
+            now = time.perf_counter()
+            if state["busy"] and now - state["checked"] >= 0.05:
+                state["checked"] = now
+                done, state["seen"] = workers_caught_up(engine.worker_manager, state["seen"])
+                state["busy"] = not done
+            return bool(state["busy"])
+        restart()
     else:
+        def restart() -> None:
+            pass
+
         def busy() -> bool:
             return any(t.position < log.end_offset(t.topic, t.partition)
                        for q in list(engine.queries.values()) for t in q.tasks)
 
+    def more() -> None:  # another copy of the bids: the lookups go on under load
+        _load(log, g)
+        restart()
+
     t0 = time.perf_counter()
-    lat, found = _paced(lookup, busy, lookups, gap_ms / 1000)
+    lat, found, copies = _paced(lookup, busy, lookups, gap_ms / 1000, more=more, min_samples=min_samples)
     loaded_s = time.perf_counter() - t0
     load_draining = os.getloadavg()[0]
     engine.close()
     return _summary(f"pull-{mode}", lat, {"via": "Engine.execute", "gap_ms": gap_ms, "found": found,
-                                           "load_seconds": round(loaded_s, 2),
+                                           "load_seconds": round(loaded_s, 2), "load_copies": copies,
                                            "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99),
                                            **_machine_load(load_idle, load_draining)})
 
@@ -183,7 +210,7 @@ def _cpu_s(pid: int) -> float:
 
 
 def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str = "stdlib",
-              server_properties: dict[str, str] | None = None) -> dict[str, Any]:
+              server_properties: dict[str, str] | None = None, min_samples: int = 1000) -> dict[str, Any]:
     """The same lookups as ``pull`` over HTTP: ``POST /query-stream`` to a ``ksqlpy server`` (queries in
     its background thread), timed by the client from request to the whole body; HTTP/1.1 keep-alive.
     ``client``: ``stdlib`` (``http.client``) or ``httpx``."""
@@ -237,9 +264,14 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str
         cpu1, own1 = _cpu_s(pid), time.process_time()
         _load(log, g)
         ksql(WORKLOADS["q7"].sql.format(sink="bench_load_q7"))
-        busy = _still_growing(log, ["BENCH_LOAD_Q7"])
+        busy = _caught_up_in_log(log, "BENCH_LOAD_Q7")
+
+        def more() -> None:  # another copy of the bids: the lookups go on under load
+            _load(log, g)
+            busy.restart()  # type: ignore[attr-defined]
+
         t0 = time.perf_counter()
-        lat, found = _paced(lookup, busy, lookups, gap_ms / 1000)
+        lat, found, copies = _paced(lookup, busy, lookups, gap_ms / 1000, more=more, min_samples=min_samples)
         loaded_s = time.perf_counter() - t0
         load_draining = os.getloadavg()[0]
     finally:
@@ -249,7 +281,7 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str
     via = f"POST /query-stream over {'http.client' if client == 'stdlib' else 'httpx'}" + "".join(
         f", {k}={v}" for k, v in (server_properties or {}).items())
     return _summary("pull-rest", lat, {"via": via, "client": client, "gap_ms": gap_ms,
-                                       "found": found, "load_seconds": round(loaded_s, 2),
+                                       "found": found, "load_seconds": round(loaded_s, 2), "load_copies": copies,
                                        "idle_server_cpu_ms": round((cpu1 - cpu0) * 1000 / len(idle), 3),
                                        "idle_client_cpu_ms": round((own1 - own0) * 1000 / len(idle), 3),
                                        "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99),
@@ -262,21 +294,53 @@ def _machine_load(idle: float, draining: float) -> dict[str, Any]:
     return {"load_avg_idle": round(idle, 2), "load_avg_draining": round(draining, 2), "cpus": os.cpu_count()}
 
 
-def _still_growing(log: Any, topics: list[str], quiet_s: float = 1.0) -> Any:
-    """``busy()`` for a query in another process: it has not written yet, or its sink topics grew within
-    the last ``quiet_s``."""
-    state: dict[str, Any] = {"ends": None, "changed": None, "checked": 0.0}
+def _caught_up_in_log(log: Any, sink: str, period_s: float = 0.05) -> Any:
+    """``busy()`` for queries in another process (the server's): busy until ``sink`` has grown since the start
+    (or the last ``busy.restart()``), then until every persistent query's group has committed each partition
+    it reads up to its end, twice in a row with the same ends (``Engine.drain``'s rule; a commit between an
+    input and the repartition topic it feeds shows as a moved end). Read from the log every ``period_s``.
+    (The sink merely not growing for a second counted that second's lookups, ~400 on an idle server, as
+    lookups under load.)"""
+    state: dict[str, Any] = {}
+
+    def sink_ends() -> list[int]:
+        return [log.end_offset(sink, p) for p in range(log.describe_topic(sink).partitions)] \
+            if log.topic_exists(sink) else []
+
+    def behind() -> dict[tuple[str, str, int], int] | None:
+        got = {}
+        topics = [(t.name, t.partitions) for t in log.list_topics()]
+        for g in log.groups():
+            if "query_" not in g or "transient" in g.lower():
+                continue
+            for name, parts in topics:
+                for p in range(parts):
+                    committed = log.committed(g, name, p)
+                    if committed is None:
+                        continue
+                    end = log.end_offset(name, p)
+                    if committed < end:
+                        return None
+                    got[(g, name, p)] = end
+        return got
+
+    def restart() -> None:
+        state.update(base=sink_ends(), started=False, seen=None, busy=True, checked=0.0)
 
     def busy() -> bool:
         now = time.perf_counter()
-        if now - state["checked"] >= 0.1:
+        if state["busy"] and now - state["checked"] >= period_s:
             state["checked"] = now
-            ends = [log.end_offset(t, p) for t in topics if log.topic_exists(t)
-                    for p in range(log.describe_topic(t).partitions)]
-            if any(ends) and ends != state["ends"]:
-                state["ends"], state["changed"] = ends, now
-        return state["changed"] is None or now - state["changed"] < quiet_s  # busy until it has started
+            if not state["started"]:
+                state["started"] = sink_ends() != state["base"]
+            else:
+                got = behind()
+                state["busy"] = not (got is not None and got == state["seen"])
+                state["seen"] = got
+        return bool(state["busy"])
 
+    restart()
+    busy.restart = restart  # type: ignore[attr-defined]
     return busy
 
 
@@ -328,13 +392,16 @@ def main(argv: list[str]) -> None:
     ap.add_argument("--mode", choices=["engine", "workers", "rest"], default="engine",
                     help="pull: Engine API with queries in the engine process / in worker processes, or REST")
     ap.add_argument("--gap-ms", type=float, default=2.0, help="pull: pause before each lookup (0: back to back)")
+    ap.add_argument("--min-samples", type=int, default=1000,
+                    help="pull: lookups to take under load at least (another copy of the bids arrives while fewer)")
     ap.add_argument("--client", choices=["stdlib", "httpx"], default="stdlib",
                     help="rest: the HTTP client (http.client, or httpx with ~1 ms of its own CPU per request)")
     ap.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
                     help="rest: a server property (e.g. ksqlpy.server.lean.lookups=false)")
     a = ap.parse_args(argv)
     props = dict(d.split("=", 1) for d in a.defines)
-    result = pull(a.events, mode=a.mode, gap_ms=a.gap_ms, client=a.client, server_properties=props) \
+    result = pull(a.events, mode=a.mode, gap_ms=a.gap_ms, client=a.client, server_properties=props,
+                  min_samples=a.min_samples) \
         if a.kind == "pull" else push(a.events)
     sys.stdout.buffer.write(orjson.dumps(result) + b"\n")
 

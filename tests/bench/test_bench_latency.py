@@ -40,3 +40,12 @@ def test_a_pull_run_reports_idle_and_draining_with_the_load() -> None:
     assert r["samples"] >= 1 and r["found"] == r["samples"]
     assert r["idle_p99_ms"] > 0 and r["p99_ms"] > 0
     assert r["load_avg_idle"] >= 0 and r["load_avg_draining"] >= 0 and r["cpus"] >= 1
+
+
+def test_the_workers_row_runs_its_queries_in_worker_processes_and_takes_its_samples() -> None:
+    # it ran them in the engine's own thread once ksqlpy.workers was read from the configuration only (set
+    # after the engine was built, it did nothing), and its busy() ended after 24 lookups; now the load is
+    # copied again while fewer than min_samples lookups were taken under it
+    r = pull(20_000, lookups=400, mode="workers", gap_ms=0, min_samples=300)
+    assert r["workload"] == "pull-workers" and r["samples"] >= 300 and r["found"] == r["samples"]
+    assert r["load_copies"] >= 1
