@@ -59,11 +59,14 @@ def materialization_for(engine: Engine, table: Source) -> Materialization | None
     for q in engine.queries.values():
         mat = getattr(q, "materialization", None)
         if q.sink_name == table.name and mat is not None and q.state != "TERMINATED":
-            # the query runs in worker processes: read what they committed (a server of a cluster keeps
-            # its copies caught up in the background instead: server/membership.py)
-            if not q.tasks and not engine.hosting.standby_refresh:
-                mat.refresh()
-            from ksqlpy.engine.pull_partitions import restrict
+            from ksqlpy.engine.pull_partitions import partition_count, restrict, standby_reads
 
-            return restrict(q, mat)  # the partitions this thread's pull query may read (a cluster's routing)
+            # the partitions this thread's pull query may read (a cluster's routing)
+            view = restrict(q, mat)
+            # the query runs in worker processes: read what they committed, each store caught up with its
+            # changelog as the query first reads it (a server of a cluster keeps its copies caught up in
+            # the background instead: server/membership.py)
+            if not q.tasks and not engine.hosting.standby_refresh:
+                return standby_reads(view, partition_count(mat))
+            return view
     return None

@@ -189,6 +189,11 @@ def store_lags(engine: Engine, query: Any) -> dict[str, dict[str, dict[str, int]
     how far each local store's changelog position is behind the changelog's end."""
     prefix = query_group(engine, query.query_id) + "-"
     out: dict[str, dict[str, dict[str, int]]] = {}
+    # a query run by worker processes: its active stores are theirs, and they write the changelog, so their
+    # position is its end; this process's copies catch up only as pull queries read them (a partition at a
+    # time, pull_partitions.StandbyReads) and are not the host's stores (a cluster's server keeps its
+    # copies caught up as standbys: those are reported as they are)
+    active_elsewhere = getattr(query, "workers", None) is not None and not engine.hosting.standby_refresh
     for kv in stores(query):
         topic = getattr(kv, "topic", None)
         if not topic or kv.env is None:
@@ -196,8 +201,8 @@ def store_lags(engine: Engine, query: Any) -> dict[str, dict[str, dict[str, int]
         name = topic[len(prefix):] if topic.startswith(prefix) else topic
         name = name.removesuffix("-changelog")
         try:
-            current = int(kv.checkpoint())
             end = engine.log.end_offset(topic, kv.partition)
+            current = end if active_elsewhere else int(kv.checkpoint())
         except Exception:  # noqa: BLE001 - a closed or deleted store has no lag to report
             continue
         current = min(current, end) if current >= 0 else 0

@@ -109,6 +109,55 @@ def key_partition(mat: Materialization, key: tuple, partitions: int) -> int | No
     return partition_for_key(bytes(raw), partitions)
 
 
+class StandbyReads(Materialization):
+    """A table kept by worker processes, read from this process's copies of its stores, each brought up to
+    date with its changelog (``refresh``, as a standby replica catches up) just before it is first read by
+    this pull query - not every partition's before every query. A key lookup refreshes and reads the
+    partition its key hashes to (``key_partition``: where the query keeps that key); only a key not found
+    there (or whose partition cannot be computed) refreshes and reads every partition, as before, so the
+    answers are the ones the whole refresh gave. A scan refreshes every partition. One per pull query."""
+
+    def __init__(self, mat: Materialization, partitions: int) -> None:
+        self.mat = mat
+        self.windowed = mat.windowed
+        self.partitions = partitions  # of the whole table (``mat`` may be restricted to some)
+        self.fresh: set[int] = set()
+        self.whole = False
+
+    def _partition(self, p: int) -> Materialization:
+        view = only(self.mat, frozenset({p}))
+        if not self.whole and p not in self.fresh:
+            view.refresh()
+            self.fresh.add(p)
+        return view
+
+    def _all(self) -> Materialization:
+        if not self.whole:
+            for p in range(self.partitions):
+                self._partition(p)
+            self.whole = True
+        return self.mat
+
+    def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Any]:
+        p = key_partition(self.mat, key, self.partitions)
+        if p is not None:
+            got = self._partition(p).lookup(key, ws_lo, ws_hi)
+            if got:
+                return got
+        return self._all().lookup(key, ws_lo, ws_hi)
+
+    def scan(self) -> Iterator[Any]:
+        return self._all().scan()
+
+
+def standby_reads(mat: Materialization, partitions: int) -> Materialization:
+    """``mat`` (kept by worker processes) read through ``StandbyReads``; a probe's view as it is."""
+    if isinstance(mat, AggregateMaterialization | StoreMaterialization):
+        return StandbyReads(mat, partitions)
+    mat.refresh()
+    return mat
+
+
 class _ProbeMaterialization(Materialization):
     def __init__(self, query: Any, mat: Materialization, probe: Probe) -> None:
         self.mat = mat
