@@ -216,4 +216,21 @@ def _zone_from_text(text: str) -> tzinfo:
     for prefix in ("UTC", "GMT", "UT"):
         if upper.startswith(prefix) and upper[len(prefix) : len(prefix) + 1] in ("+", "-"):
             return zone_of(prefix + text[len(prefix) :])
-    return zone_of(text)
+    try:
+        return zone_of(text)
+    except DateTimeError:
+        # ksqlDB's parsers are case-insensitive (parseCaseInsensitive), so ZoneIdPrinterParser reads an id in
+        # any case and yields the id as java.time writes it ('america/new_york' is America/New_York)
+        canonical = _region_ids_by_upper().get(upper)
+        if canonical is None:
+            raise
+        return zone_of(canonical)
+
+
+@lru_cache(maxsize=1)
+def _region_ids_by_upper() -> dict[str, str]:
+    """Java's region ids (the tz database's less what is no Java zone, plus SystemV) by their upper case."""
+    from zoneinfo import available_timezones
+
+    ids = {z for z in available_timezones() if z not in _NOT_JAVA_IDS and not z.startswith(("posix/", "right/"))}
+    return {z.upper(): z for z in (*ids, *_SYSTEM_V)}

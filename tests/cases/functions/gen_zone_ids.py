@@ -79,6 +79,17 @@ OVERLAPS = [
     ("STRINGTOTIMESTAMP('2024-11-03 01:30 PDT', 'yyyy-MM-dd HH:mm z')", 1730622600000),
 ]
 
+# ksqlDB's parsers are case-insensitive, so a VV text names a zone id in any case (the zone argument does not)
+ID_TEXTS = [
+    ("STRINGTOTIMESTAMP('2024-01-01 00:00 america/new_york', 'yyyy-MM-dd HH:mm VV')", 1704085200000),
+    ("STRINGTOTIMESTAMP('2024-01-01 00:00 ASIA/KOLKATA', 'yyyy-MM-dd HH:mm VV')", 1704047400000),
+    ("STRINGTOTIMESTAMP('2024-01-01 00:00 etc/gmt+5', 'yyyy-MM-dd HH:mm VV')", 1704085200000),
+    ("STRINGTOTIMESTAMP('2024-01-01 00:00 systemv/pst8', 'yyyy-MM-dd HH:mm VV')", 1704096000000),
+    ("STRINGTOTIMESTAMP('2024-01-01 00:00 factory', 'yyyy-MM-dd HH:mm VV')", None),
+    ("STRINGTOTIMESTAMP('2024-01-01 00:00 roc', 'yyyy-MM-dd HH:mm VV')", None),
+    ("STRINGTOTIMESTAMP('2024-01-01 00:00', 'yyyy-MM-dd HH:mm', 'asia/kolkata')", None),
+]
+
 
 def main() -> None:
     tests = [
@@ -87,6 +98,7 @@ def main() -> None:
                    COLUMNS, ROW),
         probe_case("a local time a zone passes twice takes the offset ksqlDB's resolver carries to it", OVERLAPS,
                    COLUMNS, ROW),
+        probe_case("a zone id in a VV text is read in any case", ID_TEXTS, COLUMNS, ROW),
     ]
     write_cases(str(pathlib.Path(__file__).with_name("zone-ids.json")), __doc__ or "", tests)
 
