@@ -239,32 +239,41 @@ def _stat(name: str, value: float) -> str:
 
 def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
     """(statistics, errorStats) of DESCRIBE EXTENDED: ksqlDB's ``name: value`` columns for the queries
-    writing the source (produced) and reading it (consumed), then consumer lag and late records."""
+    writing the source (produced) and reading it (consumed), then consumer lag and late records.
+
+    As ksqlDB's MetricCollectors (from memory of its ProducerCollector/ConsumerCollector and TopicSensors): a
+    collector's sensors for a topic are made by its first record, so a side is listed once a query wrote
+    (read) a record of the source, and a source no query has moved a record of yet has neither line ("").
+    The error line (``failed-messages``) is made with them; each line ends in its ``last-message`` /
+    ``last-failed`` time (``n/a`` when never)."""
     writers = [q for q in engine.queries.values() if q.sink_name == source_name]
     readers = [q for q in engine.queries.values() if source_name in getattr(q, "source_names", [])]
     stats = engine.stats
     parts: list[str] = []
     last: int | None = None
-    if writers:
+    total = sum(produced(engine, q) for q in writers)
+    if total:
         rate = sum(stats.query(q.query_id).rate() for q in writers)
-        parts += [_stat("messages-per-sec", rate), _stat("total-messages", sum(produced(engine, q) for q in writers))]
+        parts += [_stat("messages-per-sec", rate), _stat("total-messages", total)]
         last = max((stats.query(q.query_id).last_message_ms or 0 for q in writers), default=0) or None
-    if readers:
+    consumed = sum(stats.query(q.query_id).consumed for q in readers)
+    if consumed:
         parts += [_stat("consumer-messages-per-sec", sum(stats.query(q.query_id).rate() for q in readers)),
-                  _stat("consumer-total-messages", sum(stats.query(q.query_id).consumed for q in readers))]
+                  _stat("consumer-total-messages", consumed)]
         lag = 0
         for q in readers:
             lag += sum(p.lag for p in positions(engine, q) if p.topic == engine.catalog.source(source_name).topic)
         parts.append(_stat("consumer-lag", lag))
         last = max([last or 0] + [stats.query(q.query_id).last_message_ms or 0 for q in readers]) or None
-    late = sum(late_records(engine, q) for q in writers)
-    if any(getattr(q, "aggregation", None) is not None for q in writers):
-        parts.append(f"dropped-late-records: {late}")
-    statistics = " ".join(parts)
-    if parts:
-        statistics += f" {'last-message':>16}: {_timestamp_text(last):>9}"
-    failed = sum(engine.plog.failed_by_query.get(q.query_id, 0) for q in writers + readers)
-    errors = _stat("failed-messages", failed) if (writers or readers) else ""
+    if not parts:
+        return "", ""
+    if total and any(getattr(q, "aggregation", None) is not None for q in writers):
+        parts.append(f"dropped-late-records: {sum(late_records(engine, q) for q in writers)}")
+    statistics = " ".join(parts) + f" {'last-message':>16}: {_timestamp_text(last):>9}"
+    ids = [q.query_id for q in writers + readers]
+    failed = sum(engine.plog.failed_by_query.get(i, 0) for i in ids)
+    last_failed = max((engine.plog.failed_last_ms.get(i, 0) for i in ids), default=0) or None
+    errors = _stat("failed-messages", failed) + f" {'last-failed':>16}: {_timestamp_text(last_failed):>9}"
     return statistics, errors
 
 

@@ -57,6 +57,7 @@ class ProcessingLog:
         # records a query could not deserialize (DESCRIBE EXTENDED's failed-messages, counted by ksqlDB's
         # deserialization exception handler; expression errors and excluded rows are not failed messages)
         self.failed_by_query: Counter[str] = Counter()
+        self.failed_last_ms: dict[str, int] = {}  # the time of each query's last one (DESCRIBE's last-failed)
 
     def _emit(self, logger: str, message: dict[str, Any]) -> None:
         entry = {"logger": logger, "level": "ERROR", "time": int(time.time() * 1000), "message": message}
@@ -73,6 +74,7 @@ class ProcessingLog:
             message = entry.get("message")
             if isinstance(message, dict) and message.get("type") == DESERIALIZATION_ERROR:
                 self.failed_by_query[parts[1]] += 1
+                self.failed_last_ms[parts[1]] = int(entry.get("time") or 0)
         self.entries.append(entry)
         if self.sink is not None:
             try:

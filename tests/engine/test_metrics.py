@@ -3,6 +3,7 @@ DESCRIBE EXTENDED / EXPLAIN / SHOW QUERIES EXTENDED show them as the shell print
 
 from __future__ import annotations
 
+import struct
 from pathlib import Path
 
 import pytest
@@ -24,7 +25,7 @@ def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
 
 def _feed(engine: Engine, n: int, bad: int = 0) -> None:
     with engine.log.transaction() as tx:
-        tx.produce_many([ProducerRecord("s", None, b'{"V": %d}' % i, 1000 + i, None, i % 2) for i in range(n)])
+        tx.produce_many([ProducerRecord("s", struct.pack(">i", i % 3), b'{"V": %d}' % i, 1000 + i, None, i % 2) for i in range(n)])
         tx.produce_many([ProducerRecord("s", None, b"{broken", 5000, None, 0) for _ in range(bad)])
 
 
@@ -60,12 +61,38 @@ def test_describe_extended_shows_statistics_and_consumer_offsets(engine: Engine)
     assert "consumer-total-messages:" in source.data["statistics"]
     assert "    consumer-lag:         0" in source.data["statistics"]
     assert "consumer-total-messages:        10" in source.data["statistics"]
-    assert source.data["errorStats"] == " failed-messages:         0"
+    assert source.data["errorStats"] == " failed-messages:         0      last-failed:       n/a"
     assert source.data["queryOffsetSummaries"] == []  # no query writes s
     lines = "\n".join(line for e in to_entities(sink) for line in render.entity_lines(e, {}))
     assert "Local runtime statistics" in lines and "Consumer Groups summary:" in lines
     assert "Max lag              : 0" in lines
     assert " Partition | Start Offset | End Offset | Offset | Lag" in lines
+
+
+def test_describe_extended_of_a_source_no_record_moved_yet_has_no_statistics(engine: Engine) -> None:
+    """ksqlDB's collectors make a topic's sensors at its first record: before any, both lines are empty, the
+    source read or written by a query alike; a side is listed once it moved a record."""
+    engine.execute("CREATE STREAM copy AS SELECT * FROM s WHERE v > 100;")
+    engine.execute("CREATE TABLE counts AS SELECT id, COUNT(*) AS n FROM s GROUP BY id;")
+    for name in ("s", "copy", "counts"):
+        [d] = engine.execute(f"DESCRIBE {name} EXTENDED;")
+        assert (d.data["statistics"], d.data["errorStats"]) == ("", ""), name
+    _feed(engine, 4)  # read by both queries, none passes copy's filter
+    engine.drain()
+    [src], [copy], [counts] = (engine.execute(f"DESCRIBE {n} EXTENDED;") for n in ("s", "copy", "counts"))
+    assert src.data["statistics"].startswith("consumer-messages-per-sec:")
+    assert src.data["errorStats"] == " failed-messages:         0      last-failed:       n/a"
+    assert (copy.data["statistics"], copy.data["errorStats"]) == ("", "")
+    assert counts.data["statistics"].startswith("messages-per-sec:")
+
+
+def test_describe_extended_error_line_ends_in_the_last_failure_time(engine: Engine) -> None:
+    engine.execute("CREATE STREAM copy AS SELECT * FROM s;")
+    _feed(engine, 2, bad=3)
+    engine.drain()
+    [src] = engine.execute("DESCRIBE s EXTENDED;")
+    errors = src.data["errorStats"]
+    assert errors.startswith(" failed-messages:         3      last-failed: ") and errors.endswith("Z"), errors
 
 
 def test_explain_and_show_queries_extended_list_tasks_with_lag(engine: Engine) -> None:

@@ -188,7 +188,8 @@ def test_describe_is_a_whole_source_description(client: TestClient) -> None:
     (sink,) = ksql(client, "DESCRIBE EN_D2 EXTENDED;")
     d = sink["sourceDescription"]
     assert d["extended"] is True and d["writeQueries"] == [{**reader}] and d["readQueries"] == []
-    assert d["statistics"].startswith("messages-per-sec") and d["errorStats"].strip().startswith("failed-messages")
+    # no record moved yet: ksqlDB's collectors have no sensors for the topic, both lines are empty
+    assert (d["statistics"], d["errorStats"]) == ("", "")
     assert d["sourceConstraints"] == [] and d["statement"] == "CREATE STREAM EN_D2 AS SELECT ID, V FROM EN_D;"
     assert (d["partitions"], d["replication"]) == (3, 1)  # the sink inherits the source's partitions
 
