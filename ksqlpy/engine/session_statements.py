@@ -24,15 +24,19 @@ def properties_listing(engine: Engine) -> dict[str, Any]:
 
     effective = engine.effective_properties()
     configured = C.Properties(C.DEFAULT_PROPERTIES, engine.config)
-    explicit = C.Properties(engine.config, engine.session_properties, engine.request_properties)
     # every property ksqlDB lists (property_listing.py) - its SSL settings never - with what resolves here
     shown = {k: v for k, v in listed(dict(effective.items())).items() if not C.bare(k).startswith("ssl.")}
     listing = [{"name": k, "scope": "KSQL", "value": N.shown_value(k, v),
                 "editable": k in N.QUERY_LEVEL, "level": "QUERY" if k in N.QUERY_LEVEL else "SERVER"}
                for k, v in sorted(shown.items())]
-    overwritten = sorted(k for k, v in engine.overrides().items() if str(configured.get(k)) != str(v))
-    # at its default: a value nobody set, whether ksqlpy's default or ksqlDB's for what ksqlpy leaves unset
-    defaults = sorted(k for k in shown if k not in explicit and (k in C.DEFAULT_PROPERTIES or k in LISTED_DEFAULTS))
+    # overwritten: an override whose value differs from the server's (its configuration over the defaults)
+    server = listed(dict(configured.items()))
+    overwritten = sorted(k for k, v in engine.overrides().items() if str(server.get(k)) != str(v))
+    # at its default (ksqlDB's ListPropertiesExecutor: the value is its definition's default, whoever set it -
+    # a SET to the default value leaves it a default): the value the listing shows when nothing is set
+    unset = listed(dict(C.Properties(C.DEFAULT_PROPERTIES).items()))
+    defaults = sorted(k for k, v in shown.items()
+                      if (k in C.DEFAULT_PROPERTIES or k in LISTED_DEFAULTS) and k in unset and str(unset[k]) == str(v))
     return {"properties": listing, "overwrittenProperties": overwritten, "defaultProperties": defaults}
 
 

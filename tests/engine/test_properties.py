@@ -155,6 +155,21 @@ def test_show_properties_lists_every_ksqldb_property_with_its_default(engine: An
     assert "ksql.query.error.max.queue.size" not in result.data["defaultProperties"]
 
 
+def test_show_properties_defaults_are_values_equal_to_the_default(engine: Any) -> None:
+    """ksqlDB's ListPropertiesExecutor: ``defaultProperties`` names each property whose value is its definition's
+    default - set to that value (SET, a request) it stays one; set to another it is not."""
+    engine.execute("SET 'ksql.query.error.max.queue.size'='10';")  # the default value
+    (result,) = engine.execute("SHOW PROPERTIES;", {"ksql.streams.commit.interval.ms": "2000",
+                                                    "ksql.streams.num.standby.replicas": "1"})
+    defaults = set(result.data["defaultProperties"])
+    assert {"ksql.query.error.max.queue.size", "ksql.streams.commit.interval.ms"} <= defaults
+    assert "ksql.streams.num.standby.replicas" not in defaults
+    # overwritten: an override whose value differs from the server's (a SET to the default is not)
+    # (the fixture's server has commit.interval.ms 500: the request's 2000 is the default and overwrites it)
+    assert result.data["overwrittenProperties"] == ["ksql.streams.commit.interval.ms",
+                                                    "ksql.streams.num.standby.replicas"]
+
+
 def test_set_of_a_property_the_server_fixes_is_refused(engine: Any) -> None:
     for name, shown in (("ksql.extension.dir", "ksql.extension.dir"),
                         ("ksql.streams.consumer.ssl.truststore.location", "ssl.truststore.location")):
