@@ -52,14 +52,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
         return exists_warning(stmt, stmt.kind, existing)
-    if existing is not None and not (stmt.or_replace and replace_enabled(engine)):
-        raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
-                                 "the same name already exists")
-    if existing is not None and existing.is_source:
-        raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
-                                 f"supported on source {existing.kind.lower()}s.")
-    if stmt.query.limit is not None:
-        raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
+    check_create_as_target(engine, stmt, existing)
     plan, props = _plan_for_schema_ids(engine, stmt)
     sink = plan.target
     assert sink is not None
@@ -124,6 +117,25 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         if info is not None:
             info.state = "PAUSED"
     return status(stmt, f"Created query with ID {query_id}", query_id)
+
+
+def check_create_as_target(engine: Engine, stmt: A.CreateAsSelect, existing: Source | None) -> None:
+    """A CREATE ... AS SELECT's checks before it is planned: its name is free (or OR REPLACE names a sink of
+    a query, not a source table), no LIMIT. EXPLAIN of the statement runs them too."""
+    if existing is not None and not (stmt.or_replace and replace_enabled(engine)):
+        raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
+                                 "the same name already exists")
+    if existing is not None and existing.is_source:
+        raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
+                                 f"supported on source {existing.kind.lower()}s.")
+    if stmt.query.limit is not None:
+        raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
+
+
+def check_create_as_upgrade(engine: Engine, stmt: A.CreateAsSelect, existing: Source | None, plan: Sink) -> None:
+    """The CREATE OR REPLACE checks of a planned statement (``_upgrade_target``'s), for EXPLAIN."""
+    assert plan.target is not None
+    _upgrade_target(engine, stmt.name, existing, plan.target, plan)
 
 
 def _retention_of(engine: Engine, topic: str) -> int | None:
