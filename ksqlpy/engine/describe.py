@@ -57,10 +57,12 @@ def source_summary(engine: Engine, s: Source) -> dict[str, Any]:
             "valueFormat": s.value_format, "isWindowed": s.windowed is not None}
 
 
-def describe_source(engine: Engine, s: Source, extended: bool) -> dict[str, Any]:
+def describe_source(engine: Engine, s: Source, extended: bool, warnings: list[str] | None = None) -> dict[str, Any]:
     # the topic is described for EXTENDED only (ksqlDB's ListSourceExecutor): partitions and replication
-    # read 0 otherwise
+    # read 0 otherwise; a topic Kafka cannot describe (gone) is a warning of the entity, not an error
     info = engine.log.describe_topic(s.topic) if extended else None
+    if extended and info is None and warnings is not None:
+        warnings.append(f"Error from Kafka: Failed to Describe Kafka Topic(s): [{s.topic}]")
     readq = [{"queryString": engine.queries[q].sql, "id": q} for q in engine.catalog.queries_reading(s.name)
              if q in engine.queries]
     writeq = [{"queryString": engine.queries[q].sql, "id": q} for q in engine.catalog.queries_writing(s.name)

@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 
 def show(engine: Engine, stmt: A.Show) -> StatementResult:
     what = stmt.what.upper()
+    if what in ("STREAMS", "TABLES") and stmt.extended:
+        # ksqlDB's ListSourceExecutor: SHOW STREAMS/TABLES EXTENDED describes each source, as DESCRIBE
+        # STREAMS/TABLES EXTENDED does
+        return describe(engine, A.Describe(name=None, extended=True, what=what, text=stmt.text))
     if what in ("STREAMS", "TABLES"):
         kind = what[:-1]
         items = [source_summary(engine, s) for s in engine.catalog.sources() if s.kind == kind]
@@ -65,14 +69,18 @@ def describe(engine: Engine, stmt: A.Describe) -> StatementResult:
         return StatementResult("describe_function", stmt.text, data=describe_function(engine.functions, stmt.name or ""))
     if stmt.what in ("STREAMS", "TABLES"):
         kind = stmt.what[:-1]
-        data = [describe_source(engine, s, stmt.extended) for s in engine.catalog.sources() if s.kind == kind]
-        return StatementResult("source_descriptions", stmt.text, data=data)
+        warnings: list[str] = []
+        data = [describe_source(engine, s, stmt.extended, warnings) for s in engine.catalog.sources()
+                if s.kind == kind]
+        return StatementResult("source_descriptions", stmt.text, data=data, warnings=warnings)
     if stmt.what == "CONNECTOR":
         return connectors.describe_connector(engine, stmt)
     src = engine.catalog.source(stmt.name or "")
     if src is None:
         raise KsqlStatementError(f"Could not find STREAM/TABLE '{stmt.name}' in the Metastore")
-    return StatementResult("sourceDescription", stmt.text, data=describe_source(engine, src, stmt.extended))
+    warnings = []
+    data = describe_source(engine, src, stmt.extended, warnings)
+    return StatementResult("sourceDescription", stmt.text, data=data, warnings=warnings)
 
 
 def explain(engine: Engine, stmt: A.Explain) -> StatementResult:

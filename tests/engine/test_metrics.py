@@ -95,6 +95,23 @@ def test_describe_extended_error_line_ends_in_the_last_failure_time(engine: Engi
     assert errors.startswith(" failed-messages:         3      last-failed: ") and errors.endswith("Z"), errors
 
 
+def test_describe_extended_of_a_source_whose_topic_is_gone_warns(engine: Engine) -> None:
+    """ksqlDB's ListSourceExecutor: a topic Kafka cannot describe is the entity's warning ('Error from Kafka:
+    ...'), partitions and replication 0 - for DESCRIBE and SHOW/DESCRIBE STREAMS EXTENDED alike; without
+    EXTENDED the topic is not described."""
+    engine.execute("CREATE STREAM other (id INT KEY, v INT) WITH (kafka_topic='o', value_format='JSON', "
+                   "partitions=1);")
+    engine.log.delete_topic("s")
+    [d] = engine.execute("DESCRIBE s EXTENDED;")
+    assert d.warnings == ["Error from Kafka: Failed to Describe Kafka Topic(s): [s]"]
+    assert (d.data["partitions"], d.data["replication"]) == (0, 0)
+    [plain] = engine.execute("DESCRIBE s;")
+    assert plain.warnings == []
+    [listing] = engine.execute("SHOW STREAMS EXTENDED;")
+    assert listing.warnings == ["Error from Kafka: Failed to Describe Kafka Topic(s): [s]"]
+    assert {x["name"] for x in listing.data} >= {"S", "OTHER"}
+
+
 def test_explain_and_show_queries_extended_list_tasks_with_lag(engine: Engine) -> None:
     [res] = engine.execute("CREATE STREAM copy AS SELECT * FROM s;")
     _feed(engine, 6)
