@@ -41,6 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-v", "--verbose", action="store_true", help="print every case with its status and reason")
     p.add_argument("--rest", action="store_true",
                    help="run REST cases through a real 'ksqlpy server' subprocess (see ksqlpy.testing.rest)")
+    p.add_argument("--strict-errors", action="store_true",
+                   help="REST cases: an expected error that never came fails the case even when no query ran "
+                        "(ksqlDB's harness holds it against query results only; our own files run strict)")
     p.add_argument("--backfill-differential", action="store_true",
                    help="invariant 1: run each case's CREATE ... AS SELECT once streaming and once backfilled on "
                         "Spark (local[2], one session) and compare the sinks; prints counts by reason "
@@ -102,7 +105,8 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
     if args.rest:
         from ksqlpy.testing.rest import run_rest
 
-        rest_results = run_rest(cases, timeout_s=args.timeout, progress=_progress if sys.stderr.isatty() else None)
+        rest_results = run_rest(cases, timeout_s=args.timeout, progress=_progress if sys.stderr.isatty() else None,
+                                strict_errors=args.strict_errors)
         if sys.stderr.isatty():
             sys.stderr.write("\r\033[K")
         rest_survivors: list[tuple[str, str]] = []

@@ -14,8 +14,9 @@ case:
    compared (``admin`` entities: the fields given must match; ``query``: as many elements, the header and
    final message in place, ``key|starts_with`` supported, the rows in any order - a multiset).
    ``expectedError`` must match the first failed request (its type or a subclass of it, the status, the
-   message contained); when nothing failed it fails the case only if queries returned results. These
-   comparisons are ``rest_responses``.
+   message contained); when nothing failed it fails the case only if queries returned results, as ksqlDB's
+   harness does (``strict_errors`` fails it in every case: our own files use it, so an error case of ours
+   cannot pass by running nothing that fails). These comparisons are ``rest_responses``.
 
 A case that names schema ids (``VALUE_SCHEMA_ID=1``, a topic's ``valueSchemaId``) runs against a new registry and
 a new server, as each of ksqlDB's cases meets a new mock registry; the others share one (ids keep counting).
@@ -115,8 +116,9 @@ class _Col:
 
 class RestRunner:
     def __init__(self, server: ServerProcess, timeout_s: float = 60.0, query_timeout_s: float = 10.0,
-                 registry: Any = None) -> None:
-        """``registry``: the schema registry the server is configured with, if the runner owns it."""
+                 registry: Any = None, *, strict_errors: bool = False) -> None:
+        """``registry``: the schema registry the server is configured with, if the runner owns it;
+        ``strict_errors``: an expected error that never came fails the case even when no query ran."""
         import httpx
 
         from ksqlpy.log.embedded import EmbeddedLog
@@ -127,6 +129,7 @@ class RestRunner:
         self.client = httpx.Client(base_url=server.url, timeout=httpx.Timeout(30.0))
         self.log = EmbeddedLog(os.path.join(server.data_dir, "log"))
         self.registry = registry
+        self.strict_errors = strict_errors
 
     def close(self) -> None:
         self.client.close()
@@ -357,6 +360,9 @@ class RestRunner:
             # ksqlDB's harness holds an unmet expected error against query results only
             raise Done(FAILED, f"expected error {case.expected_error.get('message')!r}, but the queries "
                        "returned results", "expected error not raised")
+        if case.expected_error is not None and self.strict_errors:
+            raise Done(FAILED, f"expected error {case.expected_error.get('message')!r}, but every statement "
+                       "succeeded", "expected error not raised")
         if any(isinstance(r, dict) and "queryProto" in r for r in expected):
             # ksqlDB's harness asks each pull query again in the protobuf media type
             sizes = [len(r["queryProto"]) for r in expected if isinstance(r, dict) and "queryProto" in r]
@@ -433,8 +439,10 @@ def _prop_text(v: Any) -> Any:
 
 
 def run_rest(cases: list[Case], *, timeout_s: float = 60.0, progress: Callable[[int, int, CaseResult], None]
-             | None = None, server_properties: dict[str, Any] | None = None) -> list[CaseResult]:
-    """Run ``cases`` against one real server (restarted if a reset fails); results in case order."""
+             | None = None, server_properties: dict[str, Any] | None = None,
+             strict_errors: bool = False) -> list[CaseResult]:
+    """Run ``cases`` against one real server (restarted if a reset fails); results in case order.
+    ``strict_errors``: see ``RestRunner``."""
     from ksqlpy.schema_registry.http_server import RegistryServer
 
     results: list[CaseResult] = []
@@ -470,7 +478,7 @@ def run_rest(cases: list[Case], *, timeout_s: float = 60.0, progress: Callable[[
                                       **(server_properties or {})}
                         server = ServerProcess(os.path.join(tmp, f"server{n}"),
                                                with_test_functions(properties)).start()
-                        runner = RestRunner(server, timeout_s, registry=sr.registry)
+                        runner = RestRunner(server, timeout_s, registry=sr.registry, strict_errors=strict_errors)
                     result = runner.run(case)
                     try:
                         runner.reset()

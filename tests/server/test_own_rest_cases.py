@@ -16,6 +16,7 @@ pytestmark = pytest.mark.slow
 def test_own_rest_cases_pass() -> None:
     from ksqlpy.testing.rest import run_rest
 
-    results = run_rest(load_cases(CASES), timeout_s=60)
+    # strict: an error case of ours fails when its error never comes, queries or not
+    results = run_rest(load_cases(CASES), timeout_s=60, strict_errors=True)
     failed = [f"{r.file} :: {r.name}: {r.reason}" for r in results if r.status != "passed"]
     assert results and not failed, "\n".join(failed)
