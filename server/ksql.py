@@ -134,13 +134,6 @@ def prepare(ctx: ServerContext, text: str, variables: dict[str, str], overrides:
     return out
 
 
-def _rewrite(ctx: ServerContext, stmt: A.Statement) -> A.Statement | None:
-    """SHOW STREAMS/TABLES EXTENDED is DESCRIBE STREAMS/TABLES EXTENDED."""
-    if isinstance(stmt, A.Show) and stmt.extended and stmt.what.upper() in ("STREAMS", "TABLES"):
-        return A.Describe(name=None, extended=True, what=stmt.what.upper(), text=stmt.text)
-    return None
-
-
 def _query_descriptions(ctx: ServerContext, stmt: A.Statement) -> StatementResult:
     from ksqlpy.engine.describe import explain_query, push_query_details
 
@@ -170,7 +163,7 @@ def run_statement(ctx: ServerContext, stmt: A.Statement, props: dict[str, Any]) 
         if isinstance(stmt, A.Show) and stmt.extended and stmt.what.upper() == "QUERIES":
             result = _query_descriptions(ctx, stmt)
         else:
-            result = engine.execute_statement(_rewrite(ctx, stmt) or stmt, props)
+            result = engine.execute_statement(stmt, props)  # SHOW ... EXTENDED: the engine describes
     except KsqlError as e:
         raise statement_error(e, stmt.text) from e
     return E.to_entity(engine, result, overrides=props, host=ctx.host)
