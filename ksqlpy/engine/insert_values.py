@@ -23,6 +23,7 @@ from ksqlpy.expr.constant_resolver import ResolveFailed, resolve_constant
 from ksqlpy.expr.stages import BindContext
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import ProducerRecord
+from ksqlpy.schema_registry.sources import with_serializer_names
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -59,12 +60,14 @@ def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
         check_key_schema(getattr(engine, "schema_registry", None), src)
     except KeySchemaMismatch as e:
         raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. {e}") from None
+    # the serializers name their schema after the latest registered one (addSerializerMissingFormatFields)
+    writer = with_serializer_names(getattr(engine, "schema_registry", None), src)
     try:
-        kb = engine.key_serde(src).serialize(key) if src.key_columns else None
+        kb = engine.key_serde(writer).serialize(key) if src.key_columns else None
     except Exception as ex:  # noqa: BLE001 - a serializer's failure is the user's value
         raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. Could not serialize key") from ex
     try:
-        vb = engine.value_serde(src).serialize(value)
+        vb = engine.value_serde(writer).serialize(value)
     except Exception as ex:  # noqa: BLE001
         raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. Could not serialize value"
                                  f"{': ' + str(ex) if str(ex) else ''}") from ex

@@ -336,3 +336,62 @@ def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full
         raise KsqlStatementError(
             f"The following {which} columns are changed, missing or reordered: "
             f"{text([(c.name, c.type) for c in bad], suffix)}. Schema from schema registry is {text(fields)}")
+
+
+_KIND = {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF"}  # the formats whose written schema carries a name
+
+
+def latest_schema_name(registry: SchemaRegistry, topic: str, is_key: bool, fmt: str) -> str | None:
+    """The name of the latest schema of ``<topic>-key|value`` (Confluent's ``ParsedSchema.name()``): an AVRO
+    record's full name, a PROTOBUF schema's first message with its package; None when the subject is empty,
+    holds another kind of schema, or one without a name a generated record could take (an AVRO primitive,
+    union or array)."""
+    try:
+        rs = registry.latest(subject(topic, is_key))
+    except Exception:  # noqa: BLE001 - no name found: the serializer's own default
+        return None
+    if rs is None or rs.schema_type != _KIND.get(fmt):
+        return None
+    if fmt == "AVRO":
+        try:
+            schema = json.loads(rs.schema)
+        except ValueError:
+            return None
+        if not isinstance(schema, dict) or schema.get("type") != "record" or not schema.get("name"):
+            return None
+        name = str(schema["name"])
+        namespace = schema.get("namespace")
+        return name if "." in name or not namespace else f"{namespace}.{name}"
+    from ksqlpy.serde.protobuf_format import registry_loader
+    from ksqlpy.serde.protobuf_schema import ProtoSchemaError, parse_proto
+
+    try:
+        return parse_proto(rs.schema, registry_loader(registry)).message().full_name
+    except ProtoSchemaError:
+        return None
+
+
+def with_serializer_names(registry: SchemaRegistry | None, source: Any) -> Any:
+    """``source`` as INSERT VALUES serializes into it: a key or value whose format names its written schema
+    (AVRO, PROTOBUF) and that has no ``*_SCHEMA_FULL_NAME`` takes the name of the latest schema registered for
+    the topic, so the row is written as the message/record other writers use rather than ksqlDB's default
+    (``KsqlDataSourceSchema``, ``ConnectDefault1``) - from memory of ksqlDB's
+    ``InsertValuesExecutor.addSerializerMissingFormatFields`` (FULL_SCHEMA_NAME from
+    ``SchemaRegistryUtil``'s latest ``ParsedSchema.name()``; used for INSERT VALUES only, a persistent query
+    writes with the sink's own format properties). An AVRO key always has its name (``<Source>Key``,
+    ``serde_options``); a schema given by id is written as is."""
+    if registry is None:
+        return source
+    added: dict[str, str] = {}
+    for is_key, fmt in ((True, source.key_format), (False, source.value_format)):
+        if fmt not in _KIND or (is_key and not source.key_columns):
+            continue
+        options = serde_options(source, is_key)
+        if options["schema_id"] is not None or options["full_name"] is not None:
+            continue
+        name = latest_schema_name(registry, source.topic, is_key, fmt)
+        if name:
+            added[f"{'KEY' if is_key else 'VALUE'}_SCHEMA_FULL_NAME"] = name
+    if not added:
+        return source
+    return dataclasses.replace(source, properties={**(source.properties or {}), **added})
