@@ -1,4 +1,5 @@
-"""``ksqlpy server [PROPERTIES_FILE] [--listeners URL] [--data-dir DIR]``: run the REST server.
+"""``ksqlpy server [PROPERTIES_FILE] [--listeners URL] [--data-dir DIR] [--queries-file FILE]``: run the REST
+server, or with a queries file (``ksql.queries.file``) the headless server of ``headless.py``.
 
 Served by Hypercorn, which speaks HTTP/1.1 and HTTP/2 on one port: h2 through ALPN on TLS listeners, and
 cleartext HTTP/2 with prior knowledge (what ksqlDB's Java client uses). SIGTERM and SIGINT shut down
@@ -27,6 +28,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-D", dest="defines", action="append", default=[], metavar="NAME=VALUE",
                    help="set one property (repeatable; overrides the file)")
     p.add_argument("--log-level", default="INFO", help="server log level (default INFO)")
+    p.add_argument("--queries-file", metavar="FILE",
+                   help="headless mode: run this SQL file's statements and serve no REST API "
+                        "(overrides 'ksql.queries.file')")
     return p
 
 
@@ -138,6 +142,15 @@ def main(argv: list[str] | None = None) -> int:
     except ConfigError as e:
         print(f"ksqlpy server: {e}", file=sys.stderr)
         return 2
+    from ksqlpy.server import headless
+
+    headless_file = headless.queries_file(config, args.queries_file)
+    if headless_file is not None:
+        try:
+            return headless.run(config, headless_file)
+        except headless.HeadlessError as e:
+            print(f"ksqlpy server: start-up failed: {e}", file=sys.stderr)
+            return 1
     try:
         import fastapi  # noqa: F401
         import hypercorn  # noqa: F401
