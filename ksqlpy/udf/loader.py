@@ -10,7 +10,7 @@ directory the same way).
 | ``ksqlpy.functions.allow.override`` | false   | true: a user function may replace a built-in one     |
 
 A file or package that fails to load is a ``FunctionLoadError`` naming it and the problem, raised when the
-engine starts. The registry remembers these settings (``FunctionSources``) as its origin, so a worker
+engine starts; an extension directory that does not exist (or is a file) is logged and loads nothing. The registry remembers these settings (``FunctionSources``) as its origin, so a worker
 process or a Spark executor that unpickles it loads the same files and packages in its own process.
 """
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import importlib.metadata
 import importlib.util
+import logging
 import os
 import sys
 from collections.abc import Iterator, Mapping
@@ -31,6 +32,8 @@ from ksqlpy.functions.registry import FunctionInfo
 from ksqlpy.udf.build import DeclarationError, build
 from ksqlpy.udf.declare import declarations_of
 from ksqlpy.udf.ext import module_name
+
+LOG = logging.getLogger("ksqlpy.udf")
 
 EXTENSION_DIR = "ksql.extension.dir"
 UDFS_ENABLED = "ksql.udfs.enabled"
@@ -121,7 +124,11 @@ def _units(sources: FunctionSources) -> Iterator[tuple[str, Any]]:
 
 def _directory(directory: str) -> Iterator[tuple[str, Any]]:
     if not os.path.isdir(directory):
-        raise FunctionLoadError(f"{EXTENSION_DIR} '{directory}' is not a directory")
+        # not fatal: as ksqlDB's UserFunctionLoader.load, which logs "UDFs can't be loaded as dir ... doesn't
+        # exist or is not a directory" and goes on with the built-ins (a server configured with the UDF
+        # how-to's ksql.extension.dir starts before anyone has put a file there)
+        LOG.info("UDFs can't be loaded as %s '%s' doesn't exist or is not a directory", EXTENSION_DIR, directory)
+        return
     if directory not in sys.path:
         sys.path.append(directory)  # the files may import their sibling helper modules
     for entry in sorted(os.listdir(directory)):

@@ -80,9 +80,15 @@ def test_a_function_declared_in_two_files_is_refused(ext: Extensions) -> None:
         ext.engine()
 
 
-def test_a_missing_directory_is_an_error_and_udfs_can_be_disabled(tmp_path: Path) -> None:
-    with pytest.raises(FunctionLoadError, match="ksql.extension.dir '.*nowhere' is not a directory"):
-        Engine(str(tmp_path / "d"), {"ksql.extension.dir": str(tmp_path / "nowhere")})
+def test_a_missing_directory_loads_nothing_and_udfs_can_be_disabled(tmp_path: Path,
+                                                                    caplog: pytest.LogCaptureFixture) -> None:
+    # ksqlDB's UserFunctionLoader logs a missing (or not a directory) extension dir and starts with the built-ins
+    (tmp_path / "a_file").write_text("")
+    for where in ("nowhere", "a_file"):
+        with caplog.at_level("INFO", logger="ksqlpy.udf"), \
+                Engine(str(tmp_path / f"d_{where}"), {"ksql.extension.dir": str(tmp_path / where)}) as e:
+            assert "ABS" in e.functions.scalars
+        assert f"UDFs can't be loaded as ksql.extension.dir '{tmp_path / where}' doesn't exist" in caplog.text
     with Engine(str(tmp_path / "d2"), {"ksql.extension.dir": str(tmp_path / "nowhere"),
                                        "ksql.udfs.enabled": "false"}) as e:
         assert "ABS" in e.functions.scalars
