@@ -21,7 +21,7 @@ from .concepts import (
     pull_queries,
     type_coercion,
 )
-from .data_and_formats import data_types, nested_data, serialization_formats
+from .data_and_formats import data_types, nested_data, serialization_formats, structured_data
 from .functions import function_pages, lambda_functions, table_and_aggregate_functions
 from .getting_started import identifiers_and_variables, quickstart, statements_text, with_spellings
 from .queries_and_joins import changelog_to_table, joins, syntax_reference, update_running_query
@@ -41,5 +41,5 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "serialization_formats": serialization_formats,
     "processing_log": processing_log, "type_coercion": type_coercion, "operators": operators,
     "partitioning": partitioning, "pull_queries": pull_queries, "high_availability": ha_and_exactly_once,
-    "materialized_cache": materialized_cache, "streaming_etl": streaming_etl,
+    "materialized_cache": materialized_cache, "streaming_etl": streaming_etl, "structured_data": structured_data,
 }

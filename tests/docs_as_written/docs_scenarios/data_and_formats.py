@@ -93,3 +93,52 @@ def serialization_formats(p: str) -> list[Step]:
              f"  WITH (KAFKA_TOPIC='{p.lower()}kaf', VALUE_FORMAT='KAFKA', PARTITIONS=1);",
              refused(40001, "The 'KAFKA' format only supports a single field. Got: [`A` INTEGER, `B` INTEGER]")),
     ]
+
+
+def structured_data(p: str) -> list[Step]:
+    """How to query structured data: a struct nesting a struct and an array, an array of structs and a map of
+    arrays, written by INSERT VALUES with the constructors; read by dereference chains, 1-based and negative
+    subscripts (out of range and missing keys NULL, a NULL struct's fields NULL), filtered and grouped on a
+    nested field, flattened into a new stream that builds a struct of its own."""
+    s = f"{p}sd"
+    q = {"properties": {"auto.offset.reset": "earliest"}}
+    return [
+        Step(f"CREATE STREAM {s} (\n    k VARCHAR KEY,\n    j STRUCT<\n        a VARCHAR,\n        b INT,\n"
+             "        c STRUCT<d VARCHAR, e ARRAY<INT>>\n    >,\n    items ARRAY<STRUCT<name VARCHAR, qty INT>>,\n"
+             f"    stock MAP<VARCHAR, ARRAY<INT>>\n) WITH (\n    kafka_topic = '{s.lower()}',\n    partitions = 1,\n"
+             "    value_format = 'json'\n);", ok(CS)),
+        Step(f"INSERT INTO {s} (k, j, items, stock) VALUES ('k1',\n"
+             "    STRUCT(a := 'foo', b := 1, c := STRUCT(d := 'bar', e := ARRAY[10, 20])),\n"
+             "    ARRAY[STRUCT(name := 'pen', qty := 2), STRUCT(name := 'ink', qty := 5)],\n"
+             "    MAP('north' := ARRAY[1, 2], 'south' := ARRAY[3]));\n"
+             f"INSERT INTO {s} (k, j, items, stock) VALUES ('k2', STRUCT(a := 'baz', b := 2, c := NULL), NULL,\n"
+             "    MAP('north' := ARRAY[7]));", ok()),
+        Step(f"DESCRIBE {s};", ok("sourceDescription", check=_has(
+            [0, "sourceDescription", "fields", 1, "schema", "fields", 2, "schema", "fields", 1, "schema"],
+            lambda e: e["type"] == "ARRAY" and e["memberSchema"]["type"] == "INTEGER"))),
+        Step(f"SELECT k,\n       j->c->e[1] AS e1,\n       j->c->e[-1] AS elast,\n       j->c->e[3] AS e3,\n"
+             "       items[1]->name AS first_item,\n       items[-1]->qty AS last_qty,\n"
+             "       stock['north'][1] AS n1,\n       stock['west'] AS w,\n       ARRAY_LENGTH(items) AS n_items\n"
+             f"FROM {s}\nEMIT CHANGES LIMIT 2;",
+             rows(["K", "E1", "ELAST", "E3", "FIRST_ITEM", "LAST_QTY", "N1", "W", "N_ITEMS"],
+                  [["k1", 10, 20, None, "pen", 5, 1, None, 2], ["k2", None, None, None, None, None, 7, None, None]]),
+             body=q),
+        Step(f"SELECT k, j->a AS a FROM {s} WHERE j->c->d = 'bar' EMIT CHANGES LIMIT 1;",
+             rows(["K", "A"], [["k1", "foo"]]), body=q),
+        Step(f"CREATE STREAM {p}flat AS\n    SELECT k,\n           j->a AS a,\n           j->c->d AS d,\n"
+             "           STRUCT(name := j->a, total := j->b * 10) AS summary\n"
+             f"    FROM {s}\n    WHERE j->b > 0\n    EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(f"CREATE TABLE {p}by_a AS\n    SELECT j->a AS a, COUNT(*) AS n, COLLECT_LIST(j->c->e[1]) AS firsts\n"
+             f"    FROM {s}\n    GROUP BY j->a\n    EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(f"SELECT * FROM {p}flat EMIT CHANGES LIMIT 2;",
+             rows(["K", "A", "D", "SUMMARY"], [["k1", "foo", "bar", {"NAME": "foo", "TOTAL": 10}],
+                                               ["k2", "baz", None, {"NAME": "baz", "TOTAL": 20}]]), body=q),
+        Step(f"SELECT * FROM {p}by_a WHERE a = 'foo';", rows(["A", "N", "FIRSTS"], [["foo", 1, [10]]]), wait=15),
+        Step(f"SELECT j->nope FROM {s} EMIT CHANGES;",
+             refused(40001, "Could not find field 'NOPE' in 'J'.")),
+        Step(f"SELECT j['a'] FROM {s} EMIT CHANGES;",
+             refused(40001, "Subscript expression (J['a']) do not apply to STRUCT<`A` STRING, `B` INTEGER, `C` "
+                            "STRUCT<`D` STRING, `E` ARRAY<INTEGER>>>. Use the dereference operator for STRUCTS: J->'a'")),
+        Step(f"SELECT items->name FROM {s} EMIT CHANGES;",
+             refused(40001, "Expected STRUCT type, got: ARRAY<STRUCT<`NAME` STRING, `QTY` INTEGER>>")),
+    ]
