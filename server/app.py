@@ -376,8 +376,10 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
 
 
 def _cluster_id(ctx: ServerContext) -> dict[str, Any]:
+    """ksqlDB's ServerClusterId: the scope of the Kafka cluster and the ksql cluster (the service id), and an
+    ``id`` that is always "" (unused, kept for Confluent's metadata format)."""
     return {"scope": {"path": [], "clusters": {"kafka-cluster": ctx.cluster_id,
-                                                 "ksql-cluster": ctx.config.service_id}}}
+                                                 "ksql-cluster": ctx.config.service_id}}, "id": ""}
 
 
 def _delete_subjects(engine: Any, src: Any) -> None:

@@ -79,6 +79,7 @@ def test_info_health_metadata(client: Any) -> None:
     assert set(health["details"]) == {"metastore", "kafka", "commandRunner"}
     meta = client.get("/v1/metadata").json()
     assert meta["clusterId"]["scope"]["clusters"]["ksql-cluster"] == "default_"
+    assert meta["clusterId"]["scope"]["path"] == [] and meta["clusterId"]["id"] == ""  # ServerClusterId's shape
     assert client.get("/v1/metadata/id").json() == meta["clusterId"]
     assert "clusterStatus" in client.get("/clusterStatus").json()
     assert client.get("/chc/live").json() == {}

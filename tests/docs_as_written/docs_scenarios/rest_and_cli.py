@@ -56,6 +56,14 @@ def info_status_endpoints(p: str) -> list[Step]:
         Step("", Expect(check=_has([], lambda h: h.get("isHealthy") is True and h.get("serverState") == "READY" and
                                    set(h["details"]) == {"metastore", "kafka", "commandRunner"})),
              endpoint="/healthcheck", method="GET"),
+        # the server-metadata page: ServerClusterId's scope and its (always empty) id
+        Step("", Expect(check=_has([], lambda m: m.get("version") == "0.29.0" and m.get("clusterId", {}).get("id") == ""
+                                   and m["clusterId"]["scope"]["path"] == []
+                                   and set(m["clusterId"]["scope"]["clusters"]) == {"kafka-cluster", "ksql-cluster"})),
+             endpoint="/v1/metadata", method="GET"),
+        Step("", Expect(check=_has([], lambda i: i.get("id") == "" and
+                                   i["scope"]["clusters"].get("ksql-cluster") == "default_")),
+             endpoint="/v1/metadata/id", method="GET"),
         Step("", Expect(check=_has(["clusterStatus"], lambda c: all(
             {"hostAlive", "lastStatusUpdateMs", "activeStandbyPerQuery", "hostStoreLags"} <= set(h)
             for h in c.values()) and len(c) >= 1)), endpoint="/clusterStatus", method="GET"),
