@@ -10,6 +10,8 @@ given: a copy of the catalog (sources, types, query records), stand-ins for the 
 properties, the variables; a log that records topic creation and deletion without touching the real one
 and drops produced records; a schema registry that keeps registrations to itself. Planning runs in full
 (analysis, sink schemas, serdes); building and starting a query's runtime does not.
+
+The sandbox also holds the request to the server's cap on persistent queries (``check_capacity``).
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy.catalog import QueryInfo, Source
 from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties, resolve
 from ksqlpy.engine.results import StatementResult
+from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import TopicInfo
 from ksqlpy.runtime.serdes import SerdeFactory
@@ -242,9 +245,35 @@ class Sandbox:
         self.request_properties = dict(properties or {})
         try:
             self.catalog.config = self.effective_properties()  # type: ignore[attr-defined]
-            return S.dispatch(self, stmt)  # type: ignore[arg-type]
+            result = S.dispatch(self, stmt)  # type: ignore[arg-type]
         finally:
             self.request_properties = saved
+        if isinstance(stmt, A.CreateAsSelect | A.InsertInto):
+            check_capacity(self)
+        return result
+
+
+ACTIVE_LIMIT = "ksql.query.persistent.active.limit"
+
+
+def check_capacity(box: Sandbox) -> None:
+    """``ksql.query.persistent.active.limit`` (the server's configuration; a request cannot change it): a
+    statement that runs a persistent query (CREATE ... AS SELECT, INSERT INTO ... SELECT) is refused when the
+    sandbox then holds more persistent queries than the limit - every kind counts (CST_ queries of SOURCE
+    tables, paused and failed ones), and the count named includes the new one. From memory of ksqlDB's
+    RequestValidator.validate (per statement: persistent queries > 0 and
+    QueryCapacityUtil.exceedsPersistentQueryCapacity(sandbox) -> throwTooManyActivePersistentQueriesException)."""
+    try:
+        limit = int(str(box.configured(ACTIVE_LIMIT, 2**31 - 1)).strip())
+    except ValueError:
+        return  # a bad value is the configuration's error, named where the server reads it
+    count = len(box.queries)
+    if count > limit:
+        raise KsqlStatementError(
+            "Not executing query(ies) as it would cause the number of active, persistent queries to exceed the "
+            f"configured limit. Use the TERMINATE command to terminate existing queries, or increase the "
+            f"'{ACTIVE_LIMIT}' setting via the 'ksql-server.properties' file. Current persistent query count: "
+            f"{count}. Configured limit: {limit}.")
 
 
 def validate(engine: Engine, statements: list[A.Statement], properties: dict[str, Any],
