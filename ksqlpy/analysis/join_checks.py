@@ -9,7 +9,7 @@ from ksqlpy import types as T
 from ksqlpy.catalog import WindowInfo
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar.ast import JoinClause, WithinSpec
-from ksqlpy.plan.logical import JoinKey, ResultKind
+from ksqlpy.plan.logical import Join, JoinFlavor, JoinKey, ResultKind
 
 
 def check_within(jc: JoinClause, left_kind: ResultKind, right_kind: ResultKind) -> None:
@@ -70,6 +70,19 @@ def table_rekey_refusal(key: str, *expressions: str) -> KsqlStatementError:
     name, then the list of key expressions it was asked for, printed as a Java list (``[T1_ID]``)."""
     return KsqlStatementError("Cannot repartition a TABLE source. If this is a join, make sure that the criteria "
                               f"uses the TABLE's key column {key} instead of [{', '.join(expressions)}]")
+
+
+def join_key_column(node: Join) -> str:
+    """The key column of a join result as ksqlDB's JoinNode names it in its schema: the synthetic ``ROWKEY``,
+    a foreign-key join's left table key under its joined name (``L_ID``: ksqlDB's ``JoinKey.foreignKey`` over
+    the left source's key columns), else the column the key equals (``T1_ID``)."""
+    k = node.keys[0]
+    if k.synthetic:
+        return k.name
+    if node.flavor is JoinFlavor.FOREIGN_KEY:
+        leaf = node.leaves[0]
+        return f"{leaf.alias}_{leaf.source.key_columns[0].name}"
+    return k.display or k.name
 
 
 def check_key_type(k: JoinKey) -> None:

@@ -29,6 +29,7 @@ from ksqlpy.analysis.join_checks import (
     check_key_type,
     check_windows,
     check_within,
+    join_key_column,
     table_rekey_refusal,
 )
 from ksqlpy.analysis.join_criteria import (
@@ -138,7 +139,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     if root.result_kind is ResultKind.TABLE and query.partition_by and not query.group_by and query.window is None:
         # by the join's own key: nothing to re-key (else refused once the rest of the query is planned)
         by = [scope.rewrite(p, "PARTITION BY") for p in query.partition_by]
-        if _table_join_partition_by(by, leaves[0], check=False) == []:
+        if _partitions_by_join_key(by, root):
             query = replace(query, partition_by=[])
     keys, key_columns = final_key(current, root)
     for k in keys:
@@ -149,13 +150,12 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         lf.offset = offset
         offset += len(lf.columns)
     virtual = _virtual_source(leaves, root, key_columns, current, written[0].source)
+    root.from_source = written[0].source
     keyed = not query.group_by and not query.partition_by and not has_aggregate(query, session.functions)
     fk_left = leaves[0].alias if root.flavor is JoinFlavor.FOREIGN_KEY else None
     select = plan_select(query, scope, keys_of, leaves, keys, sink_name=sink_name, persistent=persistent,
                          keyed=keyed, foreign_key_left=fk_left, held=ctx.projection)
     partition_by = [scope.rewrite(p, "PARTITION BY") for p in query.partition_by]
-    if root.result_kind is ResultKind.TABLE and partition_by and not query.group_by and query.window is None:
-        partition_by = _table_join_partition_by(partition_by, leaves[0]) or []
     rewritten = Query(
         select=select, source=SourceRef(virtual.name), joins=[], window=query.window,
         where=scope.rewrite(query.where, "WHERE") if query.where is not None else None,
@@ -349,18 +349,9 @@ def _on_own_source_key(conds: list[Condition], left: StepInput) -> str | None:
 
 
 def _key_column_name(inp: StepInput) -> str:
-    """The key column of a join result as ksqlDB's JoinNode names it in its schema: the synthetic ``ROWKEY``,
-    a foreign-key join's left table key under its joined name (``L_ID``: ksqlDB's ``JoinKey.foreignKey`` over
-    the left source's key columns), else the column the key equals (``T1_ID``)."""
     node = inp.node
     assert isinstance(node, Join)
-    k = node.keys[0]
-    if k.synthetic:
-        return k.name
-    if node.flavor is JoinFlavor.FOREIGN_KEY:
-        leaf = node.leaves[0]
-        return f"{leaf.alias}_{leaf.source.key_columns[0].name}"
-    return k.display or k.name
+    return join_key_column(node)
 
 
 def _windowed_repartition_message(forced_table: bool) -> str:
@@ -382,33 +373,23 @@ def _row_scope(side: Join | Scan) -> Any:
 # --------------------------------------------------------------------------- the result
 
 
-def _table_join_partition_by(partition_by: list[exp.Expression], first: Scan, *,
-                             check: bool = True) -> list[exp.Expression] | None:
-    """PARTITION BY over a table-table join's result, as ksqlDB's SchemaKTable.selectKey sees it: the join's key
-    column is the left-most table's key column under its joined name (``T_ID``); partitioning by it re-keys
-    nothing (``[]``), anything else would re-key a table and is refused, naming both in the joined row's names
-    (None without ``check``)."""
-    keys = first.source.key_columns
-    if not check and (len(partition_by) != 1 or len(keys) != 1):
-        return None
-    if len(partition_by) != 1 or len(keys) != 1:
-        raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, joins on tables with "
-                                 "multiple columns is not yet supported.")
-    key = f"{first.alias}_{keys[0].name}"
+def _partitions_by_join_key(partition_by: list[exp.Expression], root: Join) -> bool:
+    """PARTITION BY over a table join's result by exactly its key column (ksqlDB's ``repartitionNeeded``: one
+    expression, the column the join's schema names its key - ``T_ID``, a FULL join's ``ROWKEY``): nothing to
+    re-key. Anything else would re-key a table and is refused once the query is planned (query.py)."""
+    if len(partition_by) != 1 or len(root.keys) != 1:
+        return False
     target = unparen(partition_by[0])
-    if isinstance(target, exp.Column) and target.name == key:
-        return []
-    if not check:
-        return None
-    raise table_rekey_refusal(key, text(target))
+    return isinstance(target, exp.Column) and target.name == join_key_column(root)
 
 
 def _virtual_source(leaves: list[Scan], root: Join, key_columns: list[SchemaColumn],
                     current: StepInput, from_source: Source) -> Source:
     """The join's result as the rest of the query reads it: its key and every source's block of columns, in
-    the join tree's order, with the formats and topic of the FROM source as written (``from_source``) - which
-    the sink inherits, as ksqlDB's Analyzer takes them from ``analysis.getFrom()``, the first source it
-    visited, whichever source the join tree starts from."""
+    the join tree's order, with the value format and topic of the FROM source as written (``from_source``)
+    and the key format of its rows: the FROM source's, or the join's internal key format when that one is
+    key-less (a GROUP BY after the join groups in it). The sink takes its formats from ``from_source`` itself
+    (``Sink.format_source``), as ksqlDB's Analyzer takes them from ``analysis.getFrom()``."""
     first = from_source
     key_format = (first.key_format or "KAFKA").upper()
     if key_format == "NONE":

@@ -12,6 +12,7 @@ from sqlglot import exp
 from ksqlpy import types as T
 from ksqlpy.analysis import query_rejections as rejections
 from ksqlpy.analysis.aggregates import check_group_by_format, has_aggregate, plan_aggregation
+from ksqlpy.analysis.join_checks import join_key_column
 from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled, reserved_names
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.source_hints import did_you_mean
@@ -253,7 +254,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
         query = dataclasses.replace(query, partition_by=[])  # the key it already has: nothing to re-key
     if query.partition_by:
         rekey, rekey_written = _plan_rekey(query.partition_by, node, alias, ctx, key_name)
-        rejections.check_repartition(query.partition_by, source, alias)
+        rejections.check_repartition(query.partition_by, source, ctx,
+                                     key_name=join_key_column(base) if isinstance(base, Join) else None)
         node = rekey
         proj_schema = rekey.schema
         key_exprs = [] if not rekey.names else [exp.column(n) for n in rekey.names]

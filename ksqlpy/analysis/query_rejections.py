@@ -15,9 +15,11 @@ from sqlglot import exp
 
 from ksqlpy.analysis.join_checks import table_rekey_refusal
 from ksqlpy.analysis.reserved_select import check_reserved_select
+from ksqlpy.analysis.written import strip_qualifiers
 from ksqlpy.catalog import Source
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.expr.format import format_expression
+from ksqlpy.expr.stages import BindContext
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import FunctionCall, Query
 
@@ -88,21 +90,27 @@ def keeps_key(exprs: list[exp.Expression], source: Source) -> bool:
         isinstance(e, exp.Column) and e.name == k for e, k in zip(exprs, keys, strict=True))
 
 
-def check_repartition(exprs: list[exp.Expression], source: Source, alias: str) -> None:
-    """Physical planning (``selectKey``): a table or a windowed source cannot be re-keyed."""
+def check_repartition(exprs: list[exp.Expression], source: Source, ctx: BindContext,
+                      key_name: str | None = None) -> None:
+    """Physical planning (``SchemaKTable.selectKey`` / ``SchemaKStream.selectKey``, from memory): a table or a
+    windowed source cannot be re-keyed - found while building the physical plan, so held in ``ctx`` until the
+    logical planner's checks (a key missing from the projection among them) have passed. A table keyed by
+    several columns gets the multi-column text whatever it is partitioned by; one keyed by one column names it
+    (``key_name``: a join result's key column as ksqlDB's JoinNode names it) and the key expressions selectKey
+    was given - the logical planner's rewritten ones, over the input's own column names (a single source's
+    qualifier dropped: ``[N]``, ``[(M + 1)]``, ``[N, M]``; a join's ``L.N`` is ``L_N``), as a Java list."""
     if source.kind == "TABLE":
         keys = source.key_columns
-        if len(exprs) != 1 or len(keys) != 1:
-            raise KsqlStatementError("Cannot repartition a TABLE source. If this is a join, joins on tables with "
-                                     "multiple columns is not yet supported.")
-        shown = exprs[0].copy()
-        for col in shown.find_all(exp.Column):
-            if not col.table:
-                col.set("table", exp.to_identifier(alias))
-        raise table_rekey_refusal(keys[0].name, format_expression(shown))
+        if len(keys) != 1:
+            ctx.planned(KsqlStatementError("Cannot repartition a TABLE source. If this is a join, joins on tables "
+                                           "with multiple columns is not yet supported."))
+            return
+        ctx.planned(table_rekey_refusal(key_name or keys[0].name,
+                                        *(format_expression(strip_qualifiers(e)) for e in exprs)))
+        return
     if source.windowed is not None:
-        raise KsqlStatementError("Implicit repartitioning of windowed sources is not supported. "
-                                 "See https://github.com/confluentinc/ksql/issues/4385.")
+        ctx.planned(KsqlStatementError("Implicit repartitioning of windowed sources is not supported. "
+                                       "See https://github.com/confluentinc/ksql/issues/4385."))
 
 
 def check_window(query: Query, registry: FunctionRegistry) -> None:

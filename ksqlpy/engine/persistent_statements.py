@@ -219,7 +219,7 @@ def _new_planner(engine: Engine, query: A.Query) -> None:
 
 
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
-    src: Source = plan.input_source
+    src: Source = plan.format_source
     key, value = plan.project.key, plan.project.value
     check_topic_properties(kind, props, windowed=plan.windowed is not None)
     check_format_choice(props)

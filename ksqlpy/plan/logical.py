@@ -320,6 +320,9 @@ class Join(PlanNode):
     key_columns_viable: list[list[str]] = field(default_factory=list)
     text: str = ""  # e.g. "L [INNER] JOIN R", for messages
     virtual: Source | None = None  # the top join: its result as the source the rest of the query reads
+    # the top join: the FROM source as written, whose formats (and their inheritable properties) a sink takes
+    # - ksqlDB's Analyzer reads them from analysis.getFrom(), not from the join's internal key format
+    from_source: Source | None = None
 
     def __post_init__(self) -> None:
         if not self.schema.columns:  # a nested join's row: its sources' blocks
@@ -427,6 +430,16 @@ class Sink(PlanNode):
             return b.virtual
         assert isinstance(b, Scan)
         return b.source
+
+    @property
+    def format_source(self) -> Source:
+        """The source whose formats a CREATE ... AS SELECT's sink inherits: the FROM source as written (for a
+        join, not its result as the rest of the query reads it: a key-less FROM source leaves the sink the
+        default key format, whatever key format the join's internal topics take)."""
+        b = self.bottom
+        if isinstance(b, Join) and b.from_source is not None:
+            return b.from_source
+        return self.input_source
 
     def with_values(self, value: list[OutputColumn]) -> None:
         """Replace the value columns (and so the result's schema): INSERT INTO's casts to the sink's types."""
