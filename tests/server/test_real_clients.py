@@ -28,12 +28,22 @@
   directory of its own and driven by tests/clients/ksql_python_ng_client.py in a subprocess with that
   directory first on PYTHONPATH; skipped, with the reason, where PyPI cannot be reached.
 
-Not tested, with the reason: ``jetblack-ksql-dbapi`` needs Python 3.12 (its only release for this Python,
-0.1.0, predates the API it documents; its 0.2.x wheels and sdist for 3.12 lack the grammar file its connection
-loads, ``_grammars/ksql.lark``, so ``connect()`` fails before any request); ``ksql`` 0.10.2 (PyPI) cannot be imported on Python 3.10+ (its dependency
-``hyper`` imports ``collections.Iterable``; ``hyper`` also pins h2 < 3, which Hypercorn cannot run with,
-and the package installs the same ``ksql`` module as pyksql); ``@confluentinc/ksqldb-client`` (npm 0.2.4)
-cannot be installed (it pins ``@thi.ng/bitstream@1.1.10``, a version the registry no longer has).
+- ``@confluentinc/ksqldb-graphql`` over ``@confluentinc/ksqldb-client`` (npm 0.2.4 each, Confluent's; tests/clients/
+  confluent): GraphQL generated from SHOW STREAMS EXTENDED; SHOW TABLES EXTENDED over HTTP/1.1 /ksql, queries as
+  pull and subscriptions as push queries over HTTP/2 /query-stream (``application/vnd.ksqlapi.delimited.v1``, the
+  stream read in chunks split at newlines), mutations as INSERT INTO over HTTP/2 /ksql, runCommand. Both ship
+  TypeScript only: the TypeScript compiler transpiles them at require time; the client's pinned
+  ``@thi.ng/bitstream@1.1.10`` (gone from the registry, not imported by its code) is overridden to 1.1.43.
+
+Not tested, with the reason: ``sku-availability-mcp`` (PyPI) posts to a Confluent Cloud endpoint written in its
+code (it ignores the KSQLDB_ENDPOINT its README documents), and needs fastmcp's ~50 packages: its one request
+(HTTP/1.1 /query-stream, ``application/vnd.ksql.v1+json``, basic auth, lines read as JSON) is what ksqldb-js and
+ksql-python-ng send; ``jetblack-ksql-dbapi`` needs Python 3.12, and every release's wheel (0.1.0, the
+one for this Python, too) lacks the grammar file its connection loads, ``_grammars/ksql.lark``, so
+``connect()`` fails before any request; ``ksql`` 0.10.2 (PyPI) cannot be imported on Python 3.10+ (its
+dependency ``hyper`` imports ``collections.Iterable``; ``hyper`` also pins h2 < 3, which Hypercorn cannot run
+with, and the package installs the same ``ksql`` module as pyksql). ``@confluentinc/ksqldb-client`` is tested
+through the GraphQL bindings (its two functions are all they use).
 Client defects that fail against ksqlDB as well are asserted as such below (pyksql's HTTP/2 query passes
 ``body=`` to ``httpx.request``; its inserts_stream posts over HTTP/1.1, which ksqlDB refuses with 40004).
 """
@@ -372,6 +382,64 @@ def test_cube_ksql_driver(server: ServerProcess, unique: Any, cube_driver: Path)
                                                f"STREAM/TABLE '{schema}-nope' in the Metastore")
     assert one["fetchTablesAfterDrop"]["ok"] == []
     assert one["dropSources"]["ok"] == ["SUCCESS", "SUCCESS"]
+
+
+@pytest.fixture(scope="session")
+def confluent_clients(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """tests/clients/confluent installed with npm: Confluent's GraphQL bindings and HTTP/2 client, graphql and
+    typescript (the packages ship TypeScript sources only)."""
+    return _npm_installed(CLIENTS_DIR / "confluent", ("@confluentinc/ksqldb-graphql", "@confluentinc/ksqldb-client",
+                                                      "graphql", "typescript"), tmp_path_factory)
+
+
+def test_confluent_ksqldb_graphql(tmp_path: Path, confluent_clients: Path) -> None:
+    """Confluent's @confluentinc/ksqldb-graphql over @confluentinc/ksqldb-client, as its README shows:
+    generateGraphQL({ options }) builds the schema from SHOW STREAMS EXTENDED; SHOW TABLES EXTENDED (HTTP/1.1
+    /ksql), queries are pull queries and subscriptions push queries (HTTP/2 /query-stream, the delimited format,
+    ``select <fields> from <source> where <arg>='<v>'``), mutations INSERT INTO over HTTP/2 /ksql; runCommand.
+    A server of its own: the schema takes every source on the server, and two struct columns of one name (in any
+    two sources) make GraphQL types of one name, which the bindings refuse."""
+    proc = ServerProcess(str(tmp_path / "server")).start()
+    try:
+        s = "RIDES"
+        env = dict(os.environ, NODE_PATH=str(confluent_clients / "node_modules"))
+        done = subprocess.run(["node", str(CLIENTS_DIR / "confluent_ksqldb_graphql.js"), str(proc.port), s], env=env,
+                              capture_output=True, text=True, timeout=150)
+    finally:
+        proc.stop()
+    assert done.returncode == 0, done.stderr + done.stdout
+    steps = {item["step"]: item["result"] for item in
+             (json.loads(line[2:]) for line in done.stdout.splitlines() if line.startswith("@@"))}
+    for step in ("create", "ctas", "drop"):
+        assert steps[step]["statusCode"] == 200, steps[step]
+        assert steps[step]["data"][0]["commandStatus"]["status"] == "SUCCESS", steps[step]
+    schema = steps["schema"]
+    # a source some query writes is a Query; every source is a Subscription and a Mutation; INT, BIGINT and
+    # DOUBLE are Float, arrays lists, structs object types (the processing log's nested ones too)
+    assert "type Query {\n  RIDES_TOTALS(ID: String, TOTAL: Float, N: Float): RIDES_TOTALS\n}" in schema
+    assert ("  RIDES(ID: String, V: Float, NAME: String, SCORE: Float, TAGS: [String]): KsqlDBMutation\n"
+            in schema)
+    assert "type RIDES {\n  ID: String\n  V: Float\n  NAME: String\n  SCORE: Float\n  TAGS: [String]\n  LOC: LOC\n}" \
+        in schema
+    assert "type LOC {\n  LAT: Float\n  LON: Float\n}" in schema
+    assert "type DESERIALIZATIONERROR {\n  TARGET: String\n  ERRORMESSAGE: String\n  RECORDB64: String\n" in schema
+    # mutations: the INSERT is sent and runs; the client's promise waits for a request-stream 'connect' event
+    # Node's HTTP/2 streams do not emit (whatever the server answers), so it stays pending
+    assert steps["mutations"] == ["pending"] * 3
+    assert steps["insert"] == {"statusCode": 200, "data": []}
+    # the subscription: one object per pushed row, keyed by the source's name; the stream the client closed
+    # ends the push query (SHOW QUERIES lists it while it runs: the script waits for it)
+    assert steps["pushed"] == [{"data": {s: {"ID": "b", "V": 2, "TAGS": None}}},
+                               {"data": {s: {"ID": "b", "V": 3, "TAGS": None}}},
+                               {"data": {s: {"ID": "b", "V": 4, "TAGS": ["x", "y"]}}}]
+    assert steps["push_queries_after_close"] == []
+    # queries: pull queries by key
+    assert steps["query_b"] == {"data": {f"{s}_TOTALS": {"ID": "b", "TOTAL": 9, "N": 3}}}
+    assert steps["query_a"] == {"data": {f"{s}_TOTALS": {"TOTAL": 1}}}
+    assert sorted(x["name"] for x in steps["show_streams"]["data"][0]["streams"]) == ["KSQL_PROCESSING_LOG", s]
+    assert steps["bad_command"] == {"statusCode": 400, "data": {
+        "@type": "statement_error", "error_code": 40001, "message": f"Stream {s}_NOPE does not exist.",
+        "statementText": f"DROP STREAM {s}_NOPE;", "entities": []}}
 
 
 def test_pyksql_builder_statements_and_properties(server: ServerProcess, unique: Any, pyksql: Path) -> None:
