@@ -6,12 +6,15 @@ same ``ksql`` module as pyksql, so it cannot share an environment with it."""
 from __future__ import annotations
 
 import json
+import os
 import sys
+import tempfile
 import time
 from typing import Any
 
 from ksql import KSQLAPI
-from ksql.errors import KSQLError
+from ksql.errors import FileTypeError, KSQLError
+from ksql.upload import FileUpload
 
 
 def out(step: str, result: Any) -> None:
@@ -54,6 +57,22 @@ def main(url: str, s: str) -> None:
     out("http2_push", {"header": header, "rows": rows, "closed": client.close_query(header["queryId"])})
     push.close()
     out("close_unknown", client.close_query("transient_NOPE_1"))
+    # FileUpload: a .ksql file's statements, its lines joined with spaces and cut at each line ending in ';'
+    # (a comment line so comments out the statement it is joined to: the server answers that one with [])
+    with tempfile.TemporaryDirectory() as where:
+        rules = os.path.join(where, "rules.ksql")
+        with open(rules, "w") as f:
+            f.write(f"CREATE STREAM {s}_UP (ID STRING KEY,\n  V INT)\n  WITH (KAFKA_TOPIC='{s.lower()}',\n"
+                    "        VALUE_FORMAT='JSON');\n"
+                    f"INSERT INTO {s}_UP (ID, V)\n  VALUES ('u', 9);\n"
+                    f"-- a comment line\nDROP STREAM {s}_UP;\n"
+                    f"CREATE TABLE {s}_UPT AS\n  SELECT ID, COUNT(*) AS N\n  FROM {s}_UP\n  GROUP BY ID;\n")
+        out("upload", FileUpload(url).upload(rules))
+        try:
+            FileUpload(url).upload(os.path.join(where, "rules.sql"))
+            out("upload_sql", None)
+        except FileTypeError as e:
+            out("upload_sql", str(e))
     for step, sql in (("bad_statement", f"DROP STREAM {s}_NOPE;"), ("bad_syntax", "SELEC 1;"),
                       ("query_to_ksql", f"SELECT * FROM {s};")):
         try:
