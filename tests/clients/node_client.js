@@ -43,6 +43,28 @@ const main = async () => {
   out("bad", await client.executeStatement(`DROP STREAM ${stream}_NOPE;`));
   out("bad_query", await client.query(`SELECT * FROM ${stream}_NOPE;`));
   out("describe", await client.describeSource(stream));
+  // session variables, as the README passes them: ${NAME} in a statement, a pull query and a push query
+  const words = `${stream}_W`;
+  out("vars_create", await client.executeStatement(
+    "CREATE TABLE ${TABLE_NAME} AS SELECT id AS WORD, COUNT(*) AS N FROM ${SOURCE} GROUP BY id;", {
+      sessionVariables: { TABLE_NAME: words, SOURCE: stream },
+      streamsProperties: { "auto.offset.reset": "earliest" },
+    }));
+  const query = "SELECT * FROM ${TABLE_NAME} WHERE WORD in ('${FIRST_WORD}', '${SECOND_WORD}');";
+  let pulled = null;
+  for (let i = 0; i < 100; i += 1) { // until the table has caught up
+    pulled = await client.query(query, { sessionVariables: { TABLE_NAME: words, FIRST_WORD: "a", SECOND_WORD: "b" } });
+    if (pulled.data && pulled.data.rows.length === 2) break;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  out("vars_pull", pulled);
+  const varsPushed = [];
+  const varsEnded = await client.streamQuery("SELECT * FROM ${TABLE_NAME} EMIT CHANGES LIMIT 2;",
+    (data) => varsPushed.push(data.rows || data.metadata.columnNames), {
+      sessionVariables: { TABLE_NAME: words }, properties: { "auto.offset.reset": "earliest" } });
+  out("vars_push", { pushed: varsPushed, status: varsEnded.status });
+  out("vars_unset", await client.query("SELECT * FROM ${NOT_SET};"));
+  out("vars_drop", await client.executeStatement("DROP TABLE ${TABLE_NAME};", { sessionVariables: { TABLE_NAME: words } }));
   out("drop", await client.executeStatement(`DROP TABLE ${table};`));
   await client.disconnect();
 };

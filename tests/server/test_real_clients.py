@@ -285,6 +285,20 @@ def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Pa
     assert bad["error"]["message"] == f"Stream {s}_NOPE does not exist."
     bad_query = steps["bad_query"][0]
     assert bad_query["status"] == 400 and bad_query["error"]["error_code"] == 40001, bad_query
+    # session variables in the body of /ksql and /query-stream (the README's usage)
+    words = f"{s}_W"
+    created = steps["vars_create"][0]["data"]["rows"][0]
+    assert created["statementText"] == f"CREATE TABLE {words} AS SELECT id AS WORD, COUNT(*) AS N FROM {s} GROUP BY id;"
+    assert created["commandStatus"]["queryId"].startswith(f"CTAS_{words}_")
+    pulled = steps["vars_pull"][0]
+    assert pulled["status"] == 200 and sorted(pulled["data"]["rows"], key=lambda r: r["WORD"]) == [
+        {"WORD": "a", "N": 1}, {"WORD": "b", "N": 1}]
+    pushed = steps["vars_push"][0]
+    assert pushed["status"] == 200 and pushed["pushed"][0] == ["WORD", "N"]
+    assert sorted(r[0]["WORD"] for r in pushed["pushed"][1:]) == ["a", "b"]
+    unset = steps["vars_unset"][0]
+    assert unset["status"] == 400 and unset["error"]["error_code"] == 40001 and "NOT_SET" in unset["error"]["message"]
+    assert steps["vars_drop"][0]["data"]["rows"][0]["statementText"] == f"DROP TABLE {words};"
     assert steps["drop"][0]["status"] == 200
 
 
