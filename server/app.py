@@ -30,6 +30,7 @@ from ksqlpy.server.auth import BasicAuthMiddleware, load_users
 from ksqlpy.server.body_drain import BodyDrainMiddleware
 from ksqlpy.server.config import ServerConfig
 from ksqlpy.server.context import READY, ServerContext
+from ksqlpy.server.cors import CorsMiddleware, CorsPolicy
 from ksqlpy.server.errors import (
     HTTP2_ONLY,
     INTERNAL_ERROR_MESSAGE,
@@ -117,6 +118,9 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     if config.auth_method == "BASIC":
         app.add_middleware(BasicAuthMiddleware, users=load_users(str(config.get("authentication.users.file"))),
                            realm=str(config.get("authentication.realm", "KsqlServer")))
+    cors = CorsPolicy.from_config(config)
+    if cors is not None:  # before the /chc probes, the gate and authentication, as ksqlDB's CORS handler
+        app.add_middleware(CorsMiddleware, policy=cors)
     app.add_middleware(BodyDrainMiddleware)  # outermost: whatever answered before reading the body
     return app
 

@@ -172,7 +172,7 @@ class ServerConfig:
     @property
     def engine_properties(self) -> dict[str, Any]:
         """What the engine sees: all but the listener, security and ``ksqlpy.server.*`` settings."""
-        skip = ("listeners", "ssl.", "authentication.", "ksqlpy.server.")
+        skip = ("listeners", "ssl.", "authentication.", "access.control.", "ksqlpy.server.")
         return {k: v for k, v in self.properties.items() if not k.startswith(skip)}
 
     @property

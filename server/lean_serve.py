@@ -25,8 +25,11 @@ from ksqlpy.server.lookups import enabled, lookup_body
 
 
 def lean_enabled(config: ServerConfig) -> bool:
-    """The front serves plain-HTTP listeners without authentication, unless turned off."""
-    return enabled(config) and config.auth_method == "NONE" and all(lst.scheme == "http" for lst in config.listeners)
+    """The front serves plain-HTTP listeners without authentication or CORS, unless turned off."""
+    from ksqlpy.server.cors import CorsPolicy
+
+    return (enabled(config) and config.auth_method == "NONE" and CorsPolicy.from_config(config) is None
+            and all(lst.scheme == "http" for lst in config.listeners))
 
 
 class _Date:
