@@ -26,7 +26,7 @@ from ksqlpy.grammar import ast as A
 from ksqlpy.server import cluster_routes
 from ksqlpy.server import queries as Q
 from ksqlpy.server import query_routes as R
-from ksqlpy.server.auth import BasicAuthMiddleware, load_users
+from ksqlpy.server.auth import BasicAuthMiddleware, allowed_roles, load_user_roles
 from ksqlpy.server.body_drain import BodyDrainMiddleware
 from ksqlpy.server.config import ServerConfig
 from ksqlpy.server.context import READY, ServerContext
@@ -116,7 +116,9 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     install_metrics(app, ctx)
     app.add_middleware(GateMiddleware, ctx=ctx, max_bytes=config.int("ksql.server.request.max.bytes"))
     if config.auth_method == "BASIC":
-        app.add_middleware(BasicAuthMiddleware, users=load_users(str(config.get("authentication.users.file"))),
+        users, roles = load_user_roles(str(config.get("authentication.users.file")))
+        app.add_middleware(BasicAuthMiddleware, users=users, roles=roles,
+                           allowed=allowed_roles(config.get("authentication.roles", "*")),
                            realm=str(config.get("authentication.realm", "KsqlServer")))
     cors = CorsPolicy.from_config(config)
     if cors is not None:  # before the /chc probes, the gate and authentication, as ksqlDB's CORS handler
