@@ -78,7 +78,10 @@ BUILTINS: list[Udaf] = [
     Udaf("COUNT", _resolve_count, description="COUNT(col): non-NULL values; COUNT() / COUNT(*): rows.",
          signatures=["COUNT() -> BIGINT", "COUNT(ANY val) -> BIGINT"]),
     Udaf("COUNT_DISTINCT", _resolve_count_distinct,
-         description="Distinct non-NULL values: exact for small sets, HyperLogLog estimate for large ones.",
+         description="Distinct non-NULL values: exact for small sets, HyperLogLog estimate for large ones. "
+                     "Values are told apart as ksqlDB hashes them: numbers and strings by value, other "
+                     "types by their Java text, so BYTES of one length count once, TIME values in one second "
+                     "count once, and an ARRAY, MAP or STRUCT counts by its printed form.",
          signatures=["COUNT_DISTINCT(ANY val) -> BIGINT"]),
     Udaf("SUM", _resolve_sum, description="Sum of the non-NULL values (0 when there are none).",
          signatures=_sigs("SUM", [(f"{t} val", t) for t in _NUMERIC])),

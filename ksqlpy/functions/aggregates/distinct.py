@@ -14,7 +14,9 @@ from ksqlpy.functions.aggregates.java_values import equality_key, has_double
 from ksqlpy.functions.aggregates_sketch import count_distinct_add, count_distinct_merge, count_distinct_result
 from ksqlpy.types import (
     BIGINT,
+    DOUBLE,
     INTEGER,
+    STRING,
     Array,
     Map,
     NullType,
@@ -95,17 +97,27 @@ def _resolve_count_distinct(
     t = _single(name, types, literals)
     if isinstance(t, NullType):
         raise reject(name, types, literals)
-    add = count_distinct_add
-    if has_double(t):  # values hashed as Java tells them apart: -0.0 is no 0.0, NaN is NaN
+    key = count_distinct_key(t)
 
-        def add(acc: Any, v: Any) -> Any:
-            return count_distinct_add(acc, None if v is None else equality_key(v))
-
-    elif _needs_freeze(t):
-
-        def add(acc: Any, v: Any) -> Any:
-            return count_distinct_add(acc, None if v is None else freeze(v))
+    def add(acc: Any, v: Any) -> Any:
+        return count_distinct_add(acc, None if v is None else key(v))
 
     return ResolvedUdaf(BIGINT, set, add, count_distinct_result, None, count_distinct_merge, Array(INTEGER))
 
 
+def count_distinct_key(t: SqlType) -> Any:
+    """What tells two values of ``t`` apart for COUNT_DISTINCT. ksqlDB offers each value to its HyperLogLog as
+    the Java object (``HyperLogLog.offer(Object)``), which hashes it with ``MurmurHash.hash(Object)``: an Integer
+    or Long by its value, a Double by its raw bits (-0.0 is no 0.0, NaN is NaN), a String by its bytes, and any
+    other object by its ``toString()``. So values whose Java text is the same count once: BYTES (a ByteBuffer
+    prints ``java.nio.HeapByteBuffer[pos=0 lim=n cap=n]``, so values of one length are one value), TIME
+    (java.sql.Time prints hh:mm:ss: values in one second are one), and an ARRAY, MAP or STRUCT by its printed
+    form (``[a, b]``, ``{k=v}``, ``Struct{F=v}`` without NULL fields), so ``['a, b']`` is ``['a', 'b']``.
+    BOOLEAN, DECIMAL (one scale per column), DATE and TIMESTAMP print one text per value."""
+    if t in (INTEGER, BIGINT, STRING):
+        return _identity
+    if t == DOUBLE:
+        return equality_key
+    from ksqlpy.expr.casts import java_text
+
+    return java_text(t)
