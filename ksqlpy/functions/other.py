@@ -7,13 +7,14 @@ import math
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
-from ksqlpy.functions.signatures import FunctionError, udf
+from ksqlpy.functions.signatures import FunctionError, java_primitives, udf
 
 EARTH_RADIUS_KM = 6371.0
 EARTH_RADIUS_MILES = 3959.0
 
 
 def _radius(unit: Any) -> float:
+    """A NULL unit is kilometres (ksqlDB's geodistance tests: a row without RADIUS is in km)."""
     if unit is None:
         return EARTH_RADIUS_KM
     u = unit.lower()
@@ -26,15 +27,15 @@ def _radius(unit: Any) -> float:
     )
 
 
-def _geo_distance(lat1: Any, lon1: Any, lat2: Any, lon2: Any, unit: Any = None) -> Any:
-    """Great-circle distance (haversine) between two points in decimal degrees; km unless unit is miles."""
-    if lat1 is None or lon1 is None or lat2 is None or lon2 is None:
-        return None
-    if not (-90 <= lat1 <= 90 and -90 <= lat2 <= 90):
+def _geo_distance(lat1: float, lon1: float, lat2: float, lon2: float, unit: Any = None) -> float:
+    """Great-circle distance (haversine) between two points in decimal degrees; km unless unit is miles.
+    ksqlDB's parameters are Java doubles (a NULL fails the call: ``java_primitives``) and its range checks are
+    ``lat < -90 || lat > 90`` (and +-180 for longitudes), so a NaN passes them and the distance is NaN."""
+    if lat1 < -90 or lat1 > 90 or lat2 < -90 or lat2 > 90:
         raise FunctionError(
             "valid latitude values for GeoDistance function are in the range of -90 to 90 decimal degrees"
         )
-    if not (-180 <= lon1 <= 180 and -180 <= lon2 <= 180):
+    if lon1 < -180 or lon1 > 180 or lon2 < -180 or lon2 > 180:
         raise FunctionError(
             "valid longitude values for GeoDistance function are in the range of -180 to +180 decimal degrees"
         )
@@ -52,6 +53,9 @@ def _to_radians(deg: float) -> float:
     return deg / 180.0 * math.pi
 
 
+_GEO_DISTANCE = java_primitives("GEO_DISTANCE", _geo_distance, {0: "double", 1: "double", 2: "double", 3: "double"})
+
+
 def _identity(v: Any) -> Any:
     return v
 
@@ -62,11 +66,12 @@ def register(registry: FunctionRegistry) -> None:
             "GEO_DISTANCE",
             category="OTHER",
             description="The great-circle distance between two lat/lon points, in km or in the given unit "
-            "('KM' or 'MI').",
+            "('KM' or 'MI'; NULL is km). A NULL coordinate fails the call (NULL).",
             overloads=[
-                ("DOUBLE, DOUBLE, DOUBLE, DOUBLE", "DOUBLE", _geo_distance),
-                ("DOUBLE, DOUBLE, DOUBLE, DOUBLE, STRING", "DOUBLE", _geo_distance),
+                ("DOUBLE, DOUBLE, DOUBLE, DOUBLE", "DOUBLE", _GEO_DISTANCE),
+                ("DOUBLE, DOUBLE, DOUBLE, DOUBLE, STRING", "DOUBLE", _GEO_DISTANCE),
             ],
+            null_on_null=False,
         )
     )
     registry.register(

@@ -47,6 +47,8 @@ EXCEPTIONS: dict[tuple[str, int | None], Any] = {
     ("IS_JSON_STRING", 0): False, ("JSON_ARRAY_CONTAINS", 0): FAILS, ("JSON_ARRAY_CONTAINS", 1): False,
     ("TO_JSON_STRING", 0): "null",
     ("GEO_DISTANCE", 4): 0.0,  # a NULL unit is kilometres (both points are the same sample)
+    # GEO_DISTANCE's coordinates are Java doubles
+    ("GEO_DISTANCE", 0): FAILS, ("GEO_DISTANCE", 1): FAILS, ("GEO_DISTANCE", 2): FAILS, ("GEO_DISTANCE", 3): FAILS,
 }
 for _mask in ("MASK_KEEP_LEFT", "MASK_KEEP_RIGHT", "MASK_LEFT", "MASK_RIGHT"):
     EXCEPTIONS.update({(_mask, 1): FAILS, (_mask, 2): INPUT, (_mask, 3): INPUT, (_mask, 4): INPUT,

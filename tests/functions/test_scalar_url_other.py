@@ -104,7 +104,9 @@ def test_geo_distance():
     assert mi == pytest.approx(km * 3959 / 6371)
     assert call("GEO_DISTANCE", [DOUBLE] * 4 + [S], *london, *paris, "KM") == km
     assert call("GEO_DISTANCE", [DOUBLE] * 4, *london, *london) == 0.0
-    assert call("GEO_DISTANCE", [DOUBLE] * 4, None, 0.0, 0.0, 0.0) is None
+    with pytest.raises(FunctionError, match="NULL argument for a double"):
+        call("GEO_DISTANCE", [DOUBLE] * 4, None, 0.0, 0.0, 0.0)
+    assert math.isnan(call("GEO_DISTANCE", [DOUBLE] * 4, math.nan, 0.0, 0.0, 0.0))
     with pytest.raises(FunctionError, match="units"):
         call("GEO_DISTANCE", [DOUBLE] * 4 + [S], *london, *paris, "furlongs")
     with pytest.raises(FunctionError, match="latitude"):
