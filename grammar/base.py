@@ -24,7 +24,7 @@ from ksqlpy.javatext import decimal_to_string, double_to_string
 from .errors import SYNTAX_ERROR, Positions, error_at, syntax_detail, syntax_message, token_text
 from .follow import Follow
 from .keywords import RESERVED, WINDOW_UNITS_MS
-from .with_clause import PrepareError
+from .with_clause import PrepareError, literal_text
 
 _NUMBER = re.compile(r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
 _QUOTED = (TokenType.STRING, TokenType.IDENTIFIER)
@@ -466,6 +466,7 @@ class TokenParser(Parser):
         self.expect(TokenType.L_PAREN, "(")
         props: dict[str, Any] = {}
         tokens: dict[str, Token] = {}
+        written: dict[str, Any] = {}  # the builder's keys
         while True:
             key_token = self._curr
             if key_token.token_type == TokenType.STRING or self.is_identifier(key_token):
@@ -475,7 +476,18 @@ class TokenParser(Parser):
             key = key_token.text.upper() if upper_keys else key_token.text
             self.expect(TokenType.EQ, "=")
             tokens[key] = self._curr
-            props[key] = self.parse_literal_value()
+            value = self.parse_literal_value()
+            # AstBuilder.processTableProperties puts each entry in an ImmutableMap builder, keyed as written
+            # (an identifier upper-cased unless quoted, a string as it is): a key given twice fails build()
+            # with Guava's 'Multiple entries with same key: <first> and <second>', while the statement is
+            # prepared (from memory of ksqlDB's AstBuilder and Guava's RegularImmutableMap)
+            built = key_token.text if key_token.token_type in _QUOTED else key_token.text.upper()
+            if built in written:
+                first = f"{built}={literal_text(written[built])}"
+                self.defer(PrepareError(f"Multiple entries with same key: {first} and {built}={literal_text(value)}",
+                                        self.line_col(key_token)))
+            written.setdefault(built, value)
+            props[key] = value
             if not self._match(TokenType.COMMA):
                 break
         self.expect_list_end(TokenType.R_PAREN, ")")

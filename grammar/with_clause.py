@@ -140,8 +140,14 @@ _INT_RANGES = {PropertyType.INT: (-(2**31), 2**31 - 1), PropertyType.SHORT: (-(2
 
 def _parse_value(name: str, ptype: PropertyType, value: Any) -> Any:
     """Kafka's ``ConfigDef.parseType`` for one value, with ksqlDB's wording (``property``)."""
-    if value is None or ptype is PropertyType.STRING:
+    if value is None:
         return value
+    if ptype is PropertyType.STRING:
+        if isinstance(value, str):
+            return java_trim(value)  # ConfigDef.parseType returns a String trimmed
+        # ConfigDef.parseType's STRING takes only a String: a number or boolean literal is named by its class
+        raise PrepareError(f"Invalid value {_java_text(value)} for property {name}: Expected value to be a "
+                           f"string, but it was a {_java_class(value)}")
     if ptype is PropertyType.BOOLEAN:
         if isinstance(value, bool):
             return value
@@ -168,6 +174,25 @@ def _parse_value(name: str, ptype: PropertyType, value: Any) -> Any:
     return number
 
 
+def java_trim(text: str) -> str:
+    """Java's ``String.trim``: every character up to U+0020 off both ends (not Python's whitespace)."""
+    start, end = 0, len(text)
+    while start < end and text[start] <= " ":
+        start += 1
+    while end > start and text[end - 1] <= " ":
+        end -= 1
+    return text[start:end]
+
+
+def literal_text(value: Any) -> str:
+    """A WITH-clause literal as ksqlDB's ExpressionFormatter prints it (``Literal.toString``)."""
+    if isinstance(value, str):
+        return "'" + value.replace("'", "''") + "'"
+    if value is None:
+        return "null"
+    return _java_text(value)
+
+
 # ConfigDef.parseType's words for each integer type
 _EXPECTED = {PropertyType.INT: "32-bit integer", PropertyType.SHORT: "16-bit integer (short)",
              PropertyType.LONG: "64-bit integer (long)"}
@@ -183,6 +208,8 @@ def _java_text(value: Any) -> str:
 def _java_class(value: Any) -> str:
     if isinstance(value, bool):
         return "java.lang.Boolean"
+    if isinstance(value, int):  # ParserUtil.visitIntegerLiteral: an IntegerLiteral, beyond INT a LongLiteral
+        return "java.lang.Integer" if -(2**31) <= value < 2**31 else "java.lang.Long"
     return getattr(value, "java_class", "java.math.BigDecimal")
 
 
