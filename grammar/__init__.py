@@ -47,6 +47,7 @@ __all__ = [
     "parse_schema",
     "parse_type",
     "split_statements",
+    "check_syntax",
     "check_variable_positions",
     "substitute_variables",
     "tokenize",
@@ -133,6 +134,15 @@ def check_variable_positions(sql: str) -> None:
     then the result is parsed again): a VARIABLE token where no identifier or literal may stand - a keyword,
     a number, a type's size, ``${a}_b`` - is a syntax error at the reference, whatever the values.
     Only syntax counts here; what the statement's builder refuses is decided on the substituted text."""
+    check_syntax(sql)
+
+
+def check_syntax(sql: str) -> None:
+    """The syntax of a whole script, as written: ksqlDB's ``KsqlEngine.parse`` (the grammar's ``statements``
+    rule over the whole text) comes before any statement is prepared or run, so a syntax error in a later
+    statement fails the script before an earlier one runs. ``${name}`` stands where an identifier or a
+    literal may (the grammar's VARIABLE token); what the AST builder refuses while it prepares a statement
+    (custom types, WITH clauses, substituted values) is left to that statement's turn."""
     parser = KsqlParser(dialect=DIALECT)
     parser.allow_run_script = True
     parser.variable_literals = True

@@ -189,10 +189,16 @@ class Engine:
                 return [hit[0]]
         run = run or self.execute_statement
         results = []
-        # variables defined by an earlier statement apply to later ones: parse one at a time, padded so
+        pieces = grammar.split_statements(sql)
+        if len(pieces) > 1:
+            # ksqlDB's KsqlContext.sql / KsqlEngine.parse: the whole text is parsed before any statement is
+            # prepared or run - a syntax error anywhere fails the script with nothing run (as the server's
+            # /ksql and the shell do)
+            grammar.check_syntax(sql)
+        # variables defined by an earlier statement apply to later ones: prepare one at a time, padded so
         # error positions are those of the whole script
         pos = 0
-        for text in grammar.split_statements(sql):
+        for text in pieces:
             at = sql.find(text, pos)
             if at >= 0:
                 before = sql[:at]
