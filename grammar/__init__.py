@@ -15,6 +15,7 @@ Every syntax problem is a ``ksqlpy.errors.KsqlParseError`` with a 1-based line a
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Collection
 from typing import TypeVar
 
@@ -54,6 +55,7 @@ __all__ = [
 ]
 
 _T = TypeVar("_T")
+_DIGIT_TOKENS = (TokenType.NUMBER, TokenType.VAR)
 
 
 def tokenize(sql: str) -> list[Token]:
@@ -68,7 +70,64 @@ def tokenize(sql: str) -> list[Token]:
         what = {"'": "string literal", "`": "quoted identifier", '"': "quoted identifier"}.get(quote)
         message = syntax_detail(f"unterminated {what}" if what else f"Syntax error at or near '{quote}'")
         raise error_at(Positions(sql), offset, message, quote) from None
-    return variable_tokens(sql, tokens)
+    return variable_tokens(sql, number_tokens(sql, tokens))
+
+
+# ksqlDB's lexer rules for text that starts with a digit (SqlBase.g4), in definition order: ANTLR takes the
+# longest match, and the earlier rule of two as long (``1e3`` is a FLOATING_POINT_VALUE, not an identifier)
+_DIGIT_RULES = (
+    (TokenType.NUMBER, re.compile(r"\d+")),                                  # INTEGER_VALUE
+    (TokenType.NUMBER, re.compile(r"\d+\.\d*")),                             # DECIMAL_VALUE
+    (TokenType.NUMBER, re.compile(r"\d+(?:\.\d*)?[eE][+-]?\d+")),            # FLOATING_POINT_VALUE
+    (TokenType.VAR, re.compile(r"\d[A-Za-z0-9_@]+")),                       # DIGIT_IDENTIFIER
+)
+
+
+def _digit_token(sql: str, start: int) -> tuple[TokenType, int]:
+    """The token ksqlDB's lexer reads at ``start`` (a digit): its type and end (exclusive)."""
+    best: tuple[TokenType, int] = (TokenType.NUMBER, start + 1)
+    for token_type, rule in _DIGIT_RULES:
+        match = rule.match(sql, start)
+        if match is not None and match.end() > best[1]:
+            best = (token_type, match.end())
+    return best
+
+
+def number_tokens(sql: str, tokens: list[Token]) -> list[Token]:
+    """Numbers and DIGIT_IDENTIFIERs as ksqlDB's lexer reads them, where sqlglot's number scanning differs:
+    ``0x10`` and ``1@a`` are one identifier (sqlglot: a number then a name), ``12e`` an identifier (sqlglot: a
+    number), ``1.5e3x`` and ``1.5d`` a number then a name (sqlglot: one name). An identifier that starts with
+    a digit is upper-cased like any unquoted one."""
+    if not any(t.token_type in _DIGIT_TOKENS and sql[t.start:t.start + 1].isdigit() for t in tokens):
+        return tokens
+    positions: Positions | None = None
+    out: list[Token] = []
+    i = 0
+    while i < len(tokens):
+        t = tokens[i]
+        if t.token_type not in _DIGIT_TOKENS or not sql[t.start:t.start + 1].isdigit():
+            out.append(t)
+            i += 1
+            continue
+        token_type, end = _digit_token(sql, t.start)
+        j = i
+        while j < len(tokens) and tokens[j].end < end:  # sqlglot tokens inside ksqlDB's one
+            j += 1
+        if end == t.end + 1 and j == i + 1 and token_type == t.token_type:
+            out.append(t)  # read alike
+            i += 1
+            continue
+        positions = positions or Positions(sql)
+        line, col = positions.line_col(end - 1)
+        out.append(Token(token_type, sql[t.start:end], line, col, t.start, end - 1))
+        if j < len(tokens) and tokens[j].start < end:  # a sqlglot token ksqlDB's ends within: re-read its rest
+            rest_end = tokens[j].end + 1
+            for r in Ksql.Tokenizer(dialect=DIALECT).tokenize(sql[end:rest_end]):
+                line, col = positions.line_col(end + r.end)
+                out.append(Token(r.token_type, r.text, line, col, end + r.start, end + r.end))
+            j += 1
+        i = j
+    return out
 
 
 def variable_tokens(sql: str, tokens: list[Token]) -> list[Token]:

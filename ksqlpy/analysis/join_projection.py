@@ -97,7 +97,7 @@ def plan_select(query: Query, scope: JoinScope, keys_of: KeyBinder, leaves: list
     found: list[KsqlError] = [] if held is None else held
     items = expand_stars(query, scope, leaves, keys, rekey=bool(query.partition_by))
     selected = [None if virtual else keys_of(e, "SELECT") for e, _, virtual in items]
-    names = [alias if virtual else (alias or natural_join_name(e, scope)) for e, alias, virtual in items]
+    names = [alias if virtual else (alias if alias is not None else natural_join_name(e, scope)) for e, alias, virtual in items]
     # each key column goes to the item selecting its left-most expression (ksqlDB's preference)
     chosen: dict[int, int] = {}  # item index -> key component
     claimed: set[int] = set()

@@ -203,7 +203,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     field_names: set[str] = set()  # the names unaliased struct fields took so far
     for i, item in enumerate(query.select):
         if not is_star(item.expr):
-            name = item.alias or natural_name(item.expr)
+            name = item.alias if item.alias is not None else natural_name(item.expr)
             if name is not None and item.alias is None and isinstance(item.expr, Dereference):
                 # ksqlDB's alias generator (AstSanitizer, from memory) names an unaliased struct field by the
                 # field, made unique against the source columns and the fields named before it (B, B_1, ...;
@@ -214,7 +214,7 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                     k += 1
                     name = f"{base}_{k}"
                 field_names.add(name)
-            item_names[i] = name or gen.next()
+            item_names[i] = name if name is not None else gen.next()
 
     key_names_taken: set[str] = set()
 
@@ -290,7 +290,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     printed: list[tuple[str, str]] = []
     for e, given, index in items:
         name = item_names.get(index) if index is not None else None
-        name = name or given or natural_name(e) or gen.next()
+        if name is None:  # an empty quoted alias (``AS `` ``) is a name: ksqlDB's ColumnName of ""
+            name = given if given is not None else (natural_name(e) or gen.next())
         written = query.select[index].expr if index is not None else e
         printed.append((format_expression(qualified(written, alias)), name))
         be = bind(e, proj_scope, ctx, Clause.SELECT, table_functions=True)
@@ -363,7 +364,7 @@ def _check_pull(query: Query, plan: Sink) -> None:
     values: the check above sees keys apart). (How a pull query reads its table is decided once the table
     is known to be queryable: ``plan.pull_access``.)"""
     value_cols = plan.project.value
-    given = [item.alias or natural_name(item.expr) for item in query.select]
+    given = [item.alias if item.alias is not None else natural_name(item.expr) for item in query.select]
     for i, name in enumerate(given):
         if name is not None and name in given[:i] and i < len(value_cols):
             raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {value_cols[i].type}")
