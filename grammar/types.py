@@ -157,11 +157,23 @@ def _parse_struct_fields(p: TokenParser) -> Struct:
         while True:
             name = p.parse_identifier("a field name")
             with p.followed_by(F.FIELD_TYPE):
-                fields.append((name, parse_type(p)))
+                field = (name, parse_type(p))
+            first = next((f for f in fields if f[0] == name), None)
+            if first is not None:
+                # ksqlDB's SqlStruct.Builder.field, as its SqlTypeParser builds the type while the AST builder
+                # prepares the statement (from memory): the two fields as Field.toString prints them
+                p.defer(KsqlParseError(f"Duplicate field names found in STRUCT: '{_field(first)}' and "
+                                       f"'{_field(field)}'", prepared=True))
+            fields.append(field)
             if not p._match(TokenType.COMMA):
                 break
         p.expect_list_end(TokenType.GT, ">")
     return Struct(tuple(fields))
+
+
+def _field(field: tuple[str, SqlType]) -> str:
+    name = field[0].replace("`", "``")
+    return f"`{name}` {field[1]}"
 
 
 def _skip_type_parameters(p: TokenParser) -> None:
