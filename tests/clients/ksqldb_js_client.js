@@ -1,5 +1,5 @@
-// The Node client ksqldb-js (npm "ksqldb-js"), every method its README shows but terminateCluster (it would
-// end the server the other tests share), against a ksqlpy server.
+// The Node client ksqldb-js (npm "ksqldb-js"), every method its README shows but terminateCluster (it would end the
+// server the other tests share: ksqldb_js_terminate.js runs it on a server of its own), against a ksqlpy server.
 // Prints one JSON line per step: {"step": ..., "result": ...}; tests/server/test_real_clients.py checks them.
 const Ksqldb = require("ksqldb-js");
 

@@ -11,8 +11,8 @@
 
 - ``ksqldb-js`` (npm 1.1.2): /ksql, /query-stream over HTTP/1.1 with axios's ``Accept: application/json, text/plain,
   */*`` (the JSON array), push queries and /inserts-stream over HTTP/2 parsing each DATA frame as one JSON
-  document, /status, /info, /healthcheck, /clusterStatus, /is_valid_property; every README method but
-  ``terminateCluster`` (the server is shared by the module's tests).
+  document, /status, /info, /healthcheck, /clusterStatus, /is_valid_property; ``terminateCluster``
+  (/ksql/terminate) on a server of its own.
 
 - ``ksqldb-client`` (PyPI 0.28.2a2): pydantic models over /ksql, /query (StreamedRow JSON), /query-stream,
   /close-query, /status, /info; every call is made.
@@ -337,6 +337,27 @@ def test_node_ksqldb_js(server: ServerProcess, unique: Any, node_clients: Path) 
     assert steps["bad_ksql"] == {"name": "ksqlDBError", "message": f"Stream {s}_NOPE does not exist."}
     assert steps["bad_pull"]["name"] == "ksqlDBError" and f"{s}_NOPE does not exist" in steps["bad_pull"]["message"]
     assert steps["drop"]["commandStatus"]["status"] == "SUCCESS"
+
+
+def test_node_ksqldb_js_terminate_cluster(tmp_path: Path, node_clients: Path) -> None:
+    """ksqldb-js's terminateCluster (POST /ksql/terminate with a deleteTopicList pattern), on a server of its own:
+    the currentStatus answer, then the terminated server's 503 (50304) as the client's ksqlDBError."""
+    proc = ServerProcess(str(tmp_path / "server")).start()
+    try:
+        env = dict(os.environ, NODE_PATH=str(node_clients / "node_modules"))
+        done = subprocess.run(["node", str(CLIENTS_DIR / "ksqldb_js_terminate.js"), str(proc.port), "TJ"], env=env,
+                              capture_output=True, text=True, timeout=120)
+    finally:
+        proc.stop()
+    assert done.returncode == 0, done.stderr + done.stdout
+    steps = {item["step"]: item["result"] for item in map(json.loads, done.stdout.splitlines())}
+    assert steps["createStreamAs"].startswith("CSAS_TJ_GONE_") and steps["createStreamAsKept"].startswith("CSAS_TJ_KEPT")
+    assert {"tj", "tj_gone", "tj_kept"} <= set(steps["topicsBefore"])
+    assert steps["terminateCluster"] == {"status": 200, "data": [{
+        "@type": "currentStatus", "statementText": "TERMINATE CLUSTER;", "commandId": "cluster/TerminateCluster/terminate",
+        "commandStatus": {"status": "SUCCESS", "message": "Terminated KSQL cluster", "queryId": None},
+        "commandSequenceNumber": -1, "warnings": []}]}
+    assert steps["ksqlAfter"] == steps["healthAfter"] == {"name": "ksqlDBError", "message": "The server is shut down"}
 
 
 @pytest.fixture(scope="session")
