@@ -9,6 +9,8 @@
   DATA frame as one JSON document. Needs node and npm (the package comes from tests/clients/package.json);
   skipped, with the reason, where either is missing or the registry cannot be reached.
 
+- ``ksqldb-client`` (npm) again: its own integration suite (tests/index.spec.js in the package, mocha), unchanged.
+
 - ``ksqldb-js`` (npm 1.1.2): /ksql, /query-stream over HTTP/1.1 with axios's ``Accept: application/json, text/plain,
   */*`` (the JSON array), push queries and /inserts-stream over HTTP/2 parsing each DATA frame as one JSON
   document, /status, /info, /healthcheck, /clusterStatus, /is_valid_property; ``terminateCluster``
@@ -249,7 +251,7 @@ def _npm_installed(where: Path, packages: tuple[str, ...], tmp_path_factory: pyt
 @pytest.fixture(scope="session")
 def node_clients(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """tests/clients installed with npm (cached per lockfile), or a skip naming what is missing."""
-    return _npm_installed(CLIENTS_DIR, ("ksqldb-client", "ksqldb-js"), tmp_path_factory)
+    return _npm_installed(CLIENTS_DIR, ("ksqldb-client", "ksqldb-js", "mocha"), tmp_path_factory)
 
 
 def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Path) -> None:
@@ -300,6 +302,31 @@ def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Pa
     assert unset["status"] == 400 and unset["error"]["error_code"] == 40001 and "NOT_SET" in unset["error"]["message"]
     assert steps["vars_drop"][0]["data"]["rows"][0]["statementText"] == f"DROP TABLE {words};"
     assert steps["drop"][0]["status"] == 200
+
+
+def test_node_ksqldb_client_own_integration_suite(tmp_path: Path, node_clients: Path) -> None:
+    """ksqldb-client's own integration tests (tests/index.spec.js in its package, mocha, KSQLDB_HOST/KSQLDB_PORT)
+    against a server of their own (they use fixed stream, table and topic names): session variables, IF NOT
+    EXISTS, CTAS columns (KSQL_COL_0), inserts, pull and push queries at once, terminating push queries, the
+    listings, its errors. The spec requires ``../src``, the sources its package compiles to ``lib``: a copy of the
+    package gets ``src`` pointing at ``lib``. One test is left out: it connects to the host ``127.0.0.``, a name
+    lookup off this machine."""
+    package = tmp_path / "ksqldb-client"
+    shutil.copytree(node_clients / "node_modules" / "ksqldb-client", package, symlinks=True)
+    (package / "src").symlink_to("lib")
+    proc = ServerProcess(str(tmp_path / "server")).start()
+    try:
+        env = dict(os.environ, NODE_PATH=str(node_clients / "node_modules"), KSQLDB_HOST="http://127.0.0.1",
+                   KSQLDB_PORT=str(proc.port))
+        done = subprocess.run([str(node_clients / "node_modules" / ".bin" / "mocha"), "tests/index.spec.js",
+                               "--reporter", "json", "--grep", "invalid source", "--invert"], cwd=package, env=env,
+                              capture_output=True, text=True, timeout=150)
+    finally:
+        proc.stop()
+    report = json.loads(done.stdout)
+    failed = [(t["fullTitle"], t["err"].get("message")) for t in report["failures"]]
+    assert done.returncode == 0 and not failed, failed or done.stderr[-2000:]
+    assert report["stats"]["passes"] == 27 and report["stats"]["pending"] == 0, report["stats"]
 
 
 def test_node_ksqldb_js(server: ServerProcess, unique: Any, node_clients: Path) -> None:
