@@ -28,7 +28,8 @@
   and /inserts-stream over HTTP/2, /close-query, its errors. It installs the same ``ksql`` module as
   pyksql, so it is pip-installed (no dependencies: requests, six and httpx are test extras) into a cache
   directory of its own and driven by tests/clients/ksql_python_ng_client.py in a subprocess with that
-  directory first on PYTHONPATH; skipped, with the reason, where PyPI cannot be reached.
+  directory first on PYTHONPATH; skipped, with the reason, where PyPI cannot be reached. Again as against
+  Confluent Cloud (tests/clients/ksql_python_ng_secure.py): https, HTTP/2 by ALPN, an API key and secret.
 
 - ``@confluentinc/ksqldb-graphql`` over ``@confluentinc/ksqldb-client`` (npm 0.2.4 each, Confluent's; tests/clients/
   confluent): GraphQL generated from SHOW STREAMS EXTENDED; SHOW TABLES EXTENDED over HTTP/1.1 /ksql, queries as
@@ -659,3 +660,42 @@ def test_ksql_python_ng_every_documented_call(server: ServerProcess, unique: Any
     # the sanitizer's error, with its position as for any query
     assert json.loads(steps["bad_query"].split(": ", 2)[2])["message"] == f"Line: 1, Col: 15: {s}_NOPE does not exist."
 
+
+
+def test_ksql_python_ng_over_tls_with_basic_auth(tmp_path: Path, ksql_python_ng: Path) -> None:
+    """ksql-python-ng as against Confluent Cloud: an https listener (HTTP/2 by ALPN for /query-stream), an API key
+    and secret as Basic credentials, the certificate trusted through SSL_CERT_FILE. Its close_query and
+    inserts_stream send no credentials: 401 from ksqlDB too (close_query turns it into ValueError)."""
+    from test_security import _self_signed
+
+    cert, key = _self_signed(tmp_path)
+    users = tmp_path / "users.properties"
+    users.write_text("APIKEY1: s3cr3t,ksql-user\n")
+    proc = ServerProcess(str(tmp_path / "server"), {"ssl.certificate.location": cert, "ssl.key.location": key,
+                                                    "authentication.method": "BASIC",
+                                                    "authentication.users.file": str(users)}, scheme="https")
+    proc.start(wait=False)
+    try:
+        import ssl
+
+        proc.wait_ready(verify=ssl.create_default_context(cafile=cert), auth=("APIKEY1", "s3cr3t"))
+        env = dict(os.environ, SSL_CERT_FILE=cert,
+                   PYTHONPATH=os.pathsep.join([str(ksql_python_ng), os.environ.get("PYTHONPATH", "")]))
+        done = subprocess.run([sys.executable, str(CLIENTS_DIR / "ksql_python_ng_secure.py"), proc.url, "SEC",
+                               "APIKEY1", "s3cr3t"], env=env, capture_output=True, text=True, timeout=120)
+    finally:
+        proc.stop()
+    assert done.returncode == 0, done.stderr + done.stdout
+    steps = {item["step"]: item["result"] for item in map(json.loads, done.stdout.splitlines())}
+    assert steps["version"] == "0.29.0"
+    assert steps["create"][0]["commandStatus"]["status"] == "SUCCESS" and steps["insert"] == []
+    lines = steps["http1_pull"].splitlines()
+    assert json.loads(lines[0])["columnNames"] == ["ID", "V"] and [json.loads(x) for x in lines[1:]] == [["a", 1],
+                                                                                                     ["b", 2]]
+    assert steps["http2_parsed"] == [{"ID": "a", "V": 1}, {"ID": "b", "V": 2}]
+    assert steps["http2_push"]["header"]["queryId"].startswith("transient_SEC_")
+    assert steps["http2_push"]["rows"] == [["a", 1], ["b", 2]]
+    assert steps["close_query"] == "Return code is 401."
+    assert steps["inserts_stream"] == [{"@type": "generic_error", "error_code": 40100, "message": "Unauthorized"}]
+    assert steps["wrong_secret"].startswith("Status Code: 401.")
+    assert steps["bad_statement"] == {"msg": "Stream SEC_NOPE does not exist.", "error_code": 40001}
