@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from ksqlpy.functions.aggregates.base import (
@@ -105,6 +106,17 @@ def _resolve_count_distinct(
     return ResolvedUdaf(BIGINT, set, add, count_distinct_result, None, count_distinct_merge, Array(INTEGER))
 
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _string_key(s: str) -> str:
+    """The text ``getBytes()`` encodes: halves of a pair joined, a lone half '?'."""
+    if s.isascii():
+        return s
+    joined = s.encode("utf-16-le", "surrogatepass").decode("utf-16-le", "surrogatepass")
+    return _SURROGATE.sub("?", joined)
+
+
 def count_distinct_key(t: SqlType) -> Any:
     """What tells two values of ``t`` apart for COUNT_DISTINCT. ksqlDB offers each value to its HyperLogLog as
     the Java object (``HyperLogLog.offer(Object)``), which hashes it with ``MurmurHash.hash(Object)``: an Integer
@@ -113,9 +125,12 @@ def count_distinct_key(t: SqlType) -> Any:
     prints ``java.nio.HeapByteBuffer[pos=0 lim=n cap=n]``, so values of one length are one value), TIME
     (java.sql.Time prints hh:mm:ss: values in one second are one), and an ARRAY, MAP or STRUCT by its printed
     form (``[a, b]``, ``{k=v}``, ``Struct{F=v}`` without NULL fields), so ``['a, b']`` is ``['a', 'b']``.
-    BOOLEAN, DECIMAL (one scale per column), DATE and TIMESTAMP print one text per value."""
-    if t in (INTEGER, BIGINT, STRING):
+    BOOLEAN, DECIMAL (one scale per column), DATE and TIMESTAMP print one text per value. A STRING's bytes are
+    ``getBytes()``'s UTF-8, where a lone surrogate is '?': 'a\\ud800', 'a\\udc00' and 'a?' count once."""
+    if t in (INTEGER, BIGINT):
         return _identity
+    if t == STRING:
+        return _string_key
     if t == DOUBLE:
         return equality_key
     from ksqlpy.expr.casts import java_text

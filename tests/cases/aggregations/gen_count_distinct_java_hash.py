@@ -2,7 +2,8 @@
 UDAF, which calls clearspring's ``HyperLogLog.offer(Object)``, and ``MurmurHash.hash(Object)``): an INT or BIGINT
 by its value, a DOUBLE by its raw bits, a STRING by its bytes, anything else by its Java ``toString()`` - so BYTES
 of one length count once (``java.nio.HeapByteBuffer[pos=0 lim=n cap=n]``), TIME values in one second count once
-(java.sql.Time prints hh:mm:ss), and an ARRAY, MAP or STRUCT counts by its printed form (``['a, b']`` is
+(java.sql.Time prints hh:mm:ss), a STRING whose lone surrogates ``getBytes()`` writes as '?' counts as that
+text (SUBSTRING by UTF-16 units leaves the half of an emoji), and an ARRAY, MAP or STRUCT counts by its printed form (``['a, b']`` is
 ``['a', 'b']``; a Struct prints without its NULL fields); BOOLEAN, DECIMAL, DATE and TIMESTAMP print one text per
 value. NULL is not counted.
 
@@ -15,12 +16,12 @@ import json
 import pathlib
 
 
-def case(name: str, column: str, values: list[object], counts: list[int]) -> dict[str, object]:
+def case(name: str, column: str, values: list[object], counts: list[int], arg: str = "V") -> dict[str, object]:
     return {
         "name": name,
         "statements": [
             f"CREATE STREAM S (K STRING KEY, G INT, V {column}) WITH (kafka_topic='s', value_format='JSON');",
-            "CREATE TABLE O AS SELECT G, COUNT_DISTINCT(V) AS N FROM S GROUP BY G;",
+            f"CREATE TABLE O AS SELECT G, COUNT_DISTINCT({arg}) AS N FROM S GROUP BY G;",
         ],
         "inputs": [{"topic": "s", "key": "k", "value": {"G": 1, "V": v}} for v in values],
         "outputs": [{"topic": "O", "key": 1, "value": {"N": n}} for n in counts],
@@ -46,6 +47,8 @@ CASES = [
     case("booleans", "BOOLEAN", [True, False, None, True], [1, 2, 2, 2]),
     case("doubles by their bits", "DOUBLE", [0.0, -0.0, 1.0, 1, 0.0], [1, 2, 3, 3, 3]),
     case("strings by their text", "STRING", ["a", "A", "", "a", "null"], [1, 2, 3, 3, 4]),
+    case("strings by their UTF-8 bytes: a lone surrogate is '?'", "STRING",
+         ["a\U0001F600", "a?", "a\U0001F601", "a\u00e9", "ab"], [1, 1, 1, 2, 3], "SUBSTRING(V, 1, 2)"),
     case("bigints by their value", "BIGINT", [1, 2, 1, -1], [1, 2, 2, 3]),
 ]
 
