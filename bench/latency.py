@@ -158,12 +158,17 @@ def pull(events: int, lookups: int = 2000, mode: str = "engine", gap_ms: float =
         restart()
 
     t0 = time.perf_counter()
+    cpu0 = time.process_time()
     lat, found, copies = _paced(lookup, busy, lookups, gap_ms / 1000, more=more, min_samples=min_samples)
+    # this process's CPU per lookup under load (with the queries in workers: the lookups and the copies'
+    # catch-up; inline: the queries too)
+    cpu_ms = (time.process_time() - cpu0) * 1000 / len(lat)
     loaded_s = time.perf_counter() - t0
     load_draining = os.getloadavg()[0]
     engine.close()
     return _summary(f"pull-{mode}", lat, {"via": "Engine.execute", "gap_ms": gap_ms, "found": found,
                                            "load_seconds": round(loaded_s, 2), "load_copies": copies,
+                                           "draining_process_cpu_ms": round(cpu_ms, 3),
                                            "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99),
                                            **_machine_load(load_idle, load_draining)})
 
@@ -271,7 +276,9 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str
             busy.restart()  # type: ignore[attr-defined]
 
         t0 = time.perf_counter()
+        cpu2 = _cpu_s(pid)
         lat, found, copies = _paced(lookup, busy, lookups, gap_ms / 1000, more=more, min_samples=min_samples)
+        cpu3 = _cpu_s(pid)
         loaded_s = time.perf_counter() - t0
         load_draining = os.getloadavg()[0]
     finally:
@@ -283,6 +290,10 @@ def pull_rest(events: int, lookups: int = 2000, gap_ms: float = 2.0, client: str
     return _summary("pull-rest", lat, {"via": via, "client": client, "gap_ms": gap_ms,
                                        "found": found, "load_seconds": round(loaded_s, 2), "load_copies": copies,
                                        "idle_server_cpu_ms": round((cpu1 - cpu0) * 1000 / len(idle), 3),
+                                       # the server process's CPU (its threads, not its worker processes) while
+                                       # the lookups ran under load, per lookup: the requests and whatever else
+                                       # it did meanwhile (keeping worker-run tables' copies caught up)
+                                       "draining_server_cpu_ms": round((cpu3 - cpu2) * 1000 / len(lat), 3),
                                        "idle_client_cpu_ms": round((own1 - own0) * 1000 / len(idle), 3),
                                        "idle_p50_ms": _pct(idle, 50), "idle_p99_ms": _pct(idle, 99),
                                        **_machine_load(load_idle, load_draining)})

@@ -22,6 +22,7 @@ from ksqlpy.engine import statements as S
 from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties, resolve
 from ksqlpy.engine.guarantee import GuaranteeInForce, check_engine, check_query
 from ksqlpy.engine.pull_cache import PullCache
+from ksqlpy.engine.pull_copies import follow as follow_copies
 from ksqlpy.engine.queries import PersistentQuery, TransientQuery, build_persistent, build_transient
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
@@ -358,6 +359,8 @@ class Engine:
                     progressed += self._poll_guarded(q)
             for t in list(self.transient.values()):
                 progressed += self._poll_guarded(t)
+            # the copies of worker-run tables that pull queries read, caught up with what the workers committed
+            progressed += follow_copies(self)
             if not progressed:
                 self.log.wait_for_data(0.05)
 

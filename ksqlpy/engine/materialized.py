@@ -63,10 +63,10 @@ def materialization_for(engine: Engine, table: Source) -> Materialization | None
 
             # the partitions this thread's pull query may read (a cluster's routing)
             view = restrict(q, mat)
-            # the query runs in worker processes: read what they committed, each store caught up with its
-            # changelog as the query first reads it (a server of a cluster keeps its copies caught up in
-            # the background instead: server/membership.py)
+            # the query runs in worker processes: read this process's copies of its stores, each caught up
+            # to what the workers had committed when the query first reads it (engine/pull_copies.py; a
+            # server of a cluster keeps its copies caught up in the background alone: server/membership.py)
             if not q.tasks and not engine.hosting.standby_refresh:
-                return standby_reads(view, partition_count(mat))
+                return standby_reads(q, mat, view, partition_count(mat))
             return view
     return None

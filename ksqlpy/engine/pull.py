@@ -55,12 +55,16 @@ def runs_unlocked(engine: Engine, stmt: A.Statement) -> bool:
 
 
 def table_runs_unlocked(engine: Engine, src: Source) -> bool:
-    """Whether pull queries on ``src`` may read committed state without the lock (see ``runs_unlocked``)."""
+    """Whether pull queries on ``src`` may read committed state without the lock (see ``runs_unlocked``): a
+    table whose query runs in this process, or whose copies are kept caught up in the background - by a
+    cluster's server, or for a query run in worker processes by the engine's runner, each read under its
+    partition copy's own lock (``engine/pull_copies.py``)."""
     if src.kind != "TABLE":
         return False
     background = engine.hosting.standby_refresh  # copies kept caught up by a cluster's server
     return any(q.sink_name == src.name and getattr(q, "materialization", None) is not None
-               and (q.tasks or background) and q.state == "RUNNING" for q in list(engine.queries.values()))
+               and (q.tasks or background or getattr(q, "workers", None) is not None) and q.state == "RUNNING"
+               for q in list(engine.queries.values()))
 
 
 def run_unlocked(fn: Any, *args: Any) -> Any:

@@ -110,50 +110,60 @@ def key_partition(mat: Materialization, key: tuple, partitions: int) -> int | No
 
 
 class StandbyReads(Materialization):
-    """A table kept by worker processes, read from this process's copies of its stores, each brought up to
-    date with its changelog (``refresh``, as a standby replica catches up) just before it is first read by
-    this pull query - not every partition's before every query. A key lookup refreshes and reads the
+    """A table kept by worker processes, read from this process's copies of its stores
+    (``engine.pull_copies.Copies``), each partition read once its copy has applied the changelog up to the
+    end it had when this pull query first read it (read-your-writes: everything the workers committed
+    before) - the background usually has, else the query applies the rest itself. A key lookup reads the
     partition its key hashes to (``key_partition``: where the query keeps that key); only a key not found
-    there (or whose partition cannot be computed) refreshes and reads every partition, as before, so the
-    answers are the ones the whole refresh gave. A scan refreshes every partition. One per pull query."""
+    there (or whose partition cannot be computed) reads every partition, as a scan does, so the answers
+    are the ones a read of the whole table gives. One per pull query."""
 
-    def __init__(self, mat: Materialization, partitions: int) -> None:
-        self.mat = mat
+    def __init__(self, mat: Materialization, partitions: int, copies: Any) -> None:
+        self.mat = mat  # the table as this thread may read it (a cluster's routing may leave partitions out)
         self.windowed = mat.windowed
-        self.partitions = partitions  # of the whole table (``mat`` may be restricted to some)
-        self.fresh: set[int] = set()
-        self.whole = False
+        self.partitions = partitions  # of the whole table
+        self.copies = copies
+        self.bounds: dict[int, list[int]] = {}  # per partition: the changelog ends this query must see
+        self.allowed = _partitions_of(mat)
 
-    def _partition(self, p: int) -> Materialization:
-        view = only(self.mat, frozenset({p}))
-        if not self.whole and p not in self.fresh:
-            view.refresh()
-            self.fresh.add(p)
-        return view
-
-    def _all(self) -> Materialization:
-        if not self.whole:
-            for p in range(self.partitions):
-                self._partition(p)
-            self.whole = True
-        return self.mat
+    def _read(self, p: int, fn: Any) -> Any:
+        if p not in self.allowed:  # left out by a cluster's routing: nothing is read there
+            return fn(only(self.mat, frozenset()))
+        bound = self.bounds.get(p)
+        if bound is None:
+            bound = self.bounds[p] = self.copies.ends(p)
+        return self.copies.read(p, bound, fn)
 
     def lookup(self, key: tuple, ws_lo: int | None = None, ws_hi: int | None = None) -> list[Any]:
         p = key_partition(self.mat, key, self.partitions)
         if p is not None:
-            got = self._partition(p).lookup(key, ws_lo, ws_hi)
+            got = self._read(p, lambda view: view.lookup(key, ws_lo, ws_hi))
             if got:
-                return got
-        return self._all().lookup(key, ws_lo, ws_hi)
+                return got  # type: ignore[no-any-return]
+        return [r for q in range(self.partitions) for r in self._read(q, lambda view: view.lookup(key, ws_lo, ws_hi))]
 
     def scan(self) -> Iterator[Any]:
-        return self._all().scan()
+        """Partition by partition, in partition order (each read whole under its copy's lock)."""
+        for p in range(self.partitions):
+            yield from self._read(p, lambda view: list(view.scan()))
 
 
-def standby_reads(mat: Materialization, partitions: int) -> Materialization:
-    """``mat`` (kept by worker processes) read through ``StandbyReads``; a probe's view as it is."""
-    if isinstance(mat, AggregateMaterialization | StoreMaterialization):
-        return StandbyReads(mat, partitions)
+def _partitions_of(mat: Materialization) -> set[int]:
+    if isinstance(mat, AggregateMaterialization):
+        return {a.kv.partition for a in mat.built.aggregators}
+    if isinstance(mat, StoreMaterialization):
+        return {_partition_of_store(s) for s in mat.stores}
+    return set()
+
+
+def standby_reads(query: Any, full: Materialization, mat: Materialization, partitions: int) -> Materialization:
+    """``mat`` - the table ``full`` of a query kept by worker processes, as this thread may read it - read
+    through ``StandbyReads`` over the query's copies; a probe's view as it is."""
+    from ksqlpy.engine.pull_copies import copies_of
+
+    copies = copies_of(query, full, partitions)
+    if copies is not None and isinstance(mat, AggregateMaterialization | StoreMaterialization):
+        return StandbyReads(mat, partitions, copies)
     mat.refresh()
     return mat
 

@@ -43,6 +43,7 @@ class PersistentQuery:
         self.aggregation: Any = built.aggregation  # runtime.aggregate.Aggregation (pull queries, backfill)
         self.materialization: Any = built.materialization  # runtime.materialize.Materialization (pull queries)
         self.workers: Any = None  # runtime.coordinator.QueryWorkers when it runs in worker processes
+        self.copies: Any = None  # engine.pull_copies.Copies: its stores' copies here, once a pull query read them
         self._prefetched = False
 
     @property
@@ -69,7 +70,12 @@ class PersistentQuery:
                     except Exception:  # noqa: BLE001 - the held work is read again from the committed offsets
                         _LOG.warning("query %s: committing held work on close failed", self.query_id, exc_info=True)
         self.state = "TERMINATED"
-        self.built.close()
+        copies = self.copies
+        if copies is None:
+            self.built.close()
+            return
+        with copies.closing():  # a pull query reads them without the engine lock
+            self.built.close()
 
     def cleanup(self) -> None:
         """After TERMINATE/DROP: delete the query's internal topics and local state (ksqlDB's cleanup)."""

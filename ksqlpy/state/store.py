@@ -204,6 +204,27 @@ class KeyValueStore:
             self.cache.clear()
         return applied
 
+    def catch_up_to(self, end: int, limit: int | None = None) -> int:
+        """A copy's bounded step: apply the changelog from the checkpoint up to offset ``end`` (exclusive),
+        at most ``limit`` records (None: all of them), never past ``end`` - a reader that needs what was
+        committed before it began waits for that alone. Returns the records applied; 0 while this copy has
+        uncommitted changes of its own (it is not a copy then)."""
+        if self.log is None or self.topic is None or self.dirty:
+            return 0
+        offset = self.checkpoint()
+        applied = 0
+        while offset < end and (limit is None or applied < limit):
+            want = end - offset if limit is None else min(end - offset, limit - applied)
+            batch = self.log.fetch(self.topic, self.partition, offset, min(want, 50_000))
+            if not batch.offsets:
+                break
+            offset = self._apply(batch)
+            applied += len(batch.offsets)
+        if applied:
+            self._end_read()
+            self.cache.clear()
+        return applied
+
     def _wipe(self) -> None:
         with self.env.begin(write=True) as txn:
             txn.drop(self.data, delete=False)
