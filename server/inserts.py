@@ -58,6 +58,10 @@ class RowInserter:
         if src.windowed is not None:
             raise ServerError(BAD_STATEMENT, f"Cannot insert values into windowed {src.kind.lower()}: {src.name}",
                               statement)
+        from ksqlpy.engine.internal_topics import is_read_only
+
+        if is_read_only(engine, src.topic):  # the rule of INSERT VALUES (internal_topics.py)
+            raise ServerError(BAD_STATEMENT, f"Cannot insert values into read-only topic: {src.topic}", statement)
         if src.is_source or src.name == str(engine.prop("ksql.logging.processing.stream.name", "")).upper():
             raise ServerError(BAD_STATEMENT, f"Cannot insert values into read-only {src.kind.lower()}: {src.name}",
                               statement)

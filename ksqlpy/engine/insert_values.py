@@ -87,6 +87,10 @@ def _target(engine: Engine, stmt: A.InsertValues) -> Source:
                                 f"{did_you_mean(engine.catalog, stmt.target)}")
     if src.windowed:
         raise InsertTargetError("Cannot insert values into windowed stream/table!")
+    from ksqlpy.engine.internal_topics import is_read_only
+
+    if is_read_only(engine, src.topic):
+        raise InsertTargetError(f"Cannot insert values into read-only topic: {src.topic}")
     if src.is_source:
         raise InsertTargetError(f"Cannot insert values into read-only {src.kind.lower()}: {src.name}")
     headers = [c.name for c in src.header_columns]

@@ -263,6 +263,10 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
         where = f"Line: {stmt.target_line}, Col: {stmt.target_column}: " if stmt.target_line else ""
         raise KsqlStatementError(f"{where}Source `{stmt.target}` does not exist.")
     plan = plan_insert(engine, stmt, target)
+    from ksqlpy.engine.internal_topics import is_read_only
+
+    if is_read_only(engine, target.topic):  # after planning, as ksqlDB's DistributingExecutor checks it
+        raise KsqlStatementError(f"Cannot insert into read-only topic: {target.topic}")
     query_id = props.get("QUERY_ID")
     if query_id is not None:
         query_id = str(query_id).upper()
