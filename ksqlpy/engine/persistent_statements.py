@@ -35,6 +35,7 @@ from ksqlpy.expr.lists import decimal_type_of
 from ksqlpy.grammar import ast as A
 from ksqlpy.javatext import double_to_string, parse_big_decimal
 from ksqlpy.plan.logical import Aggregate, OutputColumn, ResultKind, Sink
+from ksqlpy.plan.rules import JOIN_SINK_FORMATS_FROM_SOURCE
 from ksqlpy.plan.source_topics import check_source_topics
 
 if TYPE_CHECKING:
@@ -219,7 +220,10 @@ def _new_planner(engine: Engine, query: A.Query) -> None:
 
 
 def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[str, Any], sql: str) -> Source:
-    src: Source = plan.format_source
+    # the formats the sink inherits: the FROM source's as written; a sink created under an earlier plan rule
+    # revision keeps the ones its records were written in (the join's result as the query reads it)
+    rules = getattr(engine, "plan_rules", None)
+    src: Source = plan.format_source if rules is None or rules >= JOIN_SINK_FORMATS_FROM_SOURCE else plan.input_source
     key, value = plan.project.key, plan.project.value
     check_topic_properties(kind, props, windowed=plan.windowed is not None)
     check_format_choice(props)

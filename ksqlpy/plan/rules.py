@@ -30,13 +30,18 @@ persisted plan in its command topic).
   ``<app>-KsqlTopic-Reduce-changelog``), a store and topic ksqlDB's topology for that query does not have (its
   table sources are ``KafkaTopic_Left-Reduce`` and ``KafkaTopic_Right-Reduce``). A query created under
   revision 7 or before keeps that store and changelog.
+* 9 - a join's CREATE ... AS SELECT sink takes its formats from the FROM source as written
+  (``Sink.format_source``): a key-less FROM stream leaves the sink ``ksql.persistence.default.format.key``, and
+  an AVRO or PROTOBUF value keeps the FROM source's ``VALUE_SCHEMA_FULL_NAME``; before, the sink took the join's
+  internal key format and the default record name. A sink created under revision 8 keeps the formats its
+  records were written in.
 
 Commands written before revisions were recorded are revision 1.
 """
 
 from __future__ import annotations
 
-PLAN_RULES = 8  # the revision statements are planned with now
+PLAN_RULES = 9  # the revision statements are planned with now
 UNRECORDED = 1  # the revision of a command that records none (written before revisions existed)
 GROUP_KEY_FROM_INPUT = 2  # the first revision grouping in the input's key format
 SOURCE_ROWS_FOR_TABLE_SELECT = 3  # the first revision keeping a table CTAS's source rows
@@ -45,3 +50,4 @@ PROJECT_STORE_FOR_JOIN_TABLE = 5  # the first revision naming a table join's res
 FK_RESULTS_IN_LEFT_STORE = 6  # the first revision without a foreign-key join's FkJoin-Result store
 TABLE_JOIN_GROUP_BY_REPARTITION = 7  # the first revision re-grouping a table join's result through a topic
 TABLE_JOIN_PREVIOUS_FROM_JOIN = 8  # the first revision taking a table join's previous rows from its changes
+JOIN_SINK_FORMATS_FROM_SOURCE = 9  # the first revision giving a join's sink the FROM source's formats
