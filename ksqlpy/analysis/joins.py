@@ -273,7 +273,8 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
     default = str(session.properties.get("ksql.persistence.default.format.key", "KAFKA")).upper()
     fmt, rep_left, rep_right, forced = join_repartitions(
         flavor, left.key_format, right.key_format, left_is_source=isinstance(left.node, Scan), need_left=need_left,
-        need_right=need_right, default_format=default, right_key_types=right.key_types)
+        need_right=need_right, default_format=default, right_key_types=right.key_types,
+        key_types=[c.left_type for c in conds])
     # the key format's full name comes with it, from the side whose format the step takes
     named = left if not need_left else right if not need_right else \
         next((s for s in (left, right) if s.key_format[0] != "NONE"), None)

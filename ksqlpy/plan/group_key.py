@@ -36,7 +36,7 @@ class GroupKeyFormat:
     full_name: str | None = None
 
 
-def _holds(fmt: str, types: list[SqlType]) -> bool:
+def holds_key(fmt: str, types: list[SqlType]) -> bool:
     """``fmt`` can write a key of ``types`` (the multi-column and key-type checks of the sanitizer)."""
     if fmt == "KAFKA":
         return len(types) <= 1 and all(isinstance(t, Primitive) and base_type(t) in KAFKA_TYPES for t in types)
@@ -54,6 +54,6 @@ def group_key_format(input_format: str, types: list[SqlType], *, repartition: bo
         return GroupKeyFormat(fmt, delimiter, full_name)
     if fmt == NONE:
         fmt, delimiter, full_name = default_format.upper(), None, None
-    if not _holds(fmt, types):
+    if not holds_key(fmt, types):
         return GroupKeyFormat(JSON)
     return GroupKeyFormat(fmt, delimiter, full_name)

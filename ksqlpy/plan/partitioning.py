@@ -19,6 +19,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.expr.bound import ColumnRef, Expr
+from ksqlpy.plan.group_key import holds_key
 from ksqlpy.plan.logical import Join, JoinFlavor, PlanNode, ResultKind, Scan
 
 SR_KEY_FORMATS = frozenset({"AVRO", "JSON_SR", "PROTOBUF"})
@@ -96,7 +97,8 @@ def join_key_column(viable: list[str], projected: Collection[str]) -> str | None
 
 def join_repartitions(flavor: JoinFlavor, left: KeyFormat, right: KeyFormat, *, left_is_source: bool,
                       need_left: bool, need_right: bool, default_format: str,
-                      right_key_types: list[Any] | None = None) -> tuple[KeyFormat, bool, bool, bool]:
+                      right_key_types: list[Any] | None = None,
+                      key_types: list[Any] | None = None) -> tuple[KeyFormat, bool, bool, bool]:
     """(join key format, repartition left, repartition right, schema-registry key format) of one join step,
     as ksqlDB's ``JoinNode.resolveKeyFormats`` and ``PreJoinRepartitionNode`` decide them.
 
@@ -104,7 +106,8 @@ def join_repartitions(flavor: JoinFlavor, left: KeyFormat, right: KeyFormat, *, 
     earlier join, whose result is already in the join's own format); ``need_*``: a stream side not joined
     on its key. The join's key format is the left side's if it needs no re-keying (a nested join's own
     choice), else the right side's if it needs none, else the first non-NONE of the two (else
-    ``default_format``, ``ksql.persistence.default.format.key``). A source side is then re-keyed into that
+    ``default_format``, ``ksql.persistence.default.format.key``) - JSON when that one cannot write a key of
+    ``key_types`` (the join key's types). A source side is then re-keyed into that
     format when its own differs (windows included) - and always when the format is AVRO, JSON_SR or
     PROTOBUF: a schema-registry key is never trusted to be byte-compatible with the other side's. A
     foreign-key join keeps the left key and re-keys its left table never, its right table only as
@@ -117,6 +120,11 @@ def join_repartitions(flavor: JoinFlavor, left: KeyFormat, right: KeyFormat, *, 
         fmt = right
     else:
         fmt = next((f for f in (left, right) if f[0] != "NONE"), (default_format, None, None))
+        if key_types is not None and not holds_key(fmt[0], key_types):
+            # both sides re-keyed by expression into a format that cannot write the new key (KAFKA: a STRUCT,
+            # a BOOLEAN; DELIMITED: a STRUCT, ARRAY, MAP): SchemaKStream.selectKey's sanitizeKeyFormat moves
+            # the re-keyed streams - and so the join - to JSON, without the format's properties
+            fmt = ("JSON", None, None)
     forced = fmt[0] in SR_KEY_FORMATS
     rep_left = need_left or (left_is_source and (left != fmt or forced))
     rep_right = need_right or right != fmt or forced
