@@ -38,7 +38,9 @@ are ignored; `a` alone means noon. A local time the zone passes twice (clocks go
 that time of day had on the same day of the year in 1970 where it is one of the two (`2024-11-03 01:30` in
 America/New_York is the later, standard-time instant), else the earlier; with a zone in the text, the earlier.
 A local time the clocks skip is moved later by the gap. Zone ids are Java's: case-sensitive, the JDK's SystemV
-zones included, the tz database's Factory, localtime, posixrules, posix/ and right/ not.
+zones included, the tz database's Factory, localtime, posixrules, posix/ and right/ not. EST, MST and HST are
+zones of a fixed offset (-05:00, -07:00, -10:00), as in the tz data of the JDKs ksqlDB ran on (newer JDKs
+refuse them).
 
 FORMAT_TIMESTAMP and TIMESTAMPTOSTRING print zone texts as java.time does in Locale.US, from the JDK's locale
 data: `z` and `zzzz` a region's standard or daylight name (`PST`, `Pacific Daylight Time`, `BRT`, `NPT`), the

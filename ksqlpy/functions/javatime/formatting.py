@@ -28,7 +28,7 @@ from .pattern import (
     day_period_of,
 )
 from .zone_names import DAYLIGHT, NAMES
-from .zones import _GENERIC_NAMES, _ZONE_FULL_NAMES
+from .zones import _GENERIC_NAMES, _ZONE_FULL_NAMES, FIXED_REGION_NAMES, FIXED_REGIONS
 
 _OFFSET_TYPES = ("+HH", "+HHmm", "+HH:mm", "+HHMM", "+HH:MM", "+HHMMss", "+HH:MM:ss", "+HHMMSS", "+HH:MM:SS",
                  "+HHmmss", "+HH:mm:ss")
@@ -85,7 +85,11 @@ def _java_names(d: datetime) -> tuple[str | None, ...] | None:
     offset, ``UT``, or an id this JDK table lacks."""
     tz = d.tzinfo
     key = tz.key if isinstance(tz, ZoneInfo) else d.tzname()
-    return NAMES.get(key) if key else None
+    if not key:
+        return None
+    if tz is FIXED_REGIONS.get(key):
+        return FIXED_REGION_NAMES[key]
+    return NAMES.get(key)
 
 
 def _is_daylight(d: datetime) -> bool:

@@ -42,6 +42,19 @@ def _parse_offset_id(text: str) -> int | None:
 
 # Files of the tz database that are no zone java.time knows: ids are looked up case-sensitively in the JDK's
 # tzdb.dat, which has no Factory, localtime, posixrules or posix/ and right/ copies, and leaves out ROC.
+# EST, MST and HST: region ids of a fixed standard offset in the tz data of the JDKs ksqlDB ran on (tzdata before
+# 2024b made them links to America/Panama, America/Phoenix and Pacific/Honolulu, and JDK 17.0.13+ dropped them),
+# named by the JDK's locale data for those ids (TimeZoneNameUtility: 'EST' / 'Eastern Standard Time' for the
+# standard and the generic name alike; HST is 'Hawaii Standard Time'). Kept fixed whatever the system's tz data.
+FIXED_REGIONS: dict[str, tzinfo] = {
+    zone_id: timezone(timedelta(hours=hours), zone_id) for zone_id, hours in (("EST", -5), ("MST", -7), ("HST", -10))
+}
+FIXED_REGION_NAMES: dict[str, tuple[str | None, ...]] = {
+    zone_id: (zone_id, full, None, None, zone_id, full)
+    for zone_id, full in (("EST", "Eastern Standard Time"), ("MST", "Mountain Standard Time"),
+                          ("HST", "Hawaii Standard Time"))
+}
+
 _NOT_JAVA_IDS = frozenset(("Factory", "localtime", "posixrules", "ROC"))
 
 _HOUR = timedelta(hours=1)
@@ -154,6 +167,9 @@ def zone_of(zone_id: str) -> tzinfo:
     system_v = _SYSTEM_V.get(zone_id)
     if system_v is not None:
         return system_v
+    fixed = FIXED_REGIONS.get(zone_id)
+    if fixed is not None:
+        return fixed
     if zone_id in _NOT_JAVA_IDS or zone_id.startswith(("posix/", "right/")):
         raise DateTimeError(f"Unknown time-zone ID: {zone_id}")
     try:

@@ -79,6 +79,25 @@ OVERLAPS = [
     ("STRINGTOTIMESTAMP('2024-11-03 01:30 PDT', 'yyyy-MM-dd HH:mm z')", 1730622600000),
 ]
 
+# EST, MST and HST: region ids of a fixed standard offset in the tz data of the JDKs ksqlDB ran on (before tzdata
+# 2024b; JDK 17.0.13+ no longer has them), named by the JDK's locale data for those ids (standard and generic
+# names alike: TimeZoneNameUtility, printed by JDK 17 for the ids); fixed also before 1908 (America/Panama's
+# LMT is not theirs). OLD1900 is 1900-01-01T00:00Z.
+FIXED_REGIONS = [
+    ("FORMAT_TIMESTAMP(TS, 'yyyy-MM-dd HH:mm z|zzzz|v|vvvv|VV|O', 'EST')",
+     "2024-06-30 19:00 EST|Eastern Standard Time|EST|Eastern Standard Time|EST|GMT-5"),
+    ("FORMAT_TIMESTAMP(TS, 'HH:mm z|zzzz|v|vvvv|VV|O', 'MST')",
+     "17:00 MST|Mountain Standard Time|MST|Mountain Standard Time|MST|GMT-7"),
+    ("FORMAT_TIMESTAMP(TS, 'HH:mm z|zzzz|v|vvvv|VV|O', 'HST')",
+     "14:00 HST|Hawaii Standard Time|HST|Hawaii Standard Time|HST|GMT-10"),
+    ("FORMAT_TIMESTAMP(FROM_UNIXTIME(-2208988800000), 'yyyy-MM-dd HH:mm O', 'EST')", "1899-12-31 19:00 GMT-5"),
+    ("TIMESTAMPTOSTRING(0, 'HH:mm zzzz', 'HST')", "14:00 Hawaii Standard Time"),
+    ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-07-01 12:00', 'yyyy-MM-dd HH:mm', 'HST'))", 1719871200000),
+    ("UNIX_TIMESTAMP(PARSE_TIMESTAMP('2024-07-01 12:00 MST', 'yyyy-MM-dd HH:mm VV'))", 1719856800000),
+    ("UNIX_TIMESTAMP(CONVERT_TZ(TS, 'EST', 'UTC'))", 1719810000000),
+    ("FORMAT_TIMESTAMP(TS, 'HH:mm', 'est')", None),
+]
+
 # ksqlDB's parsers are case-insensitive, so a VV text names a zone id in any case (the zone argument does not)
 ID_TEXTS = [
     ("STRINGTOTIMESTAMP('2024-01-01 00:00 america/new_york', 'yyyy-MM-dd HH:mm VV')", 1704085200000),
@@ -99,6 +118,8 @@ def main() -> None:
         probe_case("a local time a zone passes twice takes the offset ksqlDB's resolver carries to it", OVERLAPS,
                    COLUMNS, ROW),
         probe_case("a zone id in a VV text is read in any case", ID_TEXTS, COLUMNS, ROW),
+        probe_case("EST, MST and HST are regions of a fixed offset, named as the JDK names those ids",
+                   FIXED_REGIONS, COLUMNS, ROW),
     ]
     write_cases(str(pathlib.Path(__file__).with_name("zone-ids.json")), __doc__ or "", tests)
 
