@@ -43,7 +43,7 @@ def _start(data: Path, *args: str) -> subprocess.Popen[str]:
                             env=dict(os.environ, PYTHONUNBUFFERED="1"))
 
 
-def _wait_line(proc: subprocess.Popen[str], needle: str, timeout: float = 60.0) -> str:
+def _wait_line(proc: subprocess.Popen[str], needle: str, timeout: float = 120.0) -> str:
     assert proc.stdout is not None
     end = time.monotonic() + timeout
     while time.monotonic() < end:
@@ -67,7 +67,7 @@ def _values(data: Path, topic: str) -> list[object]:
         log.close()
 
 
-def _until(data: Path, topic: str, want: list[object], timeout: float = 30.0) -> None:
+def _until(data: Path, topic: str, want: list[object], timeout: float = 90.0) -> None:
     end = time.monotonic() + timeout
     got: list[object] = []
     while time.monotonic() < end:
