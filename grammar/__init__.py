@@ -70,17 +70,20 @@ def tokenize(sql: str) -> list[Token]:
         what = {"'": "string literal", "`": "quoted identifier", '"': "quoted identifier"}.get(quote)
         message = syntax_detail(f"unterminated {what}" if what else f"Syntax error at or near '{quote}'")
         raise error_at(Positions(sql), offset, message, quote) from None
-    return variable_tokens(sql, number_tokens(sql, tokens))
+    return word_tokens(sql, variable_tokens(sql, number_tokens(sql, tokens)))
 
 
 # ksqlDB's lexer rules for text that starts with a digit (SqlBase.g4), in definition order: ANTLR takes the
 # longest match, and the earlier rule of two as long (``1e3`` is a FLOATING_POINT_VALUE, not an identifier)
 _DIGIT_RULES = (
-    (TokenType.NUMBER, re.compile(r"\d+")),                                  # INTEGER_VALUE
-    (TokenType.NUMBER, re.compile(r"\d+\.\d*")),                             # DECIMAL_VALUE
-    (TokenType.NUMBER, re.compile(r"\d+(?:\.\d*)?[eE][+-]?\d+")),            # FLOATING_POINT_VALUE
-    (TokenType.VAR, re.compile(r"\d[A-Za-z0-9_@]+")),                       # DIGIT_IDENTIFIER
+    (TokenType.NUMBER, re.compile(r"[0-9]+")),                                  # INTEGER_VALUE
+    (TokenType.NUMBER, re.compile(r"[0-9]+\.[0-9]*")),                          # DECIMAL_VALUE
+    (TokenType.NUMBER, re.compile(r"[0-9]+(?:\.[0-9]*)?[eE][+-]?[0-9]+")),      # FLOATING_POINT_VALUE
+    (TokenType.VAR, re.compile(r"[0-9][A-Za-z0-9_@]+")),                       # DIGIT_IDENTIFIER
 )
+_DIGITS = frozenset("0123456789")
+# IDENTIFIER: (LETTER | '_') (LETTER | DIGIT | '_' | '@')*, LETTER being [A-Z] of the upper-cased text
+_IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z0-9_@]*")
 
 
 def _digit_token(sql: str, start: int) -> tuple[TokenType, int]:
@@ -98,14 +101,14 @@ def number_tokens(sql: str, tokens: list[Token]) -> list[Token]:
     ``0x10`` and ``1@a`` are one identifier (sqlglot: a number then a name), ``12e`` an identifier (sqlglot: a
     number), ``1.5e3x`` and ``1.5d`` a number then a name (sqlglot: one name). An identifier that starts with
     a digit is upper-cased like any unquoted one."""
-    if not any(t.token_type in _DIGIT_TOKENS and sql[t.start:t.start + 1].isdigit() for t in tokens):
+    if not any(t.token_type in _DIGIT_TOKENS and sql[t.start:t.start + 1] in _DIGITS for t in tokens):
         return tokens
     positions: Positions | None = None
     out: list[Token] = []
     i = 0
     while i < len(tokens):
         t = tokens[i]
-        if t.token_type not in _DIGIT_TOKENS or not sql[t.start:t.start + 1].isdigit():
+        if t.token_type not in _DIGIT_TOKENS or sql[t.start:t.start + 1] not in _DIGITS:
             out.append(t)
             i += 1
             continue
@@ -128,6 +131,39 @@ def number_tokens(sql: str, tokens: list[Token]) -> list[Token]:
             j += 1
         i = j
     return out
+
+
+def word_tokens(sql: str, tokens: list[Token]) -> list[Token]:
+    """Unquoted words as ksqlDB's lexer reads them: an identifier is ASCII letters, digits, '_' and '@'
+    (IDENTIFIER, DIGIT_IDENTIFIER); any other character - a non-ASCII letter, '$' outside ``${name}`` - is
+    its own UNRECOGNIZED token, which no rule of the grammar takes (sqlglot's words take them in:
+    ``café`` was one name, ``a$b`` too)."""
+    if all(t.token_type != TokenType.VAR or t.text.startswith("${") or _is_word(t.text) for t in tokens):
+        return tokens
+    positions = Positions(sql)
+    out: list[Token] = []
+    for t in tokens:
+        if t.token_type != TokenType.VAR or t.text.startswith("${") or _is_word(t.text):
+            out.append(t)
+            continue
+        pos, end = t.start, t.end + 1
+        while pos < end:
+            match = _IDENTIFIER.match(sql, pos, end)
+            if sql[pos] in _DIGITS:
+                token_type, stop = _digit_token(sql[:end], pos)
+            elif match is not None:
+                token_type, stop = TokenType.VAR, match.end()
+            else:
+                token_type, stop = TokenType.UNKNOWN, pos + 1
+            line, col = positions.line_col(stop - 1)
+            out.append(Token(token_type, sql[pos:stop], line, col, pos, stop - 1))
+            pos = stop
+    return out
+
+
+def _is_word(text: str) -> bool:
+    return text.isascii() and (_IDENTIFIER.fullmatch(text) is not None or (
+        text[:1] in _DIGITS and _digit_token(text, 0) == (TokenType.VAR, len(text))))
 
 
 def variable_tokens(sql: str, tokens: list[Token]) -> list[Token]:
