@@ -121,6 +121,7 @@ TYPES: dict[str, str | tuple[str, ...]] = {
     "ksqlpy.backfill": ("off", "spark", "auto"),  # a new persistent query's history on Spark (docs/backfill.md)
     "ksqlpy.backfill.tier": ("python", "native"),  # the fused Python tier or the native one (docs/backfill.md)
     "ksqlpy.backfill.writes": ("auto", "tasks", "driver"),  # who writes a backfill's output (docs/backfill.md)
+    "ksqlpy.workers.nice": _INT,  # worker processes' nice increment (runtime/coordinator.worker_nice)
 }
 
 _LIMITS = {_LONG: 2**63, _INT: 2**31}
@@ -135,7 +136,7 @@ MINIMUM: dict[str, int] = {
     "batch.size": 0, "buffer.memory": 0, "delivery.timeout.ms": 0, "linger.ms": 0, "max.block.ms": 0,
     "max.in.flight.requests.per.connection": 1, "max.request.size": 0, "retries": 0,
     "metadata.max.age.ms": 0, "receive.buffer.bytes": -1, "send.buffer.bytes": -1, "reconnect.backoff.ms": 0,
-    "reconnect.backoff.max.ms": 0, "request.timeout.ms": 0, "retry.backoff.ms": 0,
+    "reconnect.backoff.max.ms": 0, "request.timeout.ms": 0, "retry.backoff.ms": 0, "ksqlpy.workers.nice": 0,
 }
 
 

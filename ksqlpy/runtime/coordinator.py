@@ -218,7 +218,7 @@ class QueryWorkers:
         log_dir = getattr(ctx.log, "path", None)
         dealt = deal(partitions, n) if log_dir is not None else [None] * n
         inst = instance_id(ctx.data_dir)
-        extra = {"commit_interval_ms": worker_commit_interval_ms(ctx, props, explicit)}
+        extra = {"commit_interval_ms": worker_commit_interval_ms(ctx, props, explicit), "nice": worker_nice(ctx)}
         self.group = group
         # every input partition of every task (a repartition topic's included), upstream first
         self.inputs = [(topic, t.partition) for t in query.tasks for topic in task_topics(t)]
@@ -439,6 +439,21 @@ class WorkerManager:
             self.spares.close()
         if self._thread is not None:
             self._thread.join(5)
+
+
+NICE_PROPERTY = "ksqlpy.workers.nice"
+
+
+def worker_nice(ctx: RuntimeContext) -> int:
+    """``ksqlpy.workers.nice``: how much lower than the engine's process a worker process is scheduled (its
+    nice increment; default 0, at most 19 - the value is checked as an INT of at least 0 where it is set,
+    ``property_values``). With workers as busy as the cores, a request the engine's process serves (a pull
+    query over REST) otherwise waits for the scheduler to take a core from a worker."""
+    try:
+        n = int(str(ctx.prop(NICE_PROPERTY, 0)).strip())
+    except ValueError:
+        return 0
+    return max(0, min(19, n))
 
 
 def start_workers(manager: WorkerManager, query: Any) -> None:

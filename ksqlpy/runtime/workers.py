@@ -170,6 +170,9 @@ def worker_main(spec: WorkerSpec, conn: Connection, ppid: int) -> None:
     if os.getppid() != ppid:
         os._exit(0)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the engine decides when workers stop
+    nice = int(spec.extra.get("nice", 0))  # ksqlpy.workers.nice (coordinator.worker_nice)
+    if nice > 0:
+        os.nice(nice)
     runner = None
     try:
         runner = WorkerRunner(spec, conn, ppid)
