@@ -22,13 +22,12 @@ as before the background existed.
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeVar
-
-import lmdb
 
 from ksqlpy.log.base import UnknownTopicError
 from ksqlpy.runtime.materialize import AggregateMaterialization, Materialization, StoreMaterialization
@@ -37,6 +36,7 @@ if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
 
 T = TypeVar("T")
+_LOG = logging.getLogger("ksqlpy.pull")
 
 # the most changelog records the background applies to one store before it lets go of the partition's lock
 # (a pull query waiting for that lock waits for at most this many: ~0.7 us a record)
@@ -204,6 +204,6 @@ def follow(engine: Engine) -> int:
                 continue
             try:
                 applied += copies.step()
-            except lmdb.Error:  # its stores closed meanwhile (a query replaced in place): no longer followed
-                q.copies = None
+            except Exception:  # noqa: BLE001 - the runner must go on; a pull query catches the copies up itself
+                _LOG.debug("query %s: catching up its stores' copies failed", q.query_id, exc_info=True)
     return applied
