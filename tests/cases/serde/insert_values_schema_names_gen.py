@@ -151,6 +151,25 @@ for fmt in ("AVRO", "PROTOBUF"):
         "outputs": [out(fmt, 2, 8)],
         "post": post(WRITTEN_KEY[fmt], written),
     })
+# PROTOBUF under a nullable representation: the named message is generated in that representation
+for rep, fields in (("WRAPPER", "google.protobuf.Int32Value a = 1; google.protobuf.StringValue b = 2;"),
+                    ("OPTIONAL", "optional int32 a = 1; optional string b = 2;")):
+    imports = 'import "google/protobuf/wrappers.proto"; ' if rep == "WRAPPER" else ""
+    written = fields.replace(" a =", " A =").replace(" b =", " B =")
+    tests.append({
+        "name": f"PROTOBUF value inferred under the {rep} nullable representation: INSERT VALUES writes that "
+                "representation under the registered message's name",
+        "statements": ["CREATE STREAM S WITH (kafka_topic='s', key_format='KAFKA', value_format='PROTOBUF', "
+                       f"value_protobuf_nullable_representation='{rep}');",
+                       "INSERT INTO S (A, B) VALUES (1, NULL);",
+                       "CREATE STREAM O WITH (kafka_topic='o', value_format='JSON') AS SELECT * FROM S;"],
+        "topics": [{"name": "s", "valueSchema": f'syntax = "proto3"; package p.q; {imports}message V {{ {fields} }}',
+                    "valueFormat": "PROTOBUF", "partitions": 1}],
+        "inputs": [],
+        "outputs": [{"topic": "o", "key": None, "value": {"A": 1, "B": None}}],
+        "post": {"topics": {"topics": [{"name": "s", "valueSchema": (
+            f'syntax = "proto3"; package p.q; {imports}message V {{ {written} }}')}]}},
+    })
 # a subject holding an unnamed AVRO schema (a primitive value, read unwrapped) gives no name
 tests.append({
     "name": "AVRO unwrapped value over a primitive schema: INSERT VALUES writes the bare type",
