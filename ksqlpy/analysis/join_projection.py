@@ -4,7 +4,7 @@ ksqlDB's rules, which this module reproduces:
 
 - ``*`` is the synthetic key column (if the join has one) followed by every source's key and value
   columns, each named ``ALIAS_COL`` (a windowed source's WINDOWSTART/WINDOWEND after its key, as
-  ksqlDB's ``DataSourceNode.resolveSelectStar`` orders them: keys, window bounds, values);
+  ksqlDB's ``DataSourceNode.resolveSelectStar`` orders them: keys, window bounds, values, headers);
   ``alias.*`` is that source's columns. With PARTITION BY, ``*`` is
   every column of the joined row (pseudo columns included), as ksqlDB expands it there.
 - A plain column reference is named ``COL`` when no other source has a column of that name, else
@@ -70,9 +70,8 @@ def expand_stars(query: Query, scope: JoinScope, leaves: list[Scan], keys: list[
             if src.windowed is not None:
                 for bound in ("WINDOWSTART", "WINDOWEND"):
                     out.append((exp.column(bound, table=lf.alias), f"{lf.alias}_{bound}", False))
-            for c in src.columns:
-                if not c.key:
-                    out.append((exp.column(c.name, table=lf.alias), f"{lf.alias}_{c.name}", False))
+            for c in src.value_columns + src.header_columns:  # headers after the values (``_star_columns``)
+                out.append((exp.column(c.name, table=lf.alias), f"{lf.alias}_{c.name}", False))
     return out
 
 

@@ -476,11 +476,14 @@ def _replace_exprs(e: exp.Expression, rekey: Rekey, written: list[exp.Expression
 
 def _star_columns(schema: RowSchema, source: Source, transient: bool) -> list[str]:
     """What ``*`` expands to: keys, then (for push and pull queries on windowed data) WINDOWSTART and
-    WINDOWEND, then value and header columns in their declared order."""
+    WINDOWEND, then the value columns and after them the header columns, each in their declared order - a
+    header column declared between value columns comes after them (ksqlDB's source row is the value
+    columns with the header columns appended, ``SourceBuilderUtils.AddKeyAndPseudoColumns``, and
+    ``DataSourceNode.resolveSelectStar`` lists that row's columns; from memory)."""
     keys = [c.name for c in schema.by_role(ColumnRole.KEY)]
     window = [c.name for c in schema.by_role(ColumnRole.WINDOW)] if transient else []
     rest = {c.name for c in schema.by_role(ColumnRole.VALUE, ColumnRole.HEADER)}
-    declared = [c.name for c in source.columns if c.name in rest and not c.key]
+    declared = [c.name for c in source.value_columns + source.header_columns if c.name in rest]
     others = [c.name for c in schema.by_role(ColumnRole.VALUE, ColumnRole.HEADER) if c.name not in declared]
     return keys + window + declared + others
 

@@ -376,7 +376,7 @@ def _expand_star(select: list[A.SelectItem], src: Source) -> list[A.SelectItem]:
             names = [c.name for c in src.key_columns]
             if src.windowed is not None:
                 names += ["WINDOWSTART", "WINDOWEND"]
-            names += [c.name for c in src.columns if not c.key]  # value and header columns as declared
+            names += [c.name for c in src.value_columns + src.header_columns]  # headers after the values
             out.extend(A.SelectItem(exp.column(n, quoted=True)) for n in names)
         else:
             out.append(item)

@@ -178,9 +178,10 @@ def test_star_on_a_windowed_table_push_query_includes_the_window_bounds(engine: 
     res.data.close()
 
 
-def test_star_keeps_header_columns_where_they_were_declared(engine: Engine) -> None:
-    engine.execute("CREATE STREAM h (k INT KEY, hdr BYTES HEADER('abc'), text STRING) "
+def test_star_puts_header_columns_after_the_value_columns(engine: Engine) -> None:
+    engine.execute("CREATE STREAM h (k INT KEY, hdr BYTES HEADER('abc'), text STRING, hs "
+                   "ARRAY<STRUCT<KEY STRING, VALUE BYTES>> HEADERS, n INT) "
                    "WITH (kafka_topic='h', value_format='JSON', partitions=1);")
     [res] = engine.execute("SELECT * FROM h EMIT CHANGES;")
-    assert [name for name, _ in res.data.columns] == ["K", "HDR", "TEXT"]
+    assert [name for name, _ in res.data.columns] == ["K", "TEXT", "N", "HDR", "HS"]
     res.data.close()
