@@ -369,7 +369,7 @@ class Engine:
         started = time.perf_counter()
         n = q.poll()
         if n:
-            self.stats.polled(q.query_id, n, time.perf_counter() - started)
+            self.stats.polled(q.query_id, n, time.perf_counter() - started, q.tasks)
         return n
 
     def _retry_due(self, q: Any) -> bool:

@@ -48,10 +48,20 @@ class EngineStats:
             stats = self.queries[query_id] = QueryStats()
         return stats
 
-    def polled(self, query_id: str, records: int, seconds: float) -> None:
+    def polled(self, query_id: str, records: int, seconds: float, tasks: list[Any] | None = None) -> None:
         if records:
             with self._lock:
-                self.query(query_id).record(records, seconds)
+                stats = self.query(query_id)
+                stats.record(records, seconds)
+                if tasks:
+                    stats.observe(tasks)
+
+    def observe(self, query_id: str, tasks: list[Any]) -> None:
+        """Take what the query's tasks in this process consumed and produced per topic since last seen (what
+        an idle poll wrote - an EMIT FINAL window closed by time - is seen here when asked)."""
+        if tasks:
+            with self._lock:
+                self.query(query_id).observe(tasks)
 
     def pull(self, seconds: float) -> None:
         with self._lock:
@@ -238,35 +248,44 @@ def _stat(name: str, value: float) -> str:
 
 
 def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
-    """(statistics, errorStats) of DESCRIBE EXTENDED: ksqlDB's ``name: value`` columns for the queries
-    writing the source (produced) and reading it (consumed), then consumer lag and late records.
+    """(statistics, errorStats) of DESCRIBE EXTENDED: ksqlDB's ``name: value`` columns for the records
+    produced to the source's topic and consumed from it, then consumer lag and late records.
 
-    As ksqlDB's MetricCollectors (from memory of its ProducerCollector/ConsumerCollector and TopicSensors): a
-    collector's sensors for a topic are made by its first record, so a side is listed once a query wrote
-    (read) a record of the source, and a source no query has moved a record of yet has neither line ("").
-    The error line (``failed-messages``) is made with them; each line ends in its ``last-message`` /
-    ``last-failed`` time (``n/a`` when never)."""
+    As ksqlDB's MetricCollectors (from memory of its ProducerCollector/ConsumerCollector and TopicSensors): the
+    statistics are per Kafka topic, summed over every query's producer and consumer of that topic - a query
+    writing the topic (its CSAS/CTAS, each INSERT INTO) counts what it produced there, a query reading it (any
+    source over the topic) what it consumed from it; a query's repartition topic and a join's other input are
+    topics of their own, so a record counts once for the source it came from. A collector's sensors for a
+    topic are made by its first record, so a side is listed once a query wrote (read) a record of the topic,
+    and a topic no query has moved a record of yet has neither line (""). The error line
+    (``failed-messages``) is made with them; each line ends in its ``last-message`` / ``last-failed`` time
+    (``n/a`` when never)."""
+    source = engine.catalog.source(source_name)
+    if source is None:
+        return "", ""
+    topic = source.topic
     writers = [q for q in engine.queries.values() if q.sink_name == source_name]
     readers = [q for q in engine.queries.values() if source_name in getattr(q, "source_names", [])]
     stats = engine.stats
+    for q in engine.queries.values():
+        stats.observe(q.query_id, getattr(q, "tasks", []))
+    produced_meters = [m for qid in list(stats.queries) if (m := stats.query(qid).produced_topics.get(topic))]
+    consumed_meters = [m for qid in list(stats.queries) if (m := stats.query(qid).consumed_topics.get(topic))]
     parts: list[str] = []
-    last: int | None = None
-    total = sum(produced(engine, q) for q in writers)
+    total = sum(m.total for m in produced_meters)
     if total:
-        rate = sum(stats.query(q.query_id).rate() for q in writers)
-        parts += [_stat("messages-per-sec", rate), _stat("total-messages", total)]
-        last = max((stats.query(q.query_id).last_message_ms or 0 for q in writers), default=0) or None
-    consumed = sum(stats.query(q.query_id).consumed for q in readers)
+        parts += [_stat("messages-per-sec", sum(m.rate() for m in produced_meters)), _stat("total-messages", total)]
+    consumed = sum(m.total for m in consumed_meters)
     if consumed:
-        parts += [_stat("consumer-messages-per-sec", sum(stats.query(q.query_id).rate() for q in readers)),
+        parts += [_stat("consumer-messages-per-sec", sum(m.rate() for m in consumed_meters)),
                   _stat("consumer-total-messages", consumed)]
         lag = 0
         for q in readers:
-            lag += sum(p.lag for p in positions(engine, q) if p.topic == engine.catalog.source(source_name).topic)
+            lag += sum(p.lag for p in positions(engine, q) if p.topic == topic)
         parts.append(_stat("consumer-lag", lag))
-        last = max([last or 0] + [stats.query(q.query_id).last_message_ms or 0 for q in readers]) or None
     if not parts:
         return "", ""
+    last = max((m.last_ms or 0 for m in produced_meters + consumed_meters), default=0) or None
     if total and any(getattr(q, "aggregation", None) is not None for q in writers):
         parts.append(f"dropped-late-records: {sum(late_records(engine, q) for q in writers)}")
     statistics = " ".join(parts) + f" {'last-message':>16}: {_timestamp_text(last):>9}"

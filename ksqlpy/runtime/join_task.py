@@ -236,6 +236,7 @@ class JoinTask:
         self.on_rows = on_rows
         self.commit = commit
         self.processed = 0
+        self.consumed_topics: dict[str, int] = {}  # records processed per input topic (runtime statistics)
         self.initialized = False
         self.upstream_tasks: list[Any] = []  # in-process tasks writing the topics this one reads (alignment)
         self.drained = False  # the last fetches found nothing
@@ -379,6 +380,11 @@ class JoinTask:
         if self.on_rows is not None and rows:
             self.on_rows(rows)
         self.processed += consumed
+        counts = self.consumed_topics
+        for ch, f, h in zip(ctx.channels, fetched, held, strict=True):
+            n = len(f.offsets) - (len(h.offsets) if h is not None else 0)
+            if n:
+                counts[ch.topic] = counts.get(ch.topic, 0) + n
         return consumed
 
     def _fetch(self, ch: Channel) -> Held:

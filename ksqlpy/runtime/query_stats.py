@@ -27,6 +27,53 @@ def bucket(seconds: float, bounds: tuple[float, ...] = BATCH_BUCKETS) -> int:
 
 
 @dataclass
+class TopicMeter:
+    """One topic's records on one side (consumed or produced) of one query - ksqlDB's TopicSensors of a
+    ConsumerCollector or ProducerCollector: a total, a rate, and the time of the last record."""
+
+    total: int = 0
+    last_ms: int | None = None
+    recent: deque[tuple[float, int]] = field(default_factory=deque)
+
+    def add(self, records: int, now: float) -> None:
+        self.total += records
+        self.last_ms = int(now * 1000)
+        self.recent.append((now, records))
+        while self.recent and self.recent[0][0] < now - RATE_WINDOW_S:
+            self.recent.popleft()
+
+    def rate(self) -> float:
+        now = time.time()
+        return sum(r for t, r in self.recent if t >= now - RATE_WINDOW_S) / RATE_WINDOW_S
+
+
+def tasks_consumed(tasks: list[Any]) -> dict[str, int]:
+    """Records the tasks consumed, per input topic, since they were built (a join task counts each input's
+    topic; a plain task its one topic - a repartition topic is an input of its own)."""
+    out: dict[str, int] = {}
+    for task in tasks:
+        by_topic = getattr(task, "consumed_topics", None)
+        if by_topic is None:
+            topic = getattr(task, "topic", None)
+            by_topic = {topic: int(getattr(task, "processed", 0))} if topic else {}
+        for topic, n in by_topic.items():
+            out[topic] = out.get(topic, 0) + n
+    return out
+
+
+def tasks_produced(tasks: list[Any]) -> dict[str, int]:
+    """Records the tasks' sink writer wrote, under the writer's topic (one writer shared by a query's tasks)."""
+    seen: set[int] = set()
+    out: dict[str, int] = {}
+    for task in tasks:
+        writer = getattr(task, "writer", None)
+        if writer is not None and id(writer) not in seen:
+            seen.add(id(writer))
+            out[writer.topic] = out.get(writer.topic, 0) + int(getattr(writer, "written", 0))
+    return out
+
+
+@dataclass
 class QueryStats:
     """Records consumed, per-poll processing times, and - for tasks run in worker processes, whose writers
     and aggregations the engine does not hold - records produced and dropped as late."""
@@ -39,6 +86,35 @@ class QueryStats:
     batch_sum_s: float = 0.0
     batches: int = 0
     recent: deque[tuple[float, int]] = field(default_factory=deque)
+    # per topic: records consumed from each input topic, records produced to the sink topic (DESCRIBE EXTENDED)
+    consumed_topics: dict[str, TopicMeter] = field(default_factory=dict)
+    produced_topics: dict[str, TopicMeter] = field(default_factory=dict)
+    # the tasks' cumulative per-topic counters as last observed (``observe``): ("c"|"p", topic) -> count
+    seen: dict[tuple[str, str], int] = field(default_factory=dict)
+
+    def observe(self, tasks: list[Any], now: float | None = None) -> None:
+        """Add to the per-topic meters what the tasks consumed and produced since the last observation.
+        A counter below the last one seen belongs to tasks built anew (``forget_tasks`` not called): all of
+        it is new."""
+        now = time.time() if now is None else now
+        for side, counts in (("c", tasks_consumed(tasks)), ("p", tasks_produced(tasks))):
+            for topic, total in counts.items():
+                before = self.seen.get((side, topic), 0)
+                gained = total - before if total >= before else total
+                self.seen[(side, topic)] = total
+                if gained:
+                    self.meter(side, topic).add(gained, now)
+
+    def forget_tasks(self) -> None:
+        """The observed tasks went away (their counts were observed): new tasks count from zero."""
+        self.seen.clear()
+
+    def meter(self, side: str, topic: str) -> TopicMeter:
+        meters = self.consumed_topics if side == "c" else self.produced_topics
+        m = meters.get(topic)
+        if m is None:
+            m = meters[topic] = TopicMeter()
+        return m
 
     def record(self, records: int, seconds: float) -> None:
         now = time.time()
@@ -63,7 +139,12 @@ class QueryStats:
         """The cumulative counters, as a worker sends them (plain data)."""
         return {"consumed": self.consumed, "produced": self.produced, "late": self.late,
                 "last_message_ms": self.last_message_ms, "batch_counts": list(self.batch_counts),
-                "batch_sum_s": self.batch_sum_s, "batches": self.batches}
+                "batch_sum_s": self.batch_sum_s, "batches": self.batches,
+                "consumed_topics": {t: m.total for t, m in self.consumed_topics.items()},
+                "produced_topics": {t: m.total for t, m in self.produced_topics.items()},
+                "topics_last_ms": {f"{side}:{t}": m.last_ms for side, meters in
+                                   (("c", self.consumed_topics), ("p", self.produced_topics))
+                                   for t, m in meters.items()}}
 
     def add(self, now: dict[str, Any], before: dict[str, Any] | None) -> None:
         """Add what a worker's counters gained between two of its snapshots (``before`` None: since it started)."""
@@ -83,6 +164,18 @@ class QueryStats:
             self.last_message_ms = max(self.last_message_ms or 0, now["last_message_ms"])
         if consumed:
             self._recent(time.time(), consumed)
+        now_s = time.time()
+        for side, key in (("c", "consumed_topics"), ("p", "produced_topics")):
+            old_topics = (before or {}).get(key) or {}
+            for topic, total in (now.get(key) or {}).items():
+                gained = total - old_topics.get(topic, 0)
+                if gained > 0:
+                    meter = self.meter(side, topic)
+                    previous = meter.last_ms or 0
+                    meter.add(gained, now_s)
+                    last = (now.get("topics_last_ms") or {}).get(f"{side}:{topic}")
+                    if last:  # when the worker saw it, not when its status arrived
+                        meter.last_ms = max(previous, last)
 
 
 def tasks_written(tasks: list[Any]) -> int:

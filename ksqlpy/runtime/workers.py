@@ -256,6 +256,7 @@ class WorkerRunner:
         aggregation = self.query.aggregation if self.query is not None else None
         self.stats.produced = self._dropped_written + tasks_written(self.tasks)
         self.stats.late = self._dropped_late + late_dropped(aggregation)
+        self.stats.observe(self.tasks)
         return self.stats.snapshot()
 
     # -- tasks
@@ -325,6 +326,8 @@ class WorkerRunner:
                 if discard is not None:
                     discard()
         self._dropped_written += tasks_written(self.tasks)
+        self.stats.observe(self.tasks)  # their per-topic counts, before they go (new tasks count from zero)
+        self.stats.forget_tasks()
         if self.query is not None:
             self._dropped_late += late_dropped(self.query.aggregation)
         self.tasks = []

@@ -136,3 +136,88 @@ def test_store_lags_name_each_store_and_partition(engine: Engine) -> None:
     key = f"_confluent-ksql-default_query_{res.query_id}#Aggregate-Aggregate-Materialize"
     assert set(lags[key]["lagByPartition"]) == {"0", "1"}
     assert all(p["offsetLag"] == 0 for p in lags[key]["lagByPartition"].values())
+
+
+def _stat_value(text: str, name: str) -> str | None:
+    """The value of ``name: value`` in a statistics line (None: not listed)."""
+    import re
+
+    m = re.search(r"(?:^|\s)" + re.escape(name) + r":\s+(\S+)", text)
+    return m.group(1) if m else None
+
+
+def _statistics(engine: Engine, name: str) -> str:
+    [d] = engine.execute(f"DESCRIBE {name} EXTENDED;")
+    return d.data["statistics"]
+
+
+def test_statistics_are_per_topic_a_repartition_counts_its_source_once(engine: Engine) -> None:
+    """ksqlDB's collectors count per Kafka topic: a GROUP BY on a value column reads s, then its own
+    repartition topic - s's consumer count is the records of s, not twice them; the sink's producer count is
+    what the query wrote to the sink's topic, its rate from those records."""
+    engine.execute("CREATE TABLE by_v AS SELECT v, COUNT(*) AS n FROM s GROUP BY v;")
+    _feed(engine, 12)
+    engine.drain()
+    src = _statistics(engine, "s")
+    assert _stat_value(src, "consumer-total-messages") == "12", src
+    assert _stat_value(src, "total-messages") is None  # nothing writes s
+    sink = _statistics(engine, "by_v")
+    assert _stat_value(sink, "total-messages") == "12", sink  # one update per record
+    assert _stat_value(sink, "consumer-total-messages") is None  # nothing reads by_v's topic
+    assert float(_stat_value(sink, "messages-per-sec") or 0) == pytest.approx(12 / 30, abs=0.01)
+
+
+def test_statistics_of_a_join_count_each_input_under_its_own_topic(engine: Engine) -> None:
+    engine.execute("CREATE TABLE t (id INT PRIMARY KEY, name STRING) WITH (kafka_topic='t', value_format='JSON', "
+                   "partitions=2);")
+    engine.execute("CREATE STREAM joined AS SELECT s.id, v, name FROM s LEFT JOIN t ON s.id = t.id;")
+    with engine.log.transaction() as tx:
+        tx.produce_many([ProducerRecord("t", struct.pack(">i", i), b'{"NAME": "n%d"}' % i, 500, None, i % 2)
+                         for i in range(3)])
+    _feed(engine, 9)
+    engine.drain()
+    assert _stat_value(_statistics(engine, "s"), "consumer-total-messages") == "9"
+    assert _stat_value(_statistics(engine, "t"), "consumer-total-messages") == "3"
+    assert _stat_value(_statistics(engine, "joined"), "total-messages") == "9"
+
+
+def test_statistics_of_a_topic_written_by_two_queries_sum_both(engine: Engine) -> None:
+    """The sink of a CSAS and of an INSERT INTO: both queries' records produced to its topic are counted; a
+    second source over s's topic reads the same topic, so its reader counts for s too."""
+    engine.execute("CREATE STREAM other (id INT KEY, v INT) WITH (kafka_topic='o', value_format='JSON', "
+                   "partitions=1);")
+    engine.execute("CREATE STREAM merged AS SELECT * FROM s;")
+    engine.execute("INSERT INTO merged SELECT * FROM other;")
+    engine.execute("CREATE STREAM s_again (id INT KEY, v INT) WITH (kafka_topic='s', value_format='JSON');")
+    engine.execute("CREATE STREAM copy_again AS SELECT * FROM s_again;")
+    with engine.log.transaction() as tx:
+        tx.produce_many([ProducerRecord("o", struct.pack(">i", i), b'{"V": %d}' % i, 900, None, 0)
+                         for i in range(4)])
+    _feed(engine, 5)
+    engine.drain()
+    merged = _statistics(engine, "merged")
+    assert _stat_value(merged, "total-messages") == "9", merged
+    assert _stat_value(_statistics(engine, "s"), "consumer-total-messages") == "10"  # two queries read topic s
+    assert _stat_value(_statistics(engine, "s_again"), "consumer-total-messages") == "10"
+    assert _stat_value(_statistics(engine, "other"), "consumer-total-messages") == "4"
+
+
+def test_statistics_from_worker_processes_are_per_topic(tmp_path: Path) -> None:
+    e = Engine(str(tmp_path), {"auto.offset.reset": "earliest", "ksqlpy.workers": "process",
+                               "num.stream.threads": 2})
+    try:
+        e.execute("CREATE STREAM s (id INT KEY, v INT) WITH (kafka_topic='s', value_format='JSON', partitions=2);")
+        e.execute("CREATE TABLE by_v AS SELECT v, COUNT(*) AS n FROM s GROUP BY v;")
+        _feed(e, 8)
+        import time
+
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            e.drain()
+            if _stat_value(_statistics(e, "by_v"), "total-messages") == "8":
+                break
+            time.sleep(0.2)
+        assert _stat_value(_statistics(e, "s"), "consumer-total-messages") == "8"
+        assert _stat_value(_statistics(e, "by_v"), "total-messages") == "8"
+    finally:
+        e.close()
