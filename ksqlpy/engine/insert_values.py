@@ -71,6 +71,11 @@ def insert_values(engine: Engine, stmt: A.InsertValues) -> None:
     except Exception as ex:  # noqa: BLE001
         raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. Could not serialize value"
                                  f"{': ' + str(ex) if str(ex) else ''}") from ex
+    if ts is not None and ts < 0:
+        # Kafka's ProducerRecord refuses it when the record is made from the serialized key and value, still
+        # inside InsertValuesExecutor's wrapped build (from memory of both)
+        raise KsqlStatementError(f"Failed to insert values into '{stmt.target}'. Invalid timestamp: {ts}. "
+                                 "Timestamp should always be non-negative or null.")
     engine.log.produce(ProducerRecord(src.topic, kb, vb, ts))
 
 
