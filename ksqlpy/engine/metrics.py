@@ -258,8 +258,10 @@ def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
     topics of their own, so a record counts once for the source it came from. A collector's sensors for a
     topic are made by its first record, so a side is listed once a query wrote (read) a record of the topic,
     and a topic no query has moved a record of yet has neither line (""). The error line
-    (``failed-messages``) is made with them; each line ends in its ``last-message`` / ``last-failed`` time
-    (``n/a`` when never)."""
+    (``failed-messages``) is made with them: the records of the topic a query could not deserialize
+    (StreamsErrorCollector.recordError(topic) in ksqlDB's deserialization exception handler) - a sink does not
+    show its writers' failures to read their inputs; each line ends in its ``last-message`` / ``last-failed``
+    time (``n/a`` when never)."""
     source = engine.catalog.source(source_name)
     if source is None:
         return "", ""
@@ -289,9 +291,8 @@ def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
     if total and any(getattr(q, "aggregation", None) is not None for q in writers):
         parts.append(f"dropped-late-records: {sum(late_records(engine, q) for q in writers)}")
     statistics = " ".join(parts) + f" {'last-message':>16}: {_timestamp_text(last):>9}"
-    ids = [q.query_id for q in writers + readers]
-    failed = sum(engine.plog.failed_by_query.get(i, 0) for i in ids)
-    last_failed = max((engine.plog.failed_last_ms.get(i, 0) for i in ids), default=0) or None
+    failed = engine.plog.failed_by_topic.get(topic, 0)
+    last_failed = engine.plog.failed_topic_last_ms.get(topic) or None
     errors = _stat("failed-messages", failed) + f" {'last-failed':>16}: {_timestamp_text(last_failed):>9}"
     return statistics, errors
 

@@ -58,6 +58,10 @@ class ProcessingLog:
         # deserialization exception handler; expression errors and excluded rows are not failed messages)
         self.failed_by_query: Counter[str] = Counter()
         self.failed_last_ms: dict[str, int] = {}  # the time of each query's last one (DESCRIBE's last-failed)
+        # the same per topic the record came from (ksqlDB's StreamsErrorCollector.recordError(topic)): what
+        # DESCRIBE EXTENDED's errorStats counts for the source over that topic
+        self.failed_by_topic: Counter[str] = Counter()
+        self.failed_topic_last_ms: dict[str, int] = {}
 
     def _emit(self, logger: str, message: dict[str, Any]) -> None:
         entry = {"logger": logger, "level": "ERROR", "time": int(time.time() * 1000), "message": message}
@@ -75,6 +79,10 @@ class ProcessingLog:
             if isinstance(message, dict) and message.get("type") == DESERIALIZATION_ERROR:
                 self.failed_by_query[parts[1]] += 1
                 self.failed_last_ms[parts[1]] = int(entry.get("time") or 0)
+                topic = (message.get("deserializationError") or {}).get("topic")
+                if topic:
+                    self.failed_by_topic[topic] += 1
+                    self.failed_topic_last_ms[topic] = int(entry.get("time") or 0)
         self.entries.append(entry)
         if self.sink is not None:
             try:

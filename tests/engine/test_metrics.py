@@ -221,3 +221,17 @@ def test_statistics_from_worker_processes_are_per_topic(tmp_path: Path) -> None:
         assert _stat_value(_statistics(e, "by_v"), "total-messages") == "8"
     finally:
         e.close()
+
+
+def test_error_statistics_are_per_topic(engine: Engine) -> None:
+    """ksqlDB's deserialization handler records a failure against the topic of the record
+    (StreamsErrorCollector.recordError(topic)): the source over that topic shows it, every source over it
+    alike; the sink of the query that could not read it does not."""
+    engine.execute("CREATE STREAM copy AS SELECT * FROM s;")
+    engine.execute("CREATE STREAM s_again (id INT KEY, v INT) WITH (kafka_topic='s', value_format='JSON');")
+    _feed(engine, 3, bad=2)
+    engine.drain()
+    [src], [again], [copy] = (engine.execute(f"DESCRIBE {n} EXTENDED;") for n in ("s", "s_again", "copy"))
+    assert src.data["errorStats"].startswith(" failed-messages:         2      last-failed: ")
+    assert again.data["errorStats"] == src.data["errorStats"]
+    assert copy.data["errorStats"] == " failed-messages:         0      last-failed:       n/a"
