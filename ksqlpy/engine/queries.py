@@ -143,6 +143,10 @@ class TransientQuery:
                 if self.done:
                     break
                 n += t.poll()
+            if n and not self.done:
+                # its consumers' records per topic, for DESCRIBE EXTENDED while it runs (ksqlDB's transient
+                # queries carry the same collectors as persistent ones); forgotten when it is released
+                self.engine.stats.observe(self.query_id, self.tasks)
             return n
         finally:
             self._polling = False
@@ -159,6 +163,7 @@ class TransientQuery:
             self._release()
 
     def _release(self) -> None:
+        self.engine.stats.forget(self.query_id)
         resources, self.resources = self.resources, []
         for r in resources:
             r.close()

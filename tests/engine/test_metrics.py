@@ -235,3 +235,16 @@ def test_error_statistics_are_per_topic(engine: Engine) -> None:
     assert src.data["errorStats"].startswith(" failed-messages:         2      last-failed: ")
     assert again.data["errorStats"] == src.data["errorStats"]
     assert copy.data["errorStats"] == " failed-messages:         0      last-failed:       n/a"
+
+
+def test_a_running_push_query_counts_as_a_consumer_of_its_topic(engine: Engine) -> None:
+    """ksqlDB's transient queries carry the same consumer collectors: while a push query runs, the records it
+    consumed count for its source's topic; when it closes its collector goes, and its counts with it."""
+    _feed(engine, 4)
+    tq = engine.push_query("SELECT * FROM s EMIT CHANGES;", {"auto.offset.reset": "earliest"})
+    while tq.poll():
+        pass
+    assert _stat_value(_statistics(engine, "s"), "consumer-total-messages") == "4"
+    tq.close()
+    tq.poll()
+    assert _statistics(engine, "s") == ""
