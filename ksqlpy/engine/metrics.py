@@ -267,10 +267,12 @@ def source_statistics(engine: Engine, source_name: str) -> tuple[str, str]:
         return "", ""
     topic = source.topic
     writers = [q for q in engine.queries.values() if q.sink_name == source_name]
-    readers = [q for q in engine.queries.values() if source_name in getattr(q, "source_names", [])]
     stats = engine.stats
     for q in engine.queries.values():
         stats.observe(q.query_id, getattr(q, "tasks", []))
+    # the persistent queries consuming the topic: through this source or any other over the topic
+    readers = [q for q in engine.queries.values() if source_name in getattr(q, "source_names", [])
+               or topic in stats.query(q.query_id).consumed_topics]
     produced_meters = [m for qid in list(stats.queries) if (m := stats.query(qid).produced_topics.get(topic))]
     consumed_meters = [m for qid in list(stats.queries) if (m := stats.query(qid).consumed_topics.get(topic))]
     parts: list[str] = []
