@@ -56,7 +56,7 @@ def tasks_consumed(tasks: list[Any]) -> dict[str, int]:
         if by_topic is None:
             topic = getattr(task, "topic", None)
             by_topic = {topic: int(getattr(task, "processed", 0))} if topic else {}
-        for topic, n in by_topic.items():
+        for topic, n in list(by_topic.items()):  # (another thread may be adding a topic)
             out[topic] = out.get(topic, 0) + n
     return out
 
