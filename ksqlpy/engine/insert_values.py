@@ -15,7 +15,7 @@ from sqlglot import exp
 from ksqlpy import types as T
 from ksqlpy.analysis.pseudo_columns import offsets_enabled
 from ksqlpy.analysis.source_hints import did_you_mean
-from ksqlpy.catalog import Column, Source
+from ksqlpy.catalog import Source
 from ksqlpy.engine.insert_key_schema import KeySchemaMismatch, check_key_schema
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError, KsqlStatementError
@@ -159,22 +159,15 @@ def _column_reference(e: exp.Expression) -> exp.Column | None:
 
 
 def _timestamp(src: Source, given: dict[str, Any]) -> int | None:
-    """ROWTIME if given; else the source's TIMESTAMP column (parsed with its TIMESTAMP_FORMAT); else now."""
-    if given.get(ROWTIME) is not None:
-        return int(given[ROWTIME])
-    column = src.timestamp_column
-    if column is None or given.get(column) is None:
-        return None
-    raw = given[column]
-    col: Column | None = src.column(column)
-    if col is not None and col.type == T.STRING and src.timestamp_format:
-        from ksqlpy.functions.datetime import parse_timestamp
+    """ROWTIME if given, else None (now).
 
-        try:
-            return parse_timestamp(str(raw), str(src.timestamp_format))
-        except Exception as ex:  # noqa: BLE001 - the parser's own text names the value and the pattern
-            raise _Reason(str(ex)) from None
-    return int(raw)
+    The source's TIMESTAMP column is not read here: ksqlDB's GenericRecordFactory writes it as data and
+    the record time is ROWTIME or the wall clock; readers of the source take their ROWTIME from the column
+    through the timestamp extractor (a value it cannot parse is their processing-log entry, not a refused
+    insert).
+    """
+    del src
+    return int(given[ROWTIME]) if given.get(ROWTIME) is not None else None
 
 
 def _sql(e: Any) -> str:
