@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from ksqlpy.engine.command_log import command_id
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.engine.sandbox import Sandbox
+from ksqlpy.engine.statements import is_unexpected
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 from ksqlpy.server.errors import COMMAND_QUEUE_CATCHUP_TIMEOUT, SERVER_ERROR, ServerError
@@ -39,7 +40,7 @@ def _sandboxed(ctx: ServerContext, stmt: A.Statement, properties: dict[str, Any]
     try:
         return box.execute_statement(stmt, properties)
     except KsqlError as e:
-        if not _unexpected(e):
+        if not is_unexpected(e):
             raise
         LOG.warning("validating %s in the sandbox failed unexpectedly; running it", type(stmt).__name__,
                     exc_info=e.__cause__)
@@ -48,12 +49,6 @@ def _sandboxed(ctx: ServerContext, stmt: A.Statement, properties: dict[str, Any]
         LOG.warning("validating %s in the sandbox failed unexpectedly; running it", type(stmt).__name__,
                     exc_info=True)
         return None
-
-
-def _unexpected(e: KsqlError) -> bool:
-    """A sandbox failure that is no user error (``statements.unexpected_error``): a gap of the sandbox."""
-    cause = e.__cause__
-    return cause is not None and not isinstance(cause, KsqlError) and "failed unexpectedly" in str(e)
 
 
 def submit(ctx: ServerContext, stmt: A.Statement, properties: dict[str, Any]) -> tuple[StatementResult, int, str]:

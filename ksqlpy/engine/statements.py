@@ -86,6 +86,16 @@ def dispatch(engine: Engine, stmt: A.Statement) -> StatementResult:
         raise unexpected_error(stmt, e) from e
 
 
+UNEXPECTED = "ksqlpy failed unexpectedly"
+
+
+def is_unexpected(e: BaseException) -> bool:
+    """Whether ``e`` is ``unexpected_error``'s stand-in for a bug: its marker, raised from an exception that
+    is no user error (a user error whose message echoes a statement saying the same words is not)."""
+    cause = e.__cause__
+    return cause is not None and not isinstance(cause, KsqlError) and UNEXPECTED in str(e)
+
+
 def unexpected_error(stmt: A.Statement, e: Exception) -> KsqlStatementError:
     """A failure that is not a user error is a bug: logged with its traceback; the user reads which kind
     of statement failed and where the details are - never a Python exception's text. (The lower layers'
@@ -93,6 +103,6 @@ def unexpected_error(stmt: A.Statement, e: Exception) -> KsqlStatementError:
     their own where the rule lives: ``log.topic_names``, ``serde.base.FormatRuleError``.)"""
     _LOG.error("statement failed unexpectedly: %s", stmt.text, exc_info=e)
     what = type(stmt).__name__
-    return KsqlStatementError(f"Could not execute the statement ({what}): ksqlpy failed unexpectedly. The details "
+    return KsqlStatementError(f"Could not execute the statement ({what}): {UNEXPECTED}. The details "
                               "are in the engine's log; please report this as a bug.")
 

@@ -65,6 +65,16 @@ def test_an_unexpected_failure_becomes_a_statement_error_without_python_text(eng
     text = str(err.value)
     assert text.startswith("Could not execute the statement (Show): ksqlpy failed unexpectedly.")
     assert not any(n in text for n in PYTHON_NAMES) and "out of range" not in text
+    assert S.is_unexpected(err.value)
+
+
+def test_a_user_error_echoing_the_words_is_not_the_bug_marker(engine: Engine) -> None:
+    """The fuzz oracle and the server's sandbox fallback tell the bug stand-in by its cause, not by a
+    message that quotes the statement (a fuzzed statement 'failed unexpectedly' did)."""
+    for sql in ("failed unexpectedly;", "ksqlpy failed unexpectedly;", "SELECT * FROM `ksqlpy failed unexpectedly`;"):
+        with pytest.raises(KsqlError) as err:
+            engine.execute(sql)
+        assert "failed unexpectedly" in str(err.value) and not S.is_unexpected(err.value)
 
 
 @pytest.mark.parametrize(("setting", "value", "message"), [

@@ -24,6 +24,7 @@ from sql_strategies import SETUP, fuzz_batches, selects
 
 from ksqlpy.engine import Engine
 from ksqlpy.engine.sandbox import Sandbox
+from ksqlpy.engine.statements import is_unexpected
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
 
@@ -59,13 +60,13 @@ FAILURES: list[str] | None = [] if os.environ.get("FUZZ_COLLECT") else None  # e
 def check(outcome: Exception | None, sql: str) -> None:
     if outcome is None:
         return
-    if FAILURES is not None and (not isinstance(outcome, KsqlError) or "failed unexpectedly" in str(outcome)):
+    if FAILURES is not None and (not isinstance(outcome, KsqlError) or is_unexpected(outcome)):
         cause = outcome.__cause__ or outcome
         FAILURES.append(f"{type(cause).__name__}: {str(cause)[:150]} <- {sql[:300]}")
         return
     if not isinstance(outcome, KsqlError):
         raise AssertionError(f"{type(outcome).__name__} escaped for: {sql[:2000]}") from outcome
-    if "failed unexpectedly" in str(outcome):
+    if is_unexpected(outcome):
         raise AssertionError(f"an internal error for: {sql[:2000]}") from (outcome.__cause__ or outcome)
     _counts["user_errors"] += 1
 
