@@ -15,16 +15,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ksqlpy.functions.registry import FunctionRegistry
+from ksqlpy.plan.rules import PLAN_RULES
 from ksqlpy.types import SqlType
 
 
 @dataclass(frozen=True)
 class SessionState:
-    """The engine's functions, the properties in force for one statement, and the custom types."""
+    """The engine's functions, the properties in force for one statement, the custom types, and the plan rule
+    revision (``plan.rules``) the statement is planned under - a replayed command's own, for the rules
+    analysis decides (a join's key format)."""
 
     functions: FunctionRegistry
     properties: Mapping[str, Any] = field(default_factory=dict)
     types: Mapping[str, SqlType] = field(default_factory=dict)
+    plan_rules: int = PLAN_RULES
 
 
 __all__ = ["SessionState"]

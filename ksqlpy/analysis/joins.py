@@ -66,6 +66,7 @@ from ksqlpy.plan.logical import (
     Sink,
 )
 from ksqlpy.plan.partitioning import join_repartitions
+from ksqlpy.plan.rules import JOIN_KEY_FORMAT_HOLDS_KEY
 from ksqlpy.properties import as_bool
 from ksqlpy.session_state import SessionState
 
@@ -274,7 +275,7 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
     fmt, rep_left, rep_right, forced = join_repartitions(
         flavor, left.key_format, right.key_format, left_is_source=isinstance(left.node, Scan), need_left=need_left,
         need_right=need_right, default_format=default, right_key_types=right.key_types,
-        key_types=[c.left_type for c in conds])
+        key_types=[c.left_type for c in conds] if session.plan_rules >= JOIN_KEY_FORMAT_HOLDS_KEY else None)
     # the key format's full name comes with it, from the side whose format the step takes
     named = left if not need_left else right if not need_right else \
         next((s for s in (left, right) if s.key_format[0] != "NONE"), None)

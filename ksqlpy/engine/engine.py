@@ -149,7 +149,7 @@ class Engine:
     def session_state(self) -> SessionState:
         """The functions, properties in force (server, session and statement overrides) and custom types a
         statement is analysed against."""
-        return SessionState(self.functions, self.effective_properties(), self.catalog.types())
+        return SessionState(self.functions, self.effective_properties(), self.catalog.types(), self.plan_rules)
 
     def prop(self, name: str, default: Any = None) -> Any:
         """One property, resolved over every layer (either spelling of ``name``)."""

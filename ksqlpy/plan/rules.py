@@ -35,13 +35,20 @@ persisted plan in its command topic).
   an AVRO or PROTOBUF value keeps the FROM source's ``VALUE_SCHEMA_FULL_NAME``; before, the sink took the join's
   internal key format and the default record name. A sink created under revision 8 keeps the formats its
   records were written in.
+* 10 - a join whose two sides are both re-keyed by a value expression is keyed in JSON when the format it
+  chose (the first non-NONE source key format, else ``ksql.persistence.default.format.key``) cannot write the
+  join key (KAFKA: a STRUCT, BOOLEAN, DECIMAL, ARRAY; DELIMITED: a STRUCT, ARRAY, MAP - ksqlDB's
+  ``SchemaKStream.selectKey`` sanitizing the key format); before, the repartition topics and join stores
+  kept the chosen format and wrote such keys in an encoding of ksqlpy's own. The format decides the bytes
+  the repartition partitioner hashes and the join stores are keyed by, so a join planned under revision 9
+  keeps it (an analysis-time rule: ``SessionState.plan_rules``).
 
 Commands written before revisions were recorded are revision 1.
 """
 
 from __future__ import annotations
 
-PLAN_RULES = 9  # the revision statements are planned with now
+PLAN_RULES = 10 # the revision statements are planned with now
 UNRECORDED = 1  # the revision of a command that records none (written before revisions existed)
 GROUP_KEY_FROM_INPUT = 2  # the first revision grouping in the input's key format
 SOURCE_ROWS_FOR_TABLE_SELECT = 3  # the first revision keeping a table CTAS's source rows
@@ -51,3 +58,4 @@ FK_RESULTS_IN_LEFT_STORE = 6  # the first revision without a foreign-key join's 
 TABLE_JOIN_GROUP_BY_REPARTITION = 7  # the first revision re-grouping a table join's result through a topic
 TABLE_JOIN_PREVIOUS_FROM_JOIN = 8  # the first revision taking a table join's previous rows from its changes
 JOIN_SINK_FORMATS_FROM_SOURCE = 9  # the first revision giving a join's sink the FROM source's formats
+JOIN_KEY_FORMAT_HOLDS_KEY = 10  # the first revision moving a both-sides-re-keyed join to JSON for its key
