@@ -376,11 +376,12 @@ class Codegen:
         a, p = self.gen(e.operand), self.gen(e.pattern)
         rt = _runtime
         null = self._null_boolean()  # a NULL value or pattern fails the expression, as ksqlDB's LikeEvaluator
-        if p.const and p.value is not None and not rt.like_pattern_fails(p.value, e.escape):
+        if p.const and p.value is not None:
             rx = self.const(re.compile(rt.like_regex(p.value, e.escape)), "re")
             return Code(self.guard([a], rx + ".match({0}) is not None", null), T.BOOLEAN)
         self.consts["_re"] = re
-        return Code(self.guard([a, p], f"_re.match({self._rt()}.like_regex({{1}}, {e.escape!r}), {{0}}) is not None",
+        escape = repr(e.escape).replace("{", "{{").replace("}", "}}")  # the body is a format string
+        return Code(self.guard([a, p], f"_re.match({self._rt()}.like_regex({{1}}, {escape}), {{0}}) is not None",
                                null), T.BOOLEAN)
 
     # ------------------------------------------------------------------ structures

@@ -339,17 +339,27 @@ class OperatorTyping(BinderCore):
                          pos=self.pos(node))
 
     def _b_StructConstructor(self, node: StructConstructor) -> B.Expr:
-        names = node.args.get("names") or []
-        if len(set(names)) != len(names):
-            dup = next(n for n in names if names.count(n) > 1)
-            raise BindError(f"Duplicate field names found in STRUCT: '{dup}'", Phase.TYPING)
-        fields = []
-        types = []
-        for n, v in zip(names, node.args.get("values") or [], strict=True):
+        """ksqlDB types the fields in order into a ``SqlStruct.Builder``, which refuses a name given twice when
+        it meets the second one (so a type error in an earlier field fires first), naming both fields as
+        ``SqlStruct.Field`` prints them: the quoted name and the type (from memory of ExpressionTypeManager
+        .visitCreateStructExpression and SqlStruct.Builder.field)."""
+        fields: list[tuple[str, B.Expr]] = []
+        types: list[tuple[str, T.SqlType]] = []
+        for n, v in zip(node.args.get("names") or [], node.args.get("values") or [], strict=True):
             b = self.bind(v)
             if _null(b.type):  # a NULL field has no type of its own; it reads as a STRING
                 b = B.Literal(None, type=T.STRING, pos=b.pos) if isinstance(b, B.Literal) else _implicit(b, T.STRING)
+            first = next((t for name, t in types if name == n), None)
+            if first is not None:
+                raise BindError(f"Duplicate field names found in STRUCT: '{_struct_field(n, first)}' and "
+                                f"'{_struct_field(n, b.type)}'", Phase.TYPING)
             fields.append((n, b))
             types.append((n, b.type))
         return B.StructCtor(tuple(fields), type=T.Struct(tuple(types)),
                             element_errors_null=self.ctx.nested_errors_null, pos=self.pos(node))
+
+
+def _struct_field(name: str, t: T.SqlType) -> str:
+    """A struct field as ksqlDB's ``SqlStruct.Field.toString`` prints it: the name always quoted, then the type."""
+    quoted = name.replace("`", "``")
+    return f"`{quoted}` {t}"

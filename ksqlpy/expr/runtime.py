@@ -173,44 +173,28 @@ def to_decimal(v: int | float | Decimal | str, precision: int, scale: int) -> De
     return q
 
 
-class LikePatternError(ValueError):
-    """A LIKE pattern ksqlDB's ``LikeEvaluator`` refuses when it evaluates it (per record, not at planning)."""
-
-
 def like_regex(pattern: str, escape: str | None = None) -> str:
     """SQL LIKE pattern -> anchored Python regex (``%`` any run, ``_`` one char).
 
-    The escape character makes the next character literal (itself included); a pattern whose last character
-    is an unused escape fails, as ksqlDB's evaluator does (the enclosing expression is NULL and logged)."""
+    As ksqlDB's ``LikeEvaluator.likeToRegex`` (from memory): the escape character marks the next character
+    literal (``%``, ``_``, itself or any other) and adds nothing itself, so a pattern ending in its escape
+    character simply ends there - ``'ab' LIKE 'ab!' ESCAPE '!'`` is true; nothing fails."""
     import re
 
     out = []
-    i = 0
-    while i < len(pattern):
-        c = pattern[i]
-        if escape is not None and c == escape:
-            if i + 1 == len(pattern):
-                raise LikePatternError("LIKE pattern must not end with escape character")
-            out.append(re.escape(pattern[i + 1]))
-            i += 2
+    escaped = False
+    for c in pattern:
+        if escape is not None and c == escape and not escaped:
+            escaped = True
             continue
-        if c == "%":
+        if c == "%" and not escaped:
             out.append(".*")
-        elif c == "_":
+        elif c == "_" and not escaped:
             out.append(".")
         else:
             out.append(re.escape(c))
-        i += 1
+        escaped = False
     return "(?s)" + "".join(out) + r"\Z"
-
-
-def like_pattern_fails(pattern: str, escape: str | None) -> bool:
-    """Whether ``like_regex`` refuses the pattern (a constant one is then checked per record, where it fails)."""
-    try:
-        like_regex(pattern, escape)
-    except LikePatternError:
-        return True
-    return False
 
 
 def array_index(arr: list, i: int):  # type: ignore[no-untyped-def]

@@ -341,7 +341,17 @@ def test_containers_cast_element_wise() -> None:
     ("I[1]", "Subscript expression (I[1]) do not apply to INTEGER."),
     ("ST['F']", "Subscript expression (ST['F']) do not apply to STRUCT<`F` STRING, `G` INTEGER>. Use the "
                 "dereference operator for STRUCTS: ST->'F'"),
-    ("STRUCT(A := 1, A := 2)", "Duplicate field names found in STRUCT: 'A'"),
+    # the second name met is refused naming both fields with their types, as SqlStruct.Field prints them
+    ("STRUCT(A := 1, A := 2)", "Duplicate field names found in STRUCT: '`A` INTEGER' and '`A` INTEGER'"),
+    ("STRUCT(A := I, B := 1, A := S)", "Duplicate field names found in STRUCT: '`A` INTEGER' and '`A` STRING'"),
+    ("STRUCT(a := ARR, `a` := 1, A := M)",
+     "Duplicate field names found in STRUCT: '`A` ARRAY<INTEGER>' and '`A` MAP<STRING, INTEGER>'"),
+    ("STRUCT(`b` := ST, `b` := 1.5)",
+     "Duplicate field names found in STRUCT: '`b` STRUCT<`F` STRING, `G` INTEGER>' and '`b` DECIMAL(2, 1)'"),
+    ("STRUCT(A := NULL, A := 1)", "Duplicate field names found in STRUCT: '`A` STRING' and '`A` INTEGER'"),
+    # fields are typed in order: an error in a field before the second name fires first, one after it not
+    ("STRUCT(A := 1, B := I->F, A := 2)", "Expected STRUCT type, got: INTEGER"),
+    ("STRUCT(A := 1, A := 2, B := I->F)", "Duplicate field names found in STRUCT: '`A` INTEGER' and '`A` INTEGER'"),
 ])
 def test_structure_errors(text: str, message: str) -> None:
     assert error(text) == message
