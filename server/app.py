@@ -59,6 +59,7 @@ from ksqlpy.server.models import (
 from ksqlpy.server.produces import ProducesMiddleware
 from ksqlpy.server.properties import check_valid_property
 from ksqlpy.server.routing import bind_request, source_hosts_header
+from ksqlpy.server.skip_paths import SKIP_PATHS, skip_paths
 from ksqlpy.server.streaming import (
     DELIMITED,
     JSON,
@@ -119,6 +120,7 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
         users, roles = load_user_roles(str(config.get("authentication.users.file")))
         app.add_middleware(BasicAuthMiddleware, users=users, roles=roles,
                            allowed=allowed_roles(config.get("authentication.roles", "*")),
+                           skip=skip_paths(config.get(SKIP_PATHS)),
                            realm=str(config.get("authentication.realm", "KsqlServer")))
     cors = CorsPolicy.from_config(config)
     if cors is not None:  # before the /chc probes, the gate and authentication, as ksqlDB's CORS handler
@@ -174,8 +176,10 @@ def _query_response(ctx: ServerContext, run: Q.QueryRun, route: R.Route, path: R
     if path is R.Path.QUERY and run.kind == Q.PULL_TABLE and len(run.rows) <= _WHOLE_BODY_ROWS:
         # /query's key lookup: one body with its length (its clients read lines); /query-stream writes
         # the header and each row on their own, as its clients parse one JSON document per chunk
-        return Response(b"".join(Q.pull_chunks(run, writer)), media_type=route.content_type,
-                        headers=source_hosts_header(run))
+        whole = b"".join(Q.pull_chunks(run, writer))
+        if run.ticket is not None:
+            run.ticket.finish(run.sent)
+        return Response(whole, media_type=route.content_type, headers=source_hosts_header(run))
     body = StreamingBody(Q.chunks(ctx, run, writer), route.content_type, on_close=Q.closer(ctx, run))
     body.headers.update(source_hosts_header(run))
     return body

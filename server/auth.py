@@ -2,7 +2,8 @@
 
 ksqlDB reads users through JAAS from a Jetty ``HashLoginService`` properties file; we read the same file
 format directly (``authentication.users.file``): one ``user: password[,role...]`` per line, ``#`` comments,
-passwords in plain text or as ``MD5:<hex>``. ``/chc/*`` stays open (liveness probes carry no credentials).
+passwords in plain text or as ``MD5:<hex>``. ``/chc/*`` stays open (liveness probes carry no credentials),
+and so do the paths ``authentication.skip.paths`` lists (``skip_paths``).
 """
 
 from __future__ import annotations
@@ -11,16 +12,16 @@ import base64
 import binascii
 import hashlib
 import hmac
+import re
 
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from ksqlpy.server.config import ConfigError
 from ksqlpy.server.errors import UNAUTHORIZED, envelope
 from ksqlpy.server.gate import send_error
+from ksqlpy.server.skip_paths import normalized
 
 OPEN_PATHS = ("/chc/",)
-
-
 def load_user_roles(path: str) -> tuple[dict[str, str], dict[str, frozenset[str]]]:
     """The users file's passwords and each user's roles (``user: password[,role...]``)."""
     try:
@@ -79,8 +80,10 @@ class BasicAuthMiddleware:
     JaasAuthProvider.validateRoles and Vert.x 4's AuthenticationHandlerImpl.processException."""
 
     def __init__(self, app: ASGIApp, users: dict[str, str], realm: str = "KsqlServer",
-                 roles: dict[str, frozenset[str]] | None = None, allowed: frozenset[str] = frozenset({"*"})) -> None:
+                 roles: dict[str, frozenset[str]] | None = None, allowed: frozenset[str] = frozenset({"*"}),
+                 skip: re.Pattern[str] | None = None) -> None:
         self.app = app
+        self.skip = skip
         self.users = users
         self.realm = realm
         self.roles = roles or {}
@@ -96,8 +99,12 @@ class BasicAuthMiddleware:
             return False
         return "*" in self.allowed_roles or bool(self.allowed_roles & (self.roles.get(creds[0], frozenset()) | {creds[0]}))
 
+    def skipped(self, path: str) -> bool:
+        return self.skip is not None and self.skip.fullmatch(normalized(path)) is not None
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or scope["path"].startswith(OPEN_PATHS) or self.allowed(scope):
+        if scope["type"] not in ("http", "websocket") or scope["path"].startswith(OPEN_PATHS) \
+                or self.skipped(scope["path"]) or self.allowed(scope):
             await self.app(scope, receive, send)
             return
         xhr = any(k.lower() == b"x-requested-with" and v == b"XMLHttpRequest" for k, v in scope.get("headers", []))

@@ -187,10 +187,20 @@ class ServerConfig:
                      "ksqlpy.server.response.max.bytes", "ksqlpy.server.connections.max",
                      "ksqlpy.server.header.timeout.ms", "ksql.idle.connection.timeout.seconds"):
             self.int(name)
+        for name in ("ksql.query.pull.max.qps", "ksql.query.pull.max.concurrent.requests",
+                     "ksql.query.pull.max.hourly.bandwidth.megabytes"):  # pull_limits.py; unset: no limit
+            if name in self.properties:
+                self.int(name)
         if self.auth_method not in ("NONE", "BASIC"):
             raise ConfigError(f"Unsupported authentication.method {self.auth_method!r}: use NONE or BASIC")
         if self.auth_method == "BASIC" and not self.get("authentication.users.file"):
             raise ConfigError("authentication.method=BASIC needs authentication.users.file (lines 'user: password')")
+        from ksqlpy.server.skip_paths import SKIP_PATHS, skip_paths
+
+        try:  # a list that is no pattern stops the server at start
+            skip_paths(self.get(SKIP_PATHS))
+        except ValueError as e:
+            raise ConfigError(str(e)) from e
         if any(listener.scheme == "https" for listener in self.listeners):
             for name in ("ssl.certificate.location", "ssl.key.location"):
                 path = self.get(name)

@@ -148,4 +148,10 @@ class LookupMiddleware:
 
 
 def enabled(config: Any) -> bool:
+    """On unless turned off - or a pull-query limit is set: every pull query then goes through the routes,
+    which count it (pull_limits.py)."""
+    from ksqlpy.server.pull_limits import SETTINGS, UNLIMITED
+
+    if any(int(config.get(name, UNLIMITED)) < UNLIMITED for name in SETTINGS):
+        return False
     return str(config.get(LEAN_PROPERTY, "true")).strip().lower() != "false"

@@ -13,6 +13,7 @@ from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from ksqlpy.engine.config import as_bool
 from ksqlpy.engine.pull import PullExecutionError
 from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlError
@@ -30,6 +31,7 @@ from ksqlpy.server.errors import (
 )
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
+from ksqlpy.server.pull_limits import Ticket
 from ksqlpy.server.scalable_push import is_scalable
 from ksqlpy.server.streaming import (
     DELIMITED,
@@ -65,6 +67,10 @@ class QueryRun:
     # a table's pull query that failed when it ran (ksqlDB's HARouting, after the header): the message of the
     # 50000 error element written after the header and the rows read before the failure
     error: str | None = None
+    # a pull query admitted by the host's pull-query limits (pull_limits.py): ended by ``closer`` with the bytes
+    # its response took (``sent``, counted as the parts are written)
+    ticket: Ticket | None = None
+    sent: int = 0
 
 
 def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple[str, list[Column]]:
@@ -205,7 +211,26 @@ def prepared_run(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
         hit = run_cached(ctx.engine, sql, unlocked_only=True)
     except KsqlError as e:
         raise from_ksql_error(e, sql.strip()) from e
-    return None if hit is None else _pull_run(ctx, hit[1], hit[0].data, None)
+    if hit is None:
+        return None
+    run = _pull_run(ctx, hit[1], hit[0].data, None)
+    run.ticket = admit_pull(ctx, forwarded(properties))
+    return run
+
+
+def forwarded(properties: dict[str, Any]) -> bool:
+    """Did another server of the cluster forward this pull query here (its internal request flags)?"""
+    from ksqlpy.server.routing import INTERNAL_REQUEST, SKIP_FORWARDING, split_internal
+
+    internal = split_internal(properties)[1]
+    return any(as_bool(internal.get(flag, "false")) for flag in (INTERNAL_REQUEST, SKIP_FORWARDING))
+
+
+def admit_pull(ctx: ServerContext, forwarded: bool) -> Ticket | None:
+    """The host's pull-query limits let one more pull query in, or answer 429 (pull_limits.py); a query
+    another server forwarded was counted by the rate and concurrency limits there."""
+    limits = getattr(ctx, "pull_limits", None)
+    return None if limits is None else limits.admit(forwarded)
 
 
 def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
@@ -217,21 +242,34 @@ def start_query(ctx: ServerContext, sql: str, properties: dict[str, Any], variab
     the endpoint's rows have no tombstone form (the WebSocket), so a push query leaves a table's deletes out."""
     from ksqlpy.server.routing import routed_start
 
+    was_forwarded = forwarded(properties)
+    tickets: list[Ticket | None] = []
+
+    def admit() -> None:  # once per request: the partitions a routed query then reads here are the same query
+        if not tickets:
+            tickets.append(admit_pull(ctx, was_forwarded))
+
     def local(props: dict[str, Any]) -> QueryRun:
         return _start_local(ctx, sql, props, variables, resource=resource, check=check,
-                            exclude_tombstones=exclude_tombstones)
+                            exclude_tombstones=exclude_tombstones, admit=admit)
 
     try:
-        return routed_start(ctx, sql, properties, variables, local)
-    except ServerError:
+        run = routed_start(ctx, sql, properties, variables, local)
+    except BaseException as e:
+        for ticket in tickets:
+            if ticket is not None:
+                ticket.finish()
+        if isinstance(e, KsqlError) and not isinstance(e, ServerError):
+            raise from_ksql_error(e, sql.strip()) from e
         raise
-    except KsqlError as e:
-        raise from_ksql_error(e, sql.strip()) from e
+    if tickets:
+        run.ticket = tickets[0]
+    return run
 
 
 def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], variables: dict[str, Any],
                  *, resource: bool = False, check: Callable[[A.Statement, dict[str, Any]], Any] | None = None,
-                 exclude_tombstones: bool = False) -> QueryRun:
+                 exclude_tombstones: bool = False, admit: Callable[[], None] = lambda: None) -> QueryRun:
     props = check_overrides(properties, ctx.denied)
     engine = ctx.engine
     if not props and not variables:
@@ -242,6 +280,7 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
         except KsqlError as e:
             raise from_ksql_error(e, sql.strip()) from e
         if hit is not None:
+            admit()
             return _pull_run(ctx, hit[1], hit[0].data, None)
     stmt = parse_one(ctx, sql, variables, resource=resource, overrides=props)
     # the route may refuse the statement; what it answers names the response's format
@@ -273,6 +312,8 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
             ctx.register_push(tq)
             cols = [(n, t, False) for n, t in tq.columns]
             return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]))
+        if engine.catalog.source(stmt.query.source.name) is not None:
+            admit()  # after the analysis found the source, before the query runs (ksqlDB's order)
         result = engine.execute_statement(stmt, props)
     except PullExecutionError as e:
         return dataclasses.replace(
@@ -342,8 +383,10 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
     """The response body of a SELECT in ``writer``'s format: the header, each row, the final message and
     the end each a write of its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2), so a client that reads
     one JSON document per chunk parses every one."""
-    yield writer.header(more=run.kind != PULL_TABLE or bool(run.rows) or run.consistency_token is not None
-                        or run.error is not None)
+    head = writer.header(more=run.kind != PULL_TABLE or bool(run.rows) or run.consistency_token is not None
+                         or run.error is not None)
+    run.sent += len(head)
+    yield head
     if run.kind == PUSH:
         tq = run.tq
         if tq.limit is None or tq.limit > 0:
@@ -371,7 +414,13 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
 
 def pull_chunks(run: QueryRun, writer: Writer, header: bool = True) -> Iterator[bytes]:
     """The parts of a pull query's response: the header, each row, the final message or the consistency
-    token, the end."""
+    token, the end; their bytes are added to ``run.sent`` (the bandwidth limit's count)."""
+    for part in _pull_parts(run, writer, header):
+        run.sent += len(part)
+        yield part
+
+
+def _pull_parts(run: QueryRun, writer: Writer, header: bool) -> Iterator[bytes]:
     final = run.kind == PULL_STREAM  # a table's pull query has no final message
     token = run.consistency_token
     after = final or token is not None or run.error is not None  # an element follows the rows
@@ -432,6 +481,8 @@ def closer(ctx: ServerContext, run: QueryRun | None) -> Callable[[], Any]:
     async def close() -> None:
         if run is None:
             return
+        if run.ticket is not None:
+            run.ticket.finish(run.sent)
         if run.kind == PUSH:
             await anyio.to_thread.run_sync(ctx.close_push, run.query_id)
         elif run.kind == PRINT and run.printer is not None:

@@ -150,14 +150,17 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
             async for line in run.printer.lines(stop, websocket=True):
                 await ws.send_text(dumps(line).decode())
         else:
-            fields = [{"name": n, "schema": schema_info(t)} for n, t, _ in run.columns]
-            await ws.send_text(dumps(fields).decode())
+            fields = dumps([{"name": n, "schema": schema_info(t)} for n, t, _ in run.columns]).decode()
+            await ws.send_text(fields)
             if run.kind == Q.PUSH:
                 async for row in rows_of(run.tq, stop):  # a table's deletes never come (see _start)
                     await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())
             else:
+                run.sent += len(fields)  # a pull query's bytes, for the bandwidth limit (pull_limits.py)
                 for row in run.rows:
-                    await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())
+                    frame = dumps({"row": {"columns": run.convert(row)}}).decode()
+                    run.sent += len(frame)
+                    await ws.send_text(frame)
                 if run.error is not None:  # failed when it ran: the close frame says why, as any failure
                     await close(ws, INTERNAL_ERROR, run.error)
                     return
