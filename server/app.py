@@ -42,6 +42,7 @@ from ksqlpy.server.errors import (
 )
 from ksqlpy.server.gate import GateMiddleware
 from ksqlpy.server.inserts import LineTooLong, RowInserter, acks, line_batches
+from ksqlpy.server.internal_listener import check_internal
 from ksqlpy.server.ksql import run_request
 from ksqlpy.server.lookups import LookupMiddleware
 from ksqlpy.server.lookups import enabled as lookups_enabled
@@ -313,11 +314,13 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
 
     @app.post("/heartbeat", include_in_schema=False)
     async def heartbeat(request: Request) -> Response:
+        check_internal(ctx.config, request.scope)
         cluster_routes.take_heartbeat(ctx, parse_body(await request.body(), HeartbeatMessage))
         return KsqlJSONResponse({"isOk": True})
 
     @app.post("/lag", include_in_schema=False)
     async def lag(request: Request) -> Response:
+        check_internal(ctx.config, request.scope)
         cluster_routes.take_lag(ctx, parse_body(await request.body(), LagReportingMessage))
         return KsqlJSONResponse({})
 

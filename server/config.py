@@ -166,6 +166,23 @@ class ServerConfig:
         return [parse_listener(u) for u in str(self.get("listeners", DEFAULT_LISTENER)).split(",") if u.strip()]
 
     @property
+    def internal_listener(self) -> Listener | None:
+        """``ksql.internal.listener``: the listener for the traffic between the servers of a cluster (see
+        internal_listener.py); None when unset."""
+        given = str(self.get("ksql.internal.listener") or "").strip()
+        return parse_listener(given) if given else None
+
+    @property
+    def bound_listeners(self) -> list[Listener]:
+        """Every address the server listens on: ``listeners``, then the internal listener unless one of them
+        already binds its address."""
+        bound = self.listeners
+        internal = self.internal_listener
+        if internal is not None and all(lst.bind != internal.bind for lst in bound):
+            bound = [*bound, internal]
+        return bound
+
+    @property
     def service_id(self) -> str:
         return str(self.get("ksql.service.id", "default_"))
 
@@ -201,7 +218,7 @@ class ServerConfig:
             skip_paths(self.get(SKIP_PATHS))
         except ValueError as e:
             raise ConfigError(str(e)) from e
-        if any(listener.scheme == "https" for listener in self.listeners):
+        if any(listener.scheme == "https" for listener in self.bound_listeners):
             for name in ("ssl.certificate.location", "ssl.key.location"):
                 path = self.get(name)
                 if not path:

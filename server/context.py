@@ -62,7 +62,8 @@ class ServerContext:
         # cyclic GC (runtime/heap_freeze.py); not in-process servers (tests), which open many engines
         self.freeze_heap = False
         self.cluster_id = uuid.uuid5(uuid.NAMESPACE_URL, f"ksqlpy:{config.service_id}").hex[:22]
-        listener = config.listeners[0]
+        # this host as the cluster names it: the internal listener when set (membership.advertised_listener)
+        listener = config.internal_listener or config.listeners[0]
         host = "localhost" if listener.host in ("0.0.0.0", "::") else listener.host
         self.host = f"{host}:{listener.port}"
         self.denied = denylist(config.get("ksql.properties.overrides.denylist"))

@@ -29,7 +29,7 @@ def lean_enabled(config: ServerConfig) -> bool:
     from ksqlpy.server.cors import CorsPolicy
 
     return (enabled(config) and config.auth_method == "NONE" and CorsPolicy.from_config(config) is None
-            and all(lst.scheme == "http" for lst in config.listeners))
+            and all(lst.scheme == "http" for lst in config.bound_listeners))
 
 
 class _Date:

@@ -45,11 +45,12 @@ def hypercorn_config(config: ServerConfig) -> Any:
     hc = Config()
     # each listener speaks its own scheme: https ones TLS (Hypercorn's bind, once a certificate is set),
     # http ones cleartext (insecure_bind) - not TLS on every port as soon as one is https
-    if any(listener.scheme == "https" for listener in config.listeners):
-        hc.bind = [listener.bind for listener in config.listeners if listener.scheme == "https"]
-        hc.insecure_bind = [listener.bind for listener in config.listeners if listener.scheme == "http"]
+    listeners = config.bound_listeners  # the internal listener too (internal_listener.py)
+    if any(listener.scheme == "https" for listener in listeners):
+        hc.bind = [listener.bind for listener in listeners if listener.scheme == "https"]
+        hc.insecure_bind = [listener.bind for listener in listeners if listener.scheme == "http"]
     else:
-        hc.bind = [listener.bind for listener in config.listeners]
+        hc.bind = [listener.bind for listener in listeners]
     hc.alpn_protocols = ["h2", "http/1.1"]
     hc.graceful_timeout = 5.0
     # a connection with no request in progress is closed after this (connections.py; the lean front too)
@@ -59,7 +60,7 @@ def hypercorn_config(config: ServerConfig) -> Any:
     hc.keep_alive_max_requests = 2 ** 62
     hc.accesslog = None
     hc.errorlog = "-"
-    if any(listener.scheme == "https" for listener in config.listeners):
+    if any(listener.scheme == "https" for listener in listeners):
         hc.certfile = str(config.get("ssl.certificate.location"))
         hc.keyfile = str(config.get("ssl.key.location"))
         if config.get("ssl.key.password"):
@@ -106,6 +107,8 @@ async def serve(config: ServerConfig) -> None:
 
     for listener in config.listeners:
         print(f"ksqlpy server listening on {listener.url}", flush=True)
+    if config.internal_listener is not None:
+        print(f"ksqlpy server listening on {config.internal_listener.url} (internal)", flush=True)
     from ksqlpy.server.lean_serve import lean_enabled, serve_lean
 
     hc = hypercorn_config(config)

@@ -60,11 +60,13 @@ def status_topic(service_id: str) -> str:
 
 
 def advertised_listener(ctx: ServerContext) -> str:
-    """``ksql.advertised.listener``, else the first listener (a wildcard host read as localhost)."""
+    """``ksql.advertised.listener``, else ``ksql.internal.listener``, else the first listener (a wildcard host
+    read as localhost): where the other servers reach this one (from memory of ksqlDB's
+    KsqlRestConfig.getInterNodeListener)."""
     given = ctx.config.get("ksql.advertised.listener")
     if given:
         return str(given).strip().rstrip("/")
-    listener = ctx.config.listeners[0]
+    listener = ctx.config.internal_listener or ctx.config.listeners[0]
     host = "localhost" if listener.host in ("0.0.0.0", "::") else listener.host
     return f"{listener.scheme}://{host}:{listener.port}"
 
