@@ -208,6 +208,11 @@ class ServerConfig:
                      "ksql.query.pull.max.hourly.bandwidth.megabytes"):  # pull_limits.py; unset: no limit
             if name in self.properties:
                 self.int(name)
+        rate = str(self.get("ksql.server.command.topic.rate.limit", "") or "").strip()
+        try:
+            float(rate or "0")
+        except ValueError as e:
+            raise ConfigError(f"Invalid value for ksql.server.command.topic.rate.limit: {rate!r} is not a number") from e
         if self.auth_method not in ("NONE", "BASIC"):
             raise ConfigError(f"Unsupported authentication.method {self.auth_method!r}: use NONE or BASIC")
         if self.auth_method == "BASIC" and not self.get("authentication.users.file"):

@@ -18,6 +18,7 @@ from ksqlpy.engine.sandbox import Sandbox
 from ksqlpy.engine.statements import is_unexpected
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
+from ksqlpy.server.command_rate import take_command_permit
 from ksqlpy.server.errors import COMMAND_QUEUE_CATCHUP_TIMEOUT, SERVER_ERROR, ServerError
 
 if TYPE_CHECKING:
@@ -65,6 +66,8 @@ def submit(ctx: ServerContext, stmt: A.Statement, properties: dict[str, Any]) ->
         checked = _sandboxed(ctx, stmt, properties)
         if checked is not None and checked.unchanged:
             return checked, -1, cid
+        # ksql.server.command.topic.rate.limit: a permit per statement written (command_rate.py)
+        take_command_permit(getattr(ctx, "command_rate", None))
         seq = commands.append(cid, stmt.text, properties, ctx.original_properties, origin=runner.origin)
         if not runner.wait_for(seq, max(timeout, 60.0)):  # a CREATE ... AS SELECT may take a while to start
             raise catch_up_error(seq)

@@ -52,17 +52,22 @@ class RateLimiter:
         self.next_free = clock()
         self.lock = threading.Lock()
 
-    def try_acquire(self) -> bool:
+    def try_acquire(self, timeout_s: float = 0.0, sleep: Callable[[float], None] = time.sleep) -> bool:
+        """One permit if it is due within ``timeout_s`` (then waited for), else False at once."""
         with self.lock:
             now = self.clock()
-            if self.next_free > now or self.rate <= 0:
+            if self.next_free - timeout_s > now or self.rate <= 0:
                 return False
-            self.stored = min(self.max_permits, self.stored + (now - self.next_free) / self.interval)
-            self.next_free = now
+            if now > self.next_free:  # resync: the idle time since the next free ticket is stored
+                self.stored = min(self.max_permits, self.stored + (now - self.next_free) / self.interval)
+                self.next_free = now
+            available = self.next_free
             spent = min(1.0, self.stored)
             self.next_free += (1.0 - spent) * self.interval
             self.stored -= spent
-            return True
+        if available > now:
+            sleep(available - now)
+        return True
 
 
 class ConcurrencyLimiter:
@@ -176,3 +181,4 @@ def _java_double(value: float) -> str:
         return repr(float(value))
     mantissa, exponent = f"{Decimal(int(value)).normalize():E}".split("E")
     return f"{mantissa if '.' in mantissa else mantissa + '.0'}E{int(exponent)}"
+
