@@ -380,7 +380,7 @@ class Codegen:
             rx = self.const(re.compile(rt.like_regex(p.value, e.escape)), "re")
             return Code(self.guard([a], rx + ".match({0}) is not None", null), T.BOOLEAN)
         self.consts["_re"] = re
-        escape = repr(e.escape).replace("{", "{{").replace("}", "}}")  # the body is a format string
+        escape = _in_body(repr(e.escape))
         return Code(self.guard([a, p], f"_re.match({self._rt()}.like_regex({{1}}, {escape}), {{0}}) is not None",
                                null), T.BOOLEAN)
 
@@ -397,7 +397,7 @@ class Codegen:
         return Code(self.guard([base, idx], "{0}.get({1})"), e.type)
 
     def _g_Dereference(self, e: B.Dereference) -> Code:
-        return Code(self.guard([self.gen(e.base)], "{0}.get(" + repr(e.field) + ")"), e.type)
+        return Code(self.guard([self.gen(e.base)], "{0}.get(" + _in_body(repr(e.field)) + ")"), e.type)
 
     def _element(self, ctor: B.ArrayCtor | B.MapCtor | B.StructCtor, e: B.Expr, what: str) -> str:
         """One element of a constructor. ksqlDB's ``ksql.nested.error.set.null`` (true): on the slow path a
@@ -486,3 +486,8 @@ def evaluate(e: B.Expr, registry: FunctionRegistry) -> Any:
     code = Codegen((), consts, registry).text(e)
     return eval(compile(code, "<ksqlpy-constant>", "eval"), consts)  # noqa: S307 - generated from a bound tree
 
+
+def _in_body(text: str) -> str:
+    """Python text from the user's SQL (a quoted name or character) put into a ``guard`` body, which is a
+    format string: its braces doubled, so a field named ``a{0}`` is not an operand slot."""
+    return text.replace("{", "{{").replace("}", "}}")

@@ -335,3 +335,14 @@ def test_a_comparison_parses_the_text_untrimmed() -> None:
     assert value("TS = '1970-01-02T00:00:00'") is True
     with pytest.raises(DateTimeError):
         value("TS = ' 1970-01-02T00:00:00'")
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("STRUCT(`a{0}` := I)->`a{0}`", 7),     # was the operand slot {0}: the wrong field, NULL
+    ("STRUCT(`a{b}` := S)->`a{b}`", "hello"),  # was a KeyError: the statement failed unexpectedly
+    ("STRUCT(`}` := I, `{` := J)->`{`", -7),
+    ("S LIKE CONCAT(S, '{') ESCAPE '{'", True),  # an escape character from the text is put in the same way
+    ("CONCAT(S, '}') LIKE CONCAT(S, '}}') ESCAPE '}'", True),
+])
+def test_names_and_characters_with_braces_in_generated_code(text: str, expected: Any) -> None:
+    assert value(text) == expected
