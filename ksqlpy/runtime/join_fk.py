@@ -26,9 +26,10 @@ updates of a key; a response caused by a right change applies only to the curren
 applied results and the version counter are kept in the left table's store, beside its rows (other key
 prefixes): Kafka Streams' join has no store of its own for them, so neither has the query a topic for one.
 Instructions and output timestamps (a left change's result: the later of the left and right rows' times;
-a right change's: its own) follow Kafka Streams 3.x; rows
-whose foreign key is NULL are skipped by an INNER join, and joined with no right row by a LEFT join
-(KIP-962).
+a right change's: its own) follow Kafka Streams 3.8+; a row whose foreign key is NULL is joined with no
+right row by a LEFT join (KIP-962) and has no result in an INNER join: a change to a NULL foreign key
+deletes the row's result, a change from one subscribes as a new foreign key does (KAFKA-16407), and a new
+row with a NULL foreign key is skipped.
 """
 
 from __future__ import annotations
@@ -92,17 +93,19 @@ class FkLeft(BaseOperator):
             self._left_join_null_fk(key, kb, seq, new, old, new_fk, ts, hdrs)
             return
         if old is not None:
+            # an INNER join's change (defaultJoinInstructions since KAFKA-16407): from a NULL foreign key the
+            # row subscribes to its new one; to a NULL one (or a delete) it leaves the old one, answered by a
+            # delete; from NULL to NULL is skipped
             old_fk = self.fk_of(old)
             if old_fk is None:
-                return  # Kafka Streams skips records with a NULL foreign key
-            if new is not None:
-                if new_fk is None:
-                    return
+                if new_fk is not None:
+                    self._send(new_fk, key, PROPAGATE_NULL_IF_NO_FK_VAL, seq, new, ts, hdrs)
+            elif new_fk is None:
+                self._send(old_fk, key, DELETE_KEY_AND_PROPAGATE, seq, None, ts, hdrs)
+            else:
                 if self.fk_bytes(new_fk) != self.fk_bytes(old_fk):
                     self._send(old_fk, key, DELETE_KEY_NO_PROPAGATE, seq, None, ts, hdrs)
                 self._send(new_fk, key, PROPAGATE_NULL_IF_NO_FK_VAL, seq, new, ts, hdrs)
-            else:
-                self._send(old_fk, key, DELETE_KEY_AND_PROPAGATE, seq, None, ts, hdrs)
         elif new is not None and new_fk is not None:
             instruction = PROPAGATE_ONLY_IF_FK_VAL if self.inner else PROPAGATE_NULL_IF_NO_FK_VAL
             self._send(new_fk, key, instruction, seq, new, ts, hdrs)

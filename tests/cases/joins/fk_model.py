@@ -2,13 +2,14 @@
 results of the foreign-key case generators here and of ``tests/joins/test_fk_partitions_random.py`` (one
 model for both). From memory of SubscriptionSendProcessorSupplier, SubscriptionReceiveProcessorSupplier,
 SubscriptionJoinProcessorSupplier, ForeignTableJoinProcessorSupplier and ResponseJoinProcessorSupplier,
-Kafka 3.8+ (KIP-962, KAFKA-16394):
+Kafka 3.8+ (KIP-962, KAFKA-16394, KAFKA-16407):
 
 - INNER (defaultJoinInstructions): a new row subscribes with PROPAGATE_ONLY_IF_FK_VAL; a change sends
   DELETE_KEY_NO_PROPAGATE to a different old foreign key and PROPAGATE_NULL_IF_NO_FK_VAL to the new one; a
   delete sends DELETE_KEY_AND_PROPAGATE to the old one (a delete written at the later of the delete's time
-  and the right row's). A change from or to a NULL foreign key is skipped: the row keeps its earlier
-  subscription, whose answers are stale from then on.
+  and the right row's) - and so does a change to a NULL foreign key; a change from a NULL foreign key
+  subscribes the new one with PROPAGATE_NULL_IF_NO_FK_VAL (KAFKA-16407); a new row with a NULL foreign key,
+  and a change from NULL to NULL, are skipped.
 - LEFT (leftJoinInstructions): a change leaves a different old foreign key with DELETE_KEY_NO_PROPAGATE and
   subscribes the new one (NULL for a delete) with PROPAGATE_NULL_IF_NO_FK_VAL; a NULL foreign key subscribes
   to nothing and is answered with no right row at the change's own time.
@@ -92,10 +93,13 @@ def fk_join(ops: list[Op], fk_of: Callable[[Any, Any], Any], *, inner: bool) -> 
             elif value is not None:
                 send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL", ts)
         elif old is not None:
-            if old_fk is None or (value is not None and new_fk is None):
-                skipped.add(key)
+            if old_fk is None:
+                if new_fk is None:
+                    skipped.add(key)
+                else:
+                    send(new_fk, key, "PROPAGATE_NULL_IF_NO_FK_VAL", ts)
                 continue
-            if value is None:
+            if new_fk is None:  # a delete, or a change to a NULL foreign key
                 send(old_fk, key, "DELETE_KEY_AND_PROPAGATE", ts)
             else:
                 if new_fk != old_fk:

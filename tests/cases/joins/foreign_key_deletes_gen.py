@@ -2,11 +2,12 @@
 formats and partition counts of both tables.
 
 Expected records come from the model of Kafka Streams' foreign-key join processed a record at a time
-(``fk_model.py``; Kafka 3.8+: KIP-962 and KAFKA-16394):
+(``fk_model.py``; Kafka 3.8+: KIP-962, KAFKA-16394 and KAFKA-16407):
 
 - INNER (defaultJoinInstructions): a left delete sends DELETE_KEY_AND_PROPAGATE to the old foreign key; the answer
   is a delete written at the later of the delete's time and the right row's (when the right table holds one), and
-  it is sent whether or not a result was ever written. A change from or to a NULL foreign key is skipped.
+  it is sent whether or not a result was ever written; so is a change to a NULL foreign key, and a change from
+  one subscribes as an update does (KAFKA-16407). A new row with a NULL foreign key is skipped.
 - LEFT (leftJoinInstructions): a left change leaves a different old foreign key with DELETE_KEY_NO_PROPAGATE and
   subscribes the new one (NULL for a delete) with PROPAGATE_NULL_IF_NO_FK_VAL_AVAILABLE; a NULL foreign key has
   no right row, so a delete is answered at its own time, whatever the old foreign key's right row holds.
@@ -41,6 +42,15 @@ SCENARIOS = [
      [("l", 1, {"FK": "z", "V": 1}, 5), ("l", 1, None, 6), ("r", "z", {"W": 3}, 8)]),
     ("a NULL foreign key",
      [("l", 1, {"FK": None, "V": 1}, 5), ("l", 1, None, 6)]),
+    ("a change to a NULL foreign key, then the old right row changes",
+     [("r", "a", {"W": 1}, 10), ("l", 1, {"FK": "a", "V": 1}, 5), ("l", 1, {"FK": None, "V": 2}, 6),
+      ("r", "a", {"W": 2}, 20), ("l", 1, None, 21)]),
+    ("a change from a NULL foreign key to a right row that exists",
+     [("r", "a", {"W": 1}, 10), ("l", 1, {"FK": None, "V": 1}, 5), ("l", 1, {"FK": "a", "V": 2}, 6),
+      ("r", "a", {"W": 2}, 20)]),
+    ("a change from a NULL foreign key to a right row that comes later",
+     [("l", 1, {"FK": None, "V": 1}, 5), ("l", 1, {"FK": "b", "V": 2}, 6), ("r", "b", {"W": 3}, 8),
+      ("l", 1, {"FK": None, "V": 3}, 9), ("l", 1, None, 12)]),
     ("a delete of a key the left table never held",
      [("r", "a", {"W": 1}, 10), ("l", 9, None, 4)]),
     ("the row re-created after its delete",

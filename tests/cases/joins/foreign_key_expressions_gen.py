@@ -8,9 +8,9 @@ table-table join whose left side is not the left table's primary key is a foreig
 is evaluated on every left change, old and new (an evaluation that fails is logged and is NULL). A left
 change sends its instruction to the right row the new foreign key names:
 
-- INNER: a change from or to a NULL foreign key is skipped; a new row is answered only if its right row
-  exists; an update is answered by the joined row, or a delete if the right row is missing; a delete by a
-  delete.
+- INNER: a new row with a NULL foreign key is skipped; a new row is answered only if its right row exists;
+  an update is answered by the joined row, or a delete if the right row is missing; a delete, and a change to
+  a NULL foreign key, by a delete; a change from NULL as an update is (KAFKA-16407).
 - LEFT: a NULL foreign key names no right row, so the row is padded with NULLs; otherwise as INNER but an
   answer without a right row is the padded row.
 - A left change's answer is stamped with the later of its time and the right row's; a right change answers
@@ -89,7 +89,7 @@ INPUTS: list[tuple[str, int, Row | None, int]] = [
     ("l", 102, left_row([3], {"a": 3}, 3, 2, "3"), 50),         # names 3 (missing) or 1 (ARRAY_LENGTH)
     ("l", 100, left_row([2], {"a": 1}, 2, 1, "1"), 60),         # moves
     ("r", 3, {"V": "r3"}, 70),                                  # answers the rows naming 3
-    ("l", 101, left_row([1], {"a": 1}, 1, 6, "1"), 80),         # from NULL to 1 (INNER skips it)
+    ("l", 101, left_row([1], {"a": 1}, 1, 6, "1"), 80),         # from NULL to 1
     ("r", 2, None, 90),                                         # a right delete
     ("r", 1, {"V": "r1b"}, 100),                                # a right update
     ("l", 102, None, 110),                                      # a left delete
@@ -142,17 +142,20 @@ def expected(fk: Callable[[Row], Any], inner: bool) -> list[tuple[int, Row | Non
                 continue
             subscribe(key, new_fk, ts, propagate_only=inner)
             continue
-        if inner and old_fk is None:
-            continue  # skipped: the subscription (if any) stays, of an older version
-        if value is None:  # a delete is answered by a delete, at the later time if the right row exists
+        if inner and old_fk is None:  # from NULL: subscribes as a new foreign key would (KAFKA-16407)
+            if new_fk is not None:
+                subscribe(key, new_fk, ts, propagate_only=False)
+            continue
+        if value is None or (inner and new_fk is None):
+            # a delete - for INNER also a change to NULL - is answered by a delete, at the later time if the
+            # right row exists
             subs.pop(key, None)
             r = right.get(old_fk) if old_fk is not None else None
             out.append((key, None, max(ts, r[1]) if r is not None else ts))
             continue
         if new_fk is None:
-            if not inner:
-                subs.pop(key, None)
-                out.append((key, {"V": None}, ts))
+            subs.pop(key, None)
+            out.append((key, {"V": None}, ts))
             continue
         subscribe(key, new_fk, ts, propagate_only=False)
     return out
