@@ -19,6 +19,8 @@ from typing import Any, ClassVar, NoReturn
 from sqlglot import exp
 from sqlglot.tokens import Token, TokenType
 
+from ksqlpy.utf16 import as_units
+
 from . import follow as F
 from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, StructConstructor, UnaryPlus
 from .base import TokenParser
@@ -167,7 +169,7 @@ class ExpressionParser(TokenParser):
             token = self._curr
             escape = self.parse_string()
             like = exp.Escape(this=like, expression=exp.Literal(this=escape, is_string=True))
-            if len(escape) != 1:  # ksqlDB's AST builder refuses it: a prepare-stage error
+            if len(as_units(escape)) != 1:  # ksqlDB's AST builder refuses it (Java length: UTF-16 units)
                 raise error_at(self.positions, token.start, "Expected single character escape but got: " + escape,
                                token_text(token), prepared=True)
         return like

@@ -22,6 +22,7 @@ from ksqlpy.expr.type_rules import (
     resolve_type,
 )
 from ksqlpy.grammar.ast import Cast, Dereference, MapConstructor, StructConstructor, UnaryPlus
+from ksqlpy.utf16 import as_units
 
 _TEMPORAL = (T.DATE, T.TIME, T.TIMESTAMP)
 
@@ -168,7 +169,7 @@ class OperatorTyping(BinderCore):
 
     def _b_Escape(self, node: exp.Escape) -> B.Expr:
         esc = node.expression
-        if not (isinstance(esc, exp.Literal) and esc.is_string and len(esc.this) == 1):
+        if not (isinstance(esc, exp.Literal) and esc.is_string and len(as_units(esc.this)) == 1):
             raise BindError(f"Expected single character escape but got: {format_expression(esc)}", Phase.ANALYSIS)
         return self.codegen_only(node, lambda: self._like(node.this, esc.this))
 

@@ -72,7 +72,8 @@ def pairs_for(e: str) -> list[tuple[str, str]]:
     ]
 
 
-ESCAPES = ["!", "%", "_", "\\", ".", "*", "+", "?", "^", "$", "[", "]", "(", ")", "{", "}", "|", "x", " ", "#"]
+ESCAPES = ["!", "%", "_", "\\", ".", "*", "+", "?", "^", "$", "[", "]", "(", ")", "{", "}", "|", "x", " ", "#", "é",
+           "日"]
 
 # patterns without an escape: metacharacters of regular expressions are themselves; % and _ match line breaks
 PLAIN = [
@@ -139,6 +140,23 @@ def null_case() -> dict[str, Any]:
                       "V STRING, W STRING, P STRING", {"V": None, "W": "ab", "P": None})
 
 
+def escape_length_cases() -> list[dict[str, Any]]:
+    """The ESCAPE text must be one Java character: one UTF-16 unit, so a character outside the BMP (two units)
+    is refused like two characters, when the statement is prepared."""
+    out = []
+    for esc in ["\U0001F600", "ab", ""]:
+        out.append({
+            "name": f"LIKE ESCAPE of {len(esc.encode('utf-16-le')) // 2} UTF-16 units is refused: {esc!r}",
+            "statements": [
+                "CREATE STREAM S (ID INT KEY, V STRING) WITH (kafka_topic='s', value_format='JSON');",
+                f"CREATE STREAM O AS SELECT ID, V LIKE 'a%' ESCAPE {sql(esc)} AS M FROM S;",
+            ],
+            "expectedException": {"type": "io.confluent.ksql.util.KsqlStatementException",
+                                  "message": f"Expected single character escape but got: {esc}"},
+        })
+    return out
+
+
 def main() -> None:
     escaped = [(v, p, e) for e in ESCAPES for v, p in pairs_for(e)]
     plain = [(v, p, None) for v, p in PLAIN]
@@ -153,6 +171,7 @@ def main() -> None:
                                  f"{' '.join(repr(e) for e in escapes) or 'none'}", part))
     tests.append(where_case())
     tests.append(null_case())
+    tests.extend(escape_length_cases())
     write_cases(str(pathlib.Path(__file__).with_name("like-escape.json")), __doc__ or "", tests)
 
 
