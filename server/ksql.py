@@ -20,6 +20,7 @@ from ksqlpy.engine.query_statements import transient_id
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.engine.sandbox import validate
 from ksqlpy.engine.session_statements import check_override, set_override, unset_override
+from ksqlpy.engine.statements import is_unexpected
 from ksqlpy.errors import KsqlError, KsqlParseError
 from ksqlpy.grammar import ast as A
 from ksqlpy.grammar.errors import failing_line, split_statement_suffix
@@ -246,9 +247,10 @@ def _validate(ctx: ServerContext, statements: list[A.Statement], props: dict[str
         validate(ctx.engine, statements, props,
                  next_offset=ctx.commands.next_offset() if ctx.commands is not None else None)
     except KsqlError as e:
-        if e.__cause__ is not None and not isinstance(e.__cause__, KsqlError):
+        if is_unexpected(e):
             # the sandbox failed where the engine may not (a bug of the sandbox, logged by dispatch): the
-            # request runs, and a statement that really fails says so when it runs
+            # request runs, and a statement that really fails says so when it runs. A user error raised from
+            # a library's exception (a value no serializer writes) is no bug: it fails the request here.
             LOG.warning("validating a request in the sandbox failed unexpectedly; running it")
             return
         stmt = getattr(e, "sandbox_statement", None)
