@@ -7,6 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from ksqlpy.analysis.create_text import create_source_sql, with_formats
 from ksqlpy.analysis.ddl import check_columns, resolve_type, source_from_create, topic_config
 from ksqlpy.analysis.pseudo_columns import reserved_names
 from ksqlpy.catalog import Column, Source
@@ -55,8 +56,12 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
         check_source_upgrade(existing, src)
         src.created_by_query = existing.created_by_query
     # TopicCreateInjector, then SchemaRegisterInjector (ksqlDB's Injectors order)
+    def example() -> str:
+        with_partitions = {**with_formats(stmt.properties, engine.effective_properties()), "PARTITIONS": 2}
+        return create_source_sql(stmt, with_partitions)
+
     ensure_topic(engine, src.topic, src.properties, topic_config(src.kind, src.properties), creating=True,
-                 before_create=lambda: require_source_registry(engine, src))
+                 before_create=lambda: require_source_registry(engine, src), example=example)
     register_source_schemas(engine, src, sink=False)
     engine.catalog.add_source(src, replace=existing is not None)
     if src.is_source and src.kind == "TABLE":
@@ -69,7 +74,8 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
 
 def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict[str, str], *, creating: bool,
-                  source_topic: str | None = None, before_create: Callable[[], None] | None = None) -> None:
+                  source_topic: str | None = None, before_create: Callable[[], None] | None = None,
+                  example: Callable[[], str] | None = None) -> None:
     """The statement's topic with the partition and replica counts ksqlDB's TopicCreateInjector asks for (from
     memory of its injectForCreateSource / injectForCreateAsSelect, TopicProperties.Builder and
     TopicValidationUtil): PARTITIONS / REPLICAS from the WITH clause, else - for a CREATE ... AS SELECT - the
@@ -82,7 +88,10 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
     ``before_create`` runs once the counts are judged, before a new topic is created: the checks of the
     injectors after ksqlDB's TopicCreateInjector (its SchemaRegisterInjector's 'Cannot create topic ... without
     configuring ksql.schema.registry.url'), which fire after a count error yet leave no topic behind (ksqlDB
-    validates the statement on a sandbox first)."""
+    validates the statement on a sandbox first).
+
+    ``example``: a CREATE's refusal for a topic that does not exist without ``PARTITIONS`` ends with the
+    statement as it would run with ``PARTITIONS=2`` (``create_text.create_source_sql``)."""
     info = engine.log.describe_topic(topic)
     partitions = _count(props.get("PARTITIONS"))
     replicas = _count(props.get("REPLICAS"))
@@ -112,8 +121,7 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
         raise KsqlStatementError(f"Topic '{topic}' does not exist. If you want to create a new topic for the "
                                  "stream/table please re-run the statement providing the required 'PARTITIONS' "
                                  "configuration in the WITH clause (and optionally 'REPLICAS'). For example: "
-                                 f"CREATE STREAM S (ID INT) WITH (KAFKA_TOPIC='{topic}', PARTITIONS=2, "
-                                 "REPLICAS=1, VALUE_FORMAT='JSON');")
+                                 + (example() if example is not None else ""))
     if before_create is not None:
         before_create()
     engine.log.create_topic(topic, partitions, 1 if replicas is None or replicas < 1 else replicas, config)

@@ -22,6 +22,7 @@ from .concepts import (
     type_coercion,
 )
 from .data_and_formats import data_types, nested_data, serialization_formats, structured_data
+from .developer_guide import SCENARIOS as DEVELOPER_GUIDE
 from .functions import function_pages, lambda_functions, table_and_aggregate_functions
 from .getting_started import identifiers_and_variables, quickstart, statements_text, with_spellings
 from .queries_and_joins import changelog_to_table, joins, syntax_reference, update_running_query
@@ -42,4 +43,5 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "processing_log": processing_log, "type_coercion": type_coercion, "operators": operators,
     "partitioning": partitioning, "pull_queries": pull_queries, "high_availability": ha_and_exactly_once,
     "materialized_cache": materialized_cache, "streaming_etl": streaming_etl, "structured_data": structured_data,
+    **DEVELOPER_GUIDE,
 }
