@@ -238,8 +238,185 @@ def outer_join_synthetic_key(p: str) -> list[Step]:
     ]
 
 
+def scalar_function_families(p: str) -> list[Step]:
+    """The scalar-function page's other families, each call as its section shows one: numeric, conditional,
+    JSON, URL, array and map, string and bytes - on a row of our own, with the results the page gives."""
+    s = f"{p}one"
+    q = f"FROM {s} EMIT CHANGES LIMIT 1;"
+
+    def call(select: str, columns: list[str], values: list[Any]) -> Step:
+        return Step(f"SELECT {select}\n{q}", rows(columns, [values]), body=EARLIEST_Q)
+
+    return [
+        Step(f"CREATE STREAM {s} (id INT KEY, n INT, x DOUBLE, t VARCHAR) WITH (kafka_topic='{s.lower()}', "
+             "value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"INSERT INTO {s} (id, n, x, t) VALUES (1, -7, 16.0, NULL);", ok()),
+        call("ABS(n) AS a, SIGN(n) AS sg, SQRT(x) AS sq, POWER(2, 10) AS pw, EXP(0) AS ex, LN(1) AS l,\n"
+             "       GREATEST(3, 9, n) AS gr, LEAST(3, 9, n) AS le, CEIL(x / 5) AS ce, FLOOR(x / 5) AS fl",
+             ["A", "SG", "SQ", "PW", "EX", "L", "GR", "LE", "CE", "FL"],
+             [7, -1, 4.0, 1024.0, 1.0, 0.0, 9, -7, 4.0, 3.0]),
+        call("GENERATE_SERIES(1, 5) AS s1, GENERATE_SERIES(1, 10, 3) AS s2, GENERATE_SERIES(5, 1, -2) AS s3",
+             ["S1", "S2", "S3"], [[1, 2, 3, 4, 5], [1, 4, 7, 10], [5, 3, 1]]),
+        call("COALESCE(t, 'fallback') AS c, IFNULL(t, 'none') AS i, NULLIF(n, -7) AS n1, NULLIF(n, 0) AS n2,\n"
+             "       CASE WHEN n < 0 THEN 'negative' WHEN n = 0 THEN 'zero' ELSE 'positive' END AS sgn",
+             ["C", "I", "N1", "N2", "SGN"], ["fallback", "none", None, -7, "negative"]),
+        call("IS_JSON_STRING('[1, 2, 3]') AS j1, IS_JSON_STRING('abc') AS j2,\n"
+             "       JSON_ARRAY_LENGTH('[1, [1, [2]], 3]') AS jl, JSON_ARRAY_LENGTH('{}') AS jl2,\n"
+             "       JSON_KEYS('{\"a\": \"abc\", \"b\": { \"c\": \"a\" }, \"d\": 1}') AS jk,\n"
+             "       JSON_ARRAY_CONTAINS('[1, 2, 3]', 3) AS jc,\n"
+             "       EXTRACTJSONFIELD('{\"a\": {\"b\": \"x\"}}', '$.a.b') AS ex",
+             ["J1", "J2", "JL", "JL2", "JK", "JC", "EX"], [True, False, 3, None, ["a", "b", "d"], True, "x"]),
+        call("JSON_RECORDS('{\"a\": \"abc\", \"b\": { \"c\": \"a\" }, \"d\": 1}') AS jr,\n"
+             "       JSON_CONCAT('{\"a\": 1}', '{\"b\": 2}') AS o, JSON_CONCAT('[1, 2]', '[3, 4]') AS a,\n"
+             "       TO_JSON_STRING(ARRAY[1, 2]) AS t1, TO_JSON_STRING(STRUCT(id := 1, name := 'a')) AS t2,\n"
+             "       TO_JSON_STRING(MAP('k' := 1.5)) AS t3",
+             ["JR", "O", "A", "T1", "T2", "T3"],
+             # a string value is its text (ksqlDB's JsonRecords: a TextNode's textValue), others their JSON
+             [{"a": "abc", "b": "{\"c\":\"a\"}", "d": "1"}, "{\"a\":1,\"b\":2}", "[1,2,3,4]", "[1,2]",
+              "{\"ID\":1,\"NAME\":\"a\"}", "{\"k\":1.5}"]),
+        call("URL_EXTRACT_HOST('http://test.com:8080/path?query=1#frag') AS h,\n"
+             "       URL_EXTRACT_PORT('http://test.com:8080/path?query=1#frag') AS po,\n"
+             "       URL_EXTRACT_PATH('http://test.com:8080/path?query=1#frag') AS pa,\n"
+             "       URL_EXTRACT_QUERY('http://test.com:8080/path?query=1#frag') AS q,\n"
+             "       URL_EXTRACT_FRAGMENT('http://test.com:8080/path?query=1#frag') AS f,\n"
+             "       URL_EXTRACT_PROTOCOL('http://test.com:8080/path?query=1#frag') AS pr,\n"
+             "       URL_EXTRACT_PARAMETER('http://test.com?a=b&c=d', 'c') AS pm,\n"
+             "       URL_ENCODE_PARAM('a b&c') AS en, URL_DECODE_PARAM('a%20b') AS de",
+             ["H", "PO", "PA", "Q", "F", "PR", "PM", "EN", "DE"],
+             ["test.com", 8080, "/path", "query=1", "frag", "http", "d", "a+b%26c", "a b"]),
+        call("ARRAY_CONCAT(ARRAY[1, 2], ARRAY[3]) AS ac, ARRAY_DISTINCT(ARRAY[1, 1, 2, 3, 1, 2]) AS ad,\n"
+             "       ARRAY_EXCEPT(ARRAY[1, 2, 3, 1], ARRAY[2]) AS ae, ARRAY_INTERSECT(ARRAY[1, 2, 3, 1], ARRAY[1, 3, 4]) AS ai,\n"
+             "       ARRAY_UNION(ARRAY[1, 2, 1], ARRAY[2, 3]) AS au, ARRAY_JOIN(ARRAY[1, 2, 3], '|') AS aj,\n"
+             "       ARRAY_JOIN(ARRAY['a', 'b']) AS aj2, ARRAY_MAX(ARRAY[1, 4, 2]) AS amx, ARRAY_MIN(ARRAY[1, 4, 2]) AS amn,\n"
+             "       ARRAY_REMOVE(ARRAY[1, 2, 1, 3], 1) AS ar, ARRAY_SORT(ARRAY[3, 1, 2]) AS asc1,\n"
+             "       ARRAY_SORT(ARRAY['b', 'c', 'a'], 'DESC') AS desc1, ARRAY_CONTAINS(ARRAY[1, 2], 2) AS has,\n"
+             "       SLICE(ARRAY[1, 2, 3, 4], 2, 3) AS sl, ARRAY_LENGTH(ARRAY[1, 2]) AS len",
+             ["AC", "AD", "AE", "AI", "AU", "AJ", "AJ2", "AMX", "AMN", "AR", "ASC1", "DESC1", "HAS", "SL", "LEN"],
+             [[1, 2, 3], [1, 2, 3], [1, 3], [1, 3], [1, 2, 3], "1|2|3", "a,b", 4, 1, [2, 3], [1, 2, 3],
+              ["c", "b", "a"], True, [2, 3], 2]),
+        call("ARRAY_SORT(MAP_KEYS(MAP('b' := 2, 'a' := 1))) AS mk, ARRAY_SORT(MAP_VALUES(MAP('b' := 2, 'a' := 1))) AS mv,\n"
+             "       MAP_UNION(MAP('a' := 1), MAP('b' := 2)) AS mu, AS_MAP(ARRAY['a', 'b'], ARRAY[1, 2]) AS am,\n"
+             "       ENTRIES(MAP('b' := 2, 'a' := 1), true) AS en",
+             ["MK", "MV", "MU", "AM", "EN"],
+             [["a", "b"], [1, 2], {"a": 1, "b": 2}, {"a": 1, "b": 2}, [{"K": "a", "V": 1}, {"K": "b", "V": 2}]]),
+        call("INITCAP('hello wORLD') AS ic, UCASE('a') AS u, LCASE('A') AS lc, REPLACE('ab-ab', 'ab', 'x') AS r,\n"
+             "       TRIM('  a  ') AS tr, LEN('abc') AS le, SUBSTRING('abcdef', -3) AS s1, SUBSTRING('abcdef', 2, 3) AS s2,\n"
+             "       CONCAT('a', 'b', 'c') AS c, LEN(UUID()) AS ul, FROM_BYTES(TO_BYTES('a', 'utf8'), 'hex') AS hx",
+             ["IC", "U", "LC", "R", "TR", "LE", "S1", "S2", "C", "UL", "HX"],
+             ["Hello World", "A", "a", "x-x", "a", 3, "def", "bcd", "abc", 36, "61"]),
+    ]
+
+
+def defined_types_and_windowed_sources(p: str) -> list[Step]:
+    """The CREATE TYPE page (a struct type used by name in a stream, listed by SHOW TYPES, dropped) and the
+    CREATE TABLE page's windowed source: a table declared over a windowed aggregate's topic with WINDOW_TYPE and
+    WINDOW_SIZE, read by push query with its window bounds."""
+    s, w = f"{p}people", f"{p}per_min"
+    addr = f"{p}ADDRESS"
+    return [
+        Step(f"CREATE TYPE {addr} AS STRUCT<number INTEGER, street VARCHAR, city VARCHAR>;", ok(CS)),
+        Step("SHOW TYPES;", ok("type_list", check=_has([0, "types", addr], lambda t: t["type"] == "STRUCT" and [
+            f["name"] for f in t["fields"]] == ["NUMBER", "STREET", "CITY"]))),
+        Step(f"CREATE STREAM {s} (name VARCHAR KEY, home {addr}, ts BIGINT) WITH (kafka_topic='{s.lower()}', "
+             "value_format='JSON', partitions=1, timestamp='ts');", ok(CS)),
+        Step(f"INSERT INTO {s} (name, home, ts) VALUES ('ann', STRUCT(number := 7, street := 'High St', "
+             "city := 'Leeds'), 1600000000000);\n"
+             f"INSERT INTO {s} (name, home, ts) VALUES ('bob', STRUCT(number := 9, street := 'Low Rd', "
+             "city := 'York'), 1600000030000);", ok()),
+        Step(f"SELECT name, home->city AS city FROM {s} EMIT CHANGES LIMIT 2;",
+             rows(["NAME", "CITY"], [["ann", "Leeds"], ["bob", "York"]]), body=EARLIEST_Q),
+        Step(f"CREATE TABLE {w} AS SELECT home->city AS city, COUNT(*) AS n FROM {s}\n"
+             "  WINDOW TUMBLING (SIZE 1 MINUTE) GROUP BY home->city;", ok(CS), body=EARLIEST_K),
+        Step(f"CREATE TABLE {p}per_min_again (city VARCHAR PRIMARY KEY, n BIGINT)\n"
+             f"  WITH (kafka_topic='{w.upper()}', value_format='JSON', WINDOW_TYPE='TUMBLING', WINDOW_SIZE='1 MINUTE');",
+             ok(CS)),
+        Step(f"DESCRIBE {p}per_min_again;", ok("sourceDescription", check=_has(
+            [0, "sourceDescription", "windowType"], "TUMBLING"))),
+        Step(f"SELECT city, WINDOWSTART, WINDOWEND, n FROM {p}per_min_again EMIT CHANGES LIMIT 2;",
+             rows(["CITY", "WINDOWSTART", "WINDOWEND", "N"],
+                  [["Leeds", 1599999960000, 1600000020000, 1], ["York", 1600000020000, 1600000080000, 1]]),
+             body=EARLIEST_Q),
+        Step(f"CREATE TABLE {p}bad_window (city VARCHAR PRIMARY KEY, n BIGINT)\n"
+             f"  WITH (kafka_topic='{w.upper()}', value_format='JSON', WINDOW_TYPE='TUMBLING');",
+             refused(40001, "re:^Failed to prepare statement: TUMBLING windows require 'WINDOW_SIZE' to be provided in the WITH clause. "
+                            "For example: 'WINDOW_SIZE'='10 SECONDS'")),
+        Step(f"DROP TYPE {addr};", ok(CS)),
+        Step(f"DROP TYPE IF EXISTS {addr};", ok(CS)),
+    ]
+
+
+
+def clickstream_demo(p: str) -> list[Step]:
+    """The clickstream analysis tutorial: a JSON click stream whose columns are named _time, time, status and
+    bytes, a status-code table and a users table, windowed counts keyed by one column with AS_VALUE copies
+    (TUMBLING, HOPPING with a LIKE filter, HOPPING with HAVING over errors), a stream-table LEFT JOIN per
+    status code, a users join re-keyed by the click's user id, and a SESSION window over the joined clicks."""
+    c, codes, users = f"{p}clickstream", f"{p}clickstream_codes", f"{p}web_users"
+    base = 1_600_000_000_000
+    clicks = [(0, "10.0.0.1", "GET /index.html HTTP/1.1", 200, 1, 278), (2_000, "10.0.0.2", "GET /a.html HTTP/1.1", 404, 2, 10),
+              (4_000, "10.0.0.1", "GET /img.png HTTP/1.1", 200, 1, 4_096), (6_000, "10.0.0.2", "GET /b.html HTTP/1.1", 404, 2, 10),
+              (70_000, "10.0.0.1", "GET /c.html HTTP/1.1", 200, 1, 300)]
+    ins = "\n".join(
+        f"INSERT INTO {c} (_time, time, ip, request, status, userid, bytes, agent) VALUES ({base + t}, "
+        f"'{t // 1000}s', '{ip}', '{req}', {st}, {u}, {b}, 'curl');" for t, ip, req, st, u, b in clicks)
+    return [
+        Step(f"CREATE STREAM {c} (\n        _time bigint,\n        time varchar,\n        ip varchar,\n"
+             "        request varchar,\n        status int,\n        userid int,\n        bytes bigint,\n"
+             f"        agent varchar\n    ) with (\n        kafka_topic = '{c.lower()}',\n"
+             "        value_format = 'json',\n        partitions = 1,\n        timestamp = '_time'\n    );", ok(CS)),
+        Step(f"CREATE TABLE {codes} (code int primary key, definition varchar) with (\n"
+             f"        kafka_topic = '{codes.lower()}',\n        value_format = 'json',\n        partitions = 1\n    );\n"
+             f"CREATE TABLE {users} (user_id int primary key, registered_at bigint, username varchar, first_name varchar,\n"
+             "        last_name varchar, city varchar, level varchar)\n"
+             f"    with (kafka_topic = '{users.lower()}', value_format = 'json', partitions = 1);", ok(CS, CS)),
+        # the lookup tables are older than the clicks (a stream-table join reads the table as of the click's time)
+        Step(f"INSERT INTO {codes} (ROWTIME, code, definition) VALUES ({base - 100_000}, 200, 'Successful');\n"
+             f"INSERT INTO {codes} (ROWTIME, code, definition) VALUES ({base - 100_000}, 404, 'Page not found');\n"
+             f"INSERT INTO {users} (ROWTIME, user_id, registered_at, username, first_name, last_name, city, level) "
+             f"VALUES ({base - 100_000}, 1, 1, 'ann_x', 'Ann', 'X', 'Leeds', 'Gold');\n"
+             f"INSERT INTO {users} (ROWTIME, user_id, registered_at, username, first_name, last_name, city, level) "
+             f"VALUES ({base - 100_000}, 2, 1, 'bob_y', 'Bob', 'Y', 'York', 'Silver');", ok()),
+        Step("SET 'auto.offset.reset' = 'earliest';\n"
+             f"CREATE TABLE {p}events_per_min AS\n    SELECT\n        userid as k1,\n        AS_VALUE(userid) as userid,\n"
+             "        WINDOWSTART as EVENT_TS,\n        count(*) AS events\n"
+             f"    FROM {c} window TUMBLING (size 60 second)\n    GROUP BY userid;\n"
+             f"CREATE TABLE {p}pages_per_min AS\n    SELECT\n        userid as k1,\n        AS_VALUE(userid) as userid,\n"
+             "        WINDOWSTART as EVENT_TS,\n        count(*) AS pages\n"
+             f"    FROM {c} WINDOW HOPPING (size 60 second, advance by 5 second)\n    WHERE request like '%html%'\n"
+             "    GROUP BY userid;\n"
+             f"CREATE STREAM {p}enriched_error_codes AS\n    SELECT code, definition\n    FROM {c}\n"
+             f"    LEFT JOIN {codes} ON {c}.status = {codes}.code;\n"
+             f"CREATE TABLE {p}errors_per_min_alert AS\n    SELECT status as k1, AS_VALUE(status) as status, "
+             "WINDOWSTART as EVENT_TS, count(*) AS errors\n"
+             f"    FROM {c} window HOPPING (size 60 second, advance by 20 second)\n    WHERE status > 400\n"
+             "    GROUP BY status\n    HAVING count(*) > 1 AND count(*) IS NOT NULL;\n"
+             f"CREATE STREAM {p}user_clickstream AS\n    SELECT userid, u.username, ip, u.city, request, status, bytes\n"
+             f"    FROM {c} c LEFT JOIN {users} u ON c.userid = u.user_id;",
+             ok(CS, CS, CS, CS, CS)),
+        Step(ins, ok()),
+        Step(f"SELECT k1, userid, EVENT_TS, events FROM {p}events_per_min WHERE k1 = 1;",
+             rows(["K1", "USERID", "EVENT_TS", "EVENTS"], [[1, 1, base - 40_000, 2], [1, 1, base + 20_000, 1]]),
+             wait=15),
+        Step(f"SELECT k1, EVENT_TS, pages FROM {p}pages_per_min WHERE k1 = 2 AND WINDOWSTART = {base};",
+             rows(["K1", "EVENT_TS", "PAGES"], [[2, base, 2]]), wait=15),
+        Step(f"SELECT * FROM {p}enriched_error_codes EMIT CHANGES LIMIT 5;",
+             rows(["CODE", "DEFINITION"], [[200, "Successful"], [404, "Page not found"], [200, "Successful"],
+                                           [404, "Page not found"], [200, "Successful"]]), body=EARLIEST_Q),
+        Step(f"SELECT k1, status, errors FROM {p}errors_per_min_alert WHERE k1 = 404;",
+             rows(["K1", "STATUS", "ERRORS"], [[404, 404, 2], [404, 404, 2], [404, 404, 2]]), wait=15),
+        Step(f"SELECT userid, username, city, bytes FROM {p}user_clickstream EMIT CHANGES LIMIT 2;",
+             rows(["USERID", "USERNAME", "CITY", "BYTES"], [[1, "ann_x", "Leeds", 278], [2, "bob_y", "York", 10]]),
+             body=EARLIEST_Q),
+        Step(f"CREATE TABLE {p}click_user_sessions AS\n    SELECT username as K,\n"
+             "        AS_VALUE(username) as username,\n        WINDOWEND as EVENT_TS,\n        count(*) AS events\n"
+             f"    FROM {p}user_clickstream window SESSION (30 second)\n    GROUP BY username;", ok(CS), body=EARLIEST_K),
+        Step(f"SELECT K, EVENT_TS, events FROM {p}click_user_sessions WHERE K = 'ann_x';",
+             rows(["K", "EVENT_TS", "EVENTS"], [["ann_x", base + 4_000, 2], ["ann_x", base + 70_000, 1]]), wait=15),
+    ]
+
 SCENARIOS = {
     "create_stream_and_table": create_stream_and_table, "transform_a_stream": transform_a_stream,
     "aggregate_streaming_data": aggregate_streaming_data, "arrays_and_maps": arrays_and_maps,
-    "outer_join_synthetic_key": outer_join_synthetic_key,
+    "outer_join_synthetic_key": outer_join_synthetic_key, "scalar_function_families": scalar_function_families,
+    "defined_types_and_windowed_sources": defined_types_and_windowed_sources, "clickstream_demo": clickstream_demo,
 }
