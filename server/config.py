@@ -112,6 +112,32 @@ def load_properties(path: str) -> dict[str, str]:
         raise ConfigError(f"Cannot read properties file {path}: {e.strerror or e}") from e
 
 
+# JVM system properties ksqlDB's PropertiesUtil.applyOverrides leaves out (the JVM's own, not configuration)
+_JVM_PREFIXES = ("java.", "javax.", "jdk.", "sun.", "os.", "user.", "file.", "line.", "path.", "awt.")
+
+
+def ksql_opts_properties(text: str) -> dict[str, str]:
+    """The ``-Dname=value`` settings of a ``KSQL_OPTS`` value: what ksqlDB's server takes from the JVM's system
+    properties over its properties file (from memory of KsqlServerMain / PropertiesUtil.applyOverrides, and
+    the server-configuration page's ``KSQL_OPTS="-Dksql.streams.num.stream.threads=1" ksql-server-start ...``).
+    Other JVM options (``-Xmx1g``) and the JVM's own properties are not configuration; a ``-Dname`` without a
+    value is the empty string, as Java sets it."""
+    import shlex
+
+    try:
+        words = shlex.split(text)
+    except ValueError as e:
+        raise ConfigError(f"KSQL_OPTS: {e}") from e
+    props: dict[str, str] = {}
+    for word in words:
+        if not word.startswith("-D") or len(word) < 3:
+            continue
+        name, _, value = word[2:].partition("=")
+        if not name.startswith(_JVM_PREFIXES):
+            props[name] = value
+    return props
+
+
 @dataclass
 class Listener:
     scheme: str
@@ -234,8 +260,10 @@ class ServerConfig:
 
 def build_config(properties_file: str | None = None, listeners: str | None = None,
                  data_dir: str | None = None, overrides: dict[str, Any] | None = None) -> ServerConfig:
-    """Defaults, then the file, then ``overrides``, then the flags; validated."""
-    props = merge_layers(SERVER_DEFAULTS, load_properties(properties_file) if properties_file else {}, overrides)
+    """Defaults, then the file, then ``KSQL_OPTS``'s ``-D`` settings, then ``overrides``, then the flags;
+    validated."""
+    props = merge_layers(SERVER_DEFAULTS, load_properties(properties_file) if properties_file else {},
+                         ksql_opts_properties(os.environ.get("KSQL_OPTS", "")), overrides)
     if listeners:
         props["listeners"] = listeners
     directory = data_dir or resolve("state.dir", props)
