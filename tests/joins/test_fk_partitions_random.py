@@ -50,14 +50,12 @@ FK_FROM = {
 }
 
 
-def _reference(ops: list[tuple[str, Any, dict | None, int]], fk_of: Any, *,
-               inner: bool) -> tuple[dict[Any, tuple], set[Any]]:
+def _reference(ops: list[tuple[str, Any, dict | None, int]], fk_of: Any, *, inner: bool) -> dict[Any, tuple]:
     """The join's final table (left key -> (V, W)) as Kafka Streams' foreign-key join processing the records
-    one at a time gives it (``fk_model``, shared with the case generators), and the left keys whose last
-    change an INNER join skipped: their result is the one an earlier change got, which depends on what the
-    right table held when that change was answered - with several partitions and records processed in
-    batches that is a matter of timing (in Kafka Streams too)."""
-    records, skipped = fk_join(ops, fk_of, inner=inner)
+    one at a time gives it (``fk_model``, shared with the case generators). Since KAFKA-16407 an INNER join
+    skips no change that could leave a result behind (a change to a NULL foreign key deletes it), so the final
+    table does not depend on how the records were batched."""
+    records, _ = fk_join(ops, fk_of, inner=inner)
     out: dict[Any, tuple] = {}
     for key, result, _ in records:
         if result is None:
@@ -65,7 +63,7 @@ def _reference(ops: list[tuple[str, Any, dict | None, int]], fk_of: Any, *,
         else:
             row, r = result
             out[key] = (row["V"], r["W"] if r is not None else None)
-    return out, skipped
+    return out
 
 
 STRUCT_KEYED = {"struct value column"}  # the right table keyed by a STRUCT<A INT>, foreign keys {"A": n}
@@ -172,12 +170,9 @@ def test_foreign_key_join_final_table(h: Harness, fk_from: str, kind: str, kf: s
             h.run()
     h.run()
 
-    want, skipped = _reference(ops, fk_of, inner=kind == "JOIN")
+    want = _reference(ops, fk_of, inner=kind == "JOIN")
     final: dict[Any, Any] = {}
     for key, value, _ in h.read("OUT"):
         final[key] = value
     got = {k: tuple(v) for k, v in final.items() if v is not None}
-    if batched:
-        got = {k: v for k, v in got.items() if k not in skipped}
-        want = {k: v for k, v in want.items() if k not in skipped}
     assert got == want

@@ -30,8 +30,8 @@ Record = tuple[Any, Any, int]  # (left key, (left value, right value or None) or
 
 def fk_join(ops: list[Op], fk_of: Callable[[Any, Any], Any], *, inner: bool) -> tuple[list[Record], set[Any]]:
     """The join's records for ``ops`` in order (``fk_of(left key, left value)``: the foreign key, None when
-    NULL), and the left keys whose last change an INNER join skipped (their result is the one an earlier
-    change got; processed in batches over several partitions, which one that is depends on timing)."""
+    NULL), and the left keys whose last change an INNER join skipped (NULL to NULL: the row has no result,
+    its change to NULL deleted it)."""
     left: dict[Any, Any] = {}
     version: dict[Any, int] = {}
     right: dict[Any, tuple[Any, int]] = {}
