@@ -76,6 +76,24 @@ def test_a_value_no_serializer_writes_fails_the_request_before_anything_runs(
     assert not {t, f"{s}_B"} & _topics(client)
 
 
+@pytest.mark.parametrize("assertion", ["ASSERT TOPIC {t}_absent TIMEOUT 0 SECONDS;",
+                                       "ASSERT NOT EXISTS TOPIC {t} TIMEOUT 0 SECONDS;",
+                                       "ASSERT SCHEMA SUBJECT '{t}-nothing' TIMEOUT 0 SECONDS;"])
+def test_an_assertion_is_checked_when_it_runs(client: Any, unique: Callable[[str], str], assertion: str) -> None:
+    """ASSERT TOPIC/SCHEMA is not validated with the request (ksqlDB's CustomValidators: NO_VALIDATION - it
+    may wait for its timeout): the statements before a failing assertion have run. Its 417 is a plain error
+    (a KsqlRestException, which KsqlResource passes on as it is), so it lists nothing."""
+    s = unique("ASRT")
+    t = s.lower()
+    failing = assertion.format(t=t)
+    r = client.post("/ksql", json={"ksql": f"CREATE STREAM {s} (ID INT KEY, V STRING) WITH (kafka_topic='{t}', "
+                                           f"partitions=1, value_format='JSON'); {failing}"})
+    assert r.status_code == 417, r.text
+    body = r.json()
+    assert body["@type"] == "generic_error" and body["error_code"] == 41700 and "entities" not in body, body
+    assert s in _names(client, "STREAMS")
+
+
 def test_earlier_statements_are_visible_to_later_ones(client: Any, unique: Callable[[str], str]) -> None:
     s = unique("VIS")
     body = ksql(client, f"CREATE TYPE {s}_T AS STRUCT<A INT>; "
