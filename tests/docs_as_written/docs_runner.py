@@ -89,6 +89,7 @@ class Step:
     # calls are HTTP/1.1; ksqlDB's legacy /query handler - PRINT, unmigrated queries - refuses HTTP/2)
     http2_expect: Expect | None = None
     method: str = "POST"  # GET for the pages' read-only endpoints (/info, /healthcheck, /status, ...)
+    pause: float = 0.0  # seconds a reader takes before sending it (what wall-clock throttles see)
 
 
 @dataclass
@@ -121,6 +122,7 @@ class Runner:
         self.client.close()
 
     def run(self, step: Step) -> Result:
+        time.sleep(step.pause)
         end = time.monotonic() + step.wait
         while True:
             result = self._once(step)

@@ -414,9 +414,43 @@ def clickstream_demo(p: str) -> list[Step]:
              rows(["K", "EVENT_TS", "EVENTS"], [["ann_x", base + 4_000, 2], ["ann_x", base + 70_000, 1]]), wait=15),
     ]
 
+
+def late_events_and_emit_final(p: str) -> list[Step]:
+    """The time-and-windows page's out-of-order events: a record later than its window's end plus the grace
+    period is dropped; EMIT FINAL writes each window once, when it closes (the sink's topic read by a push
+    query has no intermediate counts); a window still open is not written. Closed windows are looked for at
+    most once a second of wall-clock time (Kafka Streams' emit interval), so the windows a burst of inserts
+    closes are written on a record a second later."""
+    ev = f"{p}events"
+    base = 1_599_999_960_000  # 2020-09-13T12:26:00Z, a minute boundary
+    ins = "\n".join(f"INSERT INTO {ev} (ROWTIME, k, v) VALUES ({base + off}, 'a', {i});"
+                    for i, off in enumerate((0, 10_000, 70_000, 20_000, 130_000)))
+    later = f"INSERT INTO {ev} (ROWTIME, k, v) VALUES ({base + 131_000}, 'a', 5);"
+    return [
+        Step(f"CREATE STREAM {ev} (k VARCHAR KEY, v INT) WITH (kafka_topic='{ev.lower()}', value_format='JSON', "
+             "partitions=1);", ok(CS)),
+        Step(f"CREATE TABLE {p}counts AS SELECT k, COUNT(*) AS n, COLLECT_LIST(v) AS vs FROM {ev}\n"
+             "  WINDOW TUMBLING (SIZE 1 MINUTE, RETENTION 1 DAY, GRACE PERIOD 0 SECONDS) GROUP BY k EMIT CHANGES;\n"
+             f"CREATE TABLE {p}final_counts AS SELECT k, COUNT(*) AS n, COLLECT_LIST(v) AS vs FROM {ev}\n"
+             "  WINDOW TUMBLING (SIZE 1 MINUTE, RETENTION 1 DAY, GRACE PERIOD 0 SECONDS) GROUP BY k EMIT FINAL;",
+             ok(CS, CS), body=EARLIEST_K),
+        Step(ins, ok()),
+        # the record at +20 s came after stream time passed +60 s: its window had closed
+        Step(f"SELECT k, WINDOWSTART, n, vs FROM {p}counts WHERE k = 'a';",
+             rows(["K", "WINDOWSTART", "N", "VS"],
+                  [["a", base, 2, [0, 1]], ["a", base + 60_000, 1, [2]], ["a", base + 120_000, 1, [4]]]), wait=15),
+        Step(later, ok(), pause=1.5),
+        Step(f"SELECT k, WINDOWSTART, WINDOWEND, n, vs FROM {p}final_counts EMIT CHANGES LIMIT 2;",
+             rows(["K", "WINDOWSTART", "WINDOWEND", "N", "VS"],
+                  [["a", base, base + 60_000, 2, [0, 1]], ["a", base + 60_000, base + 120_000, 1, [2]]], ordered=True),
+             body=EARLIEST_Q),
+    ]
+
+
 SCENARIOS = {
     "create_stream_and_table": create_stream_and_table, "transform_a_stream": transform_a_stream,
     "aggregate_streaming_data": aggregate_streaming_data, "arrays_and_maps": arrays_and_maps,
     "outer_join_synthetic_key": outer_join_synthetic_key, "scalar_function_families": scalar_function_families,
     "defined_types_and_windowed_sources": defined_types_and_windowed_sources, "clickstream_demo": clickstream_demo,
+    "late_events_and_emit_final": late_events_and_emit_final,
 }
