@@ -11,7 +11,8 @@ Kafka Streams' ``KStreamSessionWindowAggregate`` rules:
 * every merged-away session is deleted downstream (a tombstone, timestamp = its end), then the new
   session goes out with timestamp = its end;
 * EMIT FINAL: sessions that ended before the close time go out once, in (end, key) order, when the close
-  time moves;
+  time moves - at the next look the wall-clock throttle allows (``Aggregator.emit_slot``), so the purge below
+  keeps a closed session until a look has written it;
 * retention (default gap + grace): a session that ended at or before stream time - retention is past it:
   the session store no longer finds it, so no record merges into it, even one within a gap of it and on
   time (Kafka Streams' segmented store reads from ``max(earliest end, observed time - retention + 1)``,
@@ -155,6 +156,8 @@ class SessionAggregator(Aggregator):
 
     def end_batch(self, out: list[tuple]) -> None:
         below = self.stream_time - self.spec.retention
+        if self.spec.emit_final:  # a closed session the throttle held back stays until a look writes it
+            below = min(below, self.last_emit if self.last_emit is not None else -(2**62))
         if self._purged_below is None or below > self._purged_below:
             self.sessions.purge(below)
             self._purged_below = below

@@ -82,6 +82,30 @@ def test_default_interval_holds_closed_windows_until_a_record_a_second_later(
     assert [r[1] for r in _out(engine)] == [1]
 
 
+DEFAULT_RETENTION = {
+    "tumbling": "WINDOW TUMBLING (SIZE 10 MILLISECONDS, GRACE PERIOD 0 MILLISECONDS)",
+    "hopping": "WINDOW HOPPING (SIZE 10 MILLISECONDS, ADVANCE BY 10 MILLISECONDS, GRACE PERIOD 0 MILLISECONDS)",
+    "session": "WINDOW SESSION (5 MILLISECONDS, GRACE PERIOD 0 MILLISECONDS)",
+}
+
+
+@pytest.mark.parametrize("window", list(DEFAULT_RETENTION))
+def test_a_held_back_window_survives_the_retention_purge_until_the_next_look(
+        engine: Engine, clock: Clock, window: str) -> None:
+    """With the default retention (size/gap + grace) a window or session is past retention as soon as it
+    closes; the purge after the batch must not drop it before the throttled look writes it (the store keeps
+    what a look may still fetch: time windows from the newest start - retention, sessions until written)."""
+    engine.execute(f"CREATE TABLE OUT AS SELECT K, COUNT(*) AS C FROM S {DEFAULT_RETENTION[window]} GROUP BY K "
+                   "EMIT FINAL;")
+    _send(engine, "a", 1)  # the first look; the next waits 1000 ms
+    clock.now += 10
+    _send(engine, "b", 10)  # closes a's window/session (past retention too) - no look, then the batch's purge
+    assert _out(engine) == []
+    clock.now += 990
+    _send(engine, "c", 12)
+    assert [r[1] for r in _out(engine)] == [1]
+
+
 @pytest.mark.parametrize("window", list(WINDOWS))
 def test_interval_zero_looks_after_every_record(engine: Engine, clock: Clock, window: str) -> None:
     engine.execute(f"SET '{PROP}' = '0';")
