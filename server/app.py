@@ -322,7 +322,7 @@ def _routes(app: FastAPI, ctx: ServerContext) -> None:
     async def lag(request: Request) -> Response:
         check_internal(ctx.config, request.scope)
         cluster_routes.take_lag(ctx, parse_body(await request.body(), LagReportingMessage))
-        return KsqlJSONResponse({})
+        return KsqlJSONResponse({"isOk": True})  # ksqlDB's LagReportingResponse(true), as /heartbeat's
 
     # ------------------------------------------------------------------ statements
     @app.post("/ksql", tags=["statements"], openapi_extra=body_schema(KsqlRequest))

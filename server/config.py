@@ -231,7 +231,8 @@ class ServerConfig:
                      "ksqlpy.server.header.timeout.ms", "ksql.idle.connection.timeout.seconds"):
             self.int(name)
         for name in ("ksql.query.pull.max.qps", "ksql.query.pull.max.concurrent.requests",
-                     "ksql.query.pull.max.hourly.bandwidth.megabytes"):  # pull_limits.py; unset: no limit
+                     "ksql.query.pull.max.hourly.bandwidth.megabytes",
+                     "ksql.query.push.v2.max.hourly.bandwidth.megabytes"):  # pull_limits.py; unset: no limit
             if name in self.properties:
                 self.int(name)
         rate = str(self.get("ksql.server.command.topic.rate.limit", "") or "").strip()

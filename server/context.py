@@ -51,9 +51,10 @@ class ServerContext:
         # a slot per push query, taken before it starts (admission.py); given back by close_push
         self.push_slots = Slots(lambda: self.max_push_queries)
         from ksqlpy.server.command_rate import command_rate_limiter
-        from ksqlpy.server.pull_limits import PullLimits
+        from ksqlpy.server.pull_limits import PullLimits, push_bandwidth
 
         self.pull_limits = PullLimits.from_config(config)  # ksql.query.pull.max.qps and friends
+        self.push_v2_bandwidth = push_bandwidth(config)  # ksql.query.push.v2.max.hourly.bandwidth.megabytes
         self.command_rate = command_rate_limiter(config)  # ksql.server.command.topic.rate.limit
         self.plog_sink: plog.TopicSink | None = None
         self.init_error: str | None = None

@@ -94,7 +94,8 @@ class ConcurrencyLimiter:
 class BandwidthLimiter:
     """The response bytes of the last hour against a limit (SlidingWindowRateLimiter)."""
 
-    def __init__(self, megabytes: int, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, megabytes: int, clock: Callable[[], float] = time.monotonic, kind: str = "pull") -> None:
+        self.kind = kind  # "pull", or "push" for scalable push queries' limiter
         self.limit_bytes = megabytes * 1024 * 1024
         self.clock = clock
         self.sent: deque[tuple[float, int]] = deque()
@@ -109,7 +110,7 @@ class BandwidthLimiter:
         with self.lock:
             self._expire(self.clock())
             if self.in_window > self.limit_bytes:
-                raise ServerError(TOO_MANY_REQUESTS, "Host is at bandwidth rate limit for pull queries.")
+                raise ServerError(TOO_MANY_REQUESTS, f"Host is at bandwidth rate limit for {self.kind} queries.")
 
     def add(self, nbytes: int) -> None:
         with self.lock:
@@ -173,6 +174,24 @@ class PullLimits:
                 decrement()
             raise
         return Ticket(decrement, self.bandwidth)
+
+
+PUSH_V2_BANDWIDTH = "ksql.query.push.v2.max.hourly.bandwidth.megabytes"
+
+
+def push_bandwidth(config: Any) -> BandwidthLimiter | None:
+    """``ksql.query.push.v2.max.hourly.bandwidth.megabytes``: the same sliding hour for the responses of
+    scalable push queries (ksqlDB's scalablePushBandRateLimiter, checked as such a query starts, its bytes
+    added when its response ends: ``Host is at bandwidth rate limit for push queries.``)."""
+    megabytes = int(config.get(PUSH_V2_BANDWIDTH, UNLIMITED))
+    return BandwidthLimiter(max(megabytes, 0), kind="push") if megabytes < UNLIMITED else None
+
+
+def admit_scalable_push(limiter: BandwidthLimiter | None) -> Ticket | None:
+    if limiter is None:
+        return None
+    limiter.allow()
+    return Ticket(None, limiter)
 
 
 def _java_double(value: float) -> str:

@@ -31,7 +31,7 @@ from ksqlpy.server.errors import (
 )
 from ksqlpy.server.ksql import prepare, session_variables
 from ksqlpy.server.properties import check_overrides
-from ksqlpy.server.pull_limits import Ticket
+from ksqlpy.server.pull_limits import Ticket, admit_scalable_push
 from ksqlpy.server.scalable_push import is_scalable
 from ksqlpy.server.streaming import (
     DELIMITED,
@@ -294,10 +294,16 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
         if stmt.query.emit is not None:
             if not ctx.push_slots.try_take():  # check and count in one step (admission.py)
                 raise max_push_error(ctx)
+            ticket = None
             try:
                 with engine.lock:  # (re-entrant) no poll of the new query before it is set up as scalable
                     tq = engine.push_query(stmt.text, props)
                     if _scalable(ctx, stmt, tq, props):
+                        try:  # the scalable push queries' bandwidth (pull_limits.py)
+                            ticket = admit_scalable_push(getattr(ctx, "push_v2_bandwidth", None))
+                        except ServerError:
+                            tq.close()  # never registered: closed here
+                            raise
                         _rename(engine, tq, "SCALABLE_PUSH_QUERY_" + tq.query_id.removeprefix("transient_"))
                         _skip_null_keys(engine, tq)
                     elif media in (DELIMITED, JSON) or exclude_tombstones:
@@ -311,7 +317,8 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
                 raise
             ctx.register_push(tq)
             cols = [(n, t, False) for n, t in tq.columns]
-            return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]))
+            return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]),
+                            ticket=ticket)
         if engine.catalog.source(stmt.query.source.name) is not None:
             admit()  # after the analysis found the source, before the query runs (ksqlDB's order)
         result = engine.execute_statement(stmt, props)
@@ -401,6 +408,7 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
                         yield writer.error(row_error(e))
                         yield writer.end()
                         return
+                    run.sent += len(chunk)
                     yield chunk
         if tq.limit is not None and tq.emitted >= tq.limit:
             yield writer.final("Limit Reached")

@@ -154,7 +154,9 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
             await ws.send_text(fields)
             if run.kind == Q.PUSH:
                 async for row in rows_of(run.tq, stop):  # a table's deletes never come (see _start)
-                    await ws.send_text(dumps({"row": {"columns": run.convert(row)}}).decode())
+                    frame = dumps({"row": {"columns": run.convert(row)}}).decode()
+                    run.sent += len(frame)  # a scalable push query's bytes count (pull_limits.py)
+                    await ws.send_text(frame)
             else:
                 run.sent += len(fields)  # a pull query's bytes, for the bandwidth limit (pull_limits.py)
                 for row in run.rows:

@@ -266,3 +266,31 @@ def test_bandwidth_limit_and_concurrency_given_back(tmp_path: Any) -> None:
         r = c.post("/query-stream", json={"sql": "SELECT * FROM LS EMIT CHANGES LIMIT 1;",
                                           "properties": {"auto.offset.reset": "earliest"}})
         assert r.status_code == 200, r.text  # push queries are not pull queries
+
+
+def test_scalable_push_bandwidth(tmp_path: Any) -> None:
+    """``ksql.query.push.v2.max.hourly.bandwidth.megabytes``: the same rule for scalable push queries, with its
+    own count; conventional push queries and pull queries are not counted by it."""
+    with _app(tmp_path, {"ksql.query.push.v2.enabled": "true",
+                         "ksql.query.push.v2.max.hourly.bandwidth.megabytes": "0"}) as c:
+        _ready(c.get)
+        _setup(c.post)
+        c.post("/ksql", json={"ksql": "CREATE STREAM LC AS SELECT * FROM LS;"})
+        scalable = "SELECT * FROM LC EMIT CHANGES LIMIT 1;"
+        with c.stream("POST", "/query-stream", json={"sql": scalable}) as r:
+            assert r.status_code == 200
+            lines = r.iter_lines()
+            header = json.loads(next(lines))
+            assert header["queryId"].startswith("SCALABLE_PUSH_QUERY_")
+            c.post("/ksql", json={"ksql": "INSERT INTO LS (ID, V) VALUES (2, 'b');"})
+            assert json.loads(next(lines)) == [2, "b"]
+        end = time.monotonic() + 10  # the response's bytes are added when it has ended
+        while (r := c.post("/query-stream", json={"sql": scalable})).status_code == 200:
+            assert time.monotonic() < end
+            time.sleep(0.05)
+        _refused(r, "Host is at bandwidth rate limit for push queries.")
+        assert _ws_end(c, scalable) == (1003, "Host is at bandwidth rate limit for push queries.")
+        r = c.post("/query-stream", json={"sql": "SELECT * FROM LS EMIT CHANGES LIMIT 1;",
+                                          "properties": {"auto.offset.reset": "earliest"}})
+        assert r.status_code == 200, r.text  # not scalable (from earliest): not counted
+        assert c.post("/query-stream", json={"sql": PULLS[0]}).status_code == 200
