@@ -28,7 +28,7 @@ from ksqlpy.server import queries as Q
 from ksqlpy.server import query_routes as R
 from ksqlpy.server.auth import BasicAuthMiddleware, allowed_roles, load_user_roles
 from ksqlpy.server.body_drain import BodyDrainMiddleware
-from ksqlpy.server.config import ServerConfig
+from ksqlpy.server.config import LOGIN_CONFIG, ServerConfig
 from ksqlpy.server.context import READY, ServerContext
 from ksqlpy.server.cors import CorsMiddleware, CorsPolicy
 from ksqlpy.server.errors import (
@@ -43,6 +43,7 @@ from ksqlpy.server.errors import (
 from ksqlpy.server.gate import GateMiddleware
 from ksqlpy.server.inserts import LineTooLong, RowInserter, acks, line_batches
 from ksqlpy.server.internal_listener import check_internal
+from ksqlpy.server.jaas import users_file
 from ksqlpy.server.ksql import run_request
 from ksqlpy.server.lookups import LookupMiddleware
 from ksqlpy.server.lookups import enabled as lookups_enabled
@@ -118,11 +119,13 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     install_metrics(app, ctx)
     app.add_middleware(GateMiddleware, ctx=ctx, max_bytes=config.int("ksql.server.request.max.bytes"))
     if config.auth_method == "BASIC":
-        users, roles = load_user_roles(str(config.get("authentication.users.file")))
+        realm = str(config.get("authentication.realm", "KsqlServer"))
+        users, roles = load_user_roles(str(config.get("authentication.users.file")
+                                           or users_file(str(config.get(LOGIN_CONFIG)), realm)))
         app.add_middleware(BasicAuthMiddleware, users=users, roles=roles,
                            allowed=allowed_roles(config.get("authentication.roles", "*")),
                            skip=skip_paths(config.get(SKIP_PATHS)),
-                           realm=str(config.get("authentication.realm", "KsqlServer")))
+                           realm=realm)
     cors = CorsPolicy.from_config(config)
     if cors is not None:  # before the /chc probes, the gate and authentication, as ksqlDB's CORS handler
         app.add_middleware(CorsMiddleware, policy=cors)

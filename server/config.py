@@ -114,14 +114,16 @@ def load_properties(path: str) -> dict[str, str]:
 
 # JVM system properties ksqlDB's PropertiesUtil.applyOverrides leaves out (the JVM's own, not configuration)
 _JVM_PREFIXES = ("java.", "javax.", "jdk.", "sun.", "os.", "user.", "file.", "line.", "path.", "awt.")
+# ... but the JAAS file BASIC authentication reads its users through (``jaas.users_file``) is kept
+LOGIN_CONFIG = "java.security.auth.login.config"
 
 
 def ksql_opts_properties(text: str) -> dict[str, str]:
     """The ``-Dname=value`` settings of a ``KSQL_OPTS`` value: what ksqlDB's server takes from the JVM's system
     properties over its properties file (from memory of KsqlServerMain / PropertiesUtil.applyOverrides, and
     the server-configuration page's ``KSQL_OPTS="-Dksql.streams.num.stream.threads=1" ksql-server-start ...``).
-    Other JVM options (``-Xmx1g``) and the JVM's own properties are not configuration; a ``-Dname`` without a
-    value is the empty string, as Java sets it."""
+    Other JVM options (``-Xmx1g``) and the JVM's own properties are not configuration, except the JAAS login
+    file the security page sets this way; a ``-Dname`` without a value is the empty string, as Java sets it."""
     import shlex
 
     try:
@@ -133,7 +135,7 @@ def ksql_opts_properties(text: str) -> dict[str, str]:
         if not word.startswith("-D") or len(word) < 3:
             continue
         name, _, value = word[2:].partition("=")
-        if not name.startswith(_JVM_PREFIXES):
+        if name == LOGIN_CONFIG or not name.startswith(_JVM_PREFIXES):
             props[name] = value
     return props
 
@@ -242,8 +244,10 @@ class ServerConfig:
             raise ConfigError(f"Invalid value for ksql.server.command.topic.rate.limit: {rate!r} is not a number") from e
         if self.auth_method not in ("NONE", "BASIC"):
             raise ConfigError(f"Unsupported authentication.method {self.auth_method!r}: use NONE or BASIC")
-        if self.auth_method == "BASIC" and not self.get("authentication.users.file"):
-            raise ConfigError("authentication.method=BASIC needs authentication.users.file (lines 'user: password')")
+        if self.auth_method == "BASIC" and not (self.get("authentication.users.file") or self.get(LOGIN_CONFIG)):
+            raise ConfigError("authentication.method=BASIC needs authentication.users.file (lines 'user: password') "
+                              f"or a JAAS file ({LOGIN_CONFIG}) whose authentication.realm section names "
+                              "a PropertyFileLoginModule")
         from ksqlpy.server.skip_paths import SKIP_PATHS, skip_paths
 
         try:  # a list that is no pattern stops the server at start
