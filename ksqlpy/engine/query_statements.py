@@ -32,7 +32,9 @@ def materializes_source_table(engine: Engine, query_id: str) -> bool:
 
 def terminate(engine: Engine, stmt: A.Terminate) -> StatementResult:
     if stmt.query_id is None:
-        for qid in list(engine.queries):
+        # from memory of ksqlDB's TerminateQueryExecutor: ALL is every persistent query but those of
+        # PersistentQueryType CREATE_SOURCE - a SOURCE table's query ends only with DROP of its table
+        for qid in [q for q in engine.queries if not materializes_source_table(engine, q)]:
             engine.stop_persistent(qid)
         return status(stmt, "Query terminated.")  # ksqlDB's one success text for every TERMINATE
     push = transient_id(engine, stmt.query_id)
