@@ -71,6 +71,7 @@ from ksqlpy.server.streaming import (
     StreamingBody,
     choose,
 )
+from ksqlpy.server.trailing_slash import TrailingSlashMiddleware
 from ksqlpy.server.values import dumps
 
 LOG = logging.getLogger("ksqlpy.server")
@@ -105,11 +106,13 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
         await in_thread(ctx.close)
 
     app = FastAPI(title="ksqlpy REST API", version=KSQL_VERSION, lifespan=lifespan, docs_url="/docs",
-                  redoc_url=None, description="ksqlDB-compatible REST API served by ksqlpy.")
+                  redoc_url=None, description="ksqlDB-compatible REST API served by ksqlpy.",
+                  redirect_slashes=False)  # a trailing slash is matched, not redirected (trailing_slash.py)
     app.state.ctx = ctx
     _install_error_handlers(app)
     _routes(app, ctx)
     app.add_middleware(ProducesMiddleware)  # innermost: Vert.x matches a route's produces last
+    app.add_middleware(TrailingSlashMiddleware)  # the route's path: one trailing slash is none
     if lookups_enabled(config):  # innermost: after the gate and authentication
         app.add_middleware(LookupMiddleware, ctx=ctx)
     from ksqlpy.server.metrics import install as install_metrics
