@@ -416,7 +416,10 @@ def _plan_rekey(exprs: list[exp.Expression], node: PlanNode, alias: str, ctx: Bi
     values = [c for c in schema.by_role(ColumnRole.VALUE) if c.name not in names]
     old_keys = [SchemaColumn(c.name, c.type, ColumnRole.VALUE) for c in schema.by_role(ColumnRole.KEY)
                 if c.name not in names]
-    rest = schema.by_role(ColumnRole.HEADER, ColumnRole.SYSTEM, ColumnRole.WINDOW)
+    # a header column PARTITIONed BY is the key from here on, as a value column is (ksqlDB's source row carries
+    # header columns among its values, and UserRepartitionNode's SELECT * leaves the new key names out of them)
+    rest = [c for c in schema.by_role(ColumnRole.HEADER) if c.name not in names]
+    rest += schema.by_role(ColumnRole.SYSTEM, ColumnRole.WINDOW)
     # ksqlDB's repartitionNeeded: PARTITION BY exactly the input's key columns, in order, keeps every record
     # where it is (and a null Kafka key stays null); anything else re-keys
     keys = schema.key_positions()
