@@ -123,8 +123,11 @@ def _timestamp_text(s: Source) -> str:
 
 
 def _column_text(c: Column) -> str:
-    """A column as ksqlDB's ``Column.toString()``: `` `NAME` TYPE`` and its namespace when not a value."""
-    suffix = " KEY" if c.key else " HEADERS" if (c.headers or c.header_key is not None) else ""
+    """A column as ksqlDB's ``Column.toString()``: `` `NAME` TYPE`` and its namespace when not a value - a
+    header column names its key (`` HEADER('k')``) unless it holds them all (`` HEADERS``), as a query's
+    header schema does."""
+    suffix = (" KEY" if c.key else " HEADERS" if c.headers
+              else f" HEADER('{c.header_key}')" if c.header_key is not None else "")
     return f"{_q(c.name)} {c.type}{suffix}"
 
 
