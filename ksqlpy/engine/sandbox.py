@@ -95,13 +95,27 @@ class SandboxRegistry:
         if found is not None and found.schema == schema and found.schema_type == schema_type:
             return int(found.id)
         sid = schema_id if schema_id is not None else self.next_id
-        self.next_id += 1
         version = (found.version + 1) if found is not None else 1
         rs = RegisteredSchema(sid, schema, schema_type, subject, version)
+        self._check(subject, rs, found)
+        self.next_id += 1
         self.schemas[sid] = rs
         self.latest_of[subject] = rs
         self.deleted.discard(subject)
         return sid
+
+    def _check(self, subject: str, rs: Any, found: Any) -> None:
+        """The real registry's compatibility rule, over the versions the sandbox sees (its own latest last)."""
+        from ksqlpy.schema_registry.compatibility import check
+
+        level = getattr(self.real, "compatibility", None)
+        if found is None or level is None:
+            return
+        earlier = [] if subject in self.deleted or subject in self.latest_of else list(
+            getattr(self.real, "versions", lambda _s: [found])(subject))
+        if subject in self.latest_of:
+            earlier.append(found)
+        check(subject, rs, earlier or [found], level(subject), getattr(self.real, "_loader", None))
 
     def by_id(self, schema_id: int) -> Any:
         if schema_id in self.schemas:

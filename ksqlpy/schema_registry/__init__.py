@@ -5,8 +5,13 @@ each payload, so readers need the schema behind an id and writers need an id for
 engine owns one registry:
 
 - ``EmbeddedSchemaRegistry`` (default): in memory, and durable through an internal topic of the
-  engine's own log (``_schemas``, one JSON record per registered version, replayed on start), the way
-  Confluent's registry keeps its state in Kafka. Compatibility checks are not done.
+  engine's own log (``_schemas``, one JSON record per registered version or compatibility setting,
+  replayed on start), the way Confluent's registry keeps its state in Kafka. A new version of a subject
+  is checked against the earlier ones under the subject's compatibility level (``compatibility``) and
+  refused with ``IncompatibleSchemaError`` (409) when it breaks it. Inside an engine the global level is
+  NONE unless ``ksqlpy.schema.registry.compatibility`` says otherwise: it stands where ksqlDB's
+  ``mock://`` registry (Confluent's MockSchemaRegistryClient, which never checks) stands; served over HTTP
+  (``http_server.RegistryServer``) it starts at BACKWARD, as Confluent's registry does.
 - ``HttpSchemaRegistry``: a real registry at ``ksql.schema.registry.url`` (http/https), through its
   REST API (``/subjects/{s}/versions``, ``/schemas/ids/{id}``), with ids cached.
 
@@ -40,7 +45,9 @@ class RegisteredSchema:
 
 
 class SchemaRegistryError(Exception):
-    """The registry refused or could not answer a request."""
+    """The registry refused or could not answer a request (``error_code``: Confluent's, when it gave one)."""
+
+    error_code: int | None = None
 
 
 def subject(topic: str, is_key: bool) -> str:
@@ -79,13 +86,15 @@ class SchemaRegistry:
 class EmbeddedSchemaRegistry(SchemaRegistry):
     """In-process registry; with a ``log`` every registration is also a record of ``_schemas``."""
 
-    def __init__(self, log: Any = None, topic: str = SCHEMAS_TOPIC) -> None:
+    def __init__(self, log: Any = None, topic: str = SCHEMAS_TOPIC, *, default_compatibility: str = "NONE") -> None:
         self._log = log
+        self._default_level = default_compatibility  # the global level until one is set
         self._topic = topic
         self._lock = threading.RLock()
         self._by_id: dict[int, RegisteredSchema] = {}
         self._versions: dict[str, list[RegisteredSchema]] = {}
         self._ids_by_text: dict[tuple[str, str], int] = {}
+        self._levels: dict[str, str] = {}  # compatibility level by subject; "" is the global one
         if log is not None:
             self._replay()
 
@@ -102,6 +111,9 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
             for value in batch.values:
                 if value is not None:
                     d = json.loads(value)
+                    if "compatibilityLevel" in d:
+                        self._set_level(str(d.get("subject") or ""), d["compatibilityLevel"])
+                        continue
                     if d.get("deleted"):
                         self._versions.pop(d["subject"], None)
                         continue
@@ -112,6 +124,11 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
     def _persist(self, rs: RegisteredSchema) -> None:
         if self._log is None:
             return
+        body = {"subject": rs.subject, "version": rs.version, "id": rs.id, "schemaType": rs.schema_type,
+                "schema": rs.schema}
+        self._produce(rs.subject, body)
+
+    def _produce(self, key: str, body: dict[str, Any]) -> None:
         from ksqlpy.log.base import ProducerRecord
 
         if not self._log.topic_exists(self._topic):
@@ -119,10 +136,8 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
                 self._log.create_topic(self._topic, 1)
             except Exception:  # noqa: BLE001 - created concurrently
                 pass
-        body = {"subject": rs.subject, "version": rs.version, "id": rs.id, "schemaType": rs.schema_type,
-                "schema": rs.schema}
-        self._log.produce(ProducerRecord(self._topic, rs.subject.encode("utf-8"),
-                                         json.dumps(body).encode("utf-8"), partition=0))
+        self._log.produce(ProducerRecord(self._topic, key.encode("utf-8"), json.dumps(body).encode("utf-8"),
+                                         partition=0))
 
     def _apply(self, rs: RegisteredSchema) -> None:
         self._by_id.setdefault(rs.id, rs)
@@ -136,15 +151,57 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
             key = (schema_type, canonical(schema))
             current = self._versions.get(subject) or []
             if schema_id is None:
-                if current and canonical(current[-1].schema) == key[1] and current[-1].schema_type == schema_type:
-                    return current[-1].id
+                # a schema the subject already has (any version) is looked up, not registered again
+                same = next((v for v in reversed(current)
+                             if v.schema_type == schema_type and canonical(v.schema) == key[1]), None)
+                if same is not None:
+                    return same.id
                 schema_id = self._ids_by_text.get(key) or self._free_id()
             elif schema_id in self._by_id and canonical(self._by_id[schema_id].schema) != key[1]:
                 raise SchemaRegistryError(f"Schema id {schema_id} is already used by another schema")
             rs = RegisteredSchema(schema_id, schema, schema_type, subject, len(current) + 1)
+            from ksqlpy.schema_registry.compatibility import check
+
+            check(subject, rs, current, self.compatibility(subject), self._loader)
             self._apply(rs)
             self._persist(rs)
             return schema_id
+
+    def _loader(self, name: str) -> str | None:
+        latest = self.latest(name)
+        return latest.schema if latest is not None else None
+
+    # -- compatibility levels (Confluent's /config)
+    def compatibility(self, subject: str | None = None) -> Any:
+        """The level a subject's new versions are checked under: its own, else the global one."""
+        from ksqlpy.schema_registry.compatibility import Level
+
+        raw = self._levels.get(subject or "") if subject else None
+        return Level(raw or self._levels.get("") or self._default_level)
+
+    def subject_compatibility(self, subject: str) -> Any:
+        """The level set for ``subject`` itself, or None."""
+        from ksqlpy.schema_registry.compatibility import Level
+
+        raw = self._levels.get(subject)
+        return Level(raw) if raw else None
+
+    def set_compatibility(self, level: Any, subject: str | None = None) -> Any:
+        """Set the global level (no ``subject``) or a subject's; a level of None removes a subject's own."""
+        from ksqlpy.schema_registry.compatibility import parse_level
+
+        value = None if level is None else parse_level(getattr(level, "value", level)).value
+        with self._lock:
+            self._set_level(subject or "", value)
+            if self._log is not None:
+                self._produce(subject or "", {"subject": subject or "", "compatibilityLevel": value})
+        return self.compatibility(subject)
+
+    def _set_level(self, subject: str, value: str | None) -> None:
+        if value is None:
+            self._levels.pop(subject, None)
+        else:
+            self._levels[subject] = value
 
     def _free_id(self) -> int:
         """The smallest unused id (ids given explicitly may leave holes; new schemas fill them first)."""
@@ -182,17 +239,14 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
             self._by_id.clear()
             self._versions.clear()
             self._ids_by_text.clear()
+            self._levels.clear()
 
     def is_empty(self) -> bool:
         """No id was ever given out (or since ``clear``)."""
         return not self._by_id
 
     def _persist_deletion(self, subject: str) -> None:
-        from ksqlpy.log.base import ProducerRecord
-
-        body = {"subject": subject, "deleted": True}
-        self._log.produce(ProducerRecord(self._topic, subject.encode("utf-8"), json.dumps(body).encode("utf-8"),
-                                         partition=0))
+        self._produce(subject, {"subject": subject, "deleted": True})
 
 
 class HttpSchemaRegistry(SchemaRegistry):
@@ -214,7 +268,16 @@ class HttpSchemaRegistry(SchemaRegistry):
         except urllib.error.HTTPError as e:
             if e.code == 404:
                 return None
-            raise SchemaRegistryError(f"Schema registry {method} {path}: HTTP {e.code}: {e.read()[:200]!r}") from e
+            raw = e.read()
+            try:
+                got = json.loads(raw)
+                message, code = str(got["message"]), int(got["error_code"])
+            except (ValueError, KeyError, TypeError):
+                raise SchemaRegistryError(f"Schema registry {method} {path}: HTTP {e.code}: {raw[:200]!r}") from e
+            # Confluent's RestClientException: the registry's message with its code appended
+            err = SchemaRegistryError(f"{message}; error code: {code}")
+            err.error_code = code
+            raise err from e
         except OSError as e:
             raise SchemaRegistryError(f"Schema registry {self.url} unreachable: {e}") from e
 
@@ -253,8 +316,32 @@ class HttpSchemaRegistry(SchemaRegistry):
         """Confluent's soft delete of every version of ``subject``; an unknown subject deletes nothing."""
         return list(self._call("DELETE", f"/subjects/{urllib.parse.quote(subject, safe='')}") or [])
 
+    def compatibility(self, subject: str | None = None) -> Any:
+        """The level the registry checks ``subject``'s new versions under (its own, else the global one)."""
+        from ksqlpy.schema_registry.compatibility import DEFAULT_LEVEL, parse_level
+
+        got = None
+        if subject:
+            got = self._call("GET", f"/config/{urllib.parse.quote(subject, safe='')}?defaultToGlobal=true")
+        got = got or self._call("GET", "/config")
+        return parse_level(got.get("compatibilityLevel") or got.get("compatibility")) if got else DEFAULT_LEVEL
+
+    def set_compatibility(self, level: Any, subject: str | None = None) -> Any:
+        from ksqlpy.schema_registry.compatibility import parse_level
+
+        path = f"/config/{urllib.parse.quote(subject, safe='')}" if subject else "/config"
+        if level is None:
+            self._call("DELETE", path)
+            return self.compatibility(subject)
+        got = self._call("PUT", path, {"compatibility": parse_level(getattr(level, "value", level)).value})
+        return parse_level(got["compatibility"]) if got else parse_level(level)
+
 
 URL_PROPERTY = "ksql.schema.registry.url"
+# the global compatibility level of an engine's embedded registry (ksqlpy's own property; unset: what the
+# registry holds, else NONE - as ksqlDB's ``mock://`` registry, Confluent's MockSchemaRegistryClient, which
+# registers any version unchecked; ksqlDB's test harnesses run on it). BACKWARD is a real registry's default.
+COMPATIBILITY_PROPERTY = "ksqlpy.schema.registry.compatibility"
 NOT_CONFIGURED = f"KSQL is not configured to use a schema registry. To enable it, please set {URL_PROPERTY}"
 
 
@@ -296,16 +383,23 @@ def open_registry(properties: Any, log: Any = None) -> SchemaRegistry:
     """The registry ``ksql.schema.registry.url`` configures.
 
     - unset (ksqlpy's default start-up of the shell, the server and the test runner) or a non-http value
-      such as ``embedded`` or ``mock://x``: the embedded registry - configured;
+      such as ``embedded`` or ``mock://x``: the embedded registry - configured; its global compatibility
+      level set to ``ksqlpy.schema.registry.compatibility`` when that is given;
     - ``http://...`` / ``https://...``: that registry;
     - empty: no registry, as ksqlDB's default - AVRO, PROTOBUF and JSON_SR statements are refused (428).
     """
     raw = properties.get(URL_PROPERTY)
-    if raw is None:
-        return EmbeddedSchemaRegistry(log)
-    url = str(raw).strip()
-    if not url:
+    url = None if raw is None else str(raw).strip()
+    if url == "":
         return UnconfiguredSchemaRegistry()
-    if url.startswith(("http://", "https://")):
+    if url is not None and url.startswith(("http://", "https://")):
         return HttpSchemaRegistry(url)
-    return EmbeddedSchemaRegistry(log)
+    registry = EmbeddedSchemaRegistry(log)
+    level = properties.get(COMPATIBILITY_PROPERTY)
+    if level is not None and str(level).strip():
+        from ksqlpy.schema_registry.compatibility import parse_level
+
+        wanted = parse_level(level)
+        if registry.compatibility() is not wanted:
+            registry.set_compatibility(wanted)
+    return registry

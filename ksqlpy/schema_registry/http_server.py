@@ -3,8 +3,10 @@
 The part of Confluent's REST API that serializers and ksqlDB use: ``POST /subjects/{s}/versions``
 (register; ``schemaType`` AVRO | JSON | PROTOBUF; an explicit ``id`` is honoured),
 ``GET /subjects/{s}/versions/latest``, ``GET /subjects/{s}/versions``, ``GET /schemas/ids/{id}``,
-``GET /subjects`` and ``DELETE /subjects/{s}`` (soft delete: the ids stay readable). Errors are
-Confluent's ``{"error_code", "message"}`` bodies (40401 subject not found, 40403 schema not found).
+``GET /subjects`` and ``DELETE /subjects/{s}`` (soft delete: the ids stay readable), the compatibility
+levels (``GET|PUT /config``, ``GET|PUT|DELETE /config/{s}``) and ``POST /compatibility/subjects/{s}/versions/
+{latest|n}``. Errors are Confluent's ``{"error_code", "message"}`` bodies (40401 subject not found, 40403
+schema not found, 40408 no subject-level config, 409 an incompatible schema, 42203 an unknown level).
 
 It lets a ksqlpy server be pointed at a registry that another process owns (``ksql.schema.registry.url``):
 the REST conformance runner starts one, so it can read what the server registered and clear the
@@ -24,9 +26,18 @@ from typing import Any
 from urllib.parse import unquote
 
 from ksqlpy.schema_registry import EmbeddedSchemaRegistry, RegisteredSchema, SchemaRegistryError
+from ksqlpy.schema_registry.compatibility import (
+    DEFAULT_LEVEL,
+    IncompatibleSchemaError,
+    InvalidLevelError,
+    check,
+    parse_level,
+)
 
 _SUBJECT = re.compile(r"^/subjects/([^/]+)(/versions(?:/(latest|\d+))?)?/?$")
 _ID = re.compile(r"^/schemas/ids/(\d+)/?$")
+_CONFIG = re.compile(r"^/config(?:/([^/]+))?/?$")
+_COMPATIBILITY = re.compile(r"^/compatibility/subjects/([^/]+)/versions/(latest|\d+)/?$")
 
 
 def _version_body(rs: RegisteredSchema) -> dict[str, Any]:
@@ -53,9 +64,45 @@ class _Handler(BaseHTTPRequestHandler):
     def _missing(self, code: int, message: str) -> None:
         self._send(404, {"error_code": code, "message": message})
 
+    def _body(self) -> dict[str, Any]:
+        return json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+
+    def _config_get(self, subject: str | None) -> None:
+        reg = self.server.registry
+        if subject is None:
+            self._send(200, {"compatibilityLevel": reg.compatibility().value})
+            return
+        own = reg.subject_compatibility(subject)
+        if own is None and "defaultToGlobal=true" not in self.path:
+            self._missing(40408, f"Subject '{subject}' does not have subject-level compatibility configured")
+        else:
+            self._send(200, {"compatibilityLevel": (own or reg.compatibility()).value})
+
+    def do_PUT(self) -> None:  # noqa: N802
+        m = _CONFIG.match(self.path.split("?", 1)[0])
+        if not m:
+            self._missing(404, "Not found")
+            return
+        try:
+            body = self._body()
+            level = parse_level(body.get("compatibility") or body.get("compatibilityLevel"))
+        except InvalidLevelError as e:
+            self._send(422, {"error_code": e.error_code, "message": e.message})
+            return
+        except ValueError:
+            self._send(422, {"error_code": 42203, "message": "Invalid compatibility level"})
+            return
+        subject = unquote(m.group(1)) if m.group(1) else None
+        self.server.registry.set_compatibility(level, subject)
+        self._send(200, {"compatibility": level.value})
+
     def do_GET(self) -> None:  # noqa: N802 - http.server's naming
         reg = self.server.registry
         path = self.path.split("?", 1)[0]
+        m = _CONFIG.match(path)
+        if m:
+            self._config_get(unquote(m.group(1)) if m.group(1) else None)
+            return
         if path.rstrip("/") == "/subjects":
             self._send(200, reg.subjects())
             return
@@ -86,21 +133,62 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._missing(404, "Not found")
 
+    def _test_compatibility(self, subject: str, which: str) -> None:
+        """Confluent's compatibility test of a schema against one version of a subject, under its level."""
+        reg = self.server.registry
+        versions = reg.versions(subject)
+        if not versions:
+            self._missing(40401, f"Subject '{subject}' not found.")
+            return
+        old = versions[-1] if which == "latest" else next((v for v in versions if v.version == int(which)), None)
+        if old is None:
+            self._missing(40402, "Version not found.")
+            return
+        body = self._body()
+        new = RegisteredSchema(0, str(body["schema"]), str(body.get("schemaType") or "AVRO"), subject,
+                               old.version + 1)
+        level = reg.compatibility(subject)
+        try:
+            check(subject, new, [old], parse_level(level.value.replace("_TRANSITIVE", "")))
+        except IncompatibleSchemaError as e:
+            self._send(200, {"is_compatible": False,
+                             **({"messages": e.details} if "verbose=true" in self.path else {})})
+            return
+        self._send(200, {"is_compatible": True, **({"messages": []} if "verbose=true" in self.path else {})})
+
     def do_POST(self) -> None:  # noqa: N802
-        m = _SUBJECT.match(self.path.split("?", 1)[0])
+        path = self.path.split("?", 1)[0]
+        c = _COMPATIBILITY.match(path)
+        if c:
+            self._test_compatibility(unquote(c.group(1)), c.group(2))
+            return
+        m = _SUBJECT.match(path)
         if not m or m.group(2) != "/versions":
             self._missing(404, "Not found")
             return
         try:
-            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            body = self._body()
             sid = self.server.registry.register(unquote(m.group(1)), str(body["schema"]),
                                                 str(body.get("schemaType") or "AVRO"), body.get("id"))
+        except IncompatibleSchemaError as e:
+            self._send(409, {"error_code": 409, "message": e.message})
+            return
         except (ValueError, KeyError, SchemaRegistryError) as e:
             self._send(422, {"error_code": 42201, "message": f"Invalid schema: {e}"})
             return
         self._send(200, {"id": sid})
 
     def do_DELETE(self) -> None:  # noqa: N802
+        c = _CONFIG.match(self.path.split("?", 1)[0])
+        if c and c.group(1):
+            subject = unquote(c.group(1))
+            own = self.server.registry.subject_compatibility(subject)
+            if own is None:
+                self._missing(40408, f"Subject '{subject}' does not have subject-level compatibility configured")
+            else:
+                self.server.registry.set_compatibility(None, subject)
+                self._send(200, {"compatibilityLevel": own.value})
+            return
         m = _SUBJECT.match(self.path.split("?", 1)[0])
         if not m or m.group(2):
             self._missing(404, "Not found")
@@ -125,7 +213,9 @@ class RegistryServer:
     """An HTTP registry on 127.0.0.1 in a background thread; ``url`` to configure, ``registry`` behind it."""
 
     def __init__(self, registry: EmbeddedSchemaRegistry | None = None, port: int = 0) -> None:
-        self.registry = registry if registry is not None else EmbeddedSchemaRegistry()
+        # a registry of its own checks compatibility as Confluent's does by default (BACKWARD)
+        self.registry = registry if registry is not None else EmbeddedSchemaRegistry(
+            default_compatibility=DEFAULT_LEVEL.value)
         self._server = _Server(("127.0.0.1", port), self.registry)
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         self._thread = threading.Thread(target=self._server.serve_forever, name="schema-registry", daemon=True)

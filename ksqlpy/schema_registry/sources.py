@@ -15,7 +15,13 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlStatementError
-from ksqlpy.schema_registry import RegisteredSchema, SchemaRegistry, require_registry, subject
+from ksqlpy.schema_registry import (
+    RegisteredSchema,
+    SchemaRegistry,
+    SchemaRegistryError,
+    require_registry,
+    subject,
+)
 from ksqlpy.serde import register_writer_schema
 from ksqlpy.serde.capabilities import (
     SCHEMA_ID,
@@ -288,8 +294,10 @@ def check_sink_schema_ids(engine: Any, sink: Any) -> None:
 
 def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
     """Register the schemas a new source writes (ksqlDB's SchemaRegisterInjector, after its topic exists):
-    always for a C*AS sink, else only into empty subjects; a schema given by id is not registered (a sink's
-    was checked before its topic: ``check_sink_schema_ids``)."""
+    always for a C*AS sink (CREATE OR REPLACE too), else only into empty subjects; a schema given by id is not
+    registered (a sink's was checked before its topic: ``check_sink_schema_ids``). A version the registry
+    refuses (incompatible under the subject's level) refuses the statement: 'Could not register schema for
+    topic: <the registry's message>'."""
     registry = getattr(engine, "schema_registry", None)
     if registry is None:
         return
@@ -300,7 +308,12 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
             continue
         if not sink and registry.latest(subject(source.topic, is_key)) is not None:
             continue
-        register_writer_schema(engine.key_serde(source) if is_key else engine.value_serde(source))
+        try:
+            register_writer_schema(engine.key_serde(source) if is_key else engine.value_serde(source))
+        except SchemaRegistryError as e:
+            # ksqlDB's SchemaRegisterInjector.registerSchema: the registry's refusal (an incompatible version
+            # under the subject's compatibility level, ...) refuses the statement
+            raise KsqlStatementError(f"Could not register schema for topic: {e}") from None
 
 
 def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full_name: str | None = None, *,
