@@ -204,3 +204,23 @@ def test_an_engines_own_registry_registers_as_ksqldbs_mock_registry(tmp_path) ->
         e.execute("CREATE STREAM O WITH (kafka_topic='t') AS SELECT * FROM S;")
     with RegistryServer() as srv:
         assert srv.registry.compatibility() is Level.BACKWARD
+
+
+def test_an_engine_on_a_registry_over_http_reports_its_refusal(tmp_path) -> None:
+    """The registry at ``ksql.schema.registry.url`` applies its own level (BACKWARD): the statement reports the
+    client's reading of the 409, as ksqlDB's SchemaRegisterInjector reports a RestClientException."""
+    with RegistryServer() as srv, Engine(str(tmp_path), {"ksql.schema.registry.url": srv.url}) as e:
+        e.execute("CREATE STREAM I (K STRING KEY, A INT, B STRING) WITH (kafka_topic='i', partitions=1, "
+                  "format='AVRO');")
+        e.execute("CREATE STREAM O1 WITH (kafka_topic='o') AS SELECT K, A FROM I;")
+        with pytest.raises(KsqlStatementError) as info:
+            e.execute("CREATE STREAM O2 WITH (kafka_topic='o') AS SELECT K, B AS A FROM I;")
+        assert str(info.value).startswith("Could not register schema for topic: " + REFUSED.format("o-value"))
+        assert str(info.value).endswith("; error code: 409")
+        e.execute("CREATE STREAM P (A STRING) WITH (kafka_topic='p', partitions=1, value_format='AVRO');")
+        srv.registry.set_compatibility("NONE", "p-value")
+        srv.registry.register("p-value", INT_A)  # another writer's version: the insert's is not compatible
+        srv.registry.set_compatibility(None, "p-value")
+        with pytest.raises(KsqlStatementError, match=r"Failed to insert values into 'P'\. Could not serialize value: "
+                                                     + REFUSED.format("p-value")):
+            e.execute("INSERT INTO P (A) VALUES ('x');")
