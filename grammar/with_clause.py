@@ -155,7 +155,10 @@ def _parse_value(name: str, ptype: PropertyType, value: Any) -> Any:
             return value.strip().lower() == "true"
         raise PrepareError(f"Invalid value {value} for property {name}: Expected value to be either true or false")
     low, high = _INT_RANGES[ptype]
-    if isinstance(value, bool) or isinstance(value, float):
+    # an integer literal beyond INT is a LongLiteral (ParserUtil.visitIntegerLiteral): an INT or SHORT property
+    # takes no java.lang.Long, whatever its value (ConfigDef.parseType names the class, as for a decimal)
+    beyond_int = isinstance(value, int) and not isinstance(value, bool) and not -(2**31) <= value < 2**31
+    if isinstance(value, bool) or isinstance(value, float) or (beyond_int and ptype is not PropertyType.LONG):
         # Kafka's ConfigDef.parseType takes a String (parsed) or the type's own Java class; the literal's class
         # is named otherwise: a Boolean, a BigDecimal (1.50) or a Double (1e3)
         raise PrepareError(f"Invalid value {_java_text(value)} for property {name}: Expected value to be a "
