@@ -167,7 +167,14 @@ def _timestamp(src: Source, given: dict[str, Any]) -> int | None:
     insert).
     """
     del src
-    return int(given[ROWTIME]) if given.get(ROWTIME) is not None else None
+    if ROWTIME not in given:
+        return None
+    if given[ROWTIME] is None:
+        # ``(long) values.getOrDefault(ROWTIME, clock)``: a ROWTIME given as NULL is in the map, and unboxing it
+        # throws a NullPointerException without a message - the insert fails with the empty reason (after the
+        # table's key check, before anything is serialized; from memory of GenericRecordFactory.build)
+        raise _Reason("")
+    return int(given[ROWTIME])
 
 
 def _sql(e: Any) -> str:

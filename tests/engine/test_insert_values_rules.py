@@ -116,6 +116,33 @@ def test_a_timestamp_column_is_data_and_the_record_time_is_now(engine: Engine, v
     assert before <= _rows(engine, "S")[0][2] <= after
 
 
+@pytest.mark.parametrize("kind", ["STREAM", "TABLE"])
+@pytest.mark.parametrize("value", ["NULL", "CAST(NULL AS BIGINT)", "IFNULL(NULL, NULL)"])
+def test_a_null_rowtime_fails_the_insert_with_no_reason(engine: Engine, kind: str, value: str) -> None:
+    """GenericRecordFactory.build unboxes ``values.getOrDefault(ROWTIME, clock)``: a ROWTIME given as NULL throws
+    a NullPointerException without a message - after the table's key check, with nothing written."""
+    key = "PRIMARY KEY" if kind == "TABLE" else "KEY"
+    engine.execute(f"CREATE {kind} s (k STRING {key}, a INT) WITH (kafka_topic='s', partitions=1, "
+                   "value_format='JSON');")
+    err = _error(engine, f"INSERT INTO s (ROWTIME, k, a) VALUES ({value}, 'k', 1);")
+    assert (err.message, err.error_code) == ("Failed to insert values into 'S'. ", 40001)
+    if kind == "TABLE":  # the key check comes first
+        assert _error(engine, f"INSERT INTO s (ROWTIME, a) VALUES ({value}, 1);").message == (
+            "Failed to insert values into 'S'. Value for primary key column(s) K is required for tables")
+    assert _rows(engine, "S") == []
+
+
+@pytest.mark.parametrize("kind", ["STREAM", "TABLE"])
+def test_null_key_and_value_columns_are_written(engine: Engine, kind: str) -> None:
+    """NULL is a value of every column (a table's key too, which must be named): the record is written."""
+    key = "PRIMARY KEY" if kind == "TABLE" else "KEY"
+    engine.execute(f"CREATE {kind} s (k STRING {key}, a INT, b STRING) WITH (kafka_topic='s', partitions=1, "
+                   "value_format='JSON');")
+    engine.execute("INSERT INTO s (ROWTIME, k, a, b) VALUES (5, NULL, NULL, 'x');")
+    engine.execute("INSERT INTO s (ROWTIME, k, a) VALUES (6, 'k', NULL);")
+    assert _rows(engine, "S") == [(None, (None, "x"), 5), (("k",), (None, None), 6)]  # a NULL key: no key bytes
+
+
 def test_rowtime_wins_over_the_timestamp_column(engine: Engine) -> None:
     engine.execute("CREATE STREAM s (k STRING KEY, t BIGINT) WITH (kafka_topic='s', partitions=1, "
                    "value_format='JSON', timestamp='t');")
