@@ -117,7 +117,9 @@ class EmbeddedBackend:
             return result
 
         try:
-            return engine.execute(sql, properties or None, run=run)  # DurableStatements.execute, keeping count
+            # DurableStatements.execute, keeping count
+            return engine.execute(sql, properties or None, run=run,
+                                  command_offset=self.statements.commands.next_offset())
         except KsqlError as e:
             # a server's statement_error carries the entities of the statements before the failing one
             # (ksqlDB's KsqlResource), which the shell prints: so does the embedded engine's

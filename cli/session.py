@@ -83,10 +83,44 @@ class Session:
         none (``refuse_syntax``)."""
         if self.refuse_syntax(text):
             return False
+        batch: list[str] = []
         for piece in split_statements(text):
+            if self._server_statement(piece):
+                batch.append(piece)
+                continue
+            if batch and not self._run_batch(text, batch):
+                return False
+            batch = []
             if not self.run_statement(piece):
                 return False
-        return True
+        return not batch or self._run_batch(text, batch)
+
+    @staticmethod
+    def _server_statement(piece: str) -> bool:
+        """A statement ksqlDB's shell has no handler of its own for: it joins the statements next to it in one
+        request (SELECT, PRINT, SET, UNSET, DEFINE, UNDEFINE, SHOW VARIABLES, RUN SCRIPT and the shell's commands
+        are handled one by one, sending what was gathered before them first)."""
+        if is_cli_command(piece) or not code_tokens(piece):
+            return False
+        words = first_words(piece, 2)
+        if not words or words[0] in ("SELECT", "PRINT", "SET", "UNSET", "DEFINE", "UNDEFINE", "RUN"):
+            return False
+        return not (words[0] in ("SHOW", "LIST") and words[1:] == ["VARIABLES"])
+
+    def _run_batch(self, text: str, batch: list[str]) -> bool:
+        """Consecutive statements sent as ONE request, as ksqlDB's shell gathers them (Cli.handleStatements'
+        consecutiveStatements, from memory): the server validates them whole, so a statement that fails there
+        - an unknown source, a query past the limit - fails the batch with none of it run. The request is the
+        entry's text from the first statement to the last (positions within it as typed)."""
+        if len(batch) == 1:
+            return self.run_statement(batch[0])
+        start = text.find(batch[0])
+        end = text.find(batch[-1], start) + len(batch[-1]) if start >= 0 else -1
+        joined = text[start:end] if start >= 0 and end >= len(batch[-1]) else "".join(batch)
+        ok = self.run_statement(joined)
+        if any(first_words(p, 1)[:1] and first_words(p, 1)[0] in CATALOG_WORDS for p in batch[1:]):
+            self.backend.catalog_changed()
+        return ok
 
     def refuse_unterminated(self, text: str) -> bool:
         """A script (``-e``, ``--file``, piped input, RUN SCRIPT) whose last statement lacks its ';' is refused

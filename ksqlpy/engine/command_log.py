@@ -189,7 +189,7 @@ class DurableStatements:
         replay(engine, self.commands.read_all(), note)
 
     def execute(self, sql: str, properties: dict[str, Any] | None = None) -> list[StatementResult]:
-        return self.engine.execute(sql, properties, run=self.run)
+        return self.engine.execute(sql, properties, run=self.run, command_offset=self.commands.next_offset())
 
     def run(self, stmt: A.Statement, properties: dict[str, Any] | None) -> StatementResult:
         transient = set(self.engine.transient)

@@ -179,40 +179,25 @@ class Engine:
 
     def execute(self, sql: str, properties: dict[str, Any] | None = None,
                 run: Callable[[A.Statement, dict[str, Any] | None], StatementResult] | None = None,
-                ) -> list[StatementResult]:
+                *, command_offset: int | None = None) -> list[StatementResult]:
         """Run every statement of ``sql`` in order; raises the first statement's error. ``run`` replaces
-        ``execute_statement`` (e.g. to record statements in the command topic)."""
+        ``execute_statement`` (e.g. to record statements in the command topic, whose next offset is
+        ``command_offset``: the number the sandbox gives the queries the script starts).
+
+        The script is validated whole before anything runs (``script.py``, ksqlDB's KsqlContext.sql): every
+        statement prepared, then checked against a sandbox that keeps the effects of those before it."""
         if run is None and not properties:
             from ksqlpy.engine.pull_cache import run_cached
 
             hit = run_cached(self, sql)  # a repeated key lookup: no parsing, analysis or compiling
             if hit is not None:
                 return [hit[0]]
+        from ksqlpy.engine.script import prepare_script, validate_script
+
         run = run or self.execute_statement
-        results = []
-        pieces = grammar.split_statements(sql)
-        if len(pieces) > 1:
-            # ksqlDB's KsqlContext.sql / KsqlEngine.parse: the whole text is parsed before any statement is
-            # prepared or run - a syntax error anywhere fails the script with nothing run (as the server's
-            # /ksql and the shell do)
-            grammar.check_syntax(sql)
-        # variables defined by an earlier statement apply to later ones: prepare one at a time, padded so
-        # error positions are those of the whole script
-        pos = 0
-        for text in pieces:
-            at = sql.find(text, pos)
-            if at >= 0:
-                before = sql[:at]
-                line_pad = before.count("\n")
-                col_pad = len(before) - (before.rfind("\n") + 1)
-                padded = "\n" * line_pad + " " * col_pad + text
-                pos = at + len(text)
-            else:
-                padded = text
-            for stmt in self.parse(padded):
-                stmt.text = stmt.text.strip()
-                results.append(run(stmt, properties))
-        return results
+        statements = prepare_script(self, sql, properties)
+        validate_script(self, statements, properties, command_offset)
+        return [run(stmt, properties) for stmt in statements]
 
     def execute_statement(self, stmt: A.Statement, properties: dict[str, Any] | None = None) -> StatementResult:
         if isinstance(stmt, A.AssertTopic | A.AssertSchema):  # waits, holding the lock for each check only

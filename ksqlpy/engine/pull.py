@@ -91,6 +91,33 @@ def pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
 
 
 def _pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
+    src = _checked_source(engine, stmt)
+    if src.kind == "STREAM":
+        return _pull_stream(engine, stmt)
+    return _pull_table(engine, stmt, src)
+
+
+def check_pull(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
+    """A pull query planned, not run: what a sandbox validating a script checks (every rule up to reading
+    the store - whether the table is materialized is the run's to say). Its result has no rows."""
+    src = _checked_source(engine, stmt)
+    if src.kind == "STREAM":
+        from ksqlpy.analysis.query import analyze_query
+
+        plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
+                             sql=stmt.text)
+        return {"columns": [(c.name, c.type) for c in plan.project.value], "rows": [], "keys": []}
+    q, plan = _table_plan(engine, stmt, src)
+    try:
+        decide_access(plan, q.where, engine.effective_properties())
+    except PullPlanError as e:
+        e.set_message(f"{e.message}\nStatement: {stmt.text}")
+        raise
+    return result_of(plan, src, [])
+
+
+def _checked_source(engine: Engine, stmt: A.SelectStatement) -> Source:
+    """The pull query's checks before its plan; its source."""
     q = stmt.query
     # every source named must exist first: ksqlDB's sanitizer checks them while preparing the statement,
     # before the analysis and its pull-query rules (worded as any query's analysis words it: position, hint)
@@ -102,9 +129,7 @@ def _pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
     assert src is not None
     _check_pseudo_columns(q)
     _check_enabled(engine, stmt, src)
-    if src.kind == "STREAM":
-        return _pull_stream(engine, stmt)
-    return _pull_table(engine, stmt, src)
+    return src
 
 
 # ---------------------------------------------------------------------------------------------- checks
@@ -205,16 +230,10 @@ def _pull_stream(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
 
 # ---------------------------------------------------------------------------------------------- tables
 def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[str, Any]:
-    from ksqlpy.analysis.query import analyze_query
     from ksqlpy.engine.pull_cache import remember
 
     generation = engine.generation  # read first: a statement changing the catalog meanwhile voids the entry
-    q = copy.copy(stmt.query)
-    q.select = _expand_star(q.select, src)
-    if q.where is not None:  # WINDOWSTART/END over a non-windowed table: analysis's unknown column
-        q.where = iso_time_literals(q.where)
-    plan = analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False, sql=stmt.text,
-                         pull=True)
+    q, plan = _table_plan(engine, stmt, src)
     mat = queryable(engine, src)
     try:
         scan = decide_access(plan, q.where, engine.effective_properties())
@@ -287,6 +306,18 @@ def stored_view(engine: Engine, src: Source, candidates: Any) -> Any:
         values = serde.deserialize(serde.serialize(tuple(row[lo:hi])))
         out.append((tuple(row[:lo]) + tuple(values or ()) + tuple(row[hi:]), ts))
     return out
+
+
+def _table_plan(engine: Engine, stmt: A.SelectStatement, src: Source) -> tuple[A.Query, Sink]:
+    from ksqlpy.analysis.query import analyze_query
+
+    q = copy.copy(stmt.query)
+    q.select = _expand_star(q.select, src)
+    if q.where is not None:  # WINDOWSTART/END over a non-windowed table: analysis's unknown column
+        q.where = iso_time_literals(q.where)
+    plan = analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False, sql=stmt.text,
+                         pull=True)
+    return q, plan
 
 
 def result_of(plan: Any, src: Source, rows: list[tuple]) -> dict[str, Any]:

@@ -79,6 +79,10 @@ def select(engine: Engine, stmt: A.SelectStatement) -> StatementResult:
     if stmt.query.emit is not None:
         tq = engine.push_query(stmt.text)
         return StatementResult("push", stmt.text, data=tq, query_id=tq.query_id)
+    if getattr(engine, "sandbox", False):  # a script validated (sandbox.py): planned, not run
+        from ksqlpy.engine.pull import check_pull
+
+        return StatementResult("rows", stmt.text, data=check_pull(engine, stmt))
     from ksqlpy.engine.pull import pull_result
 
     # data: {"columns": [(name, type)], "rows": [tuple], "keys": [names of the key columns selected]}

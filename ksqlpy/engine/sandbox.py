@@ -267,6 +267,25 @@ class Sandbox:
         return result
 
 
+    def push_query(self, sql: str, properties: dict[str, Any] | None = None) -> QueryStandIn:
+        """A push query of a script, planned and not run (as ``Engine.push_query`` until it builds tasks):
+        its stand-in is listed among the transient queries."""
+        from ksqlpy.analysis.query import analyze_query
+        from ksqlpy.grammar import parse
+
+        stmt = parse(sql, None)[0]
+        assert isinstance(stmt, A.SelectStatement)
+        plan = analyze_query(stmt.query, self.catalog, self.session_state(), sink_name=None, persistent=False,
+                             sql=stmt.text, implicit_group=True)
+        if plan.limit is not None and plan.limit < 0:  # as queries.build_transient refuses it
+            raise KsqlStatementError(f"limit must be positive, was:{plan.limit}")
+        self.transient_counter += 1
+        qid = f"transient_{plan.scans[0].alias}_{self.transient_counter}"
+        standin = QueryStandIn(qid, sql, plan, limit=plan.limit)
+        self.transient[qid] = standin
+        return standin
+
+
 ACTIVE_LIMIT = "ksql.query.persistent.active.limit"
 
 
@@ -302,21 +321,22 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
     later in the request finds a query an earlier statement made under the id it will really have.
     Without it, the ids continue from the engine's last one."""
     from ksqlpy.engine.command_log import is_distributed
-    from ksqlpy.engine.session_statements import set_override, unset_override
+    from ksqlpy.engine.session_statements import check_override, set_override, unset_override
 
     with engine.lock:
         box = Sandbox(engine)
     props = dict(properties)
     for stmt in statements:
-        if isinstance(stmt, A.SetProperty):
-            set_override(props, stmt.name, stmt.value)
-            continue
         if isinstance(stmt, A.UnsetProperty):
             unset_override(props, stmt.name)
             continue
         if isinstance(stmt, A.DefineVariable | A.UndefineVariable | A.AssertTopic | A.AssertSchema):
             continue  # variables are applied while parsing; an assertion is checked when it runs
         try:
+            if isinstance(stmt, A.SetProperty):
+                check_override(stmt.name, stmt.value)  # SET's own checks, where the statement stands
+                set_override(props, stmt.name, stmt.value)
+                continue
             if _is_connector_statement(stmt):
                 # as ksqlDB's CustomValidators: CREATE ... CONNECTOR is validated against the Connect cluster
                 # (it must be reachable, the connector new unless IF NOT EXISTS); the others are not validated

@@ -32,7 +32,12 @@ def test_execute_success_and_failure(ksqlpy) -> None:  # type: ignore[no-untyped
     ok = ksqlpy("-e", CREATE + " INSERT INTO pv (id, page) VALUES (1, 'a'); SELECT * FROM pv;")
     assert ok.returncode == 0, ok.stderr
     assert "Stream created" in ok.stdout and "|1 |a   |" in ok.stdout
+    # one request, validated whole (DESCRIBE is checked in the sandbox too): nothing of it runs
     bad = ksqlpy("-e", "SHOW STREAMS; DESCRIBE nope; SHOW TOPICS;")
+    assert bad.returncode == 1 and "Could not find STREAM/TABLE 'NOPE'" in bad.stderr
+    assert "Stream Name" not in bad.stdout and "Partition Replicas" not in bad.stdout
+    # a SELECT is the shell's own: the request before it has run, the one after it does not
+    bad = ksqlpy("-e", "SHOW STREAMS; SELECT * FROM nope; SHOW TOPICS;")
     assert bad.returncode == 1
     assert "Stream Name" in bad.stdout and "Partition Replicas" not in bad.stdout  # stopped at the error
     assert "\x1b[" not in bad.stderr  # no colour when not on a terminal
@@ -136,9 +141,10 @@ def test_unterminated_last_statement_refused(ksqlpy, tmp_path: Path, text: str, 
 @pytest.mark.parametrize("how", ["-e", "--file", "RUN SCRIPT"])
 def test_a_later_statements_syntax_error_refuses_the_whole_entry(ksqlpy, tmp_path: Path, how: str) -> None:  # type: ignore[no-untyped-def]
     """ksqlDB's shell parses a whole entry before it runs any statement of it (Cli.handleStatements): a
-    syntax error in the third statement is shown with its place in the whole text and nothing runs; an error
-    only the running statement finds (an unknown source) comes after the statements before it ran and were
-    printed, and the ones after it do not run."""
+    syntax error in the third statement is shown with its place in the whole text and nothing runs. The
+    consecutive statements the shell does not handle itself go as one request (RUN SCRIPT's file too), which
+    the server validates whole: an error only running a statement finds (an unknown source) runs none of
+    them either; a statement the shell handles (SET, DEFINE, a SELECT...) splits the entry in two requests."""
     def run(text: str) -> subprocess.CompletedProcess[str]:
         script = tmp_path / "s.sql"
         script.write_text(text)
@@ -157,5 +163,13 @@ def test_a_later_statements_syntax_error_refuses_the_whole_entry(ksqlpy, tmp_pat
     r = run(CREATE + "\nDESCRIBE nope;\nCREATE STREAM q (a INT) WITH (kafka_topic='q', value_format='JSON', "
             "partitions=1);\n")
     assert r.returncode == 1 and "nope" in r.stderr.lower(), r.stderr
-    assert "Stream created" in r.stdout and r.stdout.count("Stream created") == 1  # the first ran, the last not
+    assert "Stream created" not in r.stdout  # validated whole: none ran
+    assert " PV " not in ksqlpy("-e", "SHOW STREAMS;").stdout
+    if how == "RUN SCRIPT":
+        return
+    # a DEFINE between them: the first request runs before the shell defines the variable, the second fails
+    r = run(CREATE + "\nDEFINE v = 'x';\nDESCRIBE nope;\nCREATE STREAM q (a INT) WITH (kafka_topic='q', "
+            "value_format='JSON', partitions=1);\n")
+    assert r.returncode == 1 and "nope" in r.stderr.lower(), r.stderr
+    assert r.stdout.count("Stream created") == 1, r.stdout
     assert "Q " not in ksqlpy("-e", "SHOW STREAMS;").stdout
