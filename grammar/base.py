@@ -288,10 +288,14 @@ class TokenParser(Parser):
         return token.text if token.token_type == TokenType.IDENTIFIER else token.text.upper()
 
     def reserved_error(self, word: str, token: Token | None = None) -> KsqlParseError:
-        """ANTLR's extraneous reserved word (``SyntaxErrorValidator``'s first form)."""
+        """ANTLR's extraneous reserved word (``SyntaxErrorValidator``'s first form): the offending token's text as
+        written (``getText()``; the case-insensitive stream upper-cases only what the parser looks at), in
+        double quotes and then in single quotes with the trailing blank of ksqlDB's message."""
+        at = token if token is not None else self._curr
+        text = at.text if at is not None and at.text.upper() == word.upper() else word
         return self.error(
-            f"{SYNTAX_ERROR}\n\"{word}\" is a reserved keyword and it can't be used as an identifier. "
-            f"You can use it as an identifier by escaping it as `{word}`", token)
+            f"{SYNTAX_ERROR}\n\"{text}\" is a reserved keyword and it can't be used as an identifier. "
+            f"You can use it as an identifier by escaping it as '{text}' ", token)
 
     def parse_identifier(self, expected: str = "an identifier", also: Callable[[Token], bool] | None = None) -> str:
         """ksqlDB's ``identifier`` rule. A reserved word in its place is named as one only where ANTLR deletes

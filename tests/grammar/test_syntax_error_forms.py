@@ -199,8 +199,10 @@ def test_every_statement_keyword_suggests_itself() -> None:
     "SELECT a AS {w} b FROM s;",
 ])
 def test_reserved_words_are_not_identifiers(word: str, template: str) -> None:
-    e = _error(template.format(w=word.lower()))
-    assert f'"{word}" is a reserved keyword and it can\'t be used as an identifier.' in e.message
+    for written in (word.lower(), word, word.capitalize()):  # named as written, whatever its case
+        e = _error(template.format(w=written))
+        assert (f'"{written}" is a reserved keyword and it can\'t be used as an identifier. '
+                f"You can use it as an identifier by escaping it as '{written}' ") in e.message
 
 
 @pytest.mark.parametrize("word", ["SELECT", "FROM", "WHERE", "TABLE", "STREAM", "JOIN"])

@@ -121,7 +121,7 @@ def _tokens(text: str) -> list[str]:
 
 def _reserved(word: str) -> str:
     return (f'"{word}" is a reserved keyword and it can\'t be used as an identifier. '
-            f"You can use it as an identifier by escaping it as `{word}`")
+            f"You can use it as an identifier by escaping it as '{word}' ")
 
 
 def _case(name: str, statement: str, detail: str | None) -> Case:

@@ -381,7 +381,7 @@ def _at(statement: str) -> tuple[str, int]:
 
 def _reserved(word: str) -> str:
     return (f'"{word}" is a reserved keyword and it can\'t be used as an identifier. '
-            f"You can use it as an identifier by escaping it as `{word}`")
+            f"You can use it as an identifier by escaping it as '{word}' ")
 
 
 def _hole_detail(statement: str) -> str:

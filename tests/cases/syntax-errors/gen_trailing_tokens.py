@@ -31,7 +31,7 @@ EXCEPTION = "io.confluent.ksql.parser.exception.ParseFailedException"
 SOURCE = ("CREATE STREAM S (K STRING KEY, A INT, B STRING) "
           "WITH (kafka_topic='s', value_format='JSON', partitions=1);")
 RESERVED = ('"WHERE" is a reserved keyword and it can\'t be used as an identifier. '
-            "You can use it as an identifier by escaping it as `WHERE`")
+            "You can use it as an identifier by escaping it as 'WHERE' ")
 
 # a complete statement, and the expected set after it when two tokens follow (None: more than three entries)
 STATEMENTS: list[tuple[str, str | None]] = [
