@@ -286,21 +286,24 @@ def insert_into(engine: Engine, stmt: A.InsertInto) -> StatementResult:
 
 def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
     """The plan of an INSERT INTO ``target``, its values cast to the stream's types where ksqlDB does."""
+    # ksqlDB's order (from memory): the sanitizer refuses a table or a stream with header columns as the target
+    # before the query is analysed; EngineExecutor.validateExistingSink then refuses a SOURCE stream, a result
+    # of the other kind, and a schema that differs
     if target.kind != "STREAM":
         raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. {target.name} is a table.")
-    if target.is_source:
-        raise KsqlStatementError(f"Cannot insert into read-only stream: {target.name}")
+    if target.header_columns:
+        raise KsqlStatementError(f"Cannot insert into {target.name} because it has header columns")
     _new_planner(engine, stmt.query)
     try:
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=target.name,
                              persistent=True, sql=stmt.text)
     except NoGroupByError as e:
         raise e.for_statement(PERSISTENT_NO_GROUP_BY) from None
+    if target.is_source:
+        raise KsqlStatementError(f"Cannot insert into read-only stream: {target.name}")
     if plan.result_kind is not ResultKind.STREAM:
-        raise KsqlStatementError(f"INSERT INTO can only be used to insert into a stream. The query produces a "
-                                 f"{plan.result_kind.lower()}.")
-    if target.header_columns:
-        raise KsqlStatementError(f"Cannot insert into {target.name} because it has header columns")
+        raise KsqlStatementError(f"Incompatible data sink and query result. Data sink ({target.name}) type is KSTREAM "
+                                 f"but select query result is K{plan.result_kind}.")
     result_cols = ([(c.name, c.type, True) for c in plan.project.key]
                    + [(c.name, c.type, False) for c in plan.project.value])
     sink_cols = [(c.name, c.type, c.key) for c in target.columns]

@@ -9,7 +9,8 @@ key stays NULL, the key column named as the expression's projection alias or the
 function emits one row per element (none for an empty or NULL array); INSERT INTO needs the sink's schema,
 key included, to equal the query's (``Incompatible schema between results and sink.``) and a stream sink
 (``INSERT INTO can only be used to insert into a stream. <SINK> is a table.``; a table-table join's query
-``... The query produces a table.``).
+``Incompatible data sink and query result. Data sink (<SINK>) type is KSTREAM but select query result is
+KTABLE.``, EngineExecutor.validateExistingSink).
 
 The topics take the harness's 4 partitions: under the own cases' kafka placement the keys spread and the
 re-keyed sides move between partitions.
@@ -160,7 +161,8 @@ def refusals() -> list[dict[str, Any]]:
         refused("INSERT INTO a stream from a table-table join is refused", TABLES + [
             "CREATE STREAM OUT (T_ID INT KEY, A STRING, B STRING) WITH (kafka_topic='OUT', format='JSON');",
             "INSERT INTO OUT SELECT T.ID, A, B FROM T JOIN U ON T.ID = U.ID;"],
-            "INSERT INTO can only be used to insert into a stream. The query produces a table."),
+            "Incompatible data sink and query result. Data sink (OUT) type is KSTREAM but select query result is "
+            "KTABLE."),
     ]
     for right, join in JOINS:
         on = JOINS[(right, join)]

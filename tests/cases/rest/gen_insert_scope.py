@@ -163,7 +163,8 @@ def insert_select() -> list[dict[str, Any]]:
                "INSERT INTO can only be used to insert into a stream. COUNTS is a table."),
         _error("INSERT INTO SELECT of a query producing a table is refused",
                [S, T, "INSERT INTO S SELECT * FROM T;"],
-               "INSERT INTO can only be used to insert into a stream. The query produces a table."),
+               "Incompatible data sink and query result. Data sink (S) type is KSTREAM but select query result is "
+               "KTABLE."),
         _error("INSERT INTO SELECT into a SOURCE stream is refused",
                [S, "CREATE SOURCE STREAM RO (K INT KEY, A INT, B STRING) WITH (kafka_topic='ro', partitions=1, "
                    "value_format='JSON');",
