@@ -262,4 +262,7 @@ def alter_source(engine: Engine, stmt: A.AlterSource) -> StatementResult:
             raise KsqlStatementError(f"Duplicate value columns found in schema: `{c.name}` {c.type}")
         added.append(c)
     src.columns.extend(added)
+    # the source's statement grows by the ALTER (ksqlDB's DataSource.with(sql, schema), from memory: the new
+    # source's sqlExpression is the old one, a newline and the ALTER's text), so DESCRIBE shows how it was made
+    src.sql = f"{src.sql}\n{stmt.text}" if src.sql else stmt.text
     return status(stmt, f"{src.kind.capitalize()} altered")

@@ -46,3 +46,48 @@ def test_a_name_added_twice_by_one_statement(engine: Engine) -> None:
     # a name the source has is reported as such before the statement's own repeat
     assert error(engine, "ALTER STREAM s ADD COLUMN v STRING, ADD COLUMN v INT;").startswith("Cannot add column `V`")
     assert columns(engine) == ["K", "V"]
+
+
+def statement(engine: Engine, name: str = "S") -> str:
+    [res] = engine.execute(f"DESCRIBE {name};")
+    return str(res.data["statement"])
+
+
+CREATE = "CREATE STREAM s (k STRING KEY, v INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);"
+
+
+def test_each_alter_is_appended_to_the_statement_describe_shows(engine: Engine) -> None:
+    engine.execute("ALTER STREAM s ADD COLUMN w STRING;")
+    engine.execute("ALTER STREAM s ADD x BIGINT, ADD y ARRAY<INT>;")
+    assert statement(engine) == (CREATE + "\nALTER STREAM s ADD COLUMN w STRING;"
+                                 "\nALTER STREAM s ADD x BIGINT, ADD y ARRAY<INT>;")
+
+
+def test_a_refused_alter_leaves_the_statement(engine: Engine) -> None:
+    error(engine, "ALTER STREAM s ADD COLUMN v STRING;")
+    error(engine, "ALTER TABLE s ADD COLUMN w STRING;")
+    assert statement(engine) == CREATE
+
+
+def test_an_alter_of_a_table_in_a_script(engine: Engine) -> None:
+    engine.execute("CREATE TABLE t (id INT PRIMARY KEY, v INT) WITH (kafka_topic='t', value_format='JSON', "
+                   "partitions=1); ALTER TABLE t ADD COLUMN w STRING;")
+    assert statement(engine, "T") == ("CREATE TABLE t (id INT PRIMARY KEY, v INT) WITH (kafka_topic='t', "
+                                      "value_format='JSON', partitions=1);\nALTER TABLE t ADD COLUMN w STRING;")
+
+
+def test_the_altered_statement_survives_a_restart(tmp_path: Path) -> None:
+    from ksqlpy.engine.command_log import DurableStatements
+
+    data = tmp_path / "restart"
+    for restart in (False, True):
+        e = Engine(str(data))
+        try:
+            shell = DurableStatements(e)
+            if not restart:
+                shell.execute(CREATE)
+                shell.execute("ALTER STREAM s ADD COLUMN w STRING;")
+            assert statement(e) == CREATE + "\nALTER STREAM s ADD COLUMN w STRING;"
+            assert columns(e) == ["K", "V", "W"]
+        finally:
+            e.close()
