@@ -54,7 +54,7 @@ def running_query(engine: Any, query_id: str) -> dict[str, Any]:
     if q is None:
         return {"queryString": "", "sinks": [], "sinkKafkaTopics": [], "id": query_id, "statusCount": {},
                 "queryType": "PERSISTENT", "state": "UNKNOWN"}
-    return {"queryString": q.sql, "sinks": [q.sink_name], "sinkKafkaTopics": [q.sink.topic], "id": q.query_id,
+    return {"queryString": q.statement_text, "sinks": [q.sink_name], "sinkKafkaTopics": [q.sink.topic], "id": q.query_id,
             "statusCount": {q.state: 1}, "queryType": "PERSISTENT", "state": q.state}
 
 

@@ -1,5 +1,5 @@
 """A join query printed the way ksqlDB prints the statement it planned (``SqlFormatter`` over the sanitized
-statement), for the errors that quote it (``Statement: ...``, see ``ksqlpy.analysis.statement_text``).
+statement), for the errors that quote it (``Statement: ...``, see ``ksqlpy.analysis.sql_formatter``).
 
 Every column reference is qualified by its source's alias, ``*`` is expanded as the join's SELECT expands
 it, and the FROM clause is the left source and one line per joined source::

@@ -48,6 +48,7 @@ from ksqlpy.plan.logical import (
 from ksqlpy.plan.partitioning import group_by_repartition
 from ksqlpy.properties import as_bool, resolve
 from ksqlpy.session_state import SessionState
+from ksqlpy.types import quote_ident
 
 
 class AliasGenerator:
@@ -354,9 +355,25 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     key_cols = [OutputColumn(c.name, c.type, c.expr) for c in key_cols_sorted]
     out_schema = RowSchema([SchemaColumn(c.name, c.type, ColumnRole.KEY) for c in key_cols]
                            + [SchemaColumn(c.name, c.type, ColumnRole.VALUE) for c in value_cols])
-    project = Project(out_schema, node, key_cols, value_cols, printed)
+    project = Project(out_schema, node, key_cols, value_cols, printed,
+                      printed_select=_printed_select(query, printed, [index for _, _, index in items]))
     return Sink(out_schema, project, kind, registry, name=sink_name, emit=EmitMode(query.emit) if query.emit else None,
                 limit=query.limit, sql=sql)
+
+
+def _printed_select(query: Query, printed: list[tuple[str, str]], indexes: list[int | None]) -> list[str]:
+    """The select items as ksqlDB's sanitized statement prints them: each written item with its name, a
+    ``*`` as written (the sanitizer does not expand it)."""
+    named = {i: f"{text} {quote_ident(name)}" for (text, name), i in zip(printed, indexes, strict=True) if i is not None}
+    out = []
+    for i, item in enumerate(query.select):
+        if is_star(item.expr):
+            out.append(format_expression(item.expr))
+        elif i in named:
+            out.append(named[i])
+        else:
+            return []  # an item the analysis left out: no text to print
+    return out
 
 
 def _check_pull(query: Query, plan: Sink) -> None:

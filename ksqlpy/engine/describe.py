@@ -63,9 +63,9 @@ def describe_source(engine: Engine, s: Source, extended: bool, warnings: list[st
     info = engine.log.describe_topic(s.topic) if extended else None
     if extended and info is None and warnings is not None:
         warnings.append(f"Error from Kafka: Failed to Describe Kafka Topic(s): [{s.topic}]")
-    readq = [{"queryString": engine.queries[q].sql, "id": q} for q in engine.catalog.queries_reading(s.name)
+    readq = [{"queryString": engine.queries[q].statement_text, "id": q} for q in engine.catalog.queries_reading(s.name)
              if q in engine.queries]
-    writeq = [{"queryString": engine.queries[q].sql, "id": q} for q in engine.catalog.queries_writing(s.name)
+    writeq = [{"queryString": engine.queries[q].statement_text, "id": q} for q in engine.catalog.queries_writing(s.name)
               if q in engine.queries]
     # a sandbox validating a request runs no query: it has no statistics (its answer is not sent)
     counted = extended and not getattr(engine, "sandbox", False)
@@ -208,12 +208,12 @@ def query_details(engine: Engine, q: Any) -> dict[str, Any]:
     if getattr(engine, "sandbox", False):
         # a sandbox validating a request holds stand-ins that run nothing: no topology, tasks or errors
         # (the sandbox's answer is not sent; what it checks is that the query exists)
-        return {"queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
+        return {"queryString": q.statement_text, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
                 "state": q.state, "queryType": "PERSISTENT"}
     error = getattr(q, "error", None)
     run = getattr(q, "backfill", None)
     extra = {"backfill": run.status()} if run is not None else {}  # a running Spark backfill's progress
-    return {**extra, "queryString": q.sql, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
+    return {**extra, "queryString": q.statement_text, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
             "fields": fields(q.sink), "executionPlan": plan_text(q.plan, q.query_id),
             "topology": topology_text(q.topology),
             "state": q.state, "queryType": "PERSISTENT",

@@ -39,7 +39,7 @@ def show(engine: Engine, stmt: A.Show) -> StatementResult:
                                data=[query_details(engine, q) for q in engine.queries.values()]
                                + [push_query_details(engine, t) for t in list(engine.transient.values())])
     if what == "QUERIES":
-        qs = [{"queryString": q.sql, "sinks": [q.sink_name], "sinkKafkaTopics": [q.sink.topic], "id": q.query_id,
+        qs = [{"queryString": q.statement_text, "sinks": [q.sink_name], "sinkKafkaTopics": [q.sink.topic], "id": q.query_id,
                "queryType": "PERSISTENT", "state": q.state, "statusCount": {q.state: 1}}
               for q in engine.queries.values()]
         qs += [{"queryString": t.plan.sql, "sinks": [], "sinkKafkaTopics": [], "id": t.query_id,

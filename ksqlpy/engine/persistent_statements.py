@@ -25,7 +25,7 @@ from ksqlpy.analysis.ddl import (
     topic_config,
 )
 from ksqlpy.analysis.query import analyze_query
-from ksqlpy.analysis.statement_text import create_as_text
+from ksqlpy.analysis.sql_formatter import create_as_text, sink_topic_properties, stored_create_as
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.results import StatementResult, status
 from ksqlpy.engine.source_statements import ensure_topic, exists_warning, replace_enabled
@@ -82,6 +82,11 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
                  before_create=lambda: require_source_registry(engine, sink))
 
     register_source_schemas(engine, sink, sink=True)
+    # the statement as ksqlDB's TopicCreateInjector stores it: reprinted with the sink topic's properties
+    topic = engine.log.describe_topic(sink.topic)
+    sink.sql = stored_create_as(stmt, plan, sink_topic_properties(
+        stmt.kind, sink.topic, topic.partitions if topic is not None else 1, topic.replicas if topic is not None else 1,
+        config, _retention_of(engine, plan.input_source.topic)))
     if upgraded is not None:
         # the query keeps its id, so its consumer group, state and internal topics: the old one stops
         # without cleanup and the new one resumes from its committed positions (new logic, new records)
@@ -105,6 +110,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
             query = engine.build_persistent(plan, sink, query_id, stmt.text)
         finally:
             engine.request_properties = saved
+    query.statement_text = sink.sql
     sink.read_from = tuple(query.source_names)
     engine.catalog.add_source(sink, replace=existing is not None)
     engine.start_persistent(query)

@@ -31,7 +31,10 @@ _LOG = logging.getLogger("ksqlpy.queries")
 class PersistentQuery:
     def __init__(self, query_id: str, sql: str, plan: Sink, sink: Source, built: QueryTasks) -> None:
         self.query_id = query_id
-        self.sql = sql
+        self.sql = sql  # the statement as the command log holds it (backfill markers, RESET QUERY)
+        # what SHOW QUERIES, EXPLAIN and DESCRIBE show: the statement as ksqlDB's injectors left it
+        # (``analysis.sql_formatter``); set by the statement that creates the query
+        self.statement_text = sql
         self.plan = plan
         self.sink_name = sink.name
         self.sink = sink

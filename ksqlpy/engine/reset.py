@@ -98,6 +98,7 @@ def reset_running_query(engine: Engine, query_id: str, to_timestamp_ms: int | No
     with engine.lock:
         result = _rewind(engine, query, to_timestamp_ms)
         again = engine.build_persistent(query.plan, query.sink, query.query_id, query.sql)
+        again.statement_text = query.statement_text
         engine.start_persistent(again)
         if paused:
             again.state = "PAUSED"

@@ -159,12 +159,17 @@ class QueryStandIn:
     aggregation: Any = None
     materialization: Any = None
     done: bool = False
+    statement_text: str = ""  # as PersistentQuery's: the stored text (the text sent until a statement sets it)
+
+    def __post_init__(self) -> None:
+        self.statement_text = self.statement_text or self.sql
 
     @staticmethod
     def of(q: Any) -> QueryStandIn:
         return QueryStandIn(q.query_id, getattr(q, "sql", ""), getattr(q, "plan", None), getattr(q, "sink", None),
                             getattr(q, "sink_name", None), list(getattr(q, "source_names", []) or []),
-                            getattr(q, "state", "RUNNING"), getattr(q, "limit", None))
+                            getattr(q, "state", "RUNNING"), getattr(q, "limit", None),
+                            statement_text=getattr(q, "statement_text", ""))
 
     def close(self) -> None:
         self.state = "TERMINATED"

@@ -7,9 +7,9 @@ import logging
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from ksqlpy.analysis.create_text import create_source_sql, with_formats
 from ksqlpy.analysis.ddl import check_columns, resolve_type, source_from_create, topic_config
 from ksqlpy.analysis.pseudo_columns import reserved_names
+from ksqlpy.analysis.sql_formatter import create_source_sql, stored_create_source, with_formats
 from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.results import StatementResult, status
 from ksqlpy.errors import KsqlStatementError
@@ -36,6 +36,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
         return exists_warning(stmt, stmt.kind, existing)
     from ksqlpy.schema_registry.sources import infer_columns, register_source_schemas, require_source_registry
 
+    written = stmt
     stmt = infer_columns(stmt, engine.schema_registry, engine.effective_properties())
 
     def name_taken() -> None:
@@ -44,6 +45,8 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
                                      "the same name already exists")
 
     src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types(), name_taken)
+    # what DESCRIBE EXTENDED shows: the statement as ksqlDB's injectors leave it (formats, registry columns)
+    src.sql = stored_create_source(written, stmt, engine.effective_properties())
     if existing is not None:
         if existing.is_source or stmt.is_source:  # either side a SOURCE: CreateSourceFactory refuses it
             raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
@@ -67,7 +70,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
     if src.is_source and src.kind == "TABLE":
         from ksqlpy.engine.materialized import start_source_table_query
 
-        start_source_table_query(engine, src, stmt.text)
+        start_source_table_query(engine, src, src.sql)
         if src.created_by_query:  # its CST_ query materializes it: ksqlDB answers with the query
             return status(stmt, f"Created query with ID {src.created_by_query}", src.created_by_query)
     return status(stmt, f"{stmt.kind.capitalize()} created")
@@ -91,7 +94,7 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
     validates the statement on a sandbox first).
 
     ``example``: a CREATE's refusal for a topic that does not exist without ``PARTITIONS`` ends with the
-    statement as it would run with ``PARTITIONS=2`` (``create_text.create_source_sql``)."""
+    statement as it would run with ``PARTITIONS=2`` (``sql_formatter.create_source_sql``)."""
     info = engine.log.describe_topic(topic)
     partitions = _count(props.get("PARTITIONS"))
     replicas = _count(props.get("REPLICAS"))

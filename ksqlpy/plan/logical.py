@@ -360,13 +360,14 @@ class Project(PlanNode):
     """The result's columns: ``key`` (the key the result is written with) and ``value``, each computed over
     the input row. ``printed``: the select list as ksqlDB prints the rewritten statement; ``printed_from``:
     for a join, its FROM clause and the clauses after it as printed (a single source's are printed from the
-    query and its alias)."""
+    query and its alias); ``printed_select``: the select items as written, ``*`` unexpanded, each named."""
 
     input: PlanNode
     key: list[OutputColumn]
     value: list[OutputColumn]
     printed: list[tuple[str, str]] = field(default_factory=list)
     printed_from: list[str] | None = None
+    printed_select: list[str] = field(default_factory=list)
 
     @property
     def inputs(self) -> list[PlanNode]:

@@ -162,10 +162,16 @@ def test_describe_is_a_whole_source_description(client: TestClient) -> None:
               "M MAP<STRING, BIGINT>, H BYTES HEADER('h'), TS BIGINT) WITH (KAFKA_TOPIC='en_d', VALUE_FORMAT='JSON', "
               "PARTITIONS=3, TIMESTAMP='TS');")
     ksql(client, create)
+    # stored as ksqlDB's DefaultFormatInjector leaves it: the default key format added, reprinted
+    stored = ("CREATE STREAM EN_D (ID INTEGER KEY, V STRING, D DECIMAL(4, 2), A ARRAY<STRUCT<X INTEGER>>, "
+              "M MAP<STRING, BIGINT>, H BYTES HEADER('h'), TS BIGINT) WITH (KAFKA_TOPIC='en_d', KEY_FORMAT='KAFKA', "
+              "PARTITIONS=3, TIMESTAMP='TS', VALUE_FORMAT='JSON');")
     ctas = fixed(ksql(client, "CREATE STREAM EN_D2 AS SELECT ID, V FROM EN_D;"))
     qid = query_number(ctas[0])
     (body,) = ksql(client, "DESCRIBE EN_D;")
-    reader = {"queryString": "CREATE STREAM EN_D2 AS SELECT ID, V FROM EN_D;", "sinks": ["EN_D2"],
+    reader = {"queryString": "CREATE STREAM EN_D2 WITH (CLEANUP_POLICY='delete', KAFKA_TOPIC='EN_D2', PARTITIONS=3, "
+                             "REPLICAS=1, RETENTION_MS=604800000) AS SELECT\n  EN_D.ID ID,\n  EN_D.V V\n"
+                             "FROM EN_D EN_D\nEMIT CHANGES;", "sinks": ["EN_D2"],
               "sinkKafkaTopics": ["EN_D2"], "id": qid, "statusCount": {"RUNNING": 1}, "queryType": "PERSISTENT",
               "state": "RUNNING"}
     assert body == {"@type": "sourceDescription", "statementText": "DESCRIBE EN_D;", "warnings": [],
@@ -183,14 +189,14 @@ def test_describe_is_a_whole_source_description(client: TestClient) -> None:
                         "type": "STREAM", "timestamp": "TS", "statistics": "", "errorStats": "", "extended": False,
                         # the topic is described for EXTENDED only: 0 partitions and replicas otherwise
                         "keyFormat": "KAFKA", "valueFormat": "JSON", "topic": "en_d", "partitions": 0,
-                        "replication": 0, "statement": create, "queryOffsetSummaries": [],
+                        "replication": 0, "statement": stored, "queryOffsetSummaries": [],
                         "sourceConstraints": ["EN_D2"], "clusterStatistics": [], "clusterErrorStats": []}}
     (sink,) = ksql(client, "DESCRIBE EN_D2 EXTENDED;")
     d = sink["sourceDescription"]
     assert d["extended"] is True and d["writeQueries"] == [{**reader}] and d["readQueries"] == []
     # no record moved yet: ksqlDB's collectors have no sensors for the topic, both lines are empty
     assert (d["statistics"], d["errorStats"]) == ("", "")
-    assert d["sourceConstraints"] == [] and d["statement"] == "CREATE STREAM EN_D2 AS SELECT ID, V FROM EN_D;"
+    assert d["sourceConstraints"] == [] and d["statement"] == reader["queryString"]
     assert (d["partitions"], d["replication"]) == (3, 1)  # the sink inherits the source's partitions
 
 
@@ -255,13 +261,15 @@ def test_show_queries_and_extended(client: TestClient) -> None:
     qid = query_number(ksql(client, "CREATE STREAM EN_SQ2 AS SELECT * FROM EN_SQ;")[0])
     (body,) = ksql(client, "SHOW QUERIES;")
     assert set(body) == {"@type", "statementText", "warnings", "queries"}
-    assert {"queryString": "CREATE STREAM EN_SQ2 AS SELECT * FROM EN_SQ;", "sinks": ["EN_SQ2"],
+    stored = ("CREATE STREAM EN_SQ2 WITH (CLEANUP_POLICY='delete', KAFKA_TOPIC='EN_SQ2', PARTITIONS=1, REPLICAS=1, "
+              "RETENTION_MS=604800000) AS SELECT *\nFROM EN_SQ EN_SQ\nEMIT CHANGES;")
+    assert {"queryString": stored, "sinks": ["EN_SQ2"],
             "sinkKafkaTopics": ["EN_SQ2"], "id": qid, "queryType": "PERSISTENT", "state": "RUNNING",
             "statusCount": {"RUNNING": 1}} in body["queries"]
     (ext,) = ksql(client, "SHOW QUERIES EXTENDED;")
     assert ext["@type"] == "query_descriptions"
     mine = [d for d in ext["queryDescriptions"] if d["id"] == qid]
-    assert len(mine) == 1 and mine[0]["sinks"] == ["EN_SQ2"] and mine[0]["statementText"].startswith("CREATE STREAM")
+    assert len(mine) == 1 and mine[0]["sinks"] == ["EN_SQ2"] and mine[0]["statementText"] == stored
 
 
 def test_topics_lists(client: TestClient) -> None:
