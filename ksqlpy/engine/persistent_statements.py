@@ -53,10 +53,11 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
         return exists_warning(stmt, stmt.kind, existing)
-    check_create_as_target(engine, stmt, existing)
+    check_create_as_limit(stmt)
     plan, props = _plan_for_schema_ids(engine, stmt)
     sink = plan.target
     assert sink is not None
+    check_create_as_sink(engine, stmt, existing)
     upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
     # building the topology refuses it (``lower`` checks again): before the sink's topic and schemas exist
     check_source_topics(plan)
@@ -126,17 +127,23 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     return status(stmt, f"Created query with ID {query_id}", query_id)
 
 
-def check_create_as_target(engine: Engine, stmt: A.CreateAsSelect, existing: Source | None) -> None:
-    """A CREATE ... AS SELECT's checks before it is planned: its name is free (or OR REPLACE names a sink of
-    a query, not a source table), no LIMIT. EXPLAIN of the statement runs them too."""
+def check_create_as_limit(stmt: A.CreateAsSelect) -> None:
+    """A CREATE ... AS SELECT takes no LIMIT: refused before the query is planned."""
+    if stmt.query.limit is not None:
+        raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
+
+
+def check_create_as_sink(engine: Engine, stmt: A.CreateAsSelect, existing: Source | None) -> None:
+    """The sink's name, checked once the query is planned (from memory of ksqlDB's
+    EngineExecutor.maybeCreateSinkDdl, which runs on the logical plan's output node): a name taken is refused
+    unless OR REPLACE names a sink that is no SOURCE stream/table - so a fault of the query itself (an unknown
+    column, a wrong result type) is reported first, as it is for a new name. EXPLAIN runs it too."""
     if existing is not None and not (stmt.or_replace and replace_enabled(engine)):
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
                                  "the same name already exists")
     if existing is not None and existing.is_source:
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
                                  f"supported on source {existing.kind.lower()}s.")
-    if stmt.query.limit is not None:
-        raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
 
 
 def check_create_as_upgrade(engine: Engine, stmt: A.CreateAsSelect, existing: Source | None, plan: Sink) -> None:
