@@ -23,6 +23,7 @@ NULL is ``None`` for every type. Types are immutable and hashable so they can ke
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 from dataclasses import dataclass
 
 
@@ -263,6 +264,18 @@ def common_type(types: list[SqlType]) -> SqlType | None:
 
 
 _PLAIN_IDENT_CHARS = set("ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_")
+
+
+def type_sql(t: SqlType, name: Callable[[str], str]) -> str:
+    """A type as ksqlDB prints one, its STRUCT field names through ``name``: back-quoted always in messages
+    (``quote``), only where needed in a printed statement (``quote_ident``)."""
+    if isinstance(t, Struct):
+        return "STRUCT<" + ", ".join(f"{name(n)} {type_sql(ft, name)}" for n, ft in t.fields) + ">"
+    if isinstance(t, Array):
+        return f"ARRAY<{type_sql(t.element, name)}>"
+    if isinstance(t, Map):
+        return f"MAP<{type_sql(t.key, name)}, {type_sql(t.value, name)}>"
+    return str(t)
 
 
 def quote_ident(name: str) -> str:

@@ -31,22 +31,15 @@ from ksqlpy.expr.format import format_expression
 from ksqlpy.grammar import ast as A
 from ksqlpy.grammar.with_clause import literal_text
 from ksqlpy.plan.logical import Scan, Sink
-from ksqlpy.types import Array, Decimal, Map, SqlType, Struct, quote_ident
+from ksqlpy.types import SqlType, quote_ident
+from ksqlpy.types import type_sql as types_sql
 
 DEFAULT_RETENTION_MS = 7 * 24 * 3600 * 1000  # the broker's retention.ms a topic without its own reports
 
 
 def type_sql(t: SqlType) -> str:
     """A column type as SqlFormatter prints it (``STRUCT<F STRING>``: field names quoted only if needed)."""
-    if isinstance(t, Struct):
-        return "STRUCT<" + ", ".join(f"{quote_ident(n)} {type_sql(ft)}" for n, ft in t.fields) + ">"
-    if isinstance(t, Array):
-        return f"ARRAY<{type_sql(t.element)}>"
-    if isinstance(t, Map):
-        return f"MAP<{type_sql(t.key)}, {type_sql(t.value)}>"
-    if isinstance(t, Decimal):
-        return f"DECIMAL({t.precision}, {t.scale})"
-    return str(t)
+    return types_sql(t, quote_ident)
 
 
 def _element(c: A.ColumnDef, kind: str) -> str:

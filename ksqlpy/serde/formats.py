@@ -11,7 +11,7 @@ from __future__ import annotations
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde.base import Columns
 from ksqlpy.serde.capabilities import parse_delimiter, value_wrapping
-from ksqlpy.types import Array, Decimal, Map, Primitive, SqlType, Struct, contains_map
+from ksqlpy.types import Array, Map, Primitive, SqlType, Struct, contains_map, type_sql
 
 SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR", "PROTOBUF")
 KNOWN_UNSUPPORTED: tuple[str, ...] = ()
@@ -42,15 +42,7 @@ def quote(name: str) -> str:
 
 def type_text(t: SqlType) -> str:
     """ksqlDB's display of a type in messages (``STRUCT<`F` MAP<STRING, INTEGER>>``)."""
-    if isinstance(t, Struct):
-        return "STRUCT<" + ", ".join(f"{quote(n)} {type_text(ft)}" for n, ft in t.fields) + ">"
-    if isinstance(t, Array):
-        return f"ARRAY<{type_text(t.element)}>"
-    if isinstance(t, Map):
-        return f"MAP<{type_text(t.key)}, {type_text(t.value)}>"
-    if isinstance(t, Decimal):
-        return f"DECIMAL({t.precision}, {t.scale})"
-    return str(t)
+    return type_sql(t, quote)
 
 
 def base_type(t: SqlType) -> str:

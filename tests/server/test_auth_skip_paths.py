@@ -66,13 +66,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         proc.stop()
 
 
-@pytest.fixture(params=["http1", "http2"])
-def client(request: pytest.FixtureRequest, server: ServerProcess) -> Iterator[Any]:
-    h2 = request.param == "http2"
-    with httpx.Client(base_url=server.url, http1=not h2, http2=h2, timeout=20) as c:
-        yield c
-
-
 @pytest.mark.parametrize("path", ["/info", "/v1/metadata", "/v1/metadata/id"])
 def test_skipped_paths_need_no_credentials(client: Any, path: str) -> None:
     for auth in (None, ("nobody", "x"), ("ann", "pw")):  # none, wrong ones, a user without the role
