@@ -280,10 +280,8 @@ class Codegen:
     def _g_Comparison(self, e: B.Comparison) -> Code:
         a, b = self.gen(e.left), self.gen(e.right)
         if isinstance(e.left.type, T.Array | T.Map | T.Struct) and isinstance(e.right.type, T.Array | T.Map | T.Struct):
-            # ksqlDB compares these with Java's equals (runtime.java_key): element classes and Double.equals
-            a = Code(f"{self._rt()}.java_key({a.text}, {self.const(e.left.type, 'ty')})", e.left.type)
-            b = Code(f"{self._rt()}.java_key({b.text}, {self.const(e.right.type, 'ty')})", e.right.type)
-        elif (T.DOUBLE in (e.left.type, e.right.type) and not isinstance(e.left.type, T.Decimal)
+            return self._java_equality(e, a, b)
+        if (T.DOUBLE in (e.left.type, e.right.type) and not isinstance(e.left.type, T.Decimal)
               and not isinstance(e.right.type, T.Decimal)):
             # ksqlDB's scalar comparison of unboxed numbers: <> is (a < b) || (a > b), so NaN <> x is FALSE
             if e.op is B.CmpOp.IS_DISTINCT_FROM:
@@ -301,6 +299,16 @@ class Codegen:
         elif e.left.type == T.STRING == e.right.type and not e.op.is_equality:
             body = f"{self._rt()}.str_compare({{0}}, {{1}}) {_PY_COMPARE[e.op]} 0"  # String.compareTo: UTF-16
         return Code(self.guard([a, b], body, "False"), T.BOOLEAN)
+
+    def _java_equality(self, e: B.Comparison, a: Code, b: Code) -> Code:
+        """ARRAY, MAP and STRUCT operands: ksqlDB's ``((Object) a).equals(b)`` (expr/java_equality), after its
+        NULL test - FALSE for ``=`` and ``<>`` with a NULL side, one NULL distinct from a value."""
+        ta, tb, rt = self.const(e.left.type, "ty"), self.const(e.right.type, "ty"), self._rt()
+        if e.op in (B.CmpOp.IS_DISTINCT_FROM, B.CmpOp.IS_NOT_DISTINCT_FROM):
+            fn = "java_distinct" if e.op is B.CmpOp.IS_DISTINCT_FROM else "java_equals"
+            return Code(f"{rt}.{fn}({a.text}, {ta}, {b.text}, {tb})", T.BOOLEAN)
+        neg = "not " if e.op is B.CmpOp.NOT_EQUAL else ""
+        return Code(self.guard([a, b], f"{neg}{rt}.java_equals({{0}}, {ta}, {{1}}, {tb})", "False"), T.BOOLEAN)
 
     def _g_Between(self, e: B.Between) -> Code:
         parts = [self.gen(e.operand), self.gen(e.low), self.gen(e.high)]

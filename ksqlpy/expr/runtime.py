@@ -10,6 +10,7 @@ import math
 from decimal import ROUND_HALF_UP, Context, Decimal, Inexact, InvalidOperation
 
 from ksqlpy import javatext, utf16
+from ksqlpy.expr.java_equality import java_distinct, java_equals  # noqa: F401 - called by generated code
 
 # Exact for any DECIMAL ksqlDB holds (Java's BigDecimal keeps every digit); Python's default context keeps 28.
 DCTX = Context(prec=1000)
@@ -223,32 +224,6 @@ def double_distinct(a: float | None, b: float | None) -> bool:
     if a is None or b is None:
         return (a is None) != (b is None)
     return a < b or a > b
-
-
-def java_key(v: object, t: object) -> object:
-    """A value of SQL type ``t`` as what ARRAY, MAP and STRUCT comparisons compare (ksqlDB's generated
-    ``((Object) a).equals(b)``: List.equals, Map.equals and Struct.equals, each comparing elements with their
-    own ``equals``): a DOUBLE element as Double.equals - NaN equals NaN, -0.0 is not 0.0 - where Python's ==
-    has it the other way round; other elements by value, a STRUCT field by field name. NULL is None.
-    (Java's equals also tells element classes apart - an ARRAY<INT> never equals an ARRAY<BIGINT> - which is
-    not modelled: a pull query's key lookup compares a coerced literal with the key.)"""
-    from ksqlpy import types as T
-
-    if v is None:
-        return None
-    if isinstance(t, T.Array):
-        return ("A", tuple(java_key(x, t.element) for x in v))  # type: ignore[attr-defined]
-    if isinstance(t, T.Map):
-        return ("M", frozenset((java_key(k, t.key), java_key(x, t.value)) for k, x in v.items()))  # type: ignore[attr-defined]
-    if isinstance(t, T.Struct):
-        return ("S", frozenset((n, java_key(v.get(n), ft)) for n, ft in t.fields))  # type: ignore[attr-defined]
-    if t == T.DOUBLE:
-        f = float(v)  # type: ignore[arg-type]
-        if f != f:
-            return ("D", "NaN")
-        if f == 0:
-            return ("D", math.copysign(1.0, f))
-    return v
 
 
 def null_boolean() -> bool:
