@@ -57,6 +57,17 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     plan, props = _plan_for_schema_ids(engine, stmt)
     sink = plan.target
     assert sink is not None
+    from ksqlpy.schema_registry.sources import (
+        check_sink_schema_ids,
+        register_source_schemas,
+        require_source_registry,
+    )
+
+    # ksqlDB's injectors run before the statement executes, in their order: DefaultSchemaInjector (schema ids),
+    # TopicCreateInjector (the counts of a sink topic that exists; a new one is created below, once every check
+    # passed); then the sink's name and the upgrade
+    check_sink_schema_ids(engine, sink)
+    ensure_topic(engine, sink.topic, props, {}, creating=False, source_topic=plan.input_source.topic, create=False)
     check_create_as_sink(engine, stmt, existing)
     upgraded = _upgrade_target(engine, stmt.name, existing, sink, plan)
     # building the topology refuses it (``lower`` checks again): before the sink's topic and schemas exist
@@ -70,15 +81,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     config = topic_config(stmt.kind, props, windowed_sink=window is not None,
                           window_retention_ms=window.retention_ms if window is not None else None,
                           inherited_retention_ms=_retention_of(engine, plan.input_source.topic))
-    from ksqlpy.schema_registry.sources import (
-        check_sink_schema_ids,
-        register_source_schemas,
-        require_source_registry,
-    )
-
-    # ksqlDB's Injectors order: DefaultSchemaInjector (schema ids), TopicCreateInjector (the sink topic's
-    # counts), SchemaRegisterInjector (a registry to register in)
-    check_sink_schema_ids(engine, sink)
+    # TopicCreateInjector's topic, then SchemaRegisterInjector (a registry to register in)
     ensure_topic(engine, sink.topic, props, config, creating=False, source_topic=plan.input_source.topic,
                  before_create=lambda: require_source_registry(engine, sink))
 

@@ -78,7 +78,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
 def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict[str, str], *, creating: bool,
                   source_topic: str | None = None, before_create: Callable[[], None] | None = None,
-                  example: Callable[[], str] | None = None) -> None:
+                  example: Callable[[], str] | None = None, create: bool = True) -> None:
     """The statement's topic with the partition and replica counts ksqlDB's TopicCreateInjector asks for (from
     memory of its injectForCreateSource / injectForCreateAsSelect, TopicProperties.Builder and
     TopicValidationUtil): PARTITIONS / REPLICAS from the WITH clause, else - for a CREATE ... AS SELECT - the
@@ -94,7 +94,10 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
     validates the statement on a sandbox first).
 
     ``example``: a CREATE's refusal for a topic that does not exist without ``PARTITIONS`` ends with the
-    statement as it would run with ``PARTITIONS=2`` (``sql_formatter.create_source_sql``)."""
+    statement as it would run with ``PARTITIONS=2`` (``sql_formatter.create_source_sql``).
+
+    ``create=False`` only judges the counts of a topic that exists (ksqlDB's TopicCreateInjector runs before
+    the statement is executed: a CREATE ... AS SELECT's checks of its sink's name and upgrade come after it)."""
     info = engine.log.describe_topic(topic)
     partitions = _count(props.get("PARTITIONS"))
     replicas = _count(props.get("REPLICAS"))
@@ -115,8 +118,10 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
                 f"A Kafka topic with the name '{topic}' already exists, with different partition/replica "
                 f"configuration than required. KSQL expects {wanted_partitions} partitions (topic has "
                 f"{info.partitions}), {wanted_replicas} replication factor (topic has {info.replicas}).")
-        if before_create is not None:
+        if before_create is not None and create:
             before_create()
+        return
+    if not create:
         return
     if partitions is None and not creating:
         partitions = 1  # a source whose topic is gone: one

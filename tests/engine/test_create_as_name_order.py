@@ -46,3 +46,15 @@ def test_explain_of_a_query_that_plans_reports_the_name(engine: Engine) -> None:
         "Cannot add table 'ST': CREATE OR REPLACE is not supported on source tables.")
     [res] = engine.execute("EXPLAIN CREATE OR REPLACE STREAM N AS SELECT * FROM S WHERE V > 0;")
     assert res.data["id"] == "CSAS_N_0"  # the running query it would replace
+
+
+def test_a_refused_name_creates_no_topic(engine: Engine) -> None:
+    """The sink topic's counts are judged before the name, its creation waits for every check."""
+    assert error(engine, "CREATE STREAM N WITH (kafka_topic='fresh', partitions=2) AS SELECT * FROM S;") == (
+        "Cannot add stream 'N': A stream with the same name already exists")
+    assert not engine.log.topic_exists("fresh")
+
+
+def test_the_counts_of_an_existing_sink_topic_come_before_the_name(engine: Engine) -> None:
+    assert error(engine, "CREATE STREAM N WITH (partitions=2) AS SELECT * FROM S;").startswith(
+        "A Kafka topic with the name 'N' already exists, with different partition/replica configuration")

@@ -5,7 +5,8 @@ ksqlDB checks the sink's name on the planned query (from memory of EngineExecuto
 logical plan's output node): analysis (an unknown column, an unknown function) and planning (a SELECT producing
 the other kind of result) come first; only a query that plans is refused for its name - 'A <kind> with the same
 name already exists' without OR REPLACE (or with ksql.create.or.replace.enabled=false), 'CREATE OR REPLACE is not
-supported on source <kind>s' over a SOURCE stream or table. Every kind of existing source (a stream, a table, a
+supported on source <kind>s' over a SOURCE stream or table. A sink topic that exists with other partition counts is refused before
+the name and the upgrade are looked at (ksqlDB's TopicCreateInjector runs before the statement executes). Every kind of existing source (a stream, a table, a
 SOURCE stream, a SOURCE table, the sink of a CREATE STREAM/TABLE AS SELECT) against both statement kinds, with
 and without OR REPLACE.
 
@@ -87,6 +88,20 @@ def cases() -> list[dict[str, Any]]:
                         f"Cannot add {kind.lower()} 'N': A {kind.lower()} with the same name already exists", off))
         out.append(case(f"CREATE OR REPLACE {kind} AS SELECT with replacing disabled and an unknown column: the "
                         "query's fault", [first, f"CREATE OR REPLACE {kind} N AS {fault_select};"], message, off))
+    # the sink's topic exists with other counts: ksqlDB's TopicCreateInjector runs before the statement executes,
+    # so its error comes before the name's and the upgrade's
+    for kind, select in (("STREAM", "SELECT * FROM S"), ("TABLE", "SELECT * FROM T")):
+        first = f"CREATE {kind} N AS {select};"
+        topic = ("A Kafka topic with the name 'N' already exists, with different partition/replica configuration "
+                 "than required. KSQL expects 3 partitions (topic has 1), 1 replication factor (topic has 1).")
+        out.append(case(f"CREATE {kind} AS SELECT over a sink whose topic has other counts: the topic's error",
+                        [first, f"CREATE {kind} N WITH (partitions=3) AS {select};"], topic))
+        out.append(case(f"CREATE OR REPLACE {kind} AS SELECT changing the format into a topic with other counts: "
+                        "the topic's error", [first, f"CREATE OR REPLACE {kind} N WITH (partitions=3, "
+                                              f"value_format='DELIMITED') AS {select};"], topic))
+        out.append(case(f"CREATE OR REPLACE {kind} AS SELECT changing the format: the upgrade's error",
+                        [first, f"CREATE OR REPLACE {kind} N WITH (value_format='DELIMITED') AS {select};"],
+                        "Cannot upgrade data source: DataSource '`N`' has topic = "))
     return out
 
 
