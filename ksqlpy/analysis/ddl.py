@@ -157,9 +157,11 @@ def check_headers_enabled(columns: list[Column], config: dict[str, Any]) -> None
 
 
 def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[str, T.SqlType],
-                       name_check: Callable[[], None] | None = None) -> Source:
+                       name_check: Callable[[], None] | None = None,
+                       topic_check: Callable[[dict[str, Any]], None] | None = None) -> Source:
     """``stmt``'s WITH clause has been prepared (``ksqlpy.grammar.with_clause``); ``name_check`` refuses a name
-    another source has, at its place among the checks."""
+    another source has, ``topic_check`` judges the topic (ksqlDB's TopicCreateInjector: a missing topic without
+    PARTITIONS, an existing one with other counts), each at its place among the checks."""
     props = normalize_properties(stmt.properties)
     if stmt.or_replace and stmt.is_source:
         raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': CREATE OR REPLACE is not "
@@ -169,6 +171,8 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     # VALUE_FORMAT) and SchemaRegisterInjector (an unknown format) run before CreateSourceFactory (reserved
     # names, a table's key; from memory)
     key_fmt, value_fmt = formats_from_properties(props, config, has_key=any(c.key for c in stmt.columns))
+    if topic_check is not None:  # the injectors' checks come before CreateSourceFactory's below
+        topic_check(props)
     columns = check_columns(stmt.kind, stmt.columns, custom, reserved_names(config))
     check_headers_enabled(columns, config)
     keys = [c for c in columns if c.key]

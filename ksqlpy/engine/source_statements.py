@@ -44,7 +44,14 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
             raise KsqlStatementError(f"Cannot add {stmt.kind.lower()} '{stmt.name}': A {existing.kind.lower()} with "
                                      "the same name already exists")
 
-    src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types(), name_taken)
+    def example() -> str:
+        with_partitions = {**with_formats(stmt.properties, engine.effective_properties()), "PARTITIONS": 2}
+        return create_source_sql(stmt, with_partitions)
+
+    def topic_check(props: dict[str, Any]) -> None:
+        ensure_topic(engine, str(props["KAFKA_TOPIC"]), props, {}, creating=True, example=example, create=False)
+
+    src = source_from_create(stmt, engine.effective_properties(), engine.catalog.types(), name_taken, topic_check)
     # what DESCRIBE EXTENDED shows: the statement as ksqlDB's injectors leave it (formats, registry columns)
     src.sql = stored_create_source(written, stmt, engine.effective_properties())
     if existing is not None:
@@ -58,11 +65,7 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
         check_source_upgrade(existing, src)
         src.created_by_query = existing.created_by_query
-    # TopicCreateInjector, then SchemaRegisterInjector (ksqlDB's Injectors order)
-    def example() -> str:
-        with_partitions = {**with_formats(stmt.properties, engine.effective_properties()), "PARTITIONS": 2}
-        return create_source_sql(stmt, with_partitions)
-
+    # TopicCreateInjector (judged above: now the topic is created), then SchemaRegisterInjector
     ensure_topic(engine, src.topic, src.properties, topic_config(src.kind, src.properties), creating=True,
                  before_create=lambda: require_source_registry(engine, src), example=example)
     register_source_schemas(engine, src, sink=False)
@@ -96,8 +99,9 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
     ``example``: a CREATE's refusal for a topic that does not exist without ``PARTITIONS`` ends with the
     statement as it would run with ``PARTITIONS=2`` (``sql_formatter.create_source_sql``).
 
-    ``create=False`` only judges the counts of a topic that exists (ksqlDB's TopicCreateInjector runs before
-    the statement is executed: a CREATE ... AS SELECT's checks of its sink's name and upgrade come after it)."""
+    ``create=False`` only judges: the counts of a topic that exists, a missing topic without PARTITIONS (ksqlDB's
+    TopicCreateInjector runs before the statement is executed: the name, schema and upgrade checks of a CREATE
+    and a CREATE ... AS SELECT come after it); the topic is created by a later call, once they passed."""
     info = engine.log.describe_topic(topic)
     partitions = _count(props.get("PARTITIONS"))
     replicas = _count(props.get("REPLICAS"))
@@ -121,8 +125,6 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
         if before_create is not None and create:
             before_create()
         return
-    if not create:
-        return
     if partitions is None and not creating:
         partitions = 1  # a source whose topic is gone: one
     if partitions is None:
@@ -130,6 +132,8 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
                                  "stream/table please re-run the statement providing the required 'PARTITIONS' "
                                  "configuration in the WITH clause (and optionally 'REPLICAS'). For example: "
                                  + (example() if example is not None else ""))
+    if not create:
+        return
     if before_create is not None:
         before_create()
     engine.log.create_topic(topic, partitions, 1 if replicas is None or replicas < 1 else replicas, config)
