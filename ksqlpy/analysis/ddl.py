@@ -183,7 +183,7 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     ts_col = props.get("TIMESTAMP")
     ts_fmt = props.get("TIMESTAMP_FORMAT")
     if ts_col is not None:
-        ts_col = str(ts_col).upper() if not str(ts_col).startswith("`") else str(ts_col).strip("`")
+        ts_col = timestamp_column_name(ts_col)
         col = next((c for c in columns if c.name == ts_col), None)
         if col is None:
             raise KsqlStatementError(f"The TIMESTAMP column set in the WITH clause does not exist in the schema: "
@@ -266,6 +266,24 @@ def inherited_schema_names(source: Source, value_format: str, props: dict[str, A
     found = next((source_props[n] for n in ("VALUE_SCHEMA_FULL_NAME", "VALUE_AVRO_SCHEMA_FULL_NAME")
                   if source_props.get(n) is not None), None)
     return {} if found is None else {"VALUE_SCHEMA_FULL_NAME": found}
+
+
+def timestamp_column_name(text: Any) -> str:
+    """The column a ``TIMESTAMP`` property names, read as ksqlDB's ``ColumnReferenceParser`` reads it for a
+    CREATE and a CREATE ... AS SELECT alike (from memory): the text is a column reference in SQL's words - an
+    unquoted name is upper-cased, a back-quoted or double-quoted one kept as written, a source qualifier
+    (``S.ts``) dropped. Text that is no column reference is taken upper-cased (it names no column)."""
+    from ksqlpy.errors import KsqlParseError
+    from ksqlpy.grammar import parse_expression
+
+    raw = str(text)
+    try:
+        ref = parse_expression(raw)
+    except KsqlParseError:
+        return raw.upper()
+    if type(ref).__name__ != "Column":
+        return raw.upper()
+    return str(ref.name)
 
 
 def check_timestamp_column(name: str, t: T.SqlType, timestamp_format: Any) -> None:

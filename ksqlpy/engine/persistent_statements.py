@@ -22,6 +22,7 @@ from ksqlpy.analysis.ddl import (
     parse_delimiter,
     parse_format,
     single_value_wrapping,
+    timestamp_column_name,
     topic_config,
 )
 from ksqlpy.analysis.query import analyze_query
@@ -182,7 +183,7 @@ def _plan_for_schema_ids(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, 
 def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[str, Any]]:
     """The plan of a CREATE ... AS SELECT with its sink resolved (``Sink.target``), and the WITH properties."""
     props = normalize_properties(stmt.properties)
-    ts_col = str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None
+    ts_col = timestamp_column_name(props["TIMESTAMP"]) if "TIMESTAMP" in props else None
     try:
         _new_planner(engine, stmt.query)
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=stmt.name, persistent=True,
@@ -269,7 +270,7 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
             src.value_delimiter if value_fmt == src.value_format == "DELIMITED" else None),
         wrap_single_value=wrap, windowed=plan.windowed, sql=sql,
         properties={**inherited_schema_names(src, value_fmt, props), **props},
-        timestamp_column=str(props["TIMESTAMP"]).upper() if "TIMESTAMP" in props else None,
+        timestamp_column=timestamp_column_name(props["TIMESTAMP"]) if "TIMESTAMP" in props else None,
         timestamp_format=props.get("TIMESTAMP_FORMAT"),
     )
     finish_formats(sink)
