@@ -60,6 +60,7 @@ from ksqlpy.server.models import (
 )
 from ksqlpy.server.produces import ProducesMiddleware
 from ksqlpy.server.properties import check_valid_property
+from ksqlpy.server.request_log import RequestLogMiddleware
 from ksqlpy.server.routing import bind_request, source_hosts_header
 from ksqlpy.server.skip_paths import SKIP_PATHS, skip_paths
 from ksqlpy.server.streaming import (
@@ -132,7 +133,9 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     cors = CorsPolicy.from_config(config)
     if cors is not None:  # before the /chc probes, the gate and authentication, as ksqlDB's CORS handler
         app.add_middleware(CorsMiddleware, policy=cors)
-    app.add_middleware(BodyDrainMiddleware)  # outermost: whatever answered before reading the body
+    app.add_middleware(BodyDrainMiddleware)  # whatever answered before reading the body
+    # outermost, as ksqlDB's LoggingHandler is the router's first handler: every request's line
+    app.add_middleware(RequestLogMiddleware, log=ctx.request_log)
     return app
 
 

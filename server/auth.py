@@ -19,6 +19,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ksqlpy.server.config import ConfigError
 from ksqlpy.server.errors import UNAUTHORIZED, envelope
 from ksqlpy.server.gate import send_error
+from ksqlpy.server.request_log import set_user
 from ksqlpy.server.skip_paths import normalized
 
 OPEN_PATHS = ("/chc/",)
@@ -97,7 +98,10 @@ class BasicAuthMiddleware:
         stored = self.users.get(creds[0])
         if stored is None or not check_password(stored, creds[1]):
             return False
-        return "*" in self.allowed_roles or bool(self.allowed_roles & (self.roles.get(creds[0], frozenset()) | {creds[0]}))
+        if "*" in self.allowed_roles or bool(self.allowed_roles & (self.roles.get(creds[0], frozenset()) | {creds[0]})):
+            set_user(scope, creds[0])  # the principal the request log names
+            return True
+        return False
 
     def skipped(self, path: str) -> bool:
         return self.skip is not None and self.skip.fullmatch(normalized(path)) is not None

@@ -248,7 +248,13 @@ class ServerConfig:
             raise ConfigError("authentication.method=BASIC needs authentication.users.file (lines 'user: password') "
                               f"or a JAAS file ({LOGIN_CONFIG}) whose authentication.realm section names "
                               "a PropertyFileLoginModule")
+        from ksqlpy.server.request_log import RequestLogConfigError, RequestLogPolicy
         from ksqlpy.server.skip_paths import SKIP_PATHS, skip_paths
+
+        try:  # the request log's settings (request_log.py), as ksqlDB's config definitions validate them
+            RequestLogPolicy.from_properties(self.properties)
+        except RequestLogConfigError as e:
+            raise ConfigError(str(e)) from e
 
         try:  # a list that is no pattern stops the server at start
             skip_paths(self.get(SKIP_PATHS))

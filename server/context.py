@@ -56,6 +56,10 @@ class ServerContext:
         self.pull_limits = PullLimits.from_config(config)  # ksql.query.pull.max.qps and friends
         self.push_v2_bandwidth = push_bandwidth(config)  # ksql.query.push.v2.max.hourly.bandwidth.megabytes
         self.command_rate = command_rate_limiter(config)  # ksql.server.command.topic.rate.limit
+        from ksqlpy.server.request_log import RequestLog, RequestLogPolicy
+
+        # one line per request, as ksqlDB's LoggingHandler (the ASGI middleware and the lean front write it)
+        self.request_log = RequestLog(RequestLogPolicy.from_properties(config.properties))
         self.plog_sink: plog.TopicSink | None = None
         self.init_error: str | None = None
         self.replay_errors: list[str] = []

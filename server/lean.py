@@ -38,6 +38,8 @@ Answer = Callable[[bytes, "bytes | None", bytes], "bytes | None"]
 # a transport -> (Hypercorn's protocol for it, whether Hypercorn is idle on it, tell Hypercorn the
 # connection was used - its keep-alive timeout starts again)
 OpenInner = Callable[[asyncio.Transport], "tuple[asyncio.Protocol, Callable[[], bool], Callable[[], None]]"]
+# (the client's address, target, headers, request body length, the response written) after an answer
+Answered = Callable[[Any, bytes, "dict[bytes, bytes]", int, bytes], None]
 
 
 def parse_head(head: bytes) -> tuple[bytes, bytes, dict[bytes, bytes], int] | None:
@@ -177,6 +179,8 @@ class LeanProtocol(asyncio.Protocol):
             return False
         self.front.answered += 1  # (counted first: a test reads it as soon as the response arrives)
         self.transport.write(response)
+        if self.front.on_answered is not None:
+            self.front.on_answered(self.transport.get_extra_info("peername"), target, headers, len(body), response)
         if self.inner is not None:
             self.inner_used()
         return True
@@ -198,8 +202,10 @@ class LeanProtocol(asyncio.Protocol):
 class LeanFront:
     """The cleartext listeners' connections (see the module docstring)."""
 
-    def __init__(self, answer: Answer, open_inner: OpenInner, keep_alive_timeout: float, max_body: int) -> None:
+    def __init__(self, answer: Answer, open_inner: OpenInner, keep_alive_timeout: float, max_body: int,
+                 on_answered: Answered | None = None) -> None:
         self.answer = answer
+        self.on_answered = on_answered  # the request log's line for a lookup the front answered
         self.open_inner = open_inner
         self.keep_alive_timeout = keep_alive_timeout
         self.max_body = min(max_body, MAX_BODY)

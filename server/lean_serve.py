@@ -71,6 +71,23 @@ def lookup_answer(ctx: ServerContext) -> Callable[[bytes, bytes | None, bytes], 
     return answer
 
 
+def logged(ctx: ServerContext) -> Callable[[Any, bytes, dict[bytes, bytes], int, bytes], None]:
+    """The request log's line for a lookup the front answered (a POST over HTTP/1.1 answered 200), as the
+    ASGI middleware writes it for the others."""
+    from ksqlpy.server.request_log import RequestFacts, lean_body_length
+
+    def log(peer: Any, target: bytes, headers: dict[bytes, bytes], read: int, response: bytes) -> None:
+        if not ctx.request_log.wanted(200):
+            return
+        agent = headers.get(b"user-agent")
+        ctx.request_log.record(RequestFacts(
+            host=str(peer[0]) if peer else "null", method="POST", path=target.decode("latin-1"), query="",
+            version="HTTP/1.1", user_agent=agent.decode("latin-1") if agent is not None else "-", status=200,
+            sent=lean_body_length(response), read=read))
+
+    return log
+
+
 async def serve_lean(app: Any, ctx: ServerContext, config: ServerConfig, hc: Any,
                      shutdown_trigger: Callable[[], Awaitable[None]]) -> None:
     """Hypercorn's worker with the front on the cleartext sockets (see the module docstring)."""
@@ -127,7 +144,7 @@ async def serve_lean(app: Any, ctx: ServerContext, config: ServerConfig, hc: Any
         return protocol, idle, used
 
     front = LeanFront(lookup_answer(ctx), open_inner, hc.keep_alive_timeout,
-                      config.int("ksql.server.request.max.bytes"))
+                      config.int("ksql.server.request.max.bytes"), on_answered=logged(ctx))
     app.state.lean_front = front
 
     async def trigger() -> None:

@@ -12,6 +12,8 @@ import logging
 import threading
 import time
 
+EXEMPT = frozenset({"ksqlpy.server.requests"})  # the request log: a line per request, limits of its own
+
 
 class RepeatFilter(logging.Filter):
     def __init__(self, burst: int = 5, interval_s: float = 60.0, clock: type[time.monotonic] | None = None) -> None:
@@ -23,6 +25,8 @@ class RepeatFilter(logging.Filter):
         self._seen: dict[tuple[str, int, str], list[float]] = {}  # origin -> [window start, passed, dropped]
 
     def filter(self, record: logging.LogRecord) -> bool:
+        if record.name in EXEMPT:
+            return True  # rate-limited by its own settings (request_log.py)
         key = (record.name, record.levelno, str(record.msg))
         now = self._clock()
         with self._lock:
