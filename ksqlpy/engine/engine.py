@@ -46,6 +46,7 @@ from ksqlpy.runtime.heap_freeze import HeapFreeze
 from ksqlpy.runtime.processing_log import ProcessingLog
 from ksqlpy.runtime.serdes import SerdeFactory
 from ksqlpy.schema_registry import open_registry
+from ksqlpy.schema_registry.cleanup import delete_internal_subjects
 from ksqlpy.session_state import SessionState
 from ksqlpy.udf.loader import FunctionSources, load_functions
 
@@ -269,6 +270,7 @@ class Engine:
             if cleanup:
                 q.cleanup()
                 self.stats.forget(query_id)
+                delete_internal_subjects(self.schema_registry, [t.name for t in q.topology.internal_topics()])
             if self.heap.released() and self._runner is not None:  # every few stops: thaw and collect
                 self.heap.settle()
         self.catalog.remove_query(query_id)

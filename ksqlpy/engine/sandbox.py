@@ -129,11 +129,11 @@ class SandboxRegistry:
             return None
         return self.real.latest(subject)
 
-    def subjects(self) -> list[str]:
+    def subjects(self, include_deleted: bool = False) -> list[str]:
         real = [s for s in (self.real.subjects() if self.real is not None else []) if s not in self.deleted]
         return sorted(set(real) | set(self.latest_of))
 
-    def delete_subject(self, subject: str) -> list[int]:
+    def delete_subject(self, subject: str, permanent: bool = False) -> list[int]:
         self.latest_of.pop(subject, None)
         self.deleted.add(subject)
         return []

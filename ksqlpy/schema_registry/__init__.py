@@ -16,6 +16,14 @@ engine owns one registry:
   REST API (``/subjects/{s}/versions``, ``/schemas/ids/{id}``), with ids cached.
 
 Subjects follow TopicNameStrategy: ``<topic>-key`` and ``<topic>-value``.
+
+Deletion is Confluent's, in two steps: a soft delete (``delete_subject`` / ``delete_version``) hides versions
+from lookups and listings (``include_deleted`` shows them) but keeps their schemas readable by id and their
+numbers counted - the next version of the subject is one past the highest ever given, and registering a
+soft-deleted schema again gives it a new version under its old id (the deleted version it repeats is then
+removed). A permanent delete (``permanent=True``) is refused (``NotSoftDeletedError``) unless the versions
+were soft-deleted first; it forgets them, and an id that no version of any subject holds any more is no
+longer readable and never handed out again.
 """
 
 from __future__ import annotations
@@ -50,6 +58,15 @@ class SchemaRegistryError(Exception):
     error_code: int | None = None
 
 
+class NotSoftDeletedError(SchemaRegistryError):
+    """A permanent delete of versions that were not soft-deleted first (Confluent's 40405 / 40407)."""
+
+    def __init__(self, subject: str, version: int | None = None) -> None:
+        what = f"Subject '{subject}'" + ("" if version is None else f" Version {version}")
+        super().__init__(f"{what} was not deleted first before being permanently deleted")
+        self.error_code = 40405 if version is None else 40407
+
+
 def subject(topic: str, is_key: bool) -> str:
     """TopicNameStrategy: the subject of a topic's keys or values."""
     return f"{topic}-{'key' if is_key else 'value'}"
@@ -76,7 +93,8 @@ class SchemaRegistry:
     def latest(self, subject: str) -> RegisteredSchema | None:
         raise NotImplementedError
 
-    def subjects(self) -> list[str]:
+    def subjects(self, include_deleted: bool = False) -> list[str]:
+        """The subjects with a live version (``include_deleted``: also those whose versions are all soft-deleted)."""
         raise NotImplementedError
 
     def close(self) -> None:  # noqa: B027 - optional hook
@@ -95,6 +113,8 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
         self._versions: dict[str, list[RegisteredSchema]] = {}
         self._ids_by_text: dict[tuple[str, str], int] = {}
         self._levels: dict[str, str] = {}  # compatibility level by subject; "" is the global one
+        self._soft_deleted: dict[str, list[RegisteredSchema]] = {}  # by subject, in version order
+        self._retired: set[int] = set()  # ids whose every version was deleted permanently
         if log is not None:
             self._replay()
 
@@ -115,7 +135,7 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
                         self._set_level(str(d.get("subject") or ""), d["compatibilityLevel"])
                         continue
                     if d.get("deleted"):
-                        self._versions.pop(d["subject"], None)
+                        self._delete(d["subject"], d.get("version"), bool(d.get("permanent")))
                         continue
                     self._apply(RegisteredSchema(int(d["id"]), d["schema"], d.get("schemaType", "AVRO"),
                                                  d["subject"], int(d["version"])))
@@ -142,8 +162,20 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
     def _apply(self, rs: RegisteredSchema) -> None:
         self._by_id.setdefault(rs.id, rs)
         self._ids_by_text.setdefault((rs.schema_type, canonical(rs.schema)), rs.id)
+        self._retired.discard(rs.id)
         if rs.subject:
             self._versions.setdefault(rs.subject, []).append(rs)
+            # a soft-deleted version of the same schema is superseded by the new one (Confluent tombstones it)
+            deleted = [v for v in self._soft_deleted.get(rs.subject, []) if v.id != rs.id]
+            if deleted:
+                self._soft_deleted[rs.subject] = deleted
+            else:
+                self._soft_deleted.pop(rs.subject, None)
+
+    def _next_version(self, subject: str) -> int:
+        """One past the highest version the subject ever had, soft-deleted ones included (Confluent's)."""
+        every = (self._versions.get(subject) or []) + (self._soft_deleted.get(subject) or [])
+        return max((v.version for v in every), default=0) + 1
 
     # -- the interface
     def register(self, subject: str, schema: str, schema_type: str = "AVRO", schema_id: int | None = None) -> int:
@@ -159,7 +191,7 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
                 schema_id = self._ids_by_text.get(key) or self._free_id()
             elif schema_id in self._by_id and canonical(self._by_id[schema_id].schema) != key[1]:
                 raise SchemaRegistryError(f"Schema id {schema_id} is already used by another schema")
-            rs = RegisteredSchema(schema_id, schema, schema_type, subject, len(current) + 1)
+            rs = RegisteredSchema(schema_id, schema, schema_type, subject, self._next_version(subject))
             from ksqlpy.schema_registry.compatibility import check
 
             check(subject, rs, current, self.compatibility(subject), self._loader)
@@ -204,9 +236,10 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
             self._levels[subject] = value
 
     def _free_id(self) -> int:
-        """The smallest unused id (ids given explicitly may leave holes; new schemas fill them first)."""
+        """The smallest id never used (ids given explicitly may leave holes; new schemas fill them first;
+        an id deleted permanently is not given out again)."""
         sid = 1
-        while sid in self._by_id:
+        while sid in self._by_id or sid in self._retired:
             sid += 1
         return sid
 
@@ -217,19 +250,82 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
         versions = self._versions.get(subject)
         return versions[-1] if versions else None
 
-    def versions(self, subject: str) -> list[RegisteredSchema]:
-        return list(self._versions.get(subject) or [])
+    def versions(self, subject: str, include_deleted: bool = False) -> list[RegisteredSchema]:
+        """The subject's versions in order; with ``include_deleted`` the soft-deleted ones too."""
+        live = list(self._versions.get(subject) or [])
+        if not include_deleted:
+            return live
+        return sorted(live + list(self._soft_deleted.get(subject) or []), key=lambda v: v.version)
 
-    def subjects(self) -> list[str]:
-        return sorted(self._versions)
+    def is_soft_deleted(self, subject: str, version: int | None = None) -> bool:
+        """Whether the subject (no live version left) or one of its versions is soft-deleted."""
+        deleted = self._soft_deleted.get(subject) or []
+        if version is None:
+            return bool(deleted) and not self._versions.get(subject)
+        return any(v.version == version for v in deleted)
 
-    def delete_subject(self, subject: str) -> list[int]:
-        """Forget ``subject``'s versions (Confluent's soft delete: schemas stay readable by id); their numbers."""
+    def subjects(self, include_deleted: bool = False) -> list[str]:
+        names = set(self._versions)
+        if include_deleted:
+            names |= set(self._soft_deleted)
+        return sorted(names)
+
+    def delete_subject(self, subject: str, permanent: bool = False) -> list[int]:
+        """Delete every version of ``subject``: soft (their numbers; [] when it has no live version), or
+        ``permanent`` once soft-deleted (``NotSoftDeletedError`` while a live version is left)."""
+        return self._delete_logged(subject, None, permanent)
+
+    def delete_version(self, subject: str, version: int, permanent: bool = False) -> list[int]:
+        """Delete one version: soft ([] when it is not live), or ``permanent`` once soft-deleted."""
+        return self._delete_logged(subject, version, permanent)
+
+    def _delete_logged(self, subject: str, version: int | None, permanent: bool) -> list[int]:
         with self._lock:
-            gone = self._versions.pop(subject, [])
+            gone = self._delete(subject, version, permanent)
             if gone and self._log is not None:
-                self._persist_deletion(subject)
-            return [rs.version for rs in gone]
+                body: dict[str, Any] = {"subject": subject, "deleted": True}
+                if version is not None:
+                    body["version"] = version
+                if permanent:
+                    body["permanent"] = True
+                self._produce(subject, body)
+            return gone
+
+    def _delete(self, subject: str, version: int | None, permanent: bool) -> list[int]:
+        live = self._versions.get(subject) or []
+        deleted = self._soft_deleted.get(subject) or []
+        picked = live if version is None else [v for v in live if v.version == version]
+        if not permanent:
+            if not picked:
+                return []
+            left = [v for v in live if v not in picked]
+            if left:
+                self._versions[subject] = left
+            else:
+                self._versions.pop(subject, None)
+            self._soft_deleted[subject] = sorted(deleted + picked, key=lambda v: v.version)
+            return [v.version for v in picked]
+        if picked:
+            raise NotSoftDeletedError(subject, version)
+        gone = deleted if version is None else [v for v in deleted if v.version == version]
+        if not gone:
+            return []
+        left = [v for v in deleted if v not in gone]
+        if left:
+            self._soft_deleted[subject] = left
+        else:
+            self._soft_deleted.pop(subject, None)
+        self._retire({v.id for v in gone})
+        return [v.version for v in gone]
+
+    def _retire(self, ids: set[int]) -> None:
+        """Forget the ids no version of any subject (soft-deleted or not) holds any more."""
+        held = {v.id for vs in (*self._versions.values(), *self._soft_deleted.values()) for v in vs}
+        for sid in ids - held:
+            rs = self._by_id.pop(sid, None)
+            if rs is not None and self._ids_by_text.get((rs.schema_type, canonical(rs.schema))) == sid:
+                del self._ids_by_text[(rs.schema_type, canonical(rs.schema))]
+            self._retired.add(sid)
 
     def clear(self) -> None:
         """Forget every schema and id, as a new registry (an in-memory one only: a log's records stay)."""
@@ -240,13 +336,12 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
             self._versions.clear()
             self._ids_by_text.clear()
             self._levels.clear()
+            self._soft_deleted.clear()
+            self._retired.clear()
 
     def is_empty(self) -> bool:
         """No id was ever given out (or since ``clear``)."""
-        return not self._by_id
-
-    def _persist_deletion(self, subject: str) -> None:
-        self._produce(subject, {"subject": subject, "deleted": True})
+        return not self._by_id and not self._retired
 
 
 class HttpSchemaRegistry(SchemaRegistry):
@@ -309,12 +404,14 @@ class HttpSchemaRegistry(SchemaRegistry):
         return RegisteredSchema(int(got["id"]), got["schema"], got.get("schemaType", "AVRO"), subject,
                                 int(got.get("version", 0)))
 
-    def subjects(self) -> list[str]:
-        return list(self._call("GET", "/subjects") or [])
+    def subjects(self, include_deleted: bool = False) -> list[str]:
+        return list(self._call("GET", "/subjects" + ("?deleted=true" if include_deleted else "")) or [])
 
-    def delete_subject(self, subject: str) -> list[int]:
-        """Confluent's soft delete of every version of ``subject``; an unknown subject deletes nothing."""
-        return list(self._call("DELETE", f"/subjects/{urllib.parse.quote(subject, safe='')}") or [])
+    def delete_subject(self, subject: str, permanent: bool = False) -> list[int]:
+        """Confluent's soft (or ``permanent``) delete of every version of ``subject``; an unknown subject
+        deletes nothing."""
+        query = "?permanent=true" if permanent else ""
+        return list(self._call("DELETE", f"/subjects/{urllib.parse.quote(subject, safe='')}{query}") or [])
 
     def compatibility(self, subject: str | None = None) -> Any:
         """The level the registry checks ``subject``'s new versions under (its own, else the global one)."""
@@ -359,10 +456,10 @@ class UnconfiguredSchemaRegistry(SchemaRegistry):
     def latest(self, subject: str) -> RegisteredSchema | None:
         raise KsqlSchemaRegistryUnconfigured(NOT_CONFIGURED)
 
-    def subjects(self) -> list[str]:
+    def subjects(self, include_deleted: bool = False) -> list[str]:
         raise KsqlSchemaRegistryUnconfigured(NOT_CONFIGURED)
 
-    def delete_subject(self, subject: str) -> None:
+    def delete_subject(self, subject: str, permanent: bool = False) -> list[int]:
         raise KsqlSchemaRegistryUnconfigured(NOT_CONFIGURED)
 
 

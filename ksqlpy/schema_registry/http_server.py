@@ -3,10 +3,13 @@
 The part of Confluent's REST API that serializers and ksqlDB use: ``POST /subjects/{s}/versions``
 (register; ``schemaType`` AVRO | JSON | PROTOBUF; an explicit ``id`` is honoured),
 ``GET /subjects/{s}/versions/latest``, ``GET /subjects/{s}/versions``, ``GET /schemas/ids/{id}``,
-``GET /subjects`` and ``DELETE /subjects/{s}`` (soft delete: the ids stay readable), the compatibility
+``GET /subjects`` and ``DELETE /subjects/{s}[/versions/{v}]`` (soft delete: the ids stay readable; then
+``?permanent=true``; ``?deleted=true`` lists and reads soft-deleted subjects and versions), the compatibility
 levels (``GET|PUT /config``, ``GET|PUT|DELETE /config/{s}``) and ``POST /compatibility/subjects/{s}/versions/
 {latest|n}``. Errors are Confluent's ``{"error_code", "message"}`` bodies (40401 subject not found, 40403
-schema not found, 40408 no subject-level config, 409 an incompatible schema, 42203 an unknown level).
+schema not found, 40404 / 40406 a subject / version already soft-deleted, 40405 / 40407 a permanent delete
+of what was not soft-deleted first, 40408 no subject-level config, 409 an incompatible schema, 42203 an
+unknown level).
 
 It lets a ksqlpy server be pointed at a registry that another process owns (``ksql.schema.registry.url``):
 the REST conformance runner starts one, so it can read what the server registered and clear the
@@ -25,7 +28,13 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 from urllib.parse import unquote
 
-from ksqlpy.schema_registry import EmbeddedSchemaRegistry, RegisteredSchema, SchemaRegistryError
+from ksqlpy.schema_registry import (
+    EmbeddedSchemaRegistry,
+    NotSoftDeletedError,
+    RegisteredSchema,
+    SchemaRegistryError,
+    canonical,
+)
 from ksqlpy.schema_registry.compatibility import (
     DEFAULT_LEVEL,
     IncompatibleSchemaError,
@@ -38,6 +47,12 @@ _SUBJECT = re.compile(r"^/subjects/([^/]+)(/versions(?:/(latest|\d+))?)?/?$")
 _ID = re.compile(r"^/schemas/ids/(\d+)/?$")
 _CONFIG = re.compile(r"^/config(?:/([^/]+))?/?$")
 _COMPATIBILITY = re.compile(r"^/compatibility/subjects/([^/]+)/versions/(latest|\d+)/?$")
+
+
+def _flag(path: str, name: str) -> bool:
+    """A boolean query parameter (``?deleted=true``, ``?permanent=true``)."""
+    query = path.split("?", 1)[1] if "?" in path else ""
+    return f"{name}=true" in query.lower().split("&")
 
 
 def _version_body(rs: RegisteredSchema) -> dict[str, Any]:
@@ -104,7 +119,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._config_get(unquote(m.group(1)) if m.group(1) else None)
             return
         if path.rstrip("/") == "/subjects":
-            self._send(200, reg.subjects())
+            self._send(200, reg.subjects(include_deleted=_flag(self.path, "deleted")))
             return
         m = _ID.match(path)
         if m:
@@ -118,7 +133,7 @@ class _Handler(BaseHTTPRequestHandler):
         m = _SUBJECT.match(path)
         if m and m.group(2):
             subject, which = unquote(m.group(1)), m.group(3)
-            versions = reg.versions(subject)
+            versions = reg.versions(subject, include_deleted=_flag(self.path, "deleted"))
             if not versions:
                 self._missing(40401, f"Subject '{subject}' not found.")
             elif which is None:
@@ -127,7 +142,7 @@ class _Handler(BaseHTTPRequestHandler):
                 rs = versions[-1] if which == "latest" else next(
                     (v for v in versions if v.version == int(which)), None)
                 if rs is None:
-                    self._missing(40402, "Version not found.")
+                    self._missing(40402, f"Version {which} not found.")
                 else:
                     self._send(200, _version_body(rs))
             return
@@ -156,6 +171,22 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._send(200, {"is_compatible": True, **({"messages": []} if "verbose=true" in self.path else {})})
 
+    def _lookup(self, subject: str) -> None:
+        """Confluent's ``POST /subjects/{s}``: the version of ``subject`` that holds the schema posted (a
+        soft-deleted one only with ``?deleted=true``)."""
+        reg = self.server.registry
+        versions = reg.versions(subject, include_deleted=_flag(self.path, "deleted"))
+        if not versions:
+            self._missing(40401, f"Subject '{subject}' not found.")
+            return
+        body = self._body()
+        kind, text = str(body.get("schemaType") or "AVRO"), canonical(str(body.get("schema") or ""))
+        found = next((v for v in reversed(versions) if v.schema_type == kind and canonical(v.schema) == text), None)
+        if found is None:
+            self._missing(40403, "Schema not found")
+        else:
+            self._send(200, _version_body(found))
+
     def do_POST(self) -> None:  # noqa: N802
         path = self.path.split("?", 1)[0]
         c = _COMPATIBILITY.match(path)
@@ -163,6 +194,9 @@ class _Handler(BaseHTTPRequestHandler):
             self._test_compatibility(unquote(c.group(1)), c.group(2))
             return
         m = _SUBJECT.match(path)
+        if m and m.group(2) is None:
+            self._lookup(unquote(m.group(1)))
+            return
         if not m or m.group(2) != "/versions":
             self._missing(404, "Not found")
             return
@@ -190,15 +224,39 @@ class _Handler(BaseHTTPRequestHandler):
                 self._send(200, {"compatibilityLevel": own.value})
             return
         m = _SUBJECT.match(self.path.split("?", 1)[0])
-        if not m or m.group(2):
+        if not m or m.group(2) == "/versions":
             self._missing(404, "Not found")
             return
-        subject = unquote(m.group(1))
-        gone = self.server.registry.delete_subject(subject)
-        if not gone:
+        self._delete(unquote(m.group(1)), m.group(3), _flag(self.path, "permanent"))
+
+    def _delete(self, subject: str, which: str | None, permanent: bool) -> None:
+        """Confluent's DELETE of a subject (the version numbers deleted) or of one version (its number)."""
+        reg = self.server.registry
+        every = reg.versions(subject, include_deleted=True)
+        if not every:
             self._missing(40401, f"Subject '{subject}' not found.")
-        else:
-            self._send(200, gone)
+            return
+        version = None
+        if which is not None:
+            live = reg.versions(subject)
+            found = (live[-1] if live else None) if which == "latest" else next(
+                (v for v in every if v.version == int(which)), None)
+            if found is None:
+                self._missing(40402, f"Version {which} not found.")
+                return
+            version = found.version
+        if not permanent and reg.is_soft_deleted(subject, version):
+            what = f"Subject '{subject}'" + ("" if version is None else f" Version {version}")
+            self._missing(40404 if version is None else 40406,
+                          f"{what} was soft deleted.Set permanent=true to delete permanently")
+            return
+        try:
+            gone = (reg.delete_subject(subject, permanent) if version is None
+                    else reg.delete_version(subject, version, permanent))
+        except NotSoftDeletedError as e:
+            self._missing(int(e.error_code or 40405), str(e))
+            return
+        self._send(200, gone if version is None else gone[0])
 
 
 class _Server(ThreadingHTTPServer):

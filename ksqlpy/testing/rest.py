@@ -294,8 +294,9 @@ class RestRunner:
             if not t.name.startswith("_confluent-ksql-"):
                 self.log.delete_topic(t.name)
         if self.registry is not None:  # every case starts with empty subjects, as on a fresh registry
-            for subject in self.registry.subjects():
-                self.registry.delete_subject(subject)
+            for subject in self.registry.subjects(include_deleted=True):  # soft, then permanently: no
+                self.registry.delete_subject(subject)                    # version numbers left to count on
+                self.registry.delete_subject(subject, permanent=True)
 
     # -- the case
     def run(self, case: Case) -> CaseResult:
