@@ -69,6 +69,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("joins/table_table_changes_gen.py", {"table-table-changes.json": lambda g: g["tests"]}),
     ("joins/stream_table_changes_gen.py", {"stream-table-changes.json": lambda g: g["tests"]}),
     ("joins/result_keys_gen.py", {"result-keys.json": lambda g: g["tests"]}),
+    ("joins/null_keys_gen.py", {"null-keys.json": lambda g: g["tests"]}),
     ("joins/criteria_rejections_gen.py", {"criteria-rejections.json": lambda g: g["tests"]}),
     ("joins/criteria_shapes_gen.py", {"criteria-shapes.json": lambda g: g["tests"]}),
     ("joins/join_statements_gen.py", {"join-statements.json": lambda g: g["tests"]}),
