@@ -323,6 +323,22 @@ class TestTopK:
         assert res.undo is None and res.merge is not None
         assert res.result(res.merge(feed(res, 1, 5), feed(res, 3))) == [5, 3]
 
+    @pytest.mark.parametrize("name", ["TOPK", "TOPKDISTINCT"])
+    def test_merge_keeps_lists_shorter_than_k(self, registry: FunctionRegistry, name: str) -> None:
+        # a session's list merged into a fresh aggregate, then another: nothing under k is dropped
+        res = agg(registry, name, INTEGER, literals=[5])
+        assert res.merge is not None
+        one = res.merge(res.init(), feed(res, 1, 3, 2))
+        assert res.result(one) == [3, 2, 1]
+        assert res.result(res.merge(one, feed(res, 9, 2))) == ([9, 3, 2, 2, 1] if name == "TOPK" else [9, 3, 2, 1])
+
+    def test_merge_ties_put_the_running_aggregate_first(self, registry: FunctionRegistry) -> None:
+        # TopkKudaf.merge takes aggOne's head on a tie (compareTo >= 0), then cuts at k
+        res = agg(registry, "TOPK", INTEGER, STRING, literals=[2])
+        assert res.merge is not None
+        merged = res.merge(res.merge(res.init(), feed(res, (3, "a"))), feed(res, (3, "b"), (3, "c")))
+        assert res.result(merged) == [{"sort_col": 3, "col0": "a"}, {"sort_col": 3, "col0": "b"}]
+
     def test_topk_distinct(self, registry: FunctionRegistry) -> None:
         res = agg(registry, "TOPKDISTINCT", INTEGER, literals=[3])
         assert run(res, 0, 100, 99, 7, 100)[-2:] == [[100, 99, 7], [100, 99, 7]]
@@ -493,12 +509,29 @@ def test_every_reference_aggregate_is_registered(registry: FunctionRegistry) -> 
     assert {n for n in names if re.search(rf"\b{n}\b", refused)} == set(names) - table_ok
 
 
-def _resolve_any(registry: FunctionRegistry, name: str) -> ResolvedUdaf:
+@pytest.mark.parametrize("name", [
+    "AVG", "COUNT", "COUNT_DISTINCT", "SUM", "SUM_LIST", "MIN", "MAX", "COLLECT_LIST", "COLLECT_SET", "HISTOGRAM",
+    "TOPK", "TOPKDISTINCT", "EARLIEST_BY_OFFSET", "LATEST_BY_OFFSET", "STDDEV_SAMP", "STDDEV_SAMPLE",
+    "CORRELATION", "ATTR"])
+@pytest.mark.parametrize("k", [1, 3, 6])
+def test_a_session_merged_into_a_fresh_aggregate_is_unchanged(registry: FunctionRegistry, name: str, k: int) -> None:
+    """Kafka Streams merges the sessions a record reaches into a fresh aggregate, the first one alone: for
+    every aggregate that merge is the identity, whatever the number of values (TOPK's k is varied)."""
+    res = _resolve_any(registry, name, k)
+    rows = {"SUM_LIST": [[1], [2, 3], [4]], "HISTOGRAM": ["a", "b", "a", "c"],
+            "CORRELATION": [(1.0, 2.0), (2.0, 1.0), (4.0, 5.0), (3.0, 3.0)]}.get(name, [4, 1, 3, 1, 2])
+    for n in range(len(rows) + 1):
+        acc = feed(res, *rows[:n])
+        assert res.merge is not None
+        assert repr(res.result(res.merge(res.init(), pickle.loads(pickle.dumps(acc))))) == repr(res.result(acc))
+
+
+def _resolve_any(registry: FunctionRegistry, name: str, k: int = 1) -> ResolvedUdaf:
     types: dict[str, tuple[list[SqlType], list[Any]]] = {
         "SUM_LIST": ([Array(INTEGER)], []),
         "HISTOGRAM": ([STRING], []),
-        "TOPK": ([INTEGER], [1]),
-        "TOPKDISTINCT": ([INTEGER], [1]),
+        "TOPK": ([INTEGER], [k]),
+        "TOPKDISTINCT": ([INTEGER], [k]),
         "CORRELATION": ([DOUBLE, DOUBLE], []),
     }
     arg_types, literals = types.get(name, ([INTEGER], []))

@@ -55,8 +55,15 @@ def _merged_size(k: int, a: list[Any], b: list[Any]) -> None:
 
 
 def _top(entries: list[Any], k: int) -> list[Any]:
-    """The k largest of an ascending list (k = 0: none)."""
-    return entries[len(entries) - k:] if k > 0 else []
+    """The k largest of an ascending list: all of them when it holds fewer than k (k = 0: none)."""
+    return entries[max(len(entries) - k, 0):] if k > 0 else []
+
+
+def _merged(a: list[Any], b: list[Any], k: int, key: Any) -> list[Any]:
+    """TopkKudaf.merge (from memory): the k largest of two descending lists, taken head by head, ``aggOne``
+    (the running aggregate, ``a``) first on a tie. Ours are ascending with a list's preferred entries to the
+    right of its equal ones, so ``b`` goes first into the stable sort: a's tied entries land right of b's."""
+    return _top(sorted(b + a, key=key), k)
 
 
 def _resolve_topk(
@@ -101,7 +108,7 @@ def _resolve_topk(
 
         def merge(a: list[Any], b: list[Any]) -> list[Any]:
             _merged_size(k, a, b)
-            return _top(sorted(a + b, key=order), k)
+            return _merged(a, b, k, order)
 
         def result(acc: list[Any]) -> list[Any]:
             out = acc[::-1]
@@ -131,7 +138,7 @@ def _resolve_topk(
 
     def merge_struct(a: list[Any], b: list[Any]) -> list[Any]:
         _merged_size(k, a, b)
-        return _top(sorted(a + b, key=first), k)
+        return _merged(a, b, k, first)
 
     def result_struct(acc: list[Any]) -> list[dict[str, Any]]:
         out = []
