@@ -90,12 +90,17 @@ UDAFS = [
     Udaf("COUNT_DISTINCT(V)", lambda vs: len(set(_non_null(vs)))),
     Udaf("TOPK(V, 2)", lambda vs: sorted(_non_null(vs), reverse=True)[:2]),
     Udaf("TOPKDISTINCT(V, 2)", lambda vs: sorted(set(_non_null(vs)), reverse=True)[:2]),
+    # a k above what a session holds when it is merged: the merger keeps every value (fewer than k)
+    Udaf("TOPK(V, 3)", lambda vs: sorted(_non_null(vs), reverse=True)[:3]),
+    Udaf("TOPKDISTINCT(V, 4)", lambda vs: sorted(set(_non_null(vs)), reverse=True)[:4]),
     Udaf("EARLIEST_BY_OFFSET(V)", lambda vs: (_non_null(vs) or [None])[0]),
     Udaf("EARLIEST_BY_OFFSET(V, false)", lambda vs: vs[0] if vs else None),
     Udaf("EARLIEST_BY_OFFSET(V, 2)", lambda vs: _non_null(vs)[:2]),
     Udaf("LATEST_BY_OFFSET(V)", lambda vs: (_non_null(vs) or [None])[-1]),
     Udaf("LATEST_BY_OFFSET(V, false)", lambda vs: vs[-1] if vs else None),
     Udaf("LATEST_BY_OFFSET(V, 2, false)", lambda vs: vs[-2:]),
+    Udaf("EARLIEST_BY_OFFSET(V, 3, false)", lambda vs: vs[:3]),
+    Udaf("LATEST_BY_OFFSET(V, 3)", lambda vs: _non_null(vs)[-3:]),
     Udaf("HISTOGRAM(S)", _histogram, column="S"),
     Udaf("ATTR(V)", _attr),
 ]
