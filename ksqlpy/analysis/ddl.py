@@ -314,7 +314,7 @@ def finish_formats(src: Source) -> None:
                  full_name=format_properties(Side.KEY, props).get(FULL_SCHEMA_NAME))
     check_format(src.value_format, is_key=False, columns=[(c.name, c.type) for c in values],
                  full_name=format_properties(Side.VALUE, props).get(FULL_SCHEMA_NAME),
-                 unwrapped=src.wrap_single_value is False)
+                 unwrapped=src.wrap_single_value is False, wrapped=src.wrap_single_value is True)
     if src.wrap_single_value is False:
         src.value_features.add("UNWRAP_SINGLES")
     elif src.wrap_single_value is True:

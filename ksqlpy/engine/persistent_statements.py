@@ -199,7 +199,7 @@ def plan_create_as(engine: Engine, stmt: A.CreateAsSelect) -> tuple[Sink, dict[s
     try:
         sink = _sink_source(engine, stmt.name, stmt.kind, plan, props, stmt.text)
     except KsqlStatementError as e:
-        if not e.message.startswith("Key format does not support schema."):
+        if not e.message.startswith(("Key format does not support schema.", "Value format does not support schema.")):
             raise
         # found while planning the physical form: ksqlDB quotes the statement it planned
         raise KsqlStatementError(f"{e.message}\nStatement: {create_as_text(stmt, plan)}") from None

@@ -112,7 +112,8 @@ def value_serde(fmt: str, columns: Columns, *, wrap_single_value: bool | None = 
     """
     name = normalize_format(fmt)
     nullable = nullable.strip().upper() if nullable else None
-    check_format(name, is_key=False, columns=columns, full_name=full_name, unwrapped=wrap_single_value is False)
+    check_format(name, is_key=False, columns=columns, full_name=full_name, unwrapped=wrap_single_value is False,
+                 wrapped=wrap_single_value is True)
     if name == "JSON":
         wrap = True if wrap_single_value is None or len(columns) != 1 else wrap_single_value
         return JsonValueSerde(columns, wrap=wrap)

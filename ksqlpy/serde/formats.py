@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde.base import Columns
-from ksqlpy.serde.capabilities import parse_delimiter, value_wrapping
+from ksqlpy.serde.capabilities import key_unwraps, parse_delimiter, value_wrapping
 from ksqlpy.types import Array, Map, Primitive, SqlType, Struct, contains_map, type_sql
 
 SUPPORTED = ("KAFKA", "JSON", "DELIMITED", "NONE", "PROTOBUF_NOSR", "AVRO", "JSON_SR", "PROTOBUF")
@@ -105,13 +105,20 @@ def _format_reason(name: str, columns: Columns, is_key: bool, full_name: str | N
 
 
 def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value: bool | None = None,
-                 delimiter: str | None = None, full_name: str | None = None, unwrapped: bool = False) -> None:
+                 delimiter: str | None = None, full_name: str | None = None, unwrapped: bool = False,
+                 wrapped: bool = False) -> None:
     """Raise KsqlStatementError (ksqlDB's message) if ``fmt`` cannot carry ``columns``.
+
+    A format that cannot carry the schema is reported as ksqlDB's ``GenericSerdeFactory.createFormatSerde``
+    wraps any failure of ``Format.getSerde`` - for the key and for the value alike ("Key"/"Value" being
+    what ``GenericKeySerDe``/``GenericRowSerDe`` pass): ``<Key|Value> format does not support schema.``,
+    the format, the ``PersistenceSchema`` (columns and serde features), then the format's reason.
 
     ``wrap_single_value`` is the *explicit* WRAP_SINGLE_VALUE of the statement (None when not given;
     a default from ``ksql.persistence.wrap.single.values`` is not checked). ``delimiter`` is the
     statement's KEY_/VALUE_DELIMITER, if any; ``full_name`` its KEY_/VALUE_SCHEMA_FULL_NAME; ``unwrapped``:
-    a single value column is written without a wrapping record (WRAP_SINGLE_VALUE false, explicit or default).
+    a single value column is written without a wrapping record (WRAP_SINGLE_VALUE false, explicit or default);
+    ``wrapped``: WRAP_SINGLE_VALUE true (explicit or default) - both only name the feature in the message.
     """
     if is_key:
         for n, t in columns:
@@ -130,14 +137,25 @@ def check_format(fmt: str, *, is_key: bool, columns: Columns, wrap_single_value:
     reason = _format_reason(name, columns, is_key, full_name, unwrapped=not is_key and unwrapped and len(columns) == 1)
     if reason is None:
         return
+    raise KsqlStatementError(
+        f"{'Key' if is_key else 'Value'} format does not support schema.\n"
+        f"format: {name}\n"
+        f"schema: Persistence{{columns={_columns_text(columns, is_key)}, "
+        f"features={_features_text(name, len(columns), is_key, unwrapped, wrapped)}}}\n"
+        f"reason: {reason}"
+    )
+
+
+def _features_text(name: str, n_columns: int, is_key: bool, unwrapped: bool, wrapped: bool) -> str:
+    """The serde features of ksqlDB's ``PersistenceSchema`` text (``SerdeFeaturesFactory``): a single key
+    unwraps where the format can do both; a single value carries the WRAP_SINGLE_VALUE it was given."""
     if is_key:
-        raise KsqlStatementError(
-            "Key format does not support schema.\n"
-            f"format: {name}\n"
-            f"schema: Persistence{{columns={_columns_text(columns, True)}, features=[]}}\n"
-            f"reason: {reason}"
-        )
-    raise KsqlStatementError(reason)
+        return "[UNWRAP_SINGLES]" if key_unwraps(name, n_columns) else "[]"
+    if n_columns == 1 and unwrapped:
+        return "[UNWRAP_SINGLES]"
+    if n_columns == 1 and wrapped:
+        return "[WRAP_SINGLES]"
+    return "[]"
 
 
 def resolve_delimiter(delimiter: str | None) -> str:

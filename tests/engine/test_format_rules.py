@@ -160,7 +160,8 @@ def test_nullable_representation_with_protobuf(engine: Engine, build, fmt: str) 
 
 def test_none_format_has_no_columns(engine: Engine) -> None:
     assert _error(engine, _create("NONE", "")) == (
-        "The 'NONE' format can only be used when no columns are defined. Got: [`V` INTEGER]")
+        "Value format does not support schema.\nformat: NONE\nschema: Persistence{columns=[`V` INTEGER], features=[]}\n"
+        "reason: The 'NONE' format can only be used when no columns are defined. Got: [`V` INTEGER]")
     assert _error(engine, _create("JSON", "", key_format="NONE")).endswith(
         "reason: The 'NONE' format can only be used when no columns are defined. Got: [`K` INTEGER KEY]")
 

@@ -11,6 +11,7 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.schema_registry import EmbeddedSchemaRegistry
 from ksqlpy.schema_registry.sources import sql_type_of
 from ksqlpy.serde import check_format, value_serde
+from ksqlpy.serde.formats import type_text
 from ksqlpy.serde.protobuf_schema import parse_proto
 
 PROTOBUFS = ["PROTOBUF", "PROTOBUF_NOSR"]
@@ -26,7 +27,9 @@ MAP_KEY_MESSAGE = ("PROTOBUF format only supports MAP types with STRING keys. "
 def test_map_keys_are_strings(fmt: str, t: T.SqlType) -> None:
     with pytest.raises(KsqlStatementError) as err:
         check_format(fmt, is_key=False, columns=[("V", t)])
-    assert str(err.value) == MAP_KEY_MESSAGE
+    assert str(err.value) == (f"Value format does not support schema.\nformat: {fmt}\n"
+                              f"schema: Persistence{{columns=[`V` {type_text(t)}], features=[]}}\n"
+                              f"reason: {MAP_KEY_MESSAGE}")
 
 
 @pytest.mark.parametrize("fmt", PROTOBUFS)
