@@ -3,8 +3,10 @@
 The part of Confluent's REST API that serializers and ksqlDB use: ``POST /subjects/{s}/versions``
 (register; ``schemaType`` AVRO | JSON | PROTOBUF; an explicit ``id`` is honoured),
 ``GET /subjects/{s}/versions/latest``, ``GET /subjects/{s}/versions``, ``GET /schemas/ids/{id}``,
-``GET /subjects`` and ``DELETE /subjects/{s}[/versions/{v}]`` (soft delete: the ids stay readable; then
-``?permanent=true``; ``?deleted=true`` lists and reads soft-deleted subjects and versions), the compatibility
+``GET /schemas/ids/{id}/subjects|versions|schema``, ``GET /subjects/{s}/versions/{v}/schema``,
+``GET /schemas/types``, ``GET /subjects``, ``POST /subjects/{s}`` (lookup) and
+``DELETE /subjects/{s}[/versions/{v}]`` (soft delete: the ids stay readable; then ``?permanent=true``;
+``?deleted=true`` lists and reads soft-deleted subjects and versions), the compatibility
 levels (``GET|PUT /config``, ``GET|PUT|DELETE /config/{s}``) and ``POST /compatibility/subjects/{s}/versions/
 {latest|n}``. Errors are Confluent's ``{"error_code", "message"}`` bodies (40401 subject not found, 40403
 schema not found, 40404 / 40406 a subject / version already soft-deleted, 40405 / 40407 a permanent delete
@@ -44,7 +46,9 @@ from ksqlpy.schema_registry.compatibility import (
 )
 
 _SUBJECT = re.compile(r"^/subjects/([^/]+)(/versions(?:/(latest|\d+))?)?/?$")
-_ID = re.compile(r"^/schemas/ids/(\d+)/?$")
+_RAW_VERSION = re.compile(r"^/subjects/([^/]+)/versions/(latest|\d+)/schema/?$")
+_ID = re.compile(r"^/schemas/ids/(\d+)(?:/(subjects|versions|schema))?/?$")
+SCHEMA_TYPES = ["JSON", "PROTOBUF", "AVRO"]  # what GET /schemas/types lists, in Confluent's order
 _CONFIG = re.compile(r"^/config(?:/([^/]+))?/?$")
 _COMPATIBILITY = re.compile(r"^/compatibility/subjects/([^/]+)/versions/(latest|\d+)/?$")
 
@@ -81,6 +85,38 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _body(self) -> dict[str, Any]:
         return json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+
+    def _send_raw(self, text: str) -> None:
+        """A schema as itself (``.../schema``): Confluent answers the schema's text, not a JSON string of it."""
+        data = text.encode("utf-8")
+        self.send_response(200)
+        self.send_header("Content-Type", "application/vnd.schemaregistry.v1+json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def _by_id(self, schema_id: int, what: str | None) -> None:
+        """``GET /schemas/ids/{id}`` and its ``/subjects``, ``/versions`` (the subject versions that hold the
+        id; soft-deleted ones with ``?deleted=true``) and ``/schema`` (the text alone)."""
+        reg = self.server.registry
+        rs = reg.by_id(schema_id)
+        if rs is None:
+            self._missing(40403, "Schema not found")
+            return
+        if what == "schema":
+            self._send_raw(rs.schema)
+            return
+        if what is None:
+            self._send(200, {"schema": rs.schema, **({"schemaType": rs.schema_type}
+                                                     if rs.schema_type != "AVRO" else {})})
+            return
+        deleted = _flag(self.path, "deleted")
+        held = [v for name in reg.subjects(include_deleted=deleted)
+                for v in reg.versions(name, include_deleted=deleted) if v.id == schema_id]
+        if what == "subjects":
+            self._send(200, sorted({v.subject for v in held}))
+        else:
+            self._send(200, [{"subject": v.subject, "version": v.version} for v in held])
 
     def _config_get(self, subject: str | None) -> None:
         reg = self.server.registry
@@ -121,14 +157,24 @@ class _Handler(BaseHTTPRequestHandler):
         if path.rstrip("/") == "/subjects":
             self._send(200, reg.subjects(include_deleted=_flag(self.path, "deleted")))
             return
+        if path.rstrip("/") == "/schemas/types":
+            self._send(200, SCHEMA_TYPES)
+            return
         m = _ID.match(path)
         if m:
-            rs = reg.by_id(int(m.group(1)))
-            if rs is None:
-                self._missing(40403, "Schema not found")
+            self._by_id(int(m.group(1)), m.group(2))
+            return
+        m = _RAW_VERSION.match(path)
+        if m:
+            versions = reg.versions(unquote(m.group(1)), include_deleted=_flag(self.path, "deleted"))
+            rs = (versions[-1] if versions else None) if m.group(2) == "latest" else next(
+                (v for v in versions if v.version == int(m.group(2))), None)
+            if not versions:
+                self._missing(40401, f"Subject '{unquote(m.group(1))}' not found.")
+            elif rs is None:
+                self._missing(40402, f"Version {m.group(2)} not found.")
             else:
-                self._send(200, {"schema": rs.schema, **({"schemaType": rs.schema_type}
-                                                         if rs.schema_type != "AVRO" else {})})
+                self._send_raw(rs.schema)
             return
         m = _SUBJECT.match(path)
         if m and m.group(2):

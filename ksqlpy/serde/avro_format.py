@@ -33,6 +33,7 @@ from ksqlpy import utf16
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.serde import avro_unions as U
 from ksqlpy.serde import connect_types as CT
+from ksqlpy.serde.avro_logical import decimal_precision, decimal_scale, logical_type
 from ksqlpy.serde.avro_references import inline_references, registry_lookup
 from ksqlpy.serde.base import Columns, SerdeError, SinkSchemaError, UnreadableSchemaError, ValueSerde
 from ksqlpy.serde.coerce import fit_decimal
@@ -277,11 +278,11 @@ def sql_type_of(schema: Any, names: dict[str, Any] | None = None, *, upper: bool
                                  f"{json.dumps(schema)[:200]}")
     s = branches[0]
     kind = kind_of(s)
-    logical = s.get("logicalType") if isinstance(s, dict) else None
+    logical = logical_type(s)
     if kind in ("int", "long") and logical in ("date", "time-millis", "timestamp-millis"):
         return {"date": T.DATE, "time-millis": T.TIME, "timestamp-millis": T.TIMESTAMP}[logical]
     if kind in ("bytes", "fixed") and logical == "decimal":
-        return T.Decimal(int(s.get("precision", 64)), int(s.get("scale", 0)))
+        return T.Decimal(decimal_precision(s), decimal_scale(s))
     simple = {"boolean": T.BOOLEAN, "int": T.INTEGER, "long": T.BIGINT, "float": T.DOUBLE, "double": T.DOUBLE,
               "string": T.STRING, "enum": T.STRING, "bytes": T.BYTES, "fixed": T.BYTES}
     if kind in simple:
@@ -415,7 +416,7 @@ def to_sql(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any], path: str =
     s = _pick(non_null(schema, names), v)
     n = t.name
     if isinstance(t, T.Decimal):  # Connect's Decimal is BYTES: a DECIMAL column takes only bytes or fixed
-        d = bytes_to_decimal(v, int(s.get("scale", 0)) if isinstance(s, dict) else 0)
+        d = bytes_to_decimal(v, decimal_scale(s))
         return fit_decimal(d, t)  # DecimalUtil.ensureFit: never rounded, an overflow fails the record
     if n == "STRING":
         if isinstance(v, str):
@@ -487,8 +488,8 @@ def to_avro(schema: Any, v: Any, t: T.SqlType, names: dict[str, Any],
     branches = non_null(schema, names)
     s = next((b for b in branches if _fits(b, t)), branches[0]) if len(branches) > 1 else branches[0]
     kind = kind_of(s)
-    if kind in ("bytes", "fixed") and isinstance(s, dict) and s.get("logicalType") == "decimal":
-        return decimal_to_bytes(v, int(s.get("scale", 0)), int(s["size"]) if kind == "fixed" else None)
+    if kind in ("bytes", "fixed") and logical_type(s) == "decimal":
+        return decimal_to_bytes(v, decimal_scale(s), int(s["size"]) if kind == "fixed" else None)
     if kind in ("int", "long"):
         return int(v)
     if kind in ("float", "double"):

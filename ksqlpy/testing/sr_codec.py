@@ -17,6 +17,7 @@ import struct
 from decimal import Context, Decimal
 from typing import Any
 
+from ksqlpy.serde.avro_logical import decimal_scale, logical_type
 from ksqlpy.testing import exactjson
 
 _WIDE = Context(prec=1000)  # any DECIMAL: the default context (28 digits) rounds wider values
@@ -102,15 +103,14 @@ def spec_to_avro(schema: Any, spec: Any, names: dict[str, Any],
     if spec is None:
         return None
     kind = _kind(s)
-    logical = s.get("logicalType") if isinstance(s, dict) else None
+    logical = logical_type(s)
     if kind == "null":
         raise ValueError("not null")
     if kind in ("bytes", "fixed") and logical == "decimal":
         from ksqlpy.serde.avro_format import decimal_to_bytes
 
         # a fixed schema's bytes are its whole length, the unscaled value sign-extended to it
-        return decimal_to_bytes(Decimal(str(spec)), int(s.get("scale", 0)),
-                                int(s["size"]) if kind == "fixed" else None)
+        return decimal_to_bytes(Decimal(str(spec)), decimal_scale(s), int(s["size"]) if kind == "fixed" else None)
     if kind in ("int", "long"):
         if isinstance(spec, bool | dict | list):
             raise TypeError(f"{spec!r} is not a number")
@@ -179,9 +179,8 @@ def avro_to_spec(schema: Any, datum: Any, names: dict[str, Any]) -> Any:
         branches = [_node(b, names) for b in s if _kind(_node(b, names)) != "null"]
         return avro_to_spec(_branch(branches, datum), datum, names)
     kind = _kind(s)
-    logical = s.get("logicalType") if isinstance(s, dict) else None
-    if kind in ("bytes", "fixed") and logical == "decimal":
-        return Decimal(int.from_bytes(datum, "big", signed=True)).scaleb(-int(s.get("scale", 0)), context=_WIDE)
+    if kind in ("bytes", "fixed") and logical_type(s) == "decimal":
+        return Decimal(int.from_bytes(datum, "big", signed=True)).scaleb(-decimal_scale(s), context=_WIDE)
     if kind == "array":
         if _is_map_entries(s, names):
             entry = _node(s["items"], names)

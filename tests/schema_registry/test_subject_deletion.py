@@ -176,3 +176,32 @@ def test_terminate_deletes_the_internal_subjects_for_good(tmp_path) -> None:
         assert "T-value" in left and "t-value" in left  # the sink's and the source's stay
         held = {v.id for s in left for v in reg.versions(s, include_deleted=True)}
         assert [i for i in ids if i not in held] and all(reg.by_id(i) is None for i in ids if i not in held)
+
+
+def _raw(url: str, path: str) -> tuple[int, str]:
+    try:
+        with urllib.request.urlopen(url + path) as resp:  # noqa: S310 - a loopback test server
+            return resp.status, resp.read().decode()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read().decode()
+
+
+def test_the_http_api_answers_which_subjects_hold_an_id_and_the_bare_schema() -> None:
+    proto = 'syntax = "proto3"; message M { int32 a = 1; }'
+    with RegistryServer(EmbeddedSchemaRegistry()) as srv:
+        url = srv.url
+        sid = _call(url, "POST", "/subjects/a-value/versions", {"schema": A})[1]["id"]
+        assert _call(url, "POST", "/subjects/b-key/versions", {"schema": A})[1]["id"] == sid
+        pid = _call(url, "POST", "/subjects/p-value/versions", {"schema": proto, "schemaType": "PROTOBUF"})[1]["id"]
+        assert _call(url, "GET", f"/schemas/ids/{sid}/subjects") == (200, ["a-value", "b-key"])
+        assert _call(url, "GET", f"/schemas/ids/{sid}/versions") == (200, [
+            {"subject": "a-value", "version": 1}, {"subject": "b-key", "version": 1}])
+        assert _raw(url, f"/schemas/ids/{sid}/schema") == (200, A)
+        assert _raw(url, f"/schemas/ids/{pid}/schema") == (200, proto)
+        assert _raw(url, "/subjects/p-value/versions/latest/schema") == (200, proto)
+        assert _call(url, "GET", "/subjects/p-value/versions/2/schema")[1]["error_code"] == 40402
+        assert _call(url, "GET", "/schemas/ids/99/subjects")[1]["error_code"] == 40403
+        assert _call(url, "GET", "/schemas/types") == (200, ["JSON", "PROTOBUF", "AVRO"])
+        _call(url, "DELETE", "/subjects/b-key")  # a soft-deleted subject holds the id only with ?deleted=true
+        assert _call(url, "GET", f"/schemas/ids/{sid}/subjects") == (200, ["a-value"])
+        assert _call(url, "GET", f"/schemas/ids/{sid}/subjects?deleted=true") == (200, ["a-value", "b-key"])

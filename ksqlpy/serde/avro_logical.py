@@ -1,0 +1,51 @@
+"""The logical type an Avro schema is read as, and a decimal's precision and scale.
+
+Avro's own ``logicalType`` first; else Kafka Connect's ``connect.name`` (with ``connect.parameters``), which
+Connect's AvroConverter writes and Confluent's AvroData.toConnectSchema turns into the Connect schema's name:
+ksqlDB's SchemaConverters read a Connect logical type by that name, so a ``long`` named
+``org.apache.kafka.connect.data.Timestamp`` is a TIMESTAMP and a ``bytes`` named ``...Decimal`` with the
+``scale`` parameter a DECIMAL, whether or not ``logicalType`` is there too.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+# Connect's logical types by the name Kafka Connect's AvroConverter writes as ``connect.name`` (AvroData
+# names the Connect schema after it; ksqlDB's SchemaConverters read a logical type by the Connect name), on
+# the Avro type each is based on
+_CONNECT_LOGICAL = {("int", "org.apache.kafka.connect.data.Date"): "date",
+                    ("int", "org.apache.kafka.connect.data.Time"): "time-millis",
+                    ("long", "org.apache.kafka.connect.data.Timestamp"): "timestamp-millis",
+                    ("bytes", "org.apache.kafka.connect.data.Decimal"): "decimal",
+                    ("fixed", "org.apache.kafka.connect.data.Decimal"): "decimal"}
+
+
+def logical_type(schema: Any) -> str | None:
+    """The logical type a (resolved, non-union) Avro schema is read as: its ``logicalType``, else the
+    Connect logical type its ``connect.name`` names (Confluent's AvroData.toConnectSchema gives the Connect
+    schema that name, so a ``long`` named ``org.apache.kafka.connect.data.Timestamp`` is a TIMESTAMP)."""
+    if not isinstance(schema, dict):
+        return None
+    logical = schema.get("logicalType")
+    if logical is not None:
+        return str(logical)
+    name = schema.get("connect.name")
+    return _CONNECT_LOGICAL.get((str(schema.get("type")), str(name))) if name is not None else None
+
+
+def decimal_scale(schema: Any) -> int:
+    """A decimal schema's scale: Avro's ``scale``, else Connect's ``scale`` parameter (AvroData's)."""
+    if not isinstance(schema, dict):
+        return 0
+    if "scale" in schema:
+        return int(schema["scale"])
+    return int((schema.get("connect.parameters") or {}).get("scale", 0))
+
+
+def decimal_precision(schema: Any) -> int:
+    """A decimal schema's precision: Avro's ``precision``, else Connect's ``connect.decimal.precision``
+    parameter, else ksqlDB's default of 64 (DecimalUtil.precision)."""
+    if "precision" in schema:
+        return int(schema["precision"])
+    return int((schema.get("connect.parameters") or {}).get("connect.decimal.precision", 64))
