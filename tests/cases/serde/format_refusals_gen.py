@@ -2,7 +2,7 @@
 words of ksqlDB's GenericSerdeFactory.createFormatSerde (from memory): ``<Key|Value> format does not support
 schema.``, ``format: <FORMAT>``, ``schema: Persistence{columns=[...], features=[...]}`` - the serde features
 of the side: UNWRAP_SINGLES for a single key the format could also wrap, the value's WRAP_SINGLE_VALUE as
-given - then ``reason: <the format's own reason>``; over CREATE STREAM/TABLE and CREATE ... AS SELECT.
+given - then ``reason: <the format's own reason>``; over CREATE STREAM/TABLE and CREATE STREAM/TABLE ... AS SELECT.
 
 Writes tests/cases/serde/format-refusals.json: ``python tests/cases/serde/format_refusals_gen.py
 tests/cases/serde/format-refusals.json`` after changing this file.
@@ -68,6 +68,13 @@ def value_cases() -> list[dict]:  # type: ignore[type-arg]
                            f"CREATE STREAM O WITH ({with_clause}) AS SELECT {select} FROM S;"],
             "expectedException": {"type": ERROR, "message": msg + "\nStatement: CREATE STREAM O"},
         })
+        if built is None:
+            tests.append({
+                "name": f"CREATE TABLE AS SELECT value {fmt} ({cols}{extra})",
+                "statements": [f"CREATE TABLE T (K STRING PRIMARY KEY, {cols}) WITH (kafka_topic='t', format='JSON');",
+                               f"CREATE TABLE O WITH ({with_clause}) AS SELECT * FROM T;"],
+                "expectedException": {"type": ERROR, "message": msg + "\nStatement: CREATE TABLE O"},
+            })
     return tests
 
 
