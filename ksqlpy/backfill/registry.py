@@ -36,8 +36,8 @@ def needs_registry(*sources: Source) -> bool:
 def snapshot(registry: Any) -> dict[str, Any]:
     """What the job carries: the URL of an HTTP registry, else every schema of the embedded one (by id, the
     soft-deleted too - still readable - and each subject's versions)."""
-    if isinstance(registry, HttpSchemaRegistry):
-        return {"url": registry.url}
+    if isinstance(registry, HttpSchemaRegistry):  # with the headers its requests carry (credentials too)
+        return {"url": registry.url, "headers": dict(registry.headers)}
     if not isinstance(registry, EmbeddedSchemaRegistry):
         from ksqlpy.backfill import support
 
@@ -108,5 +108,7 @@ def worker_registry(extra: dict[str, Any]) -> Any:
     if snap is None:
         return None
     if snap["url"]:
-        return HttpSchemaRegistry(snap["url"])
+        registry = HttpSchemaRegistry(snap["url"])
+        registry.headers = dict(snap.get("headers") or {})
+        return registry
     return SnapshotRegistry(snap["by_id"], snap["versions"])

@@ -347,16 +347,20 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
 class HttpSchemaRegistry(SchemaRegistry):
     """A Confluent-compatible registry over its REST API (stdlib HTTP, ids cached)."""
 
-    def __init__(self, url: str, timeout_s: float = 10.0) -> None:
-        self.url = url.split(",")[0].rstrip("/")
+    def __init__(self, url: str, timeout_s: float = 10.0, config: dict[str, str] | None = None) -> None:
+        """``config``: the client's settings (``client_auth.client_config``: credentials, request headers)."""
+        from ksqlpy.schema_registry.client_auth import request_headers, split_user_info
+
+        self.url, user_info = split_user_info(url.split(",")[0].strip().rstrip("/"))
         self.timeout_s = timeout_s
+        self.headers = request_headers(config or {}, user_info)
         self._cache: dict[int, RegisteredSchema] = {}
 
     def _call(self, method: str, path: str, body: Any = None) -> Any:
         data = json.dumps(body).encode("utf-8") if body is not None else None
         req = urllib.request.Request(self.url + path, data=data, method=method, headers={
             "Content-Type": "application/vnd.schemaregistry.v1+json",
-            "Accept": "application/vnd.schemaregistry.v1+json, application/json"})
+            "Accept": "application/vnd.schemaregistry.v1+json, application/json", **self.headers})
         try:
             with urllib.request.urlopen(req, timeout=self.timeout_s) as resp:  # noqa: S310 - configured URL
                 return json.loads(resp.read() or b"null")
@@ -490,7 +494,9 @@ def open_registry(properties: Any, log: Any = None) -> SchemaRegistry:
     if url == "":
         return UnconfiguredSchemaRegistry()
     if url is not None and url.startswith(("http://", "https://")):
-        return HttpSchemaRegistry(url)
+        from ksqlpy.schema_registry.client_auth import client_config
+
+        return HttpSchemaRegistry(url, config=client_config(properties))
     registry = EmbeddedSchemaRegistry(log)
     level = properties.get(COMPATIBILITY_PROPERTY)
     if level is not None and str(level).strip():
