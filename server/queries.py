@@ -319,9 +319,13 @@ def _start_local(ctx: ServerContext, sql: str, properties: dict[str, Any], varia
             cols = [(n, t, False) for n, t in tq.columns]
             return QueryRun(PUSH, tq.query_id, cols, tq=tq, convert=row_converter([t for _, t, _ in cols]),
                             ticket=ticket)
-        if engine.catalog.source(stmt.query.source.name) is not None:
-            admit()  # after the analysis found the source, before the query runs (ksqlDB's order)
-        result = engine.execute_statement(stmt, props)
+        from ksqlpy.engine.pull_admission import Refused, admission
+
+        try:
+            with admission(admit):  # the engine admits it after the analysis, before the plan runs (ksqlDB's order)
+                result = engine.execute_statement(stmt, props)
+        except Refused as e:
+            raise e.refusal from None  # the limit's 429
     except PullExecutionError as e:
         return dataclasses.replace(
             _pull_run(ctx, stmt.query.source.name, e.data, stmt.query.limit, alias=stmt.query.source.alias),

@@ -20,7 +20,7 @@ from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.analysis.written import is_star
 from ksqlpy.catalog import Source
-from ksqlpy.engine import consistency
+from ksqlpy.engine import consistency, pull_admission
 from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr.bound import ColumnRef, Expr
 from ksqlpy.grammar import ast as A
@@ -93,6 +93,12 @@ def pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
 def _pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
     src = _checked_source(engine, stmt)
     if src.kind == "STREAM":
+        stream_off = _stream_pull_off(engine)
+        if stream_off or pull_admission.waiting():
+            _analyze(engine, stmt, src)  # the analysis's errors before the host's limits and the switch
+        pull_admission.admit()
+        if stream_off:
+            raise _stream_pull_disabled()
         return _pull_stream(engine, stmt)
     return _pull_table(engine, stmt, src)
 
@@ -104,6 +110,9 @@ def check_pull(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
     if src.kind == "STREAM":
         from ksqlpy.analysis.query import analyze_query
 
+        if _stream_pull_off(engine):
+            _analyze(engine, stmt, src)
+            raise _stream_pull_disabled()
         plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
                              sql=stmt.text)
         return {"columns": [(c.name, c.type) for c in plan.project.value], "rows": [], "keys": []}
@@ -163,15 +172,19 @@ def _check_pseudo_columns(q: A.Query) -> None:
 
 
 def _check_enabled(engine: Engine, stmt: A.SelectStatement, src: Source) -> None:
-    """The switches ksqlDB checks once the query is analysed: ``ksql.pull.queries.enable`` as the server is
-    configured (its QueryExecutor reads the server's config, a request cannot turn it on or off), then for a
-    stream ``ksql.query.pull.stream.enabled`` with the request's overrides (KsqlEngine.createStreamPullQuery
-    reads the session config with them). A switch that is off refuses only an analysable query: its analysis
-    errors come first, as ksqlDB analyses before either check."""
-    pull_off = str(resolve(PULL_ENABLED, engine.config, default="true")).strip().lower() == "false"
-    stream_off = src.kind == "STREAM" and str(engine.prop(STREAM_PULL_ENABLED, "true")).strip().lower() == "false"
-    if not (pull_off or stream_off):
+    """``ksql.pull.queries.enable`` as the server is configured (ksqlDB's QueryExecutor reads the server's
+    config, a request cannot turn it on or off), checked once the query is analysed: a switch that is off
+    refuses only an analysable query. The stream switch (``_stream_pull_off``) is checked later, after the
+    host's limits (pull_admission.py), where KsqlEngine.createStreamPullQuery checks it."""
+    if str(resolve(PULL_ENABLED, engine.config, default="true")).strip().lower() != "false":
         return
+    _analyze(engine, stmt, src)
+    raise KsqlStatementError(f"Pull queries are disabled.{_HINT}\nPlease set {PULL_ENABLED}=true to enable "
+                             "this feature.\n")
+
+
+def _analyze(engine: Engine, stmt: A.SelectStatement, src: Source) -> None:
+    """The query's analysis alone, for its errors."""
     from ksqlpy.analysis.query import analyze_query
 
     q = copy.copy(stmt.query)
@@ -179,12 +192,18 @@ def _check_enabled(engine: Engine, stmt: A.SelectStatement, src: Source) -> None
         q.select = _expand_star(q.select, src)
     analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False, sql=stmt.text,
                   pull=src.kind == "TABLE")
-    if pull_off:
-        raise KsqlStatementError(f"Pull queries are disabled.{_HINT}\nPlease set {PULL_ENABLED}=true to enable "
-                                 "this feature.\n")
-    raise KsqlStatementError("Pull queries on streams are disabled. To create a push query on the stream, add "
-                             "EMIT CHANGES to the end. To enable pull queries on streams, set the "
-                             f"{STREAM_PULL_ENABLED} config to 'true'.")
+
+
+def _stream_pull_off(engine: Engine) -> bool:
+    """``ksql.query.pull.stream.enabled`` with the request's overrides (KsqlEngine.createStreamPullQuery reads
+    the session config with them)."""
+    return str(engine.prop(STREAM_PULL_ENABLED, "true")).strip().lower() == "false"
+
+
+def _stream_pull_disabled() -> KsqlStatementError:
+    return KsqlStatementError("Pull queries on streams are disabled. To create a push query on the stream, add "
+                              "EMIT CHANGES to the end. To enable pull queries on streams, set the "
+                              f"{STREAM_PULL_ENABLED} config to 'true'.")
 
 
 class PullExecutionError(KsqlStatementError):
@@ -234,6 +253,7 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
 
     generation = engine.generation  # read first: a statement changing the catalog meanwhile voids the entry
     q, plan = _table_plan(engine, stmt, src)
+    pull_admission.admit()  # the host's limits: after the analysis, before the plan's access and the store
     mat = queryable(engine, src)
     try:
         scan = decide_access(plan, q.where, engine.effective_properties())

@@ -195,6 +195,33 @@ def test_analysis_errors_come_before_the_limit(client: Any) -> None:
     assert r.status_code == 400 and r.json()["error_code"] == 40001, r.text
 
 
+@pytest.mark.parametrize("sql, message", [
+    ("SELECT ID, COUNT(*) FROM LQ GROUP BY ID;", "Pull queries don't support GROUP BY clauses."),
+    ("SELECT * FROM LQ WINDOW TUMBLING (SIZE 1 SECOND);", "Pull queries don't support WINDOW clauses."),
+    ("SELECT ROWOFFSET FROM LQ;", "Pull queries don't support the following columns in SELECT clauses: `ROWOFFSET`"),
+    ("SELECT NOPE FROM LQ;", "NOPE"),
+    ("SELECT NOPE FROM LS;", "NOPE"),
+    ("SELECT * FROM LS WHERE NOPE = 1;", "NOPE"),
+])
+def test_the_pull_query_analysis_comes_before_the_limit(client: Any, sql: str, message: str) -> None:
+    """ksqlDB's QueryExecutor analyses the statement (sources and columns resolved, PullQueryValidator's
+    clause rules) before it checks the host's limits."""
+    r = client.post("/query-stream", json={"sql": sql, "properties": {}})
+    assert r.status_code == 400 and message in r.json()["message"], r.text
+
+
+@pytest.mark.parametrize("sql, properties", [
+    ("SELECT * FROM LT WHERE ID = 1;", {}),  # a table nothing materializes: its plan's error
+    ("SELECT * FROM LQ WHERE V = 'a';", {"ksql.query.pull.table.scan.enabled": "false"}),  # a scan refused
+    ("SELECT * FROM LS;", {"ksql.query.pull.stream.enabled": "false"}),  # createStreamPullQuery's switch
+])
+def test_the_plan_and_the_stream_switch_come_after_the_limit(client: Any, sql: str,
+                                                             properties: dict[str, str]) -> None:
+    """After the limits: the table's plan (executeTablePullQuery: the WHERE's access, the store) and the
+    stream switch (createStreamPullQuery)."""
+    _refused(client.post("/query-stream", json={"sql": sql, "properties": properties}), CONCURRENCY_0)
+
+
 def test_push_queries_and_ksql_are_not_pull_queries(client: Any) -> None:
     r = client.post("/query-stream", json={"sql": "SELECT * FROM LS EMIT CHANGES LIMIT 1;",
                                            "properties": {"auto.offset.reset": "earliest"}})
