@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -30,6 +29,8 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from ksqlpy.engine.config import as_bool
+from ksqlpy.javatext import double_to_string, parse_double
+from ksqlpy.server.pull_limits import RateLimiter  # Guava's RateLimiter, as the pull-query limits use it
 
 LOGGER_NAME = "ksqlpy.server.requests"
 LOG = logging.getLogger(LOGGER_NAME)
@@ -46,42 +47,6 @@ _VERSIONS = {"1.0": "HTTP/1.0", "1.1": "HTTP/1.1", "2": "HTTP/2.0", "2.0": "HTTP
 
 class RequestLogConfigError(ValueError):
     """A request-log setting that is no valid value: the server does not start (Kafka's ConfigException)."""
-
-
-class RateLimiter:
-    """Guava's ``RateLimiter.create(rate)`` (SmoothBursty, a second's worth of permits stored when idle, none at
-    first) as ``tryAcquire()`` uses it: a permit now or none."""
-
-    def __init__(self, rate: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.rate = rate
-        self._interval = 1.0 / rate if rate > 0 else float("inf")
-        self._max = rate  # maxBurstSeconds = 1
-        self._stored = 0.0
-        self._clock = clock
-        self._next_free = clock()
-        self._lock = threading.Lock()
-
-    def try_acquire(self) -> bool:
-        with self._lock:
-            now = self._clock()
-            if self._next_free > now:
-                return False
-            if self._interval != float("inf"):
-                self._stored = min(self._max, self._stored + (now - self._next_free) / self._interval)
-            self._next_free = now
-            spent = min(1.0, self._stored)
-            self._next_free = now + (1.0 - spent) * self._interval
-            self._stored -= spent
-            return True
-
-    def rate_text(self) -> str:
-        """``getRate()`` as Java prints a double."""
-        return java_double(self.rate)
-
-
-def java_double(value: float) -> str:
-    text = repr(float(value))
-    return text if "e" not in text else text.replace("e", "E").replace("E+", "E")
 
 
 def _config_error(name: str, value: Any, message: str) -> RequestLogConfigError:
@@ -109,9 +74,7 @@ def parse_pairs(name: str, value: str) -> dict[str, str]:
 
 def _java_double(name: str, text: str) -> float:
     try:
-        if not re.fullmatch(r"\s*[+-]?(NaN|Infinity|(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?)[dDfF]?\s*", text):
-            raise ValueError(text)
-        return float(text.strip().rstrip("dDfF"))
+        return parse_double(text)  # Double.parseDouble
     except ValueError:
         raise _config_error(name, text, "Not a double") from None
 
@@ -195,7 +158,7 @@ class RequestLog:
                               (self._by_code.get(status), f"response code {status}")):
             if limiter is not None and not limiter.try_acquire():
                 if self._hit.try_acquire():
-                    self.logger.info(f"Hit rate limit for {what} with limit {limiter.rate_text()}")
+                    self.logger.info(f"Hit rate limit for {what} with limit {double_to_string(float(limiter.rate))}")
                 return False
         return True
 

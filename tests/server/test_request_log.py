@@ -114,7 +114,6 @@ def test_rate_limiter_is_guava_s_smooth_bursty() -> None:
     assert not half.try_acquire()
     clock.t += 0.1
     assert half.try_acquire()
-    assert (one.rate_text(), half.rate_text(), four.rate_text()) == ("1.0", "0.5", "4.0")
 
 
 def test_pairs_as_ksqldb_parses_them() -> None:
