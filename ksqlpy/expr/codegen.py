@@ -279,6 +279,7 @@ class Codegen:
     # ------------------------------------------------------------------ predicates
     def _g_Comparison(self, e: B.Comparison) -> Code:
         a, b = self.gen(e.left), self.gen(e.right)
+        a, b = self._big_decimal(a, e.left.type, e.right.type), self._big_decimal(b, e.right.type, e.left.type)
         if isinstance(e.left.type, T.Array | T.Map | T.Struct) and isinstance(e.right.type, T.Array | T.Map | T.Struct):
             return self._java_equality(e, a, b)
         if (T.DOUBLE in (e.left.type, e.right.type) and not isinstance(e.left.type, T.Decimal)
@@ -310,9 +311,22 @@ class Codegen:
         neg = "not " if e.op is B.CmpOp.NOT_EQUAL else ""
         return Code(self.guard([a, b], f"{neg}{rt}.java_equals({{0}}, {ta}, {{1}}, {tb})", "False"), T.BOOLEAN)
 
+    def _big_decimal(self, c: Code, t: T.SqlType, other: T.SqlType) -> Code:
+        """A DOUBLE operand compared with a DECIMAL, as ksqlDB's comparison code takes it:
+        ``BigDecimal.valueOf(d)`` (runtime.double_as_decimal; NaN and infinities fail the expression)."""
+        if t == T.DOUBLE and isinstance(other, T.Decimal):
+            return Code(f"{self._rt()}.double_as_decimal({c.text})", other)
+        return c
+
     def _g_Between(self, e: B.Between) -> Code:
         parts = [self.gen(e.operand), self.gen(e.low), self.gen(e.high)]
         body = "{1} <= {0} <= {2}"
+        x, lo, hi = e.operand.type, e.low.type, e.high.type
+        if T.DOUBLE in (x, lo, hi) and any(isinstance(t, T.Decimal) for t in (x, lo, hi)):
+            # ksqlDB generates (a >= lo) && (a <= hi), each comparison with its own DOUBLE-DECIMAL rule
+            def side(i: int, t: T.SqlType, other: T.SqlType) -> str:
+                return self._big_decimal(Code(f"{{{i}}}", t), t, other).text
+            body = f"{side(1, lo, x)} <= {side(0, x, lo)} and {side(0, x, hi)} <= {side(2, hi, x)}"
         if e.operand.type == T.BYTES:
             body = self._signed_bytes(body, 3)
         elif e.operand.type == T.STRING == e.low.type == e.high.type:
@@ -356,6 +370,16 @@ class Codegen:
         if not tests:
             return Code(f"(False if ({t} := {a.text}) is None else False)", T.BOOLEAN)
         same = all(x.text == t for x, _ in tests)
+        java = [as_type for as_type, _ in e.tests if _holds_double(as_type)]
+        if java and same and all(y.const for _, y in tests) and all(a == T.DOUBLE for a in java):
+            rt = self._rt()
+            keys = frozenset(_runtime.double_bits(y.value) for _, y in tests)
+            return Code(f"(False if ({t} := {a.text}) is None else {rt}.double_bits({t}) in {self.const(keys, 'in')})",
+                        T.BOOLEAN)
+        if java:  # InListEvaluator's value.equals(item): Double.equals inside (NaN is NaN, -0.0 is not 0.0)
+            checks = " or ".join(self._java_equals(x.text, y.text, as_type)
+                                 for (x, y), (as_type, _) in zip(tests, e.tests, strict=True))
+            return Code(f"(False if ({t} := {a.text}) is None else ({checks}))", T.BOOLEAN)
         if same and all(y.const for _, y in tests):
             values = [y.value for _, y in tests]
             try:
@@ -368,6 +392,14 @@ class Codegen:
             return Code(f"(False if ({t} := {a.text}) is None else {t} in {members})", T.BOOLEAN)
         checks = " or ".join(f"{x.text} == {y.text}" for x, y in tests)
         return Code(f"(False if ({t} := {a.text}) is None else ({checks}))", T.BOOLEAN)
+
+    def _java_equals(self, x: str, y: str, t: T.SqlType) -> str:
+        """``x.equals(y)`` (``y`` may be NULL) for two values of type ``t`` that holds a DOUBLE."""
+        rt = self._rt()
+        if t == T.DOUBLE:
+            return f"{rt}.double_equals({x}, {y})"
+        ty = self.const(t, "ty")
+        return f"{rt}.java_equals({x}, {ty}, {y}, {ty})"
 
     def _as(self, c: Code, target: T.SqlType) -> Code:
         """``c`` (never NULL) converted to ``target``."""
@@ -493,6 +525,17 @@ def evaluate(e: B.Expr, registry: FunctionRegistry) -> Any:
     consts: dict[str, Any] = {}
     code = Codegen((), consts, registry).text(e)
     return eval(compile(code, "<ksqlpy-constant>", "eval"), consts)  # noqa: S307 - generated from a bound tree
+
+
+def _holds_double(t: T.SqlType) -> bool:
+    """Whether ``t`` is DOUBLE or has a DOUBLE inside (where Java's equals and Python's == part ways)."""
+    if isinstance(t, T.Array):
+        return _holds_double(t.element)
+    if isinstance(t, T.Map):
+        return _holds_double(t.key) or _holds_double(t.value)
+    if isinstance(t, T.Struct):
+        return any(_holds_double(ft) for _, ft in t.fields)
+    return t == T.DOUBLE
 
 
 def _in_body(text: str) -> str:

@@ -48,7 +48,7 @@ def java_equals(a: Any, ta: T.SqlType, b: Any, tb: T.SqlType) -> bool:
     if isinstance(ta, T.Decimal):
         return isinstance(tb, T.Decimal) and ta.scale == tb.scale and a == b
     if ta == T.DOUBLE:
-        return tb == T.DOUBLE and _double_bits(a) == _double_bits(b)
+        return tb == T.DOUBLE and double_bits(a) == double_bits(b)
     if ta in (T.DATE, T.TIME):  # java.util.Date.equals: any Date subclass, by getTime()
         return tb in _UTIL_DATE and _epoch_millis(a, ta) == _epoch_millis(b, tb)
     return ta == tb and a == b
@@ -80,12 +80,13 @@ def _maps_equal(a: dict, ta: T.Map, b: dict, tb: T.Map) -> bool:
     return True
 
 
-def _double_bits(v: float) -> tuple[str, float]:
-    """Double.doubleToLongBits up to what equality needs: every NaN alike, -0.0 apart from 0.0."""
+def double_bits(v: float) -> tuple[bool, float, float]:
+    """Double.doubleToLongBits up to what equality needs: every NaN alike, -0.0 apart from 0.0 (the sign
+    goes with the value: a zero's sign alone must not stand for it)."""
     f = float(v)
     if f != f:
-        return ("NaN", 0.0)
-    return ("", math.copysign(1.0, f) if f == 0 else f)
+        return (True, 0.0, 0.0)
+    return (False, f, math.copysign(1.0, f))
 
 
 def _epoch_millis(v: int, t: T.SqlType) -> int:

@@ -10,7 +10,7 @@ import math
 from decimal import ROUND_HALF_UP, Context, Decimal, Inexact, InvalidOperation
 
 from ksqlpy import javatext, utf16
-from ksqlpy.expr.java_equality import java_distinct, java_equals  # noqa: F401 - called by generated code
+from ksqlpy.expr.java_equality import double_bits, java_distinct, java_equals  # noqa: F401 - called by generated code
 
 # Exact for any DECIMAL ksqlDB holds (Java's BigDecimal keeps every digit); Python's default context keeps 28.
 DCTX = Context(prec=1000)
@@ -235,3 +235,24 @@ def null_boolean() -> bool:
 
 class NullBooleanError(ArithmeticError):
     """A NULL BOOLEAN unboxed (see ``null_boolean``)."""
+
+
+def double_as_decimal(v: float | None) -> Decimal | None:
+    """``BigDecimal.valueOf(double)``, how ksqlDB's generated Java compares a DOUBLE with a DECIMAL (its
+    comparison code turns the DOUBLE side into a BigDecimal, from memory of SqlToJavaVisitor.toDecimal): the
+    digits ``Double.toString`` prints, so 0.1 equals the DECIMAL 0.1; NaN and the infinities have no
+    BigDecimal - the NumberFormatException fails the expression. NULL stays NULL (the comparison's own test)."""
+    if v is None:
+        return None
+    if not math.isfinite(v):
+        first = "I" if math.isinf(v) else "N"
+        raise ValueError(f"Character {first} is neither a decimal digit number, decimal point, nor \"e\" "
+                         "notation exponential mark.")
+    return Decimal(repr(float(v)))
+
+
+
+def double_equals(a: float, b: float | None) -> bool:
+    """``Double.equals`` of a value and an IN-list item (NULL matches nothing): by bits, so NaN equals NaN and
+    -0.0 is not 0.0 - ksqlDB's InListEvaluator calls ``value.equals(item)`` after coercing both to DOUBLE."""
+    return b is not None and double_bits(a) == double_bits(b)

@@ -120,11 +120,14 @@ def _implicit(e: B.Expr, target: T.SqlType) -> B.Expr:
 
 def _comparable(a: B.Expr, b: B.Expr) -> tuple[B.Expr, B.Expr]:
     """Two comparable operands in the form they are compared in: mixed numbers with a DOUBLE as DOUBLEs,
-    a STRING against a time type parsed as that type, DATE against TIMESTAMP as TIMESTAMPs."""
+    a STRING against a time type parsed as that type, DATE against TIMESTAMP as TIMESTAMPs. A DOUBLE against
+    a DECIMAL stays as it is: ksqlDB compares the two as BigDecimals (the code generator's business)."""
     ta, tb = a.type, b.type
     if ta == tb or _null(ta) or _null(tb):
         return a, b
     if T.is_numeric(ta) and T.is_numeric(tb):
+        if isinstance(ta, T.Decimal) or isinstance(tb, T.Decimal):
+            return a, b  # a DOUBLE side becomes BigDecimal.valueOf(d); INT/BIGINT compare exactly
         if T.DOUBLE in (ta, tb):
             return _implicit(a, T.DOUBLE), _implicit(b, T.DOUBLE)
         return a, b  # Python compares int and Decimal exactly

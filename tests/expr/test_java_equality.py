@@ -19,6 +19,9 @@ AI, AL, AD2, AD1 = T.Array(T.INTEGER), T.Array(T.BIGINT), T.Array(T.Decimal(3, 2
     ([Decimal("1.50")], AD2, [Decimal("1.50")], T.Array(T.Decimal(4, 2)), True),
     ([float("nan")], T.Array(T.DOUBLE), [float("nan")], T.Array(T.DOUBLE), True),
     ([-0.0], T.Array(T.DOUBLE), [0.0], T.Array(T.DOUBLE), False),
+    ([0.0], T.Array(T.DOUBLE), [1.0], T.Array(T.DOUBLE), False),  # a zero is not the number its sign's 1.0
+    ([-0.0], T.Array(T.DOUBLE), [-1.0], T.Array(T.DOUBLE), False),
+    ({"k": 0.0}, T.Map(T.STRING, T.DOUBLE), {"k": 1.0}, T.Map(T.STRING, T.DOUBLE), False),
     ({"a": 1}, T.Map(T.STRING, T.INTEGER), {"a": 1}, T.Map(T.STRING, T.BIGINT), False),
     ({"a": None}, T.Map(T.STRING, T.INTEGER), {"b": None}, T.Map(T.STRING, T.INTEGER), False),
     ({"a": None}, T.Map(T.STRING, T.INTEGER), {"a": None}, T.Map(T.STRING, T.BIGINT), True),
@@ -39,3 +42,19 @@ def test_nulls() -> None:
     assert java_equals(None, AI, None, AL) is True
     assert java_equals([1], AI, None, AI) is False
     assert java_distinct(None, AI, [1], AI) is True
+
+
+def test_double_helpers() -> None:
+    """The generated code's DOUBLE rules: IN's Double.equals, and BigDecimal.valueOf against a DECIMAL."""
+    from ksqlpy.expr import runtime as rt
+    assert rt.double_equals(float("nan"), float("nan")) is True
+    assert rt.double_equals(-0.0, 0.0) is False
+    assert rt.double_equals(0.0, 1.0) is False
+    assert rt.double_equals(1.0, None) is False
+    assert rt.double_as_decimal(0.1) == Decimal("0.1")
+    assert rt.double_as_decimal(-0.0) == 0
+    assert rt.double_as_decimal(1e-7) == Decimal("1E-7")
+    assert rt.double_as_decimal(None) is None
+    for bad in (float("nan"), float("inf"), float("-inf")):
+        with pytest.raises(ValueError, match="is neither a decimal digit number"):
+            rt.double_as_decimal(bad)
