@@ -145,7 +145,9 @@ class OperatorTyping(BinderCore):
 
     def _in(self, node: exp.In) -> B.Expr:
         """ksqlDB's IN: the common type of the operand and the non-NULL items (literals coerced to it); each
-        item is then compared with the operand, numbers in the type the two have in common."""
+        item is then compared with the operand, numbers in the type the two have in common - a DOUBLE when the
+        list's common type is DOUBLE (so two BIGINTs past 2^53 or two DECIMALs past a double's digits may
+        match as the doubles they become), else exactly."""
         a = self.bind(node.this)
         items = [self.bind(e) for e in node.expressions]
         listed = [i for i in items if not (isinstance(i, B.Literal) and i.value is None)]
@@ -157,7 +159,8 @@ class OperatorTyping(BinderCore):
             else:
                 coerced = lists.coerce_to(item, common, Phase.CODEGEN) if common is not None else item
             if T.is_numeric(a.type) and T.is_numeric(coerced.type):
-                as_type = T.DOUBLE if T.DOUBLE in (a.type, coerced.type) else a.type
+                # a DOUBLE anywhere in the list makes every number a DOUBLE (CoercionUtil casts them all)
+                as_type = T.DOUBLE if T.DOUBLE in (a.type, coerced.type, common) else a.type
                 coerced = _implicit(coerced, T.DOUBLE) if as_type == T.DOUBLE else coerced
             else:
                 as_type = coerced.type

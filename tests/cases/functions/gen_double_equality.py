@@ -23,9 +23,10 @@ sys.path.insert(0, str(pathlib.Path(__file__).parent))
 from probe_case import probe_case, write_cases  # noqa: E402
 
 COLUMNS = ("NZ DOUBLE, PZ DOUBLE, NAN DOUBLE, INF DOUBLE, ONE DOUBLE, TENTH DOUBLE, I INT, L BIGINT, "
-           "E DECIMAL(20, 18), AD ARRAY<DOUBLE>, MD MAP<STRING, DOUBLE>, SD STRUCT<X DOUBLE>")
+           "E DECIMAL(20, 18), E2 DECIMAL(20, 18), BIG BIGINT, BIG2 BIGINT, AD ARRAY<DOUBLE>, MD MAP<STRING, DOUBLE>, "
+           "SD STRUCT<X DOUBLE>")
 ROW = {"NZ": -0.0, "PZ": 0.0, "NAN": "NaN", "INF": "Infinity", "ONE": 1.0, "TENTH": 0.1, "I": 0, "L": 1,
-       "E": "0.100000000000000001", "AD": [-0.0, "NaN"], "MD": {"a": "NaN", "b": -0.0}, "SD": {"X": "NaN"}}
+       "E": "0.100000000000000001", "E2": "0.1", "BIG": 9007199254740993, "BIG2": 9007199254740992, "AD": [-0.0, "NaN"], "MD": {"a": "NaN", "b": -0.0}, "SD": {"X": "NaN"}}
 
 IN_PROBES: list[tuple[str, object]] = [
     # -0.0 and 0.0 are two Doubles, whatever the item's written type (coerced to DOUBLE first)
@@ -59,6 +60,15 @@ IN_PROBES: list[tuple[str, object]] = [
     ("TENTH IN (0.1)", True),
     ("TENTH IN (0.100000000000000001)", True),  # the DECIMAL becomes the DOUBLE 0.1
     ("TENTH IN (E)", True),
+    # a DOUBLE anywhere in the list makes every number a DOUBLE, the operand too: other pairs then match
+    # as the doubles they become (2^53 + 1 is 2^53, 0.100000000000000001 is 0.1)
+    ("BIG IN (BIG2)", False),
+    ("BIG IN (BIG2, ONE)", True),
+    ("BIG IN (ONE, BIG2)", True),
+    ("BIG IN (9007199254740992, 0.5E0)", True),
+    ("BIG IN (9007199254740992, 0.5)", False),  # a DECIMAL list stays exact
+    ("E IN (E2)", False),
+    ("E IN (E2, ONE)", True),
     # inside ARRAY, MAP and STRUCT values: the elements' Double.equals
     ("AD IN (ARRAY[NZ, NAN])", True),
     ("AD IN (ARRAY[PZ, NAN])", False),
