@@ -188,11 +188,13 @@ class FkRight(BaseOperator):
         if key is None:
             return
         kb = self.right_key_bytes(key)
-        prev = self.right.get(kb)
         if new is None:
-            if prev is None:
-                return
-            self.right.delete(kb)
+            # a tombstone of an absent key answers the subscribers too: the table source forwards (NULL, NULL)
+            # for it as for any record (Kafka Streams' KTableSource), and ForeignTableJoinProcessorSupplier
+            # answers every subscriber of the key with the new (NULL) value - an INNER join's result is
+            # deleted again, a LEFT join's row NULL-padded again
+            if self.right.get(kb) is not None:
+                self.right.delete(kb)
         else:
             self.right.put(kb, new, ts)
         # a right change's responses carry its own time: Kafka Streams forwards them with the right record's

@@ -13,8 +13,10 @@ Kafka 3.8+ (KIP-962, KAFKA-16394, KAFKA-16407):
 - LEFT (leftJoinInstructions): a change leaves a different old foreign key with DELETE_KEY_NO_PROPAGATE and
   subscribes the new one (NULL for a delete) with PROPAGATE_NULL_IF_NO_FK_VAL; a NULL foreign key subscribes
   to nothing and is answered with no right row at the change's own time.
-- A right change answers every subscriber of its key (in left-key order) at its own time; an answer is
-  applied only if the left row is still the version that subscribed (the response resolver's hash check).
+- A right change answers every subscriber of its key (in left-key order) at its own time - a delete of an
+  absent key too (the table source forwards (NULL, NULL) for it: an INNER result deleted again, a LEFT row
+  NULL-padded again); an answer is applied only if the left row is still the version that subscribed (the
+  response resolver's hash check).
 
 Generators run as scripts and import it as ``fk_model``; the pytest module puts this directory on its path.
 """
@@ -69,8 +71,7 @@ def fk_join(ops: list[Op], fk_of: Callable[[Any, Any], Any], *, inner: bool) -> 
     for n, (side, key, value, ts) in enumerate(ops):
         if side == "r":
             if value is None:
-                if right.pop(key, None) is None:
-                    continue
+                right.pop(key, None)  # a delete of an absent key is answered too: the source forwards it
             else:
                 right[key] = (value, ts)
             for lkey, seen in sorted(subs.get(key, {}).items(), key=lambda kv: kv[0]):
