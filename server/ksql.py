@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from ksqlpy import grammar
 from ksqlpy.engine.command_log import is_distributed
@@ -196,9 +196,9 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
     # comments) validates and runs nothing and answers 200 [] - "ksql" field must be populated is /query's
     props = check_overrides(req.streamsProperties, ctx.denied)
     prepared = prepare(ctx, req.ksql, session_variables(req.sessionVariables), props, detail_only=True)
-    for p in prepared:
+    for i, p in enumerate(prepared):
         if isinstance(p.stmt, A.SelectStatement | A.PrintTopic):
-            raise ServerError(QUERY_ENDPOINT, QUERY_ENDPOINT_MESSAGE, p.stmt.text)
+            _refuse_query(ctx, [q.stmt for q in prepared[:i]], p.stmt, props)
         if isinstance(p.stmt, A.SetProperty):
             if is_denied(p.stmt.name, ctx.denied):
                 raise ServerError(BAD_REQUEST, denied([p.stmt.name]), p.stmt.text)
@@ -236,24 +236,49 @@ def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
     return entities
 
 
-def _validate(ctx: ServerContext, statements: list[A.Statement], props: dict[str, Any]) -> None:
+def _refuse_query(ctx: ServerContext, before: list[A.Statement], stmt: A.Statement, props: dict[str, Any]) -> NoReturn:
+    """A SELECT or PRINT in /ksql is refused (40002, ``QUERY_ENDPOINT_MESSAGE``) where ksqlDB's RequestValidator
+    meets it: after the statements before it are validated (their errors first) and after the query is
+    prepared - its sanitizer wants every source it names to exist, as the statements before it leave the
+    catalog (a table a CREATE TABLE AS earlier in the request makes counts). From memory of ksqlDB's
+    RequestValidator.validate (prepare, then the statement's validator: CustomValidators.QUERY_ENDPOINT) and
+    AstSanitizer's DataSourceExtractor ('<name> does not exist.')."""
+    catalog = ctx.engine.catalog
+    if any(not isinstance(s, _REQUEST_LOCAL) for s in before):
+        box = _validate(ctx, before, props, always=True)
+        if box is not None:
+            catalog = box.catalog
+    if isinstance(stmt, A.SelectStatement):
+        from ksqlpy.engine.pull import check_sources
+
+        try:
+            check_sources(catalog, stmt.query)
+        except KsqlError as e:
+            raise statement_error(e, stmt.text) from e
+    raise ServerError(QUERY_ENDPOINT, QUERY_ENDPOINT_MESSAGE, stmt.text)
+
+
+def _validate(ctx: ServerContext, statements: list[A.Statement], props: dict[str, Any],
+              always: bool = False) -> Any:
     """A request of several statements is validated as a whole before any of them runs: in order, against
     one sandbox of the engine that keeps their effects (``engine/sandbox.py``); the first failure fails the
-    request. (One statement alone needs no sandbox: running it is its validation.)"""
+    request. (One statement alone needs no sandbox: running it is its validation - unless ``always``.)
+    Returns the sandbox in the state the statements left it, or None (not validated, or not validatable)."""
     runnable = [s for s in statements if not isinstance(s, _REQUEST_LOCAL)]
-    if len(runnable) < 2:
-        return
+    if len(runnable) < (1 if always else 2):
+        return None
     try:
-        validate(ctx.engine, statements, props,
-                 next_offset=ctx.commands.next_offset() if ctx.commands is not None else None)
+        return validate(ctx.engine, statements, props,
+                        next_offset=ctx.commands.next_offset() if ctx.commands is not None else None)
     except KsqlError as e:
         if is_unexpected(e):
             # the sandbox failed where the engine may not (a bug of the sandbox, logged by dispatch): the
             # request runs, and a statement that really fails says so when it runs. A user error raised from
             # a library's exception (a value no serializer writes) is no bug: it fails the request here.
             LOG.warning("validating a request in the sandbox failed unexpectedly; running it")
-            return
+            return None
         stmt = getattr(e, "sandbox_statement", None)
         raise statement_error(e, stmt.text if stmt is not None else None) from e
     except Exception:  # noqa: BLE001 - a sandbox gap must not refuse a request that would run
         LOG.warning("validating a request in the sandbox failed unexpectedly; running it", exc_info=True)
+        return None

@@ -128,17 +128,22 @@ def check_pull(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
 def _checked_source(engine: Engine, stmt: A.SelectStatement) -> Source:
     """The pull query's checks before its plan; its source."""
     q = stmt.query
-    # every source named must exist first: ksqlDB's sanitizer checks them while preparing the statement,
-    # before the analysis and its pull-query rules (worded as any query's analysis words it: position, hint)
-    for ref in [q.source, *(j.right for j in q.joins)]:
-        if engine.catalog.source(ref.name) is None:
-            raise KsqlStatementError(at(ref, f"{ref.name} does not exist.{did_you_mean(engine.catalog, ref.name)}"))
+    check_sources(engine.catalog, q)
     _check_clauses(engine, q)
     src = engine.catalog.source(q.source.name)
     assert src is not None
     _check_pseudo_columns(q)
     _check_enabled(engine, stmt, src)
     return src
+
+
+def check_sources(catalog: Any, q: A.Query) -> None:
+    """Every source a query names must exist: ksqlDB's sanitizer (AstSanitizer's DataSourceExtractor) checks
+    them while preparing the statement, before the analysis and its pull-query rules, and before /ksql
+    refuses a query (worded as any query's analysis words it: position, hint)."""
+    for ref in [q.source, *(j.right for j in q.joins)]:
+        if catalog.source(ref.name) is None:
+            raise KsqlStatementError(at(ref, f"{ref.name} does not exist.{did_you_mean(catalog, ref.name)}"))
 
 
 # ---------------------------------------------------------------------------------------------- checks

@@ -315,10 +315,10 @@ def check_capacity(box: Sandbox) -> None:
 
 
 def validate(engine: Engine, statements: list[A.Statement], properties: dict[str, Any],
-             next_offset: int | None = None) -> None:
+             next_offset: int | None = None) -> Sandbox:
     """Run ``statements`` in order against one sandbox of ``engine`` (SET/UNSET change the properties
     of the statements after them); raises the first statement's error, with the statement attached as
-    ``sandbox_statement``.
+    ``sandbox_statement``. Returns the sandbox, in the state the statements left it.
 
     ``next_offset``: the command topic's next offset. Each distributed statement then runs as the command
     it will be - its queries numbered by that offset, the next one's by the following offset (one not
@@ -360,6 +360,7 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
         except Exception as e:
             e.sandbox_statement = stmt  # type: ignore[attr-defined]
             raise
+    return box
 
 
 def _is_connector_statement(stmt: A.Statement) -> bool:

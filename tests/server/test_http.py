@@ -242,7 +242,8 @@ def test_statement_errors(client: Any, unique: Any) -> None:
     assert body["statementText"] == "CREATE STREAM;" and body["entities"] == []
     missing = client.post("/ksql", json={"ksql": "DESCRIBE NO_SUCH_THING;"}).json()
     assert missing["error_code"] == 40001 and "NO_SUCH_THING" in missing["message"]
-    select = client.post("/ksql", json={"ksql": "SHOW STREAMS; SELECT * FROM X EMIT CHANGES;"})
+    # (a source that exists: an unknown one is the preparation's 40001 first, test_ksql_query_refusal)
+    select = client.post("/ksql", json={"ksql": "SHOW STREAMS; SELECT * FROM KSQL_PROCESSING_LOG EMIT CHANGES;"})
     assert select.status_code == 400
     assert select.json()["error_code"] == 40002 and "'/query'" in select.json()["message"]
 

@@ -36,7 +36,7 @@ def rest_pages(p: str) -> list[Step]:
         Step(f"PRINT '{s}' FROM BEGINNING LIMIT 1;", Expect(text=["Value format: JSON", "key: u1"]),
              endpoint="/query", http2_expect=refused(40500, "The /query endpoint is not available using HTTP2")),
         Step("SHOW STREAMS;", ok("streams"), endpoint="/ksql", body={"streamsProperties": {}}),
-        Step("SELECT 1 FROM x;", refused(40002, "re:should be issued to|query endpoint"), endpoint="/ksql",
+        Step(f"SELECT 1 FROM {s};", refused(40002, "re:should be issued to|query endpoint"), endpoint="/ksql",
              raw_body=None),
         Step("", refused(40000), endpoint="/ksql", raw_body='{"ksql": "SHOW STREAMS;", '),
         Step(f"DESCRIBE {s} EXTENDED;", ok("sourceDescription", check=_has([0, "sourceDescription", "extended"], True))),
