@@ -37,7 +37,7 @@ def snapshot(registry: Any) -> dict[str, Any]:
     """What the job carries: the URL of an HTTP registry, else every schema of the embedded one (by id, the
     soft-deleted too - still readable - and each subject's versions)."""
     if isinstance(registry, HttpSchemaRegistry):  # with the headers its requests carry (credentials too)
-        return {"url": registry.url, "headers": dict(registry.headers)}
+        return {"url": ",".join(registry.urls), "headers": dict(registry.headers)}
     if not isinstance(registry, EmbeddedSchemaRegistry):
         from ksqlpy.backfill import support
 
@@ -67,7 +67,7 @@ class SnapshotRegistry(EmbeddedSchemaRegistry):
         raise SchemaRegistryError(f"A backfill worker does not register schemas: subject '{subject}' has no such "
                                   "latest version in the registry the backfill started with")
 
-    def delete_subject(self, subject: str) -> list[int]:
+    def delete_subject(self, subject: str, permanent: bool = False) -> list[int]:
         raise SchemaRegistryError("A backfill worker does not change the schema registry")
 
 

@@ -58,6 +58,10 @@ class SchemaRegistryError(Exception):
     error_code: int | None = None
 
 
+class _Unreachable(SchemaRegistryError):
+    """No answer from a registry's URL (the next URL of a list is tried)."""
+
+
 class NotSoftDeletedError(SchemaRegistryError):
     """A permanent delete of versions that were not soft-deleted first (Confluent's 40405 / 40407)."""
 
@@ -345,18 +349,38 @@ class EmbeddedSchemaRegistry(SchemaRegistry):
 
 
 class HttpSchemaRegistry(SchemaRegistry):
-    """A Confluent-compatible registry over its REST API (stdlib HTTP, ids cached)."""
+    """A Confluent-compatible registry over its REST API (stdlib HTTP, ids cached).
+
+    ``url`` may list several registries (``http://a:8081,http://b:8081``): as Confluent's RestService, a
+    request that cannot reach the current one moves on to the next (which stays current), and fails only
+    when none answers; an HTTP error answer is an answer."""
 
     def __init__(self, url: str, timeout_s: float = 10.0, config: dict[str, str] | None = None) -> None:
         """``config``: the client's settings (``client_auth.client_config``: credentials, request headers)."""
         from ksqlpy.schema_registry.client_auth import request_headers, split_user_info
 
-        self.url, user_info = split_user_info(url.split(",")[0].strip().rstrip("/"))
+        split = [split_user_info(u.strip().rstrip("/")) for u in url.split(",") if u.strip()]
+        self.urls = [u for u, _ in split]
         self.timeout_s = timeout_s
-        self.headers = request_headers(config or {}, user_info)
+        self.headers = request_headers(config or {}, next((info for _, info in split if info), None))
         self._cache: dict[int, RegisteredSchema] = {}
 
+    @property
+    def url(self) -> str:
+        """The registry requests go to first (the one that answered last)."""
+        return self.urls[0]
+
     def _call(self, method: str, path: str, body: Any = None) -> Any:
+        for attempt in range(len(self.urls)):
+            try:
+                return self._call_one(method, path, body)
+            except _Unreachable:
+                if attempt == len(self.urls) - 1:
+                    raise
+                self.urls.append(self.urls.pop(0))
+        raise AssertionError("unreachable")
+
+    def _call_one(self, method: str, path: str, body: Any) -> Any:
         data = json.dumps(body).encode("utf-8") if body is not None else None
         req = urllib.request.Request(self.url + path, data=data, method=method, headers={
             "Content-Type": "application/vnd.schemaregistry.v1+json",
@@ -378,7 +402,7 @@ class HttpSchemaRegistry(SchemaRegistry):
             err.error_code = code
             raise err from e
         except OSError as e:
-            raise SchemaRegistryError(f"Schema registry {self.url} unreachable: {e}") from e
+            raise _Unreachable(f"Schema registry {self.url} unreachable: {e}") from e
 
     def register(self, subject: str, schema: str, schema_type: str = "AVRO", schema_id: int | None = None) -> int:
         body: dict[str, Any] = {"schema": schema}

@@ -91,3 +91,29 @@ def test_url_user_info_split_keeps_the_rest() -> None:
     assert split_user_info("https://a:b@[::1]:8081/path") == ("https://[::1]:8081/path", "a:b")
     assert split_user_info("http://host:8081") == ("http://host:8081", None)
     assert client_config({"ksql.schema.registry.url": "u", "ksql.other": 1}) == {"url": "u"}
+
+
+def _closed_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_a_list_of_urls_fails_over_to_one_that_answers(recorder) -> None:
+    port, seen = recorder
+    dead = _closed_port()
+    reg = open_registry({"ksql.schema.registry.url": f"http://127.0.0.1:{dead}, http://u:p@127.0.0.1:{port}"})
+    assert reg.subjects() == ["s-value"] and reg.url == f"http://127.0.0.1:{port}"  # the answering one is kept
+    assert reg.subjects() == ["s-value"] and len(seen) == 2
+    assert seen[0]["authorization"] == _basic("u:p")
+
+
+def test_no_url_that_answers_fails_naming_the_last_tried() -> None:
+    from ksqlpy.schema_registry import SchemaRegistryError
+
+    a, b = _closed_port(), _closed_port()
+    reg = HttpSchemaRegistry(f"http://127.0.0.1:{a},http://127.0.0.1:{b}", timeout_s=2)
+    with pytest.raises(SchemaRegistryError, match=f"Schema registry http://127.0.0.1:{b} unreachable"):
+        reg.subjects()
