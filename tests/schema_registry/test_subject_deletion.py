@@ -205,3 +205,25 @@ def test_the_http_api_answers_which_subjects_hold_an_id_and_the_bare_schema() ->
         _call(url, "DELETE", "/subjects/b-key")  # a soft-deleted subject holds the id only with ?deleted=true
         assert _call(url, "GET", f"/schemas/ids/{sid}/subjects") == (200, ["a-value"])
         assert _call(url, "GET", f"/schemas/ids/{sid}/subjects?deleted=true") == (200, ["a-value", "b-key"])
+
+
+@pytest.mark.parametrize("fmt", ["AVRO", "PROTOBUF", "JSON_SR"])
+@pytest.mark.parametrize("query", [
+    "CREATE TABLE W AS SELECT V, COUNT(*) AS N FROM S WINDOW TUMBLING (SIZE 1 MINUTE) GROUP BY V;",
+    "CREATE STREAM J AS SELECT S.K AS K, S.V, R.V AS RV FROM S JOIN R WITHIN 1 MINUTE ON S.V = R.V;",
+])
+def test_every_internal_subject_of_a_dropped_query_goes(tmp_path, fmt: str, query: str) -> None:
+    with Engine(str(tmp_path), {}) as e:
+        for name in ("S", "R"):
+            e.execute(f"CREATE STREAM {name} (K INT KEY, V STRING) WITH (kafka_topic='{name.lower()}', "
+                      f"format='{fmt}', partitions=1);")
+        e.execute(query)
+        e.execute("INSERT INTO S (K, V) VALUES (1, 'a');")
+        e.execute("INSERT INTO R (K, V) VALUES (2, 'a');")
+        e.drain()
+        reg = e.schema_registry
+        assert [s for s in reg.subjects() if s.startswith("_confluent-ksql-")]
+        sink = query.split()[2]
+        e.execute(f"DROP {query.split()[1]} {sink};")  # a DROP terminates the query: its cleanup runs too
+        assert not [s for s in reg.subjects(include_deleted=True) if s.startswith("_confluent-ksql-")]
+        assert f"{sink}-value" in reg.subjects()  # DROP without DELETE TOPIC keeps the sink's
