@@ -239,7 +239,8 @@ def literal_value(value: Any, src: T.SqlType, dst: T.SqlType) -> Any:
 
 def _numeric(v: Any, dst: T.SqlType, text: str) -> Any:
     if dst == T.DOUBLE:
-        return float(v)
+        # a string read as a number is a BigDecimal first: it has no negative zero ('-0.0' is the DOUBLE 0.0)
+        return float(v) if not isinstance(v, PyDecimal) or v else 0.0
     if isinstance(dst, T.Decimal):
         try:
             return casts.runtime.to_decimal(v, dst.precision, dst.scale)

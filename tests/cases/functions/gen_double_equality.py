@@ -1,8 +1,9 @@
 """DOUBLE equality in ksqlDB is three rules, by the operator that compares: an IN list is ``value.equals(item)``
 on Doubles after the operand and the items are coerced to one type (InListEvaluator over CoercionUtil's common
 type), so NaN is IN a list holding NaN and -0.0 is not IN (0.0), element by element inside ARRAY, MAP and STRUCT
-values too; ``=``, ``<>``, ``<``... and IS [NOT] DISTINCT FROM between DOUBLEs (or a DOUBLE and an INT/BIGINT)
-are Java's operators on the unboxed values (SqlToJavaVisitor's scalar comparison: ``(a <= b) && (a >= b)``,
+values too (a string item is read through BigDecimal, which has no negative zero: '-0.0' is the DOUBLE 0.0);
+``=``, ``<>``, ``<``... and IS [NOT] DISTINCT FROM between DOUBLEs (or a DOUBLE and an INT/BIGINT) are Java's
+operators on the unboxed values (SqlToJavaVisitor's scalar comparison: ``(a <= b) && (a >= b)``,
 ``(a < b) || (a > b)``), so -0.0 = 0.0 and NaN equals nothing, not even NaN, and is distinct from nothing; a DOUBLE
 against a DECIMAL is compared as ``BigDecimal.valueOf(double).compareTo(decimal)`` (SqlToJavaVisitor.toDecimal),
 so the DOUBLE counts by the digits Double.toString prints (0.1 is the DECIMAL 0.1, not a DECIMAL of more digits
@@ -69,6 +70,12 @@ IN_PROBES: list[tuple[str, object]] = [
     ("BIG IN (9007199254740992, 0.5)", False),  # a DECIMAL list stays exact
     ("E IN (E2)", False),
     ("E IN (E2, ONE)", True),
+    # a string item is read as a number through BigDecimal, which has no negative zero: '-0.0' is 0.0
+    ("NZ IN ('-0.0')", False),
+    ("PZ IN ('-0.0')", True),
+    ("NZ IN (' -0.0E0 ')", False),
+    ("ARRAY[NZ] IN (ARRAY['-0.0'])", False),
+    ("ARRAY[PZ] IN (ARRAY['-0.0'])", True),
     # inside ARRAY, MAP and STRUCT values: the elements' Double.equals
     ("AD IN (ARRAY[NZ, NAN])", True),
     ("AD IN (ARRAY[PZ, NAN])", False),
@@ -113,6 +120,8 @@ OPERATOR_PROBES: list[tuple[str, object]] = [
     ("ARRAY[NZ] = ARRAY[-1.0E0]", False),
     ("MAP('k' := PZ) = MAP('k' := ONE)", False),
     ("STRUCT(X := PZ) IS DISTINCT FROM STRUCT(X := ONE)", True),
+    ("ARRAY[1.5E0, '-0.0']", [1.5, 0.0]),   # the constructor reads the string as IN does
+    ("ARRAY[NZ, '-0']", [-0.0, 0.0]),
 ]
 
 DECIMAL_PROBES: list[tuple[str, object]] = [
