@@ -3,8 +3,12 @@
 Reading: fields split on the delimiter with CSV quoting (``"a,b"``, ``""`` for a quote); the field
 count must equal the column count; an empty field is NULL for every type (STRING too); BOOLEAN is
 ``true`` in any case and anything else false (Java's ``Boolean.parseBoolean``); numbers, DECIMAL,
-DATE (days), TIME (ms of day), TIMESTAMP (epoch ms) parse as Java does; BYTES are base64. An empty
-record (zero bytes) is read as a single NULL field, which is what a row of one NULL writes.
+DATE (days), TIME (ms of day), TIMESTAMP (epoch ms) parse as Java does; BYTES are base64. Text with no
+CSV record in it - zero bytes, or only line breaks (commons-csv skips empty lines) - fails the record with
+``No fields in record``, whatever the column count (ksqlDB's KsqlDelimitedDeserializer, from memory: no
+record from ``CSVParser.parse`` is that error, before the column count is compared); so the zero bytes a
+row of one NULL column writes do not read back, in ksqlDB as here. Empty lines before the first record are
+skipped.
 
 Writing: NULL is an empty unquoted field; DOUBLE as Java's ``Double.toString`` (``1.0E10``), DECIMAL
 as a plain string, BYTES as base64. Quoting follows commons-csv's MINIMAL mode as used by ksqlDB (the
@@ -167,6 +171,14 @@ def to_text(v: Any) -> str:
 _INT_TYPES = {"INTEGER": 10, "DATE": 10, "BIGINT": 19, "TIME": 19, "TIMESTAMP": 19}  # name -> digits < this
 
 
+def skip_empty_lines(s: str) -> str:
+    """The text from its first record on (commons-csv's ignoreEmptyLines); none: ``No fields in record``."""
+    s = s.lstrip("\r\n")
+    if not s:
+        raise SerdeError("No fields in record")
+    return s
+
+
 def _mismatch(n: int, got: int, s: str) -> SerdeError:
     return ColumnCountMismatch(n, got)
 
@@ -182,7 +194,7 @@ class DelimitedValueSerde(ValueSerde):
         n = len(self.columns)
         ns: dict[str, Any] = {
             "SerdeError": SerdeError, "_parse": parse_record, "_mismatch": _mismatch, "D": d, "N": n,
-            "_quote": quote_field, "JAVA_UTF8": JAVA_UTF8,
+            "_quote": quote_field, "JAVA_UTF8": JAVA_UTF8, "_first_line": skip_empty_lines,
         }
         fields, values, texts = [], [], []
         for i, (name, t) in enumerate(self.columns):
@@ -209,6 +221,8 @@ class DelimitedValueSerde(ValueSerde):
         line = " + D + ".join(texts) if texts else "''"
         src = f"""
 def _row(s):
+    if not s or s[0] in '\\r\\n':
+        s = _first_line(s)
     f = _parse(s, D) if ('"' in s or '\\n' in s or '\\r' in s) else s.split(D)
     if len(f) != N:
         raise _mismatch(N, len(f), s)
@@ -234,6 +248,8 @@ def deserialize_batch(datas):
             continue
         try:
             s = data.decode('utf-8', JAVA_UTF8)
+            if not s or s[0] in '\\r\\n':
+                s = _first_line(s)
             if '"' in s or '\\n' in s or '\\r' in s:
                 f = _parse(s, D)
             else:
@@ -311,7 +327,7 @@ def serialize_batch(rows):
         try:
             texts = list(map(bytes.decode, datas))  # type: ignore[arg-type] # (a None or memoryview: TypeError)
             whole = "".join(texts)
-            if '"' in whole or "\n" in whole or "\r" in whole:
+            if "" in texts or '"' in whole or "\n" in whole or "\r" in whole:
                 return None
             fields = list(map(str.split, texts, repeat(self.delimiter)))
             if set(map(len, fields)) != {n}:

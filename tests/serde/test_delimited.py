@@ -28,8 +28,7 @@ def test_empty_fields_are_null_for_every_type() -> None:
     assert serde(INTEGER, STRING).deserialize(b"4,") == (4, None)
     assert serde(INTEGER, STRING).deserialize(b'4,""') == (4, None)
     assert s.serialize((None, None, None)) == b",,"
-    assert serde(STRING).deserialize(b"") == (None,)  # what a single NULL field writes
-    assert serde(STRING).serialize((None,)) == b""
+    assert serde(STRING).serialize((None,)) == b""  # which does not read back: test_delimited_empty_records
 
 
 def test_first_field_quoting_rule() -> None:

@@ -74,12 +74,15 @@ def json_rule(t: str, v: object) -> object:
     raise AssertionError(t)
 
 
-DELIMITED_INPUTS = ["abc", "12", "-7", " 12", "1.5", "TRUE", "true", "", "AQID", "1e2", "\"1,5\""]
+DELIMITED_INPUTS = ["abc", "12", "-7", " 12", "1.5", "TRUE", "true", "", '""', "AQID", "1e2", "\"1,5\""]
 DELIMITED_TYPES = ["BOOLEAN", "INT", "BIGINT", "DOUBLE", "STRING", "DECIMAL(4,1)", "BYTES", "TIMESTAMP"]
 
 
 def delimited_rule(t: str, s: str) -> object:
-    """What ksqlDB's DELIMITED reader makes of field text ``s`` (an empty field is NULL for every type)."""
+    """What ksqlDB's DELIMITED reader makes of field text ``s`` (an empty field is NULL for every type; zero
+    bytes are no CSV record at all: 'No fields in record', dropped)."""
+    if s == "":
+        return DROP
     text = s[1:-1] if s.startswith('"') else s
     if text == "":
         return None
