@@ -22,7 +22,7 @@ from .errors import SYNTAX_ERROR, syntax_detail, unknown_statement
 from .insert_values import prepare_insert_values
 from .query import parse_integer_number, parse_limit, parse_query
 from .types import expected_after_type, parse_type
-from .with_clause import PropertyScope, prepare_properties
+from .with_clause import PrepareError, PropertyScope, prepare_properties
 
 if TYPE_CHECKING:
     from .parser import KsqlParser
@@ -70,6 +70,7 @@ def _create(p: KsqlParser) -> ast.Statement:
         if columns is not None or is_source:
             raise p.syntax_error(None, as_token)
         query = parse_query(p)  # ksqlDB parses the whole statement before it prepares it
+        _defer_persistent_limit(p, query, f"CREATE {kind} AS SELECT")
         return ast.CreateAsSelect(
             kind=kind,
             name=name,
@@ -161,6 +162,15 @@ def _prepare_properties(p: KsqlParser, scope: PropertyScope, properties: dict[st
         return {}
 
 
+def _defer_persistent_limit(p: KsqlParser, query: ast.Query, statement: str) -> None:
+    """A persistent query takes no LIMIT: ksqlDB's AstBuilder refuses it in visitCreateStreamAs,
+    visitCreateTableAs and visitInsertInto once the query is built and before the WITH clause is checked
+    (from memory), so DefaultKsqlParser words it ``Failed to prepare statement: <statement> statements don't
+    support LIMIT clause.`` - before IF NOT EXISTS, the sink's name or any source is looked at."""
+    if query.limit is not None:
+        p.defer(PrepareError(f"{statement} statements don't support LIMIT clause."))
+
+
 def _undecided_properties(p: KsqlParser) -> tuple[dict[str, Any], dict[str, Any]]:
     """``WITH (...)`` while both CREATE forms are viable: a syntax error in it fails the prediction there."""
     if not p.match_word("WITH"):
@@ -238,12 +248,14 @@ def _insert(p: KsqlParser) -> ast.Statement:
     if p.match_word("WITH"):
         properties, _ = p.parse_properties()
         query = parse_query(p)  # ksqlDB parses the whole statement before it prepares it
+        _defer_persistent_limit(p, query, "INSERT INTO")
         properties = _prepare_properties(p, PropertyScope.INSERT_INTO, properties, with_at)
         return ast.InsertInto(target=target, properties=properties, query=query, target_line=line,
                               target_column=col)
     if p.word() == "SELECT":
-        return ast.InsertInto(target=target, properties={}, query=parse_query(p), target_line=line,
-                              target_column=col)
+        query = parse_query(p)
+        _defer_persistent_limit(p, query, "INSERT INTO")
+        return ast.InsertInto(target=target, properties={}, query=query, target_line=line, target_column=col)
     columns = None
     if p._match(TokenType.L_PAREN):
         columns = [_insert_column(p)]

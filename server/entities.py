@@ -126,7 +126,8 @@ def to_entity(engine: Any, result: StatementResult, *, overrides: dict[str, Any]
     if kind == "warning_entity":  # its message is the warning: not repeated in ``warnings``
         return warning_entity(result.statement, result.message)
     if kind == "currentStatus":
-        return {"@type": "currentStatus", **base, "commandId": "", "commandSequenceNumber": -1,
+        return {"@type": "currentStatus", **base, "statementText": result.injected_text or result.statement,
+                "commandId": "", "commandSequenceNumber": -1,
                 "commandStatus": {"status": "SUCCESS", "message": result.message, "queryId": result.query_id}}
     if kind in ("streams", "tables"):
         return {"@type": kind, **base, kind: data}

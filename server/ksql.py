@@ -152,7 +152,8 @@ def run_statement(ctx: ServerContext, stmt: A.Statement, props: dict[str, Any]) 
             result, seq, cid = ctx.run_distributed(stmt, props)
             if seq < 0:
                 return E.warning_entity(stmt.text, result.message)
-            return E.current_status(stmt.text, cid, seq, result)
+            # the statement as the injectors left it (DistributingExecutor: injected.getMaskedStatementText())
+            return E.current_status(result.injected_text or stmt.text, cid, seq, result)
         if isinstance(stmt, A.Terminate):  # a transient push query
             found = transient_id(engine, stmt.query_id or "")
             tq = engine.transient.get(found) if found is not None else None

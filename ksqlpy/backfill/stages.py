@@ -50,7 +50,14 @@ from ksqlpy.backfill.staging import OUT_SCHEMA, StagedFile
 from ksqlpy.log.base import Headers, LogTransaction, ProducerRecord, RecordBatch
 from ksqlpy.log.embedded_prepare import plain, prepare
 from ksqlpy.log.partitioner import partition_for_key
-from ksqlpy.plan.topology import AggregateStage, GroupStage, ReadSource, StatelessStage, WriteRepartition
+from ksqlpy.plan.topology import (
+    AggregateStage,
+    GroupStage,
+    ReadSource,
+    StatelessStage,
+    WriteRepartition,
+    WriteSink,
+)
 from ksqlpy.runtime.aggregate import AggregateProcessor, aggregate_spec, aggregator_class, key_bytes
 from ksqlpy.runtime.group_by import Grouper, compile_grouping
 from ksqlpy.runtime.query_tasks import sink_timestamp
@@ -197,9 +204,12 @@ class StagingTransaction(LogTransaction):
 
 def sink_writer(job: BackfillJob, engine: WorkerEngine) -> SinkWriter:
     sink = job.sink
+    write = next((op for sub in job.topology.sub_topologies for op in sub.operators if isinstance(op, WriteSink)),
+                 None)
+    from_column = write is None or write.timestamp_from_column
     return SinkWriter(sink.topic, engine.key_serde(sink), engine.value_serde(sink), engine.plog, job.query_id,
                       windowed=sink.windowed is not None, keyless=not sink.key_columns,
-                      partitions=job.sink_partitions, **sink_timestamp(sink))
+                      partitions=job.sink_partitions, **sink_timestamp(sink, from_column=from_column))
 
 
 def operator(job: BackfillJob, kind: type) -> Any:

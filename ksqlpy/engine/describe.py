@@ -128,12 +128,9 @@ def explain_statement(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
     if isinstance(inner, A.CreateAsSelect):
         # ksqlDB's ExplainExecutor executes the statement in a sandbox: its errors are the statement's own,
         # and an IF NOT EXISTS of an existing name runs no query
-        from ksqlpy.engine.persistent_statements import check_create_as_limit
-
         existing = engine.catalog.source(inner.name)
         if existing is not None and inner.if_not_exists:
             raise KsqlStatementError("The provided statement did not run a ksql query")
-        check_create_as_limit(inner)
     text = stmt.text[len("EXPLAIN "):] if len(stmt.text) > len("EXPLAIN ") else inner.text
     persistent = not isinstance(inner, A.SelectStatement)
     sink_name = inner.name if isinstance(inner, A.CreateAsSelect) else getattr(inner, "target", None)

@@ -36,7 +36,7 @@ from ksqlpy.expr.lists import decimal_type_of
 from ksqlpy.grammar import ast as A
 from ksqlpy.javatext import double_to_string, parse_big_decimal
 from ksqlpy.plan.logical import Aggregate, OutputColumn, ResultKind, Sink
-from ksqlpy.plan.rules import JOIN_SINK_FORMATS_FROM_SOURCE
+from ksqlpy.plan.rules import INSERT_KEEPS_ROWTIME, JOIN_SINK_FORMATS_FROM_SOURCE
 from ksqlpy.plan.source_topics import check_source_topics
 
 if TYPE_CHECKING:
@@ -54,7 +54,6 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
         return exists_warning(stmt, stmt.kind, existing)
-    check_create_as_limit(stmt)
     plan, props = _plan_for_schema_ids(engine, stmt)
     sink = plan.target
     assert sink is not None
@@ -128,13 +127,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         info = engine.catalog.query(query_id)
         if info is not None:
             info.state = "PAUSED"
-    return status(stmt, f"Created query with ID {query_id}", query_id)
-
-
-def check_create_as_limit(stmt: A.CreateAsSelect) -> None:
-    """A CREATE ... AS SELECT takes no LIMIT: refused before the query is planned."""
-    if stmt.query.limit is not None:
-        raise KsqlStatementError(f"CREATE {stmt.kind} AS SELECT statements don't support LIMIT clause.")
+    return status(stmt, f"Created query with ID {query_id}", query_id, injected_text=sink.sql)
 
 
 def check_create_as_sink(engine: Engine, stmt: A.CreateAsSelect, existing: Source | None) -> None:
@@ -347,6 +340,8 @@ def plan_insert(engine: Engine, stmt: A.InsertInto, target: Source) -> Sink:
         # while the physical plan is built, after the schema check (message from memory)
         raise KsqlStatementError("Into can't change windowing")
     plan.target = target
+    rules = getattr(engine, "plan_rules", None)
+    plan.keeps_rowtime = rules is None or rules >= INSERT_KEEPS_ROWTIME
     return plan
 
 

@@ -28,11 +28,17 @@ class StatementResult:
     # so a distributed statement takes no command offset (ksqlDB's DistributingExecutor answers it without
     # writing the command).
     unchanged: bool = False
+    # The statement as ksqlDB's injectors left it, when one reprinted it (a CREATE ... AS SELECT with its sink
+    # topic's properties, a CREATE STREAM/TABLE with a format filled in): the ``statementText`` of the REST
+    # ``currentStatus`` (DistributingExecutor answers with ``injected.getMaskedStatementText()``).
+    injected_text: str | None = None
 
 
-def status(stmt: A.Statement, message: str, query_id: str | None = None) -> StatementResult:
+def status(stmt: A.Statement, message: str, query_id: str | None = None, *,
+           injected_text: str | None = None) -> StatementResult:
     """The ``currentStatus`` result of a statement that changed something (a query id when it started one)."""
-    return StatementResult("currentStatus", stmt.text, message=message, query_id=query_id)
+    return StatementResult("currentStatus", stmt.text, message=message, query_id=query_id,
+                           injected_text=injected_text)
 
 
 class TombstoneRow(tuple):  # noqa: SLOT001 - a plain tuple with a meaning

@@ -75,8 +75,9 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
         start_source_table_query(engine, src, src.sql)
         if src.created_by_query:  # its CST_ query materializes it: ksqlDB answers with the query
-            return status(stmt, f"Created query with ID {src.created_by_query}", src.created_by_query)
-    return status(stmt, f"{stmt.kind.capitalize()} created")
+            return status(stmt, f"Created query with ID {src.created_by_query}", src.created_by_query,
+                          injected_text=src.sql)
+    return status(stmt, f"{stmt.kind.capitalize()} created", injected_text=src.sql)
 
 
 def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict[str, str], *, creating: bool,

@@ -390,6 +390,9 @@ class Sink(PlanNode):
     limit: int | None = None
     sql: str = ""
     plan_rules: int | None = None  # the layout revision (``plan.rules``) a persistent query runs under
+    # an INSERT INTO's records keep the ROWTIME the query computed: the target's TIMESTAMP column is how
+    # readers of the target take theirs, not how the query writes (``plan.rules`` revision 11)
+    keeps_rowtime: bool = False
 
     @property
     def inputs(self) -> list[PlanNode]:

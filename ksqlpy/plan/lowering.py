@@ -245,7 +245,8 @@ class Lowering:
             return
         partitions = self.partitions_of(self.sink.topic) or 1
         self.add_topic(self.sink.topic, TopicKind.SINK, partitions)
-        sub.operators.append(WriteSink(self.sink, partitions))
+        keeps_rowtime = self._plan is not None and self._plan.keeps_rowtime
+        sub.operators.append(WriteSink(self.sink, partitions, timestamp_from_column=not keeps_rowtime))
         sub.node(NodeKind.SINK, self.generated("KSTREAM-SINK"), after, topics=[self.sink.topic])
 
     def stateless_stage(self, groups: list[list[OutputColumn]], *, table: bool, pass_tombstones: bool,

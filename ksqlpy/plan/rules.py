@@ -42,13 +42,18 @@ persisted plan in its command topic).
   kept the chosen format and wrote such keys in an encoding of ksqlpy's own. The format decides the bytes
   the repartition partitioner hashes and the join stores are keyed by, so a join planned under revision 9
   keeps it (an analysis-time rule: ``SessionState.plan_rules``).
+* 11 - an INSERT INTO writes each record with the ROWTIME its query computed (the FROM source's timestamp,
+  a join's or a window's), whatever TIMESTAMP column the target declares: ksqlDB plans an INSERT's sink
+  with no properties of its own (``InsertInto.getSink``: ``CreateSourceAsProperties.none()``), so its
+  output node has no timestamp column; before, the target's TIMESTAMP column set the record's timestamp.
+  An INSERT INTO planned under revision 10 keeps writing the timestamps it wrote.
 
 Commands written before revisions were recorded are revision 1.
 """
 
 from __future__ import annotations
 
-PLAN_RULES = 10 # the revision statements are planned with now
+PLAN_RULES = 11 # the revision statements are planned with now
 UNRECORDED = 1  # the revision of a command that records none (written before revisions existed)
 GROUP_KEY_FROM_INPUT = 2  # the first revision grouping in the input's key format
 SOURCE_ROWS_FOR_TABLE_SELECT = 3  # the first revision keeping a table CTAS's source rows
@@ -59,3 +64,4 @@ TABLE_JOIN_GROUP_BY_REPARTITION = 7  # the first revision re-grouping a table jo
 TABLE_JOIN_PREVIOUS_FROM_JOIN = 8  # the first revision taking a table join's previous rows from its changes
 JOIN_SINK_FORMATS_FROM_SOURCE = 9  # the first revision giving a join's sink the FROM source's formats
 JOIN_KEY_FORMAT_HOLDS_KEY = 10  # the first revision moving a both-sides-re-keyed join to JSON for its key
+INSERT_KEEPS_ROWTIME = 11  # the first revision writing an INSERT INTO's records with the query's ROWTIME

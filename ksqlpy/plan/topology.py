@@ -252,8 +252,13 @@ class Materialize:
 
 @dataclass
 class WriteSink:
+    """The records a persistent query writes into ``sink``'s topic; ``timestamp_from_column``: each record's
+    timestamp is the sink's TIMESTAMP column (a CREATE ... AS SELECT's WITH clause), else the ROWTIME the
+    query computed (an INSERT INTO, which plans its sink without properties of its own)."""
+
     sink: Source
     partitions: int
+    timestamp_from_column: bool = True
 
 
 # -- joins: what a join sub-topology's tasks wire together (``runtime.join_build``)

@@ -149,10 +149,11 @@ class QueryTasks:
                 pass
 
 
-def sink_timestamp(sink: Source) -> dict[str, Any]:
-    """Where a sink with TIMESTAMP='col' takes each record's timestamp from."""
+def sink_timestamp(sink: Source, *, from_column: bool = True) -> dict[str, Any]:
+    """Where a sink with TIMESTAMP='col' takes each record's timestamp from (none: the record keeps the
+    ROWTIME the query computed, as an INSERT INTO's do - ``WriteSink.timestamp_from_column``)."""
     col = sink.timestamp_column
-    if not col:
+    if not col or not from_column:
         return {}
     keys = [c.name for c in sink.key_columns]
     values = [c.name for c in sink.value_columns]
@@ -174,7 +175,7 @@ def sink_writer(ctx: RuntimeContext, write: WriteSink, query_id: str) -> SinkWri
     partitions = 1 if getattr(ctx.log, "one_partition", False) else write.partitions
     return SinkWriter(sink.topic, ctx.key_serde(sink), ctx.value_serde(sink), ctx.plog, query_id,
                       windowed=sink.windowed is not None, keyless=not sink.key_columns, partitions=partitions,
-                      **sink_timestamp(sink))
+                      **sink_timestamp(sink, from_column=write.timestamp_from_column))
 
 
 def _width(table: Source) -> int:

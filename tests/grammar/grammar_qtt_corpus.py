@@ -65,6 +65,14 @@ REJECTED_BY_PARSER: dict[tuple[str, str], str] = {
         "ksqlDB's AstBuilder rejects LIMIT 2.5 ('Value must be integer for command: LIMIT') while "
         "parsing; we raise the same message as a KsqlParseError"
     ),
+    ("pull-queries-with-limit-clause.json", "error on limit clause in persistent queries - CTAS"): (
+        "ksqlDB's AstBuilder refuses LIMIT in CREATE TABLE AS SELECT while it prepares the statement; we "
+        "raise it ('Failed to prepare statement: ...') as a KsqlParseError"
+    ),
+    ("pull-queries-with-limit-clause.json", "error on limit clause in persistent queries - CSAS"): (
+        "ksqlDB's AstBuilder refuses LIMIT in CREATE STREAM AS SELECT while it prepares the statement; we "
+        "raise it ('Failed to prepare statement: ...') as a KsqlParseError"
+    ),
     ("elements.json", "non-join select star with unknown qualifier"): (
         "ksqlDB's AstBuilder refuses a qualifier that is not the FROM source's name or alias while it prepares "
         "the statement; we raise it ('Failed to prepare statement: ...') as a KsqlParseError"

@@ -75,9 +75,14 @@ def test_ddl_statements_answer_command_statuses(client: TestClient) -> None:
            "ALTER STREAM EN_S ADD COLUMN W BIGINT;")
     body = fixed(ksql(client, sql))
     statements = sql.split("\n")
+    # a CREATE whose KEY_FORMAT DefaultFormatInjector filled in answers with the statement reprinted
+    injected = ["CREATE STREAM EN_S (ID INTEGER KEY, V STRING) WITH (KAFKA_TOPIC='en_s', KEY_FORMAT='KAFKA', "
+                "PARTITIONS=2, VALUE_FORMAT='JSON');",
+                "CREATE TABLE EN_T (ID INTEGER PRIMARY KEY, V STRING) WITH (KAFKA_TOPIC='en_t', KEY_FORMAT='KAFKA', "
+                "PARTITIONS=1, VALUE_FORMAT='JSON');"]
     assert body == [
-        status_entity(statements[0], "stream/EN_S/create", "Stream created"),
-        status_entity(statements[1], "table/EN_T/create", "Table created"),
+        status_entity(injected[0], "stream/EN_S/create", "Stream created"),
+        status_entity(injected[1], "table/EN_T/create", "Table created"),
         status_entity(statements[2], "type/EN_ADDR/create",
                       "Registered custom type with name 'EN_ADDR' and SQL type STRUCT<`CITY` STRING, `ZIP` INTEGER>"),
         status_entity(statements[3], "stream/EN_S/alter", "Stream altered"),
@@ -93,8 +98,14 @@ def test_queries_answer_their_query_id(client: TestClient) -> None:
     body = fixed(ksql(client, f"{csas} {ctas} {insert}"))
     ids = [query_number(e) for e in body]
     assert ids[0].startswith("CSAS_EN_Q2_") and ids[1].startswith("CTAS_EN_QT_") and ids[2].startswith("INSERTQUERY_")
-    assert body == [status_entity(csas, "stream/EN_Q2/create", f"Created query with ID {ids[0]}", ids[0]),
-                    status_entity(ctas, "table/EN_QT/create", f"Created query with ID {ids[1]}", ids[1]),
+    # each CREATE ... AS SELECT answers with the statement TopicCreateInjector reprinted; the INSERT as sent
+    stored_csas = ("CREATE STREAM EN_Q2 WITH (CLEANUP_POLICY='delete', KAFKA_TOPIC='EN_Q2', PARTITIONS=1, REPLICAS=1, "
+                   "RETENTION_MS=604800000) AS SELECT *\nFROM EN_Q EN_Q\nEMIT CHANGES;")
+    stored_ctas = ("CREATE TABLE EN_QT WITH (CLEANUP_POLICY='compact', KAFKA_TOPIC='EN_QT', PARTITIONS=1, REPLICAS=1, "
+                   "RETENTION_MS=604800000) AS SELECT\n  EN_Q.ID ID,\n  COUNT(*) N\nFROM EN_Q EN_Q\nGROUP BY EN_Q.ID\n"
+                   "EMIT CHANGES;")
+    assert body == [status_entity(stored_csas, "stream/EN_Q2/create", f"Created query with ID {ids[0]}", ids[0]),
+                    status_entity(stored_ctas, "table/EN_QT/create", f"Created query with ID {ids[1]}", ids[1]),
                     status_entity(insert, "stream/EN_Q2/create", f"Created query with ID {ids[2]}", ids[2])]
     pause, resume, terminate = f"PAUSE {ids[2]};", f"RESUME {ids[2]};", f"TERMINATE {ids[2]};"
     assert fixed(ksql(client, f"{pause} {resume} {terminate}")) == [
@@ -419,9 +430,13 @@ def test_a_source_table_answers_its_materializing_query(client: TestClient) -> N
     (body,) = fixed(ksql(client, sql))
     qid = body["commandStatus"]["queryId"]
     assert re.fullmatch(r"CST_EN_ST_\d+", qid)
-    assert body == status_entity(sql, "table/EN_ST/create", f"Created query with ID {qid}", qid)
-    plain = "CREATE SOURCE STREAM EN_SS (ID INT KEY) WITH (KAFKA_TOPIC='en_st', VALUE_FORMAT='JSON');"
-    assert fixed(ksql(client, plain)) == [status_entity(plain, "stream/EN_SS/create", "Stream created")]
+    stored = ("CREATE SOURCE TABLE EN_ST (ID INTEGER PRIMARY KEY, V STRING) WITH (KAFKA_TOPIC='en_st', "
+              "KEY_FORMAT='KAFKA', PARTITIONS=1, VALUE_FORMAT='JSON');")  # KEY_FORMAT filled in: reprinted
+    assert body == status_entity(stored, "table/EN_ST/create", f"Created query with ID {qid}", qid)
+    plain = "CREATE SOURCE STREAM EN_SS (ID INT KEY) WITH (KAFKA_TOPIC='en_st', FORMAT='JSON');"
+    stored = ("CREATE SOURCE STREAM EN_SS (ID INTEGER KEY) WITH (KAFKA_TOPIC='en_st', KEY_FORMAT='JSON', "
+              "VALUE_FORMAT='JSON');")
+    assert fixed(ksql(client, plain)) == [status_entity(stored, "stream/EN_SS/create", "Stream created")]
 
 
 def test_push_query_ids_name_the_leftmost_alias_and_a_random_long(client: TestClient) -> None:

@@ -291,7 +291,11 @@ def test_node_ksqldb_client(server: ServerProcess, unique: Any, node_clients: Pa
     # session variables in the body of /ksql and /query-stream (the README's usage)
     words = f"{s}_W"
     created = steps["vars_create"][0]["data"]["rows"][0]
-    assert created["statementText"] == f"CREATE TABLE {words} AS SELECT id AS WORD, COUNT(*) AS N FROM {s} GROUP BY id;"
+    # the variables substituted, reprinted by TopicCreateInjector (DistributingExecutor's injected text)
+    assert created["statementText"] == (
+        f"CREATE TABLE {words} WITH (CLEANUP_POLICY='compact', KAFKA_TOPIC='{words}', PARTITIONS=1, REPLICAS=1, "
+        f"RETENTION_MS=604800000) AS SELECT\n  {s}.ID WORD,\n  COUNT(*) N\nFROM {s} {s}\nGROUP BY {s}.ID\n"
+        "EMIT CHANGES;")
     assert created["commandStatus"]["queryId"].startswith(f"CTAS_{words}_")
     pulled = steps["vars_pull"][0]
     assert pulled["status"] == 200 and sorted(pulled["data"]["rows"], key=lambda r: r["WORD"]) == [
@@ -648,8 +652,8 @@ def test_ksql_python_ng_every_documented_call(server: ServerProcess, unique: Any
     assert push["rows"] == [["a", 1], ["b", 2], ["c", 3]]
     assert steps["close_unknown"] is False
     created, inserted, commented, ctas = steps["upload"]
-    assert created[0]["statementText"] == (f"CREATE STREAM {s}_UP (ID STRING KEY, V INT) WITH "
-                                           f"(KAFKA_TOPIC='{s.lower()}', VALUE_FORMAT='JSON');")
+    assert created[0]["statementText"] == (f"CREATE STREAM {s}_UP (ID STRING KEY, V INTEGER) WITH "
+                                           f"(KAFKA_TOPIC='{s.lower()}', KEY_FORMAT='KAFKA', VALUE_FORMAT='JSON');")
     assert created[0]["commandStatus"]["status"] == "SUCCESS" and inserted == [] and commented == []
     assert ctas[0]["commandStatus"]["queryId"].startswith(f"CTAS_{s}_UPT_")
     assert steps["upload_sql"] == ".sql"  # the client's own FileTypeError

@@ -1,7 +1,8 @@
 """/ksql shows the statement text ksqlDB stores (its injectors' output printed by SqlFormatter) wherever a
 query's or a source's statement is shown: SHOW QUERIES ``queryString``, SHOW QUERIES EXTENDED and EXPLAIN
 ``statementText``, DESCRIBE EXTENDED ``statement`` and ``readQueries``/``writeQueries``. The statement's own
-response (``currentStatus.statementText``) keeps the text that was sent."""
+response (``currentStatus.statementText``) is that text too: ksqlDB's DistributingExecutor answers with
+``injected.getMaskedStatementText()`` - the text as sent only where no injector reprinted it (INSERT INTO)."""
 
 from __future__ import annotations
 
@@ -55,9 +56,10 @@ def ksql(client: TestClient, sql: str) -> Any:
 @pytest.fixture(scope="module")
 def ids(client: TestClient) -> dict[str, str]:
     out = {}
+    injected = {CREATE: STORED_CREATE, CSAS: STORED_CSAS, CTAS: STORED_CTAS, INSERT: INSERT}
     for sql in (CREATE, CSAS, CTAS, INSERT):
         (status,) = ksql(client, sql)
-        assert status["@type"] == "currentStatus" and status["statementText"] == sql  # as sent
+        assert status["@type"] == "currentStatus" and status["statementText"] == injected[sql]
         out[sql] = status["commandStatus"]["queryId"]
     return out
 

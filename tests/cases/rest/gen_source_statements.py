@@ -58,10 +58,12 @@ def _error(name: str, setup: list[str], statement: str, message: str) -> dict[st
             "expectedError": {"type": STATEMENT_ERROR, "message": message, "status": 400}}
 
 
-def _status(name: str, setup: list[str], statement: str, command_id: str, message: str) -> dict[str, Any]:
+def _status(name: str, setup: list[str], statement: str, command_id: str, message: str,
+            text: str = "{STATEMENT}") -> dict[str, Any]:
+    """``text``: the statementText, the statement as ksqlDB's injectors left it (``{STATEMENT}``: as sent)."""
     return {"name": name, "statements": [*setup, statement],
             "responses": [STATUS] * len(setup) + [{"admin": {
-                "@type": "currentStatus", "statementText": "{STATEMENT}", "commandId": command_id,
+                "@type": "currentStatus", "statementText": text, "commandId": command_id,
                 "commandStatus": {"status": "SUCCESS", "message": message, "queryId": None}}}]}
 
 
@@ -186,7 +188,11 @@ def replace_cases() -> list[dict[str, Any]]:
                 out.append(_error(name, setup, statement, f"Cannot upgrade data source: DataSource '`X`' has type "
                                                           f"= K{src_kind} which is not upgradeable to K{kind}"))
             else:
-                out.append(_status(name, setup, statement, f"{kind.lower()}/X/create", f"{kind.capitalize()} created"))
+                # DefaultFormatInjector filled in KEY_FORMAT: the statement is reprinted (SqlFormatter)
+                injected = (f"CREATE OR REPLACE {kind} X (ID INTEGER {key}, V STRING) WITH (KAFKA_TOPIC='x', "
+                            "KEY_FORMAT='KAFKA', PARTITIONS=1, VALUE_FORMAT='JSON');")
+                out.append(_status(name, setup, statement, f"{kind.lower()}/X/create", f"{kind.capitalize()} created",
+                                   injected))
         source_statement = statement.replace("OR REPLACE", "OR REPLACE SOURCE")
         out.append(_error(f"CREATE OR REPLACE SOURCE {kind} over {plain[kind]}", TARGETS[plain[kind]][1],
                           source_statement, f"Cannot add {kind.lower()} 'X': CREATE OR REPLACE is not supported on "
