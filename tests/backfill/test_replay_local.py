@@ -58,3 +58,25 @@ def test_a_replay_task_stages_its_partition_within_the_bounds(tmp_path: Any) -> 
     with open(task_file(staging, 1, 0), "rb") as f:
         assert int(f.read()) == 2  # the primary source's partition 1, read to its bound
     engine.close()
+
+
+def test_a_replay_writes_a_sink_timestamp_column_as_the_streaming_query_does(tmp_path: Any) -> None:
+    """The replay's sink writer takes each record's timestamp where the streaming query's does (the topology's
+    WriteSink): a CREATE ... AS SELECT with TIMESTAMP='col' writes the column's value."""
+    engine = Engine(str(tmp_path / "e"))
+    engine.execute("CREATE STREAM s (id STRING KEY, ts BIGINT) WITH (KAFKA_TOPIC='s', VALUE_FORMAT='JSON', "
+                   "PARTITIONS=1);")
+    _produce(engine, [("s", 0, "a", {"TS": 7000}, 10), ("s", 0, "b", {"TS": 8000}, 20)])
+    sql = "CREATE STREAM o WITH (TIMESTAMP='TS') AS SELECT id, ts FROM s EMIT CHANGES;"
+    query_id = next(r.query_id for r in engine.execute(sql, {"auto.offset.reset": "latest"}) if r.query_id)
+    query = engine.queries[query_id]
+    job = BackfillJob(topology=query.topology, sink=query.sink, query_id=query_id,
+                      properties=dict(engine.effective_properties()), partitions=1, sink_partitions=1)
+    staging = str(tmp_path / "staging")
+    os.makedirs(os.path.join(staging, "progress"))
+    out = Out()
+    replay(job, log_config(engine), bounds(engine.log, query.topology, "s"), [0], out, staging)
+    out.spill()
+    rows = [r for b in out.take() for r in zip(*b.to_pydict().values(), strict=True)]
+    assert [(json.loads(r[3]), r[4]) for r in rows if r[0] == SINK] == [({"TS": 7000}, 7000), ({"TS": 8000}, 8000)]
+    engine.close()
