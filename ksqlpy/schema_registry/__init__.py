@@ -432,6 +432,18 @@ class HttpSchemaRegistry(SchemaRegistry):
         return RegisteredSchema(int(got["id"]), got["schema"], got.get("schemaType", "AVRO"), subject,
                                 int(got.get("version", 0)))
 
+    def versions(self, subject: str, include_deleted: bool = False) -> list[RegisteredSchema]:
+        """Every version of ``subject`` in order (``include_deleted``: the soft-deleted too); [] for none."""
+        base = f"/subjects/{urllib.parse.quote(subject, safe='')}/versions"
+        query = "?deleted=true" if include_deleted else ""
+        out: list[RegisteredSchema] = []
+        for number in self._call("GET", base + query) or []:
+            got = self._call("GET", f"{base}/{int(number)}{query}")
+            if got:
+                out.append(RegisteredSchema(int(got["id"]), got["schema"], got.get("schemaType", "AVRO"), subject,
+                                            int(got.get("version", number))))
+        return out
+
     def subjects(self, include_deleted: bool = False) -> list[str]:
         return list(self._call("GET", "/subjects" + ("?deleted=true" if include_deleted else "")) or [])
 

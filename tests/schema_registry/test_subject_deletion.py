@@ -227,3 +227,18 @@ def test_every_internal_subject_of_a_dropped_query_goes(tmp_path, fmt: str, quer
         e.execute(f"DROP {query.split()[1]} {sink};")  # a DROP terminates the query: its cleanup runs too
         assert not [s for s in reg.subjects(include_deleted=True) if s.startswith("_confluent-ksql-")]
         assert f"{sink}-value" in reg.subjects()  # DROP without DELETE TOPIC keeps the sink's
+
+
+def test_the_http_client_lists_every_version_and_assert_schema_finds_an_older_one(tmp_path) -> None:
+    with RegistryServer(EmbeddedSchemaRegistry()) as srv:
+        client = HttpSchemaRegistry(srv.url)
+        first = client.register("v-value", A)
+        client.register("v-value", B)
+        assert [(v.version, v.id, v.schema) for v in client.versions("v-value")][0] == (1, first, A)
+        assert len(client.versions("v-value")) == 2 and client.versions("nope") == []
+        client.delete_subject("v-value")
+        assert client.versions("v-value") == [] and len(client.versions("v-value", include_deleted=True)) == 2
+        srv.registry.register("w-value", A)
+        srv.registry.register("w-value", C)
+        with Engine(str(tmp_path), {"ksql.schema.registry.url": srv.url}) as e:
+            e.execute(f"ASSERT SCHEMA SUBJECT 'w-value' ID {first};")  # held by version 1, not the latest
