@@ -320,6 +320,11 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
     of the statements after them); raises the first statement's error, with the statement attached as
     ``sandbox_statement``. Returns the sandbox, in the state the statements left it.
 
+    Not validated, as ksqlDB's CustomValidators give them NO_VALIDATION: DEFINE/UNDEFINE (applied while
+    parsing), ASSERT (it may wait for its timeout), every SHOW/LIST, DESCRIBE (a source, STREAMS/TABLES
+    EXTENDED, a FUNCTION, a CONNECTOR), EXPLAIN and DROP CONNECTOR - they change nothing a later statement
+    sees, and one that fails does so when it runs, after the statements before it ran.
+
     ``next_offset``: the command topic's next offset. Each distributed statement then runs as the command
     it will be - its queries numbered by that offset, the next one's by the following offset (one not
     written, IF NOT EXISTS on an existing object, takes none) - so a PAUSE, RESUME, TERMINATE or EXPLAIN
@@ -337,14 +342,16 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
             continue
         if isinstance(stmt, A.DefineVariable | A.UndefineVariable | A.AssertTopic | A.AssertSchema):
             continue  # variables are applied while parsing; an assertion is checked when it runs
+        if isinstance(stmt, A.Show | A.Describe | A.Explain):
+            continue  # NO_VALIDATION in ksqlDB's CustomValidators: a listing fails (if at all) when it runs
         try:
             if isinstance(stmt, A.SetProperty):
                 check_override(stmt.name, stmt.value)  # SET's own checks, where the statement stands
                 set_override(props, stmt.name, stmt.value)
                 continue
-            if _is_connector_statement(stmt):
+            if isinstance(stmt, A.CreateConnector | A.DropConnector):
                 # as ksqlDB's CustomValidators: CREATE ... CONNECTOR is validated against the Connect cluster
-                # (it must be reachable, the connector new unless IF NOT EXISTS); the others are not validated
+                # (it must be reachable, the connector new unless IF NOT EXISTS); DROP is not validated
                 if isinstance(stmt, A.CreateConnector):
                     from ksqlpy.engine.connectors import validate_create
 
@@ -362,7 +369,3 @@ def validate(engine: Engine, statements: list[A.Statement], properties: dict[str
             raise
     return box
 
-
-def _is_connector_statement(stmt: A.Statement) -> bool:
-    return isinstance(stmt, A.CreateConnector | A.DropConnector) or (
-        isinstance(stmt, A.Show | A.Describe) and "CONNECTOR" in stmt.what)
