@@ -21,7 +21,7 @@ from .concepts import (
     pull_queries,
     type_coercion,
 )
-from .data_and_formats import data_types, nested_data, serialization_formats, structured_data
+from .data_and_formats import data_types, header_columns, nested_data, serialization_formats, structured_data
 from .developer_guide import SCENARIOS as DEVELOPER_GUIDE
 from .functions import function_pages, lambda_functions, table_and_aggregate_functions
 from .getting_started import identifiers_and_variables, quickstart, statements_text, with_spellings
@@ -39,7 +39,7 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "info_status_endpoints": info_status_endpoints, "syntax_reference": syntax_reference,
     "changelog_to_table": changelog_to_table, "data_types": data_types,
     "lambda_functions": lambda_functions, "table_and_aggregate_functions": table_and_aggregate_functions,
-    "serialization_formats": serialization_formats,
+    "serialization_formats": serialization_formats, "header_columns": header_columns,
     "processing_log": processing_log, "type_coercion": type_coercion, "operators": operators,
     "partitioning": partitioning, "pull_queries": pull_queries, "high_availability": ha_and_exactly_once,
     "materialized_cache": materialized_cache, "streaming_etl": streaming_etl, "structured_data": structured_data,

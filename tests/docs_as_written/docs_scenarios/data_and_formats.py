@@ -142,3 +142,54 @@ def structured_data(p: str) -> list[Step]:
         Step(f"SELECT items->name FROM {s} EMIT CHANGES;",
              refused(40001, "Expected STRUCT type, got: ARRAY<STRUCT<`NAME` STRING, `QTY` INTEGER>>")),
     ]
+
+
+def header_columns(p: str) -> list[Step]:
+    """The CREATE STREAM page's Kafka header columns (``HEADERS`` for all of a record's headers,
+    ``HEADER('key')`` for one), read by queries and copied by a CSAS as value columns; EXPLAIN of a
+    SELECT and of a running query; ASSERT SCHEMA by subject and by id."""
+    s, one, sink = f"{p}clicks", f"{p}clicks_trace", f"{p}click_hdrs"
+    header_type = {"type": "ARRAY", "fields": None, "memberSchema": {"type": "STRUCT", "fields": [
+        {"name": "KEY", "schema": {"type": "STRING", "fields": None, "memberSchema": None}},
+        {"name": "VALUE", "schema": {"type": "BYTES", "fields": None, "memberSchema": None}}], "memberSchema": None}}
+    return [
+        Step(f"CREATE STREAM {s} (\n  user_id INT KEY,\n  page VARCHAR,\n"
+             f"  hdrs ARRAY<STRUCT<key STRING, value BYTES>> HEADERS\n"
+             f") WITH (kafka_topic='{s.lower()}', value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {one} (user_id INT KEY, page VARCHAR, trace BYTES HEADER('trace_id'))\n"
+             f"  WITH (kafka_topic='{s.lower()}', value_format='JSON');", ok(CS)),
+        Step(f"DESCRIBE {s};", ok("sourceDescription", check=_has([0, "sourceDescription", "fields", 2],
+                                                                  {"name": "HDRS", "schema": header_type,
+                                                                   "type": "HEADER"}))),
+        # a record written without headers: the HEADERS column reads an empty list, a HEADER('k') column NULL
+        Step(f"INSERT INTO {s} (user_id, page) VALUES (7, '/home');", ok()),
+        Step(f"SELECT * FROM {s} EMIT CHANGES LIMIT 1;", rows(["USER_ID", "PAGE", "HDRS"], [[7, "/home", []]]),
+             body=EARLIEST_Q),
+        Step(f"SELECT user_id, trace FROM {one} EMIT CHANGES LIMIT 1;", rows(["USER_ID", "TRACE"], [[7, None]]),
+             body=EARLIEST_Q),
+        # header columns are read-only: INSERT VALUES naming one (or, without a column list, implying all) is refused
+        Step(f"INSERT INTO {s} (user_id, page, hdrs) VALUES (8, '/x', ARRAY[]);",
+             refused(40000, "Cannot insert into HEADER columns: HDRS")),
+        Step(f"INSERT INTO {one} VALUES (8, '/x');", refused(40000, "Cannot insert into HEADER columns: TRACE")),
+        # a CSAS copies a header column into its sink as an ordinary value column
+        Step(f"CREATE STREAM {sink} AS SELECT user_id, page, hdrs AS copied FROM {s} EMIT CHANGES;", ok(CS),
+             body=EARLIEST_K),
+        Step(f"DESCRIBE {sink};", ok("sourceDescription", check=_has([0, "sourceDescription", "fields", 2],
+                                                                     {"name": "COPIED", "schema": header_type}))),
+        Step(f"SELECT * FROM {sink} EMIT CHANGES LIMIT 1;", rows(["USER_ID", "PAGE", "COPIED"], [[7, "/home", []]]),
+             body=EARLIEST_Q),
+        Step(f"EXPLAIN SELECT page FROM {s} WHERE user_id = 7 EMIT CHANGES;",
+             ok("queryDescription", check=_has([0, "queryDescription", "sources"], [s.upper()]))),
+        Step(f"EXPLAIN CSAS_{p.upper()}NOWHERE_1;",
+             refused(40001, f"Query with id:CSAS_{p.upper()}NOWHERE_1 does not exist, use SHOW QUERIES")),
+        Step("SHOW QUERIES;", ok("queries", check=lambda a: None if any(
+            q["sinks"] == [sink.upper()] for q in a[0]["queries"]) else "no query writes the sink")),
+        Step(f"DROP STREAM {sink} DELETE TOPIC;", ok(CS)),
+        Step(f"DROP STREAM {one};", ok(CS)),
+        Step(f"DROP STREAM {s} DELETE TOPIC;", ok(CS)),
+        Step(f"ASSERT SCHEMA SUBJECT '{s.lower()}-value' TIMEOUT 1 SECONDS;",
+             refused(41700, f"Schema with subject name {s.lower()}-value does not exist")),
+        Step(f"ASSERT NOT EXISTS SCHEMA SUBJECT '{s.lower()}-value';",
+             ok("assert_schema", check=_has([0, "exists"], False))),
+        Step("ASSERT NOT EXISTS SCHEMA ID 4242;", ok("assert_schema", check=_has([0, "id"], 4242))),
+    ]
