@@ -54,6 +54,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     existing = engine.catalog.source(stmt.name)
     if existing is not None and stmt.if_not_exists:
         return exists_warning(stmt, stmt.kind, existing)
+    check_sink_topic_first(engine, stmt, props)
     plan, props = _plan_for_schema_ids(engine, stmt)
     sink = plan.target
     assert sink is not None
@@ -128,6 +129,25 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         if info is not None:
             info.state = "PAUSED"
     return status(stmt, f"Created query with ID {query_id}", query_id, injected_text=sink.sql)
+
+
+def check_sink_topic_first(engine: Engine, stmt: A.CreateAsSelect, props: dict[str, Any]) -> None:
+    """The counts of a sink topic that exists, judged before the query is analysed: ksqlDB's TopicCreateInjector
+    runs on the prepared statement, after its sources were found (AstSanitizer) and before the engine plans it
+    (from memory of its injectForCreateAsSelect: the sink's name from KAFKA_TOPIC or the output prefix and the
+    sink's name, the counts from the WITH clause, ksql.sink.*, else the topic of the first FROM source as
+    SourceTopicsExtractor finds it). So a sink topic at other counts is reported before an unknown column, a
+    type error or a wrong result type. With KEY_SCHEMA_ID/VALUE_SCHEMA_ID, DefaultSchemaInjector plans the
+    query first (its errors come first): the topic is then judged after the plan, as before. A FROM source
+    that does not exist is the sanitizer's error, reported by the analysis."""
+    if any(p in props for p in SCHEMA_ID_PROPERTIES):
+        return
+    names = [stmt.query.source.name] + [j.right.name for j in stmt.query.joins]
+    sources = [engine.catalog.source(n) for n in names]
+    if any(s is None for s in sources):
+        return
+    topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{stmt.name}"))
+    ensure_topic(engine, topic, props, {}, creating=False, source_topic=sources[0].topic, create=False)
 
 
 def check_create_as_sink(engine: Engine, stmt: A.CreateAsSelect, existing: Source | None) -> None:
