@@ -25,13 +25,20 @@ from .data_and_formats import data_types, header_columns, nested_data, serializa
 from .developer_guide import SCENARIOS as DEVELOPER_GUIDE
 from .functions import function_pages, lambda_functions, table_and_aggregate_functions
 from .getting_started import identifiers_and_variables, quickstart, statements_text, with_spellings
-from .queries_and_joins import changelog_to_table, joins, syntax_reference, update_running_query
+from .queries_and_joins import (
+    asymmetric_join_windows,
+    changelog_to_table,
+    joins,
+    syntax_reference,
+    update_running_query,
+)
 from .rest_and_cli import cli_only, info_status_endpoints, rest_pages
 from .time_and_windows import custom_timestamp, time_and_windows
 from .tutorials import event_driven_tutorial, materialized_cache, migrations_tool, streaming_etl
 
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
-    "quickstart": quickstart, "with_spellings": with_spellings, "statements_text": statements_text,
+    "quickstart": quickstart, "asymmetric_join_windows": asymmetric_join_windows,
+    "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
     "cli_only": cli_only, "migrations_tool": migrations_tool, "function_pages": function_pages,
     "event_driven_tutorial": event_driven_tutorial, "update_running_query": update_running_query,

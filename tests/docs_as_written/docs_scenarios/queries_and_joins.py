@@ -175,3 +175,42 @@ def changelog_to_table(p: str) -> list[Step]:
                                                                             '"V2": "\\w"\\}, partition: 0']),
              endpoint="/query", http2_expect=refused(40500, "The /query endpoint is not available using HTTP2")),
     ]
+
+
+def asymmetric_join_windows(p: str) -> list[Step]:
+    """The joins page's join windows on event time: ``WITHIN (before, after)`` takes a right record from
+    ``before`` earlier to ``after`` later than the left one, both bounds included; a joined row's ROWTIME
+    is the later of the two; a LEFT JOIN with ``GRACE PERIOD 0`` writes a left record that met nothing,
+    NULL-padded at its own time, once stream time passes its window's end, and the record that met a
+    match gets no NULL row."""
+    left, right, inner, outer = f"{p}views", f"{p}clicks", f"{p}matched", f"{p}left_pad"
+    h = 3_600_000
+    return [
+        Step(f"CREATE STREAM {left} (id INT KEY, v VARCHAR) WITH (kafka_topic='{left.lower()}', "
+             "value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {right} (id INT KEY, w VARCHAR) WITH (kafka_topic='{right.lower()}', "
+             "value_format='JSON', partitions=1);", ok(CS)),
+        Step(f"CREATE STREAM {inner} AS SELECT l.id AS id, l.v, r.w\n  FROM {left} l\n"
+             f"  JOIN {right} r WITHIN (1 HOUR, 2 HOURS) ON l.id = r.id;", ok(CS), body=EARLIEST_K),
+        Step(f"CREATE STREAM {outer} AS SELECT l.id AS id, l.v, r.w\n  FROM {left} l\n"
+             f"  LEFT JOIN {right} r WITHIN 1 HOUR GRACE PERIOD 0 SECONDS ON l.id = r.id;", ok(CS),
+             body=EARLIEST_K),
+        Step(f"INSERT INTO {left} (ROWTIME, id, v) VALUES ({10 * h}, 1, 'first');\n"
+             f"INSERT INTO {right} (ROWTIME, id, w) VALUES ({9 * h}, 1, 'hour_before');\n"
+             f"INSERT INTO {right} (ROWTIME, id, w) VALUES ({9 * h - 1}, 1, 'too_early');\n"
+             f"INSERT INTO {right} (ROWTIME, id, w) VALUES ({12 * h}, 1, 'two_hours_after');\n"
+             f"INSERT INTO {right} (ROWTIME, id, w) VALUES ({12 * h + 1}, 1, 'too_late');\n"
+             f"INSERT INTO {left} (ROWTIME, id, v) VALUES ({20 * h}, 2, 'alone');\n"
+             f"INSERT INTO {left} (ROWTIME, id, v) VALUES ({30 * h}, 3, 'open');", ok()),
+        Step(f"SELECT id, v, w, ROWTIME FROM {inner};",
+             rows(["ID", "V", "W", "ROWTIME"], [[1, "first", "hour_before", 10 * h],
+                                                [1, "first", "two_hours_after", 12 * h]]), wait=15),
+        # 'alone' is written when 'open' moves stream time past 21:00; 'open' is still in its window
+        Step(f"SELECT id, v, w, ROWTIME FROM {outer};",
+             rows(["ID", "V", "W", "ROWTIME"], [[1, "first", "hour_before", 10 * h], [2, "alone", None, 20 * h]]),
+             wait=15),
+        Step(f"SELECT id, w FROM {inner} EMIT CHANGES LIMIT 2;",
+             rows(["ID", "W"], [[1, "hour_before"], [1, "two_hours_after"]]), body=EARLIEST_Q),
+        Step(f"DROP STREAM {outer} DELETE TOPIC;", ok(CS)),
+        Step(f"DROP STREAM {inner} DELETE TOPIC;", ok(CS)),
+    ]
