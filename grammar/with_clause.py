@@ -91,6 +91,15 @@ def _one_of(name: str, allowed: tuple[str, ...]) -> Callable[[Any], None]:
     return check
 
 
+def _non_empty(name: str) -> Callable[[Any], None]:
+    """Kafka's ``ConfigDef.NonEmptyString``, which ksqlDB's CommonCreateConfigs gives KAFKA_TOPIC (from memory):
+    an empty string is refused (blanks are not), in ConfigException's words."""
+    def check(value: Any) -> None:
+        if str(value) == "":
+            raise _Invalid(f"Invalid value {value} for property {name}: String must be non-empty")
+    return check
+
+
 class _Invalid(Exception):
     """A validator's own message (kept as is, not wrapped in ``Invalid value ...``)."""
 
@@ -99,7 +108,7 @@ _Def = tuple[PropertyType, Callable[[Any], None] | None]
 
 # ksqlDB's CommonCreateConfigs + CreateConfigs, in definition order (the order values are validated in).
 _COMMON: dict[str, _Def] = {
-    "KAFKA_TOPIC": (PropertyType.STRING, None),
+    "KAFKA_TOPIC": (PropertyType.STRING, _non_empty("KAFKA_TOPIC")),
     "PARTITIONS": (PropertyType.INT, None),
     "REPLICAS": (PropertyType.SHORT, None),
     "RETENTION_MS": (PropertyType.LONG, None),
