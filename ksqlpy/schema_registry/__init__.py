@@ -28,7 +28,9 @@ longer readable and never handed out again.
 
 from __future__ import annotations
 
+import functools
 import json
+import re
 import threading
 import urllib.error
 import urllib.parse
@@ -37,6 +39,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ksqlpy.errors import KsqlSchemaRegistryUnconfigured
+from ksqlpy.serde.protobuf_schema import ProtoSchemaError
+from ksqlpy.serde.protobuf_schema import tokens as proto_tokens
 
 SCHEMAS_TOPIC = "_schemas"
 
@@ -76,12 +80,33 @@ def subject(topic: str, is_key: bool) -> str:
     return f"{topic}-{'key' if is_key else 'value'}"
 
 
+@functools.lru_cache(maxsize=1024)
 def canonical(schema: str) -> str:
-    """A schema text normalised so that the same schema written twice gets the same id."""
+    """A schema text normalised so that the same schema written twice gets the same id: a JSON text (AVRO,
+    JSON) as its parsed value; any other (PROTOBUF) as its tokens - Confluent's registry compares a
+    ProtobufSchema's ``canonicalString()``, the file rendered again from its parse, so whitespace, line
+    breaks, comments and a string's quote style do not make another schema (from memory of Confluent's
+    ProtobufSchema / KafkaSchemaRegistry.lookUpSchemaUnderSubject)."""
     try:
         return json.dumps(json.loads(schema), sort_keys=True, separators=(",", ":"))
     except ValueError:
+        pass
+    try:
+        tokens = proto_tokens(schema)
+    except ProtoSchemaError:
         return schema.strip()
+    return " ".join(_double_quoted(t) if t[:1] == "'" else t for t in tokens)
+
+
+def _double_quoted(token: str) -> str:
+    """A single-quoted protobuf string as the same string double-quoted (how a rendered file writes it)."""
+    def one(m: re.Match[str]) -> str:
+        if m.group(1) is None:  # a bare double quote
+            return '\\"'
+        return "'" if m.group(1) == "'" else m.group(0)
+
+    inner = re.sub(r"\\(.)|\"", one, token[1:-1], flags=re.DOTALL)
+    return f'"{inner}"'
 
 
 class SchemaRegistry:

@@ -172,6 +172,12 @@ def _tokens(text: str) -> list[str]:
     return out
 
 
+def tokens(text: str) -> list[str]:
+    """The tokens of a .proto text, without whitespace and comments (ProtoSchemaError if it has a character no
+    token holds) - what the registry compares to tell two texts of one schema apart from two schemas."""
+    return _tokens(text)
+
+
 def _unquote(tok: str) -> str:
     return tok[1:-1].encode("latin-1", "backslashreplace").decode("unicode_escape")
 
