@@ -149,21 +149,16 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
         kind = kinds[0] if len(kinds) == 1 else None
     title = str(schema.get("title") or "")
     ctype = schema.get("connect.type")
-    if title == _CONNECT + "Decimal":
-        params = schema.get("connect.parameters") or {}
-        return T.Decimal(int(params.get("connect.decimal.precision", 64)), int(params.get("scale", 0)))
-    if title in (_CONNECT + "Date", _CONNECT + "Time", _CONNECT + "Timestamp"):
-        return {"Date": T.DATE, "Time": T.TIME, "Timestamp": T.TIMESTAMP}[title.rpartition(".")[2]]
     if kind == "boolean":
         return T.BOOLEAN
     if kind in ("integer", "number"):
         if ctype is None:
-            return T.BIGINT if kind == "integer" else T.DOUBLE
+            ctype = "int64" if kind == "integer" else "float64"
         if ctype not in _NUMBER_TYPES:
             raise UnreadableSchemaError(f"Unsupported type {ctype}")
-        return _NUMBER_TYPES[ctype]
+        return _logical(title, ctype, schema) or _NUMBER_TYPES[ctype]
     if kind == "string" or (kind is None and "enum" in schema):  # JsonSchemaData: an enum is a STRING
-        return T.BYTES if ctype == "bytes" else T.STRING
+        return (_logical(title, "bytes", schema) or T.BYTES) if ctype == "bytes" else T.STRING
     if kind == "array":
         entry = _map_entry(schema) if ctype == "map" else None
         if entry is not None:
@@ -180,6 +175,27 @@ def sql_type_of(schema: Any, *, upper: bool = True) -> T.SqlType:
     if kind is None or kind == "null":
         raise _unsupported(schema)
     raise KsqlStatementError(f"Unsupported: JSON schema type {kind!r}")
+
+
+# a Connect logical type is its name on the one Connect type it is defined over (ksqlDB's Connect-to-SQL
+# conversion checks both: an int64 titled Date is a BIGINT, a float64 titled Decimal a DOUBLE)
+_LOGICAL_TYPES = {("Date", "int32"): T.DATE, ("Time", "int32"): T.TIME, ("Timestamp", "int64"): T.TIMESTAMP}
+
+
+def _logical(title: str, connect_type: str, schema: dict[str, Any]) -> T.SqlType | None:
+    """The logical SQL type a number/string schema's ``title`` names over its Connect type, else None:
+    JsonSchemaData builds the Connect type from ``connect.type`` (an integer without one is int64, a number
+    float64) and names it by the title; ksqlDB's ConnectToSqlTypeConverter then reads DATE/TIME only from an
+    INT32, TIMESTAMP only from an INT64 and DECIMAL only from BYTES (from memory of both)."""
+    if not title.startswith(_CONNECT):
+        return None
+    name = title[len(_CONNECT):]
+    if name == "Decimal":
+        if connect_type != "bytes":
+            return None
+        params = schema.get("connect.parameters") or {}
+        return T.Decimal(int(params.get("connect.decimal.precision", 64)), int(params.get("scale", 0)))
+    return _LOGICAL_TYPES.get((name, connect_type))
 
 
 def _all_of(schema: dict[str, Any], *, upper: bool) -> T.SqlType:
