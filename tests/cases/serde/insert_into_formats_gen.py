@@ -2,7 +2,8 @@
 FROM stream's - every key format (KAFKA, JSON, DELIMITED, AVRO, JSON_SR, PROTOBUF) by every value format that
 holds several columns (JSON, DELIMITED, AVRO, JSON_SR, PROTOBUF, PROTOBUF_NOSR), from a KAFKA/JSON stream and
 into a KAFKA/JSON stream from each; a stream without key columns (KEY_FORMAT NONE) into another; a single value
-column unwrapped (WRAP_SINGLE_VALUE=false) and into KAFKA. ksqlDB's INSERT INTO plans into the existing sink's
+column unwrapped (WRAP_SINGLE_VALUE=false; a PROTOBUF_NOSR STRUCT as the root message, any other type still
+its one-field message), an unwrapped single value into each wrapping format, and into KAFKA. ksqlDB's INSERT INTO plans into the existing sink's
 KsqlTopic (Into.existingSink: its key and value formats and serde features), and only the schemas must be
 compatible (EngineExecutor.validateExistingSink), from memory. Written for ksqlpy.
 
@@ -68,6 +69,43 @@ def cases() -> list[dict[str, Any]]:
                            "INSERT INTO DST SELECT * FROM SRC;"],
             "inputs": [{"topic": "src", "key": 1, "value": {"A": 7}}],
             "outputs": [{"topic": "dst", "key": 1, "value": 7}],
+        })
+    out.append({  # ProtobufNoSRConverter keeps a non-STRUCT root a one-field message: the bytes of the wrapped form
+        "name": "a single INT value column into a PROTOBUF_NOSR stream with WRAP_SINGLE_VALUE=false is still a "
+                "one-field message",
+        "statements": ["CREATE STREAM SRC (K INT KEY, A INT) WITH (kafka_topic='src', format='JSON');",
+                       "CREATE STREAM DST (K INT KEY, A INT) WITH (kafka_topic='dst', key_format='KAFKA', "
+                       "value_format='PROTOBUF_NOSR', wrap_single_value=false);",
+                       "INSERT INTO DST SELECT * FROM SRC;",
+                       # read back after the INSERT: the harness feeds queries in the order they started
+                       "CREATE STREAM BACK (K INT KEY, B INT) WITH (kafka_topic='dst', key_format='KAFKA', "
+                       "value_format='PROTOBUF_NOSR');",
+                       "CREATE STREAM OUT WITH (kafka_topic='out', value_format='JSON') AS SELECT * FROM BACK;"],
+        "inputs": [{"topic": "src", "key": 1, "value": {"A": 7}}],
+        "outputs": [{"topic": "dst", "key": 1, "value": {"A": 7}},
+                    {"topic": "out", "key": 1, "value": {"B": 7}}],
+    })
+    out.append({
+        "name": "a single STRUCT value column into a PROTOBUF_NOSR stream with WRAP_SINGLE_VALUE=false is the root "
+                "message",
+        "statements": ["CREATE STREAM SRC (K INT KEY, A STRUCT<X INT, Y STRING>) WITH (kafka_topic='src', "
+                       "format='JSON');",
+                       "CREATE STREAM DST (K INT KEY, A STRUCT<X INT, Y STRING>) WITH (kafka_topic='dst', "
+                       "key_format='KAFKA', value_format='PROTOBUF_NOSR', wrap_single_value=false);",
+                       "INSERT INTO DST SELECT * FROM SRC;"],
+        "inputs": [{"topic": "src", "key": 1, "value": {"A": {"X": 7, "Y": "y"}}}],
+        "outputs": [{"topic": "dst", "key": 1, "value": {"X": 7, "Y": "y"}}],
+    })
+    for fmt in ("JSON", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"):
+        out.append({
+            "name": f"a single value column from an unwrapped JSON stream into a wrapped {fmt} one is written wrapped",
+            "statements": ["CREATE STREAM SRC (K INT KEY, A INT) WITH (kafka_topic='src', format='JSON', "
+                           "wrap_single_value=false);",
+                           f"CREATE STREAM DST (K INT KEY, A INT) WITH (kafka_topic='dst', key_format='KAFKA', "
+                           f"value_format='{fmt}');",
+                           "INSERT INTO DST SELECT * FROM SRC;"],
+            "inputs": [{"topic": "src", "key": 1, "value": 7}],
+            "outputs": [{"topic": "dst", "key": 1, "value": {"A": 7}}],
         })
     out.append({
         "name": "a single value column into a KAFKA value stream from a wrapped JSON one",
