@@ -14,6 +14,7 @@ import typing as t
 from sqlglot import tokens
 from sqlglot.dialects.dialect import Dialect, NormalizationStrategy
 from sqlglot.tokens import TokenType
+from sqlglot.trie import new_trie
 
 from .parser import KsqlParser
 
@@ -61,5 +62,16 @@ class Ksql(Dialect):
 
     Parser = KsqlParser
 
+
+def _without_prefixed_strings(tokenizer: type[tokens.Tokenizer]) -> None:
+    """ksqlDB's lexer has no prefixed string (sqlglot's N'...'): ``N'x'`` is the identifier N and then the
+    string 'x' - a type constructor (SqlBase.g4's ``identifier STRING``), as ``E'x'`` or ``X'0A'`` are."""
+    tokenizer._FORMAT_STRINGS = {}
+    tokenizer._KEYWORD_TRIE = new_trie(
+        key.upper() for key in (*tokenizer.KEYWORDS, *tokenizer._COMMENTS, *tokenizer._QUOTES)
+        if " " in key or any(single in key for single in tokenizer.SINGLE_TOKENS))
+
+
+_without_prefixed_strings(Ksql.Tokenizer)
 
 DIALECT = Ksql()

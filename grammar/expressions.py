@@ -26,7 +26,9 @@ from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, 
 from .base import TokenParser
 from .errors import error_at, token_text
 from .keywords import CANONICAL_UNIT, RESERVED
+from .literals import BigDecimalError, java_big_decimal
 from .types import close_after_type, parse_type
+from .with_clause import PrepareError
 
 _T = TokenType
 _COMPARISONS: dict[TokenType, type[exp.Expression]] = {
@@ -279,10 +281,31 @@ class ExpressionParser(TokenParser):
             self.expect_list_end(_T.R_BRACKET, "]")
             return exp.Array(expressions=items)
         name = self.parse_identifier("an expression", self.starts_expression)
+        if self._curr.token_type == _T.STRING:
+            return self._type_constructor(name, token)
         if self._curr.token_type == _T.DOT and self.is_identifier(self._next):
             self._advance()
             return self.place(_column(self.parse_identifier(), table=name), token)
         return self.place(_column(name), token)
+
+    def _type_constructor(self, name: str, token: Token) -> exp.Expression:
+        """``identifier STRING`` (SqlBase.g4's typeConstructor): from memory of ksqlDB's
+        AstBuilder.visitTypeConstructor, only the name DECIMAL (back-quoted or double-quoted: the word is
+        reserved) makes a literal - ``new BigDecimal(text)``; any other name fails the statement while it is
+        prepared, ``Unknown type: <name>, location:<Optional<NodeLocation>>``."""
+        text = self._curr.text
+        self._advance()
+        if name != "DECIMAL":
+            line, col = self.line_col(token)
+            self.defer(PrepareError(f"Unknown type: {name}, location:Optional[Line: {line}, Col: {col}]",
+                                    (line, col)))
+            return self.place(exp.Null(), token)
+        try:
+            value = java_big_decimal(text)
+        except BigDecimalError as e:
+            self.defer(PrepareError(str(e), self.line_col(token)))
+            return self.place(exp.Null(), token)
+        return self.place(exp.Literal(this=value, is_string=False), token)
 
     def _parse_list(self, item: Callable[[], exp.Expression]) -> list[exp.Expression]:
         items = [item()]
