@@ -63,15 +63,19 @@ class Ksql(Dialect):
     Parser = KsqlParser
 
 
-def _without_prefixed_strings(tokenizer: type[tokens.Tokenizer]) -> None:
-    """ksqlDB's lexer has no prefixed string (sqlglot's N'...'): ``N'x'`` is the identifier N and then the
-    string 'x' - a type constructor (SqlBase.g4's ``identifier STRING``), as ``E'x'`` or ``X'0A'`` are."""
+def _as_ksql_lexer(tokenizer: type[tokens.Tokenizer]) -> None:
+    """What sqlglot's tokenizer adds to every dialect and ksqlDB's lexer does not have:
+    - prefixed strings (N'...'): ``N'x'`` is the identifier N and then the string 'x' - a type constructor
+      (SqlBase.g4's ``identifier STRING``), as ``E'x'`` or ``X'0A'`` are;
+    - Jinja comments ``{# ... #}``: ``{`` is no token of ksqlDB's (its catch-all UNRECOGNIZED), a syntax error
+      where it stands, never the start of a comment."""
     tokenizer._FORMAT_STRINGS = {}
+    tokenizer._COMMENTS = {start: end for start, end in tokenizer._COMMENTS.items() if start != "{#"}
     tokenizer._KEYWORD_TRIE = new_trie(
         key.upper() for key in (*tokenizer.KEYWORDS, *tokenizer._COMMENTS, *tokenizer._QUOTES)
         if " " in key or any(single in key for single in tokenizer.SINGLE_TOKENS))
 
 
-_without_prefixed_strings(Ksql.Tokenizer)
+_as_ksql_lexer(Ksql.Tokenizer)
 
 DIALECT = Ksql()
