@@ -25,11 +25,9 @@ import signal
 import threading
 from typing import Any
 
-from ksqlpy import grammar
+from ksqlpy.engine.script import prepared_statements
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
-from ksqlpy.grammar.variables import define as define_variable
-from ksqlpy.grammar.variables import undefine as undefine_variable
 from ksqlpy.server.config import ServerConfig
 
 LOG = logging.getLogger("ksqlpy.server")
@@ -64,34 +62,22 @@ def _position(text: str, piece_start: int) -> str:
 
 
 def prepare(text: str, variables: dict[str, str] | None = None) -> list[A.Statement]:
-    """Parse the whole file (variables as DEFINE/UNDEFINE leave them for the statements after) and check
-    every statement is one headless mode runs, and that one of them starts a persistent query."""
-    variables = dict(variables or {})
-    types: set[str] = set()
+    """Parse the whole file as any script is prepared (``engine.script``: DEFINE/UNDEFINE, CREATE TYPE and
+    the substitution switch apply to the statements after them; every statement ends in ';'), holding each
+    statement to the kinds headless mode runs before the next is prepared, and check that one of them starts
+    a persistent query."""
+    supported = tuple(kind for kind, _ in SUPPORTED)
     out: list[A.Statement] = []
-    cursor = 0
-    for piece in grammar.split_statements(text):
-        start = text.find(piece, cursor)
-        cursor = start + len(piece) if start >= 0 else cursor
-        padding = "".join(c if c == "\n" else " " for c in text[:start]) if start > 0 else ""
-        try:
-            stmts = grammar.parse(padding + piece, variables, allow_run_script=False, types=frozenset(types),
-                                  terminated=True)
-        except KsqlError as e:
-            raise HeadlessError(str(e)) from e
-        for stmt in stmts:
-            if not isinstance(stmt, tuple(kind for kind, _ in SUPPORTED)):
+    try:
+        for stmt, start in prepared_statements(text, variables, terminated=True):
+            if not isinstance(stmt, supported):
                 kinds = "\n".join(f"\t{name}" for _, name in SUPPORTED)
-                raise HeadlessError(f"{_position(text, max(start, 0))}: Unsupported statement. Only the following "
+                raise HeadlessError(f"{_position(text, start)}: Unsupported statement. Only the following "
                                     f"statements are supported in headless mode:\n{kinds}\n"
-                                    f"Statement: {stmt.text.strip()}")
-            if isinstance(stmt, A.DefineVariable):
-                define_variable(variables, stmt.name, stmt.value)
-            elif isinstance(stmt, A.UndefineVariable):
-                undefine_variable(variables, stmt.name)
-            elif isinstance(stmt, A.CreateType):
-                types.add(stmt.name)
+                                    f"Statement: {stmt.text}")
             out.append(stmt)
+    except KsqlError as e:
+        raise HeadlessError(str(e)) from e
     if not any(isinstance(s, A.CreateAsSelect | A.InsertInto) for s in out):
         raise HeadlessError(NO_QUERIES)
     return out

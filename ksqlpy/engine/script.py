@@ -15,6 +15,7 @@ names they may use, a SET or UNSET of ``ksql.variable.substitution.enable`` whet
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any
 
 from ksqlpy import grammar
@@ -37,15 +38,31 @@ _UNLIMITED = 2**31 - 1
 def prepare_script(engine: Engine, sql: str, properties: dict[str, Any] | None) -> list[A.Statement]:
     """Every statement of ``sql``, in order, each parsed with the variables and types the statements before it
     leave (error positions are those of the whole script)."""
+    configured = as_bool(engine.prop(SUBSTITUTION, "true"))
+    enabled = as_bool((properties or {}).get(SUBSTITUTION, configured))
+    return [stmt for stmt, _ in prepared_statements(sql, engine.variables, engine.catalog.types(),
+                                                    substitution=enabled, configured=configured)]
+
+
+def prepared_statements(
+    sql: str, variables: Mapping[str, str] | None = None, types: Iterable[str] = (), *,
+    substitution: bool = True, configured: bool | None = None, terminated: bool = False,
+) -> Iterator[tuple[A.Statement, int]]:
+    """Each statement of ``sql`` with the offset of its text in ``sql``, prepared only when the one before it
+    has been taken (a caller that refuses a statement - headless mode's supported kinds - does so before the
+    next one is prepared, as ksqlDB's executors prepare a statement and handle it in turn).
+
+    ``variables``/``types``: what the script starts with (copied, never changed); ``substitution``: whether
+    ``${name}`` is substituted at the start, ``configured`` what an UNSET of the switch returns to (the
+    starting value when None); ``terminated``: every statement must end in ';' (``grammar.parse``)."""
     pieces = grammar.split_statements(sql)
     if len(pieces) > 1:
         # ksqlDB's KsqlEngine.parse: a syntax error anywhere fails the script before anything is prepared
         grammar.check_syntax(sql)
-    configured = as_bool(engine.prop(SUBSTITUTION, "true"))
-    enabled = as_bool((properties or {}).get(SUBSTITUTION, configured))
-    variables = dict(engine.variables)
-    types = set(engine.catalog.types())
-    out: list[A.Statement] = []
+    default = substitution if configured is None else configured
+    enabled = substitution
+    scope = dict(variables or {})
+    known = set(types)
     pos = 0
     for text in pieces:
         at = sql.find(text, pos)
@@ -55,23 +72,22 @@ def prepare_script(engine: Engine, sql: str, properties: dict[str, Any] | None) 
             pos = at + len(text)
         else:
             padded = text
-        for stmt in grammar.parse(padded, variables if enabled else None, allow_run_script=False,
-                                  types=frozenset(types)):
+        for stmt in grammar.parse(padded, scope if enabled else None, allow_run_script=False,
+                                  types=frozenset(known), terminated=terminated):
             stmt.text = stmt.text.strip()
             if isinstance(stmt, A.SetProperty) and stmt.name == SUBSTITUTION:
                 enabled = as_bool(stmt.value)
             elif isinstance(stmt, A.UnsetProperty) and stmt.name == SUBSTITUTION:
-                enabled = configured
+                enabled = default
             elif isinstance(stmt, A.DefineVariable):
-                define(variables, stmt.name, stmt.value)
+                define(scope, stmt.name, stmt.value)
             elif isinstance(stmt, A.UndefineVariable):
-                undefine(variables, stmt.name)
+                undefine(scope, stmt.name)
             elif isinstance(stmt, A.CreateType):
-                types.add(stmt.name)
+                known.add(stmt.name)
             elif isinstance(stmt, A.DropType):
-                types.discard(stmt.name)
-            out.append(stmt)
-    return out
+                known.discard(stmt.name)
+            yield stmt, max(at, 0)
 
 
 def needs_sandbox(engine: Engine, statements: list[A.Statement]) -> bool:
