@@ -7,9 +7,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from statement_errors import error as _error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlError
 
 OFF = {"ksql.rowpartition.rowoffset.enabled": "false"}
 STREAM = "CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', format='JSON', partitions=1);"
@@ -25,12 +25,6 @@ def engine(tmp_path: Path) -> Iterator[Engine]:
     e.execute(TABLE)
     yield e
     e.close()
-
-
-def _error(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlError) as e:
-        engine.execute(sql)
-    return str(e.value)
 
 
 def _set(engine: Engine, props: dict[str, str]) -> None:

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from statement_errors import error as _error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlError
 
 SETUP = """
 CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);
@@ -27,12 +27,6 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
     e.execute(SETUP)
     yield e
     e.close()
-
-
-def _error(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlError) as e:
-        engine.execute(sql)
-    return str(e.value)
 
 
 @pytest.mark.parametrize("bound", ["WINDOWSTART", "WINDOWEND"])

@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from statement_errors import statement_error as error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlStatementError
 
 
 @pytest.fixture
@@ -18,12 +18,6 @@ def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
     e.execute("CREATE STREAM s (k STRING KEY, v INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);")
     yield e
     e.close()
-
-
-def error(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlStatementError) as info:
-        engine.execute(sql)
-    return info.value.message
 
 
 def columns(engine: Engine) -> list[str]:

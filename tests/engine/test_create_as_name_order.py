@@ -8,9 +8,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from statement_errors import statement_error as error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlStatementError
 
 
 @pytest.fixture
@@ -22,12 +22,6 @@ def engine(tmp_path: Path) -> Iterator[Engine]:
               "partitions=1);")
     yield e
     e.close()
-
-
-def error(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlStatementError) as info:
-        engine.execute(sql)
-    return info.value.message
 
 
 @pytest.mark.parametrize("verb", ["CREATE", "CREATE OR REPLACE"])

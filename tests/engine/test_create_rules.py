@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from statement_errors import error as _error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlError
 
 SOURCE = ("CREATE STREAM src (k STRING KEY, n INT, l BIGINT, s STRING, ts TIMESTAMP) "
           "WITH (kafka_topic='src', value_format='JSON', partitions=1);")
@@ -20,12 +20,6 @@ def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
     e.execute(SOURCE)
     yield e
     e.close()
-
-
-def _error(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlError) as err:
-        engine.execute(sql)
-    return err.value.message
 
 
 CLEANUP = ("Invalid config variable in the WITH clause: CLEANUP_POLICY.\nThe CLEANUP_POLICY config is automatically "

@@ -9,9 +9,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from statement_errors import statement_error as error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlStatementError
 
 MISSING = "Topic 'nosuch' does not exist. If you want to create a new topic for the stream/table please re-run"
 
@@ -22,12 +22,6 @@ def engine(tmp_path: Path) -> Iterator[Engine]:
     e.execute("CREATE STREAM E (K INT KEY, V INT) WITH (kafka_topic='e', value_format='JSON', partitions=1);")
     yield e
     e.close()
-
-
-def error(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlStatementError) as info:
-        engine.execute(sql)
-    return info.value.message
 
 
 @pytest.mark.parametrize("statement", [

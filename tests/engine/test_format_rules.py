@@ -7,9 +7,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from statement_errors import error as _error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlError
 
 ALL_FORMATS = ["KAFKA", "JSON", "DELIMITED", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"]
 SOURCE = ("CREATE STREAM src (k INT KEY, v INT, w STRING) "
@@ -35,12 +35,6 @@ def _csas(value_format: str, props: str, key_format: str = "KAFKA", cols: str = 
 
 
 STATEMENTS = [pytest.param(_create, id="CREATE"), pytest.param(_csas, id="CSAS")]
-
-
-def _error(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlError) as err:
-        engine.execute(sql)
-    return err.value.message
 
 
 SUPPORTS_DELIMITER = {"DELIMITED"}

@@ -10,9 +10,10 @@ import time
 from pathlib import Path
 
 import pytest
+from statement_errors import raised as _error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlError, KsqlParseError
+from ksqlpy.errors import KsqlParseError
 
 KEY_FORMATS = ["KAFKA", "JSON", "DELIMITED", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"]
 VALUE_FORMATS = ["JSON", "DELIMITED", "AVRO", "JSON_SR", "PROTOBUF", "PROTOBUF_NOSR"]
@@ -24,12 +25,6 @@ def engine(tmp_path: Path):  # type: ignore[no-untyped-def]
     e = Engine(str(tmp_path), {"auto.offset.reset": "earliest"})
     yield e
     e.close()
-
-
-def _error(engine: Engine, sql: str) -> KsqlError:
-    with pytest.raises(KsqlError) as err:
-        engine.execute(sql)
-    return err.value
 
 
 def _rows(engine: Engine, source: str) -> list[tuple[tuple, tuple, int]]:

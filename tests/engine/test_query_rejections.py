@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from statement_errors import error as _error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlError
 
 SETUP = [
     "CREATE STREAM s (k STRING KEY, a INT, b STRING, arr ARRAY<INT>) WITH (kafka_topic='s', partitions=1, "
@@ -34,12 +34,6 @@ def engine(tmp_path_factory: pytest.TempPathFactory):  # type: ignore[no-untyped
         e.execute(sql)
     yield e
     e.close()
-
-
-def _error(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlError) as err:
-        engine.execute(sql)
-    return err.value.message
 
 
 def _as(kind: str, select: str) -> str:

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from statement_errors import error as any_error
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlError
 from ksqlpy.log.base import ProducerRecord
 
 SOURCES = (
@@ -37,9 +37,7 @@ def engine(tmp_path: Path) -> Iterator[Engine]:
 
 def error(engine: Engine, sql: str) -> str:
     """The message of the error ``sql`` fails with, without its ``Line: n, Col: m: `` position."""
-    with pytest.raises(KsqlError) as info:
-        engine.execute(sql)
-    return re.sub(r"^Line: \d+, Col: \d+: ", "", info.value.message)
+    return re.sub(r"^Line: \d+, Col: \d+: ", "", any_error(engine, sql))
 
 
 COMPARE = "Cannot compare X (INTEGER) to '10' (STRING) with EQUAL."
