@@ -6,12 +6,12 @@ error at that reference, before and whatever the substitution; one standing for 
 from __future__ import annotations
 
 import io
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from app_client import serving  # noqa: E402
 
 from ksqlpy.cli.console import Console
 from ksqlpy.cli.embedded import EmbeddedBackend
@@ -64,17 +64,13 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 
 @pytest.fixture(scope="module")
 def rest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    from starlette.testclient import TestClient
 
     from ksqlpy.server.app import create_app
     from ksqlpy.server.config import build_config
 
     config = build_config(data_dir=str(tmp_path_factory.mktemp("varpos")),
                           overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         c.post("/ksql", json={"ksql": CREATE})
         yield c
 

@@ -4,12 +4,12 @@ a CREATE SOURCE TABLE materialized; that query named alone is refused; only DROP
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
 import pytest
+from app_client import serving  # noqa: E402
 
 from ksqlpy.engine import Engine
 from ksqlpy.errors import KsqlStatementError
@@ -82,15 +82,11 @@ def test_drop_of_the_source_table_ends_its_query(engine: Engine) -> None:
 
 def test_over_rest_terminate_all_keeps_the_source_tables_query(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
-    from starlette.testclient import TestClient
 
     from ksqlpy.server.app import create_app
     from ksqlpy.server.config import build_config
 
-    with TestClient(create_app(build_config(data_dir=str(tmp_path)))) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(build_config(data_dir=str(tmp_path)))) as c:
 
         def ksql(sql: str, status: int = 200) -> list[dict]:
             r = c.post("/ksql", json={"ksql": sql, "streamsProperties": {}})

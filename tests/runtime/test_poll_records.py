@@ -12,6 +12,7 @@ from typing import Any
 
 import orjson
 import pytest
+from app_client import serving  # noqa: E402
 
 from ksqlpy.engine import Engine
 from ksqlpy.runtime.context import BATCH_RECORDS, KAFKA_STREAMS_MAX_POLL_RECORDS
@@ -120,11 +121,9 @@ def test_results_do_not_depend_on_the_batch(tmp_path: Path, size: int) -> None:
 @pytest.mark.parametrize("configured", [None, "250"])
 def test_the_server_takes_kafka_streams_default(tmp_path: Path, configured: str | None) -> None:
     pytest.importorskip("fastapi")
-    import time
     import warnings
 
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-    from starlette.testclient import TestClient
 
     from ksqlpy.server.app import create_app
     from ksqlpy.server.config import build_config
@@ -135,10 +134,7 @@ def test_the_server_takes_kafka_streams_default(tmp_path: Path, configured: str 
         overrides["ksql.streams.max.poll.records"] = configured
     config = build_config(data_dir=str(tmp_path), overrides=overrides)
     ctx = ServerContext(config)
-    with TestClient(create_app(config, ctx)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config, ctx)) as c:
         r = c.post("/ksql", json={"ksql": SOURCES + QUERIES["AG"]})
         assert r.status_code == 200, r.text
         sizes = sorted({t.max_batch for t in _tasks(ctx.engine)})

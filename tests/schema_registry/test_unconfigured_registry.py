@@ -6,11 +6,11 @@ registry: ksqlpy's default start-up counts as configured."""
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Iterator
 
 import pytest
+from app_client import serving
 
 from ksqlpy.engine.engine import Engine
 from ksqlpy.errors import KsqlSchemaRegistryUnconfigured, KsqlStatementError
@@ -163,7 +163,6 @@ warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testcli
 
 @pytest.fixture(scope="module")
 def rest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
-    from starlette.testclient import TestClient
 
     from ksqlpy.server.app import create_app
     from ksqlpy.server.config import build_config
@@ -171,10 +170,7 @@ def rest(tmp_path_factory: pytest.TempPathFactory) -> Iterator[object]:
     config = build_config(data_dir=str(tmp_path_factory.mktemp("nosr")),
                           overrides={"ksql.logging.processing.stream.auto.create": "false",
                                      "ksql.schema.registry.url": ""})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         c.post("/ksql", json={"ksql": "CREATE STREAM RJ (ID INT KEY, V INT) WITH (kafka_topic='rj', partitions=1, "
                                       "format='JSON');"})
         yield c

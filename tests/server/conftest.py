@@ -14,7 +14,13 @@ httpx = pytest.importorskip("httpx")
 pytest.importorskip("hypercorn")
 pytest.importorskip("h2")
 
+from app_client import serving  # noqa: E402
+
 from ksqlpy.testing.server_process import ServerProcess  # noqa: E402
+
+# the processing log's stream and topic left out: listings hold only what a test module creates
+NO_PROCESSING_LOG = {"ksql.logging.processing.stream.auto.create": "false",
+                     "ksql.logging.processing.topic.auto.create": "false"}
 
 _names = itertools.count()
 
@@ -45,3 +51,15 @@ def unique() -> Callable[[str], str]:
         return f"{prefix}{next(_names)}_{int(time.time() * 1000) % 100000}".upper()
 
     return make
+
+
+@pytest.fixture(scope="module")
+def quiet_app(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """The server app in-process (Starlette's TestClient), serving, without the processing log's stream
+    and topic; one per test module."""
+    from ksqlpy.server.app import create_app
+    from ksqlpy.server.config import build_config
+
+    config = build_config(data_dir=str(tmp_path_factory.mktemp("app")), overrides=NO_PROCESSING_LOG)
+    with serving(create_app(config)) as c:
+        yield c

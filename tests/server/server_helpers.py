@@ -7,9 +7,10 @@ from collections.abc import Iterator
 from typing import Any
 
 
-def ksql(client: Any, sql: str, **extra: Any) -> Any:
+def ksql(client: Any, sql: str, status: int = 200, **extra: Any) -> Any:
+    """The body /ksql answers ``sql`` with (``extra``: more request fields); the status must be ``status``."""
     r = client.post("/ksql", json={"ksql": sql, "streamsProperties": {}, **extra})
-    assert r.status_code == 200, r.text
+    assert r.status_code == status, r.text
     return r.json()
 
 

@@ -5,7 +5,6 @@ CREATE OR REPLACE adds none; a TERMINATE earlier in the request makes room; a re
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,6 +13,8 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
+
+from app_client import serving  # noqa: E402
 
 from ksqlpy.server.app import create_app  # noqa: E402
 from ksqlpy.server.config import build_config  # noqa: E402
@@ -27,14 +28,10 @@ LIMIT_ERROR = ("Not executing query(ies) as it would cause the number of active,
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[Any]:
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-    from starlette.testclient import TestClient
 
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false",
                                                              "ksql.query.persistent.active.limit": "2"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         ok = c.post("/ksql", json={"ksql": "CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', "
                                            "partitions=1, value_format='JSON');"})
         assert ok.status_code == 200, ok.text

@@ -5,7 +5,6 @@ Statements that write no command (SHOW, INSERT VALUES, IF NOT EXISTS on an exist
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +13,8 @@ import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-from starlette.testclient import TestClient  # noqa: E402
+
+from app_client import serving  # noqa: E402
 
 from ksqlpy.server.app import create_app  # noqa: E402
 from ksqlpy.server.command_rate import COMMAND_RATE_MESSAGE, command_rate_limiter  # noqa: E402
@@ -64,11 +64,7 @@ def test_setting_values(tmp_path: Any) -> None:
 def client(tmp_path: Any) -> Iterator[Any]:
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false",
                                                              "ksql.server.command.topic.rate.limit": "0.1"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200:
-            assert time.monotonic() < end
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         yield c
 
 

@@ -6,7 +6,6 @@ server over HTTP/1.1 and HTTP/2, with and without authentication, and a WebSocke
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +15,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
+from app_client import await_serving  # noqa: E402
 from starlette.testclient import TestClient, WebSocketDenialResponse  # noqa: E402
 
 from ksqlpy.server.app import create_app  # noqa: E402
@@ -166,6 +166,4 @@ def test_websocket_handshake(tmp_path: Path) -> None:
 
 
 def _ready(c: Any) -> None:
-    end = time.monotonic() + 30
-    while c.get("/info").status_code != 200 and time.monotonic() < end:
-        time.sleep(0.05)
+    await_serving(c, 30)

@@ -9,17 +9,14 @@ from __future__ import annotations
 import re
 import time
 import warnings
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from server_helpers import ksql  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
-
-from ksqlpy.server.app import create_app  # noqa: E402
-from ksqlpy.server.config import build_config  # noqa: E402
 
 
 def schema(t: str, **extra: Any) -> dict[str, Any]:
@@ -27,24 +24,6 @@ def schema(t: str, **extra: Any) -> dict[str, Any]:
 
 
 INT, STRING, BIGINT = schema("INTEGER"), schema("STRING"), schema("BIGINT")
-
-
-@pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    config = build_config(data_dir=str(tmp_path_factory.mktemp("entities")),
-                          overrides={"ksql.logging.processing.stream.auto.create": "false",
-                                     "ksql.logging.processing.topic.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
-        yield c
-
-
-def ksql(client: TestClient, sql: str, status: int = 200, **extra: Any) -> Any:
-    r = client.post("/ksql", json={"ksql": sql, "streamsProperties": {}, **extra})
-    assert r.status_code == status, r.text
-    return r.json()
 
 
 def status_entity(statement: str, command_id: str, message: str, query_id: str | None = None) -> dict[str, Any]:
@@ -68,12 +47,12 @@ def query_number(entity: dict[str, Any]) -> str:
     return qid
 
 
-def test_ddl_statements_answer_command_statuses(client: TestClient) -> None:
+def test_ddl_statements_answer_command_statuses(quiet_app: TestClient) -> None:
     sql = ("CREATE STREAM EN_S (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_s', VALUE_FORMAT='JSON', "
            "PARTITIONS=2);\nCREATE TABLE EN_T (ID INT PRIMARY KEY, V STRING) WITH (KAFKA_TOPIC='en_t', "
            "VALUE_FORMAT='JSON', PARTITIONS=1);\nCREATE TYPE EN_ADDR AS STRUCT<CITY STRING, ZIP INT>;\n"
            "ALTER STREAM EN_S ADD COLUMN W BIGINT;")
-    body = fixed(ksql(client, sql))
+    body = fixed(ksql(quiet_app, sql))
     statements = sql.split("\n")
     # a CREATE whose KEY_FORMAT DefaultFormatInjector filled in answers with the statement reprinted
     injected = ["CREATE STREAM EN_S (ID INTEGER KEY, V STRING) WITH (KAFKA_TOPIC='en_s', KEY_FORMAT='KAFKA', "
@@ -89,13 +68,13 @@ def test_ddl_statements_answer_command_statuses(client: TestClient) -> None:
     ]
 
 
-def test_queries_answer_their_query_id(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_Q (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_q', VALUE_FORMAT='JSON', "
+def test_queries_answer_their_query_id(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_Q (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_q', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1);")
     csas = "CREATE STREAM EN_Q2 AS SELECT * FROM EN_Q;"
     ctas = "CREATE TABLE EN_QT AS SELECT ID, COUNT(*) AS N FROM EN_Q GROUP BY ID;"
     insert = "INSERT INTO EN_Q2 SELECT * FROM EN_Q;"
-    body = fixed(ksql(client, f"{csas} {ctas} {insert}"))
+    body = fixed(ksql(quiet_app, f"{csas} {ctas} {insert}"))
     ids = [query_number(e) for e in body]
     assert ids[0].startswith("CSAS_EN_Q2_") and ids[1].startswith("CTAS_EN_QT_") and ids[2].startswith("INSERTQUERY_")
     # each CREATE ... AS SELECT answers with the statement TopicCreateInjector reprinted; the INSERT as sent
@@ -108,44 +87,44 @@ def test_queries_answer_their_query_id(client: TestClient) -> None:
                     status_entity(stored_ctas, "table/EN_QT/create", f"Created query with ID {ids[1]}", ids[1]),
                     status_entity(insert, "stream/EN_Q2/create", f"Created query with ID {ids[2]}", ids[2])]
     pause, resume, terminate = f"PAUSE {ids[2]};", f"RESUME {ids[2]};", f"TERMINATE {ids[2]};"
-    assert fixed(ksql(client, f"{pause} {resume} {terminate}")) == [
+    assert fixed(ksql(quiet_app, f"{pause} {resume} {terminate}")) == [
         status_entity(pause, f"pause/{ids[2]}/execute", "Query paused."),
         status_entity(resume, f"resume/{ids[2]}/execute", "Query resumed."),
         status_entity(terminate, f"terminate/{ids[2]}/execute", "Query terminated."),
     ]
 
 
-def test_if_not_exists_warns_with_the_statements_kind(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_W (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_w', VALUE_FORMAT='JSON', "
+def test_if_not_exists_warns_with_the_statements_kind(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_W (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_w', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1);")
     for sql, kind in [("CREATE STREAM IF NOT EXISTS EN_W (ID INT KEY) WITH (KAFKA_TOPIC='en_w', VALUE_FORMAT='JSON');",
                        "stream"),
                       ("CREATE TABLE IF NOT EXISTS EN_W (ID INT PRIMARY KEY) WITH (KAFKA_TOPIC='en_w', "
                        "VALUE_FORMAT='JSON');", "table"),
                       ("CREATE STREAM IF NOT EXISTS EN_W AS SELECT * FROM EN_W;", "stream")]:
-        assert ksql(client, sql) == [{
+        assert ksql(quiet_app, sql) == [{
             "@type": "warning_entity", "statementText": sql, "warnings": [],
             "message": f"Cannot add {kind} `EN_W`: A {kind} with the same name already exists."}]
 
 
-def test_types_if_not_exists_and_if_exists(client: TestClient) -> None:
+def test_types_if_not_exists_and_if_exists(quiet_app: TestClient) -> None:
     statements = ["CREATE TYPE EN_T1 AS INT;", "CREATE TYPE IF NOT EXISTS EN_T1 AS STRING;", "DROP TYPE EN_T1;",
                   "DROP TYPE IF EXISTS EN_T1;"]
-    assert fixed(ksql(client, " ".join(statements))) == [
+    assert fixed(ksql(quiet_app, " ".join(statements))) == [
         status_entity(statements[0], "type/EN_T1/create", "Registered custom type with name 'EN_T1' and SQL type "
                                                           "INTEGER"),
         status_entity(statements[1], "type/EN_T1/create", "EN_T1 is already registered with type INTEGER"),
         status_entity(statements[2], "type/EN_T1/drop", "Dropped type 'EN_T1'"),
         status_entity(statements[3], "type/EN_T1/drop", "Type 'EN_T1' does not exist"),
     ]
-    assert ksql(client, "DROP TYPE EN_T1;", 400) == {
+    assert ksql(quiet_app, "DROP TYPE EN_T1;", 400) == {
         "@type": "statement_error", "error_code": 40001, "message": "Type EN_T1 does not exist.",
         "statementText": "DROP TYPE EN_T1;", "entities": []}
 
 
-def test_show_types_lists_schema_infos(client: TestClient) -> None:
-    ksql(client, "CREATE TYPE EN_NESTED AS STRUCT<A ARRAY<DECIMAL(4, 2)>, M MAP<STRING, BIGINT>>;")
-    body = ksql(client, "SHOW TYPES;")
+def test_show_types_lists_schema_infos(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE TYPE EN_NESTED AS STRUCT<A ARRAY<DECIMAL(4, 2)>, M MAP<STRING, BIGINT>>;")
+    body = ksql(quiet_app, "SHOW TYPES;")
     assert [e["@type"] for e in body] == ["type_list"]
     assert body[0]["statementText"] == "SHOW TYPES;" and body[0]["warnings"] == []
     assert body[0]["types"]["EN_NESTED"] == schema("STRUCT", fields=[
@@ -154,11 +133,11 @@ def test_show_types_lists_schema_infos(client: TestClient) -> None:
         {"name": "M", "schema": schema("MAP", memberSchema=BIGINT)}])
 
 
-def test_streams_and_tables_lists(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_L (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_l', VALUE_FORMAT='JSON', "
+def test_streams_and_tables_lists(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_L (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_l', VALUE_FORMAT='JSON', "
                  "KEY_FORMAT='JSON', PARTITIONS=1);"
                  "CREATE TABLE EN_LW AS SELECT ID, COUNT(*) AS N FROM EN_L WINDOW TUMBLING (SIZE 1 MINUTE) GROUP BY ID;")
-    streams, tables = ksql(client, "SHOW STREAMS; LIST TABLES;")
+    streams, tables = ksql(quiet_app, "SHOW STREAMS; LIST TABLES;")
     assert streams["@type"] == "streams" and tables["@type"] == "tables"
     assert {"type": "STREAM", "name": "EN_L", "topic": "en_l", "keyFormat": "JSON", "valueFormat": "JSON",
             "isWindowed": False} in streams["streams"]
@@ -168,18 +147,18 @@ def test_streams_and_tables_lists(client: TestClient) -> None:
     assert set(streams) == {"@type", "statementText", "warnings", "streams"}
 
 
-def test_describe_is_a_whole_source_description(client: TestClient) -> None:
+def test_describe_is_a_whole_source_description(quiet_app: TestClient) -> None:
     create = ("CREATE STREAM EN_D (ID INT KEY, V STRING, D DECIMAL(4, 2), A ARRAY<STRUCT<X INT>>, "
               "M MAP<STRING, BIGINT>, H BYTES HEADER('h'), TS BIGINT) WITH (KAFKA_TOPIC='en_d', VALUE_FORMAT='JSON', "
               "PARTITIONS=3, TIMESTAMP='TS');")
-    ksql(client, create)
+    ksql(quiet_app, create)
     # stored as ksqlDB's DefaultFormatInjector leaves it: the default key format added, reprinted
     stored = ("CREATE STREAM EN_D (ID INTEGER KEY, V STRING, D DECIMAL(4, 2), A ARRAY<STRUCT<X INTEGER>>, "
               "M MAP<STRING, BIGINT>, H BYTES HEADER('h'), TS BIGINT) WITH (KAFKA_TOPIC='en_d', KEY_FORMAT='KAFKA', "
               "PARTITIONS=3, TIMESTAMP='TS', VALUE_FORMAT='JSON');")
-    ctas = fixed(ksql(client, "CREATE STREAM EN_D2 AS SELECT ID, V FROM EN_D;"))
+    ctas = fixed(ksql(quiet_app, "CREATE STREAM EN_D2 AS SELECT ID, V FROM EN_D;"))
     qid = query_number(ctas[0])
-    (body,) = ksql(client, "DESCRIBE EN_D;")
+    (body,) = ksql(quiet_app, "DESCRIBE EN_D;")
     reader = {"queryString": "CREATE STREAM EN_D2 WITH (CLEANUP_POLICY='delete', KAFKA_TOPIC='EN_D2', PARTITIONS=3, "
                              "REPLICAS=1, RETENTION_MS=604800000) AS SELECT\n  EN_D.ID ID,\n  EN_D.V V\n"
                              "FROM EN_D EN_D\nEMIT CHANGES;", "sinks": ["EN_D2"],
@@ -202,7 +181,7 @@ def test_describe_is_a_whole_source_description(client: TestClient) -> None:
                         "keyFormat": "KAFKA", "valueFormat": "JSON", "topic": "en_d", "partitions": 0,
                         "replication": 0, "statement": stored, "queryOffsetSummaries": [],
                         "sourceConstraints": ["EN_D2"], "clusterStatistics": [], "clusterErrorStats": []}}
-    (sink,) = ksql(client, "DESCRIBE EN_D2 EXTENDED;")
+    (sink,) = ksql(quiet_app, "DESCRIBE EN_D2 EXTENDED;")
     d = sink["sourceDescription"]
     assert d["extended"] is True and d["writeQueries"] == [{**reader}] and d["readQueries"] == []
     # no record moved yet: ksqlDB's collectors have no sensors for the topic, both lines are empty
@@ -211,12 +190,12 @@ def test_describe_is_a_whole_source_description(client: TestClient) -> None:
     assert (d["partitions"], d["replication"]) == (3, 1)  # the sink inherits the source's partitions
 
 
-def test_describe_streams_and_show_tables_extended_are_description_lists(client: TestClient) -> None:
-    ksql(client, "CREATE TABLE EN_X (ID INT PRIMARY KEY, V STRING) WITH (KAFKA_TOPIC='en_x', VALUE_FORMAT='JSON', "
+def test_describe_streams_and_show_tables_extended_are_description_lists(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE TABLE EN_X (ID INT PRIMARY KEY, V STRING) WITH (KAFKA_TOPIC='en_x', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1);")
     for sql, extended in [("DESCRIBE TABLES;", False), ("SHOW TABLES EXTENDED;", True),
                           ("DESCRIBE TABLES EXTENDED;", True)]:
-        (body,) = ksql(client, sql)
+        (body,) = ksql(quiet_app, sql)
         assert set(body) == {"@type", "statementText", "warnings", "sourceDescriptions"}
         assert body["@type"] == "source_descriptions" and body["statementText"] == sql
         mine = [d for d in body["sourceDescriptions"] if d["name"] == "EN_X"]
@@ -224,12 +203,12 @@ def test_describe_streams_and_show_tables_extended_are_description_lists(client:
         assert all(d["type"] == "TABLE" for d in body["sourceDescriptions"])
 
 
-def test_explain_a_running_query(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_E (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_e', VALUE_FORMAT='JSON', "
+def test_explain_a_running_query(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_E (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_e', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1);")
-    qid = query_number(ksql(client, "CREATE TABLE EN_ET AS SELECT ID, COUNT(*) AS N FROM EN_E "
+    qid = query_number(ksql(quiet_app, "CREATE TABLE EN_ET AS SELECT ID, COUNT(*) AS N FROM EN_E "
                                     "WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID;")[0])
-    (body,) = ksql(client, f"EXPLAIN {qid.lower()};")
+    (body,) = ksql(quiet_app, f"EXPLAIN {qid.lower()};")
     d = body["queryDescription"]
     assert body["@type"] == "queryDescription" and body["statementText"] == f"EXPLAIN {qid.lower()};"
     assert set(d) == {"id", "statementText", "windowType", "fields", "sources", "sinks", "topology", "executionPlan",
@@ -240,14 +219,14 @@ def test_explain_a_running_query(client: TestClient) -> None:
     assert d["fields"] == [{"name": "ID", "schema": INT, "type": "KEY"}, {"name": "N", "schema": BIGINT}]
     assert list(d["ksqlHostQueryStatus"].values()) == ["RUNNING"]
     assert d["consumerGroupId"] == f"_confluent-ksql-default_query_{qid}"
-    assert ksql(client, "EXPLAIN EN_NOPE;", 400)["message"] == (
+    assert ksql(quiet_app, "EXPLAIN EN_NOPE;", 400)["message"] == (
         "Query with id:EN_NOPE does not exist, use SHOW QUERIES to view the full set of queries.")
 
 
-def test_explain_a_statement_describes_the_query_it_would_run(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_P (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_p', VALUE_FORMAT='JSON', "
+def test_explain_a_statement_describes_the_query_it_would_run(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_P (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_p', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1);")
-    (body,) = ksql(client, "EXPLAIN CREATE STREAM EN_P2 WITH (KAFKA_TOPIC='p2') AS SELECT ID, V FROM EN_P;")
+    (body,) = ksql(quiet_app, "EXPLAIN CREATE STREAM EN_P2 WITH (KAFKA_TOPIC='p2') AS SELECT ID, V FROM EN_P;")
     d = body["queryDescription"]
     assert re.fullmatch(r"CSAS_EN_P2_\d+", d["id"])
     assert d["statementText"] == "CREATE STREAM EN_P2 WITH (KAFKA_TOPIC='p2') AS SELECT ID, V FROM EN_P;"
@@ -257,42 +236,42 @@ def test_explain_a_statement_describes_the_query_it_would_run(client: TestClient
     assert "(topics: [en_p])" in d["topology"] and "(topic: p2)" in d["topology"]
     assert d["consumerGroupId"] == f"_confluent-ksql-default_query_{d['id']}"
     # nothing ran: the id is still free and no source was made
-    assert "EN_P2" not in {s["name"] for s in ksql(client, "SHOW STREAMS;")[0]["streams"]}
-    (push,) = ksql(client, "EXPLAIN SELECT V FROM EN_P EMIT CHANGES;")
+    assert "EN_P2" not in {s["name"] for s in ksql(quiet_app, "SHOW STREAMS;")[0]["streams"]}
+    (push,) = ksql(quiet_app, "EXPLAIN SELECT V FROM EN_P EMIT CHANGES;")
     p = push["queryDescription"]
     assert re.fullmatch(r"transient_EN_P_\d+", p["id"]) and p["queryType"] == "PUSH" and p["sinks"] == []
     assert p["fields"] == [{"name": "V", "schema": STRING}] and p["statementText"] == "SELECT V FROM EN_P EMIT CHANGES;"
-    assert ksql(client, "EXPLAIN CREATE STREAM EN_P3 (A INT) WITH (KAFKA_TOPIC='en_p', VALUE_FORMAT='JSON');",
+    assert ksql(quiet_app, "EXPLAIN CREATE STREAM EN_P3 (A INT) WITH (KAFKA_TOPIC='en_p', VALUE_FORMAT='JSON');",
                 400)["message"] == "The provided statement did not run a ksql query"
 
 
-def test_show_queries_and_extended(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_SQ (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_sq', VALUE_FORMAT='JSON', "
+def test_show_queries_and_extended(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_SQ (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_sq', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1);")
-    qid = query_number(ksql(client, "CREATE STREAM EN_SQ2 AS SELECT * FROM EN_SQ;")[0])
-    (body,) = ksql(client, "SHOW QUERIES;")
+    qid = query_number(ksql(quiet_app, "CREATE STREAM EN_SQ2 AS SELECT * FROM EN_SQ;")[0])
+    (body,) = ksql(quiet_app, "SHOW QUERIES;")
     assert set(body) == {"@type", "statementText", "warnings", "queries"}
     stored = ("CREATE STREAM EN_SQ2 WITH (CLEANUP_POLICY='delete', KAFKA_TOPIC='EN_SQ2', PARTITIONS=1, REPLICAS=1, "
               "RETENTION_MS=604800000) AS SELECT *\nFROM EN_SQ EN_SQ\nEMIT CHANGES;")
     assert {"queryString": stored, "sinks": ["EN_SQ2"],
             "sinkKafkaTopics": ["EN_SQ2"], "id": qid, "queryType": "PERSISTENT", "state": "RUNNING",
             "statusCount": {"RUNNING": 1}} in body["queries"]
-    (ext,) = ksql(client, "SHOW QUERIES EXTENDED;")
+    (ext,) = ksql(quiet_app, "SHOW QUERIES EXTENDED;")
     assert ext["@type"] == "query_descriptions"
     mine = [d for d in ext["queryDescriptions"] if d["id"] == qid]
     assert len(mine) == 1 and mine[0]["sinks"] == ["EN_SQ2"] and mine[0]["statementText"] == stored
 
 
-def test_topics_lists(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_TP (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_tp', VALUE_FORMAT='JSON', "
+def test_topics_lists(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_TP (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_tp', VALUE_FORMAT='JSON', "
                  "PARTITIONS=2); CREATE STREAM EN_TP2 AS SELECT * FROM EN_TP;")
-    (plain,) = ksql(client, "SHOW TOPICS;")
+    (plain,) = ksql(quiet_app, "SHOW TOPICS;")
     assert plain["@type"] == "kafka_topics" and {"name": "en_tp", "replicaInfo": [1, 1]} in plain["topics"]
     names = [t["name"] for t in plain["topics"]]
     assert names == sorted(names) and not any(n.startswith("_confluent") for n in names)
-    (everything,) = ksql(client, "SHOW ALL TOPICS;")
+    (everything,) = ksql(quiet_app, "SHOW ALL TOPICS;")
     assert any(t["name"].startswith("_confluent-ksql-") for t in everything["topics"])
-    (extended,) = ksql(client, "LIST TOPICS EXTENDED;")
+    (extended,) = ksql(quiet_app, "LIST TOPICS EXTENDED;")
     assert extended["@type"] == "kafka_topics_extended"
     by_name = {t["name"]: t for t in extended["topics"]}
     # one group (the query) with a consumer per partition on the source; nobody reads the sink
@@ -301,12 +280,12 @@ def test_topics_lists(client: TestClient) -> None:
                                  "consumerGroupCount": 0}
 
 
-def test_functions(client: TestClient) -> None:
-    (names,) = ksql(client, "SHOW FUNCTIONS;")
+def test_functions(quiet_app: TestClient) -> None:
+    (names,) = ksql(quiet_app, "SHOW FUNCTIONS;")
     assert names["@type"] == "function_names"
     assert {"name": "ABS", "type": "SCALAR", "category": "MATHEMATICAL"} in names["functions"]
     assert {"name": "COUNT", "type": "AGGREGATE", "category": "AGGREGATE"} in names["functions"]
-    (abs_,) = ksql(client, "DESCRIBE FUNCTION abs;")
+    (abs_,) = ksql(quiet_app, "DESCRIBE FUNCTION abs;")
     assert set(abs_) == {"@type", "statementText", "warnings", "name", "description", "author", "version", "path",
                          "type", "functions"}
     assert (abs_["@type"], abs_["name"], abs_["type"], abs_["path"]) == ("describe_function", "ABS", "SCALAR",
@@ -318,17 +297,17 @@ def test_functions(client: TestClient) -> None:
     assert first["arguments"] == [{"name": "val", "type": "INT", "description": "The value to take the absolute value of",
                                    "isVariadic": False}]
     assert first["returnType"] == "INT"
-    (concat,) = ksql(client, "DESCRIBE FUNCTION CONCAT;")
+    (concat,) = ksql(quiet_app, "DESCRIBE FUNCTION CONCAT;")
     assert concat["functions"][0]["arguments"][0]["isVariadic"] is True
-    (sum_,) = ksql(client, "DESCRIBE FUNCTION SUM;")
+    (sum_,) = ksql(quiet_app, "DESCRIBE FUNCTION SUM;")
     assert sum_["type"] == "AGGREGATE" and {"arguments": [{"name": "val", "type": "BIGINT", "description": "",
                                                             "isVariadic": False}],
                                             "returnType": "BIGINT", "description": sum_["description"]} \
         in sum_["functions"]
 
 
-def test_variables_are_the_requests(client: TestClient) -> None:
-    body = ksql(client, "DEFINE en_a = 'one'; SHOW VARIABLES; UNDEFINE en_a; SHOW VARIABLES; UNDEFINE en_b;",
+def test_variables_are_the_requests(quiet_app: TestClient) -> None:
+    body = ksql(quiet_app, "DEFINE en_a = 'one'; SHOW VARIABLES; UNDEFINE en_a; SHOW VARIABLES; UNDEFINE en_b;",
                 sessionVariables={"start": 5})
     assert body == [
         {"@type": "variables", "statementText": "SHOW VARIABLES;", "warnings": [],
@@ -338,22 +317,22 @@ def test_variables_are_the_requests(client: TestClient) -> None:
         {"@type": "warning_entity", "statementText": "UNDEFINE en_b;", "warnings": [],
          "message": "Cannot undefine variable 'en_b' which was never defined"}]
     # a request starts with only its own session variables
-    assert ksql(client, "SHOW VARIABLES;")[0]["variables"] == []
+    assert ksql(quiet_app, "SHOW VARIABLES;")[0]["variables"] == []
     # values are the texts Java's String.valueOf gives them
-    (shown,) = ksql(client, "SHOW VARIABLES;", sessionVariables={"n": None, "b": True, "d": 1.5})
+    (shown,) = ksql(quiet_app, "SHOW VARIABLES;", sessionVariables={"n": None, "b": True, "d": 1.5})
     assert shown["variables"] == [{"name": "n", "value": "null"}, {"name": "b", "value": "true"},
                                   {"name": "d", "value": "1.5"}]
 
 
-def test_set_unset_and_insert_values_answer_nothing(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_IV (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_iv', VALUE_FORMAT='JSON', "
+def test_set_unset_and_insert_values_answer_nothing(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_IV (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_iv', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1);")
-    assert ksql(client, "SET 'auto.offset.reset'='earliest'; INSERT INTO EN_IV (ID, V) VALUES (1, 'a'); "
+    assert ksql(quiet_app, "SET 'auto.offset.reset'='earliest'; INSERT INTO EN_IV (ID, V) VALUES (1, 'a'); "
                         "UNSET 'auto.offset.reset';") == []
 
 
-def test_properties_entity(client: TestClient) -> None:
-    (body,) = ksql(client, "SHOW PROPERTIES;", streamsProperties={"auto.offset.reset": "earliest"})
+def test_properties_entity(quiet_app: TestClient) -> None:
+    (body,) = ksql(quiet_app, "SHOW PROPERTIES;", streamsProperties={"auto.offset.reset": "earliest"})
     assert set(body) == {"@type", "statementText", "warnings", "properties", "overwrittenProperties",
                          "defaultProperties"}
     entry = next(p for p in body["properties"] if p["name"] == "ksql.streams.auto.offset.reset")
@@ -362,15 +341,15 @@ def test_properties_entity(client: TestClient) -> None:
     assert "ksql.streams.auto.offset.reset" in body["overwrittenProperties"]
 
 
-def test_assert_topic_and_schema(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_AS (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_as', VALUE_FORMAT='AVRO', "
+def test_assert_topic_and_schema(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_AS (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_as', VALUE_FORMAT='AVRO', "
                  "PARTITIONS=2);")
-    assert ksql(client, "ASSERT TOPIC en_as WITH (PARTITIONS=2, REPLICAS=1); ASSERT NOT EXISTS TOPIC en_none;") == [
+    assert ksql(quiet_app, "ASSERT TOPIC en_as WITH (PARTITIONS=2, REPLICAS=1); ASSERT NOT EXISTS TOPIC en_none;") == [
         {"@type": "assert_topic", "statementText": "ASSERT TOPIC en_as WITH (PARTITIONS=2, REPLICAS=1);",
          "warnings": [], "topicName": "en_as", "exists": True},
         {"@type": "assert_topic", "statementText": "ASSERT NOT EXISTS TOPIC en_none;", "warnings": [],
          "topicName": "en_none", "exists": False}]
-    assert ksql(client, "ASSERT SCHEMA SUBJECT 'en_as-value' TIMEOUT 1 SECONDS;") == [
+    assert ksql(quiet_app, "ASSERT SCHEMA SUBJECT 'en_as-value' TIMEOUT 1 SECONDS;") == [
         {"@type": "assert_schema", "statementText": "ASSERT SCHEMA SUBJECT 'en_as-value' TIMEOUT 1 SECONDS;",
          "warnings": [], "subject": "en_as-value", "id": None, "exists": True}]
     failures = {
@@ -384,50 +363,50 @@ def test_assert_topic_and_schema(client: TestClient) -> None:
         "ASSERT NOT EXISTS SCHEMA SUBJECT 'en_as-value' TIMEOUT 0 SECONDS;": "Schema with subject name en_as-value exists",
     }
     for sql, message in failures.items():
-        assert ksql(client, sql, 417) == {"@type": "generic_error", "error_code": 41700, "message": message}
+        assert ksql(quiet_app, sql, 417) == {"@type": "generic_error", "error_code": 41700, "message": message}
 
 
-def test_an_assertion_waits_for_its_topic(client: TestClient) -> None:
+def test_an_assertion_waits_for_its_topic(quiet_app: TestClient) -> None:
     import threading
 
     def create_later() -> None:
         time.sleep(0.3)
-        ksql(client, "CREATE STREAM EN_LATE (ID INT KEY) WITH (KAFKA_TOPIC='en_late', VALUE_FORMAT='JSON', "
+        ksql(quiet_app, "CREATE STREAM EN_LATE (ID INT KEY) WITH (KAFKA_TOPIC='en_late', VALUE_FORMAT='JSON', "
                      "PARTITIONS=1);")
 
     t = threading.Thread(target=create_later)
     t.start()
     try:
-        assert ksql(client, "ASSERT TOPIC en_late TIMEOUT 5 SECONDS;")[0]["exists"] is True
+        assert ksql(quiet_app, "ASSERT TOPIC en_late TIMEOUT 5 SECONDS;")[0]["exists"] is True
     finally:
         t.join()
 
 
-def test_a_source_read_by_another_may_not_be_dropped(client: TestClient) -> None:
-    ksql(client, "CREATE STREAM EN_R (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_r', VALUE_FORMAT='JSON', "
+def test_a_source_read_by_another_may_not_be_dropped(quiet_app: TestClient) -> None:
+    ksql(quiet_app, "CREATE STREAM EN_R (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_r', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1);")
-    qid = query_number(ksql(client, "CREATE STREAM EN_R2 AS SELECT * FROM EN_R;")[0])
-    ksql(client, f"TERMINATE {qid};")
-    assert ksql(client, "DROP STREAM EN_R;", 400) == {
+    qid = query_number(ksql(quiet_app, "CREATE STREAM EN_R2 AS SELECT * FROM EN_R;")[0])
+    ksql(quiet_app, f"TERMINATE {qid};")
+    assert ksql(quiet_app, "DROP STREAM EN_R;", 400) == {
         "@type": "statement_error", "error_code": 40001, "statementText": "DROP STREAM EN_R;", "entities": [],
         "message": "Cannot drop EN_R.\nThe following streams and/or tables read from this source: [EN_R2].\n"
                    "You need to drop them before dropping EN_R."}
-    assert fixed(ksql(client, "DROP STREAM EN_R2; DROP STREAM EN_R;")) == [
+    assert fixed(ksql(quiet_app, "DROP STREAM EN_R2; DROP STREAM EN_R;")) == [
         status_entity("DROP STREAM EN_R2;", "stream/EN_R2/drop", "Source `EN_R2` (topic: EN_R2) was dropped."),
         status_entity("DROP STREAM EN_R;", "stream/EN_R/drop", "Source `EN_R` (topic: en_r) was dropped.")]
-    assert fixed(ksql(client, "DROP STREAM IF EXISTS EN_R;")) == [
+    assert fixed(ksql(quiet_app, "DROP STREAM IF EXISTS EN_R;")) == [
         status_entity("DROP STREAM IF EXISTS EN_R;", "stream/EN_R/drop", "Source `EN_R` does not exist.")]
 
 
-def test_terminate_all(client: TestClient) -> None:
-    body = fixed(ksql(client, "TERMINATE ALL;"))
+def test_terminate_all(quiet_app: TestClient) -> None:
+    body = fixed(ksql(quiet_app, "TERMINATE ALL;"))
     assert body == [status_entity("TERMINATE ALL;", "terminate/ALL/execute", "Query terminated.")]
 
 
-def test_a_source_table_answers_its_materializing_query(client: TestClient) -> None:
+def test_a_source_table_answers_its_materializing_query(quiet_app: TestClient) -> None:
     sql = "CREATE SOURCE TABLE EN_ST (ID INT PRIMARY KEY, V STRING) WITH (KAFKA_TOPIC='en_st', VALUE_FORMAT='JSON', " \
           "PARTITIONS=1);"
-    (body,) = fixed(ksql(client, sql))
+    (body,) = fixed(ksql(quiet_app, sql))
     qid = body["commandStatus"]["queryId"]
     assert re.fullmatch(r"CST_EN_ST_\d+", qid)
     stored = ("CREATE SOURCE TABLE EN_ST (ID INTEGER PRIMARY KEY, V STRING) WITH (KAFKA_TOPIC='en_st', "
@@ -436,32 +415,32 @@ def test_a_source_table_answers_its_materializing_query(client: TestClient) -> N
     plain = "CREATE SOURCE STREAM EN_SS (ID INT KEY) WITH (KAFKA_TOPIC='en_st', FORMAT='JSON');"
     stored = ("CREATE SOURCE STREAM EN_SS (ID INTEGER KEY) WITH (KAFKA_TOPIC='en_st', KEY_FORMAT='JSON', "
               "VALUE_FORMAT='JSON');")
-    assert fixed(ksql(client, plain)) == [status_entity(stored, "stream/EN_SS/create", "Stream created")]
+    assert fixed(ksql(quiet_app, plain)) == [status_entity(stored, "stream/EN_SS/create", "Stream created")]
 
 
-def test_push_query_ids_name_the_leftmost_alias_and_a_random_long(client: TestClient) -> None:
+def test_push_query_ids_name_the_leftmost_alias_and_a_random_long(quiet_app: TestClient) -> None:
     """ksqlDB's transient id (QueryIdUtil): ``transient_<leftmost source alias>_<random positive long>``."""
-    ksql(client, "CREATE STREAM EN_QI (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_qi', VALUE_FORMAT='JSON', "
+    ksql(quiet_app, "CREATE STREAM EN_QI (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_qi', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1); INSERT INTO EN_QI (ID, V) VALUES (1, 'a');")
     ids = []
     for sql in ("SELECT * FROM EN_QI EMIT CHANGES LIMIT 1;", "SELECT * FROM EN_QI q EMIT CHANGES LIMIT 1;"):
-        r = client.post("/query-stream", json={"sql": sql, "properties": {"auto.offset.reset": "earliest"}})
+        r = quiet_app.post("/query-stream", json={"sql": sql, "properties": {"auto.offset.reset": "earliest"}})
         ids.append(r.text.splitlines()[0])
     first, aliased = (re.search(r'"queryId":"([^"]+)"', line).group(1) for line in ids)  # type: ignore[union-attr]
     assert re.fullmatch(r"transient_EN_QI_\d+", first) and re.fullmatch(r"transient_Q_\d+", aliased)
     assert 0 < int(first.rsplit("_", 1)[1]) < 2**63
 
 
-def test_session_variables_reach_every_query_endpoint(client: TestClient) -> None:
+def test_session_variables_reach_every_query_endpoint(quiet_app: TestClient) -> None:
     """``sessionVariables`` substitute ``${name}`` on /query and /query-stream as on /ksql (ksqlDB 0.18+)."""
-    ksql(client, "CREATE STREAM EN_SV (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_sv', VALUE_FORMAT='JSON', "
+    ksql(quiet_app, "CREATE STREAM EN_SV (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_sv', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1); INSERT INTO EN_SV (ID, V) VALUES (7, 'seven');")
     variables = {"src": "EN_SV", "wanted": 7}
-    r = client.post("/query", json={"ksql": "SELECT V FROM ${src} WHERE ID = ${wanted};",
+    r = quiet_app.post("/query", json={"ksql": "SELECT V FROM ${src} WHERE ID = ${wanted};",
                                     "sessionVariables": variables}, headers={"Accept": "application/json"})
     assert r.status_code == 200, r.text
     assert [line.strip("[],") for line in r.text.splitlines()][1:3] == ['{"row":{"columns":["seven"]}}',
                                                                         '{"finalMessage":"Query Completed"}']
-    r = client.post("/query-stream", json={"sql": "SELECT V FROM ${src} WHERE ID = ${wanted};",
+    r = quiet_app.post("/query-stream", json={"sql": "SELECT V FROM ${src} WHERE ID = ${wanted};",
                                            "sessionVariables": variables})
     assert r.text.splitlines()[1:] == ['["seven"]']

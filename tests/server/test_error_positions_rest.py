@@ -5,7 +5,6 @@ location (the join tree's) have none."""
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Iterator
 
@@ -13,6 +12,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from app_client import serving  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from ksqlpy.server.app import create_app  # noqa: E402
@@ -29,10 +29,7 @@ SOURCES = ("CREATE STREAM PS (ID INT KEY, V STRING, X INT) WITH (kafka_topic='ps
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     config = build_config(data_dir=str(tmp_path_factory.mktemp("positions")),
                           overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         r = c.post("/ksql", json={"ksql": SOURCES})
         assert r.status_code == 200, r.text
         yield c

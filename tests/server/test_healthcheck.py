@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from app_client import serving  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from ksqlpy.server.app import create_app  # noqa: E402
@@ -24,10 +25,7 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false",
                                                              "ksql.query.retry.backoff.initial.ms": "600000"})
     app = create_app(config)
-    with TestClient(app) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(app) as c:
         yield c
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -13,6 +12,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from app_client import serving  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
@@ -24,10 +24,7 @@ from ksqlpy.server.config import build_config  # noqa: E402
 def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     config = build_config(data_dir=str(tmp_path_factory.mktemp("inproc")),
                           overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         c.post("/ksql", json={"ksql": "CREATE STREAM WS (ID INT KEY, V STRING) WITH (kafka_topic='ws', "
                                       "partitions=1, value_format='JSON'); INSERT INTO WS (ID, V) VALUES (1, 'a'); "
                                       "INSERT INTO WS (ID, V) VALUES (2, 'b');"})
@@ -98,10 +95,7 @@ def test_not_ready_until_initialized(tmp_path: Any) -> None:
 
 def test_terminate_cluster(tmp_path: Any) -> None:
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         r = c.post("/ksql", json={"ksql": "CREATE STREAM A (ID INT KEY, V INT) WITH (kafka_topic='a', partitions=1, "
                                           "value_format='JSON'); CREATE STREAM B AS SELECT * FROM A;"})
         assert r.status_code == 200, r.text

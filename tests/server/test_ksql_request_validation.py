@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 import pytest
+from app_client import serving  # noqa: E402
 from server_helpers import ksql
 
 from ksqlpy.engine import Engine
@@ -147,11 +148,9 @@ def test_set_applies_to_the_statements_after_it_in_the_sandbox_too(client: Any, 
 
 def test_an_execution_failure_lists_what_ran(tmp_path: Any, monkeypatch: Any) -> None:
     """Validation passed and the third statement fails when it runs: the error lists the two that ran."""
-    import time
     import warnings
 
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-    from starlette.testclient import TestClient
 
     from ksqlpy.server import ksql as K
     from ksqlpy.server.app import create_app
@@ -167,10 +166,7 @@ def test_an_execution_failure_lists_what_ran(tmp_path: Any, monkeypatch: Any) ->
 
     monkeypatch.setattr(K, "run_statement", failing)
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         r = c.post("/ksql", json={"ksql": "CREATE STREAM A (ID INT KEY, V INT) WITH (kafka_topic='a', partitions=1, "
                                           "value_format='JSON'); SHOW STREAMS; "
                                           "CREATE STREAM C AS SELECT * FROM A; SHOW TOPICS;"})
@@ -185,11 +181,9 @@ def test_an_execution_failure_lists_what_ran(tmp_path: Any, monkeypatch: Any) ->
 def test_a_sandbox_bug_does_not_refuse_the_request(tmp_path: Any, monkeypatch: Any) -> None:
     """A statement the sandbox fails on unexpectedly (a bug of the stand-in, not a user error) does not refuse
     the request: it runs; a user error before it still refuses the request with nothing run."""
-    import time
     import warnings
 
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-    from starlette.testclient import TestClient
 
     from ksqlpy.engine import metadata_statements as M
     from ksqlpy.engine import statements as S
@@ -205,10 +199,7 @@ def test_a_sandbox_bug_does_not_refuse_the_request(tmp_path: Any, monkeypatch: A
 
     monkeypatch.setitem(S.HANDLERS, A.Show, broken_in_sandbox)
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         r = c.post("/ksql", json={"ksql": "CREATE STREAM A (ID INT KEY, V INT) WITH (kafka_topic='a', partitions=1, "
                                           "value_format='JSON'); SHOW STREAMS;"})
         assert r.status_code == 200, r.text

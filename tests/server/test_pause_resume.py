@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 
 pytest.importorskip("fastapi")
+from app_client import await_serving  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from ksqlpy.server.app import create_app  # noqa: E402
@@ -31,10 +32,7 @@ def _client(data: Path) -> TestClient:
 
 
 def _ready(c: TestClient) -> None:
-    end = time.monotonic() + 60
-    while c.get("/info").status_code != 200:
-        assert time.monotonic() < end
-        time.sleep(0.05)
+    await_serving(c, 60)
 
 
 def _ksql(c: TestClient, sql: str) -> Any:

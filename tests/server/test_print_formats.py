@@ -9,6 +9,7 @@ import struct
 from collections.abc import Iterator
 
 import pytest
+from app_client import serving  # noqa: E402
 
 from ksqlpy.cli.printer import print_topic
 from ksqlpy.engine.engine import Engine
@@ -134,21 +135,16 @@ def test_a_time_window_needs_key_bytes_and_a_time() -> None:
 
 def test_print_over_rest_query_reads_protobuf_and_windowed_keys(tmp_path) -> None:  # type: ignore[no-untyped-def]
     pytest.importorskip("fastapi")
-    import time
     import warnings
 
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-    from starlette.testclient import TestClient
 
     from ksqlpy.server.app import create_app
     from ksqlpy.server.config import build_config
 
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false",
                                                               "ksql.streams.auto.offset.reset": "earliest"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         r = c.post("/ksql", json={"ksql": "CREATE STREAM P (ID INT KEY, NAME STRING) WITH (kafka_topic='p', "
                                           "format='PROTOBUF', partitions=1); "
                                           "INSERT INTO P (ID, NAME, ROWTIME) VALUES (1000, 'x', 1700000000000); "
@@ -171,20 +167,15 @@ def test_print_clauses_want_integers_and_interval_prints_every_nth_record(tmp_pa
     literal is refused naming its clause (ksqlDB's ParserUtil.processIntegerNumber: 'Value must be integer for
     command: INTERVAL'); INTERVAL n prints the 1st, (n+1)th... record, LIMIT counts the records printed."""
     pytest.importorskip("fastapi")
-    import time
     import warnings
 
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-    from starlette.testclient import TestClient
 
     from ksqlpy.server.app import create_app
     from ksqlpy.server.config import build_config
 
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         r = c.post("/ksql", json={"ksql": "CREATE STREAM S (K STRING KEY, V INT) WITH (kafka_topic='s', "
                                           "format='JSON', partitions=1); " + " ".join(
                                               f"INSERT INTO S (K, V, ROWTIME) VALUES ('key{i}', {i}, 0);"

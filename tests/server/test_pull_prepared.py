@@ -13,6 +13,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from app_client import serving  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from ksqlpy.server.app import create_app  # noqa: E402
@@ -25,10 +26,7 @@ V1_JSON = "application/vnd.ksql.v1+json"
 def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     config = build_config(data_dir=str(tmp_path_factory.mktemp("prepared")),
                           overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         yield c
 
 

@@ -4,7 +4,6 @@ ksqlDB's codes and texts."""
 
 from __future__ import annotations
 
-import time
 import warnings
 from collections.abc import Iterator
 
@@ -12,6 +11,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from app_client import serving  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from ksqlpy.server.app import create_app  # noqa: E402
@@ -22,10 +22,7 @@ from ksqlpy.server.config import build_config  # noqa: E402
 def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     config = build_config(data_dir=str(tmp_path_factory.mktemp("errors")),
                           overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         r = c.post("/ksql", json={"ksql": "CREATE STREAM S (K STRING KEY, A INT) WITH (kafka_topic='s', "
                                           "partitions=1, value_format='JSON');"})
         assert r.status_code == 200, r.text

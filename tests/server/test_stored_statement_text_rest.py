@@ -6,18 +6,12 @@ response (``currentStatus.statementText``) is that text too: ksqlDB's Distributi
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
-from typing import Any
-
 import pytest
 
 pytest.importorskip("fastapi")
 
+from server_helpers import ksql  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
-
-from ksqlpy.server.app import create_app  # noqa: E402
-from ksqlpy.server.config import build_config  # noqa: E402
 
 CREATE = ("CREATE STREAM ST_IN (ID INT KEY, NAME STRING, AMOUNT DOUBLE) "
           "WITH (kafka_topic='st_in', value_format='JSON', partitions=3);")
@@ -36,56 +30,38 @@ INSERT = "INSERT INTO ST_BIG SELECT ID, NAME AS UPPER_NAME, AMOUNT AS KSQL_COL_0
 
 
 @pytest.fixture(scope="module")
-def client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
-    config = build_config(data_dir=str(tmp_path_factory.mktemp("stored_text")),
-                          overrides={"ksql.logging.processing.stream.auto.create": "false",
-                                     "ksql.logging.processing.topic.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
-        yield c
-
-
-def ksql(client: TestClient, sql: str) -> Any:
-    r = client.post("/ksql", json={"ksql": sql, "streamsProperties": {}})
-    assert r.status_code == 200, r.text
-    return r.json()
-
-
-@pytest.fixture(scope="module")
-def ids(client: TestClient) -> dict[str, str]:
+def ids(quiet_app: TestClient) -> dict[str, str]:
     out = {}
     injected = {CREATE: STORED_CREATE, CSAS: STORED_CSAS, CTAS: STORED_CTAS, INSERT: INSERT}
     for sql in (CREATE, CSAS, CTAS, INSERT):
-        (status,) = ksql(client, sql)
+        (status,) = ksql(quiet_app, sql)
         assert status["@type"] == "currentStatus" and status["statementText"] == injected[sql]
         out[sql] = status["commandStatus"]["queryId"]
     return out
 
 
-def test_show_queries_and_explain_show_the_stored_text(client: TestClient, ids: dict[str, str]) -> None:
-    (listing,) = ksql(client, "SHOW QUERIES;")
+def test_show_queries_and_explain_show_the_stored_text(quiet_app: TestClient, ids: dict[str, str]) -> None:
+    (listing,) = ksql(quiet_app, "SHOW QUERIES;")
     shown = {q["id"]: q["queryString"] for q in listing["queries"]}
     assert shown[ids[CSAS]] == STORED_CSAS
     assert shown[ids[CTAS]] == STORED_CTAS
     assert shown[ids[INSERT]] == INSERT  # no injector reprints an INSERT INTO
-    (extended,) = ksql(client, "SHOW QUERIES EXTENDED;")
+    (extended,) = ksql(quiet_app, "SHOW QUERIES EXTENDED;")
     described = {d["id"]: d["statementText"] for d in extended["queryDescriptions"]}
     assert described[ids[CSAS]] == STORED_CSAS and described[ids[CTAS]] == STORED_CTAS
-    (explained,) = ksql(client, f"EXPLAIN {ids[CTAS]};")
+    (explained,) = ksql(quiet_app, f"EXPLAIN {ids[CTAS]};")
     assert explained["queryDescription"]["statementText"] == STORED_CTAS
 
 
-def test_describe_extended_shows_the_stored_statements(client: TestClient, ids: dict[str, str]) -> None:
-    (source,) = ksql(client, "DESCRIBE ST_IN EXTENDED;")
+def test_describe_extended_shows_the_stored_statements(quiet_app: TestClient, ids: dict[str, str]) -> None:
+    (source,) = ksql(quiet_app, "DESCRIBE ST_IN EXTENDED;")
     d = source["sourceDescription"]
     assert d["statement"] == STORED_CREATE
     assert {q["id"]: q["queryString"] for q in d["readQueries"]} == {
         ids[CSAS]: STORED_CSAS, ids[CTAS]: STORED_CTAS, ids[INSERT]: INSERT}
-    (sink,) = ksql(client, "DESCRIBE ST_BIG EXTENDED;")
+    (sink,) = ksql(quiet_app, "DESCRIBE ST_BIG EXTENDED;")
     assert sink["sourceDescription"]["statement"] == STORED_CSAS
     assert {q["queryString"] for q in sink["sourceDescription"]["writeQueries"]} == {STORED_CSAS, INSERT}
-    (listed,) = ksql(client, "LIST STREAMS EXTENDED;")
+    (listed,) = ksql(quiet_app, "LIST STREAMS EXTENDED;")
     statements = {s["name"]: s["statement"] for s in listed["sourceDescriptions"]}
     assert statements["ST_IN"] == STORED_CREATE and statements["ST_BIG"] == STORED_CSAS

@@ -16,6 +16,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from app_client import serving  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 
 from ksqlpy.server.app import create_app  # noqa: E402
@@ -31,10 +32,7 @@ SETUP = ("CREATE STREAM TC_IN (ID INT KEY, V INT) WITH (kafka_topic='tc_in', par
 def server(tmp_path) -> Iterator[tuple[TestClient, ServerContext]]:  # type: ignore[no-untyped-def]
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
     ctx = ServerContext(config)
-    with TestClient(create_app(config, ctx)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config, ctx)) as c:
         r = c.post("/ksql", json={"ksql": SETUP})
         assert r.status_code == 200, r.text
         yield c, ctx

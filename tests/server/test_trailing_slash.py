@@ -9,6 +9,7 @@ import socket
 from typing import Any
 
 import pytest
+from app_client import serving  # noqa: E402
 
 from ksqlpy.server.trailing_slash import route_path
 
@@ -58,22 +59,16 @@ def test_the_accept_check_still_applies(client: Any) -> None:
 
 
 def test_websocket_path_with_a_trailing_slash(tmp_path: Any) -> None:
-    import time
     import warnings
     from urllib.parse import quote
 
     pytest.importorskip("fastapi")
     warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
-    from starlette.testclient import TestClient
 
     from ksqlpy.server.app import create_app
     from ksqlpy.server.config import build_config
 
     config = build_config(data_dir=str(tmp_path), overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200:
-            assert time.monotonic() < end
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         with c.websocket_connect("/ws/query/?request=" + quote(json.dumps({"ksql": "SHOW STREAMS;"}))) as ws:
             assert "not supported for this resource" in json.loads(ws.receive_text())["error"]

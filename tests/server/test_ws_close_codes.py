@@ -4,7 +4,6 @@ handshake (server-state gate, authentication) as HTTP responses with the error e
 from __future__ import annotations
 
 import json
-import time
 import warnings
 from collections.abc import Iterator
 from typing import Any
@@ -14,6 +13,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from app_client import serving  # noqa: E402
 from starlette.testclient import TestClient, WebSocketDenialResponse  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
@@ -27,10 +27,7 @@ def app_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     config = build_config(data_dir=str(tmp_path_factory.mktemp("wsrules")),
                           overrides={"ksql.logging.processing.stream.auto.create": "false",
                                      "ksql.server.command.response.timeout.ms": "200"})
-    with TestClient(create_app(config)) as c:
-        end = time.monotonic() + 30
-        while c.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
+    with serving(create_app(config)) as c:
         c.post("/ksql", json={"ksql": "CREATE STREAM WR (ID INT KEY, V STRING) WITH (kafka_topic='wr', "
                                       "partitions=1, value_format='JSON');"})
         yield c

@@ -15,6 +15,7 @@ import pytest
 
 pytest.importorskip("fastapi")
 warnings.filterwarnings("ignore", message="Using `httpx` with `starlette.testclient`")
+from app_client import serving  # noqa: E402
 from starlette.testclient import TestClient  # noqa: E402
 from starlette.websockets import WebSocketDisconnect  # noqa: E402
 
@@ -35,10 +36,8 @@ def _token(vector: dict[str, dict[str, int]]) -> str:
 def c(tmp_path_factory: pytest.TempPathFactory) -> Iterator[TestClient]:
     config = build_config(data_dir=str(tmp_path_factory.mktemp("wsrules")),
                           overrides={"ksql.logging.processing.stream.auto.create": "false"})
-    with TestClient(create_app(config)) as client:
+    with serving(create_app(config)) as client:
         end = time.monotonic() + 30
-        while client.get("/info").status_code != 200 and time.monotonic() < end:
-            time.sleep(0.05)
         for sql in ["CREATE STREAM S (ID INT KEY, V STRING) WITH (kafka_topic='rules_s', partitions=1, "
                     "value_format='JSON');",
                     "CREATE TABLE T AS SELECT ID, COUNT(*) AS C FROM S GROUP BY ID;",
