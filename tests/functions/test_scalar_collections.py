@@ -5,28 +5,20 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
+from function_family import family_registry, scalar_caller
 
 from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions import array
 from ksqlpy.functions import map as map_fns
 from ksqlpy.functions.map import java_map_items, java_string_hash
-from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError
 from ksqlpy.types import BIGINT, BOOLEAN, BYTES, DOUBLE, INTEGER, NULL, STRING, Array, Decimal, Map, Struct
 
-REG = FunctionRegistry()
-for _module in (array, map_fns):
-    _module.register(REG)  # only this family: other families' work in progress cannot break these tests
+REG = family_registry(array, map_fns)
+call = scalar_caller(REG)
 S = STRING
 AI = Array(INTEGER)
 AS = Array(STRING)
-
-
-def call(name, types, *args):
-    r = REG.scalars[name].resolve(list(types))
-    if r.null_on_null and any(a is None for a in args):
-        return None
-    return r.impl(*args)
 
 
 def rtype(name, *types):

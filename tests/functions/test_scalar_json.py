@@ -5,10 +5,10 @@ from __future__ import annotations
 from decimal import Decimal as D
 
 import pytest
+from function_family import family_registry, scalar_caller
 
 from ksqlpy.functions import json as json_fns
 from ksqlpy.functions.json import MISSING, json_path_tokens, parse_json, write_json
-from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError
 from ksqlpy.types import (
     BIGINT,
@@ -27,17 +27,9 @@ from ksqlpy.types import (
     Struct,
 )
 
-REG = FunctionRegistry()
-for _module in (json_fns,):
-    _module.register(REG)  # only this family: other families' work in progress cannot break these tests
+REG = family_registry(json_fns)
+call = scalar_caller(REG)
 S = STRING
-
-
-def call(name, types, *args):
-    r = REG.scalars[name].resolve(list(types))
-    if r.null_on_null and any(a is None for a in args):
-        return None
-    return r.impl(*args)
 
 
 DOC = '{"user": {"name": "Ann", "tags": ["a", "b"], "age": 41, "score": 9.50, "nil": null}, "odd key": true}'

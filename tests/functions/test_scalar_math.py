@@ -6,23 +6,14 @@ import math
 from decimal import Decimal as D
 
 import pytest
+from function_family import family_registry, scalar_caller
 
 from ksqlpy.errors import KsqlTypeError
 from ksqlpy.functions import math as math_fns
-from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.types import BIGINT, BYTES, DATE, DOUBLE, INTEGER, NULL, STRING, Decimal
 
-REG = FunctionRegistry()
-for _module in (math_fns,):
-    _module.register(REG)  # only this family: other families' work in progress cannot break these tests
-
-
-def call(name, types, *args):
-    """What compiled code does: resolve once, NULL short-circuit when declared, then the impl."""
-    r = REG.scalars[name].resolve(list(types))
-    if r.null_on_null and any(a is None for a in args):
-        return None
-    return r.impl(*args)
+REG = family_registry(math_fns)
+call = scalar_caller(REG)
 
 
 def rtype(name, *types):

@@ -5,24 +5,16 @@ from __future__ import annotations
 import re
 
 import pytest
+from function_family import family_registry, scalar_caller
 
 from ksqlpy.functions import regex
 from ksqlpy.functions.regex import compile_java_regex, java_replacement, translate_java_regex
-from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError
 from ksqlpy.types import INTEGER, STRING
 
-REG = FunctionRegistry()
-for _module in (regex,):
-    _module.register(REG)  # only this family: other families' work in progress cannot break these tests
+REG = family_registry(regex)
+call = scalar_caller(REG)
 S = STRING
-
-
-def call(name, types, *args):
-    r = REG.scalars[name].resolve(list(types))
-    if r.null_on_null and any(a is None for a in args):
-        return None
-    return r.impl(*args)
 
 
 def test_extract_first_match_or_group():

@@ -6,25 +6,17 @@ import math
 import struct
 
 import pytest
+from function_family import family_registry, scalar_caller
 
 from ksqlpy.functions import conversions, other, table, url
-from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.functions.signatures import FunctionError
 from ksqlpy.javatext import double_to_string as java_double_str
 from ksqlpy.javatext import java_str
 from ksqlpy.types import BYTES, DOUBLE, INTEGER, STRING, Array, Struct
 
-REG = FunctionRegistry()
-for _module in (url, conversions, other, table):
-    _module.register(REG)  # only this family: other families' work in progress cannot break these tests
+REG = family_registry(url, conversions, other, table)
+call = scalar_caller(REG)
 S = STRING
-
-
-def call(name, types, *args):
-    r = REG.scalars[name].resolve(list(types))
-    if r.null_on_null and any(a is None for a in args):
-        return None
-    return r.impl(*args)
 
 
 URL = "https://alice:pw@shop.example.com:8443/a%20b/c?item=tea%20pot&empty&q=x=y#sec%202"
