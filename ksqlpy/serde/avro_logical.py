@@ -21,14 +21,24 @@ _CONNECT_LOGICAL = {("int", "org.apache.kafka.connect.data.Date"): "date",
                     ("fixed", "org.apache.kafka.connect.data.Decimal"): "decimal"}
 
 
+# the Avro types each logical type of the Avro spec annotates; on another type Avro ignores the annotation
+# (Java's LogicalTypes.fromSchemaIgnoreInvalid) and Confluent's AvroData, which switches on the Avro type
+# before it looks at ``logicalType``, reads the plain type: a ``long`` marked ``date`` is a BIGINT
+_LOGICAL_BASES = {"date": ("int",), "time-millis": ("int",), "time-micros": ("long",),
+                  "timestamp-millis": ("long",), "timestamp-micros": ("long",),
+                  "local-timestamp-millis": ("long",), "local-timestamp-micros": ("long",),
+                  "decimal": ("bytes", "fixed"), "uuid": ("string",), "duration": ("fixed",)}
+
+
 def logical_type(schema: Any) -> str | None:
-    """The logical type a (resolved, non-union) Avro schema is read as: its ``logicalType``, else the
-    Connect logical type its ``connect.name`` names (Confluent's AvroData.toConnectSchema gives the Connect
-    schema that name, so a ``long`` named ``org.apache.kafka.connect.data.Timestamp`` is a TIMESTAMP)."""
+    """The logical type a (resolved, non-union) Avro schema is read as: its ``logicalType`` where the Avro
+    type under it is one that logical type annotates, else the Connect logical type its ``connect.name``
+    names (Confluent's AvroData.toConnectSchema gives the Connect schema that name, so a ``long`` named
+    ``org.apache.kafka.connect.data.Timestamp`` is a TIMESTAMP)."""
     if not isinstance(schema, dict):
         return None
     logical = schema.get("logicalType")
-    if logical is not None:
+    if logical is not None and str(schema.get("type")) in _LOGICAL_BASES.get(str(logical), (str(schema.get("type")),)):
         return str(logical)
     name = schema.get("connect.name")
     return _CONNECT_LOGICAL.get((str(schema.get("type")), str(name))) if name is not None else None
