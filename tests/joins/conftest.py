@@ -6,6 +6,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from source_records import source_records
 
 from ksqlpy.engine import Engine
 from ksqlpy.log.base import ProducerRecord
@@ -44,20 +45,10 @@ class Harness:
         self.engine.drain(30)
 
     def read(self, source: str) -> list[tuple[Any, Any, int]]:
-        """(key, value, timestamp) of every record of a source's topic, partition after partition."""
-        src = self.engine.catalog.source(source)
-        assert src is not None
-        ks, vs = self.engine.key_serde(src), self.engine.value_serde(src)
-        out = []
-        info = self.engine.log.describe_topic(src.topic)
-        assert info is not None
-        for p in range(info.partitions):
-            batch = self.engine.log.fetch(src.topic, p, 0, 1_000_000)
-            for k, v, ts in zip(batch.keys, batch.values, batch.timestamps, strict=True):
-                key = ks.deserialize(k)
-                out.append((key[0] if key is not None and len(key) == 1 else key,
-                            None if v is None else vs.deserialize(v), ts))
-        return out
+        """(key, value, timestamp) of every record of a source's topic, partition after partition; a key of
+        one column as its value."""
+        return [(key[0] if key is not None and len(key) == 1 else key, value, ts)
+                for key, value, ts in source_records(self.engine, source)]
 
 
 @pytest.fixture

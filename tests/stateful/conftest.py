@@ -7,6 +7,7 @@ from typing import Any
 
 import orjson
 import pytest
+from source_records import source_records
 
 from ksqlpy.engine import Engine
 from ksqlpy.log.base import ProducerRecord
@@ -30,17 +31,7 @@ class Harness:
 
     def read(self, source_name: str) -> list[tuple[Any, Any, int]]:
         """(key, value, timestamp) of every record of a source's topic, partitions in order."""
-        src = self.engine.catalog.source(source_name)
-        assert src is not None
-        ks, vs = self.engine.key_serde(src), self.engine.value_serde(src)
-        out = []
-        info = self.engine.log.describe_topic(src.topic)
-        assert info is not None
-        for p in range(info.partitions):
-            batch = self.engine.log.fetch(src.topic, p, 0, 1_000_000)
-            for k, v, ts in zip(batch.keys, batch.values, batch.timestamps, strict=True):
-                out.append((ks.deserialize(k), None if v is None else vs.deserialize(v), ts))
-        return out
+        return source_records(self.engine, source_name)
 
     def pull(self, text: str) -> list[tuple]:
         (res,) = self.engine.execute(text)
