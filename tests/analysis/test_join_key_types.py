@@ -10,9 +10,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from statement_errors import error as _refused
 
 from ksqlpy.engine import Engine
-from ksqlpy.errors import KsqlError
 
 PAIRS = [("I", "L", "INTEGER", "BIGINT"), ("I", "D", "INTEGER", "DOUBLE"),
          ("DC", "DC2", "DECIMAL(4, 2)", "DECIMAL(5, 2)"), ("S", "I", "STRING", "INTEGER")]
@@ -29,12 +29,6 @@ def engine(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Engine]:
                   f"WITH (kafka_topic='{name.lower()}', key_format='JSON', value_format='JSON', partitions=1);")
     yield e
     e.close()
-
-
-def _refused(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlError) as info:
-        engine.execute(sql)
-    return str(info.value)
 
 
 @pytest.mark.parametrize(("left", "right", "lt", "rt"), PAIRS)

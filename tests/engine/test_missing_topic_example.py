@@ -8,9 +8,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from statement_errors import statement_error
 
 from ksqlpy.engine.engine import Engine
-from ksqlpy.errors import KsqlStatementError
 
 PREFIX = ("Topic 'nope' does not exist. If you want to create a new topic for the stream/table please re-run the "
           "statement providing the required 'PARTITIONS' configuration in the WITH clause (and optionally "
@@ -24,11 +24,10 @@ def engine(tmp_path) -> Iterator[Engine]:  # type: ignore[no-untyped-def]
 
 
 def example(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlStatementError) as got:
-        engine.execute(sql)
-    assert got.value.message.startswith(PREFIX), got.value.message
+    message = statement_error(engine, sql)
+    assert message.startswith(PREFIX), message
     assert not engine.log.describe_topic("nope")
-    return got.value.message[len(PREFIX):]
+    return message[len(PREFIX):]
 
 
 @pytest.mark.parametrize(("sql", "printed"), [

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pytest
 from app_client import serving
+from statement_errors import raised
 
 from ksqlpy.engine.engine import Engine
 from ksqlpy.errors import KsqlSchemaRegistryUnconfigured, KsqlStatementError
@@ -35,10 +36,9 @@ def engine(tmp_path) -> Iterator[Engine]:  # type: ignore[no-untyped-def]
 
 
 def refused(engine: Engine, sql: str) -> str:
-    with pytest.raises(KsqlSchemaRegistryUnconfigured) as got:
-        engine.execute(sql)
-    assert got.value.error_code == 42801
-    return got.value.message
+    got = raised(engine, sql, KsqlSchemaRegistryUnconfigured)
+    assert got.error_code == 42801
+    return got.message
 
 
 @pytest.mark.parametrize("fmt", SR)
