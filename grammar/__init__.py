@@ -58,18 +58,54 @@ _T = TypeVar("_T")
 _DIGIT_TOKENS = (TokenType.NUMBER, TokenType.VAR)
 
 
+_QUOTE_CHARS = frozenset("'`\"")
+
+
+def _unrecognized_quote(text: str, opening: int) -> int:
+    """Where the lexer's catch-all token is in a string or name opened at ``opening`` and never closed: ANTLR
+    emits the longest complete token it passed - up to the first quote of the last doubled quote (``'it''s``
+    is the string 'it', then a lone quote) - else the opening quote is the stray token."""
+    quote = text[opening]
+    last = None
+    i = opening + 1
+    while i < len(text):
+        if text[i] == quote:
+            if i + 1 < len(text) and text[i + 1] == quote:
+                last = i
+                i += 2
+                continue
+            break  # closed: not the failing quote (cannot happen for the one the tokenizer failed at)
+        i += 1
+    return opening if last is None else last + 1
+
+
 def tokenize(sql: str) -> list[Token]:
-    """The dialect's tokens for ``sql``; an unterminated string or name is a KsqlParseError."""
-    tokenizer = Ksql.Tokenizer(dialect=DIALECT)
-    try:
-        tokens = tokenizer.tokenize(sql)
-    except SqlglotError:
-        core = tokenizer._core
-        offset = min(core._start, max(len(sql) - 1, 0))
-        quote = sql[offset] if sql else ""
-        what = {"'": "string literal", "`": "quoted identifier", '"': "quoted identifier"}.get(quote)
-        message = syntax_detail(f"unterminated {what}" if what else f"Syntax error at or near '{quote}'")
-        raise error_at(Positions(sql), offset, message, quote) from None
+    """The dialect's tokens for ``sql``.
+
+    A quote that opens no complete string or name is, as in ksqlDB's lexer, a token of its own (SqlBase.g4's
+    catch-all UNRECOGNIZED), and the text after it is read as usual: the parser then fails at that quote as at
+    any stray character. (Read here by putting a '#' - a stray character of one position - in its place.)"""
+    text = sql
+    stray: list[int] = []
+    while True:
+        tokenizer = Ksql.Tokenizer(dialect=DIALECT)
+        try:
+            tokens = tokenizer.tokenize(text)
+            break
+        except SqlglotError:
+            offset = min(tokenizer._core._start, max(len(text) - 1, 0))
+            if not text or text[offset] not in _QUOTE_CHARS:
+                quote = text[offset] if text else ""
+                raise error_at(Positions(sql), offset, syntax_detail(f"Syntax error at or near '{quote}'"),
+                               quote) from None
+            offset = _unrecognized_quote(text, offset)
+            stray.append(offset)
+            text = text[:offset] + "#" + text[offset + 1:]
+    if stray:
+        where = set(stray)
+        for token in tokens:
+            if token.start in where and token.text == "#":
+                token.text = sql[token.start]
     return word_tokens(sql, variable_tokens(sql, number_tokens(sql, tokens)))
 
 

@@ -81,10 +81,16 @@ def test_error_at_end_of_input() -> None:
 
 
 def test_unterminated_string_and_identifier() -> None:
+    # the quote is a stray token (ksqlDB's UNRECOGNIZED), the text after it read as usual
     e = error_of("SELECT 'abc FROM s;")
-    assert (e.line, e.column) == (1, 8) and "unterminated string" in str(e)
+    assert (e.line, e.column) == (1, 8) and str(e) == "line 1:8: Syntax Error\n\nStatement: SELECT 'abc FROM s;"
     e = error_of("SELECT\n  `abc FROM s;")
-    assert (e.line, e.column) == (2, 3) and "unterminated quoted identifier" in str(e)
+    assert (e.line, e.column) == (2, 3) and str(e).startswith("line 2:3: Syntax Error\n\n")
+    # the lexer keeps the longest complete token: 'it' is a string, the quote after it the stray one
+    e = error_of("SELECT a FROM s WHERE b = 'it''s;")
+    assert (e.line, e.column, e.token) == (1, 31, "'")
+    e = error_of("SELECT `a``b FROM s;")
+    assert str(e) == "line 1:11: Syntax Error\nExpecting {',', 'FROM'}\nStatement: SELECT `a``b FROM s;"
 
 
 def test_stray_characters() -> None:
