@@ -312,19 +312,29 @@ def test_run_script_is_a_shell_command(sh: Captured, tmp_path: Path) -> None:
 def test_a_failing_statement_of_a_request_prints_the_ones_that_ran_before_its_error(tmp_path: Path) -> None:
     """A request's statement_error carries the entities of the statements before the failing one; the shell
     prints them, then the error (ksqlDB's Console.printErrorMessage). RUN SCRIPT's one request to the
-    embedded engine is validated whole first, as a server's: a statement that fails there (an unknown source)
-    or a syntax error anywhere in it runs nothing."""
+    embedded engine is validated whole first, as a server's: a statement that fails there (a DROP of an
+    unknown source) or a syntax error anywhere in it runs nothing; a DESCRIBE is not validated (ksqlDB's
+    CustomValidators: NO_VALIDATION), so the statements before it run and are printed before its error."""
     both = io.StringIO()  # stdout and stderr in one stream: the order the user sees
     backend = EmbeddedBackend(str(tmp_path / "data"))
     try:
         session = Session(backend, Console(both, both, color=False))
         script = tmp_path / "s.sql"
+        script.write_text(CREATE + "\nDROP STREAM nope;\nCREATE STREAM q (a INT) WITH (kafka_topic='q', "
+                          "value_format='JSON', partitions=1);\n")
+        assert not session.run_entry(f"RUN SCRIPT '{script}';")
+        text = both.getvalue()
+        assert text.count("Stream created") == 0 and "NOPE does not exist" in text
+        assert not session.run_entry("DESCRIBE pv;")  # the CREATE before the failing statement did not run
+        both.seek(0), both.truncate()
         script.write_text(CREATE + "\nDESCRIBE nope;\nCREATE STREAM q (a INT) WITH (kafka_topic='q', "
                           "value_format='JSON', partitions=1);\n")
         assert not session.run_entry(f"RUN SCRIPT '{script}';")
         text = both.getvalue()
-        assert text.count("Stream created") == 0 and "Could not find STREAM/TABLE 'NOPE'" in text
-        assert not session.run_entry("DESCRIBE pv;")  # the CREATE before the failing statement did not run
+        assert text.count("Stream created") == 1
+        assert text.index("Stream created") < text.index("Could not find STREAM/TABLE 'NOPE'")
+        assert session.run_entry("DESCRIBE pv;") and not session.run_entry("DESCRIBE q;")  # up to the failure
+        assert session.run_entry("DROP STREAM pv;")
         both.seek(0), both.truncate()
         session.show_error(BackendError("boom", entities=[{"@type": "currentStatus", "statementText": "x;",
                                                            "commandStatus": {"status": "SUCCESS",
