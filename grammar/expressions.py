@@ -26,7 +26,7 @@ from .ast import Cast, Dereference, FunctionCall, IntervalUnit, MapConstructor, 
 from .base import TokenParser
 from .errors import error_at, token_text
 from .keywords import CANONICAL_UNIT, RESERVED
-from .literals import BigDecimalError, java_big_decimal
+from .literals import BigDecimalError, big_decimal_literal
 from .types import close_after_type, parse_type
 from .with_clause import PrepareError
 
@@ -301,11 +301,11 @@ class ExpressionParser(TokenParser):
                                     (line, col)))
             return self.place(exp.Null(), token)
         try:
-            value = java_big_decimal(text)
+            literal = big_decimal_literal(text)
         except BigDecimalError as e:
             self.defer(PrepareError(str(e), self.line_col(token)))
             return self.place(exp.Null(), token)
-        return self.place(exp.Literal(this=value, is_string=False), token)
+        return self.place(literal, token)
 
     def _parse_list(self, item: Callable[[], exp.Expression]) -> list[exp.Expression]:
         items = [item()]

@@ -9,6 +9,27 @@ from __future__ import annotations
 
 from decimal import Decimal
 
+from sqlglot import exp
+
+BIG_DECIMAL = "big_decimal"
+"""The ``meta`` key of a number literal built by ``DECIMAL '<text>'``: the ``new BigDecimal(text)`` value itself,
+exponent and all, which the literal prints as (``BigDecimal.toString``: ``DECIMAL '1e3'`` prints ``1E+3``)
+while its text (``1000.``) types and evaluates it."""
+
+
+def big_decimal_literal(text: str) -> exp.Literal:
+    """The literal node of ``DECIMAL '<text>'`` (text BigDecimal reads; see ``java_big_decimal``)."""
+    node = exp.Literal(this=java_big_decimal(text), is_string=False)
+    value = Decimal(text)
+    node.meta[BIG_DECIMAL] = value.copy_abs() if value.is_zero() else value
+    return node
+
+
+def big_decimal_of(node: exp.Literal) -> Decimal | None:
+    """The BigDecimal a ``DECIMAL '<text>'`` literal prints as, None for any other literal."""
+    value = node.meta.get(BIG_DECIMAL) if node.meta else None
+    return value if isinstance(value, Decimal) else None
+
 
 class BigDecimalError(ValueError):
     """``new BigDecimal(text)`` throws; the message is the NumberFormatException's (``None`` prints null)."""

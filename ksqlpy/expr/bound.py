@@ -174,7 +174,8 @@ class LambdaVar(Expr):
 @dataclass(frozen=True)
 class Literal(Expr):
     """A constant: ``value`` in the Python representation of ``type`` (None is SQL NULL). ``shown``: the
-    literal as written when a list coercion changed its type (``'2'`` in ``ARRAY[1, '2']``)."""
+    literal as written when a list coercion changed its type (``'2'`` in ``ARRAY[1, '2']``), or as its BigDecimal
+    prints (``DECIMAL '1e3'``: ``1E+3``)."""
 
     value: Any
     shown: str | None = field(default=None, compare=False)

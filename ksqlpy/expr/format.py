@@ -35,8 +35,11 @@ def format_expression(node: exp.Expression) -> str:
         # toString, BigDecimal.toString (1E-7, 12.50), Double.toString (1000.0, 1.0E10)
         from ksqlpy.expr.printer import format_literal
         from ksqlpy.expr.type_rules import literal_type
+        from ksqlpy.grammar.literals import big_decimal_of
 
-        return format_literal(*literal_type(node.this))
+        value, t = literal_type(node.this)
+        exact = big_decimal_of(node)  # DECIMAL '1e3' is the BigDecimal 1E+3, typed DECIMAL(4, 0)
+        return format_literal(value if exact is None else exact, t)
     if isinstance(node, exp.Boolean):
         return "true" if node.this else "false"
     if isinstance(node, exp.Null):

@@ -8,9 +8,11 @@ from sqlglot import exp
 from ksqlpy import types as T
 from ksqlpy.expr import bound as B
 from ksqlpy.expr.bind_core import BinderCore
+from ksqlpy.expr.printer import format_literal
 from ksqlpy.expr.stages import BindError, Phase, window_bounds_message
 from ksqlpy.expr.type_rules import literal_type
 from ksqlpy.functions.datetime import INTERVAL_UNIT
+from ksqlpy.grammar.literals import big_decimal_of
 
 
 class NameBinding(BinderCore):
@@ -47,7 +49,9 @@ class NameBinding(BinderCore):
         if node.is_string:
             return B.Literal(node.this, type=T.STRING, pos=self.pos(node))
         value, t = literal_type(node.this)
-        return B.Literal(value, type=t, pos=self.pos(node))
+        exact = big_decimal_of(node)  # DECIMAL '1e3': the value 1000, printed as its BigDecimal 1E+3
+        shown = None if exact is None else format_literal(exact, t)
+        return B.Literal(value, shown, type=t, pos=self.pos(node))
 
     def _b_Boolean(self, node: exp.Boolean) -> B.Expr:
         return B.Literal(bool(node.this), type=T.BOOLEAN, pos=self.pos(node))

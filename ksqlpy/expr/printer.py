@@ -7,6 +7,7 @@ parentheses, literals in SQL form (a DOUBLE as Java prints it), casts the binder
 
 from __future__ import annotations
 
+import decimal
 from collections.abc import Callable
 from typing import Any
 
@@ -80,4 +81,6 @@ def format_literal(value: Any, t: T.SqlType) -> str:
         return "'" + str(value).replace("'", "''") + "'"
     if isinstance(value, float):
         return javatext.double_to_string(value)
+    if isinstance(value, decimal.Decimal):
+        return javatext.decimal_to_string(value)
     return str(value)
