@@ -38,7 +38,8 @@ DEFAULT_PROPERTIES: dict[str, Any] = {
     "ksql.transient.prefix": "transient_",
     "ksql.output.topic.name.prefix": "",
     "ksql.persistence.default.format.key": "KAFKA",
-    "ksql.persistence.wrap.single.values": "true",
+    # ksql.persistence.wrap.single.values has no default (KsqlConfig defines it null): only a value someone set
+    # gives a single value column a wrapping feature (SerdeFeaturesFactory); unset is the format's own shape
     "ksql.variable.substitution.enable": "true",
     "ksql.insert.into.values.enabled": "true",
     "ksql.create.or.replace.enabled": "true",

@@ -120,7 +120,8 @@ def value_wrapping(fmt: str, n_values: int, explicit: bool | None, default: bool
     """The value's single-field wrapping (True: WRAP_SINGLES, False: UNWRAP_SINGLES, None: the format's
     natural shape), ksqlDB's ``SerdeFeaturesFactory``: an explicit WRAP_SINGLE_VALUE needs a single value
     column and a format that supports it; ``ksql.persistence.wrap.single.values`` (``default``) applies
-    only where it can."""
+    only when it was set (None: unset, ksqlDB's null default) and where the format supports that feature
+    (``SerdeFeaturesFactory.getValueWrapping``, from memory)."""
     if explicit is not None:
         if n_values != 1:
             raise KsqlStatementError("'WRAP_SINGLE_VALUE' is only valid for single-field value schemas")
@@ -129,9 +130,10 @@ def value_wrapping(fmt: str, n_values: int, explicit: bool | None, default: bool
             raise KsqlStatementError(f"Format '{fmt}' does not support 'WRAP_SINGLE_VALUE' set to "
                                      f"'{str(explicit).lower()}'.")
         return explicit
-    if default is not False or n_values != 1:  # the built-in default (wrapped) adds no feature
+    if default is None or n_values != 1:  # unset: no feature, the format's natural shape
         return None
-    return False if supports(fmt, SerdeFeature.UNWRAP_SINGLES) else None
+    feature = SerdeFeature.WRAP_SINGLES if default else SerdeFeature.UNWRAP_SINGLES
+    return default if supports(fmt, feature) else None
 
 
 def key_unwraps(fmt: str, n_keys: int) -> bool:

@@ -115,6 +115,50 @@ def test_unwrapped_by_default_where_the_format_can(tmp_path: Path) -> None:
         e.close()
 
 
+WRAPS = {"JSON", "JSON_SR", "AVRO", "PROTOBUF", "PROTOBUF_NOSR"}
+
+
+@pytest.mark.parametrize("setting", [None, "true", "false", "TRUE"])
+@pytest.mark.parametrize("kind", ["CREATE", "CSAS"])
+def test_the_wrap_config_gives_a_feature_only_when_set(tmp_path: Path, setting: str | None, kind: str) -> None:
+    """ksql.persistence.wrap.single.values has no default: unset, a single value column has no wrapping
+    feature in any format; set either way, the feature it names where the format supports it."""
+    e = Engine(str(tmp_path), {} if setting is None else {"ksql.persistence.wrap.single.values": setting})
+    try:
+        e.execute(SOURCE)
+        for i, fmt in enumerate(ALL_FORMATS):
+            if kind == "CREATE":
+                e.execute(f"CREATE STREAM s{i} (v INT) WITH (kafka_topic='t{i}', partitions=1, value_format='{fmt}');")
+            else:
+                e.execute(f"CREATE STREAM s{i} WITH (value_format='{fmt}') AS SELECT k, v FROM src;")
+            if setting is None:
+                expected: set[str] = set()
+            elif setting.lower() == "true":
+                expected = {"WRAP_SINGLES"} if fmt in WRAPS else set()
+            else:
+                expected = {"UNWRAP_SINGLES"} if fmt in UNWRAPS else set()
+            assert e.catalog.source(f"S{i}").value_features == expected, fmt
+            # several value columns never carry one
+            if fmt != "KAFKA":
+                e.execute(f"CREATE STREAM m{i} (v INT, w INT) WITH (kafka_topic='m{i}', partitions=1, "
+                          f"value_format='{fmt}');")
+                assert e.catalog.source(f"M{i}").value_features == set(), fmt
+    finally:
+        e.close()
+
+
+def test_a_session_set_wrap_config_applies_to_what_is_created_after(tmp_path: Path) -> None:
+    e = Engine(str(tmp_path), {})
+    try:
+        e.execute("CREATE STREAM a (v INT) WITH (kafka_topic='a', partitions=1, value_format='JSON');")
+        e.execute("SET 'ksql.persistence.wrap.single.values'='true';")
+        e.execute("CREATE STREAM b (v INT) WITH (kafka_topic='b', partitions=1, value_format='JSON');")
+        assert e.catalog.source("A").value_features == set()
+        assert e.catalog.source("B").value_features == {"WRAP_SINGLES"}
+    finally:
+        e.close()
+
+
 @pytest.mark.parametrize("build", STATEMENTS)
 @pytest.mark.parametrize("which", ["KEY_FORMAT", "VALUE_FORMAT"])
 def test_format_excludes_key_and_value_format(engine: Engine, build, which: str) -> None:  # type: ignore[no-untyped-def]

@@ -317,3 +317,20 @@ def test_if_not_exists_on_an_existing_sink_starts_nothing(engine: Engine) -> Non
     assert res.message == "Cannot add stream `O`: A stream with the same name already exists."
     assert list(engine.queries) == [created.query_id]
     assert "WHERE" not in engine.catalog.query(created.query_id).sql
+
+
+@pytest.mark.parametrize("kind", ["CREATE", "CSAS"])
+def test_a_wrap_config_set_between_changes_the_value_features(engine: Engine, kind: str) -> None:
+    """ksql.persistence.wrap.single.values set (it has no default) gives the single value WRAP_SINGLES, which
+    is part of the topic's value format: a replacement created after the SET differs from the original."""
+    sql = ("CREATE {} STREAM o (id INT KEY, v INT) WITH (kafka_topic='o', value_format='JSON', partitions=1);"
+           if kind == "CREATE" else "CREATE {} STREAM o AS SELECT id, v FROM s;")
+    engine.execute(sql.format(""))
+    engine.execute(sql.format("OR REPLACE"))  # unset both times: the same source
+    engine.execute("SET 'ksql.persistence.wrap.single.values'='true';")
+    with pytest.raises(UpgradeError) as err:
+        engine.execute(sql.format("OR REPLACE"))
+    assert ("valueFormat=ValueFormat{format=FormatInfo{format=JSON, properties={}}, features=SerdeFeatures{"
+            "features=[]}}} which is not upgradeable to ") in str(err.value)
+    assert str(err.value).endswith("valueFormat=ValueFormat{format=FormatInfo{format=JSON, properties={}}, "
+                                   "features=SerdeFeatures{features=[WRAP_SINGLES]}}}")
