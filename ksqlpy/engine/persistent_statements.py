@@ -139,13 +139,23 @@ def check_sink_topic_first(engine: Engine, stmt: A.CreateAsSelect, props: dict[s
     SourceTopicsExtractor finds it). So a sink topic at other counts is reported before an unknown column, a
     type error or a wrong result type. With KEY_SCHEMA_ID/VALUE_SCHEMA_ID, DefaultSchemaInjector plans the
     query first (its errors come first): the topic is then judged after the plan, as before. A FROM source
-    that does not exist is the sanitizer's error, reported by the analysis."""
+    that does not exist is the sanitizer's error, reported by the analysis; so is, in a join, an unqualified
+    column more than one source has ('Column 'X' is ambiguous. ...', AstSanitizer's rewriter) and a qualifier
+    no source has (AstBuilder): both are judged here, before the topic."""
     if any(p in props for p in SCHEMA_ID_PROPERTIES):
         return
-    names = [stmt.query.source.name] + [j.right.name for j in stmt.query.joins]
-    sources = [engine.catalog.source(n) for n in names]
+    refs = [stmt.query.source] + [j.right for j in stmt.query.joins]
+    sources = [engine.catalog.source(r.name) for r in refs]
     if any(s is None for s in sources):
         return
+    if stmt.query.joins and len({r.name for r in refs}) == len(refs):  # a self join: the analysis refuses it
+        from ksqlpy.analysis.join_scope import JoinScope
+        from ksqlpy.analysis.joins import sanitized_expressions
+        from ksqlpy.analysis.pseudo_columns import offsets_enabled
+
+        scope = JoinScope([(s, r.alias or s.name) for s, r in zip(sources, refs, strict=True) if s is not None],
+                          offsets=offsets_enabled(engine.effective_properties()))
+        scope.check_ambiguity(sanitized_expressions(stmt.query))
     topic = str(props.get("KAFKA_TOPIC", f"{engine.prop('ksql.output.topic.name.prefix', '')}{stmt.name}"))
     ensure_topic(engine, topic, props, {}, creating=False, source_topic=sources[0].topic, create=False)
 
