@@ -5,8 +5,10 @@ back-quotes, then exact. Each value, as Vert.x decoded it (a whole number an ``I
 bits, else a ``Long``, else a ``BigInteger``; a fraction a ``Double``; text, booleans, objects and arrays),
 goes through the STRICT coercion INSERT VALUES uses (``expr/strict_coercion.py``: numbers only widen,
 strings become DATE/TIME/TIMESTAMP or base64 BYTES, nothing else becomes a STRING), plus what the API adds
-for clients that send a DECIMAL as a JSON number: a ``Double`` becomes a DECIMAL that holds it without
-rounding. An object is a STRUCT (fields by name, exact then upper-cased) or a MAP, an array an ARRAY.
+for DECIMAL (ApiSqlValueCoercer.coerceDecimal, from memory): a ``Double`` (a JSON fraction) or a ``String``
+holding a number (``"12.34"``, as clients that keep a decimal's digits send it) becomes a DECIMAL that
+holds it without rounding. The rule is the same at every depth: inside a STRUCT, MAP or ARRAY a string
+is no INT, as at the top. An object is a STRUCT (fields by name, exact then upper-cased) or a MAP, an array an ARRAY.
 A value that does not coerce is refused as the endpoint words it:
 ``Can't coerce a field of type class java.lang.String (x) into type INTEGER`` (40000).
 """
@@ -14,6 +16,7 @@ A value that does not coerce is refused as the endpoint words it:
 from __future__ import annotations
 
 import decimal
+import re
 from typing import Any
 
 import orjson
@@ -71,13 +74,26 @@ def _coerce(value: Any, dst: T.SqlType) -> Any:
         if isinstance(dst, T.Array):
             return [_coerce(v, dst.element) for v in value]
         raise _Mismatch
-    if isinstance(value, float) and isinstance(dst, T.Decimal):
-        # the API's DOUBLE -> DECIMAL (BigDecimal.valueOf: the double's shortest text), never rounded
-        exact = decimal.Decimal(repr(value))
-        if not exact.is_finite():
-            raise _Mismatch
-        return coerce_strict(exact, T.Decimal(38, 18), dst)
+    if isinstance(value, float | str) and isinstance(dst, T.Decimal):
+        # the API's DOUBLE -> DECIMAL (BigDecimal.valueOf: the double's shortest text) and STRING -> DECIMAL
+        # (new BigDecimal(text): clients that keep a decimal's digits send it as text), never rounded
+        return coerce_strict(_big_decimal(value), T.Decimal(38, 18), dst)
     return coerce_strict(value, _source_type(value), dst)
+
+
+# the text Java's BigDecimal(String) reads: a sign, digits with at most one point, an optional exponent
+_BIG_DECIMAL = re.compile(r"[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?")
+
+
+def _big_decimal(value: float | str) -> decimal.Decimal:
+    if isinstance(value, str):
+        if not _BIG_DECIMAL.fullmatch(value):
+            raise _Mismatch
+        return decimal.Decimal(value)
+    exact = decimal.Decimal(repr(value))
+    if not exact.is_finite():
+        raise _Mismatch
+    return exact
 
 
 def _source_type(value: Any) -> T.SqlType:

@@ -82,3 +82,26 @@ def test_nested_values_coerce_element_by_element_and_a_bad_element_refuses_the_w
 def test_field_names_are_identifiers() -> None:
     assert column_values({"id": 1, "`v`": 2, "`W`": 3, "x": 4, "X": 5}) == {"ID": 1, "v": 2, "W": 3, "X": 5}
     assert coerce(None, T.INTEGER) is None
+
+
+@pytest.mark.parametrize(("text", "want"), [("12.34", "12.34"), ("1.2", "1.20"), ("-.5", "-0.50"), ("+7", "7.00"),
+                                            ("1e1", "10.00"), ("0.10", "0.10")])
+def test_a_string_holding_a_number_is_a_decimal(text: str, want: str) -> None:
+    """ApiSqlValueCoercer's DECIMAL takes the number's text (new BigDecimal(text)), never rounded."""
+    assert coerce(text, DEC) == decimal.Decimal(want)
+    assert coerce({"D": text}, T.Struct((("D", DEC),))) == {"D": decimal.Decimal(want)}
+
+
+@pytest.mark.parametrize("text", ["12.345", "100", "abc", "1,2", " 1", "NaN", "Infinity", "0x10", "", "1e"])
+def test_a_string_that_is_no_fitting_number_is_no_decimal(text: str) -> None:
+    with pytest.raises(CoercionRefused, match=r"class java.lang.String \(.*\) into type DECIMAL\(4, 2\)"):
+        coerce(text, DEC)
+
+
+def test_a_string_is_no_number_at_any_depth() -> None:
+    """Only DECIMAL takes text: a string inside a STRUCT/MAP/ARRAY is refused for INT as at the top, and the
+    refusal names the whole top-level value."""
+    for value, t in [({"a": "7"}, T.Struct((("A", T.INTEGER),))), (["7"], T.Array(T.INTEGER)),
+                     ({"k": "7"}, T.Map(T.STRING, T.BIGINT)), ({"a": 7}, T.Struct((("A", T.STRING),)))]:
+        with pytest.raises(CoercionRefused, match=r"^Can't coerce a field of type class io.vertx.core.json.Json"):
+            coerce(value, t)
