@@ -104,6 +104,15 @@ def schema_columns(schema: str) -> tuple[list[str], list[str]]:
 TOMBSTONE = "<TOMBSTONE>"  # how ksqlDB's shell shows the deleted values of a table's delete row
 
 
+class TombstoneRow(list[Any]):
+    """A table's delete row: its absent values shown as ``<TOMBSTONE>``; ``columns`` as the server sent them
+    (for OUTPUT JSON, which prints the StreamedRow itself)."""
+
+    def __init__(self, columns: list[Any]) -> None:
+        super().__init__(TOMBSTONE if v is None else v for v in columns)
+        self.columns = columns
+
+
 class RemotePushStream:
     """A query on /query-stream in the StreamedRow format (``application/vnd.ksql.v1+json``, one element per
     line, as ksqlDB's own clients read it): a header, rows (a table's deletes flagged ``tombstone``), then
@@ -119,13 +128,15 @@ class RemotePushStream:
         self.query_id = ""
         self.column_names: list[str] = []
         self.column_types: list[str] = []
+        self.schema: str | None = None  # the header's schema text, as the server wrote it
         meta = self._next_element()
         if isinstance(meta, dict) and isinstance(meta.get("errorMessage"), dict):
             self.close()
             self._raise(meta["errorMessage"])
         if isinstance(meta, dict) and isinstance(meta.get("header"), dict):
             self.query_id = meta["header"].get("queryId") or ""
-            self.column_names, self.column_types = schema_columns(meta["header"].get("schema") or "")
+            self.schema = meta["header"].get("schema") or ""
+            self.column_names, self.column_types = schema_columns(self.schema)
 
     @staticmethod
     def _element(line: str) -> Any:
@@ -159,7 +170,7 @@ class RemotePushStream:
                 row = item.get("row")
                 if isinstance(row, dict):
                     values = list(row.get("columns") or [])
-                    yield [TOMBSTONE if v is None else v for v in values] if row.get("tombstone") else values
+                    yield TombstoneRow(values) if row.get("tombstone") else values
                 elif item.get("finalMessage") is not None:
                     self.final_message = str(item["finalMessage"])
                 elif isinstance(item.get("errorMessage"), dict):

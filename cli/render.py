@@ -12,6 +12,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from ksqlpy.cli import jackson_pretty
+
 TABULAR, JSON = "TABULAR", "JSON"
 
 
@@ -562,8 +564,24 @@ def entity_warnings(e: dict[str, Any]) -> list[str]:
 
 
 def entities_json(entities: list[dict[str, Any]]) -> str:
-    return to_json(entities, pretty=True)
+    """An answer's entities as ksqlDB's Console prints them with OUTPUT JSON (Jackson's pretty printer)."""
+    return jackson_pretty.pretty(entities)
 
 
-def query_header_json(query_id: str, names: list[str], types: list[str]) -> str:
-    return to_json({"queryId": query_id, "columnNames": names, "columnTypes": types})
+def query_header_json(query_id: str, names: list[str], types: list[str], schema: str | None = None) -> str:
+    """A query's header StreamedRow (``{"header":{"queryId":..,"schema":..}}``) as the Console prints it; the
+    schema is the server's text when there is one, else the columns back-quoted as ksqlDB writes them."""
+    text = schema if schema is not None else ", ".join(f"`{n}` {t}" for n, t in zip(names, types, strict=False))
+    return jackson_pretty.pretty({"header": {"queryId": query_id, "schema": text}})
+
+
+def row_json(values: list[Any], tombstone: bool = False) -> str:
+    """A row StreamedRow (``{"row":{"columns":[..]}}``, a table's delete flagged ``"tombstone" : true``)."""
+    row: dict[str, Any] = {"columns": values}
+    if tombstone:
+        row["tombstone"] = True
+    return jackson_pretty.pretty({"row": row})
+
+
+def final_message_json(message: str) -> str:
+    return jackson_pretty.pretty({"finalMessage": message})

@@ -415,7 +415,8 @@ class Session:
         if push and self.interactive:
             self.console.info("Press CTRL-C to interrupt")
         if as_json:
-            self.console.print(render.query_header_json(stream.query_id, names, types))
+            # ksqlDB's Console prints each StreamedRow as it comes (header, rows, final message)
+            self.console.print(render.query_header_json(stream.query_id, names, types, getattr(stream, "schema", None)))
         else:
             sample = stream.data if complete else None
             width = self.console.width(unbounded=10_000 if complete else None)
@@ -433,7 +434,9 @@ class Session:
                         for line in grid.row(row):
                             self.console.print(line)
                     else:
-                        self.console.print(render.to_json(row))
+                        tombstone = getattr(row, "columns", None)
+                        self.console.print(render.row_json(row if tombstone is None else tombstone,
+                                                           tombstone is not None))
                 if self.query_row_limit is not None and count >= self.query_row_limit:
                     break
                 if deadline is not None and time.monotonic() >= deadline:
@@ -446,7 +449,7 @@ class Session:
         # as ksqlDB's shell ends every streamed query, push or pull: the rows with no closing rule, the
         # server's final message as it came ("Limit Reached", "Query Completed"), then "Query terminated"
         if stream.final_message and not interrupted:
-            self.console.print(stream.final_message)
+            self.console.print(render.final_message_json(stream.final_message) if as_json else stream.final_message)
         self.console.print("Query terminated")
 
     def _run_print(self, text: str) -> None:

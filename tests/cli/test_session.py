@@ -131,14 +131,20 @@ def test_output_json(sh: Captured) -> None:
     sh.run("output JSON")
     assert sh.take()[0] == "Output format set to JSON\n"
     sh.run(CREATE + "SHOW STREAMS;")  # one request (the shell gathers consecutive statements): one document
-    first = json.loads(sh.take()[0])
+    text = sh.take()[0]
+    assert text.startswith('[ {\n  "@type" : "currentStatus",\n'), text  # Jackson's layout, not Python's
+    first = json.loads(text)
     assert first[0]["@type"] == "currentStatus"
     # the shell declares KSQL_PROCESSING_LOG too
     assert [s["name"] for s in first[1]["streams"]] == ["KSQL_PROCESSING_LOG", "PV"]
     sh.run("INSERT INTO pv (id, page) VALUES (1, 'a'); SELECT * FROM pv;")
-    lines = sh.take()[0].splitlines()
-    assert json.loads(lines[0])["columnNames"] == ["ID", "PAGE"]
-    assert json.loads(lines[1]) == [1, "a"]
+    out = sh.take()[0]
+    # each StreamedRow as Jackson's pretty printer writes it (ksqlDB's Console.printAsJson), then the shell's line
+    header, rest = out.split("}\n}\n", 1)
+    assert json.loads(header + "}\n}") == {"header": {"queryId": json.loads(header + "}\n}")["header"]["queryId"],
+                                                      "schema": "`ID` INTEGER, `PAGE` STRING"}}
+    assert rest.startswith('{\n  "row" : {\n    "columns" : [ 1, "a" ]\n  }\n}\n'), out
+    assert rest.rstrip().endswith("Query terminated")
     assert not sh.run("output xml")
 
 

@@ -178,7 +178,11 @@ def test_help_output_json_and_print(spawn_shell, name) -> None:  # type: ignore[
     sh.run(f"PRINT '{name.lower()}' FROM BEGINNING LIMIT 1;", "Value format: JSON", r"key: 7, value: \{",
            "Topic printing ceased")
     sh.run("output json", "Output format set to JSON")
-    sh.run("SHOW STREAMS;", r'"@type": "streams"')
+    # Jackson's default pretty printer, as ksqlDB's Console: `[ {`, `"name" : value`, inline arrays
+    sh.run("SHOW STREAMS;", r'\[ \{\r?\n  "@type" : "streams",\r?\n  "statementText" : "SHOW STREAMS;"')
+    # a query prints its StreamedRows: the header, each row, the final message; then the shell's own line
+    sh.run(f"SELECT * FROM {name};", r'\{\r?\n  "header" : \{\r?\n    "queryId" : "[^"]*",\r?\n    "schema" : "`ID` ',
+           r'\{\r?\n  "row" : \{\r?\n    "columns" : \[ 7, "x" \]\r?\n  \}\r?\n\}', "Query terminated")
     sh.run("output tabular", "Output format set to TABULAR")
 
 
