@@ -23,9 +23,14 @@ Signature language (parameters are comma separated; ``""`` means no parameters):
 Resolution follows ksqlDB's UdfIndex: first every overload is tried without implicit casts (a NULL literal
 fits any parameter); only if none fits are implicit casts allowed (INT -> BIGINT -> DECIMAL -> DOUBLE, element
 wise in containers, and a STRING to DATE/TIME/TIMESTAMP) - for concrete parameter types, never for a type
-variable. Among the fitting overloads a non-variadic one beats a variadic one, then fewer declared parameters
-win; a remaining tie is an "ambiguous method parameters" error, exactly as ksqlDB reports it (e.g.
-GREATEST(INT, BIGINT)).
+variable. Among the fitting overloads of the pass a non-variadic one beats a variadic one, then more declared
+parameters win (of two variadic ones, the one with more fixed parameters: ``F(STRING, STRING...)`` over
+``F(STRING...)``); a remaining tie is an "ambiguous method parameters" error, exactly as ksqlDB reports it -
+neither the number of implicit casts nor the declaration order decides (GREATEST(INT, BIGINT) and
+GREATEST(INT, DECIMAL) fit BIGINT/DECIMAL/DOUBLE and DECIMAL/DOUBLE overloads alike, ROUND(INT, INT) the
+DOUBLE and DECIMAL ones, a NULL argument every overload of its arity). From memory of ksqlDB's UdfIndex:
+``getFunction`` runs the pass without casts and then the one with them, each sorting its candidates by
+``Node::compare`` (variadic-ness, then ``parameters().size()``) and refusing when the best two compare equal.
 
 What ``resolve`` returns (``registry.Resolved``):
 
@@ -498,8 +503,9 @@ def no_match_message(name: str, arg_types: Sequence[SqlType], alternatives: Sequ
 
 
 def _rank(m: Match) -> tuple[int, int]:
+    """ksqlDB's UdfIndex.Node comparator: non-variadic over variadic, then more declared parameters."""
     ov = m.overload
-    return (0 if ov.variadic else 1, -len(ov.patterns))
+    return (0 if ov.variadic else 1, len(ov.patterns))
 
 
 # ---------------------------------------------------------------------------------------------------------

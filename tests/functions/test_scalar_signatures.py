@@ -277,3 +277,43 @@ def test_builtin_registry_has_every_family():
     assert reg.kind_of("EXPLODE") == "table" and reg.kind_of("CUBE_EXPLODE") == "table"
     for fn in reg.scalars.values():
         assert fn.category and fn.description, fn.name
+
+
+def test_of_two_variadic_overloads_more_declared_parameters_win():
+    """ksqlDB's UdfIndex.Node order: variadic-ness, then the number of declared parameters (more wins)."""
+    f = udf("V2", overloads=[
+        ("STRING...", "STRING", lambda *a: "all"),
+        ("STRING, STRING...", "STRING", lambda *a: "first+rest"),
+    ])
+    assert f.resolve([STRING]).impl("a") == "first+rest"
+    assert f.resolve([STRING, STRING, STRING]).impl("a", "b", "c") == "first+rest"
+    assert f.resolve([]).impl() == "all"  # only the first fits no argument
+    g = udf("V3", overloads=[
+        ("T, T...", "T", lambda *a: "generic"),
+        ("STRING, INT, STRING...", "STRING", lambda *a: "typed"),
+    ])
+    assert g.resolve([STRING, NULL]).impl("a", None) == "typed"
+    assert g.resolve([STRING, NULL, NULL]).impl("a", None, None) == "typed"
+
+
+@pytest.mark.parametrize("args", [
+    [INTEGER, BIGINT],  # BIGINT, DECIMAL and DOUBLE overloads fit after casts
+    [INTEGER, Decimal(2, 1)],  # DECIMAL and DOUBLE
+    [BIGINT, Decimal(2, 1), NULL],
+    [NULL, NULL],  # every overload fits without a cast
+])
+def test_equal_candidates_are_ambiguous_whatever_the_casts(args: list) -> None:
+    """Neither fewer implicit casts nor the declaration order breaks a tie between equally ranked overloads."""
+    f = udf("G", overloads=[
+        ("INT, INT...", "INT", max), ("BIGINT, BIGINT...", "BIGINT", max), ("DOUBLE, DOUBLE...", "DOUBLE", max),
+        ("STRING, STRING...", "STRING", max), ("DECIMAL, DECIMAL...", lambda ts: ts[0], max),
+    ], display_name="g")
+    with pytest.raises(KsqlTypeError) as e:
+        f.resolve(args)
+    types = ", ".join("null" if t == NULL else str(t) for t in args)
+    assert str(e.value) == (
+        f"Function 'g' cannot be resolved due to ambiguous method parameters ({types}).\n"
+        "Use CAST() to explicitly cast your parameters to one of the supported function calls.\n"
+        "Valid function calls are:\ng(INT, INT...)\ng(BIGINT, BIGINT...)\ng(DOUBLE, DOUBLE...)\n"
+        "g(STRING, STRING...)\ng(DECIMAL, DECIMAL...)\n"
+        "For detailed information on a function run: DESCRIBE FUNCTION <Function-Name>;")
