@@ -73,6 +73,11 @@ its size equals k, so a negative k keeps every value (largest first), and with k
 stops the query (`Index -1 out of bounds for length 0`), as does a record that joins a session window when k
 is negative (`Illegal Capacity: -1`).
 
+In a SESSION window every record that reaches existing sessions merges them into a fresh aggregate before it is
+added (Kafka Streams' session merge): for TOPK and TOPKDISTINCT the merge keeps the k largest of the lists,
+all of them when they hold fewer than k, and on a tie of TOPK's sort column the rows of the earlier session
+(by end) come first, as ksqlDB's merger takes the running aggregate's head on a tie.
+
 DOUBLE values are told apart and ordered as Java's `Double.equals`/`compareTo` do, also inside an ARRAY, MAP
 or STRUCT: -0.0 is below 0.0 and not equal to it, NaN equals NaN and is above everything, +Infinity included.
 So MIN and MAX, TOPK and TOPKDISTINCT order that way, COLLECT_SET, TOPKDISTINCT, COUNT_DISTINCT and ATTR keep
