@@ -4,7 +4,8 @@ NULL fits every parameter); only if there are none, the ones that fit with casts
 DOUBLE, never narrowing). Among the candidates a non-variadic overload beats a variadic one, then more declared
 parameters win; two best candidates that tie are "ambiguous method parameters" - fewer casts do not decide, so
 GREATEST(INT, BIGINT) and GREATEST(INT, DECIMAL) are ambiguous (BIGINT/DECIMAL/DOUBLE, DECIMAL/DOUBLE), ATAN2(INT,
-BIGINT) too (BIGINT/DOUBLE), ROUND(INT, 1) (the DOUBLE and DECIMAL overloads), ABS(NULL) (every one); a DOUBLE
+BIGINT) too (BIGINT/DOUBLE), ROUND(INT, 1) (the DOUBLE and DECIMAL overloads), ABS(NULL) (every one),
+GENERATE_SERIES(NULL, NULL) (INT and BIGINT) while GENERATE_SERIES(INT, BIGINT) has one candidate; a DOUBLE
 argument leaves the DOUBLE overload alone. A resolved call gives what the call with its arguments explicitly cast
 to the chosen overload's parameter types gives, compared as text (so an INT result is not a DOUBLE one).
 
@@ -51,10 +52,12 @@ FUNCTIONS: dict[str, tuple[list[Sig], list[int]]] = {  # numeric signatures, ari
     "LOG": (NO_DECIMAL + PAIRS, [1, 2]),
     "ROUND": (ALL4 + [plain("DOUBLE", "INT"), plain("DECIMAL", "INT")], [1, 2]),
     "TRUNC": (ALL4 + [plain("DOUBLE", "INT"), plain("DECIMAL", "INT")], [1, 2]),
+    "GENERATE_SERIES": ([plain("INT", "INT"), plain("INT", "INT", "INT"), plain("BIGINT", "BIGINT"),
+                         plain("BIGINT", "BIGINT", "INT")], [2, 3]),
 }
 TRIPLES = [("INT", "BIGINT", "DOUBLE"), ("INT", "DECIMAL", "NULL"), ("BIGINT", "NULL", "NULL"),
            ("NULL", "INT", "NULL"), ("DECIMAL", "DECIMAL", "NULL"), ("INT", "INT", "BIGINT"),
-           ("NULL", "NULL", "NULL"), ("DOUBLE", "NULL", "INT")]
+           ("NULL", "NULL", "NULL"), ("DOUBLE", "NULL", "INT"), ("INT", "BIGINT", "INT"), ("NULL", "NULL", "INT")]
 
 
 def fits(arg: str, param: str, cast: bool) -> bool:
