@@ -168,14 +168,18 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
     key_fmt, value_fmt = _formats(props, config)
     # the WITH clause's own rules come first (ksqlDB checks them while building the statement, before any
     # format is built): a nullable representation on a format that is not protobuf
-    from ksqlpy.analysis.ddl import check_nullable_representation
+    from ksqlpy.analysis.ddl import check_nullable_representation, parse_format
 
     check_nullable_representation(key_fmt, value_fmt, props)
     keys = [c for c in stmt.columns if c.key]
     values = [c for c in stmt.columns if not c.key and not c.headers and c.header_key is None]
-    for side, which, fmt, cols in ((Side.KEY, "KEY", key_fmt, keys), (Side.VALUE, "VALUE", value_fmt, values)):
-        # ksqlDB's DefaultSchemaInjector.shouldInferSchema builds each side's format first (key, then value):
-        # a format refusing only the schema id is told it cannot infer; refusing more, the format's own error
+
+    def check_side(side: Side, which: str, fmt: str, cols: list[Any]) -> None:
+        # ksqlDB's DefaultSchemaInjector.shouldInferSchema builds the side's format first (FormatFactory.of: an
+        # unknown name, then the properties): a format refusing only the schema id is told it cannot infer;
+        # refusing more, the format's own error
+        if fmt:
+            parse_format(fmt, which)
         wrong_format = (f"{which}_FORMAT should support schema inference when {which}_SCHEMA_ID is provided. "
                         f"Current format is {fmt}.")
         format_props = format_properties(side, props)
@@ -188,6 +192,10 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
             if cols:
                 raise KsqlStatementError(f"Table elements and {which}_SCHEMA_ID cannot both exist for create "
                                          "statement.")
+
+    # DefaultSchemaInjector (from memory of forCreateStatement): getKeySchema - the key's format, then its
+    # schema fetched when it infers - before getValueSchema does the same for the value
+    check_side(Side.KEY, "KEY", key_fmt, keys)
     added_keys: list[Any] = []
     added_values: list[Any] = []
     wrap_prop = props.get("WRAP_SINGLE_VALUE")
@@ -204,6 +212,7 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         if not key_cols:
             raise unverifiable(rs, topic, True, NO_COLUMNS)
         added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
+    check_side(Side.VALUE, "VALUE", value_fmt, values)
     if not values and value_fmt in SR_FORMATS:
         rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
         t = registry_type(rs, value_fmt, topic, is_key=False, upper="VALUE_SCHEMA_ID" not in props,
