@@ -4,10 +4,9 @@ The first line names the target (``{"target": "S", "properties": {}}``), a strea
 a table (``Cannot insert into a table``) and, before the target, a server with inserts disabled. Each following
 line is a row keyed by column name, its values coerced as ksqlDB's KeyValueExtractor does (``api_coercion.py``);
 every key column needs a value (``Key field must be specified: K``). Acks are ``{"status":"ok",
-"seq":N}``; a failing row gets ``{"status":"error",...}`` and the rows after it go on: 40000 with the reason
-for a row that lacks a key or has a value its column does not take; 50000 ``Error in processing inserts.
-Check server logs for details.`` for any other failure (a serializer's, the write's), as ksqlDB answers those.
-A line that is not a JSON object (40000 ``Invalid JSON in inserts stream``) ends the response.
+"seq":N}``; the first failing row gets ``{"status":"error",...}`` and ends the response: 40000 with the reason
+for a row that is not JSON, lacks a key or has a value its column does not take; 50000 ``Error in processing
+inserts. Check server logs for details.`` for any other failure (a serializer's), as ksqlDB answers those.
 """
 
 from __future__ import annotations
@@ -29,10 +28,6 @@ from ksqlpy.server.values import dumps
 LOG = logging.getLogger(__name__)
 # ksqlDB's words for a row that failed other than by its own values (from memory of its inserts handler)
 PROCESSING_FAILED = "Error in processing inserts. Check server logs for details."
-
-
-class InvalidRow(ValueError):
-    """A row line that is not a JSON object (Vert.x's DecodeException): its error ack ends the stream."""
 
 
 class MissingKey(ValueError):
@@ -96,9 +91,9 @@ class RowInserter:
             try:  # a whole number past 64 bits (orjson's limit): the standard parser reads it
                 row = json.loads(line)
             except ValueError as e:
-                raise InvalidRow("Invalid JSON in inserts stream") from e
+                raise ValueError("Invalid JSON in inserts stream") from e
         if not isinstance(row, dict):
-            raise InvalidRow("Invalid JSON in inserts stream")
+            raise ValueError("Invalid JSON in inserts stream")
         return self.record(row)
 
     def write(self, records: list[ProducerRecord]) -> None:
@@ -208,9 +203,7 @@ def failure(seq: int, code: int, message: str) -> dict[str, Any]:
 
 async def acks(inserter: RowInserter, first: list[bytes], batches: AsyncIterator[list[bytes]],
                json_array: bool) -> AsyncIterator[bytes]:
-    """The response body: one ack per row, written after its batch is. A row that fails gets its error ack
-    and the rows after it go on (ksqlDB's InsertResult.failedInsert, from memory of InsertsStreamHandler's
-    AcksSubscriber); a line that is not a JSON object ends the stream (the handler's DecodeException)."""
+    """The response body: one ack per row, written after its batch is; the first failing row ends it."""
     seq = 0
     opened = False
     if json_array:
@@ -227,39 +220,36 @@ async def acks(inserter: RowInserter, first: list[bytes], batches: AsyncIterator
         except LineTooLong as e:
             too_long.append(e)
 
-    ended = False
     async for lines in chained():
-        records: list[tuple[int, ProducerRecord]] = []
-        items: list[dict[str, Any]] = []
+        records, items, failed = [], [], False
         for line in lines:
             try:
-                records.append((len(items), inserter.parse(line)))
+                records.append(inserter.parse(line))
                 items.append(ack(seq))
-            except InvalidRow as e:  # not a JSON object: the stream ends at it
-                items.append(failure(seq, BAD_REQUEST, str(e)))
-                ended = True
             except ValueError as e:  # the row's own fault, worded (KsqlApiException: 40000)
                 items.append(failure(seq, BAD_REQUEST, str(e)))
+                failed = True
             except Exception:  # noqa: BLE001 - e.g. the serializer's: ksqlDB answers any other failure so
                 LOG.warning("/inserts-stream: row %s of %s failed", seq, inserter.source.name, exc_info=True)
                 items.append(failure(seq, SERVER_ERROR, PROCESSING_FAILED))
+                failed = True
             seq += 1
-            if ended:
+            if failed:
                 break
         try:
-            inserter.write([r for _, r in records])
-        except Exception:  # noqa: BLE001 - the producer's failure (ksqlDB's send callback): each row's generic ack
+            inserter.write(records)
+        except Exception:  # noqa: BLE001 - the producer's failure (ksqlDB's send callback): the generic answer
             LOG.warning("/inserts-stream: writing rows to %s failed", inserter.source.topic, exc_info=True)
-            for i, _ in records:
-                items[i] = failure(items[i]["seq"], SERVER_ERROR, PROCESSING_FAILED)
+            items = [failure(items[0]["seq"], SERVER_ERROR, PROCESSING_FAILED)]
+            failed = True
         if json_array:
             yield b"".join((b"," if opened or i else b"") + dumps(it) for i, it in enumerate(items))
             opened = opened or bool(items)
         else:
             yield b"".join(dumps(it) + b"\n" for it in items)
-        if ended:
+        if failed:
             break
-    if ended:  # the rest of the body is read and dropped
+    if failed:  # a refused row ends the stream too: the rest of the body is read and dropped
         await discard(_joined(batches))
     if too_long:  # the rows before it were written and acked; this one is refused and the stream ends
         item = failure(seq, BAD_REQUEST, str(too_long[0]))
