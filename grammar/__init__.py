@@ -32,7 +32,7 @@ from .dialect import DIALECT, Ksql
 from .durations import DurationError, parse_duration_text
 from .errors import Positions, error_at, syntax_detail
 from .parser import KsqlParser
-from .script import split_statements
+from .script import quoted_end, split_statements
 from .statements import parse_column_def
 from .types import parse_type as _parse_type_at
 from .variables import references, substitute_variables, undefined_reference
@@ -64,19 +64,10 @@ _QUOTE_CHARS = frozenset("'`\"")
 def _unrecognized_quote(text: str, opening: int) -> int:
     """Where the lexer's catch-all token is in a string or name opened at ``opening`` and never closed: ANTLR
     emits the longest complete token it passed - up to the first quote of the last doubled quote (``'it''s``
-    is the string 'it', then a lone quote) - else the opening quote is the stray token."""
-    quote = text[opening]
-    last = None
-    i = opening + 1
-    while i < len(text):
-        if text[i] == quote:
-            if i + 1 < len(text) and text[i + 1] == quote:
-                last = i
-                i += 2
-                continue
-            break  # closed: not the failing quote (cannot happen for the one the tokenizer failed at)
-        i += 1
-    return opening if last is None else last + 1
+    is the string 'it', then a lone quote) - else the opening quote is the stray token (``script.quoted_end``,
+    the one reading of quotes the script splitter shares)."""
+    end = quoted_end(text, opening)
+    return opening if end is None else end
 
 
 def tokenize(sql: str) -> list[Token]:

@@ -2,7 +2,10 @@
 
 The CLI splits what the user typed into statements before anything is parsed, and variable
 substitution must know whether a ``${x}`` sits inside a string literal; both only need to know
-which ';' and which characters are "code". An unterminated string, name or comment runs to the end.
+which ';' and which characters are "code". Both follow ksqlDB's lexer (SqlBase.g4, ANTLR's longest match):
+a quote that opens no complete string or name is a lone character of code (the catch-all UNRECOGNIZED token)
+after the longest complete token the rule passed (``'it''s`` is the string ``'it'``, then a lone quote), and
+the text after it is read as usual; an unterminated ``/*`` comment runs to the end.
 """
 
 from __future__ import annotations
@@ -18,7 +21,11 @@ def scan(text: str) -> Iterator[tuple[str, int, int]]:
     while i < n:
         c = text[i]
         if c == "'" or c == "`" or c == '"':
-            kind, end = (STRING if c == "'" else NAME), _closing(text, i, c)
+            closing = quoted_end(text, i)
+            if closing is None:  # a lone quote: code, as any stray character
+                i += 1
+                continue
+            kind, end = (STRING if c == "'" else NAME), closing
         elif c == "-" and text.startswith("--", i):
             j = text.find("\n", i)
             kind, end = COMMENT, (n if j < 0 else j)
@@ -36,17 +43,21 @@ def scan(text: str) -> Iterator[tuple[str, int, int]]:
         yield CODE, code_start, n
 
 
-def _closing(text: str, start: int, quote: str) -> int:
-    """Offset just past the quote closing the one at ``start`` (a doubled quote is an escape)."""
-    j, n = start + 1, len(text)
+def quoted_end(text: str, start: int) -> int | None:
+    """Offset just past the string or name the quote at ``start`` opens (a doubled quote is an escape), as
+    ksqlDB's lexer reads it: the closing quote's, else - never closed - the end of the longest complete token
+    the rule passed (the first quote of the last doubled one), else None: the quote is a token of its own."""
+    quote = text[start]
+    j, n, accepted = start + 1, len(text), None
     while j < n:
         if text[j] == quote:
             if j + 1 < n and text[j + 1] == quote:
+                accepted = j + 1
                 j += 2
                 continue
             return j + 1
         j += 1
-    return n
+    return accepted
 
 
 def split_statements(text: str) -> list[str]:

@@ -58,7 +58,8 @@ def test_split_statements_edge_cases() -> None:
     # an empty statement is a piece of its own, for the parser to refuse; trailing blanks and comments are not
     assert split_statements(";;  ; -- x\n") == [";", ";", ";"]
     assert split_statements("SHOW TABLES; /* c */ ;") == ["SHOW TABLES;", ";"]
-    assert split_statements("SELECT 'unterminated; still open") == ["SELECT 'unterminated; still open"]
+    # a quote that opens no complete string is a lone character, as ksqlDB's lexer reads it: its ';' ends it
+    assert split_statements("SELECT 'unterminated; still open") == ["SELECT 'unterminated;", "still open"]
     assert split_statements("SHOW TABLES; -- done") == ["SHOW TABLES;"]
     assert split_statements("SELECT a -- why; not\nFROM s;") == ["SELECT a -- why; not\nFROM s;"]
 
@@ -99,3 +100,32 @@ def test_terminated_a_syntax_error_comes_before_a_preparation_failure() -> None:
         grammar.parse("CREATE STREAM X (A INT, A INT) WITH (kafka_topic='x'); SHOW STREAMS", terminated=True)
     assert "missing ';' at '<EOF>'" in str(err.value)
     assert grammar.parse("SHOW STREAMS;", terminated=True)[0].text == "SHOW STREAMS;"
+
+
+@pytest.mark.parametrize(("script", "pieces"), [
+    # no closing quote and no doubled one: the quote alone is a token, the rest is read as usual
+    ("SELECT 'abc FROM x; SHOW TABLES;", ["SELECT 'abc FROM x;", "SHOW TABLES;"]),
+    ("SELECT `abc FROM x; SHOW TABLES;", ["SELECT `abc FROM x;", "SHOW TABLES;"]),
+    ('SELECT "abc FROM x; SHOW TABLES;', ['SELECT "abc FROM x;', "SHOW TABLES;"]),
+    # the longest complete token first: 'it' (up to the last doubled quote), then a lone quote
+    ("SELECT 'it''s FROM x; SHOW TABLES;", ["SELECT 'it''s FROM x;", "SHOW TABLES;"]),
+    ("SELECT 'a;''b;''c; SHOW TABLES;", ["SELECT 'a;''b;''c;", "SHOW TABLES;"]),
+    # a closed string still holds its ';'
+    ("SELECT 'a;''b' FROM x; SHOW TABLES;", ["SELECT 'a;''b' FROM x;", "SHOW TABLES;"]),
+    # a lone quote after a statement starts the next one
+    ("SHOW TABLES; ' ; SHOW STREAMS;", ["SHOW TABLES;", "' ;", "SHOW STREAMS;"]),
+])
+def test_split_follows_the_lexer_at_an_unclosed_quote(script: str, pieces: list[str]) -> None:
+    assert split_statements(script) == pieces
+
+
+def test_variables_after_a_lone_quote_are_tokens() -> None:
+    """After the lone quote the text is code again, so ``${x}`` there is a VARIABLE token, not string text."""
+    assert substitute_variables("SELECT 'it''s ${x} FROM s;", {"x": "1"}) == "SELECT 'it''s 1 FROM s;"
+    assert substitute_variables("SELECT 'it''${x}' FROM s;", {"x": "1"}) == "SELECT 'it''1' FROM s;"
+
+
+def test_the_script_fails_at_the_lone_quote_not_later() -> None:
+    with pytest.raises(KsqlParseError) as err:
+        parse("SELECT 'it''s FROM x; SHOW TABLES;")
+    assert str(err.value).startswith("line 1:12: Syntax Error\nExpecting {',', 'FROM'}")
