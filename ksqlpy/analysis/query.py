@@ -141,6 +141,59 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
     return plan
 
 
+def check_analysis(query: Query, catalog: Catalog, session: SessionState, *, pull: bool) -> None:
+    """The rules of a (join-free) query's analysis alone - ksqlDB's QueryAnalyzer: its sources, every column
+    a clause names, the clause rules - and none of logical planning's (typing WHERE and the select items,
+    resolving functions, the projection's schema). What a server checks before a pull query meets the
+    host's limits and ``ksql.pull.queries.enable``, which ksqlDB's QueryExecutor checks between the two (from
+    memory of QueryExecutor.handleQuery: analyzeQueryWithNoOutputTopic, the switch, handleTablePullQuery's
+    limits, then executeTablePullQuery plans)."""
+    sources = [catalog.source(r.name) for r in [query.source, *(j.right for j in query.joins)]]
+    if all(sources):
+        rejections.check_lambdas_enabled(query, session.properties)
+        rejections.check_lambda_arguments(query, frozenset(c.name for s in sources if s is not None
+                                                           for c in s.columns))
+    source = sources[0]
+    if source is None:
+        raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."
+                                    f"{did_you_mean(catalog, query.source.name)}"))
+    if query.joins:  # a join's analysis is its own (analysis.joins); pull queries refuse joins before this
+        return
+    if query.where is not None:
+        query = dataclasses.replace(query, where=iso_time_literals(query.where))
+    ctx = bind_context(session, interpreted=pull)
+    scope = scope_for(input_schema(source, offsets=offsets_enabled(session.properties)),
+                      query.source.alias or source.name)
+    _analysis_rules(query, source, session, ctx, scope, persistent=False, base=None)
+
+
+def _analysis_rules(query: Query, source: Source, session: SessionState, ctx: BindContext, in_scope: Scope, *,
+                    persistent: bool, base: Join | None) -> Query:
+    """Analysis's rules over one source's row, in ksqlDB's order, before logical planning types WHERE; the
+    query with its ``struct->*`` items expanded."""
+    check_queryable([c.name for c in source.columns], session.properties)
+    registry = ctx.registry
+    query = expand_struct_stars(query, in_scope, ctx)
+    if base is None:  # a join's select items were checked as its FROM clause was read
+        reserved = reserved_names(session.properties)
+        rejections.check_select_items(query, registry, reserved if persistent else None, join=False)
+    _check_column_references(query, in_scope)
+    if query.where is not None:
+        if source.windowed is None:  # an unknown column is reported before an aggregate in WHERE
+            bound = next((c for c in query.where.find_all(exp.Column, bfs=False)
+                          if not c.table and c.name.upper() in WINDOW_COLUMNS), None)
+            if bound is not None:
+                raise KsqlStatementError(f"Error in WHERE expression: Unknown column {bound.name.upper()}.")
+        _check_no_aggregates(query.where, "WHERE", registry)
+    # the rest of analysis (SELECT's table functions, the KAFKA format's GROUP BY, PushQueryValidator's windowed
+    # table) comes before logical planning types WHERE
+    rejections.check_table_functions(query, registry)
+    if query.group_by or has_aggregate(query, registry):
+        check_group_by_format(source)
+    rejections.check_windowed_table(source, persistent=persistent)
+    return query
+
+
 def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name: str | None, kind: QueryKind,
              sql: str, sink_timestamp: str | None, ctx: BindContext, base: Join | None,
              implicit_group: bool = False, source_columns: frozenset[str] = frozenset(),
@@ -161,29 +214,10 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
                                   sink_timestamp=sink_timestamp, ctx=ctx, pull=kind is QueryKind.PULL,
                                   implicit_group=implicit_group)
     alias = query.source.alias or source.name
-    check_queryable([c.name for c in source.columns], session.properties)
     schema = input_schema(source, offsets=offsets_enabled(session.properties))
-    reserved = reserved_names(session.properties)
     in_scope = scope_for(schema, alias)
     registry = ctx.registry
-    query = expand_struct_stars(query, in_scope, ctx)
-
-    if base is None:  # a join's select items were checked as its FROM clause was read
-        rejections.check_select_items(query, registry, reserved if persistent else None, join=False)
-    _check_column_references(query, in_scope)
-    if query.where is not None:
-        if source.windowed is None:  # an unknown column is reported before an aggregate in WHERE
-            bound = next((c for c in query.where.find_all(exp.Column, bfs=False)
-                          if not c.table and c.name.upper() in WINDOW_COLUMNS), None)
-            if bound is not None:
-                raise KsqlStatementError(f"Error in WHERE expression: Unknown column {bound.name.upper()}.")
-        _check_no_aggregates(query.where, "WHERE", ctx.registry)
-    # the rest of analysis (SELECT's table functions, the KAFKA format's GROUP BY, PushQueryValidator's windowed
-    # table) comes before logical planning types WHERE
-    rejections.check_table_functions(query, registry)
-    if query.group_by or has_aggregate(query, registry):
-        check_group_by_format(source)
-    rejections.check_windowed_table(source, persistent=persistent)
+    query = _analysis_rules(query, source, session, ctx, in_scope, persistent=persistent, base=base)
     where = bind_filter(query.where, in_scope, ctx, Clause.WHERE) if query.where is not None else None
     node: PlanNode
     if base is None:

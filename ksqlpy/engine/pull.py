@@ -96,7 +96,7 @@ def _pull_result(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
         stream_off = _stream_pull_off(engine)
         if stream_off or pull_admission.waiting():
             _analyze(engine, stmt, src)  # the analysis's errors before the host's limits and the switch
-        pull_admission.admit()
+        pull_admission.admit()  # the plan's errors (createStreamPullQuery's planning, typing) after them
         if stream_off:
             raise _stream_pull_disabled()
         return _pull_stream(engine, stmt)
@@ -189,14 +189,11 @@ def _check_enabled(engine: Engine, stmt: A.SelectStatement, src: Source) -> None
 
 
 def _analyze(engine: Engine, stmt: A.SelectStatement, src: Source) -> None:
-    """The query's analysis alone, for its errors."""
-    from ksqlpy.analysis.query import analyze_query
+    """The query's analysis alone (its sources, columns and clause rules; not logical planning's typing),
+    for its errors."""
+    from ksqlpy.analysis.query import check_analysis
 
-    q = copy.copy(stmt.query)
-    if src.kind == "TABLE":
-        q.select = _expand_star(q.select, src)
-    analyze_query(q, engine.catalog, engine.session_state(), sink_name=None, persistent=False, sql=stmt.text,
-                  pull=src.kind == "TABLE")
+    check_analysis(stmt.query, engine.catalog, engine.session_state(), pull=src.kind == "TABLE")
 
 
 def _stream_pull_off(engine: Engine) -> bool:
@@ -257,8 +254,12 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     from ksqlpy.engine.pull_cache import remember
 
     generation = engine.generation  # read first: a statement changing the catalog meanwhile voids the entry
+    if pull_admission.waiting():
+        _analyze(engine, stmt, src)
+    # the host's limits: after the analysis, before logical planning (typing WHERE and the select items), the
+    # plan's access and the store
+    pull_admission.admit()
     q, plan = _table_plan(engine, stmt, src)
-    pull_admission.admit()  # the host's limits: after the analysis, before the plan's access and the store
     mat = queryable(engine, src)
     try:
         scan = decide_access(plan, q.where, engine.effective_properties())

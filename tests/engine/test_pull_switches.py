@@ -62,6 +62,30 @@ def test_analysis_errors_come_before_the_switches(engine: Callable[..., Engine])
         e.execute("SELECT NOPE FROM S;", {"ksql.query.pull.stream.enabled": "false"})
 
 
+TYPING_ERRORS = ["SELECT * FROM {} WHERE V = 'x';", "SELECT * FROM {} WHERE ID;", "SELECT NOSUCHFN(ID) FROM {};",
+                 "SELECT ID + 'x' FROM {};"]
+
+
+@pytest.mark.parametrize("sql", TYPING_ERRORS)
+def test_the_switches_come_before_logical_planning(engine: Callable[..., Engine], sql: str) -> None:
+    """ksqlDB's QueryExecutor checks ``ksql.pull.queries.enable`` after the analysis and before
+    executeTablePullQuery / createStreamPullQuery plan the query (typing WHERE and the select items, resolving
+    functions); the stream switch is the first thing createStreamPullQuery checks: a query whose planning
+    would fail is refused by the switch."""
+    e = engine(ksql_pull_queries_enable="false")
+    for source in ("A", "S"):
+        with pytest.raises(KsqlStatementError) as err:
+            e.execute(sql.format(source).replace("V = 'x'", "C = 'x'" if source == "A" else "V = 'x'"))
+        assert str(err.value) == DISABLED
+    e = engine()
+    with pytest.raises(KsqlStatementError) as err:
+        e.execute(sql.format("S"), {"ksql.query.pull.stream.enabled": "false"})
+    assert str(err.value) == STREAMS_DISABLED
+    with pytest.raises(KsqlStatementError) as err:  # switched on, the planning's error
+        e.execute(sql.format("S"))
+    assert str(err.value) not in (DISABLED, STREAMS_DISABLED)
+
+
 def test_stream_pull_queries_switch_follows_overrides(engine: Callable[..., Engine]) -> None:
     e = engine()
     for props in ({"ksql.query.pull.stream.enabled": "false"}, {"ksql.query.pull.stream.enabled": "FALSE"}):

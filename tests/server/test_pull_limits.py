@@ -222,6 +222,23 @@ def test_the_plan_and_the_stream_switch_come_after_the_limit(client: Any, sql: s
     _refused(client.post("/query-stream", json={"sql": sql, "properties": properties}), CONCURRENCY_0)
 
 
+@pytest.mark.parametrize("sql", [
+    "SELECT * FROM LQ WHERE V = 1;",  # WHERE's comparison typed
+    "SELECT * FROM LQ WHERE ID = 'x';",
+    "SELECT * FROM LQ WHERE V;",  # WHERE not a boolean
+    "SELECT V + 1 FROM LQ;",  # a select item typed
+    "SELECT NOSUCHFN(V) FROM LQ;",  # a function resolved
+    "SELECT * FROM LS WHERE V = 1;",  # a stream's: createStreamPullQuery plans it
+    "SELECT V + 1 FROM LS;",
+])
+def test_logical_planning_comes_after_the_limit(client: Any, sql: str) -> None:
+    """Typing WHERE and the select items, resolving functions, belong to logical planning: ksqlDB's
+    QueryExecutor has checked the host's limits by then (executeTablePullQuery / createStreamPullQuery plan
+    the query after them). Without the limit each of these is a 400 (tests/engine/test_pull_switches.py)."""
+    _refused(client.post("/query-stream", json={"sql": sql, "properties": {}}), CONCURRENCY_0)
+    _refused(client.post("/query", json={"ksql": sql, "streamsProperties": {}}), CONCURRENCY_0)
+
+
 def test_push_queries_and_ksql_are_not_pull_queries(client: Any) -> None:
     r = client.post("/query-stream", json={"sql": "SELECT * FROM LS EMIT CHANGES LIMIT 1;",
                                            "properties": {"auto.offset.reset": "earliest"}})
