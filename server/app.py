@@ -40,7 +40,7 @@ from ksqlpy.server.errors import (
     bad_request,
     envelope,
 )
-from ksqlpy.server.gate import GateMiddleware
+from ksqlpy.server.gate import GateMiddleware, ServerStateMiddleware
 from ksqlpy.server.inserts import LineTooLong, RowInserter, acks, line_batches
 from ksqlpy.server.internal_listener import check_internal
 from ksqlpy.server.jaas import users_file
@@ -121,7 +121,7 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
     # GET /metrics and the request counters: inside the gate and authentication (what they refuse is not
     # counted), around everything that answers, prepared lookups included
     install_metrics(app, ctx)
-    app.add_middleware(GateMiddleware, ctx=ctx, max_bytes=config.int("ksql.server.request.max.bytes"))
+    app.add_middleware(GateMiddleware, max_bytes=config.int("ksql.server.request.max.bytes"))
     if config.auth_method == "BASIC":
         realm = str(config.get("authentication.realm", "KsqlServer"))
         users, roles = load_user_roles(str(config.get("authentication.users.file")
@@ -130,6 +130,8 @@ def create_app(config: ServerConfig, ctx: ServerContext | None = None) -> FastAP
                            allowed=allowed_roles(config.get("authentication.roles", "*")),
                            skip=skip_paths(config.get(SKIP_PATHS)),
                            realm=realm)
+    # before authentication: ksqlDB's ServerStateHandler comes before AuthHandlers (ServerVerticle.buildRouter)
+    app.add_middleware(ServerStateMiddleware, ctx=ctx)
     cors = CorsPolicy.from_config(config)
     if cors is not None:  # before the /chc probes, the gate and authentication, as ksqlDB's CORS handler
         app.add_middleware(CorsMiddleware, policy=cors)

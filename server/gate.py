@@ -1,8 +1,11 @@
 """Middleware in front of every route: the server-state gate and the request size limit.
 
-Both answer with ksqlDB's error envelope before any handler runs. The size limit buffers a request body
-up to ``ksql.server.request.max.bytes`` and replays it to the app (so handlers see an ordinary body);
-/inserts-stream is exempt, it is a stream whose size has no natural bound.
+Both answer with ksqlDB's error envelope before any handler runs. The server-state gate
+(``ServerStateMiddleware``) comes before authentication, as ksqlDB's ServerVerticle.buildRouter adds its
+ServerStateHandler after the CORS handler and the /chc routes and before AuthHandlers: a server starting
+or stopping answers 503 whatever the request's credentials. The size limit (``GateMiddleware``), inside
+authentication, buffers a request body up to ``ksql.server.request.max.bytes`` and replays it to the app
+(so handlers see an ordinary body); /inserts-stream is exempt, it is a stream whose size has no natural bound.
 """
 
 from __future__ import annotations
@@ -35,10 +38,31 @@ async def send_error(send: Send, status: int, body: dict[str, Any], headers: dic
     await send({"type": f"{kind}.response.body", "body": data})
 
 
-class GateMiddleware:
-    def __init__(self, app: ASGIApp, ctx: Any, max_bytes: int) -> None:
+class ServerStateMiddleware:
+    """The 503 of a server that is not ready (``ServerContext.check_ready``) for every path but /chc/*, the
+    API's own docs and ``/``."""
+
+    def __init__(self, app: ASGIApp, ctx: Any) -> None:
         self.app = app
         self.ctx = ctx
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            path: str = scope["path"]
+            if not path.startswith(UNGATED) and path != "/":
+                try:
+                    self.ctx.check_ready()
+                except ServerError as e:
+                    await send_error(send, e.status, e.body(), scope=scope)
+                    return
+        await self.app(scope, receive, send)
+
+
+class GateMiddleware:
+    """``ksql.server.request.max.bytes``: a request body over it is refused with 413 before any handler."""
+
+    def __init__(self, app: ASGIApp, max_bytes: int) -> None:
+        self.app = app
         self.max_bytes = max_bytes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -46,12 +70,6 @@ class GateMiddleware:
             await self.app(scope, receive, send)
             return
         path: str = scope["path"]
-        if not path.startswith(UNGATED) and path != "/":
-            try:
-                self.ctx.check_ready()
-            except ServerError as e:
-                await send_error(send, e.status, e.body(), scope=scope)
-                return
         if scope["type"] != "http" or path.startswith(UNBOUNDED) or scope["method"] in ("GET", "HEAD"):
             await self.app(scope, receive, send)
             return

@@ -84,3 +84,20 @@ def test_default_roles_admit_every_user(tmp_path: Path) -> None:
         for user, password in (("fred", "letmein"), ("tim", "pw2"), ("ann", "letmein")):
             assert c.get("/info", auth=(user, password)).status_code == 200
         assert c.get("/info", auth=("ann", "no")).status_code == 401
+
+
+@pytest.mark.parametrize("auth", [None, ("fred", "nope"), ("nobody", "x"), ("ann", "letmein"), ("fred", "letmein")])
+@pytest.mark.parametrize("method, path, body", [
+    ("GET", "/info", None), ("POST", "/ksql", {"ksql": "SHOW STREAMS;"}),
+    ("POST", "/query-stream", {"sql": "SELECT * FROM S EMIT CHANGES;"}), ("GET", "/healthcheck", None),
+])
+def test_server_state_comes_before_authentication(tmp_path: Path, auth: Any, method: str, path: str,
+                                                  body: Any) -> None:
+    """ksqlDB's ServerVerticle.buildRouter adds the ServerStateHandler before AuthHandlers: a server that is
+    not ready answers 503 whatever the credentials - none, a wrong password, an unknown user, a user without
+    the role, a right one; /chc/* before both."""
+    c = _client(tmp_path, **{"authentication.roles": "ksql-user"})  # no lifespan: the server never initializes
+    r = c.request(method, path, json=body, auth=auth)
+    assert r.status_code == 503, r.text
+    assert r.json()["error_code"] == 50302 and r.json()["message"].startswith("KSQL is not yet ready")
+    assert c.get("/chc/live").status_code == 200
