@@ -191,7 +191,20 @@ def _close(engine: Any, tq: Any) -> bool:
 
 
 def run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
-    """The whole of POST /ksql (runs in a worker thread: the engine is synchronous)."""
+    """The whole of POST /ksql (runs in a worker thread: the engine is synchronous). The persistent-query
+    cap's refusal names the request's whole text as its ``statementText``, whichever statement met it, a
+    request's first or its only one (``sandbox.CapacityRefusal``)."""
+    from ksqlpy.engine.sandbox import CapacityRefusal
+
+    try:
+        return _run_request(ctx, req)
+    except ServerError as e:
+        if isinstance(e.__cause__, CapacityRefusal):
+            e.statement = req.ksql
+        raise
+
+
+def _run_request(ctx: ServerContext, req: KsqlRequest) -> list[dict[str, Any]]:
     ctx.wait_for_command(req.commandSequenceNumber)
     # no emptiness check: as ksqlDB's KsqlResource, a ksql that parses to no statement (empty, blank or only
     # comments) validates and runs nothing and answers 200 [] - "ksql" field must be populated is /query's

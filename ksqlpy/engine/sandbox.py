@@ -294,6 +294,12 @@ class Sandbox:
 ACTIVE_LIMIT = "ksql.query.persistent.active.limit"
 
 
+class CapacityRefusal(KsqlStatementError):
+    """``check_capacity``'s refusal. ksqlDB's RequestValidator.validate hands QueryCapacityUtil's
+    throwTooManyActivePersistentQueriesException the request's whole text (``request.getUnmaskedKsql()``),
+    so a server names the request, not the statement, as its ``statementText`` (from memory)."""
+
+
 def check_capacity(box: Sandbox) -> None:
     """``ksql.query.persistent.active.limit`` (the server's configuration; a request cannot change it): a
     statement that runs a persistent query (CREATE ... AS SELECT, INSERT INTO ... SELECT) is refused when the
@@ -307,7 +313,7 @@ def check_capacity(box: Sandbox) -> None:
         return  # a bad value is the configuration's error, named where the server reads it
     count = len(box.queries)
     if count > limit:
-        raise KsqlStatementError(
+        raise CapacityRefusal(
             "Not executing query(ies) as it would cause the number of active, persistent queries to exceed the "
             f"configured limit. Use the TERMINATE command to terminate existing queries, or increase the "
             f"'{ACTIVE_LIMIT}' setting via the 'ksql-server.properties' file. Current persistent query count: "

@@ -73,9 +73,10 @@ def test_a_request_is_validated_whole_and_a_terminate_makes_room(client: Any) ->
     paused = _ksql(client, "CREATE STREAM P AS SELECT * FROM S;").json()[0]["commandStatus"]["queryId"]
     assert _ksql(client, f"PAUSE {paused};").status_code == 200  # a paused query still counts
     # the first statement ran in the sandbox only: the request fails with nothing run
-    r = _ksql(client, "CREATE STREAM S2 (ID INT KEY, V INT) WITH (kafka_topic='s2', partitions=1, "
-                      "value_format='JSON'); CREATE STREAM C AS SELECT * FROM S2;")
-    _refused(r, 3, "CREATE STREAM C AS SELECT * FROM S2;")
+    request = ("CREATE STREAM S2 (ID INT KEY, V INT) WITH (kafka_topic='s2', partitions=1, "
+               "value_format='JSON'); CREATE STREAM C AS SELECT * FROM S2;")
+    r = _ksql(client, request)
+    _refused(r, 3, request)  # the request's whole text names the refusal (RequestValidator's sql)
     assert "S2" not in {s["name"] for s in _ksql(client, "SHOW STREAMS;").json()[0]["streams"]}
     r = _ksql(client, f"TERMINATE {paused}; CREATE STREAM C AS SELECT * FROM S;")
     assert r.status_code == 200, r.text
@@ -87,3 +88,21 @@ def test_a_source_tables_query_counts(client: Any) -> None:
                          "partitions=1, value_format='JSON');").status_code == 200
     assert _ksql(client, "CREATE STREAM A AS SELECT * FROM S;").status_code == 200
     _refused(_ksql(client, "CREATE STREAM B AS SELECT * FROM S;"), 3, "CREATE STREAM B AS SELECT * FROM S;")
+
+
+@pytest.mark.parametrize("request_text", [
+    "  CREATE STREAM B AS SELECT * FROM S;\n",
+    "-- one more\nCREATE STREAM B AS SELECT * FROM S; -- past the limit",
+    "SET 'auto.offset.reset'='earliest'; CREATE STREAM B AS SELECT * FROM S;",
+    "CREATE STREAM B AS SELECT * FROM S; SHOW STREAMS;",
+    "DEFINE x = 'S'; INSERT INTO A SELECT * FROM ${x};",
+])
+def test_the_refusal_names_the_whole_request(client: Any, request_text: str) -> None:
+    """ksqlDB's RequestValidator.validate gives QueryCapacityUtil.throwTooManyActivePersistentQueriesException
+    the request's text as it came (``request.getUnmaskedKsql()``: comments, blanks, the other statements,
+    variables unsubstituted), not the statement that met the limit; KsqlResource answers it as the
+    ``statementText`` (from memory)."""
+    assert _ksql(client, "CREATE STREAM A AS SELECT * FROM S;").status_code == 200
+    assert _ksql(client, "CREATE STREAM A2 AS SELECT * FROM S;").status_code == 200
+    _refused(_ksql(client, request_text), 3, request_text)
+    assert _queries(client) == ["CSAS_A2_2", "CSAS_A_1"]
