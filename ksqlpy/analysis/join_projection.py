@@ -23,7 +23,7 @@ from sqlglot import exp
 
 from ksqlpy.analysis.join_keys import KeyBinder, KeyExpr
 from ksqlpy.analysis.join_scope import JoinScope, join_list
-from ksqlpy.analysis.query_rejections import key_more_than_once
+from ksqlpy.analysis.query_rejections import KEYS_LINK, key_more_than_once
 from ksqlpy.analysis.written import is_star
 from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.grammar.ast import Query, SelectItem
@@ -146,10 +146,9 @@ def _missing_primary_key(left: str, missing: list[KeyComponent]) -> KsqlStatemen
 def _missing_key(sink: str, key: KeyComponent) -> KsqlStatementError:
     shown = [k.shown for k in key.viable]
     what = "join expression" if len(shown) == 1 else "join expressions"
-    link = "See https://cnfl.io/2LV7ouS." if key.synthetic or len(shown) > 1 else ""
-    msg = (f"Key missing from projection (ie, SELECT). {link}\nThe query used to build `{sink}` must include the "
+    msg = (f"Key missing from projection (ie, SELECT). {KEYS_LINK}\nThe query used to build `{sink}` must include the "
            f"{what} {join_list(shown)} in its projection (eg, SELECT {shown[0]}...).")
     if key.synthetic:
         msg += (f"\n{shown[0]} was added as a synthetic key column because the join criteria did not match "
-                "any source column. This expression must be included in the projection and may be aliased.")
+                "any source column. This expression must be included in the projection and may be aliased. ")
     return KsqlStatementError(msg)

@@ -51,7 +51,7 @@ from ksqlpy.analysis.query_rejections import check_select_items
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.catalog import Catalog, Column, Source
-from ksqlpy.errors import KsqlStatementError, at, locating, location, location_within
+from ksqlpy.errors import KsqlStatementError, at
 from ksqlpy.expr.binder import bind
 from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.grammar.ast import JoinClause, Query, SourceRef
@@ -94,9 +94,10 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     # every condition's sources are checked before any join's semantics, as ksqlDB does
     multi_condition = as_bool(session.properties.get(MULTI_CONDITION_PROPERTY, False))
     conditions = []
+    # ksqlDB's Analyzer.visitJoinedSource, JoinTree, LogicalPlanner.verifyJoin and JoinNode throw plain
+    # KsqlExceptions: their messages say nothing of where in the text the join is (from memory)
     for i, jc in enumerate(query.joins):
-        with locating(location_within(jc.on)):
-            conditions.append(join_conditions(jc.on, scope, keys_of, leaves[i + 1].alias,
+        conditions.append(join_conditions(jc.on, scope, keys_of, leaves[i + 1].alias,
                                           multi_condition=multi_condition))
     windowed_table = persistent and any(lf.source.kind == "TABLE" and lf.source.windowed is not None
                                         for lf in leaves)
@@ -126,12 +127,8 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         if p.flipped:
             jc, conds = flip(jc, conds)
         right = leaf_input(written[p.leaf], catalog, keys_of)
-        found = len(ctx.planning)
-        with locating(location(query.joins[p.join].right)):  # an error about a join step points at its source
-            node, current = _step(jc, conds, current, right, scope, typing_scope, session, all_columns, ctx,
-                                  n_way=isinstance(current.node, Join))
-        for e in ctx.planning[found:]:
-            e.location = e.location or location(query.joins[p.join].right)
+        node, current = _step(jc, conds, current, right, scope, typing_scope, session, all_columns, ctx,
+                              n_way=isinstance(current.node, Join))
         nodes.append(node)
     for depth, node in enumerate(reversed(nodes)):
         node.context = "L_" * depth

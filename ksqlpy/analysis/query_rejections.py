@@ -23,6 +23,11 @@ from ksqlpy.expr.stages import BindContext
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import FunctionCall, Query
 
+# the link PlanNode.throwKeysNotIncludedError puts after its 'Key[s] missing from projection (ie, SELECT).' line
+# for every caller - grouping, partitioning, key column and join expressions alike (from memory of ksqlDB's
+# PlanNode): one text, whichever kind of key is missing
+KEYS_LINK = "See https://cnfl.io/2LV7ouS."
+
 
 def _calls(query: Query, kind: str, registry: FunctionRegistry) -> list[FunctionCall]:
     return [f for item in query.select for f in item.expr.find_all(FunctionCall)

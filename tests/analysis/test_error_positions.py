@@ -94,8 +94,18 @@ def test_declared_column_errors_point_at_the_column(engine: Engine) -> None:
     assert msg.startswith("Line: 1, Col: 18: Map keys, including types that contain maps, are not supported")
 
 
-def test_join_step_errors_point_at_the_joined_source(engine: Engine) -> None:
+def test_join_errors_say_nothing_of_where_the_join_is(engine: Engine) -> None:
+    # ksqlDB's Analyzer.visitJoinedSource, LogicalPlanner.verifyJoin and JoinNode throw plain KsqlExceptions (no
+    # node location); only a column or source that cannot be resolved in the ON clause is placed
     engine.execute("CREATE TABLE t (k STRING PRIMARY KEY, w INT) WITH (kafka_topic='t', value_format='JSON', "
                    "partitions=1);")
-    msg = error(engine, "CREATE STREAM o AS SELECT * FROM a\n  JOIN t WITHIN 1 SECOND ON a.k = t.k;")
-    assert msg.startswith("Line: 2, Col: 8: A window definition was provided for a Stream-Table join.")
+    assert error(engine, "CREATE STREAM o AS SELECT * FROM a\n  JOIN t WITHIN 1 SECOND ON a.k = t.k;") == (
+        "A window definition was provided for a Stream-Table join. These joins are not windowed. Please drop the "
+        "window definition (ie. the WITHIN clause) and try to execute your join again.")
+    assert error(engine, "CREATE STREAM o AS SELECT * FROM a\n  JOIN t ON a.x = t.k;") == (
+        "Invalid join condition: types don't match. Got A.X{INTEGER} = T.K{STRING}.")
+    assert error(engine, "CREATE STREAM o AS SELECT * FROM a\n  JOIN b WITHIN 1 SECOND ON a.k = 1;") == (
+        "Invalid comparison expression '1' in join '(A.K = 1)'. Each side of the join comparision must contain "
+        "references from exactly one source.")
+    assert error(engine, "CREATE STREAM o AS SELECT * FROM a\n  JOIN b WITHIN 1 SECOND ON a.k = b.nope;") == (
+        "Line: 2, Col: 35: JOIN ON column 'B.NOPE' cannot be resolved.")
