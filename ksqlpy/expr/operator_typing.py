@@ -134,18 +134,23 @@ class OperatorTyping(BinderCore):
                 raise BindError(f"Unexpected {kind} comparison: {symbol}", Phase.CODEGEN)
         self.check_comparison(a, B.CmpOp.GREATER_THAN_OR_EQUAL, lo, Phase.CODEGEN)
         self.check_comparison(a, B.CmpOp.LESS_THAN_OR_EQUAL, hi, Phase.CODEGEN)
-        a_lo, lo = _comparable(a, lo)
-        a_hi, hi = _comparable(a, hi)
-        if a_lo.type != a_hi.type:
+        a_lo, lo_exact = _comparable(a, lo)
+        a_hi, hi_exact = _comparable(a, hi)
+        if a_lo.type != a_hi.type and any(isinstance(b.type, T.Decimal) for b in (lo, hi)):
             # ksqlDB's SqlToJavaVisitor.visitBetweenPredicate generates ``a >= lo && a <= hi``, each comparison
             # with its own operand rule: a BIGINT between a DOUBLE and a DECIMAL is a double on one side and an
-            # exact BigDecimal on the other (past 2^53 the two differ)
+            # exact BigDecimal on the other (past 2^53 the two differ), so the two comparisons stay apart
             pos = self.pos(node)
             return B.Logical(B.LogicOp.AND,
-                             B.Comparison(B.CmpOp.GREATER_THAN_OR_EQUAL, a_lo, lo, type=T.BOOLEAN, pos=pos),
-                             B.Comparison(B.CmpOp.LESS_THAN_OR_EQUAL, a_hi, hi, type=T.BOOLEAN, pos=pos),
+                             B.Comparison(B.CmpOp.GREATER_THAN_OR_EQUAL, a_lo, lo_exact, type=T.BOOLEAN, pos=pos),
+                             B.Comparison(B.CmpOp.LESS_THAN_OR_EQUAL, a_hi, hi_exact, type=T.BOOLEAN, pos=pos),
                              type=T.BOOLEAN, pos=pos)
-        return B.Between(a_lo, lo, hi, type=T.BOOLEAN, pos=self.pos(node))
+        # otherwise one operand form serves both sides (a widening that orders values as each side would)
+        a1, lo = _comparable(a, lo)
+        a2, hi = _comparable(a1, hi)
+        if a2 is not a1:
+            _, lo = _comparable(a2, lo)
+        return B.Between(a2, lo, hi, type=T.BOOLEAN, pos=self.pos(node))
 
     def _b_In(self, node: exp.In) -> B.Expr:
         return self.codegen_only(node, lambda: self._in(node))
