@@ -146,7 +146,8 @@ def _missing_primary_key(left: str, missing: list[KeyComponent]) -> KsqlStatemen
 def _missing_key(sink: str, key: KeyComponent) -> KsqlStatementError:
     shown = [k.shown for k in key.viable]
     what = "join expression" if len(shown) == 1 else "join expressions"
-    msg = (f"Key missing from projection (ie, SELECT). {KEYS_LINK}\nThe query used to build `{sink}` must include the "
+    link = KEYS_LINK if key.synthetic or len(shown) > 1 else ""
+    msg = (f"Key missing from projection (ie, SELECT). {link}\nThe query used to build `{sink}` must include the "
            f"{what} {join_list(shown)} in its projection (eg, SELECT {shown[0]}...).")
     if key.synthetic:
         msg += (f"\n{shown[0]} was added as a synthetic key column because the join criteria did not match "

@@ -431,7 +431,7 @@ def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool,
         what = "key column" if len(texts) == 1 else "key columns"
     joined = texts[0] if len(texts) == 1 else ", ".join(texts[:-1]) + " and " + texts[-1]
     keys = "Key" if len(texts) == 1 else "Keys"
-    raise KsqlStatementError(f"{keys} missing from projection (ie, SELECT). {rejections.KEYS_LINK}\nThe query used "
+    raise KsqlStatementError(f"{keys} missing from projection (ie, SELECT). \nThe query used "
                              f"to build `{sink}` must include the {what} {joined} in its projection (eg, SELECT {', '.join(texts)}...).")
 
 

@@ -23,9 +23,9 @@ from ksqlpy.expr.stages import BindContext
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar.ast import FunctionCall, Query
 
-# the link PlanNode.throwKeysNotIncludedError puts after its 'Key[s] missing from projection (ie, SELECT).' line
-# for every caller - grouping, partitioning, key column and join expressions alike (from memory of ksqlDB's
-# PlanNode): one text, whichever kind of key is missing
+# the link PlanNode.throwKeysNotIncludedError puts after its 'Key missing from projection (ie, SELECT).' line
+# when a join's key is synthetic or several keys would do (reference ksqldb-rules.md 6.6); otherwise the line
+# ends '(ie, SELECT). ' - grouping, partitioning and key columns never get it
 KEYS_LINK = "See https://cnfl.io/2LV7ouS."
 
 

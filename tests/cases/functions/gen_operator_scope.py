@@ -283,7 +283,7 @@ CONCAT_ERRORS: list[tuple[str, str]] = [
     ("CREATE STREAM O AS SELECT K, - -I + 'a' AS X FROM S;",
      "Error processing expression: (- -I + 'a'). Unsupported arithmetic types. INTEGER STRING"),
     ("CREATE STREAM O AS SELECT K, I FROM S PARTITION BY S || 'y';",
-     "Key missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\nThe query used to build `O` must include the partitioning "
+     "Key missing from projection (ie, SELECT). \nThe query used to build `O` must include the partitioning "
      "expression CONCAT(S.S, 'y') in its projection (eg, SELECT CONCAT(S.S, 'y')...)."),
 ]
 

@@ -28,7 +28,7 @@ T = "CREATE TABLE T (ID INT PRIMARY KEY, C STRING) WITH (kafka_topic='t', value_
 def missing(sink: str, exprs: list[str]) -> str:
     one = len(exprs) == 1
     joined = exprs[0] if one else ", ".join(exprs[:-1]) + " and " + exprs[-1]
-    return (f"{'Key' if one else 'Keys'} missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\nThe query used to build `{sink}` "
+    return (f"{'Key' if one else 'Keys'} missing from projection (ie, SELECT). \nThe query used to build `{sink}` "
             f"must include the partitioning {'expression' if one else 'expressions'} {joined} in its projection "
             f"(eg, SELECT {', '.join(exprs)}...).")
 

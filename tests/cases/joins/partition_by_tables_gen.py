@@ -35,7 +35,7 @@ def refusal(key: str, exprs: str) -> str:
 
 
 def missing(sink: str, expr: str) -> str:
-    return (f"Key missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\nThe query used to build `{sink}` must include the "
+    return (f"Key missing from projection (ie, SELECT). \nThe query used to build `{sink}` must include the "
             f"partitioning expression {expr} in its projection (eg, SELECT {expr}...).")
 
 

@@ -36,7 +36,10 @@ SOURCES = [
 WITHIN_LINK = ("To learn about how to specify a WITHIN clause with a stream-stream join, please visit: "
                "https://docs.confluent.io/current/ksql/docs/syntax-reference.html#create-stream-as-select")
 ONE_SOURCE = "Each side of the join comparision must contain references from exactly one source."
+# PlanNode.throwKeysNotIncludedError's first line: the link only for a synthetic key or several viable keys
+# (reference ksqldb-rules.md 6.6), otherwise '(ie, SELECT). ' and the line break
 KEY_LINE = "Key missing from projection (ie, SELECT). See https://cnfl.io/2LV7ouS.\n"
+KEY_LINE_NO_LINK = "Key missing from projection (ie, SELECT). \n"
 
 # (name, the refused statement, its whole message)
 REFUSALS: list[tuple[str, str, str]] = [
@@ -119,11 +122,11 @@ REFUSALS: list[tuple[str, str, str]] = [
      "any source column. This expression must be included in the projection and may be aliased. "),
     ("a grouping expression not selected",
      "CREATE TABLE O AS SELECT COUNT(*) AS C\n  FROM S1\n  GROUP BY S1.A;",
-     f"{KEY_LINE}The query used to build `O` must include the grouping expression A in its projection (eg, "
+     f"{KEY_LINE_NO_LINK}The query used to build `O` must include the grouping expression A in its projection (eg, "
      "SELECT A...)."),
     ("a partitioning expression not selected",
      "CREATE STREAM O AS SELECT S1.B\n  FROM S1\n  PARTITION BY S1.A;",
-     f"{KEY_LINE}The query used to build `O` must include the partitioning expression S1.A in its projection "
+     f"{KEY_LINE_NO_LINK}The query used to build `O` must include the partitioning expression S1.A in its projection "
      "(eg, SELECT S1.A...)."),
 ]
 
