@@ -52,7 +52,6 @@ def _refused(engine: Engine, script: str) -> str:
     ("DROP STREAM nope;", "Stream NOPE does not exist."),
     ("DROP STREAM a;", "Cannot drop A"),
     ("TERMINATE nope;", "Unknown queryId: NOPE"),
-    ("DESCRIBE nope;", "Could not find STREAM/TABLE 'NOPE' in the Metastore"),
     ("CREATE STREAM a (id INT KEY) WITH (kafka_topic='a', value_format='JSON');", "already exists"),
 ])
 def test_a_failing_statement_anywhere_runs_none(engine: Engine, last: str, message: str) -> None:
@@ -61,6 +60,20 @@ def test_a_failing_statement_anywhere_runs_none(engine: Engine, last: str, messa
               f"INSERT INTO a (id, v) VALUES (1, 2);\n{last}")
     assert message in _refused(engine, script)
     assert engine.log.partition_count("a") is None
+
+
+@pytest.mark.parametrize(("last", "message"), [
+    ("DESCRIBE nope;", "Could not find STREAM/TABLE 'NOPE' in the Metastore"),
+    ("DESCRIBE nope EXTENDED;", "Could not find STREAM/TABLE 'NOPE' in the Metastore"),
+    ("EXPLAIN nope;", "NOPE"),
+])
+def test_statements_ksqldb_does_not_validate_fail_when_they_run(engine: Engine, last: str, message: str) -> None:
+    """SHOW/LIST, DESCRIBE and EXPLAIN are NO_VALIDATION in ksqlDB's CustomValidators (db611a23): the check
+    of the whole script passes them, so the statements before one run and its failure comes when it runs."""
+    with pytest.raises(KsqlError) as err:
+        engine.execute(f"{A}\nCREATE STREAM b AS SELECT * FROM a;\n{last}")
+    assert message in err.value.message
+    assert {"A", "B"} <= {s.name for s in engine.catalog.sources()}
 
 
 def test_a_script_that_passes_runs_whole_and_later_statements_see_earlier_ones(engine: Engine) -> None:
