@@ -168,15 +168,22 @@ INT_DECIMAL = Decimal(10, 0)
 BIGINT_DECIMAL = Decimal(19, 0)
 
 
-def contains_map(t: SqlType) -> bool:
-    """A MAP anywhere inside ``t`` (keys and GROUP BY / join columns may not hold one, as in ksqlDB)."""
-    if isinstance(t, Map):
+def holds(t: SqlType, pred: Callable[[SqlType], bool]) -> bool:
+    """Whether ``t`` or a type inside it (element, map key or value, struct field) satisfies ``pred``."""
+    if pred(t):
         return True
     if isinstance(t, Array):
-        return contains_map(t.element)
+        return holds(t.element, pred)
+    if isinstance(t, Map):
+        return holds(t.key, pred) or holds(t.value, pred)
     if isinstance(t, Struct):
-        return any(contains_map(ft) for _, ft in t.fields)
+        return any(holds(ft, pred) for _, ft in t.fields)
     return False
+
+
+def contains_map(t: SqlType) -> bool:
+    """A MAP anywhere inside ``t`` (keys and GROUP BY / join columns may not hold one, as in ksqlDB)."""
+    return holds(t, lambda x: isinstance(x, Map))
 
 
 def is_numeric(t: SqlType) -> bool:

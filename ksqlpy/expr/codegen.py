@@ -529,13 +529,7 @@ def evaluate(e: B.Expr, registry: FunctionRegistry) -> Any:
 
 def _holds_double(t: T.SqlType) -> bool:
     """Whether ``t`` is DOUBLE or has a DOUBLE inside (where Java's equals and Python's == part ways)."""
-    if isinstance(t, T.Array):
-        return _holds_double(t.element)
-    if isinstance(t, T.Map):
-        return _holds_double(t.key) or _holds_double(t.value)
-    if isinstance(t, T.Struct):
-        return any(_holds_double(ft) for _, ft in t.fields)
-    return t == T.DOUBLE
+    return T.holds(t, lambda x: x == T.DOUBLE)
 
 
 def _in_body(text: str) -> str:

@@ -138,15 +138,7 @@ _WIDE_DECIMALS = decimal.Context(prec=1000, rounding=decimal.ROUND_HALF_UP)
 
 
 def _has_decimal(t: T.SqlType) -> bool:
-    if isinstance(t, T.Decimal):
-        return True
-    if isinstance(t, T.Array):
-        return _has_decimal(t.element)
-    if isinstance(t, T.Map):
-        return _has_decimal(t.key) or _has_decimal(t.value)
-    if isinstance(t, T.Struct):
-        return any(_has_decimal(ft) for _, ft in t.fields)
-    return False
+    return T.holds(t, lambda x: isinstance(x, T.Decimal))
 
 
 def _exact_decimals(fn: Callable[..., Any]) -> Callable[..., Any]:
