@@ -65,6 +65,9 @@ class JoinScope:
                           **({"WINDOWSTART": T.BIGINT, "WINDOWEND": T.BIGINT} if s.windowed else {})}
                       for s, a in sources}
         self.extra: dict[str, str] = {}  # unqualified names of joined-row columns (the synthetic key)
+        # an inner step's synthetic key, read as a value (ksqlDB's JoinParamsFactory appends it to the value
+        # schema): its name -> its value as an expression over the joined row
+        self.computed: dict[str, exp.Expression] = {}
 
     # ---------------------------------------------------------------- resolution
     def check_qualifier(self, qual: str) -> None:
@@ -89,7 +92,7 @@ class JoinScope:
         owners = self._owners(col)
         if owners:
             return owners[0], name
-        if name in self.extra:
+        if name in self.extra or name in self.computed:
             return None, name
         raise KsqlStatementError(at(col, f"{clause} column '{name}' cannot be resolved."))
 
@@ -121,6 +124,12 @@ class JoinScope:
     def virtual_name(self, alias: str | None, name: str) -> str:
         return self.extra[name] if alias is None else f"{alias}_{name}"
 
+    def virtual(self, alias: str | None, name: str) -> exp.Expression:
+        """A reference over the joined row: its column, or an inner step's synthetic key's value."""
+        if alias is None and name not in self.extra and name in self.computed:
+            return self.computed[name].copy()
+        return exp.column(self.virtual_name(alias, name))
+
     def type_of(self, alias: str, name: str) -> T.SqlType:
         return self.types[alias][name]
 
@@ -143,7 +152,7 @@ class JoinScope:
 
     def rewrite(self, e: exp.Expression, clause: str) -> exp.Expression:
         """A copy of ``e`` over the joined row's columns (``alias.col`` -> ``ALIAS_COL``)."""
-        return self._map_columns(e, clause, lambda a, n: exp.column(self.virtual_name(a, n)))
+        return self._map_columns(e, clause, self.virtual)
 
     def _map_columns(self, e: exp.Expression, clause: str, fn) -> exp.Expression:  # type: ignore[no-untyped-def]
         root = e.copy()

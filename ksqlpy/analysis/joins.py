@@ -122,14 +122,16 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     leaves = [written[root_leaf]] + [written[p.leaf] for p in placed]  # the join tree's order, left to right
     current = leaf_input(leaves[0], catalog, keys_of)
     nodes: list[Join] = []
+    step_conds: list[list[Condition]] = []
     for p in placed:
         jc, conds = query.joins[p.join], conditions[p.join]
         if p.flipped:
             jc, conds = flip(jc, conds)
         right = leaf_input(written[p.leaf], catalog, keys_of)
-        node, current = _step(jc, conds, current, right, scope, typing_scope, session, all_columns, ctx,
-                              n_way=isinstance(current.node, Join))
+        node, current, conds = _step(jc, conds, current, right, scope, typing_scope, session, all_columns, ctx,
+                                     n_way=isinstance(current.node, Join))
         nodes.append(node)
+        step_conds.append(conds)
     for depth, node in enumerate(reversed(nodes)):
         node.context = "L_" * depth
     root = nodes[-1]
@@ -143,6 +145,7 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     for k in keys:
         if k.synthetic:
             scope.extra[k.column] = k.column
+    _inner_synthetic_keys(nodes[:-1], step_conds, scope)
     offset = len(key_columns)
     for lf in leaves:
         lf.offset = offset
@@ -218,7 +221,7 @@ def _check_value_formats(leaves: list[Scan]) -> None:
 
 def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepInput, scope: JoinScope,
           typing_scope: Any, session: SessionState, all_columns: set[str], ctx: BindContext, *,
-          n_way: bool) -> tuple[Join, StepInput]:
+          n_way: bool) -> tuple[Join, StepInput, list[Condition]]:
     right_leaf = right.node
     assert isinstance(right_leaf, Scan)
     kind = JoinKind(jc.kind)
@@ -324,7 +327,7 @@ def _step(jc: JoinClause, conds: list[Condition], left: StepInput, right: StepIn
     out = StepInput(kind=node.result_kind, name=left.name, key_format=fmt,
                  partitions=left.partitions, classes=classes, columns=columns, node=node, windowed=left.windowed,
                  key_types=[k.type for k in keys], key_name=key_name)
-    return node, out
+    return node, out, conds
 
 
 def _on_own_source_key(conds: list[Condition], left: StepInput) -> str | None:
@@ -370,6 +373,27 @@ def _row_scope(side: Join | Scan) -> Any:
 
 
 # --------------------------------------------------------------------------- the result
+
+
+def _inner_synthetic_keys(inner: list[Join], step_conds: list[list[Condition]], scope: JoinScope) -> None:
+    """A step below the top whose key is synthetic (a FULL join, or expressions on both sides) leaves that key
+    in the joined row as a value: ksqlDB's JoinParamsFactory appends a key column neither side has to the value
+    schema ("so its accessible during projection", from memory; KsqlValueJoiner writes the key there), and the
+    next steps carry it - so an unqualified ``ROWKEY`` in SELECT reads it when the top join's key is not
+    itself called so. The innermost such step's wins: a later step whose left input already has the column
+    appends none. Its value is the step's join key: the right side's expression where the right source took
+    part (its ROWTIME is set), else the left side's."""
+    for node, conds in zip(inner, step_conds, strict=False):
+        right = node.right
+        assert isinstance(right, Scan)
+        for k, c in zip(node.keys, conds, strict=True):
+            if not k.synthetic or k.name in scope.extra or k.name in scope.computed:
+                continue
+            present = exp.Not(this=exp.Is(this=exp.column(f"{right.alias}_ROWTIME"), expression=exp.Null()))
+            scope.computed[k.name] = exp.Case(
+                ifs=[exp.If(this=present, true=scope.rewrite(c.right, "JOIN ON"))],
+                default=scope.rewrite(c.left, "JOIN ON"))
+
 
 
 def _partitions_by_join_key(partition_by: list[exp.Expression], root: Join) -> bool:
