@@ -32,7 +32,7 @@ from .dialect import DIALECT, Ksql
 from .durations import DurationError, parse_duration_text
 from .errors import Positions, error_at, syntax_detail
 from .parser import KsqlParser
-from .script import quoted_end, split_statements
+from .script import quoted_end, split_statements, unclosed_comment
 from .statements import parse_column_def
 from .types import parse_type as _parse_type_at
 from .variables import references, substitute_variables, undefined_reference
@@ -75,9 +75,12 @@ def tokenize(sql: str) -> list[Token]:
 
     A quote that opens no complete string or name is, as in ksqlDB's lexer, a token of its own (SqlBase.g4's
     catch-all UNRECOGNIZED), and the text after it is read as usual: the parser then fails at that quote as at
-    any stray character. (Read here by putting a '#' - a stray character of one position - in its place.)"""
+    any stray character. (Read here by putting a '#' - a stray character of one position - in its place.)
+    A ``/*`` never closed by ``*/`` is no comment either (BRACKETED_COMMENT is ``'/*' .*? '*/'``): it is a '/'
+    and a '*', and the text after it is read as usual."""
     text = sql
     stray: list[int] = []
+    stars: list[int] = []
     while True:
         tokenizer = Ksql.Tokenizer(dialect=DIALECT)
         try:
@@ -85,6 +88,10 @@ def tokenize(sql: str) -> list[Token]:
             break
         except SqlglotError:
             offset = min(tokenizer._core._start, max(len(text) - 1, 0))
+            if unclosed_comment(text, offset):
+                stars.append(offset + 1)
+                text = text[:offset + 1] + " " + text[offset + 2:]
+                continue
             if not text or text[offset] not in _QUOTE_CHARS:
                 quote = text[offset] if text else ""
                 raise error_at(Positions(sql), offset, syntax_detail(f"Syntax error at or near '{quote}'"),
@@ -97,7 +104,18 @@ def tokenize(sql: str) -> list[Token]:
         for token in tokens:
             if token.start in where and token.text == "#":
                 token.text = sql[token.start]
+    if stars:
+        tokens = _with_stars(tokens, stars, Positions(sql))
     return word_tokens(sql, variable_tokens(sql, number_tokens(sql, tokens)))
+
+
+def _with_stars(tokens: list[Token], stars: list[int], positions: Positions) -> list[Token]:
+    """``tokens`` with a '*' token at each offset of ``stars`` (the star of an unclosed ``/*``)."""
+    extra = []
+    for offset in stars:
+        line, col = positions.line_col(offset)
+        extra.append(Token(TokenType.STAR, "*", line, col, offset, offset))
+    return sorted([*tokens, *extra], key=lambda t: t.start)
 
 
 # ksqlDB's lexer rules for text that starts with a digit (SqlBase.g4), in definition order: ANTLR takes the

@@ -5,7 +5,8 @@ substitution must know whether a ``${x}`` sits inside a string literal; both onl
 which ';' and which characters are "code". Both follow ksqlDB's lexer (SqlBase.g4, ANTLR's longest match):
 a quote that opens no complete string or name is a lone character of code (the catch-all UNRECOGNIZED token)
 after the longest complete token the rule passed (``'it''s`` is the string ``'it'``, then a lone quote), and
-the text after it is read as usual; an unterminated ``/*`` comment runs to the end.
+the text after it is read as usual; a ``/*`` with no ``*/`` after it is no comment (BRACKETED_COMMENT is
+``'/*' .*? '*/'``) but the operators '/' and '*', and the text after it is code as usual.
 """
 
 from __future__ import annotations
@@ -31,7 +32,10 @@ def scan(text: str) -> Iterator[tuple[str, int, int]]:
             kind, end = COMMENT, (n if j < 0 else j)
         elif c == "/" and text.startswith("/*", i):
             j = text.find("*/", i + 2)
-            kind, end = COMMENT, (n if j < 0 else j + 2)
+            if j < 0:  # never closed: a '/' and a '*' of code, as any operator
+                i += 1
+                continue
+            kind, end = COMMENT, j + 2
         else:
             i += 1
             continue
@@ -41,6 +45,11 @@ def scan(text: str) -> Iterator[tuple[str, int, int]]:
         i = code_start = end
     if code_start < n:
         yield CODE, code_start, n
+
+
+def unclosed_comment(text: str, start: int) -> bool:
+    """Whether a ``/*`` at ``start`` is never closed: ksqlDB's lexer then reads a '/' and a '*'."""
+    return text.startswith("/*", start) and text.find("*/", start + 2) < 0
 
 
 def quoted_end(text: str, start: int) -> int | None:
