@@ -13,7 +13,8 @@ Expression contract (what the analyzer relies on):
   ``exp.Boolean``, ``exp.Null``.
 - Operators: exp.Add/Sub/Mul/Div/Mod, exp.Neg, UnaryPlus (``+x``, never folded), exp.DPipe (``||``), exp.EQ/NEQ/GT/GTE/LT/LTE,
   exp.NullSafeEQ (IS NOT DISTINCT FROM), exp.NullSafeNEQ (IS DISTINCT FROM), exp.And/Or/Not,
-  exp.Is(this, exp.Null()) for IS NULL (IS NOT NULL = exp.Not(exp.Is(...))), exp.In(this, expressions),
+  exp.Is(this, exp.Null()) for IS NULL (IS NOT NULL = exp.Not(exp.Is(...)); ``NOT x IS NULL`` written with
+  the keyword is ``exp.Not(exp.Is(...), keyword=True)``, ksqlDB's NotExpression over IsNullPredicate), exp.In(this, expressions),
   exp.Between(this, low, high), exp.Like(this, expression) optionally wrapped in exp.Escape(this=like,
   expression=literal), exp.Case(ifs=[exp.If(this=cond, true=value)], default=else) (simple CASE x WHEN v
   keeps its operand: ``exp.Case(this=x, ifs=[exp.If(this=v, ...)])``), exp.Paren may appear and means nothing.

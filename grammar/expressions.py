@@ -111,7 +111,10 @@ class ExpressionParser(TokenParser):
     def _parse_equality(self, parse_is: bool = True) -> exp.Expression | None:
         """ksqlDB's ``NOT* predicated``: one value expression and at most one predicate on it."""
         if self._match(_T.NOT):
-            return exp.Not(this=self._require(self._parse_equality()))
+            operand = self._require(self._parse_equality())
+            # ksqlDB's AstBuilder: ``NOT x IS NULL`` is a NotExpression over IsNullPredicate, printed
+            # ``(NOT (x IS NULL))``; only ``x IS NOT NULL`` is its IsNotNullPredicate, ``(x IS NOT NULL)``
+            return exp.Not(this=operand, keyword=True) if isinstance(operand, exp.Is) else exp.Not(this=operand)
         with self.followed_by(F.AFTER_PREDICAND):
             this = self._parse_bitwise()
         if this is None:

@@ -53,7 +53,7 @@ def format_expression(node: exp.Expression) -> str:
     if isinstance(node, UnaryPlus):
         return f"+{f(node.this)}"
     if isinstance(node, exp.Not):
-        if isinstance(node.this, exp.Is):
+        if isinstance(node.this, exp.Is) and not node.args.get("keyword"):
             return f"({f(node.this.this)} IS NOT NULL)"
         return f"(NOT {f(node.this)})"
     if isinstance(node, exp.Is):
