@@ -111,8 +111,9 @@ class FunctionBinding(BinderCore):
             assert b is not None
             pt = resolved.param_types[i] if resolved.param_types and i < len(resolved.param_types) else None
             if pt is not None and not isinstance(b.type, T.LambdaType) and pt != b.type and not _is_generic(pt):
-                if b.type == T.STRING and pt in _TEMPORAL:
-                    b = B.Cast(b, type=pt, implicit=True, pos=b.pos)  # ISO strings for temporal arguments
+                if b.type == T.STRING and (pt in _TEMPORAL or pt == T.BYTES):
+                    # ISO strings for temporal arguments, base64 for BYTES ones: CAST's conversions
+                    b = B.Cast(b, type=pt, implicit=True, pos=b.pos)
                 elif _null(b.type) or T.can_implicitly_cast(b.type, pt):
                     b = _implicit(b, pt)
             out.append(b)

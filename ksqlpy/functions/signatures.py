@@ -73,6 +73,7 @@ from ksqlpy.functions.patterns import (  # noqa: F401 - re-exported: the signatu
 )
 from ksqlpy.functions.registry import Resolved, ScalarFunction, TableFunction, Variation
 from ksqlpy.types import (
+    BYTES,
     DATE,
     NULL,
     STRING,
@@ -293,7 +294,9 @@ class Match:
 # ---------------------------------------------------------------------------------------------------------
 # Matching
 
-_TEMPORAL = (DATE, TIME, TIMESTAMP)
+# STRING's implicit casts besides numeric widening (ksqlDB's SqlBaseType.canImplicitlyCast, reference 2.4): to the
+# time types (ISO text) and to BYTES (base64), taken in the second pass as CAST would
+_FROM_STRING = (DATE, TIME, TIMESTAMP, BYTES)
 
 
 def _collect(p: Pattern, t: SqlType, acc: dict[str, list[SqlType]]) -> bool:
@@ -379,8 +382,8 @@ def _fits(t: SqlType, target: SqlType, cast: bool) -> bool:
         return _struct_fits(t, target)
     if not cast:
         return False
-    if t == STRING and target in _TEMPORAL:
-        return True  # ksqlDB casts string arguments to temporal parameters ('2022-06-14' for a DATE)
+    if t == STRING and target in _FROM_STRING:
+        return True  # ksqlDB casts string arguments to temporal ('2022-06-14' for a DATE) and BYTES parameters
     return can_implicitly_cast(t, target)
 
 

@@ -1,7 +1,7 @@
 """Implicit casts of function arguments as ksqlDB's UdfIndex applies them (from memory of UdfIndex.getFunction,
 ParamTypes.isPrimitiveMatch and SqlBaseType.canImplicitlyCast): an exact match is looked for first; only when
 no overload fits exactly are arguments widened, numbers along INT -> BIGINT -> DECIMAL -> DOUBLE and a STRING to
-a DATE, TIME or TIMESTAMP parameter; a number never narrows (BIGINT to an INT parameter), a STRING is never a
+a DATE, TIME or TIMESTAMP parameter (and to a BYTES one: string-to-bytes-arguments.json); a number never narrows (BIGINT to an INT parameter), a STRING is never a
 number, a BOOLEAN never anything else, a NULL literal fits every parameter. When nothing fits, the statement
 fails with "Function '<name>' does not accept parameters (<argument types>)." and the valid alternatives.
 Over every family with a parameter of one numeric type (strings, dates and times, the deprecated epoch forms,

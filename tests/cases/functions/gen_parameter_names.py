@@ -54,7 +54,7 @@ NO_MATCH: list[tuple[str, str, list[str]]] = [
     ("COALESCE(I, S)", "INTEGER, STRING", ["COALESCE(T first, T... others)"]),
     ("NULLIF(I, S)", "INTEGER, STRING", ["NULLIF(T expr1, T expr2)"]),
     ("URL_EXTRACT_PARAMETER(S, I)", "STRING, INTEGER", ["url_extract_parameter(STRING input, STRING paramToFind)"]),
-    ("INT_FROM_BYTES(S)", "STRING", ["int_from_bytes(BYTES value)", "int_from_bytes(BYTES value, STRING byteOrder)"]),
+    ("INT_FROM_BYTES(I)", "INTEGER", ["int_from_bytes(BYTES value)", "int_from_bytes(BYTES value, STRING byteOrder)"]),
     ("FROM_UNIXTIME(S)", "STRING", ["from_unixtime(BIGINT epochMilli)"]),
     ("TIMESTAMPTOSTRING(S, S)", "STRING, STRING", [
         "timestamptostring(BIGINT epochMilli, STRING formatPattern)",
