@@ -316,12 +316,14 @@ def _masker(upper: str | None, lower: str | None, digit: str | None, other: str 
     class Table(dict):
         def __missing__(self, code: int) -> str:
             c = chr(code)
-            cat = unicodedata.category(c)
-            if cat == "Lu":
+            # Java's Character.isUpperCase / isLowerCase: the letter category or the contributory
+            # Other_Uppercase / Other_Lowercase property (Roman numerals, circled letters, modifier letters) -
+            # Unicode's Uppercase / Lowercase, which str.isupper / islower test on one character
+            if c.isupper():
                 r = upper
-            elif cat == "Ll":
+            elif c.islower():
                 r = lower
-            elif cat == "Nd":
+            elif unicodedata.category(c) == "Nd":
                 r = digit
             else:
                 r = other
