@@ -15,6 +15,7 @@ from typing import Any
 from sqlglot import exp
 
 from ksqlpy import types as T
+from ksqlpy.analysis.kafka_value_format import is_kafka_value_format, kafka_value_format_refusal
 from ksqlpy.analysis.scope import scope_for
 from ksqlpy.analysis.written import is_star, qualified, strip_qualifiers
 from ksqlpy.catalog import Source
@@ -97,12 +98,11 @@ def has_aggregate(query: Query, registry: FunctionRegistry) -> bool:
     return bool(aggregate_calls(query, registry))
 
 
-def check_group_by_format(source: Source) -> None:
+def check_group_by_format(source: Source, alias: str) -> None:
     """Analysis (before the windowed-table refusal and every AggregateAnalyzer rule): the KAFKA value format
-    has no GROUP BY."""
-    if source.value_format.upper() == "KAFKA":
-        raise KsqlStatementError(f"Source(s) {source.name} are using the 'KAFKA' value format. This format does not "
-                                 "yet support GROUP BY.")
+    has no GROUP BY; the source is named by its alias in the query."""
+    if is_kafka_value_format(source.value_format):
+        raise kafka_value_format_refusal([alias], "GROUP BY")
 
 
 def plan_aggregation(query: Query, source: Source, node: PlanNode, alias: str, session: SessionState,

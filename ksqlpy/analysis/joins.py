@@ -46,6 +46,7 @@ from ksqlpy.analysis.join_projection import plan_select
 from ksqlpy.analysis.join_scope import JoinScope, block_columns, check_clause_columns, text
 from ksqlpy.analysis.join_text import printed_join_query
 from ksqlpy.analysis.join_tree import build_join_tree, flip
+from ksqlpy.analysis.kafka_value_format import is_kafka_value_format, kafka_value_format_refusal
 from ksqlpy.analysis.pseudo_columns import check_queryable, offsets_enabled, reserved_names
 from ksqlpy.analysis.query_rejections import check_select_items
 from ksqlpy.analysis.scope import scope_for
@@ -210,10 +211,9 @@ def sanitized_expressions(query: Query) -> list[exp.Expression]:
 
 
 def _check_value_formats(leaves: list[Scan]) -> None:
-    kafka = [lf.source.name for lf in leaves if (lf.source.value_format or "").upper() == "KAFKA"]
+    kafka = [lf.alias for lf in leaves if is_kafka_value_format(lf.source.value_format)]
     if kafka:
-        raise KsqlStatementError(f"Source(s) {', '.join(kafka)} are using the 'KAFKA' value format. This format "
-                                 "does not yet support JOIN.")
+        raise kafka_value_format_refusal(kafka, "JOIN")
 
 
 # --------------------------------------------------------------------------- one step

@@ -189,7 +189,7 @@ def _analysis_rules(query: Query, source: Source, session: SessionState, ctx: Bi
     # table) comes before logical planning types WHERE
     rejections.check_table_functions(query, registry)
     if query.group_by or has_aggregate(query, registry):
-        check_group_by_format(source)
+        check_group_by_format(source, query.source.alias or source.name)
     rejections.check_windowed_table(source, persistent=persistent)
     return query
 
