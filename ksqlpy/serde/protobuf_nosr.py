@@ -35,6 +35,7 @@ from typing import Any
 from ksqlpy import types as T
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import fit_decimal
+from ksqlpy.serde.protobuf_types import value_precision
 from ksqlpy.serde.protobuf_wire import raw_fields, read_varint, repeated_items, signed, varint, wire_matches
 from ksqlpy.utf16 import JAVA_UTF8
 
@@ -89,8 +90,8 @@ def _encode_present(out: bytearray, num: int, t: T.SqlType, v: Any, nullable: st
 
 def _decimal_message(v: PyDecimal, t: T.SqlType) -> bytes:
     scale = t.scale if isinstance(t, T.Decimal) else max(-v.as_tuple().exponent, 0)  # type: ignore[operator]
-    precision = t.precision if isinstance(t, T.Decimal) else len(v.as_tuple().digits)
     unscaled = int(v.scaleb(scale, context=_WIDE).to_integral_value(context=_WIDE))
+    precision = value_precision(unscaled)  # the value's, as DecimalUtils.fromBigDecimal writes it
     size = max(1, (unscaled.bit_length() + 8) // 8)
     out = bytearray()
     _tag(out, 1, 2)

@@ -380,11 +380,17 @@ def decimal_message(v: Any, t: T.SqlType, f: ProtoField | None) -> dict[str, Any
     params = f.params if f is not None else {}
     scale = int(params["scale"]) if "scale" in params else t.scale if isinstance(t, T.Decimal) else \
         max(-int(d.as_tuple().exponent), 0)
-    precision = int(params["precision"]) if "precision" in params else t.precision if isinstance(t, T.Decimal) \
-        else len(d.as_tuple().digits)
     unscaled = int(d.scaleb(scale, context=_WIDE).to_integral_value(context=_WIDE))
     raw = unscaled.to_bytes(max(1, (unscaled.bit_length() + 8) // 8), "big", signed=True)
-    return {"value": raw, "precision": precision, "scale": scale}
+    return {"value": raw, "precision": value_precision(unscaled), "scale": scale}
+
+
+def value_precision(unscaled: int) -> int:
+    """The ``precision`` a ``confluent.type.Decimal`` message carries: the value's own, not the column's -
+    ProtobufData writes ``DecimalUtils.fromBigDecimal(value)``, which sets ``BigDecimal.precision()`` (from
+    memory): the digits of the unscaled value, 1 for zero (``1.50`` in a DECIMAL(4, 2) says 3). The column's
+    precision and scale are in the field's ``confluent.field_meta`` params."""
+    return len(str(abs(unscaled)))
 
 
 # --------------------------------------------------------------------------- columns -> .proto text
@@ -428,6 +434,18 @@ def schema_reason(columns: list[tuple[str, T.SqlType]], fmt: str = "PROTOBUF",
     except SerdeError as e:
         return f"Schema is not compatible with {fmt}: {e}"
     return None
+
+
+def decimal_options(t: T.Decimal, indent: str) -> str:
+    """A DECIMAL field's options as Confluent's ProtobufSchema prints them (from memory of its
+    ProtobufSchemaUtils, which follows Square wire's OptionElement.toSchema): the ``confluent.field_meta``
+    option is a MAP-kind option, printed ``{`` and ``}`` around its entries one per line, each nesting level
+    two spaces deeper, a list as ``[`` ... ``]`` with its items one per line and a comma after all but the
+    last; ProtobufData puts the params in the order of its HashMap (``precision`` before ``scale``). The
+    lines after the first are indented as the field is (``indent``)."""
+    body = ["params: [", "  {", '    key: "precision",', f'    value: "{t.precision}"', "  },", "  {",
+            '    key: "scale",', f'    value: "{t.scale}"', "  }", "]"]
+    return " [(confluent.field_meta) = {\n" + "".join(f"{indent}  {line}\n" for line in body) + f"{indent}}}]"
 
 
 _NULLABLE_WRAPPERS = {"BOOLEAN": "Bool", "INTEGER": "Int32", "BIGINT": "Int64", "DOUBLE": "Double",
@@ -507,9 +525,7 @@ class _Writer:
         if isinstance(t, T.Decimal):
             self.imports.add("confluent/meta.proto")
             self.imports.add("confluent/type/decimal.proto")
-            opts = (f' [(confluent.field_meta) = {{ params: [{{ key: "precision", value: "{t.precision}" }}, '
-                    f'{{ key: "scale", value: "{t.scale}" }}] }}]')
-            return DECIMAL, [], opts
+            return DECIMAL, [], decimal_options(t, indent)
         if t.name == "TIMESTAMP":
             self.imports.add("google/protobuf/timestamp.proto")
             return TIMESTAMP, [], ""

@@ -45,13 +45,23 @@ def to_text(file: Any, msg: Any, values: dict[str, Any], indent: str = "") -> st
         if f.is_map and isinstance(v, dict):
             items = [{"key": k, "value": x} for k, x in v.items()]
         for item in items:
-            target = file.types.get(f.type) if not f.is_map else None
+            target = _type(file, f.type) if not f.is_map else None
             if f.is_map or hasattr(target, "fields"):
                 inner_msg = target if target is not None else _entry(f)
                 out.append(f"{indent}{f.name} {{\n{to_text(file, inner_msg, item, indent + '  ')}{indent}}}\n")
             elif not _is_default(item) or f.is_repeated or f.label == "optional":
                 out.append(f"{indent}{f.name}: {_scalar(f.type, item)}\n")
     return "".join(out)
+
+
+def _type(file: Any, name: str) -> Any:
+    """The message or enum ``name`` names: the schema's own, else a well-known one it imports (a DECIMAL's
+    ``confluent.type.Decimal``, ``google.type.Date``/``TimeOfDay``, ``google.protobuf.Timestamp``, the
+    wrappers), which TextFormat prints as the messages they are (``D {`` ``value: "..."`` ... ``}``)."""
+    from ksqlpy.serde.protobuf_schema import BUILTINS
+
+    found = file.types.get(name)
+    return found if found is not None or BUILTINS is None else BUILTINS.types.get(name)
 
 
 def _entry(f: Any) -> Any:
@@ -108,7 +118,7 @@ def canonical(text: str, file: Any, msg: Any) -> str:
             if pos < len(tokens) and tokens[pos] == "{":
                 pos += 1
                 f = fields.get(name)
-                inner = file.types.get(f.type) if f is not None else None
+                inner = _type(file, f.type) if f is not None else None
                 out.append((name, parse(inner)))
                 pos += 1  # the closing brace
             else:
