@@ -115,6 +115,13 @@ def cases() -> list[Case]:
          [rec("t", 4, {"D": 7}, 0), rec("s1", 4, {"A": 21}, 1)],
          [out(4, {"RK": 42, "B": None, "D": 7}, 1)],
          "S1_ID INTEGER KEY, RK INTEGER, B INTEGER, D INTEGER")
+    case("expression criteria, RIGHT join, then a stream-table join on S2.ID: a right-only row's key is the right "
+         "expression's",
+         [S1, S2, T, "CREATE STREAM OUT AS SELECT S2.ID, ROWKEY AS RK, S1.A, T.D FROM S1 RIGHT JOIN S2 WITHIN "
+                     "1 MINUTE ON S1.A + 1 = S2.B - 1 LEFT JOIN T ON S2.ID = T.ID;"],
+         [rec("t", 4, {"D": 7}, 0), rec("s2", 4, {"B": 12}, 1), rec("s1", 9, {"A": 10}, 2)],
+         [out(4, {"RK": 11, "A": None, "D": 7}, 1), out(4, {"RK": 11, "A": 10, "D": 7}, 2)],
+         "S2_ID INTEGER KEY, RK INTEGER, A INTEGER, D INTEGER")
     # a source column named ROWKEY moves the synthetic name on
     s1_rowkey = stream("S1", "ID INT KEY, ROWKEY INT")
     case("a source column ROWKEY: the inner FULL step's key is ROWKEY_1, ROWKEY the source's column",
