@@ -67,6 +67,16 @@ fixed when the query starts, so each must be written as a literal: a parenthesis
 a CAST, arithmetic, a function call or a column is not, whatever its value (`Parameter 2 passed to function TOPK
 must be a literal constant, but was expression: 'CAST(2 AS INTEGER)'`).
 
+A call is matched against the signatures above as a scalar function's is: an INT, BIGINT or DECIMAL column
+widens to a DOUBLE parameter when no signature takes it as it is (`CORRELATION(INT, INT)`), and a `NULL`
+written as a column argument fits any parameter. So `SUM(NULL)` fits four signatures alike and is refused as
+ambiguous (`Function 'SUM' cannot be resolved due to ambiguous method parameters (null).`, then the signatures),
+as are AVG, MIN, MAX, STDDEV_SAMP, STDDEV_SAMPLE and SUM_LIST; `HISTOGRAM(NULL)` and `CORRELATION(NULL, x)` fit
+their one signature and run (an empty map, NaN), as do `COUNT(NULL)` and `COUNT_DISTINCT(NULL)` (0); and where
+only the `NULL` could tell the `T` of a signature (`COLLECT_LIST(NULL)`, `LATEST_BY_OFFSET(NULL)`, `TOPK(NULL, 2)`,
+`ATTR(NULL)`) the result has no type, refused wherever the call stands: `Can't infer a type of null. Please
+explicitly cast it to a required type, e.g. CAST(null AS VARCHAR).` Write `CAST(NULL AS <type>)` instead.
+
 Their ranges are the functions' own. EARLIEST/LATEST_BY_OFFSET refuse an n below 1 when the query is built
 (`latestN must be 1 or greater`). TOPK and TOPKDISTINCT check no range, as ksqlDB's do: the list is full when
 its size equals k, so a negative k keeps every value (largest first), and with k = 0 the first non-NULL value

@@ -10,13 +10,14 @@ from decimal import Decimal as PyDecimal
 from typing import Any
 
 from ksqlpy.errors import KsqlTypeError
+from ksqlpy.functions.aggregates.declared import declared_overloads, overloads, split_params, type_and_name
 from ksqlpy.functions.registry import (
     AggregateFunction,
     ResolvedAggregate,
     Variation,
     variation_from_signature,
 )
-from ksqlpy.functions.signatures import alternative_text, args_str, no_match_message
+from ksqlpy.functions.signatures import alternative_text, args_str, no_match_message, select_overload
 from ksqlpy.types import (
     BIGINT,
     BOOLEAN,
@@ -29,6 +30,7 @@ from ksqlpy.types import (
     TIME,
     TIMESTAMP,
     Decimal,
+    NullType,
     SqlType,
 )
 
@@ -37,6 +39,8 @@ COLLECT_SET_LIMIT = "ksql.functions.collect_set.limit"
 JAVA_INT_MAX = 2**31 - 1
 DEFAULT_COLLECT_LIMIT = JAVA_INT_MAX  # unlimited unless the property is set (ksqlDB's Collect.limit)
 HISTOGRAM_LIMIT = 1000
+# an expression whose type nothing determines (reference rules: SelectionUtil's words for a projected NULL)
+CANNOT_INFER_NULL = "Can't infer a type of null. Please explicitly cast it to a required type, e.g. CAST(null AS VARCHAR)."
 
 
 def inline(template: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
@@ -88,9 +92,25 @@ class Udaf(AggregateFunction):
         self, arg_types: list[SqlType], literals: list[Any], config: dict[str, Any]
     ) -> ResolvedAggregate:
         try:
-            return self._resolver(self.name, list(arg_types), list(literals), config or {})
+            return self._call(list(arg_types), list(literals), config or {})
         except Rejected as e:
             raise self._no_match(e) from None
+
+    def _call(self, cols: list[SqlType], literals: list[Any], config: dict[str, Any]) -> ResolvedUdaf:
+        """The family's resolver; a call with a NULL column argument is first decided by the declared
+        overloads as ksqlDB's UdfIndex decides it (``declared``): a NULL fits any parameter, so several
+        overloads fitting alike is ambiguous, one fitting gives the NULL its parameter's type (a parameter of
+        any type keeps it NULL), and a type variable nothing binds leaves the result without a type - refused
+        as a projected NULL is."""
+        if not any(isinstance(t, NullType) for t in cols) or not self._signatures:
+            return self._resolver(self.name, cols, literals, config)
+        match = select_overload(self.name, declared_overloads(self.name, self._signatures),
+                                cols + [literal_type(v) for v in literals])
+        if isinstance(match.return_type, NullType):
+            raise KsqlTypeError(CANNOT_INFER_NULL)
+        typed = [p if isinstance(t, NullType) and not isinstance(p, NullType) else t
+                 for t, p in zip(cols, match.param_types, strict=False)]
+        return self._resolver(self.name, typed, literals, config)
 
     def _no_match(self, e: Rejected) -> KsqlTypeError:
         return KsqlTypeError(no_match_message(e.name, e.arg_types, alternatives(self._signatures)))
@@ -106,7 +126,7 @@ class Udaf(AggregateFunction):
         n = self.literal_arg_count(len(arg_types))
         cols, lits = list(arg_types[: len(arg_types) - n]), arg_types[len(arg_types) - n:]
         try:
-            self._resolver(self.name, cols, [sample_value(t) for t in lits], {})
+            self._call(cols, [sample_value(t) for t in lits], {})
         except Rejected as e:
             raise self._no_match(e) from None
         return n
@@ -163,22 +183,6 @@ def reject(name: str, types: Sequence[SqlType], literals: Sequence[Any] = ()) ->
     return Rejected(name, list(types) + [literal_type(v) for v in literals])
 
 
-def overloads(signatures: Sequence[str]) -> list[str]:
-    """The overloads of documented signatures (``NAME(T val [, BOOLEAN b]) -> R``), an optional trailing
-    part written out both ways: ksqlDB declares one ``@UdafFactory`` per form, and lists each."""
-    out: list[str] = []
-    for sig in signatures:
-        call, arrow, returns = sig.partition(" -> ")
-        call = call.strip()
-        name, params = call[:-1].split("(", 1)
-        forms = [params]
-        if params.endswith("]") and " [" in params:
-            required, optional = params[:-1].split(" [", 1)
-            forms = [required, required + optional]
-        out += [f"{name}({f}){arrow}{returns}" for f in forms]
-    return out
-
-
 def alternatives(signatures: Sequence[str]) -> list[str]:
     """The "Valid alternatives" lines of documented signatures: each overload's call form without its return
     type, by the one formatter of scalar and table functions (``alternative_text``)."""
@@ -186,29 +190,8 @@ def alternatives(signatures: Sequence[str]) -> list[str]:
     for sig in overloads(signatures):
         call = sig.split(" -> ", 1)[0].strip()
         name, params = call[:-1].split("(", 1)
-        out.append(alternative_text(name, [_type_and_name(p) for p in _split_params(params)]))
+        out.append(alternative_text(name, [type_and_name(p) for p in split_params(params)]))
     return out
-
-
-def _split_params(text: str) -> list[str]:
-    """Parameters at the top level of a documented list (``MAP<K, V>`` and ``STRUCT<...>`` kept whole)."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += ch == "<"
-        depth -= ch == ">"
-        if ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
-
-
-def _type_and_name(param: str) -> tuple[str, str]:
-    """``BOOLEAN ignoreNulls`` -> (type, name); a bare type has no name."""
-    head, _, last = param.rpartition(" ")
-    if head and ">" not in last and last[:1].islower():
-        return head, last
-    return param, ""
 
 
 def _is(t: SqlType, *options: SqlType) -> bool:

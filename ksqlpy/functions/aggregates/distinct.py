@@ -9,7 +9,6 @@ from ksqlpy.functions.aggregates.base import (
     ResolvedUdaf,
     _identity,
     _single,
-    reject,
 )
 from ksqlpy.functions.aggregates.java_values import equality_key, has_double
 from ksqlpy.functions.aggregates_sketch import count_distinct_add, count_distinct_merge, count_distinct_result
@@ -96,9 +95,9 @@ def _resolve_count_distinct(
     name: str, types: list[SqlType], literals: list[Any], config: dict[str, Any]
 ) -> ResolvedUdaf:
     t = _single(name, types, literals)
-    if isinstance(t, NullType):
-        raise reject(name, types, literals)
-    key = count_distinct_key(t)
+    # COUNT_DISTINCT(NULL): its one parameter takes anything and the result is BIGINT, so the call resolves
+    # (``declared``); every value is NULL and none is counted
+    key = count_distinct_key(STRING if isinstance(t, NullType) else t)
 
     def add(acc: Any, v: Any) -> Any:
         return count_distinct_add(acc, None if v is None else key(v))
