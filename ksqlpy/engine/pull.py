@@ -129,10 +129,17 @@ def _checked_source(engine: Engine, stmt: A.SelectStatement) -> Source:
     """The pull query's checks before its plan; its source."""
     q = stmt.query
     check_sources(engine.catalog, q)
-    _check_clauses(engine, q)
     src = engine.catalog.source(q.source.name)
     assert src is not None
-    _check_pseudo_columns(q)
+    try:
+        _check_clauses(engine, q)
+        _check_pseudo_columns(q)
+    except KsqlStatementError:
+        # ksqlDB's PullQueryValidator reads the Analyzer's result: every column a clause names resolved, the
+        # SELECT items' rules and the KAFKA format's GROUP BY refusal come first (only looked for when a rule
+        # refuses: the query's plan repeats them)
+        _analyze(engine, stmt, src)
+        raise
     _check_enabled(engine, stmt, src)
     return src
 
