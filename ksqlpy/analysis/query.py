@@ -137,7 +137,7 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
     rejections.check_emit_final(query, agg is not None and agg.window is not None, session.properties)
     ctx.check()
     if kind is QueryKind.PULL:
-        _check_pull(query, plan)
+        _check_pull(plan)
     return plan
 
 
@@ -410,15 +410,15 @@ def _printed_select(query: Query, printed: list[tuple[str, str]], indexes: list[
     return out
 
 
-def _check_pull(query: Query, plan: Sink) -> None:
+def _check_pull(plan: Sink) -> None:
     """A repeated column name in a pull query's projection (its QueryProjectNode keeps key columns as
     values: the check above sees keys apart). (How a pull query reads its table is decided once the table
     is known to be queryable: ``plan.pull_access``.)"""
-    value_cols = plan.project.value
-    given = [item.alias if item.alias is not None else natural_name(item.expr) for item in query.select]
-    for i, name in enumerate(given):
-        if name is not None and name in given[:i] and i < len(value_cols):
-            raise KsqlStatementError(f"Duplicate value columns found in schema: `{name}` {value_cols[i].type}")
+    seen: set[str] = set()
+    for c in plan.project.value:  # the items as analysed: a struct's ``->*`` is its fields, named unique
+        if c.name in seen:
+            raise KsqlStatementError(f"Duplicate value columns found in schema: `{c.name}` {c.type}")
+        seen.add(c.name)
 
 
 def _missing_key_error(sink: str, missing: list[exp.Expression], grouping: bool, rekey: bool) -> None:
