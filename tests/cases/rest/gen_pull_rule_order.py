@@ -106,7 +106,18 @@ KAFKA_SOURCES = {
                                   "value_format='KAFKA');",
     "a KAFKA-format stream": "CREATE STREAM K (ID INT KEY, V STRING) WITH (kafka_topic='k', value_format='KAFKA');",
 }
-KAFKA_GROUP_BY = ("Source(s) K are using the 'KAFKA' value format. This format does not yet support GROUP BY.")
+KAFKA_GROUP_BY = (
+    "Source(s) K are using the 'KAFKA' value format. This format does not yet support GROUP BY.\n"
+    "The KAFKA format is primarily intended for use as a key format.\n"
+    "It can be used as a value format, but can not be used in any operation that requires a repartition or "
+    "changelog topic.\n"
+    "Removing this limitation requires enhancements to the core of KSQL. This will come in a future release. "
+    "Until then, avoid using the KAFKA format for values.\n"
+    "If you have an existing topic with KAFKA formatted values you can duplicate the data and serialize using "
+    "Avro or JSON with a statement such as: \n\n"
+    "'CREATE STREAM <new-stream-name> WITH(VALUE_FORMAT='Avro') AS SELECT * FROM "
+    "<existing-kafka-formatted-stream-name>;'\n"
+    "For more info see https://github.com/confluentinc/ksql/issues/3060")
 
 
 def _refused(name: str, statements: list[str], message: str, props: dict[str, Any]) -> dict[str, Any]:
