@@ -132,6 +132,20 @@ class KsqlParseError(KsqlError):
         self.token = token
 
 
+def caused_by(message: str) -> str:
+    """ksqlDB's ErrorMessageUtil cause line: ``Caused by: <message>`` wrapped at 80 columns, each continuation
+    line starting with a tab (commons-text ``WordUtils.wrap(text, 80, "\\n\\t", true)``)."""
+    words, lines, line = ("Caused by: " + message).split(" "), [], ""
+    for word in words:
+        if line and len(line) + 1 + len(word) > 80:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    lines.append(line)
+    return "\n\t".join(lines)
+
+
 class KsqlStatementError(KsqlError):
     """The statement parsed but is not valid (unknown source, wrong types, bad properties...)."""
 

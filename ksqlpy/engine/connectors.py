@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from ksqlpy.engine.describe import describe_source
 from ksqlpy.engine.results import StatementResult
-from ksqlpy.errors import KsqlError
+from ksqlpy.errors import KsqlError, caused_by
 from ksqlpy.grammar import ast as A
 
 if TYPE_CHECKING:
@@ -61,20 +61,6 @@ def _failed(what: str, e: ConnectError, validating: bool = False) -> ConnectorSt
     if e.status == 0:
         return ConnectorStatementError(e.message, 400, 40001 if validating else None)
     return ConnectorStatementError(f"{what}: {e.message}", e.status)
-
-
-def caused_by(message: str) -> str:
-    """ErrorMessageUtil's cause line: ``Caused by: <message>`` wrapped at 80 columns, each continuation
-    line starting with a tab (commons-text ``WordUtils.wrap(text, 80, "\\n\\t", true)``)."""
-    words, lines, line = ("Caused by: " + message).split(" "), [], ""
-    for word in words:
-        if line and len(line) + 1 + len(word) > 80:
-            lines.append(line)
-            line = word
-        else:
-            line = f"{line} {word}" if line else word
-    lines.append(line)
-    return "\n\t".join(lines)
 
 
 class ConnectError(Exception):

@@ -7,7 +7,10 @@ Streams, consumer and producer settings it hands to Kafka Streams, as ``ksql.str
 configuration gives and those ksqlDB sets itself (``auto.offset.reset``, the cache size, the commit interval,
 the thread count, its exception handlers). ``LISTED_DEFAULTS`` holds those names with ksqlDB's defaults, as
 ``ConfigDef.convertToString`` prints them (a list comma-joined, a class by its name); a definition without a
-default (``ksql.persistence.default.format.value``, ``ksql.metrics.extension``) is left out unless set.
+default (``ksql.persistence.default.format.value``, ``ksql.persistence.wrap.single.values``,
+``ksql.metrics.extension``) is left out unless set - ``ConfigDef.convertToString`` gives null for it and the
+listing's maps hold no null - and, once set (SET, a request's properties, the configuration), listed with that
+value and never among the defaults.
 
 The table is for the listing only: what the engine does with a property it leaves unset is
 ``ksqlpy.properties.DEFAULT_PROPERTIES``' (and each reader's own default), and the listing shows that value
@@ -55,7 +58,6 @@ LISTED_DEFAULTS: dict[str, str] = {
     "ksql.new.query.planner.enabled": "false",
     "ksql.output.topic.name.prefix": "",
     "ksql.persistence.default.format.key": "KAFKA",
-    "ksql.persistence.wrap.single.values": "true",
     "ksql.persistent.prefix": "query_",
     "ksql.properties.overrides.denylist": "",
     "ksql.pull.queries.enable": "true",

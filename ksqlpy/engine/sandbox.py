@@ -25,6 +25,7 @@ from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import TopicInfo
+from ksqlpy.log.topic_names import resolved_counts
 from ksqlpy.runtime.serdes import SerdeFactory
 from ksqlpy.schema_registry import is_configured
 
@@ -61,6 +62,9 @@ class SandboxLog:
 
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> None:
+        # as ksqlDB's sandboxed topic client: no count is judged here (the broker does, when the statement
+        # runs); a -1 is taken as the broker's default
+        partitions, replicas = resolved_counts(partitions, replicas)
         self.created[name] = TopicInfo(name, partitions, replicas, dict(config or {}))
         self.deleted.discard(name)
 

@@ -14,6 +14,7 @@ from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.results import StatementResult, status
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
+from ksqlpy.log.topic_names import BROKER_DEFAULT, TopicCountRefused, TopicNotGuaranteed
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -137,7 +138,10 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
         return
     if before_create is not None:
         before_create()
-    engine.log.create_topic(topic, partitions, 1 if replicas is None or replicas < 1 else replicas, config)
+    try:  # REPLICAS unset: the broker's default (ksqlDB's TopicProperties.DEFAULT_REPLICAS)
+        engine.log.create_topic(topic, partitions, BROKER_DEFAULT if replicas is None else replicas, config)
+    except TopicCountRefused as refused:
+        raise TopicNotGuaranteed(topic, refused) from refused
 
 
 def _count(value: Any) -> int | None:

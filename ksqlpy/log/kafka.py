@@ -45,7 +45,13 @@ from ksqlpy.log.base import (
 )
 from ksqlpy.log.kafka_config import admin_config, consumer_config, producer_config
 from ksqlpy.log.kafka_fetch import EPOCH_ZERO, EndProbe, Fetcher
-from ksqlpy.log.topic_names import check_partitions, check_topic_name
+from ksqlpy.log.topic_names import (
+    BROKER_DEFAULT,
+    InvalidPartitionCount,
+    InvalidReplicationFactor,
+    check_counts,
+    check_topic_name,
+)
 
 _TIMEOUT = 30.0
 _FEW_CONFIGS = 12  # a broker describing no more configs than this lists only the ones set on the topic
@@ -271,7 +277,7 @@ class KafkaLog(Log):
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> TopicInfo:
         check_topic_name(name)  # Kafka's rules and messages (topic_names.py)
-        check_partitions(name, partitions)
+        check_counts(partitions, replicas)  # -1 goes to the broker: its default
         cfg = {str(k): str(v) for k, v in (config or {}).items()}
         fut = self.admin.create_topics([NewTopic(name, partitions, replicas, config=cfg)],
                                        operation_timeout=_TIMEOUT, request_timeout=_TIMEOUT)[name]
@@ -283,8 +289,16 @@ class KafkaLog(Log):
                 exists = TopicExistsError(f"Topic {name!r} already exists")
                 exists.__cause__ = e
                 return self._created_meanwhile(name, partitions, exists)
+            if err.code() == KafkaError.INVALID_REPLICATION_FACTOR:  # e.g. more replicas than brokers
+                raise InvalidReplicationFactor(err.str()) from e
+            if err.code() == KafkaError.INVALID_PARTITIONS:
+                raise InvalidPartitionCount(err.str()) from e
             raise KafkaLogError(f"cannot create topic {name!r}: {err.str()}") from e
         self._wait_for(name, present=True)
+        if BROKER_DEFAULT in (partitions, replicas):  # the broker chose: what it made
+            made = self.describe_topic(name)
+            if made is not None:
+                return made
         return TopicInfo(name, partitions, replicas, cfg)
 
     def _wait_for(self, name: str, *, present: bool, timeout: float = _TIMEOUT) -> None:

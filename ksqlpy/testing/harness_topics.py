@@ -28,7 +28,7 @@ KAFKA_TOPIC = re.compile(r"\bKAFKA_TOPIC\s*=\s*'((?:[^']|'')*)'", re.IGNORECASE)
 _DECLARES_COLUMNS = re.compile(r"^[^(]*?\b(?:STREAM|TABLE)\s+(?:IF\s+NOT\s+EXISTS\s+)?[^\s(]+\s*\(",
                                re.IGNORECASE)
 _FORMAT_PROP = re.compile(r"(?<![_\w])FORMAT\s*=\s*'(\w+)'", re.IGNORECASE)
-_PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(\d+)", re.IGNORECASE)
+_PARTITIONS_N = re.compile(r"\bPARTITIONS\s*=\s*'?(-?\d+)", re.IGNORECASE)  # any count: the CREATE judges it
 
 # Registers a schema (subject, text, schema type, id or None) and returns its id.
 Register = Callable[[str, str, str, "int | None"], int]
@@ -77,7 +77,7 @@ def harness_partitions(topic: Any, statements: list[str]) -> int:
     over it names (the CREATE would otherwise meet the topic at another count), else 4."""
     if topic.partitions:
         return int(topic.partitions)
-    declared = next((n for name, n in plain_creates(statements) if name == topic.name and n), None)
+    declared = next((n for name, n in plain_creates(statements) if name == topic.name and n and n > 0), None)
     return declared or HARNESS_PARTITIONS
 
 

@@ -114,10 +114,13 @@ def test_good_property_values_pass(engine: Engine) -> None:
 def test_a_partition_count_the_log_refuses_is_the_statements_error(engine: Engine, sql: str) -> None:
     engine.execute("CREATE STREAM src (id INT KEY, v STRING) WITH (kafka_topic='src', value_format='JSON', "
                    "partitions=1);")
-    with pytest.raises(KsqlStatementError) as err:
+    with pytest.raises(KsqlError) as err:
         engine.execute(sql)
-    assert str(err.value) == "Topic 'p0': the number of partitions must be at least 1, got 0"
+    assert str(err.value) == ("Failed to guarantee existence of topic p0\n"
+                              "Caused by: Number of partitions was set to an invalid non-positive value.")
     assert not engine.log.topic_exists("p0")
+    assert [s.name for s in engine.catalog.sources()] == ["SRC"]
+    assert not engine.catalog.queries()
 
 
 def test_format_rules_are_statement_errors_raised_by_the_format() -> None:

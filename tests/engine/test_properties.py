@@ -280,3 +280,26 @@ def test_a_refused_value_names_the_definition(engine: Any, name: str, value: str
     with pytest.raises(KsqlError) as e:
         engine.execute(f"SET '{name}'='{value}';")
     assert e.value.message == message
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("ksql.persistence.wrap.single.values", "false"), ("ksql.persistence.default.format.value", "JSON"),
+])
+def test_show_properties_lists_a_property_without_a_default_only_once_set(engine: Any, name: str, value: str) -> None:
+    """A KsqlConfig definition whose default is null (``ksql.persistence.wrap.single.values`` too: it has
+    none since ksqlDB made it a tri-state) is not listed while nothing sets it; set - by SET or a request's
+    properties - it is listed with that value, overwritten, and never a default."""
+    (result,) = engine.execute("SHOW PROPERTIES;")
+    assert name not in {p["name"] for p in result.data["properties"]}
+    assert name not in result.data["defaultProperties"]
+    for request in ({name: value}, None):
+        if request is None:
+            engine.execute(f"SET '{name}'='{value}';")
+        (result,) = engine.execute("SHOW PROPERTIES;", request)
+        listing = {p["name"]: p for p in result.data["properties"]}
+        assert listing[name]["value"] == value and listing[name]["scope"] == "KSQL"
+        assert name in result.data["overwrittenProperties"]
+        assert name not in result.data["defaultProperties"]
+    engine.execute(f"UNSET '{name}';")
+    (result,) = engine.execute("SHOW PROPERTIES;")
+    assert name not in {p["name"] for p in result.data["properties"]}

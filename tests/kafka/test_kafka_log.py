@@ -14,6 +14,7 @@ from ksqlpy.log import ProducerRecord, TopicExistsError, UnknownTopicError, open
 from ksqlpy.log.kafka import KafkaLog  # noqa: E402
 from ksqlpy.log.kafka_config import client_configs, consumer_config, producer_config  # noqa: E402
 from ksqlpy.log.partitioner import partition_for_key  # noqa: E402
+from ksqlpy.log.topic_names import InvalidPartitionCount, InvalidReplicationFactor  # noqa: E402
 
 
 @pytest.fixture
@@ -52,6 +53,26 @@ def test_topic_lifecycle_with_partitions_and_configs(log: KafkaLog) -> None:
     assert log.describe_topic(name) is None
     with pytest.raises(UnknownTopicError):
         log.delete_topic(name)
+
+
+@pytest.mark.parametrize(("partitions", "replicas", "refusal"), [
+    (0, 1, InvalidPartitionCount), (-2, 1, InvalidPartitionCount), (1, 0, InvalidReplicationFactor),
+    (0, 0, InvalidReplicationFactor),
+])
+def test_counts_the_controller_refuses_are_refused_here_too(log: KafkaLog, partitions: int, replicas: int,
+                                                            refusal: type[Exception]) -> None:
+    """Tansu creates a topic of 0 partitions; Kafka's controller does not: the log keeps Kafka's rule."""
+    name = _name()
+    with pytest.raises(refusal):
+        log.create_topic(name, partitions, replicas)
+    assert log.describe_topic(name) is None
+
+
+def test_minus_one_leaves_the_counts_to_the_broker(log: KafkaLog) -> None:
+    name = _name()
+    made = log.create_topic(name, -1, -1)
+    assert made == log.describe_topic(name)
+    assert made.partitions >= 1 and made.replicas >= 1
 
 
 def test_a_topic_created_meanwhile_by_another_server(log: KafkaLog) -> None:

@@ -19,6 +19,7 @@ from ksqlpy.log import (
     record_codec,
 )
 from ksqlpy.log.partitioner import partition_for_key
+from ksqlpy.log.topic_names import InvalidPartitionCount, InvalidReplicationFactor
 
 
 @pytest.fixture
@@ -77,9 +78,24 @@ def test_a_shared_log_answers_a_topic_created_meanwhile_with_its_description(log
         log.create_topic("t", 2)  # not the topic the statement wanted
 
 
-def test_zero_partitions_rejected(log: EmbeddedLog) -> None:
-    with pytest.raises(ValueError, match="at least 1"):
-        log.create_topic("t", 0)
+@pytest.mark.parametrize(("partitions", "replicas", "refusal"), [
+    (0, 1, InvalidPartitionCount), (-2, 1, InvalidPartitionCount), (1, 0, InvalidReplicationFactor),
+    (1, -2, InvalidReplicationFactor), (0, 0, InvalidReplicationFactor),  # the replication factor first
+])
+def test_counts_below_one_but_minus_one_are_refused(log: EmbeddedLog, partitions: int, replicas: int,
+                                                    refusal: type[Exception]) -> None:
+    """The KRaft controller's rule and words (topic_names.check_counts); nothing is created."""
+    with pytest.raises(refusal):
+        log.create_topic("t", partitions, replicas)
+    assert not log.topic_exists("t")
+
+
+def test_minus_one_is_the_default_count(log: EmbeddedLog) -> None:
+    """-1 asks the broker for its default: one partition, one replica here."""
+    made = log.create_topic("t", -1, -1)
+    assert (made.partitions, made.replicas) == (1, 1)
+    assert log.describe_topic("t") == made
+    assert log.create_topic("u", 3, -1).replicas == 1
 
 
 def test_recreated_topic_starts_empty(log: EmbeddedLog) -> None:
