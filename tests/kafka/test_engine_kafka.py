@@ -35,3 +35,27 @@ def test_inline_engine_on_kafka(tmp_path: Path, bootstrap: str, guarantee: str) 
         assert duplicates(updates, wl.expected()) == 0 and lost_updates(updates, wl.expected()) == 0
     finally:
         engine.close()
+
+
+def test_counts_the_broker_refuses_fail_the_statement_in_ksqldbs_words(tmp_path: Path, bootstrap: str) -> None:
+    """On Kafka as on the embedded log (log.topic_names): the topic client's 'Failed to guarantee existence'
+    with the broker's reason; nothing is created. -1 leaves the counts to the broker."""
+    from ksqlpy.errors import KsqlError
+
+    suffix = new_suffix()
+    engine = Engine(str(tmp_path), {"bootstrap.servers": bootstrap, "ksql.service.id": f"tc{suffix}_"})
+    try:
+        for counts, reason in (("partitions=0", "Number of partitions was set to an invalid non-positive value."),
+                               ("partitions=1, replicas=0", "Replication factor must be larger than 0, or -1 to use "
+                                                            "the default\n\tvalue.")):
+            with pytest.raises(KsqlError) as err:
+                engine.execute(f"CREATE STREAM N (ID INT KEY, V INT) WITH (kafka_topic='n{suffix}', "
+                               f"value_format='JSON', {counts});")
+            assert str(err.value) == f"Failed to guarantee existence of topic n{suffix}\nCaused by: {reason}"
+            assert not engine.log.topic_exists(f"n{suffix}") and engine.catalog.source("N") is None
+        engine.execute(f"CREATE STREAM N (ID INT KEY, V INT) WITH (kafka_topic='n{suffix}', value_format='JSON', "
+                       "partitions=-1, replicas=-1);")
+        made = engine.log.describe_topic(f"n{suffix}")
+        assert made is not None and made.partitions >= 1 and made.replicas >= 1
+    finally:
+        engine.close()
