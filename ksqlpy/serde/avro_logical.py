@@ -44,18 +44,37 @@ def logical_type(schema: Any) -> str | None:
     return _CONNECT_LOGICAL.get((str(schema.get("type")), str(name))) if name is not None else None
 
 
+# Confluent's AvroData (from memory of toConnectSchema) on a decimal whose precision is no JSON number
+PRECISION_NOT_A_NUMBER = ("precision property must be a JSON Integer. "
+                          "https://avro.apache.org/docs/1.9.1/spec.html#Decimal")
+
+
+def _json_number(v: Any) -> bool:
+    """Whether Jackson reads ``v`` as a ``Number`` (a JSON integer or fraction; ``true`` is none)."""
+    return isinstance(v, int | float) and not isinstance(v, bool)
+
+
 def decimal_scale(schema: Any) -> int:
-    """A decimal schema's scale: Avro's ``scale``, else Connect's ``scale`` parameter (AvroData's)."""
+    """A decimal schema's scale: Avro's ``scale`` - as AvroData reads it, a JSON number's integer part, 0
+    for anything else (a string ``"2"`` too) - else Connect's ``scale`` parameter (AvroData's)."""
     if not isinstance(schema, dict):
         return 0
     if "scale" in schema:
-        return int(schema["scale"])
+        scale = schema["scale"]
+        return int(scale) if _json_number(scale) else 0
     return int((schema.get("connect.parameters") or {}).get("scale", 0))
 
 
 def decimal_precision(schema: Any) -> int:
-    """A decimal schema's precision: Avro's ``precision``, else Connect's ``connect.decimal.precision``
-    parameter, else ksqlDB's default of 64 (DecimalUtil.precision)."""
+    """A decimal schema's precision: Avro's ``precision`` (a JSON number's integer part; anything else, a
+    string ``"5"`` too, AvroData refuses: UnreadableSchemaError), else Connect's ``connect.decimal.precision``
+    parameter, else ksqlDB's default of 64 (DecimalUtil.precision) - ``{"type": "bytes", "logicalType":
+    "decimal"}`` is a DECIMAL(64, 0)."""
     if "precision" in schema:
-        return int(schema["precision"])
+        precision = schema["precision"]
+        if not _json_number(precision):
+            from ksqlpy.serde.base import UnreadableSchemaError
+
+            raise UnreadableSchemaError(PRECISION_NOT_A_NUMBER)
+        return int(precision)
     return int((schema.get("connect.parameters") or {}).get("connect.decimal.precision", 64))
