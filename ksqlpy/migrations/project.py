@@ -50,9 +50,12 @@ def statements_of(sql: str) -> list[str]:
     """A migration file's statements, each ending in its ';'. Unlike a /ksql request or a CLI line, the file's last
     statement must end in ';' too: ksqlDB's migrations tool splits the file itself and refuses what follows the
     last ';' unless it is only whitespace and comments - 'Unmatched command at end of file; missing semicolon:
-    \'<the text>\'' - before it runs any of the file (from memory of ksql-migrations' CommandParser.splitSql)."""
-    from ksqlpy.grammar.script import split_statements
+    \'<the text>\'' - before it runs any of the file (from memory of ksql-migrations' CommandParser.splitSql).
+    A ``/*`` that no ``*/`` closes is refused first, by that splitter's own check of a comment's closing token."""
+    from ksqlpy.grammar.script import CODE, scan, split_statements
 
+    if any(kind == CODE and "/*" in sql[s:e] for kind, s, e in scan(sql)):
+        raise MigrationsError("Invalid sql - failed to find closing token '*/'")
     pieces = split_statements(sql)
     if pieces and not pieces[-1].endswith(";"):
         raise MigrationsError(f"Unmatched command at end of file; missing semicolon: '{pieces[-1]}'")

@@ -29,3 +29,22 @@ def test_a_last_statement_without_semicolon_is_refused(sql: str, rest: str) -> N
     with pytest.raises(MigrationsError) as got:
         statements_of(sql)
     assert str(got.value) == f"Unmatched command at end of file; missing semicolon: '{rest}'"
+
+
+@pytest.mark.parametrize("sql", [
+    "SHOW STREAMS; /* never closed",
+    "/* never closed\nSHOW STREAMS;",
+    "SHOW STREAMS /* never closed;",
+    "SHOW TOPICS; /* closed */ SHOW STREAMS; /* open; SHOW TABLES;",
+])
+def test_a_block_comment_never_closed_is_refused(sql: str) -> None:
+    # the splitter looks for the comment's '*/' and refuses the file without it (a '/*' is no comment without it)
+    with pytest.raises(MigrationsError) as got:
+        statements_of(sql)
+    assert str(got.value) == "Invalid sql - failed to find closing token '*/'"
+
+
+@pytest.mark.parametrize("sql", ["SELECT '/*' AS s FROM a;", "SHOW STREAMS; -- /* in a line comment\n",
+                                 "SHOW STREAMS; /* a */ /* b */"])
+def test_an_opening_pair_in_text_or_a_closed_comment_is_not_refused(sql: str) -> None:
+    assert statements_of(sql)[-1].endswith(";")
