@@ -199,16 +199,19 @@ class DurableStatements:
 
 
 def execute_command(engine: Engine, stmt: A.Statement, offset: int, properties: dict[str, Any],
-                    plan_rules: int | None = None) -> StatementResult:
+                    plan_rules: int | None = None, *, rerun: bool = False) -> StatementResult:
     """Run a distributed statement as command ``offset``: query ids take the offset as their number, its
-    queries are planned under ``plan_rules`` (a replayed command's own revision; None: the current)."""
+    queries are planned under ``plan_rules`` (a replayed command's own revision; None: the current).
+    ``rerun``: a command its writer ran already (``Engine.rerunning_command``)."""
     with engine.lock:
         engine.query_counter = offset
         engine.plan_rules = PLAN_RULES if plan_rules is None else plan_rules
+        engine.rerunning_command = rerun
         try:
             return engine.execute_statement(stmt, properties)
         finally:
             engine.plan_rules = PLAN_RULES
+            engine.rerunning_command = False
 
 
 def replay(engine: Engine, commands: list[Command],
@@ -232,7 +235,8 @@ def replay(engine: Engine, commands: list[Command],
             for stmt in stmts:
                 if isinstance(stmt, A.Drop):
                     stmt.delete_topic = False
-                result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties, cmd.plan_rules)
+                result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties, cmd.plan_rules,
+                                         rerun=True)
         except Exception as e:  # noqa: BLE001 - one bad command must not stop the restore
             if on_result:
                 on_result(cmd, None, e)

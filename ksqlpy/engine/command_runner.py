@@ -166,7 +166,8 @@ def run_command(engine: Engine, cmd: Command, *, own: bool) -> Outcome:
         for stmt in grammar.parse(cmd.statement, None):
             if isinstance(stmt, A.Drop) and not own:
                 stmt.delete_topic = False
-            result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties, cmd.plan_rules)
+            result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties, cmd.plan_rules,
+                                     rerun=not own)
         return Outcome(result, None)
     except Exception as e:  # noqa: BLE001 - reported as the command's status
         return Outcome(None, e)

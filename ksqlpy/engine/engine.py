@@ -110,6 +110,9 @@ class Engine:
         self.query_counter = 0
         # the plan rule revision (``plan.rules``) statements run under: a replayed command's own
         self.plan_rules = PLAN_RULES
+        # running a command its writer already ran (a restart's replay, another server's command): its topic
+        # counts were judged then, as ksqlDB judges them only before writing it (``source_statements``)
+        self.rerunning_command = False
         self.transient_counter = 0
         self.lock = threading.RLock()
         self.worker_manager: WorkerManager | None = None  # started with the first query run in workers

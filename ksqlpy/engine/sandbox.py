@@ -25,7 +25,7 @@ from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import TopicInfo
-from ksqlpy.log.topic_names import resolved_counts
+from ksqlpy.log.topic_names import check_counts, resolved_counts
 from ksqlpy.runtime.serdes import SerdeFactory
 from ksqlpy.schema_registry import is_configured
 
@@ -62,8 +62,10 @@ class SandboxLog:
 
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> None:
-        # as ksqlDB's sandboxed topic client: no count is judged here (the broker does, when the statement
-        # runs); a -1 is taken as the broker's default
+        # ksqlDB's sandbox accepts any count and its DistributingExecutor then creates the topic - before the
+        # command is written, so a count the broker refuses leaves no command. Here the command is written
+        # once the sandbox passed it: the broker's rule is judged here, at the same point of the statement
+        check_counts(partitions, replicas)
         partitions, replicas = resolved_counts(partitions, replicas)
         self.created[name] = TopicInfo(name, partitions, replicas, dict(config or {}))
         self.deleted.discard(name)
