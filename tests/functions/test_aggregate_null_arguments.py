@@ -69,6 +69,16 @@ def test_a_type_variable_only_the_null_binds(name: str, literals: list[object]) 
     assert info.value.message == CANNOT_INFER_NULL
 
 
+def test_a_type_variable_in_a_return_the_rows_cannot_spell() -> None:
+    """TOPK's other columns: the sort column's T, bound only by a NULL, leaves its struct typeless; an other
+    column's NULL (a parameter of any type) does not."""
+    topk = REGISTRY.aggregates["TOPK"]
+    with pytest.raises(KsqlTypeError) as info:
+        topk.resolve([T.NULL, T.STRING], [2], {})
+    assert info.value.message == CANNOT_INFER_NULL
+    assert isinstance(topk.resolve([T.INTEGER, T.NULL], [2], {}).return_type, T.Array)
+
+
 def test_a_typed_argument_is_untouched() -> None:
     assert REGISTRY.aggregates["SUM"].resolve([T.INTEGER], [], {}).return_type == T.INTEGER
     assert REGISTRY.aggregates["COLLECT_LIST"].resolve([T.STRING], [], {}).return_type == T.Array(T.STRING)

@@ -12,22 +12,30 @@ from, so its result has no type.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ksqlpy.functions.patterns import parse_pattern
+from ksqlpy.functions.patterns import Pattern, Var, parse_pattern
 from ksqlpy.functions.signatures import Overload, Params
-from ksqlpy.types import STRING, SqlType
+from ksqlpy.types import NULL, STRING, NullType, SqlType
 
 
 def _unused(*args: Any) -> Any:  # pragma: no cover - the rows only choose; the family resolver builds the aggregate
     raise NotImplementedError
 
 
-def _undeclared_return(param_types: list[SqlType]) -> SqlType:
-    """A documented return type the signature language cannot spell (TOPK's struct of the other columns): it
-    is built from the argument types, so it is taken as known."""
-    return STRING
+def _undeclared_return(patterns: Sequence[Pattern], text: str) -> Callable[[list[SqlType]], SqlType]:
+    """A documented return type the signature language cannot spell (TOPK's struct of the sort column and the
+    other columns): typeless when a type variable it names was bound by nothing (its argument's type is NULL,
+    as a NULL literal leaves it), else taken as known - the family resolver builds it."""
+    named = set(re.findall(r"\b[A-Z]\d*\b", text))
+    at = [i for i, p in enumerate(patterns) if isinstance(p, Var) and p.name in named]
+
+    def returns(param_types: list[SqlType]) -> SqlType:
+        return NULL if any(isinstance(param_types[i], NullType) for i in at if i < len(param_types)) else STRING
+
+    return returns
 
 
 def declared_overloads(name: str, signatures: Sequence[str]) -> list[Overload]:
@@ -43,7 +51,7 @@ def declared_overloads(name: str, signatures: Sequence[str]) -> list[Overload]:
         try:
             ret: Any = parse_pattern(returns.strip())
         except ValueError:
-            ret = _undeclared_return
+            ret = _undeclared_return(patterns, returns)
         rows.append(Overload(Params(patterns, variadic_at is not None, names, variadic_at=variadic_at), ret,
                              _unused))
     return rows

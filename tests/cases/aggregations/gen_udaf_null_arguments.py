@@ -44,7 +44,7 @@ AMBIGUOUS = {
 # a type variable only the NULL could bind
 UNTYPED = ["COLLECT_LIST(NULL)", "COLLECT_SET(NULL)", "ATTR(NULL)", "LATEST_BY_OFFSET(NULL)",
            "LATEST_BY_OFFSET(NULL, false)", "EARLIEST_BY_OFFSET(NULL, 2)", "EARLIEST_BY_OFFSET(NULL, 2, true)",
-           "TOPK(NULL, 2)", "TOPKDISTINCT(NULL, 3)"]
+           "TOPK(NULL, 2)", "TOPK(NULL, V, 2)", "TOPKDISTINCT(NULL, 3)"]
 
 
 def ambiguous(name: str, params: list[str]) -> str:
