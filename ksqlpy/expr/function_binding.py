@@ -111,8 +111,9 @@ class FunctionBinding(BinderCore):
             assert b is not None
             pt = resolved.param_types[i] if resolved.param_types and i < len(resolved.param_types) else None
             if pt is not None and not isinstance(b.type, T.LambdaType) and pt != b.type and not _is_generic(pt):
-                if b.type == T.STRING and (pt in _TEMPORAL or pt == T.BYTES):
-                    # ISO strings for temporal arguments, base64 for BYTES ones: CAST's conversions
+                if b.type == T.STRING and (pt in _TEMPORAL or pt == T.BYTES) or _converts_within(b.type, pt):
+                    # ISO strings for temporal arguments, base64 for BYTES ones (also as array elements or
+                    # map keys and values): CAST's conversions
                     b = B.Cast(b, type=pt, implicit=True, pos=b.pos)
                 elif _null(b.type) or T.can_implicitly_cast(b.type, pt):
                     b = _implicit(b, pt)
@@ -135,3 +136,30 @@ class FunctionBinding(BinderCore):
         finally:
             self.lambdas.pop()
         return B.Lambda(tuple(names), body, type=T.LambdaType(tuple(params), body.type), pos=self.pos(node))
+
+
+def _from_string(src: T.SqlType, dst: T.SqlType) -> bool:
+    return src == T.STRING and (dst in _TEMPORAL or dst == T.BYTES)
+
+
+def _converts_within(src: T.SqlType, dst: T.SqlType) -> bool:
+    """An ARRAY or MAP argument whose elements reach the parameter's only through the second pass's casts,
+    one of them a STRING to a time type or BYTES (ksqlDB's ParamTypes.areCompatible walks elements with
+    canImplicitlyCast): the container is converted element-wise, as CAST converts it. Structs never (their
+    fields fit without casts)."""
+    def fits(a: T.SqlType, b: T.SqlType) -> tuple[bool, bool]:  # (fits, needs a string conversion)
+        if a == b or _null(a):
+            return True, False
+        if isinstance(a, T.Array) and isinstance(b, T.Array):
+            return fits(a.element, b.element)
+        if isinstance(a, T.Map) and isinstance(b, T.Map):
+            (fk, ck), (fv, cv) = fits(a.key, b.key), fits(a.value, b.value)
+            return fk and fv, ck or cv
+        if _from_string(a, b):
+            return True, True
+        return T.can_implicitly_cast(a, b) and not isinstance(a, T.Struct), False
+
+    if not isinstance(src, T.Array | T.Map):
+        return False
+    ok, conversion = fits(src, dst)
+    return ok and conversion
