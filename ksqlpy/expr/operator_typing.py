@@ -220,7 +220,9 @@ class OperatorTyping(BinderCore):
         inner = node.this
         while isinstance(inner, exp.Paren):
             inner = inner.this
-        if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null):
+        if isinstance(inner, exp.Is) and isinstance(inner.expression, exp.Null) and not node.args.get("keyword"):
+            # ``x IS NOT NULL`` (ksqlDB's IsNotNullPredicate); ``NOT x IS NULL`` stays a NOT over IS NULL, as
+            # ksqlDB prints it in messages: ``(NOT (x IS NULL))``
             return B.IsNull(self.bind(inner.this), True, type=T.BOOLEAN, pos=self.pos(node))
         a = self.bind(node.this)
         out = B.Not(a, type=T.BOOLEAN, pos=self.pos(node))
