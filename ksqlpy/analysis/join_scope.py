@@ -165,18 +165,19 @@ class JoinScope:
         return root
 
 
-def check_clause_columns(query: Query, scope: JoinScope) -> None:
+def check_clause_columns(query: Query, scope: JoinScope, *, pull: bool = False) -> None:
     """ksqlDB's Analyzer, once the FROM clause and its joins are read, resolves the columns of WHERE, GROUP BY,
     PARTITION BY, HAVING and then SELECT (its ColumnReferenceValidator; from memory) - all before the logical
     planner checks any join's order, type and keys. A window bound (resolved by the clause that may read it) is
     left to the later stages, and so is a name that may be the join's synthetic key - in SELECT only, and only
     when there is no GROUP BY (the one place the joined row's key column is read: WHERE, GROUP BY, PARTITION BY
     and HAVING are resolved against the sources, and a grouped SELECT reads the aggregation's columns; ksqlDB's
-    Analyzer, from memory). Whether the join has such a key is known once its tree is planned."""
+    Analyzer, from memory). Whether the join has such a key is known once its tree is planned; a pull query
+    (``pull``) reads none."""
     clauses = [("WHERE", [query.where] if query.where is not None else []), ("GROUP BY", query.group_by),
                ("PARTITION BY", query.partition_by), ("HAVING", [query.having] if query.having is not None else []),
                ("SELECT", [i.expr for i in query.select])]
-    synthetic_clauses = () if query.group_by else ("SELECT",)
+    synthetic_clauses = () if query.group_by or pull else ("SELECT",)
     for clause, exprs in clauses:
         for e in exprs:
             for col in column_refs(e):

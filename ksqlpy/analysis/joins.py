@@ -18,7 +18,7 @@ the composite key (x, y); by default such criteria are refused as ksqlDB refuses
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 from sqlglot import exp
@@ -82,42 +82,9 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
     if ctx is None:
         ctx = bind_context(session)
 
-    leaves = _resolve_leaves(query, catalog)
-    for lf in leaves:
-        check_queryable([c.name for c in lf.source.columns], session.properties)
-    scope = JoinScope([(lf.source, lf.alias) for lf in leaves], offsets=offsets_enabled(session.properties))
-    scope.check_ambiguity(sanitized_expressions(query))
-    all_columns = {c.name for lf in leaves for c in lf.source.columns}
-    joined_schema = RowSchema([c for lf in leaves for c in lf.columns])
-    typing_scope = scope_for(joined_schema)
-    keys_of = KeyBinder(scope, typing_scope, ctx)
-
-    # every condition's sources are checked before any join's semantics, as ksqlDB does
-    multi_condition = as_bool(session.properties.get(MULTI_CONDITION_PROPERTY, False))
-    conditions = []
-    # ksqlDB's Analyzer.visitJoinedSource, JoinTree, LogicalPlanner.verifyJoin and JoinNode throw plain
-    # KsqlExceptions: their messages say nothing of where in the text the join is (from memory)
-    for i, jc in enumerate(query.joins):
-        conditions.append(join_conditions(jc.on, scope, keys_of, leaves[i + 1].alias,
-                                          multi_condition=multi_condition))
-    windowed_table = persistent and any(lf.source.kind == "TABLE" and lf.source.windowed is not None
-                                        for lf in leaves)
-    # ksqlDB's Analyzer refuses incompatibly windowed sources once it has read the FROM clause (every side
-    # against the FROM source: compatibility is an equivalence, so no later step's check can fail)
-    for lf in leaves[1:]:
-        check_windows(leaves[0].source, lf.source)
-    # then its SELECT items, before any clause's column references
-    check_select_items(query, ctx.registry, reserved_names(session.properties) if persistent else None, join=True)
-    # ksqlDB's Analyzer resolves every clause's columns after the FROM clause, before the logical planner
-    # builds the join tree and checks each join's order, type and keys
-    check_clause_columns(query, scope)
-    # then (its analysis of the sink's properties between) the sources' value formats, before the
-    # push-query validator and any join's logical planning
-    _check_value_formats(leaves)
-    if windowed_table:
-        # ksqlDB's PushQueryValidator: after the analyzer's checks of each join (windowing among them), before
-        # logical planning, a persistent query reading any windowed table - joined or FROM - is refused
-        raise KsqlStatementError("KSQL does not support persistent queries on windowed tables.")
+    read = _analyze_from(query, catalog, session, ctx, persistent=persistent)
+    leaves, scope, typing_scope, keys_of = read.leaves, read.scope, read.typing_scope, read.keys_of
+    conditions, all_columns = read.conditions, read.all_columns
     root_leaf, placed = build_join_tree(conditions, leaves)
     written = leaves
     leaves = [written[root_leaf]] + [written[p.leaf] for p in placed]  # the join tree's order, left to right
@@ -177,6 +144,72 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
 
 
 # --------------------------------------------------------------------------- sources
+
+
+@dataclass
+class _FromClause:
+    """What the Analyzer read of a join query (its FROM clause and the clauses' columns), for the planning."""
+
+    leaves: list[Scan]
+    scope: JoinScope
+    typing_scope: Any
+    keys_of: KeyBinder
+    conditions: list[list[Condition]]
+    all_columns: set[str]
+
+
+def check_pull_join_analysis(query: Query, catalog: Catalog, session: SessionState, *, interpreted: bool) -> None:
+    """The rules of a pull query's join analysis alone (ksqlDB's Analyzer: the sources, each join's criteria and
+    windowing, the SELECT items, every clause's columns, the KAFKA value format), none of the logical
+    planner's (join order, types, keys): what comes before its refusal of the JOIN (PullQueryValidator runs on
+    the Analyzer's result). ``interpreted``: a table's pull query (see ``bind_context``)."""
+    from ksqlpy.analysis.query import bind_context
+
+    _analyze_from(query, catalog, session, bind_context(session, interpreted=interpreted), persistent=False,
+                  pull=True)
+
+
+def _analyze_from(query: Query, catalog: Catalog, session: SessionState, ctx: BindContext, *, persistent: bool,
+                  pull: bool = False) -> _FromClause:
+    """The Analyzer's stage of a join query, in its order (see ``analyze_join_query``); ``pull``: a pull query,
+    whose SELECT has no synthetic join key to name."""
+    leaves = _resolve_leaves(query, catalog)
+    for lf in leaves:
+        check_queryable([c.name for c in lf.source.columns], session.properties)
+    scope = JoinScope([(lf.source, lf.alias) for lf in leaves], offsets=offsets_enabled(session.properties))
+    scope.check_ambiguity(sanitized_expressions(query))
+    all_columns = {c.name for lf in leaves for c in lf.source.columns}
+    joined_schema = RowSchema([c for lf in leaves for c in lf.columns])
+    typing_scope = scope_for(joined_schema)
+    keys_of = KeyBinder(scope, typing_scope, ctx)
+
+    # every condition's sources are checked before any join's semantics, as ksqlDB does
+    multi_condition = as_bool(session.properties.get(MULTI_CONDITION_PROPERTY, False))
+    conditions = []
+    # ksqlDB's Analyzer.visitJoinedSource, JoinTree, LogicalPlanner.verifyJoin and JoinNode throw plain
+    # KsqlExceptions: their messages say nothing of where in the text the join is (from memory)
+    for i, jc in enumerate(query.joins):
+        conditions.append(join_conditions(jc.on, scope, keys_of, leaves[i + 1].alias,
+                                          multi_condition=multi_condition))
+    windowed_table = persistent and any(lf.source.kind == "TABLE" and lf.source.windowed is not None
+                                        for lf in leaves)
+    # ksqlDB's Analyzer refuses incompatibly windowed sources once it has read the FROM clause (every side
+    # against the FROM source: compatibility is an equivalence, so no later step's check can fail)
+    for lf in leaves[1:]:
+        check_windows(leaves[0].source, lf.source)
+    # then its SELECT items, before any clause's column references
+    check_select_items(query, ctx.registry, reserved_names(session.properties) if persistent else None, join=True)
+    # ksqlDB's Analyzer resolves every clause's columns after the FROM clause, before the logical planner
+    # builds the join tree and checks each join's order, type and keys
+    check_clause_columns(query, scope, pull=pull)
+    # then (its analysis of the sink's properties between) the sources' value formats, before the
+    # push-query validator and any join's logical planning
+    _check_value_formats(leaves)
+    if windowed_table:
+        # ksqlDB's PushQueryValidator: after the analyzer's checks of each join (windowing among them), before
+        # logical planning, a persistent query reading any windowed table - joined or FROM - is refused
+        raise KsqlStatementError("KSQL does not support persistent queries on windowed tables.")
+    return _FromClause(leaves, scope, typing_scope, keys_of, conditions, all_columns)
 
 
 def _resolve_leaves(query: Query, catalog: Catalog) -> list[Scan]:

@@ -142,8 +142,8 @@ def analyze_query(query: Query, catalog: Catalog, session: SessionState, *, sink
 
 
 def check_analysis(query: Query, catalog: Catalog, session: SessionState, *, pull: bool) -> None:
-    """The rules of a (join-free) query's analysis alone - ksqlDB's QueryAnalyzer: its sources, every column
-    a clause names, the clause rules - and none of logical planning's (typing WHERE and the select items,
+    """The rules of a pull query's analysis alone (a join's: ``analysis.joins``) - ksqlDB's QueryAnalyzer: its
+    sources, every column a clause names, the clause rules - and none of logical planning's (typing WHERE and the select items,
     resolving functions, the projection's schema). What a server checks before a pull query meets the
     host's limits and ``ksql.pull.queries.enable``, which ksqlDB's QueryExecutor checks between the two (from
     memory of QueryExecutor.handleQuery: analyzeQueryWithNoOutputTopic, the switch, handleTablePullQuery's
@@ -157,7 +157,10 @@ def check_analysis(query: Query, catalog: Catalog, session: SessionState, *, pul
     if source is None:
         raise KsqlStatementError(at(query.source, f"{query.source.name} does not exist."
                                     f"{did_you_mean(catalog, query.source.name)}"))
-    if query.joins:  # a join's analysis is its own (analysis.joins); pull queries refuse joins before this
+    if query.joins:  # a join's analysis is its own (analysis.joins)
+        from ksqlpy.analysis.joins import check_pull_join_analysis
+
+        check_pull_join_analysis(query, catalog, session, interpreted=pull)
         return
     if query.where is not None:
         query = dataclasses.replace(query, where=iso_time_literals(query.where))

@@ -8,6 +8,8 @@ does not support (WINDOW, GROUP BY - an aggregate without one is grouped by a co
 a negative LIMIT, then ROWPARTITION / ROWOFFSET in SELECT or WHERE (from memory of QueryAnalyzer.analyze and
 PullQueryValidator.validate; ksqldb-rules 1.8 states the order). ``ksql.query.pull.limit.clause.enabled=false``
 is checked once the statement is analysed too. The rule alone keeps its own text (the last case of each rule).
+A JOIN is refused once the Analyzer has read it: its sources, criteria, windowing and columns, and the KAFKA
+value format's JOIN refusal come first.
 
 Sources: a CTAS aggregation, a windowed aggregation, a SOURCE table, a stream (its pull query is a scan).
 
@@ -120,6 +122,41 @@ KAFKA_GROUP_BY = (
     "For more info see https://github.com/confluentinc/ksql/issues/3060")
 
 
+# a JOIN: the Analyzer reads the FROM clause (sources, each join's criteria, windowing), the SELECT items and every
+# clause's columns, then the value formats, before PullQueryValidator refuses the JOIN. A pull query's SELECT
+# has no synthetic join key: ROWKEY is an unknown column there (ksqldb-rules 1.8).
+T9 = "CREATE TABLE T9 (ID INT PRIMARY KEY, Z INT) WITH (kafka_topic='t9', value_format='JSON');"
+K9 = "CREATE TABLE K9 (ID INT PRIMARY KEY, Z STRING) WITH (kafka_topic='k9', value_format='KAFKA');"
+W9 = "CREATE TABLE T9 AS SELECT ID, COUNT(*) AS Z FROM S WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID;"
+JOIN = "Pull queries don't support JOIN clauses." + HINT
+KAFKA_JOIN = KAFKA_GROUP_BY.replace("Source(s) K ", "Source(s) K9 ").replace("support GROUP BY.", "support JOIN.")
+JOINS: list[tuple[str, str, str]] = [
+    ("an unknown SELECT column", "SELECT NOPE FROM X JOIN T9 ON X.ID = T9.ID;", unknown("SELECT")),
+    ("an unqualified ROWKEY selected", "SELECT ROWKEY FROM X JOIN T9 ON X.ID = T9.ID;", unknown("SELECT", "ROWKEY")),
+    ("an unknown WHERE column", "SELECT * FROM X JOIN T9 ON X.ID = T9.ID WHERE NOPE = 1;", unknown("WHERE")),
+    ("an unknown JOIN ON column", "SELECT * FROM X JOIN T9 ON X.NOPE = T9.ID;", unknown("JOIN ON", "X.NOPE")),
+    ("a self join", "SELECT * FROM X JOIN X ON X.ID = X.ID;", "Can not join 'X' to 'X': self joins are not yet supported."),
+    ("nothing else", "SELECT * FROM X JOIN T9 ON X.ID = T9.ID;", JOIN),
+]
+
+
+def join_cases() -> list[dict[str, Any]]:
+    out = []
+    for kind, setup in SOURCES.items():
+        windowed = kind == "a windowed aggregation"
+        partner = W9 if windowed else T9
+        for what, sql, message in JOINS:
+            out.append(_refused(f"{kind} - a JOIN and {what}", [*setup, partner, sql], message, {}))
+        if not windowed:
+            out.append(_refused(f"{kind} - a JOIN with a KAFKA-format table",
+                                [*setup, K9, "SELECT * FROM X JOIN K9 ON X.ID = K9.ID;"], KAFKA_JOIN, {}))
+        else:
+            out.append(_refused(f"{kind} - a JOIN with a table not windowed",
+                                [*setup, T9, "SELECT * FROM X JOIN T9 ON X.ID = T9.ID;"], "Can not join windowed source to "
+                                "non-windowed source.\n`X` is TUMBLING windowed\n`T9` is not windowed", {}))
+    return out
+
+
 def _refused(name: str, statements: list[str], message: str, props: dict[str, Any]) -> dict[str, Any]:
     case: dict[str, Any] = {"name": name, "statements": statements,
                             "expectedError": {"type": STATEMENT_ERROR, "message": message, "status": 400}}
@@ -145,4 +182,4 @@ if __name__ == "__main__":
     (HERE / "pull-rule-order.json").write_text(json.dumps({
         "comments": ["A pull query breaking a PullQueryValidator rule meets its analysis's errors first. Generated "
                      "by gen_pull_rule_order.py, in ksqlDB's REST test format, written for ksqlpy."],
-        "tests": cases()}, indent=1) + "\n")
+        "tests": cases() + join_cases()}, indent=1) + "\n")

@@ -309,7 +309,7 @@ def pull_queries(p: str) -> list[Step]:
         Step(f"SELECT * FROM {t} WINDOW TUMBLING (SIZE 1 MINUTE);",
              refused(40001, "Pull queries don't support WINDOW clauses." + hint)),
         Step(f"SELECT * FROM {t} PARTITION BY n;", refused(40001, "Pull queries don't support PARTITION BY clauses.")),
-        Step(f"SELECT * FROM {t} a JOIN {t} b ON a.sensor = b.sensor;",
+        Step(f"SELECT * FROM {s} r JOIN {t} a ON r.sensor = a.sensor;",
              refused(40001, "Pull queries don't support JOIN clauses.")),
         Step(f"SELECT * FROM {t};", refused(40001, "Query requires table scan to be enabled." + hint),
              body={"properties": {"ksql.query.pull.table.scan.enabled": False}}),
