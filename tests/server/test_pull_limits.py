@@ -202,6 +202,11 @@ def test_analysis_errors_come_before_the_limit(client: Any) -> None:
     ("SELECT NOPE FROM LQ;", "NOPE"),
     ("SELECT NOPE FROM LS;", "NOPE"),
     ("SELECT * FROM LS WHERE NOPE = 1;", "NOPE"),
+    # the analysis's errors before PullQueryValidator's rules, all before the limit
+    ("SELECT NOPE FROM LQ GROUP BY ID;", "SELECT column 'NOPE' cannot be resolved."),
+    ("SELECT * FROM LS PARTITION BY NOPE;", "PARTITION BY column 'NOPE' cannot be resolved."),
+    ("SELECT * FROM LQ JOIN LT ON LQ.NOPE = LT.ID;", "JOIN ON column 'LQ.NOPE' cannot be resolved."),
+    ("SELECT * FROM LQ JOIN LT ON LQ.ID = LT.ID;", "Pull queries don't support JOIN clauses."),
 ])
 def test_the_pull_query_analysis_comes_before_the_limit(client: Any, sql: str, message: str) -> None:
     """ksqlDB's QueryExecutor analyses the statement (sources and columns resolved, PullQueryValidator's
