@@ -19,7 +19,7 @@ from typing import Any
 
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlTypeError
-from ksqlpy.functions.aggregates.base import ResolvedUdaf, literal_type
+from ksqlpy.functions.aggregates.base import CANNOT_INFER_NULL, ResolvedUdaf, literal_type
 from ksqlpy.functions.patterns import Pattern, substitute
 from ksqlpy.functions.registry import AggregateFunction, FunctionInfo, ResolvedAggregate, Variation
 from ksqlpy.functions.signatures import (
@@ -429,6 +429,8 @@ def _concrete(spec: Pattern | Callable[[list[T.SqlType]], T.SqlType], binding: d
         return spec(types)
     t = substitute(spec, binding)
     if t is None:
+        if any(isinstance(x, T.NullType) for x in types):  # only a NULL could have bound it: as the built-ins say
+            raise KsqlTypeError(CANNOT_INFER_NULL)
         raise KsqlTypeError(f"Function '{name}': cannot infer its {what} type from the arguments {_types(types)}")
     return t
 

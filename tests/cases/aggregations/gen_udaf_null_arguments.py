@@ -9,8 +9,8 @@ one with a single overload takes the NULL as that parameter's type and runs (HIS
 CORRELATION's DOUBLE - every value is NULL, so the map stays empty and the correlation is NaN); a parameter
 of any type takes it too (COUNT, COUNT_DISTINCT: nothing is counted); and a type variable that only the NULL
 could bind leaves the result without a type, refused as a projected NULL is - inside a larger expression or in
-HAVING too (COLLECT_LIST, COLLECT_SET, EARLIEST/LATEST_BY_OFFSET, TOPK, TOPKDISTINCT, ATTR). The call is
-resolved before a table source's refusal of an aggregate without undo, and whatever the window.
+HAVING too (COLLECT_LIST, COLLECT_SET, EARLIEST/LATEST_BY_OFFSET, TOPK, TOPKDISTINCT, ATTR). User aggregates
+(ksqlDB's test UDAFs) are resolved by the same rules. The call is resolved before a table source's refusal of an aggregate without undo, and whatever the window.
 
 Run ``python tests/cases/aggregations/gen_udaf_null_arguments.py`` after changing it.
 """
@@ -78,6 +78,13 @@ def refusals() -> list[dict[str, Any]]:
     out.append(refused("COLLECT_SET(NULL) only in HAVING has no type either", source,
                        f"CREATE TABLE OUTPUT AS SELECT {key}, COUNT(*) AS R FROM INPUT GROUP BY {key} "
                        "HAVING ARRAY_LENGTH(COLLECT_SET(NULL)) > 0;", CANNOT_INFER))
+    # user aggregates (ksqlDB's test UDAFs, always registered here) follow the same index
+    out.append(refused("GENERIC_VAR_ARG(NULL, V): a user aggregate's type variable only the NULL binds", source,
+                       f"CREATE TABLE OUTPUT AS SELECT {key}, GENERIC_VAR_ARG(NULL, V) AS R FROM INPUT GROUP BY {key};",
+                       CANNOT_INFER))
+    out.append(refused("TEST_UDAF(NULL): a user aggregate's overloads fit a NULL alike", source,
+                       f"CREATE TABLE OUTPUT AS SELECT {key}, TEST_UDAF(NULL) AS R FROM INPUT GROUP BY {key};",
+                       "Function 'TEST_UDAF' cannot be resolved due to ambiguous method parameters (null)."))
     return out
 
 
