@@ -100,6 +100,11 @@ RULES: list[tuple[str, list[tuple[str, str, str]], dict[str, Any]]] = [
         ("an unknown SELECT column", "SELECT NOPE FROM X WHERE ROWPARTITION = 0;", unknown("SELECT")),
         ("nothing else", "SELECT * FROM X WHERE ROWPARTITION = 0;",
          "Pull queries don't support the following columns in WHERE clauses: `ROWPARTITION`")], {}),
+    # with the pseudo columns turned off they are no columns at all: the analysis's unknown column
+    ("ROWOFFSET or ROWPARTITION with ksql.rowpartition.rowoffset.enabled=false", [
+        ("ROWOFFSET selected", "SELECT ROWOFFSET FROM X;", unknown("SELECT", "ROWOFFSET")),
+        ("ROWPARTITION in WHERE", "SELECT * FROM X WHERE ROWPARTITION = 0;", unknown("WHERE", "ROWPARTITION"))],
+     {"ksql.rowpartition.rowoffset.enabled": False}),
 ]
 
 # the KAFKA value format's GROUP BY refusal is the Analyzer's, before PullQueryValidator's
