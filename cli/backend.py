@@ -123,6 +123,7 @@ class ListStream:
     column_types: list[str]
     data: list[list[Any]]
     final_message: str | None = None
+    schema: str | None = None  # the header's schema text (`` `ID` STRING KEY, `V` INTEGER``), when known
 
     def rows(self, poll_s: float = 0.2) -> Iterator[list[Any] | None]:
         yield from self.data

@@ -151,8 +151,27 @@ class EmbeddedBackend:
         data = result.data or {"columns": [], "rows": []}
         cols = data["columns"]
         rows = [[json_value(v, t) for v, (_, t) in zip(row, cols, strict=False)] for row in data["rows"]]
-        return ListStream(query_id="", column_names=[n for n, _ in cols],
-                          column_types=[str(t) for _, t in cols], data=rows, final_message=data.get("final"))
+        query_id, schema = self._pull_header(result.statement, cols)
+        return ListStream(query_id=query_id, column_names=[n for n, *_ in cols],
+                          column_types=[str(c[1]) for c in cols], data=rows, final_message=data.get("final"),
+                          schema=schema)
+
+    def _pull_header(self, sql: str, cols: list[Any]) -> tuple[str, str | None]:
+        """The pull query's id and header schema by the server's rule (pull_header.py): a table's key
+        columns marked `` KEY``, so OUTPUT JSON prints the header a server's shell prints."""
+        from ksqlpy import grammar
+        from ksqlpy.engine import pull_header
+        from ksqlpy.errors import KsqlError
+
+        try:
+            source = grammar.parse_one(sql).query.source
+            name, alias = source.name, source.alias or source.name
+        except (KsqlError, AttributeError):  # not a single-source SELECT: no key to mark
+            return "", None
+        catalog = self.engine.catalog
+        kind, header_cols = pull_header.pull_columns(catalog, name, list(cols))
+        schema = pull_header.source_schema(catalog, name, header_cols) or pull_header.schema_text(header_cols)
+        return pull_header.pull_query_id(kind, alias), schema
 
     def query(self, sql: str, properties: dict[str, Any]) -> Any:
         results = self._run(sql, properties)

@@ -7,14 +7,13 @@ engine under its lock); the returned ``QueryRun`` is then streamed asynchronousl
 from __future__ import annotations
 
 import dataclasses
-import secrets
-import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 from ksqlpy.engine.config import as_bool
 from ksqlpy.engine.pull import PullExecutionError
+from ksqlpy.engine.pull_header import PULL_STREAM, PULL_TABLE, pull_columns, pull_query_id, source_schema
 from ksqlpy.engine.results import TombstoneRow
 from ksqlpy.errors import KsqlError
 from ksqlpy.grammar import ast as A
@@ -42,9 +41,9 @@ from ksqlpy.server.streaming import (
     Writer,
     batches_of,
 )
-from ksqlpy.server.values import quote, row_converter
+from ksqlpy.server.values import row_converter
 
-PUSH, PULL_TABLE, PULL_STREAM, PRINT = "push", "pull_table", "pull_stream", "print"
+PUSH, PRINT = "push", "print"
 
 
 @dataclass
@@ -71,26 +70,6 @@ class QueryRun:
     # its response took (``sent``, counted as the parts are written)
     ticket: Ticket | None = None
     sent: int = 0
-
-
-def _pull_columns(ctx: ServerContext, source_name: str, raw: list[Any]) -> tuple[str, list[Column]]:
-    """(kind, columns with key flags): key columns of a table's pull query carry `` KEY`` in the schema."""
-    source = ctx.engine.catalog.source(source_name)
-    is_table = source is not None and source.kind == "TABLE"
-    keys: set[str] = set()
-    if is_table:
-        keys = {c.name for c in source.key_columns}
-        if source.windowed is not None:
-            keys |= {"WINDOWSTART", "WINDOWEND"}
-    cols: list[Column] = []
-    for c in raw:
-        if isinstance(c, dict):
-            cols.append((c["name"], c["type"], bool(c.get("key"))))
-        elif len(c) >= 3:
-            cols.append((c[0], c[1], bool(c[2])))
-        else:
-            cols.append((c[0], c[1], is_table and c[0] in keys))
-    return (PULL_TABLE if is_table else PULL_STREAM), cols
 
 
 def _scalable(ctx: ServerContext, stmt: A.SelectStatement, tq: Any, props: dict[str, Any]) -> bool:
@@ -347,36 +326,11 @@ def exhausted_message(sql: str) -> str:
 
 def _pull_run(ctx: ServerContext, source_name: str, data: dict[str, Any], limit: int | None,
               alias: str | None = None) -> QueryRun:
-    kind, cols = _pull_columns(ctx, source_name, list(data.get("columns") or []))
+    catalog = ctx.engine.catalog
+    kind, cols = pull_columns(catalog, source_name, list(data.get("columns") or []))
     return QueryRun(kind, pull_query_id(kind, alias or source_name), cols, rows=list(data.get("rows") or []),
                     convert=row_converter([t for _, t, _ in cols]), limit=limit,
-                    schema=_source_schema(ctx, source_name, cols), consistency_token=data.get("consistencyToken"))
-
-
-def pull_query_id(kind: str, alias: str) -> str:
-    """A table's pull query is ``query_<epoch ms>``; a stream's runs as a transient query reading up to the
-    end offsets, so its id is a transient query's, ``transient_<source alias>_<random positive long>``
-    (ksqlDB's QueryIdUtil, from memory)."""
-    if kind == PULL_STREAM:
-        return f"transient_{alias}_{secrets.randbits(63)}"
-    return f"query_{int(time.time() * 1000)}"
-
-
-def _source_schema(ctx: ServerContext, source_name: str, cols: list[Column]) -> str | None:
-    """``SELECT *`` on a SOURCE table with header columns answers with the source's own schema, which
-    ksqlDB prints keys first, then the header columns (with ``HEADER('k')``/``HEADERS``), then the values;
-    the rows keep the select order."""
-    source = ctx.engine.catalog.source(source_name)
-    if source is None or source.kind != "TABLE" or not source.is_source or not source.header_columns:
-        return None
-    names = [n for n, _, _ in cols]
-    if len(names) != len(source.columns) or set(names) != {c.name for c in source.columns}:
-        return None
-    def text(c: Any) -> str:
-        suffix = " KEY" if c.key else " HEADERS" if c.headers else f" HEADER('{c.header_key}')" if c.header_key else ""
-        return f"{quote(c.name)} {c.type}{suffix}"
-
-    return ", ".join(text(c) for c in source.key_columns + source.header_columns + source.value_columns)
+                    schema=source_schema(catalog, source_name, cols), consistency_token=data.get("consistencyToken"))
 
 
 SHUTDOWN_MESSAGE = "The server is shutting down"  # ksqlDB's words for its 50303
