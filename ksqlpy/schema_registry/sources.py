@@ -212,6 +212,7 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         if not key_cols:
             raise unverifiable(rs, topic, True, NO_COLUMNS)
         added_keys = [A.ColumnDef(n, t, key=True, primary_key=stmt.kind == "TABLE") for n, t in key_cols]
+        _name_from_schema(new_props, props, "KEY", rs, registry)
     check_side(Side.VALUE, "VALUE", value_fmt, values)
     if not values and value_fmt in SR_FORMATS:
         rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
@@ -228,9 +229,25 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
             # ksqlDB's ConnectFormat.toColumns: only an unwrapped value may be a bare type
             raise KsqlStatementError("Schema returned from schema registry is anonymous type. To use this schema "
                                      "with ksqlDB, set 'WRAP_SINGLE_VALUE=false' in the WITH clause properties.")
+        _name_from_schema(new_props, props, "VALUE", rs, registry)
     if not added_keys and not added_values:
         return stmt
     return dataclasses.replace(stmt, columns=added_keys + list(stmt.columns) + added_values, properties=new_props)
+
+
+def _name_from_schema(new_props: dict[str, Any], props: dict[str, Any], which: str, rs: RegisteredSchema,
+                      registry: SchemaRegistry) -> None:
+    """A side whose columns come from the schema ``<which>_SCHEMA_ID`` names gets that schema's name as its
+    ``<which>_SCHEMA_FULL_NAME`` when the statement gives none, so the source is the registered record/message
+    by name too: its statement shows it, and a C*AS sink of the same format inherits it (an AVRO or PROTOBUF
+    value) - from memory of ksqlDB's DefaultSchemaInjector.addSchemaFields ('Only populate key and value
+    schema names when schema ids are explicitly provided': CreateSourceProperties.withKeyValueSchemaName of
+    the fetched ParsedSchema.name()). Without an id the name is not added."""
+    if f"{which}_SCHEMA_ID" not in props or _full_name(props, which) is not None:
+        return
+    name = schema_name(rs, registry)
+    if name:
+        new_props[f"{which}_SCHEMA_FULL_NAME"] = name
 
 
 def key_columns_of(key_format: str, t: T.SqlType) -> list[tuple[str, T.SqlType]]:
@@ -364,17 +381,22 @@ _KIND = {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF"}  # the formats whose written sc
 
 
 def latest_schema_name(registry: SchemaRegistry, topic: str, is_key: bool, fmt: str) -> str | None:
-    """The name of the latest schema of ``<topic>-key|value`` (Confluent's ``ParsedSchema.name()``): an AVRO
-    record's full name, a PROTOBUF schema's first message with its package; None when the subject is empty,
-    holds another kind of schema, or one without a name a generated record could take (an AVRO primitive,
-    union or array)."""
+    """The name of the latest schema of ``<topic>-key|value`` (``schema_name``); None when the subject is
+    empty or holds another kind of schema."""
     try:
         rs = registry.latest(subject(topic, is_key))
     except Exception:  # noqa: BLE001 - no name found: the serializer's own default
         return None
     if rs is None or rs.schema_type != _KIND.get(fmt):
         return None
-    if fmt == "AVRO":
+    return schema_name(rs, registry)
+
+
+def schema_name(rs: RegisteredSchema, registry: SchemaRegistry | None) -> str | None:
+    """A registered schema's name (Confluent's ``ParsedSchema.name()``): an AVRO record's full name, a
+    PROTOBUF schema's first message with its package, a JSON schema's ``title``; None for a schema without a
+    name a generated record could take (an AVRO primitive, union or array, a JSON schema without title)."""
+    if rs.schema_type == "AVRO":
         try:
             schema = json.loads(rs.schema)
         except ValueError:
@@ -384,6 +406,13 @@ def latest_schema_name(registry: SchemaRegistry, topic: str, is_key: bool, fmt: 
         name = str(schema["name"])
         namespace = schema.get("namespace")
         return name if "." in name or not namespace else f"{namespace}.{name}"
+    if rs.schema_type == "JSON":
+        try:
+            schema = json.loads(rs.schema)
+        except ValueError:
+            return None
+        title = schema.get("title") if isinstance(schema, dict) else None
+        return title if isinstance(title, str) and title else None
     from ksqlpy.serde.protobuf_format import registry_loader
     from ksqlpy.serde.protobuf_schema import ProtoSchemaError, parse_proto
 
