@@ -124,6 +124,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("serde/mistyped_values_gen.py", {"mistyped-values.json": lambda g: g["tests"]}),
     ("serde/avro_widening_gen.py", {"avro-widening.json": lambda g: g["tests"]}),
     ("upgrades/gen_upgrade_scope.py", {"upgrade-scope.json": lambda g: g["cases"]()}),
+    ("stateless/gen_numeric_sweep.py", {"numeric-sweep.json": lambda g: g["cases"]()}),
     ("functions/gen_cast_to_string.py", {"cast-to-string.json": lambda g: g["cases"](),
                                           "array-join-elements.json": lambda g: g["array_join_cases"]()}),
     ("serde/internal_value_schemas_gen.py", {"internal-value-schemas.json": lambda g: g["tests"]}),
