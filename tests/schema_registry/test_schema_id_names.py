@@ -28,3 +28,19 @@ def test_statement_names_the_schema_the_id_gives(tmp_path) -> None:
         named = e.catalog.source("NAMED").sql
         assert "VALUE_SCHEMA_FULL_NAME='my.Own'" in named and "src.ns.Reading" not in named
 
+
+
+def test_the_name_comes_back_on_replay(tmp_path) -> None:
+    """The command topic holds the statement as written; replay infers again and takes the same name."""
+    from ksqlpy.engine.command_log import DurableStatements
+
+    with Engine(str(tmp_path), {}) as e:
+        e.log.create_topic("in", 1)
+        sid = e.schema_registry.register("in-value", RECORD)
+        DurableStatements(e).execute(f"CREATE STREAM S WITH (kafka_topic='in', value_format='AVRO', "
+                                     f"value_schema_id={sid});")
+        before = e.catalog.source("S").sql
+    assert "VALUE_SCHEMA_FULL_NAME='src.ns.Reading'" in before
+    with Engine(str(tmp_path), {}) as e:
+        durable = DurableStatements(e)
+        assert durable.replay_errors == [] and e.catalog.source("S").sql == before
