@@ -8,12 +8,14 @@ rows, the server's final message) and is stopped with ``POST /close-query``; PRI
 
 from __future__ import annotations
 
+import decimal
 import json
 import re
 from collections.abc import Iterator
 from typing import Any
 
 from ksqlpy.cli.backend import BackendError, BackendUnavailable, Entity, SourceInfo
+from ksqlpy.cli.row_values import TypeShape, parse_shape, read_row
 
 DELIMITED = "application/vnd.ksqlapi.delimited.v1"
 KSQL_JSON = "application/vnd.ksql.v1+json"
@@ -129,6 +131,7 @@ class RemotePushStream:
         self.column_names: list[str] = []
         self.column_types: list[str] = []
         self.schema: str | None = None  # the header's schema text, as the server wrote it
+        self._shapes: list[TypeShape] = []  # the columns' types, to read each row's values by
         meta = self._next_element()
         if isinstance(meta, dict) and isinstance(meta.get("errorMessage"), dict):
             self.close()
@@ -137,6 +140,7 @@ class RemotePushStream:
             self.query_id = meta["header"].get("queryId") or ""
             self.schema = meta["header"].get("schema") or ""
             self.column_names, self.column_types = schema_columns(self.schema)
+            self._shapes = [parse_shape(t) for t in self.column_types]
 
     @staticmethod
     def _element(line: str) -> Any:
@@ -147,7 +151,8 @@ class RemotePushStream:
         if line.endswith("]"):
             line = line[:-1]
         line = line.rstrip().rstrip(",")
-        return json.loads(line) if line else None
+        # floats as Decimal: a DECIMAL's number is read exactly (row_values.py turns the others into floats)
+        return json.loads(line, parse_float=decimal.Decimal) if line else None
 
     def _next_element(self) -> Any:
         for line in self._lines:
@@ -169,7 +174,7 @@ class RemotePushStream:
                     continue
                 row = item.get("row")
                 if isinstance(row, dict):
-                    values = list(row.get("columns") or [])
+                    values = read_row(list(row.get("columns") or []), self._shapes)
                     yield TombstoneRow(values) if row.get("tombstone") else values
                 elif item.get("finalMessage") is not None:
                     self.final_message = str(item["finalMessage"])
