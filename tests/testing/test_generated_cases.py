@@ -42,6 +42,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("aggregations/gen_aggregation_check_order.py", {"aggregation-check-order.json": lambda g: g["cases"]()}),
     ("aggregations/gen_default_argument.py", {"default-argument.json": lambda g: g["cases"]()}),
     ("aggregations/gen_window_bounds_scope.py", {"window-bounds-scope.json": lambda g: g["cases"]()}),
+    ("aggregations/gen_stream_time_scope.py", {"stream-time-scope.json": lambda g: g["cases"]()}),
     ("rest/gen_pull_windows.py", {"pull-window-bounds.json": lambda g: g["cases"]()}),
     ("rest/gen_pull_rules.py", {"pull-query-rules.json": lambda g: g["cases"]() + g["key_value_cases"]()}),
     ("rest/gen_pull_where_shapes.py", {"pull-where-shapes.json": lambda g: g["cases"]()}),
