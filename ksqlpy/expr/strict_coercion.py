@@ -101,9 +101,15 @@ def base_type_name(t: T.SqlType) -> str:
 
 
 def java_value_text(value: Any, t: T.SqlType) -> str:
-    """The evaluated value as ksqlDB's message prints it (Java's toString of the value)."""
+    """The evaluated value as ksqlDB's message prints it (Java's toString of the value): a DATE, TIME or
+    TIMESTAMP - at any depth - as its java.sql class prints itself (``2020-01-02``, ``10:11:12``,
+    ``2020-01-02 10:11:12.5``, in UTC), as CAST(... AS STRING) of a container prints them."""
     if value is None:
         return "null"
+    if t in (T.DATE, T.TIME, T.TIMESTAMP) and isinstance(value, int) and not isinstance(value, bool):
+        from ksqlpy.expr.casts import java_text
+
+        return java_text(t)(value)
     if isinstance(t, T.Struct):
         return "Struct{" + ",".join(f"{n}={java_value_text(value.get(n), ft)}" for n, ft in t.fields
                                     if value.get(n) is not None) + "}"
