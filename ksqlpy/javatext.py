@@ -55,7 +55,9 @@ def _digits_exponent(r: str) -> tuple[str, int]:
 
 
 def decimal_to_plain(d: decimal.Decimal) -> str:
-    """``BigDecimal.toPlainString``: never an exponent, trailing zeros of the scale kept."""
+    """``BigDecimal.toPlainString``: never an exponent, trailing zeros of the scale kept, no negative zero."""
+    if d.is_zero() and d.is_signed():
+        d = d.copy_abs()
     return format(d, "f")
 
 

@@ -98,8 +98,8 @@ def json_text(v: Any) -> str:
 
 
 def _dump_default(o: Any) -> Any:
-    if isinstance(o, _D):
-        return orjson.Fragment(str(o))
+    if isinstance(o, _D):  # Jackson writes the BigDecimal's toString: no negative zero
+        return orjson.Fragment(javatext.decimal_to_string(o))
     if isinstance(o, bytes | bytearray | memoryview):
         return base64.b64encode(o).decode("ascii")
     raise TypeError(f"Type is not JSON serializable: {type(o).__name__}")
@@ -322,8 +322,8 @@ def _string_conv(t: SqlType, path: str) -> Converter:
             return "true" if v else "false"
         if c is int:
             return str(v)
-        if c is _D:
-            return str(v)
+        if c is _D:  # the number's BigDecimal text: -0.0 reads as 0.0 (a BigDecimal has no negative zero)
+            return javatext.decimal_to_string(v)
         if c is float:
             raise NeedExact
         if c is dict:
