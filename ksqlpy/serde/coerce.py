@@ -9,8 +9,9 @@ BOOLEAN     true / false only
 INT, BIGINT numbers (fractions truncated toward zero, out-of-range wraps like Java's intValue /
             longValue), strings holding a plain integer
 DOUBLE      numbers, strings parseable as a double
-STRING      strings; numbers as their literal text; booleans as ``true``/``false``; objects as
-            compact JSON text; arrays as ``[e1, e2]`` of their elements' string forms
+STRING      strings; numbers as their BigDecimal text (no negative zero: -0.0 is ``0.0``); booleans as
+            ``true``/``false``; objects as compact JSON text; arrays as ``[e1, e2]`` of their elements'
+            string forms
 DECIMAL     numbers (exact literal), numeric strings; rounded HALF_UP to the scale, error when the
             integer part does not fit the precision
 TIMESTAMP,  numbers (epoch ms, ms of day), strings holding an integer
