@@ -33,11 +33,12 @@ from .queries_and_joins import (
     update_running_query,
 )
 from .rest_and_cli import cli_only, info_status_endpoints, rest_pages
-from .time_and_windows import custom_timestamp, time_and_windows
+from .time_and_windows import custom_timestamp, time_and_windows, windowed_table_reference
 from .tutorials import event_driven_tutorial, materialized_cache, migrations_tool, streaming_etl
 
 SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
-    "quickstart": quickstart, "asymmetric_join_windows": asymmetric_join_windows,
+    "quickstart": quickstart, "windowed_table_reference": windowed_table_reference,
+    "asymmetric_join_windows": asymmetric_join_windows,
     "with_spellings": with_spellings, "statements_text": statements_text,
     "nested_data": nested_data, "time_and_windows": time_and_windows, "joins": joins, "rest_pages": rest_pages,
     "cli_only": cli_only, "migrations_tool": migrations_tool, "function_pages": function_pages,

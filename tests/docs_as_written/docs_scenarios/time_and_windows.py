@@ -81,3 +81,64 @@ def custom_timestamp(p: str) -> list[Step]:
              refused(40001, "re:Timestamp column, `TS`, should be LONG\\(INT64\\), TIMESTAMP, or a String with a "
                             "timestamp_format specified")),
     ]
+
+
+def windowed_table_reference(p: str) -> list[Step]:
+    """The CREATE TABLE AS SELECT reference page's windowed examples over page views, as written: a filter
+    of UCASE/LCASE calls (LIKE in the hopping one) before the window, an unaliased COUNT(*) (KSQL_COL_0), a
+    window RETENTION that becomes the sink topic's retention.ms, the pull-query page's window bounds written
+    as ISO-8601 text on both WINDOWSTART and WINDOWEND; then the operator notes a reader meets on the way:
+    DECIMAL division whose exact result needs rounding is NULL (RoundingMode.UNNECESSARY), a typed literal
+    other than DECIMAL 'x' is refused while the statement is prepared, and the REST page's malformed
+    /query-stream bodies."""
+    pv = f"{p}pageviews"
+    base = 1_600_000_000_000  # 2020-09-13T12:26:40Z
+    ins = "\n".join(f"INSERT INTO {pv} (viewtime, userid, pageid, regionid, gender) VALUES "
+                    f"({base + i * 20_000}, '{u}', '{pg}', '{r}', '{g}');"
+                    for i, (u, pg, r, g) in enumerate((("User_1", "Page_1", "Region_6", "FEMALE"),
+                                                        ("User_2", "Page_2", "Region_6", "female"),
+                                                        ("User_1", "Page_3", "Region_1", "MALE"),
+                                                        ("User_3", "Page_1", "Region_6", "FEMALE"))))
+    cols = ["REGIONID", "WINDOWSTART", "WINDOWEND", "KSQL_COL_0"]
+    return [
+        Step(f"CREATE STREAM {pv} (viewtime BIGINT, userid VARCHAR, pageid VARCHAR, regionid VARCHAR, "
+             f"gender VARCHAR)\n  WITH (KAFKA_TOPIC='{pv.lower()}', VALUE_FORMAT='JSON', PARTITIONS=1, "
+             "TIMESTAMP='viewtime');", ok(CS)),
+        Step(ins, ok()),
+        Step(f"CREATE TABLE {p}per_region_30s AS\n  SELECT regionid,\n         COUNT(*)\n  FROM {pv}\n"
+             "  WINDOW TUMBLING (SIZE 30 SECONDS)\n  WHERE UCASE(gender)='FEMALE' AND LCASE(regionid)='region_6'\n"
+             "  GROUP BY regionid\n  EMIT CHANGES;", ok(CS), body=EARLIEST_K),
+        Step(f"CREATE TABLE {p}per_region_hop AS\n  SELECT regionid, COUNT(*) FROM {pv}\n"
+             "  WINDOW HOPPING (SIZE 30 SECONDS, ADVANCE BY 10 SECONDS)\n"
+             "  WHERE UCASE(gender)='FEMALE' AND LCASE (regionid) LIKE '%_6'\n  GROUP BY regionid\n  EMIT CHANGES;",
+             ok(CS), body=EARLIEST_K),
+        Step(f"CREATE TABLE {p}per_page_hour AS SELECT pageid, COUNT(*) AS cnt FROM {pv}\n"
+             "  WINDOW TUMBLING (SIZE 1 HOUR, RETENTION 1 DAYS, GRACE PERIOD 10 MINUTES) GROUP BY pageid;",
+             ok(CS, text=["RETENTION_MS=86400000", "SIZE 1 HOURS , RETENTION 1 DAYS , GRACE PERIOD 10 MINUTES"]),
+             body=EARLIEST_K),
+        Step(f"SELECT * FROM {p}per_region_30s;",
+             rows(cols, [["Region_6", base - 10_000, base + 20_000, 1], ["Region_6", base + 20_000, base + 50_000, 1],
+                         ["Region_6", base + 50_000, base + 80_000, 1]]), wait=15),
+        Step(f"SELECT * FROM {p}per_region_hop WHERE regionid='Region_6' AND WINDOWSTART = {base};",
+             rows(cols, [["Region_6", base, base + 30_000, 2]]), wait=15),
+        Step(f"SELECT * FROM {p}per_region_30s WHERE regionid = 'Region_6'\n"
+             "  AND WINDOWSTART >= '2020-09-13T12:27:00' AND WINDOWEND <= '2020-09-13T12:28:00';",
+             rows(cols, [["Region_6", base + 20_000, base + 50_000, 1], ["Region_6", base + 50_000, base + 80_000, 1]])),
+        Step(f"SELECT * FROM {p}per_region_30s WHERE regionid = 'Region_6' AND {base} <= WINDOWSTART "
+             f"AND WINDOWEND <= {base + 50_000};", rows(cols, [["Region_6", base + 20_000, base + 50_000, 1]])),
+        Step(f"SELECT pageid, cnt FROM {p}per_page_hour WHERE pageid = 'Page_1';",
+             rows(["PAGEID", "CNT"], [["Page_1", 2]]), wait=15),
+        Step(f"SELECT CAST(12.34 AS DECIMAL(10, 2)) / 3 AS third, CAST(12.34 AS DECIMAL(10, 2)) / 2 AS half\n"
+             f"FROM {pv} WHERE userid = 'User_3';", rows(["THIRD", "HALF"], [[None, 6.17]])),
+        Step(f"SELECT FORMAT_TIMESTAMP(TIMESTAMP '2021-01-01 00:00:00', 'yyyy') AS y FROM {pv};",
+             refused(40001, "Failed to prepare statement: Unknown type: TIMESTAMP, location:Optional[Line: 1, Col: 25]")),
+        # DECIMAL is a reserved word of the lexer: the decimal typed literal is written back-quoted
+        Step(f"SELECT DECIMAL '1.50' * 2 AS d FROM {pv} WHERE userid = 'User_3';",
+             refused(40001, "re:\"DECIMAL\" is a reserved keyword")),
+        Step(f"SELECT `DECIMAL` '1.50' * 2 AS d FROM {pv} WHERE userid = 'User_3';", rows(["D"], [[3.0]])),
+        Step("", refused(40000, "Missing required creator property 'sql'"), endpoint="/query-stream", raw_body="{}"),
+        Step(f"SELECT * FROM {pv}; SELECT * FROM {pv};",
+             refused(40001, "Expected exactly one KSQL statement; found 2 instead")),
+        Step("SHOW STREAMS;", refused(40001, "Only SELECT and PRINT statements can be issued to this endpoint"),
+             endpoint="/query-stream"),
+    ]
