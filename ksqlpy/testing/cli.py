@@ -148,7 +148,7 @@ def main(argv: list[str], factory: EngineFactory | None = None) -> int:
     survivors: list[tuple[str, str]] = []
     if args.mutate:
         mutated, survivors = mutation_check(cases, results, factory, **options)
-        print(f"Mutation self-check: {mutated} passed cases mutated, {len(survivors)} still passed")
+        print(f"Mutation self-check: {mutated} mutants of passed cases, {len(survivors)} still passed")
         for case_id, what in survivors:
             print(f"  NOT CHECKED {case_id}: mutating {what} did not make it fail")
         print()

@@ -15,7 +15,7 @@ from ksqlpy.testing.executor import EngineFactory, run_case
 from ksqlpy.testing.expansion import expand_file
 from ksqlpy.testing.loader import load_file
 from ksqlpy.testing.model import Case
-from ksqlpy.testing.mutation import mutate
+from ksqlpy.testing.mutation import mutants
 from ksqlpy.testing.report import CaseResult
 
 Progress = Callable[[int, int, CaseResult], None]
@@ -94,20 +94,17 @@ def run_all(cases: list[Case], factory: EngineFactory, jobs: int = 1, progress: 
 
 def mutation_check(cases: list[Case], results: list[CaseResult], factory: EngineFactory,
                    **options: Any) -> tuple[int, list[tuple[str, str]]]:
-    """Re-run every passed case with one expectation mutated (see ``mutation``).
+    """Re-run every passed case once per mutant, each with one expectation changed (``mutation.mutants``).
 
-    Returns (how many were mutated, [(case id, what was mutated)] for mutants that still passed: each is
+    Returns (how many mutants ran, [(case id, what was mutated)] for mutants that still passed: each is
     a runner bug, an expectation the runner does not really check).
     """
     mutated, survivors = 0, []
     for case, result in zip(cases, results, strict=True):
         if result.status != "passed":
             continue
-        m = mutate(case)
-        if m is None:
-            continue
-        mutated += 1
-        mutant, what = m
-        if run_case(mutant, factory, **options).status == "passed":
-            survivors.append((case.id, what))
+        for mutant, what in mutants(case):
+            mutated += 1
+            if run_case(mutant, factory, **options).status == "passed":
+                survivors.append((case.id, what))
     return mutated, survivors
