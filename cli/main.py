@@ -123,13 +123,17 @@ def make_backend(args: argparse.Namespace, config: dict[str, str] | None = None)
     return EmbeddedBackend(os.path.abspath(os.path.expanduser(args.data_dir or default_data_dir())), config)
 
 
-def banner(console: Console, backend: Any) -> None:
+def banner(console: Console, backend: Any, *, logo: bool = True) -> None:
+    """The welcome ksqlDB's shell prints when it starts its loop - at a terminal and, without the logo (its
+    WelcomeMsgUtils skips the logo on a terminal narrower than it, and piped input has no width), when
+    statements are piped in."""
     from ksqlpy import __version__
 
     color = console.color
-    for line in BANNER.strip("\n").split("\n"):
-        console.print(f"{BOLD}{line}{RESET}" if color else line)
-    console.print()
+    if logo:
+        for line in BANNER.strip("\n").split("\n"):
+            console.print(f"{BOLD}{line}{RESET}" if color else line)
+        console.print()
     if backend.mode == "remote":
         info = backend.server_info()
         console.print(f"CLI v{__version__}, Server v{info.get('version', '?')} located at {backend.location}")
@@ -208,9 +212,11 @@ def main(argv: list[str] | None = None) -> int:
             if args.execute and status == 0:
                 status = run_text(session, args.execute)
             return status
-        if not interactive:
+        if not interactive:  # piped input: ksqlDB's interactive loop over lines that are not typed
             from ksqlpy.cli.runner import run_lines
 
+            if not args.no_banner:
+                banner(console, backend, logo=False)
             return run_lines(session, sys.stdin)
         if not args.no_banner:
             banner(console, backend)

@@ -1,7 +1,11 @@
 """Non-interactive runs: ``-e "statements"``, ``-f script.sql`` and statements piped on stdin.
 
-The first failing statement stops the run and the process exits non-zero, so scripts can be
-chained in shells and CI. Piped input is executed statement by statement as lines arrive (a
+The two differ as ksqlDB's shell makes them differ (from memory of ksqlDB's Ksql.run and Cli):
+``-e`` and ``-f`` run one text (Cli.runCommand / runScript) and the first failing statement stops it,
+with exit status 1 so scripts can be chained in shells and CI. Anything else - input piped on stdin,
+as ksqlDB's docs feed ``ksql URL <<EOF`` - goes through the interactive loop (Cli.runInteractively):
+each entry's error is printed and the next entry runs, and the end of the input is the Ctrl-D of a
+terminal (``Exiting ksqlDB.``, status 0). Piped input is executed entry by entry as lines arrive (a
 producer feeding the shell does not have to close the pipe before anything happens).
 """
 
@@ -12,9 +16,11 @@ from collections.abc import Iterable
 from ksqlpy.cli.lexer import statement_complete
 from ksqlpy.cli.session import ExitShell, Session, is_cli_command
 
+EXITING = "Exiting ksqlDB."  # the ksql CLI's words at EXIT and at the end of its input
+
 
 def run_text(session: Session, text: str) -> int:
-    """Run a whole script; 0 if every statement succeeded, 1 otherwise."""
+    """Run a whole script (``-e``, ``-f``); 0 if every statement succeeded, 1 at the first failure."""
     if session.refuse_unterminated(text):
         return 1
     try:
@@ -24,7 +30,10 @@ def run_text(session: Session, text: str) -> int:
 
 
 def run_lines(session: Session, lines: Iterable[str]) -> int:
-    """Run statements from a stream of lines, each as soon as its ';' has been read."""
+    """Run entries from a stream of lines, each as soon as its ';' has been read, as the interactive loop
+    does: a failing entry prints its error and the next one runs; EXIT or the end of the input prints
+    ``Exiting ksqlDB.`` and the status is 0. A statement left without its ';' at the end is refused
+    (its error printed) rather than dropped unseen."""
     buffer = ""
     try:
         for line in lines:
@@ -35,11 +44,14 @@ def run_lines(session: Session, lines: Iterable[str]) -> int:
                 continue
             is_command = is_cli_command(stripped) and "\n" not in stripped
             if is_command or statement_complete(buffer):
-                if not session.run_entry(buffer):
-                    return 1
-                buffer = ""
-        if buffer.strip() and (session.refuse_unterminated(buffer) or not session.run_entry(buffer)):
-            return 1
+                entry, buffer = buffer, ""
+                session.console.record_input(entry)
+                session.run_entry(entry)  # its error is printed; the loop carries on
+        if buffer.strip():
+            session.console.record_input(buffer)
+            if not session.refuse_unterminated(buffer):
+                session.run_entry(buffer)
     except ExitShell:
-        return 0
+        pass
+    session.console.print(EXITING)
     return 0
