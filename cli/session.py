@@ -347,9 +347,12 @@ class Session:
             raise BackendError(f"Cannot override property '{resolved}'", statement=text)
         old = unset_override(self.properties, name)
         self.properties[name] = value
-        change = f"from '{old}' to '{value}'" if old is not None else f"to '{value}'"
-        self.console.print(f"Successfully changed local property '{name}' {change}. Use the UNSET command to "
-                           "revert your change.")
+        # ksqlDB's Cli.setProperty (from memory; ksqldb-rest-cli-sql.md §2): the UNSET hint only on a first SET
+        if old is None:
+            self.console.print(f"Successfully changed local property '{name}' to '{value}'. Use the UNSET command "
+                               "to revert your change.")
+        else:
+            self.console.print(f"Successfully changed local property '{name}' from '{old}' to '{value}'.")
 
     def _unset(self, text: str) -> None:
         stmt = self._parse_one(text)
