@@ -164,7 +164,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"ksqlpy: unknown argument {args.url!r} (a server URL starts with http:// or https://)",
               file=sys.stderr)
         return 2
-    interactive = not (args.execute or args.file) and sys.stdin.isatty() and sys.stdout.isatty()
+    # -e and -f take the one-text paths whenever given - an empty -e too (ksqlDB's Ksql.run tests isPresent())
+    one_text = args.execute is not None or args.file is not None
+    interactive = not one_text and sys.stdin.isatty() and sys.stdout.isatty()
     if interactive:
         _handle_ctrl_c()
     console = Console()
@@ -197,11 +199,11 @@ def main(argv: list[str] | None = None) -> int:
         for d in args.define:
             name, _, value = d.partition("=")
             define_variable(session.variables, name, value.strip().strip("'"))
-        if args.execute or args.file:
+        if one_text:
             from ksqlpy.cli.runner import run_text
 
             status = 0
-            if args.file:
+            if args.file is not None:
                 try:
                     with open(os.path.expanduser(args.file), encoding="utf-8") as f:
                         text = f.read()
@@ -209,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
                     console.error(f"Cannot read {args.file}: {e.strerror or e}")
                     return 1
                 status = run_text(session, text)
-            if args.execute and status == 0:
+            if args.execute is not None and status == 0:
                 status = run_text(session, args.execute)
             return status
         if not interactive:  # piped input: ksqlDB's interactive loop over lines that are not typed

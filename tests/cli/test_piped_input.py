@@ -133,3 +133,10 @@ def test_piped_into_a_shell_writing_to_a_terminal(target: list[str], shell_env: 
     assert "Syntax Error" in text and "Stream Name" in text and "Version: " in text
     assert "\x1b[31m" in text  # the errors are red on a terminal
     assert text.rstrip().endswith("Exiting ksqlDB.")
+
+
+def test_an_empty_execute_runs_nothing_and_reads_no_input(target: list[str], shell_env: dict[str, str]) -> None:
+    """``-e ""`` is an -e all the same (ksqlDB's Ksql.run asks whether the option is present): nothing runs, the
+    input is not read as statements (it was: an empty -e fell through to the piped loop), status 0."""
+    code, out, err = _finish(_shell(target, shell_env, "-e", ""), "SHOW STREAMS;\n")
+    assert (code, out, err) == (0, "", "")
