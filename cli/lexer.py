@@ -126,6 +126,14 @@ def statement_complete(text: str) -> bool:
     return code[-1].text == ";"
 
 
+def only_comments(text: str) -> bool:
+    """Whether an entry is comments (closed ones) and nothing else: ksqlDB's line reader (KsqlLineParser, from
+    memory) accepts a line whose comment-stripped text is empty at once, as it accepts an empty line -
+    such an entry runs nothing - instead of reading on for a ';'."""
+    toks = [t for t in tokenize(text) if t.kind != SPACE]
+    return bool(toks) and all(t.kind == COMMENT and not is_unterminated(t) for t in toks)
+
+
 def first_words(text: str, n: int = 2) -> list[str]:
     """The first ``n`` code words of a statement, upper-cased (to classify it without parsing)."""
     words: list[str] = []

@@ -10,7 +10,7 @@ import os
 import threading
 from typing import Any
 
-from ksqlpy.cli.lexer import make_prompt_lexer, statement_complete
+from ksqlpy.cli.lexer import make_prompt_lexer, only_comments, statement_complete
 from ksqlpy.cli.session import CLI_COMMANDS, ExitShell, Session, is_cli_command
 
 PROMPT = "ksql> "
@@ -31,7 +31,7 @@ STYLE = {
 
 def should_submit(text: str) -> bool:
     """Whether Enter finishes the entry (as ksqlDB's line reader decides)."""
-    if not text.strip():
+    if not text.strip() or only_comments(text):
         return True
     if is_cli_command(text) and "\n" not in text.strip():
         return True

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from ksqlpy.cli.lexer import statement_complete
+from ksqlpy.cli.lexer import only_comments, statement_complete
 from ksqlpy.cli.session import ExitShell, Session, is_cli_command
 
 EXITING = "Exiting ksqlDB."  # the ksql CLI's words at EXIT and at the end of its input
@@ -43,7 +43,7 @@ def run_lines(session: Session, lines: Iterable[str]) -> int:
                 buffer = ""
                 continue
             is_command = is_cli_command(stripped) and "\n" not in stripped
-            if is_command or statement_complete(buffer):
+            if is_command or statement_complete(buffer) or only_comments(buffer):
                 entry, buffer = buffer, ""
                 session.console.record_input(entry)
                 session.run_entry(entry)  # its error is printed; the loop carries on

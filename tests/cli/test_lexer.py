@@ -88,3 +88,18 @@ def test_prompt_lexer_gives_styled_lines() -> None:
     assert get_line(0)[0] == ("class:sql.keyword", "SELECT")
     assert get_line(1)[0] == ("class:sql.keyword", "FROM")
     assert get_line(5) == []
+
+
+@pytest.mark.parametrize(("text", "expected"), [
+    ("-- a note", True),
+    ("/* a block */", True),
+    ("  /* a */ -- b\n-- c  ", True),
+    ("-- only a comment;", True),
+    ("/* open", False),
+    ("", False),
+    ("   ", False),
+    ("SHOW STREAMS; -- c", False),
+    ("-- c\nSHOW STREAMS", False),
+])
+def test_only_comments(text: str, expected: bool) -> None:
+    assert L.only_comments(text) is expected

@@ -140,3 +140,12 @@ def test_an_empty_execute_runs_nothing_and_reads_no_input(target: list[str], she
     input is not read as statements (it was: an empty -e fell through to the piped loop), status 0."""
     code, out, err = _finish(_shell(target, shell_env, "-e", ""), "SHOW STREAMS;\n")
     assert (code, out, err) == (0, "", "")
+
+
+def test_a_line_of_comments_is_an_entry_of_its_own_when_piped(target: list[str], shell_env: dict[str, str]) -> None:
+    """As at the prompt: a line that is only comments ends its entry, so the statement after it is placed from its
+    own first line (it was joined to the comment: 'line 3:10')."""
+    code, out, err = _finish(_shell(target, shell_env, "--no-banner"),
+                             "-- a note\n/* a block */\nSELECT * FRM nowhere;\nSHOW TOPICS;\n")
+    assert code == 0 and err.startswith("line 1:10: Syntax Error\n"), err
+    assert "Kafka Topic" in out

@@ -232,3 +232,17 @@ def test_set_cli_and_request_pipelining_need_no_semicolon(spawn_shell, name) -> 
     sh.run(f"SELECT page FROM {name} EMIT CHANGES LIMIT 1;", re.escape("|a rath...|"), "Limit Reached")
     sh.run("request-pipelining", "Current request-pipelining value: OFF")
     sh.run("request-pipelining ON", "request-pipelining set to ON")
+
+
+def test_a_line_of_comments_is_an_entry_of_its_own(spawn_shell) -> None:  # type: ignore[no-untyped-def]
+    """ksqlDB's line reader accepts a line whose text without comments is empty at once (KsqlLineParser, from
+    memory), as an empty line: a new prompt, not a continuation line; the next statement's positions count
+    from its own first line. An unclosed block comment still reads on."""
+    sh = spawn_shell()
+    for comment in ("-- a note", "/* a block */", "/* two */ -- kinds"):
+        sh.send_line(comment)
+        sh.child.expect(r"ksql>", timeout=5)
+    sh.run("SELECT * FRM nowhere;", r"line 1:10: Syntax Error")
+    sh.send_line("/* still")
+    sh.child.expect(r"\s>", timeout=5)  # the continuation line
+    sh.run("open */ SHOW TOPICS;", "Kafka Topic")
