@@ -165,7 +165,7 @@ def converter(src: T.SqlType, dst: T.SqlType, *, trim_text: bool = False) -> Cal
             return float
         if isinstance(dst, T.Decimal):
             p, s = dst.precision, dst.scale
-            return lambda v: runtime.to_decimal(v, p, s)
+            return lambda v: runtime.cast_decimal(v, p, s)
         if dst == T.BIGINT:
             if src == T.INTEGER:
                 return None
@@ -202,7 +202,7 @@ def converter(src: T.SqlType, dst: T.SqlType, *, trim_text: bool = False) -> Cal
             return _str_to_double
         if isinstance(dst, T.Decimal):
             p, s = dst.precision, dst.scale
-            return lambda v: runtime.to_decimal(v, p, s)
+            return lambda v: runtime.cast_decimal(v, p, s)
         if dst == T.BOOLEAN:
             return parse_boolean
         if dst == T.BYTES:

@@ -174,6 +174,40 @@ def to_decimal(v: int | float | Decimal | str, precision: int, scale: int) -> De
     return q
 
 
+def cast_decimal(v: int | float | Decimal | str, precision: int, scale: int) -> Decimal:
+    """An explicit ``CAST(x AS DECIMAL(p, s))``, as ksqlDB's ``DecimalUtil.cast`` overloads (from memory):
+
+    * INT/BIGINT and DOUBLE: ``new BigDecimal(x, new MathContext(p))`` - the exact value (a DOUBLE's exact
+      binary value, not its shortest text) rounded half-up to ``p`` significant digits - so a DOUBLE 2.675
+      (binary 2.67499999...) cast to DECIMAL(20, 2) is 2.67, to DECIMAL(3, 2) 2.67 too, and 0.125 to
+      DECIMAL(2, 2) 0.13; NaN/Infinity fail as that constructor does (``Infinite or NaN``);
+    * STRING: ``new BigDecimal(text.trim())``, exact; DECIMAL: the value itself.
+
+    Then ``ensureMax``: an absolute value of at least ``10^(p-s)`` fails with ``Numeric field overflow: ...``
+    (checked before the scale is set, so 9.995 cast to DECIMAL(3, 2) passes it and rounds to 10.00), and
+    finally ``setScale(s, HALF_UP)``. A failure here is a per-record CAST error (NULL, processing log)."""
+    if isinstance(v, float):
+        if math.isnan(v) or math.isinf(v):
+            raise ArithmeticError("Infinite or NaN")
+        d = Context(prec=precision, rounding=ROUND_HALF_UP).create_decimal_from_float(v)
+    elif isinstance(v, int):
+        d = Context(prec=precision, rounding=ROUND_HALF_UP).create_decimal(v)
+    elif isinstance(v, str):
+        try:
+            d = javatext.parse_big_decimal(javatext.java_trim(v))
+        except ValueError:
+            raise ValueError(f"Cannot cast '{v}' to DECIMAL({precision}, {scale})") from None
+    else:
+        d = v
+    d = _unsigned_zero(d)
+    digits = precision - scale
+    if d.copy_abs() >= Decimal(1).scaleb(digits):
+        raise ArithmeticError(f"Numeric field overflow: A field with precision {precision} and scale {scale} "
+                              f"must round to an absolute value less than 10^{digits}. "
+                              f"Got {javatext.decimal_to_plain(d)}")
+    return _unsigned_zero(d.quantize(Decimal(1).scaleb(-scale), rounding=ROUND_HALF_UP, context=DCTX))
+
+
 def like_regex(pattern: str, escape: str | None = None) -> str:
     """SQL LIKE pattern -> anchored Python regex (``%`` any run, ``_`` one char).
 

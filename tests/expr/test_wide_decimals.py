@@ -75,7 +75,8 @@ def project(engine: Engine, select: str) -> dict[str, Any]:
     ("CAST(a AS DECIMAL(36, 0))", Decimal("123456789012345678901234567890123457")),
     ("CAST(a AS DECIMAL(38, 1))", Decimal("123456789012345678901234567890123456.8")),
     ("CAST(l AS DECIMAL(38, 0))", Decimal("9223372036854775807")),
-    ("CAST(d AS DECIMAL(38, 2))", Decimal("1000000000000000000000000000000.00")),
+    # new BigDecimal(1e30, new MathContext(38)) (DecimalUtil.cast): the double's exact binary value, 31 digits
+    ("CAST(d AS DECIMAL(38, 2))", Decimal("1000000000000000019884624838656.00")),
     ("CAST(a AS BIGINT)", -1518767018816521536),  # BigDecimal.longValue(): the low 64 bits
     ("a = b", False),
     ("a > b", True),

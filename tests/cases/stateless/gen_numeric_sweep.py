@@ -10,8 +10,9 @@ SqlToJavaVisitor, DecimalUtil and CastEvaluator):
 * a NULL operand fails arithmetic (NULL) and makes a comparison false; IS DISTINCT FROM is NULL-safe;
 * DECIMAL + - * % keep the exact value at the result scale (max(s1,s2) for + - %, s1+s2 for *); ``/`` is
   exact at scale max(6, s1+p2+1) or fails when the quotient needs rounding; DECIMAL op DOUBLE is DOUBLE;
-* CAST DOUBLE to DECIMAL rounds HALF_UP at the scale from the double's shortest text and fails past the
-  precision; DECIMAL and DOUBLE to INT/BIGINT truncate toward zero (DOUBLE saturates); BIGINT to INT keeps
+* CAST DOUBLE to DECIMAL(p, s) (DecimalUtil.cast) takes the double's exact binary value rounded HALF_UP to
+  p significant digits, fails when that is at least 10^(p-s) in magnitude, then rounds HALF_UP to scale s;
+  CAST DECIMAL to DECIMAL applies the same bound to the value before rounding it to the scale; DECIMAL and DOUBLE to INT/BIGINT truncate toward zero (DOUBLE saturates); BIGINT to INT keeps
   the low 32 bits; a DECIMAL compares with a DOUBLE by value.
 
 Writes tests/cases/stateless/numeric-sweep.json: ``python tests/cases/stateless/gen_numeric_sweep.py
@@ -108,9 +109,18 @@ def dec_rem(x: Decimal, y: Decimal) -> Decimal | None:
     return q(x - y * (x / y).to_integral_value(rounding=ROUND_DOWN), 2)
 
 
+def java_cast(v: Decimal, precision: int, scale: int) -> Decimal | None:
+    """``ensureMax`` on the value as it is, then ``setScale(scale, HALF_UP)``."""
+    return q(v, scale) if abs(v) < Decimal(10) ** (precision - scale) else None
+
+
 def double_to_decimal(d: float, precision: int, scale: int) -> Decimal | None:
-    v = Decimal(repr(d))
-    return q(v, scale) if fits(v, precision, scale) else None
+    """``new BigDecimal(d, new MathContext(precision))``: the exact double, ``precision`` digits, HALF_UP."""
+    exact = Decimal(d)
+    if exact == 0:
+        return q(Decimal(0), scale)
+    drop = exact.adjusted() + 1 - precision  # digits below the precision-th significant one
+    return java_cast(exact.quantize(Decimal(1).scaleb(drop), rounding=ROUND_HALF_UP), precision, scale)
 
 
 def saturate(d: float, lo: int, hi: int) -> int:
@@ -131,7 +141,7 @@ DECIMAL: dict[str, tuple[str, Callable[..., Any]]] = {
     "YHALF": ("Y / 2", lambda x, y, e: dec_div(y, Decimal(2), 15, 12) if nn(y) else None),
     "XDBL": ("X + E", lambda x, y, e: float(x) + e if nn(x, e) else None),
     "EDEC": ("CAST(E AS DECIMAL(6,2))", lambda x, y, e: double_to_decimal(e, 6, 2) if nn(e) else None),
-    "XNARROW": ("CAST(X AS DECIMAL(4,1))", lambda x, y, e: q(x, 1) if nn(x) and fits(x, 4, 1) else None),
+    "XNARROW": ("CAST(X AS DECIMAL(4,1))", lambda x, y, e: java_cast(x, 4, 1) if nn(x) else None),
     "XINT": ("CAST(X AS INT)", lambda x, y, e: int(x.to_integral_value(rounding=ROUND_DOWN)) if nn(x) else None),
     "EBIG": ("CAST(E AS BIGINT)", lambda x, y, e: saturate(e, LONG_MIN, LONG_MAX) if nn(e) else None),
     "EINT": ("CAST(E AS INT)", lambda x, y, e: saturate(e, INT_MIN, INT_MAX) if nn(e) else None),
