@@ -10,6 +10,7 @@ pipeline whose output is a pseudo-terminal.
 
 from __future__ import annotations
 
+import os
 import select
 import subprocess
 import sys
@@ -29,19 +30,21 @@ def _shell(target: list[str], env: dict[str, str], *extra: str) -> subprocess.Po
 
 
 def _read_until(proc: subprocess.Popen[str], needle: str, timeout: float = 30) -> str:
-    """stdout read line by line until ``needle`` shows, with the pipe still open (nothing waits for its end)."""
+    """stdout read until ``needle`` shows, with the pipe still open (nothing waits for its end). Read from the
+    descriptor, not the text wrapper: a wrapper's buffer can hold what select() no longer sees."""
     assert proc.stdout is not None
-    seen = ""
+    fd = proc.stdout.fileno()
+    seen = b""
     deadline = time.monotonic() + timeout
-    while needle not in seen:
+    while needle.encode() not in seen:
         left = deadline - time.monotonic()
-        if left <= 0 or not select.select([proc.stdout], [], [], left)[0]:
+        if left <= 0 or not select.select([fd], [], [], left)[0]:
             pytest.fail(f"{needle!r} not printed in {timeout}s; printed: {seen!r}")
-        line = proc.stdout.readline()
-        if not line:
+        chunk = os.read(fd, 65536)
+        if not chunk:
             pytest.fail(f"output ended before {needle!r}; printed: {seen!r}")
-        seen += line
-    return seen
+        seen += chunk
+    return seen.decode()
 
 
 def _finish(proc: subprocess.Popen[str], rest: str = "") -> tuple[int, str, str]:
