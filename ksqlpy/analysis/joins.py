@@ -174,8 +174,6 @@ def _analyze_from(query: Query, catalog: Catalog, session: SessionState, ctx: Bi
     """The Analyzer's stage of a join query, in its order (see ``analyze_join_query``); ``pull``: a pull query,
     whose SELECT has no synthetic join key to name."""
     leaves = _resolve_leaves(query, catalog)
-    for lf in leaves:
-        check_queryable([c.name for c in lf.source.columns], session.properties)
     scope = JoinScope([(lf.source, lf.alias) for lf in leaves], offsets=offsets_enabled(session.properties))
     scope.check_ambiguity(sanitized_expressions(query))
     all_columns = {c.name for lf in leaves for c in lf.source.columns}
@@ -198,7 +196,7 @@ def _analyze_from(query: Query, catalog: Catalog, session: SessionState, ctx: Bi
     for lf in leaves[1:]:
         check_windows(leaves[0].source, lf.source)
     # then its SELECT items, before any clause's column references
-    check_select_items(query, ctx.registry, reserved_names(session.properties) if persistent else None, join=True)
+    check_select_items(query, ctx.registry, reserved_names(session.properties), join=True, persistent=persistent)
     # ksqlDB's Analyzer resolves every clause's columns after the FROM clause, before the logical planner
     # builds the join tree and checks each join's order, type and keys
     check_clause_columns(query, scope, pull=pull)
@@ -209,6 +207,9 @@ def _analyze_from(query: Query, catalog: Catalog, session: SessionState, ctx: Bi
         # ksqlDB's PushQueryValidator: after the analyzer's checks of each join (windowing among them), before
         # logical planning, a persistent query reading any windowed table - joined or FROM - is refused
         raise KsqlStatementError("KSQL does not support persistent queries on windowed tables.")
+    if not pull:  # then its pseudo-column clash (a pull query's validator refuses the JOIN first)
+        for lf in leaves:
+            check_queryable([c.name for c in lf.source.columns], session.properties)
     return _FromClause(leaves, scope, typing_scope, keys_of, conditions, all_columns)
 
 

@@ -167,19 +167,19 @@ def check_analysis(query: Query, catalog: Catalog, session: SessionState, *, pul
     ctx = bind_context(session, interpreted=pull)
     scope = scope_for(input_schema(source, offsets=offsets_enabled(session.properties)),
                       query.source.alias or source.name)
-    _analysis_rules(query, source, session, ctx, scope, persistent=False, base=None)
+    _analysis_rules(query, source, session, ctx, scope, persistent=False, base=None, pull=True)
 
 
 def _analysis_rules(query: Query, source: Source, session: SessionState, ctx: BindContext, in_scope: Scope, *,
-                    persistent: bool, base: Join | None) -> Query:
+                    persistent: bool, base: Join | None, pull: bool) -> Query:
     """Analysis's rules over one source's row, in ksqlDB's order, before logical planning types WHERE; the
-    query with its ``struct->*`` items expanded."""
-    check_queryable([c.name for c in source.columns], session.properties)
+    query with its ``struct->*`` items expanded. ``pull``: a pull query, whose validator's own rules come before
+    the pseudo-column clash (checked by ``engine.pull``)."""
     registry = ctx.registry
     query = expand_struct_stars(query, in_scope, ctx)
     if base is None:  # a join's select items were checked as its FROM clause was read
         reserved = reserved_names(session.properties)
-        rejections.check_select_items(query, registry, reserved if persistent else None, join=False)
+        rejections.check_select_items(query, registry, reserved, join=False, persistent=persistent)
     _check_column_references(query, in_scope)
     if query.where is not None:
         if source.windowed is None:  # an unknown column is reported before an aggregate in WHERE
@@ -194,6 +194,10 @@ def _analysis_rules(query: Query, source: Source, session: SessionState, ctx: Bi
     if query.group_by or has_aggregate(query, registry):
         check_group_by_format(source, query.source.alias or source.name)
     rejections.check_windowed_table(source, persistent=persistent)
+    if not pull:
+        # PushQueryValidator (from memory): after the persistent-over-windowed-table refusal, its
+        # validateNoUserColumnsWithSameNameAsPseudoColumns - once every column is resolved
+        check_queryable([c.name for c in source.columns], session.properties)
     return query
 
 
@@ -220,7 +224,8 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     schema = input_schema(source, offsets=offsets_enabled(session.properties))
     in_scope = scope_for(schema, alias)
     registry = ctx.registry
-    query = _analysis_rules(query, source, session, ctx, in_scope, persistent=persistent, base=base)
+    query = _analysis_rules(query, source, session, ctx, in_scope, persistent=persistent, base=base,
+                            pull=kind is QueryKind.PULL)
     where = bind_filter(query.where, in_scope, ctx, Clause.WHERE) if query.where is not None else None
     node: PlanNode
     if base is None:

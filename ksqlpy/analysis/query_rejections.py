@@ -39,14 +39,14 @@ def has_aggregate(query: Query, registry: FunctionRegistry) -> bool:
     return any(registry.kind_of(f.fname) == "aggregate" for n in nodes for f in n.find_all(FunctionCall))
 
 
-def check_select_items(query: Query, registry: FunctionRegistry, reserved: frozenset[str] | None, *,
-                       join: bool) -> None:
-    """ksqlDB's ``Analyzer.visitSelect`` (from memory): item by item, the result's reserved name (persistent
-    queries: ``reserved`` given) and then its table functions (``TableFunctionVisitor``) - before any clause's
-    column references are resolved, so a nested table function over an unknown column is refused as nested."""
+def check_select_items(query: Query, registry: FunctionRegistry, reserved: frozenset[str], *,
+                       join: bool, persistent: bool) -> None:
+    """ksqlDB's ``Analyzer.visitSelect`` (from memory): item by item, the result's reserved name (see
+    ``reserved_select``: an alias in every query, the column itself in persistent ones) and then its table
+    functions (``TableFunctionVisitor``) - before any clause's column references are resolved, so a nested
+    table function over an unknown column is refused as nested."""
     for item in query.select:
-        if reserved is not None:
-            check_reserved_select(dataclasses.replace(query, select=[item]), reserved, join=join)
+        check_reserved_select(dataclasses.replace(query, select=[item]), reserved, join=join, persistent=persistent)
         check_table_function_forms(item.expr, registry)
 
 

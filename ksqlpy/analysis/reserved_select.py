@@ -1,9 +1,9 @@
-"""Reserved column names as the names of a persistent query's result columns.
+"""Reserved column names as the names of a query's result columns.
 
 ksqlDB's Analyzer visits the SELECT items after the FROM clause (sources, join criteria, windowing) and
 before it validates any clause's column references (Analyzer.validateSelect, from memory); the logical
 planner (join steps, aggregation, WHERE typing) and code generation come later still. So this check runs
-there, for every persistent query shape (CSAS, CTAS, INSERT INTO; joins or not, aggregates or not), before
+there, for every query shape (CSAS, CTAS, INSERT INTO, push, pull; joins or not, aggregates or not), before
 an unknown column in any clause, a join's key/type faults, a non-aggregate select item or a type error.
 
 Two messages, by what the item is:
@@ -12,7 +12,14 @@ Two messages, by what the item is:
   ``Reserved column name in select: `<NAME>`. Please remove or alias the column.``
 * any other expression aliased to a reserved name (``X AS ROWTIME``, ``COUNT(*) AS WINDOWSTART``):
   ``` `<NAME>` is a reserved column name. You cannot use it as an alias for a column.```
-Transient (push and pull) queries may name their columns so.
+The first is the Analyzer's and holds for persistent queries only (validateSelect's ``if (persistent)``): a
+push or pull query may select ``ROWTIME`` or ``L.ROWTIME AS ROWTIME``. The second is not the Analyzer's: by
+the time it runs every item carries an alias (AstSanitizer names them), so it could not tell ``X AS ROWTIME``
+from ``ROWTIME``; ksqlDB refuses the alias where the item is built from the text (from memory of
+SingleColumn's checkForReservedToken: an alias that is a system column name, unless the expression's text
+after its qualifier is that name), which knows nothing of the statement's kind - so it holds for every query,
+push and pull included. (It stays at the Analyzer's SELECT stage, where the rules reference lists it, rather
+than before the sources are resolved, where SingleColumn would put it.)
 """
 
 from __future__ import annotations
@@ -24,10 +31,11 @@ from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar.ast import Query
 
 
-def check_reserved_select(query: Query, reserved: frozenset[str], *, join: bool) -> None:
+def check_reserved_select(query: Query, reserved: frozenset[str], *, join: bool, persistent: bool) -> None:
     """Refuse the first SELECT item (in select order) whose result column takes a reserved name.
     ``join``: an un-aliased column reference of a join is named ``<SOURCE>_<COL>`` (AstSanitizer), never
-    a reserved name by itself."""
+    a reserved name by itself. ``persistent``: a persistent query, which may not select a reserved column
+    as itself either."""
     for item in query.select:
         e = item.expr
         if is_star(e):
@@ -42,5 +50,7 @@ def check_reserved_select(query: Query, reserved: frozenset[str], *, join: bool)
         if name is None or name not in reserved:
             continue
         if item.alias is None or natural == item.alias:
+            if not persistent:
+                continue
             raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the column.")
         raise KsqlStatementError(f"`{name}` is a reserved column name. You cannot use it as an alias for a column.")

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlglot import exp
 
+from ksqlpy.analysis.pseudo_columns import check_queryable
 from ksqlpy.analysis.source_hints import did_you_mean
 from ksqlpy.analysis.time_literals import iso_time_literals
 from ksqlpy.analysis.written import is_star
@@ -134,6 +135,8 @@ def _checked_source(engine: Engine, stmt: A.SelectStatement) -> Source:
     try:
         _check_clauses(engine, q)
         _check_pseudo_columns(q)
+        # after its rules, PullQueryValidator's validateNoUserColumnsWithSameNameAsPseudoColumns (from memory)
+        check_queryable([c.name for c in src.columns], engine.effective_properties())
     except KsqlStatementError:
         # ksqlDB's PullQueryValidator reads the Analyzer's result: every column a clause names resolved, the
         # SELECT items' rules and the KAFKA format's GROUP BY refusal come first (only looked for when a rule
