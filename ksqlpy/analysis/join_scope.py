@@ -9,7 +9,6 @@ rest of the query can be analyzed as a query over one (virtual) source.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
 
 from sqlglot import exp
@@ -24,8 +23,13 @@ from ksqlpy.plan.logical import ColumnRole, SchemaColumn
 
 PSEUDO = (("ROWTIME", T.BIGINT), ("ROWPARTITION", T.INTEGER), ("ROWOFFSET", T.BIGINT))
 WINDOW_BOUNDS = ("WINDOWSTART", "WINDOWEND")
-# a name the join may give its synthetic key column (ksqlDB's ColumnNames.maybeSyntheticJoinKey, from memory)
-MAYBE_SYNTHETIC_KEY = re.compile(r"ROWKEY(_\d+)?")
+# a name the join may give its synthetic key column: ksqlDB's ColumnNames.maybeSyntheticJoinKey (from memory)
+# tests only the prefix (``text().startsWith("ROWKEY")``), so ROWKEYX, ROWKEY_A are left to the later stages too
+SYNTHETIC_KEY_PREFIX = "ROWKEY"
+
+
+def maybe_synthetic_key(name: str) -> bool:
+    return name.startswith(SYNTHETIC_KEY_PREFIX)
 
 
 def block_columns(source: Source, alias: str) -> list[SchemaColumn]:
@@ -182,7 +186,7 @@ def check_clause_columns(query: Query, scope: JoinScope, *, pull: bool = False) 
         for e in exprs:
             for col in column_refs(e):
                 if not col.table and (col.name in WINDOW_BOUNDS or (clause in synthetic_clauses
-                                                                    and MAYBE_SYNTHETIC_KEY.fullmatch(col.name))):
+                                                                    and maybe_synthetic_key(col.name))):
                     continue
                 scope.resolve(col, clause)
 
