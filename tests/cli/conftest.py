@@ -18,6 +18,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -161,3 +162,15 @@ def spawn_shell(target: list[str], shell_env: dict[str, str], tmp_path: Path) ->
     yield spawn
     for sh in shells:
         sh.close()
+
+
+@pytest.fixture
+def embedded(tmp_path: Path) -> Iterator[Any]:
+    """An embedded engine in a temporary data directory, for in-process shells (captured_shell.py)."""
+    from ksqlpy.cli.embedded import EmbeddedBackend
+
+    backend = EmbeddedBackend(str(tmp_path / "data"))
+    try:
+        yield backend
+    finally:
+        backend.close()

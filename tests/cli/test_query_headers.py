@@ -6,18 +6,15 @@ stream's and for a push query."""
 
 from __future__ import annotations
 
-import io
 import json
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from ksqlpy.cli.console import Console
 from ksqlpy.cli.embedded import EmbeddedBackend
-from ksqlpy.cli.session import Session
+from tests.cli.captured_shell import CapturedShell
 
 SETUP = ("CREATE STREAM S (ID STRING KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);"
          "CREATE TABLE T (ID STRING PRIMARY KEY, V INT) WITH (kafka_topic='t', value_format='JSON', partitions=1);"
@@ -39,25 +36,13 @@ EXPECTED = [
 ]
 
 
-class Shell:
-    def __init__(self, backend: Any) -> None:
-        self.out, self.err = io.StringIO(), io.StringIO()
-        self.session = Session(backend, Console(self.out, self.err, color=False))
-
-    def run(self, text: str) -> str:
-        assert self.session.run_entry(text), self.err.getvalue()
-        out = self.out.getvalue()
-        self.out.seek(0), self.out.truncate()
-        return out
-
-
 def _header(out: str) -> dict[str, Any]:
     """The first document the shell printed: the header StreamedRow."""
     document, _ = out.split("}\n}\n", 1)
     return json.loads(document + "}\n}")["header"]
 
 
-def _check_headers(shell: Shell) -> None:
+def _check_headers(shell: CapturedShell) -> None:
     shell.run(SETUP)
     shell.run("SET 'auto.offset.reset'='earliest';")
     shell.run("OUTPUT JSON")
@@ -67,17 +52,8 @@ def _check_headers(shell: Shell) -> None:
         assert re.fullmatch(query_id, header["queryId"]), (query, header["queryId"])
 
 
-@pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[EmbeddedBackend]:
-    backend = EmbeddedBackend(str(tmp_path / "data"))
-    try:
-        yield backend
-    finally:
-        backend.close()
-
-
 def test_embedded_shell_headers(embedded: EmbeddedBackend) -> None:
-    _check_headers(Shell(embedded))
+    _check_headers(CapturedShell(embedded))
 
 
 def test_server_shell_headers(tmp_path: Path) -> None:
@@ -85,9 +61,5 @@ def test_server_shell_headers(tmp_path: Path) -> None:
     from ksqlpy.cli.remote import RemoteBackend
     from ksqlpy.testing.server_process import ServerProcess
 
-    proc = ServerProcess(str(tmp_path / "server"))
-    proc.start()
-    try:
-        _check_headers(Shell(RemoteBackend(proc.url)))
-    finally:
-        proc.stop()
+    with ServerProcess(str(tmp_path / "server")) as proc:
+        _check_headers(CapturedShell(RemoteBackend(proc.url)))

@@ -7,18 +7,14 @@ BigDecimal."""
 from __future__ import annotations
 
 import decimal
-import io
 import json
-from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from ksqlpy.cli.console import Console
 from ksqlpy.cli.embedded import EmbeddedBackend
 from ksqlpy.cli.row_values import TypeShape, parse_shape, read_row
-from ksqlpy.cli.session import Session
+from tests.cli.captured_shell import CapturedShell
 
 D = decimal.Decimal
 
@@ -51,23 +47,11 @@ def test_read_row_keeps_decimals_only() -> None:
     assert isinstance(row[1], float) and isinstance(row[2]["X"], float) and isinstance(row[3], float)
 
 
-class Shell:
-    def __init__(self, backend: Any) -> None:
-        self.out, self.err = io.StringIO(), io.StringIO()
-        self.session = Session(backend, Console(self.out, self.err, color=False))
-
-    def run(self, text: str) -> str:
-        assert self.session.run_entry(text), self.err.getvalue()
-        out = self.out.getvalue()
-        self.out.seek(0), self.out.truncate()
-        return out
-
-
 def _cells(out: str) -> list[list[str]]:
     return [[c.strip() for c in line.strip("|").split("|")] for line in out.splitlines() if line.startswith("|")]
 
 
-def _check(shell: Shell) -> None:
+def _check(shell: CapturedShell) -> None:
     shell.run(SETUP)
     shell.run("SET 'auto.offset.reset'='earliest';")
     for query in ("SELECT * FROM DEC;", "SELECT * FROM DEC EMIT CHANGES LIMIT 2;"):
@@ -87,17 +71,8 @@ def wide_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("COLUMNS", "240")
 
 
-@pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[EmbeddedBackend]:
-    backend = EmbeddedBackend(str(tmp_path / "data"))
-    try:
-        yield backend
-    finally:
-        backend.close()
-
-
 def test_embedded_shell_prints_decimals_with_their_scale(embedded: EmbeddedBackend) -> None:
-    _check(Shell(embedded))
+    _check(CapturedShell(embedded))
 
 
 def test_server_shell_prints_decimals_with_their_scale(tmp_path: Path) -> None:
@@ -105,9 +80,5 @@ def test_server_shell_prints_decimals_with_their_scale(tmp_path: Path) -> None:
     from ksqlpy.cli.remote import RemoteBackend
     from ksqlpy.testing.server_process import ServerProcess
 
-    proc = ServerProcess(str(tmp_path / "server"))
-    proc.start()
-    try:
-        _check(Shell(RemoteBackend(proc.url)))
-    finally:
-        proc.stop()
+    with ServerProcess(str(tmp_path / "server")) as proc:
+        _check(CapturedShell(RemoteBackend(proc.url)))

@@ -5,18 +5,15 @@ NULL, strings bare) in tables, pull and push output, in the embedded shell and a
 from __future__ import annotations
 
 import decimal
-import io
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from ksqlpy.cli import render as R
-from ksqlpy.cli.console import Console
 from ksqlpy.cli.embedded import EmbeddedBackend
-from ksqlpy.cli.session import Session
+from tests.cli.captured_shell import CapturedShell
 
 CREATE = ("CREATE STREAM NEST (ID INT KEY, S STRUCT<C STRING, D INT, E STRUCT<F ARRAY<INT>>>, "
           "M MAP<STRING, DOUBLE>, A ARRAY<STRING>, B ARRAY<STRUCT<X BOOLEAN>>) "
@@ -51,28 +48,7 @@ def _cells(out: str) -> list[list[str]]:
     return [[c.strip() for c in line.strip("|").split("|")] for line in out.splitlines() if line.startswith("|")]
 
 
-class Shell:
-    def __init__(self, backend: Any, **options: Any) -> None:
-        self.out, self.err = io.StringIO(), io.StringIO()
-        self.session = Session(backend, Console(self.out, self.err, color=False), **options)
-
-    def run(self, text: str) -> str:
-        assert self.session.run_entry(text), self.err.getvalue()
-        out = self.out.getvalue()
-        self.out.seek(0), self.out.truncate()
-        return out
-
-
-@pytest.fixture
-def embedded(tmp_path: Path) -> Iterator[EmbeddedBackend]:
-    backend = EmbeddedBackend(str(tmp_path / "data"))
-    try:
-        yield backend
-    finally:
-        backend.close()
-
-
-def _check_nested_output(shell: Shell, table: str) -> None:
+def _check_nested_output(shell: CapturedShell, table: str) -> None:
     shell.run(f"{CREATE.replace('NEST', table).replace('nest', table.lower())}"
               f"{INSERT.replace('NEST', table)}")
     header, *rows = _cells(shell.run(f"SELECT * FROM {table};"))
@@ -83,7 +59,7 @@ def _check_nested_output(shell: Shell, table: str) -> None:
     shell.run("UNSET 'auto.offset.reset';")
 
 
-def _check_timeout(shell: Shell, table: str) -> None:
+def _check_timeout(shell: CapturedShell, table: str) -> None:
     start = time.monotonic()
     out = shell.run(f"SELECT * FROM {table} WHERE ID = 99 EMIT CHANGES;")  # no row ever comes
     assert time.monotonic() - start < 10
@@ -91,11 +67,11 @@ def _check_timeout(shell: Shell, table: str) -> None:
 
 
 def test_embedded_shell_prints_nested_values(embedded: EmbeddedBackend) -> None:
-    _check_nested_output(Shell(embedded), "NEST")
+    _check_nested_output(CapturedShell(embedded), "NEST")
 
 
 def test_embedded_query_timeout_ends_a_quiet_push_query(embedded: EmbeddedBackend) -> None:
-    shell = Shell(embedded, query_timeout_ms=800)
+    shell = CapturedShell(embedded, query_timeout_ms=800)
     shell.run(CREATE)
     _check_timeout(shell, "NEST")
 
@@ -116,14 +92,14 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
 def test_server_mode_prints_nested_values(server: Any) -> None:
     from ksqlpy.cli.remote import RemoteBackend
 
-    _check_nested_output(Shell(RemoteBackend(server.url)), "NESTR")
+    _check_nested_output(CapturedShell(RemoteBackend(server.url)), "NESTR")
 
 
 def test_server_mode_query_timeout_ends_a_quiet_push_query(server: Any) -> None:
     from ksqlpy.cli.remote import RemoteBackend
 
     backend = RemoteBackend(server.url)
-    shell = Shell(backend, query_timeout_ms=800)
+    shell = CapturedShell(backend, query_timeout_ms=800)
     shell.run(CREATE.replace("NEST", "QUIET").replace("nest", "quiet"))
     _check_timeout(shell, "QUIET")
     # the shell closed the query: the server runs no push query any more
