@@ -7,18 +7,22 @@ there, for every query shape (CSAS, CTAS, INSERT INTO, push, pull; joins or not,
 an unknown column in any clause, a join's key/type faults, a non-aggregate select item or a type error.
 
 Two messages, by what the item is:
-* an item whose result name is a pseudo or window column's own name - selected un-aliased, or aliased to the
-  name it has anyway (``ROWTIME AS ROWTIME``, ``L.ROWTIME AS ROWTIME``, ``S->ROWTIME``):
+* the pseudo or window column itself - selected un-aliased, or aliased to its own name (``ROWTIME AS ROWTIME``,
+  ``L.ROWTIME AS ROWTIME``):
   ``Reserved column name in select: `<NAME>`. Please remove or alias the column.``
-* any other expression aliased to a reserved name (``X AS ROWTIME``, ``COUNT(*) AS WINDOWSTART``):
+* any other expression whose result name is a reserved name - aliased to it (``X AS ROWTIME``,
+  ``COUNT(*) AS WINDOWSTART``) or a struct field of that name, whose alias the sanitizer derives from the
+  field (``ST->ROWTIME`` is named ``ROWTIME``; ``ST->ROWTIME AS ROWTIME`` alike):
   ``` `<NAME>` is a reserved column name. You cannot use it as an alias for a column.```
 The first is the Analyzer's and holds for persistent queries only (validateSelect's ``if (persistent)``): a
 push or pull query may select ``ROWTIME`` or ``L.ROWTIME AS ROWTIME``. The second is not the Analyzer's: by
 the time it runs every item carries an alias (AstSanitizer names them), so it could not tell ``X AS ROWTIME``
 from ``ROWTIME``; ksqlDB refuses the alias where the item is built from the text (from memory of
 SingleColumn's checkForReservedToken: an alias that is a system column name, unless the expression's text
-after its qualifier is that name), which knows nothing of the statement's kind - so it holds for every query,
-push and pull included. (It stays at the Analyzer's SELECT stage, where the rules reference lists it, rather
+after its qualifier is that name: ``text.substring(text.indexOf(".") + 1)``), which knows nothing of the
+statement's kind - so it holds for every query, push and pull included. AstSanitizer builds a new item with the
+alias it derives, so the check meets un-aliased items too: a column reference passes (its text after the
+qualifier is its name), a struct field ``ST->ROWTIME`` does not (its text is ``ST->ROWTIME``). (It stays at the Analyzer's SELECT stage, where the rules reference lists it, rather
 than before the sources are resolved, where SingleColumn would put it.)
 """
 
@@ -49,7 +53,7 @@ def check_reserved_select(query: Query, reserved: frozenset[str], *, join: bool,
             name = item.alias
         if name is None or name not in reserved:
             continue
-        if item.alias is None or natural == item.alias:
+        if isinstance(e, exp.Column) and (item.alias is None or natural == item.alias):
             if not persistent:
                 continue
             raise KsqlStatementError(f"Reserved column name in select: `{name}`. Please remove or alias the column.")
