@@ -62,9 +62,10 @@ class SandboxLog:
 
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> None:
-        # ksqlDB's sandbox accepts any count and its DistributingExecutor then creates the topic - before the
-        # command is written, so a count the broker refuses leaves no command. Here the command is written
-        # once the sandbox passed it: the broker's rule is judged here, at the same point of the statement
+        # ksqlDB's sandboxed topic client records the topic only after asking the broker to validate its
+        # creation (SandboxedKafkaTopicClient.createTopic -> KafkaTopicClientImpl.validateCreateTopic, a
+        # createTopics with validateOnly; from memory): a count the broker refuses fails the request's
+        # validation - 'Failed to guarantee existence of topic' - and no statement of the request runs
         check_counts(partitions, replicas)
         partitions, replicas = resolved_counts(partitions, replicas)
         self.created[name] = TopicInfo(name, partitions, replicas, dict(config or {}))

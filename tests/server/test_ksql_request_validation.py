@@ -76,6 +76,70 @@ def test_a_value_no_serializer_writes_fails_the_request_before_anything_runs(
     assert not {t, f"{s}_B"} & _topics(client)
 
 
+# a statement whose new topic has a count the broker refuses; {s} names the request's own sources, {b} the base's
+_REFUSED_COUNTS = [
+    ("CREATE STREAM {s}_N (ID INT KEY, V STRING) WITH (kafka_topic='{t}_n', partitions=0, value_format='JSON');",
+     "{t}_n", "Number of partitions was set to an invalid non-positive value."),
+    ("CREATE TABLE {s}_N (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='{t}_n', partitions=1, replicas=0, "
+     "value_format='JSON');", "{t}_n", "Replication factor must be larger than 0, or -1 to use the default\n\tvalue."),
+    ("CREATE SOURCE STREAM {s}_N (ID INT KEY, V STRING) WITH (kafka_topic='{t}_n', partitions=-2, "
+     "value_format='JSON');", "{t}_n", "Number of partitions was set to an invalid non-positive value."),
+    ("CREATE SOURCE TABLE {s}_N (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='{t}_n', partitions=1, "
+     "replicas=-2, value_format='JSON');", "{t}_n",
+     "Replication factor must be larger than 0, or -1 to use the default\n\tvalue."),
+    ("CREATE STREAM {s}_N WITH (partitions=0) AS SELECT * FROM {b};", "{s}_N",
+     "Number of partitions was set to an invalid non-positive value."),
+    ("CREATE TABLE {s}_N WITH (kafka_topic='{t}_n', replicas=0) AS SELECT ID, COUNT(*) AS C FROM {b} GROUP BY ID;",
+     "{t}_n", "Replication factor must be larger than 0, or -1 to use the default\n\tvalue."),
+    ("CREATE STREAM {s}_N WITH (partitions=-5) AS SELECT * FROM {s}_A;", "{s}_N",
+     "Number of partitions was set to an invalid non-positive value."),
+]
+
+
+@pytest.mark.parametrize("failing, topic, cause", _REFUSED_COUNTS)
+def test_a_refused_topic_count_runs_nothing_of_the_request(client: Any, unique: Callable[[str], str], failing: str,
+                                                           topic: str, cause: str) -> None:
+    """A later statement whose new topic has a count the broker refuses fails the whole request before any of it
+    runs: ksqlDB's sandboxed topic client asks the broker to validate each topic it would create
+    (SandboxedKafkaTopicClient.createTopic -> validateCreateTopic, a createTopics with validateOnly; from memory),
+    so the refusal comes from RequestValidator - a plain KsqlException: generic_error 40000, no statementText or
+    entities. Nothing of the request ran: no CREATE, CREATE ... AS SELECT, INSERT INTO ... SELECT, INSERT VALUES,
+    CREATE TYPE before it, no statement after it."""
+    s = unique("CNT")
+    t = s.lower()
+    b = f"{s}_BASE"
+    ksql(client, f"CREATE STREAM {b} (ID INT KEY, V STRING) WITH (kafka_topic='{t}_base', partitions=1, "
+                 "value_format='JSON');")
+    before = (_names(client, "STREAMS"), _names(client, "TABLES"), _topics(client),
+              {q["id"] for q in ksql(client, "SHOW QUERIES;")[0]["queries"]})
+    failing = failing.format(s=s, t=t, b=b)
+    sql = (f"CREATE TYPE {s}_TY AS STRUCT<A INT>; "
+           f"CREATE STREAM {s}_A (ID INT KEY, V STRING) WITH (kafka_topic='{t}_a', partitions=1, value_format='JSON'); "
+           f"CREATE TABLE {s}_T (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='{t}_t', partitions=1, "
+           "value_format='JSON'); "
+           f"INSERT INTO {b} (ID, V) VALUES (1, 'x'); "
+           f"CREATE STREAM {s}_C AS SELECT * FROM {b}; "
+           f"CREATE TABLE {s}_G AS SELECT ID, COUNT(*) AS C FROM {b} GROUP BY ID; "
+           f"INSERT INTO {s}_C SELECT * FROM {s}_A; "
+           f"{failing} "
+           f"CREATE STREAM {s}_Z (ID INT KEY) WITH (kafka_topic='{t}_z', partitions=1, value_format='JSON'); "
+           "SHOW STREAMS;")
+    r = client.post("/ksql", json={"ksql": sql})
+    assert r.status_code == 400, r.text
+    assert r.json() == {"@type": "generic_error", "error_code": 40000,
+                        "message": f"Failed to guarantee existence of topic {topic.format(s=s, t=t)}\n"
+                                   f"Caused by: {cause}"}
+    after = (_names(client, "STREAMS"), _names(client, "TABLES"), _topics(client),
+             {q["id"] for q in ksql(client, "SHOW QUERIES;")[0]["queries"]})
+    assert after == before
+    assert f"{s}_TY" not in ksql(client, "SHOW TYPES;")[0]["types"]
+    rows = client.post("/query-stream", json={"sql": f"SELECT * FROM {b};"}).text.strip().splitlines()
+    assert len(rows) == 1, rows  # the header only: the INSERT VALUES wrote nothing
+    # the same statements without the refused one run, each with its entity
+    body = ksql(client, sql.replace(failing + " ", ""))
+    assert [e["@type"] for e in body] == ["currentStatus"] * 7 + ["streams"]
+
+
 @pytest.mark.parametrize("assertion", ["ASSERT TOPIC {t}_absent TIMEOUT 0 SECONDS;",
                                        "ASSERT NOT EXISTS TOPIC {t} TIMEOUT 0 SECONDS;",
                                        "ASSERT SCHEMA SUBJECT '{t}-nothing' TIMEOUT 0 SECONDS;"])

@@ -541,6 +541,28 @@ def multi_statement_cases() -> list[dict[str, Any]]:
             "expectedError": {"type": STATEMENT_ERROR, "status": 400, "message": "Cannot drop S."},
         },
     ]
+    # a later statement's new topic with a count the broker refuses: the sandbox's topic client has the broker
+    # validate it, so the request fails in validation (a plain KsqlException, 40000) after an INSERT VALUES and
+    # an INSERT INTO ... SELECT too
+    partitions = "Number of partitions was set to an invalid non-positive value."
+    replicas = "Replication factor must be larger than 0, or -1 to use the default\n\tvalue."
+    refused = [
+        ("CREATE STREAM", "CREATE STREAM N (ID INT KEY) WITH (kafka_topic='n', partitions=0, value_format='JSON');",
+         "n", partitions),
+        ("CREATE TABLE", "CREATE TABLE N (ID INT PRIMARY KEY, V INT) WITH (kafka_topic='n', partitions=2, replicas=-4, "
+                         "value_format='JSON');", "n", replicas),
+        ("CREATE STREAM AS SELECT", "CREATE STREAM N WITH (partitions=-3) AS SELECT * FROM S2;", "N", partitions),
+        ("CREATE TABLE AS SELECT", "CREATE TABLE N WITH (kafka_topic='n_t', replicas=0) AS SELECT ID, SUM(V) AS T "
+                                   "FROM S2 GROUP BY ID;", "n_t", replicas),
+    ]
+    for kind, stmt, topic, cause in refused:
+        out.append({
+            "name": f"one request: a later {kind}'s refused topic count fails the request in validation",
+            "statements": [base[0], "INSERT INTO S (ID, V) VALUES (1, 2);", base[1], "INSERT INTO S2 SELECT * FROM S;",
+                           stmt, "SHOW STREAMS;"],
+            "expectedError": {"type": ERROR, "status": 400,
+                              "message": f"Failed to guarantee existence of topic {topic}\nCaused by: {cause}"},
+        })
     return out
 
 
