@@ -29,7 +29,7 @@ from ksqlpy.types import SqlType
 from . import limits
 from .ast import ColumnDef, Statement
 from .dialect import DIALECT, Ksql
-from .durations import DurationError, parse_duration_text
+from .durations import DurationError, parse_duration_nanos, parse_duration_text
 from .errors import Positions, error_at, syntax_detail
 from .parser import KsqlParser
 from .script import quoted_end, split_statements, unclosed_comment
@@ -42,6 +42,7 @@ __all__ = [
     "DurationError",
     "Ksql",
     "parse",
+    "parse_duration_nanos",
     "parse_duration_text",
     "parse_expression",
     "parse_one",

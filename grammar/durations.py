@@ -11,16 +11,18 @@ from __future__ import annotations
 
 import re
 
-# java.util.concurrent.TimeUnit names (singular forms are accepted too) in milliseconds.
-_UNITS_MS: dict[str, float] = {
-    "NANOSECONDS": 1e-6,
-    "MICROSECONDS": 1e-3,
-    "MILLISECONDS": 1,
-    "SECONDS": 1_000,
-    "MINUTES": 60_000,
-    "HOURS": 3_600_000,
-    "DAYS": 86_400_000,
+# java.util.concurrent.TimeUnit names (singular forms are accepted too) in nanoseconds, so that a duration
+# below a millisecond keeps its sign (``'10 NANOSECONDS'`` is a positive duration of 0 ms).
+_UNITS_NS: dict[str, int] = {
+    "NANOSECONDS": 1,
+    "MICROSECONDS": 1_000,
+    "MILLISECONDS": 1_000_000,
+    "SECONDS": 1_000_000_000,
+    "MINUTES": 60_000_000_000,
+    "HOURS": 3_600_000_000_000,
+    "DAYS": 86_400_000_000_000,
 }
+_NANOS_PER_MS = 1_000_000
 
 
 class DurationError(ValueError):
@@ -28,7 +30,7 @@ class DurationError(ValueError):
 
 
 _LONG = re.compile(r"[+-]?[0-9]+")
-_SUPPORTED = ", ".join(_UNITS_MS)
+_SUPPORTED = ", ".join(_UNITS_NS)
 
 
 def _java_split(text: str) -> list[str]:
@@ -40,7 +42,15 @@ def _java_split(text: str) -> list[str]:
 
 
 def parse_duration_text(text: str) -> int:
-    """``'<n> <unit>'`` in milliseconds, e.g. ``'20 SECONDS'`` -> 20000."""
+    """``'<n> <unit>'`` in milliseconds, e.g. ``'20 SECONDS'`` -> 20000 (Java's ``Duration.toMillis``: whole
+    milliseconds, truncated toward zero)."""
+    nanos = parse_duration_nanos(text)
+    millis = abs(nanos) // _NANOS_PER_MS
+    return millis if nanos >= 0 else -millis
+
+
+def parse_duration_nanos(text: str) -> int:
+    """``'<n> <unit>'`` in nanoseconds: the exact duration, whose sign ``WindowInfo`` checks."""
     parts = _java_split(text)
     try:
         if len(parts) != 2:
@@ -49,9 +59,9 @@ def parse_duration_text(text: str) -> int:
         if not _LONG.fullmatch(amount_text) or not -2**63 <= int(amount_text) < 2**63:
             raise DurationError(f"Not numeric: '{amount_text}'")
         unit = unit_text.upper()
-        factor = _UNITS_MS.get(unit) if unit.endswith("S") else _UNITS_MS.get(unit + "S")
+        factor = _UNITS_NS.get(unit) if unit.endswith("S") else _UNITS_NS.get(unit + "S")
         if factor is None:
             raise DurationError(f"Unknown time unit: '{unit}'\nSupported time units are: {_SUPPORTED}")
     except DurationError as e:
         raise DurationError(f"Invalid duration: '{text}'. {e}") from None
-    return int(int(amount_text) * factor)
+    return int(amount_text) * factor

@@ -15,7 +15,7 @@ from ksqlpy.catalog import SYSTEM_COLUMNS, WINDOW_COLUMNS, Column, Source, Windo
 from ksqlpy.errors import KsqlStatementError, location
 from ksqlpy.expr.type_rules import resolve_type
 from ksqlpy.grammar.ast import ColumnDef, CreateSource
-from ksqlpy.grammar.durations import DurationError, parse_duration_text
+from ksqlpy.grammar.durations import DurationError, parse_duration_nanos, parse_duration_text
 from ksqlpy.serde import capabilities
 from ksqlpy.serde.capabilities import (
     FULL_SCHEMA_NAME,
@@ -55,6 +55,14 @@ def parse_duration_ms(text: str) -> int:
         return parse_duration_text(str(text))
     except DurationError as e:
         raise KsqlStatementError(f"Configuration WINDOW_SIZE is invalid: {e}") from None
+
+
+def check_window_size(text: Any) -> None:
+    """ksqlDB's ``WindowInfo`` (from memory): a TUMBLING/HOPPING size is a positive duration. The WITH clause
+    only parsed it, so a zero or negative size reaches ``CreateSourceFactory`` and fails there, unprefixed.
+    Judged on the exact duration: ``'10 NANOSECONDS'`` is positive though under a millisecond."""
+    if parse_duration_nanos(str(text)) <= 0:
+        raise KsqlStatementError("Size must be positive")
 
 
 def check_columns(kind: str, cols: list[ColumnDef], custom: dict[str, T.SqlType],
@@ -205,6 +213,8 @@ def source_from_create(stmt: CreateSource, config: dict[str, Any], custom: dict[
     if props.get("WINDOW_TYPE") is not None:
         wt = str(props["WINDOW_TYPE"]).upper()
         size = parse_duration_ms(props["WINDOW_SIZE"]) if props.get("WINDOW_SIZE") is not None else None
+        if size is not None:
+            check_window_size(props["WINDOW_SIZE"])
         if not keys:
             raise KsqlStatementError("Windowed sources require a key column.")
         windowed = WindowInfo(wt, size)

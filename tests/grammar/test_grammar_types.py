@@ -7,7 +7,7 @@ import pytest
 from ksqlpy import types as T
 from ksqlpy.errors import KsqlParseError
 from ksqlpy.grammar import ast as A
-from ksqlpy.grammar import parse_duration_text, parse_schema, parse_type
+from ksqlpy.grammar import parse_duration_nanos, parse_duration_text, parse_schema, parse_type
 
 
 @pytest.mark.parametrize(
@@ -72,6 +72,22 @@ def test_duration_text() -> None:
         parse_duration_text("30 bobs")
     with pytest.raises(ValueError, match="Expected 2 tokens"):
         parse_duration_text("30")
+
+
+@pytest.mark.parametrize(("text", "nanos", "millis"), [
+    # exact in nanoseconds, milliseconds truncated toward zero as Java's Duration.toMillis
+    ("10 NANOSECONDS", 10, 0),
+    ("1500000 nanosecond", 1_500_000, 1),
+    ("-1500000 NANOSECONDS", -1_500_000, -1),
+    ("7000001 NANOSECONDS", 7_000_001, 7),
+    ("3 microseconds", 3_000, 0),
+    ("-0 SECONDS", 0, 0),
+    ("9223372036854775807 MILLISECONDS", 9_223_372_036_854_775_807_000_000, 9_223_372_036_854_775_807),
+    ("2 DAYS", 172_800_000_000_000, 172_800_000),
+])
+def test_duration_nanos_and_millis(text: str, nanos: int, millis: int) -> None:
+    assert parse_duration_nanos(text) == nanos
+    assert parse_duration_text(text) == millis
 
 
 @pytest.mark.parametrize(("text", "expected"), [

@@ -8,6 +8,9 @@ ksqlDB checks these while building the statement (a parse failure, ``Failed to p
   a Java long, a ``TimeUnit`` name singular or plural in any case - checked before the two properties are
   compared;
 - then a TUMBLING/HOPPING type needs a size, and a size needs a TUMBLING/HOPPING type (SESSION wording).
+Later, when the source is built (``CreateSourceFactory`` making its ``WindowInfo``), a size that is zero or
+negative fails unprefixed with ``Size must be positive``; the duration's sign decides, not its milliseconds
+(``10 NANOSECONDS`` is a positive size of 0 ms).
 An accepted windowed stream reads windowed keys and a query over it keeps the window.
 """
 
@@ -21,6 +24,7 @@ HERE = Path(__file__).parent
 UNIT_MS = {"NANOSECOND": 0, "MICROSECOND": 0, "MILLISECOND": 1, "SECOND": 1000, "MINUTE": 60_000,
            "HOUR": 3_600_000, "DAY": 86_400_000}
 PARSE = "io.confluent.ksql.parser.exception.ParseFailedException"
+STATEMENT = "io.confluent.ksql.util.KsqlStatementException"
 UNITS = "NANOSECONDS, MICROSECONDS, MILLISECONDS, SECONDS, MINUTES, HOURS, DAYS"
 
 
@@ -40,6 +44,12 @@ def _size_ms(text: str) -> int | str:
     if plural[:-1] not in UNIT_MS:
         return f"Unknown time unit: '{upper}'\nSupported time units are: {UNITS}"
     return int(amount) * UNIT_MS[plural[:-1]]
+
+
+def _positive(text: str) -> bool:
+    """The sign of a parsed duration: its amount's (every unit is a positive length)."""
+    amount = text.split(" ")[0]
+    return int(amount) > 0
 
 
 def _case(kind: str, window_type: str | None, size: str | None) -> dict[str, Any]:
@@ -64,6 +74,9 @@ def _case(kind: str, window_type: str | None, size: str | None) -> dict[str, Any
                  "For example: 'WINDOW_SIZE'='10 SECONDS'")
     elif upper in (None, "SESSION") and size is not None:
         error = "'WINDOW_SIZE' should not be set for SESSION windows."
+    elif size is not None and not _positive(size):
+        return {"name": name, "statements": statements,
+                "expectedException": {"type": STATEMENT, "message": "Size must be positive"}}
     if error is not None:
         return {"name": name, "statements": statements,
                 "expectedException": {"type": PARSE, "message": f"Failed to prepare statement: {error}"}}
@@ -89,7 +102,9 @@ def cases() -> list[dict[str, Any]]:
     for kind in ("STREAM", "TABLE"):
         for window_type in (None, "TUMBLING", "hopping", "Session", "SLIDING"):
             for size in (None, "10 SECONDS", "1 minute", "250 MILLISECOND", "+2 HOURS", "10 SECONDS ", "10  SECONDS",
-                         "10SECONDS", "ten SECONDS", "1.5 SECONDS", "10 fortnights", "10 S", ""):
+                         "10SECONDS", "ten SECONDS", "1.5 SECONDS", "10 fortnights", "10 S", "",
+                         "0 SECONDS", "-5 SECONDS", "-0 MILLISECONDS", "+0 days", "-1 NANOSECOND",
+                         "10 NANOSECONDS", "1 microsecond"):
                 out.append(_case(kind, window_type, size))
     return out
 
