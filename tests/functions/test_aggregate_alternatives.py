@@ -105,6 +105,12 @@ def test_one_line_format_for_every_kind_of_function() -> None:
         "EARLIEST_BY_OFFSET(T val)", "EARLIEST_BY_OFFSET(T val, BOOLEAN ignoreNulls)",
         "EARLIEST_BY_OFFSET(T val, INT earliestN)", "EARLIEST_BY_OFFSET(T val, INT earliestN, BOOLEAN ignoreNulls)"]),
     ("SUM", [T.STRING], ["SUM(INT val)", "SUM(BIGINT val)", "SUM(DOUBLE val)", "SUM(DECIMAL val)"]),
+    ("AVG", [T.STRING], ["AVG(INT val)", "AVG(BIGINT val)", "AVG(DOUBLE val)"]),
+    ("STDDEV_SAMP", [T.STRING], ["STDDEV_SAMP(INT val)", "STDDEV_SAMP(BIGINT val)", "STDDEV_SAMP(DOUBLE val)"]),
+    ("STDDEV_SAMPLE", [T.BOOLEAN], [
+        "STDDEV_SAMPLE(INT val)", "STDDEV_SAMPLE(BIGINT val)", "STDDEV_SAMPLE(DOUBLE val)"]),
+    ("SUM_LIST", [T.Array(T.Decimal(4, 2))], [
+        "SUM_LIST(ARRAY<INT> val)", "SUM_LIST(ARRAY<BIGINT> val)", "SUM_LIST(ARRAY<DOUBLE> val)"]),
     ("HISTOGRAM", [T.INTEGER], ["HISTOGRAM(STRING val)"]),
 ])
 def test_aggregates_name_the_parameters_as_their_factories(name: str, args: list[T.SqlType],
@@ -152,3 +158,16 @@ def test_a_scalar_with_named_parameters_lists_them(tmp_path: Path) -> None:
             "geo_distance(DOUBLE lat1, DOUBLE lon1, DOUBLE lat2, DOUBLE lon2, STRING unit)", HINT]
         described = e.execute("DESCRIBE FUNCTION GEO_DISTANCE;")
         assert "lat1" in str(described) and "unit" in str(described)
+
+
+@pytest.mark.parametrize("name", ["AVG", "STDDEV_SAMP", "STDDEV_SAMPLE"])
+def test_a_decimal_reaches_the_double_overload_without_being_listed(name: str) -> None:
+    """ksqlDB declares these with one annotated factory per Integer, Long and Double (from memory of
+    AverageUdaf and StandardDeviationSampUdaf): DESCRIBE FUNCTION lists three variations, and a DECIMAL
+    argument is taken by the DOUBLE one (implicit cast): a DOUBLE result, a DOUBLE running sum."""
+    described = describe_function(REGISTRY, name)["functions"]
+    assert [v["arguments"][0]["type"] for v in described] == ["INT", "BIGINT", "DOUBLE"]
+    assert all(v["returnType"] == "DOUBLE" for v in described)
+    resolved = REGISTRY.aggregates[name].resolve([T.Decimal(4, 2)], [], {})
+    assert resolved.return_type == T.DOUBLE
+    assert resolved.intermediate_type.fields[0] == ("SUM", T.DOUBLE)

@@ -61,6 +61,11 @@ from ksqlpy.functions.registry import FunctionRegistry
 # Registration
 
 _NUMERIC = ("INT", "BIGINT", "DOUBLE", "DECIMAL")
+# the overloads of ksqlDB's annotation-declared numeric UDAFs (from memory of AverageUdaf and
+# StandardDeviationSamp(le)Udaf: one @UdafFactory per Integer, Long and Double, none for DECIMAL, whose precision
+# an aggregateSchema string cannot name); a DECIMAL argument reaches the DOUBLE one by implicit cast, so it is
+# accepted but never listed (DESCRIBE FUNCTION, "Valid alternatives", SHOW FUNCTIONS' docs)
+_JAVA_NUMERIC = ("INT", "BIGINT", "DOUBLE")
 _ORDERED = ("INT", "BIGINT", "DOUBLE", "DECIMAL", "STRING", "BYTES", "DATE", "TIME", "TIMESTAMP")
 
 
@@ -74,7 +79,7 @@ def _topk_literals(n_args: int) -> int:
 
 BUILTINS: list[Udaf] = [
     Udaf("AVG", _resolve_avg, description="Average of the non-NULL values (0.0 when there are none).",
-         signatures=_sigs("AVG", [(f"{t} val", "DOUBLE") for t in _NUMERIC])),
+         signatures=_sigs("AVG", [(f"{t} val", "DOUBLE") for t in _JAVA_NUMERIC])),
     Udaf("COUNT", _resolve_count, description="COUNT(col): non-NULL values; COUNT() / COUNT(*): rows.",
          signatures=["COUNT() -> BIGINT", "COUNT(ANY val) -> BIGINT"]),
     Udaf("COUNT_DISTINCT", _resolve_count_distinct,
@@ -86,7 +91,7 @@ BUILTINS: list[Udaf] = [
     Udaf("SUM", _resolve_sum, description="Sum of the non-NULL values (0 when there are none).",
          signatures=_sigs("SUM", [(f"{t} val", t) for t in _NUMERIC])),
     Udaf("SUM_LIST", _resolve_sum_list, description="Sum of the non-NULL elements of the arrays.",
-         signatures=_sigs("SUM_LIST", [(f"ARRAY<{t}> val", t) for t in ("INT", "BIGINT", "DOUBLE")])),
+         signatures=_sigs("SUM_LIST", [(f"ARRAY<{t}> val", t) for t in _JAVA_NUMERIC])),
     Udaf("MIN", _resolve_min_max(False), description="Smallest non-NULL value.",
          signatures=_sigs("MIN", [(f"{t} val", t) for t in _ORDERED])),
     Udaf("MAX", _resolve_min_max(True), description="Largest non-NULL value.",
@@ -121,12 +126,12 @@ BUILTINS: list[Udaf] = [
     Udaf("STDDEV_SAMP", _resolve_stddev(False),
          description="Sample variance of the non-NULL values (ksqlDB's STDDEV_SAMP returns the variance). "
                      "Over INT or BIGINT the running sum is kept in that type and wraps on overflow, as ksqlDB's.",
-         signatures=_sigs("STDDEV_SAMP", [(f"{t} val", "DOUBLE") for t in _NUMERIC])),
+         signatures=_sigs("STDDEV_SAMP", [(f"{t} val", "DOUBLE") for t in _JAVA_NUMERIC])),
     Udaf("STDDEV_SAMPLE", _resolve_stddev(True),
          description="Sample standard deviation of the non-NULL values. Over INT or BIGINT the running sum is kept "
                      "in that type and wraps on overflow, as ksqlDB's; the square root of a variance that undoing table rows "
                      "left below zero (floating-point cancellation) is NaN, as Java's Math.sqrt.",
-         signatures=_sigs("STDDEV_SAMPLE", [(f"{t} val", "DOUBLE") for t in _NUMERIC])),
+         signatures=_sigs("STDDEV_SAMPLE", [(f"{t} val", "DOUBLE") for t in _JAVA_NUMERIC])),
     Udaf("CORRELATION", _resolve_correlation,
          description="Pearson correlation of the pairs where both values are non-NULL.",
          signatures=["CORRELATION(DOUBLE val1, DOUBLE val2) -> DOUBLE"]),

@@ -29,9 +29,12 @@ from ksqlpy.types import (
     STRING,
     TIME,
     TIMESTAMP,
+    Array,
     Decimal,
+    Map,
     NullType,
     SqlType,
+    Struct,
 )
 
 COLLECT_LIST_LIMIT = "ksql.functions.collect_list.limit"
@@ -110,7 +113,10 @@ class Udaf(AggregateFunction):
             raise KsqlTypeError(CANNOT_INFER_NULL)
         typed = [p if isinstance(t, NullType) and not isinstance(p, NullType) else t
                  for t, p in zip(cols, match.param_types, strict=False)]
-        return self._resolver(self.name, typed, literals, config)
+        resolved = self._resolver(self.name, typed, literals, config)
+        if has_null_part(resolved.return_type):  # TOPK(V, NULL, k): a struct field only the NULL types
+            raise KsqlTypeError(CANNOT_INFER_NULL)
+        return resolved
 
     def _no_match(self, e: Rejected) -> KsqlTypeError:
         return KsqlTypeError(no_match_message(e.name, e.arg_types, alternatives(self._signatures)))
@@ -160,6 +166,21 @@ def literal_type(value: Any) -> SqlType:
     if isinstance(value, bytes):
         return BYTES
     return STRING
+
+
+def has_null_part(t: SqlType | None) -> bool:
+    """A result type with no type somewhere inside: a NULL argument taken by a parameter of any type
+    (TOPK's other columns) and copied into the result's struct. No sink schema can hold it, so it is refused
+    as a projected NULL is (the NULL must be cast)."""
+    if isinstance(t, NullType):
+        return True
+    if isinstance(t, Array):
+        return has_null_part(t.element)
+    if isinstance(t, Map):
+        return has_null_part(t.key) or has_null_part(t.value)
+    if isinstance(t, Struct):
+        return any(has_null_part(f) for _n, f in t.fields)
+    return False
 
 
 def sample_value(t: SqlType) -> Any:

@@ -9,7 +9,10 @@ one with a single overload takes the NULL as that parameter's type and runs (HIS
 CORRELATION's DOUBLE - every value is NULL, so the map stays empty and the correlation is NaN); a parameter
 of any type takes it too (COUNT, COUNT_DISTINCT: nothing is counted); and a type variable that only the NULL
 could bind leaves the result without a type, refused as a projected NULL is - inside a larger expression or in
-HAVING too (COLLECT_LIST, COLLECT_SET, EARLIEST/LATEST_BY_OFFSET, TOPK, TOPKDISTINCT, ATTR). User aggregates
+HAVING too (COLLECT_LIST, COLLECT_SET, EARLIEST/LATEST_BY_OFFSET, TOPK, TOPKDISTINCT, ATTR); so does a NULL
+taken by a parameter of any type that the result copies (TOPK's other columns become fields of its struct).
+AVG and STDDEV_SAMP/STDDEV_SAMPLE list no DECIMAL overload (from memory of AverageUdaf and
+StandardDeviationSampUdaf: Integer, Long and Double factories only). User aggregates
 (ksqlDB's test UDAFs) are resolved by the same rules. The call is resolved before a table source's refusal of an aggregate without undo, and whatever the window.
 
 Run ``python tests/cases/aggregations/gen_udaf_null_arguments.py`` after changing it.
@@ -35,16 +38,20 @@ SHAPES = {
 }
 
 NUMERIC = ["INT", "BIGINT", "DOUBLE", "DECIMAL"]
+# AVG and STDDEV_SAMP/STDDEV_SAMPLE declare no DECIMAL overload (a DECIMAL reaches DOUBLE by implicit cast)
+JAVA_NUMERIC = ["INT", "BIGINT", "DOUBLE"]
 ORDERED = [*NUMERIC, "STRING", "BYTES", "DATE", "TIME", "TIMESTAMP"]
 # the aggregates whose overloads differ only in the parameter the NULL fills: (call, parameter types)
 AMBIGUOUS = {
-    "SUM": NUMERIC, "AVG": NUMERIC, "STDDEV_SAMP": NUMERIC, "STDDEV_SAMPLE": NUMERIC,
+    "SUM": NUMERIC, "AVG": JAVA_NUMERIC, "STDDEV_SAMP": JAVA_NUMERIC, "STDDEV_SAMPLE": JAVA_NUMERIC,
     "MIN": ORDERED, "MAX": ORDERED, "SUM_LIST": ["ARRAY<INT>", "ARRAY<BIGINT>", "ARRAY<DOUBLE>"],
 }
 # a type variable only the NULL could bind
 UNTYPED = ["COLLECT_LIST(NULL)", "COLLECT_SET(NULL)", "ATTR(NULL)", "LATEST_BY_OFFSET(NULL)",
            "LATEST_BY_OFFSET(NULL, false)", "EARLIEST_BY_OFFSET(NULL, 2)", "EARLIEST_BY_OFFSET(NULL, 2, true)",
-           "TOPK(NULL, 2)", "TOPK(NULL, V, 2)", "TOPKDISTINCT(NULL, 3)"]
+           "TOPK(NULL, 2)", "TOPK(NULL, V, 2)", "TOPKDISTINCT(NULL, 3)",
+           # TOPK's other columns are of any type, so a NULL fits; its result struct's field would have no type
+           "TOPK(V, NULL, 2)", "TOPK(V, V, NULL, 2)", "TOPK(V, NULL, NULL, 3)"]
 
 
 def ambiguous(name: str, params: list[str]) -> str:
