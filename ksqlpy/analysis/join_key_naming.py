@@ -4,15 +4,19 @@ synthetic ``ROWKEY[_n]`` when no column carries the key (a FULL join, or express
 
 from __future__ import annotations
 
+import re
+
 from ksqlpy import types as T
 from ksqlpy.analysis.join_criteria import Condition
 from ksqlpy.analysis.join_inputs import StepInput
 from ksqlpy.analysis.join_keys import KeyBinder, KeyExpr
 from ksqlpy.analysis.join_projection import KeyComponent
+from ksqlpy.analysis.join_scope import SYNTHETIC_KEY_PREFIX
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.plan.logical import ColumnRole, Join, JoinFlavor, JoinKey, JoinKind, ResultKind, SchemaColumn
 
 KEY_PREFIX = "$JOIN_KEY"
+_SUFFIX = re.compile(r"_([0-9]+)")
 
 
 def order_by_key(conds: list[Condition], right: StepInput, left: StepInput, described: str) -> list[Condition]:
@@ -94,13 +98,18 @@ def _key_names(n: int) -> list[str]:
 
 
 def _synthetic_name(all_columns: set[str], taken: set[str]) -> str:
-    n = 0
-    while True:
-        name = "ROWKEY" if n == 0 else f"ROWKEY_{n}"
-        if name not in all_columns and name not in taken:
-            taken.add(name)
-            return name
-        n += 1
+    """``ROWKEY`` when no source column has that name, else ``ROWKEY_<n+1>`` for the highest ``n`` of any
+    ``ROWKEY_<n>`` column - not the first free number (ROWKEY and ROWKEY_3 give ROWKEY_4). From memory of
+    ksqlDB's ColumnNames.generateSyntheticJoinKey: it scans the names starting ROWKEY, keeps the largest
+    numeric ``_<digits>`` suffix, and returns ROWKEY if unused, else ROWKEY_(max + 1); other suffixes
+    (ROWKEYX, ROWKEY_A) only count as names."""
+    used = all_columns | taken
+    name = SYNTHETIC_KEY_PREFIX
+    if name in used:
+        suffixes = (_SUFFIX.fullmatch(c[len(SYNTHETIC_KEY_PREFIX):]) for c in used if c.startswith(name))
+        name = f"{SYNTHETIC_KEY_PREFIX}_{max((int(m.group(1)) for m in suffixes if m), default=0) + 1}"
+    taken.add(name)
+    return name
 
 
 def final_key(current: StepInput, root: Join) -> tuple[list[KeyComponent], list[SchemaColumn]]:
