@@ -10,7 +10,7 @@ from ksqlpy.analysis.ddl import normalize_properties
 from ksqlpy.analysis.query import analyze_query
 from ksqlpy.catalog import Source
 from ksqlpy.engine.metrics import offset_summaries, source_statistics, tasks_metadata
-from ksqlpy.engine.queries import partition_counts
+from ksqlpy.engine.queries import overridden_properties, partition_counts
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.functions.registry import FunctionRegistry
 from ksqlpy.grammar import ast as A
@@ -154,8 +154,12 @@ def explain_statement(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
             "sources": list(dict.fromkeys(s.source.name for s in plan.scans)),
             "fields": fields, "executionPlan": plan_text(plan, qid),
             "topology": topology_text(topology) if topology is not None else "",
-            "windowType": plan.windowed.type if plan.windowed is not None else None,
-            "queryType": "PERSISTENT" if persistent else plan.query_kind.value, "overriddenProperties": {},
+            # ksqlDB's QueryDescriptionFactory.forQueryMetadata (from memory): a persistent query's window type
+            # is its result topic's; any other query's is empty (null), windowed or not
+            "windowType": plan.windowed.type if persistent and plan.windowed is not None else None,
+            # the sandbox runs the statement with the session's and request's overrides, which it lists
+            "queryType": "PERSISTENT" if persistent else plan.query_kind.value,
+            "overriddenProperties": overridden_properties(engine),
             "consumerGroupId": group, "state": "UNKNOWN", "_hostless": True}
 
 
@@ -241,8 +245,9 @@ def push_query_details(engine: Engine, tq: Any) -> dict[str, Any]:
             "fields": [_field(c.name, c.type) for c in plan.project.value],
             "executionPlan": plan_text(plan, tq.query_id),
             "topology": topology_text(topology) if topology is not None else "",
-            "windowType": plan.windowed.type if plan.windowed is not None else None,
-            "state": "RUNNING", "queryType": "PUSH", "overriddenProperties": {}, "tasksMetadata": tasks,
+            "windowType": None,  # (QueryDescriptionFactory: only a persistent query's result has one)
+            "state": "RUNNING", "queryType": "PUSH",
+            "overriddenProperties": dict(getattr(tq, "overridden_properties", None) or {}), "tasksMetadata": tasks,
             "consumerGroupId": f"_confluent-ksql-{service}transient_{tq.query_id}", "queryErrors": []}
 
 

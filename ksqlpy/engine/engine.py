@@ -23,7 +23,13 @@ from ksqlpy.engine.config import DEFAULT_PROPERTIES, Properties, resolve
 from ksqlpy.engine.guarantee import GuaranteeInForce, check_engine, check_query
 from ksqlpy.engine.pull_cache import PullCache
 from ksqlpy.engine.pull_copies import follow as follow_copies
-from ksqlpy.engine.queries import PersistentQuery, TransientQuery, build_persistent, build_transient
+from ksqlpy.engine.queries import (
+    PersistentQuery,
+    TransientQuery,
+    build_persistent,
+    build_transient,
+    overridden_properties,
+)
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.functions import FunctionRegistry
@@ -246,7 +252,7 @@ class Engine:
 
     def start_persistent(self, query: PersistentQuery) -> None:
         if getattr(query, "overridden_properties", None) is None:  # what EXPLAIN shows it was created with
-            query.overridden_properties = {k: str(v) for k, v in self.overrides().items()}  # type: ignore[attr-defined]
+            query.overridden_properties = overridden_properties(self)  # type: ignore[attr-defined]
         self.queries[query.query_id] = query
         self.catalog.add_query(QueryInfo(query.query_id, query.sql, query.sink_name, query.source_names))
         if wants_workers(self, query):  # ksqlpy.workers=process: the query runs in worker processes

@@ -99,6 +99,12 @@ def build_persistent(engine: Engine, plan: Sink, sink: Source, query_id: str, sq
     return PersistentQuery(query_id, sql, plan, sink, build_tasks(engine, topology))
 
 
+def overridden_properties(engine: Engine) -> dict[str, str]:
+    """The properties a query is started with beyond the server's configuration - the session's (SET) and
+    the request's - as a query's description lists them (``overriddenProperties``)."""
+    return {k: str(v) for k, v in engine.overrides().items()}
+
+
 class TransientQuery:
     """A push query: rows go to an in-memory queue the caller iterates."""
 
@@ -119,6 +125,7 @@ class TransientQuery:
         # False: the query's deletes (TombstoneRow) are left out before LIMIT counts - a scalable push query
         # taps its source's writer, where ksqlDB ignores records with a null value
         self.keep_deletes = True
+        self.overridden_properties: dict[str, str] = {}
 
     def _on_rows(self, rows: list[tuple]) -> None:
         for r in rows:
@@ -212,6 +219,9 @@ def build_transient(engine: Engine, stmt: A.SelectStatement, properties: dict[st
     aggregating = agg is not None
     table = plan.bottom.result_kind is ResultKind.TABLE
     tq = TransientQuery(engine, qid, plan, cols, plan.limit)
+    # what SHOW QUERIES EXTENDED / EXPLAIN <id> show it was started with: the session's and request's
+    # overrides (ksqlDB's TransientQueryMetadata keeps its statement's config overrides)
+    tq.overridden_properties = overridden_properties(engine)
     windowed = agg is not None and agg.window is not None
     keyed = frozenset(tombstone_positions(plan))
 

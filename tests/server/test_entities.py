@@ -245,6 +245,28 @@ def test_explain_a_statement_describes_the_query_it_would_run(quiet_app: TestCli
                 400)["message"] == "The provided statement did not run a ksql query"
 
 
+def test_explain_a_statement_window_type_and_overrides(quiet_app: TestClient) -> None:
+    """ksqlDB's QueryDescriptionFactory: a persistent query's window type is its result topic's, any other
+    query's is null (a windowed push aggregation's too); the sandbox runs the statement with the request's
+    overrides, which the description lists as a query created with them lists them."""
+    ksql(quiet_app, "CREATE STREAM EN_EXW (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_exw', VALUE_FORMAT='JSON', "
+                 "PARTITIONS=1);")
+    windowed = "SELECT ID, COUNT(*) AS N FROM EN_EXW WINDOW HOPPING (SIZE 2 SECONDS, ADVANCE BY 1 SECOND) GROUP BY ID"
+    props = {"streamsProperties": {"auto.offset.reset": "earliest"}}
+    (push,) = ksql(quiet_app, f"EXPLAIN {windowed} EMIT CHANGES;", **props)
+    (ctas,) = ksql(quiet_app, f"EXPLAIN CREATE TABLE EN_EXWT AS {windowed};", **props)
+    assert push["queryDescription"]["windowType"] is None
+    assert ctas["queryDescription"]["windowType"] == "HOPPING"
+    created = query_number(ksql(quiet_app, f"CREATE TABLE EN_EXWT2 AS {windowed};", **props)[0])
+    (running,) = ksql(quiet_app, f"EXPLAIN {created};")
+    overrides = running["queryDescription"]["overriddenProperties"]
+    assert [v for k, v in overrides.items() if k.endswith("auto.offset.reset")] == ["earliest"]
+    assert push["queryDescription"]["overriddenProperties"] == overrides
+    assert ctas["queryDescription"]["overriddenProperties"] == overrides
+    (plain,) = ksql(quiet_app, f"EXPLAIN {windowed} EMIT CHANGES;")
+    assert plain["queryDescription"]["overriddenProperties"] == {}
+
+
 def test_show_queries_and_extended(quiet_app: TestClient) -> None:
     ksql(quiet_app, "CREATE STREAM EN_SQ (ID INT KEY, V STRING) WITH (KAFKA_TOPIC='en_sq', VALUE_FORMAT='JSON', "
                  "PARTITIONS=1);")

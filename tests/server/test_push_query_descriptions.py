@@ -62,3 +62,41 @@ def test_show_queries_extended_describes_a_running_push_query(client: Any, serve
     assert ended.wait(20), "the push query's stream did not end"
     described = {d["id"] for d in ksql(client, "SHOW QUERIES EXTENDED;")[0]["queryDescriptions"]}
     assert qid not in described
+
+
+def test_a_running_windowed_push_query_has_no_window_type_and_lists_its_overrides(
+        client: Any, server: ServerProcess, unique: Callable[[str], str]) -> None:
+    """ksqlDB's QueryDescriptionFactory gives only a persistent query's description a window type (its result
+    topic's); a push query's is null even when it aggregates windows. Its overriddenProperties are those it
+    was started with (the request's), as a persistent query's are."""
+    s = unique("PW")
+    ksql(client, f"CREATE STREAM {s} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}', partitions=1, "
+                 "value_format='JSON');")
+    header: dict[str, Any] = {}
+    ready, ended = threading.Event(), threading.Event()
+    sql = f"SELECT ID, COUNT(*) AS N FROM {s} WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID EMIT CHANGES;"
+    h2 = client.get("/info").http_version == "HTTP/2"
+    reader = httpx.Client(base_url=server.url, http1=not h2, http2=h2, timeout=20)
+
+    def read() -> None:
+        body = {"sql": sql, "properties": {"auto.offset.reset": "earliest"}}
+        with reader, reader.stream("POST", "/query-stream", json=body) as r:
+            for line in stream_lines(r, 30):
+                if line.strip() and not header:
+                    header.update(json.loads(line))
+                    ready.set()
+        ended.set()
+
+    threading.Thread(target=read, daemon=True).start()
+    assert ready.wait(20), "no header"
+    qid = header["queryId"]
+    try:
+        d = {d["id"]: d for d in ksql(client, "SHOW QUERIES EXTENDED;")[0]["queryDescriptions"]}[qid]
+        explained = ksql(client, f"EXPLAIN {qid};")[0]["queryDescription"]
+        for described in (d, explained):
+            assert described["windowType"] is None
+            assert [v for k, v in described["overriddenProperties"].items()
+                    if k.endswith("auto.offset.reset")] == ["earliest"]
+    finally:
+        ksql(client, f"TERMINATE {qid};")
+    assert ended.wait(20), "the push query's stream did not end"
