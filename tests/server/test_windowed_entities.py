@@ -65,3 +65,30 @@ def test_explain_of_the_writing_query_names_its_sinks_window(client: Any, name: 
     (query,) = entity["sourceDescription"]["writeQueries"]
     (explained,) = ksql(client, f"EXPLAIN {query['id']};")
     assert explained["queryDescription"]["windowType"] == WINDOWS[name]
+
+
+# EXPLAIN <statement>: a transient query (push or pull) names no window, whatever it reads or aggregates; a
+# persistent one names its sink's (QueryDescriptionFactory.forQueryMetadata: the result topic's key format for a
+# PersistentQueryMetadata, Optional.empty() for any other - from memory)
+EXPLAINED = {
+    "SELECT * FROM WE_TUMBLING EMIT CHANGES;": None,
+    "SELECT * FROM WE_SESSION WHERE ID = 1;": None,
+    "SELECT * FROM WE_HOPPING;": None,
+    "SELECT * FROM WE_DECL_S EMIT CHANGES;": None,
+    "SELECT * FROM WE_DECL_S;": None,
+    "SELECT ID, COUNT(*) AS C FROM WE_S WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID EMIT CHANGES;": None,
+    "SELECT ID, COUNT(*) AS C FROM WE_S WINDOW SESSION (5 SECONDS) GROUP BY ID EMIT CHANGES;": None,
+    "SELECT V, COUNT(*) AS N FROM WE_DECL_T GROUP BY V EMIT CHANGES;": None,
+    "CREATE TABLE WE_X AS SELECT ID, COUNT(*) AS C FROM WE_S WINDOW HOPPING (SIZE 4 SECONDS, ADVANCE BY 2 SECONDS) "
+    "GROUP BY ID;": "HOPPING",
+    "CREATE STREAM WE_Y AS SELECT * FROM WE_DECL_S;": "TUMBLING",
+    "CREATE TABLE WE_Z AS SELECT ID, COUNT(*) AS C FROM WE_S GROUP BY ID;": None,
+}
+
+
+@pytest.mark.parametrize("sql", sorted(EXPLAINED))
+def test_explain_of_a_statement_names_a_persistent_querys_window_only(client: Any, sql: str) -> None:
+    (explained,) = ksql(client, f"EXPLAIN {sql}")
+    d = explained["queryDescription"]
+    assert d["windowType"] == EXPLAINED[sql], d
+    assert d["queryType"] == ("PERSISTENT" if sql.startswith("CREATE") else d["queryType"])
