@@ -96,6 +96,8 @@ def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, u
         raise KsqlStatementError(
             f"{which} schema is not in the expected format. You may want to set {prop} to '{rs.schema_type}'.\n"
             f"topic: {topic}\nexpected format: {expected}\nactual format from Schema Registry: {rs.schema_type}")
+    if rs.schema_type == "PROTOBUF" and not full_name:
+        _check_single_definition(rs, registry, is_key)
     try:
         t = sql_type_of(rs, upper=upper, full_name=full_name, registry=registry, strict=True, nullable=nullable)
         if upper:
@@ -103,6 +105,32 @@ def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, u
         return t
     except (MissingMessageError, UnreadableSchemaError) as e:
         raise unverifiable(rs, topic, is_key, str(e)) from None
+
+
+def multiple_definitions(is_key: bool) -> KsqlStatementError:
+    """A PROTOBUF registry schema that defines several top-level messages, read without a
+    ``*_SCHEMA_FULL_NAME`` to say which one is the key or value (ksqlDB's SchemaRegistryTopicSchemaSupplier,
+    as ../reference/ksqldb-rules 1.5 words it)."""
+    which = "KEY" if is_key else "VALUE"
+    return KsqlStatementError(f"{which.capitalize()} schema has multiple schema definitions. Please specify a schema "
+                              f"full name in the WITH clause using {which}_SCHEMA_FULL_NAME.")
+
+
+def _check_single_definition(rs: RegisteredSchema, registry: SchemaRegistry | None, is_key: bool) -> None:
+    """Refuse a PROTOBUF schema of more than one top-level message when no full name picks one: every way a
+    source or sink takes its columns from a registry schema (CREATE by subject or by schema id, a C*AS sink
+    with a schema id), keys and values alike. Nested messages and the messages of imported files (schema
+    references) are no definitions of this schema; a schema this parser cannot read is left to the
+    translator's own error."""
+    from ksqlpy.serde.protobuf_format import registry_loader
+    from ksqlpy.serde.protobuf_schema import ProtoSchemaError, parse_proto
+
+    try:
+        file = parse_proto(rs.schema, registry_loader(registry) if registry is not None else None)
+    except ProtoSchemaError:
+        return
+    if len(file.messages) > 1:
+        raise multiple_definitions(is_key)
 
 
 def unverifiable(rs: RegisteredSchema, topic: str, is_key: bool, reason: str) -> KsqlStatementError:

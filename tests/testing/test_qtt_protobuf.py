@@ -56,7 +56,8 @@ def test_a_wrong_expected_value_fails() -> None:
 def test_a_topic_without_a_count_gets_the_partitions_its_create_declares() -> None:
     raw = {
         "name": "protobuf partitions",
-        "statements": ["CREATE TABLE L WITH (kafka_topic='l', partitions=3, format='PROTOBUF');",
+        "statements": ["CREATE TABLE L WITH (kafka_topic='l', partitions=3, format='PROTOBUF', "
+                       "key_schema_full_name='Other', value_schema_full_name='Old');",
                        "CREATE TABLE O AS SELECT * FROM L;"],
         "topics": [{"name": "l", "keyFormat": "PROTOBUF", "keySchema": KEY, "valueFormat": "PROTOBUF",
                     "valueSchema": VALUE}],

@@ -32,7 +32,8 @@ SHAPES = {
         "directly": 'syntax = "proto3"; message Node { int32 v = 1; Node next = 2; }',
         "through an array": 'syntax = "proto3"; message Node { int32 v = 1; repeated Node kids = 2; }',
         "through a map": 'syntax = "proto3"; message Node { int32 v = 1; map<string, Node> kids = 2; }',
-        "through another record": 'syntax = "proto3"; message A { B b = 1; } message B { A a = 1; int32 v = 2; }',
+        "through another record": ('syntax = "proto3"; message A { message B { A a = 1; int32 v = 2; } '
+                                   'B b = 1; }'),  # one definition: B nested
     },
     "JSON_SR": {
         "directly": {"type": "object", "properties": {"v": {"type": "integer"}, "next": {"$ref": "#"}}},

@@ -15,7 +15,8 @@ import sys
 
 AVRO_RECORD = {"type": "record", "name": "Reading", "namespace": "src.ns",
                "fields": [{"name": "V", "type": "int"}, {"name": "W", "type": ["null", "string"], "default": None}]}
-PROTO = 'syntax = "proto3"; package src.ns; message Reading { int32 V = 1; string W = 2; } message Other { int32 X = 1; }'
+PROTO = 'syntax = "proto3"; package src.ns; message Reading { int32 V = 1; string W = 2; }'
+PROTO_TWO = PROTO + ' message Other { int32 X = 1; }'  # two definitions: a full name must pick one
 JSON_TITLED = {"type": "object", "title": "Reading", "properties": {"V": {"type": "integer"}, "W": {"type": "string"}}}
 JSON_UNTITLED = {"type": "object", "properties": {"V": {"type": "integer"}, "W": {"type": "string"}}}
 SCHEMAS = {"AVRO": AVRO_RECORD, "PROTOBUF": PROTO, "JSON_SR": JSON_TITLED}
@@ -92,7 +93,7 @@ tests.append({
     "name": "PROTOBUF VALUE_SCHEMA_FULL_NAME given with VALUE_SCHEMA_ID is kept, not replaced by the first message",
     "statements": ["CREATE STREAM S WITH (kafka_topic='s', partitions=1, value_format='PROTOBUF', VALUE_SCHEMA_ID=7, "
                    "VALUE_SCHEMA_FULL_NAME='src.ns.Other');", "CREATE STREAM OUT AS SELECT * FROM S;"],
-    "topics": [topic("PROTOBUF", PROTO, True)],
+    "topics": [topic("PROTOBUF", PROTO_TWO, True)],
     "inputs": [{"topic": "s", "key": None, "value": {"X": 3}}],
     "outputs": [{"topic": "OUT", "key": None, "value": {"X": 3}}],
     "post": {"sources": [
