@@ -85,3 +85,20 @@ def test_a_type_variable_in_a_return_the_rows_cannot_spell() -> None:
 def test_a_typed_argument_is_untouched() -> None:
     assert REGISTRY.aggregates["SUM"].resolve([T.INTEGER], [], {}).return_type == T.INTEGER
     assert REGISTRY.aggregates["COLLECT_LIST"].resolve([T.STRING], [], {}).return_type == T.Array(T.STRING)
+
+
+@pytest.mark.parametrize("name", ["LATEST_BY_OFFSET", "EARLIEST_BY_OFFSET"])
+def test_a_null_literal_argument_is_resolved_by_the_index_too(name: str) -> None:
+    """The initial (literal) arguments are parameters of the index as the column ones are: a NULL where the
+    by-offset aggregates take ignoreNulls (BOOLEAN) or n (INT) fits both overloads - ambiguous, whichever way
+    resolution is reached (the call's types, or the types and the literal values)."""
+    fn = REGISTRY.aggregates[name]
+    with pytest.raises(KsqlTypeError) as by_types:
+        fn.init_arg_count([T.INTEGER, T.NULL])
+    with pytest.raises(KsqlTypeError) as by_values:
+        fn.resolve([T.INTEGER], [None], {})
+    for info in (by_types, by_values):
+        assert info.value.message.startswith(
+            f"Function '{name}' cannot be resolved due to ambiguous method parameters (INTEGER, null).")
+    assert fn.resolve([T.INTEGER], [True], {}).return_type == T.INTEGER
+    assert fn.resolve([T.INTEGER], [2], {}).return_type == T.Array(T.INTEGER)

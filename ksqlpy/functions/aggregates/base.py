@@ -100,12 +100,15 @@ class Udaf(AggregateFunction):
             raise self._no_match(e) from None
 
     def _call(self, cols: list[SqlType], literals: list[Any], config: dict[str, Any]) -> ResolvedUdaf:
-        """The family's resolver; a call with a NULL column argument is first decided by the declared
-        overloads as ksqlDB's UdfIndex decides it (``declared``): a NULL fits any parameter, so several
-        overloads fitting alike is ambiguous, one fitting gives the NULL its parameter's type (a parameter of
-        any type keeps it NULL), and a type variable nothing binds leaves the result without a type - refused
-        as a projected NULL is."""
-        if not any(isinstance(t, NullType) for t in cols) or not self._signatures:
+        """The family's resolver; a call with a NULL argument (a column one or a literal one: ksqlDB's index
+        holds both) is first decided by the declared overloads as ksqlDB's UdfIndex decides it
+        (``declared``): a NULL fits any parameter, so several overloads fitting alike is ambiguous
+        (``LATEST_BY_OFFSET(V, NULL)``: ignoreNulls or latestN), one fitting gives the NULL its parameter's
+        type (a parameter of any type keeps it NULL), and a type variable nothing binds leaves the result
+        without a type - refused as a projected NULL is. A NULL literal that resolution let through is then
+        the family's own refusal (no initial value can be NULL)."""
+        if not self._signatures or not (any(isinstance(t, NullType) for t in cols)
+                                        or any(v is None for v in literals)):
             return self._resolver(self.name, cols, literals, config)
         match = select_overload(self.name, declared_overloads(self.name, self._signatures),
                                 cols + [literal_type(v) for v in literals])

@@ -12,7 +12,8 @@ could bind leaves the result without a type, refused as a projected NULL is - in
 HAVING too (COLLECT_LIST, COLLECT_SET, EARLIEST/LATEST_BY_OFFSET, TOPK, TOPKDISTINCT, ATTR); so does a NULL
 taken by a parameter of any type that the result copies (TOPK's other columns become fields of its struct).
 AVG and STDDEV_SAMP/STDDEV_SAMPLE list no DECIMAL overload (from memory of AverageUdaf and
-StandardDeviationSampUdaf: Integer, Long and Double factories only). User aggregates
+StandardDeviationSampUdaf: Integer, Long and Double factories only). A NULL literal where an initial argument
+goes is resolved alike: LATEST_BY_OFFSET(V, NULL) fits both the ignoreNulls and the n overload - ambiguous. User aggregates
 (ksqlDB's test UDAFs) are resolved by the same rules. The call is resolved before a table source's refusal of an aggregate without undo, and whatever the window.
 
 Run ``python tests/cases/aggregations/gen_udaf_null_arguments.py`` after changing it.
@@ -85,6 +86,18 @@ def refusals() -> list[dict[str, Any]]:
     out.append(refused("COLLECT_SET(NULL) only in HAVING has no type either", source,
                        f"CREATE TABLE OUTPUT AS SELECT {key}, COUNT(*) AS R FROM INPUT GROUP BY {key} "
                        "HAVING ARRAY_LENGTH(COLLECT_SET(NULL)) > 0;", CANNOT_INFER))
+    # a NULL where an initial (literal) argument goes is resolved by the same index: the by-offset
+    # aggregates' second parameter is ignoreNulls (BOOLEAN) in one overload and n (INT) in another
+    for fn, n in (("LATEST_BY_OFFSET", "latestN"), ("EARLIEST_BY_OFFSET", "earliestN")):
+        calls = "\n".join(f"{fn}({p})" for p in ("T val", "T val, BOOLEAN ignoreNulls", f"T val, INT {n}",
+                                                   f"T val, INT {n}, BOOLEAN ignoreNulls"))
+        message = (f"Function '{fn}' cannot be resolved due to ambiguous method parameters (INTEGER, null).\n"
+                   "Use CAST() to explicitly cast your parameters to one of the supported function calls.\n"
+                   f"Valid function calls are:\n{calls}\n{HINT}")
+        for shape, (source_, window, key_) in SHAPES.items():
+            out.append(refused(f"{fn}(V, NULL) over {shape}: ignoreNulls or {n} - ambiguous", source_,
+                               f"CREATE TABLE OUTPUT AS SELECT {key_}, {fn}(V, NULL) AS R FROM INPUT{window} "
+                               f"GROUP BY {key_};", message))
     # user aggregates (ksqlDB's test UDAFs, always registered here) follow the same index
     out.append(refused("GENERIC_VAR_ARG(NULL, V): a user aggregate's type variable only the NULL binds", source,
                        f"CREATE TABLE OUTPUT AS SELECT {key}, GENERIC_VAR_ARG(NULL, V) AS R FROM INPUT GROUP BY {key};",
