@@ -38,7 +38,9 @@ class WindowedKeySerde(KeySerde):
         w = window.strip().upper()
         if w not in WINDOW_TYPES:
             raise FormatRuleError(f"Unknown window type {window!r}; expected one of {', '.join(WINDOW_TYPES)}")
-        if w in TIME_WINDOWS and (window_size_ms is None or window_size_ms <= 0):
+        # a positive size under a millisecond (WINDOW_SIZE='10 NANOSECONDS') is 0 ms: the source is accepted and
+        # each key it reads is refused as Kafka's TimeWindow refuses an empty window
+        if w in TIME_WINDOWS and (window_size_ms is None or window_size_ms < 0):
             raise FormatRuleError(f"{w} windowed keys need a positive window size")
         self.inner = inner
         self.format = inner.format
@@ -61,6 +63,8 @@ class WindowedKeySerde(KeySerde):
         end = start + self.window_size_ms  # type: ignore[operator]
         if end > _LONG_MAX:
             end = _LONG_MAX
+        if end == start:  # Kafka's TimeWindow constructor
+            raise SerdeError("Window endMs must be greater than window startMs.")
         return self.inner.deserialize(data[:-8]), start, end
 
     def serialize(self, values: Any, start: int | None = None, end: int | None = None) -> bytes | None:

@@ -51,6 +51,13 @@ def test_errors_and_nulls() -> None:
         s.deserialize(bytes(12))
     with pytest.raises(FormatRuleError, match="TUMBLING windowed keys need a positive window size"):
         key_serde("KAFKA", [("K", INTEGER)], window="TUMBLING")
+    # a size under a millisecond is 0 ms: the serde exists, each key it reads is an empty window (Kafka's
+    # TimeWindow refuses it), as is a window starting at Long.MAX_VALUE (its end is capped there)
+    z = key_serde("KAFKA", [("K", INTEGER)], window="TUMBLING", window_size_ms=0)
+    with pytest.raises(SerdeError, match="Window endMs must be greater than window startMs."):
+        z.deserialize(z.serialize((1,), 5, 5))
+    with pytest.raises(SerdeError, match="Window endMs must be greater than window startMs."):
+        t.deserialize(t.serialize((1,), 2**63 - 1, 2**63 - 1))
     with pytest.raises(FormatRuleError, match="Unknown window type"):
         key_serde("KAFKA", [("K", INTEGER)], window="SLIDING", window_size_ms=1)
     keys, errors = t.deserialize_batch([t.serialize((1,), 0, 10), b"x"])

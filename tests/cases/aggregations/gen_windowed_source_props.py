@@ -10,7 +10,8 @@ ksqlDB checks these while building the statement (a parse failure, ``Failed to p
 - then a TUMBLING/HOPPING type needs a size, and a size needs a TUMBLING/HOPPING type (SESSION wording).
 Later, when the source is built (``CreateSourceFactory`` making its ``WindowInfo``), a size that is zero or
 negative fails unprefixed with ``Size must be positive``; the duration's sign decides, not its milliseconds
-(``10 NANOSECONDS`` is a positive size of 0 ms).
+(``10 NANOSECONDS`` is a positive size of 0 ms: accepted, but each key read from such a source is an empty
+window, which Kafka's ``TimeWindow`` refuses, so its records are dropped).
 An accepted windowed stream reads windowed keys and a query over it keeps the window.
 """
 
@@ -94,6 +95,14 @@ def _case(kind: str, window_type: str | None, size: str | None) -> dict[str, Any
         case["inputs"] = [{"topic": "clicks", "key": "u", "value": {"N": 1}, "timestamp": 1500, "window": window}]
         case["outputs"] = [{"topic": "COPY", "key": "u", "value": {"WS": 1000, "WE": end, "N": 1},
                             "timestamp": 1500, "window": window}]
+    elif kind == "STREAM" and parsed == 0:
+        # a positive size under a millisecond: the source and a query over it are accepted, but every key read
+        # is an empty window, which Kafka's TimeWindow refuses - the record is dropped
+        statements.append("CREATE STREAM COPY AS SELECT USER, WINDOWSTART AS WS, WINDOWEND AS WE, N FROM CLICKS;")
+        case["inputs"] = [{"topic": "clicks", "key": "u", "value": {"N": 1}, "timestamp": 1500,
+                           "window": {"start": 1000, "end": 1000, "type": "time"}}]
+        case["outputs"] = []
+        case["post"]["sources"].append({"name": "COPY", "type": "stream", "keyFormat": key_format})
     return case
 
 
