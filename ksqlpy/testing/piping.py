@@ -15,6 +15,16 @@ query's sink sees every stream input before any table row; two INSERT INTO queri
 all of the first's records before the second's; a topic a later query writes is not read back by an
 earlier one.
 
+Within one driver, a record the query writes to a topic it reads is piped back at once: TopologyTestDriver's
+``captureOutputsAndGenerateInterimResults`` forwards every produced record whose topic is one of the
+topology's source (or internal) topics into ``pipeRecord`` again, depth first, before the next input (from
+memory of its source). So ``INSERT INTO S SELECT ... FROM S WHERE ...`` loops on each input until its WHERE
+stops it, and the next input comes after. Such a topic is *driven* (``GatedLog.drive``): the query reads it
+as its driver's input topic - the records piped to it, in the order piped, at offsets from 0 - while the
+topic itself keeps the order the writes came in. A topic the query reads from Kafka (not fed) that it also
+writes is piped as ksqlDB reads it then: every record the topic holds at its turn, its own earlier writes
+included, each with what it loops into.
+
 Our engine runs all queries over one log. ``GatedLog`` lets the runner reproduce the drivers' order: it
 caps how far the topics a query reads are visible (``fetch``, ``fetch_raw``, ``end_offset``) while only
 that query is polled (``pipe_by_driver``), and hides what the log holds of a fed topic before the inputs
@@ -33,6 +43,15 @@ from ksqlpy.log.base import RecordBatch
 _UNBOUNDED = -1
 
 
+@dataclass
+class _Driven:
+    """A partition of a driven topic: the real offsets of the records piped to it, in the order piped;
+    records written at ``scanned`` or later (the fed query's own writes) are piped as they appear."""
+
+    piped: list[int]
+    scanned: int
+
+
 class GatedLog:
     """Delegates to ``log``; a gated topic's partitions read as if they ended at their limit."""
 
@@ -40,6 +59,7 @@ class GatedLog:
         self._log = log
         self._limits: dict[str, dict[int, int]] = {}  # topic -> partition -> visible end (absent: 0)
         self._floors: dict[str, dict[int, int]] = {}  # topic -> partition -> first visible offset
+        self._driven: dict[str, dict[int, _Driven]] = {}  # topic -> partition -> what was piped to it
 
     @property
     def wrapped(self) -> Any:
@@ -58,12 +78,40 @@ class GatedLog:
         there, as a read below a log's start offset does."""
         self._floors[topic] = dict(floors)
 
+    def drive(self, topic: str) -> None:
+        """Show ``topic`` as a driver's input topic: nothing yet but what is written to it from now on,
+        as it is written; ``pipe`` adds records already in it."""
+        self._driven[topic] = {p: _Driven([], end) for p, end in self.ends(topic).items()}
+
+    def pipe(self, topic: str, partition: int, offsets: Iterable[int]) -> None:
+        """Add the records at real ``offsets`` of a driven topic's partition after what it shows."""
+        d = self._driven[topic][partition]
+        self._catch_up(topic, partition, d)
+        d.piped.extend(offsets)
+
+    def _catch_up(self, topic: str, partition: int, d: _Driven) -> None:
+        end: int = self._log.end_offset(topic, partition)
+        if end > d.scanned:
+            d.piped.extend(range(d.scanned, end))
+            d.scanned = end
+
+    def _driven_partition(self, topic: str, partition: int) -> _Driven | None:
+        parts = self._driven.get(topic)
+        if parts is None:
+            return None
+        d = parts.get(partition)
+        if d is None:
+            d = parts[partition] = _Driven([], 0)
+        self._catch_up(topic, partition, d)
+        return d
+
     def lift(self, topic: str) -> None:
         self._limits.pop(topic, None)
 
     def lift_all(self) -> None:
         self._limits.clear()
         self._floors.clear()
+        self._driven.clear()
 
     def _floor(self, topic: str, partition: int, offset: int) -> int:
         floors = self._floors.get(topic)
@@ -79,12 +127,23 @@ class GatedLog:
         return _UNBOUNDED if limits is None else limits.get(partition, 0)
 
     # -- reading through the gate
+    def start_offset(self, topic: str, partition: int) -> int:
+        if topic in self._driven:
+            return 0
+        return self._log.start_offset(topic, partition)  # type: ignore[no-any-return]
+
     def end_offset(self, topic: str, partition: int) -> int:
+        d = self._driven_partition(topic, partition)
+        if d is not None:
+            return len(d.piped)
         end: int = self._log.end_offset(topic, partition)
         limit = self._limit(topic, partition)
         return end if limit == _UNBOUNDED else min(end, limit)
 
     def fetch(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> RecordBatch:
+        d = self._driven_partition(topic, partition)
+        if d is not None:
+            return self._fetch_driven(topic, partition, d, offset, max_records)
         offset = self._floor(topic, partition, offset)
         limit = self._limit(topic, partition)
         if limit == _UNBOUNDED:
@@ -98,8 +157,36 @@ class GatedLog:
         return RecordBatch(topic, partition, batch.offsets[:keep], batch.keys[:keep], batch.values[:keep],
                            batch.timestamps[:keep], batch.headers[:keep])
 
+    def _fetch_driven(self, topic: str, partition: int, d: _Driven, offset: int, max_records: int) -> RecordBatch:
+        """Records ``offset`` .. of what was piped to the partition, numbered by their place in it."""
+        out = RecordBatch(topic, partition, [], [], [], [], [])
+        want = d.piped[max(0, offset):max(0, offset) + max(0, max_records)]
+        i = 0
+        while i < len(want):
+            j = i + 1  # a run of consecutive real offsets is one read
+            while j < len(want) and want[j] == want[j - 1] + 1:
+                j += 1
+            batch = self._log.fetch(topic, partition, want[i], j - i)
+            n = min(j - i, len(batch.offsets))
+            out.keys += batch.keys[:n]
+            out.values += batch.values[:n]
+            out.timestamps += batch.timestamps[:n]
+            out.headers += batch.headers[:n]
+            if n < j - i:
+                break
+            i = j
+        out.offsets = list(range(offset, offset + len(out.keys)))
+        return out
+
     def fetch_raw(self, topic: str, partition: int, offset: int, max_records: int = 10000) -> Any:
-        """The embedded log's raw fetch (a backfill's reader), capped like ``fetch``; its offsets are dense."""
+        """The embedded log's raw fetch (a backfill's reader), capped like ``fetch``; its offsets are dense.
+        A driven topic reads one record at a time, at the place it was piped."""
+        d = self._driven_partition(topic, partition)
+        if d is not None:
+            raw = self._log.fetch_raw(topic, partition, d.piped[offset] if 0 <= offset < len(d.piped) else
+                                      self._log.end_offset(topic, partition), min(max_records, 1))
+            raw.offset = offset
+            return raw
         offset = self._floor(topic, partition, offset)
         limit = self._limit(topic, partition)
         if limit != _UNBOUNDED:
@@ -147,6 +234,13 @@ def source_topics(query: Any) -> list[str]:
     return [t.name for t in query.topology.topics if t.kind is TopicKind.SOURCE]
 
 
+def looping_topics(query: Any) -> set[str]:
+    """The topics a persistent query both reads and writes (``INSERT INTO S SELECT ... FROM S``): its
+    driver pipes what it writes there back into it. (The topology lists such a topic once, as a source.)"""
+    sink = getattr(getattr(query, "sink", None), "topic", None)
+    return {sink} & set(source_topics(query)) if isinstance(sink, str) else set()
+
+
 def pipe_by_driver(gate: GatedLog, queries: Sequence[Any], groups: Sequence[Group], before: dict[str, dict[int, int]],
                    input_topics: set[str], settle: Callable[[Any], None]) -> None:
     """Feed each query in turn, as ksqlDB feeds its drivers (module docstring). The inputs are already in the
@@ -155,30 +249,53 @@ def pipe_by_driver(gate: GatedLog, queries: Sequence[Any], groups: Sequence[Grou
     try:
         for q in queries:
             reads = source_topics(q)
+            loops = looping_topics(q)
             fed = [t for t in reads if t in input_topics]
             from_kafka = [t for t in reads if t not in input_topics]
-            for t in fed:
-                # only the case's inputs: rows INSERT VALUES wrote to the topic after the query started are
-                # in the log before them, but ksqlDB pipes the inputs alone (``pipeRecordsFromProvidedInput``)
-                gate.limit(t, before.get(t))
-                gate.skip_before(t, before.get(t) or {})
-            for t in from_kafka:
-                gate.limit(t)
+            piped = {t: dict(before.get(t) or {}) for t in fed}  # how far each fed topic's inputs were piped
+            for t in reads:
+                if t in loops:
+                    gate.drive(t)
+                elif t in fed:
+                    # only the case's inputs: rows INSERT VALUES wrote to the topic after the query started
+                    # are in the log before them, but ksqlDB pipes the inputs alone
+                    # (``pipeRecordsFromProvidedInput``)
+                    gate.limit(t, before.get(t))
+                    gate.skip_before(t, before.get(t) or {})
+                else:
+                    gate.limit(t)
             for g in groups:
-                if g.topic in fed:
+                if g.topic not in piped:
+                    continue
+                if g.topic in loops:
+                    for p, end in g.ends.items():
+                        gate.pipe(g.topic, p, range(piped[g.topic].get(p, 0), end))
+                    piped[g.topic] = dict(g.ends)
+                else:
                     gate.limit(g.topic, g.ends)
-                    settle(q)
-            for t in java_hash_order(from_kafka):
-                gate.lift(t)
                 settle(q)
+            for t in java_hash_order(from_kafka):
+                if t not in loops:
+                    gate.lift(t)
+                    settle(q)
+                    continue
+                # ``pipeRecordsFromKafka``: what the topic holds now, one record at a time
+                for p, end in gate.ends(t).items():
+                    for offset in range(gate.wrapped.start_offset(t, p), end):
+                        gate.pipe(t, p, [offset])
+                        settle(q)
             gate.lift_all()
     finally:
         gate.lift_all()
 
 
 def settle_query(query: Any, timeout_s: float) -> None:
-    """Poll ``query`` alone until a poll processes nothing (``Engine.drain`` for one query)."""
+    """Poll ``query`` alone until it has nothing left (``Engine.drain`` for one query): until two polls in
+    a row process nothing - the first writes what the query held back, the second finds nothing those
+    writes gave it to read (a record it wrote to a topic it reads)."""
     deadline = time.monotonic() + timeout_s
-    while query.poll():
+    idle = 0
+    while idle < 2:
+        idle = 0 if query.poll() else idle + 1
         if time.monotonic() > deadline:
             raise TimeoutError(f"query {getattr(query, 'query_id', '?')} still processing")

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.log.embedded import EmbeddedLog
-from ksqlpy.testing.piping import GatedLog, java_hash_order, java_string_hash
+from ksqlpy.testing.piping import GatedLog, java_hash_order, java_string_hash, settle_query
 
 
 def _log(tmp_path: Path, n: int) -> GatedLog:
@@ -79,3 +79,77 @@ def test_records_below_a_floor_are_skipped_until_lifted(tmp_path: Path) -> None:
         assert gate.fetch("t", 0, 0).offsets == [0, 1, 2, 3, 4]
     finally:
         gate.close()
+
+
+def _append(gate: GatedLog, *values: int) -> None:
+    with gate.wrapped.transaction() as tx:
+        tx.produce_many([ProducerRecord("t", b"k", str(v).encode(), v, None, 0) for v in values])
+
+
+def test_a_driven_topic_shows_what_was_piped_in_the_order_piped(tmp_path: Path) -> None:
+    gate = _log(tmp_path, 3)  # real offsets 0, 1, 2 hold "0", "1", "2"
+    try:
+        gate.drive("t")
+        assert gate.end_offset("t", 0) == 0 and gate.fetch("t", 0, 0).offsets == []
+        assert gate.start_offset("t", 0) == 0
+        gate.pipe("t", 0, [2, 0])
+        batch = gate.fetch("t", 0, 0)
+        assert batch.offsets == [0, 1] and batch.values == [b"2", b"0"]  # numbered by their place
+        assert batch.timestamps == [2, 0]
+        assert gate.fetch("t", 0, 1).values == [b"0"]
+        assert gate.fetch("t", 0, 0, max_records=1).values == [b"2"]
+        assert gate.fetch("t", 0, 2).offsets == []
+        raw = gate.fetch_raw("t", 0, 1)
+        assert raw.offset == 1 and raw.decoded().values == [b"0"]
+        gate.pipe("t", 0, [2])  # a record piped twice is read twice (ksqlDB re-reads a topic it wrote)
+        assert gate.fetch("t", 0, 2).values == [b"2"] and gate.end_offset("t", 0) == 3
+        gate.lift_all()
+        assert gate.fetch("t", 0, 0).values == [b"0", b"1", b"2"]
+    finally:
+        gate.close()
+
+
+def test_what_is_written_to_a_driven_topic_is_piped_as_it_is_written(tmp_path: Path) -> None:
+    gate = _log(tmp_path, 2)
+    try:
+        gate.drive("t")  # the records already there wait for ``pipe``
+        gate.pipe("t", 0, [1])
+        _append(gate, 10, 11)  # the fed query's own writes: real offsets 2, 3
+        assert gate.end_offset("t", 0) == 3
+        assert gate.fetch("t", 0, 0).values == [b"1", b"10", b"11"]
+        gate.pipe("t", 0, [0])  # after the writes seen so far
+        _append(gate, 12)
+        assert gate.fetch("t", 0, 0).values == [b"1", b"10", b"11", b"0", b"12"]
+        assert gate.fetch("t", 0, 3).offsets == [3, 4]
+    finally:
+        gate.close()
+
+
+class _Query:
+    """Processes one record per poll; what it writes is held until a poll finds nothing to process (as a
+    task's held writes reach the log then), and is readable from the next poll on."""
+
+    def __init__(self, work: list[int]) -> None:
+        self.work = work
+        self.held: list[int] = []
+        self.polls = 0
+
+    def poll(self) -> int:
+        self.polls += 1
+        if not self.work:
+            self.work, self.held = self.held, []
+            return 0
+        n = self.work.pop(0)
+        if n > 1:
+            self.held.append(n - 1)  # a record it writes to a topic it reads
+        return 1
+
+
+def test_settling_a_query_polls_until_two_polls_find_nothing() -> None:
+    q = _Query([3])
+    settle_query(q, timeout_s=5)
+    assert q.work == [] and q.held == []
+    assert q.polls == 7  # 3, (write 2), 2, (write 1), 1, two idle polls
+    idle = _Query([])
+    settle_query(idle, timeout_s=5)
+    assert idle.polls == 2
