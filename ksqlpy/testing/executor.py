@@ -191,10 +191,10 @@ class _Run:
             logged = next((m for m in processing_errors(self.engine)
                            if error_matches(exc.type, exc.message, exc.cause_message, m, None, "processing")), None)
             if logged is not None:
-                raise _Done(FAILED, f"expected {exc.type} containing {exc.message!r}: the engine logged "
+                raise _Done(FAILED, f"expected {exc.type or 'an error'} containing {exc.message!r}: the engine logged "
                             f"{logged!r} to the processing log and went on, where the query must stop",
                             f"expected error not raised: {short_type(exc.type)} (logged and skipped)")
-            raise _Done(FAILED, f"expected {exc.type} containing {exc.message!r}, but nothing failed",
+            raise _Done(FAILED, f"expected {exc.type or 'an error'} containing {exc.message!r}, but nothing failed",
                         f"expected error not raised: {short_type(exc.type)}")
         self.stage = "checking outputs"
         self.check_outputs()
@@ -447,8 +447,9 @@ def as_checked(expected: TestRecord, ran_with_inserts: bool) -> TestRecord:
     return replace(expected, timestamp=timestamp, headers=headers)
 
 
-def short_type(java_class: str) -> str:
-    return java_class.rsplit(".", 1)[-1]
+def short_type(java_class: str | None) -> str:
+    """The class's simple name; no class (an expectedException with a message only): any Throwable."""
+    return java_class.rsplit(".", 1)[-1] if java_class else "Throwable"
 
 
 def java_message(e: BaseException, sql: str | None) -> str:
@@ -463,7 +464,7 @@ def java_message(e: BaseException, sql: str | None) -> str:
     return f"{text}\nStatement: {sql.strip()}"
 
 
-def error_matches(java_type: str, message: str | None, cause_message: str | None, text: str,
+def error_matches(java_type: str | None, message: str | None, cause_message: str | None, text: str,
                   e: BaseException | None, phase: str, last: bool = True) -> bool:
     """Does an error (message ``text``, exception ``e`` if raised) of ``phase`` satisfy expectedException?
 
@@ -472,13 +473,15 @@ def error_matches(java_type: str, message: str | None, cause_message: str | None
     for ParseFailedException and KsqlStatementException the statement must be the case's last one
     (``last``: ksqlDB's matcher compares the exception's statement text with the last statement);
     StreamsException -> any error while processing records, raised
-    by ``drain`` or written to the engine's processing log (its ``causeMessage``, when given, may stand
+    by ``drain`` or written to the engine's processing log; no type: any error (its ``causeMessage``, when given, may stand
     in for the Kafka Streams wrapper text "Exception caught in process", then the message must be part of
     that wrapper text). The message check is
     ksqlDB's containsString; nothing is normalized.
     """
     kind = short_type(java_type)
-    if kind == "ParseFailedException":
+    if java_type is None:
+        category = True  # no instanceOf matcher: whatever the case threw, in whichever phase
+    elif kind == "ParseFailedException":
         category = isinstance(e, KsqlParseError) and last
     elif kind == "KsqlStatementException":
         category = isinstance(e, KsqlError) and phase == "statement" and last

@@ -131,10 +131,10 @@ def parse_window(raw: Any) -> Window:
 
 
 def parse_exception(raw: Any) -> ExpectedException:
-    if not isinstance(raw, dict) or "type" not in raw:
-        raise ValueError(f"bad expectedException {raw!r}")
+    if not isinstance(raw, dict) or (raw.get("type") is None and raw.get("message") is None):
+        raise ValueError(f"expectedException needs a type or a message: {raw!r}")
     return ExpectedException(
-        type=str(raw["type"]),
+        type=str(raw["type"]) if raw.get("type") is not None else None,
         message=raw.get("message"),
         cause=raw.get("cause"),
         cause_message=raw.get("causeMessage"),

@@ -41,9 +41,10 @@ class TestRecord:
 
 @dataclass
 class ExpectedException:
-    """``expectedException``: a Java class name and the text the error message must contain."""
+    """``expectedException``: a Java class name and the text the error message must contain - either may
+    be left out, not both (ksqlDB's ExpectedExceptionNode, from memory); without a type any error matches."""
 
-    type: str
+    type: str | None
     message: str | None = None
     cause: str | None = None
     cause_message: str | None = None

@@ -176,6 +176,27 @@ def test_a_statement_error_is_expected_of_the_last_statement() -> None:
     assert run(raw).status == "passed"
 
 
+def test_an_expected_exception_without_a_type_matches_any_error_by_its_message() -> None:
+    raw = exc_case("FAIL;", STATEMENT, "failed on purpose")
+    del raw["expectedException"]["type"]
+    assert run(raw).status == "passed"  # a statement's error
+    boom = [{"topic": "src", "key": "a", "value": {"explode": 1}}]
+    raw = exc_case(SINK, STREAMS, "exploded", boom)
+    del raw["expectedException"]["type"]
+    assert run(raw).status == "passed"  # a processing error
+    raw["expectedException"]["message"] = "imploded"
+    result = run(raw)
+    assert result.status == "failed" and "Throwable" in result.group  # the message must still be there
+    quiet = exc_case(SINK, STATEMENT, "anything")
+    del quiet["expectedException"]["type"]
+    result = run(quiet)
+    assert result.status == "failed" and "an error containing 'anything', but nothing failed" in result.reason
+    neither = exc_case("FAIL;", STATEMENT, "x")
+    neither["expectedException"] = {}
+    [case] = expand_case(neither, "mine.json")
+    assert case.error and "needs a type or a message" in case.error
+
+
 def test_an_error_logged_and_skipped_does_not_match_a_streams_exception() -> None:
     # ksqlDB's query stops (Kafka Streams throws); an engine that logs and goes on has not thrown
     raw = exc_case(SINK, STREAMS, "complained", [{"topic": "src", "key": "a", "value": {"complain": 1}}])
