@@ -4,6 +4,7 @@ the entities of the statements that ran before it."""
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -366,3 +367,55 @@ def test_create_or_replace_of_a_query_validates_in_the_sandbox(engine: Any) -> N
                            "CREATE OR REPLACE STREAM S2 AS SELECT ID, V + 1 AS V FROM S;"
                            "CREATE OR REPLACE STREAM S3 AS SELECT ID, V + 2 AS V FROM S;", None), {})
     assert set(engine.catalog.queries_writing("S2")) == set(engine.queries)
+
+
+def test_concurrent_requests_racing_for_one_name(client: Any, unique: Callable[[str], str]) -> None:
+    """Requests validated at the same time, each in its own sandbox, then run one statement at a time: of the
+    ones creating the same name only the first to run it succeeds. Each other one fails there: in validation
+    when the name was taken before its sandbox looked (nothing of it runs, entities []), else when it runs -
+    after its earlier statements ran, so its error lists them. Every command has its own sequence number,
+    every query its own id, and what a request's answer says ran is there."""
+    s = unique("RACE")
+    shared = f"{s}_SAME"
+
+    def request(i: int) -> str:
+        return (f"CREATE STREAM {s}_{i} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}_{i}', partitions=1, "
+                f"value_format='JSON'); CREATE STREAM {s}_{i}_B AS SELECT * FROM {s}_{i}; "
+                f"CREATE STREAM {shared} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}_same', partitions=1, "
+                "value_format='JSON');")
+
+    results: dict[int, Any] = {}
+
+    def run(i: int) -> None:
+        r = client.post("/ksql", json={"ksql": request(i)})
+        results[i] = (r.status_code, r.json())
+
+    threads = [threading.Thread(target=run, args=(i,)) for i in range(6)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    won = [i for i, (status, _) in results.items() if status == 200]
+    assert len(won) == 1 and len(results) == 6, results
+    streams = _names(client, "STREAMS")
+    statuses = list(results[won[0]][1])
+    for i, (status, body) in results.items():
+        if i in won:
+            continue
+        assert status == 400 and body["@type"] == "statement_error", body
+        assert body["statementText"].startswith(f"CREATE STREAM {shared} ")
+        assert body["message"] == f"Cannot add stream '{shared}': A stream with the same name already exists"
+        ran = body["entities"]
+        if ran:  # failed when it ran: its first two statements had run
+            assert [e["commandStatus"]["message"] for e in ran] == [
+                "Stream created", f"Created query with ID {ran[1]['commandStatus']['queryId']}"]
+            assert {f"{s}_{i}", f"{s}_{i}_B"} <= streams
+        else:  # failed in validation: nothing of it ran
+            assert not {f"{s}_{i}", f"{s}_{i}_B"} & streams
+        statuses += ran
+    numbers = [e["commandSequenceNumber"] for e in statuses]
+    assert len(set(numbers)) == len(numbers)
+    ids = [e["commandStatus"]["queryId"] for e in statuses if e["commandStatus"]["queryId"]]
+    assert len(set(ids)) == len(ids) == len(statuses) // 2
+    assert shared in streams
+    assert set(ids) <= {q["id"] for q in ksql(client, "SHOW QUERIES;")[0]["queries"]}
