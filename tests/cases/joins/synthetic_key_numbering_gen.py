@@ -5,7 +5,7 @@ taken"): the name is ``ROWKEY`` unless a column of a joined source has that name
 where ``n`` is the largest numeric suffix of any ``ROWKEY_<digits>`` column (0 when there is none) - not the
 first free number, so ROWKEY and ROWKEY_3 give ROWKEY_4. Suffixes that are not ``_<digits>`` (ROWKEYX,
 ROWKEY_A) are names only; ``_02`` reads as 2. Key and value columns of every source count, on either side; source
-aliases and SELECT aliases do not. The scope: every join whose key no source column carries - FULL OUTER
+aliases and SELECT aliases do not; header columns do. The scope: every join whose key no source column carries - FULL OUTER
 (stream-stream, table-table) and joins on expressions on both sides - in persistent and transient queries.
 
 Writes tests/cases/joins/synthetic-key-numbering.json: ``python tests/cases/joins/synthetic_key_numbering_gen.py``.
@@ -125,6 +125,18 @@ def cases() -> list[Case]:
                        "CREATE TABLE OUT AS SELECT ROWKEY_1, L.ROWKEY_3 FROM L FULL OUTER JOIN R ON L.ROWKEY = R.ID;"],
         "expectedException": {"type": EXCEPTION, "message": "SELECT column 'ROWKEY_1' cannot be resolved."},
     })
+    # header columns are columns of the source's schema too
+    for label, header in (("all headers", "ARRAY<STRUCT<KEY STRING, VALUE BYTES>> HEADERS"),
+                          ("one header key", "BYTES HEADER('x')")):
+        out.append({
+            "name": f"a header column ROWKEY_7 ({label}) counts: ROWKEY_8",
+            "statements": [stream("L", f"ROWKEY INT KEY, V INT, ROWKEY_7 {header}"), stream("R", "ID INT KEY, W INT"),
+                           "CREATE STREAM OUT AS SELECT ROWKEY_8, L.V AS V FROM L FULL OUTER JOIN R WITHIN 1 MINUTE "
+                           "ON L.ROWKEY = R.ID;"],
+            "inputs": [rec("l", 4, {"V": 1}, 0)],
+            "outputs": [rec("OUT", 4, {"V": 1}, 0)],
+            "post": {"sources": [{"name": "OUT", "type": "stream", "schema": "ROWKEY_8 INTEGER KEY, V INTEGER"}]},
+        })
     # aliases play no part: a source aliased ROWKEY_5, a SELECT alias ROWKEY_8
     out.append({
         "name": "source aliases and SELECT aliases are not columns: ROWKEY_1 after a source ROWKEY",
