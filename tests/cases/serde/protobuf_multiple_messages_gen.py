@@ -200,6 +200,14 @@ tests.append({
         "definitions": {"X": {"type": "integer"}, "Y": {"type": "object", "properties": {"Z": {"type": "string"}}}}}}],
     "post": {"sources": [{"name": "S", "type": "stream", "schema": "A BIGINT, B STRING"}]},
 })
+tests.append({
+    "name": "AVRO value schema that is a union of two records is one schema: a column per branch",
+    "statements": ["CREATE STREAM S WITH (kafka_topic='s', key_format='KAFKA', value_format='AVRO');"],
+    "topics": [{"name": "s", "valueFormat": "AVRO", "valueSchema": [
+        {"type": "record", "name": "A", "namespace": "n", "fields": [{"name": "x", "type": "int"}]},
+        {"type": "record", "name": "B", "namespace": "n", "fields": [{"name": "y", "type": "string"}]}]}],
+    "post": {"sources": [{"name": "S", "type": "stream", "schema": "A STRUCT<X INT>, B STRUCT<Y STRING>"}]},
+})
 
 if __name__ == "__main__":
     with open(sys.argv[1] if len(sys.argv) > 1 else __file__.replace("_gen.py", ".json").replace("_", "-"), "w") as f:
