@@ -35,6 +35,9 @@ def _topics(c: httpx.Client) -> set[str]:
     "INSERT INTO {s} (ID, V) VALUES ('x', 'y');",                     # a value of the wrong type
     "DROP STREAM {s};",                                               # a query created above reads it
     "CREATE STREAM {s} (ID INT KEY) WITH (kafka_topic='{t}', value_format='JSON');",  # exists already
+    # the topic the request's first statement creates in the sandbox, at other counts
+    "CREATE STREAM {s}_D (ID INT KEY) WITH (kafka_topic='{t}', partitions=3, value_format='JSON');",
+    "CREATE STREAM {s}_D WITH (kafka_topic='{t}', partitions=2) AS SELECT * FROM {s};",
 ])
 def test_a_later_failure_runs_nothing(client: Any, unique: Callable[[str], str], failing: str) -> None:
     s = unique("VAL")
