@@ -96,6 +96,8 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("serde/required_fields_gen.py", {"required-fields.json": lambda g: g["tests"]}),
     ("serde/inferred_key_types_gen.py", {"inferred-key-types.json": lambda g: g["tests"]}),
     ("serde/recursive_schemas_gen.py", {"recursive-schemas.json": lambda g: g["tests"]}),
+    ("serde/protobuf_multiple_messages_gen.py", {"protobuf-multiple-messages.json": lambda g: g["tests"]}),
+    ("serde/schema_id_names_gen.py", {"schema-id-names.json": lambda g: g["tests"]}),
     ("serde/json_sr_type_lists_gen.py", {"json-sr-type-lists.json": lambda g: g["tests"]}),
     ("serde/protobuf_schema_corners_gen.py", {"protobuf-schema-corners.json": lambda g: g["tests"]}),
     ("functions/gen_scalar_sweep.py", {"scalar-sweep.json": lambda g: g["tests"]}),

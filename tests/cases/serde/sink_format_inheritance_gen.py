@@ -90,6 +90,27 @@ for fmt, schema in REGISTERED.items():
         "outputs": [{"topic": "OUT", "key": None, "value": {"V": 1}}],
         "post": {"sources": [{"name": "OUT", "type": "stream", "schema": "V INT"}]},
     })
+# nor is the key's: a sink re-keyed to another key type writes it in its own schema, not the source's by id
+# (ksqlDB's own cases rely on it: a GROUP BY / PARTITION BY / join over sources with KEY_SCHEMA_ID writes
+# keys those schemas could not hold)
+REGISTERED_KEYS = {
+    "AVRO": ({"type": "record", "name": "Key", "namespace": "src.ns", "fields": [{"name": "ID", "type": "int"}]},
+             {"ID": 1}, "a"),
+    "PROTOBUF": ('syntax = "proto3"; package src.ns; message Key { int32 ID = 1; }', {"ID": 1}, {"V": "a"}),
+    "JSON_SR": ({"type": "object", "required": ["ID"], "properties": {
+        "ID": {"type": "integer", "connect.type": "int32"}}}, {"ID": 1}, "a"),
+}
+for fmt, (key_schema, key_in, key_out) in REGISTERED_KEYS.items():
+    tests.append({
+        "name": f"{fmt} KEY_SCHEMA_ID of the source is not inherited: a sink re-keyed by PARTITION BY writes its own key",
+        "statements": [f"CREATE STREAM S (V STRING) WITH (kafka_topic='s', partitions=1, key_format='{fmt}', "
+                       "value_format='JSON', KEY_SCHEMA_ID=8);",
+                       "CREATE STREAM OUT AS SELECT V, AS_VALUE(V) AS W FROM S PARTITION BY V;"],
+        "topics": [{"name": "s", "keyFormat": fmt, "keySchemaId": 8, "keySchema": key_schema, "valueFormat": "JSON"}],
+        "inputs": [{"topic": "s", "key": key_in, "value": {"V": "a"}}],
+        "outputs": [{"topic": "OUT", "key": key_out, "value": {"W": "a"}}],
+        "post": {"sources": [{"name": "OUT", "type": "stream", "schema": "V STRING KEY, W STRING"}]},
+    })
 # a PROTOBUF nullable representation is no inheritable property (ProtobufProperties: fullSchemaName only):
 # a sink writes plain proto3 fields unless its own statement names a representation
 PLAIN = 'syntax = "proto3"; message ConnectDefault1 { int32 V = 1; string W = 2; }'
