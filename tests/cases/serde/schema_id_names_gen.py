@@ -131,6 +131,7 @@ for fmt, key_schema in KEY_SCHEMAS.items():
              "keyFormat": fmt_props(fmt, {"fullSchemaName": sink_key} if sink_key else {})}]},
     })
 
-with open(sys.argv[1], "w") as out:
-    json.dump({"comments": [__doc__.split("\n\n")[0]], "tests": tests}, out, indent=2)
-    out.write("\n")
+if __name__ == "__main__":  # (test_generated_cases runs this module for its ``tests``: write nothing then)
+    with open(sys.argv[1], "w") as out:
+        json.dump({"comments": [__doc__.split("\n\n")[0]], "tests": tests}, out, indent=2)
+        out.write("\n")
