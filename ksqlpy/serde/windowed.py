@@ -28,6 +28,15 @@ TIME_WINDOWS = ("TUMBLING", "HOPPING")
 WINDOW_TYPES = (*TIME_WINDOWS, "SESSION")
 
 
+def _check_window(start: int, end: int) -> None:
+    """Kafka's ``Window`` constructor, which every window read from a key is built with: no negative start,
+    no end before the start (a session's bytes hold both)."""
+    if start < 0:
+        raise SerdeError("Window startMs time cannot be negative.")
+    if end < start:
+        raise SerdeError("Window endMs time cannot be smaller than window startMs time.")
+
+
 class WindowedKeySerde(KeySerde):
     """Wraps a key serde: ``deserialize`` -> ``(key_tuple, start_ms, end_ms)``."""
 
@@ -56,6 +65,7 @@ class WindowedKeySerde(KeySerde):
                 raise SerdeError(f"Session-windowed key too short: {len(data)} bytes, need at least 16")
             end, start = _QQ.unpack_from(data, len(data) - 16)
             key = self.inner.deserialize(data[:-16])
+            _check_window(start, end)
             return key, start, end
         if len(data) < 8:
             raise SerdeError(f"Time-windowed key too short: {len(data)} bytes, need at least 8")
@@ -63,9 +73,11 @@ class WindowedKeySerde(KeySerde):
         end = start + self.window_size_ms  # type: ignore[operator]
         if end > _LONG_MAX:
             end = _LONG_MAX
-        if end == start:  # Kafka's TimeWindow constructor
+        key = self.inner.deserialize(data[:-8])
+        _check_window(start, end)
+        if end == start:  # Kafka's TimeWindow constructor, after its Window super-constructor's checks
             raise SerdeError("Window endMs must be greater than window startMs.")
-        return self.inner.deserialize(data[:-8]), start, end
+        return key, start, end
 
     def serialize(self, values: Any, start: int | None = None, end: int | None = None) -> bytes | None:
         """``serialize(key_tuple, start, end)`` or ``serialize((key_tuple, start, end))``."""

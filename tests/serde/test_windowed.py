@@ -58,6 +58,14 @@ def test_errors_and_nulls() -> None:
         z.deserialize(z.serialize((1,), 5, 5))
     with pytest.raises(SerdeError, match="Window endMs must be greater than window startMs."):
         t.deserialize(t.serialize((1,), 2**63 - 1, 2**63 - 1))
+    # Kafka's Window constructor: no negative start, no end before the start
+    with pytest.raises(SerdeError, match="Window startMs time cannot be negative."):
+        t.deserialize(t.serialize((1,), -10, 0))
+    with pytest.raises(SerdeError, match="Window startMs time cannot be negative."):
+        s.deserialize(s.serialize((1,), -1, 5))
+    with pytest.raises(SerdeError, match="Window endMs time cannot be smaller than window startMs time."):
+        s.deserialize(s.serialize((1,), 5, 4))
+    assert s.deserialize(s.serialize((1,), 5, 5)) == ((1,), 5, 5)
     with pytest.raises(FormatRuleError, match="Unknown window type"):
         key_serde("KAFKA", [("K", INTEGER)], window="SLIDING", window_size_ms=1)
     keys, errors = t.deserialize_batch([t.serialize((1,), 0, 10), b"x"])
