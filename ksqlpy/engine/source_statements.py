@@ -38,7 +38,8 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
     from ksqlpy.schema_registry.sources import infer_columns, register_source_schemas, require_source_registry
 
     written = stmt
-    stmt = infer_columns(stmt, engine.schema_registry, engine.effective_properties())
+    stmt = infer_columns(stmt, engine.schema_registry, engine.effective_properties(),
+                         rerun=bool(getattr(engine, "rerunning_command", False)))
 
     def name_taken() -> None:
         if existing is not None and not (stmt.or_replace and replace_enabled(engine)):

@@ -82,11 +82,14 @@ SCHEMA_TYPES = {"AVRO": "AVRO", "PROTOBUF": "PROTOBUF", "JSON_SR": "JSON"}
 
 def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, upper: bool = True,
                   full_name: str | None = None, registry: SchemaRegistry | None = None,
-                  nullable: str | None = None) -> T.SqlType:
+                  nullable: str | None = None, rerun: bool = False) -> T.SqlType:
     """The SQL type of a registry schema a source or sink of format ``fmt`` takes its columns from, checked as
     ksqlDB's ``SchemaRegistryTopicSchemaSupplier.fromParsedSchema`` checks it: a schema of another kind is
     refused naming the format it is in, one its format's translator cannot read (a PROTOBUF full name the
-    schema has no message of, a type that contains itself) is 'Unable to verify ... is compatible with ksqlDB'."""
+    schema has no message of, a type that contains itself) is 'Unable to verify ... is compatible with ksqlDB'.
+    A PROTOBUF schema of several messages needs a full name (``_check_single_definition``) - except when a
+    command already run is replayed (``rerun``): it was judged when first run, when the first message was
+    taken, and a restart must bring its source back as it was."""
     from ksqlpy.serde.base import UnreadableSchemaError
     from ksqlpy.serde.protobuf_schema import MissingMessageError
 
@@ -96,7 +99,7 @@ def registry_type(rs: RegisteredSchema, fmt: str, topic: str, *, is_key: bool, u
         raise KsqlStatementError(
             f"{which} schema is not in the expected format. You may want to set {prop} to '{rs.schema_type}'.\n"
             f"topic: {topic}\nexpected format: {expected}\nactual format from Schema Registry: {rs.schema_type}")
-    if rs.schema_type == "PROTOBUF" and not full_name:
+    if rs.schema_type == "PROTOBUF" and not full_name and not rerun:
         _check_single_definition(rs, registry, is_key)
     try:
         t = sql_type_of(rs, upper=upper, full_name=full_name, registry=registry, strict=True, nullable=nullable)
@@ -185,8 +188,9 @@ def _missing(topic: str, is_key: bool, schema_id: int | None = None) -> KsqlStat
         "\t-> See https://docs.confluent.io/current/schema-registry/docs/security.html")
 
 
-def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -> Any:
-    """``stmt`` (a CreateSource) with key/value columns filled in from the registry where ksqlDB would."""
+def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any], *, rerun: bool = False) -> Any:
+    """``stmt`` (a CreateSource) with key/value columns filled in from the registry where ksqlDB would;
+    ``rerun``: a replayed command (``registry_type``)."""
     from ksqlpy.grammar import ast as A
 
     props = {k.upper(): v for k, v in stmt.properties.items()}
@@ -235,7 +239,7 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         sid = props.get("KEY_SCHEMA_ID")
         rs = _lookup(registry, topic, True, sid)
         kt = registry_type(rs, key_fmt, topic, is_key=True, upper=sid is None, full_name=_full_name(props, "KEY"),
-                           registry=registry, nullable=props.get("KEY_PROTOBUF_NULLABLE_REPRESENTATION"))
+                           registry=registry, nullable=props.get("KEY_PROTOBUF_NULLABLE_REPRESENTATION"), rerun=rerun)
         key_cols = key_columns_of(key_fmt, kt)
         if not key_cols:
             raise unverifiable(rs, topic, True, NO_COLUMNS)
@@ -246,7 +250,7 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any]) -
         rs = _lookup(registry, topic, False, props.get("VALUE_SCHEMA_ID"))
         t = registry_type(rs, value_fmt, topic, is_key=False, upper="VALUE_SCHEMA_ID" not in props,
                           full_name=_full_name(props, "VALUE"), registry=registry,
-                          nullable=props.get("VALUE_PROTOBUF_NULLABLE_REPRESENTATION"))
+                          nullable=props.get("VALUE_PROTOBUF_NULLABLE_REPRESENTATION"), rerun=rerun)
         if isinstance(t, T.Struct) and (not unwrapped or value_fmt == "PROTOBUF"):
             if not t.fields:
                 raise unverifiable(rs, topic, False, NO_COLUMNS)
@@ -343,7 +347,8 @@ def check_sink_schema_ids(engine: Any, sink: Any) -> None:
             continue
         options = serde_options(sink, is_key)
         if options["schema_id"] is not None:
-            check_sink_matches(registry, options["schema_id"], sink, options["full_name"], is_key=is_key)
+            check_sink_matches(registry, options["schema_id"], sink, options["full_name"], is_key=is_key,
+                               rerun=bool(getattr(engine, "rerunning_command", False)))
 
 
 def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
@@ -371,7 +376,7 @@ def register_source_schemas(engine: Any, source: Any, *, sink: bool) -> None:
 
 
 def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full_name: str | None = None, *,
-                       is_key: bool = False) -> None:
+                       is_key: bool = False, rerun: bool = False) -> None:
     """A C*AS writing with a given schema id: its key (``is_key``) or value columns must be the schema's
     columns - the first ones, in order, with the same names and types (a value's extra trailing fields are
     filled with defaults or NULL). ksqlDB's DefaultSchemaInjector compares keys and values alike; the
@@ -384,7 +389,7 @@ def check_sink_matches(registry: SchemaRegistry, schema_id: int, sink: Any, full
     fmt = sink.key_format if is_key else sink.value_format
     t = registry_type(rs, fmt, sink.topic, is_key=is_key, upper=False,
                       full_name=full_name if rs.schema_type == "PROTOBUF" else None, registry=registry,
-                      nullable=serde_options(sink, is_key)["nullable"])
+                      nullable=serde_options(sink, is_key)["nullable"], rerun=rerun)
     if is_key:
         fields = key_columns_of(sink.key_format, t)
         declared = sink.key_columns
