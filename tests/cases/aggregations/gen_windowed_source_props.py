@@ -47,6 +47,16 @@ def _size_ms(text: str) -> int | str:
     return int(amount) * UNIT_MS[plural[:-1]]
 
 
+def _java_trim(text: str) -> str:
+    """Java's ``String.trim``: every character up to U+0020 off both ends."""
+    start, end = 0, len(text)
+    while start < end and text[start] <= " ":
+        start += 1
+    while end > start and text[end - 1] <= " ":
+        end -= 1
+    return text[start:end]
+
+
 def _positive(text: str) -> bool:
     """The sign of a parsed duration: its amount's (every unit is a positive length)."""
     amount = text.split(" ")[0]
@@ -64,10 +74,12 @@ def _case(kind: str, window_type: str | None, size: str | None) -> dict[str, Any
     statements = [f"CREATE {kind} CLICKS (USER STRING {key}, N INT) WITH (kafka_topic='clicks', "
                   f"value_format='JSON'{props});"]
     error: str | None = None
+    # ConfigDef.parseType trims a STRING property (Java's String.trim) before its validator reads it
+    size = _java_trim(size) if size is not None else None
     parsed = _size_ms(size) if size is not None else None
-    upper = window_type.upper() if window_type is not None else None
+    upper = _java_trim(window_type).upper() if window_type is not None else None
     if upper is not None and upper not in ("SESSION", "HOPPING", "TUMBLING"):
-        error = f"Invalid value {window_type} for property WINDOW_TYPE: String must be one of: SESSION, HOPPING, TUMBLING"
+        error = f"Invalid value {_java_trim(window_type)} for property WINDOW_TYPE: String must be one of: SESSION, HOPPING, TUMBLING"
     elif isinstance(parsed, str):
         error = f"Configuration WINDOW_SIZE is invalid: Invalid duration: '{size}'. {parsed}"
     elif upper in ("HOPPING", "TUMBLING") and size is None:
@@ -109,11 +121,11 @@ def _case(kind: str, window_type: str | None, size: str | None) -> dict[str, Any
 def cases() -> list[dict[str, Any]]:
     out = []
     for kind in ("STREAM", "TABLE"):
-        for window_type in (None, "TUMBLING", "hopping", "Session", "SLIDING"):
+        for window_type in (None, "TUMBLING", "hopping", "Session", "SLIDING", " tumbling\t"):
             for size in (None, "10 SECONDS", "1 minute", "250 MILLISECOND", "+2 HOURS", "10 SECONDS ", "10  SECONDS",
                          "10SECONDS", "ten SECONDS", "1.5 SECONDS", "10 fortnights", "10 S", "",
                          "0 SECONDS", "-5 SECONDS", "-0 MILLISECONDS", "+0 days", "-1 NANOSECOND",
-                         "10 NANOSECONDS", "1 microsecond"):
+                         "10 NANOSECONDS", "1 microsecond", " 10 SECONDS", "\t-10 SECONDS ", " 10  SECONDS "):
                 out.append(_case(kind, window_type, size))
     return out
 
