@@ -99,6 +99,8 @@ TYPES: dict[str, str | tuple[str, ...]] = {
     "session.timeout.ms": _INT,
     "default.api.timeout.ms": _INT,
     # the producer's (ProducerConfig)
+    "acks": ("all", "-1", "0", "1"),
+    "compression.type": ("none", "gzip", "snappy", "lz4", "zstd"),  # Utils.enumOptions(CompressionType)
     "batch.size": _INT,
     "buffer.memory": _LONG,
     "delivery.timeout.ms": _INT,
@@ -126,6 +128,11 @@ TYPES: dict[str, str | tuple[str, ...]] = {
 
 _LIMITS = {_LONG: 2**63, _INT: 2**31}
 
+# Kafka's ``ValidString.in`` compares as written: a value in another case is refused (``acks='ALL'``). The
+# lists checked without regard to case are those whose definitions say so (``auto.offset.reset``:
+# CaseInsensitiveValidString) or that ksqlpy's readers take in any case (``processing.guarantee``, its own).
+EXACT_CASE = frozenset({"acks", "compression.type"})
+
 # The ``Range.atLeast`` validators of those definitions (Kafka's ConfigDef runs a definition's validator on the
 # parsed value: ``Value must be at least <min>``).
 MINIMUM: dict[str, int] = {
@@ -140,9 +147,9 @@ MINIMUM: dict[str, int] = {
 }
 
 
-def _reason(kind: str | tuple[str, ...], text: str) -> str | None:
+def _reason(kind: str | tuple[str, ...], text: str, exact: bool = False) -> str | None:
     if isinstance(kind, tuple):
-        return None if text.lower() in kind else f"String must be one of: {', '.join(kind)}"
+        return None if (text if exact else text.lower()) in kind else f"String must be one of: {', '.join(kind)}"
     if kind == _BOOLEAN:
         return None if text.lower() in ("true", "false") else "Expected value to be either true or false"
     try:
@@ -181,7 +188,7 @@ def check_property(name: str, value: Any) -> None:
     if kind is None or value is None:
         return
     text = str(value).strip()
-    reason = _reason(kind, text)
+    reason = _reason(kind, text, bare in EXACT_CASE)
     minimum = MINIMUM.get(bare)
     if reason is None and minimum is not None and int(text) < minimum:
         value, reason = int(text), f"Value must be at least {minimum}"

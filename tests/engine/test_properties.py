@@ -275,11 +275,30 @@ def test_set_accepts_defined_ksql_names_and_free_form_namespaces(engine: Any, na
                                              "String must be one of: latest, earliest, none"),
     ("ksql.suppress.enabled", "perhaps", "Invalid value perhaps for configuration ksql.suppress.enabled: "
                                          "Expected value to be either true or false"),
+    # the producer's lists (ProducerConfig: acks in("all", "-1", "0", "1"), compression.type the CompressionType
+    # names), compared as written (ValidString.in): another case is another value
+    ("acks", "2", "Invalid value 2 for configuration acks: String must be one of: all, -1, 0, 1"),
+    ("ksql.streams.producer.acks", "ALL", "Invalid value ALL for configuration acks: String must be one of: all, "
+                                          "-1, 0, 1"),
+    ("producer.compression.type", "brotli", "Invalid value brotli for configuration compression.type: String must "
+                                            "be one of: none, gzip, snappy, lz4, zstd"),
+    ("ksql.streams.compression.type", "LZ4", "Invalid value LZ4 for configuration compression.type: String must "
+                                             "be one of: none, gzip, snappy, lz4, zstd"),
 ])
 def test_a_refused_value_names_the_definition(engine: Any, name: str, value: str, message: str) -> None:
     with pytest.raises(KsqlError) as e:
         engine.execute(f"SET '{name}'='{value}';")
     assert e.value.message == message
+
+
+@pytest.mark.parametrize(("name", "value"), [
+    ("acks", "all"), ("acks", "-1"), ("acks", "0"), ("ksql.streams.producer.acks", "1"),
+    ("compression.type", "none"), ("producer.compression.type", "gzip"), ("ksql.streams.compression.type", "snappy"),
+    ("compression.type", "lz4"), ("compression.type", "zstd"), ("auto.offset.reset", "EARLIEST"),
+])
+def test_set_takes_every_listed_value(engine: Any, name: str, value: str) -> None:
+    engine.execute(f"SET '{name}'='{value}';")
+    assert list(engine.session_properties.values()) == [value]
 
 
 @pytest.mark.parametrize(("name", "value"), [

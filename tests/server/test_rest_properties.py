@@ -107,6 +107,10 @@ def test_unknown_denylisted_and_invalid_overrides(c: httpx.Client) -> None:
          "reset their default value): [ksql.streams.num.stream.threads]"),
         ({"auto.offset.reset": "sideways"},
          "Invalid value sideways for configuration auto.offset.reset: String must be one of: latest, earliest, none"),
+        ({"producer.acks": "everyone"}, "Invalid value everyone for configuration acks: String must be one of: all, "
+                                        "-1, 0, 1"),
+        ({"ksql.streams.producer.compression.type": "Zstd"}, "Invalid value Zstd for configuration compression.type: "
+                                                             "String must be one of: none, gzip, snappy, lz4, zstd"),
     ]
     for props, message in cases:
         for path, key, pkey in (("/ksql", "ksql", "streamsProperties"), ("/query", "ksql", "streamsProperties"),
