@@ -290,11 +290,19 @@ def _analyze(query: Query, catalog: Catalog, session: SessionState, *, sink_name
     select_items: list[tuple[exp.Expression, str | None]] | None = None
 
     rejections.check_window(query, registry)
-    if query.partition_by and query.group_by:
-        raise KsqlStatementError("Cannot mix PARTITION BY and GROUP BY")
     if query.partition_by and rejections.keeps_key(query.partition_by, source) and (
             source.kind == "TABLE" or source.windowed is not None):
         query = dataclasses.replace(query, partition_by=[])  # the key it already has: nothing to re-key
+    if query.partition_by and (query.group_by or has_aggregate(query, registry)):
+        # ksqlDB's LogicalPlanner (from memory) puts PARTITION BY (UserRepartitionNode) on the input, before
+        # the aggregation - explicit GROUP BY or the one an aggregate without it implies - so its rules hold
+        # (columns of the input, no aggregate, a table or windowed source cannot be re-keyed) but the rows'
+        # grouping re-keys them again: the aggregation reads the input row as it would without it (the GROUP
+        # BY and aggregate arguments name the input's columns; ColumnReferenceValidator resolves them there)
+        _plan_rekey(query.partition_by, node, alias, ctx, lambda e: natural_name(e) or "")
+        rejections.check_repartition(query.partition_by, source, ctx,
+                                     key_name=join_key_column(base) if isinstance(base, Join) else None)
+        query = dataclasses.replace(query, partition_by=[])
     if query.partition_by:
         rekey, rekey_written = _plan_rekey(query.partition_by, node, alias, ctx, key_name)
         rejections.check_repartition(query.partition_by, source, ctx,
