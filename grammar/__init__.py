@@ -170,10 +170,15 @@ def number_tokens(sql: str, tokens: list[Token]) -> list[Token]:
         line, col = positions.line_col(end - 1)
         out.append(Token(token_type, sql[t.start:end], line, col, t.start, end - 1))
         if j < len(tokens) and tokens[j].start < end:  # a sqlglot token ksqlDB's ends within: re-read its rest
-            rest_end = tokens[j].end + 1
-            for r in Ksql.Tokenizer(dialect=DIALECT).tokenize(sql[end:rest_end]):
+            # with the tokens that touch it, which sqlglot cut where its token ended ('0.1e0+0.2e0': sqlglot's
+            # '0.1e0+0', '.', '2e0'), as numbers again ('+0.2e0+0.3e0' holds another such token)
+            while j + 1 < len(tokens) and tokens[j + 1].start == tokens[j].end + 1:
+                j += 1
+            rest = []
+            for r in Ksql.Tokenizer(dialect=DIALECT).tokenize(sql[end:tokens[j].end + 1]):
                 line, col = positions.line_col(end + r.end)
-                out.append(Token(r.token_type, r.text, line, col, end + r.start, end + r.end))
+                rest.append(Token(r.token_type, r.text, line, col, end + r.start, end + r.end))
+            out.extend(number_tokens(sql, rest))
             j += 1
         i = j
     return out

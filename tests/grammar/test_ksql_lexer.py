@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from ksqlpy.errors import KsqlParseError
-from ksqlpy.grammar import parse
+from ksqlpy.grammar import parse, tokenize
 from ksqlpy.grammar.dialect import DIALECT
 from ksqlpy.grammar.literals import BigDecimalError, java_big_decimal
 
@@ -60,3 +60,17 @@ def test_big_decimal_refusals(text: str, message: str) -> None:
     with pytest.raises(BigDecimalError) as info:
         java_big_decimal(text)
     assert str(info.value) == message
+
+
+@pytest.mark.parametrize(("sql", "tokens"), [
+    ("0.1e0+0.2e0", ["0.1e0", "+", "0.2e0"]),
+    ("1.1e0+0.2", ["1.1e0", "+", "0.2"]),
+    ("1.5E0-0.5e1-0.25", ["1.5E0", "-", "0.5e1", "-", "0.25"]),
+    ("0.5e0+1.25e0+1.5e0-0.5", ["0.5e0", "+", "1.25e0", "+", "1.5e0", "-", "0.5"]),
+    ("1e5-1.5e0", ["1e5", "-", "1.5e0"]),
+    ("1.5e0+'a'", ["1.5e0", "+", "a"]),
+])
+def test_a_number_with_an_exponent_ends_before_a_sign(sql: str, tokens: list[str]) -> None:
+    # FLOATING_POINT_VALUE takes one sign, right after the E: a '+'/'-' after the exponent's digits starts the
+    # next token, however sqlglot's own number scan cut the text after it
+    assert [t.text for t in tokenize(sql)] == tokens
