@@ -123,7 +123,10 @@ def explain_statement(engine: Engine, stmt: A.Explain) -> dict[str, Any]:
     ``statementText`` is the outer text after ``EXPLAIN `` (ksqlDB cuts it so, the ``;`` kept)."""
     inner = stmt.statement
     if not isinstance(inner, (A.CreateAsSelect, A.InsertInto, A.SelectStatement)):
-        raise KsqlStatementError("The provided statement did not run a ksql query")
+        # ExplainExecutor (from memory, and its test shouldFailOnNonQueryExplain): a statement that is neither
+        # a Query nor a QueryContainer "does not run" one; a query statement that ran none (IF NOT EXISTS of an
+        # existing name, below) "did not run" one
+        raise KsqlStatementError("The provided statement does not run a ksql query")
     existing = None
     if isinstance(inner, A.CreateAsSelect):
         # ksqlDB's ExplainExecutor executes the statement in a sandbox: its errors are the statement's own,

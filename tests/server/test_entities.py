@@ -242,7 +242,7 @@ def test_explain_a_statement_describes_the_query_it_would_run(quiet_app: TestCli
     assert re.fullmatch(r"transient_EN_P_\d+", p["id"]) and p["queryType"] == "PUSH" and p["sinks"] == []
     assert p["fields"] == [{"name": "V", "schema": STRING}] and p["statementText"] == "SELECT V FROM EN_P EMIT CHANGES;"
     assert ksql(quiet_app, "EXPLAIN CREATE STREAM EN_P3 (A INT) WITH (KAFKA_TOPIC='en_p', VALUE_FORMAT='JSON');",
-                400)["message"] == "The provided statement did not run a ksql query"
+                400)["message"] == "The provided statement does not run a ksql query"
 
 
 def test_explain_a_statement_window_type_and_overrides(quiet_app: TestClient) -> None:
