@@ -167,6 +167,10 @@ class _Run:
             self.engine.log = PartitionZeroLog(self.engine.log)
         self.gate = GatedLog(self.engine.log)
         self.engine.log = self.gate
+        if self.pollable():
+            # the queries the statements create read a fed topic from where its driver starts numbering
+            for topic in sorted({r.topic for r in self.case.inputs}):
+                self.gate.hold(topic)
         self.topics_before = {t.name for t in self.engine.log.list_topics()}
         self.stage = "creating topics"
         self.create_topics()
@@ -276,13 +280,17 @@ class _Run:
         except Exception as e:  # noqa: BLE001
             self.judge_error(e, "processing")
 
+    def pollable(self) -> bool:
+        """Whether the engine's queries run here, to be polled one by one (not in worker processes)."""
+        return (isinstance(getattr(self.engine, "queries", None), dict)
+                and getattr(self.engine, "worker_manager", None) is None)
+
     def driver_queries(self) -> list[Any] | None:
         """The persistent queries in the order they were started (ksqlDB's drivers), or None when the
         engine cannot poll them one by one here."""
-        queries = getattr(self.engine, "queries", None)
-        if not isinstance(queries, dict) or getattr(self.engine, "worker_manager", None) is not None:
+        if not self.pollable():
             return None
-        return [q for q in queries.values() if hasattr(q, "topology") and hasattr(q, "poll")]
+        return [q for q in self.engine.queries.values() if hasattr(q, "topology") and hasattr(q, "poll")]
 
     def drain(self) -> None:
         try:

@@ -19,16 +19,19 @@ Within one driver, a record the query writes to a topic it reads is piped back a
 ``captureOutputsAndGenerateInterimResults`` forwards every produced record whose topic is one of the
 topology's source (or internal) topics into ``pipeRecord`` again, depth first, before the next input (from
 memory of its source). So ``INSERT INTO S SELECT ... FROM S WHERE ...`` loops on each input until its WHERE
-stops it, and the next input comes after. Such a topic is *driven* (``GatedLog.drive``): the query reads it
-as its driver's input topic - the records piped to it, in the order piped, at offsets from 0 - while the
-topic itself keeps the order the writes came in. A topic the query reads from Kafka (not fed) that it also
-writes is piped as ksqlDB reads it then: every record the topic holds at its turn, its own earlier writes
-included, each with what it loops into.
+stops it, and the next input comes after. A topic the query reads from Kafka (not fed) that it also writes
+is piped as ksqlDB reads it then: every record the topic holds at its turn, its own earlier writes
+included, one at a time, each with what it loops into.
 
-Our engine runs all queries over one log. ``GatedLog`` lets the runner reproduce the drivers' order: it
-caps how far the topics a query reads are visible (``fetch``, ``fetch_raw``, ``end_offset``) while only
-that query is polled (``pipe_by_driver``), and hides what the log holds of a fed topic before the inputs
-(rows INSERT VALUES wrote after the query started: ksqlDB never pipes them, the topic being one with inputs).
+A driver numbers the records piped to a topic from 0, in the order piped (``enqueueTaskRecord``:
+``offsetsByTopicOrPatternPartition``), which is what ``ROWOFFSET`` reads.
+
+Our engine runs all queries over one log. ``GatedLog`` lets the runner reproduce the drivers' order while
+only one query is polled (``pipe_by_driver``): a fed topic, and a topic the query writes too, is *driven*
+(``GatedLog.drive``) - the query reads it as its driver's input topic, the records piped to it in the order
+piped at offsets from 0 (rows INSERT VALUES wrote to a fed topic are never among them: ksqlDB pipes the
+inputs alone), while the topic itself keeps the order the writes came in; any other topic is hidden
+(``limit``) until its turn, then shown whole.
 """
 
 from __future__ import annotations
@@ -49,7 +52,7 @@ class _Driven:
     records written at ``scanned`` or later (the fed query's own writes) are piped as they appear."""
 
     piped: list[int]
-    scanned: int
+    scanned: int | None  # None: what is written is not piped (a topic held before its driver runs)
 
 
 class GatedLog:
@@ -58,8 +61,8 @@ class GatedLog:
     def __init__(self, log: Any) -> None:
         self._log = log
         self._limits: dict[str, dict[int, int]] = {}  # topic -> partition -> visible end (absent: 0)
-        self._floors: dict[str, dict[int, int]] = {}  # topic -> partition -> first visible offset
         self._driven: dict[str, dict[int, _Driven]] = {}  # topic -> partition -> what was piped to it
+        self._held: set[str] = set()  # driven topics that pipe nothing written to them (``hold``)
 
     @property
     def wrapped(self) -> Any:
@@ -73,14 +76,16 @@ class GatedLog:
         """Show ``topic`` up to ``ends`` (partition -> offset; a partition not listed: nothing)."""
         self._limits[topic] = dict(ends or {})
 
-    def skip_before(self, topic: str, floors: dict[int, int]) -> None:
-        """Hide the records of ``topic`` below ``floors`` (partition -> offset): a read from below starts
-        there, as a read below a log's start offset does."""
-        self._floors[topic] = dict(floors)
+    def hold(self, topic: str) -> None:
+        """Show ``topic`` as a driver's input topic before anything is piped to it: empty, whatever is
+        written to it. A query created meanwhile starts reading it at offset 0, where ``drive`` starts."""
+        self._driven[topic] = {}
+        self._held.add(topic)
 
     def drive(self, topic: str) -> None:
         """Show ``topic`` as a driver's input topic: nothing yet but what is written to it from now on,
         as it is written; ``pipe`` adds records already in it."""
+        self._held.discard(topic)
         self._driven[topic] = {p: _Driven([], end) for p, end in self.ends(topic).items()}
 
     def pipe(self, topic: str, partition: int, offsets: Iterable[int]) -> None:
@@ -90,6 +95,8 @@ class GatedLog:
         d.piped.extend(offsets)
 
     def _catch_up(self, topic: str, partition: int, d: _Driven) -> None:
+        if d.scanned is None:
+            return
         end: int = self._log.end_offset(topic, partition)
         if end > d.scanned:
             d.piped.extend(range(d.scanned, end))
@@ -101,7 +108,7 @@ class GatedLog:
             return None
         d = parts.get(partition)
         if d is None:
-            d = parts[partition] = _Driven([], 0)
+            d = parts[partition] = _Driven([], None if topic in self._held else 0)
         self._catch_up(topic, partition, d)
         return d
 
@@ -110,12 +117,8 @@ class GatedLog:
 
     def lift_all(self) -> None:
         self._limits.clear()
-        self._floors.clear()
         self._driven.clear()
-
-    def _floor(self, topic: str, partition: int, offset: int) -> int:
-        floors = self._floors.get(topic)
-        return offset if floors is None else max(offset, floors.get(partition, 0))
+        self._held.clear()
 
     def ends(self, topic: str) -> dict[int, int]:
         """The real end offset of each partition of ``topic`` (empty if it does not exist)."""
@@ -144,7 +147,6 @@ class GatedLog:
         d = self._driven_partition(topic, partition)
         if d is not None:
             return self._fetch_driven(topic, partition, d, offset, max_records)
-        offset = self._floor(topic, partition, offset)
         limit = self._limit(topic, partition)
         if limit == _UNBOUNDED:
             return self._log.fetch(topic, partition, offset, max_records)  # type: ignore[no-any-return]
@@ -187,7 +189,6 @@ class GatedLog:
                                       self._log.end_offset(topic, partition), min(max_records, 1))
             raw.offset = offset
             return raw
-        offset = self._floor(topic, partition, offset)
         limit = self._limit(topic, partition)
         if limit != _UNBOUNDED:
             max_records = max(0, min(max_records, limit - offset))
@@ -254,25 +255,16 @@ def pipe_by_driver(gate: GatedLog, queries: Sequence[Any], groups: Sequence[Grou
             from_kafka = [t for t in reads if t not in input_topics]
             piped = {t: dict(before.get(t) or {}) for t in fed}  # how far each fed topic's inputs were piped
             for t in reads:
-                if t in loops:
+                if t in fed or t in loops:
                     gate.drive(t)
-                elif t in fed:
-                    # only the case's inputs: rows INSERT VALUES wrote to the topic after the query started
-                    # are in the log before them, but ksqlDB pipes the inputs alone
-                    # (``pipeRecordsFromProvidedInput``)
-                    gate.limit(t, before.get(t))
-                    gate.skip_before(t, before.get(t) or {})
                 else:
                     gate.limit(t)
             for g in groups:
                 if g.topic not in piped:
                     continue
-                if g.topic in loops:
-                    for p, end in g.ends.items():
-                        gate.pipe(g.topic, p, range(piped[g.topic].get(p, 0), end))
-                    piped[g.topic] = dict(g.ends)
-                else:
-                    gate.limit(g.topic, g.ends)
+                for p, end in g.ends.items():
+                    gate.pipe(g.topic, p, range(piped[g.topic].get(p, 0), end))
+                piped[g.topic] = dict(g.ends)
                 settle(q)
             for t in java_hash_order(from_kafka):
                 if t not in loops:

@@ -66,17 +66,21 @@ def test_closing_the_gate_closes_the_log(tmp_path: Path) -> None:
     assert gate.wrapped._closed
 
 
-def test_records_below_a_floor_are_skipped_until_lifted(tmp_path: Path) -> None:
-    gate = _log(tmp_path, 5)
+def test_a_held_topic_shows_nothing_whatever_is_written_until_driven(tmp_path: Path) -> None:
+    log = EmbeddedLog(str(tmp_path / "log"))
+    gate = GatedLog(log)
     try:
-        gate.skip_before("t", {0: 2})
-        assert gate.fetch("t", 0, 0).offsets == [2, 3, 4]  # a read from below starts at the floor
-        assert gate.fetch("t", 0, 3).offsets == [3, 4]
-        assert gate.fetch_raw("t", 0, 0).offset == 2
-        gate.limit("t", {0: 3})
-        assert gate.fetch("t", 0, 0).offsets == [2]
-        gate.lift_all()
-        assert gate.fetch("t", 0, 0).offsets == [0, 1, 2, 3, 4]
+        gate.hold("t")  # before the topic exists: a CREATE STREAM makes it later
+        log.create_topic("t", 2)
+        _append(gate, 1, 2)  # an INSERT VALUES while the statements run
+        assert gate.end_offset("t", 0) == 0 and gate.end_offset("t", 1) == 0
+        assert gate.fetch("t", 0, 0).offsets == [] and gate.start_offset("t", 0) == 0
+        gate.drive("t")  # the driver starts: the rows written before are not piped
+        assert gate.end_offset("t", 0) == 0
+        _append(gate, 3)
+        assert gate.fetch("t", 0, 0).values == [b"3"]
+        gate.pipe("t", 0, [0])
+        assert gate.fetch("t", 0, 0).values == [b"3", b"1"]
     finally:
         gate.close()
 
