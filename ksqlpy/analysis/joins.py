@@ -104,8 +104,9 @@ def analyze_join_query(query: Query, catalog: Catalog, session: SessionState, *,
         node.context = "L_" * depth
     root = nodes[-1]
 
-    if root.result_kind is ResultKind.TABLE and query.partition_by and not query.group_by and query.window is None:
-        # by the join's own key: nothing to re-key (else refused once the rest of the query is planned)
+    if root.result_kind is ResultKind.TABLE and query.partition_by:
+        # by the join's own key: nothing to re-key (else refused once the rest of the query is planned), also
+        # before a GROUP BY
         by = [scope.rewrite(p, "PARTITION BY") for p in query.partition_by]
         if _partitions_by_join_key(by, root):
             query = replace(query, partition_by=[])

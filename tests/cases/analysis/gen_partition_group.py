@@ -23,6 +23,7 @@ EXCEPTION = "io.confluent.ksql.util.KsqlStatementException"
 S = "CREATE STREAM S (K STRING KEY, A INT, B STRING, C INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);"
 R = "CREATE STREAM R (K STRING KEY, D INT) WITH (kafka_topic='r', value_format='JSON', partitions=1);"
 T = "CREATE TABLE T (K STRING PRIMARY KEY, A INT, B STRING) WITH (kafka_topic='t', value_format='JSON', partitions=1);"
+TB = "CREATE TABLE TB (K STRING PRIMARY KEY, Y INT) WITH (kafka_topic='tb', value_format='JSON', partitions=1);"
 W = ("CREATE STREAM W (K STRING KEY, A INT, B STRING) WITH (kafka_topic='w', value_format='JSON', partitions=1, "
      "window_type='TUMBLING', window_size='1 SECOND');")
 
@@ -95,6 +96,22 @@ def results() -> list[dict[str, Any]]:
                    {"topic": "r", "key": "x", "value": {"D": 5}, "timestamp": 2}],
         "outputs": [_out("g", {"T": 5}, 2)],
     })
+    out.append({
+        "name": "a stream-table join grouped and partitioned",
+        "statements": [S, TB, "CREATE TABLE OUT AS SELECT TB.Y, SUM(S.A) AS T FROM S JOIN TB ON S.K = TB.K "
+                              "GROUP BY TB.Y PARTITION BY S.C;"],
+        "inputs": [{"topic": "tb", "key": "x", "value": {"Y": 2}, "timestamp": 1},
+                   {"topic": "s", "key": "x", "value": {"A": 5, "B": "g", "C": 0}, "timestamp": 2}],
+        "outputs": [_out(2, {"T": 5}, 2)],
+    })
+    out.append({
+        "name": "a table-table join grouped and partitioned by its key",
+        "statements": [T, TB, "CREATE TABLE OUT AS SELECT T.B, COUNT(*) AS N FROM T JOIN TB ON T.K = TB.K "
+                              "GROUP BY T.B PARTITION BY T.K;"],
+        "inputs": [{"topic": "t", "key": "x", "value": {"A": 1, "B": "g"}, "timestamp": 1},
+                   {"topic": "tb", "key": "x", "value": {"Y": 2}, "timestamp": 2}],
+        "outputs": [_out("g", {"N": 1}, 2)],
+    })
     return out
 
 
@@ -116,6 +133,11 @@ def refusals() -> list[dict[str, Any]]:
                [T, "CREATE TABLE OUT AS SELECT B, COUNT(*) AS N FROM T GROUP BY B PARTITION BY A;"],
                "Cannot repartition a TABLE source. If this is a join, make sure that the criteria uses the TABLE's "
                "key column K instead of [A]"),
+        _error("a table-table join partitioned by a value column with GROUP BY",
+               [T, TB, "CREATE TABLE OUT AS SELECT T.B, COUNT(*) AS N FROM T JOIN TB ON T.K = TB.K "
+                       "GROUP BY T.B PARTITION BY TB.Y;"],
+               "Cannot repartition a TABLE source. If this is a join, make sure that the criteria uses the TABLE's "
+               "key column T_K instead of [TB_Y]"),
         _error("a windowed stream partitioned with GROUP BY",
                [W, "CREATE TABLE OUT AS SELECT B, COUNT(*) AS N FROM W GROUP BY B PARTITION BY A;"],
                "Implicit repartitioning of windowed sources is not supported. See "
