@@ -278,7 +278,9 @@ static PyObject *number_as_double(const unsigned char *tok, Py_ssize_t len, int 
         if (endp != buf + len)
             return NULL;
     }
-    if (!isfinite(d))
+    /* not finite, or a negative zero: ksqlDB reads the literal -0.0 as the BigDecimal 0 (0.0) but an underflow
+     * (-1e-400) as -0.0; the generic reader tells them apart */
+    if (!isfinite(d) || (d == 0.0 && signbit(d)))
         return NULL;
     return PyFloat_FromDouble(d);
 }

@@ -8,7 +8,8 @@ target      accepted JSON (anything else is an error naming the field)
 BOOLEAN     true / false only
 INT, BIGINT numbers (fractions truncated toward zero, out-of-range wraps like Java's intValue /
             longValue), strings holding a plain integer
-DOUBLE      numbers, strings parseable as a double
+DOUBLE      numbers (their BigDecimal's double: no negative zero, ``-0.0`` is ``0.0``), strings
+            parseable as a double (``"-0.0"`` stays negative)
 STRING      strings; numbers as their BigDecimal text (no negative zero: -0.0 is ``0.0``); booleans as
             ``true``/``false``; objects as compact JSON text; arrays as ``[e1, e2]`` of their elements'
             string forms
@@ -22,10 +23,10 @@ ARRAY, MAP  arrays / objects, elements coerced recursively (MAP keys are strings
 STRUCT      objects; fields matched case-insensitively the way ksqlDB does (below); missing -> null
 =========== ==================================================================================
 
-Struct field matching (ksqlDB's ``KsqlJsonDeserializer``): the object's keys are upper-cased; a field
-is looked up by its name among the upper-cased keys (the last key wins when several upper-case to the
-same name), and if absent, by its exact name. Unquoted column names are upper-case, so ``{"id": 1}``
-fills column ``ID``; a quoted ``"id"`` column only matches the exact key ``id``.
+Struct field matching (ksqlDB's ``KsqlJsonDeserializer``, reference 4.2): a field is looked up by its exact
+name among the object's keys, and if absent among the keys upper-cased (the last key wins when several
+upper-case to the same name). Unquoted column names are upper-case, so ``{"id": 1}`` fills column ``ID``
+(and ``{"ID": 1, "id": 2}`` reads 1); a quoted ``"id"`` column only matches the exact key ``id``.
 
 orjson parses numbers to float, losing literal digits. Converters that need the literal (DECIMAL from a
 float with more than 15 significant digits, STRING from a float) raise ``NeedExact``; the caller then
@@ -77,8 +78,8 @@ def node_name(v: Any) -> str:
         return "BooleanNode"
     if c is int:
         return "IntNode" if -(2**31) <= v < 2**31 else "LongNode" if -(2**63) <= v < 2**63 else "BigIntegerNode"
-    if c is float:
-        return "DoubleNode"
+    if c is float:  # Jackson reads a fraction or exponent as a BigDecimal (USE_BIG_DECIMAL_FOR_FLOATS)
+        return "DecimalNode"
     if c is _D:
         return "DecimalNode"
     if c is str:
@@ -134,6 +135,8 @@ class CoercionError(SerdeError):
 
 
 def cannot_convert(v: Any, t: SqlType, path: str) -> CoercionError:
+    if v.__class__ is float:  # orjson's float: a DecimalNode, or a BigIntegerNode past 64 bits - the literal says
+        raise NeedExact
     return CoercionError(f"Can't convert type. sourceType: {node_name(v)}, requiredType: {type_text(t)}", path)
 
 
@@ -286,14 +289,21 @@ def _time_conv(t: SqlType, path: str) -> Converter:
 
 
 def _double_conv(t: SqlType, path: str) -> Converter:
+    """A JSON number is a BigDecimal to ksqlDB (``doubleValue()`` of it): a zero literal has no sign, so
+    ``-0.0`` reads as ``0.0``; a negative number too small for a double still reads as ``-0.0``
+    (``-1e-400``); a string goes through ``Double.parseDouble`` and keeps its sign (``"-0.0"``)."""
     def conv(v: Any) -> Any:
         c = v.__class__
         if c is float:
+            if v == 0.0 and str(v)[0] == "-":
+                raise NeedExact  # orjson's -0.0: the literal -0.0 (0.0) or an underflow (-0.0)
             return v
         if v is None:
             return None
-        if c is int or c is _D:
+        if c is int:
             return float(v)
+        if c is _D:
+            return 0.0 if v.is_zero() else float(v)
         if c is str:
             f = parse_java_double(v)
             if f is None:
@@ -447,7 +457,7 @@ def _struct_conv(t: Struct, path: str) -> Converter:
                 g = v.get
                 return {n: c(g(n)) for n, c in pairs}
             u = upper_keys(v)
-            return {n: c(u[n] if n in u else v.get(n)) for n, c in pairs}
+            return {n: c(v[n] if n in v else u.get(n)) for n, c in pairs}
         if v is None:
             return None
         raise cannot_convert(v, t, path)
@@ -472,29 +482,46 @@ def json_default(o: Any) -> Any:
     return _dump_default(o)
 
 
-# -- writing non-finite doubles
+# -- writing doubles as Jackson does
 
 def nonfinite_text(x: float) -> str:
     """How ksqlDB's JSON writer (Jackson, QUOTE_NON_NUMERIC_NUMBERS) writes NaN and infinities."""
     return "NaN" if x != x else ("Infinity" if x > 0 else "-Infinity")
 
 
-def _finite(x: Any) -> bool:
-    return x is None or x - x == 0  # NaN - NaN and inf - inf are NaN
+# Double.toString writes a magnitude in [1e-3, 1e7) as orjson does (shortest digits, a point); outside it
+# with an exponent where orjson writes none or another form: 1.0E10 / 10000000000.0, 1.0E-5 / 0.00001, 1.0E20 / 1e+20
+PLAIN_LOW, PLAIN_HIGH = 1e-3, 1e7
+
+
+def java_double(x: Any) -> Any:
+    """A DOUBLE as ksqlDB's JSON writer writes it (Connect's JsonConverter, a Jackson ``DoubleNode``):
+    ``Double.toString`` - ``1.0E10``, ``1.0E-5`` - and NaN/Infinity as strings; what orjson writes the same
+    way (zero, [1e-3, 1e7)) is returned unchanged."""
+    if not x or PLAIN_LOW <= abs(x) < PLAIN_HIGH:
+        return x
+    if x - x != 0:
+        return nonfinite_text(x)
+    return orjson.Fragment(javatext.double_to_string(float(x)))
+
+
+def _plain(x: Any) -> bool:
+    return x is None or not x or PLAIN_LOW <= abs(x) < PLAIN_HIGH  # (NaN and infinities are not)
 
 
 def nonfinite_fixer(t: SqlType) -> Converter | None:
-    """A function replacing NaN/Infinity doubles inside a value of type ``t`` by their JSON strings
-    (orjson would write null), or None if ``t`` holds no DOUBLE. Values without one pass unchanged."""
+    """A function writing the DOUBLEs inside a value of type ``t`` as ksqlDB does (``java_double``: NaN and
+    infinities as strings, ``Double.toString``'s exponent forms), or None if ``t`` holds no DOUBLE. Values
+    with nothing to change pass unchanged."""
     if t.name == "DOUBLE":
-        return lambda x: x if _finite(x) else nonfinite_text(x)
+        return lambda x: x if _plain(x) else java_double(x)
     if isinstance(t, Array):
         fe = nonfinite_fixer(t.element)
         if fe is None:
             return None
         if t.element.name == "DOUBLE":
             def fix_doubles(v: Any) -> Any:
-                if v is None or all(map(_finite, v)):
+                if v is None or all(map(_plain, v)):
                     return v
                 return [fe(x) for x in v]
             return fix_doubles

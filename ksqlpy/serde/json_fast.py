@@ -17,8 +17,11 @@ way (with its coercions and processing-log messages). It proves it by constructi
 * each column has a type for which msgspec's strict check accepts exactly the JSON values the generic
   reader passes through unchanged: BOOLEAN ``true``/``false``; INTEGER/DATE and BIGINT/TIME/TIMESTAMP
   integers within 32/64 bits, TIME within a day (a fraction, an exponent, a string or an overflow needs coercion: not here);
-  DOUBLE numbers (an integer becomes its float, as ``float(v)`` does); STRING strings; ``null`` or a
-  missing key is NULL. Other column types (DECIMAL, BYTES, ARRAY, MAP, STRUCT) disable the fast path;
+  DOUBLE numbers (an integer becomes its float, as ``float(v)`` does) - but a batch whose DOUBLEs hold a
+  negative zero is left to the generic reader: the literal ``-0.0`` is the BigDecimal 0 to ksqlDB (0.0),
+  an underflow such as ``-1e-400`` stays -0.0, and only the literal tells them apart (``coerce``); the
+  check is a C-level ``0.0 in column`` per DOUBLE column, then the signs of the zeros if there are any;
+  STRING strings; ``null`` or a missing key is NULL. Other column types (DECIMAL, BYTES, ARRAY, MAP, STRUCT) disable the fast path;
 * any failure anywhere in the batch - malformed JSON, a tombstone, a type mismatch - abandons the
   whole batch to the generic reader, which then reports the bad records one by one.
 
@@ -28,21 +31,23 @@ whose records never fit it costs almost nothing extra.
 Writing (``fast_writer``): each row becomes a struct with the column names as its field names, encoded
 by one C call into exact-size bytes (~0.2 µs against ~0.5 µs for an orjson dict plus the copy that keeps
 its over-allocated buffers from fragmenting the heap). Only for columns whose values msgspec writes
-byte for byte as orjson does - strings, booleans, integers, NULL, and DOUBLE in a batch whose doubles are
-all finite and below 1e16 in magnitude (from there msgspec writes ``1e16`` where orjson writes ``1e+16``;
-checked per batch in C); not the types written through a ``default`` hook.
+byte for byte as the generic writer does - strings, booleans, integers, NULL, and DOUBLE in a batch whose
+non-zero doubles are all of a magnitude in [1e-3, 1e7), where msgspec, orjson and Java's ``Double.toString``
+agree (outside it ksqlDB writes ``1.0E10``, ``1.0E-5``: ``coerce.java_double``; checked per batch in C);
+not the types written through a ``default`` hook.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from itertools import starmap
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import Annotated, Any
 
 import msgspec
 
-from ksqlpy.serde.coerce import fast_names
+from ksqlpy.serde.coerce import PLAIN_HIGH, PLAIN_LOW, fast_names
 from ksqlpy.types import Primitive, SqlType
 
 _I32 = Annotated[int, msgspec.Meta(ge=-(2**31), le=2**31 - 1)]
@@ -103,6 +108,8 @@ class FastRows:
         self._decoders: list[msgspec.json.Decoder] | None = None
         self.skip = 0  # batches left to hand straight to the generic reader
         self.backoff = 1
+        doubles = [i for i, (_, t) in enumerate(columns) if t.name == "DOUBLE"]
+        self._double_cells = ([itemgetter(i) for i in doubles], [attrgetter(f"f{i}") for i in doubles])
 
     def __call__(self, datas: Sequence[bytes | None]) -> Rows | None:
         return self._decode(datas, True)
@@ -142,6 +149,8 @@ class FastRows:
                         rows += map(astuple, part) if as_rows else part
             except Exception:  # noqa: BLE001 - anything unusual: the generic reader decides
                 continue
+            if _negative_zero(rows, self._double_cells[0 if as_rows else 1]):
+                return None  # (a value the generic reader must see, not a batch the typed decode refused)
             if j:  # this spelling first from now on (a new list: tasks of other threads share this reader)
                 self.decoders = [dec] + [d for d in decs if d is not dec]
             self.backoff = 1
@@ -149,6 +158,15 @@ class FastRows:
         self.skip = self.backoff
         self.backoff = min(self.backoff * 2, _MAX_SKIP)
         return None
+
+
+def _negative_zero(rows: list, cells: list[Callable[[Any], Any]]) -> bool:
+    """Whether a DOUBLE of the decoded batch is -0.0 (``0.0 in`` finds both zeros in C; signs only then)."""
+    for cell in cells:
+        if 0.0 in map(cell, rows):
+            if any(v == 0.0 and math.copysign(1.0, v) < 0 for v in map(cell, rows)):
+                return True
+    return False
 
 
 def fast_rows(columns: list[tuple[str, SqlType]]) -> FastRows | None:
@@ -162,10 +180,9 @@ def fast_rows(columns: list[tuple[str, SqlType]]) -> FastRows | None:
 
 
 _WRITABLE = frozenset(("BOOLEAN", "INTEGER", "BIGINT", "STRING", "DATE", "TIME", "TIMESTAMP", "DOUBLE"))
-# msgspec and orjson write a finite double alike (the shortest round-trip digits) except for the exponent
-# of a magnitude from 1e16 up (msgspec ``1e16``, orjson ``1e+16``); NaN and infinities are ksqlDB's
-# strings (the generic writer's ``nonfinite_text``)
-_PLAIN_DOUBLE = 1e16
+# msgspec writes a double of a magnitude in [PLAIN_LOW, PLAIN_HIGH) as the generic writer does (the shortest
+# round-trip digits with a point, as Double.toString); outside it the generic writer writes Java's exponent
+# form, and NaN and infinities as ksqlDB's strings (``coerce.java_double``)
 
 
 class NotPlainDoubles(ValueError):
@@ -173,20 +190,23 @@ class NotPlainDoubles(ValueError):
 
 
 def _check_doubles(rows: Sequence[tuple], i: int) -> None:
-    """Raise unless every value of column ``i`` is NULL or a finite number of magnitude below 1e16."""
+    """Raise unless every value of column ``i`` is NULL, zero or a finite number of magnitude in [1e-3, 1e7)."""
     values = list(filter(None, map(itemgetter(i), rows)))  # (NULL and zero need no check)
     if values:
         # NaN or an infinity anywhere (or a sum too large): not plain; starting from a float, a value that
         # is not a number (a Decimal, a string) raises TypeError
         total = sum(values, 0.0)
-        if total - total != 0 or max(map(abs, values)) >= _PLAIN_DOUBLE:
+        if total - total != 0:
+            raise NotPlainDoubles(i)
+        sizes = list(map(abs, values))
+        if max(sizes) >= PLAIN_HIGH or min(sizes) < PLAIN_LOW:
             raise NotPlainDoubles(i)
 
 
 def fast_writer(columns: list[tuple[str, SqlType]]) -> Callable[[Sequence[tuple]], list[bytes]] | None:
     """``write(rows) -> values`` for wrapped JSON rows of ``columns`` (none of them None), or None when
     a column's type is not one msgspec writes exactly as orjson. Raises on anything unusual (a null
-    row, a value of another type, a DOUBLE that is not finite or from 1e16 up): the caller then writes
+    row, a value of another type, a DOUBLE that is not finite or outside [1e-3, 1e7)): the caller then writes
     row by row."""
     if not columns or any(not isinstance(t, Primitive) or t.name not in _WRITABLE for _, t in columns):
         return None

@@ -5,7 +5,8 @@ case-insensitively on read (see ``coerce``) and written with the declared names 
 Unwrapped (WRAP_SINGLE_VALUE=false, single-column keys): the bare JSON value of the only column.
 
 Writing: compact orjson output; DECIMAL as a JSON number keeping its scale (``1.10``), BYTES as base64,
-DATE/TIME/TIMESTAMP as integers (days / ms of day / epoch ms), NaN and infinite DOUBLEs as the
+DATE/TIME/TIMESTAMP as integers (days / ms of day / epoch ms), a DOUBLE as Java's ``Double.toString``
+(``1.0E10``, ``1.0E-5``: Jackson writes a ``DoubleNode`` so), NaN and infinite DOUBLEs as the
 strings ``"NaN"``, ``"Infinity"``, ``"-Infinity"`` (Jackson's default, as the conformance outputs
 show). A null row, and a null unwrapped value, are written as a null record (no bytes), like ksqlDB.
 On read, null bytes are a tombstone (None); the JSON text ``null`` is a tombstone when wrapped and a
@@ -38,13 +39,15 @@ from ksqlpy.codegen_cache import compiled
 from ksqlpy.serde.base import Columns, SerdeError, ValueSerde
 from ksqlpy.serde.coerce import (
     MISSING,
+    PLAIN_HIGH,
+    PLAIN_LOW,
     NeedExact,
     cannot_convert,
     fast_names,
+    java_double,
     json_converter,
     json_default,
     nonfinite_fixer,
-    nonfinite_text,
 )
 from ksqlpy.serde.json_fast import Rows, fast_rows, fast_writer
 from ksqlpy.types import Struct
@@ -57,7 +60,7 @@ _INLINE_CHECKS = {
     "BIGINT": "{v}.__class__ is int and -9223372036854775808 <= {v} <= 9223372036854775807",
     "TIME": "{v}.__class__ is int and 0 <= {v} <= 86400000",
     "TIMESTAMP": "{v}.__class__ is int and -9223372036854775808 <= {v} <= 9223372036854775807",
-    "DOUBLE": "{v}.__class__ is float",
+    "DOUBLE": "{v}.__class__ is float and {v}",  # (a zero may be orjson's -0.0: the converter decides)
     "STRING": "{v}.__class__ is str",
 }
 
@@ -68,15 +71,16 @@ _MAX_PLANS = 1024
 def key_plan(names: list[str], keys: tuple[str, ...], cache: dict) -> tuple[str | None, ...]:
     """For each column, the key of an object with ``keys`` that ksqlDB reads it from (or None).
 
-    ksqlDB upper-cases the object's keys (a later key wins) and looks the column name up there,
-    then falls back to the exact name - so an upper-case name takes the last key that upper-cases
-    to it, and a name with lower-case letters only matches itself.
+    ksqlDB looks the column name up among the object's keys as they are, and if absent among the keys
+    upper-cased (a later key wins) - so a key spelled exactly as the column always wins, an upper-case
+    name otherwise takes the last key that upper-cases to it, and a name with lower-case letters only
+    matches itself (reference 4.2, KsqlJsonDeserializer's field matching).
     """
     last: dict[str, str] = {}
     for k in keys:
         last[k.upper()] = k
     exact = set(keys)
-    plan = tuple(last.get(n) if n in last else (n if n in exact else None) for n in names)
+    plan = tuple(n if n in exact else last.get(n) for n in names)
     if len(cache) >= _MAX_PLANS:
         cache.clear()
     cache[keys] = plan
@@ -268,7 +272,7 @@ class JsonValueSerde(ValueSerde):
             "_loads": orjson.loads, "_dumps": orjson.dumps, "_default": json_default, "_nsk": orjson.OPT_NON_STR_KEYS,
             "_exact_loads": _exact_loads, "_exact_or_invalid": _exact_or_invalid, "NeedExact": NeedExact,
             "SerdeError": SerdeError, "JSONDecodeError": orjson.JSONDecodeError, "_invalid": _invalid,
-            "_copy": bytes, "_mv": memoryview, "_nf": nonfinite_text, "_refused": dumps_refused,
+            "_copy": bytes, "_mv": memoryview, "_jd": java_double, "_refused": dumps_refused,
         }
 
     def _reading(self) -> dict[str, Any]:
@@ -446,14 +450,15 @@ class JsonValueSerde(ValueSerde):
         return _COMMON_SOURCE
 
     def _writer_source(self, names: list[str], ns: dict[str, Any]) -> str:
-        """serialize / serialize_batch; DOUBLE values that are NaN or infinite become the strings
-        "NaN", "Infinity", "-Infinity" as ksqlDB (Jackson) writes them - orjson alone would write null."""
+        """serialize / serialize_batch; DOUBLE values are written as ksqlDB (Jackson) writes them
+        (``coerce.java_double``): NaN and infinities as the strings "NaN", "Infinity", "-Infinity" - orjson
+        alone would write null - and Double.toString's exponent forms (``1.0E10``, ``1.0E-5``)."""
         fixes: list[str] = []
         fixed: set[int] = set()
         for i, (_, t) in enumerate(self.columns):
             if t.name == "DOUBLE":
-                fixes.append(f"v{i} = r[{i}]\n    if v{i} is not None and v{i} - v{i} != 0:\n"
-                             f"        v{i} = _nf(v{i})")
+                fixes.append(f"v{i} = r[{i}]\n    if v{i} and not {PLAIN_LOW!r} <= abs(v{i}) < {PLAIN_HIGH!r}:\n"
+                             f"        v{i} = _jd(v{i})")
                 fixed.add(i)
             else:
                 fixer = nonfinite_fixer(t)

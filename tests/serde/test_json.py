@@ -88,14 +88,20 @@ def test_quoted_lower_case_column_only_matches_exactly() -> None:
     assert s.deserialize(b'{"foo": 1, "BAR": 2}') == (1, 2)
 
 
-def test_upper_cased_keys_last_one_wins_like_ksqldb() -> None:
+def test_the_exact_key_wins_then_the_last_upper_cased_one() -> None:
+    """Reference 4.2: exact field name first, else the JSON key upper-cased (a later key wins)."""
     s = value_serde("JSON", [("A", INTEGER)])
-    assert s.deserialize(b'{"A": 1, "a": 2}') == (2,)
+    assert s.deserialize(b'{"A": 1, "a": 2}') == (1,)
     assert s.deserialize(b'{"a": 2, "A": 1}') == (1,)
+    assert s.deserialize(b'{"a": 2, "a": 3}') == (3,)
+    assert s.deserialize_batch([b'{"a": 2, "A": 1}', b'{"A": 1, "a": 2}'])[0] == [(1,), (1,)]
     # columns "X" and quoted "x" collide when upper-cased: the exact-key fast path must not be used
     s2 = value_serde("JSON", [("X", INTEGER), ("x", INTEGER)])
-    assert s2.deserialize(b'{"X": 1, "x": 2}') == (2, 2)
-    assert s2.deserialize_batch([b'{"X": 1, "x": 2}'])[0] == [(2, 2)]
+    assert s2.deserialize(b'{"X": 1, "x": 2}') == (1, 2)
+    assert s2.deserialize_batch([b'{"X": 1, "x": 2}'])[0] == [(1, 2)]
+    assert s2.deserialize(b'{"x": 2}') == (2, 2)  # X: no exact key, "x" upper-cased
+    t = Struct((("A", INTEGER), ("b", INTEGER)))
+    assert one(t).deserialize(b'{"a": 2, "A": 1, "B": 3}') == ({"A": 1, "b": None},)
 
 
 def test_struct_fields_match_case_insensitively_and_keep_declared_order() -> None:

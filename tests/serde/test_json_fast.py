@@ -21,7 +21,7 @@ EDGES: dict[str, list[str]] = {
           "1e2", "1E0", '"12"', '"x"', "true", "null", "123456789012345678901234567890", "[1]"],
     "L": ["1700000000005", "9223372036854775807", "-9223372036854775808", "9223372036854775808",
           "-9223372036854775809", "2.5", '"9"', "false", "null", "1e3"],
-    "F": ["0", "-0", "-0.0", "1.5", "1e308", "1e-320", "5e-324", "123456789012345678901234567890",
+    "F": ["0", "-0", "1.5", "-0.0", "-0e3", "-1e-400", "1e308", "1e-320", "5e-324", "123456789012345678901234567890",
           "0.1", "3.141592653589793238462643383279", "9007199254740993", '"NaN"', '"1.5"', '"x"', "true",
           "null", "1E+2", "-1e-2"],
     "S": ['""', '"abc"', '"a\\u0000b"', '"\\ud83d\\ude00"', '"\\ud800"', '"caf\u00e9"', '"\\"q\\""', "12",
@@ -69,8 +69,30 @@ def test_fast_rows_equal_the_generic_reader_or_stand_aside(lower: bool) -> None:
         rows = fast([data])
         if rows is not None:
             answered += 1
-            assert rows == [_generic(serde, data)], data
-    assert answered > 1000  # the fast path did answer for the records it can prove
+            assert repr(rows) == repr([_generic(serde, data)]), data  # (repr: -0.0 and 0.0 told apart)
+    assert answered > 900  # the fast path did answer for the records it can prove
+
+
+@pytest.mark.parametrize("literal", ["-0.0", "-0e3", "-0.000E-5"])
+def test_a_negative_zero_literal_is_left_to_the_generic_reader(literal: str) -> None:
+    """ksqlDB reads the number as a BigDecimal, which has no negative zero: 0.0, where msgspec gives -0.0."""
+    serde = value_serde("JSON", COLUMNS)
+    fast = fast_rows(COLUMNS)
+    assert fast is not None
+    data = f'{{"F":{literal},"S":"2020-01-01"}}'.encode()
+    assert fast([data]) is None
+    rows, errors = serde.deserialize_batch([data])
+    assert repr(rows[0][3]) == "0.0" and not errors
+
+
+def test_an_underflow_to_negative_zero_is_left_to_the_generic_reader_too() -> None:
+    """-1e-400 is a BigDecimal whose double is -0.0; the typed decode cannot tell it from the literal -0.0."""
+    fast = fast_rows(COLUMNS)
+    assert fast is not None
+    data = b'{"F":-1e-400,"S":"2020-01-01"}'
+    assert fast([data]) is None
+    rows, _ = value_serde("JSON", COLUMNS).deserialize_batch([data])
+    assert repr(rows[0][3]) == "-0.0"
 
 
 @pytest.mark.parametrize("data", [
@@ -145,8 +167,9 @@ def test_fast_writer_writes_the_generic_writers_bytes() -> None:
 
 
 def test_fast_writer_writes_doubles_as_the_generic_writer_or_stands_aside() -> None:
-    """msgspec writes a double as orjson does below 1e16 in magnitude (from there ``1e16`` against
-    ``1e+16``), and NaN/infinity are ksqlDB's strings: a batch holding one of those goes the generic way."""
+    """msgspec writes a double as the generic writer does for a magnitude in [1e-3, 1e7) (and zero); outside
+    it ksqlDB writes Double.toString's exponent form (``1.0E10``, ``1.0E-5``) and NaN/infinity as strings: a
+    batch holding one of those goes the generic way."""
     import math
     import struct
 
@@ -157,21 +180,24 @@ def test_fast_writer_writes_doubles_as_the_generic_writer_or_stands_aside() -> N
     write = fast_writer(cols)
     assert write is not None
     rng = random.Random(5)
-    plain = [0.0, -0.0, 1.5, -2.25, 1e-7, 5e-324, 9999999999999998.0, -9999999999999998.0, 0.1, 1 / 3, 7, None]
-    plain += [rng.random() * 10 ** rng.randint(-30, 15) * rng.choice((1, -1)) for _ in range(3000)]
+    plain = [0.0, -0.0, 1.5, -2.25, 0.001, 9999999.999999998, -9999999.5, 0.1, 1 / 3, 7, None]
+    plain += [rng.random() * 10 ** rng.randint(-2, 6) * rng.choice((1, -1)) for _ in range(3000)]
+    plain = [v for v in plain if v is None or not v or 1e-3 <= abs(v) < 1e7]
     rows = [("k", rng.choice(plain), rng.choice(plain)) for _ in range(3000)]
     expect = [serde.serialize(r) for r in rows]
     assert write(rows) == expect
     assert serde.serialize_batch(rows) == expect
-    odd = [1e16, -1e16, 1.2345678901234568e17, 1.7976931348623157e308, math.nan, math.inf, -math.inf]
+    odd = [1e7, -1e7, 1e16, -1e16, 9.99e-4, -1e-7, 5e-324, 1.2345678901234568e17, 1.7976931348623157e308, math.nan,
+           math.inf, -math.inf]
     odd += [struct.unpack("d", rng.getrandbits(64).to_bytes(8, "little"))[0] for _ in range(50)]
     for v in odd:
         batch = rows[:5] + [("k", 1.0, v)]
-        if not (abs(v) < 1e16):  # (NaN compares False)
+        if v and not (1e-3 <= abs(v) < 1e7):  # (NaN compares False)
             with pytest.raises(NotPlainDoubles):
                 write(batch)
         assert serde.serialize_batch(batch) == [serde.serialize(r) for r in batch]
-    assert serde.serialize(("k", math.nan, 1e16)) == b'{"K":"k","F":"NaN","G":1e+16}'
+    assert serde.serialize(("k", math.nan, 1e16)) == b'{"K":"k","F":"NaN","G":1.0E16}'
+    assert serde.serialize(("k", 1e-5, -1.2345678e10)) == b'{"K":"k","F":1.0E-5,"G":-1.2345678E10}'
     from decimal import Decimal as Dec
 
     with pytest.raises(TypeError):  # not a double: the generic writer's rendering

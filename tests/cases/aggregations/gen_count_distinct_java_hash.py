@@ -45,7 +45,9 @@ CASES = [
     case("dates and timestamps one text per value", "TIMESTAMP", [0, 1, 1000, 1, 86400000], [1, 2, 3, 3, 4]),
     case("dates one per day", "DATE", [0, 1, 0, 19000], [1, 2, 2, 3]),
     case("booleans", "BOOLEAN", [True, False, None, True], [1, 2, 2, 2]),
-    case("doubles by their bits", "DOUBLE", [0.0, -0.0, 1.0, 1, 0.0], [1, 2, 3, 3, 3]),
+    # a negative zero as the string "-0.0" (Double.parseDouble keeps its sign; the number -0.0 reads as the
+    # BigDecimal 0.0, which has none), and the number -0.0 counting as 0.0
+    case("doubles by their bits", "DOUBLE", [0.0, "-0.0", 1.0, 1, 0.0, -0.0], [1, 2, 3, 3, 3, 3]),
     case("strings by their text", "STRING", ["a", "A", "", "a", "null"], [1, 2, 3, 3, 4]),
     case("strings by their UTF-8 bytes: a lone surrogate is '?'", "STRING",
          ["a\U0001F600", "a?", "a\U0001F601", "a\u00e9", "ab"], [1, 1, 1, 2, 3], "SUBSTRING(V, 1, 2)"),

@@ -26,8 +26,10 @@ from probe_case import probe_case, write_cases  # noqa: E402
 COLUMNS = ("NZ DOUBLE, PZ DOUBLE, NAN DOUBLE, INF DOUBLE, ONE DOUBLE, TENTH DOUBLE, I INT, L BIGINT, "
            "E DECIMAL(20, 18), E2 DECIMAL(20, 18), BIG BIGINT, BIG2 BIGINT, AD ARRAY<DOUBLE>, MD MAP<STRING, DOUBLE>, "
            "SD STRUCT<X DOUBLE>")
-ROW = {"NZ": -0.0, "PZ": 0.0, "NAN": "NaN", "INF": "Infinity", "ONE": 1.0, "TENTH": 0.1, "I": 0, "L": 1,
-       "E": "0.100000000000000001", "E2": "0.1", "BIG": 9007199254740993, "BIG2": 9007199254740992, "AD": [-0.0, "NaN"], "MD": {"a": "NaN", "b": -0.0}, "SD": {"X": "NaN"}}
+# a negative zero is the string "-0.0" (Double.parseDouble keeps its sign; the JSON number -0.0 is a BigDecimal,
+# which has none, and reads as 0.0)
+ROW = {"NZ": "-0.0", "PZ": 0.0, "NAN": "NaN", "INF": "Infinity", "ONE": 1.0, "TENTH": 0.1, "I": 0, "L": 1,
+       "E": "0.100000000000000001", "E2": "0.1", "BIG": 9007199254740993, "BIG2": 9007199254740992, "AD": ["-0.0", "NaN"], "MD": {"a": "NaN", "b": "-0.0"}, "SD": {"X": "NaN"}}
 
 IN_PROBES: list[tuple[str, object]] = [
     # -0.0 and 0.0 are two Doubles, whatever the item's written type (coerced to DOUBLE first)
@@ -156,7 +158,7 @@ DECIMAL_PROBES: list[tuple[str, object]] = [
 
 def where_case() -> dict[str, Any]:
     """WHERE keeps a row where the predicate holds and drops one whose predicate fails."""
-    rows = [(1, 0.0), (2, -0.0), (3, "NaN"), (4, 0.5), (5, "Infinity")]
+    rows = [(1, 0.0), (2, "-0.0"), (3, "NaN"), (4, 0.5), (5, "Infinity")]
     return {
         "name": "WHERE over DOUBLE values: IN is Double.equals, = the unboxed operator, a DECIMAL operand needs a "
                 "finite DOUBLE",
