@@ -377,6 +377,13 @@ def _function_rows(functions: list[dict[str, Any]]) -> list[tuple[str, str]]:
     return rows
 
 
+def _argument_text(a: dict[str, Any]) -> str:
+    """One argument of a DESCRIBE FUNCTION variation as ksqlDB's Console.argToString writes it: ``name TYPE``,
+    ``TYPE[]`` for the variadic one (the server sends its element type with ``isVariadic``)."""
+    type_text = f"{a.get('type') or ''}{'[]' if a.get('isVariadic') else ''}"
+    return f"{a.get('name') or ''} {type_text}".strip()
+
+
 def _describe_function(e: dict[str, Any]) -> list[str]:
     # ksqlDB's Console.printFunctionDescription: labels padded to 12; Author, Version and Overview only when
     # they say something (a built-in has no version)
@@ -389,7 +396,7 @@ def _describe_function(e: dict[str, Any]) -> list[str]:
             out.append(line(label, str(e[key]).strip()))
     out += [line("Type", e.get("type", "")), line("Jar", e.get("path", "")), line("Variations", "")]
     for v in e.get("functions") or []:
-        args = ", ".join(f"{a.get('name')} {a.get('type')}".strip() for a in v.get("arguments") or [])
+        args = ", ".join(_argument_text(a) for a in v.get("arguments") or [])
         description = str(v.get("description") or "")
         returns = v.get("returnType") or ""
         variation = f"{e.get('name')}({args})" if args or returns else ""

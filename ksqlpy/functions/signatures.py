@@ -212,14 +212,17 @@ class Overload:
                 for i, p in enumerate(self.patterns)]
 
     def arguments(self) -> list[dict[str, Any]]:
-        """DESCRIBE FUNCTION's ``arguments`` of this overload (name, type, description, isVariadic)."""
+        """DESCRIBE FUNCTION's ``arguments`` of this overload (name, type, description, isVariadic). The
+        variadic parameter's ``type`` is its element type - ``isVariadic`` says it repeats, and the CLI writes
+        ``TYPE[]`` for it (from memory of ksqlDB's DescribeFunctionExecutor, which unwraps the varargs
+        ArrayType, and Console.argToString, which appends ``[]``)."""
         out = []
         for i, p in enumerate(self.patterns):
-            last = self.variadic and i == self.variadic_index
+            repeats = self.variadic and i == self.variadic_index
             out.append({"name": self.param_names[i] if i < len(self.param_names) else "",
-                        "type": param_type_text(p) + ("[]" if last else ""),
+                        "type": param_type_text(p),
                         "description": self.param_docs[i] if i < len(self.param_docs) else "",
-                        "isVariadic": last})
+                        "isVariadic": repeats})
         return out
 
     def return_text(self) -> str:

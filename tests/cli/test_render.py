@@ -141,6 +141,19 @@ def test_describe_function_lists_argument_descriptions() -> None:
     assert lines[i + 1:] == ["\tReturns     : STRING", "\tDescription : d", "\tstr         : The source string."]
 
 
+def test_describe_function_writes_the_variadic_argument_as_an_array() -> None:
+    """ksqlDB's Console.argToString: the server sends a variadic parameter's element type with isVariadic, and
+    the CLI writes ``name TYPE[]`` for it (``TYPE[]`` when it has no name)."""
+    n = {"name": "n", "type": "INT", "description": "", "isVariadic": False}
+    args = {"name": "args", "type": "STRING", "description": "", "isVariadic": True}
+    unnamed = {"name": "", "type": "T", "description": "", "isVariadic": True}
+    e = {"@type": "describe_function", "name": "ELT", "type": "SCALAR",
+         "functions": [{"arguments": [n, args], "returnType": "STRING", "description": ""},
+                       {"arguments": [unnamed], "returnType": "T", "description": ""}]}
+    lines = R.entity_lines(e)
+    assert "\tVariation   : ELT(n INT, args STRING[])" in lines and "\tVariation   : ELT(T[])" in lines
+
+
 def test_describe_function_header() -> None:
     """ksqlDB's Console.printFunctionDescription: labels padded to 12, Author / Version / Overview printed only
     when the entity says something."""

@@ -74,8 +74,28 @@ def test_describe_function_names_lambda_and_variadic_arguments() -> None:
     transform = describe_function(REGISTRY, "TRANSFORM")["functions"][1]["arguments"]
     assert [a["name"] for a in transform] == ["map", "biFunction1", "biFunction2"]
     concat = describe_function(REGISTRY, "CONCAT")["functions"][0]["arguments"]
-    assert concat == [{"name": "inputs", "type": "STRING[]", "description": "The varchar fields to concatenate",
+    assert concat == [{"name": "inputs", "type": "STRING", "description": "The varchar fields to concatenate",
                        "isVariadic": True}]
+
+
+def test_describe_function_sends_a_variadic_parameter_as_its_element_type() -> None:
+    """Every variadic overload of every kind (scalar, aggregate, table): ``type`` is the repeated element's,
+    never ``T[]``/``ARRAY<T>``/``T...``; ``isVariadic`` alone says it repeats, and only for one argument."""
+    seen = 0
+    for kind in ("scalars", "aggregates", "tables"):
+        for name in getattr(REGISTRY, kind):
+            for variation in describe_function(REGISTRY, name)["functions"]:
+                repeating = [a for a in variation["arguments"] if a["isVariadic"]]
+                assert len(repeating) <= 1, (name, variation)
+                for a in repeating:
+                    seen += 1
+                    assert not a["type"].endswith(("[]", "...")) and not a["type"].startswith("ARRAY<"), (name, a)
+    assert seen >= 25
+    greatest = describe_function(REGISTRY, "GREATEST")["functions"]
+    assert [(a["type"], a["isVariadic"]) for a in greatest[0]["arguments"]] == [("INT", False), ("INT", True)]
+    coalesce = describe_function(REGISTRY, "COALESCE")["functions"][0]["arguments"]
+    assert [(a["name"], a["type"], a["isVariadic"]) for a in coalesce] == [("first", "T", False),
+                                                                           ("others", "T", True)]
 
 
 def test_variations_carry_their_own_description() -> None:

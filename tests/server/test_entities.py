@@ -321,6 +321,7 @@ def test_functions(quiet_app: TestClient) -> None:
     assert first["returnType"] == "INT"
     (concat,) = ksql(quiet_app, "DESCRIBE FUNCTION CONCAT;")
     assert concat["functions"][0]["arguments"][0]["isVariadic"] is True
+    assert concat["functions"][0]["arguments"][0]["type"] == "STRING"  # the element type; isVariadic says it repeats
     (sum_,) = ksql(quiet_app, "DESCRIBE FUNCTION SUM;")
     assert sum_["type"] == "AGGREGATE" and {"arguments": [{"name": "val", "type": "BIGINT", "description": "",
                                                             "isVariadic": False}],

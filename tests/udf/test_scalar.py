@@ -176,7 +176,7 @@ def test_describe_and_show_functions(engine) -> None:  # type: ignore[no-untyped
         {"name": "b", "type": "BIGINT", "description": "the second factor", "isVariadic": False}]
     assert first["returnType"] == "BIGINT"
     total = engine.execute("DESCRIBE FUNCTION TOTAL;")[0].data["functions"][0]
-    assert total["arguments"][1]["isVariadic"] and total["arguments"][1]["type"] == "BIGINT[]"
+    assert total["arguments"][1]["isVariadic"] and total["arguments"][1]["type"] == "BIGINT"
     assert engine.execute("DESCRIBE FUNCTION SCALED;")[0].data["functions"][0]["returnType"] == \
         "provided by the function"
     shown = {f["name"]: f for f in engine.execute("SHOW FUNCTIONS;")[0].data}
