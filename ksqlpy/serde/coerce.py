@@ -13,8 +13,8 @@ DOUBLE      numbers (their BigDecimal's double: no negative zero, ``-0.0`` is ``
 STRING      strings; numbers as their BigDecimal text (no negative zero: -0.0 is ``0.0``); booleans as
             ``true``/``false``; objects as compact JSON text; arrays as ``[e1, e2]`` of their elements'
             string forms
-DECIMAL     numbers (exact literal), numeric strings; rounded HALF_UP to the scale, error when the
-            integer part does not fit the precision
+DECIMAL     numbers (exact literal), numeric strings; must fit without rounding (an error when a digit
+            past the scale is not zero, or the integer part does not fit the precision)
 TIMESTAMP,  numbers (epoch ms, ms of day), strings holding an integer
 TIME
 DATE        numbers (days since epoch), strings holding an integer
@@ -360,7 +360,10 @@ def _decimal_conv(t: Decimal, path: str) -> Converter:
             # the 64-bit range as a float: 99999999999999999999999999999999999999 as 1e38)
             if significant_digits(v) > 15 or not v or not -9.2e18 < v < 9.2e18:
                 raise NeedExact
-            return fit_decimal(_D(repr(v)), t, path)
+            try:
+                return fit_decimal(_D(repr(v)), t, path)
+            except SerdeError:  # the message shows the literal (toPlainString, its precision and scale):
+                raise NeedExact from None  # 12.3450 and 1e3, not the double's 12.345 and 1000.0
         if c is int or c is _D:
             return fit_decimal(_D(v), t, path)
         if c is str:

@@ -107,3 +107,26 @@ def test_a_double_is_written_as_double_to_string(value: float, text: bytes) -> N
     assert value_serde("JSON", [("D", DOUBLE)], wrap_single_value=False).serialize((value,)) == text
     back = serde.deserialize(want)
     assert back is not None and (back[0] == value or value != value)
+
+
+@pytest.mark.parametrize("literal,reason", [
+    ("12.3450", "Cannot fit decimal '12.3450' into DECIMAL(4, 2) without rounding. (Requires 6,4)"),
+    ("1.239", "Cannot fit decimal '1.239' into DECIMAL(4, 2) without rounding. (Requires 4,3)"),
+    ("0.005", "Cannot fit decimal '0.005' into DECIMAL(4, 2) without rounding. (Requires 1,3)"),
+    ("1e3", "Numeric field overflow: A field with precision 4 and scale 2 must round to an absolute value less "
+            "than 10^2. Got 1000"),
+    ("100.00", "Numeric field overflow: A field with precision 4 and scale 2 must round to an absolute value less "
+               "than 10^2. Got 100.00"),
+])
+def test_a_decimal_that_does_not_fit_is_reported_with_the_literals_digits(literal: str, reason: str) -> None:
+    """DecimalUtil.ensureFit prints the BigDecimal of the literal (toPlainString, precision, scale), not of a
+    double: 12.3450 keeps its zero, 1e3 is 1000."""
+    from ksqlpy.types import Decimal
+
+    serde = value_serde("JSON", [("X", Decimal(4, 2)), ("A", Array(Decimal(4, 2)))])
+    with pytest.raises(SerdeError) as e:
+        serde.deserialize(f'{{"X": {literal}}}'.encode())
+    assert str(e.value) == f"{reason}, path: $.X"
+    _, errors = serde.deserialize_batch([f'{{"A": [1.5, {literal}]}}'.encode()])
+    assert errors == [(0, f"{reason}, path: $.A[1]")]
+    assert serde.deserialize(b'{"X": 12.3400, "A": [-0.50, 1e1]}') is not None
