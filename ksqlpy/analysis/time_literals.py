@@ -5,6 +5,11 @@ comparison with epoch milliseconds before it plans a WHERE clause, for persisten
 alike: the text is UTC unless it names a zone, and a partial text is padded with zeros. A text that is no
 timestamp fails the statement (ksqlDB's PartialStringToTimestampParser raises a KsqlException, which the
 engine words as the statement's error) - never a server error.
+
+Only where the time column itself is the operand (StatementRewriteForMagicPseudoTimestamp, from memory): a
+comparison (IS [NOT] DISTINCT FROM too) with the column on one side and a string literal on the other, or a
+BETWEEN whose value is the column (its string bounds). A column inside an expression (``ABS(ROWTIME)``,
+``CAST(ROWTIME AS STRING)``) is a BIGINT like any other: its string operands stay strings.
 """
 
 from __future__ import annotations
@@ -16,22 +21,41 @@ from sqlglot import exp
 from ksqlpy.errors import KsqlStatementError
 
 TIME_COLUMNS = ("ROWTIME", "WINDOWSTART", "WINDOWEND")
-_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.Between)
+_COMPARISONS = (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE, exp.NullSafeEQ, exp.NullSafeNEQ)
 
 
 def iso_time_literals(where: exp.Expression) -> exp.Expression:
-    """``where`` with the string literals of comparisons that involve a time column as epoch-ms numbers."""
+    """``where`` with the string literals compared with a time column as epoch-ms numbers."""
     from ksqlpy.functions.isotime import parse_timestamp_iso
 
+    def as_time(node: exp.Expression) -> None:
+        lit = _bare(node)
+        if isinstance(lit, exp.Literal) and lit.is_string:
+            node.replace(exp.Literal.number(_parse_iso(lit.this, parse_timestamp_iso)))
+
     def fix(node: exp.Expression) -> exp.Expression:
-        if isinstance(node, _COMPARISONS) and any(
-                c.name.upper() in TIME_COLUMNS for c in node.find_all(exp.Column)):
-            for lit in list(node.find_all(exp.Literal)):
-                if lit.is_string:
-                    lit.replace(exp.Literal.number(_parse_iso(lit.this, parse_timestamp_iso)))
+        if isinstance(node, _COMPARISONS):
+            if _is_time_column(node.this):
+                as_time(node.expression)
+            elif _is_time_column(node.expression):
+                as_time(node.this)
+        elif isinstance(node, exp.Between) and _is_time_column(node.this):
+            as_time(node.args["low"])
+            as_time(node.args["high"])
         return node
 
     return where.copy().transform(fix)
+
+
+def _bare(node: exp.Expression) -> exp.Expression:
+    while isinstance(node, exp.Paren):
+        node = node.this
+    return node
+
+
+def _is_time_column(node: exp.Expression) -> bool:
+    node = _bare(node)
+    return isinstance(node, exp.Column) and node.name.upper() in TIME_COLUMNS
 
 
 def _parse_iso(text: str, parse: Any) -> int:
