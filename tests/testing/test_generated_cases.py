@@ -112,6 +112,7 @@ CASES = Path(__file__).resolve().parents[1] / "cases"
     ("functions/gen_access_chains.py", {"access-chains.json": lambda g: g["cases"]()}),
     ("functions/gen_cast_refusals.py", {"cast-refusals.json": lambda g: g["cases"]()}),
     ("serde/null_bytes_gen.py", {"null-bytes.json": lambda g: g["tests"]}),
+    ("serde/delimited_text_rules_gen.py", {"delimited-text-rules.json": lambda g: g["TESTS"]}),
     ("analysis/gen_window_bounds.py", {"window-bounds-scope.json": lambda g: g["cases"]()}),
     ("analysis/gen_clause_stages.py", {"clause-stages.json": lambda g: g["cases"]()}),
     ("analysis/gen_insert_select_types.py", {"insert-select-types.json": lambda g: g["cases"]()}),
