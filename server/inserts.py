@@ -205,7 +205,7 @@ async def acks(inserter: RowInserter, first: list[bytes], batches: AsyncIterator
                json_array: bool) -> AsyncIterator[bytes]:
     """The response body: one ack per row, written after its batch is; the first failing row ends it."""
     seq = 0
-    opened = False
+    opened = failed = False  # a header with no rows after it: no ack, the body is `[]` (or empty)
     if json_array:
         yield b"["
 

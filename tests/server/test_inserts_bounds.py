@@ -127,3 +127,14 @@ def test_a_huge_line_does_not_stall_other_requests(server: ServerProcess) -> Non
     finally:
         done.set()
         t.join(60)
+
+
+def test_over_http2_a_header_without_rows_is_answered_and_ends(server: ServerProcess) -> None:
+    with httpx.Client(base_url=server.url, http1=False, http2=True, timeout=20) as h2:
+        r = h2.post("/ksql", json={"ksql": "CREATE STREAM E (ID INT KEY, V STRING) WITH (kafka_topic='e', "
+                                           "partitions=1, value_format='JSON');"})
+        assert r.status_code == 200, r.text
+        as_json = h2.post("/inserts-stream", content=b'{"target": "E"}\n', headers={"Accept": "application/json"})
+        assert (as_json.status_code, as_json.json()) == (200, [])
+        delimited = h2.post("/inserts-stream", content=b'{"target": "E"}')
+        assert (delimited.status_code, delimited.content) == (200, b"")
