@@ -368,7 +368,10 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
                         return
                     run.sent += len(chunk)
                     yield chunk
-        if tq.limit is not None and tq.emitted >= tq.limit:
+        failure = getattr(tq, "error", None)
+        if failure is not None and ctx.state == READY:  # failed while running: its rows so far, then why
+            yield writer.error(envelope(SERVER_ERROR, failure))
+        elif tq.limit is not None and tq.emitted >= tq.limit:
             yield writer.final("Limit Reached")
         elif ctx.state != READY:  # ended by the server's shutdown (SIGTERM): the last element says so
             yield writer.final(SHUTDOWN_MESSAGE) or writer.error(envelope(SERVER_SHUTTING_DOWN, SHUTDOWN_MESSAGE))

@@ -157,6 +157,10 @@ async def serve_ws(ctx: ServerContext, ws: WebSocket) -> None:
                     frame = dumps({"row": {"columns": run.convert(row)}}).decode()
                     run.sent += len(frame)  # a scalable push query's bytes count (pull_limits.py)
                     await ws.send_text(frame)
+                failure = getattr(run.tq, "error", None)
+                if failure is not None and not stopping:  # failed while running: the close frame says why
+                    await close(ws, INTERNAL_ERROR, failure)
+                    return
             else:
                 run.sent += len(fields)  # a pull query's bytes, for the bandwidth limit (pull_limits.py)
                 for row in run.rows:

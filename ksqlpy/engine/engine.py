@@ -383,12 +383,13 @@ class Engine:
         except Exception as e:  # noqa: BLE001 - one broken query must not stop the others
             LOG.exception("query %s failed", getattr(q, "query_id", "?"))
             self.plog.query_error(getattr(q, "query_id", "?"), e)
+            message = str(e) or "the query failed unexpectedly (details in the engine's log)"
             if q in self.transient.values():
-                q.close()
+                q.fail(message)  # its client gets the error as the response's last element (server/queries.py)
                 return 0
             backoff = float(self.prop("ksql.query.retry.backoff.initial.ms", 15000)) / 1000.0
             q.state = "ERROR"
-            q.error = str(e) or "the query failed unexpectedly (details in the engine's log)"
+            q.error = message
             q.error_at = int(time.time() * 1000)  # QueryError's timestamp (epoch ms)
             q.retry_at = time.monotonic() + backoff
             info = self.catalog.query(q.query_id)

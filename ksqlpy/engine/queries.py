@@ -119,6 +119,9 @@ class TransientQuery:
         self.emitted = 0
         self.tasks: list[Task] = []
         self.done = False
+        # why it ended, when it failed while running (not closed by its client, LIMIT or the end of its rows):
+        # the response's last element says so, as ksqlDB's writers end a failed push query with an error
+        self.error: str | None = None
         self.resources: list[Any] = []  # state stores, internal topics: released once no task runs
         self._polling = False
         self._started = time.monotonic()  # for the push-query latency metric (metrics.py)
@@ -162,6 +165,12 @@ class TransientQuery:
             self._polling = False
             if self.done:
                 self._release()
+
+    def fail(self, message: str) -> None:
+        """End the query because it failed: its rows so far stay queued, then the end."""
+        if not self.done:
+            self.error = message
+        self.close()
 
     def close(self) -> None:
         if not self.done:
