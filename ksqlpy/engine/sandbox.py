@@ -25,7 +25,7 @@ from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import TopicInfo
-from ksqlpy.log.topic_names import check_counts, resolved_counts
+from ksqlpy.log.topic_names import check_config, check_counts, resolved_counts
 from ksqlpy.runtime.serdes import SerdeFactory
 from ksqlpy.schema_registry import is_configured
 
@@ -66,6 +66,7 @@ class SandboxLog:
         # creation (SandboxedKafkaTopicClient.createTopic -> KafkaTopicClientImpl.validateCreateTopic, a
         # createTopics with validateOnly; from memory): a count the broker refuses fails the request's
         # validation - 'Failed to guarantee existence of topic' - and no statement of the request runs
+        check_config({str(k): str(v) for k, v in (config or {}).items()})
         check_counts(partitions, replicas)
         partitions, replicas = resolved_counts(partitions, replicas)
         self.created[name] = TopicInfo(name, partitions, replicas, dict(config or {}))

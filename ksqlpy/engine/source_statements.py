@@ -14,7 +14,7 @@ from ksqlpy.catalog import Column, Source
 from ksqlpy.engine.results import StatementResult, status
 from ksqlpy.errors import KsqlStatementError
 from ksqlpy.grammar import ast as A
-from ksqlpy.log.topic_names import BROKER_DEFAULT, TopicCountRefused, TopicNotGuaranteed
+from ksqlpy.log.topic_names import BROKER_DEFAULT, TopicCreationRefused, TopicNotGuaranteed
 
 if TYPE_CHECKING:
     from ksqlpy.engine.engine import Engine
@@ -143,7 +143,7 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
         before_create()
     try:  # REPLICAS unset: the broker's default (ksqlDB's TopicProperties.DEFAULT_REPLICAS)
         engine.log.create_topic(topic, partitions, BROKER_DEFAULT if replicas is None else replicas, config)
-    except TopicCountRefused as refused:
+    except TopicCreationRefused as refused:
         raise TopicNotGuaranteed(topic, refused) from refused
 
 

@@ -54,7 +54,7 @@ from ksqlpy.log.record_codec import (
     chunk_timestamps,
     unpack_headers,
 )
-from ksqlpy.log.topic_names import check_counts, check_topic_name, resolved_counts
+from ksqlpy.log.topic_names import check_config, check_counts, check_topic_name, resolved_counts
 
 __all__ = ["DEFAULT_MAP_SIZE", "DEFAULT_RETENTION_MS", "EmbeddedLog", "EmbeddedTransaction"]
 
@@ -129,9 +129,10 @@ class EmbeddedLog(Log):
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> TopicInfo:
         check_topic_name(name)  # Kafka's rules and messages (topic_names.py)
+        cfg = {str(k): str(v) for k, v in (config or {}).items()}
+        check_config(cfg)
         check_counts(partitions, replicas)
         partitions, replicas = resolved_counts(partitions, replicas)  # -1: this "broker"'s defaults, 1 each
-        cfg = {str(k): str(v) for k, v in (config or {}).items()}
         try:
             return self._create(name, partitions, replicas, cfg)
         except TopicExistsError as exists:

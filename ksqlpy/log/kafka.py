@@ -49,6 +49,8 @@ from ksqlpy.log.topic_names import (
     BROKER_DEFAULT,
     InvalidPartitionCount,
     InvalidReplicationFactor,
+    InvalidTopicConfig,
+    check_config,
     check_counts,
     check_topic_name,
 )
@@ -277,8 +279,9 @@ class KafkaLog(Log):
     def create_topic(self, name: str, partitions: int = 1, replicas: int = 1,
                      config: dict[str, str] | None = None) -> TopicInfo:
         check_topic_name(name)  # Kafka's rules and messages (topic_names.py)
-        check_counts(partitions, replicas)  # -1 goes to the broker: its default
         cfg = {str(k): str(v) for k, v in (config or {}).items()}
+        check_config(cfg)  # as a Kafka controller does (a laxer broker, Tansu, may not)
+        check_counts(partitions, replicas)  # -1 goes to the broker: its default
         fut = self.admin.create_topics([NewTopic(name, partitions, replicas, config=cfg)],
                                        operation_timeout=_TIMEOUT, request_timeout=_TIMEOUT)[name]
         try:
@@ -291,6 +294,8 @@ class KafkaLog(Log):
                 return self._created_meanwhile(name, partitions, exists)
             if err.code() == KafkaError.INVALID_REPLICATION_FACTOR:  # e.g. more replicas than brokers
                 raise InvalidReplicationFactor(err.str()) from e
+            if err.code() == KafkaError.INVALID_CONFIG:
+                raise InvalidTopicConfig(err.str()) from e
             if err.code() == KafkaError.INVALID_PARTITIONS:
                 raise InvalidPartitionCount(err.str()) from e
             raise KafkaLogError(f"cannot create topic {name!r}: {err.str()}") from e

@@ -4,6 +4,8 @@ partition and replica counts - with their messages.
 Both logs check a topic before creating it, so a name or count Kafka refuses is the statement's error (a
 400 on the REST API) in the words of the rule that fails - never a failure from deeper down.
 
+A new topic's config is judged before its counts (``check_config``: ``retention.ms`` at least -1).
+
 The counts are the KRaft controller's rule (from memory of ``ReplicationControlManager.createTopic``): -1
 asks for the broker's default (``num.partitions``, ``default.replication.factor``: 1 on the embedded log),
 any other count below 1 is refused - the replication factor judged first. Some brokers are laxer (Tansu
@@ -28,7 +30,11 @@ class InvalidTopicName(KsqlStatementError, ValueError):
 BROKER_DEFAULT = -1  # a count left to the broker (Kafka's CreateTopicsRequest NO_NUM_PARTITIONS / replication)
 
 
-class TopicCountRefused(KsqlError, ValueError):
+class TopicCreationRefused(KsqlError, ValueError):
+    """A new topic the broker refuses (its counts or its config), in the broker's words."""
+
+
+class TopicCountRefused(TopicCreationRefused):
     """A partition or replica count the broker refuses, in the broker's words."""
 
 
@@ -38,6 +44,33 @@ class InvalidReplicationFactor(TopicCountRefused):
 
 class InvalidPartitionCount(TopicCountRefused):
     """Kafka's ``InvalidPartitionsException``."""
+
+
+class InvalidTopicConfig(TopicCreationRefused):
+    """Kafka's ``InvalidConfigurationException`` (the controller's ``INVALID_CONFIG``)."""
+
+
+MIN_RETENTION_MS = -1  # LogConfig: retention.ms atLeast(-1), -1 keeping records forever
+
+
+def check_config(config: dict[str, str]) -> None:
+    """The controller's check of a new topic's config, made before its counts are judged (from memory of
+    KRaft's ``ReplicationControlManager.createTopics``: each topic's config changes are validated - Kafka's
+    ``LogConfig`` ConfigDef, a ``ConfigException`` answered as ``INVALID_CONFIG`` with its message - and a
+    topic whose config fails is never placed). Of the configs ksqlDB sets, only ``retention.ms`` has a
+    range a statement can leave (its ``RETENTION_MS`` is any LONG): ``Range.atLeast(-1)``, worded by
+    ``ConfigException(name, value, message)``."""
+    raw = config.get("retention.ms")
+    if raw is None:
+        return
+    try:
+        value = int(str(raw).strip())
+    except ValueError:
+        raise InvalidTopicConfig(f"Invalid value {raw} for configuration retention.ms: Not a number of type "
+                                 "LONG") from None
+    if value < MIN_RETENTION_MS:
+        raise InvalidTopicConfig(f"Invalid value {value} for configuration retention.ms: Value must be at "
+                                 f"least {MIN_RETENTION_MS}")
 
 
 def check_counts(partitions: int, replicas: int) -> None:
@@ -62,7 +95,7 @@ class TopicNotGuaranteed(KsqlError):
     (ExecutorUtil.executeWithRetries rethrows the admin future's cause, not its ExecutionException: the
     client's ``catch (TopicExistsException)`` relies on it)."""
 
-    def __init__(self, topic: str, refusal: TopicCountRefused) -> None:
+    def __init__(self, topic: str, refusal: TopicCreationRefused) -> None:
         super().__init__(f"Failed to guarantee existence of topic {topic}\n{caused_by(refusal.message)}")
         self.refusal = refusal
 

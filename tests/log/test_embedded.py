@@ -19,7 +19,7 @@ from ksqlpy.log import (
     record_codec,
 )
 from ksqlpy.log.partitioner import partition_for_key
-from ksqlpy.log.topic_names import InvalidPartitionCount, InvalidReplicationFactor
+from ksqlpy.log.topic_names import InvalidPartitionCount, InvalidReplicationFactor, InvalidTopicConfig
 
 
 @pytest.fixture
@@ -88,6 +88,22 @@ def test_counts_below_one_but_minus_one_are_refused(log: EmbeddedLog, partitions
     with pytest.raises(refusal):
         log.create_topic("t", partitions, replicas)
     assert not log.topic_exists("t")
+
+
+@pytest.mark.parametrize(("retention", "partitions"), [("-2", 1), ("-9223372036854775808", 1), ("-3", 0)])
+def test_retention_below_minus_one_is_refused_before_the_counts(log: EmbeddedLog, retention: str,
+                                                                 partitions: int) -> None:
+    """LogConfig's retention.ms atLeast(-1), judged before the counts (topic_names.check_config)."""
+    with pytest.raises(InvalidTopicConfig, match=f"^Invalid value {retention} for configuration retention.ms: "
+                                                 "Value must be at least -1$"):
+        log.create_topic("t", partitions, 1, {"retention.ms": retention, "cleanup.policy": "delete"})
+    assert not log.topic_exists("t")
+
+
+@pytest.mark.parametrize("retention", ["-1", "0", "604800000"])
+def test_retention_of_minus_one_or_more_is_kept(log: EmbeddedLog, retention: str) -> None:
+    made = log.create_topic("t", 1, 1, {"retention.ms": retention})
+    assert made.config["retention.ms"] == retention
 
 
 def test_minus_one_is_the_default_count(log: EmbeddedLog) -> None:
