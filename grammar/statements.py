@@ -8,7 +8,6 @@ those as parse failures too, and check each WITH clause (``with_clause.py``).
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -22,6 +21,7 @@ from .errors import SYNTAX_ERROR, syntax_detail, unknown_statement
 from .insert_values import prepare_insert_values
 from .query import parse_integer_number, parse_limit, parse_query
 from .types import expected_after_type, parse_type
+from .variables import NAME_PATTERN
 from .with_clause import PrepareError, PropertyScope, prepare_properties
 
 if TYPE_CHECKING:
@@ -466,10 +466,12 @@ def _unset(p: KsqlParser) -> ast.UnsetProperty:
 
 
 def _variable_name(p: KsqlParser) -> str:
-    """A variable name: a bare word, reserved words included (ksqlDB tolerates them in DEFINE/UNDEFINE)."""
+    """A variable name: a bare word, reserved words included (ksqlDB tolerates them in DEFINE/UNDEFINE), spelled
+    as ksqlDB's IDENTIFIER token is (``variables.NAME``: '@' after the first character too), so every name a
+    ``${name}`` reference can hold can be defined and undefined."""
     token = p._curr
     bare_word = bool(token) and token.token_type not in (TokenType.STRING, TokenType.NUMBER, TokenType.IDENTIFIER,
-                                                         TokenType.SENTINEL) and _WORD.fullmatch(token.text)
+                                                         TokenType.SENTINEL) and NAME_PATTERN.fullmatch(token.text)
     if not bare_word:
         # ``variableName: IDENTIFIER | nonReserved``: ANTLR's sync before it reports a mismatch against every
         # token that can begin it - no detail (the statement was predicted at DEFINE / UNDEFINE)
@@ -482,9 +484,6 @@ def _variable_name(p: KsqlParser) -> str:
 def _is(token_type: TokenType) -> Callable[[Token | None], bool]:
     """A ``follows`` test for ``parse_string``: the token after the string is of ``token_type``."""
     return lambda token: token is not None and token.token_type == token_type
-
-
-_WORD = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 def _define(p: KsqlParser) -> ast.DefineVariable:

@@ -21,8 +21,10 @@ from typing import Any
 
 from .script import CODE, STRING, scan
 
-_REFERENCE = re.compile(r"\$?\$\{([A-Za-z_][A-Za-z0-9_@]*)\}")
-_TOKEN = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_@]*)\}")  # ksqlDB's IDENTIFIER: a letter or '_', then also digits, '@'
+NAME = r"[A-Za-z_][A-Za-z0-9_@]*"  # ksqlDB's IDENTIFIER: a letter or '_', then also digits, '@'
+NAME_PATTERN = re.compile(NAME)  # a name DEFINE / UNDEFINE accept is one a ``${...}`` can reference
+_REFERENCE = re.compile(r"\$?\$\{(" + NAME + r")\}")
+_TOKEN = re.compile(r"\$\{(" + NAME + r")\}")
 
 
 def name_key(name: str) -> str:

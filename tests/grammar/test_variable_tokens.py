@@ -69,3 +69,19 @@ def test_disabled_substitution_leaves_names_and_refuses_literals() -> None:
     assert stmt.name == "${SRC}"  # type: ignore[attr-defined]
     with pytest.raises(KsqlParseError, match="Failed to prepare statement: line 1:65: Variable '\\$\\{q\\}'"):
         parse("CREATE STREAM X (K INT KEY) WITH (kafka_topic='x', value_format=${q});", None)
+
+
+@pytest.mark.parametrize("name", ["a@b", "_x@", "src@v1", "x_1", "select"])
+def test_define_and_undefine_take_every_name_a_reference_can_hold(name: str) -> None:
+    """One spelling rule (variables.NAME, ksqlDB's IDENTIFIER): what ``${name}`` references, DEFINE defines."""
+    (define,) = parse(f"DEFINE {name} = 'v';")
+    (undefine,) = parse(f"UNDEFINE {name};")
+    assert define.name == undefine.name == name  # type: ignore[attr-defined]
+    if name != "select":
+        assert [n for _s, _e, n in references(f"SELECT * FROM ${{{name}}};")] == [name]
+
+
+@pytest.mark.parametrize("text", ["DEFINE @v = 'x';", "DEFINE 1v = 'x';", "UNDEFINE @v;"])
+def test_a_variable_name_begins_with_a_letter_or_underscore(text: str) -> None:
+    with pytest.raises(KsqlParseError, match="Syntax Error"):
+        parse(text)
