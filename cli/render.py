@@ -323,8 +323,8 @@ def query_description(d: dict[str, Any]) -> list[str]:
     elif d.get("state"):  # the embedded engine has no hosts: its query's state
         out.append(labelled("Status", d.get("state")))
     out.append("")
-    if d.get("fields"):
-        out += _fields_table(d["fields"])
+    if d.get("fields"):  # printSchema(query.getWindowType(), fields, false): a key is '(key)', windowed or not
+        out += _fields_table(d["fields"], window=d.get("windowType"))
     for title, key, hint in (("Sources that this query reads from: ", "sources",
                               "For source description please run: DESCRIBE [EXTENDED] <SourceId>"),
                              ("Sinks that this query writes to: ", "sinks",

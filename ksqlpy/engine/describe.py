@@ -220,6 +220,8 @@ def query_details(engine: Engine, q: Any) -> dict[str, Any]:
     extra = {"backfill": run.status()} if run is not None else {}  # a running Spark backfill's progress
     return {**extra, "queryString": q.statement_text, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
             "fields": fields(q.sink), "executionPlan": plan_text(q.plan, q.query_id),
+            # QueryDescriptionFactory.forQueryMetadata (from memory): the result topic's window type
+            "windowType": q.sink.windowed.type if getattr(q.sink, "windowed", None) is not None else None,
             "topology": topology_text(q.topology),
             "state": q.state, "queryType": "PERSISTENT",
             "overriddenProperties": dict(getattr(q, "overridden_properties", None) or {}),

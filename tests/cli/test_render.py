@@ -229,6 +229,23 @@ def test_explain_as_the_console_prints_it() -> None:
                for x in lines)
 
 
+def test_explain_marks_a_windowed_key_with_its_window_type() -> None:
+    """ksqlDB's Console.printQueryDescription prints the schema with the query's windowType (a windowed
+    CTAS/CSAS sink): the key '(key)' - not '(primary key)', a query is no table - then the window type;
+    an unwindowed query's key just '(key)'."""
+    fields = [{"name": "ID", "schema": {"type": "INTEGER"}, "type": "KEY"}, {"name": "C", "schema": {"type": "BIGINT"}}]
+    for window in ("TUMBLING", "HOPPING", "SESSION"):
+        d = {"id": "CTAS_T_1", "queryType": "PERSISTENT", "statementText": "CREATE TABLE T AS ...;",
+             "windowType": window, "fields": fields, "sources": ["S"], "sinks": ["T"]}
+        lines = R.entity_lines({"@type": "queryDescription", "queryDescription": d})
+        assert f" ID    | INTEGER          (key) (Window type: {window})" in lines
+        assert " C     | BIGINT" in [x.rstrip() for x in lines]
+    d = {"id": "CSAS_S2_1", "queryType": "PERSISTENT", "statementText": "CREATE STREAM S2 AS ...;",
+         "windowType": None, "fields": fields, "sources": ["S"], "sinks": ["S2"]}
+    lines = [x.rstrip() for x in R.entity_lines({"@type": "queryDescription", "queryDescription": d})]
+    assert " ID    | INTEGER          (key)" in lines
+
+
 def test_topics_replica_info() -> None:
     """ksqlDB's KafkaTopicsListTableBuilder: one replica count when every partition has it, else the list."""
     e = {"@type": "kafka_topics", "topics": [{"name": "a", "replicaInfo": [1, 1, 1]},
