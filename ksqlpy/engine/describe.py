@@ -63,10 +63,12 @@ def describe_source(engine: Engine, s: Source, extended: bool, warnings: list[st
     info = engine.log.describe_topic(s.topic) if extended else None
     if extended and info is None and warnings is not None:
         warnings.append(f"Error from Kafka: Failed to Describe Kafka Topic(s): [{s.topic}]")
-    readq = [{"queryString": engine.queries[q].statement_text, "id": q} for q in engine.catalog.queries_reading(s.name)
-             if q in engine.queries]
-    writeq = [{"queryString": engine.queries[q].statement_text, "id": q} for q in engine.catalog.queries_writing(s.name)
-              if q in engine.queries]
+    # each as ksqlDB's RunningQuery: its state (getState(), the aggregate of its status count) is what the
+    # shell prints beside its id
+    readq = [{"queryString": engine.queries[q].statement_text, "id": q, "state": engine.queries[q].state}
+             for q in engine.catalog.queries_reading(s.name) if q in engine.queries]
+    writeq = [{"queryString": engine.queries[q].statement_text, "id": q, "state": engine.queries[q].state}
+              for q in engine.catalog.queries_writing(s.name) if q in engine.queries]
     # a sandbox validating a request runs no query: it has no statistics (its answer is not sent)
     counted = extended and not getattr(engine, "sandbox", False)
     statistics, error_stats = source_statistics(engine, s.name) if counted else ("", "")

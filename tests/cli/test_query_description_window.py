@@ -37,3 +37,18 @@ def test_an_unwindowed_query_s_key_is_just_a_key(embedded: Any) -> None:
     shell.run("CREATE TABLE T AS SELECT ID, COUNT(*) AS C FROM S GROUP BY ID EMIT CHANGES;")
     qid = next(iter(embedded.engine.queries))
     assert _key_line(shell.run(f"EXPLAIN {qid};")) == " ID    | INTEGER          (key)"
+
+
+def test_describe_extended_names_each_query_s_state(embedded: Any) -> None:
+    """ksqlDB's Console.printQueries writes 'ID (STATE) : statement' with RunningQuery.getState() - the
+    query's status, as a server's shell shows it - for the queries reading and those writing the source;
+    a paused query is PAUSED."""
+    shell = CapturedShell(embedded)
+    shell.run(SOURCE)
+    shell.run("CREATE STREAM S2 AS SELECT * FROM S EMIT CHANGES;")
+    qid = next(iter(embedded.engine.queries))
+    lines = shell.run("DESCRIBE S EXTENDED;").splitlines()
+    assert any(x.startswith(f"{qid} (RUNNING) : CREATE STREAM S2 ") for x in lines), lines
+    shell.run(f"PAUSE {qid};")
+    lines = shell.run("DESCRIBE S2 EXTENDED;").splitlines()
+    assert any(x.startswith(f"{qid} (PAUSED) : CREATE STREAM S2 ") for x in lines), lines
