@@ -495,7 +495,8 @@ def register(registry: FunctionRegistry) -> None:
     add("RANDOM", "A random DOUBLE in [0.0, 1.0).", [("", "DOUBLE", random.random)], deterministic=False)
     add(
         "ROUND",
-        "Rounds a value to the nearest whole number or to a number of decimal places; halves round up.",
+        "Rounds a value to the nearest whole number or to a number of decimal places; halves round up. A DECIMAL "
+        "rounded to a whole number is DECIMAL(p-s, 0).",
         [
             ("INT", "INT", lambda x: x),
             ("BIGINT", "BIGINT", lambda x: x),
@@ -505,7 +506,7 @@ def register(registry: FunctionRegistry) -> None:
                 "DECIMAL",
                 _whole_decimal_of("ROUND"),
                 make_impl=_make_round_decimal,
-                returns_doc="DECIMAL(p-s, 0)",
+                returns_doc="DECIMAL",  # the declared type: its DECIMAL(p-s, 0) is the provider's
             ),
             Overload("DECIMAL, INT", _same, make_impl=_make_round_decimal_places, returns_doc="DECIMAL"),
         ],
@@ -527,7 +528,8 @@ def register(registry: FunctionRegistry) -> None:
     add("TANH", "The hyperbolic tangent of a value.", _double_fn(math.tanh))
     add(
         "TRUNC",
-        "Truncates a value towards zero, to a whole number or to a number of decimal places.",
+        "Truncates a value towards zero, to a whole number or to a number of decimal places. A DECIMAL "
+        "truncated to a whole number is DECIMAL(p-s, 0).",
         [
             ("INT", "INT", lambda x: x),
             ("BIGINT", "BIGINT", lambda x: x),
@@ -537,7 +539,7 @@ def register(registry: FunctionRegistry) -> None:
                 "DECIMAL",
                 _whole_decimal_of("TRUNC"),
                 make_impl=_make_trunc_decimal,
-                returns_doc="DECIMAL(p-s, 0)",
+                returns_doc="DECIMAL",  # the declared type: its DECIMAL(p-s, 0) is the provider's
             ),
             Overload("DECIMAL, INT", _same, make_impl=_make_trunc_decimal_places, returns_doc="DECIMAL"),
         ],

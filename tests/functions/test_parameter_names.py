@@ -3,6 +3,8 @@ parameter), so "Valid alternatives" and DESCRIBE FUNCTION read ``NAME(TYPE name,
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from ksqlpy.engine.describe import describe_function
@@ -102,3 +104,18 @@ def test_variations_carry_their_own_description() -> None:
     substring = describe_function(REGISTRY, "SUBSTRING")["functions"]
     assert substring[1]["description"] == "Returns a substring of str that starts at pos and is of length length"
     assert all(text in {ov.alternative(n) for n, ov in OVERLOADS} for text in VARIATIONS)
+
+
+def test_describe_function_return_type_is_the_declared_type() -> None:
+    """DESCRIBE FUNCTION's ``returnType`` is the overload's declared type as a type text (ksqlDB's
+    ``declaredReturnType().toString()``): a return type computed per call by a schema provider shows its
+    declared DECIMAL, not the computed DECIMAL(p-s, 0) - for every built-in overload of every kind."""
+    allowed = re.compile(r"[A-Z][A-Z0-9_]*(<.*>)?|[A-Z][A-Z0-9]?|ARRAY<STRUCT<sort_col T, col0 \.\.\.>>")
+    for kind in ("scalars", "aggregates", "tables"):
+        for name in getattr(REGISTRY, kind):
+            for variation in describe_function(REGISTRY, name)["functions"]:
+                assert allowed.fullmatch(variation["returnType"]), (name, variation["returnType"])
+    for name in ("ROUND", "TRUNC"):
+        described = describe_function(REGISTRY, name)["functions"]
+        decimal = [v["returnType"] for v in described if [a["type"] for a in v["arguments"]][:1] == ["DECIMAL"]]
+        assert decimal == ["DECIMAL", "DECIMAL"], name
