@@ -90,8 +90,8 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
     TopicValidationUtil): PARTITIONS / REPLICAS from the WITH clause, else - for a CREATE ... AS SELECT - the
     legacy ``ksql.sink.partitions`` / ``ksql.sink.replicas``, else the counts of the topic the statement reads
     (a CREATE: its own topic; a CREATE ... AS SELECT: the topic of its first source, ``source_topic``). The
-    topic is then created with those counts, or - when it exists - must have them: the partition count, and
-    the replica count unless it is -1 (the broker's default). So a CREATE ... AS SELECT naming no counts
+    topic is then created with those counts, or - when it exists - must have them: the partition count exactly,
+    and at least the replica count unless it is -1 (the broker's default). So a CREATE ... AS SELECT naming no counts
     into an existing topic needs that topic at its source topic's partition and replica counts.
 
     ``before_create`` runs once the counts are judged, before a new topic is created: the checks of the
@@ -122,7 +122,10 @@ def ensure_topic(engine: Engine, topic: str, props: dict[str, Any], config: dict
         wanted_replicas = info.replicas if replicas is None else replicas
         # a command rerun was judged when first run (a PARTITIONS=-1 asked for the count the topic now has)
         rerun = getattr(engine, "rerunning_command", False)
-        if not rerun and (wanted_partitions != info.partitions or wanted_replicas not in (-1, info.replicas)):
+        # TopicValidationUtil (from memory): the partition count exactly; the replica count only as a floor
+        # (a topic replicated more often than asked is fine) and not at all for -1, the broker's default
+        short_of_replicas = wanted_replicas != BROKER_DEFAULT and info.replicas < wanted_replicas
+        if not rerun and (wanted_partitions != info.partitions or short_of_replicas):
             raise KsqlStatementError(
                 f"A Kafka topic with the name '{topic}' already exists, with different partition/replica "
                 f"configuration than required. KSQL expects {wanted_partitions} partitions (topic has "

@@ -43,7 +43,12 @@ err("a plain CREATE naming another REPLICAS than its existing topic has is refus
 err("a plain CREATE without REPLICAS expects the replicas its topic has",
     [src("ORDERS", "orders", ", partitions=2, replicas=3"), src("ORDERS_AGAIN", "orders", ", partitions=6")], msg("orders", 6, 2, 3, 3))
 err("a declared topic's replica count is the one a CREATE meets",
-    [src("ORDERS", "orders", ", replicas=1")], msg("orders", 3, 3, 1, 2), topics=[{"name":"orders","partitions":3,"replicas":2}])
+    [src("ORDERS", "orders", ", replicas=3")], msg("orders", 3, 3, 3, 2), topics=[{"name":"orders","partitions":3,"replicas":2}])
+# TopicValidationUtil (from memory): the replica count is a floor - a topic with more replicas than asked is fine
+ok("a plain CREATE naming fewer REPLICAS than its existing topic has is accepted",
+    [src("ORDERS", "orders", ", replicas=1"), "CREATE STREAM COPY AS SELECT * FROM ORDERS;"],
+    [{"topic":"orders","key":7,"value":{"AMOUNT":70}}], [{"topic":"COPY","key":7,"value":{"AMOUNT":70}}],
+    topics=[{"name":"orders","partitions":3,"replicas":2}])
 ok("REPLICAS=-1 leaves the replica count to the broker: any existing count is accepted",
     [src("ORDERS", "orders", ", partitions=2, replicas=3"), src("ORDERS_AGAIN", "orders", ", partitions=2, replicas=-1"),
      "CREATE STREAM COPY AS SELECT * FROM ORDERS_AGAIN;"],
@@ -92,10 +97,24 @@ ok("the legacy ksql.sink.partitions is the count of a sink topic a CREATE AS SEL
     props={"ksql.sink.partitions": "5"})
 err("a sink topic a CREATE AS SELECT creates has its source topic's counts",
     [src("ORDERS", "orders", ", partitions=2, replicas=3"), "CREATE STREAM COPY AS SELECT * FROM ORDERS;",
-     src("COPY_AGAIN", "COPY", ", partitions=2, replicas=1")], msg("COPY", 2, 2, 1, 3))
+     src("COPY_AGAIN", "COPY", ", partitions=2, replicas=4")], msg("COPY", 2, 2, 4, 3))
+ok("a CREATE naming fewer REPLICAS than the sink topic a CREATE AS SELECT created with its source's count is accepted",
+    [src("ORDERS", "orders", ", partitions=2, replicas=3"), "CREATE STREAM COPY AS SELECT * FROM ORDERS;",
+     src("COPY_AGAIN", "COPY", ", partitions=2, replicas=1"), "CREATE STREAM BACK AS SELECT * FROM COPY_AGAIN;"],
+    [{"topic":"orders","key":7,"value":{"AMOUNT":70}}],
+    [{"topic":"COPY","key":7,"value":{"AMOUNT":70}}, {"topic":"BACK","key":7,"value":{"AMOUNT":70}}])
 err("a sink topic a CREATE TABLE AS SELECT creates has its source topic's counts",
     [src("ORDERS", "orders", ", partitions=3, replicas=2", "TABLE"), "CREATE TABLE COPY AS SELECT * FROM ORDERS;",
      src("COPY_AGAIN", "COPY", ", partitions=1", "TABLE")], msg("COPY", 1, 3, 2, 2))
+ok("REPLICAS in a CREATE AS SELECT below the existing sink topic's replica count is accepted",
+    [src("ORDERS", "orders", ", partitions=2"), src("TARGET", "target", ", partitions=2, replicas=3"),
+     "CREATE STREAM COPY WITH (kafka_topic='target', replicas=2) AS SELECT * FROM ORDERS;"],
+    [{"topic":"orders","key":7,"value":{"AMOUNT":70}}], [{"topic":"target","key":7,"value":{"AMOUNT":70}}])
+ok("ksql.sink.replicas below the existing sink topic's replica count is accepted",
+    [src("ORDERS", "orders", ", partitions=2"), src("TARGET", "target", ", partitions=2, replicas=3"),
+     "CREATE TABLE COPY WITH (kafka_topic='target') AS SELECT ID, COUNT(*) AS N FROM ORDERS GROUP BY ID;"],
+    [{"topic":"orders","key":7,"value":{"AMOUNT":70}}], [{"topic":"target","key":7,"value":{"N":1}}],
+    props={"ksql.sink.replicas": "1"})
 ok("REPLICAS=-1 in a CREATE AS SELECT accepts the existing sink topic's replica count",
     [src("ORDERS", "orders", ", partitions=2"), src("TARGET", "target", ", partitions=2, replicas=3"),
      "CREATE STREAM COPY WITH (kafka_topic='target', replicas=-1) AS SELECT * FROM ORDERS;"],
