@@ -26,6 +26,7 @@ if TYPE_CHECKING:
 
 
 def _schema_type(t: Any) -> dict[str, Any]:
+    """A SQL type as ksqlDB's SchemaInfo (type, memberSchema, fields, parameters)."""
     if isinstance(t, T.Array):
         return {"type": "ARRAY", "memberSchema": _schema_type(t.element)}
     if isinstance(t, T.Map):
@@ -36,6 +37,9 @@ def _schema_type(t: Any) -> dict[str, Any]:
         return {"type": "DECIMAL", "parameters": {"precision": t.precision, "scale": t.scale}}
     name = {"INTEGER": "INTEGER", "STRING": "STRING"}.get(t.name, t.name)
     return {"type": name}
+
+
+schema_type = _schema_type
 
 
 def fields(source: Source) -> list[dict[str, Any]]:

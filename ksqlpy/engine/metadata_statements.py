@@ -54,7 +54,11 @@ def show(engine: Engine, stmt: A.Show) -> StatementResult:
         fns = [{"name": n, "type": kind, "category": f.category} for kind, fns_ in kinds for n, f in fns_.items()]
         return StatementResult("function_names", stmt.text, data=sorted(fns, key=lambda d: d["name"]))
     if what == "TYPES":
-        return StatementResult("type_list", stmt.text, data={n: str(t) for n, t in engine.catalog.types().items()})
+        from ksqlpy.engine.describe import schema_type
+
+        # ksqlDB's TypeList holds each type as a SchemaInfo (the shell writes its toTypeString())
+        return StatementResult("type_list", stmt.text,
+                               data={n: schema_type(t) for n, t in engine.catalog.types().items()})
     if what == "VARIABLES":
         return StatementResult("variables", stmt.text, data=dict(engine.variables))
     if "CONNECTOR" in what:
