@@ -196,7 +196,7 @@ def explained_plan(engine: Engine, stmt: A.CreateAsSelect | A.InsertInto | A.Sel
     plan = analyze_query(stmt.query, engine.catalog, engine.session_state(), sink_name=None, persistent=False,
                          sql=stmt.text, pull=pull, implicit_group=stmt.query.emit is not None)
     if pull:
-        decide_access(plan, stmt.query.where, engine.effective_properties())
+        decide_access(plan, stmt.query.where, engine.effective_properties(), engine.config)
     return plan
 
 

@@ -119,7 +119,7 @@ def check_pull(engine: Engine, stmt: A.SelectStatement) -> dict[str, Any]:
         return {"columns": [(c.name, c.type) for c in plan.project.value], "rows": [], "keys": []}
     q, plan = _table_plan(engine, stmt, src)
     try:
-        decide_access(plan, q.where, engine.effective_properties())
+        decide_access(plan, q.where, engine.effective_properties(), engine.config)
     except PullPlanError as e:
         e.set_message(f"{e.message}\nStatement: {stmt.text}")
         raise
@@ -272,7 +272,7 @@ def _pull_table(engine: Engine, stmt: A.SelectStatement, src: Source) -> dict[st
     q, plan = _table_plan(engine, stmt, src)
     mat = queryable(engine, src)
     try:
-        scan = decide_access(plan, q.where, engine.effective_properties())
+        scan = decide_access(plan, q.where, engine.effective_properties(), engine.config)
     except PullPlanError as e:
         e.set_message(f"{e.message}\nStatement: {stmt.text}")
         raise

@@ -60,22 +60,32 @@ class Lookup:
     keys: list[tuple[tuple, int | None, int | None]] = field(default_factory=list)
 
 
-def decide_access(plan: Sink, where: exp.Expression | None, properties: Mapping[str, Any]) -> Scan:
+def decide_access(plan: Sink, where: exp.Expression | None, properties: Mapping[str, Any],
+                  configured: Mapping[str, Any]) -> Scan:
     """Record on the table ``plan`` (a pull query) reads whether its WHERE (``where``, as written) is answered
     by key lookups (and which keys) or needs a scan; returns that Scan. ``properties``: those in force
-    (``ksql.query.pull.table.scan.enabled``, ``ksql.query.pull.range.scan.enabled``); scans refused by
-    them are ksqlDB's errors."""
+    (``ksql.query.pull.table.scan.enabled``, ``ksql.query.pull.range.scan.enabled``); ``configured``: the
+    server's (or embedded engine's) configuration alone. Scans refused by them are ksqlDB's errors."""
     scan = plan.bottom
     assert isinstance(scan, Scan), "pull queries read one table"
     functions = plan.functions
     src = scan.source
     size = src.windowed.size_ms if src.windowed is not None else None
     lookup = plan_where(where, src.key_columns, window_size=size, windowed=src.windowed is not None,
-                        scan_enabled=_enabled(properties, "ksql.query.pull.table.scan.enabled"),
+                        scan_enabled=table_scans_enabled(properties, configured),
                         range_enabled=_enabled(properties, "ksql.query.pull.range.scan.enabled"), functions=functions)
     scan.access = PullAccess.TABLE_SCAN if lookup is None else PullAccess.KEY_LOOKUP
     scan.lookup = None if lookup is None else lookup.keys
     return scan
+
+
+def table_scans_enabled(properties: Mapping[str, Any], configured: Mapping[str, Any]) -> bool:
+    """Whether a pull query may scan: ``ksql.query.pull.table.scan.enabled`` on in the configuration and in
+    what the session and request override - a request (or SET) may turn scans off over a server's ``true``,
+    never on over its ``false`` (reference: ksqldb-rest-cli-sql, pull-query properties: "a request may only
+    disable it"; ksqlDB's PullQueryConfigPlannerOptions reads the server's switch as the gate)."""
+    name = "ksql.query.pull.table.scan.enabled"
+    return _enabled(configured, name) and _enabled(properties, name)
 
 
 def _enabled(properties: Mapping[str, Any], name: str) -> bool:

@@ -116,3 +116,46 @@ def test_pull_and_push_switches_are_typed(engine: Callable[..., Engine], name: s
         e.execute("SELECT * FROM A;", {name: bad})
     assert str(err.value) == f"Invalid value {bad} for configuration {name}: {reason}"
     e.execute("SELECT * FROM A;", {name: "TRUE" if reason.endswith("false") else "5"})
+
+
+SCAN_REFUSED = "Query requires table scan to be enabled. See https://cnfl.io/queries for more info."
+SCANS = ["SELECT * FROM A;", "SELECT * FROM A WHERE C > 0;", "SELECT * FROM A WHERE ID > 0;",
+         "CHECK:SELECT * FROM A;", "EXPLAIN SELECT * FROM A;"]
+
+
+def _run(e: Engine, sql: str, props: dict[str, str] | None = None) -> None:
+    """The pull query run, validated as part of a script (the sandbox's check_pull) or explained."""
+    if sql.startswith("CHECK:"):
+        e.execute(sql[len("CHECK:"):] + " SELECT * FROM A WHERE ID = 1;", props)
+    else:
+        e.execute(sql, props)
+
+
+@pytest.mark.parametrize("sql", SCANS)
+def test_a_request_cannot_enable_table_scans_the_configuration_disables(engine: Callable[..., Engine],
+                                                                       sql: str) -> None:
+    """ksql.query.pull.table.scan.enabled: the configuration's ``false`` holds whatever a request or SET says
+    (reference: "a request may only disable it"); a key lookup is served."""
+    e = engine(ksql_query_pull_table_scan_enabled="false")
+    for props in (None, {"ksql.query.pull.table.scan.enabled": "true"}, {"ksql.query.pull.table.scan.enabled": True}):
+        with pytest.raises(KsqlStatementError) as err:
+            _run(e, sql, props)
+        assert str(err.value).startswith(SCAN_REFUSED) or "WHERE clause missing key column" in str(err.value), err
+    e.execute("SET 'ksql.query.pull.table.scan.enabled'='true';")
+    with pytest.raises(KsqlStatementError, match="table scan|missing key column"):
+        _run(e, sql)
+    e.execute("SELECT * FROM A WHERE ID = 1;", {"ksql.query.pull.table.scan.enabled": "true"})
+
+
+@pytest.mark.parametrize("sql", SCANS)
+def test_a_request_or_set_may_disable_table_scans(engine: Callable[..., Engine], sql: str) -> None:
+    e = engine()
+    _run(e, sql)
+    with pytest.raises(KsqlStatementError, match="table scan|missing key column"):
+        _run(e, sql, {"ksql.query.pull.table.scan.enabled": "false"})
+    e.execute("SET 'ksql.query.pull.table.scan.enabled'='false';")
+    with pytest.raises(KsqlStatementError, match="table scan|missing key column"):
+        _run(e, sql)
+    e = engine(ksql_query_pull_table_scan_enabled="true")
+    with pytest.raises(KsqlStatementError, match="table scan|missing key column"):
+        _run(e, sql, {"ksql.query.pull.table.scan.enabled": "false"})

@@ -221,7 +221,7 @@ def test_pull_access(engine: Engine, where: str | None, access: PullAccess, keys
     sql = "SELECT * FROM T" + (f" WHERE {where}" if where else "") + ";"
     p = plan(engine, sql, persistent=False, pull=True)
     (stmt,) = engine.parse(sql)
-    scan = decide_access(p, stmt.query.where, {})  # type: ignore[attr-defined]
+    scan = decide_access(p, stmt.query.where, {}, {})  # type: ignore[attr-defined]
     assert scan is p.bottom and scan.access is access and scan.lookup == keys
 
 
@@ -229,7 +229,7 @@ def test_pull_access_windowed_range(engine: Engine) -> None:
     sql = "SELECT * FROM W WHERE ID = 'a' AND WINDOWSTART >= 10000 AND WINDOWEND <= 40000;"
     p = plan(engine, sql, persistent=False, pull=True)
     (stmt,) = engine.parse(sql)
-    scan = decide_access(p, stmt.query.where, {})  # type: ignore[attr-defined]
+    scan = decide_access(p, stmt.query.where, {}, {})  # type: ignore[attr-defined]
     assert scan.lookup == [(("a",), 10000, 30000)]  # WINDOWEND <= 40000: starts at most 40000 - size
 
 
@@ -238,9 +238,9 @@ def test_pull_scan_refused_when_disabled(engine: Engine) -> None:
     p = plan(engine, sql, persistent=False, pull=True)
     (stmt,) = engine.parse(sql)
     with pytest.raises(KsqlStatementError, match="WHERE clause missing key column"):
-        decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": "false"})  # type: ignore[attr-defined]
+        decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": "false"}, {})  # type: ignore[attr-defined]
     # a ksql.* property has one name: with the streams prefix it is another (unknown) property
-    decide_access(p, stmt.query.where, {"ksql.streams.ksql.query.pull.table.scan.enabled": False})  # type: ignore[attr-defined]
+    decide_access(p, stmt.query.where, {"ksql.streams.ksql.query.pull.table.scan.enabled": False}, {})  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("where", "keys"), [
@@ -255,7 +255,7 @@ def test_pull_access_negations(engine: Engine, where: str, keys: list) -> None:
     p = plan(engine, sql, persistent=False, pull=True)
     (stmt,) = engine.parse(sql)
     where_before = stmt.query.where.sql()  # type: ignore[attr-defined]
-    scan = decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": False})  # type: ignore[attr-defined]
+    scan = decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": False}, {})  # type: ignore[attr-defined]
     assert scan.access is PullAccess.KEY_LOOKUP and scan.lookup == keys
     assert stmt.query.where.sql() == where_before  # type: ignore[attr-defined]  # the WHERE itself is unchanged
 
@@ -275,9 +275,9 @@ def test_pull_window_bound_operators(engine: Engine, where: str, reason: str) ->
     p = plan(engine, sql, persistent=False, pull=True)
     (stmt,) = engine.parse(sql)
     with pytest.raises(KsqlStatementError) as e:
-        decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": False})  # type: ignore[attr-defined]
+        decide_access(p, stmt.query.where, {"ksql.query.pull.table.scan.enabled": False}, {})  # type: ignore[attr-defined]
     assert str(e.value).startswith(reason + ". See https://cnfl.io/queries")
-    assert decide_access(p, stmt.query.where, {}).access is PullAccess.TABLE_SCAN  # type: ignore[attr-defined]
+    assert decide_access(p, stmt.query.where, {}, {}).access is PullAccess.TABLE_SCAN  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("where", "keys"), [
@@ -289,7 +289,7 @@ def test_pull_key_values_that_are_expressions(engine: Engine, where: str, keys: 
     sql = f"SELECT * FROM T WHERE {where};"
     p = plan(engine, sql, persistent=False, pull=True)
     (stmt,) = engine.parse(sql)
-    assert decide_access(p, stmt.query.where, {}).lookup == keys  # type: ignore[attr-defined]
+    assert decide_access(p, stmt.query.where, {}, {}).lookup == keys  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize(("where", "message"), [
@@ -306,4 +306,4 @@ def test_pull_key_values_refused(engine: Engine, where: str, message: str) -> No
     sql = f"SELECT * FROM TI WHERE {where};"
     (stmt,) = engine.parse(sql)
     with pytest.raises(KsqlStatementError, match=message):
-        decide_access(plan(engine, sql, persistent=False, pull=True), stmt.query.where, {})  # type: ignore[attr-defined]
+        decide_access(plan(engine, sql, persistent=False, pull=True), stmt.query.where, {}, {})  # type: ignore[attr-defined]

@@ -1,8 +1,9 @@
 """Which configuration switches a request can turn, as ksqlDB reads them.
 
 ksqlDB merges a request's overrides (``/ksql`` ``streamsProperties``, SET, ``/query`` properties) into the
-configuration it reads (``SessionConfig.getConfig(true)``) - ``ksql.query.pull.table.scan.enabled`` can be
-turned on by a request over a server's ``false`` as well as off. A few reads use the configuration alone
+configuration it reads (``SessionConfig.getConfig(true)``), but ``ksql.query.pull.table.scan.enabled`` is gated
+by the server's value: a request may turn scans off, never on over a server's ``false`` (reference:
+ksqldb-rest-cli-sql, "a request may only disable it"). A few reads use the configuration alone
 (``getConfig(false)``): ``ksql.insert.into.values.enabled`` (``InsertValuesExecutor``, and
 ``/inserts-stream``), where a request's override changes nothing, and ``ksql.source.table.materialization.enabled``,
 which a request cannot override at all (an immutable property). The disabled-inserts refusal comes after the target checks (unknown, windowed, read-only)."""
@@ -125,19 +126,26 @@ def test_a_request_override_does_not_stop_source_table_materialization(open_: ht
     assert r.status_code == 200 and r.json()[0]["commandStatus"]["queryId"].startswith("CST_ST"), r.text
 
 
-def test_a_request_can_enable_table_scans_over_the_server(noscan: httpx.Client) -> None:
+def test_a_request_cannot_enable_table_scans_the_server_disabled(noscan: httpx.Client) -> None:
     assert _ksql(noscan, "CREATE TABLE T (ID INT PRIMARY KEY, V STRING) WITH (kafka_topic='t', partitions=1, "
                          "value_format='JSON'); CREATE TABLE TT AS SELECT * FROM T; "
                          "INSERT INTO T (ID, V) VALUES (1, 'a');").status_code == 200
-    assert _rows(noscan, "SELECT * FROM TT WHERE ID = 1;", {}, 1) == [[1, "a"]]
-    r = _pull(noscan, "SELECT * FROM TT;", {})
-    assert r.status_code == 400 and r.json()["message"].startswith("Query requires table scan to be enabled. See "), r.text
-    for value in ("true", True):
-        assert _rows(noscan, "SELECT * FROM TT;", {"ksql.query.pull.table.scan.enabled": value}, 1) == [[1, "a"]]
-    r = noscan.post("/query-stream", json={"sql": "SELECT * FROM TT;",
-                                           "properties": {"ksql.query.pull.table.scan.enabled": "true"}},
-                    headers={"Accept": "application/json"})
-    assert r.status_code == 200 and r.json()[1:] == [[1, "a"]], r.text
+    assert _rows(noscan, "SELECT * FROM TT WHERE ID = 1;", {"ksql.query.pull.table.scan.enabled": "true"},
+                 1) == [[1, "a"]]
+    for value in (None, "true", True):
+        props = {} if value is None else {"ksql.query.pull.table.scan.enabled": value}
+        r = _pull(noscan, "SELECT * FROM TT;", props)
+        assert r.status_code == 400 and r.json()["message"].startswith(
+            "Query requires table scan to be enabled. See "), r.text
+        r = _pull(noscan, "SELECT * FROM TT WHERE V = 'a';", props)
+        assert r.status_code == 400 and r.json()["message"].startswith(
+            "WHERE clause missing key column for disjunct: (V = 'a'). See "), r.text
+    for http2 in (False, True):
+        with httpx.Client(base_url=str(noscan.base_url), http1=not http2, http2=http2, timeout=20) as c:
+            r = c.post("/query-stream", json={"sql": "SELECT * FROM TT;",
+                                              "properties": {"ksql.query.pull.table.scan.enabled": "true"}},
+                       headers={"Accept": "application/json"})
+        assert r.status_code == 400 and "Query requires table scan to be enabled" in r.text, r.text
 
 
 def test_a_request_can_disable_table_scans(open_: httpx.Client) -> None:
