@@ -12,7 +12,7 @@ from __future__ import annotations
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ksqlpy.engine.command_log import command_id
+from ksqlpy.engine.command_log import command_id, plan_config, prepared_text
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.engine.sandbox import Sandbox
 from ksqlpy.engine.statements import is_unexpected
@@ -68,7 +68,10 @@ def submit(ctx: ServerContext, stmt: A.Statement, properties: dict[str, Any]) ->
             return checked, -1, cid
         # ksql.server.command.topic.rate.limit: a permit per statement written (command_rate.py)
         take_command_permit(getattr(ctx, "command_rate", None))
-        seq = commands.append(cid, stmt.text, properties, ctx.original_properties, origin=runner.origin)
+        # the statement as the sandbox's injectors left it: what this and every server runs, now and on replay
+        text, prepared = prepared_text(stmt, checked)
+        seq = commands.append(cid, text, properties, ctx.original_properties, origin=runner.origin,
+                              prepared=prepared and checked is not None, plan_config=plan_config(ctx.engine))
         if not runner.wait_for(seq, max(timeout, 60.0)):  # a CREATE ... AS SELECT may take a while to start
             raise catch_up_error(seq)
     outcome = runner.take(seq)

@@ -33,6 +33,19 @@ if TYPE_CHECKING:
 
 COMMAND_VERSION = 1
 
+# The configuration a statement's result depends on beyond its prepared text: ksqlDB's command carries the
+# plan, which holds the serde features and formats these chose; ours records their values in force when it
+# was accepted (``planConfig``, beside ``originalProperties``: that one's values pass the secret filter, which
+# hides a name ending in ``.key``) and runs again under them. A ``None`` value: unset then.
+PLAN_CONFIGS = ("ksql.persistence.wrap.single.values", "ksql.persistence.default.format.key",
+                "ksql.persistence.default.format.value", "ksql.output.topic.name.prefix", "ksql.sink.partitions",
+                "ksql.sink.replicas")
+
+
+def plan_config(engine: Engine) -> dict[str, Any]:
+    """The ``PLAN_CONFIGS`` as the engine's configuration sets them now (None: unset)."""
+    return {name: engine.configured(name) for name in PLAN_CONFIGS}
+
 # statements that change shared state: written to the command topic, replayed on start
 DISTRIBUTED = (A.CreateSource, A.CreateAsSelect, A.InsertInto, A.Drop, A.CreateType, A.DropType,
                A.AlterSource, A.PauseResume, A.Terminate)
@@ -80,6 +93,10 @@ class Command:
     version: int = COMMAND_VERSION
     origin: str = ""  # the server instance that wrote it (command_runner.py); empty for older commands
     plan_rules: int = PLAN_RULES  # the plan rule revision it ran under (``plan.rules``)
+    # the statement is the prepared one (``injected``: as ksqlDB's injectors left it), run as it stands;
+    # False: a command of an older version, stored as the user wrote it, whose injectors run again on replay
+    prepared: bool = False
+    plan_config: dict[str, Any] = field(default_factory=dict)  # ``PLAN_CONFIGS`` when written (empty: older)
 
 
 def _jsonable(props: dict[str, Any]) -> dict[str, Any]:
@@ -107,12 +124,18 @@ class CommandLog:
         return self.log.end_offset(self.topic, 0)
 
     def append(self, cid: str, statement: str, streams_properties: dict[str, Any],
-               original_properties: dict[str, Any], origin: str = "") -> int:
-        """Write one command; returns its offset (the command sequence number)."""
+               original_properties: dict[str, Any], origin: str = "", *, prepared: bool = True,
+               plan_config: dict[str, Any] | None = None) -> int:
+        """Write one command; returns its offset (the command sequence number). ``statement``: the prepared
+        statement (``prepared_text``), which every server and every replay runs as it stands."""
         shown, hidden = split(_jsonable(streams_properties))
         value: dict[str, Any] = {"statement": statement, "streamsProperties": shown,
                                  "originalProperties": split(_jsonable(original_properties))[0],
                                  "version": COMMAND_VERSION, "planRules": PLAN_RULES}
+        if prepared:
+            value["prepared"] = True
+        if plan_config:
+            value["planConfig"] = _jsonable(plan_config)
         if hidden and self.secrets is not None:
             value["secretsRef"] = self.secrets.put(hidden)  # the values in a 0600 file, not on the topic
         if origin:
@@ -147,7 +170,8 @@ class CommandLog:
             out.append(Command(off, cid, body.get("statement", ""), props,
                                dict(body.get("originalProperties") or {}),
                                int(body.get("version", COMMAND_VERSION)), str(body.get("origin") or ""),
-                               int(body.get("planRules", UNRECORDED))))
+                               int(body.get("planRules", UNRECORDED)), bool(body.get("prepared", False)),
+                               dict(body.get("planConfig") or {})))
         return out
 
 
@@ -164,8 +188,32 @@ def run_and_record(log: CommandLog, engine: Engine, stmt: A.Statement, propertie
         result = execute_command(engine, stmt, offset, properties)
         if result.unchanged:  # IF NOT EXISTS on an existing source: nothing to replay
             return result, -1
-        seq = log.append(command_id(stmt), stmt.text, properties, original_properties or {})
+        text, prepared = prepared_text(stmt, result)
+        seq = log.append(command_id(stmt), text, properties, original_properties or {}, prepared=prepared,
+                         plan_config=plan_config(engine))
     return result, seq
+
+
+def prepared_text(stmt: A.Statement, result: StatementResult | None) -> tuple[str, bool]:
+    """The text a command stores: the statement as ksqlDB's injectors left it (``injected_text``: a CREATE
+    STREAM/TABLE with its registry columns, schema names and filled-in formats, a CREATE ... AS SELECT with
+    its sink topic's name, counts and policy), else as sent - variables are substituted before parsing, so
+    ``stmt.text`` holds none. From memory of ksqlDB's ValidatedCommandFactory / Command.of: the command's
+    ``statement`` is the KsqlPlan's statement text, that of the injected ConfiguredStatement. A restart or
+    another server then rebuilds what was accepted, whatever the registry or the defaults say by then.
+
+    Returns (text, prepared): an injected text that does not read back as one statement of the same kind (a
+    printing gap) is not stored; the statement as sent is, unprepared, so a replay prepares it again."""
+    injected = result.injected_text if result is not None else None
+    if not injected or injected == stmt.text:
+        return stmt.text, True
+    try:
+        again = grammar.parse(injected, None)
+    except Exception:  # noqa: BLE001 - any parse failure: keep what was sent
+        again = []
+    if len(again) != 1 or type(again[0]) is not type(stmt):
+        return stmt.text, False
+    return injected, True
 
 
 class DurableStatements:
@@ -199,26 +247,44 @@ class DurableStatements:
 
 
 def execute_command(engine: Engine, stmt: A.Statement, offset: int, properties: dict[str, Any],
-                    plan_rules: int | None = None, *, rerun: bool = False) -> StatementResult:
+                    plan_rules: int | None = None, *, rerun: bool = False, prepared: bool = False,
+                    config: dict[str, Any] | None = None) -> StatementResult:
     """Run a distributed statement as command ``offset``: query ids take the offset as their number, its
     queries are planned under ``plan_rules`` (a replayed command's own revision; None: the current).
-    ``rerun``: a command its writer ran already (``Engine.rerunning_command``)."""
+    ``rerun``: a command its writer ran already (``Engine.rerunning_command``). ``prepared``: the statement
+    is a command's prepared text (``Engine.prepared_command``): the injectors' own refusals of what they
+    add (columns beside ``*_SCHEMA_ID``, a sink's CLEANUP_POLICY) are not judged again. ``config``: the
+    command's ``planConfig``: the ``PLAN_CONFIGS`` it names are configured as they were then while it runs
+    (a command without them runs under the configuration of now)."""
+    frozen = {k: v for k, v in (config or {}).items() if k in PLAN_CONFIGS}
     with engine.lock:
         engine.query_counter = offset
         engine.plan_rules = PLAN_RULES if plan_rules is None else plan_rules
         engine.rerunning_command = rerun
+        engine.prepared_command = prepared
+        saved = dict(engine.config)
+        for name, value in frozen.items():
+            engine.config.pop(name, None)
+            if value is not None:
+                engine.config[name] = value
         try:
             return engine.execute_statement(stmt, properties)
         finally:
+            if frozen:
+                engine.config.clear()
+                engine.config.update(saved)
             engine.plan_rules = PLAN_RULES
             engine.rerunning_command = False
+            engine.prepared_command = False
 
 
 def replay(engine: Engine, commands: list[Command],
            on_result: Callable[[Command, StatementResult | None, BaseException | None], None] | None = None) -> None:
     """Re-execute ``commands`` in order, without their side effects on topics.
 
-    Statement text is stored after variable substitution, so it is parsed without variables. A DROP ...
+    Statement text is stored prepared (``prepared_text``: injected, variables substituted), so it is parsed
+    without variables and its registry columns, formats and sink topic are those it was accepted with; an
+    older command (``Command.prepared`` False) holds the text as sent and is prepared again. A DROP ...
     DELETE TOPIC is replayed as a plain DROP: the topic was deleted the first time, and a later command may
     have created a new one under the same name whose records must survive the restart. A command that fails
     now (it succeeded when written) is reported and skipped; the rest go on.
@@ -236,7 +302,7 @@ def replay(engine: Engine, commands: list[Command],
                 if isinstance(stmt, A.Drop):
                     stmt.delete_topic = False
                 result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties, cmd.plan_rules,
-                                         rerun=True)
+                                         rerun=True, prepared=cmd.prepared, config=cmd.plan_config)
         except Exception as e:  # noqa: BLE001 - one bad command must not stop the restore
             if on_result:
                 on_result(cmd, None, e)

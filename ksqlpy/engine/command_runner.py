@@ -167,7 +167,8 @@ def run_command(engine: Engine, cmd: Command, *, own: bool) -> Outcome:
             if isinstance(stmt, A.Drop) and not own:
                 stmt.delete_topic = False
             result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties, cmd.plan_rules,
-                                     rerun=not own)
+                                     rerun=not own, prepared=cmd.prepared,
+                                     config=cmd.plan_config)
         return Outcome(result, None)
     except Exception as e:  # noqa: BLE001 - reported as the command's status
         return Outcome(None, e)

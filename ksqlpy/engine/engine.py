@@ -119,6 +119,7 @@ class Engine:
         # running a command its writer already ran (a restart's replay, another server's command): its topic
         # counts were judged then, as ksqlDB judges them only before writing it (``source_statements``)
         self.rerunning_command = False
+        self.prepared_command = False  # running a command's prepared text (command_log.execute_command)
         self.transient_counter = 0
         self.lock = threading.RLock()
         self.worker_manager: WorkerManager | None = None  # started with the first query run in workers

@@ -265,7 +265,8 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
     rules = getattr(engine, "plan_rules", None)
     src: Source = plan.format_source if rules is None or rules >= JOIN_SINK_FORMATS_FROM_SOURCE else plan.input_source
     key, value = plan.project.key, plan.project.value
-    check_topic_properties(kind, props, windowed=plan.windowed is not None)
+    if not getattr(engine, "prepared_command", False):  # a command's text has the ones TopicCreateInjector added
+        check_topic_properties(kind, props, windowed=plan.windowed is not None)
     check_format_choice(props)
     key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
     value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")

@@ -39,7 +39,8 @@ def create_source(engine: Engine, stmt: A.CreateSource) -> StatementResult:
 
     written = stmt
     stmt = infer_columns(stmt, engine.schema_registry, engine.effective_properties(),
-                         rerun=bool(getattr(engine, "rerunning_command", False)))
+                         rerun=bool(getattr(engine, "rerunning_command", False)),
+                         prepared=bool(getattr(engine, "prepared_command", False)))
 
     def name_taken() -> None:
         if existing is not None and not (stmt.or_replace and replace_enabled(engine)):

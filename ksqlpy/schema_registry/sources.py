@@ -188,9 +188,12 @@ def _missing(topic: str, is_key: bool, schema_id: int | None = None) -> KsqlStat
         "\t-> See https://docs.confluent.io/current/schema-registry/docs/security.html")
 
 
-def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any], *, rerun: bool = False) -> Any:
+def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any], *, rerun: bool = False,
+                  prepared: bool = False) -> Any:
     """``stmt`` (a CreateSource) with key/value columns filled in from the registry where ksqlDB would;
-    ``rerun``: a replayed command (``registry_type``)."""
+    ``rerun``: a replayed command (``registry_type``). ``prepared``: a command's prepared text, whose columns
+    this injector added beside the ``*_SCHEMA_ID`` they came from (ksqlDB keeps both in the injected
+    statement and replays its plan, never injecting again): its columns stand, nothing is refused."""
     from ksqlpy.grammar import ast as A
 
     props = {k.upper(): v for k, v in stmt.properties.items()}
@@ -221,7 +224,7 @@ def infer_columns(stmt: Any, registry: SchemaRegistry, config: dict[str, Any], *
         if f"{which}_SCHEMA_ID" in props:
             if fmt not in SR_FORMATS:
                 raise KsqlStatementError(wrong_format)
-            if cols:
+            if cols and not prepared:
                 raise KsqlStatementError(f"Table elements and {which}_SCHEMA_ID cannot both exist for create "
                                          "statement.")
 

@@ -152,12 +152,13 @@ def test_a_source_table_query_shows_its_stored_create(engine: Any) -> None:
 
 
 def test_the_text_is_derived_again_on_replay(tmp_path: Any) -> None:
-    """The command log keeps the statement as sent; the stored text is derived again when it is replayed."""
+    """The command log keeps the stored (injected) text; replaying it derives the same text again."""
     first = Engine(str(tmp_path))
     shell = DurableStatements(first)
     shell.execute(SOURCE)
     (created,) = shell.execute("CREATE STREAM S2 AS SELECT ID, V FROM S;")
     before = first.queries[created.query_id].statement_text
+    assert [c.statement for c in shell.commands.read_all()][-1] == before
     first.close()
     again = Engine(str(tmp_path))
     assert DurableStatements(again).replay_errors == []

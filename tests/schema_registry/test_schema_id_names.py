@@ -31,16 +31,21 @@ def test_statement_names_the_schema_the_id_gives(tmp_path) -> None:
 
 
 def test_the_name_comes_back_on_replay(tmp_path) -> None:
-    """The command topic holds the statement as written; replay infers again and takes the same name."""
+    """The command topic holds the statement as DefaultSchemaInjector left it - the columns and the name beside
+    the id - and replay runs it as it stands (no 'Table elements and VALUE_SCHEMA_ID cannot both exist')."""
     from ksqlpy.engine.command_log import DurableStatements
 
     with Engine(str(tmp_path), {}) as e:
         e.log.create_topic("in", 1)
         sid = e.schema_registry.register("in-value", RECORD)
-        DurableStatements(e).execute(f"CREATE STREAM S WITH (kafka_topic='in', value_format='AVRO', "
-                                     f"value_schema_id={sid});")
+        durable = DurableStatements(e)
+        durable.execute(f"CREATE STREAM S WITH (kafka_topic='in', value_format='AVRO', value_schema_id={sid});")
         before = e.catalog.source("S").sql
+        (command,) = durable.commands.read_all()
     assert "VALUE_SCHEMA_FULL_NAME='src.ns.Reading'" in before
+    assert command.statement == before == ("CREATE STREAM S (`c1` INTEGER) WITH (KAFKA_TOPIC='in', "
+                                           "KEY_FORMAT='KAFKA', VALUE_FORMAT='AVRO', "
+                                           f"VALUE_SCHEMA_FULL_NAME='src.ns.Reading', VALUE_SCHEMA_ID={sid});")
     with Engine(str(tmp_path), {}) as e:
         durable = DurableStatements(e)
         assert durable.replay_errors == [] and e.catalog.source("S").sql == before
