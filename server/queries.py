@@ -7,6 +7,7 @@ engine under its lock); the returned ``QueryRun`` is then streamed asynchronousl
 from __future__ import annotations
 
 import dataclasses
+import logging
 from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
@@ -43,6 +44,7 @@ from ksqlpy.server.streaming import (
 )
 from ksqlpy.server.values import row_converter
 
+LOG = logging.getLogger(__name__)
 PUSH, PRINT = "push", "print"
 
 
@@ -344,6 +346,13 @@ def row_error(e: Exception) -> dict[str, Any]:
     return envelope(SERVER_ERROR, f"Failed to write a row of the query: {e}")
 
 
+def _logged(e: Exception) -> Exception:
+    """``e``, logged with its trace unless it is a row its format cannot represent (the client's answer)."""
+    if not isinstance(e, UnwritableRow):
+        LOG.warning("failed to write a row of a query", exc_info=e)
+    return e
+
+
 async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIterator[bytes]:
     """The response body of a SELECT in ``writer``'s format: the header, each row, the final message and
     the end each a write of its own (a chunk on HTTP/1.1, a DATA frame on HTTP/2), so a client that reads
@@ -362,8 +371,8 @@ async def chunks(ctx: ServerContext, run: QueryRun, writer: Writer) -> AsyncIter
                 for row in batch:  # a table's delete is a tombstone row (dropped by the delimited formats)
                     try:
                         chunk = writer.row(run.convert(row), tombstone=isinstance(row, TombstoneRow))
-                    except UnwritableRow as e:
-                        yield writer.error(row_error(e))
+                    except Exception as e:  # noqa: BLE001 - UnwritableRow, or any failure to write it (logged)
+                        yield writer.error(row_error(_logged(e)))
                         yield writer.end()
                         return
                     run.sent += len(chunk)
@@ -404,8 +413,8 @@ def _pull_parts(run: QueryRun, writer: Writer, header: bool) -> Iterator[bytes]:
                 chunk = writer.row(convert(values), more=after or i < last, source_host=hosts[i])
             else:
                 chunk = row(convert(values), more=after or i < last)
-        except UnwritableRow as e:  # every element before it ended with its separator: the error closes the array
-            yield writer.error(row_error(e))
+        except Exception as e:  # noqa: BLE001 - every element before it ended with its separator: the error closes the array
+            yield writer.error(row_error(_logged(e)))
             yield writer.end()
             return
         yield chunk

@@ -115,3 +115,48 @@ def test_a_query_that_does_not_fail_ends_at_its_limit_as_before(app_client: Any)
     r = app_client.post("/query", json={"ksql": f"SELECT * FROM {name} EMIT CHANGES LIMIT 1;"},
                         headers={"Accept": "application/vnd.ksql.v1+json"})
     assert json.loads(r.text)[1:] == [{"row": {"columns": [1, "a"]}}, {"finalMessage": "Limit Reached"}]
+
+
+@pytest.fixture
+def unconvertible(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The writer fails on a row whose V is 'bad' (a failure other than a row the format cannot represent)."""
+    from ksqlpy.server import streaming
+
+    for cls in (streaming.StreamedRowWriter, streaming.DelimitedWriter, streaming.JsonArrayWriter):
+        row = cls.row
+
+        def failing_row(self: Any, values: list[Any], *args: Any, _row: Any = row, **kwargs: Any) -> bytes:
+            if "bad" in values:
+                raise RuntimeError(BOOM)
+            return _row(self, values, *args, **kwargs)
+
+        monkeypatch.setattr(cls, "row", failing_row)
+
+
+def _two_rows(client: Any) -> str:
+    name = _source(client)
+    r = client.post("/ksql", json={"ksql": f"INSERT INTO {name} (ID, V) VALUES (2, 'bad');",
+                                   "streamsProperties": {}})
+    assert r.status_code == 200, r.text
+    return name
+
+
+@pytest.mark.parametrize("query", ["SELECT * FROM {} EMIT CHANGES;", "SELECT * FROM {};"])
+def test_a_row_the_writer_fails_on_ends_the_response_with_an_error(app_client: Any, unconvertible: None,
+                                                                   query: str) -> None:
+    """Push and pull (a stream scan) alike: the rows before it, then the error element, then the end."""
+    name = _two_rows(app_client)
+    r = app_client.post("/query-stream", json={"sql": query.format(name)},
+                        headers={"Accept": "application/vnd.ksql.v1+json"})
+    elements = json.loads(r.text)
+    assert elements[1] == {"row": {"columns": [1, "a"]}} and len(elements) == 3
+    _error(elements[2]["errorMessage"])
+
+
+def test_the_delimited_format_ends_with_the_writer_failure(app_client: Any, unconvertible: None) -> None:
+    name = _two_rows(app_client)
+    r = app_client.post("/query-stream", json={"sql": f"SELECT * FROM {name} EMIT CHANGES;"},
+                        headers={"Accept": "application/vnd.ksqlapi.delimited.v1"})
+    lines = [json.loads(line) for line in r.text.splitlines() if line]
+    assert lines[1] == [1, "a"] and len(lines) == 3
+    _error(lines[2])
