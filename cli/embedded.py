@@ -135,8 +135,18 @@ class EmbeddedBackend:
     def execute(self, sql: str, properties: dict[str, Any]) -> list[Entity]:
         from ksqlpy.cli.entities import to_entities
 
+        from ksqlpy.grammar.errors import split_statement_suffix
+
+        try:
+            results = self._run(sql, properties)
+        except BackendError as e:
+            # as a server's /ksql answers a statement's error: without the 'Statement: ...' line its message
+            # ends with on the query endpoints (ksqlDB's KsqlResource: getRawUnloggedDetails, from memory)
+            e.message = split_statement_suffix(e.message)[0]
+            e.args = (e.message,)
+            raise
         out: list[Entity] = []
-        for r in self._run(sql, properties):
+        for r in results:
             if r.kind == "push":  # a SELECT that reached execute(): do not leak the query
                 self.stream_for(r).close()
                 raise BackendError("SELECT and PRINT statements must be run as queries", statement=sql)
