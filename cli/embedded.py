@@ -134,7 +134,6 @@ class EmbeddedBackend:
 
     def execute(self, sql: str, properties: dict[str, Any]) -> list[Entity]:
         from ksqlpy.cli.entities import to_entities
-
         from ksqlpy.grammar.errors import split_statement_suffix
 
         try:
