@@ -32,6 +32,7 @@ from .queries_and_joins import (
     syntax_reference,
     update_running_query,
 )
+from .recent_functions import recent_functions
 from .rest_and_cli import cli_only, info_status_endpoints, rest_pages
 from .time_and_windows import custom_timestamp, time_and_windows, windowed_table_reference
 from .tutorials import event_driven_tutorial, materialized_cache, migrations_tool, streaming_etl
@@ -51,5 +52,6 @@ SCENARIOS: dict[str, Callable[[str], list[Step]]] = {
     "processing_log": processing_log, "type_coercion": type_coercion, "operators": operators,
     "partitioning": partitioning, "pull_queries": pull_queries, "high_availability": ha_and_exactly_once,
     "materialized_cache": materialized_cache, "streaming_etl": streaming_etl, "structured_data": structured_data,
+    "recent_functions": recent_functions,
     **DEVELOPER_GUIDE,
 }
