@@ -69,9 +69,10 @@ def submit(ctx: ServerContext, stmt: A.Statement, properties: dict[str, Any]) ->
         # ksql.server.command.topic.rate.limit: a permit per statement written (command_rate.py)
         take_command_permit(getattr(ctx, "command_rate", None))
         # the statement as the sandbox's injectors left it: what this and every server runs, now and on replay
-        text, prepared = prepared_text(stmt, checked)
-        seq = commands.append(cid, text, properties, ctx.original_properties, origin=runner.origin,
-                              prepared=prepared and checked is not None, plan_config=plan_config(ctx.engine))
+        stored = prepared_text(stmt, checked)
+        seq = commands.append(cid, stored.text, properties, ctx.original_properties, origin=runner.origin,
+                              prepared=stored.prepared and checked is not None, plan_config=plan_config(ctx.engine),
+                              injected=stored.injected)
         if not runner.wait_for(seq, max(timeout, 60.0)):  # a CREATE ... AS SELECT may take a while to start
             raise catch_up_error(seq)
     outcome = runner.take(seq)

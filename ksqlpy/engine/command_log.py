@@ -97,6 +97,7 @@ class Command:
     # False: a command of an older version, stored as the user wrote it, whose injectors run again on replay
     prepared: bool = False
     plan_config: dict[str, Any] = field(default_factory=dict)  # ``PLAN_CONFIGS`` when written (empty: older)
+    injected: tuple[str, ...] = ()  # the WITH properties of ``statement`` its injectors added (``Prepared``)
 
 
 def _jsonable(props: dict[str, Any]) -> dict[str, Any]:
@@ -125,7 +126,7 @@ class CommandLog:
 
     def append(self, cid: str, statement: str, streams_properties: dict[str, Any],
                original_properties: dict[str, Any], origin: str = "", *, prepared: bool = True,
-               plan_config: dict[str, Any] | None = None) -> int:
+               plan_config: dict[str, Any] | None = None, injected: tuple[str, ...] = ()) -> int:
         """Write one command; returns its offset (the command sequence number). ``statement``: the prepared
         statement (``prepared_text``), which every server and every replay runs as it stands."""
         shown, hidden = split(_jsonable(streams_properties))
@@ -136,6 +137,8 @@ class CommandLog:
             value["prepared"] = True
         if plan_config:
             value["planConfig"] = _jsonable(plan_config)
+        if injected:
+            value["injectedProperties"] = list(injected)
         if hidden and self.secrets is not None:
             value["secretsRef"] = self.secrets.put(hidden)  # the values in a 0600 file, not on the topic
         if origin:
@@ -171,7 +174,8 @@ class CommandLog:
                                dict(body.get("originalProperties") or {}),
                                int(body.get("version", COMMAND_VERSION)), str(body.get("origin") or ""),
                                int(body.get("planRules", UNRECORDED)), bool(body.get("prepared", False)),
-                               dict(body.get("planConfig") or {})))
+                               dict(body.get("planConfig") or {}),
+                               tuple(str(k) for k in body.get("injectedProperties") or ())))
         return out
 
 
@@ -188,13 +192,23 @@ def run_and_record(log: CommandLog, engine: Engine, stmt: A.Statement, propertie
         result = execute_command(engine, stmt, offset, properties)
         if result.unchanged:  # IF NOT EXISTS on an existing source: nothing to replay
             return result, -1
-        text, prepared = prepared_text(stmt, result)
-        seq = log.append(command_id(stmt), text, properties, original_properties or {}, prepared=prepared,
-                         plan_config=plan_config(engine))
+        stored = prepared_text(stmt, result)
+        seq = log.append(command_id(stmt), stored.text, properties, original_properties or {},
+                         prepared=stored.prepared, plan_config=plan_config(engine), injected=stored.injected)
     return result, seq
 
 
-def prepared_text(stmt: A.Statement, result: StatementResult | None) -> tuple[str, bool]:
+@dataclass(frozen=True)
+class Prepared:
+    """What a command stores of a statement: ``text`` (``prepared``: as the injectors left it) and the WITH
+    properties the injectors added to it (``injected``), which are theirs and not the user's."""
+
+    text: str
+    prepared: bool
+    injected: tuple[str, ...] = ()
+
+
+def prepared_text(stmt: A.Statement, result: StatementResult | None) -> Prepared:
     """The text a command stores: the statement as ksqlDB's injectors left it (``injected_text``: a CREATE
     STREAM/TABLE with its registry columns, schema names and filled-in formats, a CREATE ... AS SELECT with
     its sink topic's name, counts and policy), else as sent - variables are substituted before parsing, so
@@ -202,18 +216,20 @@ def prepared_text(stmt: A.Statement, result: StatementResult | None) -> tuple[st
     ``statement`` is the KsqlPlan's statement text, that of the injected ConfiguredStatement. A restart or
     another server then rebuilds what was accepted, whatever the registry or the defaults say by then.
 
-    Returns (text, prepared): an injected text that does not read back as one statement of the same kind (a
-    printing gap) is not stored; the statement as sent is, unprepared, so a replay prepares it again."""
+    An injected text that does not read back as one statement of the same kind (a printing gap) is not
+    stored; the statement as sent is, unprepared, so a replay prepares it again."""
     injected = result.injected_text if result is not None else None
     if not injected or injected == stmt.text:
-        return stmt.text, True
+        return Prepared(stmt.text, True)
     try:
         again = grammar.parse(injected, None)
     except Exception:  # noqa: BLE001 - any parse failure: keep what was sent
         again = []
     if len(again) != 1 or type(again[0]) is not type(stmt):
-        return stmt.text, False
-    return injected, True
+        return Prepared(stmt.text, False)
+    written = {str(k).upper() for k in getattr(stmt, "properties", {}) or {}}
+    added = sorted({str(k).upper() for k in getattr(again[0], "properties", {}) or {}} - written)
+    return Prepared(injected, True, tuple(added))
 
 
 class DurableStatements:
@@ -248,20 +264,23 @@ class DurableStatements:
 
 def execute_command(engine: Engine, stmt: A.Statement, offset: int, properties: dict[str, Any],
                     plan_rules: int | None = None, *, rerun: bool = False, prepared: bool = False,
-                    config: dict[str, Any] | None = None) -> StatementResult:
+                    config: dict[str, Any] | None = None, injected: tuple[str, ...] = ()) -> StatementResult:
     """Run a distributed statement as command ``offset``: query ids take the offset as their number, its
     queries are planned under ``plan_rules`` (a replayed command's own revision; None: the current).
     ``rerun``: a command its writer ran already (``Engine.rerunning_command``). ``prepared``: the statement
     is a command's prepared text (``Engine.prepared_command``): the injectors' own refusals of what they
     add (columns beside ``*_SCHEMA_ID``, a sink's CLEANUP_POLICY) are not judged again. ``config``: the
     command's ``planConfig``: the ``PLAN_CONFIGS`` it names are configured as they were then while it runs
-    (a command without them runs under the configuration of now)."""
+    (a command without them runs under the configuration of now). ``injected``: the WITH properties the
+    injectors added (``Engine.injected_properties``): a sink topic is created, and the WITH clause judged, as
+    from the properties the user wrote."""
     frozen = {k: v for k, v in (config or {}).items() if k in PLAN_CONFIGS}
     with engine.lock:
         engine.query_counter = offset
         engine.plan_rules = PLAN_RULES if plan_rules is None else plan_rules
         engine.rerunning_command = rerun
         engine.prepared_command = prepared
+        engine.injected_properties = frozenset(injected)
         saved = dict(engine.config)
         for name, value in frozen.items():
             engine.config.pop(name, None)
@@ -276,6 +295,7 @@ def execute_command(engine: Engine, stmt: A.Statement, offset: int, properties: 
             engine.plan_rules = PLAN_RULES
             engine.rerunning_command = False
             engine.prepared_command = False
+            engine.injected_properties = frozenset()
 
 
 def replay(engine: Engine, commands: list[Command],
@@ -302,7 +322,8 @@ def replay(engine: Engine, commands: list[Command],
                 if isinstance(stmt, A.Drop):
                     stmt.delete_topic = False
                 result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties, cmd.plan_rules,
-                                         rerun=True, prepared=cmd.prepared, config=cmd.plan_config)
+                                         rerun=True, prepared=cmd.prepared, config=cmd.plan_config,
+                                         injected=cmd.injected)
         except Exception as e:  # noqa: BLE001 - one bad command must not stop the restore
             if on_result:
                 on_result(cmd, None, e)

@@ -168,7 +168,7 @@ def run_command(engine: Engine, cmd: Command, *, own: bool) -> Outcome:
                 stmt.delete_topic = False
             result = execute_command(engine, stmt, cmd.offset, cmd.streams_properties, cmd.plan_rules,
                                      rerun=not own, prepared=cmd.prepared,
-                                     config=cmd.plan_config)
+                                     config=cmd.plan_config, injected=cmd.injected)
         return Outcome(result, None)
     except Exception as e:  # noqa: BLE001 - reported as the command's status
         return Outcome(None, e)

@@ -120,6 +120,7 @@ class Engine:
         # counts were judged then, as ksqlDB judges them only before writing it (``source_statements``)
         self.rerunning_command = False
         self.prepared_command = False  # running a command's prepared text (command_log.execute_command)
+        self.injected_properties: frozenset[str] = frozenset()  # the WITH properties its injectors added
         self.transient_counter = 0
         self.lock = threading.RLock()
         self.worker_manager: WorkerManager | None = None  # started with the first query run in workers

@@ -79,7 +79,7 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
     # the sink inherits the source's partition count (a source whose topic is gone: one)
     aggregate = plan.find(Aggregate)
     window = aggregate.window if aggregate is not None else None
-    config = topic_config(stmt.kind, props, windowed_sink=window is not None,
+    config = topic_config(stmt.kind, written_properties(engine, props), windowed_sink=window is not None,
                           window_retention_ms=window.retention_ms if window is not None else None,
                           inherited_retention_ms=_retention_of(engine, plan.input_source.topic))
     # TopicCreateInjector's topic, then SchemaRegisterInjector (a registry to register in)
@@ -129,6 +129,14 @@ def create_as_select(engine: Engine, stmt: A.CreateAsSelect) -> StatementResult:
         if info is not None:
             info.state = "PAUSED"
     return status(stmt, f"Created query with ID {query_id}", query_id, injected_text=sink.sql)
+
+
+def written_properties(engine: Engine, props: dict[str, Any]) -> dict[str, Any]:
+    """A statement's WITH properties less those a command's injectors added (``Engine.injected_properties``:
+    TopicCreateInjector's CLEANUP_POLICY and RETENTION_MS of a C*AS are not the user's to be refused, and the
+    sink topic is configured as from what the user wrote)."""
+    injected = getattr(engine, "injected_properties", frozenset())
+    return {k: v for k, v in props.items() if k not in injected} if injected else props
 
 
 def check_sink_topic_first(engine: Engine, stmt: A.CreateAsSelect, props: dict[str, Any]) -> None:
@@ -265,8 +273,7 @@ def _sink_source(engine: Engine, name: str, kind: str, plan: Any, props: dict[st
     rules = getattr(engine, "plan_rules", None)
     src: Source = plan.format_source if rules is None or rules >= JOIN_SINK_FORMATS_FROM_SOURCE else plan.input_source
     key, value = plan.project.key, plan.project.value
-    if not getattr(engine, "prepared_command", False):  # a command's text has the ones TopicCreateInjector added
-        check_topic_properties(kind, props, windowed=plan.windowed is not None)
+    check_topic_properties(kind, written_properties(engine, props), windowed=plan.windowed is not None)
     check_format_choice(props)
     key_fmt = parse_format(props.get("KEY_FORMAT", props.get("FORMAT", src.key_format)), "KEY_FORMAT")
     value_fmt = parse_format(props.get("VALUE_FORMAT", props.get("FORMAT", src.value_format)), "VALUE_FORMAT")

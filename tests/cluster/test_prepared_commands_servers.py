@@ -123,3 +123,21 @@ def test_a_session_variable_reaches_every_server_substituted(servers: Servers) -
     b.wait_for_command(seq)
     assert b.engine.catalog.source("S").topic == "vt"
     assert "${" not in stored(servers.log, a.commands.topic)[0]["statement"]
+
+
+def test_a_sink_topic_is_configured_from_what_the_user_wrote(servers: Servers) -> None:
+    """The command's CREATE ... AS SELECT carries TopicCreateInjector's RETENTION_MS and CLEANUP_POLICY; the
+    runner that creates the sink topic configures it as the statement sent would (a RETENTION_MS written is
+    the topic's retention.ms, one the injector added is not), and takes them without refusing them."""
+    a = servers.start("a")
+    run(a, "CREATE STREAM S (ID INT KEY, V INT) WITH (kafka_topic='s', value_format='JSON', partitions=1);")
+    run(a, "CREATE STREAM PLAIN AS SELECT * FROM S;")
+    run(a, "CREATE STREAM KEPT WITH (retention_ms=5000) AS SELECT * FROM S;")
+    run(a, "CREATE TABLE W AS SELECT ID, COUNT(*) C FROM S WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID;")
+    records = {r["statement"].split(" WITH ")[0]: r for r in stored(servers.log, a.commands.topic)}
+    assert records["CREATE STREAM PLAIN"]["injectedProperties"] == [
+        "CLEANUP_POLICY", "KAFKA_TOPIC", "PARTITIONS", "REPLICAS", "RETENTION_MS"]
+    assert "RETENTION_MS" not in records["CREATE STREAM KEPT"]["injectedProperties"]
+    assert servers.log.describe_topic("PLAIN").config == {"cleanup.policy": "delete"}
+    assert servers.log.describe_topic("KEPT").config == {"cleanup.policy": "delete", "retention.ms": "5000"}
+    assert servers.log.describe_topic("W").config == {"cleanup.policy": "compact,delete"}
