@@ -28,9 +28,15 @@ SECRETS_FILE = "command-secrets.json"
 _SECRET = re.compile(r"password|passwd|secret|jaas|credential|user\.info|token|private|apikey|api\.key|(^|[._])key$")
 
 
+# a ``.key`` naming the key side of a setting, not a key: ``ksql.persistence.default.format.key`` (a format
+# name a replayed command must read back, not ``[hidden]``)
+_SETTING = re.compile(r"format\.key$")
+
+
 def is_secret(name: str) -> bool:
     """A property whose value is a credential (by Kafka's and the schema registry's naming)."""
-    return _SECRET.search(name.lower()) is not None
+    lowered = name.lower()
+    return _SECRET.search(lowered) is not None and _SETTING.search(lowered) is None
 
 
 def split(props: dict[str, Any]) -> tuple[dict[str, Any], dict[str, Any]]:

@@ -141,3 +141,16 @@ def test_a_sink_topic_is_configured_from_what_the_user_wrote(servers: Servers) -
     assert servers.log.describe_topic("PLAIN").config == {"cleanup.policy": "delete"}
     assert servers.log.describe_topic("KEPT").config == {"cleanup.policy": "delete", "retention.ms": "5000"}
     assert servers.log.describe_topic("W").config == {"cleanup.policy": "compact,delete"}
+
+
+def test_a_default_key_format_override_reaches_the_other_server(servers: Servers) -> None:
+    """ksql.persistence.default.format.key in a request's properties is a format name, not a key to hide:
+    the other server (without this one's secret store) reads it back and builds the same sink."""
+    a, b = servers.start("a"), servers.start("b")
+    run(a, "CREATE STREAM S (V STRING, N INT) WITH (kafka_topic='s', value_format='JSON', key_format='NONE', "
+           "partitions=1);")
+    created, seq = run(a, "CREATE STREAM K AS SELECT * FROM S PARTITION BY V;",
+                       {"ksql.persistence.default.format.key": "JSON"})
+    b.wait_for_command(seq)
+    assert b.statuses["stream/K/create"]["status"] == "SUCCESS", b.statuses
+    assert a.engine.catalog.source("K").key_format == b.engine.catalog.source("K").key_format == "JSON"

@@ -25,7 +25,7 @@ SECRETS = {
     "ssl.keystore.key": "-----BEGIN PRIVATE KEY-----",
 }
 PLAIN = {"auto.offset.reset": "earliest", "key.format": "JSON", "ksql.streams.num.stream.threads": 2,
-         "ssl.keystore.type": "PEM", "cache.max.bytes.buffering": 0}
+         "ssl.keystore.type": "PEM", "cache.max.bytes.buffering": 0, "ksql.persistence.default.format.key": "JSON"}
 
 
 @pytest.mark.parametrize("name", sorted(SECRETS))
