@@ -216,3 +216,18 @@ def test_registry_columns_of_every_shape_read_back(tmp_path: Path, fmt: str, sch
         before = columns(engine, "S")
     with opened(tmp_path) as (engine, _):
         assert columns(engine, "S") == before
+
+
+def test_an_altered_inferred_source_replays_with_its_own_columns(tmp_path: Path) -> None:
+    """ALTER adds to the columns the CREATE was accepted with; had the CREATE read the evolved subject again on
+    replay, the ALTER's column would clash with the subject's new one."""
+    with opened(tmp_path) as (engine, shell):
+        engine.log.create_topic("in", 1)
+        engine.schema_registry.register("in-value", json.dumps(V1))
+        shell.execute("CREATE STREAM S WITH (kafka_topic='in', value_format='AVRO');"
+                      "ALTER STREAM S ADD COLUMN B STRING;")
+        before = columns(engine, "S")
+        engine.schema_registry.register("in-value", json.dumps(V2))
+    with opened(tmp_path) as (engine, _):
+        assert columns(engine, "S") == before == [("A", "INTEGER", False), ("B", "STRING", False)]
+        assert engine.catalog.source("S").sql.endswith("\nALTER STREAM S ADD COLUMN B STRING;")
