@@ -54,9 +54,10 @@ def to_entities(result: Any) -> list[Entity]:
         message = result.message or ""
         if message.startswith("Cannot add "):  # IF NOT EXISTS on an existing source
             return [{"@type": "warning_entity", "statementText": stmt, "message": message}]
-        return [{"@type": "currentStatus", **base, "commandId": _command_id(stmt),
+        # CommandStatusEntity's field order: its warnings come last
+        return [{"@type": "currentStatus", "statementText": stmt, "commandId": _command_id(stmt),
                  "commandStatus": {"status": "SUCCESS", "message": message, "queryId": result.query_id},
-                 "commandSequenceNumber": -1}]
+                 "commandSequenceNumber": -1, "warnings": warnings}]
     if kind == "warning_entity":  # IF NOT EXISTS on an existing source: its message is the warning
         return [{"@type": "warning_entity", "statementText": stmt, "message": result.message, "warnings": []}]
     if kind == "message":
@@ -79,8 +80,59 @@ def to_entities(result: Any) -> list[Entity]:
         return [{"@type": "describe_function", **base, **(result.data or {})}]
     if kind in _LIST_KINDS:
         type_name, key = _LIST_KINDS[kind]
-        return [{"@type": type_name, **base, key: result.data}]
+        return [{"@type": type_name, **base, key: _rest_shape(kind, result.data)}]
     return [{"@type": kind, **base, "message": result.message, "data": result.data}]
+
+
+def schema_info(schema: Any) -> Any:
+    """A type as ksqlDB's SchemaInfo serializes: ``fields`` and ``memberSchema`` always present (null when
+    the type has none), at every depth."""
+    if not isinstance(schema, dict):
+        return schema
+    out = {"type": schema.get("type"), "fields": None, "memberSchema": None}
+    if schema.get("fields") is not None:
+        out["fields"] = [{"name": f.get("name"), "schema": schema_info(f.get("schema"))} for f in schema["fields"]]
+    if schema.get("memberSchema") is not None:
+        out["memberSchema"] = schema_info(schema["memberSchema"])
+    if schema.get("parameters") is not None:
+        out["parameters"] = schema["parameters"]
+    return out
+
+
+def _field_infos(fields: Any) -> Any:
+    if not isinstance(fields, list):
+        return fields
+    return [{**f, "schema": schema_info(f.get("schema"))} if isinstance(f, dict) else f for f in fields]
+
+
+def _description(d: Any, *, source: bool) -> Any:
+    """A source or query description as a server writes it: SchemaInfo fields; a source's cluster statistics
+    lists present (empty)."""
+    if not isinstance(d, dict):
+        return d
+    out = {**d, "fields": _field_infos(d.get("fields"))} if "fields" in d else dict(d)
+    if source:
+        out.setdefault("queryOffsetSummaries", [])
+        out.setdefault("sourceConstraints", [])
+        out.setdefault("clusterStatistics", [])
+        out.setdefault("clusterErrorStats", [])
+    return out
+
+
+def _rest_shape(kind: str, data: Any) -> Any:
+    """The engine's data for a listing or description in the shape a server's entity has it (OUTPUT JSON
+    prints it: the embedded shell's must read as a server's shell's)."""
+    if kind == "type_list" and isinstance(data, dict):
+        return {name: schema_info(t) for name, t in data.items()}
+    if kind == "sourceDescription":
+        return _description(data, source=True)
+    if kind == "source_descriptions" and isinstance(data, list):
+        return [_description(d, source=True) for d in data]
+    if kind == "queryDescription":
+        return _description(data, source=False)
+    if kind == "query_descriptions" and isinstance(data, list):
+        return [_description(d, source=False) for d in data]
+    return data
 
 
 def json_value(value: Any, sql_type: Any = None) -> Any:
