@@ -105,18 +105,36 @@ def _field_infos(fields: Any) -> Any:
     return [{**f, "schema": schema_info(f.get("schema"))} if isinstance(f, dict) else f for f in fields]
 
 
-def _description(d: Any, *, source: bool) -> Any:
-    """A source or query description as a server writes it: SchemaInfo fields; a source's cluster statistics
-    lists present (empty)."""
+def _description(d: Any) -> Any:
+    """A source description as a server writes it: SchemaInfo fields, the cluster statistics lists present
+    (empty)."""
     if not isinstance(d, dict):
         return d
     out = {**d, "fields": _field_infos(d.get("fields"))} if "fields" in d else dict(d)
-    if source:
-        out.setdefault("queryOffsetSummaries", [])
-        out.setdefault("sourceConstraints", [])
-        out.setdefault("clusterStatistics", [])
-        out.setdefault("clusterErrorStats", [])
+    out.setdefault("queryOffsetSummaries", [])
+    out.setdefault("sourceConstraints", [])
+    out.setdefault("clusterStatistics", [])
+    out.setdefault("clusterErrorStats", [])
     return out
+
+
+def _query_description(d: Any) -> Any:
+    """A query description as a server writes it (ksqlDB's QueryDescription: its fields in their order, the
+    statement as ``statementText``); the embedded engine has no hosts, so no host status."""
+    if not isinstance(d, dict):
+        return d
+    extra = {"backfill": d["backfill"]} if "backfill" in d else {}  # a running Spark backfill's progress
+    return {
+        **extra,
+        "id": d.get("id") or "", "statementText": d.get("statementText", d.get("queryString", "")),
+        "windowType": d.get("windowType"), "fields": _field_infos(d.get("fields") or []),
+        "sources": list(d.get("sources") or []), "sinks": list(d.get("sinks") or []),
+        "topology": d.get("topology", ""), "executionPlan": d.get("executionPlan", ""),
+        "overriddenProperties": d.get("overriddenProperties") or {}, "ksqlHostQueryStatus": {},
+        "queryType": d.get("queryType", "PERSISTENT"), "queryErrors": list(d.get("queryErrors") or []),
+        "tasksMetadata": list(d.get("tasksMetadata") or []), "consumerGroupId": d.get("consumerGroupId") or "",
+        "state": d.get("state", "RUNNING"),
+    }
 
 
 def _rest_shape(kind: str, data: Any) -> Any:
@@ -125,13 +143,13 @@ def _rest_shape(kind: str, data: Any) -> Any:
     if kind == "type_list" and isinstance(data, dict):
         return {name: schema_info(t) for name, t in data.items()}
     if kind == "sourceDescription":
-        return _description(data, source=True)
+        return _description(data)
     if kind == "source_descriptions" and isinstance(data, list):
-        return [_description(d, source=True) for d in data]
+        return [_description(d) for d in data]
     if kind == "queryDescription":
-        return _description(data, source=False)
+        return _query_description(data)
     if kind == "query_descriptions" and isinstance(data, list):
-        return [_description(d, source=False) for d in data]
+        return [_query_description(d) for d in data]
     return data
 
 

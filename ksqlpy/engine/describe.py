@@ -222,6 +222,8 @@ def query_details(engine: Engine, q: Any) -> dict[str, Any]:
         return {"queryString": q.statement_text, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
                 "state": q.state, "queryType": "PERSISTENT"}
     error = getattr(q, "error", None)
+    service = engine.prop("ksql.service.id", "default_")
+    group = f"_confluent-ksql-{service}{engine.prop('ksql.persistent.prefix', 'query_')}{q.query_id}"
     run = getattr(q, "backfill", None)
     extra = {"backfill": run.status()} if run is not None else {}  # a running Spark backfill's progress
     return {**extra, "queryString": q.statement_text, "id": q.query_id, "sinks": [q.sink_name], "sources": q.source_names,
@@ -232,7 +234,8 @@ def query_details(engine: Engine, q: Any) -> dict[str, Any]:
             "state": q.state, "queryType": "PERSISTENT",
             "overriddenProperties": dict(getattr(q, "overridden_properties", None) or {}),
             "tasksMetadata": tasks_metadata(engine, q),
-            "queryErrors": [query_error(q, error)] if error and q.state == "ERROR" else []}
+            "queryErrors": [query_error(q, error)] if error and q.state == "ERROR" else [],
+            "consumerGroupId": group}
 
 
 def query_error(q: Any, error: str) -> dict[str, Any]:

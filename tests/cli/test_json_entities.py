@@ -56,3 +56,24 @@ def test_explain_and_show_types_write_schema_infos(embedded: Any) -> None:
         {"name": "L", "schema": INT},
         {"name": "R", "schema": {"type": "ARRAY", "fields": None,
                                  "memberSchema": {"type": "STRING", "fields": None, "memberSchema": None}}}]}}
+
+
+def test_a_query_description_has_the_server_s_fields_in_order(embedded: Any) -> None:
+    """ksqlDB's QueryDescription: id, statementText (the query's statement), windowType, fields, sources, sinks,
+    topology, executionPlan, overriddenProperties, ksqlHostQueryStatus, queryType, queryErrors, tasksMetadata,
+    consumerGroupId, state - for EXPLAIN <id>, SHOW QUERIES EXTENDED and EXPLAIN <statement> alike."""
+    shell = _json_shell(embedded)
+    shell.run(SOURCE)
+    shell.run("CREATE STREAM S2 AS SELECT * FROM S EMIT CHANGES;")
+    qid = next(iter(embedded.engine.queries))
+    order = ["id", "statementText", "windowType", "fields", "sources", "sinks", "topology", "executionPlan",
+             "overriddenProperties", "ksqlHostQueryStatus", "queryType", "queryErrors", "tasksMetadata",
+             "consumerGroupId", "state"]
+    q = json.loads(shell.run(f"EXPLAIN {qid};"))[0]["queryDescription"]
+    assert list(q) == order
+    assert q["statementText"].startswith("CREATE STREAM S2 ") and q["state"] == "RUNNING"
+    assert q["consumerGroupId"] == f"_confluent-ksql-default_query_{qid}"
+    listed = json.loads(shell.run("SHOW QUERIES EXTENDED;"))[0]["queryDescriptions"]
+    assert [list(d) for d in listed] == [order]
+    planned = json.loads(shell.run("EXPLAIN SELECT * FROM S EMIT CHANGES;"))[0]["queryDescription"]
+    assert list(planned) == order and planned["statementText"] == "SELECT * FROM S EMIT CHANGES;"
