@@ -20,7 +20,7 @@ from ksqlpy.engine.insert_key_schema import KeySchemaMismatch, check_key_schema
 from ksqlpy.engine.results import StatementResult
 from ksqlpy.errors import KsqlError, KsqlStatementError
 from ksqlpy.expr.constant_resolver import ResolveFailed, resolve_constant
-from ksqlpy.expr.stages import BindContext
+from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.grammar import ast as A
 from ksqlpy.log.base import ProducerRecord
 from ksqlpy.schema_registry.sources import with_serializer_names
@@ -140,7 +140,8 @@ def _value(engine: Engine, e: exp.Expression, target: T.SqlType, column: str) ->
     if reference is not None:
         raise _Reason(f"Unsupported column reference in insert value: {_sql(reference)}")
     try:
-        return resolve_constant(e, target, column, BindContext(engine.functions, engine.catalog.types()))
+        return resolve_constant(e, target, column, BindContext(engine.functions, engine.catalog.types()),
+                                Clause.INSERT_VALUE)
     except ResolveFailed as failed:
         raise _Reason(failed.reason) from None
 

@@ -17,7 +17,7 @@ from ksqlpy.errors import KsqlError
 from ksqlpy.expr.binder import bind
 from ksqlpy.expr.fold import constant_value
 from ksqlpy.expr.scope import Scope
-from ksqlpy.expr.stages import BindContext
+from ksqlpy.expr.stages import BindContext, Clause
 from ksqlpy.expr.strict_coercion import CoercionFailed, base_type_name, coerce_strict, java_value_text
 from ksqlpy.serde.formats import type_text
 
@@ -31,11 +31,14 @@ class ResolveFailed(Exception):
         self.reason = reason
 
 
-def resolve_constant(e: exp.Expression, target: T.SqlType, column: str, ctx: BindContext) -> Any:
+def resolve_constant(e: exp.Expression, target: T.SqlType, column: str, ctx: BindContext,
+                     clause: Clause | None = None) -> Any:
     """The value of ``e`` (no column references) as a value of ``target`` for column ``column``; None for
-    NULL. Raises ResolveFailed with the resolver's reason."""
+    NULL. Raises ResolveFailed with the resolver's reason. ``clause``: the context compile errors are worded
+    in (``Clause.INSERT_VALUE``: ``Invalid insert value: <reason>.``, typing errors included)."""
     try:
-        bound = bind(e, Scope(), ctx)
+        bound = bind(e, Scope(), ctx, clause)
+        ctx.check()
     except KsqlError as ex:
         raise ResolveFailed(ex.message) from None
     try:

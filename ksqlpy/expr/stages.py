@@ -44,6 +44,9 @@ class Clause(Enum):
     JOIN_ON = ("JOIN ON", "SelectKey", False)
     FK_JOIN_ON = ("JOIN ON", "Left Join Expression", False)
     TABLE_FUNCTION = ("SELECT", "Table function", False)
+    # INSERT VALUES: ksqlDB's GenericExpressionResolver types and compiles each value in one
+    # CodeGenRunner call, so its typing errors are worded as code generation's too (see ``report``)
+    INSERT_VALUE = ("VALUES", "insert value", False)
 
     def __init__(self, label: str, codegen: str, filter: bool) -> None:
         self.label = label
@@ -108,7 +111,7 @@ class BindContext:
         a CREATE ... AS SELECT."""
         if e.phase is Phase.ANALYSIS:
             return _located(KsqlStatementError(e.message), e)
-        if e.phase is Phase.TYPING:
+        if e.phase is Phase.TYPING and clause is not Clause.INSERT_VALUE:
             if clause is not None and clause.filter:
                 return _unplaced(KsqlStatementError(f"Error in {clause.label} expression: {e.detailed}"))
             return _unplaced((KsqlExpressionError if e.plain else KsqlTypeError)(e.message))
