@@ -8,7 +8,6 @@ every nesting level. Nothing narrows and nothing becomes a STRING.
 
 from __future__ import annotations
 
-import base64
 import binascii
 import decimal
 from typing import Any
@@ -66,7 +65,9 @@ def coerce_strict(value: Any, src: T.SqlType, dst: T.SqlType) -> Any:
         return _parse_time(value, dst)
     if src == T.STRING and dst == T.BYTES:
         try:
-            return base64.b64decode(value, validate=True)
+            # Java's Base64.getDecoder(): the padding may be left out (``AAE``), a final unit of one
+            # character, wrong padding or a blank is refused
+            return javatext.base64_decode(value)
         except (binascii.Error, ValueError):
             raise CoercionFailed from None
     raise CoercionFailed

@@ -53,13 +53,14 @@ def test_each_json_value_against_each_type(v: Any, t: T.SqlType) -> None:
 @pytest.mark.parametrize(("text", "t", "want"), [
     ("2020-01-02T03:04:05", T.TIMESTAMP, 1577934245000), ("2020-01-02T03:04:05.006Z", T.TIMESTAMP, 1577934245006),
     ("2020-01-02", T.TIMESTAMP, 1577923200000), ("2020-01-02", T.DATE, 18263), ("03:04:05", T.TIME, 11045000),
-    ("AQI=", T.BYTES, b"\x01\x02")])
+    ("AQI=", T.BYTES, b"\x01\x02"), ("AQI", T.BYTES, b"\x01\x02"), ("aGVsbG8", T.BYTES, b"hello")])
 def test_strings_become_time_types_and_bytes(text: str, t: T.SqlType, want: Any) -> None:
     assert coerce(text, t) == want
 
 
 @pytest.mark.parametrize(("text", "t"), [("yesterday", T.TIMESTAMP), ("2020-13-01", T.DATE), ("25:00", T.TIME),
-                                         ("not base64!", T.BYTES)])
+                                         ("not base64!", T.BYTES), ("aGVsb", T.BYTES), ("AA=", T.BYTES),
+                                         ("aGVs=", T.BYTES)])
 def test_strings_that_do_not_parse_are_refused(text: str, t: T.SqlType) -> None:
     with pytest.raises(CoercionRefused, match=f"Can't coerce a field of type class java.lang.String .* into type {t}"):
         coerce(text, t)
