@@ -166,7 +166,13 @@ class KsqlParser(ExpressionParser):
         word = self.word()
         parser = self.STATEMENT_PARSERS.get(word) if word else None
         if parser is None:
-            if word is None or not self._curr:
+            if not self._curr:
                 raise self.syntax_error(_STATEMENT_STARTS)
-            raise self.error(syntax_detail(unknown_statement(self._curr.text)))
+            # ANTLR's sync at the ``(singleStatement)* EOF`` loop reports any token that begins no statement -
+            # a word, a number, a string, a quoted name, an operator, an unrecognized character - with the
+            # statement keywords as its expected set, so SyntaxErrorValidator calls it an unknown statement,
+            # quoting the token as written (ANTLR's getText)
+            curr = self._curr
+            written = curr.text if word is not None else self.sql[curr.start:curr.end + 1]
+            raise self.error(syntax_detail(unknown_statement(written)))
         return parser(self)
