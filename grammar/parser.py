@@ -161,6 +161,15 @@ class KsqlParser(ExpressionParser):
             return "Expecting {';', 'LIMIT'}"
         return ""
 
+    def _extraneous_at_statement_start(self) -> bool:
+        """Whether ANTLR's single-token deletion takes the token where a statement should start: the token
+        after it may begin ``(singleStatement)* EOF`` - a statement keyword, or the end of the text (a ';'
+        may not). Then the token is reported as extraneous input, and a reserved word as one."""
+        nxt = self._next
+        if nxt is None or nxt.token_type == TokenType.SENTINEL:
+            return self.end_token is None
+        return nxt.token_type == TokenType.VAR and nxt.text.upper() in STATEMENT_KEYWORDS
+
     def parse_statement(self) -> Statement:
         """One statement at the cursor (used for top-level statements and by EXPLAIN)."""
         word = self.word()
@@ -173,6 +182,8 @@ class KsqlParser(ExpressionParser):
             # statement keywords as its expected set, so SyntaxErrorValidator calls it an unknown statement,
             # quoting the token as written (ANTLR's getText)
             curr = self._curr
+            if word in RESERVED and self._extraneous_at_statement_start():
+                raise self.reserved_error(word)
             written = curr.text if word is not None else self.sql[curr.start:curr.end + 1]
             raise self.error(syntax_detail(unknown_statement(written)))
         return parser(self)

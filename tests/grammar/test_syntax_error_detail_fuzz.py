@@ -80,7 +80,7 @@ def test_every_syntax_error_is_a_ksqldb_form_at_a_position_in_the_text(statement
             assert _DETAIL.fullmatch(m.group(3)), (sql, head)
 
 
-@pytest.mark.parametrize("stray", [s for s in STRAYS if s != ";"] + ["/", "#", "$", "?", "[", "1.5", '"q"', "\ufeff"])
+@pytest.mark.parametrize("stray", [s for s in STRAYS if s not in (";", "FROM")] + ["/", "#", "$", "?", "[", "1.5", '"q"', "\ufeff"])
 @pytest.mark.parametrize("before", ["", "SHOW STREAMS; ", "SHOW STREAMS;\n  "])
 def test_a_token_that_begins_no_statement_is_an_unknown_statement(before: str, stray: str) -> None:
     sql = f"{before}{stray} SHOW TABLES;"
@@ -103,3 +103,25 @@ def test_the_unknown_statement_is_quoted_as_written(sql: str, detail: str) -> No
     with pytest.raises(KsqlParseError) as caught:
         parse(sql, {}, terminated=True)
     assert str(caught.value).split("\nStatement: ")[0] == f"line 1:1: Syntax Error\n{detail}"
+
+
+def _reserved(word: str) -> str:
+    return (f"\"{word}\" is a reserved keyword and it can't be used as an identifier. "
+            f"You can use it as an identifier by escaping it as '{word}' ")
+
+
+@pytest.mark.parametrize(("sql", "column", "detail"), [
+    # the next token may begin a statement (or the text ends): ANTLR deletes the reserved word as extraneous
+    ("FROM SELECT * FROM S EMIT CHANGES;", 1, _reserved("FROM")),
+    ("SHOW STREAMS; where show TABLES;", 15, _reserved("where")),
+    ("SHOW STREAMS; AS", 15, _reserved("AS")),
+    # it may not (a name, a ';'): a mismatch, reported against the statement keywords
+    ("FROM S;", 1, "Unknown statement 'FROM'\nDid you mean 'DROP'?"),
+    ("SHOW STREAMS; AS;", 15, "Unknown statement 'AS'\nDid you mean 'LIST'?"),
+    # a word that is no reserved word is unknown either way
+    ("SHOWS SHOW STREAMS;", 1, "Unknown statement 'SHOWS'\nDid you mean 'SHOW'?"),
+])
+def test_a_reserved_word_where_a_statement_starts(sql: str, column: int, detail: str) -> None:
+    with pytest.raises(KsqlParseError) as caught:
+        parse(sql, {}, terminated=False)
+    assert str(caught.value).split("\nStatement: ")[0] == f"line 1:{column}: Syntax Error\n{detail}"
