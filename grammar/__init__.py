@@ -100,6 +100,8 @@ def tokenize(sql: str) -> list[Token]:
             offset = _unrecognized_quote(text, offset)
             stray.append(offset)
             text = text[:offset] + "#" + text[offset + 1:]
+    # numbers are re-read on the text as tokenized (a stray quote as '#'): a re-read never meets that quote again
+    tokens = number_tokens(text, tokens)
     if stray:
         where = set(stray)
         for token in tokens:
@@ -107,7 +109,7 @@ def tokenize(sql: str) -> list[Token]:
                 token.text = sql[token.start]
     if stars:
         tokens = _with_stars(tokens, stars, Positions(sql))
-    return word_tokens(sql, variable_tokens(sql, number_tokens(sql, tokens)))
+    return word_tokens(sql, variable_tokens(sql, tokens))
 
 
 def _with_stars(tokens: list[Token], stars: list[int], positions: Positions) -> list[Token]:

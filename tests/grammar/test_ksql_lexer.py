@@ -74,3 +74,16 @@ def test_a_number_with_an_exponent_ends_before_a_sign(sql: str, tokens: list[str
     # FLOATING_POINT_VALUE takes one sign, right after the E: a '+'/'-' after the exponent's digits starts the
     # next token, however sqlglot's own number scan cut the text after it
     assert [t.text for t in tokenize(sql)] == tokens
+
+
+@pytest.mark.parametrize(("sql", "tokens"), [
+    ("3ñ¼`", ["3", "ñ", "¼", "`"]),
+    ("1.5e1ñ'", ["1.5e1", "ñ", "'"]),
+    ("SELECT 3ñ` FROM S;", ["SELECT", "3", "ñ", "`", "FROM", "S", ";"]),
+])
+def test_a_number_re_read_before_an_unclosed_quote(sql: str, tokens: list[str]) -> None:
+    # the text after a number sqlglot cut differently is re-read as tokenized: an unclosed quote is already
+    # ksqlDB's stray token there (a fuzzed '3ñ¼`' escaped as sqlglot's TokenError)
+    assert [t.text for t in tokenize(sql)] == tokens
+    with pytest.raises(KsqlParseError):
+        parse(sql)
