@@ -16,22 +16,16 @@ from server_helpers import ksql, stream_lines
 from ksqlpy.testing.server_process import ServerProcess
 
 
-def test_show_queries_extended_describes_a_running_push_query(client: Any, server: ServerProcess,
-                                                              unique: Callable[[str], str]) -> None:
-    s = unique("PD")
-    ksql(client, f"CREATE STREAM {s} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}', partitions=1, "
-                 "value_format='JSON');")
+def start_push(client: Any, server: ServerProcess, body: dict[str, Any]) -> tuple[str, threading.Event]:
+    """Start a push query on a connection of its own (the same protocol: the big descriptions share no HTTP/2
+    connection with it); returns its id, once its header arrived, and the event set when its stream ends."""
     header: dict[str, Any] = {}
     ready, ended = threading.Event(), threading.Event()
-    sql = f"SELECT V, ID FROM {s} WHERE V IS NOT NULL EMIT CHANGES;"
-
-    # the push query streams on a connection of its own (the same protocol): the big descriptions share no
-    # HTTP/2 connection with it
     h2 = client.get("/info").http_version == "HTTP/2"
     reader = httpx.Client(base_url=server.url, http1=not h2, http2=h2, timeout=20)
 
     def read() -> None:
-        with reader, reader.stream("POST", "/query-stream", json={"sql": sql}) as r:
+        with reader, reader.stream("POST", "/query-stream", json=body) as r:
             for line in stream_lines(r, 30):
                 if line.strip() and not header:
                     header.update(json.loads(line))
@@ -40,7 +34,16 @@ def test_show_queries_extended_describes_a_running_push_query(client: Any, serve
 
     threading.Thread(target=read, daemon=True).start()
     assert ready.wait(20), "no header"
-    qid = header["queryId"]
+    return header["queryId"], ended
+
+
+def test_show_queries_extended_describes_a_running_push_query(client: Any, server: ServerProcess,
+                                                              unique: Callable[[str], str]) -> None:
+    s = unique("PD")
+    ksql(client, f"CREATE STREAM {s} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}', partitions=1, "
+                 "value_format='JSON');")
+    sql = f"SELECT V, ID FROM {s} WHERE V IS NOT NULL EMIT CHANGES;"
+    qid, ended = start_push(client, server, {"sql": sql})
     listed = {q["id"]: q for q in ksql(client, "SHOW QUERIES;")[0]["queries"]}
     assert listed[qid]["queryType"] == "PUSH"
     described = {d["id"]: d for d in ksql(client, "SHOW QUERIES EXTENDED;")[0]["queryDescriptions"]}
@@ -72,24 +75,8 @@ def test_a_running_windowed_push_query_has_no_window_type_and_lists_its_override
     s = unique("PW")
     ksql(client, f"CREATE STREAM {s} (ID INT KEY, V STRING) WITH (kafka_topic='{s.lower()}', partitions=1, "
                  "value_format='JSON');")
-    header: dict[str, Any] = {}
-    ready, ended = threading.Event(), threading.Event()
     sql = f"SELECT ID, COUNT(*) AS N FROM {s} WINDOW TUMBLING (SIZE 1 SECOND) GROUP BY ID EMIT CHANGES;"
-    h2 = client.get("/info").http_version == "HTTP/2"
-    reader = httpx.Client(base_url=server.url, http1=not h2, http2=h2, timeout=20)
-
-    def read() -> None:
-        body = {"sql": sql, "properties": {"auto.offset.reset": "earliest"}}
-        with reader, reader.stream("POST", "/query-stream", json=body) as r:
-            for line in stream_lines(r, 30):
-                if line.strip() and not header:
-                    header.update(json.loads(line))
-                    ready.set()
-        ended.set()
-
-    threading.Thread(target=read, daemon=True).start()
-    assert ready.wait(20), "no header"
-    qid = header["queryId"]
+    qid, ended = start_push(client, server, {"sql": sql, "properties": {"auto.offset.reset": "earliest"}})
     try:
         d = {d["id"]: d for d in ksql(client, "SHOW QUERIES EXTENDED;")[0]["queryDescriptions"]}[qid]
         explained = ksql(client, f"EXPLAIN {qid};")[0]["queryDescription"]
